@@ -1,0 +1,21 @@
+"""The project's own error types: every user-facing failure is one of these, with a one-line message."""
+
+
+class PlannerError(Exception):
+    """Base class: ``str(err)`` is a one-line message fit to show the user."""
+
+
+class ScenarioError(PlannerError):
+    """Invalid scenario input. ``field`` names the offending field (dotted path) when known."""
+
+    def __init__(self, message: str, field: str | None = None):
+        self.field = field
+        super().__init__(f"{field}: {message}" if field else message)
+
+
+class ModelConfigError(ScenarioError):
+    """A config.json / model folder that cannot be understood."""
+
+
+class CatalogError(PlannerError):
+    """Unknown GPU id, preset id or malformed resource file."""

@@ -1,0 +1,230 @@
+"""The scenario: the input contract for every estimate (pydantic models).
+
+JSON names of the six sections (``model``, ``training``, ``parallel``, ``hardware``, ``data``,
+``assumptions``) and of their documented fields are a public contract: scripts and plan files depend
+on them. Fields may be added, never renamed. ``constraints`` drives the plan search.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from .errors import ScenarioError
+from .units import parse_count
+
+Method = Literal["pretrain", "full", "lora", "qlora"]
+Precision = Literal["bf16", "fp16", "fp32", "fp8"]
+Optimizer = Literal["adamw", "adamw_8bit", "sgd", "adafactor"]
+Recompute = Literal["none", "selective", "full"]
+Framework = Literal["hf", "fsdp", "deepspeed", "megatron"]
+LoraTargets = Literal["attention", "all_linear"]
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class ModelSection(_Section):
+    """Which model: a preset id, an HF ``config.json``/model folder, or explicit architecture fields.
+
+    Explicit fields override what a preset or config supplies, so a user can start from a preset and
+    change, e.g., the vocabulary size.
+    """
+
+    preset: str | None = None
+    hf_config: str | None = None
+    name: str | None = None
+    hidden_size: int | None = Field(None, gt=0)
+    num_hidden_layers: int | None = Field(None, gt=0)
+    num_attention_heads: int | None = Field(None, gt=0)
+    num_key_value_heads: int | None = Field(None, gt=0)
+    head_dim: int | None = Field(None, gt=0)
+    intermediate_size: int | None = Field(None, gt=0)
+    gated_mlp: bool | None = None
+    vocab_size: int | None = Field(None, gt=0)
+    tie_word_embeddings: bool | None = None
+    num_experts: int | None = Field(None, ge=0)
+    num_experts_per_tok: int | None = Field(None, ge=0)
+    moe_intermediate_size: int | None = Field(None, gt=0)
+    num_shared_experts: int | None = Field(None, ge=0)
+    shared_expert_intermediate_size: int | None = Field(None, ge=0)
+    first_k_dense_replace: int | None = Field(None, ge=0)
+    # MLA (DeepSeek-V2/V3)
+    q_lora_rank: int | None = Field(None, ge=0)
+    kv_lora_rank: int | None = Field(None, gt=0)
+    qk_rope_head_dim: int | None = Field(None, ge=0)
+    qk_nope_head_dim: int | None = Field(None, ge=0)
+    v_head_dim: int | None = Field(None, gt=0)
+    # details that change the exact count
+    attention_bias: bool | None = None
+    attention_out_bias: bool | None = None
+    mlp_bias: bool | None = None
+    norm_type: Literal["rmsnorm", "layernorm"] | None = None
+    norms_per_layer: int | None = Field(None, ge=0)
+    qk_norm: bool | None = None
+    position_embedding: Literal["rope", "learned", "alibi", "none"] | None = None
+    max_position_embeddings: int | None = Field(None, gt=0)
+
+
+class TrainingSection(_Section):
+    method: Method = "full"
+    precision: Precision = "bf16"
+    optimizer: Optimizer = "adamw"
+    framework: Framework = "hf"
+    seq_len: int = Field(2048, gt=0, le=10_000_000)
+    micro_batch_size: int = Field(1, gt=0, le=100_000)
+    global_batch_size: int | None = Field(None, gt=0)
+    recompute: Recompute = "none"
+    flash_attention: bool = True
+    lora_rank: int = Field(16, gt=0, le=65536)
+    lora_targets: LoraTargets = "all_linear"
+
+
+class ParallelSection(_Section):
+    tp: int = Field(1, gt=0)
+    pp: int = Field(1, gt=0)
+    cp: int = Field(1, gt=0)
+    ep: int = Field(1, gt=0)
+    vpp: int = Field(1, gt=0, description="virtual pipeline stages per GPU (interleaved schedule)")
+    zero: int = Field(0, ge=0, le=3)
+    sequence_parallel: bool = False
+    offload_optimizer: bool = False
+    auto: bool = Field(False, description="let the plan search choose the layout")
+
+
+class HardwareSection(_Section):
+    gpu: str = "h100-sxm-80gb"
+    num_gpus: int = Field(1, gt=0, le=1_000_000)
+    gpus_per_node: int = Field(8, gt=0, le=64)
+    inter_node: str | None = Field(None, description="network id from the catalog, e.g. ib-ndr-400")
+    nics_per_node: int | None = Field(None, gt=0, le=64)
+    intra_node: Literal["nvlink", "pcie"] | None = Field(None, description="override the GPU's link")
+
+
+class DataSection(_Section):
+    tokens: float = Field(1e9, ge=0)
+
+    @field_validator("tokens", mode="before")
+    @classmethod
+    def _parse_tokens(cls, v: Any) -> float:
+        return parse_count(v)
+
+
+class AssumptionsSection(_Section):
+    mfu: float | None = Field(None, gt=0, le=1)
+    memory_headroom_gib: float = Field(2.0, ge=0)
+    cuda_context_gib: float | None = Field(None, ge=0)
+    fragmentation: float | None = Field(None, ge=0, le=1)
+
+
+class ConstraintsSection(_Section):
+    deadline_days: float | None = Field(None, gt=0)
+    budget: float | None = Field(None, ge=0)
+    currency: Literal["CNY", "USD"] = "CNY"
+    max_gpus: int = Field(64, gt=0, le=100_000)
+    gpu_candidates: list[str] | None = None
+    hours_per_week: float = Field(168.0, gt=0, le=168)
+    phase: Literal["research", "stable", "burst"] = "stable"
+    objective: Literal["cheapest", "fastest", "value"] = "cheapest"
+
+
+class Scenario(_Section):
+    model: ModelSection = Field(default_factory=ModelSection)
+    training: TrainingSection = Field(default_factory=TrainingSection)
+    parallel: ParallelSection = Field(default_factory=ParallelSection)
+    hardware: HardwareSection = Field(default_factory=HardwareSection)
+    data: DataSection = Field(default_factory=DataSection)
+    assumptions: AssumptionsSection = Field(default_factory=AssumptionsSection)
+    constraints: ConstraintsSection = Field(default_factory=ConstraintsSection)
+
+    @model_validator(mode="after")
+    def _check_layout(self) -> "Scenario":
+        p, h = self.parallel, self.hardware
+        group = p.tp * p.pp * p.cp
+        if h.num_gpus % group:
+            raise ValueError(
+                f"hardware.num_gpus={h.num_gpus} is not divisible by tp·pp·cp={group}"
+            )
+        if p.tp > h.gpus_per_node and p.tp % h.gpus_per_node:
+            raise ValueError(f"parallel.tp={p.tp} must be a multiple of gpus_per_node={h.gpus_per_node} when it spans nodes")
+        if h.num_gpus > h.gpus_per_node and h.num_gpus % h.gpus_per_node:
+            raise ValueError(
+                f"hardware.num_gpus={h.num_gpus} must be a whole number of nodes of {h.gpus_per_node} GPUs"
+            )
+        gbs = self.training.global_batch_size
+        if gbs is not None:
+            dp = h.num_gpus // group
+            if gbs % (self.training.micro_batch_size * dp):
+                raise ValueError(
+                    f"training.global_batch_size={gbs} is not a multiple of micro_batch_size×dp="
+                    f"{self.training.micro_batch_size}×{dp}"
+                )
+        return self
+
+    @property
+    def dp(self) -> int:
+        """Data-parallel degree = num_gpus / (tp·pp·cp)."""
+        p = self.parallel
+        return self.hardware.num_gpus // (p.tp * p.pp * p.cp)
+
+    @property
+    def grad_accum(self) -> int:
+        gbs = self.training.global_batch_size
+        if gbs is None:
+            return 1
+        return max(1, gbs // (self.training.micro_batch_size * self.dp))
+
+    @property
+    def global_batch(self) -> int:
+        return self.training.micro_batch_size * self.dp * self.grad_accum
+
+
+# The directory a scenario was loaded from (for resolving a relative ``model.hf_config``).
+_BASE_DIRS: dict[int, Path] = {}
+
+
+def format_validation_error(err: ValidationError) -> str:
+    """One line naming the first offending field and why."""
+    first = err.errors()[0]
+    loc = ".".join(str(x) for x in first.get("loc", ()) if x != "__root__")
+    msg = first.get("msg", "invalid value")
+    if msg.startswith("Value error, "):
+        msg = msg[len("Value error, "):]
+    if first.get("type") == "extra_forbidden":
+        msg = "unknown field"
+    return f"{loc}: {msg}" if loc else msg
+
+
+def scenario_from_dict(data: Any) -> Scenario:
+    """Validate a dict into a Scenario, raising :class:`ScenarioError` with a one-line message."""
+    if not isinstance(data, dict):
+        raise ScenarioError("a scenario must be a JSON object")
+    try:
+        return Scenario.model_validate(data)
+    except ValidationError as err:
+        raise ScenarioError(format_validation_error(err)) from None
+
+
+def load_scenario(path: str | Path) -> tuple[Scenario, Path]:
+    """Load a scenario JSON file; returns the scenario and the folder relative paths resolve against."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ScenarioError(f"{path}: file not found") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise ScenarioError(f"{path}: cannot read ({err.__class__.__name__})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ScenarioError(f"{path}: not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})") from None
+    if isinstance(data, dict) and "scenario" in data and "schema_version" in data:
+        data = data["scenario"]  # a .gpuplan file: the scenario is one of its sections
+    try:
+        return scenario_from_dict(data), path.resolve().parent
+    except ScenarioError as err:
+        raise ScenarioError(f"{path.name}: {err}") from None

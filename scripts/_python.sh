@@ -1,0 +1,34 @@
+# Sourced by the other scripts: find a Python >= 3.12 (preferred; PySide6 6.12 crashes on 3.11)
+# and create/refresh the project virtual environment in .venv.
+set -euo pipefail
+find_python() {
+    for cand in "${GPUPLANNER_PYTHON:-}" python3.13 python3.12; do
+        [ -n "$cand" ] || continue
+        if command -v "$cand" >/dev/null 2>&1 && "$cand" -c 'import sys; assert sys.version_info >= (3, 12)' 2>/dev/null; then
+            echo "$cand"; return 0
+        fi
+    done
+    # pyenv installs that are not on the shim's global list
+    for cand in "$HOME"/.pyenv/versions/3.13*/bin/python3 "$HOME"/.pyenv/versions/3.12*/bin/python3 /usr/bin/python3 python3; do
+        if [ -x "$cand" ] || command -v "$cand" >/dev/null 2>&1; then
+            if "$cand" -c 'import sys; assert sys.version_info >= (3, 12)' 2>/dev/null; then echo "$cand"; return 0; fi
+        fi
+    done
+    # last resort: 3.11 works with PySide6-Essentials < 6.12 (pinned in pyproject.toml)
+    for cand in python3.11 python3; do
+        if command -v "$cand" >/dev/null 2>&1 && "$cand" -c 'import sys; assert sys.version_info >= (3, 11)' 2>/dev/null; then echo "$cand"; return 0; fi
+    done
+    echo "GPU Planner needs Python 3.12 or newer (3.11 works with PySide6-Essentials<6.12)" >&2
+    return 1
+}
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="${GPUPLANNER_VENV:-$ROOT/.venv}"
+ensure_venv() {
+    local extras="$1"
+    if [ ! -x "$VENV/bin/python" ]; then
+        local py; py="$(find_python)"
+        "$py" -m venv "$VENV"
+        "$VENV/bin/python" -m pip install --quiet --upgrade pip
+    fi
+    "$VENV/bin/python" -m pip install --quiet -e "$ROOT$extras"
+}

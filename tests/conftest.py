@@ -1,0 +1,46 @@
+"""Test-wide fixtures: headless Qt, no network, no real user config."""
+
+from __future__ import annotations
+
+import os
+import socket
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+class NetworkBlocked(RuntimeError):
+    pass
+
+
+@pytest.fixture(autouse=True)
+def _no_network(monkeypatch):
+    """The app works offline: any outgoing connection attempt fails the test."""
+
+    def guard(self, address, *args, **kwargs):
+        family = getattr(self, "family", None)
+        if family == socket.AF_UNIX:
+            return _orig_connect(self, address, *args, **kwargs)
+        raise NetworkBlocked(f"network access attempted: {address!r}")
+
+    monkeypatch.setattr(socket.socket, "connect", guard)
+    monkeypatch.setattr(socket.socket, "connect_ex", guard)
+    monkeypatch.setattr(socket, "create_connection", lambda *a, **k: (_ for _ in ()).throw(NetworkBlocked(str(a))))
+    yield
+
+
+_orig_connect = socket.socket.connect
+
+
+@pytest.fixture(autouse=True)
+def _isolated_user_dirs(tmp_path_factory, monkeypatch):
+    """Never touch the real user's config/data dirs (platformdirs honours XDG_* on Linux)."""
+    base = tmp_path_factory.mktemp("userdirs")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(base / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(base / "data"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(base / "cache"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(base / "state"))
+    monkeypatch.setenv("GPUPLANNER_CONFIG_DIR", str(base / "gpuplanner-config"))
+    monkeypatch.setenv("GPUPLANNER_DATA_DIR", str(base / "gpuplanner-data"))
+    yield
