@@ -1,0 +1,65 @@
+"""``gpuplanner topo FILE [--json] [--tp N] [--gpus N] [--strict]``: check a server's ``nvidia-smi topo -m``.
+
+FILE may be ``-`` for stdin. Text output: the link matrix and the verdict lines; ``--json`` prints
+``Diagnosis.to_json()``. Exit codes: 0 checked, 1 with ``--strict`` when a verdict line is "bad",
+2 unreadable input (one-line message).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from ..core.topology import TopologyError, diagnose, format_matrix, parse_topo
+
+_MARK = {"ok": "[ok]  ", "warn": "[warn]", "bad": "[BAD] "}
+
+
+def _positive_int(value: str) -> int:
+    import argparse
+
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {n}")
+    return n
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "topo",
+        help="check a rented server's GPU interconnect from 'nvidia-smi topo -m' output",
+        description="Read 'nvidia-smi topo -m' output (a file, or - for stdin) and explain what it means "
+        "for tensor parallelism, NUMA and NIC placement.",
+    )
+    p.add_argument("file", metavar="FILE", help="saved output of 'nvidia-smi topo -m', or - for stdin")
+    p.add_argument("--json", action="store_true", help="print the diagnosis as JSON")
+    p.add_argument("--tp", type=_positive_int, metavar="N", help="the plan's tensor-parallel size to check")
+    p.add_argument("--gpus", type=_positive_int, metavar="N", help="the plan's total GPU count (multi-node if larger)")
+    p.add_argument("--strict", action="store_true", help="exit 1 when a verdict line is 'bad'")
+    p.set_defaults(func=run)
+
+
+def _read(path: str) -> bytes:
+    if path == "-":
+        return sys.stdin.buffer.read()
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except OSError as err:
+        raise TopologyError(f"cannot read {path}: {err.strerror or err}") from None
+
+
+def run(args) -> int:
+    topo = parse_topo(_read(args.file))
+    diag = diagnose(topo, plan_tp=args.tp, plan_gpus=args.gpus)
+    if args.json:
+        print(json.dumps(diag.to_json(), indent=2, ensure_ascii=False))
+    else:
+        print(format_matrix(topo))
+        print()
+        for f in diag.verdict:
+            print(f"{_MARK[f.severity]} {f.text}")
+    return 1 if args.strict and diag.worst == "bad" else 0
