@@ -75,6 +75,7 @@ class TrainingSection(_Section):
     precision: Precision = "bf16"
     optimizer: Optimizer = "adamw"
     framework: Framework = "hf"
+    master_weights: bool = Field(True, description="fp32 master weights/optimizer states (false: pure 16-bit, torchtune-style)")
     seq_len: int = Field(2048, gt=0, le=10_000_000)
     micro_batch_size: int = Field(1, gt=0, le=100_000)
     global_batch_size: int | None = Field(None, gt=0)
@@ -181,10 +182,6 @@ class Scenario(_Section):
     @property
     def global_batch(self) -> int:
         return self.training.micro_batch_size * self.dp * self.grad_accum
-
-
-# The directory a scenario was loaded from (for resolving a relative ``model.hf_config``).
-_BASE_DIRS: dict[int, Path] = {}
 
 
 def format_validation_error(err: ValidationError) -> str:

@@ -1,0 +1,456 @@
+"""Model architecture: one resolved description of a transformer, whatever it came from.
+
+A :class:`ModelArch` is built from a preset (``resources/models/<id>.json``, which stores the model's
+Hugging Face ``config.json``), a user's ``config.json`` or model folder, or explicit fields. The
+Hugging Face config keys per ``model_type`` follow the ``configuration_*.py`` files of the
+``transformers`` library (and the model repos' own code for chatglm, baichuan, internlm2, deepseek).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .errors import CatalogError, ModelConfigError, ScenarioError
+
+
+@dataclass(frozen=True)
+class ModelArch:
+    """A decoder-only transformer, resolved. Sizes are counts (not bytes)."""
+
+    name: str
+    model_type: str
+    hidden_size: int
+    num_layers: int
+    num_heads: int
+    num_kv_heads: int
+    head_dim: int
+    intermediate_size: int  # dense MLP width (dense layers)
+    vocab_size: int
+    gated_mlp: bool = True
+    tie_word_embeddings: bool = False
+    # MoE
+    num_experts: int = 0  # routed experts per MoE layer (0 = dense model)
+    num_experts_per_tok: int = 0
+    moe_intermediate_size: int = 0
+    num_shared_experts: int = 0  # shared experts of moe_intermediate_size (DeepSeek)
+    shared_expert_intermediate_size: int = 0  # one shared expert of this width + sigmoid gate (Qwen-MoE)
+    num_dense_layers: int = 0  # leading dense layers in an MoE model (DeepSeek first_k_dense_replace)
+    router_bias: bool = False  # DeepSeek-V3 e_score_correction_bias
+    # MLA (DeepSeek-V2/V3)
+    q_lora_rank: int = 0
+    kv_lora_rank: int = 0
+    qk_rope_head_dim: int = 0
+    qk_nope_head_dim: int = 0
+    v_head_dim: int = 0
+    # details
+    attention_bias: bool = False  # biases on q, k, v projections
+    attention_out_bias: bool = False
+    mlp_bias: bool = False
+    norm_type: str = "rmsnorm"  # rmsnorm: weight only; layernorm: weight + bias
+    norms_per_layer: int = 2
+    qk_norm: bool = False  # per-head RMSNorm on q and k (Qwen3, Gemma 3)
+    position_embedding: str = "rope"  # rope | learned | alibi | none
+    max_position_embeddings: int = 0
+    embedding_norm: bool = False  # LayerNorm after the word embeddings (BLOOM)
+    parallel_attn_mlp: bool = False  # attention and MLP share one input norm (Falcon, GPT-J)
+    dropout: bool = False  # GPT-style dropout masks saved for backward (Megatron GPT)
+    stored_params: int | None = None  # exact count read from safetensors headers, when known
+    stored_dtype: str | None = None
+
+    @property
+    def is_moe(self) -> bool:
+        return self.num_experts > 0
+
+    @property
+    def is_mla(self) -> bool:
+        return self.kv_lora_rank > 0
+
+    @property
+    def num_moe_layers(self) -> int:
+        return self.num_layers - self.num_dense_layers if self.is_moe else 0
+
+    @property
+    def q_dim(self) -> int:
+        """Width of the query projection output (all heads)."""
+        if self.is_mla:
+            return self.num_heads * (self.qk_nope_head_dim + self.qk_rope_head_dim)
+        return self.num_heads * self.head_dim
+
+    @property
+    def kv_dim(self) -> int:
+        """Width of one of K or V (all KV heads); for MLA, the per-token latent plus rope key."""
+        if self.is_mla:
+            return self.kv_lora_rank + self.qk_rope_head_dim
+        return self.num_kv_heads * self.head_dim
+
+    def replace(self, **changes: Any) -> "ModelArch":
+        return dataclasses.replace(self, **changes)
+
+
+def _get(cfg: dict, *keys: str, default: Any = None) -> Any:
+    for k in keys:
+        if k in cfg and cfg[k] is not None:
+            return cfg[k]
+    return default
+
+
+def _int(cfg: dict, *keys: str, default: Any = None, required: bool = True) -> int | None:
+    v = _get(cfg, *keys, default=default)
+    if v is None:
+        if required:
+            raise ModelConfigError(f"missing '{keys[0]}'", field="config.json")
+        return None
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or int(v) != v or v < 0:
+        raise ModelConfigError(f"'{keys[0]}' must be a non-negative integer, got {v!r}", field="config.json")
+    return int(v)
+
+
+_GELU_ACTS = {"gelu", "gelu_new", "gelu_fast", "gelu_pytorch_tanh", "relu", "quick_gelu", "gelu_python"}
+
+
+def arch_from_hf_config(cfg: dict, name: str | None = None) -> ModelArch:
+    """Translate a Hugging Face ``config.json`` dict into a :class:`ModelArch`.
+
+    Handles the key names of llama/mistral/mixtral/qwen2/qwen2_moe/qwen3/qwen3_moe/deepseek_v2/v3,
+    gemma/gemma2, phi3, internlm2, baichuan, chatglm, yi (llama), gpt2, gpt_neox, falcon, bloom, opt, mpt.
+    """
+    if not isinstance(cfg, dict):
+        raise ModelConfigError("config.json must be a JSON object", field="config.json")
+    if "text_config" in cfg and isinstance(cfg["text_config"], dict) and "hidden_size" not in cfg:
+        cfg = {**cfg["text_config"], "model_type": cfg["text_config"].get("model_type", cfg.get("model_type"))}
+    mt = str(cfg.get("model_type") or "").lower()
+    archs = " ".join(cfg.get("architectures") or []).lower()
+    if not mt:
+        mt = "chatglm" if "chatglm" in archs else ("baichuan" if "baichuan" in archs else "llama")
+    name = name or cfg.get("_name_or_path") or mt
+    act = str(_get(cfg, "hidden_act", "activation_function", "hidden_activation", default="silu")).lower()
+
+    common: dict[str, Any] = {}
+    if mt in ("gpt2",):
+        h = _int(cfg, "n_embd", "hidden_size")
+        heads = _int(cfg, "n_head", "num_attention_heads")
+        inner = _int(cfg, "n_inner", required=False) or 4 * h
+        return ModelArch(
+            name=name, model_type=mt, hidden_size=h, num_layers=_int(cfg, "n_layer", "num_hidden_layers"),
+            num_heads=heads, num_kv_heads=heads, head_dim=h // heads, intermediate_size=inner,
+            vocab_size=_int(cfg, "vocab_size"), gated_mlp=False,
+            tie_word_embeddings=bool(cfg.get("tie_word_embeddings", True)),
+            attention_bias=True, attention_out_bias=True, mlp_bias=True, norm_type="layernorm",
+            position_embedding="learned", max_position_embeddings=_int(cfg, "n_positions", "n_ctx", default=1024),
+            dropout=True,
+        )
+    if mt == "gpt_neox":
+        h = _int(cfg, "hidden_size")
+        heads = _int(cfg, "num_attention_heads")
+        return ModelArch(
+            name=name, model_type=mt, hidden_size=h, num_layers=_int(cfg, "num_hidden_layers"),
+            num_heads=heads, num_kv_heads=heads, head_dim=h // heads,
+            intermediate_size=_int(cfg, "intermediate_size", default=4 * h), vocab_size=_int(cfg, "vocab_size"),
+            gated_mlp=False, tie_word_embeddings=bool(cfg.get("tie_word_embeddings", False)),
+            attention_bias=bool(cfg.get("attention_bias", True)), attention_out_bias=bool(cfg.get("attention_bias", True)),
+            mlp_bias=True, norm_type="layernorm", parallel_attn_mlp=False,
+        )
+    if mt == "opt":
+        h = _int(cfg, "hidden_size")
+        heads = _int(cfg, "num_attention_heads")
+        proj = _int(cfg, "word_embed_proj_dim", default=h)
+        if proj != h:
+            raise ModelConfigError("OPT with word_embed_proj_dim != hidden_size (OPT-350m) is not supported",
+                                   field="config.json")
+        return ModelArch(
+            name=name, model_type=mt, hidden_size=h, num_layers=_int(cfg, "num_hidden_layers"),
+            num_heads=heads, num_kv_heads=heads, head_dim=h // heads, intermediate_size=_int(cfg, "ffn_dim"),
+            vocab_size=_int(cfg, "vocab_size"), gated_mlp=False,
+            tie_word_embeddings=bool(cfg.get("tie_word_embeddings", True)),
+            attention_bias=bool(cfg.get("enable_bias", True)), attention_out_bias=bool(cfg.get("enable_bias", True)),
+            mlp_bias=bool(cfg.get("enable_bias", True)), norm_type="layernorm", position_embedding="learned",
+            # OPT's learned positions have 2 extra rows (offset 2)
+            max_position_embeddings=_int(cfg, "max_position_embeddings") + 2,
+            dropout=True,
+        )
+    if mt == "bloom":
+        h = _int(cfg, "hidden_size", "n_embed")
+        heads = _int(cfg, "n_head", "num_attention_heads")
+        return ModelArch(
+            name=name, model_type=mt, hidden_size=h, num_layers=_int(cfg, "n_layer", "num_hidden_layers"),
+            num_heads=heads, num_kv_heads=heads, head_dim=h // heads, intermediate_size=4 * h,
+            vocab_size=_int(cfg, "vocab_size"), gated_mlp=False, tie_word_embeddings=True,
+            attention_bias=True, attention_out_bias=True, mlp_bias=True, norm_type="layernorm",
+            position_embedding="alibi", embedding_norm=True,
+        )
+    if mt in ("falcon", "refinedweb", "refinedwebmodel", "rw"):
+        h = _int(cfg, "hidden_size", "n_embed")
+        heads = _int(cfg, "num_attention_heads", "n_head")
+        new_arch = bool(cfg.get("new_decoder_architecture", False))
+        if new_arch:
+            kv = _int(cfg, "num_kv_heads", "n_head_kv", default=heads)
+        else:
+            kv = 1 if cfg.get("multi_query", True) else heads
+        parallel = bool(cfg.get("parallel_attn", True))
+        norms = 2 if (new_arch or not parallel) else 1
+        bias = bool(cfg.get("bias", False))
+        return ModelArch(
+            name=name, model_type="falcon", hidden_size=h, num_layers=_int(cfg, "num_hidden_layers", "n_layer"),
+            num_heads=heads, num_kv_heads=kv, head_dim=h // heads,
+            intermediate_size=_int(cfg, "ffn_hidden_size", default=4 * h, required=False) or 4 * h,
+            vocab_size=_int(cfg, "vocab_size"), gated_mlp=False,
+            tie_word_embeddings=bool(cfg.get("tie_word_embeddings", True)),
+            attention_bias=bias, attention_out_bias=bias, mlp_bias=bias, norm_type="layernorm",
+            norms_per_layer=norms, parallel_attn_mlp=parallel,
+            position_embedding="alibi" if cfg.get("alibi") else "rope",
+        )
+    if mt == "mpt":
+        h = _int(cfg, "d_model")
+        heads = _int(cfg, "n_heads")
+        ratio = _get(cfg, "expansion_ratio", default=4)
+        no_bias = bool(cfg.get("no_bias", True))
+        attn_cfg = cfg.get("attn_config") or {}
+        return ModelArch(
+            name=name, model_type=mt, hidden_size=h, num_layers=_int(cfg, "n_layers"), num_heads=heads,
+            num_kv_heads=_int(attn_cfg, "kv_n_heads", default=heads), head_dim=h // heads,
+            intermediate_size=int(ratio * h), vocab_size=_int(cfg, "vocab_size"), gated_mlp=False,
+            tie_word_embeddings=True, attention_bias=not no_bias, attention_out_bias=not no_bias,
+            mlp_bias=not no_bias, norm_type="layernorm_nobias" if no_bias else "layernorm",
+            position_embedding="alibi" if attn_cfg.get("alibi", True) else "learned",
+            max_position_embeddings=_int(cfg, "max_seq_len", default=2048),
+        )
+    if mt == "chatglm":
+        h = _int(cfg, "hidden_size")
+        heads = _int(cfg, "num_attention_heads")
+        mq = bool(cfg.get("multi_query_attention", False))
+        kv = _int(cfg, "multi_query_group_num", default=heads) if mq else heads
+        kv_ch = _int(cfg, "kv_channels", default=h // heads)
+        return ModelArch(
+            name=name, model_type=mt, hidden_size=h, num_layers=_int(cfg, "num_layers", "num_hidden_layers"),
+            num_heads=heads, num_kv_heads=kv, head_dim=kv_ch, intermediate_size=_int(cfg, "ffn_hidden_size"),
+            vocab_size=_int(cfg, "padded_vocab_size", "vocab_size"), gated_mlp=True,
+            tie_word_embeddings=False,
+            attention_bias=bool(cfg.get("add_qkv_bias", False) or cfg.get("add_bias_linear", False)),
+            attention_out_bias=bool(cfg.get("add_bias_linear", False)), mlp_bias=bool(cfg.get("add_bias_linear", False)),
+            norm_type="rmsnorm" if cfg.get("rmsnorm", True) else "layernorm",
+        )
+
+    # Llama-like families (llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, deepseek, gemma,
+    # phi3, internlm2, baichuan, yi, ...)
+    h = _int(cfg, "hidden_size")
+    heads = _int(cfg, "num_attention_heads")
+    kv = _int(cfg, "num_key_value_heads", default=heads)
+    head_dim = _int(cfg, "head_dim", default=None, required=False) or h // heads
+    inter = _int(cfg, "intermediate_size", default=None, required=False)
+    layers = _int(cfg, "num_hidden_layers")
+    vocab = _int(cfg, "vocab_size")
+    tie = bool(cfg.get("tie_word_embeddings", mt in ("gemma", "gemma2", "gemma3_text")))
+    gated = act not in _GELU_ACTS or mt.startswith("gemma")
+    common = dict(
+        name=name, model_type=mt, hidden_size=h, num_layers=layers, num_heads=heads, num_kv_heads=kv,
+        head_dim=head_dim, vocab_size=vocab, gated_mlp=gated, tie_word_embeddings=tie,
+        max_position_embeddings=_int(cfg, "max_position_embeddings", default=0),
+    )
+    if mt in ("qwen2", "qwen2_moe"):
+        common["attention_bias"] = True  # q/k/v biases are hard-coded in Qwen2Attention
+    else:
+        common["attention_bias"] = bool(cfg.get("attention_bias", cfg.get("bias", False)))
+    if mt == "internlm2":
+        common["attention_bias"] = bool(cfg.get("bias", False))
+        common["attention_out_bias"] = bool(cfg.get("bias", False))
+    if mt in ("llama", "mistral", "yi") and cfg.get("attention_bias"):
+        common["attention_out_bias"] = True  # LlamaAttention uses attention_bias on o_proj too
+    common["mlp_bias"] = bool(cfg.get("mlp_bias", False))
+    if mt in ("qwen3", "qwen3_moe", "gemma3_text"):
+        common["qk_norm"] = True
+    if mt in ("gemma2", "gemma3_text"):
+        common["norms_per_layer"] = 4
+    if mt in ("deepseek_v2", "deepseek_v3"):
+        common.update(
+            q_lora_rank=_int(cfg, "q_lora_rank", default=0, required=False) or 0,
+            kv_lora_rank=_int(cfg, "kv_lora_rank"),
+            qk_rope_head_dim=_int(cfg, "qk_rope_head_dim"),
+            qk_nope_head_dim=_int(cfg, "qk_nope_head_dim"),
+            v_head_dim=_int(cfg, "v_head_dim"),
+        )
+        common["head_dim"] = common["qk_nope_head_dim"] + common["qk_rope_head_dim"]
+        n_routed = _int(cfg, "n_routed_experts", default=0, required=False) or 0
+        if n_routed:
+            common.update(
+                num_experts=n_routed, num_experts_per_tok=_int(cfg, "num_experts_per_tok"),
+                moe_intermediate_size=_int(cfg, "moe_intermediate_size"),
+                num_shared_experts=_int(cfg, "n_shared_experts", default=0, required=False) or 0,
+                num_dense_layers=_int(cfg, "first_k_dense_replace", default=0, required=False) or 0,
+                router_bias=(mt == "deepseek_v3" or cfg.get("topk_method") == "noaux_tc"),
+            )
+            if (_int(cfg, "moe_layer_freq", default=1, required=False) or 1) != 1:
+                raise ModelConfigError("moe_layer_freq != 1 is not supported", field="config.json")
+        return ModelArch(intermediate_size=inter or 0, **common)
+    n_exp = _int(cfg, "num_local_experts", "num_experts", "n_routed_experts", default=0, required=False) or 0
+    if n_exp:
+        moe_inter = _int(cfg, "moe_intermediate_size", default=None, required=False) or inter
+        common.update(
+            num_experts=n_exp, num_experts_per_tok=_int(cfg, "num_experts_per_tok", "num_experts_per_token", default=2),
+            moe_intermediate_size=moe_inter,
+            shared_expert_intermediate_size=_int(cfg, "shared_expert_intermediate_size", default=0, required=False) or 0,
+        )
+        mlp_only = cfg.get("mlp_only_layers") or []
+        step = _int(cfg, "decoder_sparse_step", default=1, required=False) or 1
+        if mlp_only or step != 1:
+            if list(mlp_only) != list(range(len(mlp_only))) or step != 1:
+                raise ModelConfigError("interleaved dense/MoE layers (mlp_only_layers, decoder_sparse_step) "
+                                       "are only supported as leading dense layers", field="config.json")
+            common["num_dense_layers"] = len(mlp_only)
+    if inter is None:
+        if not n_exp:
+            raise ModelConfigError("missing 'intermediate_size'", field="config.json")
+        inter = 0
+    return ModelArch(intermediate_size=inter, **common)
+
+
+# ---------------------------------------------------------------------------------------------- presets
+
+@dataclass(frozen=True)
+class Preset:
+    id: str
+    name: str
+    family: str
+    source: str
+    source_date: str
+    config: dict
+    published_total: int | None
+    published_active: int | None
+    published_source: str | None
+    notes: str | None = None
+
+    @property
+    def arch(self) -> ModelArch:
+        return _preset_arch(self.id)
+
+
+@lru_cache(maxsize=1)
+def load_presets() -> dict[str, Preset]:
+    """All model presets shipped in ``resources/models`` (each file cites its source)."""
+    out: dict[str, Preset] = {}
+    folder = resources.files("gpuplanner.resources") / "models"
+    for entry in sorted(folder.iterdir(), key=lambda p: p.name):
+        if not entry.name.endswith(".json"):
+            continue
+        try:
+            data = json.loads(entry.read_text(encoding="utf-8"))
+            pub = data.get("published_params") or {}
+            out[data["id"]] = Preset(
+                id=data["id"], name=data["name"], family=data.get("family", ""), source=data.get("source", ""),
+                source_date=data.get("source_date", ""), config=data["config"],
+                published_total=pub.get("total"), published_active=pub.get("active"),
+                published_source=pub.get("source"), notes=data.get("notes"),
+            )
+        except (KeyError, ValueError, TypeError) as err:
+            raise CatalogError(f"model preset {entry.name} is malformed: {err}") from None
+    return out
+
+
+@lru_cache(maxsize=None)
+def _preset_arch(preset_id: str) -> ModelArch:
+    p = load_presets()[preset_id]
+    return arch_from_hf_config(p.config, name=p.name)
+
+
+def get_preset(preset_id: str) -> Preset:
+    presets = load_presets()
+    if preset_id not in presets:
+        import difflib
+
+        close = difflib.get_close_matches(preset_id, list(presets), n=3, cutoff=0.5)
+        hint = f"; did you mean {', '.join(close)}?" if close else "; see the preset list in the app or examples/"
+        raise ScenarioError(f"unknown preset '{preset_id}'{hint}", field="model.preset")
+    return presets[preset_id]
+
+
+# ------------------------------------------------------------------------------------ scenario -> arch
+
+_EXPLICIT_MAP = {
+    "hidden_size": "hidden_size", "num_hidden_layers": "num_layers", "num_attention_heads": "num_heads",
+    "num_key_value_heads": "num_kv_heads", "head_dim": "head_dim", "intermediate_size": "intermediate_size",
+    "gated_mlp": "gated_mlp", "vocab_size": "vocab_size", "tie_word_embeddings": "tie_word_embeddings",
+    "num_experts": "num_experts", "num_experts_per_tok": "num_experts_per_tok",
+    "moe_intermediate_size": "moe_intermediate_size", "num_shared_experts": "num_shared_experts",
+    "shared_expert_intermediate_size": "shared_expert_intermediate_size",
+    "first_k_dense_replace": "num_dense_layers", "q_lora_rank": "q_lora_rank", "kv_lora_rank": "kv_lora_rank",
+    "qk_rope_head_dim": "qk_rope_head_dim", "qk_nope_head_dim": "qk_nope_head_dim", "v_head_dim": "v_head_dim",
+    "attention_bias": "attention_bias", "attention_out_bias": "attention_out_bias", "mlp_bias": "mlp_bias",
+    "norm_type": "norm_type", "norms_per_layer": "norms_per_layer", "qk_norm": "qk_norm",
+    "position_embedding": "position_embedding", "max_position_embeddings": "max_position_embeddings",
+}
+
+
+def resolve_arch(model_section: Any, base_dir: Path | None = None) -> ModelArch:
+    """Resolve the scenario's ``model`` section into a :class:`ModelArch`.
+
+    Order: preset or hf_config gives the base; explicit fields override it. With neither, the explicit
+    fields must describe the whole model. Raises :class:`ScenarioError` naming the field.
+    """
+    from .hf_import import load_model_source  # local import: file I/O lives there
+
+    ms = model_section
+    base: ModelArch | None = None
+    if ms.preset and ms.hf_config:
+        raise ScenarioError("give either a preset or an hf_config, not both", field="model")
+    if ms.preset:
+        base = get_preset(ms.preset).arch
+    elif ms.hf_config:
+        path = Path(ms.hf_config).expanduser()
+        if not path.is_absolute() and base_dir is not None:
+            path = base_dir / path
+        base = load_model_source(path)
+    explicit = {
+        _EXPLICIT_MAP[k]: v for k, v in ms.model_dump().items() if k in _EXPLICIT_MAP and v is not None
+    }
+    if base is None:
+        required = ["hidden_size", "num_hidden_layers", "num_attention_heads", "vocab_size"]
+        missing = [k for k in required if getattr(ms, k) is None]
+        if missing:
+            raise ScenarioError(
+                f"missing {', '.join(missing)} (give a preset, an hf_config, or all architecture fields)",
+                field="model",
+            )
+        h, a = ms.hidden_size, ms.num_attention_heads
+        inter = ms.intermediate_size
+        if inter is None and not ms.num_experts:
+            raise ScenarioError("missing intermediate_size", field="model")
+        base = ModelArch(
+            name=ms.name or "custom", model_type="custom", hidden_size=h, num_layers=ms.num_hidden_layers,
+            num_heads=a, num_kv_heads=ms.num_key_value_heads or a, head_dim=ms.head_dim or h // a,
+            intermediate_size=inter or 0, vocab_size=ms.vocab_size,
+        )
+    explicit.pop("name", None)
+    arch = base.replace(**explicit) if explicit else base
+    if ms.name:
+        arch = arch.replace(name=ms.name)
+    if explicit and base.stored_params is not None:
+        arch = arch.replace(stored_params=None)  # the stored count no longer describes this model
+    _check_arch(arch)
+    return arch
+
+
+def _check_arch(a: ModelArch) -> None:
+    if a.num_heads % a.num_kv_heads and not a.is_mla:
+        raise ScenarioError(
+            f"num_attention_heads={a.num_heads} is not a multiple of num_key_value_heads={a.num_kv_heads}",
+            field="model.num_key_value_heads",
+        )
+    if a.is_moe:
+        if a.num_experts_per_tok <= 0 or a.num_experts_per_tok > a.num_experts:
+            raise ScenarioError(
+                f"num_experts_per_tok={a.num_experts_per_tok} must be between 1 and num_experts={a.num_experts}",
+                field="model.num_experts_per_tok",
+            )
+        if a.moe_intermediate_size <= 0:
+            raise ScenarioError("MoE models need moe_intermediate_size", field="model.moe_intermediate_size")
+        if a.num_dense_layers and a.intermediate_size <= 0:
+            raise ScenarioError("dense layers need intermediate_size", field="model.intermediate_size")
+    if a.num_dense_layers > a.num_layers:
+        raise ScenarioError("first_k_dense_replace exceeds num_hidden_layers", field="model.first_k_dense_replace")
+    if not a.is_moe and a.intermediate_size <= 0:
+        raise ScenarioError("intermediate_size must be > 0", field="model.intermediate_size")

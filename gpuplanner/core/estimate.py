@@ -1,0 +1,177 @@
+"""One scenario in, one estimate out: parameters, memory per GPU (and, with the time model, time).
+
+This is the single entry point the CLI, the app and the report use for one configuration. The plan
+search calls the same vectorised formulas (:func:`memory.memory_arrays`) over many configurations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from .architecture import ModelArch, resolve_arch
+from .errors import ScenarioError
+from .i18n import QT_TRANSLATE_NOOP
+from .memory import (
+    DEFAULT_CUDA_CONTEXT_GIB,
+    DEFAULT_FRAGMENTATION,
+    GIB,
+    RECOMPUTE_CODES,
+    MemoryBreakdown,
+    ModelFacts,
+    memory_arrays,
+    model_facts,
+)
+from .params import ParamCount, count_params, lora_params, tier
+from .scenario import Scenario
+
+TIER_GUIDANCE = {
+    "10B": QT_TRANSLATE_NOOP(
+        "Tier", "~10B tier: one node of 4–8 GPUs (≥160 GB in total) is enough; NVLink inside the node helps "
+        "tensor parallelism, PCIe servers work with ZeRO/FSDP data parallelism."),
+    "100B": QT_TRANSLATE_NOOP(
+        "Tier", "~100B tier: several nodes with tensor + pipeline parallelism, ≥80 GB cards, ≥400 Gb/s "
+        "between nodes (InfiniBand or RoCE), NVLink inside each node."),
+    "1000B": QT_TRANSLATE_NOOP(
+        "Tier", "~1000B tier: hundreds of cards from a cluster pool; confirm the vendor's real elastic "
+        "capacity, the network topology and failure handling before planning."),
+}
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A scenario with its model resolved and derived facts computed (cheap to reuse)."""
+
+    scenario: Scenario
+    arch: ModelArch
+    facts: ModelFacts
+    gpu: Any  # catalog_hw.GPU
+
+    @property
+    def params(self) -> ParamCount:
+        return self.facts.params
+
+
+def _gpu(gpu_id: str):
+    from .catalog_hw import get_gpu
+
+    return get_gpu(gpu_id)
+
+
+@lru_cache(maxsize=64)
+def _facts_for(arch: ModelArch) -> ModelFacts:
+    return model_facts(arch, count_params(arch))
+
+
+def resolve(scenario: Scenario, base_dir: Path | None = None) -> Resolved:
+    """Resolve the model and GPU and check the layout against the architecture."""
+    arch = resolve_arch(scenario.model, base_dir)
+    p = scenario.parallel
+    if arch.num_heads % p.tp:
+        raise ScenarioError(
+            f"tp={p.tp} does not divide num_attention_heads={arch.num_heads}", field="parallel.tp")
+    if arch.num_layers < p.pp:
+        raise ScenarioError(f"pp={p.pp} exceeds the model's {arch.num_layers} layers", field="parallel.pp")
+    if p.ep > 1:
+        if not arch.is_moe:
+            raise ScenarioError("expert parallelism needs an MoE model", field="parallel.ep")
+        if arch.num_experts % p.ep:
+            raise ScenarioError(f"ep={p.ep} does not divide num_experts={arch.num_experts}", field="parallel.ep")
+        if scenario.dp % p.ep:
+            raise ScenarioError(f"ep={p.ep} must divide the data-parallel degree {scenario.dp}", field="parallel.ep")
+    if scenario.training.seq_len % p.cp:
+        raise ScenarioError(f"cp={p.cp} does not divide seq_len={scenario.training.seq_len}",
+                            field="parallel.cp")
+    gpu = _gpu(scenario.hardware.gpu)
+    return Resolved(scenario=scenario, arch=arch, facts=_facts_for(arch), gpu=gpu)
+
+
+def trainable_params(r: Resolved) -> int:
+    t = r.scenario.training
+    if t.method in ("lora", "qlora"):
+        return lora_params(r.arch, t.lora_rank, t.lora_targets)[0]
+    return r.params.total
+
+
+def memory_kwargs(r: Resolved) -> dict:
+    """The fixed (per-scenario) arguments of :func:`memory_arrays`."""
+    s, t, a = r.scenario, r.scenario.training, r.scenario.assumptions
+    return dict(
+        method=t.method, precision=t.precision, optimizer=t.optimizer, framework=t.framework,
+        master_weights=t.master_weights, seq_len=t.seq_len, lora_rank=t.lora_rank, lora_targets=t.lora_targets,
+        flash=t.flash_attention,
+        cuda_context_gib=DEFAULT_CUDA_CONTEXT_GIB if a.cuda_context_gib is None else a.cuda_context_gib,
+        fragmentation=DEFAULT_FRAGMENTATION if a.fragmentation is None else a.fragmentation,
+    )
+
+
+def memory_breakdown(r: Resolved) -> MemoryBreakdown:
+    s = r.scenario
+    p, t = s.parallel, s.training
+    arr = memory_arrays(
+        r.facts, **memory_kwargs(r),
+        tp=p.tp, pp=p.pp, cp=p.cp, ep=p.ep, dp=s.dp, zero=p.zero, recompute=RECOMPUTE_CODES[t.recompute],
+        mbs=t.micro_batch_size, sp=p.sequence_parallel and p.tp > 1, grad_accum=s.grad_accum, vpp=p.vpp,
+        offload=p.offload_optimizer,
+    )
+    g = {k: float(v) / GIB for k, v in arr.items()}
+    return MemoryBreakdown(
+        weights=g["weights"], gradients=g["gradients"], optimizer=g["optimizer"], activations=g["activations"],
+        other=g["other"], capacity=float(r.gpu.memory_gib or 0.0), headroom=s.assumptions.memory_headroom_gib,
+    )
+
+
+@dataclass
+class Estimate:
+    resolved: Resolved
+    memory: MemoryBreakdown
+    trainable: int
+    time: Any = None  # timing.TimeEstimate when the time model is available
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def params(self) -> ParamCount:
+        return self.resolved.params
+
+    @property
+    def tier(self) -> str:
+        return tier(self.params.total)
+
+    def to_json(self) -> dict:
+        s = self.resolved.scenario
+        out: dict[str, Any] = {
+            "model": self.resolved.arch.name,
+            "params": {
+                "total": self.params.total,
+                "active": self.params.active,
+                "trainable": self.trainable,
+                "stored": self.resolved.arch.stored_params,
+            },
+            "tier": self.tier,
+            "gpu": s.hardware.gpu,
+            "gpu_memory_gib": self.memory.capacity,
+            "num_gpus": s.hardware.num_gpus,
+            "layout": {"tp": s.parallel.tp, "pp": s.parallel.pp, "cp": s.parallel.cp, "ep": s.parallel.ep,
+                       "dp": s.dp, "zero": s.parallel.zero, "grad_accum": s.grad_accum},
+            "memory_per_gpu_gib": {k: round(v, 4) for k, v in self.memory.as_dict().items()},
+            "memory_headroom_gib": self.memory.headroom,
+            "fits": self.memory.fits,
+        }
+        if self.time is not None and hasattr(self.time, "to_json"):
+            out.update(self.time.to_json())
+        return out
+
+
+def estimate(scenario: Scenario, base_dir: Path | None = None, resolved: Resolved | None = None) -> Estimate:
+    """Estimate one scenario end to end."""
+    r = resolved or resolve(scenario, base_dir)
+    est = Estimate(resolved=r, memory=memory_breakdown(r), trainable=trainable_params(r))
+    try:
+        from . import timing
+    except ImportError:  # the time model lands separately
+        timing = None
+    if timing is not None and hasattr(timing, "time_estimate"):
+        est.time = timing.time_estimate(r)
+    return est

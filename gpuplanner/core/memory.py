@@ -1,0 +1,355 @@
+"""Memory per GPU: weights, gradients, optimizer states, activations and the rest.
+
+The arithmetic is written once and works on numpy arrays as well as on plain numbers, so the plan
+search evaluates many candidate layouts at once with exactly the formulas a single estimate uses.
+
+Sources:
+
+* Model states and ZeRO sharding: Rajbhandari et al. 2020, "ZeRO: Memory Optimizations Toward Training
+  Trillion Parameter Models" (arXiv:1910.02054) §3.1 and Figure 1: mixed-precision Adam keeps 2Ψ (fp16
+  weights) + 2Ψ (fp16 gradients) + KΨ with K = 12 (fp32 master weights, momentum, variance); stage 1
+  shards the K part, stage 2 also the gradients, stage 3 also the weights, each over the
+  data-parallel degree N_d.
+* Framework conventions (bytes per trainable parameter, mixed precision):
+  - ``hf`` — PyTorch autocast as used by the Hugging Face Trainer: fp32 weights (4) + the bf16 copies
+    autocast makes and autograd keeps for backward (2) + fp32 gradients (4); no separate master copy.
+    Hugging Face Transformers docs, "Model training anatomy" (6 bytes/param weights in mixed precision,
+    4 gradients, 8 AdamW). DDP adds gradient buckets the size of all gradients unless
+    ``gradient_as_bucket_view`` (PyTorch DistributedDataParallel docs).
+  - ``deepspeed`` — the ZeRO paper's layout: 2 + 2 + 12 (DeepSpeed ZeRO docs, "memory requirements").
+  - ``megatron`` — bf16 weights (2) + fp32 main gradients (4) + fp32 master (4) + Adam (8) = 18; the
+    distributed optimizer shards the 12 optimizer bytes over data parallelism (Megatron-LM
+    ``docs/source/distrib_optimizer.md``, table "6 + 12/d").
+  - ``fsdp`` — PyTorch FSDP2 with ``MixedPrecisionPolicy(param_dtype=bf16, reduce_dtype=fp32)``: sharded
+    fp32 parameters (4) and gradients (4), AdamW (8); unsharded bf16 parameters of the layer being run
+    and the one prefetched (PyTorch FSDP2 ``fully_shard`` docs).
+  ``training.master_weights = false`` (torchtune-style pure bf16) keeps weights, gradients and optimizer
+  states in bf16.
+* Activations: Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer Models"
+  (arXiv:2205.05198) §4: per layer ``sbh(34 + 5as/h)`` bytes for a GPT layer, ``sbh(10 + 24/t + 5as/(ht))``
+  with tensor parallelism, ``sbh/t·(34 + 5as/h)`` with sequence parallelism, ``2sbh`` with full
+  recomputation, and the ``5as²b`` attention-core term removed by selective recomputation; pipeline
+  stage 1 holds ``p`` micro-batches of ``L/p`` layers (1F1B), times ``1 + (p−1)/(p·v)`` when interleaved.
+  We rebuild the 34 from the tensors each op saves, so SwiGLU (gate, up, act, product: ``4·2sbf``), GQA
+  (K and V of ``kv_heads·head_dim``), flash attention (Dao et al. 2022: output plus fp32 log-sum-exp, no
+  ``s²`` term), MoE (each token through ``k`` experts) and the frameworks' norm/softmax upcasts follow.
+* LoRA: Hu et al. 2021 (arXiv:2106.09685). QLoRA: Dettmers et al. 2023 (arXiv:2305.14314) §3: NF4
+  weights (4 bits) with blocksize-64 absmax constants; double quantisation stores them in 8 bits plus a
+  fp32 constant per 256 blocks: 0.5 + 8/64/8 + 32/(64·256)/8 bytes per parameter.
+* 8-bit AdamW: Dettmers et al. 2022 (arXiv:2110.02861): two 8-bit states per parameter (2 bytes) plus
+  block-wise fp32 absmax per 2048 values. Adafactor: Shazeer & Stern 2018 (arXiv:1804.04235): factored
+  second moment of ``rows + cols`` values per matrix, no first moment by default.
+* Other: CUDA context and library workspaces (a fixed amount, ``assumptions.cuda_context_gib``, default
+  0.75 GiB: PyTorch's CUDA context plus cuBLAS workspaces measure 0.5–1 GiB on A100/H100, see Stas Bekman,
+  "Machine Learning Engineering", chapter "Training → Model memory usage"); caching-allocator
+  fragmentation as a fraction of the rest (``assumptions.fragmentation``, default 5%).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import math
+
+import numpy as np
+
+from .architecture import ModelArch
+from .params import ParamCount, base_linear_params, count_params, lora_params
+
+GIB = float(1024**3)
+DEFAULT_CUDA_CONTEXT_GIB = 0.75
+DEFAULT_FRAGMENTATION = 0.05
+QLORA_NF4_BYTES = 0.5 + 1.0 / 64 + 4.0 / (64 * 256)  # double-quantised NF4 (QLoRA §3)
+RECOMPUTE_CODES = {"none": 0, "selective": 1, "full": 2}
+
+
+@dataclass(frozen=True)
+class StateBytes:
+    """Bytes per parameter of one training-state kind, as resident on the GPU."""
+
+    weight: float  # working weights (incl. autocast copies kept for backward)
+    grad: float
+    master: float  # fp32 master copy held by the optimizer
+    moments: float  # optimizer moments
+    ddp_buckets: float = 0.0  # DDP gradient buckets (hf without ZeRO and dp > 1)
+
+
+def state_bytes(framework: str, precision: str, optimizer: str, master_weights: bool = True) -> StateBytes:
+    """Bytes per trainable parameter by framework convention (see module docstring for sources)."""
+    moments = {"adamw": 8.0, "adamw_8bit": 2.0 + 8.0 / 2048, "sgd": 4.0, "adafactor": 0.0}[optimizer]
+    if precision == "fp32":
+        return StateBytes(4.0, 4.0, 0.0, moments, 4.0 if framework == "hf" else 0.0)
+    if not master_weights:
+        # pure 16-bit: optimizer states follow the parameter dtype (torchtune default recipes)
+        return StateBytes(2.0, 2.0, 0.0, moments / 2 if optimizer in ("adamw", "sgd") else moments, 0.0)
+    fp8_cache = 1.0 if precision == "fp8" else 0.0  # Transformer Engine keeps fp8 weight copies
+    if framework == "hf":
+        return StateBytes(6.0 + fp8_cache, 4.0, 0.0, moments, 4.0)
+    if framework == "fsdp":
+        return StateBytes(4.0 + fp8_cache, 4.0, 0.0, moments, 0.0)
+    if framework == "megatron":
+        return StateBytes(2.0 + fp8_cache, 4.0, 4.0, moments, 0.0)
+    return StateBytes(2.0 + fp8_cache, 2.0, 4.0, moments, 0.0)  # deepspeed (ZeRO paper)
+
+
+@dataclass(frozen=True)
+class ModelFacts:
+    """Numbers from the architecture that the memory and time formulas need (computed once)."""
+
+    arch: ModelArch
+    params: ParamCount
+    h: int
+    L: int
+    heads: int
+    q_dim: int
+    kv_dim: int  # K (and V) width
+    v_dim: int  # V width / attention output width
+    f: int
+    f_moe: int
+    k_active: int
+    n_experts: int
+    moe_frac: float  # fraction of layers that are MoE
+    shared_f: int  # width of shared experts (total)
+    V: int
+    gated: bool
+    dropout: bool
+    layer_non_expert: float  # mean params per layer outside routed experts
+    layer_expert: float  # mean routed-expert params per layer
+    first_extra: int  # embedding params (first pipeline stage)
+    last_extra: int  # head + final norm (last stage)
+    tied: bool
+    adafactor_bytes_per_param: float
+
+
+def model_facts(arch: ModelArch, params: ParamCount | None = None) -> ModelFacts:
+    p = params or count_params(arch)
+    L = arch.num_layers
+    layer_total = p.total - p.embedding - p.lm_head - p.final_norm
+    if arch.is_mla:
+        q_dim = arch.num_heads * (arch.qk_nope_head_dim + arch.qk_rope_head_dim)
+        kv_dim = q_dim
+        v_dim = arch.num_heads * arch.v_head_dim
+    else:
+        q_dim = arch.num_heads * arch.head_dim
+        kv_dim = arch.num_kv_heads * arch.head_dim
+        v_dim = q_dim
+    # Adafactor: factored second moment ~ (rows + cols) fp32 values per matrix (Shazeer & Stern 2018)
+    from .params import attention_linears, mlp_linears
+
+    ada = 0.0
+    n_moe = arch.num_moe_layers
+    for moe, n in ((False, L - n_moe), (True, n_moe)):
+        if n:
+            for lin in attention_linears(arch) + mlp_linears(arch, moe):
+                ada += n * lin.count * 4.0 * (lin.fan_in + lin.fan_out)
+    ada += 4.0 * (arch.vocab_size + arch.hidden_size) * (1 if arch.tie_word_embeddings else 2)
+    return ModelFacts(
+        arch=arch, params=p, h=arch.hidden_size, L=L, heads=arch.num_heads, q_dim=q_dim, kv_dim=kv_dim,
+        v_dim=v_dim, f=arch.intermediate_size, f_moe=arch.moe_intermediate_size, k_active=arch.num_experts_per_tok,
+        n_experts=arch.num_experts, moe_frac=(n_moe / L) if L else 0.0,
+        shared_f=arch.moe_intermediate_size * arch.num_shared_experts + arch.shared_expert_intermediate_size,
+        V=arch.vocab_size, gated=arch.gated_mlp, dropout=arch.dropout,
+        layer_non_expert=(layer_total - p.expert_params) / L, layer_expert=p.expert_params / L,
+        first_extra=p.embedding, last_extra=p.lm_head + p.final_norm, tied=arch.tie_word_embeddings,
+        adafactor_bytes_per_param=ada / max(p.total, 1),
+    )
+
+
+def activation_bytes_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, framework: str):
+    """Bytes one decoder layer saves for backward for one micro-batch (``s`` tokens per sequence on this
+    GPU after context parallelism, ``b`` sequences), 16-bit activations.
+
+    Returns the stored amount; with full recomputation only the layer input is stored (``2sbh``).
+    Works element-wise on numpy arrays (``tp``, ``sp``, ``recompute`` may be arrays).
+    Korthikanti et al. 2022 §4.1 (GPT layer: 34sbh + 5as²b) rebuilt tensor by tensor (module docstring).
+    """
+    h, sb = m.h, s * b
+    hf_style = framework in ("hf", "fsdp", "deepspeed")  # HF modelling code under each launcher
+    norm_in = 4.0 if hf_style else 2.0  # HF RMSNorm/LayerNorm upcast the input to fp32 and save it
+    # replicated across TP ranks unless sequence parallelism splits them:
+    rep = sb * h * (2 * norm_in + 4.0 + (2.0 if m.dropout else 0.0))
+    # split across TP ranks:
+    qkv = 2.0 * sb * (m.q_dim + 2 * m.kv_dim)
+    if hf_style:
+        qkv += 4.0 * sb * (m.q_dim + m.kv_dim)  # RoPE in eager PyTorch saves q, k and rotate_half copies
+    attn_out = 2.0 * sb * m.v_dim
+    lse = 4.0 * sb * m.heads  # flash attention: fp32 log-sum-exp per head and token
+    softmax_bytes = 6.0 if hf_style else 2.0  # fp32 softmax output + bf16 copy (HF eager) vs fused
+    scores = (softmax_bytes + (3.0 if m.dropout else 0.0)) * m.heads * s * s * b
+    core = np.where(flash, lse, np.where(recompute >= 1, 0.0, scores))
+    dense_mlp = 2.0 * sb * m.f * (4 if m.gated else 2)
+    moe_mlp = (
+        m.k_active * sb * (2.0 * h + 2.0 * m.f_moe * (4 if m.gated else 2))
+        + 2.0 * sb * m.shared_f * (4 if m.gated else 2)
+        + 4.0 * sb * m.n_experts
+    )
+    mlp = (1 - m.moe_frac) * dense_mlp + m.moe_frac * moe_mlp
+    split = qkv + attn_out + core + mlp
+    full = np.where(sp, (rep + split) / tp, rep + split / tp)
+    stored_full_recompute = np.where(sp, 2.0 * sb * h / tp, 2.0 * sb * h)
+    return np.where(recompute >= 2, stored_full_recompute, full), full
+
+
+def logits_bytes(m: ModelFacts, s, b, tp, framework: str):
+    """Output layer: saved logits plus the loss's transient at the start of backward.
+
+    HF: bf16 logits kept in the output (2sbV) + fp32 log-softmax output saved by cross-entropy (4sbV) +
+    its gradient at backward (4sbV) — ``LlamaForCausalLM`` upcasts logits before the loss.
+    Megatron: vocab-parallel cross-entropy keeps fp32 logits split over TP (Korthikanti §4.1: 4sbv/t) and
+    a same-sized gradient.
+    """
+    if framework == "megatron":
+        return 8.0 * s * b * m.V / tp
+    return 10.0 * s * b * m.V / tp
+
+
+def _ceil_div(a, b):
+    return -(-a // b)
+
+
+@dataclass
+class MemoryBreakdown:
+    """GiB per GPU on the most loaded GPU."""
+
+    weights: float
+    gradients: float
+    optimizer: float
+    activations: float
+    other: float
+    capacity: float
+    headroom: float
+
+    @property
+    def total(self) -> float:
+        return self.weights + self.gradients + self.optimizer + self.activations + self.other
+
+    @property
+    def fits(self) -> bool:
+        return self.total + self.headroom <= self.capacity
+
+    def as_dict(self) -> dict:
+        return {
+            "weights": self.weights, "gradients": self.gradients, "optimizer": self.optimizer,
+            "activations": self.activations, "other": self.other, "total": self.total,
+        }
+
+
+def memory_arrays(
+    m: ModelFacts,
+    *,
+    method: str,
+    precision: str,
+    optimizer: str,
+    framework: str,
+    master_weights: bool,
+    seq_len: int,
+    lora_rank: int,
+    lora_targets: str,
+    flash,
+    tp,
+    pp,
+    cp,
+    ep,
+    dp,
+    zero,
+    recompute,
+    mbs,
+    sp,
+    grad_accum,
+    vpp,
+    offload,
+    cuda_context_gib: float = DEFAULT_CUDA_CONTEXT_GIB,
+    fragmentation: float = DEFAULT_FRAGMENTATION,
+):
+    """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
+
+    Returns a dict of arrays in bytes: weights, gradients, optimizer, activations, other, total.
+    """
+    tp = np.asarray(tp, dtype=float)
+    pp_i = np.asarray(pp, dtype=np.int64)
+    pp = pp_i.astype(float)
+    dp = np.asarray(dp, dtype=float)
+    ep = np.asarray(ep, dtype=float)
+    zero = np.asarray(zero)
+    recompute = np.asarray(recompute)
+    mbs = np.asarray(mbs, dtype=float)
+    sbytes = state_bytes(framework, precision, optimizer, master_weights)
+    w_b, g_b, master_b, ddp_b = sbytes.weight, sbytes.grad, sbytes.master, sbytes.ddp_buckets
+    if framework == "hf":
+        # With ZeRO on, the HF Trainer hands the model states to DeepSpeed: its convention applies.
+        ds = state_bytes("deepspeed", precision, optimizer, master_weights)
+        w_b = np.where(zero > 0, ds.weight, w_b)
+        g_b = np.where(zero > 0, ds.grad, g_b)
+        master_b = np.where(zero > 0, ds.master, master_b)
+        ddp_b = np.where(zero > 0, 0.0, ddp_b)
+    if optimizer == "adafactor":
+        moments_b = m.adafactor_bytes_per_param
+    else:
+        moments_b = sbytes.moments
+
+    L = m.L
+    layers_stage = _ceil_div(L, pp_i).astype(float)
+    extra = np.where(
+        pp_i > 1,
+        np.maximum(m.first_extra, m.last_extra + (m.first_extra if m.tied else 0)),
+        m.first_extra + m.last_extra,
+    )
+    expert_tp = tp if framework == "megatron" else 1.0
+    non_expert_gpu = (layers_stage * m.layer_non_expert + extra) / tp
+    expert_gpu = layers_stage * m.layer_expert / (ep * expert_tp)
+    dp_exp = np.maximum(dp / ep, 1.0)
+
+    def shard(x_nonexp, x_exp, stage_on):
+        return np.where(stage_on, x_nonexp / dp, x_nonexp) + np.where(stage_on, x_exp / dp_exp, x_exp)
+
+    if method in ("lora", "qlora"):
+        lora_total, _ = lora_params(m.arch, lora_rank, lora_targets)
+        total_params = m.params.total
+        scale = (non_expert_gpu + expert_gpu) / total_params  # this GPU's share of the model
+        adapters = lora_total * scale
+        base_gpu = non_expert_gpu + expert_gpu
+        base_bytes_per = 4.0 if precision == "fp32" else 2.0
+        if method == "qlora":
+            lin = base_linear_params(m.arch)
+            frozen = (lin * QLORA_NF4_BYTES + (total_params - lin) * 2.0) * scale
+        else:
+            frozen = base_gpu * base_bytes_per
+        frozen = np.where(zero >= 3, frozen / dp, frozen)
+        # PEFT keeps adapters in fp32 (autocast_adapter_dtype) under mixed precision
+        weights = frozen + adapters * 4.0
+        gradients = adapters * 4.0
+        opt = adapters * (moments_b if optimizer != "adafactor" else 8.0)
+        opt = np.where(zero >= 1, opt / dp, opt)
+        ddp = np.where((dp > 1) & (zero == 0), gradients, 0.0) if framework == "hf" else 0.0
+    else:
+        weights = shard(non_expert_gpu * w_b, expert_gpu * w_b, zero >= 3)
+        gradients = shard(non_expert_gpu * g_b, expert_gpu * g_b, zero >= 2)
+        opt = shard(non_expert_gpu * (master_b + moments_b), expert_gpu * (master_b + moments_b), zero >= 1)
+        ddp = np.where(dp > 1, (non_expert_gpu + expert_gpu) * ddp_b, 0.0)
+    opt = np.where(offload, 0.0, opt)
+
+    # activations
+    s_local = seq_len / np.asarray(cp, dtype=float)
+    stored, full_layer = activation_bytes_per_layer(m, s_local, mbs, tp, sp, flash, recompute, framework)
+    m_micro = np.asarray(grad_accum, dtype=float)
+    inflight = np.where(pp > 1, np.minimum(pp, m_micro), 1.0)
+    vpp = np.asarray(vpp, dtype=float)
+    interleave = np.where((vpp > 1) & (pp > 1), 1.0 + (pp - 1) / (pp * vpp), 1.0)
+    first_stage = layers_stage * stored * inflight * interleave
+    working = np.where(recompute >= 2, full_layer, 0.0)  # one layer rematerialised during backward
+    out_layer = logits_bytes(m, s_local, mbs, tp, framework) + 4.0 * s_local * mbs * m.h
+    last_stage = layers_stage * stored + out_layer
+    acts = np.where(pp > 1, np.maximum(first_stage, last_stage), first_stage + out_layer) + working
+
+    # framework buffers: ZeRO-3/FSDP gather a layer's full 16-bit weights (current + prefetched);
+    # DeepSpeed ZeRO-1/2 reduce/all-gather buckets (reduce_bucket_size 5e8 elements, DeepSpeed config docs)
+    layer_full = (m.layer_non_expert + m.layer_expert / ep) / tp
+    gather = np.where(zero >= 3, 2 * 2.0 * layer_full, 0.0)
+    buckets = np.where((zero >= 1) & (zero <= 2) & (framework in ("hf", "deepspeed")),
+                       np.minimum(5e8, non_expert_gpu + expert_gpu) * 2.0, 0.0)
+    states = weights + gradients + opt
+    other = cuda_context_gib * GIB + fragmentation * (states + acts) + ddp + gather + buckets
+    total = states + acts + other
+    return {
+        "weights": weights, "gradients": gradients, "optimizer": opt, "activations": acts,
+        "other": other, "total": total,
+    }

@@ -1,0 +1,217 @@
+"""Exact parameter counts from the architecture.
+
+The count walks the modules of a decoder layer the way the reference implementations build them
+(Hugging Face ``transformers`` ``modeling_llama.py``, ``modeling_mixtral.py``, ``modeling_qwen2_moe.py``,
+``modeling_deepseek_v3.py``, ``modeling_gpt2.py``; Megatron-LM ``transformer_layer.py``):
+
+* attention: q, k, v and o projections; GQA shrinks k and v to ``num_kv_heads·head_dim``; MLA
+  (DeepSeek-V2 paper, arXiv:2405.04434 §2.1.2) uses low-rank q (``q_a``/``q_b``) and a joint kv latent
+  (``kv_a_proj_with_mqa`` → ``kv_b``) with their RMSNorms;
+* MLP: SwiGLU/GeGLU has three ``h×f`` matrices (gate, up, down; Shazeer 2020, arXiv:2002.05202), GELU
+  MLPs two;
+* MoE: a router ``h×E`` plus E experts; only ``num_experts_per_tok`` experts (plus shared experts) are
+  active per token (Fedus et al. 2021; Jiang et al. 2024 Mixtral);
+* norms: RMSNorm has a weight, LayerNorm a weight and a bias; embeddings ``V×h``, an untied LM head
+  another ``V×h``, learned positions ``P×h``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .architecture import ModelArch
+
+
+@dataclass(frozen=True)
+class Linear:
+    """One weight matrix of a layer: ``fan_in → fan_out`` (+ bias), ``count`` copies of which
+    ``active`` are used per token (experts), and whether it belongs to an expert."""
+
+    name: str
+    fan_in: int
+    fan_out: int
+    bias: bool = False
+    count: int = 1
+    active: int = 1
+    expert: bool = False
+
+    @property
+    def params_each(self) -> int:
+        return self.fan_in * self.fan_out + (self.fan_out if self.bias else 0)
+
+    @property
+    def weight_each(self) -> int:
+        return self.fan_in * self.fan_out
+
+
+def norm_params(arch: ModelArch, width: int) -> int:
+    """RMSNorm: weight only; LayerNorm: weight + bias (Zhang & Sennrich 2019; Ba et al. 2016)."""
+    return 2 * width if arch.norm_type == "layernorm" else width
+
+
+def attention_linears(a: ModelArch) -> list[Linear]:
+    h = a.hidden_size
+    if a.is_mla:
+        out: list[Linear] = []
+        qk_head = a.qk_nope_head_dim + a.qk_rope_head_dim
+        if a.q_lora_rank:
+            out += [Linear("q_a_proj", h, a.q_lora_rank), Linear("q_b_proj", a.q_lora_rank, a.num_heads * qk_head)]
+        else:
+            out.append(Linear("q_proj", h, a.num_heads * qk_head))
+        out += [
+            Linear("kv_a_proj_with_mqa", h, a.kv_lora_rank + a.qk_rope_head_dim),
+            Linear("kv_b_proj", a.kv_lora_rank, a.num_heads * (a.qk_nope_head_dim + a.v_head_dim)),
+            Linear("o_proj", a.num_heads * a.v_head_dim, h, a.attention_out_bias),
+        ]
+        return out
+    qd, kvd = a.num_heads * a.head_dim, a.num_kv_heads * a.head_dim
+    return [
+        Linear("q_proj", h, qd, a.attention_bias),
+        Linear("k_proj", h, kvd, a.attention_bias),
+        Linear("v_proj", h, kvd, a.attention_bias),
+        Linear("o_proj", qd, h, a.attention_out_bias),
+    ]
+
+
+def _mlp(prefix: str, h: int, f: int, gated: bool, bias: bool, count: int = 1, active: int = 1,
+         expert: bool = False) -> list[Linear]:
+    if gated:
+        return [
+            Linear(f"{prefix}gate_proj", h, f, bias, count, active, expert),
+            Linear(f"{prefix}up_proj", h, f, bias, count, active, expert),
+            Linear(f"{prefix}down_proj", f, h, bias, count, active, expert),
+        ]
+    return [
+        Linear(f"{prefix}fc1", h, f, bias, count, active, expert),
+        Linear(f"{prefix}fc2", f, h, bias, count, active, expert),
+    ]
+
+
+def mlp_linears(a: ModelArch, moe_layer: bool) -> list[Linear]:
+    h = a.hidden_size
+    if not moe_layer:
+        return _mlp("", h, a.intermediate_size, a.gated_mlp, a.mlp_bias)
+    out = [Linear("router", h, a.num_experts, False)]
+    out += _mlp("experts.", h, a.moe_intermediate_size, a.gated_mlp, a.mlp_bias,
+                count=a.num_experts, active=a.num_experts_per_tok, expert=True)
+    if a.num_shared_experts:
+        out += _mlp("shared_experts.", h, a.moe_intermediate_size * a.num_shared_experts, a.gated_mlp, a.mlp_bias)
+    if a.shared_expert_intermediate_size:
+        out += _mlp("shared_expert.", h, a.shared_expert_intermediate_size, a.gated_mlp, a.mlp_bias)
+        out.append(Linear("shared_expert_gate", h, 1, False))
+    return out
+
+
+def layer_norm_params(a: ModelArch, moe_layer: bool) -> int:
+    n = a.norms_per_layer * norm_params(a, a.hidden_size)
+    if a.qk_norm:
+        n += 2 * a.head_dim  # q_norm and k_norm act per head (weights shared across heads)
+    if a.is_mla:
+        n += a.kv_lora_rank + (a.q_lora_rank or 0)  # kv_a_layernorm, q_a_layernorm (RMSNorm)
+    if moe_layer and a.router_bias:
+        n += a.num_experts  # DeepSeek-V3 e_score_correction_bias
+    return n
+
+
+@dataclass(frozen=True)
+class ParamCount:
+    """Parameter counts. ``total`` counts every stored weight; ``active`` those used per token."""
+
+    total: int
+    active: int
+    embedding: int  # word (+ position) embeddings (+ embedding norm)
+    lm_head: int  # untied output projection (0 when tied)
+    final_norm: int
+    dense_layer: int  # params of one dense layer (0 if none)
+    moe_layer: int  # params of one MoE layer (0 if none)
+    moe_layer_active: int
+    expert_params: int  # all routed-expert params over the whole model
+    attention_per_layer: int
+    linear_active: int  # active matmul weights in the layers (for FLOPs), excludes embeddings/head
+    layers: list[tuple[str, int]] = field(default_factory=list)
+
+    @property
+    def non_expert(self) -> int:
+        return self.total - self.expert_params
+
+
+def layer_params(a: ModelArch, moe_layer: bool) -> tuple[int, int, int]:
+    """(total, active, routed-expert) params of one decoder layer."""
+    lin = attention_linears(a) + mlp_linears(a, moe_layer)
+    total = sum(l.params_each * l.count for l in lin) + layer_norm_params(a, moe_layer)
+    active = sum(l.params_each * l.active for l in lin) + layer_norm_params(a, moe_layer)
+    experts = sum(l.params_each * l.count for l in lin if l.expert)
+    return total, active, experts
+
+
+def count_params(a: ModelArch) -> ParamCount:
+    h = a.hidden_size
+    emb = a.vocab_size * h
+    if a.position_embedding == "learned":
+        emb += a.max_position_embeddings * h
+    if a.embedding_norm:
+        emb += norm_params(a, h)
+    head = 0 if a.tie_word_embeddings else a.vocab_size * h
+    final_norm = norm_params(a, h)
+    n_moe = a.num_moe_layers
+    n_dense = a.num_layers - n_moe
+    dense_t, dense_a, _ = layer_params(a, False) if n_dense else (0, 0, 0)
+    moe_t, moe_a, moe_e = layer_params(a, True) if n_moe else (0, 0, 0)
+    total = emb + head + final_norm + n_dense * dense_t + n_moe * moe_t
+    active = emb + head + final_norm + n_dense * dense_a + n_moe * moe_a
+    attn = sum(l.params_each for l in attention_linears(a))
+    lin_active = n_dense * sum(l.weight_each * l.active for l in attention_linears(a) + mlp_linears(a, False)) if n_dense else 0
+    if n_moe:
+        lin_active += n_moe * sum(l.weight_each * l.active for l in attention_linears(a) + mlp_linears(a, True))
+    layers = [("dense", dense_t)] * n_dense + [("moe", moe_t)] * n_moe
+    return ParamCount(
+        total=total, active=active, embedding=emb, lm_head=head, final_norm=final_norm,
+        dense_layer=dense_t, moe_layer=moe_t, moe_layer_active=moe_a, expert_params=n_moe * moe_e,
+        attention_per_layer=attn, linear_active=lin_active, layers=layers,
+    )
+
+
+def lora_linears(a: ModelArch, targets: str) -> list[Linear]:
+    """The linear layers PEFT adapts: ``attention`` = q/k/v/o projections (MLA: its projections);
+    ``all_linear`` = every linear layer in the blocks except the router (PEFT ``target_modules="all-linear"``
+    excludes the output head; Mixtral's experts are linear layers and are included)."""
+    lin = attention_linears(a)
+    if targets == "all_linear":
+        n_moe = a.num_moe_layers
+        dense = [l for l in mlp_linears(a, False)] if a.num_layers - n_moe else []
+        moe = [l for l in mlp_linears(a, True) if l.name not in ("router", "shared_expert_gate")] if n_moe else []
+        return [(l, a.num_layers) for l in lin] + [(l, a.num_layers - n_moe) for l in dense] + [(l, n_moe) for l in moe]
+    return [(l, a.num_layers) for l in lin]
+
+
+def lora_params(a: ModelArch, rank: int, targets: str) -> tuple[int, int]:
+    """(total, active) LoRA adapter parameters: each adapted ``in→out`` matrix gets
+    ``A: r×in`` and ``B: out×r`` (Hu et al. 2021, arXiv:2106.09685 §4.1)."""
+    total = active = 0
+    for lin, n_layers in lora_linears(a, targets):
+        per = rank * (lin.fan_in + lin.fan_out)
+        total += per * lin.count * n_layers
+        active += per * lin.active * n_layers
+    return total, active
+
+
+def base_linear_params(a: ModelArch) -> int:
+    """Weights of all linear layers inside the blocks (what QLoRA quantises to NF4); embeddings, head,
+    norms and biases stay in 16-bit (Dettmers et al. 2023, arXiv:2305.14314 §3)."""
+    n_moe = a.num_moe_layers
+    n_dense = a.num_layers - n_moe
+    total = 0
+    if n_dense:
+        total += n_dense * sum(l.weight_each * l.count for l in attention_linears(a) + mlp_linears(a, False))
+    if n_moe:
+        total += n_moe * sum(l.weight_each * l.count for l in attention_linears(a) + mlp_linears(a, True))
+    return total
+
+
+def tier(total_params: float) -> str:
+    """Scale tier used for guidance: ~10B (one node), ~100B (multi-node TP+PP), ~1000B (cluster pool)."""
+    if total_params < 30e9:
+        return "10B"
+    if total_params < 300e9:
+        return "100B"
+    return "1000B"
