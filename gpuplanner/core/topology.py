@@ -503,11 +503,13 @@ def diagnose(topo: Topology, plan_tp: int | None = None, plan_gpus: int | None =
         add("ok", QT_TRANSLATE_NOOP(
             CTX, "Full NVLink mesh across {n} GPUs ({nv}): tensor parallelism up to {tp} runs over NVLink."
         ).format(n=n, nv=_nv_label(known_classes), tp=tp_max))
-        if any(c in ("NV4", "NV6", "NV8") for c in known_classes):
+        if n == 8 and set(known_classes) == {"NV8"}:
+            # gpu-catalog.md §2.1/§2.3: A800 and H800 show NV8 (400 GB/s) instead of NV12/NV18;
+            # §4.2: 8x H800 all-reduce ~215 GB/s busbw vs ~370-480 GB/s for H100 (nccl #1374, nccl-tests #212).
             add("warn", QT_TRANSLATE_NOOP(
-                CTX, "Only {nv} per pair: a reduced-bandwidth NVLink part (e.g. A800/H800 show NV8), "
-                     "about half the all-reduce bandwidth of NV12/NV18 parts"
-            ).format(nv=_nv_label(known_classes)))
+                CTX, "NV8 on every pair: typical of A800/H800 (8 NVLinks, 400 GB/s), about half the all-reduce "
+                     "bandwidth of NV12/NV18 parts"
+            ))
     elif kind == "none":
         pcie = sorted({c for c in known_classes}, key=class_rank)
         add("warn", QT_TRANSLATE_NOOP(
@@ -540,7 +542,7 @@ def diagnose(topo: Topology, plan_tp: int | None = None, plan_gpus: int | None =
     if plan_tp is not None and plan_tp > 1:
         if plan_tp > n:
             add("bad", QT_TRANSLATE_NOOP(
-                CTX, "plan uses TP={tp} but this server has {n} GPUs: a TP group would span servers over "
+                CTX, "plan uses TP={tp} but this server has only {n} GPU(s): a TP group would span servers over "
                      "the network; choose TP\u2264{k}"
             ).format(tp=plan_tp, n=n, k=tp_max))
         else:
