@@ -119,6 +119,13 @@ def test_crlf_tabs_and_spaces_parse_identically():
         assert t.links == ref.links and t.numa == ref.numa and t.cpu_affinity == ref.cpu_affinity
 
 
+def test_double_spaced_paste_and_trailing_text_after_blank_line():
+    text = _sample("hgx-8xh100-sxm.txt")
+    doubled = text.replace("\n", "\n\n") + "\nsome chat message after the paste\n"
+    t = parse_topo(doubled)
+    assert t.rows_present == [True] * 8 and t.links == parse_topo(text).links
+
+
 def test_utf16_bytes_from_powershell_redirect():
     text = _sample("hgx-8xh100-sxm.txt")
     topo = parse_topo(text.replace("\n", "\r\n").encode("utf-16"))

@@ -232,7 +232,8 @@ def parse_topo(text: str | bytes) -> Topology:
     dev_cols = [c for c in columns if c not in AFFINITY_COLUMNS]
     nic_cols = [c for c in dev_cols if not _GPU_RE.match(c)]
     if len(set(columns)) != len(columns):
-        raise _err(hdr_line, QT_TRANSLATE_NOOP(CTX, "header repeats a column: '{text}'").format(text=_short(lines[header_idx])))
+        raise _err(hdr_line, QT_TRANSLATE_NOOP(CTX, "header repeats a column: '{text}'").format(
+            text=_short(lines[header_idx])))
     if columns[: len(dev_cols)] != dev_cols:
         raise _err(hdr_line, QT_TRANSLATE_NOOP(CTX, "device columns must come before the affinity columns"))
     expected = [f"GPU{i}" for i in range(len(gpu_cols))]
@@ -264,7 +265,8 @@ def parse_topo(text: str | bytes) -> Topology:
                 end_idx = idx
                 break
             if _GPU_RE.match(name) or _NIC_RE.match(name):
-                raise _err(lineno, QT_TRANSLATE_NOOP(CTX, "row {row} is not among the header columns ({first}..{last})").format(
+                raise _err(lineno, QT_TRANSLATE_NOOP(
+                    CTX, "row {row} is not among the header columns ({first}..{last})").format(
                     row=name, first=dev_cols[0], last=dev_cols[-1]))
             example = "GPU0  X  NV12 ..." if g > 1 else "GPU0  X  0-15  0"
             raise _err(lineno, QT_TRANSLATE_NOOP(CTX, "expected a GPU row like '{example}', got '{text}'").format(
@@ -277,7 +279,8 @@ def parse_topo(text: str | bytes) -> Topology:
         n_dev = len(dev_cols)
         max_tokens = n_dev + len(aff_cols)
         if len(values) > max_tokens:
-            raise _err(lineno, QT_TRANSLATE_NOOP(CTX, "row {row} has {got} entries, the header has {want} columns: '{text}'").format(
+            raise _err(lineno, QT_TRANSLATE_NOOP(
+                CTX, "row {row} has {got} entries, the header has {want} columns: '{text}'").format(
                 row=name, got=len(values), want=len(columns), text=_short(raw)))
         classes: list[str | None] = []
         for k, tok in enumerate(values[:n_dev]):
@@ -287,7 +290,8 @@ def parse_topo(text: str | bytes) -> Topology:
                     CTX, "{row} column {col}: unknown link class '{tok}' (expected X, NV#, PIX, PXB, PHB, NODE or SYS)"
                 ).format(row=name, col=dev_cols[k], tok=tok))
             if (cls == "X") != (dev_cols[k] == name):
-                raise _err(lineno, QT_TRANSLATE_NOOP(CTX, "{row} column {col}: 'X' must mark the row's own column only").format(
+                raise _err(lineno, QT_TRANSLATE_NOOP(
+                    CTX, "{row} column {col}: 'X' must mark the row's own column only").format(
                     row=name, col=dev_cols[k]))
             classes.append(cls)
         classes += [None] * (n_dev - len(classes))
@@ -303,15 +307,15 @@ def parse_topo(text: str | bytes) -> Topology:
             for col, tok in zip(aff_cols, extras):
                 pattern = _CPU_AFF_RE if col == "CPU Affinity" else _NUMA_RE
                 if not pattern.match(tok):
-                    raise _err(lineno, QT_TRANSLATE_NOOP(CTX, "{row} {col}: unexpected value '{tok}'").format(row=name, col=col, tok=tok))
+                    raise _err(lineno, QT_TRANSLATE_NOOP(CTX, "{row} {col}: unexpected value '{tok}'").format(
+                        row=name, col=col, tok=tok))
                 aff[col][i] = None if tok.upper() == "N/A" else tok
         else:
             nic_rows[nic_cols.index(name)] = classes
-    else:
-        end_idx = len(lines)
 
     if not any(present):
-        raise TopologyError(QT_TRANSLATE_NOOP(CTX, "line {n}: header found but no GPU rows follow it").format(n=hdr_line))
+        raise TopologyError(
+            QT_TRANSLATE_NOOP(CTX, "line {n}: header found but no GPU rows follow it").format(n=hdr_line))
 
     # NIC rows fill GPU-NIC entries that GPU rows (missing in a partial output) did not give.
     for n, classes in nic_rows.items():
@@ -680,7 +684,8 @@ def parse_query_gpu_csv(text: str | bytes) -> list[dict]:
     lines = [ln for ln in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
              if ln.strip() and not _looks_like_prompt(ln)]
     if not lines:
-        raise TopologyError(QT_TRANSLATE_NOOP(CTX, "empty input: paste the output of 'nvidia-smi --query-gpu=... --format=csv'"))
+        raise TopologyError(QT_TRANSLATE_NOOP(
+            CTX, "empty input: paste the output of 'nvidia-smi --query-gpu=... --format=csv'"))
     reader = list(csv.reader(io.StringIO("\n".join(lines)), skipinitialspace=True))
     header = reader[0]
     fields, units = [], {}
@@ -688,7 +693,8 @@ def parse_query_gpu_csv(text: str | bytes) -> list[dict]:
         m = _UNIT_RE.match(col.strip())
         name = m.group("name").strip() if m else col.strip()
         if not name or " " in name:
-            raise _err(1, QT_TRANSLATE_NOOP(CTX, "expected a CSV header like 'name, memory.total [MiB]', got '{text}'").format(
+            raise _err(1, QT_TRANSLATE_NOOP(
+                CTX, "expected a CSV header like 'name, memory.total [MiB]', got '{text}'").format(
                 text=_short(lines[0])))
         fields.append(name)
         if m and m.group("unit"):
