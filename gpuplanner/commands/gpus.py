@@ -1,0 +1,63 @@
+"""``gpuplanner gpus``: list the accelerator catalog (ids to use in scenarios), as a table or JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..core.catalog_hw import GPU, load_gpus
+from ..core.i18n import QT_TRANSLATE_NOOP
+
+_CTX = "gpus"
+UNKNOWN = QT_TRANSLATE_NOOP(_CTX, "unknown")
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "gpus",
+        help="list the GPU catalog (dense TFLOPS, memory, links)",
+        description="List the accelerators known to GPU Planner. TFLOPS are dense (no sparsity); "
+        "'unknown' means the reference has no verified figure.",
+    )
+    p.add_argument("--json", action="store_true", help="print the records as a JSON list")
+    p.set_defaults(func=run)
+
+
+def _fmt(value, unit: str = "") -> str:
+    if value is None:
+        return UNKNOWN
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return f"{value}{unit}"
+
+
+def _link(g: GPU) -> str:
+    if g.intra_node_link is None:
+        return UNKNOWN
+    bw = UNKNOWN if g.intra_node_bw_gbs is None else f"{_fmt(g.intra_node_bw_gbs)} GB/s"
+    return f"{g.intra_node_link} {bw}"
+
+
+def table_rows(gpus: list[GPU]) -> list[list[str]]:
+    header = ["id", "name", "mem GiB", "BF16 TFLOPS (dense)", "mem BW TB/s", "link (bidir)", "TDP W"]
+    rows = [header]
+    for g in gpus:
+        rows.append([g.id, g.name, _fmt(g.memory_gib), _fmt(g.bf16_tflops), _fmt(g.mem_bw_tbs), _link(g), _fmt(g.tdp_w)])
+    return rows
+
+
+def run(args: argparse.Namespace) -> int:
+    gpus = list(load_gpus().values())
+    out = sys.stdout
+    if args.json:
+        json.dump([g.to_dict() for g in gpus], out, indent=2, ensure_ascii=False)
+        out.write("\n")
+        return 0
+    rows = table_rows(gpus)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for n, r in enumerate(rows):
+        out.write("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() + "\n")
+        if n == 0:
+            out.write("  ".join("-" * w for w in widths) + "\n")
+    return 0

@@ -1,0 +1,487 @@
+"""Hardware and economics catalog: accelerators, interconnects, rental prices, ownership economics.
+
+The data lives in ``gpuplanner/resources/{gpus,networks,prices,economics}.json``; every record there names
+its source and date (the reference is ``gpu-catalog.md`` / ``gpu-specs.csv``, collected late 2026).
+Unknown values are ``None`` (JSON null) and stay ``None`` here: callers decide what to do with them.
+
+Conventions (gpu-catalog.md §0):
+
+* TFLOPS are **dense** (no 2:4 sparsity); GeForce tensor figures are FP32-accumulate.
+* Intra-node link bandwidth is per GPU, **bidirectional**, GB/s, as vendors quote it
+  (H100 SXM "900 GB/s" = 18 NVLink4 links x 50 GB/s = 450 GB/s each way).
+* Inter-node NIC speeds are line rates in Gb/s (400 Gb/s = 50 GB/s per direction).
+
+Pure Python: no Qt import here.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import json
+import math
+from dataclasses import asdict, dataclass, field, replace
+from functools import lru_cache
+from importlib.resources import files
+from typing import Any
+
+from .errors import CatalogError
+from .i18n import QT_TRANSLATE_NOOP
+
+_CTX = "catalog"
+
+PRECISIONS = ("bf16", "fp16", "fp8", "fp32")
+CURRENCIES = ("CNY", "USD")
+GPU_CLASSES = ("datacenter", "workstation", "consumer", "domestic")
+LINK_KINDS = ("nvlink", "nvlink-bridge", "pcie", "infinity-fabric", "hccs", "mlu-link")
+
+# PCIe x16 bidirectional bandwidth by generation, GB/s (gpu-catalog.md §0 and §2.1: Gen3/4/5 ~ 32/64/128;
+# Gen6 doubles Gen5 per the PCI-SIG generation doubling; used only when a record says pcie_gen 6).
+_PCIE_BIDIR_GBS = {3: 32.0, 4: 64.0, 5: 128.0, 6: 256.0}
+
+_GPU_KEYS = (
+    "id", "name", "vendor", "class", "memory_gib", "mem_bw_tbs", "bf16_tflops", "fp16_tflops", "fp8_tflops",
+    "fp32_tflops", "tdp_w", "form_factor", "intra_node_link", "intra_node_bw_gbs", "pcie_gen", "nvlink_domain",
+    "gpus_per_node", "p2p", "source", "source_date", "notes",
+)
+
+
+# --------------------------------------------------------------------------------------------------- types
+
+
+@dataclass(frozen=True)
+class GPU:
+    """One accelerator (a record of ``gpus.json``). ``gpu_class`` is the JSON key ``class``."""
+
+    id: str
+    name: str
+    vendor: str
+    gpu_class: str
+    memory_gib: float | None
+    mem_bw_tbs: float | None
+    bf16_tflops: float | None
+    fp16_tflops: float | None
+    fp8_tflops: float | None
+    fp32_tflops: float | None
+    tdp_w: float | None
+    form_factor: str | None
+    intra_node_link: str | None
+    intra_node_bw_gbs: float | None
+    pcie_gen: int | None
+    nvlink_domain: int | None
+    gpus_per_node: int | None
+    p2p: bool | None
+    source: str
+    source_date: str
+    notes: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as it appears in ``gpus.json`` (key ``class``, same key order)."""
+        d = asdict(self)
+        d["class"] = d.pop("gpu_class")
+        return {k: d[k] for k in _GPU_KEYS}
+
+
+@dataclass(frozen=True)
+class Network:
+    """An interconnect class from ``networks.json``; ``kind`` is ``"intra_node"`` or ``"inter_node"``.
+
+    Intra-node classes carry ``bw_gbs_bidir`` (per GPU) and, where measured, ``busbw_gbs`` (NCCL all-reduce
+    bus bandwidth, nccl-tests definition). Inter-node classes carry ``gbps_per_nic`` (line rate),
+    ``default_nics_per_node`` and ``efficiency`` (achievable fraction of line rate for NCCL).
+    ``extra`` holds further measured figures of the record (e.g. ``busbw_nvls_gbs``).
+    """
+
+    id: str
+    kind: str
+    name: str
+    source: str
+    source_date: str
+    notes: str | None = None
+    bw_gbs_bidir: float | None = None
+    busbw_gbs: float | None = None
+    busbw_source: str | None = None
+    gpus: tuple[str, ...] = ()
+    gbps_per_nic: float | None = None
+    default_nics_per_node: int | None = None
+    efficiency: float | None = None
+    efficiency_source: str | None = None
+    latency_us: float | None = None
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def gbs_per_direction(self) -> float | None:
+        """Bandwidth one way, GB/s: half the bidirectional figure (intra-node, per GPU) or line rate / 8
+        (inter-node, per NIC; 400 Gb/s = 50 GB/s, gpu-catalog.md §2.1)."""
+        if self.kind == "intra_node":
+            return None if self.bw_gbs_bidir is None else self.bw_gbs_bidir / 2.0
+        return None if self.gbps_per_nic is None else self.gbps_per_nic / 8.0
+
+    @property
+    def achievable_gbs_per_nic(self) -> float | None:
+        """Inter-node: line rate / 8 x NCCL efficiency, GB/s per NIC per direction (e.g. 200G -> 24 GB/s,
+        the NCCL maintainer's figure in NVIDIA/nccl-tests #119). None when either is unknown."""
+        one_way = self.gbs_per_direction
+        if self.kind != "inter_node" or one_way is None or self.efficiency is None:
+            return None
+        return one_way * self.efficiency
+
+
+@dataclass(frozen=True)
+class Price:
+    """A rental price quote (``prices.json``). Money fields are in ``currency``, per GPU.
+
+    ``card_week`` / ``card_month`` are whole-machine rents divided by ``machine_gpus``. ``converted`` is True
+    when the figures were converted from the other currency at ``exchange_rate`` (CNY per USD).
+    """
+
+    gpu: str
+    currency: str
+    region: str | None
+    provider: str | None
+    card_hour: float | None
+    card_week: float | None
+    card_month: float | None
+    spot_card_hour: float | None
+    machine_gpus: int | None
+    source: str
+    source_date: str
+    notes: str | None = None
+    converted: bool = False
+    exchange_rate: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_MONEY_FIELDS = ("card_hour", "card_week", "card_month", "spot_card_hour")
+
+
+# ------------------------------------------------------------------------------------------------ loading
+
+
+@lru_cache(maxsize=None)
+def _read_json(name: str) -> dict[str, Any]:
+    try:
+        text = files("gpuplanner.resources").joinpath(name).read_text(encoding="utf-8")
+        data = json.loads(text)
+    except (OSError, ValueError) as err:
+        raise CatalogError(QT_TRANSLATE_NOOP(_CTX, "cannot read resource file {name}: {err}").format(name=name, err=err)) from err
+    if not isinstance(data, dict):
+        raise CatalogError(QT_TRANSLATE_NOOP(_CTX, "malformed resource file {name}").format(name=name))
+    return data
+
+
+def _malformed(name: str, what: str) -> CatalogError:
+    return CatalogError(QT_TRANSLATE_NOOP(_CTX, "malformed resource file {name}: {what}").format(name=name, what=what))
+
+
+def _num(value: Any, name: str, what: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+        raise _malformed(name, f"{what} must be a non-negative number or null")
+    return value
+
+
+@lru_cache(maxsize=None)
+def _gpus() -> dict[str, GPU]:
+    name = "gpus.json"
+    records = _read_json(name).get("gpus")
+    if not isinstance(records, list):
+        raise _malformed(name, "'gpus' must be a list")
+    out: dict[str, GPU] = {}
+    for rec in records:
+        if not isinstance(rec, dict) or set(rec) != set(_GPU_KEYS):
+            rid = rec.get("id") if isinstance(rec, dict) else rec
+            raise _malformed(name, f"record {rid!r} must have exactly the keys {', '.join(_GPU_KEYS)}")
+        gid = rec["id"]
+        if not isinstance(gid, str) or gid != gid.lower() or gid in out:
+            raise _malformed(name, f"bad or duplicate id {gid!r}")
+        if not rec["source"] or not rec["source_date"]:
+            raise _malformed(name, f"record {gid!r} lacks source/source_date")
+        if rec["class"] not in GPU_CLASSES:
+            raise _malformed(name, f"record {gid!r}: class must be one of {', '.join(GPU_CLASSES)}")
+        if rec["intra_node_link"] is not None and rec["intra_node_link"] not in LINK_KINDS:
+            raise _malformed(name, f"record {gid!r}: unknown intra_node_link {rec['intra_node_link']!r}")
+        for key in ("memory_gib", "mem_bw_tbs", "bf16_tflops", "fp16_tflops", "fp8_tflops", "fp32_tflops",
+                    "tdp_w", "intra_node_bw_gbs", "pcie_gen", "nvlink_domain", "gpus_per_node"):
+            _num(rec[key], name, f"{gid}.{key}")
+        if rec["p2p"] is not None and not isinstance(rec["p2p"], bool):
+            raise _malformed(name, f"record {gid!r}: p2p must be true, false or null")
+        kwargs = {k: rec[k] for k in _GPU_KEYS if k != "class"}
+        out[gid] = GPU(gpu_class=rec["class"], **kwargs)
+    return out
+
+
+def load_gpus() -> dict[str, GPU]:
+    """All accelerators by id (cached; a fresh dict each call, the records are frozen)."""
+    return dict(_gpus())
+
+
+def _suggest(query: str, ids: list[str]) -> list[str]:
+    q = query.lower()
+    found = [i for i in ids if q and q in i]
+    for m in difflib.get_close_matches(q, ids, n=3, cutoff=0.5):
+        if m not in found:
+            found.append(m)
+    return found[:4]
+
+
+def _normalise_id(gpu_id: str) -> str:
+    return "-".join(str(gpu_id).strip().lower().replace("_", " ").split())
+
+
+def get_gpu(gpu_id: str | GPU) -> GPU:
+    """The accelerator ``gpu_id`` (case/space tolerant). Raises ``CatalogError`` naming close matches."""
+    if isinstance(gpu_id, GPU):
+        return gpu_id
+    gpus = _gpus()
+    key = _normalise_id(gpu_id)
+    if key in gpus:
+        return gpus[key]
+    msg = QT_TRANSLATE_NOOP(_CTX, "unknown GPU '{id}'; run `gpuplanner gpus` for the ids").format(id=gpu_id)
+    close = _suggest(key, sorted(gpus))
+    if close:
+        msg += QT_TRANSLATE_NOOP(_CTX, " (did you mean: {ids}?)").format(ids=", ".join(close))
+    raise CatalogError(msg)
+
+
+def peak_tflops(gpu: GPU | str, precision: str) -> float | None:
+    """Dense peak tensor TFLOPS of ``gpu`` at ``precision`` (bf16, fp16, fp8 or fp32).
+
+    Source: the vendor datasheets as collected in gpu-catalog.md §1 (sparse datasheet figures halved).
+    Returns None when the figure is unknown or the format is unsupported (e.g. fp8 on A100, bf16 on V100);
+    there is deliberately no fallback to another precision: callers decide.
+    """
+    p = str(precision).strip().lower()
+    if p not in PRECISIONS:
+        raise CatalogError(
+            QT_TRANSLATE_NOOP(_CTX, "unknown precision '{p}'; use one of {all}").format(p=precision, all=", ".join(PRECISIONS))
+        )
+    return getattr(get_gpu(gpu), f"{p}_tflops")
+
+
+# ----------------------------------------------------------------------------------------------- networks
+
+_NET_BASE = ("id", "name", "source", "source_date", "notes")
+_INTRA_KEYS = ("bw_gbs_bidir", "busbw_gbs", "busbw_source", "gpus")
+_INTER_KEYS = ("gbps_per_nic", "default_nics_per_node", "efficiency", "efficiency_source", "latency_us")
+
+
+@lru_cache(maxsize=None)
+def _networks() -> dict[str, Network]:
+    name = "networks.json"
+    data = _read_json(name)
+    out: dict[str, Network] = {}
+    for kind, keys in (("intra_node", _INTRA_KEYS), ("inter_node", _INTER_KEYS)):
+        records = data.get(kind)
+        if not isinstance(records, list):
+            raise _malformed(name, f"'{kind}' must be a list")
+        for rec in records:
+            if not isinstance(rec, dict) or any(k not in rec for k in _NET_BASE + keys):
+                raise _malformed(name, f"{kind} record {rec.get('id') if isinstance(rec, dict) else rec!r} lacks keys")
+            nid = rec["id"]
+            if nid in out:
+                raise _malformed(name, f"duplicate network id {nid!r}")
+            if not rec["source"] or not rec["source_date"]:
+                raise _malformed(name, f"record {nid!r} lacks source/source_date")
+            for k in ("bw_gbs_bidir", "busbw_gbs", "gbps_per_nic", "default_nics_per_node", "efficiency", "latency_us"):
+                _num(rec.get(k), name, f"{nid}.{k}")
+            if rec.get("efficiency") is not None and rec["efficiency"] > 1:
+                raise _malformed(name, f"{nid}.efficiency must be a fraction <= 1")
+            kwargs = {k: rec[k] for k in _NET_BASE + keys}
+            if "gpus" in kwargs:
+                kwargs["gpus"] = tuple(kwargs["gpus"] or ())
+            extra = {k: v for k, v in rec.items() if k not in _NET_BASE + keys}
+            out[nid] = Network(kind=kind, extra=extra, **kwargs)
+    return out
+
+
+def load_networks() -> dict[str, Network]:
+    """All interconnect classes (intra- and inter-node) by id."""
+    return dict(_networks())
+
+
+def get_network(network_id: str) -> Network:
+    """The interconnect class ``network_id`` (e.g. ``ib-ndr-400``, ``nvlink4``); ``CatalogError`` if unknown."""
+    nets = _networks()
+    key = _normalise_id(network_id)
+    if key in nets:
+        return nets[key]
+    msg = QT_TRANSLATE_NOOP(_CTX, "unknown network '{id}'; known: {ids}").format(id=network_id, ids=", ".join(sorted(nets)))
+    close = _suggest(key, sorted(nets))
+    if close:
+        msg = QT_TRANSLATE_NOOP(_CTX, "unknown network '{id}' (did you mean: {ids}?)").format(id=network_id, ids=", ".join(close))
+    raise CatalogError(msg)
+
+
+def intra_node_network(gpu: GPU | str) -> Network | None:
+    """The intra-node link class whose ``gpus`` list names this GPU's primary link, if any.
+
+    For a GPU listed under several classes (e.g. A100 PCIe: bridge pair and PCIe Gen4) the class matching
+    its ``intra_node_link`` wins.
+    """
+    g = get_gpu(gpu)
+    matches = [n for n in _networks().values() if n.kind == "intra_node" and g.id in n.gpus]
+    if not matches:
+        return None
+    want_pcie = g.intra_node_link == "pcie"
+    for n in matches:
+        if n.id.startswith("pcie") == want_pcie:
+            return n
+    return matches[0]
+
+
+def intra_node_bandwidth_gbs(gpu: GPU | str, override: str | float | None = None) -> float | None:
+    """Per-GPU **uni-directional** intra-node bandwidth in GB/s, as used by collective cost models.
+
+    Vendors quote link bandwidth per GPU *bidirectionally* (NVIDIA: H100 SXM "900 GB/s" = 18 NVLink4 links
+    x 50 GB/s, i.e. 450 GB/s each way; PCIe x16 Gen4 "64 GB/s" = 32 GB/s each way; gpu-catalog.md §0, §2.1).
+    Ring/tree all-reduce models (Patarasuk & Yuan 2009; NCCL's busbw definition in nccl-tests
+    PERFORMANCE.md) use the one-way figure, so this returns bidirectional / 2.
+
+    ``override``:
+      * None: the GPU's own ``intra_node_bw_gbs``;
+      * ``"pcie"``: PCIe x16 of the GPU's ``pcie_gen`` (Gen3/4/5 = 32/64/128 bidir);
+      * ``"nvlink"``: the GPU's NVLink / NVLink-bridge figure (CatalogError if the GPU has none);
+      * an intra-node network id (``"nvlink4"``, ``"pcie5"`` ...): that class's bandwidth;
+      * a number: a per-GPU *bidirectional* GB/s figure (the vendors' convention).
+    Returns None when the figure is unknown.
+    """
+    g = get_gpu(gpu)
+    if override is None:
+        bidir = g.intra_node_bw_gbs
+    elif isinstance(override, (int, float)) and not isinstance(override, bool):
+        if not math.isfinite(override) or override <= 0:
+            raise CatalogError(QT_TRANSLATE_NOOP(_CTX, "intra-node bandwidth must be a positive number of GB/s"))
+        bidir = float(override)
+    else:
+        key = _normalise_id(str(override))
+        if key == "pcie":
+            bidir = _PCIE_BIDIR_GBS.get(g.pcie_gen) if g.pcie_gen is not None else None
+        elif key == "nvlink":
+            if g.intra_node_link not in ("nvlink", "nvlink-bridge"):
+                raise CatalogError(QT_TRANSLATE_NOOP(_CTX, "GPU '{id}' has no NVLink").format(id=g.id))
+            bidir = g.intra_node_bw_gbs
+        else:
+            net = get_network(key)
+            if net.kind != "intra_node":
+                raise CatalogError(
+                    QT_TRANSLATE_NOOP(_CTX, "network '{id}' is an inter-node fabric, not an intra-node link").format(id=net.id)
+                )
+            bidir = net.bw_gbs_bidir
+    return None if bidir is None else bidir / 2.0
+
+
+# ------------------------------------------------------------------------------------------------- prices
+
+
+@lru_cache(maxsize=None)
+def _prices() -> tuple[tuple[Price, ...], float | None]:
+    name = "prices.json"
+    data = _read_json(name)
+    rate_rec = data.get("exchange_rate_cny_per_usd")
+    if not isinstance(rate_rec, dict) or "value" not in rate_rec:
+        raise _malformed(name, "'exchange_rate_cny_per_usd' must be an object with a value")
+    rate = _num(rate_rec["value"], name, "exchange_rate_cny_per_usd.value")
+    records = data.get("prices")
+    if not isinstance(records, list):
+        raise _malformed(name, "'prices' must be a list")
+    gpus = _gpus()
+    out = []
+    for i, rec in enumerate(records):
+        if not isinstance(rec, dict):
+            raise _malformed(name, f"prices[{i}] must be an object")
+        if rec.get("gpu") not in gpus:
+            raise _malformed(name, f"prices[{i}]: unknown gpu {rec.get('gpu')!r}")
+        if rec.get("currency") not in CURRENCIES:
+            raise _malformed(name, f"prices[{i}]: currency must be CNY or USD")
+        if not rec.get("source") or not rec.get("source_date"):
+            raise _malformed(name, f"prices[{i}] lacks source/source_date")
+        for k in _MONEY_FIELDS + ("machine_gpus",):
+            _num(rec.get(k), name, f"prices[{i}].{k}")
+        out.append(
+            Price(
+                gpu=rec["gpu"], currency=rec["currency"], region=rec.get("region"), provider=rec.get("provider"),
+                card_hour=rec.get("card_hour"), card_week=rec.get("card_week"), card_month=rec.get("card_month"),
+                spot_card_hour=rec.get("spot_card_hour"), machine_gpus=rec.get("machine_gpus"),
+                source=rec["source"], source_date=str(rec["source_date"]), notes=rec.get("notes"),
+            )
+        )
+    return tuple(out), rate
+
+
+def load_prices() -> list[Price]:
+    """All rental price records (defaults to be replaced by the user's own quotes)."""
+    return list(_prices()[0])
+
+
+def exchange_rate_cny_per_usd() -> float | None:
+    """The default CNY-per-USD rate from ``prices.json`` (a derived figure; see its source there)."""
+    return _prices()[1]
+
+
+def convert_price(price: Price, currency: str, rate_cny_per_usd: float | None = None) -> Price:
+    """``price`` expressed in ``currency``: CNY = USD x rate, USD = CNY / rate (rate = CNY per USD).
+
+    The result is flagged ``converted=True`` with the rate used. Same currency: returned unchanged.
+    """
+    cur = str(currency).upper()
+    if cur not in CURRENCIES:
+        raise CatalogError(QT_TRANSLATE_NOOP(_CTX, "unknown currency '{c}'; use CNY or USD").format(c=currency))
+    if price.currency == cur:
+        return price
+    rate = exchange_rate_cny_per_usd() if rate_cny_per_usd is None else rate_cny_per_usd
+    if rate is None or isinstance(rate, bool) or not math.isfinite(rate) or rate <= 0:
+        raise CatalogError(QT_TRANSLATE_NOOP(_CTX, "no CNY/USD exchange rate set; enter one to convert prices"))
+    factor = rate if cur == "CNY" else 1.0 / rate
+    money = {k: (None if getattr(price, k) is None else getattr(price, k) * factor) for k in _MONEY_FIELDS}
+    return replace(price, currency=cur, converted=True, exchange_rate=float(rate), **money)
+
+
+def _lower_median(prices: list[Price], key: str) -> Price | None:
+    have = sorted((p for p in prices if getattr(p, key) is not None), key=lambda p: (getattr(p, key), p.provider or ""))
+    return have[(len(have) - 1) // 2] if have else None
+
+
+def default_price(gpu_id: str | GPU, currency: str, rate_cny_per_usd: float | None = None) -> Price | None:
+    """The default rental quote for ``gpu_id`` in ``currency`` (CNY or USD), or None if there is none.
+
+    Rule: among the quotes in ``currency``, the lower median by ``card_hour`` (on-demand), else by
+    ``card_month``; when the currency has no quote, the same pick in the other currency converted at
+    ``rate_cny_per_usd`` (default: ``prices.json``'s rate) and flagged ``converted=True``.
+    """
+    g = get_gpu(gpu_id)
+    cur = str(currency).upper()
+    if cur not in CURRENCIES:
+        raise CatalogError(QT_TRANSLATE_NOOP(_CTX, "unknown currency '{c}'; use CNY or USD").format(c=currency))
+    mine = [p for p in _prices()[0] if p.gpu == g.id]
+    for pool_cur in (cur, "USD" if cur == "CNY" else "CNY"):
+        pool = [p for p in mine if p.currency == pool_cur]
+        pick = _lower_median(pool, "card_hour") or _lower_median(pool, "card_month")
+        if pick is not None:
+            return convert_price(pick, cur, rate_cny_per_usd)
+    return None
+
+
+# ---------------------------------------------------------------------------------------------- economics
+
+
+def load_economics() -> dict[str, Any]:
+    """The ``economics.json`` document (a deep copy: purchase prices, tariffs, PUE, MFU, defaults ...)."""
+    data = _read_json("economics.json")
+    if not isinstance(data.get("defaults"), dict):
+        raise _malformed("economics.json", "'defaults' must be an object")
+    return copy.deepcopy(data)
+
+
+def economics_default(key: str) -> float | None:
+    """A planner default from ``economics.json`` → ``defaults`` (e.g. ``pue``, ``electricity_cny_per_kwh``,
+    ``depreciation_years``); None where the reference has no figure (user input)."""
+    defaults = _read_json("economics.json").get("defaults", {})
+    if key not in defaults:
+        raise CatalogError(
+            QT_TRANSLATE_NOOP(_CTX, "unknown economics default '{k}'; known: {all}").format(k=key, all=", ".join(sorted(defaults)))
+        )
+    return defaults[key].get("value")
