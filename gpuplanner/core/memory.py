@@ -202,6 +202,23 @@ def logits_bytes(m: ModelFacts, s, b, tp, framework: str):
     return 10.0 * s * b * m.V / tp
 
 
+def model_state_arrays(non_expert, expert, w_b, g_b, opt_b, zero, dp, dp_expert):
+    """Bytes of weights, gradients and optimizer states on one GPU (ZeRO paper §5, Figure 1).
+
+    ``non_expert``/``expert``: this GPU's parameter counts before ZeRO (after TP/PP/EP splits);
+    ``w_b``, ``g_b``, ``opt_b``: bytes per parameter; stage 1 shards the optimizer states, stage 2 also
+    the gradients, stage 3 also the weights, over ``dp`` (routed experts over ``dp_expert = dp/ep``).
+    Example (ZeRO Table 1, Ψ = 7.5B, N_d = 64, K = 12): stage 1 → (2 + 2 + 12/64)·Ψ = 31.4 GB.
+    """
+    zero = np.asarray(zero)
+
+    def shard(per, on):
+        return np.where(on, non_expert * per / dp, non_expert * per) + np.where(
+            on, expert * per / dp_expert, expert * per)
+
+    return shard(w_b, zero >= 3), shard(g_b, zero >= 2), shard(opt_b, zero >= 1)
+
+
 def _ceil_div(a, b):
     return -(-a // b)
 
@@ -257,6 +274,7 @@ def memory_arrays(
     grad_accum,
     vpp,
     offload,
+    optimizer_in_backward: bool = False,
     cuda_context_gib: float = DEFAULT_CUDA_CONTEXT_GIB,
     fragmentation: float = DEFAULT_FRAGMENTATION,
 ):
@@ -298,9 +316,6 @@ def memory_arrays(
     expert_gpu = layers_stage * m.layer_expert / (ep * expert_tp)
     dp_exp = np.maximum(dp / ep, 1.0)
 
-    def shard(x_nonexp, x_exp, stage_on):
-        return np.where(stage_on, x_nonexp / dp, x_nonexp) + np.where(stage_on, x_exp / dp_exp, x_exp)
-
     if method in ("lora", "qlora"):
         lora_total, _ = lora_params(m.arch, lora_rank, lora_targets)
         total_params = m.params.total
@@ -314,17 +329,20 @@ def memory_arrays(
         else:
             frozen = base_gpu * base_bytes_per
         frozen = np.where(zero >= 3, frozen / dp, frozen)
-        # PEFT keeps adapters in fp32 (autocast_adapter_dtype) under mixed precision
-        weights = frozen + adapters * 4.0
-        gradients = adapters * 4.0
+        # PEFT keeps adapters in fp32 (autocast_adapter_dtype) under mixed precision; pure 16-bit
+        # recipes (torchtune) keep them in bf16
+        adapter_b = 4.0 if (master_weights or precision == "fp32") else 2.0
+        weights = frozen + adapters * adapter_b
+        gradients = adapters * adapter_b
         opt = adapters * (moments_b if optimizer != "adafactor" else 8.0)
         opt = np.where(zero >= 1, opt / dp, opt)
         ddp = np.where((dp > 1) & (zero == 0), gradients, 0.0) if framework == "hf" else 0.0
     else:
-        weights = shard(non_expert_gpu * w_b, expert_gpu * w_b, zero >= 3)
-        gradients = shard(non_expert_gpu * g_b, expert_gpu * g_b, zero >= 2)
-        opt = shard(non_expert_gpu * (master_b + moments_b), expert_gpu * (master_b + moments_b), zero >= 1)
+        weights, gradients, opt = model_state_arrays(
+            non_expert_gpu, expert_gpu, w_b, g_b, master_b + moments_b, zero, dp, dp_exp)
         ddp = np.where(dp > 1, (non_expert_gpu + expert_gpu) * ddp_b, 0.0)
+    if optimizer_in_backward:
+        gradients = gradients * 0.0  # each parameter is stepped and its gradient freed during backward
     opt = np.where(offload, 0.0, opt)
 
     # activations
