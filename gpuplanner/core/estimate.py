@@ -102,6 +102,7 @@ def memory_kwargs(r: Resolved) -> dict:
         method=t.method, precision=t.precision, optimizer=t.optimizer, framework=t.framework,
         master_weights=t.master_weights, seq_len=t.seq_len, lora_rank=t.lora_rank, lora_targets=t.lora_targets,
         flash=t.flash_attention, optimizer_in_backward=t.optimizer_in_backward,
+        activation_offload=t.activation_offload, chunked_loss=t.chunked_loss,
         cuda_context_gib=DEFAULT_CUDA_CONTEXT_GIB if a.cuda_context_gib is None else a.cuda_context_gib,
         fragmentation=DEFAULT_FRAGMENTATION if a.fragmentation is None else a.fragmentation,
     )

@@ -275,6 +275,8 @@ def memory_arrays(
     vpp,
     offload,
     optimizer_in_backward: bool = False,
+    activation_offload: bool = False,
+    chunked_loss: bool = False,
     cuda_context_gib: float = DEFAULT_CUDA_CONTEXT_GIB,
     fragmentation: float = DEFAULT_FRAGMENTATION,
 ):
@@ -355,6 +357,14 @@ def memory_arrays(
     first_stage = layers_stage * stored * inflight * interleave
     working = np.where(recompute >= 2, full_layer, 0.0)  # one layer rematerialised during backward
     out_layer = logits_bytes(m, s_local, mbs, tp, framework) + 4.0 * s_local * mbs * m.h
+    if chunked_loss:
+        # torchtune CEWithChunkedOutputLoss: 8 chunks; the bf16 logits remain, the fp32 upcast and its
+        # gradient exist for one chunk at a time (2 × 4 bytes / 8 chunks = 1 byte per logit)
+        out_layer = (2.0 + 1.0) * s_local * mbs * m.V / tp + 4.0 * s_local * mbs * m.h
+    if activation_offload:
+        # saved activations live in pinned CPU memory; the GPU keeps roughly the layer being computed
+        # and the one being prefetched (torchtune OffloadActivations, double-buffered streams)
+        stored = stored * np.minimum(1.0, 2.0 / layers_stage)
     last_stage = layers_stage * stored + out_layer
     acts = np.where(pp > 1, np.maximum(first_stage, last_stage), first_stage + out_layer) + working
 

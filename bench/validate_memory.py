@@ -1,0 +1,205 @@
+"""Compare predicted peak memory per GPU with every memory row of the calibration set.
+
+Usage: python bench/validate_memory.py [--write docs/validation_memory.md]
+
+Each calibration row (../shared/reference/calibration-runs.jsonl) is mapped to a scenario by hand below,
+using only what the source states (or the recipe defaults its ``notes`` name). The comparison respects
+the row's metric definition: "allocated/active" peaks exclude the CUDA context and allocator slack;
+"reserved" includes the slack; "memory consumed"/nvidia-smi style figures include everything. Rows that
+describe models the planner does not cover (encoder-decoder T5 family) or whose configuration the source
+does not give are listed as skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from gpuplanner.core.estimate import estimate  # noqa: E402
+from gpuplanner.core.memory import GIB, model_state_arrays, state_bytes  # noqa: E402
+from gpuplanner.core.scenario import scenario_from_dict  # noqa: E402
+
+CAL = ROOT.parent / "shared" / "reference" / "calibration-runs.jsonl"
+
+LLAMA32_3B = {  # torchtune llama3_2_3b builder (pytorch/torchtune models/llama3_2/_model_builders.py)
+    "name": "Llama 3.2 3B", "hidden_size": 3072, "num_hidden_layers": 28, "num_attention_heads": 24,
+    "num_key_value_heads": 8, "intermediate_size": 8192, "vocab_size": 128256, "tie_word_embeddings": True,
+}
+TT = {"framework": "hf", "master_weights": False, "flash_attention": True}  # torchtune: pure bf16, SDPA
+
+# row id -> (scenario overrides, metric kind: "active" | "reserved" | "total")
+MAP: dict[str, tuple[dict, str]] = {
+    "torchtune-readme-l31-8b-full-4090": ({"model": {"preset": "llama-3.1-8b"}, "training": {
+        **TT, "method": "full", "optimizer": "adamw_8bit", "optimizer_in_backward": True, "recompute": "full",
+        "seq_len": 2048, "micro_batch_size": 2}, "parallel": {"offload_optimizer": True},
+        "hardware": {"gpu": "rtx-4090-24gb"}}, "active"),  # PagedAdamW8bit pages its states to CPU
+    "torchtune-readme-l31-8b-full-a6000": ({"model": {"preset": "llama-3.1-8b"}, "training": {
+        **TT, "method": "full", "optimizer": "adamw_8bit", "optimizer_in_backward": True, "recompute": "full",
+        "seq_len": 2048, "micro_batch_size": 2}, "hardware": {"gpu": "rtx-a6000-48gb"}}, "active"),
+    "torchtune-readme-l31-8b-lora-4090": ({"model": {"preset": "llama-3.1-8b"}, "training": {
+        **TT, "method": "lora", "lora_rank": 8, "lora_targets": "attention", "recompute": "full",
+        "seq_len": 2048, "micro_batch_size": 2}, "hardware": {"gpu": "rtx-4090-24gb"}}, "active"),
+    "torchtune-readme-l31-8b-lora-a6000": ({"model": {"preset": "llama-3.1-8b"}, "training": {
+        **TT, "method": "lora", "lora_rank": 8, "lora_targets": "attention", "recompute": "full",
+        "seq_len": 2048, "micro_batch_size": 2}, "hardware": {"gpu": "rtx-a6000-48gb"}}, "active"),
+    "torchtune-readme-l31-8b-qlora-4090": ({"model": {"preset": "llama-3.1-8b"}, "training": {
+        **TT, "method": "qlora", "lora_rank": 8, "lora_targets": "attention", "recompute": "full",
+        "seq_len": 2048, "micro_batch_size": 2}, "hardware": {"gpu": "rtx-4090-24gb"}}, "active"),
+    "torchtune-readme-l31-70b-full-8xa100": ({"model": {"preset": "llama-3.1-70b"}, "training": {
+        **TT, "method": "full", "recompute": "full", "seq_len": 2048, "micro_batch_size": 2},
+        "parallel": {"zero": 3, "offload_optimizer": True},
+        "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 8}}, "active"),
+    "torchtune-readme-l31-70b-lora-8xa100": ({"model": {"preset": "llama-3.1-70b"}, "training": {
+        **TT, "method": "lora", "lora_rank": 16, "lora_targets": "attention", "recompute": "full",
+        "seq_len": 2048, "micro_batch_size": 2}, "parallel": {"zero": 3},
+        "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 8}}, "active"),
+    "torchtune-readme-l31-405b-qlora-8xa100": ({"model": {"preset": "llama-3.1-405b"}, "training": {
+        **TT, "method": "qlora", "lora_rank": 16, "lora_targets": "attention", "recompute": "full",
+        "seq_len": 2048, "micro_batch_size": 2}, "parallel": {"zero": 3},
+        "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 8}}, "active"),
+    "torchtune-readme-l32-3b-baseline": ({"model": LLAMA32_3B, "training": {
+        **TT, "method": "full", "seq_len": 4096, "micro_batch_size": 2}, "hardware": {"gpu": "a100-sxm-80gb"}},
+        "active"),
+    "torchtune-readme-l32-3b-packed": ({"model": LLAMA32_3B, "training": {
+        **TT, "method": "full", "seq_len": 4096, "micro_batch_size": 2}, "hardware": {"gpu": "a100-sxm-80gb"}},
+        "active"),
+    "torchtune-readme-l32-3b-chunked-ce": ({"model": LLAMA32_3B, "training": {
+        **TT, "method": "full", "seq_len": 4096, "micro_batch_size": 2, "chunked_loss": True},
+        "hardware": {"gpu": "a100-sxm-80gb"}}, "active"),
+    "torchtune-readme-l32-3b-ac": ({"model": LLAMA32_3B, "training": {
+        **TT, "method": "full", "seq_len": 4096, "micro_batch_size": 2, "chunked_loss": True,
+        "recompute": "full"}, "hardware": {"gpu": "a100-sxm-80gb"}}, "active"),
+    "torchtune-readme-l32-3b-opt-in-bwd": ({"model": LLAMA32_3B, "training": {
+        **TT, "method": "full", "seq_len": 4096, "micro_batch_size": 2, "chunked_loss": True,
+        "recompute": "full", "optimizer_in_backward": True}, "hardware": {"gpu": "a100-sxm-80gb"}}, "active"),
+    "torchtune-readme-l32-3b-act-offload": ({"model": LLAMA32_3B, "training": {
+        **TT, "method": "full", "seq_len": 4096, "micro_batch_size": 2, "chunked_loss": True,
+        "recompute": "full", "optimizer_in_backward": True, "activation_offload": True},
+        "hardware": {"gpu": "a100-sxm-80gb"}}, "active"),
+    "torchtune-readme-l32-3b-adamw8bit": ({"model": LLAMA32_3B, "training": {
+        **TT, "method": "full", "seq_len": 4096, "micro_batch_size": 2, "chunked_loss": True,
+        "recompute": "full", "optimizer_in_backward": True, "activation_offload": True,
+        "optimizer": "adamw_8bit"}, "hardware": {"gpu": "a100-sxm-80gb"}}, "active"),
+    "torchtune-readme-l32-3b-lora": ({"model": LLAMA32_3B, "training": {
+        **TT, "method": "lora", "lora_rank": 8, "lora_targets": "attention", "seq_len": 4096,
+        "micro_batch_size": 2, "chunked_loss": True, "recompute": "full", "activation_offload": True},
+        "hardware": {"gpu": "a100-sxm-80gb"}}, "active"),
+    "torchtune-readme-l32-3b-qlora": ({"model": LLAMA32_3B, "training": {
+        **TT, "method": "qlora", "lora_rank": 8, "lora_targets": "attention", "seq_len": 4096,
+        "micro_batch_size": 2, "chunked_loss": True, "recompute": "full", "activation_offload": True},
+        "hardware": {"gpu": "a100-sxm-80gb"}}, "active"),
+    "peft-docs-llama2-70b-qlora-fsdp-no-offload": ({"model": {"preset": "llama-2-70b"}, "training": {
+        "method": "qlora", "lora_rank": 8, "lora_targets": "all_linear", "recompute": "full", "seq_len": 2048,
+        "micro_batch_size": 2, "framework": "fsdp"}, "parallel": {"zero": 3},
+        "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 2}}, "total"),
+    "peft-docs-llama2-70b-qlora-dszero3": ({"model": {"preset": "llama-2-70b"}, "training": {
+        "method": "qlora", "lora_rank": 8, "lora_targets": "all_linear", "recompute": "full", "seq_len": 2048,
+        "micro_batch_size": 2, "framework": "deepspeed"}, "parallel": {"zero": 3},
+        "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 2}}, "total"),
+}
+
+SKIP_REASONS = {
+    "torchtune-readme-l32-3b-compile": "torch.compile fuses kernels and frees intermediates; not modelled",
+    "torchtune-tutorial-llama2-7b-lora": "unpacked Alpaca samples: effective sequence length not given",
+    "torchtune-tutorial-llama2-7b-qlora": "unpacked Alpaca samples: effective sequence length not given",
+    "peft-docs-llama2-70b-qlora-fsdp-offload": "FSDP CPU parameter offload of a quantised base: not modelled",
+}
+
+
+def predicted_gib(row: dict, overrides: dict, kind: str) -> float:
+    sc = scenario_from_dict(overrides)
+    e = estimate(sc)
+    mem = e.memory
+    states_acts = mem.weights + mem.gradients + mem.optimizer + mem.activations
+    frag = sc.assumptions.fragmentation if sc.assumptions.fragmentation is not None else 0.05
+    ctx = sc.assumptions.cuda_context_gib if sc.assumptions.cuda_context_gib is not None else 0.75
+    buffers = mem.other - ctx - frag * states_acts
+    if kind == "active":
+        return states_acts + buffers
+    if kind == "reserved":
+        return mem.total - ctx
+    return mem.total
+
+
+def published_gib(row: dict) -> float:
+    v = float(row["peak_memory_per_gpu"])
+    unit = (row.get("peak_memory_unit") or "").lower()
+    if unit.startswith("gib"):
+        return v
+    return v * 1e9 / GIB  # "GB (as printed)": decimal gigabytes
+
+
+def zero_rows(rows):
+    out = []
+    sb = state_bytes("deepspeed", "bf16", "adamw")
+    for r in rows:
+        if not r["id"].startswith("zero-t1-"):
+            continue
+        psi = r["params_b"] * 1e9
+        w, g, o = model_state_arrays(psi, 0.0, sb.weight, sb.grad, sb.master + sb.moments,
+                                     r["zero_stage"], r["num_gpus"], r["num_gpus"])
+        out.append((r["id"], float(w + g + o) / 1e9, float(r["peak_memory_per_gpu"]), "GB, model states only"))
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--write", help="write the markdown table to this file")
+    args = ap.parse_args(argv)
+    rows = [json.loads(l) for l in CAL.read_text().splitlines() if l.strip()]
+    mem_rows = [r for r in rows if "memory" in r["category"]]
+    results, skipped = [], []
+    for rid, pred, pub, note in zero_rows(rows):
+        results.append((rid, pred, pub, note))
+    for r in mem_rows:
+        rid = r["id"]
+        if rid.startswith("zero-t"):
+            if rid.startswith("zero-t2"):
+                skipped.append((rid, "largest-model boundary row without a memory figure"))
+            continue
+        if rid in MAP:
+            over, kind = MAP[rid]
+            if r["peak_memory_per_gpu"] is None:
+                skipped.append((rid, "no memory figure"))
+                continue
+            results.append((rid, predicted_gib(r, over, kind), published_gib(r), f"GiB, {kind}"))
+        else:
+            reason = SKIP_REASONS.get(rid)
+            if reason is None:
+                if "t0" in rid or "mt0" in rid:
+                    reason = "encoder-decoder (T5 family) model: outside the decoder-only model"
+                elif r["peak_memory_per_gpu"] is None:
+                    reason = "no memory figure (OOM statement)"
+                else:
+                    reason = "configuration (batch, sequence length, precision) not given by the source"
+            skipped.append((rid, reason))
+    errs = [abs(p - q) / q * 100 for _, p, q, _ in results]
+    med = statistics.median(errs)
+    p90 = sorted(errs)[max(0, int(round(0.9 * len(errs))) - 1)]
+    lines = [
+        "## Memory: predicted vs published peak per GPU",
+        "",
+        f"Rows compared: {len(results)}; median |error| **{med:.1f}%**, 90th percentile **{p90:.1f}%** "
+        "(target: median ≤ 10%). Generated by `python bench/validate_memory.py --write docs/validation_memory.md`.",
+        "",
+        "| row | predicted | published | error | unit / metric |",
+        "|---|---:|---:|---:|---|",
+    ]
+    for (rid, p, q, note), e in zip(results, errs):
+        lines.append(f"| {rid} | {p:.2f} | {q:.2f} | {(p - q) / q * 100:+.1f}% | {note} |")
+    lines += ["", "Skipped rows:", ""] + [f"- `{rid}`: {why}" for rid, why in skipped]
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.write:
+        Path(args.write).write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
