@@ -1,0 +1,149 @@
+"""Floating-point operations of training: per token, per step and for a whole run.
+
+Everything here is pure arithmetic on :class:`memory.ModelFacts`; ``seq_len`` may be a numpy array.
+
+Sources:
+
+* Matmul FLOPs: a ``fan_in → fan_out`` linear layer costs ``2·fan_in·fan_out`` FLOPs per token in the
+  forward pass (one multiply and one add per weight); the backward pass costs twice the forward — one
+  matmul for the input gradient, one for the weight gradient — so training costs ``6·N`` per token
+  (Kaplan et al. 2020, "Scaling Laws for Neural Language Models", arXiv:2001.08361 §2.1 and Table 1;
+  Narayanan et al. 2021, arXiv:2104.04473 §5.1 / Appendix, eq. 3). ``N`` here is the *active* matmul
+  weights: the decoder layers' linear layers (:attr:`params.ParamCount.linear_active`: GQA-narrowed
+  k/v projections, MLA's low-rank projections, the router, only the ``num_experts_per_tok`` routed
+  experts plus shared experts of MoE layers) and the output projection ``V×h`` (a matmul whether or not
+  it is tied to the embedding; the embedding lookup itself costs no FLOPs).
+* Attention core: per layer and token, ``QKᵀ`` costs ``2·c·q_dim`` and ``softmax·V`` costs
+  ``2·c·v_dim`` in the forward pass, where ``c`` is the number of keys the token attends to (Kaplan et
+  al. 2020 Table 1: ``2·n_layer·n_ctx·d_attn``). Query heads, not KV heads, set the cost under GQA.
+  Published MFU formulas (PaLM, Chowdhery et al. 2022, arXiv:2204.02311 Appendix B: ``6N + 12·L·H·Q·T``;
+  Megatron eq. 3; llm-foundry) take ``c = s`` for every token. A causal mask lets FlashAttention skip
+  the masked blocks (Dao 2023, "FlashAttention-2", arXiv:2307.08691 §3.1.1), so the work actually done
+  is ``c = (s+1)/2`` on average; ``causal=True`` (our default) counts that.
+* Activation recomputation (Korthikanti et al. 2022, arXiv:2205.05198 §5): *full* recomputation runs
+  every layer's forward pass again during backward (hardware FLOPs ``8·N`` instead of ``6·N`` for the
+  layers, not for the output layer); *selective* recomputation re-runs only the attention core
+  (``QKᵀ``, softmax, ``·V``). Model FLOPs (MFU) never count recomputation; hardware FLOPs (HFU) do.
+* LoRA (Hu et al. 2021, arXiv:2106.09685): frozen weights need the input gradient (to reach earlier
+  layers) but no weight gradient, so they cost ``2·N`` forward + ``2·N`` backward = ``4·N``; adapters
+  ``A: r×in`` and ``B: out×r`` cost ``6`` per adapter weight like any trained weight.
+* QLoRA (Dettmers et al. 2023, arXiv:2305.14314 §3): NF4 weights are dequantised to bf16 before every
+  matmul, in the forward pass and again in the backward pass (and in a recompute forward). That is
+  memory traffic, not matmul work: :func:`qlora_dequant_bytes` counts it (read the 4-bit weight and its
+  block constants, write the bf16 copy, read it back in the matmul) and the time model divides it by the
+  GPU's memory bandwidth.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .memory import QLORA_NF4_BYTES, ModelFacts
+from .params import base_linear_params, lora_params
+
+RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class ForwardFlops:
+    """Forward-pass FLOPs per token, by part (``attention`` may be an array when ``seq_len`` is)."""
+
+    layers: float  # matmuls of the decoder layers (active weights)
+    head: float  # output projection V×h
+    attention: float  # attention core (QKᵀ and ·V) summed over layers
+    lora: float = 0.0  # LoRA adapters (forward)
+
+    @property
+    def total(self):
+        return self.layers + self.head + self.attention + self.lora
+
+
+def attended_context(seq_len, causal: bool = True):
+    """Mean number of keys a token attends to: ``(s+1)/2`` under a causal mask, else ``s``."""
+    s = np.asarray(seq_len, dtype=float)
+    return (s + 1.0) / 2.0 if causal else s
+
+
+def forward_flops_per_token(m: ModelFacts, seq_len, *, causal: bool = True, method: str = "full",
+                            lora_rank: int = 16, lora_targets: str = "all_linear") -> ForwardFlops:
+    """Forward FLOPs per token (Kaplan et al. 2020 Table 1; see the module docstring)."""
+    layers = 2.0 * m.params.linear_active
+    head = 2.0 * m.V * m.h
+    attention = 2.0 * attended_context(seq_len, causal) * (m.q_dim + m.v_dim) * m.L
+    lora = 0.0
+    if method in ("lora", "qlora"):
+        lora = 2.0 * lora_params(m.arch, lora_rank, lora_targets)[1]
+    if np.ndim(attention) == 0:
+        attention = float(attention)
+    return ForwardFlops(layers=layers, head=head, attention=attention, lora=lora)
+
+
+def model_flops_per_token(m: ModelFacts, seq_len, *, method: str = "full", causal: bool = True,
+                          lora_rank: int = 16, lora_targets: str = "all_linear"):
+    """Training FLOPs per token without recomputation (what MFU counts).
+
+    Full training: 3 × forward (forward + backward at twice the forward; Kaplan et al. 2020 §2.1).
+    LoRA/QLoRA: frozen matmuls 2 × forward (no weight gradient), attention core 3 × forward (its
+    backward computes gradients of Q, K and V, two matmuls per forward matmul), adapters 3 × forward
+    (Hu et al. 2021).
+    """
+    f = forward_flops_per_token(m, seq_len, causal=causal, method=method, lora_rank=lora_rank,
+                                lora_targets=lora_targets)
+    if method in ("lora", "qlora"):
+        return 2.0 * (f.layers + f.head) + 3.0 * f.attention + 3.0 * f.lora
+    return 3.0 * f.total
+
+
+def recompute_flops_per_token(m: ModelFacts, seq_len, recompute, *, method: str = "full", causal: bool = True,
+                              lora_rank: int = 16, lora_targets: str = "all_linear"):
+    """Extra forward FLOPs per token that activation recomputation adds (Korthikanti et al. 2022 §5).
+
+    ``recompute``: 0 none, 1 selective (attention core only), 2 full (the decoder layers' forward, not the
+    output layer). Works element-wise on arrays.
+    """
+    f = forward_flops_per_token(m, seq_len, causal=causal, method=method, lora_rank=lora_rank,
+                                lora_targets=lora_targets)
+    r = np.asarray(recompute)
+    out = np.where(r >= RECOMPUTE_FULL, f.layers + f.attention + f.lora,
+                   np.where(r >= RECOMPUTE_SELECTIVE, f.attention, 0.0))
+    return float(out) if np.ndim(out) == 0 else out
+
+
+def hardware_flops_per_token(m: ModelFacts, seq_len, recompute, *, method: str = "full", causal: bool = True,
+                             lora_rank: int = 16, lora_targets: str = "all_linear"):
+    """Model FLOPs plus the recompute forward (what HFU counts)."""
+    kw = dict(method=method, causal=causal, lora_rank=lora_rank, lora_targets=lora_targets)
+    return model_flops_per_token(m, seq_len, **kw) + recompute_flops_per_token(m, seq_len, recompute, **kw)
+
+
+def dense_equivalent_flops_per_token(m: ModelFacts) -> float:
+    """The plain ``6·N`` rule with N = all parameters (the naive baseline; Kaplan et al. 2020 §2.1)."""
+    return 6.0 * m.params.total
+
+
+def megatron_eq3_flops_per_token(h: int, L: int, s: int, V: int) -> float:
+    """Narayanan et al. 2021 eq. 3 per token: ``96·l·h²·(1 + s/(6h) + V/(16·l·h))`` — GPT with a 4h MLP,
+    full (non-causal) attention, recompute forward included (their "TFLOP/s per GPU" are HFU-style)."""
+    return 96.0 * L * h * h * (1.0 + s / (6.0 * h) + V / (16.0 * L * h))
+
+
+def qlora_dequant_bytes(m: ModelFacts) -> float:
+    """Memory traffic of one dequantisation of all NF4 weights (Dettmers et al. 2023 §3).
+
+    Per weight: read the NF4 value and its double-quantised block constants (:data:`memory.QLORA_NF4_BYTES`),
+    write the bf16 weight (2 bytes), read it back in the matmul (2 bytes). One dequantisation happens per
+    pass over the layers (forward, backward, recompute forward) and micro-batch.
+    """
+    return float(base_linear_params(m.arch)) * (QLORA_NF4_BYTES + 2.0 + 2.0)
+
+
+def flops_per_step(flops_per_token, global_batch, seq_len):
+    """FLOPs of one optimizer step: per-token FLOPs × ``global_batch × seq_len`` tokens."""
+    return flops_per_token * np.asarray(global_batch, dtype=float) * seq_len
+
+
+def total_flops(flops_per_token, tokens):
+    """FLOPs to train on ``tokens`` tokens."""
+    return flops_per_token * float(tokens)
