@@ -1,0 +1,707 @@
+"""Rental cost, rental-mode advice and rent-versus-build: pure functions (numpy allowed, no Qt).
+
+Everything here works element-wise on numpy arrays as well as on plain numbers, so the plan search
+prices many candidate plans at once with exactly the formulas a single plan uses.
+
+Prices
+    :class:`PriceTable` starts from the defaults in ``resources/prices.json`` (picked per GPU by
+    :func:`catalog_hw.default_price`; every record names its source and date and is a *default to be
+    replaced by the user's quotes*) and takes per-GPU overrides (the plan file's
+    ``constraints.prices``). A quote has four prices: per card-hour on demand, whole machine per week,
+    whole machine per month and (optional) spot per card-hour. Where a quote lacks the weekly/monthly
+    price it is derived from the hourly one with **no commitment discount** (hourly × 168 h or × 730 h per
+    card: the arithmetic gpu-catalog.md §3.2 uses for its "derived monthly equivalents"; monthly contracts
+    are usually discounted, so ask for a quote) and flagged as derived.
+
+Time on the clock (what rental bills)
+    * Interruptions and checkpoints: Young 1974, "A first order approximation to the optimum checkpoint
+      interval" (CACM 17(9)): interval ``τ = √(2δM)`` for checkpoint write time ``δ`` and mean time
+      between interruptions ``M``; the expected overhead is ``δ/τ`` (writing checkpoints) +
+      ``(τ/2 + R)/M`` (work lost since the last checkpoint plus restart time ``R`` per interruption).
+    * Interruption rate: Dubey et al. 2024, "The Llama 3 Herd of Models" (arXiv:2407.21783) §3.3.4:
+      419 unexpected interruptions in a 54-day snapshot on 16,384 H100 GPUs, i.e.
+      419 / (54·24·16384) = 1.97e-5 per GPU-hour (a job on ``N`` GPUs: ``M = 1/(N·λ)`` hours).
+    * Checkpoint size: mixed-precision Adam keeps 16-bit weights (2 B) and K = 12 B of fp32 master weights
+      and moments per trainable parameter (Rajbhandari et al. 2020, ZeRO §3.1); gradients are not saved:
+      14 bytes per trainable parameter.
+    * Data migration at every fresh start: the token corpus as stored by Megatron-LM's indexed dataset
+      (``best_fitting_dtype``: uint16 when the vocabulary has < 65,500 entries, else int32) plus the
+      16-bit starting weights for fine-tuning, over the transfer bandwidth.
+    * Work pattern: ``hours_per_week`` < 168 means the job runs in sessions (research phase: short
+      start/stop sessions). Card-hour rentals release the machines between sessions, so every session
+      pays environment setup and data migration again; a machine rented per week or month keeps its disk,
+      so a session only pays the resume time — but the machine is paid for all 168 hours of the week.
+
+Assumptions without a published source (:class:`Overheads`) are marked as such and are settings.
+
+Rent versus build (:func:`rent_vs_build`): straight-line depreciation with no interest or residual
+(gpu-catalog.md §3.6 "TCO helper"), electricity = node power × utilisation × PUE × tariff (same section;
+Shenzhen flat tariff and PUE 1.3 from ``economics.json``), colocation, operations staff and spares per
+month; break-even = purchase price / (monthly rent − monthly running cost).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable, Mapping
+
+import numpy as np
+
+from .errors import CatalogError, ScenarioError
+from .i18n import QT_TRANSLATE_NOOP
+
+CTX = "Cost"
+
+HOURS_PER_WEEK = 168.0
+# 365 × 24 / 12 = 730 h per month (economics.json defaults.hours_per_month; gpu-catalog.md §3.2, §3.6)
+HOURS_PER_MONTH = 730.0
+# Llama 3 (arXiv:2407.21783) §3.3.4: 419 unexpected interruptions, 54 days, 16,384 H100 GPUs
+GPU_INTERRUPTIONS_PER_GPU_HOUR = 419.0 / (54.0 * 24.0 * 16384.0)
+# ZeRO (arXiv:1910.02054) §3.1: 2 B 16-bit weights + K = 12 B fp32 master/momentum/variance per parameter
+CHECKPOINT_BYTES_PER_PARAM = 14.0
+# LoRA checkpoints: fp32 adapter weights (4 B) + AdamW moments (8 B) (PEFT keeps adapters in fp32)
+LORA_CHECKPOINT_BYTES_PER_PARAM = 12.0
+# Megatron-LM indexed dataset: uint16 token ids when vocab_size < 65500, else int32
+TOKEN_BYTES_SMALL_VOCAB, TOKEN_BYTES_LARGE_VOCAB, SMALL_VOCAB_LIMIT = 2.0, 4.0, 65500
+# GPUs' share of an 8-GPU node's maximum power: DGX H100 8 × 700 W of 10.2 kW (NVIDIA DGX H100 docs via
+# gpu-catalog.md §2.2) — used to scale GPU TDP to node power where the catalog has no node figure
+GPU_SHARE_OF_NODE_POWER = 8 * 700.0 / 10200.0
+
+MODES = ("card_hour", "spot", "week", "month", "hybrid_week", "hybrid_month")
+MODE_LABELS = {
+    "card_hour": QT_TRANSLATE_NOOP("Cost", "card-hours on demand"),
+    "spot": QT_TRANSLATE_NOOP("Cost", "spot card-hours"),
+    "week": QT_TRANSLATE_NOOP("Cost", "whole machines per week"),
+    "month": QT_TRANSLATE_NOOP("Cost", "whole machines per month"),
+    "hybrid_week": QT_TRANSLATE_NOOP("Cost", "card-hours with a weekly cap"),
+    "hybrid_month": QT_TRANSLATE_NOOP("Cost", "card-hours with a monthly cap"),
+}
+
+
+@dataclass(frozen=True)
+class Msg:
+    """A user-facing sentence: an English template marked for translation plus its parameters.
+
+    The UI translates ``text`` with ``QCoreApplication.translate(context, text)`` and then formats it with
+    ``params``; :meth:`render` gives the English sentence.
+    """
+
+    context: str
+    text: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def render(self) -> str:
+        return self.text.format(**self.params)
+
+    def to_json(self) -> dict:
+        return {"text": self.render(), "template": self.text, "context": self.context, "params": dict(self.params)}
+
+    def __str__(self) -> str:  # pragma: no cover - convenience
+        return self.render()
+
+
+def _f(x) -> np.ndarray:
+    return np.asarray(x, dtype=float)
+
+
+# ------------------------------------------------------------------------------------------------ prices
+
+
+@dataclass(frozen=True)
+class GpuPrice:
+    """One GPU's rental prices in ``currency``. ``machine_week``/``machine_month`` are for a whole machine
+    of ``machine_gpus`` cards. ``derived`` names the fields computed rather than quoted; ``is_default`` is
+    True for the shipped defaults (to be replaced by the user's quotes)."""
+
+    gpu: str
+    currency: str
+    card_hour: float | None
+    machine_week: float | None
+    machine_month: float | None
+    spot_card_hour: float | None
+    machine_gpus: int
+    source: str
+    source_date: str
+    is_default: bool = True
+    derived: tuple[str, ...] = ()
+    provider: str | None = None
+
+    @property
+    def card_week(self) -> float | None:
+        return None if self.machine_week is None else self.machine_week / self.machine_gpus
+
+    @property
+    def card_month(self) -> float | None:
+        return None if self.machine_month is None else self.machine_month / self.machine_gpus
+
+    def to_json(self) -> dict:
+        return {
+            "gpu": self.gpu, "currency": self.currency, "card_hour": self.card_hour,
+            "machine_week": self.machine_week, "machine_month": self.machine_month,
+            "spot_card_hour": self.spot_card_hour, "machine_gpus": self.machine_gpus, "source": self.source,
+            "source_date": self.source_date, "is_default": self.is_default, "derived": list(self.derived),
+            "provider": self.provider,
+        }
+
+
+def complete_price(p: GpuPrice) -> GpuPrice:
+    """Fill what a quote lacks from what it has (flagged in ``derived``):
+
+    card-hour from the monthly price (÷ 730 h ÷ cards); weekly and monthly from the card-hour price with no
+    commitment discount (× 168 h or × 730 h × cards, gpu-catalog.md §3.2 "derived monthly equivalents").
+    """
+    derived = list(p.derived)
+    card_hour, week, month = p.card_hour, p.machine_week, p.machine_month
+    g = p.machine_gpus
+    if card_hour is None:
+        if month is not None:
+            card_hour = month / (HOURS_PER_MONTH * g)
+            derived.append("card_hour")
+        elif week is not None:
+            card_hour = week / (HOURS_PER_WEEK * g)
+            derived.append("card_hour")
+    if card_hour is not None:
+        if week is None:
+            week = card_hour * HOURS_PER_WEEK * g
+            derived.append("machine_week")
+        if month is None:
+            month = card_hour * HOURS_PER_MONTH * g
+            derived.append("machine_month")
+    return replace(p, card_hour=card_hour, machine_week=week, machine_month=month, derived=tuple(dict.fromkeys(derived)))
+
+
+def _default_machine_gpus(gpu_id: str) -> int:
+    from .catalog_hw import get_gpu
+
+    g = get_gpu(gpu_id)
+    return int(g.gpus_per_node or 8)
+
+
+def price_from_catalog(gpu_id: str, currency: str, exchange_rate: float | None = None) -> GpuPrice | None:
+    """The shipped default price for ``gpu_id`` (catalog_hw.default_price's pick), completed."""
+    from .catalog_hw import default_price, get_gpu
+
+    gid = get_gpu(gpu_id).id
+    rec = default_price(gid, currency, exchange_rate)
+    if rec is None:
+        return None
+    g = int(rec.machine_gpus or _default_machine_gpus(gid))
+    src = rec.source + (f" (converted at {rec.exchange_rate:g} CNY/USD)" if rec.converted else "")
+    base = GpuPrice(
+        gpu=gid, currency=rec.currency, card_hour=rec.card_hour,
+        machine_week=None if rec.card_week is None else rec.card_week * g,
+        machine_month=None if rec.card_month is None else rec.card_month * g,
+        spot_card_hour=rec.spot_card_hour, machine_gpus=g, source=src, source_date=rec.source_date,
+        is_default=True, provider=rec.provider,
+    )
+    return complete_price(base)
+
+
+@dataclass
+class PriceTable:
+    """Rental prices per GPU in one currency: the shipped defaults, overridden per GPU by user quotes.
+
+    ``overrides`` maps a GPU id to a dict with any of ``card_hour``, ``machine_week``, ``machine_month``,
+    ``spot_card_hour``, ``machine_gpus`` and ``currency`` (the quote's currency; default: the table's).
+    Fields an override leaves out fall back to the default quote; quotes in the other currency are
+    converted at ``exchange_rate`` (CNY per USD; default: ``prices.json``'s rate).
+    """
+
+    currency: str = "CNY"
+    exchange_rate: float | None = None
+    overrides: dict[str, dict] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.currency = str(self.currency).upper()
+        if self.currency not in ("CNY", "USD"):
+            raise ScenarioError(QT_TRANSLATE_NOOP(CTX, "currency must be CNY or USD"), field="constraints.currency")
+        if self.exchange_rate is not None and not (self.exchange_rate > 0 and math.isfinite(self.exchange_rate)):
+            raise ScenarioError(QT_TRANSLATE_NOOP(CTX, "the exchange rate must be a positive number"))
+        self._cache: dict[str, GpuPrice | None] = {}
+
+    @property
+    def rate(self) -> float:
+        if self.exchange_rate is not None:
+            return float(self.exchange_rate)
+        from .catalog_hw import exchange_rate_cny_per_usd
+
+        r = exchange_rate_cny_per_usd()
+        if r is None:
+            raise CatalogError(QT_TRANSLATE_NOOP(CTX, "no CNY/USD exchange rate set; enter one to convert prices"))
+        return float(r)
+
+    def convert(self, amount: float | None, from_currency: str) -> float | None:
+        """``amount`` in ``from_currency`` expressed in the table's currency (CNY = USD × rate)."""
+        if amount is None:
+            return None
+        cur = str(from_currency).upper()
+        if cur == self.currency:
+            return float(amount)
+        return float(amount) * self.rate if self.currency == "CNY" else float(amount) / self.rate
+
+    def set_quote(self, gpu_id: str, **fields) -> None:
+        """Record a user quote for ``gpu_id`` (replacing the fields given)."""
+        from .catalog_hw import get_gpu
+
+        gid = get_gpu(gpu_id).id
+        cur = dict(self.overrides.get(gid, {}))
+        cur.update({k: v for k, v in fields.items()})
+        self.overrides[gid] = cur
+        self._cache.pop(gid, None)
+
+    def get(self, gpu_id: str) -> GpuPrice | None:
+        """The completed price for ``gpu_id`` in the table's currency, or None when nothing is known."""
+        from .catalog_hw import get_gpu
+
+        gid = get_gpu(gpu_id).id
+        if gid in self._cache:
+            return self._cache[gid]
+        base = price_from_catalog(gid, self.currency, self.exchange_rate)
+        ov = self.overrides.get(gid)
+        if ov:
+            ocur = str(ov.get("currency") or self.currency).upper()
+            money = {k: self.convert(ov.get(k), ocur) for k in ("card_hour", "machine_week", "machine_month", "spot_card_hour")}
+            g = int(ov.get("machine_gpus") or (base.machine_gpus if base else _default_machine_gpus(gid)))
+            quoted = {k: v for k, v in money.items() if v is not None}
+            if base is not None and quoted:
+                # a user quote replaces the default quote: keep only the default fields it does not give
+                # and that were quoted (not derived) there
+                keep = {k: getattr(base, k) for k in money if k not in quoted and k not in base.derived}
+                merged = {**{k: None for k in money}, **keep, **quoted}
+            else:
+                merged = {**{k: (getattr(base, k) if base else None) for k in money}, **quoted}
+            p = complete_price(GpuPrice(
+                gpu=gid, currency=self.currency, machine_gpus=g, source=QT_TRANSLATE_NOOP(CTX, "your quote"),
+                source_date=str(ov.get("date") or ""), is_default=False, provider=ov.get("provider"), **merged,
+            ))
+        else:
+            p = base
+        if p is not None and p.card_hour is None:
+            p = None
+        self._cache[gid] = p
+        return p
+
+    def to_json(self) -> dict:
+        return {"currency": self.currency, "exchange_rate": self.exchange_rate, "overrides": self.overrides}
+
+    @classmethod
+    def from_constraints(cls, constraints) -> "PriceTable":
+        """Build from a scenario's ``constraints`` section (``currency``, optional ``exchange_rate`` and
+        ``prices`` overrides)."""
+        overrides = {}
+        for gid, q in (getattr(constraints, "prices", None) or {}).items():
+            overrides[gid] = q.model_dump(exclude_none=True) if hasattr(q, "model_dump") else dict(q)
+        return cls(currency=constraints.currency, exchange_rate=getattr(constraints, "exchange_rate", None),
+                   overrides=overrides)
+
+
+# -------------------------------------------------------------------------------------------- overheads
+
+
+@dataclass(frozen=True)
+class Overheads:
+    """Time that rental bills besides training itself. The fields marked *assumption* have no published
+    source in the reference: they are settings; change them to your own experience."""
+
+    env_setup_hours: float = 0.5  # assumption: image pull, pip install, smoke test at a fresh start
+    transfer_gbps: float = 1.0  # assumption: data migration bandwidth into a fresh machine, Gb/s
+    resume_hours: float = 0.25  # assumption: restart from the last checkpoint on the same machine
+    checkpoint_write_gbs_per_node: float = 1.0  # assumption: checkpoint write bandwidth per node, GB/s
+    session_hours: float = 10.0  # assumption: one working session when the job does not run around the clock
+    research_session_hours: float = 4.0  # assumption: one experiment session in the research phase
+    gpu_interruptions_per_gpu_hour: float = GPU_INTERRUPTIONS_PER_GPU_HOUR  # Llama 3 §3.3.4
+    spot_preemptions_per_node_day: float = 1.0  # assumption: spot reclaim rate per node
+
+    def session_length(self, phase: str, hours_per_week: float) -> float:
+        """Hours of one session; ``inf`` for a job that runs around the clock (stable/burst at 168 h/week)."""
+        if phase == "research":
+            return min(self.research_session_hours, hours_per_week)
+        if hours_per_week >= HOURS_PER_WEEK - 1e-9:
+            return math.inf
+        return min(self.session_hours, hours_per_week)
+
+
+def token_bytes(vocab_size: int) -> float:
+    """Bytes per stored token id (Megatron-LM indexed dataset: uint16 below 65,500 entries, else int32)."""
+    return TOKEN_BYTES_SMALL_VOCAB if vocab_size < SMALL_VOCAB_LIMIT else TOKEN_BYTES_LARGE_VOCAB
+
+
+def data_migration_hours(tokens: float, vocab_size: int, start_weights_params: float, transfer_gbps: float) -> float:
+    """Hours to copy the token corpus and 16-bit starting weights into a fresh machine."""
+    data = tokens * token_bytes(vocab_size) + 2.0 * start_weights_params
+    return data * 8.0 / (transfer_gbps * 1e9) / 3600.0
+
+
+def checkpoint_bytes(trainable_params: float, lora: bool = False) -> float:
+    """Bytes of a resumable checkpoint (module docstring: 14 B/param full, 12 B/param LoRA adapters)."""
+    return trainable_params * (LORA_CHECKPOINT_BYTES_PER_PARAM if lora else CHECKPOINT_BYTES_PER_PARAM)
+
+
+def interruption_overhead(num_gpus, nodes, ckpt_bytes, resume_hours, write_gbs_per_node,
+                          rate_per_gpu_hour=GPU_INTERRUPTIONS_PER_GPU_HOUR, extra_rate_per_hour=0.0):
+    """Young 1974: fraction of extra time for checkpoints and lost work, with the optimum interval.
+
+    ``M = 1/(N·λ + extra)`` hours between interruptions; checkpoint write ``δ = bytes/(nodes·bw)``;
+    ``τ = √(2δM)``; overhead = ``δ/τ + (τ/2 + R)/M``. Returns ``(overhead_fraction, tau_h, mtbi_h)``.
+    """
+    n = _f(num_gpus)
+    rate = n * rate_per_gpu_hour + _f(extra_rate_per_hour)
+    mtbi = 1.0 / np.maximum(rate, 1e-30)
+    delta = _f(ckpt_bytes) / (np.maximum(_f(nodes), 1.0) * write_gbs_per_node * 1e9) / 3600.0
+    tau = np.sqrt(2.0 * delta * mtbi)
+    frac = np.where(delta > 0, delta / np.maximum(tau, 1e-30), 0.0) + (tau / 2.0 + resume_hours) / mtbi
+    return frac, tau, mtbi
+
+
+@dataclass
+class RentalArrays:
+    """Cost per rental mode for many candidates (``costs[i]`` is mode ``MODES[i]``; ``inf`` = unavailable)."""
+
+    costs: np.ndarray  # (len(MODES), n)
+    calendar_hours: np.ndarray  # (len(MODES), n) wall-clock hours from start to finish
+    best: np.ndarray  # index into MODES per candidate
+    machines: np.ndarray
+    card_billed_hours: np.ndarray  # per GPU, card-hour mode
+    interruptions: np.ndarray  # expected interruptions, card-hour mode
+    setup_hours: float
+
+    @property
+    def best_cost(self) -> np.ndarray:
+        return np.take_along_axis(self.costs, self.best[None, :], 0)[0]
+
+    @property
+    def best_calendar_hours(self) -> np.ndarray:
+        return np.take_along_axis(self.calendar_hours, self.best[None, :], 0)[0]
+
+
+def rental_costs(price: GpuPrice, *, num_gpus, nodes, train_hours, ckpt_bytes, setup_hours: float,
+                 hours_per_week: float, phase: str, overheads: Overheads = Overheads(),
+                 modes: Iterable[str] = MODES) -> RentalArrays:
+    """Cost of each rental mode for candidates with ``train_hours`` of pure training time.
+
+    ``setup_hours`` = environment setup + data migration at a fresh start. Work pattern (module
+    docstring): sessions of :meth:`Overheads.session_length` hours, ``hours_per_week`` on the clock.
+
+    * card-hours: every session starts fresh (setup); billed per GPU = work + sessions × setup.
+    * spot: as card-hours at the spot price, with preemptions added to the interruption rate, each
+      costing a fresh setup.
+    * week / month: ``ceil(machines)`` whole machines for ``ceil(calendar weeks/months)``; one setup,
+      a resume per later session; the calendar stretches by ``168 / hours_per_week``.
+    * hybrid: card-hours billed per week (month) but never more than the whole machines' weekly
+      (monthly) price.
+    """
+    n, nodes, w_train = np.broadcast_arrays(np.atleast_1d(_f(num_gpus)), np.atleast_1d(np.maximum(_f(nodes), 1.0)),
+                                            np.atleast_1d(_f(train_hours)))
+    H = float(hours_per_week)
+    ov = overheads
+    sess = ov.session_length(phase, H)
+    stretch = HOURS_PER_WEEK / H  # calendar hours per hour on the clock
+    g = float(price.machine_gpus)
+    machines = np.ceil(n / g)
+    nmodes = len(MODES)
+    shape = (nmodes,) + n.shape
+    costs = np.full(shape, np.inf)
+    cal = np.full(shape, np.inf)
+    wanted = set(modes)
+
+    frac, _, mtbi = interruption_overhead(n, nodes, ckpt_bytes, ov.resume_hours, ov.checkpoint_write_gbs_per_node,
+                                          ov.gpu_interruptions_per_gpu_hour)
+    work = w_train * (1.0 + frac)
+
+    def sessions(work_h, per_session_loss):
+        if math.isinf(sess):
+            return np.ones_like(work_h)
+        productive = sess - per_session_loss
+        return np.where(productive > 0, np.ceil(work_h / max(productive, 1e-9)), np.inf)
+
+    # card-hours: every session is a fresh start
+    n_card = sessions(work, setup_hours)
+    card_time = work + n_card * setup_hours
+    card_cal = card_time * stretch
+    if "card_hour" in wanted and price.card_hour is not None:
+        costs[0] = n * card_time * price.card_hour
+        cal[0] = card_cal
+    # spot
+    if "spot" in wanted and price.spot_card_hour is not None:
+        pre = ov.spot_preemptions_per_node_day / 24.0 * nodes
+        frac_s, _, mtbi_s = interruption_overhead(n, nodes, ckpt_bytes, ov.resume_hours + setup_hours,
+                                                  ov.checkpoint_write_gbs_per_node, ov.gpu_interruptions_per_gpu_hour, pre)
+        work_s = w_train * (1.0 + frac_s)
+        t_s = work_s + sessions(work_s, setup_hours) * setup_hours
+        costs[1] = n * t_s * price.spot_card_hour
+        cal[1] = t_s * stretch
+    # whole machines: one setup, a resume per later session
+    n_m = sessions(work, ov.resume_hours)
+    m_time = work + setup_hours + np.maximum(n_m - 1.0, 0.0) * ov.resume_hours
+    m_cal = m_time * stretch
+    if "week" in wanted and price.machine_week is not None:
+        costs[2] = machines * np.ceil(m_cal / HOURS_PER_WEEK - 1e-9) * price.machine_week
+        cal[2] = m_cal
+    if "month" in wanted and price.machine_month is not None:
+        costs[3] = machines * np.ceil(m_cal / HOURS_PER_MONTH - 1e-9) * price.machine_month
+        cal[3] = m_cal
+    # hybrid: card-hours per period, capped at the whole machines' price for that period
+    if price.card_hour is not None:
+        for i, key, period, cap_price in ((4, "hybrid_week", HOURS_PER_WEEK, price.machine_week),
+                                          (5, "hybrid_month", HOURS_PER_MONTH, price.machine_month)):
+            if key not in wanted or cap_price is None:
+                continue
+            periods = card_cal / period
+            full = np.floor(periods)
+            per_period = n * price.card_hour * card_time / np.maximum(periods, 1e-12)
+            cap = machines * cap_price
+            costs[i] = full * np.minimum(per_period, cap) + np.minimum((periods - full) * per_period, cap)
+            cal[i] = card_cal
+    best = np.argmin(costs, axis=0)
+    return RentalArrays(costs=costs, calendar_hours=cal, best=best, machines=machines, card_billed_hours=card_time,
+                        interruptions=card_time / mtbi, setup_hours=float(setup_hours))
+
+
+def weekly_crossover_hours(price: GpuPrice) -> float | None:
+    """Hours of use per week above which one whole machine per week costs less than its cards per hour:
+    ``machine_week / (machine_gpus × card_hour)`` (setup and resume ignored)."""
+    if price.card_hour is None or price.machine_week is None or price.card_hour <= 0:
+        return None
+    return price.machine_week / (price.machine_gpus * price.card_hour)
+
+
+def monthly_crossover_hours(price: GpuPrice) -> float | None:
+    """Hours of use per week above which one machine per month beats card-hours:
+    ``machine_month / (machine_gpus × card_hour) × 168/730``."""
+    if price.card_hour is None or price.machine_month is None or price.card_hour <= 0:
+        return None
+    return price.machine_month / (price.machine_gpus * price.card_hour) * HOURS_PER_WEEK / HOURS_PER_MONTH
+
+
+def rental_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float], hours_per_week: float, phase: str,
+                  num_gpus: int, currency: str) -> list[Msg]:
+    """Why this rental mode, from the numbers: the chosen mode's cost against the others and the hours per
+    week at which whole machines would pay off."""
+    out: list[Msg] = []
+    chosen = costs.get(mode, math.inf)
+    others = sorted(((c, m) for m, c in costs.items() if m != mode and math.isfinite(c)))
+    if others:
+        c2, m2 = others[0]
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            "Cost", "{mode}: {cost:,.0f} {cur}; the next best, {other}, would cost {other_cost:,.0f} {cur}."),
+            {"mode": MODE_LABELS[mode], "cost": chosen, "cur": currency, "other": MODE_LABELS[m2], "other_cost": c2}))
+    xw = weekly_crossover_hours(price)
+    if xw is not None:
+        if xw <= HOURS_PER_WEEK:
+            out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+                "Cost", "A whole machine per week pays off above {x:.0f} hours of use per week; you plan {h:.0f}."),
+                {"x": xw, "h": hours_per_week}))
+        else:
+            out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+                "Cost", "At these prices a whole machine per week never beats card-hours (it would need {x:.0f} "
+                "hours per week)."), {"x": xw}))
+    if "machine_week" in price.derived or "machine_month" in price.derived:
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            "Cost", "No weekly/monthly quote for {gpu}: derived from the hourly price without a discount; ask "
+                    "the vendor, monthly contracts are usually cheaper."), {"gpu": price.gpu}))
+    if phase == "burst":
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            "Cost", "Burst: rent elastic on-demand capacity and confirm the vendor can supply {n} cards at once."),
+            {"n": num_gpus}))
+    elif phase == "research" and mode in ("card_hour", "spot"):
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            "Cost", "Research phase: start/stop sessions favour card-hours; each fresh start pays setup and data "
+                    "migration, counted here."), {}))
+    if price.is_default:
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            "Cost", "Default price for {gpu} ({source}, {date}): replace it with your quote."),
+            {"gpu": price.gpu, "source": price.source, "date": price.source_date}))
+    return out
+
+
+# --------------------------------------------------------------------------------------- rent vs build
+
+
+@dataclass(frozen=True)
+class BuildInputs:
+    """What owning the same capacity costs. Money in ``currency``; ``None`` = unknown (counted as 0 and
+    listed in the result's ``missing``)."""
+
+    machines: int
+    gpus_per_machine: int
+    machine_price: float | None
+    currency: str
+    depreciation_years: float = 3.0
+    power_kw_per_machine: float | None = None
+    utilisation: float = 1.0  # fraction of the month the machines draw full power
+    pue: float = 1.3
+    tariff_per_kwh: float | None = None
+    colocation_per_machine_month: float | None = None
+    ops_staff_per_month: float | None = None
+    spare_rate_per_year: float | None = None  # fraction of the hardware price spent on spares per year
+    sources: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class BuildResult:
+    horizon_months: float
+    currency: str
+    own_breakdown: dict[str, float]  # totals over the horizon
+    own_total: float
+    own_monthly_running: float  # electricity + colocation + ops + spares per month
+    rent_monthly: float
+    rent_total: float
+    break_even_months: float | None
+    cheaper: str  # "rent" or "build"
+    missing: list[str]
+    sentence: Msg
+
+    def to_json(self) -> dict:
+        return {
+            "horizon_months": self.horizon_months, "currency": self.currency, "own": self.own_breakdown,
+            "own_total": self.own_total, "own_monthly_running": self.own_monthly_running,
+            "rent_monthly": self.rent_monthly, "rent_total": self.rent_total,
+            "break_even_months": self.break_even_months, "cheaper": self.cheaper, "missing": self.missing,
+            "answer": self.sentence.render(),
+        }
+
+
+def electricity_per_month(power_kw, utilisation, pue, tariff_per_kwh):
+    """kW × utilisation × PUE × 730 h × tariff (gpu-catalog.md §3.6: 10.2 kW × 1.3 × 730 h × 0.7001 ≈ 6.8k ¥)."""
+    return _f(power_kw) * _f(utilisation) * _f(pue) * HOURS_PER_MONTH * _f(tariff_per_kwh)
+
+
+def rent_vs_build(b: BuildInputs, rent_monthly: float, horizon_months: float) -> BuildResult:
+    """Total cost of owning over ``horizon_months`` against renting the same capacity for ``rent_monthly``.
+
+    Own: hardware depreciation ``price / (years·12)`` per month (straight line, no interest or residual,
+    gpu-catalog.md §3.6) + electricity + colocation + operations staff + spares (``spare_rate × price / 12``).
+    Break-even (cash): the purchase is paid back when the monthly saving ``rent − running`` has added up to
+    the price: ``price / (rent − running)`` months; never when running costs exceed the rent.
+    """
+    missing = [k for k in ("machine_price", "power_kw_per_machine", "tariff_per_kwh", "colocation_per_machine_month",
+                           "ops_staff_per_month", "spare_rate_per_year") if getattr(b, k) is None]
+    price = (b.machine_price or 0.0) * b.machines
+    months = float(horizon_months)
+    power = (b.power_kw_per_machine or 0.0) * b.machines
+    elec_m = float(electricity_per_month(power, b.utilisation, b.pue, b.tariff_per_kwh or 0.0))
+    colo_m = (b.colocation_per_machine_month or 0.0) * b.machines
+    ops_m = b.ops_staff_per_month or 0.0
+    spare_m = (b.spare_rate_per_year or 0.0) * price / 12.0
+    running = elec_m + colo_m + ops_m + spare_m
+    breakdown = {
+        "hardware_depreciation": price / (b.depreciation_years * 12.0) * months,
+        "electricity": elec_m * months,
+        "colocation": colo_m * months,
+        "ops_staff": ops_m * months,
+        "spares": spare_m * months,
+    }
+    own_total = sum(breakdown.values())
+    rent_total = rent_monthly * months
+    saving = rent_monthly - running
+    be = price / saving if saving > 0 and price > 0 else None
+    cheaper = "build" if own_total < rent_total else "rent"
+    if cheaper == "build":
+        sentence = Msg(CTX, QT_TRANSLATE_NOOP(
+            "Cost", "Over {months:.0f} months building costs {own:,.0f} {cur} against {rent:,.0f} {cur} renting; "
+                    "the purchase pays for itself after {be:.1f} months."),
+            {"months": months, "own": own_total, "rent": rent_total, "cur": b.currency, "be": be or 0.0})
+    elif be is not None:
+        sentence = Msg(CTX, QT_TRANSLATE_NOOP(
+            "Cost", "Rent: over {months:.0f} months renting costs {rent:,.0f} {cur} against {own:,.0f} {cur} to build; "
+                    "buying would only break even after {be:.1f} months."),
+            {"months": months, "own": own_total, "rent": rent_total, "cur": b.currency, "be": be})
+    else:
+        sentence = Msg(CTX, QT_TRANSLATE_NOOP(
+            "Cost", "Rent: over {months:.0f} months renting costs {rent:,.0f} {cur} against {own:,.0f} {cur} to build, "
+                    "and running your own machines costs more per month than renting them, so buying never breaks even."),
+            {"months": months, "own": own_total, "rent": rent_total, "cur": b.currency})
+    return BuildResult(horizon_months=months, currency=b.currency, own_breakdown=breakdown, own_total=own_total,
+                       own_monthly_running=running, rent_monthly=rent_monthly, rent_total=rent_total,
+                       break_even_months=be, cheaper=cheaper, missing=missing, sentence=sentence)
+
+
+def _to_currency(amount: float | None, cur: str, want: str, rate: float) -> float | None:
+    if amount is None:
+        return None
+    if cur == want:
+        return float(amount)
+    return float(amount) * rate if want == "CNY" else float(amount) / rate
+
+
+def default_build_inputs(gpu_id: str, num_gpus: int, table: PriceTable, utilisation: float = 1.0) -> BuildInputs:
+    """Build inputs from ``economics.json``: the most recent whole-server price for the GPU (else card price ×
+    cards, flagged), node power (DGX figure scaled per GPU, else TDP ÷ the DGX H100 GPU share), Shenzhen flat
+    tariff, PUE, depreciation years; colocation from the global 150–250 USD/kW-month range midpoint
+    (a low-quality figure, gpu-catalog.md §3.5); operations staff and spares: user input."""
+    from .catalog_hw import get_gpu, load_economics
+
+    eco = load_economics()
+    g = get_gpu(gpu_id)
+    price = table.get(g.id)
+    per_machine = int(price.machine_gpus if price else (g.gpus_per_node or 8))
+    machines = max(1, math.ceil(num_gpus / per_machine))
+    cur, rate = table.currency, None
+    sources: dict[str, str] = {}
+
+    def conv(amount, c):
+        nonlocal rate
+        if c == cur or amount is None:
+            return amount
+        rate = rate or table.rate
+        return _to_currency(amount, c, cur, rate)
+
+    servers = [p for p in eco["purchase"] if p.get("gpu") == g.id and p.get("unit") in ("server", "module")]
+    cards = [p for p in eco["purchase"] if p.get("gpu") == g.id and p.get("unit") == "card"]
+
+    def amount(p):
+        if p.get("price") is not None:
+            return p["price"]
+        if p.get("price_low") is not None and p.get("price_high") is not None:
+            return (p["price_low"] + p["price_high"]) / 2.0
+        return None
+
+    machine_price = None
+    servers = [p for p in servers if amount(p) is not None]
+    cards = [p for p in cards if amount(p) is not None]
+    if servers:
+        best = max(servers, key=lambda p: (p.get("currency") == cur, str(p.get("source_date"))))
+        machine_price = conv(amount(best), best["currency"]) * per_machine / float(best.get("gpus") or per_machine)
+        sources["machine_price"] = f"{best['item']}: {best['source']} ({best['source_date']})"
+    elif cards:
+        best = max(cards, key=lambda p: (p.get("currency") == cur, str(p.get("source_date"))))
+        machine_price = conv(amount(best), best["currency"]) * per_machine
+        sources["machine_price"] = f"{best['item']} × {per_machine} (cards only, no chassis): {best['source']}"
+    node = [p for p in eco.get("node_power", []) if p.get("gpu") == g.id and p.get("max_kw")]
+    if node:
+        power = node[0]["max_kw"] * per_machine / node[0]["gpus"]
+        sources["power_kw_per_machine"] = node[0]["source"]
+    elif g.tdp_w:
+        power = g.tdp_w * per_machine / GPU_SHARE_OF_NODE_POWER / 1000.0
+        sources["power_kw_per_machine"] = "GPU TDP ÷ DGX H100 GPU share of node power"
+    else:
+        power = None
+    d = eco["defaults"]
+    tariff = conv(d["electricity_cny_per_kwh"]["value"], "CNY")
+    sources["tariff_per_kwh"] = d["electricity_cny_per_kwh"]["source"]
+    colo = None
+    for c in eco.get("colocation", []):
+        if c.get("unit") == "USD/kW-month" and c.get("low") is not None and power:
+            colo = conv((c["low"] + c["high"]) / 2.0 * power, "USD")
+            sources["colocation_per_machine_month"] = c["source"] + " (midpoint)"
+    return BuildInputs(
+        machines=machines, gpus_per_machine=per_machine, machine_price=machine_price, currency=cur,
+        depreciation_years=float(d["depreciation_years"]["value"] or 3), power_kw_per_machine=power,
+        utilisation=utilisation, pue=float(d["pue"]["value"] or 1.3), tariff_per_kwh=tariff,
+        colocation_per_machine_month=colo, ops_staff_per_month=d["ops_staff_cny_per_month"]["value"],
+        spare_rate_per_year=d["spare_failure_rate"]["value"], sources=sources,
+    )
+
+
+def rent_monthly_for(price: GpuPrice, num_gpus: int, hours_per_week: float) -> tuple[float, str]:
+    """Cheapest monthly rent for ``num_gpus`` used ``hours_per_week``: card-hours or whole machines per month."""
+    used = hours_per_week * HOURS_PER_MONTH / HOURS_PER_WEEK
+    options = []
+    if price.card_hour is not None:
+        options.append((num_gpus * used * price.card_hour, "card_hour"))
+    if price.machine_month is not None:
+        options.append((math.ceil(num_gpus / price.machine_gpus) * price.machine_month, "month"))
+    if not options:
+        raise CatalogError(QT_TRANSLATE_NOOP(CTX, "no rental price for {gpu}").format(gpu=price.gpu))
+    return min(options)

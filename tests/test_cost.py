@@ -1,0 +1,186 @@
+"""Rental modes, crossovers, overheads and rent-vs-build, checked against hand-computed numbers."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from gpuplanner.core import cost
+from gpuplanner.core.cost import (
+    BuildInputs,
+    GpuPrice,
+    Overheads,
+    PriceTable,
+    complete_price,
+    rent_vs_build,
+    rental_costs,
+)
+
+NO_OVERHEAD = Overheads(env_setup_hours=0.0, resume_hours=0.0, gpu_interruptions_per_gpu_hour=0.0,
+                        session_hours=10.0, research_session_hours=4.0)
+
+
+def _price(card_hour=10.0, week=None, month=None, spot=None, g=8):
+    return complete_price(GpuPrice(gpu="x", currency="CNY", card_hour=card_hour, machine_week=week, machine_month=month,
+                                   spot_card_hour=spot, machine_gpus=g, source="test", source_date="2026"))
+
+
+def _mode_costs(r):
+    return {m: float(r.costs[i][0]) for i, m in enumerate(cost.MODES)}
+
+
+def test_complete_price_derives_without_discount():
+    p = _price(card_hour=10.0)
+    assert p.machine_week == pytest.approx(10 * 168 * 8)  # 13,440
+    assert p.machine_month == pytest.approx(10 * 730 * 8)  # 58,400
+    assert set(p.derived) == {"machine_week", "machine_month"}
+    q = complete_price(GpuPrice(gpu="x", currency="CNY", card_hour=None, machine_week=None, machine_month=73000.0,
+                                spot_card_hour=None, machine_gpus=8, source="t", source_date="t"))
+    assert q.card_hour == pytest.approx(73000 / 730 / 8)  # 12.5 per card-hour
+    assert "card_hour" in q.derived and "machine_month" not in q.derived
+
+
+def test_price_table_defaults_and_overrides():
+    t = PriceTable("CNY", exchange_rate=7.0)
+    d = t.get("rtx-4090-24gb")
+    assert d.is_default and d.card_hour == pytest.approx(1.24)  # 算家云, gpu-catalog.md §3.1
+    t.set_quote("rtx-4090-24gb", card_hour=2.0, machine_week=1500.0)
+    q = t.get("rtx-4090-24gb")
+    assert not q.is_default and q.card_hour == 2.0 and q.machine_week == 1500.0
+    assert q.machine_month == pytest.approx(2.0 * 730 * q.machine_gpus)
+    t.set_quote("h100-sxm-80gb", card_hour=2.0, currency="USD", machine_month=None)
+    h = t.get("h100-sxm-80gb")
+    assert h.card_hour == pytest.approx(14.0)  # 2 USD × 7
+    # USD table converts the CNY-only default at the rate
+    u = PriceTable("USD", exchange_rate=7.0).get("rtx-4090-24gb")
+    assert u.card_hour == pytest.approx(1.24 / 7.0)
+
+
+def test_price_table_from_constraints_dict():
+    class C:
+        currency = "USD"
+        exchange_rate = 8.0
+        prices = {"a800-sxm-80gb": {"card_hour": 16.0, "currency": "CNY"}}
+
+    t = PriceTable.from_constraints(C)
+    assert t.get("a800-sxm-80gb").card_hour == pytest.approx(2.0)
+
+
+@pytest.mark.parametrize("hours, expect", [(60.0, "card_hour"), (69.0, "card_hour"), (71.0, "week"), (100.0, "week")])
+def test_weekly_crossover_at_70_hours(hours, expect):
+    # 8 cards × 10/h; a machine-week costs 5,600 → pays off above 5600 / (8·10) = 70 h/week
+    p = _price(card_hour=10.0, week=5600.0, month=10 ** 9)
+    assert cost.weekly_crossover_hours(p) == pytest.approx(70.0)
+    work = 10 * hours  # exactly 10 weeks of work at this pattern
+    r = rental_costs(p, num_gpus=8, nodes=1, train_hours=work, ckpt_bytes=0.0, setup_hours=0.0,
+                     hours_per_week=hours, phase="stable", overheads=NO_OVERHEAD)
+    c = _mode_costs(r)
+    assert c["card_hour"] == pytest.approx(8 * work * 10)
+    assert c["week"] == pytest.approx(10 * 5600)
+    assert cost.MODES[int(r.best[0])] in (expect, "hybrid_week" if expect == "week" else expect)
+    assert min(c["card_hour"], c["week"]) == pytest.approx(8 * work * 10 if expect == "card_hour" else 56000)
+
+
+def test_monthly_crossover_hours():
+    # machine-month 29,200 for 8 cards at 10/h: 29200/80 = 365 h per month = 365·168/730 = 84 h/week
+    p = _price(card_hour=10.0, month=29200.0)
+    assert cost.monthly_crossover_hours(p) == pytest.approx(84.0)
+
+
+def test_setup_paid_each_fresh_session_in_card_mode():
+    p = _price(card_hour=10.0)
+    ov = Overheads(env_setup_hours=0.0, resume_hours=0.25, gpu_interruptions_per_gpu_hour=0.0,
+                   research_session_hours=4.0)
+    r = rental_costs(p, num_gpus=2, nodes=1, train_hours=30.0, ckpt_bytes=0.0, setup_hours=1.0,
+                     hours_per_week=40.0, phase="research", overheads=ov)
+    # card-hours: 3 productive hours per 4-hour session → 10 sessions → 30 + 10·1 = 40 h per GPU
+    assert r.card_billed_hours[0] == pytest.approx(40.0)
+    assert _mode_costs(r)["card_hour"] == pytest.approx(2 * 40 * 10)
+    # whole machine: 3.75 productive h/session → 8 sessions: 30 + 1 setup + 7 × 0.25 resume = 32.75 h on the clock
+    assert r.calendar_hours[2][0] == pytest.approx(32.75 * 168 / 40)
+    # one machine-week (10·168·8) covers the 137.6 calendar hours
+    assert _mode_costs(r)["week"] == pytest.approx(13440.0)
+    assert cost.MODES[int(r.best[0])] == "card_hour"
+
+
+def test_hybrid_weekly_cap():
+    p = _price(card_hour=10.0, week=5000.0, month=10 ** 9)
+    r = rental_costs(p, num_gpus=8, nodes=1, train_hours=188.0, ckpt_bytes=0.0, setup_hours=0.0,
+                     hours_per_week=168.0, phase="stable", overheads=NO_OVERHEAD)
+    c = _mode_costs(r)
+    assert c["card_hour"] == pytest.approx(8 * 188 * 10)  # 15,040
+    assert c["week"] == pytest.approx(2 * 5000)  # 188 h → 2 weeks
+    # week 1 capped at 5,000; the last 20 h cost 8·20·10 = 1,600 < cap
+    assert c["hybrid_week"] == pytest.approx(6600.0)
+    assert cost.MODES[int(r.best[0])] == "hybrid_week"
+
+
+def test_young_checkpoint_overhead_by_hand():
+    # 1000 GPUs: M = 1/(1000·419/(54·24·16384)) = 50.677 h; 70B×14 B over 125 nodes × 1 GB/s: δ = 7.84 s;
+    # τ = √(2δM) = 0.46982 h; overhead = δ/τ + (τ/2 + 0.25)/M = 0.014204
+    frac, tau, mtbi = cost.interruption_overhead(1000, 125, 70e9 * 14, 0.25, 1.0)
+    assert float(mtbi) == pytest.approx(50.677, rel=1e-4)
+    assert float(tau) == pytest.approx(0.46982, rel=1e-4)
+    assert float(frac) == pytest.approx(0.014204, rel=1e-3)
+
+
+def test_interruptions_grow_cost_with_scale():
+    p = _price(card_hour=10.0)
+    ov = Overheads()
+    r = rental_costs(p, num_gpus=np.array([8, 1024]), nodes=np.array([1, 128]), train_hours=np.array([1000.0, 1000.0]),
+                     ckpt_bytes=70e9 * 14, setup_hours=0.0, hours_per_week=168.0, phase="stable", overheads=ov)
+    per_gpu_hours = r.card_billed_hours
+    assert per_gpu_hours[1] > per_gpu_hours[0] > 1000.0
+
+
+def test_data_migration_hours():
+    # 1T tokens with a 128,256-entry vocabulary: int32 → 4 TB; at 1 Gb/s: 4e12·8/1e9 s = 8.889 h
+    assert cost.data_migration_hours(1e12, 128256, 0, 1.0) == pytest.approx(8.8889, rel=1e-4)
+    # 32k vocabulary → uint16; plus 7B starting weights at 2 B: (2e9·2 + 14e9)·8/1e9/3600
+    assert cost.data_migration_hours(2e9, 32000, 7e9, 1.0) == pytest.approx(18e9 * 8 / 1e9 / 3600)
+
+
+def test_electricity_matches_reference_tco_sketch():
+    # gpu-catalog.md §3.6: 10.2 kW × PUE 1.3 × 730 h × 0.7001 ¥/kWh ≈ 6.8k ¥/month
+    assert float(cost.electricity_per_month(10.2, 1.0, 1.3, 0.7001)) == pytest.approx(6776.9, rel=1e-3)
+
+
+def test_rent_vs_build_break_even_by_hand():
+    b = BuildInputs(machines=1, gpus_per_machine=8, machine_price=1_000_000.0, currency="CNY", depreciation_years=3,
+                    power_kw_per_machine=10.0, utilisation=0.5, pue=1.3, tariff_per_kwh=0.7,
+                    colocation_per_machine_month=5000.0, ops_staff_per_month=10000.0, spare_rate_per_year=0.05)
+    res = rent_vs_build(b, rent_monthly=60000.0, horizon_months=36)
+    # electricity 10·0.5·1.3·730·0.7 = 3,321.5; spares 0.05·1e6/12 = 4,166.67; running = 22,488.17/month
+    assert res.own_monthly_running == pytest.approx(22488.1667, rel=1e-6)
+    # break-even: 1e6 / (60,000 − 22,488.17) = 26.658 months
+    assert res.break_even_months == pytest.approx(26.658, rel=1e-4)
+    # TCO 36 months: 1e6 depreciation + 36 × 22,488.17 = 1,809,574 < rent 2,160,000
+    assert res.own_total == pytest.approx(1_809_574.0, rel=1e-6)
+    assert res.rent_total == pytest.approx(2_160_000.0)
+    assert res.cheaper == "build" and "26.7" in res.sentence.render()
+    short = rent_vs_build(b, rent_monthly=60000.0, horizon_months=12)
+    # 12 months: a third of the hardware (333,333) + 12 × 22,488.17 = 603,191
+    assert short.own_total == pytest.approx(1e6 / 3 + 12 * 22488.1667, rel=1e-6)
+    never = rent_vs_build(b, rent_monthly=20000.0, horizon_months=36)
+    assert never.break_even_months is None and never.cheaper == "rent"
+    assert res.missing == []
+
+
+def test_default_build_inputs_h100_cny():
+    t = PriceTable("CNY", exchange_rate=7.0)
+    b = cost.default_build_inputs("h100-sxm-80gb", 16, t)
+    assert b.machines == 2 and b.gpus_per_machine == 8
+    assert b.machine_price == pytest.approx(2_700_000.0)  # China 8-card server, gpu-catalog.md §3.4
+    assert b.power_kw_per_machine == pytest.approx(10.2)  # DGX H100
+    assert b.tariff_per_kwh == pytest.approx(0.7001)
+    assert "ops_staff_per_month" in rent_vs_build(b, 140000.0, 36).missing
+
+
+def test_rental_advice_quotes_the_numbers():
+    p = _price(card_hour=10.0, week=5600.0)
+    msgs = cost.rental_advice(p, "card_hour", costs={"card_hour": 48000.0, "week": 56000.0}, hours_per_week=60,
+                              phase="research", num_gpus=8, currency="CNY")
+    text = " ".join(m.render() for m in msgs)
+    assert "above 70 hours" in text and "56,000" in text and "48,000" in text
