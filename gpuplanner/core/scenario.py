@@ -210,8 +210,14 @@ def scenario_from_dict(data: Any) -> Scenario:
 
 
 def load_scenario(path: str | Path) -> tuple[Scenario, Path]:
-    """Load a scenario JSON file; returns the scenario and the folder relative paths resolve against."""
+    """Load a scenario JSON file or a ``.gpuplan`` plan; returns the scenario and the folder relative
+    paths resolve against. Plan files go through :mod:`gpuplanner.io.planfile` (migration, embedded model).
+    """
     path = Path(path)
+    if path.suffix.lower() == ".gpuplan":
+        from ..io.planfile import scenario_from_plan  # local import: io builds on core
+
+        return scenario_from_plan(path)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -222,8 +228,10 @@ def load_scenario(path: str | Path) -> tuple[Scenario, Path]:
         data = json.loads(text)
     except json.JSONDecodeError as err:
         raise ScenarioError(f"{path}: not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})") from None
-    if isinstance(data, dict) and "scenario" in data and "schema_version" in data:
-        data = data["scenario"]  # a .gpuplan file: the scenario is one of its sections
+    if isinstance(data, dict) and "schema_version" in data:  # a plan file under another name
+        from ..io.planfile import scenario_from_plan
+
+        return scenario_from_plan(path)
     try:
         return scenario_from_dict(data), path.resolve().parent
     except ScenarioError as err:

@@ -1,0 +1,882 @@
+"""The ``.gpuplan`` plan file: format, safe loading, migration and atomic saving.
+
+Format (schema 2, :data:`CURRENT_SCHEMA`)
+    UTF-8 JSON, one object, written with sorted keys, 2-space indent and a trailing newline so that
+    two versions of a plan diff cleanly. Top-level keys are the fields of :class:`PlanDocument`:
+    ``schema_version``, ``app_version``, ``created``/``modified`` (ISO 8601), ``title``, ``notes``,
+    ``scenario`` (the six scenario sections plus ``constraints``, see :mod:`gpuplanner.core.scenario`),
+    ``price_snapshot`` (the price rows the plan was priced with), ``selected_plan``,
+    ``vendor_checklist``, ``benchmarks`` (measured results), ``results`` (the estimate at save time,
+    free-form), ``ui_state`` and ``embedded_model`` (the architecture read from ``model.hf_config``, so
+    the plan opens on a machine where that path does not exist). Fields whose value is ``null`` and whose
+    default is ``null`` are left out. No pickle, no code: only JSON values are read.
+
+Schema 1 (legacy, read only; migrated by :func:`_migrate_1_to_2`)
+    ``name`` instead of ``title``; one ``saved`` timestamp instead of ``created``/``modified``;
+    ``scenario`` without ``constraints``, whose deadline/budget lived in a top-level ``goal``
+    object (``deadline_days``, ``budget_cny``, ``max_gpus``; the currency was always CNY); the price rows
+    as a top-level ``prices`` list; ``selected`` instead of ``selected_plan``; ``checklist`` as an object
+    ``{item id: checked}``; ``page`` instead of ``ui_state.current_page``. No ``benchmarks``, ``results``
+    or ``embedded_model``.
+
+Compatibility rules
+    * Backward: every earlier schema opens through the explicit chain of ``@migration(n)`` functions
+      (``n`` → ``n + 1``). ``tests/data/plans/v<n>.gpuplan`` keeps one file per schema, forever.
+    * Forward: a key this version does not know (anywhere in the known structure, including inside the
+      scenario sections) is split off before validation, kept in :attr:`PlanDocument.unknown_fields`,
+      reported as a warning on open and written back on save. A *newer schema number* is refused with a
+      clear message, because a newer major schema may change the meaning of known fields.
+
+Errors
+    Everything that can go wrong raises :class:`PlanFileError` (a :class:`ScenarioError`, hence a
+    :class:`PlannerError`) with one line: ``"<file name>: <problem> (field x.y: why)"``. A failed load
+    changes nothing; a failed save leaves the file on disk and the document in memory as they were.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import errno
+import json
+import math
+import os
+import re
+import stat
+import tempfile
+import types
+import typing
+from collections.abc import Callable, Iterable
+from datetime import datetime, timezone
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter, ValidationError, field_validator
+
+from .. import __version__
+from ..core.architecture import _EXPLICIT_MAP, ModelArch, _check_arch, resolve_arch
+from ..core.errors import PlannerError, ScenarioError
+from ..core.i18n import QT_TRANSLATE_NOOP
+from ..core.scenario import ModelSection, ParallelSection, Scenario
+
+CURRENT_SCHEMA = 2
+SUFFIX = ".gpuplan"
+BACKUP_SUFFIX = ".bak"
+MAX_BYTES = 20 * 1024 * 1024  # a realistic plan is a few kB; 20 MB leaves room for embedded data
+MAX_UNKNOWN_LISTED = 8
+
+_CTX = "PlanFile"
+
+
+# ------------------------------------------------------------------------------------------------ errors
+
+class PlanFileError(ScenarioError):
+    """A plan file that cannot be opened or saved. ``str(err)`` is one line fit for the user.
+
+    Attributes: ``file`` (display name), ``problem``, ``field`` (dotted path or ``None``), ``why``.
+    """
+
+    def __init__(self, file: str | os.PathLike | None, problem: str, field: str | None = None,
+                 why: str | None = None):
+        self.file = _display_name(file)
+        self.problem = _one_line(problem)
+        self.field = field
+        self.why = _one_line(why) if why else None
+        msg = f"{self.file}: {self.problem}" if self.file else self.problem
+        if field:
+            msg += f" (field {_one_line(field)}: {self.why or 'invalid'})"
+        elif self.why:
+            msg += f" ({self.why})"
+        PlannerError.__init__(self, msg)
+
+
+def _display_name(file: str | os.PathLike | None) -> str:
+    if file is None:
+        return ""
+    return _one_line(Path(os.fspath(file)).name or os.fspath(file))
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    text = re.sub(r"[\x00-\x1f\x7f\u2028\u2029]+", " ", str(text)).strip()
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# ------------------------------------------------------------------------------------------------ model
+
+class _Doc(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class PriceRow(BaseModel):
+    """One row of the price table (same keys as ``resources/prices.json``); extra keys are kept."""
+
+    model_config = ConfigDict(extra="allow", validate_assignment=True)
+
+    gpu: str
+    currency: Literal["CNY", "USD"]
+    region: str | None = None
+    provider: str | None = None
+    card_hour: float | None = Field(None, ge=0)
+    card_week: float | None = Field(None, ge=0)
+    card_month: float | None = Field(None, ge=0)
+    spot_card_hour: float | None = Field(None, ge=0)
+    machine_gpus: int | None = Field(None, gt=0)
+    source: str | None = None
+    source_date: str | None = None
+    notes: str | None = None
+
+
+class PriceSnapshot(_Doc):
+    """The prices the plan was costed with, copied into the file so the costs can be reproduced."""
+
+    taken: datetime | None = None
+    source: str = "built-in defaults"
+    exchange_rate_cny_per_usd: float | None = Field(None, gt=0)
+    prices: list[PriceRow] = Field(default_factory=list)
+
+
+class SelectedPlan(_Doc):
+    """The configuration the user chose to rent."""
+
+    label: str = ""
+    gpu: str
+    num_gpus: int = Field(gt=0)
+    gpus_per_node: int | None = Field(None, gt=0)
+    parallel: ParallelSection | None = None
+    provider: str | None = None
+    currency: Literal["CNY", "USD"] | None = None
+    card_hour: float | None = Field(None, ge=0)
+    days: float | None = Field(None, ge=0)
+    cost: float | None = Field(None, ge=0)
+
+
+class ChecklistItem(_Doc):
+    """One vendor check (e.g. ``nvlink_topology``) and whether it was confirmed."""
+
+    id: str = Field(min_length=1)
+    checked: bool = False
+    note: str = ""
+
+
+class BenchmarkResult(_Doc):
+    """One measured number (from the verification tools), e.g. all-reduce bus bandwidth."""
+
+    name: str = Field(min_length=1)
+    value: float
+    unit: str = ""
+    gpu: str | None = None
+    num_gpus: int | None = Field(None, gt=0)
+    measured_at: datetime | None = None
+    tool: str | None = None
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+class UiState(_Doc):
+    current_page: str | None = None
+
+
+_ARCH_ADAPTER = TypeAdapter(ModelArch)
+_ARCH_FIELDS = {f.name for f in dataclasses.fields(ModelArch)}
+
+
+class EmbeddedModel(_Doc):
+    """The architecture read from ``scenario.model.hf_config`` when the plan was saved.
+
+    ``arch`` holds ``dataclasses.asdict(ModelArch)``; keys a newer version added are kept as they are.
+    """
+
+    source: str
+    captured: datetime | None = None
+    arch: dict[str, Any]
+
+    @field_validator("arch")
+    @classmethod
+    def _valid_arch(cls, v: dict[str, Any]) -> dict[str, Any]:
+        known = {k: val for k, val in v.items() if k in _ARCH_FIELDS}
+        try:
+            _ARCH_ADAPTER.validate_python(known, strict=True)
+        except ValidationError as err:
+            first = err.errors()[0]
+            loc = ".".join(str(x) for x in first.get("loc", ()))
+            raise ValueError(f"{loc}: {first.get('msg', 'invalid')}" if loc else first.get("msg", "invalid")) from None
+        return v
+
+    def model_arch(self) -> ModelArch:
+        return ModelArch(**{k: v for k, v in self.arch.items() if k in _ARCH_FIELDS})
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class PlanDocument(_Doc):
+    """One plan: what the user wants to train, what they chose, and what they checked."""
+
+    schema_version: int = CURRENT_SCHEMA
+    app_version: str = __version__
+    created: datetime = Field(default_factory=_now)
+    modified: datetime = Field(default_factory=_now)
+    title: str = ""
+    notes: str = ""
+    scenario: Scenario = Field(default_factory=Scenario)
+    price_snapshot: PriceSnapshot | None = None
+    selected_plan: SelectedPlan | None = None
+    vendor_checklist: list[ChecklistItem] = Field(default_factory=list)
+    benchmarks: list[BenchmarkResult] = Field(default_factory=list)
+    results: dict[str, Any] | None = None
+    ui_state: UiState = Field(default_factory=UiState)
+    embedded_model: EmbeddedModel | None = None
+
+    # keys this version does not know, as a nested dict mirroring the file (list items by int index)
+    _unknown: dict = PrivateAttr(default_factory=dict)
+
+    @property
+    def unknown_fields(self) -> dict:
+        return self._unknown
+
+    @field_validator("schema_version")
+    @classmethod
+    def _current(cls, v: int) -> int:
+        if v != CURRENT_SCHEMA:
+            raise ValueError(f"must be {CURRENT_SCHEMA} after migration")
+        return v
+
+    @field_validator("created", "modified")
+    @classmethod
+    def _aware(cls, v: datetime) -> datetime:
+        return v if v.tzinfo is not None else v.replace(tzinfo=timezone.utc)
+
+    def checklist_state(self) -> dict[str, bool]:
+        return {item.id: item.checked for item in self.vendor_checklist}
+
+
+def new_document(scenario: Scenario | None = None, title: str = "", **fields: Any) -> PlanDocument:
+    """A fresh plan (timestamps now, current schema and app version)."""
+    now = _now()
+    return PlanDocument(scenario=scenario or Scenario(), title=title, created=now, modified=now, **fields)
+
+
+def price_snapshot(gpus: Iterable[str] | None = None, currency: str | None = None) -> PriceSnapshot:
+    """Copy the built-in price rows (optionally only those for ``gpus`` / ``currency``) into a snapshot."""
+    data = json.loads((resources.files("gpuplanner.resources") / "prices.json").read_text(encoding="utf-8"))
+    wanted = set(gpus) if gpus is not None else None
+    rows = [
+        PriceRow.model_validate(r) for r in data.get("prices", [])
+        if (wanted is None or r.get("gpu") in wanted) and (currency is None or r.get("currency") == currency)
+    ]
+    rate = (data.get("exchange_rate_cny_per_usd") or {}).get("value")
+    return PriceSnapshot(taken=_now(), source="built-in defaults (resources/prices.json)",
+                         exchange_rate_cny_per_usd=rate, prices=rows)
+
+
+# ------------------------------------------------------------------------------------------- migrations
+
+MIGRATIONS: dict[int, Callable[[dict], dict]] = {}
+
+
+def migration(from_version: int) -> Callable[[Callable[[dict], dict]], Callable[[dict], dict]]:
+    """Register ``fn(data) -> data`` that upgrades a schema ``from_version`` dict to ``from_version + 1``.
+
+    A migration receives a private deep copy and may raise :class:`MigrationError` for malformed input.
+    """
+
+    def register(fn: Callable[[dict], dict]) -> Callable[[dict], dict]:
+        if from_version in MIGRATIONS:
+            raise RuntimeError(f"two migrations from schema {from_version}")
+        MIGRATIONS[from_version] = fn
+        return fn
+
+    return register
+
+
+class MigrationError(ValueError):
+    def __init__(self, field: str, why: str):
+        self.field, self.why = field, why
+        super().__init__(f"{field}: {why}")
+
+
+def _take(d: dict, key: str, kind: type | tuple[type, ...], default: Any = None) -> Any:
+    v = d.pop(key, default)
+    if v is not None and not isinstance(v, kind):
+        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        names = {"dict": "an object", "list": "a list", "str": "text"}.get(names, names)
+        raise MigrationError(key, f"expected {names}")
+    return v
+
+
+@migration(1)
+def _migrate_1_to_2(d: dict) -> dict:
+    """Schema 1 → 2 (see the module docstring for the schema 1 layout)."""
+    out: dict[str, Any] = {}
+    name = _take(d, "name", str)
+    if name is not None:
+        out["title"] = name
+    saved = d.pop("saved", None)
+    if saved is not None:
+        out["created"] = out["modified"] = saved
+    scenario = _take(d, "scenario", dict, {})
+    goal = _take(d, "goal", dict)
+    if goal is not None:
+        if "constraints" in scenario:
+            raise MigrationError("scenario.constraints", "not allowed in schema 1 (use goal)")
+        goal = dict(goal)
+        constraints: dict[str, Any] = {}
+        if "deadline_days" in goal:
+            constraints["deadline_days"] = goal.pop("deadline_days")
+        if "budget_cny" in goal:
+            constraints["budget"] = goal.pop("budget_cny")
+            constraints["currency"] = "CNY"
+        if "max_gpus" in goal:
+            constraints["max_gpus"] = goal.pop("max_gpus")
+        constraints.update(goal)  # anything else: unknown keys, kept and reported after migration
+        scenario = {**scenario, "constraints": constraints}
+    out["scenario"] = scenario
+    prices = _take(d, "prices", list)
+    if prices is not None:
+        out["price_snapshot"] = {"source": "schema 1 file", "prices": prices}
+    selected = _take(d, "selected", dict)
+    if selected is not None:
+        out["selected_plan"] = selected
+    checklist = _take(d, "checklist", dict)
+    if checklist is not None:
+        out["vendor_checklist"] = [{"id": k, "checked": v} for k, v in checklist.items()]
+    page = _take(d, "page", str)
+    if page is not None:
+        out["ui_state"] = {"current_page": page}
+    d.pop("schema_version", None)
+    out.update(d)  # app_version, notes and unknown keys pass through
+    out["schema_version"] = 2
+    return out
+
+
+def migrate(data: dict, name: str = "") -> tuple[dict, int]:
+    """Upgrade a parsed plan dict to :data:`CURRENT_SCHEMA`; returns (new dict, schema it was written in)."""
+    version = data.get("schema_version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "not a GPU Planner plan"), "schema_version",
+                            "must be a whole number")
+    if version < 1:
+        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "not a GPU Planner plan"), "schema_version",
+                            f"{version} is not a schema number")
+    if version > CURRENT_SCHEMA:
+        raise PlanFileError(name, QT_TRANSLATE_NOOP(
+            _CTX, "made by a newer GPU Planner (schema {n}); this version reads up to {m}").format(
+                n=version, m=CURRENT_SCHEMA))
+    original = version
+    data = copy.deepcopy(data)  # a failed migration leaves the caller's dict untouched
+    while version < CURRENT_SCHEMA:
+        step = MIGRATIONS.get(version)
+        if step is None:  # pragma: no cover - guarded by a test over the registry
+            raise PlanFileError(name, f"no upgrade path from schema {version}")
+        try:
+            data = step(data)
+        except MigrationError as err:
+            raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "cannot upgrade a schema {n} plan").format(n=version),
+                                err.field, err.why) from None
+        version += 1
+        data["schema_version"] = version
+    return data, original
+
+
+# ------------------------------------------------------------------------------ unknown-field handling
+
+def _model_types(annotation: Any) -> tuple[type[BaseModel] | None, bool]:
+    """(pydantic model class found in the annotation, whether it is a list of them)."""
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        for arg in typing.get_args(annotation):
+            cls, is_list = _model_types(arg)
+            if cls is not None:
+                return cls, is_list
+        return None, False
+    if origin is list:
+        args = typing.get_args(annotation)
+        if args and isinstance(args[0], type) and issubclass(args[0], BaseModel):
+            return args[0], True
+        return None, False
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation, False
+    return None, False
+
+
+def split_unknown(data: Any, cls: type[BaseModel]) -> tuple[Any, dict]:
+    """Remove keys ``cls`` does not declare (recursively); returns (known data, unknown tree).
+
+    Models that allow extra keys keep them (nothing is split there). Values of the wrong type are left
+    for pydantic to reject with a field path.
+    """
+    if not isinstance(data, dict):
+        return data, {}
+    fields = cls.model_fields
+    forbid = cls.model_config.get("extra") == "forbid"
+    known: dict[str, Any] = {}
+    unknown: dict[Any, Any] = {}
+    for key, value in data.items():
+        if key not in fields:
+            if forbid:
+                unknown[key] = value
+            else:
+                known[key] = value
+            continue
+        sub, is_list = _model_types(fields[key].annotation)
+        if sub is not None and is_list and isinstance(value, list):
+            items = []
+            for i, item in enumerate(value):
+                k, u = split_unknown(item, sub)
+                items.append(k)
+                if u:
+                    unknown.setdefault(key, {})[i] = u
+            known[key] = items
+        elif sub is not None and not is_list and isinstance(value, dict):
+            k, u = split_unknown(value, sub)
+            known[key] = k
+            if u:
+                unknown[key] = u
+        else:
+            known[key] = value
+    return known, unknown
+
+
+def unknown_field_paths(doc: PlanDocument) -> list[str]:
+    """Dotted paths of the unknown keys kept in ``doc`` (for the warning on open)."""
+    return _paths_for(doc.unknown_fields, type(doc), "")
+
+
+def _paths_for(tree: dict, cls: type[BaseModel], prefix: str) -> list[str]:
+    out: list[str] = []
+    for key, value in tree.items():
+        path = f"{prefix}.{key}" if prefix else str(key)
+        field = cls.model_fields.get(key) if isinstance(key, str) else None
+        sub = _model_types(field.annotation) if field is not None else (None, False)
+        if field is None or sub[0] is None or not isinstance(value, dict):
+            out.append(path)
+        elif sub[1]:
+            for idx, item in value.items():
+                out += _paths_for(item, sub[0], f"{path}[{idx}]") if isinstance(item, dict) else [f"{path}[{idx}]"]
+        else:
+            out += _paths_for(value, sub[0], path)
+    return out
+
+
+def _merge_unknown(data: Any, tree: dict) -> None:
+    """Put the unknown keys back into the dumped ``data`` (in place); known values win."""
+    for key, value in tree.items():
+        if isinstance(key, int):
+            if isinstance(data, list) and 0 <= key < len(data) and isinstance(value, dict):
+                _merge_unknown(data[key], value)
+            continue
+        if not isinstance(data, dict):
+            continue
+        if key in data:
+            if isinstance(data[key], (dict, list)) and isinstance(value, dict):
+                _merge_unknown(data[key], value)
+        else:
+            data[key] = copy.deepcopy(value)
+
+
+def _prune_nulls(data: Any, cls: type[BaseModel]) -> None:
+    """Drop ``null`` values whose field default is ``None`` (they carry no information)."""
+    if not isinstance(data, dict):
+        return
+    for name, field in cls.model_fields.items():
+        if name not in data:
+            continue
+        value = data[name]
+        if value is None and field.default is None:
+            del data[name]
+            continue
+        sub, is_list = _model_types(field.annotation)
+        if sub is None:
+            continue
+        if is_list and isinstance(value, list):
+            for item in value:
+                _prune_nulls(item, sub)
+        elif not is_list:
+            _prune_nulls(value, sub)
+
+
+# ------------------------------------------------------------------------------------------------ load
+
+def _decode(raw: bytes, name: str) -> str:
+    if len(raw) > MAX_BYTES:
+        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "too large for a plan file (over {mb} MB)").format(
+            mb=MAX_BYTES // (1024 * 1024)))
+    if not raw.strip():
+        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "empty file, not a plan"))
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "UTF-16 text; plan files are UTF-8"))
+    if b"\x00" in raw:
+        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "binary data, not a plan file"))
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "not UTF-8 text (invalid byte at offset {n})").format(
+            n=err.start)) from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def _reject_constant(token: str) -> Any:
+    raise ValueError(f"{token} is not allowed")
+
+
+def _finite_float(token: str) -> float:
+    value = float(token)
+    if not math.isfinite(value):
+        raise ValueError(f"number {token[:20]} is out of range")
+    return value
+
+
+def _parse(text: str, name: str) -> Any:
+    try:
+        return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+    except json.JSONDecodeError as err:
+        if err.pos >= len(text.rstrip()):
+            raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "not valid JSON: the file ends too early (truncated?)")) \
+                from None
+        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "not valid JSON (line {line}, column {col}: {msg})").format(
+            line=err.lineno, col=err.colno, msg=err.msg)) from None
+    except RecursionError:
+        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "not a plan: JSON nested too deeply")) from None
+    except ValueError as err:  # NaN/Infinity, out-of-range floats, integers over the digit limit
+        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "not valid JSON ({why})").format(why=_one_line(str(err), 80))) \
+            from None
+
+
+_SCENARIO_KEYS = set(Scenario.model_fields)
+
+
+def _field_error(name: str, err: ValidationError) -> PlanFileError:
+    first = err.errors()[0]
+    loc = ""
+    for part in first.get("loc", ()):
+        loc += f"[{part}]" if isinstance(part, int) else (f".{part}" if loc else str(part))
+    msg = str(first.get("msg", "invalid value"))
+    if msg.startswith("Value error, "):
+        msg = msg[len("Value error, "):]
+    if first.get("type") == "extra_forbidden":
+        msg = "unknown field"
+    return PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "invalid plan"), loc or "(document)", msg)
+
+
+def from_data(data: Any, name: str = "") -> tuple[PlanDocument, list[str]]:
+    """Build a document from parsed JSON (migrating, splitting unknown keys); returns (doc, warnings)."""
+    warnings: list[str] = []
+    if not isinstance(data, dict):
+        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "not a plan: expected a JSON object, found {kind}").format(
+            kind={list: "a list", str: "text", bool: "true/false", type(None): "null"}.get(type(data), "a number")))
+    if "schema_version" not in data:
+        if data and set(data) <= _SCENARIO_KEYS:  # a plain scenario JSON: import it as a new plan
+            data = {"schema_version": CURRENT_SCHEMA, "scenario": data}
+            warnings.append(QT_TRANSLATE_NOOP(_CTX, "{name}: a scenario file, opened as a new plan").format(name=name))
+        else:
+            raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "not a GPU Planner plan (no schema_version)"))
+    data, original = migrate(data, name)
+    if original < CURRENT_SCHEMA:
+        warnings.append(QT_TRANSLATE_NOOP(
+            _CTX, "{name}: written in plan format {n}; saving will upgrade it to format {m}").format(
+                name=name, n=original, m=CURRENT_SCHEMA))
+    known, unknown = split_unknown(data, PlanDocument)
+    try:
+        doc = PlanDocument.model_validate(known)
+    except ValidationError as err:
+        raise _field_error(name, err) from None
+    except PlannerError as err:  # a validator that raised the project's own error
+        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "invalid plan"), getattr(err, "field", None) or "scenario",
+                            str(err)) from None
+    except (ValueError, TypeError, OverflowError) as err:  # defensive: never a traceback
+        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "invalid plan"), None, _one_line(str(err), 120)) from None
+    doc._unknown = unknown
+    if unknown:
+        paths = unknown_field_paths(doc)
+        shown = ", ".join(paths[:MAX_UNKNOWN_LISTED]) + (f" and {len(paths) - MAX_UNKNOWN_LISTED} more"
+                                                          if len(paths) > MAX_UNKNOWN_LISTED else "")
+        warnings.append(QT_TRANSLATE_NOOP(
+            _CTX, "{name}: unknown fields kept as they are (made by a newer GPU Planner?): {fields}").format(
+                name=name, fields=shown))
+    try:
+        dumps(doc)  # whatever opens must also save (e.g. no lone surrogates in text)
+    except PlanFileError as err:
+        raise PlanFileError(name, err.problem, err.field, err.why) from None
+    return doc, warnings
+
+
+def loads(raw: bytes | str, name: str = "plan") -> tuple[PlanDocument, list[str]]:
+    """Parse plan file content; returns (document, warnings). Raises :class:`PlanFileError`."""
+    if isinstance(raw, str):
+        try:
+            raw = raw.encode("utf-8")
+        except UnicodeEncodeError:
+            raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "not UTF-8 text")) from None
+    return from_data(_parse(_decode(raw, name), name), name)
+
+
+def read_bytes(path: str | os.PathLike, limit: int = MAX_BYTES) -> bytes:
+    """Read at most ``limit + 1`` bytes of ``path``, turning OS errors into :class:`PlanFileError`."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(limit + 1)
+    except FileNotFoundError:
+        raise PlanFileError(path, QT_TRANSLATE_NOOP(_CTX, "file not found")) from None
+    except IsADirectoryError:
+        raise PlanFileError(path, QT_TRANSLATE_NOOP(_CTX, "is a folder, not a plan file")) from None
+    except PermissionError:
+        raise PlanFileError(path, QT_TRANSLATE_NOOP(_CTX, "cannot read the file (permission denied)")) from None
+    except OSError as err:
+        raise PlanFileError(path, QT_TRANSLATE_NOOP(_CTX, "cannot read the file ({why})").format(
+            why=err.strerror or err.__class__.__name__)) from None
+
+
+def load(path: str | os.PathLike) -> tuple[PlanDocument, list[str]]:
+    """Open a ``.gpuplan`` file; returns (document, warnings). Raises :class:`PlanFileError`."""
+    path = Path(path)
+    return loads(read_bytes(path), path.name)
+
+
+# ------------------------------------------------------------------------------------------------ save
+
+def to_data(doc: PlanDocument) -> dict:
+    """The JSON object written for ``doc`` (unknown fields merged back)."""
+    data = doc.model_dump(mode="json")
+    _prune_nulls(data, PlanDocument)
+    _merge_unknown(data, doc.unknown_fields)
+    data["schema_version"] = CURRENT_SCHEMA
+    return data
+
+
+def dumps(doc: PlanDocument) -> bytes:
+    """Serialise: sorted keys, 2-space indent, UTF-8 (not ASCII-escaped), trailing newline."""
+    try:
+        text = json.dumps(to_data(doc), sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False)
+        return (text + "\n").encode("utf-8")
+    except UnicodeEncodeError:
+        raise PlanFileError(None, QT_TRANSLATE_NOOP(_CTX, "cannot save: the text contains invalid characters")) \
+            from None
+    except (ValueError, TypeError, RecursionError) as err:
+        raise PlanFileError(None, QT_TRANSLATE_NOOP(_CTX, "cannot save: {why}").format(why=_one_line(str(err), 120))) \
+            from None
+
+
+def _umask() -> int:
+    try:
+        mask = os.umask(0o022)
+        os.umask(mask)
+        return mask
+    except OSError:  # pragma: no cover
+        return 0o022
+
+
+_UMASK = _umask()
+
+
+def _fsync_dir(folder: Path) -> None:
+    if os.name != "posix":
+        return
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: str | os.PathLike, data: bytes, backup: bool = True) -> None:
+    """Write ``data`` to ``path`` atomically: temp file in the same folder, flush, fsync, replace.
+
+    With ``backup``, the previous file is first copied (also atomically) to ``<name>.bak``. On any
+    failure the temp file is removed and ``path`` is untouched; the OSError propagates.
+    """
+    path = Path(path)
+    if path.is_symlink():
+        path = path.resolve()
+    folder = path.parent
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+        exists = True
+    except FileNotFoundError:
+        mode, exists = 0o666 & ~_UMASK, False
+    if backup and exists:
+        _write_temp_then_replace(path.with_name(path.name + BACKUP_SUFFIX), path.read_bytes(), mode, folder)
+    _write_temp_then_replace(path, data, mode, folder)
+    _fsync_dir(folder)
+
+
+def _write_temp_then_replace(target: Path, data: bytes, mode: int, folder: Path) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        try:
+            os.chmod(tmp, mode)
+        except OSError:  # pragma: no cover - e.g. filesystems without permissions
+            pass
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _save_error(path: Path, err: OSError) -> PlanFileError:
+    code = getattr(err, "errno", None)
+    if isinstance(err, PermissionError) or code in (errno.EACCES, errno.EPERM):
+        why = QT_TRANSLATE_NOOP(_CTX, "permission denied; the folder may be read-only")
+    elif code == errno.EROFS:
+        why = QT_TRANSLATE_NOOP(_CTX, "the disk is read-only")
+    elif code in (errno.ENOSPC, getattr(errno, "EDQUOT", -1)):
+        why = QT_TRANSLATE_NOOP(_CTX, "the disk is full")
+    elif isinstance(err, FileNotFoundError):
+        why = QT_TRANSLATE_NOOP(_CTX, "the folder does not exist")
+    else:
+        why = err.strerror or err.__class__.__name__
+    return PlanFileError(path, QT_TRANSLATE_NOOP(_CTX, "cannot save ({why}); the file on disk is unchanged").format(
+        why=why))
+
+
+def _embed(doc: PlanDocument, base_dir: Path | None) -> tuple[EmbeddedModel | None, list[str]]:
+    """The embedded architecture to store for ``doc`` (re-read from the path when it exists)."""
+    ms = doc.scenario.model
+    if not ms.hf_config:
+        return None, []
+    from ..core.hf_import import load_model_source
+
+    path = Path(ms.hf_config).expanduser()
+    if not path.is_absolute() and base_dir is not None:
+        path = base_dir / path
+    if path.exists():
+        try:
+            arch = load_model_source(path)
+        except PlannerError as err:
+            return None, [QT_TRANSLATE_NOOP(_CTX, "model not embedded: {why}").format(why=str(err))]
+        return EmbeddedModel(source=ms.hf_config, captured=_now(), arch=dataclasses.asdict(arch)), []
+    if doc.embedded_model is not None and doc.embedded_model.source == ms.hf_config:
+        return doc.embedded_model, []  # path missing here: keep what was embedded elsewhere
+    return None, [QT_TRANSLATE_NOOP(_CTX, "model not embedded: {path} not found").format(path=ms.hf_config)]
+
+
+def save(doc: PlanDocument, path: str | os.PathLike, *, base_dir: str | os.PathLike | None = None,
+         backup: bool = True, touch: bool = True) -> list[str]:
+    """Save atomically (previous version kept as ``<name>.bak``); returns warnings.
+
+    ``doc.modified``, ``app_version`` and ``embedded_model`` are updated only when the save succeeded.
+    Relative ``model.hf_config`` paths resolve against ``base_dir`` (default: the plan's folder).
+    """
+    path = Path(path)
+    base = Path(base_dir) if base_dir is not None else path.resolve().parent
+    embedded, warnings = _embed(doc, base)
+    updates: dict[str, Any] = {"embedded_model": embedded, "app_version": __version__}
+    if touch:
+        updates["modified"] = _now()
+    staged = doc.model_copy(update=updates)
+    staged._unknown = doc.unknown_fields
+    try:
+        payload = dumps(staged)
+    except PlanFileError as err:
+        raise PlanFileError(path, err.problem, err.field, err.why) from None
+    try:
+        atomic_write(path, payload, backup=backup)
+    except OSError as err:
+        raise _save_error(path, err) from None
+    for key, value in updates.items():
+        setattr(doc, key, value)
+    return warnings
+
+
+# ------------------------------------------------------------------------------- model resolution
+
+def resolve_model(doc: PlanDocument, base_dir: str | os.PathLike | None = None) -> ModelArch:
+    """The plan's model: from ``hf_config`` when the path exists, else from the embedded architecture.
+
+    Explicit fields of ``scenario.model`` override the embedded architecture exactly as they override a
+    config read from disk (:func:`gpuplanner.core.architecture.resolve_arch`).
+    """
+    base = Path(base_dir) if base_dir is not None else None
+    ms = doc.scenario.model
+    emb = doc.embedded_model
+    if ms.hf_config and not ms.preset and emb is not None and emb.source == ms.hf_config:
+        path = Path(ms.hf_config).expanduser()
+        if not path.is_absolute() and base is not None:
+            path = base / path
+        if not path.exists():
+            return _apply_overrides(emb.model_arch(), ms)
+    return resolve_arch(ms, base)
+
+
+def _apply_overrides(arch: ModelArch, ms: ModelSection) -> ModelArch:
+    explicit = {_EXPLICIT_MAP[k]: v for k, v in ms.model_dump().items() if k in _EXPLICIT_MAP and v is not None}
+    out = arch.replace(**explicit) if explicit else arch
+    if ms.name:
+        out = out.replace(name=ms.name)
+    if explicit and arch.stored_params is not None:
+        out = out.replace(stored_params=None)
+    _check_arch(out)
+    return out
+
+
+_SECTION_FROM_ARCH = {v: k for k, v in _EXPLICIT_MAP.items()}
+_NORM_TYPES = typing.get_args(typing.get_args(ModelSection.model_fields["norm_type"].annotation)[0])
+
+
+def scenario_for_estimate(doc: PlanDocument, base_dir: str | os.PathLike | None = None,
+                          name: str = "") -> Scenario:
+    """The scenario, with a missing ``hf_config`` replaced by the embedded architecture's explicit fields.
+
+    Used by :func:`gpuplanner.core.scenario.load_scenario`, which can only hand a :class:`Scenario` to the
+    estimate. Architecture details that the scenario cannot express (``router_bias``, ``embedding_norm``,
+    ``parallel_attn_mlp``, ``dropout``, the stored parameter count) fall back to their defaults there;
+    :func:`resolve_model` keeps them.
+    """
+    ms = doc.scenario.model
+    base = Path(base_dir) if base_dir is not None else None
+    if not (ms.hf_config and doc.embedded_model is not None and doc.embedded_model.source == ms.hf_config):
+        return doc.scenario
+    path = Path(ms.hf_config).expanduser()
+    if not path.is_absolute() and base is not None:
+        path = base / path
+    if path.exists():
+        return doc.scenario
+    try:
+        arch = resolve_model(doc, base)
+    except PlannerError as err:
+        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "the embedded model cannot be used"), None, str(err)) \
+            from None
+    fields: dict[str, Any] = {"name": arch.name}
+    for arch_key, section_key in _SECTION_FROM_ARCH.items():
+        value = getattr(arch, arch_key)
+        if arch_key == "norm_type" and value not in _NORM_TYPES:
+            continue
+        if value == 0 and not isinstance(value, bool) and _positive_only(section_key):
+            continue  # ModelArch uses 0 for "absent" where the scenario field must be > 0
+        fields[section_key] = value
+    try:
+        section = ModelSection(**fields)
+    except ValidationError as err:
+        bad = _field_error(name, err)
+        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "the embedded model cannot be used"),
+                            f"embedded_model.arch.{bad.field}", bad.why) from None
+    return doc.scenario.model_copy(update={"model": section})
+
+
+def _positive_only(section_key: str) -> bool:
+    return any(getattr(m, "gt", None) is not None for m in ModelSection.model_fields[section_key].metadata)
+
+
+def scenario_from_plan(path: str | os.PathLike) -> tuple[Scenario, Path]:
+    """Load a plan file for the CLI: (scenario ready to estimate, folder relative paths resolve against)."""
+    path = Path(path)
+    doc, _warnings = load(path)
+    base = path.resolve().parent
+    return scenario_for_estimate(doc, base, path.name), base
+
+
+def is_plan_file(path: str | os.PathLike) -> bool:
+    return str(path).lower().endswith(SUFFIX)
