@@ -52,7 +52,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, TypeAdapter, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, create_model, field_validator
 
 from .. import __version__
 from ..core.architecture import _EXPLICIT_MAP, ModelArch, _check_arch, resolve_arch
@@ -176,8 +176,25 @@ class UiState(_Doc):
     current_page: str | None = None
 
 
-_ARCH_ADAPTER = TypeAdapter(ModelArch)
 _ARCH_FIELDS = {f.name for f in dataclasses.fields(ModelArch)}
+_ARCH_POSITIVE = {"hidden_size", "num_layers", "num_heads", "num_kv_heads", "head_dim", "vocab_size"}
+
+
+def _arch_validator() -> type[BaseModel]:
+    """A strict pydantic mirror of :class:`ModelArch` (counts non-negative, core sizes positive)."""
+    hints = typing.get_type_hints(ModelArch)
+    spec: dict[str, Any] = {}
+    for f in dataclasses.fields(ModelArch):
+        default = ... if f.default is dataclasses.MISSING else f.default
+        ann = hints[f.name]
+        if ann is int or ann == (int | None):
+            spec[f.name] = (ann, Field(default, gt=0) if f.name in _ARCH_POSITIVE else Field(default, ge=0))
+        else:
+            spec[f.name] = (ann, default)
+    return create_model("EmbeddedArch", __config__=ConfigDict(strict=True, extra="ignore"), **spec)
+
+
+_ARCH_MODEL = _arch_validator()
 
 
 class EmbeddedModel(_Doc):
@@ -195,7 +212,7 @@ class EmbeddedModel(_Doc):
     def _valid_arch(cls, v: dict[str, Any]) -> dict[str, Any]:
         known = {k: val for k, val in v.items() if k in _ARCH_FIELDS}
         try:
-            _ARCH_ADAPTER.validate_python(known, strict=True)
+            _ARCH_MODEL.model_validate(known)
         except ValidationError as err:
             first = err.errors()[0]
             loc = ".".join(str(x) for x in first.get("loc", ()))
@@ -440,7 +457,7 @@ def split_unknown(data: Any, cls: type[BaseModel]) -> tuple[Any, dict]:
 
 def unknown_field_paths(doc: PlanDocument) -> list[str]:
     """Dotted paths of the unknown keys kept in ``doc`` (for the warning on open)."""
-    return _paths_for(doc.unknown_fields, type(doc), "")
+    return sorted(_paths_for(doc.unknown_fields, type(doc), ""))
 
 
 def _paths_for(tree: dict, cls: type[BaseModel], prefix: str) -> list[str]:
@@ -531,7 +548,7 @@ def _parse(text: str, name: str) -> Any:
     try:
         return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
     except json.JSONDecodeError as err:
-        if err.pos >= len(text.rstrip()):
+        if err.pos >= len(text.rstrip()) or err.msg.startswith("Unterminated string"):
             raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "not valid JSON: the file ends too early (truncated?)")) \
                 from None
         raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "not valid JSON (line {line}, column {col}: {msg})").format(
@@ -595,9 +612,9 @@ def from_data(data: Any, name: str = "") -> tuple[PlanDocument, list[str]]:
             _CTX, "{name}: unknown fields kept as they are (made by a newer GPU Planner?): {fields}").format(
                 name=name, fields=shown))
     try:
-        dumps(doc)  # whatever opens must also save (e.g. no lone surrogates in text)
-    except PlanFileError as err:
-        raise PlanFileError(name, err.problem, err.field, err.why) from None
+        dumps(doc)  # whatever opens must also save
+    except PlanFileError:
+        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "contains text that is not valid Unicode")) from None
     return doc, warnings
 
 
@@ -611,12 +628,13 @@ def loads(raw: bytes | str, name: str = "plan") -> tuple[PlanDocument, list[str]
     return from_data(_parse(_decode(raw, name), name), name)
 
 
-def read_bytes(path: str | os.PathLike, limit: int = MAX_BYTES) -> bytes:
-    """Read at most ``limit + 1`` bytes of ``path``, turning OS errors into :class:`PlanFileError`."""
+def read_bytes(path: str | os.PathLike, limit: int | None = None) -> bytes:
+    """Read at most ``limit + 1`` bytes (default :data:`MAX_BYTES`) of ``path``; OS errors become
+    :class:`PlanFileError`."""
     path = Path(path)
     try:
         with open(path, "rb") as fh:
-            return fh.read(limit + 1)
+            return fh.read((MAX_BYTES if limit is None else limit) + 1)
     except FileNotFoundError:
         raise PlanFileError(path, QT_TRANSLATE_NOOP(_CTX, "file not found")) from None
     except IsADirectoryError:
