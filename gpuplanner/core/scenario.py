@@ -125,6 +125,19 @@ class AssumptionsSection(_Section):
     fragmentation: float | None = Field(None, ge=0, le=1)
 
 
+class PriceQuote(_Section):
+    """A user's rental quote for one GPU type (replaces the shipped default; see core/cost.PriceTable)."""
+
+    card_hour: float | None = Field(None, ge=0, description="on demand, per card-hour")
+    machine_week: float | None = Field(None, ge=0, description="whole machine per week")
+    machine_month: float | None = Field(None, ge=0, description="whole machine per month")
+    spot_card_hour: float | None = Field(None, ge=0, description="spot/interruptible, per card-hour")
+    machine_gpus: int | None = Field(None, gt=0, le=64, description="cards in the quoted machine")
+    currency: Literal["CNY", "USD"] | None = Field(None, description="the quote's currency (default: constraints.currency)")
+    provider: str | None = None
+    date: str | None = None
+
+
 class ConstraintsSection(_Section):
     deadline_days: float | None = Field(None, gt=0)
     budget: float | None = Field(None, ge=0)
@@ -134,6 +147,8 @@ class ConstraintsSection(_Section):
     hours_per_week: float = Field(168.0, gt=0, le=168)
     phase: Literal["research", "stable", "burst"] = "stable"
     objective: Literal["cheapest", "fastest", "value"] = "cheapest"
+    exchange_rate: float | None = Field(None, gt=0, description="CNY per USD (default: resources/prices.json)")
+    prices: dict[str, PriceQuote] | None = Field(None, description="your quotes per GPU id, replacing the defaults")
 
 
 class Scenario(_Section):
