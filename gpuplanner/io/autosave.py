@@ -144,7 +144,7 @@ class AutosaveStore:
             planfile.atomic_write(target, data, backup=False)
         except OSError as err:
             raise PlanFileError(target, QT_TRANSLATE_NOOP(_CTX, "cannot autosave ({why})").format(
-                why=err.strerror or err.__class__.__name__)) from None
+                why=planfile.os_reason(err))) from None
         return rid
 
     def _read(self, path: Path) -> tuple[dict | None, Recovery]:

@@ -745,6 +745,12 @@ def _write_temp_then_replace(target: Path, data: bytes, mode: int, folder: Path)
 
 
 def _save_error(path: Path, err: OSError) -> PlanFileError:
+    return PlanFileError(path, QT_TRANSLATE_NOOP(_CTX, "cannot save ({why}); the file on disk is unchanged").format(
+        why=os_reason(err)))
+
+
+def os_reason(err: OSError) -> str:
+    """A short, user-facing reason for a failed write."""
     code = getattr(err, "errno", None)
     if isinstance(err, PermissionError) or code in (errno.EACCES, errno.EPERM):
         why = QT_TRANSLATE_NOOP(_CTX, "permission denied; the folder may be read-only")
@@ -754,10 +760,11 @@ def _save_error(path: Path, err: OSError) -> PlanFileError:
         why = QT_TRANSLATE_NOOP(_CTX, "the disk is full")
     elif isinstance(err, FileNotFoundError):
         why = QT_TRANSLATE_NOOP(_CTX, "the folder does not exist")
+    elif isinstance(err, (FileExistsError, NotADirectoryError)):
+        why = QT_TRANSLATE_NOOP(_CTX, "a file is in the way of the folder")
     else:
         why = err.strerror or err.__class__.__name__
-    return PlanFileError(path, QT_TRANSLATE_NOOP(_CTX, "cannot save ({why}); the file on disk is unchanged").format(
-        why=why))
+    return why
 
 
 def _embed(doc: PlanDocument, base_dir: Path | None) -> tuple[EmbeddedModel | None, list[str]]:

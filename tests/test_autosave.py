@@ -1,0 +1,285 @@
+"""Autosave store, debounce timing, crash recovery (SIGKILL'd process) and the recent-files list."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from gpuplanner.core.scenario import scenario_from_dict
+from gpuplanner.io import autosave, planfile
+from gpuplanner.io.autosave import AutosaveDriver, AutosaveStore, Debouncer, RecentFiles
+from gpuplanner.io.planfile import PlanFileError
+
+
+class FakeClock:
+    def __init__(self):
+        self.t = 100.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def _doc(num_gpus: int = 8, title: str = "t"):
+    return planfile.new_document(scenario_from_dict({"model": {"preset": "llama-3-8b"},
+                                                     "hardware": {"num_gpus": num_gpus}}), title=title)
+
+
+# --------------------------------------------------------------------------------------------- folders
+
+def test_dirs_follow_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("GPUPLANNER_DATA_DIR", str(tmp_path / "d"))
+    monkeypatch.setenv("GPUPLANNER_CONFIG_DIR", str(tmp_path / "c"))
+    assert autosave.data_dir() == tmp_path / "d"
+    assert autosave.config_dir() == tmp_path / "c"
+    assert AutosaveStore().root == tmp_path / "d" / "autosave"
+    assert RecentFiles().path == tmp_path / "c" / "recent.json"
+
+
+def test_dirs_default_to_platformdirs(monkeypatch, tmp_path):
+    monkeypatch.delenv("GPUPLANNER_DATA_DIR")
+    monkeypatch.delenv("GPUPLANNER_CONFIG_DIR")
+    if sys.platform.startswith("linux"):  # platformdirs honours XDG_* (set by conftest)
+        assert autosave.data_dir() == Path(os.environ["XDG_DATA_HOME"]) / "GPUPlanner"
+        assert autosave.config_dir() == Path(os.environ["XDG_CONFIG_HOME"]) / "GPUPlanner"
+    else:
+        assert autosave.data_dir().name == "GPUPlanner"
+
+
+# ------------------------------------------------------------------------------------------- debounce
+
+def test_debouncer_waits_for_the_edits_to_settle():
+    clock = FakeClock()
+    d = Debouncer(delay_s=1.0, max_wait_s=5.0, clock=clock)
+    assert d.remaining() is None and not d.due()
+    d.touch()
+    assert d.remaining() == 1.0
+    clock.t += 0.6
+    d.touch()  # a second edit restarts the 1 s wait
+    assert d.remaining() == pytest.approx(1.0)
+    clock.t += 0.99
+    assert not d.due()
+    clock.t += 0.01
+    assert d.due() and d.remaining() == 0.0
+    d.reset()
+    assert not d.dirty and d.remaining() is None
+
+
+def test_debouncer_saves_during_continuous_editing():
+    clock = FakeClock()
+    d = Debouncer(delay_s=1.0, max_wait_s=5.0, clock=clock)
+    for _ in range(10):  # an edit every 0.5 s never lets the 1 s delay expire...
+        d.touch()
+        clock.t += 0.5
+    # ...but 5 s after the first edit it is due anyway: first edit at 100.0, now 105.0
+    assert d.due()
+
+
+def test_debouncer_rejects_inconsistent_settings():
+    with pytest.raises(ValueError):
+        Debouncer(delay_s=3.0, max_wait_s=2.0)
+
+
+def test_driver_writes_when_due_and_discards_on_save(tmp_path):
+    clock = FakeClock()
+    store = AutosaveStore(tmp_path)
+    doc = _doc()
+    driver = AutosaveDriver(store, lambda: doc, debouncer=Debouncer(1.0, 5.0, clock))
+    assert driver.poll() is False  # nothing edited
+    doc.scenario.hardware.num_gpus = 16
+    driver.edited()
+    assert driver.remaining() == 1.0 and driver.poll() is False
+    clock.t += 1.0
+    assert driver.poll() is True
+    files = list(tmp_path.glob("*.autosave"))
+    assert len(files) == 1
+    record = json.loads(files[0].read_text(encoding="utf-8"))
+    assert record["plan"]["scenario"]["hardware"]["num_gpus"] == 16
+    assert record["pid"] == os.getpid() and record["session"] == store.session
+    driver.saved()
+    assert list(tmp_path.glob("*.autosave")) == []
+
+
+def test_driver_keeps_the_edit_pending_when_the_write_fails(tmp_path):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("x")
+    clock = FakeClock()
+    store = AutosaveStore(blocker)
+    driver = AutosaveDriver(store, _doc, debouncer=Debouncer(1.0, 5.0, clock))
+    driver.edited()
+    clock.t += 1.0
+    assert driver.poll() is False
+    assert driver.last_error == f"{store.session}-main.autosave: cannot autosave (a file is in the way of the folder)"
+    assert driver.debouncer.dirty  # still to be saved
+
+
+# ------------------------------------------------------------------------------------ store, recovery
+
+def test_pending_lists_other_sessions_not_our_own(tmp_path):
+    old = AutosaveStore(tmp_path, session="old")
+    old.write(_doc(16, "before the crash"), source_path=tmp_path / "work.gpuplan")
+    mine = AutosaveStore(tmp_path, session="new")
+    mine.write(_doc(8, "current"))
+    assert [r.id for r in old.pending()] == ["new-main"]
+    (rec,) = mine.pending()
+    assert rec.id == "old-main" and rec.error is None
+    assert rec.document.title == "before the crash" and rec.document.scenario.hardware.num_gpus == 16
+    assert rec.source_path == (tmp_path / "work.gpuplan").resolve()
+    text = rec.describe()
+    assert text.startswith(f"before the crash ({(tmp_path / 'work.gpuplan').resolve()}): llama-3-8b, full, 16 × ")
+    mine.discard(rec.id)
+    assert mine.pending() == []
+
+
+def test_autosave_of_a_running_instance_is_not_offered(tmp_path):
+    store = AutosaveStore(tmp_path, session="other")
+    store.write(_doc())
+    path = tmp_path / "other-main.autosave"
+    record = json.loads(path.read_text(encoding="utf-8"))
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        record["pid"] = proc.pid
+        path.write_text(json.dumps(record), encoding="utf-8")
+        assert AutosaveStore(tmp_path).pending() == []  # that instance is alive and owns it
+    finally:
+        proc.kill()
+        proc.wait()
+    assert [r.id for r in AutosaveStore(tmp_path).pending()] == ["other-main"]
+
+
+def test_pending_newest_first(tmp_path):
+    for session, stamp in (("a", "2026-01-01T10:00:00+00:00"), ("b", "2026-01-02T10:00:00+00:00"),
+                           ("c", "2025-12-31T10:00:00+00:00")):
+        AutosaveStore(tmp_path, session=session).write(_doc())
+        path = tmp_path / f"{session}-main.autosave"
+        record = json.loads(path.read_text(encoding="utf-8"))
+        record["saved_at"] = stamp
+        path.write_text(json.dumps(record), encoding="utf-8")
+    assert [r.id for r in AutosaveStore(tmp_path).pending()] == ["b-main", "a-main", "c-main"]
+
+
+def test_damaged_autosave_is_reported_not_raised(tmp_path):
+    (tmp_path / "x-main.autosave").write_bytes(b'{"autosave_format": 1, "plan": {"schema_')
+    (tmp_path / "y-main.autosave").write_text(json.dumps(
+        {"autosave_format": 1, "pid": -1, "saved_at": "2026-01-01T00:00:00+00:00",
+         "plan": {"schema_version": 2, "scenario": {"training": {"seq_len": -5}}}}), encoding="utf-8")
+    recs = {r.id: r for r in AutosaveStore(tmp_path).pending()}
+    assert recs["x-main"].document is None
+    assert recs["x-main"].error == "x-main.autosave: not valid JSON: the file ends too early (truncated?)"
+    assert recs["y-main"].error == ("y-main.autosave: invalid plan (field scenario.training.seq_len: "
+                                    "Input should be greater than 0)")
+    assert recs["x-main"].describe().startswith("Unreadable autosave from ?: x-main.autosave")
+    AutosaveStore(tmp_path).discard("x-main")
+    assert not (tmp_path / "x-main.autosave").exists()
+
+
+def test_discard_refuses_paths(tmp_path):
+    victim = tmp_path / "victim.autosave"
+    victim.write_text("keep")
+    store = AutosaveStore(tmp_path / "store")
+    for bad in ("../victim", "a/b", "", "x" * 200):
+        with pytest.raises(PlanFileError, match="not an autosave id"):
+            store.discard(bad)
+    assert victim.read_text() == "keep"
+
+
+def test_close_removes_only_our_files(tmp_path):
+    a, b = AutosaveStore(tmp_path, session="a"), AutosaveStore(tmp_path, session="b")
+    a.write(_doc(), "one")
+    a.write(_doc(), "two")
+    b.write(_doc())
+    a.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b-main.autosave"]
+
+
+def test_autosave_keeps_unknown_fields(tmp_path):
+    data = planfile.to_data(_doc())
+    data["scenario"]["training"]["new_knob"] = 3
+    doc, _ = planfile.from_data(data, "x")
+    AutosaveStore(tmp_path, session="s").write(doc)
+    (rec,) = AutosaveStore(tmp_path).pending()
+    assert rec.document.unknown_fields == {"scenario": {"training": {"new_knob": 3}}}
+    assert rec.warnings and "scenario.training.new_knob" in rec.warnings[0]
+
+
+_EDITOR = textwrap.dedent(r"""
+    import sys, time
+    from gpuplanner.io.autosave import AutosaveDriver, AutosaveStore, Debouncer
+    from gpuplanner.io import planfile
+    from gpuplanner.core.scenario import scenario_from_dict
+
+    doc = planfile.new_document(scenario_from_dict({"model": {"preset": "llama-3-8b"}}), title="crash test")
+    store = AutosaveStore()
+    driver = AutosaveDriver(store, lambda: doc, debouncer=Debouncer(delay_s=0.05, max_wait_s=0.5),
+                            source_path=lambda: sys.argv[1])
+    for n in (2, 4, 16):
+        doc.scenario.hardware.num_gpus = n
+        doc.notes = f"edit {n}"
+        driver.edited()
+        while not driver.poll():
+            time.sleep(0.01)
+    print(store.session, flush=True)
+    time.sleep(120)  # "working" until killed
+""")
+
+
+def test_recovery_after_sigkill(tmp_path):
+    """A process edits, autosaves, is killed with SIGKILL; the next start offers its edits back."""
+    source = tmp_path / "plan.gpuplan"
+    proc = subprocess.Popen([sys.executable, "-c", _EDITOR, str(source)], stdout=subprocess.PIPE, text=True)
+    try:
+        session = proc.stdout.readline().strip()
+        assert session, "the editor process did not start"
+        assert AutosaveStore().pending() == []  # still running: not ours to recover
+    finally:
+        proc.kill()  # SIGKILL on POSIX: no cleanup handlers run
+        proc.wait(timeout=30)
+        proc.stdout.close()
+    assert proc.returncode != 0
+    store = AutosaveStore()  # "the next start"
+    (rec,) = store.pending()
+    assert rec.id == f"{session}-main"
+    assert rec.document.title == "crash test"
+    assert rec.document.scenario.hardware.num_gpus == 16 and rec.document.notes == "edit 16"
+    assert rec.source_path == source.resolve()
+    assert "crash test" in rec.describe() and "16 × h100-sxm-80gb" in rec.describe()
+    store.discard(rec.id)
+    assert store.pending() == []
+
+
+# ----------------------------------------------------------------------------------------- recent files
+
+def test_recent_files_order_dedupe_limit(tmp_path):
+    recent = RecentFiles(limit=3)
+    paths = [tmp_path / f"p{i}.gpuplan" for i in range(5)]
+    for p in paths[:3]:
+        recent.add(p)
+    recent.add(paths[0])  # re-opening moves it to the front, once
+    assert recent.entries() == [paths[0], paths[2], paths[1]]
+    recent.add(paths[3])
+    recent.add(paths[4])
+    assert recent.entries() == [paths[4], paths[3], paths[0]]
+    recent.remove(paths[3])
+    assert recent.entries() == [paths[4], paths[0]]
+    # persisted: a new instance reads the same list
+    assert RecentFiles(limit=3).entries() == [paths[4], paths[0]]
+    paths[0].write_text("{}")
+    assert recent.entries(existing_only=True) == [paths[0]]
+    recent.clear()
+    assert recent.entries() == []
+
+
+@pytest.mark.parametrize("content", [b"not json", b"[1,2]", b'{"files": "x"}', b'{"files": [1, null, "a"]}'])
+def test_recent_files_survives_a_damaged_file(content):
+    recent = RecentFiles()
+    recent.path.parent.mkdir(parents=True, exist_ok=True)
+    recent.path.write_bytes(content)
+    expected = [Path("a")] if content.endswith(b'"a"]}') else []
+    assert recent.entries() == expected
+    recent.add("/tmp/x.gpuplan")
+    assert recent.entries()[0] == Path("/tmp/x.gpuplan").resolve()
