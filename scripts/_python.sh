@@ -2,14 +2,14 @@
 # and create/refresh the project virtual environment in .venv.
 set -euo pipefail
 find_python() {
-    for cand in "${GPUPLANNER_PYTHON:-}" python3.13 python3.12; do
+    for cand in "${GPUPLANNER_PYTHON:-}" python3.12 python3.13; do
         [ -n "$cand" ] || continue
         if command -v "$cand" >/dev/null 2>&1 && "$cand" -c 'import sys; assert sys.version_info >= (3, 12)' 2>/dev/null; then
             echo "$cand"; return 0
         fi
     done
     # pyenv installs that are not on the shim's global list
-    for cand in "$HOME"/.pyenv/versions/3.13*/bin/python3 "$HOME"/.pyenv/versions/3.12*/bin/python3 /usr/bin/python3 python3; do
+    for cand in "$HOME"/.pyenv/versions/3.12*/bin/python3 "$HOME"/.pyenv/versions/3.13*/bin/python3 /usr/bin/python3 python3; do
         if [ -x "$cand" ] || command -v "$cand" >/dev/null 2>&1; then
             if "$cand" -c 'import sys; assert sys.version_info >= (3, 12)' 2>/dev/null; then echo "$cand"; return 0; fi
         fi

@@ -1,0 +1,123 @@
+"""Qt translations: English (source language) and Simplified Chinese.
+
+Strings are marked with ``self.tr()`` / ``QCoreApplication.translate()`` in Qt code and with the no-op
+``QT_TRANSLATE_NOOP`` in the pure core. ``gpuplanner/resources/i18n/gpuplanner_zh_CN.ts`` is the source
+of truth; the binary ``.qm`` is compiled from it by ``lrelease`` at build/install time (``setup.py``'s
+``build_py`` step, the PyInstaller spec) and, in a development checkout, on first use into the user cache
+folder — so the compiled file never drifts from the ``.ts``.
+
+Installing a translator posts a ``LanguageChange`` event to every widget; widgets re-run their
+``retranslate()`` (Frescobaldi's ``translateUI`` pattern). Qt's own ``qtbase_zh_CN.qm`` (shipped with
+PySide6) translates standard buttons.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from importlib import resources
+from pathlib import Path
+
+LANGUAGES = {"en": "English", "zh_CN": "简体中文"}
+DOMAIN = "gpuplanner"
+
+
+def ts_path(lang: str) -> Path:
+    return Path(str(resources.files("gpuplanner.resources") / "i18n" / f"{DOMAIN}_{lang}.ts"))
+
+
+def find_lrelease() -> str | None:
+    """Locate Qt's lrelease: the PySide6 wrapper on PATH/next to Python, or the binary inside PySide6."""
+    for name in ("pyside6-lrelease", "lrelease"):
+        found = shutil.which(name) or (
+            str(Path(sys.executable).with_name(name)) if Path(sys.executable).with_name(name).exists() else None)
+        if found:
+            return found
+    try:
+        import PySide6
+
+        base = Path(PySide6.__file__).parent
+        for cand in (base / "lrelease", base / "Qt" / "libexec" / "lrelease", base / "lrelease.exe"):
+            if cand.exists():
+                return str(cand)
+    except ImportError:
+        pass
+    return None
+
+
+def compile_ts(ts: Path, qm: Path) -> bool:
+    """Compile a .ts file to .qm with lrelease; returns False when lrelease is unavailable or fails."""
+    tool = find_lrelease()
+    if tool is None or not ts.exists():
+        return False
+    qm.parent.mkdir(parents=True, exist_ok=True)
+    res = subprocess.run([tool, str(ts), "-qm", str(qm)], capture_output=True, text=True)
+    return res.returncode == 0 and qm.exists()
+
+
+def qm_path(lang: str) -> Path | None:
+    """The compiled translation for ``lang``: shipped next to the .ts (installed/frozen builds), else
+    compiled on demand into the user cache folder (development checkouts)."""
+    if lang == "en":
+        return None
+    ts = ts_path(lang)
+    shipped = ts.with_suffix(".qm")
+    if shipped.exists() and (not ts.exists() or shipped.stat().st_mtime >= ts.stat().st_mtime):
+        return shipped
+    from platformdirs import user_cache_dir
+
+    cache = Path(os.environ.get("GPUPLANNER_CACHE_DIR") or user_cache_dir("gpuplanner", appauthor=False))
+    cached = cache / "i18n" / shipped.name
+    if cached.exists() and ts.exists() and cached.stat().st_mtime >= ts.stat().st_mtime:
+        return cached
+    if compile_ts(ts, cached):
+        return cached
+    return shipped if shipped.exists() else None
+
+
+def system_language() -> str:
+    """``zh_CN`` when the system's UI languages start with Chinese, else ``en``."""
+    from PySide6.QtCore import QLocale
+
+    for tag in QLocale.system().uiLanguages():
+        t = tag.replace("-", "_").lower()
+        if t.startswith("zh"):
+            return "zh_CN"
+        if t.startswith("en"):
+            return "en"
+    return "en"
+
+
+class LanguageManager:
+    """Installs and swaps the application's translators, keeping references alive (Anki, Vorta)."""
+
+    def __init__(self, app):
+        self.app = app
+        self.language = "en"
+        self._translators: list = []
+
+    def install(self, lang: str) -> bool:
+        from PySide6.QtCore import QLibraryInfo, QLocale, QTranslator
+
+        if lang not in LANGUAGES:
+            lang = "en"
+        for tr in self._translators:
+            self.app.removeTranslator(tr)
+        self._translators = []
+        ok = True
+        if lang != "en":
+            qt_tr = QTranslator(self.app)
+            if qt_tr.load(QLocale(lang), "qtbase", "_", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+                self.app.installTranslator(qt_tr)
+                self._translators.append(qt_tr)
+            path = qm_path(lang)
+            app_tr = QTranslator(self.app)
+            ok = bool(path) and app_tr.load(str(path))
+            if ok:
+                self.app.installTranslator(app_tr)
+                self._translators.append(app_tr)
+        QLocale.setDefault(QLocale(lang if lang != "en" else "en_US"))
+        self.language = lang
+        return ok
