@@ -2,7 +2,47 @@
 
 from __future__ import annotations
 
+import os
 import sys
+import time
+
+_T0 = time.perf_counter()
+FIRST_WINDOW_ENV = "GPUPLANNER_EXIT_AFTER_FIRST_WINDOW"
+FIRST_WINDOW_MARKER = "gpuplanner: first window painted"
+
+
+def _exit_after_first_window() -> None:
+    """Benchmark hook (``GPUPLANNER_EXIT_AFTER_FIRST_WINDOW=1``, used by ``bench/bench_bundle.py``).
+
+    Creates the QApplication before the app does and watches for the first paint of a visible top-level
+    window; once that paint has been processed it prints ``FIRST_WINDOW_MARKER ms=<ms since this module
+    was imported>`` to stdout and ends the process at once (``os._exit``: start-up is measured, not
+    teardown).
+    """
+    from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+
+    def report() -> None:
+        print(f"{FIRST_WINDOW_MARKER} ms={(time.perf_counter() - _T0) * 1000:.0f}", flush=True)
+        os._exit(0)
+
+    shown_kinds = (Qt.WindowType.Window, Qt.WindowType.Dialog, Qt.WindowType.SplashScreen)
+
+    class _FirstPaint(QObject):
+        fired = False
+
+        def eventFilter(self, obj, event):  # noqa: N802 (Qt API)
+            if not self.fired and event.type() == QEvent.Type.Paint and obj.isWidgetType():
+                top = obj.window()
+                if top.isVisible() and top.windowType() in shown_kinds:
+                    self.fired = True
+                    QTimer.singleShot(0, report)
+            return False
+
+    app._gpuplanner_first_paint = _FirstPaint(app)  # keep a reference
+    app.installEventFilter(app._gpuplanner_first_paint)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -12,6 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     if argv and (argv[0] in ("-h", "--help", "--version") or argv[0] in command_names()):
         return run_cli(argv)
     # Otherwise: the desktop app (optional plan file, --self-test).
+    if os.environ.get(FIRST_WINDOW_ENV) == "1":
+        _exit_after_first_window()
     from .ui.app import run_app
 
     return run_app(argv)
