@@ -480,7 +480,9 @@ def rental_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float], hou
     week at which whole machines would pay off."""
     out: list[Msg] = []
     chosen = costs.get(mode, math.inf)
-    others = sorted(((c, m) for m, c in costs.items() if m != mode and math.isfinite(c)))
+    # the next best mode that actually costs more (hybrids below their cap cost the same as card-hours)
+    others = sorted(((c, m) for m, c in costs.items()
+                     if m != mode and math.isfinite(c) and c > chosen * (1 + 1e-6)))
     if others:
         c2, m2 = others[0]
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
@@ -488,7 +490,7 @@ def rental_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float], hou
             {"mode": MODE_LABELS[mode], "cost": chosen, "cur": currency, "other": MODE_LABELS[m2], "other_cost": c2}))
     xw = weekly_crossover_hours(price)
     if xw is not None:
-        if xw <= HOURS_PER_WEEK:
+        if xw < HOURS_PER_WEEK - 1e-6:
             out.append(Msg(CTX, QT_TRANSLATE_NOOP(
                 "Cost", "A whole machine per week pays off above {x:.0f} hours of use per week; you plan {h:.0f}."),
                 {"x": xw, "h": hours_per_week}))

@@ -1,0 +1,87 @@
+"""``gpuplanner plan FILE [--top N] [--objective cheapest|fastest|value] [--json]``: what to rent.
+
+Searches GPU types, counts and parallel layouts for the scenario (``data.tokens`` and the ``constraints``
+section drive it) and prints the ranked plans. ``--json`` prints
+``{"plans": [...], "candidates_evaluated": int, "search_ms": float, ...}``; each plan has at least
+``gpu, num_gpus, nodes, tp, pp, dp, zero, recompute, micro_batch_size, memory_per_gpu_gib, train_days,
+cost, currency, rental_mode, warnings``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..core.scenario import load_scenario
+
+
+def _positive_int(value: str) -> int:
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {n}")
+    return n
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "plan",
+        help="search GPU types, counts and layouts; print the ranked plans to rent",
+        description="Search every candidate GPU type x count x parallel layout that fits in memory, estimate "
+        "time and rental cost, and rank them by the objective (cheapest meeting the deadline, fastest within "
+        "the budget, or lowest cost per effective PFLOP).",
+    )
+    p.add_argument("file", metavar="FILE", help="scenario JSON or .gpuplan file")
+    p.add_argument("--top", type=_positive_int, default=5, metavar="N", help="how many plans to show (default 5)")
+    p.add_argument("--objective", choices=("cheapest", "fastest", "value"),
+                   help="ranking (default: the scenario's constraints.objective)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(func=run)
+
+
+def _fmt_money(v: float, cur: str) -> str:
+    return f"{v:,.0f} {cur}"
+
+
+def run(args) -> int:
+    from ..core.search import search
+
+    scenario, base_dir = load_scenario(args.file)
+    result = search(scenario, base_dir, top=args.top, objective=args.objective)
+    if args.json:
+        print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+        return 0
+    con = scenario.constraints
+    print(f"Tier {result.tier}: {result.tier_guidance}")
+    print(f"{result.candidates_evaluated:,} candidates evaluated, {result.candidates_fitting:,} fit and are priced "
+          f"({result.search_ms:.0f} ms); objective: {result.objective}")
+    for m in result.notes:
+        print(f"note: {m.render()}")
+    if not result.plans:
+        return 0
+    header = ("#", "GPU", "count", "nodes", "tp", "pp", "dp", "zero", "recompute", "mbs", "GiB/GPU", "days",
+              f"cost ({con.currency})", "rental mode")
+    rows = []
+    for i, p in enumerate(result.plans, 1):
+        rows.append((str(i), p.gpu, str(p.num_gpus), str(p.nodes), str(p.tp), str(p.pp), str(p.dp), str(p.zero),
+                     p.recompute, str(p.micro_batch_size), f"{p.memory_per_gpu_gib:.1f}/{p.gpu_memory_gib:g}",
+                     f"{p.train_days:.1f}", f"{p.cost:,.0f}", p.rental_mode))
+    widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(header)]
+    print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
+    for r in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
+    for i, p in enumerate(result.plans, 1):
+        print(f"\n{i}. {p.num_gpus} x {p.gpu}: {p.train_days:.1f} days, {_fmt_money(p.cost, p.currency)}")
+        for m in p.explanation:
+            print(f"   - {m.render()}")
+        for m in p.rental_advice:
+            print(f"   $ {m.render()}")
+        for m in p.warnings:
+            print(f"   ! {m.render()}")
+    if result.pareto:
+        print("\nTime vs cost (Pareto front):")
+        for q in result.pareto:
+            print(f"   {q['num_gpus']:>5} x {q['gpu']:<18} {q['train_days']:>8.1f} days  {_fmt_money(q['cost'], con.currency)}")
+    return 0

@@ -1,0 +1,804 @@
+"""Plan search: which GPUs, how many, and which parallel layout — ranked by the user's objective.
+
+Every selected GPU type × GPU count (1 … one node, then whole nodes up to ``constraints.max_gpus``) ×
+tensor parallel (≤ GPUs per node) × pipeline parallel × context/expert parallel (where they apply) ×
+ZeRO stage × recomputation × micro-batch is built as numpy arrays and evaluated in one pass per GPU type:
+:func:`memory.memory_arrays` (the same formulas as a single estimate), the time model's
+``time_arrays`` on the candidates that fit, then :func:`cost.rental_costs`. Plans are ranked by
+objective, the time-vs-cost Pareto front is kept, and each shown plan explains itself.
+
+Rules for the candidate set (sources):
+
+* Layouts each framework runs: Hugging Face Trainer/Accelerate — data parallel with DDP, DeepSpeed ZeRO
+  1–3 or FSDP, no tensor/pipeline parallel (Transformers "Efficient training on multiple GPUs" docs);
+  DeepSpeed — ZeRO 0–3, pipeline parallel only with ZeRO ≤ 1 (DeepSpeed pipeline docs: "ZeRO stages 2
+  and 3 are not compatible with pipeline parallelism"); PyTorch FSDP2/torchtitan — DDP, FSDP
+  SHARD_GRAD_OP (ZeRO-2) or FULL_SHARD (ZeRO-3) with tensor and pipeline parallelism (Liang et al. 2024,
+  "TorchTitan", arXiv:2410.06511); Megatron-LM — TP, PP, CP, EP with the distributed optimizer (ZeRO-1)
+  (Narayanan et al. 2021, arXiv:2104.04473; Megatron-LM docs).
+* Tensor parallel within one node and dividing the attention and KV heads (Narayanan et al. 2021 §3.3
+  keep TP inside the NVLink domain); sequence parallelism on with Megatron TP (Korthikanti et al. 2022).
+* Context parallel only for sequences ≥ 32k tokens (Megatron-LM context-parallel docs target long
+  sequences); expert parallel only for MoE models, dividing the experts and the data-parallel degree.
+* Global batch: the scenario's ``global_batch_size`` when given (candidates must divide it), else
+  about 4M tokens for pretraining (Touvron et al. 2023, Llama 2 §2.2) or 128 sequences for fine-tuning
+  (Taori et al. 2023, Stanford Alpaca training recipe), reached with gradient accumulation.
+* Chinchilla: fewer than 20 training tokens per parameter under-trains a model being pretrained
+  (Hoffmann et al. 2022, arXiv:2203.15556, Table 3).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable, Mapping
+
+import numpy as np
+
+from . import cost as costmod
+from .cost import MODE_LABELS, MODES, Msg, Overheads, PriceTable
+from .errors import PlannerError, ScenarioError
+from .i18n import QT_TRANSLATE_NOOP
+from .memory import GIB, memory_arrays
+from .params import tier as tier_of
+from .scenario import Scenario
+
+CTX = "Plan"
+RECOMPUTE_NAMES = ("none", "selective", "full")
+ZERO_BY_FRAMEWORK = {"hf": (0, 1, 2, 3), "deepspeed": (0, 1, 2, 3), "fsdp": (0, 2, 3), "megatron": (0, 1)}
+TP_FRAMEWORKS = ("fsdp", "megatron")
+PP_FRAMEWORKS = ("deepspeed", "fsdp", "megatron")
+PP_CHOICES = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)
+MBS_CHOICES = (1, 2, 4, 8, 16)
+CP_MIN_SEQ = 32768
+PRETRAIN_BATCH_TOKENS = 4 * 1024 * 1024  # Llama 2 §2.2: 4M tokens
+FINETUNE_BATCH_SEQS = 128  # Stanford Alpaca recipe
+CHINCHILLA_TOKENS_PER_PARAM = 20.0  # Hoffmann et al. 2022
+PART_LABELS = {
+    "tp_comm": QT_TRANSLATE_NOOP("Plan", "tensor-parallel communication"),
+    "dp_comm": QT_TRANSLATE_NOOP("Plan", "data-parallel / ZeRO communication"),
+    "pp_bubble": QT_TRANSLATE_NOOP("Plan", "the pipeline bubble"),
+    "cp_comm": QT_TRANSLATE_NOOP("Plan", "context-parallel communication"),
+    "ep_comm": QT_TRANSLATE_NOOP("Plan", "expert all-to-all"),
+    "other": QT_TRANSLATE_NOOP("Plan", "the optimizer step and other memory-bound work"),
+}
+
+
+class SearchCancelled(PlannerError):
+    """The caller's cancel hook asked the search to stop."""
+
+
+# ------------------------------------------------------------------------------------------ time model
+
+
+TimeFn = Callable[[Any, Mapping[str, np.ndarray]], Mapping[str, np.ndarray]]
+
+
+def _default_time_fn():
+    """The project's time model (:func:`timing.time_arrays`) in this module's protocol."""
+    try:
+        from . import timing
+    except ImportError:
+        timing = None
+    if timing is None or not hasattr(timing, "time_arrays"):
+        raise PlannerError(QT_TRANSLATE_NOOP(CTX, "the time model is not available"))
+    return timing_time_fn
+
+
+_TIME_PARTS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "cp_comm", "ep_comm", "other")
+
+
+def timing_time_fn(ctx: "SearchContext", c: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Training hours, MFU and the step's shares from :func:`timing.time_arrays` for candidates ``c``.
+
+    hours = tokens / (tokens/s/GPU × GPUs) / 3600 (timing module docstring).
+    """
+    from . import timing
+
+    kw = ctx.time_kwargs
+    out = timing.time_arrays(
+        ctx.facts, **kw, tp=c["tp"], pp=c["pp"], cp=c["cp"], ep=c["ep"], dp=c["dp"], zero=c["zero"],
+        recompute=c["recompute"], mbs=c["mbs"], sp=c["sp"], grad_accum=c["grad_accum"], vpp=1,
+        num_gpus=c["num_gpus"], gpus_per_node=ctx.gpus_per_node, offload=False, mfu=ctx.scenario.assumptions.mfu,
+    )
+    tps = out["tokens_per_s_per_gpu"] * c["num_gpus"]
+    step = np.maximum(out["step"], 1e-30)
+    res = {"train_hours": ctx.tokens / np.maximum(tps, 1e-30) / 3600.0, "mfu": out["mfu"]}
+    for k in _TIME_PARTS:
+        res["frac_" + k] = out[k] / step
+    return res
+
+
+# ----------------------------------------------------------------------------------------------- types
+
+
+@dataclass
+class Plan:
+    """One ranked plan. Money in ``currency``; ``train_days`` are calendar days including setup,
+    checkpoints, interruptions and the work pattern (hours per week)."""
+
+    gpu: str
+    gpu_name: str
+    num_gpus: int
+    nodes: int
+    gpus_per_node: int
+    tp: int
+    pp: int
+    cp: int
+    ep: int
+    dp: int
+    zero: int
+    recompute: str
+    micro_batch_size: int
+    grad_accum: int
+    global_batch_size: int
+    memory_per_gpu_gib: float
+    gpu_memory_gib: float
+    compute_hours: float
+    train_days: float
+    cost: float
+    currency: str
+    rental_mode: str
+    mode_costs: dict[str, float]
+    mfu: float | None
+    cost_per_million_tokens: float
+    cost_per_pflop: float
+    meets_deadline: bool
+    within_budget: bool
+    explanation: list[Msg] = field(default_factory=list)
+    warnings: list[Msg] = field(default_factory=list)
+    rental_advice: list[Msg] = field(default_factory=list)
+    limits: dict[str, float] = field(default_factory=dict)
+    price: dict | None = None
+    peak_tflops: float | None = None  # dense peak at the training precision
+    link: str = ""
+
+    @property
+    def effective_tflops_per_gpu(self) -> float | None:
+        """Peak × MFU: the model TFLOPS one GPU delivers."""
+        return None if self.mfu is None or self.peak_tflops is None else self.peak_tflops * self.mfu
+
+    def to_json(self) -> dict:
+        return {
+            "gpu": self.gpu, "gpu_name": self.gpu_name, "num_gpus": self.num_gpus, "nodes": self.nodes,
+            "gpus_per_node": self.gpus_per_node, "tp": self.tp, "pp": self.pp, "cp": self.cp, "ep": self.ep,
+            "dp": self.dp, "zero": self.zero, "recompute": self.recompute,
+            "micro_batch_size": self.micro_batch_size, "grad_accum": self.grad_accum,
+            "global_batch_size": self.global_batch_size,
+            "memory_per_gpu_gib": round(self.memory_per_gpu_gib, 3), "gpu_memory_gib": self.gpu_memory_gib,
+            "compute_hours": round(self.compute_hours, 3), "train_days": round(self.train_days, 3),
+            "cost": round(self.cost, 2), "currency": self.currency, "rental_mode": self.rental_mode,
+            "rental_mode_label": MODE_LABELS[self.rental_mode],
+            "mode_costs": {k: round(v, 2) for k, v in self.mode_costs.items() if math.isfinite(v)},
+            "mfu": None if self.mfu is None else round(self.mfu, 4),
+            "cost_per_million_tokens": round(self.cost_per_million_tokens, 4),
+            "cost_per_pflop": round(self.cost_per_pflop, 6),
+            "meets_deadline": self.meets_deadline, "within_budget": self.within_budget,
+            "limits": {k: round(v, 4) for k, v in self.limits.items()},
+            "explanation": [m.render() for m in self.explanation],
+            "warnings": [m.render() for m in self.warnings],
+            "rental_advice": [m.render() for m in self.rental_advice],
+            "price": self.price,
+            "peak_tflops": self.peak_tflops,
+            "effective_tflops_per_gpu": None if self.effective_tflops_per_gpu is None
+            else round(self.effective_tflops_per_gpu, 3),
+        }
+
+
+@dataclass
+class SearchResult:
+    plans: list[Plan]
+    candidates_evaluated: int
+    candidates_fitting: int
+    search_ms: float
+    pareto: list[dict]
+    tier: str
+    tier_guidance: str
+    objective: str
+    feasible: bool
+    notes: list[Msg] = field(default_factory=list)
+    skipped_gpus: dict[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {
+            "plans": [p.to_json() for p in self.plans],
+            "candidates_evaluated": self.candidates_evaluated,
+            "candidates_fitting": self.candidates_fitting,
+            "search_ms": round(self.search_ms, 2),
+            "objective": self.objective,
+            "feasible": self.feasible,
+            "tier": self.tier,
+            "tier_guidance": self.tier_guidance,
+            "pareto": self.pareto,
+            "notes": [m.render() for m in self.notes],
+            "skipped_gpus": self.skipped_gpus,
+        }
+
+
+@dataclass(frozen=True)
+class SearchContext:
+    """Per-scenario, per-GPU-type facts the evaluation needs (cheap to build)."""
+
+    scenario: Scenario
+    resolved: Any  # estimate.Resolved with this GPU
+    gpu: Any
+    gpus_per_node: int
+    price: costmod.GpuPrice
+    overheads: Overheads
+    tokens: float
+    setup_hours: float
+    ckpt_bytes: float
+    model_flops_per_token: float
+    target_batch_seqs: int | None  # None: the scenario's global batch is fixed
+    time_kwargs: dict = field(default_factory=dict)  # fixed arguments of timing.time_arrays for this GPU
+
+    @property
+    def facts(self):
+        return self.resolved.facts
+
+
+# ----------------------------------------------------------------------------------------- enumeration
+
+
+def gpu_counts(gpus_per_node: int, max_gpus: int) -> np.ndarray:
+    """1 … one node, then whole nodes up to ``max_gpus``."""
+    first = np.arange(1, min(gpus_per_node, max_gpus) + 1)
+    nodes = np.arange(2, max_gpus // gpus_per_node + 1) * gpus_per_node
+    return np.concatenate([first, nodes]).astype(np.int64)
+
+
+def _powers_of_two_upto(n: int) -> list[int]:
+    out, v = [], 1
+    while v <= n:
+        out.append(v)
+        v *= 2
+    return out
+
+
+def enumerate_candidates(ctx: SearchContext, max_gpus: int) -> dict[str, np.ndarray]:
+    """All layouts for one GPU type as parallel int arrays (see the module docstring for the rules)."""
+    s = ctx.scenario
+    t = s.training
+    arch = ctx.resolved.arch
+    fw = t.framework
+    g = ctx.gpus_per_node
+    counts = gpu_counts(g, max_gpus)
+    tps = [v for v in _powers_of_two_upto(g) if arch.num_heads % v == 0 and (arch.num_kv_heads % v == 0 or v <= 1)]
+    if fw not in TP_FRAMEWORKS:
+        tps = [1]
+    pps = [p for p in PP_CHOICES if p <= arch.num_layers] if fw in PP_FRAMEWORKS else [1]
+    cps = [1]
+    if t.seq_len >= CP_MIN_SEQ and fw in ("megatron", "fsdp"):
+        cps = [c for c in (1, 2, 4, 8) if t.seq_len % c == 0]
+    eps = [1]
+    if arch.is_moe and fw == "megatron":
+        eps = [e for e in _powers_of_two_upto(min(arch.num_experts, 64)) if arch.num_experts % e == 0]
+    N, TP, PP, CP, EP = (a.ravel() for a in np.meshgrid(counts, tps, pps, cps, eps, indexing="ij"))
+    group = TP * PP * CP
+    ok = (N % group == 0)
+    dp = np.where(ok, N // np.maximum(group, 1), 0)
+    ok &= (EP == 1) | ((dp % EP == 0) & (dp >= EP))
+    ok &= (PP == 1) | (N > 1)
+    N, TP, PP, CP, EP, dp = N[ok], TP[ok], PP[ok], CP[ok], EP[ok], dp[ok]
+
+    zeros = ZERO_BY_FRAMEWORK[fw]
+    Z, R, M = (a.ravel() for a in np.meshgrid(zeros, (0, 1, 2), MBS_CHOICES, indexing="ij"))
+    k, j = len(N), len(Z)
+    idx_a = np.repeat(np.arange(k), j)
+    idx_b = np.tile(np.arange(j), k)
+    c = {
+        "num_gpus": N[idx_a], "tp": TP[idx_a], "pp": PP[idx_a], "cp": CP[idx_a], "ep": EP[idx_a], "dp": dp[idx_a],
+        "zero": Z[idx_b].astype(np.int64), "recompute": R[idx_b].astype(np.int64), "mbs": M[idx_b].astype(np.int64),
+    }
+    keep = (c["zero"] == 0) | (c["dp"] > 1)  # ZeRO with one data-parallel rank shards nothing
+    if fw == "deepspeed":
+        keep &= (c["pp"] == 1) | (c["zero"] <= 1)
+    gbs = t.global_batch_size
+    if gbs is not None:
+        per_step = c["mbs"] * c["dp"]
+        keep &= (gbs % per_step == 0)
+        ga = np.where(keep, gbs // np.maximum(per_step, 1), 1)
+    else:
+        target = ctx.target_batch_seqs or 1
+        per_step = c["mbs"] * c["dp"]
+        keep &= c["mbs"] <= max(target, 1)  # never a micro-batch beyond the target batch
+        ga = np.maximum(1, np.rint(target / per_step)).astype(np.int64)
+    c = {key: v[keep] for key, v in c.items()}
+    c["grad_accum"] = ga[keep].astype(np.int64)
+    c["nodes"] = np.maximum(1, -(-c["num_gpus"] // g))
+    c["sp"] = (c["tp"] > 1) & (fw == "megatron")
+    return c
+
+
+def target_batch_seqs(s: Scenario) -> int | None:
+    """Sequences per optimizer step the search aims for when the scenario leaves it open."""
+    if s.training.global_batch_size is not None:
+        return None
+    if s.training.method == "pretrain":
+        return max(1, round(PRETRAIN_BATCH_TOKENS / s.training.seq_len))
+    return FINETUNE_BATCH_SEQS
+
+
+# ------------------------------------------------------------------------------------------ evaluation
+
+
+def evaluate(ctx: SearchContext, c: Mapping[str, np.ndarray], time_fn: TimeFn) -> dict[str, np.ndarray]:
+    """Memory, time and cost for the candidates ``c`` (arrays of equal length).
+
+    Returns arrays: ``mem_gib``, ``fits``, ``train_hours`` (pure training), ``calendar_hours``, ``cost``,
+    ``mode`` (index into :data:`cost.MODES`), ``mode_costs`` (modes × n), ``mfu`` and any breakdown the
+    time model gives (``frac_*``). Works the same for one candidate as for a million.
+    """
+    from .estimate import memory_kwargs
+
+    s = ctx.scenario
+    mem = memory_arrays(
+        ctx.facts, **memory_kwargs(ctx.resolved),
+        tp=c["tp"], pp=c["pp"], cp=c["cp"], ep=c["ep"], dp=c["dp"], zero=c["zero"], recompute=c["recompute"],
+        mbs=c["mbs"], sp=c["sp"], grad_accum=c["grad_accum"], vpp=1, offload=False,
+    )
+    mem_gib = mem["total"] / GIB
+    cap = float(ctx.gpu.memory_gib or 0.0)
+    fits = mem_gib + s.assumptions.memory_headroom_gib <= cap
+    n = len(mem_gib)
+    out: dict[str, np.ndarray] = {"mem_gib": mem_gib, "fits": fits}
+    idx = np.flatnonzero(fits)
+    sub = {k: v[idx] for k, v in c.items()}
+    tm = time_fn(ctx, sub) if len(idx) else {"train_hours": np.zeros(0)}
+    hours = np.full(n, np.inf)
+    hours[idx] = tm["train_hours"]
+    out["train_hours"] = hours
+    for key, val in tm.items():
+        if key == "train_hours":
+            continue
+        arr = np.full(n, np.nan)
+        arr[idx] = np.broadcast_to(np.asarray(val, dtype=float), (len(idx),))
+        out[key] = arr
+    mode_costs = np.full((len(MODES), n), np.inf)
+    cal = np.full(n, np.inf)
+    total = np.full(n, np.inf)
+    mode = np.zeros(n, dtype=np.int64)
+    if len(idx):
+        r = costmod.rental_costs(
+            ctx.price, num_gpus=sub["num_gpus"], nodes=sub["nodes"], train_hours=tm["train_hours"],
+            ckpt_bytes=ctx.ckpt_bytes, setup_hours=ctx.setup_hours, hours_per_week=s.constraints.hours_per_week,
+            phase=s.constraints.phase, overheads=ctx.overheads,
+        )
+        mode_costs[:, idx] = r.costs
+        mode[idx] = r.best
+        total[idx] = r.best_cost
+        cal[idx] = r.best_calendar_hours
+    out.update(mode_costs=mode_costs, mode=mode, cost=total, calendar_hours=cal)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- search
+
+
+def default_gpu_candidates(table: PriceTable, precision: str) -> list[str]:
+    """Catalog GPUs with known memory, known peak at ``precision`` and a price."""
+    from .catalog_hw import load_gpus
+
+    out = []
+    for gid, g in load_gpus().items():
+        peak = getattr(g, f"{precision}_tflops", None)
+        if not g.memory_gib or not peak:
+            continue
+        if table.get(gid) is None:
+            continue
+        out.append(gid)
+    return out
+
+
+def pareto_front(days: np.ndarray, cost: np.ndarray) -> np.ndarray:
+    """Indices of the time-vs-cost Pareto front (no other point is both faster and cheaper), fastest first."""
+    ok = np.isfinite(days) & np.isfinite(cost)
+    idx = np.flatnonzero(ok)
+    if not len(idx):
+        return idx
+    order = idx[np.lexsort((cost[idx], days[idx]))]
+    c = cost[order]
+    prev_min = np.minimum.accumulate(np.concatenate([[np.inf], c[:-1]]))
+    return order[c < prev_min]
+
+
+def _rank(objective: str, days, cost, per_pflop, deadline, budget):
+    """Order of candidates and whether the constraints could be met."""
+    meets = np.ones(len(days), bool) if deadline is None else days <= deadline
+    within = np.ones(len(days), bool) if budget is None else cost <= budget
+    finite = np.isfinite(days) & np.isfinite(cost)
+    if objective == "fastest":
+        ok = within & finite
+        keys = (cost, days)
+    elif objective == "value":
+        ok = meets & within & finite
+        keys = (days, per_pflop)
+    else:
+        ok = meets & finite
+        keys = (days, cost)
+    feasible = bool(ok.any())
+    if not feasible:
+        ok = finite
+        # nothing meets the constraint: closest first (fastest when the deadline binds, cheapest for the budget)
+        keys = (days, cost) if objective == "fastest" else (cost, days)
+    idx = np.flatnonzero(ok)
+    order = idx[np.lexsort(tuple(k[idx] for k in keys))]
+    return order, feasible, meets, within
+
+
+def _diverse(order: np.ndarray, gpu_idx: np.ndarray, num_gpus: np.ndarray, top: int) -> np.ndarray:
+    """The ``top`` best of ``order`` with one layout per (GPU type, count), at most ``ceil(top / types)`` per
+    GPU type while other types still have plans; the result stays in ranking order."""
+    key = gpu_idx[order] * 10_000_000 + num_gpus[order]
+    _, first = np.unique(key, return_index=True)
+    ranked = order[np.sort(first)]
+    types = np.unique(gpu_idx[ranked])
+    per_type = max(1, math.ceil(top / max(len(types), 1)))
+    taken: list[int] = []
+    count: dict[int, int] = {}
+    for i in ranked:
+        gi = int(gpu_idx[i])
+        if count.get(gi, 0) < per_type:
+            taken.append(int(i))
+            count[gi] = count.get(gi, 0) + 1
+            if len(taken) == top:
+                break
+    if len(taken) < top:
+        rest = [int(i) for i in ranked if int(i) not in set(taken)]
+        taken += rest[: top - len(taken)]
+    pos = {int(i): k for k, i in enumerate(ranked)}
+    return np.array(sorted(taken, key=pos.__getitem__), dtype=np.int64)
+
+
+def _resolved_for(base, gpu, gpus_per_node: int):
+    """``base`` with the scenario's hardware switched to ``gpu`` (its own links and default fabric, unless it
+    is the scenario's GPU, whose network settings are kept)."""
+    s = base.scenario
+    same = s.hardware.gpu == gpu.id
+    hw = s.hardware.model_copy(update={
+        "gpu": gpu.id, "gpus_per_node": gpus_per_node, "intra_node": s.hardware.intra_node if same else None,
+        "inter_node": s.hardware.inter_node if same else None, "nics_per_node": s.hardware.nics_per_node if same else None,
+    })
+    return replace(base, scenario=s.model_copy(update={"hardware": hw}), gpu=gpu)
+
+
+def _time_kwargs(r) -> dict:
+    try:
+        from . import timing
+    except ImportError:
+        return {}
+    return timing.time_kwargs(r)[0]
+
+
+def search(
+    scenario: Scenario,
+    base_dir: Path | None = None,
+    *,
+    top: int = 10,
+    objective: str | None = None,
+    prices: PriceTable | None = None,
+    overheads: Overheads | None = None,
+    time_fn: TimeFn | None = None,
+    cancel: Callable[[], bool] | None = None,
+    distinct: bool = True,
+) -> SearchResult:
+    """Search layouts and GPU counts for ``scenario``; returns the best ``top`` plans.
+
+    ``cancel`` is called between GPU types; when it returns True the search raises
+    :class:`SearchCancelled`. ``distinct`` keeps one plan (the best layout) per GPU type and count.
+    """
+    from .architecture import resolve_arch
+    from .catalog_hw import get_gpu
+    from .estimate import TIER_GUIDANCE, Resolved, _facts_for, trainable_params
+    from .flops import model_flops_per_token
+
+    t0 = time.perf_counter()
+    s = scenario
+    con = s.constraints
+    objective = objective or con.objective
+    if objective not in ("cheapest", "fastest", "value"):
+        raise ScenarioError(QT_TRANSLATE_NOOP(CTX, "objective must be cheapest, fastest or value"), field="constraints.objective")
+    table = prices or PriceTable.from_constraints(con)
+    ov = overheads or Overheads()
+    time_fn = time_fn or _default_time_fn()
+    arch = resolve_arch(s.model, base_dir)
+    facts = _facts_for(arch)
+    base = Resolved(scenario=s, arch=arch, facts=facts, gpu=None)
+    trainable = trainable_params(base)
+    lora = s.training.method in ("lora", "qlora")
+    tokens = float(s.data.tokens)
+    start_weights = 0.0 if s.training.method == "pretrain" else float(facts.params.total)
+    setup = ov.env_setup_hours + costmod.data_migration_hours(tokens, arch.vocab_size, start_weights, ov.transfer_gbps)
+    ckpt = costmod.checkpoint_bytes(trainable, lora)
+    mf_tok = float(model_flops_per_token(facts, s.training.seq_len, method=s.training.method,
+                                         lora_rank=s.training.lora_rank, lora_targets=s.training.lora_targets))
+    target = target_batch_seqs(s)
+
+    gpu_ids = con.gpu_candidates or default_gpu_candidates(table, s.training.precision)
+    skipped: dict[str, str] = {}
+    chunks: list[dict[str, np.ndarray]] = []
+    contexts: list[SearchContext] = []
+    evaluated = 0
+    for gid in gpu_ids:
+        if cancel is not None and cancel():
+            raise SearchCancelled(QT_TRANSLATE_NOOP(CTX, "search cancelled"))
+        gpu = get_gpu(gid)
+        price = table.get(gpu.id)
+        if price is None:
+            skipped[gpu.id] = QT_TRANSLATE_NOOP(CTX, "no rental price: enter a quote")
+            continue
+        if not gpu.memory_gib:
+            skipped[gpu.id] = QT_TRANSLATE_NOOP(CTX, "memory size unknown")
+            continue
+        g = int(gpu.gpus_per_node or s.hardware.gpus_per_node)
+        r = _resolved_for(base, gpu, g)
+        try:
+            tkw = _time_kwargs(r) if time_fn is timing_time_fn else {}
+        except PlannerError as err:
+            skipped[gpu.id] = str(err)
+            continue
+        ctx = SearchContext(
+            scenario=s, resolved=r, gpu=gpu, time_kwargs=tkw, gpus_per_node=g, price=price, overheads=ov,
+            tokens=tokens, setup_hours=setup, ckpt_bytes=ckpt, model_flops_per_token=mf_tok,
+            target_batch_seqs=target,
+        )
+        c = enumerate_candidates(ctx, con.max_gpus)
+        evaluated += len(c["num_gpus"])
+        ev = evaluate(ctx, c, time_fn)
+        keep = ev["fits"] & np.isfinite(ev["cost"])
+        if not keep.any():
+            continue
+        chunk = {k: v[keep] for k, v in c.items()}
+        for k, v in ev.items():
+            chunk[k] = v[..., keep] if k == "mode_costs" else v[keep]
+        chunk["ctx"] = np.full(int(keep.sum()), len(contexts))
+        contexts.append(ctx)
+        chunks.append(chunk)
+
+    tier = tier_of(facts.params.total)
+    guidance = TIER_GUIDANCE[tier]
+    if not chunks:
+        return SearchResult(plans=[], candidates_evaluated=evaluated, candidates_fitting=0,
+                            search_ms=(time.perf_counter() - t0) * 1e3, pareto=[], tier=tier, tier_guidance=guidance,
+                            objective=objective, feasible=False, skipped_gpus=skipped,
+                            notes=[Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No candidate fits in memory: allow more GPUs "
+                                                                   "(max_gpus) or larger cards."), {})])
+    keys = [k for k in chunks[0] if k != "mode_costs"]
+    allk = set().union(*(ch.keys() for ch in chunks))
+    cat: dict[str, np.ndarray] = {}
+    for k in allk:
+        if k == "mode_costs":
+            cat[k] = np.concatenate([ch[k] for ch in chunks], axis=1)
+        else:
+            cat[k] = np.concatenate([ch.get(k, np.full(len(ch["num_gpus"]), np.nan)) for ch in chunks])
+    days = cat["calendar_hours"] / 24.0
+    total_pflop = mf_tok * tokens / 1e15
+    per_pflop = cat["cost"] / max(total_pflop, 1e-30)
+    order, feasible, meets, within = _rank(objective, days, cat["cost"], per_pflop, con.deadline_days, con.budget)
+    chosen = order[:top]
+    if distinct:
+        chosen = _diverse(order, cat["ctx"], cat["num_gpus"], top)
+    front = pareto_front(days, cat["cost"])
+    # distinct front points by GPU type and count
+    seen, pareto = set(), []
+    for i in front:
+        k2 = (int(cat["ctx"][i]), int(cat["num_gpus"][i]))
+        if k2 in seen:
+            continue
+        seen.add(k2)
+        ctx = contexts[int(cat["ctx"][i])]
+        pareto.append({"gpu": ctx.gpu.id, "num_gpus": int(cat["num_gpus"][i]), "tp": int(cat["tp"][i]),
+                       "pp": int(cat["pp"][i]), "train_days": round(float(days[i]), 3),
+                       "cost": round(float(cat["cost"][i]), 2)})
+    plans = [_make_plan(contexts[int(cat["ctx"][i])], cat, int(i), days, per_pflop, meets, within, tier)
+             for i in chosen]
+    notes: list[Msg] = []
+    if not feasible:
+        if objective == "fastest":
+            notes.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No plan fits the budget of {budget:,.0f} {cur}: the cheapest "
+                                                         "plans are shown."), {"budget": con.budget or 0, "cur": table.currency}))
+        else:
+            notes.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No plan meets the deadline of {days:g} days within {n} GPUs: "
+                                                         "the fastest plans are shown; raise max_gpus or the deadline."),
+                             {"days": con.deadline_days or 0, "n": con.max_gpus}))
+    return SearchResult(
+        plans=plans, candidates_evaluated=evaluated, candidates_fitting=int(len(days)),
+        search_ms=(time.perf_counter() - t0) * 1e3, pareto=pareto, tier=tier, tier_guidance=guidance,
+        objective=objective, feasible=feasible, notes=notes, skipped_gpus=skipped,
+    )
+
+
+# -------------------------------------------------------------------------------------------- explain
+
+
+def _make_plan(ctx: SearchContext, cat: dict, i: int, days, per_pflop, meets, within, tier: str) -> Plan:
+    s = ctx.scenario
+    gpu = ctx.gpu
+    val = {k: (v[i] if k != "mode_costs" else v[:, i]) for k, v in cat.items()}
+    n, tp, pp, cp, ep, dp = (int(val[k]) for k in ("num_gpus", "tp", "pp", "cp", "ep", "dp"))
+    zero, rc, mbs, ga, nodes = (int(val[k]) for k in ("zero", "recompute", "mbs", "grad_accum", "nodes"))
+    mode = MODES[int(val["mode"])]
+    mode_costs = {m: float(val["mode_costs"][j]) for j, m in enumerate(MODES)}
+    cur = ctx.price.currency
+    tokens = ctx.tokens
+    mfu = val.get("mfu")
+    mfu = None if mfu is None or not np.isfinite(mfu) else float(mfu)
+    limits = {k[5:]: float(v) for k, v in val.items() if k.startswith("frac_") and np.isfinite(v)}
+    plan = Plan(
+        gpu=gpu.id, gpu_name=gpu.name, num_gpus=n, nodes=nodes, gpus_per_node=ctx.gpus_per_node, tp=tp, pp=pp,
+        cp=cp, ep=ep, dp=dp, zero=zero, recompute=RECOMPUTE_NAMES[rc], micro_batch_size=mbs, grad_accum=ga,
+        global_batch_size=mbs * dp * ga, memory_per_gpu_gib=float(val["mem_gib"]),
+        gpu_memory_gib=float(gpu.memory_gib), compute_hours=float(val["train_hours"]), train_days=float(days[i]),
+        cost=float(val["cost"]), currency=cur, rental_mode=mode, mode_costs=mode_costs, mfu=mfu,
+        cost_per_million_tokens=float(val["cost"]) / max(tokens / 1e6, 1e-12), cost_per_pflop=float(per_pflop[i]),
+        meets_deadline=bool(meets[i]), within_budget=bool(within[i]), limits=limits,
+        price=ctx.price.to_json(), peak_tflops=_peak(gpu, s.training.precision), link=_link(gpu),
+    )
+    plan.explanation = explain(ctx, plan)
+    plan.warnings = plan_warnings(ctx, plan, tier)
+    plan.rental_advice = costmod.rental_advice(
+        ctx.price, mode, costs=mode_costs, hours_per_week=s.constraints.hours_per_week, phase=s.constraints.phase,
+        num_gpus=n, currency=cur)
+    return plan
+
+
+def _peak(gpu, precision: str) -> float | None:
+    from .catalog_hw import peak_tflops
+
+    v = peak_tflops(gpu, precision)
+    if v is None and precision in ("bf16", "fp16"):
+        v = peak_tflops(gpu, "fp16" if precision == "bf16" else "bf16")
+    return None if v is None else float(v)
+
+
+def compare_plans(a: Plan, b: Plan) -> list[Msg]:
+    """Why plan ``a`` costs more or less per token than plan ``b``, from their numbers.
+
+    Cost per token = price per card-hour / (tokens per card-hour); tokens per card-hour ∝ peak × MFU, so
+    ``cost_a/cost_b = (price_a/price_b) × (eff_b/eff_a) × rest``, where ``rest`` collects setup,
+    checkpoints, interruptions and billing granularity (the timing module's MFU definition).
+    """
+    out: list[Msg] = []
+    for p in (a, b):
+        z = (QT_TRANSLATE_NOOP(CTX, "ZeRO-{z} over {link}").format(z=p.zero, link=p.link if p.nodes == 1 else
+             QT_TRANSLATE_NOOP(CTX, "the network"))) if p.zero else QT_TRANSLATE_NOOP(CTX, "no ZeRO")
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "{n} × {gpu}: {price:,.2f} {cur} per card-hour for {eff:,.0f} effective TFLOPS per card "
+                 "({peak:,.0f} peak × {mfu:.0%} utilisation; micro-batch {mbs}, {zero}) → {cpt:,.3f} {cur} per "
+                 "million tokens."),
+            {"n": p.num_gpus, "gpu": p.gpu, "price": (p.price or {}).get("card_hour") or 0.0, "cur": p.currency,
+             "eff": p.effective_tflops_per_gpu or 0.0, "peak": p.peak_tflops or 0.0, "mfu": p.mfu or 0.0,
+             "mbs": p.micro_batch_size, "zero": z, "cpt": p.cost_per_million_tokens}))
+    pa, pb = (a.price or {}).get("card_hour"), (b.price or {}).get("card_hour")
+    ea, eb = a.effective_tflops_per_gpu, b.effective_tflops_per_gpu
+    if pa and pb and ea and eb:
+        price_r, eff_r = pa / pb, ea / eb
+        cost_r = a.cost_per_million_tokens / b.cost_per_million_tokens
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "{a} costs {pr:.2f}× as much per card-hour as {b} and delivers {er:.2f}× the effective TFLOPS, so "
+                 "its tokens cost {cr:.2f}× as much (setup, checkpoints and billing make the rest: {rest:.2f}×)."),
+            {"a": a.gpu, "b": b.gpu, "pr": price_r, "er": eff_r, "cr": cost_r, "rest": cost_r / (price_r / eff_r)}))
+    return out
+
+
+def _link(gpu) -> str:
+    return {"nvlink": "NVLink", "nvlink-bridge": "NVLink bridge", "pcie": "PCIe"}.get(gpu.intra_node_link or "",
+                                                                                     gpu.intra_node_link or "?")
+
+
+def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
+    """Why this layout, what limits it — sentences built from the plan's numbers."""
+    s = ctx.scenario
+    arch = ctx.resolved.arch
+    out = [Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "{n} × {gpu} ({nodes} node(s)): {mem:.1f} of {cap:g} GiB per GPU used, {days:.1f} days, {cost:,.0f} {cur}."),
+        {"n": p.num_gpus, "gpu": p.gpu_name, "nodes": p.nodes, "mem": p.memory_per_gpu_gib, "cap": p.gpu_memory_gib,
+         "days": p.train_days, "cost": p.cost, "cur": p.currency})]
+    if p.tp > 1:
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "Tensor parallel {tp}: each layer's weights split over {tp} GPUs inside one node ({link})."),
+            {"tp": p.tp, "link": _link(ctx.gpu)}))
+    if p.pp > 1:
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "Pipeline parallel {pp}: {layers} layers in stages of about {per} layers; {m} micro-batches per step "
+                 "keep the pipeline bubble at {bubble:.0%} ((p−1)/m)."),
+            {"pp": p.pp, "layers": arch.num_layers, "per": math.ceil(arch.num_layers / p.pp), "m": p.grad_accum,
+             "bubble": (p.pp - 1) / max(p.grad_accum, 1)}))
+    if p.zero > 0:
+        what = {1: QT_TRANSLATE_NOOP(CTX, "optimizer states"), 2: QT_TRANSLATE_NOOP(CTX, "optimizer states and gradients"),
+                3: QT_TRANSLATE_NOOP(CTX, "optimizer states, gradients and weights")}[p.zero]
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "ZeRO-{z}: {what} sharded over the {dp} data-parallel GPUs."),
+                       {"z": p.zero, "what": what, "dp": p.dp}))
+    elif p.dp > 1:
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Plain data parallel over {dp} GPUs: the model states fit without sharding."),
+                       {"dp": p.dp}))
+    if p.recompute != "none":
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Activation recomputation ({rc}) trades extra compute for memory."),
+                       {"rc": p.recompute}))
+    out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "Micro-batch {mbs} × {ga} accumulation steps × {dp} replicas = {gbs} sequences of {seq} tokens per step."),
+        {"mbs": p.micro_batch_size, "ga": p.grad_accum, "dp": p.dp, "gbs": p.global_batch_size, "seq": s.training.seq_len}))
+    # what limits it
+    use = p.memory_per_gpu_gib / max(p.gpu_memory_gib, 1e-9)
+    if use > 0.85:
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Limited by memory: {use:.0%} of each GPU is used."), {"use": use}))
+    if p.limits:
+        parts = {k: v for k, v in p.limits.items() if k != "compute"}
+        if parts:
+            worst, frac = max(parts.items(), key=lambda kv: kv[1])
+            if frac >= 0.05:
+                out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Largest loss: {what} takes {frac:.0%} of each step."),
+                               {"what": PART_LABELS.get(worst, worst), "frac": frac}))
+    if p.mfu is not None:
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "Estimated utilisation {mfu:.0%} of peak → {cpt:,.2f} {cur} per million tokens."),
+            {"mfu": p.mfu, "cpt": p.cost_per_million_tokens, "cur": p.currency}))
+    return out
+
+
+def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
+    """Warnings the numbers call for (PCIe TP, cross-node TP, MFU assumption, Chinchilla, small batch ...)."""
+    s = ctx.scenario
+    gpu = ctx.gpu
+    arch = ctx.resolved.arch
+    w: list[Msg] = []
+    if p.tp > 1 and gpu.intra_node_link == "pcie":
+        w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Tensor parallelism over PCIe ({tp} GPUs): every layer all-reduces "
+                                                 "over PCIe; expect poor scaling."), {"tp": p.tp}))
+    dom = gpu.nvlink_domain or 1
+    if p.tp > 1 and gpu.intra_node_link in ("nvlink", "nvlink-bridge") and p.tp > dom:
+        w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Tensor parallel {tp} is larger than the NVLink domain of {dom} GPUs: "
+                                                 "part of its traffic goes over PCIe."), {"tp": p.tp, "dom": dom}))
+    if p.tp > p.gpus_per_node:
+        w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Tensor parallelism across nodes ({tp} > {g} GPUs per node)."),
+                     {"tp": p.tp, "g": p.gpus_per_node}))
+    if p.zero >= 2 and p.dp > 1 and (gpu.intra_node_link == "pcie" or p.nodes > 1):
+        w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "ZeRO-{z} moves gradients{w} every step over {link}; this traffic "
+                                                 "lowers utilisation."),
+                     {"z": p.zero, "w": QT_TRANSLATE_NOOP(CTX, " and weights") if p.zero == 3 else "",
+                      "link": QT_TRANSLATE_NOOP(CTX, "the network between nodes") if p.nodes > 1 else "PCIe"}))
+    if p.mfu is not None:
+        w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "The time assumes {mfu:.0%} model FLOPs utilisation; measure a short "
+                                                 "run and correct it."), {"mfu": p.mfu}))
+    if s.training.method == "pretrain":
+        per = ctx.tokens / max(ctx.facts.params.total, 1)
+        if per < CHINCHILLA_TOKENS_PER_PARAM:
+            w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Only {per:.1f} tokens per parameter: compute-optimal pretraining "
+                                                     "uses about 20 (Chinchilla)."), {"per": per}))
+    target = ctx.target_batch_seqs
+    if target is not None and p.micro_batch_size * p.dp > 1.5 * target:
+        w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "The batch is too small to keep {n} GPUs busy: one micro-batch per "
+                                                 "replica already makes {gbs} sequences per step, above the usual "
+                                                 "{target}."), {"n": p.num_gpus, "gbs": p.global_batch_size, "target": target}))
+    if p.pp > 1 and p.grad_accum < 4 * p.pp:
+        w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Only {m} micro-batches for {pp} pipeline stages: the bubble wastes "
+                                                 "{b:.0%} of the time; use a larger global batch."),
+                     {"m": p.grad_accum, "pp": p.pp, "b": (p.pp - 1) / max(p.grad_accum, 1)}))
+    if tier in ("100B", "1000B") and p.gpu_memory_gib < 80:
+        w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "A model of this size normally runs on cards with ≥80 GB."), {}))
+    if p.nodes > 1:
+        net = s.hardware.inter_node
+        if net:
+            from .catalog_hw import get_network
+
+            gbps = (get_network(net).gbps_per_nic or 0) * (s.hardware.nics_per_node or get_network(net).default_nics_per_node or 1)
+            if tier != "10B" and gbps < 400 * p.gpus_per_node / 8:
+                w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Multi-node training of this size wants ≥400 Gb/s per GPU "
+                                                         "between nodes; {net} gives less."), {"net": net}))
+        else:
+            w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{nodes} nodes: ask the vendor for the network between nodes "
+                                                     "(≥400 Gb/s InfiniBand/RoCE for large models)."), {"nodes": p.nodes}))
+    if tier == "1000B" or s.constraints.phase == "burst" or p.num_gpus >= 256:
+        w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{n} cards: confirm the vendor's real elastic capacity before "
+                                                 "planning on it."), {"n": p.num_gpus}))
+    if not p.meets_deadline:
+        w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Misses the deadline of {d:g} days."), {"d": s.constraints.deadline_days or 0}))
+    if not p.within_budget:
+        w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Over the budget of {b:,.0f} {cur}."),
+                     {"b": s.constraints.budget or 0, "cur": p.currency}))
+    if ctx.price.is_default:
+        w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Uses the default price for {gpu} ({date}): enter your quote."),
+                     {"gpu": gpu.id, "date": ctx.price.source_date}))
+    return w

@@ -1,0 +1,250 @@
+"""Plan search: enumeration rules, hand-checked fits, deadline/budget ranking, Pareto front, warnings, CLI."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from gpuplanner.cli import run_cli
+from gpuplanner.core import search as S
+from gpuplanner.core.cost import Overheads, PriceTable
+from gpuplanner.core.scenario import scenario_from_dict
+
+NO_OVERHEAD = Overheads(env_setup_hours=0.0, transfer_gbps=1e9, resume_hours=0.0, gpu_interruptions_per_gpu_hour=0.0)
+
+
+def _scn(**kw):
+    base = {"model": {"preset": "llama-2-7b"}, "training": {"method": "full"}, "data": {"tokens": "1B"},
+            "constraints": {"max_gpus": 8}}
+    for k, v in kw.items():
+        base.setdefault(k, {}).update(v)
+    return scenario_from_dict(base)
+
+
+def fixed_mfu_time(mfu=0.5):
+    """A test double for the time model: hours = 6·P·tokens / (N · peak · MFU) — hand-computable."""
+
+    def fn(ctx, c):
+        P = ctx.facts.params.total
+        peak = ctx.gpu.bf16_tflops * 1e12
+        hours = 6.0 * P * ctx.tokens / (c["num_gpus"] * peak * mfu) / 3600.0
+        return {"train_hours": hours, "mfu": np.full(len(hours), mfu)}
+
+    return fn
+
+
+def test_gpu_counts_whole_nodes_past_one():
+    assert S.gpu_counts(8, 40).tolist() == [1, 2, 3, 4, 5, 6, 7, 8, 16, 24, 32, 40]
+    assert S.gpu_counts(8, 5).tolist() == [1, 2, 3, 4, 5]
+
+
+def _cands(scn, gpu="h100-sxm-80gb"):
+    from gpuplanner.core.architecture import resolve_arch
+    from gpuplanner.core.catalog_hw import get_gpu
+    from gpuplanner.core.estimate import Resolved, _facts_for
+
+    arch = resolve_arch(scn.model)
+    r = Resolved(scenario=scn, arch=arch, facts=_facts_for(arch), gpu=get_gpu(gpu))
+    ctx = S.SearchContext(scenario=scn, resolved=r, gpu=r.gpu, gpus_per_node=8, price=PriceTable().get(gpu),
+                          overheads=Overheads(), tokens=1e9, setup_hours=0, ckpt_bytes=0, model_flops_per_token=1,
+                          target_batch_seqs=S.target_batch_seqs(scn))
+    return S.enumerate_candidates(ctx, scn.constraints.max_gpus)
+
+
+def test_enumeration_follows_framework_rules():
+    hf = _cands(_scn())
+    assert set(hf["tp"]) == {1} and set(hf["pp"]) == {1}
+    assert not ((hf["zero"] > 0) & (hf["dp"] == 1)).any()
+    mg = _cands(_scn(training={"framework": "megatron"}, constraints={"max_gpus": 32}))
+    assert set(mg["zero"]) == {0, 1} and set(mg["tp"]) == {1, 2, 4, 8} and mg["pp"].max() > 1
+    assert (mg["num_gpus"] == mg["tp"] * mg["pp"] * mg["dp"] * mg["cp"]).all()
+    ds = _cands(_scn(training={"framework": "deepspeed"}, constraints={"max_gpus": 16}))
+    assert not ((ds["pp"] > 1) & (ds["zero"] >= 2)).any() and ds["pp"].max() > 1
+    # a fixed global batch: every candidate divides it exactly
+    fx = _cands(_scn(training={"global_batch_size": 64}))
+    assert (fx["mbs"] * fx["dp"] * fx["grad_accum"] == 64).all()
+    # open batch, fine-tuning: about 128 sequences (Alpaca recipe)
+    assert S.target_batch_seqs(_scn()) == 128
+    assert S.target_batch_seqs(_scn(training={"method": "pretrain", "seq_len": 4096})) == 1024  # 4M tokens
+
+
+def test_7b_lora_fits_one_24gb_card():
+    scn = _scn(training={"method": "lora"}, constraints={"max_gpus": 1, "gpu_candidates": ["rtx-4090-24gb"]})
+    r = S.search(scn, time_fn=fixed_mfu_time(), top=3)
+    assert r.plans and r.plans[0].num_gpus == 1
+    assert r.plans[0].memory_per_gpu_gib + scn.assumptions.memory_headroom_gib <= 24.0
+
+
+def test_7b_full_finetune_needs_several_80gb_cards_or_sharding():
+    # HF mixed precision without ZeRO: 6 (weights) + 4 (grads) + 8 (AdamW) = 18 B/param × 6.74e9 = 121 GB > 80 GB
+    one = S.search(_scn(constraints={"max_gpus": 1, "gpu_candidates": ["h100-sxm-80gb"]}), time_fn=fixed_mfu_time())
+    assert one.plans == [] and one.candidates_evaluated > 0
+    many = S.search(_scn(constraints={"max_gpus": 8, "gpu_candidates": ["h100-sxm-80gb"]}), time_fn=fixed_mfu_time(),
+                    top=50, distinct=False)
+    assert many.plans and all(p.num_gpus >= 2 and p.zero >= 1 for p in many.plans)
+
+
+def test_70b_two_weeks_1t_tokens_needs_hundreds_of_gpus():
+    scn = scenario_from_dict({
+        "model": {"preset": "llama-3-70b"}, "training": {"method": "pretrain", "framework": "megatron", "seq_len": 4096},
+        "data": {"tokens": "1T"},
+        "constraints": {"max_gpus": 2048, "deadline_days": 14, "gpu_candidates": ["h100-sxm-80gb"]}})
+    r = S.search(scn, top=3)
+    assert r.feasible and r.tier == "100B" and "80 GB" in r.tier_guidance
+    best = r.plans[0]
+    # lower bound by hand: 6·70.6e9·1e12 FLOPs / (989e12 · 0.6 MFU · 14·86400 s) ≈ 590 GPUs
+    P = 70.55e9
+    assert best.num_gpus >= 6 * P * 1e12 / (989e12 * 0.6 * 14 * 86400)
+    assert best.meets_deadline and best.train_days <= 14
+    assert best.tp >= 2 and best.nodes == best.num_gpus // 8
+
+
+def test_cheapest_meeting_deadline_by_hand():
+    # fixed MFU 0.5: K = 6·P·tokens/(peak·0.5)/3600 GPU-hours; setup 1 h per GPU makes cost grow with N:
+    # cost = price·(K + N·1) → the cheapest plan is the smallest N with K/N ≤ 24·deadline hours
+    scn = _scn(data={"tokens": "20B"}, constraints={"max_gpus": 64, "deadline_days": 2.0, "gpu_candidates": ["h100-sxm-80gb"]})
+    ov = Overheads(env_setup_hours=1.0, transfer_gbps=1e9, resume_hours=0.0, gpu_interruptions_per_gpu_hour=0.0)
+    prices = PriceTable("CNY", overrides={"h100-sxm-80gb": {"card_hour": 10.0, "machine_week": 1e9, "machine_month": 1e9}})
+    r = S.search(scn, time_fn=fixed_mfu_time(0.5), overheads=ov, prices=prices, top=3)
+    P = r.plans[0].compute_hours * r.plans[0].num_gpus  # = K
+    K = 6 * 6.738415616e9 * 20e9 / (989e12 * 0.5) / 3600
+    assert P == pytest.approx(K, rel=1e-3)
+    counts = S.gpu_counts(8, 64)
+    need = counts[np.argmax(counts * 48.0 >= K * (1 + 1e-12) + counts * 1.0)]  # K/N + 1 h setup ≤ 48 h
+    assert r.plans[0].num_gpus == need
+    assert r.plans[0].cost == pytest.approx(10.0 * (K + need * 1.0), rel=1e-6)
+    assert r.plans[0].rental_mode == "card_hour"
+    # fastest within a budget: the largest N whose cost fits
+    budget = 10.0 * (K + 33)
+    rf = S.search(scn.model_copy(update={"constraints": scn.constraints.model_copy(update={"budget": budget})}),
+                  objective="fastest", time_fn=fixed_mfu_time(0.5), overheads=ov, prices=prices, top=1)
+    assert rf.plans[0].num_gpus == 32 and rf.plans[0].cost <= budget
+
+
+def test_no_plan_meets_deadline_shows_fastest():
+    scn = _scn(data={"tokens": "1T"}, constraints={"max_gpus": 8, "deadline_days": 1, "gpu_candidates": ["h100-sxm-80gb"]})
+    r = S.search(scn, time_fn=fixed_mfu_time(), top=2)
+    assert not r.feasible and r.notes
+    assert not r.plans[0].meets_deadline and r.plans[0].num_gpus == 8
+    assert any("deadline" in w.render() for w in r.plans[0].warnings)
+
+
+def test_pareto_front_by_hand():
+    days = np.array([1.0, 2.0, 3.0, 1.5, 2.5, np.inf])
+    cost = np.array([10.0, 5.0, 1.0, 12.0, 5.0, 0.1])
+    # (1,10) (2,5) (3,1) are the front; (1.5,12) and (2.5,5) are dominated; inf excluded
+    assert S.pareto_front(days, cost).tolist() == [0, 1, 2]
+
+
+def test_cancel_hook_between_gpu_types():
+    calls = []
+
+    def cancel():
+        calls.append(1)
+        return len(calls) > 1
+
+    with pytest.raises(S.SearchCancelled):
+        S.search(_scn(constraints={"gpu_candidates": ["h100-sxm-80gb", "a800-sxm-80gb"]}), time_fn=fixed_mfu_time(),
+                 cancel=cancel)
+    assert len(calls) == 2
+
+
+def test_warnings_come_from_the_plan():
+    # Megatron, 7B full fine-tune on 24 GB cards: 18 B/param ÷ (tp·pp) must fit → model parallel plans
+    scn = _scn(training={"framework": "megatron"}, constraints={"max_gpus": 16, "gpu_candidates": ["rtx-4090-24gb"]})
+    r = S.search(scn, time_fn=fixed_mfu_time(), top=500, distinct=False)
+    assert any(p.tp > 1 for p in r.plans) and any(p.tp == 1 for p in r.plans)
+    assert all(p.tp * p.pp >= 4 for p in r.plans)  # 6.74e9 · 18 B / 3 = 40 GB > 24 GB: at least 4-way split
+    for p in r.plans:
+        has = any("Tensor parallelism over PCIe" in w.render() for w in p.warnings)
+        assert has == (p.tp > 1)
+    pre = _scn(training={"method": "pretrain"}, data={"tokens": "100B"}, constraints={"gpu_candidates": ["h100-sxm-80gb"]})
+    w = " ".join(m.render() for m in S.search(pre, time_fn=fixed_mfu_time(), top=1).plans[0].warnings)
+    assert "14.8 tokens per parameter" in w  # 100e9 / 6.738e9
+    ok = _scn(training={"method": "pretrain"}, data={"tokens": "200B"}, constraints={"gpu_candidates": ["h100-sxm-80gb"]})
+    assert not any("tokens per parameter" in m.render() for m in S.search(ok, time_fn=fixed_mfu_time(), top=1).plans[0].warnings)
+
+
+def test_rental_mode_follows_hours_per_week():
+    # user quote: 10/card-hour, machine-week 5,600 → weekly pays off above 70 h/week
+    quote = {"h100-sxm-80gb": {"card_hour": 10.0, "machine_week": 5600.0, "machine_month": 1e9}}
+    modes = {}
+    for h in (40.0, 168.0):  # 1T tokens on 8 GPUs ≈ 2,839 h of work: many weeks
+        scn = _scn(data={"tokens": "1T"},
+                   constraints={"max_gpus": 8, "gpu_candidates": ["h100-sxm-80gb"], "hours_per_week": h, "prices": quote})
+        r = S.search(scn, time_fn=fixed_mfu_time(), overheads=NO_OVERHEAD, top=100)
+        eight = [p for p in r.plans if p.num_gpus == 8][0]
+        modes[h] = eight.rental_mode
+        assert not eight.price["is_default"]
+    assert modes[40.0] == "card_hour" and modes[168.0] in ("week", "hybrid_week")
+
+
+def test_7b_full_finetune_4x80_vs_8x24_follows_time_and_price():
+    """The comparison decomposes cost per token into price per card-hour × effective TFLOPS, and the
+    ranking flips exactly where the 24 GB card's price crosses the break-even price."""
+    scn = _scn(constraints={"max_gpus": 8, "gpu_candidates": ["h100-sxm-80gb", "rtx-4090-24gb"]})
+    r = S.search(scn, top=40)
+    a = next(p for p in r.plans if p.gpu == "rtx-4090-24gb" and p.num_gpus == 8)
+    b = next(p for p in r.plans if p.gpu == "h100-sxm-80gb" and p.num_gpus == 4)
+    assert a.zero == 3 and any("PCIe" in w.render() for w in a.warnings)  # 24 GB needs ZeRO-3 over PCIe
+    assert a.micro_batch_size * a.grad_accum * a.dp == b.micro_batch_size * b.grad_accum * b.dp == 128
+    assert a.cost_per_million_tokens == pytest.approx(a.cost / 1e3)
+    msgs = [m.render() for m in S.compare_plans(a, b)]
+    assert "effective TFLOPS" in msgs[0] and "ZeRO-3 over PCIe" in msgs[0]
+    # break-even 4090 price: same cost per token as the H100 plan
+    p_star = a.price["card_hour"] * b.cost_per_million_tokens / a.cost_per_million_tokens
+    for factor, winner in ((0.9, "rtx-4090-24gb"), (1.1, "h100-sxm-80gb")):
+        q = {"rtx-4090-24gb": {"card_hour": p_star * factor}, "h100-sxm-80gb": {"card_hour": b.price["card_hour"]}}
+        s2 = _scn(constraints={"max_gpus": 8, "gpu_candidates": ["h100-sxm-80gb", "rtx-4090-24gb"], "prices": q})
+        r2 = S.search(s2, top=40)
+        a2 = next(p for p in r2.plans if p.gpu == "rtx-4090-24gb" and p.num_gpus == 8)
+        b2 = next(p for p in r2.plans if p.gpu == "h100-sxm-80gb" and p.num_gpus == 4)
+        assert (a2.cost < b2.cost) == (winner == "rtx-4090-24gb")
+
+
+def test_vectorised_equals_per_candidate_loop():
+    scn = _scn(training={"framework": "megatron"}, constraints={"max_gpus": 16, "gpu_candidates": ["a800-sxm-80gb"]})
+    from gpuplanner.core.architecture import resolve_arch
+    from gpuplanner.core.catalog_hw import get_gpu
+    from gpuplanner.core.estimate import Resolved, _facts_for
+
+    arch = resolve_arch(scn.model)
+    gpu = get_gpu("a800-sxm-80gb")
+    base = Resolved(scenario=scn, arch=arch, facts=_facts_for(arch), gpu=None)
+    r = S._resolved_for(base, gpu, 8)
+    ctx = S.SearchContext(scenario=scn, resolved=r, gpu=gpu, gpus_per_node=8, price=PriceTable().get(gpu.id),
+                          overheads=Overheads(), tokens=1e9, setup_hours=0.7, ckpt_bytes=1e11, model_flops_per_token=1,
+                          target_batch_seqs=128, time_kwargs=S._time_kwargs(r))
+    c = S.enumerate_candidates(ctx, 16)
+    vec = S.evaluate(ctx, c, S.timing_time_fn)
+    pick = np.linspace(0, len(c["tp"]) - 1, 60).astype(int)
+    for i in pick:
+        one = S.evaluate(ctx, {k: v[i:i + 1] for k, v in c.items()}, S.timing_time_fn)
+        for key in ("mem_gib", "train_hours", "cost", "calendar_hours"):
+            a, b = vec[key][i], one[key][0]
+            assert (a == b) or math.isclose(a, b, rel_tol=1e-12), (key, i, a, b)
+        assert vec["mode"][i] == one["mode"][0]
+
+
+def test_plan_cli_json_contract(tmp_path, capsys):
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps({"model": {"preset": "llama-2-7b"}, "training": {"method": "lora"}, "data": {"tokens": "100M"},
+                             "constraints": {"max_gpus": 8, "gpu_candidates": ["rtx-4090-24gb", "a800-sxm-80gb"]}}))
+    assert run_cli(["plan", str(f), "--json", "--top", "3"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert isinstance(out["candidates_evaluated"], int) and out["candidates_evaluated"] > 0
+    assert isinstance(out["search_ms"], float)
+    assert 1 <= len(out["plans"]) <= 3
+    need = {"gpu", "num_gpus", "nodes", "tp", "pp", "dp", "zero", "recompute", "micro_batch_size",
+            "memory_per_gpu_gib", "train_days", "cost", "currency", "rental_mode", "warnings"}
+    for p in out["plans"]:
+        assert need <= set(p) and isinstance(p["warnings"], list)
+    costs = [p["cost"] for p in out["plans"]]
+    assert costs == sorted(costs)  # cheapest first (no deadline)
+    assert run_cli(["plan", str(f), "--top", "2", "--objective", "fastest"]) == 0
+    text = capsys.readouterr().out
+    assert "candidates evaluated" in text and "Pareto" in text
+    assert run_cli(["plan", str(tmp_path / "missing.json")]) == 2
