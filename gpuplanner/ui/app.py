@@ -5,6 +5,24 @@ from __future__ import annotations
 import argparse
 import sys
 
+from PySide6.QtCore import QEvent, QObject
+
+
+class FileOpenFilter(QObject):
+    """macOS sends a double-clicked document as a QFileOpenEvent, not in argv (Frescobaldi's handler)."""
+
+    def __init__(self, window):
+        super().__init__(window)
+        self.window = window
+
+    def eventFilter(self, obj, ev):  # noqa: N802 (Qt)
+        if ev.type() == QEvent.Type.FileOpen:
+            path = ev.file()
+            if path and self.window.maybe_save():
+                self.window.open_path(path)
+            return True
+        return False
+
 
 def run_app(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="gpuplanner", description="GPU Planner desktop app")
@@ -12,15 +30,22 @@ def run_app(argv: list[str]) -> int:
     parser.add_argument("--self-test", action="store_true", help="open the window, render every page, exit 0")
     args = parser.parse_args(argv)
 
+    from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
-
-    from .main_window import MainWindow
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("GPU Planner")
     app.setOrganizationName("GPU Planner")
-    window = MainWindow()
+
+    from .main_window import MainWindow
+
+    window = MainWindow(autosave=not args.self_test)
+    if args.file:
+        window.open_path(args.file)
     window.show()
     if args.self_test:
         return window.self_test()
+    app.installEventFilter(FileOpenFilter(window))
+    if not args.file:
+        QTimer.singleShot(0, window.offer_recovery)
     return app.exec()

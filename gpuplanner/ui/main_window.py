@@ -1,24 +1,659 @@
-"""The main window (first version: the wizard comes with the desktop-app issue)."""
+"""The main window: wizard steps in a sidebar, the current page, and the live panel beside it."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QLabel, QMainWindow
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QEvent, QSize, Qt, QTimer
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QApplication, QFileDialog, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMainWindow, QMessageBox,
+    QProgressBar, QPushButton, QSplitter, QStackedWidget, QVBoxLayout, QWidget,
+)
+
+from gpuplanner.core.errors import PlannerError
+
+from . import settings
+from .charts import configure_pyqtgraph
+from .live import LiveEstimator, SearchController
+from .live_panel import LivePanel
+from .model import ScenarioModel
+from .pages.base import AppContext
+
+PAGE_KEYS = ("model", "training", "data", "budget", "hardware", "plans")
+
+# which wizard step owns a field path (for the ⚠ marks in the sidebar)
+_BUDGET_FIELDS = ("constraints.deadline_days", "constraints.hours_per_week", "constraints.phase",
+                  "constraints.budget", "constraints.currency", "constraints.objective", "constraints.max_gpus")
+
+
+def page_of_field(path: str) -> int:
+    if path.startswith("model"):
+        return 0
+    if path.startswith(("training", "parallel", "hardware.num_gpus")):
+        return 1
+    if path.startswith("data"):
+        return 2
+    if path.startswith(_BUDGET_FIELDS):
+        return 3
+    if path.startswith(("hardware", "constraints")):
+        return 4
+    return 1
+
+
+def _page_class(i: int):
+    from .pages.budget_page import BudgetPage
+    from .pages.data_page import DataPage
+    from .pages.hardware_page import HardwarePage
+    from .pages.model_page import ModelPage
+    from .pages.plans_page import PlansPage
+    from .pages.training_page import TrainingPage
+
+    return (ModelPage, TrainingPage, DataPage, BudgetPage, HardwarePage, PlansPage)[i]
+
+
+def _planfile():
+    try:
+        from gpuplanner.io import planfile
+    except ImportError:
+        return None
+    return planfile
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, parent=None):
+    def __init__(self, parent: QWidget | None = None, model: ScenarioModel | None = None,
+                 autosave: bool = True, search_enabled: bool = True):
         super().__init__(parent)
-        self.label = QLabel(self)
-        self.setCentralWidget(self.label)
+        configure_pyqtgraph()
+        self.model = model or ScenarioModel(parent=self)
+        self.estimator = LiveEstimator(self.model, self)
+        self.search = SearchController(self.model, self)
+        self.search.enabled = search_enabled
+        self.ctx = AppContext(self.model, self.estimator, self.search)
+        self._doc = None           # the PlanDocument the model came from (keeps checklist, unknown fields)
+        self.pages: list[QWidget | None] = [None] * len(PAGE_KEYS)
+        self._printer = None
+
+        # ---- layout: sidebar | page + nav | live panel
+        self.sidebar = QListWidget()
+        self.sidebar.setObjectName("steps")
+        self.sidebar.setFixedWidth(190)
+        self.sidebar.setStyleSheet(
+            "#steps { border: none; background: #eef2f6; font-size: 11pt; }"
+            "#steps::item { padding: 9px 10px; }"
+            "#steps::item:selected { background: #1565c0; color: white; }")
+        for _ in PAGE_KEYS:
+            self.sidebar.addItem(QListWidgetItem())
+        self.stack = QStackedWidget()
+        for _ in PAGE_KEYS:
+            self.stack.addWidget(QWidget())
+        nav = QHBoxLayout()
+        nav.setContentsMargins(12, 4, 12, 8)
+        self.back_btn = QPushButton()
+        self.next_btn = QPushButton()
+        self.back_btn.clicked.connect(self.go_back)
+        self.next_btn.clicked.connect(self.go_next)
+        self.next_btn.setDefault(False)
+        nav.addWidget(self.back_btn)
+        nav.addStretch(1)
+        nav.addWidget(self.next_btn)
+        center = QWidget()
+        cl = QVBoxLayout(center)
+        cl.setContentsMargins(0, 0, 0, 0)
+        cl.setSpacing(0)
+        cl.addWidget(self.stack, 1)
+        cl.addLayout(nav)
+        self.live = LivePanel(self.model, self.estimator, self.search)
+        self.split = QSplitter(Qt.Orientation.Horizontal)
+        self.split.addWidget(self.sidebar)
+        self.split.addWidget(center)
+        self.split.addWidget(self.live)
+        self.split.setStretchFactor(1, 3)
+        self.split.setStretchFactor(2, 2)
+        self.split.setCollapsible(0, False)
+        self.split.setCollapsible(1, False)
+        self.setCentralWidget(self.split)
+        self.split.setSizes([190, 600, 490])
+
+        # ---- status bar
+        self.search_label = QLabel()
+        self.search_progress = QProgressBar()
+        self.search_progress.setRange(0, 100)
+        self.search_progress.setMaximumWidth(140)
+        self.search_progress.setTextVisible(False)
+        self.statusBar().addPermanentWidget(self.search_label)
+        self.statusBar().addPermanentWidget(self.search_progress)
+        self.search.started.connect(self._update_search_status)
+        self.search.progress.connect(lambda f: self.search_progress.setValue(int(f * 100)))
+        self.search.finished.connect(lambda _o: self._update_search_status())
+        self.search.failed.connect(lambda _m: self._update_search_status())
+
+        self._make_actions()
+        self.sidebar.currentRowChanged.connect(self.go_to)
+        self.model.errorsChanged.connect(self._update_step_marks)
+        self.model.dirtyChanged.connect(lambda _d: self._update_title())
+        self.model.changed.connect(self._on_model_changed)
+
+        # ---- autosave (debounced; the plan-file layer decides the timing)
+        self._autosave = None
+        self._autosave_timer = QTimer(self)
+        self._autosave_timer.setSingleShot(True)
+        self._autosave_timer.timeout.connect(self._autosave_poll)
+        if autosave:
+            self._setup_autosave()
+
         self.resize(1280, 800)
         self.retranslate()
+        self.go_to(0)
+        self._restore_state()
+        self.estimator.run_now()
+        self.estimator.run_scaling_now()
+        if search_enabled:
+            self.search.restart()
+
+    # ================================================================== pages
+    def ensure_page(self, i: int) -> QWidget:
+        if self.pages[i] is None:
+            page = _page_class(i)(self.ctx)
+            old = self.stack.widget(i)
+            self.stack.insertWidget(i, page)
+            self.stack.removeWidget(old)
+            old.deleteLater()
+            self.pages[i] = page
+            if i == 5:
+                self.live.cost_chart.planClicked.connect(self._on_cost_point)
+        return self.pages[i]
+
+    def page(self, key: str):
+        return self.ensure_page(PAGE_KEYS.index(key))
+
+    def go_to(self, i: int) -> None:
+        if i < 0 or i >= len(PAGE_KEYS):
+            return
+        self.ensure_page(i)
+        self.stack.setCurrentIndex(i)
+        if self.sidebar.currentRow() != i:
+            self.sidebar.blockSignals(True)
+            self.sidebar.setCurrentRow(i)
+            self.sidebar.blockSignals(False)
+        self.back_btn.setEnabled(i > 0)
+        self.next_btn.setEnabled(i < len(PAGE_KEYS) - 1)
+        self.model.set_ui("page", i)
+
+    def current_index(self) -> int:
+        return self.stack.currentIndex()
+
+    def go_back(self) -> None:
+        self.go_to(self.current_index() - 1)
+
+    def go_next(self) -> None:
+        self.go_to(self.current_index() + 1)
+
+    def _on_cost_point(self, index: int) -> None:
+        plans = self.live.cost_chart.plans
+        if 0 <= index < len(plans):
+            self.page("plans").select_rank(plans[index].rank)
+
+    # ================================================================== menus
+    def _make_actions(self) -> None:
+        mb = self.menuBar()
+        self.file_menu = mb.addMenu("")
+        self.go_menu = mb.addMenu("")
+        self.help_menu = mb.addMenu("")
+        A = {}
+
+        def act(key, slot, shortcut=None, menu=None):
+            a = QAction(self)
+            a.triggered.connect(slot)
+            if shortcut is not None:
+                a.setShortcut(shortcut)
+            (menu or self.file_menu).addAction(a)
+            A[key] = a
+            return a
+
+        act("new", self.file_new, QKeySequence.StandardKey.New)
+        act("open", self.file_open, QKeySequence.StandardKey.Open)
+        self.recent_menu = self.file_menu.addMenu("")
+        self.recent_menu.aboutToShow.connect(self._fill_recent)
+        act("save", self.file_save, QKeySequence.StandardKey.Save)
+        act("save_as", self.file_save_as, QKeySequence.StandardKey.SaveAs)
+        act("revert", self.file_revert)
+        self.file_menu.addSeparator()
+        act("export_charts", self.export_charts)
+        act("preview", lambda: self._report("print_preview"))
+        act("print", lambda: self._report("print_report"), QKeySequence.StandardKey.Print)
+        act("pdf", lambda: self._report("export_pdf"))
+        self.file_menu.addSeparator()
+        act("quit", self.close, QKeySequence.StandardKey.Quit)
+        for i in range(len(PAGE_KEYS)):
+            act(f"step{i}", lambda _c=False, i=i: self.go_to(i), QKeySequence(f"Ctrl+{i + 1}"), self.go_menu)
+        self.go_menu.addSeparator()
+        act("back", self.go_back, QKeySequence("Alt+Left"), self.go_menu)
+        act("next", self.go_next, QKeySequence("Alt+Right"), self.go_menu)
+        act("search", self.search.restart, QKeySequence("F5"), self.go_menu)
+        act("about", self.about, None, self.help_menu)
+        self.actions_ = A
 
     def retranslate(self) -> None:
-        self.setWindowTitle(self.tr("GPU Planner"))
-        self.label.setText(self.tr("Describe the training task; GPU Planner derives what to rent."))
+        titles = [self.tr("Model"), self.tr("Training setup"), self.tr("Data volume"), self.tr("Time and budget"),
+                  self.tr("Hardware and prices"), self.tr("Plans")]
+        self.step_titles = titles
+        self._update_step_marks()
+        self.back_btn.setText(self.tr("← Back"))
+        self.back_btn.setToolTip(self.tr("Previous step (Alt+Left)"))
+        self.next_btn.setText(self.tr("Next →"))
+        self.next_btn.setToolTip(self.tr("Next step (Alt+Right)"))
+        self.sidebar.setToolTip(self.tr("Steps: click any step, or press Ctrl+1 … Ctrl+6"))
+        self.file_menu.setTitle(self.tr("&File"))
+        self.go_menu.setTitle(self.tr("&Go"))
+        self.help_menu.setTitle(self.tr("&Help"))
+        self.recent_menu.setTitle(self.tr("Open &Recent"))
+        A = self.actions_
+        texts = {"new": self.tr("&New"), "open": self.tr("&Open…"), "save": self.tr("&Save"),
+                 "save_as": self.tr("Save &As…"), "revert": self.tr("Re&vert to Saved"),
+                 "export_charts": self.tr("Export Charts as PNG…"), "preview": self.tr("Print Pre&view…"),
+                 "print": self.tr("&Print…"), "pdf": self.tr("Export P&DF…"), "quit": self.tr("&Quit"),
+                 "back": self.tr("&Back"), "next": self.tr("&Next"), "search": self.tr("Search &Again"),
+                 "about": self.tr("&About GPU Planner")}
+        for k, t in texts.items():
+            A[k].setText(t)
+        for i, t in enumerate(titles):
+            A[f"step{i}"].setText(self.tr("{0}. {1}").format(i + 1, t))
+        self._update_title()
+        self._update_search_status()
 
-    def self_test(self) -> int:
-        from PySide6.QtWidgets import QApplication
+    def changeEvent(self, ev):  # noqa: N802 (Qt)
+        if ev.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(ev)
 
-        QApplication.processEvents()
-        return 0 if not self.grab().isNull() else 1
+    def _update_step_marks(self) -> None:
+        bad = {page_of_field(p): msg for p, msg in self.model.errors().items()}
+        for i, t in enumerate(getattr(self, "step_titles", [])):
+            item = self.sidebar.item(i)
+            item.setText(self.tr("{0}  {1}").format(i + 1, t) + ("  ⚠" if i in bad else ""))
+            item.setToolTip(bad.get(i, ""))
+
+    def _update_title(self) -> None:
+        name = self.model.path.name if self.model.path else (self.model.title or self.tr("Untitled plan"))
+        self.setWindowModified(self.model.dirty)
+        self.setWindowTitle(self.tr("{0}[*] — GPU Planner").format(name))
+
+    def _update_search_status(self) -> None:
+        s = self.search
+        self.search_progress.setVisible(s.state == "running")
+        if s.state == "running":
+            self.search_label.setText(self.tr("Searching plans…"))
+        elif s.state == "done" and s.outcome is not None:
+            self.search_label.setText(self.tr("{0} plans").format(len(s.outcome.plans)))
+        elif s.state == "failed":
+            self.search_label.setText(self.tr("Plan search failed"))
+        else:
+            self.search_label.setText("")
+
+    def _on_model_changed(self, section: str) -> None:
+        if section not in ("ui",) or self.model.dirty:
+            if self._autosave is not None and self.model.dirty:
+                self._autosave.edited()
+                rem = self._autosave.remaining()
+                if rem is not None:
+                    self._autosave_timer.start(int(rem * 1000))
+        if section == "all":
+            self._update_title()
+
+    # ================================================================== files
+    def document(self):
+        """The PlanDocument for the current state (for Save and autosave)."""
+        pf = _planfile()
+        if pf is None:
+            return None
+        from gpuplanner.io.planfile import SelectedPlan, UiState
+
+        doc = self._doc.model_copy(deep=True) if self._doc is not None else pf.new_document()
+        if self._doc is not None:
+            doc._unknown = self._doc.unknown_fields
+        doc.title = self.model.title
+        doc.notes = self.model.notes
+        doc.scenario = self.model.scenario
+        doc.ui_state = UiState(current_page=PAGE_KEYS[max(0, self.current_index())])
+        plan = self._selected_plan()
+        if plan is not None:
+            try:
+                from gpuplanner.core.scenario import ParallelSection
+
+                L = plan.layout
+                doc.selected_plan = SelectedPlan(
+                    label=f"#{plan.rank}", gpu=plan.gpu, num_gpus=plan.num_gpus, gpus_per_node=plan.gpus_per_node,
+                    parallel=ParallelSection(tp=L.get("tp", 1), pp=L.get("pp", 1), cp=L.get("cp", 1),
+                                             ep=L.get("ep", 1), zero=L.get("zero", 0),
+                                             auto=self.model.scenario.parallel.auto),
+                    currency=plan.currency, days=plan.days, cost=plan.cost)
+            except Exception:  # noqa: BLE001 - the selection is optional in a plan file
+                pass
+        results = dict(doc.results or {})
+        res = self.estimator.result
+        if res is not None and res.estimate is not None:
+            results["estimate"] = res.estimate.to_json()
+        results["app_ui"] = dict(self.model.ui)
+        doc.results = results
+        return doc
+
+    def _selected_plan(self):
+        out = self.search.outcome
+        if out is None:
+            return None
+        rank = self.model.ui.get("selected_plan")
+        return next((p for p in out.plans if p.rank == rank), None)
+
+    def maybe_save(self) -> bool:
+        """Ask to save unsaved changes; False when the user cancels."""
+        if not self.model.dirty:
+            return True
+        btn = QMessageBox.question(
+            self, self.tr("Unsaved changes"),
+            self.tr("The plan has unsaved changes. Save them first?"),
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save)
+        if btn == QMessageBox.StandardButton.Save:
+            return self.file_save()
+        return btn == QMessageBox.StandardButton.Discard
+
+    def file_new(self) -> None:
+        if not self.maybe_save():
+            return
+        from .model import default_scenario
+
+        self._doc = None
+        self.model.load(default_scenario())
+        self.model.ui["tokens_text"] = "2B"
+        self.go_to(0)
+
+    def file_open(self) -> None:
+        if not self.maybe_save():
+            return
+        path, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Open plan or scenario"), settings.last_dir(),
+            self.tr("GPU Planner plans (*.gpuplan);;Scenario JSON (*.json);;All files (*)"))
+        if path:
+            self.open_path(path)
+
+    def open_path(self, path: str | Path, show_errors: bool = True) -> bool:
+        """Open a .gpuplan or a scenario JSON; errors go to a message box (never a traceback)."""
+        path = Path(path)
+        pf = _planfile()
+        warnings: list[str] = []
+        ui = None
+        try:
+            if pf is not None:
+                doc, warnings = pf.load(path)
+                base = path.resolve().parent
+                scenario = pf.scenario_for_estimate(doc, base, path.name)
+                ui = (doc.results or {}).get("app_ui") if isinstance(doc.results, dict) else None
+                is_plan = pf.is_plan_file(path)
+                self._doc = doc if is_plan else None
+                title = doc.title
+                notes = doc.notes
+            else:
+                from gpuplanner.core.scenario import load_scenario
+
+                scenario, base = load_scenario(path)
+                title = notes = ""
+                is_plan = False
+        except PlannerError as err:
+            if show_errors:
+                QMessageBox.warning(self, self.tr("Cannot open"), str(err))
+            self.statusBar().showMessage(str(err), 8000)
+            return False
+        self.model.load(scenario, title=title, notes=notes, ui=ui if isinstance(ui, dict) else None,
+                        base_dir=base, path=path if is_plan else None)
+        settings.remember_dir(path)
+        self._add_recent(path)
+        if not is_plan:
+            self.model.title = path.stem
+            self._update_title()
+        page = self._doc.ui_state.current_page if self._doc is not None else None
+        self.go_to(PAGE_KEYS.index(page) if page in PAGE_KEYS else 0)
+        if warnings:
+            self.statusBar().showMessage(" · ".join(warnings), 10000)
+        return True
+
+    def file_save(self) -> bool:
+        if self.model.path is None:
+            return self.file_save_as()
+        return self.save_to(self.model.path)
+
+    def file_save_as(self) -> bool:
+        start = str(self.model.path) if self.model.path else str(Path(settings.last_dir()) / "plan.gpuplan")
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Save plan"), start,
+                                              self.tr("GPU Planner plans (*.gpuplan)"))
+        if not path:
+            return False
+        if not path.endswith(".gpuplan"):
+            path += ".gpuplan"
+        return self.save_to(Path(path))
+
+    def save_to(self, path: Path) -> bool:
+        pf = _planfile()
+        if pf is None:
+            QMessageBox.warning(self, self.tr("Cannot save"), self.tr("Plan files are not available in this build."))
+            return False
+        doc = self.document()
+        try:
+            warnings = pf.save(doc, path, base_dir=self.model.base_dir)
+        except PlannerError as err:
+            QMessageBox.warning(self, self.tr("Cannot save"), str(err))
+            return False
+        self._doc = doc
+        self.model.path = path
+        self.model.base_dir = self.model.base_dir or path.resolve().parent
+        self.model.set_dirty(False)
+        self._update_title()
+        settings.remember_dir(path)
+        self._add_recent(path)
+        if self._autosave is not None:
+            try:
+                self._autosave.saved()
+            except PlannerError:
+                pass
+        self.statusBar().showMessage(" · ".join([self.tr("Saved {0}").format(path.name), *warnings]), 6000)
+        return True
+
+    def file_revert(self) -> None:
+        if self.model.path is None or not self.model.dirty:
+            return
+        btn = QMessageBox.question(self, self.tr("Revert"), self.tr("Discard the changes since the last save?"))
+        if btn == QMessageBox.StandardButton.Yes:
+            self.open_path(self.model.path)
+
+    def _recent(self):
+        try:
+            from gpuplanner.io.autosave import RecentFiles
+        except ImportError:
+            return None
+        return RecentFiles()
+
+    def _add_recent(self, path: Path) -> None:
+        rf = self._recent()
+        if rf is not None:
+            rf.add(path)
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        rf = self._recent()
+        entries = rf.entries(existing_only=True) if rf is not None else []
+        for p in entries:
+            a = self.recent_menu.addAction(p.name)
+            a.setToolTip(str(p))
+            a.triggered.connect(lambda _c=False, p=p: self.maybe_save() and self.open_path(p))
+        if not entries:
+            a = self.recent_menu.addAction(self.tr("(none)"))
+            a.setEnabled(False)
+        else:
+            self.recent_menu.addSeparator()
+            a = self.recent_menu.addAction(self.tr("Clear list"))
+            a.triggered.connect(lambda: rf.clear())
+
+    # ================================================================== autosave / recovery
+    def _setup_autosave(self) -> None:
+        try:
+            from gpuplanner.io.autosave import AutosaveDriver, AutosaveStore, Debouncer
+        except ImportError:
+            return
+        self._autosave_store = AutosaveStore()
+        self._autosave = AutosaveDriver(self._autosave_store, self.document,
+                                        source_path=lambda: self.model.path,
+                                        debouncer=Debouncer(delay_s=1.0, max_wait_s=2.0))
+
+    def _autosave_poll(self) -> None:
+        if self._autosave is None:
+            return
+        self._autosave.poll()
+        rem = self._autosave.remaining()
+        if rem is not None:
+            self._autosave_timer.start(int(rem * 1000) + 10)
+
+    def offer_recovery(self) -> bool:
+        """At start: offer autosaves a crashed session left behind. Returns whether one was restored."""
+        store = getattr(self, "_autosave_store", None)
+        if store is None:
+            return False
+        try:
+            pending = store.pending()
+        except PlannerError:
+            return False
+        if not pending:
+            return False
+        from PySide6.QtCore import QCoreApplication
+
+        rec = pending[0]
+        text = QCoreApplication.translate("Autosave", rec.describe()) if rec.document is not None else rec.describe()
+        btn = QMessageBox.question(
+            self, self.tr("Recover unsaved work?"),
+            self.tr("GPU Planner did not close cleanly last time. Recover this plan?\n\n{0}").format(text),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes)
+        restored = False
+        if btn == QMessageBox.StandardButton.Yes and rec.document is not None:
+            pf = _planfile()
+            doc = rec.document
+            try:
+                scenario = pf.scenario_for_estimate(doc, None, rec.file.name)
+            except PlannerError as err:
+                QMessageBox.warning(self, self.tr("Cannot recover"), str(err))
+                scenario = None
+            if scenario is not None:
+                self._doc = doc
+                ui = (doc.results or {}).get("app_ui")
+                self.model.load(scenario, title=doc.title, notes=doc.notes,
+                                ui=ui if isinstance(ui, dict) else None, path=rec.source_path)
+                self.model.set_dirty(True)
+                restored = True
+        for r in pending:
+            try:
+                store.discard(r.id)
+            except PlannerError:
+                pass
+        return restored
+
+    # ================================================================== charts, report, about
+    def export_charts(self) -> list[str]:
+        folder = QFileDialog.getExistingDirectory(self, self.tr("Export charts to folder"), settings.last_dir())
+        if not folder:
+            return []
+        out = []
+        for name, chart in zip(("memory", "scaling", "cost"), self.live.charts()):
+            p = str(Path(folder) / f"gpuplanner-{name}.png")
+            chart.export_png(p)
+            out.append(p)
+        settings.remember_dir(folder)
+        self.statusBar().showMessage(self.tr("Exported {0} charts to {1}").format(len(out), folder), 6000)
+        return out
+
+    def _report(self, func: str) -> None:
+        """Print preview / print / PDF come from gpuplanner.ui.report (written separately)."""
+        try:
+            from . import report
+        except ImportError:
+            report = None
+        fn = getattr(report, func, None) if report is not None else None
+        if fn is None:
+            QMessageBox.information(self, self.tr("Report"), self.tr("The printable report is not available yet."))
+            return
+        fn(self)
+
+    def about(self) -> None:
+        from gpuplanner import __version__
+
+        QMessageBox.about(self, self.tr("About GPU Planner"), self.tr(
+            "<b>GPU Planner {0}</b><p>Describe the training task; GPU Planner derives what to rent. "
+            "Offline: it never touches the network. Every formula and catalog number names its source.</p>"
+        ).format(__version__))
+
+    # ================================================================== window state
+    def _restore_state(self) -> None:
+        s = settings.settings()
+        geo = s.value("window/geometry")
+        if isinstance(geo, QByteArray) and not geo.isEmpty():
+            self.restoreGeometry(geo)
+        sizes = s.value("window/splitter")
+        if isinstance(sizes, QByteArray) and not sizes.isEmpty():
+            self.split.restoreState(sizes)
+
+    def save_state(self) -> None:
+        s = settings.settings()
+        s.setValue("window/geometry", self.saveGeometry())
+        s.setValue("window/splitter", self.split.saveState())
+        s.sync()
+
+    def closeEvent(self, ev):  # noqa: N802 (Qt)
+        if not self.maybe_save():
+            ev.ignore()
+            return
+        self.save_state()
+        self.search.shutdown()
+        store = getattr(self, "_autosave_store", None)
+        if store is not None:
+            store.close()
+        ev.accept()
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt)
+        return QSize(1280, 800)
+
+    # ================================================================== self test
+    def self_test(self, timeout_s: float = 60.0) -> int:
+        """Walk every page with the example plan, render every chart, and report (0 = all good)."""
+        app = QApplication.instance()
+        problems: list[str] = []
+        app.processEvents()
+        for i in range(len(PAGE_KEYS)):
+            self.go_to(i)
+            app.processEvents()
+            if self.grab().isNull():
+                problems.append(f"page {PAGE_KEYS[i]} did not render")
+        t0 = time.monotonic()
+        while self.search.state == "running" and time.monotonic() - t0 < timeout_s:
+            app.processEvents()
+            time.sleep(0.01)
+        if self.search.state != "done":
+            problems.append(f"plan search state {self.search.state}: {self.search.error or ''}")
+        elif self.search.outcome is not None and self.search.outcome.plans:
+            self.page("plans").view.selectRow(0)
+            app.processEvents()
+        self.estimator.run_now()
+        self.estimator.run_scaling_now()
+        app.processEvents()
+        from pyqtgraph.exporters import ImageExporter
+
+        for chart in self.live.charts():
+            img = ImageExporter(chart.plot.getPlotItem()).export(toBytes=True)
+            if img is None or img.isNull():
+                problems.append(f"{type(chart).__name__} did not render")
+        res = self.estimator.result
+        if res is None or res.estimate is None:
+            problems.append(f"no estimate: {res.error if res else ''}")
+        self.search.shutdown()
+        for p in problems:
+            print(f"self-test: {p}")
+        if not problems:
+            print("self-test: ok")
+        return 1 if problems else 0

@@ -1,0 +1,492 @@
+"""Live charts (pyqtgraph): memory per GPU, scaling with GPU count, cost against time.
+
+Items are created once and updated in place with ``setOpts``/``setData`` (about twice as fast as
+clearing and re-adding, and it keeps the legend and the user's zoom; qt-app-engineering notes §C1).
+Hovering shows the values under the cursor; every chart exports as PNG (``ImageExporter``; SVG is
+broken in pyqtgraph 0.14.0, notes §C2).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QEvent, QPointF, Qt, Signal
+from PySide6.QtGui import QColor, QCursor, QFont
+from PySide6.QtWidgets import (
+    QComboBox, QFileDialog, QHBoxLayout, QLabel, QMenu, QToolButton, QToolTip, QVBoxLayout, QWidget,
+)
+
+from . import engine
+
+SERIES_COLORS = {
+    "weights": "#4e79a7", "gradients": "#f28e2b", "optimizer": "#59a14f", "activations": "#b07aa1",
+    "other": "#9c9c9c",
+}
+LINK_COLORS = {"nvlink": "#2e7d32", "pcie": "#ef6c00", "multinode": "#1565c0"}
+RED = "#d32f2f"
+
+
+def configure_pyqtgraph() -> None:
+    """White, print-friendly charts (set before any plot widget is created)."""
+    pg.setConfigOptions(antialias=True, background="w", foreground="k")
+
+
+@dataclass
+class _HoverPoint:
+    x: float      # view coordinates (log10 already applied in log mode)
+    y: float
+    text: str
+
+
+class ChartBase(QWidget):
+    """A titled pyqtgraph plot with an export button, an empty-state message and point hovering."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(2)
+        head = QHBoxLayout()
+        head.setContentsMargins(4, 0, 0, 0)
+        self.title_label = QLabel()
+        f = self.title_label.font()
+        f.setBold(True)
+        self.title_label.setFont(f)
+        head.addWidget(self.title_label, 1)
+        self.head = head
+        self.export_button = QToolButton()
+        self.export_button.setAutoRaise(True)
+        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.menu = QMenu(self)
+        self.export_action = self.menu.addAction("")
+        self.export_action.triggered.connect(self.export_png_dialog)
+        self.reset_action = self.menu.addAction("")
+        self.reset_action.triggered.connect(lambda: self.plot.getPlotItem().enableAutoRange())
+        self.export_button.setMenu(self.menu)
+        head.addWidget(self.export_button)
+        lay.addLayout(head)
+        self.plot = pg.PlotWidget()
+        self.plot.setMinimumHeight(140)
+        self.plot.getPlotItem().showGrid(x=True, y=True, alpha=0.25)
+        self.plot.getPlotItem().setMenuEnabled(True)
+        lay.addWidget(self.plot, 1)
+        self.empty = QLabel(self.plot)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
+        self.empty.setStyleSheet("color: #666; background: rgba(255,255,255,200); padding: 6px;")
+        self.empty.hide()
+        self._hover: list[_HoverPoint] = []
+        self._last_tip = ""
+        self.plot.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        self.plot.installEventFilter(self)
+
+    # ---------------------------------------------------------------- export
+    def export_png(self, path: str, width: int = 1600) -> None:
+        from pyqtgraph.exporters import ImageExporter
+
+        exp = ImageExporter(self.plot.getPlotItem())
+        exp.parameters()["width"] = width
+        exp.export(path)
+
+    def export_png_dialog(self) -> str | None:
+        from . import settings
+
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export chart as PNG"),
+                                              settings.last_dir(), self.tr("PNG images (*.png)"))
+        if not path:
+            return None
+        if not path.lower().endswith(".png"):
+            path += ".png"
+        self.export_png(path)
+        settings.remember_dir(path)
+        return path
+
+    # ---------------------------------------------------------------- empty state
+    def set_empty(self, message: str | None) -> None:
+        self.empty.setText(message or "")
+        self.empty.setVisible(bool(message))
+        self._place_empty()
+
+    def _place_empty(self) -> None:
+        r = self.plot.rect()
+        w = min(r.width() - 20, 360)
+        self.empty.setFixedWidth(max(80, w))
+        self.empty.adjustSize()
+        self.empty.move((r.width() - self.empty.width()) // 2, (r.height() - self.empty.height()) // 2)
+
+    def eventFilter(self, obj, ev):  # noqa: N802 (Qt)
+        if obj is self.plot and ev.type() == QEvent.Type.Resize:
+            self._place_empty()
+        return super().eventFilter(obj, ev)
+
+    # ---------------------------------------------------------------- hover
+    def set_hover_points(self, pts: list[_HoverPoint]) -> None:
+        self._hover = pts
+
+    def hover_text_at(self, scene_pos: QPointF) -> str:
+        """Text for the point nearest ``scene_pos`` (within 14 px), or ''."""
+        vb = self.plot.getPlotItem().vb
+        best, best_d = "", 14.0 ** 2
+        for p in self._hover:
+            if not (math.isfinite(p.x) and math.isfinite(p.y)):
+                continue
+            sp = vb.mapViewToScene(QPointF(p.x, p.y))
+            d = (sp.x() - scene_pos.x()) ** 2 + (sp.y() - scene_pos.y()) ** 2
+            if d < best_d:
+                best, best_d = p.text, d
+        return best
+
+    def _on_mouse_moved(self, scene_pos) -> None:
+        text = self.hover_text_at(scene_pos)
+        if text:
+            if text != self._last_tip:
+                QToolTip.showText(QCursor.pos(), text, self.plot)
+        elif self._last_tip:
+            QToolTip.hideText()
+        self._last_tip = text
+
+    def changeEvent(self, ev):  # noqa: N802 (Qt)
+        if ev.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(ev)
+
+    def retranslate(self) -> None:
+        self.export_button.setText(self.tr("Export"))
+        self.export_button.setToolTip(self.tr("Export this chart as a PNG image"))
+        self.export_action.setText(self.tr("Export PNG…"))
+        self.reset_action.setText(self.tr("Reset zoom"))
+
+
+def fmt_gib(v: float) -> str:
+    return f"{v:.1f}"
+
+
+class MemoryChart(ChartBase):
+    """Stacked memory per GPU for the current layout and its alternatives, against the card's capacity."""
+
+    KEYS = ("weights", "gradients", "optimizer", "activations", "other")
+    MAX_BARS = 8
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        pi = self.plot.getPlotItem()
+        pi.setMouseEnabled(x=False, y=True)
+        self.legend = pi.addLegend(offset=(8, 4), colCount=5, labelTextSize="8pt")
+        self.bars: dict[str, pg.BarGraphItem] = {}
+        zeros = np.zeros(1)
+        for k in self.KEYS:
+            item = pg.BarGraphItem(x=zeros, height=zeros, y0=zeros, width=0.62, brush=SERIES_COLORS[k],
+                                   pen=pg.mkPen("w", width=0.5), name=k)
+            pi.addItem(item)
+            self.bars[k] = item
+        self.outline = pg.BarGraphItem(x=zeros, height=zeros, y0=zeros, width=0.66, brush=None, pens=[None])
+        pi.addItem(self.outline)
+        self.capacity = pg.InfiniteLine(angle=0, pen=pg.mkPen("#333", width=1.5, style=Qt.PenStyle.DashLine),
+                                        label="", labelOpts={"position": 0.02, "anchors": [(0, 1), (0, 1)],
+                                                             "color": "#333"})
+        pi.addItem(self.capacity)
+        self.usable = pg.InfiniteLine(angle=0, pen=pg.mkPen("#999", width=1, style=Qt.PenStyle.DotLine))
+        pi.addItem(self.usable)
+        self.totals = []
+        for _ in range(self.MAX_BARS):
+            t = pg.TextItem("", anchor=(0.5, 1.0), color="#222")
+            t.setFont(QFont("", 8))
+            pi.addItem(t)
+            self.totals.append(t)
+        self.labels: list[str] = []
+        self.data: dict[str, Any] = {}
+        self._last: list[tuple[str, Any]] | None = None
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        super().retranslate()
+        self.title_label.setText(self.tr("Memory per GPU (GiB)"))
+        self.series_names = {
+            "weights": self.tr("Weights"), "gradients": self.tr("Gradients"), "optimizer": self.tr("Optimizer"),
+            "activations": self.tr("Activations"), "other": self.tr("Other"),
+        }
+        for k, item in self.bars.items():
+            self.legend.removeItem(item)
+            self.legend.addItem(item, self.series_names[k])
+        self.plot.getPlotItem().setLabel("left", self.tr("GiB"))
+        if self._last is not None:
+            self.update_bars(self._last)
+
+    def alt_label(self, alt: engine.Alternative) -> str:
+        if alt.kind == "current":
+            return self.tr("This plan")
+        if alt.kind == "zero":
+            return self.tr("ZeRO-{0}").format(alt.value)
+        names = {"none": self.tr("No recomp."), "selective": self.tr("Sel. recomp."),
+                 "full": self.tr("Full recomp.")}
+        return names.get(alt.value, str(alt.value))
+
+    def update_from(self, res: engine.LiveResult | None) -> None:
+        if res is None or res.estimate is None:
+            self.set_empty(res.error if res is not None and res.error else self.tr("No estimate yet."))
+            self.update_bars([])
+            return
+        self.set_empty(None)
+        self.update_bars([(self.alt_label(a), a.memory) for a in res.alternatives[: self.MAX_BARS]])
+
+    def update_bars(self, items: list[tuple[str, Any]]) -> None:
+        self._last = items
+        n = len(items)
+        x = np.arange(n, dtype=float)
+        bottom = np.zeros(n)
+        self.data = {"labels": [lab for lab, _ in items]}
+        for k in self.KEYS:
+            h = np.array([float(getattr(m, k)) for _, m in items]) if n else np.zeros(0)
+            self.bars[k].setOpts(x=x, y0=bottom.copy(), height=h, width=0.62)
+            self.data[k] = h
+            bottom = bottom + h
+        totals = bottom
+        self.data["total"] = totals
+        cap = float(items[0][1].capacity) if n else 0.0
+        head = float(items[0][1].headroom) if n else 0.0
+        fits = [bool(m.fits) for _, m in items]
+        self.data["fits"] = fits
+        self.data["capacity"] = cap
+        pens = [pg.mkPen(RED, width=2.5) if not f else pg.mkPen(None) for f in fits]
+        self.outline.setOpts(x=x, y0=np.zeros(n), height=totals, width=0.66, pens=pens or [None])
+        self.capacity.setVisible(cap > 0)
+        self.usable.setVisible(cap > 0 and head > 0)
+        if cap > 0:
+            self.capacity.setValue(cap)
+            self.capacity.label.setFormat(self.tr("capacity {0} GiB").format(fmt_gib(cap)))
+            self.usable.setValue(cap - head)
+        for i, t in enumerate(self.totals):
+            if i < n:
+                t.setText(fmt_gib(totals[i]))
+                t.setColor(RED if not fits[i] else "#222")
+                t.setPos(i, totals[i])
+                t.setVisible(True)
+            else:
+                t.setVisible(False)
+        ymax = max([cap, *(totals.tolist() if n else [0.0])]) * 1.3 or 1.0
+        pi = self.plot.getPlotItem()
+        pi.setXRange(-0.6, max(n, 1) - 0.4, padding=0)
+        pi.setYRange(0, ymax, padding=0)
+        pi.getAxis("bottom").setTicks([[(i, lab) for i, (lab, _) in enumerate(items)]])
+        hov = []
+        for i, (lab, m) in enumerate(items):
+            lines = [f"<b>{lab}</b>"]
+            lines += [f"{self.series_names[k]}: {getattr(m, k):.2f} GiB" for k in self.KEYS]
+            lines.append(self.tr("Total: {0} of {1} GiB").format(f"{m.total:.2f}", fmt_gib(m.capacity)))
+            lines.append(self.tr("fits") if m.fits else self.tr("does not fit"))
+            text = "<br>".join(lines)
+            for frac in (0.1, 0.5, 0.9, 1.0):
+                hov.append(_HoverPoint(i, totals[i] * frac, text))
+        self.set_hover_points(hov)
+
+
+class ScalingChart(ChartBase):
+    """Throughput (or days to finish) against GPU count over NVLink, PCIe and multi-node."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.mode = QComboBox()
+        self.mode.addItem("", "tokens")
+        self.mode.addItem("", "days")
+        self.mode.currentIndexChanged.connect(lambda _i: self.update_from(self._res))
+        self.head.insertWidget(1, self.mode)
+        pi = self.plot.getPlotItem()
+        pi.setLogMode(x=True, y=True)
+        self.legend = pi.addLegend(offset=(-8, -8), labelTextSize="8pt")
+        self.curves: dict[str, pg.PlotDataItem] = {}
+        for kind in ("nvlink", "pcie", "multinode"):
+            c = pg.PlotDataItem([], [], pen=pg.mkPen(LINK_COLORS[kind], width=2), symbol="o", symbolSize=6,
+                                symbolBrush=LINK_COLORS[kind], symbolPen=None, connect="finite", name=kind)
+            pi.addItem(c)
+            self.curves[kind] = c
+        self.ideal = pg.PlotDataItem([], [], pen=pg.mkPen("#777", width=1, style=Qt.PenStyle.DashLine), name="ideal")
+        pi.addItem(self.ideal)
+        self.deadline = pg.InfiniteLine(angle=0, pen=pg.mkPen(RED, width=1.5, style=Qt.PenStyle.DashDotLine),
+                                        label="", labelOpts={"position": 0.05, "color": RED,
+                                                             "anchors": [(0, 1), (0, 1)]})
+        pi.addItem(self.deadline)
+        self._res: engine.ScalingResult | None = None
+        self._deadline_days: float | None = None
+        self.data: dict[str, Any] = {}
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        super().retranslate()
+        self.title_label.setText(self.tr("Scaling with GPU count"))
+        self.mode.setItemText(0, self.tr("tokens/s"))
+        self.mode.setItemText(1, self.tr("days to finish"))
+        self.mode.setToolTip(self.tr("Plot throughput or the days needed to process the data"))
+        self.kind_names = {"nvlink": self.tr("NVLink (1 node)"), "pcie": self.tr("PCIe (1 node)"),
+                           "multinode": self.tr("Multi-node"), "ideal": self.tr("ideal linear")}
+        for kind, c in [*self.curves.items(), ("ideal", self.ideal)]:
+            self.legend.removeItem(c)
+            self.legend.addItem(c, self.kind_names[kind])
+        self.plot.getPlotItem().setLabel("bottom", self.tr("GPUs"))
+        self.update_from(self._res)
+
+    def set_deadline_days(self, days: float | None) -> None:
+        self._deadline_days = days
+
+    def update_from(self, res: engine.ScalingResult | None) -> None:
+        self._res = res
+        days_mode = self.mode.currentData() == "days"
+        pi = self.plot.getPlotItem()
+        pi.setLabel("left", self.tr("days") if days_mode else self.tr("tokens/s"))
+        if res is None or not res.available or not res.series:
+            msg = self.tr("Scaling needs the time model (not available yet).") if res is not None and \
+                not res.available else self.tr("No layout of this scenario fits at these GPU counts.")
+            self.set_empty(msg if res is not None else self.tr("No estimate yet."))
+            for c in self.curves.values():
+                c.setData([], [])
+            self.ideal.setData([], [])
+            self.deadline.setVisible(False)
+            self.data = {}
+            self.set_hover_points([])
+            return
+        self.set_empty(None)
+        hov = []
+        self.data = {}
+        for kind, c in self.curves.items():
+            s = next((s for s in res.series if s.kind == kind), None)
+            if s is None:
+                c.setData([], [])
+                continue
+            ys = s.days if days_mode else s.tokens_per_s
+            x = np.array(s.gpus, dtype=float)
+            y = np.array(ys, dtype=float)
+            ok = np.isfinite(y) & (y > 0)
+            x, y = x[ok], y[ok]
+            c.setData(x, y)
+            self.data[kind] = (x, y)
+            for xi, yi in zip(x, y):
+                if np.isfinite(yi):
+                    unit = self.tr("days") if days_mode else self.tr("tokens/s")
+                    hov.append(_HoverPoint(math.log10(xi), math.log10(yi),
+                                           self.tr("{0}: {1} GPUs → {2} {3}").format(
+                                               self.kind_names[kind], int(xi), f"{yi:,.3g}", unit)))
+        if res.ideal_gpus and not days_mode:
+            self.ideal.setData(np.array(res.ideal_gpus, float), np.array(res.ideal_tokens_per_s, float))
+        elif res.ideal_gpus:
+            base_days = None
+            for s in res.series:
+                for n, d in zip(s.gpus, s.days):
+                    if n == res.ideal_gpus[0] and math.isfinite(d):
+                        base_days = d if base_days is None else min(base_days, d)
+            if base_days:
+                xs = np.array(res.ideal_gpus, float)
+                self.ideal.setData(xs, base_days * xs[0] / xs)
+            else:
+                self.ideal.setData([], [])
+        else:
+            self.ideal.setData([], [])
+        target = self._deadline_days if days_mode else res.required_tokens_per_s
+        if target and target > 0:
+            self.deadline.setValue(math.log10(target))
+            self.deadline.label.setFormat(
+                self.tr("deadline ({0} days)").format(f"{target:g}") if days_mode
+                else self.tr("needed for the deadline: {0} tokens/s").format(f"{target:,.3g}"))
+            self.deadline.setVisible(True)
+        else:
+            self.deadline.setVisible(False)
+        self.set_hover_points(hov)
+        pi.enableAutoRange()
+
+
+class CostChart(ChartBase):
+    """Cost against days for the candidate plans; the Pareto front is a line; the chosen plan is starred."""
+
+    planClicked = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        pi = self.plot.getPlotItem()
+        pi.setLogMode(x=True, y=True)
+        self.legend = pi.addLegend(offset=(-8, 8), labelTextSize="8pt")
+        self.all = pg.ScatterPlotItem([], [], size=7, brush=pg.mkBrush(120, 120, 120, 150), pen=None, name="plans")
+        self.front = pg.PlotDataItem([], [], pen=pg.mkPen("#1565c0", width=2), symbol="o", symbolSize=8,
+                                     symbolBrush="#1565c0", symbolPen=None, name="pareto")
+        self.chosen = pg.ScatterPlotItem([], [], size=18, symbol="star", brush=pg.mkBrush("#ff9800"),
+                                         pen=pg.mkPen("#e65100", width=1), name="chosen")
+        for it in (self.all, self.front, self.chosen):
+            pi.addItem(it)
+        self.deadline = pg.InfiniteLine(angle=90, pen=pg.mkPen(RED, width=1.2, style=Qt.PenStyle.DashLine),
+                                        label="", labelOpts={"position": 0.9, "color": RED})
+        self.budget = pg.InfiniteLine(angle=0, pen=pg.mkPen("#6a1b9a", width=1.2, style=Qt.PenStyle.DashLine),
+                                      label="", labelOpts={"position": 0.9, "color": "#6a1b9a"})
+        pi.addItem(self.deadline)
+        pi.addItem(self.budget)
+        self.all.sigClicked.connect(self._on_clicked)
+        self.plans: list[engine.PlanRow] = []
+        self.data: dict[str, Any] = {}
+        self._state: tuple | None = None
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        super().retranslate()
+        self.title_label.setText(self.tr("Cost against time (candidate plans)"))
+        names = {self.all: self.tr("plans"), self.front: self.tr("Pareto front"), self.chosen: self.tr("chosen")}
+        for it, name in names.items():
+            self.legend.removeItem(it)
+            self.legend.addItem(it, name)
+        self.plot.getPlotItem().setLabel("bottom", self.tr("days"))
+        if self._state is not None:
+            self.update_plans(*self._state)
+
+    def _on_clicked(self, _item, points, *_):
+        if points is not None and len(points):
+            idx = points[0].data()
+            if idx is not None:
+                self.planClicked.emit(int(idx))
+
+    def update_plans(self, plans: list[engine.PlanRow], chosen: int | None, currency: str,
+                     deadline_days: float | None = None, budget: float | None = None,
+                     status: str | None = None) -> None:
+        self._state = (plans, chosen, currency, deadline_days, budget, status)
+        self.plans = plans
+        self.plot.getPlotItem().setLabel("left", self.tr("cost ({0})").format(currency))
+        pts = [(i, p) for i, p in enumerate(plans) if p.cost and p.days and p.cost > 0 and p.days > 0]
+        if not pts:
+            self.set_empty(status or self.tr("Plans with a cost and a duration appear here when the search finishes."))
+            for it in (self.all, self.chosen):
+                it.setData([], [])
+            self.front.setData([], [])
+            self.deadline.setVisible(False)
+            self.budget.setVisible(False)
+            self.data = {}
+            self.set_hover_points([])
+            return
+        self.set_empty(status)
+        xs = np.array([p.days for _, p in pts], float)
+        ys = np.array([p.cost for _, p in pts], float)
+        # ScatterPlotItem does not follow the plot's log mode: give it log10 coordinates.
+        self.all.setData(x=np.log10(xs), y=np.log10(ys), data=[i for i, _ in pts])
+        front = sorted([(p.days, p.cost) for _, p in pts if p.pareto])
+        if front:
+            self.front.setData(np.array([f[0] for f in front]), np.array([f[1] for f in front]))
+        else:
+            self.front.setData([], [])
+        ch = [(p.days, p.cost) for i, p in pts if i == chosen]
+        if ch:
+            self.chosen.setData(x=[math.log10(ch[0][0])], y=[math.log10(ch[0][1])])
+        else:
+            self.chosen.setData([], [])
+        self.deadline.setVisible(bool(deadline_days))
+        if deadline_days:
+            self.deadline.setValue(math.log10(deadline_days))
+            self.deadline.label.setFormat(self.tr("deadline"))
+        self.budget.setVisible(bool(budget))
+        if budget:
+            self.budget.setValue(math.log10(budget))
+            self.budget.label.setFormat(self.tr("budget"))
+        self.data = {"days": xs, "cost": ys, "front": front, "chosen": ch}
+        hov = []
+        for i, p in pts:
+            hov.append(_HoverPoint(math.log10(p.days), math.log10(p.cost), self.tr(
+                "#{0} {1} × {2}<br>{3} days, {4} {5}").format(
+                p.rank, p.num_gpus, p.gpu_name, f"{p.days:.3g}", f"{p.cost:,.0f}", p.currency)))
+        self.set_hover_points(hov)
+        self.plot.getPlotItem().enableAutoRange()

@@ -1,0 +1,270 @@
+"""Form fields bound to a :class:`ScenarioModel` path, with inline validation messages.
+
+Each field shows its help as a tooltip ("what it changes and why"), and when a value is invalid it
+keeps the typed text, paints the editor red and shows the one-line reason under it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QSizePolicy, QSpinBox, QVBoxLayout, QWidget,
+)
+
+from gpuplanner.core.units import format_count, parse_count
+
+from .model import ScenarioModel
+
+INVALID_STYLE = "border: 1px solid #d32f2f; background: #fff3f3;"
+
+
+def fmt_int(v: Any) -> str:
+    return "" if v is None else str(int(v))
+
+
+def parse_int(text: str) -> int:
+    t = text.strip().replace(",", "").replace("_", "")
+    if not t:
+        raise ValueError("enter a whole number")
+    try:
+        f = float(parse_count(t))
+    except ValueError:
+        raise ValueError(f"'{text}' is not a whole number") from None
+    if f != int(f):
+        raise ValueError(f"'{text}' is not a whole number")
+    return int(f)
+
+
+def parse_float(text: str) -> float:
+    t = text.strip().replace(",", "")
+    try:
+        v = float(t)
+    except ValueError:
+        raise ValueError(f"'{text}' is not a number") from None
+    if not math.isfinite(v):
+        raise ValueError(f"'{text}' is not a finite number")
+    return v
+
+
+def fmt_float(v: Any) -> str:
+    if v is None:
+        return ""
+    return f"{float(v):.6g}"
+
+
+def fmt_count(v: Any) -> str:
+    return "" if v is None else format_count(float(v), 4)
+
+
+class FieldBox(QWidget):
+    """Editor + unit label on one line, the error message under it."""
+
+    def __init__(self, editor: QWidget, unit: str = "", parent: QWidget | None = None):
+        super().__init__(parent)
+        self.editor = editor
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(2)
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(editor, 1)
+        self.unit = QLabel(unit)
+        self.unit.setVisible(bool(unit))
+        row.addWidget(self.unit)
+        lay.addLayout(row)
+        self.error_label = QLabel()
+        self.error_label.setWordWrap(True)
+        self.error_label.setStyleSheet("color: #c62828;")
+        self.error_label.setVisible(False)
+        self.error_label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        lay.addWidget(self.error_label)
+        self._help = ""
+        self._error: str | None = None
+
+    def set_unit(self, text: str) -> None:
+        self.unit.setText(text)
+        self.unit.setVisible(bool(text))
+
+    def set_help(self, text: str) -> None:
+        self._help = text
+        self._update_tip()
+
+    def set_error(self, message: str | None) -> None:
+        if message == self._error:
+            return
+        self._error = message
+        self.error_label.setText(message or "")
+        self.error_label.setVisible(bool(message))
+        self.editor.setStyleSheet(INVALID_STYLE if message else "")
+        self.editor.setProperty("invalid", bool(message))
+        self.editor.setAccessibleDescription(message or "")
+        self._update_tip()
+
+    @property
+    def error(self) -> str | None:
+        return self._error
+
+    def _update_tip(self) -> None:
+        tip = self._help
+        if self._error:
+            tip = f"{tip}\n\n⚠ {self._error}" if tip else f"⚠ {self._error}"
+        self.editor.setToolTip(tip)
+        self.setToolTip(tip)
+
+
+class BoundEdit(QLineEdit):
+    """A line edit for a number/count at ``path``. Parse errors stay local and are shown at the field."""
+
+    edited = Signal()
+
+    def __init__(self, model: ScenarioModel, path: str | None, parse: Callable[[str], Any] = parse_int,
+                 fmt: Callable[[Any], str] = fmt_int, allow_empty: bool = False,
+                 setter: Callable[[Any], str | None] | None = None, getter: Callable[[], Any] | None = None,
+                 parent: QWidget | None = None):
+        super().__init__(parent)
+        self.model, self.path = model, path
+        self.parse, self.fmt = parse, fmt
+        self.allow_empty = allow_empty
+        self._setter = setter
+        self._getter = getter
+        self.local_error: str | None = None
+        self.box = FieldBox(self)
+        self.textEdited.connect(self._on_edited)
+        self.sync()
+
+    def current(self) -> Any:
+        return self._getter() if self._getter else self.model.value(self.path)
+
+    def _on_edited(self, text: str) -> None:
+        if not text.strip() and self.allow_empty:
+            value = None
+        else:
+            try:
+                value = self.parse(text)
+            except ValueError as err:
+                self.local_error = str(err)
+                self.box.set_error(self.local_error)
+                return
+        self.local_error = None
+        err = self._setter(value) if self._setter else self.model.set(self.path, value)
+        self.box.set_error(err)
+        self.edited.emit()
+
+    def sync(self) -> None:
+        """Show the model's value unless the text being typed already means it (or is a local error)."""
+        if self.local_error is not None:
+            return
+        value = self.current()
+        if self.hasFocus():
+            try:
+                parsed = None if (not self.text().strip() and self.allow_empty) else self.parse(self.text())
+                if parsed == value or (isinstance(value, float) and isinstance(parsed, (int, float))
+                                       and value and abs(parsed - value) <= 1e-9 * abs(value)):
+                    return
+            except ValueError:
+                pass
+        text = self.fmt(value)
+        if text != self.text():
+            self.setText(text)
+
+    def refresh_error(self) -> None:
+        if self.local_error is None and self.path:
+            self.box.set_error(self.model.error(self.path))
+
+
+class BoundCombo(QComboBox):
+    """A choice at ``path``; items are (value, label) set by the page's retranslate()."""
+
+    def __init__(self, model: ScenarioModel, path: str | None, values: list[Any],
+                 setter: Callable[[Any], str | None] | None = None, getter: Callable[[], Any] | None = None,
+                 parent: QWidget | None = None):
+        super().__init__(parent)
+        self.model, self.path, self.values = model, path, list(values)
+        self._setter, self._getter = setter, getter
+        for v in self.values:
+            self.addItem(str(v), v)
+        self.box = FieldBox(self)
+        self.activated.connect(self._on_activated)
+        self.sync()
+
+    def set_labels(self, labels: dict[Any, str]) -> None:
+        for i, v in enumerate(self.values):
+            self.setItemText(i, labels.get(v, str(v)))
+
+    def _on_activated(self, index: int) -> None:
+        value = self.itemData(index)
+        err = self._setter(value) if self._setter else self.model.set(self.path, value)
+        self.box.set_error(err)
+
+    def sync(self) -> None:
+        value = self._getter() if self._getter else self.model.value(self.path)
+        idx = self.findData(value)
+        if idx >= 0 and idx != self.currentIndex():
+            self.blockSignals(True)
+            self.setCurrentIndex(idx)
+            self.blockSignals(False)
+
+    def refresh_error(self) -> None:
+        if self.path:
+            self.box.set_error(self.model.error(self.path))
+
+
+class BoundCheck(QCheckBox):
+    def __init__(self, model: ScenarioModel, path: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.model, self.path = model, path
+        self.box = FieldBox(self)
+        self.toggled.connect(self._on_toggled)
+        self.sync()
+
+    def _on_toggled(self, on: bool) -> None:
+        self.box.set_error(self.model.set(self.path, bool(on)))
+
+    def sync(self) -> None:
+        v = bool(self.model.value(self.path))
+        if v != self.isChecked():
+            self.blockSignals(True)
+            self.setChecked(v)
+            self.blockSignals(False)
+
+    def refresh_error(self) -> None:
+        self.box.set_error(self.model.error(self.path))
+
+
+class BoundSpin(QSpinBox):
+    """A small integer (TP, PP, ZeRO ...). Keyboard arrows step; typing is validated by the model."""
+
+    def __init__(self, model: ScenarioModel, path: str, lo: int, hi: int, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.model, self.path = model, path
+        self.setRange(lo, hi)
+        self.box = FieldBox(self)
+        self.valueChanged.connect(self._on_changed)
+        self.sync()
+
+    def _on_changed(self, v: int) -> None:
+        self.box.set_error(self.model.set(self.path, int(v)))
+
+    def sync(self) -> None:
+        v = self.model.value(self.path)
+        if v is not None and int(v) != self.value():
+            self.blockSignals(True)
+            self.setValue(int(v))
+            self.blockSignals(False)
+
+    def refresh_error(self) -> None:
+        self.box.set_error(self.model.error(self.path))
+
+
+def h_label(text: str = "", bold: bool = False, wrap: bool = True) -> QLabel:
+    lab = QLabel(text)
+    lab.setWordWrap(wrap)
+    lab.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    if bold:
+        f = lab.font()
+        f.setBold(True)
+        lab.setFont(f)
+    return lab

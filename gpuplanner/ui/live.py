@@ -1,0 +1,199 @@
+"""Re-estimation on every edit, and the plan search off the GUI thread.
+
+* :class:`LiveEstimator` re-estimates the single scenario synchronously (well under a millisecond in
+  the core) behind a 0-ms single-shot timer, so a burst of edits in one event-loop turn costs one
+  estimate; the scaling sweep (a few dozen estimates) runs behind a 30-ms timer.
+* :class:`SearchController` runs :func:`engine.search_plans` in a :class:`QThreadPool`. Every input
+  change bumps a generation counter and sets the running job's cancel flag; results of an older
+  generation are dropped, so a stale search can never overwrite a fresh one.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import traceback
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
+
+from gpuplanner.core.errors import PlannerError
+
+from . import engine
+from .model import ScenarioModel
+
+ESTIMATE_SECTIONS = {"model", "training", "parallel", "hardware", "data", "assumptions", "constraints", "all",
+                     "plan"}
+
+
+class LiveEstimator(QObject):
+    updated = Signal(object)          # engine.LiveResult
+    scalingUpdated = Signal(object)   # engine.ScalingResult
+
+    def __init__(self, model: ScenarioModel, parent: QObject | None = None):
+        super().__init__(parent)
+        self.model = model
+        self.result: engine.LiveResult | None = None
+        self.scaling: engine.ScalingResult | None = None
+        self.last_duration_ms = 0.0
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self.run_now)
+        self._scaling_timer = QTimer(self)
+        self._scaling_timer.setSingleShot(True)
+        self._scaling_timer.setInterval(30)
+        self._scaling_timer.timeout.connect(self.run_scaling_now)
+        model.changed.connect(self._on_changed)
+
+    def _on_changed(self, section: str) -> None:
+        if section in ESTIMATE_SECTIONS:
+            self._timer.start()
+            self._scaling_timer.start()
+
+    def schedule(self) -> None:
+        self._timer.start()
+        self._scaling_timer.start()
+
+    def run_now(self) -> None:
+        self._timer.stop()
+        t0 = time.perf_counter()
+        res = engine.live(self.model.scenario, self.model.base_dir)
+        self.last_duration_ms = (time.perf_counter() - t0) * 1000
+        self.result = res
+        errs = {}
+        if res.error:
+            errs[res.error_field or "model"] = res.error
+        self.model.set_core_errors(errs)
+        self.updated.emit(res)
+
+    def run_scaling_now(self) -> None:
+        self._scaling_timer.stop()
+        try:
+            res = engine.scaling(self.model.scenario, self.model.base_dir)
+        except PlannerError:
+            res = None
+        self.scaling = res
+        self.scalingUpdated.emit(res)
+
+
+class _JobSignals(QObject):
+    finished = Signal(int, object)
+    failed = Signal(int, str)
+    progress = Signal(int, float)
+
+
+class _SearchJob(QRunnable):
+    def __init__(self, generation: int, scenario, base_dir, ui: dict, signals: _JobSignals):
+        super().__init__()
+        self.generation = generation
+        self.scenario, self.base_dir, self.ui = scenario, base_dir, ui
+        self.signals = signals
+        self.cancel_event = threading.Event()
+        self.setAutoDelete(True)
+
+    def run(self) -> None:  # worker thread: no Qt widget calls here
+        gen = self.generation
+        try:
+            out = engine.search_plans(self.scenario, self.base_dir, self.ui,
+                                      cancel=self.cancel_event.is_set,
+                                      progress=lambda f: self.signals.progress.emit(gen, float(f)))
+        except engine.Cancelled:
+            return
+        except PlannerError as err:
+            self.signals.failed.emit(gen, str(err))
+            return
+        except Exception as err:  # noqa: BLE001 - reported in the status line, never a crash
+            traceback.print_exc()
+            self.signals.failed.emit(gen, f"{type(err).__name__}: {err}")
+            return
+        if not self.cancel_event.is_set():
+            self.signals.finished.emit(gen, out)
+
+
+class SearchController(QObject):
+    """Owns the background plan search. ``state`` is idle | running | done | failed."""
+
+    started = Signal()
+    progress = Signal(float)
+    finished = Signal(object)    # engine.SearchOutcome
+    failed = Signal(str)
+
+    def __init__(self, model: ScenarioModel, parent: QObject | None = None, debounce_ms: int = 150):
+        super().__init__(parent)
+        self.model = model
+        self.pool = QThreadPool(self)
+        self.pool.setMaxThreadCount(1)
+        self.generation = 0
+        self.state = "idle"
+        self.outcome: engine.SearchOutcome | None = None
+        self.error: str | None = None
+        self.enabled = True
+        self._job: _SearchJob | None = None
+        self._key: str | None = None
+        self._signals = _JobSignals(self)
+        self._signals.finished.connect(self._on_finished)
+        self._signals.failed.connect(self._on_failed)
+        self._signals.progress.connect(self._on_progress)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(debounce_ms)
+        self._timer.timeout.connect(self._start)
+        model.changed.connect(self._on_changed)
+
+    @staticmethod
+    def search_key(model: ScenarioModel) -> str:
+        """The inputs the search depends on; adopting one of its plans does not change this."""
+        d = model.user_scenario().model_dump(mode="json")
+        return json.dumps([d, str(model.base_dir)], sort_keys=True, default=str)
+
+    def _on_changed(self, section: str) -> None:
+        if section in ("meta",) or not self.enabled:
+            return
+        key = self.search_key(self.model)
+        if key != self._key:
+            self.restart()
+
+    def restart(self) -> None:
+        """Cancel what runs and start again after a short debounce."""
+        self.generation += 1
+        if self._job is not None:
+            self._job.cancel_event.set()
+            self._job = None
+        self.state = "running"
+        self.started.emit()
+        self._timer.start()
+
+    def _start(self) -> None:
+        self._key = self.search_key(self.model)
+        job = _SearchJob(self.generation, self.model.user_scenario(), self.model.base_dir, dict(self.model.ui),
+                         self._signals)
+        self._job = job
+        self.pool.start(job)
+
+    def _on_progress(self, gen: int, frac: float) -> None:
+        if gen == self.generation:
+            self.progress.emit(frac)
+
+    def _on_finished(self, gen: int, out) -> None:
+        if gen != self.generation:
+            return  # stale: inputs changed while it ran
+        self._job = None
+        self.outcome, self.error, self.state = out, None, "done"
+        self.finished.emit(out)
+
+    def _on_failed(self, gen: int, msg: str) -> None:
+        if gen != self.generation:
+            return
+        self._job = None
+        self.outcome, self.error, self.state = None, msg, "failed"
+        self.failed.emit(msg)
+
+    def shutdown(self, timeout_ms: int = 5000) -> None:
+        """Cancel and wait for the worker (on close and in tests: never leave a thread running)."""
+        self._timer.stop()
+        self.generation += 1
+        if self._job is not None:
+            self._job.cancel_event.set()
+            self._job = None
+        self.pool.waitForDone(timeout_ms)

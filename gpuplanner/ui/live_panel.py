@@ -1,0 +1,129 @@
+"""The live panel beside the pages: a one-glance summary and the three charts for the current scenario."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSplitter, QVBoxLayout, QWidget
+
+from gpuplanner.core.units import format_count
+
+from . import engine
+from .charts import CostChart, MemoryChart, ScalingChart
+from .model import ScenarioModel
+
+
+class LivePanel(QWidget):
+    def __init__(self, model: ScenarioModel, estimator, search, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.model, self.estimator, self.search = model, estimator, search
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(6, 6, 6, 6)
+        lay.setSpacing(6)
+        card = QFrame()
+        card.setObjectName("summaryCard")
+        card.setStyleSheet("#summaryCard { background: #f5f7fa; border: 1px solid #dde3ea; border-radius: 6px; }")
+        grid = QGridLayout(card)
+        grid.setContentsMargins(10, 6, 10, 6)
+        grid.setHorizontalSpacing(14)
+        grid.setVerticalSpacing(2)
+        self.model_title, self.model_value = QLabel(), QLabel()
+        self.mem_title, self.mem_value = QLabel(), QLabel()
+        self.time_title, self.time_value = QLabel(), QLabel()
+        for i, (t, v) in enumerate([(self.model_title, self.model_value), (self.mem_title, self.mem_value),
+                                    (self.time_title, self.time_value)]):
+            t.setStyleSheet("color: #555;")
+            f = v.font()
+            f.setBold(True)
+            v.setFont(f)
+            v.setWordWrap(True)
+            v.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            grid.addWidget(t, 0, i)
+            grid.addWidget(v, 1, i)
+            grid.setColumnStretch(i, 1)
+        self.error = QLabel()
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #c62828;")
+        self.error.hide()
+        grid.addWidget(self.error, 2, 0, 1, 3)
+        lay.addWidget(card)
+        self.split = QSplitter(Qt.Orientation.Vertical)
+        self.split.setChildrenCollapsible(False)
+        self.memory_chart = MemoryChart()
+        self.scaling_chart = ScalingChart()
+        self.cost_chart = CostChart()
+        for c in (self.memory_chart, self.scaling_chart, self.cost_chart):
+            self.split.addWidget(c)
+        self.split.setSizes([300, 240, 240])
+        lay.addWidget(self.split, 1)
+        estimator.updated.connect(self.on_estimate)
+        estimator.scalingUpdated.connect(self.on_scaling)
+        search.finished.connect(lambda _o: self.refresh_cost())
+        search.started.connect(self.refresh_cost)
+        search.failed.connect(lambda _m: self.refresh_cost())
+        model.changed.connect(self._on_model_changed)
+        self.retranslate()
+
+    def charts(self):
+        return [self.memory_chart, self.scaling_chart, self.cost_chart]
+
+    def _on_model_changed(self, section: str) -> None:
+        if section in ("ui", "plan", "constraints", "all"):
+            self.refresh_cost()
+
+    def on_estimate(self, res: engine.LiveResult) -> None:
+        self.memory_chart.update_from(res)
+        if res is None or res.estimate is None:
+            self.model_value.setText("—")
+            self.mem_value.setText("—")
+            self.time_value.setText("—")
+            self.error.setText(res.error if res is not None else "")
+            self.error.setVisible(bool(res is not None and res.error))
+            return
+        self.error.hide()
+        est = res.estimate
+        s = self.model.scenario
+        self.model_value.setText(self.tr("{0} · {1} params").format(est.resolved.arch.name,
+                                                                       format_count(est.params.total, 3)))
+        m = est.memory
+        fit = self.tr("fits") if m.fits else self.tr("does not fit")
+        self.mem_value.setText(self.tr("{0} of {1} GiB per GPU — {2}").format(
+            f"{m.total:.1f}", f"{m.capacity:g}", fit))
+        self.mem_value.setStyleSheet("" if m.fits else "color: #c62828;")
+        t = res.time
+        if t is not None and t.days is not None:
+            self.time_value.setText(self.tr("{0} days on {1} × {2} · MFU {3}").format(
+                f"{t.days:.2f}", s.hardware.num_gpus, s.hardware.gpu,
+                "—" if t.mfu is None else f"{t.mfu * 100:.0f}%"))
+        else:
+            self.time_value.setText(self.tr("{0} × {1}").format(s.hardware.num_gpus, s.hardware.gpu))
+        self.scaling_chart.set_deadline_days(s.constraints.deadline_days)
+
+    def on_scaling(self, res) -> None:
+        self.scaling_chart.set_deadline_days(self.model.scenario.constraints.deadline_days)
+        self.scaling_chart.update_from(res)
+
+    def refresh_cost(self) -> None:
+        s = self.search
+        c = self.model.scenario.constraints
+        plans = s.outcome.plans if (s.outcome is not None and s.state == "done") else []
+        chosen_rank = self.model.ui.get("selected_plan")
+        chosen = next((i for i, p in enumerate(plans) if p.rank == chosen_rank), None)
+        status = None
+        if s.state == "running":
+            status = self.tr("Searching for plans…") if not plans else None
+        elif s.state == "failed":
+            status = self.tr("The plan search failed: {0}").format(s.error or "")
+        self.cost_chart.update_plans(plans, chosen, c.currency, c.deadline_days, c.budget, status)
+
+    def changeEvent(self, ev):  # noqa: N802 (Qt)
+        if ev.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(ev)
+
+    def retranslate(self) -> None:
+        self.model_title.setText(self.tr("Model"))
+        self.mem_title.setText(self.tr("Memory"))
+        self.time_title.setText(self.tr("Time"))
+        if self.estimator.result is not None:
+            self.on_estimate(self.estimator.result)
+        self.refresh_cost()

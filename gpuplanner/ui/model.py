@@ -1,0 +1,300 @@
+"""The app's single source of truth: the scenario being edited, plus its title, notes and UI state.
+
+Pages write through :meth:`ScenarioModel.set` (dotted paths such as ``"training.seq_len"``); views
+subscribe to :attr:`ScenarioModel.changed` and redraw what the named section touches (the napari /
+Anki pattern: the model never knows its views). A value that does not validate is kept as *pending*
+with its reason, so nothing typed is lost; the last valid scenario keeps driving the charts.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+from PySide6.QtCore import QObject, Signal
+
+from gpuplanner.core.scenario import Scenario, format_validation_error
+
+SECTIONS = ("model", "training", "parallel", "hardware", "data", "assumptions", "constraints")
+
+# Tokens per GB of raw UTF-8 text. English: OpenAI's tokenizer guide ("one token generally corresponds
+# to ~4 characters of common English text", help.openai.com, 2024) -> 1e9 bytes / 4 = 2.5e8.
+# Chinese: 3 bytes per CJK character in UTF-8 (Unicode Standard §3.9) and roughly 1.4 characters per
+# token for tokenizers with large CJK vocabularies (Qwen/GLM-class; a rough rule of thumb, not a
+# measurement) -> 1e9 / 4.2 ~ 2.4e8. Code: ~3.5 bytes per token (rough). All editable in the app.
+TOKENS_PER_GB = {"en": 2.5e8, "zh": 2.4e8, "code": 2.9e8}
+
+DEFAULT_UI: dict[str, Any] = {
+    "data_mode": "tokens",          # tokens | samples | bytes
+    "tokens_text": "2B",
+    "samples": 1_000_000,
+    "avg_len": 1024,
+    "dataset_gb": 10.0,
+    "language": "en",
+    "tokens_per_gb": TOKENS_PER_GB["en"],
+    "epochs": 1.0,
+    "batch_mode": "global",        # global | accum
+    "deadline_mode": "days",        # days | date | none
+    "deadline_date": "",
+    "work_mode": "continuous",      # continuous | weekly
+    "custom_gpus": [],              # list of dicts (shown in the catalog table)
+    "page": 0,
+    "selected_plan": 0,
+}
+
+
+DEFAULT_CANDIDATES = ("h100-sxm-80gb", "h800-sxm-80gb", "h20-96gb", "a100-sxm-80gb", "a800-sxm-80gb", "l40s-48gb",
+                      "rtx-4090-24gb")
+
+
+def default_scenario() -> Scenario:
+    """The scenario a new document starts from (a small, common fine-tune that fits on one node)."""
+    return Scenario.model_validate({
+        "model": {"preset": "llama-3.1-8b"},
+        "training": {"method": "full", "seq_len": 4096, "micro_batch_size": 1, "global_batch_size": 64,
+                     "recompute": "selective"},
+        "parallel": {"zero": 3, "auto": True},
+        "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8, "gpus_per_node": 8},
+        "data": {"tokens": 2e9},
+        "constraints": {"deadline_days": 14, "currency": "CNY", "max_gpus": 64,
+                        "gpu_candidates": list(DEFAULT_CANDIDATES)},
+    })
+
+
+def _get_path(data: dict, path: str) -> Any:
+    cur: Any = data
+    for part in path.split("."):
+        if not isinstance(cur, dict) or part not in cur:
+            return None
+        cur = cur[part]
+    return cur
+
+
+def _set_path(data: dict, path: str, value: Any) -> None:
+    parts = path.split(".")
+    cur = data
+    for part in parts[:-1]:
+        cur = cur.setdefault(part, {})
+    cur[parts[-1]] = value
+
+
+def _del_path(data: dict, path: str) -> None:
+    parts = path.split(".")
+    cur = data
+    for part in parts[:-1]:
+        cur = cur.get(part, {})
+    cur.pop(parts[-1], None)
+
+
+class ScenarioModel(QObject):
+    """The current document. ``changed(section)`` names what changed: one of :data:`SECTIONS`,
+    ``"ui"``, ``"meta"`` (title/notes), ``"plan"`` (a plan was applied) or ``"all"`` (new document)."""
+
+    changed = Signal(str)
+    errorsChanged = Signal()
+    dirtyChanged = Signal(bool)
+
+    def __init__(self, scenario: Scenario | None = None, parent: QObject | None = None):
+        super().__init__(parent)
+        self._scenario = scenario or default_scenario()
+        self._pending: dict[str, Any] = {}
+        self._errors: dict[str, str] = {}
+        self._core_errors: dict[str, str] = {}
+        self.title = ""
+        self.notes = ""
+        self.ui: dict[str, Any] = copy.deepcopy(DEFAULT_UI)
+        self.base_dir: Path | None = None
+        self.path: Path | None = None
+        self._dirty = False
+        # paths a plan set (auto layout) -> the user's own value before it, so the search keeps its inputs
+        self._plan_paths: dict[str, Any] = {}
+
+    # ------------------------------------------------------------------------------------- reading
+    @property
+    def scenario(self) -> Scenario:
+        return self._scenario
+
+    def value(self, path: str) -> Any:
+        """The value shown for ``path``: a pending (invalid) entry if there is one, else the scenario's."""
+        if path in self._pending:
+            return self._pending[path]
+        return _get_path(self._scenario.model_dump(), path)
+
+    def error(self, path: str) -> str | None:
+        return self._errors.get(path) or self._core_errors.get(path)
+
+    def errors(self) -> dict[str, str]:
+        out = dict(self._core_errors)
+        out.update(self._errors)
+        return out
+
+    @property
+    def dirty(self) -> bool:
+        return self._dirty
+
+    def set_dirty(self, dirty: bool) -> None:
+        if dirty != self._dirty:
+            self._dirty = dirty
+            self.dirtyChanged.emit(dirty)
+
+    # ------------------------------------------------------------------------------------- writing
+    def set(self, path: str, value: Any) -> str | None:
+        """Set one scenario field. Returns the reason it is invalid (kept pending), or None."""
+        return self.set_many({path: value}).get(path)
+
+    def set_many(self, values: dict[str, Any], *, from_plan: bool = False) -> dict[str, str]:
+        """Set several fields at once (one validation, one ``changed`` per touched section)."""
+        before = self._scenario.model_dump()
+        if not from_plan:
+            for p in values:
+                self._plan_paths.pop(p, None)
+        self._pending.update(values)
+        draft_paths = list(self._pending)
+        errors: dict[str, str] = {}
+        good = dict(self._pending)
+        scenario = None
+        for _ in range(len(draft_paths) + 1):
+            data = copy.deepcopy(before)
+            for p, v in good.items():
+                _set_path(data, p, v)
+            try:
+                scenario = Scenario.model_validate(data)
+                break
+            except ValidationError as err:
+                bad = self._blame(err, good, list(values))
+                for p, msg in bad.items():
+                    errors[p] = msg
+                    good.pop(p, None)
+                if not bad:  # cannot attribute: reject everything new
+                    for p in list(good):
+                        errors.setdefault(p, format_validation_error(err))
+                    good = {}
+        if scenario is None:
+            scenario = self._scenario
+        self._pending = {p: v for p, v in self._pending.items() if p in errors}
+        errors_changed = errors != self._errors
+        self._errors = errors
+        after = scenario.model_dump()
+        self._scenario = scenario
+        touched = [s for s in SECTIONS if before.get(s) != after.get(s)]
+        if touched:
+            self.set_dirty(True)
+        for section in touched:
+            self.changed.emit(section)
+        if errors_changed or any(p in errors for p in values):
+            self.errorsChanged.emit()
+        return {p: errors[p] for p in values if p in errors}
+
+    @staticmethod
+    def _blame(err: ValidationError, good: dict[str, Any], newest: list[str]) -> dict[str, str]:
+        """Map pydantic errors to the dotted paths the user edited."""
+        out: dict[str, str] = {}
+        for e in err.errors():
+            loc = ".".join(str(x) for x in e.get("loc", ()))
+            msg = e.get("msg", "invalid value")
+            if msg.startswith("Value error, "):
+                msg = msg[len("Value error, "):]
+            target = None
+            if loc in good:
+                target = loc
+            else:
+                for p in good:
+                    if loc and (p.startswith(loc + ".") or loc.startswith(p + ".")):
+                        target = p
+                        break
+            if target is None:  # a cross-field rule (e.g. num_gpus vs tp): blame the latest edit
+                for p in reversed(newest):
+                    if p in good:
+                        target = p
+                        break
+            if target is None and good:
+                target = list(good)[-1]
+            if target is not None and target not in out:
+                out[target] = msg
+        return out
+
+    def discard_pending(self, path: str | None = None) -> None:
+        if path is None:
+            self._pending.clear()
+            self._errors.clear()
+        else:
+            self._pending.pop(path, None)
+            self._errors.pop(path, None)
+        self.errorsChanged.emit()
+
+    def set_core_errors(self, errors: dict[str, str]) -> None:
+        """Errors the core reported for the current (schema-valid) scenario, keyed by field path."""
+        if errors != self._core_errors:
+            self._core_errors = dict(errors)
+            self.errorsChanged.emit()
+
+    def set_ui(self, key: str, value: Any) -> None:
+        if self.ui.get(key) != value:
+            self.ui[key] = value
+            if key not in ("page", "selected_plan"):
+                self.set_dirty(True)
+            self.changed.emit("ui")
+
+    def set_meta(self, title: str | None = None, notes: str | None = None) -> None:
+        changed = False
+        if title is not None and title != self.title:
+            self.title, changed = title, True
+        if notes is not None and notes != self.notes:
+            self.notes, changed = notes, True
+        if changed:
+            self.set_dirty(True)
+            self.changed.emit("meta")
+
+    def load(self, scenario: Scenario, *, title: str = "", notes: str = "", ui: dict | None = None,
+             base_dir: Path | None = None, path: Path | None = None) -> None:
+        """Replace the whole document (New/Open)."""
+        self._scenario = scenario
+        self._pending.clear()
+        self._errors.clear()
+        self._core_errors.clear()
+        self.title, self.notes = title, notes
+        self.ui = copy.deepcopy(DEFAULT_UI)
+        if ui:
+            self.ui.update({k: v for k, v in ui.items() if k in DEFAULT_UI})
+        else:  # a plain scenario file: describe its data volume as tokens
+            from gpuplanner.core.units import format_count
+
+            self.ui["data_mode"] = "tokens"
+            self.ui["epochs"] = 1.0
+            self.ui["tokens_text"] = format_count(scenario.data.tokens, 6)
+            self.ui["work_mode"] = "continuous" if scenario.constraints.hours_per_week >= 168 else "weekly"
+            self.ui["deadline_mode"] = "days" if scenario.constraints.deadline_days else "none"
+        self.base_dir, self.path = base_dir, path
+        self._plan_paths.clear()
+        self.changed.emit("all")
+        self.errorsChanged.emit()
+        self.set_dirty(False)
+
+    def apply_plan(self, values: dict[str, Any]) -> None:
+        """Adopt a plan's hardware and layout (dotted paths). The user's own values are remembered so
+        :meth:`user_scenario` (the plan search's input) is unchanged by adopting one of its plans."""
+        dump = self._scenario.model_dump()
+        for p in values:
+            if p not in self._plan_paths:
+                self._plan_paths[p] = _get_path(dump, p)
+        self.set_many(values, from_plan=True)
+        self.changed.emit("plan")
+
+    def user_scenario(self) -> Scenario:
+        """The scenario as the user set it: values an adopted plan changed are put back."""
+        if not self._plan_paths:
+            return self._scenario
+        data = self._scenario.model_dump()
+        for p, v in self._plan_paths.items():
+            _set_path(data, p, v)
+        try:
+            return Scenario.model_validate(data)
+        except ValidationError:
+            return self._scenario
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything a plan file stores about the document."""
+        return {"title": self.title, "notes": self.notes, "scenario": self._scenario.model_dump(mode="json"),
+                "ui": copy.deepcopy(self.ui)}

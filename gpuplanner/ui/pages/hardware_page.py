@@ -1,0 +1,382 @@
+"""Step 5: hardware and prices — the GPU catalog with editable prices, candidates, node and network."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
+    QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+)
+
+from gpuplanner.core.catalog_hw import load_gpus, load_networks
+from gpuplanner.core.errors import PlannerError
+
+from ..fields import BoundCombo, BoundEdit, parse_float
+from .base import BasePage
+
+COLS = ("use", "gpu", "memory", "bf16", "link", "tdp", "card_hour", "card_week", "card_month", "source")
+PRICE_COLS = {"card_hour": 6, "card_week": 7, "card_month": 8}
+
+
+def _price_table(constraints):
+    from gpuplanner.core.cost import PriceTable
+
+    return PriceTable.from_constraints(constraints)
+
+
+def _quotes(constraints) -> dict[str, dict]:
+    return {k: v.model_dump(exclude_none=True) for k, v in (constraints.prices or {}).items()}
+
+
+class CustomGpuDialog(QDialog):
+    """Name and specs of a GPU that is not in the catalog (kept with the document)."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Add a custom GPU"))
+        form = QFormLayout(self)
+        self.name = QLineEdit()
+        self.memory = QLineEdit()
+        self.tflops = QLineEdit()
+        self.link = QLineEdit()
+        self.tdp = QLineEdit()
+        self.price = QLineEdit()
+        for label, w in [(self.tr("Name"), self.name), (self.tr("Memory (GiB)"), self.memory),
+                         (self.tr("Dense BF16 TFLOPS"), self.tflops), (self.tr("Interconnect"), self.link),
+                         (self.tr("TDP (W)"), self.tdp), (self.tr("Price per card-hour"), self.price)]:
+            form.addRow(label, w)
+        self.error = QLabel()
+        self.error.setStyleSheet("color: #c62828;")
+        form.addRow(self.error)
+        bb = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        bb.accepted.connect(self._accept)
+        bb.rejected.connect(self.reject)
+        form.addRow(bb)
+        self.result_gpu: dict | None = None
+
+    def _num(self, w: QLineEdit, what: str, required: bool = False):
+        t = w.text().strip()
+        if not t:
+            if required:
+                raise ValueError(self.tr("{0} is required").format(what))
+            return None
+        v = parse_float(t)
+        if v <= 0:
+            raise ValueError(self.tr("{0} must be more than zero").format(what))
+        return v
+
+    def _accept(self) -> None:
+        try:
+            name = self.name.text().strip()
+            if not name:
+                raise ValueError(self.tr("a name is required"))
+            self.result_gpu = {
+                "name": name, "memory_gib": self._num(self.memory, self.tr("Memory"), True),
+                "bf16_tflops": self._num(self.tflops, self.tr("TFLOPS")), "link": self.link.text().strip() or None,
+                "tdp_w": self._num(self.tdp, self.tr("TDP")), "card_hour": self._num(self.price, self.tr("Price")),
+            }
+        except ValueError as err:
+            self.error.setText(str(err))
+            return
+        self.accept()
+
+
+class HardwarePage(BasePage):
+    def title(self) -> str:
+        return self.tr("Hardware and prices")
+
+    def build(self) -> None:
+        m = self.model
+        self.table_box, tl = self.group(QVBoxLayout)
+        self.table = QTableWidget(0, len(COLS))
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setAlternatingRowColors(True)
+        self.table.setMinimumHeight(300)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
+                                   | QAbstractItemView.EditTrigger.EditKeyPressed
+                                   | QAbstractItemView.EditTrigger.AnyKeyPressed)
+        hh = self.table.horizontalHeader()
+        hh.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        hh.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        hh.setSectionResizeMode(len(COLS) - 1, QHeaderView.ResizeMode.Interactive)
+        tl.addWidget(self.table)
+        row = QHBoxLayout()
+        self.use_btn = QPushButton()
+        self.use_btn.clicked.connect(self.use_selected)
+        self.all_btn = QPushButton()
+        self.all_btn.clicked.connect(lambda: self.set_candidates(None))
+        self.add_btn = QPushButton()
+        self.add_btn.clicked.connect(self.add_custom)
+        self.reset_prices_btn = QPushButton()
+        self.reset_prices_btn.clicked.connect(self.reset_prices)
+        for b in (self.use_btn, self.all_btn, self.add_btn, self.reset_prices_btn):
+            row.addWidget(b)
+        row.addStretch(1)
+        tl.addLayout(row)
+        self.table_error = QLabel()
+        self.table_error.setStyleSheet("color: #c62828;")
+        self.table_error.setWordWrap(True)
+        self.table_error.hide()
+        tl.addWidget(self.table_error)
+        self.table_note = QLabel()
+        self.table_note.setWordWrap(True)
+        self.table_note.setStyleSheet("color: #555;")
+        tl.addWidget(self.table_note)
+
+        self.net_box, nf = self.group()
+        self.node = BoundCombo(m, "hardware.gpus_per_node", [1, 2, 4, 8, 16])
+        nets = [nid for nid, n in load_networks().items() if n.kind == "inter_node"]
+        self.net_names = {nid: load_networks()[nid].name for nid in nets}
+        self.inter = BoundCombo(m, "hardware.inter_node", [None, *nets])
+        self.nics = BoundEdit(m, "hardware.nics_per_node", allow_empty=True)
+        self.labels = {}
+        for key in ("node", "inter", "nics"):
+            self.labels[key] = self.add_field(nf, getattr(self, key))
+        self._filling = False
+        self.table.itemChanged.connect(self._on_item_changed)
+        self.table.itemSelectionChanged.connect(self._on_selection)
+        self.fill_table()
+
+    # ------------------------------------------------------------------------------- table
+    def _unknown_item(self) -> QTableWidgetItem:
+        it = QTableWidgetItem(self.tr("unknown"))
+        f = it.font()
+        f.setItalic(True)
+        it.setFont(f)
+        it.setForeground(QBrush(QColor("#888")))
+        it.setFlags(it.flags() & ~Qt.ItemFlag.ItemIsEditable)
+        return it
+
+    def _ro(self, text: str, align_right: bool = False) -> QTableWidgetItem:
+        it = QTableWidgetItem(text)
+        it.setFlags(it.flags() & ~Qt.ItemFlag.ItemIsEditable)
+        if align_right:
+            it.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return it
+
+    def fill_table(self) -> None:
+        self._filling = True
+        try:
+            s = self.model.scenario
+            gpus = load_gpus()
+            cands = s.constraints.gpu_candidates
+            try:
+                table = _price_table(s.constraints)
+            except PlannerError:
+                table = None
+            customs = self.model.ui.get("custom_gpus") or []
+            self.table.setRowCount(len(gpus) + len(customs))
+            self.row_ids: list[str] = []
+            for r, (gid, g) in enumerate(gpus.items()):
+                self.row_ids.append(gid)
+                use = QTableWidgetItem()
+                use.setFlags(Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+                on = (gid in cands) if cands is not None else (gid == s.hardware.gpu)
+                use.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
+                self.table.setItem(r, 0, use)
+                name = self._ro(g.name)
+                name.setToolTip(f"{g.id}\n{g.source} ({g.source_date})" + (f"\n{g.notes}" if g.notes else ""))
+                if gid == s.hardware.gpu:
+                    f = name.font()
+                    f.setBold(True)
+                    name.setFont(f)
+                self.table.setItem(r, 1, name)
+                for c, v, fmt in ((2, g.memory_gib, "{:g}"), (3, g.bf16_tflops, "{:g}"), (5, g.tdp_w, "{:g}")):
+                    self.table.setItem(r, c, self._unknown_item() if v is None else self._ro(fmt.format(v), True))
+                link = g.intra_node_link
+                if link is None:
+                    self.table.setItem(r, 4, self._unknown_item())
+                else:
+                    bw = f" {g.intra_node_bw_gbs:g} GB/s" if g.intra_node_bw_gbs else ""
+                    self.table.setItem(r, 4, self._ro(f"{link}{bw}"))
+                price = None
+                if table is not None:
+                    try:
+                        price = table.get(gid)
+                    except PlannerError:
+                        price = None
+                ov = _quotes(s.constraints).get(gid, {})
+                vals = {"card_hour": price.card_hour if price else None,
+                        "card_week": price.card_week if price else None,
+                        "card_month": price.card_month if price else None}
+                for key, col in PRICE_COLS.items():
+                    v = vals[key]
+                    it = QTableWidgetItem("" if v is None else f"{v:,.2f}")
+                    it.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                    derived = price is not None and {"card_week": "machine_week", "card_month": "machine_month"}.get(
+                        key, key) in price.derived
+                    mine = (key if key == "card_hour" else {"card_week": "machine_week",
+                                                             "card_month": "machine_month"}[key]) in ov
+                    if v is None:
+                        it.setText(self.tr("unknown"))
+                        it.setForeground(QBrush(QColor("#888")))
+                    elif mine:
+                        f = it.font()
+                        f.setBold(True)
+                        it.setFont(f)
+                    elif derived:
+                        it.setForeground(QBrush(QColor("#777")))
+                    it.setToolTip(self.tr("Your quote") if mine else (
+                        self.tr("Derived from another rental mode without a discount") if derived else
+                        self.tr("Default price; type your own quote (double-click or start typing)")))
+                    self.table.setItem(r, col, it)
+                src = price.source if price else ""
+                self.table.setItem(r, 9, self._ro(f"{src} {price.source_date}" if price else self.tr("no price")))
+            for i, cg in enumerate(customs):
+                r = len(gpus) + i
+                self.row_ids.append(f"custom:{i}")
+                use = QTableWidgetItem()
+                use.setFlags(Qt.ItemFlag.ItemIsEnabled)
+                use.setCheckState(Qt.CheckState.Unchecked)
+                use.setToolTip(self.tr("Custom GPUs are listed for comparison; the estimate uses catalog GPUs only"))
+                self.table.setItem(r, 0, use)
+                self.table.setItem(r, 1, self._ro(self.tr("{0} (custom)").format(cg.get("name", "?"))))
+                for c, key in ((2, "memory_gib"), (3, "bf16_tflops"), (5, "tdp_w")):
+                    v = cg.get(key)
+                    self.table.setItem(r, c, self._unknown_item() if v is None else self._ro(f"{v:g}", True))
+                self.table.setItem(r, 4, self._unknown_item() if not cg.get("link") else self._ro(cg["link"]))
+                v = cg.get("card_hour")
+                self.table.setItem(r, 6, self._unknown_item() if v is None else self._ro(f"{v:,.2f}", True))
+                self.table.setItem(r, 7, self._unknown_item())
+                self.table.setItem(r, 8, self._unknown_item())
+                self.table.setItem(r, 9, self._ro(self.tr("your entry")))
+        finally:
+            self._filling = False
+
+    def _on_item_changed(self, item: QTableWidgetItem) -> None:
+        if self._filling:
+            return
+        r, c = item.row(), item.column()
+        if r >= len(self.row_ids) or self.row_ids[r].startswith("custom:"):
+            return
+        gid = self.row_ids[r]
+        if c == 0:
+            self._candidates_from_table()
+            return
+        key = next((k for k, col in PRICE_COLS.items() if col == c), None)
+        if key is None:
+            return
+        text = item.text().strip().replace(",", "")
+        overrides = _quotes(self.model.scenario.constraints)
+        ov = overrides.setdefault(gid, {})
+        field = {"card_hour": "card_hour", "card_week": "machine_week", "card_month": "machine_month"}[key]
+        if not text or text == self.tr("unknown"):
+            ov.pop(field, None)
+        else:
+            try:
+                v = float(text)
+                if v < 0:
+                    raise ValueError
+            except ValueError:
+                self.table_error.setText(self.tr("Price '{0}' for {1} is not a number; it was not changed.").format(
+                    item.text(), gid))
+                self.table_error.show()
+                return
+            gpn = 1 if field == "card_hour" else (load_gpus()[gid].gpus_per_node or 8)
+            ov[field] = v * gpn
+            ov["machine_gpus"] = load_gpus()[gid].gpus_per_node or 8
+        if not {k for k in ov if k not in ("machine_gpus", "currency")}:
+            overrides.pop(gid, None)
+        else:
+            ov["currency"] = self.model.scenario.constraints.currency
+        err = self.model.set("constraints.prices", overrides or None)
+        if err:
+            self.table_error.setText(err)
+            self.table_error.show()
+        else:
+            self.table_error.hide()
+        self.fill_table()
+
+    def _candidates_from_table(self) -> None:
+        ids = [self.row_ids[r] for r in range(self.table.rowCount())
+               if not self.row_ids[r].startswith("custom:")
+               and self.table.item(r, 0).checkState() == Qt.CheckState.Checked]
+        self.set_candidates(ids or None)
+
+    def set_candidates(self, ids: list[str] | None) -> None:
+        if ids is None:
+            ids = [r for r in self.row_ids if not r.startswith("custom:")]
+        self.model.set("constraints.gpu_candidates", list(ids))
+        self.fill_table()
+
+    def _on_selection(self) -> None:
+        rows = self.table.selectionModel().selectedRows()
+        self.use_btn.setEnabled(bool(rows) and not self.row_ids[rows[0].row()].startswith("custom:"))
+
+    def use_selected(self) -> None:
+        rows = self.table.selectionModel().selectedRows()
+        if not rows:
+            return
+        gid = self.row_ids[rows[0].row()]
+        if gid.startswith("custom:"):
+            return
+        self.model.set("hardware.gpu", gid)
+        self.fill_table()
+
+    def add_custom(self) -> None:
+        dlg = CustomGpuDialog(self)
+        if dlg.exec() and dlg.result_gpu:
+            self.add_custom_gpu(dlg.result_gpu)
+
+    def add_custom_gpu(self, spec: dict) -> None:
+        customs = list(self.model.ui.get("custom_gpus") or [])
+        customs.append(spec)
+        self.model.set_ui("custom_gpus", customs)
+        self.fill_table()
+
+    def reset_prices(self) -> None:
+        self.model.set("constraints.prices", None)
+        self.fill_table()
+
+    # ------------------------------------------------------------------------------- texts
+    def retranslate(self) -> None:
+        self.heading.setText(self.tr("5 · Hardware and prices"))
+        self.intro.setText(self.tr(
+            "Tick the GPUs the plan search may use; the bold GPU drives the live charts. Prices are "
+            "defaults with their sources — type your own quotes (per card). Unknown specs stay unknown."))
+        self.table_box.setTitle(self.tr("GPU catalog"))
+        cur = self.model.scenario.constraints.currency
+        heads = [self.tr("Use"), self.tr("GPU"), self.tr("Memory GiB"), self.tr("BF16 TFLOPS"),
+                 self.tr("Interconnect"), self.tr("TDP W"), self.tr("{0}/card-hour").format(cur),
+                 self.tr("{0}/card-week").format(cur), self.tr("{0}/card-month").format(cur), self.tr("Price source")]
+        self.table.setHorizontalHeaderLabels(heads)
+        tips = [self.tr("Candidate for the plan search"), self.tr("Hover for the datasheet source"),
+                self.tr("Memory per card: decides what fits"), self.tr("Dense BF16 tensor throughput (no sparsity)"),
+                self.tr("Link between the GPUs of one server, bidirectional per GPU"), self.tr("Board power"),
+                self.tr("On-demand price per card and hour"), self.tr("Weekly rent of a whole machine, per card"),
+                self.tr("Monthly rent of a whole machine, per card"), self.tr("Where the default price comes from")]
+        for i, tip in enumerate(tips):
+            self.table.horizontalHeaderItem(i).setToolTip(tip)
+        self.use_btn.setText(self.tr("Use for live estimate"))
+        self.use_btn.setToolTip(self.tr("Make the selected GPU the one the live charts show"))
+        self.all_btn.setText(self.tr("Tick all"))
+        self.all_btn.setToolTip(self.tr("Let the search consider every catalog GPU"))
+        self.add_btn.setText(self.tr("Add custom GPU…"))
+        self.add_btn.setToolTip(self.tr("List a GPU that is not in the catalog, with the specs you know"))
+        self.reset_prices_btn.setText(self.tr("Reset prices"))
+        self.reset_prices_btn.setToolTip(self.tr("Drop your quotes and use the default prices again"))
+        self.table_note.setText(self.tr(
+            "Grey prices are derived from another rental mode without a discount; bold prices are your quotes."))
+        self.net_box.setTitle(self.tr("Servers and network"))
+        self.labels["node"].setText(self.tr("GPUs per server"))
+        self.node.box.set_help(self.tr("Cards in one server: the NVLink/PCIe domain; more GPUs need whole servers"))
+        self.labels["inter"].setText(self.tr("Between servers"))
+        self.inter.box.set_help(self.tr("Network between servers: limits data-parallel and pipeline traffic "
+                                        "across nodes"))
+        self.inter.set_labels({None: self.tr("default for the GPU"), **self.net_names})
+        self.labels["nics"].setText(self.tr("NICs per server"))
+        self.nics.box.set_help(self.tr("Network cards per server (empty: the network's default, often one per GPU)"))
+        self.fill_table()
+
+    def on_model_changed(self, section: str) -> None:
+        if section in ("constraints", "hardware", "all", "plan"):
+            self.fill_table()
+            self.retranslate_headers_only()
+
+    def retranslate_headers_only(self) -> None:
+        cur = self.model.scenario.constraints.currency
+        for col, text in ((6, self.tr("{0}/card-hour")), (7, self.tr("{0}/card-week")), (8, self.tr("{0}/card-month"))):
+            self.table.horizontalHeaderItem(col).setText(text.format(cur))

@@ -1,0 +1,352 @@
+"""Step 6: the ranked plans from the search, the selected plan's details, and why it beat the next one."""
+
+from __future__ import annotations
+
+import html
+import math
+
+from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QProgressBar, QPushButton, QSplitter, QTableView,
+    QTextBrowser, QVBoxLayout, QWidget,
+)
+
+from gpuplanner.core.units import format_count
+
+from .. import engine
+from ..fields import BoundCombo
+from ..text import tr_msg
+from .base import BasePage
+
+COLUMNS = ("rank", "gpu", "num_gpus", "layout", "memory", "days", "tokens_per_s", "mfu", "cost")
+
+
+def layout_text(p: engine.PlanRow) -> str:
+    L = p.layout
+    bits = [f"TP{L.get('tp', 1)}", f"PP{L.get('pp', 1)}"]
+    if L.get("cp", 1) > 1:
+        bits.append(f"CP{L['cp']}")
+    if L.get("ep", 1) > 1:
+        bits.append(f"EP{L['ep']}")
+    bits.append(f"DP{L.get('dp', 1)}")
+    bits.append(f"Z{L.get('zero', 0)}")
+    return " ".join(bits)
+
+
+class PlanTableModel(QAbstractTableModel):
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.plans: list[engine.PlanRow] = []
+        self.headers = list(COLUMNS)
+
+    def set_plans(self, plans: list[engine.PlanRow]) -> None:
+        self.beginResetModel()
+        self.plans = list(plans)
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()):  # noqa: N802 (Qt)
+        return 0 if parent.isValid() else len(self.plans)
+
+    def columnCount(self, parent=QModelIndex()):  # noqa: N802 (Qt)
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802 (Qt)
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self.headers[section]
+        return None
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        p = self.plans[index.row()]
+        col = COLUMNS[index.column()]
+        if role == Qt.ItemDataRole.UserRole:  # sort key
+            return {"rank": p.rank, "gpu": p.gpu_name, "num_gpus": p.num_gpus, "layout": layout_text(p),
+                    "memory": p.memory.total, "days": _num(p.days), "tokens_per_s": _num(p.tokens_per_s),
+                    "mfu": _num(p.mfu), "cost": _num(p.cost)}[col]
+        if role == Qt.ItemDataRole.UserRole + 1:
+            return p
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == "rank":
+                return f"{p.rank}" + (" ★" if p.pareto else "")
+            if col == "gpu":
+                return p.gpu_name
+            if col == "num_gpus":
+                return f"{p.num_gpus}" + (f" ({p.nodes}×{p.gpus_per_node})" if p.nodes > 1 else "")
+            if col == "layout":
+                return layout_text(p)
+            if col == "memory":
+                return f"{p.memory.total:.1f} / {p.memory.capacity:g}"
+            if col == "days":
+                return "—" if p.days is None else f"{p.days:.2f}"
+            if col == "tokens_per_s":
+                return "—" if p.tokens_per_s is None else format_count(p.tokens_per_s, 3)
+            if col == "mfu":
+                return "—" if p.mfu is None else f"{p.mfu * 100:.0f}%"
+            if col == "cost":
+                return "—" if p.cost is None else f"{p.cost:,.0f}"
+        if role == Qt.ItemDataRole.TextAlignmentRole and col not in ("gpu", "layout"):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+
+def _num(v):
+    return math.inf if v is None else float(v)
+
+
+class PlansPage(BasePage):
+    def title(self) -> str:
+        return self.tr("Plans")
+
+    def build(self) -> None:
+        m = self.model
+        top = QHBoxLayout()
+        self.objective_label = QLabel()
+        self.objective = BoundCombo(m, "constraints.objective", ["cheapest", "fastest", "value"])
+        self.fields.append(self.objective)
+        top.addWidget(self.objective_label)
+        top.addWidget(self.objective.box)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 100)
+        self.progress.setMaximumWidth(160)
+        self.progress.setTextVisible(False)
+        top.addWidget(self.progress)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        top.addWidget(self.status, 1)
+        self.adopt = QPushButton()
+        self.adopt.clicked.connect(self.adopt_current)
+        self.adopt.setVisible(False)
+        top.addWidget(self.adopt)
+        self.rerun = QPushButton()
+        self.rerun.clicked.connect(self.ctx.search.restart)
+        top.addWidget(self.rerun)
+        self.body.addLayout(top)
+
+        self.split = QSplitter(Qt.Orientation.Vertical)
+        self.table_model = PlanTableModel(self)
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(self.table_model)
+        self.proxy.setSortRole(Qt.ItemDataRole.UserRole)
+        self.view = QTableView()
+        self.view.setModel(self.proxy)
+        self.view.setSortingEnabled(True)
+        self.view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.verticalHeader().setVisible(False)
+        self.view.setAlternatingRowColors(True)
+        self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.view.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.view.setMinimumHeight(180)
+        self.view.selectionModel().currentRowChanged.connect(self._on_current)
+        self.split.addWidget(self.view)
+        self.details = QTextBrowser()
+        self.details.setOpenExternalLinks(False)
+        self.details.setMinimumHeight(220)
+        self.split.addWidget(self.details)
+        self.split.setSizes([260, 320])
+        self.body.addWidget(self.split, 1)
+
+        s = self.ctx.search
+        s.started.connect(self._on_started)
+        s.progress.connect(lambda f: self.progress.setValue(int(f * 100)))
+        s.finished.connect(self._on_finished)
+        s.failed.connect(self._on_failed)
+        self.ctx.estimator.updated.connect(lambda _r: self.show_details(self.current_plan()))
+        if s.outcome is not None:
+            self._on_finished(s.outcome)
+
+    def retranslate(self) -> None:
+        self.heading.setText(self.tr("6 · Plans"))
+        self.intro.setText(self.tr(
+            "Configurations that fit, ranked. ★ marks the Pareto front (nothing else is both cheaper and "
+            "faster). Select a plan to see its details and adopt it in the live charts; click a column to sort."))
+        self.objective_label.setText(self.tr("Rank by"))
+        self.objective.box.set_help(self.tr("Cheapest total cost, fastest finish, or best value (cost × time)"))
+        self.objective.set_labels({"cheapest": self.tr("cheapest"), "fastest": self.tr("fastest"),
+                                   "value": self.tr("best value")})
+        self.adopt.setText(self.tr("Use this layout"))
+        self.adopt.setToolTip(self.tr("Copy this plan's GPUs and layout into your manual layout"))
+        self.rerun.setText(self.tr("Search again"))
+        self.rerun.setToolTip(self.tr("Run the plan search again with the current inputs"))
+        cur = self.model.scenario.constraints.currency
+        self.table_model.headers = [self.tr("#"), self.tr("GPU"), self.tr("GPUs"), self.tr("Layout"),
+                                    self.tr("GiB/GPU"), self.tr("Days"), self.tr("Tokens/s"), self.tr("MFU"),
+                                    self.tr("Cost ({0})").format(cur)]
+        self.table_model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
+        self._update_status()
+        self.show_details(self.current_plan())
+
+    # ------------------------------------------------------------------------------- search events
+    def _on_started(self) -> None:
+        self.progress.setValue(0)
+        self._update_status()
+
+    def _on_finished(self, out: engine.SearchOutcome) -> None:
+        self.progress.setValue(100)
+        self.table_model.set_plans(out.plans)
+        self.proxy.sort(self.proxy.sortColumn(), self.proxy.sortOrder())
+        self._update_status()
+        if out.plans:
+            self.view.selectRow(0)
+        else:
+            self.show_details(None)
+
+    def _on_failed(self, msg: str) -> None:
+        self._update_status()
+
+    def _update_status(self) -> None:
+        s = self.ctx.search
+        if s.state == "running":
+            text = self.tr("Searching…")
+        elif s.state == "failed":
+            text = self.tr("The search failed: {0}").format(s.error or "")
+        elif s.state == "done" and s.outcome is not None:
+            n = len(s.outcome.plans)
+            text = self.tr("{0} plans shown; {1} of {2} configurations fit ({3} ms).").format(
+                n, f"{s.outcome.fitting:,}", f"{s.outcome.considered:,}", f"{s.outcome.search_ms:.0f}")
+            for note in s.outcome.notes:
+                text += " " + tr_msg(note)
+        else:
+            text = self.tr("The search starts when the inputs are complete.")
+        self.status.setText(text)
+        self.status.setStyleSheet("color: #c62828;" if s.state == "failed" else "")
+        self.progress.setVisible(s.state == "running")
+
+    # ------------------------------------------------------------------------------- selection
+    def current_plan(self) -> engine.PlanRow | None:
+        idx = self.view.currentIndex()
+        if not idx.isValid():
+            return None
+        return self.proxy.data(idx, Qt.ItemDataRole.UserRole + 1)
+
+    def _on_current(self, current: QModelIndex, _prev: QModelIndex) -> None:
+        if not current.isValid():
+            return
+        plan = self.proxy.data(current, Qt.ItemDataRole.UserRole + 1)
+        self.select_plan(plan)
+
+    def select_plan(self, plan: engine.PlanRow | None) -> None:
+        """Show the plan; with the automatic layout the live charts adopt it too."""
+        if plan is None:
+            return
+        self.model.set_ui("selected_plan", plan.rank)
+        if plan.values and self.model.scenario.parallel.auto:
+            self.model.apply_plan(dict(plan.values))
+        self.show_details(plan)
+        self.adopt.setVisible(not self.model.scenario.parallel.auto)
+
+    def adopt_current(self) -> None:
+        """Manual layout: copy the selected plan's GPUs and layout into the Training setup fields."""
+        plan = self.current_plan()
+        if plan is not None:
+            self.model.set_many(dict(plan.values))
+
+    def select_rank(self, rank: int) -> None:
+        for r in range(self.proxy.rowCount()):
+            p = self.proxy.data(self.proxy.index(r, 0), Qt.ItemDataRole.UserRole + 1)
+            if p.rank == rank:
+                self.view.selectRow(r)
+                return
+
+    def next_plan(self, plan: engine.PlanRow) -> engine.PlanRow | None:
+        plans = self.table_model.plans
+        return next((p for p in plans if p.rank == plan.rank + 1), None)
+
+    def why_text(self, a: engine.PlanRow, b: engine.PlanRow | None) -> str:
+        """Why ``a`` beat the next plan: the ranking numbers, then the core's per-token comparison."""
+        if b is None:
+            return self.tr("It is the only plan that fits.") if len(self.table_model.plans) == 1 else \
+                self.tr("It is the last plan shown.")
+        bits = []
+        if a.cost is not None and b.cost is not None:
+            if a.cost < b.cost:
+                bits.append(self.tr("it costs {0} {1} less ({2}% cheaper)").format(
+                    f"{b.cost - a.cost:,.0f}", a.currency, f"{(1 - a.cost / b.cost) * 100:.0f}"))
+            elif a.cost > b.cost:
+                bits.append(self.tr("it costs {0} {1} more").format(f"{a.cost - b.cost:,.0f}", a.currency))
+        if a.days is not None and b.days is not None:
+            if a.days < b.days:
+                bits.append(self.tr("it finishes {0} days sooner").format(f"{b.days - a.days:.2f}"))
+            elif a.days > b.days:
+                bits.append(self.tr("it takes {0} days longer").format(f"{a.days - b.days:.2f}"))
+        if not bits:
+            head = self.tr("Against #{0} ({1} × {2}): it ties on the ranking objective.").format(
+                b.rank, b.num_gpus, b.gpu_name)
+        else:
+            head = self.tr("Against #{0} ({1} × {2}): {3}.").format(b.rank, b.num_gpus, b.gpu_name, "; ".join(bits))
+        more = [tr_msg(m) for m in engine.compare(a, b)]
+        return head + ("<ul>" + "".join(f"<li>{html.escape(t)}</li>" for t in more) + "</ul>" if more else "")
+
+    def show_details(self, p: engine.PlanRow | None) -> None:
+        if p is None:
+            self.details.setHtml(self.tr("<p>No plan selected.</p>"))
+            return
+        m = p.memory
+        tr = self.tr
+        esc = html.escape
+        rows = [f"<h3>{esc(tr('#{0}: {1} × {2}').format(p.rank, p.num_gpus, p.gpu_name))}</h3>"]
+        if not p.meets_deadline or not p.within_budget:
+            flags = []
+            if not p.meets_deadline:
+                flags.append(tr("misses the deadline"))
+            if not p.within_budget:
+                flags.append(tr("over budget"))
+            rows.append(f"<p style='color:#c62828'><b>{esc(', '.join(flags))}</b></p>")
+        L = p.layout
+        rows.append(f"<p><b>{tr('Parallel layout')}</b>: " + esc(tr(
+            "TP {0} · PP {1} · CP {2} · EP {3} · DP {4} · ZeRO-{5} · recompute {6} · micro-batch {7} × "
+            "accumulation {8} · {9} node(s) of {10}").format(
+            L.get("tp", 1), L.get("pp", 1), L.get("cp", 1), L.get("ep", 1), L.get("dp", 1), L.get("zero", 0),
+            L.get("recompute", "—"), L.get("mbs", "—"), L.get("grad_accum", "—"), p.nodes, p.gpus_per_node)) + "</p>")
+        mem_cells = "".join(f"<td align=right>{getattr(m, k):.1f}</td>" for k in
+                            ("weights", "gradients", "optimizer", "activations", "other"))
+        fit = tr("fits") if m.fits else "<span style='color:#c62828'>" + tr("does not fit") + "</span>"
+        rows.append(f"<p><b>{tr('Memory per GPU (GiB)')}</b> — {fit}</p><table cellspacing=0 cellpadding=3 border=1>"
+                    f"<tr><th>{tr('weights')}</th><th>{tr('gradients')}</th><th>{tr('optimizer')}</th>"
+                    f"<th>{tr('activations')}</th><th>{tr('other')}</th><th>{tr('total')}</th>"
+                    f"<th>{tr('capacity')}</th></tr><tr>{mem_cells}<td align=right><b>{m.total:.1f}</b></td>"
+                    f"<td align=right>{m.capacity:g}</td></tr></table>")
+        if p.days is not None:
+            rows.append("<p><b>" + tr("Time") + "</b>: " + esc(tr("{0} days · {1} tokens/s · MFU {2}").format(
+                f"{p.days:.2f}", format_count(p.tokens_per_s or 0, 3),
+                "—" if p.mfu is None else f"{p.mfu * 100:.0f}%")) + "</p>")
+        if p.time_breakdown:
+            names = {"compute": tr("compute"), "tp_comm": tr("tensor-parallel communication"),
+                     "dp_comm": tr("data-parallel / ZeRO communication"), "pp_bubble": tr("pipeline bubble"),
+                     "cp_comm": tr("context-parallel communication"), "ep_comm": tr("expert all-to-all"),
+                     "other": tr("optimizer step and other")}
+            cells = "".join(f"<tr><td>{esc(names.get(k, k))}</td><td align=right>{v * 100:.1f}%</td></tr>"
+                            for k, v in p.time_breakdown.items() if v > 0.0005)
+            rows.append(f"<p><b>{tr('Step time breakdown')}</b></p><table cellspacing=0 cellpadding=3 border=1>"
+                        f"{cells}</table>")
+        if p.cost_by_mode:
+            try:
+                from gpuplanner.core.cost import MODE_LABELS
+            except ImportError:
+                MODE_LABELS = {}
+            cells = []
+            for k, v in sorted(p.cost_by_mode.items(), key=lambda kv: kv[1]):
+                label = QCoreApplication.translate("Cost", MODE_LABELS[k]) if k in MODE_LABELS else k
+                star = " ✔" if k == p.rental_mode else ""
+                cells.append(f"<tr><td>{esc(label)}{star}</td><td align=right>{v:,.0f} {p.currency}</td></tr>")
+            rows.append(f"<p><b>{tr('Cost by rental mode')}</b></p><table cellspacing=0 cellpadding=3 border=1>"
+                        f"{''.join(cells)}</table>")
+            if p.advice:
+                rows.append("<ul>" + "".join(f"<li>{esc(tr_msg(a))}</li>" for a in p.advice) + "</ul>")
+        if p.rent_vs_build is not None:
+            rows.append(f"<p><b>{tr('Rent or build')}</b>: {esc(tr_msg(p.rent_vs_build))}</p>")
+        if p.warnings:
+            rows.append(f"<p><b>{tr('Warnings')}</b></p><ul>" +
+                        "".join(f"<li>{esc(tr_msg(w))}</li>" for w in p.warnings) + "</ul>")
+        if p.explanation:
+            rows.append(f"<p><b>{tr('How it works')}</b></p><ul>" +
+                        "".join(f"<li>{esc(tr_msg(e))}</li>" for e in p.explanation) + "</ul>")
+        rows.append(f"<p><b>{tr('Why it beat the next plan')}</b>: {self.why_text(p, self.next_plan(p))}</p>")
+        self.details.setHtml("".join(rows))
+
+    def on_model_changed(self, section: str) -> None:
+        if section == "constraints":
+            cur = self.model.scenario.constraints.currency
+            self.table_model.headers[-1] = self.tr("Cost ({0})").format(cur)

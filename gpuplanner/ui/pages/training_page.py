@@ -1,0 +1,187 @@
+"""Step 2: how the model is trained — method, precision, optimizer, batch, recompute, parallel layout."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QFormLayout, QLabel
+
+from gpuplanner.core.units import format_count
+
+from ..fields import BoundCheck, BoundCombo, BoundEdit, BoundSpin, fmt_int, parse_int
+from .base import BasePage
+
+
+class TrainingPage(BasePage):
+    def title(self) -> str:
+        return self.tr("Training setup")
+
+    def build(self) -> None:
+        m = self.model
+        self.setup_box, form = self.group()
+        self.method = BoundCombo(m, "training.method", ["pretrain", "full", "lora", "qlora"])
+        self.precision = BoundCombo(m, "training.precision", ["bf16", "fp16", "fp8", "fp32"])
+        self.optimizer = BoundCombo(m, "training.optimizer", ["adamw", "adamw_8bit", "adafactor", "sgd"])
+        self.framework = BoundCombo(m, "training.framework", ["hf", "fsdp", "deepspeed", "megatron"])
+        self.seq_len = BoundEdit(m, "training.seq_len")
+        self.mbs = BoundEdit(m, "training.micro_batch_size")
+        self.batch_mode = BoundCombo(m, None, ["global", "accum"], setter=self._set_batch_mode,
+                                     getter=lambda: m.ui.get("batch_mode", "global"))
+        self.gbs = BoundEdit(m, "training.global_batch_size", allow_empty=True)
+        self.accum = BoundEdit(m, None, getter=lambda: m.scenario.grad_accum, setter=self._set_accum)
+        self.recompute = BoundCombo(m, "training.recompute", ["none", "selective", "full"])
+        self.flash = BoundCheck(m, "training.flash_attention")
+        self.lora_rank = BoundEdit(m, "training.lora_rank")
+        self.lora_targets = BoundCombo(m, "training.lora_targets", ["attention", "all_linear"])
+        self.labels = {}
+        for key, f, unit in [("method", self.method, ""), ("precision", self.precision, ""),
+                             ("optimizer", self.optimizer, ""), ("framework", self.framework, ""),
+                             ("seq_len", self.seq_len, "tokens"), ("mbs", self.mbs, "sequences"),
+                             ("batch_mode", self.batch_mode, ""), ("gbs", self.gbs, "sequences"),
+                             ("accum", self.accum, "steps"), ("recompute", self.recompute, ""),
+                             ("flash", self.flash, ""), ("lora_rank", self.lora_rank, ""),
+                             ("lora_targets", self.lora_targets, "")]:
+            self.labels[key] = self.add_field(form, f, unit)
+        self.form = form
+        self.batch_info = QLabel()
+        self.batch_info.setWordWrap(True)
+        self.batch_info.setStyleSheet("color: #444;")
+        form.addRow(self.batch_info)
+
+        self.par_box, pf = self.group()
+        self.auto = BoundCombo(m, "parallel.auto", [True, False])
+        self.num_gpus = BoundEdit(m, "hardware.num_gpus")
+        self.tp = BoundSpin(m, "parallel.tp", 1, 512)
+        self.pp = BoundSpin(m, "parallel.pp", 1, 512)
+        self.cp = BoundSpin(m, "parallel.cp", 1, 512)
+        self.ep = BoundSpin(m, "parallel.ep", 1, 1024)
+        self.zero = BoundCombo(m, "parallel.zero", [0, 1, 2, 3])
+        self.sp = BoundCheck(m, "parallel.sequence_parallel")
+        self.offload = BoundCheck(m, "parallel.offload_optimizer")
+        for key, f, unit in [("auto", self.auto, ""), ("num_gpus", self.num_gpus, "GPUs"), ("tp", self.tp, ""),
+                             ("pp", self.pp, ""), ("cp", self.cp, ""), ("ep", self.ep, ""), ("zero", self.zero, ""),
+                             ("sp", self.sp, ""), ("offload", self.offload, "")]:
+            self.labels[key] = self.add_field(pf, f, unit)
+        self.layout_info = QLabel()
+        self.layout_info.setWordWrap(True)
+        self.layout_info.setStyleSheet("color: #444;")
+        pf.addRow(self.layout_info)
+        self._update_enabled()
+
+    def _set_batch_mode(self, mode: str) -> None:
+        self.model.set_ui("batch_mode", mode)
+        self._update_enabled()
+        return None
+
+    def _set_accum(self, accum: int) -> str | None:
+        if accum is None or accum < 1:
+            return self.tr("gradient accumulation must be at least 1")
+        s = self.model.scenario
+        return self.model.set("training.global_batch_size", int(accum) * s.training.micro_batch_size * s.dp)
+
+    def retranslate(self) -> None:
+        self.heading.setText(self.tr("2 · Training setup"))
+        self.intro.setText(self.tr(
+            "How the model is trained decides what each GPU must hold: weights, gradients, optimizer "
+            "states and activations. Hover any field to see what it changes."))
+        self.setup_box.setTitle(self.tr("Method, precision and batch"))
+        self.par_box.setTitle(self.tr("Parallel layout"))
+        L = self.labels
+        texts = {
+            "method": (self.tr("Method"), self.tr(
+                "Pretraining and full fine-tuning train every weight (gradients and optimizer states for all "
+                "of them); LoRA trains small adapters; QLoRA also stores the frozen base in 4 bits")),
+            "precision": (self.tr("Precision"), self.tr(
+                "Number format of weights and activations: bf16/fp16 halve memory against fp32; fp8 needs "
+                "Hopper-class GPUs")),
+            "optimizer": (self.tr("Optimizer"), self.tr(
+                "AdamW keeps two fp32 states per trainable weight (8 bytes); 8-bit Adam 2 bytes; SGD with "
+                "momentum 4 bytes; Adafactor far less")),
+            "framework": (self.tr("Framework"), self.tr(
+                "Changes what is kept in memory (e.g. Megatron's fused kernels, DeepSpeed's fp32 master copy)")),
+            "seq_len": (self.tr("Sequence length"), self.tr(
+                "Tokens per sample: activation memory grows with it (quadratically without flash attention)")),
+            "mbs": (self.tr("Micro-batch"), self.tr(
+                "Sequences per GPU per forward pass: activation memory grows linearly; larger is faster "
+                "until memory runs out")),
+            "batch_mode": (self.tr("Batch given as"), self.tr(
+                "Give the global batch (sequences per optimizer step) or the gradient-accumulation steps")),
+            "gbs": (self.tr("Global batch"), self.tr(
+                "Sequences per optimizer step over all GPUs = micro-batch × data-parallel × accumulation; "
+                "empty: no accumulation")),
+            "accum": (self.tr("Gradient accumulation"), self.tr(
+                "Micro-batches summed before each optimizer step: a bigger batch without more memory")),
+            "recompute": (self.tr("Activation recompute"), self.tr(
+                "Recompute activations in the backward pass instead of storing them: saves memory, costs "
+                "about a third more compute when full")),
+            "flash": (self.tr("Flash attention"), self.tr(
+                "Fused attention that never stores the seq×seq score matrix: big memory saving at long sequences")),
+            "lora_rank": (self.tr("LoRA rank"), self.tr("Rank of the adapters: trainable parameters grow linearly with it")),
+            "lora_targets": (self.tr("LoRA targets"), self.tr("Which linear layers get adapters")),
+            "auto": (self.tr("Layout"), self.tr(
+                "Automatic: the plan search picks GPU count, TP/PP/ZeRO and recompute; manual: you set them")),
+            "num_gpus": (self.tr("GPUs"), self.tr("Total GPUs for this layout (whole nodes when more than one node)")),
+            "tp": (self.tr("Tensor parallel (TP)"), self.tr(
+                "Splits every layer's matrices over TP GPUs: divides weights and activations, needs fast "
+                "links (keep it inside an NVLink node)")),
+            "pp": (self.tr("Pipeline parallel (PP)"), self.tr(
+                "Splits the layers into PP stages: divides weights; adds a pipeline bubble")),
+            "cp": (self.tr("Context parallel (CP)"), self.tr("Splits each sequence over CP GPUs: divides activations at long context")),
+            "ep": (self.tr("Expert parallel (EP)"), self.tr("Spreads MoE experts over EP GPUs: divides expert weights")),
+            "zero": (self.tr("ZeRO stage"), self.tr(
+                "Shards over data-parallel GPUs: 1 the optimizer states, 2 also gradients, 3 also weights "
+                "(FSDP full shard); more sharding, more communication")),
+            "sp": (self.tr("Sequence parallel"), self.tr("With TP: also split the layer-norm/dropout activations")),
+            "offload": (self.tr("Offload optimizer"), self.tr("Keep optimizer states in CPU memory (slower steps)")),
+        }
+        for key, (label, tip) in texts.items():
+            L[key].setText(label)
+            getattr(self, key).box.set_help(tip)
+        self.method.set_labels({"pretrain": self.tr("Pretraining"), "full": self.tr("Full fine-tune"),
+                                "lora": self.tr("LoRA"), "qlora": self.tr("QLoRA (4-bit base)")})
+        self.precision.set_labels({"bf16": "BF16", "fp16": "FP16", "fp8": "FP8", "fp32": "FP32"})
+        self.optimizer.set_labels({"adamw": "AdamW", "adamw_8bit": self.tr("AdamW 8-bit"),
+                                   "adafactor": "Adafactor", "sgd": self.tr("SGD (momentum)")})
+        self.framework.set_labels({"hf": self.tr("HF Trainer / PyTorch"), "fsdp": "PyTorch FSDP",
+                                   "deepspeed": "DeepSpeed", "megatron": "Megatron-LM"})
+        self.batch_mode.set_labels({"global": self.tr("global batch"), "accum": self.tr("gradient accumulation")})
+        self.recompute.set_labels({"none": self.tr("none"), "selective": self.tr("selective (attention)"),
+                                   "full": self.tr("full (every layer)")})
+        self.lora_targets.set_labels({"attention": self.tr("attention projections"),
+                                      "all_linear": self.tr("all linear layers")})
+        self.auto.set_labels({True: self.tr("automatic (best found)"), False: self.tr("manual")})
+        self.zero.set_labels({0: self.tr("0 (none)"), 1: self.tr("1 (optimizer)"), 2: self.tr("2 (+ gradients)"),
+                              3: self.tr("3 (+ weights)")})
+        self.flash.setText(self.tr("use flash attention"))
+        self.sp.setText(self.tr("split norm/dropout activations over TP"))
+        self.offload.setText(self.tr("optimizer states in CPU memory"))
+        self.on_model_changed("all")
+
+    def _update_enabled(self) -> None:
+        s = self.model.scenario
+        lora = s.training.method in ("lora", "qlora")
+        for key in ("lora_rank", "lora_targets"):
+            getattr(self, key).setEnabled(lora)
+            self.labels[key].setEnabled(lora)
+        accum_mode = self.model.ui.get("batch_mode") == "accum"
+        self.form.setRowVisible(self.gbs.box, not accum_mode)
+        self.form.setRowVisible(self.accum.box, accum_mode)
+        manual = not s.parallel.auto
+        for key in ("num_gpus", "tp", "pp", "cp", "ep", "zero", "sp", "offload"):
+            getattr(self, key).setEnabled(manual)
+            self.labels[key].setEnabled(manual)
+
+    def on_model_changed(self, section: str) -> None:
+        self._update_enabled()
+        s = self.model.scenario
+        tokens = s.global_batch * s.training.seq_len
+        self.batch_info.setText(self.tr(
+            "Per optimizer step: {0} sequences = {1} tokens (micro-batch {2} × data-parallel {3} × "
+            "accumulation {4}).").format(s.global_batch, format_count(tokens, 3), s.training.micro_batch_size,
+                                         s.dp, s.grad_accum))
+        p = s.parallel
+        if p.auto:
+            text = self.tr("The plan search chooses the layout. The charts show the layout now adopted: "
+                           "{0} × {1}, TP {2} · PP {3} · DP {4} · ZeRO-{5}.").format(
+                s.hardware.num_gpus, s.hardware.gpu, p.tp, p.pp, s.dp, p.zero)
+        else:
+            text = self.tr("Data-parallel degree = GPUs ÷ (TP × PP × CP) = {0}.").format(s.dp)
+        self.layout_info.setText(text)

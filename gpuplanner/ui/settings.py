@@ -1,0 +1,61 @@
+"""Where the app keeps its own settings (window state, last directory, recent files).
+
+``GPUPLANNER_CONFIG_DIR`` overrides the folder (tests and portable builds use it, as Picard's
+``PICARD_CONFIG_DIR`` does); otherwise platformdirs' per-user config folder. The settings are an INI
+file read through :class:`QSettings`, so nothing is written to the registry or to ~/.config/<org>.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+
+APP_NAME = "gpuplanner"
+
+
+def config_dir() -> Path:
+    env = os.environ.get("GPUPLANNER_CONFIG_DIR")
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
+
+
+def settings() -> QSettings:
+    """A QSettings on ``<config dir>/gpuplanner-ui.ini`` (created on first write)."""
+    path = config_dir() / "gpuplanner-ui.ini"
+    return QSettings(str(path), QSettings.Format.IniFormat)
+
+
+def last_dir() -> str:
+    value = settings().value("paths/last_dir", "")
+    return str(value) if value and Path(str(value)).is_dir() else str(Path.home())
+
+
+def remember_dir(path: str | Path) -> None:
+    p = Path(path)
+    folder = p if p.is_dir() else p.parent
+    s = settings()
+    s.setValue("paths/last_dir", str(folder))
+    s.sync()
+
+
+def recent_files() -> list[str]:
+    value = settings().value("paths/recent", [])
+    if isinstance(value, str):
+        value = [value] if value else []
+    return [str(v) for v in (value or [])]
+
+
+def add_recent_file(path: str | Path, limit: int = 10) -> list[str]:
+    p = str(Path(path).resolve())
+    items = [x for x in recent_files() if x != p]
+    items.insert(0, p)
+    items = items[:limit]
+    s = settings()
+    s.setValue("paths/recent", items)
+    s.sync()
+    return items
