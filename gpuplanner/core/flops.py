@@ -62,7 +62,7 @@ class ForwardFlops:
 
 def attended_context(seq_len, causal: bool = True):
     """Mean number of keys a token attends to: ``(s+1)/2`` under a causal mask, else ``s``."""
-    s = np.asarray(seq_len, dtype=float)
+    s = float(seq_len) if isinstance(seq_len, (int, float)) else np.asarray(seq_len, dtype=float)
     return (s + 1.0) / 2.0 if causal else s
 
 

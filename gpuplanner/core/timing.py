@@ -1,0 +1,684 @@
+"""Time per training step: compute at the GPU's achievable rate plus the exposed communication.
+
+Like :func:`memory.memory_arrays`, :func:`time_arrays` is written once and works element-wise on numpy
+arrays as well as on plain numbers; the plan search evaluates many candidates in one call with it and
+:func:`time_estimate` (one scenario) calls the same function.
+
+The step of one GPU (one optimizer step, ``m = grad_accum`` micro-batches per pipeline) is
+
+    step = compute + tp_comm + pp_bubble (+ p2p) + dp_comm (exposed) + cp_comm + ep_comm + other
+
+Sources, per term:
+
+* **Compute.** FLOPs from :mod:`flops` (hardware FLOPs: recompute included) divided by the achievable
+  matmul rate ``peak × efficiency``. ``peak`` is the catalog's dense figure for the precision
+  (gpu-catalog.md §1). ``efficiency = GEN_EFFICIENCY[generation] × size factor``:
+  - ``GEN_EFFICIENCY``: the fraction of dense peak that well-tuned training sustains on the GEMMs of
+    large layers. Ampere 0.70: llm-foundry A100 runs reach 64% MFU (7B) and 71–74% HFU (30B/70B),
+    torchtitan 57–61% on 64 A100 (gpu-catalog.md §4.1), below the 86.9% matmul ceiling measured with
+    stas00's MAMF finder (same section). Hopper 0.55: llm-foundry H100 39.8–46.4% MFU and 51–57% HFU,
+    Megatron-LM H100 41–48% MFU (§4.1), MAMF ceiling 80.3%. Others: see :data:`GEN_EFFICIENCY`.
+  - size factor ``1/(1 + D0/(h/tp)) · 1/(1 + T0/tokens)``: GEMMs whose per-GPU width ``h/tp`` or whose
+    number of rows (tokens per micro-batch per GPU) is small fill the GPU's SMs badly (tile and wave
+    quantisation: NVIDIA "Matrix Multiplication Background User's Guide", Deep Learning Performance
+    docs). ``D0 = 64``, ``T0 = 128``: one tile of the 128×64/128×128 CUTLASS/cuBLAS tiles.
+  - memory-bound work at the catalog's HBM bandwidth × :data:`MEM_BW_EFFICIENCY`: element-wise ops
+    (norms, activations, residual adds, RoPE, dropout), the materialised ``s×s`` softmax without
+    FlashAttention (Dao et al. 2022 §3: standard attention reads/writes ``Θ(s²)`` per head), the
+    loss over the vocabulary, the optimizer update (AdamW reads and writes ~30 bytes per parameter) and
+    QLoRA's dequantisation (:func:`flops.qlora_dequant_bytes`).
+* **Collectives.** Ring all-reduce of ``S`` bytes over ``n`` GPUs moves ``2(n−1)/n·S`` per GPU;
+  reduce-scatter and all-gather ``(n−1)/n·S`` each (Patarasuk & Yuan 2009, "Bandwidth optimal all-reduce
+  algorithms for clusters of workstations"; NCCL's bus-bandwidth definition, nccl-tests
+  ``doc/PERFORMANCE.md``). Time = moved bytes / bus bandwidth, where the bus bandwidth is the catalog's
+  measured NCCL all-reduce busbw inside a node (networks.json: A100 NVLink ~200, H100 ~370 GB/s) and the
+  NICs' achievable rate between nodes (line rate/8 × 0.96, NCCL maintainer in NVIDIA/nccl-tests #119).
+  A data-parallel group with ``k`` GPUs per node drives ``k`` NICs in parallel (one NCCL ring per rail).
+* **Tensor parallelism** (Shoeybi et al. 2019, arXiv:1909.08053 §3; Korthikanti et al. 2022 §4.2.2):
+  two all-reduces of the layer's ``b·s·h`` activations in the forward and two in the backward pass per
+  layer (a third pair when full recomputation re-runs the forward); with sequence parallelism each
+  becomes a reduce-scatter + all-gather pair, the same bytes. Not overlapped (exposed).
+* **Data parallelism** (Rajbhandari et al. 2020, ZeRO §7): DDP / ZeRO-1/2 move ``2Ψ`` per step (all-
+  reduce, or reduce-scatter + all-gather); ZeRO-3/FSDP ``3Ψ`` per micro-batch (parameter all-gather in
+  forward and backward, gradient reduce-scatter). Gradient reduction overlaps with the last micro-batch's
+  backward pass (PyTorch DDP bucketing, Li et al. 2020 arXiv:2006.15704; Megatron ``--overlap-grad-
+  reduce``); ZeRO-3 gathers are prefetched under the micro-batch's compute (FSDP/DeepSpeed prefetch).
+  Only the part that does not fit under that compute is exposed.
+* **Pipeline parallelism** (Narayanan et al. 2021, arXiv:2104.04473 §2.2): the bubble is ``(p−1)/v``
+  micro-batch times, i.e. a share ``(p−1)/(v·m + p − 1)`` of the step; point-to-point sends of the
+  ``b·s·h`` boundary activations (``/t`` with the scatter/gather optimisation, §4.1), forward and
+  backward, ``v`` times as many with interleaving.
+* **Context parallelism** (ring attention: Liu et al. 2023, arXiv:2310.01889; Megatron-LM context
+  parallel docs): ``cp−1`` ring steps pass the K/V chunk in the forward pass, K/V and their gradients
+  in the backward pass; overlapped with the attention compute, only the excess is exposed.
+* **Expert parallelism** (Lepikhin et al. 2020 GShard; Fedus et al. 2021): all-to-all dispatch and
+  combine of ``k`` copies of each token's hidden state per MoE layer, forward and backward, ``(ep−1)/ep``
+  of it leaving the GPU; not overlapped.
+
+``assumptions.mfu`` replaces the modelled time: tokens/s/GPU = peak × MFU / model FLOPs per token.
+Training time: ``days = tokens / (tokens/s/GPU × GPUs) / 86400``; GPU-hours = days × 24 × GPUs.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from . import flops as F
+from .memory import ModelFacts
+
+# --------------------------------------------------------------------------------------------- constants
+
+#: Sustained fraction of dense peak on the GEMMs of large training layers, by GPU generation.
+#: Ampere/Hopper: gpu-catalog.md §4.1 (see module docstring). Ada and consumer Blackwell: no public MFU
+#: figure (gpu-catalog.md §4.1 last row); assumed equal to Ampere, whose ratio of FLOPs to memory
+#: bandwidth is similar. Datacenter Blackwell: assumed equal to Hopper (no figure in the reference).
+#: Volta: assumed equal to Ampere. CDNA3 (MI300X): Hopper × (MAMF 51–60% / H100 MAMF 80.3%) ≈ 0.38
+#: (stas00 MAMF table in gpu-catalog.md §4.1). Others (Ascend, Cambricon, unknown): 0.40, a cautious
+#: default with no source (users should set assumptions.mfu).
+GEN_EFFICIENCY = {
+    "ampere": 0.70, "hopper": 0.55, "ada": 0.70, "blackwell": 0.55, "blackwell-consumer": 0.70,
+    "volta": 0.70, "cdna3": 0.38, "cdna2": 0.38, "other": 0.40,
+}
+#: FP8 matmuls reach a lower share of their (doubled) peak: llm-foundry FP8 3B ~28–30% of FP8 peak vs
+#: ~42% of BF16 peak for BF16 runs; Llama 4 ~20% of FP8 peak (gpu-catalog.md §4.1): ratio ≈ 0.7.
+FP8_EFFICIENCY_RATIO = 0.7
+#: GEMM size saturation constants (module docstring): per-GPU width and tokens per micro-batch.
+D0 = 64.0
+T0 = 128.0
+#: Achievable fraction of HBM bandwidth for streaming kernels (STREAM-like copies reach 80–90% of the
+#: datasheet bandwidth on A100/H100: NVIDIA CUDA samples bandwidthTest; stas00 ml-engineering "compute").
+MEM_BW_EFFICIENCY = 0.8
+#: Element-wise traffic of an unfused (eager PyTorch) decoder layer relative to fused kernels: an eager
+#: RMSNorm/LayerNorm is ~5 kernels in fp32 instead of one (HF ``LlamaRMSNorm`` upcasts, squares, means,
+#: rsqrt-multiplies, downcasts); SwiGLU 2 kernels instead of 1; RoPE 6. Judgement from counting kernels.
+UNFUSED_FACTOR = 3.0
+#: Fallback NCCL all-reduce busbw as a fraction of the one-way link bandwidth when the catalog has no
+#: measurement: NVLink A100 200/300 = 0.67, H100 370/450 = 0.82 → 0.7; PCIe Gen5 28/64 = 0.44 → 0.4
+#: (networks.json measurements, gpu-catalog.md §4.2).
+BUSBW_FRACTION = {"nvlink": 0.7, "pcie": 0.4}
+#: Default inter-node fabric per GPU generation when ``hardware.inter_node`` is not given
+#: (gpu-catalog.md §2.2: "A100 class uses 1 × 200G per GPU; H100/H200/B200 class uses 1 × 400G per GPU").
+#: PCIe boxes: the reference has no sourced figure; its 8×4090 example has 2 NICs (§2.5), speed unknown;
+#: we assume 2 × 100 GbE RoCE (a judgement: set hardware.inter_node/nics_per_node for your servers).
+DEFAULT_FABRIC = {
+    "ampere": ("ib-hdr-200", 1.0), "volta": ("ib-edr-100", 1.0), "hopper": ("ib-ndr-400", 1.0),
+    "blackwell": ("ib-ndr-400", 1.0), "cdna3": ("ib-ndr-400", 1.0), "cdna2": ("ib-hdr-200", 1.0),
+}
+PCIE_BOX_FABRIC = ("roce-100", 2)  # (network, NICs per node)
+#: AdamW update traffic per parameter on its shard: read gradient (4), master weight (4), two moments
+#: (8); write master and moments (12) and the 16-bit working copy (2): 30 bytes (Megatron/DeepSpeed
+#: fused Adam; one pass). 8-bit Adam keeps 1-byte moments: 18; SGD with momentum 18; Adafactor ~16.
+OPT_BYTES = {"adamw": 30.0, "adamw_8bit": 18.0, "sgd": 18.0, "adafactor": 16.0}
+
+
+def gpu_generation(gpu_id: str) -> str:
+    """Architecture generation from the catalog id (for :data:`GEN_EFFICIENCY`)."""
+    g = gpu_id.lower()
+    if g.startswith(("h100", "h800", "h200", "h20", "gh200")):
+        return "hopper"
+    if g.startswith(("a100", "a800", "a30", "a40", "a10", "rtx-a6000", "rtx-a5000", "rtx-3090", "a6000")):
+        return "ampere"
+    if g.startswith(("l40", "l20", "l4", "rtx-4090", "rtx-6000-ada", "rtx-4080")):
+        return "ada"
+    if g.startswith(("rtx-5090", "rtx-5080")):
+        return "blackwell-consumer"
+    if g.startswith(("b200", "gb200", "b100", "b300", "gb300")):
+        return "blackwell"
+    if g.startswith("v100"):
+        return "volta"
+    if g.startswith(("mi300", "mi325")):
+        return "cdna3"
+    if g.startswith("mi2"):
+        return "cdna2"
+    return "other"
+
+
+# ----------------------------------------------------------------------------------------- GPU facts
+
+
+@dataclass(frozen=True)
+class GpuTimeFacts:
+    """The numbers of one GPU + fabric that the time model needs (plain floats)."""
+
+    gpu_id: str
+    peak_tflops: float  # dense, at the training precision (matmuls)
+    peak16_tflops: float  # dense 16-bit (attention core, head) — equals peak_tflops except for fp8
+    mem_bw_tbs: float
+    gen_efficiency: float
+    intra_link: str  # "nvlink" | "pcie"
+    intra_busbw_gbs: float  # NCCL all-reduce bus bandwidth inside a node
+    intra_p2p_gbs: float  # one-way point-to-point bandwidth inside a node
+    nic_gbs_per_gpu: float  # achievable inter-node bandwidth per GPU, one way
+    inter_node: str
+    nics_per_node: float
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    def kwargs(self, precision: str) -> dict:
+        """The GPU arguments of :func:`time_arrays`."""
+        return dict(
+            peak_tflops=self.peak_tflops, peak16_tflops=self.peak16_tflops, mem_bw_tbs=self.mem_bw_tbs,
+            gen_efficiency=self.gen_efficiency * (FP8_EFFICIENCY_RATIO if precision == "fp8" else 1.0),
+            intra_busbw_gbs=self.intra_busbw_gbs, intra_p2p_gbs=self.intra_p2p_gbs,
+            nic_gbs_per_gpu=self.nic_gbs_per_gpu,
+        )
+
+
+@lru_cache(maxsize=256)
+def gpu_time_facts(gpu: Any, precision: str = "bf16", *, intra_node: str | None = None,
+                   inter_node: str | None = None, nics_per_node: int | None = None,
+                   gpus_per_node: int = 8) -> GpuTimeFacts:
+    """Collect the time-model numbers of ``gpu`` (a catalog GPU or id) with the scenario's overrides.
+
+    Raises :class:`errors.CatalogError` when the catalog lacks the GPU's peak for ``precision``.
+    """
+    from . import catalog_hw as C
+    from .errors import CatalogError
+    from .i18n import QT_TRANSLATE_NOOP
+
+    g = C.get_gpu(gpu)
+    notes: list[str] = []
+    peak = C.peak_tflops(g, precision)
+    if peak is None and precision in ("bf16", "fp16"):
+        other = "fp16" if precision == "bf16" else "bf16"
+        peak = C.peak_tflops(g, other)
+        if peak is not None:
+            notes.append(QT_TRANSLATE_NOOP("Timing", "no {p} peak in the catalog; using the {o} figure").format(
+                p=precision, o=other))
+    if peak is None:
+        raise CatalogError(QT_TRANSLATE_NOOP(
+            "Timing", "the catalog has no dense {p} TFLOPS for {gpu}; choose another precision or GPU, "
+            "or set assumptions.mfu with a known peak").format(p=precision, gpu=g.id))
+    peak16 = peak
+    if precision == "fp8":
+        peak16 = C.peak_tflops(g, "bf16") or peak / 2.0
+    mem_bw = g.mem_bw_tbs
+    if mem_bw is None:
+        mem_bw = 1.0
+        notes.append(QT_TRANSLATE_NOOP("Timing", "memory bandwidth unknown; assuming 1 TB/s"))
+    gen = gpu_generation(g.id)
+
+    # intra-node link
+    link_kind = g.intra_node_link or "pcie"
+    link = "nvlink" if link_kind in ("nvlink", "nvlink-bridge", "infinity-fabric", "hccs", "mlu-link") else "pcie"
+    if intra_node is not None:
+        link = intra_node
+    busbw = None
+    if link == "pcie" and link_kind != "pcie":
+        gen_pcie = g.pcie_gen or 4
+        net = _find_network(f"pcie{gen_pcie}")
+        uni = C.intra_node_bandwidth_gbs(g, "pcie") or _PCIE_UNI.get(gen_pcie, 32.0)
+        busbw = net.busbw_gbs if net is not None and net.busbw_gbs else None
+    else:
+        uni = C.intra_node_bandwidth_gbs(g)
+        net = C.intra_node_network(g)
+        if link_kind == "pcie" and net is None and g.pcie_gen:
+            net = _find_network(f"pcie{g.pcie_gen}")
+        if net is not None and net.busbw_gbs:
+            busbw = float(net.busbw_gbs)
+    if uni is None:
+        uni = 16.0
+        notes.append(QT_TRANSLATE_NOOP("Timing", "intra-node bandwidth unknown; assuming PCIe Gen3 (16 GB/s)"))
+    if busbw is None:
+        busbw = BUSBW_FRACTION[link] * uni
+    # NVLink-bridge pairs only connect two GPUs: beyond a pair, traffic goes over PCIe
+    if link_kind == "nvlink-bridge" and intra_node is None:
+        notes.append(QT_TRANSLATE_NOOP("Timing", "NVLink bridges join pairs of GPUs; groups larger than two use PCIe"))
+
+    # inter-node fabric
+    if inter_node is None:
+        if link == "pcie" or gen in ("ada", "blackwell-consumer"):
+            inter_node, default_nics = PCIE_BOX_FABRIC
+        else:
+            inter_node, per_gpu = DEFAULT_FABRIC.get(gen, ("roce-100", 0.25))
+            default_nics = max(1, round(per_gpu * gpus_per_node))
+    else:
+        default_nics = None
+    net = C.get_network(inter_node)
+    if net.kind != "inter_node":
+        raise CatalogError(QT_TRANSLATE_NOOP("Timing", "hardware.inter_node '{id}' is not an inter-node fabric").format(
+            id=net.id))
+    if nics_per_node is None:
+        nics_per_node = default_nics or net.default_nics_per_node or 1
+    per_nic = net.achievable_gbs_per_nic
+    if per_nic is None:
+        per_nic = (net.gbs_per_direction or 3.125) * 0.8
+    nic_per_gpu = per_nic * nics_per_node / max(gpus_per_node, 1)
+    return GpuTimeFacts(
+        gpu_id=g.id, peak_tflops=float(peak), peak16_tflops=float(peak16), mem_bw_tbs=float(mem_bw),
+        gen_efficiency=GEN_EFFICIENCY[gen], intra_link=link, intra_busbw_gbs=float(busbw),
+        intra_p2p_gbs=float(uni) * (0.87 if link == "nvlink" else 0.8), nic_gbs_per_gpu=float(nic_per_gpu),
+        inter_node=net.id, nics_per_node=float(nics_per_node), notes=tuple(notes),
+    )
+
+
+# PCIe x16 one-way GB/s by generation (gpu-catalog.md §2.1)
+_PCIE_UNI = {3: 16.0, 4: 32.0, 5: 64.0, 6: 128.0}
+
+
+def _find_network(net_id: str):
+    from . import catalog_hw as C
+
+    try:
+        return C.get_network(net_id)
+    except Exception:  # noqa: BLE001 - an unknown id just means "no measurement"
+        return None
+
+
+# ----------------------------------------------------------------------------------- vectorised model
+
+
+#: NCCL's ring latency model (NVIDIA/nccl ``src/graph/tuning.cc``, Ring/Simple protocol): a base latency
+#: of 8.4 µs per collective plus 3.4 µs per ring step inside a node (NVLink) and 14 µs per step that
+#: crosses the network. All-reduce takes 2(n−1) steps, all-gather/reduce-scatter n−1.
+NCCL_BASE_LAT = 8.4e-6
+NCCL_INTRA_STEP_LAT = 3.4e-6
+NCCL_NET_STEP_LAT = 14e-6
+
+
+class _ArrayOps:
+    """numpy element-wise operations (candidate arrays)."""
+
+    where = staticmethod(np.where)
+    maximum = staticmethod(np.maximum)
+    minimum = staticmethod(np.minimum)
+    ceil = staticmethod(np.ceil)
+
+    @staticmethod
+    def f(x):
+        return np.asarray(x, dtype=float)
+
+    @staticmethod
+    def b(x):
+        return np.asarray(x)
+
+
+class _ScalarOps:
+    """The same operations on plain Python numbers: one scenario costs microseconds, not numpy's
+    per-call overhead on 0-d arrays. Results are identical (IEEE doubles either way)."""
+
+    @staticmethod
+    def where(c, a, b):
+        return a if c else b
+
+    @staticmethod
+    def maximum(a, b):
+        return a if a >= b else b
+
+    @staticmethod
+    def minimum(a, b):
+        return a if a <= b else b
+
+    ceil = staticmethod(math.ceil)
+    f = staticmethod(float)
+
+    @staticmethod
+    def b(x):
+        return x
+
+
+def _ops_for(*values):
+    return _ArrayOps if any(isinstance(v, np.ndarray) for v in values) else _ScalarOps
+
+
+def _ring_latency(n, gpus_per_node, collective: str, ops=_ArrayOps):
+    """Latency of one ring collective over ``n`` GPUs packed ``gpus_per_node`` to a node (seconds)."""
+    n = ops.maximum(ops.f(n), 1.0)
+    nodes = ops.maximum(ops.ceil(n / gpus_per_node), 1.0)
+    inter = nodes - 1.0
+    intra = (n - 1.0) - inter
+    k = 2.0 if collective == "all_reduce" else 1.0
+    return ops.where(n > 1, NCCL_BASE_LAT + k * (intra * NCCL_INTRA_STEP_LAT + inter * NCCL_NET_STEP_LAT), 0.0)
+
+
+def _ring_factor(n, collective: str, ops=_ArrayOps):
+    """Bytes moved per GPU per byte of buffer: all-reduce 2(n−1)/n, all-gather/reduce-scatter (n−1)/n."""
+    n = ops.maximum(ops.f(n), 1.0)
+    f = (n - 1.0) / n
+    return 2.0 * f if collective == "all_reduce" else f
+
+
+def elementwise_bytes_per_token_layer(m: ModelFacts, seq_len, flash, fused, ops=_ArrayOps):
+    """Forward memory traffic (bytes) of one decoder layer's non-matmul ops per token (16-bit tensors),
+    as ``(replicated, split)``: the part every tensor-parallel rank repeats unless sequence parallelism
+    splits it (norms, residual adds, hidden-size dropout; Korthikanti et al. 2022 §4.2.2) and the part
+    tensor parallelism always splits (activation function, RoPE, attention scores: heads are split).
+
+    Fused kernels (Megatron fused LayerNorm / bias-GeLU / bias-dropout-add, or torch.compile): norms
+    read+write ``h`` twice (4h), residual adds 2 × 3h, dropout 2 × 3h, activation ``2f`` (GeLU) or ``3f``
+    (SwiGLU), RoPE reads and writes q and k. Without FlashAttention each token's ``heads×s`` score row is
+    written by ``QKᵀ``, read+written by the fused softmax, read by ``·V``: 4 passes, 6.5 with attention
+    dropout (read, write, 1-byte mask) (Dao et al. 2022 §3.1: standard attention is memory-bound on these).
+    Eager PyTorch multiplies the non-attention part by :data:`UNFUSED_FACTOR`.
+    """
+    h = m.h
+    f_width = (1 - m.moe_frac) * m.f + m.moe_frac * (m.k_active * m.f_moe + m.shared_f)
+    unfused = ops.where(fused, 1.0, UNFUSED_FACTOR)
+    rep = (4.0 * h + 6.0 * h + (6.0 * h if m.dropout else 0.0)) * unfused
+    split = ((3.0 if m.gated else 2.0) * f_width + 2.0 * (m.q_dim + m.kv_dim)) * unfused
+    scores = (6.5 if m.dropout else 4.0) * m.heads * ops.f(seq_len)
+    split = split + ops.where(flash, 0.0, scores)
+    return 2.0 * rep, 2.0 * split
+
+
+_LORA_CACHE: dict = {}
+
+
+def _lora_total(m: ModelFacts, rank: int, targets: str) -> float:
+    key = (m.arch, rank, targets)
+    v = _LORA_CACHE.get(key)
+    if v is None:
+        from .params import lora_params
+
+        if len(_LORA_CACHE) > 256:
+            _LORA_CACHE.clear()
+        v = _LORA_CACHE[key] = (float(lora_params(m.arch, rank, targets)[0]),
+                                float(lora_params(m.arch, rank, targets)[1]))
+    return v
+
+
+def time_arrays(
+    m: ModelFacts,
+    *,
+    method: str,
+    precision: str,
+    framework: str,
+    optimizer: str,
+    seq_len: int,
+    lora_rank: int,
+    lora_targets: str,
+    flash,
+    fused,
+    peak_tflops,
+    peak16_tflops,
+    mem_bw_tbs,
+    gen_efficiency,
+    intra_busbw_gbs,
+    intra_p2p_gbs,
+    nic_gbs_per_gpu,
+    tp,
+    pp,
+    cp,
+    ep,
+    dp,
+    zero,
+    recompute,
+    mbs,
+    sp,
+    grad_accum,
+    vpp,
+    num_gpus,
+    gpus_per_node,
+    offload=False,
+    mfu=None,
+):
+    """Vectorised time model (seconds per optimizer step). Every per-candidate argument — the layout,
+    and the GPU numbers (``peak_tflops`` … ``nic_gbs_per_gpu``) — may be a numpy array; they broadcast.
+    With plain numbers everywhere the same formulas run on Python floats (fast path for one scenario).
+
+    Returns a dict: ``compute, tp_comm, dp_comm, pp_bubble, cp_comm, ep_comm, other`` and ``step``
+    (seconds per step), ``tokens_per_step``, ``tokens_per_s_per_gpu``, ``mfu``, ``hfu``,
+    ``model_flops_per_token``, ``hardware_flops_per_token``, ``efficiency``.
+    """
+    ops = _ops_for(flash, fused, peak_tflops, peak16_tflops, mem_bw_tbs, gen_efficiency, intra_busbw_gbs,
+                   intra_p2p_gbs, nic_gbs_per_gpu, tp, pp, cp, ep, dp, zero, recompute, mbs, sp, grad_accum,
+                   vpp, num_gpus, gpus_per_node, offload, mfu)
+    f64, where, maximum, minimum = ops.f, ops.where, ops.maximum, ops.minimum
+    tp, pp, cp, ep, dp = f64(tp), f64(pp), f64(cp), f64(ep), f64(dp)
+    mbs, m_acc, vpp, n_gpus, gpn = f64(mbs), f64(grad_accum), f64(vpp), f64(num_gpus), f64(gpus_per_node)
+    zero, recompute, sp, flash, fused, offload = (ops.b(x) for x in (zero, recompute, sp, flash, fused, offload))
+    peak, peak16 = f64(peak_tflops) * 1e12, f64(peak16_tflops) * 1e12
+    gen_eff = f64(gen_efficiency)
+    mem_bw = f64(mem_bw_tbs) * 1e12 * MEM_BW_EFFICIENCY
+    intra_bus, intra_p2p, nic = f64(intra_busbw_gbs) * 1e9, f64(intra_p2p_gbs) * 1e9, f64(nic_gbs_per_gpu) * 1e9
+    lora = method in ("lora", "qlora")
+    s = float(seq_len)
+    s_loc = s / cp
+    tokens_mb = mbs * s_loc  # tokens of one micro-batch on one GPU (its context-parallel slice)
+    rec_full = recompute >= 2
+    rec_any = recompute >= 1
+
+    # ---- FLOPs per token (flops.py; recomputation added element-wise here)
+    lora_total, lora_active = _lora_total(m, lora_rank, lora_targets) if lora else (0.0, 0.0)
+    fwd = F.forward_flops_per_token(m, s)
+    f_lora = 2.0 * lora_active
+    if lora:
+        mflops_tok = 2.0 * (fwd.layers + fwd.head) + 3.0 * fwd.attention + 3.0 * f_lora
+    else:
+        mflops_tok = 3.0 * (fwd.layers + fwd.head + fwd.attention)
+    rec_tok = where(rec_full, fwd.layers + fwd.attention + f_lora, where(rec_any, fwd.attention, 0.0))
+    hflops_tok = mflops_tok + rec_tok
+    # matmuls at the precision's peak; attention core and output layer at 16-bit peak
+    attn_tok = 3.0 * fwd.attention + where(rec_any, fwd.attention, 0.0)
+    head_tok = (2.0 if lora else 3.0) * fwd.head
+    lin_tok = hflops_tok - attn_tok - head_tok
+    mp = tp * pp * cp  # GPUs one replica's micro-batch is spread over
+    size = 1.0 / (1.0 + D0 * tp / m.h) / (1.0 + T0 / tokens_mb)
+    eff = gen_eff * size
+    eff16 = (gen_eff / FP8_EFFICIENCY_RATIO if precision == "fp8" else gen_eff) * size
+    t_flops_tok = lin_tok / (peak * eff) + (attn_tok + head_tok) / (peak16 * eff16)
+
+    # ---- memory-bound work per token (bytes), per replica: divided over the model-parallel GPUs
+    ew_rep, ew_split = elementwise_bytes_per_token_layer(m, s, flash, fused, ops)
+    passes = 3.0 + where(rec_full, 1.0, 0.0)  # forward, backward ≈ 2 × forward, recompute forward
+    loss_bytes = where(fused, 8.0, 16.0) * m.V  # logits + fp32 softmax + gradient (module docstring)
+    # replicated element-wise work is split by TP only with sequence parallelism (Korthikanti §4.2.2)
+    ew_bytes = (ew_rep / where(sp, tp, 1.0) + ew_split / tp) * passes * m.L / (pp * cp)
+    t_mem_tok = (ew_bytes + loss_bytes / (tp * cp)) / mem_bw
+    t_compute_tok = t_flops_tok / mp + t_mem_tok  # seconds per replica token, on one GPU
+    t_mb = t_compute_tok * mbs * s  # one micro-batch on one GPU (all its layers)
+    compute = t_mb * m_acc
+
+    # ---- tensor parallelism (exposed): 4 all-reduces per layer (+2 with full recompute) + embedding/loss
+    tp_bw = where(tp <= gpn, intra_bus, nic)
+    act_bytes = 2.0 * tokens_mb * m.h  # one 16-bit b·s·h activation of the micro-batch slice
+    n_ar = (4.0 + where(rec_full, 2.0, 0.0)) * (m.L / pp) + 2.0
+    tp_ar = act_bytes * _ring_factor(tp, "all_reduce", ops) / tp_bw + _ring_latency(tp, gpn, "all_reduce", ops)
+    tp_comm = where(tp > 1, n_ar * tp_ar, 0.0) * m_acc
+
+    # ---- pipeline: bubble (p−1)/v micro-batch times + p2p boundary sends
+    t_mb_stage = t_mb + tp_comm / maximum(m_acc, 1.0)
+    bubble = where(pp > 1, (pp - 1.0) / vpp * t_mb_stage, 0.0)
+    crosses_nodes = (tp * cp * dp < n_gpus) & (n_gpus > gpn)  # stages land on different nodes
+    p2p_bw = where(crosses_nodes, nic, intra_p2p)
+    p2p_bytes = act_bytes / tp  # scatter/gather optimisation (Narayanan et al. 2021 §4.1)
+    p2p = where(pp > 1, 2.0 * vpp * p2p_bytes / p2p_bw * m_acc, 0.0)
+    pp_time = bubble + p2p
+
+    # ---- data parallelism
+    P = float(m.params.total)
+    grad_params = lora_total if lora else P
+    expert_share = float(m.params.expert_params) / max(P, 1.0)
+    shard_frac = (1.0 - expert_share) / (tp * pp) + expert_share / (ep * pp * (tp if framework == "megatron" else 1.0))
+    grad_gpu = grad_params * shard_frac  # gradients this GPU reduces
+    weight_gpu = P * shard_frac  # weights this GPU holds before ZeRO-3 sharding
+    g_bytes = 4.0 if framework == "megatron" and not lora else 2.0  # Megatron reduces fp32 main grads
+    k_node = maximum(minimum(gpn / maximum(tp * cp, 1.0), dp), 1.0)  # DP peers per node (NCCL rails)
+    dp_spans = tp * cp * dp > gpn
+    dp_bw = where(dp_spans, minimum(intra_bus, k_node * nic), intra_bus)
+    # DDP / ZeRO-1/2: once per step, in buckets of ~25M parameters (PyTorch DDP bucket_cap_mb=25 MB fp32;
+    # DeepSpeed reduce_bucket_size 5e8 elements; Megatron 40M): the latency per bucket is counted
+    n_buckets = ops.ceil(grad_gpu / 2.5e7)
+    ar = (grad_gpu * g_bytes * _ring_factor(dp, "all_reduce", ops) / dp_bw
+          + n_buckets * _ring_latency(dp, gpn, "all_reduce", ops))
+    w_bytes = 0.5 + 1.0 / 64 if method == "qlora" else 2.0
+    # ZeRO-3/FSDP: one all-gather per layer (FSDP wraps each decoder block) and pass, one reduce-scatter
+    lat_ag = (m.L / pp) * _ring_latency(dp, gpn, "all_gather", ops)
+    gather = weight_gpu * w_bytes * _ring_factor(dp, "all_gather", ops) / dp_bw + lat_ag  # all weights, once
+    rs = grad_gpu * g_bytes * _ring_factor(dp, "all_gather", ops) / dp_bw + lat_ag
+    z3_per_mb = 2.0 * gather + rs  # forward + backward gathers, gradient reduce-scatter
+    bwd_last = t_mb * (2.0 / 3.0)  # the last micro-batch's backward pass hides gradient reduction
+    dp_exposed = where(zero >= 3, m_acc * maximum(z3_per_mb - t_mb, 0.0), maximum(ar - bwd_last, 0.0))
+    dp_comm = where(dp > 1, dp_exposed, 0.0)
+
+    # ---- context parallelism: K/V ring, forward 1×, backward 2× (K/V and dK/dV), hidden under attention
+    kv_chunk = 2.0 * tokens_mb * 2.0 * m.kv_dim  # K and V of the local chunk, 16-bit
+    cp_bw = where(tp * cp <= gpn, intra_p2p, nic)
+    cp_layer = 3.0 * (cp - 1.0) * kv_chunk / cp_bw
+    attn_layer = (3.0 * fwd.attention / m.L) * tokens_mb / (peak16 * eff16 * tp)
+    cp_comm = where(cp > 1, maximum(cp_layer - attn_layer, 0.0) * (m.L / pp) * m_acc, 0.0)
+
+    # ---- expert parallelism: all-to-all dispatch + combine, forward and backward
+    n_moe_stage = m.moe_frac * m.L / pp
+    a2a_bytes = tokens_mb * m.k_active * m.h * 2.0 * (ep - 1.0) / maximum(ep, 1.0)
+    ep_bw = where(tp * ep * cp <= gpn, intra_p2p, nic)
+    ep_comm = where(ep > 1, 4.0 * a2a_bytes / ep_bw * n_moe_stage * m_acc, 0.0)
+
+    # ---- other: optimizer update, QLoRA dequantisation
+    opt_params = where(zero >= 1, grad_gpu / dp, grad_gpu)
+    other = where(offload, 0.0, opt_params * OPT_BYTES.get(optimizer, 30.0) / mem_bw)
+    if method == "qlora":
+        deq_passes = 2.0 + where(rec_full, 1.0, 0.0)
+        other = other + F.qlora_dequant_bytes(m) / mp * deq_passes * m_acc / mem_bw
+
+    step = compute + tp_comm + dp_comm + pp_time + cp_comm + ep_comm + other
+    tokens_step_gpu = mbs * s * m_acc * dp / n_gpus  # tokens per step per GPU
+    if mfu is not None:
+        # measured MFU: tokens/s/GPU = peak × MFU / model FLOPs per token; keep the modelled shares
+        target = tokens_step_gpu * mflops_tok / (peak16 * f64(mfu))
+        scale = target / step
+        compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other = (
+            x * scale for x in (compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other))
+        step = target
+    tok_s_gpu = tokens_step_gpu / step
+    return {
+        "compute": compute, "tp_comm": tp_comm, "dp_comm": dp_comm, "pp_bubble": pp_time,
+        "cp_comm": cp_comm, "ep_comm": ep_comm, "other": other, "step": step,
+        "tokens_per_step": tokens_step_gpu * n_gpus, "tokens_per_s_per_gpu": tok_s_gpu,
+        "mfu": tok_s_gpu * mflops_tok / peak16, "hfu": tok_s_gpu * hflops_tok / peak16,
+        "model_flops_per_token": mflops_tok + 0.0 * step, "hardware_flops_per_token": hflops_tok + 0.0 * step,
+        "efficiency": eff,
+    }
+
+
+# ------------------------------------------------------------------------------------- one scenario
+
+BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
+SECONDS_PER_DAY = 86400.0
+
+
+@dataclass
+class TimeEstimate:
+    """Time of one scenario. Shares are fractions of the step time."""
+
+    flops_per_token: float  # model FLOPs (MFU definition), causal attention
+    hardware_flops_per_token: float
+    total_flops: float  # model FLOPs for data.tokens
+    step_time_s: float
+    tokens_per_step: float
+    tokens_per_s_per_gpu: float
+    tokens_per_s: float
+    mfu: float
+    hfu: float
+    train_days: float
+    gpu_hours: float
+    seconds: dict[str, float]  # per step: compute, tp_comm, dp_comm, pp_bubble, cp_comm, ep_comm, other
+    efficiency: float  # modelled matmul efficiency (fraction of dense peak)
+    links: dict[str, str]
+    mfu_override: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def breakdown(self) -> dict[str, float]:
+        """Shares of the step: compute, tp_comm, dp_comm, pp_bubble and other (cp, ep, optimizer, …)."""
+        sec = self.seconds
+        total = self.step_time_s if self.step_time_s > 0 else 1.0
+        other = sec["other"] + sec["cp_comm"] + sec["ep_comm"]
+        return {"compute": sec["compute"] / total, "tp_comm": sec["tp_comm"] / total,
+                "dp_comm": sec["dp_comm"] / total, "pp_bubble": sec["pp_bubble"] / total, "other": other / total}
+
+    @property
+    def largest_overhead(self) -> tuple[str, float]:
+        """The biggest non-compute share (name, fraction), for messages like "28% is PCIe all-reduce"."""
+        total = self.step_time_s if self.step_time_s > 0 else 1.0
+        items = [(k, v / total) for k, v in self.seconds.items() if k != "compute"]
+        return max(items, key=lambda kv: kv[1])
+
+    def to_json(self) -> dict:
+        name, share = self.largest_overhead
+        return {
+            "flops_per_token": self.flops_per_token,
+            "hardware_flops_per_token": self.hardware_flops_per_token,
+            "total_flops": self.total_flops,
+            "step_time_s": self.step_time_s,
+            "tokens_per_step": self.tokens_per_step,
+            "tokens_per_s_per_gpu": self.tokens_per_s_per_gpu,
+            "tokens_per_s": self.tokens_per_s,
+            "mfu": self.mfu,
+            "hfu": self.hfu,
+            "train_days": self.train_days,
+            "gpu_hours": self.gpu_hours,
+            "time_breakdown": {k: round(v, 6) for k, v in self.breakdown.items()},
+            "time_seconds_per_step": {k: v for k, v in self.seconds.items()},
+            "time_largest_overhead": {"part": name, "share": round(share, 6), "link": self.links.get(name, "")},
+            "time_links": dict(self.links),
+            "matmul_efficiency": self.efficiency,
+            "mfu_override": self.mfu_override,
+            "time_notes": list(self.notes),
+        }
+
+
+def _scalar(x) -> float:
+    if isinstance(x, (int, float)):
+        return float(x)
+    return float(np.asarray(x).reshape(-1)[0])
+
+
+def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
+    """The fixed (per-scenario) arguments of :func:`time_arrays` and the GPU facts."""
+    s = r.scenario
+    t, h = s.training, s.hardware
+    gf = gpu_time_facts(r.gpu, t.precision, intra_node=h.intra_node, inter_node=h.inter_node,
+                        nics_per_node=h.nics_per_node, gpus_per_node=h.gpus_per_node)
+    kw = dict(
+        method=t.method, precision=t.precision, framework=t.framework, optimizer=t.optimizer, seq_len=t.seq_len,
+        lora_rank=t.lora_rank, lora_targets=t.lora_targets, flash=t.flash_attention,
+        fused=(t.framework == "megatron") or bool(getattr(t, "torch_compile", False)),
+        **gf.kwargs(t.precision),
+    )
+    return kw, gf
+
+
+def time_estimate(r: Any) -> TimeEstimate:
+    """Time of one resolved scenario (:class:`estimate.Resolved`), through :func:`time_arrays`."""
+    from .memory import RECOMPUTE_CODES
+
+    s = r.scenario
+    p, t, h = s.parallel, s.training, s.hardware
+    kw, gf = time_kwargs(r)
+    out = time_arrays(
+        r.facts, **kw, tp=p.tp, pp=p.pp, cp=p.cp, ep=p.ep, dp=s.dp, zero=p.zero,
+        recompute=RECOMPUTE_CODES[t.recompute], mbs=t.micro_batch_size, sp=p.sequence_parallel and p.tp > 1,
+        grad_accum=s.grad_accum, vpp=p.vpp, num_gpus=h.num_gpus, gpus_per_node=h.gpus_per_node,
+        offload=p.offload_optimizer, mfu=s.assumptions.mfu,
+    )
+    step = _scalar(out["step"])
+    tps_gpu = _scalar(out["tokens_per_s_per_gpu"])
+    tps = tps_gpu * h.num_gpus
+    tokens = float(s.data.tokens)
+    days = tokens / tps / SECONDS_PER_DAY if tps > 0 else float("inf")
+    fpt = _scalar(out["model_flops_per_token"])
+    seconds = {k: _scalar(out[k]) for k in ("compute", "tp_comm", "dp_comm", "pp_bubble", "cp_comm", "ep_comm",
+                                            "other")}
+    inter = f"{gf.inter_node} ×{gf.nics_per_node:g}/node"
+    multi = h.num_gpus > h.gpus_per_node
+    links = {
+        "compute": "", "other": "",
+        "tp_comm": gf.intra_link if p.tp <= h.gpus_per_node else inter,
+        "dp_comm": inter if (multi and p.tp * p.cp * s.dp > h.gpus_per_node) else gf.intra_link,
+        "pp_bubble": inter if multi else gf.intra_link,
+        "cp_comm": gf.intra_link if p.tp * p.cp <= h.gpus_per_node else inter,
+        "ep_comm": gf.intra_link if p.tp * p.ep * p.cp <= h.gpus_per_node else inter,
+    }
+    return TimeEstimate(
+        flops_per_token=fpt, hardware_flops_per_token=_scalar(out["hardware_flops_per_token"]),
+        total_flops=fpt * tokens, step_time_s=step, tokens_per_step=_scalar(out["tokens_per_step"]),
+        tokens_per_s_per_gpu=tps_gpu, tokens_per_s=tps, mfu=_scalar(out["mfu"]), hfu=_scalar(out["hfu"]),
+        train_days=days, gpu_hours=days * 24.0 * h.num_gpus, seconds=seconds,
+        efficiency=_scalar(out["efficiency"]), links=links, mfu_override=s.assumptions.mfu is not None,
+        notes=list(gf.notes),
+    )
