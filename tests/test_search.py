@@ -242,6 +242,9 @@ def test_plan_cli_json_contract(tmp_path, capsys):
             "memory_per_gpu_gib", "train_days", "cost", "currency", "rental_mode", "warnings"}
     for p in out["plans"]:
         assert need <= set(p) and isinstance(p["warnings"], list)
+    rb = out["rent_vs_build"]
+    assert rb["answer"] and rb["cheaper"] in ("rent", "build")
+    assert rb["own_total"] == pytest.approx(sum(rb["own"].values()))
     costs = [p["cost"] for p in out["plans"]]
     assert costs == sorted(costs)  # cheapest first (no deadline)
     assert run_cli(["plan", str(f), "--top", "2", "--objective", "fastest"]) == 0

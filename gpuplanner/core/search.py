@@ -200,6 +200,7 @@ class SearchResult:
     feasible: bool
     notes: list[Msg] = field(default_factory=list)
     skipped_gpus: dict[str, str] = field(default_factory=dict)
+    rent_vs_build: Any = None  # cost.BuildResult for the top plan's hardware
 
     def to_json(self) -> dict:
         return {
@@ -214,6 +215,7 @@ class SearchResult:
             "pareto": self.pareto,
             "notes": [m.render() for m in self.notes],
             "skipped_gpus": self.skipped_gpus,
+            "rent_vs_build": None if self.rent_vs_build is None else self.rent_vs_build.to_json(),
         }
 
 
@@ -603,11 +605,29 @@ def search(
             notes.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No plan meets the deadline of {days:g} days within {n} GPUs: "
                                                          "the fastest plans are shown; raise max_gpus or the deadline."),
                              {"days": con.deadline_days or 0, "n": con.max_gpus}))
+    rvb = None
+    if plans:
+        rvb = build_comparison(plans[0], table, con.hours_per_week)
     return SearchResult(
-        plans=plans, candidates_evaluated=evaluated, candidates_fitting=int(len(days)),
+        rent_vs_build=rvb, plans=plans, candidates_evaluated=evaluated, candidates_fitting=int(len(days)),
         search_ms=(time.perf_counter() - t0) * 1e3, pareto=pareto, tier=tier, tier_guidance=guidance,
         objective=objective, feasible=feasible, notes=notes, skipped_gpus=skipped,
     )
+
+
+def build_comparison(plan: Plan, table: PriceTable, hours_per_week: float, horizon_months: float | None = None):
+    """Rent versus build for the plan's hardware, used ``hours_per_week``: defaults from ``economics.json``
+    (:func:`cost.default_build_inputs`), over the depreciation period unless ``horizon_months`` is given.
+    None when the catalog lacks a purchase price or a rental price for the GPU."""
+    price = table.get(plan.gpu)
+    if price is None:
+        return None
+    b = costmod.default_build_inputs(plan.gpu, plan.num_gpus, table, utilisation=hours_per_week / costmod.HOURS_PER_WEEK)
+    if b.machine_price is None:
+        return None
+    rent, _mode = costmod.rent_monthly_for(price, plan.num_gpus, hours_per_week)
+    months = horizon_months or b.depreciation_years * 12.0
+    return costmod.rent_vs_build(b, rent, months)
 
 
 # -------------------------------------------------------------------------------------------- explain
