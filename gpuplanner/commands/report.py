@@ -1,0 +1,67 @@
+"""``gpuplanner report FILE -o OUT.pdf [--lang en|zh_CN] [--paper a4|letter]``: the printed plan as PDF.
+
+Runs without a display: when neither ``DISPLAY`` nor ``WAYLAND_DISPLAY`` is set (and ``QT_QPA_PLATFORM``
+is not chosen already) it uses Qt's ``offscreen`` platform. Translations come from
+``gpuplanner/resources/i18n/gpuplanner_<lang>.qm`` when that file exists (English otherwise, with a note
+on stderr). Chinese needs a CJK font: a system one (``fc-list :lang=zh``; ``.ci/run`` installs
+``fonts-noto-cjk`` on Linux CI) or a font file in ``gpuplanner/resources/fonts/`` registered with
+``QFontDatabase.addApplicationFont``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..core.errors import PlannerError
+
+LANGS = ("en", "zh_CN")
+
+
+def register(sub) -> None:
+    p = sub.add_parser("report", help="write the printed plan (PDF) for a scenario or .gpuplan file")
+    p.add_argument("file", help="scenario JSON or .gpuplan file")
+    p.add_argument("-o", "--output", required=True, help="PDF file to write")
+    p.add_argument("--lang", choices=LANGS, default="en", help="report language (default en)")
+    p.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size (default a4)")
+    p.add_argument("--author", default=None, help="author/team for the title block (default: the app's setting)")
+    p.set_defaults(func=run)
+
+
+def _default_author() -> str:
+    """The author/team the app stores under ``report/author`` in its settings (empty if none)."""
+    try:
+        from ..ui.settings import settings
+
+        return str(settings().value("report/author", "") or "")
+    except Exception:  # noqa: BLE001 - settings are optional for the CLI
+        return ""
+
+
+def run(args) -> int:
+    from ..report.content import load_report_data
+
+    out = Path(args.output)
+    if out.parent and not out.parent.exists():
+        raise PlannerError(f"{out}: folder does not exist")
+    data = load_report_data(args.file, author=args.author if args.author is not None else "")
+    from ..report import render
+
+    render.ensure_app()
+    if args.author is None:
+        data.author = _default_author()
+    if args.lang != "en":
+        if not render.install_language(args.lang):
+            print(f"gpuplanner: note: no translation file gpuplanner_{args.lang}.qm; the report is in English",
+                  file=sys.stderr)
+        if render.ensure_cjk_font() is None:
+            print("gpuplanner: note: no CJK font found (install fonts-noto-cjk or put one in resources/fonts)",
+                  file=sys.stderr)
+    try:
+        render.export_pdf(data, out, paper=args.paper, lang=None if args.lang == "en" else args.lang)
+    except OSError as err:
+        raise PlannerError(f"{out}: cannot write ({err.strerror or err})") from None
+    if not out.exists() or out.stat().st_size == 0:
+        raise PlannerError(f"{out}: could not be written")
+    print(out)
+    return 0

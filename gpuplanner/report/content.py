@@ -1,0 +1,803 @@
+"""Everything the printed plan shows, gathered from the core into plain data (no Qt here).
+
+:func:`build_report_data` takes a ``.gpuplan`` document (or a bare scenario) and asks the core for every
+figure: parameters and tier (:mod:`core.params`, :data:`core.estimate.TIER_GUIDANCE`), memory per GPU
+(:mod:`core.memory` through :func:`core.estimate.estimate`), training FLOPs (:mod:`core.flops`), time
+(:mod:`core.timing`), ranked plans and why the others lost (:mod:`core.search`), cost per rental mode and
+rent-versus-build (:mod:`core.cost`) and the vendor checklist (:mod:`core.checklist`). Modules that are not
+in this build leave their sections empty and are listed in :attr:`ReportData.pending`; nothing is made up.
+
+Sentences are kept as :class:`Text` (an English template marked with ``QT_TRANSLATE_NOOP`` plus its
+parameters), so the renderer translates them with the same ``.qm`` files as the UI. Numbers are formatted
+by the ``fmt_*`` helpers below, which the renderer and the tests share.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from .. import __version__
+from ..core.errors import PlannerError
+from ..core.i18n import QT_TRANSLATE_NOOP
+from ..core.units import format_count
+
+CTX = "Report"
+GIB = 1024**3
+
+
+# --------------------------------------------------------------------------------------------- helpers
+
+@dataclass(frozen=True)
+class Text:
+    """A sentence to translate: ``QCoreApplication.translate(context, text).format(**params)``."""
+
+    context: str
+    text: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def render(self) -> str:
+        return self.text.format(**self.params) if self.params else self.text
+
+    @classmethod
+    def of(cls, msg: Any) -> "Text":
+        """Wrap a core message (``cost.Msg``-like: context/text/params) or a plain string."""
+        if isinstance(msg, Text):
+            return msg
+        if hasattr(msg, "text") and hasattr(msg, "context"):
+            return cls(str(msg.context), str(msg.text), dict(getattr(msg, "params", {}) or {}))
+        return cls("", str(msg), {})
+
+
+def fmt_money(value: float | None, currency: str) -> str:
+    """Whole currency units with thousands separators: ``1,234,567 CNY`` (``—`` when unknown)."""
+    if value is None or not math.isfinite(value):
+        return "—"
+    return f"{value:,.0f} {currency}"
+
+
+def fmt_price(value: float | None, currency: str) -> str:
+    """A unit price (per card-hour) to the cent: ``2.46 USD``."""
+    if value is None or not math.isfinite(value):
+        return "—"
+    return f"{value:,.2f} {currency}"
+
+
+def fmt_days(days: float | None) -> str:
+    """Days to one decimal below 100 days, whole days above: ``12.3``, ``240``."""
+    if days is None or not math.isfinite(days):
+        return "—"
+    return f"{days:,.1f}" if days < 100 else f"{days:,.0f}"
+
+
+def fmt_gib(gib: float | None) -> str:
+    if gib is None or not math.isfinite(gib):
+        return "—"
+    return f"{gib:,.1f}"
+
+
+def fmt_pct(frac: float | None) -> str:
+    if frac is None or not math.isfinite(frac):
+        return "—"
+    return f"{frac * 100:.1f}%"
+
+
+def fmt_count(n: float | None) -> str:
+    return "—" if n is None else format_count(n)
+
+
+def fmt_bytes(n: float | None) -> str:
+    """Decimal units as storage vendors quote them: ``935 GB``, ``1.2 TB``."""
+    if n is None or not math.isfinite(n):
+        return "—"
+    for unit, scale in (("PB", 1e15), ("TB", 1e12), ("GB", 1e9), ("MB", 1e6)):
+        if n >= scale:
+            return f"{n / scale:,.3g} {unit}"
+    return f"{n:,.0f} B"
+
+
+def _opt_import(name: str):
+    """A core module that may not be in this build yet (``None`` if absent)."""
+    import importlib
+
+    try:
+        return importlib.import_module(f"gpuplanner.core.{name}")
+    except ImportError:
+        return None
+
+
+def _attr(obj: Any, *names: str, default: Any = None) -> Any:
+    """First present attribute/key of ``obj`` among ``names``."""
+    for n in names:
+        if isinstance(obj, Mapping) and n in obj:
+            return obj[n]
+        if hasattr(obj, n):
+            v = getattr(obj, n)
+            return v() if callable(v) and not isinstance(v, type) and n.startswith("get_") else v
+    return default
+
+
+def _float(v: Any) -> float | None:
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return None
+    return f if math.isfinite(f) else None
+
+
+# ------------------------------------------------------------------------------------------- data model
+
+@dataclass
+class TaskInfo:
+    model_name: str
+    params_total: int
+    params_active: int
+    params_trainable: int
+    is_moe: bool
+    arch: dict[str, Any]  # layers, hidden, heads, kv_heads, ffn, vocab, experts, experts_per_tok, attention
+    tier: str
+    tier_guidance: Text
+    training: dict[str, Any]  # method, precision, optimizer, framework, seq_len, micro_batch, global_batch, ...
+    tokens: float
+    flops_per_token: float | None
+    total_flops: float | None
+    deadline_days: float | None
+    budget: float | None
+    currency: str
+    hours_per_week: float
+    phase: str
+    objective: str
+
+
+@dataclass
+class PlanInfo:
+    """One candidate configuration with everything the core computed for it."""
+
+    label: str
+    gpu_id: str
+    gpu_name: str
+    gpu_memory_gib: float
+    num_gpus: int
+    gpus_per_node: int
+    nodes: int
+    layout: dict[str, Any]
+    memory: dict[str, float]  # weights, gradients, optimizer, activations, other, total (GiB per GPU)
+    memory_headroom_gib: float
+    fits: bool
+    intra_node: str | None = None  # link name, e.g. "NVLink 4 (H100 SXM)"
+    intra_node_bw_gbs: float | None = None  # bidirectional per GPU, vendors' figure
+    inter_node: str | None = None  # network name
+    inter_node_gbps_per_node: float | None = None
+    # time (core.timing)
+    days: float | None = None
+    step_time_s: float | None = None
+    mfu: float | None = None
+    mfu_source: str | None = None  # "assumed" | "measured" | a sentence from the core
+    tokens_per_s_per_gpu: float | None = None
+    gpu_hours: float | None = None
+    time_breakdown: dict[str, float] = field(default_factory=dict)
+    calendar_days: float | None = None  # on the clock: + setup, checkpoints, interruptions, work pattern
+    explanation: list[Text] = field(default_factory=list)
+    # cost (core.cost)
+    costs: dict[str, float] = field(default_factory=dict)  # mode -> total cost
+    mode: str | None = None  # recommended rental mode
+    cost: float | None = None
+    price_source: str | None = None
+    price_date: str | None = None
+    price_is_default: bool | None = None
+    advice: list[Text] = field(default_factory=list)
+    rent_vs_build: Text | None = None
+    why_lost: list[Text] = field(default_factory=list)
+    warnings: list[Text] = field(default_factory=list)
+
+
+@dataclass
+class ChecklistRow:
+    id: str
+    label: Text
+    checked: bool
+    note: str = ""
+    detail: Text | None = None
+
+
+@dataclass
+class Requirements:
+    min_memory_gib: float
+    intra_node: Text | None
+    inter_node: Text | None
+    storage: list[Text]
+
+
+@dataclass
+class Source:
+    what: Text
+    value: str
+    source: str
+    date: str = ""
+
+
+@dataclass
+class ReportData:
+    title: str
+    date: datetime
+    author: str
+    app_version: str
+    notes: str
+    task: TaskInfo
+    plan: PlanInfo
+    alternatives: list[PlanInfo]
+    scaling: list[tuple[int, float]]  # (GPUs, days) for the chosen GPU type
+    cost_vs_time: list[tuple[str, float, float, bool]]  # (label, days, cost, chosen)
+    requirements: Requirements
+    checklist: list[ChecklistRow]
+    assumptions: list[Source]
+    formulas: list[Text]
+    warnings: list[Text]
+    pending: list[str]  # core modules missing in this build: their sections say so
+    source_file: str = ""
+
+    @property
+    def currency(self) -> str:
+        return self.task.currency
+
+
+# -------------------------------------------------------------------------------------------- gathering
+
+_FORMULAS = [
+    Text(CTX, QT_TRANSLATE_NOOP(CTX, "Parameter counts: module by module as the reference implementations build "
+                                     "them (Hugging Face transformers, Megatron-LM).")),
+    Text(CTX, QT_TRANSLATE_NOOP(CTX, "Model states per GPU: ZeRO (Rajbhandari et al. 2020, arXiv:1910.02054) "
+                                     "Table 1; activations: Korthikanti et al. 2022 (arXiv:2205.05198)."), {}),
+    Text(CTX, QT_TRANSLATE_NOOP(CTX, "Training FLOPs: 6·N per token plus attention (Kaplan et al. 2020, "
+                                     "arXiv:2001.08361; Narayanan et al. 2021, arXiv:2104.04473)."), {}),
+    Text(CTX, QT_TRANSLATE_NOOP(CTX, "Checkpoint interval and lost work: Young 1974 (CACM 17(9)); interruption "
+                                     "rate from Llama 3 (arXiv:2407.21783) §3.3.4."), {}),
+    Text(CTX, QT_TRANSLATE_NOOP(CTX, "Rent versus build: straight-line depreciation, electricity = power × PUE × "
+                                     "tariff (gpu-catalog.md §3.6)."), {}),
+]
+
+
+def _layout(s) -> dict[str, Any]:
+    p = s.parallel
+    return {"tp": p.tp, "pp": p.pp, "cp": p.cp, "ep": p.ep, "dp": s.dp, "zero": p.zero, "vpp": p.vpp,
+            "sp": bool(p.sequence_parallel and p.tp > 1), "offload": p.offload_optimizer,
+            "micro_batch": s.training.micro_batch_size, "grad_accum": s.grad_accum}
+
+
+def _nodes(num_gpus: int, per_node: int) -> int:
+    return max(1, math.ceil(num_gpus / max(per_node, 1)))
+
+
+def _intra(gpu) -> tuple[str | None, float | None]:
+    from ..core import catalog_hw
+
+    try:
+        net = catalog_hw.intra_node_network(gpu)
+    except PlannerError:
+        net = None
+    return (net.name if net else gpu.intra_node_link), gpu.intra_node_bw_gbs
+
+
+def _inter(s) -> tuple[str | None, float | None]:
+    from ..core import catalog_hw
+
+    h = s.hardware
+    if not h.inter_node:
+        return None, None
+    try:
+        net = catalog_hw.get_network(h.inter_node)
+    except PlannerError:
+        return h.inter_node, None
+    nics = h.nics_per_node or net.default_nics_per_node
+    gbps = net.gbps_per_nic * nics if (net.gbps_per_nic and nics) else None
+    return net.name, gbps
+
+
+def _time_fields(plan: PlanInfo, time: Any) -> None:
+    """Copy the time model's figures (``TimeEstimate.to_json()`` keys, as ``gpuplanner estimate`` prints)."""
+    if time is None:
+        return
+    d = time.to_json() if hasattr(time, "to_json") else dict(time)
+    plan.days = _float(d.get("train_days"))
+    plan.step_time_s = _float(d.get("step_time_s"))
+    plan.mfu = _float(d.get("mfu"))
+    plan.tokens_per_s_per_gpu = _float(d.get("tokens_per_s_per_gpu"))
+    plan.gpu_hours = _float(d.get("gpu_hours"))
+    plan.time_breakdown = {str(k): float(v) for k, v in (d.get("time_breakdown") or {}).items()
+                           if _float(v) is not None}
+    plan.mfu_source = "assumed" if d.get("mfu_override") else "modelled"
+
+
+def plan_from_estimate(est, label: str) -> PlanInfo:
+    """A :class:`PlanInfo` for one :class:`core.estimate.Estimate` (memory, links, time when present)."""
+    s = est.resolved.scenario
+    gpu = est.resolved.gpu
+    h = s.hardware
+    intra, intra_bw = _intra(gpu)
+    inter, inter_bw = _inter(s)
+    nodes = _nodes(h.num_gpus, h.gpus_per_node)
+    plan = PlanInfo(
+        label=label, gpu_id=gpu.id, gpu_name=gpu.name, gpu_memory_gib=float(gpu.memory_gib or 0.0),
+        num_gpus=h.num_gpus, gpus_per_node=min(h.gpus_per_node, h.num_gpus), nodes=nodes, layout=_layout(s),
+        memory={k: float(v) for k, v in est.memory.as_dict().items()},
+        memory_headroom_gib=float(est.memory.headroom), fits=bool(est.memory.fits),
+        intra_node=intra if (h.num_gpus > 1) else None, intra_node_bw_gbs=intra_bw if h.num_gpus > 1 else None,
+        inter_node=inter if nodes > 1 else None, inter_node_gbps_per_node=inter_bw if nodes > 1 else None,
+    )
+    if h.intra_node and h.num_gpus > 1:
+        plan.intra_node = h.intra_node.upper() if h.intra_node == "pcie" else "NVLink"
+    _time_fields(plan, est.time)
+    if not est.memory.fits:
+        plan.warnings.append(Text(CTX, QT_TRANSLATE_NOOP(
+            CTX, "Does not fit: {need} GiB per GPU (with {head} GiB headroom) on a {cap} GiB card."),
+            {"need": fmt_gib(est.memory.total + est.memory.headroom), "head": fmt_gib(est.memory.headroom),
+             "cap": fmt_gib(est.memory.capacity)}))
+    return plan
+
+
+def _task(est, scenario) -> TaskInfo:
+    from ..core import flops as core_flops
+    from ..core.estimate import TIER_GUIDANCE
+
+    a = est.resolved.arch
+    t, c = scenario.training, scenario.constraints
+    arch = {
+        "layers": a.num_layers, "hidden": a.hidden_size, "heads": a.num_heads, "kv_heads": a.num_kv_heads,
+        "ffn": a.intermediate_size, "vocab": a.vocab_size, "experts": a.num_experts,
+        "experts_per_tok": a.num_experts_per_tok, "moe_ffn": a.moe_intermediate_size,
+        "attention": "MLA" if a.is_mla else ("GQA" if a.num_kv_heads < a.num_heads else "MHA"),
+        "mlp": "SwiGLU" if a.gated_mlp else "GELU",
+    }
+    fpt = total = None
+    try:
+        fpt = float(core_flops.model_flops_per_token(est.resolved.facts, t.seq_len, method=t.method,
+                                                     lora_rank=t.lora_rank, lora_targets=t.lora_targets))
+        total = fpt * float(scenario.data.tokens)
+    except (AttributeError, TypeError, ValueError):  # pragma: no cover - older flops API
+        pass
+    return TaskInfo(
+        model_name=a.name, params_total=est.params.total, params_active=est.params.active,
+        params_trainable=est.trainable, is_moe=a.is_moe, arch=arch, tier=est.tier,
+        tier_guidance=Text("Tier", TIER_GUIDANCE[est.tier]),
+        training={"method": t.method, "precision": t.precision, "optimizer": t.optimizer, "framework": t.framework,
+                  "seq_len": t.seq_len, "micro_batch": t.micro_batch_size, "global_batch": scenario.global_batch,
+                  "recompute": t.recompute, "flash": t.flash_attention,
+                  "lora_rank": t.lora_rank if t.method in ("lora", "qlora") else None},
+        tokens=float(scenario.data.tokens), flops_per_token=fpt, total_flops=total,
+        deadline_days=c.deadline_days, budget=c.budget, currency=c.currency, hours_per_week=c.hours_per_week,
+        phase=c.phase, objective=c.objective,
+    )
+
+
+def _scenario_with_plan(scenario, sel):
+    """The scenario with the selected plan's hardware and layout."""
+    hw = scenario.hardware.model_copy(update={
+        "gpu": sel.gpu, "num_gpus": sel.num_gpus,
+        **({"gpus_per_node": sel.gpus_per_node} if sel.gpus_per_node else {})})
+    upd: dict[str, Any] = {"hardware": hw}
+    if sel.parallel is not None:
+        upd["parallel"] = sel.parallel
+    from ..core.scenario import scenario_from_dict
+
+    data = scenario.model_dump()
+    data.update({k: v.model_dump() for k, v in upd.items()})
+    return scenario_from_dict(data)
+
+
+# -------------------------------------------------------------------------------- cost (core.cost)
+
+def _cost_fields(plan: PlanInfo, est, scenario, table) -> None:
+    """Cost per rental mode for this plan (needs the training time from core.timing)."""
+    cost = _opt_import("cost")
+    if cost is None or plan.days is None or table is None:
+        return
+    price = table.get(plan.gpu_id)
+    if price is None:
+        plan.warnings.append(Text(CTX, QT_TRANSLATE_NOOP(CTX, "No rental price for {gpu}: enter a quote."),
+                                  {"gpu": plan.gpu_id}))
+        return
+    plan.price_source, plan.price_date, plan.price_is_default = price.source, price.source_date, price.is_default
+    c = scenario.constraints
+    t = scenario.training
+    trainable = est.trainable
+    lora = t.method in ("lora", "qlora")
+    ckpt = cost.checkpoint_bytes(trainable, lora)
+    ov = cost.Overheads()
+    start_w = 0 if t.method == "pretrain" else est.params.total
+    setup = ov.env_setup_hours + cost.data_migration_hours(scenario.data.tokens, est.resolved.arch.vocab_size,
+                                                           start_w, ov.transfer_gbps)
+    arr = cost.rental_costs(price, num_gpus=plan.num_gpus, nodes=plan.nodes, train_hours=plan.days * 24.0,
+                            ckpt_bytes=ckpt, setup_hours=setup, hours_per_week=c.hours_per_week, phase=c.phase,
+                            overheads=ov)
+    costs = {m: float(arr.costs[i].reshape(-1)[0]) for i, m in enumerate(cost.MODES)}
+    plan.costs = {m: v for m, v in costs.items() if math.isfinite(v)}
+    best = cost.MODES[int(arr.best.reshape(-1)[0])]
+    plan.mode = best
+    cal = float(arr.calendar_hours[int(arr.best.reshape(-1)[0])].reshape(-1)[0])
+    plan.calendar_days = cal / 24.0 if math.isfinite(cal) else None
+    plan.cost = plan.costs.get(best)
+    plan.advice = [Text.of(m) for m in cost.rental_advice(price, best, costs=plan.costs, hours_per_week=c.hours_per_week,
+                                                          phase=c.phase, num_gpus=plan.num_gpus, currency=c.currency)]
+    try:
+        b = cost.default_build_inputs(plan.gpu_id, plan.num_gpus, table)
+        monthly, _mode = cost.rent_monthly_for(price, plan.num_gpus, c.hours_per_week)
+        horizon = max(12.0, b.depreciation_years * 12.0)
+        plan.rent_vs_build = Text.of(cost.rent_vs_build(b, monthly, horizon).sentence)
+    except PlannerError:
+        plan.rent_vs_build = None
+
+
+def _price_table(scenario):
+    cost = _opt_import("cost")
+    if cost is None or not hasattr(cost, "PriceTable"):
+        return None
+    return cost.PriceTable.from_constraints(scenario.constraints)
+
+
+def _apply_selected_quote(table, doc) -> None:
+    """The selected plan's own quote (provider and card-hour price) replaces the default price."""
+    sel = doc.selected_plan
+    if table is None or sel is None or sel.card_hour is None:
+        return
+    date = ""
+    for row in (doc.price_snapshot.prices if doc.price_snapshot else []):
+        if row.gpu == sel.gpu and row.provider == sel.provider and row.card_hour == sel.card_hour:
+            date = row.source_date or ""
+            extra = {k: getattr(row, k) for k in ("spot_card_hour", "machine_gpus") if getattr(row, k) is not None}
+            break
+    else:
+        extra = {}
+    table.set_quote(sel.gpu, card_hour=sel.card_hour, currency=sel.currency or table.currency,
+                    provider=sel.provider, date=date, **extra)
+
+
+# -------------------------------------------------------------------------------------- requirements
+
+def _requirements(plan: PlanInfo, est, scenario) -> Requirements:
+    need = plan.memory.get("total", 0.0) + plan.memory_headroom_gib
+    intra = inter = None
+    lay = plan.layout
+    if plan.num_gpus > 1:
+        if lay["tp"] > 1 or lay["ep"] > 1:
+            intra = Text(CTX, QT_TRANSLATE_NOOP(
+                CTX, "Inside each node: {link} between all {n} GPUs (tensor/expert parallelism runs inside the node); "
+                     "ask for the nvidia-smi topo -m output and check NV# links, not PHB/SYS."),
+                {"link": plan.intra_node or "NVLink", "n": plan.gpus_per_node})
+        else:
+            intra = Text(CTX, QT_TRANSLATE_NOOP(
+                CTX, "Inside each node: {link} is enough for data parallelism; GPUs under one CPU socket "
+                     "(PIX/PXB, not SYS) all-reduce faster."), {"link": plan.intra_node or "PCIe"})
+    if plan.nodes > 1:
+        if plan.inter_node_gbps_per_node:
+            inter = Text(CTX, QT_TRANSLATE_NOOP(
+                CTX, "Between nodes: {net}, at least {gbps:,.0f} Gb/s per node, dedicated to this job (not shared "
+                     "with storage or other tenants), all {nodes} nodes under one switch tier."),
+                {"net": plan.inter_node or "", "gbps": plan.inter_node_gbps_per_node, "nodes": plan.nodes})
+        else:
+            inter = Text(CTX, QT_TRANSLATE_NOOP(
+                CTX, "Between nodes: InfiniBand or RoCE, dedicated to this job, all {nodes} nodes under one switch "
+                     "tier; ask for the NIC count and speed per node."), {"nodes": plan.nodes})
+    storage: list[Text] = []
+    cost = _opt_import("cost")
+    t = scenario.training
+    if cost is not None and hasattr(cost, "checkpoint_bytes"):
+        ckpt = cost.checkpoint_bytes(est.trainable, t.method in ("lora", "qlora"))
+        data_b = scenario.data.tokens * cost.token_bytes(est.resolved.arch.vocab_size)
+        storage.append(Text(CTX, QT_TRANSLATE_NOOP(
+            CTX, "One resumable checkpoint is about {ckpt} (weights and optimizer states); keep at least the "
+                 "last three, written in parallel from every node, with snapshots or a copy off the machines."),
+            {"ckpt": fmt_bytes(ckpt)}))
+        storage.append(Text(CTX, QT_TRANSLATE_NOOP(
+            CTX, "Tokenised training data: about {data}; it must be readable from every node."),
+            {"data": fmt_bytes(data_b)}))
+    weights = est.params.total * 2.0
+    storage.append(Text(CTX, QT_TRANSLATE_NOOP(
+        CTX, "Model weights in 16 bit: {w}; the final model and checkpoints must be downloadable at the end."),
+        {"w": fmt_bytes(weights)}))
+    return Requirements(min_memory_gib=need, intra_node=intra, inter_node=inter, storage=storage)
+
+
+# -------------------------------------------------------------------------------------- checklist
+
+def _checklist(doc, plan: PlanInfo, scenario) -> list[ChecklistRow]:
+    """The vendor checklist (:mod:`core.checklist`) for the plan's GPU, with what the plan file ticked and
+    noted. Ids the plan file has that this version does not know are listed after the known items."""
+    rows_in = list(doc.vendor_checklist) if doc is not None else []
+    mod = _opt_import("checklist")
+    if mod is None or not hasattr(mod, "ChecklistState"):
+        return [ChecklistRow(id=r.id, label=Text("", r.id.replace("_", " ")), checked=r.checked, note=r.note)
+                for r in rows_in]
+    state = mod.ChecklistState.from_plan_items(rows_in)
+    try:
+        items = mod.items_for_gpu(plan.gpu_id)
+    except PlannerError:
+        items = mod.items()
+    rows: list[ChecklistRow] = []
+    known = set()
+    for it in items:
+        e = state.entry(it.id)
+        rows.append(ChecklistRow(id=it.id, label=Text(mod.CTX, it.title), checked=e.checked, note=e.notes,
+                                 detail=Text(mod.CTX, it.why)))
+        known.add(it.id)
+    all_ids = {it.id for it in mod.ITEMS}
+    for r in rows_in:
+        if r.id not in known and r.id not in all_ids:
+            rows.append(ChecklistRow(id=r.id, label=Text("", r.id.replace("_", " ")), checked=r.checked, note=r.note))
+    return rows
+
+
+# ------------------------------------------------------------------------------------ assumptions
+
+def _assumptions(plan: PlanInfo, scenario, table) -> list[Source]:
+    out: list[Source] = []
+    a = scenario.assumptions
+    if plan.mfu is not None or a.mfu is not None:
+        mfu = plan.mfu if plan.mfu is not None else a.mfu
+        kind = {"assumed": QT_TRANSLATE_NOOP(CTX, "assumed (set in the scenario)"),
+                "measured": QT_TRANSLATE_NOOP(CTX, "measured (benchmark in the plan)"),
+                }.get(plan.mfu_source or "", QT_TRANSLATE_NOOP(
+                    CTX, "modelled: achievable share of dense peak per GPU generation (gpu-catalog.md §4.1) "
+                         "minus exposed communication"))
+        out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "MFU (model FLOPs utilisation)")), fmt_pct(mfu), kind))
+    out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Memory headroom per GPU")),
+                      f"{fmt_gib(a.memory_headroom_gib)} GiB", "scenario"))
+    if table is not None:
+        seen = set()
+        for gid in [plan.gpu_id]:
+            p = table.get(gid)
+            if p is None or gid in seen:
+                continue
+            seen.add(gid)
+            val = fmt_price(p.card_hour, p.currency)
+            src = p.source if p.is_default else f"{p.source}" + (f" ({p.provider})" if p.provider else "")
+            out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Rental price per card-hour, {gpu}"), {"gpu": gid}),
+                              val, src, p.source_date))
+        if table.currency and hasattr(table, "rate"):
+            try:
+                out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Exchange rate")), f"{table.rate:g} CNY/USD",
+                                  "resources/prices.json"))
+            except PlannerError:
+                pass
+    return out
+
+
+# ---------------------------------------------------------------------------------------- entry
+
+def _measured_mfu(doc) -> float | None:
+    """An MFU benchmark recorded in the plan (``benchmarks`` entry named ``mfu``), if any."""
+    for b in getattr(doc, "benchmarks", []) or []:
+        if str(b.name).lower() == "mfu":
+            return float(b.value)
+    return None
+
+
+def _scaling(scenario, base, plan: PlanInfo, table) -> tuple[list[tuple[int, float]], list[tuple[str, float, float, bool]]]:
+    """Days (and cost) of the chosen layout with the data-parallel degree scaled up and down.
+
+    Keeps the model-parallel group (tp·pp·cp) and the global batch; a point is kept only where the
+    scenario stays valid (whole nodes, global batch divisible by micro-batch × dp) and the memory fits.
+    Each point is the core's own estimate (:func:`core.estimate.estimate`) of that configuration.
+    """
+    from ..core.estimate import estimate
+    from ..core.scenario import scenario_from_dict
+
+    if plan.days is None:
+        return [], []
+    p, h = scenario.parallel, scenario.hardware
+    group = p.tp * p.pp * p.cp
+    dp0 = scenario.dp
+    limit = max(scenario.constraints.max_gpus, h.num_gpus)
+    dps = sorted({d for d in (dp0 // 4, dp0 // 2, dp0, dp0 * 2, dp0 * 4, dp0 * 8, 1, 2, 4) if d >= 1})
+    gbs = scenario.global_batch
+    pts: list[tuple[int, float]] = []
+    cvt: list[tuple[str, float, float, bool]] = []
+    for dp in dps:
+        n = group * dp
+        if n > limit or n < 1:
+            continue
+        data = scenario.model_dump()
+        data["hardware"]["num_gpus"] = n
+        data["training"]["global_batch_size"] = gbs
+        try:
+            sc = scenario_from_dict(data)
+            est = estimate(sc, base)
+        except PlannerError:
+            continue
+        if not est.memory.fits or est.time is None:
+            continue
+        days = float(est.time.train_days)
+        if not math.isfinite(days):
+            continue
+        pts.append((n, days))
+        if n == h.num_gpus:
+            continue
+        q = plan_from_estimate(est, f"{n} × {est.resolved.gpu.name}")
+        _cost_fields(q, est, sc, table)
+        if q.cost is not None and q.calendar_days is not None:
+            cvt.append((f"{n}× {_short_gpu(q.gpu_name)}", q.calendar_days, q.cost, False))
+    return pts, cvt
+
+
+def _short_gpu(name: str) -> str:
+    for junk in ("NVIDIA ", "GeForce ", " (China)"):
+        name = name.replace(junk, "")
+    return name
+
+
+def _search_results(scenario, base_dir, table):
+    """The plan search's ranked result (:func:`core.search.search`), or None when it is not in this build
+    or finds nothing."""
+    search = _opt_import("search")
+    if search is None or not hasattr(search, "search"):
+        return None
+    try:
+        return search.search(scenario, base_dir, top=10, prices=table)
+    except PlannerError:
+        return None
+
+
+def _scenario_for_search_plan(scenario, p):
+    from ..core.scenario import scenario_from_dict
+
+    data = scenario.model_dump()
+    data["hardware"].update(gpu=p.gpu, num_gpus=p.num_gpus, gpus_per_node=p.gpus_per_node)
+    data["parallel"].update(tp=p.tp, pp=p.pp, cp=p.cp, ep=p.ep, zero=p.zero, auto=False)
+    if p.pp == 1:
+        data["parallel"]["vpp"] = 1
+    data["training"].update(recompute=p.recompute, micro_batch_size=p.micro_batch_size,
+                            global_batch_size=p.global_batch_size)
+    return scenario_from_dict(data)
+
+
+def plan_from_search(p, scenario, base) -> tuple[PlanInfo, Any]:
+    """A :class:`PlanInfo` for a :class:`core.search.Plan`: its cost, rental mode, explanation and warnings
+    as the search computed them; memory parts and time shares from :func:`core.estimate.estimate` of the
+    same layout. Returns (plan info, estimate or None)."""
+    from ..core.estimate import estimate
+
+    label = f"{p.num_gpus} × {p.gpu_name}"
+    est = None
+    try:
+        sc = _scenario_for_search_plan(scenario, p)
+        est = estimate(sc, base)
+        info = plan_from_estimate(est, label)
+    except PlannerError:
+        info = PlanInfo(label=label, gpu_id=p.gpu, gpu_name=p.gpu_name, gpu_memory_gib=p.gpu_memory_gib,
+                        num_gpus=p.num_gpus, gpus_per_node=p.gpus_per_node, nodes=p.nodes,
+                        layout={"tp": p.tp, "pp": p.pp, "cp": p.cp, "ep": p.ep, "dp": p.dp, "zero": p.zero, "vpp": 1,
+                                "sp": False, "offload": False, "micro_batch": p.micro_batch_size,
+                                "grad_accum": p.grad_accum},
+                        memory={"total": p.memory_per_gpu_gib}, memory_headroom_gib=scenario.assumptions.memory_headroom_gib,
+                        fits=True)
+        info.days = p.compute_hours / 24.0
+    info.calendar_days = p.train_days
+    info.cost = p.cost
+    info.mode = p.rental_mode
+    info.costs = {m: float(v) for m, v in p.mode_costs.items() if math.isfinite(v)}
+    if p.mfu is not None:
+        info.mfu = p.mfu
+    info.advice = [Text.of(m) for m in p.rental_advice]
+    info.explanation = [Text.of(m) for m in p.explanation]
+    info.warnings = [Text.of(m) for m in p.warnings] + [w for w in info.warnings if w.context == CTX]
+    price = p.price or {}
+    info.price_source, info.price_date = price.get("source"), price.get("source_date")
+    info.price_is_default = price.get("is_default")
+    return info, est
+
+
+def _same(plan: PlanInfo, p) -> bool:
+    lay = plan.layout
+    return (plan.gpu_id == p.gpu and plan.num_gpus == p.num_gpus and lay["tp"] == p.tp and lay["pp"] == p.pp
+            and lay["ep"] == p.ep and lay["cp"] == p.cp)
+
+
+def _why_lost(alt: PlanInfo, chosen: PlanInfo, p, chosen_p, task: TaskInfo) -> list[Text]:
+    """How an alternative compares with the chosen plan, from both plans' numbers."""
+    out: list[Text] = []
+    if alt.calendar_days is not None and chosen.calendar_days is not None and alt.cost is not None \
+            and chosen.cost is not None:
+        out.append(Text(CTX, QT_TRANSLATE_NOOP(
+            CTX, "{days} days for {cost}, against {cdays} days for {ccost} with the chosen plan."),
+            {"days": fmt_days(alt.calendar_days), "cost": fmt_money(alt.cost, task.currency),
+             "cdays": fmt_days(chosen.calendar_days), "ccost": fmt_money(chosen.cost, task.currency)}))
+    if not p.meets_deadline and task.deadline_days:
+        out.append(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Misses the deadline of {d} days."),
+                        {"d": fmt_days(task.deadline_days)}))
+    if not p.within_budget and task.budget:
+        out.append(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Over the budget of {b}."),
+                        {"b": fmt_money(task.budget, task.currency)}))
+    search = _opt_import("search")
+    if chosen_p is not None and search is not None and hasattr(search, "compare_plans"):
+        cmp = search.compare_plans(p, chosen_p)
+        if len(cmp) > 2:
+            out.append(Text.of(cmp[-1]))
+    out.extend(alt.warnings[:2])
+    return out
+
+
+def build_report_data(doc_or_scenario: Any, *, base_dir: str | Path | None = None, author: str = "",
+                      now: datetime | None = None, source_file: str = "") -> ReportData:
+    """Gather the report from a :class:`io.planfile.PlanDocument` or a :class:`core.scenario.Scenario`."""
+    from ..core.estimate import estimate
+    from ..core.scenario import Scenario
+
+    base = Path(base_dir) if base_dir is not None else None
+    doc = None
+    if isinstance(doc_or_scenario, Scenario):
+        scenario = doc_or_scenario
+    else:
+        doc = doc_or_scenario
+        from ..io.planfile import scenario_for_estimate
+
+        scenario = scenario_for_estimate(doc, base)
+    pending = [m for m in ("timing", "search", "cost", "checklist") if _opt_import(m) is None]
+    if doc is not None and doc.selected_plan is not None:
+        scenario = _scenario_with_plan(scenario, doc.selected_plan)
+    table = _price_table(scenario)
+    if doc is not None:
+        _apply_selected_quote(table, doc)
+    result = _search_results(scenario, base, table)
+    ranked = list(result.plans) if result is not None else []
+    chosen_p = None
+    if ranked and (doc is None or doc.selected_plan is None) and scenario.parallel.auto:
+        # no configuration chosen by the user: the search's best plan is the recommendation
+        chosen_p = ranked[0]
+        plan, est = plan_from_search(chosen_p, scenario, base)
+        if est is not None:
+            scenario = est.resolved.scenario
+        else:
+            est = estimate(scenario, base)
+    else:
+        est = estimate(scenario, base)
+        label = (doc.selected_plan.label if doc is not None and doc.selected_plan and doc.selected_plan.label else "")
+        plan = plan_from_estimate(est, label or f"{scenario.hardware.num_gpus} × {est.resolved.gpu.name}")
+        _cost_fields(plan, est, scenario, table)
+    task = _task(est, scenario)
+    if plan.mfu is None and scenario.assumptions.mfu is not None:
+        plan.mfu, plan.mfu_source = scenario.assumptions.mfu, "assumed"
+    if doc is not None and plan.mfu_source == "assumed" and _measured_mfu(doc) is not None:
+        plan.mfu_source = "measured"
+    if chosen_p is None:
+        chosen_p = next((p for p in ranked if _same(plan, p)), None)
+    alternatives: list[PlanInfo] = []
+    for p in ranked:
+        if len(alternatives) >= 2:
+            break
+        if p is chosen_p or _same(plan, p):
+            continue
+        alt, _e = plan_from_search(p, scenario, base)
+        alt.why_lost = _why_lost(alt, plan, p, chosen_p, task)
+        alternatives.append(alt)
+    scaling, cost_vs_time = _scaling(scenario, base, plan, table)
+    if ranked:
+        cost_vs_time = [(f"{p.num_gpus}× {_short_gpu(p.gpu_name)}", p.train_days, p.cost, False)
+                        for p in ranked if p is not chosen_p and not _same(plan, p)]
+    if plan.calendar_days is not None and plan.cost is not None:
+        cost_vs_time.append((f"{plan.num_gpus}× {_short_gpu(plan.gpu_name)}", plan.calendar_days, plan.cost, True))
+    warnings = list(plan.warnings)
+    if result is not None:
+        warnings += [Text.of(m) for m in result.notes]
+    title = (doc.title if doc is not None and doc.title else "") or task.model_name
+    return ReportData(
+        title=title, date=now or datetime.now(timezone.utc), author=author, app_version=__version__,
+        notes=doc.notes if doc is not None else "", task=task, plan=plan, alternatives=alternatives,
+        scaling=scaling, cost_vs_time=cost_vs_time, requirements=_requirements(plan, est, scenario),
+        checklist=_checklist(doc, plan, scenario), assumptions=_assumptions(plan, scenario, table),
+        formulas=list(_FORMULAS), warnings=warnings, pending=pending, source_file=source_file,
+    )
+
+
+def load_report_data(path: str | Path, *, author: str = "", now: datetime | None = None) -> ReportData:
+    """Read a scenario ``.json`` or a ``.gpuplan`` file and gather its report."""
+    from ..core.scenario import load_scenario
+    from ..io import planfile
+
+    path = Path(path)
+    if planfile.is_plan_file(path):
+        doc, _warnings = planfile.load(path)
+        return build_report_data(doc, base_dir=path.resolve().parent, author=author, now=now, source_file=path.name)
+    scenario, base = load_scenario(path)
+    return build_report_data(scenario, base_dir=base, author=author, now=now, source_file=path.name)

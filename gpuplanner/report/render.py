@@ -1,0 +1,998 @@
+"""Render a :class:`~.content.ReportData` as a printed plan: QTextDocument → PDF, printer or preview.
+
+How (qt-app-engineering notes §C2, §C3, pitfalls 2, 7, 8):
+
+* The report is HTML in a ``QTextDocument``; ``doc.print_(printer)`` paginates, adds page numbers and
+  repeats ``<thead>`` rows on every page a table spans. The document's page size is left unset (setting
+  it to the printer's device pixels makes everything tiny).
+* Charts are pyqtgraph plots drawn off-screen and exported with ``ImageExporter`` (SVG export is broken
+  in pyqtgraph 0.14.0) at :data:`CHART_EXPORT_WIDTH` pixels for a :data:`CHART_WIDTH_PX` wide image
+  (≈ 170 mm), i.e. about 300 dpi on paper. They are drawn for greyscale printers: series differ by grey
+  level *and* hatch pattern or line style and marker, and carry text labels.
+* Every string goes through ``QCoreApplication.translate("Report", …)`` (sentences from the core through
+  their own context), so the ``gpuplanner_<lang>.qm`` files that translate the UI translate the report.
+* CJK text needs a CJK font in the PDF: :func:`ensure_cjk_font` uses a system one (``fc-list :lang=zh``;
+  CI installs ``fonts-noto-cjk`` in ``.ci/run``) or registers one shipped in ``resources/fonts``.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Iterable
+
+from PySide6.QtCore import QBuffer, QByteArray, QCoreApplication, QIODevice, QLocale, QMarginsF, QRectF, Qt, QTranslator, QUrl
+from PySide6.QtGui import (
+    QBrush, QColor, QFont, QFontDatabase, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen,
+    QTextDocument, QTransform,
+)
+
+from .content import (
+    PlanInfo, ReportData, Text, fmt_bytes, fmt_count, fmt_days, fmt_gib, fmt_money, fmt_pct,
+)
+
+CTX = "Report"
+CHART_WIDTH_PX = 640  # width of a chart in the document's layout units (96 per inch): ≈ 169 mm
+CHART_EXPORT_WIDTH = 2000  # pixels: 2000 / (169 mm / 25.4) ≈ 300 dpi on paper
+CHART_HEIGHT_PX = 290
+PEN = CHART_EXPORT_WIDTH / CHART_WIDTH_PX  # cosmetic pens do not scale with the export: widen them
+FOOTER_PX = 22  # space under each page's text for the page number (layout pixels)
+PAPERS = {"a4": QPageSize.PageSizeId.A4, "letter": QPageSize.PageSizeId.Letter}
+MARGIN_MM = 15.0
+FONT_DIR = Path(__file__).resolve().parent.parent / "resources" / "fonts"
+I18N_DIR = Path(__file__).resolve().parent.parent / "resources" / "i18n"
+CJK_FAMILIES = ("Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "WenQuanYi Micro Hei",
+                "Microsoft YaHei", "PingFang SC", "SimHei")
+
+# grey levels and patterns per memory part: distinguishable without colour (greyscale printers)
+_SERIES = (
+    ("weights", "#3a3a3a", Qt.BrushStyle.SolidPattern),
+    ("gradients", "#8c8c8c", Qt.BrushStyle.BDiagPattern),
+    ("optimizer", "#bdbdbd", Qt.BrushStyle.SolidPattern),
+    ("activations", "#5a5a5a", Qt.BrushStyle.CrossPattern),
+    ("other", "#e3e3e3", Qt.BrushStyle.SolidPattern),
+)
+
+
+def translate(context: str, text: str) -> str:
+    """``QCoreApplication.translate`` (named so that ``pyside6-lupdate`` finds the literal strings)."""
+    return QCoreApplication.translate(context, text)
+
+
+def tr_text(t: Text | None) -> str:
+    """A core sentence translated in its own context, then filled in."""
+    if t is None:
+        return ""
+    s = QCoreApplication.translate(t.context, t.text) if t.context else t.text
+    try:
+        return s.format(**t.params) if t.params else s
+    except (KeyError, IndexError, ValueError):  # a broken translation must not lose the English text
+        return t.render()
+
+
+def _e(s: object) -> str:
+    return html.escape(str(s), quote=True)
+
+
+# ------------------------------------------------------------------------------------- application
+
+def ensure_app():
+    """The running QApplication, or a new one (headless: offscreen platform when there is no display)."""
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    if app is None:
+        if not os.environ.get("QT_QPA_PLATFORM") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")) \
+                and os.name == "posix" and not _is_macos():
+            os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        app = QApplication([])
+    return app
+
+
+def _is_macos() -> bool:
+    import sys
+
+    return sys.platform == "darwin"
+
+
+_translators: list[QTranslator] = []  # keep references: a collected QTranslator stops translating
+
+
+def install_language(lang: str | None) -> bool:
+    """Install ``gpuplanner_<lang>.qm`` (and Qt's own ``qtbase_<lang>.qm``); ``en``/None removes them.
+
+    Returns True when the app's translation file was found and loaded.
+    """
+    app = QCoreApplication.instance()
+    for t in _translators:
+        app.removeTranslator(t)
+    _translators.clear()
+    if not lang or lang.lower().startswith("en"):
+        QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
+        return False
+    QLocale.setDefault(QLocale(lang))
+    from PySide6.QtCore import QLibraryInfo
+
+    qt = QTranslator(app)
+    if qt.load(QLocale(lang), "qtbase", "_", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+        app.installTranslator(qt)
+        _translators.append(qt)
+    mine = QTranslator(app)
+    ok = mine.load(str(I18N_DIR / f"gpuplanner_{lang}.qm"))
+    if ok:
+        app.installTranslator(mine)
+        _translators.append(mine)
+    return ok
+
+
+def system_has_cjk_font() -> bool:
+    """``fc-list :lang=zh`` lists a font (Linux); Windows and macOS ship CJK fonts."""
+    if os.name == "nt" or _is_macos():
+        return True
+    exe = shutil.which("fc-list")
+    if exe is None:
+        return False
+    try:
+        out = subprocess.run([exe, ":lang=zh", "family"], capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return bool(out.strip())
+
+
+_registered_cjk: list[str] = []
+
+
+def ensure_cjk_font() -> str | None:
+    """A font family with Chinese glyphs: the first of :data:`CJK_FAMILIES` Qt knows, else one registered
+    from ``resources/fonts`` (``*.otf``/``*.ttf``/``*.ttc``). ``.ci/run`` installs ``fonts-noto-cjk`` on
+    Linux CI; an installer may ship a font in ``resources/fonts`` instead. None when there is none."""
+    families = set(QFontDatabase.families())
+    for fam in CJK_FAMILIES:
+        if fam in families:
+            return fam
+    if _registered_cjk:
+        return _registered_cjk[0]
+    if FONT_DIR.is_dir():
+        for f in sorted(FONT_DIR.iterdir()):
+            if f.suffix.lower() in (".otf", ".ttf", ".ttc"):
+                fid = QFontDatabase.addApplicationFont(str(f))
+                if fid >= 0:
+                    fams = QFontDatabase.applicationFontFamilies(fid)
+                    if fams:
+                        _registered_cjk.append(fams[0])
+                        return fams[0]
+    return None
+
+
+# ------------------------------------------------------------------------------------------ charts
+
+def _plot(width: int = CHART_WIDTH_PX, height: int = CHART_HEIGHT_PX):
+    import pyqtgraph as pg
+
+    pw = pg.PlotWidget(background="w")
+    pw.resize(width, height)
+    pi = pw.getPlotItem()
+    for name in ("left", "bottom"):
+        ax = pi.getAxis(name)
+        ax.setPen(pg.mkPen("k", width=PEN))
+        ax.setTextPen(pg.mkPen("k"))
+    pi.showGrid(x=True, y=True, alpha=0.3)
+    return pw
+
+
+def _export(pw) -> QImage:
+    import pyqtgraph.exporters as pge
+
+    pw.getPlotItem().layout.activate()
+    exp = pge.ImageExporter(pw.getPlotItem())
+    exp.parameters()["width"] = CHART_EXPORT_WIDTH
+    img = exp.export(toBytes=True)
+    return img.convertToFormat(QImage.Format.Format_RGB32)
+
+
+def _text_item(text: str, anchor=(0.5, 1.0), size_pt: float = 8.0, bold: bool = False, color: str = "k"):
+    import pyqtgraph as pg
+
+    item = pg.TextItem(text=text, color=color, anchor=anchor)
+    f = QFont()
+    f.setPointSizeF(size_pt)
+    f.setBold(bold)
+    item.setFont(f)
+    return item
+
+
+def _swatch(brush: QBrush | None, pen: QPen | None, symbol: str | None) -> QImage:
+    """A legend key drawn at print resolution: a filled box, or a line with its marker."""
+    w, h = 72, 30
+    img = QImage(w, h, QImage.Format.Format_ARGB32)
+    img.fill(QColor("white"))
+    p = QPainter(img)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    if brush is not None:
+        b = QBrush(brush)
+        b.setTransform(QTransform.fromScale(PEN / 2, PEN / 2))
+        p.fillRect(6, 3, w - 12, h - 6, QColor("white"))
+        p.fillRect(6, 3, w - 12, h - 6, b)
+        p.setPen(QPen(QColor("black"), 2))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawRect(6, 3, w - 12, h - 6)
+    if pen is not None:
+        q = QPen(pen)
+        q.setWidthF(max(2.0, pen.widthF() / PEN * 1.6))
+        q.setCosmetic(False)
+        p.setPen(q)
+        p.drawLine(2, h // 2, w - 2, h // 2)
+    if symbol is not None:
+        p.setPen(QPen(QColor("black"), 3))
+        p.setBrush(QBrush(QColor("black" if symbol == "s" else "white")))
+        c, r = w / 2, 9
+        if symbol == "o":
+            p.drawEllipse(QRectF(c - r, h / 2 - r, 2 * r, 2 * r))
+        elif symbol == "s":
+            p.drawRect(QRectF(c - r, h / 2 - r, 2 * r, 2 * r))
+        elif symbol == "t":
+            from PySide6.QtCore import QPointF
+            from PySide6.QtGui import QPolygonF
+
+            p.drawPolygon(QPolygonF([QPointF(c - r, h / 2 - r), QPointF(c + r, h / 2 - r), QPointF(c, h / 2 + r)]))
+    p.end()
+    return img
+
+
+def _hatch(grey: str, style) -> QBrush:
+    b = QBrush(QColor(grey), style)
+    if style != Qt.BrushStyle.SolidPattern:
+        b.setTransform(QTransform.fromScale(PEN, PEN))  # pattern spacing as on screen, not 300-dpi fine
+    return b
+
+
+def memory_chart(data: ReportData) -> QImage:
+    """Stacked bars of GiB per GPU (chosen plan and alternatives) with each card's capacity marked."""
+    import pyqtgraph as pg
+
+    plans = [data.plan] + list(data.alternatives)
+    pw = _plot(height=CHART_HEIGHT_PX)
+    pi = pw.getPlotItem()
+    pi.showGrid(x=False, y=True, alpha=0.3)
+    xs = list(range(len(plans)))
+    bottom = [0.0] * len(plans)
+    names = {"weights": translate("Report", "weights"), "gradients": translate("Report", "gradients"),
+             "optimizer": translate("Report", "optimizer states"),
+             "activations": translate("Report", "activations"), "other": translate("Report", "other")}
+    entries = []
+    seg_labels: list[tuple[str, float, float]] = []
+    for key, grey, style in _SERIES:
+        vals = [p.memory.get(key, 0.0) for p in plans]
+        brush = _hatch(grey, style)
+        bar = pg.BarGraphItem(x=xs, y0=list(bottom), height=vals, width=0.45, brush=brush, pen=pg.mkPen("k", width=1 * PEN))
+        # a white base under hatched bars so the pattern reads on any background
+        if style != Qt.BrushStyle.SolidPattern:
+            pi.addItem(pg.BarGraphItem(x=xs, y0=list(bottom), height=vals, width=0.45, brush=pg.mkBrush("w"),
+                                       pen=pg.mkPen(None)))
+        pi.addItem(bar)
+        entries.append((names[key], _swatch(QBrush(QColor(grey), style), None, None)))
+        seg_labels.append((names[key], bottom[0], vals[0]))
+        bottom = [b + v for b, v in zip(bottom, vals)]
+    top = 0.0
+    for i, p in enumerate(plans):
+        cap = p.gpu_memory_gib
+        top = max(top, cap, bottom[i] + p.memory_headroom_gib)
+        pi.addItem(pg.PlotDataItem([i - 0.32, i + 0.32], [cap, cap], pen=pg.mkPen("k", width=2.5 * PEN,
+                                                                                   style=Qt.PenStyle.DashLine)))
+        cap_lbl = _text_item(translate("Report", "card: {cap} GiB").format(cap=fmt_gib(cap)), anchor=(0.5, 1.0))
+        cap_lbl.setPos(i, cap)
+        pi.addItem(cap_lbl)
+    # name and size of each part of the chosen plan's bar, left of it (greyscale: no colour needed)
+    min_gap = top * 1.15 * 0.055
+    last_y = -math.inf
+    for name, y0, v in seg_labels:
+        if v <= 0:
+            continue
+        y = max(y0 + v / 2, last_y + min_gap)
+        lbl = _text_item(f"{name} {fmt_gib(v)}", anchor=(1.0, 0.5), size_pt=7.5)
+        lbl.setPos(-0.25, y)
+        pi.addItem(lbl)
+        last_y = y
+    pi.getAxis("bottom").setTicks([[(i, _short_label(p) + "\n" + translate("Report", "{v} GiB used").format(
+        v=fmt_gib(bottom[i]))) for i, p in enumerate(plans)]])
+    pi.getAxis("bottom").setHeight(44)
+    pi.setLabel("left", translate("Report", "GiB per GPU"))
+    pi.setXRange(-1.3, len(plans) - 1 + (1.3 if len(plans) == 1 else 0.7), padding=0)
+    pi.setYRange(0, top * 1.15, padding=0)
+    return _export(pw), entries
+
+
+def _short_label(p: PlanInfo) -> str:
+    name = p.gpu_name
+    for junk in ("NVIDIA ", "GeForce ", " (China)"):
+        name = name.replace(junk, "")
+    return f"{p.num_gpus}× {name}"
+
+
+def scaling_chart(data: ReportData) -> QImage | None:
+    """Training days against GPU count for the chosen GPU and layout, with ideal linear scaling."""
+    import pyqtgraph as pg
+
+    pts = sorted(data.scaling)
+    if len(pts) < 2:
+        return None
+    pw = _plot()
+    pi = pw.getPlotItem()
+    pi.setLogMode(x=True, y=True)
+    xs = [float(n) for n, _ in pts]
+    ys = [d for _, d in pts]
+    n0, d0 = pts[0]
+    ideal = [d0 * n0 / n for n in xs]
+    lx = [math.log10(x) for x in xs]
+    pi.addItem(pg.PlotDataItem(xs, ideal, pen=pg.mkPen("#777", width=2 * PEN, style=Qt.PenStyle.DashLine)))
+    pi.addItem(pg.PlotDataItem(xs, ys, pen=pg.mkPen("k", width=2.5 * PEN), symbol="o", symbolSize=9,
+                               symbolBrush="w", symbolPen=pg.mkPen("k", width=2 * PEN)))
+    chosen = [(x, y) for x, y in zip(xs, ys) if int(x) == data.plan.num_gpus]
+    if chosen:
+        pi.addItem(pg.PlotDataItem([chosen[0][0]], [chosen[0][1]], pen=None, symbol="s", symbolSize=14,
+                                   symbolBrush="k", symbolPen=pg.mkPen("k")))
+    for x, y in zip(lx, ys):
+        lbl = _text_item(translate("Report", "{d} d").format(d=fmt_days(y)), anchor=(-0.15, 1.1))
+        lbl.setPos(x, math.log10(y))
+        pi.addItem(lbl)
+    if data.task.deadline_days:
+        dl = math.log10(data.task.deadline_days)
+        pi.addItem(pg.InfiniteLine(pos=dl, angle=0, pen=pg.mkPen("k", width=1.5 * PEN, style=Qt.PenStyle.DotLine)))
+        lbl = _text_item(translate("Report", "deadline {d} d").format(d=fmt_days(data.task.deadline_days)),
+                         anchor=(0, 1))
+        lbl.setPos(lx[0], dl)
+        pi.addItem(lbl)
+        ymin = min(min(ys), min(ideal), data.task.deadline_days)
+        ymax = max(max(ys), max(ideal), data.task.deadline_days)
+    else:
+        ymin, ymax = min(min(ys), min(ideal)), max(max(ys), max(ideal))
+    pi.setYRange(math.log10(ymin) - 0.15, math.log10(ymax) + 0.25, padding=0)
+    pi.getAxis("left").setTicks([[(math.log10(v), f"{v:g}") for v in _nice_log_ticks(ymin / 1.4, ymax * 1.7)]])
+    pi.setXRange(lx[0] - 0.1, lx[-1] + 0.25, padding=0)
+    pi.getAxis("bottom").setTicks([[(math.log10(x), f"{int(x)}") for x in xs]])
+    pi.setLabel("bottom", translate("Report", "GPUs ({gpu})").format(gpu=data.plan.gpu_name))
+    pi.setLabel("left", translate("Report", "training days"))
+    legend = [(translate("Report", "estimated"), _swatch(None, pg.mkPen("k", width=2.5 * PEN), "o")),
+              (translate("Report", "chosen plan"), _swatch(None, None, "s")),
+              (translate("Report", "ideal linear scaling"),
+               _swatch(None, pg.mkPen("#777", width=2 * PEN, style=Qt.PenStyle.DashLine), None))]
+    if data.task.deadline_days:
+        legend.append((translate("Report", "deadline"),
+                       _swatch(None, pg.mkPen("k", width=1.5 * PEN, style=Qt.PenStyle.DotLine), None)))
+    return _export(pw), legend
+
+
+def _nice_log_ticks(lo: float, hi: float) -> list[float]:
+    """1-2-5 ticks between ``lo`` and ``hi`` (log axes without exponent notation)."""
+    out = []
+    e = math.floor(math.log10(max(lo, 1e-9)))
+    while 10 ** e <= hi * 10:
+        for m in (1, 2, 5):
+            v = m * 10 ** e
+            if lo <= v <= hi:
+                out.append(v)
+        e += 1
+    return out
+
+
+def cost_time_chart(data: ReportData) -> QImage | None:
+    """Total cost against training days for the plans considered; deadline and budget as lines."""
+    import pyqtgraph as pg
+
+    pts = list(data.cost_vs_time)
+    if len(pts) < 2:
+        return None
+    pw = _plot()
+    pi = pw.getPlotItem()
+    others = [(lbl, d, c) for lbl, d, c, ch in pts if not ch]
+    mine = [(lbl, d, c) for lbl, d, c, ch in pts if ch]
+    if others:
+        pi.addItem(pg.ScatterPlotItem([d for _, d, _ in others], [c for _, _, c in others], symbol="t", size=12,
+                                      brush=pg.mkBrush("w"), pen=pg.mkPen("k", width=2 * PEN)))
+    if mine:
+        pi.addItem(pg.ScatterPlotItem([d for _, d, _ in mine], [c for _, _, c in mine], symbol="s", size=14,
+                                      brush=pg.mkBrush("k"), pen=pg.mkPen("k")))
+    for lbl, d, c, ch in pts:
+        t = _text_item(lbl, anchor=(-0.2, 0.5), bold=ch)
+        t.setPos(d, c)
+        pi.addItem(t)
+    ds = [d for _, d, _, _ in pts]
+    cs = [c for _, _, c, _ in pts]
+    if data.task.deadline_days:
+        pi.addItem(pg.InfiniteLine(pos=data.task.deadline_days, angle=90,
+                                   pen=pg.mkPen("k", width=1.5 * PEN, style=Qt.PenStyle.DotLine)))
+        ds.append(data.task.deadline_days)
+    if data.task.budget:
+        pi.addItem(pg.InfiniteLine(pos=data.task.budget, angle=0,
+                                   pen=pg.mkPen("k", width=1.5 * PEN, style=Qt.PenStyle.DashDotLine)))
+        cs.append(data.task.budget)
+    pi.setXRange(0, max(ds) * 1.2, padding=0)
+    lo, hi = min(cs), max(cs)
+    span = (hi - lo) or hi * 0.1 or 1.0
+    pi.setYRange(max(0.0, lo - span * 0.3), hi + span * 0.3, padding=0)
+    pi.setLabel("bottom", translate("Report", "training days"))
+    pi.setLabel("left", translate("Report", "total cost ({cur})").format(cur=data.currency))
+    entries = [(translate("Report", "chosen plan"), _swatch(None, None, "s")),
+               (translate("Report", "other GPU counts / plans"), _swatch(None, None, "t"))]
+    if data.task.deadline_days:
+        entries.append((translate("Report", "deadline"),
+                        _swatch(None, pg.mkPen("k", width=1.5 * PEN, style=Qt.PenStyle.DotLine), None)))
+    if data.task.budget:
+        entries.append((translate("Report", "budget"),
+                        _swatch(None, pg.mkPen("k", width=1.5 * PEN, style=Qt.PenStyle.DashDotLine), None)))
+    return _export(pw), entries
+
+
+def _checkbox_image(checked: bool) -> QImage:
+    img = QImage(48, 48, QImage.Format.Format_ARGB32)
+    img.fill(Qt.GlobalColor.transparent)
+    p = QPainter(img)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    p.setPen(QPen(QColor("black"), 4))
+    p.setBrush(QBrush(QColor("white")))
+    p.drawRect(4, 4, 40, 40)
+    if checked:
+        p.setPen(QPen(QColor("black"), 6))
+        p.drawLine(12, 24, 21, 35)
+        p.drawLine(21, 35, 37, 12)
+    p.end()
+    return img
+
+
+# -------------------------------------------------------------------------------------------- HTML
+
+_CSS = """
+body { font-size: 9.5pt; }
+h1 { font-size: 17pt; margin-bottom: 2px; }
+h2 { font-size: 12.5pt; margin-top: 14px; margin-bottom: 4px; border-bottom: 1px solid #000; }
+h3 { font-size: 10.5pt; margin-top: 8px; margin-bottom: 3px; }
+td, th { padding: 2px 4px; vertical-align: top; }
+th { background-color: #e6e6e6; font-weight: bold; text-align: left; }
+.k { color: #333; }
+.num { text-align: right; }
+.box { background-color: #f2f2f2; }
+.small { font-size: 8pt; color: #333; }
+"""
+
+
+def _table(rows: Iterable[Iterable[str]], header: Iterable[str] | None = None, widths: list[int] | None = None,
+           num_cols: set[int] = frozenset(), escape: bool = True, width: str = "100%") -> str:
+    out = [f'<table width="{width}" border="1" cellspacing="0" cellpadding="3" '
+           'style="border-collapse: collapse; border-color: #999;">']
+    if header is not None:
+        out.append("<thead><tr>")
+        for i, h in enumerate(header):
+            w = f' width="{widths[i]}%"' if widths else ""
+            out.append(f"<th{w}>{_e(h) if escape else h}</th>")
+        out.append("</tr></thead>")
+    out.append("<tbody>")
+    for row in rows:
+        out.append("<tr>")
+        for i, c in enumerate(row):
+            w = f' width="{widths[i]}%"' if (widths and header is None) else ""
+            align = ' align="right"' if i in num_cols else ""
+            out.append(f"<td{w}{align}>{_e(c) if escape else c}</td>")
+        out.append("</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def _kv_table(pairs: list[tuple[str, str]]) -> str:
+    """Key/value pairs in two column pairs (label, value, label, value) to save space."""
+    rows = []
+    half = (len(pairs) + 1) // 2
+    left, right = pairs[:half], pairs[half:]
+    for i in range(half):
+        a = left[i]
+        b = right[i] if i < len(right) else ("", "")
+        rows.append([f'<span class="k">{_e(a[0])}</span>', _e(a[1]), f'<span class="k">{_e(b[0])}</span>', _e(b[1])])
+    return _table(rows, widths=[18, 32, 18, 32], escape=False)
+
+
+def _method_name(m: str) -> str:
+    return {
+        "pretrain": translate("Report", "pretraining"), "full": translate("Report", "full fine-tuning"),
+        "lora": translate("Report", "LoRA fine-tuning"), "qlora": translate("Report", "QLoRA fine-tuning"),
+    }.get(m, m)
+
+
+def _mode_name(mode: str | None) -> str:
+    from ..core.cost import MODE_LABELS  # noqa: PLC0415 - only when costs exist
+
+    if not mode:
+        return "—"
+    return QCoreApplication.translate("Cost", MODE_LABELS.get(mode, mode))
+
+
+def _phase_name(p: str) -> str:
+    return {"research": translate("Report", "research (start/stop sessions)"),
+            "stable": translate("Report", "stable (continuous runs)"),
+            "burst": translate("Report", "burst (short, large runs)")}.get(p, p)
+
+
+def _layout_text(lay: dict) -> str:
+    parts = [f"TP {lay['tp']}", f"PP {lay['pp']}"]
+    if lay.get("vpp", 1) > 1:
+        parts[-1] += f" (VPP {lay['vpp']})"
+    if lay.get("cp", 1) > 1:
+        parts.append(f"CP {lay['cp']}")
+    if lay.get("ep", 1) > 1:
+        parts.append(f"EP {lay['ep']}")
+    parts.append(f"DP {lay['dp']}")
+    if lay.get("zero"):
+        parts.append(f"ZeRO-{lay['zero']}")
+    if lay.get("sp"):
+        parts.append("SP")
+    if lay.get("offload"):
+        parts.append(translate("Report", "optimizer offload"))
+    parts.append(translate("Report", "micro-batch {mb} × {ga} accumulation").format(mb=lay["micro_batch"],
+                                                                                    ga=lay["grad_accum"]))
+    return ", ".join(parts)
+
+
+def _pending_note(data: ReportData, module: str) -> str:
+    if module in data.pending:
+        return (f'<p class="small"><i>{_e(translate("Report", "Not available in this build (the {part} model is not installed); this section fills in when it is.").format(part=module))}</i></p>')
+    return ""
+
+
+def _html_title(data: ReportData) -> str:
+    loc = QLocale()
+    date = loc.toString(data.date.astimezone().date(), QLocale.FormatType.LongFormat) if data.date else ""
+    pairs = [(translate("Report", "Date"), date),
+             (translate("Report", "Prepared by"), data.author or "—"),
+             (translate("Report", "GPU Planner version"), data.app_version),
+             (translate("Report", "Plan file"), data.source_file or "—")]
+    out = [f"<h1>{_e(data.title)}</h1>",
+           f'<p class="small">{_e(translate("Report", "Training plan and GPU rental requirements"))}</p>',
+           _kv_table(pairs)]
+    if data.notes:
+        out.append(f"<p><b>{_e(translate('Report', 'Notes'))}:</b> {_e(data.notes)}</p>")
+    if data.warnings:
+        items = "".join(f"<li>{_e(tr_text(w))}</li>" for w in data.warnings)
+        out.append(f'<table width="100%" cellpadding="4" border="1" cellspacing="0" style="border-collapse: collapse;">'
+                   f'<tr><td class="box"><b>{_e(translate("Report", "Warnings"))}</b><ul>{items}</ul></td></tr></table>')
+    return "".join(out)
+
+
+def _html_task(data: ReportData) -> str:
+    t = data.task
+    a = t.arch
+    arch = translate("Report", "{layers} layers, hidden {hidden}, {heads} heads ({kv} KV, {att}), {mlp} MLP {ffn}, "
+                               "vocabulary {vocab}").format(
+        layers=a["layers"], hidden=a["hidden"], heads=a["heads"], kv=a["kv_heads"], att=a["attention"],
+        mlp=a["mlp"], ffn=a["ffn"], vocab=f"{a['vocab']:,}")
+    if t.is_moe:
+        arch += "; " + translate("Report", "MoE: {e} experts, {k} active per token").format(
+            e=a["experts"], k=a["experts_per_tok"])
+    tr = t.training
+    setup = translate("Report", "{method}, {prec}, {opt}, {fw}").format(
+        method=_method_name(tr["method"]), prec=tr["precision"], opt=tr["optimizer"], fw=tr["framework"])
+    if tr.get("lora_rank"):
+        setup += ", " + translate("Report", "rank {r}").format(r=tr["lora_rank"])
+    batch = translate("Report", "sequence {s}, global batch {g} sequences, recompute {r}").format(
+        s=f"{tr['seq_len']:,}", g=tr["global_batch"], r=tr["recompute"])
+    params = translate("Report", "{total} total, {active} active per token, {train} trained").format(
+        total=fmt_count(t.params_total), active=fmt_count(t.params_active), train=fmt_count(t.params_trainable))
+    compute = "—" if t.total_flops is None else translate("Report", "{f} FLOPs ({fpt} per token)").format(
+        f=f"{t.total_flops:.3g}", fpt=f"{t.flops_per_token:.3g}")
+    deadline = translate("Report", "{d} days").format(d=fmt_days(t.deadline_days)) if t.deadline_days else \
+        translate("Report", "none set")
+    budget = fmt_money(t.budget, t.currency) if t.budget else translate("Report", "none set")
+    pattern = translate("Report", "{h} hours per week, {phase}").format(h=f"{t.hours_per_week:g}",
+                                                                        phase=_phase_name(t.phase))
+    pairs = [
+        (translate("Report", "Model"), t.model_name),
+        (translate("Report", "Parameters"), params),
+        (translate("Report", "Architecture"), arch),
+        (translate("Report", "Scale tier"), translate("Report", "~{tier}").format(tier=t.tier)),
+        (translate("Report", "Training"), setup),
+        (translate("Report", "Batch"), batch),
+        (translate("Report", "Data"), translate("Report", "{tokens} tokens").format(tokens=fmt_count(t.tokens))),
+        (translate("Report", "Compute"), compute),
+        (translate("Report", "Deadline"), deadline),
+        (translate("Report", "Budget"), budget),
+        (translate("Report", "Work pattern"), pattern),
+        (translate("Report", "Goal"), {"cheapest": translate("Report", "cheapest"),
+                                       "fastest": translate("Report", "fastest"),
+                                       "value": translate("Report", "best value")}.get(t.objective, t.objective)),
+    ]
+    return (f"<h2>1. {_e(translate('Report', 'The task'))}</h2>" + _kv_table(pairs)
+            + f'<p class="small">{_e(tr_text(t.tier_guidance))}</p>')
+
+
+def _memory_rows(p: PlanInfo) -> list[list[str]]:
+    names = [("weights", translate("Report", "Weights")), ("gradients", translate("Report", "Gradients")),
+             ("optimizer", translate("Report", "Optimizer states")),
+             ("activations", translate("Report", "Activations")), ("other", translate("Report", "Other (CUDA context, buffers)"))]
+    rows = [[n, fmt_gib(p.memory.get(k))] for k, n in names]
+    rows.append([f"<b>{_e(translate('Report', 'Total'))}</b>", f"<b>{fmt_gib(p.memory.get('total'))}</b>"])
+    rows.append([_e(translate("Report", "Headroom kept free")), fmt_gib(p.memory_headroom_gib)])
+    rows.append([_e(translate("Report", "Card memory")), fmt_gib(p.gpu_memory_gib)])
+    return [[_e(r[0]) if not r[0].startswith("<") else r[0], r[1]] for r in rows]
+
+
+def _html_plan(data: ReportData) -> str:
+    p = data.plan
+    cur = data.currency
+    out = [f"<h2>2. {_e(translate('Report', 'The recommendation'))}</h2>"]
+    summary = translate("Report", "Rent {n} × {gpu} ({nodes} node(s) of {per}).").format(
+        n=p.num_gpus, gpu=p.gpu_name, nodes=p.nodes, per=p.gpus_per_node)
+    if p.days is not None:
+        summary += " " + translate("Report", "Training takes about {d} days").format(
+            d=fmt_days(p.calendar_days if p.calendar_days is not None else p.days))
+        if p.cost is not None:
+            summary += " " + translate("Report", "and costs about {c} ({mode}).").format(
+                c=fmt_money(p.cost, cur), mode=_mode_name(p.mode))
+        else:
+            summary += "."
+    out.append(f"<p><b>{_e(summary)}</b></p>")
+    mem_need = p.memory.get("total", 0.0) + p.memory_headroom_gib
+    interconnect = []
+    if p.intra_node:
+        bw = f" ({p.intra_node_bw_gbs:,.0f} GB/s)" if p.intra_node_bw_gbs else ""
+        interconnect.append(translate("Report", "in node: {link}").format(link=p.intra_node) + bw)
+    if p.inter_node or p.nodes > 1:
+        bw = f", {p.inter_node_gbps_per_node:,.0f} Gb/s" if p.inter_node_gbps_per_node else ""
+        interconnect.append(translate("Report", "between nodes: {net}").format(
+            net=p.inter_node or translate("Report", "InfiniBand or RoCE")) + bw)
+    pairs = [
+        (translate("Report", "Plan"), p.label),
+        (translate("Report", "GPU"), f"{p.gpu_name} ({p.gpu_id}), {fmt_gib(p.gpu_memory_gib)} GiB"),
+        (translate("Report", "GPUs and nodes"), translate("Report", "{n} GPUs, {nodes} node(s) × {per}").format(
+            n=p.num_gpus, nodes=p.nodes, per=p.gpus_per_node)),
+        (translate("Report", "Interconnect"), "; ".join(interconnect) or translate("Report", "single GPU")),
+        (translate("Report", "Parallel layout"), _layout_text(p.layout)),
+        (translate("Report", "Memory per GPU"), translate("Report", "{m} GiB of {cap} GiB ({free} GiB free)").format(
+            m=fmt_gib(p.memory.get("total")), cap=fmt_gib(p.gpu_memory_gib),
+            free=fmt_gib(p.gpu_memory_gib - p.memory.get("total", 0.0)))),
+    ]
+    if p.days is not None:
+        pairs += [
+            (translate("Report", "Training time"), translate("Report", "{d} days ({h} GPU-hours)").format(
+                d=fmt_days(p.days), h=f"{p.gpu_hours:,.0f}" if p.gpu_hours is not None else "—")
+             + ("" if p.calendar_days is None else "; " + translate(
+                 "Report", "{c} days on the clock with setup, checkpoints and interruptions").format(
+                 c=fmt_days(p.calendar_days)))),
+            (translate("Report", "Step time, MFU"), f"{p.step_time_s:.2f} s, {fmt_pct(p.mfu)}"
+             if p.step_time_s is not None else fmt_pct(p.mfu)),
+        ]
+    if p.cost is not None:
+        pairs.append((translate("Report", "Cost"), f"{fmt_money(p.cost, cur)} — {_mode_name(p.mode)}"))
+    out.append(_kv_table(pairs))
+    out.append(_pending_note(data, "timing"))
+    # memory breakdown + time shares side by side
+    mem = _table(_memory_rows(p), header=[translate("Report", "Memory per GPU"), "GiB"], escape=False,
+                 num_cols={1}, widths=[70, 30])
+    if p.time_breakdown:
+        names = {"compute": translate("Report", "compute"), "tp_comm": translate("Report", "tensor-parallel communication"),
+                 "dp_comm": translate("Report", "data-parallel communication"),
+                 "pp_bubble": translate("Report", "pipeline bubble"), "other": translate("Report", "other")}
+        rows = [[names.get(k, k), fmt_pct(v)] for k, v in p.time_breakdown.items()]
+        tshare = _table(rows, header=[translate("Report", "Step time"), translate("Report", "share")],
+                        num_cols={1}, widths=[70, 30])
+    else:
+        tshare = ""
+    out.append(f'<table width="100%" cellspacing="0" cellpadding="0"><tr><td width="50%">{mem}</td>'
+               f'<td width="4%"></td><td width="46%">{tshare}</td></tr></table>')
+    if not p.fits:
+        out.append(f"<p><b>{_e(translate('Report', 'This layout does not fit in GPU memory.'))}</b></p>")
+    # cost by rental mode
+    if p.costs:
+        out.append(f"<h3>{_e(translate('Report', 'Cost by rental mode'))}</h3>")
+        rows = []
+        for mode, c in sorted(p.costs.items(), key=lambda kv: kv[1]):
+            mark = " ◀ " + translate("Report", "recommended") if mode == p.mode else ""
+            rows.append([_e(_mode_name(mode)) + (f"<b>{_e(mark)}</b>" if mark else ""), fmt_money(c, cur)])
+        out.append(_table(rows, header=[translate("Report", "Rental mode"), translate("Report", "Total cost")],
+                          escape=False, num_cols={1}, widths=[70, 30]))
+        if p.advice:
+            out.append("<ul>" + "".join(f"<li>{_e(tr_text(a))}</li>" for a in p.advice) + "</ul>")
+    else:
+        out.append(_pending_note(data, "cost"))
+    if p.explanation:
+        out.append("<ul>" + "".join(f"<li>{_e(tr_text(a))}</li>" for a in p.explanation) + "</ul>")
+    if p.rent_vs_build is not None:
+        out.append(f"<h3>{_e(translate('Report', 'Rent or build'))}</h3><p>{_e(tr_text(p.rent_vs_build))}</p>")
+    # alternatives
+    out.append(f"<h3>{_e(translate('Report', 'Alternatives considered'))}</h3>")
+    if data.alternatives:
+        rows = []
+        for a in data.alternatives[:2]:
+            why = "<br/>".join(_e(tr_text(w)) for w in a.why_lost) or "—"
+            rows.append([_e(a.label) + f'<br/><span class="small">{_e(_layout_text(a.layout))}</span>',
+                         _e(fmt_days(a.calendar_days if a.calendar_days is not None else a.days)),
+                         _e(fmt_money(a.cost, cur)), why])
+        out.append(_table(rows, header=[translate("Report", "Plan"), translate("Report", "Days"),
+                                        translate("Report", "Cost"),
+                                        translate("Report", "Compared with the chosen plan")],
+                          escape=False, widths=[28, 10, 17, 45], num_cols={1, 2}))
+    else:
+        out.append(_pending_note(data, "search") or
+                   f'<p class="small">{_e(translate("Report", "No other plan met the constraints."))}</p>')
+    return "".join(out)
+
+
+def _html_charts(data: ReportData, charts: dict[str, str]) -> str:
+    out = [f"<h2 style='page-break-before: always'>3. {_e(translate('Report', 'Charts'))}</h2>"]
+    captions = {
+        "memory": translate("Report", "Memory per GPU: the parts of each plan's memory, and the card's capacity "
+                                      "(dashed)."),
+        "scaling": translate("Report", "Scaling: training days with more or fewer GPUs of the chosen type "
+                                       "(same layout, more data-parallel copies), against ideal linear scaling."),
+        "cost": translate("Report", "Cost against time: each point is a plan at its cheapest rental mode; the "
+                                    "filled square is the chosen plan."),
+    }
+    for key in ("memory", "scaling", "cost"):
+        if key in charts:
+            url, legend = charts[key]
+            keys = "&nbsp;&nbsp;&nbsp; ".join(
+                f'<img src="{u}" width="24" height="10"/>&nbsp;{_e(label)}' for label, u in legend)
+            out.append(f'<p align="center"><img src="{url}" width="{CHART_WIDTH_PX}" height="{CHART_HEIGHT_PX}"/>'
+                       f'<br/><span class="small">{keys}</span></p><p class="small">{_e(captions[key])}</p>')
+    if "scaling" not in charts:
+        out.append(_pending_note(data, "timing"))
+    return "".join(out)
+
+
+def _html_requirements(data: ReportData) -> str:
+    r = data.requirements
+    out = [f"<h2>4. {_e(translate('Report', 'Requirements for the vendor'))}</h2><ul>"]
+    out.append("<li>" + _e(translate("Report", "GPU: {gpu}, at least {m} GiB of memory per GPU (this plan needs "
+                                              "{m} GiB including headroom); {n} GPUs.").format(
+        gpu=data.plan.gpu_name, m=fmt_gib(r.min_memory_gib), n=data.plan.num_gpus)) + "</li>")
+    for t in (r.intra_node, r.inter_node):
+        if t is not None:
+            out.append(f"<li>{_e(tr_text(t))}</li>")
+    for t in r.storage:
+        out.append(f"<li>{_e(tr_text(t))}</li>")
+    out.append("</ul>")
+    out.append(f"<h3>{_e(translate('Report', 'Vendor checklist'))}</h3>")
+    if data.checklist:
+        rows = []
+        for c in data.checklist:
+            box = f'<img src="mem://box-{"on" if c.checked else "off"}.png" width="11" height="11"/>'
+            label = _e(tr_text(c.label))
+            if c.detail is not None:
+                label += f'<br/><span class="small">{_e(tr_text(c.detail))}</span>'
+            rows.append([box, label, _e(c.note) if c.note else ""])
+        out.append(_table(rows, header=["", translate("Report", "Check"), translate("Report", "Notes")],
+                          escape=False, widths=[4, 60, 36]))
+    else:
+        out.append(_pending_note(data, "checklist") or
+                   f'<p class="small">{_e(translate("Report", "No checklist items."))}</p>')
+    return "".join(out)
+
+
+def _html_assumptions(data: ReportData) -> str:
+    out = [f"<h2>5. {_e(translate('Report', 'Assumptions and sources'))}</h2>"]
+    rows = [[tr_text(s.what), s.value, translate("Report", s.source) if s.source else "", s.date]
+            for s in data.assumptions]
+    if rows:
+        out.append(_table(rows, header=[translate("Report", "Assumption"), translate("Report", "Value"),
+                                        translate("Report", "Source"), translate("Report", "Date")],
+                          widths=[24, 16, 48, 12]))
+    p = data.plan
+    if p.price_source:
+        out.append(f'<p class="small">{_e(translate("Report", "Price used for {gpu}: {src} ({date}){default}.").format(gpu=p.gpu_id, src=translate("Cost", p.price_source), date=p.price_date or "—", default=(" — " + translate("Report", "a shipped default; replace it with your quote")) if p.price_is_default else ""))}</p>')
+    out.append(f"<h3>{_e(translate('Report', 'Formulas'))}</h3><ul>")
+    out.extend(f'<li class="small">{_e(tr_text(f))}</li>' for f in data.formulas)
+    out.append("</ul>")
+    out.append(f'<p class="small">{_e(translate("Report", "Estimates from GPU Planner {v}. Measure on the rented machines before committing (nvidia-smi topo -m, nccl-tests all_reduce_perf, a short training run).").format(v=data.app_version))}</p>')
+    return "".join(out)
+
+
+def build_html(data: ReportData, charts: dict[str, str]) -> str:
+    return ("<html><head><meta charset='utf-8'/></head><body>" + _html_title(data) + _html_task(data)
+            + _html_plan(data) + _html_charts(data, charts) + _html_requirements(data) + _html_assumptions(data)
+            + "</body></html>")
+
+
+def build_document(data: ReportData, *, lang: str | None = None) -> QTextDocument:
+    """The report as a QTextDocument (charts embedded as ``mem://`` image resources).
+
+    The page size is left unset: ``print_`` lays it out for the printer's page (notes §C3 pitfall).
+    """
+    ensure_app()
+    doc = QTextDocument()
+    doc.setDefaultStyleSheet(_CSS)
+    font = QFont()
+    families = ["Noto Sans", "DejaVu Sans", "Liberation Sans", "Arial", "Helvetica"]
+    cjk = ensure_cjk_font()
+    if lang and lang.lower().startswith("zh") and cjk:
+        families = [cjk] + families
+    elif cjk:
+        families.append(cjk)
+    font.setFamilies(families)
+    font.setPointSizeF(9.5)
+    doc.setDefaultFont(font)
+    charts: dict[str, tuple[str, list[tuple[str, str]]]] = {}
+    for key, fn in (("memory", memory_chart), ("scaling", scaling_chart), ("cost", cost_time_chart)):
+        res = fn(data)
+        if res is None:
+            continue
+        img, legend = res
+        url = f"mem://chart-{key}.png"
+        doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(url), img)
+        keys = []
+        for i, (label, sw) in enumerate(legend):
+            u = f"mem://key-{key}-{i}.png"
+            doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(u), sw)
+            keys.append((label, u))
+        charts[key] = (url, keys)
+    for on in (True, False):
+        doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(f"mem://box-{'on' if on else 'off'}.png"),
+                        _checkbox_image(on))
+    doc.setHtml(build_html(data, charts))
+    doc.setMetaInformation(QTextDocument.MetaInformation.DocumentTitle, data.title)
+    return doc
+
+
+# ---------------------------------------------------------------------------------------- printing
+
+def page_layout(paper: str = "a4") -> QPageLayout:
+    key = str(paper).lower()
+    if key not in PAPERS:
+        from ..core.errors import PlannerError
+
+        raise PlannerError(f"unknown paper size '{paper}'; use a4 or letter")
+    return QPageLayout(QPageSize(PAPERS[key]), QPageLayout.Orientation.Portrait,
+                       QMarginsF(MARGIN_MM, MARGIN_MM, MARGIN_MM, MARGIN_MM), QPageLayout.Unit.Millimeter)
+
+
+def _source_dpi() -> float:
+    """Logical DPI the document is laid out in (Qt's default: the primary screen's, 96 offscreen)."""
+    from PySide6.QtGui import QGuiApplication
+
+    screen = QGuiApplication.primaryScreen()
+    return float(screen.logicalDotsPerInchY()) if screen is not None else 96.0
+
+
+def paginate(doc: QTextDocument, layout: QPageLayout) -> tuple[float, float]:
+    """Lay ``doc`` out in pages of the layout's printable area (in the document's own pixels, not device
+    pixels: notes §C3) and move headings that would end a page to the next one ("keep with next").
+
+    Returns (page width, page height) in layout pixels; the last :data:`FOOTER_PX` of each printed page
+    are left for the page number.
+    """
+    from PySide6.QtCore import QSizeF
+    from PySide6.QtGui import QTextBlockFormat, QTextCursor
+
+    dpi = _source_dpi()
+    rect = layout.paintRect(QPageLayout.Unit.Inch)
+    w, h = rect.width() * dpi, rect.height() * dpi - FOOTER_PX
+    doc.setDocumentMargin(0)
+    doc.setPageSize(QSizeF(w, h))
+    keep = 90.0  # a heading needs this much room under it on its page
+    lay = doc.documentLayout()
+    for _ in range(6):
+        moved = False
+        block = doc.begin()
+        while block.isValid():
+            fmt = block.blockFormat()
+            if fmt.headingLevel() > 0 and fmt.pageBreakPolicy() == QTextBlockFormat.PageBreakFlag.PageBreak_Auto:
+                r = lay.blockBoundingRect(block)
+                page_end = (math.floor(r.top() / h) + 1) * h
+                if r.top() % h > 1 and r.bottom() + keep > page_end:
+                    cur = QTextCursor(block)
+                    f = QTextBlockFormat(fmt)
+                    f.setPageBreakPolicy(QTextBlockFormat.PageBreakFlag.PageBreak_AlwaysBefore)
+                    cur.setBlockFormat(f)
+                    moved = True
+                    break  # relayout, then look again
+            block = block.next()
+        if not moved:
+            break
+    return w, h
+
+
+def print_to(doc: QTextDocument, device, layout: QPageLayout, footer: str = "") -> int:
+    """Print a paginated ``doc`` on ``device`` (QPdfWriter or QPrinter), page numbers at the foot of each
+    page ("3 / 7", and ``footer`` on the left). Returns the number of pages."""
+    from PySide6.QtCore import QPointF
+
+    w, h = paginate(doc, layout)
+    pages = max(1, doc.pageCount())
+    painter = QPainter()
+    if not painter.begin(device):
+        from ..core.errors import PlannerError
+
+        raise PlannerError("cannot start printing (is the output file writable?)")
+    try:
+        scale = device.width() / w
+        foot_font = QFont(doc.defaultFont())
+        foot_font.setPointSizeF(8.0)
+        for page in range(pages):
+            if page:
+                device.newPage()
+            painter.save()
+            painter.scale(scale, scale)
+            painter.translate(0, -page * h)
+            clip = QRectF(0, page * h, w, h - 0.5)
+            painter.setClipRect(clip)
+            doc.drawContents(painter, clip)
+            painter.restore()
+            # the footer in device coordinates: point sizes then come out right on any resolution
+            painter.setFont(foot_font)
+            painter.setPen(QPen(QColor("#444"), max(1.0, scale * 0.6)))
+            top = (h + 4) * scale
+            painter.drawLine(QPointF(0, top), QPointF(w * scale, top))
+            box = QRectF(0, top, w * scale, (FOOTER_PX - 4) * scale)
+            painter.drawText(box, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), f"{page + 1} / {pages}")
+            if footer:
+                fm_box = QRectF(0, top, w * scale * 0.8, (FOOTER_PX - 4) * scale)
+                text = painter.fontMetrics().elidedText(footer, Qt.TextElideMode.ElideRight, int(fm_box.width()))
+                painter.drawText(fm_box, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), text)
+    finally:
+        painter.end()
+    return pages
+
+
+def export_pdf(data: ReportData, path: str | os.PathLike, paper: str = "a4", lang: str | None = None) -> Path:
+    """Write the report to ``path`` as PDF (A4 or Letter). ``lang`` installs that translation first
+    (``None`` keeps whatever is installed, as in the app)."""
+    ensure_app()
+    if lang is not None:
+        install_language(lang)
+    doc = build_document(data, lang=lang or QLocale().name())
+    path = Path(path)
+    layout = page_layout(paper)
+    writer = QPdfWriter(str(path))
+    writer.setPageLayout(layout)
+    writer.setResolution(300)
+    writer.setTitle(data.title)
+    writer.setCreator(f"GPU Planner {data.app_version}")
+    print_to(doc, writer, layout, footer=data.title)
+    del writer  # flush the file
+    return path
+
+
+def print_document(printer, data: ReportData | None = None, doc: QTextDocument | None = None) -> int:
+    """Print to a ``QPrinter`` (a real printer, a PDF QPrinter or a preview's printer); returns pages."""
+    if doc is None:
+        if data is None:
+            raise ValueError("print_document needs data or doc")
+        doc = build_document(data, lang=QLocale().name())
+    title = doc.metaInformation(QTextDocument.MetaInformation.DocumentTitle)
+    return print_to(doc, printer, printer.pageLayout(), footer=title)
+
+
+def make_printer(paper: str = "a4", pdf_path: str | None = None):
+    """A high-resolution QPrinter with the report's page layout (PDF output when ``pdf_path`` is given).
+    Keep one per window so the user's paper and printer choices survive between prints."""
+    from PySide6.QtPrintSupport import QPrinter
+
+    printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+    printer.setPageLayout(page_layout(paper))
+    if pdf_path:
+        printer.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
+        printer.setOutputFileName(str(pdf_path))
+    return printer
+
+
+def preview_dialog(data: ReportData, parent=None, printer=None):
+    """A QPrintPreviewDialog for File → Print Preview (``.exec()`` it). The document is built once."""
+    from PySide6.QtPrintSupport import QPrintPreviewDialog
+
+    printer = printer or make_printer()
+    doc = build_document(data, lang=QLocale().name())
+    dlg = QPrintPreviewDialog(printer, parent)
+    dlg.paintRequested.connect(lambda p: print_document(p, doc=doc))
+    dlg._report_doc = doc  # keep it alive as long as the dialog
+    return dlg
+
+
+def print_dialog(data: ReportData, parent=None, printer=None) -> bool:
+    """File → Print: the system print dialog, then print. Returns True when printed."""
+    from PySide6.QtPrintSupport import QPrintDialog
+
+    printer = printer or make_printer()
+    dlg = QPrintDialog(printer, parent)
+    if dlg.exec() != QPrintDialog.DialogCode.Accepted:
+        return False
+    print_document(printer, data)
+    return True
