@@ -30,6 +30,37 @@ LINK_COLORS = {"nvlink": "#2e7d32", "pcie": "#ef6c00", "multinode": "#1565c0"}
 RED = "#d32f2f"
 
 
+def short_num(v: float) -> str:
+    """Compact axis label: 950, 1.5k, 20k, 3M, 0.2."""
+    a = abs(v)
+    for scale, suf in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if a >= scale:
+            return f"{v / scale:g}{suf}"
+    return f"{v:g}"
+
+
+def log_ticks(lo: float, hi: float, fmt=short_num) -> list[tuple[float, str]]:
+    """Ticks for a log axis between ``lo`` and ``hi`` at 1-2-5 steps (1-9 when the range is narrow)."""
+    if not (lo > 0 and hi > 0 and math.isfinite(lo) and math.isfinite(hi)):
+        return []
+    if hi < lo:
+        lo, hi = hi, lo
+    k0, k1 = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
+    for mults in ((1,), (1, 2, 5), (1, 2, 3, 5, 7), tuple(range(1, 10))):
+        vals = [m * 10.0 ** k for k in range(k0, k1 + 1) for m in mults if lo <= m * 10.0 ** k <= hi]
+        if len(vals) >= 3:
+            break
+    if len(vals) > 9:  # many decades: keep every other one
+        vals = vals[::2]
+    return [(math.log10(v), fmt(float(f"{v:.3g}"))) for v in vals]
+
+
+def legend_html(items: list[tuple[str, str, str]]) -> str:
+    """A one-line legend: (colour, marker, label) -> HTML with coloured markers."""
+    return " &nbsp;".join(
+        f"<span style='color:{c}'>{m}</span>&nbsp;{lab.replace(' ', '&nbsp;')}" for c, m, lab in items)
+
+
 def configure_pyqtgraph() -> None:
     """White, print-friendly charts (set before any plot widget is created)."""
     pg.setConfigOptions(antialias=True, background="w", foreground="k")
@@ -69,6 +100,11 @@ class ChartBase(QWidget):
         self.export_button.setMenu(self.menu)
         head.addWidget(self.export_button)
         lay.addLayout(head)
+        self.legend_label = QLabel()
+        self.legend_label.setWordWrap(True)
+        self.legend_label.setContentsMargins(6, 0, 0, 0)
+        self.legend_label.setStyleSheet("color: #333;")
+        lay.addWidget(self.legend_label)
         self.plot = pg.PlotWidget()
         self.plot.setMinimumHeight(140)
         self.plot.getPlotItem().showGrid(x=True, y=True, alpha=0.25)
@@ -104,6 +140,24 @@ class ChartBase(QWidget):
         self.export_png(path)
         settings.remember_dir(path)
         return path
+
+    def _set_log_ranges(self, xs, ys, x_fmt=short_num, y_fmt=short_num, pad: float = 1.25) -> None:
+        """Fix the view to the data (log axes) with readable 1-2-5 ticks."""
+        xs = [v for v in xs if v and v > 0 and math.isfinite(v)]
+        ys = [v for v in ys if v and v > 0 and math.isfinite(v)]
+        pi = self.plot.getPlotItem()
+        if not xs or not ys:
+            return
+        x0, x1 = min(xs) / pad, max(xs) * pad
+        y0, y1 = min(ys) / pad, max(ys) * pad
+        if x1 / x0 < 2:
+            x0, x1 = x0 / 1.5, x1 * 1.5
+        if y1 / y0 < 2:
+            y0, y1 = y0 / 1.5, y1 * 1.5
+        pi.setXRange(math.log10(x0), math.log10(x1), padding=0)
+        pi.setYRange(math.log10(y0), math.log10(y1), padding=0)
+        pi.getAxis("bottom").setTicks([log_ticks(x0, x1, x_fmt), []])
+        pi.getAxis("left").setTicks([log_ticks(y0, y1, y_fmt), []])
 
     # ---------------------------------------------------------------- empty state
     def set_empty(self, message: str | None) -> None:
@@ -175,7 +229,6 @@ class MemoryChart(ChartBase):
         super().__init__(parent)
         pi = self.plot.getPlotItem()
         pi.setMouseEnabled(x=False, y=True)
-        self.legend = pi.addLegend(offset=(8, 4), colCount=5, labelTextSize="8pt")
         self.bars: dict[str, pg.BarGraphItem] = {}
         zeros = np.zeros(1)
         for k in self.KEYS:
@@ -185,9 +238,7 @@ class MemoryChart(ChartBase):
             self.bars[k] = item
         self.outline = pg.BarGraphItem(x=zeros, height=zeros, y0=zeros, width=0.66, brush=None, pens=[None])
         pi.addItem(self.outline)
-        self.capacity = pg.InfiniteLine(angle=0, pen=pg.mkPen("#333", width=1.5, style=Qt.PenStyle.DashLine),
-                                        label="", labelOpts={"position": 0.02, "anchors": [(0, 1), (0, 1)],
-                                                             "color": "#333"})
+        self.capacity = pg.InfiniteLine(angle=0, pen=pg.mkPen("#333", width=1.5, style=Qt.PenStyle.DashLine))
         pi.addItem(self.capacity)
         self.usable = pg.InfiniteLine(angle=0, pen=pg.mkPen("#999", width=1, style=Qt.PenStyle.DotLine))
         pi.addItem(self.usable)
@@ -202,6 +253,11 @@ class MemoryChart(ChartBase):
         self._last: list[tuple[str, Any]] | None = None
         self.retranslate()
 
+    @property
+    def capacity_text(self) -> str:
+        cap = self.data.get("capacity") if hasattr(self, "data") else None
+        return self.tr("capacity {0} GiB").format(fmt_gib(cap)) if cap else self.tr("capacity")
+
     def retranslate(self) -> None:
         super().retranslate()
         self.title_label.setText(self.tr("Memory per GPU (GiB)"))
@@ -209,20 +265,19 @@ class MemoryChart(ChartBase):
             "weights": self.tr("Weights"), "gradients": self.tr("Gradients"), "optimizer": self.tr("Optimizer"),
             "activations": self.tr("Activations"), "other": self.tr("Other"),
         }
-        for k, item in self.bars.items():
-            self.legend.removeItem(item)
-            self.legend.addItem(item, self.series_names[k])
+        self.legend_label.setText(legend_html(
+            [(SERIES_COLORS[k], "■", self.series_names[k]) for k in self.KEYS]
+            + [("#333", "- -", self.capacity_text), (RED, "□", self.tr("does not fit"))]))
         self.plot.getPlotItem().setLabel("left", self.tr("GiB"))
         if self._last is not None:
             self.update_bars(self._last)
 
     def alt_label(self, alt: engine.Alternative) -> str:
         if alt.kind == "current":
-            return self.tr("This plan")
+            return self.tr("Current")
         if alt.kind == "zero":
             return self.tr("ZeRO-{0}").format(alt.value)
-        names = {"none": self.tr("No recomp."), "selective": self.tr("Sel. recomp."),
-                 "full": self.tr("Full recomp.")}
+        names = {"none": self.tr("no RC"), "selective": self.tr("sel. RC"), "full": self.tr("full RC")}
         return names.get(alt.value, str(alt.value))
 
     def update_from(self, res: engine.LiveResult | None) -> None:
@@ -257,8 +312,10 @@ class MemoryChart(ChartBase):
         self.usable.setVisible(cap > 0 and head > 0)
         if cap > 0:
             self.capacity.setValue(cap)
-            self.capacity.label.setFormat(self.tr("capacity {0} GiB").format(fmt_gib(cap)))
             self.usable.setValue(cap - head)
+        if n and getattr(self, "_legend_cap", None) != cap:
+            self._legend_cap = cap
+            self.retranslate()
         for i, t in enumerate(self.totals):
             if i < n:
                 t.setText(fmt_gib(totals[i]))
@@ -267,7 +324,7 @@ class MemoryChart(ChartBase):
                 t.setVisible(True)
             else:
                 t.setVisible(False)
-        ymax = max([cap, *(totals.tolist() if n else [0.0])]) * 1.3 or 1.0
+        ymax = max([cap, *(totals.tolist() if n else [0.0])]) * 1.12 or 1.0
         pi = self.plot.getPlotItem()
         pi.setXRange(-0.6, max(n, 1) - 0.4, padding=0)
         pi.setYRange(0, ymax, padding=0)
@@ -296,7 +353,6 @@ class ScalingChart(ChartBase):
         self.head.insertWidget(1, self.mode)
         pi = self.plot.getPlotItem()
         pi.setLogMode(x=True, y=True)
-        self.legend = pi.addLegend(offset=(-8, -8), labelTextSize="8pt")
         self.curves: dict[str, pg.PlotDataItem] = {}
         for kind in ("nvlink", "pcie", "multinode"):
             c = pg.PlotDataItem([], [], pen=pg.mkPen(LINK_COLORS[kind], width=2), symbol="o", symbolSize=6,
@@ -306,8 +362,9 @@ class ScalingChart(ChartBase):
         self.ideal = pg.PlotDataItem([], [], pen=pg.mkPen("#777", width=1, style=Qt.PenStyle.DashLine), name="ideal")
         pi.addItem(self.ideal)
         self.deadline = pg.InfiniteLine(angle=0, pen=pg.mkPen(RED, width=1.5, style=Qt.PenStyle.DashDotLine),
-                                        label="", labelOpts={"position": 0.05, "color": RED,
-                                                             "anchors": [(0, 1), (0, 1)]})
+                                        label="", labelOpts={"position": 0.98, "color": RED,
+                                                             "anchors": [(1, 1), (1, 1)],
+                                                             "fill": (255, 255, 255, 200)})
         pi.addItem(self.deadline)
         self._res: engine.ScalingResult | None = None
         self._deadline_days: float | None = None
@@ -322,11 +379,16 @@ class ScalingChart(ChartBase):
         self.mode.setToolTip(self.tr("Plot throughput or the days needed to process the data"))
         self.kind_names = {"nvlink": self.tr("NVLink (1 node)"), "pcie": self.tr("PCIe (1 node)"),
                            "multinode": self.tr("Multi-node"), "ideal": self.tr("ideal linear")}
-        for kind, c in [*self.curves.items(), ("ideal", self.ideal)]:
-            self.legend.removeItem(c)
-            self.legend.addItem(c, self.kind_names[kind])
+        self._update_legend()
         self.plot.getPlotItem().setLabel("bottom", self.tr("GPUs"))
         self.update_from(self._res)
+
+    def _update_legend(self) -> None:
+        kinds = [k for k in self.curves if self.data.get(k) is not None] or list(self.curves)
+        note = getattr(self, "deadline_note", "")
+        self.legend_label.setText(legend_html(
+            [(LINK_COLORS[k], "●", self.kind_names[k]) for k in kinds]
+            + [("#777", "- -", self.kind_names["ideal"]), (RED, "-·-", note or self.tr("deadline"))]))
 
     def set_deadline_days(self, days: float | None) -> None:
         self._deadline_days = days
@@ -350,6 +412,7 @@ class ScalingChart(ChartBase):
         self.set_empty(None)
         hov = []
         self.data = {}
+        self.deadline_note = ""
         for kind, c in self.curves.items():
             s = next((s for s in res.series if s.kind == kind), None)
             if s is None:
@@ -393,7 +456,19 @@ class ScalingChart(ChartBase):
         else:
             self.deadline.setVisible(False)
         self.set_hover_points(hov)
-        pi.enableAutoRange()
+        xs_all = [v for x, _ in self.data.values() for v in x]
+        ys_all = [v for _, y in self.data.values() for v in y]
+        self.deadline_note = ""
+        if target and target > 0 and ys_all:
+            if min(ys_all) / 20 < target < max(ys_all) * 20:
+                ys_all.append(target)
+            elif days_mode:
+                self.deadline_note = self.tr("deadline {0} days: far above every point").format(f"{target:g}")
+            else:
+                self.deadline_note = self.tr("deadline needs {0} tokens/s: met at every count").format(
+                    short_num(float(f"{target:.3g}")))
+        self._update_legend()
+        self._set_log_ranges(xs_all, ys_all, x_fmt=lambda v: f"{v:g}")
 
 
 class CostChart(ChartBase):
@@ -405,7 +480,6 @@ class CostChart(ChartBase):
         super().__init__(parent)
         pi = self.plot.getPlotItem()
         pi.setLogMode(x=True, y=True)
-        self.legend = pi.addLegend(offset=(-8, 8), labelTextSize="8pt")
         self.all = pg.ScatterPlotItem([], [], size=7, brush=pg.mkBrush(120, 120, 120, 150), pen=None, name="plans")
         self.front = pg.PlotDataItem([], [], pen=pg.mkPen("#1565c0", width=2), symbol="o", symbolSize=8,
                                      symbolBrush="#1565c0", symbolPen=None, name="pareto")
@@ -414,9 +488,11 @@ class CostChart(ChartBase):
         for it in (self.all, self.front, self.chosen):
             pi.addItem(it)
         self.deadline = pg.InfiniteLine(angle=90, pen=pg.mkPen(RED, width=1.2, style=Qt.PenStyle.DashLine),
-                                        label="", labelOpts={"position": 0.9, "color": RED})
+                                        label="", labelOpts={"position": 0.95, "color": RED,
+                                                             "fill": (255, 255, 255, 200)})
         self.budget = pg.InfiniteLine(angle=0, pen=pg.mkPen("#6a1b9a", width=1.2, style=Qt.PenStyle.DashLine),
-                                      label="", labelOpts={"position": 0.9, "color": "#6a1b9a"})
+                                      label="", labelOpts={"position": 0.95, "color": "#6a1b9a",
+                                                           "fill": (255, 255, 255, 200)})
         pi.addItem(self.deadline)
         pi.addItem(self.budget)
         self.all.sigClicked.connect(self._on_clicked)
@@ -428,10 +504,10 @@ class CostChart(ChartBase):
     def retranslate(self) -> None:
         super().retranslate()
         self.title_label.setText(self.tr("Cost against time (candidate plans)"))
-        names = {self.all: self.tr("plans"), self.front: self.tr("Pareto front"), self.chosen: self.tr("chosen")}
-        for it, name in names.items():
-            self.legend.removeItem(it)
-            self.legend.addItem(it, name)
+        self.legend_label.setText(legend_html(
+            [("#888", "●", self.tr("plans")), ("#1565c0", "●—", self.tr("Pareto front")),
+             ("#ff9800", "★", self.tr("chosen")), (RED, "- -", self.tr("deadline")),
+             ("#6a1b9a", "- -", self.tr("budget"))]))
         self.plot.getPlotItem().setLabel("bottom", self.tr("days"))
         if self._state is not None:
             self.update_plans(*self._state)
@@ -489,4 +565,6 @@ class CostChart(ChartBase):
                 "#{0} {1} × {2}<br>{3} days, {4} {5}").format(
                 p.rank, p.num_gpus, p.gpu_name, f"{p.days:.3g}", f"{p.cost:,.0f}", p.currency)))
         self.set_hover_points(hov)
-        self.plot.getPlotItem().enableAutoRange()
+        xr = list(xs) + ([deadline_days] if deadline_days and deadline_days < 3 * max(xs) else [])
+        yr = list(ys) + ([budget] if budget and budget < 3 * max(ys) else [])
+        self._set_log_ranges(xr, yr, x_fmt=lambda v: f"{v:g}")

@@ -147,7 +147,9 @@ def scaling(scenario: Scenario, base_dir: Path | None = None, max_gpus: int | No
     except PlannerError:
         return ScalingResult([], [], [], req)
     series = []
-    for kind in ("nvlink", "pcie", "multinode"):
+    link = (r0.gpu.intra_node_link or "pcie") if r0.gpu is not None else "pcie"
+    kinds = ("nvlink", "pcie", "multinode") if link.startswith("nvlink") else ("pcie", "multinode")
+    for kind in kinds:
         if kind == "multinode":
             counts = [n for n in _counts(group, limit) if n > h.gpus_per_node and n % h.gpus_per_node == 0]
         else:
@@ -160,7 +162,7 @@ def scaling(scenario: Scenario, base_dir: Path | None = None, max_gpus: int | No
             s2 = _vary(scenario, "hardware", **hw)
             y = d = math.nan
             try:
-                Scenario.model_validate(s2.model_dump())  # the batch/layout rules still hold at n GPUs
+                s2 = _fit_batch(s2)  # the batch/layout rules must still hold at n GPUs
                 est = estimate(s2, resolved=dataclasses.replace(r0, scenario=s2))
                 ts = time_summary(est)
                 if est.memory.fits and ts is not None and ts.tokens_per_s:
@@ -185,6 +187,17 @@ def scaling(scenario: Scenario, base_dir: Path | None = None, max_gpus: int | No
         ideal_x = [n for n in all_counts if n >= base[0]]
         ideal_y = [base[1] * n / base[0] for n in ideal_x]
     return ScalingResult(series, ideal_x, ideal_y, req)
+
+
+def _fit_batch(s: Scenario) -> Scenario:
+    """``s`` validated; when the global batch cannot be split over more replicas at this micro-batch,
+    the micro-batch shrinks (to 1 at most) so data parallelism can still grow."""
+    try:
+        return Scenario.model_validate(s.model_dump())
+    except ValueError:
+        if s.training.micro_batch_size == 1:
+            raise
+        return Scenario.model_validate(_vary(s, "training", micro_batch_size=1).model_dump())
 
 
 def required_tokens_per_s(scenario: Scenario) -> float | None:

@@ -72,6 +72,7 @@ class FieldBox(QWidget):
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(editor, 1)
         self.unit = QLabel(unit)
+        self.unit.setMinimumWidth(64)
         self.unit.setVisible(bool(unit))
         row.addWidget(self.unit)
         lay.addLayout(row)

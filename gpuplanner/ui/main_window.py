@@ -78,9 +78,11 @@ class MainWindow(QMainWindow):
         # ---- layout: sidebar | page + nav | live panel
         self.sidebar = QListWidget()
         self.sidebar.setObjectName("steps")
-        self.sidebar.setFixedWidth(190)
+        self.sidebar.setFixedWidth(200)
+        self.sidebar.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.sidebar.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.sidebar.setStyleSheet(
-            "#steps { border: none; background: #eef2f6; font-size: 11pt; }"
+            "#steps { border: none; background: #eef2f6; font-size: 10.5pt; }"
             "#steps::item { padding: 9px 10px; }"
             "#steps::item:selected { background: #1565c0; color: white; }")
         for _ in PAGE_KEYS:
@@ -114,7 +116,7 @@ class MainWindow(QMainWindow):
         self.split.setCollapsible(0, False)
         self.split.setCollapsible(1, False)
         self.setCentralWidget(self.split)
-        self.split.setSizes([190, 600, 490])
+        self.split.setSizes([200, 630, 450])
 
         # ---- status bar
         self.search_label = QLabel()
@@ -127,6 +129,7 @@ class MainWindow(QMainWindow):
         self.search.started.connect(self._update_search_status)
         self.search.progress.connect(lambda f: self.search_progress.setValue(int(f * 100)))
         self.search.finished.connect(lambda _o: self._update_search_status())
+        self.search.finished.connect(self._on_search_finished)
         self.search.failed.connect(lambda _m: self._update_search_status())
 
         self._make_actions()
@@ -189,6 +192,22 @@ class MainWindow(QMainWindow):
 
     def go_next(self) -> None:
         self.go_to(self.current_index() + 1)
+
+    def _on_search_finished(self, out) -> None:
+        """Keep the chosen plan (by rank) or take the best one; the automatic layout adopts it."""
+        if not out.plans:
+            return
+        ranks = {p.rank for p in out.plans}
+        rank = self.model.ui.get("selected_plan")
+        if rank not in ranks:
+            rank = out.plans[0].rank
+        if self.pages[5] is not None:
+            self.pages[5].select_rank(rank)
+            return
+        plan = next(p for p in out.plans if p.rank == rank)
+        self.model.set_ui("selected_plan", rank)
+        if self.model.scenario.parallel.auto and plan.values:
+            self.model.apply_plan(dict(plan.values))
 
     def _on_cost_point(self, index: int) -> None:
         plans = self.live.cost_chart.plans

@@ -21,7 +21,10 @@ class AppContext:
 
 
 class BasePage(QWidget):
-    """A wizard page. Subclasses build widgets in ``build()`` and set every text in ``retranslate()``."""
+    """A wizard page. Subclasses build widgets in ``build()`` and set every text in ``retranslate()``.
+    ``SCROLL = False`` pages fill the height instead (the Plans page's table and details)."""
+
+    SCROLL = True
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None):
         super().__init__(parent)
@@ -30,13 +33,16 @@ class BasePage(QWidget):
         self.fields: list[Any] = []
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        outer.addWidget(self.scroll)
         inner = QWidget()
-        self.scroll.setWidget(inner)
+        if self.SCROLL:
+            self.scroll = QScrollArea()
+            self.scroll.setWidgetResizable(True)
+            self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+            self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+            outer.addWidget(self.scroll)
+            self.scroll.setWidget(inner)
+        else:
+            outer.addWidget(inner)
         self.body = QVBoxLayout(inner)
         self.body.setContentsMargins(16, 12, 16, 12)
         self.body.setSpacing(10)
@@ -51,7 +57,8 @@ class BasePage(QWidget):
         self.intro.setStyleSheet("color: #444;")
         self.body.addWidget(self.intro)
         self.build()
-        self.body.addStretch(1)
+        if self.SCROLL:
+            self.body.addStretch(1)
         self.model.changed.connect(self._on_model_changed)
         self.model.errorsChanged.connect(self.refresh_errors)
         self.retranslate()

@@ -18,19 +18,23 @@ from ..fields import BoundCombo
 from ..text import tr_msg
 from .base import BasePage
 
-COLUMNS = ("rank", "gpu", "num_gpus", "layout", "memory", "days", "tokens_per_s", "mfu", "cost")
+COLUMNS = ("rank", "gpu", "num_gpus", "layout", "memory", "days", "cost", "mfu")
 
 
 def layout_text(p: engine.PlanRow) -> str:
+    """Compact layout: only the degrees above 1, e.g. 'TP2·DP4·Z1'."""
     L = p.layout
-    bits = [f"TP{L.get('tp', 1)}", f"PP{L.get('pp', 1)}"]
-    if L.get("cp", 1) > 1:
-        bits.append(f"CP{L['cp']}")
-    if L.get("ep", 1) > 1:
-        bits.append(f"EP{L['ep']}")
+    bits = [f"{k.upper()}{L[k]}" for k in ("tp", "pp", "cp", "ep") if L.get(k, 1) > 1]
     bits.append(f"DP{L.get('dp', 1)}")
     bits.append(f"Z{L.get('zero', 0)}")
-    return " ".join(bits)
+    return "·".join(bits)
+
+
+def short_gpu_name(name: str) -> str:
+    for prefix in ("NVIDIA GeForce ", "NVIDIA ", "AMD Instinct ", "AMD ", "Huawei "):
+        if name.startswith(prefix):
+            return name[len(prefix):]
+    return name
 
 
 class PlanTableModel(QAbstractTableModel):
@@ -70,9 +74,9 @@ class PlanTableModel(QAbstractTableModel):
             if col == "rank":
                 return f"{p.rank}" + (" ★" if p.pareto else "")
             if col == "gpu":
-                return p.gpu_name
+                return short_gpu_name(p.gpu_name)
             if col == "num_gpus":
-                return f"{p.num_gpus}" + (f" ({p.nodes}×{p.gpus_per_node})" if p.nodes > 1 else "")
+                return f"{p.num_gpus}"
             if col == "layout":
                 return layout_text(p)
             if col == "memory":
@@ -85,6 +89,17 @@ class PlanTableModel(QAbstractTableModel):
                 return "—" if p.mfu is None else f"{p.mfu * 100:.0f}%"
             if col == "cost":
                 return "—" if p.cost is None else f"{p.cost:,.0f}"
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if col == "gpu":
+                return f"{p.gpu_name} ({p.gpu})"
+            if col == "num_gpus":
+                return QCoreApplication.translate("PlansPage", "{0} node(s) of {1}").format(p.nodes, p.gpus_per_node)
+            return None
+        if role == Qt.ItemDataRole.ForegroundRole and col in ("days", "cost"):
+            from PySide6.QtGui import QColor
+
+            bad = (col == "days" and not p.meets_deadline) or (col == "cost" and not p.within_budget)
+            return QColor("#c62828") if bad else None
         if role == Qt.ItemDataRole.TextAlignmentRole and col not in ("gpu", "layout"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
@@ -95,6 +110,8 @@ def _num(v):
 
 
 class PlansPage(BasePage):
+    SCROLL = False
+
     def title(self) -> str:
         return self.tr("Plans")
 
@@ -136,8 +153,11 @@ class PlansPage(BasePage):
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.verticalHeader().setVisible(False)
         self.view.setAlternatingRowColors(True)
+        self.view.setWordWrap(False)
+        self.view.verticalHeader().setDefaultSectionSize(24)
         self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.view.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.view.horizontalHeader().setMinimumSectionSize(36)
         self.view.setMinimumHeight(180)
         self.view.selectionModel().currentRowChanged.connect(self._on_current)
         self.split.addWidget(self.view)
@@ -156,6 +176,7 @@ class PlansPage(BasePage):
         self.ctx.estimator.updated.connect(lambda _r: self.show_details(self.current_plan()))
         if s.outcome is not None:
             self._on_finished(s.outcome)
+            self.select_rank(self.model.ui.get("selected_plan") or 1)
 
     def retranslate(self) -> None:
         self.heading.setText(self.tr("6 · Plans"))
@@ -172,8 +193,8 @@ class PlansPage(BasePage):
         self.rerun.setToolTip(self.tr("Run the plan search again with the current inputs"))
         cur = self.model.scenario.constraints.currency
         self.table_model.headers = [self.tr("#"), self.tr("GPU"), self.tr("GPUs"), self.tr("Layout"),
-                                    self.tr("GiB/GPU"), self.tr("Days"), self.tr("Tokens/s"), self.tr("MFU"),
-                                    self.tr("Cost ({0})").format(cur)]
+                                    self.tr("GiB/GPU"), self.tr("Days"), self.tr("Cost ({0})").format(cur),
+                                    self.tr("MFU")]
         self.table_model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
         self._update_status()
         self.show_details(self.current_plan())
@@ -188,9 +209,7 @@ class PlansPage(BasePage):
         self.table_model.set_plans(out.plans)
         self.proxy.sort(self.proxy.sortColumn(), self.proxy.sortOrder())
         self._update_status()
-        if out.plans:
-            self.view.selectRow(0)
-        else:
+        if not out.plans:
             self.show_details(None)
 
     def _on_failed(self, msg: str) -> None:
@@ -247,7 +266,10 @@ class PlansPage(BasePage):
         for r in range(self.proxy.rowCount()):
             p = self.proxy.data(self.proxy.index(r, 0), Qt.ItemDataRole.UserRole + 1)
             if p.rank == rank:
-                self.view.selectRow(r)
+                if self.view.currentIndex().row() == r:
+                    self.select_plan(p)
+                else:
+                    self.view.selectRow(r)
                 return
 
     def next_plan(self, plan: engine.PlanRow) -> engine.PlanRow | None:
@@ -318,7 +340,7 @@ class PlansPage(BasePage):
                      "cp_comm": tr("context-parallel communication"), "ep_comm": tr("expert all-to-all"),
                      "other": tr("optimizer step and other")}
             cells = "".join(f"<tr><td>{esc(names.get(k, k))}</td><td align=right>{v * 100:.1f}%</td></tr>"
-                            for k, v in p.time_breakdown.items() if v > 0.0005)
+                            for k, v in sorted(p.time_breakdown.items(), key=lambda kv: -kv[1]) if v > 0.0005)
             rows.append(f"<p><b>{tr('Step time breakdown')}</b></p><table cellspacing=0 cellpadding=3 border=1>"
                         f"{cells}</table>")
         if p.cost_by_mode:
@@ -349,4 +371,4 @@ class PlansPage(BasePage):
     def on_model_changed(self, section: str) -> None:
         if section == "constraints":
             cur = self.model.scenario.constraints.currency
-            self.table_model.headers[-1] = self.tr("Cost ({0})").format(cur)
+            self.table_model.headers[COLUMNS.index("cost")] = self.tr("Cost ({0})").format(cur)

@@ -32,14 +32,14 @@ class TrainingPage(BasePage):
         self.lora_rank = BoundEdit(m, "training.lora_rank")
         self.lora_targets = BoundCombo(m, "training.lora_targets", ["attention", "all_linear"])
         self.labels = {}
-        for key, f, unit in [("method", self.method, ""), ("precision", self.precision, ""),
-                             ("optimizer", self.optimizer, ""), ("framework", self.framework, ""),
-                             ("seq_len", self.seq_len, "tokens"), ("mbs", self.mbs, "sequences"),
-                             ("batch_mode", self.batch_mode, ""), ("gbs", self.gbs, "sequences"),
-                             ("accum", self.accum, "steps"), ("recompute", self.recompute, ""),
-                             ("flash", self.flash, ""), ("lora_rank", self.lora_rank, ""),
-                             ("lora_targets", self.lora_targets, "")]:
-            self.labels[key] = self.add_field(form, f, unit)
+        for key, f in [("method", self.method), ("precision", self.precision),
+                       ("optimizer", self.optimizer), ("framework", self.framework),
+                       ("seq_len", self.seq_len), ("mbs", self.mbs),
+                       ("batch_mode", self.batch_mode), ("gbs", self.gbs),
+                       ("accum", self.accum), ("recompute", self.recompute),
+                       ("flash", self.flash), ("lora_rank", self.lora_rank),
+                       ("lora_targets", self.lora_targets)]:
+            self.labels[key] = self.add_field(form, f)
         self.form = form
         self.batch_info = QLabel()
         self.batch_info.setWordWrap(True)
@@ -56,10 +56,10 @@ class TrainingPage(BasePage):
         self.zero = BoundCombo(m, "parallel.zero", [0, 1, 2, 3])
         self.sp = BoundCheck(m, "parallel.sequence_parallel")
         self.offload = BoundCheck(m, "parallel.offload_optimizer")
-        for key, f, unit in [("auto", self.auto, ""), ("num_gpus", self.num_gpus, "GPUs"), ("tp", self.tp, ""),
-                             ("pp", self.pp, ""), ("cp", self.cp, ""), ("ep", self.ep, ""), ("zero", self.zero, ""),
-                             ("sp", self.sp, ""), ("offload", self.offload, "")]:
-            self.labels[key] = self.add_field(pf, f, unit)
+        for key, f in [("auto", self.auto), ("num_gpus", self.num_gpus), ("tp", self.tp),
+                       ("pp", self.pp), ("cp", self.cp), ("ep", self.ep), ("zero", self.zero),
+                       ("sp", self.sp), ("offload", self.offload)]:
+            self.labels[key] = self.add_field(pf, f)
         self.layout_info = QLabel()
         self.layout_info.setWordWrap(True)
         self.layout_info.setStyleSheet("color: #444;")
@@ -150,6 +150,11 @@ class TrainingPage(BasePage):
         self.auto.set_labels({True: self.tr("automatic (best found)"), False: self.tr("manual")})
         self.zero.set_labels({0: self.tr("0 (none)"), 1: self.tr("1 (optimizer)"), 2: self.tr("2 (+ gradients)"),
                               3: self.tr("3 (+ weights)")})
+        self.seq_len.box.set_unit(self.tr("tokens"))
+        self.mbs.box.set_unit(self.tr("sequences"))
+        self.gbs.box.set_unit(self.tr("sequences"))
+        self.accum.box.set_unit(self.tr("steps"))
+        self.num_gpus.box.set_unit(self.tr("GPUs"))
         self.flash.setText(self.tr("use flash attention"))
         self.sp.setText(self.tr("split norm/dropout activations over TP"))
         self.offload.setText(self.tr("optimizer states in CPU memory"))

@@ -1,0 +1,157 @@
+"""UI benchmarks and screenshots (offscreen).
+
+    python bench/bench_ui.py                 # edit->redraw latency and cold start, medians
+    python bench/bench_ui.py --screenshots docs/screenshots
+
+* Edit -> redraw: type a new sequence length / micro-batch into the Training page (the field's
+  ``textEdited`` path, as a keystroke does) and time until the memory chart has been updated and the
+  window repainted (``processEvents`` returns with nothing pending). Target: <= 50 ms.
+* Cold start: a fresh interpreter runs ``gpuplanner`` up to the first painted window (``--first-window``
+  mode below); wall time from process start. Target: <= 1 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def _isolate() -> None:
+    tmp = Path(tempfile.mkdtemp(prefix="gpuplanner-bench-"))
+    for k in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "GPUPLANNER_CONFIG_DIR", "GPUPLANNER_DATA_DIR"):
+        os.environ[k] = str(tmp / k.lower())
+
+
+def first_window() -> None:
+    """Child mode for the cold-start measurement: show the window, paint once, print the time."""
+    t0 = float(os.environ["GPUPLANNER_T0"])
+    from PySide6.QtWidgets import QApplication
+
+    from gpuplanner.ui.main_window import MainWindow
+
+    app = QApplication(sys.argv[:1])
+    w = MainWindow(autosave=False)
+    w.show()
+    app.processEvents()
+    w.grab()
+    print(f"{time.time() - t0:.4f}")
+    w.search.shutdown()
+
+
+def cold_start(runs: int) -> list[float]:
+    out = []
+    for _ in range(runs):
+        env = dict(os.environ, GPUPLANNER_T0=repr(time.time()))
+        res = subprocess.run([sys.executable, __file__, "--first-window"], env=env, capture_output=True, text=True,
+                             timeout=120)
+        out.append(float(res.stdout.strip().splitlines()[-1]))
+    return out
+
+
+def edit_latency(runs: int) -> list[float]:
+    from PySide6.QtWidgets import QApplication
+
+    from gpuplanner.ui.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    w = MainWindow(autosave=False, search_enabled=False)
+    w.show()
+    w.go_to(1)
+    app.processEvents()
+    page = w.page("training")
+    chart = w.live.memory_chart
+    times = []
+    values = [1024, 2048, 4096, 8192]
+    for i in range(runs):
+        v = values[i % len(values)]
+        page.seq_len.setFocus()
+        t0 = time.perf_counter()
+        page.seq_len.setText(str(v))
+        page.seq_len.textEdited.emit(str(v))        # what a keystroke does
+        while w.estimator._timer.isActive() or w.model.scenario.training.seq_len != v:
+            app.processEvents()
+        app.processEvents()                          # charts updated and repainted
+        w.live.repaint()
+        times.append((time.perf_counter() - t0) * 1000)
+        assert chart.data["total"].size
+    w.search.shutdown()
+    return times
+
+
+def screenshots(folder: Path) -> list[Path]:
+    from PySide6.QtCore import QSize
+    from PySide6.QtWidgets import QApplication
+
+    from gpuplanner.ui.main_window import PAGE_KEYS, MainWindow
+
+    folder.mkdir(parents=True, exist_ok=True)
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    w = MainWindow(autosave=False)
+    w.resize(QSize(1280, 800))
+    w.show()
+    t0 = time.monotonic()
+    while w.search.state == "running" and time.monotonic() - t0 < 60:
+        app.processEvents()
+        time.sleep(0.01)
+    out = []
+    for i, key in enumerate(PAGE_KEYS):
+        w.go_to(i)
+        for _ in range(5):
+            app.processEvents()
+        if key == "plans" and w.search.outcome and w.search.outcome.plans:
+            w.page("plans").view.selectRow(0)
+            w.estimator.run_now()
+            w.estimator.run_scaling_now()
+            app.processEvents()
+        p = folder / f"{i + 1}-{key}.png"
+        w.grab().save(str(p))
+        out.append(p)
+    # an invalid value shown at its field
+    w.go_to(1)
+    page = w.page("training")
+    page.seq_len.setText("12x")
+    page.seq_len.textEdited.emit("12x")
+    app.processEvents()
+    p = folder / "7-invalid-field.png"
+    w.grab().save(str(p))
+    out.append(p)
+    w.search.shutdown()
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--first-window", action="store_true")
+    ap.add_argument("--screenshots", type=Path)
+    ap.add_argument("--runs", type=int, default=30)
+    ap.add_argument("--cold-runs", type=int, default=7)
+    args = ap.parse_args()
+    if args.first_window:
+        first_window()
+        return 0
+    _isolate()
+    if args.screenshots:
+        for p in screenshots(args.screenshots):
+            print(p)
+        return 0
+    lat = edit_latency(args.runs)
+    print(f"edit->redraw: median {statistics.median(lat):.1f} ms, p90 "
+          f"{sorted(lat)[int(0.9 * (len(lat) - 1))]:.1f} ms, max {max(lat):.1f} ms over {len(lat)} edits (target <= 50 ms)")
+    cold = cold_start(args.cold_runs)
+    print(f"cold start to first window: median {statistics.median(cold):.2f} s, min {min(cold):.2f} s, "
+          f"max {max(cold):.2f} s over {len(cold)} runs (target <= 1 s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
