@@ -445,8 +445,10 @@ class Analysis:
 
     @property
     def worst(self) -> str:
+        """"bad", "warn" or "ok" (info lines count as ok)."""
         order = {"ok": 0, "info": 0, "warn": 1, "bad": 2}
-        return max((f.severity for f in self.findings), key=lambda s: order[s], default="ok")
+        rank = max((order[f.severity] for f in self.findings), default=0)
+        return ("ok", "warn", "bad")[rank]
 
     def scaling_series(self) -> tuple[list[int], list[float], list[float]]:
         """(GPU counts, measured tokens/s, linear tokens/s) for the chart "measured vs linear"."""

@@ -1,0 +1,129 @@
+"""Acceptance test kit commands.
+
+``gpuplanner kit FILE [-o kit.sh]``
+    Export the self-contained test script (bash + Python, PyTorch only) for a scenario or plan file.
+    ``-o -`` (or no ``-o``) prints it to stdout.
+``gpuplanner kit-import FILE RESULT.json [--json]`` (also ``gpuplanner kit FILE --import RESULT.json``)
+    Read the script's JSON result, compare it with the plan and the catalog, and show the plan's time and
+    cost before and after replacing the assumed MFU with the measured one.
+
+Exit codes: 0 done, 1 the analysis found a "bad" item (``kit-import --strict``), 2 unreadable input.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+from ..core.acceptance import analyse, before_after, load_kit_result, render_kit
+from ..core.errors import PlannerError
+from ..core.scenario import load_scenario
+
+_MARK = {"ok": "[ok]  ", "info": "[info]", "warn": "[warn]", "bad": "[BAD] "}
+
+
+def register(sub) -> None:
+    p = sub.add_parser("kit", help="export the acceptance-test script for a rented server",
+                       description="Write the self-contained acceptance-test script (bash + PyTorch) for the "
+                       "plan's GPU and model shape. Run it on the server, then 'gpuplanner kit-import'.")
+    p.add_argument("file", metavar="FILE", help="scenario JSON or .gpuplan file")
+    p.add_argument("-o", "--output", metavar="KIT.sh", default="-", help="output file (default: stdout)")
+    p.add_argument("--import", dest="result", metavar="RESULT.json",
+                   help="instead of exporting: analyse this result (same as 'gpuplanner kit-import FILE RESULT.json')")
+    p.add_argument("--json", action="store_true", help="with --import: print a JSON object")
+    p.add_argument("--strict", action="store_true", help="with --import: exit 1 when something is flagged bad")
+    p.set_defaults(func=run_export)
+
+    q = sub.add_parser("kit-import", help="analyse an acceptance-test result and re-estimate with the measured MFU",
+                       description="Compare the kit's JSON result with the plan and the catalog; show time and "
+                       "cost before and after using the measured MFU.")
+    q.add_argument("file", metavar="FILE", help="scenario JSON or .gpuplan file")
+    q.add_argument("result", metavar="RESULT.json", help="the kit's result file")
+    q.add_argument("--json", action="store_true", help="print a JSON object")
+    q.add_argument("--strict", action="store_true", help="exit 1 when the analysis flags something as bad")
+    q.set_defaults(func=run_import)
+
+
+def run_export(args) -> int:
+    if getattr(args, "result", None):
+        return run_import(args)
+    scenario, base = load_scenario(args.file)
+    text = render_kit(scenario, base_dir=base)
+    if args.output in ("-", ""):
+        sys.stdout.write(text)
+        return 0
+    try:
+        with open(args.output, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        os.chmod(args.output, 0o755)
+    except OSError as err:
+        raise PlannerError(f"cannot write {args.output}: {err.strerror or err}") from None
+    print(f"wrote {args.output}: run 'bash {os.path.basename(args.output)}' on the server "
+          f"('--cpu' for a quick check without GPUs)", file=sys.stderr)
+    return 0
+
+
+def _fmt(v, spec: str, none: str = "—") -> str:
+    return none if v is None else format(v, spec)
+
+
+def _num(v: float, width: int) -> str:
+    """Small values (CPU runs) keep three significant digits instead of printing 0.0."""
+    return format(v, f"{width}.3g") if abs(v) < 10 else format(v, f"{width}.1f")
+
+
+def run_import(args) -> int:
+    scenario, base = load_scenario(args.file)
+    result = load_kit_result(args.result)
+    a = analyse(result, scenario, base_dir=base)
+    ba = before_after(scenario, a, base) if a.measured_mfu is not None else None
+    if args.json:
+        out = {"analysis": a.to_json(), "before_after": ba,
+               "server": {"host": result.host, "gpus": [g.name for g in result.gpus], "driver": result.driver,
+                          "cuda": result.cuda, "mode": result.mode}}
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+        return 1 if args.strict and a.worst == "bad" else 0
+    lines = [f"Server       {result.host or '?'}: {len(result.gpus)} GPU(s) "
+             f"{', '.join(sorted({g.name for g in result.gpus})) or ''}".rstrip(),
+             f"Versions     driver {result.driver or '?'}, CUDA {result.cuda or '?'}, torch {result.torch or '?'}"
+             f" ({result.mode or '?'})", ""]
+    if a.matmul:
+        lines.append("Matmul       GPU   TFLOPS    peak   share")
+        for m in a.matmul:
+            lines.append(f"             {'cpu' if m.gpu is None else m.gpu:>3} {_num(m.tflops, 8)} {_fmt(m.peak, '7.0f', '      —')}"
+                         f"  {_fmt(m.ratio and m.ratio * 100, '5.1f', '    —')}%{'  LOW' if m.low else ''}")
+    if a.allreduce:
+        lines.append("All-reduce   GPUs  busbw GB/s  reference  share")
+        for b in a.allreduce:
+            lines.append(f"             {b.n:>4} {_num(b.busbw_gbs, 11)} {_fmt(b.reference_gbs, '10.0f', '         —')}"
+                         f"  {_fmt(b.ratio and b.ratio * 100, '5.1f', '    —')}%{'  LOW' if b.low else ''}")
+    if a.scaling:
+        lines.append("Scaling      GPUs   tokens/s     linear  efficiency   MFU")
+        for p in a.scaling:
+            lines.append(f"             {p.n:>4} {p.tokens_per_s:10.0f} {p.linear:10.0f}  {p.efficiency * 100:9.1f}%"
+                         f"  {_fmt(p.mfu and p.mfu * 100, '5.3g', '  —')}%")
+    if a.power:
+        lines.append("Power        GPU   draw W   TDP W  limit W  share")
+        for p in a.power:
+            lines.append(f"             {p.gpu:>3} {p.draw_w:8.0f} {_fmt(p.tdp_w, '7.0f')} {_fmt(p.limit_w, '8.0f')}"
+                         f"  {_fmt(p.ratio and p.ratio * 100, '5.1f')}%{'  LOW' if p.low else ''}")
+    lines.append("")
+    for f in a.findings:
+        lines.append(f"{_MARK[f.severity]} {f.text}")
+    if ba is not None:
+        b, c = ba["before"], ba["after"]
+        cur = b["currency"]
+        lines += ["", "Plan         before      after (measured MFU)"]
+        rows = [("MFU", "mfu", lambda v: f"{v * 100:.3g}%"),
+                ("tokens/s/GPU", "tokens_per_s_per_gpu", lambda v: f"{v:,.0f}"),
+                ("days", "train_days", lambda v: f"{v:,.2f}"),
+                ("GPU-hours", "gpu_hours", lambda v: f"{v:,.0f}"),
+                (f"cost {cur}", "cost", lambda v: f"{v:,.0f}")]
+        for label, key, f in rows:
+            lines.append(f"  {label:<12}{(f(b[key]) if b[key] is not None else '—'):>10}  "
+                         f"{(f(c[key]) if c[key] is not None else '—'):>10}")
+        if b["cost"] is not None:
+            lines.append(f"  (cost = GPU-hours × {b['card_hour']:.2f} {cur} per card-hour, no overheads)")
+    print("\n".join(lines))
+    return 1 if args.strict and a.worst == "bad" else 0
