@@ -122,7 +122,14 @@ def install_language(lang: str | None) -> bool:
         app.installTranslator(qt)
         _translators.append(qt)
     mine = QTranslator(app)
-    ok = mine.load(str(I18N_DIR / f"gpuplanner_{lang}.qm"))
+    qm = I18N_DIR / f"gpuplanner_{lang}.qm"
+    try:  # the i18n module compiles the .ts on first use in a development checkout
+        from ..i18n import qm_path
+
+        qm = qm_path(lang) or qm
+    except ImportError:
+        pass
+    ok = mine.load(str(qm))
     if ok:
         app.installTranslator(mine)
         _translators.append(mine)

@@ -1,0 +1,238 @@
+"""The printed plan: PDF for every example, figures from the core, page sizes, Chinese edition, CLI.
+
+Text checks need poppler's ``pdftotext``/``pdfinfo``/``pdffonts`` (``apt-get install poppler-utils``;
+``.ci/run`` installs it together with ``fonts-noto-cjk``); without them those checks are skipped.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gpuplanner.report.content import fmt_days, fmt_gib, fmt_money, fmt_price, load_report_data
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = sorted(p for p in (ROOT / "examples").iterdir() if p.suffix in (".json", ".gpuplan"))
+POPPLER = all(shutil.which(t) for t in ("pdftotext", "pdfinfo", "pdffonts"))
+needs_poppler = pytest.mark.skipif(not POPPLER, reason="poppler-utils (pdftotext/pdfinfo/pdffonts) not installed")
+
+
+def _run(*cmd: str) -> str:
+    return subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=60).stdout
+
+
+def _pages(pdf: Path) -> int:
+    if POPPLER:
+        return int(re.search(r"Pages:\s+(\d+)", _run("pdfinfo", str(pdf))).group(1))
+    return len(re.findall(rb"/Type\s*/Page[^s]", pdf.read_bytes()))
+
+
+def _text(pdf: Path) -> str:
+    # -raw keeps table cells in content order; squeeze whitespace so wrapped cells still match
+    return re.sub(r"\s+", " ", _run("pdftotext", "-raw", str(pdf), "-"))
+
+
+@pytest.fixture(scope="module")
+def app():
+    from gpuplanner.report.render import ensure_app
+
+    return ensure_app()
+
+
+@pytest.fixture(scope="module")
+def reports(app, tmp_path_factory):
+    """Every example rendered once to A4 PDF: {name: (data, pdf path)}."""
+    from gpuplanner.report.render import export_pdf
+
+    out = {}
+    folder = tmp_path_factory.mktemp("reports")
+    for ex in EXAMPLES:
+        data = load_report_data(ex, author="Test Team")
+        pdf = export_pdf(data, folder / f"{ex.stem}.pdf", paper="a4")
+        out[ex.name] = (data, pdf)
+    return out
+
+
+def test_examples_exist():
+    assert any(p.suffix == ".gpuplan" for p in EXAMPLES) and any(p.suffix == ".json" for p in EXAMPLES)
+
+
+def test_formatting_helpers_hand_values():
+    assert fmt_money(1234567.4, "CNY") == "1,234,567 CNY"
+    assert fmt_money(None, "USD") == "—"
+    assert fmt_price(2.456, "USD") == "2.46 USD"
+    assert fmt_days(12.345) == "12.3"
+    assert fmt_days(240.4) == "240"
+    assert fmt_gib(63.96) == "64.0"
+
+
+@pytest.mark.parametrize("example", [p.name for p in EXAMPLES])
+def test_pdf_for_each_example(reports, example):
+    data, pdf = reports[example]
+    assert pdf.exists() and pdf.read_bytes().startswith(b"%PDF")
+    n = _pages(pdf)
+    assert 2 <= n <= 12, n
+
+
+def _independent_estimate(path: Path):
+    """The chosen configuration estimated straight through the core (not through the report)."""
+    from gpuplanner.core.estimate import estimate
+    from gpuplanner.core.scenario import load_scenario, scenario_from_dict
+    from gpuplanner.io import planfile
+
+    scenario, base = load_scenario(path)
+    if planfile.is_plan_file(path):
+        doc, _ = planfile.load(path)
+        sel = doc.selected_plan
+        if sel is not None:
+            d = scenario.model_dump()
+            d["hardware"].update(gpu=sel.gpu, num_gpus=sel.num_gpus)
+            if sel.gpus_per_node:
+                d["hardware"]["gpus_per_node"] = sel.gpus_per_node
+            if sel.parallel is not None:
+                d["parallel"] = sel.parallel.model_dump()
+            scenario = scenario_from_dict(d)
+    return estimate(scenario, base)
+
+
+@needs_poppler
+@pytest.mark.parametrize("example", [p.name for p in EXAMPLES])
+def test_pdf_text_has_core_figures(reports, example):
+    data, pdf = reports[example]
+    text = _text(pdf)
+    est = _independent_estimate(ROOT / "examples" / example)
+    # the model, the GPU and the days come from the core, not from the report's own arithmetic
+    assert est.resolved.arch.name in text
+    assert data.plan.gpu_id == est.resolved.gpu.id
+    assert est.resolved.gpu.name in text
+    assert est.time is not None
+    assert data.plan.days == pytest.approx(est.time.train_days, rel=1e-9)
+    assert f"{fmt_days(est.time.train_days)} days" in text
+    assert fmt_gib(est.memory.total) in text
+    if data.plan.cost is not None:
+        # every rental mode's total is printed, and the recommended one is the cheapest
+        for mode, cost in data.plan.costs.items():
+            assert fmt_money(cost, data.currency) in text, mode
+        assert data.plan.cost == min(data.plan.costs.values())
+        # card-hours bill at least the training hours of every GPU, and setup/checkpoints add < 60 %
+        price = data.plan.costs["card_hour"]
+        p = _price_for(data)
+        floor = data.plan.num_gpus * est.time.train_days * 24.0 * p
+        assert floor <= price <= 1.6 * floor
+    for alt in data.alternatives:
+        assert fmt_money(alt.cost, data.currency) in text
+    assert "Test Team" in text
+    assert "1 / " in text  # page numbers
+
+
+def _price_for(data) -> float:
+    row = next(a for a in data.assumptions if a.what.text.startswith("Rental price"))
+    return float(row.value.split()[0].replace(",", ""))
+
+
+@needs_poppler
+def test_alternatives_match_the_plan_search(reports):
+    """The two alternatives are the search's next plans, with the search's own costs and days."""
+    from gpuplanner.core import search
+    from gpuplanner.core.scenario import load_scenario
+
+    data, _pdf = reports["llama3-8b-full-8xh100-zero3.json"]
+    scenario, base = load_scenario(ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json")
+    ranked = search.search(scenario, base, top=10).plans
+    got = [(a.gpu_id, a.num_gpus, round(a.cost, 2)) for a in data.alternatives]
+    want = [(p.gpu, p.num_gpus, round(p.cost, 2)) for p in ranked
+            if not (p.gpu == data.plan.gpu_id and p.num_gpus == data.plan.num_gpus and p.tp == data.plan.layout["tp"]
+                    and p.pp == data.plan.layout["pp"])][:2]
+    assert got == want
+    assert all(a.why_lost for a in data.alternatives)
+
+
+@needs_poppler
+def test_letter_and_a4_page_sizes_differ(app, tmp_path):
+    from gpuplanner.report.render import export_pdf
+
+    data = load_report_data(ROOT / "examples" / "7b-lora-1x4090.json")
+    a4 = export_pdf(data, tmp_path / "a4.pdf", paper="a4")
+    letter = export_pdf(data, tmp_path / "letter.pdf", paper="letter")
+    size = lambda p: re.search(r"Page size:\s+([\d.]+) x ([\d.]+) pts", _run("pdfinfo", str(p))).groups()  # noqa: E731
+    assert tuple(round(float(x)) for x in size(a4)) == (595, 842)  # 210 × 297 mm in points
+    assert tuple(round(float(x)) for x in size(letter)) == (612, 792)  # 8.5 × 11 in
+
+
+def test_tables_repeat_their_header_rows(app):
+    from PySide6.QtGui import QTextTable
+
+    from gpuplanner.report.render import build_document
+
+    data = load_report_data(ROOT / "examples" / "8b-full-8xh100.gpuplan")
+    doc = build_document(data)
+    tables = [f for f in doc.rootFrame().childFrames() if isinstance(f, QTextTable)]
+    with_header = [t for t in tables if t.format().headerRowCount() >= 1]
+    # checklist, cost by mode, alternatives, memory (nested) ... at least the top-level ones with <thead>
+    assert len(with_header) >= 3
+    assert len(data.checklist) >= 5
+
+
+def test_checklist_state_from_plan_file():
+    data = load_report_data(ROOT / "examples" / "70b-cpt-64xh100.gpuplan")
+    from gpuplanner.io import planfile
+
+    doc, _ = planfile.load(ROOT / "examples" / "70b-cpt-64xh100.gpuplan")
+    ticked = {i.id for i in doc.vendor_checklist if i.checked}
+    rows = {r.id: r for r in data.checklist}
+    assert ticked and all(rows[i].checked for i in ticked)
+    assert not any(r.checked for r in data.checklist if r.id not in ticked)
+
+
+@needs_poppler
+def test_chinese_edition_embeds_a_cjk_font(app, tmp_path):
+    from gpuplanner.i18n import qm_path
+    from gpuplanner.report.render import ensure_cjk_font, export_pdf, install_language
+
+    if qm_path("zh_CN") is None:
+        pytest.skip("no zh_CN translation (.ts/.qm) in this build")
+    if ensure_cjk_font() is None:
+        pytest.skip("no CJK font installed (apt-get install fonts-noto-cjk)")
+    data = load_report_data(ROOT / "examples" / "70b-cpt-64xh100.gpuplan")
+    try:
+        pdf = export_pdf(data, tmp_path / "zh.pdf", lang="zh_CN")
+    finally:
+        install_language("en")
+    fonts = _run("pdffonts", str(pdf))
+    assert re.search(r"CJK|Han|WenQuanYi|YaHei|PingFang|SimHei", fonts), fonts
+    text = _text(pdf)
+    assert re.search(r"[\u4e00-\u9fff]", text), "no Chinese text in the zh_CN report"
+    assert 2 <= _pages(pdf) <= 12
+
+
+def test_cli_report_writes_pdf(app, tmp_path):
+    from gpuplanner.cli import run_cli
+
+    out = tmp_path / "plan.pdf"
+    assert run_cli(["report", str(ROOT / "examples" / "7b-lora-1x4090.gpuplan"), "-o", str(out),
+                    "--paper", "letter", "--author", "Infra team"]) == 0
+    assert out.read_bytes().startswith(b"%PDF")
+    if POPPLER:
+        assert "612 x 792" in _run("pdfinfo", str(out))
+        assert "Infra team" in _text(out)
+
+
+def test_cli_report_bad_input_is_one_line(app, tmp_path, capsys):
+    from gpuplanner.cli import run_cli
+
+    assert run_cli(["report", str(tmp_path / "missing.json"), "-o", str(tmp_path / "x.pdf")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("gpuplanner: error:") and "\n" not in err and "Traceback" not in err
+    assert run_cli(["report", str(ROOT / "examples" / "7b-lora-1x4090.json"), "-o",
+                    str(tmp_path / "no" / "such" / "x.pdf")]) == 2
+
+
+def test_content_module_has_no_qt():
+    code = ("import sys, gpuplanner.report.content as c; "
+            "sys.exit(1 if any(m.startswith(('PySide6', 'pyqtgraph')) for m in sys.modules) else 0)")
+    assert subprocess.run([sys.executable, "-c", code], timeout=60).returncode == 0
