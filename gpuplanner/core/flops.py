@@ -75,7 +75,7 @@ def forward_flops_per_token(m: ModelFacts, seq_len, *, causal: bool = True, meth
     lora = 0.0
     if method in ("lora", "qlora"):
         lora = 2.0 * lora_params(m.arch, lora_rank, lora_targets)[1]
-    if np.ndim(attention) == 0:
+    if isinstance(attention, np.ndarray) and attention.ndim == 0:
         attention = float(attention)
     return ForwardFlops(layers=layers, head=head, attention=attention, lora=lora)
 

@@ -381,6 +381,14 @@ def _lora_total(m: ModelFacts, rank: int, targets: str) -> float:
     return v
 
 
+def _dequant_bytes(m: ModelFacts) -> float:
+    key = ("dequant", m.arch)
+    v = _LORA_CACHE.get(key)
+    if v is None:
+        v = _LORA_CACHE[key] = F.qlora_dequant_bytes(m)
+    return v
+
+
 def time_arrays(
     m: ModelFacts,
     *,
@@ -533,7 +541,7 @@ def time_arrays(
     other = where(offload, 0.0, opt_params * OPT_BYTES.get(optimizer, 30.0) / mem_bw)
     if method == "qlora":
         deq_passes = 2.0 + where(rec_full, 1.0, 0.0)
-        other = other + F.qlora_dequant_bytes(m) / mp * deq_passes * m_acc / mem_bw
+        other = other + _dequant_bytes(m) / mp * deq_passes * m_acc / mem_bw
 
     step = compute + tp_comm + dp_comm + pp_time + cp_comm + ep_comm + other
     tokens_step_gpu = mbs * s * m_acc * dp / n_gpus  # tokens per step per GPU
