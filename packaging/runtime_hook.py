@@ -7,7 +7,8 @@
 * Windows: the GUI executable has no console, so ``sys.stdout``/``sys.stderr`` are ``None``. When it is
   started from a terminal, attach to that terminal (``AttachConsole(ATTACH_PARENT_PROCESS)``, as Picard's
   ``win-startup-hook.py`` does) so ``--help``/CLI output is visible; otherwise send output to
-  ``os.devnull`` so a stray ``print`` cannot raise.
+  ``os.devnull`` so a stray ``print`` cannot raise. Output redirected to a file or pipe is written as
+  UTF-8 (what ``PYTHONUTF8=1`` would do) so Chinese text cannot fail on the ANSI code page.
 """
 
 import os
@@ -29,7 +30,14 @@ def _macos_cwd() -> None:
 
 def _windows_console() -> None:
     if sys.stdout is not None and sys.stderr is not None:
-        return  # the console executable (gpuplanner-cli.exe) already has streams
+        # The console executable (gpuplanner-cli.exe): keep the console, make redirected output UTF-8.
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                if not stream.isatty():
+                    stream.reconfigure(encoding="utf-8", errors="replace")
+            except (AttributeError, OSError, ValueError):
+                pass
+        return
     attached = False
     try:
         import ctypes
