@@ -225,6 +225,15 @@ def gpu_time_facts(gpu: Any, precision: str = "bf16", *, intra_node: str | None 
         notes.append(QT_TRANSLATE_NOOP("Timing", "intra-node bandwidth unknown; assuming PCIe Gen3 (16 GB/s)"))
     if busbw is None:
         busbw = BUSBW_FRACTION[link] * uni
+    p2p_uni = float(uni) * (0.87 if link == "nvlink" else 0.8)
+    if link == "pcie" and (g.p2p is False or (g.p2p is None and g.gpu_class == "consumer")):
+        # (GeForce cards share the RTX 4090's driver policy; unknown P2P on a consumer card is treated alike)
+        # No peer-to-peer (RTX 4090 stock driver): NCCL stages every transfer through host memory, and an
+        # 8-GPU dual-socket box's ring crosses the CPU sockets. NCCL's topology model assigns 10 GB/s to
+        # such SYS paths on an 8×4090 node (NVIDIA/nccl-tests issue #307, gpu-catalog.md §4.2).
+        busbw = min(busbw, NO_P2P_SYS_GBS)
+        p2p_uni = min(p2p_uni, NO_P2P_SYS_GBS)
+        notes.append(QT_TRANSLATE_NOOP("Timing", "no GPU peer-to-peer: collectives go through host memory (~10 GB/s)"))
     # NVLink-bridge pairs only connect two GPUs: beyond a pair, traffic goes over PCIe
     if link_kind == "nvlink-bridge" and intra_node is None:
         notes.append(QT_TRANSLATE_NOOP("Timing", "NVLink bridges join pairs of GPUs; groups larger than two use PCIe"))
@@ -251,10 +260,14 @@ def gpu_time_facts(gpu: Any, precision: str = "bf16", *, intra_node: str | None 
     return GpuTimeFacts(
         gpu_id=g.id, peak_tflops=float(peak), peak16_tflops=float(peak16), mem_bw_tbs=float(mem_bw),
         gen_efficiency=GEN_EFFICIENCY[gen], intra_link=link, intra_busbw_gbs=float(busbw),
-        intra_p2p_gbs=float(uni) * (0.87 if link == "nvlink" else 0.8), nic_gbs_per_gpu=float(nic_per_gpu),
+        intra_p2p_gbs=p2p_uni, nic_gbs_per_gpu=float(nic_per_gpu),
         inter_node=net.id, nics_per_node=float(nics_per_node), notes=tuple(notes),
     )
 
+
+#: Bus bandwidth between GPUs without peer-to-peer support across CPU sockets (NVIDIA/nccl-tests #307:
+#: NCCL's topology model gives 10 GB/s to SYS paths on an 8×RTX 4090 server).
+NO_P2P_SYS_GBS = 10.0
 
 # PCIe x16 one-way GB/s by generation (gpu-catalog.md §2.1)
 _PCIE_UNI = {3: 16.0, 4: 32.0, 5: 64.0, 6: 128.0}
