@@ -18,6 +18,7 @@ The count walks the modules of a decoder layer the way the reference implementat
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .architecture import ModelArch
 
@@ -144,6 +145,7 @@ def layer_params(a: ModelArch, moe_layer: bool) -> tuple[int, int, int]:
     return total, active, experts
 
 
+@lru_cache(maxsize=64)
 def count_params(a: ModelArch) -> ParamCount:
     h = a.hidden_size
     emb = a.vocab_size * h
@@ -184,6 +186,7 @@ def lora_linears(a: ModelArch, targets: str) -> list[Linear]:
     return [(l, a.num_layers) for l in lin]
 
 
+@lru_cache(maxsize=256)
 def lora_params(a: ModelArch, rank: int, targets: str) -> tuple[int, int]:
     """(total, active) LoRA adapter parameters: each adapted ``in→out`` matrix gets
     ``A: r×in`` and ``B: out×r`` (Hu et al. 2021, arXiv:2106.09685 §4.1)."""
@@ -195,6 +198,7 @@ def lora_params(a: ModelArch, rank: int, targets: str) -> tuple[int, int]:
     return total, active
 
 
+@lru_cache(maxsize=64)
 def base_linear_params(a: ModelArch) -> int:
     """Weights of all linear layers inside the blocks (what QLoRA quantises to NF4); embeddings, head,
     norms and biases stay in 16-bit (Dettmers et al. 2023, arXiv:2305.14314 §3)."""
