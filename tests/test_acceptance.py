@@ -365,3 +365,71 @@ def test_cli_import_bad_file_is_one_line(tmp_path, capsys):
     assert run_cli(["kit-import", str(H100_8B), str(bad)]) == 2
     err = capsys.readouterr().err
     assert err.strip() == "gpuplanner: error: r.json: power[0].gpu: Input should be a valid integer, unable to parse string as an integer"
+
+
+# ------------------------------------------------------------------ the embedded program's helpers (no torch)
+
+
+def _kit_namespace() -> dict:
+    from gpuplanner.core.kit_script import KIT_PY
+
+    ns: dict = {"__name__": "gpuplanner_kit_under_test"}
+    exec(compile(KIT_PY, "kit.py", "exec"), ns)  # module level imports only the standard library
+    return ns
+
+
+def test_fit_shape_for_llama3_8b_on_80gb():
+    """GPU mode: keep the planned layer, cut layers and vocabulary until one 80 GiB card holds the model."""
+    ns = _kit_namespace()
+    s, base = _scenario()
+    text = render_kit(s, base_dir=base)
+    plan = json.loads(text.split("<<'GPUPLANNER_PLAN_EOF'\n", 1)[1].split("\nGPUPLANNER_PLAN_EOF", 1)[0])
+    args = ns["_parse_args"](["--work", "w", "--plan", "p", "--out", "o"])
+    shape = ns["fit_shape"](plan, 80 * 2**30, args)
+    # budget 0.55 x 80 GiB = 47.24e9 B; tokens per micro-batch 2 x 4096 = 8192
+    # vocabulary: fixed(V) = 20 B x (2Vh + h) + 14 B x 8192 x V must stay under 0.35 x budget = 16.5e9:
+    #   V = 128256 -> 35.7e9, 64128 -> 17.9e9, 32000 -> 8.91e9 (halved, rounded down to a multiple of 128)
+    assert shape["vocab"] == 32000
+    # per layer (full recompute): 20 B x 218,112,000 params + 2 x 8192 x 4096 x 2 B = 4.496e9 B; one layer's
+    # full activations 8192 x (34 x 4096 + 8 x 14336) = 2.08e9 B extra; (47.24 - 8.91 - 2.08)e9 / 4.496e9 = 8.06
+    assert ns["layer_params"](shape) == 218_112_000
+    assert shape["layers"] == 8
+    assert (shape["hidden"], shape["ffn"], shape["seq"], shape["mbs"]) == (4096, 14336, 4096, 2)
+    assert shape["accum"] == 4  # the plan's 8 micro-batches, capped at 4
+    args = ns["_parse_args"](["--work", "w", "--plan", "p", "--out", "o", "--layers", "3", "--vocab", "50000"])
+    shape = ns["fit_shape"](plan, 80 * 2**30, args)
+    assert (shape["layers"], shape["vocab"]) == (3, 50000)
+
+
+def test_power_samples_are_averaged_over_load_windows(tmp_path):
+    ns = _kit_namespace()
+    (tmp_path / "power.csv").write_text(
+        "100.0, 0, 80.0, 700.00\n"     # idle, before the load window
+        "101.0, 0, 650.0, 700.00\n"
+        "101.0, 1, 300.0, 500.00\n"
+        "101.5, 0, 690.5, 700.00\n"
+        "101.5, 1, [N/A], 500.00\n"   # unreadable sample: skipped
+        "102.0, 1, 340.0, 500.00\n"
+        "109.0, 0, 75.0, 700.00\n")    # idle, after
+    rows, scope = ns["_power"](str(tmp_path), [(100.5, 102.5)])
+    assert scope == "load"
+    assert rows == [
+        {"gpu": 0, "draw_w_mean": (650.0 + 690.5) / 2, "draw_w_max": 690.5, "limit_w": 700.0, "samples": 2},
+        {"gpu": 1, "draw_w_mean": (300.0 + 340.0) / 2, "draw_w_max": 340.0, "limit_w": 500.0, "samples": 2},
+    ]
+    rows, scope = ns["_power"](str(tmp_path), [(200.0, 201.0)])  # no sample under load: whole run
+    assert scope == "whole run" and rows[0]["samples"] == 4
+
+
+def test_nvidia_smi_header_and_gpu_list(tmp_path):
+    ns = _kit_namespace()
+    (tmp_path / "nvidia-smi.txt").write_text(
+        "+-----------------------------------------------------------------------------------------+\n"
+        "| NVIDIA-SMI 570.86.15              Driver Version: 570.86.15      CUDA Version: 12.8     |\n")
+    (tmp_path / "gpus.csv").write_text("0, NVIDIA H100 80GB HBM3, 81559, 00000000:18:00.0, 570.86.15\n"
+                                       "1, NVIDIA H100 80GB HBM3, 81559, 00000000:2A:00.0, 570.86.15\n")
+    info = ns["_nvidia_info"](str(tmp_path))
+    assert (info["driver"], info["cuda"]) == ("570.86.15", "12.8")
+    assert [g["index"] for g in info["gpus"]] == [0, 1]
+    assert info["gpus"][1]["memory_gib"] == pytest.approx(81559 / 1024)
+    assert info["topo"] is None
