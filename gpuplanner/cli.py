@@ -38,10 +38,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def command_names() -> set[str]:
-    """Names of the available subcommands (module names under ``gpuplanner.commands``)."""
-    from . import commands
-
-    return {m.name for m in pkgutil.iter_modules(commands.__path__) if not m.name.startswith("_")}
+    """Names of the available subcommands (as registered by the modules in ``gpuplanner.commands``)."""
+    parser = build_parser()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return set(action.choices)
+    return set()
 
 
 def run_cli(argv: list[str]) -> int:
