@@ -1218,7 +1218,7 @@
     </message>
     <message>
         <source>Weights used per token (differs for MoE): sets the compute per token</source>
-        <translation>每个 token 用到的权重（MoE 模型不同）：决定每个 token 的计算量</translation>
+        <translation>每个 token 用到的权重（MoE 模型不同）：决定每个 token 的算力开销</translation>
     </message>
     <message>
         <source>Weights that get gradients (LoRA trains only the adapters)</source>
@@ -1242,7 +1242,7 @@
     </message>
     <message>
         <source>Number of transformer blocks; memory and compute grow linearly</source>
-        <translation>Transformer 块的数量；显存和计算量随之线性增长</translation>
+        <translation>Transformer 块的数量；显存和算力需求随之线性增长</translation>
     </message>
     <message>
         <source>Attention heads</source>
@@ -1735,7 +1735,7 @@
     </message>
     <message>
         <source>Compute</source>
-        <translation>算力</translation>
+        <translation>算力需求</translation>
     </message>
     <message>
         <source>Deadline</source>
@@ -2397,6 +2397,162 @@
     <message>
         <source>Data-parallel degree = GPUs ÷ (TP × PP × CP) = {0}.</source>
         <translation>数据并行度 = GPU 数 ÷ (TP × PP × CP) = {0}。</translation>
+    </message>
+</context>
+<context>
+    <name>VerifyPanel</name>
+    <message>
+        <source>Interconnect (nvidia-smi topo -m)</source>
+        <extracomment>Cell colours by link class (gpu-catalog.md §2.4 order NV# &gt; PIX &gt; PXB &gt; PHB &gt; NODE &gt; SYS).</extracomment>
+        <translation>互联（nvidia-smi topo -m）</translation>
+    </message>
+    <message>
+        <source>Paste the output of &apos;nvidia-smi topo -m&apos; from the server, or load it from a file. Green cells are NVLink, red cells cross CPU sockets.</source>
+        <translation>粘贴服务器上“nvidia-smi topo -m”的输出，或从文件加载。绿色单元格为 NVLink，红色单元格表示跨 CPU 插槽。</translation>
+    </message>
+    <message>
+        <source>Paste nvidia-smi topo -m output here</source>
+        <translation>在此粘贴 nvidia-smi topo -m 的输出</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>检查</translation>
+    </message>
+    <message>
+        <source>Load file…</source>
+        <translation>加载文件…</translation>
+    </message>
+    <message>
+        <source>NV# = NVLink (best) · PIX = one PCIe switch · PXB = several PCIe switches · PHB = through the CPU · NODE = between PCIe host bridges · SYS = across CPU sockets (worst)</source>
+        <translation>NV# = NVLink（最好）· PIX = 同一 PCIe 交换机 · PXB = 经过多个 PCIe 交换机 · PHB = 经过 CPU · NODE = 跨 PCIe 主桥 · SYS = 跨 CPU 插槽（最差）</translation>
+    </message>
+    <message>
+        <source>Acceptance test kit</source>
+        <translation>验收测试套件</translation>
+    </message>
+    <message>
+        <source>Export a test script, run it on the rented server with &apos;bash kit.sh&apos; (it needs only Python and PyTorch), then import the JSON file it writes. The measured MFU can replace the assumed one.</source>
+        <translation>导出测试脚本，在租用的服务器上用“bash kit.sh”运行（只需要 Python 和 PyTorch），然后导入它生成的 JSON 文件。实测 MFU 可以替换假设值。</translation>
+    </message>
+    <message>
+        <source>Export test script…</source>
+        <translation>导出测试脚本…</translation>
+    </message>
+    <message>
+        <source>Import result…</source>
+        <translation>导入结果…</translation>
+    </message>
+    <message>
+        <source>Use measured MFU in the plan</source>
+        <translation>在方案中使用实测 MFU</translation>
+    </message>
+    <message>
+        <source>Before (assumed MFU)</source>
+        <translation>之前（假设 MFU）</translation>
+    </message>
+    <message>
+        <source>After (measured MFU)</source>
+        <translation>之后（实测 MFU）</translation>
+    </message>
+    <message>
+        <source>MFU</source>
+        <translation>MFU</translation>
+    </message>
+    <message>
+        <source>Tokens/s per GPU</source>
+        <translation>单卡 Tokens/s</translation>
+    </message>
+    <message>
+        <source>Days</source>
+        <translation>天数</translation>
+    </message>
+    <message>
+        <source>GPU-hours</source>
+        <translation>卡时</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>成本</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>Tokens/s</translation>
+    </message>
+    <message>
+        <source>Blue: measured · grey dashes: linear scaling</source>
+        <translation>蓝色：实测 · 灰色虚线：线性扩展</translation>
+    </message>
+    <message>
+        <source>Vendor checklist</source>
+        <translation>供应商核对清单</translation>
+    </message>
+    <message>
+        <source>Notes (what the vendor said, quote, date)</source>
+        <translation>备注（供应商的答复、报价、日期）</translation>
+    </message>
+    <message>
+        <source>Open nvidia-smi topo -m output</source>
+        <translation>打开 nvidia-smi topo -m 输出</translation>
+    </message>
+    <message>
+        <source>Text files (*.txt *.log);;All files (*)</source>
+        <translation>文本文件 (*.txt *.log);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot read the file: {0}</source>
+        <translation>无法读取文件：{0}</translation>
+    </message>
+    <message>
+        <source>Cannot read this output: {0}</source>
+        <translation>无法解析此输出：{0}</translation>
+    </message>
+    <message>
+        <source>Describe the training task first</source>
+        <translation>请先描述训练任务</translation>
+    </message>
+    <message>
+        <source>Cannot write {0}: {1}</source>
+        <translation>无法写入 {0}：{1}</translation>
+    </message>
+    <message>
+        <source>Export test script</source>
+        <translation>导出测试脚本</translation>
+    </message>
+    <message>
+        <source>Shell scripts (*.sh);;All files (*)</source>
+        <translation>Shell 脚本 (*.sh);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Saved {0}. Run it on the server with: bash {1}</source>
+        <translation>已保存 {0}。在服务器上运行：bash {1}</translation>
+    </message>
+    <message>
+        <source>Cannot import the result: {0}</source>
+        <translation>无法导入结果：{0}</translation>
+    </message>
+    <message>
+        <source>Imported {0}</source>
+        <translation>已导入 {0}</translation>
+    </message>
+    <message>
+        <source>Cannot analyse the result: {0}</source>
+        <translation>无法分析结果：{0}</translation>
+    </message>
+    <message>
+        <source>Import kit result</source>
+        <translation>导入测试结果</translation>
+    </message>
+    <message>
+        <source>JSON files (*.json);;All files (*)</source>
+        <translation>JSON 文件 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>{0} of {1} checked</source>
+        <translation>已核对 {0}/{1} 项</translation>
     </message>
 </context>
 <context>

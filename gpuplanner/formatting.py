@@ -1,0 +1,246 @@
+"""Locale-aware display of numbers, money, large counts, durations and dates (English and 简体中文).
+
+Used by the UI and the report so both read the same way. Pure Python; Qt is used only for dates and
+only when PySide6 is already imported (the CLI and the core never pull Qt in through this module).
+
+Conventions (sources):
+
+* Digit grouping: both ``en_US`` and ``zh_CN`` group by three with "," and use "." for decimals
+  (Unicode CLDR number symbols for ``en`` and ``zh``, latn numbering system). Chinese *reads* large
+  numbers in myriads — 万 = 10^4, 亿 = 10^8, 万亿 = 10^12 (Xiandai Hanyu Cidian; GB/T 15835-2011
+  "General rules for writing numerals in publications" §4.2 allows 万/亿 as units with Arabic digits,
+  e.g. "1.2 万"). English uses the short scale K/M/B/T (10^3, 10^6, 10^9, 10^12) as the trade does
+  ("8B parameters", "1.5T tokens").
+* Money: symbol before the amount without a space — "¥12,345" (CNY, also written 元 after the amount),
+  "$1,234" (USD), "€1,234" (EUR) — CLDR currency patterns ``¤#,##0.00`` for both locales. In compact
+  Chinese form the unit name follows the myriad: "1.2 万元", "3.4 万美元".
+* Dates: ``QLocale(lang).toString(date, FormatType)`` when Qt is loaded (CLDR patterns: zh_CN long
+  "2026年11月29日", en_US "November 29, 2026"); otherwise the same patterns in plain Python.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+import sys
+
+EN = "en"
+ZH = "zh_CN"
+
+# currency code -> (symbol, Chinese unit name used after a compact amount)
+CURRENCIES = {
+    "CNY": ("¥", "元"),
+    "RMB": ("¥", "元"),
+    "USD": ("$", "美元"),
+    "EUR": ("€", "欧元"),
+    "HKD": ("HK$", "港元"),
+    "JPY": ("JP¥", "日元"),
+}
+
+# units callers may pass by their English name: (English singular, English plural, Chinese)
+UNITS = {
+    "card-hours": ("card-hour", "card-hours", "卡时"),
+    "card-hour": ("card-hour", "card-hours", "卡时"),
+    "GPU-hours": ("GPU-hour", "GPU-hours", "卡时"),
+    "tokens": ("token", "tokens", "token"),
+    "token": ("token", "tokens", "token"),
+    "parameters": ("parameter", "parameters", "参数"),
+    "params": ("param", "params", "参数"),
+    "GPUs": ("GPU", "GPUs", "张 GPU"),
+    "cards": ("card", "cards", "张卡"),
+    "days": ("day", "days", "天"),
+    "hours": ("hour", "hours", "小时"),
+    "sequences": ("sequence", "sequences", "条序列"),
+    "FLOPs": ("FLOPs", "FLOPs", "FLOPs"),
+}
+
+_EN_SCALES = ((1e12, "T"), (1e9, "B"), (1e6, "M"))
+_ZH_SCALES = ((1e12, "万亿"), (1e8, "亿"), (1e4, "万"))
+
+_EN_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+              "October", "November", "December")
+
+
+# ----------------------------------------------------------------------------------------- language
+
+def normalize_lang(lang: str | None) -> str:
+    """``zh``, ``zh_CN``, ``zh-Hans-CN`` … → ``zh_CN``; anything else → ``en``; None → current language."""
+    if lang is None:
+        return current_language()
+    return ZH if str(lang).replace("-", "_").lower().startswith("zh") else EN
+
+
+def current_language() -> str:
+    """The UI language: Qt's default locale when PySide6 is loaded (LanguageManager sets it), else ``en``."""
+    qtcore = sys.modules.get("PySide6.QtCore")
+    if qtcore is not None:
+        try:
+            if qtcore.QLocale().language() == qtcore.QLocale.Language.Chinese:
+                return ZH
+        except Exception:  # noqa: BLE001 - formatting must never fail because of Qt
+            pass
+    return EN
+
+
+# ------------------------------------------------------------------------------------------ numbers
+
+def _sig(value: float, digits: int) -> str:
+    """``value`` with at most ``digits`` significant digits, trailing zeros dropped, grouped."""
+    if value == 0 or not math.isfinite(value):
+        return "0" if value == 0 else str(value)
+    mag = math.floor(math.log10(abs(value)))
+    decimals = max(0, digits - 1 - mag)
+    text = f"{round(value, decimals):,.{decimals}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text
+
+
+def format_number(value: float, decimals: int = 0, lang: str | None = None) -> str:
+    """Grouped number: ``12,345`` / ``1,234.5`` (same separators in en_US and zh_CN, CLDR)."""
+    normalize_lang(lang)  # both languages share the symbols; kept for a uniform signature
+    v = float(value)
+    if not math.isfinite(v):
+        return "—"
+    return f"{v:,.{decimals}f}"
+
+
+def format_percent(fraction: float, decimals: int = 0, lang: str | None = None) -> str:
+    """``0.423`` → ``42%`` (no space before % in either locale, CLDR percent pattern ``#,##0%``)."""
+    return format_number(float(fraction) * 100.0, decimals, lang) + "%"
+
+
+def _unit_text(unit: str, lang: str, value: float) -> str:
+    if not unit:
+        return ""
+    entry = UNITS.get(unit)
+    if entry is None:
+        return unit
+    if lang == ZH:
+        return entry[2]
+    return entry[0] if abs(value) == 1 else entry[1]
+
+
+def _join_zh(number: str, scale: str, unit: str) -> str:
+    """Chinese: "1.2 万卡时", "3 亿 token", "9,500 卡时" (a space between digits and Chinese text; Latin
+    units keep their own space)."""
+    word = scale
+    if unit:
+        word = f"{scale} {unit}" if (scale and unit[:1].isascii()) else scale + unit
+    return f"{number} {word}".rstrip() if word else number
+
+
+def format_large(value: float, unit: str = "", lang: str | None = None, digits: int = 3) -> str:
+    """A large count the way each language reads it.
+
+    English: grouped below a million ("12,000 card-hours"), short scale above ("1.2B", "3.4M tokens").
+    Chinese: grouped below 万, then 万/亿/万亿 ("1.2 万卡时", "1.2 亿", "8 亿 token").
+    ``digits`` = significant digits kept once a scale word is used.
+    """
+    lang = normalize_lang(lang)
+    v = float(value)
+    if not math.isfinite(v):
+        return "—"
+    u = _unit_text(unit, lang, v)
+    scales = _ZH_SCALES if lang == ZH else _EN_SCALES
+    rounded = float(f"{v:.{digits}g}")  # 9,999.6 → 1 万 rather than "10,000"
+    for size, word in scales:
+        if abs(rounded) >= size:
+            scaled = _sig(rounded / size, digits)
+            if lang == ZH:
+                return _join_zh(scaled, word, u)
+            return f"{scaled}{word} {u}".rstrip()
+    small = format_number(v, 0) if abs(v) >= 100 else _sig(v, digits)
+    if lang == ZH:
+        return _join_zh(small, "", u)
+    return f"{small} {u}".rstrip()
+
+
+# -------------------------------------------------------------------------------------------- money
+
+def currency_symbol(currency: str) -> str:
+    code = (currency or "").upper()
+    return CURRENCIES[code][0] if code in CURRENCIES else code
+
+
+def format_money(value: float, currency: str = "CNY", lang: str | None = None, decimals: int | None = None,
+                 compact: bool = False) -> str:
+    """Money in the plan's currency: ``¥12,345``, ``$1,234``, ``-¥80``; unknown codes as ``SGD 1,234``.
+
+    ``decimals``: None → 0 from 100 upwards, else 2. ``compact``: Chinese "12.3 万元" / "1.2 亿美元",
+    English "¥12.3M" / "$1.2B" (amounts below 10^4 resp. 10^6 stay exact).
+    """
+    lang = normalize_lang(lang)
+    code = (currency or "").upper()
+    v = float(value)
+    if not math.isfinite(v):
+        return "—"
+    sign = "-" if v < 0 else ""
+    a = abs(v)
+    sym, zh_unit = CURRENCIES.get(code, (code, code))
+    if compact:
+        scales = _ZH_SCALES if lang == ZH else _EN_SCALES
+        for size, word in scales:
+            if a >= size:
+                num = _sig(a / size, 3)
+                if lang == ZH:
+                    if code in CURRENCIES:
+                        return f"{sign}{num} {word}{zh_unit}"
+                    return f"{sign}{num} {word} {code}"
+                return f"{sign}{sym}{num}{word}" if code in CURRENCIES else f"{sign}{code} {num}{word}"
+    d = decimals if decimals is not None else (0 if a >= 100 else 2)
+    num = f"{a:,.{d}f}"
+    if code in CURRENCIES:
+        return f"{sign}{sym}{num}"
+    return f"{sign}{code} {num}".strip()
+
+
+# ---------------------------------------------------------------------------------------- durations
+
+def format_days(days: float, lang: str | None = None) -> str:
+    """``3.5 days`` / ``1 day`` / ``120 days``; Chinese ``3.5 天``. One decimal below 10 days."""
+    lang = normalize_lang(lang)
+    d = float(days)
+    if not math.isfinite(d):
+        return "—"
+    num = _sig(d, 2) if abs(d) < 10 else format_number(d, 0)
+    if lang == ZH:
+        return f"{num} 天"
+    return f"{num} day" if num == "1" else f"{num} days"
+
+
+def format_hours(hours: float, lang: str | None = None) -> str:
+    """``36 hours`` / ``1 hour`` / ``36 小时``."""
+    lang = normalize_lang(lang)
+    h = float(hours)
+    num = _sig(h, 2) if abs(h) < 10 else format_number(h, 0)
+    if lang == ZH:
+        return f"{num} 小时"
+    return f"{num} hour" if num == "1" else f"{num} hours"
+
+
+# -------------------------------------------------------------------------------------------- dates
+
+def format_date(date: _dt.date | _dt.datetime, lang: str | None = None, long: bool = True) -> str:
+    """A calendar date per locale: en ``November 29, 2026`` / ``11/29/26``; zh ``2026年11月29日`` /
+    ``2026/11/29``. Through QLocale when PySide6 is loaded, otherwise the same CLDR patterns here."""
+    lang = normalize_lang(lang)
+    if isinstance(date, _dt.datetime):
+        date = date.date()
+    qtcore = sys.modules.get("PySide6.QtCore")
+    if qtcore is not None:
+        try:
+            loc = qtcore.QLocale("zh_CN" if lang == ZH else "en_US")
+            qd = qtcore.QDate(date.year, date.month, date.day)
+            if long:
+                # LongFormat carries the weekday; drop it with the locale's own month-day-year pattern
+                fmt = "yyyy年M月d日" if lang == ZH else "MMMM d, yyyy"
+                return loc.toString(qd, fmt)
+            return loc.toString(qd, qtcore.QLocale.FormatType.ShortFormat)
+        except Exception:  # noqa: BLE001
+            pass
+    if lang == ZH:
+        return f"{date.year}年{date.month}月{date.day}日" if long else f"{date.year}/{date.month}/{date.day}"
+    if long:
+        return f"{_EN_MONTHS[date.month - 1]} {date.day}, {date.year}"
+    return f"{date.month}/{date.day}/{date.year % 100:02d}"
