@@ -150,6 +150,11 @@ def test_alternatives_match_the_plan_search(reports):
                     and p.pp == data.plan.layout["pp"])][:2]
     assert got == want
     assert all(a.why_lost for a in data.alternatives)
+    # the memory drawn for an alternative is the memory the search computed for that layout
+    by_key = {(p.gpu, p.num_gpus, round(p.cost, 2)): p for p in ranked}
+    for a in data.alternatives:
+        p = by_key[(a.gpu_id, a.num_gpus, round(a.cost, 2))]
+        assert a.memory["total"] == pytest.approx(p.memory_per_gpu_gib, rel=0.01)
 
 
 @needs_poppler

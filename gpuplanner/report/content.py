@@ -644,9 +644,11 @@ def _scenario_for_search_plan(scenario, p):
 
     data = scenario.model_dump()
     data["hardware"].update(gpu=p.gpu, num_gpus=p.num_gpus, gpus_per_node=p.gpus_per_node)
-    data["parallel"].update(tp=p.tp, pp=p.pp, cp=p.cp, ep=p.ep, zero=p.zero, auto=False)
-    if p.pp == 1:
-        data["parallel"]["vpp"] = 1
+    # the search evaluates without interleaving or optimizer offload, with sequence parallelism wherever
+    # Megatron runs tensor parallelism (core.search.enumerate_candidates/evaluate)
+    data["parallel"].update(tp=p.tp, pp=p.pp, cp=p.cp, ep=p.ep, zero=p.zero, auto=False, vpp=1,
+                            offload_optimizer=False,
+                            sequence_parallel=bool(p.tp > 1 and scenario.training.framework == "megatron"))
     data["training"].update(recompute=p.recompute, micro_batch_size=p.micro_batch_size,
                             global_batch_size=p.global_batch_size)
     return scenario_from_dict(data)

@@ -403,12 +403,19 @@ def cost_time_chart(data: ReportData) -> QImage | None:
     if mine:
         pi.addItem(pg.ScatterPlotItem([d for _, d, _ in mine], [c for _, _, c in mine], symbol="s", size=14,
                                       brush=pg.mkBrush("k"), pen=pg.mkPen("k")))
-    for lbl, d, c, ch in pts:
-        t = _text_item(lbl, anchor=(-0.2, 0.5), bold=ch)
-        t.setPos(d, c)
-        pi.addItem(t)
     ds = [d for _, d, _, _ in pts]
     cs = [c for _, _, c, _ in pts]
+    # label the chosen plan, then the others that have room (no overlapping labels)
+    xr = (max(ds + [data.task.deadline_days or 0]) * 1.2) or 1.0
+    yr = (max(cs) - min(cs)) * 1.6 or max(cs) or 1.0
+    placed: list[tuple[float, float]] = []
+    for lbl, d, c, ch in sorted(pts, key=lambda t: (not t[3], t[2])):
+        if any(abs(d - x) < 0.22 * xr and abs(c - y) < 0.07 * yr for x, y in placed):
+            continue
+        t = _text_item(lbl, anchor=(-0.12, 0.5), bold=ch)
+        t.setPos(d, c)
+        pi.addItem(t)
+        placed.append((d, c))
     if data.task.deadline_days:
         pi.addItem(pg.InfiniteLine(pos=data.task.deadline_days, angle=90,
                                    pen=pg.mkPen("k", width=1.5 * PEN, style=Qt.PenStyle.DotLine)))
@@ -464,6 +471,9 @@ th { background-color: #e6e6e6; font-weight: bold; text-align: left; }
 .box { background-color: #f2f2f2; }
 .small { font-size: 8pt; color: #333; }
 """
+
+
+_SPACER = '<p style="margin: 0px; font-size: 5pt;">&nbsp;</p>'
 
 
 def _table(rows: Iterable[Iterable[str]], header: Iterable[str] | None = None, widths: list[int] | None = None,
@@ -608,7 +618,7 @@ def _html_task(data: ReportData) -> str:
                                        "fastest": translate("Report", "fastest"),
                                        "value": translate("Report", "best value")}.get(t.objective, t.objective)),
     ]
-    return (f"<h2>1. {_e(translate('Report', 'The task'))}</h2>" + _kv_table(pairs)
+    return (f"{_SPACER}<h2>1. {_e(translate('Report', 'The task'))}</h2>" + _kv_table(pairs)
             + f'<p class="small">{_e(tr_text(t.tier_guidance))}</p>')
 
 
@@ -626,7 +636,7 @@ def _memory_rows(p: PlanInfo) -> list[list[str]]:
 def _html_plan(data: ReportData) -> str:
     p = data.plan
     cur = data.currency
-    out = [f"<h2>2. {_e(translate('Report', 'The recommendation'))}</h2>"]
+    out = [f"{_SPACER}<h2>2. {_e(translate('Report', 'The recommendation'))}</h2>"]
     summary = translate("Report", "Rent {n} × {gpu} ({nodes} node(s) of {per}).").format(
         n=p.num_gpus, gpu=p.gpu_name, nodes=p.nodes, per=p.gpus_per_node)
     if p.days is not None:
@@ -690,7 +700,7 @@ def _html_plan(data: ReportData) -> str:
         out.append(f"<p><b>{_e(translate('Report', 'This layout does not fit in GPU memory.'))}</b></p>")
     # cost by rental mode
     if p.costs:
-        out.append(f"<h3>{_e(translate('Report', 'Cost by rental mode'))}</h3>")
+        out.append(f"{_SPACER}<h3>{_e(translate('Report', 'Cost by rental mode'))}</h3>")
         rows = []
         for mode, c in sorted(p.costs.items(), key=lambda kv: kv[1]):
             mark = " ◀ " + translate("Report", "recommended") if mode == p.mode else ""
@@ -704,9 +714,9 @@ def _html_plan(data: ReportData) -> str:
     if p.explanation:
         out.append("<ul>" + "".join(f"<li>{_e(tr_text(a))}</li>" for a in p.explanation) + "</ul>")
     if p.rent_vs_build is not None:
-        out.append(f"<h3>{_e(translate('Report', 'Rent or build'))}</h3><p>{_e(tr_text(p.rent_vs_build))}</p>")
+        out.append(f"{_SPACER}<h3>{_e(translate('Report', 'Rent or build'))}</h3><p>{_e(tr_text(p.rent_vs_build))}</p>")
     # alternatives
-    out.append(f"<h3>{_e(translate('Report', 'Alternatives considered'))}</h3>")
+    out.append(f"{_SPACER}<h3>{_e(translate('Report', 'Alternatives considered'))}</h3>")
     if data.alternatives:
         rows = []
         for a in data.alternatives[:2]:
@@ -748,7 +758,7 @@ def _html_charts(data: ReportData, charts: dict[str, str]) -> str:
 
 def _html_requirements(data: ReportData) -> str:
     r = data.requirements
-    out = [f"<h2>4. {_e(translate('Report', 'Requirements for the vendor'))}</h2><ul>"]
+    out = [f"{_SPACER}<h2>4. {_e(translate('Report', 'Requirements for the vendor'))}</h2><ul>"]
     out.append("<li>" + _e(translate("Report", "GPU: {gpu}, at least {m} GiB of memory per GPU (this plan needs "
                                               "{m} GiB including headroom); {n} GPUs.").format(
         gpu=data.plan.gpu_name, m=fmt_gib(r.min_memory_gib), n=data.plan.num_gpus)) + "</li>")
@@ -758,7 +768,7 @@ def _html_requirements(data: ReportData) -> str:
     for t in r.storage:
         out.append(f"<li>{_e(tr_text(t))}</li>")
     out.append("</ul>")
-    out.append(f"<h3>{_e(translate('Report', 'Vendor checklist'))}</h3>")
+    out.append(f"{_SPACER}<h3>{_e(translate('Report', 'Vendor checklist'))}</h3>")
     if data.checklist:
         rows = []
         for c in data.checklist:
@@ -776,17 +786,17 @@ def _html_requirements(data: ReportData) -> str:
 
 
 def _html_assumptions(data: ReportData) -> str:
-    out = [f"<h2>5. {_e(translate('Report', 'Assumptions and sources'))}</h2>"]
+    out = [f"{_SPACER}<h2>5. {_e(translate('Report', 'Assumptions and sources'))}</h2>"]
     rows = [[tr_text(s.what), s.value, translate("Report", s.source) if s.source else "", s.date]
             for s in data.assumptions]
     if rows:
         out.append(_table(rows, header=[translate("Report", "Assumption"), translate("Report", "Value"),
                                         translate("Report", "Source"), translate("Report", "Date")],
-                          widths=[24, 16, 48, 12]))
+                          widths=[22, 14, 48, 16]))
     p = data.plan
     if p.price_source:
         out.append(f'<p class="small">{_e(translate("Report", "Price used for {gpu}: {src} ({date}){default}.").format(gpu=p.gpu_id, src=translate("Cost", p.price_source), date=p.price_date or "—", default=(" — " + translate("Report", "a shipped default; replace it with your quote")) if p.price_is_default else ""))}</p>')
-    out.append(f"<h3>{_e(translate('Report', 'Formulas'))}</h3><ul>")
+    out.append(f"{_SPACER}<h3>{_e(translate('Report', 'Formulas'))}</h3><ul>")
     out.extend(f'<li class="small">{_e(tr_text(f))}</li>' for f in data.formulas)
     out.append("</ul>")
     out.append(f'<p class="small">{_e(translate("Report", "Estimates from GPU Planner {v}. Measure on the rented machines before committing (nvidia-smi topo -m, nccl-tests all_reduce_perf, a short training run).").format(v=data.app_version))}</p>')
@@ -876,7 +886,7 @@ def paginate(doc: QTextDocument, layout: QPageLayout) -> tuple[float, float]:
     doc.setPageSize(QSizeF(w, h))
     keep = 90.0  # a heading needs this much room under it on its page
     lay = doc.documentLayout()
-    for _ in range(6):
+    for _ in range(40):
         moved = False
         block = doc.begin()
         while block.isValid():
@@ -893,8 +903,59 @@ def paginate(doc: QTextDocument, layout: QPageLayout) -> tuple[float, float]:
                     break  # relayout, then look again
             block = block.next()
         if not moved:
+            moved = _keep_small_tables_together(doc, h) or _keep_short_paragraphs_together(doc, h)
+        if not moved:
             break
     return w, h
+
+
+def _keep_short_paragraphs_together(doc: QTextDocument, h: float) -> bool:
+    """A top-level paragraph of a few lines that a page break would split moves whole to the next page."""
+    from PySide6.QtGui import QTextBlockFormat, QTextCursor
+
+    lay = doc.documentLayout()
+    block = doc.begin()
+    while block.isValid():
+        if QTextCursor(block).currentTable() is None:  # cells lay out inside their table
+            r = lay.blockBoundingRect(block)
+            fmt = block.blockFormat()
+            if (0 < r.height() < 70 and math.floor(r.top() / h) != math.floor((r.bottom() - 1) / h)
+                    and block.layout().lineCount() > 1
+                    and fmt.pageBreakPolicy() == QTextBlockFormat.PageBreakFlag.PageBreak_Auto):
+                f = QTextBlockFormat(fmt)
+                f.setPageBreakPolicy(QTextBlockFormat.PageBreakFlag.PageBreak_AlwaysBefore)
+                QTextCursor(block).setBlockFormat(f)
+                return True
+        block = block.next()
+    return False
+
+
+def _keep_small_tables_together(doc: QTextDocument, h: float) -> bool:
+    """Move the first small top-level table that straddles a page break to the next page (with the
+    heading right above it). Big tables flow on, their header rows repeated on every page."""
+    from PySide6.QtGui import QTextBlockFormat, QTextCursor, QTextFormat, QTextTable
+
+    lay = doc.documentLayout()
+    for frame in doc.rootFrame().childFrames():
+        if not isinstance(frame, QTextTable):
+            continue
+        r = lay.frameBoundingRect(frame)
+        if r.height() >= 0.45 * h or math.floor(r.top() / h) == math.floor((r.bottom() - 1) / h):
+            continue
+        fmt = frame.format()
+        if fmt.pageBreakPolicy() & QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore:
+            continue
+        prev = doc.findBlock(max(0, frame.firstPosition() - 2))
+        if prev.isValid() and prev.blockFormat().headingLevel() > 0 and \
+                lay.blockBoundingRect(prev).top() >= math.floor(r.top() / h) * h:
+            bf = QTextBlockFormat(prev.blockFormat())
+            bf.setPageBreakPolicy(QTextBlockFormat.PageBreakFlag.PageBreak_AlwaysBefore)
+            QTextCursor(prev).setBlockFormat(bf)
+        else:
+            fmt.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
+            frame.setFormat(fmt)
+        return True
+    return False
 
 
 def print_to(doc: QTextDocument, device, layout: QPageLayout, footer: str = "") -> int:
