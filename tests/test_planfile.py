@@ -252,6 +252,17 @@ def test_many_unknown_fields_are_summarised():
     assert warnings[0].endswith("x00, x01, x02, x03, x04, x05, x06, x07 and 3 more")
 
 
+def test_odd_unknown_keys_are_quoted_on_one_line():
+    # found by the 10k fuzz: a key "\n" broke the one-line warning
+    data = planfile.to_data(_doc())
+    data["\n"] = None
+    data["scenario"]["model"]["a b\u2028c"] = 1
+    doc, warnings = planfile.from_data(data, "k.gpuplan")
+    assert warnings == ['k.gpuplan: unknown fields kept as they are (made by a newer GPU Planner?): '
+                        '"\\n", scenario.model."a b\\u2028c"']
+    assert planfile.to_data(doc)["\n"] is None
+
+
 def test_plain_scenario_json_opens_as_a_new_plan(tmp_path):
     path = tmp_path / "s.json"
     path.write_text(json.dumps({"model": {"preset": "llama-3-8b"}, "hardware": {"num_gpus": 8}}), encoding="utf-8")
@@ -318,6 +329,8 @@ BAD = {
     "deep": (b"[" * 200_000 + b"]" * 200_000, "bad.gpuplan: not a plan: JSON nested too deeply"),
     "lone-surrogate": (b'{"schema_version": 2, "title": "\\ud800"}',
                        "bad.gpuplan: contains text that is not valid Unicode"),
+    "v1-null-scenario": (b'{"schema_version": 1, "scenario": null, "goal": {}}',  # found by the 10k fuzz
+                         "bad.gpuplan: cannot upgrade a schema 1 plan (field scenario: expected an object)"),
     "v1-goal-list": (b'{"schema_version": 1, "goal": [1]}',
                      "bad.gpuplan: cannot upgrade a schema 1 plan (field goal: expected an object)"),
     "embedded-arch": (_v2_with(embedded_model={"source": "m", "arch": {"name": "x"}}),

@@ -314,8 +314,10 @@ class MigrationError(ValueError):
 
 
 def _take(d: dict, key: str, kind: type | tuple[type, ...], default: Any = None) -> Any:
-    v = d.pop(key, default)
-    if v is not None and not isinstance(v, kind):
+    v = d.pop(key, None)
+    if v is None:
+        return default
+    if not isinstance(v, kind):
         names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
         names = {"dict": "an object", "list": "a list", "str": "text"}.get(names, names)
         raise MigrationError(key, f"expected {names}")
@@ -332,6 +334,8 @@ def _migrate_1_to_2(d: dict) -> dict:
     saved = d.pop("saved", None)
     if saved is not None:
         out["created"] = out["modified"] = saved
+    if "scenario" in d and d["scenario"] is None:
+        raise MigrationError("scenario", "expected an object")
     scenario = _take(d, "scenario", dict, {})
     goal = _take(d, "goal", dict)
     if goal is not None:
@@ -460,10 +464,17 @@ def unknown_field_paths(doc: PlanDocument) -> list[str]:
     return sorted(_paths_for(doc.unknown_fields, type(doc), ""))
 
 
+def _key_text(key: str) -> str:
+    """A key as shown in a message: plain names as they are, anything odd JSON-quoted (one line, short)."""
+    if re.fullmatch(r"[A-Za-z0-9_\-]{1,60}", key):
+        return key
+    return json.dumps(key if len(key) <= 40 else key[:40] + "…")
+
+
 def _paths_for(tree: dict, cls: type[BaseModel], prefix: str) -> list[str]:
     out: list[str] = []
     for key, value in tree.items():
-        path = f"{prefix}.{key}" if prefix else str(key)
+        path = f"{prefix}.{_key_text(str(key))}" if prefix else _key_text(str(key))
         field = cls.model_fields.get(key) if isinstance(key, str) else None
         sub = _model_types(field.annotation) if field is not None else (None, False)
         if field is None or sub[0] is None or not isinstance(value, dict):
@@ -611,11 +622,13 @@ def from_data(data: Any, name: str = "") -> tuple[PlanDocument, list[str]]:
         warnings.append(QT_TRANSLATE_NOOP(
             _CTX, "{name}: unknown fields kept as they are (made by a newer GPU Planner?): {fields}").format(
                 name=name, fields=shown))
-    try:
-        dumps(doc)  # whatever opens must also save
-    except PlanFileError:
+    try:  # whatever opens must also save
+        json.dumps(to_data(doc), ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except UnicodeEncodeError:
         raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "contains text that is not valid Unicode")) from None
-    return doc, warnings
+    except (ValueError, TypeError, RecursionError) as err:
+        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "invalid plan"), None, _one_line(str(err), 120)) from None
+    return doc, [_one_line(w, 1000) for w in warnings]
 
 
 def loads(raw: bytes | str, name: str = "plan") -> tuple[PlanDocument, list[str]]:
