@@ -10,6 +10,7 @@ import re
 import shutil
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -34,7 +35,8 @@ def _pages(pdf: Path) -> int:
 
 def _text(pdf: Path) -> str:
     # -raw keeps table cells in content order; squeeze whitespace so wrapped cells still match
-    return re.sub(r"\s+", " ", _run("pdftotext", "-raw", str(pdf), "-"))
+    # NFKC undoes typographic ligatures (ﬁ → fi) that the PDF fonts use
+    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", _run("pdftotext", "-raw", str(pdf), "-")))
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +55,7 @@ def reports(app, tmp_path_factory):
     folder = tmp_path_factory.mktemp("reports")
     for ex in EXAMPLES:
         data = load_report_data(ex, author="Test Team")
-        pdf = export_pdf(data, folder / f"{ex.stem}.pdf", paper="a4")
+        pdf = export_pdf(data, folder / f"{ex.name}.pdf", paper="a4")
         out[ex.name] = (data, pdf)
     return out
 
@@ -127,7 +129,15 @@ def test_pdf_text_has_core_figures(reports, example):
     for alt in data.alternatives:
         assert fmt_money(alt.cost, data.currency) in text
     assert "Test Team" in text
-    assert "1 / " in text  # page numbers
+    n = _pages(pdf)
+    assert f"1 / {n}" in text and f"{n} / {n}" in text  # page numbers
+    # every section made it onto the pages (nothing lost to pagination)
+    for heading in ("1. The task", "2. The recommendation", "3. Charts", "4. Requirements for the vendor",
+                    "Vendor checklist", "5. Assumptions and sources", "Formulas", "Memory per GPU: the parts",
+                    "Estimates from GPU Planner"):
+        assert heading in text, heading
+    for row in data.checklist:
+        assert row.label.render().split()[0] in text
 
 
 def _price_for(data) -> float:

@@ -906,7 +906,16 @@ def paginate(doc: QTextDocument, layout: QPageLayout) -> tuple[float, float]:
             moved = _keep_small_tables_together(doc, h) or _keep_short_paragraphs_together(doc, h)
         if not moved:
             break
+        _relayout(doc)
+    _relayout(doc)
     return w, h
+
+
+def _relayout(doc: QTextDocument) -> None:
+    """Lay the whole document out again after format changes (Qt re-lays out lazily and can leave
+    blocks after a changed one with an empty layout)."""
+    doc.markContentsDirty(0, doc.characterCount())
+    doc.pageCount()  # forces the layout to finish
 
 
 def _keep_short_paragraphs_together(doc: QTextDocument, h: float) -> bool:
