@@ -48,6 +48,10 @@ if ! "$PY" -m PyInstaller --noconfirm --log-level WARN --distpath "$ROOT/dist" -
     fail "PyInstaller (full log: $LOG)"
 fi
 BUILD_TIME=$(since "$T")
+# collect_submodules() skips a gpuplanner module that fails to import: the bundle would lack it.
+if grep -E "Failed to collect submodules for 'gpuplanner|Hidden import 'gpuplanner[^']*' not found" "$LOG" >&2; then
+    fail "a gpuplanner module did not import at build time (see $LOG)"
+fi
 BUNDLE="$ROOT/dist/gpuplanner"
 EXE="$BUNDLE/gpuplanner"
 [ -x "$EXE" ] || fail "$EXE missing"

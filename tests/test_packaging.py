@@ -172,14 +172,14 @@ def test_spec_keeps_only_english_and_chinese_qt_translations():
 
 
 def test_spec_bundles_the_package_resources():
-    ns = _spec_namespace("ROOT", "SPEC_DIR", "PKG", "RES", "RES_SUFFIXES", "resource_datas")
+    ns = _spec_namespace("ROOT", "SPEC_DIR", "PKG", "RES", "RES_SKIP_SUFFIXES", "resource_datas")
     datas = ns["resource_datas"]()
     dests = {(Path(src).name, dest.replace("\\", "/")) for src, dest in datas}
     assert ("gpus.json", "gpuplanner/resources") in dests
     assert ("llama-3-8b.json", "gpuplanner/resources/models") in dests
     assert ("gpuplanner.png", "gpuplanner/resources/icons") in dests
     shipped = {Path(src) for src, _ in datas}
-    expected = {p for p in (ROOT / "gpuplanner" / "resources").rglob("*.json")}
+    expected = set((ROOT / "gpuplanner" / "resources").rglob("*.json")) | set((ROOT / "gpuplanner" / "resources").rglob("*.qm"))
     assert expected <= shipped, f"resources left out: {sorted(map(str, expected - shipped))[:5]}"
     assert not any(p.suffix in {".py", ".pyc", ".ts"} for p in shipped)
 
