@@ -34,6 +34,7 @@ SCRIPT = ROOT / "scripts" / "update_translations.py"
 def _script():
     spec = importlib.util.spec_from_file_location("update_translations", SCRIPT)
     mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # dataclasses look their module up
     spec.loader.exec_module(mod)
     return mod
 
@@ -105,14 +106,49 @@ def test_update_translations_check_passes():
     assert res.returncode == 0, res.stdout + res.stderr
 
 
+def test_no_translation_call_the_extractor_cannot_place():
+    """Calls whose text or context cannot be known statically never reach the catalogue."""
+    _, problems = _script().extract()
+    assert not problems, "translation calls that cannot be extracted:\n" + "\n".join(f"  {p}" for p in problems)
+
+
+def test_extractor_finds_what_plain_lupdate_misses(tmp_path):
+    """Module-constant contexts, tr() inside f-strings and ``tr = self.tr`` aliases get the context Qt
+    uses at run time; ``other.tr()`` and ``tr(f"…")`` are reported."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "core.py").write_text(
+        'CTX = "Search"\n'
+        'def QT_TRANSLATE_NOOP(c, t): return t\n'
+        'A = QT_TRANSLATE_NOOP(CTX, "No plan fits " "the budget.")\n'
+        'B = QT_TRANSLATE_NOOP("Cost", "spot card-hours")\n', encoding="utf-8")
+    (pkg / "page.py").write_text(
+        "class PlansPage:\n"
+        "    def show(self, p):\n"
+        "        tr = self.tr\n"
+        "        x = f\"<b>{tr('Warnings')}</b> {self.tr('Rent or build')}\"\n"
+        "        y = self.page.tr('after today')\n"
+        "        z = self.tr(f'bad {p}')\n"
+        "        return QCoreApplication.translate('Report', 'Charts'), self.tr('%n plan(s)', '', 3)\n",
+        encoding="utf-8")
+    messages, problems = _script().extract(pkg)
+    found = {(m.context, m.text) for m in messages}
+    assert found == {("Search", "No plan fits the budget."), ("Cost", "spot card-hours"), ("PlansPage", "Warnings"),
+                     ("PlansPage", "Rent or build"), ("Report", "Charts"), ("PlansPage", "%n plan(s)")}
+    assert [m.numerus for m in messages if m.text == "%n plan(s)"] == [True]
+    assert len(problems) == 2
+    assert "self.page" in str(problems[0]) and "f-string" in str(problems[1])
+
+
 def _known_contexts() -> set[str]:
-    """Class names defined in gpuplanner/ (their self.tr() context) and the literal contexts passed to
-    QT_TRANSLATE_NOOP / translate(...)."""
+    """Class names defined in gpuplanner/ (their self.tr() context), the literal contexts passed to
+    QT_TRANSLATE_NOOP / translate(...) and the ``CTX = "…"`` constants passed instead of literals."""
     names: set[str] = set()
     for py in (ROOT / "gpuplanner").rglob("*.py"):
         text = py.read_text(encoding="utf-8")
         names.update(re.findall(r"^\s*class\s+(\w+)", text, re.M))
         names.update(re.findall(r"(?:QT_TRANSLATE_NOOP|translate)\(\s*[\"'](\w+)[\"']", text))
+        names.update(re.findall(r"^\s*_?CTX\w*\s*=\s*[\"'](\w+)[\"']", text, re.M))  # CTX = "Search"
     return names
 
 
@@ -136,6 +172,13 @@ def _term_re(term: str) -> re.Pattern:
     return re.compile(r"(?<![\w-])" + re.escape(term) + r"(?![\w-])", re.I)
 
 
+def _has_term(term: str, source: str) -> bool:
+    """Whole-word, case-insensitive; an all-capitals match of a lower-case term is a code, not the word
+    (nvidia-smi's NODE link class is not a cluster node)."""
+    return any(not (m.group(0).isupper() and not term.isupper() and len(m.group(0)) > 1)
+               for m in _term_re(term).finditer(source))
+
+
 def test_glossary_file_is_well_formed():
     g = _glossary()
     assert g["terms"] and all(isinstance(k, str) and isinstance(v, str) and v for k, v in g["terms"].items())
@@ -152,7 +195,7 @@ def test_glossary_terms_used_consistently(messages):
     bad = []
     for m in messages:
         for term, zh in g["terms"].items():
-            if not _term_re(term).search(m["source"]):
+            if not _has_term(term, m["source"]):
                 continue
             key = (term, m["context"], m["source"])
             if key in exceptions:
@@ -171,6 +214,8 @@ def test_glossary_check_catches_a_wrong_term():
     assert _term_re("GPU memory").search("does not fit in GPU memory.")
     assert not _term_re("compute").search("recompute 3")
     assert not _term_re("card-hour").search("card-hours on demand")
+    assert not _has_term("node", "PHB = through the CPU · NODE = between PCIe host bridges")
+    assert _has_term("node", "{0} node(s) of {1}") and _has_term("node", "Node")
     assert "显存" not in "放不进 GPU 内存。"
 
 

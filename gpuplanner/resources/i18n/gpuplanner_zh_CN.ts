@@ -2,62 +2,173 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
-    <name></name>
+    <name>Acceptance</name>
     <message>
-        <source>misses the deadline</source>
-        <translation>赶不上截止时间</translation>
+        <source>the result file is not UTF-8 text</source>
+        <translation>结果文件不是 UTF-8 文本</translation>
     </message>
     <message>
-        <source>over budget</source>
-        <translation>超出预算</translation>
+        <source>not valid JSON (line {line}, column {col}: {msg})</source>
+        <translation>不是有效的 JSON（第 {line} 行，第 {col} 列：{msg}）</translation>
     </message>
     <message>
-        <source>TP {0} · PP {1} · CP {2} · EP {3} · DP {4} · ZeRO-{5} · recompute {6} · micro-batch {7} × accumulation {8} · {9} node(s) of {10}</source>
-        <translation>TP {0} · PP {1} · CP {2} · EP {3} · DP {4} · ZeRO-{5} · 重计算 {6} · 微批次 {7} × 累积 {8} · {9} 个节点，每节点 {10}</translation>
+        <source>a kit result must be a JSON object</source>
+        <translation>测试结果必须是一个 JSON 对象</translation>
     </message>
     <message>
-        <source>fits</source>
-        <translation>放得下</translation>
+        <source>schema: expected &apos;{want}&apos;, got {got}</source>
+        <translation>schema：应为“{want}”，实际为 {got}</translation>
     </message>
     <message>
-        <source>does not fit</source>
-        <translation>放不下</translation>
+        <source>{file}: file not found</source>
+        <translation>{file}：文件不存在</translation>
     </message>
     <message>
-        <source>Time</source>
-        <translation>时间</translation>
+        <source>{file}: cannot read ({why})</source>
+        <translation>{file}：无法读取（{why}）</translation>
     </message>
     <message>
-        <source>{0} days · {1} tokens/s · MFU {2}</source>
-        <translation>{0} 天 · {1} tokens/s · MFU {2}</translation>
+        <source>gpuplanner.core.flops: 6·N (active matmul weights) + causal attention (Kaplan et al. 2020)</source>
+        <translation>gpuplanner.core.flops：6·N（激活的矩阵乘权重）+ 因果注意力（Kaplan 等，2020）</translation>
     </message>
     <message>
-        <source>compute</source>
-        <translation>计算</translation>
+        <source>gpuplanner.core.flops for the planned model (no shape in the result)</source>
+        <translation>按方案中的模型由 gpuplanner.core.flops 计算（结果中没有模型形状）</translation>
     </message>
     <message>
-        <source>tensor-parallel communication</source>
-        <translation>张量并行通信</translation>
+        <source>Measured on the CPU (gloo, tiny sizes): this checks the kit, not the server; the figures mean nothing for the plan.</source>
+        <translation>在 CPU 上测得（gloo，极小规模）：这只检查了测试套件本身，不代表服务器；这些数字对方案没有参考意义。</translation>
     </message>
     <message>
-        <source>data-parallel / ZeRO communication</source>
-        <translation>数据并行 / ZeRO 通信</translation>
+        <source>Note in the result: {note}</source>
+        <translation>结果中的备注：{note}</translation>
     </message>
     <message>
-        <source>context-parallel communication</source>
-        <translation>上下文并行通信</translation>
+        <source>The kit reported an error: {err}</source>
+        <translation>测试套件报告了错误：{err}</translation>
     </message>
     <message>
-        <source>expert all-to-all</source>
-        <translation>专家 all-to-all 通信</translation>
+        <source>The server reports {names}, but the plan is for {gpu}.</source>
+        <translation>服务器报告的是 {names}，但方案针对的是 {gpu}。</translation>
     </message>
     <message>
-        <source>optimizer step and other</source>
-        <translation>优化器步骤及其他</translation>
+        <source>The server shows {have} GPUs; the plan needs {want} per node.</source>
+        <translation>服务器显示有 {have} 张 GPU；方案需要每节点 {want} 张。</translation>
     </message>
     <message>
-        <source>pipeline bubble</source>
-        <translation>流水线气泡</translation>
+        <source>Matmul on GPU {gpus} reaches only {pct:.0f}% of the {peak:g} TFLOPS dense peak (large GEMMs usually reach 80–87%): power cap, clocks, thermal throttling or a different card.</source>
+        <translation>GPU {gpus} 上的矩阵乘只达到 {peak:g} TFLOPS 稠密峰值的 {pct:.0f}%（大 GEMM 通常能到 80–87%）：可能是功耗上限、频率、过热降频，或者卡型不对。</translation>
+    </message>
+    <message>
+        <source>Matmul: {lo:.0f}–{hi:.0f}% of dense peak on every GPU.</source>
+        <translation>矩阵乘：每张 GPU 均达到稠密峰值的 {lo:.0f}–{hi:.0f}%。</translation>
+    </message>
+    <message>
+        <source>Matmul speed differs by more than 10% between GPUs ({lo:.0f}–{hi:.0f} TFLOPS): one card is slower than its neighbours.</source>
+        <translation>各 GPU 的矩阵乘速度相差超过 10%（{lo:.0f}–{hi:.0f} TFLOPS）：有一张卡比其他卡慢。</translation>
+    </message>
+    <message>
+        <source>none (CPU run)</source>
+        <translation>无（CPU 运行）</translation>
+    </message>
+    <message>
+        <source>measured NCCL busbw of {link}: {src}</source>
+        <translation>{link} 的 NCCL busbw 实测值：{src}</translation>
+    </message>
+    <message>
+        <source>one-way link bandwidth of {gpu} (catalog, bidirectional / 2)</source>
+        <translation>{gpu} 的单向链路带宽（目录值，双向 / 2）</translation>
+    </message>
+    <message>
+        <source>unknown in the catalog</source>
+        <translation>目录中未知</translation>
+    </message>
+    <message>
+        <source>All-reduce over {n} GPUs: {bw:.1f} GB/s bus bandwidth, {pct:.0f}% of the {ref:.0f} GB/s reference ({what}). Check the interconnect (nvidia-smi topo -m) and NCCL settings.</source>
+        <translation>{n} 张 GPU 上的 all-reduce：总线带宽 {bw:.1f} GB/s，为参考值 {ref:.0f} GB/s 的 {pct:.0f}%（{what}）。请检查互联（nvidia-smi topo -m）和 NCCL 设置。</translation>
+    </message>
+    <message>
+        <source>All-reduce over {n} GPUs: {bw:.1f} GB/s bus bandwidth ({pct:.0f}% of the reference).</source>
+        <translation>{n} 张 GPU 上的 all-reduce：总线带宽 {bw:.1f} GB/s（为参考值的 {pct:.0f}%）。</translation>
+    </message>
+    <message>
+        <source>Scaling: {n} GPUs give {pct:.0f}% of linear speed-up over {n0}.</source>
+        <translation>扩展性：{n} 张 GPU 相对 {n0} 张达到线性加速的 {pct:.0f}%。</translation>
+    </message>
+    <message>
+        <source>Scaling: {pct:.0f}% of linear at {n} GPUs.</source>
+        <translation>扩展性：{n} 张 GPU 时为线性的 {pct:.0f}%。</translation>
+    </message>
+    <message>
+        <source>Measured MFU {pct:.3g}% at {n} GPU(s) (model FLOPs/token {fpt:.3g} × tokens/s per GPU ÷ {peak:g} TFLOPS peak). It is measured without the plan&apos;s tensor/pipeline communication and between-node traffic, so treat it as an upper bound when the plan spans nodes or uses tp/pp &gt; 1.</source>
+        <translation>{n} 张 GPU 实测 MFU {pct:.3g}%（每 token 模型 FLOPs {fpt:.3g} × 单卡 tokens/s ÷ {peak:g} TFLOPS 峰值）。测量时不含方案中的张量/流水线通信和节点间通信，因此当方案跨节点或 tp/pp &gt; 1 时，应把它视为上限。</translation>
+    </message>
+    <message>
+        <source>The kit trains all weights; the plan is {m}. Its MFU is applied as the share of peak the matmuls reach.</source>
+        <translation>测试套件训练全部权重；方案为 {m}。其 MFU 按矩阵乘达到的峰值占比来套用。</translation>
+    </message>
+    <message>
+        <source>MoE plan: the kit ran a dense MLP as wide as the active experts; routing and the expert all-to-all were not measured.</source>
+        <translation>MoE 方案：测试套件运行的是与激活专家等宽的稠密 MLP；路由和专家 all-to-all 未被测量。</translation>
+    </message>
+    <message>
+        <source> (averaged over the whole run, idle phases included)</source>
+        <translation>（整个运行期间的平均值，含空闲阶段）</translation>
+    </message>
+    <message>
+        <source>Power on GPU {gpus} averaged below 60% of the {tdp:.0f} W TDP under load{scope}. This only means something while the GPUs are loaded: check clocks and power caps if matmul is low too.</source>
+        <translation>GPU {gpus} 负载下的平均功耗低于 {tdp:.0f} W TDP 的 60%{scope}。这只在 GPU 满载时才有意义：如果矩阵乘也偏低，请检查频率和功耗上限。</translation>
+    </message>
+    <message>
+        <source>Power limit on GPU {gpus} is set to {lim:.0f} W, below the {tdp:.0f} W TDP: the cards are power-capped.</source>
+        <translation>GPU {gpus} 的功耗上限设为 {lim:.0f} W，低于 {tdp:.0f} W TDP：这些卡被限功耗了。</translation>
+    </message>
+    <message>
+        <source>train_step: the result has no training-step measurement to compute an MFU from</source>
+        <translation>train_step：结果中没有可用来计算 MFU 的训练步测量</translation>
+    </message>
+    <message>
+        <source>train_step: the measured MFU {pct:.0f}% exceeds 100% of peak; check the GPU in the plan</source>
+        <translation>train_step：实测 MFU {pct:.0f}% 超过峰值的 100%；请检查方案中的 GPU 型号</translation>
+    </message>
+</context>
+<context>
+    <name>Autosave</name>
+    <message>
+        <source>never saved</source>
+        <translation>从未保存</translation>
+    </message>
+    <message>
+        <source>Unreadable autosave from {when}: {error}</source>
+        <translation>{when} 的自动保存无法读取：{error}</translation>
+    </message>
+    <message>
+        <source>custom model</source>
+        <translation>自定义模型</translation>
+    </message>
+    <message>
+        <source>Untitled plan</source>
+        <translation>未命名方案</translation>
+    </message>
+    <message>
+        <source>{title} ({where}): {model}, {method}, {n} × {gpu}; autosaved {when}</source>
+        <translation>{title}（{where}）：{model}，{method}，{n} × {gpu}；自动保存于 {when}</translation>
+    </message>
+    <message>
+        <source>not an autosave id</source>
+        <translation>不是自动保存 ID</translation>
+    </message>
+    <message>
+        <source>cannot autosave ({why})</source>
+        <translation>无法自动保存（{why}）</translation>
+    </message>
+    <message>
+        <source>not an autosave file of this version</source>
+        <translation>不是此版本的自动保存文件</translation>
+    </message>
+    <message>
+        <source>cannot delete the autosave ({why})</source>
+        <translation>无法删除自动保存（{why}）</translation>
     </message>
 </context>
 <context>
@@ -271,6 +382,89 @@
     </message>
 </context>
 <context>
+    <name>Checklist</name>
+    <message>
+        <source>Framework and operator compatibility checked first (domestic accelerators)</source>
+        <translation>先确认框架和算子兼容性（国产加速卡）</translation>
+    </message>
+    <message>
+        <source>Domestic accelerators (Ascend, Kunlun, Hygon, Cambricon …) run PyTorch through vendor plug-ins (torch_npu and similar). Missing or slow operators — FlashAttention variants, fused optimizers, custom kernels — can stop a training job or halve its speed. Run your own training script on the vendor&apos;s software stack before anything else on this list.</source>
+        <translation>国产加速卡（昇腾、昆仑芯、海光、寒武纪 …）通过厂商插件（torch_npu 等）运行 PyTorch。缺失或低效的算子——FlashAttention 的各种变体、融合优化器、自定义 kernel——可能让训练任务跑不起来或速度减半。在核对本清单其他各项之前，先在厂商的软件栈上跑通你自己的训练脚本。</translation>
+    </message>
+    <message>
+        <source>Real GPU stock, not &quot;schedulable&quot; capacity</source>
+        <translation>真实的 GPU 现货，而非“可调度”容量</translation>
+    </message>
+    <message>
+        <source>Ask for cards that exist and are free for your dates. &quot;Schedulable&quot; or pooled capacity can mean the cards appear only when another customer leaves, so a job that needs all GPUs at once may wait or start on fewer.</source>
+        <translation>要求提供实际存在、且在你的使用时段空闲的卡。“可调度”或资源池容量可能意味着要等别的客户释放后才有卡，需要同时用上所有 GPU 的任务可能要排队，或只能用更少的卡启动。</translation>
+    </message>
+    <message>
+        <source>Hardware failure SLA and free spare swap</source>
+        <translation>硬件故障 SLA 与免费备件更换</translation>
+    </message>
+    <message>
+        <source>GPUs, NICs and memory fail during long runs (Meta counted 419 unexpected interruptions in 54 days on 16,384 H100s, Llama 3 report §3.3.4). Get in writing how fast a failed card or node is replaced, that the replacement is free, and whether the lost time is credited.</source>
+        <translation>长时间训练中 GPU、网卡和内存都会出故障（Meta 在 16,384 张 H100 上 54 天内记录了 419 次意外中断，见 Llama 3 报告 §3.3.4）。请书面约定故障卡或节点多快更换、更换是否免费，以及损失的时间是否补偿。</translation>
+    </message>
+    <message>
+        <source>Data isolation: VPC or bare metal; does data leave the region?</source>
+        <translation>数据隔离：VPC 还是裸金属；数据是否出境/出区域？</translation>
+    </message>
+    <message>
+        <source>Training data and checkpoints are often confidential or regulated. Confirm that the machines are bare metal or in your own VPC, that storage is not shared with other tenants, and where the data is stored and backed up (cross-border transfer rules may apply).</source>
+        <translation>训练数据和检查点往往涉密或受监管。请确认机器是裸金属或位于你自己的 VPC 中、存储不与其他租户共享，以及数据存放和备份在哪里（可能涉及数据跨境规定）。</translation>
+    </message>
+    <message>
+        <source>IDC/ISP licence (check it on the MIIT site)</source>
+        <translation>IDC/ISP 许可证（在工信部网站核查）</translation>
+    </message>
+    <message>
+        <source>In mainland China, renting out servers and bandwidth needs an IDC (and ISP) value-added telecom licence. Look the licence number up on the MIIT telecom-licence query platform; an unlicensed reseller can be shut down mid-run.</source>
+        <translation>在中国大陆，出租服务器和带宽需要 IDC（及 ISP）增值电信业务经营许可证。请在工信部电信业务经营许可查询平台核查许可证编号；无证转售商可能在训练中途被关停。</translation>
+    </message>
+    <message>
+        <source>Images/snapshots and persistent data disks for resume</source>
+        <translation>用于断点续训的镜像/快照和持久化数据盘</translation>
+    </message>
+    <message>
+        <source>If the environment and checkpoints survive a release of the machine, a stopped job resumes in minutes instead of re-installing drivers and re-copying data. Ask whether system images can be saved and data disks kept (and what they cost) between rentals.</source>
+        <translation>如果释放机器后环境和检查点还能保留，停掉的任务几分钟就能恢复，而不必重装驱动、重新拷贝数据。请询问两次租用之间能否保存系统镜像、保留数据盘（以及费用）。</translation>
+    </message>
+    <message>
+        <source>In-place upgrade (4 → 8 cards) without migration</source>
+        <translation>原地扩容（4 → 8 卡）无需迁移</translation>
+    </message>
+    <message>
+        <source>Starting small and growing is cheaper only if more cards can be added to the same machine or cluster without moving data and rebuilding the environment.</source>
+        <translation>只有能在同一台机器或同一集群上加卡、而不必搬数据和重建环境时，先小规模起步再扩容才更省钱。</translation>
+    </message>
+    <message>
+        <source>Pre-configured frameworks (DeepSpeed, Megatron-LM, vLLM)</source>
+        <translation>预装框架（DeepSpeed、Megatron-LM、vLLM）</translation>
+    </message>
+    <message>
+        <source>Matching driver, CUDA, NCCL and framework versions take time to get right; a tested image saves paid hours. Check the versions against what your code needs.</source>
+        <translation>驱动、CUDA、NCCL 和框架版本配套很费时间；经过验证的镜像能省下付费机时。请对照你的代码需求核对版本。</translation>
+    </message>
+    <message>
+        <source>Interconnect actually dedicated (NVLink, InfiniBand/RoCE not shared)</source>
+        <translation>互联确为独享（NVLink、InfiniBand/RoCE 不共享）</translation>
+    </message>
+    <message>
+        <source>Tensor parallelism needs NVLink inside the node and multi-node jobs need the promised NICs per node. A shared or oversubscribed network turns into all-reduce time. Check nvidia-smi topo -m and the kit&apos;s all-reduce bandwidth.</source>
+        <translation>张量并行需要节点内的 NVLink，多节点任务需要每节点承诺数量的网卡。共享或超分的网络会变成 all-reduce 耗时。请检查 nvidia-smi topo -m 以及测试套件测出的 all-reduce 带宽。</translation>
+    </message>
+    <message>
+        <source>A short paid trial with your own script</source>
+        <translation>用你自己的脚本做一次短时付费试用</translation>
+    </message>
+    <message>
+        <source>A few hours on the exact machine type, running GPU Planner&apos;s acceptance kit and your own training step, shows the real MFU, bandwidth and power before you commit to weeks or months.</source>
+        <translation>在完全相同的机型上花几个小时，运行 GPU Planner 的验收测试套件和你自己的训练步骤，就能在签下数周或数月之前看到真实的 MFU、带宽和功耗。</translation>
+    </message>
+</context>
+<context>
     <name>Cost</name>
     <message>
         <source>card-hours on demand</source>
@@ -295,6 +489,22 @@
     <message>
         <source>card-hours with a monthly cap</source>
         <translation>按卡时计费（每月封顶）</translation>
+    </message>
+    <message>
+        <source>currency must be CNY or USD</source>
+        <translation>币种必须是 CNY 或 USD</translation>
+    </message>
+    <message>
+        <source>the exchange rate must be a positive number</source>
+        <translation>汇率必须是正数</translation>
+    </message>
+    <message>
+        <source>no CNY/USD exchange rate set; enter one to convert prices</source>
+        <translation>未设置人民币/美元汇率；请填写汇率以换算价格</translation>
+    </message>
+    <message>
+        <source>your quote</source>
+        <translation>你的报价</translation>
     </message>
     <message>
         <source>{mode}: {cost:,.0f} {cur}; the next best, {other}, would cost {other_cost:,.0f} {cur}.</source>
@@ -335,6 +545,10 @@
     <message>
         <source>Rent: over {months:.0f} months renting costs {rent:,.0f} {cur} against {own:,.0f} {cur} to build, and running your own machines costs more per month than renting them, so buying never breaks even.</source>
         <translation>建议租用：{months:.0f} 个月内租用需 {rent:,.0f} {cur}，自建需 {own:,.0f} {cur}；而且自有机器每月的运营成本高于租金，购买永远无法回本。</translation>
+    </message>
+    <message>
+        <source>no rental price for {gpu}</source>
+        <translation>{gpu} 没有租用价格</translation>
     </message>
 </context>
 <context>
@@ -1387,6 +1601,321 @@
         <source>the optimizer step and other memory-bound work</source>
         <translation>优化器步骤及其他访存受限的工作</translation>
     </message>
+    <message>
+        <source>the time model is not available</source>
+        <translation>时间模型不可用</translation>
+    </message>
+    <message>
+        <source>objective must be cheapest, fastest or value</source>
+        <translation>优化目标必须是 cheapest、fastest 或 value</translation>
+    </message>
+    <message>
+        <source>search cancelled</source>
+        <translation>搜索已取消</translation>
+    </message>
+    <message>
+        <source>no rental price: enter a quote</source>
+        <translation>没有租用价格：请输入报价</translation>
+    </message>
+    <message>
+        <source>memory size unknown</source>
+        <translation>显存大小未知</translation>
+    </message>
+    <message>
+        <source>No candidate fits in memory: allow more GPUs (max_gpus) or larger cards.</source>
+        <translation>没有候选配置放得进显存：请允许更多 GPU（max_gpus）或更大显存的卡。</translation>
+    </message>
+    <message>
+        <source>No plan fits the budget of {budget:,.0f} {cur}: the cheapest plans are shown.</source>
+        <translation>没有方案在 {budget:,.0f} {cur} 的预算内：下面显示最便宜的方案。</translation>
+    </message>
+    <message>
+        <source>No plan meets the deadline of {days:g} days within {n} GPUs: the fastest plans are shown; raise max_gpus or the deadline.</source>
+        <translation>在 {n} 张 GPU 以内没有方案能赶上 {days:g} 天的截止时间：下面显示最快的方案；请提高 max_gpus 或放宽截止时间。</translation>
+    </message>
+    <message>
+        <source>ZeRO-{z} over {link}</source>
+        <translation>经 {link} 的 ZeRO-{z}</translation>
+    </message>
+    <message>
+        <source>the network</source>
+        <translation>网络</translation>
+    </message>
+    <message>
+        <source>no ZeRO</source>
+        <translation>无 ZeRO</translation>
+    </message>
+    <message>
+        <source>{n} × {gpu}: {price:,.2f} {cur} per card-hour for {eff:,.0f} effective TFLOPS per card ({peak:,.0f} peak × {mfu:.0%} utilisation; micro-batch {mbs}, {zero}) → {cpt:,.3f} {cur} per million tokens.</source>
+        <translation>{n} × {gpu}：每卡时 {price:,.2f} {cur}，每卡有效算力 {eff:,.0f} TFLOPS（峰值 {peak:,.0f} × 利用率 {mfu:.0%}；微批次 {mbs}，{zero}）→ 每百万 token {cpt:,.3f} {cur}。</translation>
+    </message>
+    <message>
+        <source>{a} costs {pr:.2f}× as much per card-hour as {b} and delivers {er:.2f}× the effective TFLOPS, so its tokens cost {cr:.2f}× as much (setup, checkpoints and billing make the rest: {rest:.2f}×).</source>
+        <translation>{a} 的每卡时价格是 {b} 的 {pr:.2f} 倍，有效 TFLOPS 是其 {er:.2f} 倍，因此每 token 成本是其 {cr:.2f} 倍（其余来自环境搭建、检查点和计费方式：{rest:.2f} 倍）。</translation>
+    </message>
+    <message>
+        <source>{n} × {gpu} ({nodes} node(s)): {mem:.1f} of {cap:g} GiB per GPU used, {days:.1f} days, {cost:,.0f} {cur}.</source>
+        <translation>{n} × {gpu}（{nodes} 个节点）：单卡使用 {mem:.1f} / {cap:g} GiB，{days:.1f} 天，{cost:,.0f} {cur}。</translation>
+    </message>
+    <message>
+        <source>Tensor parallel {tp}: each layer&apos;s weights split over {tp} GPUs inside one node ({link}).</source>
+        <translation>张量并行 {tp}：每层权重切分到同一节点内的 {tp} 张 GPU 上（{link}）。</translation>
+    </message>
+    <message>
+        <source>Pipeline parallel {pp}: {layers} layers in stages of about {per} layers; {m} micro-batches per step keep the pipeline bubble at {bubble:.0%} ((p−1)/m).</source>
+        <translation>流水线并行 {pp}：{layers} 层分成每段约 {per} 层的阶段；每步 {m} 个微批次，使流水线气泡保持在 {bubble:.0%}（(p−1)/m）。</translation>
+    </message>
+    <message>
+        <source>optimizer states</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <source>optimizer states and gradients</source>
+        <translation>优化器状态和梯度</translation>
+    </message>
+    <message>
+        <source>optimizer states, gradients and weights</source>
+        <translation>优化器状态、梯度和权重</translation>
+    </message>
+    <message>
+        <source>ZeRO-{z}: {what} sharded over the {dp} data-parallel GPUs.</source>
+        <translation>ZeRO-{z}：{what}切分到 {dp} 张数据并行的 GPU 上。</translation>
+    </message>
+    <message>
+        <source>Plain data parallel over {dp} GPUs: the model states fit without sharding.</source>
+        <translation>在 {dp} 张 GPU 上做普通数据并行：模型状态无需切分即可放下。</translation>
+    </message>
+    <message>
+        <source>Activation recomputation ({rc}) trades extra compute for memory.</source>
+        <translation>激活重计算（{rc}）用额外的算力换取显存。</translation>
+    </message>
+    <message>
+        <source>Micro-batch {mbs} × {ga} accumulation steps × {dp} replicas = {gbs} sequences of {seq} tokens per step.</source>
+        <translation>微批次 {mbs} × 累积 {ga} 步 × {dp} 个副本 = 每步 {gbs} 条长度为 {seq} token 的序列。</translation>
+    </message>
+    <message>
+        <source>Limited by memory: {use:.0%} of each GPU is used.</source>
+        <translation>受显存限制：每张 GPU 已用 {use:.0%}。</translation>
+    </message>
+    <message>
+        <source>Largest loss: {what} takes {frac:.0%} of each step.</source>
+        <translation>最大损耗：{what}占每步的 {frac:.0%}。</translation>
+    </message>
+    <message>
+        <source>Estimated utilisation {mfu:.0%} of peak → {cpt:,.2f} {cur} per million tokens.</source>
+        <translation>估计利用率为峰值的 {mfu:.0%} → 每百万 token {cpt:,.2f} {cur}。</translation>
+    </message>
+    <message>
+        <source>Tensor parallelism over PCIe ({tp} GPUs): every layer all-reduces over PCIe; expect poor scaling.</source>
+        <translation>经 PCIe 的张量并行（{tp} 张 GPU）：每层都要经 PCIe 做 all-reduce；扩展性会很差。</translation>
+    </message>
+    <message>
+        <source>Tensor parallel {tp} is larger than the NVLink domain of {dom} GPUs: part of its traffic goes over PCIe.</source>
+        <translation>张量并行 {tp} 大于 {dom} 张 GPU 的 NVLink 域：部分通信要走 PCIe。</translation>
+    </message>
+    <message>
+        <source>Tensor parallelism across nodes ({tp} &gt; {g} GPUs per node).</source>
+        <translation>张量并行跨节点（{tp} &gt; 每节点 {g} 张 GPU）。</translation>
+    </message>
+    <message>
+        <source>ZeRO-{z} moves gradients{w} every step over {link}; this traffic lowers utilisation.</source>
+        <translation>ZeRO-{z} 每步都要经 {link} 传输梯度{w}；这些通信会降低利用率。</translation>
+    </message>
+    <message>
+        <source> and weights</source>
+        <translation>和权重</translation>
+    </message>
+    <message>
+        <source>the network between nodes</source>
+        <translation>节点间网络</translation>
+    </message>
+    <message>
+        <source>The time assumes {mfu:.0%} model FLOPs utilisation; measure a short run and correct it.</source>
+        <translation>该时间按 {mfu:.0%} 的模型 FLOPs 利用率估算；请实测一次短时运行并修正。</translation>
+    </message>
+    <message>
+        <source>Only {per:.1f} tokens per parameter: compute-optimal pretraining uses about 20 (Chinchilla).</source>
+        <translation>每个参数仅 {per:.1f} 个 token：算力最优的预训练约用 20 个（Chinchilla）。</translation>
+    </message>
+    <message>
+        <source>The batch is too small to keep {n} GPUs busy: one micro-batch per replica already makes {gbs} sequences per step, above the usual {target}.</source>
+        <translation>批次太小，喂不饱 {n} 张 GPU：每个副本一个微批次就已是每步 {gbs} 条序列，超过常用的 {target}。</translation>
+    </message>
+    <message>
+        <source>Only {m} micro-batches for {pp} pipeline stages: the bubble wastes {b:.0%} of the time; use a larger global batch.</source>
+        <translation>{pp} 个流水线阶段只有 {m} 个微批次：流水线气泡浪费了 {b:.0%} 的时间；请使用更大的全局批次。</translation>
+    </message>
+    <message>
+        <source>A model of this size normally runs on cards with ≥80 GB.</source>
+        <translation>这种规模的模型通常在 ≥80 GB 的卡上运行。</translation>
+    </message>
+    <message>
+        <source>Multi-node training of this size wants ≥400 Gb/s per GPU between nodes; {net} gives less.</source>
+        <translation>这种规模的多节点训练要求节点间每 GPU ≥400 Gb/s；{net} 达不到。</translation>
+    </message>
+    <message>
+        <source>{nodes} nodes: ask the vendor for the network between nodes (≥400 Gb/s InfiniBand/RoCE for large models).</source>
+        <translation>{nodes} 个节点：请向供应商确认节点间网络（大模型需 ≥400 Gb/s InfiniBand/RoCE）。</translation>
+    </message>
+    <message>
+        <source>{n} cards: confirm the vendor&apos;s real elastic capacity before planning on it.</source>
+        <translation>{n} 张卡：做方案之前请与供应商确认真实的弹性容量。</translation>
+    </message>
+    <message>
+        <source>Misses the deadline of {d:g} days.</source>
+        <translation>赶不上 {d:g} 天的截止时间。</translation>
+    </message>
+    <message>
+        <source>Over the budget of {b:,.0f} {cur}.</source>
+        <translation>超出 {b:,.0f} {cur} 的预算。</translation>
+    </message>
+    <message>
+        <source>Uses the default price for {gpu} ({date}): enter your quote.</source>
+        <translation>使用了 {gpu} 的默认价格（{date}）：请输入你的报价。</translation>
+    </message>
+</context>
+<context>
+    <name>PlanFile</name>
+    <message>
+        <source>not a GPU Planner plan</source>
+        <translation>不是 GPU Planner 方案文件</translation>
+    </message>
+    <message>
+        <source>made by a newer GPU Planner (schema {n}); this version reads up to {m}</source>
+        <translation>由更新版本的 GPU Planner 创建（schema {n}）；本版本最高只能读取 {m}</translation>
+    </message>
+    <message>
+        <source>cannot upgrade a schema {n} plan</source>
+        <translation>无法升级 schema {n} 的方案</translation>
+    </message>
+    <message>
+        <source>too large for a plan file (over {mb} MB)</source>
+        <translation>文件过大，不像方案文件（超过 {mb} MB）</translation>
+    </message>
+    <message>
+        <source>empty file, not a plan</source>
+        <translation>空文件，不是方案</translation>
+    </message>
+    <message>
+        <source>UTF-16 text; plan files are UTF-8</source>
+        <translation>UTF-16 文本；方案文件应为 UTF-8</translation>
+    </message>
+    <message>
+        <source>binary data, not a plan file</source>
+        <translation>二进制数据，不是方案文件</translation>
+    </message>
+    <message>
+        <source>not UTF-8 text (invalid byte at offset {n})</source>
+        <translation>不是 UTF-8 文本（偏移 {n} 处有无效字节）</translation>
+    </message>
+    <message>
+        <source>not valid JSON: the file ends too early (truncated?)</source>
+        <translation>不是有效的 JSON：文件提前结束（被截断了？）</translation>
+    </message>
+    <message>
+        <source>not valid JSON (line {line}, column {col}: {msg})</source>
+        <translation>不是有效的 JSON（第 {line} 行，第 {col} 列：{msg}）</translation>
+    </message>
+    <message>
+        <source>not a plan: JSON nested too deeply</source>
+        <translation>不是方案：JSON 嵌套过深</translation>
+    </message>
+    <message>
+        <source>not valid JSON ({why})</source>
+        <translation>不是有效的 JSON（{why}）</translation>
+    </message>
+    <message>
+        <source>invalid plan</source>
+        <translation>无效的方案</translation>
+    </message>
+    <message>
+        <source>not a plan: expected a JSON object, found {kind}</source>
+        <translation>不是方案：应为 JSON 对象，实际为 {kind}</translation>
+    </message>
+    <message>
+        <source>{name}: a scenario file, opened as a new plan</source>
+        <translation>{name}：场景文件，已作为新方案打开</translation>
+    </message>
+    <message>
+        <source>not a GPU Planner plan (no schema_version)</source>
+        <translation>不是 GPU Planner 方案（缺少 schema_version）</translation>
+    </message>
+    <message>
+        <source>{name}: written in plan format {n}; saving will upgrade it to format {m}</source>
+        <translation>{name}：方案格式为 {n}；保存时将升级为格式 {m}</translation>
+    </message>
+    <message>
+        <source>{name}: unknown fields kept as they are (made by a newer GPU Planner?): {fields}</source>
+        <translation>{name}：未知字段已原样保留（由更新版本的 GPU Planner 创建？）：{fields}</translation>
+    </message>
+    <message>
+        <source>contains text that is not valid Unicode</source>
+        <translation>包含无效的 Unicode 文本</translation>
+    </message>
+    <message>
+        <source>not UTF-8 text</source>
+        <translation>不是 UTF-8 文本</translation>
+    </message>
+    <message>
+        <source>file not found</source>
+        <translation>文件不存在</translation>
+    </message>
+    <message>
+        <source>is a folder, not a plan file</source>
+        <translation>是文件夹，不是方案文件</translation>
+    </message>
+    <message>
+        <source>cannot read the file (permission denied)</source>
+        <translation>无法读取文件（权限不足）</translation>
+    </message>
+    <message>
+        <source>cannot read the file ({why})</source>
+        <translation>无法读取文件（{why}）</translation>
+    </message>
+    <message>
+        <source>cannot save: the text contains invalid characters</source>
+        <translation>无法保存：文本包含无效字符</translation>
+    </message>
+    <message>
+        <source>cannot save: {why}</source>
+        <translation>无法保存：{why}</translation>
+    </message>
+    <message>
+        <source>cannot save ({why}); the file on disk is unchanged</source>
+        <translation>无法保存（{why}）；磁盘上的文件未改动</translation>
+    </message>
+    <message>
+        <source>permission denied; the folder may be read-only</source>
+        <translation>权限不足；该文件夹可能是只读的</translation>
+    </message>
+    <message>
+        <source>the disk is read-only</source>
+        <translation>磁盘是只读的</translation>
+    </message>
+    <message>
+        <source>the disk is full</source>
+        <translation>磁盘已满</translation>
+    </message>
+    <message>
+        <source>the folder does not exist</source>
+        <translation>文件夹不存在</translation>
+    </message>
+    <message>
+        <source>a file is in the way of the folder</source>
+        <translation>有同名文件占用了该文件夹的路径</translation>
+    </message>
+    <message>
+        <source>model not embedded: {why}</source>
+        <translation>模型未嵌入：{why}</translation>
+    </message>
+    <message>
+        <source>model not embedded: {path} not found</source>
+        <translation>模型未嵌入：找不到 {path}</translation>
+    </message>
+    <message>
+        <source>the embedded model cannot be used</source>
+        <translation>嵌入的模型无法使用</translation>
+    </message>
 </context>
 <context>
     <name>PlansPage</name>
@@ -1481,6 +2010,126 @@
     <message>
         <source>Against #{0} ({1} × {2}): {3}.</source>
         <translation>与 #{0}（{1} × {2}）相比：{3}。</translation>
+    </message>
+    <message>
+        <source>#{0}: {1} × {2}</source>
+        <translation>#{0}：{1} × {2}</translation>
+    </message>
+    <message>
+        <source>misses the deadline</source>
+        <translation>赶不上截止时间</translation>
+    </message>
+    <message>
+        <source>over budget</source>
+        <translation>超出预算</translation>
+    </message>
+    <message>
+        <source>Parallel layout</source>
+        <translation>并行布局</translation>
+    </message>
+    <message>
+        <source>TP {0} · PP {1} · CP {2} · EP {3} · DP {4} · ZeRO-{5} · recompute {6} · micro-batch {7} × accumulation {8} · {9} node(s) of {10}</source>
+        <translation>TP {0} · PP {1} · CP {2} · EP {3} · DP {4} · ZeRO-{5} · 重计算 {6} · 微批次 {7} × 累积 {8} · {9} 个节点，每节点 {10}</translation>
+    </message>
+    <message>
+        <source>fits</source>
+        <translation>放得下</translation>
+    </message>
+    <message>
+        <source>does not fit</source>
+        <translation>放不下</translation>
+    </message>
+    <message>
+        <source>Memory per GPU (GiB)</source>
+        <translation>单卡显存 (GiB)</translation>
+    </message>
+    <message>
+        <source>weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>gradients</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>activations</source>
+        <translation>激活值</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>total</source>
+        <translation>合计</translation>
+    </message>
+    <message>
+        <source>capacity</source>
+        <translation>容量</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>{0} days · {1} tokens/s · MFU {2}</source>
+        <translation>{0} 天 · {1} tokens/s · MFU {2}</translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>tensor-parallel communication</source>
+        <translation>张量并行通信</translation>
+    </message>
+    <message>
+        <source>data-parallel / ZeRO communication</source>
+        <translation>数据并行 / ZeRO 通信</translation>
+    </message>
+    <message>
+        <source>pipeline bubble</source>
+        <translation>流水线气泡</translation>
+    </message>
+    <message>
+        <source>context-parallel communication</source>
+        <translation>上下文并行通信</translation>
+    </message>
+    <message>
+        <source>expert all-to-all</source>
+        <translation>专家 all-to-all 通信</translation>
+    </message>
+    <message>
+        <source>optimizer step and other</source>
+        <translation>优化器步骤及其他</translation>
+    </message>
+    <message>
+        <source>Step time breakdown</source>
+        <translation>单步时间构成</translation>
+    </message>
+    <message>
+        <source>Cost by rental mode</source>
+        <translation>各租用方式的成本</translation>
+    </message>
+    <message>
+        <source>Rent or build</source>
+        <translation>租用还是自建</translation>
+    </message>
+    <message>
+        <source>Warnings</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>How it works</source>
+        <translation>方案说明</translation>
+    </message>
+    <message>
+        <source>Why it beat the next plan</source>
+        <translation>为何优于下一个方案</translation>
     </message>
     <message>
         <source>Cost ({0})</source>
@@ -1594,6 +2243,102 @@
         <translation>截止时间</translation>
     </message>
     <message>
+        <source>Parameter counts: module by module as the reference implementations build them (Hugging Face transformers, Megatron-LM).</source>
+        <translation>参数量：按参考实现（Hugging Face transformers、Megatron-LM）的构建方式逐模块统计。</translation>
+    </message>
+    <message>
+        <source>Model states per GPU: ZeRO (Rajbhandari et al. 2020, arXiv:1910.02054) Table 1; activations: Korthikanti et al. 2022 (arXiv:2205.05198).</source>
+        <translation>单卡模型状态：ZeRO（Rajbhandari 等，2020，arXiv:1910.02054）表 1；激活值：Korthikanti 等，2022（arXiv:2205.05198）。</translation>
+    </message>
+    <message>
+        <source>Training FLOPs: 6·N per token plus attention (Kaplan et al. 2020, arXiv:2001.08361; Narayanan et al. 2021, arXiv:2104.04473).</source>
+        <translation>训练 FLOPs：每 token 6·N 加上注意力部分（Kaplan 等，2020，arXiv:2001.08361；Narayanan 等，2021，arXiv:2104.04473）。</translation>
+    </message>
+    <message>
+        <source>Checkpoint interval and lost work: Young 1974 (CACM 17(9)); interruption rate from Llama 3 (arXiv:2407.21783) §3.3.4.</source>
+        <translation>检查点间隔与损失的工作量：Young 1974（CACM 17(9)）；中断率取自 Llama 3（arXiv:2407.21783）§3.3.4。</translation>
+    </message>
+    <message>
+        <source>Rent versus build: straight-line depreciation, electricity = power × PUE × tariff (gpu-catalog.md §3.6).</source>
+        <translation>租用与自建对比：直线折旧，电费 = 功耗 × PUE × 电价（gpu-catalog.md §3.6）。</translation>
+    </message>
+    <message>
+        <source>Does not fit: {need} GiB per GPU (with {head} GiB headroom) on a {cap} GiB card.</source>
+        <translation>放不下：单卡需要 {need} GiB（含 {head} GiB 余量），而显卡只有 {cap} GiB。</translation>
+    </message>
+    <message>
+        <source>No rental price for {gpu}: enter a quote.</source>
+        <translation>{gpu} 没有租用价格：请输入报价。</translation>
+    </message>
+    <message>
+        <source>Inside each node: {link} between all {n} GPUs (tensor/expert parallelism runs inside the node); ask for the nvidia-smi topo -m output and check NV# links, not PHB/SYS.</source>
+        <translation>每个节点内：全部 {n} 张 GPU 之间为 {link}（张量/专家并行在节点内运行）；请索取 nvidia-smi topo -m 的输出，确认是 NV# 链路，而不是 PHB/SYS。</translation>
+    </message>
+    <message>
+        <source>Inside each node: {link} is enough for data parallelism; GPUs under one CPU socket (PIX/PXB, not SYS) all-reduce faster.</source>
+        <translation>每个节点内：{link} 足以支撑数据并行；同一 CPU 插槽下的 GPU（PIX/PXB，而不是 SYS）all-reduce 更快。</translation>
+    </message>
+    <message>
+        <source>Between nodes: {net}, at least {gbps:,.0f} Gb/s per node, dedicated to this job (not shared with storage or other tenants), all {nodes} nodes under one switch tier.</source>
+        <translation>节点之间：{net}，每节点至少 {gbps:,.0f} Gb/s，专供此任务使用（不与存储或其他租户共享），全部 {nodes} 个节点位于同一交换层级下。</translation>
+    </message>
+    <message>
+        <source>Between nodes: InfiniBand or RoCE, dedicated to this job, all {nodes} nodes under one switch tier; ask for the NIC count and speed per node.</source>
+        <translation>节点之间：InfiniBand 或 RoCE，专供此任务使用，全部 {nodes} 个节点位于同一交换层级下；请询问每节点的网卡数量和速率。</translation>
+    </message>
+    <message>
+        <source>One resumable checkpoint is about {ckpt} (weights and optimizer states); keep at least the last three, written in parallel from every node, with snapshots or a copy off the machines.</source>
+        <translation>一个可断点续训的检查点约 {ckpt}（权重和优化器状态）；至少保留最近三个，由各节点并行写入，并做快照或在机器之外另存一份。</translation>
+    </message>
+    <message>
+        <source>Tokenised training data: about {data}; it must be readable from every node.</source>
+        <translation>分词后的训练数据：约 {data}；每个节点都必须能读取。</translation>
+    </message>
+    <message>
+        <source>Model weights in 16 bit: {w}; the final model and checkpoints must be downloadable at the end.</source>
+        <translation>16 bit 模型权重：{w}；训练结束时最终模型和检查点必须可以下载。</translation>
+    </message>
+    <message>
+        <source>assumed (set in the scenario)</source>
+        <translation>假设值（在场景中设定）</translation>
+    </message>
+    <message>
+        <source>measured (benchmark in the plan)</source>
+        <translation>实测值（方案中的基准测试）</translation>
+    </message>
+    <message>
+        <source>modelled: achievable share of dense peak per GPU generation (gpu-catalog.md §4.1) minus exposed communication</source>
+        <translation>模型估算：各代 GPU 可达到的稠密峰值占比（gpu-catalog.md §4.1）减去未被掩盖的通信</translation>
+    </message>
+    <message>
+        <source>MFU (model FLOPs utilisation)</source>
+        <translation>MFU（模型 FLOPs 利用率）</translation>
+    </message>
+    <message>
+        <source>Memory headroom per GPU</source>
+        <translation>单卡显存余量</translation>
+    </message>
+    <message>
+        <source>Rental price per card-hour, {gpu}</source>
+        <translation>{gpu} 每卡时租用价格</translation>
+    </message>
+    <message>
+        <source>Exchange rate</source>
+        <translation>汇率</translation>
+    </message>
+    <message>
+        <source>{days} days for {cost}, against {cdays} days for {ccost} with the chosen plan.</source>
+        <translation>{days} 天，{cost}；所选方案为 {cdays} 天，{ccost}。</translation>
+    </message>
+    <message>
+        <source>Misses the deadline of {d} days.</source>
+        <translation>赶不上 {d} 天的截止时间。</translation>
+    </message>
+    <message>
+        <source>Over the budget of {b}.</source>
+        <translation>超出 {b} 的预算。</translation>
+    </message>
+    <message>
         <source>card: {cap} GiB</source>
         <translation>显卡：{cap} GiB</translation>
     </message>
@@ -1642,6 +2387,10 @@
         <translation>微批次 {mb} × 累积 {ga}</translation>
     </message>
     <message>
+        <source>Not available in this build (the {part} model is not installed); this section fills in when it is.</source>
+        <translation>此版本不可用（未安装 {part} 模型）；安装后此部分会自动补全。</translation>
+    </message>
+    <message>
         <source>Date</source>
         <translation>日期</translation>
     </message>
@@ -1656,6 +2405,14 @@
     <message>
         <source>Plan file</source>
         <translation>方案文件</translation>
+    </message>
+    <message>
+        <source>Training plan and GPU rental requirements</source>
+        <translation>训练方案与 GPU 租用需求</translation>
+    </message>
+    <message>
+        <source>Warnings</source>
+        <translation>警告</translation>
     </message>
     <message>
         <source>{layers} layers, hidden {hidden}, {heads} heads ({kv} KV, {att}), {mlp} MLP {ffn}, vocabulary {vocab}</source>
@@ -1766,6 +2523,10 @@
         <translation>性价比最高</translation>
     </message>
     <message>
+        <source>The task</source>
+        <translation>任务</translation>
+    </message>
+    <message>
         <source>Weights</source>
         <translation>权重</translation>
     </message>
@@ -1786,12 +2547,20 @@
         <translation>其他（CUDA 上下文、缓冲区）</translation>
     </message>
     <message>
+        <source>Total</source>
+        <translation>总计</translation>
+    </message>
+    <message>
         <source>Headroom kept free</source>
         <translation>预留余量</translation>
     </message>
     <message>
         <source>Card memory</source>
         <translation>单卡显存</translation>
+    </message>
+    <message>
+        <source>The recommendation</source>
+        <translation>推荐方案</translation>
     </message>
     <message>
         <source>Rent {n} × {gpu} ({nodes} node(s) of {per}).</source>
@@ -1898,6 +2667,14 @@
         <translation>占比</translation>
     </message>
     <message>
+        <source>This layout does not fit in GPU memory.</source>
+        <translation>此布局放不进显存。</translation>
+    </message>
+    <message>
+        <source>Cost by rental mode</source>
+        <translation>各租用方式的成本</translation>
+    </message>
+    <message>
         <source>recommended</source>
         <translation>推荐</translation>
     </message>
@@ -1910,12 +2687,28 @@
         <translation>总成本</translation>
     </message>
     <message>
+        <source>Rent or build</source>
+        <translation>租用还是自建</translation>
+    </message>
+    <message>
+        <source>Alternatives considered</source>
+        <translation>考虑过的其他方案</translation>
+    </message>
+    <message>
         <source>Days</source>
         <translation>天数</translation>
     </message>
     <message>
         <source>Compared with the chosen plan</source>
         <translation>与所选方案相比</translation>
+    </message>
+    <message>
+        <source>No other plan met the constraints.</source>
+        <translation>没有其他方案满足约束条件。</translation>
+    </message>
+    <message>
+        <source>Charts</source>
+        <translation>图表</translation>
     </message>
     <message>
         <source>Memory per GPU: the parts of each plan&apos;s memory, and the card&apos;s capacity (dashed).</source>
@@ -1930,16 +2723,48 @@
         <translation>成本与时间：每个点是一个方案在其最便宜租用方式下的结果；实心方块是所选方案。</translation>
     </message>
     <message>
+        <source>Requirements for the vendor</source>
+        <translation>对供应商的要求</translation>
+    </message>
+    <message>
         <source>GPU: {gpu}, at least {m} GiB of memory per GPU (this plan needs {m} GiB including headroom); {n} GPUs.</source>
         <translation>GPU：{gpu}，单卡显存至少 {m} GiB（此方案含余量需要 {m} GiB）；共 {n} 张 GPU。</translation>
+    </message>
+    <message>
+        <source>Vendor checklist</source>
+        <translation>供应商核对清单</translation>
     </message>
     <message>
         <source>Check</source>
         <translation>检查项</translation>
     </message>
     <message>
+        <source>Price used for {gpu}: {src} ({date}){default}.</source>
+        <translation>{gpu} 使用的价格：{src}（{date}）{default}。</translation>
+    </message>
+    <message>
+        <source>a shipped default; replace it with your quote</source>
+        <translation>，为内置默认值；请替换为你的报价</translation>
+    </message>
+    <message>
+        <source>Formulas</source>
+        <translation>公式</translation>
+    </message>
+    <message>
+        <source>Estimates from GPU Planner {v}. Measure on the rented machines before committing (nvidia-smi topo -m, nccl-tests all_reduce_perf, a short training run).</source>
+        <translation>以上为 GPU Planner {v} 的估算结果。签约前请在租用的机器上实测（nvidia-smi topo -m、nccl-tests all_reduce_perf、一次短时训练）。</translation>
+    </message>
+    <message>
         <source>Notes</source>
         <translation>备注</translation>
+    </message>
+    <message>
+        <source>No checklist items.</source>
+        <translation>没有核对项。</translation>
+    </message>
+    <message>
+        <source>Assumptions and sources</source>
+        <translation>假设与来源</translation>
     </message>
     <message>
         <source>Assumption</source>
@@ -2052,7 +2877,6 @@
     <name>Timing</name>
     <message>
         <source>no {p} peak in the catalog; using the {o} figure</source>
-        <extracomment>Sustained fraction of dense peak on the GEMMs of large training layers, by GPU generation. Ampere/Hopper: gpu-catalog.md §4.1 (see module docstring). Ada and consumer Blackwell: no public MFU figure (gpu-catalog.md §4.1 last row); assumed equal to Ampere, whose ratio of FLOPs to memory bandwidth is similar. Datacenter Blackwell: assumed equal to Hopper (no figure in the reference). Volta: assumed equal to Ampere. CDNA3 (MI300X): Hopper × (MAMF 51–60% / H100 MAMF 80.3%) ≈ 0.38 (stas00 MAMF table in gpu-catalog.md §4.1). Others (Ascend, Cambricon, unknown): 0.40, a cautious default with no source (users should set assumptions.mfu). FP8 matmuls reach a lower share of their (doubled) peak: llm-foundry FP8 3B ~28–30% of FP8 peak vs ~42% of BF16 peak for BF16 runs; Llama 4 ~20% of FP8 peak (gpu-catalog.md §4.1): ratio ≈ 0.7. GEMM size saturation constants (module docstring): per-GPU width and tokens per micro-batch. Achievable fraction of HBM bandwidth for streaming kernels (STREAM-like copies reach 80–90% of the datasheet bandwidth on A100/H100: NVIDIA CUDA samples bandwidthTest; stas00 ml-engineering &quot;compute&quot;). Element-wise traffic of an unfused (eager PyTorch) decoder layer relative to fused kernels: an eager RMSNorm/LayerNorm is ~5 kernels in fp32 instead of one (HF ``LlamaRMSNorm`` upcasts, squares, means, rsqrt-multiplies, downcasts); SwiGLU 2 kernels instead of 1; RoPE 6. Judgement from counting kernels. Fallback NCCL all-reduce busbw as a fraction of the one-way link bandwidth when the catalog has no measurement: NVLink A100 200/300 = 0.67, H100 370/450 = 0.82 → 0.7; PCIe Gen5 28/64 = 0.44 → 0.4 (networks.json measurements, gpu-catalog.md §4.2). Default inter-node fabric per GPU generation when ``hardware.inter_node`` is not given (gpu-catalog.md §2.2: &quot;A100 class uses 1 × 200G per GPU; H100/H200/B200 class uses 1 × 400G per GPU&quot;). PCIe boxes: the reference has no sourced figure; its 8×4090 example has 2 NICs (§2.5), speed unknown; we assume 2 × 100 GbE RoCE (a judgement: set hardware.inter_node/nics_per_node for your servers). AdamW update traffic per parameter on its shard: read gradient (4), master weight (4), two moments (8); write master and moments (12) and the 16-bit working copy (2): 30 bytes (Megatron/DeepSpeed fused Adam; one pass). 8-bit Adam keeps 1-byte moments: 18; SGD with momentum 18; Adafactor ~16.</extracomment>
         <translation>目录中没有 {p} 峰值；改用 {o} 的数据</translation>
     </message>
     <message>
@@ -2078,6 +2902,165 @@
     <message>
         <source>hardware.inter_node &apos;{id}&apos; is not an inter-node fabric</source>
         <translation>hardware.inter_node “{id}”不是节点间网络</translation>
+    </message>
+</context>
+<context>
+    <name>Topology</name>
+    <message>
+        <source>empty input: paste the output of &apos;nvidia-smi topo -m&apos;</source>
+        <translation>输入为空：请粘贴“nvidia-smi topo -m”的输出</translation>
+    </message>
+    <message>
+        <source>no &apos;nvidia-smi topo -m&apos; header found (a line like &apos;GPU0  GPU1 ... CPU Affinity&apos;); line {n} is &apos;{text}&apos;</source>
+        <translation>未找到“nvidia-smi topo -m”的表头（类似“GPU0  GPU1 ... CPU Affinity”的一行）；第 {n} 行是“{text}”</translation>
+    </message>
+    <message>
+        <source>header repeats a column: &apos;{text}&apos;</source>
+        <translation>表头有重复的列：“{text}”</translation>
+    </message>
+    <message>
+        <source>device columns must come before the affinity columns</source>
+        <translation>设备列必须在亲和性列之前</translation>
+    </message>
+    <message>
+        <source>expected GPU columns GPU0..GPU{last} in order, got {got}</source>
+        <translation>应按顺序为 GPU0..GPU{last} 列，实际为 {got}</translation>
+    </message>
+    <message>
+        <source>row {row} is not among the header columns ({first}..{last})</source>
+        <translation>行 {row} 不在表头的列中（{first}..{last}）</translation>
+    </message>
+    <message>
+        <source>expected a GPU row like &apos;{example}&apos;, got &apos;{text}&apos;</source>
+        <translation>应为类似“{example}”的 GPU 行，实际为“{text}”</translation>
+    </message>
+    <message>
+        <source>row {row} appears twice</source>
+        <translation>行 {row} 出现了两次</translation>
+    </message>
+    <message>
+        <source>row {row} has {got} entries, the header has {want} columns: &apos;{text}&apos;</source>
+        <translation>行 {row} 有 {got} 项，而表头有 {want} 列：“{text}”</translation>
+    </message>
+    <message>
+        <source>{row} column {col}: unknown link class &apos;{tok}&apos; (expected X, NV#, PIX, PXB, PHB, NODE or SYS)</source>
+        <translation>{row} 第 {col} 列：未知的链路类型“{tok}”（应为 X、NV#、PIX、PXB、PHB、NODE 或 SYS）</translation>
+    </message>
+    <message>
+        <source>{row} column {col}: &apos;X&apos; must mark the row&apos;s own column only</source>
+        <translation>{row} 第 {col} 列：“X”只能标在该行自己对应的列</translation>
+    </message>
+    <message>
+        <source>{row} {col}: unexpected value &apos;{tok}&apos;</source>
+        <translation>{row} {col}：意外的值“{tok}”</translation>
+    </message>
+    <message>
+        <source>line {n}: header found but no GPU rows follow it</source>
+        <translation>第 {n} 行：找到了表头，但后面没有 GPU 行</translation>
+    </message>
+    <message>
+        <source>Partial output: rows {rows} are missing, so {k} of {total} GPU pairs are unknown; paste the full &apos;nvidia-smi topo -m&apos; output to confirm</source>
+        <translation>输出不完整：缺少行 {rows}，因此 {total} 对 GPU 中有 {k} 对未知；请粘贴完整的“nvidia-smi topo -m”输出以确认</translation>
+    </message>
+    <message>
+        <source>Single GPU: no GPU-to-GPU links to check (TP=1).</source>
+        <translation>单卡：没有 GPU 间链路需要检查（TP=1）。</translation>
+    </message>
+    <message>
+        <source>NVLink on all {k} listed GPU pairs ({nv}): tensor parallelism up to {tp} runs over NVLink if the missing pairs match (confirmed: up to {conf}).</source>
+        <translation>列出的全部 {k} 对 GPU 都是 NVLink（{nv}）：若缺失的各对也一致，张量并行最高 {tp} 可走 NVLink（已确认：最高 {conf}）。</translation>
+    </message>
+    <message>
+        <source>Full NVLink mesh across {n} GPUs ({nv}): tensor parallelism up to {tp} runs over NVLink.</source>
+        <translation>{n} 张 GPU 之间为全互联 NVLink（{nv}）：张量并行最高 {tp} 可走 NVLink。</translation>
+    </message>
+    <message>
+        <source>NV8 on every pair: typical of A800/H800 (8 NVLinks, 400 GB/s), about half the all-reduce bandwidth of NV12/NV18 parts</source>
+        <translation>每对都是 NV8：A800/H800 的典型配置（8 条 NVLink，400 GB/s），all-reduce 带宽约为 NV12/NV18 型号的一半</translation>
+    </message>
+    <message>
+        <source>No NVLink: GPU pairs talk over PCIe ({classes}) — keep TP=1 and prefer ZeRO/FSDP data parallelism</source>
+        <translation>没有 NVLink：GPU 之间经 PCIe 通信（{classes}）——保持 TP=1，优先使用 ZeRO/FSDP 数据并行</translation>
+    </message>
+    <message>
+        <source>NVLink only between pairs ({pairs}); other pairs use PCIe — TP up to {tp} over NVLink, data parallelism across pairs</source>
+        <translation>只有成对的 GPU 之间有 NVLink（{pairs}）；其他各对走 PCIe——TP 最高 {tp} 可走 NVLink，各对之间用数据并行</translation>
+    </message>
+    <message>
+        <source>The NVLink pairs are not consecutive GPU ids: set CUDA_VISIBLE_DEVICES={order} so TP=2 groups land on the bridges</source>
+        <translation>NVLink 配对的 GPU 编号不连续：请设置 CUDA_VISIBLE_DEVICES={order}，让 TP=2 的组落在桥接的卡上</translation>
+    </message>
+    <message>
+        <source>Partial NVLink: {nv} of {total} GPU pairs use NVLink ({cls}); tensor parallelism up to {tp} stays on NVLink</source>
+        <translation>部分 NVLink：{total} 对 GPU 中有 {nv} 对使用 NVLink（{cls}）；张量并行最高 {tp} 可保持在 NVLink 上</translation>
+    </message>
+    <message>
+        <source>plan uses TP={tp} but this server has only {n} GPU(s): a TP group would span servers over the network; choose TP≤{k}</source>
+        <translation>方案使用 TP={tp}，但这台服务器只有 {n} 张 GPU：TP 组将经网络跨服务器；请选择 TP≤{k}</translation>
+    </message>
+    <message>
+        <source>plan uses TP={tp} but {pair} cross the CPU socket (SYS): choose another server or TP≤{k}</source>
+        <translation>方案使用 TP={tp}，但 {pair} 跨 CPU 插槽（SYS）：请换一台服务器或选择 TP≤{k}</translation>
+    </message>
+    <message>
+        <source>plan uses TP={tp} but {pair} talk over PCIe ({cls}): choose another server or TP≤{k}</source>
+        <translation>方案使用 TP={tp}，但 {pair} 经 PCIe 通信（{cls}）：请换一台服务器或选择 TP≤{k}</translation>
+    </message>
+    <message>
+        <source>plan uses TP={tp}: {pair} is not in the pasted output, so NVLink inside every TP group cannot be confirmed</source>
+        <translation>方案使用 TP={tp}：粘贴的输出中没有 {pair}，因此无法确认每个 TP 组内都是 NVLink</translation>
+    </message>
+    <message>
+        <source>plan uses TP={tp}: every TP group is on NVLink.</source>
+        <translation>方案使用 TP={tp}：每个 TP 组都在 NVLink 上。</translation>
+    </message>
+    <message>
+        <source>TP={tp} does not divide the {n} GPUs: {left} GPU(s) would sit idle</source>
+        <translation>TP={tp} 不能整除 {n} 张 GPU：将有 {left} 张 GPU 闲置</translation>
+    </message>
+    <message>
+        <source>plan uses {p} GPUs; this server has {n}: {idle} would sit idle</source>
+        <translation>方案使用 {p} 张 GPU；这台服务器有 {n} 张：{idle} 张将闲置</translation>
+    </message>
+    <message>
+        <source>GPUs span {k} NUMA nodes: pin each training process to its GPU&apos;s CPU cores (CPU Affinity)</source>
+        <translation>GPU 分布在 {k} 个 NUMA 节点上：请把每个训练进程绑定到其 GPU 对应的 CPU 核（CPU Affinity）</translation>
+    </message>
+    <message>
+        <source>{gpu} has no NIC at PIX/PXB distance: inter-node traffic crosses the CPU</source>
+        <translation>{gpu} 在 PIX/PXB 距离内没有网卡：节点间通信要经过 CPU</translation>
+    </message>
+    <message>
+        <source>{gpus} have no NIC at PIX/PXB distance: inter-node traffic crosses the CPU</source>
+        <translation>{gpus} 在 PIX/PXB 距离内没有网卡：节点间通信要经过 CPU</translation>
+    </message>
+    <message>
+        <source>Every listed GPU has a NIC at PIX/PXB distance ({k} NICs).</source>
+        <translation>列出的每张 GPU 在 PIX/PXB 距离内都有网卡（共 {k} 块网卡）。</translation>
+    </message>
+    <message>
+        <source>plan spans {p} GPUs (more than this server&apos;s {n}) but the output lists no NIC: inter-node traffic needs an RDMA NIC near each GPU</source>
+        <translation>方案跨 {p} 张 GPU（多于这台服务器的 {n} 张），但输出中没有列出网卡：节点间通信需要每张 GPU 附近有 RDMA 网卡</translation>
+    </message>
+    <message>
+        <source>empty input: paste the output of &apos;nvidia-smi --query-gpu=... --format=csv&apos;</source>
+        <translation>输入为空：请粘贴“nvidia-smi --query-gpu=... --format=csv”的输出</translation>
+    </message>
+    <message>
+        <source>expected a CSV header like &apos;name, memory.total [MiB]&apos;, got &apos;{text}&apos;</source>
+        <translation>应为类似“name, memory.total [MiB]”的 CSV 表头，实际为“{text}”</translation>
+    </message>
+    <message>
+        <source>expected {want} comma-separated values, got &apos;{text}&apos;</source>
+        <translation>应为 {want} 个逗号分隔的值，实际为“{text}”</translation>
+    </message>
+    <message>
+        <source>{field}: expected a number in {unit}, got &apos;{val}&apos;</source>
+        <translation>{field}：应为以 {unit} 为单位的数字，实际为“{val}”</translation>
+    </message>
+    <message>
+        <source>GPU{i} draws {d:.0f} W of its {l:.0f} W limit ({p:.0f}%): if a training job is running, it is starved (data loading, communication) or capped; idle GPUs always draw little</source>
+        <translation>GPU{i} 功耗 {d:.0f} W，上限 {l:.0f} W（{p:.0f}%）：如果正在训练，说明它在空等（数据加载、通信）或被限功耗；空闲的 GPU 功耗本来就低</translation>
     </message>
 </context>
 <context>
@@ -2403,7 +3386,6 @@
     <name>VerifyPanel</name>
     <message>
         <source>Interconnect (nvidia-smi topo -m)</source>
-        <extracomment>Cell colours by link class (gpu-catalog.md §2.4 order NV# &gt; PIX &gt; PXB &gt; PHB &gt; NODE &gt; SYS).</extracomment>
         <translation>互联（nvidia-smi topo -m）</translation>
     </message>
     <message>
@@ -2556,10 +3538,69 @@
     </message>
 </context>
 <context>
-    <name>self.page</name>
+    <name>catalog</name>
     <message>
-        <source>the deadline must be after today</source>
-        <translation>截止时间必须晚于今天</translation>
+        <source>cannot read resource file {name}: {err}</source>
+        <translation>无法读取资源文件 {name}：{err}</translation>
+    </message>
+    <message>
+        <source>malformed resource file {name}</source>
+        <translation>资源文件 {name} 格式错误</translation>
+    </message>
+    <message>
+        <source>malformed resource file {name}: {what}</source>
+        <translation>资源文件 {name} 格式错误：{what}</translation>
+    </message>
+    <message>
+        <source>unknown GPU &apos;{id}&apos;; run `gpuplanner gpus` for the ids</source>
+        <translation>未知的 GPU“{id}”；运行 `gpuplanner gpus` 查看可用 ID</translation>
+    </message>
+    <message>
+        <source> (did you mean: {ids}?)</source>
+        <translation>（你是不是要找：{ids}？）</translation>
+    </message>
+    <message>
+        <source>unknown precision &apos;{p}&apos;; use one of {all}</source>
+        <translation>未知的精度“{p}”；请使用以下之一：{all}</translation>
+    </message>
+    <message>
+        <source>unknown network &apos;{id}&apos;; known: {ids}</source>
+        <translation>未知的网络“{id}”；已知：{ids}</translation>
+    </message>
+    <message>
+        <source>unknown network &apos;{id}&apos; (did you mean: {ids}?)</source>
+        <translation>未知的网络“{id}”（你是不是要找：{ids}？）</translation>
+    </message>
+    <message>
+        <source>intra-node bandwidth must be a positive number of GB/s</source>
+        <translation>节点内带宽必须是以 GB/s 为单位的正数</translation>
+    </message>
+    <message>
+        <source>GPU &apos;{id}&apos; has no NVLink</source>
+        <translation>GPU“{id}”没有 NVLink</translation>
+    </message>
+    <message>
+        <source>network &apos;{id}&apos; is an inter-node fabric, not an intra-node link</source>
+        <translation>网络“{id}”是节点间网络，不是节点内链路</translation>
+    </message>
+    <message>
+        <source>unknown currency &apos;{c}&apos;; use CNY or USD</source>
+        <translation>未知币种“{c}”；请使用 CNY 或 USD</translation>
+    </message>
+    <message>
+        <source>no CNY/USD exchange rate set; enter one to convert prices</source>
+        <translation>未设置人民币/美元汇率；请填写汇率以换算价格</translation>
+    </message>
+    <message>
+        <source>unknown economics default &apos;{k}&apos;; known: {all}</source>
+        <translation>未知的经济参数默认项“{k}”；已知：{all}</translation>
+    </message>
+</context>
+<context>
+    <name>gpus</name>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
     </message>
 </context>
 </TS>
