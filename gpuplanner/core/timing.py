@@ -265,6 +265,11 @@ def gpu_time_facts(gpu: Any, precision: str = "bf16", *, intra_node: str | None 
     )
 
 
+#: Fraction of ZeRO-3 traffic (up to the compute time) hidden under compute, per framework (see
+#: time_arrays): FSDP prefetch overlaps; DeepSpeed ZeRO-3 (also under the HF Trainer) does not in the
+#: published measurements (Narayanan et al. 2021, Table 2).
+ZERO3_OVERLAP = {"fsdp": 1.0, "megatron": 1.0, "deepspeed": 0.0, "hf": 0.0}
+
 #: Bus bandwidth between GPUs without peer-to-peer support across CPU sockets (NVIDIA/nccl-tests #307:
 #: NCCL's topology model gives 10 GB/s to SYS paths on an 8×RTX 4090 server).
 NO_P2P_SYS_GBS = 10.0
@@ -533,7 +538,13 @@ def time_arrays(
     rs = grad_gpu * g_bytes * _ring_factor(dp, "all_gather", ops) / dp_bw + lat_ag
     z3_per_mb = 2.0 * gather + rs  # forward + backward gathers, gradient reduce-scatter
     bwd_last = t_mb * (2.0 / 3.0)  # the last micro-batch's backward pass hides gradient reduction
-    dp_exposed = where(zero >= 3, m_acc * maximum(z3_per_mb - t_mb, 0.0), maximum(ar - bwd_last, 0.0))
+    # How much of the ZeRO-3 traffic hides under compute depends on the implementation: FSDP prefetches the
+    # next block's all-gather on a separate stream (PyTorch FSDP docs, "backward_prefetch"/"forward_prefetch";
+    # llm-foundry's FSDP rows run near compute-bound), while DeepSpeed ZeRO-3 measured by Narayanan et al.
+    # 2021 (Table 2) loses throughput per GPU in proportion to the GPU count at a fixed batch — its gathers
+    # and reduce-scatters are effectively not hidden. The HF Trainer runs ZeRO through DeepSpeed.
+    z3_hidden = ZERO3_OVERLAP.get(framework, 0.0) * minimum(z3_per_mb, t_mb)
+    dp_exposed = where(zero >= 3, m_acc * (z3_per_mb - z3_hidden), maximum(ar - bwd_last, 0.0))
     dp_comm = where(dp > 1, dp_exposed, 0.0)
 
     # ---- context parallelism: K/V ring, forward 1×, backward 2× (K/V and dK/dV), hidden under attention
