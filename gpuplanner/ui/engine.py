@@ -14,8 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from gpuplanner.core.errors import PlannerError, ScenarioError
-from gpuplanner.core.estimate import Estimate, estimate, memory_breakdown, resolve
-from gpuplanner.core.memory import MemoryBreakdown
+import numpy as np
+
+from gpuplanner.core.estimate import Estimate, estimate, memory_breakdown, memory_kwargs, resolve
+from gpuplanner.core.memory import GIB, RECOMPUTE_CODES, MemoryBreakdown, memory_arrays
 from gpuplanner.core.scenario import Scenario
 
 
@@ -95,14 +97,24 @@ def live(scenario: Scenario, base_dir: Path | None = None) -> LiveResult:
         return LiveResult(error=str(err))
     alts = [Alternative("current", None, est.memory)]
     p, t = scenario.parallel, scenario.training
-    for z in range(4):
-        if z != p.zero:
-            s2 = _vary(scenario, "parallel", zero=z)
-            alts.append(Alternative("zero", z, memory_breakdown(dataclasses.replace(r, scenario=s2))))
-    for rc in ("none", "selective", "full"):
-        if rc != t.recompute:
-            s2 = _vary(scenario, "training", recompute=rc)
-            alts.append(Alternative("recompute", rc, memory_breakdown(dataclasses.replace(r, scenario=s2))))
+    variants = [("zero", z, z, RECOMPUTE_CODES[t.recompute]) for z in range(4) if z != p.zero]
+    variants += [("recompute", rc, p.zero, RECOMPUTE_CODES[rc]) for rc in ("none", "selective", "full")
+                 if rc != t.recompute]
+    # one vectorised call of the core's memory model for all alternatives (memory.memory_arrays)
+    arr = memory_arrays(
+        r.facts, **memory_kwargs(r),
+        tp=p.tp, pp=p.pp, cp=p.cp, ep=p.ep, dp=scenario.dp, zero=np.array([v[2] for v in variants]),
+        recompute=np.array([v[3] for v in variants]), mbs=t.micro_batch_size,
+        sp=p.sequence_parallel and p.tp > 1, grad_accum=scenario.grad_accum, vpp=p.vpp,
+        offload=p.offload_optimizer,
+    )
+    n = len(variants)
+    cols = {k: np.broadcast_to(np.asarray(v, dtype=float), (n,)) / GIB for k, v in arr.items()}
+    for i, (kind, value, _z, _rc) in enumerate(variants):
+        alts.append(Alternative(kind, value, MemoryBreakdown(
+            weights=float(cols["weights"][i]), gradients=float(cols["gradients"][i]),
+            optimizer=float(cols["optimizer"][i]), activations=float(cols["activations"][i]),
+            other=float(cols["other"][i]), capacity=est.memory.capacity, headroom=est.memory.headroom)))
     return LiveResult(estimate=est, alternatives=alts, time=time_summary(est))
 
 

@@ -15,9 +15,7 @@ from PySide6.QtWidgets import (
 from gpuplanner.core.errors import PlannerError
 
 from . import settings
-from .charts import configure_pyqtgraph
 from .live import LiveEstimator, SearchController
-from .live_panel import LivePanel
 from .model import ScenarioModel
 from .pages.base import AppContext
 
@@ -65,7 +63,6 @@ class MainWindow(QMainWindow):
     def __init__(self, parent: QWidget | None = None, model: ScenarioModel | None = None,
                  autosave: bool = True, search_enabled: bool = True):
         super().__init__(parent)
-        configure_pyqtgraph()
         self.model = model or ScenarioModel(parent=self)
         self.estimator = LiveEstimator(self.model, self)
         self.search = SearchController(self.model, self)
@@ -106,11 +103,15 @@ class MainWindow(QMainWindow):
         cl.setSpacing(0)
         cl.addWidget(self.stack, 1)
         cl.addLayout(nav)
-        self.live = LivePanel(self.model, self.estimator, self.search)
+        # the live panel (pyqtgraph, ~0.3 s to import) is built right after the first paint
+        self._live = None
+        self._live_holder = QWidget()
+        hl = QVBoxLayout(self._live_holder)
+        hl.setContentsMargins(0, 0, 0, 0)
         self.split = QSplitter(Qt.Orientation.Horizontal)
         self.split.addWidget(self.sidebar)
         self.split.addWidget(center)
-        self.split.addWidget(self.live)
+        self.split.addWidget(self._live_holder)
         self.split.setStretchFactor(1, 3)
         self.split.setStretchFactor(2, 2)
         self.split.setCollapsible(0, False)
@@ -151,9 +152,29 @@ class MainWindow(QMainWindow):
         self.go_to(0)
         self._restore_state()
         self.estimator.run_now()
-        self.estimator.run_scaling_now()
         if search_enabled:
             self.search.restart()
+        QTimer.singleShot(20, self._ensure_live)  # after the first paint
+
+    # ================================================================== live panel
+    @property
+    def live(self):
+        return self._ensure_live()
+
+    def _ensure_live(self):
+        if self._live is None:
+            from .charts import configure_pyqtgraph
+            from .live_panel import LivePanel
+
+            configure_pyqtgraph()
+            self._live = LivePanel(self.model, self.estimator, self.search)
+            self._live_holder.layout().addWidget(self._live)
+            if self.pages[5] is not None:
+                self._live.cost_chart.planClicked.connect(self._on_cost_point)
+            if self.estimator.result is not None:
+                self._live.on_estimate(self.estimator.result)
+            self.estimator.run_scaling_now()
+        return self._live
 
     # ================================================================== pages
     def ensure_page(self, i: int) -> QWidget:
@@ -164,8 +185,8 @@ class MainWindow(QMainWindow):
             self.stack.removeWidget(old)
             old.deleteLater()
             self.pages[i] = page
-            if i == 5:
-                self.live.cost_chart.planClicked.connect(self._on_cost_point)
+            if i == 5 and self._live is not None:
+                self._live.cost_chart.planClicked.connect(self._on_cost_point)
         return self.pages[i]
 
     def page(self, key: str):

@@ -204,13 +204,14 @@ class ScenarioModel(QObject):
                     if loc and (p.startswith(loc + ".") or loc.startswith(p + ".")):
                         target = p
                         break
-            if target is None:  # a cross-field rule (e.g. num_gpus vs tp): blame the latest edit
-                for p in reversed(newest):
-                    if p in good:
-                        target = p
+            if target is None:  # a cross-field rule: the field its message names, else an older pending value
+                named = [p for p in good if f"{p}=" in msg]
+                older = [p for p in good if p not in newest]
+                latest = [p for p in reversed(newest) if p in good]
+                for cand in (named, older, latest, list(good)[-1:]):
+                    if cand:
+                        target = cand[0]
                         break
-            if target is None and good:
-                target = list(good)[-1]
             if target is not None and target not in out:
                 out[target] = msg
         return out

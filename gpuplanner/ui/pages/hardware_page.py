@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
@@ -223,8 +225,7 @@ class HardwarePage(BasePage):
                         self.tr("Derived from another rental mode without a discount") if derived else
                         self.tr("Default price; type your own quote (double-click or start typing)")))
                     self.table.setItem(r, col, it)
-                src = price.source if price else ""
-                self.table.setItem(r, 9, self._ro(f"{src} {price.source_date}" if price else self.tr("no price")))
+                self.table.setItem(r, 9, self._ro(self.price_source_text(price) if price else self.tr("no price")))
             for i, cg in enumerate(customs):
                 r = len(gpus) + i
                 self.row_ids.append(f"custom:{i}")
@@ -245,6 +246,16 @@ class HardwarePage(BasePage):
                 self.table.setItem(r, 9, self._ro(self.tr("your entry")))
         finally:
             self._filling = False
+
+    def price_source_text(self, price) -> str:
+        """Source and date of a price; the core's "(converted at R CNY/USD)" note is translated here."""
+        src = price.source
+        m = re.match(r"^(.*) \(converted at ([0-9.]+) CNY/USD\)$", src)
+        if m:
+            src = self.tr("{0} (converted at {1} CNY/USD)").format(m.group(1), m.group(2))
+        if not price.is_default:
+            src = self.tr("your quote")
+        return f"{src} {price.source_date}".strip()
 
     def _on_item_changed(self, item: QTableWidgetItem) -> None:
         if self._filling:

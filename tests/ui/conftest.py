@@ -1,0 +1,78 @@
+"""UI test fixtures: a main window per test, dialogs that never block, no thread left running."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+
+class DialogLog:
+    """Records message boxes; ``answer`` is what QMessageBox.question returns."""
+
+    def __init__(self):
+        self.calls: list[tuple[str, str]] = []
+        self.answer = QMessageBox.StandardButton.Discard
+
+
+@pytest.fixture(autouse=True)
+def dialogs(monkeypatch):
+    log = DialogLog()
+
+    def question(parent, title, text, *a, **k):
+        log.calls.append(("question", text))
+        return log.answer
+
+    def record(kind):
+        def f(parent, title, text, *a, **k):
+            log.calls.append((kind, text))
+            return QMessageBox.StandardButton.Ok
+        return f
+
+    monkeypatch.setattr(QMessageBox, "question", question)
+    monkeypatch.setattr(QMessageBox, "warning", record("warning"))
+    monkeypatch.setattr(QMessageBox, "information", record("information"))
+    monkeypatch.setattr(QMessageBox, "about", record("about"))
+    # any file dialog a test did not patch fails loudly instead of blocking
+    for name in ("getOpenFileName", "getSaveFileName", "getExistingDirectory"):
+        monkeypatch.setattr(QFileDialog, name, lambda *a, **k: pytest.fail("unpatched file dialog"))
+    return log
+
+
+@pytest.fixture
+def make_window(qtbot):
+    from gpuplanner.ui.main_window import MainWindow
+
+    made = []
+
+    def make(**kw):
+        kw.setdefault("autosave", False)
+        w = MainWindow(**kw)
+        qtbot.addWidget(w)
+        w.show()
+        made.append(w)
+        return w
+
+    yield make
+    for w in made:
+        w.model.set_dirty(False)
+        w.search.shutdown()
+
+
+@pytest.fixture
+def win(make_window, qtbot):
+    w = make_window()
+    qtbot.waitUntil(lambda: w.search.state == "done", timeout=20000)
+    return w
+
+
+from ui_helpers import TINY_CONFIG  # noqa: E402
+
+
+@pytest.fixture
+def tiny_config(tmp_path):
+    p = tmp_path / "tiny" / "config.json"
+    p.parent.mkdir()
+    p.write_text(json.dumps(TINY_CONFIG), encoding="utf-8")
+    return p
