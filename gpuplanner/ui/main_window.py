@@ -19,7 +19,7 @@ from .live import LiveEstimator, SearchController
 from .model import ScenarioModel
 from .pages.base import AppContext
 
-PAGE_KEYS = ("model", "training", "data", "budget", "hardware", "plans")
+PAGE_KEYS = ("model", "training", "data", "budget", "hardware", "plans", "verify")
 
 # which wizard step owns a field path (for the ⚠ marks in the sidebar)
 _BUDGET_FIELDS = ("constraints.deadline_days", "constraints.hours_per_week", "constraints.phase",
@@ -47,8 +47,9 @@ def _page_class(i: int):
     from .pages.model_page import ModelPage
     from .pages.plans_page import PlansPage
     from .pages.training_page import TrainingPage
+    from .pages.verify_page import VerifyPage
 
-    return (ModelPage, TrainingPage, DataPage, BudgetPage, HardwarePage, PlansPage)[i]
+    return (ModelPage, TrainingPage, DataPage, BudgetPage, HardwarePage, PlansPage, VerifyPage)[i]
 
 
 def _planfile():
@@ -277,14 +278,14 @@ class MainWindow(QMainWindow):
 
     def retranslate(self) -> None:
         titles = [self.tr("Model"), self.tr("Training setup"), self.tr("Data volume"), self.tr("Time and budget"),
-                  self.tr("Hardware and prices"), self.tr("Plans")]
+                  self.tr("Hardware and prices"), self.tr("Plans"), self.tr("Verify server")]
         self.step_titles = titles
         self._update_step_marks()
         self.back_btn.setText(self.tr("← Back"))
         self.back_btn.setToolTip(self.tr("Previous step (Alt+Left)"))
         self.next_btn.setText(self.tr("Next →"))
         self.next_btn.setToolTip(self.tr("Next step (Alt+Right)"))
-        self.sidebar.setToolTip(self.tr("Steps: click any step, or press Ctrl+1 … Ctrl+6"))
+        self.sidebar.setToolTip(self.tr("Steps: click any step, or press Ctrl+1 … Ctrl+7"))
         self.file_menu.setTitle(self.tr("&File"))
         self.go_menu.setTitle(self.tr("&Go"))
         self.help_menu.setTitle(self.tr("&Help"))
@@ -371,6 +372,12 @@ class MainWindow(QMainWindow):
                     currency=plan.currency, days=plan.days, cost=plan.cost)
             except Exception:  # noqa: BLE001 - the selection is optional in a plan file
                 pass
+        checklist = self.model.ui.get("checklist") or {}
+        if checklist:
+            from gpuplanner.io.planfile import ChecklistItem
+
+            doc.vendor_checklist = [ChecklistItem(id=k, checked=bool(v.get("checked")), note=str(v.get("notes") or ""))
+                                    for k, v in checklist.items()]
         results = dict(doc.results or {})
         res = self.estimator.result
         if res is not None and res.estimate is not None:
@@ -430,6 +437,9 @@ class MainWindow(QMainWindow):
                 base = path.resolve().parent
                 scenario = pf.scenario_for_estimate(doc, base, path.name)
                 ui = (doc.results or {}).get("app_ui") if isinstance(doc.results, dict) else None
+                if doc.vendor_checklist:
+                    ui = dict(ui) if isinstance(ui, dict) else {}
+                    ui["checklist"] = {c.id: {"checked": c.checked, "notes": c.note} for c in doc.vendor_checklist}
                 is_plan = pf.is_plan_file(path)
                 self._doc = doc if is_plan else None
                 title = doc.title

@@ -40,6 +40,7 @@ DEFAULT_UI: dict[str, Any] = {
     "deadline_date": "",
     "work_mode": "continuous",      # continuous | weekly
     "custom_gpus": [],              # list of dicts (shown in the catalog table)
+    "checklist": {},                # vendor checklist: item id -> {"checked": bool, "notes": str}
     "page": 0,
     "selected_plan": 0,
 }

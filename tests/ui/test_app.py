@@ -40,8 +40,8 @@ def set_manual(w):
 
 # --------------------------------------------------------------------------------------------- window
 
-def test_window_has_six_clickable_steps_and_live_panel(win, qtbot):
-    assert win.sidebar.count() == 6
+def test_window_has_clickable_steps_and_live_panel(win, qtbot):
+    assert win.sidebar.count() == 7   # the six planning steps and "Verify server"
     for i in (4, 2, 5, 0):
         rect = win.sidebar.visualItemRect(win.sidebar.item(i))
         qtbot.mouseClick(win.sidebar.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
@@ -488,3 +488,19 @@ def test_live_update_latency_budget(make_window, qtbot):
         times.append(time.perf_counter() - t0)
         assert chart.data["labels"][0] == "Current"
     assert sorted(times)[len(times) // 2] < 0.25
+
+
+def test_verify_step_checklist_saved_in_plan(win, qtbot, tmp_path):
+    win.go_to(6)
+    page = win.page("verify")
+    iid, (box, _why, _notes) = next(iter(page.panel._check_rows.items()))
+    box.setChecked(True)
+    assert win.model.ui["checklist"][iid]["checked"] is True
+    path = tmp_path / "v.gpuplan"
+    assert win.save_to(path)
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    assert {"id": iid, "checked": True} .items() <= next(c for c in saved["vendor_checklist"] if c["id"] == iid).items()
+    win.file_new()
+    assert not page.panel.checklist_state().entry(iid).checked
+    assert win.open_path(path)
+    assert page.panel.checklist_state().entry(iid).checked
