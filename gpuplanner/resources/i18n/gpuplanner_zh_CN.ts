@@ -283,7 +283,7 @@
     </message>
     <message>
         <source>GPUs</source>
-        <translation>GPU 数</translation>
+        <translation>张卡</translation>
     </message>
     <message>
         <source>days from now</source>
@@ -468,7 +468,7 @@
     <name>Cost</name>
     <message>
         <source>card-hours on demand</source>
-        <translation>按卡时计费（按需）</translation>
+        <translation>按需卡时</translation>
     </message>
     <message>
         <source>spot card-hours</source>
@@ -484,11 +484,11 @@
     </message>
     <message>
         <source>card-hours with a weekly cap</source>
-        <translation>按卡时计费（每周封顶）</translation>
+        <translation>按周封顶的卡时计费</translation>
     </message>
     <message>
         <source>card-hours with a monthly cap</source>
-        <translation>按卡时计费（每月封顶）</translation>
+        <translation>按月封顶的卡时计费</translation>
     </message>
     <message>
         <source>currency must be CNY or USD</source>
@@ -835,6 +835,14 @@
         <translation>你的输入</translation>
     </message>
     <message>
+        <source>{0} (converted at {1} CNY/USD)</source>
+        <translation>{0}（按 {1} CNY/USD 换算）</translation>
+    </message>
+    <message>
+        <source>your quote</source>
+        <translation>你的报价</translation>
+    </message>
+    <message>
         <source>Price &apos;{0}&apos; for {1} is not a number; it was not changed.</source>
         <translation>{1} 的价格“{0}”不是数字；未作修改。</translation>
     </message>
@@ -1073,6 +1081,10 @@
         <translation>方案</translation>
     </message>
     <message>
+        <source>Verify server</source>
+        <translation>验证服务器</translation>
+    </message>
+    <message>
         <source>← Back</source>
         <translation>← 上一步</translation>
     </message>
@@ -1089,8 +1101,8 @@
         <translation>下一步（Alt+右方向键）</translation>
     </message>
     <message>
-        <source>Steps: click any step, or press Ctrl+1 … Ctrl+6</source>
-        <translation>步骤：点击任意步骤，或按 Ctrl+1 … Ctrl+6</translation>
+        <source>Steps: click any step, or press Ctrl+1 … Ctrl+7</source>
+        <translation>步骤：点击任意步骤，或按 Ctrl+1 … Ctrl+7</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -2556,7 +2568,7 @@
     </message>
     <message>
         <source>Card memory</source>
-        <translation>单卡显存</translation>
+        <translation>显卡容量</translation>
     </message>
     <message>
         <source>The recommendation</source>
@@ -3380,6 +3392,21 @@
     <message>
         <source>Data-parallel degree = GPUs ÷ (TP × PP × CP) = {0}.</source>
         <translation>数据并行度 = GPU 数 ÷ (TP × PP × CP) = {0}。</translation>
+    </message>
+</context>
+<context>
+    <name>VerifyPage</name>
+    <message>
+        <source>Verify server</source>
+        <translation>验证服务器</translation>
+    </message>
+    <message>
+        <source>7 · Verify the rented server</source>
+        <translation>7 · 验证租用的服务器</translation>
+    </message>
+    <message>
+        <source>Once the machines are rented: paste `nvidia-smi topo -m`, run the acceptance kit on the server and import its result, and tick the vendor checklist. The measured MFU can replace the assumed one.</source>
+        <translation>机器租到手后：粘贴 `nvidia-smi topo -m` 的输出，在服务器上运行验收测试套件并导入结果，再逐项勾选供应商核对清单。实测 MFU 可以替换假设值。</translation>
     </message>
 </context>
 <context>
