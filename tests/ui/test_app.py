@@ -445,9 +445,13 @@ def test_autosave_and_recovery_offer(make_window, qtbot, dialogs):
     assert w2.model.dirty
 
 
-def test_report_menu_without_report_module(win, dialogs):
-    win.actions_["preview"].trigger()
-    assert dialogs.calls[-1][0] in ("information",) or dialogs.calls == []
+def test_export_pdf_from_file_menu(win, qtbot, tmp_path, monkeypatch, dialogs):
+    out = tmp_path / "report"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), "pdf"))
+    win.actions_["pdf"].trigger()
+    pdf = tmp_path / "report.pdf"
+    assert pdf.read_bytes()[:5] == b"%PDF-", dialogs.calls
+    assert pdf.stat().st_size > 10_000
 
 
 def test_language_change_retranslates(win, qtbot):
