@@ -250,8 +250,10 @@ def walk_pages(w, qtbot):
 
 def test_switch_to_chinese_and_back_at_run_time(window, language, qtbot):
     w = window
-    for i in range(page_count(w)):  # build every page first: the switch must reach existing widgets
-        w.go_to(i)
+    clipped = []
+    for i, _texts in walk_pages(w, qtbot):  # builds every page: the switch must reach existing widgets
+        clipped += [f"page {i + 1}: {b}" for b in clipped_texts(w)]
+    assert not clipped, "clipped in English at 1280×800:\n" + "\n".join(clipped)
     w.go_to(0)
     settle(qtbot)
     memory, scaling, cost = w.live.charts()
@@ -300,9 +302,10 @@ def test_switch_to_chinese_and_back_at_run_time(window, language, qtbot):
     assert back == en
 
 
-def test_no_english_left_after_switching_to_chinese(window, language, qtbot):
+def test_no_english_left_and_nothing_clipped_after_switching_to_chinese(window, language, qtbot):
     """After a live switch, no visible text may still be an English source the catalogue translates:
-    that means a widget did not re-translate, or its string sits under a context Qt never looks up."""
+    that means a widget did not re-translate, or its string sits under a context Qt never looks up.
+    And at 1280×800 no label, button or combo box of any page is cut off in Chinese."""
     w = window
     for i in range(page_count(w)):
         w.go_to(i)
@@ -312,12 +315,15 @@ def test_no_english_left_after_switching_to_chinese(window, language, qtbot):
     assert language.install("zh_CN")
     settle(qtbot, 100)
     left = set()
+    clipped = []
     for i, texts in walk_pages(w, qtbot):
         for where, text in texts:
             t = text.strip()
             if t in english:
                 left.add(f"page {i + 1}: {where}: {t!r}")
+        clipped += [f"page {i + 1}: {b}" for b in clipped_texts(w)]
     assert not left, "English texts still shown after switching to Chinese:\n" + "\n".join(sorted(left))
+    assert not clipped, "clipped in Chinese at 1280×800:\n" + "\n".join(clipped)
 
 
 # ------------------------------------------------------------------------------ pseudo-localisation
@@ -369,3 +375,40 @@ def test_pseudo_checker_flags_english_outside_brackets():
     assert untranslated_words("［1  ［Model］］  ⚠", allowed) == []
     assert untranslated_words("［Total］: 12 GiB per GPU", allowed) == ["per"]
     assert untranslated_words("Plans", allowed) == ["Plans"]
+
+
+# ------------------------------------------------------------------------------------ layouts hold
+
+def clipped_texts(window: QMainWindow) -> list[str]:
+    """Visible labels, buttons and combo boxes narrower (or lower) than their text needs."""
+    out = []
+    for lab in window.findChildren(QLabel):
+        if not lab.isVisible() or not lab.text():
+            continue
+        if lab.wordWrap():
+            need_h = lab.heightForWidth(lab.width())
+            if need_h > lab.height() + 1:
+                out.append(f"{_where(lab)}: {lab.text()[:50]!r} is {lab.height()} px high, needs {need_h}")
+            continue
+        hint = lab.sizeHint()
+        if lab.width() < hint.width() - 1 or lab.height() < hint.height() - 1:
+            out.append(f"{_where(lab)}: {lab.text()[:50]!r} is {lab.width()}×{lab.height()}, needs "
+                       f"{hint.width()}×{hint.height()}")
+    for b in window.findChildren(QAbstractButton):
+        if b.isVisible() and b.text() and b.width() < b.sizeHint().width() - 1:
+            out.append(f"{_where(b)}: {b.text()!r} is {b.width()} px wide, needs {b.sizeHint().width()}")
+    for c in window.findChildren(QComboBox):
+        if c.isVisible() and c.currentText():
+            need = c.fontMetrics().horizontalAdvance(c.currentText()) + 24  # text + arrow and frame
+            if c.width() < need:
+                out.append(f"{_where(c)}: {c.currentText()!r} is {c.width()} px wide, needs {need}")
+    return out
+
+
+def test_clipped_checker_reports_a_squeezed_label(window, qtbot):
+    probe = QLabel("a label far too long for twenty pixels", window.stack.currentWidget())
+    probe.resize(20, 10)
+    probe.show()
+    settle(qtbot)
+    assert any("far too long" in b for b in clipped_texts(window))
+    probe.deleteLater()
