@@ -951,8 +951,8 @@
         <translation>全选</translation>
     </message>
     <message>
-        <source>Let the search consider every catalog GPU</source>
-        <translation>让搜索考虑目录中的所有 GPU</translation>
+        <source>Let the search consider every catalog GPU (those without a price or known specs are skipped)</source>
+        <translation>让搜索考虑目录中的所有 GPU（没有价格或规格未知的会被跳过）</translation>
     </message>
     <message>
         <source>Add custom GPU…</source>
