@@ -1027,7 +1027,7 @@
     </message>
     <message>
         <source>{0} days on {1} × {2} · MFU {3}</source>
-        <translation>{1} × {2} 上需 {0} 天 · MFU {3}</translation>
+        <translation>在 {1} × {2} 上需 {0} 天 · MFU {3}</translation>
     </message>
     <message>
         <source>{0} × {1}</source>
