@@ -146,7 +146,7 @@ def screenshots(folder: Path) -> list[Path]:
     page.seq_len.setText("12x")
     page.seq_len.textEdited.emit("12x")
     app.processEvents()
-    p = folder / "7-invalid-field.png"
+    p = folder / "8-invalid-field.png"
     w.grab().save(str(p))
     out.append(p)
     w.search.shutdown()

@@ -58,7 +58,8 @@ def log_ticks(lo: float, hi: float, fmt=short_num) -> list[tuple[float, str]]:
 def legend_html(items: list[tuple[str, str, str]]) -> str:
     """A one-line legend: (colour, marker, label) -> HTML with coloured markers."""
     return " &nbsp;".join(
-        f"<span style='color:{c}'>{m}</span>&nbsp;{lab.replace(' ', '&nbsp;')}" for c, m, lab in items)
+        f"<span style='color:{c}'>{m.replace(' ', '&nbsp;')}</span>&nbsp;{lab.replace(' ', '&nbsp;')}"
+        for c, m, lab in items)
 
 
 def configure_pyqtgraph() -> None:
@@ -451,7 +452,7 @@ class ScalingChart(ChartBase):
             self.deadline.setValue(math.log10(target))
             self.deadline.label.setFormat(
                 self.tr("deadline ({0} days)").format(f"{target:g}") if days_mode
-                else self.tr("needed for the deadline: {0} tokens/s").format(f"{target:,.3g}"))
+                else self.tr("needed for the deadline: {0} tokens/s").format(short_num(float(f"{target:.3g}"))))
             self.deadline.setVisible(True)
         else:
             self.deadline.setVisible(False)
@@ -504,13 +505,19 @@ class CostChart(ChartBase):
     def retranslate(self) -> None:
         super().retranslate()
         self.title_label.setText(self.tr("Cost against time (candidate plans)"))
-        self.legend_label.setText(legend_html(
-            [("#888", "●", self.tr("plans")), ("#1565c0", "●—", self.tr("Pareto front")),
-             ("#ff9800", "★", self.tr("chosen")), (RED, "- -", self.tr("deadline")),
-             ("#6a1b9a", "- -", self.tr("budget"))]))
+        self._update_legend()
         self.plot.getPlotItem().setLabel("bottom", self.tr("days"))
         if self._state is not None:
             self.update_plans(*self._state)
+
+    def _update_legend(self) -> None:
+        items = [("#888", "●", self.tr("plans")), ("#1565c0", "●—", self.tr("Pareto front")),
+                 ("#ff9800", "★", self.tr("chosen"))]
+        if self.deadline.isVisible():
+            items.append((RED, "- -", self.tr("deadline")))
+        if self.budget.isVisible():
+            items.append(("#6a1b9a", "- -", self.tr("budget")))
+        self.legend_label.setText(legend_html(items))
 
     def _on_clicked(self, _item, points, *_):
         if points is not None and len(points):
@@ -565,6 +572,11 @@ class CostChart(ChartBase):
                 "#{0} {1} × {2}<br>{3} days, {4} {5}").format(
                 p.rank, p.num_gpus, p.gpu_name, f"{p.days:.3g}", f"{p.cost:,.0f}", p.currency)))
         self.set_hover_points(hov)
-        xr = list(xs) + ([deadline_days] if deadline_days and deadline_days < 3 * max(xs) else [])
-        yr = list(ys) + ([budget] if budget and budget < 3 * max(ys) else [])
+        show_deadline = bool(deadline_days) and bool(deadline_days < 3 * float(max(xs)))
+        show_budget = bool(budget) and bool(budget < 3 * float(max(ys)))
+        self.deadline.setVisible(show_deadline)
+        self.budget.setVisible(show_budget)
+        self._update_legend()
+        xr = list(xs) + ([deadline_days] if show_deadline else [])
+        yr = list(ys) + ([budget] if show_budget else [])
         self._set_log_ranges(xr, yr, x_fmt=lambda v: f"{v:g}")

@@ -672,8 +672,18 @@ class MainWindow(QMainWindow):
     # ================================================================== self test
     def self_test(self, timeout_s: float = 60.0) -> int:
         """Walk every page with the example plan, render every chart, and report (0 = all good)."""
+        import sys
+        import traceback
+
         app = QApplication.instance()
         problems: list[str] = []
+        old_hook = sys.excepthook
+
+        def hook(etype, value, tb):  # an exception in a slot fails the self-test
+            problems.append("".join(traceback.format_exception_only(etype, value)).strip())
+            traceback.print_exception(etype, value, tb)
+
+        sys.excepthook = hook
         app.processEvents()
         for i in range(len(PAGE_KEYS)):
             self.go_to(i)
@@ -702,6 +712,7 @@ class MainWindow(QMainWindow):
         if res is None or res.estimate is None:
             problems.append(f"no estimate: {res.error if res else ''}")
         self.search.shutdown()
+        sys.excepthook = old_hook
         for p in problems:
             print(f"self-test: {p}")
         if not problems:

@@ -508,3 +508,16 @@ def test_verify_step_checklist_saved_in_plan(win, qtbot, tmp_path):
     assert not page.panel.checklist_state().entry(iid).checked
     assert win.open_path(path)
     assert page.panel.checklist_state().entry(iid).checked
+
+
+def test_cli_opens_plan_file_and_self_test_passes(tmp_path):
+    """`gpuplanner FILE --self-test` opens the plan, walks every page, renders every chart, exits 0."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    res = subprocess.run([sys.executable, "-m", "gpuplanner", str(EXAMPLES / "8b-full-8xh100.gpuplan"), "--self-test"],
+                         capture_output=True, text=True, timeout=120, env=env)
+    assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
+    assert "self-test: ok" in res.stdout

@@ -169,6 +169,13 @@ class HardwarePage(BasePage):
                 table = _price_table(s.constraints)
             except PlannerError:
                 table = None
+            if cands is None:  # the search's own default: GPUs with memory, peak and a price
+                try:
+                    from gpuplanner.core.search import default_gpu_candidates
+
+                    cands = default_gpu_candidates(table, s.training.precision) if table is not None else []
+                except (ImportError, PlannerError):
+                    cands = []
             customs = self.model.ui.get("custom_gpus") or []
             self.table.setRowCount(len(gpus) + len(customs))
             self.row_ids: list[str] = []
@@ -176,7 +183,7 @@ class HardwarePage(BasePage):
                 self.row_ids.append(gid)
                 use = QTableWidgetItem()
                 use.setFlags(Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
-                on = (gid in cands) if cands is not None else (gid == s.hardware.gpu)
+                on = gid in cands
                 use.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
                 self.table.setItem(r, 0, use)
                 name = self._ro(g.name)
@@ -364,7 +371,8 @@ class HardwarePage(BasePage):
         self.use_btn.setText(self.tr("Use for live estimate"))
         self.use_btn.setToolTip(self.tr("Make the selected GPU the one the live charts show"))
         self.all_btn.setText(self.tr("Tick all"))
-        self.all_btn.setToolTip(self.tr("Let the search consider every catalog GPU"))
+        self.all_btn.setToolTip(self.tr("Let the search consider every catalog GPU (those without a price or "
+                                        "known specs are skipped)"))
         self.add_btn.setText(self.tr("Add custom GPU…"))
         self.add_btn.setToolTip(self.tr("List a GPU that is not in the catalog, with the specs you know"))
         self.reset_prices_btn.setText(self.tr("Reset prices"))
