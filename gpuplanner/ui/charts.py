@@ -268,7 +268,7 @@ class MemoryChart(ChartBase):
         }
         self.legend_label.setText(legend_html(
             [(SERIES_COLORS[k], "■", self.series_names[k]) for k in self.KEYS]
-            + [("#333", "- -", self.capacity_text), (RED, "□", self.tr("does not fit"))]))
+            + [("#333", "╌╌", self.capacity_text), (RED, "□", self.tr("does not fit"))]))
         self.plot.getPlotItem().setLabel("left", self.tr("GiB"))
         if self._last is not None:
             self.update_bars(self._last)
@@ -389,7 +389,7 @@ class ScalingChart(ChartBase):
         note = getattr(self, "deadline_note", "")
         self.legend_label.setText(legend_html(
             [(LINK_COLORS[k], "●", self.kind_names[k]) for k in kinds]
-            + [("#777", "- -", self.kind_names["ideal"]), (RED, "-·-", note or self.tr("deadline"))]))
+            + [("#777", "╌╌", self.kind_names["ideal"]), (RED, "─·─", note or self.tr("deadline"))]))
 
     def set_deadline_days(self, days: float | None) -> None:
         self._deadline_days = days
@@ -514,9 +514,9 @@ class CostChart(ChartBase):
         items = [("#888", "●", self.tr("plans")), ("#1565c0", "●—", self.tr("Pareto front")),
                  ("#ff9800", "★", self.tr("chosen"))]
         if self.deadline.isVisible():
-            items.append((RED, "- -", self.tr("deadline")))
+            items.append((RED, "╌╌", self.tr("deadline")))
         if self.budget.isVisible():
-            items.append(("#6a1b9a", "- -", self.tr("budget")))
+            items.append(("#6a1b9a", "╌╌", self.tr("budget")))
         self.legend_label.setText(legend_html(items))
 
     def _on_clicked(self, _item, points, *_):

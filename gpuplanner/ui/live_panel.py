@@ -91,7 +91,7 @@ class LivePanel(QWidget):
         self.mem_value.setStyleSheet("" if m.fits else "color: #c62828;")
         t = res.time
         if t is not None and t.days is not None:
-            self.time_value.setText(self.tr("{0} days on {1} × {2} · MFU {3}").format(
+            self.time_value.setText(self.tr("{0} days of training on {1} × {2} · MFU {3}").format(
                 f"{t.days:.2f}", s.hardware.num_gpus, s.hardware.gpu,
                 "—" if t.mfu is None else f"{t.mfu * 100:.0f}%"))
         else:

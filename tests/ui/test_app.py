@@ -251,13 +251,15 @@ def test_hardware_table_prices_and_candidates(win, qtbot):
     t = page.table
     row = page.row_ids.index("h100-sxm-80gb")
     assert t.item(row, 2).text() == "80"
-    unknown = [r for r in range(t.rowCount()) if t.item(r, 3).text() == "unknown"]
+    from gpuplanner.ui.pages.hardware_page import C_BF16, PRICE_COLS
+
+    unknown = [r for r in range(t.rowCount()) if t.item(r, C_BF16).text() == "unknown"]
     assert unknown, "a GPU without a BF16 figure shows 'unknown'"
     # type a quote of 20 per card-hour
-    t.item(row, 6).setText("20")
+    t.item(row, PRICE_COLS["card_hour"]).setText("20")
     q = win.model.scenario.constraints.prices["h100-sxm-80gb"]
     assert q.card_hour == 20.0
-    assert page.table.item(row, 6).text() == "20.00"
+    assert page.table.item(row, PRICE_COLS["card_hour"]).text() == "20.00"
     # tick one more candidate
     r2 = page.row_ids.index("h200-sxm-141gb")
     t.item(r2, 0).setCheckState(Qt.CheckState.Checked)
@@ -265,7 +267,7 @@ def test_hardware_table_prices_and_candidates(win, qtbot):
     page.add_custom_gpu({"name": "MyCard", "memory_gib": 48.0, "bf16_tflops": None, "link": None, "tdp_w": None,
                          "card_hour": 3.0})
     last = t.rowCount() - 1
-    assert "MyCard" in t.item(last, 1).text() and t.item(last, 3).text() == "unknown"
+    assert "MyCard" in t.item(last, 1).text() and t.item(last, C_BF16).text() == "unknown"
 
 
 # -------------------------------------------------------------------------------------------- plans

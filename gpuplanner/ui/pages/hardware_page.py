@@ -17,8 +17,16 @@ from gpuplanner.core.errors import PlannerError
 from ..fields import BoundCombo, BoundEdit, parse_float
 from .base import BasePage
 
-COLS = ("use", "gpu", "memory", "bf16", "link", "tdp", "card_hour", "card_week", "card_month", "source")
-PRICE_COLS = {"card_hour": 6, "card_week": 7, "card_month": 8}
+COLS = ("use", "gpu", "memory", "bf16", "card_hour", "card_week", "card_month", "link", "tdp", "source")
+PRICE_COLS = {"card_hour": 4, "card_week": 5, "card_month": 6}
+C_MEM, C_BF16, C_LINK, C_TDP, C_SRC = 2, 3, 7, 8, 9
+
+
+def short_gpu_name(name: str) -> str:
+    for prefix in ("NVIDIA GeForce ", "NVIDIA ", "AMD Instinct ", "AMD "):
+        if name.startswith(prefix):
+            return name[len(prefix):]
+    return name
 
 
 def _price_table(constraints):
@@ -96,14 +104,17 @@ class HardwarePage(BasePage):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().setVisible(False)
         self.table.setAlternatingRowColors(True)
-        self.table.setMinimumHeight(300)
+        self.table.setMinimumHeight(380)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
                                    | QAbstractItemView.EditTrigger.EditKeyPressed
                                    | QAbstractItemView.EditTrigger.AnyKeyPressed)
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        hh.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         hh.setSectionResizeMode(len(COLS) - 1, QHeaderView.ResizeMode.Interactive)
+        hh.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
+        self.table.setColumnWidth(1, 165)
+        self.table.setWordWrap(False)
+        self.table.verticalHeader().setDefaultSectionSize(24)
         tl.addWidget(self.table)
         row = QHBoxLayout()
         self.use_btn = QPushButton()
@@ -186,21 +197,22 @@ class HardwarePage(BasePage):
                 on = gid in cands
                 use.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
                 self.table.setItem(r, 0, use)
-                name = self._ro(g.name)
+                name = self._ro(short_gpu_name(g.name))
                 name.setToolTip(f"{g.id}\n{g.source} ({g.source_date})" + (f"\n{g.notes}" if g.notes else ""))
                 if gid == s.hardware.gpu:
                     f = name.font()
                     f.setBold(True)
                     name.setFont(f)
                 self.table.setItem(r, 1, name)
-                for c, v, fmt in ((2, g.memory_gib, "{:g}"), (3, g.bf16_tflops, "{:g}"), (5, g.tdp_w, "{:g}")):
+                for c, v, fmt in ((C_MEM, g.memory_gib, "{:g}"), (C_BF16, g.bf16_tflops, "{:g}"),
+                                  (C_TDP, g.tdp_w, "{:g}")):
                     self.table.setItem(r, c, self._unknown_item() if v is None else self._ro(fmt.format(v), True))
                 link = g.intra_node_link
                 if link is None:
-                    self.table.setItem(r, 4, self._unknown_item())
+                    self.table.setItem(r, C_LINK, self._unknown_item())
                 else:
                     bw = f" {g.intra_node_bw_gbs:g} GB/s" if g.intra_node_bw_gbs else ""
-                    self.table.setItem(r, 4, self._ro(f"{link}{bw}"))
+                    self.table.setItem(r, C_LINK, self._ro(f"{link}{bw}"))
                 price = None
                 if table is not None:
                     try:
@@ -232,7 +244,7 @@ class HardwarePage(BasePage):
                         self.tr("Derived from another rental mode without a discount") if derived else
                         self.tr("Default price; type your own quote (double-click or start typing)")))
                     self.table.setItem(r, col, it)
-                self.table.setItem(r, 9, self._ro(self.price_source_text(price) if price else self.tr("no price")))
+                self.table.setItem(r, C_SRC, self._ro(self.price_source_text(price) if price else self.tr("no price")))
             for i, cg in enumerate(customs):
                 r = len(gpus) + i
                 self.row_ids.append(f"custom:{i}")
@@ -242,15 +254,16 @@ class HardwarePage(BasePage):
                 use.setToolTip(self.tr("Custom GPUs are listed for comparison; the estimate uses catalog GPUs only"))
                 self.table.setItem(r, 0, use)
                 self.table.setItem(r, 1, self._ro(self.tr("{0} (custom)").format(cg.get("name", "?"))))
-                for c, key in ((2, "memory_gib"), (3, "bf16_tflops"), (5, "tdp_w")):
+                for c, key in ((C_MEM, "memory_gib"), (C_BF16, "bf16_tflops"), (C_TDP, "tdp_w")):
                     v = cg.get(key)
                     self.table.setItem(r, c, self._unknown_item() if v is None else self._ro(f"{v:g}", True))
-                self.table.setItem(r, 4, self._unknown_item() if not cg.get("link") else self._ro(cg["link"]))
+                self.table.setItem(r, C_LINK, self._unknown_item() if not cg.get("link") else self._ro(cg["link"]))
                 v = cg.get("card_hour")
-                self.table.setItem(r, 6, self._unknown_item() if v is None else self._ro(f"{v:,.2f}", True))
-                self.table.setItem(r, 7, self._unknown_item())
-                self.table.setItem(r, 8, self._unknown_item())
-                self.table.setItem(r, 9, self._ro(self.tr("your entry")))
+                self.table.setItem(r, PRICE_COLS["card_hour"],
+                                   self._unknown_item() if v is None else self._ro(f"{v:,.2f}", True))
+                self.table.setItem(r, PRICE_COLS["card_week"], self._unknown_item())
+                self.table.setItem(r, PRICE_COLS["card_month"], self._unknown_item())
+                self.table.setItem(r, C_SRC, self._ro(self.tr("your entry")))
         finally:
             self._filling = False
 
@@ -357,15 +370,17 @@ class HardwarePage(BasePage):
             "defaults with their sources — type your own quotes (per card). Unknown specs stay unknown."))
         self.table_box.setTitle(self.tr("GPU catalog"))
         cur = self.model.scenario.constraints.currency
-        heads = [self.tr("Use"), self.tr("GPU"), self.tr("Memory GiB"), self.tr("BF16 TFLOPS"),
-                 self.tr("Interconnect"), self.tr("TDP W"), self.tr("{0}/card-hour").format(cur),
-                 self.tr("{0}/card-week").format(cur), self.tr("{0}/card-month").format(cur), self.tr("Price source")]
+        heads = [self.tr("Use"), self.tr("GPU"), self.tr("GiB"), self.tr("TFLOPS"),
+                 self.tr("{0}/hour").format(cur), self.tr("{0}/week").format(cur),
+                 self.tr("{0}/month").format(cur), self.tr("Interconnect"), self.tr("TDP W"),
+                 self.tr("Price source")]
         self.table.setHorizontalHeaderLabels(heads)
         tips = [self.tr("Candidate for the plan search"), self.tr("Hover for the datasheet source"),
-                self.tr("Memory per card: decides what fits"), self.tr("Dense BF16 tensor throughput (no sparsity)"),
-                self.tr("Link between the GPUs of one server, bidirectional per GPU"), self.tr("Board power"),
+                self.tr("Memory per card: decides what fits"), self.tr("Dense BF16 tensor TFLOPS (no sparsity)"),
                 self.tr("On-demand price per card and hour"), self.tr("Weekly rent of a whole machine, per card"),
-                self.tr("Monthly rent of a whole machine, per card"), self.tr("Where the default price comes from")]
+                self.tr("Monthly rent of a whole machine, per card"),
+                self.tr("Link between the GPUs of one server, bidirectional per GPU"), self.tr("Board power"),
+                self.tr("Where the default price comes from")]
         for i, tip in enumerate(tips):
             self.table.horizontalHeaderItem(i).setToolTip(tip)
         self.use_btn.setText(self.tr("Use for live estimate"))
@@ -397,5 +412,7 @@ class HardwarePage(BasePage):
 
     def retranslate_headers_only(self) -> None:
         cur = self.model.scenario.constraints.currency
-        for col, text in ((6, self.tr("{0}/card-hour")), (7, self.tr("{0}/card-week")), (8, self.tr("{0}/card-month"))):
+        for col, text in ((PRICE_COLS["card_hour"], self.tr("{0}/hour")),
+                          (PRICE_COLS["card_week"], self.tr("{0}/week")),
+                          (PRICE_COLS["card_month"], self.tr("{0}/month"))):
             self.table.horizontalHeaderItem(col).setText(text.format(cur))
