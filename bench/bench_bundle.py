@@ -23,6 +23,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import statistics
 import subprocess
 import sys
@@ -98,11 +99,11 @@ def first_window_seconds(exe: Path, timeout: float = 60.0) -> tuple[float, int |
             for line in proc.stdout:  # type: ignore[union-attr]
                 if line.startswith(MARKER):
                     elapsed = time.perf_counter() - t0
-                    inner = line.rsplit("ms=", 1)[-1].strip()
+                    found = re.search(r"\bms=(\d+)", line)
                     proc.wait(timeout=30)
                     cpu1 = _children_cpu()
                     cpu = cpu1 - cpu0 if cpu0 is not None and cpu1 is not None else None
-                    return elapsed, int(inner) if inner.isdigit() else None, cpu
+                    return elapsed, int(found.group(1)) if found else None, cpu
                 if time.perf_counter() > deadline:
                     break
             raise RuntimeError(f"{exe} exited (code {proc.wait()}) without printing {MARKER!r}")

@@ -24,8 +24,11 @@ def _exit_after_first_window() -> None:
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
 
+    shown: list = []
+
     def report() -> None:
-        print(f"{FIRST_WINDOW_MARKER} ms={(time.perf_counter() - _T0) * 1000:.0f}", flush=True)
+        title = shown[0].windowTitle() if shown else ""
+        print(f"{FIRST_WINDOW_MARKER} ms={(time.perf_counter() - _T0) * 1000:.0f} title={title}", flush=True)
         os._exit(0)
 
     shown_kinds = (Qt.WindowType.Window, Qt.WindowType.Dialog, Qt.WindowType.SplashScreen)
@@ -38,6 +41,7 @@ def _exit_after_first_window() -> None:
                 top = obj.window()
                 if top.isVisible() and top.windowType() in shown_kinds:
                     self.fired = True
+                    shown.append(top)
                     QTimer.singleShot(0, report)
             return False
 

@@ -80,6 +80,9 @@ if [ -n "$PLAN" ]; then
     step "open an example plan: $(basename "$PLAN")"
     T=$(now)
     run --self-test "$PLAN" || fail "frozen app with $PLAN exited $?"
+    # The window really opened it: its title (printed by the first-window hook) names the file.
+    FIRST="$(GPUPLANNER_EXIT_AFTER_FIRST_WINDOW=1 run "$PLAN" 2>/dev/null)" || fail "frozen app with $PLAN did not show a window"
+    case "$FIRST" in *"title="*"$(basename "$PLAN")"*) ;; *) fail "the window did not open $PLAN: $FIRST" ;; esac
     run estimate "$PLAN" >/dev/null || fail "frozen 'estimate $PLAN'"
     echo "plan opened (GUI --self-test and CLI estimate) in $(since "$T")"
 else
@@ -97,6 +100,17 @@ if [ -f "$ROOT/gpuplanner/commands/report.py" ] && [ -n "$PLAN" ]; then
         case "$TEXT" in *"GPU Planner"*) ;; *) fail "$PDF has no 'GPU Planner' text" ;; esac
     fi
     echo "PDF report ok ($(stat -c %s "$PDF") bytes) in $(since "$T")"
+    # Simplified Chinese: the bundled gpuplanner_zh_CN.qm must be found (no "no translation file" note).
+    T=$(now)
+    ZH="$SMOKE_HOME/report-zh_CN.pdf"
+    NOTE="$(run report "$PLAN" --lang zh_CN -o "$ZH" 2>&1 >/dev/null)" || fail "frozen 'report --lang zh_CN' failed: $NOTE"
+    case "$NOTE" in *"no translation file"*) fail "the bundle lacks the zh_CN translation: $NOTE" ;; esac
+    [ "$(head -c 5 "$ZH")" = "%PDF-" ] || fail "$ZH is not a PDF"
+    if command -v pdftotext >/dev/null 2>&1; then
+        pdftotext "$ZH" - 2>/dev/null | "$PY" -c 'import re, sys; sys.exit(0 if re.search("[\u4e00-\u9fff]", sys.stdin.read()) else 1)' \
+            || fail "$ZH has no Chinese text"
+    fi
+    echo "Chinese PDF report ok in $(since "$T")"
 else
     echo "build_linux: no 'report' command yet; skipped the PDF check" >&2
 fi

@@ -427,14 +427,18 @@ def test_runtime_hook_moves_macos_apps_out_of_root(monkeypatch, tmp_path):
 
 
 def test_first_window_hook_prints_marker_and_exits(tmp_path):
-    """The hook bench/bench_bundle.py times: the app prints the marker after its first paint and exits 0."""
+    """The hook bench/bench_bundle.py times (and build_linux.sh uses to see which plan the window opened):
+    the app prints the marker with the window title after its first paint and exits 0."""
     from gpuplanner.__main__ import FIRST_WINDOW_ENV, FIRST_WINDOW_MARKER
 
+    plan = sorted((ROOT / "examples").glob("*.gpuplan"))[0]
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", **{FIRST_WINDOW_ENV: "1"})
-    proc = subprocess.run([sys.executable, "-m", "gpuplanner"], env=env, cwd=tmp_path, capture_output=True,
-                          text=True, timeout=60)
+    proc = subprocess.run([sys.executable, "-m", "gpuplanner", str(plan)], env=env, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith(FIRST_WINDOW_MARKER)]
     assert len(lines) == 1
-    ms = int(lines[0].rsplit("ms=", 1)[1])
-    assert 0 < ms < 60_000
+    m = re.fullmatch(re.escape(FIRST_WINDOW_MARKER) + r" ms=(\d+) title=(.*)", lines[0])
+    assert m, lines[0]
+    assert 0 < int(m.group(1)) < 120_000
+    assert plan.name in m.group(2)  # the window opened the plan given on the command line
