@@ -40,16 +40,17 @@ def page_of_field(path: str) -> int:
     return 1
 
 
-def _page_class(i: int):
-    from .pages.budget_page import BudgetPage
-    from .pages.data_page import DataPage
-    from .pages.hardware_page import HardwarePage
-    from .pages.model_page import ModelPage
-    from .pages.plans_page import PlansPage
-    from .pages.training_page import TrainingPage
-    from .pages.verify_page import VerifyPage
+_PAGE_MODULES = (("model_page", "ModelPage"), ("training_page", "TrainingPage"), ("data_page", "DataPage"),
+                 ("budget_page", "BudgetPage"), ("hardware_page", "HardwarePage"), ("plans_page", "PlansPage"),
+                 ("verify_page", "VerifyPage"))
 
-    return (ModelPage, TrainingPage, DataPage, BudgetPage, HardwarePage, PlansPage, VerifyPage)[i]
+
+def _page_class(i: int):
+    """Import only the page being built (pages are built lazily, on first visit)."""
+    import importlib
+
+    module, name = _PAGE_MODULES[i]
+    return getattr(importlib.import_module(f"{__package__}.pages.{module}"), name)
 
 
 def _planfile():

@@ -91,6 +91,8 @@ def test_import_config_json_shows_exact_count(win, qtbot, tiny_config, monkeypat
     qtbot.waitUntil(lambda: f"{TINY_PARAMS:,}" in page.exact_label.text())
     assert page.total_value.text() == format_count(TINY_PARAMS, 4)  # "259.4K"
     assert page.manual["hidden_size"].placeholderText() == "64"
+    from gpuplanner.ui import settings
+    assert settings.last_dir() == str(tiny_config.parent)   # the last directory is remembered
 
 
 def test_import_model_folder_reads_safetensors_headers(win, qtbot, tiny_config, monkeypatch):
@@ -238,6 +240,12 @@ def test_deadline_and_work_pattern(win, qtbot):
     assert win.model.scenario.constraints.hours_per_week == 40
     type_into(qtbot, page.hours, "200")
     assert page.hours.box.error     # more than 168 hours in a week
+    choose(page.deadline_mode, "date")
+    from PySide6.QtCore import QDate
+    page.deadline_date.setDate(QDate.currentDate().addDays(10))
+    assert win.model.scenario.constraints.deadline_days == 10
+    page.deadline_date.setDate(QDate.currentDate().addDays(-1))
+    assert "after today" in page.deadline_date.box.error
     choose(page.deadline_mode, "none")
     assert win.model.scenario.constraints.deadline_days is None
     type_into(qtbot, page.budget, "50000")
@@ -523,3 +531,11 @@ def test_cli_opens_plan_file_and_self_test_passes(tmp_path):
                          capture_output=True, text=True, timeout=120, env=env)
     assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
     assert "self-test: ok" in res.stdout
+
+
+def test_window_geometry_restored(make_window, qtbot):
+    w1 = make_window(search_enabled=False)
+    w1.resize(760, 560)   # inside the offscreen screen (restoreGeometry keeps windows on screen)
+    w1.save_state()
+    w2 = make_window(search_enabled=False)
+    assert (w2.width(), w2.height()) == (760, 560)
