@@ -337,7 +337,7 @@ def test_search_restarts_on_edit_and_drops_stale_results(make_window, qtbot, mon
     w = make_window()
     qtbot.waitUntil(lambda: w.search.state == "done", timeout=10000)
     w.model.set("training.seq_len", 1024)
-    qtbot.wait(200)                               # the first job is running ...
+    qtbot.waitUntil(lambda: 1024 in seen, timeout=10000)   # the first job is running ...
     w.model.set("training.seq_len", 2048)         # ... and gets cancelled
     qtbot.waitUntil(lambda: w.search.state == "done" and w.search.outcome.considered == 2048, timeout=10000)
     assert 1024 in seen and seen[-1] == 2048
