@@ -867,32 +867,12 @@
         <translation>GPU</translation>
     </message>
     <message>
-        <source>Memory GiB</source>
-        <translation>显存 GiB</translation>
-    </message>
-    <message>
-        <source>BF16 TFLOPS</source>
-        <translation>BF16 TFLOPS</translation>
-    </message>
-    <message>
         <source>Interconnect</source>
         <translation>互联</translation>
     </message>
     <message>
         <source>TDP W</source>
         <translation>TDP W</translation>
-    </message>
-    <message>
-        <source>{0}/card-hour</source>
-        <translation>{0}/卡时</translation>
-    </message>
-    <message>
-        <source>{0}/card-week</source>
-        <translation>{0}/卡周</translation>
-    </message>
-    <message>
-        <source>{0}/card-month</source>
-        <translation>{0}/卡月</translation>
     </message>
     <message>
         <source>Price source</source>
@@ -911,10 +891,6 @@
         <translation>单卡显存：决定能否放得下</translation>
     </message>
     <message>
-        <source>Dense BF16 tensor throughput (no sparsity)</source>
-        <translation>稠密 BF16 Tensor 吞吐量（不含稀疏）</translation>
-    </message>
-    <message>
         <source>Link between the GPUs of one server, bidirectional per GPU</source>
         <translation>同一台服务器内 GPU 之间的互联，按每张 GPU 双向计</translation>
     </message>
@@ -925,6 +901,30 @@
     <message>
         <source>On-demand price per card and hour</source>
         <translation>按需价格，按卡按小时计</translation>
+    </message>
+    <message>
+        <source>GiB</source>
+        <translation>GiB</translation>
+    </message>
+    <message>
+        <source>TFLOPS</source>
+        <translation>TFLOPS</translation>
+    </message>
+    <message>
+        <source>{0}/hour</source>
+        <translation>{0}/小时</translation>
+    </message>
+    <message>
+        <source>{0}/week</source>
+        <translation>{0}/周</translation>
+    </message>
+    <message>
+        <source>{0}/month</source>
+        <translation>{0}/月</translation>
+    </message>
+    <message>
+        <source>Dense BF16 tensor TFLOPS (no sparsity)</source>
+        <translation>稠密 BF16 Tensor TFLOPS（不含稀疏）</translation>
     </message>
     <message>
         <source>Weekly rent of a whole machine, per card</source>
@@ -1026,8 +1026,8 @@
         <translation>单卡 {0} / {1} GiB — {2}</translation>
     </message>
     <message>
-        <source>{0} days on {1} × {2} · MFU {3}</source>
-        <translation>在 {1} × {2} 上需 {0} 天 · MFU {3}</translation>
+        <source>{0} days of training on {1} × {2} · MFU {3}</source>
+        <translation>在 {1} × {2} 上训练 {0} 天 · MFU {3}</translation>
     </message>
     <message>
         <source>{0} × {1}</source>
