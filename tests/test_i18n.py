@@ -279,7 +279,7 @@ def test_translations_are_chinese(messages):
 
 # ------------------------------------------------------------------------------ 4: compile and load
 
-def test_qm_compiles_and_loads(tmp_path, messages):
+def test_qm_compiles_and_loads(tmp_path, messages, qapp):
     from PySide6.QtCore import QCoreApplication, QTranslator
 
     from gpuplanner.i18n import compile_ts, find_lrelease
@@ -294,7 +294,7 @@ def test_qm_compiles_and_loads(tmp_path, messages):
     assert int(m.group(3)) == 0, res.stdout
     assert int(m.group(1)) == len({(x["context"], x["source"]) for x in messages})
 
-    app = QCoreApplication.instance() or QCoreApplication([])
+    app = qapp  # pytest-qt's QApplication (a bare QCoreApplication would break later widget tests)
     tr = QTranslator()
     assert tr.load(str(qm))
     assert not tr.isEmpty()
