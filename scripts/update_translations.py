@@ -91,6 +91,7 @@ class _Visitor(ast.NodeVisitor):
     def __init__(self, rel: str, consts: dict[str, str]):
         self.rel, self.consts = rel, consts
         self.classes: list[str] = []
+        self.annotations: list[dict[str, str]] = []  # per function: parameter -> annotated class name
         self.messages: list[Message] = []
         self.problems: list[Problem] = []
 
@@ -98,6 +99,22 @@ class _Visitor(ast.NodeVisitor):
         self.classes.append(node.name)
         self.generic_visit(node)
         self.classes.pop()
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:  # noqa: N802 (ast API)
+        ann: dict[str, str] = dict(self.annotations[-1]) if self.annotations else {}
+        for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs:
+            t = a.annotation
+            if isinstance(t, ast.Constant) and isinstance(t.value, str):
+                ann[a.arg] = t.value.rsplit(".", 1)[-1]
+            elif isinstance(t, ast.Name):
+                ann[a.arg] = t.id
+            elif isinstance(t, ast.Attribute):
+                ann[a.arg] = t.attr
+        self.annotations.append(ann)
+        self.generic_visit(node)
+        self.annotations.pop()
+
+    visit_AsyncFunctionDef = visit_FunctionDef
 
     def _where(self, node: ast.AST) -> str:
         return f"{self.rel}:{node.lineno}"
@@ -118,18 +135,22 @@ class _Visitor(ast.NodeVisitor):
                 self.problems.append(Problem(self._where(node), "tr(f\"…\"): an f-string cannot be translated; "
                                                                  "use tr(\"… {0}\").format(…)"))
             return
-        if isinstance(f, ast.Attribute) and not (isinstance(f.value, ast.Name) and f.value.id in ("self", "cls")) \
-                and not (isinstance(f.value, ast.Name) and f.value.id in self.classes):
-            self.problems.append(Problem(self._where(node), f"{ast.unparse(f)}({text!r}): the context is the class "
-                                 f"of '{ast.unparse(f.value)}', unknown here; use QCoreApplication.translate"
-                                 "(\"ThatClass\", …)"))
+        comment = _literal(node.args[1], self.consts) if len(node.args) > 1 else None
+        numerus = len(node.args) > 2 or any(k.arg == "n" for k in node.keywords)
+        if isinstance(f, ast.Attribute) and not (isinstance(f.value, ast.Name) and f.value.id in ("self", "cls")):
+            owner = f.value.id if isinstance(f.value, ast.Name) else None
+            known = owner if owner in self.classes else (self.annotations[-1].get(owner) if self.annotations else None)
+            if known is None:
+                self.problems.append(Problem(self._where(node), f"{ast.unparse(f)}({text!r}): the context is the "
+                                     f"class of '{ast.unparse(f.value)}', unknown here; annotate the parameter "
+                                     "(window: \"MainWindow\") or use QCoreApplication.translate(\"ThatClass\", …)"))
+                return
+            self.messages.append(Message(known, text, comment or "", numerus))
             return
         if not self.classes:
             if isinstance(f, ast.Name) and f.id == "tr":
                 self.problems.append(Problem(self._where(node), f"tr({text!r}) outside a class: no context"))
             return
-        comment = _literal(node.args[1], self.consts) if len(node.args) > 1 else None
-        numerus = len(node.args) > 2 or any(k.arg == "n" for k in node.keywords)
         self.messages.append(Message(self.classes[-1], text, comment or "", numerus))
 
     def _ctx_call(self, node: ast.Call, name: str) -> None:

@@ -113,8 +113,8 @@ def test_no_translation_call_the_extractor_cannot_place():
 
 
 def test_extractor_finds_what_plain_lupdate_misses(tmp_path):
-    """Module-constant contexts, tr() inside f-strings and ``tr = self.tr`` aliases get the context Qt
-    uses at run time; ``other.tr()`` and ``tr(f"…")`` are reported."""
+    """Module-constant contexts, tr() inside f-strings, ``tr = self.tr`` aliases and ``window.tr()`` on an
+    annotated parameter get the context Qt uses at run time; ``other.tr()`` and ``tr(f"…")`` are reported."""
     pkg = tmp_path / "pkg"
     pkg.mkdir()
     (pkg / "core.py").write_text(
@@ -129,15 +129,19 @@ def test_extractor_finds_what_plain_lupdate_misses(tmp_path):
         "        x = f\"<b>{tr('Warnings')}</b> {self.tr('Rent or build')}\"\n"
         "        y = self.page.tr('after today')\n"
         "        z = self.tr(f'bad {p}')\n"
-        "        return QCoreApplication.translate('Report', 'Charts'), self.tr('%n plan(s)', '', 3)\n",
+        "        return QCoreApplication.translate('Report', 'Charts'), self.tr('%n plan(s)', '', 3)\n"
+        "def export(window: 'MainWindow', other):\n"
+        "    return window.tr('Export report as PDF'), other.tr('unknown owner')\n",
         encoding="utf-8")
     messages, problems = _script().extract(pkg)
     found = {(m.context, m.text) for m in messages}
     assert found == {("Search", "No plan fits the budget."), ("Cost", "spot card-hours"), ("PlansPage", "Warnings"),
-                     ("PlansPage", "Rent or build"), ("Report", "Charts"), ("PlansPage", "%n plan(s)")}
+                     ("PlansPage", "Rent or build"), ("Report", "Charts"), ("PlansPage", "%n plan(s)"),
+                     ("MainWindow", "Export report as PDF")}
     assert [m.numerus for m in messages if m.text == "%n plan(s)"] == [True]
-    assert len(problems) == 2
-    assert "self.page" in str(problems[0]) and "f-string" in str(problems[1])
+    assert len(problems) == 3
+    text = "\n".join(map(str, problems))
+    assert "page.py:5: self.page.tr" in text and "page.py:6: tr(f" in text and "page.py:9: other.tr" in text
 
 
 def _known_contexts() -> set[str]:
