@@ -442,3 +442,25 @@ def test_first_window_hook_prints_marker_and_exits(tmp_path):
     assert m, lines[0]
     assert 0 < int(m.group(1)) < 120_000
     assert plan.name in m.group(2)  # the window opened the plan given on the command line
+
+
+def test_windows_version_resource_matches_the_package_version(monkeypatch):
+    """The spec's VSVersionInfo (built on Windows only; pefile, imported but unused for building it, is
+    stubbed here) carries gpuplanner.__version__ as text and as the 4-part numeric file version."""
+    import types
+
+    import gpuplanner
+
+    compat = pytest.importorskip("PyInstaller.compat")
+    monkeypatch.setattr(compat, "win32api", None, raising=False)
+    monkeypatch.setitem(sys.modules, "pefile", types.ModuleType("pefile"))
+    monkeypatch.delitem(sys.modules, "PyInstaller.utils.win32.versioninfo", raising=False)
+    ns = _spec_namespace("SPEC_DIR", "ROOT", "PKG", "VERSION", "APP_NAME", "windows_version_info")
+    assert ns["VERSION"] == gpuplanner.__version__
+    info = ns["windows_version_info"]()
+    parts = [int(x) for x in gpuplanner.__version__.split(".")] + [0] * 4
+    ffi = info.ffi
+    assert (ffi.fileVersionMS >> 16, ffi.fileVersionMS & 0xFFFF, ffi.fileVersionLS >> 16) == tuple(parts[:3])
+    text = str(info)
+    assert f"StringStruct('ProductVersion', '{gpuplanner.__version__}')" in text
+    assert "StringStruct('OriginalFilename', 'gpuplanner.exe')" in text
