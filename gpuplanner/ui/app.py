@@ -46,7 +46,11 @@ def run_app(argv: list[str]) -> int:
 
     window = MainWindow(autosave=not args.self_test)
     if args.file:
-        window.open_path(args.file)
+        # In self-test mode nobody can dismiss a dialog: report the problem on stderr and fail instead.
+        opened = window.open_path(args.file, show_errors=not args.self_test)
+        if args.self_test and not opened:
+            print(f"gpuplanner: error: {window.statusBar().currentMessage()}", file=sys.stderr)
+            return 2
     window.show()
     if args.self_test:
         return window.self_test()
