@@ -85,6 +85,11 @@ def ensure_app():
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance()
+    if app is not None and not isinstance(app, QApplication):
+        from ..core.errors import PlannerError
+
+        # fonts, images and charts need a GUI application; a bare QCoreApplication would abort in Qt
+        raise PlannerError("the report needs a QApplication, but a QCoreApplication is already running")
     if app is None:
         if not os.environ.get("QT_QPA_PLATFORM") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")) \
                 and os.name == "posix" and not _is_macos():
@@ -304,13 +309,20 @@ def memory_chart(data: ReportData) -> QImage:
         lbl.setPos(-0.25, y)
         pi.addItem(lbl)
         last_y = y
-    pi.getAxis("bottom").setTicks([[(i, _short_label(p) + "\n" + translate("Report", "{v} GiB used").format(
-        v=fmt_gib(bottom[i]))) for i, p in enumerate(plans)]])
-    pi.getAxis("bottom").setHeight(44)
+    pi.getAxis("bottom").setTicks([[(i, f"{p.num_gpus} ×\n{_short_gpu_name(p)}\n" + translate(
+        "Report", "{v} GiB used").format(v=fmt_gib(bottom[i]))) for i, p in enumerate(plans)]])
+    pi.getAxis("bottom").setHeight(58)
     pi.setLabel("left", translate("Report", "GiB per GPU"))
     pi.setXRange(-1.3, len(plans) - 1 + (1.3 if len(plans) == 1 else 0.7), padding=0)
     pi.setYRange(0, top * 1.15, padding=0)
     return _export(pw), entries
+
+
+def _short_gpu_name(p: PlanInfo) -> str:
+    name = p.gpu_name
+    for junk in ("NVIDIA ", "GeForce ", " (China)"):
+        name = name.replace(junk, "")
+    return name
 
 
 def _short_label(p: PlanInfo) -> str:
@@ -776,9 +788,10 @@ def _html_requirements(data: ReportData) -> str:
             label = _e(tr_text(c.label))
             if c.detail is not None:
                 label += f'<br/><span class="small">{_e(tr_text(c.detail))}</span>'
-            rows.append([box, label, _e(c.note) if c.note else ""])
-        out.append(_table(rows, header=["", translate("Report", "Check"), translate("Report", "Notes")],
-                          escape=False, widths=[4, 60, 36]))
+            # the box sits in the label's first line, so a page break cannot separate them
+            rows.append([f"{box}&nbsp;&nbsp;{label}", _e(c.note) if c.note else ""])
+        out.append(_table(rows, header=[translate("Report", "Check"), translate("Report", "Notes")],
+                          escape=False, widths=[64, 36]))
     else:
         out.append(_pending_note(data, "checklist") or
                    f'<p class="small">{_e(translate("Report", "No checklist items."))}</p>')
