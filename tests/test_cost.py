@@ -184,3 +184,16 @@ def test_rental_advice_quotes_the_numbers():
                               phase="research", num_gpus=8, currency="CNY")
     text = " ".join(m.render() for m in msgs)
     assert "above 70 hours" in text and "56,000" in text and "48,000" in text
+
+
+def test_rent_vs_build_without_purchase_price_gives_no_verdict():
+    """A missing server price must not make building look free (it used to print 'pays for itself after 0.0
+    months')."""
+    from gpuplanner.core import cost as C
+
+    kwargs = dict(machines=1, gpus_per_machine=8, machine_price=None, currency="CNY", power_kw_per_machine=5.0,
+                  utilisation=0.8, pue=1.3, tariff_per_kwh=0.7, colocation_per_machine_month=1000.0,
+                  ops_staff_per_month=0.0, spare_rate_per_year=0.0)
+    res = C.rent_vs_build(C.BuildInputs(**kwargs), rent_monthly=50_000.0, horizon_months=36)
+    assert res.cheaper == "unknown" and res.break_even_months is None
+    assert "purchase price" in res.sentence.render()

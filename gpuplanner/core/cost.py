@@ -599,7 +599,14 @@ def rent_vs_build(b: BuildInputs, rent_monthly: float, horizon_months: float) ->
     saving = rent_monthly - running
     be = price / saving if saving > 0 and price > 0 else None
     cheaper = "build" if own_total < rent_total else "rent"
-    if cheaper == "build":
+    if b.machine_price is None:
+        # Without a purchase price the "build" side would be free hardware: no verdict, ask for the price.
+        cheaper = "unknown"
+        sentence = Msg(CTX, QT_TRANSLATE_NOOP(
+            "Cost", "No purchase price is known for this server: enter one to compare building with renting "
+                    "({rent:,.0f} {cur} over {months:.0f} months)."),
+            {"months": months, "rent": rent_total, "cur": b.currency})
+    elif cheaper == "build":
         sentence = Msg(CTX, QT_TRANSLATE_NOOP(
             "Cost", "Over {months:.0f} months building costs {own:,.0f} {cur} against {rent:,.0f} {cur} renting; "
                     "the purchase pays for itself after {be:.1f} months."),
