@@ -154,27 +154,149 @@ def model_facts(arch: ModelArch, params: ParamCount | None = None) -> ModelFacts
     )
 
 
-def activation_bytes_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, framework: str):
-    """Bytes one decoder layer saves for backward for one micro-batch (``s`` tokens per sequence on this
-    GPU after context parallelism, ``b`` sequences), 16-bit activations.
+def activation_dtype_bytes(precision: str) -> float:
+    """Bytes of one activation element: matmul outputs are 16-bit unless the run is plain fp32."""
+    return 4.0 if precision == "fp32" else 2.0
 
-    Returns the stored amount; with full recomputation only the layer input is stored (``2sbh``).
-    Works element-wise on numpy arrays (``tp``, ``sp``, ``recompute`` may be arrays).
-    Korthikanti et al. 2022 §4.1 (GPT layer: 34sbh + 5as²b) rebuilt tensor by tensor (module docstring).
+
+# HF modelling code whose eager softmax runs in the input dtype (``modeling_gpt2.eager_attention_forward``:
+# ``softmax(attn_weights, dim=-1)``); Llama-family code upcasts (``softmax(..., dtype=torch.float32)``).
+_SOFTMAX_IN_INPUT_DTYPE = ("gpt2",)
+# GPT-2's default ``activation_function="gelu_new"`` is ``NewGELUActivation`` (transformers
+# ``activations.py``), written in Python: autograd saves x, tanh(·), 1 + tanh(·), 0.5·x and the product.
+_PYTHON_GELU = ("gpt2",)
+# Gemma's RMSNorm multiplies in fp32 (``(1 + weight.float()) * norm(x.float())``, ``modeling_gemma2.py``)
+# and soft-caps attention scores and final logits with tanh (saves the tanh output).
+_GEMMA = ("gemma", "gemma2", "gemma3_text")
+
+
+def _hf_layer_parts(m: ModelFacts, s, b, flash, act_b: float, autocast, lora_targets: str | None):
+    """(replicated, split) bytes one decoder layer of Hugging Face modelling code saves for backward.
+
+    Rebuilt from what each PyTorch op saves (``tools/autograd/derivatives.yaml``) in the HF modules
+    (``modeling_llama.py``, ``modeling_qwen2.py``, ``modeling_mixtral.py``, ``modeling_gemma2.py``,
+    ``modeling_gpt2.py``) and checked against PyTorch 2.13 with ``saved_tensors_hooks``
+    (``tests_validate/``, ``docs/validation_pytorch.md``):
+
+    * RMSNorm (``LlamaRMSNorm``): the fp32 upcast of the input (4h), ``rsqrt`` per token (4), the
+      normalised tensor cast back (``r·h``) that ``weight * x`` saves when the weight trains;
+      LayerNorm (``native_layer_norm``): input (``r·h``) + mean and rstd (``2r``).
+    * The norm's output is saved once by the linears reading it; under autocast each linear casts it
+      to bf16 itself (``at::autocast`` caches casts of leaf tensors only), so q, k, v (and gate, up) each
+      save a ``2h`` copy. A frozen linear saves only its weight, not its input (LoRA's base layers); PEFT
+      casts the input to the adapter's fp32 and autocast back to bf16: one ``2h`` copy per adapter.
+    * Attention: q and k after RoPE (which saves only cos/sin), v; SDPA/flash adds the output and an fp32
+      log-sum-exp per head (Dao et al. 2022); eager attention saves ``repeat_kv``'s expanded K and V,
+      the softmax output (fp32 in Llama-family code) and its cast back, GPT-2 the dropout mask (1 byte,
+      CUDA ``native_dropout``) and dropout output.
+    * MLP: SwiGLU/GeGLU saves gate, up, act(gate), product (4f); GPT-2's Python GELU 5 tensors of ``f``
+      plus two residual dropout masks; MoE: per routed token the gathered input, fused gate_up, act,
+      product and expert output (weighted by the router), and the router's fp32 softmax.
+
+    ``act_b`` is the matmul output dtype size (2, or 4 for fp32); ``autocast`` (fp32 weights under
+    ``torch.autocast``) keeps the residual stream and norm outputs in fp32.
+    """
+    h, sb = m.h, s * b
+    arch = m.arch
+    mt = arch.model_type
+    autocast = np.asarray(autocast, dtype=bool)
+    lora = lora_targets is not None
+    # residual-stream bytes: fp32 when fp32 weights run under autocast (embedding and residual adds are
+    # not autocast ops); LoRA's base stays 16-bit, only its fp32 adapters are autocast
+    r = act_b if lora else np.where(autocast, 4.0, act_b)
+    mlp_trains = (not lora) or lora_targets == "all_linear"
+    fused_qkv = mt in _PYTHON_GELU  # GPT-2 Conv1D c_attn: one linear reads the norm output
+    n_attn_in = 1 if fused_qkv else 3
+    n_mlp_in = 2 if m.gated else 1
+    gemma = mt in _GEMMA
+
+    def norm(weight_trains: bool):
+        if arch.norm_type.startswith("layernorm"):
+            return r * h + 2.0 * r
+        normalised = (4.0 if gemma else r) * h if weight_trains else 0.0
+        return 4.0 * h + 4.0 + normalised
+
+    def norm_out(n_consumers: int, consumers_save: bool):
+        """Bytes of the norm output saved by the linears that read it."""
+        if not consumers_save:
+            return 0.0
+        # autocast: a bf16 copy per linear (LoRA: PEFT's x.to(fp32 adapter dtype), then autocast's cast)
+        return np.where(autocast, 2.0 * h * n_consumers, r * h)
+
+    rep = norm(not lora) * 2 + norm_out(n_attn_in, True) + norm_out(n_mlp_in, mlp_trains)
+    if gemma and arch.norms_per_layer >= 4:
+        rep = rep + norm(not lora) * 2  # post-attention and post-feedforward norms (outputs not saved)
+    if m.dropout:
+        rep = rep + 2.0 * h  # two residual dropout masks, 1 byte each (CUDA native_dropout)
+    # attention
+    if fused_qkv:
+        qkv = act_b * (m.q_dim + 2 * m.kv_dim)  # q, k, v are views of c_attn's output
+    else:
+        qkv = act_b * (m.q_dim + 2 * m.kv_dim)  # q, k after RoPE, v (GQA: kv heads)
+    attn_out = act_b * m.v_dim
+    o_copy = np.where(autocast, 2.0 * m.v_dim, 0.0) if lora else 0.0  # PEFT cast for o_proj's adapter
+    lse = 4.0 * m.heads
+    flash_core = lse
+    # eager: repeat_kv materialises K and V at query width when heads are grouped
+    rep_kv = 0.0 if (fused_qkv or m.kv_dim == m.q_dim) else act_b * 2 * (m.q_dim - m.kv_dim)
+    sm_b = np.where(autocast, 4.0, act_b) if mt in _SOFTMAX_IN_INPUT_DTYPE else 4.0
+    if m.dropout:
+        probs = sm_b + 1.0 + act_b  # softmax output, dropout mask (bool), dropout output
+    else:
+        probs = sm_b + np.where(sm_b != act_b, act_b, 0.0)  # softmax output + its cast for P·V
+    if gemma:
+        probs = probs + act_b  # attention logit soft-capping: tanh output
+    eager_core = rep_kv + probs * m.heads * s
+    core = np.where(flash, flash_core, eager_core)
+    # MLP
+    if mt in _PYTHON_GELU:
+        dense_mlp = act_b * m.f * 5
+    elif m.gated:
+        dense_mlp = act_b * m.f * (4 if mlp_trains else 3)  # product saved only if down_proj learns
+    else:
+        dense_mlp = act_b * m.f * (2 if mlp_trains else 1)
+    moe_mlp = (
+        m.k_active * (r * h + act_b * m.f_moe * (4 if m.gated else 2) + act_b * h)
+        + act_b * m.shared_f * (4 if m.gated else 2)
+        + 4.0 * m.n_experts
+    )
+    mlp = (1 - m.moe_frac) * dense_mlp + m.moe_frac * moe_mlp
+    split = qkv + attn_out + o_copy + core + mlp
+    return rep * sb, split * sb
+
+
+def activation_bytes_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, framework: str, *,
+                               precision: str = "bf16", autocast=False, lora_targets: str | None = None):
+    """Bytes one decoder layer saves for backward for one micro-batch (``s`` tokens per sequence on this
+    GPU after context parallelism, ``b`` sequences).
+
+    Returns (stored, full): the stored amount and the full layer's; with full recomputation only the
+    layer input is stored (``2sbh``; ``4sbh`` with an fp32 residual stream). Works element-wise on numpy
+    arrays (``tp``, ``sp``, ``recompute``, ``autocast`` may be arrays).
+
+    * ``megatron``: Korthikanti et al. 2022 §4.1 (GPT layer: 34sbh + 5as²b) rebuilt tensor by tensor
+      (module docstring), 16-bit activations.
+    * ``hf``/``fsdp``/``deepspeed`` (Hugging Face modelling code under each launcher): :func:`_hf_layer_parts`,
+      in the run's activation dtype (``precision``); ``autocast`` = fp32 weights under ``torch.autocast``
+      (HF Trainer without ZeRO); ``lora_targets`` set for LoRA/QLoRA (frozen base layers save less).
     """
     h, sb = m.h, s * b
     hf_style = framework in ("hf", "fsdp", "deepspeed")  # HF modelling code under each launcher
-    norm_in = 4.0 if hf_style else 2.0  # HF RMSNorm/LayerNorm upcast the input to fp32 and save it
+    if hf_style:
+        act_b = activation_dtype_bytes(precision)
+        rep, split = _hf_layer_parts(m, s, b, flash, act_b, autocast, lora_targets)
+        full = np.where(sp, (rep + split) / tp, rep + split / tp)
+        r = act_b if lora_targets is not None else np.where(np.asarray(autocast, dtype=bool), 4.0, act_b)
+        # torch.utils.checkpoint (non-reentrant, the HF default) saves the layer's input
+        stored_full_recompute = np.where(sp, r * sb * h / tp, r * sb * h)
+        return np.where(np.asarray(recompute) >= 2, stored_full_recompute, full), full
     # replicated across TP ranks unless sequence parallelism splits them:
-    rep = sb * h * (2 * norm_in + 4.0 + (2.0 if m.dropout else 0.0))
+    rep = sb * h * (2 * 2.0 + 4.0 + (2.0 if m.dropout else 0.0))
     # split across TP ranks:
     qkv = 2.0 * sb * (m.q_dim + 2 * m.kv_dim)
-    if hf_style:
-        qkv += 4.0 * sb * (m.q_dim + m.kv_dim)  # RoPE in eager PyTorch saves q, k and rotate_half copies
     attn_out = 2.0 * sb * m.v_dim
     lse = 4.0 * sb * m.heads  # flash attention: fp32 log-sum-exp per head and token
-    softmax_bytes = 6.0 if hf_style else 2.0  # fp32 softmax output + bf16 copy (HF eager) vs fused
-    scores = (softmax_bytes + (3.0 if m.dropout else 0.0)) * m.heads * s * s * b
+    scores = (2.0 + (3.0 if m.dropout else 0.0)) * m.heads * s * s * b
     core = np.where(flash, lse, np.where(recompute >= 1, 0.0, scores))
     dense_mlp = 2.0 * sb * m.f * (4 if m.gated else 2)
     moe_mlp = (
@@ -192,14 +314,57 @@ def activation_bytes_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, fr
 def logits_bytes(m: ModelFacts, s, b, tp, framework: str):
     """Output layer: saved logits plus the loss's transient at the start of backward.
 
-    HF: bf16 logits kept in the output (2sbV) + fp32 log-softmax output saved by cross-entropy (4sbV) +
-    its gradient at backward (4sbV) — ``LlamaForCausalLM`` upcasts logits before the loss.
+    HF: bf16 logits (2sbV) + their fp32 upcast (4sbV, ``ForCausalLMLoss`` calls ``logits.float()``) +
+    the fp32 log-softmax output cross-entropy saves (4sbV) coexist at the loss; the first two are freed
+    before backward (the Trainer keeps only the loss), whose gradient (4sbV) replaces them: a 10sbV peak.
     Megatron: vocab-parallel cross-entropy keeps fp32 logits split over TP (Korthikanti §4.1: 4sbv/t) and
     a same-sized gradient.
     """
     if framework == "megatron":
         return 8.0 * s * b * m.V / tp
     return 10.0 * s * b * m.V / tp
+
+
+def head_saved_bytes(m: ModelFacts, s, b, tp, precision: str, autocast=False, lora: bool = False):
+    """HF: what the embeddings, final norm, LM head and loss save for backward (no transients).
+
+    ``input_ids`` (int64, saved by the embedding; GPT-2 also position ids and an embedding dropout mask),
+    the final norm (as in :func:`_hf_layer_parts`), the LM head's input (a bf16 copy under autocast;
+    nothing when the head is frozen, LoRA), Gemma's logit soft-capping tanh output, the fp32 log-softmax
+    output (``torch.nn.functional.cross_entropy`` = ``log_softmax`` + ``nll_loss``, ``derivatives.yaml``)
+    and the int64 shifted labels. PyTorch 2.13 measurement: ``tests_validate/``.
+    """
+    h, sb, V = m.h, s * b, m.V
+    arch = m.arch
+    act_b = activation_dtype_bytes(precision)
+    autocast = np.asarray(autocast, dtype=bool)
+    r = act_b if lora else np.where(autocast, 4.0, act_b)
+    emb = 8.0
+    if arch.position_embedding == "learned":
+        emb += 8.0
+    if m.dropout:
+        emb += 1.0 * h
+    if arch.norm_type.startswith("layernorm"):
+        fnorm = r * h + 2.0 * r
+    else:
+        fnorm = 4.0 * h + 4.0 + (0.0 if lora else (4.0 if arch.model_type in _GEMMA else r) * h)
+    head_in = 0.0 if lora else np.where(autocast, 2.0 * h, r * h)
+    cap = act_b * V / tp if arch.model_type in _GEMMA else 0.0
+    return sb * (emb + fnorm + head_in + cap + 4.0 * V / tp + 8.0)
+
+
+def _autocast_copied_fraction(m: ModelFacts) -> float:
+    """Share of the parameters autocast casts to 16-bit (matmul weights and their biases)."""
+    from .params import layer_norm_params
+
+    a = m.arch
+    n_moe = a.num_moe_layers
+    norms = (a.num_layers - n_moe) * layer_norm_params(a, False) + n_moe * layer_norm_params(a, True)
+    norms += m.params.final_norm
+    copied = m.params.total - m.params.embedding - norms
+    if m.tied:
+        copied += a.vocab_size * a.hidden_size
+    return copied / max(m.params.total, 1)
 
 
 def model_state_arrays(non_expert, expert, w_b, g_b, opt_b, zero, dp, dp_expert):
@@ -301,6 +466,15 @@ def memory_arrays(
         g_b = np.where(zero > 0, ds.grad, g_b)
         master_b = np.where(zero > 0, ds.master, master_b)
         ddp_b = np.where(zero > 0, 0.0, ddp_b)
+    if framework == "hf" and precision != "fp32" and master_weights:
+        # autocast copies only what goes through a matmul: not the input embedding (or learned
+        # positions) nor the norm weights; a tied head copies the embedding (PyTorch autocast op lists,
+        # "Automatic Mixed Precision package"; measured in tests_validate/). The copies live until
+        # backward because the matmuls save them; under full recomputation the layers' copies are
+        # remade in backward and only the LM head's copy is kept.
+        head_frac = m.V * m.h / max(m.params.total, 1)
+        copied = np.where(np.asarray(recompute) >= 2, head_frac, _autocast_copied_fraction(m))
+        w_b = np.where(zero > 0, w_b, 4.0 + 2.0 * copied)
     if optimizer == "adafactor":
         moments_b = m.adafactor_bytes_per_param
     else:
@@ -335,6 +509,9 @@ def memory_arrays(
         # recipes (torchtune) keep them in bf16
         adapter_b = 4.0 if (master_weights or precision == "fp32") else 2.0
         weights = frozen + adapters * adapter_b
+        if framework == "hf" and precision != "fp32" and master_weights:
+            # autocast's bf16 adapter copies, saved by the adapters' matmuls (remade under full recompute)
+            weights = weights + np.where((zero > 0) | (np.asarray(recompute) >= 2), 0.0, adapters * 2.0)
         gradients = adapters * adapter_b
         opt = adapters * (moments_b if optimizer != "adafactor" else 8.0)
         opt = np.where(zero >= 1, opt / dp, opt)
@@ -349,14 +526,36 @@ def memory_arrays(
 
     # activations
     s_local = seq_len / np.asarray(cp, dtype=float)
-    stored, full_layer = activation_bytes_per_layer(m, s_local, mbs, tp, sp, flash, recompute, framework)
+    hf_style = framework in ("hf", "fsdp", "deepspeed")
+    lora_t = lora_targets if method in ("lora", "qlora") else None
+    # autocast over fp32 weights: the HF Trainer's mixed precision without ZeRO (with ZeRO, DeepSpeed
+    # runs 16-bit weights; FSDP's MixedPrecisionPolicy casts parameters, no autocast)
+    autocast = (framework == "hf") & (precision != "fp32") & bool(master_weights) & (zero == 0)
+    stored, full_layer = activation_bytes_per_layer(
+        m, s_local, mbs, tp, sp, flash, recompute, framework, precision=precision, autocast=autocast,
+        lora_targets=lora_t)
     m_micro = np.asarray(grad_accum, dtype=float)
     inflight = np.where(pp > 1, np.minimum(pp, m_micro), 1.0)
     vpp = np.asarray(vpp, dtype=float)
     interleave = np.where((vpp > 1) & (pp > 1), 1.0 + (pp - 1) / (pp * vpp), 1.0)
     first_stage = layers_stage * stored * inflight * interleave
     working = np.where(recompute >= 2, full_layer, 0.0)  # one layer rematerialised during backward
-    out_layer = logits_bytes(m, s_local, mbs, tp, framework) + 4.0 * s_local * mbs * m.h
+    if hf_style:
+        # ... and, while its MLP runs backward, the gradients of the intermediates beside what the layer
+        # saved: d(product) with d(act) and d(up) (SwiGLU; GELU: d(act) and d(fc1)) before the product
+        # (saved for down_proj) is released: two f-wide tensors (derivatives.yaml: mul, silu, mm)
+        f_eff = (1 - m.moe_frac) * m.f + m.moe_frac * (m.k_active * m.f_moe + m.shared_f)
+        grad_ws = 2.0 * activation_dtype_bytes(precision) * s_local * mbs * f_eff / tp
+        working = working + np.where(recompute >= 2, grad_ws, 0.0)
+    if hf_style:
+        out_saved = head_saved_bytes(m, s_local, mbs, tp, precision, autocast, lora_t is not None)
+        act_b = activation_dtype_bytes(precision)
+        # at the loss the logits (act_b) and, unless already fp32, their fp32 upcast exist beside the
+        # saved log-softmax output: 10sbV in 16-bit (see logits_bytes)
+        out_layer = out_saved + (act_b + (4.0 if act_b != 4.0 else 0.0)) * s_local * mbs * m.V / tp
+    else:
+        out_saved = 4.0 * s_local * mbs * m.V / tp + 4.0 * s_local * mbs * m.h
+        out_layer = logits_bytes(m, s_local, mbs, tp, framework) + 4.0 * s_local * mbs * m.h
     if chunked_loss:
         # torchtune CEWithChunkedOutputLoss: 8 chunks; the bf16 logits remain, the fp32 upcast and its
         # gradient exist for one chunk at a time (2 × 4 bytes / 8 chunks = 1 byte per logit)
@@ -367,6 +566,10 @@ def memory_arrays(
         stored = stored * np.minimum(1.0, 2.0 / layers_stage)
     last_stage = layers_stage * stored + out_layer
     acts = np.where(pp > 1, np.maximum(first_stage, last_stage), first_stage + out_layer) + working
+    # what is held from the end of the forward pass until backward, without backward/loss transients
+    # (the quantity tests_validate/ measures with saved_tensors_hooks)
+    acts_saved = np.where(pp > 1, np.maximum(first_stage, layers_stage * stored + out_saved),
+                          first_stage + out_saved)
 
     # framework buffers: ZeRO-3/FSDP gather a layer's full 16-bit weights (current + prefetched);
     # DeepSpeed ZeRO-1/2 reduce/all-gather buckets (reduce_bucket_size 5e8 elements, DeepSpeed config docs)
@@ -379,5 +582,5 @@ def memory_arrays(
     total = states + acts + other
     return {
         "weights": weights, "gradients": gradients, "optimizer": opt, "activations": acts,
-        "other": other, "total": total,
+        "other": other, "total": total, "activations_saved": acts_saved,
     }
