@@ -535,6 +535,10 @@
         <translation>{gpu} 的默认价格（{source}，{date}）：请替换为你拿到的报价。</translation>
     </message>
     <message>
+        <source>No purchase price is known for this server: enter one to compare building with renting ({rent:,.0f} {cur} over {months:.0f} months).</source>
+        <translation>这台服务器没有已知的购买价格：请填写购买价格，以便比较自建与租用（{months:.0f} 个月租用需 {rent:,.0f} {cur}）。</translation>
+    </message>
+    <message>
         <source>Over {months:.0f} months building costs {own:,.0f} {cur} against {rent:,.0f} {cur} renting; the purchase pays for itself after {be:.1f} months.</source>
         <translation>{months:.0f} 个月内自建需 {own:,.0f} {cur}，租用需 {rent:,.0f} {cur}；购买在 {be:.1f} 个月后回本。</translation>
     </message>
