@@ -105,7 +105,7 @@ def _menu_texts(menu: QMenu, where: str, out: list) -> None:
             out.append((where, a.text()))
 
 
-def visible_texts(window: QMainWindow, menus: bool = True) -> list[tuple[str, str]]:
+def visible_texts(window: QWidget, menus: bool = True) -> list[tuple[str, str]]:
     """(where, text) for every visible text of the window: labels, buttons, group titles, tabs, headers,
     combo items, list items, chart axis labels and titles, menus and the window title."""
     out: list[tuple[str, str]] = [("window title", window.windowTitle().replace("[*]", ""))]
@@ -165,7 +165,7 @@ def visible_texts(window: QMainWindow, menus: bool = True) -> list[tuple[str, st
                     out += [(f"{side} ticks of {_where(w)}", str(t[1])) for t in level]
             if pi.titleLabel.isVisible() and pi.titleLabel.text:
                 out.append((f"title of {_where(w)}", _plain(pi.titleLabel.text)))
-    if menus:
+    if menus and isinstance(window, QMainWindow):
         for a in window.menuBar().actions():
             out.append(("menu bar", a.text()))
             if a.menu() is not None:
@@ -366,6 +366,29 @@ def test_pseudo_localisation_every_visible_text_is_translated(qtbot, qapp, when)
         QApplication.processEvents()
         w.model.set_dirty(False)
         w.search.shutdown()
+
+
+def test_pseudo_localisation_custom_gpu_dialog(qtbot, qapp):
+    """The hardware page's dialog: title, labels and standard buttons (Qt's own strings) all translated."""
+    try:
+        from gpuplanner.ui.pages.hardware_page import CustomGpuDialog
+    except ImportError:  # pragma: no cover - the dialog moved or was removed
+        pytest.skip("no CustomGpuDialog")
+    pseudo = PseudoTranslator(qapp)
+    assert qapp.installTranslator(pseudo)
+    try:
+        d = CustomGpuDialog()
+        qtbot.addWidget(d)
+        d.show()
+        settle(qtbot)
+        texts = visible_texts(d)
+        assert len(texts) >= 5
+        bad = [f"{where}: {t!r}" for where, t in texts if untranslated_words(t, ALLOWED_WORDS)]
+        assert not bad, "\n".join(bad)
+        d.reject()
+    finally:
+        qapp.removeTranslator(pseudo)
+        QApplication.processEvents()
 
 
 def test_pseudo_checker_flags_english_outside_brackets():
