@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from gpuplanner.core.errors import PlannerError
@@ -34,7 +35,7 @@ def _printer(window):
 
 
 def _fail(window, err: Exception) -> None:
-    QMessageBox.warning(window, window.tr("Report"), str(err))
+    QMessageBox.warning(window, QCoreApplication.translate("MainWindow", "Report"), str(err))
 
 
 def print_preview(window) -> None:
@@ -63,9 +64,9 @@ def export_pdf(window, path: str | None = None) -> Path | None:
 
     if path is None:
         stem = window.model.path.stem if window.model.path else "gpuplanner-report"
-        path, _ = QFileDialog.getSaveFileName(window, window.tr("Export report as PDF"),
+        path, _ = QFileDialog.getSaveFileName(window, QCoreApplication.translate("MainWindow", "Export report as PDF"),
                                               str(Path(settings.last_dir()) / f"{stem}.pdf"),
-                                              window.tr("PDF documents (*.pdf)"))
+                                              QCoreApplication.translate("MainWindow", "PDF documents (*.pdf)"))
         if not path:
             return None
         if not path.lower().endswith(".pdf"):
@@ -76,5 +77,5 @@ def export_pdf(window, path: str | None = None) -> Path | None:
         _fail(window, err)
         return None
     settings.remember_dir(out)
-    window.statusBar().showMessage(window.tr("Report written to {0}").format(str(out)), 8000)
+    window.statusBar().showMessage(QCoreApplication.translate("MainWindow", "Report written to {0}").format(str(out)), 8000)
     return out

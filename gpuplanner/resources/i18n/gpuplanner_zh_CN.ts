@@ -174,6 +174,10 @@
 <context>
     <name>BudgetPage</name>
     <message>
+        <source>the deadline must be after today</source>
+        <translation>截止时间必须晚于今天</translation>
+    </message>
+    <message>
         <source>Time and budget</source>
         <translation>时间与预算</translation>
     </message>
@@ -1303,6 +1307,18 @@
     <message>
         <source>&lt;b&gt;GPU Planner {0}&lt;/b&gt;&lt;p&gt;Describe the training task; GPU Planner derives what to rent. Offline: it never touches the network. Every formula and catalog number names its source.&lt;/p&gt;</source>
         <translation>&lt;b&gt;GPU Planner {0}&lt;/b&gt;&lt;p&gt;描述你的训练任务，GPU Planner 推算出该租什么。完全离线：从不访问网络。每个公式和目录数据都注明了来源。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Export report as PDF</source>
+        <translation>导出报告为 PDF</translation>
+    </message>
+    <message>
+        <source>PDF documents (*.pdf)</source>
+        <translation>PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Report written to {0}</source>
+        <translation>报告已写入 {0}</translation>
     </message>
 </context>
 <context>

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from PySide6.QtCore import QDate
+from PySide6.QtCore import QCoreApplication, QDate
 from PySide6.QtWidgets import QDateEdit, QLabel
 
 from ..fields import BoundCombo, BoundEdit, FieldBox, fmt_float, fmt_int, parse_float
@@ -33,7 +33,7 @@ class DateField(QDateEdit):
         days = QDate.currentDate().daysTo(d)
         self.page.model.set_ui("deadline_date", d.toString("yyyy-MM-dd"))
         if days <= 0:
-            self.box.set_error(self.page.tr("the deadline must be after today"))
+            self.box.set_error(QCoreApplication.translate("BudgetPage", "the deadline must be after today"))
             return
         self.box.set_error(self.page.model.set("constraints.deadline_days", float(days)))
 
