@@ -13,37 +13,15 @@ import importlib.util
 import pytest
 
 import harness
-from harness import COMPONENTS, Case, default_cases, estimate_case, measure, rel_err
+from harness import COMPONENTS, Case, default_cases, estimate_case, known_gap, measure, rel_err
 
 TOLERANCE = 0.05
 
-XFAIL = {
-    # transformers 5.x runs Mixtral's experts through torch._grouped_mm, which CPU autocast leaves in
-    # fp32: no bf16 expert-weight copies, fp32 expert activations. The planner models a 16-bit expert path.
-    ("mixtral", "amp", "full"): "CPU autocast does not cast torch._grouped_mm: Mixtral experts run in fp32 "
-                                "(weights -25%, activations +18-24% vs the 16-bit expert model)",
-    # PEFT 0.21 "all-linear" adapts Mixtral's router and its fused 3-D expert parameters (ParamWrapper,
-    # one gate_up adapter per expert); gpuplanner.core.params.lora_params counts separate gate/up/down
-    # adapters and skips the router.
-    ("mixtral", "bf16", "lora"): "PEFT adapts the router and fused expert params; lora_params counts "
-                                 "per-matrix expert adapters (trainable -29%)",
-    ("mixtral", "amp", "lora"): "PEFT adapts the router and fused expert params; lora_params counts "
-                                "per-matrix expert adapters (trainable -29%)",
-    # GPT-2's q/k/v are one Conv1D (c_attn, h -> 3h): PEFT puts one adapter r*(h + 3h) on it, lora_params
-    # counts three r*(h + h) adapters.
-    ("gpt2", "bf16", "lora"): "PEFT adapts GPT-2's fused c_attn once; lora_params counts q, k, v "
-                              "separately (trainable +12.5%)",
-    ("gpt2", "amp", "lora"): "PEFT adapts GPT-2's fused c_attn once; lora_params counts q, k, v "
-                             "separately (trainable +12.5%)",
-}
 
 
 def _param(case: Case):
     marks = []
-    fam = case.family.split("-")[0]
-    reason = XFAIL.get((fam, case.precision, case.method))
-    if case.method == "full" and case.checkpoint:
-        reason = None  # checkpointing recomputes the experts: nothing of them is held, as modelled
+    reason = known_gap(case)
     if reason:
         marks.append(pytest.mark.xfail(reason=reason, strict=True))
     if case.optimizer == "adamw_8bit" and importlib.util.find_spec("bitsandbytes") is None:

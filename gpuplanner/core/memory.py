@@ -33,6 +33,12 @@ Sources:
   We rebuild the 34 from the tensors each op saves, so SwiGLU (gate, up, act, product: ``4·2sbf``), GQA
   (K and V of ``kv_heads·head_dim``), flash attention (Dao et al. 2022: output plus fp32 log-sum-exp, no
   ``s²`` term), MoE (each token through ``k`` experts) and the frameworks' norm/softmax upcasts follow.
+  Korthikanti's formulas stay as written for ``megatron``. For ``hf``/``fsdp``/``deepspeed`` (Hugging Face
+  modelling code) the layer is rebuilt from what each PyTorch op saves (RMSNorm fp32 upcasts, SwiGLU's four
+  ``f``-wide tensors, GQA K/V, flash log-sum-exp or eager fp32 softmax, fp32 log-softmax of the logits,
+  autocast's per-linear bf16 copies, frozen LoRA bases saving nothing) and measured against PyTorch 2.13
+  with ``torch.autograd.graph.saved_tensors_hooks`` on Llama, Qwen2, Mistral, Mixtral, Gemma 2 and GPT-2:
+  every component within 5% (``tests_validate/``, ``docs/validation_pytorch.md``).
 * LoRA: Hu et al. 2021 (arXiv:2106.09685). QLoRA: Dettmers et al. 2023 (arXiv:2305.14314) §3: NF4
   weights (4 bits) with blocksize-64 absmax constants; double quantisation stores them in 8 bits plus a
   fp32 constant per 256 blocks: 0.5 + 8/64/8 + 32/(64·256)/8 bytes per parameter.
