@@ -348,12 +348,6 @@ KNOWN_GAPS = {
                                  "per-matrix expert adapters (trainable -29%)",
     ("mixtral", "amp", "lora"): "PEFT adapts the router and fused expert params; lora_params counts "
                                 "per-matrix expert adapters (trainable -29%)",
-    # GPT-2's q/k/v are one Conv1D (c_attn, h -> 3h): PEFT puts one adapter r*(h + 3h) on it, lora_params
-    # counts three r*(h + h) adapters.
-    ("gpt2", "bf16", "lora"): "PEFT adapts GPT-2's fused c_attn once; lora_params counts q, k, v "
-                              "separately (trainable +12.5%)",
-    ("gpt2", "amp", "lora"): "PEFT adapts GPT-2's fused c_attn once; lora_params counts q, k, v "
-                             "separately (trainable +12.5%)",
 }
 
 

@@ -60,6 +60,8 @@ class ModelArch:
     embedding_norm: bool = False  # LayerNorm after the word embeddings (BLOOM)
     parallel_attn_mlp: bool = False  # attention and MLP share one input norm (Falcon, GPT-J)
     dropout: bool = False  # GPT-style dropout masks saved for backward (Megatron GPT)
+    fused_qkv: bool = False  # q, k, v stored as one matrix (GPT-2 c_attn, NeoX/BLOOM/Falcon query_key_value, ...)
+    fused_gate_up: bool = False  # gate and up stored as one matrix (Phi-3 gate_up_proj, ChatGLM dense_h_to_4h)
     stored_params: int | None = None  # exact count read from safetensors headers, when known
     stored_dtype: str | None = None
 
@@ -143,7 +145,7 @@ def arch_from_hf_config(cfg: dict, name: str | None = None) -> ModelArch:
             tie_word_embeddings=bool(cfg.get("tie_word_embeddings", True)),
             attention_bias=True, attention_out_bias=True, mlp_bias=True, norm_type="layernorm",
             position_embedding="learned", max_position_embeddings=_int(cfg, "n_positions", "n_ctx", default=1024),
-            dropout=True,
+            dropout=True, fused_qkv=True,
         )
     if mt == "gpt_neox":
         h = _int(cfg, "hidden_size")
@@ -154,7 +156,7 @@ def arch_from_hf_config(cfg: dict, name: str | None = None) -> ModelArch:
             intermediate_size=_int(cfg, "intermediate_size", default=4 * h), vocab_size=_int(cfg, "vocab_size"),
             gated_mlp=False, tie_word_embeddings=bool(cfg.get("tie_word_embeddings", False)),
             attention_bias=bool(cfg.get("attention_bias", True)), attention_out_bias=bool(cfg.get("attention_bias", True)),
-            mlp_bias=True, norm_type="layernorm", parallel_attn_mlp=False,
+            mlp_bias=True, norm_type="layernorm", parallel_attn_mlp=False, fused_qkv=True,
         )
     if mt == "opt":
         h = _int(cfg, "hidden_size")
@@ -182,7 +184,7 @@ def arch_from_hf_config(cfg: dict, name: str | None = None) -> ModelArch:
             num_heads=heads, num_kv_heads=heads, head_dim=h // heads, intermediate_size=4 * h,
             vocab_size=_int(cfg, "vocab_size"), gated_mlp=False, tie_word_embeddings=True,
             attention_bias=True, attention_out_bias=True, mlp_bias=True, norm_type="layernorm",
-            position_embedding="alibi", embedding_norm=True,
+            position_embedding="alibi", embedding_norm=True, fused_qkv=True,
         )
     if mt in ("falcon", "refinedweb", "refinedwebmodel", "rw"):
         h = _int(cfg, "hidden_size", "n_embed")
@@ -202,7 +204,7 @@ def arch_from_hf_config(cfg: dict, name: str | None = None) -> ModelArch:
             vocab_size=_int(cfg, "vocab_size"), gated_mlp=False,
             tie_word_embeddings=bool(cfg.get("tie_word_embeddings", True)),
             attention_bias=bias, attention_out_bias=bias, mlp_bias=bias, norm_type="layernorm",
-            norms_per_layer=norms, parallel_attn_mlp=parallel,
+            norms_per_layer=norms, parallel_attn_mlp=parallel, fused_qkv=True,
             position_embedding="alibi" if cfg.get("alibi") else "rope",
         )
     if mt == "mpt":
@@ -218,7 +220,7 @@ def arch_from_hf_config(cfg: dict, name: str | None = None) -> ModelArch:
             tie_word_embeddings=True, attention_bias=not no_bias, attention_out_bias=not no_bias,
             mlp_bias=not no_bias, norm_type="layernorm_nobias" if no_bias else "layernorm",
             position_embedding="alibi" if attn_cfg.get("alibi", True) else "learned",
-            max_position_embeddings=_int(cfg, "max_seq_len", default=2048),
+            max_position_embeddings=_int(cfg, "max_seq_len", default=2048), fused_qkv=True,
         )
     if mt == "chatglm":
         h = _int(cfg, "hidden_size")
@@ -234,6 +236,7 @@ def arch_from_hf_config(cfg: dict, name: str | None = None) -> ModelArch:
             attention_bias=bool(cfg.get("add_qkv_bias", False) or cfg.get("add_bias_linear", False)),
             attention_out_bias=bool(cfg.get("add_bias_linear", False)), mlp_bias=bool(cfg.get("add_bias_linear", False)),
             norm_type="rmsnorm" if cfg.get("rmsnorm", True) else "layernorm",
+            fused_qkv=True, fused_gate_up=True,
         )
 
     # Llama-like families (llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, deepseek, gemma,
@@ -266,6 +269,11 @@ def arch_from_hf_config(cfg: dict, name: str | None = None) -> ModelArch:
         common["qk_norm"] = True
     if mt in ("gemma2", "gemma3_text"):
         common["norms_per_layer"] = 4
+    # modelling code that stores q/k/v (and gate/up) as one weight: PEFT adapts the fused matrix once
+    if mt in ("phi3", "internlm2", "baichuan"):
+        common["fused_qkv"] = True
+    if mt == "phi3":
+        common["fused_gate_up"] = True
     if mt in ("deepseek_v2", "deepseek_v3"):
         common.update(
             q_lora_rank=_int(cfg, "q_lora_rank", default=0, required=False) or 0,

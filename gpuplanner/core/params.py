@@ -173,15 +173,43 @@ def count_params(a: ModelArch) -> ParamCount:
     )
 
 
+def _fuse(lins: list[Linear], names: tuple[str, ...], fused_name: str) -> list[Linear]:
+    """Merge same-input linears (e.g. q, k, v) into one ``in → sum(out)`` matrix, as stored on disk."""
+    parts = [l for l in lins if l.name.split(".")[-1] in names]
+    if len(parts) < 2:
+        return lins
+    first = parts[0]
+    merged = Linear(first.name.rsplit(".", 1)[0] + "." + fused_name if "." in first.name else fused_name,
+                    first.fan_in, sum(p.fan_out for p in parts), first.bias, first.count, first.active, first.expert)
+    out, done = [], False
+    for l in lins:
+        if l in parts:
+            if not done:
+                out.append(merged)
+                done = True
+        else:
+            out.append(l)
+    return out
+
+
 def lora_linears(a: ModelArch, targets: str) -> list[Linear]:
     """The linear layers PEFT adapts: ``attention`` = q/k/v/o projections (MLA: its projections);
     ``all_linear`` = every linear layer in the blocks except the router (PEFT ``target_modules="all-linear"``
-    excludes the output head; Mixtral's experts are linear layers and are included)."""
+    excludes the output head; Mixtral's experts are linear layers and are included). Where the modelling
+    code stores q/k/v (or gate/up) as one matrix — GPT-2 ``c_attn``, NeoX/BLOOM/Falcon/ChatGLM
+    ``query_key_value``, Phi-3 ``qkv_proj``/``gate_up_proj`` — PEFT puts one adapter ``r·(in + Σout)`` on it."""
     lin = attention_linears(a)
+    if a.fused_qkv and not a.is_mla:
+        lin = _fuse(lin, ("q_proj", "k_proj", "v_proj"), "qkv_proj")
+
+    def mlp(moe: bool) -> list[Linear]:
+        m = [l for l in mlp_linears(a, moe) if l.name not in ("router", "shared_expert_gate")]
+        return _fuse(m, ("gate_proj", "up_proj"), "gate_up_proj") if a.fused_gate_up else m
+
     if targets == "all_linear":
         n_moe = a.num_moe_layers
-        dense = [l for l in mlp_linears(a, False)] if a.num_layers - n_moe else []
-        moe = [l for l in mlp_linears(a, True) if l.name not in ("router", "shared_expert_gate")] if n_moe else []
+        dense = mlp(False) if a.num_layers - n_moe else []
+        moe = mlp(True) if n_moe else []
         return [(l, a.num_layers) for l in lin] + [(l, a.num_layers - n_moe) for l in dense] + [(l, n_moe) for l in moe]
     return [(l, a.num_layers) for l in lin]
 
