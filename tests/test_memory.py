@@ -177,3 +177,26 @@ def test_bad_input_one_line_message_naming_field(bad, field):
     with pytest.raises(PlannerError) as ei:
         estimate(scenario_from_dict(base))
     assert field in str(ei.value) and "\n" not in str(ei.value)
+
+
+def test_scalar_path_equals_array_path():
+    """memory_arrays on plain numbers (single estimate) and on numpy arrays (plan search) agree exactly."""
+    from gpuplanner.core.estimate import memory_kwargs
+    from gpuplanner.core.memory import memory_arrays
+
+    for over in ({"parallel": {"tp": 2, "zero": 1}}, {"parallel": {"pp": 4, "zero": 3}},
+                 {"training": {"method": "qlora"}, "parallel": {"zero": 3}},
+                 {"training": {"framework": "megatron", "recompute": "selective", "global_batch_size": 64},
+                  "parallel": {"tp": 2, "pp": 2, "sequence_parallel": True}}):
+        e = _est(**over)
+        s, p, t = e.resolved.scenario, e.resolved.scenario.parallel, e.resolved.scenario.training
+        from gpuplanner.core.memory import RECOMPUTE_CODES
+
+        args = dict(tp=p.tp, pp=p.pp, cp=p.cp, ep=p.ep, dp=s.dp, zero=p.zero, recompute=RECOMPUTE_CODES[t.recompute],
+                    mbs=t.micro_batch_size, sp=p.sequence_parallel and p.tp > 1, grad_accum=s.grad_accum,
+                    vpp=p.vpp, offload=p.offload_optimizer)
+        scalar = memory_arrays(e.resolved.facts, **memory_kwargs(e.resolved), **args)
+        arrays = memory_arrays(e.resolved.facts, **memory_kwargs(e.resolved),
+                               **{k: np.array([v, v]) for k, v in args.items()})
+        for key, val in scalar.items():
+            assert float(val) == pytest.approx(float(np.asarray(arrays[key])[0]), rel=1e-12), (over, key)

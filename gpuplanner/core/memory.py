@@ -79,6 +79,41 @@ class StateBytes:
     ddp_buckets: float = 0.0  # DDP gradient buckets (hf without ZeRO and dp > 1)
 
 
+class _ScalarNP:
+    """The few numpy functions the memory formulas use, on plain Python numbers: a single estimate then
+    costs microseconds instead of numpy's per-call overhead on 0-d arrays. Results are identical
+    (IEEE doubles either way); the plan search passes arrays and gets numpy."""
+
+    int64 = int
+
+    @staticmethod
+    def asarray(x, dtype=None):
+        if dtype is bool:
+            return bool(x)
+        if dtype is int:
+            return int(x)
+        if dtype is float:
+            return float(x)
+        return x
+
+    @staticmethod
+    def where(c, a, b):
+        return a if c else b
+
+    @staticmethod
+    def maximum(a, b):
+        return a if a >= b else b
+
+    @staticmethod
+    def minimum(a, b):
+        return a if a <= b else b
+
+
+def _xp(*values):
+    """numpy when any argument is an array, else the scalar shim."""
+    return np if any(isinstance(v, np.ndarray) for v in values) else _ScalarNP
+
+
 def state_bytes(framework: str, precision: str, optimizer: str, master_weights: bool = True) -> StateBytes:
     """Bytes per trainable parameter by framework convention (see module docstring for sources)."""
     moments = {"adamw": 8.0, "adamw_8bit": 2.0 + 8.0 / 2048, "sgd": 4.0, "adafactor": 0.0}[optimizer]
@@ -202,14 +237,15 @@ def _hf_layer_parts(m: ModelFacts, s, b, flash, act_b: float, autocast, lora_tar
     ``act_b`` is the matmul output dtype size (2, or 4 for fp32); ``autocast`` (fp32 weights under
     ``torch.autocast``) keeps the residual stream and norm outputs in fp32.
     """
+    xp = _xp(s, b, flash, autocast)
     h, sb = m.h, s * b
     arch = m.arch
     mt = arch.model_type
-    autocast = np.asarray(autocast, dtype=bool)
+    autocast = xp.asarray(autocast, dtype=bool)
     lora = lora_targets is not None
     # residual-stream bytes: fp32 when fp32 weights run under autocast (embedding and residual adds are
     # not autocast ops); LoRA's base stays 16-bit, only its fp32 adapters are autocast
-    r = act_b if lora else np.where(autocast, 4.0, act_b)
+    r = act_b if lora else xp.where(autocast, 4.0, act_b)
     mlp_trains = (not lora) or lora_targets == "all_linear"
     fused_qkv = mt in _PYTHON_GELU  # GPT-2 Conv1D c_attn: one linear reads the norm output
     n_attn_in = 1 if fused_qkv else 3
@@ -227,7 +263,7 @@ def _hf_layer_parts(m: ModelFacts, s, b, flash, act_b: float, autocast, lora_tar
         if not consumers_save:
             return 0.0
         # autocast: a bf16 copy per linear (LoRA: PEFT's x.to(fp32 adapter dtype), then autocast's cast)
-        return np.where(autocast, 2.0 * h * n_consumers, r * h)
+        return xp.where(autocast, 2.0 * h * n_consumers, r * h)
 
     rep = norm(not lora) * 2 + norm_out(n_attn_in, True) + norm_out(n_mlp_in, mlp_trains)
     if gemma and arch.norms_per_layer >= 4:
@@ -240,20 +276,20 @@ def _hf_layer_parts(m: ModelFacts, s, b, flash, act_b: float, autocast, lora_tar
     else:
         qkv = act_b * (m.q_dim + 2 * m.kv_dim)  # q, k after RoPE, v (GQA: kv heads)
     attn_out = act_b * m.v_dim
-    o_copy = np.where(autocast, 2.0 * m.v_dim, 0.0) if lora else 0.0  # PEFT cast for o_proj's adapter
+    o_copy = xp.where(autocast, 2.0 * m.v_dim, 0.0) if lora else 0.0  # PEFT cast for o_proj's adapter
     lse = 4.0 * m.heads
     flash_core = lse
     # eager: repeat_kv materialises K and V at query width when heads are grouped
     rep_kv = 0.0 if (fused_qkv or m.kv_dim == m.q_dim) else act_b * 2 * (m.q_dim - m.kv_dim)
-    sm_b = np.where(autocast, 4.0, act_b) if mt in _SOFTMAX_IN_INPUT_DTYPE else 4.0
+    sm_b = xp.where(autocast, 4.0, act_b) if mt in _SOFTMAX_IN_INPUT_DTYPE else 4.0
     if m.dropout:
         probs = sm_b + 1.0 + act_b  # softmax output, dropout mask (bool), dropout output
     else:
-        probs = sm_b + np.where(sm_b != act_b, act_b, 0.0)  # softmax output + its cast for P·V
+        probs = sm_b + xp.where(sm_b != act_b, act_b, 0.0)  # softmax output + its cast for P·V
     if gemma:
         probs = probs + act_b  # attention logit soft-capping: tanh output
     eager_core = rep_kv + probs * m.heads * s
-    core = np.where(flash, flash_core, eager_core)
+    core = xp.where(flash, flash_core, eager_core)
     # MLP
     if mt in _PYTHON_GELU:
         dense_mlp = act_b * m.f * 5
@@ -286,16 +322,17 @@ def activation_bytes_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, fr
       in the run's activation dtype (``precision``); ``autocast`` = fp32 weights under ``torch.autocast``
       (HF Trainer without ZeRO); ``lora_targets`` set for LoRA/QLoRA (frozen base layers save less).
     """
+    xp = _xp(s, b, tp, sp, flash, recompute, autocast)
     h, sb = m.h, s * b
     hf_style = framework in ("hf", "fsdp", "deepspeed")  # HF modelling code under each launcher
     if hf_style:
         act_b = activation_dtype_bytes(precision)
         rep, split = _hf_layer_parts(m, s, b, flash, act_b, autocast, lora_targets)
-        full = np.where(sp, (rep + split) / tp, rep + split / tp)
-        r = act_b if lora_targets is not None else np.where(np.asarray(autocast, dtype=bool), 4.0, act_b)
+        full = xp.where(sp, (rep + split) / tp, rep + split / tp)
+        r = act_b if lora_targets is not None else xp.where(xp.asarray(autocast, dtype=bool), 4.0, act_b)
         # torch.utils.checkpoint (non-reentrant, the HF default) saves the layer's input
-        stored_full_recompute = np.where(sp, r * sb * h / tp, r * sb * h)
-        return np.where(np.asarray(recompute) >= 2, stored_full_recompute, full), full
+        stored_full_recompute = xp.where(sp, r * sb * h / tp, r * sb * h)
+        return xp.where(xp.asarray(recompute) >= 2, stored_full_recompute, full), full
     # replicated across TP ranks unless sequence parallelism splits them:
     rep = sb * h * (2 * 2.0 + 4.0 + (2.0 if m.dropout else 0.0))
     # split across TP ranks:
@@ -303,7 +340,7 @@ def activation_bytes_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, fr
     attn_out = 2.0 * sb * m.v_dim
     lse = 4.0 * sb * m.heads  # flash attention: fp32 log-sum-exp per head and token
     scores = (2.0 + (3.0 if m.dropout else 0.0)) * m.heads * s * s * b
-    core = np.where(flash, lse, np.where(recompute >= 1, 0.0, scores))
+    core = xp.where(flash, lse, xp.where(recompute >= 1, 0.0, scores))
     dense_mlp = 2.0 * sb * m.f * (4 if m.gated else 2)
     moe_mlp = (
         m.k_active * sb * (2.0 * h + 2.0 * m.f_moe * (4 if m.gated else 2))
@@ -312,9 +349,9 @@ def activation_bytes_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, fr
     )
     mlp = (1 - m.moe_frac) * dense_mlp + m.moe_frac * moe_mlp
     split = qkv + attn_out + core + mlp
-    full = np.where(sp, (rep + split) / tp, rep + split / tp)
-    stored_full_recompute = np.where(sp, 2.0 * sb * h / tp, 2.0 * sb * h)
-    return np.where(recompute >= 2, stored_full_recompute, full), full
+    full = xp.where(sp, (rep + split) / tp, rep + split / tp)
+    stored_full_recompute = xp.where(sp, 2.0 * sb * h / tp, 2.0 * sb * h)
+    return xp.where(recompute >= 2, stored_full_recompute, full), full
 
 
 def logits_bytes(m: ModelFacts, s, b, tp, framework: str):
@@ -340,11 +377,12 @@ def head_saved_bytes(m: ModelFacts, s, b, tp, precision: str, autocast=False, lo
     output (``torch.nn.functional.cross_entropy`` = ``log_softmax`` + ``nll_loss``, ``derivatives.yaml``)
     and the int64 shifted labels. PyTorch 2.13 measurement: ``tests_validate/``.
     """
+    xp = _xp(s, b, tp, autocast)
     h, sb, V = m.h, s * b, m.V
     arch = m.arch
     act_b = activation_dtype_bytes(precision)
-    autocast = np.asarray(autocast, dtype=bool)
-    r = act_b if lora else np.where(autocast, 4.0, act_b)
+    autocast = xp.asarray(autocast, dtype=bool)
+    r = act_b if lora else xp.where(autocast, 4.0, act_b)
     emb = 8.0
     if arch.position_embedding == "learned":
         emb += 8.0
@@ -354,7 +392,7 @@ def head_saved_bytes(m: ModelFacts, s, b, tp, precision: str, autocast=False, lo
         fnorm = r * h + 2.0 * r
     else:
         fnorm = 4.0 * h + 4.0 + (0.0 if lora else (4.0 if arch.model_type in _GEMMA else r) * h)
-    head_in = 0.0 if lora else np.where(autocast, 2.0 * h, r * h)
+    head_in = 0.0 if lora else xp.where(autocast, 2.0 * h, r * h)
     cap = act_b * V / tp if arch.model_type in _GEMMA else 0.0
     return sb * (emb + fnorm + head_in + cap + 4.0 * V / tp + 8.0)
 
@@ -381,10 +419,11 @@ def model_state_arrays(non_expert, expert, w_b, g_b, opt_b, zero, dp, dp_expert)
     the gradients, stage 3 also the weights, over ``dp`` (routed experts over ``dp_expert = dp/ep``).
     Example (ZeRO Table 1, Ψ = 7.5B, N_d = 64, K = 12): stage 1 → (2 + 2 + 12/64)·Ψ = 31.4 GB.
     """
-    zero = np.asarray(zero)
+    xp = _xp(non_expert, expert, w_b, g_b, opt_b, zero, dp, dp_expert)
+    zero = xp.asarray(zero)
 
     def shard(per, on):
-        return np.where(on, non_expert * per / dp, non_expert * per) + np.where(
+        return xp.where(on, non_expert * per / dp, non_expert * per) + xp.where(
             on, expert * per / dp_expert, expert * per)
 
     return shard(w_b, zero >= 3), shard(g_b, zero >= 2), shard(opt_b, zero >= 1)
@@ -455,23 +494,24 @@ def memory_arrays(
 
     Returns a dict of arrays in bytes: weights, gradients, optimizer, activations, other, total.
     """
-    tp = np.asarray(tp, dtype=float)
-    pp_i = np.asarray(pp, dtype=np.int64)
-    pp = pp_i.astype(float)
-    dp = np.asarray(dp, dtype=float)
-    ep = np.asarray(ep, dtype=float)
-    zero = np.asarray(zero)
-    recompute = np.asarray(recompute)
-    mbs = np.asarray(mbs, dtype=float)
+    xp = _xp(flash, tp, pp, cp, ep, dp, zero, recompute, mbs, sp, grad_accum, vpp, offload)
+    tp = xp.asarray(tp, dtype=float)
+    pp_i = xp.asarray(pp, dtype=xp.int64)
+    pp = pp_i * 1.0
+    dp = xp.asarray(dp, dtype=float)
+    ep = xp.asarray(ep, dtype=float)
+    zero = xp.asarray(zero)
+    recompute = xp.asarray(recompute)
+    mbs = xp.asarray(mbs, dtype=float)
     sbytes = state_bytes(framework, precision, optimizer, master_weights)
     w_b, g_b, master_b, ddp_b = sbytes.weight, sbytes.grad, sbytes.master, sbytes.ddp_buckets
     if framework == "hf":
         # With ZeRO on, the HF Trainer hands the model states to DeepSpeed: its convention applies.
         ds = state_bytes("deepspeed", precision, optimizer, master_weights)
-        w_b = np.where(zero > 0, ds.weight, w_b)
-        g_b = np.where(zero > 0, ds.grad, g_b)
-        master_b = np.where(zero > 0, ds.master, master_b)
-        ddp_b = np.where(zero > 0, 0.0, ddp_b)
+        w_b = xp.where(zero > 0, ds.weight, w_b)
+        g_b = xp.where(zero > 0, ds.grad, g_b)
+        master_b = xp.where(zero > 0, ds.master, master_b)
+        ddp_b = xp.where(zero > 0, 0.0, ddp_b)
     if framework == "hf" and precision != "fp32" and master_weights:
         # autocast copies only what goes through a matmul: not the input embedding (or learned
         # positions) nor the norm weights; a tied head copies the embedding (PyTorch autocast op lists,
@@ -479,24 +519,24 @@ def memory_arrays(
         # backward because the matmuls save them; under full recomputation the layers' copies are
         # remade in backward and only the LM head's copy is kept.
         head_frac = m.V * m.h / max(m.params.total, 1)
-        copied = np.where(np.asarray(recompute) >= 2, head_frac, _autocast_copied_fraction(m))
-        w_b = np.where(zero > 0, w_b, 4.0 + 2.0 * copied)
+        copied = xp.where(xp.asarray(recompute) >= 2, head_frac, _autocast_copied_fraction(m))
+        w_b = xp.where(zero > 0, w_b, 4.0 + 2.0 * copied)
     if optimizer == "adafactor":
         moments_b = m.adafactor_bytes_per_param
     else:
         moments_b = sbytes.moments
 
     L = m.L
-    layers_stage = _ceil_div(L, pp_i).astype(float)
-    extra = np.where(
+    layers_stage = _ceil_div(L, pp_i) * 1.0
+    extra = xp.where(
         pp_i > 1,
-        np.maximum(m.first_extra, m.last_extra + (m.first_extra if m.tied else 0)),
+        xp.maximum(m.first_extra, m.last_extra + (m.first_extra if m.tied else 0)),
         m.first_extra + m.last_extra,
     )
     expert_tp = tp if framework == "megatron" else 1.0
     non_expert_gpu = (layers_stage * m.layer_non_expert + extra) / tp
     expert_gpu = layers_stage * m.layer_expert / (ep * expert_tp)
-    dp_exp = np.maximum(dp / ep, 1.0)
+    dp_exp = xp.maximum(dp / ep, 1.0)
 
     if method in ("lora", "qlora"):
         lora_total, _ = lora_params(m.arch, lora_rank, lora_targets)
@@ -510,28 +550,28 @@ def memory_arrays(
             frozen = (lin * QLORA_NF4_BYTES + (total_params - lin) * 2.0) * scale
         else:
             frozen = base_gpu * base_bytes_per
-        frozen = np.where(zero >= 3, frozen / dp, frozen)
+        frozen = xp.where(zero >= 3, frozen / dp, frozen)
         # PEFT keeps adapters in fp32 (autocast_adapter_dtype) under mixed precision; pure 16-bit
         # recipes (torchtune) keep them in bf16
         adapter_b = 4.0 if (master_weights or precision == "fp32") else 2.0
         weights = frozen + adapters * adapter_b
         if framework == "hf" and precision != "fp32" and master_weights:
             # autocast's bf16 adapter copies, saved by the adapters' matmuls (remade under full recompute)
-            weights = weights + np.where((zero > 0) | (np.asarray(recompute) >= 2), 0.0, adapters * 2.0)
+            weights = weights + xp.where((zero > 0) | (xp.asarray(recompute) >= 2), 0.0, adapters * 2.0)
         gradients = adapters * adapter_b
         opt = adapters * (moments_b if optimizer != "adafactor" else 8.0)
-        opt = np.where(zero >= 1, opt / dp, opt)
-        ddp = np.where((dp > 1) & (zero == 0), gradients, 0.0) if framework == "hf" else 0.0
+        opt = xp.where(zero >= 1, opt / dp, opt)
+        ddp = xp.where((dp > 1) & (zero == 0), gradients, 0.0) if framework == "hf" else 0.0
     else:
         weights, gradients, opt = model_state_arrays(
             non_expert_gpu, expert_gpu, w_b, g_b, master_b + moments_b, zero, dp, dp_exp)
-        ddp = np.where(dp > 1, (non_expert_gpu + expert_gpu) * ddp_b, 0.0)
+        ddp = xp.where(dp > 1, (non_expert_gpu + expert_gpu) * ddp_b, 0.0)
     if optimizer_in_backward:
         gradients = gradients * 0.0  # each parameter is stepped and its gradient freed during backward
-    opt = np.where(offload, 0.0, opt)
+    opt = xp.where(offload, 0.0, opt)
 
     # activations
-    s_local = seq_len / np.asarray(cp, dtype=float)
+    s_local = seq_len / xp.asarray(cp, dtype=float)
     hf_style = framework in ("hf", "fsdp", "deepspeed")
     lora_t = lora_targets if method in ("lora", "qlora") else None
     # autocast over fp32 weights: the HF Trainer's mixed precision without ZeRO (with ZeRO, DeepSpeed
@@ -540,19 +580,19 @@ def memory_arrays(
     stored, full_layer = activation_bytes_per_layer(
         m, s_local, mbs, tp, sp, flash, recompute, framework, precision=precision, autocast=autocast,
         lora_targets=lora_t)
-    m_micro = np.asarray(grad_accum, dtype=float)
-    inflight = np.where(pp > 1, np.minimum(pp, m_micro), 1.0)
-    vpp = np.asarray(vpp, dtype=float)
-    interleave = np.where((vpp > 1) & (pp > 1), 1.0 + (pp - 1) / (pp * vpp), 1.0)
+    m_micro = xp.asarray(grad_accum, dtype=float)
+    inflight = xp.where(pp > 1, xp.minimum(pp, m_micro), 1.0)
+    vpp = xp.asarray(vpp, dtype=float)
+    interleave = xp.where((vpp > 1) & (pp > 1), 1.0 + (pp - 1) / (pp * vpp), 1.0)
     first_stage = layers_stage * stored * inflight * interleave
-    working = np.where(recompute >= 2, full_layer, 0.0)  # one layer rematerialised during backward
+    working = xp.where(recompute >= 2, full_layer, 0.0)  # one layer rematerialised during backward
     if hf_style:
         # ... and, while its MLP runs backward, the gradients of the intermediates beside what the layer
         # saved: d(product) with d(act) and d(up) (SwiGLU; GELU: d(act) and d(fc1)) before the product
         # (saved for down_proj) is released: two f-wide tensors (derivatives.yaml: mul, silu, mm)
         f_eff = (1 - m.moe_frac) * m.f + m.moe_frac * (m.k_active * m.f_moe + m.shared_f)
         grad_ws = 2.0 * activation_dtype_bytes(precision) * s_local * mbs * f_eff / tp
-        working = working + np.where(recompute >= 2, grad_ws, 0.0)
+        working = working + xp.where(recompute >= 2, grad_ws, 0.0)
     if hf_style:
         out_saved = head_saved_bytes(m, s_local, mbs, tp, precision, autocast, lora_t is not None)
         act_b = activation_dtype_bytes(precision)
@@ -569,20 +609,20 @@ def memory_arrays(
     if activation_offload:
         # saved activations live in pinned CPU memory; the GPU keeps roughly the layer being computed
         # and the one being prefetched (torchtune OffloadActivations, double-buffered streams)
-        stored = stored * np.minimum(1.0, 2.0 / layers_stage)
+        stored = stored * xp.minimum(1.0, 2.0 / layers_stage)
     last_stage = layers_stage * stored + out_layer
-    acts = np.where(pp > 1, np.maximum(first_stage, last_stage), first_stage + out_layer) + working
+    acts = xp.where(pp > 1, xp.maximum(first_stage, last_stage), first_stage + out_layer) + working
     # what is held from the end of the forward pass until backward, without backward/loss transients
     # (the quantity tests_validate/ measures with saved_tensors_hooks)
-    acts_saved = np.where(pp > 1, np.maximum(first_stage, layers_stage * stored + out_saved),
+    acts_saved = xp.where(pp > 1, xp.maximum(first_stage, layers_stage * stored + out_saved),
                           first_stage + out_saved)
 
     # framework buffers: ZeRO-3/FSDP gather a layer's full 16-bit weights (current + prefetched);
     # DeepSpeed ZeRO-1/2 reduce/all-gather buckets (reduce_bucket_size 5e8 elements, DeepSpeed config docs)
     layer_full = (m.layer_non_expert + m.layer_expert / ep) / tp
-    gather = np.where(zero >= 3, 2 * 2.0 * layer_full, 0.0)
-    buckets = np.where((zero >= 1) & (zero <= 2) & (framework in ("hf", "deepspeed")),
-                       np.minimum(5e8, non_expert_gpu + expert_gpu) * 2.0, 0.0)
+    gather = xp.where(zero >= 3, 2 * 2.0 * layer_full, 0.0)
+    buckets = xp.where((zero >= 1) & (zero <= 2) & (framework in ("hf", "deepspeed")),
+                       xp.minimum(5e8, non_expert_gpu + expert_gpu) * 2.0, 0.0)
     states = weights + gradients + opt
     other = cuda_context_gib * GIB + fragmentation * (states + acts) + ddp + gather + buckets
     total = states + acts + other
