@@ -200,3 +200,15 @@ def test_scalar_path_equals_array_path():
                                **{k: np.array([v, v]) for k, v in args.items()})
         for key, val in scalar.items():
             assert float(val) == pytest.approx(float(np.asarray(arrays[key])[0]), rel=1e-12), (over, key)
+
+
+def test_param_offload_leaves_only_gathered_layers():
+    from gpuplanner.core.errors import PlannerError
+
+    e = _est(parallel={"zero": 3, "offload_optimizer": True, "offload_params": True}, training={"framework": "fsdp"})
+    assert e.memory.weights == e.memory.gradients == e.memory.optimizer == 0.0
+    # the two gathered 16-bit layers (current + prefetched) stay on the GPU, in "other"
+    layer = e.resolved.facts.layer_non_expert
+    assert e.memory.other * GIB >= 2 * 2.0 * layer
+    with pytest.raises(PlannerError, match="offload_params needs zero=3"):
+        _est(parallel={"zero": 2, "offload_params": True})

@@ -103,6 +103,7 @@ def memory_kwargs(r: Resolved) -> dict:
         master_weights=t.master_weights, seq_len=t.seq_len, lora_rank=t.lora_rank, lora_targets=t.lora_targets,
         flash=t.flash_attention, optimizer_in_backward=t.optimizer_in_backward,
         activation_offload=t.activation_offload, chunked_loss=t.chunked_loss,
+        offload_params=s.parallel.offload_params,
         cuda_context_gib=DEFAULT_CUDA_CONTEXT_GIB if a.cuda_context_gib is None else a.cuda_context_gib,
         fragmentation=DEFAULT_FRAGMENTATION if a.fragmentation is None else a.fragmentation,
     )

@@ -486,6 +486,7 @@ def memory_arrays(
     offload,
     optimizer_in_backward: bool = False,
     activation_offload: bool = False,
+    offload_params: bool = False,
     chunked_loss: bool = False,
     cuda_context_gib: float = DEFAULT_CUDA_CONTEXT_GIB,
     fragmentation: float = DEFAULT_FRAGMENTATION,
@@ -569,6 +570,10 @@ def memory_arrays(
     if optimizer_in_backward:
         gradients = gradients * 0.0  # each parameter is stepped and its gradient freed during backward
     opt = xp.where(offload, 0.0, opt)
+    if offload_params:
+        # FSDP CPUOffload(offload_params=True) / ZeRO-3 offload_param: the sharded parameters, their
+        # gradients and the optimizer live in CPU memory; the GPU holds the gathered layers (counted below)
+        weights, gradients, opt = weights * 0.0, gradients * 0.0, opt * 0.0
 
     # activations
     s_local = seq_len / xp.asarray(cp, dtype=float)

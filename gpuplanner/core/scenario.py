@@ -98,6 +98,7 @@ class ParallelSection(_Section):
     zero: int = Field(0, ge=0, le=3)
     sequence_parallel: bool = False
     offload_optimizer: bool = False
+    offload_params: bool = Field(False, description="ZeRO-3/FSDP CPU offload of parameters and gradients too")
     auto: bool = Field(False, description="let the plan search choose the layout")
 
 
@@ -175,6 +176,8 @@ class Scenario(_Section):
             raise ValueError(
                 f"hardware.num_gpus={h.num_gpus} must be a whole number of nodes of {h.gpus_per_node} GPUs"
             )
+        if p.offload_params and p.zero != 3:
+            raise ValueError("parallel.offload_params needs zero=3 (FSDP/ZeRO-3 CPU offload)")
         gbs = self.training.global_batch_size
         if gbs is not None:
             dp = h.num_gpus // group

@@ -686,7 +686,7 @@ def time_estimate(r: Any) -> TimeEstimate:
         r.facts, **kw, tp=p.tp, pp=p.pp, cp=p.cp, ep=p.ep, dp=s.dp, zero=p.zero,
         recompute=RECOMPUTE_CODES[t.recompute], mbs=t.micro_batch_size, sp=p.sequence_parallel and p.tp > 1,
         grad_accum=s.grad_accum, vpp=p.vpp, num_gpus=h.num_gpus, gpus_per_node=h.gpus_per_node,
-        offload=p.offload_optimizer, mfu=s.assumptions.mfu,
+        offload=p.offload_optimizer or p.offload_params, mfu=s.assumptions.mfu,
     )
     step = _scalar(out["step"])
     tps_gpu = _scalar(out["tokens_per_s_per_gpu"])
