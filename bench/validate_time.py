@@ -114,8 +114,9 @@ MISSES = """\
   HDR NIC — whereas NCCL's multi-rail rings on a DGX A100 (8 HDR NICs) reach ~190 GB/s of bus bandwidth,
   which is what our model (and FSDP in the llm-foundry rows, which it matches within ~14%) assumes. The
   2021 DeepSpeed ZeRO-3 implementation (per-parameter gathers, limited prefetch) ran far below the
-  hardware; we do not model implementation quality per framework version, so these rows are predicted
-  too fast (+35% to +320%). Modern FSDP/ZeRO-3 behaves like the llm-foundry rows.
+  hardware. Our model takes one lesson from these rows — DeepSpeed's ZeRO-3 traffic is not hidden under
+  compute (FSDP's prefetch is) — but not a per-version bandwidth penalty, so they are still predicted
+  too fast (+23% to +187%). Modern FSDP/ZeRO-3 behaves like the llm-foundry rows.
 - **torchtune `l32-3b-baseline`**: unpacked Alpaca samples; real tokens per sequence are far below the
   4096 the scenario assumes (the row's notes say so), so tokens/s is not comparable.
 - **torchtune 8B on RTX A6000** (full and LoRA): with the recipe's activation checkpointing these rates
