@@ -2064,6 +2064,18 @@
         <translation>TP {0} · PP {1} · CP {2} · EP {3} · DP {4} · ZeRO-{5} · 重计算 {6} · 微批次 {7} × 累积 {8} · {9} 个节点，每节点 {10}</translation>
     </message>
     <message>
+        <source>none</source>
+        <translation type="unfinished">无</translation>
+    </message>
+    <message>
+        <source>selective</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>full</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>fits</source>
         <translation>放得下</translation>
     </message>

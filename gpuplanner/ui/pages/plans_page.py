@@ -321,7 +321,8 @@ class PlansPage(BasePage):
             "TP {0} · PP {1} · CP {2} · EP {3} · DP {4} · ZeRO-{5} · recompute {6} · micro-batch {7} × "
             "accumulation {8} · {9} node(s) of {10}").format(
             L.get("tp", 1), L.get("pp", 1), L.get("cp", 1), L.get("ep", 1), L.get("dp", 1), L.get("zero", 0),
-            L.get("recompute", "—"), L.get("mbs", "—"), L.get("grad_accum", "—"), p.nodes, p.gpus_per_node)) + "</p>")
+            {"none": tr("none"), "selective": tr("selective"), "full": tr("full")}.get(
+                L.get("recompute"), L.get("recompute", "—")), L.get("mbs", "—"), L.get("grad_accum", "—"), p.nodes, p.gpus_per_node)) + "</p>")
         mem_cells = "".join(f"<td align=right>{getattr(m, k):.1f}</td>" for k in
                             ("weights", "gradients", "optimizer", "activations", "other"))
         fit = tr("fits") if m.fits else "<span style='color:#c62828'>" + tr("does not fit") + "</span>"
