@@ -13,16 +13,7 @@ import argparse
 import json
 
 from ..core.scenario import load_scenario
-
-
-def _positive_int(value: str) -> int:
-    try:
-        n = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {n}")
-    return n
+from ._args import positive_int
 
 
 def register(subparsers) -> None:
@@ -34,7 +25,7 @@ def register(subparsers) -> None:
         "the budget, or lowest cost per effective PFLOP).",
     )
     p.add_argument("file", metavar="FILE", help="scenario JSON or .gpuplan file")
-    p.add_argument("--top", type=_positive_int, default=5, metavar="N", help="how many plans to show (default 5)")
+    p.add_argument("--top", type=positive_int, default=5, metavar="N", help="how many plans to show (default 5)")
     p.add_argument("--objective", choices=("cheapest", "fastest", "value"),
                    help="ranking (default: the scenario's constraints.objective)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")

@@ -11,20 +11,9 @@ import json
 import sys
 
 from ..core.topology import TopologyError, diagnose, format_matrix, parse_topo
+from ._args import positive_int
 
 _MARK = {"ok": "[ok]  ", "warn": "[warn]", "bad": "[BAD] "}
-
-
-def _positive_int(value: str) -> int:
-    import argparse
-
-    try:
-        n = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {n}")
-    return n
 
 
 def register(subparsers) -> None:
@@ -36,8 +25,8 @@ def register(subparsers) -> None:
     )
     p.add_argument("file", metavar="FILE", help="saved output of 'nvidia-smi topo -m', or - for stdin")
     p.add_argument("--json", action="store_true", help="print the diagnosis as JSON")
-    p.add_argument("--tp", type=_positive_int, metavar="N", help="the plan's tensor-parallel size to check")
-    p.add_argument("--gpus", type=_positive_int, metavar="N", help="the plan's total GPU count (multi-node if larger)")
+    p.add_argument("--tp", type=positive_int, metavar="N", help="the plan's tensor-parallel size to check")
+    p.add_argument("--gpus", type=positive_int, metavar="N", help="the plan's total GPU count (multi-node if larger)")
     p.add_argument("--strict", action="store_true", help="exit 1 when a verdict line is 'bad'")
     p.set_defaults(func=run)
 

@@ -58,6 +58,8 @@ import math
 
 import numpy as np
 
+from .arrayops import ops_for as _xp
+
 from .architecture import ModelArch
 from .params import ParamCount, base_linear_params, count_params, lora_params
 
@@ -77,41 +79,6 @@ class StateBytes:
     master: float  # fp32 master copy held by the optimizer
     moments: float  # optimizer moments
     ddp_buckets: float = 0.0  # DDP gradient buckets (hf without ZeRO and dp > 1)
-
-
-class _ScalarNP:
-    """The few numpy functions the memory formulas use, on plain Python numbers: a single estimate then
-    costs microseconds instead of numpy's per-call overhead on 0-d arrays. Results are identical
-    (IEEE doubles either way); the plan search passes arrays and gets numpy."""
-
-    int64 = int
-
-    @staticmethod
-    def asarray(x, dtype=None):
-        if dtype is bool:
-            return bool(x)
-        if dtype is int:
-            return int(x)
-        if dtype is float:
-            return float(x)
-        return x
-
-    @staticmethod
-    def where(c, a, b):
-        return a if c else b
-
-    @staticmethod
-    def maximum(a, b):
-        return a if a >= b else b
-
-    @staticmethod
-    def minimum(a, b):
-        return a if a <= b else b
-
-
-def _xp(*values):
-    """numpy when any argument is an array, else the scalar shim."""
-    return np if any(isinstance(v, np.ndarray) for v in values) else _ScalarNP
 
 
 def state_bytes(framework: str, precision: str, optimizer: str, master_weights: bool = True) -> StateBytes:

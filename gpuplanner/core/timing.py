@@ -68,6 +68,8 @@ from typing import Any
 
 import numpy as np
 
+from .arrayops import ArrayOps, ScalarOps, ops_for
+
 from . import flops as F
 from .memory import ModelFacts
 
@@ -298,49 +300,7 @@ NCCL_INTRA_STEP_LAT = 3.4e-6
 NCCL_NET_STEP_LAT = 14e-6
 
 
-class _ArrayOps:
-    """numpy element-wise operations (candidate arrays)."""
-
-    where = staticmethod(np.where)
-    maximum = staticmethod(np.maximum)
-    minimum = staticmethod(np.minimum)
-    ceil = staticmethod(np.ceil)
-
-    @staticmethod
-    def f(x):
-        return np.asarray(x, dtype=float)
-
-    @staticmethod
-    def b(x):
-        return np.asarray(x)
-
-
-class _ScalarOps:
-    """The same operations on plain Python numbers: one scenario costs microseconds, not numpy's
-    per-call overhead on 0-d arrays. Results are identical (IEEE doubles either way)."""
-
-    @staticmethod
-    def where(c, a, b):
-        return a if c else b
-
-    @staticmethod
-    def maximum(a, b):
-        return a if a >= b else b
-
-    @staticmethod
-    def minimum(a, b):
-        return a if a <= b else b
-
-    ceil = staticmethod(math.ceil)
-    f = staticmethod(float)
-
-    @staticmethod
-    def b(x):
-        return x
-
-
-def _ops_for(*values):
-    return _ArrayOps if any(isinstance(v, np.ndarray) for v in values) else _ScalarOps
+_ArrayOps, _ScalarOps, _ops_for = ArrayOps, ScalarOps, ops_for
 
 
 def _ring_latency(n, gpus_per_node, collective: str, ops=_ArrayOps):
