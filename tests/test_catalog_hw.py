@@ -385,3 +385,27 @@ def test_cli_table_says_unknown(capsys):
     h100 = next(line for line in lines if line.startswith("h100-sxm-80gb "))
     assert "989" in h100 and "900" in h100 and "unknown" not in h100
     assert len([ln for ln in lines[2:] if ln.strip()]) == len(hw.load_gpus())
+
+
+def test_custom_gpu_from_the_scenario_is_estimated_and_searched():
+    """A GPU the catalog lacks, entered by the user, drives the estimate and the search like a catalog GPU."""
+    from gpuplanner.core.errors import PlannerError
+    from gpuplanner.core.estimate import estimate
+    from gpuplanner.core.scenario import scenario_from_dict
+    from gpuplanner.core.search import search
+
+    data = {"model": {"preset": "llama-3-8b"}, "training": {"method": "lora", "seq_len": 2048},
+            "hardware": {"gpu": "custom-my-card", "num_gpus": 1, "custom_gpus": [
+                {"id": "custom-my-card", "name": "My card 48G", "memory_gib": 48, "bf16_tflops": 200,
+                 "mem_bw_tbs": 1.0}]},
+            "constraints": {"max_gpus": 4, "gpu_candidates": ["custom-my-card"],
+                            "prices": {"custom-my-card": {"card_hour": 3.0, "currency": "CNY"}}}}
+    e = estimate(scenario_from_dict(data))
+    assert e.memory.capacity == 48 and e.resolved.gpu.bf16_tflops == 200
+    assert e.time is not None and e.time.to_json()["train_days"] > 0
+    res = search(scenario_from_dict(data), top=3)
+    assert res.plans and all(p.gpu == "custom-my-card" for p in res.plans)
+    assert res.plans[0].price["card_hour"] == 3.0
+    bad = {**data, "hardware": {**data["hardware"], "custom_gpus": [{"id": "h100", "name": "x", "memory_gib": 1}]}}
+    with pytest.raises(PlannerError, match="custom_gpus"):
+        scenario_from_dict(bad)

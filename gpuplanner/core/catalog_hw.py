@@ -232,6 +232,35 @@ def _normalise_id(gpu_id: str) -> str:
     return "-".join(str(gpu_id).strip().lower().replace("_", " ").split())
 
 
+#: GPUs entered by the user (``hardware.custom_gpus``), registered by the estimate and the search for the
+#: scenario at hand; looked up after the catalog.
+_CUSTOM: dict[str, GPU] = {}
+
+
+def custom_gpu_record(spec: Any) -> GPU:
+    """A catalog record for a user-entered GPU (``scenario.CustomGpu``): the user's figures, nothing
+    guessed (unknown stays None, like the catalog's blanks)."""
+    link = spec.intra_node_link
+    bw = spec.intra_node_bw_gbs
+    if bw is None and link == "pcie":
+        bw = 64.0  # PCIe Gen4 x16, bidirectional (gpu-catalog.md §2.1); the user can override
+    return GPU(
+        id=spec.id, name=spec.name, vendor="custom", gpu_class="datacenter" if link == "nvlink" else "workstation",
+        memory_gib=float(spec.memory_gib), mem_bw_tbs=spec.mem_bw_tbs, bf16_tflops=spec.bf16_tflops,
+        fp16_tflops=spec.bf16_tflops, fp8_tflops=spec.fp8_tflops, fp32_tflops=None, tdp_w=spec.tdp_w,
+        form_factor=None, intra_node_link=link, intra_node_bw_gbs=bw, pcie_gen=4 if link == "pcie" else None,
+        nvlink_domain=spec.gpus_per_node if link == "nvlink" else 1, gpus_per_node=spec.gpus_per_node,
+        p2p=None, source=QT_TRANSLATE_NOOP(_CTX, "entered by the user"), source_date="", notes=None,
+    )
+
+
+def register_custom_gpus(specs) -> None:
+    """Make the scenario's user-entered GPUs known to :func:`get_gpu` (ids start with ``custom-``, so they
+    never shadow a catalog id). Re-registering an id replaces its figures."""
+    for spec in specs or ():
+        _CUSTOM[spec.id] = custom_gpu_record(spec)
+
+
 def get_gpu(gpu_id: str | GPU) -> GPU:
     """The accelerator ``gpu_id`` (case/space tolerant). Raises ``CatalogError`` naming close matches."""
     if isinstance(gpu_id, GPU):
@@ -240,6 +269,8 @@ def get_gpu(gpu_id: str | GPU) -> GPU:
     key = _normalise_id(gpu_id)
     if key in gpus:
         return gpus[key]
+    if key in _CUSTOM:
+        return _CUSTOM[key]
     msg = QT_TRANSLATE_NOOP(_CTX, "unknown GPU '{id}'; run `gpuplanner gpus` for the ids").format(id=gpu_id)
     close = _suggest(key, sorted(gpus))
     if close:

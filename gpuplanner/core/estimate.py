@@ -84,6 +84,9 @@ def resolve(scenario: Scenario, base_dir: Path | None = None) -> Resolved:
     if scenario.training.seq_len % p.cp:
         raise ScenarioError(f"cp={p.cp} does not divide seq_len={scenario.training.seq_len}",
                             field="parallel.cp")
+    from .catalog_hw import register_custom_gpus
+
+    register_custom_gpus(scenario.hardware.custom_gpus)
     gpu = _gpu(scenario.hardware.gpu)
     return Resolved(scenario=scenario, arch=arch, facts=_facts_for(arch), gpu=gpu)
 

@@ -102,6 +102,24 @@ class ParallelSection(_Section):
     auto: bool = Field(False, description="let the plan search choose the layout")
 
 
+class CustomGpu(_Section):
+    """An accelerator the catalog lacks (or a variant with other figures), entered by the user.
+
+    Its figures are the user's; nothing is filled in. ``id`` must start with ``custom-``.
+    """
+
+    id: str = Field(pattern=r"^custom-[a-z0-9][a-z0-9._-]*$", max_length=80)
+    name: str = Field(min_length=1, max_length=120)
+    memory_gib: float = Field(gt=0, le=10_000)
+    bf16_tflops: float | None = Field(None, gt=0, le=1e6)
+    fp8_tflops: float | None = Field(None, gt=0, le=1e6)
+    mem_bw_tbs: float | None = Field(None, gt=0, le=1000)
+    tdp_w: float | None = Field(None, gt=0, le=100_000)
+    intra_node_link: Literal["nvlink", "pcie"] = "pcie"
+    intra_node_bw_gbs: float | None = Field(None, gt=0, le=100_000)
+    gpus_per_node: int = Field(8, gt=0, le=64)
+
+
 class HardwareSection(_Section):
     gpu: str = "h100-sxm-80gb"
     num_gpus: int = Field(1, gt=0, le=1_000_000)
@@ -109,6 +127,7 @@ class HardwareSection(_Section):
     inter_node: str | None = Field(None, description="network id from the catalog, e.g. ib-ndr-400")
     nics_per_node: int | None = Field(None, gt=0, le=64)
     intra_node: Literal["nvlink", "pcie"] | None = Field(None, description="override the GPU's link")
+    custom_gpus: list[CustomGpu] = Field(default_factory=list, description="GPUs entered by the user")
 
 
 class DataSection(_Section):

@@ -379,12 +379,15 @@ def evaluate(ctx: SearchContext, c: Mapping[str, np.ndarray], time_fn: TimeFn) -
 # ---------------------------------------------------------------------------------------------- search
 
 
-def default_gpu_candidates(table: PriceTable, precision: str) -> list[str]:
-    """Catalog GPUs with known memory, known peak at ``precision`` and a price."""
-    from .catalog_hw import load_gpus
+def default_gpu_candidates(table: PriceTable, precision: str, custom_gpus=()) -> list[str]:
+    """Catalog GPUs (and the user's own, ``custom_gpus``) with known memory, known peak at ``precision``
+    and a price."""
+    from .catalog_hw import custom_gpu_record, load_gpus
 
     out = []
-    for gid, g in load_gpus().items():
+    gpus = load_gpus()
+    gpus.update({c.id: custom_gpu_record(c) for c in custom_gpus or ()})
+    for gid, g in gpus.items():
         peak = getattr(g, f"{precision}_tflops", None)
         if not g.memory_gib or not peak:
             continue
@@ -492,12 +495,13 @@ def search(
     :class:`SearchCancelled`. ``distinct`` keeps one plan (the best layout) per GPU type and count.
     """
     from .architecture import resolve_arch
-    from .catalog_hw import get_gpu
+    from .catalog_hw import get_gpu, register_custom_gpus
     from .estimate import TIER_GUIDANCE, Resolved, _facts_for, trainable_params
     from .flops import model_flops_per_token
 
     t0 = time.perf_counter()
     s = scenario
+    register_custom_gpus(s.hardware.custom_gpus)
     con = s.constraints
     objective = objective or con.objective
     if objective not in ("cheapest", "fastest", "value"):
@@ -518,7 +522,7 @@ def search(
                                          lora_rank=s.training.lora_rank, lora_targets=s.training.lora_targets))
     target = target_batch_seqs(s)
 
-    gpu_ids = con.gpu_candidates or default_gpu_candidates(table, s.training.precision)
+    gpu_ids = con.gpu_candidates or default_gpu_candidates(table, s.training.precision, s.hardware.custom_gpus)
     skipped: dict[str, str] = {}
     chunks: list[dict[str, np.ndarray]] = []
     contexts: list[SearchContext] = []

@@ -276,6 +276,24 @@ def test_hardware_table_prices_and_candidates(win, qtbot):
                          "card_hour": 3.0})
     last = t.rowCount() - 1
     assert "MyCard" in t.item(last, 1).text() and t.item(last, C_BF16).text() == "unknown"
+    # a custom GPU with a peak and a price is a real candidate: it is ticked, priced and searched
+    page.add_custom_gpu({"name": "Big Card", "memory_gib": 96.0, "bf16_tflops": 400.0, "mem_bw_tbs": 3.0,
+                         "link": "nvlink", "tdp_w": 500.0, "card_hour": 6.0})
+    sc = win.model.scenario
+    assert [c.id for c in sc.hardware.custom_gpus] == ["custom-mycard", "custom-big-card"]
+    assert "custom-big-card" in sc.constraints.gpu_candidates
+    assert sc.constraints.prices["custom-big-card"].card_hour == 6.0
+    r3 = page.row_ids.index("custom-big-card")
+    assert t.item(r3, 0).checkState() == Qt.CheckState.Checked
+    from gpuplanner.core.search import search
+
+    res = search(sc.model_copy(update={"constraints": sc.constraints.model_copy(
+        update={"gpu_candidates": ["custom-big-card"], "max_gpus": 8})}), top=3)
+    assert res.plans and res.plans[0].gpu == "custom-big-card"
+    # it can drive the live estimate like a catalog GPU
+    t.selectRow(r3)
+    page.use_selected()
+    assert win.model.scenario.hardware.gpu == "custom-big-card"
 
 
 # -------------------------------------------------------------------------------------------- plans

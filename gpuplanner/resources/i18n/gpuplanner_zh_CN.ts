@@ -609,6 +609,22 @@
         <translation>添加自定义 GPU</translation>
     </message>
     <message>
+        <source>PCIe only</source>
+        <translation>仅 PCIe</translation>
+    </message>
+    <message>
+        <source>NVLink (or another fast GPU-to-GPU link)</source>
+        <translation>NVLink（或其他高速卡间互联）</translation>
+    </message>
+    <message>
+        <source>Dense (not sparse) BF16 tensor TFLOPS from the datasheet; the time estimate needs it.</source>
+        <translation>数据手册中的 BF16 稠密（非稀疏）张量算力 TFLOPS；时间估算需要它。</translation>
+    </message>
+    <message>
+        <source>Memory bandwidth in TB/s; used for the memory-bound parts of a step.</source>
+        <translation>显存带宽（TB/s）；用于估算每步中受显存带宽限制的部分。</translation>
+    </message>
+    <message>
         <source>Name</source>
         <translation>名称</translation>
     </message>
@@ -619,6 +635,10 @@
     <message>
         <source>Dense BF16 TFLOPS</source>
         <translation>稠密 BF16 TFLOPS</translation>
+    </message>
+    <message>
+        <source>Memory bandwidth (TB/s)</source>
+        <translation>显存带宽（TB/s）</translation>
     </message>
     <message>
         <source>Interconnect</source>
@@ -651,6 +671,10 @@
     <message>
         <source>TFLOPS</source>
         <translation>TFLOPS</translation>
+    </message>
+    <message>
+        <source>Memory bandwidth</source>
+        <translation>显存带宽</translation>
     </message>
     <message>
         <source>TDP</source>
@@ -831,16 +855,8 @@
         <translation>无价格</translation>
     </message>
     <message>
-        <source>Custom GPUs are listed for comparison; the estimate uses catalog GPUs only</source>
-        <translation>自定义 GPU 仅用于对比；估算只使用目录中的 GPU</translation>
-    </message>
-    <message>
         <source>{0} (custom)</source>
         <translation>{0}（自定义）</translation>
-    </message>
-    <message>
-        <source>your entry</source>
-        <translation>你的输入</translation>
     </message>
     <message>
         <source>{0} (converted at {1} CNY/USD)</source>
@@ -909,6 +925,14 @@
     <message>
         <source>On-demand price per card and hour</source>
         <translation>按需价格，按卡按小时计</translation>
+    </message>
+    <message>
+        <source>{0}: figures you entered</source>
+        <translation>{0}：您输入的参数</translation>
+    </message>
+    <message>
+        <source>your entry: add a price to rank it</source>
+        <translation>您的输入：填写价格后参与排名</translation>
     </message>
     <message>
         <source>GiB</source>
@@ -3609,6 +3633,10 @@
     <message>
         <source>malformed resource file {name}: {what}</source>
         <translation>资源文件 {name} 格式错误：{what}</translation>
+    </message>
+    <message>
+        <source>entered by the user</source>
+        <translation>用户输入</translation>
     </message>
     <message>
         <source>unknown GPU &apos;{id}&apos;; run `gpuplanner gpus` for the ids</source>

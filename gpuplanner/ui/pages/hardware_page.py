@@ -7,11 +7,11 @@ import re
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
-    QAbstractItemView, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
+    QAbstractItemView, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
     QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
-from gpuplanner.core.catalog_hw import load_gpus, load_networks
+from gpuplanner.core.catalog_hw import custom_gpu_record, get_gpu, load_gpus, load_networks
 from gpuplanner.core.errors import PlannerError
 
 from ..fields import BoundCombo, BoundEdit, parse_float
@@ -49,11 +49,18 @@ class CustomGpuDialog(QDialog):
         self.name = QLineEdit()
         self.memory = QLineEdit()
         self.tflops = QLineEdit()
-        self.link = QLineEdit()
+        self.membw = QLineEdit()
+        self.link = QComboBox()
+        self.link.addItem(self.tr("PCIe only"), "pcie")
+        self.link.addItem(self.tr("NVLink (or another fast GPU-to-GPU link)"), "nvlink")
         self.tdp = QLineEdit()
         self.price = QLineEdit()
+        self.tflops.setToolTip(self.tr("Dense (not sparse) BF16 tensor TFLOPS from the datasheet; the time "
+                                       "estimate needs it."))
+        self.membw.setToolTip(self.tr("Memory bandwidth in TB/s; used for the memory-bound parts of a step."))
         for label, w in [(self.tr("Name"), self.name), (self.tr("Memory (GiB)"), self.memory),
-                         (self.tr("Dense BF16 TFLOPS"), self.tflops), (self.tr("Interconnect"), self.link),
+                         (self.tr("Dense BF16 TFLOPS"), self.tflops), (self.tr("Memory bandwidth (TB/s)"), self.membw),
+                         (self.tr("Interconnect"), self.link),
                          (self.tr("TDP (W)"), self.tdp), (self.tr("Price per card-hour"), self.price)]:
             form.addRow(label, w)
         self.error = QLabel()
@@ -83,7 +90,8 @@ class CustomGpuDialog(QDialog):
                 raise ValueError(self.tr("a name is required"))
             self.result_gpu = {
                 "name": name, "memory_gib": self._num(self.memory, self.tr("Memory"), True),
-                "bf16_tflops": self._num(self.tflops, self.tr("TFLOPS")), "link": self.link.text().strip() or None,
+                "bf16_tflops": self._num(self.tflops, self.tr("TFLOPS")),
+                "mem_bw_tbs": self._num(self.membw, self.tr("Memory bandwidth")), "link": self.link.currentData(),
                 "tdp_w": self._num(self.tdp, self.tr("TDP")), "card_hour": self._num(self.price, self.tr("Price")),
             }
         except ValueError as err:
@@ -184,11 +192,13 @@ class HardwarePage(BasePage):
                 try:
                     from gpuplanner.core.search import default_gpu_candidates
 
-                    cands = default_gpu_candidates(table, s.training.precision) if table is not None else []
+                    cands = (default_gpu_candidates(table, s.training.precision, s.hardware.custom_gpus)
+                             if table is not None else [])
                 except (ImportError, PlannerError):
                     cands = []
-            customs = self.model.ui.get("custom_gpus") or []
-            self.table.setRowCount(len(gpus) + len(customs))
+            # the user's own GPUs join the catalog rows (same ticking, prices and "use for live estimate")
+            gpus.update({c.id: custom_gpu_record(c) for c in s.hardware.custom_gpus})
+            self.table.setRowCount(len(gpus))
             self.row_ids: list[str] = []
             for r, (gid, g) in enumerate(gpus.items()):
                 self.row_ids.append(gid)
@@ -197,8 +207,12 @@ class HardwarePage(BasePage):
                 on = gid in cands
                 use.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
                 self.table.setItem(r, 0, use)
-                name = self._ro(short_gpu_name(g.name))
-                name.setToolTip(f"{g.id}\n{g.source} ({g.source_date})" + (f"\n{g.notes}" if g.notes else ""))
+                if g.vendor == "custom":
+                    name = self._ro(self.tr("{0} (custom)").format(g.name))
+                    name.setToolTip(self.tr("{0}: figures you entered").format(g.id))
+                else:
+                    name = self._ro(short_gpu_name(g.name))
+                    name.setToolTip(f"{g.id}\n{g.source} ({g.source_date})" + (f"\n{g.notes}" if g.notes else ""))
                 if gid == s.hardware.gpu:
                     f = name.font()
                     f.setBold(True)
@@ -244,26 +258,10 @@ class HardwarePage(BasePage):
                         self.tr("Derived from another rental mode without a discount") if derived else
                         self.tr("Default price; type your own quote (double-click or start typing)")))
                     self.table.setItem(r, col, it)
-                self.table.setItem(r, C_SRC, self._ro(self.price_source_text(price) if price else self.tr("no price")))
-            for i, cg in enumerate(customs):
-                r = len(gpus) + i
-                self.row_ids.append(f"custom:{i}")
-                use = QTableWidgetItem()
-                use.setFlags(Qt.ItemFlag.ItemIsEnabled)
-                use.setCheckState(Qt.CheckState.Unchecked)
-                use.setToolTip(self.tr("Custom GPUs are listed for comparison; the estimate uses catalog GPUs only"))
-                self.table.setItem(r, 0, use)
-                self.table.setItem(r, 1, self._ro(self.tr("{0} (custom)").format(cg.get("name", "?"))))
-                for c, key in ((C_MEM, "memory_gib"), (C_BF16, "bf16_tflops"), (C_TDP, "tdp_w")):
-                    v = cg.get(key)
-                    self.table.setItem(r, c, self._unknown_item() if v is None else self._ro(f"{v:g}", True))
-                self.table.setItem(r, C_LINK, self._unknown_item() if not cg.get("link") else self._ro(cg["link"]))
-                v = cg.get("card_hour")
-                self.table.setItem(r, PRICE_COLS["card_hour"],
-                                   self._unknown_item() if v is None else self._ro(f"{v:,.2f}", True))
-                self.table.setItem(r, PRICE_COLS["card_week"], self._unknown_item())
-                self.table.setItem(r, PRICE_COLS["card_month"], self._unknown_item())
-                self.table.setItem(r, C_SRC, self._ro(self.tr("your entry")))
+                src = self.price_source_text(price) if price else self.tr("no price")
+                if g.vendor == "custom" and not price:
+                    src = self.tr("your entry: add a price to rank it")
+                self.table.setItem(r, C_SRC, self._ro(src))
         finally:
             self._filling = False
 
@@ -281,7 +279,7 @@ class HardwarePage(BasePage):
         if self._filling:
             return
         r, c = item.row(), item.column()
-        if r >= len(self.row_ids) or self.row_ids[r].startswith("custom:"):
+        if r >= len(self.row_ids):
             return
         gid = self.row_ids[r]
         if c == 0:
@@ -306,9 +304,10 @@ class HardwarePage(BasePage):
                     item.text(), gid))
                 self.table_error.show()
                 return
-            gpn = 1 if field == "card_hour" else (load_gpus()[gid].gpus_per_node or 8)
+            node = get_gpu(gid).gpus_per_node or 8
+            gpn = 1 if field == "card_hour" else node
             ov[field] = v * gpn
-            ov["machine_gpus"] = load_gpus()[gid].gpus_per_node or 8
+            ov["machine_gpus"] = node
         if not {k for k in ov if k not in ("machine_gpus", "currency")}:
             overrides.pop(gid, None)
         else:
@@ -323,27 +322,24 @@ class HardwarePage(BasePage):
 
     def _candidates_from_table(self) -> None:
         ids = [self.row_ids[r] for r in range(self.table.rowCount())
-               if not self.row_ids[r].startswith("custom:")
-               and self.table.item(r, 0).checkState() == Qt.CheckState.Checked]
+               if self.table.item(r, 0).checkState() == Qt.CheckState.Checked]
         self.set_candidates(ids or None)
 
     def set_candidates(self, ids: list[str] | None) -> None:
         if ids is None:
-            ids = [r for r in self.row_ids if not r.startswith("custom:")]
+            ids = list(self.row_ids)
         self.model.set("constraints.gpu_candidates", list(ids))
         self.fill_table()
 
     def _on_selection(self) -> None:
         rows = self.table.selectionModel().selectedRows()
-        self.use_btn.setEnabled(bool(rows) and not self.row_ids[rows[0].row()].startswith("custom:"))
+        self.use_btn.setEnabled(bool(rows))
 
     def use_selected(self) -> None:
         rows = self.table.selectionModel().selectedRows()
         if not rows:
             return
         gid = self.row_ids[rows[0].row()]
-        if gid.startswith("custom:"):
-            return
         self.model.set("hardware.gpu", gid)
         self.fill_table()
 
@@ -353,9 +349,31 @@ class HardwarePage(BasePage):
             self.add_custom_gpu(dlg.result_gpu)
 
     def add_custom_gpu(self, spec: dict) -> None:
-        customs = list(self.model.ui.get("custom_gpus") or [])
-        customs.append(spec)
-        self.model.set_ui("custom_gpus", customs)
+        """Add a GPU the catalog lacks: it joins the table, the candidates and (with a price) the search.
+
+        ``spec``: name, memory_gib, bf16_tflops, mem_bw_tbs, tdp_w, link ("nvlink"/"pcie"/None), card_hour.
+        """
+        s = self.model.scenario
+        slug = re.sub(r"[^a-z0-9]+", "-", str(spec.get("name", "")).lower()).strip("-") or "gpu"
+        taken = {c.id for c in s.hardware.custom_gpus}
+        gid, n = f"custom-{slug}", 2
+        while gid in taken:
+            gid, n = f"custom-{slug}-{n}", n + 1
+        link = "nvlink" if "nv" in str(spec.get("link") or "").lower() else "pcie"
+        entry = {"id": gid, "name": spec.get("name") or gid, "memory_gib": spec.get("memory_gib"),
+                 "bf16_tflops": spec.get("bf16_tflops"), "mem_bw_tbs": spec.get("mem_bw_tbs"),
+                 "tdp_w": spec.get("tdp_w"), "intra_node_link": link}
+        values = {"hardware.custom_gpus": [c.model_dump() for c in s.hardware.custom_gpus] + [entry]}
+        if spec.get("card_hour"):
+            quotes = _quotes(s.constraints)
+            quotes[gid] = {"card_hour": float(spec["card_hour"]), "currency": s.constraints.currency}
+            values["constraints.prices"] = quotes
+        if s.constraints.gpu_candidates is not None:
+            values["constraints.gpu_candidates"] = list(s.constraints.gpu_candidates) + [gid]
+        errors = self.model.set_many(values)
+        if errors:
+            self.table_error.setText("; ".join(errors.values()))
+            self.table_error.show()
         self.fill_table()
 
     def reset_prices(self) -> None:
