@@ -285,6 +285,7 @@ def test_hardware_table_prices_and_candidates(win, qtbot):
     assert sc.constraints.prices["custom-big-card"].card_hour == 6.0
     r3 = page.row_ids.index("custom-big-card")
     assert t.item(r3, 0).checkState() == Qt.CheckState.Checked
+    assert t.item(r3, PRICE_COLS["card_hour"]).text() == "6.00"  # the user's price shows in the table
     from gpuplanner.core.search import search
 
     res = search(sc.model_copy(update={"constraints": sc.constraints.model_copy(

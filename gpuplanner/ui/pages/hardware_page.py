@@ -11,7 +11,7 @@ from PySide6.QtWidgets import (
     QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
-from gpuplanner.core.catalog_hw import custom_gpu_record, get_gpu, load_gpus, load_networks
+from gpuplanner.core.catalog_hw import custom_gpu_record, get_gpu, load_gpus, load_networks, register_custom_gpus
 from gpuplanner.core.errors import PlannerError
 
 from ..fields import BoundCombo, BoundEdit, parse_float
@@ -197,6 +197,7 @@ class HardwarePage(BasePage):
                 except (ImportError, PlannerError):
                     cands = []
             # the user's own GPUs join the catalog rows (same ticking, prices and "use for live estimate")
+            register_custom_gpus(s.hardware.custom_gpus)  # so prices and specs of the user's GPUs resolve
             gpus.update({c.id: custom_gpu_record(c) for c in s.hardware.custom_gpus})
             self.table.setRowCount(len(gpus))
             self.row_ids: list[str] = []
