@@ -44,7 +44,7 @@ def run(args) -> int:
     out = Path(args.output)
     if out.parent and not out.parent.exists():
         raise PlannerError(f"{out}: folder does not exist")
-    data = load_report_data(args.file, author=args.author if args.author is not None else "")
+    data = load_report_data(args.file, author=args.author if args.author is not None else _default_author())
     from ..report import render
 
     render.ensure_app()

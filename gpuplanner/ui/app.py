@@ -42,6 +42,14 @@ def run_app(argv: list[str]) -> int:
     app.setApplicationName("GPU Planner")
     app.setOrganizationName("GPU Planner")
 
+    # UI language: the saved choice, else the system locale (live switch: Settings → Language)
+    from gpuplanner.i18n import LanguageManager
+
+    from .settings import language_setting, resolve_language
+
+    app.language_manager = LanguageManager(app)
+    app.language_manager.install(resolve_language(language_setting()))
+
     from .main_window import MainWindow
 
     window = MainWindow(autosave=not args.self_test)

@@ -6,15 +6,19 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QEvent, QSize, Qt, QTimer
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
-    QApplication, QFileDialog, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMainWindow, QMessageBox,
+    QApplication, QFileDialog, QHBoxLayout, QInputDialog, QLabel, QListWidget, QListWidgetItem, QMainWindow,
+    QMessageBox,
     QProgressBar, QPushButton, QSplitter, QStackedWidget, QVBoxLayout, QWidget,
 )
 
 from gpuplanner.core.errors import PlannerError
 
 from . import settings
+from .settings import (
+    language_setting, report_author, resolve_language, save_language_setting, save_report_author,
+)
 from .live import LiveEstimator, SearchController
 from .model import ScenarioModel
 from .pages.base import AppContext
@@ -242,6 +246,7 @@ class MainWindow(QMainWindow):
         mb = self.menuBar()
         self.file_menu = mb.addMenu("")
         self.go_menu = mb.addMenu("")
+        self.settings_menu = mb.addMenu("")
         self.help_menu = mb.addMenu("")
         A = {}
 
@@ -275,7 +280,43 @@ class MainWindow(QMainWindow):
         act("next", self.go_next, QKeySequence("Alt+Right"), self.go_menu)
         act("search", self.search.restart, QKeySequence("F5"), self.go_menu)
         act("about", self.about, None, self.help_menu)
+        # Settings → Language (live switch, remembered) and the report's author/team
+        self.language_menu = self.settings_menu.addMenu("")
+        self.language_group = QActionGroup(self)
+        self.language_group.setExclusive(True)
+        for code in ("system", "en", "zh_CN"):
+            a = QAction(self)
+            a.setCheckable(True)
+            a.setData(code)
+            a.triggered.connect(lambda _c=False, code=code: self.set_language(code))
+            self.language_group.addAction(a)
+            self.language_menu.addAction(a)
+            A[f"lang_{code}"] = a
+        A[f"lang_{language_setting()}"].setChecked(True)
+        act("author", self.edit_author, None, self.settings_menu)
         self.actions_ = A
+
+    def set_language(self, code: str) -> None:
+        """Switch the UI language now (every widget re-translates on LanguageChange) and remember it."""
+        save_language_setting(code)
+        app = QApplication.instance()
+        mgr = getattr(app, "language_manager", None)
+        if mgr is None:
+            from gpuplanner.i18n import LanguageManager
+
+            mgr = app.language_manager = LanguageManager(app)
+        mgr.install(resolve_language(code))
+        act = self.actions_.get(f"lang_{code}")
+        if act is not None:
+            act.setChecked(True)
+
+    def edit_author(self) -> None:
+        """The author/team printed in the report's title block."""
+        current = report_author()
+        text, ok = QInputDialog.getText(self, self.tr("Report author"),
+                                        self.tr("Author or team shown on printed plans:"), text=current)
+        if ok:
+            save_report_author(text.strip())
 
     def retranslate(self) -> None:
         titles = [self.tr("Model"), self.tr("Training setup"), self.tr("Data volume"), self.tr("Time and budget"),
@@ -289,6 +330,8 @@ class MainWindow(QMainWindow):
         self.sidebar.setToolTip(self.tr("Steps: click any step, or press Ctrl+1 … Ctrl+7"))
         self.file_menu.setTitle(self.tr("&File"))
         self.go_menu.setTitle(self.tr("&Go"))
+        self.settings_menu.setTitle(self.tr("&Settings"))
+        self.language_menu.setTitle(self.tr("&Language"))
         self.help_menu.setTitle(self.tr("&Help"))
         self.recent_menu.setTitle(self.tr("Open &Recent"))
         A = self.actions_
@@ -297,7 +340,8 @@ class MainWindow(QMainWindow):
                  "export_charts": self.tr("Export Charts as PNG…"), "preview": self.tr("Print Pre&view…"),
                  "print": self.tr("&Print…"), "pdf": self.tr("Export P&DF…"), "quit": self.tr("&Quit"),
                  "back": self.tr("&Back"), "next": self.tr("&Next"), "search": self.tr("Search &Again"),
-                 "about": self.tr("&About GPU Planner")}
+                 "about": self.tr("&About GPU Planner"), "author": self.tr("Report &Author…"),
+                 "lang_system": self.tr("System Default"), "lang_en": "English", "lang_zh_CN": "简体中文"}
         for k, t in texts.items():
             A[k].setText(t)
         for i, t in enumerate(titles):

@@ -23,7 +23,8 @@ def report_data(window):
     doc = window.document()
     source = window.model.scenario if doc is None else doc
     name = window.model.path.name if window.model.path else ""
-    return build_report_data(source, base_dir=window.model.base_dir, source_file=name)
+    return build_report_data(source, base_dir=window.model.base_dir, source_file=name,
+                             author=settings.report_author())
 
 
 def _printer(window):

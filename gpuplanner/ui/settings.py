@@ -59,3 +59,34 @@ def add_recent_file(path: str | Path, limit: int = 10) -> list[str]:
     s.setValue("paths/recent", items)
     s.sync()
     return items
+
+
+def language_setting() -> str:
+    """The chosen UI language: ``system`` (follow the system locale), ``en`` or ``zh_CN``."""
+    value = str(settings().value("ui/language", "system") or "system")
+    return value if value in ("system", "en", "zh_CN") else "system"
+
+
+def save_language_setting(code: str) -> None:
+    s = settings()
+    s.setValue("ui/language", code)
+    s.sync()
+
+
+def resolve_language(code: str) -> str:
+    """``system`` → the system locale's language (zh → zh_CN, else en)."""
+    if code == "system":
+        from gpuplanner.i18n import system_language
+
+        return system_language()
+    return code
+
+
+def report_author() -> str:
+    return str(settings().value("report/author", "") or "")
+
+
+def save_report_author(text: str) -> None:
+    s = settings()
+    s.setValue("report/author", text)
+    s.sync()

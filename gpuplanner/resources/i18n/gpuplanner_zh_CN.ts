@@ -1089,6 +1089,14 @@
 <context>
     <name>MainWindow</name>
     <message>
+        <source>Report author</source>
+        <translation>报告作者</translation>
+    </message>
+    <message>
+        <source>Author or team shown on printed plans:</source>
+        <translation>打印方案上显示的作者或团队：</translation>
+    </message>
+    <message>
         <source>Model</source>
         <translation>模型</translation>
     </message>
@@ -1143,6 +1151,14 @@
     <message>
         <source>&amp;Go</source>
         <translation>转到(&amp;G)</translation>
+    </message>
+    <message>
+        <source>&amp;Settings</source>
+        <translation>设置(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
     </message>
     <message>
         <source>&amp;Help</source>
@@ -1207,6 +1223,14 @@
     <message>
         <source>&amp;About GPU Planner</source>
         <translation>关于 GPU Planner(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Report &amp;Author…</source>
+        <translation>报告作者(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>System Default</source>
+        <translation>跟随系统</translation>
     </message>
     <message>
         <source>{0}. {1}</source>
