@@ -38,6 +38,13 @@ ALLOWED_WORDS = {
 }
 
 
+def endonyms() -> set[str]:
+    """Language names shown in their own language in the language menu ("English", "简体中文")."""
+    from gpuplanner.i18n import LANGUAGES
+
+    return set(LANGUAGES.values())
+
+
 # ------------------------------------------------------------------------------------------- data
 
 def catalogue() -> dict[tuple[str, str], str]:
@@ -344,6 +351,7 @@ def test_no_english_left_and_nothing_clipped_after_switching_to_chinese(window, 
     settle(qtbot)
     cat = catalogue()
     english = {src for (_ctx, src), tr in cat.items() if tr and tr != src and re.search(r"[A-Za-z]{2}", src)}
+    english -= endonyms()
     assert language.install("zh_CN")
     settle(qtbot, 100)
     left = set()
@@ -386,6 +394,8 @@ def test_pseudo_localisation_every_visible_text_is_translated(qtbot, qapp, when)
         wrapped = 0
         for i, texts in walk_pages(w, qtbot):
             for where, text in texts:
+                if text in endonyms():
+                    continue
                 words = untranslated_words(text, allowed)
                 if words:
                     bad.add(f"page {i + 1}: {where}: {text!r} (untranslated: {' '.join(words)})")
