@@ -281,6 +281,19 @@ def test_translations_are_chinese(messages):
     assert not lazy, "translations identical to the English source:\n" + _fmt(lazy)
 
 
+def test_one_register_of_address(messages):
+    """The user is addressed one way throughout: 你 (the informal register of developer tools), never 您."""
+    formal = [m for m in messages for t in m["translations"] if "您" in t]
+    assert not formal, "use 你, not 您:\n" + _fmt(formal)
+
+
+def test_chinese_punctuation_inside_chinese_sentences(messages):
+    """Full-width ，；：（） between Chinese characters, not ASCII ,;:() (GB/T 15834-2011 §4)."""
+    bad = [m for m in messages for t in m["translations"]
+           if re.search(r"[\u4e00-\u9fff][,;]\s*[\u4e00-\u9fff]", t)]
+    assert not bad, "ASCII comma/semicolon between Chinese words:\n" + _fmt(bad)
+
+
 # ------------------------------------------------------------------------------ 4: compile and load
 
 def test_qm_compiles_and_loads(tmp_path, messages, qapp):

@@ -928,11 +928,11 @@
     </message>
     <message>
         <source>{0}: figures you entered</source>
-        <translation>{0}：您输入的参数</translation>
+        <translation>{0}：你输入的参数</translation>
     </message>
     <message>
         <source>your entry: add a price to rank it</source>
-        <translation>您的输入：填写价格后参与排名</translation>
+        <translation>你的输入：填写价格后参与排名</translation>
     </message>
     <message>
         <source>GiB</source>
