@@ -352,6 +352,11 @@ def test_no_english_left_and_nothing_clipped_after_switching_to_chinese(window, 
     cat = catalogue()
     english = {src for (_ctx, src), tr in cat.items() if tr and tr != src and re.search(r"[A-Za-z]{2}", src)}
     english -= endonyms()
+    # English phrases (two words or more) the catalogue translates, looked for inside longer texts: a
+    # sentence filled in with an untranslated value (a core message's parameter) leaks them
+    phrases = sorted((p for p in english if re.fullmatch(r"[A-Za-z][A-Za-z'/-]*( [A-Za-z'/-]+)+", p)),
+                     key=len, reverse=True)
+    phrase_re = [(p, re.compile(r"(?<![A-Za-z])" + re.escape(p) + r"(?![A-Za-z])")) for p in phrases]
     assert language.install("zh_CN")
     settle(qtbot, 100)
     left = set()
@@ -361,6 +366,10 @@ def test_no_english_left_and_nothing_clipped_after_switching_to_chinese(window, 
             t = text.strip()
             if t in english:
                 left.add(f"page {i + 1}: {where}: {t!r}")
+            elif re.search(r"[\u4e00-\u9fff]", t):  # a Chinese sentence with an English phrase inside
+                leaked = next((p for p, rx in phrase_re if rx.search(t)), None)
+                if leaked:
+                    left.add(f"page {i + 1}: {where}: {leaked!r} inside {t[:100]!r}")
         clipped += [f"page {i + 1}: {b}" for b in clipped_texts(w)]
     assert not left, "English texts still shown after switching to Chinese:\n" + "\n".join(sorted(left))
     assert not clipped, "clipped in Chinese at 1280×800:\n" + "\n".join(clipped)
