@@ -2,6 +2,8 @@
 
 Run: QT_QPA_PLATFORM=offscreen python docs/screenshots/zh_CN/capture.py [lang]
 The window is the default scenario after the plan search; on the Plans page the top plan is selected.
+The report pages in ``report/`` come from
+``gpuplanner report examples/70b-cpt-64xh100.gpuplan -o r.pdf --lang zh_CN`` and ``pdftoppm -r 60 -png``.
 """
 
 from __future__ import annotations
