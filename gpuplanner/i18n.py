@@ -121,3 +121,38 @@ class LanguageManager:
         QLocale.setDefault(QLocale(lang if lang != "en" else "en_US"))
         self.language = lang
         return ok
+
+
+#: Contexts of the pure core's marked strings (``CTX``/``_CTX`` in gpuplanner/core and gpuplanner/io).
+CORE_CONTEXTS = ("Plan", "Cost", "Timing", "Checklist", "Topology", "Acceptance", "Tier", "catalog", "PlanFile",
+                 "Autosave")
+
+
+def translate_param(context: str, value):
+    """A core message's parameter in the UI language: string parameters are often marked names (rental
+    modes, link kinds, component names) that live in the message's context or another core context.
+    Anything that is not a translated string (numbers, GPU names, paths) comes back unchanged."""
+    if not isinstance(value, str) or not value:
+        return value
+    from PySide6.QtCore import QCoreApplication
+
+    for ctx in (context, *CORE_CONTEXTS):
+        if not ctx:
+            continue
+        out = QCoreApplication.translate(ctx, value)
+        if out != value:
+            return out
+    return value
+
+
+def translate_message(context: str | None, text: str, params: dict | None) -> str:
+    """Translate a core sentence in its context and fill in its (translated) parameters; a broken
+    translation falls back to the English sentence rather than losing it."""
+    from PySide6.QtCore import QCoreApplication
+
+    params = dict(params or {})
+    translated = QCoreApplication.translate(context, text) if context else text
+    try:
+        return translated.format(**{k: translate_param(context or "", v) for k, v in params.items()})
+    except (KeyError, IndexError, ValueError):
+        return text.format(**params)

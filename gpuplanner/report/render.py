@@ -67,9 +67,10 @@ def tr_text(t: Text | None) -> str:
     """A core sentence translated in its own context, then filled in."""
     if t is None:
         return ""
-    s = QCoreApplication.translate(t.context, t.text) if t.context else t.text
+    from gpuplanner.i18n import translate_message
+
     try:
-        return s.format(**t.params) if t.params else s
+        return translate_message(t.context, t.text, t.params)
     except (KeyError, IndexError, ValueError):  # a broken translation must not lose the English text
         return t.render()
 

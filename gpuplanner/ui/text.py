@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication
 
 
 def tr_msg(m: Any) -> str:
@@ -14,10 +13,10 @@ def tr_msg(m: Any) -> str:
     text = getattr(m, "text", None)
     ctx = getattr(m, "context", None)
     if isinstance(text, str) and isinstance(ctx, str):
-        params = dict(getattr(m, "params", {}) or {})
-        translated = QCoreApplication.translate(ctx, text)
+        from gpuplanner.i18n import translate_message
+
         try:
-            return translated.format(**params)
+            return translate_message(ctx, text, getattr(m, "params", {}) or {})
         except (KeyError, IndexError, ValueError):
-            return m.render() if hasattr(m, "render") else text.format(**params)
+            return m.render() if hasattr(m, "render") else text
     return str(m)

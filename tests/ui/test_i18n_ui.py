@@ -372,9 +372,6 @@ def test_no_english_left_and_nothing_clipped_after_switching_to_chinese(window, 
     assert not clipped, "clipped in Chinese at 1280×800:\n" + "\n".join(clipped)
 
 
-@pytest.mark.xfail(strict=True, reason="ui/text.py tr_msg (and report tr_text) fill core messages with English "
-                   "parameters: rental-mode names, 'optimizer states and gradients', 'the network between nodes'; "
-                   "translate str parameters in the message's context. Remove this marker once it passes.")
 def test_no_english_phrase_inside_chinese_sentences(window, language, qtbot):
     """Two-word-or-longer English phrases the catalogue translates must not appear inside Chinese text:
     a sentence filled in with an untranslated value (a core message's parameter) leaks them."""
