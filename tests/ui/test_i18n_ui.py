@@ -18,7 +18,7 @@ from PySide6.QtCore import Qt, QTranslator
 from PySide6.QtGui import QTextDocumentFragment
 from PySide6.QtWidgets import (
     QAbstractButton, QApplication, QComboBox, QGroupBox, QHeaderView, QLabel, QListWidget, QMainWindow, QMenu,
-    QTableView, QTabBar, QTextEdit, QWidget,
+    QTableView, QTabBar, QTextEdit, QWidget, QAbstractScrollArea,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -468,7 +468,8 @@ def test_pseudo_checker_flags_english_outside_brackets():
 # ------------------------------------------------------------------------------------ layouts hold
 
 def clipped_texts(window: QMainWindow) -> list[str]:
-    """Visible labels, buttons and combo boxes narrower (or lower) than their text needs."""
+    """Visible labels, buttons and combo boxes narrower (or lower) than their text needs, and widgets
+    pushed past their parent's edge."""
     out = []
     for lab in window.findChildren(QLabel):
         if not lab.isVisible() or not lab.text():
@@ -490,6 +491,19 @@ def clipped_texts(window: QMainWindow) -> list[str]:
             need = c.fontMetrics().horizontalAdvance(c.currentText()) + 24  # text + arrow and frame
             if c.width() < need:
                 out.append(f"{_where(c)}: {c.currentText()!r} is {c.width()} px wide, needs {need}")
+    # a layout that cannot fit its minimum sizes pushes children past the parent's edge, which cuts them
+    # off (e.g. a chart's axis label); scrolled content is meant to extend past its viewport
+    for c in window.findChildren(QWidget):
+        p = c.parentWidget()
+        if not c.isVisible() or c.isWindow() or p is None or isinstance(p, QAbstractScrollArea):
+            continue
+        gp = p.parentWidget()
+        if isinstance(gp, QAbstractScrollArea) and p is gp.viewport():
+            continue
+        g, r = c.geometry(), p.rect()
+        if g.bottom() > r.bottom() + 1 or g.right() > r.right() + 1:
+            out.append(f"{type(c).__name__} in {_where(c).split(' in ')[-1]}: reaches {g.right() + 1}×{g.bottom() + 1} "
+                       f"inside a {r.width()}×{r.height()} parent ({type(p).__name__}): cut off")
     return out
 
 
@@ -500,3 +514,11 @@ def test_clipped_checker_reports_a_squeezed_label(window, qtbot):
     settle(qtbot)
     assert any("far too long" in b for b in clipped_texts(window))
     probe.deleteLater()
+    box = QWidget(window.stack.currentWidget())
+    box.resize(50, 50)
+    child = QWidget(box)
+    child.setGeometry(0, 30, 50, 40)
+    box.show()
+    settle(qtbot)
+    assert any("reaches 50×70 inside a 50×50 parent" in b for b in clipped_texts(window))
+    box.deleteLater()
