@@ -107,7 +107,7 @@ class ChartBase(QWidget):
         self.legend_label.setStyleSheet("color: #333;")
         lay.addWidget(self.legend_label)
         self.plot = pg.PlotWidget()
-        self.plot.setMinimumHeight(140)
+        self.plot.setMinimumHeight(110)  # leaves room for a two-line legend (Chinese) at 1280×800
         self.plot.getPlotItem().showGrid(x=True, y=True, alpha=0.25)
         self.plot.getPlotItem().setMenuEnabled(True)
         lay.addWidget(self.plot, 1)
