@@ -6,7 +6,7 @@ search calls the same vectorised formulas (:func:`memory.memory_arrays`) over ma
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -133,8 +133,7 @@ class Estimate:
     resolved: Resolved
     memory: MemoryBreakdown
     trainable: int
-    time: Any = None  # timing.TimeEstimate when the time model is available
-    notes: list[str] = field(default_factory=list)
+    time: Any = None  # timing.TimeEstimate
 
     @property
     def params(self) -> ParamCount:
@@ -173,10 +172,7 @@ def estimate(scenario: Scenario, base_dir: Path | None = None, resolved: Resolve
     """Estimate one scenario end to end."""
     r = resolved or resolve(scenario, base_dir)
     est = Estimate(resolved=r, memory=memory_breakdown(r), trainable=trainable_params(r))
-    try:
-        from . import timing
-    except ImportError:  # the time model lands separately
-        timing = None
-    if timing is not None and hasattr(timing, "time_estimate"):
-        est.time = timing.time_estimate(r)
+    from .timing import time_estimate
+
+    est.time = time_estimate(r)
     return est
