@@ -30,7 +30,6 @@ import time
 import numpy as np
 
 from gpuplanner.core import search as S
-from gpuplanner.core.cost import Overheads, PriceTable
 from gpuplanner.core.scenario import scenario_from_dict
 
 SCENARIO = {
@@ -45,30 +44,9 @@ MIN_CANDIDATES = 100_000
 
 
 def _contexts(scn):
-    """The per-GPU contexts and candidate arrays the search builds (same code path)."""
-    from gpuplanner.core import cost as costmod
-    from gpuplanner.core.architecture import resolve_arch
-    from gpuplanner.core.catalog_hw import get_gpu
-    from gpuplanner.core.estimate import Resolved, _facts_for, trainable_params
-    from gpuplanner.core.flops import model_flops_per_token
-
-    arch = resolve_arch(scn.model)
-    facts = _facts_for(arch)
-    base = Resolved(scenario=scn, arch=arch, facts=facts, gpu=None)
-    table = PriceTable.from_constraints(scn.constraints)
-    ov = Overheads()
-    tokens = float(scn.data.tokens)
-    setup = ov.env_setup_hours + costmod.data_migration_hours(tokens, arch.vocab_size, 0.0, ov.transfer_gbps)
+    """The per-GPU contexts and candidate arrays the search builds (same code path: search.iter_contexts)."""
     out = []
-    for gid in scn.constraints.gpu_candidates:
-        gpu = get_gpu(gid)
-        g = int(gpu.gpus_per_node or 8)
-        r = S._resolved_for(base, gpu, g)
-        ctx = S.SearchContext(
-            scenario=scn, resolved=r, gpu=gpu, gpus_per_node=g, price=table.get(gid), overheads=ov, tokens=tokens,
-            setup_hours=setup, ckpt_bytes=costmod.checkpoint_bytes(trainable_params(base)),
-            model_flops_per_token=float(model_flops_per_token(facts, scn.training.seq_len)),
-            target_batch_seqs=S.target_batch_seqs(scn), time_kwargs=S._time_kwargs(r))
+    for ctx in S.iter_contexts(scn):
         out.append((ctx, S.enumerate_candidates(ctx, scn.constraints.max_gpus)))
     return out
 
@@ -100,10 +78,10 @@ def main(argv=None) -> int:
     mismatches, looped, loop_s = 0, 0, 0.0
     best_vec, best_loop = (np.inf, None), (np.inf, None)
     for gi, (ctx, c) in enumerate(ctxs):
-        vec = S.evaluate(ctx, c, S.timing_time_fn)
+        vec = S.evaluate_candidates(ctx, c)
         pick = np.unique(np.linspace(0, len(c["tp"]) - 1, per).astype(int))
         t0 = time.perf_counter()
-        loop_vals = [S.evaluate(ctx, {k: v[i:i + 1] for k, v in c.items()}, S.timing_time_fn) for i in pick]
+        loop_vals = [S.evaluate_candidates(ctx, {k: v[i:i + 1] for k, v in c.items()}) for i in pick]
         loop_s += time.perf_counter() - t0
         looped += len(pick)
         for i, one in zip(pick, loop_vals):
@@ -144,7 +122,7 @@ def main(argv=None) -> int:
     if res.plans:
         p = res.plans[0]
         print(f"best: {p.num_gpus} x {p.gpu} tp{p.tp} pp{p.pp} dp{p.dp} zero{p.zero} mbs{p.micro_batch_size}: "
-              f"{p.train_days:.1f} days, {p.cost:,.0f} {p.currency}")
+              f"{p.calendar_days:.1f} days, {p.cost:,.0f} {p.currency}")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump(report, fh, indent=2, ensure_ascii=False)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from pathlib import Path
 
-from gpuplanner.core.estimate import estimate
+from gpuplanner.core.evaluate import evaluate
 from gpuplanner.core.scenario import scenario_from_dict
 from gpuplanner.io import planfile
 from gpuplanner.io.planfile import ChecklistItem, SelectedPlan, UiState
@@ -109,14 +109,20 @@ def build(spec: dict) -> planfile.PlanDocument:
     doc.created = doc.modified = WHEN
     doc.notes = spec["notes"]
     doc.price_snapshot = snap
-    doc.selected_plan = SelectedPlan(
+    sel = SelectedPlan(
         label=f"{hw.num_gpus} × {hw.gpu} at {row.provider}", gpu=hw.gpu, num_gpus=hw.num_gpus,
-        gpus_per_node=hw.gpus_per_node, parallel=scenario.parallel, provider=row.provider,
-        currency=row.currency, card_hour=row.card_hour,
+        gpus_per_node=hw.gpus_per_node, provider=row.provider, currency=row.currency, card_hour=row.card_hour,
     )
+    # the selection's complete scenario: the layout above with the provider's quote as the GPU's price
+    full = planfile.selection_scenario(scenario.model_dump(mode="json"), sel.model_dump(mode="json"),
+                                       snap.model_dump(mode="json"))
+    sel_scenario = scenario_from_dict(full)
+    ev = evaluate(sel_scenario)
+    doc.selected_plan = sel.model_copy(update={"scenario": sel_scenario, "calendar_days": round(ev.calendar_days, 3),
+                                               "cost": None if ev.cost is None else round(ev.cost, 2)})
     doc.vendor_checklist = [ChecklistItem(id=i, checked=c) for i, c in spec["checklist"]]
     doc.ui_state = UiState(current_page=spec["page"])
-    doc.results = estimate(scenario).to_json()
+    doc.results = ev.to_json()
     return doc
 
 

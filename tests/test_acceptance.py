@@ -160,7 +160,7 @@ def test_kit_runs_on_cpu_and_reestimates_with_measured_mfu(tmp_path):
         # tokens/s/GPU = peak x MFU / model FLOPs per token (timing.py with assumptions.mfu)
         t_after = estimate(new, base).time
         assert ba["after"]["tokens_per_s_per_gpu"] == pytest.approx(989e12 * new.assumptions.mfu / t_after.flops_per_token)
-        assert ba["after"]["train_days"] > 1000 * ba["before"]["train_days"]  # a CPU is ~1e-6 of an H100
+        assert ba["after"]["compute_days"] > 1000 * ba["before"]["compute_days"]  # a CPU is ~1e-6 of an H100
 
 
 # ------------------------------------------------------------------------------------- parse: errors
@@ -287,12 +287,12 @@ def test_apply_measured_mfu_and_before_after():
     assert c["mfu"] == pytest.approx(new.assumptions.mfu, rel=1e-9)
     assert c["tokens_per_s_per_gpu"] == pytest.approx(989e12 * new.assumptions.mfu / fpt_plan, rel=1e-9)
     # 5B tokens on 8 GPUs
-    assert c["train_days"] == pytest.approx(5e9 / (c["tokens_per_s_per_gpu"] * 8) / 86400, rel=1e-9)
-    assert c["gpu_hours"] == pytest.approx(c["train_days"] * 24 * 8, rel=1e-9)
+    assert c["compute_days"] == pytest.approx(5e9 / (c["tokens_per_s_per_gpu"] * 8) / 86400, rel=1e-9)
+    assert c["gpu_hours"] == pytest.approx(c["compute_days"] * 24 * 8, rel=1e-9)
     # same price per card-hour before and after: cost scales with GPU-hours
     assert c["card_hour"] == b["card_hour"]
     assert c["cost"] / b["cost"] == pytest.approx(c["gpu_hours"] / b["gpu_hours"], rel=1e-9)
-    assert c["train_days"] / b["train_days"] == pytest.approx(b["tokens_per_s_per_gpu"] / c["tokens_per_s_per_gpu"])
+    assert c["compute_days"] / b["compute_days"] == pytest.approx(b["tokens_per_s_per_gpu"] / c["tokens_per_s_per_gpu"])
 
 
 def test_apply_refuses_impossible_mfu():

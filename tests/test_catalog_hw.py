@@ -402,7 +402,7 @@ def test_custom_gpu_from_the_scenario_is_estimated_and_searched():
                             "prices": {"custom-my-card": {"card_hour": 3.0, "currency": "CNY"}}}}
     e = estimate(scenario_from_dict(data))
     assert e.memory.capacity == 48 and e.resolved.gpu.bf16_tflops == 200
-    assert e.time is not None and e.time.to_json()["train_days"] > 0
+    assert e.time is not None and e.time.to_json()["compute_days"] > 0
     res = search(scenario_from_dict(data), top=3)
     assert res.plans and all(p.gpu == "custom-my-card" for p in res.plans)
     assert res.plans[0].price["card_hour"] == 3.0

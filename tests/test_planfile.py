@@ -41,6 +41,7 @@ EXAMPLES = ROOT / "examples"
 FIXTURE_SHA256 = {
     "v1.gpuplan": "06ef48631e3c3d4d802d5d761d354b82fa80c90ac0fd7242b9fb7df4dae12a35",
     "v2.gpuplan": "aea0a61738abfc5d7c55521d4c8d1b0bea7fad0f1f9c25e09ee42ca3719b1a51",
+    "v3.gpuplan": "9510ea7d7c2806ca470ebc0364c0207599059c5b80f6734ed14e11dda84d8ccc",
 }
 
 
@@ -95,7 +96,7 @@ def test_file_is_human_diffable_json(tmp_path):
     assert "全参数微调" in text  # UTF-8, not \u escapes
     data = json.loads(text)
     assert text == json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
-    assert data["schema_version"] == 2
+    assert data["schema_version"] == CURRENT_SCHEMA
     # null fields with a null default are left out; set ones are kept
     assert "hf_config" not in data["scenario"]["model"]
     assert data["scenario"]["model"] == {"preset": "llama-3-8b"}
@@ -163,7 +164,7 @@ def test_every_old_schema_has_a_migration():
 
 def test_v1_fixture_migrates_to_the_v2_layout():
     doc, warnings = planfile.load(PLANS / "v1.gpuplan")
-    assert warnings == ["v1.gpuplan: written in plan format 1; saving will upgrade it to format 2"]
+    assert warnings == ["v1.gpuplan: written in plan format 1; saving will upgrade it to format 3"]
     assert doc.title == "Llama 3 8B LoRA pilot"
     assert doc.created == doc.modified == datetime(2025, 6, 1, 8, 30, tzinfo=timezone.utc)
     c = doc.scenario.constraints
@@ -179,10 +180,44 @@ def test_v1_fixture_migrates_to_the_v2_layout():
 def test_v1_and_v2_fixtures_describe_the_same_plan():
     v1, _ = planfile.load(PLANS / "v1.gpuplan")
     v2, warnings = planfile.load(PLANS / "v2.gpuplan")
-    assert warnings == []
+    assert warnings == ["v2.gpuplan: written in plan format 2; saving will upgrade it to format 3"]
     only_v2 = {"app_version", "benchmarks", "results"}  # v2 additions and the writer's version
     assert v1.model_dump(exclude=only_v2) == v2.model_dump(exclude=only_v2)
     assert v2.benchmarks[0].value == 231.5
+
+
+def test_v2_selection_becomes_a_complete_scenario():
+    """Schema 2 → 3: the selected plan's GPU, count and (partial) layout and its own quote become a complete
+    scenario, which the CLI, the report and the app evaluate as it is; ``days`` is ``calendar_days``."""
+    v2, _ = planfile.load(PLANS / "v2.gpuplan")
+    v3, warnings = planfile.load(PLANS / "v3.gpuplan")
+    assert warnings == []
+    assert v2.model_dump(exclude={"app_version"}) == v3.model_dump(exclude={"app_version"})
+    sel = v3.selected_plan.scenario
+    assert sel is not None and v3.selected_plan.parallel is None
+    assert (sel.hardware.gpu, sel.hardware.num_gpus) == ("a100-sxm-80gb", 4)
+    quote = sel.constraints.prices["a100-sxm-80gb"]
+    assert (quote.card_hour, quote.currency, quote.provider) == (1.79, "USD", "RunPod Secure")
+    # everything else is the document's scenario
+    assert sel.training == v3.scenario.training and sel.model == v3.scenario.model
+
+
+def test_v2_partial_layout_keeps_what_the_file_says():
+    data = json.loads((PLANS / "v2.gpuplan").read_text(encoding="utf-8"))
+    data["scenario"]["training"]["framework"] = "megatron"
+    data["selected_plan"]["parallel"] = {"tp": 2, "pp": 1, "zero": 1, "vpp": 1}
+    data["selected_plan"]["num_gpus"] = 4
+    data["selected_plan"]["days"] = 2.5
+    migrated, original = planfile.migrate(data, "x")
+    assert original == 2
+    par = migrated["selected_plan"]["scenario"]["parallel"]
+    # what the file gave is kept; what it left out is what that version's search assumed
+    assert (par["tp"], par["zero"], par["sequence_parallel"], par["offload_optimizer"]) == (2, 1, True, False)
+    assert migrated["selected_plan"]["calendar_days"] == 2.5 and "days" not in migrated["selected_plan"]
+    # a selection that cannot be a valid scenario keeps its partial layout (nothing is dropped)
+    data["selected_plan"]["parallel"] = {"tp": 3}
+    migrated, _ = planfile.migrate(data, "x")
+    assert "scenario" not in migrated["selected_plan"] and migrated["selected_plan"]["parallel"] == {"tp": 3}
 
 
 def test_saving_a_v1_file_writes_schema_2(tmp_path):
@@ -191,7 +226,7 @@ def test_saving_a_v1_file_writes_schema_2(tmp_path):
     doc, _ = planfile.load(path)
     planfile.save(doc, path)
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert data["schema_version"] == 2 and data["title"] == "Llama 3 8B LoRA pilot" and "name" not in data
+    assert data["schema_version"] == 3 and data["title"] == "Llama 3 8B LoRA pilot" and "name" not in data
     assert (tmp_path / "old.gpuplan.bak").read_bytes() == (PLANS / "v1.gpuplan").read_bytes()
     again, warnings = planfile.load(path)
     assert warnings == [] and again.scenario == doc.scenario
@@ -201,7 +236,7 @@ def test_migration_does_not_touch_the_input():
     data = json.loads((PLANS / "v1.gpuplan").read_text(encoding="utf-8"))
     before = json.dumps(data, sort_keys=True)
     migrated, original = planfile.migrate(data, "x")
-    assert original == 1 and migrated["schema_version"] == 2
+    assert original == 1 and migrated["schema_version"] == 3
     assert json.dumps(data, sort_keys=True) == before
 
 
@@ -304,8 +339,8 @@ BAD = {
                     "bad.gpuplan: not a GPU Planner plan (field schema_version: must be a whole number)"),
     "schema-zero": (b'{"schema_version": 0}',
                     "bad.gpuplan: not a GPU Planner plan (field schema_version: 0 is not a schema number)"),
-    "newer-major": (b'{"schema_version": 3, "scenario": {}}',
-                    "bad.gpuplan: made by a newer GPU Planner (schema 3); this version reads up to 2"),
+    "newer-major": (b'{"schema_version": 4, "scenario": {}}',
+                    "bad.gpuplan: made by a newer GPU Planner (schema 4); this version reads up to 3"),
     "wrong-type": (_v2_with(scenario__training__seq_len="long"),
                    "bad.gpuplan: invalid plan (field scenario.training.seq_len: Input should be a valid integer, "
                    "unable to parse string as an integer)"),

@@ -91,23 +91,12 @@ def test_pdf_for_each_example(reports, example):
 
 
 def _independent_estimate(path: Path):
-    """The chosen configuration estimated straight through the core (not through the report)."""
+    """The chosen configuration estimated straight through the core (not through the report): a plan file's
+    selected plan is its complete scenario, which ``load_scenario`` returns."""
     from gpuplanner.core.estimate import estimate
-    from gpuplanner.core.scenario import load_scenario, scenario_from_dict
-    from gpuplanner.io import planfile
+    from gpuplanner.core.scenario import load_scenario
 
     scenario, base = load_scenario(path)
-    if planfile.is_plan_file(path):
-        doc, _ = planfile.load(path)
-        sel = doc.selected_plan
-        if sel is not None:
-            d = scenario.model_dump()
-            d["hardware"].update(gpu=sel.gpu, num_gpus=sel.num_gpus)
-            if sel.gpus_per_node:
-                d["hardware"]["gpus_per_node"] = sel.gpus_per_node
-            if sel.parallel is not None:
-                d["parallel"] = sel.parallel.model_dump()
-            scenario = scenario_from_dict(d)
     return estimate(scenario, base)
 
 
@@ -122,8 +111,8 @@ def test_pdf_text_has_core_figures(reports, example):
     assert data.plan.gpu_id == est.resolved.gpu.id
     assert est.resolved.gpu.name in text
     assert est.time is not None
-    assert data.plan.days == pytest.approx(est.time.train_days, rel=1e-9)
-    assert f"{fmt_days(est.time.train_days)} days" in text
+    assert data.plan.compute_days == pytest.approx(est.time.compute_days, rel=1e-9)
+    assert f"{fmt_days(est.time.compute_days)} days of compute" in text
     assert fmt_gib(est.memory.total) in text
     if data.plan.cost is not None:
         # every rental mode's total is printed, and the recommended one is the cheapest
@@ -133,7 +122,7 @@ def test_pdf_text_has_core_figures(reports, example):
         # card-hours bill at least the training hours of every GPU, and setup/checkpoints add < 60 %
         price = data.plan.costs["card_hour"]
         p = _price_for(data)
-        floor = data.plan.num_gpus * est.time.train_days * 24.0 * p
+        floor = data.plan.num_gpus * est.time.compute_days * 24.0 * p
         assert floor <= price <= 1.6 * floor
     for alt in data.alternatives:
         assert fmt_money(alt.cost, data.currency) in text

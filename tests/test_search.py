@@ -24,16 +24,10 @@ def _scn(**kw):
     return scenario_from_dict(base)
 
 
-def fixed_mfu_time(mfu=0.5):
-    """A test double for the time model: hours = 6·P·tokens / (N · peak · MFU) — hand-computable."""
-
-    def fn(ctx, c):
-        P = ctx.facts.params.total
-        peak = ctx.gpu.bf16_tflops * 1e12
-        hours = 6.0 * P * ctx.tokens / (c["num_gpus"] * peak * mfu) / 3600.0
-        return {"train_hours": hours, "mfu": np.full(len(hours), mfu)}
-
-    return fn
+def fixed_mfu(scn, mfu=0.5):
+    """The scenario with ``assumptions.mfu`` set: the time model then gives tokens/s/GPU = peak × MFU / model
+    FLOPs per token — hand-computable (timing module docstring)."""
+    return scn.model_copy(update={"assumptions": scn.assumptions.model_copy(update={"mfu": mfu})})
 
 
 def test_gpu_counts_whole_nodes_past_one():
@@ -42,15 +36,8 @@ def test_gpu_counts_whole_nodes_past_one():
 
 
 def _cands(scn, gpu="h100-sxm-80gb"):
-    from gpuplanner.core.architecture import resolve_arch
-    from gpuplanner.core.catalog_hw import get_gpu
-    from gpuplanner.core.estimate import Resolved, _facts_for
-
-    arch = resolve_arch(scn.model)
-    r = Resolved(scenario=scn, arch=arch, facts=_facts_for(arch), gpu=get_gpu(gpu))
-    ctx = S.SearchContext(scenario=scn, resolved=r, gpu=r.gpu, gpus_per_node=8, price=PriceTable().get(gpu),
-                          overheads=Overheads(), tokens=1e9, setup_hours=0, ckpt_bytes=0, model_flops_per_token=1,
-                          target_batch_seqs=S.target_batch_seqs(scn))
+    scn = scn.model_copy(update={"constraints": scn.constraints.model_copy(update={"gpu_candidates": [gpu]})})
+    ctx = next(S.iter_contexts(scn))
     return S.enumerate_candidates(ctx, scn.constraints.max_gpus)
 
 
@@ -73,16 +60,16 @@ def test_enumeration_follows_framework_rules():
 
 def test_7b_lora_fits_one_24gb_card():
     scn = _scn(training={"method": "lora"}, constraints={"max_gpus": 1, "gpu_candidates": ["rtx-4090-24gb"]})
-    r = S.search(scn, time_fn=fixed_mfu_time(), top=3)
+    r = S.search(fixed_mfu(scn), top=3)
     assert r.plans and r.plans[0].num_gpus == 1
     assert r.plans[0].memory_per_gpu_gib + scn.assumptions.memory_headroom_gib <= 24.0
 
 
 def test_7b_full_finetune_needs_several_80gb_cards_or_sharding():
     # HF mixed precision without ZeRO: 6 (weights) + 4 (grads) + 8 (AdamW) = 18 B/param × 6.74e9 = 121 GB > 80 GB
-    one = S.search(_scn(constraints={"max_gpus": 1, "gpu_candidates": ["h100-sxm-80gb"]}), time_fn=fixed_mfu_time())
+    one = S.search(fixed_mfu(_scn(constraints={"max_gpus": 1, "gpu_candidates": ["h100-sxm-80gb"]})))
     assert one.plans == [] and one.candidates_evaluated > 0
-    many = S.search(_scn(constraints={"max_gpus": 8, "gpu_candidates": ["h100-sxm-80gb"]}), time_fn=fixed_mfu_time(),
+    many = S.search(fixed_mfu(_scn(constraints={"max_gpus": 8, "gpu_candidates": ["h100-sxm-80gb"]})),
                     top=50, distinct=False)
     assert many.plans and all(p.num_gpus >= 2 and p.zero >= 1 for p in many.plans)
 
@@ -98,7 +85,7 @@ def test_70b_two_weeks_1t_tokens_needs_hundreds_of_gpus():
     # lower bound by hand: 6·70.6e9·1e12 FLOPs / (989e12 · 0.6 MFU · 14·86400 s) ≈ 590 GPUs
     P = 70.55e9
     assert best.num_gpus >= 6 * P * 1e12 / (989e12 * 0.6 * 14 * 86400)
-    assert best.meets_deadline and best.train_days <= 14
+    assert best.meets_deadline and best.calendar_days <= 14
     assert best.tp >= 2 and best.nodes == best.num_gpus // 8
 
 
@@ -108,9 +95,12 @@ def test_cheapest_meeting_deadline_by_hand():
     scn = _scn(data={"tokens": "20B"}, constraints={"max_gpus": 64, "deadline_days": 2.0, "gpu_candidates": ["h100-sxm-80gb"]})
     ov = Overheads(env_setup_hours=1.0, transfer_gbps=1e9, resume_hours=0.0, gpu_interruptions_per_gpu_hour=0.0)
     prices = PriceTable("CNY", overrides={"h100-sxm-80gb": {"card_hour": 10.0, "machine_week": 1e9, "machine_month": 1e9}})
-    r = S.search(scn, time_fn=fixed_mfu_time(0.5), overheads=ov, prices=prices, top=3)
-    P = r.plans[0].compute_hours * r.plans[0].num_gpus  # = K
-    K = 6 * 6.738415616e9 * 20e9 / (989e12 * 0.5) / 3600
+    scn = fixed_mfu(scn, 0.5)
+    r = S.search(scn, overheads=ov, prices=prices, top=3)
+    P = r.plans[0].compute_days * 24 * r.plans[0].num_gpus  # = K
+    fpt = r.plans[0].evaluation.flops_per_token  # model FLOPs per token (6·P plus attention)
+    assert fpt == pytest.approx(6 * 6.738415616e9, rel=0.05)
+    K = fpt * 20e9 / (989e12 * 0.5) / 3600
     assert P == pytest.approx(K, rel=1e-3)
     counts = S.gpu_counts(8, 64)
     need = counts[np.argmax(counts * 48.0 >= K * (1 + 1e-12) + counts * 1.0)]  # K/N + 1 h setup ≤ 48 h
@@ -120,13 +110,13 @@ def test_cheapest_meeting_deadline_by_hand():
     # fastest within a budget: the largest N whose cost fits
     budget = 10.0 * (K + 33)
     rf = S.search(scn.model_copy(update={"constraints": scn.constraints.model_copy(update={"budget": budget})}),
-                  objective="fastest", time_fn=fixed_mfu_time(0.5), overheads=ov, prices=prices, top=1)
+                  objective="fastest", overheads=ov, prices=prices, top=1)
     assert rf.plans[0].num_gpus == 32 and rf.plans[0].cost <= budget
 
 
 def test_no_plan_meets_deadline_shows_fastest():
     scn = _scn(data={"tokens": "1T"}, constraints={"max_gpus": 8, "deadline_days": 1, "gpu_candidates": ["h100-sxm-80gb"]})
-    r = S.search(scn, time_fn=fixed_mfu_time(), top=2)
+    r = S.search(fixed_mfu(scn), top=2)
     assert not r.feasible and r.notes
     assert not r.plans[0].meets_deadline and r.plans[0].num_gpus == 8
     assert any("deadline" in w.render() for w in r.plans[0].warnings)
@@ -147,25 +137,24 @@ def test_cancel_hook_between_gpu_types():
         return len(calls) > 1
 
     with pytest.raises(S.SearchCancelled):
-        S.search(_scn(constraints={"gpu_candidates": ["h100-sxm-80gb", "a800-sxm-80gb"]}), time_fn=fixed_mfu_time(),
-                 cancel=cancel)
+        S.search(fixed_mfu(_scn(constraints={"gpu_candidates": ["h100-sxm-80gb", "a800-sxm-80gb"]})), cancel=cancel)
     assert len(calls) == 2
 
 
 def test_warnings_come_from_the_plan():
     # Megatron, 7B full fine-tune on 24 GB cards: 18 B/param ÷ (tp·pp) must fit → model parallel plans
     scn = _scn(training={"framework": "megatron"}, constraints={"max_gpus": 16, "gpu_candidates": ["rtx-4090-24gb"]})
-    r = S.search(scn, time_fn=fixed_mfu_time(), top=500, distinct=False)
+    r = S.search(fixed_mfu(scn), top=500, distinct=False)
     assert any(p.tp > 1 for p in r.plans) and any(p.tp == 1 for p in r.plans)
     assert all(p.tp * p.pp >= 4 for p in r.plans)  # 6.74e9 · 18 B / 3 = 40 GB > 24 GB: at least 4-way split
     for p in r.plans:
         has = any("Tensor parallelism over PCIe" in w.render() for w in p.warnings)
         assert has == (p.tp > 1)
     pre = _scn(training={"method": "pretrain"}, data={"tokens": "100B"}, constraints={"gpu_candidates": ["h100-sxm-80gb"]})
-    w = " ".join(m.render() for m in S.search(pre, time_fn=fixed_mfu_time(), top=1).plans[0].warnings)
+    w = " ".join(m.render() for m in S.search(fixed_mfu(pre), top=1).plans[0].warnings)
     assert "14.8 tokens per parameter" in w  # 100e9 / 6.738e9
     ok = _scn(training={"method": "pretrain"}, data={"tokens": "200B"}, constraints={"gpu_candidates": ["h100-sxm-80gb"]})
-    assert not any("tokens per parameter" in m.render() for m in S.search(ok, time_fn=fixed_mfu_time(), top=1).plans[0].warnings)
+    assert not any("tokens per parameter" in m.render() for m in S.search(fixed_mfu(ok), top=1).plans[0].warnings)
 
 
 def test_rental_mode_follows_hours_per_week():
@@ -175,7 +164,7 @@ def test_rental_mode_follows_hours_per_week():
     for h in (40.0, 168.0):  # 1T tokens on 8 GPUs ≈ 2,839 h of work: many weeks
         scn = _scn(data={"tokens": "1T"},
                    constraints={"max_gpus": 8, "gpu_candidates": ["h100-sxm-80gb"], "hours_per_week": h, "prices": quote})
-        r = S.search(scn, time_fn=fixed_mfu_time(), overheads=NO_OVERHEAD, top=100)
+        r = S.search(fixed_mfu(scn), overheads=NO_OVERHEAD, top=100)
         eight = [p for p in r.plans if p.num_gpus == 8][0]
         modes[h] = eight.rental_mode
         assert not eight.price["is_default"]
@@ -214,22 +203,12 @@ def test_7b_full_finetune_4x80_vs_8x24_follows_time_and_price():
 
 def test_vectorised_equals_per_candidate_loop():
     scn = _scn(training={"framework": "megatron"}, constraints={"max_gpus": 16, "gpu_candidates": ["a800-sxm-80gb"]})
-    from gpuplanner.core.architecture import resolve_arch
-    from gpuplanner.core.catalog_hw import get_gpu
-    from gpuplanner.core.estimate import Resolved, _facts_for
-
-    arch = resolve_arch(scn.model)
-    gpu = get_gpu("a800-sxm-80gb")
-    base = Resolved(scenario=scn, arch=arch, facts=_facts_for(arch), gpu=None)
-    r = S._resolved_for(base, gpu, 8)
-    ctx = S.SearchContext(scenario=scn, resolved=r, gpu=gpu, gpus_per_node=8, price=PriceTable().get(gpu.id),
-                          overheads=Overheads(), tokens=1e9, setup_hours=0.7, ckpt_bytes=1e11, model_flops_per_token=1,
-                          target_batch_seqs=128, time_kwargs=S._time_kwargs(r))
+    ctx = next(S.iter_contexts(scn))
     c = S.enumerate_candidates(ctx, 16)
-    vec = S.evaluate(ctx, c, S.timing_time_fn)
+    vec = S.evaluate_candidates(ctx, c)
     pick = np.linspace(0, len(c["tp"]) - 1, 60).astype(int)
     for i in pick:
-        one = S.evaluate(ctx, {k: v[i:i + 1] for k, v in c.items()}, S.timing_time_fn)
+        one = S.evaluate_candidates(ctx, {k: v[i:i + 1] for k, v in c.items()})
         for key in ("mem_gib", "train_hours", "cost", "calendar_hours"):
             a, b = vec[key][i], one[key][0]
             assert (a == b) or math.isclose(a, b, rel_tol=1e-12), (key, i, a, b)
@@ -246,7 +225,8 @@ def test_plan_cli_json_contract(tmp_path, capsys):
     assert isinstance(out["search_ms"], float)
     assert 1 <= len(out["plans"]) <= 3
     need = {"gpu", "num_gpus", "nodes", "tp", "pp", "dp", "zero", "recompute", "micro_batch_size",
-            "memory_per_gpu_gib", "train_days", "cost", "currency", "rental_mode", "warnings"}
+            "memory_per_gpu_gib", "calendar_days", "compute_days", "cost", "currency", "rental_mode", "warnings",
+            "scenario", "framework"}
     for p in out["plans"]:
         assert need <= set(p) and isinstance(p["warnings"], list)
     rb = out["rent_vs_build"]

@@ -147,10 +147,10 @@ def test_time_scales_linearly_with_tokens():
     a = est(data={"tokens": 1e9})
     b = est(data={"tokens": 3e9})
     assert b.step_time_s == a.step_time_s
-    assert b.train_days == pytest.approx(3 * a.train_days)
+    assert b.compute_days == pytest.approx(3 * a.compute_days)
     assert b.gpu_hours == pytest.approx(3 * a.gpu_hours)
     assert b.total_flops == pytest.approx(3 * a.total_flops)
-    assert a.gpu_hours == pytest.approx(a.train_days * 24 * 8)
+    assert a.gpu_hours == pytest.approx(a.compute_days * 24 * 8)
 
 
 def test_lora_and_qlora_times():
@@ -234,8 +234,8 @@ def test_llama_65b_worked_example_21_days():
     assert t.tokens_per_s_per_gpu == pytest.approx(380.0, rel=1e-9)
     assert t.mfu == pytest.approx(mfu, rel=1e-9)
     expected_days = 1.4e12 / (380.0 * 2048) / 86400  # 20.82
-    assert t.train_days == pytest.approx(expected_days, rel=1e-9)
-    assert round(t.train_days) == 21
+    assert t.compute_days == pytest.approx(expected_days, rel=1e-9)
+    assert round(t.compute_days) == 21
     assert t.gpu_hours == pytest.approx(expected_days * 24 * 2048, rel=1e-9)
     assert sum(t.breakdown.values()) == pytest.approx(1.0)
 
@@ -244,7 +244,7 @@ def test_to_json_keys_and_cli(tmp_path):
     t = est()
     j = t.to_json()
     for k in ("flops_per_token", "total_flops", "step_time_s", "tokens_per_s_per_gpu", "mfu", "hfu",
-              "train_days", "gpu_hours", "time_breakdown"):
+              "compute_days", "gpu_hours", "time_breakdown"):
         assert k in j
     assert set(j["time_breakdown"]) == {"compute", "tp_comm", "dp_comm", "pp_bubble", "other"}
     assert sum(j["time_breakdown"].values()) == pytest.approx(1.0, abs=1e-5)
@@ -255,7 +255,7 @@ def test_to_json_keys_and_cli(tmp_path):
                          text=True, timeout=120, cwd=ROOT)
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
-    assert data["step_time_s"] > 0 and 0 < data["mfu"] < 1 and data["train_days"] > 0
+    assert data["step_time_s"] > 0 and 0 < data["mfu"] < 1 and data["compute_days"] > 0
 
 
 def test_unknown_precision_peak_is_a_catalog_error():

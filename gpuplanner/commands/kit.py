@@ -117,7 +117,7 @@ def run_import(args) -> int:
         lines += ["", "Plan         before      after (measured MFU)"]
         rows = [("MFU", "mfu", lambda v: f"{v * 100:.3g}%"),
                 ("tokens/s/GPU", "tokens_per_s_per_gpu", lambda v: f"{v:,.0f}"),
-                ("days", "train_days", lambda v: f"{v:,.2f}"),
+                ("days", "compute_days", lambda v: f"{v:,.2f}"),
                 ("GPU-hours", "gpu_hours", lambda v: f"{v:,.0f}"),
                 (f"cost {cur}", "cost", lambda v: f"{v:,.0f}")]
         for label, key, f in rows:

@@ -2,14 +2,15 @@
 
 Searches GPU types, counts and parallel layouts for the scenario (``data.tokens`` and the ``constraints``
 section drive it) and prints the ranked plans. ``--json`` prints
-``{"plans": [...], "candidates_evaluated": int, "search_ms": float, ...}``; each plan has at least
-``gpu, num_gpus, nodes, tp, pp, dp, zero, recompute, micro_batch_size, memory_per_gpu_gib, train_days,
-cost, currency, rental_mode, warnings``.
+``{"plans": [...], "candidates_evaluated": int, "search_ms": float, ...}``; each plan is the Evaluation of
+its complete ``scenario`` (the keys of ``gpuplanner estimate --json``: ``memory_per_gpu_gib`` with
+``total``, ``compute_days``, ``calendar_days``, ``cost``, ``currency``, ``rental_mode``, ``scenario`` …) plus
+the flat layout keys ``gpu, num_gpus, nodes, tp, pp, dp, zero, recompute, micro_batch_size`` and the
+plan's ``explanation`` and ``warnings``. ``gpuplanner estimate`` on a plan's ``scenario`` reproduces it.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 
 from ..core.scenario import load_scenario
@@ -52,19 +53,20 @@ def run(args) -> int:
         print(f"note: {m.render()}")
     if not result.plans:
         return 0
-    header = ("#", "GPU", "count", "nodes", "tp", "pp", "dp", "zero", "recompute", "mbs", "GiB/GPU", "days",
+    header = ("#", "GPU", "count", "nodes", "tp", "pp", "dp", "zero", "recompute", "mbs", "GiB/GPU", "cal. days",
               f"cost ({con.currency})", "rental mode")
     rows = []
     for i, p in enumerate(result.plans, 1):
         rows.append((str(i), p.gpu, str(p.num_gpus), str(p.nodes), str(p.tp), str(p.pp), str(p.dp), str(p.zero),
                      p.recompute, str(p.micro_batch_size), f"{p.memory_per_gpu_gib:.1f}/{p.gpu_memory_gib:g}",
-                     f"{p.train_days:.1f}", f"{p.cost:,.0f}", p.rental_mode))
+                     f"{p.calendar_days:.1f}", f"{p.cost:,.0f}", p.rental_mode))
     widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(header)]
     print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
     for r in rows:
         print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
     for i, p in enumerate(result.plans, 1):
-        print(f"\n{i}. {p.num_gpus} x {p.gpu}: {p.train_days:.1f} days, {_fmt_money(p.cost, p.currency)}")
+        print(f"\n{i}. {p.num_gpus} x {p.gpu}: {p.calendar_days:.1f} calendar days ({p.compute_days:.1f} compute), "
+              f"{_fmt_money(p.cost, p.currency)}")
         for m in p.explanation:
             print(f"   - {m.render()}")
         for m in p.rental_advice:
@@ -81,5 +83,5 @@ def run(args) -> int:
     if result.pareto:
         print("\nTime vs cost (Pareto front):")
         for q in result.pareto:
-            print(f"   {q['num_gpus']:>5} x {q['gpu']:<18} {q['train_days']:>8.1f} days  {_fmt_money(q['cost'], con.currency)}")
+            print(f"   {q['num_gpus']:>5} x {q['gpu']:<18} {q['calendar_days']:>8.1f} days  {_fmt_money(q['cost'], con.currency)}")
     return 0

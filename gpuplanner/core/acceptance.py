@@ -732,11 +732,11 @@ def _figures(scenario: Scenario, base_dir: Path | None) -> dict:
 
     est = estimate(scenario, base_dir)
     t = est.time
-    out: dict[str, Any] = {"mfu": None, "tokens_per_s_per_gpu": None, "train_days": None, "gpu_hours": None,
+    out: dict[str, Any] = {"mfu": None, "tokens_per_s_per_gpu": None, "compute_days": None, "gpu_hours": None,
                            "cost": None, "currency": scenario.constraints.currency, "card_hour": None}
     if t is None:
         return out
-    out.update(mfu=t.mfu, tokens_per_s_per_gpu=t.tokens_per_s_per_gpu, train_days=t.train_days,
+    out.update(mfu=t.mfu, tokens_per_s_per_gpu=t.tokens_per_s_per_gpu, compute_days=t.compute_days,
                gpu_hours=t.gpu_hours)
     try:
         price = PriceTable.from_constraints(scenario.constraints).get(scenario.hardware.gpu)

@@ -419,9 +419,9 @@ def rental_costs(price: GpuPrice, *, num_gpus, nodes, train_hours, ckpt_bytes, s
     n_card = sessions(work, setup_hours)
     card_time = work + n_card * setup_hours
     card_cal = card_time * stretch
+    cal[0] = card_cal  # the calendar of card-hour rental, priced or not (what the user waits without a quote)
     if "card_hour" in wanted and price.card_hour is not None:
         costs[0] = n * card_time * price.card_hour
-        cal[0] = card_cal
     # spot
     if "spot" in wanted and price.spot_card_hour is not None:
         pre = ov.spot_preemptions_per_node_day / 24.0 * nodes
@@ -453,7 +453,10 @@ def rental_costs(price: GpuPrice, *, num_gpus, nodes, train_hours, ckpt_bytes, s
             cap = machines * cap_price
             costs[i] = full * np.minimum(per_period, cap) + np.minimum((periods - full) * per_period, cap)
             cal[i] = card_cal
-    best = np.argmin(costs, axis=0)
+    # the first mode (in MODES order) within a relative 1e-9 of the cheapest: a hybrid below its cap costs the
+    # same as card-hours, and rounding must not flip the choice between one candidate and many
+    low = np.min(costs, axis=0)
+    best = np.argmax(costs <= low * (1.0 + 1e-9), axis=0)
     return RentalArrays(costs=costs, calendar_hours=cal, best=best, machines=machines, card_billed_hours=card_time,
                         interruptions=card_time / mtbi, setup_hours=float(setup_hours))
 

@@ -38,8 +38,9 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from . import cost as costmod
-from .cost import MODE_LABELS, MODES, Msg, Overheads, PriceTable
+from .cost import MODES, Msg, Overheads, PriceTable
 from .errors import PlannerError, ScenarioError
+from .evaluate import cost_inputs, evaluate
 from .i18n import QT_TRANSLATE_NOOP
 from .memory import GIB, memory_arrays
 from .params import tier as tier_of
@@ -73,24 +74,10 @@ class SearchCancelled(PlannerError):
 # ------------------------------------------------------------------------------------------ time model
 
 
-TimeFn = Callable[[Any, Mapping[str, np.ndarray]], Mapping[str, np.ndarray]]
-
-
-def _default_time_fn():
-    """The project's time model (:func:`timing.time_arrays`) in this module's protocol."""
-    try:
-        from . import timing
-    except ImportError:
-        timing = None
-    if timing is None or not hasattr(timing, "time_arrays"):
-        raise PlannerError(QT_TRANSLATE_NOOP(CTX, "the time model is not available"))
-    return timing_time_fn
-
-
 _TIME_PARTS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "cp_comm", "ep_comm", "other")
 
 
-def timing_time_fn(ctx: "SearchContext", c: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+def candidate_times(ctx: "SearchContext", c: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Training hours, MFU and the step's shares from :func:`timing.time_arrays` for candidates ``c``.
 
     hours = tokens / (tokens/s/GPU × GPUs) / 3600 (timing module docstring).
@@ -100,8 +87,9 @@ def timing_time_fn(ctx: "SearchContext", c: Mapping[str, np.ndarray]) -> dict[st
     kw = ctx.time_kwargs
     out = timing.time_arrays(
         ctx.facts, **kw, tp=c["tp"], pp=c["pp"], cp=c["cp"], ep=c["ep"], dp=c["dp"], zero=c["zero"],
-        recompute=c["recompute"], mbs=c["mbs"], sp=c["sp"], grad_accum=c["grad_accum"], vpp=1,
-        num_gpus=c["num_gpus"], gpus_per_node=ctx.gpus_per_node, offload=False, mfu=ctx.scenario.assumptions.mfu,
+        recompute=c["recompute"], mbs=c["mbs"], sp=c["sp"], grad_accum=c["grad_accum"], vpp=c["vpp"],
+        num_gpus=c["num_gpus"], gpus_per_node=ctx.gpus_per_node, offload=c["offload"] | c["offload_params"],
+        mfu=ctx.scenario.assumptions.mfu,
     )
     tps = out["tokens_per_s_per_gpu"] * c["num_gpus"]
     step = np.maximum(out["step"], 1e-30)
@@ -116,28 +104,38 @@ def timing_time_fn(ctx: "SearchContext", c: Mapping[str, np.ndarray]) -> dict[st
 
 @dataclass
 class Plan:
-    """One ranked plan. Money in ``currency``; ``train_days`` are calendar days including setup,
-    checkpoints, interruptions and the work pattern (hours per week)."""
+    """One ranked plan: its complete scenario and the :class:`evaluate.Evaluation` of that scenario.
 
+    The figures below are copied from the Evaluation (nothing is computed here); ``calendar_days`` are
+    calendar days including setup, checkpoints, interruptions and the work pattern (hours per week),
+    ``compute_days`` GPU time around the clock. Money in ``currency``."""
+
+    scenario: Scenario
+    evaluation: Any  # evaluate.Evaluation
     gpu: str
     gpu_name: str
     num_gpus: int
     nodes: int
     gpus_per_node: int
+    framework: str
     tp: int
     pp: int
     cp: int
     ep: int
+    vpp: int
     dp: int
     zero: int
+    sequence_parallel: bool
+    offload_optimizer: bool
+    offload_params: bool
     recompute: str
     micro_batch_size: int
     grad_accum: int
     global_batch_size: int
     memory_per_gpu_gib: float
     gpu_memory_gib: float
-    compute_hours: float
-    train_days: float
+    compute_days: float
+    calendar_days: float
     cost: float
     currency: str
     rental_mode: str
@@ -155,36 +153,49 @@ class Plan:
     peak_tflops: float | None = None  # dense peak at the training precision
     link: str = ""
 
+    @classmethod
+    def from_evaluation(cls, ev: Any, limits: Mapping[str, float] | None = None) -> "Plan":
+        """The plan's fields, read from its Evaluation."""
+        L = ev.layout
+        return cls(
+            scenario=ev.scenario, evaluation=ev, gpu=ev.gpu_id, gpu_name=ev.gpu_name, num_gpus=ev.num_gpus,
+            nodes=ev.nodes, gpus_per_node=ev.gpus_per_node, framework=L.framework, tp=L.tp, pp=L.pp, cp=L.cp,
+            ep=L.ep, vpp=L.vpp, dp=L.dp, zero=L.zero, sequence_parallel=L.sequence_parallel,
+            offload_optimizer=L.offload_optimizer, offload_params=L.offload_params, recompute=L.recompute,
+            micro_batch_size=L.micro_batch_size, grad_accum=L.grad_accum, global_batch_size=L.global_batch_size,
+            memory_per_gpu_gib=ev.memory.total, gpu_memory_gib=ev.gpu_memory_gib, compute_days=ev.compute_days,
+            calendar_days=ev.calendar_days, cost=ev.cost if ev.cost is not None else math.inf, currency=ev.currency,
+            rental_mode=ev.rental_mode or "card_hour", mode_costs=dict(ev.mode_costs), mfu=ev.mfu,
+            cost_per_million_tokens=ev.cost_per_million_tokens if ev.cost is not None else math.inf,
+            cost_per_pflop=ev.cost_per_pflop if ev.cost is not None else math.inf,
+            meets_deadline=ev.meets_deadline, within_budget=ev.within_budget, limits=dict(limits or {}),
+            rental_advice=list(ev.rental_advice), price=None if ev.price is None else ev.price.to_json(),
+        )
+
     @property
     def effective_tflops_per_gpu(self) -> float | None:
         """Peak × MFU: the model TFLOPS one GPU delivers."""
         return None if self.mfu is None or self.peak_tflops is None else self.peak_tflops * self.mfu
 
     def to_json(self) -> dict:
-        return {
-            "gpu": self.gpu, "gpu_name": self.gpu_name, "num_gpus": self.num_gpus, "nodes": self.nodes,
-            "gpus_per_node": self.gpus_per_node, "tp": self.tp, "pp": self.pp, "cp": self.cp, "ep": self.ep,
-            "dp": self.dp, "zero": self.zero, "recompute": self.recompute,
-            "micro_batch_size": self.micro_batch_size, "grad_accum": self.grad_accum,
+        """The Evaluation's JSON (``gpuplanner estimate --json`` keys, with the complete ``scenario``) plus
+        the plan's layout in flat keys, its explanation, warnings and bottleneck shares."""
+        out = self.evaluation.to_json()
+        out.update({
+            "framework": self.framework, "tp": self.tp, "pp": self.pp, "cp": self.cp, "ep": self.ep,
+            "vpp": self.vpp, "dp": self.dp, "zero": self.zero, "sequence_parallel": self.sequence_parallel,
+            "offload_optimizer": self.offload_optimizer, "offload_params": self.offload_params,
+            "recompute": self.recompute, "micro_batch_size": self.micro_batch_size, "grad_accum": self.grad_accum,
             "global_batch_size": self.global_batch_size,
-            "memory_per_gpu_gib": round(self.memory_per_gpu_gib, 3), "gpu_memory_gib": self.gpu_memory_gib,
-            "compute_hours": round(self.compute_hours, 3), "train_days": round(self.train_days, 3),
-            "cost": round(self.cost, 2), "currency": self.currency, "rental_mode": self.rental_mode,
-            "rental_mode_label": MODE_LABELS[self.rental_mode],
-            "mode_costs": {k: round(v, 2) for k, v in self.mode_costs.items() if math.isfinite(v)},
-            "mfu": None if self.mfu is None else round(self.mfu, 4),
-            "cost_per_million_tokens": round(self.cost_per_million_tokens, 4),
-            "cost_per_pflop": round(self.cost_per_pflop, 6),
-            "meets_deadline": self.meets_deadline, "within_budget": self.within_budget,
+            "cost_per_pflop": None if not math.isfinite(self.cost_per_pflop) else round(self.cost_per_pflop, 6),
             "limits": {k: round(v, 4) for k, v in self.limits.items()},
             "explanation": [m.render() for m in self.explanation],
             "warnings": [m.render() for m in self.warnings],
-            "rental_advice": [m.render() for m in self.rental_advice],
-            "price": self.price,
             "peak_tflops": self.peak_tflops,
             "effective_tflops_per_gpu": None if self.effective_tflops_per_gpu is None
             else round(self.effective_tflops_per_gpu, 3),
-        }
+        })
+        return out
 
 
 @dataclass
@@ -232,6 +243,7 @@ class SearchContext:
     tokens: float
     setup_hours: float
     ckpt_bytes: float
+    table: PriceTable
     model_flops_per_token: float
     target_batch_seqs: int | None  # None: the scenario's global batch is fixed
     time_kwargs: dict = field(default_factory=dict)  # fixed arguments of timing.time_arrays for this GPU
@@ -286,6 +298,8 @@ def enumerate_candidates(ctx: SearchContext, max_gpus: int) -> dict[str, np.ndar
     N, TP, PP, CP, EP, dp = N[ok], TP[ok], PP[ok], CP[ok], EP[ok], dp[ok]
 
     zeros = ZERO_BY_FRAMEWORK[fw]
+    if offload_params_applies(s):
+        zeros = (3,)  # the user's parameter offload needs ZeRO-3/FSDP full sharding
     Z, R, M = (a.ravel() for a in np.meshgrid(zeros, (0, 1, 2), MBS_CHOICES, indexing="ij"))
     k, j = len(N), len(Z)
     idx_a = np.repeat(np.arange(k), j)
@@ -311,7 +325,37 @@ def enumerate_candidates(ctx: SearchContext, max_gpus: int) -> dict[str, np.ndar
     c["grad_accum"] = ga[keep].astype(np.int64)
     c["nodes"] = np.maximum(1, -(-c["num_gpus"] // g))
     c["sp"] = (c["tp"] > 1) & (fw == "megatron")
+    # the user's interleaving where the stages divide the layers evenly into vpp chunks, else none
+    v = int(s.parallel.vpp)
+    c["vpp"] = np.where((v > 1) & (c["pp"] > 1) & (arch.num_layers % np.maximum(c["pp"] * v, 1) == 0), v, 1)
+    c["offload"] = np.full(len(c["num_gpus"]), bool(s.parallel.offload_optimizer))
+    c["offload_params"] = np.full(len(c["num_gpus"]), offload_params_applies(s))
     return c
+
+
+def offload_params_applies(s: Scenario) -> bool:
+    """The user's parameter offload is kept where the framework can shard fully (ZeRO-3/FSDP)."""
+    return bool(s.parallel.offload_params) and 3 in ZERO_BY_FRAMEWORK[s.training.framework]
+
+
+def candidate_scenario(ctx: SearchContext, c: Mapping[str, np.ndarray], i: int) -> Scenario:
+    """The complete scenario of candidate ``i``: the one mapping from a search result to a scenario, used
+    by "Use this layout", plan files, the CLI and the report. Everything the user set is kept; the
+    searched dimensions (GPU, count, layout, micro-batch, batch, recompute) are the candidate's."""
+    s = ctx.resolved.scenario  # the scenario with this GPU's hardware section
+    n = int(c["num_gpus"][i])
+    tp, pp, cp = int(c["tp"][i]), int(c["pp"][i]), int(c["cp"][i])
+    dp = n // (tp * pp * cp)
+    mbs = int(c["mbs"][i])
+    gbs = mbs * dp * int(c["grad_accum"][i])
+    hw = s.hardware.model_copy(update={"num_gpus": n})
+    par = s.parallel.model_copy(update={
+        "tp": tp, "pp": pp, "cp": cp, "ep": int(c["ep"][i]), "vpp": int(c["vpp"][i]), "zero": int(c["zero"][i]),
+        "sequence_parallel": bool(c["sp"][i]), "offload_optimizer": bool(c["offload"][i]),
+        "offload_params": bool(c["offload_params"][i])})
+    tr = s.training.model_copy(update={"recompute": RECOMPUTE_NAMES[int(c["recompute"][i])],
+                                       "micro_batch_size": mbs, "global_batch_size": gbs})
+    return s.model_copy(update={"hardware": hw, "parallel": par, "training": tr})
 
 
 def target_batch_seqs(s: Scenario) -> int | None:
@@ -326,8 +370,11 @@ def target_batch_seqs(s: Scenario) -> int | None:
 # ------------------------------------------------------------------------------------------ evaluation
 
 
-def evaluate(ctx: SearchContext, c: Mapping[str, np.ndarray], time_fn: TimeFn) -> dict[str, np.ndarray]:
-    """Memory, time and cost for the candidates ``c`` (arrays of equal length).
+def evaluate_candidates(ctx: SearchContext, c: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Memory, time and cost for the candidates ``c`` (arrays of equal length), for ranking.
+
+    The same formulas as :func:`evaluate.evaluate` on :func:`candidate_scenario`; a test checks that both
+    give the same figures for thousands of random candidates.
 
     Returns arrays: ``mem_gib``, ``fits``, ``train_hours`` (pure training), ``calendar_hours``, ``cost``,
     ``mode`` (index into :data:`cost.MODES`), ``mode_costs`` (modes × n), ``mfu`` and any breakdown the
@@ -336,10 +383,12 @@ def evaluate(ctx: SearchContext, c: Mapping[str, np.ndarray], time_fn: TimeFn) -
     from .estimate import memory_kwargs
 
     s = ctx.scenario
+    kw = memory_kwargs(ctx.resolved)
+    kw["offload_params"] = offload_params_applies(s)
     mem = memory_arrays(
-        ctx.facts, **memory_kwargs(ctx.resolved),
+        ctx.facts, **kw,
         tp=c["tp"], pp=c["pp"], cp=c["cp"], ep=c["ep"], dp=c["dp"], zero=c["zero"], recompute=c["recompute"],
-        mbs=c["mbs"], sp=c["sp"], grad_accum=c["grad_accum"], vpp=1, offload=False,
+        mbs=c["mbs"], sp=c["sp"], grad_accum=c["grad_accum"], vpp=c["vpp"], offload=c["offload"],
     )
     mem_gib = mem["total"] / GIB
     cap = float(ctx.gpu.memory_gib or 0.0)
@@ -348,7 +397,7 @@ def evaluate(ctx: SearchContext, c: Mapping[str, np.ndarray], time_fn: TimeFn) -
     out: dict[str, np.ndarray] = {"mem_gib": mem_gib, "fits": fits}
     idx = np.flatnonzero(fits)
     sub = {k: v[idx] for k, v in c.items()}
-    tm = time_fn(ctx, sub) if len(idx) else {"train_hours": np.zeros(0)}
+    tm = candidate_times(ctx, sub) if len(idx) else {"train_hours": np.zeros(0)}
     hours = np.full(n, np.inf)
     hours[idx] = tm["train_hours"]
     out["train_hours"] = hours
@@ -470,66 +519,37 @@ def _resolved_for(base, gpu, gpus_per_node: int):
 
 
 def _time_kwargs(r) -> dict:
-    try:
-        from . import timing
-    except ImportError:
-        return {}
+    from . import timing
+
     return timing.time_kwargs(r)[0]
 
 
-def search(
-    scenario: Scenario,
-    base_dir: Path | None = None,
-    *,
-    top: int = 10,
-    objective: str | None = None,
-    prices: PriceTable | None = None,
-    overheads: Overheads | None = None,
-    time_fn: TimeFn | None = None,
-    cancel: Callable[[], bool] | None = None,
-    distinct: bool = True,
-) -> SearchResult:
-    """Search layouts and GPU counts for ``scenario``; returns the best ``top`` plans.
-
-    ``cancel`` is called between GPU types; when it returns True the search raises
-    :class:`SearchCancelled`. ``distinct`` keeps one plan (the best layout) per GPU type and count.
-    """
+def iter_contexts(scenario: Scenario, base_dir: Path | None = None, *, prices: PriceTable | None = None,
+                  overheads: Overheads | None = None, skipped: dict[str, str] | None = None):
+    """One :class:`SearchContext` per candidate GPU type (``constraints.gpu_candidates``, else every priced
+    catalog GPU); GPUs left out are recorded in ``skipped`` with the reason."""
     from .architecture import resolve_arch
     from .catalog_hw import get_gpu, register_custom_gpus
-    from .estimate import TIER_GUIDANCE, Resolved, _facts_for, trainable_params
+    from .estimate import Resolved, _facts_for, trainable_params
     from .flops import model_flops_per_token
 
-    t0 = time.perf_counter()
     s = scenario
     register_custom_gpus(s.hardware.custom_gpus)
     con = s.constraints
-    objective = objective or con.objective
-    if objective not in ("cheapest", "fastest", "value"):
-        raise ScenarioError(QT_TRANSLATE_NOOP(CTX, "objective must be cheapest, fastest or value"), field="constraints.objective")
     table = prices or PriceTable.from_constraints(con)
     ov = overheads or Overheads()
-    time_fn = time_fn or _default_time_fn()
+    skipped = {} if skipped is None else skipped
     arch = resolve_arch(s.model, base_dir)
     facts = _facts_for(arch)
     base = Resolved(scenario=s, arch=arch, facts=facts, gpu=None)
     trainable = trainable_params(base)
-    lora = s.training.method in ("lora", "qlora")
     tokens = float(s.data.tokens)
-    start_weights = 0.0 if s.training.method == "pretrain" else float(facts.params.total)
-    setup = ov.env_setup_hours + costmod.data_migration_hours(tokens, arch.vocab_size, start_weights, ov.transfer_gbps)
-    ckpt = costmod.checkpoint_bytes(trainable, lora)
+    ci = cost_inputs(s, arch, facts.params.total, trainable, ov)
     mf_tok = float(model_flops_per_token(facts, s.training.seq_len, method=s.training.method,
                                          lora_rank=s.training.lora_rank, lora_targets=s.training.lora_targets))
     target = target_batch_seqs(s)
-
     gpu_ids = con.gpu_candidates or default_gpu_candidates(table, s.training.precision, s.hardware.custom_gpus)
-    skipped: dict[str, str] = {}
-    chunks: list[dict[str, np.ndarray]] = []
-    contexts: list[SearchContext] = []
-    evaluated = 0
     for gid in gpu_ids:
-        if cancel is not None and cancel():
-            raise SearchCancelled(QT_TRANSLATE_NOOP(CTX, "search cancelled"))
         gpu = get_gpu(gid)
         price = table.get(gpu.id)
         if price is None:
@@ -541,18 +561,60 @@ def search(
         g = int(gpu.gpus_per_node or s.hardware.gpus_per_node)
         r = _resolved_for(base, gpu, g)
         try:
-            tkw = _time_kwargs(r) if time_fn is timing_time_fn else {}
+            tkw = _time_kwargs(r)
         except PlannerError as err:
             skipped[gpu.id] = str(err)
             continue
-        ctx = SearchContext(
+        yield SearchContext(
             scenario=s, resolved=r, gpu=gpu, time_kwargs=tkw, gpus_per_node=g, price=price, overheads=ov,
-            tokens=tokens, setup_hours=setup, ckpt_bytes=ckpt, model_flops_per_token=mf_tok,
-            target_batch_seqs=target,
+            tokens=tokens, setup_hours=ci.setup_hours, ckpt_bytes=ci.ckpt_bytes, model_flops_per_token=mf_tok,
+            target_batch_seqs=target, table=table,
         )
+
+
+def search(
+    scenario: Scenario,
+    base_dir: Path | None = None,
+    *,
+    top: int = 10,
+    objective: str | None = None,
+    prices: PriceTable | None = None,
+    overheads: Overheads | None = None,
+    cancel: Callable[[], bool] | None = None,
+    distinct: bool = True,
+) -> SearchResult:
+    """Search layouts and GPU counts for ``scenario``; returns the best ``top`` plans.
+
+    ``cancel`` is called between GPU types; when it returns True the search raises
+    :class:`SearchCancelled`. ``distinct`` keeps one plan (the best layout) per GPU type and count.
+    """
+    from .architecture import resolve_arch
+    from .estimate import TIER_GUIDANCE, _facts_for
+    from .flops import model_flops_per_token
+
+    t0 = time.perf_counter()
+    s = scenario
+    con = s.constraints
+    objective = objective or con.objective
+    if objective not in ("cheapest", "fastest", "value"):
+        raise ScenarioError(QT_TRANSLATE_NOOP(CTX, "objective must be cheapest, fastest or value"), field="constraints.objective")
+    table = prices or PriceTable.from_constraints(con)
+    ov = overheads or Overheads()
+    arch = resolve_arch(s.model, base_dir)
+    facts = _facts_for(arch)
+    tokens = float(s.data.tokens)
+    mf_tok = float(model_flops_per_token(facts, s.training.seq_len, method=s.training.method,
+                                         lora_rank=s.training.lora_rank, lora_targets=s.training.lora_targets))
+    skipped: dict[str, str] = {}
+    chunks: list[dict[str, np.ndarray]] = []
+    contexts: list[SearchContext] = []
+    evaluated = 0
+    for ctx in iter_contexts(s, base_dir, prices=table, overheads=ov, skipped=skipped):
+        if cancel is not None and cancel():
+            raise SearchCancelled(QT_TRANSLATE_NOOP(CTX, "search cancelled"))
         c = enumerate_candidates(ctx, con.max_gpus)
         evaluated += len(c["num_gpus"])
-        ev = evaluate(ctx, c, time_fn)
+        ev = evaluate_candidates(ctx, c)
         keep = ev["fits"] & np.isfinite(ev["cost"])
         if not keep.any():
             continue
@@ -596,10 +658,9 @@ def search(
         seen.add(k2)
         ctx = contexts[int(cat["ctx"][i])]
         pareto.append({"gpu": ctx.gpu.id, "num_gpus": int(cat["num_gpus"][i]), "tp": int(cat["tp"][i]),
-                       "pp": int(cat["pp"][i]), "train_days": round(float(days[i]), 3),
+                       "pp": int(cat["pp"][i]), "calendar_days": round(float(days[i]), 3),
                        "cost": round(float(cat["cost"][i]), 2)})
-    plans = [_make_plan(contexts[int(cat["ctx"][i])], cat, int(i), days, per_pflop, meets, within, tier)
-             for i in chosen]
+    plans = [_make_plan(contexts[int(cat["ctx"][i])], cat, int(i), tier) for i in chosen]
     notes: list[Msg] = []
     if not feasible:
         if objective == "fastest":
@@ -609,9 +670,7 @@ def search(
             notes.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No plan meets the deadline of {days:g} days within {n} GPUs: "
                                                          "the fastest plans are shown; raise max_gpus or the deadline."),
                              {"days": con.deadline_days or 0, "n": con.max_gpus}))
-    rvb = None
-    if plans:
-        rvb = build_comparison(plans[0], table, con.hours_per_week)
+    rvb = plans[0].evaluation.rent_vs_build if plans else None
     return SearchResult(
         rent_vs_build=rvb, plans=plans, candidates_evaluated=evaluated, candidates_fitting=int(len(days)),
         search_ms=(time.perf_counter() - t0) * 1e3, pareto=pareto, tier=tier, tier_guidance=guidance,
@@ -619,52 +678,20 @@ def search(
     )
 
 
-def build_comparison(plan: Plan, table: PriceTable, hours_per_week: float, horizon_months: float | None = None):
-    """Rent versus build for the plan's hardware, used ``hours_per_week``: defaults from ``economics.json``
-    (:func:`cost.default_build_inputs`), over the depreciation period unless ``horizon_months`` is given.
-    None when the catalog lacks a purchase price or a rental price for the GPU."""
-    price = table.get(plan.gpu)
-    if price is None:
-        return None
-    b = costmod.default_build_inputs(plan.gpu, plan.num_gpus, table, utilisation=hours_per_week / costmod.HOURS_PER_WEEK)
-    if b.machine_price is None:
-        return None
-    rent, _mode = costmod.rent_monthly_for(price, plan.num_gpus, hours_per_week)
-    months = horizon_months or b.depreciation_years * 12.0
-    return costmod.rent_vs_build(b, rent, months)
-
-
 # -------------------------------------------------------------------------------------------- explain
 
 
-def _make_plan(ctx: SearchContext, cat: dict, i: int, days, per_pflop, meets, within, tier: str) -> Plan:
-    s = ctx.scenario
-    gpu = ctx.gpu
-    val = {k: (v[i] if k != "mode_costs" else v[:, i]) for k, v in cat.items()}
-    n, tp, pp, cp, ep, dp = (int(val[k]) for k in ("num_gpus", "tp", "pp", "cp", "ep", "dp"))
-    zero, rc, mbs, ga, nodes = (int(val[k]) for k in ("zero", "recompute", "mbs", "grad_accum", "nodes"))
-    mode = MODES[int(val["mode"])]
-    mode_costs = {m: float(val["mode_costs"][j]) for j, m in enumerate(MODES)}
-    cur = ctx.price.currency
-    tokens = ctx.tokens
-    mfu = val.get("mfu")
-    mfu = None if mfu is None or not np.isfinite(mfu) else float(mfu)
-    limits = {k[5:]: float(v) for k, v in val.items() if k.startswith("frac_") and np.isfinite(v)}
-    plan = Plan(
-        gpu=gpu.id, gpu_name=gpu.name, num_gpus=n, nodes=nodes, gpus_per_node=ctx.gpus_per_node, tp=tp, pp=pp,
-        cp=cp, ep=ep, dp=dp, zero=zero, recompute=RECOMPUTE_NAMES[rc], micro_batch_size=mbs, grad_accum=ga,
-        global_batch_size=mbs * dp * ga, memory_per_gpu_gib=float(val["mem_gib"]),
-        gpu_memory_gib=float(gpu.memory_gib), compute_hours=float(val["train_hours"]), train_days=float(days[i]),
-        cost=float(val["cost"]), currency=cur, rental_mode=mode, mode_costs=mode_costs, mfu=mfu,
-        cost_per_million_tokens=float(val["cost"]) / max(tokens / 1e6, 1e-12), cost_per_pflop=float(per_pflop[i]),
-        meets_deadline=bool(meets[i]), within_budget=bool(within[i]), limits=limits,
-        price=ctx.price.to_json(), peak_tflops=_peak(gpu, s.training.precision), link=_link(gpu),
-    )
+def _make_plan(ctx: SearchContext, cat: dict, i: int, tier: str) -> Plan:
+    """The shown plan: :func:`evaluate.evaluate` on the candidate's complete scenario (the same formulas the
+    ranking used), with the search's explanation and warnings."""
+    scen = candidate_scenario(ctx, cat, i)
+    ev = evaluate(scen, resolved=replace(ctx.resolved, scenario=scen), prices=ctx.table, overheads=ctx.overheads)
+    limits = {k[5:]: float(v[i]) for k, v in cat.items() if k.startswith("frac_") and np.isfinite(v[i])}
+    plan = Plan.from_evaluation(ev, limits)
+    plan.peak_tflops = _peak(ctx.gpu, scen.training.precision)
+    plan.link = _link(ctx.gpu)
     plan.explanation = explain(ctx, plan)
     plan.warnings = plan_warnings(ctx, plan, tier)
-    plan.rental_advice = costmod.rental_advice(
-        ctx.price, mode, costs=mode_costs, hours_per_week=s.constraints.hours_per_week, phase=s.constraints.phase,
-        num_gpus=n, currency=cur)
     return plan
 
 
@@ -717,9 +744,9 @@ def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
     s = ctx.scenario
     arch = ctx.resolved.arch
     out = [Msg(CTX, QT_TRANSLATE_NOOP(
-        CTX, "{n} × {gpu} ({nodes} node(s)): {mem:.1f} of {cap:g} GiB per GPU used, {days:.1f} days, {cost:,.0f} {cur}."),
+        CTX, "{n} × {gpu} ({nodes} node(s)): {mem:.1f} of {cap:g} GiB per GPU used, {days:.1f} calendar days, {cost:,.0f} {cur}."),
         {"n": p.num_gpus, "gpu": p.gpu_name, "nodes": p.nodes, "mem": p.memory_per_gpu_gib, "cap": p.gpu_memory_gib,
-         "days": p.train_days, "cost": p.cost, "cur": p.currency})]
+         "days": p.calendar_days, "cost": p.cost, "cur": p.currency})]
     if p.tp > 1:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "Tensor parallel {tp}: each layer's weights split over {tp} GPUs inside one node ({link})."),

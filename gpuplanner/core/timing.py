@@ -566,7 +566,7 @@ class TimeEstimate:
     tokens_per_s: float
     mfu: float
     hfu: float
-    train_days: float
+    compute_days: float
     gpu_hours: float
     seconds: dict[str, float]  # per step: compute, tp_comm, dp_comm, pp_bubble, cp_comm, ep_comm, other
     efficiency: float  # modelled matmul efficiency (fraction of dense peak)
@@ -602,7 +602,7 @@ class TimeEstimate:
             "tokens_per_s": self.tokens_per_s,
             "mfu": self.mfu,
             "hfu": self.hfu,
-            "train_days": self.train_days,
+            "compute_days": self.compute_days,
             "gpu_hours": self.gpu_hours,
             "time_breakdown": {k: round(v, 6) for k, v in self.breakdown.items()},
             "time_seconds_per_step": {k: v for k, v in self.seconds.items()},
@@ -670,7 +670,7 @@ def time_estimate(r: Any) -> TimeEstimate:
         flops_per_token=fpt, hardware_flops_per_token=_scalar(out["hardware_flops_per_token"]),
         total_flops=fpt * tokens, step_time_s=step, tokens_per_step=_scalar(out["tokens_per_step"]),
         tokens_per_s_per_gpu=tps_gpu, tokens_per_s=tps, mfu=_scalar(out["mfu"]), hfu=_scalar(out["hfu"]),
-        train_days=days, gpu_hours=days * 24.0 * h.num_gpus, seconds=seconds,
+        compute_days=days, gpu_hours=days * 24.0 * h.num_gpus, seconds=seconds,
         efficiency=_scalar(out["efficiency"]), links=links, mfu_override=s.assumptions.mfu is not None,
         notes=list(gf.notes),
     )

@@ -60,7 +60,7 @@ from ..core.errors import PlannerError, ScenarioError
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.scenario import ModelSection, ParallelSection, Scenario
 
-CURRENT_SCHEMA = 2
+CURRENT_SCHEMA = 3
 SUFFIX = ".gpuplan"
 BACKUP_SUFFIX = ".bak"
 MAX_BYTES = 20 * 1024 * 1024  # a realistic plan is a few kB; 20 MB leaves room for embedded data
@@ -137,17 +137,23 @@ class PriceSnapshot(_Doc):
 
 
 class SelectedPlan(_Doc):
-    """The configuration the user chose to rent."""
+    """The configuration the user chose to rent.
+
+    ``scenario`` is the plan's complete scenario (schema 3): the CLI, the report and the app evaluate it
+    as it is. ``gpu``, ``num_gpus``, ``calendar_days`` and ``cost`` are a summary for people reading the
+    file. ``parallel`` is the partial layout of schema 2 files whose scenario could not be rebuilt.
+    """
 
     label: str = ""
     gpu: str
     num_gpus: int = Field(gt=0)
     gpus_per_node: int | None = Field(None, gt=0)
+    scenario: Scenario | None = None
     parallel: ParallelSection | None = None
     provider: str | None = None
     currency: Literal["CNY", "USD"] | None = None
     card_hour: float | None = Field(None, ge=0)
-    days: float | None = Field(None, ge=0)
+    calendar_days: float | None = Field(None, ge=0)
     cost: float | None = Field(None, ge=0)
 
 
@@ -369,6 +375,72 @@ def _migrate_1_to_2(d: dict) -> dict:
     out.update(d)  # app_version, notes and unknown keys pass through
     out["schema_version"] = 2
     return out
+
+
+def selection_scenario(scenario: Any, selected: Any, snapshot: Any = None) -> dict | None:
+    """The complete scenario of a schema 2 ``selected_plan``: the document's scenario with the selection's
+    GPU, count and layout (fields the selection leaves out: sequence parallelism with Megatron tensor
+    parallelism, no interleaving, no offload — what that version's search assumed) and the selection's own
+    quote (``card_hour``, ``provider``, with the matching price-snapshot row's date) as the GPU's price.
+    None when the result is not a valid scenario."""
+    if not isinstance(scenario, dict) or not isinstance(selected, dict):
+        return None
+    out = copy.deepcopy(scenario)
+    try:
+        hw = dict(out.get("hardware") or {})
+        hw["gpu"] = selected["gpu"]
+        hw["num_gpus"] = selected["num_gpus"]
+        if selected.get("gpus_per_node"):
+            hw["gpus_per_node"] = selected["gpus_per_node"]
+        out["hardware"] = hw
+        par = selected.get("parallel")
+        if isinstance(par, dict):
+            fw = (out.get("training") or {}).get("framework", "hf")
+            keep = {k: v for k, v in (out.get("parallel") or {}).items() if k == "auto"}
+            tp = par.get("tp", 1)
+            assumed = {"vpp": 1, "offload_optimizer": False, "offload_params": False,
+                       "sequence_parallel": bool(fw == "megatron" and isinstance(tp, int) and tp > 1)}
+            out["parallel"] = {**keep, **assumed, **par}
+        if selected.get("card_hour") is not None:
+            cons = dict(out.get("constraints") or {})
+            prices = dict(cons.get("prices") or {})
+            quote = {"card_hour": selected["card_hour"]}
+            for key in ("currency", "provider"):
+                if selected.get(key) is not None:
+                    quote[key] = selected[key]
+            rows = (snapshot or {}).get("prices") if isinstance(snapshot, dict) else None
+            for row in rows if isinstance(rows, list) else []:
+                if isinstance(row, dict) and row.get("gpu") == selected["gpu"] and \
+                        row.get("provider") == selected.get("provider") and row.get("card_hour") == selected["card_hour"]:
+                    if row.get("source_date"):
+                        quote["date"] = row["source_date"]
+                    for key in ("spot_card_hour", "machine_gpus"):
+                        if row.get(key) is not None:
+                            quote[key] = row[key]
+                    break
+            prices.setdefault(selected["gpu"], quote)
+            cons["prices"] = prices
+            out["constraints"] = cons
+        return Scenario.model_validate(out).model_dump(mode="json", exclude_none=True)
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+@migration(2)
+def _migrate_2_to_3(d: dict) -> dict:
+    """Schema 2 → 3: the selected plan carries its complete scenario; ``days`` becomes ``calendar_days``."""
+    sel = d.get("selected_plan")
+    if sel is None:
+        return d
+    if not isinstance(sel, dict):
+        raise MigrationError("selected_plan", "expected an object")
+    if "days" in sel:
+        sel["calendar_days"] = sel.pop("days")
+    full = selection_scenario(d.get("scenario"), sel, d.get("price_snapshot"))
+    if full is not None:
+        sel["scenario"] = full
+        sel.pop("parallel", None)
+    return d
 
 
 def migrate(data: dict, name: str = "") -> tuple[dict, int]:
@@ -864,24 +936,32 @@ _SECTION_FROM_ARCH = {v: k for k, v in _EXPLICIT_MAP.items()}
 _NORM_TYPES = typing.get_args(typing.get_args(ModelSection.model_fields["norm_type"].annotation)[0])
 
 
+def selected_scenario(doc: PlanDocument) -> Scenario:
+    """The scenario the plan file stands for: its selected plan's complete scenario, else the document's."""
+    sel = doc.selected_plan
+    return sel.scenario if sel is not None and sel.scenario is not None else doc.scenario
+
+
 def scenario_for_estimate(doc: PlanDocument, base_dir: str | os.PathLike | None = None,
-                          name: str = "") -> Scenario:
-    """The scenario, with a missing ``hf_config`` replaced by the embedded architecture's explicit fields.
+                          name: str = "", selected: bool = False) -> Scenario:
+    """The scenario (``selected``: :func:`selected_scenario`), with a missing ``hf_config`` replaced by the
+    embedded architecture's explicit fields.
 
     Used by :func:`gpuplanner.core.scenario.load_scenario`, which can only hand a :class:`Scenario` to the
     estimate. Architecture details that the scenario cannot express (``router_bias``, ``embedding_norm``,
     ``parallel_attn_mlp``, ``dropout``, the stored parameter count) fall back to their defaults there;
     :func:`resolve_model` keeps them.
     """
-    ms = doc.scenario.model
+    scen = selected_scenario(doc) if selected else doc.scenario
+    ms = scen.model
     base = Path(base_dir) if base_dir is not None else None
     if not (ms.hf_config and doc.embedded_model is not None and doc.embedded_model.source == ms.hf_config):
-        return doc.scenario
+        return scen
     path = Path(ms.hf_config).expanduser()
     if not path.is_absolute() and base is not None:
         path = base / path
     if path.exists():
-        return doc.scenario
+        return scen
     try:
         arch = resolve_model(doc, base)
     except PlannerError as err:
@@ -901,7 +981,7 @@ def scenario_for_estimate(doc: PlanDocument, base_dir: str | os.PathLike | None 
         bad = _field_error(name, err)
         raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "the embedded model cannot be used"),
                             f"embedded_model.arch.{bad.field}", bad.why) from None
-    return doc.scenario.model_copy(update={"model": section})
+    return scen.model_copy(update={"model": section})
 
 
 def _positive_only(section_key: str) -> bool:
@@ -913,7 +993,7 @@ def scenario_from_plan(path: str | os.PathLike) -> tuple[Scenario, Path]:
     path = Path(path)
     doc, _warnings = load(path)
     base = path.resolve().parent
-    return scenario_for_estimate(doc, base, path.name), base
+    return scenario_for_estimate(doc, base, path.name, selected=True), base
 
 
 def is_plan_file(path: str | os.PathLike) -> bool:

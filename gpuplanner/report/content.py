@@ -172,14 +172,14 @@ class PlanInfo:
     inter_node: str | None = None  # network name
     inter_node_gbps_per_node: float | None = None
     # time (core.timing)
-    days: float | None = None
+    compute_days: float | None = None  # GPU time around the clock
     step_time_s: float | None = None
     mfu: float | None = None
     mfu_source: str | None = None  # "assumed" | "measured" | a sentence from the core
     tokens_per_s_per_gpu: float | None = None
     gpu_hours: float | None = None
     time_breakdown: dict[str, float] = field(default_factory=dict)
-    calendar_days: float | None = None  # on the clock: + setup, checkpoints, interruptions, work pattern
+    calendar_days: float | None = None  # what the user waits: + setup, checkpoints, interruptions, work pattern
     explanation: list[Text] = field(default_factory=list)
     # cost (core.cost)
     costs: dict[str, float] = field(default_factory=dict)  # mode -> total cost
@@ -191,6 +191,8 @@ class PlanInfo:
     advice: list[Text] = field(default_factory=list)
     rent_vs_build: Text | None = None
     why_lost: list[Text] = field(default_factory=list)
+    card_hour: float | None = None  # the price per card-hour the costs use
+    scenario: Any = None  # the plan's complete scenario (what ``gpuplanner estimate`` evaluates)
     warnings: list[Text] = field(default_factory=list)
 
 
@@ -296,53 +298,47 @@ def _inter(s) -> tuple[str | None, float | None]:
     return net.name, gbps
 
 
-def _time_fields(plan: PlanInfo, time: Any) -> None:
-    """Copy the time model's figures (``TimeEstimate.to_json()`` keys, as ``gpuplanner estimate`` prints)."""
-    if time is None:
-        return
-    d = time.to_json() if hasattr(time, "to_json") else dict(time)
-    plan.days = _float(d.get("train_days"))
-    plan.step_time_s = _float(d.get("step_time_s"))
-    plan.mfu = _float(d.get("mfu"))
-    plan.tokens_per_s_per_gpu = _float(d.get("tokens_per_s_per_gpu"))
-    plan.gpu_hours = _float(d.get("gpu_hours"))
-    plan.time_breakdown = {str(k): float(v) for k, v in (d.get("time_breakdown") or {}).items()
-                           if _float(v) is not None}
-    plan.mfu_source = "assumed" if d.get("mfu_override") else "modelled"
-
-
-def plan_from_estimate(est, label: str) -> PlanInfo:
-    """A :class:`PlanInfo` for one :class:`core.estimate.Estimate` (memory, links, time when present)."""
-    s = est.resolved.scenario
-    gpu = est.resolved.gpu
+def plan_from_evaluation(ev, label: str, plan=None) -> PlanInfo:
+    """A :class:`PlanInfo` that reads every figure from one :class:`core.evaluate.Evaluation` (and, for a
+    ranked plan ``plan``, its explanation and warnings). Nothing is recomputed here."""
+    s = ev.scenario
     h = s.hardware
+    gpu = ev._extra["resolved"].gpu
     intra, intra_bw = _intra(gpu)
     inter, inter_bw = _inter(s)
-    nodes = _nodes(h.num_gpus, h.gpus_per_node)
-    plan = PlanInfo(
-        label=label, gpu_id=gpu.id, gpu_name=gpu.name, gpu_memory_gib=float(gpu.memory_gib or 0.0),
-        num_gpus=h.num_gpus, gpus_per_node=min(h.gpus_per_node, h.num_gpus), nodes=nodes, layout=_layout(s),
-        memory={k: float(v) for k, v in est.memory.as_dict().items()},
-        memory_headroom_gib=float(est.memory.headroom), fits=bool(est.memory.fits),
-        intra_node=intra if (h.num_gpus > 1) else None, intra_node_bw_gbs=intra_bw if h.num_gpus > 1 else None,
-        inter_node=inter if nodes > 1 else None, inter_node_gbps_per_node=inter_bw if nodes > 1 else None,
+    t = ev.time
+    info = PlanInfo(
+        label=label, gpu_id=ev.gpu_id, gpu_name=ev.gpu_name, gpu_memory_gib=ev.gpu_memory_gib,
+        num_gpus=ev.num_gpus, gpus_per_node=min(h.gpus_per_node, h.num_gpus), nodes=ev.nodes, layout=_layout(s),
+        memory={k: float(v) for k, v in ev.memory.as_dict().items()},
+        memory_headroom_gib=float(ev.memory.headroom), fits=bool(ev.fits),
+        intra_node=intra if h.num_gpus > 1 else None, intra_node_bw_gbs=intra_bw if h.num_gpus > 1 else None,
+        inter_node=inter if ev.nodes > 1 else None, inter_node_gbps_per_node=inter_bw if ev.nodes > 1 else None,
+        compute_days=ev.compute_days, calendar_days=ev.calendar_days, step_time_s=t.step_time_s, mfu=ev.mfu,
+        mfu_source="assumed" if t.mfu_override else "modelled", tokens_per_s_per_gpu=t.tokens_per_s_per_gpu,
+        gpu_hours=ev.gpu_hours, time_breakdown={str(k): float(v) for k, v in t.breakdown.items()},
+        costs=dict(ev.mode_costs), mode=ev.rental_mode, cost=ev.cost,
+        advice=[Text.of(m) for m in ev.rental_advice],
+        rent_vs_build=None if ev.rent_vs_build is None else Text.of(ev.rent_vs_build.sentence),
     )
     if h.intra_node and h.num_gpus > 1:
-        plan.intra_node = h.intra_node.upper() if h.intra_node == "pcie" else "NVLink"
-    _time_fields(plan, est.time)
-    if not est.memory.fits:
-        plan.warnings.append(Text(CTX, QT_TRANSLATE_NOOP(
-            CTX, "Does not fit: {need} GiB per GPU (with {head} GiB headroom) on a {cap} GiB card."),
-            {"need": fmt_gib(est.memory.total + est.memory.headroom), "head": fmt_gib(est.memory.headroom),
-             "cap": fmt_gib(est.memory.capacity)}))
-    return plan
+        info.intra_node = h.intra_node.upper() if h.intra_node == "pcie" else "NVLink"
+    if ev.price is not None:
+        info.price_source, info.price_date, info.price_is_default = \
+            ev.price.source, ev.price.source_date, ev.price.is_default
+        info.card_hour = ev.price.card_hour
+    info.warnings = [Text.of(m) for m in ev.messages]
+    if plan is not None:
+        info.explanation = [Text.of(m) for m in plan.explanation]
+        info.warnings = [Text.of(m) for m in plan.warnings] + info.warnings
+    return info
 
 
-def _task(est, scenario) -> TaskInfo:
-    from ..core import flops as core_flops
+def _task(ev) -> TaskInfo:
     from ..core.estimate import TIER_GUIDANCE
 
-    a = est.resolved.arch
+    a = ev.arch
+    scenario = ev.scenario
     t, c = scenario.training, scenario.constraints
     arch = {
         "layers": a.num_layers, "hidden": a.hidden_size, "heads": a.num_heads, "kv_heads": a.num_kv_heads,
@@ -351,112 +347,23 @@ def _task(est, scenario) -> TaskInfo:
         "attention": "MLA" if a.is_mla else ("GQA" if a.num_kv_heads < a.num_heads else "MHA"),
         "mlp": "SwiGLU" if a.gated_mlp else "GELU",
     }
-    fpt = total = None
-    try:
-        fpt = float(core_flops.model_flops_per_token(est.resolved.facts, t.seq_len, method=t.method,
-                                                     lora_rank=t.lora_rank, lora_targets=t.lora_targets))
-        total = fpt * float(scenario.data.tokens)
-    except (AttributeError, TypeError, ValueError):  # pragma: no cover - older flops API
-        pass
     return TaskInfo(
-        model_name=a.name, params_total=est.params.total, params_active=est.params.active,
-        params_trainable=est.trainable, is_moe=a.is_moe, arch=arch, tier=est.tier,
-        tier_guidance=Text("Tier", TIER_GUIDANCE[est.tier]),
+        model_name=ev.model_name, params_total=ev.params.total, params_active=ev.params.active,
+        params_trainable=ev.trainable, is_moe=a.is_moe, arch=arch, tier=ev.tier,
+        tier_guidance=Text("Tier", TIER_GUIDANCE[ev.tier]),
         training={"method": t.method, "precision": t.precision, "optimizer": t.optimizer, "framework": t.framework,
                   "seq_len": t.seq_len, "micro_batch": t.micro_batch_size, "global_batch": scenario.global_batch,
                   "recompute": t.recompute, "flash": t.flash_attention,
                   "lora_rank": t.lora_rank if t.method in ("lora", "qlora") else None},
-        tokens=float(scenario.data.tokens), flops_per_token=fpt, total_flops=total,
-        deadline_days=c.deadline_days, budget=c.budget, currency=c.currency, hours_per_week=c.hours_per_week,
+        tokens=ev.tokens, flops_per_token=ev.flops_per_token, total_flops=ev.total_flops,
+        deadline_days=c.deadline_days, budget=c.budget, currency=ev.currency, hours_per_week=c.hours_per_week,
         phase=c.phase, objective=c.objective,
     )
 
 
-def _scenario_with_plan(scenario, sel):
-    """The scenario with the selected plan's hardware and layout."""
-    hw = scenario.hardware.model_copy(update={
-        "gpu": sel.gpu, "num_gpus": sel.num_gpus,
-        **({"gpus_per_node": sel.gpus_per_node} if sel.gpus_per_node else {})})
-    upd: dict[str, Any] = {"hardware": hw}
-    if sel.parallel is not None:
-        upd["parallel"] = sel.parallel
-    from ..core.scenario import scenario_from_dict
-
-    data = scenario.model_dump()
-    data.update({k: v.model_dump() for k, v in upd.items()})
-    return scenario_from_dict(data)
-
-
-# -------------------------------------------------------------------------------- cost (core.cost)
-
-def _cost_fields(plan: PlanInfo, est, scenario, table) -> None:
-    """Cost per rental mode for this plan (needs the training time from core.timing)."""
-    cost = _opt_import("cost")
-    if cost is None or plan.days is None or table is None:
-        return
-    price = table.get(plan.gpu_id)
-    if price is None:
-        plan.warnings.append(Text(CTX, QT_TRANSLATE_NOOP(CTX, "No rental price for {gpu}: enter a quote."),
-                                  {"gpu": plan.gpu_id}))
-        return
-    plan.price_source, plan.price_date, plan.price_is_default = price.source, price.source_date, price.is_default
-    c = scenario.constraints
-    t = scenario.training
-    trainable = est.trainable
-    lora = t.method in ("lora", "qlora")
-    ckpt = cost.checkpoint_bytes(trainable, lora)
-    ov = cost.Overheads()
-    start_w = 0 if t.method == "pretrain" else est.params.total
-    setup = ov.env_setup_hours + cost.data_migration_hours(scenario.data.tokens, est.resolved.arch.vocab_size,
-                                                           start_w, ov.transfer_gbps)
-    arr = cost.rental_costs(price, num_gpus=plan.num_gpus, nodes=plan.nodes, train_hours=plan.days * 24.0,
-                            ckpt_bytes=ckpt, setup_hours=setup, hours_per_week=c.hours_per_week, phase=c.phase,
-                            overheads=ov)
-    costs = {m: float(arr.costs[i].reshape(-1)[0]) for i, m in enumerate(cost.MODES)}
-    plan.costs = {m: v for m, v in costs.items() if math.isfinite(v)}
-    best = cost.MODES[int(arr.best.reshape(-1)[0])]
-    plan.mode = best
-    cal = float(arr.calendar_hours[int(arr.best.reshape(-1)[0])].reshape(-1)[0])
-    plan.calendar_days = cal / 24.0 if math.isfinite(cal) else None
-    plan.cost = plan.costs.get(best)
-    plan.advice = [Text.of(m) for m in cost.rental_advice(price, best, costs=plan.costs, hours_per_week=c.hours_per_week,
-                                                          phase=c.phase, num_gpus=plan.num_gpus, currency=c.currency)]
-    try:
-        b = cost.default_build_inputs(plan.gpu_id, plan.num_gpus, table)
-        monthly, _mode = cost.rent_monthly_for(price, plan.num_gpus, c.hours_per_week)
-        horizon = max(12.0, b.depreciation_years * 12.0)
-        plan.rent_vs_build = Text.of(cost.rent_vs_build(b, monthly, horizon).sentence)
-    except PlannerError:
-        plan.rent_vs_build = None
-
-
-def _price_table(scenario):
-    cost = _opt_import("cost")
-    if cost is None or not hasattr(cost, "PriceTable"):
-        return None
-    return cost.PriceTable.from_constraints(scenario.constraints)
-
-
-def _apply_selected_quote(table, doc) -> None:
-    """The selected plan's own quote (provider and card-hour price) replaces the default price."""
-    sel = doc.selected_plan
-    if table is None or sel is None or sel.card_hour is None:
-        return
-    date = ""
-    for row in (doc.price_snapshot.prices if doc.price_snapshot else []):
-        if row.gpu == sel.gpu and row.provider == sel.provider and row.card_hour == sel.card_hour:
-            date = row.source_date or ""
-            extra = {k: getattr(row, k) for k in ("spot_card_hour", "machine_gpus") if getattr(row, k) is not None}
-            break
-    else:
-        extra = {}
-    table.set_quote(sel.gpu, card_hour=sel.card_hour, currency=sel.currency or table.currency,
-                    provider=sel.provider, date=date, **extra)
-
-
 # -------------------------------------------------------------------------------------- requirements
 
-def _requirements(plan: PlanInfo, est, scenario) -> Requirements:
+def _requirements(plan: PlanInfo, ev) -> Requirements:
     need = plan.memory.get("total", 0.0) + plan.memory_headroom_gib
     intra = inter = None
     lay = plan.layout
@@ -481,19 +388,19 @@ def _requirements(plan: PlanInfo, est, scenario) -> Requirements:
                 CTX, "Between nodes: InfiniBand or RoCE, dedicated to this job, all {nodes} nodes under one switch "
                      "tier; ask for the NIC count and speed per node."), {"nodes": plan.nodes})
     storage: list[Text] = []
-    cost = _opt_import("cost")
-    t = scenario.training
-    if cost is not None and hasattr(cost, "checkpoint_bytes"):
-        ckpt = cost.checkpoint_bytes(est.trainable, t.method in ("lora", "qlora"))
-        data_b = scenario.data.tokens * cost.token_bytes(est.resolved.arch.vocab_size)
-        storage.append(Text(CTX, QT_TRANSLATE_NOOP(
-            CTX, "One resumable checkpoint is about {ckpt} (weights and optimizer states); keep at least the "
-                 "last three, written in parallel from every node, with snapshots or a copy off the machines."),
-            {"ckpt": fmt_bytes(ckpt)}))
-        storage.append(Text(CTX, QT_TRANSLATE_NOOP(
-            CTX, "Tokenised training data: about {data}; it must be readable from every node."),
-            {"data": fmt_bytes(data_b)}))
-    weights = est.params.total * 2.0
+    from ..core import cost
+
+    t = ev.scenario.training
+    ckpt = cost.checkpoint_bytes(ev.trainable, t.method in ("lora", "qlora"))
+    data_b = ev.tokens * cost.token_bytes(ev.arch.vocab_size)
+    storage.append(Text(CTX, QT_TRANSLATE_NOOP(
+        CTX, "One resumable checkpoint is about {ckpt} (weights and optimizer states); keep at least the "
+             "last three, written in parallel from every node, with snapshots or a copy off the machines."),
+        {"ckpt": fmt_bytes(ckpt)}))
+    storage.append(Text(CTX, QT_TRANSLATE_NOOP(
+        CTX, "Tokenised training data: about {data}; it must be readable from every node."),
+        {"data": fmt_bytes(data_b)}))
+    weights = ev.params.total * 2.0
     storage.append(Text(CTX, QT_TRANSLATE_NOOP(
         CTX, "Model weights in 16 bit: {w}; the final model and checkpoints must be downloadable at the end."),
         {"w": fmt_bytes(weights)}))
@@ -545,16 +452,10 @@ def _assumptions(plan: PlanInfo, scenario, table) -> list[Source]:
     out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Memory headroom per GPU")),
                       f"{fmt_gib(a.memory_headroom_gib)} GiB", "scenario"))
     if table is not None:
-        seen = set()
-        for gid in [plan.gpu_id]:
-            p = table.get(gid)
-            if p is None or gid in seen:
-                continue
-            seen.add(gid)
-            val = fmt_price(p.card_hour, p.currency)
-            src = p.source if p.is_default else f"{p.source}" + (f" ({p.provider})" if p.provider else "")
-            out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Rental price per card-hour, {gpu}"), {"gpu": gid}),
-                              val, src, p.source_date))
+        if plan.card_hour is not None:
+            src = plan.price_source or ""
+            out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Rental price per card-hour, {gpu}"), {"gpu": plan.gpu_id}),
+                              fmt_price(plan.card_hour, table.currency), src, plan.price_date or ""))
         if table.currency and hasattr(table, "rate"):
             try:
                 out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Exchange rate")), f"{table.rate:g} CNY/USD",
@@ -574,51 +475,18 @@ def _measured_mfu(doc) -> float | None:
     return None
 
 
-def _scaling(scenario, base, plan: PlanInfo, table) -> tuple[list[tuple[int, float]], list[tuple[str, float, float, bool]]]:
-    """Days (and cost) of the chosen layout with the data-parallel degree scaled up and down.
+def _scaling(ev, base) -> list[tuple[int, float]]:
+    """Calendar days of the chosen layout at other GPU counts (the core's scaling sweep,
+    :func:`core.evaluate.scaling`: data parallelism grows, TP/PP/CP stay; each point is an Evaluation)."""
+    from ..core.evaluate import scaling
 
-    Keeps the model-parallel group (tp·pp·cp) and the global batch; a point is kept only where the
-    scenario stays valid (whole nodes, global batch divisible by micro-batch × dp) and the memory fits.
-    Each point is the core's own estimate (:func:`core.estimate.estimate`) of that configuration.
-    """
-    from ..core.estimate import estimate
-    from ..core.scenario import scenario_from_dict
-
-    if plan.days is None:
-        return [], []
-    p, h = scenario.parallel, scenario.hardware
-    group = p.tp * p.pp * p.cp
-    dp0 = scenario.dp
-    limit = max(scenario.constraints.max_gpus, h.num_gpus)
-    dps = sorted({d for d in (dp0 // 4, dp0 // 2, dp0, dp0 * 2, dp0 * 4, dp0 * 8, 1, 2, 4) if d >= 1})
-    gbs = scenario.global_batch
-    pts: list[tuple[int, float]] = []
-    cvt: list[tuple[str, float, float, bool]] = []
-    for dp in dps:
-        n = group * dp
-        if n > limit or n < 1:
-            continue
-        data = scenario.model_dump()
-        data["hardware"]["num_gpus"] = n
-        data["training"]["global_batch_size"] = gbs
-        try:
-            sc = scenario_from_dict(data)
-            est = estimate(sc, base)
-        except PlannerError:
-            continue
-        if not est.memory.fits or est.time is None:
-            continue
-        days = float(est.time.train_days)
-        if not math.isfinite(days):
-            continue
-        pts.append((n, days))
-        if n == h.num_gpus:
-            continue
-        q = plan_from_estimate(est, f"{n} × {est.resolved.gpu.name}")
-        _cost_fields(q, est, sc, table)
-        if q.cost is not None and q.calendar_days is not None:
-            cvt.append((f"{n}× {_short_gpu(q.gpu_name)}", q.calendar_days, q.cost, False))
-    return pts, cvt
+    res = scaling(ev.scenario, base)
+    best: dict[int, float] = {}
+    for sr in res.series:
+        for n, d in zip(sr.gpus, sr.calendar_days):
+            if math.isfinite(d):
+                best[n] = min(d, best.get(n, math.inf))
+    return sorted(best.items())
 
 
 def _short_gpu(name: str) -> str:
@@ -627,80 +495,15 @@ def _short_gpu(name: str) -> str:
     return name
 
 
-def _search_results(scenario, base_dir, table):
-    """The plan search's ranked result (:func:`core.search.search`), or None when it is not in this build
-    or finds nothing."""
-    search = _opt_import("search")
-    if search is None or not hasattr(search, "search"):
-        return None
-    try:
-        return search.search(scenario, base_dir, top=10, prices=table)
-    except PlannerError:
-        return None
-
-
-def _scenario_for_search_plan(scenario, p):
-    from ..core.scenario import scenario_from_dict
-
-    data = scenario.model_dump()
-    data["hardware"].update(gpu=p.gpu, num_gpus=p.num_gpus, gpus_per_node=p.gpus_per_node)
-    # the search evaluates without interleaving or optimizer offload, with sequence parallelism wherever
-    # Megatron runs tensor parallelism (core.search.enumerate_candidates/evaluate)
-    data["parallel"].update(tp=p.tp, pp=p.pp, cp=p.cp, ep=p.ep, zero=p.zero, auto=False, vpp=1,
-                            offload_optimizer=False,
-                            sequence_parallel=bool(p.tp > 1 and scenario.training.framework == "megatron"))
-    data["training"].update(recompute=p.recompute, micro_batch_size=p.micro_batch_size,
-                            global_batch_size=p.global_batch_size)
-    return scenario_from_dict(data)
-
-
-def plan_from_search(p, scenario, base) -> tuple[PlanInfo, Any]:
-    """A :class:`PlanInfo` for a :class:`core.search.Plan`: its cost, rental mode, explanation and warnings
-    as the search computed them; memory parts and time shares from :func:`core.estimate.estimate` of the
-    same layout. Returns (plan info, estimate or None)."""
-    from ..core.estimate import estimate
-
-    label = f"{p.num_gpus} × {p.gpu_name}"
-    est = None
-    try:
-        sc = _scenario_for_search_plan(scenario, p)
-        est = estimate(sc, base)
-        info = plan_from_estimate(est, label)
-    except PlannerError:
-        info = PlanInfo(label=label, gpu_id=p.gpu, gpu_name=p.gpu_name, gpu_memory_gib=p.gpu_memory_gib,
-                        num_gpus=p.num_gpus, gpus_per_node=p.gpus_per_node, nodes=p.nodes,
-                        layout={"tp": p.tp, "pp": p.pp, "cp": p.cp, "ep": p.ep, "dp": p.dp, "zero": p.zero, "vpp": 1,
-                                "sp": False, "offload": False, "micro_batch": p.micro_batch_size,
-                                "grad_accum": p.grad_accum},
-                        memory={"total": p.memory_per_gpu_gib}, memory_headroom_gib=scenario.assumptions.memory_headroom_gib,
-                        fits=True)
-        info.days = p.compute_hours / 24.0
-    info.calendar_days = p.train_days
-    info.cost = p.cost
-    info.mode = p.rental_mode
-    info.costs = {m: float(v) for m, v in p.mode_costs.items() if math.isfinite(v)}
-    if p.mfu is not None:
-        info.mfu = p.mfu
-    info.advice = [Text.of(m) for m in p.rental_advice]
-    info.explanation = [Text.of(m) for m in p.explanation]
-    info.warnings = [Text.of(m) for m in p.warnings] + [w for w in info.warnings if w.context == CTX]
-    price = p.price or {}
-    info.price_source, info.price_date = price.get("source"), price.get("source_date")
-    info.price_is_default = price.get("is_default")
-    return info, est
-
-
 def _same(plan: PlanInfo, p) -> bool:
-    lay = plan.layout
-    return (plan.gpu_id == p.gpu and plan.num_gpus == p.num_gpus and lay["tp"] == p.tp and lay["pp"] == p.pp
-            and lay["ep"] == p.ep and lay["cp"] == p.cp)
+    """Whether ranked plan ``p`` is the chosen plan (the same complete scenario)."""
+    return plan.scenario is not None and p.scenario == plan.scenario
 
 
 def _why_lost(alt: PlanInfo, chosen: PlanInfo, p, chosen_p, task: TaskInfo) -> list[Text]:
     """How an alternative compares with the chosen plan, from both plans' numbers."""
     out: list[Text] = []
-    if alt.calendar_days is not None and chosen.calendar_days is not None and alt.cost is not None \
-            and chosen.cost is not None:
+    if alt.cost is not None and chosen.cost is not None:
         out.append(Text(CTX, QT_TRANSLATE_NOOP(
             CTX, "{days} days for {cost}, against {cdays} days for {ccost} with the chosen plan."),
             {"days": fmt_days(alt.calendar_days), "cost": fmt_money(alt.cost, task.currency),
@@ -711,73 +514,78 @@ def _why_lost(alt: PlanInfo, chosen: PlanInfo, p, chosen_p, task: TaskInfo) -> l
     if not p.within_budget and task.budget:
         out.append(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Over the budget of {b}."),
                         {"b": fmt_money(task.budget, task.currency)}))
-    search = _opt_import("search")
-    if chosen_p is not None and search is not None and hasattr(search, "compare_plans"):
-        cmp = search.compare_plans(p, chosen_p)
+    if chosen_p is not None:
+        from ..core.search import compare_plans
+
+        cmp = compare_plans(p, chosen_p)
         if len(cmp) > 2:
             out.append(Text.of(cmp[-1]))
     out.extend(alt.warnings[:2])
     return out
 
 
-def build_report_data(doc_or_scenario: Any, *, base_dir: str | Path | None = None, author: str = "",
-                      now: datetime | None = None, source_file: str = "") -> ReportData:
-    """Gather the report from a :class:`io.planfile.PlanDocument` or a :class:`core.scenario.Scenario`."""
-    from ..core.estimate import estimate
+def report_scenario(doc_or_scenario: Any, base_dir: str | Path | None = None):
+    """The scenario a report is about: a bare scenario, or a plan file's selected plan (its complete
+    scenario; the document's scenario when nothing is selected) — what ``gpuplanner estimate FILE`` uses."""
     from ..core.scenario import Scenario
 
-    base = Path(base_dir) if base_dir is not None else None
-    doc = None
     if isinstance(doc_or_scenario, Scenario):
-        scenario = doc_or_scenario
-    else:
-        doc = doc_or_scenario
-        from ..io.planfile import scenario_for_estimate
+        return doc_or_scenario
+    from ..io.planfile import scenario_for_estimate
 
-        scenario = scenario_for_estimate(doc, base)
-    pending = [m for m in ("timing", "search", "cost", "checklist") if _opt_import(m) is None]
-    if doc is not None and doc.selected_plan is not None:
-        scenario = _scenario_with_plan(scenario, doc.selected_plan)
-    table = _price_table(scenario)
-    if doc is not None:
-        _apply_selected_quote(table, doc)
-    result = _search_results(scenario, base, table)
+    return scenario_for_estimate(doc_or_scenario, Path(base_dir) if base_dir is not None else None, selected=True)
+
+
+def build_report_data(doc_or_scenario: Any, *, base_dir: str | Path | None = None, author: str = "",
+                      now: datetime | None = None, source_file: str = "") -> ReportData:
+    """Gather the report from a :class:`io.planfile.PlanDocument` or a :class:`core.scenario.Scenario`.
+
+    The chosen plan is the Evaluation of the plan file's selected plan (or of the scenario); with the
+    automatic layout and nothing selected it is the search's best plan. Alternatives are the search's next
+    plans, each its own Evaluation. Every figure in the report is read from these Evaluations.
+    """
+    from ..core.cost import PriceTable
+    from ..core.evaluate import evaluate
+    from ..core.scenario import Scenario
+    from ..core.search import search
+
+    base = Path(base_dir) if base_dir is not None else None
+    doc = None if isinstance(doc_or_scenario, Scenario) else doc_or_scenario
+    scenario = report_scenario(doc_or_scenario, base)
+    table = PriceTable.from_constraints(scenario.constraints)
+    try:
+        result = search(scenario, base, top=10, prices=table)
+    except PlannerError:
+        result = None
     ranked = list(result.plans) if result is not None else []
     chosen_p = None
-    if ranked and (doc is None or doc.selected_plan is None) and scenario.parallel.auto:
+    selected = doc is not None and doc.selected_plan is not None
+    if ranked and not selected and scenario.parallel.auto:
         # no configuration chosen by the user: the search's best plan is the recommendation
         chosen_p = ranked[0]
-        plan, est = plan_from_search(chosen_p, scenario, base)
-        if est is not None:
-            scenario = est.resolved.scenario
-        else:
-            est = estimate(scenario, base)
+        ev = chosen_p.evaluation
     else:
-        est = estimate(scenario, base)
-        label = (doc.selected_plan.label if doc is not None and doc.selected_plan and doc.selected_plan.label else "")
-        plan = plan_from_estimate(est, label or f"{scenario.hardware.num_gpus} × {est.resolved.gpu.name}")
-        _cost_fields(plan, est, scenario, table)
-    task = _task(est, scenario)
-    if plan.mfu is None and scenario.assumptions.mfu is not None:
-        plan.mfu, plan.mfu_source = scenario.assumptions.mfu, "assumed"
+        ev = evaluate(scenario, base, prices=table)
+        chosen_p = next((p for p in ranked if p.scenario == ev.scenario), None)
+    label = doc.selected_plan.label if selected and doc.selected_plan.label else ""
+    plan = plan_from_evaluation(ev, label or f"{ev.num_gpus} × {ev.gpu_name}", chosen_p)
+    plan.scenario = ev.scenario
+    task = _task(ev)
     if doc is not None and plan.mfu_source == "assumed" and _measured_mfu(doc) is not None:
         plan.mfu_source = "measured"
-    if chosen_p is None:
-        chosen_p = next((p for p in ranked if _same(plan, p)), None)
     alternatives: list[PlanInfo] = []
     for p in ranked:
         if len(alternatives) >= 2:
             break
         if p is chosen_p or _same(plan, p):
             continue
-        alt, _e = plan_from_search(p, scenario, base)
+        alt = plan_from_evaluation(p.evaluation, f"{p.num_gpus} × {p.gpu_name}", p)
         alt.why_lost = _why_lost(alt, plan, p, chosen_p, task)
         alternatives.append(alt)
-    scaling, cost_vs_time = _scaling(scenario, base, plan, table)
-    if ranked:
-        cost_vs_time = [(f"{p.num_gpus}× {_short_gpu(p.gpu_name)}", p.train_days, p.cost, False)
-                        for p in ranked if p is not chosen_p and not _same(plan, p)]
-    if plan.calendar_days is not None and plan.cost is not None:
+    scaling = _scaling(ev, base) if ev.fits else []
+    cost_vs_time = [(f"{p.num_gpus}× {_short_gpu(p.gpu_name)}", p.calendar_days, p.cost, False)
+                    for p in ranked if p is not chosen_p and not _same(plan, p)]
+    if plan.cost is not None:
         cost_vs_time.append((f"{plan.num_gpus}× {_short_gpu(plan.gpu_name)}", plan.calendar_days, plan.cost, True))
     warnings = list(plan.warnings)
     if result is not None:
@@ -786,9 +594,9 @@ def build_report_data(doc_or_scenario: Any, *, base_dir: str | Path | None = Non
     return ReportData(
         title=title, date=now or datetime.now(timezone.utc), author=author, app_version=__version__,
         notes=doc.notes if doc is not None else "", task=task, plan=plan, alternatives=alternatives,
-        scaling=scaling, cost_vs_time=cost_vs_time, requirements=_requirements(plan, est, scenario),
+        scaling=scaling, cost_vs_time=cost_vs_time, requirements=_requirements(plan, ev),
         checklist=_checklist(doc, plan, scenario), assumptions=_assumptions(plan, scenario, table),
-        formulas=list(_FORMULAS), warnings=warnings, pending=pending, source_file=source_file,
+        formulas=list(_FORMULAS), warnings=warnings, pending=[], source_file=source_file,
     )
 
 

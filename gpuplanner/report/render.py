@@ -652,9 +652,9 @@ def _html_plan(data: ReportData) -> str:
     out = [f"{_SPACER}<h2>2. {_e(translate('Report', 'The recommendation'))}</h2>"]
     summary = translate("Report", "Rent {n} × {gpu} ({nodes} node(s) of {per}).").format(
         n=p.num_gpus, gpu=p.gpu_name, nodes=p.nodes, per=p.gpus_per_node)
-    if p.days is not None:
-        summary += " " + translate("Report", "Training takes about {d} days").format(
-            d=fmt_days(p.calendar_days if p.calendar_days is not None else p.days))
+    if p.calendar_days is not None:
+        summary += " " + translate("Report", "Training takes about {d} calendar days").format(
+            d=fmt_days(p.calendar_days))
         if p.cost is not None:
             summary += " " + translate("Report", "and costs about {c} ({mode}).").format(
                 c=fmt_money(p.cost, cur), mode=_mode_name(p.mode))
@@ -681,13 +681,13 @@ def _html_plan(data: ReportData) -> str:
             m=fmt_gib(p.memory.get("total")), cap=fmt_gib(p.gpu_memory_gib),
             free=fmt_gib(p.gpu_memory_gib - p.memory.get("total", 0.0)))),
     ]
-    if p.days is not None:
+    if p.compute_days is not None:
         pairs += [
-            (translate("Report", "Training time"), translate("Report", "{d} days ({h} GPU-hours)").format(
-                d=fmt_days(p.days), h=f"{p.gpu_hours:,.0f}" if p.gpu_hours is not None else "—")
-             + ("" if p.calendar_days is None else "; " + translate(
-                 "Report", "{c} days on the clock with setup, checkpoints and interruptions").format(
-                 c=fmt_days(p.calendar_days)))),
+            (translate("Report", "Training time"), translate(
+                "Report", "{c} calendar days with setup, checkpoints, interruptions and your hours per week; "
+                          "{d} days of compute around the clock ({h} GPU-hours)").format(
+                c=fmt_days(p.calendar_days), d=fmt_days(p.compute_days),
+                h=f"{p.gpu_hours:,.0f}" if p.gpu_hours is not None else "—")),
             (translate("Report", "Step time, MFU"), f"{p.step_time_s:.2f} s, {fmt_pct(p.mfu)}"
              if p.step_time_s is not None else fmt_pct(p.mfu)),
         ]
@@ -735,7 +735,7 @@ def _html_plan(data: ReportData) -> str:
         for a in data.alternatives[:2]:
             why = "<br/>".join(_e(tr_text(w)) for w in a.why_lost) or "—"
             rows.append([_e(a.label) + f'<br/><span class="small">{_e(_layout_text(a.layout))}</span>',
-                         _e(fmt_days(a.calendar_days if a.calendar_days is not None else a.days)),
+                         _e(fmt_days(a.calendar_days)),
                          _e(fmt_money(a.cost, cur)), why])
         out.append(_table(rows, header=[translate("Report", "Plan"), translate("Report", "Days"),
                                         translate("Report", "Cost"),

@@ -282,7 +282,7 @@ class MemoryChart(ChartBase):
         return names.get(alt.value, str(alt.value))
 
     def update_from(self, res: engine.LiveResult | None) -> None:
-        if res is None or res.estimate is None:
+        if res is None or res.evaluation is None:
             self.set_empty(res.error if res is not None and res.error else self.tr("No estimate yet."))
             self.update_bars([])
             return
@@ -398,10 +398,9 @@ class ScalingChart(ChartBase):
         self._res = res
         days_mode = self.mode.currentData() == "days"
         pi = self.plot.getPlotItem()
-        pi.setLabel("left", self.tr("days") if days_mode else self.tr("tokens/s"))
-        if res is None or not res.available or not res.series:
-            msg = self.tr("Scaling needs the time model (not available yet).") if res is not None and \
-                not res.available else self.tr("No layout of this scenario fits at these GPU counts.")
+        pi.setLabel("left", self.tr("calendar days") if days_mode else self.tr("tokens/s"))
+        if res is None or not res.series:
+            msg = self.tr("No layout of this scenario fits at these GPU counts.")
             self.set_empty(msg if res is not None else self.tr("No estimate yet."))
             for c in self.curves.values():
                 c.setData([], [])
@@ -419,7 +418,7 @@ class ScalingChart(ChartBase):
             if s is None:
                 c.setData([], [])
                 continue
-            ys = s.days if days_mode else s.tokens_per_s
+            ys = s.calendar_days if days_mode else s.tokens_per_s
             x = np.array(s.gpus, dtype=float)
             y = np.array(ys, dtype=float)
             ok = np.isfinite(y) & (y > 0)
@@ -437,7 +436,7 @@ class ScalingChart(ChartBase):
         elif res.ideal_gpus:
             base_days = None
             for s in res.series:
-                for n, d in zip(s.gpus, s.days):
+                for n, d in zip(s.gpus, s.calendar_days):
                     if n == res.ideal_gpus[0] and math.isfinite(d):
                         base_days = d if base_days is None else min(base_days, d)
             if base_days:
@@ -531,7 +530,7 @@ class CostChart(ChartBase):
         self._state = (plans, chosen, currency, deadline_days, budget, status)
         self.plans = plans
         self.plot.getPlotItem().setLabel("left", self.tr("cost ({0})").format(currency))
-        pts = [(i, p) for i, p in enumerate(plans) if p.cost and p.days and p.cost > 0 and p.days > 0]
+        pts = [(i, p) for i, p in enumerate(plans) if p.cost and p.calendar_days and p.cost > 0 and p.calendar_days > 0]
         if not pts:
             self.set_empty(status or self.tr("Plans with a cost and a duration appear here when the search finishes."))
             for it in (self.all, self.chosen):
@@ -543,16 +542,16 @@ class CostChart(ChartBase):
             self.set_hover_points([])
             return
         self.set_empty(status)
-        xs = np.array([p.days for _, p in pts], float)
+        xs = np.array([p.calendar_days for _, p in pts], float)
         ys = np.array([p.cost for _, p in pts], float)
         # ScatterPlotItem does not follow the plot's log mode: give it log10 coordinates.
         self.all.setData(x=np.log10(xs), y=np.log10(ys), data=[i for i, _ in pts])
-        front = sorted([(p.days, p.cost) for _, p in pts if p.pareto])
+        front = sorted([(p.calendar_days, p.cost) for _, p in pts if p.pareto])
         if front:
             self.front.setData(np.array([f[0] for f in front]), np.array([f[1] for f in front]))
         else:
             self.front.setData([], [])
-        ch = [(p.days, p.cost) for i, p in pts if i == chosen]
+        ch = [(p.calendar_days, p.cost) for i, p in pts if i == chosen]
         if ch:
             self.chosen.setData(x=[math.log10(ch[0][0])], y=[math.log10(ch[0][1])])
         else:
@@ -568,9 +567,9 @@ class CostChart(ChartBase):
         self.data = {"days": xs, "cost": ys, "front": front, "chosen": ch}
         hov = []
         for i, p in pts:
-            hov.append(_HoverPoint(math.log10(p.days), math.log10(p.cost), self.tr(
+            hov.append(_HoverPoint(math.log10(p.calendar_days), math.log10(p.cost), self.tr(
                 "#{0} {1} × {2}<br>{3} days, {4} {5}").format(
-                p.rank, p.num_gpus, p.gpu_name, f"{p.days:.3g}", f"{p.cost:,.0f}", p.currency)))
+                p.rank, p.num_gpus, p.gpu_name, f"{p.calendar_days:.3g}", f"{p.cost:,.0f}", p.currency)))
         self.set_hover_points(hov)
         show_deadline = bool(deadline_days) and bool(deadline_days < 3 * float(max(xs)))
         show_budget = bool(budget) and bool(budget < 3 * float(max(ys)))

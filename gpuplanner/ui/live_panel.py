@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
 from gpuplanner.core.units import format_count
@@ -72,7 +72,7 @@ class LivePanel(QWidget):
 
     def on_estimate(self, res: engine.LiveResult) -> None:
         self.memory_chart.update_from(res)
-        if res is None or res.estimate is None:
+        if res is None or res.evaluation is None:
             self.model_value.setText("—")
             self.mem_value.setText("—")
             self.time_value.setText("—")
@@ -80,23 +80,24 @@ class LivePanel(QWidget):
             self.error.setVisible(bool(res is not None and res.error))
             return
         self.error.hide()
-        est = res.estimate
-        s = self.model.scenario
-        self.model_value.setText(self.tr("{0} · {1} params").format(est.resolved.arch.name,
-                                                                       format_count(est.params.total, 3)))
-        m = est.memory
+        ev = res.evaluation
+        self.model_value.setText(self.tr("{0} · {1} params").format(ev.model_name, format_count(ev.params.total, 3)))
+        m = ev.memory
         fit = self.tr("fits") if m.fits else self.tr("does not fit")
         self.mem_value.setText(self.tr("{0} of {1} GiB per GPU — {2}").format(
             f"{m.total:.1f}", f"{m.capacity:g}", fit))
         self.mem_value.setStyleSheet("" if m.fits else "color: #c62828;")
-        t = res.time
-        if t is not None and t.days is not None:
-            self.time_value.setText(self.tr("{0} days of training on {1} × {2} · MFU {3}").format(
-                f"{t.days:.2f}", s.hardware.num_gpus, s.hardware.gpu,
-                "—" if t.mfu is None else f"{t.mfu * 100:.0f}%"))
-        else:
-            self.time_value.setText(self.tr("{0} × {1}").format(s.hardware.num_gpus, s.hardware.gpu))
-        self.scaling_chart.set_deadline_days(s.constraints.deadline_days)
+        self.time_value.setText(self.tr(
+            "{0} calendar days ({1} days of compute) on {2} × {3} · MFU {4}").format(
+            f"{ev.calendar_days:.2f}", f"{ev.compute_days:.2f}", ev.num_gpus, ev.gpu_name,
+            f"{ev.mfu * 100:.0f}%"))
+        self.time_value.setToolTip(self.tr(
+            "Calendar days: what you wait, with setup, checkpoints, interruptions and your hours per week. "
+            "Compute days: GPU time around the clock."))
+        if ev.cost is not None:
+            self.time_value.setText(self.time_value.text() + " · " + self.tr("{0} {1} ({2})").format(
+                f"{ev.cost:,.0f}", ev.currency, QCoreApplication.translate("Cost", ev.rental_mode_label)))
+        self.scaling_chart.set_deadline_days(ev.deadline_days)
 
     def on_scaling(self, res) -> None:
         self.scaling_chart.set_deadline_days(self.model.scenario.constraints.deadline_days)

@@ -376,7 +376,7 @@ class VerifyPanel(QWidget):
             cells = [
                 _fmt(fig.get("mfu"), lambda v: f"{v * 100:.3g}%"),
                 _fmt(fig.get("tokens_per_s_per_gpu"), lambda v: f"{v:,.0f}"),
-                _fmt(fig.get("train_days"), lambda v: f"{v:,.2f}"),
+                _fmt(fig.get("compute_days"), lambda v: f"{v:,.2f}"),
                 _fmt(fig.get("gpu_hours"), lambda v: f"{v:,.0f}"),
                 _fmt(fig.get("cost"), lambda v, cur=cur: f"{v:,.0f} {cur}"),
             ]

@@ -829,6 +829,17 @@
     </message>
 </context>
 <context>
+    <name>Evaluation</name>
+    <message>
+        <source>Does not fit: {need:.1f} GiB per GPU (with {head:.1f} GiB headroom) on a {cap:g} GiB card.</source>
+        <translation>放不下：每张 GPU 需要 {need:.1f} GiB（含 {head:.1f} GiB 余量），而显卡只有 {cap:g} GiB。</translation>
+    </message>
+    <message>
+        <source>No rental price for {gpu}: enter a quote.</source>
+        <translation>{gpu} 没有租用价格：请输入报价。</translation>
+    </message>
+</context>
+<context>
     <name>HardwarePage</name>
     <message>
         <source>Hardware and prices</source>
@@ -1058,12 +1069,16 @@
         <translation>单卡 {0} / {1} GiB — {2}</translation>
     </message>
     <message>
-        <source>{0} days of training on {1} × {2} · MFU {3}</source>
-        <translation>在 {1} × {2} 上训练 {0} 天 · MFU {3}</translation>
+        <source>{0} calendar days ({1} days of compute) on {2} × {3} · MFU {4}</source>
+        <translation>日历 {0} 天（算力 {1} 天），{2} × {3} · MFU {4}</translation>
     </message>
     <message>
-        <source>{0} × {1}</source>
-        <translation>{0} × {1}</translation>
+        <source>Calendar days: what you wait, with setup, checkpoints, interruptions and your hours per week. Compute days: GPU time around the clock.</source>
+        <translation>日历天数：你实际要等的时间，含环境准备、检查点、中断和你每周的工作小时数。算力天数：GPU 全天候运行的时间。</translation>
+    </message>
+    <message>
+        <source>{0} {1} ({2})</source>
+        <translation>{0} {1}（{2}）</translation>
     </message>
     <message>
         <source>Searching for plans…</source>
@@ -1734,8 +1749,8 @@
         <translation>{a} 的每卡时价格是 {b} 的 {pr:.2f} 倍，有效 TFLOPS 是其 {er:.2f} 倍，因此每 token 成本是其 {cr:.2f} 倍（其余来自环境搭建、检查点和计费方式：{rest:.2f} 倍）。</translation>
     </message>
     <message>
-        <source>{n} × {gpu} ({nodes} node(s)): {mem:.1f} of {cap:g} GiB per GPU used, {days:.1f} days, {cost:,.0f} {cur}.</source>
-        <translation>{n} × {gpu}（{nodes} 个节点）：单卡使用 {mem:.1f} / {cap:g} GiB，{days:.1f} 天，{cost:,.0f} {cur}。</translation>
+        <source>{n} × {gpu} ({nodes} node(s)): {mem:.1f} of {cap:g} GiB per GPU used, {days:.1f} calendar days, {cost:,.0f} {cur}.</source>
+        <translation>{n} × {gpu}（{nodes} 个节点）：每张 GPU 用 {mem:.1f} / {cap:g} GiB，日历 {days:.1f} 天，{cost:,.0f} {cur}。</translation>
     </message>
     <message>
         <source>Tensor parallel {tp}: each layer&apos;s weights split over {tp} GPUs inside one node ({link}).</source>
@@ -2124,6 +2139,18 @@
         <translation>完全</translation>
     </message>
     <message>
+        <source> · interleaved ×{0}</source>
+        <translation> · 交错调度 ×{0}</translation>
+    </message>
+    <message>
+        <source> · sequence parallel</source>
+        <translation> · 序列并行</translation>
+    </message>
+    <message>
+        <source> · optimizer offloaded to CPU</source>
+        <translation> · 优化器卸载到 CPU</translation>
+    </message>
+    <message>
         <source>fits</source>
         <translation>放得下</translation>
     </message>
@@ -2168,8 +2195,8 @@
         <translation>时间</translation>
     </message>
     <message>
-        <source>{0} days · {1} tokens/s · MFU {2}</source>
-        <translation>{0} 天 · {1} tokens/s · MFU {2}</translation>
+        <source>{0} calendar days ({1} days of compute) · {2} tokens/s · MFU {3}</source>
+        <translation>日历 {0} 天（算力 {1} 天）· {2} tokens/s · MFU {3}</translation>
     </message>
     <message>
         <source>compute</source>
@@ -2353,14 +2380,6 @@
     <message>
         <source>Rent versus build: straight-line depreciation, electricity = power × PUE × tariff (gpu-catalog.md §3.6).</source>
         <translation>租用与自建对比：直线折旧，电费 = 功耗 × PUE × 电价（gpu-catalog.md §3.6）。</translation>
-    </message>
-    <message>
-        <source>Does not fit: {need} GiB per GPU (with {head} GiB headroom) on a {cap} GiB card.</source>
-        <translation>放不下：单卡需要 {need} GiB（含 {head} GiB 余量），而显卡只有 {cap} GiB。</translation>
-    </message>
-    <message>
-        <source>No rental price for {gpu}: enter a quote.</source>
-        <translation>{gpu} 没有租用价格：请输入报价。</translation>
     </message>
     <message>
         <source>Inside each node: {link} between all {n} GPUs (tensor/expert parallelism runs inside the node); ask for the nvidia-smi topo -m output and check NV# links, not PHB/SYS.</source>
@@ -2659,10 +2678,6 @@
         <translation>租用 {n} × {gpu}（{nodes} 个节点，每节点 {per} 张）。</translation>
     </message>
     <message>
-        <source>Training takes about {d} days</source>
-        <translation>训练约需 {d} 天</translation>
-    </message>
-    <message>
         <source>and costs about {c} ({mode}).</source>
         <translation>，费用约 {c}（{mode}）。</translation>
     </message>
@@ -2717,14 +2732,6 @@
     <message>
         <source>Training time</source>
         <translation>训练时长</translation>
-    </message>
-    <message>
-        <source>{d} days ({h} GPU-hours)</source>
-        <translation>{d} 天（{h} 卡时）</translation>
-    </message>
-    <message>
-        <source>{c} days on the clock with setup, checkpoints and interruptions</source>
-        <translation>计入环境搭建、检查点和中断后，实际日历时间 {c} 天</translation>
     </message>
     <message>
         <source>Step time, MFU</source>
@@ -2851,6 +2858,14 @@
         <translation>备注</translation>
     </message>
     <message>
+        <source>Training takes about {d} calendar days</source>
+        <translation>训练约需日历 {d} 天</translation>
+    </message>
+    <message>
+        <source>{c} calendar days with setup, checkpoints, interruptions and your hours per week; {d} days of compute around the clock ({h} GPU-hours)</source>
+        <translation>日历 {c} 天（含环境准备、检查点、中断和你每周的工作小时数）；全天候算力 {d} 天（{h} 卡时）</translation>
+    </message>
+    <message>
         <source>No checklist items.</source>
         <translation>没有核对项。</translation>
     </message>
@@ -2910,6 +2925,10 @@
         <translation>截止时间</translation>
     </message>
     <message>
+        <source>calendar days</source>
+        <translation>日历天数</translation>
+    </message>
+    <message>
         <source>deadline {0} days: far above every point</source>
         <translation>截止时间 {0} 天：远高于所有数据点</translation>
     </message>
@@ -2924,10 +2943,6 @@
     <message>
         <source>days</source>
         <translation>天数</translation>
-    </message>
-    <message>
-        <source>Scaling needs the time model (not available yet).</source>
-        <translation>扩展曲线需要时间模型（暂不可用）。</translation>
     </message>
     <message>
         <source>No layout of this scenario fits at these GPU counts.</source>

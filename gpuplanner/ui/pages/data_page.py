@@ -158,16 +158,16 @@ class DataPage(BasePage):
         tokens = s.data.tokens
         self.total_value.setText(self.tr("{0} tokens").format(format_count(tokens, 4)))
         res = self.ctx.estimator.result
-        if res is None or res.estimate is None:
+        if res is None or res.evaluation is None:
             self.flops_value.setText("—")
             self.hint.setText("")
             return
-        pc = res.estimate.params
-        flops = engine.training_flops(pc.active, tokens)
-        self.flops_value.setText(self.tr("{0} FLOPs").format(f"{flops:.3g}"))
+        ev = res.evaluation
+        # model FLOPs over the data (the same figure as the time model, the CLI and the report)
+        self.flops_value.setText(self.tr("{0} FLOPs").format(f"{ev.total_flops:.3g}"))
         if s.training.method == "pretrain":
-            opt = engine.compute_optimal_tokens(pc.total)
-            ratio = tokens / pc.total if pc.total else 0
+            opt = ev.compute_optimal_tokens
+            ratio = ev.tokens_per_param
             self.hint.setText(self.tr(
                 "Compute-optimal hint (Chinchilla, ≈20 tokens per parameter): about {0} tokens for this "
                 "model; you have {1} tokens per parameter.").format(format_count(opt, 3), f"{ratio:.1f}"))

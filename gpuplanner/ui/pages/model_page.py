@@ -233,9 +233,9 @@ class ModelPage(BasePage):
     # ------------------------------------------------------------------------------- manual
     def make_custom(self) -> None:
         res = self.ctx.estimator.result
-        if res is None or res.estimate is None:
+        if res is None or res.evaluation is None:
             return
-        a = res.estimate.resolved.arch
+        a = res.evaluation.arch
         values = {"model.preset": None, "model.hf_config": None, "model.name": a.name}
         for key, attr in MANUAL_FIELDS:
             values[f"model.{key}"] = int(getattr(a, attr)) or (None if key.startswith(("num_experts", "moe")) else 0)
@@ -276,7 +276,7 @@ class ModelPage(BasePage):
         self._select_current_preset()
 
     def on_estimate(self, res) -> None:
-        if res is None or res.estimate is None:
+        if res is None or res.evaluation is None:
             for v in (self.total_value, self.active_value, self.trainable_value):
                 v.setText("—")
             self.tier_badge.setText("")
@@ -285,7 +285,7 @@ class ModelPage(BasePage):
             self.tier_text.setStyleSheet("color: #c62828;")
             self.exact_label.setText("")
             return
-        est = res.estimate
+        est = res.evaluation
         pc = est.params
         self.total_value.setText(format_count(pc.total, 4))
         self.active_value.setText(format_count(pc.active, 4))
@@ -297,7 +297,7 @@ class ModelPage(BasePage):
         self.tier_badge.setToolTip(self.tr("Scale tier of the model (by total parameters)"))
         self.tier_text.setStyleSheet("")
         self.tier_text.setText(QCoreApplication.translate("Tier", TIER_GUIDANCE.get(tier, "")))
-        arch = est.resolved.arch
+        arch = est.arch
         bits = [self.tr("{0} parameters exactly").format(f"{pc.total:,}")]
         if arch.stored_params:
             bits.append(self.tr("safetensors headers: {0} stored ({1})").format(

@@ -66,7 +66,7 @@ class PlanTableModel(QAbstractTableModel):
         col = COLUMNS[index.column()]
         if role == Qt.ItemDataRole.UserRole:  # sort key
             return {"rank": p.rank, "gpu": p.gpu_name, "num_gpus": p.num_gpus, "layout": layout_text(p),
-                    "memory": p.memory.total, "days": _num(p.days), "tokens_per_s": _num(p.tokens_per_s),
+                    "memory": p.memory.total, "days": _num(p.calendar_days), "tokens_per_s": _num(p.tokens_per_s),
                     "mfu": _num(p.mfu), "cost": _num(p.cost)}[col]
         if role == Qt.ItemDataRole.UserRole + 1:
             return p
@@ -82,7 +82,7 @@ class PlanTableModel(QAbstractTableModel):
             if col == "memory":
                 return f"{p.memory.total:.1f} / {p.memory.capacity:g}"
             if col == "days":
-                return "—" if p.days is None else f"{p.days:.2f}"
+                return f"{p.calendar_days:.2f}"
             if col == "tokens_per_s":
                 return "—" if p.tokens_per_s is None else format_count(p.tokens_per_s, 3)
             if col == "mfu":
@@ -288,16 +288,16 @@ class PlansPage(BasePage):
                     f"{b.cost - a.cost:,.0f}", a.currency, f"{(1 - a.cost / b.cost) * 100:.0f}"))
             elif a.cost > b.cost:
                 bits.append(self.tr("it costs {0} {1} more").format(f"{a.cost - b.cost:,.0f}", a.currency))
-        if a.days is not None and b.days is not None:
-            if a.days < b.days:
-                bits.append(self.tr("it finishes {0} days sooner").format(f"{b.days - a.days:.2f}"))
-            elif a.days > b.days:
-                bits.append(self.tr("it takes {0} days longer").format(f"{a.days - b.days:.2f}"))
+        if a.calendar_days < b.calendar_days:
+            bits.append(self.tr("it finishes {0} days sooner").format(f"{b.calendar_days - a.calendar_days:.2f}"))
+        elif a.calendar_days > b.calendar_days:
+            bits.append(self.tr("it takes {0} days longer").format(f"{a.calendar_days - b.calendar_days:.2f}"))
         if not bits:
-            head = self.tr("Against #{0} ({1} × {2}): it ties on the ranking objective.").format(
-                b.rank, b.num_gpus, b.gpu_name)
+            head = html.escape(self.tr("Against #{0} ({1} × {2}): it ties on the ranking objective.").format(
+                b.rank, b.num_gpus, b.gpu_name))
         else:
-            head = self.tr("Against #{0} ({1} × {2}): {3}.").format(b.rank, b.num_gpus, b.gpu_name, "; ".join(bits))
+            head = html.escape(self.tr("Against #{0} ({1} × {2}): {3}.").format(
+                b.rank, b.num_gpus, b.gpu_name, "; ".join(bits)))
         more = [tr_msg(m) for m in engine.compare(a, b)]
         return head + ("<ul>" + "".join(f"<li>{html.escape(t)}</li>" for t in more) + "</ul>" if more else "")
 
@@ -322,7 +322,10 @@ class PlansPage(BasePage):
             "accumulation {8} · {9} node(s) of {10}").format(
             L.get("tp", 1), L.get("pp", 1), L.get("cp", 1), L.get("ep", 1), L.get("dp", 1), L.get("zero", 0),
             {"none": tr("none"), "selective": tr("selective"), "full": tr("full")}.get(
-                L.get("recompute"), L.get("recompute", "—")), L.get("mbs", "—"), L.get("grad_accum", "—"), p.nodes, p.gpus_per_node)) + "</p>")
+                L.get("recompute"), L.get("recompute", "—")), L.get("mbs", "—"), L.get("grad_accum", "—"), p.nodes, p.gpus_per_node))
+            + esc("".join([tr(" · interleaved ×{0}").format(L["vpp"]) if L.get("vpp", 1) > 1 else "",
+                           tr(" · sequence parallel") if L.get("sp") else "",
+                           tr(" · optimizer offloaded to CPU") if L.get("offload") else ""])) + "</p>")
         mem_cells = "".join(f"<td align=right>{getattr(m, k):.1f}</td>" for k in
                             ("weights", "gradients", "optimizer", "activations", "other"))
         fit = tr("fits") if m.fits else "<span style='color:#c62828'>" + tr("does not fit") + "</span>"
@@ -331,10 +334,10 @@ class PlansPage(BasePage):
                     f"<th>{tr('activations')}</th><th>{tr('other')}</th><th>{tr('total')}</th>"
                     f"<th>{tr('capacity')}</th></tr><tr>{mem_cells}<td align=right><b>{m.total:.1f}</b></td>"
                     f"<td align=right>{m.capacity:g}</td></tr></table>")
-        if p.days is not None:
-            rows.append("<p><b>" + tr("Time") + "</b>: " + esc(tr("{0} days · {1} tokens/s · MFU {2}").format(
-                f"{p.days:.2f}", format_count(p.tokens_per_s or 0, 3),
-                "—" if p.mfu is None else f"{p.mfu * 100:.0f}%")) + "</p>")
+        rows.append("<p><b>" + tr("Time") + "</b>: " + esc(tr(
+            "{0} calendar days ({1} days of compute) · {2} tokens/s · MFU {3}").format(
+            f"{p.calendar_days:.2f}", f"{p.compute_days:.2f}", format_count(p.tokens_per_s or 0, 3),
+            "—" if p.mfu is None else f"{p.mfu * 100:.0f}%")) + "</p>")
         if p.time_breakdown:
             names = {"compute": tr("compute"), "tp_comm": tr("tensor-parallel communication"),
                      "dp_comm": tr("data-parallel / ZeRO communication"), "pp_bubble": tr("pipeline bubble"),

@@ -1,0 +1,486 @@
+"""One scenario in, one :class:`Evaluation` out: the only place a plan's figures are derived.
+
+Every view — the live panel, the Plans page and its details, the cost chart, the data page, ``gpuplanner
+estimate`` and ``gpuplanner plan`` (text and ``--json``) and the PDF report — renders an Evaluation and
+computes nothing of its own. The plan search ranks many candidates with the same vectorised formulas
+(:func:`memory.memory_arrays`, :func:`timing.time_arrays`, :func:`cost.rental_costs`) and then builds each
+shown plan's figures by calling :func:`evaluate` on the plan's complete scenario, so a ranked plan, the
+plan re-estimated from its scenario, the PDF and the app cannot disagree.
+
+Two kinds of days, named the same way everywhere:
+
+* ``compute_days`` — GPU time around the clock: ``tokens / (tokens/s) / 86400`` (:mod:`timing`).
+* ``calendar_days`` — what the user waits: compute time plus environment setup and data migration,
+  checkpoints and interruptions (Young 1974; Llama 3 §3.3.4), restarts per working session, stretched by
+  ``168 / hours_per_week`` (:func:`cost.rental_costs`), for the rental mode that costs least.
+
+Costs are in ``constraints.currency`` for the rental mode that costs least (:data:`cost.MODES`); ``cost`` is
+None when no price is known for the GPU (``messages`` says so). Rent versus build compares owning the
+plan's machines for the depreciation period, used ``hours_per_week``, with renting them
+(:func:`cost.rent_vs_build`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from . import cost as costmod
+from .cost import MODE_LABELS, MODES, GpuPrice, Msg, Overheads, PriceTable
+from .errors import PlannerError
+from .i18n import QT_TRANSLATE_NOOP
+from .memory import MemoryBreakdown
+from .params import ParamCount
+from .scenario import Scenario
+
+CTX = "Evaluation"
+CHINCHILLA_TOKENS_PER_PARAM = 20.0  # Hoffmann et al. 2022 (arXiv:2203.15556), Table 3: 70B -> 1.4T tokens
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The resolved layout a plan runs with (every field the estimate uses)."""
+
+    framework: str
+    tp: int
+    pp: int
+    cp: int
+    ep: int
+    vpp: int
+    dp: int
+    zero: int
+    sequence_parallel: bool
+    offload_optimizer: bool
+    offload_params: bool
+    recompute: str
+    micro_batch_size: int
+    grad_accum: int
+    global_batch_size: int
+
+    @classmethod
+    def of(cls, s: Scenario) -> "Layout":
+        p, t = s.parallel, s.training
+        return cls(framework=t.framework, tp=p.tp, pp=p.pp, cp=p.cp, ep=p.ep, vpp=p.vpp, dp=s.dp, zero=p.zero,
+                   sequence_parallel=bool(p.sequence_parallel and p.tp > 1), offload_optimizer=p.offload_optimizer,
+                   offload_params=p.offload_params, recompute=t.recompute, micro_batch_size=t.micro_batch_size,
+                   grad_accum=s.grad_accum, global_batch_size=s.global_batch)
+
+    def to_json(self) -> dict:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+@dataclass(frozen=True)
+class CostInputs:
+    """The per-scenario inputs of :func:`cost.rental_costs` besides the price and the training time
+    (shared by :func:`evaluate` and the search, so both bill the same way)."""
+
+    setup_hours: float
+    ckpt_bytes: float
+    overheads: Overheads
+
+
+def cost_inputs(scenario: Scenario, arch: Any, params_total: int, trainable: int,
+                overheads: Overheads | None = None) -> CostInputs:
+    """Setup (environment + data migration of the corpus and the 16-bit starting weights) and checkpoint
+    size for ``scenario`` (:func:`cost.data_migration_hours`, :func:`cost.checkpoint_bytes`)."""
+    ov = overheads or Overheads()
+    t = scenario.training
+    start_weights = 0.0 if t.method == "pretrain" else float(params_total)
+    setup = ov.env_setup_hours + costmod.data_migration_hours(float(scenario.data.tokens), arch.vocab_size,
+                                                              start_weights, ov.transfer_gbps)
+    ckpt = costmod.checkpoint_bytes(trainable, t.method in ("lora", "qlora"))
+    return CostInputs(setup_hours=setup, ckpt_bytes=ckpt, overheads=ov)
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Every figure of one plan. Immutable; views read it and compute nothing."""
+
+    scenario: Scenario
+    model_name: str
+    params: ParamCount
+    trainable: int
+    tier: str
+    gpu_id: str
+    gpu_name: str
+    gpu_memory_gib: float
+    num_gpus: int
+    gpus_per_node: int
+    nodes: int
+    layout: Layout
+    memory: MemoryBreakdown
+    time: Any  # timing.TimeEstimate
+    tokens: float
+    flops_per_token: float           # model FLOPs per token (the MFU definition)
+    hardware_flops_per_token: float  # with recomputation
+    total_flops: float               # model FLOPs over ``tokens``
+    compute_days: float
+    calendar_days: float
+    currency: str
+    rental_mode: str | None
+    cost: float | None
+    mode_costs: Mapping[str, float]
+    price: GpuPrice | None
+    setup_hours: float
+    deadline_days: float | None
+    budget: float | None
+    rent_vs_build: Any = None  # cost.BuildResult
+    rental_advice: tuple[Msg, ...] = ()
+    messages: tuple[Msg, ...] = ()
+    _extra: Mapping[str, Any] = field(default_factory=dict, repr=False)
+
+    # ---- derived views of the same numbers (no new formulas)
+    @property
+    def arch(self) -> Any:
+        """The resolved architecture (:class:`architecture.ModelArch`)."""
+        return self._extra["arch"]
+
+    @property
+    def fits(self) -> bool:
+        return self.memory.fits
+
+    @property
+    def memory_total_gib(self) -> float:
+        return self.memory.total
+
+    @property
+    def mfu(self) -> float:
+        return self.time.mfu
+
+    @property
+    def hfu(self) -> float:
+        return self.time.hfu
+
+    @property
+    def tokens_per_s(self) -> float:
+        return self.time.tokens_per_s
+
+    @property
+    def gpu_hours(self) -> float:
+        """GPU-hours of compute (around the clock)."""
+        return self.compute_days * 24.0 * self.num_gpus
+
+    @property
+    def meets_deadline(self) -> bool:
+        return self.deadline_days is None or self.calendar_days <= self.deadline_days
+
+    @property
+    def within_budget(self) -> bool:
+        return self.budget is None or (self.cost is not None and self.cost <= self.budget)
+
+    @property
+    def rental_mode_label(self) -> str | None:
+        return None if self.rental_mode is None else MODE_LABELS[self.rental_mode]
+
+    @property
+    def cost_per_million_tokens(self) -> float | None:
+        return None if self.cost is None else self.cost / max(self.tokens / 1e6, 1e-12)
+
+    @property
+    def cost_per_pflop(self) -> float | None:
+        return None if self.cost is None else self.cost / max(self.total_flops / 1e15, 1e-30)
+
+    @property
+    def required_tokens_per_s(self) -> float | None:
+        """Tokens/s needed to finish ``tokens`` by the deadline, counting only the hours worked per week."""
+        c = self.scenario.constraints
+        if not c.deadline_days or not self.tokens:
+            return None
+        seconds = c.deadline_days * 86400.0 * (c.hours_per_week / 168.0)
+        return self.tokens / seconds if seconds > 0 else None
+
+    @property
+    def compute_optimal_tokens(self) -> float:
+        """Compute-optimal pretraining data: 20 tokens per parameter (Chinchilla)."""
+        return CHINCHILLA_TOKENS_PER_PARAM * float(self.params.total)
+
+    @property
+    def tokens_per_param(self) -> float:
+        return self.tokens / max(float(self.params.total), 1.0)
+
+    def to_json(self) -> dict:
+        """The CLI contract (``gpuplanner estimate --json``; each plan of ``gpuplanner plan --json`` has the
+        same keys): ``memory_per_gpu_gib`` (with ``total``), ``compute_days``, ``calendar_days``, ``cost``
+        (None without a price), ``currency``, ``rental_mode``, and everything else the views show."""
+        s = self.scenario
+        out: dict[str, Any] = {
+            "model": self.model_name,
+            "params": {"total": self.params.total, "active": self.params.active, "trainable": self.trainable,
+                       "stored": self.arch.stored_params},
+            "tier": self.tier,
+            "gpu": self.gpu_id, "gpu_name": self.gpu_name, "gpu_memory_gib": self.gpu_memory_gib,
+            "num_gpus": self.num_gpus, "gpus_per_node": self.gpus_per_node, "nodes": self.nodes,
+            "layout": self.layout.to_json(),
+            "memory_per_gpu_gib": {k: round(v, 4) for k, v in self.memory.as_dict().items()},
+            "memory_headroom_gib": self.memory.headroom,
+            "fits": self.fits,
+            "tokens": self.tokens,
+            "flops_per_token": self.flops_per_token,
+            "hardware_flops_per_token": self.hardware_flops_per_token,
+            "total_flops": self.total_flops,
+            "compute_days": round(self.compute_days, 6),
+            "calendar_days": round(self.calendar_days, 6),
+            "gpu_hours": self.gpu_hours,
+            "setup_hours": round(self.setup_hours, 6),
+            "cost": None if self.cost is None else round(self.cost, 2),
+            "currency": self.currency,
+            "rental_mode": self.rental_mode,
+            "rental_mode_label": self.rental_mode_label,
+            "mode_costs": {k: round(v, 2) for k, v in self.mode_costs.items()},
+            "price": None if self.price is None else self.price.to_json(),
+            "cost_per_million_tokens": None if self.cost is None else round(self.cost_per_million_tokens, 4),
+            "meets_deadline": self.meets_deadline,
+            "within_budget": self.within_budget,
+            "rent_vs_build": None if self.rent_vs_build is None else self.rent_vs_build.to_json(),
+            "rental_advice": [m.render() for m in self.rental_advice],
+            "messages": [m.render() for m in self.messages],
+        }
+        t = self.time.to_json()
+        t.pop("train_days", None)
+        t.pop("gpu_hours", None)
+        out.update(t)
+        out["scenario"] = s.model_dump(mode="json", exclude_none=True)
+        return out
+
+
+# --------------------------------------------------------------------------------------------- evaluate
+
+
+def rent_vs_build_for(gpu_id: str, num_gpus: int, price: GpuPrice | None, table: PriceTable,
+                      hours_per_week: float):
+    """Own the plan's machines for their depreciation period, drawing power ``hours_per_week``, against
+    renting the same cards for that period at the cheapest monthly rent (:func:`cost.rent_monthly_for`).
+    None without a rental price."""
+    if price is None:
+        return None
+    b = costmod.default_build_inputs(gpu_id, num_gpus, table, utilisation=hours_per_week / costmod.HOURS_PER_WEEK)
+    rent, _mode = costmod.rent_monthly_for(price, num_gpus, hours_per_week)
+    return costmod.rent_vs_build(b, rent, b.depreciation_years * 12.0)
+
+
+def evaluate(scenario: Scenario, base_dir: Path | None = None, *, resolved: Any = None,
+             prices: PriceTable | None = None, overheads: Overheads | None = None,
+             rent_vs_build: bool = True) -> Evaluation:
+    """Evaluate one scenario: layout, memory, FLOPs, time, calendar days, costs, rent vs build, messages.
+
+    Raises :class:`ScenarioError` (one line naming the field) when the scenario cannot run at all (a layout
+    that does not divide the model); a plan that does not fit in memory or has no price is evaluated and
+    says so in ``messages``.
+    """
+    from .estimate import estimate, resolve
+
+    r = resolved or resolve(scenario, base_dir)
+    est = estimate(scenario, resolved=r)
+    s = r.scenario
+    c, h = s.constraints, s.hardware
+    table = prices or PriceTable.from_constraints(c)
+    tm = est.time
+    ci = cost_inputs(s, r.arch, r.params.total, est.trainable, overheads)
+    try:
+        price = table.get(r.gpu.id)
+    except PlannerError:
+        price = None
+    nodes = max(1, -(-h.num_gpus // max(h.gpus_per_node, 1)))
+    train_hours = tm.compute_days * 24.0
+    arr = costmod.rental_costs(
+        price or _NO_PRICE, num_gpus=h.num_gpus, nodes=nodes, train_hours=train_hours, ckpt_bytes=ci.ckpt_bytes,
+        setup_hours=ci.setup_hours, hours_per_week=c.hours_per_week, phase=c.phase, overheads=ci.overheads)
+    best = int(arr.best[0])
+    cal_h = float(arr.calendar_hours[best][0])
+    mode_costs = {m: float(arr.costs[i][0]) for i, m in enumerate(MODES) if math.isfinite(float(arr.costs[i][0]))}
+    total = float(arr.costs[best][0]) if price is not None and math.isfinite(float(arr.costs[best][0])) else None
+    mode = MODES[best] if total is not None else None
+    messages: list[Msg] = []
+    if not est.memory.fits:
+        messages.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "Does not fit: {need:.1f} GiB per GPU (with {head:.1f} GiB headroom) on a {cap:g} GiB card."),
+            {"need": est.memory.total + est.memory.headroom, "head": est.memory.headroom,
+             "cap": est.memory.capacity}))
+    if price is None:
+        messages.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No rental price for {gpu}: enter a quote."),
+                            {"gpu": r.gpu.name}))
+    advice: tuple[Msg, ...] = ()
+    rvb = None
+    if price is not None and total is not None:
+        advice = tuple(costmod.rental_advice(price, mode, costs=mode_costs, hours_per_week=c.hours_per_week,
+                                             phase=c.phase, num_gpus=h.num_gpus, currency=table.currency))
+        if rent_vs_build:
+            try:
+                rvb = rent_vs_build_for(r.gpu.id, h.num_gpus, price, table, c.hours_per_week)
+            except PlannerError:
+                rvb = None
+    from .params import tier
+
+    return Evaluation(
+        scenario=s, model_name=r.arch.name, params=r.params, trainable=est.trainable, tier=tier(r.params.total),
+        gpu_id=r.gpu.id, gpu_name=r.gpu.name, gpu_memory_gib=float(r.gpu.memory_gib or 0.0),
+        num_gpus=h.num_gpus, gpus_per_node=h.gpus_per_node, nodes=nodes, layout=Layout.of(s), memory=est.memory,
+        time=tm, tokens=float(s.data.tokens), flops_per_token=tm.flops_per_token,
+        hardware_flops_per_token=tm.hardware_flops_per_token, total_flops=tm.total_flops,
+        compute_days=tm.compute_days, calendar_days=cal_h / 24.0, currency=table.currency, rental_mode=mode,
+        cost=total, mode_costs=mode_costs if total is not None else {}, price=price, setup_hours=ci.setup_hours,
+        deadline_days=c.deadline_days, budget=c.budget, rent_vs_build=rvb, rental_advice=advice,
+        messages=tuple(messages), _extra={"arch": r.arch, "estimate": est, "resolved": r},
+    )
+
+
+# A price with no figures: rental_costs then bills nothing (every cost is inf) but still gives the calendar
+# of card-hour rental (sessions, setup, interruptions), which is what the user waits without a quote.
+_NO_PRICE = GpuPrice(gpu="", currency="", card_hour=None, machine_week=None, machine_month=None,
+                     spot_card_hour=None, machine_gpus=8, source="", source_date="")
+
+
+# ------------------------------------------------------------------------------------- memory what-ifs
+
+
+@dataclass(frozen=True)
+class MemoryAlternative:
+    """Memory per GPU of the same plan with one setting changed (the memory chart's comparison bars)."""
+
+    kind: str  # "current" | "zero" | "recompute"
+    value: Any  # the ZeRO stage or recompute level (None for the current plan)
+    memory: MemoryBreakdown
+
+
+def memory_alternatives(ev: Evaluation) -> list[MemoryAlternative]:
+    """The plan's memory, then the same plan at every other ZeRO stage and recompute level: one vectorised
+    call of :func:`memory.memory_arrays` with the plan's own fixed arguments."""
+    import numpy as np
+
+    from .estimate import memory_kwargs
+    from .memory import GIB, RECOMPUTE_CODES, memory_arrays
+
+    r = ev._extra["resolved"]
+    s = ev.scenario
+    p, t = s.parallel, s.training
+    variants = [("zero", z, z, RECOMPUTE_CODES[t.recompute]) for z in range(4) if z != p.zero]
+    variants += [("recompute", rc, p.zero, RECOMPUTE_CODES[rc]) for rc in ("none", "selective", "full")
+                 if rc != t.recompute]
+    kw = memory_kwargs(r)
+    out = [MemoryAlternative("current", None, ev.memory)]
+    arr = memory_arrays(
+        r.facts, **kw, tp=p.tp, pp=p.pp, cp=p.cp, ep=p.ep, dp=s.dp, zero=np.array([v[2] for v in variants]),
+        recompute=np.array([v[3] for v in variants]), mbs=t.micro_batch_size,
+        sp=p.sequence_parallel and p.tp > 1, grad_accum=s.grad_accum, vpp=p.vpp, offload=p.offload_optimizer)
+    n = len(variants)
+    cols = {k: np.broadcast_to(np.asarray(v, dtype=float), (n,)) / GIB for k, v in arr.items()}
+    for i, (kind, value, z, _rc) in enumerate(variants):
+        # parameter offload needs ZeRO-3: at another stage the parameters stay on the GPU
+        mem = MemoryBreakdown(
+            weights=float(cols["weights"][i]), gradients=float(cols["gradients"][i]),
+            optimizer=float(cols["optimizer"][i]), activations=float(cols["activations"][i]),
+            other=float(cols["other"][i]), capacity=ev.memory.capacity, headroom=ev.memory.headroom)
+        if not (kw.get("offload_params") and z != 3):
+            out.append(MemoryAlternative(kind, value, mem))
+    return out
+
+
+# ------------------------------------------------------------------------------------------- scaling
+
+
+@dataclass(frozen=True)
+class ScalingSeries:
+    kind: str            # "nvlink" | "pcie" | "multinode"
+    gpus: tuple[int, ...]
+    tokens_per_s: tuple[float, ...]   # NaN where the layout does not fit or is invalid
+    calendar_days: tuple[float, ...]
+    compute_days: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class Scaling:
+    """Throughput and days against GPU count for the plan's GPU (the scaling chart)."""
+
+    series: tuple[ScalingSeries, ...]
+    ideal_gpus: tuple[int, ...]
+    ideal_tokens_per_s: tuple[float, ...]
+    required_tokens_per_s: float | None   # what meets the deadline (hours worked per week counted)
+    deadline_days: float | None           # calendar days, compared with ``calendar_days``
+
+
+def _doublings(group: int, limit: int) -> list[int]:
+    out, n = [], group
+    while n <= limit:
+        out.append(n)
+        n *= 2
+    return out
+
+
+def _with_batch(s: Scenario) -> Scenario | None:
+    """``s`` if valid; when the global batch cannot be split over more replicas at this micro-batch, the
+    micro-batch shrinks (to 1 at most) so data parallelism can still grow; None when neither is valid."""
+    from .scenario import Scenario as _S
+
+    try:
+        return _S.model_validate(s.model_dump())
+    except ValueError:
+        if s.training.micro_batch_size == 1:
+            return None
+        tr = s.training.model_copy(update={"micro_batch_size": 1})
+        try:
+            return _S.model_validate(s.model_copy(update={"training": tr}).model_dump())
+        except ValueError:
+            return None
+
+
+def scaling(scenario: Scenario, base_dir: Path | None = None, max_gpus: int | None = None,
+            prices: PriceTable | None = None) -> Scaling:
+    """Each point is :func:`evaluate` of the scenario at that GPU count (data parallelism grows; TP/PP/CP
+    stay): inside one node over NVLink and over PCIe, and across nodes over the scenario's network. The
+    ideal line scales the smallest point that runs linearly."""
+    from dataclasses import replace as _replace
+
+    from .estimate import resolve
+
+    c = scenario.constraints
+    seconds = (c.deadline_days or 0) * 86400.0 * (c.hours_per_week / 168.0)
+    req = scenario.data.tokens / seconds if (c.deadline_days and scenario.data.tokens and seconds > 0) else None
+    p, h = scenario.parallel, scenario.hardware
+    group = p.tp * p.pp * p.cp
+    limit = max(group, max_gpus or c.max_gpus)
+    try:
+        r0 = resolve(scenario, base_dir)
+    except PlannerError:
+        return Scaling((), (), (), req, c.deadline_days)
+    table = prices or PriceTable.from_constraints(c)
+    link = r0.gpu.intra_node_link or "pcie"
+    kinds = ("nvlink", "pcie", "multinode") if link.startswith("nvlink") else ("pcie", "multinode")
+    series = []
+    for kind in kinds:
+        if kind == "multinode":
+            counts = [n for n in _doublings(group, limit) if n > h.gpus_per_node and n % h.gpus_per_node == 0]
+        else:
+            counts = _doublings(group, min(limit, h.gpus_per_node))
+        xs, ys, cds, kds = [], [], [], []
+        for n in counts:
+            upd = {"num_gpus": n}
+            if kind != "multinode":
+                upd["intra_node"] = kind
+            s2 = _with_batch(scenario.model_copy(update={"hardware": h.model_copy(update=upd)}))
+            y = cd = kd = math.nan
+            if s2 is not None:
+                try:
+                    ev = evaluate(s2, resolved=_replace(r0, scenario=s2), prices=table, rent_vs_build=False)
+                    if ev.fits and ev.tokens_per_s > 0:
+                        y, cd, kd = ev.tokens_per_s, ev.calendar_days, ev.compute_days
+                except (PlannerError, ValueError):
+                    pass
+            xs.append(n)
+            ys.append(y)
+            cds.append(cd)
+            kds.append(kd)
+        if xs:
+            series.append(ScalingSeries(kind, tuple(xs), tuple(ys), tuple(cds), tuple(kds)))
+    base = None
+    for sr in series:
+        for n, y in zip(sr.gpus, sr.tokens_per_s):
+            if not math.isnan(y) and (base is None or n < base[0] or (n == base[0] and y > base[1])):
+                base = (n, y)
+    ideal_x: list[int] = []
+    ideal_y: list[float] = []
+    if base is not None:
+        ideal_x = [n for n in sorted({n for sr in series for n in sr.gpus}) if n >= base[0]]
+        ideal_y = [base[1] * n / base[0] for n in ideal_x]
+    return Scaling(tuple(series), tuple(ideal_x), tuple(ideal_y), req, c.deadline_days)

@@ -1,0 +1,257 @@
+"""One plan, one answer: the search's vectorised figures, ``evaluate`` on a plan's scenario, ``gpuplanner plan
+--json`` and ``gpuplanner estimate --json`` agree for every example and for hundreds of random scenarios.
+
+Random scenarios are seeded (reproducible); ``-m slow`` runs more of them.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gpuplanner.cli import run_cli
+from gpuplanner.core import search as S
+from gpuplanner.core.errors import PlannerError
+from gpuplanner.core.evaluate import evaluate
+from gpuplanner.core.scenario import load_scenario, scenario_from_dict
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = sorted((ROOT / "examples").glob("*.json")) + sorted((ROOT / "examples").glob("*.gpuplan"))
+
+PRESETS = ["qwen2.5-0.5b", "qwen2.5-1.5b", "gpt2-xl", "llama-2-7b", "llama-3-8b", "mistral-7b-v0.1", "qwen2.5-14b",
+           "gemma-2-9b", "glm-4-9b", "llama-2-13b", "qwen2.5-32b", "llama-3-70b", "mixtral-8x7b",
+           "qwen3-30b-a3b", "deepseek-v2-lite", "phi-3-mini-4k", "bloom-7b1", "internlm2-7b"]
+GPU_SETS = [None, ["h100-sxm-80gb", "a800-sxm-80gb"], ["rtx-4090-24gb", "l40s-48gb", "a100-sxm-80gb"],
+            ["h800-sxm-80gb", "h20-96gb", "rtx-4090d-24gb", "h100-sxm-80gb"]]
+
+
+def random_scenario(rng: random.Random) -> dict:
+    """A valid-looking scenario as a user would fill it (preset, method, framework, tokens, constraints)."""
+    method = rng.choice(["pretrain", "full", "lora", "qlora"])
+    fw = rng.choice(["hf", "deepspeed", "fsdp", "megatron"]) if method in ("pretrain", "full") else rng.choice(
+        ["hf", "deepspeed", "fsdp"])
+    seq = rng.choice([1024, 2048, 4096, 8192, 32768])
+    d: dict = {
+        "model": {"preset": rng.choice(PRESETS)},
+        "training": {"method": method, "framework": fw, "seq_len": seq,
+                     "recompute": rng.choice(["none", "selective", "full"]),
+                     "optimizer": rng.choice(["adamw", "adamw", "adamw_8bit"])},
+        "parallel": {"vpp": rng.choice([1, 1, 2]), "offload_optimizer": rng.random() < 0.15},
+        "data": {"tokens": rng.choice([1e8, 5e8, 2e9, 2e10, 1e11])},
+        "constraints": {"max_gpus": rng.choice([8, 16, 64, 128]),
+                        "hours_per_week": rng.choice([168, 168, 60]),
+                        "phase": rng.choice(["stable", "research", "burst"]),
+                        "objective": rng.choice(["cheapest", "fastest", "value"]),
+                        "currency": rng.choice(["CNY", "USD"])},
+    }
+    if rng.random() < 0.5:
+        d["constraints"]["deadline_days"] = rng.choice([3, 14, 30])
+    if rng.random() < 0.2:
+        d["constraints"]["budget"] = rng.choice([1e4, 1e5, 1e6])
+    if fw in ("deepspeed", "fsdp") and rng.random() < 0.15:
+        d["parallel"]["offload_params"] = True
+        d["parallel"]["zero"] = 3
+    gpus = rng.choice(GPU_SETS)
+    if gpus:
+        d["constraints"]["gpu_candidates"] = gpus
+    if rng.random() < 0.3:
+        d["training"]["global_batch_size"] = rng.choice([64, 128, 256, 512])
+    if rng.random() < 0.2:
+        d["assumptions"] = {"mfu": rng.choice([0.3, 0.45])}
+    if rng.random() < 0.2:
+        d["constraints"]["prices"] = {"h100-sxm-80gb": {"card_hour": 15.0, "machine_month": 60000.0,
+                                                        "currency": "CNY"}}
+    return d
+
+
+def _scenarios(n: int, seed: int) -> list:
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        try:
+            out.append(scenario_from_dict(random_scenario(rng)))
+        except PlannerError:
+            continue
+    return out
+
+
+def _same(a, b, rel=1e-9) -> bool:
+    if a is None or b is None:
+        return a is b
+    a, b = float(a), float(b)
+    return a == b or math.isclose(a, b, rel_tol=rel, abs_tol=1e-12)
+
+
+# ------------------------------------------------------------------------- vectorised == evaluate
+
+def test_vectorised_search_equals_evaluate_on_10000_candidates():
+    """For random candidates of random scenarios, the ranking's arrays equal ``evaluate`` of the candidate's
+    complete scenario, field by field (memory, fit, compute and calendar time, cost, mode, MFU)."""
+    rng = np.random.default_rng(7)
+    checked = fitting = 0
+    mismatches: list = []
+    for s in _scenarios(60, seed=11):
+        for ctx in S.iter_contexts(s):
+            c = S.enumerate_candidates(ctx, s.constraints.max_gpus)
+            if not len(c["tp"]):
+                continue
+            vec = S.evaluate_candidates(ctx, c)
+            for i in rng.choice(len(c["tp"]), size=min(45, len(c["tp"])), replace=False):
+                sc = S.candidate_scenario(ctx, c, int(i))
+                ev = evaluate(sc, resolved=replace(ctx.resolved, scenario=sc), prices=ctx.table,
+                              overheads=ctx.overheads, rent_vs_build=False)
+                checked += 1
+                pairs = [("memory", vec["mem_gib"][i], ev.memory.total)]
+                if bool(vec["fits"][i]) != ev.fits:
+                    mismatches.append(("fits", ctx.gpu.id, sc.parallel, vec["fits"][i], ev.fits))
+                if vec["fits"][i]:
+                    fitting += 1
+                    pairs += [("compute_days", vec["train_hours"][i] / 24.0, ev.compute_days),
+                              ("calendar_days", vec["calendar_hours"][i] / 24.0, ev.calendar_days),
+                              ("cost", vec["cost"][i], ev.cost), ("mfu", vec["mfu"][i], ev.mfu)]
+                    if S.MODES[int(vec["mode"][i])] != ev.rental_mode:
+                        mismatches.append(("mode", ctx.gpu.id, S.MODES[int(vec["mode"][i])], ev.rental_mode))
+                    for j, m in enumerate(S.MODES):
+                        if math.isfinite(vec["mode_costs"][j][i]) and not _same(vec["mode_costs"][j][i],
+                                                                                 ev.mode_costs.get(m)):
+                            mismatches.append(("mode_cost", m, vec["mode_costs"][j][i], ev.mode_costs.get(m)))
+                for key, a, b in pairs:
+                    if not _same(a, b):
+                        mismatches.append((key, ctx.gpu.id, sc.parallel, sc.training.recompute, a, b))
+    assert checked >= 10_000, checked
+    assert fitting >= 2_000, fitting
+    assert not mismatches, mismatches[:5]
+
+
+# ---------------------------------------------------------------------------- plan == estimate
+
+def _plan_json(tmp_path: Path, scenario_dict: dict, capsys, top: int = 5) -> dict:
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(scenario_dict), encoding="utf-8")
+    assert run_cli(["plan", str(f), "--json", "--top", str(top)]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def _estimate_json(tmp_path: Path, scenario_dict: dict, capsys) -> dict:
+    f = tmp_path / "plan-scenario.json"
+    f.write_text(json.dumps(scenario_dict), encoding="utf-8")
+    assert run_cli(["estimate", str(f), "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+CONTRACT = ("memory_per_gpu_gib", "compute_days", "calendar_days", "cost", "currency", "rental_mode", "scenario")
+
+
+def _check_plan_reproduces(tmp_path, p: dict, capsys) -> None:
+    for key in CONTRACT:
+        assert key in p, key
+    assert "total" in p["memory_per_gpu_gib"]
+    e = _estimate_json(tmp_path, p["scenario"], capsys)
+    # to the displayed precision: one decimal of GiB and days, whole currency units
+    assert f"{e['memory_per_gpu_gib']['total']:.1f}" == f"{p['memory_per_gpu_gib']['total']:.1f}"
+    assert f"{e['calendar_days']:.1f}" == f"{p['calendar_days']:.1f}"
+    assert f"{e['compute_days']:.1f}" == f"{p['compute_days']:.1f}"
+    assert (e["cost"] is None) == (p["cost"] is None)
+    if p["cost"] is not None:
+        assert f"{e['cost']:,.0f}" == f"{p['cost']:,.0f}"
+    assert (e["currency"], e["rental_mode"], e["gpu"], e["num_gpus"]) == \
+        (p["currency"], p["rental_mode"], p["gpu"], p["num_gpus"])
+    assert e["layout"] == p["layout"]
+
+
+@pytest.mark.parametrize("example", [p.name for p in EXAMPLES])
+def test_every_example_plan_reproduces_with_estimate(example, tmp_path, capsys):
+    path = ROOT / "examples" / example
+    assert run_cli(["plan", str(path), "--json", "--top", "5"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["plans"], example
+    for p in out["plans"]:
+        _check_plan_reproduces(tmp_path, p, capsys)
+
+
+def _random_plan_parity(n: int, seed: int, tmp_path, capsys) -> int:
+    rng = random.Random(seed)
+    done = plans = 0
+    while done < n:
+        d = random_scenario(rng)
+        try:
+            scenario_from_dict(d)
+        except PlannerError:
+            continue
+        out = _plan_json(tmp_path, d, capsys)
+        done += 1
+        for p in out["plans"]:
+            plans += 1
+            _check_plan_reproduces(tmp_path, p, capsys)
+    return plans
+
+
+def test_random_scenarios_top5_plans_reproduce_with_estimate(tmp_path, capsys):
+    plans = _random_plan_parity(200, seed=2026, tmp_path=tmp_path, capsys=capsys)
+    assert plans >= 500, plans
+
+
+@pytest.mark.slow
+def test_more_random_scenarios_reproduce(tmp_path, capsys):
+    _random_plan_parity(1000, seed=99, tmp_path=tmp_path, capsys=capsys)
+
+
+def test_estimate_of_a_plan_file_is_its_selected_plan(capsys):
+    """``estimate FILE.gpuplan`` evaluates the selected plan's complete scenario, which keeps vpp, sequence
+    parallelism and the selection's own quote (schema 2 files are migrated)."""
+    path = ROOT / "examples" / "70b-cpt-64xh100.gpuplan"
+    assert run_cli(["estimate", str(path), "--json"]) == 0
+    e = json.loads(capsys.readouterr().out)
+    assert e["layout"]["vpp"] == 2 and e["layout"]["sequence_parallel"] is True
+    assert e["layout"]["tp"] == 8 and e["layout"]["pp"] == 4
+    assert e["scenario"]["constraints"]["prices"]["h100-sxm-80gb"]["card_hour"] == 6.16
+    assert e["currency"] == "USD" and e["cost"] is not None
+
+
+def test_scenario_with_no_price_has_calendar_days_but_no_cost(tmp_path, capsys):
+    d = {"model": {"preset": "llama-3-8b"}, "hardware": {"gpu": "h800-sxm-80gb", "num_gpus": 8},
+         "parallel": {"zero": 3}, "training": {"framework": "fsdp"}, "data": {"tokens": "1B"}}
+    e = _estimate_json(tmp_path, d, capsys)
+    assert e["cost"] is None and e["rental_mode"] is None
+    assert e["calendar_days"] > e["compute_days"] > 0
+    assert any("No rental price" in m for m in e["messages"])
+
+
+def test_user_choices_kept_in_every_plan_scenario():
+    """What the user set and the search does not vary (optimizer offload, interleaving where it divides the
+    layers, precision, optimizer) is kept in each plan's scenario; nothing is silently dropped."""
+    s = scenario_from_dict({"model": {"preset": "llama-3-70b"}, "training": {"framework": "megatron",
+                            "method": "pretrain", "optimizer": "adamw_8bit"},
+                            "parallel": {"vpp": 2, "offload_optimizer": True}, "data": {"tokens": "20B"},
+                            "constraints": {"max_gpus": 128, "gpu_candidates": ["h100-sxm-80gb"]}})
+    res = S.search(s, top=5)
+    assert res.plans
+    for p in res.plans:
+        ps = p.scenario
+        assert ps.parallel.offload_optimizer is True and ps.training.optimizer == "adamw_8bit"
+        assert ps.parallel.vpp == (2 if p.pp > 1 and 80 % (p.pp * 2) == 0 else 1)
+        ev = evaluate(ps)
+        assert ev.memory.total == pytest.approx(p.memory_per_gpu_gib, rel=1e-12)
+        assert ev.calendar_days == pytest.approx(p.calendar_days, rel=1e-12)
+
+
+def test_rent_vs_build_is_the_same_in_plan_and_estimate(tmp_path, capsys):
+    d = {"model": {"preset": "llama-3-8b"}, "training": {"method": "full", "framework": "fsdp"},
+         "data": {"tokens": "2B"}, "constraints": {"max_gpus": 8, "hours_per_week": 60,
+                                                   "gpu_candidates": ["h100-sxm-80gb"]}}
+    out = _plan_json(tmp_path, d, capsys, top=1)
+    p = out["plans"][0]
+    e = _estimate_json(tmp_path, p["scenario"], capsys)
+    assert out["rent_vs_build"] == p["rent_vs_build"] == e["rent_vs_build"]
+    assert e["rent_vs_build"]["own_total"] > 0
+
+
+def test_load_scenario_of_a_plan_file_uses_the_selection():
+    s, _ = load_scenario(ROOT / "examples" / "qwen3-moe-full-16xh100.gpuplan")
+    assert s.parallel.ep == 8 and s.hardware.num_gpus == 16
