@@ -249,3 +249,90 @@ def test_content_module_has_no_qt():
     code = ("import sys, gpuplanner.report.content as c; "
             "sys.exit(1 if any(m.startswith(('PySide6', 'pyqtgraph')) for m in sys.modules) else 0)")
     assert subprocess.run([sys.executable, "-c", code], timeout=60).returncode == 0
+
+
+# ------------------------------------------------------------------ one plan, one answer: the PDF
+
+
+def _estimate_json(path: Path, capsys) -> dict:
+    import json
+
+    from gpuplanner.cli import run_cli
+
+    assert run_cli(["estimate", str(path), "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def _pdf_agrees(text: str, e: dict) -> None:
+    """The chosen plan's memory total, calendar days and cost in the PDF are ``estimate --json``'s."""
+    assert f"{fmt_gib(e['memory_per_gpu_gib']['total'])} GiB of" in text, e["memory_per_gpu_gib"]["total"]
+    assert f"Training takes about {fmt_days(e['calendar_days'])} calendar days" in text
+    if e["cost"] is not None:
+        assert f"and costs about {fmt_money(e['cost'], e['currency'])}" in text
+
+
+@needs_poppler
+@pytest.mark.parametrize("example", [p.name for p in EXAMPLES])
+def test_pdf_agrees_with_estimate(reports, example, capsys):
+    from gpuplanner.core.scenario import load_scenario
+
+    path = ROOT / "examples" / example
+    if load_scenario(path)[0].parallel.auto:
+        pytest.skip("automatic layout: the report recommends the search's best plan")
+    _data, pdf = reports[example]
+    _pdf_agrees(_text(pdf), _estimate_json(path, capsys))
+
+
+def _random_plan_scenarios(n: int, seed: int) -> list[dict]:
+    """The best plan's complete scenario for ``n`` random scenarios (tests/test_one_answer.py)."""
+    import random
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_one_answer import random_scenario
+
+    from gpuplanner.core.errors import PlannerError
+    from gpuplanner.core.scenario import scenario_from_dict
+    from gpuplanner.core.search import search
+
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        try:
+            res = search(scenario_from_dict(random_scenario(rng)), top=1)
+        except PlannerError:
+            continue
+        if res.plans:
+            out.append(res.plans[0].to_json()["scenario"])
+    return out
+
+
+def _random_pdfs(app, tmp_path, capsys, n: int, seed: int) -> None:
+    import json
+
+    from gpuplanner.report.render import export_pdf
+
+    for i, scen in enumerate(_random_plan_scenarios(n, seed)):
+        f = tmp_path / f"plan{i}.json"
+        f.write_text(json.dumps(scen), encoding="utf-8")
+        pdf = export_pdf(load_report_data(f), tmp_path / f"plan{i}.pdf", paper="a4")
+        _pdf_agrees(_text(pdf), _estimate_json(f, capsys))
+
+
+@needs_poppler
+def test_pdf_agrees_with_estimate_for_20_random_plans(app, tmp_path, capsys):
+    _random_pdfs(app, tmp_path, capsys, 20, seed=31)
+
+
+@needs_poppler
+@pytest.mark.slow
+def test_pdf_agrees_with_estimate_for_more_random_plans(app, tmp_path, capsys):
+    _random_pdfs(app, tmp_path, capsys, 100, seed=32)
+
+
+def test_report_cli_for_a_plan_file_is_its_selected_plan(reports, capsys):
+    """``report FILE.gpuplan`` shows the selected plan: the figures of ``estimate FILE --json``."""
+    data, _pdf = reports["70b-cpt-64xh100.gpuplan"]
+    e = _estimate_json(ROOT / "examples" / "70b-cpt-64xh100.gpuplan", capsys)
+    assert f"{data.plan.memory['total']:.1f}" == f"{e['memory_per_gpu_gib']['total']:.1f}"
+    assert data.plan.cost == e["cost"] and data.plan.calendar_days == e["calendar_days"]
+    assert data.plan.layout["vpp"] == 2 and data.plan.layout["sp"] is True

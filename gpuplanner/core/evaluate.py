@@ -203,7 +203,8 @@ class Evaluation:
     def to_json(self) -> dict:
         """The CLI contract (``gpuplanner estimate --json``; each plan of ``gpuplanner plan --json`` has the
         same keys): ``memory_per_gpu_gib`` (with ``total``), ``compute_days``, ``calendar_days``, ``cost``
-        (None without a price), ``currency``, ``rental_mode``, and everything else the views show."""
+        (None without a price), ``currency``, ``rental_mode``, and everything else the views show. Values are
+        not rounded: every view rounds the same full value once, so no two places can disagree."""
         s = self.scenario
         out: dict[str, Any] = {
             "model": self.model_name,
@@ -213,24 +214,24 @@ class Evaluation:
             "gpu": self.gpu_id, "gpu_name": self.gpu_name, "gpu_memory_gib": self.gpu_memory_gib,
             "num_gpus": self.num_gpus, "gpus_per_node": self.gpus_per_node, "nodes": self.nodes,
             "layout": self.layout.to_json(),
-            "memory_per_gpu_gib": {k: round(v, 4) for k, v in self.memory.as_dict().items()},
+            "memory_per_gpu_gib": dict(self.memory.as_dict()),
             "memory_headroom_gib": self.memory.headroom,
             "fits": self.fits,
             "tokens": self.tokens,
             "flops_per_token": self.flops_per_token,
             "hardware_flops_per_token": self.hardware_flops_per_token,
             "total_flops": self.total_flops,
-            "compute_days": round(self.compute_days, 6),
-            "calendar_days": round(self.calendar_days, 6),
+            "compute_days": self.compute_days,
+            "calendar_days": self.calendar_days,
             "gpu_hours": self.gpu_hours,
-            "setup_hours": round(self.setup_hours, 6),
-            "cost": None if self.cost is None else round(self.cost, 2),
+            "setup_hours": self.setup_hours,
+            "cost": self.cost,
             "currency": self.currency,
             "rental_mode": self.rental_mode,
             "rental_mode_label": self.rental_mode_label,
-            "mode_costs": {k: round(v, 2) for k, v in self.mode_costs.items()},
+            "mode_costs": dict(self.mode_costs),
             "price": None if self.price is None else self.price.to_json(),
-            "cost_per_million_tokens": None if self.cost is None else round(self.cost_per_million_tokens, 4),
+            "cost_per_million_tokens": self.cost_per_million_tokens,
             "meets_deadline": self.meets_deadline,
             "within_budget": self.within_budget,
             "rent_vs_build": None if self.rent_vs_build is None else self.rent_vs_build.to_json(),

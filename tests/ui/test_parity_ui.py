@@ -1,0 +1,147 @@
+"""One plan, one answer in the app: for every example and for random scenarios, the Plans page row, the
+live panel after "Use this layout" and ``gpuplanner plan --json`` show the same memory total, calendar days
+and cost (to the displayed precision)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from gpuplanner.cli import run_cli
+from gpuplanner.core.errors import PlannerError
+from gpuplanner.core.scenario import load_scenario, scenario_from_dict
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))
+from test_one_answer import random_scenario  # noqa: E402
+
+EXAMPLES = sorted((ROOT / "examples").glob("*.json")) + sorted((ROOT / "examples").glob("*.gpuplan"))
+COL = {"memory": 4, "days": 5, "cost": 6}
+
+
+def _cli_plans(path: Path, capsys) -> list[dict]:
+    assert run_cli(["plan", str(path), "--json", "--top", "20"]) == 0
+    return json.loads(capsys.readouterr().out)["plans"]
+
+
+def _row_text(page, row: int, col: str) -> str:
+    return page.table_model.data(page.table_model.index(row, COL[col]), Qt.ItemDataRole.DisplayRole)
+
+
+def _searched(win) -> bool:
+    s = win.search
+    return s.state in ("done", "failed") and not s._timer.isActive() and s._key == s.search_key(win.model)
+
+
+def _load(win, qtbot, scenario) -> None:
+    """Load ``scenario`` as a new document and wait for its own search."""
+    win.model.load(scenario)
+    qtbot.waitUntil(lambda: _searched(win) and win.search.outcome is not None, timeout=30000)
+
+
+def _check_window(win, qtbot, scenario, cli: list[dict], top: int = 5) -> int:
+    """Load ``scenario`` (manual layout), wait for the search and compare its top rows with the CLI, then
+    adopt each and compare the live panel."""
+    scenario = scenario.model_copy(update={"parallel": scenario.parallel.model_copy(update={"auto": False})})
+    _load(win, qtbot, scenario)
+    win.go_to(5)
+    page = win.page("plans")
+    rows = page.table_model.plans
+    assert len(rows) >= min(top, len(cli))
+    checked = 0
+    for i, row in enumerate(rows[:top]):
+        p = cli[i]
+        assert (row.gpu, row.num_gpus) == (p["gpu"], p["num_gpus"])
+        # the row as displayed
+        assert _row_text(page, i, "memory").split(" / ")[0] == f"{p['memory_per_gpu_gib']['total']:.1f}"
+        assert _row_text(page, i, "days") == f"{p['calendar_days']:.2f}"
+        assert _row_text(page, i, "cost") == ("—" if p["cost"] is None else f"{p['cost']:,.0f}")
+        # "Use this layout", then the live panel
+        page.view.selectRow(page.proxy.mapFromSource(page.table_model.index(i, 0)).row())
+        assert page.current_plan().rank == row.rank and page.current_plan().scenario == row.scenario
+        page.adopt_current()
+        qtbot.waitUntil(lambda: win.estimator.result is not None and win.estimator.result.evaluation is not None
+                        and win.estimator.result.evaluation.scenario == row.scenario, timeout=10000)
+        mem = win.live.mem_value.text()
+        assert mem.startswith(f"{p['memory_per_gpu_gib']['total']:.1f} of "), mem
+        t = win.live.time_value.text()
+        assert t.startswith(f"{p['calendar_days']:.2f} calendar days"), t
+        if p["cost"] is not None:
+            assert f"{p['cost']:,.0f} {p['currency']}" in t, t
+        checked += 1
+        # back to the search's input for the next row (adopting changed the user's fields)
+        _load(win, qtbot, scenario)
+        rows = page.table_model.plans
+    return checked
+
+
+@pytest.mark.parametrize("example", [p.name for p in EXAMPLES])
+def test_plans_page_and_live_panel_match_the_cli(win, qtbot, capsys, example):
+    path = ROOT / "examples" / example
+    scenario, _ = load_scenario(path)
+    if scenario.parallel.auto:
+        pytest.skip("automatic layout")
+    cli = _cli_plans(path, capsys)
+    assert _check_window(win, qtbot, scenario, cli, top=3) >= 1
+
+
+def test_random_scenarios_match_the_cli_in_the_app(win, qtbot, capsys, tmp_path):
+    rng = random.Random(404)
+    done = 0
+    while done < 6:
+        d = random_scenario(rng)
+        try:
+            scenario = scenario_from_dict(d)
+        except PlannerError:
+            continue
+        f = tmp_path / "s.json"
+        f.write_text(json.dumps(d), encoding="utf-8")
+        cli = _cli_plans(f, capsys)
+        if not cli:
+            continue
+        _check_window(win, qtbot, scenario, cli, top=2)
+        done += 1
+
+
+def test_live_panel_names_both_kinds_of_days(win):
+    t = win.live.time_value.text()
+    assert re.search(r"calendar days \(.* days of compute\)", t), t
+
+
+def test_200_random_scenarios_rows_and_live_panel_match_plan_json(win):
+    """The Plans page's table model and the live panel (the view code, fed synchronously) show what
+    ``plan --json`` says for the top 5 plans of 200 random scenarios."""
+    from gpuplanner.ui import engine
+    from gpuplanner.ui.pages.plans_page import PlanTableModel
+
+    rng = random.Random(2027)
+    table = PlanTableModel()
+    done = rows_checked = 0
+    while done < 200:
+        try:
+            scenario = scenario_from_dict(random_scenario(rng))
+        except PlannerError:
+            continue
+        out = engine.search_plans(scenario, top=5)
+        done += 1
+        table.set_plans(out.plans)
+        for i, row in enumerate(out.plans):
+            p = row.plan.to_json()
+            cell = lambda col: table.data(table.index(i, COL[col]), Qt.ItemDataRole.DisplayRole)  # noqa: E731
+            assert cell("memory").split(" / ")[0] == f"{p['memory_per_gpu_gib']['total']:.1f}"
+            assert cell("days") == f"{p['calendar_days']:.2f}"
+            assert cell("cost") == ("—" if p["cost"] is None else f"{p['cost']:,.0f}")
+            win.live.on_estimate(engine.live(row.scenario))
+            assert win.live.mem_value.text().startswith(f"{p['memory_per_gpu_gib']['total']:.1f} of ")
+            t = win.live.time_value.text()
+            assert t.startswith(f"{p['calendar_days']:.2f} calendar days")
+            if p["cost"] is not None:
+                assert f"{p['cost']:,.0f} {p['currency']}" in t
+            rows_checked += 1
+    assert rows_checked >= 500, rows_checked
