@@ -132,6 +132,8 @@ def translate_param(context: str, value):
     """A core message's parameter in the UI language: string parameters are often marked names (rental
     modes, link kinds, component names) that live in the message's context or another core context.
     Anything that is not a translated string (numbers, GPU names, paths) comes back unchanged."""
+    if hasattr(value, "context") and hasattr(value, "text") and hasattr(value, "params"):
+        return translate_message(value.context, value.text, value.params)  # a nested message
     if not isinstance(value, str) or not value:
         return value
     from PySide6.QtCore import QCoreApplication
@@ -155,4 +157,4 @@ def translate_message(context: str | None, text: str, params: dict | None) -> st
     try:
         return translated.format(**{k: translate_param(context or "", v) for k, v in params.items()})
     except (KeyError, IndexError, ValueError):
-        return text.format(**params)
+        return text.format(**{k: v.render() if hasattr(v, "render") else v for k, v in params.items()})

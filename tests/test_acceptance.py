@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from gpuplanner.core import acceptance as acc
-from gpuplanner.core.acceptance import (
+from gpuplanner.verify import acceptance as acc
+from gpuplanner.verify.acceptance import (
     KitResultError,
     analyse,
     apply_measured_mfu,
@@ -31,7 +31,7 @@ from gpuplanner.core.acceptance import (
     render_kit,
 )
 from gpuplanner.core.estimate import estimate
-from gpuplanner.core.scenario import load_scenario
+from gpuplanner.io.scenario_files import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "kit"
@@ -371,11 +371,10 @@ def test_cli_import_bad_file_is_one_line(tmp_path, capsys):
 
 
 def _kit_namespace() -> dict:
-    from gpuplanner.core.kit_script import KIT_PY
+    """The benchmark program is a real module: import it (module level imports only the standard library)."""
+    from gpuplanner.verify import kit_bench
 
-    ns: dict = {"__name__": "gpuplanner_kit_under_test"}
-    exec(compile(KIT_PY, "kit.py", "exec"), ns)  # module level imports only the standard library
-    return ns
+    return vars(kit_bench)
 
 
 def test_fit_shape_for_llama3_8b_on_80gb():
@@ -433,3 +432,35 @@ def test_nvidia_smi_header_and_gpu_list(tmp_path):
     assert [g["index"] for g in info["gpus"]] == [0, 1]
     assert info["gpus"][1]["memory_gib"] == pytest.approx(81559 / 1024)
     assert info["topo"] is None
+
+
+# ------------------------------------------------------------------ the kit is filled in one pass
+
+
+@pytest.mark.skipif(BASH is None, reason="bash not available")
+@pytest.mark.parametrize("name", ["@PY@", "@PLAN@ and @SUMMARY@", "$(touch x)", "`touch y`", "a'b\"c",
+                                  "line\nbreak", "GPUPLANNER_KIT_EOF", "x\x1b[2Jy"])
+def test_kit_names_come_out_literally_and_bash_parses(tmp_path, name):
+    s, base = _scenario()
+    s = s.model_copy(update={"model": s.model.model_copy(update={"name": name})})
+    text = render_kit(s, base_dir=base)
+    kit = tmp_path / "kit.sh"
+    kit.write_text(text, encoding="utf-8")
+    proc = subprocess.run([BASH, "-n", str(kit)], capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    assert text.count("def main(argv=None):") == 1  # the benchmark is embedded exactly once
+    plan = json.loads(text.split("<<'GPUPLANNER_PLAN_EOF'\n", 1)[1].split("\nGPUPLANNER_PLAN_EOF", 1)[0])
+    assert plan["plan"]["model"] == name
+    comment = next(line for line in text.splitlines() if line.startswith("# Plan: "))
+    assert all(ch.isprintable() for ch in comment)
+    assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
+
+
+def test_kit_embeds_the_benchmark_module_source():
+    from gpuplanner.verify import kit_bench
+    from gpuplanner.verify.acceptance import kit_benchmark_source
+
+    src = kit_benchmark_source()
+    assert src == Path(kit_bench.__file__).read_text(encoding="utf-8")
+    s, base = _scenario()
+    assert src.strip("\n") in render_kit(s, base_dir=base)

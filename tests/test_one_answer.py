@@ -19,7 +19,8 @@ from gpuplanner.cli import run_cli
 from gpuplanner.core import search as S
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.core.evaluate import evaluate
-from gpuplanner.core.scenario import load_scenario, scenario_from_dict
+from gpuplanner.core.scenario import scenario_from_dict
+from gpuplanner.io.scenario_files import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "examples").glob("*.json")) + sorted((ROOT / "examples").glob("*.gpuplan"))

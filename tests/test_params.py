@@ -9,7 +9,7 @@ import pytest
 
 from gpuplanner.core.architecture import arch_from_hf_config, load_presets, resolve_arch
 from gpuplanner.core.errors import ModelConfigError, ScenarioError
-from gpuplanner.core.hf_import import load_model_source
+from gpuplanner.io.model_files import load_model_source
 from gpuplanner.core.params import count_params, lora_params, tier
 from gpuplanner.core.scenario import ModelSection
 

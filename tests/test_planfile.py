@@ -20,7 +20,9 @@ import pytest
 from gpuplanner.core.architecture import get_preset, resolve_arch
 from gpuplanner.core.errors import PlannerError, ScenarioError
 from gpuplanner.core.estimate import estimate
-from gpuplanner.core.scenario import load_scenario, scenario_from_dict
+from gpuplanner.core.scenario import scenario_from_dict
+from gpuplanner.io.model_files import ModelFiles
+from gpuplanner.io.scenario_files import load_scenario
 from gpuplanner.io import planfile
 from gpuplanner.io.planfile import (
     CURRENT_SCHEMA,
@@ -575,7 +577,7 @@ def test_embedded_model_opens_where_the_path_is_missing(tmp_path):
     assert planfile.save(doc, plan) == []
     assert doc.embedded_model.source == "my-llama/config.json"
     assert doc.embedded_model.arch["hidden_size"] == 4096 and doc.embedded_model.arch["num_kv_heads"] == 8
-    here = resolve_arch(scenario.model, plan.parent)
+    here = resolve_arch(scenario.model, ModelFiles(plan.parent))
 
     other = tmp_path / "elsewhere"
     other.mkdir()
@@ -583,14 +585,14 @@ def test_embedded_model_opens_where_the_path_is_missing(tmp_path):
     moved, _ = planfile.load(other / "p.gpuplan")
     assert planfile.resolve_model(moved, other) == here  # every architecture field, from the file alone
     with pytest.raises(ScenarioError, match="not found"):
-        resolve_arch(moved.scenario.model, other)  # the path really is missing there
+        resolve_arch(moved.scenario.model, ModelFiles(other))  # the path really is missing there
 
     # the CLI path: load_scenario gives a scenario whose estimate matches the original machine's
     s, base = load_scenario(other / "p.gpuplan")
-    assert base == other.resolve()
+    assert base == ModelFiles(other.resolve())
     assert s.model.hf_config is None and s.model.hidden_size == 4096
     assert estimate(s, base).params.total == 8_030_261_248  # Llama 3 8B, published total
-    assert estimate(s, base).memory.total == pytest.approx(estimate(scenario, plan.parent).memory.total)
+    assert estimate(s, base).memory.total == pytest.approx(estimate(scenario, ModelFiles(plan.parent)).memory.total)
 
     # re-saving on the machine without the model keeps the embedded architecture
     assert planfile.save(moved, other / "p.gpuplan") == []
@@ -624,7 +626,7 @@ def test_load_scenario_accepts_plan_files(tmp_path):
     doc = _doc()
     planfile.save(doc, tmp_path / "p.gpuplan")
     scenario, base = load_scenario(tmp_path / "p.gpuplan")
-    assert scenario == doc.scenario and base == tmp_path.resolve()
+    assert scenario == doc.scenario and base == ModelFiles(tmp_path.resolve())
     # a plan saved under another extension is still recognised by its schema_version
     shutil.copy(tmp_path / "p.gpuplan", tmp_path / "p.json")
     assert load_scenario(tmp_path / "p.json")[0] == doc.scenario

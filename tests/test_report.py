@@ -94,7 +94,7 @@ def _independent_estimate(path: Path):
     """The chosen configuration estimated straight through the core (not through the report): a plan file's
     selected plan is its complete scenario, which ``load_scenario`` returns."""
     from gpuplanner.core.estimate import estimate
-    from gpuplanner.core.scenario import load_scenario
+    from gpuplanner.io.scenario_files import load_scenario
 
     scenario, base = load_scenario(path)
     return estimate(scenario, base)
@@ -147,7 +147,7 @@ def _price_for(data) -> float:
 def test_alternatives_match_the_plan_search(reports):
     """The two alternatives are the search's next plans, with the search's own costs and days."""
     from gpuplanner.core import search
-    from gpuplanner.core.scenario import load_scenario
+    from gpuplanner.io.scenario_files import load_scenario
 
     data, _pdf = reports["llama3-8b-full-8xh100-zero3.json"]
     scenario, base = load_scenario(ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json")
@@ -274,7 +274,7 @@ def _pdf_agrees(text: str, e: dict) -> None:
 @needs_poppler
 @pytest.mark.parametrize("example", [p.name for p in EXAMPLES])
 def test_pdf_agrees_with_estimate(reports, example, capsys):
-    from gpuplanner.core.scenario import load_scenario
+    from gpuplanner.io.scenario_files import load_scenario
 
     path = ROOT / "examples" / example
     if load_scenario(path)[0].parallel.auto:

@@ -11,7 +11,7 @@ import json
 
 from ..core.estimate import TIER_GUIDANCE
 from ..core.evaluate import evaluate
-from ..core.scenario import load_scenario
+from ..io.scenario_files import load_scenario
 from ..core.units import format_count
 
 

@@ -16,9 +16,9 @@ import json
 import os
 import sys
 
-from ..core.acceptance import analyse, before_after, load_kit_result, render_kit
+from ..verify.acceptance import analyse, before_after, load_kit_result, render_kit
 from ..core.errors import PlannerError
-from ..core.scenario import load_scenario
+from ..io.scenario_files import load_scenario
 
 _MARK = {"ok": "[ok]  ", "info": "[info]", "warn": "[warn]", "bad": "[BAD] "}
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 
-from ..core.scenario import load_scenario
+from ..io.scenario_files import load_scenario
 from ._args import positive_int
 
 

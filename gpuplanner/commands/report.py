@@ -30,12 +30,9 @@ def register(sub) -> None:
 
 def _default_author() -> str:
     """The author/team the app stores under ``report/author`` in its settings (empty if none)."""
-    try:
-        from ..ui.settings import settings
+    from ..io.app_settings import report_author
 
-        return str(settings().value("report/author", "") or "")
-    except Exception:  # noqa: BLE001 - settings are optional for the CLI
-        return ""
+    return report_author()
 
 
 def run(args) -> int:

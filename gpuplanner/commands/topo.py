@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import sys
 
-from ..core.topology import TopologyError, diagnose, format_matrix, parse_topo
+from ..verify.topology import TopologyError, diagnose, format_matrix, parse_topo
 from ._args import positive_int
 
 _MARK = {"ok": "[ok]  ", "warn": "[warn]", "bad": "[BAD] "}

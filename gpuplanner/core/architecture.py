@@ -9,12 +9,9 @@ Hugging Face config keys per ``model_type`` follow the ``configuration_*.py`` fi
 from __future__ import annotations
 
 import dataclasses
-import json
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
-from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from .errors import CatalogError, ModelConfigError, ScenarioError
 
@@ -340,13 +337,13 @@ class Preset:
 @lru_cache(maxsize=1)
 def load_presets() -> dict[str, Preset]:
     """All model presets shipped in ``resources/models`` (each file cites its source)."""
+    from gpuplanner.resources import model_preset_documents
+
     out: dict[str, Preset] = {}
-    folder = resources.files("gpuplanner.resources") / "models"
-    for entry in sorted(folder.iterdir(), key=lambda p: p.name):
-        if not entry.name.endswith(".json"):
-            continue
+    for name, data in model_preset_documents():
         try:
-            data = json.loads(entry.read_text(encoding="utf-8"))
+            if isinstance(data, Exception):
+                raise ValueError(str(data))
             pub = data.get("published_params") or {}
             out[data["id"]] = Preset(
                 id=data["id"], name=data["name"], family=data.get("family", ""), source=data.get("source", ""),
@@ -355,7 +352,7 @@ def load_presets() -> dict[str, Preset]:
                 published_source=pub.get("source"), notes=data.get("notes"),
             )
         except (KeyError, ValueError, TypeError) as err:
-            raise CatalogError(f"model preset {entry.name} is malformed: {err}") from None
+            raise CatalogError(f"model preset {name} is malformed: {err}") from None
     return out
 
 
@@ -378,7 +375,7 @@ def get_preset(preset_id: str) -> Preset:
 
 # ------------------------------------------------------------------------------------ scenario -> arch
 
-_EXPLICIT_MAP = {
+EXPLICIT_FIELDS = {
     "hidden_size": "hidden_size", "num_hidden_layers": "num_layers", "num_attention_heads": "num_heads",
     "num_key_value_heads": "num_kv_heads", "head_dim": "head_dim", "intermediate_size": "intermediate_size",
     "gated_mlp": "gated_mlp", "vocab_size": "vocab_size", "tie_word_embeddings": "tie_word_embeddings",
@@ -393,14 +390,20 @@ _EXPLICIT_MAP = {
 }
 
 
-def resolve_arch(model_section: Any, base_dir: Path | None = None) -> ModelArch:
+class ModelSource(Protocol):
+    """Where ``model.hf_config`` references are read (the core never reads files):
+    :class:`gpuplanner.io.model_files.ModelFiles` in the app and the CLI."""
+
+    def load(self, ref: str) -> "ModelArch": ...
+
+
+def resolve_arch(model_section: Any, models: ModelSource | None = None) -> ModelArch:
     """Resolve the scenario's ``model`` section into a :class:`ModelArch`.
 
-    Order: preset or hf_config gives the base; explicit fields override it. With neither, the explicit
-    fields must describe the whole model. Raises :class:`ScenarioError` naming the field.
+    Order: preset or hf_config gives the base (an ``hf_config`` is read by ``models``, the io layer's
+    :class:`ModelSource`); explicit fields override it. With neither, the explicit fields must describe the
+    whole model. Raises :class:`ScenarioError` naming the field.
     """
-    from .hf_import import load_model_source  # local import: file I/O lives there
-
     ms = model_section
     base: ModelArch | None = None
     if ms.preset and ms.hf_config:
@@ -408,12 +411,11 @@ def resolve_arch(model_section: Any, base_dir: Path | None = None) -> ModelArch:
     if ms.preset:
         base = get_preset(ms.preset).arch
     elif ms.hf_config:
-        path = Path(ms.hf_config).expanduser()
-        if not path.is_absolute() and base_dir is not None:
-            path = base_dir / path
-        base = load_model_source(path)
+        if models is None:
+            raise ScenarioError("the model's config.json has not been read", field="model.hf_config")
+        base = models.load(ms.hf_config)
     explicit = {
-        _EXPLICIT_MAP[k]: v for k, v in ms.model_dump().items() if k in _EXPLICIT_MAP and v is not None
+        EXPLICIT_FIELDS[k]: v for k, v in ms.model_dump().items() if k in EXPLICIT_FIELDS and v is not None
     }
     if base is None:
         required = ["hidden_size", "num_hidden_layers", "num_attention_heads", "vocab_size"]
@@ -438,11 +440,11 @@ def resolve_arch(model_section: Any, base_dir: Path | None = None) -> ModelArch:
         arch = arch.replace(name=ms.name)
     if explicit and base.stored_params is not None:
         arch = arch.replace(stored_params=None)  # the stored count no longer describes this model
-    _check_arch(arch)
+    check_arch(arch)
     return arch
 
 
-def _check_arch(a: ModelArch) -> None:
+def check_arch(a: ModelArch) -> None:
     if a.num_heads % a.num_kv_heads and not a.is_mla:
         raise ScenarioError(
             f"num_attention_heads={a.num_heads} is not a multiple of num_key_value_heads={a.num_kv_heads}",

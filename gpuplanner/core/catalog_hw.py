@@ -18,11 +18,9 @@ from __future__ import annotations
 
 import copy
 import difflib
-import json
 import math
 from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
-from importlib.resources import files
 from typing import Any
 
 from .errors import CatalogError
@@ -162,9 +160,10 @@ _MONEY_FIELDS = ("card_hour", "card_week", "card_month", "spot_card_hour")
 
 @lru_cache(maxsize=None)
 def _read_json(name: str) -> dict[str, Any]:
+    from gpuplanner.resources import load_json
+
     try:
-        text = files("gpuplanner.resources").joinpath(name).read_text(encoding="utf-8")
-        data = json.loads(text)
+        data = load_json(name)
     except (OSError, ValueError) as err:
         raise CatalogError(QT_TRANSLATE_NOOP(_CTX, "cannot read resource file {name}: {err}").format(name=name, err=err)) from err
     if not isinstance(data, dict):
@@ -232,11 +231,6 @@ def _normalise_id(gpu_id: str) -> str:
     return "-".join(str(gpu_id).strip().lower().replace("_", " ").split())
 
 
-#: GPUs entered by the user (``hardware.custom_gpus``), registered by the estimate and the search for the
-#: scenario at hand; looked up after the catalog.
-_CUSTOM: dict[str, GPU] = {}
-
-
 def custom_gpu_record(spec: Any) -> GPU:
     """A catalog record for a user-entered GPU (``scenario.CustomGpu``): the user's figures, nothing
     guessed (unknown stays None, like the catalog's blanks)."""
@@ -254,11 +248,19 @@ def custom_gpu_record(spec: Any) -> GPU:
     )
 
 
-def register_custom_gpus(specs) -> None:
-    """Make the scenario's user-entered GPUs known to :func:`get_gpu` (ids start with ``custom-``, so they
-    never shadow a catalog id). Re-registering an id replaces its figures."""
-    for spec in specs or ():
-        _CUSTOM[spec.id] = custom_gpu_record(spec)
+def lookup_gpu(gpu_id: str | GPU, custom_gpus: Any = ()) -> GPU:
+    """The accelerator ``gpu_id`` among the scenario's user-entered GPUs (``hardware.custom_gpus``; ids
+    start with ``custom-``, so they never shadow a catalog id), else in the catalog (:func:`get_gpu`).
+
+    There is no process-wide registry: each scenario brings its own GPUs, so one document's GPUs never
+    leak into another's, and a search on a worker thread changes nothing the GUI thread sees."""
+    if isinstance(gpu_id, GPU):
+        return gpu_id
+    key = _normalise_id(gpu_id)
+    for spec in custom_gpus or ():
+        if spec.id == key:
+            return custom_gpu_record(spec)
+    return get_gpu(gpu_id)
 
 
 def get_gpu(gpu_id: str | GPU) -> GPU:
@@ -269,8 +271,6 @@ def get_gpu(gpu_id: str | GPU) -> GPU:
     key = _normalise_id(gpu_id)
     if key in gpus:
         return gpus[key]
-    if key in _CUSTOM:
-        return _CUSTOM[key]
     msg = QT_TRANSLATE_NOOP(_CTX, "unknown GPU '{id}'; run `gpuplanner gpus` for the ids").format(id=gpu_id)
     close = _suggest(key, sorted(gpus))
     if close:

@@ -92,10 +92,12 @@ class Msg:
     params: Mapping[str, Any] = field(default_factory=dict)
 
     def render(self) -> str:
-        return self.text.format(**self.params)
+        """The English sentence (parameters that are messages themselves are rendered too)."""
+        return self.text.format(**{k: v.render() if isinstance(v, Msg) else v for k, v in self.params.items()})
 
     def to_json(self) -> dict:
-        return {"text": self.render(), "template": self.text, "context": self.context, "params": dict(self.params)}
+        return {"text": self.render(), "template": self.text, "context": self.context,
+                "params": {k: v.to_json() if isinstance(v, Msg) else v for k, v in self.params.items()}}
 
     def __str__(self) -> str:  # pragma: no cover - convenience
         return self.render()
@@ -171,22 +173,19 @@ def complete_price(p: GpuPrice) -> GpuPrice:
     return replace(p, card_hour=card_hour, machine_week=week, machine_month=month, derived=tuple(dict.fromkeys(derived)))
 
 
-def _default_machine_gpus(gpu_id: str) -> int:
-    from .catalog_hw import get_gpu
-
-    g = get_gpu(gpu_id)
-    return int(g.gpus_per_node or 8)
-
-
-def price_from_catalog(gpu_id: str, currency: str, exchange_rate: float | None = None) -> GpuPrice | None:
-    """The shipped default price for ``gpu_id`` (catalog_hw.default_price's pick), completed."""
+def price_from_catalog(gpu_id: Any, currency: str, exchange_rate: float | None = None) -> GpuPrice | None:
+    """The shipped default price for ``gpu_id`` (an id or a catalog_hw.GPU; catalog_hw.default_price's pick),
+    completed. User-entered GPUs have no default price."""
     from .catalog_hw import default_price, get_gpu
 
-    gid = get_gpu(gpu_id).id
+    gpu = get_gpu(gpu_id)
+    gid = gpu.id
+    if gpu.vendor == "custom":
+        return None
     rec = default_price(gid, currency, exchange_rate)
     if rec is None:
         return None
-    g = int(rec.machine_gpus or _default_machine_gpus(gid))
+    g = int(rec.machine_gpus or gpu.gpus_per_node or 8)
     src = rec.source + (f" (converted at {rec.exchange_rate:g} CNY/USD)" if rec.converted else "")
     base = GpuPrice(
         gpu=gid, currency=rec.currency, card_hour=rec.card_hour,
@@ -240,8 +239,8 @@ class PriceTable:
             return float(amount)
         return float(amount) * self.rate if self.currency == "CNY" else float(amount) / self.rate
 
-    def set_quote(self, gpu_id: str, **fields) -> None:
-        """Record a user quote for ``gpu_id`` (replacing the fields given)."""
+    def set_quote(self, gpu_id: Any, **fields) -> None:
+        """Record a user quote for ``gpu_id`` (an id or a catalog_hw.GPU; replacing the fields given)."""
         from .catalog_hw import get_gpu
 
         gid = get_gpu(gpu_id).id
@@ -250,19 +249,21 @@ class PriceTable:
         self.overrides[gid] = cur
         self._cache.pop(gid, None)
 
-    def get(self, gpu_id: str) -> GpuPrice | None:
-        """The completed price for ``gpu_id`` in the table's currency, or None when nothing is known."""
+    def get(self, gpu_id: Any) -> GpuPrice | None:
+        """The completed price for ``gpu_id`` (a catalog id, or a catalog_hw.GPU such as the scenario's
+        user-entered GPU) in the table's currency, or None when nothing is known."""
         from .catalog_hw import get_gpu
 
-        gid = get_gpu(gpu_id).id
+        gpu = get_gpu(gpu_id)
+        gid = gpu.id
         if gid in self._cache:
             return self._cache[gid]
-        base = price_from_catalog(gid, self.currency, self.exchange_rate)
+        base = price_from_catalog(gpu, self.currency, self.exchange_rate)
         ov = self.overrides.get(gid)
         if ov:
             ocur = str(ov.get("currency") or self.currency).upper()
             money = {k: self.convert(ov.get(k), ocur) for k in ("card_hour", "machine_week", "machine_month", "spot_card_hour")}
-            g = int(ov.get("machine_gpus") or (base.machine_gpus if base else _default_machine_gpus(gid)))
+            g = int(ov.get("machine_gpus") or (base.machine_gpus if base else int(gpu.gpus_per_node or 8)))
             quoted = {k: v for k, v in money.items() if v is not None}
             if base is not None and quoted:
                 # a user quote replaces the default quote: keep only the default fields it does not give
@@ -637,7 +638,7 @@ def _to_currency(amount: float | None, cur: str, want: str, rate: float) -> floa
     return float(amount) * rate if want == "CNY" else float(amount) / rate
 
 
-def default_build_inputs(gpu_id: str, num_gpus: int, table: PriceTable, utilisation: float = 1.0) -> BuildInputs:
+def default_build_inputs(gpu_id: Any, num_gpus: int, table: PriceTable, utilisation: float = 1.0) -> BuildInputs:
     """Build inputs from ``economics.json``: the most recent whole-server price for the GPU (else card price ×
     cards, flagged), node power (DGX figure scaled per GPU, else TDP ÷ the DGX H100 GPU share), Shenzhen flat
     tariff, PUE, depreciation years; colocation from the global 150–250 USD/kW-month range midpoint

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-from .architecture import ModelArch, resolve_arch
+from .architecture import ModelArch, ModelSource, resolve_arch
 from .errors import ScenarioError
 from .i18n import QT_TRANSLATE_NOOP
 from .memory import (
@@ -65,9 +64,9 @@ def _facts_for(arch: ModelArch) -> ModelFacts:
     return model_facts(arch, count_params(arch))
 
 
-def resolve(scenario: Scenario, base_dir: Path | None = None) -> Resolved:
+def resolve(scenario: Scenario, models: ModelSource | None = None) -> Resolved:
     """Resolve the model and GPU and check the layout against the architecture."""
-    arch = resolve_arch(scenario.model, base_dir)
+    arch = resolve_arch(scenario.model, models)
     p = scenario.parallel
     if arch.num_heads % p.tp:
         raise ScenarioError(
@@ -84,10 +83,9 @@ def resolve(scenario: Scenario, base_dir: Path | None = None) -> Resolved:
     if scenario.training.seq_len % p.cp:
         raise ScenarioError(f"cp={p.cp} does not divide seq_len={scenario.training.seq_len}",
                             field="parallel.cp")
-    from .catalog_hw import register_custom_gpus
+    from .catalog_hw import lookup_gpu
 
-    register_custom_gpus(scenario.hardware.custom_gpus)
-    gpu = _gpu(scenario.hardware.gpu)
+    gpu = lookup_gpu(scenario.hardware.gpu, scenario.hardware.custom_gpus)
     return Resolved(scenario=scenario, arch=arch, facts=_facts_for(arch), gpu=gpu)
 
 
@@ -168,9 +166,9 @@ class Estimate:
         return out
 
 
-def estimate(scenario: Scenario, base_dir: Path | None = None, resolved: Resolved | None = None) -> Estimate:
+def estimate(scenario: Scenario, models: ModelSource | None = None, resolved: Resolved | None = None) -> Estimate:
     """Estimate one scenario end to end."""
-    r = resolved or resolve(scenario, base_dir)
+    r = resolved or resolve(scenario, models)
     est = Estimate(resolved=r, memory=memory_breakdown(r), trainable=trainable_params(r))
     from .timing import time_estimate
 

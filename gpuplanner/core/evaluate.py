@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Mapping
 
 from . import cost as costmod
+from .architecture import ModelSource
 from .cost import MODE_LABELS, MODES, GpuPrice, Msg, Overheads, PriceTable
 from .errors import PlannerError
 from .i18n import QT_TRANSLATE_NOOP
@@ -249,19 +249,19 @@ class Evaluation:
 # --------------------------------------------------------------------------------------------- evaluate
 
 
-def rent_vs_build_for(gpu_id: str, num_gpus: int, price: GpuPrice | None, table: PriceTable,
+def rent_vs_build_for(gpu: Any, num_gpus: int, price: GpuPrice | None, table: PriceTable,
                       hours_per_week: float):
     """Own the plan's machines for their depreciation period, drawing power ``hours_per_week``, against
     renting the same cards for that period at the cheapest monthly rent (:func:`cost.rent_monthly_for`).
     None without a rental price."""
     if price is None:
         return None
-    b = costmod.default_build_inputs(gpu_id, num_gpus, table, utilisation=hours_per_week / costmod.HOURS_PER_WEEK)
+    b = costmod.default_build_inputs(gpu, num_gpus, table, utilisation=hours_per_week / costmod.HOURS_PER_WEEK)
     rent, _mode = costmod.rent_monthly_for(price, num_gpus, hours_per_week)
     return costmod.rent_vs_build(b, rent, b.depreciation_years * 12.0)
 
 
-def evaluate(scenario: Scenario, base_dir: Path | None = None, *, resolved: Any = None,
+def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved: Any = None,
              prices: PriceTable | None = None, overheads: Overheads | None = None,
              rent_vs_build: bool = True) -> Evaluation:
     """Evaluate one scenario: layout, memory, FLOPs, time, calendar days, costs, rent vs build, messages.
@@ -272,7 +272,7 @@ def evaluate(scenario: Scenario, base_dir: Path | None = None, *, resolved: Any 
     """
     from .estimate import estimate, resolve
 
-    r = resolved or resolve(scenario, base_dir)
+    r = resolved or resolve(scenario, models)
     est = estimate(scenario, resolved=r)
     s = r.scenario
     c, h = s.constraints, s.hardware
@@ -280,7 +280,7 @@ def evaluate(scenario: Scenario, base_dir: Path | None = None, *, resolved: Any 
     tm = est.time
     ci = cost_inputs(s, r.arch, r.params.total, est.trainable, overheads)
     try:
-        price = table.get(r.gpu.id)
+        price = table.get(r.gpu)
     except PlannerError:
         price = None
     nodes = max(1, -(-h.num_gpus // max(h.gpus_per_node, 1)))
@@ -309,7 +309,7 @@ def evaluate(scenario: Scenario, base_dir: Path | None = None, *, resolved: Any 
                                              phase=c.phase, num_gpus=h.num_gpus, currency=table.currency))
         if rent_vs_build:
             try:
-                rvb = rent_vs_build_for(r.gpu.id, h.num_gpus, price, table, c.hours_per_week)
+                rvb = rent_vs_build_for(r.gpu, h.num_gpus, price, table, c.hours_per_week)
             except PlannerError:
                 rvb = None
     from .params import tier
@@ -426,7 +426,7 @@ def _with_batch(s: Scenario) -> Scenario | None:
             return None
 
 
-def scaling(scenario: Scenario, base_dir: Path | None = None, max_gpus: int | None = None,
+def scaling(scenario: Scenario, models: ModelSource | None = None, max_gpus: int | None = None,
             prices: PriceTable | None = None) -> Scaling:
     """Each point is :func:`evaluate` of the scenario at that GPU count (data parallelism grows; TP/PP/CP
     stay): inside one node over NVLink and over PCIe, and across nodes over the scenario's network. The
@@ -442,7 +442,7 @@ def scaling(scenario: Scenario, base_dir: Path | None = None, max_gpus: int | No
     group = p.tp * p.pp * p.cp
     limit = max(group, max_gpus or c.max_gpus)
     try:
-        r0 = resolve(scenario, base_dir)
+        r0 = resolve(scenario, models)
     except PlannerError:
         return Scaling((), (), (), req, c.deadline_days)
     table = prices or PriceTable.from_constraints(c)

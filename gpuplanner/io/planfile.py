@@ -55,10 +55,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, create_model, field_validator
 
 from .. import __version__
-from ..core.architecture import _EXPLICIT_MAP, ModelArch, _check_arch, resolve_arch
+from ..core.architecture import EXPLICIT_FIELDS, ModelArch, check_arch, resolve_arch
 from ..core.errors import PlannerError, ScenarioError
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.scenario import ModelSection, ParallelSection, Scenario
+from .model_files import ModelFiles
 
 CURRENT_SCHEMA = 3
 SUFFIX = ".gpuplan"
@@ -857,7 +858,7 @@ def _embed(doc: PlanDocument, base_dir: Path | None) -> tuple[EmbeddedModel | No
     ms = doc.scenario.model
     if not ms.hf_config:
         return None, []
-    from ..core.hf_import import load_model_source
+    from .model_files import load_model_source
 
     path = Path(ms.hf_config).expanduser()
     if not path.is_absolute() and base_dir is not None:
@@ -918,21 +919,21 @@ def resolve_model(doc: PlanDocument, base_dir: str | os.PathLike | None = None) 
             path = base / path
         if not path.exists():
             return _apply_overrides(emb.model_arch(), ms)
-    return resolve_arch(ms, base)
+    return resolve_arch(ms, ModelFiles(base))
 
 
 def _apply_overrides(arch: ModelArch, ms: ModelSection) -> ModelArch:
-    explicit = {_EXPLICIT_MAP[k]: v for k, v in ms.model_dump().items() if k in _EXPLICIT_MAP and v is not None}
+    explicit = {EXPLICIT_FIELDS[k]: v for k, v in ms.model_dump().items() if k in EXPLICIT_FIELDS and v is not None}
     out = arch.replace(**explicit) if explicit else arch
     if ms.name:
         out = out.replace(name=ms.name)
     if explicit and arch.stored_params is not None:
         out = out.replace(stored_params=None)
-    _check_arch(out)
+    check_arch(out)
     return out
 
 
-_SECTION_FROM_ARCH = {v: k for k, v in _EXPLICIT_MAP.items()}
+_SECTION_FROM_ARCH = {v: k for k, v in EXPLICIT_FIELDS.items()}
 _NORM_TYPES = typing.get_args(typing.get_args(ModelSection.model_fields["norm_type"].annotation)[0])
 
 

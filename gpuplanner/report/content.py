@@ -536,7 +536,7 @@ def report_scenario(doc_or_scenario: Any, base_dir: str | Path | None = None):
     return scenario_for_estimate(doc_or_scenario, Path(base_dir) if base_dir is not None else None, selected=True)
 
 
-def build_report_data(doc_or_scenario: Any, *, base_dir: str | Path | None = None, author: str = "",
+def build_report_data(doc_or_scenario: Any, *, base_dir: Any = None, author: str = "",
                       now: datetime | None = None, source_file: str = "") -> ReportData:
     """Gather the report from a :class:`io.planfile.PlanDocument` or a :class:`core.scenario.Scenario`.
 
@@ -549,9 +549,13 @@ def build_report_data(doc_or_scenario: Any, *, base_dir: str | Path | None = Non
     from ..core.scenario import Scenario
     from ..core.search import search
 
-    base = Path(base_dir) if base_dir is not None else None
+    from ..io.model_files import ModelFiles
+
+    folder = base_dir.base_dir if isinstance(base_dir, ModelFiles) else base_dir
+    folder = Path(folder) if folder is not None else None
+    base = ModelFiles(folder)
     doc = None if isinstance(doc_or_scenario, Scenario) else doc_or_scenario
-    scenario = report_scenario(doc_or_scenario, base)
+    scenario = report_scenario(doc_or_scenario, folder)
     table = PriceTable.from_constraints(scenario.constraints)
     try:
         result = search(scenario, base, top=10, prices=table)
@@ -602,7 +606,7 @@ def build_report_data(doc_or_scenario: Any, *, base_dir: str | Path | None = Non
 
 def load_report_data(path: str | Path, *, author: str = "", now: datetime | None = None) -> ReportData:
     """Read a scenario ``.json`` or a ``.gpuplan`` file and gather its report."""
-    from ..core.scenario import load_scenario
+    from ..io.scenario_files import load_scenario
     from ..io import planfile
 
     path = Path(path)

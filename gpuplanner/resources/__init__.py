@@ -1,0 +1,35 @@
+"""The data GPU Planner ships: GPU, network, price and economics catalogs, model presets, translations,
+fonts and icons, each record with its source and date.
+
+This package is the one reader of shipped data. The files are part of the program (immutable, installed with
+it), so the core reads them through :func:`load_json` and :func:`model_preset_documents` as values, the way it
+uses constants; everything the user supplies (scenarios, plans, model folders, kit results, settings) is read
+by :mod:`gpuplanner.io`. Nothing here imports the rest of the package.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib.resources import files
+from typing import Any
+
+
+@lru_cache(maxsize=None)
+def load_json(name: str) -> Any:
+    """A shipped JSON document (``gpus.json`` …), parsed once. Raises OSError or ValueError."""
+    return json.loads(files(__name__).joinpath(name).read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=1)
+def model_preset_documents() -> tuple[tuple[str, Any], ...]:
+    """``(file name, parsed JSON)`` of every model preset in ``models/``, sorted by file name."""
+    folder = files(__name__) / "models"
+    out = []
+    for entry in sorted(folder.iterdir(), key=lambda p: p.name):
+        if entry.name.endswith(".json"):
+            try:
+                out.append((entry.name, json.loads(entry.read_text(encoding="utf-8"))))
+            except ValueError as err:
+                out.append((entry.name, err))
+    return tuple(out)

@@ -16,6 +16,7 @@ from gpuplanner.core.errors import PlannerError, ScenarioError
 from gpuplanner.core.evaluate import Evaluation, MemoryAlternative, Scaling, evaluate, memory_alternatives
 from gpuplanner.core.evaluate import scaling as core_scaling
 from gpuplanner.core.scenario import Scenario
+from gpuplanner.io.model_files import ModelFiles
 
 Alternative = MemoryAlternative
 ScalingResult = Scaling
@@ -34,7 +35,7 @@ class LiveResult:
 def live(scenario: Scenario, base_dir: Path | None = None) -> LiveResult:
     """The Evaluation of ``scenario`` plus the memory chart's what-ifs (core.evaluate.memory_alternatives)."""
     try:
-        ev = evaluate(scenario, base_dir)
+        ev = evaluate(scenario, ModelFiles(base_dir))
     except ScenarioError as err:
         return LiveResult(error=str(err), error_field=err.field)
     except PlannerError as err:
@@ -43,7 +44,7 @@ def live(scenario: Scenario, base_dir: Path | None = None) -> LiveResult:
 
 
 def scaling(scenario: Scenario, base_dir: Path | None = None, max_gpus: int | None = None) -> Scaling:
-    return core_scaling(scenario, base_dir, max_gpus)
+    return core_scaling(scenario, ModelFiles(base_dir), max_gpus)
 
 
 # ------------------------------------------------------------------------------------------ plans
@@ -138,7 +139,7 @@ def search_plans(scenario: Scenario, base_dir: Path | None = None, ui: dict | No
     from gpuplanner.core import search as core_search
 
     try:
-        res = core_search.search(scenario, base_dir, top=top, cancel=cancel)
+        res = core_search.search(scenario, ModelFiles(base_dir), top=top, cancel=cancel)
     except core_search.SearchCancelled:
         raise Cancelled() from None
     if progress is not None:

@@ -7,27 +7,17 @@ file read through :class:`QSettings`, so nothing is written to the registry or t
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from PySide6.QtCore import QSettings
 
-APP_NAME = "gpuplanner"
-
-
-def config_dir() -> Path:
-    env = os.environ.get("GPUPLANNER_CONFIG_DIR")
-    if env:
-        return Path(env)
-    import platformdirs
-
-    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
+from gpuplanner.io.app_settings import APP_NAME, config_dir, settings_path  # noqa: F401 (re-exported)
 
 
 def settings() -> QSettings:
-    """A QSettings on ``<config dir>/gpuplanner-ui.ini`` (created on first write)."""
-    path = config_dir() / "gpuplanner-ui.ini"
-    return QSettings(str(path), QSettings.Format.IniFormat)
+    """A QSettings on ``<config dir>/gpuplanner-ui.ini`` (created on first write; the CLI reads it with
+    :mod:`gpuplanner.io.app_settings`)."""
+    return QSettings(str(settings_path()), QSettings.Format.IniFormat)
 
 
 def last_dir() -> str:

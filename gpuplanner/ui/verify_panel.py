@@ -22,10 +22,10 @@ from PySide6.QtWidgets import (
 )
 
 from gpuplanner.core import checklist as ck
-from gpuplanner.core.acceptance import Analysis, KitResult, analyse, apply_measured_mfu, before_after, load_kit_result, render_kit
+from gpuplanner.verify.acceptance import Analysis, KitResult, analyse, apply_measured_mfu, before_after, load_kit_result, render_kit
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.core.scenario import Scenario
-from gpuplanner.core.topology import Topology, class_rank, diagnose, parse_topo
+from gpuplanner.verify.topology import Topology, class_rank, diagnose, parse_topo
 
 #: Cell colours by link class (gpu-catalog.md §2.4 order NV# > PIX > PXB > PHB > NODE > SYS).
 LINK_COLOURS = {
@@ -203,9 +203,9 @@ class VerifyPanel(QWidget):
         domestic = False
         if scenario is not None:
             try:
-                from gpuplanner.core.catalog_hw import get_gpu
+                from gpuplanner.core.catalog_hw import lookup_gpu
 
-                domestic = get_gpu(scenario.hardware.gpu).gpu_class == "domestic"
+                domestic = lookup_gpu(scenario.hardware.gpu, scenario.hardware.custom_gpus).gpu_class == "domestic"
             except PlannerError:
                 domestic = False
         self._domestic = domestic

@@ -136,10 +136,10 @@ def test_typing_sequence_length_doubles_activation_memory(win, qtbot):
     page = set_manual(win)
     chart = win.live.memory_chart
     type_into(qtbot, page.seq_len, "2048")
-    qtbot.waitUntil(lambda: win.estimator.result.estimate.resolved.scenario.training.seq_len == 2048)
+    qtbot.waitUntil(lambda: win.estimator.result.evaluation.scenario.training.seq_len == 2048)
     a1 = chart.data["activations"][0]
     type_into(qtbot, page.seq_len, "4096")
-    qtbot.waitUntil(lambda: win.estimator.result.estimate.resolved.scenario.training.seq_len == 4096)
+    qtbot.waitUntil(lambda: win.estimator.result.evaluation.scenario.training.seq_len == 4096)
     a2 = chart.data["activations"][0]
     # with flash attention, activations per layer are s·b·h·(constant) (Korthikanti et al. 2022 without the
     # 5as/h score term), so doubling the sequence doubles them
@@ -158,7 +158,7 @@ def test_invalid_values_marked_at_field_and_app_keeps_working(win, qtbot):
     qtbot.waitUntil(lambda: bool(page.gbs.box.error))
     assert "multiple" in page.gbs.box.error
     assert "⚠" in win.sidebar.item(1).text()
-    assert win.estimator.result.estimate is not None     # the live panel still shows the last valid scenario
+    assert win.estimator.result.evaluation is not None     # the live panel still shows the last valid scenario
     type_into(qtbot, page.gbs, "64")
     qtbot.waitUntil(lambda: not page.gbs.box.error)
     assert "⚠" not in win.sidebar.item(1).text()
@@ -177,7 +177,7 @@ def test_core_error_shown_at_field(win, qtbot):
 def test_memory_chart_red_when_it_does_not_fit(win, qtbot):
     page = set_manual(win)
     choose(page.zero, 0)  # 8B full fine-tune without ZeRO: 16 B/param of states alone is ~120 GiB
-    qtbot.waitUntil(lambda: win.estimator.result.estimate.resolved.scenario.parallel.zero == 0)
+    qtbot.waitUntil(lambda: win.estimator.result.evaluation.scenario.parallel.zero == 0)
     chart = win.live.memory_chart
     assert chart.data["fits"][0] is False
     assert chart.totals[0].color.name() == "#d32f2f"
@@ -194,7 +194,7 @@ def test_lora_fields_enable_with_method(win, qtbot):
     assert not page.lora_rank.isEnabled()
     choose(page.method, "lora")
     assert page.lora_rank.isEnabled()
-    qtbot.waitUntil(lambda: win.estimator.result.estimate.trainable < win.estimator.result.estimate.params.total / 50)
+    qtbot.waitUntil(lambda: win.estimator.result.evaluation.trainable < win.estimator.result.evaluation.params.total / 50)
 
 
 # ----------------------------------------------------------------------------------------------- data
@@ -203,9 +203,12 @@ def test_data_volume_units_and_compute(win, qtbot):
     page = win.page("data")
     type_into(qtbot, page.tokens, "1.5T")
     assert win.model.scenario.data.tokens == 1.5e12
-    est = win.estimator.result.estimate
-    qtbot.waitUntil(lambda: "e+22" in page.flops_value.text())
-    assert page.flops_value.text() == f"{6 * est.params.active * 1.5e12:.3g} FLOPs"
+    qtbot.waitUntil(lambda: win.estimator.result.evaluation.tokens == 1.5e12)
+    ev = win.estimator.result.evaluation
+    # the data page shows the Evaluation's model FLOPs (6·N per token plus attention), as the CLI and the PDF
+    assert page.flops_value.text() == f"{ev.total_flops:.3g} FLOPs"
+    assert ev.total_flops == pytest.approx(ev.flops_per_token * 1.5e12)
+    assert ev.flops_per_token > 6 * ev.params.active
     page.mode_buttons["samples"].click()
     type_into(qtbot, page.samples, "1M")
     type_into(qtbot, page.avg_len, "2048")
@@ -225,7 +228,7 @@ def test_compute_optimal_hint_for_pretraining(win, qtbot):
     choose(win.page("training").method, "pretrain")
     page = win.page("data")
     qtbot.waitUntil(lambda: "Chinchilla" in page.hint.text())
-    n = win.estimator.result.estimate.params.total
+    n = win.estimator.result.evaluation.params.total
     assert format_count(20 * n, 3) in page.hint.text()
 
 
@@ -310,7 +313,7 @@ def test_ranked_plans_follow_objective_and_inputs(win, qtbot):
     choose(page.objective, "fastest")
     qtbot.waitUntil(lambda: win.search.generation > gen and win.search.state == "done", timeout=20000)
     plans = page.table_model.plans
-    assert plans[0].days == min(p.days for p in plans if p.within_budget)
+    assert plans[0].calendar_days == min(p.calendar_days for p in plans if p.within_budget)
     # a much larger model needs more GPUs per plan
     small = min(p.num_gpus for p in plans)
     gen = win.search.generation
@@ -323,11 +326,11 @@ def test_ranked_plans_follow_objective_and_inputs(win, qtbot):
     assert p1.rank == 2 and win.model.ui["selected_plan"] == 2
     html = page.details.toHtml()
     assert "Why it beat the next plan" in html and "Memory per GPU" in html and "Cost by rental mode" in html
-    assert win.live.cost_chart.data["chosen"] == [(p1.days, p1.cost)]
+    assert win.live.cost_chart.data["chosen"] == [(p1.calendar_days, p1.cost)]
     # adopting it (automatic layout) shows it in the live charts
     assert win.model.scenario.hardware.num_gpus == p1.num_gpus
-    qtbot.waitUntil(lambda: win.estimator.result.estimate.resolved.scenario.hardware.num_gpus == p1.num_gpus)
-    assert win.estimator.result.estimate.memory.total == pytest.approx(p1.memory.total)
+    qtbot.waitUntil(lambda: win.estimator.result.evaluation.scenario.hardware.num_gpus == p1.num_gpus)
+    assert win.estimator.result.evaluation.memory.total == pytest.approx(p1.memory.total)
 
 
 def test_plans_table_sorts_by_column(win, qtbot):
@@ -408,7 +411,15 @@ def test_scaling_chart_series_and_deadline(win, qtbot):
     for kind, (x, y) in sc.data.items():
         assert list(x) == sorted(x) and all(v > 0 for v in y)
     choose(sc.mode, "days")
-    assert sc.plot.getPlotItem().getAxis("left").labelText == "days"
+    # days mode compares calendar days (what the deadline counts) with the calendar deadline
+    assert sc.plot.getPlotItem().getAxis("left").labelText == "calendar days"
+    for sr in res.series:
+        for n, cal, comp in zip(sr.gpus, sr.calendar_days, sr.compute_days):
+            if cal == cal:  # not NaN
+                assert cal >= comp > 0
+    for kind, (x, y) in sc.data.items():
+        sr = next(s for s in res.series if s.kind == kind)
+        assert list(y) == [d for d in sr.calendar_days if d == d and d > 0]
 
 
 # ---------------------------------------------------------------------------------------------- files

@@ -15,7 +15,8 @@ from PySide6.QtCore import Qt
 
 from gpuplanner.cli import run_cli
 from gpuplanner.core.errors import PlannerError
-from gpuplanner.core.scenario import load_scenario, scenario_from_dict
+from gpuplanner.core.scenario import scenario_from_dict
+from gpuplanner.io.scenario_files import load_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))

@@ -12,7 +12,7 @@ pytest.importorskip("PySide6")
 from PySide6.QtCore import QCoreApplication, QEvent, QTranslator  # noqa: E402
 
 from gpuplanner.core import checklist as ck  # noqa: E402
-from gpuplanner.core.scenario import load_scenario  # noqa: E402
+from gpuplanner.io.scenario_files import load_scenario  # noqa: E402
 from gpuplanner.ui.verify_panel import LINK_COLOURS, VerifyPanel, link_colour  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,7 +37,7 @@ def test_link_colours():
 
 
 def test_topology_matrix_is_colour_coded(panel):
-    from gpuplanner.core.topology import parse_topo
+    from gpuplanner.verify.topology import parse_topo
 
     text = TOPO.read_text()
     topo = parse_topo(text)

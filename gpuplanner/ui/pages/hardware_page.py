@@ -11,7 +11,7 @@ from PySide6.QtWidgets import (
     QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
-from gpuplanner.core.catalog_hw import custom_gpu_record, get_gpu, load_gpus, load_networks, register_custom_gpus
+from gpuplanner.core.catalog_hw import custom_gpu_record, load_gpus, load_networks, lookup_gpu
 from gpuplanner.core.errors import PlannerError
 
 from ..fields import BoundCombo, BoundEdit, parse_float
@@ -197,7 +197,6 @@ class HardwarePage(BasePage):
                 except (ImportError, PlannerError):
                     cands = []
             # the user's own GPUs join the catalog rows (same ticking, prices and "use for live estimate")
-            register_custom_gpus(s.hardware.custom_gpus)  # so prices and specs of the user's GPUs resolve
             gpus.update({c.id: custom_gpu_record(c) for c in s.hardware.custom_gpus})
             self.table.setRowCount(len(gpus))
             self.row_ids: list[str] = []
@@ -231,7 +230,7 @@ class HardwarePage(BasePage):
                 price = None
                 if table is not None:
                     try:
-                        price = table.get(gid)
+                        price = table.get(g)
                     except PlannerError:
                         price = None
                 ov = _quotes(s.constraints).get(gid, {})
@@ -305,7 +304,7 @@ class HardwarePage(BasePage):
                     item.text(), gid))
                 self.table_error.show()
                 return
-            node = get_gpu(gid).gpus_per_node or 8
+            node = lookup_gpu(gid, self.model.scenario.hardware.custom_gpus).gpus_per_node or 8
             gpn = 1 if field == "card_hour" else node
             ov[field] = v * gpn
             ov["machine_gpus"] = node

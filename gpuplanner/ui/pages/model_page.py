@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
 from gpuplanner.core.architecture import load_presets
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.core.estimate import TIER_GUIDANCE
-from gpuplanner.core.hf_import import load_model_source
+from gpuplanner.io.model_files import load_model_source
 from gpuplanner.core.units import format_count
 
 from .. import settings

@@ -1,12 +1,5 @@
-"""The benchmark half of the acceptance-test kit, as text (see :mod:`gpuplanner.core.acceptance`).
-
-The kit is one bash script; :func:`acceptance.render_kit` embeds :data:`KIT_PY` in it as a quoted heredoc.
-It is kept as a string (not an importable module) so that it ships inside the frozen app, and it needs
-nothing but the Python standard library and PyTorch on the rented server. Nothing here is run by the app.
-"""
-
-KIT_PY = r"""# GPU Planner acceptance-test kit: benchmark part (PyTorch only; written by the kit's bash wrapper).
-# Writes one JSON result file, schema "gpuplanner-kit/1" (documented in gpuplanner/core/acceptance.py).
+# GPU Planner acceptance-test kit: benchmark part (PyTorch only; written by the kit's bash wrapper).
+# Writes one JSON result file, schema "gpuplanner-kit/1" (documented in gpuplanner/verify/acceptance.py).
 #
 # Definitions used here:
 #   matmul TFLOPS  = 2*n^3 FLOPs per n x n x n GEMM / seconds (one multiply + one add per term).
@@ -569,4 +562,3 @@ def main(argv=None):
 
 if __name__ == '__main__':
     sys.exit(main())
-"""

@@ -53,10 +53,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .errors import PlannerError
-from .i18n import QT_TRANSLATE_NOOP
-from .kit_script import KIT_PY
-from .scenario import Scenario
+from ..core.errors import PlannerError
+from ..core.i18n import QT_TRANSLATE_NOOP
+
+from ..core.scenario import Scenario
 
 CTX = "Acceptance"
 SCHEMA = "gpuplanner-kit/1"
@@ -109,11 +109,20 @@ def _kit_shape(scenario: Scenario, resolved: Any) -> dict:
     }
 
 
+def _models(base_dir: Any):
+    """The model source for the core: a folder (Path) becomes :class:`gpuplanner.io.model_files.ModelFiles`."""
+    from ..io.model_files import ModelFiles
+
+    if base_dir is None or isinstance(base_dir, ModelFiles):
+        return base_dir if base_dir is not None else ModelFiles(None)
+    return ModelFiles(Path(base_dir))
+
+
 def _resolved(scenario: Scenario, resolved_or_estimate: Any, base_dir: Path | None):
     if resolved_or_estimate is None:
-        from .estimate import resolve
+        from ..core.estimate import resolve
 
-        return resolve(scenario, base_dir)
+        return resolve(scenario, _models(base_dir))
     return getattr(resolved_or_estimate, "resolved", resolved_or_estimate)
 
 
@@ -214,10 +223,32 @@ def render_kit(scenario: Scenario, resolved: Any = None, *, base_dir: Path | Non
     when = (created or datetime.now(timezone.utc)).strftime("%Y-%m-%d %H:%M UTC")
     summary = (f"{r.arch.name}, {s.training.method}, {s.hardware.num_gpus} x {s.hardware.gpu}, "
                f"tp={s.parallel.tp} pp={s.parallel.pp} dp={s.dp}")
-    summary = re.sub(r"[\r\n]+", " ", summary)
     plan_json = json.dumps(plan, ensure_ascii=True, sort_keys=True)
-    return (_SH.replace("@DATE@", when).replace("@SUMMARY@", summary)
-            .replace("@PLAN@", plan_json).replace("@PY@", KIT_PY.strip("\n")))
+    return fill_template(_SH, {"DATE": when, "SUMMARY": _comment_safe(summary), "PLAN": plan_json,
+                               "PY": kit_benchmark_source().strip("\n")})
+
+
+_PLACEHOLDER = re.compile(r"@(DATE|SUMMARY|PLAN|PY)@")
+
+
+def fill_template(template: str, values: dict[str, str]) -> str:
+    """Fill ``@NAME@`` placeholders in one pass: a value is inserted as it is and never scanned again, so a
+    model called ``@PY@`` or ``$(touch x)`` comes out literally (the values land in a comment, a quoted
+    heredoc and a JSON document, where bash expands nothing)."""
+    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], template)
+
+
+def _comment_safe(text: str) -> str:
+    """One line for a bash comment: no line breaks or other control characters."""
+    return "".join(ch if ch.isprintable() else " " for ch in text)
+
+
+def kit_benchmark_source() -> str:
+    """The benchmark program (:mod:`gpuplanner.verify.kit_bench`, a real module, imported and tested like any
+    other) as text, to embed in the kit. The file ships next to this module (also in frozen builds:
+    packaging/gpuplanner.spec copies it as data)."""
+    path = Path(__file__).with_name("kit_bench.py")
+    return path.read_text(encoding="utf-8")
 
 
 # ------------------------------------------------------------------------------------------------- parse
@@ -475,10 +506,10 @@ def kit_flops_per_token(shape: KitShape) -> tuple[float, str]:
     counted by :func:`flops.model_flops_per_token`: ``6·N`` over the active matmul weights (Kaplan et al.
     2020 §2.1) plus the causal attention core (Kaplan et al. 2020 Table 1; FlashAttention-2 §3.1.1).
     """
-    from . import flops
-    from .architecture import ModelArch
-    from .memory import model_facts
-    from .params import count_params
+    from ..core import flops
+    from ..core.architecture import ModelArch
+    from ..core.memory import model_facts
+    from ..core.params import count_params
 
     arch = ModelArch(name="kit", model_type="kit", hidden_size=shape.hidden, num_layers=shape.layers,
                      num_heads=shape.heads, num_kv_heads=shape.kv_heads, head_dim=shape.head_dim,
@@ -492,8 +523,8 @@ def kit_flops_per_token(shape: KitShape) -> tuple[float, str]:
 
 def kit_param_count(shape: KitShape) -> int:
     """Parameters of the benchmarked model (the kit reports torch's own count as ``train_step[].params``)."""
-    from .architecture import ModelArch
-    from .params import count_params
+    from ..core.architecture import ModelArch
+    from ..core.params import count_params
 
     arch = ModelArch(name="kit", model_type="kit", hidden_size=shape.hidden, num_layers=shape.layers,
                      num_heads=shape.heads, num_kv_heads=shape.kv_heads, head_dim=shape.head_dim,
@@ -511,10 +542,10 @@ def _model_token(name: str) -> str | None:
 
 
 def _planned_flops(scenario: Scenario, base_dir: Path | None) -> tuple[float, str]:
-    from . import flops
-    from .estimate import resolve
+    from ..core import flops
+    from ..core.estimate import resolve
 
-    r = resolve(scenario, base_dir)
+    r = resolve(scenario, _models(base_dir))
     t = scenario.training
     fpt = float(flops.model_flops_per_token(r.facts, t.seq_len, method=t.method, causal=True,
                                             lora_rank=t.lora_rank, lora_targets=t.lora_targets))
@@ -533,10 +564,10 @@ def analyse(result: KitResult, scenario: Scenario, *, base_dir: Path | None = No
     * measured MFU = model FLOPs/token × tokens/s per GPU / dense peak at the plan's precision
       (PaLM's definition, Chowdhery et al. 2022, arXiv:2204.02311 App. B), at the largest GPU count.
     """
-    from .catalog_hw import get_gpu, intra_node_bandwidth_gbs, intra_node_network
-    from .catalog_hw import peak_tflops as catalog_peak
+    from ..core.catalog_hw import intra_node_bandwidth_gbs, intra_node_network, lookup_gpu
+    from ..core.catalog_hw import peak_tflops as catalog_peak
 
-    gpu = get_gpu(scenario.hardware.gpu)
+    gpu = lookup_gpu(scenario.hardware.gpu, scenario.hardware.custom_gpus)
     prec = scenario.training.precision
     peak_prec = "bf16" if prec == "fp8" else prec  # the kit trains in bf16 autocast when the plan says fp8
     a = Analysis(gpu=gpu.id, precision=peak_prec, mode=result.mode)
@@ -727,10 +758,10 @@ def apply_measured_mfu(scenario: Scenario, analysis: Analysis) -> Scenario:
 
 
 def _figures(scenario: Scenario, base_dir: Path | None) -> dict:
-    from .cost import PriceTable
-    from .estimate import estimate
+    from ..core.cost import PriceTable
+    from ..core.estimate import estimate
 
-    est = estimate(scenario, base_dir)
+    est = estimate(scenario, _models(base_dir))
     t = est.time
     out: dict[str, Any] = {"mfu": None, "tokens_per_s_per_gpu": None, "compute_days": None, "gpu_hours": None,
                            "cost": None, "currency": scenario.constraints.currency, "card_hour": None}

@@ -1,4 +1,9 @@
-"""Import a Hugging Face ``config.json`` or a local model folder (pure Python, no weights loaded).
+"""Model sources on disk: a Hugging Face ``config.json`` or a local model folder (no weights loaded).
+
+The core never reads files: it asks a :class:`ModelFiles` (its ``ModelSource``, see
+:func:`gpuplanner.core.architecture.resolve_arch`) for the architecture of ``model.hf_config``. Reads are
+cached by path, size and modification time, so a keystroke in the app does not re-read a model folder's
+headers.
 
 A model folder's ``*.safetensors`` files are read only up to their JSON header. Format (safetensors
 specification, huggingface/safetensors README "Format"): 8 bytes little-endian unsigned header length N,
@@ -16,8 +21,8 @@ import struct
 from collections import Counter
 from pathlib import Path
 
-from .architecture import ModelArch, arch_from_hf_config
-from .errors import ModelConfigError
+from ..core.architecture import ModelArch, arch_from_hf_config
+from ..core.errors import ModelConfigError
 
 MAX_HEADER_BYTES = 100 * 1024 * 1024  # the safetensors reference implementation's own limit
 MAX_CONFIG_BYTES = 10 * 1024 * 1024
@@ -118,3 +123,59 @@ def load_model_source(path: Path) -> ModelArch:
         return arch
     cfg = read_config_file(path)
     return arch_from_hf_config(cfg, name=cfg.get("_name_or_path") or path.parent.name or path.stem)
+
+
+class ModelFiles:
+    """The model sources a scenario refers to, resolved against ``base_dir`` (the scenario's or plan's folder).
+
+    :meth:`load` returns the :class:`ModelArch` for an ``hf_config`` reference; results are cached by the
+    resolved path and the size and modification time of ``config.json`` and the safetensors files, so
+    an unchanged folder is read once and a changed one again.
+    """
+
+    _cache: dict[tuple, ModelArch] = {}
+    _CACHE_MAX = 64
+
+    def __init__(self, base_dir: Path | None = None):
+        self.base_dir = Path(base_dir) if base_dir is not None else None
+
+    def __repr__(self) -> str:
+        return f"ModelFiles({str(self.base_dir)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ModelFiles) and other.base_dir == self.base_dir
+
+    def __hash__(self) -> int:
+        return hash(self.base_dir)
+
+    def path(self, ref: str) -> Path:
+        path = Path(ref).expanduser()
+        if not path.is_absolute() and self.base_dir is not None:
+            path = self.base_dir / path
+        return path
+
+    @staticmethod
+    def _stamp(path: Path) -> tuple:
+        files = [path]
+        if path.is_dir():
+            files = [path / "config.json", path / "model.safetensors.index.json", *sorted(path.glob("*.safetensors"))]
+        out = []
+        for f in files:
+            try:
+                st = f.stat()
+            except OSError:
+                continue
+            out.append((f.name, st.st_size, st.st_mtime_ns))
+        return tuple(out)
+
+    def load(self, ref: str) -> ModelArch:
+        path = self.path(ref)
+        key = (str(path.resolve()) if path.exists() else str(path), self._stamp(path))
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
+        arch = load_model_source(path)
+        if len(self._cache) >= self._CACHE_MAX:
+            self._cache.pop(next(iter(self._cache)))
+        self._cache[key] = arch
+        return arch

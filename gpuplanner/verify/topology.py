@@ -35,8 +35,8 @@ import io
 import re
 from dataclasses import dataclass, field
 
-from .errors import PlannerError
-from .i18n import QT_TRANSLATE_NOOP
+from ..core.errors import PlannerError
+from ..core.i18n import QT_TRANSLATE_NOOP
 
 CTX = "Topology"
 
