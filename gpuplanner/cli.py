@@ -46,16 +46,42 @@ def command_names() -> set[str]:
     return set()
 
 
+class _TerminalSafe:
+    """A text stream that drops control characters (terminal escapes such as ``ESC[2J`` or ``ESC]0;title``
+    from a vendor's file or a pasted topology) except line breaks and tabs, before they reach the terminal."""
+
+    _DROP = {c: None for c in list(range(0, 32)) + list(range(127, 160)) if c not in (9, 10)}
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return self._stream.write(str(text).translate(self._DROP))
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
 def run_cli(argv: list[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    from .io.safe_read import one_line
+
+    old_out = sys.stdout
+    sys.stdout = _TerminalSafe(old_out)
     try:
         return int(args.func(args) or 0)
     except PlannerError as err:
-        print(f"gpuplanner: error: {err}", file=sys.stderr)
+        # one line, no control characters (a vendor's file must not drive the terminal), capped in length
+        print(f"gpuplanner: error: {one_line(err)}", file=sys.stderr)
+        return 2
+    except (RecursionError, MemoryError, OverflowError):
+        print("gpuplanner: error: the input is too large or nested too deeply", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
+    finally:
+        sys.stdout = old_out

@@ -124,7 +124,7 @@ def test_model_folder_index_total_size(tmp_path):
     ("{not json", "not valid JSON"),
     ("[1, 2]", "expected a JSON object"),
     (json.dumps({"model_type": "llama", "hidden_size": 64}), "missing"),
-    (json.dumps({**LLAMA3_8B, "hidden_size": -5}), "non-negative integer"),
+    (json.dumps({**LLAMA3_8B, "hidden_size": -5}), "whole number ≥ 1"),
 ])
 def test_malformed_config_json_gives_clear_error(tmp_path, content, msg):
     f = tmp_path / "config.json"

@@ -589,7 +589,7 @@ def test_embedded_model_opens_where_the_path_is_missing(tmp_path):
 
     # the CLI path: load_scenario gives a scenario whose estimate matches the original machine's
     s, base = load_scenario(other / "p.gpuplan")
-    assert base == ModelFiles(other.resolve())
+    assert base == ModelFiles(other.resolve(), confine=True)  # a plan file: model paths stay in its folder
     assert s.model.hf_config is None and s.model.hidden_size == 4096
     assert estimate(s, base).params.total == 8_030_261_248  # Llama 3 8B, published total
     assert estimate(s, base).memory.total == pytest.approx(estimate(scenario, ModelFiles(plan.parent)).memory.total)
@@ -626,7 +626,7 @@ def test_load_scenario_accepts_plan_files(tmp_path):
     doc = _doc()
     planfile.save(doc, tmp_path / "p.gpuplan")
     scenario, base = load_scenario(tmp_path / "p.gpuplan")
-    assert scenario == doc.scenario and base == ModelFiles(tmp_path.resolve())
+    assert scenario == doc.scenario and base == ModelFiles(tmp_path.resolve(), confine=True)
     # a plan saved under another extension is still recognised by its schema_version
     shutil.copy(tmp_path / "p.gpuplan", tmp_path / "p.json")
     assert load_scenario(tmp_path / "p.json")[0] == doc.scenario

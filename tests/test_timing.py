@@ -91,14 +91,16 @@ def test_pipeline_bubble_share():
 
 def test_dp_allreduce_exposed_beyond_backward():
     # 8 × RTX 4090 over PCIe, 7B full training, one micro-batch of 512 tokens: the gradient all-reduce
-    # (13.5 GB of bf16 gradients) cannot hide under a 0.1 s backward pass
+    # (27 GB of fp32 gradients: FSDP2/DDP reduce in fp32) cannot hide under a 0.1 s backward pass;
+    # DDP buckets of 25 MB of gradients, the backward is 2/3 of the micro-batch without recomputation
     s = scn(training={"seq_len": 512, "framework": "fsdp"}, parallel={"zero": 0},
             hardware={"gpu": "rtx-4090-24gb", "num_gpus": 8})
     r = resolve(s)
     t = T.time_estimate(r)
     kw, gf = T.time_kwargs(r)
-    grads = r.params.total * 2.0
-    ar = grads * 2 * 7 / 8 / (gf.intra_busbw_gbs * 1e9) + np.ceil(r.params.total / 2.5e7) * T._ring_latency(
+    grads = r.params.total * 4.0
+    bucket = 25 * 1024 * 1024 / 4.0
+    ar = grads * 2 * 7 / 8 / (gf.intra_busbw_gbs * 1e9) + np.ceil(r.params.total / bucket) * T._ring_latency(
         8, 8, "all_reduce", T._ScalarOps)
     assert t.seconds["dp_comm"] == pytest.approx(ar - t.seconds["compute"] * 2 / 3, rel=1e-9)
     assert t.breakdown["dp_comm"] > 0.5
@@ -278,6 +280,11 @@ def test_validation_against_published_runs():
         pytest.skip("reference calibration set not present")
     results = [V.run_row(r) for r in V.throughput_rows()]
     s = V.summary(results)
-    assert s["rows"] >= 50
-    assert s["median"] <= 0.15
+    assert s["rows"] >= 64
+    assert s["median"] <= 0.10
     assert s["median"] < s["naive_median"]
+    # the Megatron-Core H100 rows (communication overlap switched on in the source) stay within 30%
+    h100 = [r for r in results if r["id"].startswith("megatron-readme-h100")]
+    assert len(h100) == 9 and max(abs(r["err"]) for r in h100) < 0.30
+    # every ASSUMED choice is printed next to its row
+    assert all(any(n.startswith("ASSUMED") for n in r["notes"]) for r in h100)

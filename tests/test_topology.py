@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from gpuplanner.core.errors import PlannerError
-from gpuplanner.core.topology import (
+from gpuplanner.verify.topology import (
     TopologyError,
     diagnose,
     format_matrix,

@@ -9,6 +9,7 @@ Hugging Face config keys per ``model_type`` follow the ``configuration_*.py`` fi
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol
@@ -99,15 +100,53 @@ def _get(cfg: dict, *keys: str, default: Any = None) -> Any:
     return default
 
 
-def _int(cfg: dict, *keys: str, default: Any = None, required: bool = True) -> int | None:
+#: Upper bounds for any count read from a config.json (far above every real model: 2^20 hidden units,
+#: 10,000 layers, 2^27 vocabulary entries); beyond them the file is not a model, and arithmetic must not
+#: overflow. Per field, :func:`check_arch` applies the physical ranges.
+MAX_CONFIG_INT = 1 << 40
+
+
+def _int(cfg: dict, *keys: str, default: Any = None, required: bool = True, minimum: int = 0) -> int | None:
+    """An integer field of a config.json: a whole, finite number in ``[minimum, MAX_CONFIG_INT]``."""
     v = _get(cfg, *keys, default=default)
     if v is None:
         if required:
             raise ModelConfigError(f"missing '{keys[0]}'", field="config.json")
         return None
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or int(v) != v or v < 0:
-        raise ModelConfigError(f"'{keys[0]}' must be a non-negative integer, got {v!r}", field="config.json")
+    ok = not isinstance(v, bool) and isinstance(v, (int, float)) and (not isinstance(v, float) or math.isfinite(v))
+    if not ok or int(v) != v or v < minimum or v > MAX_CONFIG_INT:
+        shown = repr(v) if isinstance(v, (int, float, str, bool)) else type(v).__name__
+        raise ModelConfigError(f"'{keys[0]}' must be a whole number ≥ {minimum}, got {shown[:40]}", field="config.json")
     return int(v)
+
+
+def _size(cfg: dict, *keys: str, default: Any = None) -> int:
+    """A size that must be positive (hidden width, heads, layers, vocabulary)."""
+    return _int(cfg, *keys, default=default, minimum=1)
+
+
+def _number(cfg: dict, *keys: str, default: float) -> float:
+    v = _get(cfg, *keys, default=default)
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or not 0 < v <= 1024:
+        raise ModelConfigError(f"'{keys[0]}' must be a positive number, got {str(v)[:40]}", field="config.json")
+    return float(v)
+
+
+def _obj(cfg: dict, key: str) -> dict:
+    v = cfg.get(key)
+    if v is None:
+        return {}
+    if not isinstance(v, dict):
+        raise ModelConfigError(f"'{key}' must be an object", field="config.json")
+    return v
+
+
+def _div(h: int, heads: int, key: str = "num_attention_heads") -> int:
+    """head_dim = hidden / heads, which must divide (the modelling code asserts it)."""
+    if h % heads:
+        raise ModelConfigError(f"hidden_size={h} is not divisible by {key}={heads}; give head_dim",
+                               field="config.json")
+    return h // heads
 
 
 _GELU_ACTS = {"gelu", "gelu_new", "gelu_fast", "gelu_pytorch_tanh", "relu", "quick_gelu", "gelu_python"}
@@ -123,49 +162,54 @@ def arch_from_hf_config(cfg: dict, name: str | None = None) -> ModelArch:
         raise ModelConfigError("config.json must be a JSON object", field="config.json")
     if "text_config" in cfg and isinstance(cfg["text_config"], dict) and "hidden_size" not in cfg:
         cfg = {**cfg["text_config"], "model_type": cfg["text_config"].get("model_type", cfg.get("model_type"))}
-    mt = str(cfg.get("model_type") or "").lower()
-    archs = " ".join(cfg.get("architectures") or []).lower()
+    mt = cfg.get("model_type")
+    mt = mt.lower()[:64] if isinstance(mt, str) else ""
+    raw_archs = cfg.get("architectures")
+    archs = " ".join(a for a in raw_archs if isinstance(a, str)).lower() if isinstance(raw_archs, list) else ""
     if not mt:
         mt = "chatglm" if "chatglm" in archs else ("baichuan" if "baichuan" in archs else "llama")
-    name = name or cfg.get("_name_or_path") or mt
-    act = str(_get(cfg, "hidden_act", "activation_function", "hidden_activation", default="silu")).lower()
+    if not (isinstance(name, str) and name):
+        nop = cfg.get("_name_or_path")
+        name = nop if isinstance(nop, str) and nop else mt
+    name = "".join(ch if ch.isprintable() else " " for ch in name)[:200]
+    act = str(_get(cfg, "hidden_act", "activation_function", "hidden_activation", default="silu")).lower()[:64]
 
     common: dict[str, Any] = {}
     if mt in ("gpt2",):
-        h = _int(cfg, "n_embd", "hidden_size")
-        heads = _int(cfg, "n_head", "num_attention_heads")
+        h = _size(cfg, "n_embd", "hidden_size")
+        heads = _size(cfg, "n_head", "num_attention_heads")
         inner = _int(cfg, "n_inner", required=False) or 4 * h
         return ModelArch(
-            name=name, model_type=mt, hidden_size=h, num_layers=_int(cfg, "n_layer", "num_hidden_layers"),
-            num_heads=heads, num_kv_heads=heads, head_dim=h // heads, intermediate_size=inner,
-            vocab_size=_int(cfg, "vocab_size"), gated_mlp=False,
+            name=name, model_type=mt, hidden_size=h, num_layers=_size(cfg, "n_layer", "num_hidden_layers"),
+            num_heads=heads, num_kv_heads=heads, head_dim=_div(h, heads), intermediate_size=inner,
+            vocab_size=_size(cfg, "vocab_size"), gated_mlp=False,
             tie_word_embeddings=bool(cfg.get("tie_word_embeddings", True)),
             attention_bias=True, attention_out_bias=True, mlp_bias=True, norm_type="layernorm",
             position_embedding="learned", max_position_embeddings=_int(cfg, "n_positions", "n_ctx", default=1024),
             dropout=True, fused_qkv=True,
         )
     if mt == "gpt_neox":
-        h = _int(cfg, "hidden_size")
-        heads = _int(cfg, "num_attention_heads")
+        h = _size(cfg, "hidden_size")
+        heads = _size(cfg, "num_attention_heads")
         return ModelArch(
-            name=name, model_type=mt, hidden_size=h, num_layers=_int(cfg, "num_hidden_layers"),
-            num_heads=heads, num_kv_heads=heads, head_dim=h // heads,
-            intermediate_size=_int(cfg, "intermediate_size", default=4 * h), vocab_size=_int(cfg, "vocab_size"),
+            name=name, model_type=mt, hidden_size=h, num_layers=_size(cfg, "num_hidden_layers"),
+            num_heads=heads, num_kv_heads=heads, head_dim=_div(h, heads),
+            intermediate_size=_size(cfg, "intermediate_size", default=4 * h), vocab_size=_size(cfg, "vocab_size"),
             gated_mlp=False, tie_word_embeddings=bool(cfg.get("tie_word_embeddings", False)),
             attention_bias=bool(cfg.get("attention_bias", True)), attention_out_bias=bool(cfg.get("attention_bias", True)),
             mlp_bias=True, norm_type="layernorm", parallel_attn_mlp=False, fused_qkv=True,
         )
     if mt == "opt":
-        h = _int(cfg, "hidden_size")
-        heads = _int(cfg, "num_attention_heads")
+        h = _size(cfg, "hidden_size")
+        heads = _size(cfg, "num_attention_heads")
         proj = _int(cfg, "word_embed_proj_dim", default=h)
         if proj != h:
             raise ModelConfigError("OPT with word_embed_proj_dim != hidden_size (OPT-350m) is not supported",
                                    field="config.json")
         return ModelArch(
-            name=name, model_type=mt, hidden_size=h, num_layers=_int(cfg, "num_hidden_layers"),
-            num_heads=heads, num_kv_heads=heads, head_dim=h // heads, intermediate_size=_int(cfg, "ffn_dim"),
-            vocab_size=_int(cfg, "vocab_size"), gated_mlp=False,
+            name=name, model_type=mt, hidden_size=h, num_layers=_size(cfg, "num_hidden_layers"),
+            num_heads=heads, num_kv_heads=heads, head_dim=_div(h, heads), intermediate_size=_size(cfg, "ffn_dim"),
+            vocab_size=_size(cfg, "vocab_size"), gated_mlp=False,
             tie_word_embeddings=bool(cfg.get("tie_word_embeddings", True)),
             attention_bias=bool(cfg.get("enable_bias", True)), attention_out_bias=bool(cfg.get("enable_bias", True)),
             mlp_bias=bool(cfg.get("enable_bias", True)), norm_type="layernorm", position_embedding="learned",
@@ -174,61 +218,61 @@ def arch_from_hf_config(cfg: dict, name: str | None = None) -> ModelArch:
             dropout=True,
         )
     if mt == "bloom":
-        h = _int(cfg, "hidden_size", "n_embed")
-        heads = _int(cfg, "n_head", "num_attention_heads")
+        h = _size(cfg, "hidden_size", "n_embed")
+        heads = _size(cfg, "n_head", "num_attention_heads")
         return ModelArch(
-            name=name, model_type=mt, hidden_size=h, num_layers=_int(cfg, "n_layer", "num_hidden_layers"),
-            num_heads=heads, num_kv_heads=heads, head_dim=h // heads, intermediate_size=4 * h,
-            vocab_size=_int(cfg, "vocab_size"), gated_mlp=False, tie_word_embeddings=True,
+            name=name, model_type=mt, hidden_size=h, num_layers=_size(cfg, "n_layer", "num_hidden_layers"),
+            num_heads=heads, num_kv_heads=heads, head_dim=_div(h, heads), intermediate_size=4 * h,
+            vocab_size=_size(cfg, "vocab_size"), gated_mlp=False, tie_word_embeddings=True,
             attention_bias=True, attention_out_bias=True, mlp_bias=True, norm_type="layernorm",
             position_embedding="alibi", embedding_norm=True, fused_qkv=True,
         )
     if mt in ("falcon", "refinedweb", "refinedwebmodel", "rw"):
-        h = _int(cfg, "hidden_size", "n_embed")
-        heads = _int(cfg, "num_attention_heads", "n_head")
+        h = _size(cfg, "hidden_size", "n_embed")
+        heads = _size(cfg, "num_attention_heads", "n_head")
         new_arch = bool(cfg.get("new_decoder_architecture", False))
         if new_arch:
-            kv = _int(cfg, "num_kv_heads", "n_head_kv", default=heads)
+            kv = _size(cfg, "num_kv_heads", "n_head_kv", default=heads)
         else:
             kv = 1 if cfg.get("multi_query", True) else heads
         parallel = bool(cfg.get("parallel_attn", True))
         norms = 2 if (new_arch or not parallel) else 1
         bias = bool(cfg.get("bias", False))
         return ModelArch(
-            name=name, model_type="falcon", hidden_size=h, num_layers=_int(cfg, "num_hidden_layers", "n_layer"),
-            num_heads=heads, num_kv_heads=kv, head_dim=h // heads,
+            name=name, model_type="falcon", hidden_size=h, num_layers=_size(cfg, "num_hidden_layers", "n_layer"),
+            num_heads=heads, num_kv_heads=kv, head_dim=_div(h, heads),
             intermediate_size=_int(cfg, "ffn_hidden_size", default=4 * h, required=False) or 4 * h,
-            vocab_size=_int(cfg, "vocab_size"), gated_mlp=False,
+            vocab_size=_size(cfg, "vocab_size"), gated_mlp=False,
             tie_word_embeddings=bool(cfg.get("tie_word_embeddings", True)),
             attention_bias=bias, attention_out_bias=bias, mlp_bias=bias, norm_type="layernorm",
             norms_per_layer=norms, parallel_attn_mlp=parallel, fused_qkv=True,
             position_embedding="alibi" if cfg.get("alibi") else "rope",
         )
     if mt == "mpt":
-        h = _int(cfg, "d_model")
-        heads = _int(cfg, "n_heads")
-        ratio = _get(cfg, "expansion_ratio", default=4)
+        h = _size(cfg, "d_model")
+        heads = _size(cfg, "n_heads")
+        ratio = _number(cfg, "expansion_ratio", default=4)
         no_bias = bool(cfg.get("no_bias", True))
-        attn_cfg = cfg.get("attn_config") or {}
+        attn_cfg = _obj(cfg, "attn_config")
         return ModelArch(
-            name=name, model_type=mt, hidden_size=h, num_layers=_int(cfg, "n_layers"), num_heads=heads,
-            num_kv_heads=_int(attn_cfg, "kv_n_heads", default=heads), head_dim=h // heads,
-            intermediate_size=int(ratio * h), vocab_size=_int(cfg, "vocab_size"), gated_mlp=False,
+            name=name, model_type=mt, hidden_size=h, num_layers=_size(cfg, "n_layers"), num_heads=heads,
+            num_kv_heads=_size(attn_cfg, "kv_n_heads", default=heads), head_dim=_div(h, heads),
+            intermediate_size=max(1, int(ratio * h)), vocab_size=_size(cfg, "vocab_size"), gated_mlp=False,
             tie_word_embeddings=True, attention_bias=not no_bias, attention_out_bias=not no_bias,
             mlp_bias=not no_bias, norm_type="layernorm_nobias" if no_bias else "layernorm",
             position_embedding="alibi" if attn_cfg.get("alibi", True) else "learned",
             max_position_embeddings=_int(cfg, "max_seq_len", default=2048), fused_qkv=True,
         )
     if mt == "chatglm":
-        h = _int(cfg, "hidden_size")
-        heads = _int(cfg, "num_attention_heads")
+        h = _size(cfg, "hidden_size")
+        heads = _size(cfg, "num_attention_heads")
         mq = bool(cfg.get("multi_query_attention", False))
-        kv = _int(cfg, "multi_query_group_num", default=heads) if mq else heads
-        kv_ch = _int(cfg, "kv_channels", default=h // heads)
+        kv = _size(cfg, "multi_query_group_num", default=heads) if mq else heads
+        kv_ch = _size(cfg, "kv_channels", default=max(1, h // heads))
         return ModelArch(
-            name=name, model_type=mt, hidden_size=h, num_layers=_int(cfg, "num_layers", "num_hidden_layers"),
-            num_heads=heads, num_kv_heads=kv, head_dim=kv_ch, intermediate_size=_int(cfg, "ffn_hidden_size"),
-            vocab_size=_int(cfg, "padded_vocab_size", "vocab_size"), gated_mlp=True,
+            name=name, model_type=mt, hidden_size=h, num_layers=_size(cfg, "num_layers", "num_hidden_layers"),
+            num_heads=heads, num_kv_heads=kv, head_dim=kv_ch, intermediate_size=_size(cfg, "ffn_hidden_size"),
+            vocab_size=_size(cfg, "padded_vocab_size", "vocab_size"), gated_mlp=True,
             tie_word_embeddings=False,
             attention_bias=bool(cfg.get("add_qkv_bias", False) or cfg.get("add_bias_linear", False)),
             attention_out_bias=bool(cfg.get("add_bias_linear", False)), mlp_bias=bool(cfg.get("add_bias_linear", False)),
@@ -238,13 +282,13 @@ def arch_from_hf_config(cfg: dict, name: str | None = None) -> ModelArch:
 
     # Llama-like families (llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, deepseek, gemma,
     # phi3, internlm2, baichuan, yi, ...)
-    h = _int(cfg, "hidden_size")
-    heads = _int(cfg, "num_attention_heads")
-    kv = _int(cfg, "num_key_value_heads", default=heads)
-    head_dim = _int(cfg, "head_dim", default=None, required=False) or h // heads
+    h = _size(cfg, "hidden_size")
+    heads = _size(cfg, "num_attention_heads")
+    kv = _size(cfg, "num_key_value_heads", default=heads)
+    head_dim = _int(cfg, "head_dim", default=None, required=False) or _div(h, heads)
     inter = _int(cfg, "intermediate_size", default=None, required=False)
-    layers = _int(cfg, "num_hidden_layers")
-    vocab = _int(cfg, "vocab_size")
+    layers = _size(cfg, "num_hidden_layers")
+    vocab = _size(cfg, "vocab_size")
     tie = bool(cfg.get("tie_word_embeddings", mt in ("gemma", "gemma2", "gemma3_text")))
     gated = act not in _GELU_ACTS or mt.startswith("gemma")
     common = dict(
@@ -295,12 +339,17 @@ def arch_from_hf_config(cfg: dict, name: str | None = None) -> ModelArch:
     n_exp = _int(cfg, "num_local_experts", "num_experts", "n_routed_experts", default=0, required=False) or 0
     if n_exp:
         moe_inter = _int(cfg, "moe_intermediate_size", default=None, required=False) or inter
+        if not moe_inter:
+            raise ModelConfigError("an MoE config needs 'moe_intermediate_size' or 'intermediate_size'",
+                                   field="config.json")
         common.update(
             num_experts=n_exp, num_experts_per_tok=_int(cfg, "num_experts_per_tok", "num_experts_per_token", default=2),
             moe_intermediate_size=moe_inter,
             shared_expert_intermediate_size=_int(cfg, "shared_expert_intermediate_size", default=0, required=False) or 0,
         )
         mlp_only = cfg.get("mlp_only_layers") or []
+        if not isinstance(mlp_only, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in mlp_only):
+            raise ModelConfigError("'mlp_only_layers' must be a list of layer numbers", field="config.json")
         step = _int(cfg, "decoder_sparse_step", default=1, required=False) or 1
         if mlp_only or step != 1:
             if list(mlp_only) != list(range(len(mlp_only))) or step != 1:
@@ -426,6 +475,9 @@ def resolve_arch(model_section: Any, models: ModelSource | None = None) -> Model
                 field="model",
             )
         h, a = ms.hidden_size, ms.num_attention_heads
+        if ms.head_dim is None and h % a:
+            raise ScenarioError(f"hidden_size={h} is not divisible by num_attention_heads={a}; give head_dim",
+                                field="model.num_attention_heads")
         inter = ms.intermediate_size
         if inter is None and not ms.num_experts:
             raise ScenarioError("missing intermediate_size", field="model")
@@ -444,7 +496,27 @@ def resolve_arch(model_section: Any, models: ModelSource | None = None) -> Model
     return arch
 
 
+#: Physical ranges of an architecture (inclusive), far beyond any published model; outside them the input is
+#: not a model and the arithmetic downstream (parameter counts, FLOPs, bytes) would overflow or mislead.
+ARCH_LIMITS = {
+    "hidden_size": (1, 1 << 20), "num_layers": (1, 10_000), "num_heads": (1, 1 << 16), "num_kv_heads": (1, 1 << 16),
+    "head_dim": (1, 1 << 16), "intermediate_size": (0, 1 << 24), "vocab_size": (1, 1 << 27),
+    "num_experts": (0, 1 << 16), "num_experts_per_tok": (0, 1 << 16), "moe_intermediate_size": (0, 1 << 24),
+    "num_shared_experts": (0, 1024), "shared_expert_intermediate_size": (0, 1 << 24), "num_dense_layers": (0, 10_000),
+    "q_lora_rank": (0, 1 << 20), "kv_lora_rank": (0, 1 << 20), "qk_rope_head_dim": (0, 1 << 16),
+    "qk_nope_head_dim": (0, 1 << 16), "v_head_dim": (0, 1 << 16), "max_position_embeddings": (0, 1 << 31),
+    "norms_per_layer": (0, 16),
+}
+
+
 def check_arch(a: ModelArch) -> None:
+    """Ranges (:data:`ARCH_LIMITS`) and consistency; raises :class:`ScenarioError` naming the field."""
+    section = {v: k for k, v in EXPLICIT_FIELDS.items()}
+    for key, (lo, hi) in ARCH_LIMITS.items():
+        v = getattr(a, key)
+        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+            raise ScenarioError(f"{section.get(key, key)}={str(v)[:40]} is outside {lo:,}–{hi:,}",
+                                field=f"model.{section.get(key, key)}")
     if a.num_heads % a.num_kv_heads and not a.is_mla:
         raise ScenarioError(
             f"num_attention_heads={a.num_heads} is not a multiple of num_key_value_heads={a.num_kv_heads}",

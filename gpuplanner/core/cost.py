@@ -48,6 +48,7 @@ from typing import Any, Iterable, Mapping
 
 import numpy as np
 
+from .messages import Msg  # noqa: F401 (re-exported: cost.Msg)
 from .errors import CatalogError, ScenarioError
 from .i18n import QT_TRANSLATE_NOOP
 
@@ -77,30 +78,6 @@ MODE_LABELS = {
     "hybrid_week": QT_TRANSLATE_NOOP("Cost", "card-hours with a weekly cap"),
     "hybrid_month": QT_TRANSLATE_NOOP("Cost", "card-hours with a monthly cap"),
 }
-
-
-@dataclass(frozen=True)
-class Msg:
-    """A user-facing sentence: an English template marked for translation plus its parameters.
-
-    The UI translates ``text`` with ``QCoreApplication.translate(context, text)`` and then formats it with
-    ``params``; :meth:`render` gives the English sentence.
-    """
-
-    context: str
-    text: str
-    params: Mapping[str, Any] = field(default_factory=dict)
-
-    def render(self) -> str:
-        """The English sentence (parameters that are messages themselves are rendered too)."""
-        return self.text.format(**{k: v.render() if isinstance(v, Msg) else v for k, v in self.params.items()})
-
-    def to_json(self) -> dict:
-        return {"text": self.render(), "template": self.text, "context": self.context,
-                "params": {k: v.to_json() if isinstance(v, Msg) else v for k, v in self.params.items()}}
-
-    def __str__(self) -> str:  # pragma: no cover - convenience
-        return self.render()
 
 
 def _f(x) -> np.ndarray:

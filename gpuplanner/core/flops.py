@@ -129,6 +129,22 @@ def megatron_eq3_flops_per_token(h: int, L: int, s: int, V: int) -> float:
     return 96.0 * L * h * h * (1.0 + s / (6.0 * h) + V / (16.0 * L * h))
 
 
+def megatron_core_flops_per_token(h: int, L: int, s: int, V: int, *, ffn: int | None = None,
+                                  heads: int = 1, kv_heads: int | None = None, head_dim: int | None = None,
+                                  swiglu: bool = False, topk: int = 1) -> float:
+    """Megatron-Core's ``num_floating_point_operations`` per token (``megatron/training/training.py`` at
+    commit f2e5db40, July 2024, the commit of the README's H100 table):
+    ``12·l·h²·[(1 + g/a + s/h)·q/h + (f/h)·k·(3/2 if SwiGLU) + V/(2·l·h)]`` — forward and backward of every
+    matmul (6 per weight and token), non-causal attention, *no* recompute term, untied output layer counted
+    once. ``q = head_dim·a`` (the query projection width), ``g`` KV groups, ``k`` routed experts."""
+    ffn = 4 * h if ffn is None else ffn
+    kv_heads = heads if kv_heads is None else kv_heads
+    q = (head_dim or h // heads) * heads
+    bracket = ((1.0 + kv_heads / heads + s / h) * q / h + (ffn / h) * topk * (1.5 if swiglu else 1.0)
+               + V / (2.0 * L * h))
+    return 12.0 * L * h * h * bracket
+
+
 def qlora_dequant_bytes(m: ModelFacts) -> float:
     """Memory traffic of one dequantisation of all NF4 weights (Dettmers et al. 2023 §3).
 

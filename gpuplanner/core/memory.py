@@ -22,7 +22,13 @@ Sources:
     ``docs/source/distrib_optimizer.md``, table "6 + 12/d").
   - ``fsdp`` — PyTorch FSDP2 with ``MixedPrecisionPolicy(param_dtype=bf16, reduce_dtype=fp32)``: sharded
     fp32 parameters (4) and gradients (4), AdamW (8); unsharded bf16 parameters of the layer being run
-    and the one prefetched (PyTorch FSDP2 ``fully_shard`` docs).
+    and the one prefetched (PyTorch FSDP2 ``fully_shard`` docs). As torchtitan applies it: the shard group
+    is data × context parallel (``dp_shard_cp`` mesh); with pipeline parallelism the stage's bf16
+    parameters stay gathered (``reshard_after_forward = not pp_enabled``) and its gradients accumulate
+    unsharded in fp32 until the stage's last backward (``torch.distributed.pipelining`` disables gradient
+    sync and resharding per micro-batch; ``FSDPParam.to_accumulated_grad_if_needed`` upcasts to the reduce
+    dtype); ZeRO-2 (reshard_after_forward=False) keeps the gathered bf16 copy beside the sharded fp32 one.
+    Megatron's distributed optimizer also shards over data × context parallel ranks.
   ``training.master_weights = false`` (torchtune-style pure bf16) keeps weights, gradients and optimizer
   states in bf16.
 * Activations: Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer Models"
@@ -504,7 +510,21 @@ def memory_arrays(
     expert_tp = tp if framework == "megatron" else 1.0
     non_expert_gpu = (layers_stage * m.layer_non_expert + extra) / tp
     expert_gpu = layers_stage * m.layer_expert / (ep * expert_tp)
-    dp_exp = xp.maximum(dp / ep, 1.0)
+    # the ZeRO/FSDP sharding group: Megatron's distributed optimizer and torchtitan's FSDP shard over the
+    # data- and context-parallel ranks together (CP ranks hold the same weights): Megatron-Core
+    # ``DistributedOptimizer`` over ``get_data_parallel_group(with_context_parallel=True)``; torchtitan
+    # ``parallelize.py`` applies ``fully_shard`` on the ``dp_shard_cp`` mesh
+    cp_f = xp.asarray(cp, dtype=float)
+    dp_sh = dp * cp_f if framework in ("megatron", "fsdp") else dp
+    dp_exp = xp.maximum(dp_sh / ep, 1.0)
+    # FSDP2 keeps the gathered 16-bit weights from the forward to the end of the step with pipeline
+    # parallelism (torchtitan ``reshard_after_forward = not pp_enabled``) and under ZeRO-2
+    # (reshard_after_forward=False); with pipeline parallelism it also skips the reduce-scatter until the
+    # stage's last backward (``torch.distributed.pipelining`` stage: ``set_requires_gradient_sync(False)``,
+    # ``set_reshard_after_backward(False)``, REDUCE_GRAD after all micro-batches) and accumulates the
+    # unsharded gradients in the reduce dtype (``FSDPParam.to_accumulated_grad_if_needed``: fp32)
+    fsdp_keep = (framework == "fsdp") & (zero >= 2) & ((pp_i > 1) | (zero == 2))
+    fsdp_pp = (framework == "fsdp") & (zero >= 2) & (pp_i > 1)
 
     if method in ("lora", "qlora"):
         lora_total, _ = lora_params(m.arch, lora_rank, lora_targets)
@@ -518,7 +538,8 @@ def memory_arrays(
             frozen = (lin * QLORA_NF4_BYTES + (total_params - lin) * 2.0) * scale
         else:
             frozen = base_gpu * base_bytes_per
-        frozen = xp.where(zero >= 3, frozen / dp, frozen)
+        # (FSDP-kept layouts: the whole stage's frozen base stays gathered)
+        frozen = xp.where(fsdp_keep, frozen, xp.where(zero >= 3, frozen / dp_sh, frozen))
         # PEFT keeps adapters in fp32 (autocast_adapter_dtype) under mixed precision; pure 16-bit
         # recipes (torchtune) keep them in bf16
         adapter_b = 4.0 if (master_weights or precision == "fp32") else 2.0
@@ -528,19 +549,29 @@ def memory_arrays(
             weights = weights + xp.where((zero > 0) | (xp.asarray(recompute) >= 2), 0.0, adapters * 2.0)
         gradients = adapters * adapter_b
         opt = adapters * (moments_b if optimizer != "adafactor" else 8.0)
-        opt = xp.where(zero >= 1, opt / dp, opt)
+        opt = xp.where(zero >= 1, opt / dp_sh, opt)
         ddp = xp.where((dp > 1) & (zero == 0), gradients, 0.0) if framework == "hf" else 0.0
     else:
         weights, gradients, opt = model_state_arrays(
-            non_expert_gpu, expert_gpu, w_b, g_b, master_b + moments_b, zero, dp, dp_exp)
+            non_expert_gpu, expert_gpu, w_b, g_b, master_b + moments_b, zero, dp_sh, dp_exp)
+        # FSDP2 kept layouts: sharded fp32 parameters (also under ZeRO-2) beside the unsharded 16-bit copy
+        # (added below); with PP the unsharded gradients of the whole stage in the reduce dtype replace the
+        # sharded ones
+        w_sharded = non_expert_gpu * w_b / dp_sh + expert_gpu * w_b / dp_exp
+        weights = xp.where(fsdp_keep, w_sharded, weights)
+        gradients = xp.where(fsdp_pp, (non_expert_gpu + expert_gpu) * g_b, gradients)
         ddp = xp.where(dp > 1, (non_expert_gpu + expert_gpu) * ddp_b, 0.0)
     if optimizer_in_backward:
         gradients = gradients * 0.0  # each parameter is stepped and its gradient freed during backward
     opt = xp.where(offload, 0.0, opt)
+    # the unsharded 16-bit copy FSDP keeps (fsdp_keep above): on the GPU even with CPU offload
+    kept = xp.where(fsdp_keep & (method not in ("lora", "qlora")),
+                    (non_expert_gpu + expert_gpu) * activation_dtype_bytes(precision), 0.0)
     if offload_params:
         # FSDP CPUOffload(offload_params=True) / ZeRO-3 offload_param: the sharded parameters, their
         # gradients and the optimizer live in CPU memory; the GPU holds the gathered layers (counted below)
         weights, gradients, opt = weights * 0.0, gradients * 0.0, opt * 0.0
+    weights = weights + kept
 
     # activations
     s_local = seq_len / xp.asarray(cp, dtype=float)
@@ -592,7 +623,7 @@ def memory_arrays(
     # framework buffers: ZeRO-3/FSDP gather a layer's full 16-bit weights (current + prefetched);
     # DeepSpeed ZeRO-1/2 reduce/all-gather buckets (reduce_bucket_size 5e8 elements, DeepSpeed config docs)
     layer_full = (m.layer_non_expert + m.layer_expert / ep) / tp
-    gather = xp.where(zero >= 3, 2 * 2.0 * layer_full, 0.0)
+    gather = xp.where(fsdp_keep, 0.0, xp.where(zero >= 3, 2 * 2.0 * layer_full, 0.0))
     buckets = xp.where((zero >= 1) & (zero <= 2) & (framework in ("hf", "deepspeed")),
                        xp.minimum(5e8, non_expert_gpu + expert_gpu) * 2.0, 0.0)
     states = weights + gradients + opt

@@ -7,8 +7,6 @@ on them. Fields may be added, never renamed. ``constraints`` drives the plan sea
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -25,7 +23,8 @@ LoraTargets = Literal["attention", "all_linear"]
 
 
 class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    # NaN and ±Infinity are never a valid value: every number is finite and within its documented range
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
 
 
 class ModelSection(_Section):
@@ -35,39 +34,39 @@ class ModelSection(_Section):
     change, e.g., the vocabulary size.
     """
 
-    preset: str | None = None
-    hf_config: str | None = None
-    name: str | None = None
-    hidden_size: int | None = Field(None, gt=0)
-    num_hidden_layers: int | None = Field(None, gt=0)
-    num_attention_heads: int | None = Field(None, gt=0)
-    num_key_value_heads: int | None = Field(None, gt=0)
-    head_dim: int | None = Field(None, gt=0)
-    intermediate_size: int | None = Field(None, gt=0)
+    preset: str | None = Field(None, max_length=200)
+    hf_config: str | None = Field(None, max_length=4096)
+    name: str | None = Field(None, max_length=200)
+    hidden_size: int | None = Field(None, gt=0, le=1 << 20)
+    num_hidden_layers: int | None = Field(None, gt=0, le=10_000)
+    num_attention_heads: int | None = Field(None, gt=0, le=1 << 16)
+    num_key_value_heads: int | None = Field(None, gt=0, le=1 << 16)
+    head_dim: int | None = Field(None, gt=0, le=1 << 16)
+    intermediate_size: int | None = Field(None, gt=0, le=1 << 24)
     gated_mlp: bool | None = None
-    vocab_size: int | None = Field(None, gt=0)
+    vocab_size: int | None = Field(None, gt=0, le=1 << 27)
     tie_word_embeddings: bool | None = None
-    num_experts: int | None = Field(None, ge=0)
-    num_experts_per_tok: int | None = Field(None, ge=0)
-    moe_intermediate_size: int | None = Field(None, gt=0)
-    num_shared_experts: int | None = Field(None, ge=0)
-    shared_expert_intermediate_size: int | None = Field(None, ge=0)
-    first_k_dense_replace: int | None = Field(None, ge=0)
+    num_experts: int | None = Field(None, ge=0, le=1 << 16)
+    num_experts_per_tok: int | None = Field(None, ge=0, le=1 << 16)
+    moe_intermediate_size: int | None = Field(None, gt=0, le=1 << 24)
+    num_shared_experts: int | None = Field(None, ge=0, le=1024)
+    shared_expert_intermediate_size: int | None = Field(None, ge=0, le=1 << 24)
+    first_k_dense_replace: int | None = Field(None, ge=0, le=10_000)
     # MLA (DeepSeek-V2/V3)
-    q_lora_rank: int | None = Field(None, ge=0)
-    kv_lora_rank: int | None = Field(None, gt=0)
-    qk_rope_head_dim: int | None = Field(None, ge=0)
-    qk_nope_head_dim: int | None = Field(None, ge=0)
-    v_head_dim: int | None = Field(None, gt=0)
+    q_lora_rank: int | None = Field(None, ge=0, le=1 << 20)
+    kv_lora_rank: int | None = Field(None, gt=0, le=1 << 20)
+    qk_rope_head_dim: int | None = Field(None, ge=0, le=1 << 16)
+    qk_nope_head_dim: int | None = Field(None, ge=0, le=1 << 16)
+    v_head_dim: int | None = Field(None, gt=0, le=1 << 16)
     # details that change the exact count
     attention_bias: bool | None = None
     attention_out_bias: bool | None = None
     mlp_bias: bool | None = None
     norm_type: Literal["rmsnorm", "layernorm"] | None = None
-    norms_per_layer: int | None = Field(None, ge=0)
+    norms_per_layer: int | None = Field(None, ge=0, le=16)
     qk_norm: bool | None = None
     position_embedding: Literal["rope", "learned", "alibi", "none"] | None = None
-    max_position_embeddings: int | None = Field(None, gt=0)
+    max_position_embeddings: int | None = Field(None, gt=0, le=1 << 31)
 
 
 class TrainingSection(_Section):
@@ -82,19 +81,33 @@ class TrainingSection(_Section):
     torch_compile: bool = Field(False, description="torch.compile or fused kernels: element-wise ops fused (time model)")
     seq_len: int = Field(2048, gt=0, le=10_000_000)
     micro_batch_size: int = Field(1, gt=0, le=100_000)
-    global_batch_size: int | None = Field(None, gt=0)
+    global_batch_size: int | None = Field(None, gt=0, le=1_000_000_000)
     recompute: Recompute = "none"
     flash_attention: bool = True
     lora_rank: int = Field(16, gt=0, le=65536)
     lora_targets: LoraTargets = "all_linear"
+    # Communication overlap (time model). None = what the framework does by default
+    # (core/timing.overlap_flags documents each default and its source).
+    overlap_grad_reduce: bool | None = Field(
+        None, description="reduce gradients during the backward pass (Megatron --overlap-grad-reduce, DDP "
+                          "buckets, FSDP2 reduce-scatter stream, DeepSpeed overlap_comm); null: framework default")
+    overlap_param_gather: bool | None = Field(
+        None, description="all-gather sharded weights under compute (Megatron --overlap-param-gather, FSDP2 "
+                          "prefetch, DeepSpeed ZeRO-3 prefetch); null: framework default")
+    tp_comm_overlap: bool | None = Field(
+        None, description="overlap tensor-parallel collectives with the GEMMs (Megatron/TE --tp-comm-overlap, "
+                          "torchtitan async TP; needs sequence parallelism); null: framework default")
+    overlap_p2p_comm: bool | None = Field(
+        None, description="overlap pipeline send/receive with compute (Megatron interleaved schedule); "
+                          "null: framework default")
 
 
 class ParallelSection(_Section):
-    tp: int = Field(1, gt=0)
-    pp: int = Field(1, gt=0)
-    cp: int = Field(1, gt=0)
-    ep: int = Field(1, gt=0)
-    vpp: int = Field(1, gt=0, description="virtual pipeline stages per GPU (interleaved schedule)")
+    tp: int = Field(1, gt=0, le=1_000_000)
+    pp: int = Field(1, gt=0, le=100_000)
+    cp: int = Field(1, gt=0, le=1_000_000)
+    ep: int = Field(1, gt=0, le=1_000_000)
+    vpp: int = Field(1, gt=0, le=1024, description="virtual pipeline stages per GPU (interleaved schedule)")
     zero: int = Field(0, ge=0, le=3)
     sequence_parallel: bool = False
     offload_optimizer: bool = False
@@ -121,17 +134,17 @@ class CustomGpu(_Section):
 
 
 class HardwareSection(_Section):
-    gpu: str = "h100-sxm-80gb"
+    gpu: str = Field("h100-sxm-80gb", max_length=200)
     num_gpus: int = Field(1, gt=0, le=1_000_000)
     gpus_per_node: int = Field(8, gt=0, le=64)
-    inter_node: str | None = Field(None, description="network id from the catalog, e.g. ib-ndr-400")
+    inter_node: str | None = Field(None, max_length=200, description="network id from the catalog, e.g. ib-ndr-400")
     nics_per_node: int | None = Field(None, gt=0, le=64)
     intra_node: Literal["nvlink", "pcie"] | None = Field(None, description="override the GPU's link")
     custom_gpus: list[CustomGpu] = Field(default_factory=list, description="GPUs entered by the user")
 
 
 class DataSection(_Section):
-    tokens: float = Field(1e9, ge=0)
+    tokens: float = Field(1e9, ge=0, le=1e18)
 
     @field_validator("tokens", mode="before")
     @classmethod
@@ -141,34 +154,34 @@ class DataSection(_Section):
 
 class AssumptionsSection(_Section):
     mfu: float | None = Field(None, gt=0, le=1)
-    memory_headroom_gib: float = Field(2.0, ge=0)
-    cuda_context_gib: float | None = Field(None, ge=0)
+    memory_headroom_gib: float = Field(2.0, ge=0, le=4096)
+    cuda_context_gib: float | None = Field(None, ge=0, le=4096)
     fragmentation: float | None = Field(None, ge=0, le=1)
 
 
 class PriceQuote(_Section):
     """A user's rental quote for one GPU type (replaces the shipped default; see core/cost.PriceTable)."""
 
-    card_hour: float | None = Field(None, ge=0, description="on demand, per card-hour")
-    machine_week: float | None = Field(None, ge=0, description="whole machine per week")
-    machine_month: float | None = Field(None, ge=0, description="whole machine per month")
-    spot_card_hour: float | None = Field(None, ge=0, description="spot/interruptible, per card-hour")
+    card_hour: float | None = Field(None, ge=0, le=1e9, description="on demand, per card-hour")
+    machine_week: float | None = Field(None, ge=0, le=1e9, description="whole machine per week")
+    machine_month: float | None = Field(None, ge=0, le=1e9, description="whole machine per month")
+    spot_card_hour: float | None = Field(None, ge=0, le=1e9, description="spot/interruptible, per card-hour")
     machine_gpus: int | None = Field(None, gt=0, le=64, description="cards in the quoted machine")
     currency: Literal["CNY", "USD"] | None = Field(None, description="the quote's currency (default: constraints.currency)")
-    provider: str | None = None
-    date: str | None = None
+    provider: str | None = Field(None, max_length=200)
+    date: str | None = Field(None, max_length=40)
 
 
 class ConstraintsSection(_Section):
-    deadline_days: float | None = Field(None, gt=0)
-    budget: float | None = Field(None, ge=0)
+    deadline_days: float | None = Field(None, gt=0, le=36_500)
+    budget: float | None = Field(None, ge=0, le=1e15)
     currency: Literal["CNY", "USD"] = "CNY"
     max_gpus: int = Field(64, gt=0, le=100_000)
-    gpu_candidates: list[str] | None = None
+    gpu_candidates: list[str] | None = Field(None, max_length=1000)
     hours_per_week: float = Field(168.0, gt=0, le=168)
     phase: Literal["research", "stable", "burst"] = "stable"
     objective: Literal["cheapest", "fastest", "value"] = "cheapest"
-    exchange_rate: float | None = Field(None, gt=0, description="CNY per USD (default: resources/prices.json)")
+    exchange_rate: float | None = Field(None, gt=0, le=10_000, description="CNY per USD (default: resources/prices.json)")
     prices: dict[str, PriceQuote] | None = Field(None, description="your quotes per GPU id, replacing the defaults")
 
 
@@ -245,32 +258,3 @@ def scenario_from_dict(data: Any) -> Scenario:
         return Scenario.model_validate(data)
     except ValidationError as err:
         raise ScenarioError(format_validation_error(err)) from None
-
-
-def load_scenario(path: str | Path) -> tuple[Scenario, Path]:
-    """Load a scenario JSON file or a ``.gpuplan`` plan; returns the scenario and the folder relative
-    paths resolve against. Plan files go through :mod:`gpuplanner.io.planfile` (migration, embedded model).
-    """
-    path = Path(path)
-    if path.suffix.lower() == ".gpuplan":
-        from ..io.planfile import scenario_from_plan  # local import: io builds on core
-
-        return scenario_from_plan(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ScenarioError(f"{path}: file not found") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise ScenarioError(f"{path}: cannot read ({err.__class__.__name__})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ScenarioError(f"{path}: not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})") from None
-    if isinstance(data, dict) and "schema_version" in data:  # a plan file under another name
-        from ..io.planfile import scenario_from_plan
-
-        return scenario_from_plan(path)
-    try:
-        return scenario_from_dict(data), path.resolve().parent
-    except ScenarioError as err:
-        raise ScenarioError(f"{path.name}: {err}") from None

@@ -32,12 +32,12 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any, Callable, Mapping
 
 import numpy as np
 
 from . import cost as costmod
+from .architecture import ModelSource
 from .cost import MODES, Msg, Overheads, PriceTable
 from .errors import PlannerError, ScenarioError
 from .evaluate import cost_inputs, evaluate
@@ -325,12 +325,70 @@ def enumerate_candidates(ctx: SearchContext, max_gpus: int) -> dict[str, np.ndar
     c["grad_accum"] = ga[keep].astype(np.int64)
     c["nodes"] = np.maximum(1, -(-c["num_gpus"] // g))
     c["sp"] = (c["tp"] > 1) & (fw == "megatron")
-    # the user's interleaving where the stages divide the layers evenly into vpp chunks, else none
-    v = int(s.parallel.vpp)
-    c["vpp"] = np.where((v > 1) & (c["pp"] > 1) & (arch.num_layers % np.maximum(c["pp"] * v, 1) == 0), v, 1)
+    c["vpp"] = _vpp_choices(c, arch.num_layers, int(s.parallel.vpp), fw)
+    c = _expand_vpp(c, arch.num_layers, int(s.parallel.vpp), fw, all_degrees=t.overlap_p2p_comm is False)
     c["offload"] = np.full(len(c["num_gpus"]), bool(s.parallel.offload_optimizer))
     c["offload_params"] = np.full(len(c["num_gpus"]), offload_params_applies(s))
     return c
+
+
+def _vpp_choices(c: Mapping[str, np.ndarray], num_layers: int, user_vpp: int, fw: str) -> np.ndarray:
+    """The user's interleaving where the stages divide the layers evenly into ``vpp`` chunks, else none
+    (the base candidates; :func:`_expand_vpp` adds the degrees the search tries itself)."""
+    v = user_vpp
+    return np.where((v > 1) & (c["pp"] > 1) & (num_layers % np.maximum(c["pp"] * v, 1) == 0), v, 1)
+
+
+def interleave_ok(pp, vpp, num_layers: int, grad_accum):
+    """Megatron's rules for the interleaved schedule (element-wise): the layers split evenly into ``pp``
+    stages of ``vpp`` chunks each (``megatron/training/arguments.py``: layers per stage divisible by the
+    layers per virtual stage) and the micro-batches come in whole groups of ``pp``
+    (``megatron/core/pipeline_parallel/schedules.py``: ``microbatch_group_size_per_vp_stage`` = pp must lie
+    in [pp, m] and m mod pp must be 0 or ≥ pp, i.e. m is a multiple of pp)."""
+    pp, vpp, ga = np.asarray(pp), np.asarray(vpp), np.asarray(grad_accum)
+    return (pp > 1) & (num_layers % np.maximum(pp * vpp, 1) == 0) & (ga >= pp) & (ga % np.maximum(pp, 1) == 0)
+
+
+def _expand_vpp(c: dict[str, np.ndarray], num_layers: int, user_vpp: int, fw: str,
+                all_degrees: bool = False) -> dict[str, np.ndarray]:
+    """With Megatron and the scenario's ``vpp`` left at 1, the search also tries the interleaved schedule
+    wherever :func:`interleave_ok` allows it (Narayanan et al. 2021 §2.2: the bubble shrinks to (p−1)/(v·m);
+    each virtual stage adds point-to-point sends, and the first stage holds ``1 + (p−1)/(p·v)`` times the
+    activations of 1F1B — Korthikanti et al. 2022 §4.2.3).
+
+    Degrees tried: powers of two. The largest allowed one has both the smallest bubble and, among the
+    interleaved degrees, the smallest activation memory, and Megatron hides its extra sends under compute
+    (``overlap_p2p_comm``, on by default for the interleaved schedule), so only it is added next to the
+    plain 1F1B candidate; every allowed degree is tried when the scenario turns the p2p overlap off
+    (``all_degrees``), since then more virtual stages also mean more exposed sends."""
+    if fw != "megatron" or user_vpp != 1:
+        return c
+    pp, ga = c["pp"], c["grad_accum"]
+    degrees = []
+    v = 2
+    while v <= num_layers // 2:
+        degrees.append(v)
+        v *= 2
+    extra: list[dict[str, np.ndarray]] = []
+    if all_degrees:
+        for v in degrees:
+            ok = interleave_ok(pp, v, num_layers, ga)
+            if ok.any():
+                chunk = {k: a[ok] for k, a in c.items()}
+                chunk["vpp"] = np.full(int(ok.sum()), v, dtype=np.int64)
+                extra.append(chunk)
+    else:
+        vmax = np.ones(len(pp), dtype=np.int64)
+        for v in degrees:
+            vmax = np.where(interleave_ok(pp, v, num_layers, ga), v, vmax)
+        ok = vmax > 1
+        if ok.any():
+            chunk = {k: a[ok] for k, a in c.items()}
+            chunk["vpp"] = vmax[ok]
+            extra.append(chunk)
+    if not extra:
+        return c
+    return {k: np.concatenate([c[k]] + [e[k] for e in extra]) for k in c}
 
 
 def offload_params_applies(s: Scenario) -> bool:
@@ -440,7 +498,7 @@ def default_gpu_candidates(table: PriceTable, precision: str, custom_gpus=()) ->
         peak = getattr(g, f"{precision}_tflops", None)
         if not g.memory_gib or not peak:
             continue
-        if table.get(gid) is None:
+        if table.get(g) is None:
             continue
         out.append(gid)
     return out
@@ -524,22 +582,21 @@ def _time_kwargs(r) -> dict:
     return timing.time_kwargs(r)[0]
 
 
-def iter_contexts(scenario: Scenario, base_dir: Path | None = None, *, prices: PriceTable | None = None,
+def iter_contexts(scenario: Scenario, models: ModelSource | None = None, *, prices: PriceTable | None = None,
                   overheads: Overheads | None = None, skipped: dict[str, str] | None = None):
     """One :class:`SearchContext` per candidate GPU type (``constraints.gpu_candidates``, else every priced
     catalog GPU); GPUs left out are recorded in ``skipped`` with the reason."""
     from .architecture import resolve_arch
-    from .catalog_hw import get_gpu, register_custom_gpus
+    from .catalog_hw import lookup_gpu
     from .estimate import Resolved, _facts_for, trainable_params
     from .flops import model_flops_per_token
 
     s = scenario
-    register_custom_gpus(s.hardware.custom_gpus)
     con = s.constraints
     table = prices or PriceTable.from_constraints(con)
     ov = overheads or Overheads()
     skipped = {} if skipped is None else skipped
-    arch = resolve_arch(s.model, base_dir)
+    arch = resolve_arch(s.model, models)
     facts = _facts_for(arch)
     base = Resolved(scenario=s, arch=arch, facts=facts, gpu=None)
     trainable = trainable_params(base)
@@ -550,8 +607,8 @@ def iter_contexts(scenario: Scenario, base_dir: Path | None = None, *, prices: P
     target = target_batch_seqs(s)
     gpu_ids = con.gpu_candidates or default_gpu_candidates(table, s.training.precision, s.hardware.custom_gpus)
     for gid in gpu_ids:
-        gpu = get_gpu(gid)
-        price = table.get(gpu.id)
+        gpu = lookup_gpu(gid, s.hardware.custom_gpus)
+        price = table.get(gpu)
         if price is None:
             skipped[gpu.id] = QT_TRANSLATE_NOOP(CTX, "no rental price: enter a quote")
             continue
@@ -574,7 +631,7 @@ def iter_contexts(scenario: Scenario, base_dir: Path | None = None, *, prices: P
 
 def search(
     scenario: Scenario,
-    base_dir: Path | None = None,
+    models: ModelSource | None = None,
     *,
     top: int = 10,
     objective: str | None = None,
@@ -600,7 +657,7 @@ def search(
         raise ScenarioError(QT_TRANSLATE_NOOP(CTX, "objective must be cheapest, fastest or value"), field="constraints.objective")
     table = prices or PriceTable.from_constraints(con)
     ov = overheads or Overheads()
-    arch = resolve_arch(s.model, base_dir)
+    arch = resolve_arch(s.model, models)
     facts = _facts_for(arch)
     tokens = float(s.data.tokens)
     mf_tok = float(model_flops_per_token(facts, s.training.seq_len, method=s.training.method,
@@ -609,7 +666,7 @@ def search(
     chunks: list[dict[str, np.ndarray]] = []
     contexts: list[SearchContext] = []
     evaluated = 0
-    for ctx in iter_contexts(s, base_dir, prices=table, overheads=ov, skipped=skipped):
+    for ctx in iter_contexts(s, models, prices=table, overheads=ov, skipped=skipped):
         if cancel is not None and cancel():
             raise SearchCancelled(QT_TRANSLATE_NOOP(CTX, "search cancelled"))
         c = enumerate_candidates(ctx, con.max_gpus)
@@ -713,8 +770,10 @@ def compare_plans(a: Plan, b: Plan) -> list[Msg]:
     """
     out: list[Msg] = []
     for p in (a, b):
-        z = (QT_TRANSLATE_NOOP(CTX, "ZeRO-{z} over {link}").format(z=p.zero, link=p.link if p.nodes == 1 else
-             QT_TRANSLATE_NOOP(CTX, "the network"))) if p.zero else QT_TRANSLATE_NOOP(CTX, "no ZeRO")
+        # a nested message: translated with the sentence, never formatted in English first
+        z = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "ZeRO-{z} over {link}"),
+                {"z": p.zero, "link": p.link if p.nodes == 1 else QT_TRANSLATE_NOOP(CTX, "the network")}) \
+            if p.zero else QT_TRANSLATE_NOOP(CTX, "no ZeRO")
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "{n} × {gpu}: {price:,.2f} {cur} per card-hour for {eff:,.0f} effective TFLOPS per card "
                  "({peak:,.0f} peak × {mfu:.0%} utilisation; micro-batch {mbs}, {zero}) → {cpt:,.3f} {cur} per "

@@ -37,20 +37,52 @@ Sources, per term:
 * **Tensor parallelism** (Shoeybi et al. 2019, arXiv:1909.08053 §3; Korthikanti et al. 2022 §4.2.2):
   two all-reduces of the layer's ``b·s·h`` activations in the forward and two in the backward pass per
   layer (a third pair when full recomputation re-runs the forward); with sequence parallelism each
-  becomes a reduce-scatter + all-gather pair, the same bytes. Not overlapped (exposed).
-* **Data parallelism** (Rajbhandari et al. 2020, ZeRO §7): DDP / ZeRO-1/2 move ``2Ψ`` per step (all-
-  reduce, or reduce-scatter + all-gather); ZeRO-3/FSDP ``3Ψ`` per micro-batch (parameter all-gather in
-  forward and backward, gradient reduce-scatter). Gradient reduction overlaps with the last micro-batch's
-  backward pass (PyTorch DDP bucketing, Li et al. 2020 arXiv:2006.15704; Megatron ``--overlap-grad-
-  reduce``); ZeRO-3 gathers are prefetched under the micro-batch's compute (FSDP/DeepSpeed prefetch).
-  Only the part that does not fit under that compute is exposed.
+  becomes a reduce-scatter + all-gather pair, the same bytes. Exposed unless ``tp_comm_overlap``:
+  Transformer Engine's userbuffers (Megatron ``--tp-comm-overlap``, which requires sequence parallelism)
+  split each collective into ``tp`` chunks pipelined with the GEMM it feeds — ring-exchange all-gather
+  before QKV/FC1 (and the backward's proj/FC2 dgrad), chunked reduce-scatter after proj/FC2, bulk
+  overlap of the backward's all-gather/reduce-scatter with the QKV/FC1 dgrad and wgrad GEMMs
+  (TE ``initialize_ub`` method table; Megatron ``tp_comm_bulk_wgrad``/``tp_comm_bulk_dgrad``/
+  ``tp_comm_overlap_ag``/``tp_comm_overlap_rs`` in ``model_parallel_config.py``). Exposed per micro-batch:
+  ``C/tp + max(C·(1 − 1/tp) − G, 0)`` with ``C`` the layers' collectives and ``G`` their linear GEMMs;
+  the embedding and loss collectives stay exposed.
+* **Data parallelism** (Rajbhandari et al. 2020, ZeRO §7). Bytes: DDP all-reduces the gradients; ZeRO-1/2
+  and Megatron's distributed optimizer reduce-scatter them and all-gather the updated 16-bit weights
+  (``2Ψ``); ZeRO-3/FSDP gather the weights in the forward and again in the backward and reduce-scatter
+  the gradients per micro-batch (``3Ψ``; FSDP ZeRO-2 keeps the gathered weights for the backward). The
+  gradient element size is the framework's reduce dtype (:func:`grad_reduce_bytes`), the group is data
+  × context parallel for Megatron and torchtitan (:func:`cp_joins_dp`). What hides under compute follows
+  each framework's mechanism (:func:`overlap_flags` for the defaults):
+  - ``overlap_grad_reduce``: buckets are reduced as their gradients become final, i.e. during the last
+    micro-batch's backward (Megatron ``DistributedDataParallel`` backward hooks with ``no_sync`` on the
+    other micro-batches; PyTorch DDP bucketing, Li et al. 2020 arXiv:2006.15704): exposed
+    ``max(R − W_b, R·last bucket)``; without it the whole reduction is exposed.
+  - ``overlap_param_gather`` (distributed optimizer): the weights' all-gather is deferred to the next
+    step's first forward, bucket by bucket in forward pre-hooks: exposed ``max(A − W_f, A·first bucket)``.
+  - ``W_b``/``W_f`` are the last backward / first forward of one micro-batch on the stage; with ``v``
+    virtual stages Megatron launches each model chunk's sync when that chunk is done
+    (``schedules.py``), widening the window to ``t·(1 + (v−1)·min(m, p))/v``.
+  - ZeRO-3/FSDP per micro-batch: the forward gathers hide under the forward except the first unit's
+    (FSDP2 implicit prefetching, one unit per decoder block), the backward gathers and reduce-scatters
+    under the backward except the last unit's reduce-scatter.
+  - FSDP2 with pipeline parallelism (torchtitan): one gather per step (``reshard_after_forward = not
+    pp_enabled``) and one reduce-scatter after the stage's last backward (``torch.distributed.pipelining``
+    REDUCE_GRAD action): only earlier virtual stages' reduce-scatters hide.
 * **Pipeline parallelism** (Narayanan et al. 2021, arXiv:2104.04473 §2.2): the bubble is ``(p−1)/v``
   micro-batch times, i.e. a share ``(p−1)/(v·m + p − 1)`` of the step; point-to-point sends of the
   ``b·s·h`` boundary activations (``/t`` with the scatter/gather optimisation, §4.1), forward and
-  backward, ``v`` times as many with interleaving.
+  backward, ``v`` times as many with interleaving. ``overlap_p2p_comm`` (Megatron's interleaved
+  schedule posts the next send/receive before computing: ``forward_backward_pipelining_with_
+  interleaving``) hides them under the stage's compute.
+
+Every overlapped part is reported twice: exposed (in the step) and hidden under compute
+(:attr:`TimeEstimate.communication`); overlap never adds time, and more overlap never exposes more.
 * **Context parallelism** (ring attention: Liu et al. 2023, arXiv:2310.01889; Megatron-LM context
   parallel docs): ``cp−1`` ring steps pass the K/V chunk in the forward pass, K/V and their gradients
-  in the backward pass; overlapped with the attention compute, only the excess is exposed.
+  in the backward pass; overlapped with the attention compute, only the excess is exposed. The K/V
+  ring runs between the context-parallel ranks, which Megatron places next to the tensor-parallel ones
+  (``parallel_state.initialize_model_parallel(order="tp-cp-ep-dp-pp")``): inside a node while ``tp·cp``
+  fits one.
 * **Expert parallelism** (Lepikhin et al. 2020 GShard; Fedus et al. 2021): all-to-all dispatch and
   combine of ``k`` copies of each token's hidden state per MoE layer, forward and backward, ``(ep−1)/ep``
   of it leaving the GPU; not overlapped.
@@ -267,11 +299,6 @@ def gpu_time_facts(gpu: Any, precision: str = "bf16", *, intra_node: str | None 
     )
 
 
-#: Fraction of ZeRO-3 traffic (up to the compute time) hidden under compute, per framework (see
-#: time_arrays): FSDP prefetch overlaps; DeepSpeed ZeRO-3 (also under the HF Trainer) does not in the
-#: published measurements (Narayanan et al. 2021, Table 2).
-ZERO3_OVERLAP = {"fsdp": 1.0, "megatron": 1.0, "deepspeed": 0.0, "hf": 0.0}
-
 #: Bus bandwidth between GPUs without peer-to-peer support across CPU sockets (NVIDIA/nccl-tests #307:
 #: NCCL's topology model gives 10 GB/s to SYS paths on an 8×RTX 4090 server).
 NO_P2P_SYS_GBS = 10.0
@@ -367,6 +394,114 @@ def _dequant_bytes(m: ModelFacts) -> float:
     return v
 
 
+# ------------------------------------------------------------------------------- communication overlap
+
+#: The four overlap switches of a scenario (``training.<name>``; ``None`` = the framework's default).
+OVERLAP_FIELDS = ("overlap_grad_reduce", "overlap_param_gather", "tp_comm_overlap", "overlap_p2p_comm")
+
+
+def overlap_flags(framework: str, zero, vpp, pp, sp, ops=_ScalarOps, *, overlap_grad_reduce=None,
+                  overlap_param_gather=None, tp_comm_overlap=None, overlap_p2p_comm=None):
+    """The overlap switches in force: the scenario's value where it gives one, else the framework default.
+
+    Defaults (what each framework does when the user does not say), element-wise over ``zero``/``vpp``/``pp``/
+    ``sp`` (candidate arrays in the search):
+
+    ============== ====================================== ============================ =================
+    switch         megatron                               fsdp (FSDP2/torchtitan)      deepspeed / hf
+    ============== ====================================== ============================ =================
+    grad reduce    on                                     on                           deepspeed: ZeRO-3
+                                                                                       only; hf: on
+    param gather   on with the distributed optimizer      on (sharded weights:         off
+                   (ZeRO-1)                               ZeRO-2/3)
+                   (ZeRO-1)
+    TP comm        on with sequence parallelism           off                          (no TP)
+    PP p2p         on with the interleaved schedule       off                          off
+    ============== ====================================== ============================ =================
+
+    Sources: Megatron-LM's own flags default off (``--overlap-grad-reduce``, ``--overlap-param-gather``,
+    ``--tp-comm-overlap``: ``megatron/training/arguments.py``), but every pretraining recipe of
+    Megatron-Bridge/NeMo sets ``ddp.overlap_grad_reduce = overlap_param_gather = True`` with the distributed
+    optimizer and ``CommOverlapConfig(tp_comm_overlap=True)`` for its tensor-parallel models
+    (``src/megatron/bridge/recipes/llama/llama3.py``), and the Megatron-LM README benchmarks run with all
+    three; ``--overlap-param-gather`` needs the distributed optimizer and ``--tp-comm-overlap`` needs
+    ``--sequence-parallel`` (asserted in ``arguments.py``). ``overlap_p2p_comm`` is on unless
+    ``--no-overlap-p2p-communication`` and is switched off for the non-interleaved schedule (``arguments.py``).
+    PyTorch DDP always reduces bucket by bucket during the backward (Li et al. 2020, arXiv:2006.15704).
+    FSDP2 all-gathers the next block on a separate stream (implicit prefetching) and reduce-scatters on
+    another (``torch.distributed.fsdp.fully_shard`` docs); torchtitan's async TP is off by default
+    (``parallelism.enable_async_tensor_parallel``). DeepSpeed: ``overlap_comm`` defaults to true for ZeRO-3
+    only (``deepspeed/runtime/zero/config.py`` ``overlap_comm_valid``); its ZeRO-3 parameter prefetch exists
+    (``stage3_prefetch_bucket_size``) but the published ZeRO-3 runs (Narayanan et al. 2021, Table 2) lose
+    throughput per GPU in proportion to the GPU count at a fixed batch, i.e. the gathers are not hidden, so
+    the default models it as off. The HF Trainer runs plain data parallelism through DDP and ZeRO through
+    DeepSpeed with the config templates of the Transformers DeepSpeed guide, which set ``"overlap_comm":
+    true`` for ZeRO-2 and ZeRO-3 (``docs/source/en/deepspeed.md``).
+    """
+    zero, vpp, pp, sp = ops.b(zero), ops.f(vpp), ops.f(pp), ops.b(sp)
+    if framework == "megatron":
+        d_grad, d_param, d_tp, d_p2p = True, zero >= 1, sp, (vpp > 1) & (pp > 1)
+    elif framework == "fsdp":
+        d_grad, d_param, d_tp, d_p2p = True, zero >= 2, False, False
+    elif framework == "deepspeed":
+        d_grad, d_param, d_tp, d_p2p = zero >= 3, False, False, False
+    else:  # hf: DDP without ZeRO, DeepSpeed with the Transformers docs' config templates
+        d_grad, d_param, d_tp, d_p2p = True, False, False, False
+
+    def pick(value, default):
+        return default if value is None else bool(value)
+
+    grad = pick(overlap_grad_reduce, d_grad)
+    param = pick(overlap_param_gather, d_param)
+    tp = pick(tp_comm_overlap, d_tp)
+    p2p = pick(overlap_p2p_comm, d_p2p)
+    # what a framework cannot do stays off: TP overlap needs sequence parallelism (Megatron asserts it);
+    # p2p overlap needs a pipeline
+    return grad, param, tp & sp, p2p & (pp > 1)
+
+
+def grad_reduce_bytes(framework: str, precision: str, master_weights: bool = True, lora: bool = False) -> float:
+    """Bytes per gradient element on the wire of the data-parallel reduction.
+
+    Megatron reduces its fp32 main gradients (bf16 forces ``accumulate_allreduce_grads_in_fp32``:
+    ``megatron/training/arguments.py``; fp16 keeps the parameter dtype unless that flag is given); FSDP2 under
+    torchtitan reduce-scatters in ``MixedPrecisionPolicy.reduce_dtype = float32`` (torchtitan
+    ``training.mixed_precision_reduce``); the HF Trainer's fp32 weights under autocast have fp32 gradients
+    that DDP all-reduces; DeepSpeed reduces 16-bit gradients (ZeRO paper §3.1: 2Ψ). Pure 16-bit training
+    (``master_weights = false``) and LoRA adapters under PEFT (fp32 adapters: 4) follow the weights.
+    """
+    if precision == "fp32":
+        return 4.0
+    if framework == "megatron":
+        return 2.0 if precision == "fp16" else 4.0
+    if framework == "deepspeed":
+        return 2.0
+    if lora:
+        return 4.0 if master_weights else 2.0
+    return 4.0 if master_weights else 2.0
+
+
+def cp_joins_dp(framework: str) -> bool:
+    """Context-parallel ranks join the gradient reduction and ZeRO/FSDP sharding group (Megatron's
+    distributed optimizer shards over ``data_parallel_group_with_context_parallel``; torchtitan applies
+    ``fully_shard`` over the ``dp_shard_cp`` mesh). DeepSpeed and the HF Trainer have no context parallel."""
+    return framework in ("megatron", "fsdp")
+
+
+def bucket_params(framework: str, zero, n_dp, g_bytes: float, ops=_ScalarOps):
+    """Parameters per data-parallel bucket: Megatron-Core ``max(40M, 1M × dp)`` (``DistributedDataParallel``),
+    DeepSpeed ZeRO-1/2 ``reduce_bucket_size`` 5e8 elements (DeepSpeed config docs), PyTorch DDP
+    ``bucket_cap_mb`` 25 MB of gradients (the HF Trainer with ZeRO: DeepSpeed's)."""
+    ddp = 25.0 * 1024 * 1024 / g_bytes
+    if framework == "megatron":
+        return ops.maximum(4e7, 1e6 * ops.f(n_dp))
+    if framework == "deepspeed":
+        return 5e8
+    if framework == "hf":
+        return ops.where(ops.b(zero) >= 1, 5e8, ddp)
+    return ddp
+
+
 def time_arrays(
     m: ModelFacts,
     *,
@@ -401,6 +536,11 @@ def time_arrays(
     gpus_per_node,
     offload=False,
     mfu=None,
+    master_weights=True,
+    overlap_grad_reduce=None,
+    overlap_param_gather=None,
+    tp_comm_overlap=None,
+    overlap_p2p_comm=None,
 ):
     """Vectorised time model (seconds per optimizer step). Every per-candidate argument — the layout,
     and the GPU numbers (``peak_tflops`` … ``nic_gbs_per_gpu``) — may be a numpy array; they broadcast.
@@ -459,53 +599,115 @@ def time_arrays(
     t_mb = t_compute_tok * mbs * s  # one micro-batch on one GPU (all its layers)
     compute = t_mb * m_acc
 
-    # ---- tensor parallelism (exposed): 4 all-reduces per layer (+2 with full recompute) + embedding/loss
+    # ---- communication overlap flags: the scenario's choice, else the framework's default
+    ov_grad, ov_param, ov_tp, ov_p2p = overlap_flags(
+        framework, zero, vpp, pp, sp, ops, overlap_grad_reduce=overlap_grad_reduce,
+        overlap_param_gather=overlap_param_gather, tp_comm_overlap=tp_comm_overlap, overlap_p2p_comm=overlap_p2p_comm)
+    # forward and backward time of one micro-batch on one GPU (the backward includes the recompute forward)
+    fwd_share = (fwd.layers + fwd.head + fwd.attention + f_lora) / hflops_tok
+    t_fwd = t_mb * fwd_share
+    t_bwd = t_mb - t_fwd
+
+    # ---- tensor parallelism: 4 collectives per layer (+2 with full recompute) + embedding/loss
     tp_bw = where(tp <= gpn, intra_bus, nic)
     act_bytes = 2.0 * tokens_mb * m.h  # one 16-bit b·s·h activation of the micro-batch slice
-    n_ar = (4.0 + where(rec_full, 2.0, 0.0)) * (m.L / pp) + 2.0
+    n_layer_coll = (4.0 + where(rec_full, 2.0, 0.0)) * (m.L / pp)
     tp_ar = act_bytes * _ring_factor(tp, "all_reduce", ops) / tp_bw + _ring_latency(tp, gpn, "all_reduce", ops)
-    tp_comm = where(tp > 1, n_ar * tp_ar, 0.0) * m_acc
+    tp_layers_mb = where(tp > 1, n_layer_coll * tp_ar, 0.0)  # the layers' collectives, one micro-batch
+    tp_edge_mb = where(tp > 1, 2.0 * tp_ar, 0.0)  # embedding and loss: not overlapped
+    # TE userbuffers (--tp-comm-overlap): each collective is split into tp chunks pipelined with the GEMM it
+    # feeds (ring-exchange all-gather before QKV/FC1, chunked reduce-scatter after proj/FC2, bulk overlaps of
+    # the backward's all-gather/reduce-scatter with the dgrad/wgrad GEMMs): the first chunk and whatever the
+    # layers' GEMMs cannot cover stay exposed (module docstring)
+    t_lin_mb = lin_tok / (peak * eff) / mp * mbs * s  # the layers' linear GEMMs, one micro-batch
+    tp_layers_ov = tp_layers_mb / tp + maximum(tp_layers_mb * (1.0 - 1.0 / tp) - t_lin_mb, 0.0)
+    tp_exposed_mb = where(ov_tp, tp_layers_ov, tp_layers_mb) + tp_edge_mb
+    tp_comm = tp_exposed_mb * m_acc
+    tp_hidden = (tp_layers_mb + tp_edge_mb) * m_acc - tp_comm
 
     # ---- pipeline: bubble (p−1)/v micro-batch times + p2p boundary sends
-    t_mb_stage = t_mb + tp_comm / maximum(m_acc, 1.0)
+    t_mb_stage = t_mb + tp_exposed_mb
     bubble = where(pp > 1, (pp - 1.0) / vpp * t_mb_stage, 0.0)
     crosses_nodes = (tp * cp * dp < n_gpus) & (n_gpus > gpn)  # stages land on different nodes
     p2p_bw = where(crosses_nodes, nic, intra_p2p)
     p2p_bytes = act_bytes / tp  # scatter/gather optimisation (Narayanan et al. 2021 §4.1)
-    p2p = where(pp > 1, 2.0 * vpp * p2p_bytes / p2p_bw * m_acc, 0.0)
+    p2p_all = where(pp > 1, 2.0 * vpp * p2p_bytes / p2p_bw * m_acc, 0.0)
+    # Megatron's interleaved schedule posts the next chunk's send/receive before computing the current one
+    # (overlap_p2p_comm): the transfers run under the stage's compute
+    p2p = where(ov_p2p, maximum(p2p_all - compute, 0.0), p2p_all)
+    pp_hidden = p2p_all - p2p
     pp_time = bubble + p2p
 
-    # ---- data parallelism
+    # ---- data parallelism (and ZeRO/FSDP): per step and GPU, what is moved and what hides under compute
     P = float(m.params.total)
     grad_params = lora_total if lora else P
     expert_share = float(m.params.expert_params) / max(P, 1.0)
     shard_frac = (1.0 - expert_share) / (tp * pp) + expert_share / (ep * pp * (tp if framework == "megatron" else 1.0))
     grad_gpu = grad_params * shard_frac  # gradients this GPU reduces
     weight_gpu = P * shard_frac  # weights this GPU holds before ZeRO-3 sharding
-    g_bytes = 4.0 if framework == "megatron" and not lora else 2.0  # Megatron reduces fp32 main grads
-    k_node = maximum(minimum(gpn / maximum(tp * cp, 1.0), dp), 1.0)  # DP peers per node (NCCL rails)
-    dp_spans = tp * cp * dp > gpn
+    g_bytes = grad_reduce_bytes(framework, precision, master_weights, lora)
+    # Megatron and torchtitan reduce gradients (and shard ZeRO states) over data × context parallel ranks:
+    # the context-parallel ranks hold the same weights (Megatron ``get_data_parallel_group(with_context_
+    # parallel=True)``; torchtitan's ``dp_shard_cp`` mesh)
+    n_dp = dp * where(cp_joins_dp(framework), cp, 1.0)
+    k_node = maximum(minimum(gpn / maximum(tp, 1.0), n_dp), 1.0)  # DP peers per node (NCCL rails)
+    dp_spans = tp * n_dp > gpn
     dp_bw = where(dp_spans, minimum(intra_bus, k_node * nic), intra_bus)
-    # DDP / ZeRO-1/2: once per step, in buckets of ~25M parameters (PyTorch DDP bucket_cap_mb=25 MB fp32;
-    # DeepSpeed reduce_bucket_size 5e8 elements; Megatron 40M): the latency per bucket is counted
-    n_buckets = ops.ceil(grad_gpu / 2.5e7)
-    ar = (grad_gpu * g_bytes * _ring_factor(dp, "all_reduce", ops) / dp_bw
-          + n_buckets * _ring_latency(dp, gpn, "all_reduce", ops))
     w_bytes = 0.5 + 1.0 / 64 if method == "qlora" else 2.0
+    L_stage = maximum(m.L / pp, 1.0)
+    m_chunks = minimum(m_acc, pp)
+    # the window of compute after the first gradients of the step are final (before: after the last
+    # parameter gather is needed): the last micro-batch's backward (forward of the first); with v virtual
+    # stages the earlier chunks finish (start) up to min(m, p) chunk-micro-batches earlier (Megatron
+    # schedules.py: grad/param sync launched per model chunk)
+    win_b = t_bwd * (1.0 + (vpp - 1.0) * m_chunks) / vpp
+    win_f = t_fwd * (1.0 + (vpp - 1.0) * m_chunks) / vpp
+    # DDP / ZeRO-1/2 / Megatron distributed optimizer: gradients once per step, in buckets (PyTorch DDP
+    # bucket_cap_mb = 25 MB; DeepSpeed reduce_bucket_size 5e8 elements; Megatron max(40M, 1M·dp) params)
+    bucket = bucket_params(framework, zero, n_dp, g_bytes, ops)
+    n_buckets = ops.ceil(grad_gpu / bucket)
+    last_bucket = minimum(bucket / maximum(grad_gpu, 1.0), 1.0)
+    # FSDP with sharded weights (ZeRO-2 = SHARD_GRAD_OP / reshard_after_forward=False, ZeRO-3 = FULL_SHARD)
+    # gathers weights in every forward; other frameworks' ZeRO-1/2 sync once per step
+    fsdp_sharded = (framework == "fsdp") & (zero >= 2)
+    sharded_opt = (zero >= 1) & (zero <= 2)
+    g_factor = where(sharded_opt, _ring_factor(n_dp, "all_gather", ops), _ring_factor(n_dp, "all_reduce", ops))
+    g_lat = where(sharded_opt, _ring_latency(n_dp, gpn, "all_gather", ops), _ring_latency(n_dp, gpn, "all_reduce", ops))
+    grad_sync = grad_gpu * g_bytes * g_factor / dp_bw + n_buckets * g_lat
+    # ZeRO-1/2 and the distributed optimizer all-gather the updated 16-bit weights after the step
+    param_sync = where(sharded_opt, weight_gpu * 2.0 * _ring_factor(n_dp, "all_gather", ops) / dp_bw
+                       + n_buckets * _ring_latency(n_dp, gpn, "all_gather", ops), 0.0)
+    grad_exp = where(ov_grad, maximum(grad_sync - win_b, grad_sync * last_bucket), grad_sync)
+    param_exp = where(ov_param, maximum(param_sync - win_f, param_sync * last_bucket), param_sync)
+    dp12 = grad_exp + param_exp
+    dp12_all = grad_sync + param_sync
     # ZeRO-3/FSDP: one all-gather per layer (FSDP wraps each decoder block) and pass, one reduce-scatter
-    lat_ag = (m.L / pp) * _ring_latency(dp, gpn, "all_gather", ops)
-    gather = weight_gpu * w_bytes * _ring_factor(dp, "all_gather", ops) / dp_bw + lat_ag  # all weights, once
-    rs = grad_gpu * g_bytes * _ring_factor(dp, "all_gather", ops) / dp_bw + lat_ag
-    z3_per_mb = 2.0 * gather + rs  # forward + backward gathers, gradient reduce-scatter
-    bwd_last = t_mb * (2.0 / 3.0)  # the last micro-batch's backward pass hides gradient reduction
-    # How much of the ZeRO-3 traffic hides under compute depends on the implementation: FSDP prefetches the
-    # next block's all-gather on a separate stream (PyTorch FSDP docs, "backward_prefetch"/"forward_prefetch";
-    # llm-foundry's FSDP rows run near compute-bound), while DeepSpeed ZeRO-3 measured by Narayanan et al.
-    # 2021 (Table 2) loses throughput per GPU in proportion to the GPU count at a fixed batch — its gathers
-    # and reduce-scatters are effectively not hidden. The HF Trainer runs ZeRO through DeepSpeed.
-    z3_hidden = ZERO3_OVERLAP.get(framework, 0.0) * minimum(z3_per_mb, t_mb)
-    dp_exposed = where(zero >= 3, m_acc * (z3_per_mb - z3_hidden), maximum(ar - bwd_last, 0.0))
-    dp_comm = where(dp > 1, dp_exposed, 0.0)
+    lat_ag = L_stage * _ring_latency(n_dp, gpn, "all_gather", ops)
+    gather = weight_gpu * w_bytes * _ring_factor(n_dp, "all_gather", ops) / dp_bw + lat_ag  # all weights, once
+    rs = grad_gpu * g_bytes * _ring_factor(n_dp, "all_gather", ops) / dp_bw + lat_ag
+    # per micro-batch (no PP): forward gathers under the forward (the first unit's gather is not prefetched),
+    # backward gathers (ZeRO-3 only: ZeRO-2 keeps the gathered weights for the backward) and
+    # reduce-scatters under the backward (the last unit's reduce-scatter is not hidden)
+    gather_b = where(zero >= 3, gather, 0.0)
+    f_exp = where(ov_param, maximum(gather - t_fwd, gather / L_stage), gather)
+    b_ov = where(ov_param, gather_b, 0.0) + where(ov_grad, rs, 0.0)
+    b_exp = (gather_b + rs - b_ov) + maximum(b_ov - t_bwd, b_ov / L_stage)
+    z3_mb = m_acc * (f_exp + b_exp)
+    z3_mb_all = m_acc * (gather + gather_b + rs)
+    # FSDP2 with pipeline parallelism (torchtitan): parameters stay unsharded from the first forward to the
+    # end of the step (reshard_after_forward=False) and gradients accumulate unsharded; one all-gather and one
+    # reduce-scatter per step, the reduce-scatter after the stage's last backward (torch.distributed.pipelining
+    # REDUCE_GRAD action): only earlier virtual stages' reduce-scatters hide under the remaining backward
+    win_b_pp = t_bwd * (vpp - 1.0) * m_chunks / vpp
+    z3_pp = (where(ov_param, maximum(gather - win_f, gather / L_stage), gather)
+             + where(ov_grad, maximum(rs - win_b_pp, rs / vpp), rs))
+    z3_pp_all = gather + rs
+    fsdp_pp = (framework == "fsdp") & (pp > 1)
+    z3 = where(fsdp_pp, z3_pp, z3_mb)
+    z3_all = where(fsdp_pp, z3_pp_all, z3_mb_all)
+    per_mb = (zero >= 3) | fsdp_sharded
+    dp_comm = where(n_dp > 1, where(per_mb, z3, dp12), 0.0)
+    dp_hidden = where(n_dp > 1, where(per_mb, z3_all, dp12_all), 0.0) - dp_comm
 
     # ---- context parallelism: K/V ring, forward 1×, backward 2× (K/V and dK/dV), hidden under attention
     kv_chunk = 2.0 * tokens_mb * 2.0 * m.kv_dim  # K and V of the local chunk, 16-bit
@@ -513,6 +715,7 @@ def time_arrays(
     cp_layer = 3.0 * (cp - 1.0) * kv_chunk / cp_bw
     attn_layer = (3.0 * fwd.attention / m.L) * tokens_mb / (peak16 * eff16 * tp)
     cp_comm = where(cp > 1, maximum(cp_layer - attn_layer, 0.0) * (m.L / pp) * m_acc, 0.0)
+    cp_hidden = where(cp > 1, cp_layer * (m.L / pp) * m_acc, 0.0) - cp_comm
 
     # ---- expert parallelism: all-to-all dispatch + combine, forward and backward
     n_moe_stage = m.moe_frac * m.L / pp
@@ -521,7 +724,7 @@ def time_arrays(
     ep_comm = where(ep > 1, 4.0 * a2a_bytes / ep_bw * n_moe_stage * m_acc, 0.0)
 
     # ---- other: optimizer update, QLoRA dequantisation
-    opt_params = where(zero >= 1, grad_gpu / dp, grad_gpu)
+    opt_params = where(zero >= 1, grad_gpu / n_dp, grad_gpu)
     other = where(offload, 0.0, opt_params * OPT_BYTES.get(optimizer, 30.0) / mem_bw)
     if method == "qlora":
         deq_passes = 2.0 + where(rec_full, 1.0, 0.0)
@@ -535,11 +738,16 @@ def time_arrays(
         scale = target / step
         compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other = (
             x * scale for x in (compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other))
+        tp_hidden, dp_hidden, pp_hidden, cp_hidden, p2p = (
+            x * scale for x in (tp_hidden, dp_hidden, pp_hidden, cp_hidden, p2p))
         step = target
     tok_s_gpu = tokens_step_gpu / step
     return {
         "compute": compute, "tp_comm": tp_comm, "dp_comm": dp_comm, "pp_bubble": pp_time,
         "cp_comm": cp_comm, "ep_comm": ep_comm, "other": other, "step": step,
+        "pp_p2p": p2p, "tp_hidden": tp_hidden, "dp_hidden": dp_hidden, "pp_hidden": pp_hidden, "cp_hidden": cp_hidden,
+        "overlap_grad_reduce": ov_grad, "overlap_param_gather": ov_param, "tp_comm_overlap": ov_tp,
+        "overlap_p2p_comm": ov_p2p,
         "tokens_per_step": tokens_step_gpu * n_gpus, "tokens_per_s_per_gpu": tok_s_gpu,
         "mfu": tok_s_gpu * mflops_tok / peak16, "hfu": tok_s_gpu * hflops_tok / peak16,
         "model_flops_per_token": mflops_tok + 0.0 * step, "hardware_flops_per_token": hflops_tok + 0.0 * step,
@@ -550,6 +758,8 @@ def time_arrays(
 # ------------------------------------------------------------------------------------- one scenario
 
 BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
+#: Communication that runs under compute (seconds per step), by part: not in the step time.
+HIDDEN_KEYS = ("tp_comm", "dp_comm", "pp_p2p", "cp_comm")
 SECONDS_PER_DAY = 86400.0
 
 
@@ -573,6 +783,23 @@ class TimeEstimate:
     links: dict[str, str]
     mfu_override: bool = False
     notes: list[str] = field(default_factory=list)
+    #: seconds per step of communication hidden under compute (tp_comm, dp_comm, pp_p2p, cp_comm); the
+    #: exposed rest is in ``seconds``
+    hidden: dict[str, float] = field(default_factory=dict)
+    #: the overlap switches in force (the scenario's, else the framework default: :func:`overlap_flags`)
+    overlap: dict[str, bool] = field(default_factory=dict)
+
+    @property
+    def communication(self) -> dict[str, dict[str, float]]:
+        """Per communication part: seconds per step ``exposed`` (in the step time) and ``hidden`` under
+        compute. ``pp_p2p`` is the pipeline's point-to-point sends (its exposed part is inside
+        ``pp_bubble``)."""
+        sec = self.seconds
+        exposed = {"tp_comm": sec["tp_comm"], "dp_comm": sec["dp_comm"], "cp_comm": sec["cp_comm"],
+                   "pp_p2p": self.p2p_s}
+        return {k: {"exposed": exposed[k], "hidden": self.hidden.get(k, 0.0)} for k in HIDDEN_KEYS}
+
+    p2p_s: float = 0.0  # exposed pipeline point-to-point sends (part of ``seconds["pp_bubble"]``)
 
     @property
     def breakdown(self) -> dict[str, float]:
@@ -611,6 +838,8 @@ class TimeEstimate:
             "matmul_efficiency": self.efficiency,
             "mfu_override": self.mfu_override,
             "time_notes": list(self.notes),
+            "time_communication": self.communication,
+            "time_overlap": dict(self.overlap),
         }
 
 
@@ -630,6 +859,8 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         method=t.method, precision=t.precision, framework=t.framework, optimizer=t.optimizer, seq_len=t.seq_len,
         lora_rank=t.lora_rank, lora_targets=t.lora_targets, flash=t.flash_attention,
         fused=(t.framework == "megatron") or bool(getattr(t, "torch_compile", False)),
+        master_weights=t.master_weights,
+        **{k: getattr(t, k) for k in OVERLAP_FIELDS},
         **gf.kwargs(t.precision),
     )
     return kw, gf
@@ -656,6 +887,8 @@ def time_estimate(r: Any) -> TimeEstimate:
     fpt = _scalar(out["model_flops_per_token"])
     seconds = {k: _scalar(out[k]) for k in ("compute", "tp_comm", "dp_comm", "pp_bubble", "cp_comm", "ep_comm",
                                             "other")}
+    hidden = {k: _scalar(out[k[:2] + "_hidden"]) for k in HIDDEN_KEYS}
+    overlap = {k: bool(_scalar(out[k])) for k in OVERLAP_FIELDS}
     inter = f"{gf.inter_node} ×{gf.nics_per_node:g}/node"
     multi = h.num_gpus > h.gpus_per_node
     links = {
@@ -672,5 +905,5 @@ def time_estimate(r: Any) -> TimeEstimate:
         tokens_per_s_per_gpu=tps_gpu, tokens_per_s=tps, mfu=_scalar(out["mfu"]), hfu=_scalar(out["hfu"]),
         compute_days=days, gpu_hours=days * 24.0 * h.num_gpus, seconds=seconds,
         efficiency=_scalar(out["efficiency"]), links=links, mfu_override=s.assumptions.mfu is not None,
-        notes=list(gf.notes),
+        notes=list(gf.notes), hidden=hidden, overlap=overlap, p2p_s=_scalar(out["pp_p2p"]),
     )

@@ -18,16 +18,20 @@ def parse_count(text: str | float | int) -> float:
     """
     if isinstance(text, bool):
         raise ValueError("expected a number such as 300B, 1.5T or 2e9")
-    if isinstance(text, (int, float)):
-        value = float(text)
-    else:
-        cleaned = str(text).replace(",", "").replace("_", "").strip()
-        m = _NUM_RE.match(cleaned)
-        if not m:
-            raise ValueError(f"'{text}' is not a count; use e.g. 300B, 1.5T or 2e9")
-        value = float(m.group(1)) * _SUFFIX[m.group(2).lower()]
+    shown = str(text)[:40]
+    try:
+        if isinstance(text, (int, float)):
+            value = float(text)
+        else:
+            cleaned = str(text)[:200].replace(",", "").replace("_", "").strip()
+            m = _NUM_RE.match(cleaned)
+            if not m:
+                raise ValueError(f"'{shown}' is not a count; use e.g. 300B, 1.5T or 2e9")
+            value = float(m.group(1)) * _SUFFIX[m.group(2).lower()]
+    except OverflowError:
+        raise ValueError(f"'{shown}…' is too large") from None
     if not math.isfinite(value) or value < 0:
-        raise ValueError(f"'{text}' must be a finite, non-negative count")
+        raise ValueError(f"'{shown}' must be a finite, non-negative count")
     return value
 
 

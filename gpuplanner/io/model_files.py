@@ -15,14 +15,16 @@ the shards themselves are absent.
 
 from __future__ import annotations
 
-import json
 import math
+import os
+import stat
 import struct
 from collections import Counter
 from pathlib import Path
 
 from ..core.architecture import ModelArch, arch_from_hf_config
 from ..core.errors import ModelConfigError
+from .safe_read import UnsafeInput, one_line, parse_json, read_json
 
 MAX_HEADER_BYTES = 100 * 1024 * 1024  # the safetensors reference implementation's own limit
 MAX_CONFIG_BYTES = 10 * 1024 * 1024
@@ -35,47 +37,49 @@ TORCH_DTYPE_BYTES = {"float32": 4, "float16": 2, "bfloat16": 2, "float8_e4m3fn":
 
 
 def read_config_file(path: Path) -> dict:
+    """A ``config.json`` (or index) as a dict: a regular file of at most 10 MB, strict JSON."""
     try:
-        size = path.stat().st_size
-    except OSError as err:
-        raise ModelConfigError(f"{path}: cannot read ({err.strerror or err})", field="model.hf_config") from None
-    if size > MAX_CONFIG_BYTES:
-        raise ModelConfigError(f"{path.name}: too large for a config.json ({size} bytes)", field="model.hf_config")
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        raise ModelConfigError(f"{path.name}: not UTF-8 text", field="model.hf_config") from None
-    except json.JSONDecodeError as err:
-        raise ModelConfigError(
-            f"{path.name}: not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})", field="model.hf_config"
-        ) from None
+        data = read_json(path, MAX_CONFIG_BYTES, "config.json")
+    except UnsafeInput as err:
+        raise ModelConfigError(str(err), field="model.hf_config") from None
     if not isinstance(data, dict):
-        raise ModelConfigError(f"{path.name}: expected a JSON object", field="model.hf_config")
+        raise ModelConfigError(f"{one_line(path.name, 120)}: expected a JSON object", field="model.hf_config")
     return data
+
+
+MAX_TENSOR_ELEMENTS = 1 << 50  # far beyond any real tensor; guards against lying shapes
 
 
 def read_safetensors_header(path: Path) -> dict:
     """Return the JSON header of one ``.safetensors`` file (tensor data is not read)."""
+    name = one_line(path.name, 120)
     try:
-        with open(path, "rb") as fh:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except OSError as err:
+        raise ModelConfigError(f"{name}: cannot read ({err.strerror or err})", field="model.hf_config") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ModelConfigError(f"{name}: not a regular file", field="model.hf_config")
+        with os.fdopen(os.dup(fd), "rb") as fh:
             head = fh.read(8)
             if len(head) != 8:
-                raise ModelConfigError(f"{path.name}: truncated safetensors file", field="model.hf_config")
+                raise ModelConfigError(f"{name}: truncated safetensors file", field="model.hf_config")
             (n,) = struct.unpack("<Q", head)
             if n == 0 or n > MAX_HEADER_BYTES:
-                raise ModelConfigError(f"{path.name}: implausible safetensors header length {n}",
-                                       field="model.hf_config")
+                raise ModelConfigError(f"{name}: implausible safetensors header length {n}", field="model.hf_config")
             raw = fh.read(n)
     except OSError as err:
-        raise ModelConfigError(f"{path.name}: cannot read ({err.strerror or err})", field="model.hf_config") from None
+        raise ModelConfigError(f"{name}: cannot read ({err.strerror or err})", field="model.hf_config") from None
+    finally:
+        os.close(fd)
     if len(raw) != n:
-        raise ModelConfigError(f"{path.name}: truncated safetensors header", field="model.hf_config")
+        raise ModelConfigError(f"{name}: truncated safetensors header", field="model.hf_config")
     try:
-        header = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise ModelConfigError(f"{path.name}: safetensors header is not valid JSON", field="model.hf_config") from None
+        header = parse_json(raw, path.name, max_depth=8)
+    except UnsafeInput:
+        raise ModelConfigError(f"{name}: safetensors header is not valid JSON", field="model.hf_config") from None
     if not isinstance(header, dict):
-        raise ModelConfigError(f"{path.name}: safetensors header is not an object", field="model.hf_config")
+        raise ModelConfigError(f"{name}: safetensors header is not an object", field="model.hf_config")
     return header
 
 
@@ -87,15 +91,27 @@ def count_safetensors(files: list[Path]) -> tuple[int, str | None]:
         for name, info in read_safetensors_header(f).items():
             if name == "__metadata__":
                 continue
-            try:
-                n = math.prod(int(d) for d in info["shape"])
-                dtype = str(info["dtype"])
-            except (KeyError, TypeError, ValueError):
-                raise ModelConfigError(f"{f.name}: tensor '{name}' has no valid shape/dtype",
-                                       field="model.hf_config") from None
+            shape = info.get("shape") if isinstance(info, dict) else None
+            dtype = info.get("dtype") if isinstance(info, dict) else None
+            if not isinstance(shape, list) or not isinstance(dtype, str) or len(shape) > 8 or not all(
+                    isinstance(d, int) and not isinstance(d, bool) and 0 <= d <= MAX_TENSOR_ELEMENTS for d in shape):
+                raise ModelConfigError(f"{one_line(f.name, 120)}: tensor '{one_line(name, 60)}' has no valid "
+                                       "shape/dtype", field="model.hf_config")
+            n = math.prod(shape)
+            if n > MAX_TENSOR_ELEMENTS:
+                raise ModelConfigError(f"{one_line(f.name, 120)}: tensor '{one_line(name, 60)}' is implausibly large",
+                                       field="model.hf_config")
             total += n
             dtypes[dtype] += n
     return total, (dtypes.most_common(1)[0][0] if dtypes else None)
+
+
+def _inside(folder: Path, f: Path) -> bool:
+    """Whether ``f`` (after following links) stays inside ``folder``."""
+    try:
+        return f.resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError):
+        return False
 
 
 def load_model_source(path: Path) -> ModelArch:
@@ -107,22 +123,33 @@ def load_model_source(path: Path) -> ModelArch:
         cfg_path = path / "config.json"
         if not cfg_path.exists():
             raise ModelConfigError(f"{path}: the folder has no config.json", field="model.hf_config")
+        if not _inside(path, cfg_path):
+            raise ModelConfigError(f"{one_line(path.name, 120)}: config.json links outside the folder",
+                                   field="model.hf_config")
         cfg = read_config_file(cfg_path)
-        arch = arch_from_hf_config(cfg, name=cfg.get("_name_or_path") or path.name)
-        shards = sorted(path.glob("*.safetensors"))
+        arch = arch_from_hf_config(cfg, name=_name(cfg) or path.name)
+        shards = sorted(f for f in path.glob("*.safetensors") if _inside(path, f))
         index = path / "model.safetensors.index.json"
         if shards:
             n, dtype = count_safetensors(shards)
             return arch.replace(stored_params=n, stored_dtype=dtype)
-        if index.exists():
+        if index.exists() and _inside(path, index):
             idx = read_config_file(index)
-            total_size = (idx.get("metadata") or {}).get("total_size")
+            meta = idx.get("metadata")
+            total_size = meta.get("total_size") if isinstance(meta, dict) else None
             per = TORCH_DTYPE_BYTES.get(str(cfg.get("torch_dtype", "bfloat16")))
-            if isinstance(total_size, (int, float)) and per:
+            if isinstance(total_size, int) and not isinstance(total_size, bool) and \
+                    0 < total_size <= MAX_TENSOR_ELEMENTS and per:
                 return arch.replace(stored_params=int(total_size) // per, stored_dtype=str(cfg.get("torch_dtype")))
         return arch
     cfg = read_config_file(path)
-    return arch_from_hf_config(cfg, name=cfg.get("_name_or_path") or path.parent.name or path.stem)
+    return arch_from_hf_config(cfg, name=_name(cfg) or path.parent.name or path.stem)
+
+
+def _name(cfg: dict) -> str | None:
+    """``_name_or_path`` when it is text (one printable line, at most 200 characters)."""
+    v = cfg.get("_name_or_path")
+    return one_line(v, 200) or None if isinstance(v, str) else None
 
 
 class ModelFiles:
@@ -136,17 +163,28 @@ class ModelFiles:
     _cache: dict[tuple, ModelArch] = {}
     _CACHE_MAX = 64
 
-    def __init__(self, base_dir: Path | None = None):
+    def __init__(self, base_dir: Path | None = None, *, confine: bool = False):
         self.base_dir = Path(base_dir) if base_dir is not None else None
+        self.confine = bool(confine and base_dir is not None)
 
     def __repr__(self) -> str:
-        return f"ModelFiles({str(self.base_dir)!r})"
+        return f"ModelFiles({str(self.base_dir)!r}{', confine=True' if self.confine else ''})"
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, ModelFiles) and other.base_dir == self.base_dir
+        return isinstance(other, ModelFiles) and (other.base_dir, other.confine) == (self.base_dir, self.confine)
 
     def __hash__(self) -> int:
-        return hash(self.base_dir)
+        return hash((self.base_dir, self.confine))
+
+    def allowed(self, ref: str) -> bool:
+        """With ``confine`` (a plan file from someone else): only relative references that stay inside the
+        plan's folder, links followed. Otherwise any reference."""
+        if not self.confine:
+            return True
+        p = Path(ref).expanduser()
+        if p.is_absolute():
+            return False
+        return _inside(self.base_dir, self.base_dir / p)
 
     def path(self, ref: str) -> Path:
         path = Path(ref).expanduser()
@@ -169,6 +207,9 @@ class ModelFiles:
         return tuple(out)
 
     def load(self, ref: str) -> ModelArch:
+        if not self.allowed(ref):
+            raise ModelConfigError(f"model.hf_config '{one_line(ref, 120)}' points outside the plan's folder; "
+                                   "choose the model again on the Model page", field="model.hf_config")
         path = self.path(ref)
         key = (str(path.resolve()) if path.exists() else str(path), self._stamp(path))
         hit = self._cache.get(key)

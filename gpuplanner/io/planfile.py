@@ -719,8 +719,16 @@ def read_bytes(path: str | os.PathLike, limit: int | None = None) -> bytes:
     :class:`PlanFileError`."""
     path = Path(path)
     try:
-        with open(path, "rb") as fh:
-            return fh.read((MAX_BYTES if limit is None else limit) + 1)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        try:
+            if stat.S_ISDIR(os.fstat(fd).st_mode):
+                raise IsADirectoryError
+            if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO or a device: never read (it may not end)
+                raise PlanFileError(path, QT_TRANSLATE_NOOP(_CTX, "not a regular file"))
+            with os.fdopen(os.dup(fd), "rb") as fh:
+                return fh.read((MAX_BYTES if limit is None else limit) + 1)
+        finally:
+            os.close(fd)
     except FileNotFoundError:
         raise PlanFileError(path, QT_TRANSLATE_NOOP(_CTX, "file not found")) from None
     except IsADirectoryError:
@@ -961,7 +969,7 @@ def scenario_for_estimate(doc: PlanDocument, base_dir: str | os.PathLike | None 
     path = Path(ms.hf_config).expanduser()
     if not path.is_absolute() and base is not None:
         path = base / path
-    if path.exists():
+    if path.exists() and ModelFiles(base, confine=True).allowed(ms.hf_config):
         return scen
     try:
         arch = resolve_model(doc, base)

@@ -7,12 +7,14 @@ its selected plan (:func:`gpuplanner.io.planfile.selected_scenario`).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from ..core.errors import ScenarioError
 from ..core.scenario import Scenario, scenario_from_dict
 from .model_files import ModelFiles
+from .safe_read import UnsafeInput, parse_json, read_limited
+
+MAX_SCENARIO_BYTES = 10 * 1024 * 1024
 
 
 def load_scenario(path: str | Path) -> tuple[Scenario, ModelFiles]:
@@ -22,22 +24,16 @@ def load_scenario(path: str | Path) -> tuple[Scenario, ModelFiles]:
         from .planfile import scenario_from_plan
 
         scenario, base = scenario_from_plan(path)
-        return scenario, ModelFiles(base)
+        return scenario, ModelFiles(base, confine=True)
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ScenarioError(f"{path}: file not found") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise ScenarioError(f"{path}: cannot read ({err.__class__.__name__})") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ScenarioError(f"{path}: not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})") from None
+        data = parse_json(read_limited(path, MAX_SCENARIO_BYTES, "scenario file"), path.name)
+    except UnsafeInput as err:
+        raise ScenarioError(str(err)) from None
     if isinstance(data, dict) and "schema_version" in data:  # a plan file under another name
         from .planfile import scenario_from_plan
 
         scenario, base = scenario_from_plan(path)
-        return scenario, ModelFiles(base)
+        return scenario, ModelFiles(base, confine=True)
     try:
         return scenario_from_dict(data), ModelFiles(path.resolve().parent)
     except ScenarioError as err:

@@ -18,11 +18,12 @@ import math
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
 from .. import __version__
 from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
+from ..core.messages import Msg
 from ..core.units import format_count
 
 CTX = "Report"
@@ -31,25 +32,8 @@ GIB = 1024**3
 
 # --------------------------------------------------------------------------------------------- helpers
 
-@dataclass(frozen=True)
-class Text:
-    """A sentence to translate: ``QCoreApplication.translate(context, text).format(**params)``."""
-
-    context: str
-    text: str
-    params: Mapping[str, Any] = field(default_factory=dict)
-
-    def render(self) -> str:
-        return self.text.format(**self.params) if self.params else self.text
-
-    @classmethod
-    def of(cls, msg: Any) -> "Text":
-        """Wrap a core message (``cost.Msg``-like: context/text/params) or a plain string."""
-        if isinstance(msg, Text):
-            return msg
-        if hasattr(msg, "text") and hasattr(msg, "context"):
-            return cls(str(msg.context), str(msg.text), dict(getattr(msg, "params", {}) or {}))
-        return cls("", str(msg), {})
+#: The report's sentences are the core's one message type (:class:`gpuplanner.core.messages.Msg`).
+Text = Msg
 
 
 def fmt_money(value: float | None, currency: str) -> str:

@@ -374,7 +374,7 @@ def scaling_chart(data: ReportData) -> QImage | None:
     pi.getAxis("left").setTicks([[(math.log10(v), f"{v:g}") for v in _nice_log_ticks(ymin / 1.4, ymax * 1.7)]])
     pi.setXRange(lx[0] - 0.1, lx[-1] + 0.25, padding=0)
     pi.getAxis("bottom").setTicks([[(math.log10(x), f"{int(x)}") for x in xs]])
-    pi.setLabel("bottom", translate("Report", "GPUs ({gpu})").format(gpu=data.plan.gpu_name))
+    pi.setLabel("bottom", translate("Report", "GPUs ({gpu})").format(gpu=_e(data.plan.gpu_name)))
     pi.setLabel("left", translate("Report", "training days"))
     legend = [(translate("Report", "estimated"), _swatch(None, pg.mkPen("k", width=2.5 * PEN), "o")),
               (translate("Report", "chosen plan"), _swatch(None, None, "s")),

@@ -8,6 +8,7 @@ broken in pyqtgraph 0.14.0, notes §C2).
 
 from __future__ import annotations
 
+import html
 import math
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -199,7 +200,9 @@ class ChartBase(QWidget):
         text = self.hover_text_at(scene_pos)
         if text:
             if text != self._last_tip:
-                QToolTip.showText(QCursor.pos(), text, self.plot)
+                # rich text that escapes the names in it (a GPU name must not become markup)
+                tip = "<qt>" + html.escape(text).replace("\n", "<br>") + "</qt>"
+                QToolTip.showText(QCursor.pos(), tip, self.plot)
         elif self._last_tip:
             QToolTip.hideText()
         self._last_tip = text

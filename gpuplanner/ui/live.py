@@ -5,7 +5,9 @@
   estimate; the scaling sweep (a few dozen estimates) runs behind a 30-ms timer.
 * :class:`SearchController` runs :func:`engine.search_plans` in a :class:`QThreadPool`. Every input
   change bumps a generation counter and sets the running job's cancel flag; results of an older
-  generation are dropped, so a stale search can never overwrite a fresh one.
+  generation are dropped, so a stale search can never overwrite a fresh one. A new document (New, Open,
+  Revert, recovery) calls :meth:`SearchController.reset`: the running job is cancelled, the generation
+  bumped and the previous document's outcome forgotten, so none of its plans can reach the new one.
 """
 
 from __future__ import annotations
@@ -118,6 +120,7 @@ class SearchController(QObject):
     progress = Signal(float)
     finished = Signal(object)    # engine.SearchOutcome
     failed = Signal(str)
+    cleared = Signal()           # reset(): the outcome belonged to a previous document
 
     def __init__(self, model: ScenarioModel, parent: QObject | None = None, debounce_ms: int = 150):
         super().__init__(parent)
@@ -163,6 +166,19 @@ class SearchController(QObject):
         self.state = "running"
         self.started.emit()
         self._timer.start()
+
+    def reset(self) -> None:
+        """Forget everything about the current document's search (before another document is loaded):
+        cancel the running job, bump the generation so its result is dropped, clear the outcome. The
+        model's ``changed("all")`` then starts the search for the new document."""
+        self._timer.stop()
+        self.generation += 1
+        if self._job is not None:
+            self._job.cancel_event.set()
+            self._job = None
+        self._key = None
+        self.outcome, self.error, self.state = None, None, "idle"
+        self.cleared.emit()
 
     def _start(self) -> None:
         self._key = self.search_key(self.model)

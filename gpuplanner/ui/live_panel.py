@@ -41,6 +41,9 @@ class LivePanel(QWidget):
             grid.addWidget(v, 1, i)
             grid.setColumnStretch(i, 1)
         self.error = QLabel()
+        # names from files (models, custom GPUs) are shown as text, never interpreted as HTML
+        for lab in (self.model_value, self.mem_value, self.time_value, self.error):
+            lab.setTextFormat(Qt.TextFormat.PlainText)
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #c62828;")
         self.error.hide()

@@ -138,11 +138,12 @@ class MainWindow(QMainWindow):
         self.search.finished.connect(lambda _o: self._update_search_status())
         self.search.finished.connect(self._on_search_finished)
         self.search.failed.connect(lambda _m: self._update_search_status())
+        self.search.cleared.connect(self._on_search_cleared)
 
         self._make_actions()
         self.sidebar.currentRowChanged.connect(self.go_to)
         self.model.errorsChanged.connect(self._update_step_marks)
-        self.model.dirtyChanged.connect(lambda _d: self._update_title())
+        self.model.dirtyChanged.connect(self._on_dirty_changed)
         self.model.changed.connect(self._on_model_changed)
 
         # ---- autosave (debounced; the plan-file layer decides the timing)
@@ -221,20 +222,39 @@ class MainWindow(QMainWindow):
         self.go_to(self.current_index() + 1)
 
     def _on_search_finished(self, out) -> None:
-        """Keep the chosen plan (by rank) or take the best one; the automatic layout adopts it."""
-        if not out.plans:
+        """Keep the chosen plan (by rank) or take the best one; the automatic layout adopts it.
+
+        Only the current document's outcome counts (``search.outcome``; a new document clears it), and the
+        plan is taken from that outcome, never from a view: this slot runs before the Plans page refreshes
+        its table, which still holds the previous outcome's rows at this point."""
+        if out is not self.search.outcome or not out.plans:
             return
         ranks = {p.rank for p in out.plans}
         rank = self.model.ui.get("selected_plan")
         if rank not in ranks:
             rank = out.plans[0].rank
-        if self.pages[5] is not None:
-            self.pages[5].select_rank(rank)
-            return
         plan = next(p for p in out.plans if p.rank == rank)
         self.model.set_ui("selected_plan", rank)
-        if self.model.scenario.parallel.auto and plan.values:
-            self.model.apply_plan(dict(plan.values))
+        if self.model.scenario.parallel.auto:
+            self.model.apply_plan(dict(plan.values))  # replaces what an earlier plan set
+        if self.pages[5] is not None:
+            # select the row once the page has the new rows (its own finished slot runs after this one)
+            gen = self.search.generation
+            QTimer.singleShot(0, lambda: self._select_plan_row(gen, out, rank))
+
+    def _select_plan_row(self, generation: int, out, rank: int) -> None:
+        if generation != self.search.generation or out is not self.search.outcome or self.pages[5] is None:
+            return  # another search or another document since
+        if self.model.ui.get("selected_plan") == rank:
+            self.pages[5].select_rank(rank)
+
+    def _on_search_cleared(self) -> None:
+        """A new document: the Plans page must not show (or let anyone pick) the previous document's plans."""
+        page = self.pages[5]
+        if page is not None:
+            page.table_model.set_plans([])
+            page.retranslate()  # status line and details for the empty table
+        self._update_search_status()
 
     def _on_cost_point(self, index: int) -> None:
         plans = self.live.cost_chart.plans
@@ -388,6 +408,23 @@ class MainWindow(QMainWindow):
         if section == "all":
             self._update_title()
 
+    def _on_dirty_changed(self, dirty: bool) -> None:
+        self._update_title()
+        if not dirty:
+            self._autosave_reset()
+
+    def _autosave_reset(self) -> None:
+        """Nothing unsaved (saved, opened, or edited back to the saved state): no autosave is due and the
+        one on disk is not needed for recovery."""
+        timer = getattr(self, "_autosave_timer", None)
+        if timer is not None:
+            timer.stop()
+        if getattr(self, "_autosave", None) is not None:
+            try:
+                self._autosave.saved()
+            except PlannerError:
+                pass
+
     # ================================================================== files
     def document(self):
         """The PlanDocument for the current state (for Save and autosave)."""
@@ -401,22 +438,21 @@ class MainWindow(QMainWindow):
             doc._unknown = self._doc.unknown_fields
         doc.title = self.model.title
         doc.notes = self.model.notes
-        doc.scenario = self.model.scenario
+        # what the user set (the search's input); an adopted plan is stored as the selected plan
+        doc.scenario = self.model.user_scenario()
         doc.ui_state = UiState(current_page=PAGE_KEYS[max(0, self.current_index())])
         plan = self._selected_plan()
-        if plan is not None:
-            try:
-                from gpuplanner.core.scenario import ParallelSection
-
-                L = plan.layout
-                doc.selected_plan = SelectedPlan(
-                    label=f"#{plan.rank}", gpu=plan.gpu, num_gpus=plan.num_gpus, gpus_per_node=plan.gpus_per_node,
-                    parallel=ParallelSection(tp=L.get("tp", 1), pp=L.get("pp", 1), cp=L.get("cp", 1),
-                                             ep=L.get("ep", 1), zero=L.get("zero", 0),
-                                             auto=self.model.scenario.parallel.auto),
-                    currency=plan.currency, days=plan.days, cost=plan.cost)
-            except Exception:  # noqa: BLE001 - the selection is optional in a plan file
-                pass
+        if not doc.scenario.parallel.auto:
+            # manual layout: the user's own layout is the choice (the search's plans are suggestions)
+            doc.selected_plan = None
+        elif plan is not None:
+            # the plan's complete scenario: the CLI and the report evaluate exactly this
+            doc.selected_plan = SelectedPlan(
+                label=f"#{plan.rank}", gpu=plan.gpu, num_gpus=plan.num_gpus, gpus_per_node=plan.gpus_per_node,
+                scenario=plan.scenario, currency=plan.currency, calendar_days=plan.calendar_days, cost=plan.cost)
+        elif self._doc is None or doc.scenario != self._doc.scenario:
+            # no search result for these inputs yet: the file's selected plan was made for other inputs
+            doc.selected_plan = None
         checklist = self.model.ui.get("checklist") or {}
         if checklist:
             from gpuplanner.io.planfile import ChecklistItem
@@ -425,8 +461,8 @@ class MainWindow(QMainWindow):
                                     for k, v in checklist.items()]
         results = dict(doc.results or {})
         res = self.estimator.result
-        if res is not None and res.estimate is not None:
-            results["estimate"] = res.estimate.to_json()
+        if res is not None and res.evaluation is not None:
+            results["estimate"] = res.evaluation.to_json()
         results["app_ui"] = dict(self.model.ui)
         doc.results = results
         return doc
@@ -451,14 +487,37 @@ class MainWindow(QMainWindow):
             return self.file_save()
         return btn == QMessageBox.StandardButton.Discard
 
+    def load_document(self, scenario, *, doc=None, title: str = "", notes: str = "", ui: dict | None = None,
+                      base_dir: Path | None = None, path: Path | None = None, modified: bool = False) -> None:
+        """Replace the whole document state (New, Open, Revert, recovery): the running search is cancelled
+        and its outcome dropped (a new generation), the model (scenario, title, notes, UI state, adopted
+        plan) replaced, the live estimate redone, and the autosave bookkeeping restarted. ``modified``: the
+        document is not what is on disk (a recovered autosave)."""
+        self.search.reset()
+        self._autosave_timer.stop()
+        self._doc = doc
+        self.model.load(scenario, title=title, notes=notes, ui=ui, base_dir=base_dir, path=path)
+        if modified:
+            self.model.mark_modified()
+            if self._autosave is not None:  # keep the recovered work safe until it is saved
+                self._autosave.edited()
+                self._autosave_timer.start(int((self._autosave.remaining() or 0) * 1000) + 10)
+        else:
+            self._autosave_reset()
+        # nothing of the previous document may be read from the estimator (report, document(), pages)
+        self.estimator.run_now()
+        self.estimator.schedule()
+        self._update_title()
+        self._update_search_status()
+
     def file_new(self) -> None:
         if not self.maybe_save():
             return
-        from .model import default_scenario
+        import copy
 
-        self._doc = None
-        self.model.load(default_scenario())
-        self.model.ui["tokens_text"] = "2B"
+        from .model import DEFAULT_UI, default_scenario
+
+        self.load_document(default_scenario(), ui=copy.deepcopy(DEFAULT_UI))
         self.go_to(0)
 
     def file_open(self) -> None:
@@ -486,27 +545,28 @@ class MainWindow(QMainWindow):
                     ui = dict(ui) if isinstance(ui, dict) else {}
                     ui["checklist"] = {c.id: {"checked": c.checked, "notes": c.note} for c in doc.vendor_checklist}
                 is_plan = pf.is_plan_file(path)
-                self._doc = doc if is_plan else None
                 title = doc.title
                 notes = doc.notes
+                if not is_plan:
+                    doc = None
             else:
-                from gpuplanner.core.scenario import load_scenario
+                from gpuplanner.io.scenario_files import load_scenario
 
                 scenario, base = load_scenario(path)
                 title = notes = ""
                 is_plan = False
+                doc = None
         except PlannerError as err:
             if show_errors:
                 QMessageBox.warning(self, self.tr("Cannot open"), str(err))
             self.statusBar().showMessage(str(err), 8000)
             return False
-        self.model.load(scenario, title=title, notes=notes, ui=ui if isinstance(ui, dict) else None,
-                        base_dir=base, path=path if is_plan else None)
+        if not is_plan:
+            title = path.stem
+        self.load_document(scenario, doc=doc, title=title, notes=notes, ui=ui if isinstance(ui, dict) else None,
+                           base_dir=base, path=path if is_plan else None)
         settings.remember_dir(path)
         self._add_recent(path)
-        if not is_plan:
-            self.model.title = path.stem
-            self._update_title()
         page = self._doc.ui_state.current_page if self._doc is not None else None
         self.go_to(PAGE_KEYS.index(page) if page in PAGE_KEYS else 0)
         if warnings:
@@ -542,7 +602,7 @@ class MainWindow(QMainWindow):
         self._doc = doc
         self.model.path = path
         self.model.base_dir = self.model.base_dir or path.resolve().parent
-        self.model.set_dirty(False)
+        self.model.mark_clean()
         self._update_title()
         settings.remember_dir(path)
         self._add_recent(path)
@@ -637,11 +697,9 @@ class MainWindow(QMainWindow):
                 QMessageBox.warning(self, self.tr("Cannot recover"), str(err))
                 scenario = None
             if scenario is not None:
-                self._doc = doc
                 ui = (doc.results or {}).get("app_ui")
-                self.model.load(scenario, title=doc.title, notes=doc.notes,
-                                ui=ui if isinstance(ui, dict) else None, path=rec.source_path)
-                self.model.set_dirty(True)
+                self.load_document(scenario, doc=doc, title=doc.title, notes=doc.notes,
+                                   ui=ui if isinstance(ui, dict) else None, path=rec.source_path, modified=True)
                 restored = True
         for r in pending:
             try:
@@ -754,7 +812,7 @@ class MainWindow(QMainWindow):
             if img is None or img.isNull():
                 problems.append(f"{type(chart).__name__} did not render")
         res = self.estimator.result
-        if res is None or res.estimate is None:
+        if res is None or res.evaluation is None:
             problems.append(f"no estimate: {res.error if res else ''}")
         self.search.shutdown()
         sys.excepthook = old_hook

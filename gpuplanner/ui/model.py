@@ -9,6 +9,7 @@ with its reason, so nothing typed is lost; the last valid scenario keeps driving
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,9 @@ DEFAULT_UI: dict[str, Any] = {
     "page": 0,
     "selected_plan": 0,
 }
+
+# UI keys that describe the session, not the document: changing them is not an edit (the dirty flag)
+SESSION_UI_KEYS = ("page", "selected_plan")
 
 
 DEFAULT_CANDIDATES = ("h100-sxm-80gb", "h800-sxm-80gb", "h20-96gb", "a100-sxm-80gb", "a800-sxm-80gb", "l40s-48gb",
@@ -91,7 +95,15 @@ def _del_path(data: dict, path: str) -> None:
 
 class ScenarioModel(QObject):
     """The current document. ``changed(section)`` names what changed: one of :data:`SECTIONS`,
-    ``"ui"``, ``"meta"`` (title/notes), ``"plan"`` (a plan was applied) or ``"all"`` (new document)."""
+    ``"ui"``, ``"meta"`` (title/notes), ``"plan"`` (a plan was applied) or ``"all"`` (new document).
+
+    Two scenarios live here. :meth:`user_scenario` is what the user set (the fields show it, the plan
+    search takes it as input, Save writes it); :attr:`scenario` is what the live charts evaluate: the user's
+    scenario with the adopted plan's layout on top (automatic layout). Adopting a plan is not an edit.
+
+    ``dirty`` means "differs from the file on disk": :meth:`saved_state` (user scenario, title, notes and the
+    saved UI state) is compared with the snapshot taken when the document was loaded or saved.
+    """
 
     changed = Signal(str)
     errorsChanged = Signal()
@@ -111,6 +123,8 @@ class ScenarioModel(QObject):
         self._dirty = False
         # paths a plan set (auto layout) -> the user's own value before it, so the search keeps its inputs
         self._plan_paths: dict[str, Any] = {}
+        self._user: tuple[Scenario, dict] | None = None    # cached (user_scenario, its dump)
+        self._clean_state: str | None = self.saved_state()  # None: modified whatever the state (recovered)
 
     # ------------------------------------------------------------------------------------- reading
     @property
@@ -118,10 +132,11 @@ class ScenarioModel(QObject):
         return self._scenario
 
     def value(self, path: str) -> Any:
-        """The value shown for ``path``: a pending (invalid) entry if there is one, else the scenario's."""
+        """The value shown for ``path``: a pending (invalid) entry if there is one, else the user's own value
+        (:meth:`user_scenario`; an adopted plan's choices are not the user's and are shown apart)."""
         if path in self._pending:
             return self._pending[path]
-        return _get_path(self._scenario.model_dump(), path)
+        return _get_path(self._user_cached()[1], path)
 
     def error(self, path: str) -> str | None:
         return self._errors.get(path) or self._core_errors.get(path)
@@ -135,10 +150,38 @@ class ScenarioModel(QObject):
     def dirty(self) -> bool:
         return self._dirty
 
-    def set_dirty(self, dirty: bool) -> None:
+    def _set_dirty_flag(self, dirty: bool) -> None:
         if dirty != self._dirty:
             self._dirty = dirty
             self.dirtyChanged.emit(dirty)
+
+    def set_dirty(self, dirty: bool) -> None:
+        """``False``: the current state is what is on disk (after Save/Open); ``True``: it is not, whatever
+        it looks like (a recovered autosave), until the next :meth:`mark_clean`."""
+        if dirty:
+            self.mark_modified()
+        else:
+            self.mark_clean()
+
+    def saved_state(self) -> str:
+        """A canonical snapshot of what Save writes about the document: the user's scenario, title, notes
+        and the UI state kept in the file (not the page shown or the plan selected: session state)."""
+        ui = {k: v for k, v in self.ui.items() if k not in SESSION_UI_KEYS}
+        data = {"title": self.title, "notes": self.notes, "scenario": self.user_scenario().model_dump(mode="json"),
+                "ui": ui}
+        return json.dumps(data, sort_keys=True, default=str, ensure_ascii=False)
+
+    def mark_clean(self) -> None:
+        """The document as it is now matches the file (just loaded or saved)."""
+        self._clean_state = self.saved_state()
+        self._set_dirty_flag(False)
+
+    def mark_modified(self) -> None:
+        self._clean_state = None
+        self._set_dirty_flag(True)
+
+    def _update_dirty(self) -> None:
+        self._set_dirty_flag(self._clean_state is None or self.saved_state() != self._clean_state)
 
     # ------------------------------------------------------------------------------------- writing
     def set(self, path: str, value: Any) -> str | None:
@@ -149,8 +192,13 @@ class ScenarioModel(QObject):
         """Set several fields at once (one validation, one ``changed`` per touched section)."""
         before = self._scenario.model_dump()
         if not from_plan:
+            if values.get("parallel.auto") is False and self._plan_paths:
+                # manual layout: the adopted plan goes; the fields' (the user's) values drive the charts
+                values = {**{p: v for p, v in self._plan_paths.items() if p not in values}, **values}
+                self._plan_paths.clear()
             for p in values:
                 self._plan_paths.pop(p, None)
+            self._user = None
         self._pending.update(values)
         draft_paths = list(self._pending)
         errors: dict[str, str] = {}
@@ -179,9 +227,10 @@ class ScenarioModel(QObject):
         self._errors = errors
         after = scenario.model_dump()
         self._scenario = scenario
+        self._user = None
         touched = [s for s in SECTIONS if before.get(s) != after.get(s)]
-        if touched:
-            self.set_dirty(True)
+        if touched and not from_plan:  # adopting a plan leaves the user's scenario (what is saved) as it is
+            self._update_dirty()
         for section in touched:
             self.changed.emit(section)
         if errors_changed or any(p in errors for p in values):
@@ -235,8 +284,8 @@ class ScenarioModel(QObject):
     def set_ui(self, key: str, value: Any) -> None:
         if self.ui.get(key) != value:
             self.ui[key] = value
-            if key not in ("page", "selected_plan"):
-                self.set_dirty(True)
+            if key not in SESSION_UI_KEYS:
+                self._update_dirty()
             self.changed.emit("ui")
 
     def set_meta(self, title: str | None = None, notes: str | None = None) -> None:
@@ -246,12 +295,13 @@ class ScenarioModel(QObject):
         if notes is not None and notes != self.notes:
             self.notes, changed = notes, True
         if changed:
-            self.set_dirty(True)
+            self._update_dirty()
             self.changed.emit("meta")
 
     def load(self, scenario: Scenario, *, title: str = "", notes: str = "", ui: dict | None = None,
              base_dir: Path | None = None, path: Path | None = None) -> None:
-        """Replace the whole document (New/Open)."""
+        """Replace the whole document (New/Open/Revert/recovery): scenario, title, notes, UI state, the
+        adopted plan's memory and the clean snapshot. Nothing of the previous document stays."""
         self._scenario = scenario
         self._pending.clear()
         self._errors.clear()
@@ -270,33 +320,55 @@ class ScenarioModel(QObject):
             self.ui["deadline_mode"] = "days" if scenario.constraints.deadline_days else "none"
         self.base_dir, self.path = base_dir, path
         self._plan_paths.clear()
+        self._user = None
+        self._clean_state = self.saved_state()
+        self._set_dirty_flag(False)
         self.changed.emit("all")
         self.errorsChanged.emit()
-        self.set_dirty(False)
+        self.mark_clean()  # what the views may have normalised on "all" is the opened state, not an edit
 
     def apply_plan(self, values: dict[str, Any]) -> None:
-        """Adopt a plan's hardware and layout (dotted paths). The user's own values are remembered so
-        :meth:`user_scenario` (the plan search's input) is unchanged by adopting one of its plans."""
+        """Adopt a plan's hardware and layout: ``values`` are the dotted paths where the plan differs from
+        the user's scenario (the search's input). A previously adopted plan is replaced, not layered: the
+        paths it set that this plan leaves alone go back to the user's values. The user's own values are
+        remembered so :meth:`user_scenario` (the plan search's input) is unchanged by adopting a plan, and
+        adopting is not an edit (the document does not become modified)."""
+        values = dict(values)
+        restore = {p: v for p, v in self._plan_paths.items() if p not in values}
         dump = self._scenario.model_dump()
         for p in values:
             if p not in self._plan_paths:
                 self._plan_paths[p] = _get_path(dump, p)
-        self.set_many(values, from_plan=True)
+        for p in restore:
+            del self._plan_paths[p]
+        self._user = None
+        self.set_many({**restore, **values}, from_plan=True)
         self.changed.emit("plan")
+
+    @property
+    def plan_adopted(self) -> bool:
+        """Whether an adopted plan changes some of the user's values (automatic layout)."""
+        return bool(self._plan_paths)
+
+    def _user_cached(self) -> tuple[Scenario, dict]:
+        if self._user is None:
+            scen = self._scenario
+            if self._plan_paths:
+                data = self._scenario.model_dump()
+                for p, v in self._plan_paths.items():
+                    _set_path(data, p, v)
+                try:
+                    scen = Scenario.model_validate(data)
+                except ValidationError:
+                    scen = self._scenario
+            self._user = (scen, scen.model_dump())
+        return self._user
 
     def user_scenario(self) -> Scenario:
         """The scenario as the user set it: values an adopted plan changed are put back."""
-        if not self._plan_paths:
-            return self._scenario
-        data = self._scenario.model_dump()
-        for p, v in self._plan_paths.items():
-            _set_path(data, p, v)
-        try:
-            return Scenario.model_validate(data)
-        except ValidationError:
-            return self._scenario
+        return self._user_cached()[0]
 
     def snapshot(self) -> dict[str, Any]:
-        """Everything a plan file stores about the document."""
-        return {"title": self.title, "notes": self.notes, "scenario": self._scenario.model_dump(mode="json"),
+        """Everything a plan file stores about the document (the user's scenario, not an adopted plan)."""
+        return {"title": self.title, "notes": self.notes, "scenario": self.user_scenario().model_dump(mode="json"),
                 "ui": copy.deepcopy(self.ui)}

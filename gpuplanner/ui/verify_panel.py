@@ -121,6 +121,7 @@ class VerifyPanel(QWidget):
         row.addStretch(1)
         kl.addLayout(row)
         self.kit_status = QLabel()
+        self.kit_status.setTextFormat(Qt.TextFormat.PlainText)
         self.kit_status.setWordWrap(True)
         kl.addWidget(self.kit_status)
         self.findings_label = QLabel()
@@ -235,7 +236,7 @@ class VerifyPanel(QWidget):
             try:
                 text = Path(path).read_text(encoding="utf-8", errors="replace")
             except OSError as err:
-                self.topo_verdict.setText(self.tr("Cannot read the file: {0}").format(err.strerror or str(err)))
+                self.topo_verdict.setText(_html(self.tr("Cannot read the file: {0}").format(err.strerror or str(err))))
                 return
             self.load_topology_text(text)
 
@@ -257,7 +258,7 @@ class VerifyPanel(QWidget):
             t.setRowCount(0)
             t.setColumnCount(0)
             err = getattr(self, "_topo_error", None)
-            self.topo_verdict.setText(self.tr("Cannot read this output: {0}").format(err) if err else "")
+            self.topo_verdict.setText(_html(self.tr("Cannot read this output: {0}").format(err)) if err else "")
             return
         n = topo.gpus
         t.setRowCount(n)

@@ -99,7 +99,6 @@ _NIC_RE = re.compile(r"^NIC(\d+)$")
 _DEVNAME_RE = re.compile(r"^[a-z][a-z0-9_.\-]*$")
 _CPU_AFF_RE = re.compile(r"^(N/A|\d+(-\d+)?(,\d+(-\d+)?)*)$", re.IGNORECASE)
 _NUMA_RE = re.compile(r"^(N/A|\d+(-\d+)?(,\d+(-\d+)?)*)$", re.IGNORECASE)
-_PROMPT_RE = re.compile(r"^\s*(\S*[@:~]\S*\s*)?[$#>%]\s*(\S.*)?$")
 _NIC_LEGEND_RE = re.compile(r"^\s*(NIC\d+)\s*:\s*(\S+)\s*$")
 
 
@@ -183,7 +182,23 @@ def _split_header(line: str) -> list[str] | None:
 
 
 def _looks_like_prompt(line: str) -> bool:
-    return "nvidia-smi" in line or bool(_PROMPT_RE.match(line))
+    """A shell prompt line (``user@host:~$ cmd``, ``# cmd``, ``> cmd``): linear time on any input (a regex
+    with two open-ended word patterns around a separator backtracks quadratically on a long unbroken word)."""
+    if "nvidia-smi" in line:
+        return True
+    words = line.split(None, 1)
+    if not words:
+        return False
+    first = words[0]
+    if first[0] in "$#>%":  # the prompt character itself starts the line
+        return True
+    # a user@host:dir word ending in the prompt character, or followed by one
+    if any(c in first for c in "@:~"):
+        if first[-1] in "$#>%":
+            return True
+        rest = words[1] if len(words) > 1 else ""
+        return rest[:1] in ("$", "#", ">", "%") and (len(rest) == 1 or rest[1].isspace())
+    return False
 
 
 def _decode(data: bytes | str) -> str:
@@ -194,6 +209,10 @@ def _decode(data: bytes | str) -> str:
     return data.decode("utf-8-sig", errors="replace")
 
 
+#: A 64-GPU node with 16 NICs prints about 30 kB; anything past 2 MB is not one server's topology.
+MAX_TOPO_CHARS = 2_000_000
+
+
 def parse_topo(text: str | bytes) -> Topology:
     """Parse ``nvidia-smi topo -m`` output (source of the format: the nvidia-smi legend, see module doc).
 
@@ -202,6 +221,9 @@ def parse_topo(text: str | bytes) -> Topology:
     and partial outputs (missing rows stay unknown). Anything else raises :class:`TopologyError` naming
     the line.
     """
+    if len(text) > MAX_TOPO_CHARS:
+        raise TopologyError(QT_TRANSLATE_NOOP(CTX, "this is too long for nvidia-smi topo -m output (over {n} MB)").format(
+            n=MAX_TOPO_CHARS // 1_000_000))
     text = _decode(text)
     lines = text.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ").split("\n")
 

@@ -1697,10 +1697,6 @@
         <translation>优化器步骤及其他访存受限的工作</translation>
     </message>
     <message>
-        <source>the time model is not available</source>
-        <translation>时间模型不可用</translation>
-    </message>
-    <message>
         <source>objective must be cheapest, fastest or value</source>
         <translation>优化目标必须是 cheapest、fastest 或 value</translation>
     </message>
@@ -1950,6 +1946,10 @@
     <message>
         <source>not UTF-8 text</source>
         <translation>不是 UTF-8 文本</translation>
+    </message>
+    <message>
+        <source>not a regular file</source>
+        <translation>不是普通文件</translation>
     </message>
     <message>
         <source>file not found</source>
@@ -3014,6 +3014,10 @@
 <context>
     <name>Topology</name>
     <message>
+        <source>this is too long for nvidia-smi topo -m output (over {n} MB)</source>
+        <translation>内容过长，不像 nvidia-smi topo -m 的输出（超过 {n} MB）</translation>
+    </message>
+    <message>
         <source>empty input: paste the output of &apos;nvidia-smi topo -m&apos;</source>
         <translation>输入为空：请粘贴“nvidia-smi topo -m”的输出</translation>
     </message>
@@ -3481,8 +3485,16 @@
         <translation>每个优化器步骤：{0} 条序列 = {1} token（微批次 {2} × 数据并行 {3} × 累积 {4}）。</translation>
     </message>
     <message>
-        <source>The plan search chooses the layout. The charts show the layout now adopted: {0} × {1}, TP {2} · PP {3} · DP {4} · ZeRO-{5}.</source>
-        <translation>由方案搜索选择布局。图表显示当前采用的布局：{0} × {1}，TP {2} · PP {3} · DP {4} · ZeRO-{5}。</translation>
+        <source>Automatic layout: the selected plan (#{0}) uses {1} × {2} · TP {3} · PP {4} · CP {5} · EP {6} · DP {7} · ZeRO-{8} · recompute {9} · micro-batch {10} × accumulation {11}. The fields keep your own choices; the live charts show this plan.</source>
+        <translation>自动布局：选中的方案（#{0}）使用 {1} × {2} · TP {3} · PP {4} · CP {5} · EP {6} · DP {7} · ZeRO-{8} · 重计算 {9} · 微批次 {10} × 累积 {11}。上面的字段保留你自己的选择；实时图表显示此方案。</translation>
+    </message>
+    <message>
+        <source>Automatic layout: searching for the best plan…</source>
+        <translation>自动布局：正在搜索最优方案…</translation>
+    </message>
+    <message>
+        <source>Automatic layout: no plan yet; the live charts use the values above.</source>
+        <translation>自动布局：尚无方案；实时图表使用上面的值。</translation>
     </message>
     <message>
         <source>Data-parallel degree = GPUs ÷ (TP × PP × CP) = {0}.</source>

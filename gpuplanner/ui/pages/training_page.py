@@ -1,4 +1,9 @@
-"""Step 2: how the model is trained — method, precision, optimizer, batch, recompute, parallel layout."""
+"""Step 2: how the model is trained — method, precision, optimizer, batch, recompute, parallel layout.
+
+The fields show what the user set (:meth:`ScenarioModel.user_scenario`). With the automatic layout the
+search's selected plan may use other values (GPUs, TP/PP, ZeRO, recompute, micro-batch); they are shown
+apart, in :attr:`TrainingPage.auto_info`, never written into the user's fields.
+"""
 
 from __future__ import annotations
 
@@ -26,7 +31,7 @@ class TrainingPage(BasePage):
         self.batch_mode = BoundCombo(m, None, ["global", "accum"], setter=self._set_batch_mode,
                                      getter=lambda: m.ui.get("batch_mode", "global"))
         self.gbs = BoundEdit(m, "training.global_batch_size", allow_empty=True)
-        self.accum = BoundEdit(m, None, getter=lambda: m.scenario.grad_accum, setter=self._set_accum)
+        self.accum = BoundEdit(m, None, getter=lambda: m.user_scenario().grad_accum, setter=self._set_accum)
         self.recompute = BoundCombo(m, "training.recompute", ["none", "selective", "full"])
         self.flash = BoundCheck(m, "training.flash_attention")
         self.lora_rank = BoundEdit(m, "training.lora_rank")
@@ -47,6 +52,12 @@ class TrainingPage(BasePage):
         form.addRow(self.batch_info)
 
         self.par_box, pf = self.group()
+        # the automatic layout's choices (the selected plan), apart from the user's own fields
+        self.auto_info = QLabel()
+        self.auto_info.setObjectName("autoLayoutInfo")
+        self.auto_info.setWordWrap(True)
+        self.auto_info.setStyleSheet("color: #1565c0;")
+        pf.addRow(self.auto_info)
         self.auto = BoundCombo(m, "parallel.auto", [True, False])
         self.num_gpus = BoundEdit(m, "hardware.num_gpus")
         self.tp = BoundSpin(m, "parallel.tp", 1, 512)
@@ -64,6 +75,11 @@ class TrainingPage(BasePage):
         self.layout_info.setWordWrap(True)
         self.layout_info.setStyleSheet("color: #444;")
         pf.addRow(self.layout_info)
+        s = self.ctx.search
+        for sig in (s.started, s.cleared):
+            sig.connect(self._update_auto_info)
+        s.finished.connect(lambda _o: self._update_auto_info())
+        s.failed.connect(lambda _m: self._update_auto_info())
         self._update_enabled()
 
     def _set_batch_mode(self, mode: str) -> None:
@@ -74,7 +90,7 @@ class TrainingPage(BasePage):
     def _set_accum(self, accum: int) -> str | None:
         if accum is None or accum < 1:
             return self.tr("gradient accumulation must be at least 1")
-        s = self.model.scenario
+        s = self.model.user_scenario()
         return self.model.set("training.global_batch_size", int(accum) * s.training.micro_batch_size * s.dp)
 
     def retranslate(self) -> None:
@@ -161,7 +177,7 @@ class TrainingPage(BasePage):
         self.on_model_changed("all")
 
     def _update_enabled(self) -> None:
-        s = self.model.scenario
+        s = self.model.user_scenario()
         lora = s.training.method in ("lora", "qlora")
         for key in ("lora_rank", "lora_targets"):
             getattr(self, key).setEnabled(lora)
@@ -176,17 +192,46 @@ class TrainingPage(BasePage):
 
     def on_model_changed(self, section: str) -> None:
         self._update_enabled()
-        s = self.model.scenario
+        # the step as the fields above describe it (the automatic layout's own split: auto_info)
+        s = self.model.user_scenario()
         tokens = s.global_batch * s.training.seq_len
         self.batch_info.setText(self.tr(
             "Per optimizer step: {0} sequences = {1} tokens (micro-batch {2} × data-parallel {3} × "
             "accumulation {4}).").format(s.global_batch, format_count(tokens, 3), s.training.micro_batch_size,
                                          s.dp, s.grad_accum))
-        p = s.parallel
-        if p.auto:
-            text = self.tr("The plan search chooses the layout. The charts show the layout now adopted: "
-                           "{0} × {1}, TP {2} · PP {3} · DP {4} · ZeRO-{5}.").format(
-                s.hardware.num_gpus, s.hardware.gpu, p.tp, p.pp, s.dp, p.zero)
+        self.layout_info.setText(self.tr("Data-parallel degree = GPUs ÷ (TP × PP × CP) = {0}.").format(s.dp))
+        self.layout_info.setVisible(not s.parallel.auto)
+        self._update_auto_info()
+
+    def selected_plan(self):
+        """The search's selected plan for this document (None while searching or without plans)."""
+        out = self.ctx.search.outcome
+        if out is None:
+            return None
+        rank = self.model.ui.get("selected_plan")
+        return next((p for p in out.plans if p.rank == rank), None)
+
+    def _update_auto_info(self) -> None:
+        """With the automatic layout: what the selected plan uses (the user's fields stay as they are)."""
+        auto = bool(self.model.user_scenario().parallel.auto)
+        self.auto_info.setVisible(auto)
+        if not auto:
+            self.auto_info.setText("")
+            return
+        search = self.ctx.search
+        plan = self.selected_plan()
+        if plan is not None:
+            L = plan.layout
+            rc = {"none": self.tr("none"), "selective": self.tr("selective (attention)"),
+                  "full": self.tr("full (every layer)")}.get(L.get("recompute"), str(L.get("recompute")))
+            text = self.tr(
+                "Automatic layout: the selected plan (#{0}) uses {1} × {2} · TP {3} · PP {4} · CP {5} · EP {6} · "
+                "DP {7} · ZeRO-{8} · recompute {9} · micro-batch {10} × accumulation {11}. The fields keep your "
+                "own choices; the live charts show this plan.").format(
+                plan.rank, plan.num_gpus, plan.gpu_name, L.get("tp", 1), L.get("pp", 1), L.get("cp", 1),
+                L.get("ep", 1), L.get("dp", 1), L.get("zero", 0), rc, L.get("mbs", "—"), L.get("grad_accum", "—"))
+        elif search.state == "running":
+            text = self.tr("Automatic layout: searching for the best plan…")
         else:
-            text = self.tr("Data-parallel degree = GPUs ÷ (TP × PP × CP) = {0}.").format(s.dp)
-        self.layout_info.setText(text)
+            text = self.tr("Automatic layout: no plan yet; the live charts use the values above.")
+        self.auto_info.setText(text)
