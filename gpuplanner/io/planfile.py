@@ -55,7 +55,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, create_model, field_validator
 
 from .. import __version__
-from ..core.architecture import EXPLICIT_FIELDS, ModelArch, check_arch, resolve_arch
+from ..core.architecture import EXPLICIT_FIELDS, ModelArch, resolve_arch
 from ..core.errors import PlannerError, ScenarioError
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.scenario import ModelSection, ParallelSection, Scenario
@@ -921,24 +921,24 @@ def resolve_model(doc: PlanDocument, base_dir: str | os.PathLike | None = None) 
     base = Path(base_dir) if base_dir is not None else None
     ms = doc.scenario.model
     emb = doc.embedded_model
+    files = ModelFiles(base, confine=True)  # a plan may come from someone else: its model stays in its folder
     if ms.hf_config and not ms.preset and emb is not None and emb.source == ms.hf_config:
         path = Path(ms.hf_config).expanduser()
         if not path.is_absolute() and base is not None:
             path = base / path
-        if not path.exists():
-            return _apply_overrides(emb.model_arch(), ms)
-    return resolve_arch(ms, ModelFiles(base))
+        if not path.exists() or not files.allowed(ms.hf_config):
+            return resolve_arch(ms, _Embedded(emb.model_arch()))  # explicit fields override it as usual
+    return resolve_arch(ms, files)
 
 
-def _apply_overrides(arch: ModelArch, ms: ModelSection) -> ModelArch:
-    explicit = {EXPLICIT_FIELDS[k]: v for k, v in ms.model_dump().items() if k in EXPLICIT_FIELDS and v is not None}
-    out = arch.replace(**explicit) if explicit else arch
-    if ms.name:
-        out = out.replace(name=ms.name)
-    if explicit and arch.stored_params is not None:
-        out = out.replace(stored_params=None)
-    check_arch(out)
-    return out
+class _Embedded:
+    """A ModelSource that answers with the plan's embedded architecture (the file it came from is not here)."""
+
+    def __init__(self, arch: ModelArch):
+        self.arch = arch
+
+    def load(self, ref: str) -> ModelArch:
+        return self.arch
 
 
 _SECTION_FROM_ARCH = {v: k for k, v in EXPLICIT_FIELDS.items()}

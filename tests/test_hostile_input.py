@@ -1,0 +1,418 @@
+"""Hostile and broken input, on every input path, through the CLI as a user runs it.
+
+Property, for every generated case: exit code 0 or 2 (never a traceback), an exit 2 prints exactly one line
+``gpuplanner: error: …`` of at most 400 characters without control characters, and no case takes more than
+5 s. Paths: scenario JSON, plan file, config.json, model folder (safetensors headers, index), ``topo`` text,
+kit result, and the report's content.
+
+Cases are generated from a seed (reproducible): the default run checks a quick subset of each path
+(``QUICK`` cases); ``pytest -m slow tests/test_hostile_input.py`` runs ``FULL`` (10,000) per path.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import io
+import json
+import random
+import struct
+import time
+from pathlib import Path
+
+import pytest
+
+from gpuplanner.cli import run_cli
+
+ROOT = Path(__file__).resolve().parents[1]
+QUICK = 150
+FULL = 10_000
+MAX_SECONDS = 5.0
+
+# values a stranger's file may hold where a number, a name or an object is expected
+HOSTILE = [0, -1, 1, 2, 3, 48, 2**31, 2**63, 10**40, 10**400, 1e300, -0.5, 0.5, 1e-300, True, False, None, "x", "",
+           "4096", "1.5T", [], [1], {}, {"a": 1}, "@PY@", "$(touch x)", "\x1b[2J\x1b]0;pwned\x07", "a" * 5000,
+           "GPU<img src='file:///etc/passwd'>", 4294967296, 100_000_000, [[[[[]]]]], "\u202eevil"]
+
+
+def _run(argv: list[str]) -> tuple[int, float, str]:
+    out, err = io.StringIO(), io.StringIO()
+    t0 = time.perf_counter()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            rc = run_cli(argv)
+        except SystemExit as e:  # argparse
+            rc = e.code
+    return rc, time.perf_counter() - t0, err.getvalue()
+
+
+def _check(argv: list[str], what: str) -> None:
+    rc, dt, err = _run(argv)
+    assert rc in (0, 2), (what, rc, err[-500:])
+    assert dt < MAX_SECONDS, (what, dt)
+    if rc == 2:
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("gpuplanner: error: "), (what, err[:500])
+        assert len(lines[0]) <= 400 and lines[0].isprintable(), (what, lines[0][:200])
+
+
+def _mutate(rng: random.Random, data, depth: int = 0):
+    """One random change somewhere in ``data`` (a replaced value, a removed key or list item)."""
+    if isinstance(data, dict) and data and depth < 6:
+        key = rng.choice(list(data))
+        if rng.random() < 0.55 and isinstance(data[key], (dict, list)):
+            _mutate(rng, data[key], depth + 1)
+        elif rng.random() < 0.15:
+            data.pop(key)
+        else:
+            data[key] = copy.deepcopy(rng.choice(HOSTILE))
+    elif isinstance(data, list) and data and depth < 6:
+        i = rng.randrange(len(data))
+        if rng.random() < 0.5 and isinstance(data[i], (dict, list)):
+            _mutate(rng, data[i], depth + 1)
+        elif rng.random() < 0.2:
+            data.pop(i)
+        else:
+            data[i] = copy.deepcopy(rng.choice(HOSTILE))
+    return data
+
+
+def _raw_attack(rng: random.Random) -> str:
+    return rng.choice([
+        "[" * 100_000, '{"model": ' * 5000, "1" + "0" * 5000, '{"data": {"tokens": ' + "9" * 5000 + "}}",
+        '{"assumptions": {"memory_headroom_gib": Infinity}}', '{"constraints": {"budget": NaN}}',
+        "\ufeff{}", "", "\x00\x01", "null", "[]", '"just text"', '{"model": {"hidden_size": 1e999}}',
+    ])
+
+
+# --------------------------------------------------------------------------------------------- paths
+
+SCENARIOS = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((ROOT / "examples").glob("*.json"))]
+PLANS = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((ROOT / "examples").glob("*.gpuplan"))]
+CONFIGS = [
+    {"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+     "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 128256, "architectures": ["LlamaForCausalLM"]},
+    {"model_type": "gpt2", "n_embd": 768, "n_layer": 12, "n_head": 12, "vocab_size": 50257},
+    {"model_type": "mpt", "d_model": 2048, "n_layers": 24, "n_heads": 16, "vocab_size": 50432,
+     "attn_config": {"kv_n_heads": 16}},
+    {"model_type": "mixtral", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+     "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 32000, "num_local_experts": 8,
+     "num_experts_per_tok": 2},
+    {"model_type": "deepseek_v3", "hidden_size": 7168, "num_hidden_layers": 61, "num_attention_heads": 128,
+     "vocab_size": 129280, "q_lora_rank": 1536, "kv_lora_rank": 512, "qk_rope_head_dim": 64,
+     "qk_nope_head_dim": 128, "v_head_dim": 128, "n_routed_experts": 256, "num_experts_per_tok": 8,
+     "moe_intermediate_size": 2048, "intermediate_size": 18432, "first_k_dense_replace": 3},
+    {"model_type": "chatglm", "hidden_size": 4096, "num_layers": 28, "num_attention_heads": 32,
+     "ffn_hidden_size": 13696, "padded_vocab_size": 65024, "multi_query_attention": True, "multi_query_group_num": 2},
+    {"model_type": "qwen2_moe", "hidden_size": 2048, "num_hidden_layers": 24, "num_attention_heads": 16,
+     "vocab_size": 151936, "num_experts": 60, "num_experts_per_tok": 4, "moe_intermediate_size": 1408,
+     "shared_expert_intermediate_size": 5632, "intermediate_size": 5632, "mlp_only_layers": []},
+]
+TOPOS = [p.read_text(encoding="utf-8", errors="replace") for p in sorted((ROOT / "tests" / "data" / "topo").glob("*.txt"))]
+KIT = json.loads((ROOT / "tests" / "data" / "kit" / "result-cpu-sample.json").read_text(encoding="utf-8"))
+SCENARIO_FOR_MODEL = {"model": {"hf_config": "m"}, "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8},
+                      "parallel": {"zero": 3}, "training": {"framework": "fsdp"}}
+
+
+def case_scenario(rng, tmp: Path) -> list[str]:
+    f = tmp / "s.json"
+    if rng.random() < 0.05:
+        f.write_text(_raw_attack(rng), encoding="utf-8")
+    else:
+        d = copy.deepcopy(rng.choice(SCENARIOS))
+        for _ in range(rng.randint(1, 3)):
+            _mutate(rng, d)
+        f.write_text(json.dumps(d), encoding="utf-8")
+    return ["estimate", str(f), "--json"]
+
+
+def case_plan(rng, tmp: Path) -> list[str]:
+    f = tmp / "p.gpuplan"
+    d = copy.deepcopy(rng.choice(PLANS))
+    for _ in range(rng.randint(1, 3)):
+        _mutate(rng, d)
+    f.write_text(json.dumps(d), encoding="utf-8")
+    return ["estimate", str(f)]
+
+
+def case_config(rng, tmp: Path) -> list[str]:
+    folder = tmp / "cfg"
+    folder.mkdir(exist_ok=True)
+    cfg = copy.deepcopy(rng.choice(CONFIGS))
+    for _ in range(rng.randint(1, 3)):
+        key = rng.choice(list(cfg) + ["architectures", "_name_or_path", "mlp_only_layers", "attn_config", "head_dim",
+                                      "moe_intermediate_size", "text_config", "torch_dtype", "expansion_ratio"])
+        if rng.random() < 0.2:
+            cfg.pop(key, None)
+        else:
+            cfg[key] = copy.deepcopy(rng.choice(HOSTILE))
+    (folder / "config.json").write_text(json.dumps(cfg), encoding="utf-8")
+    (tmp / "s.json").write_text(json.dumps({**SCENARIO_FOR_MODEL, "model": {"hf_config": "cfg/config.json"}}),
+                                encoding="utf-8")
+    return ["estimate", str(tmp / "s.json")]
+
+
+def _safetensors(rng) -> bytes:
+    header: object = {"model.embed_tokens.weight": {"dtype": "BF16", "shape": [128256, 4096], "data_offsets": [0, 0]},
+                      "__metadata__": {"format": "pt"}}
+    kind = rng.randrange(8)
+    if kind == 0:
+        header = _mutate(rng, header)
+    elif kind == 1:
+        raw = json.dumps(header).encode()
+        return struct.pack("<Q", rng.choice([0, 2**63, len(raw) + 100, 10**12])) + raw
+    elif kind == 2:
+        return b"\x01\x02"
+    elif kind == 3:
+        raw = b"[" * 50_000
+        return struct.pack("<Q", len(raw)) + raw
+    elif kind == 4:
+        raw = b'{"w": {"dtype": "BF16", "shape": [Infinity], "data_offsets": [0, 0]}}'
+        return struct.pack("<Q", len(raw)) + raw
+    elif kind == 5:
+        header = {"w": {"dtype": rng.choice(HOSTILE), "shape": [rng.choice(HOSTILE), 3], "data_offsets": [0, 0]}}
+    raw = json.dumps(header).encode()
+    return struct.pack("<Q", len(raw)) + raw
+
+
+def case_model_folder(rng, tmp: Path) -> list[str]:
+    folder = tmp / "m"
+    folder.mkdir(exist_ok=True)
+    for old in folder.iterdir():
+        old.unlink()
+    (folder / "config.json").write_text(json.dumps(CONFIGS[0]), encoding="utf-8")
+    if rng.random() < 0.7:
+        (folder / "model-00001-of-00002.safetensors").write_bytes(_safetensors(rng))
+    else:
+        idx = {"metadata": {"total_size": rng.choice(HOSTILE)}, "weight_map": {}}
+        (folder / "model.safetensors.index.json").write_text(json.dumps(idx), encoding="utf-8")
+    (tmp / "s.json").write_text(json.dumps(SCENARIO_FOR_MODEL), encoding="utf-8")
+    return ["estimate", str(tmp / "s.json")]
+
+
+def case_topo(rng, tmp: Path) -> list[str]:
+    lines = rng.choice(TOPOS).splitlines()
+    for _ in range(rng.randint(1, 4)):
+        op = rng.randrange(6)
+        i = rng.randrange(len(lines)) if lines else 0
+        if op == 0 and lines:
+            lines.pop(i)
+        elif op == 1 and lines:
+            toks = lines[i].split()
+            if toks:
+                toks[rng.randrange(len(toks))] = str(rng.choice(HOSTILE))[:200]
+                lines[i] = "  ".join(toks)
+        elif op == 2:
+            lines.insert(i, str(rng.choice(HOSTILE))[:5000])
+        elif op == 3:
+            lines.insert(i, rng.choice(["@" * 40_000, "user@host:~$ " + "x" * 40_000, "\x1b]0;t\x07NIC0: \x1b[2Jmlx"]))
+        elif op == 4 and lines:
+            lines[i] = lines[i].replace(" ", "\t")
+        else:
+            lines = lines[: rng.randrange(len(lines) + 1)]
+    f = tmp / "topo.txt"
+    f.write_text("\n".join(lines), encoding="utf-8")
+    return ["topo", str(f)]
+
+
+def case_kit(rng, tmp: Path) -> list[str]:
+    d = copy.deepcopy(KIT)
+    for _ in range(rng.randint(1, 4)):
+        _mutate(rng, d)
+    f = tmp / "r.json"
+    f.write_text(json.dumps(d), encoding="utf-8")
+    return ["kit-import", str(ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json"), str(f)]
+
+
+PATHS = {"scenario": case_scenario, "plan": case_plan, "config": case_config, "model_folder": case_model_folder,
+         "topo": case_topo, "kit_result": case_kit}
+
+
+def _fuzz(path: str, n: int, tmp: Path, seed: int) -> None:
+    rng = random.Random(f"{path}-{seed}")
+    gen = PATHS[path]
+    for i in range(n):
+        _check(gen(rng, tmp), f"{path} case {i}")
+
+
+@pytest.mark.parametrize("path", sorted(PATHS))
+def test_quick_fuzz_every_input_path(path, tmp_path):
+    _fuzz(path, QUICK, tmp_path, seed=1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", sorted(PATHS))
+def test_full_fuzz_every_input_path(path, tmp_path):
+    _fuzz(path, FULL, tmp_path, seed=2)
+
+
+def test_report_content_survives_hostile_scenarios(tmp_path):
+    """The report gathers from any valid scenario without a traceback (its PDF is checked below)."""
+    from gpuplanner.core.errors import PlannerError
+    from gpuplanner.report.content import load_report_data
+
+    rng = random.Random("report")
+    done = 0
+    for _ in range(60):
+        args = case_scenario(rng, tmp_path)
+        t0 = time.perf_counter()
+        try:
+            load_report_data(Path(args[1]))
+        except PlannerError:
+            pass
+        assert time.perf_counter() - t0 < MAX_SECONDS
+        done += 1
+    assert done == 60
+
+
+# ------------------------------------------------------------------------------ the issue's reproducers
+
+def _scenario_file(tmp: Path, **sections) -> Path:
+    d = {"hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}, "model": {"preset": "llama-3-8b"}}
+    for k, v in sections.items():
+        d.setdefault(k, {}).update(v)
+    f = tmp / "s.json"
+    f.write_text(json.dumps(d), encoding="utf-8")
+    return f
+
+
+@pytest.mark.parametrize("cfg_change, message", [
+    ({"num_attention_heads": 0}, "num_attention_heads"),
+    ({"num_key_value_heads": 0}, "num_key_value_heads"),
+    ({"architectures": [1]}, None),
+    ({"architectures": 5}, None),
+    ({"_name_or_path": {"a": 1}}, None),
+    ({"num_attention_heads": 48}, "not divisible"),
+    ({"vocab_size": 10**300}, "vocab_size"),
+    ({"mlp_only_layers": 5, "num_experts": 8, "num_experts_per_tok": 2, "moe_intermediate_size": 64}, "mlp_only_layers"),
+])
+def test_config_reproducers_exit_2_or_estimate(tmp_path, capsys, cfg_change, message):
+    folder = tmp_path / "m"
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps({**CONFIGS[0], **cfg_change}), encoding="utf-8")
+    f = _scenario_file(tmp_path, model={"preset": None, "hf_config": "m"})
+    rc = run_cli(["estimate", str(f)])
+    err = capsys.readouterr().err
+    if message is None:
+        assert rc == 0, err
+    else:
+        assert rc == 2 and message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_nan_and_infinity_in_json_are_refused(tmp_path, capsys):
+    for text in ('{"model": {"preset": "llama-3-8b"}, "assumptions": {"memory_headroom_gib": Infinity}}',
+                 '{"model": {"preset": "llama-3-8b"}, "constraints": {"budget": NaN}}',
+                 '{"model": {"preset": "llama-3-8b"}, "constraints": {"deadline_days": 1e999}}'):
+        f = tmp_path / "s.json"
+        f.write_text(text, encoding="utf-8")
+        assert run_cli(["report", str(f), "-o", str(tmp_path / "r.pdf")]) == 2
+        err = capsys.readouterr().err
+        assert len(err.strip().splitlines()) == 1 and "not valid JSON" in err
+
+
+def test_huge_numbers_are_bounded_not_overflowed(tmp_path, capsys):
+    for model in ({"preset": None, "hidden_size": 10**400, "num_hidden_layers": 2, "num_attention_heads": 2,
+                   "vocab_size": 10, "intermediate_size": 8},
+                  {"preset": None, "hidden_size": 64, "num_hidden_layers": 4294967296, "num_attention_heads": 2,
+                   "vocab_size": 10, "intermediate_size": 8}):
+        f = _scenario_file(tmp_path, model=model)
+        t0 = time.perf_counter()
+        assert run_cli(["estimate", str(f)]) == 2
+        assert time.perf_counter() - t0 < 1.0
+        err = capsys.readouterr().err
+        assert "less than or equal" in err and len(err.strip().splitlines()) == 1
+    f = _scenario_file(tmp_path, data={"tokens": 10**400})
+    assert run_cli(["estimate", str(f)]) == 2
+    assert "too large" in capsys.readouterr().err
+
+
+def test_deep_nesting_and_long_digits_exit_2(tmp_path, capsys):
+    for text in ("[" * 100_000, "1" + "0" * 5000):
+        f = tmp_path / "s.json"
+        f.write_text(text, encoding="utf-8")
+        assert run_cli(["estimate", str(f)]) == 2
+        assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_fifo_and_device_are_refused_not_read(tmp_path, capsys):
+    import os
+
+    fifo = tmp_path / "config.json"
+    os.mkfifo(fifo)
+    f = _scenario_file(tmp_path, model={"preset": None, "hf_config": "config.json"})
+    t0 = time.perf_counter()
+    assert run_cli(["estimate", str(f)]) == 2
+    assert time.perf_counter() - t0 < 2
+    assert "regular file" in capsys.readouterr().err
+    f2 = _scenario_file(tmp_path, model={"preset": None, "hf_config": "/dev/zero"})
+    assert run_cli(["estimate", str(f2)]) == 2
+    assert "regular file" in capsys.readouterr().err
+
+
+def test_model_folder_symlink_escape_is_refused(tmp_path, capsys):
+    outside = tmp_path / "outside.json"
+    outside.write_text(json.dumps(CONFIGS[0]), encoding="utf-8")
+    folder = tmp_path / "m"
+    folder.mkdir()
+    (folder / "config.json").symlink_to(outside)
+    f = _scenario_file(tmp_path, model={"preset": None, "hf_config": "m"})
+    assert run_cli(["estimate", str(f)]) == 2
+    assert "outside the folder" in capsys.readouterr().err
+
+
+def test_plan_file_hf_config_outside_its_folder_is_refused(tmp_path, capsys):
+    """A plan from someone else may not point at files outside its folder (absolute or ../)."""
+    from gpuplanner.io import planfile
+
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    (secret / "config.json").write_text(json.dumps(CONFIGS[0]), encoding="utf-8")
+    plans = tmp_path / "plans"
+    plans.mkdir()
+    for ref in (str(secret / "config.json"), "../secret/config.json"):
+        (secret / "config.json").write_text(json.dumps(CONFIGS[0]), encoding="utf-8")
+        doc = planfile.new_document(_scenario_obj(ref))
+        planfile.save(doc, plans / "p.gpuplan", base_dir=plans)  # embeds the model read now
+        # the file outside is never read again: the plan's embedded model is used
+        (secret / "config.json").write_text("not json", encoding="utf-8")
+        assert run_cli(["estimate", str(plans / "p.gpuplan"), "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["params"]["total"] == 8_030_261_248
+        # without an embedded model it is refused with one line
+        data = json.loads((plans / "p.gpuplan").read_text(encoding="utf-8"))
+        data.pop("embedded_model")
+        (plans / "p.gpuplan").write_text(json.dumps(data), encoding="utf-8")
+        assert run_cli(["estimate", str(plans / "p.gpuplan")]) == 2
+        assert "outside the plan's folder" in capsys.readouterr().err
+
+
+def _scenario_obj(ref: str):
+    from gpuplanner.core.scenario import scenario_from_dict
+
+    return scenario_from_dict({**SCENARIO_FOR_MODEL, "model": {"hf_config": ref}})
+
+
+def test_terminal_escapes_from_a_vendor_file_never_reach_the_terminal(tmp_path, capsys):
+    d = copy.deepcopy(KIT)
+    d["host"] = "evil\x1b[2J\x1b]0;pwned\x07host"
+    f = tmp_path / "r.json"
+    f.write_text(json.dumps(d), encoding="utf-8")
+    rc = run_cli(["kit-import", str(ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json"), str(f)])
+    out = capsys.readouterr()
+    assert rc in (0, 2)
+    assert "\x1b" not in out.out and "\x1b" not in out.err and "\x07" not in out.out
+
+
+def test_long_prompt_line_in_topology_is_fast(tmp_path):
+    from gpuplanner.verify.topology import TopologyError, parse_topo
+
+    t0 = time.perf_counter()
+    with pytest.raises(TopologyError):
+        parse_topo("@" * 40_000 + "\n" + "user@host:~" + "@" * 40_000)
+    assert time.perf_counter() - t0 < 1.0
+
+
+def test_error_lines_are_capped(tmp_path, capsys):
+    f = _scenario_file(tmp_path, hardware={"gpu": "x" * 150})
+    assert run_cli(["estimate", str(f)]) == 2
+    line = capsys.readouterr().err.strip()
+    assert len(line.splitlines()) == 1 and len(line) <= 400
