@@ -288,12 +288,13 @@ def estimate_case(case: Case) -> dict[str, float]:
     from gpuplanner.core.estimate import memory_kwargs, resolve, trainable_params
     from gpuplanner.core.memory import RECOMPUTE_CODES, memory_arrays
     from gpuplanner.core.scenario import scenario_from_dict
+    from gpuplanner.io.model_files import ModelFiles
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "config.json"
         path.write_text(json.dumps(core_config_dict(case)), encoding="utf-8")
         sc = scenario_from_dict(scenario_dict(case, str(path)))
-        r = resolve(sc)
+        r = resolve(sc, ModelFiles(Path(tmp)))
     t = sc.training
     arr = memory_arrays(r.facts, **memory_kwargs(r), tp=1, pp=1, cp=1, ep=1, dp=1, zero=0,
                         recompute=RECOMPUTE_CODES[t.recompute], mbs=t.micro_batch_size, sp=False, grad_accum=1,

@@ -90,15 +90,15 @@ class LivePanel(QWidget):
         self.mem_value.setText(self.tr("{0} of {1} GiB per GPU — {2}").format(
             f"{m.total:.1f}", f"{m.capacity:g}", fit))
         self.mem_value.setStyleSheet("" if m.fits else "color: #c62828;")
-        self.time_value.setText(self.tr(
-            "{0} calendar days ({1} days of compute) on {2} × {3} · MFU {4}").format(
-            f"{ev.calendar_days:.2f}", f"{ev.compute_days:.2f}", ev.num_gpus, ev.gpu_name,
-            f"{ev.mfu * 100:.0f}%"))
+        self.time_value.setText("\n".join([
+            self.tr("{0} calendar days ({1} days of compute)").format(f"{ev.calendar_days:.2f}",
+                                                                      f"{ev.compute_days:.2f}"),
+            self.tr("{0} × {1} · MFU {2}").format(ev.num_gpus, ev.gpu_name, f"{ev.mfu * 100:.0f}%")]))
         self.time_value.setToolTip(self.tr(
             "Calendar days: what you wait, with setup, checkpoints, interruptions and your hours per week. "
             "Compute days: GPU time around the clock."))
         if ev.cost is not None:
-            self.time_value.setText(self.time_value.text() + " · " + self.tr("{0} {1} ({2})").format(
+            self.time_value.setText(self.time_value.text() + "\n" + self.tr("{0} {1} ({2})").format(
                 f"{ev.cost:,.0f}", ev.currency, QCoreApplication.translate("Cost", ev.rental_mode_label)))
         self.scaling_chart.set_deadline_days(ev.deadline_days)
 

@@ -1069,8 +1069,12 @@
         <translation>单卡 {0} / {1} GiB — {2}</translation>
     </message>
     <message>
-        <source>{0} calendar days ({1} days of compute) on {2} × {3} · MFU {4}</source>
-        <translation>日历 {0} 天（算力 {1} 天），{2} × {3} · MFU {4}</translation>
+        <source>{0} calendar days ({1} days of compute)</source>
+        <translation>日历 {0} 天（算力 {1} 天）</translation>
+    </message>
+    <message>
+        <source>{0} × {1} · MFU {2}</source>
+        <translation>{0} × {1} · MFU {2}</translation>
     </message>
     <message>
         <source>Calendar days: what you wait, with setup, checkpoints, interruptions and your hours per week. Compute days: GPU time around the clock.</source>
