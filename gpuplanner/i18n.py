@@ -9,6 +9,10 @@ folder — so the compiled file never drifts from the ``.ts``.
 Installing a translator posts a ``LanguageChange`` event to every widget; widgets re-run their
 ``retranslate()`` (Frescobaldi's ``translateUI`` pattern). Qt's own ``qtbase_zh_CN.qm`` (shipped with
 PySide6) translates standard buttons.
+
+Chinese needs a font with Chinese glyphs: :func:`ensure_cjk_font` (the app at start, and the report) uses
+an installed one, else registers the subset of Noto Sans CJK SC shipped in ``resources/fonts``
+(``scripts/make_cjk_font.py``), so a machine with no CJK font still shows and prints Chinese.
 """
 
 from __future__ import annotations
@@ -88,6 +92,46 @@ def system_language() -> str:
         if t.startswith("en"):
             return "en"
     return "en"
+
+
+#: Installed font families with Chinese glyphs, preferred (in this order) over the bundled font.
+CJK_FAMILIES = ("Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "WenQuanYi Micro Hei",
+                "Microsoft YaHei", "PingFang SC", "SimHei")
+_registered_cjk: list[str] = []
+
+
+def font_dir() -> Path:
+    """``resources/fonts``: the bundled subset of Noto Sans CJK SC (``scripts/make_cjk_font.py``)."""
+    return Path(str(resources.files("gpuplanner.resources") / "fonts"))
+
+
+def ensure_cjk_font() -> str | None:
+    """A font family with Chinese glyphs for the UI and the report: the first of :data:`CJK_FAMILIES`
+    Qt knows (an installed font), else the font shipped in ``resources/fonts`` (``*.otf``/``*.ttf``/
+    ``*.ttc``), registered with ``QFontDatabase`` once. None only when neither exists (a broken install).
+    Needs a QGuiApplication.
+
+    The app calls it at start (``ui/app.py``): once registered, the bundled font takes part in Qt's font
+    fallback, so every widget draws the Chinese characters its own font lacks with it, while Latin text
+    keeps the platform's UI font; an installed CJK font is found by the same fallback."""
+    from PySide6.QtGui import QFontDatabase
+
+    families = set(QFontDatabase.families())
+    for fam in CJK_FAMILIES:
+        if fam in families:
+            return fam
+    if _registered_cjk:
+        return _registered_cjk[0]
+    folder = font_dir()
+    if folder.is_dir():
+        for f in sorted(folder.iterdir()):
+            if f.suffix.lower() in (".otf", ".ttf", ".ttc"):
+                fid = QFontDatabase.addApplicationFont(str(f))
+                fams = QFontDatabase.applicationFontFamilies(fid) if fid >= 0 else []
+                if fams:
+                    _registered_cjk.append(fams[0])
+                    return fams[0]
+    return None
 
 
 class LanguageManager:

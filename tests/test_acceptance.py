@@ -31,6 +31,7 @@ from gpuplanner.verify.acceptance import (
     render_kit,
 )
 from gpuplanner.core.estimate import estimate
+from gpuplanner.core.scenario import PriceQuote
 from gpuplanner.io.scenario_files import load_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -274,6 +275,9 @@ def test_healthy_result_has_no_bad_findings():
 
 def test_apply_measured_mfu_and_before_after():
     s, base = _scenario()
+    # an on-demand card-hour quote (the mainland H100 default is a monthly node lease, with no card-hour price)
+    s = s.model_copy(update={"constraints": s.constraints.model_copy(
+        update={"prices": {"h100-sxm-80gb": PriceQuote(card_hour=20.0)}})})
     a = analyse(load_kit_result(SAMPLE), s, base_dir=base)
     new = apply_measured_mfu(s, a)
     assert new.assumptions.mfu == pytest.approx(0.374567, abs=1e-6)

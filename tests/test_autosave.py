@@ -283,3 +283,102 @@ def test_recent_files_survives_a_damaged_file(content):
     assert recent.entries() == expected
     recent.add("/tmp/x.gpuplan")
     assert recent.entries()[0] == Path("/tmp/x.gpuplan").resolve()
+
+
+# ------------------------------------------------------------------------ nothing unseen is deleted
+
+def test_pending_offers_every_crashed_run_and_keeps_them(tmp_path):
+    for session, stamp in (("run1", "2026-01-01T10:00:00+00:00"), ("run2", "2026-01-02T10:00:00+00:00")):
+        AutosaveStore(tmp_path, session=session).write(_doc(title=session))
+        path = tmp_path / f"{session}-main.autosave"
+        record = json.loads(path.read_text(encoding="utf-8"))
+        record["saved_at"] = stamp
+        path.write_text(json.dumps(record), encoding="utf-8")
+    store = AutosaveStore(tmp_path)
+    assert [(r.id, r.title) for r in store.pending()] == [("run2-main", "run2"), ("run1-main", "run1")]
+    assert [r.id for r in store.pending()] == ["run2-main", "run1-main"]  # looking deletes nothing
+
+
+def test_take_over_writes_this_session_first_then_drops_the_old_file(tmp_path):
+    AutosaveStore(tmp_path, session="crashed").write(_doc(32, "recovered"), source_path=tmp_path / "p.gpuplan",
+                                                      source_stamp=(123, 456))
+    store = AutosaveStore(tmp_path, session="now")
+    (rec,) = store.pending()
+    assert rec.source_stamp == (123, 456)
+    driver = AutosaveDriver(store, lambda: rec.document, source_path=lambda: rec.source_path,
+                            source_stamp=lambda: rec.source_stamp)
+    assert driver.take_over(rec)  # no edit needed: written at once
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["now-main.autosave"]
+    record = json.loads((tmp_path / "now-main.autosave").read_text(encoding="utf-8"))
+    assert record["plan"]["title"] == "recovered" and record["plan"]["scenario"]["hardware"]["num_gpus"] == 32
+    assert record["source_stamp"] == [123, 456]
+    # a crash now: the next session finds the same work
+    (again,) = AutosaveStore(tmp_path, session="later").pending()
+    assert again.id == "now-main" and again.document.title == "recovered" and again.source_stamp == (123, 456)
+
+
+def test_take_over_keeps_the_old_file_until_a_write_succeeds(tmp_path, monkeypatch):
+    AutosaveStore(tmp_path, session="crashed").write(_doc(title="fragile"))
+    store = AutosaveStore(tmp_path, session="now")
+    (rec,) = store.pending()
+    clock = FakeClock()
+    driver = AutosaveDriver(store, lambda: rec.document, debouncer=Debouncer(1.0, 5.0, clock))
+
+    def full(*a, **k):
+        raise OSError(28, "No space left on device")
+
+    with monkeypatch.context() as m:
+        m.setattr(planfile, "atomic_write", full)
+        assert not driver.take_over(rec)
+    assert driver.last_error == "now-main.autosave: cannot autosave (the disk is full)"
+    assert (tmp_path / "crashed-main.autosave").exists()
+    clock.t += 1.0
+    assert driver.poll()  # the retry works: now the old file may go
+    assert driver.last_error is None
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["now-main.autosave"]
+
+
+def test_saving_the_recovered_document_drops_the_old_autosave(tmp_path, monkeypatch):
+    AutosaveStore(tmp_path, session="crashed").write(_doc(title="fragile"))
+    store = AutosaveStore(tmp_path, session="now")
+    (rec,) = store.pending()
+    driver = AutosaveDriver(store, lambda: rec.document)
+    with monkeypatch.context() as m:
+        m.setattr(planfile, "atomic_write", lambda *a, **k: (_ for _ in ()).throw(OSError(28, "full")))
+        driver.take_over(rec)
+    assert (tmp_path / "crashed-main.autosave").exists()
+    driver.saved()  # the user saved it to a file (or discarded it explicitly)
+    assert list(tmp_path.iterdir()) == []
+    assert driver.last_error is None
+
+
+def test_startup_cleanup_removes_only_stale_temp_files(tmp_path):
+    recent_folder = tmp_path / "plans"
+    recent_folder.mkdir()
+    (recent_folder / "p.gpuplan").write_text("{}")
+    RecentFiles().add(recent_folder / "p.gpuplan")
+    extra = tmp_path / "open"
+    extra.mkdir()
+    folders = [autosave.data_dir() / "autosave", autosave.config_dir(), recent_folder, extra]
+    old = 1_000_000_000
+    stale, kept = [], []
+    for i, folder in enumerate(folders):
+        folder.mkdir(parents=True, exist_ok=True)
+        stale += [folder / f".p.gpuplan.abcd{i}_xy.gpuplanner-tmp", folder / f".p.gpuplan.bak.abcd{i}_xy.tmp",
+                  folder / f".s-main.autosave.abcd{i}_xy.tmp", folder / f".recent.json.abcd{i}_xy.tmp"]
+        kept += [folder / f".notes.txt.abcd{i}_xy.tmp", folder / f"p{i}.tmp", folder / f".p.gpuplan.short.tmp",
+                 folder / f"x.gpuplan.abcd{i}_xy.gpuplanner-tmp"]
+    for p in stale + kept:
+        p.write_text("x")
+        os.utime(p, (old, old))
+    young = extra / ".kit.sh.young123.gpuplanner-tmp"
+    young.write_text("x")
+    (extra / ".link.gpuplan.abcd9_xy.gpuplanner-tmp").symlink_to(kept[0])
+    (extra / ".dir.gpuplan.abcd9_xy.gpuplanner-tmp").mkdir()
+    removed = autosave.startup_cleanup([extra])
+    assert sorted(removed) == sorted(stale)
+    assert not any(p.exists() for p in stale)
+    assert all(p.exists() for p in kept) and young.exists()
+    assert (extra / ".link.gpuplan.abcd9_xy.gpuplanner-tmp").is_symlink()
+    assert (extra / ".dir.gpuplan.abcd9_xy.gpuplanner-tmp").is_dir()
+    assert autosave.startup_cleanup([extra, tmp_path / "missing"]) == []

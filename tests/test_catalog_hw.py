@@ -38,7 +38,7 @@ def _raw(name: str) -> dict:
 
 def _cited(rec: dict, where: str) -> None:
     assert isinstance(rec.get("source"), str) and rec["source"].strip(), f"{where}: no source"
-    date = str(rec.get("source_date", ""))
+    date = str(rec.get("source_date", rec.get("date", "")))
     assert DATE_RE.match(date), f"{where}: bad source_date {date!r}"
 
 
@@ -275,12 +275,16 @@ def test_price_records_reference_known_gpus_and_derivations():
     assert len(prices) >= 30
     gpus = hw.load_gpus()
     assert all(p.gpu in gpus and p.currency in ("CNY", "USD") for p in prices)
-    # cnBeta: ~70k CNY per 8-card H100 node per month -> 8,750 per card-month.
+    # cnBeta: ~70k CNY per 8-card H100 node per month -> 8,750 per card-month (a monthly lease, not card-hours)
     h100_cny = [p for p in prices if p.gpu == "h100-sxm-80gb" and p.currency == "CNY"]
     assert len(h100_cny) == 1 and h100_cny[0].card_month * h100_cny[0].machine_gpus == 70_000
-    # CoreWeave HGX H200 spot $20.93 per node-hour -> per GPU.
-    cw = [p for p in prices if p.gpu == "h200-sxm-141gb" and p.provider == "CoreWeave"]
+    assert (h100_cny[0].unit, h100_cny[0].mode, h100_cny[0].card_hour) == ("node_month", "monthly", None)
+    # CoreWeave HGX H200 spot $20.93 per node-hour -> per GPU; its on-demand quote joins it in one offer.
+    cw = [p for p in prices if p.gpu == "h200-sxm-141gb" and p.provider == "CoreWeave" and p.mode == "spot"]
     assert cw[0].spot_card_hour == pytest.approx(20.93 / 8, abs=1e-4)
+    offer = [p for p in hw.load_offers() if p.gpu == "h200-sxm-141gb" and p.provider == "CoreWeave"]
+    assert len(offer) == 1 and offer[0].card_hour == 6.31 and offer[0].spot_card_hour == pytest.approx(20.93 / 8)
+    assert set(offer[0].modes) == {"on_demand", "spot"}
 
 
 def test_price_conversion_arithmetic():

@@ -36,26 +36,34 @@ def test_complete_price_derives_without_discount():
     assert p.machine_week == pytest.approx(10 * 168 * 8)  # 13,440
     assert p.machine_month == pytest.approx(10 * 730 * 8)  # 58,400
     assert set(p.derived) == {"machine_week", "machine_month"}
+    # a monthly lease is not an hourly rental: no card-hour price is made up from it
     q = complete_price(GpuPrice(gpu="x", currency="CNY", card_hour=None, machine_week=None, machine_month=73000.0,
                                 spot_card_hour=None, machine_gpus=8, source="t", source_date="t"))
-    assert q.card_hour == pytest.approx(73000 / 730 / 8)  # 12.5 per card-hour
-    assert "card_hour" in q.derived and "machine_month" not in q.derived
+    assert q.card_hour is None and q.machine_week is None and q.derived == () and q.has_price
+    assert q.mode_card_hour("month") == pytest.approx(73000 / 730 / 8)  # 12.5 per card-hour of the lease
+    r = rental_costs(q, num_gpus=8, nodes=1, train_hours=100.0, ckpt_bytes=0.0, setup_hours=0.0,
+                     hours_per_week=168.0, phase="stable", overheads=NO_OVERHEAD)
+    assert cost.MODES[int(r.best[0])] == "month" and float(r.best_cost[0]) == pytest.approx(73000.0)
+    assert not np.isfinite(r.costs[cost.MODES.index("card_hour")][0])
 
 
 def test_price_table_defaults_and_overrides():
     t = PriceTable("CNY", exchange_rate=7.0)
     d = t.get("rtx-4090-24gb")
-    assert d.is_default and d.card_hour == pytest.approx(1.24)  # 算家云, gpu-catalog.md §3.1
+    # 算家云 1.24 CNY per card-hour in a 30-day package (gpu-catalog.md §3.1): a monthly commitment per card
+    assert d.is_default and d.card_hour is None and d.machine_gpus == 1
+    assert d.machine_month == pytest.approx(1.24 * 730) and dict(d.basis) == {"machine_month": "monthly:card_hour"}
     t.set_quote("rtx-4090-24gb", card_hour=2.0, machine_week=1500.0)
     q = t.get("rtx-4090-24gb")
     assert not q.is_default and q.card_hour == 2.0 and q.machine_week == 1500.0
-    assert q.machine_month == pytest.approx(2.0 * 730 * q.machine_gpus)
+    assert q.machine_month == pytest.approx(1.24 * 730)  # the quoted default the user did not replace is kept
+    assert q.basis["card_hour"] == "your_quote" and q.basis["machine_month"] == "monthly:card_hour"
     t.set_quote("h100-sxm-80gb", card_hour=2.0, currency="USD", machine_month=None)
     h = t.get("h100-sxm-80gb")
     assert h.card_hour == pytest.approx(14.0)  # 2 USD × 7
     # USD table converts the CNY-only default at the rate
-    u = PriceTable("USD", exchange_rate=7.0).get("rtx-4090-24gb")
-    assert u.card_hour == pytest.approx(1.24 / 7.0)
+    u = PriceTable("USD", exchange_rate=7.0).get("rtx-4090d-24gb")
+    assert u.card_hour == pytest.approx(1.14 / 7.0)
 
 
 def test_price_table_from_constraints_dict():

@@ -21,7 +21,8 @@ def scenario(framework="megatron", parallel=None, **training):
         "training": {"method": "pretrain", "framework": framework, "seq_len": 4096, **training},
         "parallel": parallel or {},
         "data": {"tokens": "200B"},
-        "constraints": {"max_gpus": 128, "gpu_candidates": ["h100-sxm-80gb"]},
+        # USD: H100 card-hours on demand (the mainland default is a monthly node lease, billed in whole months)
+        "constraints": {"max_gpus": 128, "gpu_candidates": ["h100-sxm-80gb"], "currency": "USD"},
     })
 
 

@@ -677,3 +677,78 @@ def test_cli_estimate_reads_an_example_plan():
     assert res.returncode == 0, res.stderr
     data = json.loads(res.stdout)
     assert data["params"]["total"] == 8_030_261_248 and data["num_gpus"] == 8
+
+
+# ------------------------------------------------------------------------- temp files of killed saves
+
+_STUCK_WRITER = r"""
+import os, sys, time
+from gpuplanner.io import planfile
+path = sys.argv[1]
+planfile.save(planfile.new_document(title="first"), path)
+real_replace = os.replace
+def stuck(src, dst):
+    if not str(dst).endswith(".gpuplan"):
+        return real_replace(src, dst)  # the .bak goes through
+    print("stuck", flush=True)
+    time.sleep(120)
+os.replace = stuck  # the next save is killed between writing the plan's temp file and renaming it
+planfile.save(planfile.new_document(title="second"), path)
+"""
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+def test_temp_files_of_killed_saves_are_cleaned_once_stale(tmp_path):
+    path = tmp_path / "p.gpuplan"
+    proc = subprocess.Popen([sys.executable, "-c", _STUCK_WRITER, str(path)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "stuck"
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+        proc.stdout.close()
+    temps = [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+    assert len(temps) == 1 and planfile.is_temp_name(temps[0].name)
+    assert temps[0].stat().st_size > 0  # the complete new version, never renamed
+    (tmp_path / "notes.txt").write_text("the user's")
+    assert planfile.clean_stale_temps(tmp_path) == []  # younger than a minute: maybe a save in progress
+    later = time.time() + planfile.STALE_TEMP_AGE_S + 1
+    assert sorted(planfile.clean_stale_temps(tmp_path, now=later)) == sorted(temps)
+    assert _files(tmp_path) == ["notes.txt", "p.gpuplan", "p.gpuplan.bak"]
+    assert planfile.load(path)[0].title == "first"
+
+
+def test_temp_names_are_recognised_strictly():
+    assert planfile.is_temp_name(".p.gpuplan.a_b4c9z0.gpuplanner-tmp")
+    assert planfile.is_temp_name(".kit.sh.a_b4c9z0.gpuplanner-tmp")
+    assert planfile.is_temp_name(".p.gpuplan.a_b4c9z0.tmp")  # written by earlier versions
+    assert planfile.is_temp_name(".u-main.autosave.a_b4c9z0.tmp")
+    for name in (".report.pdf.a_b4c9z0.tmp", ".p.gpuplan.tmp", "p.gpuplan.a_b4c9z0.gpuplanner-tmp",
+                 ".p.gpuplan.A_B4C9Z0.gpuplanner-tmp", ".p.gpuplan.a_b4c9z0.gpuplanner-tmp.bak", "p.gpuplan"):
+        assert not planfile.is_temp_name(name), name
+
+
+def test_file_stamp_changes_with_an_outside_write(tmp_path):
+    path = tmp_path / "p.gpuplan"
+    assert planfile.file_stamp(path) is None
+    planfile.save(_doc(), path)
+    stamp = planfile.file_stamp(path)
+    st = path.stat()
+    assert stamp == (st.st_mtime_ns, st.st_size)
+    path.write_bytes(path.read_bytes())  # same size, later time
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+    assert planfile.file_stamp(path) != stamp
+
+
+def test_write_output_is_atomic_and_sets_the_mode(tmp_path, monkeypatch):
+    out = tmp_path / "kit.sh"
+    out.write_text("previous")
+    with monkeypatch.context() as m:
+        m.setattr(planfile.os, "fsync", lambda fd: (_ for _ in ()).throw(OSError(28, "No space left on device")))
+        with pytest.raises(PlanFileError, match=r"^kit.sh: cannot write \(the disk is full\); nothing was written$"):
+            planfile.write_output(out, b"#!/bin/bash\n" * 1000, mode=0o755)
+    assert out.read_text() == "previous" and _files(tmp_path) == ["kit.sh"]
+    planfile.write_output(out, b"#!/bin/bash\n", mode=0o755)
+    assert out.read_bytes() == b"#!/bin/bash\n" and _files(tmp_path) == ["kit.sh"]
+    if os.name == "posix":
+        assert stat.S_IMODE(out.stat().st_mode) == 0o755

@@ -120,10 +120,12 @@ def test_pdf_text_has_core_figures(reports, example):
             assert fmt_money(cost, data.currency) in text, mode
         assert data.plan.cost == min(data.plan.costs.values())
         # card-hours bill at least the training hours of every GPU, and setup/checkpoints add < 60 %
-        price = data.plan.costs["card_hour"]
-        p = _price_for(data)
-        floor = data.plan.num_gpus * est.time.compute_days * 24.0 * p
-        assert floor <= price <= 1.6 * floor
+        # (where the GPU has a card-hour price: a mainland H100 or 4090 default is a monthly commitment)
+        if "card_hour" in data.plan.costs:
+            price = data.plan.costs["card_hour"]
+            p = _price_for(data)
+            floor = data.plan.num_gpus * est.time.compute_days * 24.0 * p
+            assert floor <= price <= 1.6 * floor
     for alt in data.alternatives:
         assert fmt_money(alt.cost, data.currency) in text
     assert "Test Team" in text
@@ -217,7 +219,7 @@ def test_chinese_edition_embeds_a_cjk_font(app, tmp_path):
     finally:
         install_language("en")
     fonts = _run("pdffonts", str(pdf))
-    assert re.search(r"CJK|Han|WenQuanYi|YaHei|PingFang|SimHei", fonts), fonts
+    assert re.search(r"CJK|Han|WenQuanYi|YaHei|PingFang|SimHei|NotoSansSCSubset", fonts), fonts  # installed or bundled
     text = _text(pdf)
     assert re.search(r"[\u4e00-\u9fff]", text), "no Chinese text in the zh_CN report"
     assert 2 <= _pages(pdf) <= 12

@@ -17,7 +17,7 @@ import os
 import sys
 
 from ..verify.acceptance import analyse, before_after, load_kit_result, render_kit
-from ..core.errors import PlannerError
+from ..io.planfile import write_output
 from ..io.scenario_files import load_scenario
 
 _MARK = {"ok": "[ok]  ", "info": "[info]", "warn": "[warn]", "bad": "[BAD] "}
@@ -53,12 +53,9 @@ def run_export(args) -> int:
     if args.output in ("-", ""):
         sys.stdout.write(text)
         return 0
-    try:
-        with open(args.output, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        os.chmod(args.output, 0o755)
-    except OSError as err:
-        raise PlannerError(f"cannot write {args.output}: {err.strerror or err}") from None
+    # atomically (temp file, fsync, rename): a full disk or a read-only folder leaves no truncated kit.sh
+    # (a truncated script can still pass 'bash -n'); an older kit.sh there stays as it was
+    write_output(args.output, text.encode("utf-8"), mode=0o755)
     print(f"wrote {args.output}: run 'bash {os.path.basename(args.output)}' on the server "
           f"('--cpu' for a quick check without GPUs)", file=sys.stderr)
     return 0

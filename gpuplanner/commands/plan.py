@@ -5,8 +5,12 @@ section drive it) and prints the ranked plans. ``--json`` prints
 ``{"plans": [...], "candidates_evaluated": int, "search_ms": float, ...}``; each plan is the Evaluation of
 its complete ``scenario`` (the keys of ``gpuplanner estimate --json``: ``memory_per_gpu_gib`` with
 ``total``, ``compute_days``, ``calendar_days``, ``cost``, ``currency``, ``rental_mode``, ``scenario`` …) plus
-the flat layout keys ``gpu, num_gpus, nodes, tp, pp, dp, zero, recompute, micro_batch_size`` and the
-plan's ``explanation`` and ``warnings``. ``gpuplanner estimate`` on a plan's ``scenario`` reproduces it.
+the flat layout keys ``gpu, num_gpus, nodes, tp, pp, dp, zero, recompute, micro_batch_size``, the plan's
+``framework`` (``framework_name``, ``framework_searched``, ``framework_reason``: which framework and why),
+``mfu_grade`` (good / fair / poor / optimistic), ``rules`` (``[{"id", "status", "passed", "message"}]``: every
+planning rule, passed or failed) and its ``explanation`` and ``warnings``. ``skipped`` lists every candidate
+GPU left out of the ranking with the reason (``[{"gpu", "gpu_name", "reason"}]``: no price — enter a quote,
+below the card class, nothing fits ...). ``gpuplanner estimate`` on a plan's ``scenario`` reproduces it.
 """
 
 from __future__ import annotations
@@ -49,17 +53,24 @@ def run(args) -> int:
     print(f"Tier {result.tier}: {result.tier_guidance}")
     print(f"{result.candidates_evaluated:,} candidates evaluated, {result.candidates_fitting:,} fit and are priced "
           f"({result.search_ms:.0f} ms); objective: {result.objective}")
+    if result.frameworks:
+        print("frameworks searched: " + ", ".join(result.frameworks))
     for m in result.notes:
         print(f"note: {m.render()}")
+    for d in result.skipped:
+        print(f"skipped: {d['gpu']} ({d['gpu_name']}): {d['reason'].render()}")
     if not result.plans:
         return 0
-    header = ("#", "GPU", "count", "nodes", "tp", "pp", "dp", "zero", "recompute", "mbs", "GiB/GPU", "cal. days",
-              f"cost ({con.currency})", "rental mode")
+    header = ("#", "GPU", "count", "nodes", "framework", "tp", "pp", "dp", "zero", "recompute", "mbs", "GiB/GPU",
+              "cal. days", f"cost ({con.currency})", "rental mode", "MFU", "rules failed")
     rows = []
     for i, p in enumerate(result.plans, 1):
-        rows.append((str(i), p.gpu, str(p.num_gpus), str(p.nodes), str(p.tp), str(p.pp), str(p.dp), str(p.zero),
-                     p.recompute, str(p.micro_batch_size), f"{p.memory_per_gpu_gib:.1f}/{p.gpu_memory_gib:g}",
-                     f"{p.calendar_days:.1f}", f"{p.cost:,.0f}", p.rental_mode))
+        mfu = "-" if p.mfu is None else f"{p.mfu:.0%} {p.mfu_grade}"
+        failed = ",".join(r.id for r in p.rules if r.status == "failed") or "-"
+        rows.append((str(i), p.gpu, str(p.num_gpus), str(p.nodes), p.framework, str(p.tp), str(p.pp), str(p.dp),
+                     str(p.zero), p.recompute, str(p.micro_batch_size),
+                     f"{p.memory_per_gpu_gib:.1f}/{p.gpu_memory_gib:g}", f"{p.calendar_days:.1f}", f"{p.cost:,.0f}",
+                     p.rental_mode, mfu, failed))
     widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(header)]
     print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
     for r in rows:
@@ -67,8 +78,13 @@ def run(args) -> int:
     for i, p in enumerate(result.plans, 1):
         print(f"\n{i}. {p.num_gpus} x {p.gpu}: {p.calendar_days:.1f} calendar days ({p.compute_days:.1f} compute), "
               f"{_fmt_money(p.cost, p.currency)}")
+        for m in p.framework_reason:
+            print(f"   * {m.render()}")
         for m in p.explanation:
             print(f"   - {m.render()}")
+        for r in p.rules:
+            if r.status != "not_applicable":
+                print(f"   {'✓' if r.status == 'passed' else '✗'} [{r.id}: {r.status}] {r.message.render()}")
         for m in p.rental_advice:
             print(f"   $ {m.render()}")
         for m in p.warnings:

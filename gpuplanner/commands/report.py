@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from ..core.errors import PlannerError
+from ..io.planfile import check_writable_folder
 
 LANGS = ("en", "zh_CN")
 
@@ -39,8 +40,7 @@ def run(args) -> int:
     from ..report.content import load_report_data
 
     out = Path(args.output)
-    if out.parent and not out.parent.exists():
-        raise PlannerError(f"{out}: folder does not exist")
+    check_writable_folder(out)  # missing or read-only folder: one line, before the render
     data = load_report_data(args.file, author=args.author if args.author is not None else _default_author())
     from ..report import render
 
@@ -54,10 +54,8 @@ def run(args) -> int:
         if render.ensure_cjk_font() is None:
             print("gpuplanner: note: no CJK font found (install fonts-noto-cjk or put one in resources/fonts)",
                   file=sys.stderr)
-    try:
-        render.export_pdf(data, out, paper=args.paper, lang=None if args.lang == "en" else args.lang)
-    except OSError as err:
-        raise PlannerError(f"{out}: cannot write ({err.strerror or err})") from None
+    # rendered in memory and written atomically (a failure raises PlannerError: one line, nothing written)
+    render.export_pdf(data, out, paper=args.paper, lang=None if args.lang == "en" else args.lang)
     if not out.exists() or out.stat().st_size == 0:
         raise PlannerError(f"{out}: could not be written")
     print(out)

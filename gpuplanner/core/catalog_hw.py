@@ -127,10 +127,13 @@ class Network:
 
 @dataclass(frozen=True)
 class Price:
-    """A rental price quote (``prices.json``). Money fields are in ``currency``, per GPU.
+    """A rental offer (one provider's quotes for one GPU, from ``prices.json``), per GPU in ``currency``.
 
-    ``card_week`` / ``card_month`` are whole-machine rents divided by ``machine_gpus``. ``converted`` is True
-    when the figures were converted from the other currency at ``exchange_rate`` (CNY per USD).
+    ``card_hour`` (on demand) and ``spot_card_hour`` are per card-hour; ``card_week`` / ``card_month`` are a
+    week's / month's commitment per card (a whole-machine rent divided by ``machine_gpus``). ``basis`` says
+    how each figure was quoted (``{"card_month": "node_month"}``: from a whole 8-card node per month) and
+    ``modes`` which billing modes the quotes were (on_demand, spot, weekly, monthly, yearly). ``converted`` is
+    True when the figures were converted from the other currency at ``exchange_rate`` (CNY per USD).
     """
 
     gpu: str
@@ -147,9 +150,42 @@ class Price:
     notes: str | None = None
     converted: bool = False
     exchange_rate: float | None = None
+    unit: str | None = None          # the unit of the quote (one-quote records)
+    mode: str | None = None          # its billing mode
+    quoted_price: float | None = None  # the figure as quoted, in ``unit``
+    basis: tuple[tuple[str, str], ...] = ()  # (field, unit as quoted)
+    modes: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+#: Units a quote may be given in (``node_*``: a whole machine of ``machine_gpus`` cards).
+PRICE_UNITS = ("card_hour", "node_hour", "card_week", "node_week", "card_month", "node_month", "card_year")
+#: Billing modes, with the units each may be quoted in.
+PRICE_MODES = {
+    "on_demand": ("card_hour", "node_hour"),
+    "spot": ("card_hour", "node_hour"),
+    "weekly": ("card_hour", "node_hour", "card_week", "node_week"),
+    "monthly": ("card_hour", "node_hour", "card_month", "node_month"),
+    "yearly": ("card_year", "card_month", "node_month"),
+}
+PRICE_REGIONS = ("mainland_china", "worldwide")
+_HOURS = {"week": 168.0, "month": 730.0}  # gpu-catalog.md §3.2/§3.6: 730 h per month
+
+
+def _normalise_quote(price: float, unit: str, mode: str, machine_gpus: int | None) -> tuple[str, float] | None:
+    """(Price field, amount per card) for one quote; None for a yearly lease (never billed for a shorter job)."""
+    if mode == "yearly":
+        return None
+    per_card = price / machine_gpus if unit.startswith("node_") else price
+    span = unit.split("_", 1)[1]
+    if mode in ("on_demand", "spot"):
+        return ("card_hour" if mode == "on_demand" else "spot_card_hour"), per_card
+    period = "week" if mode == "weekly" else "month"
+    if span == "hour":
+        per_card *= _HOURS[period]
+    return f"card_{period}", per_card
 
 
 _MONEY_FIELDS = ("card_hour", "card_week", "card_month", "spot_card_hour")
@@ -419,33 +455,88 @@ def _prices() -> tuple[tuple[Price, ...], float | None]:
     records = data.get("prices")
     if not isinstance(records, list):
         raise _malformed(name, "'prices' must be a list")
-    gpus = _gpus()
-    out = []
-    for i, rec in enumerate(records):
-        if not isinstance(rec, dict):
-            raise _malformed(name, f"prices[{i}] must be an object")
-        if rec.get("gpu") not in gpus:
-            raise _malformed(name, f"prices[{i}]: unknown gpu {rec.get('gpu')!r}")
-        if rec.get("currency") not in CURRENCIES:
-            raise _malformed(name, f"prices[{i}]: currency must be CNY or USD")
-        if not rec.get("source") or not rec.get("source_date"):
-            raise _malformed(name, f"prices[{i}] lacks source/source_date")
-        for k in _MONEY_FIELDS + ("machine_gpus",):
-            _num(rec.get(k), name, f"prices[{i}].{k}")
-        out.append(
-            Price(
-                gpu=rec["gpu"], currency=rec["currency"], region=rec.get("region"), provider=rec.get("provider"),
-                card_hour=rec.get("card_hour"), card_week=rec.get("card_week"), card_month=rec.get("card_month"),
-                spot_card_hour=rec.get("spot_card_hour"), machine_gpus=rec.get("machine_gpus"),
-                source=rec["source"], source_date=str(rec["source_date"]), notes=rec.get("notes"),
-            )
-        )
-    return tuple(out), rate
+    return tuple(parse_price_record(rec, i, name) for i, rec in enumerate(records)), rate
+
+
+_RECORD_KEYS = ("gpu", "price", "currency", "unit", "mode", "machine_gpus", "region", "provider", "source", "date",
+                "notes")
+
+
+def parse_price_record(rec: Any, i: int = 0, name: str = "prices.json") -> Price:
+    """One ``prices.json`` entry as a :class:`Price` with its one figure in the field it bills. Raises
+    ``CatalogError`` for an entry whose unit, mode or region is missing or ambiguous (a node price without its
+    card count, a unit the mode cannot be quoted in), or that lacks its source and date."""
+    if not isinstance(rec, dict):
+        raise _malformed(name, f"prices[{i}] must be an object")
+    if set(rec) != set(_RECORD_KEYS):
+        raise _malformed(name, f"prices[{i}] must have exactly the keys {', '.join(_RECORD_KEYS)}")
+    if rec.get("gpu") not in _gpus():
+        raise _malformed(name, f"prices[{i}]: unknown gpu {rec.get('gpu')!r}")
+    if rec.get("currency") not in CURRENCIES:
+        raise _malformed(name, f"prices[{i}]: currency must be CNY or USD")
+    if not rec.get("source") or not rec.get("date"):
+        raise _malformed(name, f"prices[{i}] lacks source/date")
+    unit, mode = rec.get("unit"), rec.get("mode")
+    if unit not in PRICE_UNITS:
+        raise _malformed(name, f"prices[{i}]: unit {unit!r} is ambiguous; use one of {', '.join(PRICE_UNITS)}")
+    if mode not in PRICE_MODES:
+        raise _malformed(name, f"prices[{i}]: mode {mode!r} is ambiguous; use one of {', '.join(PRICE_MODES)}")
+    if unit not in PRICE_MODES[mode]:
+        raise _malformed(name, f"prices[{i}]: a {mode} price cannot be quoted per {unit}")
+    if rec.get("region") not in PRICE_REGIONS:
+        raise _malformed(name, f"prices[{i}]: region must be one of {', '.join(PRICE_REGIONS)}")
+    price = _num(rec.get("price"), name, f"prices[{i}].price")
+    g = _num(rec.get("machine_gpus"), name, f"prices[{i}].machine_gpus")
+    if price is None:
+        raise _malformed(name, f"prices[{i}]: price missing")
+    if unit.startswith("node_") and not g:
+        raise _malformed(name, f"prices[{i}]: a price per {unit} needs machine_gpus (cards per node)")
+    money = {k: None for k in _MONEY_FIELDS}
+    basis: tuple[tuple[str, str], ...] = ()
+    norm = _normalise_quote(float(price), unit, mode, int(g) if g else None)
+    if norm is not None:
+        money[norm[0]] = norm[1]
+        basis = ((norm[0], f"{mode}:{unit}"),)
+    return Price(gpu=rec["gpu"], currency=rec["currency"], region=rec["region"], provider=rec.get("provider"),
+                 machine_gpus=int(g) if g else None, source=rec["source"], source_date=str(rec["date"]),
+                 notes=rec.get("notes"), unit=unit, mode=mode, quoted_price=float(price), basis=basis,
+                 modes=(mode,), **money)
 
 
 def load_prices() -> list[Price]:
-    """All rental price records (defaults to be replaced by the user's own quotes)."""
+    """Every quote of ``prices.json``, one record each (defaults to be replaced by the user's own quotes)."""
     return list(_prices()[0])
+
+
+def _merge(quotes: list[Price]) -> Price:
+    """One provider's quotes for one GPU (same source, date and machine size) as one offer."""
+    first = quotes[0]
+    money = {k: None for k in _MONEY_FIELDS}
+    basis: dict[str, str] = {}
+    for q in quotes:
+        for k in _MONEY_FIELDS:
+            v = getattr(q, k)
+            if v is not None and (money[k] is None or v < money[k]):
+                money[k] = v
+                basis[k] = dict(q.basis).get(k, f"{q.mode}:{q.unit}")
+    notes = " ".join(dict.fromkeys(q.notes for q in quotes if q.notes)) or None
+    return replace(first, notes=notes, unit=None, mode=None, quoted_price=None, basis=tuple(basis.items()),
+                   modes=tuple(dict.fromkeys(q.mode for q in quotes if q.mode)), **money)
+
+
+@lru_cache(maxsize=None)
+def _offers() -> tuple[Price, ...]:
+    groups: dict[tuple, list[Price]] = {}
+    for q in _prices()[0]:
+        key = (q.gpu, q.currency, q.region, q.provider, q.source, q.source_date, q.machine_gpus)
+        groups.setdefault(key, []).append(q)
+    return tuple(_merge(v) for v in groups.values())
+
+
+def load_offers() -> list[Price]:
+    """The quotes grouped into offers (one provider, source and date per GPU): what :func:`default_price`
+    picks from. Yearly leases are kept in :func:`load_prices` but bill nothing here."""
+    return list(_offers())
 
 
 def exchange_rate_cny_per_usd() -> float | None:
@@ -476,21 +567,40 @@ def _lower_median(prices: list[Price], key: str) -> Price | None:
     return have[(len(have) - 1) // 2] if have else None
 
 
-def default_price(gpu_id: str | GPU, currency: str, rate_cny_per_usd: float | None = None) -> Price | None:
-    """The default rental quote for ``gpu_id`` in ``currency`` (CNY or USD), or None if there is none.
+def region_for_currency(currency: str) -> str:
+    """The region whose quotes a currency's user rents from by default (CNY: mainland China)."""
+    return "mainland_china" if str(currency).upper() == "CNY" else "worldwide"
 
-    Rule: among the quotes in ``currency``, the lower median by ``card_hour`` (on-demand), else by
-    ``card_month``; when the currency has no quote, the same pick in the other currency converted at
-    ``rate_cny_per_usd`` (default: ``prices.json``'s rate) and flagged ``converted=True``.
+
+def default_price(gpu_id: str | GPU, currency: str, rate_cny_per_usd: float | None = None,
+                  region: str | None = None) -> Price | None:
+    """The default rental offer for ``gpu_id`` in ``currency`` (CNY or USD), or None if there is none.
+
+    Rule: among the offers from ``region`` (default: the currency's own region, :func:`region_for_currency`,
+    then the other region's when it has none), the lower median by the on-demand ``card_hour``, else by the
+    monthly, weekly or spot price; converted to ``currency`` at ``rate_cny_per_usd`` (default: ``prices.json``'s
+    rate) and flagged ``converted=True`` where the offer is in the other currency. An explicit ``region`` never
+    falls back: a GPU without a quote there has no default price.
     """
     g = get_gpu(gpu_id)
     cur = str(currency).upper()
     if cur not in CURRENCIES:
         raise CatalogError(QT_TRANSLATE_NOOP(_CTX, "unknown currency '{c}'; use CNY or USD").format(c=currency))
-    mine = [p for p in _prices()[0] if p.gpu == g.id]
-    for pool_cur in (cur, "USD" if cur == "CNY" else "CNY"):
-        pool = [p for p in mine if p.currency == pool_cur]
-        pick = _lower_median(pool, "card_hour") or _lower_median(pool, "card_month")
+    if region is not None and region not in PRICE_REGIONS:
+        raise CatalogError(QT_TRANSLATE_NOOP(_CTX, "unknown region '{r}'; use mainland_china or worldwide").format(r=region))
+    mine = [p for p in _offers() if p.gpu == g.id and any(getattr(p, k) is not None for k in _MONEY_FIELDS)]
+    if region is not None:
+        regions = (region,)
+    else:
+        home = region_for_currency(cur)
+        regions = (home, next(r for r in PRICE_REGIONS if r != home))
+    for reg in regions:
+        pool = [p for p in mine if p.region == reg]
+        pick = None
+        for key in ("card_hour", "card_month", "card_week", "spot_card_hour"):
+            pick = _lower_median(pool, key)
+            if pick is not None:
+                break
         if pick is not None:
             return convert_price(pick, cur, rate_cny_per_usd)
     return None

@@ -8,10 +8,13 @@ Prices
     :func:`catalog_hw.default_price`; every record names its source and date and is a *default to be
     replaced by the user's quotes*) and takes per-GPU overrides (the plan file's
     ``constraints.prices``). A quote has four prices: per card-hour on demand, whole machine per week,
-    whole machine per month and (optional) spot per card-hour. Where a quote lacks the weekly/monthly
-    price it is derived from the hourly one with **no commitment discount** (hourly × 168 h or × 730 h per
-    card: the arithmetic gpu-catalog.md §3.2 uses for its "derived monthly equivalents"; monthly contracts
-    are usually discounted, so ask for a quote) and flagged as derived.
+    whole machine per month and (optional) spot per card-hour; ``basis`` records how each default was quoted
+    (e.g. the mainland H100 default is a whole 8-card node leased per month). Where a quote lacks the
+    weekly/monthly price it is derived from the hourly one with **no commitment discount** (hourly × 168 h or
+    × 730 h per card: the arithmetic gpu-catalog.md §3.2 uses for its "derived monthly equivalents"; monthly
+    contracts are usually discounted, so ask for a quote) and flagged as derived. The reverse is never done:
+    a weekly or monthly lease does not let you rent by the hour, so a GPU quoted only per week or month has no
+    card-hour price (its card-hour, spot and capped modes are unavailable until the user enters one).
 
 Time on the clock (what rental bills)
     * Interruptions and checkpoints: Young 1974, "A first order approximation to the optimum checkpoint
@@ -51,6 +54,8 @@ import numpy as np
 from .messages import Msg  # noqa: F401 (re-exported: cost.Msg)
 from .errors import CatalogError, ScenarioError
 from .i18n import QT_TRANSLATE_NOOP
+# imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
+from .catalog_hw import default_price, exchange_rate_cny_per_usd, get_gpu, load_economics
 
 CTX = "Cost"
 
@@ -80,6 +85,24 @@ MODE_LABELS = {
 }
 
 
+#: How a price was quoted (``GpuPrice.basis`` values: ``mode:unit`` from prices.json, or the user's quote).
+BASIS_LABELS = {
+    "on_demand:card_hour": QT_TRANSLATE_NOOP("Cost", "per card-hour, on demand"),
+    "on_demand:node_hour": QT_TRANSLATE_NOOP("Cost", "per node-hour, on demand"),
+    "spot:card_hour": QT_TRANSLATE_NOOP("Cost", "per card-hour, spot"),
+    "spot:node_hour": QT_TRANSLATE_NOOP("Cost", "per node-hour, spot"),
+    "weekly:card_hour": QT_TRANSLATE_NOOP("Cost", "per card-hour with a weekly commitment"),
+    "weekly:node_hour": QT_TRANSLATE_NOOP("Cost", "per node-hour with a weekly commitment"),
+    "weekly:card_week": QT_TRANSLATE_NOOP("Cost", "per card-week"),
+    "weekly:node_week": QT_TRANSLATE_NOOP("Cost", "per node-week"),
+    "monthly:card_hour": QT_TRANSLATE_NOOP("Cost", "per card-hour with a monthly commitment"),
+    "monthly:node_hour": QT_TRANSLATE_NOOP("Cost", "per node-hour with a monthly commitment"),
+    "monthly:card_month": QT_TRANSLATE_NOOP("Cost", "per card-month"),
+    "monthly:node_month": QT_TRANSLATE_NOOP("Cost", "a whole node leased per month"),
+    "your_quote": QT_TRANSLATE_NOOP("Cost", "your quote"),
+}
+
+
 def _f(x) -> np.ndarray:
     return np.asarray(x, dtype=float)
 
@@ -105,6 +128,21 @@ class GpuPrice:
     is_default: bool = True
     derived: tuple[str, ...] = ()
     provider: str | None = None
+    region: str | None = None
+    basis: Mapping[str, str] = field(default_factory=dict)  # field -> unit as quoted (node_month, card_hour …)
+
+    @property
+    def has_price(self) -> bool:
+        return any(v is not None for v in (self.card_hour, self.machine_week, self.machine_month, self.spot_card_hour))
+
+    def mode_card_hour(self, mode: str | None) -> float | None:
+        """What one card-hour costs in rental ``mode`` (the week's or month's price spread over its hours)."""
+        if mode in (None, "card_hour", "hybrid_week", "hybrid_month"):
+            return self.card_hour
+        if mode == "spot":
+            return self.spot_card_hour
+        total, hours = (self.machine_week, HOURS_PER_WEEK) if mode == "week" else (self.machine_month, HOURS_PER_MONTH)
+        return None if total is None else total / (hours * self.machine_gpus)
 
     @property
     def card_week(self) -> float | None:
@@ -120,26 +158,18 @@ class GpuPrice:
             "machine_week": self.machine_week, "machine_month": self.machine_month,
             "spot_card_hour": self.spot_card_hour, "machine_gpus": self.machine_gpus, "source": self.source,
             "source_date": self.source_date, "is_default": self.is_default, "derived": list(self.derived),
-            "provider": self.provider,
+            "provider": self.provider, "region": self.region, "basis": dict(self.basis),
         }
 
 
 def complete_price(p: GpuPrice) -> GpuPrice:
-    """Fill what a quote lacks from what it has (flagged in ``derived``):
-
-    card-hour from the monthly price (÷ 730 h ÷ cards); weekly and monthly from the card-hour price with no
-    commitment discount (× 168 h or × 730 h × cards, gpu-catalog.md §3.2 "derived monthly equivalents").
+    """Fill what a quote lacks from what it has (flagged in ``derived``): weekly and monthly from the card-hour
+    price with no commitment discount (× 168 h or × 730 h × cards, gpu-catalog.md §3.2 "derived monthly
+    equivalents"). Never a card-hour price from a weekly or monthly lease (module docstring).
     """
     derived = list(p.derived)
     card_hour, week, month = p.card_hour, p.machine_week, p.machine_month
     g = p.machine_gpus
-    if card_hour is None:
-        if month is not None:
-            card_hour = month / (HOURS_PER_MONTH * g)
-            derived.append("card_hour")
-        elif week is not None:
-            card_hour = week / (HOURS_PER_WEEK * g)
-            derived.append("card_hour")
     if card_hour is not None:
         if week is None:
             week = card_hour * HOURS_PER_WEEK * g
@@ -150,26 +180,27 @@ def complete_price(p: GpuPrice) -> GpuPrice:
     return replace(p, card_hour=card_hour, machine_week=week, machine_month=month, derived=tuple(dict.fromkeys(derived)))
 
 
-def price_from_catalog(gpu_id: Any, currency: str, exchange_rate: float | None = None) -> GpuPrice | None:
-    """The shipped default price for ``gpu_id`` (an id or a catalog_hw.GPU; catalog_hw.default_price's pick),
-    completed. User-entered GPUs have no default price."""
-    from .catalog_hw import default_price, get_gpu
+def price_from_catalog(gpu_id: Any, currency: str, exchange_rate: float | None = None,
+                       region: str | None = None) -> GpuPrice | None:
+    """The shipped default price for ``gpu_id`` (an id or a catalog_hw.GPU; catalog_hw.default_price's pick,
+    from ``region``'s quotes when given), completed. User-entered GPUs have no default price."""
 
     gpu = get_gpu(gpu_id)
     gid = gpu.id
     if gpu.vendor == "custom":
         return None
-    rec = default_price(gid, currency, exchange_rate)
+    rec = default_price(gid, currency, exchange_rate, region)
     if rec is None:
         return None
     g = int(rec.machine_gpus or gpu.gpus_per_node or 8)
+    basis = {{"card_week": "machine_week", "card_month": "machine_month"}.get(k, k): v for k, v in rec.basis}
     src = rec.source + (f" (converted at {rec.exchange_rate:g} CNY/USD)" if rec.converted else "")
     base = GpuPrice(
         gpu=gid, currency=rec.currency, card_hour=rec.card_hour,
         machine_week=None if rec.card_week is None else rec.card_week * g,
         machine_month=None if rec.card_month is None else rec.card_month * g,
         spot_card_hour=rec.spot_card_hour, machine_gpus=g, source=src, source_date=rec.source_date,
-        is_default=True, provider=rec.provider,
+        is_default=True, provider=rec.provider, region=rec.region, basis=basis,
     )
     return complete_price(base)
 
@@ -187,6 +218,7 @@ class PriceTable:
     currency: str = "CNY"
     exchange_rate: float | None = None
     overrides: dict[str, dict] = field(default_factory=dict)
+    region: str | None = None  # default quotes only from this region (None: the currency's, then the other)
 
     def __post_init__(self) -> None:
         self.currency = str(self.currency).upper()
@@ -200,7 +232,6 @@ class PriceTable:
     def rate(self) -> float:
         if self.exchange_rate is not None:
             return float(self.exchange_rate)
-        from .catalog_hw import exchange_rate_cny_per_usd
 
         r = exchange_rate_cny_per_usd()
         if r is None:
@@ -218,7 +249,6 @@ class PriceTable:
 
     def set_quote(self, gpu_id: Any, **fields) -> None:
         """Record a user quote for ``gpu_id`` (an id or a catalog_hw.GPU; replacing the fields given)."""
-        from .catalog_hw import get_gpu
 
         gid = get_gpu(gpu_id).id
         cur = dict(self.overrides.get(gid, {}))
@@ -229,13 +259,12 @@ class PriceTable:
     def get(self, gpu_id: Any) -> GpuPrice | None:
         """The completed price for ``gpu_id`` (a catalog id, or a catalog_hw.GPU such as the scenario's
         user-entered GPU) in the table's currency, or None when nothing is known."""
-        from .catalog_hw import get_gpu
 
         gpu = get_gpu(gpu_id)
         gid = gpu.id
         if gid in self._cache:
             return self._cache[gid]
-        base = price_from_catalog(gpu, self.currency, self.exchange_rate)
+        base = price_from_catalog(gpu, self.currency, self.exchange_rate, self.region)
         ov = self.overrides.get(gid)
         if ov:
             ocur = str(ov.get("currency") or self.currency).upper()
@@ -249,19 +278,23 @@ class PriceTable:
                 merged = {**{k: None for k in money}, **keep, **quoted}
             else:
                 merged = {**{k: (getattr(base, k) if base else None) for k in money}, **quoted}
+            basis = {k: v for k, v in (base.basis if base else {}).items() if k in merged and k not in quoted}
+            basis.update({k: "your_quote" for k in quoted})
             p = complete_price(GpuPrice(
                 gpu=gid, currency=self.currency, machine_gpus=g, source=QT_TRANSLATE_NOOP(CTX, "your quote"),
-                source_date=str(ov.get("date") or ""), is_default=False, provider=ov.get("provider"), **merged,
+                source_date=str(ov.get("date") or ""), is_default=False, provider=ov.get("provider"),
+                region=base.region if base else None, basis=basis, **merged,
             ))
         else:
             p = base
-        if p is not None and p.card_hour is None:
+        if p is not None and not p.has_price:
             p = None
         self._cache[gid] = p
         return p
 
     def to_json(self) -> dict:
-        return {"currency": self.currency, "exchange_rate": self.exchange_rate, "overrides": self.overrides}
+        return {"currency": self.currency, "exchange_rate": self.exchange_rate, "overrides": self.overrides,
+                "region": self.region}
 
     @classmethod
     def from_constraints(cls, constraints) -> "PriceTable":
@@ -271,7 +304,7 @@ class PriceTable:
         for gid, q in (getattr(constraints, "prices", None) or {}).items():
             overrides[gid] = q.model_dump(exclude_none=True) if hasattr(q, "model_dump") else dict(q)
         return cls(currency=constraints.currency, exchange_rate=getattr(constraints, "exchange_rate", None),
-                   overrides=overrides)
+                   overrides=overrides, region=getattr(constraints, "region", None))
 
 
 # -------------------------------------------------------------------------------------------- overheads
@@ -479,6 +512,13 @@ def rental_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float], hou
             out.append(Msg(CTX, QT_TRANSLATE_NOOP(
                 "Cost", "At these prices a whole machine per week never beats card-hours (it would need {x:.0f} "
                 "hours per week)."), {"x": xw}))
+    if price.card_hour is None:
+        quoted = dict(price.basis)
+        what = quoted.get("machine_month") or quoted.get("machine_week") or quoted.get("spot_card_hour") or ""
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            "Cost", "No card-hour quote for {gpu}: its price is {basis}, so only that is billed; enter an hourly "
+                    "quote to compare card-hours."),
+            {"gpu": price.gpu, "basis": Msg("Cost", BASIS_LABELS.get(what, BASIS_LABELS["your_quote"]))}))
     if "machine_week" in price.derived or "machine_month" in price.derived:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             "Cost", "No weekly/monthly quote for {gpu}: derived from the hourly price without a discount; ask "
@@ -620,7 +660,6 @@ def default_build_inputs(gpu_id: Any, num_gpus: int, table: PriceTable, utilisat
     cards, flagged), node power (DGX figure scaled per GPU, else TDP ÷ the DGX H100 GPU share), Shenzhen flat
     tariff, PUE, depreciation years; colocation from the global 150–250 USD/kW-month range midpoint
     (a low-quality figure, gpu-catalog.md §3.5); operations staff and spares: user input."""
-    from .catalog_hw import get_gpu, load_economics
 
     eco = load_economics()
     g = get_gpu(gpu_id)

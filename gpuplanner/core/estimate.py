@@ -25,6 +25,9 @@ from .memory import (
 )
 from .params import ParamCount, count_params, lora_params, tier
 from .scenario import Scenario
+# imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
+from .catalog_hw import get_gpu, lookup_gpu
+from .timing import time_estimate
 
 TIER_GUIDANCE = {
     "10B": QT_TRANSLATE_NOOP(
@@ -54,7 +57,6 @@ class Resolved:
 
 
 def _gpu(gpu_id: str):
-    from .catalog_hw import get_gpu
 
     return get_gpu(gpu_id)
 
@@ -83,7 +85,6 @@ def resolve(scenario: Scenario, models: ModelSource | None = None) -> Resolved:
     if scenario.training.seq_len % p.cp:
         raise ScenarioError(f"cp={p.cp} does not divide seq_len={scenario.training.seq_len}",
                             field="parallel.cp")
-    from .catalog_hw import lookup_gpu
 
     gpu = lookup_gpu(scenario.hardware.gpu, scenario.hardware.custom_gpus)
     return Resolved(scenario=scenario, arch=arch, facts=_facts_for(arch), gpu=gpu)
@@ -170,7 +171,6 @@ def estimate(scenario: Scenario, models: ModelSource | None = None, resolved: Re
     """Estimate one scenario end to end."""
     r = resolved or resolve(scenario, models)
     est = Estimate(resolved=r, memory=memory_breakdown(r), trainable=trainable_params(r))
-    from .timing import time_estimate
 
     est.time = time_estimate(r)
     return est

@@ -34,6 +34,12 @@ from .i18n import QT_TRANSLATE_NOOP
 from .memory import MemoryBreakdown
 from .params import ParamCount
 from .scenario import Scenario
+# imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
+import numpy as np
+from .estimate import estimate, memory_kwargs, resolve
+from .params import tier
+from .rules import evaluate_rules, mfu_grade
+from .memory import GIB, RECOMPUTE_CODES, memory_arrays
 
 CTX = "Evaluation"
 CHINCHILLA_TOKENS_PER_PARAM = 20.0  # Hoffmann et al. 2022 (arXiv:2203.15556), Table 3: 70B -> 1.4T tokens
@@ -129,6 +135,10 @@ class Evaluation:
     rent_vs_build: Any = None  # cost.BuildResult
     rental_advice: tuple[Msg, ...] = ()
     messages: tuple[Msg, ...] = ()
+    #: ``good`` 40–55%, ``fair`` 30–40%, ``poor`` < 30%, ``optimistic`` > 55% (:mod:`core.rules`)
+    mfu_grade: str | None = None
+    #: every planning rule's verdict for this plan (:func:`rules.evaluate_rules`)
+    rules: tuple[Any, ...] = ()
     _extra: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
     # ---- derived views of the same numbers (no new formulas)
@@ -169,6 +179,11 @@ class Evaluation:
     @property
     def within_budget(self) -> bool:
         return self.budget is None or (self.cost is not None and self.cost <= self.budget)
+
+    @property
+    def failed_rules(self) -> tuple[Any, ...]:
+        """The planning rules this plan breaks while they are switched on."""
+        return tuple(r for r in self.rules if r.status == "failed")
 
     @property
     def rental_mode_label(self) -> str | None:
@@ -237,6 +252,8 @@ class Evaluation:
             "rent_vs_build": None if self.rent_vs_build is None else self.rent_vs_build.to_json(),
             "rental_advice": [m.render() for m in self.rental_advice],
             "messages": [m.render() for m in self.messages],
+            "mfu_grade": self.mfu_grade,
+            "rules": [r.to_json() for r in self.rules],
         }
         t = self.time.to_json()
         t.pop("train_days", None)
@@ -270,7 +287,6 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     that does not divide the model); a plan that does not fit in memory or has no price is evaluated and
     says so in ``messages``.
     """
-    from .estimate import estimate, resolve
 
     r = resolved or resolve(scenario, models)
     est = estimate(scenario, resolved=r)
@@ -312,18 +328,23 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
                 rvb = rent_vs_build_for(r.gpu, h.num_gpus, price, table, c.hours_per_week)
             except PlannerError:
                 rvb = None
-    from .params import tier
 
+    lay = Layout.of(s)
+    verdicts = evaluate_rules(
+        mfu=tm.mfu, gpu=r.gpu, gpu_memory_gb=float(r.gpu.memory_gib or 0.0), params_total=float(r.params.total),
+        is_moe=bool(r.arch.is_moe), method=s.training.method, num_layers=int(r.arch.num_layers), nodes=nodes,
+        tp=lay.tp, pp=lay.pp, cp=lay.cp, ep=lay.ep, zero=lay.zero, switches=c.rules)
     return Evaluation(
         scenario=s, model_name=r.arch.name, params=r.params, trainable=est.trainable, tier=tier(r.params.total),
         gpu_id=r.gpu.id, gpu_name=r.gpu.name, gpu_memory_gib=float(r.gpu.memory_gib or 0.0),
-        num_gpus=h.num_gpus, gpus_per_node=h.gpus_per_node, nodes=nodes, layout=Layout.of(s), memory=est.memory,
+        num_gpus=h.num_gpus, gpus_per_node=h.gpus_per_node, nodes=nodes, layout=lay, memory=est.memory,
         time=tm, tokens=float(s.data.tokens), flops_per_token=tm.flops_per_token,
         hardware_flops_per_token=tm.hardware_flops_per_token, total_flops=tm.total_flops,
         compute_days=tm.compute_days, calendar_days=cal_h / 24.0, currency=table.currency, rental_mode=mode,
         cost=total, mode_costs=mode_costs if total is not None else {}, price=price, setup_hours=ci.setup_hours,
         deadline_days=c.deadline_days, budget=c.budget, rent_vs_build=rvb, rental_advice=advice,
-        messages=tuple(messages), _extra={"arch": r.arch, "estimate": est, "resolved": r},
+        messages=tuple(messages), mfu_grade=mfu_grade(tm.mfu), rules=verdicts,
+        _extra={"arch": r.arch, "estimate": est, "resolved": r},
     )
 
 
@@ -348,11 +369,6 @@ class MemoryAlternative:
 def memory_alternatives(ev: Evaluation) -> list[MemoryAlternative]:
     """The plan's memory, then the same plan at every other ZeRO stage and recompute level: one vectorised
     call of :func:`memory.memory_arrays` with the plan's own fixed arguments."""
-    import numpy as np
-
-    from .estimate import memory_kwargs
-    from .memory import GIB, RECOMPUTE_CODES, memory_arrays
-
     r = ev._extra["resolved"]
     s = ev.scenario
     p, t = s.parallel, s.training
@@ -412,7 +428,7 @@ def _doublings(group: int, limit: int) -> list[int]:
 def _with_batch(s: Scenario) -> Scenario | None:
     """``s`` if valid; when the global batch cannot be split over more replicas at this micro-batch, the
     micro-batch shrinks (to 1 at most) so data parallelism can still grow; None when neither is valid."""
-    from .scenario import Scenario as _S
+    _S = Scenario
 
     try:
         return _S.model_validate(s.model_dump())
@@ -433,7 +449,6 @@ def scaling(scenario: Scenario, models: ModelSource | None = None, max_gpus: int
     ideal line scales the smallest point that runs linearly."""
     from dataclasses import replace as _replace
 
-    from .estimate import resolve
 
     c = scenario.constraints
     seconds = (c.deadline_days or 0) * 86400.0 * (c.hours_per_week / 168.0)

@@ -172,6 +172,23 @@ class PriceQuote(_Section):
     date: str | None = Field(None, max_length=40)
 
 
+class PlanningRules(_Section):
+    """The planning guide's rules the plan search applies (``constraints.rules``; core/rules.py has each
+    rule's definition and source). ``true``: the rule is applied; ``false``: the user allows what it forbids
+    (the plans still say that they fail it)."""
+
+    mfu_grade: bool = Field(True, description="rank plans with an estimated MFU below 30% after the others, unless "
+                                              "nothing else meets the deadline")
+    card_class: bool = Field(True, description="≥80 GB cards for dense full training or pretraining of ~70B models "
+                                               "and larger")
+    consumer_multinode: bool = Field(True, description="consumer cards without P2P stay in one node for layouts "
+                                                       "that communicate every step (TP, PP, CP, EP, ZeRO-2/3)")
+    pipeline_layers: bool = Field(True, description="pipeline stages divide the layers evenly")
+
+
+Region = Literal["mainland_china", "worldwide"]
+
+
 class ConstraintsSection(_Section):
     deadline_days: float | None = Field(None, gt=0, le=36_500)
     budget: float | None = Field(None, ge=0, le=1e15)
@@ -183,6 +200,17 @@ class ConstraintsSection(_Section):
     objective: Literal["cheapest", "fastest", "value"] = "cheapest"
     exchange_rate: float | None = Field(None, gt=0, le=10_000, description="CNY per USD (default: resources/prices.json)")
     prices: dict[str, PriceQuote] | None = Field(None, description="your quotes per GPU id, replacing the defaults")
+    search_frameworks: bool | None = Field(
+        None, description="let the plan search choose the framework (training.framework is then only the "
+                          "framework of the manual estimate); default: true when the scenario does not name "
+                          "training.framework, false when it does")
+    framework_candidates: list[Framework] | None = Field(
+        None, max_length=4, description="frameworks the search may choose from (default: all four)")
+    rules: PlanningRules = Field(default_factory=PlanningRules, description="planning rules applied by the search")
+    region: Region | None = Field(
+        None, description="where the GPUs are rented: default prices come from that region's quotes only "
+                          "(default: mainland_china for CNY, worldwide for USD, falling back to the other "
+                          "region's quotes, converted)")
 
 
 class Scenario(_Section):
@@ -196,6 +224,9 @@ class Scenario(_Section):
 
     @model_validator(mode="after")
     def _check_layout(self) -> "Scenario":
+        if self.constraints.search_frameworks is None:
+            # an explicit framework is the user's choice; a scenario that names none leaves it to the search
+            self.constraints.search_frameworks = "framework" not in self.training.model_fields_set
         p, h = self.parallel, self.hardware
         group = p.tp * p.pp * p.cp
         if h.num_gpus % group:

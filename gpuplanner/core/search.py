@@ -9,13 +9,16 @@ objective, the time-vs-cost Pareto front is kept, and each shown plan explains i
 
 Rules for the candidate set (sources):
 
-* Layouts each framework runs: Hugging Face Trainer/Accelerate — data parallel with DDP, DeepSpeed ZeRO
-  1–3 or FSDP, no tensor/pipeline parallel (Transformers "Efficient training on multiple GPUs" docs);
-  DeepSpeed — ZeRO 0–3, pipeline parallel only with ZeRO ≤ 1 (DeepSpeed pipeline docs: "ZeRO stages 2
-  and 3 are not compatible with pipeline parallelism"); PyTorch FSDP2/torchtitan — DDP, FSDP
-  SHARD_GRAD_OP (ZeRO-2) or FULL_SHARD (ZeRO-3) with tensor and pipeline parallelism (Liang et al. 2024,
-  "TorchTitan", arXiv:2410.06511); Megatron-LM — TP, PP, CP, EP with the distributed optimizer (ZeRO-1)
-  (Narayanan et al. 2021, arXiv:2104.04473; Megatron-LM docs).
+* Frameworks: the scenario's ``training.framework`` when the user chose it; with
+  ``constraints.search_frameworks`` (the default for a scenario that names no framework) every framework of
+  :data:`frameworks.FRAMEWORKS` that runs the training method (among ``constraints.framework_candidates``)
+  is a searched dimension, one :class:`SearchContext` per GPU type × framework. The layouts, ZeRO stages and
+  recomputation policies each framework runs come from that one table (:mod:`core.frameworks`, with sources).
+* Planning rules (:mod:`core.rules`, switched in ``constraints.rules``): cards below the card class are left
+  out (listed in ``skipped``); consumer cards without P2P do not spread layouts that communicate every step
+  over nodes; pipeline stages divide the layers; plans graded ``poor`` (MFU < 30%) rank after the others
+  unless no other plan meets the deadline. When the rules leave nothing, the search runs again without the
+  card, node and pipeline rules and says so.
 * Tensor parallel within one node and dividing the attention and KV heads (Narayanan et al. 2021 §3.3
   keep TP inside the NVLink domain); sequence parallelism on with Megatron TP (Korthikanti et al. 2022).
 * Context parallel only for sequences ≥ 32k tokens (Megatron-LM context-parallel docs target long
@@ -42,15 +45,24 @@ from .cost import MODES, Msg, Overheads, PriceTable
 from .errors import PlannerError, ScenarioError
 from .evaluate import cost_inputs, evaluate
 from .i18n import QT_TRANSLATE_NOOP
-from .memory import GIB, memory_arrays
+from . import rules as rulesmod
+from .frameworks import FRAMEWORKS, ORDER as FRAMEWORK_ORDER, frameworks_for
+from .memory import GIB, RECOMPUTE_CODES, memory_arrays
 from .params import tier as tier_of
 from .scenario import Scenario
+# imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
+from . import timing
+from .catalog_hw import custom_gpu_record, get_gpu, get_network, load_gpus, lookup_gpu, peak_tflops
+from .estimate import TIER_GUIDANCE, Resolved, _facts_for, memory_kwargs, trainable_params
+from .flops import model_flops_per_token
+from .architecture import resolve_arch
 
 CTX = "Plan"
 RECOMPUTE_NAMES = ("none", "selective", "full")
-ZERO_BY_FRAMEWORK = {"hf": (0, 1, 2, 3), "deepspeed": (0, 1, 2, 3), "fsdp": (0, 2, 3), "megatron": (0, 1)}
-TP_FRAMEWORKS = ("fsdp", "megatron")
-PP_FRAMEWORKS = ("deepspeed", "fsdp", "megatron")
+# what each framework runs, read from the one table (core/frameworks.py, with sources)
+ZERO_BY_FRAMEWORK = {k: f.zero_stages for k, f in FRAMEWORKS.items()}
+TP_FRAMEWORKS = tuple(k for k in FRAMEWORK_ORDER if FRAMEWORKS[k].tensor_parallel)
+PP_FRAMEWORKS = tuple(k for k in FRAMEWORK_ORDER if FRAMEWORKS[k].pipeline_parallel)
 PP_CHOICES = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)
 MBS_CHOICES = (1, 2, 4, 8, 16)
 CP_MIN_SEQ = 32768
@@ -82,7 +94,6 @@ def candidate_times(ctx: "SearchContext", c: Mapping[str, np.ndarray]) -> dict[s
 
     hours = tokens / (tokens/s/GPU × GPUs) / 3600 (timing module docstring).
     """
-    from . import timing
 
     kw = ctx.time_kwargs
     out = timing.time_arrays(
@@ -152,6 +163,26 @@ class Plan:
     price: dict | None = None
     peak_tflops: float | None = None  # dense peak at the training precision
     link: str = ""
+    framework_searched: bool = False  # the search chose the framework (else the scenario's)
+    framework_reason: list[Msg] = field(default_factory=list)  # which framework and why
+
+    @property
+    def framework_name(self) -> str:
+        return FRAMEWORKS[self.framework].name if self.framework in FRAMEWORKS else self.framework
+
+    @property
+    def mfu_grade(self) -> str | None:
+        return self.evaluation.mfu_grade
+
+    @property
+    def rules(self) -> tuple:
+        return tuple(self.evaluation.rules)
+
+    @property
+    def price_per_card_hour(self) -> float | None:
+        """The chosen rental mode's price per card-hour (a week's or month's price spread over its hours)."""
+        ev = self.evaluation
+        return None if ev.price is None else ev.price.mode_card_hour(ev.rental_mode)
 
     @classmethod
     def from_evaluation(cls, ev: Any, limits: Mapping[str, float] | None = None) -> "Plan":
@@ -182,7 +213,9 @@ class Plan:
         the plan's layout in flat keys, its explanation, warnings and bottleneck shares."""
         out = self.evaluation.to_json()
         out.update({
-            "framework": self.framework, "tp": self.tp, "pp": self.pp, "cp": self.cp, "ep": self.ep,
+            "framework": self.framework, "framework_name": self.framework_name,
+            "framework_searched": self.framework_searched,
+            "framework_reason": [m.render() for m in self.framework_reason], "tp": self.tp, "pp": self.pp, "cp": self.cp, "ep": self.ep,
             "vpp": self.vpp, "dp": self.dp, "zero": self.zero, "sequence_parallel": self.sequence_parallel,
             "offload_optimizer": self.offload_optimizer, "offload_params": self.offload_params,
             "recompute": self.recompute, "micro_batch_size": self.micro_batch_size, "grad_accum": self.grad_accum,
@@ -210,8 +243,23 @@ class SearchResult:
     objective: str
     feasible: bool
     notes: list[Msg] = field(default_factory=list)
-    skipped_gpus: dict[str, str] = field(default_factory=dict)
+    skipped_gpus: dict[str, Msg] = field(default_factory=dict)  # GPU id -> why it is not in the ranking
     rent_vs_build: Any = None  # cost.BuildResult for the top plan's hardware
+    frameworks: tuple[str, ...] = ()  # the frameworks searched
+    rules_relaxed: tuple[str, ...] = ()  # rules dropped because nothing passed them
+
+    @property
+    def skipped(self) -> list[dict]:
+        """Every candidate GPU left out, with the reason: ``[{"gpu", "gpu_name", "reason"}]``."""
+
+        out = []
+        for gid, why in self.skipped_gpus.items():
+            try:
+                name = get_gpu(gid).name
+            except PlannerError:
+                name = gid
+            out.append({"gpu": gid, "gpu_name": name, "reason": Msg.of(why)})
+        return out
 
     def to_json(self) -> dict:
         return {
@@ -225,7 +273,11 @@ class SearchResult:
             "tier_guidance": self.tier_guidance,
             "pareto": self.pareto,
             "notes": [m.render() for m in self.notes],
-            "skipped_gpus": self.skipped_gpus,
+            "frameworks": list(self.frameworks),
+            "rules_relaxed": list(self.rules_relaxed),
+            "skipped": [{"gpu": d["gpu"], "gpu_name": d["gpu_name"], "reason": d["reason"].render()}
+                        for d in self.skipped],
+            "skipped_gpus": {gid: Msg.of(why).render() for gid, why in self.skipped_gpus.items()},
             "rent_vs_build": None if self.rent_vs_build is None else self.rent_vs_build.to_json(),
         }
 
@@ -247,10 +299,17 @@ class SearchContext:
     model_flops_per_token: float
     target_batch_seqs: int | None  # None: the scenario's global batch is fixed
     time_kwargs: dict = field(default_factory=dict)  # fixed arguments of timing.time_arrays for this GPU
+    framework_searched: bool = False
+    rules_on: bool = True  # apply the card/node/pipeline planning rules (constraints.rules) to the candidates
 
     @property
     def facts(self):
         return self.resolved.facts
+
+    @property
+    def framework(self) -> str:
+        """This context's framework (the scenario's, or the one being searched)."""
+        return self.resolved.scenario.training.framework
 
 
 # ----------------------------------------------------------------------------------------- enumeration
@@ -273,21 +332,25 @@ def _powers_of_two_upto(n: int) -> list[int]:
 
 def enumerate_candidates(ctx: SearchContext, max_gpus: int) -> dict[str, np.ndarray]:
     """All layouts for one GPU type as parallel int arrays (see the module docstring for the rules)."""
-    s = ctx.scenario
+    s = ctx.resolved.scenario  # the user's scenario with this GPU and framework
     t = s.training
     arch = ctx.resolved.arch
     fw = t.framework
+    sup = FRAMEWORKS[fw]
     g = ctx.gpus_per_node
+    rules_on = s.constraints.rules if ctx.rules_on else None
     counts = gpu_counts(g, max_gpus)
     tps = [v for v in _powers_of_two_upto(g) if arch.num_heads % v == 0 and (arch.num_kv_heads % v == 0 or v <= 1)]
-    if fw not in TP_FRAMEWORKS:
+    if not sup.tensor_parallel:
         tps = [1]
-    pps = [p for p in PP_CHOICES if p <= arch.num_layers] if fw in PP_FRAMEWORKS else [1]
+    pps = [p for p in PP_CHOICES if p <= arch.num_layers] if sup.pipeline_parallel else [1]
+    if rules_on is not None and rules_on.pipeline_layers:
+        pps = [p for p in pps if not rulesmod.pipeline_layers_fails(p, arch.num_layers)]
     cps = [1]
-    if t.seq_len >= CP_MIN_SEQ and fw in ("megatron", "fsdp"):
+    if t.seq_len >= CP_MIN_SEQ and sup.context_parallel:
         cps = [c for c in (1, 2, 4, 8) if t.seq_len % c == 0]
     eps = [1]
-    if arch.is_moe and fw == "megatron":
+    if arch.is_moe and sup.expert_parallel:
         eps = [e for e in _powers_of_two_upto(min(arch.num_experts, 64)) if arch.num_experts % e == 0]
     N, TP, PP, CP, EP = (a.ravel() for a in np.meshgrid(counts, tps, pps, cps, eps, indexing="ij"))
     group = TP * PP * CP
@@ -297,10 +360,11 @@ def enumerate_candidates(ctx: SearchContext, max_gpus: int) -> dict[str, np.ndar
     ok &= (PP == 1) | (N > 1)
     N, TP, PP, CP, EP, dp = N[ok], TP[ok], PP[ok], CP[ok], EP[ok], dp[ok]
 
-    zeros = ZERO_BY_FRAMEWORK[fw]
+    zeros = sup.zero_stages
     if offload_params_applies(s):
         zeros = (3,)  # the user's parameter offload needs ZeRO-3/FSDP full sharding
-    Z, R, M = (a.ravel() for a in np.meshgrid(zeros, (0, 1, 2), MBS_CHOICES, indexing="ij"))
+    recomputes = tuple(RECOMPUTE_CODES[r] for r in sup.recompute)
+    Z, R, M = (a.ravel() for a in np.meshgrid(zeros, recomputes, MBS_CHOICES, indexing="ij"))
     k, j = len(N), len(Z)
     idx_a = np.repeat(np.arange(k), j)
     idx_b = np.tile(np.arange(j), k)
@@ -309,8 +373,10 @@ def enumerate_candidates(ctx: SearchContext, max_gpus: int) -> dict[str, np.ndar
         "zero": Z[idx_b].astype(np.int64), "recompute": R[idx_b].astype(np.int64), "mbs": M[idx_b].astype(np.int64),
     }
     keep = (c["zero"] == 0) | (c["dp"] > 1)  # ZeRO with one data-parallel rank shards nothing
-    if fw == "deepspeed":
-        keep &= (c["pp"] == 1) | (c["zero"] <= 1)
+    keep &= (c["pp"] == 1) | (c["zero"] <= sup.pipeline_max_zero)
+    if rules_on is not None and rules_on.consumer_multinode and rulesmod.consumer_without_p2p(ctx.gpu):
+        nodes = np.maximum(1, -(-c["num_gpus"] // g))
+        keep &= ~rulesmod.consumer_multinode_fails(ctx.gpu, nodes, c["tp"], c["pp"], c["cp"], c["ep"], c["zero"])
     gbs = t.global_batch_size
     if gbs is not None:
         per_step = c["mbs"] * c["dp"]
@@ -324,7 +390,7 @@ def enumerate_candidates(ctx: SearchContext, max_gpus: int) -> dict[str, np.ndar
     c = {key: v[keep] for key, v in c.items()}
     c["grad_accum"] = ga[keep].astype(np.int64)
     c["nodes"] = np.maximum(1, -(-c["num_gpus"] // g))
-    c["sp"] = (c["tp"] > 1) & (fw == "megatron")
+    c["sp"] = (c["tp"] > 1) & sup.sequence_parallel
     c["vpp"] = _vpp_choices(c, arch.num_layers, int(s.parallel.vpp), fw)
     c = _expand_vpp(c, arch.num_layers, int(s.parallel.vpp), fw, all_degrees=t.overlap_p2p_comm is False)
     c["offload"] = np.full(len(c["num_gpus"]), bool(s.parallel.offload_optimizer))
@@ -335,7 +401,7 @@ def enumerate_candidates(ctx: SearchContext, max_gpus: int) -> dict[str, np.ndar
 def _vpp_choices(c: Mapping[str, np.ndarray], num_layers: int, user_vpp: int, fw: str) -> np.ndarray:
     """The user's interleaving where the stages divide the layers evenly into ``vpp`` chunks, else none
     (the base candidates; :func:`_expand_vpp` adds the degrees the search tries itself)."""
-    v = user_vpp
+    v = user_vpp if FRAMEWORKS[fw].interleaved_pipeline else 1
     return np.where((v > 1) & (c["pp"] > 1) & (num_layers % np.maximum(c["pp"] * v, 1) == 0), v, 1)
 
 
@@ -361,7 +427,7 @@ def _expand_vpp(c: dict[str, np.ndarray], num_layers: int, user_vpp: int, fw: st
     (``overlap_p2p_comm``, on by default for the interleaved schedule), so only it is added next to the
     plain 1F1B candidate; every allowed degree is tried when the scenario turns the p2p overlap off
     (``all_degrees``), since then more virtual stages also mean more exposed sends."""
-    if fw != "megatron" or user_vpp != 1:
+    if not FRAMEWORKS[fw].interleaved_pipeline or user_vpp != 1:
         return c
     pp, ga = c["pp"], c["grad_accum"]
     degrees = []
@@ -392,7 +458,8 @@ def _expand_vpp(c: dict[str, np.ndarray], num_layers: int, user_vpp: int, fw: st
 
 
 def offload_params_applies(s: Scenario) -> bool:
-    """The user's parameter offload is kept where the framework can shard fully (ZeRO-3/FSDP)."""
+    """The user's parameter offload is kept where the framework can shard fully (ZeRO-3/FSDP); ``s`` is the
+    scenario with the framework in question (a context's ``resolved.scenario``)."""
     return bool(s.parallel.offload_params) and 3 in ZERO_BY_FRAMEWORK[s.training.framework]
 
 
@@ -438,9 +505,8 @@ def evaluate_candidates(ctx: SearchContext, c: Mapping[str, np.ndarray]) -> dict
     ``mode`` (index into :data:`cost.MODES`), ``mode_costs`` (modes × n), ``mfu`` and any breakdown the
     time model gives (``frac_*``). Works the same for one candidate as for a million.
     """
-    from .estimate import memory_kwargs
 
-    s = ctx.scenario
+    s = ctx.resolved.scenario
     kw = memory_kwargs(ctx.resolved)
     kw["offload_params"] = offload_params_applies(s)
     mem = memory_arrays(
@@ -489,7 +555,6 @@ def evaluate_candidates(ctx: SearchContext, c: Mapping[str, np.ndarray]) -> dict
 def default_gpu_candidates(table: PriceTable, precision: str, custom_gpus=()) -> list[str]:
     """Catalog GPUs (and the user's own, ``custom_gpus``) with known memory, known peak at ``precision``
     and a price."""
-    from .catalog_hw import custom_gpu_record, load_gpus
 
     out = []
     gpus = load_gpus()
@@ -516,8 +581,11 @@ def pareto_front(days: np.ndarray, cost: np.ndarray) -> np.ndarray:
     return order[c < prev_min]
 
 
-def _rank(objective: str, days, cost, per_pflop, deadline, budget):
-    """Order of candidates and whether the constraints could be met."""
+def _rank(objective: str, days, cost, per_pflop, deadline, budget, poor=None):
+    """Order of candidates and whether the constraints could be met.
+
+    ``poor`` (MFU graded poor, :mod:`core.rules`): those candidates rank after every acceptable one among the
+    candidates that meet the constraints — unless none of the acceptable ones does (then they rank as usual)."""
     meets = np.ones(len(days), bool) if deadline is None else days <= deadline
     within = np.ones(len(days), bool) if budget is None else cost <= budget
     finite = np.isfinite(days) & np.isfinite(cost)
@@ -535,6 +603,8 @@ def _rank(objective: str, days, cost, per_pflop, deadline, budget):
         ok = finite
         # nothing meets the constraint: closest first (fastest when the deadline binds, cheapest for the budget)
         keys = (days, cost) if objective == "fastest" else (cost, days)
+    elif poor is not None and (ok & ~poor).any():
+        keys = keys + (poor.astype(np.int8),)
     idx = np.flatnonzero(ok)
     order = idx[np.lexsort(tuple(k[idx] for k in keys))]
     return order, feasible, meets, within
@@ -564,32 +634,68 @@ def _diverse(order: np.ndarray, gpu_idx: np.ndarray, num_gpus: np.ndarray, top: 
     return np.array(sorted(taken, key=pos.__getitem__), dtype=np.int64)
 
 
-def _resolved_for(base, gpu, gpus_per_node: int):
+def _resolved_for(base, gpu, gpus_per_node: int, framework: str | None = None):
     """``base`` with the scenario's hardware switched to ``gpu`` (its own links and default fabric, unless it
-    is the scenario's GPU, whose network settings are kept)."""
+    is the scenario's GPU, whose network settings are kept) and, when given, the framework to ``framework``."""
     s = base.scenario
     same = s.hardware.gpu == gpu.id
     hw = s.hardware.model_copy(update={
         "gpu": gpu.id, "gpus_per_node": gpus_per_node, "intra_node": s.hardware.intra_node if same else None,
         "inter_node": s.hardware.inter_node if same else None, "nics_per_node": s.hardware.nics_per_node if same else None,
     })
-    return replace(base, scenario=s.model_copy(update={"hardware": hw}), gpu=gpu)
+    upd: dict[str, Any] = {"hardware": hw}
+    if framework is not None and framework != s.training.framework:
+        upd["training"] = s.training.model_copy(update={"framework": framework})
+    return replace(base, scenario=s.model_copy(update=upd), gpu=gpu)
 
 
 def _time_kwargs(r) -> dict:
-    from . import timing
 
     return timing.time_kwargs(r)[0]
 
 
+def searched_frameworks(s: Scenario) -> tuple[tuple[str, ...], bool]:
+    """The frameworks the search tries for ``s`` and whether it chooses among them: the scenario's own unless
+    ``constraints.search_frameworks``; then every framework of the table that runs the training method
+    (:func:`frameworks.frameworks_for`), among ``constraints.framework_candidates`` when given."""
+    con = s.constraints
+    if not con.search_frameworks:
+        return (s.training.framework,), False
+    fws = frameworks_for(s.training.method, con.framework_candidates)
+    if not fws:
+        return (s.training.framework,), False
+    return fws, True
+
+
+def _why_not_default(gpu, table: PriceTable, precision: str) -> Msg | None:
+    """Why the default candidate list leaves a catalog GPU out (None: it is in)."""
+    if not gpu.memory_gib:
+        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "memory size unknown"), {})
+    if not getattr(gpu, f"{precision}_tflops", None):
+        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "no {precision} peak in the catalog"), {"precision": precision})
+    if table.get(gpu) is None:
+        return _no_price(table)
+    return None
+
+
+def _no_price(table: PriceTable) -> Msg:
+    if table.region:
+        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "no price in {region} — enter a quote"),
+                   {"region": REGION_NAMES.get(table.region, table.region)})
+    return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "no price — enter a quote"), {})
+
+
+REGION_NAMES = {"mainland_china": QT_TRANSLATE_NOOP(CTX, "mainland China"),
+                "worldwide": QT_TRANSLATE_NOOP(CTX, "worldwide")}
+
+
 def iter_contexts(scenario: Scenario, models: ModelSource | None = None, *, prices: PriceTable | None = None,
-                  overheads: Overheads | None = None, skipped: dict[str, str] | None = None):
+                  overheads: Overheads | None = None, skipped: dict[str, Msg] | None = None,
+                  rules_on: bool = True):
     """One :class:`SearchContext` per candidate GPU type (``constraints.gpu_candidates``, else every priced
-    catalog GPU); GPUs left out are recorded in ``skipped`` with the reason."""
-    from .architecture import resolve_arch
-    from .catalog_hw import lookup_gpu
-    from .estimate import Resolved, _facts_for, trainable_params
-    from .flops import model_flops_per_token
+    catalog GPU) and framework (:func:`searched_frameworks`); GPUs left out are recorded in ``skipped`` with
+    the reason (no price, unknown memory, below the card class of the planning rules ...). ``rules_on``: apply
+    the card, node and pipeline rules of ``constraints.rules``."""
 
     s = scenario
     con = s.constraints
@@ -605,28 +711,54 @@ def iter_contexts(scenario: Scenario, models: ModelSource | None = None, *, pric
     mf_tok = float(model_flops_per_token(facts, s.training.seq_len, method=s.training.method,
                                          lora_rank=s.training.lora_rank, lora_targets=s.training.lora_targets))
     target = target_batch_seqs(s)
-    gpu_ids = con.gpu_candidates or default_gpu_candidates(table, s.training.precision, s.hardware.custom_gpus)
-    for gid in gpu_ids:
-        gpu = lookup_gpu(gid, s.hardware.custom_gpus)
+    if con.gpu_candidates:
+        gpu_ids = list(con.gpu_candidates)
+    else:
+        gpu_ids = default_gpu_candidates(table, s.training.precision, s.hardware.custom_gpus)
+        everything = load_gpus()
+        everything.update({c.id: custom_gpu_record(c) for c in s.hardware.custom_gpus})
+        for gid, g in everything.items():
+            if gid not in gpu_ids:
+                why = _why_not_default(g, table, s.training.precision)
+                if why is not None:
+                    skipped[gid] = why
+    fws, searched = searched_frameworks(s)
+    gpus = [lookup_gpu(gid, s.hardware.custom_gpus) for gid in gpu_ids]
+    # card class (planning rule): cards below it are left out while a candidate of the class exists
+    params_total = float(facts.params.total)
+    card_rule = (rules_on and con.rules.card_class
+                 and rulesmod.card_class_applies(params_total, bool(arch.is_moe), s.training.method)
+                 and any(not rulesmod.card_class_fails(params_total, False, s.training.method, g.memory_gib or 0)
+                         and table.get(g) is not None for g in gpus))
+    for gpu in gpus:
         price = table.get(gpu)
         if price is None:
-            skipped[gpu.id] = QT_TRANSLATE_NOOP(CTX, "no rental price: enter a quote")
+            skipped[gpu.id] = _no_price(table)
             continue
         if not gpu.memory_gib:
-            skipped[gpu.id] = QT_TRANSLATE_NOOP(CTX, "memory size unknown")
+            skipped[gpu.id] = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "memory size unknown"), {})
+            continue
+        if card_rule and rulesmod.card_class_fails(params_total, False, s.training.method, gpu.memory_gib):
+            skipped[gpu.id] = Msg(CTX, QT_TRANSLATE_NOOP(
+                CTX, "below the card class: full training of a {b:.0f}B dense model wants cards with ≥80 GB "
+                     "(allow smaller ones with constraints.rules.card_class)"), {"b": params_total / 1e9})
             continue
         g = int(gpu.gpus_per_node or s.hardware.gpus_per_node)
-        r = _resolved_for(base, gpu, g)
-        try:
-            tkw = _time_kwargs(r)
-        except PlannerError as err:
-            skipped[gpu.id] = str(err)
-            continue
-        yield SearchContext(
-            scenario=s, resolved=r, gpu=gpu, time_kwargs=tkw, gpus_per_node=g, price=price, overheads=ov,
-            tokens=tokens, setup_hours=ci.setup_hours, ckpt_bytes=ci.ckpt_bytes, model_flops_per_token=mf_tok,
-            target_batch_seqs=target, table=table,
-        )
+        for fw in fws:
+            r = _resolved_for(base, gpu, g, fw if searched else None)
+            try:
+                tkw = _time_kwargs(r)
+            except PlannerError as err:
+                skipped[gpu.id] = Msg.of(str(err))
+                break
+            yield SearchContext(
+                scenario=s, resolved=r, gpu=gpu, time_kwargs=tkw, gpus_per_node=g, price=price, overheads=ov,
+                tokens=tokens, setup_hours=ci.setup_hours, ckpt_bytes=ci.ckpt_bytes, model_flops_per_token=mf_tok,
+                target_batch_seqs=target, table=table, framework_searched=searched, rules_on=rules_on,
+            )
+
+
+HARD_RULES = ("card_class", "consumer_multinode", "pipeline_layers")
 
 
 def search(
@@ -640,14 +772,34 @@ def search(
     cancel: Callable[[], bool] | None = None,
     distinct: bool = True,
 ) -> SearchResult:
-    """Search layouts and GPU counts for ``scenario``; returns the best ``top`` plans.
+    """Search frameworks, layouts and GPU counts for ``scenario``; returns the best ``top`` plans.
 
     ``cancel`` is called between GPU types; when it returns True the search raises
-    :class:`SearchCancelled`. ``distinct`` keeps one plan (the best layout) per GPU type and count.
+    :class:`SearchCancelled`. ``distinct`` keeps one plan (the best layout and framework) per GPU type and
+    count. When the planning rules on cards, nodes and pipeline stages leave no plan, the search runs again
+    without them and says so in ``notes`` (``rules_relaxed``).
     """
-    from .architecture import resolve_arch
-    from .estimate import TIER_GUIDANCE, _facts_for
-    from .flops import model_flops_per_token
+    res = _search(scenario, models, top=top, objective=objective, prices=prices, overheads=overheads,
+                  cancel=cancel, distinct=distinct, rules_on=True)
+    on = [rid for rid in HARD_RULES if getattr(scenario.constraints.rules, rid)]
+    if res.plans or not on:
+        return res
+    again = _search(scenario, models, top=top, objective=objective, prices=prices, overheads=overheads,
+                    cancel=cancel, distinct=distinct, rules_on=False)
+    if not again.plans:
+        return res
+    again.rules_relaxed = tuple(on)
+    again.notes.insert(0, Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "No plan passes the planning rules on card class, consumer cards across nodes and even pipeline "
+             "stages: the plans shown break them (see each plan's rules)."), {}))
+    again.search_ms += res.search_ms
+    again.candidates_evaluated += res.candidates_evaluated
+    return again
+
+
+def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objective: str | None,
+            prices: PriceTable | None, overheads: Overheads | None, cancel: Callable[[], bool] | None,
+            distinct: bool, rules_on: bool) -> SearchResult:
 
     t0 = time.perf_counter()
     s = scenario
@@ -662,17 +814,20 @@ def search(
     tokens = float(s.data.tokens)
     mf_tok = float(model_flops_per_token(facts, s.training.seq_len, method=s.training.method,
                                          lora_rank=s.training.lora_rank, lora_targets=s.training.lora_targets))
-    skipped: dict[str, str] = {}
+    skipped: dict[str, Msg] = {}
     chunks: list[dict[str, np.ndarray]] = []
     contexts: list[SearchContext] = []
     evaluated = 0
-    for ctx in iter_contexts(s, models, prices=table, overheads=ov, skipped=skipped):
+    tried: dict[str, int] = {}  # GPU id -> fitting candidates over its frameworks
+    fws, searched = searched_frameworks(s)
+    for ctx in iter_contexts(s, models, prices=table, overheads=ov, skipped=skipped, rules_on=rules_on):
         if cancel is not None and cancel():
             raise SearchCancelled(QT_TRANSLATE_NOOP(CTX, "search cancelled"))
         c = enumerate_candidates(ctx, con.max_gpus)
         evaluated += len(c["num_gpus"])
         ev = evaluate_candidates(ctx, c)
         keep = ev["fits"] & np.isfinite(ev["cost"])
+        tried[ctx.gpu.id] = tried.get(ctx.gpu.id, 0) + int(keep.sum())
         if not keep.any():
             continue
         chunk = {k: v[keep] for k, v in c.items()}
@@ -681,16 +836,19 @@ def search(
         chunk["ctx"] = np.full(int(keep.sum()), len(contexts))
         contexts.append(ctx)
         chunks.append(chunk)
+    for gid, n in tried.items():
+        if n == 0:
+            skipped[gid] = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "no layout fits in memory with up to {n} GPUs"),
+                               {"n": con.max_gpus})
 
     tier = tier_of(facts.params.total)
     guidance = TIER_GUIDANCE[tier]
     if not chunks:
         return SearchResult(plans=[], candidates_evaluated=evaluated, candidates_fitting=0,
                             search_ms=(time.perf_counter() - t0) * 1e3, pareto=[], tier=tier, tier_guidance=guidance,
-                            objective=objective, feasible=False, skipped_gpus=skipped,
+                            objective=objective, feasible=False, skipped_gpus=skipped, frameworks=fws,
                             notes=[Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No candidate fits in memory: allow more GPUs "
                                                                    "(max_gpus) or larger cards."), {})])
-    keys = [k for k in chunks[0] if k != "mode_costs"]
     allk = set().union(*(ch.keys() for ch in chunks))
     cat: dict[str, np.ndarray] = {}
     for k in allk:
@@ -698,26 +856,40 @@ def search(
             cat[k] = np.concatenate([ch[k] for ch in chunks], axis=1)
         else:
             cat[k] = np.concatenate([ch.get(k, np.full(len(ch["num_gpus"]), np.nan)) for ch in chunks])
+    # per candidate: its GPU type and framework (a context is one GPU type × one framework)
+    gpu_ids = list(dict.fromkeys(ctx.gpu.id for ctx in contexts))
+    ctx_gpu = np.array([gpu_ids.index(ctx.gpu.id) for ctx in contexts], dtype=np.int64)
+    ctx_fw = np.array([FRAMEWORK_ORDER.index(ctx.framework) for ctx in contexts], dtype=np.int64)
+    gpu_of = ctx_gpu[cat["ctx"]]
+    fw_of = ctx_fw[cat["ctx"]]
     days = cat["calendar_hours"] / 24.0
     total_pflop = mf_tok * tokens / 1e15
     per_pflop = cat["cost"] / max(total_pflop, 1e-30)
-    order, feasible, meets, within = _rank(objective, days, cat["cost"], per_pflop, con.deadline_days, con.budget)
+    poor = (rulesmod.mfu_grade_codes(cat["mfu"]) == 0) if con.rules.mfu_grade else None
+    order, feasible, meets, within = _rank(objective, days, cat["cost"], per_pflop, con.deadline_days, con.budget,
+                                           poor)
     chosen = order[:top]
     if distinct:
-        chosen = _diverse(order, cat["ctx"], cat["num_gpus"], top)
+        chosen = _diverse(order, gpu_of, cat["num_gpus"], top)
     front = pareto_front(days, cat["cost"])
     # distinct front points by GPU type and count
     seen, pareto = set(), []
     for i in front:
-        k2 = (int(cat["ctx"][i]), int(cat["num_gpus"][i]))
+        k2 = (int(gpu_of[i]), int(cat["num_gpus"][i]))
         if k2 in seen:
             continue
         seen.add(k2)
         ctx = contexts[int(cat["ctx"][i])]
         pareto.append({"gpu": ctx.gpu.id, "num_gpus": int(cat["num_gpus"][i]), "tp": int(cat["tp"][i]),
-                       "pp": int(cat["pp"][i]), "calendar_days": round(float(days[i]), 3),
-                       "cost": round(float(cat["cost"][i]), 2)})
+                       "pp": int(cat["pp"][i]), "framework": ctx.framework,
+                       "calendar_days": round(float(days[i]), 3), "cost": round(float(cat["cost"][i]), 2)})
     plans = [_make_plan(contexts[int(cat["ctx"][i])], cat, int(i), tier) for i in chosen]
+    if plans:
+        best_by = _best_per_gpu_framework(order, days, cat["cost"], gpu_of, fw_of)
+        for i, plan in zip(chosen, plans):
+            plan.framework_searched = searched
+            plan.framework_reason = framework_reason(plan, int(i), searched, fws, best_by, gpu_of, fw_of, cat,
+                                                     days, contexts, s)
     notes: list[Msg] = []
     if not feasible:
         if objective == "fastest":
@@ -727,12 +899,86 @@ def search(
             notes.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No plan meets the deadline of {days:g} days within {n} GPUs: "
                                                          "the fastest plans are shown; raise max_gpus or the deadline."),
                              {"days": con.deadline_days or 0, "n": con.max_gpus}))
+    elif poor is not None and len(order) and bool(poor[order[0]]):
+        notes.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Every plan that meets the constraints has an MFU below 30% "
+                                                     "(graded poor): check the interconnect and the layout."), {}))
     rvb = plans[0].evaluation.rent_vs_build if plans else None
     return SearchResult(
         rent_vs_build=rvb, plans=plans, candidates_evaluated=evaluated, candidates_fitting=int(len(days)),
         search_ms=(time.perf_counter() - t0) * 1e3, pareto=pareto, tier=tier, tier_guidance=guidance,
-        objective=objective, feasible=feasible, notes=notes, skipped_gpus=skipped,
+        objective=objective, feasible=feasible, notes=notes, skipped_gpus=skipped, frameworks=fws,
     )
+
+
+def _best_per_gpu_framework(order, days, cost, gpu_of, fw_of) -> dict[tuple[int, int], int]:
+    """The best-ranked candidate per (GPU type, framework): first in ``order``, then, for the pairs with no
+    candidate in ``order`` (nothing meeting the constraints), the cheapest of the rest."""
+    out: dict[tuple[int, int], int] = {}
+    if len(order):
+        key = gpu_of[order] * 16 + fw_of[order]
+        _, first = np.unique(key, return_index=True)
+        for j in first:
+            i = int(order[j])
+            out[(int(gpu_of[i]), int(fw_of[i]))] = i
+    rest = np.flatnonzero(np.isfinite(cost))
+    if len(rest):
+        rest = rest[np.lexsort((days[rest], cost[rest]))]
+        key = gpu_of[rest] * 16 + fw_of[rest]
+        _, first = np.unique(key, return_index=True)
+        for j in first:
+            i = int(rest[j])
+            out.setdefault((int(gpu_of[i]), int(fw_of[i])), i)
+    return out
+
+
+def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, fw_of, cat, days, contexts,
+                     s: Scenario) -> list[Msg]:
+    """Which framework the plan runs and why: the scenario's choice, or the search's, with the best plan each
+    other framework reaches on the same GPU type; then what the framework takes to set up (the table's line)."""
+    fw = plan.framework
+    sup = FRAMEWORKS[fw]
+    out: list[Msg] = []
+    if not searched:
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "Framework: {fw}, as set in the scenario; let the search choose it (constraints.search_frameworks) "
+                 "to compare the others."), {"fw": sup.name}))
+    else:
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "Framework: {fw}, chosen by the search among {n} frameworks for this plan's cards."),
+            {"fw": sup.name, "n": len(fws)}))
+        g = int(gpu_of[i])
+        for other in fws:
+            if other == fw:
+                continue
+            j = best_by.get((g, FRAMEWORK_ORDER.index(other)))
+            oname = FRAMEWORKS[other].name
+            if j is None:
+                out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{other}: no layout fits {gpu} within {n} GPUs."),
+                               {"other": oname, "gpu": plan.gpu_name, "n": s.constraints.max_gpus}))
+                continue
+            oc, od = float(cat["cost"][j]), float(days[j])
+            L = _layout_words(cat, j)
+            out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+                CTX, "{other}: its best plan on {gpu} is {n} GPUs ({layout}, MFU {mfu:.0%}), {days:.1f} days, "
+                     "{cost:,.0f} {cur} ({rel:+.0%} against this plan)."),
+                {"other": oname, "gpu": plan.gpu_name, "n": int(cat["num_gpus"][j]), "layout": L,
+                 "mfu": float(cat["mfu"][j]), "days": od, "cost": oc, "cur": plan.currency,
+                 "rel": (oc / plan.cost - 1.0) if plan.cost and math.isfinite(plan.cost) else 0.0}))
+        excluded = [FRAMEWORKS[f].name for f in FRAMEWORK_ORDER if f not in fws
+                    and s.training.method not in FRAMEWORKS[f].methods]
+        if excluded:
+            out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Not tried: {names} (does not run {method})."),
+                           {"names": ", ".join(excluded), "method": s.training.method}))
+    out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{fw}: {setup}."), {"fw": sup.name, "setup": Msg("Framework", sup.setup)}))
+    return out
+
+
+def _layout_words(cat, j: int) -> str:
+    bits = [f"{k.upper()} {int(cat[k][j])}" for k in ("tp", "pp", "cp", "ep") if int(cat[k][j]) > 1]
+    bits.append(f"DP {int(cat['dp'][j])}")
+    if int(cat["zero"][j]):
+        bits.append(f"ZeRO-{int(cat['zero'][j])}")
+    return " × ".join(bits[:-1] + [bits[-1]]) if len(bits) > 1 else bits[0]
 
 
 # -------------------------------------------------------------------------------------------- explain
@@ -753,7 +999,6 @@ def _make_plan(ctx: SearchContext, cat: dict, i: int, tier: str) -> Plan:
 
 
 def _peak(gpu, precision: str) -> float | None:
-    from .catalog_hw import peak_tflops
 
     v = peak_tflops(gpu, precision)
     if v is None and precision in ("bf16", "fp16"):
@@ -766,7 +1011,9 @@ def compare_plans(a: Plan, b: Plan) -> list[Msg]:
 
     Cost per token = price per card-hour / (tokens per card-hour); tokens per card-hour ∝ peak × MFU, so
     ``cost_a/cost_b = (price_a/price_b) × (eff_b/eff_a) × rest``, where ``rest`` collects setup,
-    checkpoints, interruptions and billing granularity (the timing module's MFU definition).
+    checkpoints, interruptions and billing granularity (the timing module's MFU definition). The price per
+    card-hour is the chosen rental mode's (a week's or month's price spread over its hours). Cards are named
+    by their names; two plans on the same card are compared by layout and framework, not card against card.
     """
     out: list[Msg] = []
     for p in (a, b):
@@ -778,19 +1025,36 @@ def compare_plans(a: Plan, b: Plan) -> list[Msg]:
             CTX, "{n} × {gpu}: {price:,.2f} {cur} per card-hour for {eff:,.0f} effective TFLOPS per card "
                  "({peak:,.0f} peak × {mfu:.0%} utilisation; micro-batch {mbs}, {zero}) → {cpt:,.3f} {cur} per "
                  "million tokens."),
-            {"n": p.num_gpus, "gpu": p.gpu, "price": (p.price or {}).get("card_hour") or 0.0, "cur": p.currency,
+            {"n": p.num_gpus, "gpu": p.gpu_name, "price": p.price_per_card_hour or 0.0, "cur": p.currency,
              "eff": p.effective_tflops_per_gpu or 0.0, "peak": p.peak_tflops or 0.0, "mfu": p.mfu or 0.0,
              "mbs": p.micro_batch_size, "zero": z, "cpt": p.cost_per_million_tokens}))
-    pa, pb = (a.price or {}).get("card_hour"), (b.price or {}).get("card_hour")
+    pa, pb = a.price_per_card_hour, b.price_per_card_hour
     ea, eb = a.effective_tflops_per_gpu, b.effective_tflops_per_gpu
-    if pa and pb and ea and eb:
+    if a.gpu == b.gpu:
+        if ea and eb:
+            out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+                CTX, "Both run on {gpu}: {la} with {fa} reaches {ma:.0%} MFU, {lb} with {fb} {mb:.0%}, so the tokens "
+                     "of the first cost {cr:.2f}× as much."),
+                {"gpu": a.gpu_name, "la": _plan_layout(a), "fa": a.framework_name, "ma": a.mfu or 0.0,
+                 "lb": _plan_layout(b), "fb": b.framework_name, "mb": b.mfu or 0.0,
+                 "cr": a.cost_per_million_tokens / b.cost_per_million_tokens}))
+    elif pa and pb and ea and eb:
         price_r, eff_r = pa / pb, ea / eb
         cost_r = a.cost_per_million_tokens / b.cost_per_million_tokens
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "{a} costs {pr:.2f}× as much per card-hour as {b} and delivers {er:.2f}× the effective TFLOPS, so "
                  "its tokens cost {cr:.2f}× as much (setup, checkpoints and billing make the rest: {rest:.2f}×)."),
-            {"a": a.gpu, "b": b.gpu, "pr": price_r, "er": eff_r, "cr": cost_r, "rest": cost_r / (price_r / eff_r)}))
+            {"a": a.gpu_name, "b": b.gpu_name, "pr": price_r, "er": eff_r, "cr": cost_r,
+             "rest": cost_r / (price_r / eff_r)}))
     return out
+
+
+def _plan_layout(p: Plan) -> str:
+    bits = [f"{k.upper()} {getattr(p, k)}" for k in ("tp", "pp", "cp", "ep") if getattr(p, k) > 1]
+    bits.append(f"DP {p.dp}")
+    if p.zero:
+        bits.append(f"ZeRO-{p.zero}")
+    return " × ".join(bits)
 
 
 def _link(gpu) -> str:
@@ -891,7 +1155,6 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
     if p.nodes > 1:
         net = s.hardware.inter_node
         if net:
-            from .catalog_hw import get_network
 
             gbps = (get_network(net).gbps_per_nic or 0) * (s.hardware.nics_per_node or get_network(net).default_nics_per_node or 1)
             if tier != "10B" and gbps < 400 * p.gpus_per_node / 8:

@@ -104,6 +104,12 @@ from .arrayops import ArrayOps, ScalarOps, ops_for
 
 from . import flops as F
 from .memory import ModelFacts
+# imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
+from . import catalog_hw as C
+from .errors import CatalogError
+from .i18n import QT_TRANSLATE_NOOP
+from .params import lora_params
+from .memory import RECOMPUTE_CODES
 
 # --------------------------------------------------------------------------------------------- constants
 
@@ -210,9 +216,6 @@ def gpu_time_facts(gpu: Any, precision: str = "bf16", *, intra_node: str | None 
 
     Raises :class:`errors.CatalogError` when the catalog lacks the GPU's peak for ``precision``.
     """
-    from . import catalog_hw as C
-    from .errors import CatalogError
-    from .i18n import QT_TRANSLATE_NOOP
 
     g = C.get_gpu(gpu)
     notes: list[str] = []
@@ -308,7 +311,6 @@ _PCIE_UNI = {3: 16.0, 4: 32.0, 5: 64.0, 6: 128.0}
 
 
 def _find_network(net_id: str):
-    from . import catalog_hw as C
 
     try:
         return C.get_network(net_id)
@@ -377,7 +379,6 @@ def _lora_total(m: ModelFacts, rank: int, targets: str) -> float:
     key = (m.arch, rank, targets)
     v = _LORA_CACHE.get(key)
     if v is None:
-        from .params import lora_params
 
         if len(_LORA_CACHE) > 256:
             _LORA_CACHE.clear()
@@ -868,7 +869,6 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
 
 def time_estimate(r: Any) -> TimeEstimate:
     """Time of one resolved scenario (:class:`estimate.Resolved`), through :func:`time_arrays`."""
-    from .memory import RECOMPUTE_CODES
 
     s = r.scenario
     p, t, h = s.parallel, s.training, s.hardware

@@ -6,9 +6,16 @@ With the defaults an edit is on disk within ``delay_s`` (1 s) of the last edit, 
 (5 s) after the first of a burst of edits, so "within 2 s of the last edit" holds.
 
 Store layout (``<data dir>/autosave/``): one ``<session>-<doc>.autosave`` JSON file per open document,
-``{"autosave_format": 1, "session", "pid", "saved_at", "source_path", "plan": <plan object>}``, written
-atomically (temp file, fsync, replace). A clean shutdown removes its own files; whatever is left by a
-process that is no longer running is offered by :meth:`AutosaveStore.pending` on the next start.
+``{"autosave_format": 1, "session", "pid", "saved_at", "source_path", "source_stamp", "plan": <plan object>}``,
+written atomically (temp file, fsync, replace). ``source_stamp`` is ``[mtime_ns, size]`` of the plan file
+the document was last loaded from or saved to (so a recovered document still notices an outside change).
+A clean shutdown removes its own files; whatever is left by a process that is no longer running is
+offered by :meth:`AutosaveStore.pending` on the next start.
+
+Nothing the user has not seen is deleted: every pending autosave stays on disk until the user recovers
+it (and its content is autosaved again under the new session first: :meth:`AutosaveDriver.take_over`)
+or discards it explicitly (:meth:`AutosaveStore.discard`). Start-up also removes the temp files of
+killed saves (:func:`startup_cleanup`).
 
 Folders: :func:`data_dir` is ``$GPUPLANNER_DATA_DIR`` or ``platformdirs.user_data_dir("GPUPlanner")``;
 :func:`config_dir` is ``$GPUPLANNER_CONFIG_DIR`` or ``platformdirs.user_config_dir("GPUPlanner")``.
@@ -21,7 +28,7 @@ import os
 import re
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -88,6 +95,12 @@ class Recovery:
     document: PlanDocument | None
     warnings: list[str] = field(default_factory=list)
     error: str | None = None  # set when the autosave itself cannot be read
+    source_stamp: tuple[int, int] | None = None  # the plan file's (mtime_ns, size) when last loaded/saved
+
+    @property
+    def title(self) -> str:
+        """The document's title ("" when untitled or unreadable)."""
+        return self.document.title if self.document is not None else ""
 
     def describe(self) -> str:
         """One line for the recovery dialog: what was recovered, from where, when."""
@@ -122,7 +135,8 @@ class AutosaveStore:
     def record_id(self, doc_id: str = "main") -> str:
         return f"{self.session}-{doc_id}"
 
-    def write(self, doc: PlanDocument, doc_id: str = "main", source_path: str | os.PathLike | None = None) -> str:
+    def write(self, doc: PlanDocument, doc_id: str = "main", source_path: str | os.PathLike | None = None,
+              source_stamp: tuple[int, int] | None = None) -> str:
         """Autosave ``doc`` (atomically); returns the record id. Raises :class:`PlanFileError`."""
         rid = self.record_id(doc_id)
         target = self._file(rid)
@@ -134,6 +148,8 @@ class AutosaveStore:
             "source_path": os.fspath(Path(source_path).resolve()) if source_path else None,
             "plan": planfile.to_data(doc),
         }
+        if source_stamp is not None:
+            record["source_stamp"] = [int(source_stamp[0]), int(source_stamp[1])]
         try:
             payload = (json.dumps(record, sort_keys=True, indent=1, ensure_ascii=False, allow_nan=False) + "\n")
             data = payload.encode("utf-8")
@@ -165,6 +181,10 @@ class AutosaveStore:
             rec.saved_at = None
         src = record.get("source_path")
         rec.source_path = Path(src) if isinstance(src, str) and src else None
+        stamp = record.get("source_stamp")
+        if (isinstance(stamp, list) and len(stamp) == 2
+                and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in stamp)):
+            rec.source_stamp = (stamp[0], stamp[1])
         return record, rec
 
     def pending(self) -> list[Recovery]:
@@ -192,7 +212,8 @@ class AutosaveStore:
         return out
 
     def discard(self, record_id: str) -> None:
-        """Delete one autosave (after the user recovered or declined it, or after a successful save)."""
+        """Delete one autosave: only on the user's explicit word (they discarded it, or its content was
+        recovered and autosaved again under this session, or the document was saved)."""
         try:
             self._file(record_id).unlink()
         except FileNotFoundError:
@@ -252,15 +273,21 @@ class Debouncer:
 
 
 class AutosaveDriver:
-    """Glue for one open document: ``edited()`` on change, ``poll()`` when the timer fires."""
+    """Glue for one open document: ``edited()`` on change, ``poll()`` when the timer fires.
+
+    ``last_error`` is the reason the last write failed (``None`` after a good one); the UI shows it.
+    """
 
     def __init__(self, store: AutosaveStore, get_document: Callable[[], PlanDocument], doc_id: str = "main",
                  source_path: Callable[[], str | os.PathLike | None] | None = None,
-                 debouncer: Debouncer | None = None):
+                 debouncer: Debouncer | None = None,
+                 source_stamp: Callable[[], tuple[int, int] | None] | None = None):
         self.store, self.get_document, self.doc_id = store, get_document, doc_id
         self.source_path = source_path or (lambda: None)
+        self.source_stamp = source_stamp or (lambda: None)
         self.debouncer = debouncer or Debouncer()
         self.last_error: str | None = None
+        self._adopted: Recovery | None = None  # recovered, but its content not yet written under this session
 
     def edited(self) -> None:
         self.debouncer.touch()
@@ -273,19 +300,68 @@ class AutosaveDriver:
         if not self.debouncer.dirty or not (force or self.debouncer.due()):
             return False
         try:
-            self.store.write(self.get_document(), self.doc_id, self.source_path())
+            self.store.write(self.get_document(), self.doc_id, self.source_path(), self.source_stamp())
         except PlanFileError as err:
             self.last_error = str(err)
             self.debouncer.touch()  # try again after the next delay
             return False
         self.last_error = None
         self.debouncer.reset()
+        self._drop_adopted()
         return True
 
+    def _drop_adopted(self) -> None:
+        adopted, self._adopted = self._adopted, None
+        if adopted is not None and adopted.id != self.store.record_id(self.doc_id):
+            try:
+                self.store.discard(adopted.id)
+            except PlanFileError:
+                pass  # left on disk: offered again next time, which loses nothing
+
+    def write_now(self) -> bool:
+        """Autosave at once, edited or not (a recovered document must be safe before the next edit)."""
+        self.debouncer.touch()
+        return self.poll(force=True)
+
+    def take_over(self, recovery: Recovery) -> bool:
+        """The user recovered ``recovery`` into this session's document: autosave that document now, and
+        only once that write succeeded delete the old session's file (its content is then in ours). On a
+        failed write the old file stays until a later write (or a save) succeeds, and ``last_error`` says
+        why."""
+        self._adopted = recovery
+        return self.write_now()
+
     def saved(self) -> None:
-        """The document was saved to its file: the autosave is no longer needed."""
+        """The document was saved to its file (or the user discarded it): the autosave is no longer needed,
+        nor the recovered one it came from."""
         self.debouncer.reset()
+        self.last_error = None
+        self._drop_adopted()
         self.store.discard(self.store.record_id(self.doc_id))
+
+
+def startup_cleanup(folders: Iterable[str | os.PathLike] = (), min_age_s: float = planfile.STALE_TEMP_AGE_S,
+                    recent: RecentFiles | None = None) -> list[Path]:
+    """At start-up: remove the temp files that killed saves left behind (:func:`planfile.clean_stale_temps`:
+    our temp-name pattern only, older than ``min_age_s``) in the autosave and config folders, the folders
+    of the recent plans and ``folders``. Returns what was removed; never raises."""
+    todo: list[Path] = [data_dir() / "autosave", config_dir(), *(Path(f) for f in folders)]
+    try:
+        todo += [p.parent for p in (recent or RecentFiles()).entries()]
+    except (OSError, ValueError):
+        pass
+    seen: set[str] = set()
+    removed: list[Path] = []
+    for folder in todo:
+        try:
+            key = os.path.normcase(os.path.abspath(folder))
+        except (OSError, ValueError):
+            continue
+        if key in seen:
+            continue
+        seen.add(key)
+        removed += planfile.clean_stale_temps(folder, min_age_s=min_age_s)
+    return removed
 
 
 class RecentFiles:

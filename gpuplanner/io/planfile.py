@@ -44,6 +44,7 @@ import os
 import re
 import stat
 import tempfile
+import time
 import types
 import typing
 from collections.abc import Callable, Iterable
@@ -429,7 +430,12 @@ def selection_scenario(scenario: Any, selected: Any, snapshot: Any = None) -> di
 
 @migration(2)
 def _migrate_2_to_3(d: dict) -> dict:
-    """Schema 2 → 3: the selected plan carries its complete scenario; ``days`` becomes ``calendar_days``."""
+    """Schema 2 → 3: the selected plan carries its complete scenario; ``days`` becomes ``calendar_days``.
+    A scenario that names no framework gets ``hf``, the framework schema ≤ 2 assumed (a scenario without one
+    now lets the plan search choose it), so an old file keeps its meaning."""
+    sc = d.get("scenario")
+    if isinstance(sc, dict) and isinstance(sc.get("training", {}), dict):
+        sc["training"] = {"framework": "hf", **(sc.get("training") or {})}
     sel = d.get("selected_plan")
     if sel is None:
         return d
@@ -797,29 +803,88 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def atomic_write(path: str | os.PathLike, data: bytes, backup: bool = True) -> None:
+# Temp files: ``.<target name>.<8 random characters>.gpuplanner-tmp`` next to the target. A save killed
+# between creating and renaming its temp file leaves one behind; :func:`clean_stale_temps` removes those
+# (and the ``….tmp`` names earlier versions used next to plan, autosave and recent-list files) once they
+# are older than a minute, and never touches any other file.
+TEMP_SUFFIX = ".gpuplanner-tmp"
+STALE_TEMP_AGE_S = 60.0
+_TEMP_RE = re.compile(r"^\..+\.[a-z0-9_]{8}" + re.escape(TEMP_SUFFIX) + r"$")
+_LEGACY_TEMP_RE = re.compile(r"^\.(?P<target>.+)\.[a-z0-9_]{8}\.tmp$")
+_LEGACY_TARGETS = (SUFFIX, SUFFIX + BACKUP_SUFFIX, ".autosave", "recent.json")
+
+
+def is_temp_name(name: str) -> bool:
+    """Whether ``name`` is one of our atomic-write temp files (this version's or an earlier one's)."""
+    if _TEMP_RE.match(name):
+        return True
+    m = _LEGACY_TEMP_RE.match(name)
+    return bool(m) and m.group("target").endswith(_LEGACY_TARGETS)
+
+
+def clean_stale_temps(folder: str | os.PathLike, min_age_s: float = STALE_TEMP_AGE_S,
+                      now: float | None = None) -> list[Path]:
+    """Delete the temp files killed saves left in ``folder``: only names :func:`is_temp_name` accepts, only
+    regular files (no links) owned by this user and last written more than ``min_age_s`` ago (a save in
+    progress in another window is younger). Returns what was removed; never raises."""
+    removed: list[Path] = []
+    now = time.time() if now is None else now
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in entries:
+        if not is_temp_name(entry.name):
+            continue
+        try:
+            st = entry.stat(follow_symlinks=False)
+            if not stat.S_ISREG(st.st_mode) or (uid is not None and st.st_uid != uid):
+                continue
+            if now - st.st_mtime < min_age_s:
+                continue
+            os.unlink(entry.path)
+        except OSError:
+            continue
+        removed.append(Path(entry.path))
+    return removed
+
+
+def file_stamp(path: str | os.PathLike) -> tuple[int, int] | None:
+    """(modification time in ns, size) of ``path``, or ``None`` when it does not exist or cannot be read;
+    compared before a save to notice that another program changed the file."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size)
+
+
+def atomic_write(path: str | os.PathLike, data: bytes, backup: bool = True, mode: int | None = None) -> None:
     """Write ``data`` to ``path`` atomically: temp file in the same folder, flush, fsync, replace.
 
     With ``backup``, the previous file is first copied (also atomically) to ``<name>.bak``. On any
-    failure the temp file is removed and ``path`` is untouched; the OSError propagates.
+    failure (a full disk, a read-only folder) the temp file is removed and ``path`` is untouched: there
+    is never a truncated file. The OSError propagates. ``mode``: the new file's permission bits (default:
+    the existing file's, else 0o666 less the umask).
     """
     path = Path(path)
     if path.is_symlink():
         path = path.resolve()
     folder = path.parent
     try:
-        mode = stat.S_IMODE(path.stat().st_mode)
+        old_mode = stat.S_IMODE(path.stat().st_mode)
         exists = True
     except FileNotFoundError:
-        mode, exists = 0o666 & ~_UMASK, False
+        old_mode, exists = 0o666 & ~_UMASK, False
     if backup and exists:
-        _write_temp_then_replace(path.with_name(path.name + BACKUP_SUFFIX), path.read_bytes(), mode, folder)
-    _write_temp_then_replace(path, data, mode, folder)
+        _write_temp_then_replace(path.with_name(path.name + BACKUP_SUFFIX), path.read_bytes(), old_mode, folder)
+    _write_temp_then_replace(path, data, old_mode if mode is None else mode, folder)
     _fsync_dir(folder)
 
 
 def _write_temp_then_replace(target: Path, data: bytes, mode: int, folder: Path) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name[:120]}.", suffix=TEMP_SUFFIX, dir=folder)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -836,6 +901,34 @@ def _write_temp_then_replace(target: Path, data: bytes, mode: int, folder: Path)
         except OSError:
             pass
         raise
+
+
+def write_output(path: str | os.PathLike, data: bytes, mode: int | None = None) -> Path:
+    """Write an output file (kit script, PDF, PNG) atomically, without a ``.bak``: a complete file or, on
+    any failure, the previous file (or none) and a :class:`PlanFileError` with one line saying why."""
+    path = Path(path)
+    try:
+        atomic_write(path, data, backup=False, mode=mode)
+    except OSError as err:
+        raise PlanFileError(path, QT_TRANSLATE_NOOP(_CTX, "cannot write ({why}); nothing was written").format(
+            why=os_reason(err))) from None
+    return path
+
+
+def check_writable_folder(path: str | os.PathLike) -> None:
+    """Fail early, before a slow render, when ``path``'s folder cannot take a new file (missing, not a
+    folder, or not writable). Raises :class:`PlanFileError`; the atomic write still decides in the end."""
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.exists():
+        raise PlanFileError(path, QT_TRANSLATE_NOOP(_CTX, "cannot write ({why}); nothing was written").format(
+            why=os_reason(FileNotFoundError())))
+    if not folder.is_dir():
+        raise PlanFileError(path, QT_TRANSLATE_NOOP(_CTX, "cannot write ({why}); nothing was written").format(
+            why=os_reason(NotADirectoryError())))
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise PlanFileError(path, QT_TRANSLATE_NOOP(_CTX, "cannot write ({why}); nothing was written").format(
+            why=os_reason(PermissionError(errno.EACCES, "Permission denied"))))
 
 
 def _save_error(path: Path, err: OSError) -> PlanFileError:

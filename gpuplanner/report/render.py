@@ -20,8 +20,10 @@ from __future__ import annotations
 import html
 import math
 import os
+import re
 import shutil
 import subprocess
+import unicodedata
 from pathlib import Path
 from typing import Iterable
 
@@ -31,6 +33,8 @@ from PySide6.QtGui import (
     QTextDocument, QTransform,
 )
 
+from ..i18n import CJK_FAMILIES  # noqa: F401 (installed CJK families, preferred to the bundled font)
+from ..io.planfile import check_writable_folder, write_output
 from .content import (
     PlanInfo, ReportData, Text, fmt_bytes, fmt_count, fmt_days, fmt_gib, fmt_money, fmt_pct,
 )
@@ -45,8 +49,6 @@ PAPERS = {"a4": QPageSize.PageSizeId.A4, "letter": QPageSize.PageSizeId.Letter}
 MARGIN_MM = 15.0
 FONT_DIR = Path(__file__).resolve().parent.parent / "resources" / "fonts"
 I18N_DIR = Path(__file__).resolve().parent.parent / "resources" / "i18n"
-CJK_FAMILIES = ("Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "WenQuanYi Micro Hei",
-                "Microsoft YaHei", "PingFang SC", "SimHei")
 
 # grey levels and patterns per memory part: distinguishable without colour (greyscale printers)
 _SERIES = (
@@ -77,6 +79,43 @@ def tr_text(t: Text | None) -> str:
 
 def _e(s: object) -> str:
     return html.escape(str(s), quote=True)
+
+
+# User text in the report (notes, checklist notes, titles) can hold one enormous unbroken "word"; Qt's text
+# layout then spends quadratic time looking for a place to wrap it (100 kB: 3-6 s, 2 MB: never finished).
+# Notes are capped, and every long run of non-space characters gets a zero-width space (a break
+# opportunity, invisible when not used) every _RUN_CHARS characters before the HTML is laid out.
+NOTES_MAX_CHARS = 20_000
+_RUN_CHARS = 30
+_ZWSP = "\u200b"
+_LONG_RUN = re.compile(r"[^\s\u200b]{%d,}" % (_RUN_CHARS + 1))
+_JOINERS = {"\u200c", "\u200d", "\ufe0e", "\ufe0f"}
+
+
+def _split_run(m: re.Match) -> str:
+    word = m.group(0)
+    parts, start = [], 0
+    while len(word) - start > _RUN_CHARS:
+        cut = start + _RUN_CHARS
+        # never between a letter and its combining mark, a surrogate pair or an emoji joiner sequence
+        while cut < len(word) and (unicodedata.combining(word[cut]) or word[cut] in _JOINERS
+                                   or word[cut - 1] in _JOINERS or "\udc00" <= word[cut] <= "\udfff"):
+            cut += 1
+        parts.append(word[start:cut])
+        start = cut
+    parts.append(word[start:])
+    return _ZWSP.join(p for p in parts if p)
+
+
+def breakable(text: str) -> str:
+    """``text`` with a zero-width space every :data:`_RUN_CHARS` characters of any longer unbroken run, so
+    the layout can wrap it in linear time. Apply before HTML escaping (never inside an entity)."""
+    return _LONG_RUN.sub(_split_run, str(text))
+
+
+def _et(s: object) -> str:
+    """User text for the report's HTML: break opportunities in long runs, then escaped."""
+    return _e(breakable(str(s)))
 
 
 # ------------------------------------------------------------------------------------- application
@@ -156,29 +195,13 @@ def system_has_cjk_font() -> bool:
     return bool(out.strip())
 
 
-_registered_cjk: list[str] = []
-
-
 def ensure_cjk_font() -> str | None:
-    """A font family with Chinese glyphs: the first of :data:`CJK_FAMILIES` Qt knows, else one registered
-    from ``resources/fonts`` (``*.otf``/``*.ttf``/``*.ttc``). ``.ci/run`` installs ``fonts-noto-cjk`` on
-    Linux CI; an installer may ship a font in ``resources/fonts`` instead. None when there is none."""
-    families = set(QFontDatabase.families())
-    for fam in CJK_FAMILIES:
-        if fam in families:
-            return fam
-    if _registered_cjk:
-        return _registered_cjk[0]
-    if FONT_DIR.is_dir():
-        for f in sorted(FONT_DIR.iterdir()):
-            if f.suffix.lower() in (".otf", ".ttf", ".ttc"):
-                fid = QFontDatabase.addApplicationFont(str(f))
-                if fid >= 0:
-                    fams = QFontDatabase.applicationFontFamilies(fid)
-                    if fams:
-                        _registered_cjk.append(fams[0])
-                        return fams[0]
-    return None
+    """A font family with Chinese glyphs: an installed one (the first of :data:`CJK_FAMILIES` Qt knows),
+    else the subset of Noto Sans CJK SC shipped in ``resources/fonts``, registered once — so the Chinese
+    report is complete on a machine without any CJK font. Shared with the UI (:mod:`gpuplanner.i18n`)."""
+    from ..i18n import ensure_cjk_font as shared
+
+    return shared()
 
 
 # ------------------------------------------------------------------------------------------ charts
@@ -577,11 +600,16 @@ def _html_title(data: ReportData) -> str:
              (translate("Report", "Prepared by"), data.author or "—"),
              (translate("Report", "GPU Planner version"), data.app_version),
              (translate("Report", "Plan file"), data.source_file or "—")]
-    out = [f"<h1>{_e(data.title)}</h1>",
+    out = [f"<h1>{_et(data.title)}</h1>",
            f'<p class="small">{_e(translate("Report", "Training plan and GPU rental requirements"))}</p>',
            _kv_table(pairs)]
     if data.notes:
-        out.append(f"<p><b>{_e(translate('Report', 'Notes'))}:</b> {_e(data.notes)}</p>")
+        notes = data.notes[:NOTES_MAX_CHARS]
+        cut = ""
+        if len(data.notes) > NOTES_MAX_CHARS:
+            more = translate("Report", "(The notes are cut here: {n} more characters are in the plan file.)")
+            cut = f" <i>{_e(more.format(n=f'{len(data.notes) - NOTES_MAX_CHARS:,}'))}</i>"
+        out.append(f"<p><b>{_e(translate('Report', 'Notes'))}:</b> {_et(notes)}{cut}</p>")
     if data.warnings:
         items = "".join(f"<li>{_e(tr_text(w))}</li>" for w in data.warnings)
         out.append(f'<table width="100%" cellpadding="4" border="1" cellspacing="0" style="border-collapse: collapse;">'
@@ -790,7 +818,7 @@ def _html_requirements(data: ReportData) -> str:
             if c.detail is not None:
                 label += f'<br/><span class="small">{_e(tr_text(c.detail))}</span>'
             # the box sits in the label's first line, so a page break cannot separate them
-            rows.append([f"{box}&nbsp;&nbsp;{label}", _e(c.note) if c.note else ""])
+            rows.append([f"{box}&nbsp;&nbsp;{label}", _et(c.note[:NOTES_MAX_CHARS]) if c.note else ""])
         out.append(_table(rows, header=[translate("Report", "Check"), translate("Report", "Notes")],
                           escape=False, widths=[64, 36]))
     else:
@@ -1029,17 +1057,24 @@ def export_pdf(data: ReportData, path: str | os.PathLike, paper: str = "a4", lan
     ensure_app()
     if lang is not None:
         install_language(lang)
-    doc = build_document(data, lang=lang or QLocale().name())
     path = Path(path)
+    check_writable_folder(path)  # before the render: a read-only folder fails at once, in one line
+    doc = build_document(data, lang=lang or QLocale().name())
     layout = page_layout(paper)
-    writer = QPdfWriter(str(path))
+    # rendered into memory, then written atomically: Qt never opens the output file (so it prints no
+    # "QPainter::begin(): Returned false" of its own) and a full disk leaves no truncated PDF
+    pdf = QByteArray()
+    buf = QBuffer(pdf)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    writer = QPdfWriter(buf)
     writer.setPageLayout(layout)
     writer.setResolution(300)
     writer.setTitle(data.title)
     writer.setCreator(f"GPU Planner {data.app_version}")
     print_to(doc, writer, layout, footer=data.title)
-    del writer  # flush the file
-    return path
+    del writer  # finish the PDF
+    buf.close()
+    return write_output(path, bytes(pdf.data()))
 
 
 def print_document(printer, data: ReportData | None = None, doc: QTextDocument | None = None) -> int:

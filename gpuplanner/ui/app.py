@@ -43,7 +43,11 @@ def run_app(argv: list[str]) -> int:
     app.setOrganizationName("GPU Planner")
 
     # UI language: the saved choice, else the system locale (live switch: Settings → Language)
-    from gpuplanner.i18n import LanguageManager
+    from gpuplanner.i18n import LanguageManager, ensure_cjk_font
+
+    # Chinese glyphs on every machine: an installed CJK font, else the bundled one (resources/fonts),
+    # registered before the first window so Qt's font fallback draws Chinese with it
+    ensure_cjk_font()
 
     from .settings import language_setting, resolve_language
 

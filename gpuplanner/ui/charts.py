@@ -18,7 +18,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPointF, Qt, Signal
 from PySide6.QtGui import QColor, QCursor, QFont
 from PySide6.QtWidgets import (
-    QComboBox, QFileDialog, QHBoxLayout, QLabel, QMenu, QToolButton, QToolTip, QVBoxLayout, QWidget,
+    QComboBox, QFileDialog, QHBoxLayout, QLabel, QMenu, QMessageBox, QToolButton, QToolTip, QVBoxLayout, QWidget,
 )
 
 from . import engine
@@ -123,12 +123,31 @@ class ChartBase(QWidget):
         self.plot.installEventFilter(self)
 
     # ---------------------------------------------------------------- export
-    def export_png(self, path: str, width: int = 1600) -> None:
+    def png_bytes(self, width: int = 1600) -> bytes:
+        """The chart as PNG data, ``width`` pixels wide."""
+        from PySide6.QtCore import QBuffer, QByteArray, QIODevice
         from pyqtgraph.exporters import ImageExporter
 
         exp = ImageExporter(self.plot.getPlotItem())
         exp.parameters()["width"] = width
-        exp.export(path)
+        img = exp.export(toBytes=True)
+        data = QByteArray()
+        buf = QBuffer(data)
+        buf.open(QIODevice.OpenModeFlag.WriteOnly)
+        ok = img is not None and not img.isNull() and img.save(buf, "PNG")
+        buf.close()
+        if not ok:
+            from gpuplanner.core.errors import PlannerError
+
+            raise PlannerError(self.tr("The chart could not be drawn as an image."))
+        return bytes(data.data())
+
+    def export_png(self, path: str, width: int = 1600) -> None:
+        """Write the chart as PNG, atomically: a full disk or a read-only folder leaves no partial file.
+        Raises :class:`~gpuplanner.core.errors.PlannerError` with one line saying why."""
+        from gpuplanner.io.planfile import write_output
+
+        write_output(path, self.png_bytes(width))
 
     def export_png_dialog(self) -> str | None:
         from . import settings
@@ -139,7 +158,13 @@ class ChartBase(QWidget):
             return None
         if not path.lower().endswith(".png"):
             path += ".png"
-        self.export_png(path)
+        from gpuplanner.core.errors import PlannerError
+
+        try:
+            self.export_png(path)
+        except PlannerError as err:
+            QMessageBox.warning(self, self.tr("Cannot export the chart"), str(err))
+            return None
         settings.remember_dir(path)
         return path
 

@@ -75,6 +75,7 @@ class MainWindow(QMainWindow):
         self.search.enabled = search_enabled
         self.ctx = AppContext(self.model, self.estimator, self.search)
         self._doc = None           # the PlanDocument the model came from (keeps checklist, unknown fields)
+        self._disk_stamp = None    # (mtime_ns, size) of model.path when it was last loaded or saved
         self.pages: list[QWidget | None] = [None] * len(PAGE_KEYS)
         self._printer = None
 
@@ -131,6 +132,12 @@ class MainWindow(QMainWindow):
         self.search_progress.setRange(0, 100)
         self.search_progress.setMaximumWidth(140)
         self.search_progress.setTextVisible(False)
+        self.autosave_label = QLabel()  # shown while autosave fails: the reason, until a write succeeds
+        self.autosave_label.setObjectName("autosave_state")
+        self.autosave_label.setStyleSheet("#autosave_state { color: #b71c1c; }")
+        self.autosave_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.autosave_label.setVisible(False)
+        self.statusBar().addPermanentWidget(self.autosave_label)
         self.statusBar().addPermanentWidget(self.search_label)
         self.statusBar().addPermanentWidget(self.search_progress)
         self.search.started.connect(self._update_search_status)
@@ -153,6 +160,7 @@ class MainWindow(QMainWindow):
         self._autosave_timer.timeout.connect(self._autosave_poll)
         if autosave:
             self._setup_autosave()
+            QTimer.singleShot(0, self.clean_temp_files)  # temp files of saves killed in earlier runs
 
         self.resize(1280, 800)
         self.retranslate()
@@ -286,6 +294,7 @@ class MainWindow(QMainWindow):
         act("save", self.file_save, QKeySequence.StandardKey.Save)
         act("save_as", self.file_save_as, QKeySequence.StandardKey.SaveAs)
         act("revert", self.file_revert)
+        act("recover", lambda: self.offer_recovery(from_menu=True))
         self.file_menu.addSeparator()
         act("export_charts", self.export_charts)
         act("preview", lambda: self._report("print_preview"))
@@ -357,6 +366,7 @@ class MainWindow(QMainWindow):
         A = self.actions_
         texts = {"new": self.tr("&New"), "open": self.tr("&Open…"), "save": self.tr("&Save"),
                  "save_as": self.tr("Save &As…"), "revert": self.tr("Re&vert to Saved"),
+                 "recover": self.tr("Recover &Unsaved Work…"),
                  "export_charts": self.tr("Export Charts as PNG…"), "preview": self.tr("Print Pre&view…"),
                  "print": self.tr("&Print…"), "pdf": self.tr("Export P&DF…"), "quit": self.tr("&Quit"),
                  "back": self.tr("&Back"), "next": self.tr("&Next"), "search": self.tr("Search &Again"),
@@ -424,6 +434,8 @@ class MainWindow(QMainWindow):
                 self._autosave.saved()
             except PlannerError:
                 pass
+        if hasattr(self, "autosave_label"):
+            self._show_autosave_state()
 
     # ================================================================== files
     def document(self):
@@ -488,27 +500,41 @@ class MainWindow(QMainWindow):
         return btn == QMessageBox.StandardButton.Discard
 
     def load_document(self, scenario, *, doc=None, title: str = "", notes: str = "", ui: dict | None = None,
-                      base_dir: Path | None = None, path: Path | None = None, modified: bool = False) -> None:
+                      base_dir: Path | None = None, path: Path | None = None, modified: bool = False,
+                      stamp: tuple[int, int] | None = None, recovered=None) -> bool:
         """Replace the whole document state (New, Open, Revert, recovery): the running search is cancelled
         and its outcome dropped (a new generation), the model (scenario, title, notes, UI state, adopted
-        plan) replaced, the live estimate redone, and the autosave bookkeeping restarted. ``modified``: the
-        document is not what is on disk (a recovered autosave)."""
+        plan) replaced, the live estimate redone, and the autosave bookkeeping restarted. ``stamp``: the
+        file's (mtime_ns, size) as loaded (to notice outside changes before a save). ``modified``: the
+        document is not what is on disk (a recovered autosave, ``recovered``): it is autosaved at once,
+        and only then is ``recovered``'s file deleted. Returns False when that autosave failed (the old
+        file is then kept and the status bar says why)."""
         self.search.reset()
         self._autosave_timer.stop()
         self._doc = doc
+        self._disk_stamp = stamp if path is not None else None
         self.model.load(scenario, title=title, notes=notes, ui=ui, base_dir=base_dir, path=path)
-        if modified:
-            self.model.mark_modified()
-            if self._autosave is not None:  # keep the recovered work safe until it is saved
-                self._autosave.edited()
-                self._autosave_timer.start(int((self._autosave.remaining() or 0) * 1000) + 10)
-        else:
+        if not modified:
             self._autosave_reset()
+        else:
+            self.model.mark_modified()
         # nothing of the previous document may be read from the estimator (report, document(), pages)
         self.estimator.run_now()
         self.estimator.schedule()
         self._update_title()
         self._update_search_status()
+        if modified and self._autosave is not None:
+            # keep the recovered work safe now, not after the next edit: a crash a second later loses nothing
+            if recovered is not None:
+                self._autosave.take_over(recovered)
+            else:
+                self._autosave.write_now()
+            self._show_autosave_state()
+            rem = self._autosave.remaining()
+            if rem is not None:  # the write failed: try again after the usual delay
+                self._autosave_timer.start(int(rem * 1000) + 10)
+            return self._autosave.last_error is None
+        return True
 
     def file_new(self) -> None:
         if not self.maybe_save():
@@ -535,6 +561,7 @@ class MainWindow(QMainWindow):
         pf = _planfile()
         warnings: list[str] = []
         ui = None
+        stamp = pf.file_stamp(path) if pf is not None else None  # before reading: a later change is noticed
         try:
             if pf is not None:
                 doc, warnings = pf.load(path)
@@ -564,7 +591,9 @@ class MainWindow(QMainWindow):
         if not is_plan:
             title = path.stem
         self.load_document(scenario, doc=doc, title=title, notes=notes, ui=ui if isinstance(ui, dict) else None,
-                           base_dir=base, path=path if is_plan else None)
+                           base_dir=base, path=path if is_plan else None, stamp=stamp)
+        if pf is not None:
+            pf.clean_stale_temps(path.parent)
         settings.remember_dir(path)
         self._add_recent(path)
         page = self._doc.ui_state.current_page if self._doc is not None else None
@@ -588,17 +617,63 @@ class MainWindow(QMainWindow):
             path += ".gpuplan"
         return self.save_to(Path(path))
 
+    def _changed_on_disk(self, path: Path) -> bool:
+        """Whether ``path`` is the file this document was loaded from or last saved to, and another program
+        changed it since (its modification time or size differ). A deleted file is not a change."""
+        pf = _planfile()
+        if pf is None or self.model.path is None or self._disk_stamp is None:
+            return False
+        try:
+            same = Path(path).resolve() == Path(self.model.path).resolve()
+        except OSError:
+            same = False
+        if not same:
+            return False
+        now = pf.file_stamp(path)
+        return now is not None and now != self._disk_stamp
+
+    def ask_outside_change(self, path: Path) -> str:
+        """Another program changed ``path``: "keep" (overwrite it; its version goes to .bak), "reload"
+        (open it, dropping the edits here), "save_as" or "cancel"."""
+        box = QMessageBox(self)
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle(self.tr("File changed on disk"))
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setText(self.tr("“{0}” was changed by another program since you opened or saved it.").format(path.name))
+        box.setInformativeText(self.tr(
+            "Keep Mine saves your version over it (the other version is kept as {0}.bak). Reload opens the "
+            "file as it is now and drops your unsaved changes. Save As… keeps both.").format(path.name))
+        keep = box.addButton(self.tr("&Keep Mine"), QMessageBox.ButtonRole.AcceptRole)
+        reload_ = box.addButton(self.tr("&Reload"), QMessageBox.ButtonRole.DestructiveRole)
+        save_as = box.addButton(self.tr("Save &As…"), QMessageBox.ButtonRole.ActionRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(save_as)
+        box.exec()
+        clicked = box.clickedButton()
+        return {id(keep): "keep", id(reload_): "reload", id(save_as): "save_as"}.get(id(clicked), "cancel")
+
     def save_to(self, path: Path) -> bool:
         pf = _planfile()
         if pf is None:
             QMessageBox.warning(self, self.tr("Cannot save"), self.tr("Plan files are not available in this build."))
             return False
+        path = Path(path)
+        if self._changed_on_disk(path):
+            choice = self.ask_outside_change(path)
+            if choice == "reload":
+                self.open_path(path)
+                return False
+            if choice == "save_as":
+                return self.file_save_as()
+            if choice != "keep":
+                return False
         doc = self.document()
         try:
             warnings = pf.save(doc, path, base_dir=self.model.base_dir)
         except PlannerError as err:
             QMessageBox.warning(self, self.tr("Cannot save"), str(err))
             return False
+        self._disk_stamp = pf.file_stamp(path)
         self._doc = doc
         self.model.path = path
         self.model.base_dir = self.model.base_dir or path.resolve().parent
@@ -658,55 +733,94 @@ class MainWindow(QMainWindow):
         self._autosave_store = AutosaveStore()
         self._autosave = AutosaveDriver(self._autosave_store, self.document,
                                         source_path=lambda: self.model.path,
+                                        source_stamp=lambda: self._disk_stamp if self.model.path else None,
                                         debouncer=Debouncer(delay_s=1.0, max_wait_s=2.0))
 
     def _autosave_poll(self) -> None:
         if self._autosave is None:
             return
         self._autosave.poll()
+        self._show_autosave_state()
         rem = self._autosave.remaining()
         if rem is not None:
             self._autosave_timer.start(int(rem * 1000) + 10)
 
-    def offer_recovery(self) -> bool:
-        """At start: offer autosaves a crashed session left behind. Returns whether one was restored."""
+    def _show_autosave_state(self) -> None:
+        """A failed autosave stays visible in the status bar, with its reason, until a write succeeds (or
+        nothing is unsaved any more)."""
+        error = self._autosave.last_error if self._autosave is not None else None
+        if error:
+            text = self.tr("Autosave failed: {0}").format(error)
+            if self.autosave_label.text() != text or not self.autosave_label.isVisible():
+                self.statusBar().showMessage(text, 10000)
+            self.autosave_label.setText(text)
+            self.autosave_label.setToolTip(self.tr("Your changes are not backed up. Save the plan to keep them."))
+            self.autosave_label.setVisible(True)
+        elif self.autosave_label.isVisible():
+            self.autosave_label.setVisible(False)
+            self.autosave_label.setText("")
+
+    def clean_temp_files(self) -> list:
+        """Remove the temp files killed saves left (our temp-name pattern only, older than a minute) in the
+        autosave and settings folders and the folders of recent and open plans."""
+        try:
+            from gpuplanner.io.autosave import startup_cleanup
+        except ImportError:
+            return []
+        return startup_cleanup([self.model.path.parent] if self.model.path else [])
+
+    def offer_recovery(self, from_menu: bool = False) -> bool:
+        """Offer every autosave that crashed sessions left behind (newest first, with time and title).
+        Nothing is deleted unless the user discards it or its recovered copy is autosaved here; what the
+        user leaves for later is offered again (next start, File › Recover Unsaved Work…). Returns whether
+        one was restored."""
         store = getattr(self, "_autosave_store", None)
         if store is None:
             return False
         try:
             pending = store.pending()
-        except PlannerError:
+        except (PlannerError, OSError):
             return False
         if not pending:
+            if from_menu:
+                self.statusBar().showMessage(self.tr("No unsaved work to recover."), 6000)
             return False
-        from PySide6.QtCore import QCoreApplication
+        from .recovery import RecoveryDialog
 
-        rec = pending[0]
-        text = QCoreApplication.translate("Autosave", rec.describe()) if rec.document is not None else rec.describe()
-        btn = QMessageBox.question(
-            self, self.tr("Recover unsaved work?"),
-            self.tr("GPU Planner did not close cleanly last time. Recover this plan?\n\n{0}").format(text),
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes)
-        restored = False
-        if btn == QMessageBox.StandardButton.Yes and rec.document is not None:
-            pf = _planfile()
-            doc = rec.document
+        def discard(rec) -> str | None:
             try:
-                scenario = pf.scenario_for_estimate(doc, None, rec.file.name)
+                store.discard(rec.id)
             except PlannerError as err:
-                QMessageBox.warning(self, self.tr("Cannot recover"), str(err))
-                scenario = None
-            if scenario is not None:
-                ui = (doc.results or {}).get("app_ui")
-                self.load_document(scenario, doc=doc, title=doc.title, notes=doc.notes,
-                                   ui=ui if isinstance(ui, dict) else None, path=rec.source_path, modified=True)
-                restored = True
-        for r in pending:
-            try:
-                store.discard(r.id)
-            except PlannerError:
-                pass
+                return str(err)
+            return None
+
+        dlg = RecoveryDialog(pending, discard, self)
+        dlg.exec()
+        rec = dlg.chosen
+        restored = False
+        if rec is not None and rec.document is not None and (not self.model.dirty or self.maybe_save()):
+            restored = self._restore(rec)
+        left = [r for r in dlg.pending if not (restored and r is rec)]
+        if left:
+            self.statusBar().showMessage(self.tr(
+                "{0} more autosaved plan(s) kept: File › Recover Unsaved Work… offers them again.").format(len(left)),
+                10000)
         return restored
+
+    def _restore(self, rec) -> bool:
+        pf = _planfile()
+        doc = rec.document
+        base = rec.source_path.parent if rec.source_path else None
+        try:
+            scenario = pf.scenario_for_estimate(doc, base, rec.file.name)
+        except PlannerError as err:
+            QMessageBox.warning(self, self.tr("Cannot recover"), str(err))
+            return False
+        ui = (doc.results or {}).get("app_ui") if isinstance(doc.results, dict) else None
+        self.load_document(scenario, doc=doc, title=doc.title, notes=doc.notes,
+                           ui=ui if isinstance(ui, dict) else None, base_dir=base, path=rec.source_path,
+                           modified=True, stamp=rec.source_stamp, recovered=rec)
+        return True
 
     # ================================================================== charts, report, about
     def export_charts(self) -> list[str]:
@@ -716,7 +830,11 @@ class MainWindow(QMainWindow):
         out = []
         for name, chart in zip(("memory", "scaling", "cost"), self.live.charts()):
             p = str(Path(folder) / f"gpuplanner-{name}.png")
-            chart.export_png(p)
+            try:
+                chart.export_png(p)
+            except PlannerError as err:  # written atomically: a failed chart leaves no partial file
+                QMessageBox.warning(self, self.tr("Cannot export charts"), str(err))
+                return out
             out.append(p)
         settings.remember_dir(folder)
         self.statusBar().showMessage(self.tr("Exported {0} charts to {1}").format(len(out), folder), 6000)

@@ -773,9 +773,13 @@ def _figures(scenario: Scenario, base_dir: Path | None) -> dict:
         price = PriceTable.from_constraints(scenario.constraints).get(scenario.hardware.gpu)
     except PlannerError:
         price = None
-    if price is not None and price.card_hour is not None and math.isfinite(t.gpu_hours):
-        out["card_hour"] = price.card_hour
-        out["cost"] = t.gpu_hours * price.card_hour
+    # on demand; where the GPU is only leased by the week or month (e.g. the mainland H100 default), that
+    # price spread over its hours
+    rate = None if price is None else next((v for v in (price.card_hour, price.mode_card_hour("month"),
+                                                        price.mode_card_hour("week")) if v is not None), None)
+    if rate is not None and math.isfinite(t.gpu_hours):
+        out["card_hour"] = rate
+        out["cost"] = t.gpu_hours * rate
     return out
 
 
@@ -783,7 +787,8 @@ def before_after(scenario: Scenario, analysis: Analysis, base_dir: Path | None =
     """Time and cost of the plan with the modelled (or assumed) MFU and with the measured one.
 
     Cost = GPU-hours × the on-demand card-hour price (the plan's quotes or the catalog default;
-    :class:`cost.PriceTable`), without setup or interruption overheads.
+    :class:`cost.PriceTable`; a GPU leased only by the month or week: that price per card-hour), without setup
+    or interruption overheads.
     """
     after_s = apply_measured_mfu(scenario, analysis)
     return {"before": _figures(scenario, base_dir), "after": _figures(after_s, base_dir),

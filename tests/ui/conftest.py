@@ -37,6 +37,10 @@ def dialogs(monkeypatch):
     # any file dialog a test did not patch fails loudly instead of blocking
     for name in ("getOpenFileName", "getSaveFileName", "getExistingDirectory"):
         monkeypatch.setattr(QFileDialog, name, lambda *a, **k: pytest.fail("unpatched file dialog"))
+    # the recovery dialog is modal too: a test that did not patch it fails instead of waiting forever
+    from gpuplanner.ui.recovery import RecoveryDialog
+
+    monkeypatch.setattr(RecoveryDialog, "exec", lambda *a, **k: pytest.fail("unpatched recovery dialog"))
     return log
 
 

@@ -470,16 +470,18 @@ def test_close_asks_to_save_when_dirty(make_window, qtbot, dialogs):
     assert w.close()
 
 
-def test_autosave_and_recovery_offer(make_window, qtbot, dialogs):
+def test_autosave_and_recovery_offer(make_window, qtbot, dialogs, monkeypatch):
     import os
+
+    from gpuplanner.ui.recovery import RecoveryDialog
 
     w1 = make_window(autosave=True)
     w1.model.set("training.seq_len", 3072)
     folder = Path(os.environ["GPUPLANNER_DATA_DIR"]) / "autosave"
     qtbot.waitUntil(lambda: folder.is_dir() and any(folder.glob("*.autosave")), timeout=3000)  # <= 2 s debounce
-    # a second session (as after a crash) is offered the first one's work
+    # a second session (as after a crash) is offered the first one's work (more in tests/ui/test_lost_work.py)
     w2 = make_window(autosave=True)
-    dialogs.answer = QMessageBox.StandardButton.Yes
+    monkeypatch.setattr(RecoveryDialog, "exec", lambda dlg: dlg.recover(0))
     assert w2.offer_recovery()
     assert w2.model.scenario.training.seq_len == 3072
     assert w2.model.dirty

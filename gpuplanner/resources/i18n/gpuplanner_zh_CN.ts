@@ -361,12 +361,20 @@
 <context>
     <name>ChartBase</name>
     <message>
+        <source>The chart could not be drawn as an image.</source>
+        <translation>无法把图表绘制成图像。</translation>
+    </message>
+    <message>
         <source>Export chart as PNG</source>
         <translation>将图表导出为 PNG</translation>
     </message>
     <message>
         <source>PNG images (*.png)</source>
         <translation>PNG 图片 (*.png)</translation>
+    </message>
+    <message>
+        <source>Cannot export the chart</source>
+        <translation>无法导出图表</translation>
     </message>
     <message>
         <source>Export</source>
@@ -511,6 +519,54 @@
         <translation>你的报价</translation>
     </message>
     <message>
+        <source>per card-hour, on demand</source>
+        <translation>按卡时、按需</translation>
+    </message>
+    <message>
+        <source>per node-hour, on demand</source>
+        <translation>按节点小时、按需</translation>
+    </message>
+    <message>
+        <source>per card-hour, spot</source>
+        <translation>按卡时、竞价</translation>
+    </message>
+    <message>
+        <source>per node-hour, spot</source>
+        <translation>按节点小时、竞价</translation>
+    </message>
+    <message>
+        <source>per card-hour with a weekly commitment</source>
+        <translation>按卡时报价、需包周</translation>
+    </message>
+    <message>
+        <source>per node-hour with a weekly commitment</source>
+        <translation>按节点小时报价、需包周</translation>
+    </message>
+    <message>
+        <source>per card-week</source>
+        <translation>按卡周</translation>
+    </message>
+    <message>
+        <source>per node-week</source>
+        <translation>按节点周</translation>
+    </message>
+    <message>
+        <source>per card-hour with a monthly commitment</source>
+        <translation>按卡时报价、需包月</translation>
+    </message>
+    <message>
+        <source>per node-hour with a monthly commitment</source>
+        <translation>按节点小时报价、需包月</translation>
+    </message>
+    <message>
+        <source>per card-month</source>
+        <translation>按卡月</translation>
+    </message>
+    <message>
+        <source>a whole node leased per month</source>
+        <translation>整个节点按月租赁</translation>
+    </message>
+    <message>
         <source>{mode}: {cost:,.0f} {cur}; the next best, {other}, would cost {other_cost:,.0f} {cur}.</source>
         <translation>{mode}：{cost:,.0f} {cur}；次优的{other}需要 {other_cost:,.0f} {cur}。</translation>
     </message>
@@ -521,6 +577,10 @@
     <message>
         <source>At these prices a whole machine per week never beats card-hours (it would need {x:.0f} hours per week).</source>
         <translation>按这些价格，整机周租永远不如按卡时计费（需要每周 {x:.0f} 小时）。</translation>
+    </message>
+    <message>
+        <source>No card-hour quote for {gpu}: its price is {basis}, so only that is billed; enter an hourly quote to compare card-hours.</source>
+        <translation>{gpu} 没有卡时报价：它的价格是{basis}，只能按此计费；输入按小时的报价才能比较卡时。</translation>
     </message>
     <message>
         <source>No weekly/monthly quote for {gpu}: derived from the hourly price without a discount; ask the vendor, monthly contracts are usually cheaper.</source>
@@ -837,6 +897,25 @@
     <message>
         <source>No rental price for {gpu}: enter a quote.</source>
         <translation>{gpu} 没有租用价格：请输入报价。</translation>
+    </message>
+</context>
+<context>
+    <name>Framework</name>
+    <message>
+        <source>runs Hugging Face checkpoints as they are; DDP or ZeRO through DeepSpeed/FSDP</source>
+        <translation>直接运行 Hugging Face 检查点；通过 DeepSpeed/FSDP 使用 DDP 或 ZeRO</translation>
+    </message>
+    <message>
+        <source>needs a DeepSpeed config; pipeline parallelism needs the model as a PipelineModule</source>
+        <translation>需要 DeepSpeed 配置；流水线并行需要把模型改写为 PipelineModule</translation>
+    </message>
+    <message>
+        <source>torchtitan/torchtune recipes; reads Hugging Face weights after conversion to DCP</source>
+        <translation>使用 torchtitan/torchtune 配方；Hugging Face 权重需先转换为 DCP 格式</translation>
+    </message>
+    <message>
+        <source>needs Megatron checkpoints (convert Hugging Face weights) and a tested image; ask the vendor for a pre-configured Megatron-LM</source>
+        <translation>需要 Megatron 格式检查点（转换 Hugging Face 权重）和经过测试的镜像；请向供应商询问是否预装 Megatron-LM</translation>
     </message>
 </context>
 <context>
@@ -1208,6 +1287,10 @@
         <translation>还原到已保存(&amp;V)</translation>
     </message>
     <message>
+        <source>Recover &amp;Unsaved Work…</source>
+        <translation>恢复未保存的工作(&amp;U)…</translation>
+    </message>
+    <message>
         <source>Export Charts as PNG…</source>
         <translation>将图表导出为 PNG…</translation>
     </message>
@@ -1308,6 +1391,26 @@
         <translation>GPU Planner 方案 (*.gpuplan)</translation>
     </message>
     <message>
+        <source>File changed on disk</source>
+        <translation>磁盘上的文件已被修改</translation>
+    </message>
+    <message>
+        <source>“{0}” was changed by another program since you opened or saved it.</source>
+        <translation>“{0}”在你打开或保存之后被其他程序修改过。</translation>
+    </message>
+    <message>
+        <source>Keep Mine saves your version over it (the other version is kept as {0}.bak). Reload opens the file as it is now and drops your unsaved changes. Save As… keeps both.</source>
+        <translation>“保留我的”用你的版本覆盖它（另一个版本保存为 {0}.bak）；“重新载入”打开文件的当前内容，丢弃你未保存的修改；“另存为…”两者都保留。</translation>
+    </message>
+    <message>
+        <source>&amp;Keep Mine</source>
+        <translation>保留我的(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;Reload</source>
+        <translation>重新载入(&amp;R)</translation>
+    </message>
+    <message>
         <source>Cannot save</source>
         <translation>无法保存</translation>
     </message>
@@ -1336,16 +1439,20 @@
         <translation>清空列表</translation>
     </message>
     <message>
-        <source>Recover unsaved work?</source>
-        <translation>恢复未保存的工作？</translation>
+        <source>Autosave failed: {0}</source>
+        <translation>自动保存失败：{0}</translation>
     </message>
     <message>
-        <source>GPU Planner did not close cleanly last time. Recover this plan?
-
-{0}</source>
-        <translation>GPU Planner 上次未正常关闭。要恢复这个方案吗？
-
-{0}</translation>
+        <source>Your changes are not backed up. Save the plan to keep them.</source>
+        <translation>你的修改还没有备份。请保存方案以免丢失。</translation>
+    </message>
+    <message>
+        <source>No unsaved work to recover.</source>
+        <translation>没有需要恢复的未保存工作。</translation>
+    </message>
+    <message>
+        <source>{0} more autosaved plan(s) kept: File › Recover Unsaved Work… offers them again.</source>
+        <translation>另有 {0} 个自动保存的方案已保留：“文件 › 恢复未保存的工作…”会再次列出它们。</translation>
     </message>
     <message>
         <source>Cannot recover</source>
@@ -1354,6 +1461,10 @@
     <message>
         <source>Export charts to folder</source>
         <translation>将图表导出到文件夹</translation>
+    </message>
+    <message>
+        <source>Cannot export charts</source>
+        <translation>无法导出图表</translation>
     </message>
     <message>
         <source>Exported {0} charts to {1}</source>
@@ -1701,6 +1812,10 @@
         <translation>优化器步骤及其他访存受限的工作</translation>
     </message>
     <message>
+        <source>below the card class: full training of a {b:.0f}B dense model wants cards with ≥80 GB (allow smaller ones with constraints.rules.card_class)</source>
+        <translation>低于显卡档位：全量训练 {b:.0f}B 稠密模型需要 ≥80 GB 的卡（可用 constraints.rules.card_class 允许更小的卡）</translation>
+    </message>
+    <message>
         <source>objective must be cheapest, fastest or value</source>
         <translation>优化目标必须是 cheapest、fastest 或 value</translation>
     </message>
@@ -1709,12 +1824,36 @@
         <translation>搜索已取消</translation>
     </message>
     <message>
-        <source>no rental price: enter a quote</source>
-        <translation>没有租用价格：请输入报价</translation>
-    </message>
-    <message>
         <source>memory size unknown</source>
         <translation>显存大小未知</translation>
+    </message>
+    <message>
+        <source>no {precision} peak in the catalog</source>
+        <translation>目录中没有 {precision} 峰值算力</translation>
+    </message>
+    <message>
+        <source>no price in {region} — enter a quote</source>
+        <translation>{region}没有价格——请输入报价</translation>
+    </message>
+    <message>
+        <source>no price — enter a quote</source>
+        <translation>没有价格——请输入报价</translation>
+    </message>
+    <message>
+        <source>mainland China</source>
+        <translation>中国大陆</translation>
+    </message>
+    <message>
+        <source>worldwide</source>
+        <translation>全球</translation>
+    </message>
+    <message>
+        <source>No plan passes the planning rules on card class, consumer cards across nodes and even pipeline stages: the plans shown break them (see each plan&apos;s rules).</source>
+        <translation>没有方案能同时满足显卡档位、消费级显卡跨节点和流水线均匀分段这几条规划规则：下面列出的方案违反了这些规则（见各方案的规则）。</translation>
+    </message>
+    <message>
+        <source>no layout fits in memory with up to {n} GPUs</source>
+        <translation>最多 {n} 张 GPU 时没有放得下显存的布局</translation>
     </message>
     <message>
         <source>No candidate fits in memory: allow more GPUs (max_gpus) or larger cards.</source>
@@ -1727,6 +1866,34 @@
     <message>
         <source>No plan meets the deadline of {days:g} days within {n} GPUs: the fastest plans are shown; raise max_gpus or the deadline.</source>
         <translation>在 {n} 张 GPU 以内没有方案能赶上 {days:g} 天的截止时间：下面显示最快的方案；请提高 max_gpus 或放宽截止时间。</translation>
+    </message>
+    <message>
+        <source>Every plan that meets the constraints has an MFU below 30% (graded poor): check the interconnect and the layout.</source>
+        <translation>满足约束的方案 MFU 都低于 30%（评为差）：请检查互联和并行布局。</translation>
+    </message>
+    <message>
+        <source>Framework: {fw}, as set in the scenario; let the search choose it (constraints.search_frameworks) to compare the others.</source>
+        <translation>框架：{fw}，按场景中的设置；让搜索来选择框架（constraints.search_frameworks）即可与其他框架比较。</translation>
+    </message>
+    <message>
+        <source>Framework: {fw}, chosen by the search among {n} frameworks for this plan&apos;s cards.</source>
+        <translation>框架：{fw}，由搜索在 {n} 个框架中为本方案的显卡选出。</translation>
+    </message>
+    <message>
+        <source>{other}: no layout fits {gpu} within {n} GPUs.</source>
+        <translation>{other}：在 {n} 张 {gpu} 以内没有放得下的布局。</translation>
+    </message>
+    <message>
+        <source>{other}: its best plan on {gpu} is {n} GPUs ({layout}, MFU {mfu:.0%}), {days:.1f} days, {cost:,.0f} {cur} ({rel:+.0%} against this plan).</source>
+        <translation>{other}：它在 {gpu} 上的最佳方案为 {n} 张 GPU（{layout}，MFU {mfu:.0%}），{days:.1f} 天，{cost:,.0f} {cur}（相对本方案 {rel:+.0%}）。</translation>
+    </message>
+    <message>
+        <source>Not tried: {names} (does not run {method}).</source>
+        <translation>未尝试：{names}（不支持 {method}）。</translation>
+    </message>
+    <message>
+        <source>{fw}: {setup}.</source>
+        <translation>{fw}：{setup}。</translation>
     </message>
     <message>
         <source>ZeRO-{z} over {link}</source>
@@ -1743,6 +1910,10 @@
     <message>
         <source>{n} × {gpu}: {price:,.2f} {cur} per card-hour for {eff:,.0f} effective TFLOPS per card ({peak:,.0f} peak × {mfu:.0%} utilisation; micro-batch {mbs}, {zero}) → {cpt:,.3f} {cur} per million tokens.</source>
         <translation>{n} × {gpu}：每卡时 {price:,.2f} {cur}，每卡有效算力 {eff:,.0f} TFLOPS（峰值 {peak:,.0f} × 利用率 {mfu:.0%}；微批次 {mbs}，{zero}）→ 每百万 token {cpt:,.3f} {cur}。</translation>
+    </message>
+    <message>
+        <source>Both run on {gpu}: {la} with {fa} reaches {ma:.0%} MFU, {lb} with {fb} {mb:.0%}, so the tokens of the first cost {cr:.2f}× as much.</source>
+        <translation>两者都用 {gpu}：{la}（{fa}）的 MFU 为 {ma:.0%}，{lb}（{fb}）为 {mb:.0%}，因此前者每个 token 的成本是后者的 {cr:.2f} 倍。</translation>
     </message>
     <message>
         <source>{a} costs {pr:.2f}× as much per card-hour as {b} and delivers {er:.2f}× the effective TFLOPS, so its tokens cost {cr:.2f}× as much (setup, checkpoints and billing make the rest: {rest:.2f}×).</source>
@@ -1980,6 +2151,10 @@
         <translation>无法保存：{why}</translation>
     </message>
     <message>
+        <source>cannot write ({why}); nothing was written</source>
+        <translation>无法写入（{why}）；没有写入任何内容</translation>
+    </message>
+    <message>
         <source>cannot save ({why}); the file on disk is unchanged</source>
         <translation>无法保存（{why}）；磁盘上的文件未改动</translation>
     </message>
@@ -2099,6 +2274,14 @@
         <translation>显示 {0} 个方案；{2} 个配置中有 {1} 个放得下（{3} 毫秒）。</translation>
     </message>
     <message>
+        <source>{0}: {1}</source>
+        <translation>{0}：{1}</translation>
+    </message>
+    <message>
+        <source>Not ranked — {0}</source>
+        <translation>未参与排名——{0}</translation>
+    </message>
+    <message>
         <source>It is the last plan shown.</source>
         <translation>这是显示的最后一个方案。</translation>
     </message>
@@ -2107,12 +2290,88 @@
         <translation>与 #{0}（{1} × {2}）相比：排序目标上持平。</translation>
     </message>
     <message>
+        <source>HF Trainer</source>
+        <translation>HF Trainer</translation>
+    </message>
+    <message>
+        <source>DeepSpeed</source>
+        <translation>DeepSpeed</translation>
+    </message>
+    <message>
+        <source>FSDP2</source>
+        <translation>FSDP2</translation>
+    </message>
+    <message>
+        <source>Megatron</source>
+        <translation>Megatron</translation>
+    </message>
+    <message>
+        <source>Choose the framework</source>
+        <translation>自动选择框架</translation>
+    </message>
+    <message>
+        <source>Let the search compare Hugging Face Trainer, DeepSpeed, PyTorch FSDP2 and Megatron-Core; off: only the framework on the Training page</source>
+        <translation>让搜索比较 Hugging Face Trainer、DeepSpeed、PyTorch FSDP2 和 Megatron-Core；关闭时只用训练设置页上的框架</translation>
+    </message>
+    <message>
+        <source>Planning rules:</source>
+        <translation>规划规则：</translation>
+    </message>
+    <message>
+        <source>MFU grade</source>
+        <translation>MFU 评级</translation>
+    </message>
+    <message>
+        <source>Rank plans with an estimated MFU below 30% (poor) after the others, unless nothing else meets the deadline. 40–55% is good, above 55% optimistic.</source>
+        <translation>估计 MFU 低于 30%（差）的方案排在其他方案之后，除非没有其他方案能赶上截止时间。40–55% 为良好，高于 55% 为偏乐观。</translation>
+    </message>
+    <message>
+        <source>≥80 GB cards</source>
+        <translation>≥80 GB 显卡</translation>
+    </message>
+    <message>
+        <source>Leave out cards under 80 GB for full training of dense models of ~70B and more</source>
+        <translation>全量训练约 70B 及以上的稠密模型时，排除低于 80 GB 的显卡</translation>
+    </message>
+    <message>
+        <source>consumer cards in one node</source>
+        <translation>消费级显卡限单节点</translation>
+    </message>
+    <message>
+        <source>Consumer cards without P2P keep tensor/pipeline parallelism and ZeRO-2/3 inside one node</source>
+        <translation>不支持 P2P 的消费级显卡，其张量并行、流水线并行（tensor/pipeline parallelism）和 ZeRO-2/3 只在单个节点内进行</translation>
+    </message>
+    <message>
+        <source>even pipeline stages</source>
+        <translation>流水线均匀分段</translation>
+    </message>
+    <message>
+        <source>Pipeline stages must divide the model&apos;s layers evenly</source>
+        <translation>流水线各段必须均分模型的层数</translation>
+    </message>
+    <message>
+        <source>(untick to allow it)</source>
+        <translation>（取消勾选即允许）</translation>
+    </message>
+    <message>
+        <source>Framework</source>
+        <translation>框架</translation>
+    </message>
+    <message>
+        <source>#{0} is graded poor (MFU below 30%), so it ranks lower.</source>
+        <translation>#{0} 评为差（MFU 低于 30%），因此排名靠后。</translation>
+    </message>
+    <message>
         <source>Against #{0} ({1} × {2}): {3}.</source>
         <translation>与 #{0}（{1} × {2}）相比：{3}。</translation>
     </message>
     <message>
         <source>#{0}: {1} × {2}</source>
         <translation>#{0}：{1} × {2}</translation>
+    </message>
+    <message>
+        <source>Fails the planning rules: {0}</source>
+        <translation>违反规划规则：{0}</translation>
     </message>
     <message>
         <source>misses the deadline</source>
@@ -2153,6 +2412,26 @@
     <message>
         <source> · optimizer offloaded to CPU</source>
         <translation> · 优化器卸载到 CPU</translation>
+    </message>
+    <message>
+        <source>passed</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>未通过</translation>
+    </message>
+    <message>
+        <source>allowed by you</source>
+        <translation>已由你允许</translation>
+    </message>
+    <message>
+        <source>does not apply</source>
+        <translation>不适用</translation>
+    </message>
+    <message>
+        <source>Planning rules</source>
+        <translation>规划规则</translation>
     </message>
     <message>
         <source>fits</source>
@@ -2255,6 +2534,10 @@
         <translation>为何优于下一个方案</translation>
     </message>
     <message>
+        <source>Not ranked</source>
+        <translation>未参与排名</translation>
+    </message>
+    <message>
         <source>Cost ({0})</source>
         <translation>成本（{0}）</translation>
     </message>
@@ -2297,6 +2580,61 @@
     <message>
         <source>&lt;p&gt;No plan selected.&lt;/p&gt;</source>
         <translation>&lt;p&gt;未选择方案。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>RecoveryDialog</name>
+    <message>
+        <source>Recover unsaved work</source>
+        <translation>恢复未保存的工作</translation>
+    </message>
+    <message>
+        <source>GPU Planner did not close cleanly. These plans were autosaved and never saved to a file (newest first). Each is kept until you recover or discard it.</source>
+        <translation>GPU Planner 上次未正常关闭。下列方案已自动保存，但从未保存到文件（最新的在前）。每一项都会一直保留，直到你恢复或丢弃它。</translation>
+    </message>
+    <message>
+        <source>&amp;Recover</source>
+        <translation>恢复(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Discard…</source>
+        <translation>丢弃(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>&amp;Later</source>
+        <translation>稍后(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Unreadable autosave from {0}
+{1}</source>
+        <translation>无法读取的自动保存（{0}）
+{1}</translation>
+    </message>
+    <message>
+        <source>Untitled plan</source>
+        <translation>未命名方案</translation>
+    </message>
+    <message>
+        <source>never saved to a file</source>
+        <translation>从未保存到文件</translation>
+    </message>
+    <message>
+        <source>custom model</source>
+        <translation>自定义模型</translation>
+    </message>
+    <message>
+        <source>{title} — autosaved {when}
+{where} · {model}, {method}, {n} × {gpu}</source>
+        <translation>{title} — 自动保存于 {when}
+{where} · {model}，{method}，{n} × {gpu}</translation>
+    </message>
+    <message>
+        <source>Discard autosave</source>
+        <translation>丢弃自动保存</translation>
+    </message>
+    <message>
+        <source>Delete the autosave of “{0}” from {1}? Its unsaved changes will be lost.</source>
+        <translation>删除“{0}”在 {1} 的自动保存吗？其中未保存的修改将会丢失。</translation>
     </message>
 </context>
 <context>
@@ -2524,6 +2862,10 @@
     <message>
         <source>Training plan and GPU rental requirements</source>
         <translation>训练方案与 GPU 租用需求</translation>
+    </message>
+    <message>
+        <source>(The notes are cut here: {n} more characters are in the plan file.)</source>
+        <translation>（备注在此截断：另有 {n} 个字符保存在方案文件中。）</translation>
     </message>
     <message>
         <source>Warnings</source>
@@ -2888,6 +3230,101 @@
     <message>
         <source>Source</source>
         <translation>来源</translation>
+    </message>
+</context>
+<context>
+    <name>Rules</name>
+    <message>
+        <source>MFU grade</source>
+        <translation>MFU 评级</translation>
+    </message>
+    <message>
+        <source>card class</source>
+        <translation>显卡档位</translation>
+    </message>
+    <message>
+        <source>consumer cards in one node</source>
+        <translation>消费级显卡限单节点</translation>
+    </message>
+    <message>
+        <source>even pipeline stages</source>
+        <translation>流水线均匀分段</translation>
+    </message>
+    <message>
+        <source>good</source>
+        <translation>良好</translation>
+    </message>
+    <message>
+        <source>fair</source>
+        <translation>一般</translation>
+    </message>
+    <message>
+        <source>poor</source>
+        <translation>差</translation>
+    </message>
+    <message>
+        <source>optimistic</source>
+        <translation>偏乐观</translation>
+    </message>
+    <message>
+        <source>Estimated MFU {mfu:.0%}: good (40–55% is what a tuned framework reaches on mainstream GPUs).</source>
+        <translation>估计 MFU {mfu:.0%}：良好（调优过的框架在主流 GPU 上可达 40–55%）。</translation>
+    </message>
+    <message>
+        <source>Estimated MFU {mfu:.0%}: fair (30–40%); the interconnect or the layout leaves some compute unused.</source>
+        <translation>估计 MFU {mfu:.0%}：一般（30–40%）；互联或并行布局让一部分算力闲置。</translation>
+    </message>
+    <message>
+        <source>Estimated MFU {mfu:.0%}: poor (below 30% something is wrong: interconnect, data loading or layout), so the cost per token goes up.</source>
+        <translation>估计 MFU {mfu:.0%}：差（低于 30% 说明有问题：互联、数据加载或并行布局），每个 token 的成本会上升。</translation>
+    </message>
+    <message>
+        <source>Estimated MFU {mfu:.0%}: optimistic (above 55% is rare in published runs); measure a short run before committing.</source>
+        <translation>估计 MFU {mfu:.0%}：偏乐观（公开的训练记录很少超过 55%）；下单前先做一次短时实测。</translation>
+    </message>
+    <message>
+        <source>MFU unknown.</source>
+        <translation>MFU 未知。</translation>
+    </message>
+    <message>
+        <source>Any card class: not a dense model of ~70B or more in full training.</source>
+        <translation>不限显卡档位：不是约 70B 及以上稠密模型的全量训练。</translation>
+    </message>
+    <message>
+        <source>{gpu} has {mem:g} GB; full training of a {b:.0f}B dense model wants cards with ≥80 GB.</source>
+        <translation>{gpu} 只有 {mem:g} GB；全量训练 {b:.0f}B 稠密模型需要 ≥80 GB 的卡。</translation>
+    </message>
+    <message>
+        <source>{mem:g} GB cards: ≥80 GB, as full training of a {b:.0f}B dense model needs.</source>
+        <translation>{mem:g} GB 显卡：≥80 GB，符合全量训练 {b:.0f}B 稠密模型的要求。</translation>
+    </message>
+    <message>
+        <source>Not a consumer card without P2P.</source>
+        <translation>不是不支持 P2P 的消费级显卡。</translation>
+    </message>
+    <message>
+        <source>{gpu} has no P2P between cards: a layout that communicates every step (TP, PP, CP, EP or ZeRO-2/3) should stay in one node, and this one spans {nodes}.</source>
+        <translation>{gpu} 卡间不支持 P2P：每步都要通信的布局（TP、PP、CP、EP 或 ZeRO-2/3）应留在单个节点内，而本方案跨 {nodes} 个节点。</translation>
+    </message>
+    <message>
+        <source>{gpu} across {nodes} nodes with plain data parallelism: only one gradient all-reduce per step crosses the network.</source>
+        <translation>{gpu} 以纯数据并行跨 {nodes} 个节点：每步只有一次梯度 all-reduce 经过网络。</translation>
+    </message>
+    <message>
+        <source>{gpu} in one node.</source>
+        <translation>{gpu} 在单个节点内。</translation>
+    </message>
+    <message>
+        <source>No pipeline parallelism.</source>
+        <translation>没有流水线并行。</translation>
+    </message>
+    <message>
+        <source>{layers} layers do not divide into {pp} pipeline stages: the stages are uneven and the largest sets the pace.</source>
+        <translation>{layers} 层不能均分为 {pp} 个流水线段：各段不均匀，最大的一段决定速度。</translation>
+    </message>
+    <message>
+        <source>{layers} layers in {pp} pipeline stages of {per}.</source>
+        <translation>{layers} 层分成 {pp} 个流水线段，每段 {per} 层。</translation>
     </message>
 </context>
 <context>
@@ -3732,6 +4169,10 @@
     <message>
         <source>no CNY/USD exchange rate set; enter one to convert prices</source>
         <translation>未设置人民币/美元汇率；请填写汇率以换算价格</translation>
+    </message>
+    <message>
+        <source>unknown region &apos;{r}&apos;; use mainland_china or worldwide</source>
+        <translation>未知地区“{r}”；请使用 mainland_china 或 worldwide</translation>
     </message>
     <message>
         <source>unknown economics default &apos;{k}&apos;; known: {all}</source>

@@ -5,20 +5,49 @@ from __future__ import annotations
 import html
 import math
 
-from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP, QAbstractTableModel, QCoreApplication, QModelIndex, QSortFilterProxyModel, Qt,
+)
 from PySide6.QtWidgets import (
-    QAbstractItemView, QHBoxLayout, QHeaderView, QLabel, QProgressBar, QPushButton, QSplitter, QTableView,
-    QTextBrowser, QVBoxLayout, QWidget,
+    QAbstractItemView, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QProgressBar, QPushButton, QSizePolicy, QSplitter,
+    QTableView, QTextBrowser, QVBoxLayout, QWidget,
 )
 
 from gpuplanner.core.units import format_count
 
 from .. import engine
-from ..fields import BoundCombo
+from ..fields import BoundCheck, BoundCombo
 from ..text import tr_msg
 from .base import BasePage
 
-COLUMNS = ("rank", "gpu", "num_gpus", "layout", "memory", "days", "cost", "mfu")
+# new columns go at the end: views and tests address the first ones by position
+COLUMNS = ("rank", "gpu", "num_gpus", "layout", "memory", "days", "cost", "mfu", "framework")
+RULE_IDS = ("mfu_grade", "card_class", "consumer_multinode", "pipeline_layers")
+GRADE_COLOURS = {"poor": "#c62828", "fair": "#8a6d00", "optimistic": "#b26a00"}
+FRAMEWORK_SHORT = {"hf": QT_TRANSLATE_NOOP("PlansPage", "HF Trainer"), "deepspeed": QT_TRANSLATE_NOOP("PlansPage", "DeepSpeed"),
+                   "fsdp": QT_TRANSLATE_NOOP("PlansPage", "FSDP2"), "megatron": QT_TRANSLATE_NOOP("PlansPage", "Megatron")}
+
+
+def framework_name(p: engine.PlanRow) -> str:
+    """The plan's framework, short (a product name, through the translator like every shown text; the full
+    name is in the tooltip and the details' sentences)."""
+    short = FRAMEWORK_SHORT.get(p.plan.framework)
+    return QCoreApplication.translate("PlansPage", short) if short else p.plan.framework_name
+
+
+def grade_text(grade: str | None) -> str:
+    """The MFU grade in the UI language (the core's names, context "Rules")."""
+    return "" if not grade else QCoreApplication.translate("Rules", grade)
+
+
+def rule_name(rule_id: str) -> str:
+    from gpuplanner.core.rules import RULE_NAMES
+
+    return QCoreApplication.translate("Rules", RULE_NAMES.get(rule_id, rule_id))
+
+
+def failed_rules(p: engine.PlanRow) -> list:
+    return [r for r in p.plan.evaluation.rules if r.status == "failed"]
 
 
 def layout_text(p: engine.PlanRow) -> str:
@@ -67,12 +96,12 @@ class PlanTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.UserRole:  # sort key
             return {"rank": p.rank, "gpu": p.gpu_name, "num_gpus": p.num_gpus, "layout": layout_text(p),
                     "memory": p.memory.total, "days": _num(p.calendar_days), "tokens_per_s": _num(p.tokens_per_s),
-                    "mfu": _num(p.mfu), "cost": _num(p.cost)}[col]
+                    "mfu": _num(p.mfu), "cost": _num(p.cost), "framework": framework_name(p)}[col]
         if role == Qt.ItemDataRole.UserRole + 1:
             return p
         if role == Qt.ItemDataRole.DisplayRole:
-            if col == "rank":
-                return f"{p.rank}" + (" ★" if p.pareto else "")
+            if col == "rank":  # ★ Pareto front, ✗ fails a planning rule (tooltip: which)
+                return f"{p.rank}" + (" ★" if p.pareto else "") + (" ✗" if failed_rules(p) else "")
             if col == "gpu":
                 return short_gpu_name(p.gpu_name)
             if col == "num_gpus":
@@ -86,21 +115,38 @@ class PlanTableModel(QAbstractTableModel):
             if col == "tokens_per_s":
                 return "—" if p.tokens_per_s is None else format_count(p.tokens_per_s, 3)
             if col == "mfu":
-                return "—" if p.mfu is None else f"{p.mfu * 100:.0f}%"
+                if p.mfu is None:
+                    return "—"
+                # the grade: the cell's colour, its tooltip, the details and the ✗ of a failed rule
+                return f"{p.mfu * 100:.0f}%"
             if col == "cost":
                 return "—" if p.cost is None else f"{p.cost:,.0f}"
+            if col == "framework":
+                return framework_name(p)
         if role == Qt.ItemDataRole.ToolTipRole:
             if col == "gpu":
                 return f"{p.gpu_name} ({p.gpu})"
             if col == "num_gpus":
                 return QCoreApplication.translate("PlansPage", "{0} node(s) of {1}").format(p.nodes, p.gpus_per_node)
+            if col in ("rank", "mfu"):
+                head = [QCoreApplication.translate("PlansPage", "MFU grade") + ": " + grade_text(p.plan.mfu_grade)] \
+                    if col == "mfu" and p.plan.mfu_grade else []
+                return "\n".join(head + [("✓ " if r.status == "passed" else "✗ ") + rule_name(r.id) + ": " + tr_msg(r.message)
+                                 for r in p.plan.evaluation.rules
+                                 if r.status != "not_applicable" and (col == "rank" or r.id == "mfu_grade")])
+            if col == "framework":
+                return "\n".join(tr_msg(m) for m in p.plan.framework_reason[:1])
             return None
-        if role == Qt.ItemDataRole.ForegroundRole and col in ("days", "cost"):
+        if role == Qt.ItemDataRole.ForegroundRole and col in ("rank", "days", "cost", "mfu"):
             from PySide6.QtGui import QColor
 
-            bad = (col == "days" and not p.meets_deadline) or (col == "cost" and not p.within_budget)
+            if col == "mfu":
+                c = GRADE_COLOURS.get(p.plan.mfu_grade or "")
+                return QColor(c) if c else None
+            bad = (col == "days" and not p.meets_deadline) or (col == "cost" and not p.within_budget) or \
+                (col == "rank" and bool(failed_rules(p)))
             return QColor("#c62828") if bad else None
-        if role == Qt.ItemDataRole.TextAlignmentRole and col not in ("gpu", "layout"):
+        if role == Qt.ItemDataRole.TextAlignmentRole and col not in ("gpu", "layout", "framework"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
@@ -140,6 +186,36 @@ class PlansPage(BasePage):
         top.addWidget(self.rerun)
         self.body.addLayout(top)
 
+        # the search's own switches: framework search and the planning rules (constraints.*)
+        # a grid of three rows, so the page stays narrow enough for the live panel beside it (Chinese included)
+        switches = QGridLayout()
+        switches.setHorizontalSpacing(12)
+        switches.setVerticalSpacing(2)
+        self.search_frameworks = BoundCheck(m, "constraints.search_frameworks")
+        self.fields.append(self.search_frameworks)
+        switches.addWidget(self.search_frameworks.box, 0, 0, 1, 3)
+        self.rules_label = QLabel()
+        switches.addWidget(self.rules_label, 1, 0)
+        self.rule_checks: dict[str, BoundCheck] = {}
+        for k, rid in enumerate(RULE_IDS):
+            chk = BoundCheck(m, f"constraints.rules.{rid}")
+            self.fields.append(chk)
+            self.rule_checks[rid] = chk
+            switches.addWidget(chk.box, 1 + k // 2, 1 + k % 2)
+        switches.setColumnStretch(3, 1)
+        box = QWidget()  # its width never widens the page (the live panel keeps its share of the window)
+        box.setLayout(switches)
+        switches.setContentsMargins(0, 0, 0, 0)
+        box.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.body.addWidget(box)
+        # one line (the full list: its tooltip and the end of the details), so the page never grows taller
+        self.skipped_label = QLabel()
+        self.skipped_label.setWordWrap(False)
+        self.skipped_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.skipped_label.setStyleSheet("color: #555;")
+        self.skipped_label.setVisible(False)
+        self.body.addWidget(self.skipped_label)
+
         self.split = QSplitter(Qt.Orientation.Vertical)
         self.table_model = PlanTableModel(self)
         self.proxy = QSortFilterProxyModel(self)
@@ -158,12 +234,12 @@ class PlansPage(BasePage):
         self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.view.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.view.horizontalHeader().setMinimumSectionSize(36)
-        self.view.setMinimumHeight(180)
+        self.view.setMinimumHeight(140)
         self.view.selectionModel().currentRowChanged.connect(self._on_current)
         self.split.addWidget(self.view)
         self.details = QTextBrowser()
         self.details.setOpenExternalLinks(False)
-        self.details.setMinimumHeight(220)
+        self.details.setMinimumHeight(150)
         self.split.addWidget(self.details)
         self.split.setSizes([260, 320])
         self.body.addWidget(self.split, 1)
@@ -191,10 +267,29 @@ class PlansPage(BasePage):
         self.adopt.setToolTip(self.tr("Copy this plan's GPUs and layout into your manual layout"))
         self.rerun.setText(self.tr("Search again"))
         self.rerun.setToolTip(self.tr("Run the plan search again with the current inputs"))
+        self.search_frameworks.setText(self.tr("Choose the framework"))
+        self.search_frameworks.box.set_help(self.tr(
+            "Let the search compare Hugging Face Trainer, DeepSpeed, PyTorch FSDP2 and Megatron-Core; off: only "
+            "the framework on the Training page"))
+        self.rules_label.setText(self.tr("Planning rules:"))
+        texts = {
+            "mfu_grade": (self.tr("MFU grade"), self.tr(
+                "Rank plans with an estimated MFU below 30% (poor) after the others, unless nothing else meets "
+                "the deadline. 40–55% is good, above 55% optimistic.")),
+            "card_class": (self.tr("≥80 GB cards"), self.tr(
+                "Leave out cards under 80 GB for full training of dense models of ~70B and more")),
+            "consumer_multinode": (self.tr("consumer cards in one node"), self.tr(
+                "Consumer cards without P2P keep tensor/pipeline parallelism and ZeRO-2/3 inside one node")),
+            "pipeline_layers": (self.tr("even pipeline stages"), self.tr(
+                "Pipeline stages must divide the model's layers evenly")),
+        }
+        for rid, (label, tip) in texts.items():
+            self.rule_checks[rid].setText(label)
+            self.rule_checks[rid].box.set_help(tip + " " + self.tr("(untick to allow it)"))
         cur = self.model.scenario.constraints.currency
         self.table_model.headers = [self.tr("#"), self.tr("GPU"), self.tr("GPUs"), self.tr("Layout"),
                                     self.tr("GiB/GPU"), self.tr("Days"), self.tr("Cost ({0})").format(cur),
-                                    self.tr("MFU")]
+                                    self.tr("MFU"), self.tr("Framework")]
         self.table_model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
         self._update_status()
         self.show_details(self.current_plan())
@@ -230,8 +325,35 @@ class PlansPage(BasePage):
         else:
             text = self.tr("The search starts when the inputs are complete.")
         self.status.setText(text)
+        self._update_skipped()
         self.status.setStyleSheet("color: #c62828;" if s.state == "failed" else "")
         self.progress.setVisible(s.state == "running")
+
+    def skipped_groups(self) -> dict[str, list[str]]:
+        """The candidate GPUs the search left out, by reason (in the UI language): nothing disappears silently."""
+        s = self.ctx.search
+        skipped = dict(s.outcome.skipped) if s.state == "done" and s.outcome is not None else {}
+        from gpuplanner.core.catalog_hw import lookup_gpu
+        from gpuplanner.core.errors import PlannerError
+
+        groups: dict[str, list[str]] = {}  # the reason (in the UI language) -> the cards it leaves out
+        for gid, why in skipped.items():
+            try:
+                name = short_gpu_name(lookup_gpu(gid, self.model.scenario.hardware.custom_gpus).name)
+            except PlannerError:
+                name = gid
+            groups.setdefault(tr_msg(why), []).append(name)
+        return groups
+
+    def _update_skipped(self) -> None:
+        groups = self.skipped_groups()
+        if not groups:
+            self.skipped_label.setVisible(False)
+            return
+        lines = [self.tr("{0}: {1}").format(why, ", ".join(names)) for why, names in groups.items()]
+        self.skipped_label.setText(self.tr("Not ranked — {0}").format(" · ".join(lines)))
+        self.skipped_label.setToolTip("\n".join(lines))
+        self.skipped_label.setVisible(True)
 
     # ------------------------------------------------------------------------------- selection
     def current_plan(self) -> engine.PlanRow | None:
@@ -276,11 +398,19 @@ class PlansPage(BasePage):
         plans = self.table_model.plans
         return next((p for p in plans if p.rank == plan.rank + 1), None)
 
-    def why_text(self, a: engine.PlanRow, b: engine.PlanRow | None) -> str:
-        """Why ``a`` beat the next plan: the ranking numbers, then the core's per-token comparison."""
+    def why_summary(self, a: engine.PlanRow, b: engine.PlanRow | None) -> str:
+        """Two sentences at the top of the details: how this plan compares with the next on the ranking, then
+        the core's reason (price against delivered TFLOPS for two cards, layout and framework for one card)."""
         if b is None:
-            return self.tr("It is the only plan that fits.") if len(self.table_model.plans) == 1 else \
-                self.tr("It is the last plan shown.")
+            return ""
+        first = self.why_head(a, b)
+        cmp = engine.compare(a, b)
+        second = tr_msg(cmp[-1]) if len(cmp) > 2 else ""
+        if not second and a.plan.mfu_grade != b.plan.mfu_grade and b.plan.mfu_grade == "poor":
+            second = self.tr("#{0} is graded poor (MFU below 30%), so it ranks lower.").format(b.rank)
+        return (first + " " + second).strip()
+
+    def why_head(self, a: engine.PlanRow, b: engine.PlanRow) -> str:
         bits = []
         if a.cost is not None and b.cost is not None:
             if a.cost < b.cost:
@@ -293,11 +423,17 @@ class PlansPage(BasePage):
         elif a.calendar_days > b.calendar_days:
             bits.append(self.tr("it takes {0} days longer").format(f"{a.calendar_days - b.calendar_days:.2f}"))
         if not bits:
-            head = html.escape(self.tr("Against #{0} ({1} × {2}): it ties on the ranking objective.").format(
-                b.rank, b.num_gpus, b.gpu_name))
-        else:
-            head = html.escape(self.tr("Against #{0} ({1} × {2}): {3}.").format(
-                b.rank, b.num_gpus, b.gpu_name, "; ".join(bits)))
+            return self.tr("Against #{0} ({1} × {2}): it ties on the ranking objective.").format(
+                b.rank, b.num_gpus, short_gpu_name(b.gpu_name))
+        return self.tr("Against #{0} ({1} × {2}): {3}.").format(b.rank, b.num_gpus, short_gpu_name(b.gpu_name),
+                                                            "; ".join(bits))
+
+    def why_text(self, a: engine.PlanRow, b: engine.PlanRow | None) -> str:
+        """Why ``a`` beat the next plan: the ranking numbers, then the core's per-token comparison."""
+        if b is None:
+            return self.tr("It is the only plan that fits.") if len(self.table_model.plans) == 1 else \
+                self.tr("It is the last plan shown.")
+        head = html.escape(self.why_head(a, b))
         more = [tr_msg(m) for m in engine.compare(a, b)]
         return head + ("<ul>" + "".join(f"<li>{html.escape(t)}</li>" for t in more) + "</ul>" if more else "")
 
@@ -309,6 +445,14 @@ class PlansPage(BasePage):
         tr = self.tr
         esc = html.escape
         rows = [f"<h3>{esc(tr('#{0}: {1} × {2}').format(p.rank, p.num_gpus, p.gpu_name))}</h3>"]
+        summary = self.why_summary(p, self.next_plan(p))
+        if summary:
+            rows.append(f"<p><b>{esc(summary)}</b></p>")
+        ev = p.plan.evaluation
+        bad = failed_rules(p)
+        if bad:
+            rows.append("<p style='color:#c62828'><b>" + esc(tr("Fails the planning rules: {0}").format(
+                ", ".join(rule_name(r.id) for r in bad))) + "</b></p>")
         if not p.meets_deadline or not p.within_budget:
             flags = []
             if not p.meets_deadline:
@@ -326,6 +470,20 @@ class PlansPage(BasePage):
             + esc("".join([tr(" · interleaved ×{0}").format(L["vpp"]) if L.get("vpp", 1) > 1 else "",
                            tr(" · sequence parallel") if L.get("sp") else "",
                            tr(" · optimizer offloaded to CPU") if L.get("offload") else ""])) + "</p>")
+        if p.plan.framework_reason:
+            rows.append(f"<p><b>{tr('Framework')}</b>: {esc(framework_name(p))}</p><ul>" + "".join(
+                f"<li>{esc(tr_msg(x))}</li>" for x in p.plan.framework_reason) + "</ul>")
+        if ev.rules:
+            marks = {"passed": "✓", "failed": "✗", "allowed": "✗", "not_applicable": "–"}
+            status = {"passed": tr("passed"), "failed": tr("failed"), "allowed": tr("allowed by you"),
+                      "not_applicable": tr("does not apply")}
+            cells = []
+            for r in ev.rules:
+                colour = " style='color:#c62828'" if r.status == "failed" else ""
+                cells.append(f"<tr{colour}><td>{marks[r.status]} {esc(rule_name(r.id))}</td>"
+                             f"<td>{esc(status[r.status])}</td><td>{esc(tr_msg(r.message))}</td></tr>")
+            rows.append(f"<p><b>{tr('Planning rules')}</b></p><table cellspacing=0 cellpadding=3 border=1>"
+                        + "".join(cells) + "</table>")
         mem_cells = "".join(f"<td align=right>{getattr(m, k):.1f}</td>" for k in
                             ("weights", "gradients", "optimizer", "activations", "other"))
         fit = tr("fits") if m.fits else "<span style='color:#c62828'>" + tr("does not fit") + "</span>"
@@ -337,7 +495,7 @@ class PlansPage(BasePage):
         rows.append("<p><b>" + tr("Time") + "</b>: " + esc(tr(
             "{0} calendar days ({1} days of compute) · {2} tokens/s · MFU {3}").format(
             f"{p.calendar_days:.2f}", f"{p.compute_days:.2f}", format_count(p.tokens_per_s or 0, 3),
-            "—" if p.mfu is None else f"{p.mfu * 100:.0f}%")) + "</p>")
+            "—" if p.mfu is None else f"{p.mfu * 100:.0f}% ({grade_text(ev.mfu_grade)})")) + "</p>")
         if p.time_breakdown:
             names = {"compute": tr("compute"), "tp_comm": tr("tensor-parallel communication"),
                      "dp_comm": tr("data-parallel / ZeRO communication"), "pp_bubble": tr("pipeline bubble"),
@@ -370,6 +528,10 @@ class PlansPage(BasePage):
             rows.append(f"<p><b>{tr('How it works')}</b></p><ul>" +
                         "".join(f"<li>{esc(tr_msg(e))}</li>" for e in p.explanation) + "</ul>")
         rows.append(f"<p><b>{tr('Why it beat the next plan')}</b>: {self.why_text(p, self.next_plan(p))}</p>")
+        groups = self.skipped_groups()
+        if groups:
+            rows.append(f"<p><b>{tr('Not ranked')}</b></p><ul>" + "".join(
+                f"<li>{esc(why)}: {esc(', '.join(names))}</li>" for why, names in groups.items()) + "</ul>")
         self.details.setHtml("".join(rows))
 
     def on_model_changed(self, section: str) -> None:

@@ -1,0 +1,203 @@
+"""The planning guide's rules, as checks every plan carries and the search ranks by.
+
+Each rule is written once, element-wise (numpy arrays or plain numbers), so the search's vectorised ranking
+and :func:`evaluate.evaluate` of a single plan give the same verdicts (tests/test_rules_*.py checks both paths).
+``constraints.rules.<id>`` switches a rule off: the plan then still says it fails the rule ("allowed"), but the
+search no longer ranks by it.
+
+Rules (ids are a public contract: ``plan --json`` lists them):
+
+* ``mfu_grade`` — model FLOPs utilisation graded ``good`` 40–55%, ``fair`` 30–40%, ``poor`` < 30%,
+  ``optimistic`` > 55%. The guide: "MFU 40–55% with a mainstream GPU and an optimised framework is good; below
+  30% (framework incompatibility, bad topology) means the cost per token goes up"; the published runs agree
+  (gpu-catalog.md §4.1: Megatron-LM 41–48% on H100, Llama 3 38–43%, llm-foundry 40–46% on H100; above 55%
+  only on A100 with small models and heavy tuning — MegaScale 55.2%, torchtitan 56–61%). A poor plan is
+  ranked after every acceptable one unless no acceptable plan meets the deadline.
+* ``card_class`` — dense models of about 70B and more in full training or pretraining run on cards with
+  ≥80 GB (the guide's ~100B tier: "70B needs ≥80 GB cards"; tier ~100B = 70B, 130B). 60B is the threshold so
+  that 65B/67B models count. MoE models and LoRA/QLoRA are exempt (their per-card memory is set by the active
+  parameters or the frozen base). Cards below the class are left out of the search (listed in ``skipped``).
+* ``consumer_multinode`` — consumer cards without P2P (GeForce: no NVLink, P2P off in the stock driver;
+  gpu-catalog.md §1, §4.2: 10–35 GB/s all-reduce inside a box, 10–40× below NVLink) stay in one node for
+  layouts that communicate every step: tensor, pipeline, context or expert parallelism, or ZeRO-2/3 (sharded
+  gradients/weights). Plain data parallelism (ZeRO ≤ 1) with gradient accumulation may span nodes
+  (gpu-catalog.md §4.2: "use data parallel with gradient accumulation").
+* ``pipeline_layers`` — pipeline stages hold the same number of layers: ``num_layers mod pp = 0`` (Megatron-LM
+  asserts it unless uneven first/last stages are configured, ``megatron/training/arguments.py``; an uneven split
+  leaves every stage waiting for the largest).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .i18n import QT_TRANSLATE_NOOP
+from .messages import Msg
+
+CTX = "Rules"
+
+MFU_POOR_BELOW = 0.30
+MFU_GOOD_FROM = 0.40
+MFU_GOOD_UPTO = 0.55
+GRADES = ("poor", "fair", "good", "optimistic")  # codes 0..3
+CARD_CLASS_MIN_PARAMS = 60e9
+CARD_CLASS_MIN_GB = 80.0
+RULE_IDS = ("mfu_grade", "card_class", "consumer_multinode", "pipeline_layers")
+RULE_NAMES = {
+    "mfu_grade": QT_TRANSLATE_NOOP(CTX, "MFU grade"),
+    "card_class": QT_TRANSLATE_NOOP(CTX, "card class"),
+    "consumer_multinode": QT_TRANSLATE_NOOP(CTX, "consumer cards in one node"),
+    "pipeline_layers": QT_TRANSLATE_NOOP(CTX, "even pipeline stages"),
+}
+GRADE_NAMES = {
+    "good": QT_TRANSLATE_NOOP(CTX, "good"),
+    "fair": QT_TRANSLATE_NOOP(CTX, "fair"),
+    "poor": QT_TRANSLATE_NOOP(CTX, "poor"),
+    "optimistic": QT_TRANSLATE_NOOP(CTX, "optimistic"),
+}
+
+
+# ------------------------------------------------------------------------------------ element-wise checks
+
+
+def mfu_grade_codes(mfu) -> np.ndarray:
+    """0 poor (< 30%), 1 fair (30–40%), 2 good (40–55%), 3 optimistic (> 55%); -1 where MFU is unknown."""
+    m = np.asarray(mfu, dtype=float)
+    code = np.select([m < MFU_POOR_BELOW, m < MFU_GOOD_FROM, m <= MFU_GOOD_UPTO], [0, 1, 2], 3)
+    return np.where(np.isfinite(m), code, -1).astype(np.int64)
+
+
+def mfu_grade(mfu: float | None) -> str | None:
+    if mfu is None or not math.isfinite(mfu):
+        return None
+    return GRADES[int(mfu_grade_codes(mfu))]
+
+
+def card_class_applies(params_total: float, is_moe: bool, method: str) -> bool:
+    return params_total >= CARD_CLASS_MIN_PARAMS and not is_moe and method in ("pretrain", "full")
+
+
+def card_class_fails(params_total: float, is_moe: bool, method: str, memory_gb) -> np.ndarray:
+    return np.asarray(card_class_applies(params_total, is_moe, method)) & (np.asarray(memory_gb, float)
+                                                                           < CARD_CLASS_MIN_GB - 1e-9)
+
+
+def consumer_without_p2p(gpu: Any) -> bool:
+    """A GeForce-class card whose catalog record does not say P2P works."""
+    return getattr(gpu, "gpu_class", None) == "consumer" and getattr(gpu, "p2p", None) is not True
+
+
+def communicates_every_step(tp, pp, cp, ep, zero) -> np.ndarray:
+    """Layouts whose traffic is on the critical path of every step (not only a once-per-step all-reduce)."""
+    return ((np.asarray(tp) > 1) | (np.asarray(pp) > 1) | (np.asarray(cp) > 1) | (np.asarray(ep) > 1)
+            | (np.asarray(zero) >= 2))
+
+
+def consumer_multinode_fails(gpu: Any, nodes, tp, pp, cp, ep, zero) -> np.ndarray:
+    return np.asarray(consumer_without_p2p(gpu)) & (np.asarray(nodes) > 1) & communicates_every_step(tp, pp, cp, ep, zero)
+
+
+def pipeline_layers_fails(pp, num_layers: int) -> np.ndarray:
+    pp = np.asarray(pp)
+    return (pp > 1) & (num_layers % np.maximum(pp, 1) != 0)
+
+
+# --------------------------------------------------------------------------------------- one plan's verdicts
+
+
+@dataclass(frozen=True)
+class RuleResult:
+    """One rule's verdict for one plan: ``status`` is ``passed``, ``failed`` (the rule is on and the plan
+    breaks it), ``allowed`` (breaks it, but the user switched the rule off) or ``not_applicable``."""
+
+    id: str
+    status: str
+    message: Msg
+
+    @property
+    def passed(self) -> bool | None:
+        return None if self.status == "not_applicable" else self.status == "passed"
+
+    @property
+    def name(self) -> str:
+        return RULE_NAMES[self.id]
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "status": self.status, "passed": self.passed, "message": self.message.render()}
+
+
+def _status(applies: bool, fails: bool, enabled: bool) -> str:
+    if not applies:
+        return "not_applicable"
+    if not fails:
+        return "passed"
+    return "failed" if enabled else "allowed"
+
+
+def evaluate_rules(*, mfu: float | None, gpu: Any, gpu_memory_gb: float, params_total: float, is_moe: bool,
+                   method: str, num_layers: int, nodes: int, tp: int, pp: int, cp: int, ep: int, zero: int,
+                   switches: Any = None) -> tuple[RuleResult, ...]:
+    """Every rule's verdict for one plan (the same element-wise checks the search ranks with)."""
+    on = {rid: bool(getattr(switches, rid, True)) for rid in RULE_IDS}
+    out = []
+    # MFU grade
+    grade = mfu_grade(mfu)
+    texts = {
+        "good": QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: good (40–55% is what a tuned framework reaches on "
+                                       "mainstream GPUs)."),
+        "fair": QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: fair (30–40%); the interconnect or the layout "
+                                       "leaves some compute unused."),
+        "poor": QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: poor (below 30% something is wrong: interconnect, "
+                                       "data loading or layout), so the cost per token goes up."),
+        "optimistic": QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: optimistic (above 55% is rare in published "
+                                             "runs); measure a short run before committing."),
+    }
+    if grade is None:
+        out.append(RuleResult("mfu_grade", "not_applicable", Msg(CTX, QT_TRANSLATE_NOOP(CTX, "MFU unknown."), {})))
+    else:
+        out.append(RuleResult("mfu_grade", _status(True, grade == "poor", on["mfu_grade"]),
+                              Msg(CTX, texts[grade], {"mfu": mfu})))
+    # card class
+    applies = card_class_applies(params_total, is_moe, method)
+    fails = bool(card_class_fails(params_total, is_moe, method, gpu_memory_gb))
+    name = getattr(gpu, "name", str(gpu))
+    if not applies:
+        msg = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Any card class: not a dense model of ~70B or more in full training."), {})
+    elif fails:
+        msg = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{gpu} has {mem:g} GB; full training of a {b:.0f}B dense model wants "
+                                              "cards with ≥80 GB."), {"gpu": name, "mem": gpu_memory_gb, "b": params_total / 1e9})
+    else:
+        msg = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{mem:g} GB cards: ≥80 GB, as full training of a {b:.0f}B dense model "
+                                              "needs."), {"mem": gpu_memory_gb, "b": params_total / 1e9})
+    out.append(RuleResult("card_class", _status(applies, fails, on["card_class"]), msg))
+    # consumer cards across nodes
+    consumer = consumer_without_p2p(gpu)
+    fails = bool(consumer_multinode_fails(gpu, nodes, tp, pp, cp, ep, zero))
+    if not consumer:
+        msg = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Not a consumer card without P2P."), {})
+    elif fails:
+        msg = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{gpu} has no P2P between cards: a layout that communicates every step "
+                                              "(TP, PP, CP, EP or ZeRO-2/3) should stay in one node, and this one "
+                                              "spans {nodes}."), {"gpu": name, "nodes": nodes})
+    elif nodes > 1:
+        msg = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{gpu} across {nodes} nodes with plain data parallelism: only one "
+                                              "gradient all-reduce per step crosses the network."), {"gpu": name, "nodes": nodes})
+    else:
+        msg = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{gpu} in one node."), {"gpu": name})
+    out.append(RuleResult("consumer_multinode", _status(consumer, fails, on["consumer_multinode"]), msg))
+    # pipeline stages
+    fails = bool(pipeline_layers_fails(pp, num_layers))
+    if pp <= 1:
+        msg = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No pipeline parallelism."), {})
+    elif fails:
+        msg = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{layers} layers do not divide into {pp} pipeline stages: the stages "
+                                              "are uneven and the largest sets the pace."), {"layers": num_layers, "pp": pp})
+    else:
+        msg = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{layers} layers in {pp} pipeline stages of {per}."),
+                  {"layers": num_layers, "pp": pp, "per": num_layers // pp})
+    out.append(RuleResult("pipeline_layers", _status(pp > 1, fails, on["pipeline_layers"]), msg))
+    return tuple(out)

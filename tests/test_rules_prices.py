@@ -1,0 +1,114 @@
+"""Prices with units: every shipped quote states its unit, billing mode, region, source and date; an ambiguous
+unit is refused; the mainland H100 default is the monthly node lease it is; mainland quotes for the cards rented
+there; ``constraints.region`` picks the quotes; a card without a price is listed, never dropped silently."""
+
+from __future__ import annotations
+
+import json
+import re
+from importlib.resources import files
+
+import pytest
+
+from gpuplanner.core import catalog_hw as hw
+from gpuplanner.core import search as S
+from gpuplanner.core.cost import PriceTable
+from gpuplanner.core.errors import CatalogError
+from gpuplanner.core.evaluate import evaluate
+from gpuplanner.core.scenario import scenario_from_dict
+
+DATE_RE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
+
+
+def _raw() -> dict:
+    return json.loads(files("gpuplanner.resources").joinpath("prices.json").read_text(encoding="utf-8"))
+
+
+def test_every_entry_states_unit_mode_region_source_and_date():
+    recs = _raw()["prices"]
+    assert len(recs) >= 30
+    for i, r in enumerate(recs):
+        assert r["unit"] in hw.PRICE_UNITS, (i, r["unit"])
+        assert r["mode"] in hw.PRICE_MODES and r["unit"] in hw.PRICE_MODES[r["mode"]], (i, r["mode"], r["unit"])
+        assert r["region"] in ("mainland_china", "worldwide"), i
+        assert isinstance(r["source"], str) and r["source"].strip(), i
+        assert DATE_RE.match(str(r["date"])), (i, r["date"])
+        assert isinstance(r["price"], (int, float)) and r["price"] > 0, i
+        if r["unit"].startswith("node_"):
+            assert r["machine_gpus"], i
+        assert "AMBIGUOUS" not in (r["notes"] or "").upper(), i
+        assert r["region"] == ("mainland_china" if r["currency"] == "CNY" else "worldwide"), i
+
+
+@pytest.mark.parametrize("bad, why", [
+    ({"unit": "month"}, "ambiguous"),                     # per month of what: a card or a node?
+    ({"unit": None}, "ambiguous"),
+    ({"mode": "lease"}, "ambiguous"),
+    ({"unit": "node_month", "machine_gpus": None}, "machine_gpus"),
+    ({"mode": "on_demand", "unit": "node_month"}, "cannot be quoted"),
+    ({"region": "CN"}, "region"),
+    ({"date": ""}, "date"),
+])
+def test_an_ambiguous_price_is_refused(bad, why):
+    good = {"gpu": "h100-sxm-80gb", "price": 70000.0, "currency": "CNY", "unit": "node_month", "mode": "monthly",
+            "machine_gpus": 8, "region": "mainland_china", "provider": "x", "source": "y", "date": "2024",
+            "notes": None}
+    assert hw.parse_price_record(good).card_month == 8750.0
+    with pytest.raises(CatalogError, match=why):
+        hw.parse_price_record({**good, **bad})
+
+
+def test_the_mainland_h100_default_is_a_monthly_node_lease():
+    rec = [p for p in hw.load_prices() if p.gpu == "h100-sxm-80gb" and p.region == "mainland_china"]
+    assert len(rec) == 1 and (rec[0].unit, rec[0].mode, rec[0].quoted_price) == ("node_month", "monthly", 70000.0)
+    p = PriceTable("CNY").get("h100-sxm-80gb")
+    assert p.card_hour is None and p.spot_card_hour is None  # no made-up card-hour price
+    assert p.machine_month == 70000.0 and p.machine_gpus == 8 and "machine_month" not in p.derived
+    assert dict(p.basis) == {"machine_month": "monthly:node_month"} and p.region == "mainland_china"
+    # a month of a node is what it bills; the advice says there is no card-hour quote
+    s = scenario_from_dict({"model": {"preset": "llama-3-8b"}, "training": {"framework": "megatron"},
+                            "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}, "data": {"tokens": "2B"}})
+    ev = evaluate(s)
+    assert ev.rental_mode == "month" and ev.cost == pytest.approx(70000.0)
+    assert any("No card-hour quote" in m.render() and "a whole node leased per month" in m.render()
+               for m in ev.rental_advice)
+    # it is not cheaper per card-hour than the A800 on demand any more (issue 17: 11.99 < A100's price)
+    assert PriceTable("CNY").get("a800-sxm-80gb").card_hour == 5.15
+
+
+def test_mainland_quotes_for_the_cards_rented_there():
+    mainland = {p.gpu for p in hw.load_prices() if p.region == "mainland_china"}
+    assert {"a800-sxm-80gb", "h20-96gb", "rtx-4090-24gb", "rtx-4090d-24gb", "h100-sxm-80gb"} <= mainland
+    t = PriceTable("CNY")
+    assert t.get("a800-sxm-80gb").card_hour == 5.15 and t.get("h20-96gb").card_hour == 7.5
+    # the 4090's 1.24 CNY/card-hour is a 30-day package: billed as a month per card, never per hour
+    r = t.get("rtx-4090-24gb")
+    assert r.card_hour is None and r.machine_gpus == 1 and r.machine_month == pytest.approx(1.24 * 730)
+    # the yearly lease is kept for reference but bills nothing
+    yearly = [p for p in hw.load_prices() if p.gpu == "rtx-4090-24gb" and p.mode == "yearly"]
+    assert yearly and all(p.card_month is None and p.card_hour is None for p in yearly)
+    # no public H800 rental price was found: it has no default, and the search lists it
+    assert t.get("h800-sxm-80gb") is None
+
+
+def test_region_setting_picks_the_quotes():
+    assert PriceTable("CNY", region="worldwide").get("h100-sxm-80gb").card_hour == pytest.approx(3.99 * 7.0)
+    assert PriceTable("USD", region="mainland_china").get("a800-sxm-80gb").card_hour == pytest.approx(5.15 / 7.0)
+    assert PriceTable("CNY", region="mainland_china").get("b200-180gb") is None
+    assert PriceTable("CNY").get("b200-180gb").region == "worldwide"  # default: falls back, converted
+    s = scenario_from_dict({"model": {"preset": "llama-2-7b"}, "training": {"method": "lora"}, "data": {"tokens": "1B"},
+                            "constraints": {"max_gpus": 8, "region": "mainland_china",
+                                            "gpu_candidates": ["b200-180gb", "a800-sxm-80gb"]}})
+    r = S.search(s, top=2)
+    assert r.plans and all(p.gpu == "a800-sxm-80gb" for p in r.plans)
+    assert r.skipped_gpus["b200-180gb"].render() == "no price in mainland China — enter a quote"
+
+
+def test_user_quote_replaces_the_default_and_says_so():
+    s = scenario_from_dict({"model": {"preset": "llama-3-8b"}, "training": {"framework": "megatron"},
+                            "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}, "data": {"tokens": "2B"},
+                            "constraints": {"prices": {"h100-sxm-80gb": {"card_hour": 20.0}}}})
+    ev = evaluate(s)
+    assert ev.price.card_hour == 20.0 and ev.price.basis["card_hour"] == "your_quote"
+    assert ev.price.machine_month == 70000.0 and ev.price.basis["machine_month"] == "monthly:node_month"
+    assert ev.rental_mode in ("card_hour", "hybrid_month") and ev.cost < 70000.0
