@@ -47,7 +47,6 @@ PEN = CHART_EXPORT_WIDTH / CHART_WIDTH_PX  # cosmetic pens do not scale with the
 FOOTER_PX = 22  # space under each page's text for the page number (layout pixels)
 PAPERS = {"a4": QPageSize.PageSizeId.A4, "letter": QPageSize.PageSizeId.Letter}
 MARGIN_MM = 15.0
-FONT_DIR = Path(__file__).resolve().parent.parent / "resources" / "fonts"
 I18N_DIR = Path(__file__).resolve().parent.parent / "resources" / "i18n"
 
 # grey levels and patterns per memory part: distinguishable without colour (greyscale printers)
