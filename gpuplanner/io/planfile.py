@@ -39,7 +39,6 @@ import copy
 import dataclasses
 import errno
 import json
-import math
 import os
 import re
 import stat
@@ -61,6 +60,7 @@ from ..core.errors import PlannerError, ScenarioError
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.scenario import ModelSection, ParallelSection, Scenario
 from .model_files import ModelFiles
+from .safe_read import finite_float, reject_constant
 
 CURRENT_SCHEMA = 3
 SUFFIX = ".gpuplan"
@@ -623,20 +623,9 @@ def _decode(raw: bytes, name: str) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
-def _reject_constant(token: str) -> Any:
-    raise ValueError(f"{token} is not allowed")
-
-
-def _finite_float(token: str) -> float:
-    value = float(token)
-    if not math.isfinite(value):
-        raise ValueError(f"number {token[:20]} is out of range")
-    return value
-
-
 def _parse(text: str, name: str) -> Any:
     try:
-        return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+        return json.loads(text, parse_constant=reject_constant, parse_float=finite_float)
     except json.JSONDecodeError as err:
         if err.pos >= len(text.rstrip()) or err.msg.startswith("Unterminated string"):
             raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "not valid JSON: the file ends too early (truncated?)")) \

@@ -94,11 +94,13 @@ def nesting_depth(text: str) -> int:
     return best
 
 
-def _reject_constant(token: str) -> Any:
+def reject_constant(token: str) -> Any:
+    """``json.loads(parse_constant=…)``: NaN and ±Infinity are not numbers a file may hold."""
     raise ValueError(f"{token} is not allowed")
 
 
-def _finite_float(token: str) -> float:
+def finite_float(token: str) -> float:
+    """``json.loads(parse_float=…)``: a float literal that overflows to infinity is refused."""
     value = float(token)
     if not math.isfinite(value):
         raise ValueError(f"number {token[:20]} is out of range")
@@ -118,7 +120,7 @@ def parse_json(data: str | bytes, name: str = "file", max_depth: int = MAX_DEPTH
     if nesting_depth(data) > max_depth:
         raise UnsafeInput(f"{name}: JSON nested too deeply (over {max_depth} levels)")
     try:
-        return json.loads(data, parse_constant=_reject_constant, parse_float=_finite_float)
+        return json.loads(data, parse_constant=reject_constant, parse_float=finite_float)
     except json.JSONDecodeError as err:
         raise UnsafeInput(f"{name}: not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})") from None
     except RecursionError:
