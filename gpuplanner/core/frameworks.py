@@ -34,6 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .i18n import QT_TRANSLATE_NOOP
+from .timing import OVERLAP_FIELDS, overlap_flags
 
 CTX = "Framework"
 
@@ -112,7 +113,6 @@ def frameworks_for(method: str, allowed=None) -> tuple[str, ...]:
 def overlap_defaults(framework: str, zero: int, vpp: int, pp: int, sp: bool) -> dict[str, bool]:
     """The communication-overlap switches a framework turns on by default for one layout (read from
     :func:`timing.overlap_flags`, the time model's one copy of these defaults)."""
-    from .timing import OVERLAP_FIELDS, overlap_flags
 
     return dict(zip(OVERLAP_FIELDS, (bool(v) for v in overlap_flags(framework, zero, vpp, pp, sp))))
 

@@ -68,6 +68,7 @@ from .arrayops import ops_for as _xp
 
 from .architecture import ModelArch
 from .params import ParamCount, base_linear_params, count_params, lora_params
+from .params import attention_linears, layer_norm_params, mlp_linears
 
 GIB = float(1024**3)
 DEFAULT_CUDA_CONTEXT_GIB = 0.75
@@ -147,7 +148,6 @@ def model_facts(arch: ModelArch, params: ParamCount | None = None) -> ModelFacts
         kv_dim = arch.num_kv_heads * arch.head_dim
         v_dim = q_dim
     # Adafactor: factored second moment ~ (rows + cols) fp32 values per matrix (Shazeer & Stern 2018)
-    from .params import attention_linears, mlp_linears
 
     ada = 0.0
     n_moe = arch.num_moe_layers
@@ -372,7 +372,6 @@ def head_saved_bytes(m: ModelFacts, s, b, tp, precision: str, autocast=False, lo
 
 def _autocast_copied_fraction(m: ModelFacts) -> float:
     """Share of the parameters autocast casts to 16-bit (matmul weights and their biases)."""
-    from .params import layer_norm_params
 
     a = m.arch
     n_moe = a.num_moe_layers
