@@ -3,7 +3,9 @@
 * :class:`LiveEstimator` re-estimates the single scenario synchronously (well under a millisecond in
   the core) behind a 0-ms single-shot timer, so a burst of edits in one event-loop turn costs one
   estimate; the scaling sweep (a few dozen estimates) runs behind a 30-ms timer.
-* :class:`SearchController` runs :func:`engine.search_plans` in a :class:`QThreadPool`. Every input
+* :class:`SearchController` runs :func:`engine.search_plans` on a Python worker thread (not a
+  ``QThreadPool``: its C++ destructor waits for the worker without releasing the GIL, a deadlock when a
+  worker outlives the window). Every input
   change bumps a generation counter and sets the running job's cancel flag; results of an older
   generation are dropped, so a stale search can never overwrite a fresh one. A new document (New, Open,
   Revert, recovery) calls :meth:`SearchController.reset`: the running job is cancelled, the generation
@@ -17,7 +19,7 @@ import threading
 import time
 import traceback
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from gpuplanner.core.errors import PlannerError
 
@@ -85,14 +87,20 @@ class _JobSignals(QObject):
     progress = Signal(int, float)
 
 
-class _SearchJob(QRunnable):
+class _SearchJob:
     def __init__(self, generation: int, scenario, base_dir, ui: dict, signals: _JobSignals):
-        super().__init__()
         self.generation = generation
         self.scenario, self.base_dir, self.ui = scenario, base_dir, ui
         self.signals = signals
         self.cancel_event = threading.Event()
-        self.setAutoDelete(True)
+        self.thread = threading.Thread(target=self._run_guarded, name=f"plan-search-{generation}", daemon=True)
+
+    def _run_guarded(self) -> None:
+        try:
+            self.run()
+        except RuntimeError:
+            # the window (and the signals object) was destroyed while this stale job ran: nobody listens
+            pass
 
     def run(self) -> None:  # worker thread: no Qt widget calls here
         gen = self.generation
@@ -125,8 +133,7 @@ class SearchController(QObject):
     def __init__(self, model: ScenarioModel, parent: QObject | None = None, debounce_ms: int = 150):
         super().__init__(parent)
         self.model = model
-        self.pool = QThreadPool(self)
-        self.pool.setMaxThreadCount(1)
+        self._threads: list[threading.Thread] = []
         self.generation = 0
         self.state = "idle"
         self.outcome: engine.SearchOutcome | None = None
@@ -185,7 +192,9 @@ class SearchController(QObject):
         job = _SearchJob(self.generation, self.model.user_scenario(), self.model.base_dir, dict(self.model.ui),
                          self._signals)
         self._job = job
-        self.pool.start(job)
+        self._threads = [t for t in self._threads if t.is_alive()]
+        self._threads.append(job.thread)
+        job.thread.start()
 
     def _on_progress(self, gen: int, frac: float) -> None:
         if gen == self.generation:
@@ -212,4 +221,11 @@ class SearchController(QObject):
         if self._job is not None:
             self._job.cancel_event.set()
             self._job = None
-        self.pool.waitForDone(timeout_ms)
+        deadline = time.monotonic() + timeout_ms / 1000
+        for t in self._threads:
+            t.join(max(0.0, deadline - time.monotonic()))
+        self._threads = [t for t in self._threads if t.is_alive()]
+
+    def busy(self) -> bool:
+        """Whether a worker (current or cancelled) is still running."""
+        return any(t.is_alive() for t in self._threads)
