@@ -144,6 +144,9 @@ def format_large(value: float, unit: str = "", lang: str | None = None, digits: 
     u = _unit_text(unit, lang, v)
     scales = _ZH_SCALES if lang == ZH else _EN_SCALES
     rounded = float(f"{v:.{digits}g}")  # 9,999.6 → 1 万 rather than "10,000"
+    if abs(rounded) >= 1e15:  # beyond 万亿 / T: a power of ten reads better than "45,700,000T"
+        p = format_power(rounded, digits)
+        return _join_zh(p, "", u) if lang == ZH else f"{p} {u}".rstrip()
     for size, word in scales:
         if abs(rounded) >= size:
             scaled = _sig(rounded / size, digits)
@@ -154,6 +157,97 @@ def format_large(value: float, unit: str = "", lang: str | None = None, digits: 
     if lang == ZH:
         return _join_zh(small, "", u)
     return f"{small} {u}".rstrip()
+
+
+_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def format_sig(value: float, digits: int = 3, lang: str | None = None) -> str:
+    """A plain number with ``digits`` significant digits and no scientific notation: ``0.00037``,
+    ``1,234``, ``12.5`` (values ≥ 10^15 or < 10^-6 use :func:`format_power`)."""
+    normalize_lang(lang)
+    v = float(value)
+    if not math.isfinite(v):
+        return "—"
+    if v != 0 and (abs(v) >= 1e15 or abs(v) < 1e-6):
+        return format_power(v, digits)
+    return _sig(v, digits)
+
+
+def format_power(value: float, digits: int = 2) -> str:
+    """``4.6×10¹⁹`` — a mantissa and a power of ten written out (no ``e+19``)."""
+    v = float(value)
+    if v == 0 or not math.isfinite(v):
+        return "0" if v == 0 else "—"
+    exp = math.floor(math.log10(abs(v)))
+    mant = float(f"{v / 10 ** exp:.{max(0, digits - 1)}f}")
+    if abs(mant) >= 10:  # 9.96 rounded up to 10.0
+        mant, exp = mant / 10, exp + 1
+    m = _sig(mant, digits)
+    if exp == 0:
+        return m
+    return f"{m}×10{str(exp).translate(_SUPERSCRIPT)}"
+
+
+def format_flops(value: float, lang: str | None = None, digits: int = 2) -> str:
+    """A FLOP count: ``4.6×10¹⁹ FLOPs`` (both languages; "FLOPs" is the trade's word in Chinese too)."""
+    normalize_lang(lang)
+    return f"{format_power(value, digits)} FLOPs"
+
+
+def format_count(value: float, lang: str | None = None) -> str:
+    """A whole count for tables and axes: ``8``, ``1,024``; large ones compact (``8.03B`` / ``80.3 亿``)."""
+    v = float(value)
+    if not math.isfinite(v):
+        return "—"
+    if abs(v) >= 1e6:
+        return format_large(v, "", lang)
+    if abs(v - round(v)) < 1e-9:
+        return f"{int(round(v)):,}"
+    return _sig(v, 3)
+
+
+def format_axis(value: float, lang: str | None = None) -> str:
+    """A compact axis tick: ``950``, ``1,500``, ``20K``/``2 万``, ``3M``/``300 万``, ``0.2`` — never ``1e+06``."""
+    lang = normalize_lang(lang)
+    v = float(value)
+    if not math.isfinite(v):
+        return ""
+    a = abs(v)
+    if a >= 1e15:
+        return format_power(v, 2)
+    scales = _ZH_SCALES if lang == ZH else (_EN_SCALES + ((1e3, "K"),))
+    for size, word in scales:
+        if a >= size and (lang == ZH or size > 1e3 or a >= 1e4):
+            return f"{_sig(v / size, 3)}{word}"
+    return _sig(v, 3) if a >= 1e-6 or a == 0 else format_power(v, 2)
+
+
+def pick_time_unit(max_days: float) -> tuple[str, float]:
+    """The unit a time axis reads in for a range up to ``max_days``: hours below 2 days, weeks above
+    120 days, days otherwise. Returns (unit key ``hours``/``days``/``weeks``, days per unit)."""
+    d = float(max_days)
+    if d < 2:
+        return "hours", 1 / 24
+    if d > 120:
+        return "weeks", 7.0
+    return "days", 1.0
+
+
+def format_duration(days: float, lang: str | None = None) -> str:
+    """A duration in the unit that reads best: ``18 hours``, ``3.5 days``, ``21 weeks`` (zh: 小时/天/周)."""
+    lang = normalize_lang(lang)
+    d = float(days)
+    if not math.isfinite(d):
+        return "—"
+    unit, per = pick_time_unit(d)
+    if unit == "hours":
+        return format_hours(d * 24, lang)
+    if unit == "weeks":
+        w = d / 7
+        num = _sig(w, 2) if abs(w) < 10 else format_number(w, 0)
+        return f"{num} 周" if lang == ZH else (f"{num} week" if num == "1" else f"{num} weeks")
+    return format_days(d, lang)
 
 
 # -------------------------------------------------------------------------------------------- money

@@ -74,9 +74,10 @@ def test_examples_exist():
 
 
 def test_formatting_helpers_hand_values():
-    assert fmt_money(1234567.4, "CNY") == "1,234,567 CNY"
+    assert fmt_money(1234567.4, "CNY") == "¥1,234,567"
+    assert fmt_money(99.5, "USD") == "$100"
     assert fmt_money(None, "USD") == "—"
-    assert fmt_price(2.456, "USD") == "2.46 USD"
+    assert fmt_price(2.456, "USD") == "$2.46"
     assert fmt_days(12.345) == "12.3"
     assert fmt_days(240.4) == "240"
     assert fmt_gib(63.96) == "64.0"
@@ -142,7 +143,7 @@ def test_pdf_text_has_core_figures(reports, example):
 
 def _price_for(data) -> float:
     row = next(a for a in data.assumptions if a.what.text.startswith("Rental price"))
-    return float(row.value.split()[0].replace(",", ""))
+    return float(row.value.split()[0].lstrip("¥$€").replace(",", ""))
 
 
 @needs_poppler

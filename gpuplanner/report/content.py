@@ -14,6 +14,8 @@ by the ``fmt_*`` helpers below, which the renderer and the tests share.
 
 from __future__ import annotations
 
+from gpuplanner.formatting import format_money, format_sig
+
 import math
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -37,17 +39,18 @@ Text = Msg
 
 
 def fmt_money(value: float | None, currency: str) -> str:
-    """Whole currency units with thousands separators: ``1,234,567 CNY`` (``—`` when unknown)."""
+    """Whole currency units with thousands separators, symbol first: ``¥1,234,567`` (``—`` when unknown);
+    the one formatter, :func:`gpuplanner.formatting.format_money`."""
     if value is None or not math.isfinite(value):
         return "—"
-    return f"{value:,.0f} {currency}"
+    return format_money(value, currency, decimals=0)
 
 
 def fmt_price(value: float | None, currency: str) -> str:
-    """A unit price (per card-hour) to the cent: ``2.46 USD``."""
+    """A unit price (per card-hour) to the cent: ``$2.46``."""
     if value is None or not math.isfinite(value):
         return "—"
-    return f"{value:,.2f} {currency}"
+    return format_money(value, currency, decimals=2)
 
 
 def fmt_days(days: float | None) -> str:
@@ -79,7 +82,7 @@ def fmt_bytes(n: float | None) -> str:
         return "—"
     for unit, scale in (("PB", 1e15), ("TB", 1e12), ("GB", 1e9), ("MB", 1e6)):
         if n >= scale:
-            return f"{n / scale:,.3g} {unit}"
+            return f"{format_sig(n / scale, 3)} {unit}"
     return f"{n:,.0f} B"
 
 

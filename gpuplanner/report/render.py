@@ -17,6 +17,8 @@ How (qt-app-engineering notes §C2, §C3, pitfalls 2, 7, 8):
 
 from __future__ import annotations
 
+from gpuplanner.formatting import format_axis, format_count, format_power, format_sig
+
 import html
 import math
 import os
@@ -208,11 +210,18 @@ def ensure_cjk_font() -> str | None:
 def _plot(width: int = CHART_WIDTH_PX, height: int = CHART_HEIGHT_PX):
     import pyqtgraph as pg
 
-    pw = pg.PlotWidget(background="w")
+    class _Axis(pg.AxisItem):
+        """Tick labels through the one formatter: ``30M`` / ``3,000万``, never ``3e+07``."""
+
+        def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph)
+            return [format_axis(v * scale) for v in values]
+
+    pw = pg.PlotWidget(background="w", axisItems={"left": _Axis("left"), "bottom": _Axis("bottom")})
     pw.resize(width, height)
     pi = pw.getPlotItem()
     for name in ("left", "bottom"):
         ax = pi.getAxis(name)
+        ax.enableAutoSIPrefix(False)
         ax.setPen(pg.mkPen("k", width=PEN))
         ax.setTextPen(pg.mkPen("k"))
     pi.showGrid(x=True, y=True, alpha=0.3)
@@ -393,9 +402,9 @@ def scaling_chart(data: ReportData) -> QImage | None:
     else:
         ymin, ymax = min(min(ys), min(ideal)), max(max(ys), max(ideal))
     pi.setYRange(math.log10(ymin) - 0.15, math.log10(ymax) + 0.25, padding=0)
-    pi.getAxis("left").setTicks([[(math.log10(v), f"{v:g}") for v in _nice_log_ticks(ymin / 1.4, ymax * 1.7)]])
+    pi.getAxis("left").setTicks([[(math.log10(v), format_axis(v)) for v in _nice_log_ticks(ymin / 1.4, ymax * 1.7)]])
     pi.setXRange(lx[0] - 0.1, lx[-1] + 0.25, padding=0)
-    pi.getAxis("bottom").setTicks([[(math.log10(x), f"{int(x)}") for x in xs]])
+    pi.getAxis("bottom").setTicks([[(math.log10(x), format_count(x)) for x in xs]])
     pi.setLabel("bottom", translate("Report", "GPUs ({gpu})").format(gpu=_e(data.plan.gpu_name)))
     pi.setLabel("left", translate("Report", "training days"))
     legend = [(translate("Report", "estimated"), _swatch(None, pg.mkPen("k", width=2.5 * PEN), "o")),
@@ -447,7 +456,8 @@ def cost_time_chart(data: ReportData) -> QImage | None:
     for lbl, d, c, ch in sorted(pts, key=lambda t: (not t[3], t[2])):
         if any(abs(d - x) < 0.22 * xr and abs(c - y) < 0.07 * yr for x, y in placed):
             continue
-        t = _text_item(lbl, anchor=(-0.12, 0.5), bold=ch)
+        # a label near the right edge goes to the left of its point, so it is never cut by the frame
+        t = _text_item(lbl, anchor=(1.12, 0.5) if d > 0.55 * xr else (-0.12, 0.5), bold=ch)
         t.setPos(d, c)
         pi.addItem(t)
         placed.append((d, c))
@@ -636,11 +646,11 @@ def _html_task(data: ReportData) -> str:
     params = translate("Report", "{total} total, {active} active per token, {train} trained").format(
         total=fmt_count(t.params_total), active=fmt_count(t.params_active), train=fmt_count(t.params_trainable))
     compute = "—" if t.total_flops is None else translate("Report", "{f} FLOPs ({fpt} per token)").format(
-        f=f"{t.total_flops:.3g}", fpt=f"{t.flops_per_token:.3g}")
+        f=format_power(t.total_flops, 3), fpt=format_power(t.flops_per_token, 3))
     deadline = translate("Report", "{d} days").format(d=fmt_days(t.deadline_days)) if t.deadline_days else \
         translate("Report", "none set")
     budget = fmt_money(t.budget, t.currency) if t.budget else translate("Report", "none set")
-    pattern = translate("Report", "{h} hours per week, {phase}").format(h=f"{t.hours_per_week:g}",
+    pattern = translate("Report", "{h} hours per week, {phase}").format(h=format_sig(t.hours_per_week),
                                                                         phase=_phase_name(t.phase))
     pairs = [
         (translate("Report", "Model"), t.model_name),

@@ -21,6 +21,8 @@ from PySide6.QtWidgets import (
     QComboBox, QFileDialog, QHBoxLayout, QLabel, QMenu, QMessageBox, QToolButton, QToolTip, QVBoxLayout, QWidget,
 )
 
+from gpuplanner.formatting import format_axis, format_count, format_number, format_sig
+
 from . import engine
 
 SERIES_COLORS = {
@@ -32,12 +34,22 @@ RED = "#d32f2f"
 
 
 def short_num(v: float) -> str:
-    """Compact axis label: 950, 1.5k, 20k, 3M, 0.2."""
-    a = abs(v)
-    for scale, suf in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
-        if a >= scale:
-            return f"{v / scale:g}{suf}"
-    return f"{v:g}"
+    """Compact axis label in the UI language, never scientific notation: 950, 20K / 2万, 3M / 300万, 0.2
+    (the one formatter, :func:`gpuplanner.formatting.format_axis`)."""
+    return format_axis(v)
+
+
+def gpu_ticks(lo: float, hi: float) -> list[tuple[float, str]]:
+    """Ticks for a log GPU-count axis at the counts people rent: 1, 2, 4, 8, 16, … (every other power of two
+    when the range spans many); never a fractional GPU."""
+    if not (hi > 0 and math.isfinite(lo) and math.isfinite(hi)):
+        return []
+    lo = max(lo, 1.0)
+    k0, k1 = math.ceil(math.log2(lo) - 1e-9), math.floor(math.log2(hi) + 1e-9)
+    vals = [2 ** k for k in range(k0, k1 + 1)]
+    step = 1 if len(vals) <= 10 else 2
+    vals = vals[::step]
+    return [(math.log10(v), format_count(v)) for v in vals]
 
 
 def log_ticks(lo: float, hi: float, fmt=short_num) -> list[tuple[float, str]]:
@@ -53,13 +65,14 @@ def log_ticks(lo: float, hi: float, fmt=short_num) -> list[tuple[float, str]]:
             break
     if len(vals) > 9:  # many decades: keep every other one
         vals = vals[::2]
-    return [(math.log10(v), fmt(float(f"{v:.3g}"))) for v in vals]
+    return [(math.log10(v), fmt(float(round(v, 12)))) for v in vals]
 
 
 def legend_html(items: list[tuple[str, str, str]]) -> str:
     """A one-line legend: (colour, marker, label) -> HTML with coloured markers."""
     return " &nbsp;".join(
-        f"<span style='color:{c}'>{m.replace(' ', '&nbsp;')}</span>&nbsp;{lab.replace(' ', '&nbsp;')}"
+        f"<span style='white-space:nowrap'><span style='color:{c}'>{m.replace(' ', '&nbsp;')}</span>&nbsp;"
+        f"{lab.replace(' ', '&nbsp;')}</span>"
         for c, m, lab in items)
 
 
@@ -110,6 +123,8 @@ class ChartBase(QWidget):
         self.plot = pg.PlotWidget()
         self.plot.setMinimumHeight(110)  # leaves room for a two-line legend (Chinese) at 1280×800
         self.plot.getPlotItem().showGrid(x=True, y=True, alpha=0.25)
+        for side in ("bottom", "left"):  # our own tick labels: no "(x0.001)" SI rescaling of the axis title
+            self.plot.getPlotItem().getAxis(side).enableAutoSIPrefix(False)
         self.plot.getPlotItem().setMenuEnabled(True)
         lay.addWidget(self.plot, 1)
         self.empty = QLabel(self.plot)
@@ -168,7 +183,8 @@ class ChartBase(QWidget):
         settings.remember_dir(path)
         return path
 
-    def _set_log_ranges(self, xs, ys, x_fmt=short_num, y_fmt=short_num, pad: float = 1.25) -> None:
+    def _set_log_ranges(self, xs, ys, x_fmt=short_num, y_fmt=short_num, pad: float = 1.25,
+                        x_ticks: Callable[[float, float], list] | None = None) -> None:
         """Fix the view to the data (log axes) with readable 1-2-5 ticks."""
         xs = [v for v in xs if v and v > 0 and math.isfinite(v)]
         ys = [v for v in ys if v and v > 0 and math.isfinite(v)]
@@ -183,7 +199,7 @@ class ChartBase(QWidget):
             y0, y1 = y0 / 1.5, y1 * 1.5
         pi.setXRange(math.log10(x0), math.log10(x1), padding=0)
         pi.setYRange(math.log10(y0), math.log10(y1), padding=0)
-        pi.getAxis("bottom").setTicks([log_ticks(x0, x1, x_fmt), []])
+        pi.getAxis("bottom").setTicks([x_ticks(x0, x1) if x_ticks else log_ticks(x0, x1, x_fmt), []])
         pi.getAxis("left").setTicks([log_ticks(y0, y1, y_fmt), []])
 
     # ---------------------------------------------------------------- empty state
@@ -245,7 +261,7 @@ class ChartBase(QWidget):
 
 
 def fmt_gib(v: float) -> str:
-    return f"{v:.1f}"
+    return format_number(v, 1)
 
 
 class MemoryChart(ChartBase):
@@ -345,15 +361,26 @@ class MemoryChart(ChartBase):
         if n and getattr(self, "_legend_cap", None) != cap:
             self._legend_cap = cap
             self.retranslate()
+        # bars that differ by 100x (ZeRO-0 at 1,388 GiB next to the current 17.7 GiB): the axis stops at three
+        # times the larger of the card and the current layout; a taller bar is cut there with its value on top
+        tallest = float(totals.max()) if n else 0.0
+        top = max(cap, float(totals[0]) if n else 0.0)
+        clipped_at = 3 * top if (n and top > 0 and tallest > 3 * top) else None
+        ymax = (clipped_at or max(cap, tallest)) * 1.12 or 1.0
+        self.data["clipped_at"] = clipped_at
         for i, t in enumerate(self.totals):
             if i < n:
-                t.setText(fmt_gib(totals[i]))
+                shown = min(totals[i], clipped_at) if clipped_at else totals[i]
+                t.setText(("↑ " if clipped_at and totals[i] > clipped_at else "") + fmt_gib(totals[i]))
                 t.setColor(RED if not fits[i] else "#222")
-                t.setPos(i, totals[i])
+                # a label just under or on the capacity line is lifted above it, so the line never crosses it
+                y = shown
+                if cap > 0 and abs(shown - cap) < 0.06 * ymax:
+                    y = cap + 0.01 * ymax
+                t.setPos(i, y)
                 t.setVisible(True)
             else:
                 t.setVisible(False)
-        ymax = max([cap, *(totals.tolist() if n else [0.0])]) * 1.12 or 1.0
         pi = self.plot.getPlotItem()
         pi.setXRange(-0.6, max(n, 1) - 0.4, padding=0)
         pi.setYRange(0, ymax, padding=0)
@@ -458,7 +485,7 @@ class ScalingChart(ChartBase):
                     unit = self.tr("days") if days_mode else self.tr("tokens/s")
                     hov.append(_HoverPoint(math.log10(xi), math.log10(yi),
                                            self.tr("{0}: {1} GPUs → {2} {3}").format(
-                                               self.kind_names[kind], int(xi), f"{yi:,.3g}", unit)))
+                                               self.kind_names[kind], int(xi), format_sig(yi), unit)))
         if res.ideal_gpus and not days_mode:
             self.ideal.setData(np.array(res.ideal_gpus, float), np.array(res.ideal_tokens_per_s, float))
         elif res.ideal_gpus:
@@ -478,8 +505,8 @@ class ScalingChart(ChartBase):
         if target and target > 0:
             self.deadline.setValue(math.log10(target))
             self.deadline.label.setFormat(
-                self.tr("deadline ({0} days)").format(f"{target:g}") if days_mode
-                else self.tr("needed for the deadline: {0} tokens/s").format(short_num(float(f"{target:.3g}"))))
+                self.tr("deadline ({0} days)").format(format_sig(target)) if days_mode
+                else self.tr("needed for the deadline: {0} tokens/s").format(short_num(target)))
             self.deadline.setVisible(True)
         else:
             self.deadline.setVisible(False)
@@ -491,12 +518,12 @@ class ScalingChart(ChartBase):
             if min(ys_all) / 20 < target < max(ys_all) * 20:
                 ys_all.append(target)
             elif days_mode:
-                self.deadline_note = self.tr("deadline {0} days: far above every point").format(f"{target:g}")
+                self.deadline_note = self.tr("deadline {0} days: far above every point").format(format_sig(target))
             else:
                 self.deadline_note = self.tr("deadline needs {0} tokens/s: met at every count").format(
-                    short_num(float(f"{target:.3g}")))
+                    short_num(target))
         self._update_legend()
-        self._set_log_ranges(xs_all, ys_all, x_fmt=lambda v: f"{v:g}")
+        self._set_log_ranges(xs_all, ys_all, x_ticks=gpu_ticks)
 
 
 class CostChart(ChartBase):
@@ -597,7 +624,7 @@ class CostChart(ChartBase):
         for i, p in pts:
             hov.append(_HoverPoint(math.log10(p.calendar_days), math.log10(p.cost), self.tr(
                 "#{0} {1} × {2}<br>{3} days, {4} {5}").format(
-                p.rank, p.num_gpus, p.gpu_name, f"{p.calendar_days:.3g}", f"{p.cost:,.0f}", p.currency)))
+                p.rank, p.num_gpus, p.gpu_name, format_sig(p.calendar_days), format_number(p.cost), p.currency)))
         self.set_hover_points(hov)
         show_deadline = bool(deadline_days) and bool(deadline_days < 3 * float(max(xs)))
         show_budget = bool(budget) and bool(budget < 3 * float(max(ys)))
@@ -606,4 +633,4 @@ class CostChart(ChartBase):
         self._update_legend()
         xr = list(xs) + ([deadline_days] if show_deadline else [])
         yr = list(ys) + ([budget] if show_budget else [])
-        self._set_log_ranges(xr, yr, x_fmt=lambda v: f"{v:g}")
+        self._set_log_ranges(xr, yr)

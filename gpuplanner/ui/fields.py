@@ -52,7 +52,12 @@ def parse_float(text: str) -> float:
 def fmt_float(v: Any) -> str:
     if v is None:
         return ""
-    return f"{float(v):.6g}"
+    text = f"{float(v):.6g}"
+    if "e" in text:  # never scientific notation in a field a person reads and edits: 2e+06 -> 2000000
+        from decimal import Decimal
+
+        text = format(Decimal(text), "f")
+    return text
 
 
 def fmt_count(v: Any) -> str:

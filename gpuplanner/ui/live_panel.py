@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from gpuplanner.formatting import format_money
+
+from gpuplanner.formatting import format_sig
+
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
@@ -88,7 +92,7 @@ class LivePanel(QWidget):
         m = ev.memory
         fit = self.tr("fits") if m.fits else self.tr("does not fit")
         self.mem_value.setText(self.tr("{0} of {1} GiB per GPU — {2}").format(
-            f"{m.total:.1f}", f"{m.capacity:g}", fit))
+            f"{m.total:.1f}", format_sig(m.capacity), fit))
         self.mem_value.setStyleSheet("" if m.fits else "color: #c62828;")
         self.time_value.setText("\n".join([
             self.tr("{0} calendar days ({1} days of compute)").format(f"{ev.calendar_days:.2f}",
@@ -98,8 +102,8 @@ class LivePanel(QWidget):
             "Calendar days: what you wait, with setup, checkpoints, interruptions and your hours per week. "
             "Compute days: GPU time around the clock."))
         if ev.cost is not None:
-            self.time_value.setText(self.time_value.text() + "\n" + self.tr("{0} {1} ({2})").format(
-                f"{ev.cost:,.0f}", ev.currency, QCoreApplication.translate("Cost", ev.rental_mode_label)))
+            self.time_value.setText(self.time_value.text() + "\n" + self.tr("{0} ({1})").format(
+                format_money(ev.cost, ev.currency), QCoreApplication.translate("Cost", ev.rental_mode_label)))
         self.scaling_chart.set_deadline_days(ev.deadline_days)
 
     def on_scaling(self, res) -> None:

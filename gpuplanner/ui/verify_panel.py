@@ -11,6 +11,8 @@ Every string is set in :meth:`retranslate` (called again on ``QEvent.LanguageCha
 
 from __future__ import annotations
 
+from gpuplanner.formatting import format_sig
+
 from pathlib import Path
 
 import pyqtgraph as pg
@@ -375,7 +377,7 @@ class VerifyPanel(QWidget):
             fig = (cmp_ or {}).get(key) or {}
             cur = fig.get("currency", "")
             cells = [
-                _fmt(fig.get("mfu"), lambda v: f"{v * 100:.3g}%"),
+                _fmt(fig.get("mfu"), lambda v: format_sig(v * 100) + "%"),
                 _fmt(fig.get("tokens_per_s_per_gpu"), lambda v: f"{v:,.0f}"),
                 _fmt(fig.get("compute_days"), lambda v: f"{v:,.2f}"),
                 _fmt(fig.get("gpu_hours"), lambda v: f"{v:,.0f}"),

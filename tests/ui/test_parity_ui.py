@@ -4,6 +4,8 @@ and cost (to the displayed precision)."""
 
 from __future__ import annotations
 
+from gpuplanner.formatting import format_money
+
 import json
 import random
 import re
@@ -74,7 +76,7 @@ def _check_window(win, qtbot, scenario, cli: list[dict], top: int = 5) -> int:
         t = win.live.time_value.text()
         assert t.startswith(f"{p['calendar_days']:.2f} calendar days"), t
         if p["cost"] is not None:
-            assert f"{p['cost']:,.0f} {p['currency']}" in t, t
+            assert format_money(p["cost"], p["currency"]) in t, t
         checked += 1
         # back to the search's input for the next row (adopting changed the user's fields)
         _load(win, qtbot, scenario)
@@ -143,6 +145,6 @@ def test_200_random_scenarios_rows_and_live_panel_match_plan_json(win):
             t = win.live.time_value.text()
             assert t.startswith(f"{p['calendar_days']:.2f} calendar days")
             if p["cost"] is not None:
-                assert f"{p['cost']:,.0f} {p['currency']}" in t
+                assert format_money(p["cost"], p["currency"]) in t
             rows_checked += 1
     assert rows_checked >= 500, rows_checked

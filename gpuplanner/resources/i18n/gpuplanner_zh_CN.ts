@@ -1160,8 +1160,8 @@
         <translation>日历天数：你实际要等的时间，含环境准备、检查点、中断和你每周的工作小时数。算力天数：GPU 全天候运行的时间。</translation>
     </message>
     <message>
-        <source>{0} {1} ({2})</source>
-        <translation>{0} {1}（{2}）</translation>
+        <source>{0} ({1})</source>
+        <translation>{0}（{1}）</translation>
     </message>
     <message>
         <source>Searching for plans…</source>

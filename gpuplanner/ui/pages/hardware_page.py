@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from gpuplanner.formatting import format_sig
+
 import re
 
 from PySide6.QtCore import Qt
@@ -218,14 +220,13 @@ class HardwarePage(BasePage):
                     f.setBold(True)
                     name.setFont(f)
                 self.table.setItem(r, 1, name)
-                for c, v, fmt in ((C_MEM, g.memory_gib, "{:g}"), (C_BF16, g.bf16_tflops, "{:g}"),
-                                  (C_TDP, g.tdp_w, "{:g}")):
-                    self.table.setItem(r, c, self._unknown_item() if v is None else self._ro(fmt.format(v), True))
+                for c, v in ((C_MEM, g.memory_gib), (C_BF16, g.bf16_tflops), (C_TDP, g.tdp_w)):
+                    self.table.setItem(r, c, self._unknown_item() if v is None else self._ro(format_sig(v, 4), True))
                 link = g.intra_node_link
                 if link is None:
                     self.table.setItem(r, C_LINK, self._unknown_item())
                 else:
-                    bw = f" {g.intra_node_bw_gbs:g} GB/s" if g.intra_node_bw_gbs else ""
+                    bw = f" {format_sig(g.intra_node_bw_gbs, 4)} GB/s" if g.intra_node_bw_gbs else ""
                     self.table.setItem(r, C_LINK, self._ro(f"{link}{bw}"))
                 price = None
                 if table is not None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from gpuplanner.formatting import format_sig
+
 import html
 import math
 
@@ -109,7 +111,7 @@ class PlanTableModel(QAbstractTableModel):
             if col == "layout":
                 return layout_text(p)
             if col == "memory":
-                return f"{p.memory.total:.1f} / {p.memory.capacity:g}"
+                return f"{p.memory.total:.1f} / {format_sig(p.memory.capacity)}"
             if col == "days":
                 return f"{p.calendar_days:.2f}"
             if col == "tokens_per_s":
@@ -491,7 +493,7 @@ class PlansPage(BasePage):
                     f"<tr><th>{tr('weights')}</th><th>{tr('gradients')}</th><th>{tr('optimizer')}</th>"
                     f"<th>{tr('activations')}</th><th>{tr('other')}</th><th>{tr('total')}</th>"
                     f"<th>{tr('capacity')}</th></tr><tr>{mem_cells}<td align=right><b>{m.total:.1f}</b></td>"
-                    f"<td align=right>{m.capacity:g}</td></tr></table>")
+                    f"<td align=right>{format_sig(m.capacity)}</td></tr></table>")
         rows.append("<p><b>" + tr("Time") + "</b>: " + esc(tr(
             "{0} calendar days ({1} days of compute) · {2} tokens/s · MFU {3}").format(
             f"{p.calendar_days:.2f}", f"{p.compute_days:.2f}", format_count(p.tokens_per_s or 0, 3),
