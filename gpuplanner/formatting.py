@@ -159,7 +159,8 @@ def format_large(value: float, unit: str = "", lang: str | None = None, digits: 
     return f"{small} {u}".rstrip()
 
 
-_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+_SI = ((1e30, "Q"), (1e27, "R"), (1e24, "Y"), (1e21, "Z"), (1e18, "E"), (1e15, "P"), (1e12, "T"), (1e9, "G"),
+       (1e6, "M"), (1e3, "k"))  # SI prefixes (BIPM SI Brochure, 9th ed., 2019 + 2022 amendment for R, Q)
 
 
 def format_sig(value: float, digits: int = 3, lang: str | None = None) -> str:
@@ -175,24 +176,31 @@ def format_sig(value: float, digits: int = 3, lang: str | None = None) -> str:
 
 
 def format_power(value: float, digits: int = 2) -> str:
-    """``4.6×10¹⁹`` — a mantissa and a power of ten written out (no ``e+19``)."""
+    """``4.6×10^19`` — a mantissa and a power of ten written out, never ``4.6e+19``. (The caret rather than
+    superscript digits: the bundled CJK font, like Noto Sans CJK, has no glyphs for ⁵–⁹.)"""
     v = float(value)
     if v == 0 or not math.isfinite(v):
         return "0" if v == 0 else "—"
-    exp = math.floor(math.log10(abs(v)))
-    mant = float(f"{v / 10 ** exp:.{max(0, digits - 1)}f}")
-    if abs(mant) >= 10:  # 9.96 rounded up to 10.0
-        mant, exp = mant / 10, exp + 1
-    m = _sig(mant, digits)
+    # Python's own rounding to ``digits`` significant digits, then written out (also for subnormals)
+    mant_text, exp_text = f"{abs(v):.{max(0, digits - 1)}e}".split("e")
+    exp = int(exp_text)
+    m = ("-" if v < 0 else "") + _sig(float(mant_text), digits)
     if exp == 0:
         return m
-    return f"{m}×10{str(exp).translate(_SUPERSCRIPT)}"
+    return f"{m}×10^{exp}"
 
 
-def format_flops(value: float, lang: str | None = None, digits: int = 2) -> str:
-    """A FLOP count: ``4.6×10¹⁹ FLOPs`` (both languages; "FLOPs" is the trade's word in Chinese too)."""
+def format_flops(value: float, lang: str | None = None, digits: int = 3) -> str:
+    """A FLOP count with an SI prefix: ``46 EFLOP``, ``433 ZFLOP``, ``44.9 GFLOP`` (the trade writes FLOP counts
+    this way in both languages)."""
     normalize_lang(lang)
-    return f"{format_power(value, digits)} FLOPs"
+    v = float(value)
+    if not math.isfinite(v):
+        return "—"
+    for size, prefix in _SI:
+        if abs(v) >= size:
+            return f"{_sig(v / size, digits)} {prefix}FLOP"
+    return f"{_sig(v, digits)} FLOP"
 
 
 def format_count(value: float, lang: str | None = None) -> str:

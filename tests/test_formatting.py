@@ -15,7 +15,7 @@ SCI = re.compile(r"\d[eE][+-]?\d")
 
 
 @pytest.mark.parametrize("value, expected", [
-    (4.57e19, "4.6×10¹⁹"), (4.33e23, "4.3×10²³"), (9.96e10, "1×10¹¹"), (3.7e-4, "3.7×10⁻⁴"), (5.0, "5"),
+    (4.57e19, "4.6×10^19"), (4.33e23, "4.3×10^23"), (9.96e10, "1×10^11"), (3.7e-4, "3.7×10^-4"), (5.0, "5"),
 ])
 def test_format_power(value, expected):
     assert F.format_power(value, 2) == expected
@@ -23,14 +23,16 @@ def test_format_power(value, expected):
 
 @pytest.mark.parametrize("value, lang, expected", [
     (3e7, "en", "30M"), (3e7, "zh_CN", "3,000万"), (1500, "en", "1,500"), (2e4, "en", "20K"),
-    (2e4, "zh_CN", "2万"), (0.2, "en", "0.2"), (5e6, "en", "5M"), (1.2e8, "zh_CN", "1.2亿"), (4.6e19, "en", "4.6×10¹⁹"),
+    (2e4, "zh_CN", "2万"), (0.2, "en", "0.2"), (5e6, "en", "5M"), (1.2e8, "zh_CN", "1.2亿"), (4.6e19, "en", "4.6×10^19"),
 ])
 def test_format_axis(value, lang, expected):
     assert F.format_axis(value, lang) == expected
 
 
 def test_format_flops_and_sig():
-    assert F.format_flops(4.33e23) == "4.3×10²³ FLOPs"
+    assert F.format_flops(4.33e23) == "433 ZFLOP"
+    assert F.format_flops(4.57e19) == "45.7 EFLOP"
+    assert F.format_flops(4.49e10) == "44.9 GFLOP"
     assert F.format_sig(0.00037) == "0.00037"
     assert F.format_sig(44_900_000_000) == "44,900,000,000"
     assert F.format_sig(12.345, 3) == "12.3"

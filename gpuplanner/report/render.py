@@ -17,7 +17,7 @@ How (qt-app-engineering notes §C2, §C3, pitfalls 2, 7, 8):
 
 from __future__ import annotations
 
-from gpuplanner.formatting import format_axis, format_count, format_power, format_sig
+from gpuplanner.formatting import format_axis, format_count, format_flops, format_sig
 
 import html
 import math
@@ -645,8 +645,8 @@ def _html_task(data: ReportData) -> str:
         s=f"{tr['seq_len']:,}", g=tr["global_batch"], r=tr["recompute"])
     params = translate("Report", "{total} total, {active} active per token, {train} trained").format(
         total=fmt_count(t.params_total), active=fmt_count(t.params_active), train=fmt_count(t.params_trainable))
-    compute = "—" if t.total_flops is None else translate("Report", "{f} FLOPs ({fpt} per token)").format(
-        f=format_power(t.total_flops, 3), fpt=format_power(t.flops_per_token, 3))
+    compute = "—" if t.total_flops is None else translate("Report", "{f} ({fpt} per token)").format(
+        f=format_flops(t.total_flops), fpt=format_flops(t.flops_per_token))
     deadline = translate("Report", "{d} days").format(d=fmt_days(t.deadline_days)) if t.deadline_days else \
         translate("Report", "none set")
     budget = fmt_money(t.budget, t.currency) if t.budget else translate("Report", "none set")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpuplanner.formatting import format_power
+from gpuplanner.formatting import format_flops
 
 import json
 import time
@@ -208,7 +208,7 @@ def test_data_volume_units_and_compute(win, qtbot):
     qtbot.waitUntil(lambda: win.estimator.result.evaluation.tokens == 1.5e12)
     ev = win.estimator.result.evaluation
     # the data page shows the Evaluation's model FLOPs (6·N per token plus attention), as the CLI and the PDF
-    assert page.flops_value.text() == f"{format_power(ev.total_flops, 3)} FLOPs"
+    assert page.flops_value.text() == format_flops(ev.total_flops)
     assert "e+" not in page.flops_value.text()
     assert ev.total_flops == pytest.approx(ev.flops_per_token * 1.5e12)
     assert ev.flops_per_token > 6 * ev.params.active

@@ -876,10 +876,6 @@
         <translation>{0} token</translation>
     </message>
     <message>
-        <source>{0} FLOPs</source>
-        <translation>{0} FLOPs</translation>
-    </message>
-    <message>
         <source>Compute-optimal hint (Chinchilla, ≈20 tokens per parameter): about {0} tokens for this model; you have {1} tokens per parameter.</source>
         <translation>算力最优提示（Chinchilla，每个参数 ≈20 个 token）：该模型约需 {0} token；你目前每个参数 {1} 个 token。</translation>
     </message>
@@ -2896,10 +2892,6 @@
         <translation>总计 {total}，每 token 激活 {active}，训练 {train}</translation>
     </message>
     <message>
-        <source>{f} FLOPs ({fpt} per token)</source>
-        <translation>{f} FLOPs（每 token {fpt}）</translation>
-    </message>
-    <message>
         <source>{d} days</source>
         <translation>{d} 天</translation>
     </message>
@@ -3202,6 +3194,10 @@
     <message>
         <source>Notes</source>
         <translation>备注</translation>
+    </message>
+    <message>
+        <source>{f} ({fpt} per token)</source>
+        <translation>{f}（每 token {fpt}）</translation>
     </message>
     <message>
         <source>Training takes about {d} calendar days</source>

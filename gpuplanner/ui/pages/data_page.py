@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpuplanner.formatting import format_power
+from gpuplanner.formatting import format_flops
 
 from PySide6.QtWidgets import QButtonGroup, QFormLayout, QHBoxLayout, QLabel, QRadioButton, QWidget
 
@@ -166,7 +166,7 @@ class DataPage(BasePage):
             return
         ev = res.evaluation
         # model FLOPs over the data (the same figure as the time model, the CLI and the report)
-        self.flops_value.setText(self.tr("{0} FLOPs").format(format_power(ev.total_flops, 3)))
+        self.flops_value.setText(format_flops(ev.total_flops))
         if s.training.method == "pretrain":
             opt = ev.compute_optimal_tokens
             ratio = ev.tokens_per_param
