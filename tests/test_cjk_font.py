@@ -252,3 +252,21 @@ def test_chinese_ui_with_no_installed_font_draws_chinese(tmp_path):
     assert n >= 10
     assert out["drawn_not_tofu"] == n and out["blank"] == 0, out  # real glyphs, not boxes or nothing
     assert out["distinct"] == n, out  # different characters look different
+
+
+def test_a_character_no_font_has_fails_the_report_naming_it(tmp_path):
+    """Never a blank where a character was: a plan title with a Linear B sign (no installed or bundled
+    font draws it) exits 2 with one line naming the character, and writes nothing."""
+    env = _empty_fontconfig(tmp_path)
+    plan = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    plan["title"] = "Llama \U00010000 pretraining"
+    src = tmp_path / "odd.gpuplan"
+    src.write_text(json.dumps(plan), encoding="utf-8")
+    pdf = tmp_path / "odd.pdf"
+    res = subprocess.run([sys.executable, "-m", "gpuplanner", "report", str(src), "--lang", "zh_CN", "-o", str(pdf)],
+                         env=env, capture_output=True, text=True, timeout=180, cwd=tmp_path)
+    assert res.returncode == 2, res.stdout + res.stderr
+    lines = [ln for ln in res.stderr.splitlines() if ln.startswith("gpuplanner:")]
+    assert len(lines) == 1 and "U+10000" in lines[0], res.stderr
+    assert "Traceback" not in res.stderr
+    assert not pdf.exists()

@@ -1060,6 +1060,44 @@ def print_to(doc: QTextDocument, device, layout: QPageLayout, footer: str = "") 
     return pages
 
 
+_raw_fonts: list = []
+
+
+def unsupported_characters(text: str) -> list[str]:
+    """The characters of ``text`` that no font Qt knows (installed, or the bundled CJK subset once
+    registered) can draw: Qt would print them as empty boxes or drop them. Whitespace and control/format
+    characters are not drawn and never count."""
+    import unicodedata as ud
+
+    from PySide6.QtGui import QRawFont
+
+    # U+FFFC stands for an embedded image (a chart) in QTextDocument.toPlainText(): not drawn as text
+    wanted = sorted({c for c in text if ord(c) > 0x7E and c != "\ufffc" and not c.isspace()
+                     and ud.category(c)[0] not in "CZ"})
+    if not wanted:
+        return []
+    if not _raw_fonts:
+        for fam in QFontDatabase.families():
+            raw = QRawFont.fromFont(QFont(fam))
+            if raw.isValid():
+                _raw_fonts.append(raw)
+    # the code point, not the str: PySide6 6.12 maps some one-character strs to the wrong QChar
+    return [c for c in wanted if not any(r.supportsCharacter(ord(c)) for r in _raw_fonts)]
+
+
+def check_characters(doc: QTextDocument) -> None:
+    """A report must never drop a character silently (a vendor would get a blank where the Chinese was):
+    raise a one-line PlannerError naming the first characters no font can draw."""
+    missing = unsupported_characters(doc.toPlainText())
+    if missing:
+        from ..core.errors import PlannerError
+
+        shown = ", ".join(f"'{c}' (U+{ord(c):04X})" for c in missing[:5])
+        more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+        raise PlannerError(f"the report has characters no installed or bundled font can draw: {shown}{more}; "
+                           "install a font that has them or remove them from the plan's text")
+
+
 def export_pdf(data: ReportData, path: str | os.PathLike, paper: str = "a4", lang: str | None = None) -> Path:
     """Write the report to ``path`` as PDF (A4 or Letter). ``lang`` installs that translation first
     (``None`` keeps whatever is installed, as in the app)."""
@@ -1069,6 +1107,7 @@ def export_pdf(data: ReportData, path: str | os.PathLike, paper: str = "a4", lan
     path = Path(path)
     check_writable_folder(path)  # before the render: a read-only folder fails at once, in one line
     doc = build_document(data, lang=lang or QLocale().name())
+    check_characters(doc)
     layout = page_layout(paper)
     # rendered into memory, then written atomically: Qt never opens the output file (so it prints no
     # "QPainter::begin(): Returned false" of its own) and a full disk leaves no truncated PDF
