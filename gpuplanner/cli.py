@@ -34,7 +34,16 @@ def build_parser() -> argparse.ArgumentParser:
         register = getattr(module, "register", None)
         if register is not None:
             register(sub)
+    _add_lang_options(sub)
     return parser
+
+
+def _add_lang_options(sub) -> None:
+    """Every command takes ``--lang`` (commands that declare their own keep theirs)."""
+    for p in sub.choices.values():
+        if not any("--lang" in a.option_strings for a in p._actions):
+            p.add_argument("--lang", choices=("en", "zh_CN"), default=None,
+                           help="language of the output (default: the app's setting, else the system locale)")
 
 
 def command_names() -> set[str]:
@@ -70,6 +79,9 @@ def run_cli(argv: list[str]) -> int:
         return 2
     from .io.safe_read import one_line
 
+    from .commands import _lang
+
+    args.lang = _lang.install(getattr(args, "lang", None), gui=args.command == "report")
     old_out = sys.stdout
     sys.stdout = _TerminalSafe(old_out)
     try:

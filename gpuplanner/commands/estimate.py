@@ -13,6 +13,10 @@ from ..core.estimate import TIER_GUIDANCE
 from ..core.evaluate import evaluate
 from ..io.scenario_files import load_scenario
 from ..core.units import format_count
+from ..formatting import format_money, format_number, format_percent, format_sig
+from ._lang import msg, name, translate
+
+CTX = "CLI"
 
 
 def register(sub) -> None:
@@ -22,10 +26,6 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def _fmt(v: float) -> str:
-    return f"{v:8.2f}"
-
-
 def run(args) -> int:
     scenario, base = load_scenario(args.file)
     ev = evaluate(scenario, base)
@@ -33,43 +33,79 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
         return 0
+    print("\n".join(text_lines(ev, data)))
+    return 0
+
+
+def _label(text: str, width: int = 13) -> str:
+    """A left column label padded by display width (a Chinese character takes two columns)."""
+    import unicodedata
+
+    cols = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    return text + " " * max(1, width - cols)
+
+
+def text_lines(ev, data: dict) -> list[str]:
+    """The Evaluation as the text table, in the CLI's language, every number through the one formatter."""
     p = data["params"]
     lay = data["layout"]
+    mem = data["memory_per_gpu_gib"]
+    part_names = {
+        "weights": translate(CTX, "weights"), "gradients": translate(CTX, "gradients"),
+        "optimizer": translate(CTX, "optimizer"), "activations": translate(CTX, "activations"),
+        "other": translate(CTX, "other"),
+    }
     lines = [
-        f"Model        {data['model']}",
-        f"Parameters   total {format_count(p['total'])} ({p['total']:,})   active {format_count(p['active'])}"
-        f"   trainable {format_count(p['trainable'])}",
-        f"Tier         {data['tier']}: {TIER_GUIDANCE[data['tier']]}",
-        f"Hardware     {ev.num_gpus} × {ev.gpu_name} ({ev.gpu_memory_gib:.0f} GiB each, {ev.nodes} node(s))",
-        "Layout       {framework}: tp={tp} pp={pp} cp={cp} ep={ep} vpp={vpp} dp={dp} zero={zero} "
+        _label(translate(CTX, "Model")) + str(data["model"]),
+        _label(translate(CTX, "Parameters")) + translate(CTX, "total {total} ({exact})   active {active}   "
+                                                          "trainable {trainable}").format(
+            total=format_count(p["total"]), exact=format_number(p["total"]), active=format_count(p["active"]),
+            trainable=format_count(p["trainable"])),
+        _label(translate(CTX, "Tier")) + f"{data['tier']}: {translate('Tier', TIER_GUIDANCE[data['tier']])}",
+        _label(translate(CTX, "Hardware")) + translate(CTX, "{n} × {gpu} ({mem} GiB each, {nodes} node(s))").format(
+            n=ev.num_gpus, gpu=ev.gpu_name, mem=format_sig(ev.gpu_memory_gib), nodes=ev.nodes),
+        _label(translate(CTX, "Layout")) + "{framework}: tp={tp} pp={pp} cp={cp} ep={ep} vpp={vpp} dp={dp} zero={zero} "
         "mbs={micro_batch_size} grad_accum={grad_accum} recompute={recompute}".format(**lay),
         "",
-        "Memory per GPU (GiB)",
+        translate(CTX, "Memory per GPU (GiB)"),
     ]
-    mem = data["memory_per_gpu_gib"]
-    for key in ("weights", "gradients", "optimizer", "activations", "other"):
-        lines.append(f"  {key:<12}{_fmt(mem[key])}")
-    lines.append(f"  {'total':<12}{_fmt(mem['total'])}   of {ev.gpu_memory_gib:.0f} GiB"
-                 f" (headroom {ev.memory.headroom:.1f} GiB): {'fits' if ev.fits else 'DOES NOT FIT'}")
+    keys = [k for k in ("weights", "gradients", "optimizer", "activations", "other") if k in mem]
+    keys += [k for k in mem if k not in keys and k != "total" and isinstance(mem[k], (int, float))]
+    for key in keys:
+        lines.append("  " + _label(part_names.get(key, key), 12) + f"{format_number(mem[key], 2):>8}")
+    fit = translate(CTX, "fits") if ev.fits else translate(CTX, "DOES NOT FIT")
+    lines.append("  " + _label(translate(CTX, "total"), 12) + f"{format_number(mem['total'], 2):>8}   " + translate(
+        CTX, "of {cap} GiB (headroom {head} GiB): {fit}").format(
+            cap=format_sig(ev.gpu_memory_gib), head=format_number(ev.memory.headroom, 1), fit=fit))
     lines += [
         "",
-        "Time",
-        f"  step time        {data['step_time_s']:.3f} s",
-        f"  tokens/s/GPU     {data['tokens_per_s_per_gpu']:,.0f}",
-        f"  MFU / HFU        {data['mfu'] * 100:.1f}% / {data['hfu'] * 100:.1f}%",
-        f"  compute          {ev.compute_days:.2f} days around the clock, {ev.gpu_hours:,.0f} GPU-hours",
-        f"  calendar         {ev.calendar_days:.2f} days with setup, checkpoints, interruptions and "
-        f"{ev.scenario.constraints.hours_per_week:g} h/week",
+        translate(CTX, "Time"),
+        "  " + _label(translate(CTX, "step time"), 17) + translate(CTX, "{s} s").format(s=format_number(data["step_time_s"], 3)),
+        "  " + _label(translate(CTX, "tokens/s/GPU"), 17) + format_number(data["tokens_per_s_per_gpu"]),
+        "  " + _label(translate(CTX, "MFU / HFU"), 17) + f"{format_percent(data['mfu'], 1)} / {format_percent(data['hfu'], 1)}",
+        "  " + _label(translate(CTX, "compute"), 17) + translate(
+            CTX, "{days} days around the clock, {hours} GPU-hours").format(
+                days=format_number(ev.compute_days, 2), hours=format_number(ev.gpu_hours)),
+        "  " + _label(translate(CTX, "calendar"), 17) + translate(
+            CTX, "{days} days with setup, checkpoints, interruptions and {h} h/week").format(
+                days=format_number(ev.calendar_days, 2), h=format_sig(ev.scenario.constraints.hours_per_week)),
     ]
+    share_names = {
+        "compute": translate(CTX, "compute"), "tp_comm": translate(CTX, "tensor-parallel comm."),
+        "dp_comm": translate(CTX, "data-parallel comm."), "pp_bubble": translate(CTX, "pipeline bubble"),
+        "cp_comm": translate(CTX, "context-parallel comm."), "ep_comm": translate(CTX, "expert-parallel comm."),
+        "generation": translate(CTX, "generation"), "other": translate(CTX, "other"),
+    }
     tb = data.get("time_breakdown") or {}
     if tb:
-        lines.append("  time share       " + ", ".join(f"{k} {v * 100:.0f}%" for k, v in tb.items()))
-    lines += ["", "Cost"]
+        lines.append("  " + _label(translate(CTX, "time share"), 17)
+                     + ", ".join(f"{share_names.get(k, k)} {format_percent(v)}" for k, v in tb.items()))
+    lines += ["", translate(CTX, "Cost")]
     if ev.cost is None:
-        lines.append("  no price for this GPU: enter a quote")
+        lines.append("  " + translate(CTX, "no price for this GPU: enter a quote"))
     else:
-        lines.append(f"  {ev.cost:,.0f} {ev.currency} ({ev.rental_mode_label})")
+        lines.append(f"  {format_money(ev.cost, ev.currency)} ({name('Cost', ev.rental_mode_label)})")
     for m in ev.messages:
-        lines.append(f"! {m.render()}")
-    print("\n".join(lines))
-    return 0
+        lines.append(f"! {msg(m)}")
+    return lines
+

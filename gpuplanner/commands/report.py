@@ -23,7 +23,8 @@ def register(sub) -> None:
     p = sub.add_parser("report", help="write the printed plan (PDF) for a scenario or .gpuplan file")
     p.add_argument("file", help="scenario JSON or .gpuplan file")
     p.add_argument("-o", "--output", required=True, help="PDF file to write")
-    p.add_argument("--lang", choices=LANGS, default="en", help="report language (default en)")
+    p.add_argument("--lang", choices=LANGS, default=None,
+                   help="report language (default: the app's setting, else the system locale)")
     p.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size (default a4)")
     p.add_argument("--author", default=None, help="author/team for the title block (default: the app's setting)")
     p.set_defaults(func=run)

@@ -359,6 +359,149 @@
     </message>
 </context>
 <context>
+    <name>CLI</name>
+    <message>
+        <source>weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>gradients</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <source>activations</source>
+        <translation>激活值</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数量</translation>
+    </message>
+    <message>
+        <source>total {total} ({exact})   active {active}   trainable {trainable}</source>
+        <translation>总计 {total}（{exact}）   每 token 激活 {active}   可训练 {trainable}</translation>
+    </message>
+    <message>
+        <source>Tier</source>
+        <translation>档位</translation>
+    </message>
+    <message>
+        <source>Hardware</source>
+        <translation>硬件</translation>
+    </message>
+    <message>
+        <source>{n} × {gpu} ({mem} GiB each, {nodes} node(s))</source>
+        <translation>{n} × {gpu}（每卡 {mem} GiB，{nodes} 个节点）</translation>
+    </message>
+    <message>
+        <source>Layout</source>
+        <translation>并行布局</translation>
+    </message>
+    <message>
+        <source>Memory per GPU (GiB)</source>
+        <translation>单卡显存（GiB）</translation>
+    </message>
+    <message>
+        <source>fits</source>
+        <translation>放得下</translation>
+    </message>
+    <message>
+        <source>DOES NOT FIT</source>
+        <translation>放不下</translation>
+    </message>
+    <message>
+        <source>total</source>
+        <translation>合计</translation>
+    </message>
+    <message>
+        <source>of {cap} GiB (headroom {head} GiB): {fit}</source>
+        <translation>/ {cap} GiB（余量 {head} GiB）：{fit}</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>step time</source>
+        <translation>每步时间</translation>
+    </message>
+    <message>
+        <source>{s} s</source>
+        <translation>{s} 秒</translation>
+    </message>
+    <message>
+        <source>tokens/s/GPU</source>
+        <translation>每卡 tokens/s</translation>
+    </message>
+    <message>
+        <source>MFU / HFU</source>
+        <translation>MFU / HFU</translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation>算力时间</translation>
+    </message>
+    <message>
+        <source>{days} days around the clock, {hours} GPU-hours</source>
+        <translation>全天候 {days} 天，{hours} 卡时</translation>
+    </message>
+    <message>
+        <source>calendar</source>
+        <translation>日历时间</translation>
+    </message>
+    <message>
+        <source>{days} days with setup, checkpoints, interruptions and {h} h/week</source>
+        <translation>{days} 天（含环境准备、检查点、中断，每周 {h} 小时）</translation>
+    </message>
+    <message>
+        <source>tensor-parallel comm.</source>
+        <translation>张量并行通信</translation>
+    </message>
+    <message>
+        <source>data-parallel comm.</source>
+        <translation>数据并行通信</translation>
+    </message>
+    <message>
+        <source>pipeline bubble</source>
+        <translation>流水线气泡</translation>
+    </message>
+    <message>
+        <source>context-parallel comm.</source>
+        <translation>上下文并行通信</translation>
+    </message>
+    <message>
+        <source>expert-parallel comm.</source>
+        <translation>专家并行通信</translation>
+    </message>
+    <message>
+        <source>generation</source>
+        <translation>生成（rollout）</translation>
+    </message>
+    <message>
+        <source>time share</source>
+        <translation>时间占比</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <source>no price for this GPU: enter a quote</source>
+        <translation>此 GPU 没有价格：请输入报价</translation>
+    </message>
+</context>
+<context>
     <name>ChartBase</name>
     <message>
         <source>The chart could not be drawn as an image.</source>
