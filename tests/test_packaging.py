@@ -204,6 +204,9 @@ def test_linux_plugin_trim_drops_only_embedded_platforms(monkeypatch):
     assert keep((plugins + "platforms/libqwayland.so", "/src", "BINARY"))
     assert keep((plugins + "platforms/libqoffscreen.so", "/src", "BINARY"))
     assert not keep((plugins + "platforms/libqvnc.so", "/src", "BINARY"))
+    assert not keep((plugins + "platformthemes/libqgtk3.so", "/src", "BINARY"))  # links the system GTK 3
+    assert keep((plugins + "platformthemes/libqxdgdesktopportal.so", "/src", "BINARY"))
+    assert keep((plugins + "xcbglintegrations/libqxcb-glx-integration.so", "/src", "BINARY"))
     assert not keep((plugins + "egldeviceintegrations/libqeglfs-kms-integration.so", "/src", "BINARY"))
     assert not keep(("PySide6/Qt/lib/libQt6EglFSDeviceIntegration.so.6", "/src", "BINARY"))
     assert keep(("PySide6/Qt/lib/libQt6Gui.so.6", "/src", "BINARY"))
