@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
-# Build the Linux onedir bundle with packaging/gpuplanner.spec and smoke-test the frozen app headless:
-#   1. --self-test (opens the main window, walks the pages, renders the charts, exits 0)
+# Build the Linux onedir bundle with packaging/gpuplanner.spec and smoke-test the frozen app:
+#   0. the bundle carries every library its Qt plugins need but the documented system ones
+#      (packaging/check_bundle_libs.py: DT_NEEDED closure + ldd against the bundle's own lib dir)
+#   1. --self-test (opens the main window, walks the pages, renders the charts, exits 0), headless, then on a
+#      real X server: Xvfb with QT_QPA_PLATFORM=xcb, the system's copies of the X client libraries the
+#      bundle carries made unreadable (a private mount namespace, root only), and a screenshot of the
+#      first window that must not be blank (packaging/check_screenshot.py)
 #   2. opens an example .gpuplan passed on the command line (GUI, with --self-test) and reads it with the
 #      frozen CLI (`gpuplanner estimate PLAN`)
 #   3. exports a PDF report (`gpuplanner report PLAN -o OUT.pdf`) when the report command exists
@@ -10,6 +15,11 @@
 #
 # Python: the project venv (.venv, created/updated with the [build] extra, as scripts/test.sh does), or the
 # interpreter in $GPUPLANNER_BUILD_PYTHON when set (it must already have PyInstaller and the package).
+#
+# System packages (Debian names; installed here when run as root with apt-get, else named and required):
+# the X client libraries Qt's xcb platform plugin links (PyInstaller bundles what it finds on the build
+# machine, so they must be here) and Xvfb for the real-display check. Without root (no mount namespace)
+# or without Xvfb the X check is skipped with a note, unless GPUPLANNER_REQUIRE_X_CHECK=1 (.ci/run).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -28,6 +38,25 @@ step() { printf '\n== %s\n' "$*"; }
 fail() { echo "build_linux: FAILED: $*" >&2; exit 1; }
 
 T_ALL=$(now)
+XCB_PACKAGES="libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 libxcb-xkb1 \
+libxkbcommon-x11-0 libxkbcommon0 libxcb-shape0 libxcb-randr0 libxcb-util1 libxcb-shm0 libxcb-sync1 libxcb-xfixes0 \
+libxcb-render0 libx11-xcb1"
+if command -v dpkg >/dev/null 2>&1; then
+    # shellcheck disable=SC2086
+    if ! dpkg -s $XCB_PACKAGES xvfb >/dev/null 2>&1; then
+        if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+            step "apt-get install the X client libraries to bundle, and Xvfb"
+            apt-get update -qq >/dev/null 2>&1 || true
+            # shellcheck disable=SC2086
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $XCB_PACKAGES xvfb >/dev/null \
+                || fail "apt-get install $XCB_PACKAGES xvfb"
+        else
+            # shellcheck disable=SC2086
+            dpkg -s $XCB_PACKAGES >/dev/null 2>&1 \
+                || fail "the bundle needs the X client libraries on the build machine: sudo apt-get install $XCB_PACKAGES"
+        fi
+    fi
+fi
 if [ -n "${GPUPLANNER_BUILD_PYTHON:-}" ]; then
     PY="$GPUPLANNER_BUILD_PYTHON"
 else
@@ -57,9 +86,13 @@ EXE="$BUNDLE/gpuplanner"
 [ -x "$EXE" ] || fail "$EXE missing"
 echo "built $BUNDLE in $BUILD_TIME ($(du -sh "$BUNDLE" | cut -f1) unpacked)"
 
+step "libraries of the bundled Qt plugins (packaging/check_bundle_libs.py)"
+"$PY" "$ROOT/packaging/check_bundle_libs.py" "$BUNDLE" || fail "the bundle lacks libraries its Qt plugins need"
+
 export QT_QPA_PLATFORM=offscreen
 SMOKE_HOME="$(mktemp -d)"
-trap 'rm -rf "$SMOKE_HOME"' EXIT
+XVFB_PID=""
+trap '[ -z "$XVFB_PID" ] || kill "$XVFB_PID" 2>/dev/null || true; rm -rf "$SMOKE_HOME"' EXIT
 # Never touch the real user's settings/recent files while smoke-testing.
 export HOME="$SMOKE_HOME" XDG_CONFIG_HOME="$SMOKE_HOME/config" XDG_DATA_HOME="$SMOKE_HOME/data" XDG_CACHE_HOME="$SMOKE_HOME/cache"
 run() {  # run the frozen app with a time limit, from a neutral folder
@@ -70,6 +103,69 @@ step "frozen --self-test"
 T=$(now)
 run --self-test || fail "frozen --self-test exited $?"
 echo "self-test ok in $(since "$T")"
+
+step "frozen --self-test on a real X server (Xvfb, QT_QPA_PLATFORM=xcb, system X client libraries hidden)"
+x_skip() {
+    if [ "${GPUPLANNER_REQUIRE_X_CHECK:-0}" = 1 ]; then fail "X check: $*"; fi
+    echo "build_linux: skipped the X check: $*" >&2
+}
+if ! command -v Xvfb >/dev/null 2>&1; then
+    x_skip "Xvfb is not installed (apt-get install xvfb)"
+elif [ "$(id -u)" != 0 ] || ! unshare --mount --propagation private true 2>/dev/null; then
+    x_skip "hiding the system's X client libraries needs root and a mount namespace (unshare -m)"
+else
+    T=$(now)
+    mkdir -p "$SMOKE_HOME/xvfb"
+    # -displayfd: Xvfb picks a free display number and writes it on fd 3 once it accepts clients.
+    Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$SMOKE_HOME/xvfb/display" 2>"$SMOKE_HOME/xvfb/log" &
+    XVFB_PID=$!
+    for _ in $(seq 100); do [ -s "$SMOKE_HOME/xvfb/display" ] && break; sleep 0.1; done
+    [ -s "$SMOKE_HOME/xvfb/display" ] || { cat "$SMOKE_HOME/xvfb/log" >&2; fail "Xvfb did not start"; }
+    X_DISPLAY=":$(head -1 "$SMOKE_HOME/xvfb/display")"
+    # The system files of the X client libraries the bundle carries (libxcb-icccm.so.4 …): inside a private
+    # mount namespace each is covered by /dev/null, so any attempt to load a system copy fails ("file too
+    # short") as on a machine without them; the host and Xvfb (outside the namespace) are untouched.
+    mapfile -t HIDE < <("$PY" "$ROOT/packaging/check_bundle_libs.py" --system-copies "$BUNDLE")
+    echo "hiding ${#HIDE[@]} system files: $(for f in "${HIDE[@]}"; do basename "$f"; done | tr '\n' ' ')"
+    QXCB="$(find "$BUNDLE" -path '*/plugins/platforms/libqxcb.so' | head -1)"
+    [ -n "$QXCB" ] || fail "no libqxcb.so in the bundle"
+    SHOT="$ROOT/dist/linux-xcb-first-window.png"
+    rm -f "$SHOT"
+    XLOG="$SMOKE_HOME/xvfb/app.log"
+    # shellcheck disable=SC2016
+    if ! (cd "$SMOKE_HOME" && unshare --mount --propagation private bash -c '
+            set -euo pipefail
+            qxcb="$1"; shift
+            while [ "$1" != -- ]; do mount --bind /dev/null "$1"; [ ! -s "$1" ]; shift; done; shift
+            # control: without the bundle on the library path the xcb plugin no longer resolves
+            if out="$(env -u LD_LIBRARY_PATH ldd "$qxcb" 2>&1)"; then
+                case "$out" in
+                    *"not found"*) ;;
+                    *) echo "$out" >&2; echo "the system X client libraries are still visible" >&2; exit 3 ;;
+                esac
+            fi
+            exec "$@"' hide "$QXCB" "${HIDE[@]}" -- \
+            env DISPLAY="$X_DISPLAY" QT_QPA_PLATFORM=xcb GPUPLANNER_SELF_TEST_SCREENSHOT="$SHOT" \
+            timeout 120 "$EXE" --self-test) >"$XLOG" 2>&1; then
+        cat "$XLOG" >&2
+        fail "frozen --self-test on Xvfb with the xcb platform"
+    fi
+    cat "$XLOG"
+    "$PY" "$ROOT/packaging/check_screenshot.py" "$SHOT" || fail "the first window on Xvfb is blank ($SHOT)"
+    kill "$XVFB_PID" 2>/dev/null || true
+    XVFB_PID=""
+    echo "xcb self-test ok in $(since "$T") (screenshot: $SHOT)"
+fi
+
+step "install-desktop.sh (menu entry, application/x-gpuplan for *.gpuplan) in the throwaway HOME"
+"$BUNDLE/install-desktop.sh" || fail "install-desktop.sh"
+if command -v desktop-file-validate >/dev/null 2>&1; then
+    desktop-file-validate "$XDG_DATA_HOME/applications/gpuplanner.desktop" || fail "the installed .desktop file is invalid"
+fi
+if command -v xdg-mime >/dev/null 2>&1; then
+    [ "$(xdg-mime query default application/x-gpuplan)" = gpuplanner.desktop ] || fail "xdg-mime: .gpuplan files do not open with GPU Planner"
+fi
+"$BUNDLE/install-desktop.sh" --uninstall >/dev/null || fail "install-desktop.sh --uninstall"
 
 step "frozen CLI"
 run --version || fail "frozen --version"

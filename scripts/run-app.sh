@@ -4,8 +4,7 @@
 # On Linux it first asks ldd whether Qt's platform plugin finds its system libraries; when some are missing
 # it names them and prints the one command that installs them, instead of Qt's "Could not load the Qt
 # platform plugin "xcb"" abort.
-source "$(dirname "$0")/_python.sh"
-ensure_venv ""
+source "$(dirname "${BASH_SOURCE[0]}")/_python.sh"
 
 # Debian/Ubuntu package holding a library: Debian policy 8.1 names a shared-library package after its
 # soname (libfoo.so.3 -> libfoo3; a name ending in a digit takes a hyphen: libxkbcommon-x11.so.0 ->
@@ -105,7 +104,10 @@ check_qt_platform() {
     return 1
 }
 
-if [ "$(uname -s)" = Linux ]; then
-    check_qt_platform || exit 1
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then  # run, not sourced (tests source it for the functions)
+    ensure_venv ""
+    if [ "$(uname -s)" = Linux ]; then
+        check_qt_platform || exit 1
+    fi
+    exec "$VENV/bin/gpuplanner" "$@"
 fi
-exec "$VENV/bin/gpuplanner" "$@"
