@@ -41,15 +41,19 @@ T_ALL=$(now)
 XCB_PACKAGES="libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 libxcb-xkb1 \
 libxkbcommon-x11-0 libxkbcommon0 libxcb-shape0 libxcb-randr0 libxcb-util1 libxcb-shm0 libxcb-sync1 libxcb-xfixes0 \
 libxcb-render0 libx11-xcb1"
+AS_ROOT=()  # how to run a command as root: directly, or with password-less sudo (a GitHub runner); else none
+if [ "$(id -u)" = 0 ]; then AS_ROOT=(env)
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then AS_ROOT=(sudo -n)
+fi
 if command -v dpkg >/dev/null 2>&1; then
     # shellcheck disable=SC2086
     if ! dpkg -s $XCB_PACKAGES xvfb >/dev/null 2>&1; then
-        if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        if [ ${#AS_ROOT[@]} -gt 0 ] && command -v apt-get >/dev/null 2>&1; then
             step "apt-get install the X client libraries to bundle, and Xvfb"
-            apt-get update -qq >/dev/null 2>&1 || true
+            "${AS_ROOT[@]}" apt-get update -qq >/dev/null 2>&1 || true
             # shellcheck disable=SC2086
-            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $XCB_PACKAGES xvfb >/dev/null \
-                || fail "apt-get install $XCB_PACKAGES xvfb"
+            "${AS_ROOT[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $XCB_PACKAGES xvfb \
+                >/dev/null || fail "apt-get install $XCB_PACKAGES xvfb"
         else
             # shellcheck disable=SC2086
             dpkg -s $XCB_PACKAGES >/dev/null 2>&1 \
@@ -111,8 +115,8 @@ x_skip() {
 }
 if ! command -v Xvfb >/dev/null 2>&1; then
     x_skip "Xvfb is not installed (apt-get install xvfb)"
-elif [ "$(id -u)" != 0 ] || ! unshare --mount --propagation private true 2>/dev/null; then
-    x_skip "hiding the system's X client libraries needs root and a mount namespace (unshare -m)"
+elif [ ${#AS_ROOT[@]} = 0 ] || ! "${AS_ROOT[@]}" unshare --mount --propagation private true 2>/dev/null; then
+    x_skip "hiding the system's X client libraries needs root (or sudo -n) and a mount namespace (unshare -m)"
 else
     T=$(now)
     mkdir -p "$SMOKE_HOME/xvfb"
@@ -133,9 +137,10 @@ else
     rm -f "$SHOT"
     XLOG="$SMOKE_HOME/xvfb/app.log"
     # shellcheck disable=SC2016
-    if ! (cd "$SMOKE_HOME" && unshare --mount --propagation private bash -c '
+    # The namespace is made as root; the app then runs as the calling user again (setpriv).
+    if ! (cd "$SMOKE_HOME" && "${AS_ROOT[@]}" unshare --mount --propagation private bash -c '
             set -euo pipefail
-            qxcb="$1"; shift
+            uid="$1"; gid="$2"; qxcb="$3"; shift 3
             while [ "$1" != -- ]; do mount --bind /dev/null "$1"; [ ! -s "$1" ]; shift; done; shift
             # control: without the bundle on the library path the xcb plugin no longer resolves
             if out="$(env -u LD_LIBRARY_PATH ldd "$qxcb" 2>&1)"; then
@@ -144,9 +149,11 @@ else
                     *) echo "$out" >&2; echo "the system X client libraries are still visible" >&2; exit 3 ;;
                 esac
             fi
-            exec "$@"' hide "$QXCB" "${HIDE[@]}" -- \
-            env DISPLAY="$X_DISPLAY" QT_QPA_PLATFORM=xcb GPUPLANNER_SELF_TEST_SCREENSHOT="$SHOT" \
-            timeout 120 "$EXE" --self-test) >"$XLOG" 2>&1; then
+            if [ "$uid" != 0 ]; then exec setpriv --reuid="$uid" --regid="$gid" --clear-groups -- "$@"; fi
+            exec "$@"' hide "$(id -u)" "$(id -g)" "$QXCB" "${HIDE[@]}" -- \
+            env HOME="$HOME" XDG_CONFIG_HOME="$XDG_CONFIG_HOME" XDG_DATA_HOME="$XDG_DATA_HOME" \
+            XDG_CACHE_HOME="$XDG_CACHE_HOME" DISPLAY="$X_DISPLAY" QT_QPA_PLATFORM=xcb \
+            GPUPLANNER_SELF_TEST_SCREENSHOT="$SHOT" timeout 120 "$EXE" --self-test) >"$XLOG" 2>&1; then
         cat "$XLOG" >&2
         fail "frozen --self-test on Xvfb with the xcb platform"
     fi

@@ -119,7 +119,13 @@ def test_workflow_references_files_that_exist():
 def test_ci_run_builds_the_linux_bundle_after_the_tests():
     lines = [ln.strip() for ln in (ROOT / ".ci" / "run").read_text().splitlines() if ln.strip() and not ln.startswith("#")]
     assert "set -euo pipefail" in lines  # a failing packaging step fails CI
-    assert lines.index("bash scripts/test.sh") < lines.index("bash packaging/build_linux.sh")
+    build = next(i for i, ln in enumerate(lines) if ln.endswith("bash packaging/build_linux.sh"))
+    assert lines.index("bash scripts/test.sh") < build
+    # CI fails when the frozen app's real-display check (Xvfb, xcb, system X libraries hidden) cannot run
+    assert lines[build] == "GPUPLANNER_REQUIRE_X_CHECK=1 bash packaging/build_linux.sh"
+    text = (ROOT / ".ci" / "run").read_text()
+    for package in ("xvfb", "desktop-file-utils", "xdg-utils", "libxcb-cursor0", "libxcb-icccm4", "libxcb-keysyms1"):
+        assert package in text, package
 
 
 @pytest.mark.skipif(shutil.which("actionlint") is None, reason="actionlint not installed")
