@@ -324,7 +324,7 @@ def test_dmg_script_links_applications_and_retries_hdiutil():
         assert plistlib.load(fh)["com.apple.security.cs.allow-unsigned-executable-memory"] is True
 
 
-@pytest.mark.parametrize("script", ["build_linux.sh", "macos/make_dmg.sh", "macos/setup_signing.sh"])
+@pytest.mark.parametrize("script", ["build_linux.sh", "linux/install-desktop.sh", "macos/make_dmg.sh", "macos/setup_signing.sh"])
 def test_shell_scripts_parse(script):
     proc = subprocess.run(["bash", "-n", str(PKG / script)], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
