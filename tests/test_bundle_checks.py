@@ -184,3 +184,4 @@ def test_screenshot_check(shots, capsys):
     w, h, colours, dominant = shot.colour_stats(str(shots / "window.png"))
     assert (w, h) == (320, 200) and colours >= 32 and dominant < 0.9
     assert shot.main([str(shots / "missing.png")]) == 1
+
