@@ -121,10 +121,11 @@ def test_ci_run_builds_the_linux_bundle_after_the_tests():
     assert "set -euo pipefail" in lines  # a failing packaging step fails CI
     build = next(i for i, ln in enumerate(lines) if ln.endswith("bash packaging/build_linux.sh"))
     assert lines.index("bash scripts/test.sh") < build
-    # CI fails when the frozen app's real-display check (Xvfb, xcb, system X libraries hidden) cannot run
-    assert lines[build] == "GPUPLANNER_REQUIRE_X_CHECK=1 bash packaging/build_linux.sh"
+    # CI fails when the frozen app's display checks (Xvfb + xcb, Weston + wayland; system X libraries hidden)
+    # cannot run
+    assert lines[build] == "GPUPLANNER_REQUIRE_DISPLAY_CHECK=1 bash packaging/build_linux.sh"
     text = (ROOT / ".ci" / "run").read_text()
-    for package in ("xvfb", "desktop-file-utils", "xdg-utils", "libxcb-cursor0", "libxcb-icccm4", "libxcb-keysyms1"):
+    for package in ("xvfb", "weston", "desktop-file-utils", "xdg-utils", "libxcb-cursor0", "libxcb-icccm4", "libxcb-keysyms1"):
         assert package in text, package
 
 

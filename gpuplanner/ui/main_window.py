@@ -897,7 +897,8 @@ class MainWindow(QMainWindow):
         """Self-test (``GPUPLANNER_SELF_TEST_SCREENSHOT=FILE.png``): once the window system reports the first
         window exposed and it has painted, save what the screen shows, read back from the window system
         (``QScreen.grabWindow(0)``: on X11 the X server's root window), so a check outside the app can see
-        that a real window appeared (packaging/build_linux.sh runs it under Xvfb with the xcb platform)."""
+        that a real window appeared (packaging/build_linux.sh runs it under Xvfb with the xcb platform).
+        Wayland lets no client read the screen; there the exposed window's own rendering is saved."""
         app = QApplication.instance()
         t0 = time.monotonic()
         while not (self.windowHandle() and self.windowHandle().isExposed()) and time.monotonic() - t0 < timeout_s:
@@ -907,11 +908,13 @@ class MainWindow(QMainWindow):
             return [f"the window was not exposed within {timeout_s:.0f} s"]
         self.repaint()
         app.processEvents()
-        pixmap = self.screen().grabWindow(0)
+        pixmap, what = self.screen().grabWindow(0), "screen"
+        if pixmap.isNull():  # Wayland gives clients no screen grab: the exposed window's own rendering
+            pixmap, what = self.grab(), "window (no screen grab on this platform)"
         if pixmap.isNull() or not pixmap.save(path, "PNG"):
             return [f"could not save the screen grab to {path}"]
-        print(f"self-test: screen {pixmap.width()}x{pixmap.height()} saved to {path}; window at "
-              f"{self.x()},{self.y()} {self.width()}x{self.height()}")
+        print(f"self-test: {app.platformName()}: {what} {pixmap.width()}x{pixmap.height()} saved to {path}; "
+              f"window at {self.x()},{self.y()} {self.width()}x{self.height()}")
         return []
 
     def self_test(self, timeout_s: float = 60.0) -> int:
