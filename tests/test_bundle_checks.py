@@ -145,6 +145,40 @@ def test_parse_ldd():
                                     "libxcb-icccm.so.4": None}
 
 
+def test_ldd_check_on_captured_output(tmp_path):
+    """ldd_problems with a stand-in ldd printing what the real one prints: a missing xcb library is a
+    problem, a missing GL library is not (the system's), a bundled library resolved elsewhere is."""
+    bundle = _bundle(tmp_path, {QXCB: ["libc.so.6"], "_internal/libxkbcommon.so.0": ["libc.so.6"]})
+    out = tmp_path / "ldd-out.txt"
+    fake = tmp_path / "ldd"
+    fake.write_text(f'#!/bin/sh\n[ "$LD_LIBRARY_PATH" = "{bundle / "_internal"}" ] || exit 9\ncat "{out}"\n')
+    fake.chmod(0o755)
+    inside = bundle / "_internal" / "libxkbcommon.so.0"
+    out.write_text(f"\tlibGL.so.1 => not found\n\tlibxkbcommon.so.0 => {inside} (0x00007f0c1e56f000)\n")
+    assert libs.ldd_problems(bundle, ldd=str(fake)) == []
+    out.write_text("\tlibxcb-icccm.so.4 => not found\n"
+                   "\tlibxkbcommon.so.0 => /lib/x86_64-linux-gnu/libxkbcommon.so.0 (0x00007f0c1e56f000)\n")
+    assert libs.ldd_problems(bundle, ldd=str(fake)) == [
+        "_internal/PySide6/Qt/plugins/platforms/libqxcb.so: libxcb-icccm.so.4 => not found",
+        "_internal/PySide6/Qt/plugins/platforms/libqxcb.so: libxkbcommon.so.0 => "
+        "/lib/x86_64-linux-gnu/libxkbcommon.so.0, not the bundle's copy"]
+
+
+@pytest.mark.skipif(shutil.which("ldconfig") is None and not Path("/sbin/ldconfig").exists(), reason="glibc ldconfig")
+def test_system_copies_are_the_real_files_of_carried_xcb_libraries(tmp_path):
+    import os
+    import subprocess
+
+    cache = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout
+    if "libxcb-icccm.so.4 " not in cache:
+        pytest.skip("libxcb-icccm4 is not installed here (CI installs it)")
+    bundle = _bundle(tmp_path, {QXCB: ["libc.so.6"], "_internal/libxcb-icccm.so.4": ["libc.so.6"],
+                                "_internal/libz.so.1": ["libc.so.6"]})
+    files = libs.system_copies(bundle)
+    assert len(files) == 1 and os.path.basename(files[0]).startswith("libxcb-icccm.so.4")
+    assert not os.path.islink(files[0]) and os.path.isfile(files[0])  # the file itself, for mount --bind
+
+
 # --------------------------------------------------------------------------- screenshot
 
 
