@@ -23,12 +23,30 @@ find_python() {
 }
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="${GPUPLANNER_VENV:-$ROOT/.venv}"
+# pip install -e only when it can change something: a new venv, or pyproject.toml (dependencies, entry
+# points, version) or the checkout's path changed since the last install. The editable install serves the
+# sources from the checkout, so editing or adding modules needs no reinstall; skipping pip saves about 6 s
+# and a setuptools banner on every start. $VENV/.gpuplanner-install-stamp holds "<hash> <extras>" per
+# install done for the current hash; an install with extras also satisfies a plain one.
+install_key() {
+    { printf '%s\n' "$ROOT"; cat "$ROOT/pyproject.toml"; } | cksum | tr ' ' '-'  # POSIX cksum: Linux and macOS
+}
 ensure_venv() {
-    local extras="$1"
+    local extras="$1" stamp="$VENV/.gpuplanner-install-stamp" key
     if [ ! -x "$VENV/bin/python" ]; then
         local py; py="$(find_python)"
         "$py" -m venv "$VENV"
         "$VENV/bin/python" -m pip install --quiet --upgrade pip
     fi
+    key="$(install_key)"
+    if [ -x "$VENV/bin/gpuplanner" ] && [ -f "$stamp" ]; then
+        local k e
+        while read -r k e; do
+            if [ "$k" = "$key" ] && { [ -z "$extras" ] || [ "$e" = "$extras" ]; }; then return 0; fi
+        done <"$stamp"
+    fi
     "$VENV/bin/python" -m pip install --quiet -e "$ROOT$extras"
+    { if [ -f "$stamp" ]; then grep "^$key " "$stamp" | grep -vxF "$key $extras" || true; fi
+      printf '%s %s\n' "$key" "$extras"; } >"$stamp.new"
+    mv "$stamp.new" "$stamp"
 }

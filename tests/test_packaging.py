@@ -119,7 +119,14 @@ def test_workflow_references_files_that_exist():
 def test_ci_run_builds_the_linux_bundle_after_the_tests():
     lines = [ln.strip() for ln in (ROOT / ".ci" / "run").read_text().splitlines() if ln.strip() and not ln.startswith("#")]
     assert "set -euo pipefail" in lines  # a failing packaging step fails CI
-    assert lines.index("bash scripts/test.sh") < lines.index("bash packaging/build_linux.sh")
+    build = next(i for i, ln in enumerate(lines) if ln.endswith("bash packaging/build_linux.sh"))
+    assert lines.index("bash scripts/test.sh") < build
+    # CI fails when the frozen app's display checks (Xvfb + xcb, Weston + wayland; system X libraries hidden)
+    # cannot run
+    assert lines[build] == "GPUPLANNER_REQUIRE_DISPLAY_CHECK=1 bash packaging/build_linux.sh"
+    text = (ROOT / ".ci" / "run").read_text()
+    for package in ("xvfb", "weston", "desktop-file-utils", "xdg-utils", "libxcb-cursor0", "libxcb-icccm4", "libxcb-keysyms1"):
+        assert package in text, package
 
 
 @pytest.mark.skipif(shutil.which("actionlint") is None, reason="actionlint not installed")
@@ -204,6 +211,9 @@ def test_linux_plugin_trim_drops_only_embedded_platforms(monkeypatch):
     assert keep((plugins + "platforms/libqwayland.so", "/src", "BINARY"))
     assert keep((plugins + "platforms/libqoffscreen.so", "/src", "BINARY"))
     assert not keep((plugins + "platforms/libqvnc.so", "/src", "BINARY"))
+    assert not keep((plugins + "platformthemes/libqgtk3.so", "/src", "BINARY"))  # links the system GTK 3
+    assert keep((plugins + "platformthemes/libqxdgdesktopportal.so", "/src", "BINARY"))
+    assert keep((plugins + "xcbglintegrations/libqxcb-glx-integration.so", "/src", "BINARY"))
     assert not keep((plugins + "egldeviceintegrations/libqeglfs-kms-integration.so", "/src", "BINARY"))
     assert not keep(("PySide6/Qt/lib/libQt6EglFSDeviceIntegration.so.6", "/src", "BINARY"))
     assert keep(("PySide6/Qt/lib/libQt6Gui.so.6", "/src", "BINARY"))
@@ -315,7 +325,7 @@ def test_dmg_script_links_applications_and_retries_hdiutil():
         assert plistlib.load(fh)["com.apple.security.cs.allow-unsigned-executable-memory"] is True
 
 
-@pytest.mark.parametrize("script", ["build_linux.sh", "macos/make_dmg.sh", "macos/setup_signing.sh"])
+@pytest.mark.parametrize("script", ["build_linux.sh", "linux/install-desktop.sh", "macos/make_dmg.sh", "macos/setup_signing.sh"])
 def test_shell_scripts_parse(script):
     proc = subprocess.run(["bash", "-n", str(PKG / script)], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
