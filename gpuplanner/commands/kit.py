@@ -54,7 +54,12 @@ def run_export(args) -> int:
         return run_import(args)
     scenario, base = load_scenario(args.file)
     nodes = getattr(args, "nodes", None)
-    if nodes and nodes > 1:
+    from ..core.catalog_hw import lookup_gpu
+
+    vendor = lookup_gpu(scenario.hardware.gpu, scenario.hardware.custom_gpus).vendor
+    if vendor not in ("NVIDIA", "custom") and not nodes:
+        nodes = 1  # AMD / Ascend / others: the torchrun kit, which picks ROCm or torch_npu (the single-node kit is CUDA-only)
+    if nodes and (nodes > 1 or vendor not in ("NVIDIA", "custom")):
         from ..verify.multinode import render_multinode_kit
 
         text = render_multinode_kit(scenario, nodes, base_dir=base)
@@ -66,7 +71,7 @@ def run_export(args) -> int:
     # atomically (temp file, fsync, rename): a full disk or a read-only folder leaves no truncated kit.sh
     # (a truncated script can still pass 'bash -n'); an older kit.sh there stays as it was
     write_output(args.output, text.encode("utf-8"), mode=0o755)
-    if nodes and nodes > 1:
+    if nodes and (nodes > 1 or vendor not in ("NVIDIA", "custom")):
         print(f"wrote {args.output}: copy it to the {nodes} nodes and run "
               f"'bash {os.path.basename(args.output)} --master ADDRESS_OF_NODE_0' for the command on each node",
               file=sys.stderr)
