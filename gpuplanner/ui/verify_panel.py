@@ -127,9 +127,11 @@ class VerifyPanel(QWidget):
         nl.addLayout(row)
         self.net_table = QTableWidget(0, 5)
         self.net_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        self.net_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.net_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.net_table.horizontalHeader().setStretchLastSection(True)
         self.net_table.verticalHeader().setVisible(False)
-        self.net_table.setMaximumHeight(150)
+        self.net_table.verticalHeader().setDefaultSectionSize(22)
+        self.net_table.setMaximumHeight(170)
         nl.addWidget(self.net_table)
         self.net_verdict = QLabel()
         self.net_verdict.setWordWrap(True)
@@ -256,7 +258,7 @@ class VerifyPanel(QWidget):
         self.net_check_button.setText(self.tr("Check"))
         self.net_load_button.setText(self.tr("Load file…"))
         self.net_table.setHorizontalHeaderLabels([self.tr("Device"), self.tr("Port"), self.tr("Link layer"),
-                                                  self.tr("State"), self.tr("Rate (Gb/s)")])
+                                                  self.tr("State"), self.tr("Gb/s")])
         self.health_box.setTitle(self.tr("Health of the cards"))
         self.health_intro.setText(self.tr(
             "Paste 'nvidia-smi -q', 'npu-smi info', 'rocm-smi' or the kernel log (Xid errors): temperatures, "
@@ -438,7 +440,7 @@ class VerifyPanel(QWidget):
             return
         t.setRowCount(len(self._net))
         for r, p in enumerate(self._net):
-            layer = {"InfiniBand": self.tr("InfiniBand"), "Ethernet": self.tr("Ethernet (RoCE)")}.get(
+            layer = {"InfiniBand": self.tr("InfiniBand"), "Ethernet": self.tr("RoCE")}.get(
                 p.link_layer or "", "?")
             state = {"Active": self.tr("Active"), "Down": self.tr("Down"), "Initializing": self.tr("Initializing"),
                      "Armed": self.tr("Armed")}.get(p.state, p.state)

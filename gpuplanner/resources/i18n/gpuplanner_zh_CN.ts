@@ -4449,8 +4449,8 @@
         <translation>状态</translation>
     </message>
     <message>
-        <source>Rate (Gb/s)</source>
-        <translation>速率（Gb/s）</translation>
+        <source>Gb/s</source>
+        <translation>Gb/s</translation>
     </message>
     <message>
         <source>Health of the cards</source>
@@ -4565,8 +4565,8 @@
         <translation>InfiniBand</translation>
     </message>
     <message>
-        <source>Ethernet (RoCE)</source>
-        <translation>以太网（RoCE）</translation>
+        <source>RoCE</source>
+        <translation>RoCE</translation>
     </message>
     <message>
         <source>Active</source>
