@@ -108,3 +108,23 @@ def test_cli_kit_nodes_and_kit_import(tmp_path, capsys):
     broken.write_text('{"schema": "gpuplanner-kit-multinode/1", "nodes": 0, "gpus_per_node": 8}')
     assert run_cli(["kit-import", str(PLAN), str(broken)]) == 2
     assert "nodes" in capsys.readouterr().err
+
+
+def test_measured_network_feeds_the_time_model():
+    from gpuplanner.core.estimate import estimate
+    from gpuplanner.io.model_files import ModelFiles
+    from gpuplanner.verify.multinode import measured_network_scenario
+
+    s = scenario()
+    good = analyse_multinode(load_multinode_result(GOOD), s)
+    new, nics = measured_network_scenario(s, good)
+    assert nics == 7 == int(338.0 // 48.0) and new.hardware.nics_per_node == 7 and s.hardware.nics_per_node is None
+    bad = analyse_multinode(load_multinode_result(BAD), s)
+    slow, nics = measured_network_scenario(s, bad)
+    assert nics == 1
+    t0 = estimate(s, ModelFiles(None)).time.tokens_per_s_per_gpu
+    t1 = estimate(slow, ModelFiles(None)).time.tokens_per_s_per_gpu
+    assert t1 < t0  # one NIC per node instead of eight: FSDP across nodes waits on the network
+    cpu = json.loads(GOOD.read_text())
+    cpu["device"] = "cpu"
+    assert measured_network_scenario(s, analyse_multinode(parse_multinode_result(cpu), s)) is None

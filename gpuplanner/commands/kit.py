@@ -151,12 +151,19 @@ def run_import(args) -> int:
 
 
 def _run_import_multinode(args, scenario) -> int:
-    from ..verify.multinode import analyse_multinode, load_multinode_result
+    from ..verify.acceptance import _figures
+    from ..verify.multinode import analyse_multinode, load_multinode_result, measured_network_scenario
 
     result = load_multinode_result(args.result)
     a = analyse_multinode(result, scenario)
+    ba = None
+    measured = measured_network_scenario(scenario, a)
+    if measured is not None:
+        new, nics = measured
+        ba = {"before": _figures(scenario, None), "after": _figures(new, None), "effective_nics_per_node": nics,
+              "network": a.network}
     if args.json:
-        out = {"analysis": a.to_json(),
+        out = {"analysis": a.to_json(), "before_after": ba,
                "server": {"nodes": result.nodes, "gpus_per_node": result.gpus_per_node, "device": result.device,
                           "backend": result.backend, "hosts": [h.host for h in result.hosts]}}
         print(json.dumps(out, indent=2, ensure_ascii=False))
@@ -182,5 +189,14 @@ def _run_import_multinode(args, scenario) -> int:
     lines.append("")
     for f in a.findings:
         lines.append(f"{_MARK[f.severity]} {f.text}")
+    if ba is not None:
+        b, c = ba["before"], ba["after"]
+        lines += ["", f"Plan with the measured network (= {ba['effective_nics_per_node']} x {ba['network']} per node)",
+                  "             before      after"]
+        for label, key, f in (("tokens/s/GPU", "tokens_per_s_per_gpu", lambda v: f"{v:,.0f}"),
+                              ("days", "compute_days", lambda v: f"{v:,.2f}"),
+                              (f"cost {b['currency']}", "cost", lambda v: f"{v:,.0f}")):
+            lines.append(f"  {label:<12}{(f(b[key]) if b[key] is not None else '—'):>10}  "
+                         f"{(f(c[key]) if c[key] is not None else '—'):>10}")
     print("\n".join(lines))
     return 1 if args.strict and a.worst == "bad" else 0

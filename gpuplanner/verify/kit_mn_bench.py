@@ -329,7 +329,8 @@ def main(argv=None):
             plan_rows.append(('intra', intra[node], local_world, None))
         if nodes > 1:
             plan_rows.append(('inter', inter, nodes, inter_ranks))
-        plan_rows.append(('world', None, world, None))
+        if world > 1:
+            plan_rows.append(('world', None, world, None))
         for scope, group, n, members in plan_rows:
             for op in ('all_reduce', 'all_gather'):
                 for size in sizes:

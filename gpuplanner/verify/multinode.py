@@ -549,3 +549,32 @@ def _lookup(h):
     from ..core.catalog_hw import lookup_gpu
 
     return lookup_gpu(h.gpu, h.custom_gpus)
+
+
+def measured_network_scenario(scenario: Any, analysis: MultiNodeAnalysis) -> tuple[Any, int] | None:
+    """The plan with its inter-node fabric replaced by what was measured, for the time model.
+
+    The time model's inter-node bandwidth per GPU is ``NICs per node × one NIC's achievable bandwidth / GPUs per
+    node`` (:func:`gpuplanner.core.timing.gpu_time_facts`); the measured all-GPU busbw is the same quantity times
+    the GPUs per node (module docstring). So the measurement is expressed as the whole number of the plan's NICs
+    it equals, ``floor(busbw / achievable per NIC)`` (at least 1; the scenario keeps ``hardware.inter_node``
+    and gets ``hardware.nics_per_node``). None without a multi-node all-GPU measurement on accelerators, or when
+    the measurement is at or above the plan's assumption.
+    """
+    from ..core.catalog_hw import get_network
+
+    world = next((c for c in analysis.inter if c.scope == "world"), None)
+    if world is None or analysis.network is None or analysis.nics_per_node is None:
+        return None
+    if world.ratio is None:  # CPU run
+        return None
+    per_nic = get_network(analysis.network).achievable_gbs_per_nic
+    if not per_nic or world.plan_gbs is None or world.busbw_gbs >= world.plan_gbs:
+        return None
+    nics = max(1, int(world.busbw_gbs // per_nic))
+    if nics >= analysis.nics_per_node:
+        return None
+    new = scenario.model_copy(deep=True)
+    new.hardware.inter_node = analysis.network
+    new.hardware.nics_per_node = nics
+    return new, nics
