@@ -154,3 +154,17 @@ def test_cli_json_and_exit_codes(capsys):
     err = capsys.readouterr().err
     assert "line 3" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert run_cli(["net", str(DATA / "missing.txt")]) == 2
+
+
+def test_long_unbroken_lines_are_fast():
+    import time
+
+    from gpuplanner.verify.health import check_health, HealthError
+
+    for text in ("a@" + "b" * 200_000, "user@host:" + "x" * 200_000 + " y", "CA 'x'\n Port 1:\n  " + "A" * 200_000 + ":"):
+        t0 = time.perf_counter()
+        with pytest.raises(NetworkError):
+            parse_ports(text)
+        with pytest.raises(HealthError):
+            check_health(text)
+        assert time.perf_counter() - t0 < 2.0

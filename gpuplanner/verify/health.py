@@ -33,6 +33,7 @@ from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.messages import Msg
 from .findings import Finding, findings_first, worst
+from .topology import _looks_like_prompt
 
 CTX = "Health"
 MAX_CHARS = 4_000_000  # nvidia-smi -q of 16 GPUs is ~150 kB; a week of dmesg fits in a few MB
@@ -68,8 +69,12 @@ def _msg(text: str, **params: Any) -> Msg:
 
 
 def _is_prompt(line: str) -> bool:
+    """A shell prompt line, in linear time (:func:`topology._looks_like_prompt`)."""
     s = line.strip()
-    return bool(s) and (s[0] in "$#>%" or bool(re.match(r"^[\w.\-]+@[\w.\-]+\S*[$#%>]\s", s)) or s.startswith("+ "))
+    # topology's helper also takes any line naming nvidia-smi for a command line; here such a line must still be
+    # judged (the nvidia-smi -q reader skips lines that start with the command itself)
+    s = s.replace("nvidia-smi", "smi")
+    return bool(s) and (s.startswith("+ ") or _looks_like_prompt(s))
 
 
 def _num(text: str | None) -> float | None:

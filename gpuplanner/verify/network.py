@@ -37,6 +37,7 @@ from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.messages import Msg
 from .findings import Finding, findings_first, worst
+from .topology import _looks_like_prompt
 
 CTX = "Network"
 
@@ -141,10 +142,12 @@ _NOISE = ("ibwarn:", "ibpanic:", "failed to open device", "failed to query", "no
 
 
 def _is_prompt(line: str) -> bool:
+    """A shell prompt or command line, in linear time (a regex with two open-ended word patterns around ``@``
+    backtracks quadratically on a long unbroken word: :func:`topology._looks_like_prompt`)."""
     s = line.strip()
     if not s:
         return False
-    if re.match(r"^[\w.\-]*@[\w.\-]+[^\s]*[$#%>]\s", s) or s[0] in "$#>%" or s.startswith("+ "):
+    if _looks_like_prompt(s) or s.startswith("+ "):
         return True
     first = s.split()[0]
     return first in ("ibstat", "ibv_devinfo", "ibstatus", "sudo") or first.endswith(("/ibstat", "/ibv_devinfo"))
