@@ -51,6 +51,9 @@ def test_socket_fallback_variance_scaling_and_probe():
     assert sev(a, "warn", "varied by 52% over 5 runs")
     assert sev(a, "bad", "38% of linear at 16 GPUs")
     assert sev(a, "bad", "_scaled_dot_product_flash_attention") and sev(a, "warn", "index_put")
+    # what node 1 recorded: RoCE ports where the plan says InfiniBand, a throttled card with ECC errors
+    assert sev(a, "bad", "node1 (host-b): The plan assumes InfiniBand") and sev(a, "bad", "node1 (host-b): GPU0: power limit")
+    assert sev(a, "ok", "node0 (host-a): network ports and cards as planned")
     assert [f.severity for f in a.findings][0] == "bad"
 
 

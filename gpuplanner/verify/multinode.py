@@ -522,6 +522,9 @@ def analyse_multinode(result: MultiNodeResult, scenario: Any) -> MultiNodeAnalys
                                                                     "{n} GPUs."))
             add(Finding(sev, _msg(text, pct=100 * last["efficiency"], n=last["n"], k=last["nodes"])))
 
+    # --- what each node recorded: its ports (ibstat / ibv_devinfo) and its cards (nvidia-smi -q, npu-smi, rocm-smi)
+    _node_records(result, scenario, add)
+
     # --- operator probe
     if result.probe is not None:
         p = result.probe
@@ -543,6 +546,44 @@ def analyse_multinode(result: MultiNodeResult, scenario: Any) -> MultiNodeAnalys
             add(Finding("bad", _msg(QT_TRANSLATE_NOOP(CTX, "Operator probe stopped: {err}"), err=p.error)))
     a.findings = findings_first(a.findings)
     return a
+
+
+def _node_records(result: MultiNodeResult, scenario: Any, add) -> None:
+    """Run the network and health checks on the texts each node recorded; problems are reported per node."""
+    from .health import check_health
+    from .network import diagnose_network, parse_ports, plan_network
+    from .topology import parse_topo
+
+    try:
+        plan = plan_network(scenario)
+    except PlannerError:
+        plan = None
+    for host in result.hosts:
+        who = f"node{host.node}" + (f" ({host.host})" if host.host else "")
+        reports = []
+        net_text = host.ibstat or host.ibv_devinfo
+        if net_text and net_text.strip():
+            try:
+                topo = parse_topo(host.topo) if host.topo else None
+            except PlannerError:
+                topo = None
+            try:
+                reports.append(diagnose_network(parse_ports(net_text), plan, topo).findings)
+            except PlannerError as err:
+                add(Finding("info", _msg(QT_TRANSLATE_NOOP(CTX, "{who}: the recorded ibstat could not be read ({err})."),
+                                         who=who, err=str(err)[:160])))
+        card_text = host.smi_q or host.npu_smi or host.rocm_smi
+        if card_text and card_text.strip():
+            try:
+                reports.append(check_health(card_text, scenario.hardware.gpu).findings)
+            except PlannerError as err:
+                add(Finding("info", _msg(QT_TRANSLATE_NOOP(
+                    CTX, "{who}: the recorded card status could not be read ({err})."), who=who, err=str(err)[:160])))
+        problems = [f for fs in reports for f in fs if f.severity in ("bad", "warn")]
+        for f in problems:
+            add(Finding(f.severity, _msg(QT_TRANSLATE_NOOP(CTX, "{who}: {finding}"), who=who, finding=f.msg)))
+        if reports and not problems:
+            add(Finding("ok", _msg(QT_TRANSLATE_NOOP(CTX, "{who}: network ports and cards as planned."), who=who)))
 
 
 def _lookup(h):

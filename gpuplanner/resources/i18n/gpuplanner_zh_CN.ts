@@ -2118,6 +2118,22 @@
         <source>Operator probe stopped: {err}</source>
         <translation>算子探测中止：{err}</translation>
     </message>
+    <message>
+        <source>{who}: the recorded ibstat could not be read ({err}).</source>
+        <translation>{who}：记录的 ibstat 无法解析（{err}）。</translation>
+    </message>
+    <message>
+        <source>{who}: the recorded card status could not be read ({err}).</source>
+        <translation>{who}：记录的加速卡状态无法解析（{err}）。</translation>
+    </message>
+    <message>
+        <source>{who}: {finding}</source>
+        <translation>{who}：{finding}</translation>
+    </message>
+    <message>
+        <source>{who}: network ports and cards as planned.</source>
+        <translation>{who}：网络端口和加速卡与方案一致。</translation>
+    </message>
 </context>
 <context>
     <name>Network</name>
