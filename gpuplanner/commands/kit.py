@@ -1,8 +1,9 @@
 """Acceptance test kit commands.
 
-``gpuplanner kit FILE [-o kit.sh]``
+``gpuplanner kit FILE [-o kit.sh] [--nodes N]``
     Export the self-contained test script (bash + Python, PyTorch only) for a scenario or plan file.
-    ``-o -`` (or no ``-o``) prints it to stdout.
+    ``-o -`` (or no ``-o``) prints it to stdout. ``--nodes N`` (N ≥ 2) exports the multi-node kit instead
+    (torchrun across N nodes; :mod:`gpuplanner.verify.multinode`).
 ``gpuplanner kit-import FILE RESULT.json [--json]`` (also ``gpuplanner kit FILE --import RESULT.json``)
     Read the script's JSON result, compare it with the plan and the catalog, and show the plan's time and
     cost before and after replacing the assumed MFU with the measured one.
@@ -19,6 +20,7 @@ import sys
 from ..verify.acceptance import analyse, before_after, load_kit_result, render_kit
 from ..io.planfile import write_output
 from ..io.scenario_files import load_scenario
+from ._args import positive_int
 
 _MARK = {"ok": "[ok]  ", "info": "[info]", "warn": "[warn]", "bad": "[BAD] "}
 
@@ -29,6 +31,8 @@ def register(sub) -> None:
                        "plan's GPU and model shape. Run it on the server, then 'gpuplanner kit-import'.")
     p.add_argument("file", metavar="FILE", help="scenario JSON or .gpuplan file")
     p.add_argument("-o", "--output", metavar="KIT.sh", default="-", help="output file (default: stdout)")
+    p.add_argument("--nodes", type=positive_int, metavar="N",
+                   help="export the multi-node kit for N nodes (torchrun; measures the network between nodes)")
     p.add_argument("--import", dest="result", metavar="RESULT.json",
                    help="instead of exporting: analyse this result (same as 'gpuplanner kit-import FILE RESULT.json')")
     p.add_argument("--json", action="store_true", help="with --import: print a JSON object")
@@ -49,13 +53,29 @@ def run_export(args) -> int:
     if getattr(args, "result", None):
         return run_import(args)
     scenario, base = load_scenario(args.file)
-    text = render_kit(scenario, base_dir=base)
+    nodes = getattr(args, "nodes", None)
+    from ..core.catalog_hw import lookup_gpu
+
+    vendor = lookup_gpu(scenario.hardware.gpu, scenario.hardware.custom_gpus).vendor
+    if vendor not in ("NVIDIA", "custom") and not nodes:
+        nodes = 1  # AMD / Ascend / others: the torchrun kit, which picks ROCm or torch_npu (the single-node kit is CUDA-only)
+    if nodes and (nodes > 1 or vendor not in ("NVIDIA", "custom")):
+        from ..verify.multinode import render_multinode_kit
+
+        text = render_multinode_kit(scenario, nodes, base_dir=base)
+    else:
+        text = render_kit(scenario, base_dir=base)
     if args.output in ("-", ""):
         sys.stdout.write(text)
         return 0
     # atomically (temp file, fsync, rename): a full disk or a read-only folder leaves no truncated kit.sh
     # (a truncated script can still pass 'bash -n'); an older kit.sh there stays as it was
     write_output(args.output, text.encode("utf-8"), mode=0o755)
+    if nodes and (nodes > 1 or vendor not in ("NVIDIA", "custom")):
+        print(f"wrote {args.output}: copy it to the {nodes} nodes and run "
+              f"'bash {os.path.basename(args.output)} --master ADDRESS_OF_NODE_0' for the command on each node",
+              file=sys.stderr)
+        return 0
     print(f"wrote {args.output}: run 'bash {os.path.basename(args.output)}' on the server "
           f"('--cpu' for a quick check without GPUs)", file=sys.stderr)
     return 0
@@ -72,6 +92,10 @@ def _num(v: float, width: int) -> str:
 
 def run_import(args) -> int:
     scenario, base = load_scenario(args.file)
+    from ..verify.multinode import SCHEMA as MN_SCHEMA, result_schema
+
+    if result_schema(args.result) == MN_SCHEMA:
+        return _run_import_multinode(args, scenario)
     result = load_kit_result(args.result)
     a = analyse(result, scenario, base_dir=base)
     ba = before_after(scenario, a, base) if a.measured_mfu is not None else None
@@ -122,5 +146,57 @@ def run_import(args) -> int:
                          f"{(f(c[key]) if c[key] is not None else '—'):>10}")
         if b["cost"] is not None:
             lines.append(f"  (cost = GPU-hours × {b['card_hour']:.2f} {cur} per card-hour, no overheads)")
+    print("\n".join(lines))
+    return 1 if args.strict and a.worst == "bad" else 0
+
+
+def _run_import_multinode(args, scenario) -> int:
+    from ..verify.acceptance import _figures
+    from ..verify.multinode import analyse_multinode, load_multinode_result, measured_network_scenario
+
+    result = load_multinode_result(args.result)
+    a = analyse_multinode(result, scenario)
+    ba = None
+    measured = measured_network_scenario(scenario, a)
+    if measured is not None:
+        new, nics = measured
+        ba = {"before": _figures(scenario, None), "after": _figures(new, None), "effective_nics_per_node": nics,
+              "network": a.network}
+    if args.json:
+        out = {"analysis": a.to_json(), "before_after": ba,
+               "server": {"nodes": result.nodes, "gpus_per_node": result.gpus_per_node, "device": result.device,
+                          "backend": result.backend, "hosts": [h.host for h in result.hosts]}}
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+        return 1 if args.strict and a.worst == "bad" else 0
+    lines = [f"Cluster      {result.nodes} node(s) x {result.gpus_per_node} ({result.device or '?'}, "
+             f"{result.backend or '?'}), torch {result.torch or '?'}",
+             f"Plan network {a.network or '?'} x {a.nics_per_node or 0:g} per node", ""]
+    if a.transports:
+        lines.append("Transport    " + ", ".join(f"{h}: {t or '?'}" for h, t in a.transports.items()))
+    if a.intra_busbw_gbs is not None:
+        lines.append(f"Intra-node   all-reduce busbw {_num(a.intra_busbw_gbs, 0).strip()} GB/s")
+    for c in a.inter:
+        runs = ", ".join(_num(r, 0).strip() for r in c.runs)
+        lines.append(f"Inter-node   {c.scope:<5} all-reduce {c.size_bytes / 2**20:g} MiB: busbw {_num(c.busbw_gbs, 0).strip()} GB/s"
+                     f" (runs {runs}); NICs {_fmt(c.achievable_gbs, '.0f')} GB/s, plan {_fmt(c.plan_gbs, '.0f')} GB/s")
+    if a.scaling:
+        lines.append("Scaling      scope  GPUs   tokens/s  efficiency")
+        for p in a.scaling:
+            lines.append(f"             {p['scope']:<5} {p['n']:>5} {p['tokens_per_s']:10.0f}  {p['efficiency'] * 100:9.1f}%")
+    if a.probe is not None:
+        lines.append(f"Op probe     {a.probe.get('ops', 0)} operators on {a.probe.get('device')}, "
+                     f"{len(a.probe.get('failed') or [])} failed, {len(a.probe.get('cpu_fallback') or [])} on CPU")
+    lines.append("")
+    for f in a.findings:
+        lines.append(f"{_MARK[f.severity]} {f.text}")
+    if ba is not None:
+        b, c = ba["before"], ba["after"]
+        lines += ["", f"Plan with the measured network (= {ba['effective_nics_per_node']} x {ba['network']} per node)",
+                  "             before      after"]
+        for label, key, f in (("tokens/s/GPU", "tokens_per_s_per_gpu", lambda v: f"{v:,.0f}"),
+                              ("days", "compute_days", lambda v: f"{v:,.2f}"),
+                              (f"cost {b['currency']}", "cost", lambda v: f"{v:,.0f}")):
+            lines.append(f"  {label:<12}{(f(b[key]) if b[key] is not None else '—'):>10}  "
+                         f"{(f(c[key]) if c[key] is not None else '—'):>10}")
     print("\n".join(lines))
     return 1 if args.strict and a.worst == "bad" else 0

@@ -1,4 +1,5 @@
-"""Verify a rented server: topology matrix, acceptance-test kit export/import, vendor checklist.
+"""Verify a rented server: topology matrix, the network between nodes (ibstat), the health of every card, the
+acceptance-test kit (one node or N nodes) export/import, vendor checklist.
 
 A self-contained QWidget; the main window adds it and feeds it the current scenario with
 :meth:`VerifyPanel.set_scenario`. It emits :attr:`VerifyPanel.checklistChanged` when the user ticks an item
@@ -20,7 +21,7 @@ from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QCheckBox, QFileDialog, QGridLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit, QPlainTextEdit,
-    QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
+    QPushButton, QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
 from gpuplanner.core import checklist as ck
@@ -28,6 +29,9 @@ from gpuplanner.verify.acceptance import Analysis, KitResult, analyse, apply_mea
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.core.scenario import Scenario
 from gpuplanner.verify.topology import Topology, class_rank, diagnose, parse_topo
+from gpuplanner.verify import health as vhealth
+from gpuplanner.verify import multinode as vmulti
+from gpuplanner.verify import network as vnet
 
 #: Cell colours by link class (gpu-catalog.md §2.4 order NV# > PIX > PXB > PHB > NODE > SYS).
 LINK_COLOURS = {
@@ -104,6 +108,74 @@ class VerifyPanel(QWidget):
         tl.addWidget(self.topo_verdict)
         root.addWidget(self.topo_box)
 
+        # --- network between nodes and health of the cards, side by side
+        pair = QHBoxLayout()
+        self.net_box = QGroupBox()
+        nl = QVBoxLayout(self.net_box)
+        self.net_intro = QLabel()
+        self.net_intro.setWordWrap(True)
+        nl.addWidget(self.net_intro)
+        self.net_edit = QPlainTextEdit()
+        self.net_edit.setMaximumHeight(90)
+        nl.addWidget(self.net_edit)
+        row = QHBoxLayout()
+        self.net_check_button = QPushButton()
+        self.net_check_button.clicked.connect(self._on_check_net)
+        self.net_load_button = QPushButton()
+        self.net_load_button.clicked.connect(self._on_load_net)
+        row.addWidget(self.net_check_button)
+        row.addWidget(self.net_load_button)
+        row.addStretch(1)
+        nl.addLayout(row)
+        self.net_table = QTableWidget(0, 5)
+        self.net_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.net_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.net_table.horizontalHeader().setStretchLastSection(True)
+        self.net_table.verticalHeader().setVisible(False)
+        self.net_table.verticalHeader().setDefaultSectionSize(22)
+        self.net_table.setMaximumHeight(170)
+        nl.addWidget(self.net_table)
+        self.net_verdict = QLabel()
+        self.net_verdict.setWordWrap(True)
+        self.net_verdict.setTextFormat(Qt.TextFormat.RichText)
+        nl.addWidget(self.net_verdict)
+        nl.addStretch(1)
+        pair.addWidget(self.net_box, 1)
+
+        self.health_box = QGroupBox()
+        hl = QVBoxLayout(self.health_box)
+        self.health_intro = QLabel()
+        self.health_intro.setWordWrap(True)
+        hl.addWidget(self.health_intro)
+        self.health_edit = QPlainTextEdit()
+        self.health_edit.setMaximumHeight(90)
+        hl.addWidget(self.health_edit)
+        row = QHBoxLayout()
+        self.health_check_button = QPushButton()
+        self.health_check_button.clicked.connect(self._on_check_health)
+        self.health_load_button = QPushButton()
+        self.health_load_button.clicked.connect(self._on_load_health)
+        row.addWidget(self.health_check_button)
+        row.addWidget(self.health_load_button)
+        row.addStretch(1)
+        hl.addLayout(row)
+        self.health_summary = QLabel()
+        self.health_summary.setWordWrap(True)
+        hl.addWidget(self.health_summary)
+        self.health_verdict = QLabel()
+        self.health_verdict.setWordWrap(True)
+        self.health_verdict.setTextFormat(Qt.TextFormat.RichText)
+        hl.addWidget(self.health_verdict)
+        hl.addStretch(1)
+        pair.addWidget(self.health_box, 1)
+        root.addLayout(pair)
+        self._net = None
+        self._net_error = None
+        self._health = None
+        self._health_error = None
+        self._mn_result = None
+        self._mn_analysis = None
+
         # --- kit
         self.kit_box = QGroupBox()
         kl = QVBoxLayout(self.kit_box)
@@ -111,6 +183,12 @@ class VerifyPanel(QWidget):
         self.kit_intro.setWordWrap(True)
         kl.addWidget(self.kit_intro)
         row = QHBoxLayout()
+        self.nodes_label = QLabel()
+        self.nodes_spin = QSpinBox()
+        self.nodes_spin.setRange(1, 512)
+        self.nodes_spin.setValue(1)
+        row.addWidget(self.nodes_label)
+        row.addWidget(self.nodes_spin)
         self.export_button = QPushButton()
         self.export_button.clicked.connect(self._on_export)
         self.import_button = QPushButton()
@@ -174,6 +252,25 @@ class VerifyPanel(QWidget):
         self.topo_legend.setText(self.tr(
             "NV# = NVLink (best) · PIX = one PCIe switch · PXB = several PCIe switches · PHB = through the CPU · "
             "NODE = between PCIe host bridges · SYS = across CPU sockets (worst)"))
+        self.net_box.setTitle(self.tr("Network between nodes (ibstat / ibv_devinfo)"))
+        self.net_intro.setText(self.tr(
+            "Paste the output of 'ibstat' or 'ibv_devinfo -v' from one node: each port's link layer (InfiniBand, or "
+            "Ethernet = RoCE), state and rate are checked against the plan's network."))
+        self.net_edit.setPlaceholderText(self.tr("Paste ibstat or ibv_devinfo output here"))
+        self.net_check_button.setText(self.tr("Check"))
+        self.net_load_button.setText(self.tr("Load file…"))
+        self.net_table.setHorizontalHeaderLabels([self.tr("Device"), self.tr("Port"), self.tr("Link layer"),
+                                                  self.tr("State"), self.tr("Gb/s")])
+        self.health_box.setTitle(self.tr("Health of the cards"))
+        self.health_intro.setText(self.tr(
+            "Paste 'nvidia-smi -q', 'npu-smi info', 'rocm-smi' or the kernel log (Xid errors): temperatures, "
+            "throttling, power caps, ECC errors, other processes and driver versions are checked."))
+        self.health_edit.setPlaceholderText(self.tr("Paste nvidia-smi -q, npu-smi info, rocm-smi or dmesg output here"))
+        self.health_check_button.setText(self.tr("Check"))
+        self.health_load_button.setText(self.tr("Load file…"))
+        self.nodes_label.setText(self.tr("Nodes:"))
+        self.nodes_spin.setToolTip(self.tr("More than one node: the kit runs with torchrun on every node and "
+                                           "measures the network between them"))
         self.kit_box.setTitle(self.tr("Acceptance test kit"))
         self.kit_intro.setText(self.tr(
             "Export a test script, run it on the rented server with 'bash kit.sh' (it needs only Python and "
@@ -196,6 +293,8 @@ class VerifyPanel(QWidget):
             notes.setPlaceholderText(self.tr("Notes (what the vendor said, quote, date)"))
         self._update_progress()
         self._render_topology()
+        self._render_network()
+        self._render_health()
         self._render_result()
 
     # ------------------------------------------------------------------------------------ scenario
@@ -213,7 +312,10 @@ class VerifyPanel(QWidget):
                 domestic = False
         self._domestic = domestic
         self._apply_domestic_visibility()
-        if self._result is not None:
+        if scenario is not None:
+            nodes = -(-scenario.hardware.num_gpus // max(1, scenario.hardware.gpus_per_node))
+            self.nodes_spin.setValue(max(1, nodes))
+        if self._result is not None or self._mn_result is not None:
             self._analyse()
         self._update_buttons()
         self._render_result()
@@ -282,18 +384,149 @@ class VerifyPanel(QWidget):
             f"<span style='color:{SEVERITY_COLOURS.get(f.severity, '#000')}'>●</span> {_html(f.text)}"
             for f in diag.verdict))
 
+    # ------------------------------------------------------------------------------------ network
+
+    def load_network_text(self, text: str) -> bool:
+        """Parse and judge ibstat / ibv_devinfo output; False (with the one-line reason shown) when unreadable."""
+        self.net_edit.setPlainText(text)
+        return self._on_check_net()
+
+    def _read_text_file(self, title: str) -> str | None:
+        path, _ = QFileDialog.getOpenFileName(self, title, "", self.tr("Text files (*.txt *.log);;All files (*)"))
+        if not path:
+            return None
+        from gpuplanner.io.safe_read import read_limited
+
+        try:
+            return read_limited(path, vhealth.MAX_CHARS, "text file").decode("utf-8", errors="replace")
+        except PlannerError as err:
+            return "\x00" + str(err)
+
+    def _on_load_net(self) -> None:
+        text = self._read_text_file(self.tr("Open ibstat or ibv_devinfo output"))
+        if text is None:
+            return
+        if text.startswith("\x00"):
+            self._net, self._net_error = None, text[1:]
+            self._render_network()
+            return
+        self.load_network_text(text)
+
+    def _on_check_net(self) -> bool:
+        try:
+            self._net = vnet.parse_ports(self.net_edit.toPlainText())
+            self._net_error = None
+        except PlannerError as err:
+            self._net, self._net_error = None, str(err)
+        self._render_network()
+        return self._net is not None
+
+    def network_report(self):
+        """The verdict on the pasted ports against the plan (None when nothing readable is pasted)."""
+        if self._net is None:
+            return None
+        plan = None
+        if self._scenario is not None:
+            try:
+                plan = vnet.plan_network(self._scenario)
+            except PlannerError:
+                plan = None
+        return vnet.diagnose_network(self._net, plan, self._topo)
+
+    def _render_network(self) -> None:
+        t = self.net_table
+        if self._net is None:
+            t.setRowCount(0)
+            err = self._net_error
+            self.net_verdict.setText(_html(self.tr("Cannot read this output: {0}").format(err)) if err else "")
+            return
+        t.setRowCount(len(self._net))
+        for r, p in enumerate(self._net):
+            layer = {"InfiniBand": self.tr("InfiniBand"), "Ethernet": self.tr("RoCE")}.get(
+                p.link_layer or "", "?")
+            state = {"Active": self.tr("Active"), "Down": self.tr("Down"), "Initializing": self.tr("Initializing"),
+                     "Armed": self.tr("Armed")}.get(p.state, p.state)
+            cells = [p.device, str(p.port), layer, state,
+                     "?" if p.rate_gbps is None else format_number(p.rate_gbps)]
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if c == 3:
+                    item.setForeground(QBrush(QColor(SEVERITY_COLOURS["ok" if p.active else "warn"])))
+                t.setItem(r, c, item)
+        rep = self.network_report()
+        self.net_verdict.setText(_findings_html(rep.findings) if rep else "")
+
+    # ------------------------------------------------------------------------------------ health
+
+    def load_health_text(self, text: str) -> bool:
+        """Parse and judge nvidia-smi -q / npu-smi info / rocm-smi / dmesg text; False when unreadable."""
+        self.health_edit.setPlainText(text)
+        return self._on_check_health()
+
+    def _on_load_health(self) -> None:
+        text = self._read_text_file(self.tr("Open nvidia-smi -q, npu-smi, rocm-smi or dmesg output"))
+        if text is None:
+            return
+        if text.startswith("\x00"):
+            self._health, self._health_error = None, text[1:]
+            self._render_health()
+            return
+        self.load_health_text(text)
+
+    def _on_check_health(self) -> bool:
+        gpu = self._scenario.hardware.gpu if self._scenario is not None else None
+        try:
+            self._health = vhealth.check_health(self.health_edit.toPlainText(), gpu)
+            self._health_error = None
+        except PlannerError as err:
+            self._health, self._health_error = None, str(err)
+        self._render_health()
+        return self._health is not None
+
+    def _render_health(self) -> None:
+        rep = self._health
+        if rep is None:
+            err = self._health_error
+            self.health_summary.setText("")
+            self.health_verdict.setText(_html(self.tr("Cannot read this output: {0}").format(err)) if err else "")
+            return
+        cards = len(rep.gpus) or len(rep.npus) or len(rep.amd)
+        tool = {"nvidia": "nvidia-smi -q", "ascend": "npu-smi info", "amd": "rocm-smi"}.get(rep.kind)
+        if tool:
+            text = self.tr("{0}: {1} card(s)").format(tool, cards)
+        else:
+            text = self.tr("Kernel log: {0} Xid event(s)").format(len(rep.xids))
+        if rep.driver:
+            text += " · " + self.tr("driver {0}").format(rep.driver)
+        if rep.cuda:
+            text += " · CUDA " + rep.cuda
+        self.health_summary.setText(text)
+        self.health_verdict.setText(_findings_html(rep.findings))
+
     # ------------------------------------------------------------------------------------ kit
 
     def export_kit_file(self, path: str | Path) -> None:
         if self._scenario is None:
             raise PlannerError(self.tr("Describe the training task first"))
-        text = render_kit(self._scenario, base_dir=self._base_dir)
+        nodes = self.nodes_spin.value()
+        if nodes > 1 or self._vendor() not in ("NVIDIA", "custom"):
+            text = vmulti.render_multinode_kit(self._scenario, nodes, base_dir=self._base_dir)
+        else:
+            text = render_kit(self._scenario, base_dir=self._base_dir)
         p = Path(path)
         try:
             p.write_text(text, encoding="utf-8", newline="\n")
             p.chmod(0o755)
         except OSError as err:
             raise PlannerError(self.tr("Cannot write {0}: {1}").format(p.name, err.strerror or err)) from None
+
+    def _vendor(self) -> str:
+        try:
+            from gpuplanner.core.catalog_hw import lookup_gpu
+
+            return lookup_gpu(self._scenario.hardware.gpu, self._scenario.hardware.custom_gpus).vendor
+        except (PlannerError, AttributeError):
+            return "NVIDIA"
 
     def _on_export(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Export test script"), "kit.sh",
@@ -302,15 +535,26 @@ class VerifyPanel(QWidget):
             return
         try:
             self.export_kit_file(path)
-            self.kit_status.setText(self.tr("Saved {0}. Run it on the server with: bash {1}").format(
-                path, Path(path).name))
+            if self.nodes_spin.value() > 1:
+                self.kit_status.setText(self.tr(
+                    "Saved {0}. Copy it to every node and run: bash {1} --master ADDRESS_OF_NODE_0 "
+                    "(it prints the command for each node)").format(path, Path(path).name))
+            else:
+                self.kit_status.setText(self.tr("Saved {0}. Run it on the server with: bash {1}").format(
+                    path, Path(path).name))
         except PlannerError as err:
             self.kit_status.setText(str(err))
 
     def import_result_file(self, path: str | Path) -> bool:
         """Read and analyse a kit result; False (with the one-line reason shown) when it cannot be read."""
+        self._mn_result = self._mn_analysis = None
         try:
-            self._result = load_kit_result(path)
+            if vmulti.result_schema(path) == vmulti.SCHEMA:
+                self._result = None
+                self._analysis = None
+                self._mn_result = vmulti.load_multinode_result(path)
+            else:
+                self._result = load_kit_result(path)
         except PlannerError as err:
             self._result = None
             self._analysis = None
@@ -322,11 +566,18 @@ class VerifyPanel(QWidget):
         self._analyse()
         self._update_buttons()
         self._render_result()
-        return self._analysis is not None
+        return self._analysis is not None or self._mn_analysis is not None
 
     def _analyse(self) -> None:
         self._analysis = None
         self._compare = None
+        self._mn_analysis = None
+        if self._mn_result is not None and self._scenario is not None:
+            try:
+                self._mn_analysis = vmulti.analyse_multinode(self._mn_result, self._scenario)
+            except PlannerError as err:
+                self.kit_status.setText(self.tr("Cannot analyse the result: {0}").format(str(err)))
+            return
         if self._result is None or self._scenario is None:
             return
         try:
@@ -359,6 +610,19 @@ class VerifyPanel(QWidget):
     def _render_result(self) -> None:
         a = self._analysis
         cmp_ = getattr(self, "_compare", None)
+        mn = getattr(self, "_mn_analysis", None)
+        if mn is not None:
+            self.findings_label.setText(_findings_html(mn.findings))
+            xs = [p["n"] for p in mn.scaling if p["scope"] == "nodes"] or [p["n"] for p in mn.scaling]
+            pts = [p for p in mn.scaling if p["scope"] == "nodes"] or mn.scaling
+            self.measured_curve.setData(xs, [p["tokens_per_s"] for p in pts])
+            if pts:
+                base = pts[0]["tokens_per_s"] / pts[0]["n"]
+                self.linear_curve.setData(xs, [base * x for x in xs])
+            for r in range(5):
+                for c in range(2):
+                    self.compare_table.setItem(r, c, QTableWidgetItem(""))
+            return
         if a is None:
             self.findings_label.setText("")
             self.measured_curve.setData([], [])
@@ -450,6 +714,21 @@ class VerifyPanel(QWidget):
             box.blockSignals(False)
             notes.setText(e.notes)
         self._update_progress()
+
+
+def format_number(v: float) -> str:
+    from gpuplanner.formatting import format_number as _f
+
+    return _f(v)
+
+
+def _findings_html(findings) -> str:
+    """Translated findings (verify.findings.Finding: a severity and a core message), problems first."""
+    from gpuplanner.i18n import translate_message
+
+    return "<br>".join(
+        f"<span style='color:{SEVERITY_COLOURS.get(f.severity, '#000')}'>●</span> "
+        f"{_html(translate_message(f.msg.context, f.msg.text, dict(f.msg.params)))}" for f in findings)
 
 
 def _fmt(v, f) -> str:

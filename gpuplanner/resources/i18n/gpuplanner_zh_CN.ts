@@ -1269,6 +1269,261 @@
     </message>
 </context>
 <context>
+    <name>Health</name>
+    <message>
+        <source>this is too long for tool output (over {n} MB)</source>
+        <translation>内容过长，不像工具输出（超过 {n} MB）</translation>
+    </message>
+    <message>
+        <source>not a line of &apos;nvidia-smi -q&apos; output: &apos;{text}&apos;</source>
+        <translation>不是“nvidia-smi -q”输出中的行：“{text}”</translation>
+    </message>
+    <message>
+        <source>empty input: paste the output of &apos;nvidia-smi -q&apos;</source>
+        <translation>输入为空：请粘贴“nvidia-smi -q”的输出</translation>
+    </message>
+    <message>
+        <source>no GPU section found: paste the output of &apos;nvidia-smi -q&apos; (from &apos;==NVSMI LOG==&apos; on)</source>
+        <translation>未找到 GPU 段落：请粘贴“nvidia-smi -q”的输出（从“==NVSMI LOG==”开始）</translation>
+    </message>
+    <message>
+        <source>graphics engine exception (usually the application)</source>
+        <translation>图形引擎异常（通常是应用程序问题）</translation>
+    </message>
+    <message>
+        <source>GPU memory page fault (usually the application)</source>
+        <translation>GPU 显存页错误（通常是应用程序问题）</translation>
+    </message>
+    <message>
+        <source>GPU stopped processing (usually the application)</source>
+        <translation>GPU 停止处理（通常是应用程序问题）</translation>
+    </message>
+    <message>
+        <source>preemptive cleanup after a previous error</source>
+        <translation>前一错误之后的抢占式清理</translation>
+    </message>
+    <message>
+        <source>double-bit ECC error</source>
+        <translation>双比特 ECC 错误</translation>
+    </message>
+    <message>
+        <source>internal micro-controller breakpoint/warning</source>
+        <translation>内部微控制器断点/警告</translation>
+    </message>
+    <message>
+        <source>internal micro-controller halt</source>
+        <translation>内部微控制器停机</translation>
+    </message>
+    <message>
+        <source>ECC page retirement or row remapping recorded (reset the GPU)</source>
+        <translation>已记录 ECC 页退役或行重映射（需重置 GPU）</translation>
+    </message>
+    <message>
+        <source>ECC page retirement or row remapping failed</source>
+        <translation>ECC 页退役或行重映射失败</translation>
+    </message>
+    <message>
+        <source>NVLink error</source>
+        <translation>NVLink 错误</translation>
+    </message>
+    <message>
+        <source>GPU has fallen off the bus</source>
+        <translation>GPU 已从总线掉线</translation>
+    </message>
+    <message>
+        <source>high single-bit ECC error rate</source>
+        <translation>单比特 ECC 错误率过高</translation>
+    </message>
+    <message>
+        <source>contained ECC error</source>
+        <translation>已隔离的 ECC 错误</translation>
+    </message>
+    <message>
+        <source>uncontained ECC error</source>
+        <translation>未能隔离的 ECC 错误</translation>
+    </message>
+    <message>
+        <source>GSP RPC timeout</source>
+        <translation>GSP RPC 超时</translation>
+    </message>
+    <message>
+        <source>GSP error</source>
+        <translation>GSP 错误</translation>
+    </message>
+    <message>
+        <source>not a line of &apos;npu-smi info&apos; output: &apos;{text}&apos;</source>
+        <translation>不是“npu-smi info”输出中的行：“{text}”</translation>
+    </message>
+    <message>
+        <source>cannot read this npu-smi process row: &apos;{text}&apos;</source>
+        <translation>无法解析这一 npu-smi 进程行：“{text}”</translation>
+    </message>
+    <message>
+        <source>expected an npu-smi row with 3 columns, got &apos;{text}&apos;</source>
+        <translation>应为 3 列的 npu-smi 行，实际为“{text}”</translation>
+    </message>
+    <message>
+        <source>expected &apos;| NPU Name | Health | ...&apos;, got &apos;{text}&apos;</source>
+        <translation>应为“| NPU Name | Health | ...”，实际为“{text}”</translation>
+    </message>
+    <message>
+        <source>expected &apos;| Chip | Bus-Id | ...&apos;, got &apos;{text}&apos;</source>
+        <translation>应为“| Chip | Bus-Id | ...”，实际为“{text}”</translation>
+    </message>
+    <message>
+        <source>the npu-smi row for NPU {n} has no chip row after it</source>
+        <translation>NPU {n} 的 npu-smi 行之后缺少芯片行</translation>
+    </message>
+    <message>
+        <source>no NPU rows found: paste the output of &apos;npu-smi info&apos;</source>
+        <translation>未找到 NPU 行：请粘贴“npu-smi info”的输出</translation>
+    </message>
+    <message>
+        <source>expected the rocm-smi table header (&apos;GPU  Temp  AvgPwr ...&apos; or &apos;Device  Node  IDs  Temp ...&apos;), got &apos;{text}&apos;</source>
+        <translation>应为 rocm-smi 表头（“GPU  Temp  AvgPwr ...”或“Device  Node  IDs  Temp ...”，Node 即节点），实际为“{text}”</translation>
+    </message>
+    <message>
+        <source>expected a rocm-smi row starting with the device number, got &apos;{text}&apos;</source>
+        <translation>应为以设备编号开头的 rocm-smi 行，实际为“{text}”</translation>
+    </message>
+    <message>
+        <source>rocm-smi row has {got} columns, the header {want}: &apos;{text}&apos;</source>
+        <translation>rocm-smi 行有 {got} 列，表头有 {want} 列：“{text}”</translation>
+    </message>
+    <message>
+        <source>no GPU rows found: paste the output of &apos;rocm-smi&apos;</source>
+        <translation>未找到 GPU 行：请粘贴“rocm-smi”的输出</translation>
+    </message>
+    <message>
+        <source>Blackwell (sm_100) needs CUDA 12.8 or newer</source>
+        <translation>Blackwell（sm_100）需要 CUDA 12.8 或更新版本</translation>
+    </message>
+    <message>
+        <source>Hopper (sm_90) needs CUDA 11.8 or newer</source>
+        <translation>Hopper（sm_90）需要 CUDA 11.8 或更新版本</translation>
+    </message>
+    <message>
+        <source>Driver {driver} supports CUDA {cuda} at most: {why}. Ask for a newer driver.</source>
+        <translation>驱动 {driver} 最高只支持 CUDA {cuda}：{why}。请要求更新驱动。</translation>
+    </message>
+    <message>
+        <source>Driver {driver} supports CUDA {cuda} at most: current PyTorch releases ship CUDA 12 builds, which need a driver of version 525 or newer; only CUDA 11.8 builds will run.</source>
+        <translation>驱动 {driver} 最高只支持 CUDA {cuda}：当前 PyTorch 版本提供 CUDA 12 构建，需要 525 或更新的驱动；只能运行 CUDA 11.8 构建。</translation>
+    </message>
+    <message>
+        <source>Driver {driver}, CUDA {cuda}: recent enough for current PyTorch builds.</source>
+        <translation>驱动 {driver}、CUDA {cuda}：足以运行当前的 PyTorch 构建。</translation>
+    </message>
+    <message>
+        <source>{gpus} at {t:.0f} °C, within 5 °C of the slowdown temperature ({s:.0f} °C): cooling is failing.</source>
+        <translation>{gpus} 温度 {t:.0f} °C，距降频温度（{s:.0f} °C）不到 5 °C：散热不足。</translation>
+    </message>
+    <message>
+        <source>{gpus} at or above the max operating temperature ({t:.0f} °C): the driver lowers clocks to stay there.</source>
+        <translation>{gpus} 达到或超过最高工作温度（{t:.0f} °C）：驱动会降低频率以维持温度。</translation>
+    </message>
+    <message>
+        <source>Temperatures {lo:.0f}–{hi:.0f} °C, below the cards&apos; limits.</source>
+        <translation>温度 {lo:.0f}–{hi:.0f} °C，低于卡的限值。</translation>
+    </message>
+    <message>
+        <source>{gpus}: clocks slowed by {reasons} (heat or power delivery): the card cannot hold its clocks.</source>
+        <translation>{gpus}：频率因 {reasons} 而降低（过热或供电）：卡无法维持正常频率。</translation>
+    </message>
+    <message>
+        <source>{gpus}: running at the power limit (SW Power Cap active): normal under full load, a problem if the limit is below the TDP.</source>
+        <translation>{gpus}：正运行在功耗上限（SW Power Cap 生效）：满载时属正常，若上限低于 TDP 则有问题。</translation>
+    </message>
+    <message>
+        <source>No clock slowdown (thermal or power) is active.</source>
+        <translation>没有因温度或功耗导致的降频。</translation>
+    </message>
+    <message>
+        <source>{gpus}: power limit {lim:.0f} W, below the {ref:.0f} W TDP: the cards are capped and train slower.</source>
+        <translation>{gpus}：功耗上限 {lim:.0f} W，低于 {ref:.0f} W 的 TDP：卡被限功耗，训练会变慢。</translation>
+    </message>
+    <message>
+        <source>{gpus}: uncorrectable ECC errors since the driver loaded: data may be corrupt; ask for another card.</source>
+        <translation>{gpus}：驱动加载以来出现不可纠正的 ECC 错误：数据可能已损坏；请要求更换卡。</translation>
+    </message>
+    <message>
+        <source>{gpus}: a memory row remap / page retirement is pending: the GPU needs a reset before use.</source>
+        <translation>{gpus}：有待生效的显存行重映射/页退役：使用前需重置 GPU。</translation>
+    </message>
+    <message>
+        <source>{gpus}: row remapping failed (no spare rows left): the card should be replaced.</source>
+        <translation>{gpus}：行重映射失败（没有备用行）：应更换此卡。</translation>
+    </message>
+    <message>
+        <source>{gpus}: uncorrectable memory errors in the card&apos;s history (remapped or retired): it works, but it has failed before.</source>
+        <translation>{gpus}：卡的历史记录中有不可纠正的显存错误（已重映射或退役）：目前可用，但曾经出过故障。</translation>
+    </message>
+    <message>
+        <source>No uncorrectable ECC errors, nothing pending a reset.</source>
+        <translation>没有不可纠正的 ECC 错误，也没有待重置的项目。</translation>
+    </message>
+    <message>
+        <source>{gpus}: processes already running ({procs}): the machine is not dedicated to you, or a previous job was left behind.</source>
+        <translation>{gpus}：已有进程在运行（{procs}）：机器不是你独享的，或有之前的任务残留。</translation>
+    </message>
+    <message>
+        <source>{gpus}: {mib:.0f} MiB of memory in use but no process visible (another container?).</source>
+        <translation>{gpus}：已占用 {mib:.0f} MiB 显存但看不到进程（另一个容器？）。</translation>
+    </message>
+    <message>
+        <source>The server reports {names}, but the plan is for {gpu}.</source>
+        <translation>服务器报告的是 {names}，但方案针对的是 {gpu}。</translation>
+    </message>
+    <message>
+        <source>see NVIDIA&apos;s Xid catalog</source>
+        <translation>见 NVIDIA 的 Xid 目录</translation>
+    </message>
+    <message>
+        <source>Xid {code} ({meaning}) {k}× on {pci}.</source>
+        <translation>Xid {code}（{meaning}）在 {pci} 上出现 {k} 次。</translation>
+    </message>
+    <message>
+        <source>No Xid errors in the kernel log.</source>
+        <translation>内核日志中没有 Xid 错误。</translation>
+    </message>
+    <message>
+        <source>NPU {npu} chip {chip}: health &apos;{h}&apos; (npu-smi); ask the vendor before renting it.</source>
+        <translation>NPU {npu} 芯片 {chip}：健康状态“{h}”（npu-smi）；租用前请询问供应商。</translation>
+    </message>
+    <message>
+        <source>All {k} NPU chips report health OK.</source>
+        <translation>全部 {k} 个 NPU 芯片健康状态为 OK。</translation>
+    </message>
+    <message>
+        <source>{k} processes already run on the NPUs ({names}): not a dedicated machine, or a job left behind.</source>
+        <translation>NPU 上已有 {k} 个进程在运行（{names}）：不是独享机器，或有任务残留。</translation>
+    </message>
+    <message>
+        <source>{k} NPU chips hold up to {mb:.0f} MB of HBM (an idle chip about {idle:.0f} MB) with no process listed: another container may be using them.</source>
+        <translation>{k} 个 NPU 芯片占用最多 {mb:.0f} MB HBM（空闲芯片约 {idle:.0f} MB）且没有列出进程：可能有其他容器在使用。</translation>
+    </message>
+    <message>
+        <source>GPU {devs}: power cap {cap:.0f} W, below the {tdp:.0f} W TDP of {gpu}: the cards are capped.</source>
+        <translation>GPU {devs}：功耗上限 {cap:.0f} W，低于 {gpu} 的 {tdp:.0f} W TDP：卡被限功耗。</translation>
+    </message>
+    <message>
+        <source>Power caps at the {tdp:.0f} W TDP.</source>
+        <translation>功耗上限为 {tdp:.0f} W TDP。</translation>
+    </message>
+    <message>
+        <source>GPU {devs} busy before your job (GPU% or VRAM% above zero): not a dedicated machine, or a job left behind.</source>
+        <translation>GPU {devs} 在你的任务之前就已忙碌（GPU% 或 VRAM% 大于零）：不是独享机器，或有任务残留。</translation>
+    </message>
+    <message>
+        <source>Temperatures {lo:.0f}–{hi:.0f} °C.</source>
+        <translation>温度 {lo:.0f}–{hi:.0f} °C。</translation>
+    </message>
+    <message>
+        <source>These are {have} accelerators, but the plan is for {gpu} ({want}).</source>
+        <translation>这些是 {have} 加速卡，但方案针对的是 {gpu}（{want}）。</translation>
+    </message>
+</context>
+<context>
     <name>LivePanel</name>
     <message>
         <source>{0} · {1} params</source>
@@ -1922,6 +2177,204 @@
     <message>
         <source>published: {0}</source>
         <translation>官方公布：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>MultiNode</name>
+    <message>
+        <source>--nodes must be between 1 and 4096</source>
+        <translation>--nodes 必须在 1 到 4096 之间</translation>
+    </message>
+    <message>
+        <source>a kit result must be a JSON object</source>
+        <translation>测试结果必须是一个 JSON 对象</translation>
+    </message>
+    <message>
+        <source>schema: expected &apos;{want}&apos;, got {got}</source>
+        <translation>schema：应为“{want}”，实际为 {got}</translation>
+    </message>
+    <message>
+        <source>Measured on CPUs with gloo: this checks the kit, not the network; the figures mean nothing for the plan.</source>
+        <translation>在 CPU 上用 gloo 测量：这只检验套件本身，不检验网络；这些数字对方案没有意义。</translation>
+    </message>
+    <message>
+        <source>The kit reported an error: {err}</source>
+        <translation>测试套件报告了错误：{err}</translation>
+    </message>
+    <message>
+        <source>Measured on {n} nodes × {g}; the plan uses {p} GPUs.</source>
+        <translation>在 {n} 个节点 × {g} 上测量；方案使用 {p} 张 GPU。</translation>
+    </message>
+    <message>
+        <source>NCCL used TCP sockets (NET/Socket) between nodes on {hosts}: RDMA is not in use, typically ~10× slower. Check that the container sees /dev/infiniband and the RDMA driver, and NCCL_IB_HCA.</source>
+        <translation>{hosts} 上节点间 NCCL 使用了 TCP 套接字（NET/Socket）：没有使用 RDMA，通常慢约 10 倍。请检查容器能否看到 /dev/infiniband 和 RDMA 驱动，以及 NCCL_IB_HCA。</translation>
+    </message>
+    <message>
+        <source>NCCL uses RDMA (NET/IB) between nodes.</source>
+        <translation>节点间 NCCL 使用 RDMA（NET/IB）。</translation>
+    </message>
+    <message>
+        <source>one GPU per node</source>
+        <translation>每节点一张 GPU</translation>
+    </message>
+    <message>
+        <source>all GPUs</source>
+        <translation>全部 GPU</translation>
+    </message>
+    <message>
+        <source>Inter-node all-reduce ({what}): {bw:.1f} GB/s bus bandwidth, {pct:.0f}% of the {ref:.0f} GB/s the NICs should give ({line:.0f} GB/s line rate); the plan assumes {plan:.0f} GB/s.</source>
+        <translation>节点间 all-reduce（{what}）：总线带宽 {bw:.1f} GB/s，只有网卡应达到的 {ref:.0f} GB/s 的 {pct:.0f}%（线速 {line:.0f} GB/s）；方案假设 {plan:.0f} GB/s。</translation>
+    </message>
+    <message>
+        <source>Inter-node all-reduce ({what}): {bw:.1f} GB/s bus bandwidth, {pct:.0f}% of what the NICs should give; the plan assumes {plan:.0f} GB/s.</source>
+        <translation>节点间 all-reduce（{what}）：总线带宽 {bw:.1f} GB/s，为网卡应达到值的 {pct:.0f}%；方案假设 {plan:.0f} GB/s。</translation>
+    </message>
+    <message>
+        <source>Inter-node bandwidth varied by {pct:.0f}% over {k} runs ({lo:.1f}–{hi:.1f} GB/s): the fabric looks shared or oversubscribed, not dedicated.</source>
+        <translation>节点间带宽在 {k} 次测量中波动 {pct:.0f}%（{lo:.1f}–{hi:.1f} GB/s）：网络看起来是共享或超额订阅的，而不是独享的。</translation>
+    </message>
+    <message>
+        <source>Scaling over nodes: {pct:.0f}% of linear at {n} GPUs ({k} nodes).</source>
+        <translation>跨节点扩展：{n} 张 GPU（{k} 个节点）时为线性的 {pct:.0f}%。</translation>
+    </message>
+    <message>
+        <source>Scaling inside a node: {pct:.0f}% of linear at {n} GPUs.</source>
+        <translation>节点内扩展：{n} 张 GPU 时为线性的 {pct:.0f}%。</translation>
+    </message>
+    <message>
+        <source>Operator probe on {dev} ({dtype}): {k} operator(s) failed: {ops}. Port or replace them before renting in bulk.</source>
+        <translation>{dev} 上的算子探测（{dtype}）：{k} 个算子失败：{ops}。批量租用前请先移植或替换。</translation>
+    </message>
+    <message>
+        <source>Operator probe on {dev}: {k} operator(s) fell back to the CPU: {ops}.</source>
+        <translation>{dev} 上的算子探测：{k} 个算子回退到 CPU 执行：{ops}。</translation>
+    </message>
+    <message>
+        <source>Operator probe on {dev} ({dtype}): all {k} operators of the model ran forward and backward.</source>
+        <translation>{dev} 上的算子探测（{dtype}）：模型的全部 {k} 个算子前向和反向均运行成功。</translation>
+    </message>
+    <message>
+        <source>Operator probe stopped: {err}</source>
+        <translation>算子探测中止：{err}</translation>
+    </message>
+    <message>
+        <source>{who}: the recorded ibstat could not be read ({err}).</source>
+        <translation>{who}：记录的 ibstat 无法解析（{err}）。</translation>
+    </message>
+    <message>
+        <source>{who}: the recorded card status could not be read ({err}).</source>
+        <translation>{who}：记录的加速卡状态无法解析（{err}）。</translation>
+    </message>
+    <message>
+        <source>{who}: {finding}</source>
+        <translation>{who}：{finding}</translation>
+    </message>
+    <message>
+        <source>{who}: network ports and cards as planned.</source>
+        <translation>{who}：网络端口和加速卡与方案一致。</translation>
+    </message>
+</context>
+<context>
+    <name>Network</name>
+    <message>
+        <source>this is too long for ibstat/ibv_devinfo output (over {n} MB)</source>
+        <translation>内容过长，不像 ibstat/ibv_devinfo 输出（超过 {n} MB）</translation>
+    </message>
+    <message>
+        <source>port {dev} {port} has no state line</source>
+        <translation>端口 {dev} {port} 缺少状态行</translation>
+    </message>
+    <message>
+        <source>port {dev} {port} appears twice</source>
+        <translation>端口 {dev} {port} 出现了两次</translation>
+    </message>
+    <message>
+        <source>more than {n} ports: not one node&apos;s output</source>
+        <translation>超过 {n} 个端口：不是单个节点的输出</translation>
+    </message>
+    <message>
+        <source>expected ibstat or ibv_devinfo output (a line like &quot;CA &apos;mlx5_0&apos;&quot; or &quot;hca_id: mlx5_0&quot;), got &apos;{text}&apos;</source>
+        <translation>应为 ibstat 或 ibv_devinfo 输出（类似“CA &apos;mlx5_0&apos;”或“hca_id: mlx5_0”的行），实际为“{text}”</translation>
+    </message>
+    <message>
+        <source>unknown port state &apos;{val}&apos;</source>
+        <translation>未知端口状态“{val}”</translation>
+    </message>
+    <message>
+        <source>unknown link layer &apos;{val}&apos; (expected InfiniBand or Ethernet)</source>
+        <translation>未知链路层“{val}”（应为 InfiniBand 或 Ethernet）</translation>
+    </message>
+    <message>
+        <source>rate: expected a number of Gb/s, got &apos;{val}&apos;</source>
+        <translation>rate：应为 Gb/s 数值，实际为“{val}”</translation>
+    </message>
+    <message>
+        <source>active_width: expected like &apos;4X (2)&apos;, got &apos;{val}&apos;</source>
+        <translation>active_width：应类似“4X (2)”，实际为“{val}”</translation>
+    </message>
+    <message>
+        <source>active_speed: expected like &apos;50.0 Gbps (64)&apos;, got &apos;{val}&apos;</source>
+        <translation>active_speed：应类似“50.0 Gbps (64)”，实际为“{val}”</translation>
+    </message>
+    <message>
+        <source>cannot read &apos;{text}&apos; in the output of {dev}</source>
+        <translation>无法解析 {dev} 输出中的“{text}”</translation>
+    </message>
+    <message>
+        <source>no HCA port found: paste the output of &apos;ibstat&apos; or &apos;ibv_devinfo -v&apos; (the lines from &quot;CA &apos;...&apos;&quot; or &quot;hca_id:&quot; on)</source>
+        <translation>未找到 HCA 端口：请粘贴“ibstat”或“ibv_devinfo -v”的输出（从“CA &apos;...&apos;”或“hca_id:”开始的行）</translation>
+    </message>
+    <message>
+        <source>&apos;{id}&apos; is not an inter-node network</source>
+        <translation>“{id}”不是节点间网络</translation>
+    </message>
+    <message>
+        <source>{n} of {total} ports active: {summary}.</source>
+        <translation>{total} 个端口中 {n} 个处于活动状态：{summary}。</translation>
+    </message>
+    <message>
+        <source>The output shows no rate for some ports (plain ibv_devinfo): paste &apos;ibstat&apos; or &apos;ibv_devinfo -v&apos; to check the speed.</source>
+        <translation>输出中部分端口没有速率（普通 ibv_devinfo）：请粘贴“ibstat”或“ibv_devinfo -v”以检查速率。</translation>
+    </message>
+    <message>
+        <source>No link layer printed for {ports}: an old ibv_devinfo; &apos;ibstat&apos; tells InfiniBand from RoCE.</source>
+        <translation>{ports} 没有打印链路层：旧版 ibv_devinfo；“ibstat”可以区分 InfiniBand 和 RoCE。</translation>
+    </message>
+    <message>
+        <source>The plan fits in one node: the network between nodes is not used for training.</source>
+        <translation>方案在一个节点内即可完成：训练不使用节点间网络。</translation>
+    </message>
+    <message>
+        <source>{k} active {kind} ports at {rate} or more: the {n} NICs per node of the plan ({name}) are there.</source>
+        <translation>{k} 个活动的 {kind} 端口速率达到 {rate} 或更高：方案要求的每节点 {n} 块网卡（{name}）都在。</translation>
+    </message>
+    <message>
+        <source>The plan assumes {kind} ({name}), but {k} active ports are {other} ({rates} Gb/s): {ports}. The fabric is not the one promised; ask the vendor, and re-plan with hardware.inter_node set to what is there.</source>
+        <translation>方案假设 {kind}（{name}），但 {k} 个活动端口是 {other}（{rates} Gb/s）：{ports}。网络不是承诺的那种；请询问供应商，并把 hardware.inter_node 设为实际网络后重新规划。</translation>
+    </message>
+    <message>
+        <source>{k} {kind} ports run at {rates} Gb/s, below the {want} the plan assumes ({name}): {ports}.</source>
+        <translation>{k} 个 {kind} 端口速率为 {rates} Gb/s，低于方案假设的 {want}（{name}）：{ports}。</translation>
+    </message>
+    <message>
+        <source>Only {k} active {kind} ports at {rate} or more; the plan assumes {n} per node: inter-node bandwidth is {pct:.0f}% of the plan&apos;s.</source>
+        <translation>只有 {k} 个活动的 {kind} 端口速率达到 {rate} 或更高；方案假设每节点 {n} 个：节点间带宽只有方案的 {pct:.0f}%。</translation>
+    </message>
+    <message>
+        <source>No port is active: this node cannot reach the others over RDMA; NCCL would fall back to TCP sockets.</source>
+        <translation>没有活动端口：此节点无法通过 RDMA 连接其他节点；NCCL 将退回 TCP 套接字。</translation>
+    </message>
+    <message>
+        <source>{k} port(s) not active ({states}): {ports}. A cable, a switch port or the subnet manager; ask the vendor unless the port is unused on purpose.</source>
+        <translation>{k} 个端口未激活（{states}）：{ports}。可能是线缆、交换机端口或子网管理器的问题；除非该端口有意不用，否则请询问供应商。</translation>
+    </message>
+    <message>
+        <source>{devs}: no GPU at PIX/PXB distance (nvidia-smi topo -m); GPUDirect RDMA through the CPU is slower.</source>
+        <translation>{devs}：没有处于 PIX/PXB 距离的 GPU（nvidia-smi topo -m）；经过 CPU 的 GPUDirect RDMA 较慢。</translation>
+    </message>
+    <message>
+        <source>Every active NIC found in topo -m has a GPU at PIX/PXB distance ({k} NICs).</source>
+        <translation>topo -m 中找到的每块活动网卡都有处于 PIX/PXB 距离的 GPU（{k} 块网卡）。</translation>
     </message>
 </context>
 <context>
@@ -4123,6 +4576,58 @@
         <translation>NV# = NVLink（最好）· PIX = 同一 PCIe 交换机 · PXB = 经过多个 PCIe 交换机 · PHB = 经过 CPU · NODE = 跨 PCIe 主桥 · SYS = 跨 CPU 插槽（最差）</translation>
     </message>
     <message>
+        <source>Network between nodes (ibstat / ibv_devinfo)</source>
+        <translation>节点间网络（ibstat / ibv_devinfo）</translation>
+    </message>
+    <message>
+        <source>Paste the output of &apos;ibstat&apos; or &apos;ibv_devinfo -v&apos; from one node: each port&apos;s link layer (InfiniBand, or Ethernet = RoCE), state and rate are checked against the plan&apos;s network.</source>
+        <translation>粘贴一个节点上“ibstat”或“ibv_devinfo -v”的输出：按方案的网络检查每个端口的链路层（InfiniBand，或 Ethernet 即 RoCE）、状态和速率。</translation>
+    </message>
+    <message>
+        <source>Paste ibstat or ibv_devinfo output here</source>
+        <translation>在此粘贴 ibstat 或 ibv_devinfo 的输出</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <source>Link layer</source>
+        <translation>链路层</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Gb/s</source>
+        <translation>Gb/s</translation>
+    </message>
+    <message>
+        <source>Health of the cards</source>
+        <translation>加速卡健康状况</translation>
+    </message>
+    <message>
+        <source>Paste &apos;nvidia-smi -q&apos;, &apos;npu-smi info&apos;, &apos;rocm-smi&apos; or the kernel log (Xid errors): temperatures, throttling, power caps, ECC errors, other processes and driver versions are checked.</source>
+        <translation>粘贴“nvidia-smi -q”、“npu-smi info”、“rocm-smi”或内核日志（Xid 错误）：检查温度、降频、功耗上限、ECC 错误、其他进程和驱动版本。</translation>
+    </message>
+    <message>
+        <source>Paste nvidia-smi -q, npu-smi info, rocm-smi or dmesg output here</source>
+        <translation>在此粘贴 nvidia-smi -q、npu-smi info、rocm-smi 或 dmesg 的输出</translation>
+    </message>
+    <message>
+        <source>Nodes:</source>
+        <translation>节点数：</translation>
+    </message>
+    <message>
+        <source>More than one node: the kit runs with torchrun on every node and measures the network between them</source>
+        <translation>多于一个节点时：套件在每个节点上用 torchrun 运行，并测量节点间网络</translation>
+    </message>
+    <message>
         <source>Acceptance test kit</source>
         <translation>验收测试套件</translation>
     </message>
@@ -4207,6 +4712,50 @@
         <translation>无法解析此输出：{0}</translation>
     </message>
     <message>
+        <source>Open ibstat or ibv_devinfo output</source>
+        <translation>打开 ibstat 或 ibv_devinfo 输出</translation>
+    </message>
+    <message>
+        <source>InfiniBand</source>
+        <translation>InfiniBand</translation>
+    </message>
+    <message>
+        <source>RoCE</source>
+        <translation>RoCE</translation>
+    </message>
+    <message>
+        <source>Active</source>
+        <translation>活动</translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation>断开</translation>
+    </message>
+    <message>
+        <source>Initializing</source>
+        <translation>初始化中</translation>
+    </message>
+    <message>
+        <source>Armed</source>
+        <translation>就绪（Armed）</translation>
+    </message>
+    <message>
+        <source>Open nvidia-smi -q, npu-smi, rocm-smi or dmesg output</source>
+        <translation>打开 nvidia-smi -q、npu-smi、rocm-smi 或 dmesg 输出</translation>
+    </message>
+    <message>
+        <source>{0}: {1} card(s)</source>
+        <translation>{0}：{1} 张卡</translation>
+    </message>
+    <message>
+        <source>Kernel log: {0} Xid event(s)</source>
+        <translation>内核日志：{0} 个 Xid 事件</translation>
+    </message>
+    <message>
+        <source>driver {0}</source>
+        <translation>驱动 {0}</translation>
+    </message>
+    <message>
         <source>Describe the training task first</source>
         <translation>请先描述训练任务</translation>
     </message>
@@ -4221,6 +4770,10 @@
     <message>
         <source>Shell scripts (*.sh);;All files (*)</source>
         <translation>Shell 脚本 (*.sh);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Saved {0}. Copy it to every node and run: bash {1} --master ADDRESS_OF_NODE_0 (it prints the command for each node)</source>
+        <translation>已保存 {0}。把它复制到每个节点并运行：bash {1} --master 节点0的地址（它会打印每个节点要运行的命令）</translation>
     </message>
     <message>
         <source>Saved {0}. Run it on the server with: bash {1}</source>

@@ -1,0 +1,65 @@
+"""``gpuplanner health FILE [--dmesg LOG] [--plan PLAN | --gpu ID] [--json] [--strict]``: the health of every card
+from pasted ``nvidia-smi -q``, ``npu-smi info`` (Ascend), ``rocm-smi`` (AMD) or ``dmesg`` (Xid lines).
+
+The tool is recognised from the text. Text output: the verdict, problems first; ``--json``: the parsed cards
+(``gpus`` / ``npus`` / ``amd``), ``xids``, ``verdict`` and ``findings``. ``--plan``/``--gpu`` give the catalog GPU
+(TDP for power caps, the expected model, the CUDA version it needs). Exit codes: 0 checked, 1 with ``--strict``
+when a finding is "bad", 2 unreadable input (one line naming the line).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from ..io.safe_read import read_limited
+from ..verify.health import MAX_CHARS, HealthError, check_health
+
+_MARK = {"ok": "[ok]  ", "info": "[info]", "warn": "[warn]", "bad": "[BAD] "}
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "health", help="check every card's health from nvidia-smi -q, npu-smi info, rocm-smi or dmesg output",
+        description="Temperatures, throttling, power caps vs TDP, ECC / retired pages / remapped rows, Xid errors, "
+        "processes already on the cards, driver and CUDA versions; problems first.")
+    p.add_argument("file", metavar="FILE", help="saved output (nvidia-smi -q, npu-smi info, rocm-smi, dmesg), or -")
+    p.add_argument("--dmesg", metavar="LOG", help="also read Xid errors from this kernel log")
+    p.add_argument("--plan", metavar="PLAN", help="scenario JSON or .gpuplan file: its GPU is the expected card")
+    p.add_argument("--gpu", metavar="ID", help="the expected catalog GPU instead of a plan (e.g. h100-sxm-80gb)")
+    p.add_argument("--json", action="store_true", help="print a JSON object")
+    p.add_argument("--strict", action="store_true", help="exit 1 when a finding is 'bad'")
+    p.set_defaults(func=run)
+
+
+def _read(path: str, what: str) -> bytes:
+    if path == "-":
+        data = sys.stdin.buffer.read(MAX_CHARS + 1)
+        if len(data) > MAX_CHARS:
+            raise HealthError(f"stdin: too large for {what} (over {MAX_CHARS:,} bytes)")
+        return data
+    return read_limited(path, MAX_CHARS, what)
+
+
+def run(args) -> int:
+    gpu = args.gpu
+    if args.plan:
+        from ..io.scenario_files import load_scenario
+
+        scenario, _ = load_scenario(args.plan)
+        gpu = scenario.hardware.gpu
+    dmesg = _read(args.dmesg, "kernel log") if args.dmesg else None
+    rep = check_health(_read(args.file, "tool output"), gpu, dmesg)
+    if args.json:
+        print(json.dumps(rep.to_json(), indent=2, ensure_ascii=False))
+    else:
+        kinds = {"nvidia": "nvidia-smi -q", "ascend": "npu-smi info", "amd": "rocm-smi", "dmesg": "kernel log"}
+        cards = len(rep.gpus) or len(rep.npus) or len(rep.amd)
+        head = f"{kinds[rep.kind]}: {cards} card(s)" if rep.kind != "dmesg" else f"{kinds[rep.kind]}: {len(rep.xids)} Xid event(s)"
+        if rep.driver or rep.cuda:
+            head += f", driver {rep.driver or '?'}" + (f", CUDA {rep.cuda}" if rep.cuda else "")
+        print(head)
+        print()
+        for f in rep.findings:
+            print(f"{_MARK[f.severity]} {f.text}")
+    return 1 if args.strict and rep.worst == "bad" else 0

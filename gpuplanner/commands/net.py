@@ -1,0 +1,76 @@
+"""``gpuplanner net FILE [--json] [--plan PLAN | --network ID [--nics N]] [--topo TOPO] [--strict]``: check the
+network between nodes from pasted ``ibstat`` / ``ibv_devinfo [-v]`` / ``ibstatus`` output.
+
+FILE may be ``-`` for stdin. Text output: one row per HCA port and the verdict, problems first. ``--json``:
+``ports`` (each ``device``, ``port``, ``link_layer`` = ``InfiniBand`` | ``Ethernet`` (RoCE) | null, ``state``,
+``rate_gbps``), ``verdict`` (the sentences), ``findings`` (severity + sentence id + parameters), ``plan`` and
+``affinity`` (with ``--topo``: the GPUs nearest to each NIC). Exit codes: 0 checked, 1 with ``--strict`` when a
+finding is "bad", 2 unreadable input (one line naming the line of the file).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from ..io.safe_read import read_limited
+from ..verify.network import MAX_CHARS, NetworkError, diagnose_network, format_ports, parse_ports, plan_network, \
+    planned_network
+from ._args import positive_int
+
+_MARK = {"ok": "[ok]  ", "info": "[info]", "warn": "[warn]", "bad": "[BAD] "}
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "net",
+        help="check the network between nodes from 'ibstat' or 'ibv_devinfo' output",
+        description="Read pasted 'ibstat', 'ibv_devinfo [-v]' or 'ibstatus' output (a file, or - for stdin): per "
+        "HCA port the link layer (InfiniBand or Ethernet = RoCE), state and rate, judged against the plan's "
+        "inter-node network.",
+    )
+    p.add_argument("file", metavar="FILE", help="saved output of ibstat / ibv_devinfo, or - for stdin")
+    p.add_argument("--json", action="store_true", help="print ports and verdict as JSON")
+    p.add_argument("--plan", metavar="PLAN", help="scenario JSON or .gpuplan file: check against its network")
+    p.add_argument("--network", metavar="ID", help="the promised network instead of a plan (e.g. ib-ndr-400, roce-400)")
+    p.add_argument("--nics", type=positive_int, metavar="N", help="with --network: compute NICs per node")
+    p.add_argument("--topo", metavar="TOPO", help="'nvidia-smi topo -m' output of the same node: NIC-to-GPU affinity")
+    p.add_argument("--strict", action="store_true", help="exit 1 when a finding is 'bad'")
+    p.set_defaults(func=run)
+
+
+def _read(path: str, what: str) -> bytes:
+    if path == "-":
+        data = sys.stdin.buffer.read(MAX_CHARS + 1)
+        if len(data) > MAX_CHARS:
+            raise NetworkError(f"stdin: too large for {what} (over {MAX_CHARS:,} bytes)")
+        return data
+    return read_limited(path, MAX_CHARS, what)
+
+
+def run(args) -> int:
+    ports = parse_ports(_read(args.file, "ibstat/ibv_devinfo output"))
+    plan = None
+    if args.plan:
+        from ..io.scenario_files import load_scenario
+
+        scenario, _ = load_scenario(args.plan)
+        plan = plan_network(scenario)
+    elif args.network:
+        plan = planned_network(args.network, args.nics, source="command line")
+    topo = None
+    if args.topo:
+        from ..verify.topology import parse_topo
+
+        topo = parse_topo(_read(args.topo, "nvidia-smi topo -m output"))
+    rep = diagnose_network(ports, plan, topo)
+    if args.json:
+        print(json.dumps(rep.to_json(), indent=2, ensure_ascii=False))
+    else:
+        print(format_ports(ports))
+        if plan is not None:
+            print(f"\nplan: {plan.nics} x {plan.name} per node ({plan.source or 'plan'})")
+        print()
+        for f in rep.findings:
+            print(f"{_MARK[f.severity]} {f.text}")
+    return 1 if args.strict and rep.worst == "bad" else 0
