@@ -13,6 +13,7 @@ from ..core.estimate import TIER_GUIDANCE
 from ..core.evaluate import evaluate
 from ..io.scenario_files import load_scenario
 from ..core.units import format_count
+from ._args import rent_vs_build_lines
 
 
 def register(sub) -> None:
@@ -69,6 +70,9 @@ def run(args) -> int:
         lines.append("  no price for this GPU: enter a quote")
     else:
         lines.append(f"  {ev.cost:,.0f} {ev.currency} ({ev.rental_mode_label})")
+    if ev.rent_vs_build is not None:
+        lines += ["", "Rent or build", f"  {ev.rent_vs_build.sentence.render()}"]
+        lines += rent_vs_build_lines(ev.rent_vs_build, indent="  ")
     for m in ev.messages:
         lines.append(f"! {m.render()}")
     print("\n".join(lines))

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 
 from ..io.scenario_files import load_scenario
-from ._args import positive_int
+from ._args import positive_int, rent_vs_build_lines
 
 
 def register(subparsers) -> None:
@@ -92,10 +92,7 @@ def run(args) -> int:
     if result.rent_vs_build is not None:
         rb = result.rent_vs_build
         print(f"\nRent or build ({result.plans[0].num_gpus} x {result.plans[0].gpu}): {rb.sentence.render()}")
-        parts = ", ".join(f"{k.replace('_', ' ')} {_fmt_money(v, rb.currency)}" for k, v in rb.own_breakdown.items())
-        print(f"   own over {rb.horizon_months:.0f} months: {parts}; rent {_fmt_money(rb.rent_monthly, rb.currency)}/month")
-        if rb.missing:
-            print(f"   not counted (enter your figures): {', '.join(rb.missing)}")
+        print("\n".join(rent_vs_build_lines(rb)))
     if result.pareto:
         print("\nTime vs cost (Pareto front):")
         for q in result.pareto:

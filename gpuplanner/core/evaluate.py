@@ -15,9 +15,9 @@ Two kinds of days, named the same way everywhere:
   ``168 / hours_per_week`` (:func:`cost.rental_costs`), for the rental mode that costs least.
 
 Costs are in ``constraints.currency`` for the rental mode that costs least (:data:`cost.MODES`); ``cost`` is
-None when no price is known for the GPU (``messages`` says so). Rent versus build compares owning the
-plan's machines for the depreciation period, used ``hours_per_week``, with renting them
-(:func:`cost.rent_vs_build`).
+None when no price is known for the GPU (``messages`` says so). Rent versus build compares buying and
+running the plan's servers for the work (this job, or the period and jobs of ``constraints.ownership``) with
+renting it at the plan's cost: five parts, a verdict and the break-even utilisation (:func:`cost.rent_vs_build`).
 """
 
 from __future__ import annotations
@@ -266,16 +266,23 @@ class Evaluation:
 # --------------------------------------------------------------------------------------------- evaluate
 
 
-def rent_vs_build_for(gpu: Any, num_gpus: int, price: GpuPrice | None, table: PriceTable,
-                      hours_per_week: float):
-    """Own the plan's machines for their depreciation period, drawing power ``hours_per_week``, against
-    renting the same cards for that period at the cheapest monthly rent (:func:`cost.rent_monthly_for`).
-    None without a rental price."""
-    if price is None:
+def rent_vs_build_for(gpu: Any, num_gpus: int, price: GpuPrice | None, table: PriceTable, *,
+                      rent_cost: float | None, compute_hours: float, calendar_hours: float, ownership: Any = None):
+    """Buy and run the plan's servers for the work, against renting it at the plan's own cost
+    (:func:`cost.rent_vs_build`). The work is this job (``rent_cost``, ``compute_hours`` of busy machines,
+    ``calendar_hours`` long) times ``ownership.jobs``; the period is ``ownership.horizon_months`` when stated
+    (at least the jobs' calendar time), else this job alone. None without a rental cost."""
+    if price is None or rent_cost is None:
         return None
-    b = costmod.default_build_inputs(gpu, num_gpus, table, utilisation=hours_per_week / costmod.HOURS_PER_WEEK)
-    rent, _mode = costmod.rent_monthly_for(price, num_gpus, hours_per_week)
-    return costmod.rent_vs_build(b, rent, b.depreciation_years * 12.0)
+    b = costmod.default_build_inputs(gpu, num_gpus, table, ownership)
+    jobs = int(getattr(ownership, "jobs", 1) or 1)
+    stated = getattr(ownership, "horizon_months", None)
+    work_months = jobs * calendar_hours / costmod.HOURS_PER_MONTH
+    single = stated is None and jobs == 1
+    horizon = work_months if stated is None else max(float(stated), work_months)
+    return costmod.rent_vs_build(b, rent_total=jobs * rent_cost, busy_hours=jobs * compute_hours,
+                                 horizon_months=horizon, jobs=jobs, single_job=single,
+                                 rent_card_hour=costmod.cheapest_card_hour(price))
 
 
 def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved: Any = None,
@@ -325,7 +332,8 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
                                              phase=c.phase, num_gpus=h.num_gpus, currency=table.currency))
         if rent_vs_build:
             try:
-                rvb = rent_vs_build_for(r.gpu, h.num_gpus, price, table, c.hours_per_week)
+                rvb = rent_vs_build_for(r.gpu, h.num_gpus, price, table, rent_cost=total,
+                                        compute_hours=train_hours, calendar_hours=cal_h, ownership=c.ownership)
             except PlannerError:
                 rvb = None
 

@@ -186,6 +186,24 @@ class PlanningRules(_Section):
     pipeline_layers: bool = Field(True, description="pipeline stages divide the layers evenly")
 
 
+class Ownership(_Section):
+    """Building instead of renting (``constraints.ownership``; core/cost.rent_vs_build): each figure replaces
+    the dated public default (resources/economics.json: purchase prices, Shenzhen tariff, PUE, staff, spares).
+    Money is in ``constraints.currency``. The comparison covers this job alone unless ``horizon_months`` (and
+    ``jobs``) state a longer period of work."""
+
+    machine_price: float | None = Field(None, ge=0, le=1e12, description="purchase price per server (node)")
+    depreciation_years: float | None = Field(None, gt=0, le=30, description="straight-line depreciation life")
+    rack_per_month: float | None = Field(None, ge=0, le=1e9, description="rack / colocation per server per month")
+    tariff_per_kwh: float | None = Field(None, ge=0, le=100, description="electricity price per kWh")
+    pue: float | None = Field(None, ge=1, le=5, description="power usage effectiveness of the data centre")
+    power_kw: float | None = Field(None, gt=0, le=1000, description="power drawn by one server at full load (kW)")
+    staff_per_month: float | None = Field(None, ge=0, le=1e9, description="operations staff for these servers per month")
+    spares_per_year: float | None = Field(None, ge=0, le=1, description="spares: fraction of the hardware price per year")
+    horizon_months: float | None = Field(None, gt=0, le=600, description="period compared (default: this job alone)")
+    jobs: int = Field(1, ge=1, le=1_000_000, description="jobs like this one over the period")
+
+
 Region = Literal["mainland_china", "worldwide"]
 
 
@@ -207,6 +225,7 @@ class ConstraintsSection(_Section):
     framework_candidates: list[Framework] | None = Field(
         None, max_length=4, description="frameworks the search may choose from (default: all four)")
     rules: PlanningRules = Field(default_factory=PlanningRules, description="planning rules applied by the search")
+    ownership: Ownership = Field(default_factory=Ownership, description="figures for building instead of renting")
     region: Region | None = Field(
         None, description="where the GPUs are rented: default prices come from that region's quotes only "
                           "(default: mainland_china for CNY, worldwide for USD, falling back to the other "
