@@ -91,3 +91,43 @@ def test_bad_ownership_figures_are_one_line_errors(tmp_path, capsys):
     assert run_cli(["estimate", str(f)]) == 2
     err = capsys.readouterr().err.strip()
     assert "constraints.ownership.pue" in err and "\n" not in err
+
+
+def test_over_a_period_leasing_the_servers_caps_the_rent():
+    d = json.loads(json.dumps(BASE))
+    d["constraints"]["prices"]["h100-sxm-80gb"]["machine_month"] = 20_000.0
+    d["constraints"]["ownership"] = {"horizon_months": 12, "jobs": 500}
+    ev = evaluate(scenario_from_dict(d))
+    rb = ev.rent_vs_build
+    assert 500 * ev.calendar_days * 24 / 730 < 12  # the jobs fit in the year
+    # 500 jobs billed one by one cost more than one 8-card server leased for the 12 months
+    assert 500 * ev.cost > 20_000.0 * 12
+    assert rb.rent_total == pytest.approx(20_000.0 * 12)
+
+
+def test_the_pdf_lists_the_five_parts_next_to_rent(tmp_path):
+    import re
+    import shutil
+    import subprocess
+
+    if not shutil.which("pdftotext"):
+        pytest.skip("poppler-utils (pdftotext) not installed")
+    from gpuplanner.report.content import fmt_money, load_report_data
+    from gpuplanner.report.render import ensure_app, export_pdf
+
+    ensure_app()
+    f = tmp_path / "s.json"
+    d = json.loads(json.dumps(BASE))
+    d["constraints"]["ownership"] = {"horizon_months": 12, "jobs": 30}
+    f.write_text(json.dumps(d))
+    data = load_report_data(f)
+    pdf = export_pdf(data, tmp_path / "r.pdf", paper="a4")
+    text = re.sub(r"\s+", " ", subprocess.run(["pdftotext", "-raw", str(pdf), "-"], capture_output=True,
+                                              text=True, check=True, timeout=60).stdout).replace("ﬀ", "ff")
+    ev = evaluate(scenario_from_dict(json.loads(json.dumps(data.plan.scenario.model_dump(mode="json")))))
+    rb = ev.rent_vs_build
+    assert f"Rent the work {fmt_money(rb.rent_total, 'CNY')}" in text
+    for key, label in (("hardware", "hardware (purchase and depreciation)"), ("rack", "rack / colocation"),
+                       ("electricity", "electricity (with PUE)"), ("staff", "operations staff"), ("spares", "spares")):
+        assert f"Build: {label} {fmt_money(rb.breakdown[key], 'CNY')}" in text, key
+    assert f"Build, total {fmt_money(rb.build_total, 'CNY')}" in text

@@ -678,9 +678,9 @@ def rent_vs_build(b: BuildInputs, *, rent_total: float, busy_hours: float, horiz
     else:
         rent_busy_m = rent_total / busy_hours * HOURS_PER_MONTH if busy_hours > 0 else 0.0
     u = fixed_m / (rent_busy_m - elec_busy_m) if rent_busy_m > elec_busy_m else None
-    if u is not None and u > 1.0:
-        u = None
     verdict = "unknown" if b.machine_price is None else ("build" if build_total < rent_total else "rent")
+    if (u is not None and u > 1.0) or verdict == "unknown":
+        u = None
     payback = None
     if verdict == "build" and H > 0:
         saving_m = (rent_total - (build_total - breakdown["hardware"])) / H
@@ -731,7 +731,8 @@ def _to_currency(amount: float | None, cur: str, want: str, rate: float) -> floa
     return float(amount) * rate if want == "CNY" else float(amount) / rate
 
 
-def default_build_inputs(gpu_id: Any, num_gpus: int, table: PriceTable, ownership: Any = None) -> BuildInputs:
+def default_build_inputs(gpu_id: Any, num_gpus: int, table: PriceTable, ownership: Any = None,
+                         gpus_per_node: int | None = None) -> BuildInputs:
     """Build inputs from ``economics.json``: the most recent whole-server price for the GPU (else card price ×
     cards, flagged), node power (DGX figure scaled per GPU, else TDP ÷ the DGX H100 GPU share), Shenzhen flat
     tariff, PUE, depreciation years; colocation from the global 150–250 USD/kW-month range midpoint
@@ -744,7 +745,9 @@ def default_build_inputs(gpu_id: Any, num_gpus: int, table: PriceTable, ownershi
     eco = load_economics()
     g = get_gpu(gpu_id)
     price = table.get(g.id)
-    per_machine = int(price.machine_gpus if price else (g.gpus_per_node or 8))
+    # whole servers of the plan's size (hardware.gpus_per_node: a 2-GPU plan on an 8-GPU board still buys the
+    # board), else the quote's machine, else the GPU's
+    per_machine = int(gpus_per_node or (price.machine_gpus if price else (g.gpus_per_node or 8)))
     machines = max(1, math.ceil(num_gpus / per_machine))
     cur, rate = table.currency, None
     sources: dict[str, str] = {}

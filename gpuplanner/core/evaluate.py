@@ -267,20 +267,27 @@ class Evaluation:
 
 
 def rent_vs_build_for(gpu: Any, num_gpus: int, price: GpuPrice | None, table: PriceTable, *,
-                      rent_cost: float | None, compute_hours: float, calendar_hours: float, ownership: Any = None):
+                      rent_cost: float | None, compute_hours: float, calendar_hours: float, ownership: Any = None,
+                      gpus_per_node: int | None = None):
     """Buy and run the plan's servers for the work, against renting it at the plan's own cost
     (:func:`cost.rent_vs_build`). The work is this job (``rent_cost``, ``compute_hours`` of busy machines,
     ``calendar_hours`` long) times ``ownership.jobs``; the period is ``ownership.horizon_months`` when stated
-    (at least the jobs' calendar time), else this job alone. None without a rental cost."""
+    (at least the jobs' calendar time), else this job alone. Over a stated period renting costs the jobs'
+    rental cost or leasing the servers for the whole period, whichever is less. None without a rental cost."""
     if price is None or rent_cost is None:
         return None
-    b = costmod.default_build_inputs(gpu, num_gpus, table, ownership)
+    b = costmod.default_build_inputs(gpu, num_gpus, table, ownership, gpus_per_node=gpus_per_node)
     jobs = int(getattr(ownership, "jobs", 1) or 1)
     stated = getattr(ownership, "horizon_months", None)
     work_months = jobs * calendar_hours / costmod.HOURS_PER_MONTH
     single = stated is None and jobs == 1
     horizon = work_months if stated is None else max(float(stated), work_months)
-    return costmod.rent_vs_build(b, rent_total=jobs * rent_cost, busy_hours=jobs * compute_hours,
+    rent_total = jobs * rent_cost
+    if not single and price.machine_month is not None:
+        # over a stated period the same servers can simply be leased for the whole of it
+        leases = -(-num_gpus // max(price.machine_gpus, 1))  # machines of the quote's size
+        rent_total = min(rent_total, leases * price.machine_month * horizon)
+    return costmod.rent_vs_build(b, rent_total=rent_total, busy_hours=jobs * compute_hours,
                                  horizon_months=horizon, jobs=jobs, single_job=single,
                                  rent_card_hour=costmod.cheapest_card_hour(price))
 
@@ -333,7 +340,8 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         if rent_vs_build:
             try:
                 rvb = rent_vs_build_for(r.gpu, h.num_gpus, price, table, rent_cost=total,
-                                        compute_hours=train_hours, calendar_hours=cal_h, ownership=c.ownership)
+                                        compute_hours=train_hours, calendar_hours=cal_h, ownership=c.ownership,
+                                        gpus_per_node=h.gpus_per_node)
             except PlannerError:
                 rvb = None
 

@@ -174,6 +174,14 @@ class PlanInfo:
     price_is_default: bool | None = None
     advice: list[Text] = field(default_factory=list)
     rent_vs_build: Text | None = None
+    # rent vs build, part by part (core.cost.BuildResult): [(part label as Text, amount)], rent and build totals
+    rent_vs_build_parts: list[tuple[Text, float]] = field(default_factory=list)
+    rent_total: float | None = None
+    build_total: float | None = None
+    build_verdict: str | None = None
+    break_even_utilisation: float | None = None
+    depreciation_years: float | None = None
+    build_missing: list[str] = field(default_factory=list)
     why_lost: list[Text] = field(default_factory=list)
     card_hour: float | None = None  # the price per card-hour the costs use
     scenario: Any = None  # the plan's complete scenario (what ``gpuplanner estimate`` evaluates)
@@ -305,6 +313,16 @@ def plan_from_evaluation(ev, label: str, plan=None) -> PlanInfo:
         advice=[Text.of(m) for m in ev.rental_advice],
         rent_vs_build=None if ev.rent_vs_build is None else Text.of(ev.rent_vs_build.sentence),
     )
+    rb = ev.rent_vs_build
+    if rb is not None:
+        from gpuplanner.core.cost import BUILD_PART_LABELS
+
+        info.rent_vs_build_parts = [(Text("Cost", BUILD_PART_LABELS[k], {}), float(rb.breakdown[k]))
+                                    for k in BUILD_PART_LABELS]
+        info.rent_total, info.build_total, info.build_verdict = rb.rent_total, rb.build_total, rb.verdict
+        info.break_even_utilisation = rb.break_even_utilisation
+        info.depreciation_years = rb.inputs.depreciation_years
+        info.build_missing = list(rb.missing)
     if h.intra_node and h.num_gpus > 1:
         info.intra_node = h.intra_node.upper() if h.intra_node == "pcie" else "NVLink"
     if ev.price is not None:

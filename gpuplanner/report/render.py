@@ -511,6 +511,32 @@ th { background-color: #e6e6e6; font-weight: bold; text-align: left; }
 _SPACER = '<p style="margin: 0px; font-size: 5pt;">&nbsp;</p>'
 
 
+def _rent_vs_build_table(p: PlanInfo, cur: str) -> str:
+    """Renting the work next to the five parts of buying and running the servers, and the break-even
+    utilisation (from the Evaluation's BuildResult, via PlanInfo)."""
+    if not p.rent_vs_build_parts or p.rent_total is None:
+        return ""
+    rows = [[f"<b>{_e(translate('Report', 'Rent the work'))}</b>", f"<b>{_e(fmt_money(p.rent_total, cur))}</b>"]]
+    for label, amount in p.rent_vs_build_parts:
+        rows.append([_e(translate("Report", "Build: {part}").format(part=tr_text(label))), _e(fmt_money(amount, cur))])
+    mark = " ◀" if p.build_verdict == "build" else ""
+    rows.append([f"<b>{_e(translate('Report', 'Build, total'))}{mark}</b>",
+                 f"<b>{_e(fmt_money(p.build_total, cur))}</b>"])
+    out = [_table(rows, escape=False, num_cols={1}, widths=[70, 30])]
+    u = p.break_even_utilisation
+    if u is not None:
+        note = translate("Report", "Owning breaks even when the servers are busy {u} of the time over {y} years "
+                                   "(straight-line depreciation, no resale value).").format(
+            u=f"{u:.0%}", y=f"{p.depreciation_years or 0:g}")
+    else:
+        note = translate("Report", "Owning never breaks even at these prices, even with the servers busy all the time.")
+    out.append(f"<p>{_e(note)}</p>")
+    if p.build_missing:
+        out.append("<p>" + _e(translate("Report", "Not counted (no figure entered): {0}").format(
+            ", ".join(p.build_missing))) + "</p>")
+    return "".join(out)
+
+
 def _table(rows: Iterable[Iterable[str]], header: Iterable[str] | None = None, widths: list[int] | None = None,
            num_cols: set[int] = frozenset(), escape: bool = True, width: str = "100%") -> str:
     out = [f'<table width="{width}" border="1" cellspacing="0" cellpadding="3" '
@@ -755,6 +781,7 @@ def _html_plan(data: ReportData) -> str:
         out.append("<ul>" + "".join(f"<li>{_e(tr_text(a))}</li>" for a in p.explanation) + "</ul>")
     if p.rent_vs_build is not None:
         out.append(f"{_SPACER}<h3>{_e(translate('Report', 'Rent or build'))}</h3><p>{_e(tr_text(p.rent_vs_build))}</p>")
+        out.append(_rent_vs_build_table(p, cur))
     # alternatives
     out.append(f"{_SPACER}<h3>{_e(translate('Report', 'Alternatives considered'))}</h3>")
     if data.alternatives:

@@ -599,20 +599,56 @@
         <translation>{gpu} 的默认价格（{source}，{date}）：请替换为你拿到的报价。</translation>
     </message>
     <message>
-        <source>No purchase price is known for this server: enter one to compare building with renting ({rent:,.0f} {cur} over {months:.0f} months).</source>
-        <translation>这台服务器没有已知的购买价格：请填写购买价格，以便比较自建与租用（{months:.0f} 个月租用需 {rent:,.0f} {cur}）。</translation>
+        <source>hardware (purchase and depreciation)</source>
+        <translation>硬件（购置与折旧）</translation>
     </message>
     <message>
-        <source>Over {months:.0f} months building costs {own:,.0f} {cur} against {rent:,.0f} {cur} renting; the purchase pays for itself after {be:.1f} months.</source>
-        <translation>{months:.0f} 个月内自建需 {own:,.0f} {cur}，租用需 {rent:,.0f} {cur}；购买在 {be:.1f} 个月后回本。</translation>
+        <source>rack / colocation</source>
+        <translation>机柜/托管</translation>
     </message>
     <message>
-        <source>Rent: over {months:.0f} months renting costs {rent:,.0f} {cur} against {own:,.0f} {cur} to build; buying would only break even after {be:.1f} months.</source>
-        <translation>建议租用：{months:.0f} 个月内租用需 {rent:,.0f} {cur}，自建需 {own:,.0f} {cur}；购买要 {be:.1f} 个月后才能回本。</translation>
+        <source>electricity (with PUE)</source>
+        <translation>电费（含 PUE）</translation>
     </message>
     <message>
-        <source>Rent: over {months:.0f} months renting costs {rent:,.0f} {cur} against {own:,.0f} {cur} to build, and running your own machines costs more per month than renting them, so buying never breaks even.</source>
-        <translation>建议租用：{months:.0f} 个月内租用需 {rent:,.0f} {cur}，自建需 {own:,.0f} {cur}；而且自有机器每月的运营成本高于租金，购买永远无法回本。</translation>
+        <source>operations staff</source>
+        <translation>运维人员</translation>
+    </message>
+    <message>
+        <source>spares</source>
+        <translation>备件</translation>
+    </message>
+    <message>
+        <source>No purchase price is known for {n} × {g}-GPU server(s): enter one on the Hardware page to compare building with renting (renting costs {rent:,.0f} {cur}).</source>
+        <translation>{n} 台 {g} 卡服务器没有已知的购买价格：请在“硬件”页填写，以便比较自建与租用（租用需 {rent:,.0f} {cur}）。</translation>
+    </message>
+    <message>
+        <source>For this job alone ({days:.1f} days) renting costs {rent:,.0f} {cur}; buying and running {n} × {g}-GPU server(s) for it costs {build:,.0f} {cur}.</source>
+        <translation>仅这一个任务（{days:.1f} 天）：租用需 {rent:,.0f} {cur}；为它购买并运行 {n} 台 {g} 卡服务器需 {build:,.0f} {cur}。</translation>
+    </message>
+    <message>
+        <source>Over {months:.1f} months ({jobs} job(s) like this) renting costs {rent:,.0f} {cur}; buying and running {n} × {g}-GPU server(s) costs {build:,.0f} {cur}.</source>
+        <translation>{months:.1f} 个月内（{jobs} 个同类任务）租用需 {rent:,.0f} {cur}；购买并运行 {n} 台 {g} 卡服务器需 {build:,.0f} {cur}。</translation>
+    </message>
+    <message>
+        <source>Build: the purchase pays for itself after {be:.1f} months.</source>
+        <translation>建议自建：购买在 {be:.1f} 个月后回本。</translation>
+    </message>
+    <message>
+        <source>Build: owning is cheaper over this period.</source>
+        <translation>建议自建：在这段时间内自有更便宜。</translation>
+    </message>
+    <message>
+        <source>Rent: owning only pays off if the machines are busy at least {u:.0%} of the time over {years:g} years.</source>
+        <translation>建议租用：只有机器在 {years:g} 年内至少 {u:.0%} 的时间处于忙碌状态，自有才划算。</translation>
+    </message>
+    <message>
+        <source>Rent: at these prices owning never pays off, even with the machines busy all the time.</source>
+        <translation>建议租用：按这些价格，即使机器一直满负荷，自有也永远不划算。</translation>
+    </message>
+    <message>
+        <source>{head} {tail}</source>
+        <translation>{head}{tail}</translation>
     </message>
     <message>
         <source>no rental price for {gpu}</source>
@@ -1045,6 +1081,50 @@
         <translation>{0}/月</translation>
     </message>
     <message>
+        <source>{0} per server</source>
+        <translation>{0}/台服务器</translation>
+    </message>
+    <message>
+        <source>years</source>
+        <translation>年</translation>
+    </message>
+    <message>
+        <source>{0} per server-month</source>
+        <translation>{0}/台·月</translation>
+    </message>
+    <message>
+        <source>kW per server</source>
+        <translation>kW/台服务器</translation>
+    </message>
+    <message>
+        <source>{0}/kWh</source>
+        <translation>{0}/kWh</translation>
+    </message>
+    <message>
+        <source>% of hardware / year</source>
+        <translation>% 硬件价格/年</translation>
+    </message>
+    <message>
+        <source>months</source>
+        <translation>个月</translation>
+    </message>
+    <message>
+        <source>jobs</source>
+        <translation>个任务</translation>
+    </message>
+    <message>
+        <source>this job alone</source>
+        <translation>仅此任务</translation>
+    </message>
+    <message>
+        <source>unknown: enter a figure</source>
+        <translation>未知：请填写</translation>
+    </message>
+    <message>
+        <source>Default: {0}</source>
+        <translation>默认值来源：{0}</translation>
+    </message>
+    <message>
         <source>Dense BF16 tensor TFLOPS (no sparsity)</source>
         <translation>稠密 BF16 Tensor TFLOPS（不含稀疏）</translation>
     </message>
@@ -1127,6 +1207,94 @@
     <message>
         <source>Network cards per server (empty: the network&apos;s default, often one per GPU)</source>
         <translation>每台服务器的网卡数（留空：使用该网络的默认值，通常每张 GPU 一块）</translation>
+    </message>
+    <message>
+        <source>Owning instead of renting</source>
+        <translation>自建而非租用</translation>
+    </message>
+    <message>
+        <source>Purchase price</source>
+        <translation>购买价格</translation>
+    </message>
+    <message>
+        <source>Depreciation</source>
+        <translation>折旧年限</translation>
+    </message>
+    <message>
+        <source>Rack / colocation</source>
+        <translation>机柜/托管</translation>
+    </message>
+    <message>
+        <source>Server power</source>
+        <translation>服务器功率</translation>
+    </message>
+    <message>
+        <source>Electricity tariff</source>
+        <translation>电价</translation>
+    </message>
+    <message>
+        <source>PUE</source>
+        <translation>PUE</translation>
+    </message>
+    <message>
+        <source>Operations staff</source>
+        <translation>运维人员</translation>
+    </message>
+    <message>
+        <source>Spares</source>
+        <translation>备件</translation>
+    </message>
+    <message>
+        <source>Period compared</source>
+        <translation>比较期间</translation>
+    </message>
+    <message>
+        <source>Jobs in the period</source>
+        <translation>期间内任务数</translation>
+    </message>
+    <message>
+        <source>What one server (node) of the plan&apos;s GPUs costs to buy</source>
+        <translation>购买一台装有方案所用 GPU 的服务器（节点）的价格</translation>
+    </message>
+    <message>
+        <source>Straight-line life of the hardware, no resale value</source>
+        <translation>硬件按直线法折旧的年限，不计残值</translation>
+    </message>
+    <message>
+        <source>Rack space, cooling and network at a colocation site, per server and month</source>
+        <translation>托管机房的机柜空间、制冷和网络费用，按每台服务器每月计</translation>
+    </message>
+    <message>
+        <source>Power one server draws at full load</source>
+        <translation>一台服务器满载时的功率</translation>
+    </message>
+    <message>
+        <source>Electricity price you pay per kWh</source>
+        <translation>你支付的每千瓦时电价</translation>
+    </message>
+    <message>
+        <source>Data-centre power usage effectiveness: facility power ÷ IT power</source>
+        <translation>数据中心电能使用效率：总设施功率 ÷ IT 设备功率</translation>
+    </message>
+    <message>
+        <source>Operations staff for these servers, per month</source>
+        <translation>这些服务器的运维人员费用，按月计</translation>
+    </message>
+    <message>
+        <source>Spare parts and replaced cards, as a share of the hardware price per year</source>
+        <translation>备件及更换显卡的费用，按每年占硬件价格的比例计</translation>
+    </message>
+    <message>
+        <source>How long the comparison runs; empty: this job alone</source>
+        <translation>比较覆盖多长时间；留空：仅此任务</translation>
+    </message>
+    <message>
+        <source>How many jobs like this one run in that period</source>
+        <translation>这段时间内运行多少个同类任务</translation>
+    </message>
+    <message>
+        <source>Empty fields use the dated public figure shown in grey (hover for its source). The Plans page and the report compare renting the work with buying and running these servers, part by part, and give the utilisation at which owning breaks even.</source>
+        <translation>留空的字段使用灰色显示的、注明日期的公开数据（悬停查看来源）。“方案”页和报告会逐项比较租用与购买并运行这些服务器的费用，并给出自有达到盈亏平衡所需的利用率。</translation>
     </message>
 </context>
 <context>
@@ -2538,6 +2706,54 @@
         <translation>未参与排名</translation>
     </message>
     <message>
+        <source>Rent the work</source>
+        <translation>租用完成这些工作</translation>
+    </message>
+    <message>
+        <source>Build</source>
+        <translation>自建</translation>
+    </message>
+    <message>
+        <source>Build, total</source>
+        <translation>自建合计</translation>
+    </message>
+    <message>
+        <source>Owning breaks even when the servers are busy {0} of the time over {1} years.</source>
+        <translation>服务器在 {1} 年内有 {0} 的时间处于忙碌状态时，自有与租用持平。</translation>
+    </message>
+    <message>
+        <source>Owning never breaks even at these prices, even with the servers busy all the time.</source>
+        <translation>按这些价格，即使服务器一直满负荷，自有也无法与租用持平。</translation>
+    </message>
+    <message>
+        <source>Purchase price</source>
+        <translation>购买价格</translation>
+    </message>
+    <message>
+        <source>Server power</source>
+        <translation>服务器功率</translation>
+    </message>
+    <message>
+        <source>Electricity tariff</source>
+        <translation>电价</translation>
+    </message>
+    <message>
+        <source>Rack / colocation</source>
+        <translation>机柜/托管</translation>
+    </message>
+    <message>
+        <source>Operations staff</source>
+        <translation>运维人员</translation>
+    </message>
+    <message>
+        <source>Spares</source>
+        <translation>备件</translation>
+    </message>
+    <message>
+        <source>Not counted (enter them on the Hardware page): {0}</source>
+        <translation>未计入（请在“硬件”页填写）：{0}</translation>
+    </message>
+    <message>
         <source>Cost ({0})</source>
         <translation>成本（{0}）</translation>
     </message>
@@ -2802,6 +3018,30 @@
     <message>
         <source>budget</source>
         <translation>预算</translation>
+    </message>
+    <message>
+        <source>Rent the work</source>
+        <translation>租用完成这些工作</translation>
+    </message>
+    <message>
+        <source>Build: {part}</source>
+        <translation>自建：{part}</translation>
+    </message>
+    <message>
+        <source>Build, total</source>
+        <translation>自建合计</translation>
+    </message>
+    <message>
+        <source>Owning breaks even when the servers are busy {u} of the time over {y} years (straight-line depreciation, no resale value).</source>
+        <translation>服务器在 {y} 年内有 {u} 的时间处于忙碌状态时，自有与租用持平（直线法折旧，不计残值）。</translation>
+    </message>
+    <message>
+        <source>Owning never breaks even at these prices, even with the servers busy all the time.</source>
+        <translation>按这些价格，即使服务器一直满负荷，自有也无法与租用持平。</translation>
+    </message>
+    <message>
+        <source>Not counted (no figure entered): {0}</source>
+        <translation>未计入（未填写数值）：{0}</translation>
     </message>
     <message>
         <source>pretraining</source>
