@@ -39,6 +39,8 @@ import numpy as np
 from .estimate import estimate, memory_kwargs, resolve
 from .params import tier
 from .rules import evaluate_rules, mfu_grade
+from .timing import calibration_of
+from .calibration import describe as calibration_describe, run_status
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
 
 CTX = "Evaluation"
@@ -139,6 +141,10 @@ class Evaluation:
     mfu_grade: str | None = None
     #: every planning rule's verdict for this plan (:func:`rules.evaluate_rules`)
     rules: tuple[Any, ...] = ()
+    #: the measured run calibrating this plan's GPU and its matmul-efficiency factor (core/calibration.py)
+    calibration: Any = None  # (MeasuredRun, factor) or None
+    #: one line per measured run in the scenario: applied here, or why not
+    calibration_notes: tuple[Msg, ...] = ()
     _extra: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
     # ---- derived views of the same numbers (no new formulas)
@@ -254,6 +260,9 @@ class Evaluation:
             "messages": [m.render() for m in self.messages],
             "mfu_grade": self.mfu_grade,
             "rules": [r.to_json() for r in self.rules],
+            "calibration": None if self.calibration is None else {
+                "run": calibration_describe(self.calibration[0]), "efficiency_factor": self.calibration[1]},
+            "calibration_notes": [m.render() for m in self.calibration_notes],
         }
         t = self.time.to_json()
         t.pop("train_days", None)
@@ -345,6 +354,22 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
             except PlannerError:
                 rvb = None
 
+    cal = calibration_of(r) if s.assumptions.measured_runs and not tm.mfu_override else None
+    cal_notes = []
+    for run in s.assumptions.measured_runs:
+        if cal is not None and run is cal[0]:
+            cal_notes.append(Msg(CTX, QT_TRANSLATE_NOOP(
+                CTX, "Calibrated by the run measured on {n} × {gpu} ({nodes} node(s), TP {tp}, PP {pp}): MFU "
+                     "{mfu:.1%}; this GPU's matmul efficiency × {k:.2f}, this plan's own communication kept."),
+                {"n": run.num_gpus, "gpu": r.gpu.name, "nodes": run.nodes, "tp": run.tp, "pp": run.pp,
+                 "mfu": run.mfu, "k": cal[1]}))
+        else:
+            why = run_status(run, r.gpu.id) or Msg(CTX, QT_TRANSLATE_NOOP(
+                CTX, "A later run on this GPU is used instead."), {})
+            if tm.mfu_override:
+                why = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "The MFU you set in the assumptions is used instead."), {})
+            cal_notes.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Measured run ({mfu:.1%} MFU on {n} × {gpu}): {why}"),
+                                 {"mfu": run.mfu, "n": run.num_gpus, "gpu": run.gpu, "why": why}))
     lay = Layout.of(s)
     verdicts = evaluate_rules(
         mfu=tm.mfu, gpu=r.gpu, gpu_memory_gb=float(r.gpu.memory_gib or 0.0), params_total=float(r.params.total),
@@ -360,6 +385,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         cost=total, mode_costs=mode_costs if total is not None else {}, price=price, setup_hours=ci.setup_hours,
         deadline_days=c.deadline_days, budget=c.budget, rent_vs_build=rvb, rental_advice=advice,
         messages=tuple(messages), mfu_grade=mfu_grade(tm.mfu), rules=verdicts,
+        calibration=cal, calibration_notes=tuple(cal_notes),
         _extra={"arch": r.arch, "estimate": est, "resolved": r},
     )
 

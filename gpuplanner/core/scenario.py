@@ -152,8 +152,36 @@ class DataSection(_Section):
         return parse_count(v)
 
 
+class MeasuredRun(_Section):
+    """A measured training result (the acceptance kit's import, or typed in): where it was measured and the
+    MFU it reached. It calibrates only plans on the same GPU, through the time model's matmul-efficiency term,
+    so plans with other layouts keep their own communication (core/calibration.py); a CPU smoke test or a
+    run on another GPU is kept and shown but never applied."""
+
+    gpu: str = Field(max_length=200, description="catalog id of the GPU measured")
+    num_gpus: int = Field(1, gt=0, le=1_000_000)
+    nodes: int = Field(1, gt=0, le=100_000)
+    tp: int = Field(1, gt=0, le=1024)
+    pp: int = Field(1, gt=0, le=1024)
+    zero: int | None = Field(None, ge=0, le=3)
+    framework: Framework | None = Field(None, description="framework of the measured run (null: the plan's)")
+    mfu: float = Field(gt=0, le=1, description="measured model FLOPs utilisation")
+    device: Literal["cuda", "cpu"] = "cuda"
+    source: str | None = Field(None, max_length=500, description="kit result file, or who measured it")
+    date: str | None = Field(None, max_length=40)
+    apply: bool = Field(True, description="use it for plans on this GPU")
+
+    @model_validator(mode="after")
+    def _check(self) -> "MeasuredRun":
+        if self.num_gpus % (self.tp * self.pp) or self.num_gpus % self.nodes:
+            raise ValueError("num_gpus must be divisible by tp·pp and by nodes")
+        return self
+
+
 class AssumptionsSection(_Section):
     mfu: float | None = Field(None, gt=0, le=1)
+    measured_runs: list[MeasuredRun] = Field(default_factory=list, max_length=50,
+                                             description="measured results; each calibrates plans on its own GPU")
     memory_headroom_gib: float = Field(2.0, ge=0, le=4096)
     cuda_context_gib: float | None = Field(None, ge=0, le=4096)
     fragmentation: float | None = Field(None, ge=0, le=1)

@@ -359,6 +359,21 @@
     </message>
 </context>
 <context>
+    <name>Calibration</name>
+    <message>
+        <source>Measured on the CPU (a smoke test of the kit): shown, never applied to a plan.</source>
+        <translation>在 CPU 上测得（测试套件的冒烟测试）：仅显示，绝不用于方案。</translation>
+    </message>
+    <message>
+        <source>Measured on {measured}, not on {gpu}: it does not change plans on {gpu}.</source>
+        <translation>测量是在 {measured} 上进行的，而不是 {gpu}：它不会改变 {gpu} 上的方案。</translation>
+    </message>
+    <message>
+        <source>Switched off: not applied.</source>
+        <translation>已关闭：未采用。</translation>
+    </message>
+</context>
+<context>
     <name>ChartBase</name>
     <message>
         <source>The chart could not be drawn as an image.</source>
@@ -933,6 +948,22 @@
     <message>
         <source>No rental price for {gpu}: enter a quote.</source>
         <translation>{gpu} 没有租用价格：请输入报价。</translation>
+    </message>
+    <message>
+        <source>Calibrated by the run measured on {n} × {gpu} ({nodes} node(s), TP {tp}, PP {pp}): MFU {mfu:.1%}; this GPU&apos;s matmul efficiency × {k:.2f}, this plan&apos;s own communication kept.</source>
+        <translation>已按在 {n} × {gpu}（{nodes} 个节点，TP {tp}，PP {pp}）上的实测结果校准：MFU {mfu:.1%}；该 GPU 的矩阵乘效率 × {k:.2f}，本方案自身的通信开销保持不变。</translation>
+    </message>
+    <message>
+        <source>A later run on this GPU is used instead.</source>
+        <translation>改用该 GPU 上更新的一次测量。</translation>
+    </message>
+    <message>
+        <source>The MFU you set in the assumptions is used instead.</source>
+        <translation>改用你在假设中设定的 MFU。</translation>
+    </message>
+    <message>
+        <source>Measured run ({mfu:.1%} MFU on {n} × {gpu}): {why}</source>
+        <translation>实测结果（{n} × {gpu}，MFU {mfu:.1%}）：{why}</translation>
     </message>
 </context>
 <context>
@@ -4292,6 +4323,10 @@
         <translation>备注（供应商的答复、报价、日期）</translation>
     </message>
     <message>
+        <source>Record this measurement: it calibrates the plans on the GPU it ran on, through their own layouts</source>
+        <translation>记录这次测量：它只按各方案自身的并行布局，校准在同一型号 GPU 上的方案</translation>
+    </message>
+    <message>
         <source>Open nvidia-smi topo -m output</source>
         <translation>打开 nvidia-smi topo -m 输出</translation>
     </message>
@@ -4334,6 +4369,10 @@
     <message>
         <source>Imported {0}</source>
         <translation>已导入 {0}</translation>
+    </message>
+    <message>
+        <source>Imported {0}. Not applied to this plan: {1}</source>
+        <translation>已导入 {0}。未用于本方案：{1}</translation>
     </message>
     <message>
         <source>Cannot analyse the result: {0}</source>
