@@ -80,6 +80,8 @@ def run(args) -> int:
               f"{_fmt_money(p.cost, p.currency)}")
         for m in p.framework_reason:
             print(f"   * {m.render()}")
+        for m in p.evaluation.calibration_notes:
+            print(f"   ~ {m.render()}")
         for m in p.explanation:
             print(f"   - {m.render()}")
         for r in p.rules:

@@ -496,6 +496,8 @@ class PlansPage(BasePage):
             "{0} calendar days ({1} days of compute) · {2} tokens/s · MFU {3}").format(
             f"{p.calendar_days:.2f}", f"{p.compute_days:.2f}", format_count(p.tokens_per_s or 0, 3),
             "—" if p.mfu is None else f"{p.mfu * 100:.0f}% ({grade_text(ev.mfu_grade)})")) + "</p>")
+        if ev.calibration_notes:
+            rows.append("<ul>" + "".join(f"<li>{esc(tr_msg(m))}</li>" for m in ev.calibration_notes) + "</ul>")
         if p.time_breakdown:
             names = {"compute": tr("compute"), "tp_comm": tr("tensor-parallel communication"),
                      "dp_comm": tr("data-parallel / ZeRO communication"), "pp_bubble": tr("pipeline bubble"),
