@@ -62,6 +62,11 @@ def run(args) -> int:
         f"  calendar         {ev.calendar_days:.2f} days with setup, checkpoints, interruptions and "
         f"{ev.scenario.constraints.hours_per_week:g} h/week",
     ]
+    if ev.calendar_days_band is not None:
+        lo, hi = ev.calendar_days_band
+        lines.append(f"  likely range     {lo:.2f}–{hi:.2f} calendar days"
+                     + (f", {ev.cost_band[0]:,.0f}–{ev.cost_band[1]:,.0f} {ev.currency}" if ev.cost_band else "")
+                     + f" (p10–p90 of the model's error on {ev.band['rows']} published {ev.band['family']} runs)")
     tb = data.get("time_breakdown") or {}
     if tb:
         lines.append("  time share       " + ", ".join(f"{k} {v * 100:.0f}%" for k, v in tb.items()))

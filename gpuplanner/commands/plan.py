@@ -78,6 +78,13 @@ def run(args) -> int:
     for i, p in enumerate(result.plans, 1):
         print(f"\n{i}. {p.num_gpus} x {p.gpu}: {p.calendar_days:.1f} calendar days ({p.compute_days:.1f} compute), "
               f"{_fmt_money(p.cost, p.currency)}")
+        ev = p.evaluation
+        if ev.calendar_days_band is not None:
+            lo, hi = ev.calendar_days_band
+            print(f"   likely {lo:.1f}–{hi:.1f} calendar days"
+                  + (f", {_fmt_money(ev.cost_band[0], p.currency)}–{_fmt_money(ev.cost_band[1], p.currency)}"
+                     if ev.cost_band else "")
+                  + f" (p10–p90 of the model's error on {ev.band['rows']} published {ev.band['family']} runs)")
         for m in p.framework_reason:
             print(f"   * {m.render()}")
         for m in p.evaluation.calibration_notes:

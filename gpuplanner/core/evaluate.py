@@ -41,6 +41,7 @@ from .params import tier
 from .rules import evaluate_rules, mfu_grade
 from .timing import calibration_of
 from .calibration import describe as calibration_describe, run_status
+from gpuplanner.resources import load_json
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
 
 CTX = "Evaluation"
@@ -141,6 +142,12 @@ class Evaluation:
     mfu_grade: str | None = None
     #: every planning rule's verdict for this plan (:func:`rules.evaluate_rules`)
     rules: tuple[Any, ...] = ()
+    #: days and cost as a band from the validation spread (:func:`validation_band`): what the user waits and
+    #: pays if the run is as far off the model as the published runs of its framework family at their
+    #: 10th and 90th percentile; ``band`` names the family, the percentiles, the rows and the source
+    calendar_days_band: tuple[float, float] | None = None
+    cost_band: tuple[float, float] | None = None
+    band: Mapping[str, Any] | None = None
     #: the measured run calibrating this plan's GPU and its matmul-efficiency factor (core/calibration.py)
     calibration: Any = None  # (MeasuredRun, factor) or None
     #: one line per measured run in the scenario: applied here, or why not
@@ -260,6 +267,9 @@ class Evaluation:
             "messages": [m.render() for m in self.messages],
             "mfu_grade": self.mfu_grade,
             "rules": [r.to_json() for r in self.rules],
+            "calendar_days_band": None if self.calendar_days_band is None else list(self.calendar_days_band),
+            "cost_band": None if self.cost_band is None else list(self.cost_band),
+            "band": None if self.band is None else dict(self.band),
             "calibration": None if self.calibration is None else {
                 "run": calibration_describe(self.calibration[0]), "efficiency_factor": self.calibration[1]},
             "calibration_notes": [m.render() for m in self.calibration_notes],
@@ -273,6 +283,26 @@ class Evaluation:
 
 
 # --------------------------------------------------------------------------------------------- evaluate
+
+BAND_MEANING = QT_TRANSLATE_NOOP(
+    CTX, "80% of the published runs of this framework family (calibration-runs.jsonl) took between the low and "
+         "the high end of this range of what the model predicts for them; an untuned run can be slower.")
+
+
+def validation_band(framework: str) -> dict | None:
+    """The p10–p90 ratio of true to predicted training days for ``framework``'s family
+    (``resources/validation_bands.json``, written by ``bench/validation_bands.py`` from the published runs of
+    ``calibration-runs.jsonl``); None when the file has no band for it."""
+    try:
+        doc = load_json("validation_bands.json")
+    except (OSError, ValueError):
+        return None
+    b = (doc.get("bands") or {}).get(framework)
+    if not isinstance(b, dict) or not (0 < b.get("p10", 0) <= b.get("p90", 0)):
+        return None
+    return {"family": framework, "p10": float(b["p10"]), "p90": float(b["p90"]), "rows": int(b.get("rows", 0)),
+            "source": doc.get("source"), "source_date": doc.get("source_date"), "meaning": BAND_MEANING}
+
 
 
 def rent_vs_build_for(gpu: Any, num_gpus: int, price: GpuPrice | None, table: PriceTable, *,
@@ -332,6 +362,17 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     mode_costs = {m: float(arr.costs[i][0]) for i, m in enumerate(MODES) if math.isfinite(float(arr.costs[i][0]))}
     total = float(arr.costs[best][0]) if price is not None and math.isfinite(float(arr.costs[best][0])) else None
     mode = MODES[best] if total is not None else None
+    band = validation_band(s.training.framework)
+    days_band = cost_band = None
+    if band is not None:
+        # the same rental arithmetic at the band's training hours, in the rental mode the plan uses
+        arr_b = costmod.rental_costs(
+            price or _NO_PRICE, num_gpus=h.num_gpus, nodes=nodes,
+            train_hours=np.array([train_hours * band["p10"], train_hours * band["p90"]]), ckpt_bytes=ci.ckpt_bytes,
+            setup_hours=ci.setup_hours, hours_per_week=c.hours_per_week, phase=c.phase, overheads=ci.overheads)
+        days_band = (float(arr_b.calendar_hours[best][0]) / 24.0, float(arr_b.calendar_hours[best][1]) / 24.0)
+        if total is not None:
+            cost_band = (float(arr_b.costs[best][0]), float(arr_b.costs[best][1]))
     messages: list[Msg] = []
     if not est.memory.fits:
         messages.append(Msg(CTX, QT_TRANSLATE_NOOP(
@@ -386,6 +427,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         deadline_days=c.deadline_days, budget=c.budget, rent_vs_build=rvb, rental_advice=advice,
         messages=tuple(messages), mfu_grade=mfu_grade(tm.mfu), rules=verdicts,
         calibration=cal, calibration_notes=tuple(cal_notes),
+        calendar_days_band=days_band, cost_band=cost_band, band=band,
         _extra={"arch": r.arch, "estimate": est, "resolved": r},
     )
 

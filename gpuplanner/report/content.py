@@ -182,6 +182,10 @@ class PlanInfo:
     break_even_utilisation: float | None = None
     depreciation_years: float | None = None
     build_missing: list[str] = field(default_factory=list)
+    # days and cost as a band from the validation spread (Evaluation.calendar_days_band / cost_band / band)
+    calendar_days_band: tuple[float, float] | None = None
+    cost_band: tuple[float, float] | None = None
+    band: dict | None = None
     why_lost: list[Text] = field(default_factory=list)
     card_hour: float | None = None  # the price per card-hour the costs use
     scenario: Any = None  # the plan's complete scenario (what ``gpuplanner estimate`` evaluates)
@@ -313,6 +317,8 @@ def plan_from_evaluation(ev, label: str, plan=None) -> PlanInfo:
         advice=[Text.of(m) for m in ev.rental_advice],
         rent_vs_build=None if ev.rent_vs_build is None else Text.of(ev.rent_vs_build.sentence),
     )
+    info.calendar_days_band, info.cost_band = ev.calendar_days_band, ev.cost_band
+    info.band = None if ev.band is None else dict(ev.band)
     rb = ev.rent_vs_build
     if rb is not None:
         from gpuplanner.core.cost import BUILD_PART_LABELS

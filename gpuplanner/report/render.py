@@ -714,6 +714,18 @@ def _html_plan(data: ReportData) -> str:
         else:
             summary += "."
     out.append(f"<p><b>{_e(summary)}</b></p>")
+    if p.calendar_days_band is not None and p.band:
+        lo, hi = p.calendar_days_band
+        rng = translate("Report", "Likely range: {lo}–{hi} calendar days").format(lo=fmt_days(lo), hi=fmt_days(hi))
+        if p.cost_band is not None:
+            rng += translate("Report", ", {lo}–{hi}").format(lo=fmt_money(p.cost_band[0], cur),
+                                                           hi=fmt_money(p.cost_band[1], cur))
+        what = translate("Report", "The range is the 10th to 90th percentile of the model's error on {n} published "
+                                   "{family} training runs (calibration-runs.jsonl, {date}): 80% of those runs took "
+                                   "between its low and high end of what the model predicted. An untuned run, slow "
+                                   "data loading or a different server can be slower still.").format(
+            n=p.band.get("rows"), family=p.band.get("family"), date=p.band.get("source_date") or "")
+        out.append(f"<p>{_e(rng + '.')}<br/><span class=\"small\">{_e(what)}</span></p>")
     mem_need = p.memory.get("total", 0.0) + p.memory_headroom_gib
     interconnect = []
     if p.intra_node:

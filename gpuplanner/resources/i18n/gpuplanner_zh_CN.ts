@@ -942,6 +942,10 @@
 <context>
     <name>Evaluation</name>
     <message>
+        <source>80% of the published runs of this framework family (calibration-runs.jsonl) took between the low and the high end of this range of what the model predicts for them; an untuned run can be slower.</source>
+        <translation>该框架系列的已发表训练记录（calibration-runs.jsonl）中，80% 的实际用时落在模型预测值的这一区间内；未经调优的训练可能更慢。</translation>
+    </message>
+    <message>
         <source>Does not fit: {need:.1f} GiB per GPU (with {head:.1f} GiB headroom) on a {cap:g} GiB card.</source>
         <translation>放不下：每张 GPU 需要 {need:.1f} GiB（含 {head:.1f} GiB 余量），而显卡只有 {cap:g} GiB。</translation>
     </message>
@@ -2681,6 +2685,22 @@
         <translation>日历 {0} 天（算力 {1} 天）· {2} tokens/s · MFU {3}</translation>
     </message>
     <message>
+        <source>{0}–{1} calendar days</source>
+        <translation>{0}–{1} 个日历天</translation>
+    </message>
+    <message>
+        <source>{0}–{1} {2}</source>
+        <translation>{0}–{1} {2}</translation>
+    </message>
+    <message>
+        <source>Likely range</source>
+        <translation>可能范围</translation>
+    </message>
+    <message>
+        <source>p10–p90 of the model&apos;s error on {0} published {1} runs: {2}</source>
+        <translation>模型在 {0} 条已发表的 {1} 训练记录上误差的 p10–p90：{2}</translation>
+    </message>
+    <message>
         <source>compute</source>
         <translation>计算</translation>
     </message>
@@ -3297,6 +3317,18 @@
     <message>
         <source>and costs about {c} ({mode}).</source>
         <translation>，费用约 {c}（{mode}）。</translation>
+    </message>
+    <message>
+        <source>Likely range: {lo}–{hi} calendar days</source>
+        <translation>可能范围：{lo}–{hi} 个日历天</translation>
+    </message>
+    <message>
+        <source>, {lo}–{hi}</source>
+        <translation>，{lo}–{hi}</translation>
+    </message>
+    <message>
+        <source>The range is the 10th to 90th percentile of the model&apos;s error on {n} published {family} training runs (calibration-runs.jsonl, {date}): 80% of those runs took between its low and high end of what the model predicted. An untuned run, slow data loading or a different server can be slower still.</source>
+        <translation>该范围取模型在 {n} 条已发表的 {family} 训练记录（calibration-runs.jsonl，{date}）上误差的第 10 到第 90 百分位：这些记录中 80% 的实际用时落在模型预测值的这一区间内。未经调优的训练、数据加载缓慢或服务器不同，都可能更慢。</translation>
     </message>
     <message>
         <source>in node: {link}</source>

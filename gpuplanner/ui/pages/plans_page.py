@@ -496,6 +496,16 @@ class PlansPage(BasePage):
             "{0} calendar days ({1} days of compute) · {2} tokens/s · MFU {3}").format(
             f"{p.calendar_days:.2f}", f"{p.compute_days:.2f}", format_count(p.tokens_per_s or 0, 3),
             "—" if p.mfu is None else f"{p.mfu * 100:.0f}% ({grade_text(ev.mfu_grade)})")) + "</p>")
+        if ev.calendar_days_band is not None:
+            lo, hi = ev.calendar_days_band
+            rng = self.tr("{0}–{1} calendar days").format(f"{lo:.1f}", f"{hi:.1f}")
+            if ev.cost_band is not None:
+                rng += " · " + self.tr("{0}–{1} {2}").format(f"{ev.cost_band[0]:,.0f}", f"{ev.cost_band[1]:,.0f}",
+                                                             ev.currency)
+            rows.append("<p><b>" + tr("Likely range") + "</b>: " + esc(rng) + "<br/><span style='color:#555'>"
+                        + esc(self.tr("p10–p90 of the model's error on {0} published {1} runs: {2}").format(
+                            ev.band["rows"], ev.band["family"], QCoreApplication.translate("Evaluation", ev.band["meaning"])))
+                        + "</span></p>")
         if ev.calibration_notes:
             rows.append("<ul>" + "".join(f"<li>{esc(tr_msg(m))}</li>" for m in ev.calibration_notes) + "</ul>")
         if p.time_breakdown:
