@@ -182,6 +182,8 @@ class PlanInfo:
     break_even_utilisation: float | None = None
     depreciation_years: float | None = None
     build_missing: list[str] = field(default_factory=list)
+    # the planning rules' verdicts (core.rules): [(rule name as Text, status, message Text)]
+    rules: list[tuple[Text, str, Text]] = field(default_factory=list)
     # days and cost as a band from the validation spread (Evaluation.calendar_days_band / cost_band / band)
     calendar_days_band: tuple[float, float] | None = None
     cost_band: tuple[float, float] | None = None
@@ -236,6 +238,8 @@ class ReportData:
     warnings: list[Text]
     pending: list[str]  # core modules missing in this build: their sections say so
     source_file: str = ""
+    # candidate GPUs the search left out, with why (core.search ``skipped``): [(GPU name, reason)]
+    skipped: list[tuple[str, Text]] = field(default_factory=list)
 
     @property
     def currency(self) -> str:
@@ -317,6 +321,7 @@ def plan_from_evaluation(ev, label: str, plan=None) -> PlanInfo:
         advice=[Text.of(m) for m in ev.rental_advice],
         rent_vs_build=None if ev.rent_vs_build is None else Text.of(ev.rent_vs_build.sentence),
     )
+    info.rules = [(Text("Rules", r.name, {}), r.status, Text.of(r.message)) for r in ev.rules]
     info.calendar_days_band, info.cost_band = ev.calendar_days_band, ev.cost_band
     info.band = None if ev.band is None else dict(ev.band)
     rb = ev.rent_vs_build
@@ -609,6 +614,7 @@ def build_report_data(doc_or_scenario: Any, *, base_dir: Any = None, author: str
         scaling=scaling, cost_vs_time=cost_vs_time, requirements=_requirements(plan, ev),
         checklist=_checklist(doc, plan, scenario), assumptions=_assumptions(plan, scenario, table),
         formulas=list(_FORMULAS), warnings=warnings, pending=[], source_file=source_file,
+        skipped=[] if result is None else [(d["gpu_name"], Text.of(d["reason"])) for d in result.skipped],
     )
 
 

@@ -34,6 +34,7 @@ from PySide6.QtGui import (
 )
 
 from ..i18n import CJK_FAMILIES  # noqa: F401 (installed CJK families, preferred to the bundled font)
+from ..core.i18n import QT_TRANSLATE_NOOP
 from ..io.planfile import check_writable_folder, write_output
 from .content import (
     PlanInfo, ReportData, Text, fmt_bytes, fmt_count, fmt_days, fmt_gib, fmt_money, fmt_pct,
@@ -794,12 +795,19 @@ def _html_plan(data: ReportData) -> str:
     if p.rent_vs_build is not None:
         out.append(f"{_SPACER}<h3>{_e(translate('Report', 'Rent or build'))}</h3><p>{_e(tr_text(p.rent_vs_build))}</p>")
         out.append(_rent_vs_build_table(p, cur))
+    if p.rules:
+        out.append(f"{_SPACER}<h3>{_e(translate('Report', 'Planning rules'))}</h3>")
+        out.append(_rules_table(p))
     # alternatives
     out.append(f"{_SPACER}<h3>{_e(translate('Report', 'Alternatives considered'))}</h3>")
     if data.alternatives:
         rows = []
         for a in data.alternatives[:2]:
             why = "<br/>".join(_e(tr_text(w)) for w in a.why_lost) or "—"
+            broken = [tr_text(name) for name, status, _m in a.rules if status == "failed"]
+            if broken:
+                why += "<br/><span style='color:#c62828'>" + _e(translate("Report", "Fails the rules: {0}").format(
+                    ", ".join(broken))) + "</span>"
             rows.append([_e(a.label) + f'<br/><span class="small">{_e(_layout_text(a.layout))}</span>',
                          _e(fmt_days(a.calendar_days)),
                          _e(fmt_money(a.cost, cur)), why])
@@ -810,7 +818,33 @@ def _html_plan(data: ReportData) -> str:
     else:
         out.append(_pending_note(data, "search") or
                    f'<p class="small">{_e(translate("Report", "No other plan met the constraints."))}</p>')
+    if data.skipped:
+        out.append(f"{_SPACER}<h3>{_e(translate('Report', 'Cards not ranked'))}</h3>")
+        out.append(_table([[_e(name), _e(tr_text(why))] for name, why in data.skipped],
+                          header=[translate("Report", "GPU"), translate("Report", "Why it is not ranked")],
+                          escape=False, widths=[30, 70]))
     return "".join(out)
+
+
+_RULE_STATUS = {
+    "passed": QT_TRANSLATE_NOOP("Report", "passed"),
+    "failed": QT_TRANSLATE_NOOP("Report", "failed"),
+    "allowed": QT_TRANSLATE_NOOP("Report", "allowed (rule switched off)"),
+    "not_applicable": QT_TRANSLATE_NOOP("Report", "not applicable"),
+}
+
+
+def _rules_table(p: PlanInfo) -> str:
+    """Each planning rule's verdict for the plan (core.rules via the Evaluation): passed, failed, allowed."""
+    rows = []
+    for name, status, msg in p.rules:
+        mark = {"passed": "✓", "failed": "✗", "allowed": "!"}.get(status, "–")
+        colour = " style='color:#c62828'" if status == "failed" else ""
+        rows.append([f"<span{colour}>{_e(mark + ' ' + tr_text(name))}</span>",
+                     f"<span{colour}>{_e(translate('Report', _RULE_STATUS.get(status, status)))}</span>",
+                     _e(tr_text(msg))])
+    return _table(rows, header=[translate("Report", "Rule"), translate("Report", "Verdict"),
+                                translate("Report", "Why")], escape=False, widths=[25, 15, 60])
 
 
 def _html_charts(data: ReportData, charts: dict[str, str]) -> str:

@@ -3439,8 +3439,16 @@
         <translation>租用还是自建</translation>
     </message>
     <message>
+        <source>Planning rules</source>
+        <translation>规划规则</translation>
+    </message>
+    <message>
         <source>Alternatives considered</source>
         <translation>考虑过的其他方案</translation>
+    </message>
+    <message>
+        <source>Fails the rules: {0}</source>
+        <translation>未通过的规则：{0}</translation>
     </message>
     <message>
         <source>Days</source>
@@ -3453,6 +3461,42 @@
     <message>
         <source>No other plan met the constraints.</source>
         <translation>没有其他方案满足约束条件。</translation>
+    </message>
+    <message>
+        <source>Cards not ranked</source>
+        <translation>未参与排序的显卡</translation>
+    </message>
+    <message>
+        <source>Why it is not ranked</source>
+        <translation>未参与排序的原因</translation>
+    </message>
+    <message>
+        <source>passed</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>未通过</translation>
+    </message>
+    <message>
+        <source>allowed (rule switched off)</source>
+        <translation>允许（规则已关闭）</translation>
+    </message>
+    <message>
+        <source>not applicable</source>
+        <translation>不适用</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>说明</translation>
     </message>
     <message>
         <source>Charts</source>
