@@ -482,7 +482,7 @@ class PlansPage(BasePage):
                 colour = " style='color:#c62828'" if r.status == "failed" else ""
                 cells.append(f"<tr{colour}><td>{marks[r.status]} {esc(rule_name(r.id))}</td>"
                              f"<td>{esc(status[r.status])}</td><td>{esc(tr_msg(r.message))}</td></tr>")
-            rows.append(f"<p><b>{tr('Planning rules')}</b></p><table cellspacing=0 cellpadding=3 border=1>"
+            rows.append(f"<p><a name='rules'></a><b>{tr('Planning rules')}</b></p><table cellspacing=0 cellpadding=3 border=1>"
                         + "".join(cells) + "</table>")
         mem_cells = "".join(f"<td align=right>{getattr(m, k):.1f}</td>" for k in
                             ("weights", "gradients", "optimizer", "activations", "other"))
