@@ -45,7 +45,7 @@ def test_other_layouts_keep_their_own_communication():
 def test_other_gpus_and_cpu_runs_are_not_applied():
     a800 = _ev([RUN], gpu="a800-sxm-80gb")
     assert a800.calibration is None and a800.mfu == pytest.approx(_ev(gpu="a800-sxm-80gb").mfu, rel=1e-12)
-    assert "not on a800-sxm-80gb" in a800.calibration_notes[0].render()
+    assert "not on NVIDIA A800 SXM4 80GB (China)" in a800.calibration_notes[0].render()
     cpu = _ev([{**RUN, "device": "cpu"}])
     assert cpu.calibration is None and "CPU" in cpu.calibration_notes[0].render()
     off = _ev([{**RUN, "apply": False}])

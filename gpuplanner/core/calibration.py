@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from .catalog_hw import get_gpu
+from .errors import PlannerError
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import Msg
 
@@ -37,10 +39,18 @@ def run_status(run: Any, gpu_id: str) -> Msg | None:
     if run.gpu != gpu_id:
         return Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "Measured on {measured}, not on {gpu}: it does not change plans on {gpu}."),
-            {"measured": run.gpu, "gpu": gpu_id})
+            {"measured": gpu_name(run.gpu), "gpu": gpu_name(gpu_id)})
     if not run.apply:
         return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Switched off: not applied."), {})
     return None
+
+
+def gpu_name(gpu_id: str) -> str:
+    """The catalog name of ``gpu_id`` (the id itself for a GPU the catalog lacks)."""
+    try:
+        return get_gpu(gpu_id).name
+    except (PlannerError, KeyError, ValueError):
+        return gpu_id
 
 
 def pick(scenario: Any, gpu_id: str) -> Any | None:

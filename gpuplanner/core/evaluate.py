@@ -40,7 +40,7 @@ from .estimate import estimate, memory_kwargs, resolve
 from .params import tier
 from .rules import evaluate_rules, mfu_grade
 from .timing import calibration_of
-from .calibration import describe as calibration_describe, run_status
+from .calibration import gpu_name as calibration_name, describe as calibration_describe, run_status
 from gpuplanner.resources import load_json
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
 
@@ -410,7 +410,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
             if tm.mfu_override:
                 why = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "The MFU you set in the assumptions is used instead."), {})
             cal_notes.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Measured run ({mfu:.1%} MFU on {n} × {gpu}): {why}"),
-                                 {"mfu": run.mfu, "n": run.num_gpus, "gpu": run.gpu, "why": why}))
+                                 {"mfu": run.mfu, "n": run.num_gpus, "gpu": calibration_name(run.gpu), "why": why}))
     lay = Layout.of(s)
     verdicts = evaluate_rules(
         mfu=tm.mfu, gpu=r.gpu, gpu_memory_gb=float(r.gpu.memory_gib or 0.0), params_total=float(r.params.total),

@@ -1363,6 +1363,10 @@
         <translation>日历天数：你实际要等的时间，含环境准备、检查点、中断和你每周的工作小时数。算力天数：GPU 全天候运行的时间。</translation>
     </message>
     <message>
+        <source>Likely range: {0}–{1} calendar days{2}.</source>
+        <translation>可能范围：{0}–{1} 个日历天{2}。</translation>
+    </message>
+    <message>
         <source>{0} {1} ({2})</source>
         <translation>{0} {1}（{2}）</translation>
     </message>
