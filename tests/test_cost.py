@@ -155,35 +155,91 @@ def test_electricity_matches_reference_tco_sketch():
     assert float(cost.electricity_per_month(10.2, 1.0, 1.3, 0.7001)) == pytest.approx(6776.9, rel=1e-3)
 
 
-def test_rent_vs_build_break_even_by_hand():
-    b = BuildInputs(machines=1, gpus_per_machine=8, machine_price=1_000_000.0, currency="CNY", depreciation_years=3,
-                    power_kw_per_machine=10.0, utilisation=0.5, pue=1.3, tariff_per_kwh=0.7,
-                    colocation_per_machine_month=5000.0, ops_staff_per_month=10000.0, spare_rate_per_year=0.05)
-    res = rent_vs_build(b, rent_monthly=60000.0, horizon_months=36)
-    # electricity 10·0.5·1.3·730·0.7 = 3,321.5; spares 0.05·1e6/12 = 4,166.67; running = 22,488.17/month
-    assert res.own_monthly_running == pytest.approx(22488.1667, rel=1e-6)
-    # break-even: 1e6 / (60,000 − 22,488.17) = 26.658 months
-    assert res.break_even_months == pytest.approx(26.658, rel=1e-4)
-    # TCO 36 months: 1e6 depreciation + 36 × 22,488.17 = 1,809,574 < rent 2,160,000
-    assert res.own_total == pytest.approx(1_809_574.0, rel=1e-6)
-    assert res.rent_total == pytest.approx(2_160_000.0)
-    assert res.cheaper == "build" and "26.7" in res.sentence.render()
-    short = rent_vs_build(b, rent_monthly=60000.0, horizon_months=12)
-    # 12 months: a third of the hardware (333,333) + 12 × 22,488.17 = 603,191
-    assert short.own_total == pytest.approx(1e6 / 3 + 12 * 22488.1667, rel=1e-6)
-    never = rent_vs_build(b, rent_monthly=20000.0, horizon_months=36)
-    assert never.break_even_months is None and never.cheaper == "rent"
-    assert res.missing == []
+def test_rent_vs_build_five_parts_by_hand():
+    """A year of work on one 8-GPU server bought for 1M: every part derived by hand."""
+    b = BuildInputs(machines=1, gpus_per_machine=8, machine_price=1_000_000.0, currency="CNY", depreciation_years=2,
+                    power_kw_per_machine=10.0, pue=1.3, tariff_per_kwh=0.7, colocation_per_machine_month=5000.0,
+                    ops_staff_per_month=10000.0, spare_rate_per_year=0.06)
+    res = rent_vs_build(b, rent_total=700_000.0, busy_hours=6000.0, horizon_months=12, jobs=10, single_job=False,
+                        rent_card_hour=10.0)
+    bd = res.breakdown
+    assert list(bd) == ["hardware", "rack", "electricity", "staff", "spares"]
+    # no resale: a 12-month period inside a 24-month life still buys the whole server
+    assert bd["hardware"] == pytest.approx(1_000_000.0)
+    assert bd["rack"] == pytest.approx(5000.0 * 12)
+    assert bd["electricity"] == pytest.approx(10.0 * 1.3 * 0.7 * 6000.0)  # 54,600
+    assert bd["staff"] == pytest.approx(10000.0 * 12)
+    assert bd["spares"] == pytest.approx(0.06 * 1e6)  # a year
+    assert res.build_total == pytest.approx(1_000_000 + 60_000 + 54_600 + 120_000 + 60_000)
+    assert res.verdict == "rent" and res.payback_months is None
+    # break-even utilisation over the life: fixed 1e6/24 + 5,000 + 10,000 + 5,000 = 61,666.67 per month;
+    # renting 8 cards at 10/h for a busy month = 58,400; electricity of a busy month 10·1.3·0.7·730 = 6,643
+    # → 58,400 < 6,643 + 61,667: owning never pays off
+    assert res.break_even_utilisation is None
+    cheap = rent_vs_build(b, rent_total=700_000.0, busy_hours=6000.0, horizon_months=12, rent_card_hour=20.0)
+    # 8·20·730 = 116,800 per busy month → u* = 61,666.67 / (116,800 − 6,643) = 0.5598
+    assert cheap.break_even_utilisation == pytest.approx(61_666.667 / (116_800 - 6_643), rel=1e-4)
+    assert "56%" in cheap.sentence.render()
+    j = res.to_json()
+    assert {"rent_total", "build_total", "horizon_months", "breakdown", "verdict"} <= set(j)
+    assert j["build_total"] == pytest.approx(sum(j["breakdown"].values())) and res.missing == []
 
 
-def test_default_build_inputs_h100_cny():
+def test_rent_vs_build_builds_and_pays_back_within_the_period():
+    b = BuildInputs(machines=2, gpus_per_machine=8, machine_price=500_000.0, currency="CNY", depreciation_years=3,
+                    power_kw_per_machine=5.0, pue=1.5, tariff_per_kwh=1.0, colocation_per_machine_month=2000.0,
+                    ops_staff_per_month=6000.0, spare_rate_per_year=0.12)
+    # 36 months busy all the time, renting it costs 100k a month
+    res = rent_vs_build(b, rent_total=3_600_000.0, busy_hours=36 * 730.0, horizon_months=36, single_job=False)
+    bd = res.breakdown
+    assert bd["hardware"] == pytest.approx(1_000_000.0)  # 36 months = the life
+    assert bd["rack"] == pytest.approx(2 * 2000.0 * 36) and bd["staff"] == pytest.approx(6000.0 * 36)
+    assert bd["electricity"] == pytest.approx(2 * 5.0 * 1.5 * 1.0 * 36 * 730)  # 394,200
+    assert bd["spares"] == pytest.approx(0.12 * 1e6 * 3)
+    running = bd["rack"] + bd["electricity"] + bd["staff"] + bd["spares"]
+    assert running == pytest.approx(144_000 + 394_200 + 216_000 + 360_000)  # 1,114,200
+    assert res.verdict == "build"
+    # payback: 1e6 / (100,000 − 1,114,200/36) = 1e6 / 69,050 = 14.5 months
+    assert res.payback_months == pytest.approx(1e6 / (100_000 - running / 36), rel=1e-9)
+    assert "14.5 months" in res.sentence.render()
+    # a period longer than the life buys the servers again (straight line)
+    longer = rent_vs_build(b, rent_total=7_200_000.0, busy_hours=72 * 730.0, horizon_months=72, single_job=False)
+    assert longer.breakdown["hardware"] == pytest.approx(2_000_000.0)
+
+
+def test_half_day_job_claims_no_payback():
+    """The issue's case: a 0.5-day job must not 'pay for itself after 15.4 months'."""
+    b = BuildInputs(machines=1, gpus_per_machine=8, machine_price=2_700_000.0, currency="CNY",
+                    power_kw_per_machine=10.2, pue=1.3, tariff_per_kwh=0.7001, colocation_per_machine_month=0.0,
+                    ops_staff_per_month=0.0, spare_rate_per_year=0.0)
+    half_day = 12.0
+    res = rent_vs_build(b, rent_total=8 * half_day * 20.0, busy_hours=half_day, horizon_months=half_day / 730.0,
+                        rent_card_hour=20.0)
+    assert res.verdict == "rent" and res.payback_months is None
+    text = res.sentence.render()
+    assert "pays for itself" not in text and "0.5 days" in text
+    # the whole server is bought for it: 2.7M against 1,920 of rent
+    assert res.build_total == pytest.approx(2_700_000.0 + 10.2 * 1.3 * 0.7001 * half_day)
+    # break-even: fixed 2.7M/36 = 75,000/month; busy month rent 8·20·730 = 116,800; electricity 6,776.9
+    assert res.break_even_utilisation == pytest.approx(75_000 / (116_800 - 6_776.97), rel=1e-4)
+
+
+def test_default_build_inputs_h100_cny_and_the_users_figures():
     t = PriceTable("CNY", exchange_rate=7.0)
     b = cost.default_build_inputs("h100-sxm-80gb", 16, t)
     assert b.machines == 2 and b.gpus_per_machine == 8
     assert b.machine_price == pytest.approx(2_700_000.0)  # China 8-card server, gpu-catalog.md §3.4
     assert b.power_kw_per_machine == pytest.approx(10.2)  # DGX H100
-    assert b.tariff_per_kwh == pytest.approx(0.7001)
-    assert "ops_staff_per_month" in rent_vs_build(b, 140000.0, 36).missing
+    assert b.tariff_per_kwh == pytest.approx(0.7001) and b.pue == 1.3
+    assert b.ops_staff_per_month == pytest.approx(231_810 / 12, abs=1)  # NBS 2023 IT-sector wage
+    assert b.spare_rate_per_year == pytest.approx(220 / 16384 * 365 / 54, abs=5e-4)  # Llama 3 Table 5
+    assert all(b.sources.get(k) for k in ("machine_price", "tariff_per_kwh", "pue", "ops_staff_per_month",
+                                          "spare_rate_per_year"))
+    from gpuplanner.core.scenario import Ownership
+
+    mine = cost.default_build_inputs("h100-sxm-80gb", 16, t, Ownership(machine_price=2e6, pue=1.5, staff_per_month=0))
+    assert (mine.machine_price, mine.pue, mine.ops_staff_per_month) == (2e6, 1.5, 0.0)
+    assert mine.sources["machine_price"] == "your figure" and mine.tariff_per_kwh == pytest.approx(0.7001)
 
 
 def test_rental_advice_quotes_the_numbers():
@@ -200,8 +256,8 @@ def test_rent_vs_build_without_purchase_price_gives_no_verdict():
     from gpuplanner.core import cost as C
 
     kwargs = dict(machines=1, gpus_per_machine=8, machine_price=None, currency="CNY", power_kw_per_machine=5.0,
-                  utilisation=0.8, pue=1.3, tariff_per_kwh=0.7, colocation_per_machine_month=1000.0,
+                  pue=1.3, tariff_per_kwh=0.7, colocation_per_machine_month=1000.0,
                   ops_staff_per_month=0.0, spare_rate_per_year=0.0)
-    res = C.rent_vs_build(C.BuildInputs(**kwargs), rent_monthly=50_000.0, horizon_months=36)
-    assert res.cheaper == "unknown" and res.break_even_months is None
+    res = C.rent_vs_build(C.BuildInputs(**kwargs), rent_total=50_000.0, busy_hours=700.0, horizon_months=1.0)
+    assert res.verdict == "unknown" and res.payback_months is None and "machine_price" in res.missing
     assert "purchase price" in res.sentence.render()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+CTX = "CLI"
+
 
 def positive_int(value: str) -> int:
     """argparse type: a whole number ≥ 1, with a one-line message otherwise."""
@@ -14,3 +16,38 @@ def positive_int(value: str) -> int:
     if n < 1:
         raise argparse.ArgumentTypeError(f"expected a number >= 1, got {n}")
     return n
+
+
+def rent_vs_build_lines(rb, indent: str = "   ") -> list[str]:
+    """The rent-or-build answer as text: the sentence, the five parts of building next to renting, the
+    break-even utilisation and what was not counted (read from ``cost.BuildResult``; nothing computed here),
+    in the CLI's language, money through the one formatter."""
+    from ..core.cost import BUILD_PART_LABELS
+    from ..formatting import format_money, format_percent, format_sig
+    from ._lang import name, translate
+
+    cur = rb.currency
+
+    def row(label: str, value: float, extra: str = "") -> str:
+        return f"{indent}{label:<43}{format_money(value, cur):>16}{extra}"
+
+    lines = [row(translate(CTX, "rent"), rb.rent_total)]
+    for key, label in BUILD_PART_LABELS.items():
+        src = rb.inputs.sources.get({"hardware": "machine_price", "rack": "colocation_per_machine_month",
+                                     "electricity": "tariff_per_kwh", "staff": "ops_staff_per_month",
+                                     "spares": "spare_rate_per_year"}[key], "")
+        lines.append(row(translate(CTX, "build: {part}").format(part=name("Cost", label)), rb.breakdown[key],
+                         f"   [{src[:70]}]" if src else ""))
+    lines.append(row(translate(CTX, "build total"), rb.build_total,
+                     "   " + translate(CTX, "verdict: {v}").format(v={
+                         "rent": translate(CTX, "rent"), "build": translate(CTX, "build"),
+                         "unknown": translate(CTX, "unknown (no purchase price)")}.get(rb.verdict, rb.verdict))))
+    if rb.break_even_utilisation is not None:
+        lines.append(indent + translate(CTX, "break-even utilisation: {pct} of the hours over {years} years").format(
+            pct=format_percent(rb.break_even_utilisation), years=format_sig(rb.inputs.depreciation_years)))
+    else:
+        lines.append(indent + translate(CTX, "break-even utilisation: none (owning never pays off at these prices)"))
+    if rb.missing:
+        lines.append(indent + translate(CTX, "not counted (enter your figures): {items}").format(
+            items=", ".join(rb.missing)))
+    return lines

@@ -14,6 +14,7 @@ from ..core.evaluate import evaluate
 from ..io.scenario_files import load_scenario
 from ..core.units import format_count
 from ..formatting import format_money, format_number, format_percent, format_sig
+from ._args import rent_vs_build_lines
 from ._lang import msg, name, translate
 
 CTX = "CLI"
@@ -90,6 +91,14 @@ def text_lines(ev, data: dict) -> list[str]:
             CTX, "{days} days with setup, checkpoints, interruptions and {h} h/week").format(
                 days=format_number(ev.calendar_days, 2), h=format_sig(ev.scenario.constraints.hours_per_week)),
     ]
+    if ev.calendar_days_band is not None:
+        lo, hi = ev.calendar_days_band
+        rng = translate(CTX, "{lo}–{hi} calendar days").format(lo=format_number(lo, 2), hi=format_number(hi, 2))
+        if ev.cost_band:
+            rng += ", " + format_money(ev.cost_band[0], ev.currency) + "–" + format_money(ev.cost_band[1], ev.currency)
+        lines.append("  " + _label(translate(CTX, "likely range"), 17) + rng + " " + translate(
+            CTX, "(p10–p90 of the model's error on {n} published {family} runs)").format(
+                n=ev.band["rows"], family=ev.band["family"]))
     share_names = {
         "compute": translate(CTX, "compute"), "tp_comm": translate(CTX, "tensor-parallel comm."),
         "dp_comm": translate(CTX, "data-parallel comm."), "pp_bubble": translate(CTX, "pipeline bubble"),
@@ -105,6 +114,9 @@ def text_lines(ev, data: dict) -> list[str]:
         lines.append("  " + translate(CTX, "no price for this GPU: enter a quote"))
     else:
         lines.append(f"  {format_money(ev.cost, ev.currency)} ({name('Cost', ev.rental_mode_label)})")
+    if ev.rent_vs_build is not None:
+        lines += ["", translate(CTX, "Rent or build"), f"  {msg(ev.rent_vs_build.sentence)}"]
+        lines += rent_vs_build_lines(ev.rent_vs_build, indent="  ")
     for m in ev.messages:
         lines.append(f"! {msg(m)}")
     return lines

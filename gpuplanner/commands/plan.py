@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 
 from ..io.scenario_files import load_scenario
-from ._args import positive_int
+from ._args import positive_int, rent_vs_build_lines
 
 
 def register(subparsers) -> None:
@@ -78,8 +78,17 @@ def run(args) -> int:
     for i, p in enumerate(result.plans, 1):
         print(f"\n{i}. {p.num_gpus} x {p.gpu}: {p.calendar_days:.1f} calendar days ({p.compute_days:.1f} compute), "
               f"{_fmt_money(p.cost, p.currency)}")
+        ev = p.evaluation
+        if ev.calendar_days_band is not None:
+            lo, hi = ev.calendar_days_band
+            print(f"   likely {lo:.1f}–{hi:.1f} calendar days"
+                  + (f", {_fmt_money(ev.cost_band[0], p.currency)}–{_fmt_money(ev.cost_band[1], p.currency)}"
+                     if ev.cost_band else "")
+                  + f" (p10–p90 of the model's error on {ev.band['rows']} published {ev.band['family']} runs)")
         for m in p.framework_reason:
             print(f"   * {m.render()}")
+        for m in p.evaluation.calibration_notes:
+            print(f"   ~ {m.render()}")
         for m in p.explanation:
             print(f"   - {m.render()}")
         for r in p.rules:
@@ -92,10 +101,7 @@ def run(args) -> int:
     if result.rent_vs_build is not None:
         rb = result.rent_vs_build
         print(f"\nRent or build ({result.plans[0].num_gpus} x {result.plans[0].gpu}): {rb.sentence.render()}")
-        parts = ", ".join(f"{k.replace('_', ' ')} {_fmt_money(v, rb.currency)}" for k, v in rb.own_breakdown.items())
-        print(f"   own over {rb.horizon_months:.0f} months: {parts}; rent {_fmt_money(rb.rent_monthly, rb.currency)}/month")
-        if rb.missing:
-            print(f"   not counted (enter your figures): {', '.join(rb.missing)}")
+        print("\n".join(rent_vs_build_lines(rb)))
     if result.pareto:
         print("\nTime vs cost (Pareto front):")
         for q in result.pareto:

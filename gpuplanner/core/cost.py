@@ -37,10 +37,12 @@ Time on the clock (what rental bills)
 
 Assumptions without a published source (:class:`Overheads`) are marked as such and are settings.
 
-Rent versus build (:func:`rent_vs_build`): straight-line depreciation with no interest or residual
-(gpu-catalog.md §3.6 "TCO helper"), electricity = node power × utilisation × PUE × tariff (same section;
-Shenzhen flat tariff and PUE 1.3 from ``economics.json``), colocation, operations staff and spares per
-month; break-even = purchase price / (monthly rent − monthly running cost).
+Rent versus build (:func:`rent_vs_build`): the plan's work (one job unless the user states a period and a
+number of jobs) rented at the plan's own cost, against buying the plan's servers (straight-line depreciation
+with no interest or residual, gpu-catalog.md §3.6 "TCO helper": a period shorter than the life pays the whole
+machine) and running them: rack/colocation, electricity = node power × busy hours × PUE × tariff (same section;
+Shenzhen flat tariff and PUE 1.3 from ``economics.json``), operations staff and spares. Five parts, a verdict
+and the break-even utilisation over the depreciation life.
 """
 
 from __future__ import annotations
@@ -540,49 +542,86 @@ def rental_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float], hou
 
 # --------------------------------------------------------------------------------------- rent vs build
 
+#: the five parts of owning, in the order every view lists them (``BuildResult.breakdown`` keys)
+BUILD_PARTS = ("hardware", "rack", "electricity", "staff", "spares")
+BUILD_PART_LABELS = {
+    "hardware": QT_TRANSLATE_NOOP("Cost", "hardware (purchase and depreciation)"),
+    "rack": QT_TRANSLATE_NOOP("Cost", "rack / colocation"),
+    "electricity": QT_TRANSLATE_NOOP("Cost", "electricity (with PUE)"),
+    "staff": QT_TRANSLATE_NOOP("Cost", "operations staff"),
+    "spares": QT_TRANSLATE_NOOP("Cost", "spares"),
+}
+
 
 @dataclass(frozen=True)
 class BuildInputs:
-    """What owning the same capacity costs. Money in ``currency``; ``None`` = unknown (counted as 0 and
-    listed in the result's ``missing``)."""
+    """What owning the plan's machines costs. Money in ``currency``; ``None`` = unknown (counted as 0 and
+    listed in the result's ``missing``). ``sources`` names where each default came from (the user's own
+    figures are marked ``"your figure"``)."""
 
     machines: int
     gpus_per_machine: int
-    machine_price: float | None
+    machine_price: float | None          # purchase price per server (node)
     currency: str
     depreciation_years: float = 3.0
     power_kw_per_machine: float | None = None
-    utilisation: float = 1.0  # fraction of the month the machines draw full power
     pue: float = 1.3
     tariff_per_kwh: float | None = None
-    colocation_per_machine_month: float | None = None
-    ops_staff_per_month: float | None = None
-    spare_rate_per_year: float | None = None  # fraction of the hardware price spent on spares per year
+    colocation_per_machine_month: float | None = None   # rack / colocation per server per month
+    ops_staff_per_month: float | None = None             # operations staff for these machines, per month
+    spare_rate_per_year: float | None = None             # fraction of the hardware price spent on spares a year
     sources: Mapping[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {k: (dict(v) if k == "sources" else v) for k, v in self.__dict__.items()}
 
 
 @dataclass
 class BuildResult:
+    """Renting the work against buying and running the machines for it, over ``horizon_months``."""
+
     horizon_months: float
     currency: str
-    own_breakdown: dict[str, float]  # totals over the horizon
-    own_total: float
-    own_monthly_running: float  # electricity + colocation + ops + spares per month
-    rent_monthly: float
+    breakdown: dict[str, float]          # BUILD_PARTS → total over the horizon
+    build_total: float
     rent_total: float
-    break_even_months: float | None
-    cheaper: str  # "rent" or "build"
+    busy_hours: float                    # hours the machines run the work over the horizon
+    jobs: int
+    single_job: bool                     # the horizon is this job alone (no period stated)
+    break_even_utilisation: float | None  # busy share of the depreciation life at which owning costs what renting does
+    payback_months: float | None         # only when building wins within the horizon
+    verdict: str                         # "rent" | "build" | "unknown" (no purchase price)
     missing: list[str]
+    inputs: BuildInputs
     sentence: Msg
+
+    # the names earlier versions used (kept for scripts reading ``plan --json``)
+    @property
+    def own_total(self) -> float:
+        return self.build_total
+
+    @property
+    def cheaper(self) -> str:
+        return self.verdict
 
     def to_json(self) -> dict:
         return {
-            "horizon_months": self.horizon_months, "currency": self.currency, "own": self.own_breakdown,
-            "own_total": self.own_total, "own_monthly_running": self.own_monthly_running,
-            "rent_monthly": self.rent_monthly, "rent_total": self.rent_total,
-            "break_even_months": self.break_even_months, "cheaper": self.cheaper, "missing": self.missing,
-            "answer": self.sentence.render(),
+            "rent_total": self.rent_total, "build_total": self.build_total, "horizon_months": self.horizon_months,
+            "breakdown": dict(self.breakdown), "verdict": self.verdict, "currency": self.currency,
+            "break_even_utilisation": self.break_even_utilisation, "payback_months": self.payback_months,
+            "busy_hours": self.busy_hours, "jobs": self.jobs, "single_job": self.single_job,
+            "machines": self.inputs.machines, "gpus_per_machine": self.inputs.gpus_per_machine,
+            "inputs": self.inputs.to_json(), "missing": list(self.missing), "answer": self.sentence.render(),
+            # earlier names of the same figures
+            "own": dict(self.breakdown), "own_total": self.build_total, "cheaper": self.verdict,
         }
+
+
+def cheapest_card_hour(price: GpuPrice) -> float | None:
+    """The lowest rate per card-hour of continuous use among the quote's modes: on demand, a whole machine per
+    week (÷ 168 h ÷ cards) and per month (÷ 730 h ÷ cards); None without any."""
+    rates = [r for r in (price.card_hour, price.mode_card_hour("week"), price.mode_card_hour("month")) if r is not None]
+    return min(rates) if rates else None
 
 
 def electricity_per_month(power_kw, utilisation, pue, tariff_per_kwh):
@@ -590,61 +629,98 @@ def electricity_per_month(power_kw, utilisation, pue, tariff_per_kwh):
     return _f(power_kw) * _f(utilisation) * _f(pue) * HOURS_PER_MONTH * _f(tariff_per_kwh)
 
 
-def rent_vs_build(b: BuildInputs, rent_monthly: float, horizon_months: float) -> BuildResult:
-    """Total cost of owning over ``horizon_months`` against renting the same capacity for ``rent_monthly``.
+def rent_vs_build(b: BuildInputs, *, rent_total: float, busy_hours: float, horizon_months: float, jobs: int = 1,
+                  single_job: bool = True, rent_card_hour: float | None = None) -> BuildResult:
+    """Buy and run ``b.machines`` servers for the work of the horizon, against renting that work for
+    ``rent_total`` (the plan's own rental cost, times the jobs).
 
-    Own: hardware depreciation ``price / (years·12)`` per month (straight line, no interest or residual,
-    gpu-catalog.md §3.6) + electricity + colocation + operations staff + spares (``spare_rate × price / 12``).
-    Break-even (cash): the purchase is paid back when the monthly saving ``rent − running`` has added up to
-    the price: ``price / (rent − running)`` months; never when running costs exceed the rent.
+    Owning, over ``H = horizon_months`` (``L`` = depreciation life in months, straight line with no interest
+    and **no residual or resale value**, gpu-catalog.md §3.6):
+
+    * hardware = price × max(1, H / L): building means buying, so a horizon shorter than the life still pays
+      the whole machine (a 0.5-day job buys the servers); a longer one buys them again;
+    * rack = colocation per server-month × servers × H;
+    * electricity = node kW × servers × PUE × tariff × ``busy_hours`` (gpu-catalog.md §3.6; idle draw ignored);
+    * staff = operations staff per month × H;
+    * spares = spare fraction per year × price × H / 12.
+
+    Break-even utilisation (over the life, whatever the horizon): with fixed costs per month
+    ``F = price/L + rack + staff + spares`` and electricity per fully busy month ``E``, and renting the same
+    cards at ``R = rent_card_hour × GPUs × 730`` per fully busy month (``rent_card_hour``: the cheapest
+    card-hour rate of the quote, :func:`cheapest_card_hour`; default: the plan's own cost per busy card-hour),
+    owning costs what renting does when
+    the machines are busy a share ``u* = F / (R − E)`` of the time; ``None`` when ``u* > 1`` or ``R ≤ E``
+    (owning never pays off at these prices). A payback period is stated only when building is cheaper within
+    the horizon: ``price / (rent per month − running costs per month)``.
     """
     missing = [k for k in ("machine_price", "power_kw_per_machine", "tariff_per_kwh", "colocation_per_machine_month",
                            "ops_staff_per_month", "spare_rate_per_year") if getattr(b, k) is None]
     price = (b.machine_price or 0.0) * b.machines
-    months = float(horizon_months)
-    power = (b.power_kw_per_machine or 0.0) * b.machines
-    elec_m = float(electricity_per_month(power, b.utilisation, b.pue, b.tariff_per_kwh or 0.0))
+    H = max(float(horizon_months), 0.0)
+    life = max(b.depreciation_years * 12.0, 1e-9)
+    kw = (b.power_kw_per_machine or 0.0) * b.machines
+    tariff = b.tariff_per_kwh or 0.0
     colo_m = (b.colocation_per_machine_month or 0.0) * b.machines
-    ops_m = b.ops_staff_per_month or 0.0
+    staff_m = b.ops_staff_per_month or 0.0
     spare_m = (b.spare_rate_per_year or 0.0) * price / 12.0
-    running = elec_m + colo_m + ops_m + spare_m
     breakdown = {
-        "hardware_depreciation": price / (b.depreciation_years * 12.0) * months,
-        "electricity": elec_m * months,
-        "colocation": colo_m * months,
-        "ops_staff": ops_m * months,
-        "spares": spare_m * months,
+        "hardware": price * max(1.0, H / life),
+        "rack": colo_m * H,
+        "electricity": kw * b.pue * tariff * float(busy_hours),
+        "staff": staff_m * H,
+        "spares": spare_m * H,
     }
-    own_total = sum(breakdown.values())
-    rent_total = rent_monthly * months
-    saving = rent_monthly - running
-    be = price / saving if saving > 0 and price > 0 else None
-    cheaper = "build" if own_total < rent_total else "rent"
-    if b.machine_price is None:
-        # Without a purchase price the "build" side would be free hardware: no verdict, ask for the price.
-        cheaper = "unknown"
-        sentence = Msg(CTX, QT_TRANSLATE_NOOP(
-            "Cost", "No purchase price is known for this server: enter one to compare building with renting "
-                    "({rent:,.0f} {cur} over {months:.0f} months)."),
-            {"months": months, "rent": rent_total, "cur": b.currency})
-    elif cheaper == "build":
-        sentence = Msg(CTX, QT_TRANSLATE_NOOP(
-            "Cost", "Over {months:.0f} months building costs {own:,.0f} {cur} against {rent:,.0f} {cur} renting; "
-                    "the purchase pays for itself after {be:.1f} months."),
-            {"months": months, "own": own_total, "rent": rent_total, "cur": b.currency, "be": be or 0.0})
-    elif be is not None:
-        sentence = Msg(CTX, QT_TRANSLATE_NOOP(
-            "Cost", "Rent: over {months:.0f} months renting costs {rent:,.0f} {cur} against {own:,.0f} {cur} to build; "
-                    "buying would only break even after {be:.1f} months."),
-            {"months": months, "own": own_total, "rent": rent_total, "cur": b.currency, "be": be})
+    build_total = sum(breakdown.values())
+    fixed_m = price / life + colo_m + staff_m + spare_m
+    elec_busy_m = float(electricity_per_month(kw, 1.0, b.pue, tariff))
+    if rent_card_hour is not None:
+        rent_busy_m = rent_card_hour * b.machines * b.gpus_per_machine * HOURS_PER_MONTH
     else:
+        rent_busy_m = rent_total / busy_hours * HOURS_PER_MONTH if busy_hours > 0 else 0.0
+    u = fixed_m / (rent_busy_m - elec_busy_m) if rent_busy_m > elec_busy_m else None
+    verdict = "unknown" if b.machine_price is None else ("build" if build_total < rent_total else "rent")
+    if (u is not None and u > 1.0) or verdict == "unknown":
+        u = None
+    payback = None
+    if verdict == "build" and H > 0:
+        saving_m = (rent_total - (build_total - breakdown["hardware"])) / H
+        if saving_m > 0 and price / saving_m <= H:
+            payback = price / saving_m
+    cur = b.currency
+    days = H * HOURS_PER_MONTH / 24.0
+    servers = {"n": b.machines, "g": b.gpus_per_machine}
+    if verdict == "unknown":
         sentence = Msg(CTX, QT_TRANSLATE_NOOP(
-            "Cost", "Rent: over {months:.0f} months renting costs {rent:,.0f} {cur} against {own:,.0f} {cur} to build, "
-                    "and running your own machines costs more per month than renting them, so buying never breaks even."),
-            {"months": months, "own": own_total, "rent": rent_total, "cur": b.currency})
-    return BuildResult(horizon_months=months, currency=b.currency, own_breakdown=breakdown, own_total=own_total,
-                       own_monthly_running=running, rent_monthly=rent_monthly, rent_total=rent_total,
-                       break_even_months=be, cheaper=cheaper, missing=missing, sentence=sentence)
+            "Cost", "No purchase price is known for {n} × {g}-GPU server(s): enter one on the Hardware page "
+                    "to compare building with renting (renting costs {rent:,.0f} {cur})."),
+            {**servers, "rent": rent_total, "cur": cur})
+    else:
+        if single_job:
+            head = Msg(CTX, QT_TRANSLATE_NOOP(
+                "Cost", "For this job alone ({days:.1f} days) renting costs {rent:,.0f} {cur}; buying and running "
+                        "{n} × {g}-GPU server(s) for it costs {build:,.0f} {cur}."),
+                {**servers, "days": days, "rent": rent_total, "build": build_total, "cur": cur})
+        else:
+            head = Msg(CTX, QT_TRANSLATE_NOOP(
+                "Cost", "Over {months:.1f} months ({jobs} job(s) like this) renting costs {rent:,.0f} {cur}; buying and "
+                        "running {n} × {g}-GPU server(s) costs {build:,.0f} {cur}."),
+                {**servers, "months": H, "jobs": jobs, "rent": rent_total, "build": build_total, "cur": cur})
+        if verdict == "build":
+            tail = (Msg(CTX, QT_TRANSLATE_NOOP("Cost", "Build: the purchase pays for itself after {be:.1f} months."),
+                        {"be": payback}) if payback is not None else
+                    Msg(CTX, QT_TRANSLATE_NOOP("Cost", "Build: owning is cheaper over this period."), {}))
+        elif u is not None:
+            tail = Msg(CTX, QT_TRANSLATE_NOOP(
+                "Cost", "Rent: owning only pays off if the machines are busy at least {u:.0%} of the time over "
+                        "{years:g} years."), {"u": u, "years": b.depreciation_years})
+        else:
+            tail = Msg(CTX, QT_TRANSLATE_NOOP(
+                "Cost", "Rent: at these prices owning never pays off, even with the machines busy all the time."), {})
+        sentence = Msg(CTX, QT_TRANSLATE_NOOP("Cost", "{head} {tail}"), {"head": head, "tail": tail})
+    return BuildResult(horizon_months=H, currency=cur, breakdown=breakdown, build_total=build_total,
+                       rent_total=float(rent_total), busy_hours=float(busy_hours), jobs=int(jobs),
+                       single_job=bool(single_job), break_even_utilisation=u, payback_months=payback,
+                       verdict=verdict, missing=missing, inputs=b, sentence=sentence)
 
 
 def _to_currency(amount: float | None, cur: str, want: str, rate: float) -> float | None:
@@ -655,16 +731,23 @@ def _to_currency(amount: float | None, cur: str, want: str, rate: float) -> floa
     return float(amount) * rate if want == "CNY" else float(amount) / rate
 
 
-def default_build_inputs(gpu_id: Any, num_gpus: int, table: PriceTable, utilisation: float = 1.0) -> BuildInputs:
+def default_build_inputs(gpu_id: Any, num_gpus: int, table: PriceTable, ownership: Any = None,
+                         gpus_per_node: int | None = None) -> BuildInputs:
     """Build inputs from ``economics.json``: the most recent whole-server price for the GPU (else card price ×
     cards, flagged), node power (DGX figure scaled per GPU, else TDP ÷ the DGX H100 GPU share), Shenzhen flat
     tariff, PUE, depreciation years; colocation from the global 150–250 USD/kW-month range midpoint
-    (a low-quality figure, gpu-catalog.md §3.5); operations staff and spares: user input."""
+    (a low-quality figure, gpu-catalog.md §3.5); operations staff: one engineer at the 2023 national IT-sector
+    average wage (NBS); spares: the GPU fault rate of Llama 3's 54-day run (arXiv:2407.21783 Table 5).
+
+    ``ownership`` (the scenario's ``constraints.ownership``) replaces any default the user has set; money is in
+    the table's currency, and each replaced field's source becomes ``"your figure"``."""
 
     eco = load_economics()
     g = get_gpu(gpu_id)
     price = table.get(g.id)
-    per_machine = int(price.machine_gpus if price else (g.gpus_per_node or 8))
+    # whole servers of the plan's size (hardware.gpus_per_node: a 2-GPU plan on an 8-GPU board still buys the
+    # board), else the quote's machine, else the GPU's
+    per_machine = int(gpus_per_node or (price.machine_gpus if price else (g.gpus_per_node or 8)))
     machines = max(1, math.ceil(num_gpus / per_machine))
     cur, rate = table.currency, None
     sources: dict[str, str] = {}
@@ -714,13 +797,45 @@ def default_build_inputs(gpu_id: Any, num_gpus: int, table: PriceTable, utilisat
         if c.get("unit") == "USD/kW-month" and c.get("low") is not None and power:
             colo = conv((c["low"] + c["high"]) / 2.0 * power, "USD")
             sources["colocation_per_machine_month"] = c["source"] + " (midpoint)"
-    return BuildInputs(
+    sources["pue"] = d["pue"]["source"]
+    sources["depreciation_years"] = d["depreciation_years"]["source"]
+    staff_rec, spare_rec = d.get("ops_staff_one_engineer_cny_per_month"), d.get("spares_fraction_per_year")
+    staff = None if not staff_rec or staff_rec.get("value") is None else conv(staff_rec["value"], "CNY")
+    if staff is not None:
+        sources["ops_staff_per_month"] = f"{staff_rec['source']} ({staff_rec['source_date']})"
+    spares = None if not spare_rec else spare_rec.get("value")
+    if spares is not None:
+        sources["spare_rate_per_year"] = f"{spare_rec['source']} ({spare_rec['source_date']})"
+    b = BuildInputs(
         machines=machines, gpus_per_machine=per_machine, machine_price=machine_price, currency=cur,
         depreciation_years=float(d["depreciation_years"]["value"] or 3), power_kw_per_machine=power,
-        utilisation=utilisation, pue=float(d["pue"]["value"] or 1.3), tariff_per_kwh=tariff,
-        colocation_per_machine_month=colo, ops_staff_per_month=d["ops_staff_cny_per_month"]["value"],
-        spare_rate_per_year=d["spare_failure_rate"]["value"], sources=sources,
+        pue=float(d["pue"]["value"] or 1.3), tariff_per_kwh=tariff,
+        colocation_per_machine_month=colo, ops_staff_per_month=staff,
+        spare_rate_per_year=spares, sources=sources,
     )
+    return with_ownership(b, ownership)
+
+
+#: scenario ``constraints.ownership`` field → BuildInputs field
+OWNERSHIP_FIELDS = {
+    "machine_price": "machine_price", "depreciation_years": "depreciation_years",
+    "rack_per_month": "colocation_per_machine_month", "tariff_per_kwh": "tariff_per_kwh", "pue": "pue",
+    "staff_per_month": "ops_staff_per_month", "spares_per_year": "spare_rate_per_year",
+    "power_kw": "power_kw_per_machine",
+}
+
+
+def with_ownership(b: BuildInputs, ownership: Any) -> BuildInputs:
+    """``b`` with every figure the user set in ``ownership`` (None fields keep the default)."""
+    if ownership is None:
+        return b
+    upd, sources = {}, dict(b.sources)
+    for src, dst in OWNERSHIP_FIELDS.items():
+        v = getattr(ownership, src, None)
+        if v is not None:
+            upd[dst] = float(v)
+            sources[dst] = "your figure"
+    return replace(b, **upd, sources=sources) if upd else b
 
 
 def rent_monthly_for(price: GpuPrice, num_gpus: int, hours_per_week: float) -> tuple[float, str]:

@@ -15,9 +15,9 @@ Two kinds of days, named the same way everywhere:
   ``168 / hours_per_week`` (:func:`cost.rental_costs`), for the rental mode that costs least.
 
 Costs are in ``constraints.currency`` for the rental mode that costs least (:data:`cost.MODES`); ``cost`` is
-None when no price is known for the GPU (``messages`` says so). Rent versus build compares owning the
-plan's machines for the depreciation period, used ``hours_per_week``, with renting them
-(:func:`cost.rent_vs_build`).
+None when no price is known for the GPU (``messages`` says so). Rent versus build compares buying and
+running the plan's servers for the work (this job, or the period and jobs of ``constraints.ownership``) with
+renting it at the plan's cost: five parts, a verdict and the break-even utilisation (:func:`cost.rent_vs_build`).
 """
 
 from __future__ import annotations
@@ -39,6 +39,9 @@ import numpy as np
 from .estimate import estimate, memory_kwargs, resolve
 from .params import tier
 from .rules import evaluate_rules, mfu_grade
+from .timing import calibration_of
+from .calibration import gpu_name as calibration_name, describe as calibration_describe, run_status
+from gpuplanner.resources import load_json
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
 
 CTX = "Evaluation"
@@ -139,6 +142,16 @@ class Evaluation:
     mfu_grade: str | None = None
     #: every planning rule's verdict for this plan (:func:`rules.evaluate_rules`)
     rules: tuple[Any, ...] = ()
+    #: days and cost as a band from the validation spread (:func:`validation_band`): what the user waits and
+    #: pays if the run is as far off the model as the published runs of its framework family at their
+    #: 10th and 90th percentile; ``band`` names the family, the percentiles, the rows and the source
+    calendar_days_band: tuple[float, float] | None = None
+    cost_band: tuple[float, float] | None = None
+    band: Mapping[str, Any] | None = None
+    #: the measured run calibrating this plan's GPU and its matmul-efficiency factor (core/calibration.py)
+    calibration: Any = None  # (MeasuredRun, factor) or None
+    #: one line per measured run in the scenario: applied here, or why not
+    calibration_notes: tuple[Msg, ...] = ()
     _extra: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
     # ---- derived views of the same numbers (no new formulas)
@@ -254,6 +267,12 @@ class Evaluation:
             "messages": [m.render() for m in self.messages],
             "mfu_grade": self.mfu_grade,
             "rules": [r.to_json() for r in self.rules],
+            "calendar_days_band": None if self.calendar_days_band is None else list(self.calendar_days_band),
+            "cost_band": None if self.cost_band is None else list(self.cost_band),
+            "band": None if self.band is None else dict(self.band),
+            "calibration": None if self.calibration is None else {
+                "run": calibration_describe(self.calibration[0]), "efficiency_factor": self.calibration[1]},
+            "calibration_notes": [m.render() for m in self.calibration_notes],
         }
         t = self.time.to_json()
         t.pop("train_days", None)
@@ -265,17 +284,51 @@ class Evaluation:
 
 # --------------------------------------------------------------------------------------------- evaluate
 
+BAND_MEANING = QT_TRANSLATE_NOOP(
+    CTX, "80% of the published runs of this framework family (calibration-runs.jsonl) took between the low and "
+         "the high end of this range of what the model predicts for them; an untuned run can be slower.")
 
-def rent_vs_build_for(gpu: Any, num_gpus: int, price: GpuPrice | None, table: PriceTable,
-                      hours_per_week: float):
-    """Own the plan's machines for their depreciation period, drawing power ``hours_per_week``, against
-    renting the same cards for that period at the cheapest monthly rent (:func:`cost.rent_monthly_for`).
-    None without a rental price."""
-    if price is None:
+
+def validation_band(framework: str) -> dict | None:
+    """The p10–p90 ratio of true to predicted training days for ``framework``'s family
+    (``resources/validation_bands.json``, written by ``bench/validation_bands.py`` from the published runs of
+    ``calibration-runs.jsonl``); None when the file has no band for it."""
+    try:
+        doc = load_json("validation_bands.json")
+    except (OSError, ValueError):
         return None
-    b = costmod.default_build_inputs(gpu, num_gpus, table, utilisation=hours_per_week / costmod.HOURS_PER_WEEK)
-    rent, _mode = costmod.rent_monthly_for(price, num_gpus, hours_per_week)
-    return costmod.rent_vs_build(b, rent, b.depreciation_years * 12.0)
+    b = (doc.get("bands") or {}).get(framework)
+    if not isinstance(b, dict) or not (0 < b.get("p10", 0) <= b.get("p90", 0)):
+        return None
+    return {"family": framework, "p10": float(b["p10"]), "p90": float(b["p90"]), "rows": int(b.get("rows", 0)),
+            "source": doc.get("source"), "source_date": doc.get("source_date"), "meaning": BAND_MEANING}
+
+
+
+def rent_vs_build_for(gpu: Any, num_gpus: int, price: GpuPrice | None, table: PriceTable, *,
+                      rent_cost: float | None, compute_hours: float, calendar_hours: float, ownership: Any = None,
+                      gpus_per_node: int | None = None):
+    """Buy and run the plan's servers for the work, against renting it at the plan's own cost
+    (:func:`cost.rent_vs_build`). The work is this job (``rent_cost``, ``compute_hours`` of busy machines,
+    ``calendar_hours`` long) times ``ownership.jobs``; the period is ``ownership.horizon_months`` when stated
+    (at least the jobs' calendar time), else this job alone. Over a stated period renting costs the jobs'
+    rental cost or leasing the servers for the whole period, whichever is less. None without a rental cost."""
+    if price is None or rent_cost is None:
+        return None
+    b = costmod.default_build_inputs(gpu, num_gpus, table, ownership, gpus_per_node=gpus_per_node)
+    jobs = int(getattr(ownership, "jobs", 1) or 1)
+    stated = getattr(ownership, "horizon_months", None)
+    work_months = jobs * calendar_hours / costmod.HOURS_PER_MONTH
+    single = stated is None and jobs == 1
+    horizon = work_months if stated is None else max(float(stated), work_months)
+    rent_total = jobs * rent_cost
+    if not single and price.machine_month is not None:
+        # over a stated period the same servers can simply be leased for the whole of it
+        leases = -(-num_gpus // max(price.machine_gpus, 1))  # machines of the quote's size
+        rent_total = min(rent_total, leases * price.machine_month * horizon)
+    return costmod.rent_vs_build(b, rent_total=rent_total, busy_hours=jobs * compute_hours,
+                                 horizon_months=horizon, jobs=jobs, single_job=single,
+                                 rent_card_hour=costmod.cheapest_card_hour(price))
 
 
 def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved: Any = None,
@@ -309,6 +362,17 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     mode_costs = {m: float(arr.costs[i][0]) for i, m in enumerate(MODES) if math.isfinite(float(arr.costs[i][0]))}
     total = float(arr.costs[best][0]) if price is not None and math.isfinite(float(arr.costs[best][0])) else None
     mode = MODES[best] if total is not None else None
+    band = validation_band(s.training.framework)
+    days_band = cost_band = None
+    if band is not None:
+        # the same rental arithmetic at the band's training hours, in the rental mode the plan uses
+        arr_b = costmod.rental_costs(
+            price or _NO_PRICE, num_gpus=h.num_gpus, nodes=nodes,
+            train_hours=np.array([train_hours * band["p10"], train_hours * band["p90"]]), ckpt_bytes=ci.ckpt_bytes,
+            setup_hours=ci.setup_hours, hours_per_week=c.hours_per_week, phase=c.phase, overheads=ci.overheads)
+        days_band = (float(arr_b.calendar_hours[best][0]) / 24.0, float(arr_b.calendar_hours[best][1]) / 24.0)
+        if total is not None:
+            cost_band = (float(arr_b.costs[best][0]), float(arr_b.costs[best][1]))
     messages: list[Msg] = []
     if not est.memory.fits:
         messages.append(Msg(CTX, QT_TRANSLATE_NOOP(
@@ -325,10 +389,28 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
                                              phase=c.phase, num_gpus=h.num_gpus, currency=table.currency))
         if rent_vs_build:
             try:
-                rvb = rent_vs_build_for(r.gpu, h.num_gpus, price, table, c.hours_per_week)
+                rvb = rent_vs_build_for(r.gpu, h.num_gpus, price, table, rent_cost=total,
+                                        compute_hours=train_hours, calendar_hours=cal_h, ownership=c.ownership,
+                                        gpus_per_node=h.gpus_per_node)
             except PlannerError:
                 rvb = None
 
+    cal = calibration_of(r) if s.assumptions.measured_runs and not tm.mfu_override else None
+    cal_notes = []
+    for run in s.assumptions.measured_runs:
+        if cal is not None and run is cal[0]:
+            cal_notes.append(Msg(CTX, QT_TRANSLATE_NOOP(
+                CTX, "Calibrated by the run measured on {n} × {gpu} ({nodes} node(s), TP {tp}, PP {pp}): MFU "
+                     "{mfu:.1%}; this GPU's matmul efficiency × {k:.2f}, this plan's own communication kept."),
+                {"n": run.num_gpus, "gpu": r.gpu.name, "nodes": run.nodes, "tp": run.tp, "pp": run.pp,
+                 "mfu": run.mfu, "k": cal[1]}))
+        else:
+            why = run_status(run, r.gpu.id) or Msg(CTX, QT_TRANSLATE_NOOP(
+                CTX, "A later run on this GPU is used instead."), {})
+            if tm.mfu_override:
+                why = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "The MFU you set in the assumptions is used instead."), {})
+            cal_notes.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Measured run ({mfu:.1%} MFU on {n} × {gpu}): {why}"),
+                                 {"mfu": run.mfu, "n": run.num_gpus, "gpu": calibration_name(run.gpu), "why": why}))
     lay = Layout.of(s)
     verdicts = evaluate_rules(
         mfu=tm.mfu, gpu=r.gpu, gpu_memory_gb=float(r.gpu.memory_gib or 0.0), params_total=float(r.params.total),
@@ -344,6 +426,8 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         cost=total, mode_costs=mode_costs if total is not None else {}, price=price, setup_hours=ci.setup_hours,
         deadline_days=c.deadline_days, budget=c.budget, rent_vs_build=rvb, rental_advice=advice,
         messages=tuple(messages), mfu_grade=mfu_grade(tm.mfu), rules=verdicts,
+        calibration=cal, calibration_notes=tuple(cal_notes),
+        calendar_days_band=days_band, cost_band=cost_band, band=band,
         _extra={"arch": r.arch, "estimate": est, "resolved": r},
     )
 

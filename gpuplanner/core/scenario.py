@@ -152,8 +152,36 @@ class DataSection(_Section):
         return parse_count(v)
 
 
+class MeasuredRun(_Section):
+    """A measured training result (the acceptance kit's import, or typed in): where it was measured and the
+    MFU it reached. It calibrates only plans on the same GPU, through the time model's matmul-efficiency term,
+    so plans with other layouts keep their own communication (core/calibration.py); a CPU smoke test or a
+    run on another GPU is kept and shown but never applied."""
+
+    gpu: str = Field(max_length=200, description="catalog id of the GPU measured")
+    num_gpus: int = Field(1, gt=0, le=1_000_000)
+    nodes: int = Field(1, gt=0, le=100_000)
+    tp: int = Field(1, gt=0, le=1024)
+    pp: int = Field(1, gt=0, le=1024)
+    zero: int | None = Field(None, ge=0, le=3)
+    framework: Framework | None = Field(None, description="framework of the measured run (null: the plan's)")
+    mfu: float = Field(gt=0, le=1, description="measured model FLOPs utilisation")
+    device: Literal["cuda", "cpu"] = "cuda"
+    source: str | None = Field(None, max_length=500, description="kit result file, or who measured it")
+    date: str | None = Field(None, max_length=40)
+    apply: bool = Field(True, description="use it for plans on this GPU")
+
+    @model_validator(mode="after")
+    def _check(self) -> "MeasuredRun":
+        if self.num_gpus % (self.tp * self.pp) or self.num_gpus % self.nodes:
+            raise ValueError("num_gpus must be divisible by tp·pp and by nodes")
+        return self
+
+
 class AssumptionsSection(_Section):
     mfu: float | None = Field(None, gt=0, le=1)
+    measured_runs: list[MeasuredRun] = Field(default_factory=list, max_length=50,
+                                             description="measured results; each calibrates plans on its own GPU")
     memory_headroom_gib: float = Field(2.0, ge=0, le=4096)
     cuda_context_gib: float | None = Field(None, ge=0, le=4096)
     fragmentation: float | None = Field(None, ge=0, le=1)
@@ -186,6 +214,24 @@ class PlanningRules(_Section):
     pipeline_layers: bool = Field(True, description="pipeline stages divide the layers evenly")
 
 
+class Ownership(_Section):
+    """Building instead of renting (``constraints.ownership``; core/cost.rent_vs_build): each figure replaces
+    the dated public default (resources/economics.json: purchase prices, Shenzhen tariff, PUE, staff, spares).
+    Money is in ``constraints.currency``. The comparison covers this job alone unless ``horizon_months`` (and
+    ``jobs``) state a longer period of work."""
+
+    machine_price: float | None = Field(None, ge=0, le=1e12, description="purchase price per server (node)")
+    depreciation_years: float | None = Field(None, gt=0, le=30, description="straight-line depreciation life")
+    rack_per_month: float | None = Field(None, ge=0, le=1e9, description="rack / colocation per server per month")
+    tariff_per_kwh: float | None = Field(None, ge=0, le=100, description="electricity price per kWh")
+    pue: float | None = Field(None, ge=1, le=5, description="power usage effectiveness of the data centre")
+    power_kw: float | None = Field(None, gt=0, le=1000, description="power drawn by one server at full load (kW)")
+    staff_per_month: float | None = Field(None, ge=0, le=1e9, description="operations staff for these servers per month")
+    spares_per_year: float | None = Field(None, ge=0, le=1, description="spares: fraction of the hardware price per year")
+    horizon_months: float | None = Field(None, gt=0, le=600, description="period compared (default: this job alone)")
+    jobs: int = Field(1, ge=1, le=1_000_000, description="jobs like this one over the period")
+
+
 Region = Literal["mainland_china", "worldwide"]
 
 
@@ -207,6 +253,7 @@ class ConstraintsSection(_Section):
     framework_candidates: list[Framework] | None = Field(
         None, max_length=4, description="frameworks the search may choose from (default: all four)")
     rules: PlanningRules = Field(default_factory=PlanningRules, description="planning rules applied by the search")
+    ownership: Ownership = Field(default_factory=Ownership, description="figures for building instead of renting")
     region: Region | None = Field(
         None, description="where the GPUs are rented: default prices come from that region's quotes only "
                           "(default: mainland_china for CNY, worldwide for USD, falling back to the other "

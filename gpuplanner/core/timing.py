@@ -94,7 +94,7 @@ Training time: ``days = tokens / (tokens/s/GPU × GPUs) / 86400``; GPU-hours = d
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace as _replace
 from functools import lru_cache
 from typing import Any
 
@@ -110,6 +110,7 @@ from .errors import CatalogError
 from .i18n import QT_TRANSLATE_NOOP
 from .params import lora_params
 from .memory import RECOMPUTE_CODES
+from . import calibration
 
 # --------------------------------------------------------------------------------------------- constants
 
@@ -864,7 +865,45 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         **{k: getattr(t, k) for k in OVERLAP_FIELDS},
         **gf.kwargs(t.precision),
     )
+    cal = calibration_of(r, kw)
+    if cal is not None:  # a run measured on this GPU (core/calibration.py)
+        kw["gen_efficiency"] = kw["gen_efficiency"] * cal[1]
     return kw, gf
+
+
+def calibration_of(r: Any, kw: dict | None = None) -> tuple[Any, float] | None:
+    """The measured run that calibrates this scenario's GPU and its matmul-efficiency factor ``k``: the model,
+    run at the measured layout (GPU count, nodes, TP/PP, ZeRO, framework; the plan's model, sequence, micro-batch
+    and recompute), reproduces the measured MFU (:func:`calibration.efficiency_factor`). None without one."""
+    run = calibration.pick(r.scenario, r.gpu.id)
+    if run is None:
+        return None
+    s = r.scenario
+    t, p = s.training, s.parallel
+    if kw is None:
+        kw = time_kwargs_uncalibrated(r)
+    fw = run.framework or t.framework
+    base = {**kw, "framework": fw, "fused": fw == "megatron" or bool(getattr(t, "torch_compile", False))}
+    gpn = max(1, run.num_gpus // run.nodes)
+
+    def model_mfu(k: float) -> float:
+        out = time_arrays(
+            r.facts, **{**base, "gen_efficiency": base["gen_efficiency"] * k}, tp=run.tp, pp=run.pp, cp=1, ep=1,
+            dp=run.num_gpus // (run.tp * run.pp), zero=p.zero if run.zero is None else run.zero,
+            recompute=RECOMPUTE_CODES[t.recompute], mbs=t.micro_batch_size, sp=run.tp > 1, grad_accum=1, vpp=1,
+            num_gpus=run.num_gpus, gpus_per_node=gpn, offload=False, mfu=None)
+        return _scalar(out["mfu"])
+
+    return run, calibration.efficiency_factor(run.mfu, model_mfu, base["gen_efficiency"])
+
+
+def time_kwargs_uncalibrated(r: Any) -> dict:
+    """:func:`time_kwargs` without a measured run's calibration."""
+    s = r.scenario
+    if not getattr(s.assumptions, "measured_runs", None):
+        return time_kwargs(r)[0]
+    bare = s.model_copy(update={"assumptions": s.assumptions.model_copy(update={"measured_runs": []})})
+    return time_kwargs(_replace(r, scenario=bare))[0]
 
 
 def time_estimate(r: Any) -> TimeEstimate:

@@ -177,6 +177,20 @@ class PlanInfo:
     price_is_default: bool | None = None
     advice: list[Text] = field(default_factory=list)
     rent_vs_build: Text | None = None
+    # rent vs build, part by part (core.cost.BuildResult): [(part label as Text, amount)], rent and build totals
+    rent_vs_build_parts: list[tuple[Text, float]] = field(default_factory=list)
+    rent_total: float | None = None
+    build_total: float | None = None
+    build_verdict: str | None = None
+    break_even_utilisation: float | None = None
+    depreciation_years: float | None = None
+    build_missing: list[str] = field(default_factory=list)
+    # the planning rules' verdicts (core.rules): [(rule name as Text, status, message Text)]
+    rules: list[tuple[Text, str, Text]] = field(default_factory=list)
+    # days and cost as a band from the validation spread (Evaluation.calendar_days_band / cost_band / band)
+    calendar_days_band: tuple[float, float] | None = None
+    cost_band: tuple[float, float] | None = None
+    band: dict | None = None
     why_lost: list[Text] = field(default_factory=list)
     card_hour: float | None = None  # the price per card-hour the costs use
     scenario: Any = None  # the plan's complete scenario (what ``gpuplanner estimate`` evaluates)
@@ -227,6 +241,8 @@ class ReportData:
     warnings: list[Text]
     pending: list[str]  # core modules missing in this build: their sections say so
     source_file: str = ""
+    # candidate GPUs the search left out, with why (core.search ``skipped``): [(GPU name, reason)]
+    skipped: list[tuple[str, Text]] = field(default_factory=list)
 
     @property
     def currency(self) -> str:
@@ -308,6 +324,19 @@ def plan_from_evaluation(ev, label: str, plan=None) -> PlanInfo:
         advice=[Text.of(m) for m in ev.rental_advice],
         rent_vs_build=None if ev.rent_vs_build is None else Text.of(ev.rent_vs_build.sentence),
     )
+    info.rules = [(Text("Rules", r.name, {}), r.status, Text.of(r.message)) for r in ev.rules]
+    info.calendar_days_band, info.cost_band = ev.calendar_days_band, ev.cost_band
+    info.band = None if ev.band is None else dict(ev.band)
+    rb = ev.rent_vs_build
+    if rb is not None:
+        from gpuplanner.core.cost import BUILD_PART_LABELS
+
+        info.rent_vs_build_parts = [(Text("Cost", BUILD_PART_LABELS[k], {}), float(rb.breakdown[k]))
+                                    for k in BUILD_PART_LABELS]
+        info.rent_total, info.build_total, info.build_verdict = rb.rent_total, rb.build_total, rb.verdict
+        info.break_even_utilisation = rb.break_even_utilisation
+        info.depreciation_years = rb.inputs.depreciation_years
+        info.build_missing = list(rb.missing)
     if h.intra_node and h.num_gpus > 1:
         info.intra_node = h.intra_node.upper() if h.intra_node == "pcie" else "NVLink"
     if ev.price is not None:
@@ -588,6 +617,7 @@ def build_report_data(doc_or_scenario: Any, *, base_dir: Any = None, author: str
         scaling=scaling, cost_vs_time=cost_vs_time, requirements=_requirements(plan, ev),
         checklist=_checklist(doc, plan, scenario), assumptions=_assumptions(plan, scenario, table),
         formulas=list(_FORMULAS), warnings=warnings, pending=[], source_file=source_file,
+        skipped=[] if result is None else [(d["gpu_name"], Text.of(d["reason"])) for d in result.skipped],
     )
 
 

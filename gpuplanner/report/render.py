@@ -36,6 +36,7 @@ from PySide6.QtGui import (
 )
 
 from ..i18n import CJK_FAMILIES  # noqa: F401 (installed CJK families, preferred to the bundled font)
+from ..core.i18n import QT_TRANSLATE_NOOP
 from ..io.planfile import check_writable_folder, write_output
 from .content import (
     PlanInfo, ReportData, Text, fmt_bytes, fmt_count, fmt_days, fmt_gib, fmt_money, fmt_pct,
@@ -521,6 +522,32 @@ th { background-color: #e6e6e6; font-weight: bold; text-align: left; }
 _SPACER = '<p style="margin: 0px; font-size: 5pt;">&nbsp;</p>'
 
 
+def _rent_vs_build_table(p: PlanInfo, cur: str) -> str:
+    """Renting the work next to the five parts of buying and running the servers, and the break-even
+    utilisation (from the Evaluation's BuildResult, via PlanInfo)."""
+    if not p.rent_vs_build_parts or p.rent_total is None:
+        return ""
+    rows = [[f"<b>{_e(translate('Report', 'Rent the work'))}</b>", f"<b>{_e(fmt_money(p.rent_total, cur))}</b>"]]
+    for label, amount in p.rent_vs_build_parts:
+        rows.append([_e(translate("Report", "Build: {part}").format(part=tr_text(label))), _e(fmt_money(amount, cur))])
+    mark = " ◀" if p.build_verdict == "build" else ""
+    rows.append([f"<b>{_e(translate('Report', 'Build, total'))}{mark}</b>",
+                 f"<b>{_e(fmt_money(p.build_total, cur))}</b>"])
+    out = [_table(rows, escape=False, num_cols={1}, widths=[70, 30])]
+    u = p.break_even_utilisation
+    if u is not None:
+        note = translate("Report", "Owning breaks even when the servers are busy {u} of the time over {y} years "
+                                   "(straight-line depreciation, no resale value).").format(
+            u=f"{u:.0%}", y=f"{p.depreciation_years or 0:g}")
+    else:
+        note = translate("Report", "Owning never breaks even at these prices, even with the servers busy all the time.")
+    out.append(f"<p>{_e(note)}</p>")
+    if p.build_missing:
+        out.append("<p>" + _e(translate("Report", "Not counted (no figure entered): {0}").format(
+            ", ".join(p.build_missing))) + "</p>")
+    return "".join(out)
+
+
 def _table(rows: Iterable[Iterable[str]], header: Iterable[str] | None = None, widths: list[int] | None = None,
            num_cols: set[int] = frozenset(), escape: bool = True, width: str = "100%") -> str:
     out = [f'<table width="{width}" border="1" cellspacing="0" cellpadding="3" '
@@ -698,6 +725,18 @@ def _html_plan(data: ReportData) -> str:
         else:
             summary += "."
     out.append(f"<p><b>{_e(summary)}</b></p>")
+    if p.calendar_days_band is not None and p.band:
+        lo, hi = p.calendar_days_band
+        rng = translate("Report", "Likely range: {lo}–{hi} calendar days").format(lo=fmt_days(lo), hi=fmt_days(hi))
+        if p.cost_band is not None:
+            rng += translate("Report", ", {lo}–{hi}").format(lo=fmt_money(p.cost_band[0], cur),
+                                                           hi=fmt_money(p.cost_band[1], cur))
+        what = translate("Report", "The range is the 10th to 90th percentile of the model's error on {n} published "
+                                   "{family} training runs (calibration-runs.jsonl, {date}): 80% of those runs took "
+                                   "between its low and high end of what the model predicted. An untuned run, slow "
+                                   "data loading or a different server can be slower still.").format(
+            n=p.band.get("rows"), family=p.band.get("family"), date=p.band.get("source_date") or "")
+        out.append(f"<p>{_e(rng + '.')}<br/><span class=\"small\">{_e(what)}</span></p>")
     mem_need = p.memory.get("total", 0.0) + p.memory_headroom_gib
     interconnect = []
     if p.intra_node:
@@ -765,12 +804,20 @@ def _html_plan(data: ReportData) -> str:
         out.append("<ul>" + "".join(f"<li>{_e(tr_text(a))}</li>" for a in p.explanation) + "</ul>")
     if p.rent_vs_build is not None:
         out.append(f"{_SPACER}<h3>{_e(translate('Report', 'Rent or build'))}</h3><p>{_e(tr_text(p.rent_vs_build))}</p>")
+        out.append(_rent_vs_build_table(p, cur))
+    if p.rules:
+        out.append(f"{_SPACER}<h3>{_e(translate('Report', 'Planning rules'))}</h3>")
+        out.append(_rules_table(p))
     # alternatives
     out.append(f"{_SPACER}<h3>{_e(translate('Report', 'Alternatives considered'))}</h3>")
     if data.alternatives:
         rows = []
         for a in data.alternatives[:2]:
             why = "<br/>".join(_e(tr_text(w)) for w in a.why_lost) or "—"
+            broken = [tr_text(name) for name, status, _m in a.rules if status == "failed"]
+            if broken:
+                why += "<br/><span style='color:#c62828'>" + _e(translate("Report", "Fails the rules: {0}").format(
+                    ", ".join(broken))) + "</span>"
             rows.append([_e(a.label) + f'<br/><span class="small">{_e(_layout_text(a.layout))}</span>',
                          _e(fmt_days(a.calendar_days)),
                          _e(fmt_money(a.cost, cur)), why])
@@ -781,7 +828,33 @@ def _html_plan(data: ReportData) -> str:
     else:
         out.append(_pending_note(data, "search") or
                    f'<p class="small">{_e(translate("Report", "No other plan met the constraints."))}</p>')
+    if data.skipped:
+        out.append(f"{_SPACER}<h3>{_e(translate('Report', 'Cards not ranked'))}</h3>")
+        out.append(_table([[_e(name), _e(tr_text(why))] for name, why in data.skipped],
+                          header=[translate("Report", "GPU"), translate("Report", "Why it is not ranked")],
+                          escape=False, widths=[30, 70]))
     return "".join(out)
+
+
+_RULE_STATUS = {
+    "passed": QT_TRANSLATE_NOOP("Report", "passed"),
+    "failed": QT_TRANSLATE_NOOP("Report", "failed"),
+    "allowed": QT_TRANSLATE_NOOP("Report", "allowed (rule switched off)"),
+    "not_applicable": QT_TRANSLATE_NOOP("Report", "not applicable"),
+}
+
+
+def _rules_table(p: PlanInfo) -> str:
+    """Each planning rule's verdict for the plan (core.rules via the Evaluation): passed, failed, allowed."""
+    rows = []
+    for name, status, msg in p.rules:
+        mark = {"passed": "✓", "failed": "✗", "allowed": "!"}.get(status, "–")
+        colour = " style='color:#c62828'" if status == "failed" else ""
+        rows.append([f"<span{colour}>{_e(mark + ' ' + tr_text(name))}</span>",
+                     f"<span{colour}>{_e(translate('Report', _RULE_STATUS.get(status, status)))}</span>",
+                     _e(tr_text(msg))])
+    return _table(rows, header=[translate("Report", "Rule"), translate("Report", "Verdict"),
+                                translate("Report", "Why")], escape=False, widths=[25, 15, 60])
 
 
 def _html_charts(data: ReportData, charts: dict[str, str]) -> str:

@@ -99,6 +99,11 @@ class PlanRow:
         return None if rb is None else rb.sentence
 
     @property
+    def rent_vs_build_result(self) -> Any:
+        """The whole comparison (cost.BuildResult): rent, the five parts of building, break-even utilisation."""
+        return self.plan.evaluation.rent_vs_build
+
+    @property
     def layout(self) -> dict[str, Any]:
         p = self.plan
         return {"framework": p.framework, "tp": p.tp, "pp": p.pp, "cp": p.cp, "ep": p.ep, "vpp": p.vpp, "dp": p.dp,

@@ -98,9 +98,16 @@ class LivePanel(QWidget):
             self.tr("{0} calendar days ({1} days of compute)").format(f"{ev.calendar_days:.2f}",
                                                                       f"{ev.compute_days:.2f}"),
             self.tr("{0} × {1} · MFU {2}").format(ev.num_gpus, ev.gpu_name, f"{ev.mfu * 100:.0f}%")]))
-        self.time_value.setToolTip(self.tr(
+        tip = self.tr(
             "Calendar days: what you wait, with setup, checkpoints, interruptions and your hours per week. "
-            "Compute days: GPU time around the clock."))
+            "Compute days: GPU time around the clock.")
+        if ev.calendar_days_band is not None:
+            lo, hi = ev.calendar_days_band
+            tip += "\n\n" + self.tr("Likely range: {0}–{1} calendar days{2}.").format(
+                f"{lo:.1f}", f"{hi:.1f}", "" if ev.cost_band is None else
+                f", {ev.cost_band[0]:,.0f}–{ev.cost_band[1]:,.0f} {ev.currency}") + " " + \
+                QCoreApplication.translate("Evaluation", ev.band["meaning"])
+        self.time_value.setToolTip(tip)
         if ev.cost is not None:
             self.time_value.setText(self.time_value.text() + "\n" + self.tr("{0} ({1})").format(
                 format_money(ev.cost, ev.currency), QCoreApplication.translate("Cost", ev.rental_mode_label)))

@@ -25,7 +25,8 @@ from PySide6.QtWidgets import (
 )
 
 from gpuplanner.core import checklist as ck
-from gpuplanner.verify.acceptance import Analysis, KitResult, analyse, apply_measured_mfu, before_after, load_kit_result, render_kit
+from .text import tr_msg
+from gpuplanner.verify.acceptance import Analysis, KitResult, analyse, before_after, load_kit_result, measured_run, render_kit
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.core.scenario import Scenario
 from gpuplanner.verify.topology import Topology, class_rank, diagnose, parse_topo
@@ -63,7 +64,7 @@ def _tr_core(context: str, text: str) -> str:
 
 class VerifyPanel(QWidget):
     checklistChanged = Signal(object)  # ChecklistState
-    measuredMfuApplied = Signal(object)  # Scenario with assumptions.mfu set
+    measuredMfuApplied = Signal(object)  # Scenario with the measured run added to assumptions.measured_runs
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -71,6 +72,9 @@ class VerifyPanel(QWidget):
         self._base_dir: Path | None = None
         self._topo: Topology | None = None
         self._result: KitResult | None = None
+        self._run = None  # the kit result as a core MeasuredRun (what "Use measured MFU" records)
+        self._run_blocked = None  # core.calibration's reason it cannot calibrate this plan (None: it can)
+        self._result_name: str | None = None
         self._analysis: Analysis | None = None
         self._state = ck.ChecklistState()
         self._domestic = False
@@ -323,8 +327,10 @@ class VerifyPanel(QWidget):
     def _update_buttons(self) -> None:
         self.export_button.setEnabled(self._scenario is not None)
         self.import_button.setEnabled(self._scenario is not None)
-        self.apply_button.setEnabled(self._analysis is not None and self._analysis.measured_mfu is not None
-                                     and 0 < self._analysis.measured_mfu <= 1)
+        # the core decides: a CPU smoke test or a run on another GPU than the plan's is shown, never applied
+        self.apply_button.setEnabled(self._run is not None and self._run_blocked is None)
+        self.apply_button.setToolTip(tr_msg(self._run_blocked) if self._run_blocked is not None else self.tr(
+            "Record this measurement: it calibrates the plans on the GPU it ran on, through their own layouts"))
 
     # ------------------------------------------------------------------------------------ topology
 
@@ -563,15 +569,22 @@ class VerifyPanel(QWidget):
             self._render_result()
             return False
         self.kit_status.setText(self.tr("Imported {0}").format(Path(path).name))
+        self._result_name = Path(path).name
         self._analyse()
+        if self._run_blocked is not None:
+            self.kit_status.setText(self.tr("Imported {0}. Not applied to this plan: {1}").format(
+                Path(path).name, tr_msg(self._run_blocked)))
         self._update_buttons()
         self._render_result()
         return self._analysis is not None or self._mn_analysis is not None
 
     def _analyse(self) -> None:
+        from gpuplanner.core.calibration import run_status
+
         self._analysis = None
         self._compare = None
         self._mn_analysis = None
+        self._run, self._run_blocked = None, None
         if self._mn_result is not None and self._scenario is not None:
             try:
                 self._mn_analysis = vmulti.analyse_multinode(self._mn_result, self._scenario)
@@ -582,7 +595,10 @@ class VerifyPanel(QWidget):
             return
         try:
             self._analysis = analyse(self._result, self._scenario, base_dir=self._base_dir)
-            if self._analysis.measured_mfu is not None and 0 < self._analysis.measured_mfu <= 1:
+            self._run = measured_run(self._result, self._analysis, self._scenario, source=self._result_name)
+            if self._run is not None:
+                self._run_blocked = run_status(self._run, self._scenario.hardware.gpu)
+            if self._run is not None and self._run_blocked is None and 0 < self._analysis.measured_mfu <= 1:
                 self._compare = before_after(self._scenario, self._analysis, self._base_dir)
         except PlannerError as err:
             self.kit_status.setText(self.tr("Cannot analyse the result: {0}").format(str(err)))
@@ -594,13 +610,15 @@ class VerifyPanel(QWidget):
             self.import_result_file(path)
 
     def _on_apply(self) -> None:
-        if self._analysis is None or self._scenario is None:
+        """Record the measured run in the scenario (``assumptions.measured_runs``); the core applies it to the
+        plans on its GPU only (core/calibration.py). A run of the same GPU and layout is replaced."""
+        if self._run is None or self._run_blocked is not None or self._scenario is None:
             return
-        try:
-            new = apply_measured_mfu(self._scenario, self._analysis)
-        except PlannerError as err:
-            self.kit_status.setText(str(err))
-            return
+        run = self._run
+        keep = [r for r in self._scenario.assumptions.measured_runs
+                if (r.gpu, r.num_gpus, r.nodes, r.tp, r.pp) != (run.gpu, run.num_gpus, run.nodes, run.tp, run.pp)]
+        new = self._scenario.model_copy(deep=True)
+        new.assumptions.measured_runs = keep + [run]
         self.measuredMfuApplied.emit(new)
 
     def compare_text(self, row: int, col: int) -> str:

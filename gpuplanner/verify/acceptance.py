@@ -742,6 +742,56 @@ def _is_moe_plan(result: KitResult) -> bool:
 # ------------------------------------------------------------------------------------ apply and compare
 
 
+def measured_gpu(result: KitResult, scenario: Scenario) -> str | None:
+    """The catalog GPU the kit ran on, from the names the driver reported: the plan's GPU when its model
+    designation (e.g. 'H100') is in the names, else the catalog GPU with the longest designation found there
+    (memory size breaking ties); None when no name matches (a CPU run reports none)."""
+    from ..core.catalog_hw import load_gpus, lookup_gpu
+
+    names = [g.name.upper().replace(" ", "") for g in result.gpus if g.name]
+    if not names:
+        return None
+    mem = next((g.memory_gib for g in result.gpus if g.memory_gib), None)
+    plan = lookup_gpu(scenario.hardware.gpu, scenario.hardware.custom_gpus)
+    tok = _model_token(plan.name)
+    if tok and all(tok in n for n in names) and (mem is None or plan.memory_gib is None
+                                                   or abs(plan.memory_gib - mem) <= 0.1 * plan.memory_gib):
+        return plan.id
+    best = None
+    for gid, g in load_gpus().items():
+        t = _model_token(g.name)
+        if not t or not all(t in n for n in names):
+            continue
+        mem_gap = abs((g.memory_gib or 0) - mem) if mem is not None else 0.0
+        key = (len(t), -mem_gap)
+        if best is None or key > best[0]:
+            best = (key, gid)
+    return None if best is None else best[1]
+
+
+def measured_run(result: KitResult, analysis: Analysis, scenario: Scenario, source: str | None = None):
+    """The kit result as a :class:`core.scenario.MeasuredRun`: the GPU it ran on (:func:`measured_gpu`), the GPU
+    count of the measured MFU, one node, no TP/PP, DDP (``hf``, ZeRO 0: kit_bench.py) and the MFU against
+    *that* GPU's dense peak. None without a training-step MFU."""
+    from ..core.catalog_hw import peak_tflops as catalog_peak
+    from ..core.scenario import MeasuredRun
+
+    mfu = analysis.measured_mfu
+    if mfu is None or not math.isfinite(mfu) or mfu <= 0:
+        return None
+    cpu = result.mode == "cpu"
+    gid = measured_gpu(result, scenario) or ("cpu" if cpu else "unknown")
+    if not cpu and gid not in ("unknown", analysis.gpu) and analysis.peak_tflops:
+        try:  # the analysis divided by the planned GPU's peak; the run's own peak is the right one
+            mfu = mfu * analysis.peak_tflops / catalog_peak(gid, analysis.precision)
+        except PlannerError:
+            gid = "unknown"
+    n = analysis.mfu_at_n or 1
+    return MeasuredRun(gpu=gid, num_gpus=n, nodes=1, tp=1, pp=1, zero=0, framework="hf",
+                       mfu=float(f"{min(mfu, 1.0):.6g}"), device="cpu" if cpu else "cuda",
+                       source=source or result.host, date=(result.created or "")[:10] or None)
+
+
 def apply_measured_mfu(scenario: Scenario, analysis: Analysis) -> Scenario:
     """A copy of ``scenario`` with ``assumptions.mfu`` set to the measured MFU (6 significant digits)."""
     mfu = analysis.measured_mfu

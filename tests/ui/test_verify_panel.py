@@ -83,7 +83,12 @@ def test_import_shows_before_after_and_applies_mfu(panel, qtbot):
     assert list(xs) == [1, 2, 4, 8] and list(ys) == [62000, 121000, 238000, 460000]
     with qtbot.waitSignal(panel.measuredMfuApplied) as blocker:
         panel.apply_button.click()
-    assert blocker.args[0].assumptions.mfu == pytest.approx(0.374567, abs=1e-6)
+    # recorded as a run on the H100 (not a global MFU): the core applies it to H100 plans only
+    new = blocker.args[0]
+    assert new.assumptions.mfu is None
+    run = new.assumptions.measured_runs[-1]
+    assert (run.gpu, run.num_gpus, run.device) == ("h100-sxm-80gb", 8, "cuda")
+    assert run.mfu == pytest.approx(0.374567, abs=1e-6)
 
 
 def test_import_bad_file_shows_reason(panel, tmp_path):

@@ -361,6 +361,42 @@
 <context>
     <name>CLI</name>
     <message>
+        <source>rent</source>
+        <translation>租用</translation>
+    </message>
+    <message>
+        <source>build: {part}</source>
+        <translation>自建：{part}</translation>
+    </message>
+    <message>
+        <source>build total</source>
+        <translation>自建合计</translation>
+    </message>
+    <message>
+        <source>verdict: {v}</source>
+        <translation>结论：{v}</translation>
+    </message>
+    <message>
+        <source>build</source>
+        <translation>自建</translation>
+    </message>
+    <message>
+        <source>unknown (no purchase price)</source>
+        <translation>未知（没有采购价）</translation>
+    </message>
+    <message>
+        <source>break-even utilisation: {pct} of the hours over {years} years</source>
+        <translation>盈亏平衡利用率：{years} 年内 {pct} 的时间在用</translation>
+    </message>
+    <message>
+        <source>break-even utilisation: none (owning never pays off at these prices)</source>
+        <translation>盈亏平衡利用率：无（按这些价格，自建永远不划算）</translation>
+    </message>
+    <message>
+        <source>not counted (enter your figures): {items}</source>
+        <translation>未计入（请填写你的数字）：{items}</translation>
+    </message>
+    <message>
         <source>weights</source>
         <translation>权重</translation>
     </message>
@@ -465,6 +501,18 @@
         <translation>{days} 天（含环境准备、检查点、中断，每周 {h} 小时）</translation>
     </message>
     <message>
+        <source>{lo}–{hi} calendar days</source>
+        <translation>{lo}–{hi} 个日历天</translation>
+    </message>
+    <message>
+        <source>likely range</source>
+        <translation>可能区间</translation>
+    </message>
+    <message>
+        <source>(p10–p90 of the model&apos;s error on {n} published {family} runs)</source>
+        <translation>（模型在 {n} 个已发表 {family} 训练上误差的 p10–p90）</translation>
+    </message>
+    <message>
         <source>tensor-parallel comm.</source>
         <translation>张量并行通信</translation>
     </message>
@@ -499,6 +547,25 @@
     <message>
         <source>no price for this GPU: enter a quote</source>
         <translation>此 GPU 没有价格：请输入报价</translation>
+    </message>
+    <message>
+        <source>Rent or build</source>
+        <translation>租用还是自建</translation>
+    </message>
+</context>
+<context>
+    <name>Calibration</name>
+    <message>
+        <source>Measured on the CPU (a smoke test of the kit): shown, never applied to a plan.</source>
+        <translation>在 CPU 上测得（测试套件的冒烟测试）：仅显示，绝不用于方案。</translation>
+    </message>
+    <message>
+        <source>Measured on {measured}, not on {gpu}: it does not change plans on {gpu}.</source>
+        <translation>测量是在 {measured} 上进行的，而不是 {gpu}：它不会改变 {gpu} 上的方案。</translation>
+    </message>
+    <message>
+        <source>Switched off: not applied.</source>
+        <translation>已关闭：未采用。</translation>
     </message>
 </context>
 <context>
@@ -742,20 +809,56 @@
         <translation>{gpu} 的默认价格（{source}，{date}）：请替换为你拿到的报价。</translation>
     </message>
     <message>
-        <source>No purchase price is known for this server: enter one to compare building with renting ({rent:,.0f} {cur} over {months:.0f} months).</source>
-        <translation>这台服务器没有已知的购买价格：请填写购买价格，以便比较自建与租用（{months:.0f} 个月租用需 {rent:,.0f} {cur}）。</translation>
+        <source>hardware (purchase and depreciation)</source>
+        <translation>硬件（购置与折旧）</translation>
     </message>
     <message>
-        <source>Over {months:.0f} months building costs {own:,.0f} {cur} against {rent:,.0f} {cur} renting; the purchase pays for itself after {be:.1f} months.</source>
-        <translation>{months:.0f} 个月内自建需 {own:,.0f} {cur}，租用需 {rent:,.0f} {cur}；购买在 {be:.1f} 个月后回本。</translation>
+        <source>rack / colocation</source>
+        <translation>机柜/托管</translation>
     </message>
     <message>
-        <source>Rent: over {months:.0f} months renting costs {rent:,.0f} {cur} against {own:,.0f} {cur} to build; buying would only break even after {be:.1f} months.</source>
-        <translation>建议租用：{months:.0f} 个月内租用需 {rent:,.0f} {cur}，自建需 {own:,.0f} {cur}；购买要 {be:.1f} 个月后才能回本。</translation>
+        <source>electricity (with PUE)</source>
+        <translation>电费（含 PUE）</translation>
     </message>
     <message>
-        <source>Rent: over {months:.0f} months renting costs {rent:,.0f} {cur} against {own:,.0f} {cur} to build, and running your own machines costs more per month than renting them, so buying never breaks even.</source>
-        <translation>建议租用：{months:.0f} 个月内租用需 {rent:,.0f} {cur}，自建需 {own:,.0f} {cur}；而且自有机器每月的运营成本高于租金，购买永远无法回本。</translation>
+        <source>operations staff</source>
+        <translation>运维人员</translation>
+    </message>
+    <message>
+        <source>spares</source>
+        <translation>备件</translation>
+    </message>
+    <message>
+        <source>No purchase price is known for {n} × {g}-GPU server(s): enter one on the Hardware page to compare building with renting (renting costs {rent:,.0f} {cur}).</source>
+        <translation>{n} 台 {g} 卡服务器没有已知的购买价格：请在“硬件”页填写，以便比较自建与租用（租用需 {rent:,.0f} {cur}）。</translation>
+    </message>
+    <message>
+        <source>For this job alone ({days:.1f} days) renting costs {rent:,.0f} {cur}; buying and running {n} × {g}-GPU server(s) for it costs {build:,.0f} {cur}.</source>
+        <translation>仅这一个任务（{days:.1f} 天）：租用需 {rent:,.0f} {cur}；为它购买并运行 {n} 台 {g} 卡服务器需 {build:,.0f} {cur}。</translation>
+    </message>
+    <message>
+        <source>Over {months:.1f} months ({jobs} job(s) like this) renting costs {rent:,.0f} {cur}; buying and running {n} × {g}-GPU server(s) costs {build:,.0f} {cur}.</source>
+        <translation>{months:.1f} 个月内（{jobs} 个同类任务）租用需 {rent:,.0f} {cur}；购买并运行 {n} 台 {g} 卡服务器需 {build:,.0f} {cur}。</translation>
+    </message>
+    <message>
+        <source>Build: the purchase pays for itself after {be:.1f} months.</source>
+        <translation>建议自建：购买在 {be:.1f} 个月后回本。</translation>
+    </message>
+    <message>
+        <source>Build: owning is cheaper over this period.</source>
+        <translation>建议自建：在这段时间内自有更便宜。</translation>
+    </message>
+    <message>
+        <source>Rent: owning only pays off if the machines are busy at least {u:.0%} of the time over {years:g} years.</source>
+        <translation>建议租用：只有机器在 {years:g} 年内至少 {u:.0%} 的时间处于忙碌状态，自有才划算。</translation>
+    </message>
+    <message>
+        <source>Rent: at these prices owning never pays off, even with the machines busy all the time.</source>
+        <translation>建议租用：按这些价格，即使机器一直满负荷，自有也永远不划算。</translation>
+    </message>
+    <message>
+        <source>{head} {tail}</source>
+        <translation>{head}{tail}</translation>
     </message>
     <message>
         <source>no rental price for {gpu}</source>
@@ -1030,12 +1133,32 @@
 <context>
     <name>Evaluation</name>
     <message>
+        <source>80% of the published runs of this framework family (calibration-runs.jsonl) took between the low and the high end of this range of what the model predicts for them; an untuned run can be slower.</source>
+        <translation>该框架系列的已发表训练记录（calibration-runs.jsonl）中，80% 的实际用时落在模型预测值的这一区间内；未经调优的训练可能更慢。</translation>
+    </message>
+    <message>
         <source>Does not fit: {need:.1f} GiB per GPU (with {head:.1f} GiB headroom) on a {cap:g} GiB card.</source>
         <translation>放不下：每张 GPU 需要 {need:.1f} GiB（含 {head:.1f} GiB 余量），而显卡只有 {cap:g} GiB。</translation>
     </message>
     <message>
         <source>No rental price for {gpu}: enter a quote.</source>
         <translation>{gpu} 没有租用价格：请输入报价。</translation>
+    </message>
+    <message>
+        <source>Calibrated by the run measured on {n} × {gpu} ({nodes} node(s), TP {tp}, PP {pp}): MFU {mfu:.1%}; this GPU&apos;s matmul efficiency × {k:.2f}, this plan&apos;s own communication kept.</source>
+        <translation>已按在 {n} × {gpu}（{nodes} 个节点，TP {tp}，PP {pp}）上的实测结果校准：MFU {mfu:.1%}；该 GPU 的矩阵乘效率 × {k:.2f}，本方案自身的通信开销保持不变。</translation>
+    </message>
+    <message>
+        <source>A later run on this GPU is used instead.</source>
+        <translation>改用该 GPU 上更新的一次测量。</translation>
+    </message>
+    <message>
+        <source>The MFU you set in the assumptions is used instead.</source>
+        <translation>改用你在假设中设定的 MFU。</translation>
+    </message>
+    <message>
+        <source>Measured run ({mfu:.1%} MFU on {n} × {gpu}): {why}</source>
+        <translation>实测结果（{n} × {gpu}，MFU {mfu:.1%}）：{why}</translation>
     </message>
 </context>
 <context>
@@ -1184,6 +1307,50 @@
         <translation>{0}/月</translation>
     </message>
     <message>
+        <source>{0} per server</source>
+        <translation>{0}/台服务器</translation>
+    </message>
+    <message>
+        <source>years</source>
+        <translation>年</translation>
+    </message>
+    <message>
+        <source>{0} per server-month</source>
+        <translation>{0}/台·月</translation>
+    </message>
+    <message>
+        <source>kW per server</source>
+        <translation>kW/台服务器</translation>
+    </message>
+    <message>
+        <source>{0}/kWh</source>
+        <translation>{0}/kWh</translation>
+    </message>
+    <message>
+        <source>% of hardware / year</source>
+        <translation>% 硬件价格/年</translation>
+    </message>
+    <message>
+        <source>months</source>
+        <translation>个月</translation>
+    </message>
+    <message>
+        <source>jobs</source>
+        <translation>个任务</translation>
+    </message>
+    <message>
+        <source>this job alone</source>
+        <translation>仅此任务</translation>
+    </message>
+    <message>
+        <source>unknown: enter a figure</source>
+        <translation>未知：请填写</translation>
+    </message>
+    <message>
+        <source>Default: {0}</source>
+        <translation>默认值来源：{0}</translation>
+    </message>
+    <message>
         <source>Dense BF16 tensor TFLOPS (no sparsity)</source>
         <translation>稠密 BF16 Tensor TFLOPS（不含稀疏）</translation>
     </message>
@@ -1266,6 +1433,94 @@
     <message>
         <source>Network cards per server (empty: the network&apos;s default, often one per GPU)</source>
         <translation>每台服务器的网卡数（留空：使用该网络的默认值，通常每张 GPU 一块）</translation>
+    </message>
+    <message>
+        <source>Owning instead of renting</source>
+        <translation>自建而非租用</translation>
+    </message>
+    <message>
+        <source>Purchase price</source>
+        <translation>购买价格</translation>
+    </message>
+    <message>
+        <source>Depreciation</source>
+        <translation>折旧年限</translation>
+    </message>
+    <message>
+        <source>Rack / colocation</source>
+        <translation>机柜/托管</translation>
+    </message>
+    <message>
+        <source>Server power</source>
+        <translation>服务器功率</translation>
+    </message>
+    <message>
+        <source>Electricity tariff</source>
+        <translation>电价</translation>
+    </message>
+    <message>
+        <source>PUE</source>
+        <translation>PUE</translation>
+    </message>
+    <message>
+        <source>Operations staff</source>
+        <translation>运维人员</translation>
+    </message>
+    <message>
+        <source>Spares</source>
+        <translation>备件</translation>
+    </message>
+    <message>
+        <source>Period compared</source>
+        <translation>比较期间</translation>
+    </message>
+    <message>
+        <source>Jobs in the period</source>
+        <translation>期间内任务数</translation>
+    </message>
+    <message>
+        <source>What one server (node) of the plan&apos;s GPUs costs to buy</source>
+        <translation>购买一台装有方案所用 GPU 的服务器（节点）的价格</translation>
+    </message>
+    <message>
+        <source>Straight-line life of the hardware, no resale value</source>
+        <translation>硬件按直线法折旧的年限，不计残值</translation>
+    </message>
+    <message>
+        <source>Rack space, cooling and network at a colocation site, per server and month</source>
+        <translation>托管机房的机柜空间、制冷和网络费用，按每台服务器每月计</translation>
+    </message>
+    <message>
+        <source>Power one server draws at full load</source>
+        <translation>一台服务器满载时的功率</translation>
+    </message>
+    <message>
+        <source>Electricity price you pay per kWh</source>
+        <translation>你支付的每千瓦时电价</translation>
+    </message>
+    <message>
+        <source>Data-centre power usage effectiveness: facility power ÷ IT power</source>
+        <translation>数据中心电能使用效率：总设施功率 ÷ IT 设备功率</translation>
+    </message>
+    <message>
+        <source>Operations staff for these servers, per month</source>
+        <translation>这些服务器的运维人员费用，按月计</translation>
+    </message>
+    <message>
+        <source>Spare parts and replaced cards, as a share of the hardware price per year</source>
+        <translation>备件及更换显卡的费用，按每年占硬件价格的比例计</translation>
+    </message>
+    <message>
+        <source>How long the comparison runs; empty: this job alone</source>
+        <translation>比较覆盖多长时间；留空：仅此任务</translation>
+    </message>
+    <message>
+        <source>How many jobs like this one run in that period</source>
+        <translation>这段时间内运行多少个同类任务</translation>
+    </message>
+    <message>
+        <source>Empty fields use the dated public figure shown in grey (hover for its source). The Plans page and the report compare renting the work with buying and running these servers, part by part, and give the utilisation at which owning breaks even.</source>
+        <translation>留空的字段使用灰色显示的、注明日期的公开数据（悬停查看来源）。“方案”页和报告会逐项比较租用与购买并运行这些服务器的费用，并给出自有达到盈亏平衡所需的利用率。</translation>
     </message>
 </context>
 <context>
@@ -1552,6 +1807,10 @@
     <message>
         <source>Calendar days: what you wait, with setup, checkpoints, interruptions and your hours per week. Compute days: GPU time around the clock.</source>
         <translation>日历天数：你实际要等的时间，含环境准备、检查点、中断和你每周的工作小时数。算力天数：GPU 全天候运行的时间。</translation>
+    </message>
+    <message>
+        <source>Likely range: {0}–{1} calendar days{2}.</source>
+        <translation>可能范围：{0}–{1} 个日历天{2}。</translation>
     </message>
     <message>
         <source>{0} ({1})</source>
@@ -3074,6 +3333,22 @@
         <translation>日历 {0} 天（算力 {1} 天）· {2} tokens/s · MFU {3}</translation>
     </message>
     <message>
+        <source>{0}–{1} calendar days</source>
+        <translation>{0}–{1} 个日历天</translation>
+    </message>
+    <message>
+        <source>{0}–{1} {2}</source>
+        <translation>{0}–{1} {2}</translation>
+    </message>
+    <message>
+        <source>Likely range</source>
+        <translation>可能范围</translation>
+    </message>
+    <message>
+        <source>p10–p90 of the model&apos;s error on {0} published {1} runs: {2}</source>
+        <translation>模型在 {0} 条已发表的 {1} 训练记录上误差的 p10–p90：{2}</translation>
+    </message>
+    <message>
         <source>compute</source>
         <translation>计算</translation>
     </message>
@@ -3128,6 +3403,54 @@
     <message>
         <source>Not ranked</source>
         <translation>未参与排名</translation>
+    </message>
+    <message>
+        <source>Rent the work</source>
+        <translation>租用完成这些工作</translation>
+    </message>
+    <message>
+        <source>Build</source>
+        <translation>自建</translation>
+    </message>
+    <message>
+        <source>Build, total</source>
+        <translation>自建合计</translation>
+    </message>
+    <message>
+        <source>Owning breaks even when the servers are busy {0} of the time over {1} years.</source>
+        <translation>服务器在 {1} 年内有 {0} 的时间处于忙碌状态时，自有与租用持平。</translation>
+    </message>
+    <message>
+        <source>Owning never breaks even at these prices, even with the servers busy all the time.</source>
+        <translation>按这些价格，即使服务器一直满负荷，自有也无法与租用持平。</translation>
+    </message>
+    <message>
+        <source>Purchase price</source>
+        <translation>购买价格</translation>
+    </message>
+    <message>
+        <source>Server power</source>
+        <translation>服务器功率</translation>
+    </message>
+    <message>
+        <source>Electricity tariff</source>
+        <translation>电价</translation>
+    </message>
+    <message>
+        <source>Rack / colocation</source>
+        <translation>机柜/托管</translation>
+    </message>
+    <message>
+        <source>Operations staff</source>
+        <translation>运维人员</translation>
+    </message>
+    <message>
+        <source>Spares</source>
+        <translation>备件</translation>
+    </message>
+    <message>
+        <source>Not counted (enter them on the Hardware page): {0}</source>
+        <translation>未计入（请在“硬件”页填写）：{0}</translation>
     </message>
     <message>
         <source>Cost ({0})</source>
@@ -3396,6 +3719,30 @@
         <translation>预算</translation>
     </message>
     <message>
+        <source>Rent the work</source>
+        <translation>租用完成这些工作</translation>
+    </message>
+    <message>
+        <source>Build: {part}</source>
+        <translation>自建：{part}</translation>
+    </message>
+    <message>
+        <source>Build, total</source>
+        <translation>自建合计</translation>
+    </message>
+    <message>
+        <source>Owning breaks even when the servers are busy {u} of the time over {y} years (straight-line depreciation, no resale value).</source>
+        <translation>服务器在 {y} 年内有 {u} 的时间处于忙碌状态时，自有与租用持平（直线法折旧，不计残值）。</translation>
+    </message>
+    <message>
+        <source>Owning never breaks even at these prices, even with the servers busy all the time.</source>
+        <translation>按这些价格，即使服务器一直满负荷，自有也无法与租用持平。</translation>
+    </message>
+    <message>
+        <source>Not counted (no figure entered): {0}</source>
+        <translation>未计入（未填写数值）：{0}</translation>
+    </message>
+    <message>
         <source>pretraining</source>
         <translation>预训练</translation>
     </message>
@@ -3616,6 +3963,18 @@
         <translation>，费用约 {c}（{mode}）。</translation>
     </message>
     <message>
+        <source>Likely range: {lo}–{hi} calendar days</source>
+        <translation>可能范围：{lo}–{hi} 个日历天</translation>
+    </message>
+    <message>
+        <source>, {lo}–{hi}</source>
+        <translation>，{lo}–{hi}</translation>
+    </message>
+    <message>
+        <source>The range is the 10th to 90th percentile of the model&apos;s error on {n} published {family} training runs (calibration-runs.jsonl, {date}): 80% of those runs took between its low and high end of what the model predicted. An untuned run, slow data loading or a different server can be slower still.</source>
+        <translation>该范围取模型在 {n} 条已发表的 {family} 训练记录（calibration-runs.jsonl，{date}）上误差的第 10 到第 90 百分位：这些记录中 80% 的实际用时落在模型预测值的这一区间内。未经调优的训练、数据加载缓慢或服务器不同，都可能更慢。</translation>
+    </message>
+    <message>
         <source>in node: {link}</source>
         <translation>节点内：{link}</translation>
     </message>
@@ -3724,8 +4083,16 @@
         <translation>租用还是自建</translation>
     </message>
     <message>
+        <source>Planning rules</source>
+        <translation>规划规则</translation>
+    </message>
+    <message>
         <source>Alternatives considered</source>
         <translation>考虑过的其他方案</translation>
+    </message>
+    <message>
+        <source>Fails the rules: {0}</source>
+        <translation>未通过的规则：{0}</translation>
     </message>
     <message>
         <source>Days</source>
@@ -3738,6 +4105,42 @@
     <message>
         <source>No other plan met the constraints.</source>
         <translation>没有其他方案满足约束条件。</translation>
+    </message>
+    <message>
+        <source>Cards not ranked</source>
+        <translation>未参与排序的显卡</translation>
+    </message>
+    <message>
+        <source>Why it is not ranked</source>
+        <translation>未参与排序的原因</translation>
+    </message>
+    <message>
+        <source>passed</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>未通过</translation>
+    </message>
+    <message>
+        <source>allowed (rule switched off)</source>
+        <translation>允许（规则已关闭）</translation>
+    </message>
+    <message>
+        <source>not applicable</source>
+        <translation>不适用</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>说明</translation>
     </message>
     <message>
         <source>Charts</source>
@@ -4696,6 +5099,10 @@
         <translation>备注（供应商的答复、报价、日期）</translation>
     </message>
     <message>
+        <source>Record this measurement: it calibrates the plans on the GPU it ran on, through their own layouts</source>
+        <translation>记录这次测量：它只按各方案自身的并行布局，校准在同一型号 GPU 上的方案</translation>
+    </message>
+    <message>
         <source>Open nvidia-smi topo -m output</source>
         <translation>打开 nvidia-smi topo -m 输出</translation>
     </message>
@@ -4786,6 +5193,10 @@
     <message>
         <source>Imported {0}</source>
         <translation>已导入 {0}</translation>
+    </message>
+    <message>
+        <source>Imported {0}. Not applied to this plan: {1}</source>
+        <translation>已导入 {0}。未用于本方案：{1}</translation>
     </message>
     <message>
         <source>Cannot analyse the result: {0}</source>

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 from gpuplanner.core.catalog_hw import custom_gpu_record, load_gpus, load_networks, lookup_gpu
 from gpuplanner.core.errors import PlannerError
 
-from ..fields import BoundCombo, BoundEdit, parse_float
+from ..fields import BoundCombo, BoundEdit, fmt_float, parse_float
 from .base import BasePage
 
 COLS = ("use", "gpu", "memory", "bf16", "card_hour", "card_week", "card_month", "link", "tdp", "source")
@@ -158,6 +158,7 @@ class HardwarePage(BasePage):
         self.labels = {}
         for key in ("node", "inter", "nics"):
             self.labels[key] = self.add_field(nf, getattr(self, key))
+        self.build_ownership()
         self._filling = False
         self.table.itemChanged.connect(self._on_item_changed)
         self.table.itemSelectionChanged.connect(self._on_selection)
@@ -381,6 +382,79 @@ class HardwarePage(BasePage):
         self.model.set("constraints.prices", None)
         self.fill_table()
 
+    # ------------------------------------------------------------------------------- owning instead of renting
+    #: constraints.ownership fields in the order shown, with how each is typed (percent: stored as a fraction)
+    OWNERSHIP = (("machine_price", "money"), ("depreciation_years", "num"), ("rack_per_month", "money"),
+                 ("power_kw", "num"), ("tariff_per_kwh", "money"), ("pue", "num"), ("staff_per_month", "money"),
+                 ("spares_per_year", "percent"), ("horizon_months", "num"), ("jobs", "int"))
+    #: ownership field → the BuildInputs field whose default and source the placeholder shows
+    OWNERSHIP_DEFAULT = {"machine_price": "machine_price", "depreciation_years": "depreciation_years",
+                         "rack_per_month": "colocation_per_machine_month", "power_kw": "power_kw_per_machine",
+                         "tariff_per_kwh": "tariff_per_kwh", "pue": "pue", "staff_per_month": "ops_staff_per_month",
+                         "spares_per_year": "spare_rate_per_year"}
+
+    def build_ownership(self) -> None:
+        """The figures of building instead of renting (``constraints.ownership``): empty = the dated default
+        shown in grey, with its source as the tooltip."""
+        m = self.model
+        self.own_box, of = self.group()
+        self.own_fields: dict[str, BoundEdit] = {}
+        self.own_labels: dict[str, QLabel] = {}
+        pct_parse = lambda t: parse_float(t.rstrip("% ")) / 100.0  # noqa: E731
+        pct_fmt = lambda v: "" if v is None else f"{float(v) * 100:.4g}"  # noqa: E731
+        for key, kind in self.OWNERSHIP:
+            path = f"constraints.ownership.{key}"
+            if kind == "int":
+                f = BoundEdit(m, path)
+            elif kind == "percent":
+                f = BoundEdit(m, path, parse=pct_parse, fmt=pct_fmt, allow_empty=True)
+            else:
+                f = BoundEdit(m, path, parse=parse_float, fmt=fmt_float, allow_empty=True)
+            self.own_fields[key] = f
+            self.own_labels[key] = self.add_field(of, f)
+        self.own_note = QLabel()
+        self.own_note.setWordWrap(True)
+        self.own_note.setStyleSheet("color: #555;")
+        of.addRow(self.own_note)
+
+    def ownership_defaults(self):
+        """The dated defaults for the bold GPU and the scenario's GPU count (core.cost.default_build_inputs,
+        without the user's figures); None when the GPU is unknown."""
+        from gpuplanner.core.cost import default_build_inputs
+
+        s = self.model.scenario
+        try:
+            table = _price_table(s.constraints)
+            return default_build_inputs(lookup_gpu(s.hardware.gpu, s.hardware.custom_gpus), s.hardware.num_gpus, table,
+                                        gpus_per_node=s.hardware.gpus_per_node)
+        except (PlannerError, KeyError, ValueError):
+            return None
+
+    def fill_ownership(self) -> None:
+        d = self.ownership_defaults()
+        cur = self.model.scenario.constraints.currency
+        units = {"machine_price": self.tr("{0} per server").format(cur), "depreciation_years": self.tr("years"),
+                 "rack_per_month": self.tr("{0} per server-month").format(cur), "power_kw": self.tr("kW per server"),
+                 "tariff_per_kwh": self.tr("{0}/kWh").format(cur), "pue": "", "staff_per_month": self.tr("{0}/month").format(cur),
+                 "spares_per_year": self.tr("% of hardware / year"), "horizon_months": self.tr("months"),
+                 "jobs": self.tr("jobs")}
+        for key, f in self.own_fields.items():
+            f.box.set_unit(units[key])
+            src_key = self.OWNERSHIP_DEFAULT.get(key)
+            value = None if (d is None or src_key is None) else getattr(d, src_key)
+            if key == "horizon_months":
+                f.setPlaceholderText(self.tr("this job alone"))
+            elif key == "jobs":
+                f.setPlaceholderText("1")
+            elif value is None:
+                f.setPlaceholderText(self.tr("unknown: enter a figure"))
+            elif key == "spares_per_year":
+                f.setPlaceholderText(f"{value * 100:.3g}")
+            else:
+                f.setPlaceholderText(f"{value:,.4g}" if value < 1000 else f"{value:,.0f}")
+            src = "" if (d is None or src_key is None) else d.sources.get(src_key, "")
+            f.box.set_help(self.own_help[key] + (("\n" + self.tr("Default: {0}").format(src)) if src else ""))
+
     # ------------------------------------------------------------------------------- texts
     def retranslate(self) -> None:
         self.heading.setText(self.tr("5 · Hardware and prices"))
@@ -422,11 +496,37 @@ class HardwarePage(BasePage):
         self.inter.set_labels({None: self.tr("default for the GPU"), **self.net_names})
         self.labels["nics"].setText(self.tr("NICs per server"))
         self.nics.box.set_help(self.tr("Network cards per server (empty: the network's default, often one per GPU)"))
+        self.own_box.setTitle(self.tr("Owning instead of renting"))
+        names = {"machine_price": self.tr("Purchase price"), "depreciation_years": self.tr("Depreciation"),
+                 "rack_per_month": self.tr("Rack / colocation"), "power_kw": self.tr("Server power"),
+                 "tariff_per_kwh": self.tr("Electricity tariff"), "pue": self.tr("PUE"),
+                 "staff_per_month": self.tr("Operations staff"), "spares_per_year": self.tr("Spares"),
+                 "horizon_months": self.tr("Period compared"), "jobs": self.tr("Jobs in the period")}
+        for key, text in names.items():
+            self.own_labels[key].setText(text)
+        self.own_help = {
+            "machine_price": self.tr("What one server (node) of the plan's GPUs costs to buy"),
+            "depreciation_years": self.tr("Straight-line life of the hardware, no resale value"),
+            "rack_per_month": self.tr("Rack space, cooling and network at a colocation site, per server and month"),
+            "power_kw": self.tr("Power one server draws at full load"),
+            "tariff_per_kwh": self.tr("Electricity price you pay per kWh"),
+            "pue": self.tr("Data-centre power usage effectiveness: facility power ÷ IT power"),
+            "staff_per_month": self.tr("Operations staff for these servers, per month"),
+            "spares_per_year": self.tr("Spare parts and replaced cards, as a share of the hardware price per year"),
+            "horizon_months": self.tr("How long the comparison runs; empty: this job alone"),
+            "jobs": self.tr("How many jobs like this one run in that period"),
+        }
+        self.own_note.setText(self.tr(
+            "Empty fields use the dated public figure shown in grey (hover for its source). The Plans page and the "
+            "report compare renting the work with buying and running these servers, part by part, and give the "
+            "utilisation at which owning breaks even."))
+        self.fill_ownership()
         self.fill_table()
 
     def on_model_changed(self, section: str) -> None:
         if section in ("constraints", "hardware", "all", "plan"):
             self.fill_table()
+            self.fill_ownership()
             self.retranslate_headers_only()
 
     def retranslate_headers_only(self) -> None:

@@ -484,7 +484,7 @@ class PlansPage(BasePage):
                 colour = " style='color:#c62828'" if r.status == "failed" else ""
                 cells.append(f"<tr{colour}><td>{marks[r.status]} {esc(rule_name(r.id))}</td>"
                              f"<td>{esc(status[r.status])}</td><td>{esc(tr_msg(r.message))}</td></tr>")
-            rows.append(f"<p><b>{tr('Planning rules')}</b></p><table cellspacing=0 cellpadding=3 border=1>"
+            rows.append(f"<p><a name='rules'></a><b>{tr('Planning rules')}</b></p><table cellspacing=0 cellpadding=3 border=1>"
                         + "".join(cells) + "</table>")
         mem_cells = "".join(f"<td align=right>{getattr(m, k):.1f}</td>" for k in
                             ("weights", "gradients", "optimizer", "activations", "other"))
@@ -498,6 +498,18 @@ class PlansPage(BasePage):
             "{0} calendar days ({1} days of compute) · {2} tokens/s · MFU {3}").format(
             f"{p.calendar_days:.2f}", f"{p.compute_days:.2f}", format_count(p.tokens_per_s or 0, 3),
             "—" if p.mfu is None else f"{p.mfu * 100:.0f}% ({grade_text(ev.mfu_grade)})")) + "</p>")
+        if ev.calendar_days_band is not None:
+            lo, hi = ev.calendar_days_band
+            rng = self.tr("{0}–{1} calendar days").format(f"{lo:.1f}", f"{hi:.1f}")
+            if ev.cost_band is not None:
+                rng += " · " + self.tr("{0}–{1} {2}").format(f"{ev.cost_band[0]:,.0f}", f"{ev.cost_band[1]:,.0f}",
+                                                             ev.currency)
+            rows.append("<p><b>" + tr("Likely range") + "</b>: " + esc(rng) + "<br/><span style='color:#555'>"
+                        + esc(self.tr("p10–p90 of the model's error on {0} published {1} runs: {2}").format(
+                            ev.band["rows"], ev.band["family"], QCoreApplication.translate("Evaluation", ev.band["meaning"])))
+                        + "</span></p>")
+        if ev.calibration_notes:
+            rows.append("<ul>" + "".join(f"<li>{esc(tr_msg(m))}</li>" for m in ev.calibration_notes) + "</ul>")
         if p.time_breakdown:
             names = {"compute": tr("compute"), "tp_comm": tr("tensor-parallel communication"),
                      "dp_comm": tr("data-parallel / ZeRO communication"), "pp_bubble": tr("pipeline bubble"),
@@ -522,7 +534,8 @@ class PlansPage(BasePage):
             if p.advice:
                 rows.append("<ul>" + "".join(f"<li>{esc(tr_msg(a))}</li>" for a in p.advice) + "</ul>")
         if p.rent_vs_build is not None:
-            rows.append(f"<p><b>{tr('Rent or build')}</b>: {esc(tr_msg(p.rent_vs_build))}</p>")
+            rows.append(f"<p><a name='rent-or-build'></a><b>{tr('Rent or build')}</b>: {esc(tr_msg(p.rent_vs_build))}</p>")
+            rows.append(self.rent_vs_build_table(p.rent_vs_build_result))
         if p.warnings:
             rows.append(f"<p><b>{tr('Warnings')}</b></p><ul>" +
                         "".join(f"<li>{esc(tr_msg(w))}</li>" for w in p.warnings) + "</ul>")
@@ -535,6 +548,38 @@ class PlansPage(BasePage):
             rows.append(f"<p><b>{tr('Not ranked')}</b></p><ul>" + "".join(
                 f"<li>{esc(why)}: {esc(', '.join(names))}</li>" for why, names in groups.items()) + "</ul>")
         self.details.setHtml("".join(rows))
+
+    def rent_vs_build_table(self, rb) -> str:
+        """Renting next to the five parts of building, and the break-even utilisation (read from the plan's
+        Evaluation; nothing computed here)."""
+        from PySide6.QtCore import QCoreApplication
+
+        from gpuplanner.core.cost import BUILD_PART_LABELS
+
+        esc = html.escape
+        cur = rb.currency
+        cells = [f"<tr><td><b>{esc(self.tr('Rent the work'))}</b></td><td align=right><b>{rb.rent_total:,.0f} {cur}</b>"
+                 f"</td></tr>"]
+        for key, label in BUILD_PART_LABELS.items():
+            cells.append(f"<tr><td>{esc(self.tr('Build'))}: {esc(QCoreApplication.translate('Cost', label))}</td>"
+                         f"<td align=right>{rb.breakdown[key]:,.0f} {cur}</td></tr>")
+        won = " ✔" if rb.verdict == "build" else ""
+        cells.append(f"<tr><td><b>{esc(self.tr('Build, total'))}{won}</b></td>"
+                     f"<td align=right><b>{rb.build_total:,.0f} {cur}</b></td></tr>")
+        u = rb.break_even_utilisation
+        be = (self.tr("Owning breaks even when the servers are busy {0} of the time over {1} years.").format(
+            f"{u:.0%}", f"{rb.inputs.depreciation_years:g}") if u is not None else
+              self.tr("Owning never breaks even at these prices, even with the servers busy all the time."))
+        names = {"machine_price": self.tr("Purchase price"), "power_kw_per_machine": self.tr("Server power"),
+                 "tariff_per_kwh": self.tr("Electricity tariff"), "colocation_per_machine_month": self.tr("Rack / colocation"),
+                 "ops_staff_per_month": self.tr("Operations staff"), "spare_rate_per_year": self.tr("Spares")}
+        missing = ""
+        if rb.missing:
+            missing = "<br/><span style='color:#c62828'>" + esc(self.tr(
+                "Not counted (enter them on the Hardware page): {0}").format(
+                ", ".join(names.get(k, k) for k in rb.missing))) + "</span>"
+        return (f"<table cellspacing=0 cellpadding=3 border=1>{''.join(cells)}</table>"
+                f"<p>{esc(be)}{missing}</p>")
 
     def on_model_changed(self, section: str) -> None:
         if section == "constraints":

@@ -29,8 +29,9 @@ class VerifyPage(BasePage):
         self.model.set_ui("checklist", state.model_dump(mode="json"))
 
     def _on_mfu(self, scenario) -> None:
-        """Adopt the MFU measured on the rented server: every estimate uses it from now on."""
-        self.model.set("assumptions.mfu", scenario.assumptions.mfu)
+        """Record the run measured on the rented server: it calibrates the plans on that GPU only (the core
+        decides, core/calibration.py); never a global MFU."""
+        self.model.set("assumptions.measured_runs", [r.model_dump(mode="json") for r in scenario.assumptions.measured_runs])
 
     def on_model_changed(self, section: str) -> None:
         if section == "all":
