@@ -40,6 +40,8 @@ def run_app(argv: list[str]) -> int:
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("GPU Planner")
+    # Wayland compositors match the window to packaging/linux/gpuplanner.desktop by this name (icon, menu entry)
+    app.setDesktopFileName("gpuplanner")
     app.setOrganizationName("GPU Planner")
 
     # UI language: the saved choice, else the system locale (live switch: Settings → Language)
