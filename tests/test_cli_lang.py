@@ -18,7 +18,7 @@ ALLOWED = {
     "GiB", "GB", "MB", "TB", "Gb", "TFLOPS", "FLOP", "FLOPs", "EFLOP", "ZFLOP", "PFLOP", "MFU", "HFU", "GPU",
     "token", "tokens", "NVLink", "PCIe", "SXM", "ZeRO", "FSDP", "Megatron", "DeepSpeed", "LoRA", "QLoRA", "MoE",
     "NVIDIA", "AMD", "CNY", "USD", "SXM5", "SXM4", "PCIe5", "HBM3", "Hopper", "Ampere", "Blackwell", "Ada",
-    "InfiniBand", "RoCE", "Ethernet",
+    "InfiniBand", "RoCE", "Ethernet", "megatron", "fsdp", "deepspeed", "hf", "PUE",
 }
 
 
@@ -35,9 +35,13 @@ def test_every_command_takes_lang():
 
 
 def _english_words(text: str, names: set[str]) -> list[str]:
+    text = re.sub(r"\[[^\]]*\]", " ", text)  # [sources] are citations, quoted as published
+    # (source, date) citations: "（HF dataset … (… column …), via gpu-catalog.md §3.1，2026）"
+    text = re.sub(r"（[^（）]*(?:§|dataset|arXiv|http)[^（）]*）", " ", text)
+    text = re.sub(r"\([^()]*(?:§|dataset|arXiv|http)[^()]*\)", " ", text)
     for n in sorted(names, key=len, reverse=True):
         text = text.replace(n, " ")
-    words = re.findall(r"[A-Za-z][A-Za-z_\-]{2,}", text)
+    words = [w.strip("-") for w in re.findall(r"[A-Za-z][A-Za-z_\-]{2,}", text)]
     return [w for w in words if w not in ALLOWED]
 
 
@@ -59,3 +63,21 @@ def test_estimate_in_chinese_reads_as_chinese(path, capsys):
     assert run_cli(["estimate", str(path), "--lang", "en"]) == 0
     en = capsys.readouterr().out
     assert "Memory per GPU (GiB)" in en and "单卡" not in en
+
+
+def test_plan_in_chinese_reads_as_chinese(capsys):
+    path = ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json"
+    assert run_cli(["plan", str(path), "--lang", "zh_CN", "--top", "2"]) == 0
+    out = capsys.readouterr().out
+    assert not SCI.search(out), out
+    assert "档位" in out and "日历天" in out and "¥" in out
+    # the table rows and rule ids are identifiers (catalog ids, tp/pp, rule ids) a script reads back; the
+    # sentences around them must be Chinese
+    sentences = [ln for ln in out.splitlines() if ln.startswith(("档位", "评估", "   - ", "   $ ", "1. ", "2. "))]
+    assert sentences
+    from gpuplanner.core.catalog_hw import load_gpus
+
+    names = {g.name for g in load_gpus().values()} | {"Megatron-Core", "Hugging Face Trainer / Accelerate",
+                                                       "PyTorch FSDP2 (torchtitan)", "DeepSpeed"}
+    left = _english_words("\n".join(sentences), names)
+    assert not left, (left, out)

@@ -48,6 +48,13 @@ def rent_vs_build_lines(rb, indent: str = "   ") -> list[str]:
     else:
         lines.append(indent + translate(CTX, "break-even utilisation: none (owning never pays off at these prices)"))
     if rb.missing:
+        fields = {"machine_price": translate(CTX, "purchase price per server"),
+                  "power_kw_per_machine": translate(CTX, "power per server (kW)"),
+                  "tariff_per_kwh": translate(CTX, "electricity tariff"),
+                  "colocation_per_machine_month": translate(CTX, "rack / colocation per month"),
+                  "ops_staff_per_month": translate(CTX, "operations staff per month"),
+                  "spare_rate_per_year": translate(CTX, "spares per year"),
+                  "pue": "PUE", "depreciation_years": translate(CTX, "depreciation years")}
         lines.append(indent + translate(CTX, "not counted (enter your figures): {items}").format(
-            items=", ".join(rb.missing)))
+            items=", ".join(fields.get(k, k) for k in rb.missing)))
     return lines

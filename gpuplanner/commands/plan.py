@@ -18,7 +18,12 @@ from __future__ import annotations
 import json
 
 from ..io.scenario_files import load_scenario
+from ..formatting import format_money, format_number, format_percent, format_sig
+from ._lang import msg, name, translate
 from ._args import positive_int, rent_vs_build_lines
+
+
+CTX = "CLI"
 
 
 def register(subparsers) -> None:
@@ -37,10 +42,6 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def _fmt_money(v: float, cur: str) -> str:
-    return f"{v:,.0f} {cur}"
-
-
 def run(args) -> int:
     from ..core.search import search
 
@@ -50,60 +51,102 @@ def run(args) -> int:
         print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
         return 0
     con = scenario.constraints
-    print(f"Tier {result.tier}: {result.tier_guidance}")
-    print(f"{result.candidates_evaluated:,} candidates evaluated, {result.candidates_fitting:,} fit and are priced "
-          f"({result.search_ms:.0f} ms); objective: {result.objective}")
+    print("\n".join(text_lines(result, con)))
+    return 0
+
+
+def text_lines(result, con) -> list[str]:
+    """The ranked plans as text in the CLI's language; every figure read from the plans' Evaluations and
+    printed through the one formatter."""
+    out = [translate(CTX, "Tier {tier}: {guidance}").format(tier=result.tier, guidance=translate("Tier", result.tier_guidance)),
+           translate(CTX, "{n} candidates evaluated, {fit} fit and are priced ({ms} ms); objective: {objective}").format(
+               n=format_number(result.candidates_evaluated), fit=format_number(result.candidates_fitting),
+               ms=format_number(result.search_ms), objective=_objective(result.objective))]
     if result.frameworks:
-        print("frameworks searched: " + ", ".join(result.frameworks))
+        out.append(translate(CTX, "frameworks searched: {names}").format(names=", ".join(result.frameworks)))
     for m in result.notes:
-        print(f"note: {m.render()}")
+        out.append(translate(CTX, "note: {text}").format(text=msg(m)))
     for d in result.skipped:
-        print(f"skipped: {d['gpu']} ({d['gpu_name']}): {d['reason'].render()}")
+        out.append(translate(CTX, "skipped: {gpu} ({name}): {reason}").format(gpu=d["gpu"], name=d["gpu_name"],
+                                                                           reason=msg(d["reason"])))
     if not result.plans:
-        return 0
-    header = ("#", "GPU", "count", "nodes", "framework", "tp", "pp", "dp", "zero", "recompute", "mbs", "GiB/GPU",
-              "cal. days", f"cost ({con.currency})", "rental mode", "MFU", "rules failed")
+        return out
+    grades = {"good": translate(CTX, "good"), "fair": translate(CTX, "fair"), "poor": translate(CTX, "poor"),
+              "optimistic": translate(CTX, "optimistic")}
+    header = ("#", "GPU", translate(CTX, "count"), translate(CTX, "nodes"), translate(CTX, "framework"), "tp", "pp",
+              "dp", "zero", translate(CTX, "recompute"), "mbs", "GiB/GPU", translate(CTX, "cal. days"),
+              translate(CTX, "cost ({currency})").format(currency=con.currency), translate(CTX, "rental mode"), "MFU",
+              translate(CTX, "rules failed"))
     rows = []
     for i, p in enumerate(result.plans, 1):
-        mfu = "-" if p.mfu is None else f"{p.mfu:.0%} {p.mfu_grade}"
+        mfu = "-" if p.mfu is None else f"{format_percent(p.mfu)} {grades.get(p.mfu_grade, p.mfu_grade)}"
         failed = ",".join(r.id for r in p.rules if r.status == "failed") or "-"
         rows.append((str(i), p.gpu, str(p.num_gpus), str(p.nodes), p.framework, str(p.tp), str(p.pp), str(p.dp),
                      str(p.zero), p.recompute, str(p.micro_batch_size),
-                     f"{p.memory_per_gpu_gib:.1f}/{p.gpu_memory_gib:g}", f"{p.calendar_days:.1f}", f"{p.cost:,.0f}",
-                     p.rental_mode, mfu, failed))
-    widths = [max(len(h), *(len(r[k]) for r in rows)) for k, h in enumerate(header)]
-    print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
+                     f"{format_number(p.memory_per_gpu_gib, 1)}/{format_sig(p.gpu_memory_gib)}",
+                     format_number(p.calendar_days, 1), format_number(p.cost),
+                     name("Cost", p.evaluation.rental_mode_label), mfu, failed))
+    widths = [max(_width(h), *(_width(r[k]) for r in rows)) for k, h in enumerate(header)]
+    out.append("  ".join(_ljust(h, w) for h, w in zip(header, widths)).rstrip())
     for r in rows:
-        print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
+        out.append("  ".join(_ljust(c, w) for c, w in zip(r, widths)).rstrip())
+    status = {"passed": translate(CTX, "passed"), "failed": translate(CTX, "failed")}
     for i, p in enumerate(result.plans, 1):
-        print(f"\n{i}. {p.num_gpus} x {p.gpu}: {p.calendar_days:.1f} calendar days ({p.compute_days:.1f} compute), "
-              f"{_fmt_money(p.cost, p.currency)}")
         ev = p.evaluation
+        out.append("")
+        out.append(translate(CTX, "{i}. {n} × {gpu}: {days} calendar days ({compute} of compute), {cost}").format(
+            i=i, n=p.num_gpus, gpu=ev.gpu_name, days=format_number(p.calendar_days, 1),
+            compute=format_number(p.compute_days, 1), cost=format_money(p.cost, p.currency)))
         if ev.calendar_days_band is not None:
             lo, hi = ev.calendar_days_band
-            print(f"   likely {lo:.1f}–{hi:.1f} calendar days"
-                  + (f", {_fmt_money(ev.cost_band[0], p.currency)}–{_fmt_money(ev.cost_band[1], p.currency)}"
-                     if ev.cost_band else "")
-                  + f" (p10–p90 of the model's error on {ev.band['rows']} published {ev.band['family']} runs)")
+            rng = translate(CTX, "{lo}–{hi} calendar days").format(lo=format_number(lo, 1), hi=format_number(hi, 1))
+            if ev.cost_band:
+                rng += ", " + format_money(ev.cost_band[0], p.currency) + "–" + format_money(ev.cost_band[1], p.currency)
+            out.append("   " + translate(CTX, "likely range") + " " + rng + " " + translate(
+                CTX, "(p10–p90 of the model's error on {n} published {family} runs)").format(
+                    n=ev.band["rows"], family=ev.band["family"]))
         for m in p.framework_reason:
-            print(f"   * {m.render()}")
-        for m in p.evaluation.calibration_notes:
-            print(f"   ~ {m.render()}")
+            out.append(f"   * {msg(m)}")
+        for m in ev.calibration_notes:
+            out.append(f"   ~ {msg(m)}")
         for m in p.explanation:
-            print(f"   - {m.render()}")
+            out.append(f"   - {msg(m)}")
         for r in p.rules:
             if r.status != "not_applicable":
-                print(f"   {'✓' if r.status == 'passed' else '✗'} [{r.id}: {r.status}] {r.message.render()}")
+                out.append(f"   {'✓' if r.status == 'passed' else '✗'} [{r.id}: {status.get(r.status, r.status)}] "
+                           f"{msg(r.message)}")
         for m in p.rental_advice:
-            print(f"   $ {m.render()}")
+            out.append(f"   $ {msg(m)}")
         for m in p.warnings:
-            print(f"   ! {m.render()}")
+            out.append(f"   ! {msg(m)}")
     if result.rent_vs_build is not None:
         rb = result.rent_vs_build
-        print(f"\nRent or build ({result.plans[0].num_gpus} x {result.plans[0].gpu}): {rb.sentence.render()}")
-        print("\n".join(rent_vs_build_lines(rb)))
+        first = result.plans[0]
+        out.append("")
+        out.append(translate(CTX, "Rent or build ({n} × {gpu}): {sentence}").format(
+            n=first.num_gpus, gpu=first.evaluation.gpu_name, sentence=msg(rb.sentence)))
+        out.extend(rent_vs_build_lines(rb))
     if result.pareto:
-        print("\nTime vs cost (Pareto front):")
+        out.append("")
+        out.append(translate(CTX, "Time vs cost (Pareto front):"))
         for q in result.pareto:
-            print(f"   {q['num_gpus']:>5} x {q['gpu']:<18} {q['calendar_days']:>8.1f} days  {_fmt_money(q['cost'], con.currency)}")
-    return 0
+            out.append("   " + translate(CTX, "{n} × {gpu}: {days} days, {cost}").format(
+                n=q["num_gpus"], gpu=q["gpu"], days=format_number(q["calendar_days"], 1),
+                cost=format_money(q["cost"], con.currency)))
+    return out
+
+
+def _objective(key: str) -> str:
+    return {"cheapest": translate(CTX, "cheapest meeting the deadline"),
+            "fastest": translate(CTX, "fastest within the budget"),
+            "value": translate(CTX, "lowest cost per effective PFLOP")}.get(key, key)
+
+
+def _width(text: str) -> int:
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _ljust(text: str, width: int) -> str:
+    return text + " " * max(0, width - _width(text))

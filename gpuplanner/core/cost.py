@@ -491,9 +491,11 @@ def monthly_crossover_hours(price: GpuPrice) -> float | None:
 
 
 def rental_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float], hours_per_week: float, phase: str,
-                  num_gpus: int, currency: str) -> list[Msg]:
+                  num_gpus: int, currency: str, gpu_name: str | None = None) -> list[Msg]:
     """Why this rental mode, from the numbers: the chosen mode's cost against the others and the hours per
-    week at which whole machines would pay off."""
+    week at which whole machines would pay off. ``gpu_name``: the card's product name for the sentences
+    (people read names, not catalog ids; default the id)."""
+    shown = gpu_name or price.gpu
     out: list[Msg] = []
     chosen = costs.get(mode, math.inf)
     # the next best mode that actually costs more (hybrids below their cap cost the same as card-hours)
@@ -520,11 +522,11 @@ def rental_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float], hou
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             "Cost", "No card-hour quote for {gpu}: its price is {basis}, so only that is billed; enter an hourly "
                     "quote to compare card-hours."),
-            {"gpu": price.gpu, "basis": Msg("Cost", BASIS_LABELS.get(what, BASIS_LABELS["your_quote"]))}))
+            {"gpu": shown, "basis": Msg("Cost", BASIS_LABELS.get(what, BASIS_LABELS["your_quote"]))}))
     if "machine_week" in price.derived or "machine_month" in price.derived:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             "Cost", "No weekly/monthly quote for {gpu}: derived from the hourly price without a discount; ask "
-                    "the vendor, monthly contracts are usually cheaper."), {"gpu": price.gpu}))
+                    "the vendor, monthly contracts are usually cheaper."), {"gpu": shown}))
     if phase == "burst":
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             "Cost", "Burst: rent elastic on-demand capacity and confirm the vendor can supply {n} cards at once."),
@@ -536,7 +538,7 @@ def rental_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float], hou
     if price.is_default:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             "Cost", "Default price for {gpu} ({source}, {date}): replace it with your quote."),
-            {"gpu": price.gpu, "source": price.source, "date": price.source_date}))
+            {"gpu": shown, "source": price.source, "date": price.source_date}))
     return out
 
 

@@ -386,7 +386,8 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     rvb = None
     if price is not None and total is not None:
         advice = tuple(costmod.rental_advice(price, mode, costs=mode_costs, hours_per_week=c.hours_per_week,
-                                             phase=c.phase, num_gpus=h.num_gpus, currency=table.currency))
+                                             phase=c.phase, num_gpus=h.num_gpus, currency=table.currency,
+                                             gpu_name=r.gpu.name))
         if rent_vs_build:
             try:
                 rvb = rent_vs_build_for(r.gpu, h.num_gpus, price, table, rent_cost=total,

@@ -59,6 +59,9 @@ from .architecture import resolve_arch
 
 CTX = "Plan"
 RECOMPUTE_NAMES = ("none", "selective", "full")
+#: the recompute policies as people read them (the scenario keeps the identifiers)
+RECOMPUTE_LABELS = {"none": QT_TRANSLATE_NOOP(CTX, "no recompute"), "selective": QT_TRANSLATE_NOOP(CTX, "selective"),
+                    "full": QT_TRANSLATE_NOOP(CTX, "full")}
 # what each framework runs, read from the one table (core/frameworks.py, with sources)
 ZERO_BY_FRAMEWORK = {k: f.zero_stages for k, f in FRAMEWORKS.items()}
 TP_FRAMEWORKS = tuple(k for k in FRAMEWORK_ORDER if FRAMEWORKS[k].tensor_parallel)
@@ -1090,7 +1093,7 @@ def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
                        {"dp": p.dp}))
     if p.recompute != "none":
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Activation recomputation ({rc}) trades extra compute for memory."),
-                       {"rc": p.recompute}))
+                       {"rc": Msg(CTX, RECOMPUTE_LABELS.get(p.recompute, p.recompute))}))
     out.append(Msg(CTX, QT_TRANSLATE_NOOP(
         CTX, "Micro-batch {mbs} × {ga} accumulation steps × {dp} replicas = {gbs} sequences of {seq} tokens per step."),
         {"mbs": p.micro_batch_size, "ga": p.grad_accum, "dp": p.dp, "gbs": p.global_batch_size, "seq": s.training.seq_len}))

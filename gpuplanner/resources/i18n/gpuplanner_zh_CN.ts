@@ -393,6 +393,34 @@
         <translation>盈亏平衡利用率：无（按这些价格，自建永远不划算）</translation>
     </message>
     <message>
+        <source>purchase price per server</source>
+        <translation>每台服务器采购价</translation>
+    </message>
+    <message>
+        <source>power per server (kW)</source>
+        <translation>每台服务器功率（kW）</translation>
+    </message>
+    <message>
+        <source>electricity tariff</source>
+        <translation>电价</translation>
+    </message>
+    <message>
+        <source>rack / colocation per month</source>
+        <translation>每月机柜/托管费</translation>
+    </message>
+    <message>
+        <source>operations staff per month</source>
+        <translation>每月运维人力</translation>
+    </message>
+    <message>
+        <source>spares per year</source>
+        <translation>每年备件</translation>
+    </message>
+    <message>
+        <source>depreciation years</source>
+        <translation>折旧年限</translation>
+    </message>
+    <message>
         <source>not counted (enter your figures): {items}</source>
         <translation>未计入（请填写你的数字）：{items}</translation>
     </message>
@@ -551,6 +579,110 @@
     <message>
         <source>Rent or build</source>
         <translation>租用还是自建</translation>
+    </message>
+    <message>
+        <source>Tier {tier}: {guidance}</source>
+        <translation>档位 {tier}：{guidance}</translation>
+    </message>
+    <message>
+        <source>{n} candidates evaluated, {fit} fit and are priced ({ms} ms); objective: {objective}</source>
+        <translation>评估了 {n} 个候选，{fit} 个放得下且有价格（{ms} 毫秒）；目标：{objective}</translation>
+    </message>
+    <message>
+        <source>frameworks searched: {names}</source>
+        <translation>搜索的框架：{names}</translation>
+    </message>
+    <message>
+        <source>note: {text}</source>
+        <translation>注：{text}</translation>
+    </message>
+    <message>
+        <source>skipped: {gpu} ({name}): {reason}</source>
+        <translation>未排名：{gpu}（{name}）：{reason}</translation>
+    </message>
+    <message>
+        <source>good</source>
+        <translation>良好</translation>
+    </message>
+    <message>
+        <source>fair</source>
+        <translation>一般</translation>
+    </message>
+    <message>
+        <source>poor</source>
+        <translation>偏低</translation>
+    </message>
+    <message>
+        <source>optimistic</source>
+        <translation>偏乐观</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>卡数</translation>
+    </message>
+    <message>
+        <source>nodes</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>framework</source>
+        <translation>框架</translation>
+    </message>
+    <message>
+        <source>recompute</source>
+        <translation>重计算</translation>
+    </message>
+    <message>
+        <source>cal. days</source>
+        <translation>日历天数</translation>
+    </message>
+    <message>
+        <source>cost ({currency})</source>
+        <translation>费用（{currency}）</translation>
+    </message>
+    <message>
+        <source>rental mode</source>
+        <translation>租用方式</translation>
+    </message>
+    <message>
+        <source>rules failed</source>
+        <translation>未通过的规则</translation>
+    </message>
+    <message>
+        <source>passed</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>未通过</translation>
+    </message>
+    <message>
+        <source>{i}. {n} × {gpu}: {days} calendar days ({compute} of compute), {cost}</source>
+        <translation>{i}. {n} × {gpu}：{days} 个日历天（算力 {compute} 天），{cost}</translation>
+    </message>
+    <message>
+        <source>Rent or build ({n} × {gpu}): {sentence}</source>
+        <translation>租用还是自建（{n} × {gpu}）：{sentence}</translation>
+    </message>
+    <message>
+        <source>Time vs cost (Pareto front):</source>
+        <translation>时间与费用（帕累托前沿）：</translation>
+    </message>
+    <message>
+        <source>{n} × {gpu}: {days} days, {cost}</source>
+        <translation>{n} × {gpu}：{days} 天，{cost}</translation>
+    </message>
+    <message>
+        <source>cheapest meeting the deadline</source>
+        <translation>满足截止时间的最低费用</translation>
+    </message>
+    <message>
+        <source>fastest within the budget</source>
+        <translation>预算内最快</translation>
+    </message>
+    <message>
+        <source>lowest cost per effective PFLOP</source>
+        <translation>每有效 PFLOP 费用最低</translation>
     </message>
 </context>
 <context>
@@ -2677,6 +2809,18 @@
     <message>
         <source>memory size unknown</source>
         <translation>显存大小未知</translation>
+    </message>
+    <message>
+        <source>no recompute</source>
+        <translation>不重计算</translation>
+    </message>
+    <message>
+        <source>selective</source>
+        <translation>选择性</translation>
+    </message>
+    <message>
+        <source>full</source>
+        <translation>完全</translation>
     </message>
     <message>
         <source>no {precision} peak in the catalog</source>
