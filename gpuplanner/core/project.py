@@ -172,11 +172,11 @@ class Project(_Section):
         return None
 
 
-def single_phase_project(scenario: Scenario, name: str = "training") -> Project:
+def single_phase_project(scenario: Scenario, name: str | None = None) -> Project:
     """The project a plan without one stands for: one phase running the plan's scenario (its
     ``constraints.phase`` word chooses the kind)."""
     kind = {"research": "research", "burst": "burst"}.get(scenario.constraints.phase, "training")
-    return Project(phases=[Phase(name=name, kind=kind)])
+    return Project(phases=[Phase(name=name or kind, kind=kind)])
 
 
 # ------------------------------------------------------------------------------------------------ CPU

@@ -1130,6 +1130,13 @@
     </message>
 </context>
 <context>
+    <name>Inference</name>
+    <message>
+        <source>{p} weights: check the quality on your own evaluation set before serving.</source>
+        <translation>{p} 权重：上线服务前请在自己的评测集上检查效果。</translation>
+    </message>
+</context>
+<context>
     <name>LivePanel</name>
     <message>
         <source>{0} · {1} params</source>
@@ -2580,6 +2587,101 @@
     <message>
         <source>&lt;p&gt;No plan selected.&lt;/p&gt;</source>
         <translation>&lt;p&gt;未选择方案。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>Project</name>
+    <message>
+        <source>research and experiments</source>
+        <translation>研发验证</translation>
+    </message>
+    <message>
+        <source>stable training</source>
+        <translation>稳定训练</translation>
+    </message>
+    <message>
+        <source>burst</source>
+        <translation>突发扩容</translation>
+    </message>
+    <message>
+        <source>inference</source>
+        <translation>推理</translation>
+    </message>
+    <message>
+        <source>CPU preprocessing</source>
+        <translation>CPU 预处理</translation>
+    </message>
+    <message>
+        <source>your quote</source>
+        <translation>你的报价</translation>
+    </message>
+    <message>
+        <source>a CPU phase must clean or tokenise (or both)</source>
+        <translation>CPU 阶段必须做清洗或分词（或两者）</translation>
+    </message>
+    <message>
+        <source>No price for the rental mode you chose ({mode}): enter a quote for it.</source>
+        <translation>你选择的租用方式（{mode}）没有价格：请输入报价。</translation>
+    </message>
+    <message>
+        <source>{name}: the work takes {need:.1f} weeks at {h:g} h/week, longer than the {weeks:g} weeks planned.</source>
+        <translation>{name}：按每周 {h:g} 小时需要 {need:.1f} 周，超过计划的 {weeks:g} 周。</translation>
+    </message>
+    <message>
+        <source>No rental price for {gpu}: enter a quote.</source>
+        <translation>{gpu} 没有租用价格：请输入报价。</translation>
+    </message>
+    <message>
+        <source>{name}: no GPU can serve this model at the latency target inside one node</source>
+        <translation>{name}：单个节点内没有 GPU 能在延迟目标下服务此模型</translation>
+    </message>
+    <message>
+        <source>Default CPU price ({source}, {date}): replace it with your quote.</source>
+        <translation>默认 CPU 价格（{source}，{date}）：请替换为你的报价。</translation>
+    </message>
+    <message>
+        <source>Weeks {from:g}–{to:g}: {a} and {b} share {gpu} for {h:.0f} h/week together, above the ~40 h/week rule: one whole {machine}-card machine by the month covers both, taking turns on its {n} cards.</source>
+        <translation>第 {from:g}–{to:g} 周：{a} 与 {b} 合计每周使用 {gpu} {h:.0f} 小时，超过约 40 小时/周的规则：按月租一台 {machine} 卡整机即可覆盖两者，轮流使用其 {n} 张卡。</translation>
+    </message>
+    <message>
+        <source>Weeks {from:g}–{to:g}: {a} and {b} use {gpu} {h:.0f} h/week together, above the ~40 h/week rule, but need {n} cards, more than one {machine}-card machine: rent whole machines for the larger phase and share them.</source>
+        <translation>第 {from:g}–{to:g} 周：{a} 与 {b} 合计每周使用 {gpu} {h:.0f} 小时，超过约 40 小时/周的规则，但需要 {n} 张卡，多于一台 {machine} 卡机器：为较大的阶段租整机并共用。</translation>
+    </message>
+    <message>
+        <source>Weeks {from:g}–{to:g}: {a} and {b} use {gpu} only {h:.0f} h/week together, under the ~40 h/week rule: card-hours for both.</source>
+        <translation>第 {from:g}–{to:g} 周：{a} 与 {b} 合计每周只使用 {gpu} {h:.0f} 小时，低于约 40 小时/周的规则：两者都按卡时租用。</translation>
+    </message>
+    <message>
+        <source>Some phases have no price: the project total is unknown until you enter quotes for them.</source>
+        <translation>部分阶段没有价格：输入其报价之前，项目总价未知。</translation>
+    </message>
+    <message>
+        <source>This layout cannot run the change.</source>
+        <translation>此并行布局无法运行该变化。</translation>
+    </message>
+    <message>
+        <source>{n} cards fit in the same {slots}-slot server: ask the vendor to add cards in place (vendor checklist: in-place upgrade{confirmed}).</source>
+        <translation>{n} 张卡可装入同一台 {slots} 卡槽服务器：请供应商原地加卡（供应商清单：原地升级{confirmed}）。</translation>
+    </message>
+    <message>
+        <source>, confirmed</source>
+        <translation>，已确认</translation>
+    </message>
+    <message>
+        <source>, not yet confirmed</source>
+        <translation>，尚未确认</translation>
+    </message>
+    <message>
+        <source>{n} cards need more than one {slots}-slot server: new nodes, data migration and a network test.</source>
+        <translation>{n} 张卡超过一台 {slots} 卡槽服务器：需要新节点、数据迁移和网络测试。</translation>
+    </message>
+    <message>
+        <source>Does not fit up to {n} GPUs (constraints.max_gpus).</source>
+        <translation>直到 {n} 张 GPU 仍放不下（constraints.max_gpus）。</translation>
+    </message>
+    <message>
+        <source>Ten times the data changes the cheapest rental from {a} to {b}.</source>
+        <translation>数据量增加十倍后，最便宜的租用方式从{a}变为{b}。</translation>
     </message>
 </context>
 <context>
