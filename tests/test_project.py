@@ -328,3 +328,30 @@ def test_next_gpu_count():
     assert [next_gpu_count(n, 8) for n in (1, 2, 4, 8, 16)] == [2, 4, 8, 16, 32]
     assert next_gpu_count(4, 4) == 8 and next_gpu_count(3, 4) == 4
     assert math.isfinite(next_gpu_count(64, 8))
+
+
+# --------------------------------------------------------------------------------------------- report
+
+
+def test_report_project_section(tmp_path):
+    from gpuplanner.report.content import build_report_data
+    from gpuplanner.report import render
+
+    doc, _ = planfile.load(EXAMPLE)
+    data = build_report_data(doc, base_dir=EXAMPLE.parent)
+    proj = data.project
+    assert proj is not None and [p.kind for p in proj.phases] == ["cpu_preprocessing", "research", "training",
+                                                                   "inference"]
+    assert proj.total_cost == pytest.approx(sum(p.cost for p in proj.phases), rel=1e-12)
+    assert [w["change"] for w in proj.what_if] == ["params_x2", "tokens_x10", "upgrade_gpus"]
+    # the training phase is the report's chosen plan (one answer)
+    assert proj.phases[2].cost == pytest.approx(data.plan.cost, rel=1e-12)
+    render.ensure_app()
+    img, legend = render.timeline_chart(data)
+    assert img.width() == render.CHART_EXPORT_WIDTH and len(legend) == 4
+    html = render.build_html(data, {})
+    assert "6. Project: phases, timeline and growth" in html and "next GPU count" in html
+    assert render.fmt_money(proj.total_cost, "CNY") in html
+    # a plan without a project of several phases has no project section
+    single, _ = planfile.load(PLANS / "v3.gpuplan")
+    assert build_report_data(single, base_dir=PLANS).project is None

@@ -2906,6 +2906,18 @@
         <translation>预算</translation>
     </message>
     <message>
+        <source>{n} × {gpu}</source>
+        <translation>{n} × {gpu}</translation>
+    </message>
+    <message>
+        <source>{n} CPU cores</source>
+        <translation>{n} 个 CPU 核</translation>
+    </message>
+    <message>
+        <source>weeks from the start</source>
+        <translation>自开始起的周数</translation>
+    </message>
+    <message>
         <source>pretraining</source>
         <translation>预训练</translation>
     </message>
@@ -3300,6 +3312,122 @@
     <message>
         <source>Estimates from GPU Planner {v}. Measure on the rented machines before committing (nvidia-smi topo -m, nccl-tests all_reduce_perf, a short training run).</source>
         <translation>以上为 GPU Planner {v} 的估算结果。签约前请在租用的机器上实测（nvidia-smi topo -m、nccl-tests all_reduce_perf、一次短时训练）。</translation>
+    </message>
+    <message>
+        <source>Project: phases, timeline and growth</source>
+        <translation>项目：阶段、时间线与增长</translation>
+    </message>
+    <message>
+        <source>{nodes} node(s), {n} CPU cores</source>
+        <translation>{nodes} 个节点，{n} 个 CPU 核</translation>
+    </message>
+    <message>
+        <source>TP {tp} × {r} replica(s), {b} users each, {tps} tokens/s per GPU ({p})</source>
+        <translation>TP {tp} × {r} 个副本，每个 {b} 位用户，单卡 {tps} token/s（{p}）</translation>
+    </message>
+    <message>
+        <source>{price} per million tokens</source>
+        <translation>每百万 token {price}</translation>
+    </message>
+    <message>
+        <source>{gb} GB of text, {h} core-hours</source>
+        <translation>{gb} GB 文本，{h} 核时</translation>
+    </message>
+    <message>
+        <source>{model}, {tokens} tokens, {days} days</source>
+        <translation>{model}，{tokens} token，{days} 天</translation>
+    </message>
+    <message>
+        <source>Phase</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Weeks</source>
+        <translation>周</translation>
+    </message>
+    <message>
+        <source>h/week</source>
+        <translation>小时/周</translation>
+    </message>
+    <message>
+        <source>Resources</source>
+        <translation>资源</translation>
+    </message>
+    <message>
+        <source>Rental</source>
+        <translation>租用方式</translation>
+    </message>
+    <message>
+        <source>Timeline: each phase by week with its GPUs or CPU cores and its cost.</source>
+        <translation>时间线：按周显示各阶段的 GPU 或 CPU 核数及其费用。</translation>
+    </message>
+    <message>
+        <source>By rental mode</source>
+        <translation>按租用方式</translation>
+    </message>
+    <message>
+        <source>Week by week</source>
+        <translation>逐周</translation>
+    </message>
+    <message>
+        <source>Week</source>
+        <translation>周</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>CPU cores</source>
+        <translation>CPU 核</translation>
+    </message>
+    <message>
+        <source>What if the work grows ({phase})</source>
+        <translation>如果工作量增长（{phase}）</translation>
+    </message>
+    <message>
+        <source>2× parameters</source>
+        <translation>参数量 ×2</translation>
+    </message>
+    <message>
+        <source>10× data</source>
+        <translation>数据量 ×10</translation>
+    </message>
+    <message>
+        <source>next GPU count</source>
+        <translation>下一档 GPU 数</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>变化</translation>
+    </message>
+    <message>
+        <source>Fits</source>
+        <translation>放得下</translation>
+    </message>
+    <message>
+        <source>In place</source>
+        <translation>原地升级</translation>
+    </message>
+    <message>
+        <source>Layout changes</source>
+        <translation>并行布局变化</translation>
+    </message>
+    <message>
+        <source>per core-hour</source>
+        <translation>按核时</translation>
+    </message>
+    <message>
+        <source>nodes per month</source>
+        <translation>按月租节点</translation>
     </message>
     <message>
         <source>Notes</source>
