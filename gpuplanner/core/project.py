@@ -381,6 +381,7 @@ class WhatIf:
     rental_mode: str | None
     base_rental_mode: str | None
     note: Msg | None = None
+    diff: tuple[tuple[str, Any, Any], ...] = ()  # (field, before, after): :func:`layout_diff`
 
     def to_json(self) -> dict:
         return {"change": self.change, "fits": self.fits, "calendar_days": self.calendar_days, "cost": self.cost,
@@ -730,17 +731,21 @@ def _with_gpus(s: Scenario, n: int) -> Scenario | None:
     return _with_batch(s.model_copy(update={"hardware": s.hardware.model_copy(update={"num_gpus": n})}))
 
 
-def layout_changes(a: Evaluation, b: Evaluation) -> tuple[str, ...]:
-    out = []
+def layout_diff(a: Evaluation, b: Evaluation) -> tuple[tuple[str, Any, Any], ...]:
+    """(field, before, after) for the GPU count, the nodes and every :class:`Layout` field that differs."""
+    out: list[tuple[str, Any, Any]] = []
     if a.num_gpus != b.num_gpus:
-        out.append(f"num_gpus {a.num_gpus}→{b.num_gpus}")
+        out.append(("num_gpus", a.num_gpus, b.num_gpus))
     if a.nodes != b.nodes:
-        out.append(f"nodes {a.nodes}→{b.nodes}")
+        out.append(("nodes", a.nodes, b.nodes))
     la, lb = a.layout.to_json(), b.layout.to_json()
-    for k in la:
-        if la[k] != lb[k]:
-            out.append(f"{k} {la[k]}→{lb[k]}")
+    out += [(k, la[k], lb[k]) for k in la if la[k] != lb[k]]
     return tuple(out)
+
+
+def layout_changes(a: Evaluation, b: Evaluation) -> tuple[str, ...]:
+    """:func:`layout_diff` as ``"field before→after"`` (the CLI's JSON)."""
+    return tuple(f"{k} {x}→{y}" for k, x, y in layout_diff(a, b))
 
 
 def _doubled_params(s: Scenario, arch: Any) -> Scenario:
@@ -815,5 +820,6 @@ def what_if_table(ev: Evaluation, models: ModelSource | None = None, *, overhead
         out.append(WhatIf(change=change, evaluation=ev2, fits=ev2.fits, calendar_days=ev2.calendar_days,
                           cost=ev2.cost, num_gpus=ev2.num_gpus, nodes=ev2.nodes, gpus_needed=needed,
                           in_place_upgrade=bool(in_place), node_slots=slots, layout_changes=layout_changes(ev, ev2),
-                          rental_mode=ev2.rental_mode, base_rental_mode=ev.rental_mode, note=note))
+                          rental_mode=ev2.rental_mode, base_rental_mode=ev.rental_mode, note=note,
+                          diff=layout_diff(ev, ev2)))
     return out

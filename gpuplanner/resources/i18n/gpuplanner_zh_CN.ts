@@ -1230,6 +1230,10 @@
         <translation>验证服务器</translation>
     </message>
     <message>
+        <source>Project</source>
+        <translation>项目</translation>
+    </message>
+    <message>
         <source>← Back</source>
         <translation>← 上一步</translation>
     </message>
@@ -2682,6 +2686,301 @@
     <message>
         <source>Ten times the data changes the cheapest rental from {a} to {b}.</source>
         <translation>数据量增加十倍后，最便宜的租用方式从{a}变为{b}。</translation>
+    </message>
+</context>
+<context>
+    <name>ProjectPage</name>
+    <message>
+        <source>per core-hour</source>
+        <translation>按核时</translation>
+    </message>
+    <message>
+        <source>nodes per month</source>
+        <translation>按月租节点</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>8 · Project</source>
+        <translation>8 · 项目</translation>
+    </message>
+    <message>
+        <source>A team does not rent for one run: list the phases — data cleaning on CPU nodes, experiments, stable training, bursts, serving — each sized and priced for its own job. The total is the sum of the phases; the what-if table grows the main training phase.</source>
+        <translation>团队租的不只是一次训练：列出各个阶段——在 CPU 节点上清洗数据、实验、稳定训练、突发扩容、上线推理——每个阶段按自己的任务选配和计价。总价是各阶段之和；假设分析表让主训练阶段的工作量增长。</translation>
+    </message>
+    <message>
+        <source>Phases (in order)</source>
+        <translation>阶段（按顺序）</translation>
+    </message>
+    <message>
+        <source>Add phase</source>
+        <translation>添加阶段</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Move up</source>
+        <translation>上移</translation>
+    </message>
+    <message>
+        <source>Move down</source>
+        <translation>下移</translation>
+    </message>
+    <message>
+        <source>Selected phase</source>
+        <translation>所选阶段</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Weeks</source>
+        <translation>周数</translation>
+    </message>
+    <message>
+        <source>Hours per week</source>
+        <translation>每周小时数</translation>
+    </message>
+    <message>
+        <source>Rental mode</source>
+        <translation>租用方式</translation>
+    </message>
+    <message>
+        <source>Concurrent users</source>
+        <translation>并发用户</translation>
+    </message>
+    <message>
+        <source>Context per user</source>
+        <translation>每位用户的上下文</translation>
+    </message>
+    <message>
+        <source>Answer length</source>
+        <translation>回答长度</translation>
+    </message>
+    <message>
+        <source>Serving precision</source>
+        <translation>推理精度</translation>
+    </message>
+    <message>
+        <source>Speed per user</source>
+        <translation>每位用户的速度</translation>
+    </message>
+    <message>
+        <source>Serve on</source>
+        <translation>推理 GPU</translation>
+    </message>
+    <message>
+        <source>Raw text</source>
+        <translation>原始文本</translation>
+    </message>
+    <message>
+        <source>Cores per node</source>
+        <translation>每节点核数</translation>
+    </message>
+    <message>
+        <source>what the work takes</source>
+        <translation>按工作量</translation>
+    </message>
+    <message>
+        <source> weeks</source>
+        <translation> 周</translation>
+    </message>
+    <message>
+        <source>the plan&apos;s</source>
+        <translation>沿用方案</translation>
+    </message>
+    <message>
+        <source> h/week</source>
+        <translation> 小时/周</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> token</translation>
+    </message>
+    <message>
+        <source> tokens/s</source>
+        <translation> token/s</translation>
+    </message>
+    <message>
+        <source>no target</source>
+        <translation>无目标</translation>
+    </message>
+    <message>
+        <source>cheapest per million tokens</source>
+        <translation>每百万 token 最便宜的</translation>
+    </message>
+    <message>
+        <source>Edit workload…</source>
+        <translation>编辑工作负载…</translation>
+    </message>
+    <message>
+        <source>The plan&apos;s model, training and data are set in steps 1–5</source>
+        <translation>方案的模型、训练和数据在第 1–5 步设置</translation>
+    </message>
+    <message>
+        <source>Use the current plan</source>
+        <translation>使用当前方案</translation>
+    </message>
+    <message>
+        <source>Give this phase its own copy of the plan as it is now</source>
+        <translation>为此阶段保存当前方案的一份副本</translation>
+    </message>
+    <message>
+        <source>Follow the plan</source>
+        <translation>跟随方案</translation>
+    </message>
+    <message>
+        <source>Drop this phase&apos;s own copy: it runs the plan of steps 1–5</source>
+        <translation>丢弃此阶段的副本：改为运行第 1–5 步的方案</translation>
+    </message>
+    <message>
+        <source>Project cost and timeline</source>
+        <translation>项目费用与时间线</translation>
+    </message>
+    <message>
+        <source>What if the work grows</source>
+        <translation>如果工作量增长</translation>
+    </message>
+    <message>
+        <source>Phase</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Resources</source>
+        <translation>资源</translation>
+    </message>
+    <message>
+        <source>Rental</source>
+        <translation>租用方式</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>变化</translation>
+    </message>
+    <message>
+        <source>Fits</source>
+        <translation>放得下</translation>
+    </message>
+    <message>
+        <source>Days</source>
+        <translation>天数</translation>
+    </message>
+    <message>
+        <source>In place</source>
+        <translation>原地升级</translation>
+    </message>
+    <message>
+        <source>Layout changes</source>
+        <translation>并行布局变化</translation>
+    </message>
+    <message>
+        <source>{0}. {1} ({2})</source>
+        <translation>{0}. {1}（{2}）</translation>
+    </message>
+    <message>
+        <source>the cheapest</source>
+        <translation>最便宜的</translation>
+    </message>
+    <message>
+        <source>Its own workload: {0} on {1} × {2}.</source>
+        <translation>自有工作负载：{0}，{1} × {2}。</translation>
+    </message>
+    <message>
+        <source>Runs the plan of steps 1–5 (model, training, data, hardware).</source>
+        <translation>运行第 1–5 步的方案（模型、训练、数据、硬件）。</translation>
+    </message>
+    <message>
+        <source>No result: {0}</source>
+        <translation>无结果：{0}</translation>
+    </message>
+    <message>
+        <source>Project total: {0} over {1:.1f} weeks</source>
+        <translation>项目总价：{0}，共 {1:.1f} 周</translation>
+    </message>
+    <message>
+        <source>{0} × {1}</source>
+        <translation>{0} × {1}</translation>
+    </message>
+    <message>
+        <source>{0} node(s), {1} CPU cores</source>
+        <translation>{0} 个节点，{1} 个 CPU 核</translation>
+    </message>
+    <message>
+        <source>week</source>
+        <translation>周</translation>
+    </message>
+    <message>
+        <source>weeks from the start</source>
+        <translation>自开始起的周数</translation>
+    </message>
+    <message>
+        <source>2× parameters</source>
+        <translation>参数量 ×2</translation>
+    </message>
+    <message>
+        <source>10× data</source>
+        <translation>数据量 ×10</translation>
+    </message>
+    <message>
+        <source>next GPU count</source>
+        <translation>下一档 GPU 数</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>nodes</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>accumulation</source>
+        <translation>梯度累积</translation>
+    </message>
+    <message>
+        <source>micro-batch</source>
+        <translation>微批次</translation>
+    </message>
+    <message>
+        <source>global batch</source>
+        <translation>全局批次</translation>
+    </message>
+    <message>
+        <source>recompute</source>
+        <translation>重计算</translation>
+    </message>
+    <message>
+        <source>framework</source>
+        <translation>框架</translation>
+    </message>
+    <message>
+        <source>optimizer offload</source>
+        <translation>优化器卸载</translation>
+    </message>
+    <message>
+        <source>parameter offload</source>
+        <translation>参数卸载</translation>
     </message>
 </context>
 <context>
