@@ -355,3 +355,40 @@ def test_report_project_section(tmp_path):
     # a plan without a project of several phases has no project section
     single, _ = planfile.load(PLANS / "v3.gpuplan")
     assert build_report_data(single, base_dir=PLANS).project is None
+
+
+# --------------------------------------------------------------------------------------------- hostile input
+
+_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-5, 10**7), st.floats(allow_nan=False, allow_infinity=False),
+                    st.text(max_size=12), st.just([]), st.just({}))
+_KEYS = st.sampled_from(["weeks", "hours_per_week", "start_week", "end_week", "rental_mode", "kind", "name",
+                         "inference.concurrency", "inference.context_tokens", "inference.output_tokens",
+                         "inference.precision", "inference.gpu", "inference.tokens_per_s_per_user",
+                         "cpu.data_gb", "cpu.cores_per_node", "cpu.nodes", "cpu.core_hour", "scenario.hardware.num_gpus"])
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.integers(0, 3), _KEYS, _VALUES), min_size=1, max_size=3))
+def test_mutated_projects_exit_0_or_2_with_one_line(tmp_path, capsys, edits):
+    data = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    for i, key, value in edits:
+        cur = data["project"]["phases"][i]
+        parts = key.split(".")
+        for p in parts[:-1]:
+            if not isinstance(cur.get(p), dict):
+                cur[p] = {}
+            cur = cur[p]
+        cur[parts[-1]] = value
+    path = tmp_path / "m.gpuplan"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    rc = run_cli(["project", str(path), "--json"])
+    out, err = capsys.readouterr()
+    assert rc in (0, 2)
+    if rc == 2:
+        assert err.startswith("gpuplanner: error: ") and err.count("\n") == 1
+    else:
+        res = json.loads(out)
+        costs = [p["cost"] for p in res["phases"]]
+        if all(c is not None for c in costs):
+            assert res["total_cost"] == pytest.approx(sum(costs), rel=1e-9)
