@@ -392,3 +392,20 @@ def test_mutated_projects_exit_0_or_2_with_one_line(tmp_path, capsys, edits):
         costs = [p["cost"] for p in res["phases"]]
         if all(c is not None for c in costs):
             assert res["total_cost"] == pytest.approx(sum(costs), rel=1e-9)
+
+
+# TensorRT-LLM docs/source/performance.md (commit 138f96d, v0.6.1 "Peak Throughput"): LLaMA 7B, stated batch,
+# out tok/s/GPU; H100 FP8 and A100 FP16 (docs/validation_inference.md, second check)
+TRTLLM_V061_LLAMA7B = [("h100-sxm-80gb", "fp8", 768, 128, 128, 19694), ("h100-sxm-80gb", "fp8", 112, 128, 2048, 6818),
+                       ("h100-sxm-80gb", "fp8", 80, 2048, 128, 2244), ("h100-sxm-80gb", "fp8", 48, 2048, 2048, 2740),
+                       ("a100-sxm-80gb", "bf16", 384, 128, 128, 5586), ("a100-sxm-80gb", "bf16", 60, 128, 2048, 1928),
+                       ("a100-sxm-80gb", "bf16", 52, 2048, 128, 591)]
+
+
+def test_static_batch_throughput_against_tensorrt_llm_v061():
+    r = resolve(Scenario.model_validate({"model": {"preset": "llama-2-7b"}}))
+    m = inf.ServingModel.of(r.arch, r.params)
+    errs = sorted(abs(inf.static_batch_tokens_per_s_per_gpu(m, get_gpu(g), batch=b, prompt_tokens=i,
+                                                            output_tokens=o, precision=p) / meas - 1)
+                  for g, p, b, i, o, meas in TRTLLM_V061_LLAMA7B)
+    assert errs[len(errs) // 2] < 0.22 and errs[-1] < 0.40, errs

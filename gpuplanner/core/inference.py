@@ -271,3 +271,25 @@ def max_throughput_per_gpu(m: ServingModel, gpu: Any, *, prompt_tokens: int, out
     rp = replica(m, gpu, precision=precision, kv_precision=kv_precision, context=avg_ctx, prompt=prompt_tokens,
                  output=output_tokens, tp=tp, tokens_per_s_per_user=None, max_batch=max_batch, eff=eff)
     return None if rp is None else rp.output_tokens_per_s / tp
+
+
+def static_batch_tokens_per_s_per_gpu(m: ServingModel, gpu: Any, *, batch: int, prompt_tokens: int,
+                                      output_tokens: int, precision: str, kv_precision: str | None = None,
+                                      tp: int = 1, eff: ServingEfficiency = ServingEfficiency()) -> float:
+    """Output tokens/s per GPU of one static batch (all ``batch`` prompts prefilled, then ``output_tokens``
+    decode steps at the average context): what TensorRT-LLM's ``gptSessionBenchmark`` measured for its
+    v0.6.1 tables at a stated batch size (docs/validation_inference.md)."""
+    kvb = KV_BYTES[kv_precision_for(precision, kv_precision)]
+    pre = batch * prefill_s(m, gpu, precision=precision, prompt=prompt_tokens, tp=tp, eff=eff)
+    t, _ = decode_step_s(m, gpu, precision=precision, kv_bytes=kvb, batch=batch,
+                         context=prompt_tokens + output_tokens / 2.0, tp=tp, eff=eff)
+    return batch * output_tokens / (pre + output_tokens * t) / tp
+
+
+def time_to_first_token_s(m: ServingModel, gpu: Any, *, prompt_tokens: int, precision: str, tp: int = 1,
+                          eff: ServingEfficiency = ServingEfficiency()) -> float:
+    """Batch-1 time to the first token: the prompt's prefill (compute bound) or one read of the weights,
+    whichever is longer."""
+    pre = prefill_s(m, gpu, precision=precision, prompt=prompt_tokens, tp=tp, eff=eff)
+    read = weight_bytes(m, precision) / (float(gpu.mem_bw_tbs) * 1e12 * eff.memory_bandwidth * tp)
+    return max(pre, read)
