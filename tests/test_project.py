@@ -409,3 +409,15 @@ def test_static_batch_throughput_against_tensorrt_llm_v061():
                                                             output_tokens=o, precision=p) / meas - 1)
                   for g, p, b, i, o, meas in TRTLLM_V061_LLAMA7B)
     assert errs[len(errs) // 2] < 0.22 and errs[-1] < 0.40, errs
+
+
+def test_a_phase_in_another_currency_is_priced_in_the_projects():
+    base = Scenario.model_validate({"model": {"preset": "qwen2.5-7b"}, "training": {"method": "lora", "framework": "hf"},
+                                    "hardware": {"gpu": "a800-sxm-80gb", "num_gpus": 1}, "data": {"tokens": "100M"},
+                                    "constraints": {"currency": "CNY", "exchange_rate": 7.0}})
+    usd = base.model_copy(update={"constraints": base.constraints.model_copy(update={"currency": "USD"})})
+    proj = Project(phases=[Phase(name="a", kind="research"), Phase(name="b", kind="research", scenario=usd)])
+    res = evaluate_project(proj, base, what_if=False)
+    a, b = res.phases
+    assert a.currency == b.currency == "CNY" and a.cost == pytest.approx(b.cost, rel=1e-9)
+    assert any("project's currency" in m.render() for m in b.messages)

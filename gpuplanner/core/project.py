@@ -447,11 +447,16 @@ class ProjectResult:
 
 def phase_scenario(phase: Phase, base: Scenario) -> Scenario:
     """The scenario a training-like phase runs: its own (else the document's), with the phase's kind as the
-    rental model's work pattern and the phase's hours per week where it sets them."""
+    rental model's work pattern, the phase's hours per week where it sets them, and the project's currency
+    (one total in one currency: a phase's own quotes keep their currency and are converted)."""
     s = phase.scenario or base
     upd: dict[str, Any] = {"phase": SCENARIO_PHASE[phase.kind]}
     if phase.hours_per_week is not None:
         upd["hours_per_week"] = phase.hours_per_week
+    if s.constraints.currency != base.constraints.currency:
+        upd["currency"] = base.constraints.currency
+        if base.constraints.exchange_rate is not None:
+            upd["exchange_rate"] = base.constraints.exchange_rate
     return s.model_copy(update={"constraints": s.constraints.model_copy(update=upd)})
 
 
@@ -470,6 +475,11 @@ def _training_phase(phase: Phase, base: Scenario, start: float, models: ModelSou
     s = phase_scenario(phase, base)
     ev = evaluate(s, models, overheads=overheads)
     msgs = list(ev.messages)
+    own = phase.scenario.constraints.currency if phase.scenario is not None else s.constraints.currency
+    if own != s.constraints.currency:
+        msgs.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "{name}: priced in {cur}, the project's currency ({own} in its own plan; quotes converted)."),
+            {"name": phase.name, "cur": s.constraints.currency, "own": own}))
     mode, c, m = _mode_cost(dict(ev.mode_costs), ev.rental_mode, phase.rental_mode)
     if m:
         msgs.append(m)

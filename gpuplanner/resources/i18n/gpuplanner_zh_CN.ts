@@ -2628,6 +2628,10 @@
         <translation>你选择的租用方式（{mode}）没有价格：请输入报价。</translation>
     </message>
     <message>
+        <source>{name}: priced in {cur}, the project&apos;s currency ({own} in its own plan; quotes converted).</source>
+        <translation>{name}：按项目货币 {cur} 计价（其自身方案为 {own}；报价已换算）。</translation>
+    </message>
+    <message>
         <source>{name}: the work takes {need:.1f} weeks at {h:g} h/week, longer than the {weeks:g} weeks planned.</source>
         <translation>{name}：按每周 {h:g} 小时需要 {need:.1f} 周，超过计划的 {weeks:g} 周。</translation>
     </message>
