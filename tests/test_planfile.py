@@ -44,6 +44,7 @@ FIXTURE_SHA256 = {
     "v1.gpuplan": "06ef48631e3c3d4d802d5d761d354b82fa80c90ac0fd7242b9fb7df4dae12a35",
     "v2.gpuplan": "aea0a61738abfc5d7c55521d4c8d1b0bea7fad0f1f9c25e09ee42ca3719b1a51",
     "v3.gpuplan": "9510ea7d7c2806ca470ebc0364c0207599059c5b80f6734ed14e11dda84d8ccc",
+    "v4.gpuplan": "7ca4a4eb881b5a82273a688b2c46f682a992c1506d3288cf36a45849f802cffa",
 }
 
 
@@ -166,7 +167,7 @@ def test_every_old_schema_has_a_migration():
 
 def test_v1_fixture_migrates_to_the_v2_layout():
     doc, warnings = planfile.load(PLANS / "v1.gpuplan")
-    assert warnings == ["v1.gpuplan: written in plan format 1; saving will upgrade it to format 3"]
+    assert warnings == [f"v1.gpuplan: written in plan format 1; saving will upgrade it to format {CURRENT_SCHEMA}"]
     assert doc.title == "Llama 3 8B LoRA pilot"
     assert doc.created == doc.modified == datetime(2025, 6, 1, 8, 30, tzinfo=timezone.utc)
     c = doc.scenario.constraints
@@ -182,7 +183,7 @@ def test_v1_fixture_migrates_to_the_v2_layout():
 def test_v1_and_v2_fixtures_describe_the_same_plan():
     v1, _ = planfile.load(PLANS / "v1.gpuplan")
     v2, warnings = planfile.load(PLANS / "v2.gpuplan")
-    assert warnings == ["v2.gpuplan: written in plan format 2; saving will upgrade it to format 3"]
+    assert warnings == [f"v2.gpuplan: written in plan format 2; saving will upgrade it to format {CURRENT_SCHEMA}"]
     only_v2 = {"app_version", "benchmarks", "results"}  # v2 additions and the writer's version
     assert v1.model_dump(exclude=only_v2) == v2.model_dump(exclude=only_v2)
     assert v2.benchmarks[0].value == 231.5
@@ -193,7 +194,7 @@ def test_v2_selection_becomes_a_complete_scenario():
     scenario, which the CLI, the report and the app evaluate as it is; ``days`` is ``calendar_days``."""
     v2, _ = planfile.load(PLANS / "v2.gpuplan")
     v3, warnings = planfile.load(PLANS / "v3.gpuplan")
-    assert warnings == []
+    assert warnings == [f"v3.gpuplan: written in plan format 3; saving will upgrade it to format {CURRENT_SCHEMA}"]
     assert v2.model_dump(exclude={"app_version"}) == v3.model_dump(exclude={"app_version"})
     sel = v3.selected_plan.scenario
     assert sel is not None and v3.selected_plan.parallel is None
@@ -228,7 +229,7 @@ def test_saving_a_v1_file_writes_schema_2(tmp_path):
     doc, _ = planfile.load(path)
     planfile.save(doc, path)
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert data["schema_version"] == 3 and data["title"] == "Llama 3 8B LoRA pilot" and "name" not in data
+    assert data["schema_version"] == CURRENT_SCHEMA and data["title"] == "Llama 3 8B LoRA pilot" and "name" not in data
     assert (tmp_path / "old.gpuplan.bak").read_bytes() == (PLANS / "v1.gpuplan").read_bytes()
     again, warnings = planfile.load(path)
     assert warnings == [] and again.scenario == doc.scenario
@@ -238,7 +239,7 @@ def test_migration_does_not_touch_the_input():
     data = json.loads((PLANS / "v1.gpuplan").read_text(encoding="utf-8"))
     before = json.dumps(data, sort_keys=True)
     migrated, original = planfile.migrate(data, "x")
-    assert original == 1 and migrated["schema_version"] == 3
+    assert original == 1 and migrated["schema_version"] == CURRENT_SCHEMA
     assert json.dumps(data, sort_keys=True) == before
 
 
@@ -341,8 +342,8 @@ BAD = {
                     "bad.gpuplan: not a GPU Planner plan (field schema_version: must be a whole number)"),
     "schema-zero": (b'{"schema_version": 0}',
                     "bad.gpuplan: not a GPU Planner plan (field schema_version: 0 is not a schema number)"),
-    "newer-major": (b'{"schema_version": 4, "scenario": {}}',
-                    "bad.gpuplan: made by a newer GPU Planner (schema 4); this version reads up to 3"),
+    "newer-major": (b'{"schema_version": 5, "scenario": {}}',
+                    "bad.gpuplan: made by a newer GPU Planner (schema 5); this version reads up to 4"),
     "wrong-type": (_v2_with(scenario__training__seq_len="long"),
                    "bad.gpuplan: invalid plan (field scenario.training.seq_len: Input should be a valid integer, "
                    "unable to parse string as an integer)"),

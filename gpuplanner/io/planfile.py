@@ -1,6 +1,6 @@
 """The ``.gpuplan`` plan file: format, safe loading, migration and atomic saving.
 
-Format (schema 2, :data:`CURRENT_SCHEMA`)
+Format (schema 4, :data:`CURRENT_SCHEMA`)
     UTF-8 JSON, one object, written with sorted keys, 2-space indent and a trailing newline so that
     two versions of a plan diff cleanly. Top-level keys are the fields of :class:`PlanDocument`:
     ``schema_version``, ``app_version``, ``created``/``modified`` (ISO 8601), ``title``, ``notes``,
@@ -8,7 +8,9 @@ Format (schema 2, :data:`CURRENT_SCHEMA`)
     ``price_snapshot`` (the price rows the plan was priced with), ``selected_plan``,
     ``vendor_checklist``, ``benchmarks`` (measured results), ``results`` (the estimate at save time,
     free-form), ``ui_state`` and ``embedded_model`` (the architecture read from ``model.hf_config``, so
-    the plan opens on a machine where that path does not exist). Fields whose value is ``null`` and whose
+    the plan opens on a machine where that path does not exist), and ``project`` (schema 4: the ordered phases
+    of :class:`gpuplanner.core.project.Project`; a phase without a ``scenario`` runs the selected plan's). Fields
+    whose value is ``null`` and whose
     default is ``null`` are left out. No pickle, no code: only JSON values are read.
 
 Schema 1 (legacy, read only; migrated by :func:`_migrate_1_to_2`)
@@ -18,6 +20,11 @@ Schema 1 (legacy, read only; migrated by :func:`_migrate_1_to_2`)
     as a top-level ``prices`` list; ``selected`` instead of ``selected_plan``; ``checklist`` as an object
     ``{item id: checked}``; ``page`` instead of ``ui_state.current_page``. No ``benchmarks``, ``results``
     or ``embedded_model``.
+
+Schema 3 → 4 (:func:`_migrate_3_to_4`)
+    Adds ``project``: a schema 3 file becomes a single-phase project whose one phase runs the plan itself
+    (its kind from ``constraints.phase``: research → ``research``, burst → ``burst``, else ``training``).
+    ``estimate``, ``plan`` and ``report`` read the selected plan exactly as before.
 
 Compatibility rules
     * Backward: every earlier schema opens through the explicit chain of ``@migration(n)`` functions
@@ -58,11 +65,12 @@ from .. import __version__
 from ..core.architecture import EXPLICIT_FIELDS, ModelArch, resolve_arch
 from ..core.errors import PlannerError, ScenarioError
 from ..core.i18n import QT_TRANSLATE_NOOP
+from ..core.project import Project
 from ..core.scenario import ModelSection, ParallelSection, Scenario
 from .model_files import ModelFiles
 from .safe_read import finite_float, reject_constant
 
-CURRENT_SCHEMA = 3
+CURRENT_SCHEMA = 4
 SUFFIX = ".gpuplan"
 BACKUP_SUFFIX = ".bak"
 MAX_BYTES = 20 * 1024 * 1024  # a realistic plan is a few kB; 20 MB leaves room for embedded data
@@ -252,6 +260,7 @@ class PlanDocument(_Doc):
     results: dict[str, Any] | None = None
     ui_state: UiState = Field(default_factory=UiState)
     embedded_model: EmbeddedModel | None = None
+    project: Project | None = None
 
     # keys this version does not know, as a nested dict mirroring the file (list items by int index)
     _unknown: dict = PrivateAttr(default_factory=dict)
@@ -447,6 +456,24 @@ def _migrate_2_to_3(d: dict) -> dict:
     if full is not None:
         sel["scenario"] = full
         sel.pop("parallel", None)
+    return d
+
+
+#: the project phase kind of a schema 3 plan's ``constraints.phase`` word
+_KIND_OF_PHASE_WORD = {"research": "research", "burst": "burst", "stable": "training"}
+
+
+@migration(3)
+def _migrate_3_to_4(d: dict) -> dict:
+    """Schema 3 → 4: the plan becomes a single-phase project whose phase runs the plan itself (no scenario of
+    its own), named after the kind; a ``project`` already there (a hand-edited file) is kept as it is."""
+    if "project" in d:
+        return d
+    sc = d.get("scenario")
+    cons = sc.get("constraints") if isinstance(sc, dict) else None
+    word = cons.get("phase") if isinstance(cons, dict) else None
+    kind = _KIND_OF_PHASE_WORD.get(word if isinstance(word, str) else "stable", "training")
+    d["project"] = {"phases": [{"name": kind, "kind": kind}]}
     return d
 
 

@@ -223,6 +223,71 @@ class Source:
 
 
 @dataclass
+class ProjectPhaseRow:
+    name: str
+    kind: str
+    start_week: float
+    end_week: float
+    hours_per_week: float
+    resource: str  # "gpu" | "cpu"
+    device_name: str
+    count: int
+    nodes: int
+    rental_mode: str | None
+    cost: float | None
+    detail: dict[str, Any] = field(default_factory=dict)  # serving, CPU or training figures for one line
+
+
+@dataclass
+class ProjectInfo:
+    """The plan's project (:func:`core.project.evaluate_project`): read, never recomputed."""
+
+    phases: list[ProjectPhaseRow]
+    currency: str
+    total_cost: float | None
+    total_weeks: float
+    by_mode: dict[str, float]
+    weekly: list[dict]
+    overlap_advice: list[Text]
+    rent_vs_build: Text | None
+    main_phase: str | None
+    what_if: list[dict]  # WhatIf.to_json() with the note as a Text
+    messages: list[Text] = field(default_factory=list)
+
+
+def project_info(result) -> ProjectInfo:
+    """A :class:`ProjectInfo` from a :class:`core.project.ProjectResult`."""
+    rows = []
+    for p in result.phases:
+        detail: dict[str, Any] = {}
+        if p.serving is not None:
+            s = p.serving
+            detail = {"what": "serving", "tp": s.tp, "replicas": s.replicas, "batch": s.batch_per_replica,
+                      "users": s.concurrency, "tps": s.tokens_per_s_per_gpu, "precision": s.precision,
+                      "per_m": p.cost_per_million_tokens}
+        elif p.cpu is not None:
+            detail = {"what": "cpu", "gb": p.cpu.data_gb, "core_hours": p.cpu.core_hours}
+        elif p.evaluation is not None:
+            ev = p.evaluation
+            detail = {"what": "training", "model": ev.model_name, "tokens": ev.tokens, "days": ev.calendar_days}
+        rows.append(ProjectPhaseRow(name=p.name, kind=p.kind, start_week=p.start_week, end_week=p.end_week,
+                                    hours_per_week=p.hours_per_week, resource=p.resource, device_name=p.device_name,
+                                    count=p.count, nodes=p.nodes, rental_mode=p.rental_mode, cost=p.cost,
+                                    detail=detail))
+    wis = []
+    for w in result.what_if:
+        d = w.to_json()
+        d["note"] = None if w.note is None else Text.of(w.note)
+        wis.append(d)
+    msgs = [Text.of(m) for p in result.phases for m in p.messages] + [Text.of(m) for m in result.messages]
+    return ProjectInfo(phases=rows, currency=result.currency, total_cost=result.total_cost,
+                       total_weeks=result.total_weeks, by_mode=dict(result.by_mode), weekly=result.weekly(),
+                       overlap_advice=[Text.of(m) for m in result.overlap_advice],
+                       rent_vs_build=None if result.rent_vs_build is None else Text.of(result.rent_vs_build.sentence),
+                       main_phase=result.main_phase, what_if=wis, messages=msgs)
+
+
+@dataclass
 class ReportData:
     title: str
     date: datetime
@@ -243,6 +308,7 @@ class ReportData:
     source_file: str = ""
     # candidate GPUs the search left out, with why (core.search ``skipped``): [(GPU name, reason)]
     skipped: list[tuple[str, Text]] = field(default_factory=list)
+    project: ProjectInfo | None = None  # a plan file's project of more than one phase
 
     @property
     def currency(self) -> str:
@@ -611,12 +677,18 @@ def build_report_data(doc_or_scenario: Any, *, base_dir: Any = None, author: str
     if result is not None:
         warnings += [Text.of(m) for m in result.notes]
     title = (doc.title if doc is not None and doc.title else "") or task.model_name
+    project = None
+    if doc is not None and doc.project is not None and len(doc.project.phases) > 1:
+        from ..core.project import evaluate_project
+
+        project = project_info(evaluate_project(doc.project, scenario, ModelFiles(folder, confine=True),
+                                                checklist=doc.checklist_state()))
     return ReportData(
         title=title, date=now or datetime.now(timezone.utc), author=author, app_version=__version__,
         notes=doc.notes if doc is not None else "", task=task, plan=plan, alternatives=alternatives,
         scaling=scaling, cost_vs_time=cost_vs_time, requirements=_requirements(plan, ev),
         checklist=_checklist(doc, plan, scenario), assumptions=_assumptions(plan, scenario, table),
-        formulas=list(_FORMULAS), warnings=warnings, pending=[], source_file=source_file,
+        formulas=list(_FORMULAS), warnings=warnings, pending=[], source_file=source_file, project=project,
         skipped=[] if result is None else [(d["gpu_name"], Text.of(d["reason"])) for d in result.skipped],
     )
 

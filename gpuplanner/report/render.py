@@ -39,7 +39,7 @@ from ..i18n import CJK_FAMILIES  # noqa: F401 (installed CJK families, preferred
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..io.planfile import check_writable_folder, write_output
 from .content import (
-    PlanInfo, ReportData, Text, fmt_bytes, fmt_count, fmt_days, fmt_gib, fmt_money, fmt_pct,
+    PlanInfo, ReportData, Text, fmt_bytes, fmt_count, fmt_days, fmt_gib, fmt_money, fmt_pct, fmt_price,
 )
 
 CTX = "Report"
@@ -487,6 +487,59 @@ def cost_time_chart(data: ReportData) -> QImage | None:
     return _export(pw), entries
 
 
+# grey levels and patterns per project phase kind (greyscale printers)
+_KIND_STYLE = {
+    "cpu_preprocessing": ("#e3e3e3", Qt.BrushStyle.SolidPattern),
+    "research": ("#8c8c8c", Qt.BrushStyle.BDiagPattern),
+    "training": ("#3a3a3a", Qt.BrushStyle.SolidPattern),
+    "burst": ("#5a5a5a", Qt.BrushStyle.CrossPattern),
+    "inference": ("#bdbdbd", Qt.BrushStyle.SolidPattern),
+}
+
+
+def _kind_name(kind: str) -> str:
+    from ..core.project import KIND_LABELS  # noqa: PLC0415 - only with a project
+
+    return QCoreApplication.translate("Project", KIND_LABELS.get(kind, kind))
+
+
+def timeline_chart(data: ReportData):
+    """The project's phases as bars over the weeks (a Gantt chart), each labelled with its GPUs or CPU cores
+    and its cost; read from :attr:`ReportData.project`."""
+    import pyqtgraph as pg
+
+    proj = data.project
+    if proj is None or not proj.phases:
+        return None
+    n = len(proj.phases)
+    pw = _plot(height=max(160, 46 * n + 70))
+    pi = pw.getPlotItem()
+    pi.showGrid(x=True, y=False, alpha=0.3)
+    kinds_seen: list[str] = []
+    for i, ph in enumerate(proj.phases):
+        y = n - 1 - i
+        grey, style = _KIND_STYLE.get(ph.kind, ("#8c8c8c", Qt.BrushStyle.SolidPattern))
+        bar = pg.BarGraphItem(x0=[ph.start_week], width=[max(ph.end_week - ph.start_week, 0.05)], y=[y],
+                              height=0.6, brush=_hatch(grey, style), pen=pg.mkPen("k", width=PEN))
+        pi.addItem(bar)
+        what = (translate("Report", "{n} × {gpu}").format(n=ph.count, gpu=ph.device_name) if ph.resource == "gpu"
+                else translate("Report", "{n} CPU cores").format(n=ph.count))
+        label = f"{ph.name}: {what}, {fmt_money(ph.cost, proj.currency)}"
+        right = ph.start_week > max(proj.total_weeks, 1.0) / 2  # right-hand bars: label ends at the bar's end
+        item = _text_item(label, anchor=(1.0 if right else 0.0, 0.5), size_pt=7.5)
+        item.setPos(ph.end_week - 0.05 if right else ph.start_week + 0.05, y + 0.45)
+        pi.addItem(item)
+        if ph.kind not in kinds_seen:
+            kinds_seen.append(ph.kind)
+    weeks = max(proj.total_weeks, 1.0)
+    pi.setXRange(0, weeks * 1.02, padding=0)
+    pi.setYRange(-0.6, n - 0.05, padding=0)
+    pi.getAxis("left").setTicks([[(n - 1 - i, "") for i in range(n)]])
+    pi.setLabel("bottom", translate("Report", "weeks from the start"))
+    entries = [(_kind_name(k), _swatch(_hatch(*_KIND_STYLE[k]), None, None)) for k in kinds_seen if k in _KIND_STYLE]
+    return _export(pw), entries
+
+
 def _checkbox_image(checked: bool) -> QImage:
     img = QImage(48, 48, QImage.Format.Format_ARGB32)
     img.fill(Qt.GlobalColor.transparent)
@@ -927,10 +980,95 @@ def _html_assumptions(data: ReportData) -> str:
     return "".join(out)
 
 
+def _html_project(data: ReportData, charts: dict) -> str:
+    """6. The project: phases in a table, the timeline, totals by rental mode, week by week, overlap advice,
+    rent vs build over the project and the what-if table of the main training phase."""
+    proj = data.project
+    if proj is None:
+        return ""
+    cur = proj.currency
+    out = [f"<h2 style='page-break-before: always'>6. {_e(translate('Report', 'Project: phases, timeline and growth'))}</h2>"]
+    rows = []
+    for ph in proj.phases:
+        what = (f"{ph.count} × {ph.device_name}" if ph.resource == "gpu"
+                else translate("Report", "{nodes} node(s), {n} CPU cores").format(nodes=ph.nodes, n=ph.count))
+        d = ph.detail
+        if d.get("what") == "serving":
+            extra = translate("Report", "TP {tp} × {r} replica(s), {b} users each, {tps} tokens/s per GPU ({p})").format(
+                tp=d["tp"], r=d["replicas"], b=d["batch"], tps=f"{d['tps']:,.0f}", p=d["precision"])
+            if d.get("per_m") is not None:
+                extra += "; " + translate("Report", "{price} per million tokens").format(price=fmt_price(d["per_m"], cur))
+        elif d.get("what") == "cpu":
+            extra = translate("Report", "{gb} GB of text, {h} core-hours").format(gb=f"{d['gb']:,.0f}",
+                                                                                   h=f"{d['core_hours']:,.0f}")
+        elif d.get("what") == "training":
+            extra = translate("Report", "{model}, {tokens} tokens, {days} days").format(
+                model=d["model"], tokens=fmt_count(d["tokens"]), days=fmt_days(d["days"]))
+        else:
+            extra = ""
+        rows.append([f"<b>{_e(ph.name)}</b><br/><span class='small'>{_e(_kind_name(ph.kind))}</span>",
+                     f"{ph.start_week:g}–{ph.end_week:g}", f"{ph.hours_per_week:g}",
+                     f"{_e(what)}<br/><span class='small'>{_e(extra)}</span>", _e(_cpu_or_gpu_mode(ph.rental_mode)),
+                     _e(fmt_money(ph.cost, cur))])
+    rows.append([f"<b>{_e(translate('Report', 'Total'))}</b>", f"0–{proj.total_weeks:g}", "", "", "",
+                 f"<b>{_e(fmt_money(proj.total_cost, cur))}</b>"])
+    out.append(_table(rows, header=[translate("Report", "Phase"), translate("Report", "Weeks"),
+                                    translate("Report", "h/week"), translate("Report", "Resources"),
+                                    translate("Report", "Rental"), translate("Report", "Cost")],
+                      escape=False, widths=[18, 8, 9, 37, 14, 14], num_cols={5}))
+    if "timeline" in charts:
+        url, legend = charts["timeline"]
+        h = charts["timeline_height"]
+        keys = "&nbsp;&nbsp;&nbsp; ".join(f'<img src="{u}" width="24" height="10"/>&nbsp;{_e(label)}' for label, u in legend)
+        out.append(f'<p align="center"><img src="{url}" width="{CHART_WIDTH_PX}" height="{h}"/>'
+                   f'<br/><span class="small">{keys}</span></p>')
+        out.append(f'<p class="small">{_e(translate("Report", "Timeline: each phase by week with its GPUs or CPU cores and its cost."))}</p>')
+    if proj.by_mode:
+        out.append(f'<p>{_e(translate("Report", "By rental mode"))}: ' + _e(", ".join(
+            f"{_cpu_or_gpu_mode(m)} {fmt_money(v, cur)}" for m, v in proj.by_mode.items())) + "</p>")
+    weekly = [[str(w["week"]), str(w["gpus"]), str(w["cpu_cores"]), fmt_money(w["cost"], cur)] for w in proj.weekly]
+    if weekly:
+        out.append(f"{_SPACER}<h3>{_e(translate('Report', 'Week by week'))}</h3>")
+        out.append(_table(weekly, header=[translate("Report", "Week"), translate("Report", "GPUs"),
+                                          translate("Report", "CPU cores"), translate("Report", "Cost")],
+                          widths=[15, 20, 25, 40], num_cols={1, 2, 3}, width="60%"))
+    notes = list(proj.overlap_advice) + ([proj.rent_vs_build] if proj.rent_vs_build is not None else [])
+    notes += proj.messages
+    if notes:
+        out.append("<ul>" + "".join(f"<li>{_e(tr_text(m))}</li>" for m in notes) + "</ul>")
+    if proj.what_if:
+        out.append(f"{_SPACER}<h3>{_e(translate('Report', 'What if the work grows ({phase})').format(phase=proj.main_phase or ''))}</h3>")
+        names = {"params_x2": translate("Report", "2× parameters"), "tokens_x10": translate("Report", "10× data"),
+                 "upgrade_gpus": translate("Report", "next GPU count")}
+        yes, no = translate("Report", "yes"), translate("Report", "no")
+        wrows = []
+        for w in proj.what_if:
+            change = ", ".join(w["layout_changes"]) or "—"
+            note = tr_text(w["note"]) if w["note"] is not None else ""
+            wrows.append([_e(names.get(w["change"], w["change"])), _e(yes if w["fits"] else no),
+                          _e(fmt_days(w["calendar_days"])), _e(fmt_money(w["cost"], cur)),
+                          _e(str(w["gpus_needed"] or w["num_gpus"])), _e(yes if w["in_place_upgrade"] else no),
+                          f"{_e(change)}<br/><span class='small'>{_e(note)}</span>"])
+        out.append(_table(wrows, header=[translate("Report", "Change"), translate("Report", "Fits"),
+                                         translate("Report", "Days"), translate("Report", "Cost"),
+                                         translate("Report", "GPUs"), translate("Report", "In place"),
+                                         translate("Report", "Layout changes")],
+                          escape=False, widths=[14, 7, 8, 13, 7, 9, 42], num_cols={2, 3, 4}))
+    return "".join(out)
+
+
+def _cpu_or_gpu_mode(mode: str | None) -> str:
+    if mode == "core_hour":
+        return translate("Report", "per core-hour")
+    if mode == "node_month":
+        return translate("Report", "nodes per month")
+    return _mode_name(mode)
+
+
 def build_html(data: ReportData, charts: dict[str, str]) -> str:
     return ("<html><head><meta charset='utf-8'/></head><body>" + _html_title(data) + _html_task(data)
             + _html_plan(data) + _html_charts(data, charts) + _html_requirements(data) + _html_assumptions(data)
-            + "</body></html>")
+            + _html_project(data, charts) + "</body></html>")
 
 
 def build_document(data: ReportData, *, lang: str | None = None) -> QTextDocument:
@@ -952,7 +1090,8 @@ def build_document(data: ReportData, *, lang: str | None = None) -> QTextDocumen
     font.setPointSizeF(9.5)
     doc.setDefaultFont(font)
     charts: dict[str, tuple[str, list[tuple[str, str]]]] = {}
-    for key, fn in (("memory", memory_chart), ("scaling", scaling_chart), ("cost", cost_time_chart)):
+    for key, fn in (("memory", memory_chart), ("scaling", scaling_chart), ("cost", cost_time_chart),
+                    ("timeline", timeline_chart)):
         res = fn(data)
         if res is None:
             continue
@@ -965,6 +1104,8 @@ def build_document(data: ReportData, *, lang: str | None = None) -> QTextDocumen
             doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(u), sw)
             keys.append((label, u))
         charts[key] = (url, keys)
+        if key == "timeline":
+            charts["timeline_height"] = round(img.height() * CHART_WIDTH_PX / max(img.width(), 1))
     for on in (True, False):
         doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(f"mem://box-{'on' if on else 'off'}.png"),
                         _checkbox_image(on))

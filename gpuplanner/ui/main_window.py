@@ -24,7 +24,7 @@ from .live import LiveEstimator, SearchController
 from .model import ScenarioModel
 from .pages.base import AppContext
 
-PAGE_KEYS = ("model", "training", "data", "budget", "hardware", "plans", "verify")
+PAGE_KEYS = ("model", "training", "data", "budget", "hardware", "plans", "verify", "project")
 SELF_TEST_SCREENSHOT_ENV = "GPUPLANNER_SELF_TEST_SCREENSHOT"  # --self-test saves a screen grab there
 
 # which wizard step owns a field path (for the ⚠ marks in the sidebar)
@@ -48,7 +48,7 @@ def page_of_field(path: str) -> int:
 
 _PAGE_MODULES = (("model_page", "ModelPage"), ("training_page", "TrainingPage"), ("data_page", "DataPage"),
                  ("budget_page", "BudgetPage"), ("hardware_page", "HardwarePage"), ("plans_page", "PlansPage"),
-                 ("verify_page", "VerifyPage"))
+                 ("verify_page", "VerifyPage"), ("project_page", "ProjectPage"))
 
 
 def _page_class(i: int):
@@ -351,7 +351,7 @@ class MainWindow(QMainWindow):
 
     def retranslate(self) -> None:
         titles = [self.tr("Model"), self.tr("Training setup"), self.tr("Data volume"), self.tr("Time and budget"),
-                  self.tr("Hardware and prices"), self.tr("Plans"), self.tr("Verify server")]
+                  self.tr("Hardware and prices"), self.tr("Plans"), self.tr("Verify server"), self.tr("Project")]
         self.step_titles = titles
         self._update_step_marks()
         self.back_btn.setText(self.tr("← Back"))
@@ -473,11 +473,19 @@ class MainWindow(QMainWindow):
 
             doc.vendor_checklist = [ChecklistItem(id=k, checked=bool(v.get("checked")), note=str(v.get("notes") or ""))
                                     for k, v in checklist.items()]
+        project = self.model.ui.get("project")
+        if isinstance(project, dict):
+            from gpuplanner.core.project import Project
+
+            try:
+                doc.project = Project.model_validate(project)
+            except ValueError:
+                pass  # the Project page shows why; the file keeps its last valid project
         results = dict(doc.results or {})
         res = self.estimator.result
         if res is not None and res.evaluation is not None:
             results["estimate"] = res.evaluation.to_json()
-        results["app_ui"] = dict(self.model.ui)
+        results["app_ui"] = {k: v for k, v in self.model.ui.items() if k != "project"}  # project: its own key
         doc.results = results
         return doc
 
@@ -573,6 +581,9 @@ class MainWindow(QMainWindow):
                 if doc.vendor_checklist:
                     ui = dict(ui) if isinstance(ui, dict) else {}
                     ui["checklist"] = {c.id: {"checked": c.checked, "notes": c.note} for c in doc.vendor_checklist}
+                if doc.project is not None:
+                    ui = dict(ui) if isinstance(ui, dict) else {}
+                    ui["project"] = doc.project.model_dump(mode="json", exclude_none=True)
                 is_plan = pf.is_plan_file(path)
                 title = doc.title
                 notes = doc.notes

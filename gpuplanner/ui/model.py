@@ -42,6 +42,7 @@ DEFAULT_UI: dict[str, Any] = {
     "work_mode": "continuous",      # continuous | weekly
     "custom_gpus": [],              # list of dicts (shown in the catalog table)
     "checklist": {},                # vendor checklist: item id -> {"checked": bool, "notes": str}
+    "project": None,                # the plan file's project (core.project.Project as JSON); None: one phase
     "page": 0,
     "selected_plan": 0,
 }
@@ -310,7 +311,9 @@ class ScenarioModel(QObject):
         self.ui = copy.deepcopy(DEFAULT_UI)
         if ui:
             self.ui.update({k: v for k, v in ui.items() if k in DEFAULT_UI})
-        else:  # a plain scenario file: describe its data volume as tokens
+        if not ui or "data_mode" not in ui:
+            # a plain scenario file (or a plan whose file keeps no page state, only its checklist or project):
+            # describe its data volume as tokens
             from gpuplanner.core.units import format_count
 
             self.ui["data_mode"] = "tokens"

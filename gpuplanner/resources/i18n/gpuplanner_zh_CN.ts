@@ -1911,6 +1911,13 @@
     </message>
 </context>
 <context>
+    <name>Inference</name>
+    <message>
+        <source>{p} weights: check the quality on your own evaluation set before serving.</source>
+        <translation>{p} 权重：上线服务前请在自己的评测集上检查效果。</translation>
+    </message>
+</context>
+<context>
     <name>LivePanel</name>
     <message>
         <source>{0} · {1} params</source>
@@ -2006,6 +2013,10 @@
     <message>
         <source>Verify server</source>
         <translation>验证服务器</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>项目</translation>
     </message>
     <message>
         <source>← Back</source>
@@ -3642,6 +3653,400 @@
     </message>
 </context>
 <context>
+    <name>Project</name>
+    <message>
+        <source>research and experiments</source>
+        <translation>研发验证</translation>
+    </message>
+    <message>
+        <source>stable training</source>
+        <translation>稳定训练</translation>
+    </message>
+    <message>
+        <source>burst</source>
+        <translation>突发扩容</translation>
+    </message>
+    <message>
+        <source>inference</source>
+        <translation>推理</translation>
+    </message>
+    <message>
+        <source>CPU preprocessing</source>
+        <translation>CPU 预处理</translation>
+    </message>
+    <message>
+        <source>your quote</source>
+        <translation>你的报价</translation>
+    </message>
+    <message>
+        <source>a CPU phase must clean or tokenise (or both)</source>
+        <translation>CPU 阶段必须做清洗或分词（或两者）</translation>
+    </message>
+    <message>
+        <source>No price for the rental mode you chose ({mode}): enter a quote for it.</source>
+        <translation>你选择的租用方式（{mode}）没有价格：请输入报价。</translation>
+    </message>
+    <message>
+        <source>{name}: priced in {cur}, the project&apos;s currency ({own} in its own plan; quotes converted).</source>
+        <translation>{name}：按项目货币 {cur} 计价（其自身方案为 {own}；报价已换算）。</translation>
+    </message>
+    <message>
+        <source>{name}: the work takes {need:.1f} weeks at {h:g} h/week, longer than the {weeks:g} weeks planned.</source>
+        <translation>{name}：按每周 {h:g} 小时需要 {need:.1f} 周，超过计划的 {weeks:g} 周。</translation>
+    </message>
+    <message>
+        <source>No rental price for {gpu}: enter a quote.</source>
+        <translation>{gpu} 没有租用价格：请输入报价。</translation>
+    </message>
+    <message>
+        <source>{name}: no GPU can serve this model at the latency target inside one node</source>
+        <translation>{name}：单个节点内没有 GPU 能在延迟目标下服务此模型</translation>
+    </message>
+    <message>
+        <source>Default CPU price ({source}, {date}): replace it with your quote.</source>
+        <translation>默认 CPU 价格（{source}，{date}）：请替换为你的报价。</translation>
+    </message>
+    <message>
+        <source>Weeks {from:g}–{to:g}: {a} and {b} share {gpu} for {h:.0f} h/week together, above the ~40 h/week rule: one whole {machine}-card machine by the month covers both, taking turns on its {n} cards.</source>
+        <translation>第 {from:g}–{to:g} 周：{a} 与 {b} 合计每周使用 {gpu} {h:.0f} 小时，超过约 40 小时/周的规则：按月租一台 {machine} 卡整机即可覆盖两者，轮流使用其 {n} 张卡。</translation>
+    </message>
+    <message>
+        <source>Weeks {from:g}–{to:g}: {a} and {b} use {gpu} {h:.0f} h/week together, above the ~40 h/week rule, but need {n} cards, more than one {machine}-card machine: rent whole machines for the larger phase and share them.</source>
+        <translation>第 {from:g}–{to:g} 周：{a} 与 {b} 合计每周使用 {gpu} {h:.0f} 小时，超过约 40 小时/周的规则，但需要 {n} 张卡，多于一台 {machine} 卡机器：为较大的阶段租整机并共用。</translation>
+    </message>
+    <message>
+        <source>Weeks {from:g}–{to:g}: {a} and {b} use {gpu} only {h:.0f} h/week together, under the ~40 h/week rule: card-hours for both.</source>
+        <translation>第 {from:g}–{to:g} 周：{a} 与 {b} 合计每周只使用 {gpu} {h:.0f} 小时，低于约 40 小时/周的规则：两者都按卡时租用。</translation>
+    </message>
+    <message>
+        <source>Some phases have no price: the project total is unknown until you enter quotes for them.</source>
+        <translation>部分阶段没有价格：输入其报价之前，项目总价未知。</translation>
+    </message>
+    <message>
+        <source>This layout cannot run the change.</source>
+        <translation>此并行布局无法运行该变化。</translation>
+    </message>
+    <message>
+        <source>{n} cards fit in the same {slots}-slot server: ask the vendor to add cards in place (vendor checklist: in-place upgrade{confirmed}).</source>
+        <translation>{n} 张卡可装入同一台 {slots} 卡槽服务器：请供应商原地加卡（供应商清单：原地升级{confirmed}）。</translation>
+    </message>
+    <message>
+        <source>, confirmed</source>
+        <translation>，已确认</translation>
+    </message>
+    <message>
+        <source>, not yet confirmed</source>
+        <translation>，尚未确认</translation>
+    </message>
+    <message>
+        <source>{n} cards need more than one {slots}-slot server: new nodes, data migration and a network test.</source>
+        <translation>{n} 张卡超过一台 {slots} 卡槽服务器：需要新节点、数据迁移和网络测试。</translation>
+    </message>
+    <message>
+        <source>Does not fit up to {n} GPUs (constraints.max_gpus).</source>
+        <translation>直到 {n} 张 GPU 仍放不下（constraints.max_gpus）。</translation>
+    </message>
+    <message>
+        <source>Ten times the data changes the cheapest rental from {a} to {b}.</source>
+        <translation>数据量增加十倍后，最便宜的租用方式从{a}变为{b}。</translation>
+    </message>
+</context>
+<context>
+    <name>ProjectPage</name>
+    <message>
+        <source>per core-hour</source>
+        <translation>按核时</translation>
+    </message>
+    <message>
+        <source>nodes per month</source>
+        <translation>按月租节点</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>8 · Project</source>
+        <translation>8 · 项目</translation>
+    </message>
+    <message>
+        <source>A team does not rent for one run: list the phases — data cleaning on CPU nodes, experiments, stable training, bursts, serving — each sized and priced for its own job. The total is the sum of the phases; the what-if table grows the main training phase.</source>
+        <translation>团队租的不只是一次训练：列出各个阶段——在 CPU 节点上清洗数据、实验、稳定训练、突发扩容、上线推理——每个阶段按自己的任务选配和计价。总价是各阶段之和；假设分析表让主训练阶段的工作量增长。</translation>
+    </message>
+    <message>
+        <source>Phases (in order)</source>
+        <translation>阶段（按顺序）</translation>
+    </message>
+    <message>
+        <source>Add phase</source>
+        <translation>添加阶段</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Move up</source>
+        <translation>上移</translation>
+    </message>
+    <message>
+        <source>Move down</source>
+        <translation>下移</translation>
+    </message>
+    <message>
+        <source>Selected phase</source>
+        <translation>所选阶段</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Weeks</source>
+        <translation>周数</translation>
+    </message>
+    <message>
+        <source>Hours per week</source>
+        <translation>每周小时数</translation>
+    </message>
+    <message>
+        <source>Rental mode</source>
+        <translation>租用方式</translation>
+    </message>
+    <message>
+        <source>Concurrent users</source>
+        <translation>并发用户</translation>
+    </message>
+    <message>
+        <source>Context per user</source>
+        <translation>每位用户的上下文</translation>
+    </message>
+    <message>
+        <source>Answer length</source>
+        <translation>回答长度</translation>
+    </message>
+    <message>
+        <source>Serving precision</source>
+        <translation>推理精度</translation>
+    </message>
+    <message>
+        <source>Speed per user</source>
+        <translation>每位用户的速度</translation>
+    </message>
+    <message>
+        <source>Serve on</source>
+        <translation>推理 GPU</translation>
+    </message>
+    <message>
+        <source>Raw text</source>
+        <translation>原始文本</translation>
+    </message>
+    <message>
+        <source>Cores per node</source>
+        <translation>每节点核数</translation>
+    </message>
+    <message>
+        <source>what the work takes</source>
+        <translation>按工作量</translation>
+    </message>
+    <message>
+        <source> weeks</source>
+        <translation> 周</translation>
+    </message>
+    <message>
+        <source>the plan&apos;s</source>
+        <translation>沿用方案</translation>
+    </message>
+    <message>
+        <source> h/week</source>
+        <translation> 小时/周</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> token</translation>
+    </message>
+    <message>
+        <source> tokens/s</source>
+        <translation> token/s</translation>
+    </message>
+    <message>
+        <source>no target</source>
+        <translation>无目标</translation>
+    </message>
+    <message>
+        <source>cheapest per million tokens</source>
+        <translation>每百万 token 最便宜的</translation>
+    </message>
+    <message>
+        <source>Edit workload…</source>
+        <translation>编辑工作负载…</translation>
+    </message>
+    <message>
+        <source>The plan&apos;s model, training and data are set in steps 1–5</source>
+        <translation>方案的模型、训练和数据在第 1–5 步设置</translation>
+    </message>
+    <message>
+        <source>Use the current plan</source>
+        <translation>使用当前方案</translation>
+    </message>
+    <message>
+        <source>Give this phase its own copy of the plan as it is now</source>
+        <translation>为此阶段保存当前方案的一份副本</translation>
+    </message>
+    <message>
+        <source>Follow the plan</source>
+        <translation>跟随方案</translation>
+    </message>
+    <message>
+        <source>Drop this phase&apos;s own copy: it runs the plan of steps 1–5</source>
+        <translation>丢弃此阶段的副本：改为运行第 1–5 步的方案</translation>
+    </message>
+    <message>
+        <source>Project cost and timeline</source>
+        <translation>项目费用与时间线</translation>
+    </message>
+    <message>
+        <source>What if the work grows</source>
+        <translation>如果工作量增长</translation>
+    </message>
+    <message>
+        <source>Phase</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Resources</source>
+        <translation>资源</translation>
+    </message>
+    <message>
+        <source>Rental</source>
+        <translation>租用方式</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>变化</translation>
+    </message>
+    <message>
+        <source>Fits</source>
+        <translation>放得下</translation>
+    </message>
+    <message>
+        <source>Days</source>
+        <translation>天数</translation>
+    </message>
+    <message>
+        <source>In place</source>
+        <translation>原地升级</translation>
+    </message>
+    <message>
+        <source>Layout changes</source>
+        <translation>并行布局变化</translation>
+    </message>
+    <message>
+        <source>{0}. {1} ({2})</source>
+        <translation>{0}. {1}（{2}）</translation>
+    </message>
+    <message>
+        <source>the cheapest</source>
+        <translation>最便宜的</translation>
+    </message>
+    <message>
+        <source>Its own workload: {0} on {1} × {2}.</source>
+        <translation>自有工作负载：{0}，{1} × {2}。</translation>
+    </message>
+    <message>
+        <source>Runs the plan of steps 1–5 (model, training, data, hardware).</source>
+        <translation>运行第 1–5 步的方案（模型、训练、数据、硬件）。</translation>
+    </message>
+    <message>
+        <source>No result: {0}</source>
+        <translation>无结果：{0}</translation>
+    </message>
+    <message>
+        <source>Project total: {0} over {1:.1f} weeks</source>
+        <translation>项目总价：{0}，共 {1:.1f} 周</translation>
+    </message>
+    <message>
+        <source>{0} × {1}</source>
+        <translation>{0} × {1}</translation>
+    </message>
+    <message>
+        <source>{0} node(s), {1} CPU cores</source>
+        <translation>{0} 个节点，{1} 个 CPU 核</translation>
+    </message>
+    <message>
+        <source>week</source>
+        <translation>周</translation>
+    </message>
+    <message>
+        <source>weeks from the start</source>
+        <translation>自开始起的周数</translation>
+    </message>
+    <message>
+        <source>2× parameters</source>
+        <translation>参数量 ×2</translation>
+    </message>
+    <message>
+        <source>10× data</source>
+        <translation>数据量 ×10</translation>
+    </message>
+    <message>
+        <source>next GPU count</source>
+        <translation>下一档 GPU 数</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>nodes</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>accumulation</source>
+        <translation>梯度累积</translation>
+    </message>
+    <message>
+        <source>micro-batch</source>
+        <translation>微批次</translation>
+    </message>
+    <message>
+        <source>global batch</source>
+        <translation>全局批次</translation>
+    </message>
+    <message>
+        <source>recompute</source>
+        <translation>重计算</translation>
+    </message>
+    <message>
+        <source>framework</source>
+        <translation>框架</translation>
+    </message>
+    <message>
+        <source>optimizer offload</source>
+        <translation>优化器卸载</translation>
+    </message>
+    <message>
+        <source>parameter offload</source>
+        <translation>参数卸载</translation>
+    </message>
+</context>
+<context>
     <name>RecoveryDialog</name>
     <message>
         <source>Recover unsaved work</source>
@@ -3861,6 +4266,18 @@
     <message>
         <source>budget</source>
         <translation>预算</translation>
+    </message>
+    <message>
+        <source>{n} × {gpu}</source>
+        <translation>{n} × {gpu}</translation>
+    </message>
+    <message>
+        <source>{n} CPU cores</source>
+        <translation>{n} 个 CPU 核</translation>
+    </message>
+    <message>
+        <source>weeks from the start</source>
+        <translation>自开始起的周数</translation>
     </message>
     <message>
         <source>Rent the work</source>
@@ -4333,6 +4750,122 @@
     <message>
         <source>Estimates from GPU Planner {v}. Measure on the rented machines before committing (nvidia-smi topo -m, nccl-tests all_reduce_perf, a short training run).</source>
         <translation>以上为 GPU Planner {v} 的估算结果。签约前请在租用的机器上实测（nvidia-smi topo -m、nccl-tests all_reduce_perf、一次短时训练）。</translation>
+    </message>
+    <message>
+        <source>Project: phases, timeline and growth</source>
+        <translation>项目：阶段、时间线与增长</translation>
+    </message>
+    <message>
+        <source>{nodes} node(s), {n} CPU cores</source>
+        <translation>{nodes} 个节点，{n} 个 CPU 核</translation>
+    </message>
+    <message>
+        <source>TP {tp} × {r} replica(s), {b} users each, {tps} tokens/s per GPU ({p})</source>
+        <translation>TP {tp} × {r} 个副本，每个 {b} 位用户，单卡 {tps} token/s（{p}）</translation>
+    </message>
+    <message>
+        <source>{price} per million tokens</source>
+        <translation>每百万 token {price}</translation>
+    </message>
+    <message>
+        <source>{gb} GB of text, {h} core-hours</source>
+        <translation>{gb} GB 文本，{h} 核时</translation>
+    </message>
+    <message>
+        <source>{model}, {tokens} tokens, {days} days</source>
+        <translation>{model}，{tokens} token，{days} 天</translation>
+    </message>
+    <message>
+        <source>Phase</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Weeks</source>
+        <translation>周</translation>
+    </message>
+    <message>
+        <source>h/week</source>
+        <translation>小时/周</translation>
+    </message>
+    <message>
+        <source>Resources</source>
+        <translation>资源</translation>
+    </message>
+    <message>
+        <source>Rental</source>
+        <translation>租用方式</translation>
+    </message>
+    <message>
+        <source>Timeline: each phase by week with its GPUs or CPU cores and its cost.</source>
+        <translation>时间线：按周显示各阶段的 GPU 或 CPU 核数及其费用。</translation>
+    </message>
+    <message>
+        <source>By rental mode</source>
+        <translation>按租用方式</translation>
+    </message>
+    <message>
+        <source>Week by week</source>
+        <translation>逐周</translation>
+    </message>
+    <message>
+        <source>Week</source>
+        <translation>周</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>CPU cores</source>
+        <translation>CPU 核</translation>
+    </message>
+    <message>
+        <source>What if the work grows ({phase})</source>
+        <translation>如果工作量增长（{phase}）</translation>
+    </message>
+    <message>
+        <source>2× parameters</source>
+        <translation>参数量 ×2</translation>
+    </message>
+    <message>
+        <source>10× data</source>
+        <translation>数据量 ×10</translation>
+    </message>
+    <message>
+        <source>next GPU count</source>
+        <translation>下一档 GPU 数</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>变化</translation>
+    </message>
+    <message>
+        <source>Fits</source>
+        <translation>放得下</translation>
+    </message>
+    <message>
+        <source>In place</source>
+        <translation>原地升级</translation>
+    </message>
+    <message>
+        <source>Layout changes</source>
+        <translation>并行布局变化</translation>
+    </message>
+    <message>
+        <source>per core-hour</source>
+        <translation>按核时</translation>
+    </message>
+    <message>
+        <source>nodes per month</source>
+        <translation>按月租节点</translation>
     </message>
     <message>
         <source>Notes</source>

@@ -1,0 +1,835 @@
+"""The project view: a team's work as ordered phases, each sized and priced for its own job, with one project
+cost, a week-by-week timeline and what-if growth of the main training phase. Pure (values in, values out).
+
+The planning guide (shared/notes/planning-guide.md §3, "Long view") asks for this: research and experiments
+(研发验证期) are short and fragmented — card-hours; stable training (稳定训练期) is long and continuous — whole
+machines once usage passes ~40 hours a week for several weeks; bursts (突发扩容) need elastic capacity;
+inference needs memory for the KV cache, not FLOPs; data cleaning and tokenisation belong on CPU nodes
+(混合算力调度), so GPU hours are not spent on preprocessing. And: will the plan survive 2× parameters, 10× data,
+or a move from 4 to 8 cards, and can the vendor upgrade the same server in place (预留升级空间)?
+
+One plan, one answer: a training-like phase (``research``, ``training``, ``burst``) *is* a
+:class:`~gpuplanner.core.scenario.Scenario` and its figures are :func:`evaluate.evaluate`'s Evaluation (its
+cost for the phase's rental mode, its calendar days); an ``inference`` phase is sized by
+:func:`inference.size_serving` and billed with the same :func:`cost.rental_costs` over the phase's serving
+hours; a ``cpu_preprocessing`` phase is sized from the data volume and the throughput per core in
+``resources/cpu.json`` (each figure with its source) and priced per core-hour or node-month. The project total is
+the sum of the phase costs, nothing else.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import Field, model_validator
+
+from . import cost as costmod
+from .architecture import ModelSource
+from .catalog_hw import get_gpu, load_gpus, lookup_gpu
+from .cost import HOURS_PER_MONTH, HOURS_PER_WEEK, MODES, Overheads, PriceTable
+from .errors import PlannerError, ScenarioError
+from .estimate import resolve
+from .evaluate import Evaluation, Layout, _with_batch, evaluate
+from .i18n import QT_TRANSLATE_NOOP
+from .inference import ServingModel, ServingSize, size_serving
+from .messages import Msg
+from .scenario import Scenario, _Section
+
+CTX = "Project"
+
+PhaseKind = Literal["research", "training", "burst", "inference", "cpu_preprocessing"]
+PHASE_KINDS: tuple[str, ...] = ("research", "training", "burst", "inference", "cpu_preprocessing")
+TRAINING_KINDS = ("research", "training", "burst")
+#: the scenario's ``constraints.phase`` word for each training-like kind (the rental model's work pattern)
+SCENARIO_PHASE = {"research": "research", "training": "stable", "burst": "burst"}
+KIND_LABELS = {
+    "research": QT_TRANSLATE_NOOP("Project", "research and experiments"),
+    "training": QT_TRANSLATE_NOOP("Project", "stable training"),
+    "burst": QT_TRANSLATE_NOOP("Project", "burst"),
+    "inference": QT_TRANSLATE_NOOP("Project", "inference"),
+    "cpu_preprocessing": QT_TRANSLATE_NOOP("Project", "CPU preprocessing"),
+}
+#: the planning guide's whole-machine rule: a job running more than ~40 hours a week for several weeks favours
+#: the whole machine (planning-guide.md §4 "Whole machine vs card-hours")
+WHOLE_MACHINE_HOURS_PER_WEEK = 40.0
+WEEKS_PER_MONTH = HOURS_PER_MONTH / HOURS_PER_WEEK
+CPU_MODES = ("core_hour", "node_month")
+WHAT_IF_CHANGES = ("params_x2", "tokens_x10", "upgrade_gpus")
+
+
+# ------------------------------------------------------------------------------------------------ schema
+
+
+class InferenceSpec(_Section):
+    """Serving after training: ``concurrency`` users, each holding up to ``context_tokens`` (prompt + answer),
+    answered at ``tokens_per_s_per_user`` at least."""
+
+    concurrency: int = Field(1, gt=0, le=1_000_000)
+    context_tokens: int = Field(4096, gt=0, le=10_000_000)
+    output_tokens: int = Field(512, gt=0, le=10_000_000, description="tokens generated per request")
+    prompt_tokens: int | None = Field(None, gt=0, le=10_000_000,
+                                      description="prompt tokens per request (default: context − output)")
+    precision: Literal["bf16", "fp8", "int8", "int4"] = "bf16"
+    kv_precision: Literal["bf16", "fp8"] | None = None
+    tokens_per_s_per_user: float | None = Field(20.0, gt=0, le=100_000,
+                                                description="latency target: output tokens/s each user sees")
+    gpu: str | None = Field(None, max_length=200, description="serve on this GPU (default: cheapest per token)")
+    gpu_candidates: list[str] | None = Field(None, max_length=200)
+
+    @model_validator(mode="after")
+    def _check(self) -> "InferenceSpec":
+        if self.output_tokens > self.context_tokens:
+            raise ValueError("output_tokens must not exceed context_tokens")
+        if self.prompt_tokens is not None and self.prompt_tokens + self.output_tokens > self.context_tokens:
+            raise ValueError("prompt_tokens + output_tokens must not exceed context_tokens")
+        return self
+
+    @property
+    def prompt(self) -> int:
+        return self.prompt_tokens if self.prompt_tokens is not None else self.context_tokens - self.output_tokens
+
+
+class CpuSpec(_Section):
+    """Data preparation on CPU nodes: ``data_gb`` of raw text cleaned and/or tokenised."""
+
+    data_gb: float = Field(gt=0, le=1e9)
+    clean: bool = True
+    tokenize: bool = True
+    cores_per_node: int = Field(64, gt=0, le=4096)
+    nodes: int | None = Field(None, gt=0, le=100_000, description="default: as many as finish in the phase's weeks")
+    clean_mb_s_per_core: float | None = Field(None, gt=0, le=1e6, description="your measured cleaning throughput")
+    tokenize_mb_s_per_core: float | None = Field(None, gt=0, le=1e6, description="your measured tokenisation throughput")
+    core_hour: float | None = Field(None, ge=0, le=1e6, description="your quote per core-hour")
+    node_month: float | None = Field(None, ge=0, le=1e9, description="your quote per node-month")
+    quote_currency: Literal["CNY", "USD"] | None = None
+
+
+class Phase(_Section):
+    """One phase of the project. Training-like phases carry a ``scenario`` (None: the document's scenario)."""
+
+    name: str = Field(min_length=1, max_length=120)
+    kind: PhaseKind
+    start_week: float | None = Field(None, ge=0, le=520, description="default: when the previous phase ends")
+    end_week: float | None = Field(None, gt=0, le=1040)
+    weeks: float | None = Field(None, gt=0, le=520, description="default: end − start, or what the work takes")
+    hours_per_week: float | None = Field(None, gt=0, le=168, description="default: the scenario's (168 for "
+                                                                           "inference and CPU phases)")
+    rental_mode: Literal["card_hour", "spot", "week", "month", "hybrid_week", "hybrid_month", "core_hour",
+                         "node_month"] | None = Field(None, description="default: the cheapest")
+    scenario: Scenario | None = None
+    inference: InferenceSpec | None = None
+    cpu: CpuSpec | None = None
+    notes: str = Field("", max_length=4000)
+
+    @model_validator(mode="after")
+    def _check(self) -> "Phase":
+        if self.kind == "inference" and self.inference is None:
+            raise ValueError("an inference phase needs an 'inference' section")
+        if self.kind == "cpu_preprocessing" and self.cpu is None:
+            raise ValueError("a cpu_preprocessing phase needs a 'cpu' section")
+        if self.kind == "inference" and self.weeks is None and self.end_week is None:
+            raise ValueError("an inference phase needs 'weeks' (how long it serves)")
+        if self.end_week is not None and self.start_week is not None and self.end_week <= self.start_week:
+            raise ValueError("end_week must be after start_week")
+        if self.end_week is not None and self.start_week is None:
+            raise ValueError("end_week needs start_week")
+        if self.rental_mode is not None:
+            cpu = self.kind == "cpu_preprocessing"
+            if cpu != (self.rental_mode in CPU_MODES):
+                raise ValueError(f"rental_mode {self.rental_mode!r} does not apply to a {self.kind} phase")
+        return self
+
+
+class Project(_Section):
+    """An ordered list of phases. ``main_phase`` names the training phase the what-if table grows (default:
+    the first ``training`` phase, else the first training-like one)."""
+
+    phases: list[Phase] = Field(min_length=1, max_length=64)
+    main_phase: str | None = Field(None, max_length=120)
+
+    @model_validator(mode="after")
+    def _check(self) -> "Project":
+        names = [p.name for p in self.phases]
+        if len(set(names)) != len(names):
+            raise ValueError("phase names must be unique")
+        if self.main_phase is not None:
+            match = [p for p in self.phases if p.name == self.main_phase]
+            if not match:
+                raise ValueError(f"main_phase {self.main_phase!r} is not a phase")
+            if match[0].kind not in TRAINING_KINDS:
+                raise ValueError("main_phase must be a research, training or burst phase")
+        return self
+
+    def main(self) -> Phase | None:
+        if self.main_phase is not None:
+            return next(p for p in self.phases if p.name == self.main_phase)
+        for kinds in (("training",), TRAINING_KINDS):
+            for p in self.phases:
+                if p.kind in kinds:
+                    return p
+        return None
+
+
+def single_phase_project(scenario: Scenario, name: str | None = None) -> Project:
+    """The project a plan without one stands for: one phase running the plan's scenario (its
+    ``constraints.phase`` word chooses the kind)."""
+    kind = {"research": "research", "burst": "burst"}.get(scenario.constraints.phase, "training")
+    return Project(phases=[Phase(name=name or kind, kind=kind)])
+
+
+# ------------------------------------------------------------------------------------------------ CPU
+
+
+@dataclass(frozen=True)
+class CpuPrice:
+    id: str
+    currency: str
+    core_hour: float | None
+    node_month: float | None
+    node_cores: int
+    provider: str
+    source: str
+    date: str
+    derived: tuple[str, ...] = ()
+    is_default: bool = True
+
+    def to_json(self) -> dict:
+        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.__dict__.items()}
+
+
+def _cpu_doc() -> dict:
+    from gpuplanner.resources import load_json
+
+    try:
+        doc = load_json("cpu.json")
+    except (OSError, ValueError) as err:
+        raise ScenarioError(f"cannot read resource file cpu.json: {err}") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("prices"), list) or not doc["prices"]:
+        raise ScenarioError("malformed resource file cpu.json")
+    return doc
+
+
+def cpu_throughput_defaults() -> dict[str, float]:
+    """MB/s per core for ``clean`` and ``tokenize`` (``resources/cpu.json``, each with its source)."""
+    t = _cpu_doc().get("throughput") or {}
+    return {"clean": float(t["clean_mb_s_per_core"]["value"]), "tokenize": float(t["tokenize_mb_s_per_core"]["value"])}
+
+
+def cpu_price(spec: CpuSpec, table: PriceTable) -> CpuPrice:
+    """The user's CPU quote, else the shipped default (``resources/cpu.json``) converted to the table's currency;
+    a missing node-month price is the core-hour price × cores × 730 h, flagged ``derived`` (no discount)."""
+    rec = _cpu_doc()["prices"][0]
+    cores = spec.cores_per_node
+    if spec.core_hour is not None or spec.node_month is not None:
+        cur = spec.quote_currency or table.currency
+        ch = table.convert(spec.core_hour, cur)
+        nm = table.convert(spec.node_month, cur)
+        base = CpuPrice("your_quote", table.currency, ch, nm, cores, "", QT_TRANSLATE_NOOP(CTX, "your quote"), "",
+                        is_default=False)
+    else:
+        ch = table.convert(float(rec["core_hour"]), rec["currency"])
+        nm = table.convert(rec.get("node_month"), rec["currency"]) if rec.get("node_month") is not None else None
+        base = CpuPrice(str(rec["id"]), table.currency, ch, nm, cores, str(rec.get("provider", "")),
+                        str(rec["source"]), str(rec["date"]))
+    if base.node_month is None and base.core_hour is not None:
+        base = CpuPrice(**{**base.__dict__, "node_month": base.core_hour * cores * HOURS_PER_MONTH,
+                           "derived": base.derived + ("node_month",)})
+    return base
+
+
+@dataclass(frozen=True)
+class CpuSize:
+    data_gb: float
+    mb_s_per_core: float  # combined throughput of the steps run
+    core_hours: float  # work
+    nodes: int
+    cores_per_node: int
+    run_hours: float  # on the clock, all nodes together
+    price: CpuPrice
+    mode_costs: dict[str, float]
+
+    def to_json(self) -> dict:
+        return {"data_gb": self.data_gb, "mb_s_per_core": self.mb_s_per_core, "core_hours": self.core_hours,
+                "nodes": self.nodes, "cores_per_node": self.cores_per_node, "run_hours": self.run_hours,
+                "price": self.price.to_json(), "mode_costs": dict(self.mode_costs)}
+
+
+def size_cpu(spec: CpuSpec, table: PriceTable, *, weeks: float | None, hours_per_week: float) -> CpuSize:
+    """Core-hours = data ÷ throughput per core (the steps run one after the other: ``1/Σ(1/rate)``); nodes: the
+    user's, else the fewest that finish within ``weeks`` at ``hours_per_week`` (one node without a duration).
+    Billed per core-hour for the run, or whole nodes per started month."""
+    d = cpu_throughput_defaults()
+    rates = []
+    if spec.clean:
+        rates.append(spec.clean_mb_s_per_core or d["clean"])
+    if spec.tokenize:
+        rates.append(spec.tokenize_mb_s_per_core or d["tokenize"])
+    if not rates:
+        raise ScenarioError(QT_TRANSLATE_NOOP(CTX, "a CPU phase must clean or tokenise (or both)"), field="cpu")
+    per_core = 1.0 / sum(1.0 / r for r in rates)
+    core_hours = spec.data_gb * 1000.0 / per_core / 3600.0
+    cores = spec.cores_per_node
+    if spec.nodes is not None:
+        nodes = spec.nodes
+    elif weeks is not None:
+        nodes = max(1, math.ceil(core_hours / (cores * weeks * hours_per_week) - 1e-9))
+    else:
+        nodes = 1
+    run_hours = core_hours / (nodes * cores)
+    price = cpu_price(spec, table)
+    costs: dict[str, float] = {}
+    if price.core_hour is not None:
+        costs["core_hour"] = nodes * cores * run_hours * price.core_hour
+    if price.node_month is not None:
+        months = run_hours * (HOURS_PER_WEEK / hours_per_week) / HOURS_PER_MONTH
+        costs["node_month"] = nodes * math.ceil(months - 1e-9) * price.node_month
+    return CpuSize(data_gb=spec.data_gb, mb_s_per_core=per_core, core_hours=core_hours, nodes=nodes,
+                   cores_per_node=cores, run_hours=run_hours, price=price, mode_costs=costs)
+
+
+# ------------------------------------------------------------------------------------------------ results
+
+
+@dataclass(frozen=True)
+class PhaseResult:
+    """One phase's figures. ``evaluation`` (training-like), ``serving`` (inference) or ``cpu`` holds the
+    details; the summary fields are read from it."""
+
+    name: str
+    kind: str
+    start_week: float
+    weeks: float
+    hours_per_week: float
+    resource: str  # "gpu" | "cpu"
+    device: str  # GPU id, or the CPU price id
+    device_name: str
+    count: int  # GPUs, or CPU cores
+    nodes: int
+    rental_mode: str | None
+    cost: float | None
+    currency: str
+    mode_costs: dict[str, float]
+    work_weeks: float  # what the work takes on the clock at hours_per_week
+    evaluation: Evaluation | None = None
+    serving: ServingSize | None = None
+    cpu: CpuSize | None = None
+    serving_alternatives: tuple[tuple[ServingSize, float | None, float | None], ...] = ()  # (size, cost, per M tokens)
+    messages: tuple[Msg, ...] = ()
+
+    @property
+    def end_week(self) -> float:
+        return self.start_week + self.weeks
+
+    @property
+    def gpu_hours(self) -> float:
+        return self.count * self.weeks * self.hours_per_week if self.resource == "gpu" else 0.0
+
+    @property
+    def cost_per_week(self) -> float | None:
+        return None if self.cost is None else self.cost / max(self.weeks, 1e-9)
+
+    @property
+    def cost_per_million_tokens(self) -> float | None:
+        """Inference: cost per million output tokens served at full load."""
+        if self.serving is None or self.cost is None:
+            return None
+        tokens = self.serving.tokens_per_s * 3600.0 * self.hours_per_week * self.weeks
+        return self.cost / max(tokens / 1e6, 1e-12)
+
+    def to_json(self) -> dict:
+        out: dict[str, Any] = {
+            "name": self.name, "kind": self.kind, "start_week": self.start_week, "end_week": self.end_week,
+            "weeks": self.weeks, "work_weeks": self.work_weeks, "hours_per_week": self.hours_per_week,
+            self.resource: self.device, "device_name": self.device_name, "count": self.count, "nodes": self.nodes,
+            "rental_mode": self.rental_mode, "cost": self.cost, "currency": self.currency,
+            "mode_costs": dict(self.mode_costs), "cost_per_week": self.cost_per_week,
+            "messages": [m.render() for m in self.messages],
+        }
+        if self.evaluation is not None:
+            ev = self.evaluation
+            out["training"] = {"fits": ev.fits, "memory_per_gpu_gib": ev.memory_total_gib,
+                               "calendar_days": ev.calendar_days, "compute_days": ev.compute_days, "mfu": ev.mfu,
+                               "tokens": ev.tokens, "layout": ev.layout.to_json(), "model": ev.model_name,
+                               "params": ev.params.total}
+        if self.serving is not None:
+            out["inference"] = {**self.serving.to_json(), "cost_per_million_tokens": self.cost_per_million_tokens,
+                                "alternatives": [{"gpu": s.gpu_id, "num_gpus": s.num_gpus, "cost": c,
+                                                  "cost_per_million_tokens": per_m}
+                                                 for s, c, per_m in self.serving_alternatives]}
+        if self.cpu is not None:
+            out["cpu_preprocessing"] = self.cpu.to_json()
+        return out
+
+
+@dataclass(frozen=True)
+class WhatIf:
+    """The main training phase re-evaluated with one change (``change`` in :data:`WHAT_IF_CHANGES`)."""
+
+    change: str
+    evaluation: Evaluation | None
+    fits: bool
+    calendar_days: float | None
+    cost: float | None
+    num_gpus: int
+    nodes: int
+    gpus_needed: int | None  # the smallest count (doubling, within max_gpus) at which it fits; None: none
+    in_place_upgrade: bool  # the same server(s) carry it: as they are or with cards in free slots
+    node_slots: int
+    layout_changes: tuple[str, ...]
+    rental_mode: str | None
+    base_rental_mode: str | None
+    note: Msg | None = None
+    diff: tuple[tuple[str, Any, Any], ...] = ()  # (field, before, after): :func:`layout_diff`
+
+    def to_json(self) -> dict:
+        return {"change": self.change, "fits": self.fits, "calendar_days": self.calendar_days, "cost": self.cost,
+                "num_gpus": self.num_gpus, "nodes": self.nodes, "gpus_needed": self.gpus_needed,
+                "in_place_upgrade": self.in_place_upgrade, "node_slots": self.node_slots,
+                "layout_changes": list(self.layout_changes), "rental_mode": self.rental_mode,
+                "base_rental_mode": self.base_rental_mode,
+                "memory_per_gpu_gib": None if self.evaluation is None else self.evaluation.memory_total_gib,
+                "note": None if self.note is None else self.note.render()}
+
+
+@dataclass(frozen=True)
+class ProjectResult:
+    phases: tuple[PhaseResult, ...]
+    currency: str
+    total_cost: float | None  # sum of the phase costs; None when a phase has no price
+    total_weeks: float
+    by_mode: dict[str, float]
+    by_kind: dict[str, float]
+    overlap_advice: tuple[Msg, ...]
+    rent_vs_build: Any
+    what_if: tuple[WhatIf, ...]
+    main_phase: str | None
+    messages: tuple[Msg, ...] = ()
+
+    @property
+    def weeks(self) -> int:
+        return max(1, math.ceil(self.total_weeks - 1e-9))
+
+    def weekly(self) -> list[dict]:
+        """Week by week: GPUs and CPU cores in use and the cost spread evenly over each phase's weeks (the
+        timeline chart's series)."""
+        rows = []
+        for w in range(self.weeks):
+            gpus = cpus = 0
+            c = 0.0
+            for p in self.phases:
+                overlap = max(0.0, min(p.end_week, w + 1) - max(p.start_week, w))
+                if overlap <= 0:
+                    continue
+                if p.resource == "gpu":
+                    gpus += p.count
+                else:
+                    cpus += p.count
+                if p.cost is not None:
+                    c += p.cost * overlap / max(p.weeks, 1e-9)
+            rows.append({"week": w + 1, "gpus": gpus, "cpu_cores": cpus, "cost": c})
+        return rows
+
+    def to_json(self) -> dict:
+        return {
+            "phases": [p.to_json() for p in self.phases], "currency": self.currency, "total_cost": self.total_cost,
+            "total_weeks": self.total_weeks, "by_rental_mode": dict(self.by_mode), "by_kind": dict(self.by_kind),
+            "timeline": self.weekly(), "overlap_advice": [m.render() for m in self.overlap_advice],
+            "rent_vs_build": None if self.rent_vs_build is None else self.rent_vs_build.to_json(),
+            "main_phase": self.main_phase, "what_if": [w.to_json() for w in self.what_if],
+            "messages": [m.render() for m in self.messages],
+        }
+
+
+# ------------------------------------------------------------------------------------------------ phases
+
+
+def phase_scenario(phase: Phase, base: Scenario) -> Scenario:
+    """The scenario a training-like phase runs: its own (else the document's), with the phase's kind as the
+    rental model's work pattern, the phase's hours per week where it sets them, and the project's currency
+    (one total in one currency: a phase's own quotes keep their currency and are converted)."""
+    s = phase.scenario or base
+    upd: dict[str, Any] = {"phase": SCENARIO_PHASE[phase.kind]}
+    if phase.hours_per_week is not None:
+        upd["hours_per_week"] = phase.hours_per_week
+    if s.constraints.currency != base.constraints.currency:
+        upd["currency"] = base.constraints.currency
+        if base.constraints.exchange_rate is not None:
+            upd["exchange_rate"] = base.constraints.exchange_rate
+    return s.model_copy(update={"constraints": s.constraints.model_copy(update=upd)})
+
+
+def _mode_cost(mode_costs: dict[str, float], chosen: str | None, fixed: str | None) -> tuple[str | None, float | None,
+                                                                                            Msg | None]:
+    if fixed is None:
+        return chosen, (mode_costs.get(chosen) if chosen else None), None
+    if fixed in mode_costs:
+        return fixed, mode_costs[fixed], None
+    return fixed, None, Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No price for the rental mode you chose ({mode}): enter a "
+                                                        "quote for it."), {"mode": fixed})
+
+
+def _training_phase(phase: Phase, base: Scenario, start: float, models: ModelSource | None,
+                    overheads: Overheads | None) -> PhaseResult:
+    s = phase_scenario(phase, base)
+    ev = evaluate(s, models, overheads=overheads)
+    msgs = list(ev.messages)
+    own = phase.scenario.constraints.currency if phase.scenario is not None else s.constraints.currency
+    if own != s.constraints.currency:
+        msgs.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "{name}: priced in {cur}, the project's currency ({own} in its own plan; quotes converted)."),
+            {"name": phase.name, "cur": s.constraints.currency, "own": own}))
+    mode, c, m = _mode_cost(dict(ev.mode_costs), ev.rental_mode, phase.rental_mode)
+    if m:
+        msgs.append(m)
+    h = s.constraints.hours_per_week
+    work_weeks = ev.calendar_days / 7.0
+    weeks = _weeks(phase, start) or work_weeks
+    if weeks + 1e-9 < work_weeks:
+        msgs.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "{name}: the work takes {need:.1f} weeks at {h:g} h/week, longer than the {weeks:g} weeks planned."),
+            {"name": phase.name, "need": work_weeks, "h": h, "weeks": weeks}))
+    return PhaseResult(name=phase.name, kind=phase.kind, start_week=start, weeks=weeks, hours_per_week=h,
+                       resource="gpu", device=ev.gpu_id, device_name=ev.gpu_name, count=ev.num_gpus, nodes=ev.nodes,
+                       rental_mode=mode, cost=c, currency=ev.currency, mode_costs=dict(ev.mode_costs),
+                       work_weeks=work_weeks, evaluation=ev, messages=tuple(msgs))
+
+
+def _weeks(phase: Phase, start: float) -> float | None:
+    if phase.weeks is not None:
+        return float(phase.weeks)
+    if phase.end_week is not None:
+        return float(phase.end_week) - start
+    return None
+
+
+def _serving_cost(size: ServingSize, table: PriceTable, *, weeks: float, hours_per_week: float,
+                  fixed: str | None) -> tuple[str | None, float | None, dict[str, float], Msg | None]:
+    try:
+        price = table.get(size.gpu_id)
+    except PlannerError:
+        price = None
+    if price is None:
+        return None, None, {}, Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No rental price for {gpu}: enter a quote."),
+                                   {"gpu": size.gpu_name})
+    nodes = max(1, -(-size.num_gpus // max(size.gpus_per_node, 1)))
+    # serving keeps the machines for the whole phase: one setup, no training checkpoints
+    arr = costmod.rental_costs(price, num_gpus=size.num_gpus, nodes=nodes, train_hours=weeks * hours_per_week,
+                               ckpt_bytes=0.0, setup_hours=Overheads().env_setup_hours,
+                               hours_per_week=hours_per_week, phase="stable")
+    costs = {m: float(arr.costs[i][0]) for i, m in enumerate(MODES) if math.isfinite(float(arr.costs[i][0]))}
+    best = MODES[int(arr.best[0])] if costs else None
+    mode, c, msg = _mode_cost(costs, best, fixed)
+    return mode, c, costs, msg
+
+
+def default_serving_candidates(table: PriceTable) -> list[str]:
+    """Datacenter and workstation GPUs with a rental price (consumer cards are left out of serving by default:
+    no ECC, licence terms; the user may list them)."""
+    out = []
+    for gid, g in load_gpus().items():
+        if g.gpu_class == "consumer" or g.vendor == "custom":
+            continue
+        try:
+            if table.get(gid) is not None:
+                out.append(gid)
+        except PlannerError:
+            continue
+    return out
+
+
+def _inference_phase(phase: Phase, base: Scenario, start: float, models: ModelSource | None,
+                     table: PriceTable) -> PhaseResult:
+    spec = phase.inference
+    assert spec is not None
+    s = phase.scenario or base
+    r = resolve(s, models)
+    m = ServingModel.of(r.arch, r.params)
+    h = float(phase.hours_per_week or 168.0)
+    weeks = _weeks(phase, start)
+    assert weeks is not None
+    cands = [spec.gpu] if spec.gpu else (spec.gpu_candidates or default_serving_candidates(table))
+    options = []
+    for gid in cands:
+        try:
+            g = lookup_gpu(gid, s.hardware.custom_gpus)
+        except PlannerError:
+            raise ScenarioError(f"inference.gpu: unknown GPU {gid!r}", field="inference.gpu") from None
+        size = size_serving(m, g, concurrency=spec.concurrency, context_tokens=spec.context_tokens,
+                            prompt_tokens=spec.prompt, output_tokens=spec.output_tokens, precision=spec.precision,
+                            kv_precision=spec.kv_precision, tokens_per_s_per_user=spec.tokens_per_s_per_user,
+                            gpus_per_node=g.gpus_per_node)
+        if size is None:
+            continue
+        mode, c, costs, msg = _serving_cost(size, table, weeks=weeks, hours_per_week=h, fixed=phase.rental_mode)
+        tokens = size.tokens_per_s * 3600.0 * h * weeks
+        per_m = None if c is None else c / max(tokens / 1e6, 1e-12)
+        options.append((size, mode, c, costs, msg, per_m))
+    if not options:
+        raise ScenarioError(QT_TRANSLATE_NOOP(
+            CTX, "{name}: no GPU can serve this model at the latency target inside one node"
+        ).format(name=phase.name), field="inference")
+    # cost per million tokens served decides (unpriced options last); the user's GPU is the only option
+    options.sort(key=lambda o: (o[5] is None, o[5] if o[5] is not None else 0.0, o[0].num_gpus))
+    size, mode, c, costs, msg, _ = options[0]
+    msgs = list(size.messages) + ([msg] if msg else [])
+    alts = tuple((o[0], o[2], o[5]) for o in options[:6])
+    return PhaseResult(name=phase.name, kind=phase.kind, start_week=start, weeks=weeks, hours_per_week=h,
+                       resource="gpu", device=size.gpu_id, device_name=size.gpu_name, count=size.num_gpus,
+                       nodes=max(1, -(-size.num_gpus // max(size.gpus_per_node, 1))), rental_mode=mode, cost=c,
+                       currency=table.currency, mode_costs=costs, work_weeks=weeks, serving=size,
+                       serving_alternatives=alts, messages=tuple(msgs))
+
+
+def _cpu_phase(phase: Phase, start: float, table: PriceTable) -> PhaseResult:
+    spec = phase.cpu
+    assert spec is not None
+    h = float(phase.hours_per_week or 168.0)
+    weeks = _weeks(phase, start)
+    size = size_cpu(spec, table, weeks=weeks, hours_per_week=h)
+    work_weeks = size.run_hours / h
+    msgs: list[Msg] = []
+    if weeks is not None and weeks + 1e-9 < work_weeks:
+        msgs.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "{name}: the work takes {need:.1f} weeks at {h:g} h/week, longer than the {weeks:g} weeks planned."),
+            {"name": phase.name, "need": work_weeks, "h": h, "weeks": weeks}))
+    if size.price.is_default:
+        msgs.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Default CPU price ({source}, {date}): replace it with your "
+                                                    "quote."), {"source": size.price.provider, "date": size.price.date}))
+    best = min(size.mode_costs, key=size.mode_costs.get) if size.mode_costs else None
+    mode, c, msg = _mode_cost(size.mode_costs, best, phase.rental_mode)
+    if msg:
+        msgs.append(msg)
+    return PhaseResult(name=phase.name, kind=phase.kind, start_week=start, weeks=weeks or work_weeks,
+                       hours_per_week=h, resource="cpu", device=size.price.id, device_name=size.price.provider,
+                       count=size.nodes * size.cores_per_node, nodes=size.nodes, rental_mode=mode, cost=c,
+                       currency=table.currency, mode_costs=dict(size.mode_costs), work_weeks=work_weeks, cpu=size,
+                       messages=tuple(msgs))
+
+
+# ------------------------------------------------------------------------------------------------ project
+
+
+def overlap_advice(phases: tuple[PhaseResult, ...], table: PriceTable) -> list[Msg]:
+    """Where GPU phases on the same GPU type overlap in time, the hours per week they use together against the
+    guide's ~40 h/week rule: above it one whole machine by the month covers both (when their cards fit in one
+    machine), below it card-hours."""
+    out: list[Msg] = []
+    gpu_phases = [p for p in phases if p.resource == "gpu"]
+    for i, a in enumerate(gpu_phases):
+        for b in gpu_phases[i + 1:]:
+            if a.device != b.device:
+                continue
+            lo, hi = max(a.start_week, b.start_week), min(a.end_week, b.end_week)
+            if hi - lo <= 1e-9:
+                continue
+            hours = min(HOURS_PER_WEEK, a.hours_per_week + b.hours_per_week)
+            try:
+                price = table.get(a.device)
+            except PlannerError:
+                price = None
+            machine = price.machine_gpus if price else 8
+            cards = max(a.count, b.count)
+            params = {"a": a.name, "b": b.name, "gpu": a.device_name, "h": hours, "from": lo, "to": hi,
+                      "n": cards, "machine": machine}
+            if hours > WHOLE_MACHINE_HOURS_PER_WEEK and cards <= machine:
+                out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+                    CTX, "Weeks {from:g}–{to:g}: {a} and {b} share {gpu} for {h:.0f} h/week together, above the "
+                         "~40 h/week rule: one whole {machine}-card machine by the month covers both, taking turns on "
+                         "its {n} cards."), params))
+            elif hours > WHOLE_MACHINE_HOURS_PER_WEEK:
+                out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+                    CTX, "Weeks {from:g}–{to:g}: {a} and {b} use {gpu} {h:.0f} h/week together, above the ~40 h/week "
+                         "rule, but need {n} cards, more than one {machine}-card machine: rent whole machines for the "
+                         "larger phase and share them."), params))
+            else:
+                out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+                    CTX, "Weeks {from:g}–{to:g}: {a} and {b} use {gpu} only {h:.0f} h/week together, under the "
+                         "~40 h/week rule: card-hours for both."), params))
+    return out
+
+
+def project_rent_vs_build(phases: tuple[PhaseResult, ...], table: PriceTable, total_weeks: float):
+    """Rent vs build over the project: the GPU type with the most GPU-hours, bought in the largest count any
+    phase uses and drawing power for the hours actually used, against what the project pays renting that type
+    over the project's months (:func:`cost.rent_vs_build`). None without GPU phases or prices."""
+    by_gpu: dict[str, list[PhaseResult]] = {}
+    for p in phases:
+        if p.resource == "gpu" and p.cost is not None:
+            by_gpu.setdefault(p.device, []).append(p)
+    if not by_gpu:
+        return None
+    gid, ps = max(by_gpu.items(), key=lambda kv: sum(p.gpu_hours for p in kv[1]))
+    count = max(p.count for p in ps)
+    months = max(total_weeks / WEEKS_PER_MONTH, 1e-9)
+    used_h_per_week = sum(p.gpu_hours for p in ps) / max(count * total_weeks, 1e-9)
+    try:
+        b = costmod.default_build_inputs(get_gpu(gid), count, table,
+                                         utilisation=min(1.0, used_h_per_week / HOURS_PER_WEEK))
+    except PlannerError:
+        return None
+    rent_monthly = sum(p.cost for p in ps) / months
+    return costmod.rent_vs_build(b, rent_monthly, months)
+
+
+def evaluate_project(project: Project, base: Scenario, models: ModelSource | None = None, *,
+                     overheads: Overheads | None = None, what_if: bool = True,
+                     checklist: dict[str, bool] | None = None) -> ProjectResult:
+    """Every phase in order (a phase starts when the previous one ends unless it sets ``start_week``), the
+    total (the sum of the phase costs), totals by rental mode and kind, overlap advice, rent vs build over the
+    project and the what-if table of the main training phase. Prices come from ``base.constraints``."""
+    table = PriceTable.from_constraints(base.constraints)
+    results: list[PhaseResult] = []
+    cursor = 0.0
+    for phase in project.phases:
+        start = float(phase.start_week) if phase.start_week is not None else cursor
+        if phase.kind in TRAINING_KINDS:
+            pr = _training_phase(phase, base, start, models, overheads)
+        elif phase.kind == "inference":
+            pr = _inference_phase(phase, base, start, models, table)
+        else:
+            pr = _cpu_phase(phase, start, table)
+        results.append(pr)
+        cursor = pr.end_week
+    phases = tuple(results)
+    known = [p.cost for p in phases if p.cost is not None]
+    total = sum(known) if len(known) == len(phases) else None
+    by_mode: dict[str, float] = {}
+    by_kind: dict[str, float] = {}
+    for p in phases:
+        if p.cost is not None:
+            by_mode[p.rental_mode or "?"] = by_mode.get(p.rental_mode or "?", 0.0) + p.cost
+            by_kind[p.kind] = by_kind.get(p.kind, 0.0) + p.cost
+    total_weeks = max((p.end_week for p in phases), default=0.0)
+    msgs: list[Msg] = []
+    if total is None:
+        msgs.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Some phases have no price: the project total is unknown until "
+                                                    "you enter quotes for them."), {}))
+    main = project.main()
+    wi: tuple[WhatIf, ...] = ()
+    if what_if and main is not None:
+        base_pr = next(p for p in phases if p.name == main.name)
+        wi = tuple(what_if_table(base_pr.evaluation, models, overheads=overheads,
+                                 vendor_confirmed=(checklist or {}).get("in_place_upgrade")))
+    return ProjectResult(phases=phases, currency=table.currency, total_cost=total, total_weeks=total_weeks,
+                         by_mode=by_mode, by_kind=by_kind, overlap_advice=tuple(overlap_advice(phases, table)),
+                         rent_vs_build=project_rent_vs_build(phases, table, total_weeks), what_if=wi,
+                         main_phase=None if main is None else main.name, messages=tuple(msgs))
+
+
+# ------------------------------------------------------------------------------------------------ what-if
+
+
+def node_slots(ev: Evaluation) -> int:
+    """GPU slots of one server of the plan: the plan's node size, never more than the GPU's catalog node."""
+    g = ev._extra["resolved"].gpu
+    cat = int(g.gpus_per_node or ev.gpus_per_node)
+    return max(1, min(int(ev.gpus_per_node), cat))
+
+
+def next_gpu_count(num_gpus: int, slots: int) -> int:
+    """The next size up: double the cards inside one server (4 → 8) up to its slots, then double the nodes
+    (1 → 2 nodes, 2 → 4 …)."""
+    if num_gpus < slots:
+        return min(slots, num_gpus * 2)
+    nodes = -(-num_gpus // slots)
+    return nodes * 2 * slots
+
+
+def _with_gpus(s: Scenario, n: int) -> Scenario | None:
+    return _with_batch(s.model_copy(update={"hardware": s.hardware.model_copy(update={"num_gpus": n})}))
+
+
+def layout_diff(a: Evaluation, b: Evaluation) -> tuple[tuple[str, Any, Any], ...]:
+    """(field, before, after) for the GPU count, the nodes and every :class:`Layout` field that differs."""
+    out: list[tuple[str, Any, Any]] = []
+    if a.num_gpus != b.num_gpus:
+        out.append(("num_gpus", a.num_gpus, b.num_gpus))
+    if a.nodes != b.nodes:
+        out.append(("nodes", a.nodes, b.nodes))
+    la, lb = a.layout.to_json(), b.layout.to_json()
+    out += [(k, la[k], lb[k]) for k in la if la[k] != lb[k]]
+    return tuple(out)
+
+
+def layout_changes(a: Evaluation, b: Evaluation) -> tuple[str, ...]:
+    """:func:`layout_diff` as ``"field before→after"`` (the CLI's JSON)."""
+    return tuple(f"{k} {x}→{y}" for k, x, y in layout_diff(a, b))
+
+
+def _doubled_params(s: Scenario, arch: Any) -> Scenario:
+    """Twice the parameters at the same width: twice the layers (the non-embedding parameters double; the
+    layout keeps its pipeline stages)."""
+    return s.model_copy(update={"model": s.model.model_copy(update={"num_hidden_layers": 2 * int(arch.num_layers)})})
+
+
+def what_if_table(ev: Evaluation, models: ModelSource | None = None, *, overheads: Overheads | None = None,
+                  vendor_confirmed: bool | None = None) -> list[WhatIf]:
+    """The main training phase grown three ways (module docstring). Each is :func:`evaluate` of the changed
+    scenario on the same servers; where it no longer fits, the GPU count doubles (within ``max_gpus``) until it
+    does (``gpus_needed``). ``in_place_upgrade`` is true only when the count it needs stays within one server's
+    slots (:func:`node_slots`): the vendor adds cards to the same machine, no data migration; it is never
+    suggested beyond the slots."""
+    s = ev.scenario
+    slots = node_slots(ev)
+    limit = max(s.constraints.max_gpus, ev.num_gpus)
+    out: list[WhatIf] = []
+    variants = [("params_x2", _doubled_params(s, ev.arch)),
+                ("tokens_x10", s.model_copy(update={"data": s.data.model_copy(update={"tokens": s.data.tokens * 10})})),
+                ("upgrade_gpus", _with_gpus(s, next_gpu_count(ev.num_gpus, slots)))]
+    for change, s2 in variants:
+        ev2 = None
+        if s2 is not None:
+            try:
+                ev2 = evaluate(s2, models, overheads=overheads, rent_vs_build=False)
+            except (PlannerError, ValueError):
+                ev2 = None
+        if ev2 is None:
+            out.append(WhatIf(change=change, evaluation=None, fits=False, calendar_days=None, cost=None,
+                              num_gpus=ev.num_gpus, nodes=ev.nodes, gpus_needed=None, in_place_upgrade=False,
+                              node_slots=slots, layout_changes=(), rental_mode=None, base_rental_mode=ev.rental_mode,
+                              note=Msg(CTX, QT_TRANSLATE_NOOP(CTX, "This layout cannot run the change."), {})))
+            continue
+        needed: int | None = ev2.num_gpus if ev2.fits else None
+        n = ev2.num_gpus
+        while needed is None and change != "upgrade_gpus":
+            n = next_gpu_count(n, slots)
+            if n > limit:
+                break
+            s3 = _with_gpus(s2, n)
+            if s3 is None:
+                continue
+            try:
+                e3 = evaluate(s3, models, overheads=overheads, rent_vs_build=False)
+            except (PlannerError, ValueError):
+                continue
+            if e3.fits:
+                needed = n
+        in_place = needed is not None and needed <= slots and ev.nodes == 1
+        note = None
+        if change == "upgrade_gpus" or (needed is not None and needed > ev.num_gpus):
+            if in_place:
+                note = Msg(CTX, QT_TRANSLATE_NOOP(
+                    CTX, "{n} cards fit in the same {slots}-slot server: ask the vendor to add cards in place "
+                         "(vendor checklist: in-place upgrade{confirmed})."),
+                    {"n": needed, "slots": slots,
+                     "confirmed": Msg(CTX, QT_TRANSLATE_NOOP(CTX, ", confirmed")) if vendor_confirmed
+                     else Msg(CTX, QT_TRANSLATE_NOOP(CTX, ", not yet confirmed"))})
+            elif needed is not None:
+                note = Msg(CTX, QT_TRANSLATE_NOOP(
+                    CTX, "{n} cards need more than one {slots}-slot server: new nodes, data migration and a network "
+                         "test."), {"n": needed, "slots": slots})
+        if needed is None and change != "upgrade_gpus":
+            note = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Does not fit up to {n} GPUs (constraints.max_gpus)."),
+                       {"n": limit})
+        if change == "tokens_x10" and ev2.rental_mode != ev.rental_mode and ev2.rental_mode is not None:
+            note = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Ten times the data changes the cheapest rental from {a} to {b}."),
+                       {"a": Msg("Cost", costmod.MODE_LABELS.get(ev.rental_mode or "card_hour", "")),
+                        "b": Msg("Cost", costmod.MODE_LABELS[ev2.rental_mode])})
+        out.append(WhatIf(change=change, evaluation=ev2, fits=ev2.fits, calendar_days=ev2.calendar_days,
+                          cost=ev2.cost, num_gpus=ev2.num_gpus, nodes=ev2.nodes, gpus_needed=needed,
+                          in_place_upgrade=bool(in_place), node_slots=slots, layout_changes=layout_changes(ev, ev2),
+                          rental_mode=ev2.rental_mode, base_rental_mode=ev.rental_mode, note=note,
+                          diff=layout_diff(ev, ev2)))
+    return out

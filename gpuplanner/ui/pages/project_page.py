@@ -1,0 +1,685 @@
+"""Step 8: the project — the plan's phases (CPU preprocessing, research, training, burst, inference), each
+with its duration, hours per week and rental mode; one project cost, a Gantt timeline and the what-if table.
+
+The page edits the plan file's ``project`` (kept in the document's UI state until it is saved, see
+``MainWindow.document``) and shows :func:`gpuplanner.core.project.evaluate_project`'s answer: every figure is
+read from the :class:`~gpuplanner.core.project.ProjectResult`, nothing is computed here. A training-like phase
+either runs the plan of steps 1–5 (its workload is edited on those pages: "Edit workload") or carries its own
+scenario (a copy of the plan taken with "Use the current plan").
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction, QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView, QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox, QHBoxLayout, QHeaderView, QLabel,
+    QLineEdit, QListWidget, QListWidgetItem, QMenu, QPushButton, QSizePolicy, QSpinBox, QStackedWidget,
+    QTableWidget, QTableWidgetItem, QToolButton, QVBoxLayout, QWidget,
+)
+
+from gpuplanner.core.errors import PlannerError
+from gpuplanner.core.project import KIND_LABELS, PHASE_KINDS, TRAINING_KINDS, Project, evaluate_project
+from gpuplanner.formatting import format_money
+
+from .base import BasePage
+
+#: the phase a new entry of each kind starts with
+_NEW_PHASE = {
+    "cpu_preprocessing": {"kind": "cpu_preprocessing", "weeks": 1, "cpu": {"data_gb": 100}},
+    "research": {"kind": "research", "weeks": 2, "hours_per_week": 40},
+    "training": {"kind": "training"},
+    "burst": {"kind": "burst", "weeks": 1},
+    "inference": {"kind": "inference", "weeks": 4, "inference": {"concurrency": 50, "context_tokens": 4096}},
+}
+_KIND_COLOURS = {"cpu_preprocessing": "#9e9e9e", "research": "#66bb6a", "training": "#1565c0", "burst": "#ef6c00",
+                 "inference": "#8e24aa"}
+_GPU_MODES = ("card_hour", "spot", "week", "month", "hybrid_week", "hybrid_month")
+_CPU_MODES = ("core_hour", "node_month")
+
+
+def kind_name(kind: str) -> str:
+    from PySide6.QtCore import QCoreApplication
+
+    return QCoreApplication.translate("Project", KIND_LABELS.get(kind, kind))
+
+
+def mode_name(mode: str | None) -> str:
+    from PySide6.QtCore import QCoreApplication
+
+    from gpuplanner.core.cost import MODE_LABELS
+
+    if mode is None:
+        return "—"
+    if mode == "core_hour":
+        return QCoreApplication.translate("ProjectPage", "per core-hour")
+    if mode == "node_month":
+        return QCoreApplication.translate("ProjectPage", "nodes per month")
+    return QCoreApplication.translate("Cost", MODE_LABELS.get(mode, mode))
+
+
+class TimelineChart(QWidget):
+    """The project's phases as bars over the weeks (a Gantt chart), labelled with GPUs/CPU cores and cost."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        import pyqtgraph as pg
+
+        from ..charts import configure_pyqtgraph
+
+        configure_pyqtgraph()
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.plot = pg.PlotWidget()
+        self.plot.setFixedHeight(230)
+        self.plot.setMouseEnabled(x=False, y=False)
+        self.plot.getPlotItem().setMenuEnabled(False)
+        self.plot.getPlotItem().hideButtons()
+        self.plot.getPlotItem().showGrid(x=True, y=False, alpha=0.25)
+        lay.addWidget(self.plot)
+        self.bars: list[Any] = []
+        self.week_unit = "wk"
+
+    def set_result(self, res, currency: str, axis_label: str) -> None:
+        import pyqtgraph as pg
+
+        pi = self.plot.getPlotItem()
+        pi.clear()
+        self.bars = []
+        if res is None:
+            return
+        n = len(res.phases)
+        for i, ph in enumerate(res.phases):
+            y = n - 1 - i
+            colour = QColor(_KIND_COLOURS.get(ph.kind, "#777777"))
+            bar = pg.BarGraphItem(x0=[ph.start_week], width=[max(ph.weeks, 0.05)], y=[y], height=0.55,
+                                  brush=pg.mkBrush(colour), pen=pg.mkPen("k", width=1))
+            pi.addItem(bar)
+            self.bars.append(bar)
+            what = f"{ph.count}× {ph.device}" if ph.resource == "gpu" else f"{ph.count} CPU"
+            cost = "—" if ph.cost is None else format_money(ph.cost, currency, decimals=0)
+            if ph.cost_per_week is not None and ph.weeks > 1:
+                cost += f" ({format_money(ph.cost_per_week, currency, decimals=0)}/{self.week_unit})"
+            right = ph.start_week > max(res.total_weeks, 1.0) / 2
+            name = kind_name(ph.kind) if ph.name == ph.kind else ph.name
+            text = pg.TextItem(f"{name} · {what} · {cost}", color="k", anchor=(1.0 if right else 0.0, 1.0))
+            text.setPos(ph.end_week if right else ph.start_week, y + 0.3)  # just above the bar
+            pi.addItem(text)
+        pi.setXRange(0, max(res.total_weeks, 1.0) * 1.02, padding=0)
+        pi.setYRange(-0.5, n - 0.1, padding=0)
+        pi.getAxis("left").setTicks([[(n - 1 - i, "") for i in range(n)]])
+        pi.setLabel("bottom", axis_label)
+
+
+class ProjectPage(BasePage):
+    def title(self) -> str:
+        return self.tr("Project")
+
+    # ------------------------------------------------------------------------------------------ build
+    def build(self) -> None:
+        self._loading = False
+        self.result = None
+        self.error = ""
+        # ---- phases: list and buttons
+        self.phases_box = QGroupBox()
+        pl = QHBoxLayout(self.phases_box)
+        self.list = QListWidget()
+        self.list.setObjectName("project_phases")
+        self.list.setMaximumHeight(130)
+        self.list.currentRowChanged.connect(self._on_row)
+        pl.addWidget(self.list, 1)
+        bl = QVBoxLayout()
+        self.add_btn = QToolButton()
+        self.add_btn.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.add_menu = QMenu(self)
+        self.add_actions: dict[str, QAction] = {}
+        for kind in PHASE_KINDS:
+            a = self.add_menu.addAction("")
+            a.triggered.connect(lambda _c=False, k=kind: self.add_phase(k))
+            self.add_actions[kind] = a
+        self.add_btn.setMenu(self.add_menu)
+        self.remove_btn = QPushButton()
+        self.up_btn = QPushButton()
+        self.down_btn = QPushButton()
+        self.remove_btn.clicked.connect(self.remove_phase)
+        self.up_btn.clicked.connect(lambda: self.move_phase(-1))
+        self.down_btn.clicked.connect(lambda: self.move_phase(1))
+        for b in (self.add_btn, self.remove_btn, self.up_btn, self.down_btn):
+            b.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+            bl.addWidget(b)
+        bl.addStretch(1)
+        pl.addLayout(bl)
+        self.body.addWidget(self.phases_box)
+
+        # ---- the selected phase
+        self.edit_box = QGroupBox()
+        form = QFormLayout(self.edit_box)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.form = form
+        self.name = QLineEdit()
+        self.name.setMaxLength(120)
+        self.name.editingFinished.connect(self._edited)
+        self.kind = QComboBox()
+        for k in PHASE_KINDS:
+            self.kind.addItem("", k)
+        self.kind.currentIndexChanged.connect(self._kind_changed)
+        self.weeks = QDoubleSpinBox()
+        self.weeks.setRange(0, 520)
+        self.weeks.setDecimals(1)
+        self.weeks.setSingleStep(1)
+        self.weeks.valueChanged.connect(self._edited)
+        self.hours = QDoubleSpinBox()
+        self.hours.setRange(0, 168)
+        self.hours.setDecimals(0)
+        self.hours.valueChanged.connect(self._edited)
+        self.mode = QComboBox()
+        self.mode.currentIndexChanged.connect(self._edited)
+        self.labels: dict[str, QLabel] = {}
+        for key, w in (("name", self.name), ("kind", self.kind), ("weeks", self.weeks), ("hours", self.hours),
+                       ("mode", self.mode)):
+            self.labels[key] = QLabel()
+            form.addRow(self.labels[key], w)
+        # kind-specific part
+        self.detail = QStackedWidget()
+        self.detail.addWidget(self._build_training())
+        self.detail.addWidget(self._build_inference())
+        self.detail.addWidget(self._build_cpu())
+        form.addRow(self.detail)
+        self.body.addWidget(self.edit_box)
+
+        # ---- results
+        self.result_box = QGroupBox()
+        rl = QVBoxLayout(self.result_box)
+        self.total = QLabel()
+        self.total.setObjectName("project_total")
+        f = self.total.font()
+        f.setBold(True)
+        self.total.setFont(f)
+        rl.addWidget(self.total)
+        self.table = QTableWidget(0, 5)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)  # resources elide
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.table.setMaximumHeight(160)
+        rl.addWidget(self.table)
+        self.timeline = TimelineChart()
+        rl.addWidget(self.timeline)
+        self.advice = QLabel()
+        self.advice.setWordWrap(True)
+        self.advice.setTextFormat(Qt.TextFormat.PlainText)
+        self.advice.setStyleSheet("color: #444;")
+        rl.addWidget(self.advice)
+        self.body.addWidget(self.result_box)
+        self.whatif_box = QGroupBox()
+        wl = QVBoxLayout(self.whatif_box)
+        self.whatif = QTableWidget(0, 6)
+        self.whatif.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.whatif.verticalHeader().setVisible(False)
+        self.whatif.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.whatif.horizontalHeader().setStretchLastSection(True)
+        self.whatif.setMaximumHeight(130)
+        wl.addWidget(self.whatif)
+        self.error_label = QLabel()
+        self.error_label.setWordWrap(True)
+        self.error_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.error_label.setStyleSheet("color: #b71c1c;")
+        self.body.addWidget(self.error_label)
+        self.body.addWidget(self.whatif_box)
+
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(250)
+        self._timer.timeout.connect(self.recompute)
+        self.load_from_model()
+
+    def _build_training(self) -> QWidget:
+        w = QWidget()
+        lay = QVBoxLayout(w)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.workload = QLabel()
+        self.workload.setWordWrap(True)
+        self.workload.setTextFormat(Qt.TextFormat.PlainText)
+        lay.addWidget(self.workload)
+        row = QHBoxLayout()
+        self.edit_workload_btn = QPushButton()
+        self.edit_workload_btn.clicked.connect(self.edit_workload)
+        self.take_plan_btn = QPushButton()
+        self.take_plan_btn.clicked.connect(self.take_current_plan)
+        self.use_plan_btn = QPushButton()
+        self.use_plan_btn.clicked.connect(self.use_document_plan)
+        for b in (self.edit_workload_btn, self.take_plan_btn, self.use_plan_btn):
+            row.addWidget(b)
+        row.addStretch(1)
+        lay.addLayout(row)
+        return w
+
+    def _build_inference(self) -> QWidget:
+        w = QWidget()
+        form = QFormLayout(w)
+        form.setContentsMargins(0, 0, 0, 0)
+        self.concurrency = QSpinBox()
+        self.concurrency.setRange(1, 1_000_000)
+        self.context = QSpinBox()
+        self.context.setRange(16, 10_000_000)
+        self.context.setSingleStep(1024)
+        self.output = QSpinBox()
+        self.output.setRange(1, 10_000_000)
+        self.output.setSingleStep(128)
+        self.precision = QComboBox()
+        for p in ("bf16", "fp8", "int8", "int4"):
+            self.precision.addItem(p, p)
+        self.speed = QDoubleSpinBox()
+        self.speed.setRange(0, 100_000)
+        self.speed.setDecimals(0)
+        self.serve_gpu = QComboBox()
+        self.serve_gpu.addItem("", None)
+        from gpuplanner.core.catalog_hw import load_gpus
+
+        for gid, g in load_gpus().items():
+            self.serve_gpu.addItem(g.name, gid)
+        for sig in (self.concurrency.valueChanged, self.context.valueChanged, self.output.valueChanged,
+                    self.precision.currentIndexChanged, self.speed.valueChanged, self.serve_gpu.currentIndexChanged):
+            sig.connect(self._edited)
+        for key, wid in (("concurrency", self.concurrency), ("context", self.context), ("output", self.output),
+                         ("precision", self.precision), ("speed", self.speed), ("serve_gpu", self.serve_gpu)):
+            self.labels[key] = QLabel()
+            form.addRow(self.labels[key], wid)
+        return w
+
+    def _build_cpu(self) -> QWidget:
+        w = QWidget()
+        form = QFormLayout(w)
+        form.setContentsMargins(0, 0, 0, 0)
+        self.data_gb = QDoubleSpinBox()
+        self.data_gb.setRange(0.001, 1e9)
+        self.data_gb.setDecimals(0)
+        self.data_gb.setSingleStep(10)
+        self.cores = QSpinBox()
+        self.cores.setRange(1, 4096)
+        for sig in (self.data_gb.valueChanged, self.cores.valueChanged):
+            sig.connect(self._edited)
+        for key, wid in (("data_gb", self.data_gb), ("cores", self.cores)):
+            self.labels[key] = QLabel()
+            form.addRow(self.labels[key], wid)
+        return w
+
+    # ------------------------------------------------------------------------------------------ texts
+    def retranslate(self) -> None:
+        self.heading.setText(self.tr("8 · Project"))
+        self.intro.setText(self.tr(
+            "A team does not rent for one run: list the phases — data cleaning on CPU nodes, experiments, stable "
+            "training, bursts, serving — each sized and priced for its own job. The total is the sum of the "
+            "phases; the what-if table grows the main training phase."))
+        self.phases_box.setTitle(self.tr("Phases (in order)"))
+        self.add_btn.setText(self.tr("Add phase"))
+        for k, a in self.add_actions.items():
+            a.setText(kind_name(k))
+        self.remove_btn.setText(self.tr("Remove"))
+        self.up_btn.setText(self.tr("Move up"))
+        self.down_btn.setText(self.tr("Move down"))
+        self.edit_box.setTitle(self.tr("Selected phase"))
+        texts = {"name": self.tr("Name"), "kind": self.tr("Kind"), "weeks": self.tr("Weeks"),
+                 "hours": self.tr("Hours per week"), "mode": self.tr("Rental mode"),
+                 "concurrency": self.tr("Concurrent users"), "context": self.tr("Context per user"),
+                 "output": self.tr("Answer length"), "precision": self.tr("Serving precision"),
+                 "speed": self.tr("Speed per user"), "serve_gpu": self.tr("Serve on"),
+                 "data_gb": self.tr("Raw text"), "cores": self.tr("Cores per node")}
+        for k, lab in self.labels.items():
+            lab.setText(texts[k])
+        for i in range(self.kind.count()):
+            self.kind.setItemText(i, kind_name(self.kind.itemData(i)))
+        self.weeks.setSpecialValueText(self.tr("what the work takes"))
+        self.weeks.setSuffix(self.tr(" weeks"))
+        self.hours.setSpecialValueText(self.tr("the plan's"))
+        self.hours.setSuffix(self.tr(" h/week"))
+        self.context.setSuffix(self.tr(" tokens"))
+        self.output.setSuffix(self.tr(" tokens"))
+        self.speed.setSuffix(self.tr(" tokens/s"))
+        self.speed.setSpecialValueText(self.tr("no target"))
+        self.data_gb.setSuffix(" GB")
+        self.serve_gpu.setItemText(0, self.tr("cheapest per million tokens"))
+        self.edit_workload_btn.setText(self.tr("Edit workload…"))
+        self.edit_workload_btn.setToolTip(self.tr("The plan's model, training and data are set in steps 1–5"))
+        self.take_plan_btn.setText(self.tr("Use the current plan"))
+        self.take_plan_btn.setToolTip(self.tr("Give this phase its own copy of the plan as it is now"))
+        self.use_plan_btn.setText(self.tr("Follow the plan"))
+        self.use_plan_btn.setToolTip(self.tr("Drop this phase's own copy: it runs the plan of steps 1–5"))
+        self.result_box.setTitle(self.tr("Project cost and timeline"))
+        self.whatif_box.setTitle(self.tr("What if the work grows"))
+        self.table.setHorizontalHeaderLabels([self.tr("Phase"), self.tr("Weeks"), self.tr("Resources"),
+                                              self.tr("Rental"), self.tr("Cost")])
+        self.whatif.setHorizontalHeaderLabels([self.tr("Change"), self.tr("Fits"), self.tr("Days"), self.tr("Cost"),
+                                               self.tr("In place"), self.tr("Layout changes")])
+        self._refresh_list_texts()
+        if hasattr(self, "_data"):
+            self._on_row(self.list.currentRow())  # the editor's texts (workload sentence, rental modes)
+        self.show_result()
+
+    # ------------------------------------------------------------------------------------------ data
+    def project_data(self) -> dict:
+        return self._data
+
+    def load_from_model(self) -> None:
+        """The document's project (UI state ``project``), else one phase running the plan."""
+        data = self.model.ui.get("project")
+        if not isinstance(data, dict) or not data.get("phases"):
+            from gpuplanner.core.project import single_phase_project
+
+            data = single_phase_project(self.model.user_scenario()).model_dump(mode="json", exclude_none=True)
+        self._data = copy.deepcopy(data)
+        self._loading = True
+        self.list.clear()
+        for _ in self._data["phases"]:
+            self.list.addItem(QListWidgetItem())
+        self._loading = False
+        self._refresh_list_texts()
+        self.list.setCurrentRow(0)
+        self._on_row(0)
+        self.recompute()
+
+    def _refresh_list_texts(self) -> None:
+        if not hasattr(self, "_data"):
+            return
+        for i, ph in enumerate(self._data["phases"]):
+            item = self.list.item(i)
+            if item is not None:
+                item.setText(self.tr("{0}. {1} ({2})").format(
+                    i + 1, self.display_name(ph.get("name", ""), ph.get("kind", "")), kind_name(ph.get("kind", ""))))
+
+    def _phase(self) -> dict | None:
+        i = self.list.currentRow()
+        phases = self._data["phases"]
+        return phases[i] if 0 <= i < len(phases) else None
+
+    def _store(self) -> None:
+        """Validate and keep the project in the document (the model's UI state), then recompute."""
+        try:
+            Project.model_validate(self._data)
+        except ValueError as err:
+            from gpuplanner.core.scenario import format_validation_error
+
+            self.error = format_validation_error(err) if hasattr(err, "errors") else str(err)
+            self.show_result()
+            return
+        self.error = ""
+        self.model.set_ui("project", copy.deepcopy(self._data))
+        self._timer.start()
+
+    # ------------------------------------------------------------------------------------------ actions
+    def add_phase(self, kind: str) -> None:
+        names = {p["name"] for p in self._data["phases"]}
+        base = kind_name(kind)
+        name, n = base, 2
+        while name in names:
+            name, n = f"{base} {n}", n + 1
+        ph = {"name": name, **copy.deepcopy(_NEW_PHASE[kind])}
+        self._data["phases"].append(ph)
+        self.list.addItem(QListWidgetItem())
+        self._refresh_list_texts()
+        self.list.setCurrentRow(len(self._data["phases"]) - 1)
+        self._store()
+
+    def remove_phase(self) -> None:
+        i = self.list.currentRow()
+        if len(self._data["phases"]) <= 1 or i < 0:
+            return
+        removed = self._data["phases"].pop(i)
+        if self._data.get("main_phase") == removed.get("name"):
+            self._data.pop("main_phase", None)
+        self.list.takeItem(i)
+        self._refresh_list_texts()
+        self.list.setCurrentRow(min(i, len(self._data["phases"]) - 1))
+        self._store()
+
+    def move_phase(self, step: int) -> None:
+        i = self.list.currentRow()
+        j = i + step
+        phases = self._data["phases"]
+        if i < 0 or not (0 <= j < len(phases)):
+            return
+        phases[i], phases[j] = phases[j], phases[i]
+        self._refresh_list_texts()
+        self.list.setCurrentRow(j)
+        self._store()
+
+    def edit_workload(self) -> None:
+        win = self.window()
+        if hasattr(win, "go_to"):
+            win.go_to(0)
+
+    def take_current_plan(self) -> None:
+        ph = self._phase()
+        if ph is None:
+            return
+        ph["scenario"] = self.model.scenario.model_dump(mode="json", exclude_none=True)
+        self._on_row(self.list.currentRow())
+        self._store()
+
+    def use_document_plan(self) -> None:
+        ph = self._phase()
+        if ph is None:
+            return
+        ph.pop("scenario", None)
+        self._on_row(self.list.currentRow())
+        self._store()
+
+    # ------------------------------------------------------------------------------------------ editor
+    def _fill_mode_combo(self, kind: str | None = None) -> None:
+        ph = self._phase() if hasattr(self, "_data") else None
+        kind = kind or (ph or {}).get("kind", "training")
+        modes = _CPU_MODES if kind == "cpu_preprocessing" else _GPU_MODES
+        was = self._loading
+        self._loading = True
+        self.mode.clear()
+        self.mode.addItem(self.tr("the cheapest"), None)
+        for m in modes:
+            self.mode.addItem(mode_name(m), m)
+        cur = (ph or {}).get("rental_mode")
+        self.mode.setCurrentIndex(max(0, self.mode.findData(cur)) if cur else 0)
+        self._loading = was
+
+    def _on_row(self, i: int) -> None:
+        ph = self._phase()
+        self.edit_box.setEnabled(ph is not None)
+        self.remove_btn.setEnabled(len(self._data["phases"]) > 1)
+        self.up_btn.setEnabled(i > 0)
+        self.down_btn.setEnabled(0 <= i < len(self._data["phases"]) - 1)
+        if ph is None:
+            return
+        self._loading = True
+        self.name.setText(self.display_name(ph.get("name", ""), ph.get("kind", "")))
+        self.kind.setCurrentIndex(max(0, self.kind.findData(ph.get("kind"))))
+        self.weeks.setValue(float(ph.get("weeks") or 0))
+        self.hours.setValue(float(ph.get("hours_per_week") or 0))
+        self._fill_mode_combo(ph.get("kind"))
+        kind = ph.get("kind")
+        if kind in TRAINING_KINDS:
+            self.detail.setCurrentIndex(0)
+            own = ph.get("scenario")
+            if own:
+                model = (own.get("model") or {}).get("preset") or (own.get("model") or {}).get("name") or "?"
+                hw = own.get("hardware") or {}
+                self.workload.setText(self.tr("Its own workload: {0} on {1} × {2}.").format(
+                    model, hw.get("num_gpus", 1), hw.get("gpu", "?")))
+            else:
+                self.workload.setText(self.tr("Runs the plan of steps 1–5 (model, training, data, hardware)."))
+            self.use_plan_btn.setEnabled(bool(own))
+        elif kind == "inference":
+            self.detail.setCurrentIndex(1)
+            inf = ph.get("inference") or {}
+            self.concurrency.setValue(int(inf.get("concurrency", 1)))
+            self.context.setValue(int(inf.get("context_tokens", 4096)))
+            self.output.setValue(int(inf.get("output_tokens", 512)))
+            self.precision.setCurrentIndex(max(0, self.precision.findData(inf.get("precision", "bf16"))))
+            self.speed.setValue(float(inf.get("tokens_per_s_per_user", 20.0) or 0))
+            self.serve_gpu.setCurrentIndex(max(0, self.serve_gpu.findData(inf.get("gpu"))))
+        else:
+            self.detail.setCurrentIndex(2)
+            cpu = ph.get("cpu") or {}
+            self.data_gb.setValue(float(cpu.get("data_gb", 100)))
+            self.cores.setValue(int(cpu.get("cores_per_node", 64)))
+        self._loading = False
+
+    def _kind_changed(self) -> None:
+        if self._loading:
+            return
+        ph = self._phase()
+        if ph is None:
+            return
+        kind = self.kind.currentData()
+        if kind == ph.get("kind"):
+            return
+        keep = {"name": ph["name"]}
+        ph.clear()
+        ph.update(keep)
+        ph.update(copy.deepcopy(_NEW_PHASE[kind]))
+        self._refresh_list_texts()
+        self._on_row(self.list.currentRow())
+        self._store()
+
+    def _edited(self) -> None:
+        if self._loading:
+            return
+        ph = self._phase()
+        if ph is None:
+            return
+        old_name = ph.get("name")
+        name = self.name.text().strip() or old_name
+        if name == self.display_name(old_name, ph.get("kind", "")):
+            name = old_name  # the shown name of a phase named after its kind is not a rename
+        ph["name"] = name
+        if self._data.get("main_phase") == old_name:
+            self._data["main_phase"] = name
+        for key, value in (("weeks", self.weeks.value()), ("hours_per_week", self.hours.value())):
+            if value > 0:
+                ph[key] = value
+            else:
+                ph.pop(key, None)
+        mode = self.mode.currentData()
+        if mode:
+            ph["rental_mode"] = mode
+        else:
+            ph.pop("rental_mode", None)
+        kind = ph.get("kind")
+        if kind == "inference":
+            inf = dict(ph.get("inference") or {})
+            inf.update({"concurrency": self.concurrency.value(), "context_tokens": self.context.value(),
+                        "output_tokens": self.output.value(), "precision": self.precision.currentData(),
+                        "tokens_per_s_per_user": self.speed.value() or None})
+            if (inf.get("prompt_tokens") or 0) + inf["output_tokens"] > inf["context_tokens"]:
+                inf.pop("prompt_tokens", None)
+            gpu = self.serve_gpu.currentData()
+            if gpu:
+                inf["gpu"] = gpu
+            else:
+                inf.pop("gpu", None)
+            ph["inference"] = inf
+        elif kind == "cpu_preprocessing":
+            cpu = dict(ph.get("cpu") or {})
+            cpu.update({"data_gb": self.data_gb.value(), "cores_per_node": self.cores.value()})
+            ph["cpu"] = cpu
+        self._refresh_list_texts()
+        self._store()
+
+    # ------------------------------------------------------------------------------------------ results
+    def on_model_changed(self, section: str) -> None:
+        if section == "all":
+            self.load_from_model()
+        elif section not in ("ui", "meta"):
+            self._timer.start()  # the plan changed: the phases that run it change with it
+
+    def recompute(self) -> None:
+        """Ask the core for the project (:func:`core.project.evaluate_project`); the page only shows it."""
+        try:
+            project = Project.model_validate(self._data)
+            from gpuplanner.io.model_files import ModelFiles
+
+            checklist = {k: bool(v.get("checked")) for k, v in (self.model.ui.get("checklist") or {}).items()
+                         if isinstance(v, dict)}
+            self.result = evaluate_project(project, self.model.scenario, ModelFiles(self.model.base_dir),
+                                           checklist=checklist)
+            self.error = ""
+        except PlannerError as err:
+            self.result, self.error = None, str(err)
+        except ValueError as err:
+            self.result, self.error = None, str(err).splitlines()[0]
+        self.show_result()
+
+    def show_result(self) -> None:
+        res = self.result
+        self.error_label.setText(self.error)
+        self.error_label.setVisible(bool(self.error))
+        if res is None:
+            self.total.setText(self.tr("No result: {0}").format(self.error) if self.error else "")
+            self.table.setRowCount(0)
+            self.whatif.setRowCount(0)
+            self.timeline.set_result(None, "CNY", "")
+            self.advice.setText("")
+            return
+        cur = res.currency
+        total = "—" if res.total_cost is None else format_money(res.total_cost, cur, decimals=0)
+        self.total.setText(self.tr("Project total: {0} over {1:.1f} weeks").format(total, res.total_weeks))
+        self.table.setRowCount(len(res.phases))
+        for r, ph in enumerate(res.phases):
+            what = (self.tr("{0} × {1}").format(ph.count, ph.device_name) if ph.resource == "gpu"
+                    else self.tr("{0} node(s), {1} CPU cores").format(ph.nodes, ph.count))
+            cells = [self.display_name(ph.name, ph.kind), f"{ph.start_week:g}–{ph.end_week:.1f}", what,
+                     mode_name(ph.rental_mode),
+                     "—" if ph.cost is None else format_money(ph.cost, cur, decimals=0)]
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if c == 4:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.table.setItem(r, c, item)
+        self.timeline.week_unit = self.tr("week")
+        self.timeline.set_result(res, cur, self.tr("weeks from the start"))
+        notes = [_tr_msg(m) for m in res.overlap_advice]
+        for ph in res.phases:
+            notes += [_tr_msg(m) for m in ph.messages]
+        if res.rent_vs_build is not None:
+            notes.append(_tr_msg(res.rent_vs_build.sentence))
+        self.advice.setText("\n".join(f"• {n}" for n in notes))
+        names = {"params_x2": self.tr("2× parameters"), "tokens_x10": self.tr("10× data"),
+                 "upgrade_gpus": self.tr("next GPU count")}
+        self.whatif.setRowCount(len(res.what_if))
+        for r, w in enumerate(res.what_if):
+            cells = [names.get(w.change, w.change), self.tr("yes") if w.fits else self.tr("no"),
+                     "—" if w.calendar_days is None else f"{w.calendar_days:.1f}",
+                     "—" if w.cost is None else format_money(w.cost, cur, decimals=0),
+                     self.tr("yes") if w.in_place_upgrade else self.tr("no"),
+                     ", ".join(f"{self._field_name(k)} {a}→{b}" for k, a, b in w.diff) or "—"]
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if w.note is not None:
+                    item.setToolTip(_tr_msg(w.note))
+                self.whatif.setItem(r, c, item)
+
+
+    def _field_name(self, key: str) -> str:
+        names = {"num_gpus": self.tr("GPUs"), "nodes": self.tr("nodes"), "dp": "DP", "tp": "TP", "pp": "PP",
+                 "cp": "CP", "ep": "EP", "vpp": "VPP", "zero": "ZeRO", "grad_accum": self.tr("accumulation"),
+                 "micro_batch_size": self.tr("micro-batch"), "global_batch_size": self.tr("global batch"),
+                 "recompute": self.tr("recompute"), "framework": self.tr("framework"),
+                 "sequence_parallel": "SP", "offload_optimizer": self.tr("optimizer offload"),
+                 "offload_params": self.tr("parameter offload")}
+        return names.get(key, key)
+
+    def display_name(self, phase_name: str, kind: str) -> str:
+        """A phase named after its kind (a plan without a project: one phase called ``training``) is shown
+        under the kind's translated name."""
+        return kind_name(kind) if phase_name == kind else phase_name
+
+
+def _tr_msg(m) -> str:
+    from gpuplanner.i18n import translate_message
+
+    try:
+        return translate_message(m.context, m.text, m.params)
+    except (KeyError, IndexError, ValueError):
+        return m.render()

@@ -1,0 +1,48 @@
+"""Prints the table of docs/validation_inference.md: TensorRT-LLM perf-overview throughput (NVIDIA/TensorRT-LLM
+commit 00f3768, docs/source/performance/perf-overview.md) against core/inference.max_throughput_per_gpu."""
+from gpuplanner.core.scenario import Scenario
+from gpuplanner.core.estimate import resolve
+from gpuplanner.core.catalog_hw import get_gpu
+from gpuplanner.core import inference as inf
+import statistics
+rows_isl=[(128,128),(128,2048),(128,4096),(500,2000),(1000,1000),(1000,2000),(2048,128),(2048,2048),(5000,500),(20000,2000)]
+tables={
+ ("llama-3.1-8b","h200-sxm-141gb",1):[27911,26221,18027,20770,17744,16828,3538,12194,3902,1804],
+ ("llama-3.1-8b","h100-sxm-80gb",1):[28312,22714,14325,17660,15220,13899,3450,9305,3459,1351],
+ ("llama-3.1-70b","h200-sxm-141gb",1):[3803,4336,2872,3666,2909,2994,442,2003,566,283],
+ ("llama-3.1-70b","h100-sxm-80gb",2):[6378,6651,4199,5222,4205,4146,762,3082,898,437],
+}
+allerr=[]
+out=[]
+for (preset,gpu,tp),vals in tables.items():
+    r=resolve(Scenario.model_validate({'model':{'preset':preset}}))
+    m=inf.ServingModel.of(r.arch,r.params); g=get_gpu(gpu)
+    errs=[]
+    for (isl,osl),meas in zip(rows_isl,vals):
+        per=inf.max_throughput_per_gpu(m,g,prompt_tokens=isl,output_tokens=osl,precision='fp8',tp=tp)
+        pred=per*tp
+        e=pred/meas-1; errs.append(abs(e)); allerr.append(abs(e))
+        out.append(f"| {preset} | {gpu} | TP{tp} FP8 | {isl}/{osl} | {meas:,} | {pred:,.0f} | {e*100:+.0f}% |")
+    out.append(f"| | | | **median \\|error\\|** | | | **{statistics.median(errs)*100:.0f}%** |")
+print("\n".join(out))
+print("overall median", statistics.median(allerr), "max", max(allerr), len(allerr))
+def M(p):
+    r=resolve(Scenario.model_validate({'model':{'preset':p}})); return inf.ServingModel.of(r.arch,r.params)
+rows=[("llama-2-7b","h100-sxm-80gb","fp8",768,1,128,128,19694),("llama-2-7b","h100-sxm-80gb","fp8",112,1,128,2048,6818),
+("llama-2-7b","h100-sxm-80gb","fp8",80,1,2048,128,2244),("llama-2-7b","h100-sxm-80gb","fp8",48,1,2048,2048,2740),
+("llama-2-70b","h100-sxm-80gb","fp8",1024,2,128,128,2657),("llama-2-70b","h100-sxm-80gb","fp8",480,4,128,2048,1486),
+("llama-2-70b","h100-sxm-80gb","fp8",96,2,2048,128,306),("llama-2-70b","h100-sxm-80gb","fp8",64,2,2048,2048,547),
+("llama-2-7b","a100-sxm-80gb","bf16",384,1,128,128,5586),("llama-2-7b","a100-sxm-80gb","bf16",60,1,128,2048,1928),
+("llama-2-7b","a100-sxm-80gb","bf16",52,1,2048,128,591)]
+errs=[]
+for p,g,prec,b,tp,i,o,meas in rows:
+    v=inf.static_batch_tokens_per_s_per_gpu(M(p),get_gpu(g),batch=b,prompt_tokens=i,output_tokens=o,precision=prec,tp=tp)
+    e=v/meas-1; errs.append(abs(e)); print(f"| {p} | {g} | {prec.upper()} TP{tp} | {b} | {i}/{o} | {meas:,} | {v:,.0f} | {e*100:+.0f}% |")
+print("median static-batch", statistics.median(errs))
+lat=[("llama-2-7b","h100-sxm-80gb","fp8",1,128,7),("llama-2-7b","h100-sxm-80gb","fp8",1,2048,36),("llama-2-70b","h100-sxm-80gb","fp8",4,128,26),("llama-2-70b","h100-sxm-80gb","fp8",4,2048,109),
+("llama-2-7b","a100-sxm-80gb","bf16",1,128,16),("llama-2-7b","a100-sxm-80gb","bf16",1,2048,133),("llama-2-70b","a100-sxm-80gb","bf16",4,128,47),("llama-2-70b","a100-sxm-80gb","bf16",4,2048,377)]
+e2=[]
+for p,g,prec,tp,i,meas in lat:
+    v=inf.time_to_first_token_s(M(p),get_gpu(g),prompt_tokens=i,precision=prec,tp=tp)*1000
+    e=v/meas-1; e2.append(abs(e)); print(f"| {p} | {g} | {prec.upper()} TP{tp} | 1 | {i} | {meas} | {v:.0f} | {e*100:+.0f}% |")
+print("median ttft", statistics.median(e2))
