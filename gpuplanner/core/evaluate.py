@@ -500,6 +500,7 @@ class Scaling:
     ideal_tokens_per_s: tuple[float, ...]
     required_tokens_per_s: float | None   # what meets the deadline (hours worked per week counted)
     deadline_days: float | None           # calendar days, compared with ``calendar_days``
+    memory: "MemoryByCount | None" = None  # memory per GPU against GPU count (:func:`memory_by_gpu_count`)
 
 
 def _doublings(group: int, limit: int) -> list[int]:
@@ -584,4 +585,168 @@ def scaling(scenario: Scenario, models: ModelSource | None = None, max_gpus: int
     if base is not None:
         ideal_x = [n for n in sorted({n for sr in series for n in sr.gpus}) if n >= base[0]]
         ideal_y = [base[1] * n / base[0] for n in ideal_x]
-    return Scaling(tuple(series), tuple(ideal_x), tuple(ideal_y), req, c.deadline_days)
+    try:
+        mem = memory_by_gpu_count(scenario, models, resolved=r0, max_gpus=max_gpus)
+    except (PlannerError, ValueError):
+        mem = None
+    return Scaling(tuple(series), tuple(ideal_x), tuple(ideal_y), req, c.deadline_days, mem)
+
+
+# ------------------------------------------------------------------------------- memory against GPU count
+
+
+@dataclass(frozen=True)
+class MemoryAtCount:
+    """Memory per GPU at one GPU count: the layout that needs the least (``memory``/``layout``) and the
+    plan's own layout with data parallelism grown or shrunk to this count (``current``); None where no
+    layout of this kind runs at this count."""
+
+    num_gpus: int
+    layout: Layout | None
+    memory: MemoryBreakdown | None
+    current: MemoryBreakdown | None
+
+
+@dataclass(frozen=True)
+class CardCapacity:
+    gpu_id: str
+    name: str
+    memory_gib: float
+
+
+@dataclass(frozen=True)
+class MemoryByCount:
+    """Memory per GPU against GPU count for the plan's model and method (the chart "how many cards?"), with
+    the capacity of each candidate card; ``headroom`` is the scenario's safety margin in GiB."""
+
+    points: tuple[MemoryAtCount, ...]
+    cards: tuple[CardCapacity, ...]
+    plan_gpu_id: str
+    headroom: float
+
+
+def _pow2_upto(n: int) -> list[int]:
+    out, v = [], 1
+    while v <= n:
+        out.append(v)
+        v *= 2
+    return out
+
+
+def _checked(r0: Any, s2: Scenario, models: ModelSource | None) -> Any:
+    """``r0`` for the scenario ``s2`` (same model and GPU) after :func:`estimate.resolve`'s layout checks
+    (TP divides the heads, EP the data-parallel degree, …); raises ScenarioError like resolve."""
+    return resolve(s2, _ArchSource(r0.arch))
+
+
+class _ArchSource:
+    """A :class:`ModelSource` that gives the architecture already read (no file is read again)."""
+
+    def __init__(self, arch: Any):
+        self.arch = arch
+
+    def load(self, ref: str) -> Any:
+        return self.arch
+
+
+def memory_by_gpu_count(scenario: Scenario, models: ModelSource | None = None, counts: Any = None, *,
+                        resolved: Any = None, max_gpus: int | None = None,
+                        max_candidates_tried: int = 6) -> MemoryByCount:
+    """Memory per GPU at each GPU count for the scenario's model, method, precision, optimizer, framework,
+    recompute policy and micro-batch (what the user chose); the layout (TP, PP, CP, EP, ZeRO stage) is the
+    one needing the least memory per GPU among those the framework runs (:mod:`core.frameworks`: which
+    parallelisms and ZeRO stages it supports, the highest ZeRO stage beside pipeline stages), with TP
+    inside one server and the global batch kept whole (``global_batch_size`` divisible by micro-batch ×
+    data-parallel degree).
+
+    All layouts of a count are ranked with one vectorised call of :func:`memory.memory_arrays` (the search's
+    formulas); the least one is then :func:`evaluate` of its complete scenario, so the figure shown is the
+    Evaluation's own (a layout that evaluate rejects is skipped for the next one). Ties go to the smaller
+    model-parallel group (less communication), then to the lower ZeRO stage.
+
+    ``counts`` defaults to 1, 2, 4, … up to ``max_gpus`` or ``constraints.max_gpus`` (and the plan's own count). Cards are
+    ``constraints.gpu_candidates`` (the Hardware page's ticked GPUs) plus the plan's GPU, with known memory.
+    """
+    from .catalog_hw import lookup_gpu
+    from .frameworks import FRAMEWORKS
+
+    r0 = resolved or resolve(scenario, models)
+    s = r0.scenario
+    h, p, t, c = s.hardware, s.parallel, s.training, s.constraints
+    arch = r0.arch
+    if counts is None:
+        limit = max(h.num_gpus, max_gpus or c.max_gpus or 1)
+        counts = sorted(set(_pow2_upto(min(limit, 4096))) | {h.num_gpus})
+    counts = [int(n) for n in counts if int(n) >= 1]
+    sup = FRAMEWORKS[t.framework]
+    g = max(1, h.gpus_per_node)
+    tps = [v for v in _pow2_upto(g) if arch.num_heads % v == 0 and (arch.num_kv_heads % v == 0 or v <= 1)]
+    if not sup.tensor_parallel:
+        tps = [1]
+    pps = [v for v in _pow2_upto(arch.num_layers) if arch.num_layers % v == 0] if sup.pipeline_parallel else [1]
+    cps = [v for v in (1, 2, 4, 8) if t.seq_len % v == 0 and (v == 1 or sup.context_parallel)]
+    cps = [v for v in cps if v <= max(1, p.cp)] or [1]   # context parallelism only as far as the user took it
+    eps = [1]
+    if arch.is_moe and sup.expert_parallel:
+        eps = [e for e in _pow2_upto(min(int(arch.num_experts or 1), 64)) if int(arch.num_experts or 1) % e == 0]
+    offload_params = bool(p.offload_params) and 3 in sup.zero_stages
+    zeros = (3,) if offload_params else tuple(sup.zero_stages)
+    gbs = t.global_batch_size
+    mbs = t.micro_batch_size
+    kw = memory_kwargs(r0)
+    kw["offload_params"] = offload_params
+    rc = RECOMPUTE_CODES[t.recompute]
+    table = PriceTable.from_constraints(c)
+    points = []
+    for n in counts:
+        N, TP, PP, CP, EP, Z = (a.ravel() for a in np.meshgrid([n], tps, pps, cps, eps, zeros, indexing="ij"))
+        grp = TP * PP * CP
+        ok = (n % grp == 0) & (TP <= min(n, g)) & ((PP == 1) | (n > 1))
+        dp = np.where(ok, n // np.maximum(grp, 1), 0)
+        ok &= (EP == 1) | ((dp % np.maximum(EP, 1) == 0) & (dp >= EP))
+        ok &= (PP == 1) | (Z <= sup.pipeline_max_zero)
+        if gbs is not None:
+            ok &= gbs % np.maximum(mbs * dp, 1) == 0
+        best = None
+        if ok.any():
+            TP, PP, CP, EP, Z, dp = TP[ok], PP[ok], CP[ok], EP[ok], Z[ok], dp[ok]
+            ga = np.maximum(1, (gbs // np.maximum(mbs * dp, 1)) if gbs is not None else 1)
+            sp = (TP > 1) & bool(sup.sequence_parallel)
+            arr = memory_arrays(r0.facts, **kw, tp=TP, pp=PP, cp=CP, ep=EP, dp=dp, zero=Z, recompute=rc, mbs=mbs,
+                                sp=sp, grad_accum=ga, vpp=1, offload=p.offload_optimizer)
+            total = np.broadcast_to(np.asarray(arr["total"], dtype=float), TP.shape)
+            order = np.lexsort((Z, TP * PP * CP * EP, total))
+            for i in order[:max_candidates_tried]:
+                par = p.model_copy(update={"tp": int(TP[i]), "pp": int(PP[i]), "cp": int(CP[i]), "ep": int(EP[i]),
+                                           "vpp": 1, "zero": int(Z[i]), "sequence_parallel": bool(sp[i]),
+                                           "offload_params": offload_params})
+                s2 = s.model_copy(update={"hardware": h.model_copy(update={"num_gpus": n}), "parallel": par})
+                try:
+                    s2 = Scenario.model_validate(s2.model_dump())
+                    ev = evaluate(s2, resolved=_checked(r0, s2, models), prices=table, rent_vs_build=False)
+                except (PlannerError, ValueError):
+                    continue
+                best = (ev.layout, ev.memory)
+                break
+        cur = None
+        if n % (p.tp * p.pp * p.cp) == 0:
+            s3 = _with_batch(s.model_copy(update={"hardware": h.model_copy(update={"num_gpus": n})}))
+            if s3 is not None:
+                try:
+                    cur = evaluate(s3, resolved=_checked(r0, s3, models), prices=table,
+                                   rent_vs_build=False).memory
+                except (PlannerError, ValueError):
+                    cur = None
+        points.append(MemoryAtCount(n, best[0] if best else None, best[1] if best else None, cur))
+    ids = list(c.gpu_candidates or [])
+    if r0.gpu.id not in ids:
+        ids.insert(0, r0.gpu.id)
+    cards = []
+    for gid in ids:
+        try:
+            gpu = lookup_gpu(gid, h.custom_gpus)
+        except PlannerError:
+            continue
+        if gpu.memory_gib:
+            cards.append(CardCapacity(gpu.id, gpu.name, float(gpu.memory_gib)))
+    return MemoryByCount(tuple(points), tuple(cards), r0.gpu.id, float(s.assumptions.memory_headroom_gib))
