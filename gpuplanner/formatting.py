@@ -346,3 +346,27 @@ def format_date(date: _dt.date | _dt.datetime, lang: str | None = None, long: bo
     if long:
         return f"{_EN_MONTHS[date.month - 1]} {date.day}, {date.year}"
     return f"{date.month}/{date.day}/{date.year % 100:02d}"
+
+
+# ---------------------------------------------------------------------------------------- GPU names
+
+#: Regional suffixes of catalog GPU names, translated at display time (the product name stays as sold).
+_REGION_SUFFIXES = {" (China)": " (中国特供版)"}
+_VENDOR_PREFIXES = ("NVIDIA GeForce ", "NVIDIA ", "AMD Instinct ", "AMD ", "Huawei ")
+
+
+def gpu_display_name(name: str, short: bool = False, lang: str | None = None) -> str:
+    """A GPU's name as a person reads it: the product name unchanged, a regional suffix such as ``(China)``
+    in the display language (``H20 96GB (中国特供版)``); ``short`` drops the vendor prefix (``NVIDIA …``)."""
+    lang = normalize_lang(lang)
+    out = str(name)
+    if short:
+        for prefix in _VENDOR_PREFIXES:
+            if out.startswith(prefix):
+                out = out[len(prefix):]
+                break
+    if lang == ZH:
+        for en, zh in _REGION_SUFFIXES.items():
+            if out.endswith(en):
+                out = out[: -len(en)] + zh
+    return out

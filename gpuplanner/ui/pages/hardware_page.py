@@ -149,6 +149,17 @@ class HardwarePage(BasePage):
         self.table_note.setStyleSheet("color: #555;")
         tl.addWidget(self.table_note)
 
+        # memory per GPU against GPU count, with each ticked card's capacity: "4 or 8 cards, and which?"
+        from ..charts import MemoryCountChart
+
+        self.count_chart = MemoryCountChart()
+        self.count_chart.setMinimumHeight(320)
+        self.body.addWidget(self.count_chart)
+        est = getattr(self.ctx, "estimator", None)
+        if est is not None and hasattr(est, "scalingUpdated"):
+            est.scalingUpdated.connect(self.count_chart.update_from)
+            self.count_chart.update_from(getattr(est, "scaling", None))
+
         self.net_box, nf = self.group()
         self.node = BoundCombo(m, "hardware.gpus_per_node", [1, 2, 4, 8, 16])
         nets = [nid for nid, n in load_networks().items() if n.kind == "inter_node"]

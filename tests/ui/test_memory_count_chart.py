@@ -1,0 +1,54 @@
+"""The chart "memory per GPU against GPU count" on the Hardware page: it shows the core's figures (each point
+an Evaluation), one capacity line per size of the ticked cards, GPU ticks at 1, 2, 4, 8, … and an empty state."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from gpuplanner.core.evaluate import memory_by_gpu_count
+from gpuplanner.io.scenario_files import load_scenario
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_chart_reads_the_core_figures(qtbot):
+    from gpuplanner.ui.charts import MemoryCountChart
+
+    s, models = load_scenario(ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json")
+    s = s.model_copy(update={"constraints": s.constraints.model_copy(
+        update={"gpu_candidates": ["a100-sxm-80gb", "rtx-4090-24gb", "h20-96gb"], "max_gpus": 16})})
+    res = memory_by_gpu_count(s, models)
+    c = MemoryCountChart()
+    qtbot.addWidget(c)
+    c.resize(600, 400)
+    c.update_from(res)
+    assert not c.empty.isVisible()
+    assert list(c.data["gpus"]) == [1, 2, 4, 8, 16]
+    assert list(c.data["gib"]) == [p.memory.total for p in res.points]
+    # H100 and A100 are both 80 GiB: one line naming both; one line per other size
+    assert c.data["capacities"] == [96.0, 80.0, 24.0]
+    legend = c.legend_label.text()
+    assert "H100&nbsp;SXM5&nbsp;80GB</span>, <span style='white-space:nowrap'>A100&nbsp;SXM4" in legend
+    assert "RTX&nbsp;4090&nbsp;24GB" in legend
+    ticks = [lab for _, lab in c.plot.getPlotItem().getAxis("bottom")._tickLevels[0]]
+    assert ticks == ["1", "2", "4", "8", "16"]
+    # hovering the 8-GPU point names its layout and the cards it fits on
+    tip = next(h.text for h in c._hover if abs(h.x - math.log10(8)) < 1e-9 and "ZeRO-3" in h.text)
+    assert "8 GPUs" in tip and "fits on" in tip and "RTX 4090" not in tip.split("fits on")[1]
+    c.update_from(None)
+    assert c.empty.text() and not c.data
+
+
+def test_hardware_page_shows_the_curve(win, qtbot):
+    win.go_to(4)
+    page = win.page("hardware")
+    win.estimator.run_scaling_now()
+    qtbot.waitUntil(lambda: bool(page.count_chart.data), timeout=5000)
+    mb = win.estimator.scaling.memory
+    assert list(page.count_chart.data["gib"]) == [p.memory.total for p in mb.points if p.memory is not None]
+    n = win.model.scenario.hardware.num_gpus
+    own = next(p for p in mb.points if p.num_gpus == n)
+    assert own.current.total == pytest.approx(win.estimator.result.evaluation.memory.total, rel=1e-9)
