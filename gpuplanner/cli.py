@@ -88,7 +88,9 @@ def run_cli(argv: list[str]) -> int:
         return int(args.func(args) or 0)
     except PlannerError as err:
         # one line, no control characters (a vendor's file must not drive the terminal), capped in length
-        print(f"gpuplanner: error: {one_line(err)}", file=sys.stderr)
+        first = err.args[0] if err.args else None  # a MsgStr keeps its message id: shown in the CLI's language
+        text = _lang.msg(first) if hasattr(first, "context") and hasattr(first, "params") else err
+        print(f"gpuplanner: error: {one_line(text)}", file=sys.stderr)
         return 2
     except (RecursionError, MemoryError, OverflowError):
         print("gpuplanner: error: the input is too large or nested too deeply", file=sys.stderr)

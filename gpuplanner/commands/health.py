@@ -14,6 +14,7 @@ import sys
 
 from ..io.safe_read import read_limited
 from ..verify.health import MAX_CHARS, HealthError, check_health
+from . import _lang
 
 _MARK = {"ok": "[ok]  ", "info": "[info]", "warn": "[warn]", "bad": "[BAD] "}
 
@@ -61,5 +62,5 @@ def run(args) -> int:
         print(head)
         print()
         for f in rep.findings:
-            print(f"{_MARK[f.severity]} {f.text}")
+            print(f"{_MARK[f.severity]} {_lang.msg(getattr(f, 'msg', None) or f.text)}")
     return 1 if args.strict and rep.worst == "bad" else 0

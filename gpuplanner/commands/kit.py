@@ -21,6 +21,7 @@ from ..verify.acceptance import analyse, before_after, load_kit_result, render_k
 from ..io.planfile import write_output
 from ..io.scenario_files import load_scenario
 from ._args import positive_int
+from . import _lang
 
 _MARK = {"ok": "[ok]  ", "info": "[info]", "warn": "[warn]", "bad": "[BAD] "}
 
@@ -131,7 +132,7 @@ def run_import(args) -> int:
                          f"  {_fmt(p.ratio and p.ratio * 100, '5.1f')}%{'  LOW' if p.low else ''}")
     lines.append("")
     for f in a.findings:
-        lines.append(f"{_MARK[f.severity]} {f.text}")
+        lines.append(f"{_MARK[f.severity]} {_lang.msg(getattr(f, 'msg', None) or f.text)}")
     if ba is not None:
         b, c = ba["before"], ba["after"]
         cur = b["currency"]
@@ -188,7 +189,7 @@ def _run_import_multinode(args, scenario) -> int:
                      f"{len(a.probe.get('failed') or [])} failed, {len(a.probe.get('cpu_fallback') or [])} on CPU")
     lines.append("")
     for f in a.findings:
-        lines.append(f"{_MARK[f.severity]} {f.text}")
+        lines.append(f"{_MARK[f.severity]} {_lang.msg(getattr(f, 'msg', None) or f.text)}")
     if ba is not None:
         b, c = ba["before"], ba["after"]
         lines += ["", f"Plan with the measured network (= {ba['effective_nics_per_node']} x {ba['network']} per node)",

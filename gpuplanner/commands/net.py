@@ -17,6 +17,7 @@ from ..io.safe_read import read_limited
 from ..verify.network import MAX_CHARS, NetworkError, diagnose_network, format_ports, parse_ports, plan_network, \
     planned_network
 from ._args import positive_int
+from . import _lang
 
 _MARK = {"ok": "[ok]  ", "info": "[info]", "warn": "[warn]", "bad": "[BAD] "}
 
@@ -72,5 +73,5 @@ def run(args) -> int:
             print(f"\nplan: {plan.nics} x {plan.name} per node ({plan.source or 'plan'})")
         print()
         for f in rep.findings:
-            print(f"{_MARK[f.severity]} {f.text}")
+            print(f"{_MARK[f.severity]} {_lang.msg(getattr(f, 'msg', None) or f.text)}")
     return 1 if args.strict and rep.worst == "bad" else 0

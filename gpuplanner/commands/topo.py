@@ -12,6 +12,7 @@ import sys
 
 from ..verify.topology import TopologyError, diagnose, format_matrix, parse_topo
 from ._args import positive_int
+from . import _lang
 
 _MARK = {"ok": "[ok]  ", "warn": "[warn]", "bad": "[BAD] "}
 
@@ -50,5 +51,5 @@ def run(args) -> int:
         print(format_matrix(topo))
         print()
         for f in diag.verdict:
-            print(f"{_MARK[f.severity]} {f.text}")
+            print(f"{_MARK[f.severity]} {_lang.msg(getattr(f, 'msg', None) or f.text)}")
     return 1 if args.strict and diag.worst == "bad" else 0

@@ -38,3 +38,23 @@ class Msg:
         if hasattr(msg, "text") and hasattr(msg, "context"):
             return cls(str(msg.context), str(msg.text), dict(getattr(msg, "params", {}) or {}))
         return cls("", str(msg), {})
+
+
+class MsgStr(str):
+    """An English sentence that is a plain ``str`` everywhere (CLI output, logs, exceptions, JSON) and also keeps
+    its message id (``context``, ``text``, ``params``), so a view can show it in the UI language
+    (``ui.text.tr_msg`` / ``i18n.translate_message``). For code that formatted a marked sentence at once."""
+
+    context: str
+    text: str
+    params: dict
+
+    @classmethod
+    def make(klass, context: str, template: str, /, **params: Any) -> "MsgStr":
+        rendered = template.format(**{k: v.render() if isinstance(v, Msg) else v for k, v in params.items()})
+        out = klass(rendered)
+        out.context, out.text, out.params = context, template, dict(params)
+        return out
+
+    def render(self) -> str:
+        return str.__str__(self)

@@ -682,6 +682,22 @@ def _field_error(name: str, err: ValidationError) -> PlanFileError:
     return PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "invalid plan"), loc or "(document)", msg)
 
 
+class PlanWarning(str):
+    """A warning about an opened file: the English sentence (a ``str`` for the CLI and logs) that also carries
+    its message id (``context``, ``text``, ``params``), so the app shows it in the UI language
+    (``ui.text.tr_msg``)."""
+
+    context: str
+    text: str
+    params: dict
+
+
+def _warning(text: str, **params: Any) -> PlanWarning:
+    w = PlanWarning(text.format(**params))
+    w.context, w.text, w.params = _CTX, text, dict(params)
+    return w
+
+
 def from_data(data: Any, name: str = "") -> tuple[PlanDocument, list[str]]:
     """Build a document from parsed JSON (migrating, splitting unknown keys); returns (doc, warnings)."""
     warnings: list[str] = []
@@ -691,14 +707,15 @@ def from_data(data: Any, name: str = "") -> tuple[PlanDocument, list[str]]:
     if "schema_version" not in data:
         if data and set(data) <= _SCENARIO_KEYS:  # a plain scenario JSON: import it as a new plan
             data = {"schema_version": CURRENT_SCHEMA, "scenario": data}
-            warnings.append(QT_TRANSLATE_NOOP(_CTX, "{name}: a scenario file, opened as a new plan").format(name=name))
+            warnings.append(_warning(QT_TRANSLATE_NOOP(_CTX, "{name}: a scenario file, opened as a new plan"),
+                                     name=name))
         else:
             raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "not a GPU Planner plan (no schema_version)"))
     data, original = migrate(data, name)
     if original < CURRENT_SCHEMA:
-        warnings.append(QT_TRANSLATE_NOOP(
-            _CTX, "{name}: written in plan format {n}; saving will upgrade it to format {m}").format(
-                name=name, n=original, m=CURRENT_SCHEMA))
+        warnings.append(_warning(QT_TRANSLATE_NOOP(
+            _CTX, "{name}: written in plan format {n}; saving will upgrade it to format {m}"),
+            name=name, n=original, m=CURRENT_SCHEMA))
     known, unknown = split_unknown(data, PlanDocument)
     try:
         doc = PlanDocument.model_validate(known)
@@ -714,9 +731,9 @@ def from_data(data: Any, name: str = "") -> tuple[PlanDocument, list[str]]:
         paths = unknown_field_paths(doc)
         shown = ", ".join(paths[:MAX_UNKNOWN_LISTED]) + (f" and {len(paths) - MAX_UNKNOWN_LISTED} more"
                                                           if len(paths) > MAX_UNKNOWN_LISTED else "")
-        warnings.append(QT_TRANSLATE_NOOP(
-            _CTX, "{name}: unknown fields kept as they are (made by a newer GPU Planner?): {fields}").format(
-                name=name, fields=shown))
+        warnings.append(_warning(QT_TRANSLATE_NOOP(
+            _CTX, "{name}: unknown fields kept as they are (made by a newer GPU Planner?): {fields}"),
+            name=name, fields=shown))
     try:  # whatever opens must also save
         json.dumps(to_data(doc), ensure_ascii=False, allow_nan=False).encode("utf-8")
     except UnicodeEncodeError:
@@ -984,11 +1001,11 @@ def _embed(doc: PlanDocument, base_dir: Path | None) -> tuple[EmbeddedModel | No
         try:
             arch = load_model_source(path)
         except PlannerError as err:
-            return None, [QT_TRANSLATE_NOOP(_CTX, "model not embedded: {why}").format(why=str(err))]
+            return None, [_warning(QT_TRANSLATE_NOOP(_CTX, "model not embedded: {why}"), why=str(err))]
         return EmbeddedModel(source=ms.hf_config, captured=_now(), arch=dataclasses.asdict(arch)), []
     if doc.embedded_model is not None and doc.embedded_model.source == ms.hf_config:
         return doc.embedded_model, []  # path missing here: keep what was embedded elsewhere
-    return None, [QT_TRANSLATE_NOOP(_CTX, "model not embedded: {path} not found").format(path=ms.hf_config)]
+    return None, [_warning(QT_TRANSLATE_NOOP(_CTX, "model not embedded: {path} not found"), path=ms.hf_config)]
 
 
 def save(doc: PlanDocument, path: str | os.PathLike, *, base_dir: str | os.PathLike | None = None,

@@ -612,7 +612,9 @@ class MainWindow(QMainWindow):
         page = self._doc.ui_state.current_page if self._doc is not None else None
         self.go_to(PAGE_KEYS.index(page) if page in PAGE_KEYS else 0)
         if warnings:
-            self.statusBar().showMessage(" · ".join(warnings), 10000)
+            from .text import tr_msg
+
+            self.statusBar().showMessage(" · ".join(tr_msg(w) for w in warnings), 10000)
         return True
 
     def file_save(self) -> bool:
@@ -699,7 +701,10 @@ class MainWindow(QMainWindow):
                 self._autosave.saved()
             except PlannerError:
                 pass
-        self.statusBar().showMessage(" · ".join([self.tr("Saved {0}").format(path.name), *warnings]), 6000)
+        from .text import tr_msg
+
+        self.statusBar().showMessage(" · ".join([self.tr("Saved {0}").format(path.name),
+                                                 *(tr_msg(w) for w in warnings)]), 6000)
         return True
 
     def file_revert(self) -> None:

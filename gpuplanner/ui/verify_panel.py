@@ -357,7 +357,7 @@ class VerifyPanel(QWidget):
             self._topo_error = None
         except PlannerError as err:
             self._topo = None
-            self._topo_error = str(err)
+            self._topo_error = err.args[0] if err.args else str(err)  # keeps its message id (MsgStr)
         self._render_topology()
         return self._topo is not None
 
@@ -368,7 +368,7 @@ class VerifyPanel(QWidget):
             t.setRowCount(0)
             t.setColumnCount(0)
             err = getattr(self, "_topo_error", None)
-            self.topo_verdict.setText(_html(self.tr("Cannot read this output: {0}").format(err)) if err else "")
+            self.topo_verdict.setText(_html(self.tr("Cannot read this output: {0}").format(tr_msg(err))) if err else "")
             return
         n = topo.gpus
         t.setRowCount(n)
@@ -387,7 +387,7 @@ class VerifyPanel(QWidget):
         plan_gpus = self._scenario.hardware.num_gpus if self._scenario else None
         diag = diagnose(topo, plan_tp=plan_tp, plan_gpus=plan_gpus)
         self.topo_verdict.setText("<br>".join(
-            f"<span style='color:{SEVERITY_COLOURS.get(f.severity, '#000')}'>●</span> {_html(f.text)}"
+            f"<span style='color:{SEVERITY_COLOURS.get(f.severity, '#000')}'>●</span> {_html(tr_msg(f.text))}"
             for f in diag.verdict))
 
     # ------------------------------------------------------------------------------------ network
@@ -423,7 +423,7 @@ class VerifyPanel(QWidget):
             self._net = vnet.parse_ports(self.net_edit.toPlainText())
             self._net_error = None
         except PlannerError as err:
-            self._net, self._net_error = None, str(err)
+            self._net, self._net_error = None, _err_text(err)
         self._render_network()
         return self._net is not None
 
@@ -485,7 +485,7 @@ class VerifyPanel(QWidget):
             self._health = vhealth.check_health(self.health_edit.toPlainText(), gpu)
             self._health_error = None
         except PlannerError as err:
-            self._health, self._health_error = None, str(err)
+            self._health, self._health_error = None, _err_text(err)
         self._render_health()
         return self._health is not None
 
@@ -549,7 +549,7 @@ class VerifyPanel(QWidget):
                 self.kit_status.setText(self.tr("Saved {0}. Run it on the server with: bash {1}").format(
                     path, Path(path).name))
         except PlannerError as err:
-            self.kit_status.setText(str(err))
+            self.kit_status.setText(_err_text(err))
 
     def import_result_file(self, path: str | Path) -> bool:
         """Read and analyse a kit result; False (with the one-line reason shown) when it cannot be read."""
@@ -564,7 +564,7 @@ class VerifyPanel(QWidget):
         except PlannerError as err:
             self._result = None
             self._analysis = None
-            self.kit_status.setText(self.tr("Cannot import the result: {0}").format(str(err)))
+            self.kit_status.setText(self.tr("Cannot import the result: {0}").format(_err_text(err)))
             self._update_buttons()
             self._render_result()
             return False
@@ -589,7 +589,7 @@ class VerifyPanel(QWidget):
             try:
                 self._mn_analysis = vmulti.analyse_multinode(self._mn_result, self._scenario)
             except PlannerError as err:
-                self.kit_status.setText(self.tr("Cannot analyse the result: {0}").format(str(err)))
+                self.kit_status.setText(self.tr("Cannot analyse the result: {0}").format(_err_text(err)))
             return
         if self._result is None or self._scenario is None:
             return
@@ -601,7 +601,7 @@ class VerifyPanel(QWidget):
             if self._run is not None and self._run_blocked is None and 0 < self._analysis.measured_mfu <= 1:
                 self._compare = before_after(self._scenario, self._analysis, self._base_dir)
         except PlannerError as err:
-            self.kit_status.setText(self.tr("Cannot analyse the result: {0}").format(str(err)))
+            self.kit_status.setText(self.tr("Cannot analyse the result: {0}").format(_err_text(err)))
 
     def _on_import(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Import kit result"), "",
@@ -650,7 +650,7 @@ class VerifyPanel(QWidget):
                     self.compare_table.setItem(r, c, QTableWidgetItem(""))
             return
         self.findings_label.setText("<br>".join(
-            f"<span style='color:{SEVERITY_COLOURS.get(f.severity, '#000')}'>●</span> {_html(f.text)}"
+            f"<span style='color:{SEVERITY_COLOURS.get(f.severity, '#000')}'>●</span> {_html(tr_msg(f.text))}"
             for f in a.findings))
         xs, measured, linear = a.scaling_series()
         self.measured_curve.setData(xs, measured)
@@ -751,6 +751,12 @@ def _findings_html(findings) -> str:
 
 def _fmt(v, f) -> str:
     return "—" if v is None else f(v)
+
+
+def _err_text(err: BaseException) -> str:
+    """An error's one line in the UI language when it carries its message id (``MsgStr``), else as it is."""
+    first = err.args[0] if err.args else None
+    return tr_msg(first) if hasattr(first, "context") and hasattr(first, "text") else str(err)
 
 
 def _html(text: str) -> str:

@@ -55,6 +55,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
+from ..core.messages import MsgStr
 
 from ..core.scenario import Scenario
 
@@ -363,8 +364,7 @@ def parse_kit_result(text: str | bytes) -> KitResult:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
-        raise KitResultError(QT_TRANSLATE_NOOP(CTX, "not valid JSON (line {line}, column {col}: {msg})").format(
-            line=err.lineno, col=err.colno, msg=err.msg)) from None
+        raise KitResultError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "not valid JSON (line {line}, column {col}: {msg})"), line=err.lineno, col=err.colno, msg=err.msg)) from None
     return kit_result_from_dict(data)
 
 
@@ -374,8 +374,7 @@ def kit_result_from_dict(data: Any) -> KitResult:
         raise KitResultError(QT_TRANSLATE_NOOP(CTX, "a kit result must be a JSON object"))
     schema = data.get("schema")
     if schema != SCHEMA:
-        raise KitResultError(QT_TRANSLATE_NOOP(CTX, "schema: expected '{want}', got {got}").format(
-            want=SCHEMA, got=json.dumps(schema)))
+        raise KitResultError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "schema: expected '{want}', got {got}"), want=SCHEMA, got=json.dumps(schema)))
     try:
         return KitResult.model_validate(data)
     except ValidationError as err:
@@ -392,10 +391,9 @@ def load_kit_result(path: str | Path) -> KitResult:
     try:
         raw = p.read_bytes()
     except FileNotFoundError:
-        raise KitResultError(QT_TRANSLATE_NOOP(CTX, "{file}: file not found").format(file=p)) from None
+        raise KitResultError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: file not found"), file=p)) from None
     except OSError as err:
-        raise KitResultError(QT_TRANSLATE_NOOP(CTX, "{file}: cannot read ({why})").format(
-            file=p, why=err.strerror or err.__class__.__name__)) from None
+        raise KitResultError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: cannot read ({why})"), file=p, why=err.strerror or err.__class__.__name__)) from None
     try:
         return parse_kit_result(raw)
     except KitResultError as err:
@@ -578,21 +576,20 @@ def analyse(result: KitResult, scenario: Scenario, *, base_dir: Path | None = No
             CTX, "Measured on the CPU (gloo, tiny sizes): this checks the kit, not the server; the figures "
             "mean nothing for the plan.")))
     if result.note:
-        add(Finding("info", QT_TRANSLATE_NOOP(CTX, "Note in the result: {note}").format(note=result.note)))
+        add(Finding("info", MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "Note in the result: {note}"), note=result.note)))
     for err in result.errors:
-        add(Finding("warn", QT_TRANSLATE_NOOP(CTX, "The kit reported an error: {err}").format(err=err)))
+        add(Finding("warn", MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "The kit reported an error: {err}"), err=err)))
 
     # ---- which GPU was measured
     want = _model_token(gpu.name)
     names = sorted({g.name for g in result.gpus if g.name})
     if names and want and not any(want in n.upper().replace(" ", "") for n in names):
-        add(Finding("bad", QT_TRANSLATE_NOOP(
-            CTX, "The server reports {names}, but the plan is for {gpu}.").format(names=", ".join(names), gpu=gpu.name)))
+        add(Finding("bad", MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "The server reports {names}, but the plan is for {gpu}."), names=", ".join(names), gpu=gpu.name)))
     planned = scenario.hardware.gpus_per_node if scenario.hardware.num_gpus >= scenario.hardware.gpus_per_node \
         else scenario.hardware.num_gpus
     if result.gpus and not cpu and len(result.gpus) < planned:
-        add(Finding("bad", QT_TRANSLATE_NOOP(CTX, "The server shows {have} GPUs; the plan needs {want} per node.").format(
-            have=len(result.gpus), want=planned)))
+        add(Finding("bad", MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "The server shows {have} GPUs; the plan needs {want} per node."), have=len(result.gpus), want=planned)))
 
     # ---- matmul vs peak
     for m in result.matmul:
@@ -607,19 +604,17 @@ def analyse(result: KitResult, scenario: Scenario, *, base_dir: Path | None = No
         a.matmul.append(MatmulCheck(gpu=m.gpu, tflops=m.tflops, dtype=m.dtype, peak=peak, ratio=ratio, low=low))
     lows = [m for m in a.matmul if m.low]
     if lows:
-        add(Finding("bad", QT_TRANSLATE_NOOP(
+        add(Finding("bad", MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "Matmul on GPU {gpus} reaches only {pct:.0f}% of the {peak:g} TFLOPS dense peak (large GEMMs "
-            "usually reach 80–87%): power cap, clocks, thermal throttling or a different card.").format(
-                gpus=", ".join(str(m.gpu) for m in lows), pct=100 * min(m.ratio for m in lows), peak=lows[0].peak)))
+            "usually reach 80–87%): power cap, clocks, thermal throttling or a different card."), gpus=", ".join(str(m.gpu) for m in lows), pct=100 * min(m.ratio for m in lows), peak=lows[0].peak)))
     elif a.matmul and any(m.ratio for m in a.matmul):
-        add(Finding("ok", QT_TRANSLATE_NOOP(CTX, "Matmul: {lo:.0f}–{hi:.0f}% of dense peak on every GPU.").format(
-            lo=100 * min(m.ratio for m in a.matmul if m.ratio), hi=100 * max(m.ratio for m in a.matmul if m.ratio))))
+        add(Finding("ok", MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "Matmul: {lo:.0f}–{hi:.0f}% of dense peak on every GPU."), lo=100 * min(m.ratio for m in a.matmul if m.ratio), hi=100 * max(m.ratio for m in a.matmul if m.ratio))))
     if len(a.matmul) > 1:
         vals = [m.tflops for m in a.matmul]
         if min(vals) < 0.9 * max(vals):
-            add(Finding("warn", QT_TRANSLATE_NOOP(
+            add(Finding("warn", MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "Matmul speed differs by more than 10% between GPUs ({lo:.0f}–{hi:.0f} TFLOPS): one card is "
-                "slower than its neighbours.").format(lo=min(vals), hi=max(vals))))
+                "slower than its neighbours."), lo=min(vals), hi=max(vals))))
 
     # ---- all-reduce vs the catalog link
     net = intra_node_network(gpu)
@@ -635,12 +630,10 @@ def analyse(result: KitResult, scenario: Scenario, *, base_dir: Path | None = No
             ref, what, thr = None, QT_TRANSLATE_NOOP(CTX, "none (CPU run)"), 0.0
         elif net is not None and net.busbw_gbs and scenario.hardware.intra_node is None:
             ref, thr = float(net.busbw_gbs), BUSBW_LOW
-            what = QT_TRANSLATE_NOOP(CTX, "measured NCCL busbw of {link}: {src}").format(
-                link=net.name, src=net.busbw_source or net.source)
+            what = MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "measured NCCL busbw of {link}: {src}"), link=net.name, src=net.busbw_source or net.source)
         elif link_one_way:
             ref, thr = float(link_one_way), BUSBW_LOW_VS_LINK
-            what = QT_TRANSLATE_NOOP(CTX, "one-way link bandwidth of {gpu} (catalog, bidirectional / 2)").format(
-                gpu=gpu.name)
+            what = MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "one-way link bandwidth of {gpu} (catalog, bidirectional / 2)"), gpu=gpu.name)
         else:
             ref, what, thr = None, QT_TRANSLATE_NOOP(CTX, "unknown in the catalog"), 0.0
         ratio = row.busbw_gbs / ref if ref else None
@@ -649,15 +642,13 @@ def analyse(result: KitResult, scenario: Scenario, *, base_dir: Path | None = No
     low_bus = [b for b in a.allreduce if b.low]
     if low_bus:
         b = low_bus[-1]
-        add(Finding("bad", QT_TRANSLATE_NOOP(
+        add(Finding("bad", MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "All-reduce over {n} GPUs: {bw:.1f} GB/s bus bandwidth, {pct:.0f}% of the {ref:.0f} GB/s "
-            "reference ({what}). Check the interconnect (nvidia-smi topo -m) and NCCL settings.").format(
-                n=b.n, bw=b.busbw_gbs, pct=100 * b.ratio, ref=b.reference_gbs, what=b.reference)))
+            "reference ({what}). Check the interconnect (nvidia-smi topo -m) and NCCL settings."), n=b.n, bw=b.busbw_gbs, pct=100 * b.ratio, ref=b.reference_gbs, what=b.reference)))
     elif a.allreduce and a.allreduce[-1].ratio is not None:
         b = a.allreduce[-1]
-        add(Finding("ok", QT_TRANSLATE_NOOP(CTX, "All-reduce over {n} GPUs: {bw:.1f} GB/s bus bandwidth "
-                                                 "({pct:.0f}% of the reference).").format(
-            n=b.n, bw=b.busbw_gbs, pct=100 * b.ratio)))
+        add(Finding("ok", MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "All-reduce over {n} GPUs: {bw:.1f} GB/s bus bandwidth "
+                                                 "({pct:.0f}% of the reference)."), n=b.n, bw=b.busbw_gbs, pct=100 * b.ratio)))
 
     # ---- FLOPs per token and MFU
     if result.shape is not None:
@@ -690,22 +681,19 @@ def analyse(result: KitResult, scenario: Scenario, *, base_dir: Path | None = No
         lows_s = [p for p in a.scaling if p.low]
         if lows_s and not cpu:
             p = lows_s[0]
-            add(Finding("bad", QT_TRANSLATE_NOOP(
-                CTX, "Scaling: {n} GPUs give {pct:.0f}% of linear speed-up over {n0}.").format(
-                    n=p.n, pct=100 * p.efficiency, n0=base.n)))
+            add(Finding("bad", MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "Scaling: {n} GPUs give {pct:.0f}% of linear speed-up over {n0}."), n=p.n, pct=100 * p.efficiency, n0=base.n)))
         elif len(a.scaling) > 1 and not cpu:
-            add(Finding("ok", QT_TRANSLATE_NOOP(CTX, "Scaling: {pct:.0f}% of linear at {n} GPUs.").format(
-                pct=100 * last.efficiency, n=last.n)))
+            add(Finding("ok", MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "Scaling: {pct:.0f}% of linear at {n} GPUs."), pct=100 * last.efficiency, n=last.n)))
         if a.measured_mfu is not None:
-            add(Finding("info", QT_TRANSLATE_NOOP(
+            add(Finding("info", MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "Measured MFU {pct:.3g}% at {n} GPU(s) (model FLOPs/token {fpt:.3g} × tokens/s per GPU ÷ "
                 "{peak:g} TFLOPS peak). It is measured without the plan's tensor/pipeline communication and "
-                "between-node traffic, so treat it as an upper bound when the plan spans nodes or uses tp/pp > 1.").format(
-                    pct=100 * a.measured_mfu, n=a.mfu_at_n, fpt=a.flops_per_token, peak=a.peak_tflops)))
+                "between-node traffic, so treat it as an upper bound when the plan spans nodes or uses tp/pp > 1."), pct=100 * a.measured_mfu, n=a.mfu_at_n, fpt=a.flops_per_token, peak=a.peak_tflops)))
         if scenario.training.method in ("lora", "qlora"):
-            add(Finding("info", QT_TRANSLATE_NOOP(
+            add(Finding("info", MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "The kit trains all weights; the plan is {m}. Its MFU is applied as the share of peak the "
-                "matmuls reach.").format(m=scenario.training.method)))
+                "matmuls reach."), m=scenario.training.method)))
         if _is_moe_plan(result):
             add(Finding("info", QT_TRANSLATE_NOOP(
                 CTX, "MoE plan: the kit ran a dense MLP as wide as the active experts; routing and the expert "
@@ -722,15 +710,14 @@ def analyse(result: KitResult, scenario: Scenario, *, base_dir: Path | None = No
     if low_p:
         scope = QT_TRANSLATE_NOOP(CTX, " (averaged over the whole run, idle phases included)") \
             if result.power_scope == "whole run" else ""
-        add(Finding("warn", QT_TRANSLATE_NOOP(
+        add(Finding("warn", MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "Power on GPU {gpus} averaged below 60% of the {tdp:.0f} W TDP under load{scope}. This only "
-            "means something while the GPUs are loaded: check clocks and power caps if matmul is low too.").format(
-                gpus=", ".join(str(p.gpu) for p in low_p), tdp=low_p[0].tdp_w, scope=scope)))
+            "means something while the GPUs are loaded: check clocks and power caps if matmul is low too."), gpus=", ".join(str(p.gpu) for p in low_p), tdp=low_p[0].tdp_w, scope=scope)))
     capped = [p for p in a.power if p.capped]
     if capped:
-        add(Finding("warn", QT_TRANSLATE_NOOP(
+        add(Finding("warn", MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "Power limit on GPU {gpus} is set to {lim:.0f} W, below the {tdp:.0f} W TDP: the cards are "
-            "power-capped.").format(gpus=", ".join(str(p.gpu) for p in capped), lim=min(p.limit_w for p in capped),
+            "power-capped."), gpus=", ".join(str(p.gpu) for p in capped), lim=min(p.limit_w for p in capped),
                                     tdp=capped[0].tdp_w)))
     return a
 
@@ -799,9 +786,8 @@ def apply_measured_mfu(scenario: Scenario, analysis: Analysis) -> Scenario:
         raise KitResultError(QT_TRANSLATE_NOOP(
             CTX, "train_step: the result has no training-step measurement to compute an MFU from"))
     if mfu > 1:
-        raise KitResultError(QT_TRANSLATE_NOOP(
-            CTX, "train_step: the measured MFU {pct:.0f}% exceeds 100% of peak; check the GPU in the plan").format(
-                pct=100 * mfu))
+        raise KitResultError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "train_step: the measured MFU {pct:.0f}% exceeds 100% of peak; check the GPU in the plan"), pct=100 * mfu))
     new = scenario.model_copy(deep=True)
     new.assumptions.mfu = float(f"{mfu:.6g}")
     return new

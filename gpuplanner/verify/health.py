@@ -31,7 +31,7 @@ from typing import Any
 
 from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
-from ..core.messages import Msg
+from ..core.messages import MsgStr, Msg
 from .findings import Finding, findings_first, worst
 from .topology import _looks_like_prompt
 
@@ -54,8 +54,7 @@ def _short(line: str, limit: int = 60) -> str:
 
 def _decode(data: str | bytes) -> str:
     if len(data) > MAX_CHARS:
-        raise HealthError(QT_TRANSLATE_NOOP(CTX, "this is too long for tool output (over {n} MB)").format(
-            n=MAX_CHARS // 1_000_000))
+        raise HealthError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "this is too long for tool output (over {n} MB)"), n=MAX_CHARS // 1_000_000))
     if isinstance(data, bytes):
         if data.startswith((b"\xff\xfe", b"\xfe\xff")):
             data = data.decode("utf-16", errors="replace")

@@ -37,7 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
-from ..core.messages import Msg
+from ..core.messages import MsgStr, Msg
 from .findings import Finding, findings_first, worst
 
 CTX = "MultiNode"
@@ -325,8 +325,7 @@ def parse_multinode_result(data: Any) -> MultiNodeResult:
     if not isinstance(data, dict):
         raise MultiNodeError(QT_TRANSLATE_NOOP(CTX, "a kit result must be a JSON object"))
     if data.get("schema") != SCHEMA:
-        raise MultiNodeError(QT_TRANSLATE_NOOP(CTX, "schema: expected '{want}', got {got}").format(
-            want=SCHEMA, got=json.dumps(data.get("schema"))[:60]))
+        raise MultiNodeError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "schema: expected '{want}', got {got}"), want=SCHEMA, got=json.dumps(data.get("schema"))[:60]))
     try:
         return MultiNodeResult.model_validate(data)
     except ValidationError as err:

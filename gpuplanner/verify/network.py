@@ -35,7 +35,7 @@ from typing import Any
 
 from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
-from ..core.messages import Msg
+from ..core.messages import MsgStr, Msg
 from .findings import Finding, findings_first, worst
 from .topology import _looks_like_prompt
 
@@ -168,8 +168,7 @@ def parse_ports(text: str | bytes) -> list[Port]:
     raises :class:`NetworkError` naming the first line that is none of these.
     """
     if len(text) > MAX_CHARS:
-        raise NetworkError(QT_TRANSLATE_NOOP(CTX, "this is too long for ibstat/ibv_devinfo output (over {n} MB)").format(
-            n=MAX_CHARS // 1_000_000))
+        raise NetworkError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "this is too long for ibstat/ibv_devinfo output (over {n} MB)"), n=MAX_CHARS // 1_000_000))
     text = _decode(text)
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     ports: list[Port] = []
@@ -334,7 +333,7 @@ def planned_network(network_id: str, nics: int | None = None, *, multi_node: boo
 
     net = get_network(network_id)
     if net.kind != "inter_node":
-        raise NetworkError(QT_TRANSLATE_NOOP(CTX, "'{id}' is not an inter-node network").format(id=net.id))
+        raise NetworkError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "'{id}' is not an inter-node network"), id=net.id))
     layer = "InfiniBand" if net.id.startswith("ib-") else "Ethernet"
     return PlannedNetwork(network=net.id, name=net.name, link_layer=layer, gbps=float(net.gbps_per_nic or 0),
                           nics=int(nics or net.default_nics_per_node or 1), multi_node=multi_node, source=source)

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 
 from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
+from ..core.messages import MsgStr
 
 CTX = "Topology"
 
@@ -152,8 +153,13 @@ class Topology:
         return [(i, j) for i in range(self.gpus) for j in range(i + 1, self.gpus) if self.link(i, j) is None]
 
 
+def _msg(template: str, /, **params) -> MsgStr:
+    """A marked sentence formatted now (English) that keeps its id for display-time translation."""
+    return MsgStr.make(CTX, template, **params)
+
+
 def _err(lineno: int, msg: str) -> TopologyError:
-    return TopologyError(f"line {lineno}: {msg}")
+    return TopologyError(_msg(QT_TRANSLATE_NOOP(CTX, "line {n}: {msg}"), n=lineno, msg=msg))
 
 
 def _short(line: str, limit: int = 60) -> str:
@@ -222,8 +228,7 @@ def parse_topo(text: str | bytes) -> Topology:
     the line.
     """
     if len(text) > MAX_TOPO_CHARS:
-        raise TopologyError(QT_TRANSLATE_NOOP(CTX, "this is too long for nvidia-smi topo -m output (over {n} MB)").format(
-            n=MAX_TOPO_CHARS // 1_000_000))
+        raise TopologyError(_msg(QT_TRANSLATE_NOOP(CTX, "this is too long for nvidia-smi topo -m output (over {n} MB)"), n=MAX_TOPO_CHARS // 1_000_000))
     text = _decode(text)
     lines = text.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ").split("\n")
 
@@ -241,11 +246,11 @@ def parse_topo(text: str | bytes) -> Topology:
             raise TopologyError(QT_TRANSLATE_NOOP(CTX, "empty input: paste the output of 'nvidia-smi topo -m'"))
         lineno, first = nonblank[0]
         raise TopologyError(
-            QT_TRANSLATE_NOOP(
+            _msg(QT_TRANSLATE_NOOP(
                 CTX,
                 "no 'nvidia-smi topo -m' header found (a line like 'GPU0  GPU1 ... CPU Affinity'); "
                 "line {n} is '{text}'",
-            ).format(n=lineno, text=_short(first))
+            ), n=lineno, text=_short(first))
         )
 
     hdr_line = header_idx + 1
@@ -254,14 +259,12 @@ def parse_topo(text: str | bytes) -> Topology:
     dev_cols = [c for c in columns if c not in AFFINITY_COLUMNS]
     nic_cols = [c for c in dev_cols if not _GPU_RE.match(c)]
     if len(set(columns)) != len(columns):
-        raise _err(hdr_line, QT_TRANSLATE_NOOP(CTX, "header repeats a column: '{text}'").format(
-            text=_short(lines[header_idx])))
+        raise _err(hdr_line, _msg(QT_TRANSLATE_NOOP(CTX, "header repeats a column: '{text}'"), text=_short(lines[header_idx])))
     if columns[: len(dev_cols)] != dev_cols:
         raise _err(hdr_line, QT_TRANSLATE_NOOP(CTX, "device columns must come before the affinity columns"))
     expected = [f"GPU{i}" for i in range(len(gpu_cols))]
     if gpu_cols != expected or columns[: len(gpu_cols)] != gpu_cols:
-        raise _err(hdr_line, QT_TRANSLATE_NOOP(CTX, "expected GPU columns GPU0..GPU{last} in order, got {got}").format(
-            last=len(gpu_cols) - 1, got=" ".join(gpu_cols)))
+        raise _err(hdr_line, _msg(QT_TRANSLATE_NOOP(CTX, "expected GPU columns GPU0..GPU{last} in order, got {got}"), last=len(gpu_cols) - 1, got=" ".join(gpu_cols)))
 
     g, nn = len(gpu_cols), len(nic_cols)
     links: list[list[str | None]] = [[("X" if i == j else None) for j in range(g)] for i in range(g)]
@@ -287,34 +290,30 @@ def parse_topo(text: str | bytes) -> Topology:
                 end_idx = idx
                 break
             if _GPU_RE.match(name) or _NIC_RE.match(name):
-                raise _err(lineno, QT_TRANSLATE_NOOP(
-                    CTX, "row {row} is not among the header columns ({first}..{last})").format(
-                    row=name, first=dev_cols[0], last=dev_cols[-1]))
+                raise _err(lineno, _msg(QT_TRANSLATE_NOOP(
+                    CTX, "row {row} is not among the header columns ({first}..{last})"), row=name, first=dev_cols[0], last=dev_cols[-1]))
             example = "GPU0  X  NV12 ..." if g > 1 else "GPU0  X  0-15  0"
-            raise _err(lineno, QT_TRANSLATE_NOOP(CTX, "expected a GPU row like '{example}', got '{text}'").format(
-                example=example, text=_short(raw)))
+            raise _err(lineno, _msg(QT_TRANSLATE_NOOP(CTX, "expected a GPU row like '{example}', got '{text}'"), example=example, text=_short(raw)))
         if name in seen_rows:
-            raise _err(lineno, QT_TRANSLATE_NOOP(CTX, "row {row} appears twice").format(row=name))
+            raise _err(lineno, _msg(QT_TRANSLATE_NOOP(CTX, "row {row} appears twice"), row=name))
         seen_rows.add(name)
         values = toks[1:]
         is_gpu_row = bool(_GPU_RE.match(name))
         n_dev = len(dev_cols)
         max_tokens = n_dev + len(aff_cols)
         if len(values) > max_tokens:
-            raise _err(lineno, QT_TRANSLATE_NOOP(
-                CTX, "row {row} has {got} entries, the header has {want} columns: '{text}'").format(
-                row=name, got=len(values), want=len(columns), text=_short(raw)))
+            raise _err(lineno, _msg(QT_TRANSLATE_NOOP(
+                CTX, "row {row} has {got} entries, the header has {want} columns: '{text}'"), row=name, got=len(values), want=len(columns), text=_short(raw)))
         classes: list[str | None] = []
         for k, tok in enumerate(values[:n_dev]):
             cls = normalize_class(tok)
             if cls is None:
-                raise _err(lineno, QT_TRANSLATE_NOOP(
+                raise _err(lineno, _msg(QT_TRANSLATE_NOOP(
                     CTX, "{row} column {col}: unknown link class '{tok}' (expected X, NV#, PIX, PXB, PHB, NODE or SYS)"
-                ).format(row=name, col=dev_cols[k], tok=tok))
+                ), row=name, col=dev_cols[k], tok=tok))
             if (cls == "X") != (dev_cols[k] == name):
-                raise _err(lineno, QT_TRANSLATE_NOOP(
-                    CTX, "{row} column {col}: 'X' must mark the row's own column only").format(
-                    row=name, col=dev_cols[k]))
+                raise _err(lineno, _msg(QT_TRANSLATE_NOOP(
+                    CTX, "{row} column {col}: 'X' must mark the row's own column only"), row=name, col=dev_cols[k]))
             classes.append(cls)
         classes += [None] * (n_dev - len(classes))
         extras = values[n_dev:]
@@ -329,15 +328,14 @@ def parse_topo(text: str | bytes) -> Topology:
             for col, tok in zip(aff_cols, extras):
                 pattern = _CPU_AFF_RE if col == "CPU Affinity" else _NUMA_RE
                 if not pattern.match(tok):
-                    raise _err(lineno, QT_TRANSLATE_NOOP(CTX, "{row} {col}: unexpected value '{tok}'").format(
-                        row=name, col=col, tok=tok))
+                    raise _err(lineno, _msg(QT_TRANSLATE_NOOP(CTX, "{row} {col}: unexpected value '{tok}'"), row=name, col=col, tok=tok))
                 aff[col][i] = None if tok.upper() == "N/A" else tok
         else:
             nic_rows[nic_cols.index(name)] = classes
 
     if not any(present):
         raise TopologyError(
-            QT_TRANSLATE_NOOP(CTX, "line {n}: header found but no GPU rows follow it").format(n=hdr_line))
+            _msg(QT_TRANSLATE_NOOP(CTX, "line {n}: header found but no GPU rows follow it"), n=hdr_line))
 
     # NIC rows fill GPU-NIC entries that GPU rows (missing in a partial output) did not give.
     for n, classes in nic_rows.items():
@@ -512,23 +510,23 @@ def diagnose(topo: Topology, plan_tp: int | None = None, plan_gpus: int | None =
     # --- partial output
     if unknown:
         missing = topo.missing_rows()
-        add("warn", QT_TRANSLATE_NOOP(
+        add("warn", _msg(QT_TRANSLATE_NOOP(
             CTX, "Partial output: rows {rows} are missing, so {k} of {total} GPU pairs are unknown; "
                  "paste the full 'nvidia-smi topo -m' output to confirm"
-        ).format(rows=", ".join(missing) or "?", k=len(unknown), total=len(pairs)))
+        ), rows=", ".join(missing) or "?", k=len(unknown), total=len(pairs)))
 
     # --- NVLink summary
     if n == 1:
         add("ok", QT_TRANSLATE_NOOP(CTX, "Single GPU: no GPU-to-GPU links to check (TP=1)."))
     elif kind == "full" and unknown:
-        add("ok", QT_TRANSLATE_NOOP(
+        add("ok", _msg(QT_TRANSLATE_NOOP(
             CTX, "NVLink on all {k} listed GPU pairs ({nv}): tensor parallelism up to {tp} runs over NVLink "
                  "if the missing pairs match (confirmed: up to {conf})."
-        ).format(k=len(known_classes), nv=_nv_label(known_classes), tp=tp_max, conf=tp_conf))
+        ), k=len(known_classes), nv=_nv_label(known_classes), tp=tp_max, conf=tp_conf))
     elif kind == "full":
-        add("ok", QT_TRANSLATE_NOOP(
+        add("ok", _msg(QT_TRANSLATE_NOOP(
             CTX, "Full NVLink mesh across {n} GPUs ({nv}): tensor parallelism up to {tp} runs over NVLink."
-        ).format(n=n, nv=_nv_label(known_classes), tp=tp_max))
+        ), n=n, nv=_nv_label(known_classes), tp=tp_max))
         if n == 8 and set(known_classes) == {"NV8"}:
             # gpu-catalog.md §2.1/§2.3: A800 and H800 show NV8 (400 GB/s) instead of NV12/NV18;
             # §4.2: 8x H800 all-reduce ~215 GB/s busbw vs ~370-480 GB/s for H100 (nccl #1374, nccl-tests #212).
@@ -538,39 +536,39 @@ def diagnose(topo: Topology, plan_tp: int | None = None, plan_gpus: int | None =
             ))
     elif kind == "none":
         pcie = sorted({c for c in known_classes}, key=class_rank)
-        add("warn", QT_TRANSLATE_NOOP(
+        add("warn", _msg(QT_TRANSLATE_NOOP(
             CTX, "No NVLink: GPU pairs talk over PCIe ({classes}) \u2014 keep TP=1 and prefer ZeRO/FSDP "
                  "data parallelism"
-        ).format(classes="/".join(pcie)))
+        ), classes="/".join(pcie)))
     elif kind == "pairs":
         nv_pairs = [k for k, c in pairs.items() if is_nvlink(c)]
-        add("warn", QT_TRANSLATE_NOOP(
+        add("warn", _msg(QT_TRANSLATE_NOOP(
             CTX, "NVLink only between pairs ({pairs}); other pairs use PCIe \u2014 TP up to {tp} over NVLink, "
                  "data parallelism across pairs"
-        ).format(pairs=", ".join(p.replace("-", "\u2013") for p in nv_pairs), tp=tp_max))
+        ), pairs=", ".join(p.replace("-", "\u2013") for p in nv_pairs), tp=tp_max))
         if tp_max == 1:
             order = []
             for i, j in ((int(p.split("-")[0][3:]), int(p.split("-")[1][3:])) for p in nv_pairs):
                 order += [i, j]
             rest = [i for i in range(n) if i not in order]
-            add("warn", QT_TRANSLATE_NOOP(
+            add("warn", _msg(QT_TRANSLATE_NOOP(
                 CTX, "The NVLink pairs are not consecutive GPU ids: set CUDA_VISIBLE_DEVICES={order} so TP=2 "
                      "groups land on the bridges"
-            ).format(order=",".join(str(i) for i in order + rest)))
+            ), order=",".join(str(i) for i in order + rest)))
     else:  # partial
-        add("warn", QT_TRANSLATE_NOOP(
+        add("warn", _msg(QT_TRANSLATE_NOOP(
             CTX, "Partial NVLink: {nv} of {total} GPU pairs use NVLink ({cls}); tensor parallelism up to {tp} "
                  "stays on NVLink"
-        ).format(nv=sum(1 for c in known_classes if is_nvlink(c)), total=len(known_classes),
+        ), nv=sum(1 for c in known_classes if is_nvlink(c)), total=len(known_classes),
                  cls=_nv_label(known_classes), tp=tp_max))
 
     # --- plan TP check
     if plan_tp is not None and plan_tp > 1:
         if plan_tp > n:
-            add("bad", QT_TRANSLATE_NOOP(
+            add("bad", _msg(QT_TRANSLATE_NOOP(
                 CTX, "plan uses TP={tp} but this server has only {n} GPU(s): a TP group would span servers over "
                      "the network; choose TP\u2264{k}"
-            ).format(tp=plan_tp, n=n, k=tp_max))
+            ), tp=plan_tp, n=n, k=tp_max))
         else:
             worst = None  # (rank, i, j, cls)
             unknown_in_group = []
@@ -592,31 +590,30 @@ def diagnose(topo: Topology, plan_tp: int | None = None, plan_gpus: int | None =
                     text = QT_TRANSLATE_NOOP(
                         CTX, "plan uses TP={tp} but {pair} talk over PCIe ({cls}): choose another server "
                              "or TP\u2264{k}")
-                add("bad", text.format(tp=plan_tp, pair=_dash(i, j), cls=cls, k=tp_max))
+                add("bad", _msg(text, tp=plan_tp, pair=_dash(i, j), cls=cls, k=tp_max))
             elif unknown_in_group:
                 i, j = unknown_in_group[0]
-                add("warn", QT_TRANSLATE_NOOP(
+                add("warn", _msg(QT_TRANSLATE_NOOP(
                     CTX, "plan uses TP={tp}: {pair} is not in the pasted output, so NVLink inside every TP "
                          "group cannot be confirmed"
-                ).format(tp=plan_tp, pair=_dash(i, j)))
+                ), tp=plan_tp, pair=_dash(i, j)))
             else:
-                add("ok", QT_TRANSLATE_NOOP(CTX, "plan uses TP={tp}: every TP group is on NVLink.").format(tp=plan_tp))
+                add("ok", _msg(QT_TRANSLATE_NOOP(CTX, "plan uses TP={tp}: every TP group is on NVLink."), tp=plan_tp))
             if n % plan_tp:
-                add("warn", QT_TRANSLATE_NOOP(
+                add("warn", _msg(QT_TRANSLATE_NOOP(
                     CTX, "TP={tp} does not divide the {n} GPUs: {left} GPU(s) would sit idle"
-                ).format(tp=plan_tp, n=n, left=n % plan_tp))
+                ), tp=plan_tp, n=n, left=n % plan_tp))
 
     if plan_gpus is not None and plan_gpus < n:
-        add("warn", QT_TRANSLATE_NOOP(CTX, "plan uses {p} GPUs; this server has {n}: {idle} would sit idle").format(
-            p=plan_gpus, n=n, idle=n - plan_gpus))
+        add("warn", _msg(QT_TRANSLATE_NOOP(CTX, "plan uses {p} GPUs; this server has {n}: {idle} would sit idle"), p=plan_gpus, n=n, idle=n - plan_gpus))
     multi_node = plan_gpus is not None and plan_gpus > n
 
     # --- NUMA
     if numa_nodes is not None and numa_nodes > 1:
         sev = "ok" if kind == "full" else "warn"
-        add(sev, QT_TRANSLATE_NOOP(
+        add(sev, _msg(QT_TRANSLATE_NOOP(
             CTX, "GPUs span {k} NUMA nodes: pin each training process to its GPU's CPU cores (CPU Affinity)"
-        ).format(k=numa_nodes))
+        ), k=numa_nodes))
 
     # --- NICs
     affinity: dict[str, dict] = {}
@@ -633,23 +630,22 @@ def diagnose(topo: Topology, plan_tp: int | None = None, plan_gpus: int | None =
         far = [i for i in range(n) if affinity[f"GPU{i}"]["class"] not in (None, *GOOD_NIC_CLASSES)]
         sev = "bad" if multi_node else "warn"
         if len(far) == 1:
-            add(sev, QT_TRANSLATE_NOOP(
+            add(sev, _msg(QT_TRANSLATE_NOOP(
                 CTX, "{gpu} has no NIC at PIX/PXB distance: inter-node traffic crosses the CPU"
-            ).format(gpu=f"GPU{far[0]}"))
+            ), gpu=f"GPU{far[0]}"))
         elif far:
-            add(sev, QT_TRANSLATE_NOOP(
+            add(sev, _msg(QT_TRANSLATE_NOOP(
                 CTX, "{gpus} have no NIC at PIX/PXB distance: inter-node traffic crosses the CPU"
-            ).format(gpus=_gpu_list(far)))
+            ), gpus=_gpu_list(far)))
         else:
             good = [i for i in range(n) if affinity[f"GPU{i}"]["class"] is not None]
             if good:
-                add("ok", QT_TRANSLATE_NOOP(CTX, "Every listed GPU has a NIC at PIX/PXB distance ({k} NICs).").format(
-                    k=len(topo.nics)))
+                add("ok", _msg(QT_TRANSLATE_NOOP(CTX, "Every listed GPU has a NIC at PIX/PXB distance ({k} NICs)."), k=len(topo.nics)))
     elif multi_node:
-        add("bad", QT_TRANSLATE_NOOP(
+        add("bad", _msg(QT_TRANSLATE_NOOP(
             CTX, "plan spans {p} GPUs (more than this server's {n}) but the output lists no NIC: "
                  "inter-node traffic needs an RDMA NIC near each GPU"
-        ).format(p=plan_gpus, n=n))
+        ), p=plan_gpus, n=n))
 
     return Diagnosis(
         gpus=n,
@@ -715,17 +711,15 @@ def parse_query_gpu_csv(text: str | bytes) -> list[dict]:
         m = _UNIT_RE.match(col.strip())
         name = m.group("name").strip() if m else col.strip()
         if not name or " " in name:
-            raise _err(1, QT_TRANSLATE_NOOP(
-                CTX, "expected a CSV header like 'name, memory.total [MiB]', got '{text}'").format(
-                text=_short(lines[0])))
+            raise _err(1, _msg(QT_TRANSLATE_NOOP(
+                CTX, "expected a CSV header like 'name, memory.total [MiB]', got '{text}'"), text=_short(lines[0])))
         fields.append(name)
         if m and m.group("unit"):
             units[name] = m.group("unit")
     out = []
     for k, row in enumerate(reader[1:], start=2):
         if len(row) != len(fields):
-            raise _err(k, QT_TRANSLATE_NOOP(CTX, "expected {want} comma-separated values, got '{text}'").format(
-                want=len(fields), text=_short(lines[k - 1])))
+            raise _err(k, _msg(QT_TRANSLATE_NOOP(CTX, "expected {want} comma-separated values, got '{text}'"), want=len(fields), text=_short(lines[k - 1])))
         rec: dict = {"_units": dict(units)}
         for name, raw in zip(fields, row):
             val = raw.strip()
@@ -735,8 +729,7 @@ def parse_query_gpu_csv(text: str | bytes) -> list[dict]:
             if name in units:
                 m = _NUM_RE.match(val)
                 if not m:
-                    raise _err(k, QT_TRANSLATE_NOOP(CTX, "{field}: expected a number in {unit}, got '{val}'").format(
-                        field=name, unit=units[name], val=val))
+                    raise _err(k, _msg(QT_TRANSLATE_NOOP(CTX, "{field}: expected a number in {unit}, got '{val}'"), field=name, unit=units[name], val=val))
                 rec[name] = float(m.group("num"))
             else:
                 rec[name] = val
@@ -764,9 +757,9 @@ def power_starved(rows: list[dict], threshold: float = 0.6) -> list[dict]:
                 "draw_w": draw,
                 "limit_w": limit,
                 "ratio": ratio,
-                "text": QT_TRANSLATE_NOOP(
+                "text": _msg(QT_TRANSLATE_NOOP(
                     CTX, "GPU{i} draws {d:.0f} W of its {l:.0f} W limit ({p:.0f}%): if a training job is running, "
                          "it is starved (data loading, communication) or capped; idle GPUs always draw little"
-                ).format(i=i, d=draw, l=limit, p=100 * ratio),
+                ), i=i, d=draw, l=limit, p=100 * ratio),
             })
     return found
