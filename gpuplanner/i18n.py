@@ -169,7 +169,7 @@ class LanguageManager:
 
 #: Contexts of the pure core's marked strings (``CTX``/``_CTX`` in gpuplanner/core and gpuplanner/io).
 CORE_CONTEXTS = ("Plan", "Cost", "Timing", "Checklist", "Topology", "Acceptance", "Tier", "catalog", "PlanFile",
-                 "Autosave")
+                 "Autosave", "ModelConfig", "Errors")
 
 
 def translate_param(context: str, value):
@@ -188,7 +188,9 @@ def translate_param(context: str, value):
         out = QCoreApplication.translate(ctx, value)
         if out != value:
             return out
-    return value
+    from .formatting import gpu_display_name
+
+    return gpu_display_name(value)  # a GPU name: its regional suffix ("(China)") in the display language
 
 
 def translate_message(context: str | None, text: str, params: dict | None) -> str:

@@ -57,7 +57,9 @@ def test_estimate_in_chinese_reads_as_chinese(path, capsys):
     assert "¥" in out or "$" in out or "请输入报价" in out
     # the layout line is configuration syntax (tp=… pp=…), shown as typed in a scenario file
     body = "\n".join(ln for ln in out.splitlines() if "tp=" not in ln)
-    names = {ev.model_name, ev.gpu_name}
+    from gpuplanner.formatting import gpu_display_name
+
+    names = {ev.model_name, ev.gpu_name, gpu_display_name(ev.gpu_name, lang="zh_CN")}
     left = _english_words(body, names)
     assert not left, (left, out)
     assert run_cli(["estimate", str(path), "--lang", "en"]) == 0
@@ -77,7 +79,11 @@ def test_plan_in_chinese_reads_as_chinese(capsys):
     assert sentences
     from gpuplanner.core.catalog_hw import load_gpus
 
-    names = {g.name for g in load_gpus().values()} | {"Megatron-Core", "Hugging Face Trainer / Accelerate",
+    from gpuplanner.formatting import gpu_display_name
+
+    names = {g.name for g in load_gpus().values()} | {gpu_display_name(g.name, lang="zh_CN")
+                                                       for g in load_gpus().values()} | {
+        "Megatron-Core", "Hugging Face Trainer / Accelerate",
                                                        "PyTorch FSDP2 (torchtitan)", "DeepSpeed"}
     left = _english_words("\n".join(sentences), names)
     assert not left, (left, out)

@@ -13,7 +13,7 @@ from ..core.estimate import TIER_GUIDANCE
 from ..core.evaluate import evaluate
 from ..io.scenario_files import load_scenario
 from ..core.units import format_count
-from ..formatting import format_money, format_number, format_percent, format_sig
+from ..formatting import gpu_display_name, format_money, format_number, format_percent, format_sig
 from ._args import rent_vs_build_lines
 from ._lang import msg, name, translate
 
@@ -64,7 +64,7 @@ def text_lines(ev, data: dict) -> list[str]:
             trainable=format_count(p["trainable"])),
         _label(translate(CTX, "Tier")) + f"{data['tier']}: {translate('Tier', TIER_GUIDANCE[data['tier']])}",
         _label(translate(CTX, "Hardware")) + translate(CTX, "{n} × {gpu} ({mem} GiB each, {nodes} node(s))").format(
-            n=ev.num_gpus, gpu=ev.gpu_name, mem=format_sig(ev.gpu_memory_gib), nodes=ev.nodes),
+            n=ev.num_gpus, gpu=gpu_display_name(ev.gpu_name), mem=format_sig(ev.gpu_memory_gib), nodes=ev.nodes),
         _label(translate(CTX, "Layout")) + "{framework}: tp={tp} pp={pp} cp={cp} ep={ep} vpp={vpp} dp={dp} zero={zero} "
         "mbs={micro_batch_size} grad_accum={grad_accum} recompute={recompute}".format(**lay),
         "",

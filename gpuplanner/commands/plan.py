@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 
 from ..io.scenario_files import load_scenario
-from ..formatting import format_money, format_number, format_percent, format_sig
+from ..formatting import gpu_display_name, format_money, format_number, format_percent, format_sig
 from ._lang import msg, name, translate
 from ._args import positive_int, rent_vs_build_lines
 
@@ -95,7 +95,7 @@ def text_lines(result, con) -> list[str]:
         ev = p.evaluation
         out.append("")
         out.append(translate(CTX, "{i}. {n} × {gpu}: {days} calendar days ({compute} of compute), {cost}").format(
-            i=i, n=p.num_gpus, gpu=ev.gpu_name, days=format_number(p.calendar_days, 1),
+            i=i, n=p.num_gpus, gpu=gpu_display_name(ev.gpu_name), days=format_number(p.calendar_days, 1),
             compute=format_number(p.compute_days, 1), cost=format_money(p.cost, p.currency)))
         if ev.calendar_days_band is not None:
             lo, hi = ev.calendar_days_band
@@ -124,14 +124,16 @@ def text_lines(result, con) -> list[str]:
         first = result.plans[0]
         out.append("")
         out.append(translate(CTX, "Rent or build ({n} × {gpu}): {sentence}").format(
-            n=first.num_gpus, gpu=first.evaluation.gpu_name, sentence=msg(rb.sentence)))
+            n=first.num_gpus, gpu=gpu_display_name(first.evaluation.gpu_name), sentence=msg(rb.sentence)))
         out.extend(rent_vs_build_lines(rb))
     if result.pareto:
         out.append("")
         out.append(translate(CTX, "Time vs cost (Pareto front):"))
+        names = {p.gpu: p.gpu_name for p in result.plans}
         for q in result.pareto:
             out.append("   " + translate(CTX, "{n} × {gpu}: {days} days, {cost}").format(
-                n=q["num_gpus"], gpu=q["gpu"], days=format_number(q["calendar_days"], 1),
+                n=q["num_gpus"], gpu=gpu_display_name(names.get(q["gpu"], q["gpu"]), short=True),
+                days=format_number(q["calendar_days"], 1),
                 cost=format_money(q["cost"], con.currency)))
     return out
 

@@ -57,7 +57,7 @@ def run(args) -> int:
     cur = res.currency
     lines = [f"{'phase':<22}{'kind':<20}{'weeks':>12}{'h/week':>8}  {'resources':<34}{'rental':<14}{'cost':>16}"]
     for p in res.phases:
-        what = f"{p.count} × {p.device}" if p.resource == "gpu" else f"{p.nodes} node(s), {p.count} cores"
+        what = f"{p.count} × {p.device_name or p.device}" if p.resource == "gpu" else f"{p.nodes} node(s), {p.count} cores"
         lines.append(f"{p.name[:21]:<22}{KIND_LABELS[p.kind][:19]:<20}{p.start_week:>5.1f}–{p.end_week:<5.1f} "
                      f"{p.hours_per_week:>7.0f}  {what[:33]:<34}{(p.rental_mode or '-'):<14}{_money(p.cost, cur):>16}")
         if p.serving is not None:

@@ -626,3 +626,33 @@ def economics_default(key: str) -> float | None:
             QT_TRANSLATE_NOOP(_CTX, "unknown economics default '{k}'; known: {all}").format(k=key, all=", ".join(sorted(defaults)))
         )
     return defaults[key].get("value")
+
+
+#: The network catalogue's names (``resources/networks.json``), marked so each has a display name in every
+#: language (translated where shown: ``i18n.translate_param`` looks in this context). A test checks that every
+#: name in the catalogue is here.
+NETWORK_DISPLAY_NAMES = (
+    QT_TRANSLATE_NOOP(_CTX, "NVLink 2 (V100, 6 links)"),
+    QT_TRANSLATE_NOOP(_CTX, "NVLink 3 via NVSwitch (A100, 12 links, NV12)"),
+    QT_TRANSLATE_NOOP(_CTX, "NVLink 3 cut to 8 links (A800, NV8)"),
+    QT_TRANSLATE_NOOP(_CTX, "NVLink 4 via NVSwitch (H100/H200/H20, 18 links, NV18)"),
+    QT_TRANSLATE_NOOP(_CTX, "NVLink 4 cut to 8 links (H800, NV8)"),
+    QT_TRANSLATE_NOOP(_CTX, "NVLink 5 (B200/GB200, 18 links, NV18)"),
+    QT_TRANSLATE_NOOP(_CTX, "NVLink bridge pair (A100 PCIe, 2 GPUs)"),
+    QT_TRANSLATE_NOOP(_CTX, "NVLink bridge pair (H100 PCIe / NVL, 2 GPUs)"),
+    QT_TRANSLATE_NOOP(_CTX, "AMD Infinity Fabric, 7 links x 128 GB/s, 8-GPU full mesh (MI300X)"),
+    QT_TRANSLATE_NOOP(_CTX, "PCIe Gen3 x16"),
+    QT_TRANSLATE_NOOP(_CTX, "PCIe Gen4 x16"),
+    QT_TRANSLATE_NOOP(_CTX, "PCIe Gen5 x16"),
+    QT_TRANSLATE_NOOP(_CTX, "InfiniBand NDR 400 Gb/s (ConnectX-7, Quantum-2)"),
+    QT_TRANSLATE_NOOP(_CTX, "InfiniBand HDR 200 Gb/s (QSFP56)"),
+    QT_TRANSLATE_NOOP(_CTX, "InfiniBand EDR 100 Gb/s"),
+    QT_TRANSLATE_NOOP(_CTX, "InfiniBand XDR 800 Gb/s"),
+    QT_TRANSLATE_NOOP(_CTX, "RoCE v2 400 GbE (ConnectX-7)"),
+    QT_TRANSLATE_NOOP(_CTX, "RoCE v2 200 GbE (ConnectX-6 Dx / ConnectX-7)"),
+    QT_TRANSLATE_NOOP(_CTX, "RoCE v2 100 GbE"),
+    QT_TRANSLATE_NOOP(_CTX, "25 GbE commodity Ethernet (TCP, no RDMA)"),
+    # the kinds of link a GPU row names (``intra_node_link``)
+    QT_TRANSLATE_NOOP(_CTX, "nvlink"), QT_TRANSLATE_NOOP(_CTX, "pcie"), QT_TRANSLATE_NOOP(_CTX, "nvlink-bridge"),
+    QT_TRANSLATE_NOOP(_CTX, "infinity-fabric"), QT_TRANSLATE_NOOP(_CTX, "hccs"), QT_TRANSLATE_NOOP(_CTX, "mlu-link"),
+)

@@ -10,6 +10,14 @@ class ScenarioError(PlannerError):
 
     def __init__(self, message: str, field: str | None = None):
         self.field = field
+        if field and hasattr(message, "context") and hasattr(message, "params"):
+            # a sentence that keeps its message id (MsgStr) keeps it with the field named in front
+            from .i18n import QT_TRANSLATE_NOOP
+            from .messages import MsgStr
+
+            super().__init__(MsgStr.make("Errors", QT_TRANSLATE_NOOP("Errors", "{field}: {message}"), field=field,
+                                         message=message))
+            return
         super().__init__(f"{field}: {message}" if field else message)
 
 

@@ -65,6 +65,7 @@ from .. import __version__
 from ..core.architecture import EXPLICIT_FIELDS, ModelArch, resolve_arch
 from ..core.errors import PlannerError, ScenarioError
 from ..core.i18n import QT_TRANSLATE_NOOP
+from ..core.messages import MsgStr
 from ..core.project import Project
 from ..core.scenario import ModelSection, ParallelSection, Scenario
 from .model_files import ModelFiles
@@ -682,20 +683,10 @@ def _field_error(name: str, err: ValidationError) -> PlanFileError:
     return PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "invalid plan"), loc or "(document)", msg)
 
 
-class PlanWarning(str):
-    """A warning about an opened file: the English sentence (a ``str`` for the CLI and logs) that also carries
-    its message id (``context``, ``text``, ``params``), so the app shows it in the UI language
-    (``ui.text.tr_msg``)."""
-
-    context: str
-    text: str
-    params: dict
-
-
-def _warning(text: str, **params: Any) -> PlanWarning:
-    w = PlanWarning(text.format(**params))
-    w.context, w.text, w.params = _CTX, text, dict(params)
-    return w
+def _warning(text: str, /, **params: Any) -> MsgStr:
+    """A warning about a file: the English sentence (a ``str`` for the CLI and logs) that keeps its message id,
+    so the app shows it in the UI language (``ui.text.tr_msg``)."""
+    return MsgStr.make(_CTX, text, **params)
 
 
 def from_data(data: Any, name: str = "") -> tuple[PlanDocument, list[str]]:
@@ -740,7 +731,7 @@ def from_data(data: Any, name: str = "") -> tuple[PlanDocument, list[str]]:
         raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "contains text that is not valid Unicode")) from None
     except (ValueError, TypeError, RecursionError) as err:
         raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "invalid plan"), None, _one_line(str(err), 120)) from None
-    return doc, [_one_line(w, 1000) for w in warnings]
+    return doc, [w if _one_line(w, 1000) == w else _one_line(w, 1000) for w in warnings]
 
 
 def loads(raw: bytes | str, name: str = "plan") -> tuple[PlanDocument, list[str]]:

@@ -21,7 +21,10 @@ from PySide6.QtWidgets import (
     QComboBox, QFileDialog, QHBoxLayout, QLabel, QMenu, QMessageBox, QToolButton, QToolTip, QVBoxLayout, QWidget,
 )
 
-from gpuplanner.formatting import format_axis, format_count, format_number, format_sig
+from gpuplanner.formatting import (
+    format_axis, format_count, format_duration, format_money, format_number, format_sig, gpu_display_name,
+    pick_time_unit,
+)
 
 from . import engine
 
@@ -74,6 +77,18 @@ def legend_html(items: list[tuple[str, str, str]]) -> str:
         f"<span style='white-space:nowrap'><span style='color:{c}'>{m.replace(' ', '&nbsp;')}</span>&nbsp;"
         f"{lab.replace(' ', '&nbsp;')}</span>"
         for c, m, lab in items)
+
+
+class FormattedAxis(pg.AxisItem):
+    """An axis whose tick labels come from the one formatter (:func:`format_axis`): 20K / 2万, never
+    ``1e+06``, and no "(x0.001)" rescaling of its title."""
+
+    def __init__(self, *a, **k):
+        super().__init__(*a, **k)
+        self.enableAutoSIPrefix(False)
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph)
+        return [format_axis(v * scale) for v in values]
 
 
 def configure_pyqtgraph() -> None:
@@ -387,11 +402,12 @@ class MemoryChart(ChartBase):
         pi.getAxis("bottom").setTicks([[(i, lab) for i, (lab, _) in enumerate(items)]])
         hov = []
         for i, (lab, m) in enumerate(items):
-            lines = [f"<b>{lab}</b>"]
-            lines += [f"{self.series_names[k]}: {getattr(m, k):.2f} GiB" for k in self.KEYS]
-            lines.append(self.tr("Total: {0} of {1} GiB").format(f"{m.total:.2f}", fmt_gib(m.capacity)))
+            lines = [lab]  # plain text: the tooltip escapes it (names from files never become markup)
+            lines += [self.tr("{0}: {1} GiB").format(self.series_names[k], format_number(getattr(m, k), 2))
+                      for k in self.KEYS]
+            lines.append(self.tr("Total: {0} of {1} GiB").format(format_number(m.total, 2), fmt_gib(m.capacity)))
             lines.append(self.tr("fits") if m.fits else self.tr("does not fit"))
-            text = "<br>".join(lines)
+            text = "\n".join(lines)
             for frac in (0.1, 0.5, 0.9, 1.0):
                 hov.append(_HoverPoint(i, totals[i] * frac, text))
         self.set_hover_points(hov)
@@ -556,11 +572,14 @@ class CostChart(ChartBase):
         self._state: tuple | None = None
         self.retranslate()
 
+    def unit_names(self) -> dict[str, str]:
+        return {"hours": self.tr("hours"), "days": self.tr("days"), "weeks": self.tr("weeks")}
+
     def retranslate(self) -> None:
         super().retranslate()
         self.title_label.setText(self.tr("Cost against time (candidate plans)"))
         self._update_legend()
-        self.plot.getPlotItem().setLabel("bottom", self.tr("days"))
+        self.plot.getPlotItem().setLabel("bottom", self.unit_names()[getattr(self, "time_unit", "days")])
         if self._state is not None:
             self.update_plans(*self._state)
 
@@ -597,41 +616,49 @@ class CostChart(ChartBase):
             self.set_hover_points([])
             return
         self.set_empty(status)
-        xs = np.array([p.calendar_days for _, p in pts], float)
+        days = np.array([p.calendar_days for _, p in pts], float)
+        # the time axis reads in hours, days or weeks, whichever suits the range (never "(x0.001)")
+        self.time_unit, per = pick_time_unit(float(days.max()))
+        self.plot.getPlotItem().setLabel("bottom", self.unit_names()[self.time_unit])
+        xs = days / per
         ys = np.array([p.cost for _, p in pts], float)
         # ScatterPlotItem does not follow the plot's log mode: give it log10 coordinates.
         self.all.setData(x=np.log10(xs), y=np.log10(ys), data=[i for i, _ in pts])
-        front = sorted([(p.calendar_days, p.cost) for _, p in pts if p.pareto])
+        front = sorted([(p.calendar_days / per, p.cost) for _, p in pts if p.pareto])
         if front:
             self.front.setData(np.array([f[0] for f in front]), np.array([f[1] for f in front]))
         else:
             self.front.setData([], [])
-        ch = [(p.calendar_days, p.cost) for i, p in pts if i == chosen]
+        ch = [(p.calendar_days / per, p.cost) for i, p in pts if i == chosen]
         if ch:
             self.chosen.setData(x=[math.log10(ch[0][0])], y=[math.log10(ch[0][1])])
         else:
             self.chosen.setData([], [])
-        self.deadline.setVisible(bool(deadline_days))
-        if deadline_days:
-            self.deadline.setValue(math.log10(deadline_days))
+        deadline_u = deadline_days / per if deadline_days else None
+        self.deadline.setVisible(bool(deadline_u))
+        if deadline_u:
+            self.deadline.setValue(math.log10(deadline_u))
             self.deadline.label.setFormat(self.tr("deadline"))
         self.budget.setVisible(bool(budget))
         if budget:
             self.budget.setValue(math.log10(budget))
             self.budget.label.setFormat(self.tr("budget"))
-        self.data = {"days": xs, "cost": ys, "front": front, "chosen": ch}
+        self.data = {"days": days, "cost": ys, "unit": self.time_unit, "x": xs,  # days as the plans give them
+                     "front": sorted((p.calendar_days, p.cost) for _, p in pts if p.pareto),
+                     "chosen": [(p.calendar_days, p.cost) for i, p in pts if i == chosen]}
         hov = []
         for i, p in pts:
-            hov.append(_HoverPoint(math.log10(p.calendar_days), math.log10(p.cost), self.tr(
-                "#{0} {1} × {2}<br>{3} days, {4} {5}").format(
-                p.rank, p.num_gpus, p.gpu_name, format_sig(p.calendar_days), format_number(p.cost), p.currency)))
+            hov.append(_HoverPoint(math.log10(p.calendar_days / per), math.log10(p.cost), self.tr(
+                "#{0} {1} × {2}\n{3}, {4}").format(
+                p.rank, p.num_gpus, gpu_display_name(p.gpu_name, short=True), format_duration(p.calendar_days),
+                format_money(p.cost, p.currency))))
         self.set_hover_points(hov)
-        show_deadline = bool(deadline_days) and bool(deadline_days < 3 * float(max(xs)))
+        show_deadline = bool(deadline_u) and bool(deadline_u < 3 * float(max(xs)))
         show_budget = bool(budget) and bool(budget < 3 * float(max(ys)))
         self.deadline.setVisible(show_deadline)
         self.budget.setVisible(show_budget)
         self._update_legend()
-        xr = list(xs) + ([deadline_days] if show_deadline else [])
+        xr = list(xs) + ([deadline_u] if show_deadline else [])
         yr = list(ys) + ([budget] if show_budget else [])
         self._set_log_ranges(xr, yr)
 

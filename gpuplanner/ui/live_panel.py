@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from gpuplanner.formatting import format_money
-
-from gpuplanner.formatting import format_sig
+from gpuplanner.formatting import format_money, format_sig, gpu_display_name
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSplitter, QVBoxLayout, QWidget
@@ -97,7 +95,8 @@ class LivePanel(QWidget):
         self.time_value.setText("\n".join([
             self.tr("{0} calendar days ({1} days of compute)").format(f"{ev.calendar_days:.2f}",
                                                                       f"{ev.compute_days:.2f}"),
-            self.tr("{0} × {1} · MFU {2}").format(ev.num_gpus, ev.gpu_name, f"{ev.mfu * 100:.0f}%")]))
+            self.tr("{0} × {1} · MFU {2}").format(ev.num_gpus, gpu_display_name(ev.gpu_name),
+                                                 f"{ev.mfu * 100:.0f}%")]))
         tip = self.tr(
             "Calendar days: what you wait, with setup, checkpoints, interruptions and your hours per week. "
             "Compute days: GPU time around the clock.")
@@ -105,7 +104,8 @@ class LivePanel(QWidget):
             lo, hi = ev.calendar_days_band
             tip += "\n\n" + self.tr("Likely range: {0}–{1} calendar days{2}.").format(
                 f"{lo:.1f}", f"{hi:.1f}", "" if ev.cost_band is None else
-                f", {ev.cost_band[0]:,.0f}–{ev.cost_band[1]:,.0f} {ev.currency}") + " " + \
+                ", " + self.tr("{0}–{1}").format(format_money(ev.cost_band[0], ev.currency),
+                                                format_money(ev.cost_band[1], ev.currency))) + " " + \
                 QCoreApplication.translate("Evaluation", ev.band["meaning"])
         self.time_value.setToolTip(tip)
         if ev.cost is not None:

@@ -404,7 +404,9 @@ class MainWindow(QMainWindow):
         if s.state == "running":
             self.search_label.setText(self.tr("Searching plans…"))
         elif s.state == "done" and s.outcome is not None:
-            self.search_label.setText(self.tr("{0} plans").format(len(s.outcome.plans)))
+            from .text import plural
+
+            self.search_label.setText(plural(self.tr("%n plan(s)", "", len(s.outcome.plans)), len(s.outcome.plans)))
         elif s.state == "failed":
             self.search_label.setText(self.tr("Plan search failed"))
         else:

@@ -20,3 +20,10 @@ def tr_msg(m: Any) -> str:
         except (KeyError, IndexError, ValueError):
             return m.render() if hasattr(m, "render") else text
     return str(m)
+
+
+def plural(text: str, n: int) -> str:
+    """A ``tr(…, "", n)`` result read right in English too: Qt fills ``%n`` but the app ships no English
+    catalogue for plural forms, so an English source's ``(s)`` becomes ``s`` or nothing here (a translation,
+    such as the Chinese one, has no ``(s)`` and is left as it is)."""
+    return text.replace("(s)", "" if abs(int(n)) == 1 else "s")

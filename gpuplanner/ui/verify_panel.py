@@ -217,7 +217,10 @@ class VerifyPanel(QWidget):
         self.compare_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.compare_table.setMaximumHeight(190)
         kl.addWidget(self.compare_table)
-        self.scaling_plot = pg.PlotWidget(background="w")
+        from .charts import FormattedAxis
+
+        self.scaling_plot = pg.PlotWidget(background="w", axisItems={"left": FormattedAxis("left"),
+                                                                     "bottom": FormattedAxis("bottom")})
         self.scaling_plot.setMinimumHeight(180)
         self.scaling_plot.showGrid(x=True, y=True, alpha=0.3)
         self.measured_curve = self.scaling_plot.plot([], [], pen=pg.mkPen("#1565c0", width=2), symbol="o",
@@ -226,6 +229,13 @@ class VerifyPanel(QWidget):
         kl.addWidget(self.scaling_plot)
         self.scaling_legend = QLabel()
         kl.addWidget(self.scaling_legend)
+        # before any import: a sentence saying what to do, not an empty 0–1 plot
+        self.scaling_empty = QLabel()
+        self.scaling_empty.setWordWrap(True)
+        self.scaling_empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.scaling_empty.setStyleSheet("color: #666; border: 1px dashed #bbb; padding: 18px;")
+        kl.addWidget(self.scaling_empty)
+        self._show_scaling([])
         root.addWidget(self.kit_box)
 
         # --- checklist
@@ -288,6 +298,9 @@ class VerifyPanel(QWidget):
         self.scaling_plot.setLabel("bottom", self.tr("GPUs"))
         self.scaling_plot.setLabel("left", self.tr("Tokens/s"))
         self.scaling_legend.setText(self.tr("Blue: measured · grey dashes: linear scaling"))
+        self.scaling_empty.setText(self.tr(
+            "Measured scaling appears here: export the test script, run it on the rented server and import the "
+            "result file it writes."))
         self.check_box.setTitle(self.tr("Vendor checklist"))
         for it in ck.ITEMS:
             box, why, notes = self._check_rows[it.id]
@@ -637,6 +650,7 @@ class VerifyPanel(QWidget):
             if pts:
                 base = pts[0]["tokens_per_s"] / pts[0]["n"]
                 self.linear_curve.setData(xs, [base * x for x in xs])
+            self._show_scaling(xs)
             for r in range(5):
                 for c in range(2):
                     self.compare_table.setItem(r, c, QTableWidgetItem(""))
@@ -645,6 +659,7 @@ class VerifyPanel(QWidget):
             self.findings_label.setText("")
             self.measured_curve.setData([], [])
             self.linear_curve.setData([], [])
+            self._show_scaling([])
             for r in range(5):
                 for c in range(2):
                     self.compare_table.setItem(r, c, QTableWidgetItem(""))
@@ -655,6 +670,7 @@ class VerifyPanel(QWidget):
         xs, measured, linear = a.scaling_series()
         self.measured_curve.setData(xs, measured)
         self.linear_curve.setData(xs, linear)
+        self._show_scaling(xs)
         for c, key in enumerate(("before", "after")):
             fig = (cmp_ or {}).get(key) or {}
             cur = fig.get("currency", "")
@@ -667,6 +683,21 @@ class VerifyPanel(QWidget):
             ]
             for r, text in enumerate(cells):
                 self.compare_table.setItem(r, c, QTableWidgetItem(text))
+
+    def _show_scaling(self, xs) -> None:
+        """The measured scaling plot with ticks at the GPU counts measured (no fractional GPUs), or, before a
+        result with several counts is imported, a sentence saying what to do."""
+        from gpuplanner.formatting import format_count
+
+        counts = sorted({int(x) for x in xs if x and x > 0})
+        have = len(counts) >= 1
+        self.scaling_plot.setVisible(have)
+        self.scaling_legend.setVisible(have)
+        self.scaling_empty.setVisible(not have)
+        if have:
+            self.scaling_plot.getPlotItem().getAxis("bottom").setTicks([[(n, format_count(n)) for n in counts], []])
+            lo, hi = counts[0], counts[-1]
+            self.scaling_plot.setXRange(lo - 0.5 if lo == hi else lo, hi + 0.5 if lo == hi else hi, padding=0.08)
 
     # ------------------------------------------------------------------------------------ checklist
 

@@ -34,7 +34,7 @@ ALLOWED_WORDS = {
     "GiB", "GB", "MB", "TB", "Gb", "TFLOPS", "FLOPs", "MFU", "TP", "PP", "DP", "CP", "EP", "ZeRO", "NVLink",
     "PCIe", "SXM", "CNY", "USD", "EUR", "RMB", "bf", "fp", "BF", "FP", "AdamW", "Adafactor", "Adam", "SGD",
     "Megatron", "DeepSpeed", "FSDP", "LM", "HF", "PyTorch", "LoRA", "QLoRA", "MoE", "GQA", "KV", "MLP", "NVIDIA",
-    "AMD", "GPU", "json", "gpuplan", "InfiniBand", "RoCE", "Ethernet",
+    "AMD", "GPU", "json", "gpuplan", "InfiniBand", "RoCE", "Ethernet", "EFLOP", "PFLOP", "ZFLOP", "TFLOP",
 }
 
 
@@ -288,7 +288,8 @@ def test_switch_to_chinese_and_back_at_run_time(window, language, qtbot):
     assert w.file_menu.title() == zh("MainWindow", "&File") == "文件(&F)"
     assert w.next_btn.text() == zh("MainWindow", "Next →")
     assert scaling.plot.getPlotItem().getAxis("bottom").labelText == zh("ScalingChart", "GPUs")
-    assert cost.plot.getPlotItem().getAxis("bottom").labelText == zh("CostChart", "days")
+    # the cost chart's time axis reads in the unit its range suits (hours, days or weeks)
+    assert cost.plot.getPlotItem().getAxis("bottom").labelText == zh("CostChart", cost.time_unit)
     assert memory.title_label.text() == zh("MemoryChart", "Memory per GPU (GiB)")
     assert memory.plot.getPlotItem().getAxis("left").labelText == zh("MemoryChart", "GiB")
     # Qt's own strings come from qtbase_zh_CN.qm

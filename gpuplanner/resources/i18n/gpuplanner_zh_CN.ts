@@ -1020,6 +1020,14 @@
         <translation>天数</translation>
     </message>
     <message>
+        <source>hours</source>
+        <translation>小时</translation>
+    </message>
+    <message>
+        <source>weeks</source>
+        <translation>周</translation>
+    </message>
+    <message>
         <source>cost ({0})</source>
         <translation>成本（{0}）</translation>
     </message>
@@ -1028,16 +1036,18 @@
         <translation>搜索完成后，带成本和时长的方案会显示在这里。</translation>
     </message>
     <message>
+        <source>#{0} {1} × {2}
+{3}, {4}</source>
+        <translation>#{0} {1} × {2}
+{3}，{4}</translation>
+    </message>
+    <message>
         <source>deadline</source>
         <translation>截止时间</translation>
     </message>
     <message>
         <source>budget</source>
         <translation>预算</translation>
-    </message>
-    <message>
-        <source>#{0} {1} × {2}&lt;br&gt;{3} days, {4} {5}</source>
-        <translation>#{0} {1} × {2}&lt;br&gt;{3} 天，{4} {5}</translation>
     </message>
 </context>
 <context>
@@ -1162,8 +1172,8 @@
         <translation>Token 数</translation>
     </message>
     <message>
-        <source>Tokens in one pass, e.g. 300B, 1.5T or 2e9: time and cost grow linearly</source>
-        <translation>单轮的 token 数，例如 300B、1.5T 或 2e9：时间和成本随之线性增长</translation>
+        <source>Tokens in one pass, e.g. 300B, 1.5T or 2000000000: time and cost grow linearly</source>
+        <translation>单轮的 token 数，例如 300B、1.5T 或 2000000000：时间和成本随之线性增长</translation>
     </message>
     <message>
         <source>Samples</source>
@@ -1260,6 +1270,13 @@
     <message>
         <source>Fine-tuning: the data volume is whatever your task needs; the 20-tokens-per-parameter rule applies to pretraining only.</source>
         <translation>微调：数据量按任务需要而定；“每个参数 20 个 token”的经验法则只适用于预训练。</translation>
+    </message>
+</context>
+<context>
+    <name>Errors</name>
+    <message>
+        <source>{field}: {message}</source>
+        <translation>{field}：{message}</translation>
     </message>
 </context>
 <context>
@@ -1952,6 +1969,10 @@
         <translation>可能范围：{0}–{1} 个日历天{2}。</translation>
     </message>
     <message>
+        <source>{0}–{1}</source>
+        <translation>{0}–{1}</translation>
+    </message>
+    <message>
         <source>{0} ({1})</source>
         <translation>{0}（{1}）</translation>
     </message>
@@ -2150,9 +2171,11 @@
         <source>Searching plans…</source>
         <translation>正在搜索方案…</translation>
     </message>
-    <message>
-        <source>{0} plans</source>
-        <translation>{0} 个方案</translation>
+    <message numerus="yes">
+        <source>%n plan(s)</source>
+        <translation>
+            <numerusform>%n 个方案</numerusform>
+        </translation>
     </message>
     <message>
         <source>Plan search failed</source>
@@ -2358,6 +2381,10 @@
         <translation>容量 {0} GiB</translation>
     </message>
     <message>
+        <source>{0}: {1} GiB</source>
+        <translation>{0}：{1} GiB</translation>
+    </message>
+    <message>
         <source>Total: {0} of {1} GiB</source>
         <translation>合计：{0} / {1} GiB</translation>
     </message>
@@ -2368,6 +2395,100 @@
     <message>
         <source>does not fit</source>
         <translation>放不下</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryCountChart</name>
+    <message>
+        <source>Memory per GPU against GPU count</source>
+        <translation>单卡显存随 GPU 数量的变化</translation>
+    </message>
+    <message>
+        <source>For this model and training method: the layout (TP, PP, ZeRO…) that needs the least memory at each GPU count, your own layout at that count, and the memory of each GPU you ticked on the Hardware page.</source>
+        <translation>针对当前模型和训练方法：每个 GPU 数量下单卡显存最少的并行布局（TP、PP、ZeRO…）、你自己的布局在该数量下的显存，以及硬件页上勾选的每种 GPU 的显存容量。</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数量</translation>
+    </message>
+    <message>
+        <source>GiB per GPU</source>
+        <translation>单卡 GiB</translation>
+    </message>
+    <message>
+        <source>least memory (best layout)</source>
+        <translation>显存最少（最佳布局）</translation>
+    </message>
+    <message>
+        <source>your layout</source>
+        <translation>你的布局</translation>
+    </message>
+    <message>
+        <source>{0} GiB:</source>
+        <translation>{0} GiB：</translation>
+    </message>
+    <message>
+        <source>No estimate yet.</source>
+        <translation>尚无估算结果。</translation>
+    </message>
+    <message>
+        <source>No layout of this scenario runs at these GPU counts.</source>
+        <translation>在这些 GPU 数量下，此场景没有可运行的布局。</translation>
+    </message>
+    <message>
+        <source>{0} GiB</source>
+        <translation>{0} GiB</translation>
+    </message>
+    <message>
+        <source>{0} GPUs: {1} GiB per GPU</source>
+        <translation>{0} 张 GPU：单卡 {1} GiB</translation>
+    </message>
+    <message>
+        <source>least-memory layout: {0}</source>
+        <translation>显存最少的布局：{0}</translation>
+    </message>
+    <message>
+        <source>your layout: {0} GiB</source>
+        <translation>你的布局：{0} GiB</translation>
+    </message>
+    <message>
+        <source>fits on: {0}</source>
+        <translation>放得下：{0}</translation>
+    </message>
+    <message>
+        <source>fits on none of the ticked GPUs</source>
+        <translation>勾选的 GPU 都放不下</translation>
+    </message>
+    <message>
+        <source>{0} GPUs, your layout: {1} GiB per GPU</source>
+        <translation>{0} 张 GPU，你的布局：单卡 {1} GiB</translation>
+    </message>
+</context>
+<context>
+    <name>ModelConfig</name>
+    <message>
+        <source>missing &apos;{key}&apos;</source>
+        <translation>缺少“{key}”</translation>
+    </message>
+    <message>
+        <source>&apos;{key}&apos; must be a whole number ≥ {minimum}, got {got}</source>
+        <translation>“{key}”应为 ≥ {minimum} 的整数，实际为 {got}</translation>
+    </message>
+    <message>
+        <source>&apos;{key}&apos; must be a positive number, got {got}</source>
+        <translation>“{key}”应为正数，实际为 {got}</translation>
+    </message>
+    <message>
+        <source>&apos;{key}&apos; must be an object</source>
+        <translation>“{key}”应为对象</translation>
+    </message>
+    <message>
+        <source>hidden_size={h} is not divisible by {key}={heads}; give head_dim</source>
+        <translation>hidden_size={h} 不能被 {key}={heads} 整除；请给出 head_dim</translation>
+    </message>
+    <message>
+        <source>config.json must be a JSON object</source>
+        <translation>config.json 应为 JSON 对象</translation>
     </message>
 </context>
 <context>
@@ -3276,10 +3397,6 @@
         <translation>MFU</translation>
     </message>
     <message>
-        <source>{0} plans shown; {1} of {2} configurations fit ({3} ms).</source>
-        <translation>显示 {0} 个方案；{2} 个配置中有 {1} 个放得下（{3} 毫秒）。</translation>
-    </message>
-    <message>
         <source>{0}: {1}</source>
         <translation>{0}：{1}</translation>
     </message>
@@ -3345,7 +3462,7 @@
     </message>
     <message>
         <source>Consumer cards without P2P keep tensor/pipeline parallelism and ZeRO-2/3 inside one node</source>
-        <translation>不支持 P2P 的消费级显卡，其张量并行、流水线并行（tensor/pipeline parallelism）和 ZeRO-2/3 只在单个节点内进行</translation>
+        <translation>不支持 P2P 的消费级显卡，其张量并行、流水线并行和 ZeRO-2/3 只在单个节点内进行</translation>
     </message>
     <message>
         <source>even pipeline stages</source>
@@ -3362,6 +3479,12 @@
     <message>
         <source>Framework</source>
         <translation>框架</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n plan(s) shown; {0} of {1} configurations fit ({2} ms).</source>
+        <translation>
+            <numerusform>显示 %n 个方案；{1} 种配置中有 {0} 种放得下（{2} 毫秒）。</numerusform>
+        </translation>
     </message>
     <message>
         <source>#{0} is graded poor (MFU below 30%), so it ranks lower.</source>
@@ -5127,6 +5250,10 @@
 <context>
     <name>Topology</name>
     <message>
+        <source>line {n}: {msg}</source>
+        <translation>第 {n} 行：{msg}</translation>
+    </message>
+    <message>
         <source>this is too long for nvidia-smi topo -m output (over {n} MB)</source>
         <translation>内容过长，不像 nvidia-smi topo -m 的输出（超过 {n} MB）</translation>
     </message>
@@ -5768,6 +5895,10 @@
         <translation>蓝色：实测 · 灰色虚线：线性扩展</translation>
     </message>
     <message>
+        <source>Measured scaling appears here: export the test script, run it on the rented server and import the result file it writes.</source>
+        <translation>实测的扩展效率显示在这里：导出测试脚本，在租用的服务器上运行，然后导入它生成的结果文件。</translation>
+    </message>
+    <message>
         <source>Vendor checklist</source>
         <translation>供应商核对清单</translation>
     </message>
@@ -5957,6 +6088,110 @@
     <message>
         <source>unknown economics default &apos;{k}&apos;; known: {all}</source>
         <translation>未知的经济参数默认项“{k}”；已知：{all}</translation>
+    </message>
+    <message>
+        <source>NVLink 2 (V100, 6 links)</source>
+        <translation>NVLink 2（V100，6 条链路）</translation>
+    </message>
+    <message>
+        <source>NVLink 3 via NVSwitch (A100, 12 links, NV12)</source>
+        <translation>NVLink 3 经 NVSwitch（A100，12 条链路，NV12）</translation>
+    </message>
+    <message>
+        <source>NVLink 3 cut to 8 links (A800, NV8)</source>
+        <translation>NVLink 3 削减为 8 条链路（A800，NV8）</translation>
+    </message>
+    <message>
+        <source>NVLink 4 via NVSwitch (H100/H200/H20, 18 links, NV18)</source>
+        <translation>NVLink 4 经 NVSwitch（H100/H200/H20，18 条链路，NV18）</translation>
+    </message>
+    <message>
+        <source>NVLink 4 cut to 8 links (H800, NV8)</source>
+        <translation>NVLink 4 削减为 8 条链路（H800，NV8）</translation>
+    </message>
+    <message>
+        <source>NVLink 5 (B200/GB200, 18 links, NV18)</source>
+        <translation>NVLink 5（B200/GB200，18 条链路，NV18）</translation>
+    </message>
+    <message>
+        <source>NVLink bridge pair (A100 PCIe, 2 GPUs)</source>
+        <translation>NVLink 桥接对（A100 PCIe，2 张 GPU）</translation>
+    </message>
+    <message>
+        <source>NVLink bridge pair (H100 PCIe / NVL, 2 GPUs)</source>
+        <translation>NVLink 桥接对（H100 PCIe / NVL，2 张 GPU）</translation>
+    </message>
+    <message>
+        <source>AMD Infinity Fabric, 7 links x 128 GB/s, 8-GPU full mesh (MI300X)</source>
+        <translation>AMD Infinity Fabric，7 条链路 × 128 GB/s，8 卡全互联（MI300X）</translation>
+    </message>
+    <message>
+        <source>PCIe Gen3 x16</source>
+        <translation>PCIe 3.0 x16</translation>
+    </message>
+    <message>
+        <source>PCIe Gen4 x16</source>
+        <translation>PCIe 4.0 x16</translation>
+    </message>
+    <message>
+        <source>PCIe Gen5 x16</source>
+        <translation>PCIe 5.0 x16</translation>
+    </message>
+    <message>
+        <source>InfiniBand NDR 400 Gb/s (ConnectX-7, Quantum-2)</source>
+        <translation>InfiniBand NDR 400 Gb/s（ConnectX-7，Quantum-2）</translation>
+    </message>
+    <message>
+        <source>InfiniBand HDR 200 Gb/s (QSFP56)</source>
+        <translation>InfiniBand HDR 200 Gb/s（QSFP56）</translation>
+    </message>
+    <message>
+        <source>InfiniBand EDR 100 Gb/s</source>
+        <translation>InfiniBand EDR（100 Gb/s）</translation>
+    </message>
+    <message>
+        <source>InfiniBand XDR 800 Gb/s</source>
+        <translation>InfiniBand XDR（800 Gb/s）</translation>
+    </message>
+    <message>
+        <source>RoCE v2 400 GbE (ConnectX-7)</source>
+        <translation>RoCE v2 400 GbE（ConnectX-7）</translation>
+    </message>
+    <message>
+        <source>RoCE v2 200 GbE (ConnectX-6 Dx / ConnectX-7)</source>
+        <translation>RoCE v2 200 GbE（ConnectX-6 Dx / ConnectX-7）</translation>
+    </message>
+    <message>
+        <source>RoCE v2 100 GbE</source>
+        <translation>RoCE v2 100 GbE</translation>
+    </message>
+    <message>
+        <source>25 GbE commodity Ethernet (TCP, no RDMA)</source>
+        <translation>25 GbE 普通以太网（TCP，无 RDMA）</translation>
+    </message>
+    <message>
+        <source>nvlink</source>
+        <translation>NVLink</translation>
+    </message>
+    <message>
+        <source>pcie</source>
+        <translation>PCIe</translation>
+    </message>
+    <message>
+        <source>nvlink-bridge</source>
+        <translation>NVLink 桥接</translation>
+    </message>
+    <message>
+        <source>infinity-fabric</source>
+        <translation>Infinity Fabric</translation>
+    </message>
+    <message>
+        <source>hccs</source>
+        <translation>HCCS</translation>
+    </message>
+    <message>
+        <source>mlu-link</source>
+        <translation>MLU-Link</translation>
     </message>
 </context>
 <context>

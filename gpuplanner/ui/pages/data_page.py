@@ -114,7 +114,7 @@ class DataPage(BasePage):
         self.mode_buttons["samples"].setText(self.tr("samples × length"))
         self.mode_buttons["bytes"].setText(self.tr("GB of text"))
         texts = {
-            "tokens": (self.tr("Tokens"), self.tr("Tokens in one pass, e.g. 300B, 1.5T or 2e9: time and cost grow linearly")),
+            "tokens": (self.tr("Tokens"), self.tr("Tokens in one pass, e.g. 300B, 1.5T or 2000000000: time and cost grow linearly")),
             "samples": (self.tr("Samples"), self.tr("Number of training examples (e.g. 50k, 1.2M)")),
             "avg_len": (self.tr("Average length"), self.tr("Average tokens per example after tokenisation")),
             "dataset_gb": (self.tr("Dataset size"), self.tr("Raw UTF-8 text size in GB (10^9 bytes)")),

@@ -6,7 +6,7 @@ from gpuplanner.formatting import format_sig
 
 import re
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
@@ -25,10 +25,10 @@ C_MEM, C_BF16, C_LINK, C_TDP, C_SRC = 2, 3, 7, 8, 9
 
 
 def short_gpu_name(name: str) -> str:
-    for prefix in ("NVIDIA GeForce ", "NVIDIA ", "AMD Instinct ", "AMD "):
-        if name.startswith(prefix):
-            return name[len(prefix):]
-    return name
+    """The product name without the vendor prefix, its regional suffix in the UI language."""
+    from gpuplanner.formatting import gpu_display_name
+
+    return gpu_display_name(name, short=True)
 
 
 def _price_table(constraints):
@@ -239,7 +239,8 @@ class HardwarePage(BasePage):
                     self.table.setItem(r, C_LINK, self._unknown_item())
                 else:
                     bw = f" {format_sig(g.intra_node_bw_gbs, 4)} GB/s" if g.intra_node_bw_gbs else ""
-                    self.table.setItem(r, C_LINK, self._ro(f"{link}{bw}"))
+                    link_name = QCoreApplication.translate("catalog", link)  # display name of the link kind
+                    self.table.setItem(r, C_LINK, self._ro(f"{link_name}{bw}"))
                 price = None
                 if table is not None:
                     try:
@@ -275,6 +276,8 @@ class HardwarePage(BasePage):
                 if g.vendor == "custom" and not price:
                     src = self.tr("your entry: add a price to rank it")
                 self.table.setItem(r, C_SRC, self._ro(src))
+            # names are never cut ("A800 SXM4 80G…"): the column is as wide as the longest name
+            self.table.resizeColumnToContents(1)
         finally:
             self._filling = False
 
@@ -504,7 +507,8 @@ class HardwarePage(BasePage):
         self.labels["inter"].setText(self.tr("Between servers"))
         self.inter.box.set_help(self.tr("Network between servers: limits data-parallel and pipeline traffic "
                                         "across nodes"))
-        self.inter.set_labels({None: self.tr("default for the GPU"), **self.net_names})
+        self.inter.set_labels({None: self.tr("default for the GPU"),
+                               **{k: QCoreApplication.translate("catalog", v) for k, v in self.net_names.items()}})
         self.labels["nics"].setText(self.tr("NICs per server"))
         self.nics.box.set_help(self.tr("Network cards per server (empty: the network's default, often one per GPU)"))
         self.own_box.setTitle(self.tr("Owning instead of renting"))

@@ -18,6 +18,7 @@ from gpuplanner.core.units import format_count
 
 from .. import settings
 from ..fields import BoundEdit, fmt_int, parse_int
+from ..text import tr_msg
 from .base import BasePage
 
 MANUAL_FIELDS = [
@@ -219,7 +220,9 @@ class ModelPage(BasePage):
         try:
             load_model_source(Path(path))
         except PlannerError as err:
-            self.import_error.setText(self.tr("Cannot import {0}: {1}").format(Path(path).name, str(err)))
+            first = err.args[0] if err.args else None  # a MsgStr keeps its message id: shown translated
+            why = tr_msg(first) if hasattr(first, "context") and hasattr(first, "params") else str(err)
+            self.import_error.setText(self.tr("Cannot import {0}: {1}").format(Path(path).name, why))
             self.import_error.show()
             return False
         settings.remember_dir(path)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpuplanner.formatting import format_sig
+from gpuplanner.formatting import format_number, format_sig
 
 import html
 import math
@@ -19,7 +19,7 @@ from gpuplanner.core.units import format_count
 
 from .. import engine
 from ..fields import BoundCheck, BoundCombo
-from ..text import tr_msg
+from ..text import plural, tr_msg
 from .base import BasePage
 
 # new columns go at the end: views and tests address the first ones by position
@@ -62,10 +62,10 @@ def layout_text(p: engine.PlanRow) -> str:
 
 
 def short_gpu_name(name: str) -> str:
-    for prefix in ("NVIDIA GeForce ", "NVIDIA ", "AMD Instinct ", "AMD ", "Huawei "):
-        if name.startswith(prefix):
-            return name[len(prefix):]
-    return name
+    """The product name without the vendor prefix, its regional suffix in the UI language."""
+    from gpuplanner.formatting import gpu_display_name
+
+    return gpu_display_name(name, short=True)
 
 
 class PlanTableModel(QAbstractTableModel):
@@ -127,7 +127,9 @@ class PlanTableModel(QAbstractTableModel):
                 return framework_name(p)
         if role == Qt.ItemDataRole.ToolTipRole:
             if col == "gpu":
-                return f"{p.gpu_name} ({p.gpu})"
+                from gpuplanner.formatting import gpu_display_name
+
+                return f"{gpu_display_name(p.gpu_name)} ({p.gpu})"
             if col == "num_gpus":
                 return QCoreApplication.translate("PlansPage", "{0} node(s) of {1}").format(p.nodes, p.gpus_per_node)
             if col in ("rank", "mfu"):
@@ -320,8 +322,9 @@ class PlansPage(BasePage):
             text = self.tr("The search failed: {0}").format(s.error or "")
         elif s.state == "done" and s.outcome is not None:
             n = len(s.outcome.plans)
-            text = self.tr("{0} plans shown; {1} of {2} configurations fit ({3} ms).").format(
-                n, f"{s.outcome.fitting:,}", f"{s.outcome.considered:,}", f"{s.outcome.search_ms:.0f}")
+            text = plural(self.tr("%n plan(s) shown; {0} of {1} configurations fit ({2} ms).", "", n), n).format(
+                format_number(s.outcome.fitting), format_number(s.outcome.considered),
+                format_number(s.outcome.search_ms))
             for note in s.outcome.notes:
                 text += " " + tr_msg(note)
         else:

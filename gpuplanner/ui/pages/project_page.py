@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.core.project import KIND_LABELS, PHASE_KINDS, TRAINING_KINDS, Project, evaluate_project
-from gpuplanner.formatting import format_money
+from gpuplanner.formatting import gpu_display_name, format_money
 
 from .base import BasePage
 
@@ -99,7 +99,8 @@ class TimelineChart(QWidget):
                                   brush=pg.mkBrush(colour), pen=pg.mkPen("k", width=1))
             pi.addItem(bar)
             self.bars.append(bar)
-            what = f"{ph.count}× {ph.device}" if ph.resource == "gpu" else f"{ph.count} CPU"
+            what = (f"{ph.count} × {gpu_display_name(ph.device_name, short=True)}" if ph.resource == "gpu"
+                    else f"{ph.count} CPU")
             cost = "—" if ph.cost is None else format_money(ph.cost, currency, decimals=0)
             if ph.cost_per_week is not None and ph.weeks > 1:
                 cost += f" ({format_money(ph.cost_per_week, currency, decimals=0)}/{self.week_unit})"
