@@ -13,6 +13,7 @@ from ..core.estimate import TIER_GUIDANCE
 from ..core.evaluate import evaluate
 from ..io.scenario_files import load_scenario
 from ..core.units import format_count
+from ..core.frameworks import FRAMEWORKS
 from ..formatting import gpu_display_name, format_money, format_number, format_percent, format_sig
 from ._args import rent_vs_build_lines
 from ._lang import msg, name, translate
@@ -98,7 +99,7 @@ def text_lines(ev, data: dict) -> list[str]:
             rng += ", " + format_money(ev.cost_band[0], ev.currency) + "–" + format_money(ev.cost_band[1], ev.currency)
         lines.append("  " + _label(translate(CTX, "likely range"), 17) + rng + " " + translate(
             CTX, "(p10–p90 of the model's error on {n} published {family} runs)").format(
-                n=ev.band["rows"], family=ev.band["family"]))
+                n=ev.band["rows"], family=FRAMEWORKS[ev.band["family"]].name if ev.band["family"] in FRAMEWORKS else ev.band["family"]))
     share_names = {
         "compute": translate(CTX, "compute"), "tp_comm": translate(CTX, "tensor-parallel comm."),
         "dp_comm": translate(CTX, "data-parallel comm."), "pp_bubble": translate(CTX, "pipeline bubble"),

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 
 from ..io.scenario_files import load_scenario
+from ..core.frameworks import FRAMEWORKS
 from ..formatting import gpu_display_name, format_money, format_number, format_percent, format_sig
 from ._lang import msg, name, translate
 from ._args import positive_int, rent_vs_build_lines
@@ -104,7 +105,7 @@ def text_lines(result, con) -> list[str]:
                 rng += ", " + format_money(ev.cost_band[0], p.currency) + "–" + format_money(ev.cost_band[1], p.currency)
             out.append("   " + translate(CTX, "likely range") + " " + rng + " " + translate(
                 CTX, "(p10–p90 of the model's error on {n} published {family} runs)").format(
-                    n=ev.band["rows"], family=ev.band["family"]))
+                    n=ev.band["rows"], family=FRAMEWORKS[ev.band["family"]].name if ev.band["family"] in FRAMEWORKS else ev.band["family"]))
         for m in p.framework_reason:
             out.append(f"   * {msg(m)}")
         for m in ev.calibration_notes:

@@ -18,12 +18,12 @@ from .errors import CatalogError, ModelConfigError, ScenarioError
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr
 
-_CFG = "ModelConfig"
+_CTX_CFG = "ModelConfig"
 
 
 def _cfg_msg(template: str, /, **params: Any) -> MsgStr:
     """A config.json problem as a sentence that keeps its message id (translated where it is shown)."""
-    return MsgStr.make(_CFG, template, **params)
+    return MsgStr.make(_CTX_CFG, template, **params)
 
 
 @dataclass(frozen=True)
@@ -120,13 +120,13 @@ def _int(cfg: dict, *keys: str, default: Any = None, required: bool = True, mini
     v = _get(cfg, *keys, default=default)
     if v is None:
         if required:
-            raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(_CFG, "missing '{key}'"), key=keys[0]), field="config.json")
+            raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "missing '{key}'"), key=keys[0]), field="config.json")
         return None
     ok = not isinstance(v, bool) and isinstance(v, (int, float)) and (not isinstance(v, float) or math.isfinite(v))
     if not ok or int(v) != v or v < minimum or v > MAX_CONFIG_INT:
         shown = repr(v) if isinstance(v, (int, float, str, bool)) else type(v).__name__
         raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(
-            _CFG, "'{key}' must be a whole number ≥ {minimum}, got {got}"), key=keys[0], minimum=minimum,
+            _CTX_CFG, "'{key}' must be a whole number ≥ {minimum}, got {got}"), key=keys[0], minimum=minimum,
             got=shown[:40]), field="config.json")
     return int(v)
 
@@ -139,7 +139,7 @@ def _size(cfg: dict, *keys: str, default: Any = None) -> int:
 def _number(cfg: dict, *keys: str, default: float) -> float:
     v = _get(cfg, *keys, default=default)
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or not 0 < v <= 1024:
-        raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(_CFG, "'{key}' must be a positive number, got {got}"),
+        raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "'{key}' must be a positive number, got {got}"),
                                         key=keys[0], got=str(v)[:40]), field="config.json")
     return float(v)
 
@@ -149,7 +149,7 @@ def _obj(cfg: dict, key: str) -> dict:
     if v is None:
         return {}
     if not isinstance(v, dict):
-        raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(_CFG, "'{key}' must be an object"), key=key),
+        raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "'{key}' must be an object"), key=key),
                                field="config.json")
     return v
 
@@ -158,7 +158,7 @@ def _div(h: int, heads: int, key: str = "num_attention_heads") -> int:
     """head_dim = hidden / heads, which must divide (the modelling code asserts it)."""
     if h % heads:
         raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(
-            _CFG, "hidden_size={h} is not divisible by {key}={heads}; give head_dim"), h=h, key=key, heads=heads),
+            _CTX_CFG, "hidden_size={h} is not divisible by {key}={heads}; give head_dim"), h=h, key=key, heads=heads),
             field="config.json")
     return h // heads
 
@@ -173,7 +173,7 @@ def arch_from_hf_config(cfg: dict, name: str | None = None) -> ModelArch:
     gemma/gemma2, phi3, internlm2, baichuan, chatglm, yi (llama), gpt2, gpt_neox, falcon, bloom, opt, mpt.
     """
     if not isinstance(cfg, dict):
-        raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(_CFG, "config.json must be a JSON object")),
+        raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "config.json must be a JSON object")),
                                field="config.json")
     if "text_config" in cfg and isinstance(cfg["text_config"], dict) and "hidden_size" not in cfg:
         cfg = {**cfg["text_config"], "model_type": cfg["text_config"].get("model_type", cfg.get("model_type"))}
@@ -373,7 +373,7 @@ def arch_from_hf_config(cfg: dict, name: str | None = None) -> ModelArch:
             common["num_dense_layers"] = len(mlp_only)
     if inter is None:
         if not n_exp:
-            raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(_CFG, "missing '{key}'"), key="intermediate_size"),
+            raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "missing '{key}'"), key="intermediate_size"),
                                    field="config.json")
         inter = 0
     return ModelArch(intermediate_size=inter, **common)

@@ -1176,5 +1176,5 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
                      {"b": s.constraints.budget or 0, "cur": p.currency}))
     if ctx.price.is_default:
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Uses the default price for {gpu} ({date}): enter your quote."),
-                     {"gpu": gpu.id, "date": ctx.price.source_date}))
+                     {"gpu": gpu.name, "date": ctx.price.source_date}))
     return w

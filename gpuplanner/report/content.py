@@ -308,6 +308,10 @@ class ReportData:
     source_file: str = ""
     # candidate GPUs the search left out, with why (core.search ``skipped``): [(GPU name, reason)]
     skipped: list[tuple[str, Text]] = field(default_factory=list)
+    # memory per GPU against GPU count (core.evaluate.memory_by_gpu_count, carried by the scaling sweep):
+    # [(GPUs, least-memory layout GiB or None, the plan's own layout GiB or None)] and [(card name, GiB)]
+    memory_by_count: list[tuple[int, float | None, float | None]] = field(default_factory=list)
+    memory_cards: list[tuple[str, float]] = field(default_factory=list)
     project: ProjectInfo | None = None  # a plan file's project of more than one phase
 
     @property
@@ -557,12 +561,20 @@ def _measured_mfu(doc) -> float | None:
     return None
 
 
-def _scaling(ev, base) -> list[tuple[int, float]]:
-    """Calendar days of the chosen layout at other GPU counts (the core's scaling sweep,
-    :func:`core.evaluate.scaling`: data parallelism grows, TP/PP/CP stay; each point is an Evaluation)."""
-    from ..core.evaluate import scaling
+def _memory_by_count(res) -> tuple[list, list]:
+    """The scaling sweep's memory per GPU against GPU count (each point an Evaluation) and the candidate
+    cards' capacities, as plain values for the report."""
+    mb = getattr(res, "memory", None)
+    if mb is None:
+        return [], []
+    pts = [(p.num_gpus, p.memory.total if p.memory is not None else None,
+            p.current.total if p.current is not None else None) for p in mb.points]
+    return pts, [(c.name, c.memory_gib) for c in mb.cards]
 
-    res = scaling(ev.scenario, base)
+
+def _scaling(res) -> list[tuple[int, float]]:
+    """Calendar days of the chosen layout at other GPU counts from the core's scaling sweep
+    (:func:`core.evaluate.scaling`: data parallelism grows, TP/PP/CP stay; each point is an Evaluation)."""
     best: dict[int, float] = {}
     for sr in res.series:
         for n, d in zip(sr.gpus, sr.calendar_days):
@@ -668,7 +680,14 @@ def build_report_data(doc_or_scenario: Any, *, base_dir: Any = None, author: str
         alt = plan_from_evaluation(p.evaluation, f"{p.num_gpus} × {p.gpu_name}", p)
         alt.why_lost = _why_lost(alt, plan, p, chosen_p, task)
         alternatives.append(alt)
-    scaling = _scaling(ev, base) if ev.fits else []
+    from ..core.evaluate import scaling as core_scaling
+
+    try:
+        sweep = core_scaling(ev.scenario, base)  # one sweep: days against count, memory against count
+    except PlannerError:
+        sweep = None
+    scaling = _scaling(sweep) if (ev.fits and sweep is not None) else []
+    mem_counts, mem_cards = _memory_by_count(sweep)
     cost_vs_time = [(f"{p.num_gpus}× {_short_gpu(p.gpu_name)}", p.calendar_days, p.cost, False)
                     for p in ranked if p is not chosen_p and not _same(plan, p)]
     if plan.cost is not None:
@@ -686,7 +705,7 @@ def build_report_data(doc_or_scenario: Any, *, base_dir: Any = None, author: str
     return ReportData(
         title=title, date=now or datetime.now(timezone.utc), author=author, app_version=__version__,
         notes=doc.notes if doc is not None else "", task=task, plan=plan, alternatives=alternatives,
-        scaling=scaling, cost_vs_time=cost_vs_time, requirements=_requirements(plan, ev),
+        scaling=scaling, memory_by_count=mem_counts, memory_cards=mem_cards, cost_vs_time=cost_vs_time, requirements=_requirements(plan, ev),
         checklist=_checklist(doc, plan, scenario), assumptions=_assumptions(plan, scenario, table),
         formulas=list(_FORMULAS), warnings=warnings, pending=[], source_file=source_file, project=project,
         skipped=[] if result is None else [(d["gpu_name"], Text.of(d["reason"])) for d in result.skipped],

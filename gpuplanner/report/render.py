@@ -17,7 +17,7 @@ How (qt-app-engineering notes §C2, §C3, pitfalls 2, 7, 8):
 
 from __future__ import annotations
 
-from gpuplanner.formatting import format_axis, format_count, format_flops, format_sig
+from gpuplanner.formatting import format_axis, format_count, format_flops, format_number, format_sig, gpu_display_name
 
 import html
 import math
@@ -31,7 +31,7 @@ from typing import Iterable
 
 from PySide6.QtCore import QBuffer, QByteArray, QCoreApplication, QIODevice, QLocale, QMarginsF, QRectF, Qt, QTranslator, QUrl
 from PySide6.QtGui import (
-    QBrush, QColor, QFont, QFontDatabase, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen,
+    QBrush, QColor, QFont, QFontDatabase, QFontMetricsF, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen,
     QTextDocument, QTransform,
 )
 
@@ -359,10 +359,12 @@ def _short_gpu_name(p: PlanInfo) -> str:
 
 
 def _short_label(p: PlanInfo) -> str:
-    name = p.gpu_name
-    for junk in ("NVIDIA ", "GeForce ", " (China)"):
-        name = name.replace(junk, "")
-    return f"{p.num_gpus}× {name}"
+    return f"{p.num_gpus}× {_short_gpu_name(p)}"
+
+
+def _gpu(name: str) -> str:
+    """A GPU's name as printed: the product name, its regional suffix in the report's language."""
+    return gpu_display_name(name)
 
 
 def scaling_chart(data: ReportData) -> QImage | None:
@@ -406,7 +408,7 @@ def scaling_chart(data: ReportData) -> QImage | None:
     pi.getAxis("left").setTicks([[(math.log10(v), format_axis(v)) for v in _nice_log_ticks(ymin / 1.4, ymax * 1.7)]])
     pi.setXRange(lx[0] - 0.1, lx[-1] + 0.25, padding=0)
     pi.getAxis("bottom").setTicks([[(math.log10(x), format_count(x)) for x in xs]])
-    pi.setLabel("bottom", translate("Report", "GPUs ({gpu})").format(gpu=_e(data.plan.gpu_name)))
+    pi.setLabel("bottom", translate("Report", "GPUs ({gpu})").format(gpu=_e(_gpu(data.plan.gpu_name))))
     pi.setLabel("left", translate("Report", "training days"))
     legend = [(translate("Report", "estimated"), _swatch(None, pg.mkPen("k", width=2.5 * PEN), "o")),
               (translate("Report", "chosen plan"), _swatch(None, None, "s")),
@@ -415,6 +417,62 @@ def scaling_chart(data: ReportData) -> QImage | None:
     if data.task.deadline_days:
         legend.append((translate("Report", "deadline"),
                        _swatch(None, pg.mkPen("k", width=1.5 * PEN, style=Qt.PenStyle.DotLine), None)))
+    return _export(pw), legend
+
+
+def memory_count_groups(data: ReportData) -> list[tuple[float, list[str]]]:
+    """The candidate cards grouped by memory size, largest first: [(GiB, [short names])]."""
+    groups: dict[float, list[str]] = {}
+    for name, gib in data.memory_cards:
+        short = name
+        for junk in ("NVIDIA ", "GeForce "):
+            short = short.replace(junk, "")
+        groups.setdefault(float(gib), []).append(gpu_display_name(short))
+    return sorted(groups.items(), reverse=True)
+
+
+def memory_count_chart(data: ReportData):
+    """Memory per GPU against GPU count for the plan's model and method: the least-memory layout at each
+    count and the plan's own layout, with a dotted line at each candidate card's memory (read from
+    :attr:`ReportData.memory_by_count`, the core's :func:`~gpuplanner.core.evaluate.memory_by_gpu_count`)."""
+    import pyqtgraph as pg
+
+    best = [(n, g) for n, g, _ in data.memory_by_count if g]
+    own = [(n, g) for n, _, g in data.memory_by_count if g]
+    if len(best) < 2:
+        return None
+    pw = _plot()
+    pi = pw.getPlotItem()
+    pi.setLogMode(x=True, y=True)
+    pi.addItem(pg.PlotDataItem([float(n) for n, _ in best], [g for _, g in best], pen=pg.mkPen("k", width=2.5 * PEN),
+                               symbol="o", symbolSize=9, symbolBrush="w", symbolPen=pg.mkPen("k", width=2 * PEN)))
+    if own:
+        pi.addItem(pg.PlotDataItem([float(n) for n, _ in own], [g for _, g in own],
+                                   pen=pg.mkPen("#666", width=2 * PEN, style=Qt.PenStyle.DashLine), symbol="s",
+                                   symbolSize=8, symbolBrush="#666", symbolPen=pg.mkPen("#666")))
+    groups = memory_count_groups(data)
+    xs = [float(n) for n, _ in best]
+    lx0, lx1 = math.log10(min(xs)), math.log10(max(xs))
+    for cap, _names in groups:
+        pi.addItem(pg.InfiniteLine(pos=math.log10(cap), angle=0,
+                                   pen=pg.mkPen("k", width=1.5 * PEN, style=Qt.PenStyle.DotLine)))
+        lbl = _text_item(translate("Report", "{g} GiB card").format(g=format_number(cap, 0)), anchor=(1, 1))
+        lbl.setPos(lx1 + 0.12, math.log10(cap))
+        pi.addItem(lbl)
+    ys = [g for _, g in best] + [g for _, g in own] + [c for c, _ in groups]
+    ymin, ymax = min(ys), max(ys)
+    pi.setYRange(math.log10(ymin) - 0.12, math.log10(ymax) + 0.15, padding=0)
+    pi.getAxis("left").setTicks([[(math.log10(v), format_axis(v)) for v in _nice_log_ticks(ymin / 1.3, ymax * 1.4)]])
+    pi.setXRange(lx0 - 0.1, lx1 + 0.14, padding=0)
+    pi.getAxis("bottom").setTicks([[(math.log10(x), format_count(x)) for x in xs]])
+    pi.setLabel("bottom", translate("Report", "GPUs"))
+    pi.setLabel("left", translate("Report", "GiB per GPU"))
+    legend = [(translate("Report", "least memory (best layout)"), _swatch(None, pg.mkPen("k", width=2.5 * PEN), "o"))]
+    if own:
+        legend.append((translate("Report", "the plan's layout"),
+                       _swatch(None, pg.mkPen("#666", width=2 * PEN, style=Qt.PenStyle.DashLine), "s")))
+    legend.append((translate("Report", "memory of a candidate card"),
+                   _swatch(None, pg.mkPen("k", width=1.5 * PEN, style=Qt.PenStyle.DotLine), None)))
     return _export(pw), legend
 
 
@@ -450,30 +508,65 @@ def cost_time_chart(data: ReportData) -> QImage | None:
                                       brush=pg.mkBrush("k"), pen=pg.mkPen("k")))
     ds = [d for _, d, _, _ in pts]
     cs = [c for _, _, c, _ in pts]
-    # label the chosen plan, then the others that have room (no overlapping labels)
-    xr = (max(ds + [data.task.deadline_days or 0]) * 1.2) or 1.0
-    yr = (max(cs) - min(cs)) * 1.6 or max(cs) or 1.0
-    placed: list[tuple[float, float]] = []
-    for lbl, d, c, ch in sorted(pts, key=lambda t: (not t[3], t[2])):
-        if any(abs(d - x) < 0.22 * xr and abs(c - y) < 0.07 * yr for x, y in placed):
-            continue
-        # a label near the right edge goes to the left of its point, so it is never cut by the frame
-        t = _text_item(lbl, anchor=(1.12, 0.5) if d > 0.55 * xr else (-0.12, 0.5), bold=ch)
-        t.setPos(d, c)
-        pi.addItem(t)
-        placed.append((d, c))
     if data.task.deadline_days:
         pi.addItem(pg.InfiniteLine(pos=data.task.deadline_days, angle=90,
                                    pen=pg.mkPen("k", width=1.5 * PEN, style=Qt.PenStyle.DotLine)))
-        ds.append(data.task.deadline_days)
     if data.task.budget:
         pi.addItem(pg.InfiniteLine(pos=data.task.budget, angle=0,
                                    pen=pg.mkPen("k", width=1.5 * PEN, style=Qt.PenStyle.DashDotLine)))
-        cs.append(data.task.budget)
-    pi.setXRange(0, max(ds) * 1.2, padding=0)
-    lo, hi = min(cs), max(cs)
+    x1 = max(ds + [data.task.deadline_days or 0]) * 1.2 or 1.0
+    lo, hi = min(cs + [data.task.budget or min(cs)]), max(cs + [data.task.budget or 0])
     span = (hi - lo) or hi * 0.1 or 1.0
-    pi.setYRange(max(0.0, lo - span * 0.3), hi + span * 0.3, padding=0)
+    y0, y1 = max(0.0, lo - span * 0.3), hi + span * 0.3
+    # labels: the chosen plan's first (always shown, whole), then the others that have room; each label's
+    # box (measured with the font) may cross neither another label nor another point's marker
+    plot_w, plot_h = CHART_WIDTH_PX - 80, CHART_HEIGHT_PX - 60   # the view box inside the axes, layout px
+    f = QFont()
+    f.setPointSizeF(8.0)
+    fb = QFont(f)
+    fb.setBold(True)
+    marks = [(d, c) for _, d, c, _ in pts]
+    boxes: list[tuple[float, float, float, float]] = []
+    gap_px, mark_px = 9.0, 7.0
+
+    def to_px(d, c):
+        return (d / x1 * plot_w, (c - y0) / (y1 - y0) * plot_h)
+
+    def free(box, own) -> bool:
+        bx0, by0, bx1, by1 = box
+        if any(bx0 < b[2] and b[0] < bx1 and by0 < b[3] and b[1] < by1 for b in boxes):
+            return False
+        for m in marks:
+            if m == own:
+                continue
+            mx, my = to_px(*m)
+            if bx0 - mark_px < mx < bx1 + mark_px and by0 - mark_px < my < by1 + mark_px:
+                return False
+        return True
+
+    for lbl, d, c, ch in sorted(pts, key=lambda t: (not t[3], t[2])):
+        fm = QFontMetricsF(fb if ch else f)
+        w, h = fm.horizontalAdvance(lbl) * 96 / 72 * 0.75 + 2, fm.height()
+        px, py = to_px(d, c)
+        right = (px + gap_px, py - h / 2, px + gap_px + w, py + h / 2)
+        left = (px - gap_px - w, py - h / 2, px - gap_px, py + h / 2)
+        above = (px - w / 2, py + gap_px, px + w / 2, py + gap_px + h)
+        below = (px - w / 2, py - gap_px - h, px + w / 2, py - gap_px)
+        options = [(right, (-0.0, 0.5), (gap_px, 0)), (left, (1.0, 0.5), (-gap_px, 0)),
+                   (above, (0.5, 1.0), (0, gap_px)), (below, (0.5, 0.0), (0, -gap_px))]
+        fits = [(b, a, o) for b, a, o in options if b[0] >= 0 and b[2] <= plot_w and b[1] >= 0 and b[3] <= plot_h]
+        chosen_opt = next(((b, a, o) for b, a, o in fits if free(b, (d, c))), None)
+        if chosen_opt is None and ch:
+            chosen_opt = (fits or options)[0]   # the chosen plan is always labelled, inside the frame
+        if chosen_opt is None:
+            continue
+        box, anchor, (ox, oy) = chosen_opt
+        t = _text_item(lbl, anchor=anchor, bold=ch)
+        t.setPos(d + ox / plot_w * x1, c + oy / plot_h * (y1 - y0))
+        pi.addItem(t)
+        boxes.append(box)
+    pi.setXRange(0, x1, padding=0)
+    pi.setYRange(y0, y1, padding=0)
     pi.setLabel("bottom", translate("Report", "training days"))
     pi.setLabel("left", translate("Report", "total cost ({cur})").format(cur=data.currency))
     entries = [(translate("Report", "chosen plan"), _swatch(None, None, "s")),
@@ -522,7 +615,7 @@ def timeline_chart(data: ReportData):
         bar = pg.BarGraphItem(x0=[ph.start_week], width=[max(ph.end_week - ph.start_week, 0.05)], y=[y],
                               height=0.6, brush=_hatch(grey, style), pen=pg.mkPen("k", width=PEN))
         pi.addItem(bar)
-        what = (translate("Report", "{n} × {gpu}").format(n=ph.count, gpu=ph.device_name) if ph.resource == "gpu"
+        what = (translate("Report", "{n} × {gpu}").format(n=ph.count, gpu=_gpu(ph.device_name)) if ph.resource == "gpu"
                 else translate("Report", "{n} CPU cores").format(n=ph.count))
         label = f"{ph.name}: {what}, {fmt_money(ph.cost, proj.currency)}"
         right = ph.start_week > max(proj.total_weeks, 1.0) / 2  # right-hand bars: label ends at the bar's end
@@ -642,6 +735,26 @@ def _method_name(m: str) -> str:
     }.get(m, m)
 
 
+def _optimizer_name(o: str) -> str:
+    """The optimizer's display name (the scenario keeps its identifier)."""
+    return {"adamw": "AdamW", "adamw_8bit": translate("Report", "AdamW 8-bit"), "sgd": "SGD",
+            "adafactor": "Adafactor"}.get(o, str(o))
+
+
+def _recompute_name(r: str) -> str:
+    """The activation-recompute policy's display name; a policy without one reads with spaces, not ``_``."""
+    names = {"none": translate("Report", "none"), "selective": translate("Report", "selective (attention)"),
+             "full": translate("Report", "full (every layer)")}
+    return names.get(r, str(r).replace("_", " "))
+
+
+def _framework_name(fw: str) -> str:
+    from ..core.frameworks import FRAMEWORKS  # noqa: PLC0415
+
+    sup = FRAMEWORKS.get(fw)
+    return sup.name if sup is not None else str(fw)
+
+
 def _mode_name(mode: str | None) -> str:
     from ..core.cost import MODE_LABELS  # noqa: PLC0415 - only when costs exist
 
@@ -718,11 +831,12 @@ def _html_task(data: ReportData) -> str:
             e=a["experts"], k=a["experts_per_tok"])
     tr = t.training
     setup = translate("Report", "{method}, {prec}, {opt}, {fw}").format(
-        method=_method_name(tr["method"]), prec=tr["precision"], opt=tr["optimizer"], fw=tr["framework"])
+        method=_method_name(tr["method"]), prec=tr["precision"], opt=_optimizer_name(tr["optimizer"]),
+        fw=_framework_name(tr["framework"]))
     if tr.get("lora_rank"):
         setup += ", " + translate("Report", "rank {r}").format(r=tr["lora_rank"])
     batch = translate("Report", "sequence {s}, global batch {g} sequences, recompute {r}").format(
-        s=f"{tr['seq_len']:,}", g=tr["global_batch"], r=tr["recompute"])
+        s=f"{tr['seq_len']:,}", g=tr["global_batch"], r=_recompute_name(tr["recompute"]))
     params = translate("Report", "{total} total, {active} active per token, {train} trained").format(
         total=fmt_count(t.params_total), active=fmt_count(t.params_active), train=fmt_count(t.params_trainable))
     compute = "—" if t.total_flops is None else translate("Report", "{f} ({fpt} per token)").format(
@@ -768,7 +882,7 @@ def _html_plan(data: ReportData) -> str:
     cur = data.currency
     out = [f"{_SPACER}<h2>2. {_e(translate('Report', 'The recommendation'))}</h2>"]
     summary = translate("Report", "Rent {n} × {gpu} ({nodes} node(s) of {per}).").format(
-        n=p.num_gpus, gpu=p.gpu_name, nodes=p.nodes, per=p.gpus_per_node)
+        n=p.num_gpus, gpu=_gpu(p.gpu_name), nodes=p.nodes, per=p.gpus_per_node)
     if p.calendar_days is not None:
         summary += " " + translate("Report", "Training takes about {d} calendar days").format(
             d=fmt_days(p.calendar_days))
@@ -788,20 +902,22 @@ def _html_plan(data: ReportData) -> str:
                                    "{family} training runs (calibration-runs.jsonl, {date}): 80% of those runs took "
                                    "between its low and high end of what the model predicted. An untuned run, slow "
                                    "data loading or a different server can be slower still.").format(
-            n=p.band.get("rows"), family=p.band.get("family"), date=p.band.get("source_date") or "")
+            n=p.band.get("rows"), family=_framework_name(p.band.get("family")), date=p.band.get("source_date") or "")
         out.append(f"<p>{_e(rng + '.')}<br/><span class=\"small\">{_e(what)}</span></p>")
     mem_need = p.memory.get("total", 0.0) + p.memory_headroom_gib
     interconnect = []
     if p.intra_node:
         bw = f" ({p.intra_node_bw_gbs:,.0f} GB/s)" if p.intra_node_bw_gbs else ""
-        interconnect.append(translate("Report", "in node: {link}").format(link=p.intra_node) + bw)
+        interconnect.append(translate("Report", "in node: {link}").format(
+            link=QCoreApplication.translate("catalog", p.intra_node)) + bw)
     if p.inter_node or p.nodes > 1:
         bw = f", {p.inter_node_gbps_per_node:,.0f} Gb/s" if p.inter_node_gbps_per_node else ""
         interconnect.append(translate("Report", "between nodes: {net}").format(
-            net=p.inter_node or translate("Report", "InfiniBand or RoCE")) + bw)
+            net=QCoreApplication.translate("catalog", p.inter_node) if p.inter_node else
+            translate("Report", "InfiniBand or RoCE")) + bw)
     pairs = [
-        (translate("Report", "Plan"), p.label),
-        (translate("Report", "GPU"), f"{p.gpu_name} ({p.gpu_id}), {fmt_gib(p.gpu_memory_gib)} GiB"),
+        (translate("Report", "Plan"), gpu_display_name(p.label)),
+        (translate("Report", "GPU"), f"{_gpu(p.gpu_name)} ({p.gpu_id}), {fmt_gib(p.gpu_memory_gib)} GiB"),
         (translate("Report", "GPUs and nodes"), translate("Report", "{n} GPUs, {nodes} node(s) × {per}").format(
             n=p.num_gpus, nodes=p.nodes, per=p.gpus_per_node)),
         (translate("Report", "Interconnect"), "; ".join(interconnect) or translate("Report", "single GPU")),
@@ -871,7 +987,7 @@ def _html_plan(data: ReportData) -> str:
             if broken:
                 why += "<br/><span style='color:#c62828'>" + _e(translate("Report", "Fails the rules: {0}").format(
                     ", ".join(broken))) + "</span>"
-            rows.append([_e(a.label) + f'<br/><span class="small">{_e(_layout_text(a.layout))}</span>',
+            rows.append([_e(gpu_display_name(a.label)) + f'<br/><span class="small">{_e(_layout_text(a.layout))}</span>',
                          _e(fmt_days(a.calendar_days)),
                          _e(fmt_money(a.cost, cur)), why])
         out.append(_table(rows, header=[translate("Report", "Plan"), translate("Report", "Days"),
@@ -883,7 +999,7 @@ def _html_plan(data: ReportData) -> str:
                    f'<p class="small">{_e(translate("Report", "No other plan met the constraints."))}</p>')
     if data.skipped:
         out.append(f"{_SPACER}<h3>{_e(translate('Report', 'Cards not ranked'))}</h3>")
-        out.append(_table([[_e(name), _e(tr_text(why))] for name, why in data.skipped],
+        out.append(_table([[_e(_gpu(name)), _e(tr_text(why))] for name, why in data.skipped],
                           header=[translate("Report", "GPU"), translate("Report", "Why it is not ranked")],
                           escape=False, widths=[30, 70]))
     return "".join(out)
@@ -915,12 +1031,18 @@ def _html_charts(data: ReportData, charts: dict[str, str]) -> str:
     captions = {
         "memory": translate("Report", "Memory per GPU: the parts of each plan's memory, and the card's capacity "
                                       "(dashed)."),
+        "memory_count": translate("Report", "Memory per GPU against GPU count for this model and training method: "
+                                            "the layout needing the least memory at each count, the plan's own "
+                                            "layout, and the memory of each candidate card.") + (
+            " " + "; ".join(translate("Report", "{g} GiB: {names}").format(g=format_number(cap, 0),
+                                                                         names=", ".join(names))
+                            for cap, names in memory_count_groups(data)) + "." if data.memory_cards else ""),
         "scaling": translate("Report", "Scaling: training days with more or fewer GPUs of the chosen type "
                                        "(same layout, more data-parallel copies), against ideal linear scaling."),
         "cost": translate("Report", "Cost against time: each point is a plan at its cheapest rental mode; the "
                                     "filled square is the chosen plan."),
     }
-    for key in ("memory", "scaling", "cost"):
+    for key in ("memory", "memory_count", "scaling", "cost"):
         if key in charts:
             url, legend = charts[key]
             keys = "&nbsp;&nbsp;&nbsp; ".join(
@@ -937,7 +1059,7 @@ def _html_requirements(data: ReportData) -> str:
     out = [f"{_SPACER}<h2>4. {_e(translate('Report', 'Requirements for the vendor'))}</h2><ul>"]
     out.append("<li>" + _e(translate("Report", "GPU: {gpu}, at least {m} GiB of memory per GPU (this plan needs "
                                               "{m} GiB including headroom); {n} GPUs.").format(
-        gpu=data.plan.gpu_name, m=fmt_gib(r.min_memory_gib), n=data.plan.num_gpus)) + "</li>")
+        gpu=_gpu(data.plan.gpu_name), m=fmt_gib(r.min_memory_gib), n=data.plan.num_gpus)) + "</li>")
     for t in (r.intra_node, r.inter_node):
         if t is not None:
             out.append(f"<li>{_e(tr_text(t))}</li>")
@@ -990,7 +1112,7 @@ def _html_project(data: ReportData, charts: dict) -> str:
     out = [f"<h2 style='page-break-before: always'>6. {_e(translate('Report', 'Project: phases, timeline and growth'))}</h2>"]
     rows = []
     for ph in proj.phases:
-        what = (f"{ph.count} × {ph.device_name}" if ph.resource == "gpu"
+        what = (f"{ph.count} × {_gpu(ph.device_name)}" if ph.resource == "gpu"
                 else translate("Report", "{nodes} node(s), {n} CPU cores").format(nodes=ph.nodes, n=ph.count))
         d = ph.detail
         if d.get("what") == "serving":
@@ -1090,7 +1212,8 @@ def build_document(data: ReportData, *, lang: str | None = None) -> QTextDocumen
     font.setPointSizeF(9.5)
     doc.setDefaultFont(font)
     charts: dict[str, tuple[str, list[tuple[str, str]]]] = {}
-    for key, fn in (("memory", memory_chart), ("scaling", scaling_chart), ("cost", cost_time_chart),
+    for key, fn in (("memory", memory_chart), ("memory_count", memory_count_chart), ("scaling", scaling_chart),
+                    ("cost", cost_time_chart),
                     ("timeline", timeline_chart)):
         res = fn(data)
         if res is None:

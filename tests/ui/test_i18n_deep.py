@@ -10,13 +10,15 @@ inside the charts (deadline, budget, capacity lines, bar values), the status bar
 
 from __future__ import annotations
 
-import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
 from PySide6.QtWidgets import QApplication, QTableView, QWidget
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from i18n_scan import E_NOTATION, GLOSSARY, catalogue_words  # noqa: E402
 from test_i18n_ui import (  # noqa: E402 - helpers of the widget-level scan
     ALLOWED_WORDS, OPEN, PseudoTranslator, _plain, _where, data_words, endonyms, page_count, select_first_plan,
     settle, untranslated_words, visible_texts,
@@ -24,60 +26,6 @@ from test_i18n_ui import (  # noqa: E402 - helpers of the widget-level scan
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
-
-#: Glossary: words that read the same in a Chinese text (units, abbreviations, product and file-format
-#: names). Everything else with two or more Latin letters is English that should have been translated.
-GLOSSARY = ALLOWED_WORDS | {
-    "EFLOP", "PFLOP", "ZFLOP", "TFLOP", "YFLOP", "Gbps", "Gbit", "GT", "GHz", "MHz", "kW", "TDP", "HBM", "ECC",
-    "Xid", "NCCL", "CUDA", "ROCm", "RCCL", "HCCL", "NVSwitch", "SXM", "PIX", "PXB", "PHB", "NODE", "SYS", "NV",
-    "NIC", "NICs", "IB", "HDR", "NDR", "EDR", "FDR", "RDMA", "GPUs", "ibstat", "ibv", "devinfo", "smi", "npu",
-    "rocm", "nvidia", "topo", "kit", "sh", "bash", "torchrun", "Ascend", "Instinct", "MI", "SXM", "OAM", "PCI",
-    "DGX", "HGX", "MFU", "HFU", "vpp", "VPP", "SP", "RC", "Llama", "Qwen", "Mixtral", "Meta", "GeForce", "RTX",
-    "LLM", "TRT", "vLLM", "NVL", "PSU", "UPS", "BMC", "BIOS", "OS", "SSD", "NVMe", "CPU", "CPUs", "RAM", "DDR",
-    "AdamW", "bf", "fp", "int", "ZeRO", "DPO", "GRPO", "SFT", "RLHF", "PPO", "tokens", "ms", "GB", "TB", "PB",
-    "MiB", "KiB", "TiB", "IPoIB", "LID", "GUID", "Mbps", "gloo", "nccl", "py", "txt", "json", "csv", "pdf", "png",
-    "PNG", "PDF", "JSON", "CSV", "HTML", "SVG", "mlx", "mlx5",
-    # terms of the trade kept in Latin letters in Chinese technical writing, keyboard keys, product names
-    "token", "Token", "Hugging", "Face", "config", "Transformer", "Ctrl", "Alt", "Shift", "flash", "attention",
-    "Flash", "logits", "safetensors", "seq", "dropout", "norm", "layer", "epoch", "Trainer", "Accelerate", "Core",
-    "torchtitan", "PUE", "kWh", "calibration", "runs", "jsonl", "Kaplan", "et", "al", "arXiv", "Chinchilla",
-    "Hoffmann", "Korthikanti", "Narayanan", "Rajbhandari", "Young", "Daly", "LM", "Llama", "Ubuntu", "Docker",
-    "IDC", "ISP", "VPC", "SLA", "Python", "info", "NET", "Tokens",
-    # nvidia-smi's own names for clock-event reasons, quoted from the pasted output
-    "HW", "SW", "Slowdown", "Thermal", "Power", "Cap", "Brake", "Sync", "Boost",
-    # a scenario's field path, named so the user can find the setting
-    "constraints", "max_gpus",
-    # the sample files fed to the Verify page and the bad config's value (shown as data, quoted)
-    "multinode", "constructed", "big", "usr", "bin", "python",
-    # NUMA terms as nvidia-smi prints them ("CPU Affinity") and an IB port state quoted from ibstat ("Down")
-    "Affinity", "NUMA", "Down", "Active", "Polling", "Disabled",
-}
-
-
-def catalogue_words() -> set[str]:
-    """Words of every string in the shipped GPU, network and price catalogues: names and their cited sources
-    (the Hardware page's tooltips show a row's source note verbatim, as data)."""
-    words: set[str] = set()
-
-    def walk(v):
-        if isinstance(v, str):
-            words.update(re.findall(r"[A-Za-z][A-Za-z]+", v))
-        elif isinstance(v, dict):
-            for x in v.values():
-                walk(x)
-        elif isinstance(v, list):
-            for x in v:
-                walk(x)
-
-    res = ROOT / "gpuplanner" / "resources"
-    for path in [res / n for n in ("gpus.json", "networks.json", "prices.json", "economics.json")] + sorted(
-            (res / "models").glob("*.json")):
-        walk(json.loads(path.read_text(encoding="utf-8")))
-    return words
-
-
-E_NOTATION = re.compile(r"\d(?:\.\d+)?[eE][+-]?\d")
-
 
 def deep_texts(window, status: bool = True) -> list[tuple[str, str]]:
     """The widget texts of :func:`visible_texts` plus tooltips (widgets and the first table rows), the charts'

@@ -4387,6 +4387,22 @@
         <translation>已用 {v} GiB</translation>
     </message>
     <message>
+        <source>{g} GiB card</source>
+        <translation>{g} GiB 显卡</translation>
+    </message>
+    <message>
+        <source>least memory (best layout)</source>
+        <translation>显存最少（最佳布局）</translation>
+    </message>
+    <message>
+        <source>the plan&apos;s layout</source>
+        <translation>本方案的布局</translation>
+    </message>
+    <message>
+        <source>memory of a candidate card</source>
+        <translation>候选显卡的显存</translation>
+    </message>
+    <message>
         <source>budget</source>
         <translation>预算</translation>
     </message>
@@ -4441,6 +4457,22 @@
     <message>
         <source>QLoRA fine-tuning</source>
         <translation>QLoRA 微调</translation>
+    </message>
+    <message>
+        <source>AdamW 8-bit</source>
+        <translation>AdamW 8-bit</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>selective (attention)</source>
+        <translation>选择性（注意力）</translation>
+    </message>
+    <message>
+        <source>full (every layer)</source>
+        <translation>完全（每一层）</translation>
     </message>
     <message>
         <source>research (start/stop sessions)</source>
@@ -4833,6 +4865,14 @@
     <message>
         <source>Memory per GPU: the parts of each plan&apos;s memory, and the card&apos;s capacity (dashed).</source>
         <translation>单卡显存：各方案的显存构成，以及显卡容量（虚线）。</translation>
+    </message>
+    <message>
+        <source>Memory per GPU against GPU count for this model and training method: the layout needing the least memory at each count, the plan&apos;s own layout, and the memory of each candidate card.</source>
+        <translation>单卡显存随 GPU 数量的变化（当前模型和训练方法）：每个数量下显存最少的布局、本方案自己的布局，以及每种候选显卡的显存。</translation>
+    </message>
+    <message>
+        <source>{g} GiB: {names}</source>
+        <translation>{g} GiB：{names}</translation>
     </message>
     <message>
         <source>Scaling: training days with more or fewer GPUs of the chosen type (same layout, more data-parallel copies), against ideal linear scaling.</source>

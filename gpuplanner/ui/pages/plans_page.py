@@ -509,7 +509,7 @@ class PlansPage(BasePage):
                                                              ev.currency)
             rows.append("<p><b>" + tr("Likely range") + "</b>: " + esc(rng) + "<br/><span style='color:#555'>"
                         + esc(self.tr("p10–p90 of the model's error on {0} published {1} runs: {2}").format(
-                            ev.band["rows"], ev.band["family"], QCoreApplication.translate("Evaluation", ev.band["meaning"])))
+                            ev.band["rows"], _framework_display(ev.band["family"]), QCoreApplication.translate("Evaluation", ev.band["meaning"])))
                         + "</span></p>")
         if ev.calibration_notes:
             rows.append("<ul>" + "".join(f"<li>{esc(tr_msg(m))}</li>" for m in ev.calibration_notes) + "</ul>")
@@ -588,3 +588,11 @@ class PlansPage(BasePage):
         if section == "constraints":
             cur = self.model.scenario.constraints.currency
             self.table_model.headers[COLUMNS.index("cost")] = self.tr("Cost ({0})").format(cur)
+
+
+def _framework_display(fw: str) -> str:
+    """A framework's product name (the scenario and the calibration data keep its identifier)."""
+    from gpuplanner.core.frameworks import FRAMEWORKS
+
+    sup = FRAMEWORKS.get(fw)
+    return sup.name if sup is not None else str(fw)

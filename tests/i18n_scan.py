@@ -1,0 +1,97 @@
+"""What a Chinese text may contain in Latin letters (the glossary), shared by the app scan
+(``tests/ui/test_i18n_deep.py``) and the PDF scan (``tests/test_report_zh_text.py``)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Words allowed outside a translation in the widget scan (tests/ui/test_i18n_ui.py ALLOWED_WORDS), repeated
+# here so this module imports without Qt.
+BASE_WORDS = {
+    "GiB", "GB", "MB", "TB", "Gb", "TFLOPS", "FLOPs", "MFU", "TP", "PP", "DP", "CP", "EP", "ZeRO", "NVLink",
+    "PCIe", "SXM", "CNY", "USD", "EUR", "RMB", "bf", "fp", "BF", "FP", "AdamW", "Adafactor", "Adam", "SGD",
+    "Megatron", "DeepSpeed", "FSDP", "LM", "HF", "PyTorch", "LoRA", "QLoRA", "MoE", "GQA", "KV", "MLP", "NVIDIA",
+    "AMD", "GPU", "json", "gpuplan", "InfiniBand", "RoCE", "Ethernet", "EFLOP", "PFLOP", "ZFLOP", "TFLOP",
+}
+
+#: Glossary: words that read the same in a Chinese text (units, abbreviations, product and file-format
+#: names). Everything else with two or more Latin letters is English that should have been translated.
+GLOSSARY = BASE_WORDS | {
+    "EFLOP", "PFLOP", "ZFLOP", "TFLOP", "YFLOP", "Gbps", "Gbit", "GT", "GHz", "MHz", "kW", "TDP", "HBM", "ECC",
+    "Xid", "NCCL", "CUDA", "ROCm", "RCCL", "HCCL", "NVSwitch", "SXM", "PIX", "PXB", "PHB", "NODE", "SYS", "NV",
+    "NIC", "NICs", "IB", "HDR", "NDR", "EDR", "FDR", "RDMA", "GPUs", "ibstat", "ibv", "devinfo", "smi", "npu",
+    "rocm", "nvidia", "topo", "kit", "sh", "bash", "torchrun", "Ascend", "Instinct", "MI", "SXM", "OAM", "PCI",
+    "DGX", "HGX", "MFU", "HFU", "vpp", "VPP", "SP", "RC", "Llama", "Qwen", "Mixtral", "Meta", "GeForce", "RTX",
+    "LLM", "TRT", "vLLM", "NVL", "PSU", "UPS", "BMC", "BIOS", "OS", "SSD", "NVMe", "CPU", "CPUs", "RAM", "DDR",
+    "AdamW", "bf", "fp", "int", "ZeRO", "DPO", "GRPO", "SFT", "RLHF", "PPO", "tokens", "ms", "GB", "TB", "PB",
+    "MiB", "KiB", "TiB", "IPoIB", "LID", "GUID", "Mbps", "gloo", "nccl", "py", "txt", "json", "csv", "pdf", "png",
+    "PNG", "PDF", "JSON", "CSV", "HTML", "SVG", "mlx", "mlx5",
+    # terms of the trade kept in Latin letters in Chinese technical writing, keyboard keys, product names
+    "token", "Token", "Hugging", "Face", "config", "Transformer", "Ctrl", "Alt", "Shift", "flash", "attention",
+    "Flash", "logits", "safetensors", "seq", "dropout", "norm", "layer", "epoch", "Trainer", "Accelerate", "Core",
+    "torchtitan", "PUE", "kWh", "calibration", "runs", "jsonl", "Kaplan", "et", "al", "arXiv", "Chinchilla",
+    "Hoffmann", "Korthikanti", "Narayanan", "Rajbhandari", "Young", "Daly", "LM", "Llama", "Ubuntu", "Docker",
+    "IDC", "ISP", "VPC", "SLA", "Python", "info", "NET", "Tokens",
+    # nvidia-smi's own names for clock-event reasons, quoted from the pasted output
+    "HW", "SW", "Slowdown", "Thermal", "Power", "Cap", "Brake", "Sync", "Boost",
+    # a scenario's field path, named so the user can find the setting
+    "constraints", "max_gpus",
+    # the sample files fed to the Verify page and the bad config's value (shown as data, quoted)
+    "multinode", "constructed", "big", "usr", "bin", "python",
+    # NUMA terms as nvidia-smi prints them ("CPU Affinity") and an IB port state quoted from ibstat ("Down")
+    "Affinity", "NUMA", "Down", "Active", "Polling", "Disabled",
+}
+
+
+def catalogue_words() -> set[str]:
+    """Words of every string in the shipped GPU, network and price catalogues: names and their cited sources
+    (the Hardware page's tooltips show a row's source note verbatim, as data)."""
+    words: set[str] = set()
+
+    def walk(v):
+        if isinstance(v, str):
+            words.update(re.findall(r"[A-Za-z][A-Za-z]+", v))
+        elif isinstance(v, dict):
+            for x in v.values():
+                walk(x)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x)
+
+    res = ROOT / "gpuplanner" / "resources"
+    for path in [res / n for n in ("gpus.json", "networks.json", "prices.json", "economics.json")] + sorted(
+            (res / "models").glob("*.json")):
+        walk(json.loads(path.read_text(encoding="utf-8")))
+    return words
+
+
+E_NOTATION = re.compile(r"\d(?:\.\d+)?[eE][+-]?\d")
+
+
+
+
+def data_words() -> set[str]:
+    """Words of the names the app shows as data (GPU, network, price and model-preset names)."""
+    words: set[str] = set()
+    res = ROOT / "gpuplanner" / "resources"
+
+    def add(v):
+        words.update(re.findall(r"[A-Za-z][A-Za-z]+", str(v)))
+
+    for g in json.loads((res / "gpus.json").read_text(encoding="utf-8")).get("gpus", []):
+        for k in ("name", "id", "vendor", "arch", "form_factor", "memory_type"):
+            add(g.get(k, ""))
+    for p in (res / "models").glob("*.json"):
+        d = json.loads(p.read_text(encoding="utf-8"))
+        for k in ("name", "family", "id"):
+            add(d.get(k, ""))
+    return words
+
+
+def english_words(text: str, allowed: set[str]) -> list[str]:
+    """Words of two or more Latin letters not in ``allowed`` (case-insensitive for all-caps entries)."""
+    return [w for w in re.findall(r"[A-Za-z][A-Za-z]+", text) if w not in allowed and w.upper() not in allowed]

@@ -1,0 +1,81 @@
+"""The Chinese PDF reads as Chinese: the text layer (``pdftotext``) of the zh_CN report of the examples holds
+no English word outside the glossary (units, trade names, catalogue data, the plan file's own title, notes
+and names) and no ``4.33e+23`` notation; enumeration values (optimizer, recompute policy, framework) are shown
+by their display names and GPU names carry their regional suffix in Chinese."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from i18n_scan import E_NOTATION, GLOSSARY, catalogue_words, data_words, english_words
+
+ROOT = Path(__file__).resolve().parents[1]
+FAST = ["70b-cpt-64xh100.gpuplan", "7b-lora-1x4090.gpuplan", "shenzhen-7b-domain-project.gpuplan"]
+ALL = sorted(p.name for p in (ROOT / "examples").iterdir() if p.suffix in (".json", ".gpuplan"))
+EXAMPLES = [pytest.param(n, marks=() if n in FAST else pytest.mark.slow) for n in ALL]
+
+pytestmark = pytest.mark.skipif(not shutil.which("pdftotext"), reason="poppler's pdftotext is not installed")
+
+
+def file_words(path: Path) -> set[str]:
+    """Words of the plan file itself (title, notes, checklist ids, phase names, file name): the user's data."""
+    words = set(re.findall(r"[A-Za-z][A-Za-z]+", path.name))
+
+    def walk(v):
+        if isinstance(v, str):
+            words.update(re.findall(r"[A-Za-z][A-Za-z]+", v))
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                if k in ("title", "notes", "note", "name", "id", "author", "description") or isinstance(x, (dict, list)):
+                    walk(x)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x)
+
+    walk(json.loads(path.read_text(encoding="utf-8")))
+    return words
+
+
+def zh_report_text(path: Path, tmp_path: Path) -> str:
+    pdf = tmp_path / (path.stem + ".pdf")
+    r = subprocess.run([sys.executable, "-m", "gpuplanner", "report", str(path), "-o", str(pdf), "--lang", "zh_CN"],
+                       capture_output=True, text=True, timeout=120, cwd=ROOT,
+                       env={**__import__("os").environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen"})
+    assert r.returncode == 0, r.stderr
+    out = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    # typographic ligatures (ﬁ, ﬂ) come back as single characters: undo them so words stay whole
+    return out.replace("\ufb01", "fi").replace("\ufb02", "fl")
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_chinese_report_has_no_english_and_no_e_notation(name, tmp_path):
+    path = ROOT / "examples" / name
+    text = zh_report_text(path, tmp_path)
+    assert re.search(r"[\u4e00-\u9fff]", text)
+    allowed = GLOSSARY | catalogue_words() | data_words() | file_words(path) | {
+        # scenario field paths and catalogue file paths named as sources, so a reader can find them
+        "constraints", "rules", "card_class", "resources", "prices", "scenario", "num_gpus", "grad_accum", "dp",
+        "card", "class", "grad", "accum", "gpus", "num",
+        "GFLOP", "CACM", "perf", "all_reduce_perf", "tests", "reduce", "all",  # citation and a tool's name
+        "Alibaba", "Cloud", "ECI", "elastic", "container", "instance",  # a price source, quoted
+    }
+    enot = [m.group(0) for m in E_NOTATION.finditer(text)]
+    left: dict[str, str] = {}
+    for line in text.splitlines():
+        for w in english_words(line, allowed):
+            left.setdefault(w, line.strip()[:120])
+    assert not enot, enot
+    assert not left, "English in the Chinese report:\n" + "\n".join(f"{w}: {ln}" for w, ln in sorted(left.items()))
+    assert "(China)" not in text
+
+
+def test_the_scan_can_fail():
+    assert english_words("重计算 selective，adamw", GLOSSARY) == ["selective", "adamw"]
+    assert E_NOTATION.search("4.33e+23 FLOPs")
