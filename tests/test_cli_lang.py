@@ -19,6 +19,8 @@ ALLOWED = {
     "token", "tokens", "NVLink", "PCIe", "SXM", "ZeRO", "FSDP", "Megatron", "DeepSpeed", "LoRA", "QLoRA", "MoE",
     "NVIDIA", "AMD", "CNY", "USD", "SXM5", "SXM4", "PCIe5", "HBM3", "Hopper", "Ampere", "Blackwell", "Ada",
     "InfiniBand", "RoCE", "Ethernet", "megatron", "fsdp", "deepspeed", "hf", "PUE",
+    # framework product names (Hugging Face Trainer / Accelerate, PyTorch FSDP2 (torchtitan), Megatron-Core)
+    "Hugging", "Face", "Trainer", "Accelerate", "PyTorch", "FSDP2", "torchtitan", "Core", "Megatron-Core",
 }
 
 
