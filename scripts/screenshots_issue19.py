@@ -18,6 +18,8 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("GPUPLANNER_CONFIG_DIR", tempfile.mkdtemp(prefix="gpuplanner-shots-"))
+# the translations compiled from this checkout's .ts (not a .qm another checkout left in the user cache)
+os.environ.setdefault("GPUPLANNER_CACHE_DIR", tempfile.mkdtemp(prefix="gpuplanner-shots-cache-"))
 
 ROOT = Path(__file__).resolve().parents[1]
 PDF_EXAMPLES = ("70b-cpt-64xh100.gpuplan", "7b-lora-1x4090.gpuplan")
@@ -70,11 +72,42 @@ def pages(out: Path) -> None:
                 _spin(app, 0.15)
                 w.grab().save(str(d / f"{i + 1}-{key}-memory-by-count.png"))
                 page.scroll.verticalScrollBar().setValue(0)
+        verify_shots(app, w, d)
         w.model.set_dirty(False)
         w.search.shutdown()
         w.close()
         w.deleteLater()
         _spin(app, 0.1)
+
+
+def verify_shots(app, w, d: Path) -> None:
+    """The Verify page: the kit section before any import (its empty state), then fed with the test samples
+    (topology, network, health, a two-node kit result): the findings in the UI language."""
+    data = ROOT / "tests" / "data"
+    w.go_to(6)
+    page = w.stack.currentWidget()
+    panel = page.panel
+    _spin(app, 0.1)
+    page.scroll.ensureWidgetVisible(panel.scaling_empty, 0, 40)
+    _spin(app, 0.15)
+    w.grab().save(str(d / "7-verify-kit-before-import.png"))
+    panel.load_topology_text((data / "topo" / "8gpu-two-nvlink-islands.txt").read_text())
+    panel.load_network_text((data / "net" / "constructed-8x-ndr-one-down-ibstat.txt").read_text())
+    panel.load_health_text((data / "health" / "constructed-nvidia-smi-q-h100-throttled-ecc.txt").read_text())
+    panel.import_result_file(data / "kit" / "multinode-2x8-h100-ib-constructed.json")
+    _spin(app, 0.2)
+    page.scroll.ensureWidgetVisible(panel.topo_verdict, 0, 40)
+    _spin(app, 0.15)
+    w.grab().save(str(d / "7-verify-topology-findings.png"))
+    page.scroll.ensureWidgetVisible(panel.net_verdict, 0, 40)
+    _spin(app, 0.15)
+    w.grab().save(str(d / "7-verify-network-health-findings.png"))
+    page.scroll.ensureWidgetVisible(panel.findings_label, 0, 40)
+    _spin(app, 0.15)
+    w.grab().save(str(d / "7-verify-kit-findings.png"))
+    page.scroll.ensureWidgetVisible(panel.scaling_legend, 0, 10)
+    _spin(app, 0.15)
+    w.grab().save(str(d / "7-verify-kit-scaling.png"))
 
 
 def pdfs(out: Path) -> None:

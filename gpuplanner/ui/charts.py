@@ -55,27 +55,40 @@ def gpu_ticks(lo: float, hi: float) -> list[tuple[float, str]]:
     return [(math.log10(v), format_count(v)) for v in vals]
 
 
-def log_ticks(lo: float, hi: float, fmt=short_num) -> list[tuple[float, str]]:
-    """Ticks for a log axis between ``lo`` and ``hi`` at 1-2-5 steps (1-9 when the range is narrow)."""
+def log_ticks(lo: float, hi: float, fmt=short_num, max_ticks: int | None = None) -> list[tuple[float, str]]:
+    """Ticks for a log axis between ``lo`` and ``hi`` at 1-2-5 steps (1-9 when the range is narrow); at most
+    ``max_ticks`` of them (what the axis has room for: labels never run into each other)."""
     if not (lo > 0 and hi > 0 and math.isfinite(lo) and math.isfinite(hi)):
         return []
     if hi < lo:
         lo, hi = hi, lo
+    limit = max(2, max_ticks) if max_ticks else 9
     k0, k1 = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
+    options = []
     for mults in ((1,), (1, 2, 5), (1, 2, 3, 5, 7), tuple(range(1, 10))):
-        vals = [m * 10.0 ** k for k in range(k0, k1 + 1) for m in mults if lo <= m * 10.0 ** k <= hi]
-        if len(vals) >= 3:
-            break
-    if len(vals) > 9:  # many decades: keep every other one
+        options.append([m * 10.0 ** k for k in range(k0, k1 + 1) for m in mults if lo <= m * 10.0 ** k <= hi])
+    # the sparsest choice with three ticks or more that fits; else the densest that fits
+    vals = next((v for v in options if 3 <= len(v) <= limit), None)
+    if vals is None:
+        fitting = [v for v in options if len(v) <= limit]
+        vals = fitting[-1] if fitting else options[0]
+    while len(vals) > limit:  # many decades: keep every other one
         vals = vals[::2]
     return [(math.log10(v), fmt(float(round(v, 12)))) for v in vals]
 
 
+def unbreakable(text: str) -> str:
+    """``text`` that a line never breaks inside: no-break spaces, and a word joiner (U+2060, UAX #14 class WJ)
+    between characters, since Chinese may otherwise break between any two characters ("截止时/间")."""
+    return "\u2060".join(text).replace(" ", "\u00a0")
+
+
 def legend_html(items: list[tuple[str, str, str]]) -> str:
-    """A one-line legend: (colour, marker, label) -> HTML with coloured markers."""
+    """A legend line: (colour, marker, label) -> HTML with coloured markers; it wraps between items, never
+    inside one."""
     return " &nbsp;".join(
-        f"<span style='white-space:nowrap'><span style='color:{c}'>{m.replace(' ', '&nbsp;')}</span>&nbsp;"
-        f"{lab.replace(' ', '&nbsp;')}</span>"
+        f"<span style='white-space:nowrap'><span style='color:{c}'>{html.escape(unbreakable(m))}</span>&nbsp;"
+        f"{html.escape(unbreakable(lab))}</span>"
         for c, m, lab in items)
 
 
@@ -215,7 +228,8 @@ class ChartBase(QWidget):
         pi.setXRange(math.log10(x0), math.log10(x1), padding=0)
         pi.setYRange(math.log10(y0), math.log10(y1), padding=0)
         pi.getAxis("bottom").setTicks([x_ticks(x0, x1) if x_ticks else log_ticks(x0, x1, x_fmt), []])
-        pi.getAxis("left").setTicks([log_ticks(y0, y1, y_fmt), []])
+        room = max(2, int(pi.vb.height() // 22)) if pi.vb.height() > 0 else None  # a label needs ~22 px
+        pi.getAxis("left").setTicks([log_ticks(y0, y1, y_fmt, max_ticks=room), []])
 
     # ---------------------------------------------------------------- empty state
     def set_empty(self, message: str | None) -> None:
@@ -381,7 +395,7 @@ class MemoryChart(ChartBase):
         tallest = float(totals.max()) if n else 0.0
         top = max(cap, float(totals[0]) if n else 0.0)
         clipped_at = 3 * top if (n and top > 0 and tallest > 3 * top) else None
-        ymax = (clipped_at or max(cap, tallest)) * 1.12 or 1.0
+        ymax = (clipped_at or max(cap, tallest)) * 1.18 or 1.0  # room for the value above the tallest bar
         self.data["clipped_at"] = clipped_at
         for i, t in enumerate(self.totals):
             if i < n:

@@ -87,9 +87,11 @@ def data_words() -> set[str]:
 # ---------------------------------------------------------------------------------- text collection
 
 def _plain(text: str) -> str:
+    """Plain text of a label; word joiners (U+2060, which keep a legend entry on one line) are dropped so the
+    words they join are scanned as words."""
     if re.search(r"<[a-zA-Z/][^>]*>|&[a-z]+;", text):
-        return QTextDocumentFragment.fromHtml(text).toPlainText()
-    return text
+        text = QTextDocumentFragment.fromHtml(text).toPlainText()
+    return text.replace("\u2060", "")
 
 
 def _where(w: QWidget) -> str:

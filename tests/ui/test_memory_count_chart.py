@@ -52,3 +52,17 @@ def test_hardware_page_shows_the_curve(win, qtbot):
     n = win.model.scenario.hardware.num_gpus
     own = next(p for p in mb.points if p.num_gpus == n)
     assert own.current.total == pytest.approx(win.estimator.result.evaluation.memory.total, rel=1e-9)
+
+
+def test_legend_entries_never_break_inside():
+    """A legend wraps between its entries, never inside one ("截止时/间" was seen): every character of an entry
+    is joined to the next by a word joiner (UAX #14 class WJ) and spaces are no-break spaces."""
+    from PySide6.QtGui import QTextDocumentFragment
+
+    from gpuplanner.ui.charts import legend_html
+
+    text = legend_html([("#f00", "─·─", "截止时间"), ("#00f", "●", "NVLink (1 node)")])
+    plain = QTextDocumentFragment.fromHtml(text).toPlainText()
+    assert "截\u2060止\u2060时\u2060间" in plain
+    assert "N\u2060V\u2060L\u2060i\u2060n\u2060k\u2060\u00a0\u2060(" in text  # a no-break space
+    assert plain.replace("\u2060", "").replace("\u00a0", " ") == "─·─ 截止时间  ● NVLink (1 node)"

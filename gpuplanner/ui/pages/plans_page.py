@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from gpuplanner.formatting import format_number, format_sig
+import re
+
+from gpuplanner.formatting import format_number, format_sig, gpu_display_name
 
 import html
 import math
@@ -68,6 +70,18 @@ def short_gpu_name(name: str) -> str:
     return gpu_display_name(name, short=True)
 
 
+def table_gpu_name(name: str) -> str:
+    """The GPU in the ranked table, compact so the row fits: the product name without the vendor, the memory
+    size (the GiB column shows it) and the regional suffix; the cell's tooltip gives the full name."""
+    short = name
+    for prefix in ("NVIDIA GeForce ", "NVIDIA ", "AMD Instinct ", "AMD ", "Huawei "):
+        if short.startswith(prefix):
+            short = short[len(prefix):]
+            break
+    short = re.sub(r"\s*\((?:China)\)$", "", short)
+    return re.sub(r"\s+\d+\s*GB$", "", short) or short
+
+
 class PlanTableModel(QAbstractTableModel):
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -105,7 +119,7 @@ class PlanTableModel(QAbstractTableModel):
             if col == "rank":  # ★ Pareto front, ✗ fails a planning rule (tooltip: which)
                 return f"{p.rank}" + (" ★" if p.pareto else "") + (" ✗" if failed_rules(p) else "")
             if col == "gpu":
-                return short_gpu_name(p.gpu_name)
+                return table_gpu_name(p.gpu_name)
             if col == "num_gpus":
                 return f"{p.num_gpus}"
             if col == "layout":
@@ -236,7 +250,8 @@ class PlansPage(BasePage):
         self.view.setWordWrap(False)
         self.view.verticalHeader().setDefaultSectionSize(24)
         self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.view.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        # every column as wide as its text (GPU names are never cut); the last one takes what is left
+        self.view.horizontalHeader().setStretchLastSection(True)
         self.view.horizontalHeader().setMinimumSectionSize(36)
         self.view.setMinimumHeight(140)
         self.view.selectionModel().currentRowChanged.connect(self._on_current)
@@ -449,7 +464,7 @@ class PlansPage(BasePage):
         m = p.memory
         tr = self.tr
         esc = html.escape
-        rows = [f"<h3>{esc(tr('#{0}: {1} × {2}').format(p.rank, p.num_gpus, p.gpu_name))}</h3>"]
+        rows = [f"<h3>{esc(tr('#{0}: {1} × {2}').format(p.rank, p.num_gpus, gpu_display_name(p.gpu_name)))}</h3>"]
         summary = self.why_summary(p, self.next_plan(p))
         if summary:
             rows.append(f"<p><b>{esc(summary)}</b></p>")
