@@ -628,7 +628,7 @@ class ProjectPage(BasePage):
         self.total.setText(self.tr("Project total: {0} over {1:.1f} weeks").format(total, res.total_weeks))
         self.table.setRowCount(len(res.phases))
         for r, ph in enumerate(res.phases):
-            what = (self.tr("{0} × {1}").format(ph.count, ph.device_name) if ph.resource == "gpu"
+            what = (self.tr("{0} × {1}").format(ph.count, gpu_display_name(ph.device_name)) if ph.resource == "gpu"
                     else self.tr("{0} node(s), {1} CPU cores").format(ph.nodes, ph.count))
             cells = [self.display_name(ph.name, ph.kind), f"{ph.start_week:g}–{ph.end_week:.1f}", what,
                      mode_name(ph.rental_mode),

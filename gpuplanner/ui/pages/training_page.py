@@ -11,6 +11,8 @@ from PySide6.QtWidgets import QFormLayout, QLabel
 
 from gpuplanner.core.units import format_count
 
+from gpuplanner.formatting import gpu_display_name
+
 from ..fields import BoundCheck, BoundCombo, BoundEdit, BoundSpin, fmt_int, parse_int
 from .base import BasePage
 
@@ -228,7 +230,7 @@ class TrainingPage(BasePage):
                 "Automatic layout: the selected plan (#{0}) uses {1} × {2} · TP {3} · PP {4} · CP {5} · EP {6} · "
                 "DP {7} · ZeRO-{8} · recompute {9} · micro-batch {10} × accumulation {11}. The fields keep your "
                 "own choices; the live charts show this plan.").format(
-                plan.rank, plan.num_gpus, plan.gpu_name, L.get("tp", 1), L.get("pp", 1), L.get("cp", 1),
+                plan.rank, plan.num_gpus, gpu_display_name(plan.gpu_name), L.get("tp", 1), L.get("pp", 1), L.get("cp", 1),
                 L.get("ep", 1), L.get("dp", 1), L.get("zero", 0), rc, L.get("mbs", "—"), L.get("grad_accum", "—"))
         elif search.state == "running":
             text = self.tr("Automatic layout: searching for the best plan…")
