@@ -787,10 +787,10 @@ class MemoryCountChart(ChartBase):
         for i, ln in enumerate(self.lines):
             if i < len(self.groups):
                 cap, names, plan = self.groups[i]
-                ln.setValue(math.log10(cap))
+                ln.setVisible(True)  # first: a hidden line's label does not take a new text
                 ln.setPen(pg.mkPen(CARD_COLORS[i], width=2.2 if plan else 1.3, style=Qt.PenStyle.DashLine))
                 ln.label.setFormat(self.tr("{0} GiB").format(format_number(cap, 0)))
-                ln.setVisible(True)
+                ln.setValue(math.log10(cap))
             else:
                 ln.setVisible(False)
         self.data = {"gpus": xs, "gib": ys, "current": cur, "capacities": [g[0] for g in self.groups]}
