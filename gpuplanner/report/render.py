@@ -676,11 +676,6 @@ def _layout_text(lay: dict) -> str:
     return ", ".join(parts)
 
 
-def _pending_note(data: ReportData, module: str) -> str:
-    if module in data.pending:
-        return (f'<p class="small"><i>{_e(translate("Report", "Not available in this build (the {part} model is not installed); this section fills in when it is.").format(part=module))}</i></p>')
-    return ""
-
 
 def _html_title(data: ReportData) -> str:
     loc = QLocale()
@@ -823,7 +818,6 @@ def _html_plan(data: ReportData) -> str:
     if p.cost is not None:
         pairs.append((translate("Report", "Cost"), f"{fmt_money(p.cost, cur)} — {_mode_name(p.mode)}"))
     out.append(_kv_table(pairs))
-    out.append(_pending_note(data, "timing"))
     # memory breakdown + time shares side by side
     mem = _table(_memory_rows(p), header=[translate("Report", "Memory per GPU"), "GiB"], escape=False,
                  num_cols={1}, widths=[70, 30])
@@ -852,7 +846,7 @@ def _html_plan(data: ReportData) -> str:
         if p.advice:
             out.append("<ul>" + "".join(f"<li>{_e(tr_text(a))}</li>" for a in p.advice) + "</ul>")
     else:
-        out.append(_pending_note(data, "cost"))
+        out.append(f'<p class="small">{_e(translate("Report", "No rental price for this card: enter a quote to see the cost."))}</p>')
     if p.explanation:
         out.append("<ul>" + "".join(f"<li>{_e(tr_text(a))}</li>" for a in p.explanation) + "</ul>")
     if p.rent_vs_build is not None:
@@ -879,8 +873,7 @@ def _html_plan(data: ReportData) -> str:
                                         translate("Report", "Compared with the chosen plan")],
                           escape=False, widths=[28, 10, 17, 45], num_cols={1, 2}))
     else:
-        out.append(_pending_note(data, "search") or
-                   f'<p class="small">{_e(translate("Report", "No other plan met the constraints."))}</p>')
+        out.append(f'<p class="small">{_e(translate("Report", "No other plan met the constraints."))}</p>')
     if data.skipped:
         out.append(f"{_SPACER}<h3>{_e(translate('Report', 'Cards not ranked'))}</h3>")
         out.append(_table([[_e(name), _e(tr_text(why))] for name, why in data.skipped],
@@ -927,8 +920,6 @@ def _html_charts(data: ReportData, charts: dict[str, str]) -> str:
                 f'<img src="{u}" width="24" height="10"/>&nbsp;{_e(label)}' for label, u in legend)
             out.append(f'<p align="center"><img src="{url}" width="{CHART_WIDTH_PX}" height="{CHART_HEIGHT_PX}"/>'
                        f'<br/><span class="small">{keys}</span></p><p class="small">{_e(captions[key])}</p>')
-    if "scaling" not in charts:
-        out.append(_pending_note(data, "timing"))
     return "".join(out)
 
 
@@ -957,8 +948,7 @@ def _html_requirements(data: ReportData) -> str:
         out.append(_table(rows, header=[translate("Report", "Check"), translate("Report", "Notes")],
                           escape=False, widths=[64, 36]))
     else:
-        out.append(_pending_note(data, "checklist") or
-                   f'<p class="small">{_e(translate("Report", "No checklist items."))}</p>')
+        out.append(f'<p class="small">{_e(translate("Report", "No checklist items."))}</p>')
     return "".join(out)
 
 

@@ -4104,70 +4104,6 @@
 <context>
     <name>Report</name>
     <message>
-        <source>weights</source>
-        <translation>权重</translation>
-    </message>
-    <message>
-        <source>gradients</source>
-        <translation>梯度</translation>
-    </message>
-    <message>
-        <source>optimizer states</source>
-        <translation>优化器状态</translation>
-    </message>
-    <message>
-        <source>activations</source>
-        <translation>激活值</translation>
-    </message>
-    <message>
-        <source>other</source>
-        <translation>其他</translation>
-    </message>
-    <message>
-        <source>GiB per GPU</source>
-        <translation>单卡 GiB</translation>
-    </message>
-    <message>
-        <source>{d} d</source>
-        <translation>{d} 天</translation>
-    </message>
-    <message>
-        <source>deadline {d} d</source>
-        <translation>截止时间 {d} 天</translation>
-    </message>
-    <message>
-        <source>GPUs ({gpu})</source>
-        <translation>GPU 数（{gpu}）</translation>
-    </message>
-    <message>
-        <source>training days</source>
-        <translation>训练天数</translation>
-    </message>
-    <message>
-        <source>estimated</source>
-        <translation>估算值</translation>
-    </message>
-    <message>
-        <source>ideal linear scaling</source>
-        <translation>理想线性扩展</translation>
-    </message>
-    <message>
-        <source>total cost ({cur})</source>
-        <translation>总成本（{cur}）</translation>
-    </message>
-    <message>
-        <source>chosen plan</source>
-        <translation>所选方案</translation>
-    </message>
-    <message>
-        <source>other GPU counts / plans</source>
-        <translation>其他 GPU 数 / 方案</translation>
-    </message>
-    <message>
-        <source>deadline</source>
-        <translation>截止时间</translation>
-    </message>
-    <message>
         <source>Parameter counts: module by module as the reference implementations build them (Hugging Face transformers, Megatron-LM).</source>
         <translation>参数量：按参考实现（Hugging Face transformers、Megatron-LM）的构建方式逐模块统计。</translation>
     </message>
@@ -4256,12 +4192,76 @@
         <translation>超出 {b} 的预算。</translation>
     </message>
     <message>
+        <source>weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>gradients</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>optimizer states</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <source>activations</source>
+        <translation>激活值</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
         <source>card: {cap} GiB</source>
         <translation>显卡：{cap} GiB</translation>
     </message>
     <message>
         <source>{v} GiB used</source>
         <translation>已用 {v} GiB</translation>
+    </message>
+    <message>
+        <source>GiB per GPU</source>
+        <translation>单卡 GiB</translation>
+    </message>
+    <message>
+        <source>{d} d</source>
+        <translation>{d} 天</translation>
+    </message>
+    <message>
+        <source>deadline {d} d</source>
+        <translation>截止时间 {d} 天</translation>
+    </message>
+    <message>
+        <source>GPUs ({gpu})</source>
+        <translation>GPU 数（{gpu}）</translation>
+    </message>
+    <message>
+        <source>training days</source>
+        <translation>训练天数</translation>
+    </message>
+    <message>
+        <source>estimated</source>
+        <translation>估算值</translation>
+    </message>
+    <message>
+        <source>chosen plan</source>
+        <translation>所选方案</translation>
+    </message>
+    <message>
+        <source>ideal linear scaling</source>
+        <translation>理想线性扩展</translation>
+    </message>
+    <message>
+        <source>deadline</source>
+        <translation>截止时间</translation>
+    </message>
+    <message>
+        <source>total cost ({cur})</source>
+        <translation>总成本（{cur}）</translation>
+    </message>
+    <message>
+        <source>other GPU counts / plans</source>
+        <translation>其他 GPU 数 / 方案</translation>
     </message>
     <message>
         <source>budget</source>
@@ -4340,10 +4340,6 @@
         <translation>微批次 {mb} × 累积 {ga}</translation>
     </message>
     <message>
-        <source>Not available in this build (the {part} model is not installed); this section fills in when it is.</source>
-        <translation>此版本不可用（未安装 {part} 模型）；安装后此部分会自动补全。</translation>
-    </message>
-    <message>
         <source>Date</source>
         <translation>日期</translation>
     </message>
@@ -4366,6 +4362,10 @@
     <message>
         <source>(The notes are cut here: {n} more characters are in the plan file.)</source>
         <translation>（备注在此截断：另有 {n} 个字符保存在方案文件中。）</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>备注</translation>
     </message>
     <message>
         <source>Warnings</source>
@@ -4394,6 +4394,10 @@
     <message>
         <source>{total} total, {active} active per token, {train} trained</source>
         <translation>总计 {total}，每 token 激活 {active}，训练 {train}</translation>
+    </message>
+    <message>
+        <source>{f} ({fpt} per token)</source>
+        <translation>{f}（每 token {fpt}）</translation>
     </message>
     <message>
         <source>{d} days</source>
@@ -4520,6 +4524,10 @@
         <translation>租用 {n} × {gpu}（{nodes} 个节点，每节点 {per} 张）。</translation>
     </message>
     <message>
+        <source>Training takes about {d} calendar days</source>
+        <translation>训练约需日历 {d} 天</translation>
+    </message>
+    <message>
         <source>and costs about {c} ({mode}).</source>
         <translation>，费用约 {c}（{mode}）。</translation>
     </message>
@@ -4588,6 +4596,10 @@
         <translation>训练时长</translation>
     </message>
     <message>
+        <source>{c} calendar days with setup, checkpoints, interruptions and your hours per week; {d} days of compute around the clock ({h} GPU-hours)</source>
+        <translation>日历 {c} 天（含环境准备、检查点、中断和你每周的工作小时数）；全天候算力 {d} 天（{h} 卡时）</translation>
+    </message>
+    <message>
         <source>Step time, MFU</source>
         <translation>单步时间、MFU</translation>
     </message>
@@ -4638,6 +4650,10 @@
     <message>
         <source>Total cost</source>
         <translation>总成本</translation>
+    </message>
+    <message>
+        <source>No rental price for this card: enter a quote to see the cost.</source>
+        <translation>此显卡没有租用价格：输入报价后即可看到费用。</translation>
     </message>
     <message>
         <source>Rent or build</source>
@@ -4734,6 +4750,26 @@
     <message>
         <source>Check</source>
         <translation>检查项</translation>
+    </message>
+    <message>
+        <source>No checklist items.</source>
+        <translation>没有核对项。</translation>
+    </message>
+    <message>
+        <source>Assumptions and sources</source>
+        <translation>假设与来源</translation>
+    </message>
+    <message>
+        <source>Assumption</source>
+        <translation>假设</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>取值</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
     </message>
     <message>
         <source>Price used for {gpu}: {src} ({date}){default}.</source>
@@ -4866,42 +4902,6 @@
     <message>
         <source>nodes per month</source>
         <translation>按月租节点</translation>
-    </message>
-    <message>
-        <source>Notes</source>
-        <translation>备注</translation>
-    </message>
-    <message>
-        <source>{f} ({fpt} per token)</source>
-        <translation>{f}（每 token {fpt}）</translation>
-    </message>
-    <message>
-        <source>Training takes about {d} calendar days</source>
-        <translation>训练约需日历 {d} 天</translation>
-    </message>
-    <message>
-        <source>{c} calendar days with setup, checkpoints, interruptions and your hours per week; {d} days of compute around the clock ({h} GPU-hours)</source>
-        <translation>日历 {c} 天（含环境准备、检查点、中断和你每周的工作小时数）；全天候算力 {d} 天（{h} 卡时）</translation>
-    </message>
-    <message>
-        <source>No checklist items.</source>
-        <translation>没有核对项。</translation>
-    </message>
-    <message>
-        <source>Assumptions and sources</source>
-        <translation>假设与来源</translation>
-    </message>
-    <message>
-        <source>Assumption</source>
-        <translation>假设</translation>
-    </message>
-    <message>
-        <source>Value</source>
-        <translation>取值</translation>
-    </message>
-    <message>
-        <source>Source</source>
-        <translation>来源</translation>
     </message>
 </context>
 <context>
