@@ -948,14 +948,14 @@ def _embed(doc: PlanDocument, base_dir: Path | None) -> tuple[EmbeddedModel | No
     ms = doc.scenario.model
     if not ms.hf_config:
         return None, []
-    from .model_files import load_model_source
-
-    path = Path(ms.hf_config).expanduser()
-    if not path.is_absolute() and base_dir is not None:
-        path = base_dir / path
-    if path.exists():
+    files = ModelFiles(base_dir)  # a path next to the plan, or a model id in the local Hugging Face cache
+    try:
+        path = files.path(ms.hf_config)
+    except PlannerError:
+        path = None
+    if path is not None and path.exists():
         try:
-            arch = load_model_source(path)
+            arch = files.load(ms.hf_config)
         except PlannerError as err:
             return None, [QT_TRANSLATE_NOOP(_CTX, "model not embedded: {why}").format(why=str(err))]
         return EmbeddedModel(source=ms.hf_config, captured=_now(), arch=dataclasses.asdict(arch)), []
