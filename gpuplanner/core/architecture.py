@@ -62,6 +62,10 @@ class ModelArch:
     fused_gate_up: bool = False  # gate and up stored as one matrix (Phi-3 gate_up_proj, ChatGLM dense_h_to_4h)
     stored_params: int | None = None  # exact count read from safetensors headers, when known
     stored_dtype: str | None = None
+    # what the reader did not know (never silent: core/intake.py turns these into warnings)
+    unrecognised: str = ""  # the config's model_type when its family is not one this module reads exactly
+    uncounted: str = ""  # config sections not counted (e.g. "vision_config"), comma-separated
+    context_length: int = 0  # tokens the model is meant for: max_position_embeddings, RoPE scaling applied
 
     @property
     def is_moe(self) -> bool:
@@ -155,17 +159,28 @@ _GELU_ACTS = {"gelu", "gelu_new", "gelu_fast", "gelu_pytorch_tanh", "relu", "qui
 def arch_from_hf_config(cfg: dict, name: str | None = None) -> ModelArch:
     """Translate a Hugging Face ``config.json`` dict into a :class:`ModelArch`.
 
-    Handles the key names of llama/mistral/mixtral/qwen2/qwen2_moe/qwen3/qwen3_moe/deepseek_v2/v3,
+    Handles the key names of llama/mistral/mixtral/qwen2/qwen2_moe/qwen3/qwen3_moe/deepseek/deepseek_v2/v3,
     gemma/gemma2, phi3, internlm2, baichuan, chatglm, yi (llama), gpt2, gpt_neox, falcon, bloom, opt, mpt.
+    Any other ``model_type`` is read as a Llama-like decoder and marked ``unrecognised``; sections it does
+    not count (a vision tower) are named in ``uncounted``, so the estimate can say so.
     """
     if not isinstance(cfg, dict):
         raise ModelConfigError("config.json must be a JSON object", field="config.json")
+    outer = cfg
     if "text_config" in cfg and isinstance(cfg["text_config"], dict) and "hidden_size" not in cfg:
         cfg = {**cfg["text_config"], "model_type": cfg["text_config"].get("model_type", cfg.get("model_type"))}
     mt = cfg.get("model_type")
-    mt = mt.lower()[:64] if isinstance(mt, str) else ""
-    raw_archs = cfg.get("architectures")
+    inferred = not (isinstance(mt, str) and mt)
+    raw_archs = cfg.get("architectures", outer.get("architectures"))
     archs = " ".join(a for a in raw_archs if isinstance(a, str)).lower() if isinstance(raw_archs, list) else ""
+    if inferred and ("chatglm" in archs or "baichuan" in archs):
+        inferred = False
+    return _finish(_arch_from_text_config(cfg, name, archs), outer, inferred)
+
+
+def _arch_from_text_config(cfg: dict, name: str | None, archs: str) -> ModelArch:
+    mt = cfg.get("model_type")
+    mt = mt.lower()[:64] if isinstance(mt, str) else ""
     if not mt:
         mt = "chatglm" if "chatglm" in archs else ("baichuan" if "baichuan" in archs else "llama")
     if not (isinstance(name, str) and name):
@@ -347,6 +362,16 @@ def arch_from_hf_config(cfg: dict, name: str | None = None) -> ModelArch:
             moe_intermediate_size=moe_inter,
             shared_expert_intermediate_size=_int(cfg, "shared_expert_intermediate_size", default=0, required=False) or 0,
         )
+        if mt == "deepseek":
+            # DeepSeekMoE (deepseek-ai/deepseek-moe-16b-base modeling_deepseek.py): n_shared_experts experts of
+            # moe_intermediate_size beside the routed ones; the first first_k_dense_replace layers are dense
+            if (_int(cfg, "moe_layer_freq", default=1, required=False) or 1) != 1:
+                raise ModelConfigError("moe_layer_freq != 1 is not supported", field="config.json")
+            common.update(num_shared_experts=_int(cfg, "n_shared_experts", default=0, required=False) or 0,
+                          num_dense_layers=_int(cfg, "first_k_dense_replace", default=0, required=False) or 0)
+            if inter is None:
+                raise ModelConfigError("missing 'intermediate_size'", field="config.json")
+            return ModelArch(intermediate_size=inter, **common)
         mlp_only = cfg.get("mlp_only_layers") or []
         if not isinstance(mlp_only, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in mlp_only):
             raise ModelConfigError("'mlp_only_layers' must be a list of layer numbers", field="config.json")
@@ -361,6 +386,50 @@ def arch_from_hf_config(cfg: dict, name: str | None = None) -> ModelArch:
             raise ModelConfigError("missing 'intermediate_size'", field="config.json")
         inter = 0
     return ModelArch(intermediate_size=inter, **common)
+
+
+#: ``model_type`` values the Llama-like branch of :func:`arch_from_hf_config` reads exactly (their modelling code
+#: builds the layers the way :mod:`params` counts them). Any other type is estimated as a Llama-like
+#: decoder and flagged (``ModelArch.unrecognised``).
+LLAMA_LIKE_TYPES = frozenset({
+    "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "deepseek", "deepseek_v2",
+    "deepseek_v3", "gemma", "gemma2", "gemma3_text", "phi3", "internlm2", "baichuan", "yi",
+})
+#: families read by their own branches above
+OWN_BRANCH_TYPES = frozenset({"gpt2", "gpt_neox", "opt", "bloom", "falcon", "refinedweb", "refinedwebmodel", "rw",
+                              "mpt", "chatglm"})
+
+
+def context_length(cfg: dict, max_pos: int) -> int:
+    """The context the model is meant for: ``max_position_embeddings``, stretched by RoPE scaling.
+
+    ``rope_scaling`` (transformers ``modeling_rope_utils.py``): ``linear``, ``dynamic`` and ``yarn`` scale the
+    original context (``original_max_position_embeddings``, else ``max_position_embeddings``) by ``factor``;
+    ``llama3`` and ``longrope`` configs already give the extended length in ``max_position_embeddings``."""
+    rs = cfg.get("rope_scaling")
+    if not isinstance(rs, dict):
+        return max_pos
+    kind = str(rs.get("rope_type", rs.get("type", ""))).lower()[:32]
+    factor = rs.get("factor")
+    if kind not in ("linear", "dynamic", "yarn") or isinstance(factor, bool) or \
+            not isinstance(factor, (int, float)) or not math.isfinite(factor) or not 1 <= factor <= 1024:
+        return max_pos
+    orig = rs.get("original_max_position_embeddings", cfg.get("original_max_position_embeddings"))
+    if isinstance(orig, bool) or not isinstance(orig, int) or not 0 < orig <= (1 << 31):
+        orig = max_pos
+    return max(max_pos, min(int(orig * factor), 1 << 31))
+
+
+def _finish(arch: ModelArch, cfg: dict, inferred: bool = False) -> ModelArch:
+    """Record what was not read exactly: an unknown family, sections not counted, the context length."""
+    changes: dict[str, Any] = {}
+    if inferred or (arch.model_type not in LLAMA_LIKE_TYPES and arch.model_type not in OWN_BRANCH_TYPES):
+        changes["unrecognised"] = arch.model_type if not inferred else "(none)"
+    uncounted = [k for k in ("vision_config", "audio_config", "speech_config") if isinstance(cfg.get(k), dict)]
+    if uncounted:
+        changes["uncounted"] = ",".join(uncounted)
+    changes["context_length"] = context_length(cfg, arch.max_position_embeddings)
+    return arch.replace(**changes)
 
 
 # ---------------------------------------------------------------------------------------------- presets

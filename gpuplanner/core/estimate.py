@@ -6,6 +6,7 @@ search calls the same vectorised formulas (:func:`memory.memory_arrays`) over ma
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -23,7 +24,7 @@ from .memory import (
     memory_arrays,
     model_facts,
 )
-from .params import ParamCount, count_params, lora_params, tier
+from .params import ParamCount, count_params, lora_params, tier, weights_scale
 from .scenario import Scenario
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
 from .catalog_hw import get_gpu, lookup_gpu
@@ -63,7 +64,16 @@ def _gpu(gpu_id: str):
 
 @lru_cache(maxsize=64)
 def _facts_for(arch: ModelArch) -> ModelFacts:
-    return model_facts(arch, count_params(arch))
+    p = count_params(arch)
+    facts = model_facts(arch, p)
+    k = weights_scale(arch, p.total)
+    if k != 1.0:
+        # the checkpoint's weights hold another count than config.json describes: memory is sized from the
+        # weights (every part of the model in proportion; core/intake.py shows both numbers)
+        facts = dataclasses.replace(
+            facts, layer_non_expert=facts.layer_non_expert * k, layer_expert=facts.layer_expert * k,
+            first_extra=facts.first_extra * k, last_extra=facts.last_extra * k)
+    return facts
 
 
 def resolve(scenario: Scenario, models: ModelSource | None = None) -> Resolved:

@@ -37,7 +37,8 @@ from .scenario import Scenario
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
 import numpy as np
 from .estimate import estimate, memory_kwargs, resolve
-from .params import tier
+from .params import tier, weights_count
+from .intake import host_ram, intake_warnings
 from .rules import evaluate_rules, mfu_grade
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
 
@@ -139,6 +140,11 @@ class Evaluation:
     mfu_grade: str | None = None
     #: every planning rule's verdict for this plan (:func:`rules.evaluate_rules`)
     rules: tuple[Any, ...] = ()
+    #: the model intake's warnings (unrecognised architecture, weights vs config, context length, host RAM;
+    #: :mod:`core.intake`); also among ``messages``
+    warnings: tuple[Msg, ...] = ()
+    #: host RAM per node CPU offload needs (:func:`intake.host_ram`; None without offload)
+    host_ram: Any = None
     _extra: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
     # ---- derived views of the same numbers (no new formulas)
@@ -224,7 +230,7 @@ class Evaluation:
         out: dict[str, Any] = {
             "model": self.model_name,
             "params": {"total": self.params.total, "active": self.params.active, "trainable": self.trainable,
-                       "stored": self.arch.stored_params},
+                       "stored": self.arch.stored_params, "weights": weights_count(self.arch)},
             "tier": self.tier,
             "gpu": self.gpu_id, "gpu_name": self.gpu_name, "gpu_memory_gib": self.gpu_memory_gib,
             "num_gpus": self.num_gpus, "gpus_per_node": self.gpus_per_node, "nodes": self.nodes,
@@ -252,6 +258,8 @@ class Evaluation:
             "rent_vs_build": None if self.rent_vs_build is None else self.rent_vs_build.to_json(),
             "rental_advice": [m.render() for m in self.rental_advice],
             "messages": [m.render() for m in self.messages],
+            "warnings": [m.render() for m in self.warnings],
+            "host_ram_per_node_gib": None if self.host_ram is None else self.host_ram.to_json(),
             "mfu_grade": self.mfu_grade,
             "rules": [r.to_json() for r in self.rules],
         }
@@ -309,7 +317,9 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     mode_costs = {m: float(arr.costs[i][0]) for i, m in enumerate(MODES) if math.isfinite(float(arr.costs[i][0]))}
     total = float(arr.costs[best][0]) if price is not None and math.isfinite(float(arr.costs[best][0])) else None
     mode = MODES[best] if total is not None else None
-    messages: list[Msg] = []
+    host = host_ram(r, est.trainable)
+    warnings = intake_warnings(r, host)
+    messages: list[Msg] = list(warnings)
     if not est.memory.fits:
         messages.append(Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "Does not fit: {need:.1f} GiB per GPU (with {head:.1f} GiB headroom) on a {cap:g} GiB card."),
@@ -343,7 +353,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         compute_days=tm.compute_days, calendar_days=cal_h / 24.0, currency=table.currency, rental_mode=mode,
         cost=total, mode_costs=mode_costs if total is not None else {}, price=price, setup_hours=ci.setup_hours,
         deadline_days=c.deadline_days, budget=c.budget, rent_vs_build=rvb, rental_advice=advice,
-        messages=tuple(messages), mfu_grade=mfu_grade(tm.mfu), rules=verdicts,
+        messages=tuple(messages), mfu_grade=mfu_grade(tm.mfu), rules=verdicts, warnings=warnings, host_ram=host,
         _extra={"arch": r.arch, "estimate": est, "resolved": r},
     )
 

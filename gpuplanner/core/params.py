@@ -247,3 +247,27 @@ def tier(total_params: float) -> str:
     if total_params < 300e9:
         return "100B"
     return "1000B"
+
+
+#: safetensors dtypes whose element count is the parameter count (one element per weight). Quantised
+#: checkpoints pack several weights per element (GPTQ/AWQ ``qweight`` in I32, bitsandbytes 4-bit in U8), so
+#: their header count is not a parameter count.
+FLOAT_DTYPES = frozenset({"F64", "F32", "F16", "BF16", "F8_E4M3", "F8_E5M2"})
+
+
+def weights_count(a: ModelArch) -> int | None:
+    """The parameter count the checkpoint's weights hold (safetensors headers), when it is one: a float
+    checkpoint; None without headers or for a quantised checkpoint."""
+    if a.stored_params is None or a.stored_params <= 0 or (a.stored_dtype or "").upper() not in FLOAT_DTYPES:
+        return None
+    return int(a.stored_params)
+
+
+def weights_scale(a: ModelArch, total: int | None = None) -> float:
+    """Weights' count / config's count: memory is sized from the weights when the two disagree (1.0 when they
+    agree or the weights are unknown)."""
+    w = weights_count(a)
+    total = count_params(a).total if total is None else total
+    if w is None or total <= 0 or w == total:
+        return 1.0
+    return w / total

@@ -141,6 +141,8 @@ class HardwareSection(_Section):
     nics_per_node: int | None = Field(None, gt=0, le=64)
     intra_node: Literal["nvlink", "pcie"] | None = Field(None, description="override the GPU's link")
     custom_gpus: list[CustomGpu] = Field(default_factory=list, description="GPUs entered by the user")
+    host_ram_gib: float | None = Field(None, gt=0, le=1_000_000, description="CPU memory per node (GiB), checked "
+                                                                            "against what CPU offload needs")
 
 
 class DataSection(_Section):

@@ -10,6 +10,7 @@ from gpuplanner.core.units import format_count
 from . import engine
 from .charts import CostChart, MemoryChart, ScalingChart
 from .model import ScenarioModel
+from .text import tr_msg
 
 
 class LivePanel(QWidget):
@@ -48,6 +49,14 @@ class LivePanel(QWidget):
         self.error.setStyleSheet("color: #c62828;")
         self.error.hide()
         grid.addWidget(self.error, 2, 0, 1, 3)
+        # the model intake's warnings (approximate architecture, weights vs config, context, host RAM)
+        self.warnings = QLabel()
+        self.warnings.setObjectName("intakeWarnings")
+        self.warnings.setTextFormat(Qt.TextFormat.PlainText)
+        self.warnings.setWordWrap(True)
+        self.warnings.setStyleSheet("color: #8a5300;")
+        self.warnings.hide()
+        grid.addWidget(self.warnings, 3, 0, 1, 3)
         lay.addWidget(card)
         self.split = QSplitter(Qt.Orientation.Vertical)
         self.split.setChildrenCollapsible(False)
@@ -81,9 +90,13 @@ class LivePanel(QWidget):
             self.time_value.setText("—")
             self.error.setText(res.error if res is not None else "")
             self.error.setVisible(bool(res is not None and res.error))
+            self.warnings.hide()
             return
         self.error.hide()
         ev = res.evaluation
+        warn = [tr_msg(w) for w in getattr(ev, "warnings", ())]
+        self.warnings.setText("\n".join("⚠ " + w for w in warn))
+        self.warnings.setVisible(bool(warn))
         self.model_value.setText(self.tr("{0} · {1} params").format(ev.model_name, format_count(ev.params.total, 3)))
         m = ev.memory
         fit = self.tr("fits") if m.fits else self.tr("does not fit")
@@ -97,6 +110,10 @@ class LivePanel(QWidget):
         self.time_value.setToolTip(self.tr(
             "Calendar days: what you wait, with setup, checkpoints, interruptions and your hours per week. "
             "Compute days: GPU time around the clock."))
+        if ev.host_ram is not None:
+            self.mem_value.setText(self.mem_value.text() + "\n" + self.tr("host RAM for offload: {0} GiB per node").format(
+                f"{ev.host_ram.total:,.0f}") + ("" if ev.host_ram.available is None else self.tr(" of {0}").format(
+                    f"{ev.host_ram.available:,.0f}")))
         if ev.cost is not None:
             self.time_value.setText(self.time_value.text() + "\n" + self.tr("{0} {1} ({2})").format(
                 f"{ev.cost:,.0f}", ev.currency, QCoreApplication.translate("Cost", ev.rental_mode_label)))

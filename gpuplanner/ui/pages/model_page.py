@@ -6,18 +6,20 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
-    QFileDialog, QFormLayout, QGridLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
+    QComboBox, QFileDialog, QFormLayout, QGridLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
     QPushButton, QVBoxLayout, QWidget,
 )
 
 from gpuplanner.core.architecture import load_presets
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.core.estimate import TIER_GUIDANCE
-from gpuplanner.io.model_files import load_model_source
+from gpuplanner.io.hf_cache import cache_dir, is_model_id, list_cached_models
+from gpuplanner.io.model_files import ModelFiles, load_model_source
 from gpuplanner.core.units import format_count
 
 from .. import settings
 from ..fields import BoundEdit, fmt_int, parse_int
+from ..text import tr_msg
 from .base import BasePage
 
 MANUAL_FIELDS = [
@@ -53,6 +55,22 @@ class ModelPage(BasePage):
         row.addWidget(self.import_config_btn)
         row.addWidget(self.import_folder_btn)
         src.addLayout(row)
+        # a Hugging Face model id, typed or chosen from the models in the local cache (read offline)
+        idrow = QHBoxLayout()
+        self.hf_id_label = QLabel()
+        idrow.addWidget(self.hf_id_label)
+        self.hf_id = QComboBox()
+        self.hf_id.setEditable(True)
+        self.hf_id.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.hf_id.setMinimumContentsLength(24)
+        self.hf_id.lineEdit().returnPressed.connect(lambda: self.import_id(self.hf_id.currentText()))
+        self.hf_id.activated.connect(lambda _i: self.import_id(self.hf_id.currentText()))
+        idrow.addWidget(self.hf_id, 1)
+        self.hf_id_btn = QPushButton()
+        self.hf_id_btn.clicked.connect(lambda: self.import_id(self.hf_id.currentText()))
+        idrow.addWidget(self.hf_id_btn)
+        src.addLayout(idrow)
+        self.refresh_cached_models()
         self.presets = QListWidget()
         self.presets.setMinimumHeight(150)
         self.presets.setMaximumHeight(200)
@@ -105,6 +123,12 @@ class ModelPage(BasePage):
         self.exact_label.setWordWrap(True)
         self.exact_label.setStyleSheet("color: #555;")
         cl.addWidget(self.exact_label)
+        self.intake_warnings = QLabel()
+        self.intake_warnings.setTextFormat(Qt.TextFormat.PlainText)
+        self.intake_warnings.setWordWrap(True)
+        self.intake_warnings.setStyleSheet("color: #8a5300;")
+        self.intake_warnings.hide()
+        cl.addWidget(self.intake_warnings)
 
         # --- manual fields (override the preset/config)
         self.manual_box, form = self.group(QFormLayout)
@@ -143,6 +167,14 @@ class ModelPage(BasePage):
             "Read config.json and the safetensors headers of a downloaded model: the exact stored parameter "
             "count, without loading any weights"))
         self.presets.setToolTip(self.tr("Presets ship with the app; each cites its source (hover an entry)"))
+        self.hf_id_label.setText(self.tr("Model id:"))
+        self.hf_id.lineEdit().setPlaceholderText(self.tr("e.g. Qwen/Qwen2.5-7B"))
+        self.hf_id.setToolTip(self.tr(
+            "A Hugging Face model id, read offline from the local cache ({0}); the list holds the models found "
+            "there").format(str(cache_dir())))
+        self.hf_id_btn.setText(self.tr("Use model id"))
+        self.hf_id_btn.setToolTip(self.tr("Read config.json and the safetensors headers of this model from the "
+                                          "local Hugging Face cache (nothing is downloaded)"))
         self.count_box.setTitle(self.tr("Parameters"))
         self.total_title.setText(self.tr("Total"))
         self.active_title.setText(self.tr("Active per token"))
@@ -230,6 +262,39 @@ class ModelPage(BasePage):
         self.model.set_many(values)
         return True
 
+    def refresh_cached_models(self) -> None:
+        """Fill the model-id list with the models in the local Hugging Face cache."""
+        text = self.hf_id.currentText()
+        self.hf_id.blockSignals(True)
+        self.hf_id.clear()
+        for m in list_cached_models():
+            self.hf_id.addItem(m.model_id)
+        self.hf_id.setCurrentIndex(-1)
+        self.hf_id.setEditText(text)
+        self.hf_id.blockSignals(False)
+
+    def import_id(self, text: str) -> bool:
+        """Point the scenario at a model id after reading it from the local cache (errors say why)."""
+        ref = text.strip()
+        if not ref:
+            return False
+        if not is_model_id(ref):
+            self.import_error.setText(self.tr("'{0}' is not a Hugging Face model id (organisation/name)").format(ref))
+            self.import_error.show()
+            return False
+        try:
+            ModelFiles().load(ref)
+        except PlannerError as err:
+            self.import_error.setText(self.tr("Cannot import {0}: {1}").format(ref, str(err)))
+            self.import_error.show()
+            return False
+        self.import_error.hide()
+        values = {"model.preset": None, "model.hf_config": ref, "model.name": None}
+        values.update({f"model.{k}": None for k in ARCH_KEYS})
+        self.model.discard_pending()
+        self.model.set_many(values)
+        return True
+
     # ------------------------------------------------------------------------------- manual
     def make_custom(self) -> None:
         res = self.ctx.estimator.result
@@ -268,6 +333,8 @@ class ModelPage(BasePage):
             p = load_presets().get(ms.preset)
             text = self.tr("Preset: {0} — source: {1} ({2})").format(
                 p.name if p else ms.preset, p.source if p else "?", p.source_date if p else "?")
+        elif ms.hf_config and is_model_id(ms.hf_config) and not Path(ms.hf_config).expanduser().exists():
+            text = self.tr("Hugging Face model {0}, read from the local cache").format(ms.hf_config)
         elif ms.hf_config:
             text = self.tr("Imported: {0}").format(ms.hf_config)
         else:
@@ -284,8 +351,12 @@ class ModelPage(BasePage):
             self.tier_text.setText(res.error if res is not None and res.error else "")
             self.tier_text.setStyleSheet("color: #c62828;")
             self.exact_label.setText("")
+            self.intake_warnings.hide()
             return
         est = res.evaluation
+        warn = [tr_msg(w) for w in getattr(est, "warnings", ())]
+        self.intake_warnings.setText("\n".join("⚠ " + w for w in warn))
+        self.intake_warnings.setVisible(bool(warn))
         pc = est.params
         self.total_value.setText(format_count(pc.total, 4))
         self.active_value.setText(format_count(pc.active, 4))
