@@ -37,7 +37,7 @@ def _ev(tmp_path, cfg, tensors=None, **sections):
     return evaluate(scenario_from_dict(data), ModelFiles(tmp_path))
 
 
-@pytest.mark.parametrize("model_type", ["llama4_text", "olmoe", "granite", "totally_new_arch", "starcoder2"])
+@pytest.mark.parametrize("model_type", ["phimoe", "olmoe", "granite", "totally_new_arch", "starcoder2"])
 def test_unknown_model_type_is_never_silent(tmp_path, model_type):
     ev = _ev(tmp_path, {**TINY, "model_type": model_type})
     texts = [w.render() for w in ev.warnings]
@@ -52,7 +52,7 @@ def test_no_model_type_is_a_guess_too(tmp_path):
     assert any("not recognised" in w.render() for w in ev.warnings)
 
 
-@pytest.mark.parametrize("model_type", sorted(LLAMA_LIKE_TYPES - {"deepseek_v2", "deepseek_v3"}))
+@pytest.mark.parametrize("model_type", sorted(LLAMA_LIKE_TYPES - {"deepseek_v2", "deepseek_v3", "llama4_text"}))
 def test_known_families_give_no_intake_warning(tmp_path, model_type):
     ev = _ev(tmp_path, {**TINY, "model_type": model_type})
     assert ev.warnings == ()
@@ -67,7 +67,9 @@ def test_every_preset_family_is_recognised():
 
 
 def test_vision_section_not_counted_is_said(tmp_path):
-    ev = _ev(tmp_path, {"model_type": "llava", "text_config": {**TINY}, "vision_config": {"hidden_size": 1024}})
+    # a vision tower this reader does not know (an InternViT inside a LLaVA-style config)
+    ev = _ev(tmp_path, {"model_type": "llava", "text_config": {**TINY},
+                        "vision_config": {"model_type": "intern_vit_6b", "hidden_size": 1024}})
     assert any("vision_config" in w.render() and "not counted" in w.render() for w in ev.warnings)
 
 
@@ -167,3 +169,27 @@ def test_cli_json_has_warnings(tmp_path, capsys):
     assert len(out["warnings"]) == 1 and "context of 4,096" in out["warnings"][0]
     assert run_cli(["estimate", str(f)]) == 0
     assert "context of 4,096" in capsys.readouterr().out
+
+
+def test_llama4_scout_text_exact_vision_still_said():
+    """Llama 4 Scout (meta-llama/Llama-4-Scout-17B-16E config.json): every layer MoE, 16 experts of 8192 plus a
+    shared expert, top-1 routing. Published: 109B total (with the vision encoder), 17B active."""
+    text = {"model_type": "llama4_text", "hidden_size": 5120, "intermediate_size": 8192,
+            "intermediate_size_mlp": 16384, "num_hidden_layers": 48, "num_attention_heads": 40,
+            "num_key_value_heads": 8, "head_dim": 128, "num_local_experts": 16, "num_experts_per_tok": 1,
+            "vocab_size": 202048, "max_position_embeddings": 10485760, "interleave_moe_layer_step": 1,
+            "use_qk_norm": True, "tie_word_embeddings": False}
+    a = arch_from_hf_config({"model_type": "llama4", "text_config": text,
+                             "vision_config": {"model_type": "llama4_vision_model", "hidden_size": 1408}})
+    assert a.unrecognised == "" and a.uncounted == "vision_config"
+    h, kv, f, E, V, L = 5120, 8 * 128, 8192, 16, 202048, 48
+    attn = 2 * h * h + 2 * h * kv
+    layer = attn + E * 3 * h * f + 3 * h * f + h * E + 2 * h
+    p = count_params(a)
+    assert p.total == L * layer + 2 * V * h + h
+    assert p.active == L * (attn + 2 * 3 * h * f + h * E + 2 * h) + 2 * V * h + h
+    assert p.active == pytest.approx(17e9, rel=0.02)
+    assert p.total == pytest.approx(109e9, rel=0.02)  # the vision encoder (not counted) is the rest
+    maverick = {**text, "interleave_moe_layer_step": 2, "num_local_experts": 128}
+    with pytest.raises(Exception, match="interleaved"):
+        arch_from_hf_config({"model_type": "llama4", "text_config": maverick})

@@ -66,6 +66,24 @@ class ModelArch:
     unrecognised: str = ""  # the config's model_type when its family is not one this module reads exactly
     uncounted: str = ""  # config sections not counted (e.g. "vision_config"), comma-separated
     context_length: int = 0  # tokens the model is meant for: max_position_embeddings, RoPE scaling applied
+    # vision encoder + projector of a vision-language model (vision_kind "" = text only); see _vision_fields
+    vision_kind: str = ""  # qwen2_vl | qwen2_5_vl | clip | siglip
+    vision_hidden: int = 0
+    vision_layers: int = 0
+    vision_heads: int = 0
+    vision_intermediate: int = 0
+    vision_gated: bool = False  # SwiGLU MLP (Qwen2.5-VL) instead of fc1/act/fc2
+    vision_norm: str = "layernorm"  # layernorm (weight + bias) | rmsnorm (weight)
+    vision_patch: int = 0
+    vision_temporal_patch: int = 1  # Qwen2-VL's Conv3d covers this many frames (an image is repeated)
+    vision_merge: int = 1  # spatial_merge_size: merge² patches become one language-model token
+    vision_in_chans: int = 3
+    vision_image_size: int = 0  # fixed input resolution (CLIP/SigLIP); 0 = dynamic (Qwen2-VL)
+    vision_head: bool = False  # SigLIP's attention-pooling head (vision_use_head)
+    projector_in: int = 0  # projector input width (LLaVA: vision width × feature layers)
+    projector_out: int = 0  # the language model's width
+    projector_bias: bool = True
+    image_newline: bool = False  # LLaVA-NeXT's learned image_newline vector (hidden)
 
     @property
     def is_moe(self) -> bool:
@@ -167,6 +185,13 @@ def arch_from_hf_config(cfg: dict, name: str | None = None) -> ModelArch:
     if not isinstance(cfg, dict):
         raise ModelConfigError("config.json must be a JSON object", field="config.json")
     outer = cfg
+    if str(cfg.get("model_type", "")).lower() in LLAVA_TYPES and "hidden_size" not in cfg:
+        tc = cfg.get("text_config")
+        tc = tc if isinstance(tc, dict) else {"model_type": "llama"}
+        if str(tc.get("model_type", "llama")).lower() == "llama":
+            tc = {**LLAMA_CONFIG_DEFAULTS, "model_type": "llama", **tc}
+        cfg = {**cfg, "text_config": tc}
+        outer = cfg
     if "text_config" in cfg and isinstance(cfg["text_config"], dict) and "hidden_size" not in cfg:
         cfg = {**cfg["text_config"], "model_type": cfg["text_config"].get("model_type", cfg.get("model_type"))}
     mt = cfg.get("model_type")
@@ -311,8 +336,8 @@ def _arch_from_text_config(cfg: dict, name: str | None, archs: str) -> ModelArch
         head_dim=head_dim, vocab_size=vocab, gated_mlp=gated, tie_word_embeddings=tie,
         max_position_embeddings=_int(cfg, "max_position_embeddings", default=0),
     )
-    if mt in ("qwen2", "qwen2_moe"):
-        common["attention_bias"] = True  # q/k/v biases are hard-coded in Qwen2Attention
+    if mt in _QWEN2_ATTENTION:
+        common["attention_bias"] = True  # q/k/v biases are hard-coded in Qwen2Attention (and Qwen2-VL's)
     else:
         common["attention_bias"] = bool(cfg.get("attention_bias", cfg.get("bias", False)))
     if mt == "internlm2":
@@ -351,6 +376,21 @@ def _arch_from_text_config(cfg: dict, name: str | None, archs: str) -> ModelArch
             if (_int(cfg, "moe_layer_freq", default=1, required=False) or 1) != 1:
                 raise ModelConfigError("moe_layer_freq != 1 is not supported", field="config.json")
         return ModelArch(intermediate_size=inter or 0, **common)
+    if mt == "llama4_text":
+        # Llama 4 (transformers modeling_llama4.py): Llama4TextMoe = router Linear(h, E) + E experts of
+        # intermediate_size (fused gate_up and down) + one shared expert Llama4TextMLP(intermediate_size);
+        # the QK norm is a parameter-free L2 norm; dense layers use intermediate_size_mlp. Every layer is MoE
+        # when interleave_moe_layer_step is 1 (Scout); interleaved dense/MoE layers (Maverick) are not read.
+        step = _int(cfg, "interleave_moe_layer_step", default=1, required=False) or 1
+        moe_layers = cfg.get("moe_layers")
+        if step != 1 or (isinstance(moe_layers, list) and len(moe_layers) != layers):
+            raise ModelConfigError("Llama 4 with interleaved dense and MoE layers (interleave_moe_layer_step > 1) "
+                                   "is not supported", field="config.json")
+        common.update(
+            num_experts=_size(cfg, "num_local_experts"), num_experts_per_tok=_size(cfg, "num_experts_per_tok"),
+            moe_intermediate_size=_size(cfg, "intermediate_size"), num_shared_experts=1)
+        return ModelArch(intermediate_size=_int(cfg, "intermediate_size_mlp", default=0, required=False) or 0,
+                         **common)
     n_exp = _int(cfg, "num_local_experts", "num_experts", "n_routed_experts", default=0, required=False) or 0
     if n_exp:
         moe_inter = _int(cfg, "moe_intermediate_size", default=None, required=False) or inter
@@ -394,7 +434,91 @@ def _arch_from_text_config(cfg: dict, name: str | None, archs: str) -> ModelArch
 LLAMA_LIKE_TYPES = frozenset({
     "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "deepseek", "deepseek_v2",
     "deepseek_v3", "gemma", "gemma2", "gemma3_text", "phi3", "internlm2", "baichuan", "yi",
+    # the language models of Qwen2-VL / Qwen2.5-VL (Qwen2 decoder layers; the vision tower: _vision_fields)
+    "qwen2_vl", "qwen2_5_vl", "qwen2_vl_text", "qwen2_5_vl_text",
+    "llama4_text",  # the language model of Llama 4 Scout (all layers MoE + a shared expert)
 })
+_QWEN2_ATTENTION = ("qwen2", "qwen2_moe", "qwen2_vl", "qwen2_5_vl", "qwen2_vl_text", "qwen2_5_vl_text")
+
+#: transformers' ``LlamaConfig`` defaults: LLaVA configs (llava-hf) give only the keys that differ from them in
+#: ``text_config``, and ``LlavaConfig`` builds the text model with ``CONFIG_MAPPING["llama"](**text_config)``
+LLAMA_CONFIG_DEFAULTS = {"hidden_size": 4096, "intermediate_size": 11008, "num_hidden_layers": 32,
+                         "num_attention_heads": 32, "vocab_size": 32000, "max_position_embeddings": 2048}
+#: transformers ``CLIPVisionConfig`` / ``SiglipVisionConfig`` defaults (configuration_clip.py, configuration_siglip.py)
+CLIP_VISION_DEFAULTS = {"hidden_size": 768, "intermediate_size": 3072, "num_hidden_layers": 12,
+                        "num_attention_heads": 12, "num_channels": 3, "image_size": 224, "patch_size": 32}
+SIGLIP_VISION_DEFAULTS = {**CLIP_VISION_DEFAULTS, "patch_size": 16}
+#: ``LlavaConfig``'s vision tower when the config gives none: CLIP ViT-L/14 at 336 px
+LLAVA_DEFAULT_VISION = {"model_type": "clip_vision_model", "hidden_size": 1024, "intermediate_size": 4096,
+                        "num_hidden_layers": 24, "num_attention_heads": 16, "image_size": 336, "patch_size": 14}
+LLAVA_TYPES = ("llava", "llava_next")
+
+
+def _vision_fields(outer: dict, mt: str, text_hidden: int) -> dict[str, Any] | None:
+    """The vision encoder and projector of a vision-language config, as :class:`ModelArch` fields; None when the
+    config has no vision part this reader knows (it is then named in ``uncounted``).
+
+    * Qwen2-VL (transformers ``modeling_qwen2_vl.py``): ``PatchEmbed`` Conv3d ``in_chans → embed_dim`` over
+      ``temporal_patch_size × patch_size²`` without bias; ``depth`` blocks of LayerNorm, fused ``qkv`` and
+      ``proj`` with biases, MLP ``fc1``/QuickGELU/``fc2`` of width ``embed_dim·mlp_ratio`` with biases;
+      ``PatchMerger``: LayerNorm(embed_dim), Linear(embed_dim·merge², same), GELU, Linear(…, hidden_size).
+    * Qwen2.5-VL (``modeling_qwen2_5_vl.py``): the same with RMSNorm, a SwiGLU MLP of ``intermediate_size``
+      (gate/up/down with biases) and ``out_hidden_size`` for the merger's output.
+    * LLaVA (``modeling_llava.py``): a CLIP or SigLIP vision tower (``modeling_clip.py``/``modeling_siglip.py``)
+      and ``LlavaMultiModalProjector``: Linear(vision width × feature layers, text width), GELU,
+      Linear(text width, text width), biases per ``multimodal_projector_bias`` (default true).
+    """
+    vc = outer.get("vision_config")
+    outer_mt = str(outer.get("model_type", "")).lower()[:64]
+    if outer_mt in ("qwen2_vl", "qwen2_5_vl") or mt in ("qwen2_vl", "qwen2_5_vl"):
+        if not isinstance(vc, dict):
+            return None
+        kind = "qwen2_5_vl" if "qwen2_5_vl" in (outer_mt, mt) else "qwen2_vl"
+        chans = _size(vc, "in_chans", "in_channels", default=3)
+        common = dict(vision_kind=kind, vision_heads=_size(vc, "num_heads", default=16),
+                      vision_layers=_size(vc, "depth", default=32), vision_patch=_size(vc, "patch_size", default=14),
+                      vision_temporal_patch=_size(vc, "temporal_patch_size", default=2),
+                      vision_merge=_size(vc, "spatial_merge_size", default=2), vision_in_chans=chans,
+                      vision_image_size=0)
+        if kind == "qwen2_vl":
+            w = _size(vc, "embed_dim", default=1280)
+            ratio = _number(vc, "mlp_ratio", default=4)
+            out = _size(vc, "hidden_size", default=text_hidden)
+            return dict(common, vision_hidden=w, vision_intermediate=max(1, int(w * ratio)), vision_gated=False,
+                        vision_norm="layernorm", projector_in=w * common["vision_merge"] ** 2, projector_out=out)
+        w = _size(vc, "hidden_size", default=1280)
+        out = _size(vc, "out_hidden_size", default=text_hidden)
+        return dict(common, vision_hidden=w, vision_intermediate=_size(vc, "intermediate_size", default=3420),
+                    vision_gated=True, vision_norm="rmsnorm", projector_in=w * common["vision_merge"] ** 2,
+                    projector_out=out)
+    if outer_mt in LLAVA_TYPES:
+        if vc is None:
+            vc = LLAVA_DEFAULT_VISION
+        if not isinstance(vc, dict):
+            return None
+        vmt = str(vc.get("model_type", "clip_vision_model")).lower()[:64]
+        if vmt not in ("clip_vision_model", "siglip_vision_model"):
+            return None
+        siglip = vmt == "siglip_vision_model"
+        d = {**(SIGLIP_VISION_DEFAULTS if siglip else CLIP_VISION_DEFAULTS), **vc}
+        w = _size(d, "hidden_size")
+        layer = outer.get("vision_feature_layer", -2)
+        n_feat = len(layer) if isinstance(layer, list) and layer else 1
+        if n_feat > 64:
+            raise ModelConfigError("'vision_feature_layer' lists too many layers", field="config.json")
+        patch, img = _size(d, "patch_size"), _size(d, "image_size")
+        if patch > img:
+            raise ModelConfigError("vision_config: patch_size is larger than image_size", field="config.json")
+        return dict(vision_kind="siglip" if siglip else "clip", vision_hidden=w,
+                    vision_layers=_size(d, "num_hidden_layers"), vision_heads=_size(d, "num_attention_heads"),
+                    vision_intermediate=_size(d, "intermediate_size"), vision_gated=False, vision_norm="layernorm",
+                    vision_patch=patch, vision_temporal_patch=1, vision_merge=1,
+                    vision_in_chans=_size(d, "num_channels", default=3), vision_image_size=img,
+                    vision_head=bool(d.get("vision_use_head", True)) if siglip else False,
+                    projector_in=w * n_feat, projector_out=text_hidden,
+                    projector_bias=bool(outer.get("multimodal_projector_bias", True)),
+                    image_newline=outer_mt == "llava_next")
+    return None
 #: families read by their own branches above
 OWN_BRANCH_TYPES = frozenset({"gpt2", "gpt_neox", "opt", "bloom", "falcon", "refinedweb", "refinedwebmodel", "rw",
                               "mpt", "chatglm"})
@@ -425,7 +549,11 @@ def _finish(arch: ModelArch, cfg: dict, inferred: bool = False) -> ModelArch:
     changes: dict[str, Any] = {}
     if inferred or (arch.model_type not in LLAMA_LIKE_TYPES and arch.model_type not in OWN_BRANCH_TYPES):
         changes["unrecognised"] = arch.model_type if not inferred else "(none)"
-    uncounted = [k for k in ("vision_config", "audio_config", "speech_config") if isinstance(cfg.get(k), dict)]
+    vision = _vision_fields(cfg, arch.model_type, arch.hidden_size)
+    if vision:
+        changes.update(vision)
+    uncounted = [k for k in ("vision_config", "audio_config", "speech_config") if isinstance(cfg.get(k), dict)
+                 and not (k == "vision_config" and vision)]
     if uncounted:
         changes["uncounted"] = ",".join(uncounted)
     changes["context_length"] = context_length(cfg, arch.max_position_embeddings)
@@ -575,6 +703,10 @@ ARCH_LIMITS = {
     "q_lora_rank": (0, 1 << 20), "kv_lora_rank": (0, 1 << 20), "qk_rope_head_dim": (0, 1 << 16),
     "qk_nope_head_dim": (0, 1 << 16), "v_head_dim": (0, 1 << 16), "max_position_embeddings": (0, 1 << 31),
     "norms_per_layer": (0, 16),
+    "vision_hidden": (0, 1 << 20), "vision_layers": (0, 10_000), "vision_heads": (0, 1 << 16),
+    "vision_intermediate": (0, 1 << 24), "vision_patch": (0, 1 << 16), "vision_temporal_patch": (1, 64),
+    "vision_merge": (1, 64), "vision_in_chans": (1, 1024), "vision_image_size": (0, 1 << 20),
+    "projector_in": (0, 1 << 26), "projector_out": (0, 1 << 20),
 }
 
 

@@ -230,7 +230,8 @@ class Evaluation:
         out: dict[str, Any] = {
             "model": self.model_name,
             "params": {"total": self.params.total, "active": self.params.active, "trainable": self.trainable,
-                       "stored": self.arch.stored_params, "weights": weights_count(self.arch)},
+                       "stored": self.arch.stored_params, "weights": weights_count(self.arch),
+                       "vision": self.params.vision, "projector": self.params.projector},
             "tier": self.tier,
             "gpu": self.gpu_id, "gpu_name": self.gpu_name, "gpu_memory_gib": self.gpu_memory_gib,
             "num_gpus": self.num_gpus, "gpus_per_node": self.gpus_per_node, "nodes": self.nodes,

@@ -23,7 +23,7 @@ from .estimate import memory_kwargs
 from .i18n import QT_TRANSLATE_NOOP
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays, state_bytes
 from .messages import Msg
-from .params import weights_count
+from .params import vision_tokens_per_image, weights_count
 
 CTX = "Intake"
 
@@ -132,6 +132,14 @@ def intake_warnings(r: Any, host: HostRam | None = None) -> tuple[Msg, ...]:
             CTX, "seq_len {seq:,} is longer than the model's context of {ctx:,} tokens: the estimate uses your "
                  "length, but the model needs RoPE scaling or long-context training for it."),
             {"seq": seq, "ctx": ctx_len}))
+    if a.vision_kind and s.data.images_per_sample:
+        _patches, per_image = vision_tokens_per_image(a, s.data.image_resolution)
+        img_tokens = per_image * s.data.images_per_sample
+        if img_tokens > seq:
+            out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+                CTX, "The images take {tokens:,.0f} tokens per sample ({n:g} × {per:,}), more than seq_len "
+                     "{seq:,}: raise seq_len or use fewer or smaller images."),
+                {"tokens": img_tokens, "n": s.data.images_per_sample, "per": per_image, "seq": seq}))
     if host is not None and host.fits is False:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "CPU offload needs {need:,.0f} GiB of host RAM per node; the node has {have:,.0f} GiB."),

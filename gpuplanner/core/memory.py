@@ -133,12 +133,14 @@ class ModelFacts:
     last_extra: int  # head + final norm (last stage)
     tied: bool
     adafactor_bytes_per_param: float
+    vision_params: float = 0.0  # vision encoder of a vision-language model (placed on the first stage)
+    projector_params: float = 0.0  # its projector into the language model
 
 
 def model_facts(arch: ModelArch, params: ParamCount | None = None) -> ModelFacts:
     p = params or count_params(arch)
     L = arch.num_layers
-    layer_total = p.total - p.embedding - p.lm_head - p.final_norm
+    layer_total = p.language - p.embedding - p.lm_head - p.final_norm  # the vision part: vision_params below
     if arch.is_mla:
         q_dim = arch.num_heads * (arch.qk_nope_head_dim + arch.qk_rope_head_dim)
         kv_dim = q_dim
@@ -164,8 +166,36 @@ def model_facts(arch: ModelArch, params: ParamCount | None = None) -> ModelFacts
         V=arch.vocab_size, gated=arch.gated_mlp, dropout=arch.dropout,
         layer_non_expert=(layer_total - p.expert_params) / L, layer_expert=p.expert_params / L,
         first_extra=p.embedding, last_extra=p.lm_head + p.final_norm, tied=arch.tie_word_embeddings,
-        adafactor_bytes_per_param=ada / max(p.total, 1),
+        adafactor_bytes_per_param=ada / max(p.language, 1), vision_params=p.vision, projector_params=p.projector,
     )
+
+
+def vision_activation_bytes(m: ModelFacts, patches, tokens, mbs, tp, recompute, precision: str,
+                            vision_trains: bool, projector_trains: bool):
+    """Bytes the vision encoder and projector keep for backward for one micro-batch (``patches`` encoder tokens
+    and ``tokens`` language-model tokens per sample).
+
+    A frozen encoder whose input (pixels) needs no gradient saves nothing: autograd records no graph for it
+    (PyTorch "Autograd mechanics", requires_grad). A trained ViT block saves, per token, in 16-bit, as
+    :func:`_hf_layer_parts` does for a decoder layer: the two norm inputs (2·2w), the qkv input (2w), q, k, v
+    (6w), the attention output and proj input (2w), the flash log-sum-exp (4 bytes per head), the MLP input (2w)
+    and its intermediates (fc1 output and activation 2·2i; SwiGLU gate, up, act, product 4·2i): ``16w`` plus
+    ``4i`` or ``8i`` bytes (Korthikanti et al. 2022's ``34sbh`` without dropout and with flash attention);
+    full recomputation keeps each block's input (2w). A trained projector keeps its input and the hidden
+    layer before and after the GELU."""
+    act = activation_dtype_bytes(precision)
+    xp = _xp(patches, mbs, tp, recompute)
+    total = 0.0
+    a = m.arch
+    if vision_trains:
+        w, i = a.vision_hidden, a.vision_intermediate
+        per_token = act / 2.0 * (16.0 * w + (8.0 if a.vision_gated else 4.0) * i) + 4.0 * a.vision_heads
+        per_layer = xp.where(xp.asarray(recompute) >= 2, act * w, per_token)
+        total = total + a.vision_layers * per_layer * patches
+    if projector_trains or vision_trains:
+        hidden = a.projector_in if a.vision_kind in ("qwen2_vl", "qwen2_5_vl") else a.projector_out
+        total = total + act * tokens * (a.projector_in + 2.0 * hidden)
+    return total * xp.asarray(mbs, dtype=float) / xp.asarray(tp, dtype=float)
 
 
 def activation_dtype_bytes(precision: str) -> float:
@@ -377,10 +407,10 @@ def _autocast_copied_fraction(m: ModelFacts) -> float:
     n_moe = a.num_moe_layers
     norms = (a.num_layers - n_moe) * layer_norm_params(a, False) + n_moe * layer_norm_params(a, True)
     norms += m.params.final_norm
-    copied = m.params.total - m.params.embedding - norms
+    copied = m.params.language - m.params.embedding - norms
     if m.tied:
         copied += a.vocab_size * a.hidden_size
-    return copied / max(m.params.total, 1)
+    return copied / max(m.params.language, 1)
 
 
 def model_state_arrays(non_expert, expert, w_b, g_b, opt_b, zero, dp, dp_expert):
@@ -462,6 +492,10 @@ def memory_arrays(
     chunked_loss: bool = False,
     cuda_context_gib: float = DEFAULT_CUDA_CONTEXT_GIB,
     fragmentation: float = DEFAULT_FRAGMENTATION,
+    vision_trainable: bool = False,
+    projector_trainable: bool = False,
+    vision_patches: float = 0.0,
+    vision_tokens: float = 0.0,
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
@@ -491,7 +525,7 @@ def memory_arrays(
         # "Automatic Mixed Precision package"; measured in tests_validate/). The copies live until
         # backward because the matmuls save them; under full recomputation the layers' copies are
         # remade in backward and only the LM head's copy is kept.
-        head_frac = m.V * m.h / max(m.params.total, 1)
+        head_frac = m.V * m.h / max(m.params.language, 1)
         copied = xp.where(xp.asarray(recompute) >= 2, head_frac, _autocast_copied_fraction(m))
         w_b = xp.where(zero > 0, w_b, 4.0 + 2.0 * copied)
     if optimizer == "adafactor":
@@ -501,10 +535,18 @@ def memory_arrays(
 
     L = m.L
     layers_stage = _ceil_div(L, pp_i) * 1.0
+    # a vision-language model's encoder and projector sit on the first pipeline stage (Megatron-LM LLaVAModel
+    # builds the vision model where ``pre_process``): trained ones carry training states like the embedding,
+    # frozen ones only their weights (vision_frozen below)
+    lora_like = method in ("lora", "qlora")
+    v_trained = 0.0 if lora_like else (m.vision_params * bool(vision_trainable)
+                                        + m.projector_params * bool(projector_trainable))
+    v_frozen = m.vision_params + m.projector_params - v_trained
+    first_extra = m.first_extra + v_trained
     extra = xp.where(
         pp_i > 1,
-        xp.maximum(m.first_extra, m.last_extra + (m.first_extra if m.tied else 0)),
-        m.first_extra + m.last_extra,
+        xp.maximum(first_extra, m.last_extra + (m.first_extra if m.tied else 0)),
+        first_extra + m.last_extra,
     )
     expert_tp = tp if framework == "megatron" else 1.0
     non_expert_gpu = (layers_stage * m.layer_non_expert + extra) / tp
@@ -527,7 +569,7 @@ def memory_arrays(
 
     if method in ("lora", "qlora"):
         lora_total, _ = lora_params(m.arch, lora_rank, lora_targets)
-        total_params = m.params.total
+        total_params = m.params.language
         scale = (non_expert_gpu + expert_gpu) / total_params  # this GPU's share of the model
         adapters = lora_total * scale
         base_gpu = non_expert_gpu + expert_gpu
@@ -571,6 +613,12 @@ def memory_arrays(
         # gradients and the optimizer live in CPU memory; the GPU holds the gathered layers (counted below)
         weights, gradients, opt = weights * 0.0, gradients * 0.0, opt * 0.0
     weights = weights + kept
+    if v_frozen:
+        # frozen vision weights: the working dtype of the framework's weights (fp32 under the HF Trainer's
+        # autocast and FSDP's sharded parameters, else 16-bit); sharded by ZeRO-3/FSDP, split by TP
+        frozen_b = xp.minimum(w_b, 4.0) if precision != "fp32" else 4.0
+        vf = v_frozen * frozen_b / tp
+        weights = weights + xp.where(fsdp_keep, vf, xp.where(zero >= 3, vf / dp_sh, vf))
 
     # activations
     s_local = seq_len / xp.asarray(cp, dtype=float)
@@ -587,6 +635,10 @@ def memory_arrays(
     vpp = xp.asarray(vpp, dtype=float)
     interleave = xp.where((vpp > 1) & (pp > 1), 1.0 + (pp - 1) / (pp * vpp), 1.0)
     first_stage = layers_stage * stored * inflight * interleave
+    if vision_patches and m.vision_params:
+        first_stage = first_stage + inflight * vision_activation_bytes(
+            m, vision_patches, vision_tokens, mbs, tp, recompute, precision,
+            bool(vision_trainable) and not lora_like, bool(projector_trainable) and not lora_like)
     working = xp.where(recompute >= 2, full_layer, 0.0)  # one layer rematerialised during backward
     if hf_style:
         # ... and, while its MLP runs backward, the gradients of the intermediates beside what the layer

@@ -86,6 +86,11 @@ class TrainingSection(_Section):
     flash_attention: bool = True
     lora_rank: int = Field(16, gt=0, le=65536)
     lora_targets: LoraTargets = "all_linear"
+    # vision-language models (ignored for text models). LLaMA-Factory freezes both by default
+    # (finetuning_args.py: freeze_vision_tower=True, freeze_multi_modal_projector=True; ms-swift: freeze_vit,
+    # freeze_aligner); LoRA/QLoRA adapt the language model only
+    freeze_vision: bool = Field(True, description="vision-language models: the vision encoder stays frozen")
+    freeze_projector: bool = Field(True, description="vision-language models: the projector/merger stays frozen")
     # Communication overlap (time model). None = what the framework does by default
     # (core/timing.overlap_flags documents each default and its source).
     overlap_grad_reduce: bool | None = Field(
@@ -147,6 +152,12 @@ class HardwareSection(_Section):
 
 class DataSection(_Section):
     tokens: float = Field(1e9, ge=0, le=1e18)
+    # vision-language models (ignored for text models): seq_len counts the image tokens, as LLaMA-Factory's
+    # cutoff_len does
+    images_per_sample: float = Field(1.0, ge=0, le=10_000, description="images per training sequence")
+    image_resolution: int = Field(448, gt=0, le=100_000, description="image side in pixels for encoders with "
+                                                                     "dynamic resolution (Qwen2-VL); CLIP/SigLIP "
+                                                                     "use their fixed image_size")
 
     @field_validator("tokens", mode="before")
     @classmethod

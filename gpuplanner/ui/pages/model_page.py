@@ -289,6 +289,7 @@ class ModelPage(BasePage):
             self.import_error.show()
             return False
         self.import_error.hide()
+        self.hf_id.setEditText(ref)
         values = {"model.preset": None, "model.hf_config": ref, "model.name": None}
         values.update({f"model.{k}": None for k in ARCH_KEYS})
         self.model.discard_pending()
@@ -369,7 +370,13 @@ class ModelPage(BasePage):
         self.tier_text.setStyleSheet("")
         self.tier_text.setText(QCoreApplication.translate("Tier", TIER_GUIDANCE.get(tier, "")))
         arch = est.arch
-        bits = [self.tr("{0} parameters exactly").format(f"{pc.total:,}")]
+        if arch.unrecognised:
+            bits = [self.tr("about {0} parameters (architecture not recognised)").format(f"{pc.total:,}")]
+        else:
+            bits = [self.tr("{0} parameters exactly").format(f"{pc.total:,}")]
+        if pc.vision or pc.projector:
+            bits.append(self.tr("vision encoder {0} + projector {1}").format(
+                format_count(pc.vision, 4), format_count(pc.projector, 4)))
         if arch.stored_params:
             bits.append(self.tr("safetensors headers: {0} stored ({1})").format(
                 f"{arch.stored_params:,}", arch.stored_dtype or "?"))
