@@ -10,6 +10,7 @@ os.environ["HF_HUB_CACHE"] = str(tmp / "hub")
 os.environ["XDG_CONFIG_HOME"] = str(tmp / "cfg")
 os.environ["GPUPLANNER_CONFIG_DIR"] = str(tmp / "gcfg")
 os.environ["GPUPLANNER_DATA_DIR"] = str(tmp / "gdata")
+os.environ["GPUPLANNER_CACHE_DIR"] = str(tmp / "gcache")  # the .qm compiled from this tree's .ts
 sys.path.insert(0, os.getcwd())
 from gpuplanner.core.architecture import get_preset
 COMMIT = "4f1c6ce3a9b2d7e8f0a1b2c3d4e5f60718293a4b"
@@ -60,6 +61,17 @@ for lang in ("en", "zh_CN"):
     settle(1500)
     suffix = "" if lang == "en" else "-zh_CN"
     w.grab().save(str(out / f"model-hf-cache-qwen2-vl{suffix}.png"))
+    w.model.set("data.images_per_sample", 2)
+    w.model.set("training.freeze_vision", False)
+    w.model.set("training.seq_len", 4096)
+    settle(1200)
+    page.scroll.ensureWidgetVisible(page.vision_box, 0, 0)
+    page.scroll.verticalScrollBar().setValue(page.vision_box.y() - 150)
+    settle(400)
+    w.grab().save(str(out / f"model-vision-images{suffix}.png"))
+    page.scroll.verticalScrollBar().setValue(0)
+    w.model.set("training.freeze_vision", True)
+    w.model.set("data.images_per_sample", 1)
     page.import_id("acme/brand-new-arch-7b")
     w.model.set("training.seq_len", 4096)
     settle(1500)

@@ -37,7 +37,7 @@ from .scenario import Scenario
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
 import numpy as np
 from .estimate import estimate, memory_kwargs, resolve
-from .params import tier, weights_count
+from .params import tier, vision_tokens_per_image, weights_count
 from .intake import host_ram, intake_warnings
 from .rules import evaluate_rules, mfu_grade
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
@@ -218,6 +218,15 @@ class Evaluation:
         return CHINCHILLA_TOKENS_PER_PARAM * float(self.params.total)
 
     @property
+    def image_tokens(self) -> tuple[float, float]:
+        """(vision-encoder patches, language-model tokens) per sample of a vision-language model: its images
+        (``data.images_per_sample`` of ``data.image_resolution``) through :func:`params.vision_tokens_per_image`;
+        (0, 0) for a text model."""
+        patches, tokens = vision_tokens_per_image(self.arch, self.scenario.data.image_resolution)
+        n = self.scenario.data.images_per_sample
+        return patches * n, tokens * n
+
+    @property
     def tokens_per_param(self) -> float:
         return self.tokens / max(float(self.params.total), 1.0)
 
@@ -261,6 +270,7 @@ class Evaluation:
             "messages": [m.render() for m in self.messages],
             "warnings": [m.render() for m in self.warnings],
             "host_ram_per_node_gib": None if self.host_ram is None else self.host_ram.to_json(),
+            "image_tokens_per_sample": self.image_tokens[1] if self.arch.vision_kind else None,
             "mfu_grade": self.mfu_grade,
             "rules": [r.to_json() for r in self.rules],
         }

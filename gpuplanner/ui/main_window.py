@@ -30,8 +30,13 @@ _BUDGET_FIELDS = ("constraints.deadline_days", "constraints.hours_per_week", "co
                   "constraints.budget", "constraints.currency", "constraints.objective", "constraints.max_gpus")
 
 
+#: vision-language fields shown on the Model page (its "Images" group)
+_MODEL_PAGE_FIELDS = ("data.images_per_sample", "data.image_resolution", "training.freeze_vision",
+                      "training.freeze_projector")
+
+
 def page_of_field(path: str) -> int:
-    if path.startswith("model"):
+    if path.startswith("model") or path.startswith(_MODEL_PAGE_FIELDS):
         return 0
     if path.startswith(("training", "parallel", "hardware.num_gpus")):
         return 1

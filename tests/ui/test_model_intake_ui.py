@@ -103,3 +103,27 @@ def test_unrecognised_architecture_warning_is_shown(make_window, qtbot, tmp_path
     assert page.intake_warnings.isVisibleTo(page)
     qtbot.waitUntil(lambda: "not recognised" in w.live.warnings.text())
     assert w.live.warnings.isVisibleTo(w.live)
+
+
+def test_vision_fields_for_a_vision_language_model(make_window, qtbot):
+    w = make_window()
+    page = w.page("model")
+    page.choose_preset("llama-3-8b")
+    qtbot.waitUntil(lambda: page.total_value.text() != "—")
+    assert not page.vision_box.isVisibleTo(page)  # a text model: no image fields
+    page.choose_preset("qwen2-vl-7b")
+    qtbot.waitUntil(lambda: page.vision_box.isVisibleTo(page))
+    # 448 px, patch 14, 2×2 merge: 256 tokens from 1,024 patches (derived in tests/test_vision.py)
+    qtbot.waitUntil(lambda: "256 image tokens" in page.image_tokens.text())
+    assert "1,024 patches" in page.image_tokens.text()
+    assert page.freeze_vision.isChecked() and page.freeze_projector.isChecked()
+    page.images.setFocus()
+    page.images.selectAll()
+    qtbot.keyClicks(page.images, "3")
+    assert w.model.scenario.data.images_per_sample == 3
+    qtbot.waitUntil(lambda: "768 image tokens" in page.image_tokens.text())
+    frozen = page.trainable_value.text()
+    page.freeze_vision.click()
+    assert w.model.scenario.training.freeze_vision is False
+    qtbot.waitUntil(lambda: page.trainable_value.text() != frozen)
+    assert page.trainable_value.text() == "8.247B"  # the language model (7.616B) + the ViT (631.2M)

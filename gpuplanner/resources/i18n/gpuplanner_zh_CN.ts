@@ -1712,6 +1712,46 @@
         <translation>架构（覆盖值或自定义模型）</translation>
     </message>
     <message>
+        <source>Images (vision-language model)</source>
+        <translation>图像（视觉语言模型）</translation>
+    </message>
+    <message>
+        <source>Images per sample</source>
+        <translation>每样本图像数</translation>
+    </message>
+    <message>
+        <source>Images in each training sequence; their tokens count in the sequence length</source>
+        <translation>每条训练序列中的图像数；图像 token 计入序列长度</translation>
+    </message>
+    <message>
+        <source>Image size</source>
+        <translation>图像尺寸</translation>
+    </message>
+    <message>
+        <source>Side of a (square) image in pixels, for encoders with dynamic resolution (Qwen2-VL); CLIP and SigLIP towers resize to their fixed size</source>
+        <translation>（正方形）图像边长，单位像素，用于动态分辨率编码器（Qwen2-VL）；CLIP 和 SigLIP 视觉塔会缩放到其固定尺寸</translation>
+    </message>
+    <message>
+        <source>Vision encoder</source>
+        <translation>视觉编码器</translation>
+    </message>
+    <message>
+        <source>frozen</source>
+        <translation>冻结</translation>
+    </message>
+    <message>
+        <source>Frozen (LLaMA-Factory&apos;s default): weights only, no gradients, optimizer states or saved activations</source>
+        <translation>冻结（LLaMA-Factory 的默认设置）：只占权重，无梯度、优化器状态或保存的激活值</translation>
+    </message>
+    <message>
+        <source>Projector</source>
+        <translation>投影层</translation>
+    </message>
+    <message>
+        <source>The projector (merger) between the vision encoder and the language model; frozen by default in LLaMA-Factory</source>
+        <translation>视觉编码器与语言模型之间的投影层（合并层）；LLaMA-Factory 默认冻结</translation>
+    </message>
+    <message>
         <source>Hidden size</source>
         <translation>隐藏层维度</translation>
     </message>
@@ -1834,6 +1874,10 @@
     <message>
         <source>Custom architecture from the fields below</source>
         <translation>由下方字段定义的自定义架构</translation>
+    </message>
+    <message>
+        <source>{0} image tokens per sample for the language model ({1} patches through the vision encoder)</source>
+        <translation>每个样本给语言模型 {0} 个图像 token（视觉编码器处理 {1} 个图块）</translation>
     </message>
     <message>
         <source>Scale tier of the model (by total parameters)</source>

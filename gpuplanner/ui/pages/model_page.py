@@ -18,7 +18,7 @@ from gpuplanner.io.model_files import ModelFiles, load_model_source
 from gpuplanner.core.units import format_count
 
 from .. import settings
-from ..fields import BoundEdit, fmt_int, parse_int
+from ..fields import BoundCheck, BoundEdit, fmt_float, fmt_int, parse_float, parse_int
 from ..text import tr_msg
 from .base import BasePage
 
@@ -130,6 +130,22 @@ class ModelPage(BasePage):
         self.intake_warnings.hide()
         cl.addWidget(self.intake_warnings)
 
+        # --- images (vision-language models only)
+        self.vision_box, vform = self.group(QFormLayout)
+        self.images = BoundEdit(m, "data.images_per_sample", parse=parse_float, fmt=fmt_float)
+        self.images_label = self.add_field(vform, self.images)
+        self.resolution = BoundEdit(m, "data.image_resolution", parse=parse_int, fmt=fmt_int)
+        self.resolution_label = self.add_field(vform, self.resolution, "px")
+        self.freeze_vision = BoundCheck(m, "training.freeze_vision")
+        self.freeze_vision_label = self.add_field(vform, self.freeze_vision)
+        self.freeze_projector = BoundCheck(m, "training.freeze_projector")
+        self.freeze_projector_label = self.add_field(vform, self.freeze_projector)
+        self.image_tokens = QLabel()
+        self.image_tokens.setWordWrap(True)
+        self.image_tokens.setStyleSheet("color: #555;")
+        vform.addRow(self.image_tokens)
+        self.vision_box.hide()
+
         # --- manual fields (override the preset/config)
         self.manual_box, form = self.group(QFormLayout)
         self.manual_labels = {}
@@ -183,6 +199,21 @@ class ModelPage(BasePage):
         self.active_value.setToolTip(self.tr("Weights used per token (differs for MoE): sets the compute per token"))
         self.trainable_value.setToolTip(self.tr("Weights that get gradients (LoRA trains only the adapters)"))
         self.manual_box.setTitle(self.tr("Architecture (override or custom model)"))
+        self.vision_box.setTitle(self.tr("Images (vision-language model)"))
+        self.images_label.setText(self.tr("Images per sample"))
+        self.images.box.set_help(self.tr("Images in each training sequence; their tokens count in the sequence length"))
+        self.resolution_label.setText(self.tr("Image size"))
+        self.resolution.box.set_help(self.tr(
+            "Side of a (square) image in pixels, for encoders with dynamic resolution (Qwen2-VL); CLIP and SigLIP "
+            "towers resize to their fixed size"))
+        self.freeze_vision_label.setText(self.tr("Vision encoder"))
+        self.freeze_vision.setText(self.tr("frozen"))
+        self.freeze_vision.box.set_help(self.tr(
+            "Frozen (LLaMA-Factory's default): weights only, no gradients, optimizer states or saved activations"))
+        self.freeze_projector_label.setText(self.tr("Projector"))
+        self.freeze_projector.setText(self.tr("frozen"))
+        self.freeze_projector.box.set_help(self.tr("The projector (merger) between the vision encoder and the "
+                                                   "language model; frozen by default in LLaMA-Factory"))
         names = {
             "hidden_size": (self.tr("Hidden size"), self.tr("Width of the residual stream (d_model); weights grow with its square")),
             "num_hidden_layers": (self.tr("Layers"), self.tr("Number of transformer blocks; memory and compute grow linearly")),
@@ -355,6 +386,11 @@ class ModelPage(BasePage):
             self.intake_warnings.hide()
             return
         est = res.evaluation
+        self.vision_box.setVisible(bool(est.arch.vision_kind))
+        if est.arch.vision_kind:
+            patches, tokens = est.image_tokens
+            self.image_tokens.setText(self.tr("{0} image tokens per sample for the language model ({1} patches "
+                                              "through the vision encoder)").format(f"{tokens:,.0f}", f"{patches:,.0f}"))
         warn = [tr_msg(w) for w in getattr(est, "warnings", ())]
         self.intake_warnings.setText("\n".join("⚠ " + w for w in warn))
         self.intake_warnings.setVisible(bool(warn))
