@@ -193,3 +193,38 @@ def test_llama4_scout_text_exact_vision_still_said():
     maverick = {**text, "interleave_moe_layer_step": 2, "num_local_experts": 128}
     with pytest.raises(Exception, match="interleaved"):
         arch_from_hf_config({"model_type": "llama4", "text_config": maverick})
+
+
+def test_plan_json_carries_the_intake_warnings(tmp_path, capsys):
+    from gpuplanner.cli import run_cli
+
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps({"model": {"preset": "llama-2-7b"}, "training": {"seq_len": 32768},
+                             "constraints": {"max_gpus": 8, "gpu_candidates": ["h100-sxm-80gb"]}}))
+    assert run_cli(["plan", str(f), "--json", "--top", "2"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["plans"]
+    for p in out["plans"]:
+        assert any("context of 4,096" in w for w in p["warnings"]), p["warnings"]
+
+
+def test_pdf_report_prints_the_intake_warnings(tmp_path):
+    import shutil
+    import subprocess
+
+    from gpuplanner.cli import run_cli
+
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps({"model": {"preset": "llama-2-7b"}, "training": {"seq_len": 32768},
+                             "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}}))
+    out = tmp_path / "r.pdf"
+    assert run_cli(["report", str(f), "-o", str(out)]) == 0
+    from gpuplanner.report.content import plan_from_evaluation
+
+    ev = evaluate(scenario_from_dict(json.loads(f.read_text())))
+    info = plan_from_evaluation(ev, "chosen")
+    assert any("context of 4,096" in t.render() for t in info.warnings)
+    if shutil.which("pdftotext"):
+        text = " ".join(subprocess.run(["pdftotext", "-raw", str(out), "-"], capture_output=True,
+                                       text=True).stdout.split())
+        assert "longer than the model's context of 4,096 tokens" in text.replace("’", "'")
