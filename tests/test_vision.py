@@ -180,3 +180,39 @@ def test_vectorised_search_equals_evaluate_for_a_vlm(training):
             assert math.isclose(vec["mem_gib"][i], ev.memory.total, rel_tol=1e-9), (sc.parallel, sc.training)
             checked += 1
     assert checked >= 100
+
+
+def test_a_moved_plan_keeps_the_vision_tower_and_the_intake_notes(tmp_path):
+    """A plan whose model folder is missing estimates from its embedded architecture: the vision encoder and what
+    the intake did not know travel with it (the scenario's explicit model fields), nothing is dropped silently."""
+    import json as _json
+    import shutil
+
+    from gpuplanner.io import planfile
+    from gpuplanner.io.model_files import ModelFiles
+    from gpuplanner.io.scenario_files import load_scenario
+
+    def plan_for(cfg: dict, name: str) -> tuple:
+        folder = tmp_path / name / "model"
+        folder.mkdir(parents=True)
+        (folder / "config.json").write_text(_json.dumps(cfg))
+        doc = planfile.PlanDocument(scenario=scenario_from_dict(
+            {"model": {"hf_config": "model"}, "training": {"freeze_vision": False, "seq_len": 8192},
+             "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}}))
+        planfile.save(doc, tmp_path / name / "p.gpuplan")
+        here = evaluate(*load_scenario(tmp_path / name / "p.gpuplan"))
+        shutil.rmtree(folder)  # the plan travels without the model
+        moved = evaluate(*load_scenario(tmp_path / name / "p.gpuplan"))
+        return here, moved
+
+    here, moved = plan_for(QWEN2_VL_7B, "vl")
+    assert moved.params.total == here.params.total == 16_582_751_232 // 2
+    assert moved.params.vision == here.params.vision and moved.trainable == here.trainable
+    assert moved.memory.total == pytest.approx(here.memory.total, rel=1e-12)
+    here, moved = plan_for({"model_type": "olmo_new", "hidden_size": 256, "num_hidden_layers": 2,
+                            "num_attention_heads": 4, "intermediate_size": 512, "vocab_size": 1000,
+                            "max_position_embeddings": 4096}, "unknown")
+    for ev in (here, moved):
+        texts = [w.render() for w in ev.warnings]
+        assert any("'olmo_new' not recognised" in t for t in texts), texts
+        assert any("context of 4,096" in t for t in texts), texts

@@ -633,7 +633,16 @@ EXPLICIT_FIELDS = {
     "attention_bias": "attention_bias", "attention_out_bias": "attention_out_bias", "mlp_bias": "mlp_bias",
     "norm_type": "norm_type", "norms_per_layer": "norms_per_layer", "qk_norm": "qk_norm",
     "position_embedding": "position_embedding", "max_position_embeddings": "max_position_embeddings",
+    "unrecognised_model_type": "unrecognised", "uncounted_sections": "uncounted", "context_length": "context_length",
+    **{k: k for k in ("vision_kind", "vision_hidden", "vision_layers", "vision_heads", "vision_intermediate",
+                      "vision_gated", "vision_norm", "vision_patch", "vision_temporal_patch", "vision_merge",
+                      "vision_in_chans", "vision_image_size", "vision_head", "projector_in", "projector_out",
+                      "projector_bias", "image_newline")},
 }
+#: explicit fields a plan's embedded architecture writes only when they differ from the default (a text model's
+#: scenario stays as short as before)
+WRITE_IF_SET = frozenset(k for k in EXPLICIT_FIELDS if k.startswith(("vision_", "projector_", "image_"))
+                         or k in ("unrecognised_model_type", "uncounted_sections", "context_length"))
 
 
 class ModelSource(Protocol):
@@ -737,3 +746,10 @@ def check_arch(a: ModelArch) -> None:
         raise ScenarioError("first_k_dense_replace exceeds num_hidden_layers", field="model.first_k_dense_replace")
     if not a.is_moe and a.intermediate_size <= 0:
         raise ScenarioError("intermediate_size must be > 0", field="model.intermediate_size")
+    if a.vision_kind:
+        for key in ("vision_hidden", "vision_layers", "vision_heads", "vision_intermediate", "vision_patch",
+                    "projector_in", "projector_out"):
+            if getattr(a, key) <= 0:
+                raise ScenarioError(f"a vision encoder needs {key} > 0", field=f"model.{key}")
+        if a.vision_kind in ("clip", "siglip") and a.vision_image_size < a.vision_patch:
+            raise ScenarioError("vision_image_size must be at least vision_patch", field="model.vision_image_size")

@@ -67,6 +67,29 @@ class ModelSection(_Section):
     qk_norm: bool | None = None
     position_embedding: Literal["rope", "learned", "alibi", "none"] | None = None
     max_position_embeddings: int | None = Field(None, gt=0, le=1 << 31)
+    # what the model intake did not read exactly (carried when a plan's embedded architecture stands in for a
+    # missing model folder, so the estimate still says so; core/intake.py)
+    unrecognised_model_type: str | None = Field(None, max_length=64)
+    uncounted_sections: str | None = Field(None, max_length=200)
+    context_length: int | None = Field(None, ge=0, le=1 << 31)
+    # the vision encoder and projector of a vision-language model (architecture.ModelArch has each field's meaning)
+    vision_kind: Literal["", "qwen2_vl", "qwen2_5_vl", "clip", "siglip"] | None = None
+    vision_hidden: int | None = Field(None, ge=0, le=1 << 20)
+    vision_layers: int | None = Field(None, ge=0, le=10_000)
+    vision_heads: int | None = Field(None, ge=0, le=1 << 16)
+    vision_intermediate: int | None = Field(None, ge=0, le=1 << 24)
+    vision_gated: bool | None = None
+    vision_norm: Literal["layernorm", "rmsnorm"] | None = None
+    vision_patch: int | None = Field(None, ge=0, le=1 << 16)
+    vision_temporal_patch: int | None = Field(None, ge=1, le=64)
+    vision_merge: int | None = Field(None, ge=1, le=64)
+    vision_in_chans: int | None = Field(None, ge=1, le=1024)
+    vision_image_size: int | None = Field(None, ge=0, le=1 << 20)
+    vision_head: bool | None = None
+    projector_in: int | None = Field(None, ge=0, le=1 << 26)
+    projector_out: int | None = Field(None, ge=0, le=1 << 20)
+    projector_bias: bool | None = None
+    image_newline: bool | None = None
 
 
 class TrainingSection(_Section):

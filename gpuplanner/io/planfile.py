@@ -55,7 +55,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, create_model, field_validator
 
 from .. import __version__
-from ..core.architecture import EXPLICIT_FIELDS, ModelArch, resolve_arch
+from ..core.architecture import EXPLICIT_FIELDS, WRITE_IF_SET, ModelArch, resolve_arch
 from ..core.errors import PlannerError, ScenarioError
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.scenario import ModelSection, ParallelSection, Scenario
@@ -1024,6 +1024,7 @@ class _Embedded:
 
 
 _SECTION_FROM_ARCH = {v: k for k, v in EXPLICIT_FIELDS.items()}
+_ARCH_DEFAULTS = {f.name: f.default for f in dataclasses.fields(ModelArch)}
 _NORM_TYPES = typing.get_args(typing.get_args(ModelSection.model_fields["norm_type"].annotation)[0])
 
 
@@ -1065,6 +1066,8 @@ def scenario_for_estimate(doc: PlanDocument, base_dir: str | os.PathLike | None 
             continue
         if value == 0 and not isinstance(value, bool) and _positive_only(section_key):
             continue  # ModelArch uses 0 for "absent" where the scenario field must be > 0
+        if section_key in WRITE_IF_SET and value == _ARCH_DEFAULTS.get(arch_key):
+            continue  # text models: no vision or intake fields
         fields[section_key] = value
     try:
         section = ModelSection(**fields)

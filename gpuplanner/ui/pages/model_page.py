@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, Qt
@@ -10,7 +11,7 @@ from PySide6.QtWidgets import (
     QPushButton, QVBoxLayout, QWidget,
 )
 
-from gpuplanner.core.architecture import load_presets
+from gpuplanner.core.architecture import EXPLICIT_FIELDS, WRITE_IF_SET, ModelArch, load_presets
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.core.estimate import TIER_GUIDANCE
 from gpuplanner.io.hf_cache import cache_dir, is_model_id, list_cached_models
@@ -29,6 +30,10 @@ MANUAL_FIELDS = [
     ("moe_intermediate_size", "moe_intermediate_size"),
 ]
 ARCH_KEYS = [k for k, _ in MANUAL_FIELDS]
+#: every explicit model field: choosing another model clears them all (a custom copy's head_dim, a moved plan's
+#: vision tower), so nothing of the previous model stays attached to the new one
+MODEL_FIELDS = list(EXPLICIT_FIELDS)
+ARCH_DEFAULTS = {f.name: f.default for f in dataclasses.fields(ModelArch)}
 
 
 def tier_color(tier: str) -> str:
@@ -249,7 +254,7 @@ class ModelPage(BasePage):
 
     def choose_preset(self, preset_id: str) -> None:
         values = {"model.preset": preset_id, "model.hf_config": None, "model.name": None}
-        values.update({f"model.{k}": None for k in ARCH_KEYS})
+        values.update({f"model.{k}": None for k in MODEL_FIELDS})
         self.model.discard_pending()
         self.model.set_many(values)
         self.import_error.hide()
@@ -288,7 +293,7 @@ class ModelPage(BasePage):
         settings.remember_dir(path)
         self.import_error.hide()
         values = {"model.preset": None, "model.hf_config": str(Path(path).resolve()), "model.name": None}
-        values.update({f"model.{k}": None for k in ARCH_KEYS})
+        values.update({f"model.{k}": None for k in MODEL_FIELDS})
         self.model.discard_pending()
         self.model.set_many(values)
         return True
@@ -322,7 +327,7 @@ class ModelPage(BasePage):
         self.import_error.hide()
         self.hf_id.setEditText(ref)
         values = {"model.preset": None, "model.hf_config": ref, "model.name": None}
-        values.update({f"model.{k}": None for k in ARCH_KEYS})
+        values.update({f"model.{k}": None for k in MODEL_FIELDS})
         self.model.discard_pending()
         self.model.set_many(values)
         return True
@@ -339,6 +344,11 @@ class ModelPage(BasePage):
         if a.num_experts == 0:
             for k in ("num_experts", "num_experts_per_tok", "moe_intermediate_size"):
                 values[f"model.{k}"] = None
+        # a vision tower and what the intake did not know go with the copy (non-default values only)
+        for key in WRITE_IF_SET:
+            value = getattr(a, EXPLICIT_FIELDS[key])
+            if value != ARCH_DEFAULTS[EXPLICIT_FIELDS[key]]:
+                values[f"model.{key}"] = value
         values["model.head_dim"] = a.head_dim
         values["model.gated_mlp"] = a.gated_mlp
         values["model.tie_word_embeddings"] = a.tie_word_embeddings
