@@ -116,18 +116,24 @@ def test_vision_activations_only_when_the_tower_trains():
     frozen = _vl()
     assert frozen.memory.activations == pytest.approx(base.memory.activations)  # autograd saves nothing
     trained = _vl(freeze_vision=False, freeze_projector=False)
-    a = get_preset("qwen2-vl-7b").arch
     w, i, heads, layers = 1280, 5120, 16, 32
     patches, tokens = 1024, 256  # one 448 px image
-    per_token = 16 * w + 4 * i + 4 * heads  # bf16 ViT block with flash attention (memory.vision_activation_bytes)
-    proj = 2 * tokens * (a.projector_in + 2 * a.projector_in)
+    # bf16, SDPA, per patch and block (memory.vision_block_bytes_per_patch; measured exactly on small towers in
+    # tests_validate/test_pytorch_vision.py): 2 LayerNorms (input 2w + stats 4), their outputs read by qkv
+    # and fc1 (2·2w), the fused qkv output (6w) and q, k after RoPE (4w), attention output and proj input
+    # (4w), log-sum-exp (4·heads), QuickGELU's fc1 output, sigmoid and product (6i)
+    block = 2 * (2 * w + 4) + 4 * w + 10 * w + 4 * w + 4 * heads + 6 * i
+    assert block == 22 * w + 6 * i + 8 + 4 * heads
+    pixels = 2 * 3 * 2 * 14 * 14  # the Conv3d's input
+    rope = 2 * 4 * (w // heads)   # cos and sin in fp32
+    merger = patches * ((2 * w + 4) + 2 * w) + tokens * 2 * 2 * (4 * w)  # ln_q input/stats/output; GELU in/out
     assert (trained.memory.activations - base.memory.activations) * GIB == pytest.approx(
-        layers * per_token * patches + proj, rel=1e-6)
+        patches * (layers * block + pixels + rope) + merger, rel=1e-9)
     # full recomputation keeps each block's input only
     rc = _vl(freeze_vision=False, freeze_projector=False, recompute="full")
     rc0 = _vl(images=0, recompute="full")
     assert (rc.memory.activations - rc0.memory.activations) * GIB == pytest.approx(
-        layers * 2 * w * patches + proj, rel=1e-6)
+        patches * (layers * 2 * w + pixels + rope) + merger, rel=1e-9)
     # four images: four times the tower's activations
     four = _vl(freeze_vision=False, freeze_projector=False, images=4)
     assert (four.memory.activations - base.memory.activations) == pytest.approx(

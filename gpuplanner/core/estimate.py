@@ -118,7 +118,7 @@ def vision_inputs(r: Resolved) -> dict:
     patches, tokens = vision_tokens_per_image(a, s.data.image_resolution)
     n = s.data.images_per_sample
     return dict(vision_trainable=not s.training.freeze_vision, projector_trainable=not s.training.freeze_projector,
-                vision_patches=patches * n, vision_tokens=tokens * n)
+                vision_patches=patches * n, vision_tokens=tokens * n, vision_images=n)
 
 
 def memory_kwargs(r: Resolved) -> dict:

@@ -170,31 +170,79 @@ def model_facts(arch: ModelArch, params: ParamCount | None = None) -> ModelFacts
     )
 
 
-def vision_activation_bytes(m: ModelFacts, patches, tokens, mbs, tp, recompute, precision: str,
+def vision_block_bytes_per_patch(a: ModelArch, precision: str, flash: bool = True, patches_per_image: float = 0.0):
+    """Bytes one trained vision-encoder block saves for backward per patch, op by op as autograd saves them in
+    the Hugging Face modelling code (``tools/autograd/derivatives.yaml``), measured with ``saved_tensors_hooks``
+    on Qwen2-VL, Qwen2.5-VL, CLIP and SigLIP blocks (``tests_validate/test_pytorch_vision.py``: exact):
+
+    * LayerNorm (Qwen2-VL, CLIP, SigLIP): its input (r·w) and mean/rstd (2r); RMSNorm (Qwen2.5-VL,
+      ``Qwen2RMSNorm``): the fp32 upcast (4w), rsqrt (4) and the normalised 16-bit tensor (r·w); each norm's
+      output is saved once more by the linear reading it (r·w);
+    * attention: Qwen-VL's fused ``qkv`` keeps its whole output alive (v is a view of it: 3r·w) and q, k after the
+      2-D RoPE (2r·w); CLIP/SigLIP's separate q, k, v (3r·w); the attention output and the projection's input
+      (a reshaped copy for Qwen-VL: 2r·w; a view for CLIP/SigLIP: r·w); SDPA/flash adds the fp32 log-sum-exp (4 bytes per head), eager attention the fp32
+      softmax and its 16-bit cast over the image's patches (6 bytes per head and key) instead;
+    * MLP: QuickGELU written in Python (Qwen2-VL, CLIP: ``x * sigmoid(1.702 x)``) saves fc1's output, the
+      sigmoid and the product (3r·i); a native GELU (SigLIP) fc1's output and the GELU output (2r·i); SwiGLU
+      (Qwen2.5-VL) gate, up, SiLU output and product (4r·i).
+    """
+    w, i, h = a.vision_hidden, a.vision_intermediate, a.vision_heads
+    r = activation_dtype_bytes(precision)
+    if a.vision_norm == "rmsnorm":
+        norms = 2 * (4.0 * w + 4.0 + r * w)
+    else:
+        norms = 2 * (r * w + 2.0 * r)
+    norm_out = 2 * r * w
+    qkv = (3.0 + 2.0) * r * w if a.vision_kind in ("qwen2_vl", "qwen2_5_vl") else 3.0 * r * w
+    if flash:
+        # Qwen-VL's projection input is a reshaped copy of the attention output; CLIP/SigLIP's is a view of it
+        core = (2.0 if a.vision_kind in ("qwen2_vl", "qwen2_5_vl") else 1.0) * r * w + 4.0 * h
+    else:
+        core = r * w + 6.0 * h * patches_per_image
+    if a.vision_gated:
+        mlp = 4.0 * r * i
+    elif a.vision_kind == "siglip":
+        mlp = 2.0 * r * i
+    else:
+        mlp = 3.0 * r * i
+    return norms + norm_out + qkv + core + mlp
+
+
+def vision_activation_bytes(m: ModelFacts, patches, tokens, images, mbs, tp, recompute, precision: str, flash,
                             vision_trains: bool, projector_trains: bool):
-    """Bytes the vision encoder and projector keep for backward for one micro-batch (``patches`` encoder tokens
-    and ``tokens`` language-model tokens per sample).
+    """Bytes the vision encoder and projector keep for backward for one micro-batch (``patches`` encoder patches,
+    ``tokens`` language-model tokens and ``images`` images per sample).
 
     A frozen encoder whose input (pixels) needs no gradient saves nothing: autograd records no graph for it
-    (PyTorch "Autograd mechanics", requires_grad). A trained ViT block saves, per token, in 16-bit, as
-    :func:`_hf_layer_parts` does for a decoder layer: the two norm inputs (2·2w), the qkv input (2w), q, k, v
-    (6w), the attention output and proj input (2w), the flash log-sum-exp (4 bytes per head), the MLP input (2w)
-    and its intermediates (fc1 output and activation 2·2i; SwiGLU gate, up, act, product 4·2i): ``16w`` plus
-    ``4i`` or ``8i`` bytes (Korthikanti et al. 2022's ``34sbh`` without dropout and with flash attention);
-    full recomputation keeps each block's input (2w). A trained projector keeps its input and the hidden
-    layer before and after the GELU."""
-    act = activation_dtype_bytes(precision)
-    xp = _xp(patches, mbs, tp, recompute)
-    total = 0.0
+    (PyTorch "Autograd mechanics", requires_grad). A trained encoder saves its blocks'
+    (:func:`vision_block_bytes_per_patch`; full recomputation: each block's input, r·w) and the patch
+    embedding's input pixels (``in_chans·temporal·patch²`` values per patch) and, for Qwen-VL, the RoPE cos/sin
+    tables (fp32, head_dim each per patch). A trained projector (or one
+    behind a trained encoder) saves its norm's input and statistics (Qwen-VL merger) or its input features
+    (LLaVA), and its hidden layer before and after the GELU."""
+    xp = _xp(patches, mbs, tp, recompute, flash)
     a = m.arch
+    r = activation_dtype_bytes(precision)
+    total = 0.0
+    per_image = patches / images if images else 0.0
     if vision_trains:
-        w, i = a.vision_hidden, a.vision_intermediate
-        per_token = act / 2.0 * (16.0 * w + (8.0 if a.vision_gated else 4.0) * i) + 4.0 * a.vision_heads
-        per_layer = xp.where(xp.asarray(recompute) >= 2, act * w, per_token)
-        total = total + a.vision_layers * per_layer * patches
+        fl = xp.asarray(flash, dtype=bool)
+        block = xp.where(fl, vision_block_bytes_per_patch(a, precision, True),
+                         vision_block_bytes_per_patch(a, precision, False, per_image))
+        per_layer = xp.where(xp.asarray(recompute) >= 2, r * a.vision_hidden, block)
+        pixels = r * a.vision_in_chans * a.vision_temporal_patch * a.vision_patch ** 2
+        # Qwen-VL's 2-D RoPE: cos and sin per patch in fp32, made once and saved by every block
+        rope = 8.0 * a.vision_hidden / a.vision_heads if a.vision_kind in ("qwen2_vl", "qwen2_5_vl") else 0.0
+        # CLIP's pre_layrnorm and post_layernorm, SigLIP's post_layernorm: input and statistics
+        outer_norms = {"clip": 2, "siglip": 1}.get(a.vision_kind, 0) * (r * a.vision_hidden + 2.0 * r)
+        total = total + (a.vision_layers * per_layer + pixels + rope + outer_norms) * patches
     if projector_trains or vision_trains:
-        hidden = a.projector_in if a.vision_kind in ("qwen2_vl", "qwen2_5_vl") else a.projector_out
-        total = total + act * tokens * (a.projector_in + 2.0 * hidden)
+        if a.vision_kind in ("qwen2_vl", "qwen2_5_vl"):
+            w = a.vision_hidden
+            ln = (4.0 * w + 4.0 + r * w) if a.vision_norm == "rmsnorm" else (r * w + 2.0 * r)
+            total = total + patches * (ln + r * w) + tokens * 2.0 * r * a.projector_in
+        else:
+            total = total + tokens * r * (a.projector_in + 2.0 * a.projector_out)
     return total * xp.asarray(mbs, dtype=float) / xp.asarray(tp, dtype=float)
 
 
@@ -496,6 +544,7 @@ def memory_arrays(
     projector_trainable: bool = False,
     vision_patches: float = 0.0,
     vision_tokens: float = 0.0,
+    vision_images: float = 0.0,
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
@@ -637,7 +686,7 @@ def memory_arrays(
     first_stage = layers_stage * stored * inflight * interleave
     if vision_patches and m.vision_params:
         first_stage = first_stage + inflight * vision_activation_bytes(
-            m, vision_patches, vision_tokens, mbs, tp, recompute, precision,
+            m, vision_patches, vision_tokens, vision_images, mbs, tp, recompute, precision, flash,
             bool(vision_trainable) and not lora_like, bool(projector_trainable) and not lora_like)
     working = xp.where(recompute >= 2, full_layer, 0.0)  # one layer rematerialised during backward
     if hf_style:
