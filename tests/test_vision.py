@@ -222,3 +222,45 @@ def test_a_moved_plan_keeps_the_vision_tower_and_the_intake_notes(tmp_path):
         texts = [w.render() for w in ev.warnings]
         assert any("'olmo_new' not recognised" in t for t in texts), texts
         assert any("context of 4,096" in t for t in texts), texts
+
+
+# OpenGVLab/InternVL2_5-8B config.json (remote code: InternViT-300M-448px-V2_5 + internlm2_5-7b-chat)
+INTERNVL25_8B = {
+    "architectures": ["InternVLChatModel"], "model_type": "internvl_chat", "downsample_ratio": 0.5,
+    "force_image_size": 448, "dynamic_image_size": True, "max_dynamic_patch": 12, "use_thumbnail": True,
+    "select_layer": -1, "ps_version": "v2", "template": "internvl2_5",
+    "llm_config": {"architectures": ["InternLM2ForCausalLM"], "model_type": "internlm2", "hidden_size": 4096,
+                   "intermediate_size": 14336, "num_attention_heads": 32, "num_hidden_layers": 32,
+                   "num_key_value_heads": 8, "vocab_size": 92553, "max_position_embeddings": 32768,
+                   "rope_scaling": {"type": "dynamic", "factor": 2.0}, "bias": False,
+                   "tie_word_embeddings": False, "hidden_act": "silu"},
+    "vision_config": {"architectures": ["InternVisionModel"], "model_type": "intern_vit_6b", "hidden_size": 1024,
+                      "intermediate_size": 4096, "num_attention_heads": 16, "num_hidden_layers": 24,
+                      "image_size": 448, "patch_size": 14, "num_channels": 3, "qkv_bias": True,
+                      "qk_normalization": False, "norm_type": "layer_norm", "hidden_act": "gelu"}}
+
+
+def test_internvl_2_5_8b_by_hand_and_published():
+    a = arch_from_hf_config(INTERNVL25_8B)
+    p = count_params(a)
+    assert a.vision_kind == "intern_vit" and a.unrecognised == "" and a.uncounted == ""
+    w, i = 1024, 4096
+    # InternViT block: 2 LayerNorms, qkv with bias, proj, fc1/fc2 with biases, ls1/ls2
+    layer = 2 * 2 * w + (w * 3 * w + 3 * w) + (w * w + w) + (w * i + i) + (i * w + w) + 2 * w
+    assert p.vision == 24 * layer + w + (3 * 14 * 14 * w + w) + (32 * 32 + 1) * w
+    assert (p.vision / 1e6) == pytest.approx(300, rel=0.02)  # "InternViT-300M"
+    m = 4 * w
+    assert p.projector == 2 * m + (m * 4096 + 4096) + (4096 * 4096 + 4096)
+    # InternLM2.5-7B: 7.74B; InternVL2.5-8B model page: 8.08B params
+    assert p.language / 1e9 == pytest.approx(7.74, abs=0.005)
+    assert p.total == pytest.approx(8.08e9, rel=0.01)
+    # the language model's RoPE scaling (inside llm_config): dynamic ×2 → 65,536 tokens
+    assert a.context_length == 65536
+
+
+@pytest.mark.parametrize("res, tiles", [(448, 1), (896, 5), (1344, 10), (4000, 10), (600, 1)])
+def test_internvl_dynamic_tiles(res, tiles):
+    """dynamic_preprocess: a square image takes the k×k grid it covers more than half of (at most 12 tiles),
+    plus a thumbnail when split; 1,025 patches and 256 tokens per tile (pixel shuffle 0.5)."""
+    a = arch_from_hf_config(INTERNVL25_8B)
+    assert vision_tokens_per_image(a, res) == (tiles * 1025, tiles * 256)

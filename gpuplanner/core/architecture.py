@@ -67,7 +67,7 @@ class ModelArch:
     uncounted: str = ""  # config sections not counted (e.g. "vision_config"), comma-separated
     context_length: int = 0  # tokens the model is meant for: max_position_embeddings, RoPE scaling applied
     # vision encoder + projector of a vision-language model (vision_kind "" = text only); see _vision_fields
-    vision_kind: str = ""  # qwen2_vl | qwen2_5_vl | clip | siglip
+    vision_kind: str = ""  # qwen2_vl | qwen2_5_vl | clip | siglip | intern_vit
     vision_hidden: int = 0
     vision_layers: int = 0
     vision_heads: int = 0
@@ -84,6 +84,11 @@ class ModelArch:
     projector_out: int = 0  # the language model's width
     projector_bias: bool = True
     image_newline: bool = False  # LLaVA-NeXT's learned image_newline vector (hidden)
+    vision_qkv_bias: bool = True  # biases on the vision attention's q/k/v (InternViT: qkv_bias)
+    vision_qk_norm: bool = False  # InternViT-6B's q_norm/k_norm (RMSNorm over the full width)
+    vision_layer_scale: bool = False  # InternViT's ls1/ls2 per-channel scales
+    vision_max_tiles: int = 0  # InternVL dynamic tiling: at most this many image_size tiles (0 = no tiling)
+    vision_thumbnail: bool = False  # InternVL adds a thumbnail tile when an image is split
 
     @property
     def is_moe(self) -> bool:
@@ -192,6 +197,10 @@ def arch_from_hf_config(cfg: dict, name: str | None = None) -> ModelArch:
             tc = {**LLAMA_CONFIG_DEFAULTS, "model_type": "llama", **tc}
         cfg = {**cfg, "text_config": tc}
         outer = cfg
+    if str(cfg.get("model_type", "")).lower() in INTERNVL_TYPES and isinstance(cfg.get("llm_config"), dict) \
+            and "hidden_size" not in cfg:
+        cfg = {**cfg, "text_config": cfg["llm_config"]}  # InternVL's remote code names it llm_config
+        outer = cfg
     if "text_config" in cfg and isinstance(cfg["text_config"], dict) and "hidden_size" not in cfg:
         cfg = {**cfg["text_config"], "model_type": cfg["text_config"].get("model_type", cfg.get("model_type"))}
     mt = cfg.get("model_type")
@@ -200,7 +209,7 @@ def arch_from_hf_config(cfg: dict, name: str | None = None) -> ModelArch:
     archs = " ".join(a for a in raw_archs if isinstance(a, str)).lower() if isinstance(raw_archs, list) else ""
     if inferred and ("chatglm" in archs or "baichuan" in archs):
         inferred = False
-    return _finish(_arch_from_text_config(cfg, name, archs), outer, inferred)
+    return _finish(_arch_from_text_config(cfg, name, archs), outer, inferred, text_cfg=cfg)
 
 
 def _arch_from_text_config(cfg: dict, name: str | None, archs: str) -> ModelArch:
@@ -452,6 +461,7 @@ SIGLIP_VISION_DEFAULTS = {**CLIP_VISION_DEFAULTS, "patch_size": 16}
 LLAVA_DEFAULT_VISION = {"model_type": "clip_vision_model", "hidden_size": 1024, "intermediate_size": 4096,
                         "num_hidden_layers": 24, "num_attention_heads": 16, "image_size": 336, "patch_size": 14}
 LLAVA_TYPES = ("llava", "llava_next")
+INTERNVL_TYPES = ("internvl_chat",)
 
 
 def _vision_fields(outer: dict, mt: str, text_hidden: int) -> dict[str, Any] | None:
@@ -491,6 +501,35 @@ def _vision_fields(outer: dict, mt: str, text_hidden: int) -> dict[str, Any] | N
         return dict(common, vision_hidden=w, vision_intermediate=_size(vc, "intermediate_size", default=3420),
                     vision_gated=True, vision_norm="rmsnorm", projector_in=w * common["vision_merge"] ** 2,
                     projector_out=out)
+    if outer_mt in INTERNVL_TYPES:
+        # InternVL 1.5/2/2.5 (OpenGVLab remote code: modeling_intern_vit.py, modeling_internvl_chat.py): InternViT
+        # (class token, Conv2d patch embedding with bias, learned positions, blocks of norm1/attn/ls1 +
+        # norm2/mlp/ls2, fused qkv, optional q/k RMSNorm), pixel shuffle by 1/downsample_ratio, and mlp1 =
+        # LayerNorm(w·s²), Linear(w·s², text), GELU, Linear(text, text)
+        if not isinstance(vc, dict) or str(vc.get("model_type", "intern_vit_6b")).lower() != "intern_vit_6b":
+            return None
+        ratio = _number(outer, "downsample_ratio", default=0.5)
+        merge = int(round(1 / ratio))
+        if merge < 1 or abs(merge * ratio - 1) > 1e-6:
+            raise ModelConfigError("'downsample_ratio' must be 1/n", field="config.json")
+        w = _size(vc, "hidden_size")
+        img = _size(outer, "force_image_size", default=_size(vc, "image_size", default=448))
+        patch = _size(vc, "patch_size", default=14)
+        if patch > img or (img // patch) % merge:
+            raise ModelConfigError("vision_config: image_size/patch_size must be a multiple of 1/downsample_ratio",
+                                   field="config.json")
+        norm = str(vc.get("norm_type", "rms_norm")).lower()
+        dynamic = bool(outer.get("dynamic_image_size", False))
+        return dict(vision_kind="intern_vit", vision_hidden=w, vision_layers=_size(vc, "num_hidden_layers"),
+                    vision_heads=_size(vc, "num_attention_heads"), vision_intermediate=_size(vc, "intermediate_size"),
+                    vision_gated=False, vision_norm="layernorm" if norm == "layer_norm" else "rmsnorm",
+                    vision_patch=patch, vision_temporal_patch=1, vision_merge=merge,
+                    vision_in_chans=_size(vc, "num_channels", default=3), vision_image_size=img,
+                    projector_in=w * merge * merge, projector_out=text_hidden,
+                    vision_qkv_bias=bool(vc.get("qkv_bias", False)),
+                    vision_qk_norm=bool(vc.get("qk_normalization", False)), vision_layer_scale=True,
+                    vision_max_tiles=(_size(outer, "max_dynamic_patch", default=12) if dynamic else 0),
+                    vision_thumbnail=dynamic and bool(outer.get("use_thumbnail", False)))
     if outer_mt in LLAVA_TYPES:
         if vc is None:
             vc = LLAVA_DEFAULT_VISION
@@ -544,7 +583,7 @@ def context_length(cfg: dict, max_pos: int) -> int:
     return max(max_pos, min(int(orig * factor), 1 << 31))
 
 
-def _finish(arch: ModelArch, cfg: dict, inferred: bool = False) -> ModelArch:
+def _finish(arch: ModelArch, cfg: dict, inferred: bool = False, text_cfg: dict | None = None) -> ModelArch:
     """Record what was not read exactly: an unknown family, sections not counted, the context length."""
     changes: dict[str, Any] = {}
     if inferred or (arch.model_type not in LLAMA_LIKE_TYPES and arch.model_type not in OWN_BRANCH_TYPES):
@@ -556,7 +595,8 @@ def _finish(arch: ModelArch, cfg: dict, inferred: bool = False) -> ModelArch:
                  and not (k == "vision_config" and vision)]
     if uncounted:
         changes["uncounted"] = ",".join(uncounted)
-    changes["context_length"] = context_length(cfg, arch.max_position_embeddings)
+    rope_cfg = text_cfg if isinstance(text_cfg, dict) and isinstance(text_cfg.get("rope_scaling"), dict) else cfg
+    changes["context_length"] = context_length(rope_cfg, arch.max_position_embeddings)
     return arch.replace(**changes)
 
 
@@ -637,7 +677,8 @@ EXPLICIT_FIELDS = {
     **{k: k for k in ("vision_kind", "vision_hidden", "vision_layers", "vision_heads", "vision_intermediate",
                       "vision_gated", "vision_norm", "vision_patch", "vision_temporal_patch", "vision_merge",
                       "vision_in_chans", "vision_image_size", "vision_head", "projector_in", "projector_out",
-                      "projector_bias", "image_newline")},
+                      "projector_bias", "image_newline", "vision_qkv_bias", "vision_qk_norm",
+                      "vision_layer_scale", "vision_max_tiles", "vision_thumbnail")},
 }
 #: explicit fields a plan's embedded architecture writes only when they differ from the default (a text model's
 #: scenario stays as short as before)
@@ -715,7 +756,7 @@ ARCH_LIMITS = {
     "vision_hidden": (0, 1 << 20), "vision_layers": (0, 10_000), "vision_heads": (0, 1 << 16),
     "vision_intermediate": (0, 1 << 24), "vision_patch": (0, 1 << 16), "vision_temporal_patch": (1, 64),
     "vision_merge": (1, 64), "vision_in_chans": (1, 1024), "vision_image_size": (0, 1 << 20),
-    "projector_in": (0, 1 << 26), "projector_out": (0, 1 << 20),
+    "projector_in": (0, 1 << 26), "projector_out": (0, 1 << 20), "vision_max_tiles": (0, 1024),
 }
 
 

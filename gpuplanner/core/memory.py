@@ -194,6 +194,10 @@ def vision_block_bytes_per_patch(a: ModelArch, precision: str, flash: bool = Tru
         norms = 2 * (r * w + 2.0 * r)
     norm_out = 2 * r * w
     qkv = (3.0 + 2.0) * r * w if a.vision_kind in ("qwen2_vl", "qwen2_5_vl") else 3.0 * r * w
+    if a.vision_qk_norm:
+        qkv += 2 * (4.0 * w + 4.0 + r * w)  # InternViT-6B's q/k RMSNorm (as the block norms)
+    if a.vision_layer_scale:
+        qkv += 2 * r * w  # ls1·x and ls2·x save x (the attention and MLP outputs)
     if flash:
         # Qwen-VL's projection input is a reshaped copy of the attention output; CLIP/SigLIP's is a view of it
         core = (2.0 if a.vision_kind in ("qwen2_vl", "qwen2_5_vl") else 1.0) * r * w + 4.0 * h
@@ -201,8 +205,8 @@ def vision_block_bytes_per_patch(a: ModelArch, precision: str, flash: bool = Tru
         core = r * w + 6.0 * h * patches_per_image
     if a.vision_gated:
         mlp = 4.0 * r * i
-    elif a.vision_kind == "siglip":
-        mlp = 2.0 * r * i
+    elif a.vision_kind in ("siglip", "intern_vit"):
+        mlp = 2.0 * r * i  # a native GELU
     else:
         mlp = 3.0 * r * i
     return norms + norm_out + qkv + core + mlp

@@ -187,9 +187,12 @@ def vision_layer_params(a: ModelArch) -> int:
     (fc1/fc2, or gate/up/down for Qwen2.5-VL's SwiGLU)."""
     w, i = a.vision_hidden, a.vision_intermediate
     norms = 2 * (2 * w if a.vision_norm == "layernorm" else w)
-    attn = (w * 3 * w + 3 * w) + (w * w + w)
+    attn = (w * 3 * w + (3 * w if a.vision_qkv_bias else 0)) + (w * w + w)
+    if a.vision_qk_norm:
+        attn += 2 * w  # InternViT-6B: q_norm, k_norm (RMSNorm over the full width)
     mlp = (2 * (w * i + i) + (i * w + w)) if a.vision_gated else ((w * i + i) + (i * w + w))
-    return norms + attn + mlp
+    scale = 2 * w if a.vision_layer_scale else 0  # InternViT: ls1, ls2
+    return norms + attn + mlp + scale
 
 
 def vision_params(a: ModelArch) -> tuple[int, int]:
@@ -217,6 +220,12 @@ def vision_params(a: ModelArch) -> tuple[int, int]:
         ln = 2 * w if a.vision_norm == "layernorm" else w
         return embed + blocks, ln + (m * m + m) + (m * a.projector_out + a.projector_out)
     n_patches = (a.vision_image_size // p) ** 2
+    if a.vision_kind == "intern_vit":
+        # class token, Conv2d with bias, positions for the patches and the class token; mlp1: LayerNorm(w·s²),
+        # Linear(w·s², text), GELU, Linear(text, text)
+        embed = w + (a.vision_in_chans * p * p * w + w) + (n_patches + 1) * w
+        m, o = a.projector_in, a.projector_out
+        return embed + blocks, 2 * m + (m * o + o) + (o * o + o)
     if a.vision_kind == "clip":
         embed = w + a.vision_in_chans * p * p * w + (n_patches + 1) * w + 2 * (2 * w)
     else:  # siglip
@@ -238,6 +247,18 @@ def vision_tokens_per_image(a: ModelArch, resolution: int) -> tuple[int, int]:
     CLIP/SigLIP resize to their fixed ``image_size`` (LLaVA takes every patch, CLIP's class token dropped)."""
     if not a.vision_kind:
         return 0, 0
+    if a.vision_kind == "intern_vit":
+        # InternVL's dynamic_preprocess: tiles of image_size in the grid closest to the image's aspect ratio
+        # (a square image: k×k), a larger grid only while the image covers more than half of it, at most
+        # max_dynamic_patch tiles, plus a thumbnail tile when split; each tile is (image/patch)² patches and
+        # the class token, pixel-shuffled into (image/patch)²/s² tokens
+        img = a.vision_image_size
+        k = 1
+        while a.vision_max_tiles and (k + 1) ** 2 <= a.vision_max_tiles and 2 * resolution ** 2 > (img * (k + 1)) ** 2:
+            k += 1
+        tiles = k * k + (1 if k > 1 and a.vision_thumbnail else 0)
+        grid = (img // a.vision_patch) ** 2
+        return tiles * (grid + 1), tiles * grid // a.vision_merge ** 2
     if a.vision_image_size:
         n = (a.vision_image_size // a.vision_patch) ** 2
         return n, n

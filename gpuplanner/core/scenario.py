@@ -73,7 +73,7 @@ class ModelSection(_Section):
     uncounted_sections: str | None = Field(None, max_length=200)
     context_length: int | None = Field(None, ge=0, le=1 << 31)
     # the vision encoder and projector of a vision-language model (architecture.ModelArch has each field's meaning)
-    vision_kind: Literal["", "qwen2_vl", "qwen2_5_vl", "clip", "siglip"] | None = None
+    vision_kind: Literal["", "qwen2_vl", "qwen2_5_vl", "clip", "siglip", "intern_vit"] | None = None
     vision_hidden: int | None = Field(None, ge=0, le=1 << 20)
     vision_layers: int | None = Field(None, ge=0, le=10_000)
     vision_heads: int | None = Field(None, ge=0, le=1 << 16)
@@ -90,6 +90,11 @@ class ModelSection(_Section):
     projector_out: int | None = Field(None, ge=0, le=1 << 20)
     projector_bias: bool | None = None
     image_newline: bool | None = None
+    vision_qkv_bias: bool | None = None
+    vision_qk_norm: bool | None = None
+    vision_layer_scale: bool | None = None
+    vision_max_tiles: int | None = Field(None, ge=0, le=1024)
+    vision_thumbnail: bool | None = None
 
 
 class TrainingSection(_Section):
