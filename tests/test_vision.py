@@ -144,6 +144,13 @@ def test_lora_keeps_the_tower_frozen():
     lo = _vl(method="lora", freeze_vision=False)
     assert lo.trainable < 100e6
     assert lo.memory.activations == pytest.approx(_vl(method="lora", images=0).memory.activations)
+    # the same language model without the tower (Qwen2.5-7B has Qwen2-VL-7B's decoder): the difference is the
+    # tower's 16-bit weights (LoRA loads the model in bf16 and adapts the language model only)
+    text = evaluate(scenario_from_dict({"model": {"preset": "qwen2.5-7b"}, "hardware": {"gpu": "h100-sxm-80gb"},
+                                        "training": {"seq_len": 2048, "framework": "deepspeed", "method": "lora"}}))
+    assert lo.trainable == text.trainable
+    assert (lo.memory.weights - text.memory.weights) * GIB == pytest.approx(
+        2 * (lo.params.vision + lo.params.projector), rel=1e-9)
 
 
 def test_too_many_image_tokens_is_said():

@@ -666,10 +666,16 @@ def memory_arrays(
         # gradients and the optimizer live in CPU memory; the GPU holds the gathered layers (counted below)
         weights, gradients, opt = weights * 0.0, gradients * 0.0, opt * 0.0
     weights = weights + kept
-    if v_frozen:
+    if v_frozen and not offload_params:
         # frozen vision weights: the working dtype of the framework's weights (fp32 under the HF Trainer's
-        # autocast and FSDP's sharded parameters, else 16-bit); sharded by ZeRO-3/FSDP, split by TP
-        frozen_b = xp.minimum(w_b, 4.0) if precision != "fp32" else 4.0
+        # autocast and FSDP's sharded parameters, else 16-bit; LoRA/QLoRA load the model in 16-bit and leave the
+        # vision tower unquantised); sharded by ZeRO-3/FSDP, split by TP; CPU-offloaded with the parameters
+        if precision == "fp32":
+            frozen_b = 4.0
+        elif lora_like:
+            frozen_b = 2.0
+        else:
+            frozen_b = xp.minimum(w_b, 4.0)
         vf = v_frozen * frozen_b / tp
         weights = weights + xp.where(fsdp_keep, vf, xp.where(zero >= 3, vf / dp_sh, vf))
 
