@@ -228,3 +228,23 @@ def test_pdf_report_prints_the_intake_warnings(tmp_path):
         text = " ".join(subprocess.run(["pdftotext", "-raw", str(out), "-"], capture_output=True,
                                        text=True).stdout.split())
         assert "longer than the model's context of 4,096 tokens" in text.replace("’", "'")
+
+
+def test_deepseek_moe_v1_shared_experts_and_dense_first_layer():
+    """deepseek-ai/deepseek-moe-16b-base config.json (model_type "deepseek"): 64 routed experts of 1408, 2 shared,
+    top-6, the first layer dense (first_k_dense_replace=1). Published: 16.4B total, 2.8B active (DeepSeekMoE
+    paper, arXiv:2401.06066, Table: DeepSeekMoE 16B)."""
+    cfg = dict(model_type="deepseek", hidden_size=2048, intermediate_size=10944, moe_intermediate_size=1408,
+               num_hidden_layers=28, num_attention_heads=16, num_key_value_heads=16, n_routed_experts=64,
+               n_shared_experts=2, num_experts_per_tok=6, first_k_dense_replace=1, moe_layer_freq=1,
+               vocab_size=102400, tie_word_embeddings=False, max_position_embeddings=4096)
+    a = arch_from_hf_config(cfg)
+    assert a.unrecognised == "" and a.num_shared_experts == 2 and a.num_dense_layers == 1
+    h, f, fe, E, V = 2048, 10944, 1408, 64, 102400
+    attn = 4 * h * h
+    dense = attn + 3 * h * f + 2 * h
+    moe = attn + h * E + E * 3 * h * fe + 3 * h * 2 * fe + 2 * h
+    p = count_params(a)
+    assert p.total == dense + 27 * moe + 2 * V * h + h
+    assert p.total == pytest.approx(16.4e9, rel=0.01)
+    assert p.active == pytest.approx(2.8e9, rel=0.02)
