@@ -38,7 +38,9 @@ def run(args) -> int:
     lines = [
         f"Model        {data['model']}",
         f"Parameters   total {format_count(p['total'])} ({p['total']:,})   active {format_count(p['active'])}"
-        f"   trainable {format_count(p['trainable'])}",
+        f"   trainable {format_count(p['trainable'])}"
+        + (f"   (vision encoder {format_count(p['vision'])} + projector {format_count(p['projector'])})"
+           if p.get("vision") else ""),
         f"Tier         {data['tier']}: {TIER_GUIDANCE[data['tier']]}",
         f"Hardware     {ev.num_gpus} × {ev.gpu_name} ({ev.gpu_memory_gib:.0f} GiB each, {ev.nodes} node(s))",
         "Layout       {framework}: tp={tp} pp={pp} cp={cp} ep={ep} vpp={vpp} dp={dp} zero={zero} "
@@ -51,6 +53,12 @@ def run(args) -> int:
         lines.append(f"  {key:<12}{_fmt(mem[key])}")
     lines.append(f"  {'total':<12}{_fmt(mem['total'])}   of {ev.gpu_memory_gib:.0f} GiB"
                  f" (headroom {ev.memory.headroom:.1f} GiB): {'fits' if ev.fits else 'DOES NOT FIT'}")
+    hr = data.get("host_ram_per_node_gib")
+    if hr:
+        have = "" if hr["available"] is None else f" of {hr['available']:,.0f} GiB"
+        lines.append(f"  host RAM    {hr['total']:8.1f}   per node for CPU offload{have} (optimizer "
+                     f"{hr['optimizer']:.1f}, parameters {hr['params']:.1f}, × {hr['buffer_factor']:g} buffers; "
+                     f"activations {hr['activations']:.1f})")
     lines += [
         "",
         "Time",
