@@ -160,3 +160,41 @@ def test_cli_estimates_a_cached_model_by_id(tmp_path, monkeypatch, capsys):
     assert run_cli(["estimate", str(scen), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["model"] == "org/m"
+
+
+def test_a_fifo_or_device_as_ref_is_refused(tmp_path):
+    lay_out(tmp_path, "org/m", ref=False)
+    ref = tmp_path / "models--org--m" / "refs" / "main"
+    os.mkfifo(ref)
+    with pytest.raises(ModelConfigError, match="not a regular file"):
+        find_cached("org/m", root=tmp_path)
+    ref.unlink()
+    os.symlink("/dev/zero", ref)
+    with pytest.raises(ModelConfigError, match="links outside"):
+        find_cached("org/m", root=tmp_path)
+
+
+def test_a_snapshot_linking_out_of_the_model_folder_is_refused(tmp_path):
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "config.json").write_text(json.dumps(TINY))
+    repo = tmp_path / "hub" / "models--org--m"
+    (repo / "snapshots").mkdir(parents=True)
+    (repo / "refs").mkdir()
+    (repo / "refs" / "main").write_text(COMMIT)
+    os.symlink(outside, repo / "snapshots" / COMMIT)
+    with pytest.raises(ModelConfigError, match="snapshot aaaaaaaaaaaa is missing"):
+        find_cached("org/m", root=tmp_path / "hub")
+
+
+@pytest.mark.parametrize("ref", ["org/" + "x" * 300, "org/na\x1bme", "org/名字", "org/m@" + "r" * 150, "org//m",
+                                 "-org/m", "org/m.", "a/b/c/d"])
+def test_hostile_model_ids_through_the_cli_are_one_line(tmp_path, monkeypatch, capsys, ref):
+    from gpuplanner.cli import run_cli
+
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps({"model": {"hf_config": ref}}))
+    assert run_cli(["estimate", str(f)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("gpuplanner: error:") and "\n" not in err and err.isprintable() and len(err) <= 400

@@ -119,8 +119,11 @@ def find_cached(model_id: str, env: Mapping[str, str] | None = None, root: Path 
     ref_file = repo_dir / "refs" / revision
     if COMMIT.match(revision):
         commit = revision
-    elif ref_file.is_file() and _inside(repo_dir, ref_file):
-        commit = _read_ref(ref_file)
+    elif os.path.lexists(ref_file):
+        if not _inside(repo_dir, ref_file):
+            raise ModelConfigError(f"'{shown}' in the Hugging Face cache: refs/{one_line(revision, 40)} links outside "
+                                   "the model's folder", field="model.hf_config")
+        commit = _read_ref(ref_file)  # regular files only (a FIFO or a device is refused unread)
     else:
         found = _snapshot_names(snapshots, repo_dir)
         if revision != "main" or len(found) != 1:

@@ -35,8 +35,12 @@ def test_model_id_from_the_local_cache(make_window, qtbot, tmp_path, monkeypatch
     page = w.page("model")
     ids = [page.hf_id.itemText(i) for i in range(page.hf_id.count())]
     assert ids == ["acme/Tiny-Llama"]  # the cache's models are offered
-    page.hf_id.setCurrentIndex(0)
-    page.hf_id.activated.emit(0)
+    _cache(tmp_path / "hub", "acme/Later", TINY_CONFIG)  # downloaded while the app runs
+    page.hf_id.showPopup()
+    assert [page.hf_id.itemText(i) for i in range(page.hf_id.count())] == ["acme/Later", "acme/Tiny-Llama"]
+    page.hf_id.hidePopup()
+    page.hf_id.setCurrentIndex(1)
+    page.hf_id.activated.emit(1)
     assert w.model.scenario.model.hf_config == "acme/Tiny-Llama"
     qtbot.waitUntil(lambda: f"{TINY_PARAMS:,}" in page.exact_label.text())
     assert "acme/Tiny-Llama" in page.source_label.text()

@@ -36,6 +36,19 @@ MODEL_FIELDS = list(EXPLICIT_FIELDS)
 ARCH_DEFAULTS = {f.name: f.default for f in dataclasses.fields(ModelArch)}
 
 
+class CachedModelCombo(QComboBox):
+    """The model-id box: editable; its list is re-read from the local Hugging Face cache each time it opens, so a
+    model downloaded while the app runs appears."""
+
+    def __init__(self, refresh, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._refresh = refresh
+
+    def showPopup(self) -> None:  # noqa: N802 (Qt)
+        self._refresh()
+        super().showPopup()
+
+
 def tier_color(tier: str) -> str:
     return {"10B": "#2e7d32", "100B": "#ef6c00", "1000B": "#c62828"}.get(tier, "#555")
 
@@ -64,7 +77,7 @@ class ModelPage(BasePage):
         idrow = QHBoxLayout()
         self.hf_id_label = QLabel()
         idrow.addWidget(self.hf_id_label)
-        self.hf_id = QComboBox()
+        self.hf_id = CachedModelCombo(lambda: self.refresh_cached_models())
         self.hf_id.setEditable(True)
         self.hf_id.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.hf_id.setMinimumContentsLength(24)
