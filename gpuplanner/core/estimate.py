@@ -6,6 +6,7 @@ search calls the same vectorised formulas (:func:`memory.memory_arrays`) over ma
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -23,7 +24,7 @@ from .memory import (
     memory_arrays,
     model_facts,
 )
-from .params import ParamCount, count_params, lora_params, tier
+from .params import ParamCount, count_params, lora_params, tier, vision_tokens_per_image, weights_scale
 from .scenario import Scenario
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
 from .catalog_hw import get_gpu, lookup_gpu
@@ -63,7 +64,16 @@ def _gpu(gpu_id: str):
 
 @lru_cache(maxsize=64)
 def _facts_for(arch: ModelArch) -> ModelFacts:
-    return model_facts(arch, count_params(arch))
+    p = count_params(arch)
+    facts = model_facts(arch, p)
+    k = weights_scale(arch, p.total)
+    if k != 1.0:
+        # the checkpoint's weights hold another count than config.json describes: memory is sized from the
+        # weights (every part of the model in proportion; core/intake.py shows both numbers)
+        facts = dataclasses.replace(
+            facts, layer_non_expert=facts.layer_non_expert * k, layer_expert=facts.layer_expert * k,
+            first_extra=facts.first_extra * k, last_extra=facts.last_extra * k)
+    return facts
 
 
 def resolve(scenario: Scenario, models: ModelSource | None = None) -> Resolved:
@@ -94,7 +104,21 @@ def trainable_params(r: Resolved) -> int:
     t = r.scenario.training
     if t.method in ("lora", "qlora"):
         return lora_params(r.arch, t.lora_rank, t.lora_targets)[0]
-    return r.params.total
+    p = r.params
+    # a vision-language model's frozen encoder/projector (training.freeze_vision / freeze_projector)
+    return p.total - (p.vision if t.freeze_vision else 0) - (p.projector if t.freeze_projector else 0)
+
+
+def vision_inputs(r: Resolved) -> dict:
+    """The vision arguments of :func:`memory_arrays`: which parts train, encoder patches and language-model
+    tokens per sample (``data.images_per_sample`` images of ``data.image_resolution``)."""
+    a, s = r.arch, r.scenario
+    if not a.vision_kind:
+        return {}
+    patches, tokens = vision_tokens_per_image(a, s.data.image_resolution)
+    n = s.data.images_per_sample
+    return dict(vision_trainable=not s.training.freeze_vision, projector_trainable=not s.training.freeze_projector,
+                vision_patches=patches * n, vision_tokens=tokens * n, vision_images=n)
 
 
 def memory_kwargs(r: Resolved) -> dict:
@@ -108,6 +132,7 @@ def memory_kwargs(r: Resolved) -> dict:
         offload_params=s.parallel.offload_params,
         cuda_context_gib=DEFAULT_CUDA_CONTEXT_GIB if a.cuda_context_gib is None else a.cuda_context_gib,
         fragmentation=DEFAULT_FRAGMENTATION if a.fragmentation is None else a.fragmentation,
+        **vision_inputs(r),
     )
 
 

@@ -37,7 +37,8 @@ from .scenario import Scenario
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
 import numpy as np
 from .estimate import estimate, memory_kwargs, resolve
-from .params import tier
+from .params import tier, vision_tokens_per_image, weights_count
+from .intake import host_ram, intake_warnings
 from .rules import evaluate_rules, mfu_grade
 from .timing import calibration_of
 from .calibration import gpu_name as calibration_name, describe as calibration_describe, run_status
@@ -152,6 +153,11 @@ class Evaluation:
     calibration: Any = None  # (MeasuredRun, factor) or None
     #: one line per measured run in the scenario: applied here, or why not
     calibration_notes: tuple[Msg, ...] = ()
+    #: the model intake's warnings (unrecognised architecture, weights vs config, context length, host RAM;
+    #: :mod:`core.intake`); also among ``messages``
+    warnings: tuple[Msg, ...] = ()
+    #: host RAM per node CPU offload needs (:func:`intake.host_ram`; None without offload)
+    host_ram: Any = None
     _extra: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
     # ---- derived views of the same numbers (no new formulas)
@@ -225,6 +231,15 @@ class Evaluation:
         return CHINCHILLA_TOKENS_PER_PARAM * float(self.params.total)
 
     @property
+    def image_tokens(self) -> tuple[float, float]:
+        """(vision-encoder patches, language-model tokens) per sample of a vision-language model: its images
+        (``data.images_per_sample`` of ``data.image_resolution``) through :func:`params.vision_tokens_per_image`;
+        (0, 0) for a text model."""
+        patches, tokens = vision_tokens_per_image(self.arch, self.scenario.data.image_resolution)
+        n = self.scenario.data.images_per_sample
+        return patches * n, tokens * n
+
+    @property
     def tokens_per_param(self) -> float:
         return self.tokens / max(float(self.params.total), 1.0)
 
@@ -237,7 +252,8 @@ class Evaluation:
         out: dict[str, Any] = {
             "model": self.model_name,
             "params": {"total": self.params.total, "active": self.params.active, "trainable": self.trainable,
-                       "stored": self.arch.stored_params},
+                       "stored": self.arch.stored_params, "weights": weights_count(self.arch),
+                       "vision": self.params.vision, "projector": self.params.projector},
             "tier": self.tier,
             "gpu": self.gpu_id, "gpu_name": self.gpu_name, "gpu_memory_gib": self.gpu_memory_gib,
             "num_gpus": self.num_gpus, "gpus_per_node": self.gpus_per_node, "nodes": self.nodes,
@@ -265,6 +281,9 @@ class Evaluation:
             "rent_vs_build": None if self.rent_vs_build is None else self.rent_vs_build.to_json(),
             "rental_advice": [m.render() for m in self.rental_advice],
             "messages": [m.render() for m in self.messages],
+            "warnings": [m.render() for m in self.warnings],
+            "host_ram_per_node_gib": None if self.host_ram is None else self.host_ram.to_json(),
+            "image_tokens_per_sample": self.image_tokens[1] if self.arch.vision_kind else None,
             "mfu_grade": self.mfu_grade,
             "rules": [r.to_json() for r in self.rules],
             "calendar_days_band": None if self.calendar_days_band is None else list(self.calendar_days_band),
@@ -373,7 +392,9 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         days_band = (float(arr_b.calendar_hours[best][0]) / 24.0, float(arr_b.calendar_hours[best][1]) / 24.0)
         if total is not None:
             cost_band = (float(arr_b.costs[best][0]), float(arr_b.costs[best][1]))
-    messages: list[Msg] = []
+    host = host_ram(r, est.trainable)
+    warnings = intake_warnings(r, host)
+    messages: list[Msg] = list(warnings)
     if not est.memory.fits:
         messages.append(Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "Does not fit: {need:.1f} GiB per GPU (with {head:.1f} GiB headroom) on a {cap:g} GiB card."),
@@ -429,6 +450,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         messages=tuple(messages), mfu_grade=mfu_grade(tm.mfu), rules=verdicts,
         calibration=cal, calibration_notes=tuple(cal_notes),
         calendar_days_band=days_band, cost_band=cost_band, band=band,
+        warnings=warnings, host_ram=host,
         _extra={"arch": r.arch, "estimate": est, "resolved": r},
     )
 

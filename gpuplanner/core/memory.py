@@ -133,12 +133,14 @@ class ModelFacts:
     last_extra: int  # head + final norm (last stage)
     tied: bool
     adafactor_bytes_per_param: float
+    vision_params: float = 0.0  # vision encoder of a vision-language model (placed on the first stage)
+    projector_params: float = 0.0  # its projector into the language model
 
 
 def model_facts(arch: ModelArch, params: ParamCount | None = None) -> ModelFacts:
     p = params or count_params(arch)
     L = arch.num_layers
-    layer_total = p.total - p.embedding - p.lm_head - p.final_norm
+    layer_total = p.language - p.embedding - p.lm_head - p.final_norm  # the vision part: vision_params below
     if arch.is_mla:
         q_dim = arch.num_heads * (arch.qk_nope_head_dim + arch.qk_rope_head_dim)
         kv_dim = q_dim
@@ -164,8 +166,88 @@ def model_facts(arch: ModelArch, params: ParamCount | None = None) -> ModelFacts
         V=arch.vocab_size, gated=arch.gated_mlp, dropout=arch.dropout,
         layer_non_expert=(layer_total - p.expert_params) / L, layer_expert=p.expert_params / L,
         first_extra=p.embedding, last_extra=p.lm_head + p.final_norm, tied=arch.tie_word_embeddings,
-        adafactor_bytes_per_param=ada / max(p.total, 1),
+        adafactor_bytes_per_param=ada / max(p.language, 1), vision_params=p.vision, projector_params=p.projector,
     )
+
+
+def vision_block_bytes_per_patch(a: ModelArch, precision: str, flash: bool = True, patches_per_image: float = 0.0):
+    """Bytes one trained vision-encoder block saves for backward per patch, op by op as autograd saves them in
+    the Hugging Face modelling code (``tools/autograd/derivatives.yaml``), measured with ``saved_tensors_hooks``
+    on Qwen2-VL, Qwen2.5-VL, CLIP and SigLIP blocks (``tests_validate/test_pytorch_vision.py``: exact):
+
+    * LayerNorm (Qwen2-VL, CLIP, SigLIP): its input (r·w) and mean/rstd (2r); RMSNorm (Qwen2.5-VL,
+      ``Qwen2RMSNorm``): the fp32 upcast (4w), rsqrt (4) and the normalised 16-bit tensor (r·w); each norm's
+      output is saved once more by the linear reading it (r·w);
+    * attention: Qwen-VL's fused ``qkv`` keeps its whole output alive (v is a view of it: 3r·w) and q, k after the
+      2-D RoPE (2r·w); CLIP/SigLIP's separate q, k, v (3r·w); the attention output and the projection's input
+      (a reshaped copy for Qwen-VL: 2r·w; a view for CLIP/SigLIP: r·w); SDPA/flash adds the fp32 log-sum-exp (4 bytes per head), eager attention the fp32
+      softmax and its 16-bit cast over the image's patches (6 bytes per head and key) instead;
+    * MLP: QuickGELU written in Python (Qwen2-VL, CLIP: ``x * sigmoid(1.702 x)``) saves fc1's output, the
+      sigmoid and the product (3r·i); a native GELU (SigLIP) fc1's output and the GELU output (2r·i); SwiGLU
+      (Qwen2.5-VL) gate, up, SiLU output and product (4r·i).
+    """
+    w, i, h = a.vision_hidden, a.vision_intermediate, a.vision_heads
+    r = activation_dtype_bytes(precision)
+    if a.vision_norm == "rmsnorm":
+        norms = 2 * (4.0 * w + 4.0 + r * w)
+    else:
+        norms = 2 * (r * w + 2.0 * r)
+    norm_out = 2 * r * w
+    qkv = (3.0 + 2.0) * r * w if a.vision_kind in ("qwen2_vl", "qwen2_5_vl") else 3.0 * r * w
+    if a.vision_qk_norm:
+        qkv += 2 * (4.0 * w + 4.0 + r * w)  # InternViT-6B's q/k RMSNorm (as the block norms)
+    if a.vision_layer_scale:
+        qkv += 2 * r * w  # ls1·x and ls2·x save x (the attention and MLP outputs)
+    if flash:
+        # Qwen-VL's projection input is a reshaped copy of the attention output; CLIP/SigLIP's is a view of it
+        core = (2.0 if a.vision_kind in ("qwen2_vl", "qwen2_5_vl") else 1.0) * r * w + 4.0 * h
+    else:
+        core = r * w + 6.0 * h * patches_per_image
+    if a.vision_gated:
+        mlp = 4.0 * r * i
+    elif a.vision_kind in ("siglip", "intern_vit"):
+        mlp = 2.0 * r * i  # a native GELU
+    else:
+        mlp = 3.0 * r * i
+    return norms + norm_out + qkv + core + mlp
+
+
+def vision_activation_bytes(m: ModelFacts, patches, tokens, images, mbs, tp, recompute, precision: str, flash,
+                            vision_trains: bool, projector_trains: bool):
+    """Bytes the vision encoder and projector keep for backward for one micro-batch (``patches`` encoder patches,
+    ``tokens`` language-model tokens and ``images`` images per sample).
+
+    A frozen encoder whose input (pixels) needs no gradient saves nothing: autograd records no graph for it
+    (PyTorch "Autograd mechanics", requires_grad). A trained encoder saves its blocks'
+    (:func:`vision_block_bytes_per_patch`; full recomputation: each block's input, r·w) and the patch
+    embedding's input pixels (``in_chans·temporal·patch²`` values per patch) and, for Qwen-VL, the RoPE cos/sin
+    tables (fp32, head_dim each per patch). A trained projector (or one
+    behind a trained encoder) saves its norm's input and statistics (Qwen-VL merger) or its input features
+    (LLaVA), and its hidden layer before and after the GELU."""
+    xp = _xp(patches, mbs, tp, recompute, flash)
+    a = m.arch
+    r = activation_dtype_bytes(precision)
+    total = 0.0
+    per_image = patches / images if images else 0.0
+    if vision_trains:
+        fl = xp.asarray(flash, dtype=bool)
+        block = xp.where(fl, vision_block_bytes_per_patch(a, precision, True),
+                         vision_block_bytes_per_patch(a, precision, False, per_image))
+        per_layer = xp.where(xp.asarray(recompute) >= 2, r * a.vision_hidden, block)
+        pixels = r * a.vision_in_chans * a.vision_temporal_patch * a.vision_patch ** 2
+        # Qwen-VL's 2-D RoPE: cos and sin per patch in fp32, made once and saved by every block
+        rope = 8.0 * a.vision_hidden / a.vision_heads if a.vision_kind in ("qwen2_vl", "qwen2_5_vl") else 0.0
+        # CLIP's pre_layrnorm and post_layernorm, SigLIP's post_layernorm: input and statistics
+        outer_norms = {"clip": 2, "siglip": 1}.get(a.vision_kind, 0) * (r * a.vision_hidden + 2.0 * r)
+        total = total + (a.vision_layers * per_layer + pixels + rope + outer_norms) * patches
+    if projector_trains or vision_trains:
+        if a.vision_kind in ("qwen2_vl", "qwen2_5_vl"):
+            w = a.vision_hidden
+            ln = (4.0 * w + 4.0 + r * w) if a.vision_norm == "rmsnorm" else (r * w + 2.0 * r)
+            total = total + patches * (ln + r * w) + tokens * 2.0 * r * a.projector_in
+        else:
+            total = total + tokens * r * (a.projector_in + 2.0 * a.projector_out)
+    return total * xp.asarray(mbs, dtype=float) / xp.asarray(tp, dtype=float)
 
 
 def activation_dtype_bytes(precision: str) -> float:
@@ -377,10 +459,10 @@ def _autocast_copied_fraction(m: ModelFacts) -> float:
     n_moe = a.num_moe_layers
     norms = (a.num_layers - n_moe) * layer_norm_params(a, False) + n_moe * layer_norm_params(a, True)
     norms += m.params.final_norm
-    copied = m.params.total - m.params.embedding - norms
+    copied = m.params.language - m.params.embedding - norms
     if m.tied:
         copied += a.vocab_size * a.hidden_size
-    return copied / max(m.params.total, 1)
+    return copied / max(m.params.language, 1)
 
 
 def model_state_arrays(non_expert, expert, w_b, g_b, opt_b, zero, dp, dp_expert):
@@ -462,6 +544,11 @@ def memory_arrays(
     chunked_loss: bool = False,
     cuda_context_gib: float = DEFAULT_CUDA_CONTEXT_GIB,
     fragmentation: float = DEFAULT_FRAGMENTATION,
+    vision_trainable: bool = False,
+    projector_trainable: bool = False,
+    vision_patches: float = 0.0,
+    vision_tokens: float = 0.0,
+    vision_images: float = 0.0,
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
@@ -491,7 +578,7 @@ def memory_arrays(
         # "Automatic Mixed Precision package"; measured in tests_validate/). The copies live until
         # backward because the matmuls save them; under full recomputation the layers' copies are
         # remade in backward and only the LM head's copy is kept.
-        head_frac = m.V * m.h / max(m.params.total, 1)
+        head_frac = m.V * m.h / max(m.params.language, 1)
         copied = xp.where(xp.asarray(recompute) >= 2, head_frac, _autocast_copied_fraction(m))
         w_b = xp.where(zero > 0, w_b, 4.0 + 2.0 * copied)
     if optimizer == "adafactor":
@@ -501,10 +588,18 @@ def memory_arrays(
 
     L = m.L
     layers_stage = _ceil_div(L, pp_i) * 1.0
+    # a vision-language model's encoder and projector sit on the first pipeline stage (Megatron-LM LLaVAModel
+    # builds the vision model where ``pre_process``): trained ones carry training states like the embedding,
+    # frozen ones only their weights (vision_frozen below)
+    lora_like = method in ("lora", "qlora")
+    v_trained = 0.0 if lora_like else (m.vision_params * bool(vision_trainable)
+                                        + m.projector_params * bool(projector_trainable))
+    v_frozen = m.vision_params + m.projector_params - v_trained
+    first_extra = m.first_extra + v_trained
     extra = xp.where(
         pp_i > 1,
-        xp.maximum(m.first_extra, m.last_extra + (m.first_extra if m.tied else 0)),
-        m.first_extra + m.last_extra,
+        xp.maximum(first_extra, m.last_extra + (m.first_extra if m.tied else 0)),
+        first_extra + m.last_extra,
     )
     expert_tp = tp if framework == "megatron" else 1.0
     non_expert_gpu = (layers_stage * m.layer_non_expert + extra) / tp
@@ -527,7 +622,7 @@ def memory_arrays(
 
     if method in ("lora", "qlora"):
         lora_total, _ = lora_params(m.arch, lora_rank, lora_targets)
-        total_params = m.params.total
+        total_params = m.params.language
         scale = (non_expert_gpu + expert_gpu) / total_params  # this GPU's share of the model
         adapters = lora_total * scale
         base_gpu = non_expert_gpu + expert_gpu
@@ -571,6 +666,18 @@ def memory_arrays(
         # gradients and the optimizer live in CPU memory; the GPU holds the gathered layers (counted below)
         weights, gradients, opt = weights * 0.0, gradients * 0.0, opt * 0.0
     weights = weights + kept
+    if v_frozen and not offload_params:
+        # frozen vision weights: the working dtype of the framework's weights (fp32 under the HF Trainer's
+        # autocast and FSDP's sharded parameters, else 16-bit; LoRA/QLoRA load the model in 16-bit and leave the
+        # vision tower unquantised); sharded by ZeRO-3/FSDP, split by TP; CPU-offloaded with the parameters
+        if precision == "fp32":
+            frozen_b = 4.0
+        elif lora_like:
+            frozen_b = 2.0
+        else:
+            frozen_b = xp.minimum(w_b, 4.0)
+        vf = v_frozen * frozen_b / tp
+        weights = weights + xp.where(fsdp_keep, vf, xp.where(zero >= 3, vf / dp_sh, vf))
 
     # activations
     s_local = seq_len / xp.asarray(cp, dtype=float)
@@ -587,6 +694,10 @@ def memory_arrays(
     vpp = xp.asarray(vpp, dtype=float)
     interleave = xp.where((vpp > 1) & (pp > 1), 1.0 + (pp - 1) / (pp * vpp), 1.0)
     first_stage = layers_stage * stored * inflight * interleave
+    if vision_patches and m.vision_params:
+        first_stage = first_stage + inflight * vision_activation_bytes(
+            m, vision_patches, vision_tokens, vision_images, mbs, tp, recompute, precision, flash,
+            bool(vision_trainable) and not lora_like, bool(projector_trainable) and not lora_like)
     working = xp.where(recompute >= 2, full_layer, 0.0)  # one layer rematerialised during backward
     if hf_style:
         # ... and, while its MLP runs backward, the gradients of the intermediates beside what the layer

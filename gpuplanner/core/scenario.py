@@ -67,6 +67,34 @@ class ModelSection(_Section):
     qk_norm: bool | None = None
     position_embedding: Literal["rope", "learned", "alibi", "none"] | None = None
     max_position_embeddings: int | None = Field(None, gt=0, le=1 << 31)
+    # what the model intake did not read exactly (carried when a plan's embedded architecture stands in for a
+    # missing model folder, so the estimate still says so; core/intake.py)
+    unrecognised_model_type: str | None = Field(None, max_length=64)
+    uncounted_sections: str | None = Field(None, max_length=200)
+    context_length: int | None = Field(None, ge=0, le=1 << 31)
+    # the vision encoder and projector of a vision-language model (architecture.ModelArch has each field's meaning)
+    vision_kind: Literal["", "qwen2_vl", "qwen2_5_vl", "clip", "siglip", "intern_vit"] | None = None
+    vision_hidden: int | None = Field(None, ge=0, le=1 << 20)
+    vision_layers: int | None = Field(None, ge=0, le=10_000)
+    vision_heads: int | None = Field(None, ge=0, le=1 << 16)
+    vision_intermediate: int | None = Field(None, ge=0, le=1 << 24)
+    vision_gated: bool | None = None
+    vision_norm: Literal["layernorm", "rmsnorm"] | None = None
+    vision_patch: int | None = Field(None, ge=0, le=1 << 16)
+    vision_temporal_patch: int | None = Field(None, ge=1, le=64)
+    vision_merge: int | None = Field(None, ge=1, le=64)
+    vision_in_chans: int | None = Field(None, ge=1, le=1024)
+    vision_image_size: int | None = Field(None, ge=0, le=1 << 20)
+    vision_head: bool | None = None
+    projector_in: int | None = Field(None, ge=0, le=1 << 26)
+    projector_out: int | None = Field(None, ge=0, le=1 << 20)
+    projector_bias: bool | None = None
+    image_newline: bool | None = None
+    vision_qkv_bias: bool | None = None
+    vision_qk_norm: bool | None = None
+    vision_layer_scale: bool | None = None
+    vision_max_tiles: int | None = Field(None, ge=0, le=1024)
+    vision_thumbnail: bool | None = None
 
 
 class TrainingSection(_Section):
@@ -86,6 +114,11 @@ class TrainingSection(_Section):
     flash_attention: bool = True
     lora_rank: int = Field(16, gt=0, le=65536)
     lora_targets: LoraTargets = "all_linear"
+    # vision-language models (ignored for text models). LLaMA-Factory freezes both by default
+    # (finetuning_args.py: freeze_vision_tower=True, freeze_multi_modal_projector=True; ms-swift: freeze_vit,
+    # freeze_aligner); LoRA/QLoRA adapt the language model only
+    freeze_vision: bool = Field(True, description="vision-language models: the vision encoder stays frozen")
+    freeze_projector: bool = Field(True, description="vision-language models: the projector/merger stays frozen")
     # Communication overlap (time model). None = what the framework does by default
     # (core/timing.overlap_flags documents each default and its source).
     overlap_grad_reduce: bool | None = Field(
@@ -141,10 +174,18 @@ class HardwareSection(_Section):
     nics_per_node: int | None = Field(None, gt=0, le=64)
     intra_node: Literal["nvlink", "pcie"] | None = Field(None, description="override the GPU's link")
     custom_gpus: list[CustomGpu] = Field(default_factory=list, description="GPUs entered by the user")
+    host_ram_gib: float | None = Field(None, gt=0, le=1_000_000, description="CPU memory per node (GiB), checked "
+                                                                            "against what CPU offload needs")
 
 
 class DataSection(_Section):
     tokens: float = Field(1e9, ge=0, le=1e18)
+    # vision-language models (ignored for text models): seq_len counts the image tokens, as LLaMA-Factory's
+    # cutoff_len does
+    images_per_sample: float = Field(1.0, ge=0, le=10_000, description="images per training sequence")
+    image_resolution: int = Field(448, gt=0, le=100_000, description="image side in pixels for encoders with "
+                                                                     "dynamic resolution (Qwen2-VL); CLIP/SigLIP "
+                                                                     "use their fixed image_size")
 
     @field_validator("tokens", mode="before")
     @classmethod

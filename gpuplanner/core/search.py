@@ -226,7 +226,7 @@ class Plan:
             "cost_per_pflop": None if not math.isfinite(self.cost_per_pflop) else round(self.cost_per_pflop, 6),
             "limits": {k: round(v, 4) for k, v in self.limits.items()},
             "explanation": [m.render() for m in self.explanation],
-            "warnings": [m.render() for m in self.warnings],
+            "warnings": [m.render() for m in (*self.evaluation.warnings, *self.warnings)],
             "peak_tflops": self.peak_tflops,
             "effective_tflops_per_gpu": None if self.effective_tflops_per_gpu is None
             else round(self.effective_tflops_per_gpu, 3),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpuplanner.formatting import format_money
+from gpuplanner.formatting import format_money, format_number
 
 from gpuplanner.formatting import format_sig
 
@@ -14,6 +14,7 @@ from gpuplanner.core.units import format_count
 from . import engine
 from .charts import CostChart, MemoryChart, ScalingChart
 from .model import ScenarioModel
+from .text import tr_msg
 
 
 class LivePanel(QWidget):
@@ -52,6 +53,14 @@ class LivePanel(QWidget):
         self.error.setStyleSheet("color: #c62828;")
         self.error.hide()
         grid.addWidget(self.error, 2, 0, 1, 3)
+        # the model intake's warnings (approximate architecture, weights vs config, context, host RAM)
+        self.warnings = QLabel()
+        self.warnings.setObjectName("intakeWarnings")
+        self.warnings.setTextFormat(Qt.TextFormat.PlainText)
+        self.warnings.setWordWrap(True)
+        self.warnings.setStyleSheet("color: #8a5300;")
+        self.warnings.hide()
+        grid.addWidget(self.warnings, 3, 0, 1, 3)
         lay.addWidget(card)
         self.split = QSplitter(Qt.Orientation.Vertical)
         self.split.setChildrenCollapsible(False)
@@ -85,9 +94,13 @@ class LivePanel(QWidget):
             self.time_value.setText("—")
             self.error.setText(res.error if res is not None else "")
             self.error.setVisible(bool(res is not None and res.error))
+            self.warnings.hide()
             return
         self.error.hide()
         ev = res.evaluation
+        warn = [tr_msg(w) for w in getattr(ev, "warnings", ())]
+        self.warnings.setText("\n".join("⚠ " + w for w in warn))
+        self.warnings.setVisible(bool(warn))
         self.model_value.setText(self.tr("{0} · {1} params").format(ev.model_name, format_count(ev.params.total, 3)))
         m = ev.memory
         fit = self.tr("fits") if m.fits else self.tr("does not fit")
@@ -105,9 +118,13 @@ class LivePanel(QWidget):
             lo, hi = ev.calendar_days_band
             tip += "\n\n" + self.tr("Likely range: {0}–{1} calendar days{2}.").format(
                 f"{lo:.1f}", f"{hi:.1f}", "" if ev.cost_band is None else
-                f", {ev.cost_band[0]:,.0f}–{ev.cost_band[1]:,.0f} {ev.currency}") + " " + \
+                f", {format_money(ev.cost_band[0], ev.currency)}–{format_money(ev.cost_band[1], ev.currency)}") + " " + \
                 QCoreApplication.translate("Evaluation", ev.band["meaning"])
         self.time_value.setToolTip(tip)
+        if ev.host_ram is not None:
+            self.mem_value.setText(self.mem_value.text() + "\n" + self.tr("host RAM for offload: {0} GiB per node").format(
+                format_number(ev.host_ram.total)) + ("" if ev.host_ram.available is None else self.tr(" of {0}").format(
+                    format_number(ev.host_ram.available))))
         if ev.cost is not None:
             self.time_value.setText(self.time_value.text() + "\n" + self.tr("{0} ({1})").format(
                 format_money(ev.cost, ev.currency), QCoreApplication.translate("Cost", ev.rental_mode_label)))

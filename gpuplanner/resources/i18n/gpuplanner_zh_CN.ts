@@ -457,6 +457,10 @@
         <translation>总计 {total}（{exact}）   每 token 激活 {active}   可训练 {trainable}</translation>
     </message>
     <message>
+        <source>   (vision encoder {v} + projector {pr})</source>
+        <translation>   （视觉编码器 {v} + 投影层 {pr}）</translation>
+    </message>
+    <message>
         <source>Tier</source>
         <translation>档位</translation>
     </message>
@@ -491,6 +495,18 @@
     <message>
         <source>of {cap} GiB (headroom {head} GiB): {fit}</source>
         <translation>/ {cap} GiB（余量 {head} GiB）：{fit}</translation>
+    </message>
+    <message>
+        <source> of {n} GiB</source>
+        <translation> / {n} GiB</translation>
+    </message>
+    <message>
+        <source>host RAM</source>
+        <translation>主机内存</translation>
+    </message>
+    <message>
+        <source>per node for CPU offload{have} (optimizer {opt}, parameters {par}, × {buf} buffers; activations {act})</source>
+        <translation>每节点 CPU 卸载所需{have}（优化器 {opt}，参数 {par}，× {buf} 缓冲；激活值 {act}）</translation>
     </message>
     <message>
         <source>Time</source>
@@ -1918,6 +1934,37 @@
     </message>
 </context>
 <context>
+    <name>Intake</name>
+    <message>
+        <source>Approximate: architecture &apos;{model_type}&apos; not recognised, counted as decoder-only (Llama-like); check the parameter count ({total:,}) against the model card.</source>
+        <translation>近似估计：未识别的架构“{model_type}”，按纯解码器（类 Llama）计算；请将参数量（{total:,}）与模型卡核对。</translation>
+    </message>
+    <message>
+        <source>Approximate: {sections} of the model&apos;s config.json is not counted; only the language model is estimated.</source>
+        <translation>近似估计：未计入模型 config.json 中的 {sections}；只估算了语言模型部分。</translation>
+    </message>
+    <message>
+        <source>The weights hold {weights:,} parameters, config.json describes {config:,} ({diff:+,}, {pct:+.1%}); memory is sized from the weights.</source>
+        <translation>权重文件含 {weights:,} 个参数，config.json 描述的是 {config:,} 个（{diff:+,}，{pct:+.1%}）；显存按权重文件计算。</translation>
+    </message>
+    <message>
+        <source>The weights are stored as {dtype} (quantised): their size does not give the parameter count; config.json&apos;s count is used.</source>
+        <translation>权重以 {dtype}（量化）存储：其大小不代表参数量；使用 config.json 的参数量。</translation>
+    </message>
+    <message>
+        <source>seq_len {seq:,} is longer than the model&apos;s context of {ctx:,} tokens: the estimate uses your length, but the model needs RoPE scaling or long-context training for it.</source>
+        <translation>seq_len {seq:,} 超过模型的上下文长度 {ctx:,} 个 token：估算仍按你设定的长度进行，但模型需要 RoPE 缩放或长上下文训练才能支持。</translation>
+    </message>
+    <message>
+        <source>The images take {tokens:,.0f} tokens per sample ({n:g} × {per:,}), more than seq_len {seq:,}: raise seq_len or use fewer or smaller images.</source>
+        <translation>每个样本的图像占用 {tokens:,.0f} 个 token（{n:g} × {per:,}），超过 seq_len {seq:,}：请增大 seq_len，或减少图像数量或分辨率。</translation>
+    </message>
+    <message>
+        <source>CPU offload needs {need:,.0f} GiB of host RAM per node; the node has {have:,.0f} GiB.</source>
+        <translation>CPU 卸载每个节点需要 {need:,.0f} GiB 主机内存；该节点只有 {have:,.0f} GiB。</translation>
+    </message>
+</context>
+<context>
     <name>LivePanel</name>
     <message>
         <source>{0} · {1} params</source>
@@ -1950,6 +1997,14 @@
     <message>
         <source>Likely range: {0}–{1} calendar days{2}.</source>
         <translation>可能范围：{0}–{1} 个日历天{2}。</translation>
+    </message>
+    <message>
+        <source>host RAM for offload: {0} GiB per node</source>
+        <translation>卸载所需主机内存：每节点 {0} GiB</translation>
+    </message>
+    <message>
+        <source> of {0}</source>
+        <translation>（共 {0}）</translation>
     </message>
     <message>
         <source>{0} ({1})</source>
@@ -2417,6 +2472,26 @@
         <translation>预设随应用提供，每个都注明来源（悬停在条目上查看）</translation>
     </message>
     <message>
+        <source>Model id:</source>
+        <translation>模型 ID：</translation>
+    </message>
+    <message>
+        <source>e.g. Qwen/Qwen2.5-7B</source>
+        <translation>例如 Qwen/Qwen2.5-7B</translation>
+    </message>
+    <message>
+        <source>A Hugging Face model id, read offline from the local cache ({0}); the list holds the models found there</source>
+        <translation>Hugging Face 模型 ID，离线读取本地缓存（{0}）；列表中是在缓存里找到的模型</translation>
+    </message>
+    <message>
+        <source>Use model id</source>
+        <translation>使用模型 ID</translation>
+    </message>
+    <message>
+        <source>Read config.json and the safetensors headers of this model from the local Hugging Face cache (nothing is downloaded)</source>
+        <translation>从本地 Hugging Face 缓存读取该模型的 config.json 和 safetensors 文件头（不下载任何内容）</translation>
+    </message>
+    <message>
         <source>Parameters</source>
         <translation>参数量</translation>
     </message>
@@ -2447,6 +2522,46 @@
     <message>
         <source>Architecture (override or custom model)</source>
         <translation>架构（覆盖值或自定义模型）</translation>
+    </message>
+    <message>
+        <source>Images (vision-language model)</source>
+        <translation>图像（视觉语言模型）</translation>
+    </message>
+    <message>
+        <source>Images per sample</source>
+        <translation>每样本图像数</translation>
+    </message>
+    <message>
+        <source>Images in each training sequence; their tokens count in the sequence length</source>
+        <translation>每条训练序列中的图像数；图像 token 计入序列长度</translation>
+    </message>
+    <message>
+        <source>Image size</source>
+        <translation>图像尺寸</translation>
+    </message>
+    <message>
+        <source>Side of a (square) image in pixels, for encoders with dynamic resolution (Qwen2-VL); CLIP and SigLIP towers resize to their fixed size</source>
+        <translation>（正方形）图像边长，单位像素，用于动态分辨率编码器（Qwen2-VL）；CLIP 和 SigLIP 视觉塔会缩放到其固定尺寸</translation>
+    </message>
+    <message>
+        <source>Vision encoder</source>
+        <translation>视觉编码器</translation>
+    </message>
+    <message>
+        <source>frozen</source>
+        <translation>冻结</translation>
+    </message>
+    <message>
+        <source>Frozen (LLaMA-Factory&apos;s default): weights only, no gradients, optimizer states or saved activations</source>
+        <translation>冻结（LLaMA-Factory 的默认设置）：只占权重，无梯度、优化器状态或保存的激活值</translation>
+    </message>
+    <message>
+        <source>Projector</source>
+        <translation>投影层</translation>
+    </message>
+    <message>
+        <source>The projector (merger) between the vision encoder and the language model; frozen by default in LLaMA-Factory</source>
+        <translation>视觉编码器与语言模型之间的投影层（合并层）；LLaMA-Factory 默认冻结</translation>
     </message>
     <message>
         <source>Hidden size</source>
@@ -2553,8 +2668,16 @@
         <translation>无法导入 {0}：{1}</translation>
     </message>
     <message>
+        <source>&apos;{0}&apos; is not a Hugging Face model id (organisation/name)</source>
+        <translation>“{0}”不是 Hugging Face 模型 ID（组织/名称）</translation>
+    </message>
+    <message>
         <source>Preset: {0} — source: {1} ({2})</source>
         <translation>预设：{0} — 来源：{1}（{2}）</translation>
+    </message>
+    <message>
+        <source>Hugging Face model {0}, read from the local cache</source>
+        <translation>Hugging Face 模型 {0}，读取自本地缓存</translation>
     </message>
     <message>
         <source>Imported: {0}</source>
@@ -2565,12 +2688,24 @@
         <translation>由下方字段定义的自定义架构</translation>
     </message>
     <message>
+        <source>{0} image tokens per sample for the language model ({1} patches through the vision encoder)</source>
+        <translation>每个样本给语言模型 {0} 个图像 token（视觉编码器处理 {1} 个图块）</translation>
+    </message>
+    <message>
         <source>Scale tier of the model (by total parameters)</source>
         <translation>模型的规模档位（按总参数量）</translation>
     </message>
     <message>
+        <source>about {0} parameters (architecture not recognised)</source>
+        <translation>约 {0} 个参数（架构未识别）</translation>
+    </message>
+    <message>
         <source>{0} parameters exactly</source>
         <translation>精确参数量 {0}</translation>
+    </message>
+    <message>
+        <source>vision encoder {0} + projector {1}</source>
+        <translation>视觉编码器 {0} + 投影层 {1}</translation>
     </message>
     <message>
         <source>safetensors headers: {0} stored ({1})</source>
