@@ -43,13 +43,16 @@ def run(args) -> int:
         f"Hardware     {ev.num_gpus} × {ev.gpu_name} ({ev.gpu_memory_gib:.0f} GiB each, {ev.nodes} node(s))",
         "Layout       {framework}: tp={tp} pp={pp} cp={cp} ep={ep} vpp={vpp} dp={dp} zero={zero} "
         "mbs={micro_batch_size} grad_accum={grad_accum} recompute={recompute}".format(**lay),
+        *([f"Objective    {ev.scenario.training.objective}: models held "
+           f"{', '.join(data['objective']['models_held']) or '-'}"] if ev.scenario.training.objective != "sft"
+          else []),
         "",
         "Memory per GPU (GiB)",
     ]
     mem = data["memory_per_gpu_gib"]
-    for key in ("weights", "gradients", "optimizer", "activations", "other"):
-        lines.append(f"  {key:<12}{_fmt(mem[key])}")
-    lines.append(f"  {'total':<12}{_fmt(mem['total'])}   of {ev.gpu_memory_gib:.0f} GiB"
+    for key in (k for k in mem if k != "total"):  # the base parts, then the objective's models
+        lines.append(f"  {key:<16}{_fmt(mem[key])}")
+    lines.append(f"  {'total':<16}{_fmt(mem['total'])}   of {ev.gpu_memory_gib:.0f} GiB"
                  f" (headroom {ev.memory.headroom:.1f} GiB): {'fits' if ev.fits else 'DOES NOT FIT'}")
     lines += [
         "",

@@ -40,6 +40,7 @@ from .estimate import estimate, memory_kwargs, resolve
 from .params import tier
 from .rules import evaluate_rules, mfu_grade
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
+from .methods import method_profile
 
 CTX = "Evaluation"
 CHINCHILLA_TOKENS_PER_PARAM = 20.0  # Hoffmann et al. 2022 (arXiv:2203.15556), Table 3: 70B -> 1.4T tokens
@@ -255,6 +256,9 @@ class Evaluation:
             "mfu_grade": self.mfu_grade,
             "rules": [r.to_json() for r in self.rules],
         }
+        # the training objective: the models held, and for RL the rollouts (core/methods.py)
+        prof = method_profile(s.training)
+        out["objective"] = prof.to_json()
         t = self.time.to_json()
         t.pop("train_days", None)
         t.pop("gpu_hours", None)
@@ -381,14 +385,10 @@ def memory_alternatives(ev: Evaluation) -> list[MemoryAlternative]:
         r.facts, **kw, tp=p.tp, pp=p.pp, cp=p.cp, ep=p.ep, dp=s.dp, zero=np.array([v[2] for v in variants]),
         recompute=np.array([v[3] for v in variants]), mbs=t.micro_batch_size,
         sp=p.sequence_parallel and p.tp > 1, grad_accum=s.grad_accum, vpp=p.vpp, offload=p.offload_optimizer)
-    n = len(variants)
-    cols = {k: np.broadcast_to(np.asarray(v, dtype=float), (n,)) / GIB for k, v in arr.items()}
+    held = tuple(ev.memory.extra)
     for i, (kind, value, z, _rc) in enumerate(variants):
         # parameter offload needs ZeRO-3: at another stage the parameters stay on the GPU
-        mem = MemoryBreakdown(
-            weights=float(cols["weights"][i]), gradients=float(cols["gradients"][i]),
-            optimizer=float(cols["optimizer"][i]), activations=float(cols["activations"][i]),
-            other=float(cols["other"][i]), capacity=ev.memory.capacity, headroom=ev.memory.headroom)
+        mem = MemoryBreakdown.from_arrays(arr, ev.memory.capacity, ev.memory.headroom, index=i, held=held)
         if not (kw.get("offload_params") and z != 3):
             out.append(MemoryAlternative(kind, value, mem))
     return out
