@@ -114,7 +114,7 @@ def memory_kwargs(r: Resolved) -> dict:
         lora_rank=t.lora_rank, lora_targets=t.lora_targets,
         flash=t.flash_attention, optimizer_in_backward=t.optimizer_in_backward,
         activation_offload=t.activation_offload or tool["activation_offload"], chunked_loss=t.chunked_loss,
-        loss_kernel=tool["loss_kernel"], profile=prof,
+        loss_kernel=tool["loss_kernel"], layer_kernels=tool["layer_kernels"], profile=prof,
         gpu_capacity_gib=float(getattr(r.gpu, "memory_gib", 0.0) or 0.0) if r.gpu is not None else 0.0,
         offload_params=s.parallel.offload_params,
         cuda_context_gib=DEFAULT_CUDA_CONTEXT_GIB if a.cuda_context_gib is None else a.cuda_context_gib,

@@ -206,9 +206,11 @@ def tool_mechanics(framework: str, recompute: str) -> dict:
     checkpointed layer inputs (Unsloth's gradient checkpointing, with recomputation on), the loss kernel
     (``cce``: no logits tensor) and fused element-wise kernels (time model)."""
     if framework == "unsloth":
-        return {"activation_offload": recompute == "full", "loss_kernel": "cce", "fused": True}
+        return {"activation_offload": recompute == "full", "loss_kernel": "cce", "fused": True,
+                "layer_kernels": "unsloth"}
     f = FRAMEWORKS.get(framework)
-    return {"activation_offload": False, "loss_kernel": "standard", "fused": bool(f and f.fused_kernels)}
+    return {"activation_offload": False, "loss_kernel": "standard", "fused": bool(f and f.fused_kernels),
+            "layer_kernels": "hf"}
 
 
 def support(framework: str) -> FrameworkSupport:

@@ -328,6 +328,25 @@ def activation_bytes_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, fr
     return xp.where(recompute >= 2, stored_full_recompute, full), full
 
 
+def unsloth_lora_layer_bytes(m: ModelFacts, s, b, act_b: float = 2.0):
+    """What one Llama-style decoder layer saves under Unsloth's LoRA kernels (``unsloth/kernels``), per
+    micro-batch of ``s × b`` tokens:
+
+    * ``fast_rms_layernorm`` (Triton) saves its input and the fp32 reciprocal RMS per row: ``2h + 4`` per norm,
+      two norms;
+    * ``LoRA_QKV`` and ``LoRA_MLP`` (``unsloth/kernels/fast_lora.py``) save the normalised input once each
+      (``2h``) — not a copy per projection — and ``LoRA_MLP`` the gate and up outputs ``e`` and ``g``
+      (``2·2f``); the SwiGLU product is recomputed in its backward (``swiglu_DWf_DW_dfg_kernel``);
+    * attention: Q and K after RoPE, V, the output (also the input ``LoRA_W`` saves for ``o_proj``) and the
+      flash log-sum-exp (``4`` per head).
+    """
+    h = m.h
+    rep = 2.0 * (act_b * h + 4.0)
+    split = (act_b * h + act_b * (m.q_dim + 2 * m.kv_dim) + act_b * m.v_dim + 4.0 * m.heads
+             + act_b * h + 2.0 * act_b * m.f)
+    return (rep + split) * s * b
+
+
 def logits_bytes(m: ModelFacts, s, b, tp, framework: str):
     """Output layer: saved logits plus the loss's transient at the start of backward.
 
@@ -496,6 +515,7 @@ def memory_arrays(
     profile: MethodProfile = SFT,
     gpu_capacity_gib: float = 0.0,
     loss_kernel: str = "standard",
+    layer_kernels: str = "hf",
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
@@ -632,6 +652,14 @@ def memory_arrays(
     stored, full_layer = activation_bytes_per_layer(
         m, s_local, mbs, tp, sp, flash, recompute, framework, precision=precision, autocast=autocast,
         lora_targets=lora_t)
+    if layer_kernels == "unsloth" and hf_style and lora_t == "all_linear" and m.moe_frac == 0 and m.gated:
+        full_layer = unsloth_lora_layer_bytes(m, s_local, mbs, activation_dtype_bytes(precision))
+        stored = xp.where(recompute >= 2, stored, full_layer)
+    if activation_offload:
+        # saved activations live in pinned CPU memory; the GPU keeps roughly the layer being computed
+        # and the one being prefetched (torchtune OffloadActivations, double-buffered streams; Unsloth's
+        # offloaded gradient checkpointing moves each checkpointed layer input to CPU the same way)
+        stored = stored * xp.minimum(1.0, 2.0 / layers_stage)
     m_micro = xp.asarray(grad_accum, dtype=float)
     inflight = xp.where(pp > 1, xp.minimum(pp, m_micro), 1.0)
     vpp = xp.asarray(vpp, dtype=float)
@@ -662,10 +690,6 @@ def memory_arrays(
         # no logits tensor: the head's input (saved) and its gradient, plus the loss's per-token fp32 values
         out_saved = head_saved_bytes(_replace(mh, V=0), s_local, mbs, tp, precision, autocast, lora_t is not None)
         out_layer = out_saved + (2.0 * m.h + 8.0) * s_local * mbs
-    if activation_offload:
-        # saved activations live in pinned CPU memory; the GPU keeps roughly the layer being computed
-        # and the one being prefetched (torchtune OffloadActivations, double-buffered streams)
-        stored = stored * xp.minimum(1.0, 2.0 / layers_stage)
     last_stage = layers_stage * stored + out_layer
     acts = xp.where(pp > 1, xp.maximum(first_stage, last_stage), first_stage + out_layer) + working
     # what is held from the end of the forward pass until backward, without backward/loss transients
