@@ -484,12 +484,16 @@ class PlansPage(BasePage):
                              f"<td>{esc(status[r.status])}</td><td>{esc(tr_msg(r.message))}</td></tr>")
             rows.append(f"<p><b>{tr('Planning rules')}</b></p><table cellspacing=0 cellpadding=3 border=1>"
                         + "".join(cells) + "</table>")
-        mem_cells = "".join(f"<td align=right>{getattr(m, k):.1f}</td>" for k in
-                            ("weights", "gradients", "optimizer", "activations", "other"))
+        parts = m.parts  # the base parts, then the objective's models (reference, reward, critic, …)
+        mem_cells = "".join(f"<td align=right>{v:.1f}</td>" for v in parts.values())
+        part_names = {"weights": tr("weights"), "gradients": tr("gradients"), "optimizer": tr("optimizer"),
+                      "activations": tr("activations"), "other": tr("other"), "reference": tr("reference model"),
+                      "reward": tr("reward model"), "critic": tr("critic"), "rollout_weights": tr("vLLM weights"),
+                      "kv_cache": tr("rollout KV cache")}
+        heads = "".join(f"<th>{part_names.get(k, k)}</th>" for k in parts)
         fit = tr("fits") if m.fits else "<span style='color:#c62828'>" + tr("does not fit") + "</span>"
         rows.append(f"<p><b>{tr('Memory per GPU (GiB)')}</b> — {fit}</p><table cellspacing=0 cellpadding=3 border=1>"
-                    f"<tr><th>{tr('weights')}</th><th>{tr('gradients')}</th><th>{tr('optimizer')}</th>"
-                    f"<th>{tr('activations')}</th><th>{tr('other')}</th><th>{tr('total')}</th>"
+                    f"<tr>{heads}<th>{tr('total')}</th>"
                     f"<th>{tr('capacity')}</th></tr><tr>{mem_cells}<td align=right><b>{m.total:.1f}</b></td>"
                     f"<td align=right>{m.capacity:g}</td></tr></table>")
         rows.append("<p><b>" + tr("Time") + "</b>: " + esc(tr(
