@@ -238,3 +238,43 @@ def test_cli_json_shows_reference_and_generation(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "gpuplanner", "estimate", str(f)], capture_output=True, text=True,
                          timeout=120)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+# ------------------------------------------------------------------------------------ one plan, one answer
+
+
+@pytest.mark.parametrize("training", [
+    {"objective": "dpo", "method": "full", "framework": "deepspeed"},
+    {"objective": "grpo", "method": "lora", "framework": "hf", "preference": {"beta": 0.04},
+     "rl": {"generation_engine": "vllm_colocated"}},
+    {"objective": "ppo", "method": "full", "framework": "fsdp"},
+    {"objective": "sft", "method": "qlora", "framework": "unsloth", "seq_len": 8192},
+    {"objective": "kto", "method": "full", "framework": "megatron-swift"},
+], ids=["dpo", "grpo-vllm", "ppo-fsdp", "unsloth", "kto-megatron-swift"])
+def test_search_arrays_equal_evaluate_for_objectives_and_tools(training):
+    """The plan search ranks with the same formulas: its arrays equal ``evaluate`` of each candidate."""
+    import math
+    from dataclasses import replace
+
+    import numpy as np
+
+    from gpuplanner.core import search as SE
+
+    s = scenario_from_dict({"model": {"preset": "qwen2.5-1.5b"}, "training": {"seq_len": 2048, **training},
+                            "data": {"tokens": 1e8},
+                            "constraints": {"max_gpus": 16, "gpu_candidates": ["h100-sxm-80gb"]}})
+    rng = np.random.default_rng(3)
+    checked = 0
+    for ctx in SE.iter_contexts(s):
+        c = SE.enumerate_candidates(ctx, 16)
+        vec = SE.evaluate_candidates(ctx, c)
+        for i in rng.choice(len(c["tp"]), size=min(25, len(c["tp"])), replace=False):
+            sc = SE.candidate_scenario(ctx, c, int(i))
+            ev = evaluate(sc, resolved=replace(ctx.resolved, scenario=sc), prices=ctx.table,
+                          overheads=ctx.overheads, rent_vs_build=False)
+            assert math.isclose(vec["mem_gib"][i], ev.memory.total, rel_tol=1e-9), (sc.parallel, sc.training)
+            if vec["fits"][i]:
+                assert math.isclose(vec["train_hours"][i] / 24.0, ev.compute_days, rel_tol=1e-9)
+                assert math.isclose(vec["mfu"][i], ev.mfu, rel_tol=1e-9)
+            checked += 1
+    assert checked >= 10

@@ -201,15 +201,14 @@ def engine_of(framework: str) -> str:
     return (f.engine or framework) if f is not None else framework
 
 
-def tool_mechanics(framework: str, recompute: str) -> dict:
-    """What a fine-tuning tool does beyond its engine (module docstring): activation offload of the
-    checkpointed layer inputs (Unsloth's gradient checkpointing, with recomputation on), the loss kernel
+def tool_mechanics(framework: str, recompute: str = "") -> dict:
+    """What a fine-tuning tool does beyond its engine (module docstring): CPU offload of the checkpointed layer
+    inputs (Unsloth's gradient checkpointing; applies where layers are recomputed), the loss kernel
     (``cce``: no logits tensor) and fused element-wise kernels (time model)."""
     if framework == "unsloth":
-        return {"activation_offload": recompute == "full", "loss_kernel": "cce", "fused": True,
-                "layer_kernels": "unsloth"}
+        return {"checkpoint_offload": True, "loss_kernel": "cce", "fused": True, "layer_kernels": "unsloth"}
     f = FRAMEWORKS.get(framework)
-    return {"activation_offload": False, "loss_kernel": "standard", "fused": bool(f and f.fused_kernels),
+    return {"checkpoint_offload": False, "loss_kernel": "standard", "fused": bool(f and f.fused_kernels),
             "layer_kernels": "hf"}
 
 

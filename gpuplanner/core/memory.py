@@ -516,6 +516,7 @@ def memory_arrays(
     gpu_capacity_gib: float = 0.0,
     loss_kernel: str = "standard",
     layer_kernels: str = "hf",
+    checkpoint_offload: bool = False,
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
@@ -655,11 +656,13 @@ def memory_arrays(
     if layer_kernels == "unsloth" and hf_style and lora_t == "all_linear" and m.moe_frac == 0 and m.gated:
         full_layer = unsloth_lora_layer_bytes(m, s_local, mbs, activation_dtype_bytes(precision))
         stored = xp.where(recompute >= 2, stored, full_layer)
-    if activation_offload:
-        # saved activations live in pinned CPU memory; the GPU keeps roughly the layer being computed
-        # and the one being prefetched (torchtune OffloadActivations, double-buffered streams; Unsloth's
-        # offloaded gradient checkpointing moves each checkpointed layer input to CPU the same way)
-        stored = stored * xp.minimum(1.0, 2.0 / layers_stage)
+    # saved activations live in pinned CPU memory; the GPU keeps roughly the layer being computed and the
+    # one being prefetched (torchtune OffloadActivations, double-buffered streams); Unsloth's offloaded
+    # gradient checkpointing (``checkpoint_offload``) moves each checkpointed layer input to CPU the same way,
+    # when layers are checkpointed (full recompute)
+    offloaded = xp.asarray(activation_offload, dtype=bool) | (
+        xp.asarray(checkpoint_offload, dtype=bool) & (xp.asarray(recompute) >= 2))
+    stored = xp.where(offloaded, stored * xp.minimum(1.0, 2.0 / layers_stage), stored)
     m_micro = xp.asarray(grad_accum, dtype=float)
     inflight = xp.where(pp > 1, xp.minimum(pp, m_micro), 1.0)
     vpp = xp.asarray(vpp, dtype=float)

@@ -35,6 +35,8 @@ ALLOWED_WORDS = {
     "PCIe", "SXM", "CNY", "USD", "EUR", "RMB", "bf", "fp", "BF", "FP", "AdamW", "Adafactor", "Adam", "SGD",
     "Megatron", "DeepSpeed", "FSDP", "LM", "HF", "PyTorch", "LoRA", "QLoRA", "MoE", "GQA", "KV", "MLP", "NVIDIA",
     "AMD", "GPU", "json", "gpuplan", "InfiniBand", "RoCE", "Ethernet",
+    # fine-tuning tools (product names, shown as they are) and training objectives (algorithm names)
+    "LLaMA", "Factory", "Unsloth", "ms", "swift", "SWIFT", "TRL", "Axolotl", "DPO", "IPO", "KTO", "GRPO",
 }
 
 
