@@ -278,3 +278,29 @@ def test_search_arrays_equal_evaluate_for_objectives_and_tools(training):
                 assert math.isclose(vec["mfu"][i], ev.mfu, rel_tol=1e-9)
             checked += 1
     assert checked >= 10
+
+
+@pytest.mark.parametrize("framework", ["llamafactory", "unsloth", "megatron-swift"])
+def test_plan_search_runs_with_a_tool_and_an_objective(framework, tmp_path, capsys):
+    """A scenario naming a fine-tuning tool is planned with that tool (the user's choice), and each plan
+    reproduces with ``estimate`` (one plan, one answer)."""
+    from gpuplanner.cli import run_cli
+
+    d = {"model": {"preset": "qwen2.5-1.5b"},
+         "training": {"framework": framework, "method": "lora" if framework != "megatron-swift" else "full",
+                      "objective": "dpo", "seq_len": 2048},
+         "data": {"tokens": 1e8}, "constraints": {"max_gpus": 8, "gpu_candidates": ["h100-sxm-80gb"]}}
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(d), encoding="utf-8")
+    assert run_cli(["plan", str(f), "--json", "--top", "2"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["plans"]
+    for p in out["plans"]:
+        assert p["layout"]["framework"] == framework
+        assert p["scenario"]["training"]["objective"] == "dpo"
+        g = tmp_path / "p.json"
+        g.write_text(json.dumps(p["scenario"]), encoding="utf-8")
+        assert run_cli(["estimate", str(g), "--json"]) == 0
+        e = json.loads(capsys.readouterr().out)
+        assert f"{e['memory_per_gpu_gib']['total']:.2f}" == f"{p['memory_per_gpu_gib']['total']:.2f}"
+        assert set(e["memory_per_gpu_gib"]) == set(p["memory_per_gpu_gib"])

@@ -745,7 +745,8 @@ def _html_plan(data: ReportData) -> str:
     if p.time_breakdown:
         names = {"compute": translate("Report", "compute"), "tp_comm": translate("Report", "tensor-parallel communication"),
                  "dp_comm": translate("Report", "data-parallel communication"),
-                 "pp_bubble": translate("Report", "pipeline bubble"), "other": translate("Report", "other")}
+                 "pp_bubble": translate("Report", "pipeline bubble"), "other": translate("Report", "other"),
+                 "generation": translate("Report", "rollout generation (RL)")}
         rows = [[names.get(k, k), fmt_pct(v)] for k, v in p.time_breakdown.items()]
         tshare = _table(rows, header=[translate("Report", "Step time"), translate("Report", "share")],
                         num_cols={1}, widths=[70, 30])

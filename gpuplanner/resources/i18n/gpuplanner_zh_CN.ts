@@ -2578,6 +2578,10 @@
         <translation>优化器步骤及其他</translation>
     </message>
     <message>
+        <source>rollout generation (RL)</source>
+        <translation>rollout 生成（强化学习）</translation>
+    </message>
+    <message>
         <source>Step time breakdown</source>
         <translation>单步时间构成</translation>
     </message>
@@ -3190,6 +3194,10 @@
     <message>
         <source>pipeline bubble</source>
         <translation>流水线气泡</translation>
+    </message>
+    <message>
+        <source>rollout generation (RL)</source>
+        <translation>rollout 生成（强化学习）</translation>
     </message>
     <message>
         <source>Step time</source>

@@ -504,7 +504,7 @@ class PlansPage(BasePage):
             names = {"compute": tr("compute"), "tp_comm": tr("tensor-parallel communication"),
                      "dp_comm": tr("data-parallel / ZeRO communication"), "pp_bubble": tr("pipeline bubble"),
                      "cp_comm": tr("context-parallel communication"), "ep_comm": tr("expert all-to-all"),
-                     "other": tr("optimizer step and other")}
+                     "other": tr("optimizer step and other"), "generation": tr("rollout generation (RL)")}
             cells = "".join(f"<tr><td>{esc(names.get(k, k))}</td><td align=right>{v * 100:.1f}%</td></tr>"
                             for k, v in sorted(p.time_breakdown.items(), key=lambda kv: -kv[1]) if v > 0.0005)
             rows.append(f"<p><b>{tr('Step time breakdown')}</b></p><table cellspacing=0 cellpadding=3 border=1>"
