@@ -304,3 +304,13 @@ def test_plan_search_runs_with_a_tool_and_an_objective(framework, tmp_path, caps
         e = json.loads(capsys.readouterr().out)
         assert f"{e['memory_per_gpu_gib']['total']:.2f}" == f"{p['memory_per_gpu_gib']['total']:.2f}"
         assert set(e["memory_per_gpu_gib"]) == set(p["memory_per_gpu_gib"])
+
+
+def test_vllm_share_too_small_for_the_weights_is_said():
+    e = _ev({"objective": "grpo", "rl": {"generation_engine": "vllm_colocated", "generation_gpu_fraction": 0.01}},
+            model={"preset": "llama-3.1-8b"})
+    assert any("does not hold the model's 16-bit weights" in m.render() for m in e.messages)
+    assert e.memory.extra["kv_cache"] == 0.0
+    ok = _ev({"objective": "grpo", "rl": {"generation_engine": "vllm_colocated", "generation_gpu_fraction": 0.5}},
+             model={"preset": "llama-3.1-8b"})
+    assert not any("16-bit weights" in m.render() for m in ok.messages)

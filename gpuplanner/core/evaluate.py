@@ -319,6 +319,15 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
             CTX, "Does not fit: {need:.1f} GiB per GPU (with {head:.1f} GiB headroom) on a {cap:g} GiB card."),
             {"need": est.memory.total + est.memory.headroom, "head": est.memory.headroom,
              "cap": est.memory.capacity}))
+    prof = method_profile(s.training)
+    if prof.rl and prof.engine == "vllm_colocated" and not prof.engine_sleep:
+        share = prof.gpu_fraction * float(r.gpu.memory_gib or 0.0)
+        w16 = float(est.memory.extra.get("rollout_weights", 0.0))
+        if share <= w16:
+            messages.append(Msg(CTX, QT_TRANSLATE_NOOP(
+                CTX, "vLLM's share of each GPU ({share:.1f} GiB) does not hold the model's 16-bit weights "
+                     "({w:.1f} GiB): raise training.rl.generation_gpu_fraction or use more tensor parallelism."),
+                {"share": share, "w": w16}))
     if price is None:
         messages.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No rental price for {gpu}: enter a quote."),
                             {"gpu": r.gpu.name}))
