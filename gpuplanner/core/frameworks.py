@@ -39,8 +39,8 @@ recomputation when ``training.recompute`` is not given, ``scenario._TOOL_RECOMPU
   true) and FSDP through Accelerate; Liger kernels and Unsloth's checkpointing only when asked
   (``enable_liger_kernel``, ``use_unsloth_gc``: default False). Trains sft, dpo, kto, orpo, simpo (its
   ``pref_loss``), reward models and PPO (``stage: ppo``).
-* ``unsloth`` — Unsloth: ``FastLanguageModel.get_peft_model(use_gradient_checkpointing="unsloth")`` (the
-  default) recomputes every layer and offloads the checkpointed layer inputs to CPU memory ("uses 30% less
+* ``unsloth`` — Unsloth: ``FastLanguageModel.get_peft_model(use_gradient_checkpointing="unsloth")`` (as the
+  Unsloth README and every official notebook set it) recomputes every layer and offloads the checkpointed layer inputs to CPU memory ("uses 30% less
   VRAM", Unsloth README; unsloth.ai/blog/long-context); hand-written Triton kernels for RMSNorm, RoPE,
   SwiGLU and LoRA's matmuls (fused: time model); the loss through Apple's Cut Cross-Entropy — no logits tensor
   (unsloth.ai/blog/llama3-3). Single-GPU or DDP; LoRA/QLoRA and full fine-tuning; DPO/ORPO/KTO/GRPO through
@@ -149,7 +149,7 @@ _TOOLS = {
         pipeline_max_zero=0, recompute=("none", "full"), methods=_FT, fused_kernels=True, engine="hf",
         default_recompute="full", objectives=("sft", "dpo", "kto", "orpo", "simpo", "grpo"),
         setup=QT_TRANSLATE_NOOP(CTX, "pip install unsloth; one GPU (or DDP); Hugging Face models as they are"),
-        source="unslothai/unsloth: get_peft_model(use_gradient_checkpointing='unsloth'); Unsloth docs "
+        source="unslothai/unsloth README and notebooks: get_peft_model(use_gradient_checkpointing='unsloth'); Unsloth docs "
                "'Unsloth Benchmarks'; unsloth.ai/blog/llama3-3 (Cut Cross-Entropy)"),
     "ms-swift": FrameworkSupport(
         id="ms-swift", name="ms-swift", tensor_parallel=False, pipeline_parallel=False, context_parallel=False,
