@@ -30,6 +30,7 @@ CASES = [
     (Case("qwen2", seq=128, batch=2, precision="bf16"), "separate"),
     (Case("mistral", seq=256, batch=1, precision="bf16"), "separate"),
     (Case("llama", seq=256, batch=1, precision="bf16", method="lora"), "lora_base"),
+    (Case("llama", seq=512, batch=1, precision="bf16", checkpoint=True), "separate"),
 ]
 
 

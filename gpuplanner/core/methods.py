@@ -30,7 +30,9 @@ Sources:
   arXiv:2403.07691: no reference), SimPO (Meng et al. 2024, arXiv:2405.14734: no reference).
 * TRL ``trl/trainer/dpo_trainer.py`` (huggingface/trl at f2cd577, 2026-07): the chosen and rejected completions
   are padded and concatenated along the batch (``torch.cat(pad([chosen_ids, rejected_ids]))``) and run in
-  one forward of twice the batch — activations of ``2 × micro_batch`` sequences; with a PEFT model and
+  one forward of twice the batch — activations of ``2 × micro_batch`` sequences (``concatenated_forward`` in
+  earlier TRL releases: "concatenating the chosen and rejected inputs together ... to avoid doing two forward
+  passes"); with a PEFT model and
   ``ref_model=None`` the reference log-probabilities come from the same model with the adapters disabled
   (``reference = lora_base``: no second copy); ``precompute_ref_log_probs`` computes them in one pass
   before training ("the reference model does not need to be kept in memory", ``dpo_config.py``); the
