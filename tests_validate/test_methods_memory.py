@@ -137,3 +137,80 @@ def test_dpo_memory_within_tolerance(case, reference):
     assert not bad, bad
     if reference == "lora_base":
         assert meas["reference"] == 0.0 == est["reference"]
+
+
+# ------------------------------------------------------------------------------------------ reward models
+
+def measure_reward(case: Case) -> dict[str, float]:
+    """One reward-model step as TRL's ``RewardTrainer`` runs it: ``AutoModelForSequenceClassification`` with
+    ``num_labels=1`` (a ``hidden × 1`` score head instead of the LM head), chosen and rejected sequences scored,
+    loss ``-logsigmoid(r_chosen - r_rejected)``."""
+    import torch
+    import torch.nn.functional as F
+    from transformers import AutoModelForSequenceClassification
+
+    torch.manual_seed(0)
+    cfg = hf_config(case)
+    cfg.num_labels = 1
+    cfg.pad_token_id = 0
+    model = AutoModelForSequenceClassification.from_config(cfg, attn_implementation=case.attn,
+                                                           dtype=torch.bfloat16)
+    model.train()
+    params = {p.untyped_storage().data_ptr(): (p.untyped_storage().nbytes(), p) for p in model.parameters()}
+    g = torch.Generator().manual_seed(1)
+    ids = torch.randint(1, cfg.vocab_size, (2 * case.batch, case.seq), generator=g)
+    saved: dict[int, int] = {}
+
+    def pack(t):
+        key = t.untyped_storage().data_ptr()
+        if key not in params and key not in saved:
+            saved[key] = t.untyped_storage().nbytes()
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        r = model(input_ids=ids).logits.float().view(-1)
+        loss = -F.logsigmoid(r[: case.batch] - r[case.batch:]).mean()
+    activations = float(sum(saved.values()))
+    loss.backward()
+    trainable = [p for _, p in params.values()]
+    grads = float(sum(p.grad.untyped_storage().nbytes() for p in trainable if p.grad is not None))
+    opt = torch.optim.AdamW(trainable, lr=1e-6)
+    opt.step()
+    opt_bytes = float(sum(v.untyped_storage().nbytes() for st in opt.state.values() for v in st.values()
+                          if torch.is_tensor(v) and v.dim() > 0))
+    return {"weights": float(sum(n for n, _ in params.values())), "gradients": grads, "optimizer": opt_bytes,
+            "activations": activations}
+
+
+def estimate_reward(case: Case) -> dict[str, float]:
+    from gpuplanner.core.estimate import memory_kwargs, resolve
+    from gpuplanner.core.memory import RECOMPUTE_CODES, memory_arrays
+    from gpuplanner.core.scenario import scenario_from_dict
+    from gpuplanner.io.model_files import ModelFiles
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "config.json"
+        path.write_text(json.dumps(hf_config(case).to_dict()), encoding="utf-8")
+        d = harness.scenario_dict(case, str(path))
+        d["training"].update(objective="reward")
+        sc = scenario_from_dict(d)
+        r = resolve(sc, ModelFiles(Path(tmp)))
+    t = sc.training
+    arr = memory_arrays(r.facts, **memory_kwargs(r), tp=1, pp=1, cp=1, ep=1, dp=1, zero=0,
+                        recompute=RECOMPUTE_CODES[t.recompute], mbs=t.micro_batch_size, sp=False, grad_accum=1,
+                        vpp=1, offload=False)
+    return {"weights": float(arr["weights"]), "gradients": float(arr["gradients"]),
+            "optimizer": float(arr["optimizer"]), "activations": float(arr["activations_saved"])}
+
+
+REWARD_CASES = [Case("llama", seq=256, batch=1, precision="bf16"), Case("qwen2", seq=128, batch=2, precision="bf16")]
+
+
+@pytest.mark.parametrize("case", REWARD_CASES, ids=[c.id for c in REWARD_CASES])
+def test_reward_model_memory_within_tolerance(case):
+    meas = measure_reward(case)
+    est = estimate_reward(case)
+    print(f"\nreward {case.id}: " + ", ".join(
+        f"{k} {meas[k] / 2**20:.2f}/{est[k] / 2**20:.2f} MiB ({rel_err(meas[k], est[k]) * 100:+.1f}%)" for k in meas))
+    bad = {k: (meas[k], est[k]) for k in meas if abs(rel_err(meas[k], est[k])) > TOLERANCE}
+    assert not bad, bad
