@@ -214,3 +214,70 @@ def test_reward_model_memory_within_tolerance(case):
         f"{k} {meas[k] / 2**20:.2f}/{est[k] / 2**20:.2f} MiB ({rel_err(meas[k], est[k]) * 100:+.1f}%)" for k in meas))
     bad = {k: (meas[k], est[k]) for k in meas if abs(rel_err(meas[k], est[k])) > TOLERANCE}
     assert not bad, bad
+
+
+# ----------------------------------------------------------------------------------------------- GRPO
+
+def measure_grpo_step(case: Case, prompt: int) -> float:
+    """The saved activations of GRPO's policy step as TRL's ``GRPOTrainer`` runs it: prompt + completion through
+    the model with ``logits_to_keep`` = the completion (+1), per-token log-probabilities of the completion in fp32,
+    the clipped-ratio loss with ``beta = 0`` (no reference)."""
+    import torch
+    import torch.nn.functional as F
+
+    model = build_model(case)
+    params = {p.untyped_storage().data_ptr() for p in model.parameters()}
+    g = torch.Generator().manual_seed(1)
+    vocab = hf_config(case).vocab_size
+    ids = torch.randint(0, vocab, (case.batch, case.seq), generator=g)
+    comp = case.seq - prompt
+    adv = torch.randn(case.batch, 1, generator=g)
+    saved: dict[int, int] = {}
+
+    def pack(t):
+        key = t.untyped_storage().data_ptr()
+        if key not in params and key not in saved:
+            saved[key] = t.untyped_storage().nbytes()
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        logits = model(input_ids=ids, logits_to_keep=comp + 1).logits[:, :-1]
+        tok = -F.cross_entropy(logits.float().flatten(0, 1), ids[:, -comp:].flatten(), reduction="none")
+        logp = tok.view(case.batch, comp)
+        ratio = torch.exp(logp - logp.detach())
+        loss = -(torch.min(ratio * adv, torch.clamp(ratio, 0.8, 1.2) * adv)).mean()
+    del loss
+    return float(sum(saved.values()))
+
+
+def estimate_grpo_step(case: Case, prompt: int) -> float:
+    from gpuplanner.core.estimate import memory_kwargs, resolve
+    from gpuplanner.core.memory import RECOMPUTE_CODES, memory_arrays
+    from gpuplanner.core.scenario import scenario_from_dict
+    from gpuplanner.io.model_files import ModelFiles
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "config.json"
+        path.write_text(json.dumps(hf_config(case).to_dict()), encoding="utf-8")
+        d = harness.scenario_dict(case, str(path))
+        d["training"].update(objective="grpo", rl={"prompt_len": prompt, "rollout_len": case.seq - prompt})
+        sc = scenario_from_dict(d)
+        r = resolve(sc, ModelFiles(Path(tmp)))
+    t = sc.training
+    arr = memory_arrays(r.facts, **memory_kwargs(r), tp=1, pp=1, cp=1, ep=1, dp=1, zero=0,
+                        recompute=RECOMPUTE_CODES[t.recompute], mbs=t.micro_batch_size, sp=False, grad_accum=1,
+                        vpp=1, offload=False)
+    return float(arr["activations_saved"])
+
+
+GRPO_CASES = [(Case("llama", seq=384, batch=2, precision="bf16"), 128),
+              (Case("qwen2-tied", seq=256, batch=2, precision="bf16"), 192)]
+
+
+@pytest.mark.parametrize("case,prompt", GRPO_CASES, ids=[f"{c.id}-p{p}" for c, p in GRPO_CASES])
+def test_grpo_policy_step_activations_within_tolerance(case, prompt):
+    meas = measure_grpo_step(case, prompt)
+    est = estimate_grpo_step(case, prompt)
+    print(f"\ngrpo {case.id} prompt {prompt}: activations {meas / 2**20:.2f}/{est / 2**20:.2f} MiB "
+          f"({rel_err(meas, est) * 100:+.1f}%)")
+    assert abs(rel_err(meas, est)) <= TOLERANCE
