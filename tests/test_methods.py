@@ -70,7 +70,10 @@ def test_lora_policy_uses_its_base_as_reference_and_precomputed_holds_none():
     pre = _ev({"objective": "dpo", "preference": {"reference": "precomputed"}})
     dpo = _ev({"objective": "dpo"})
     assert "reference" not in pre.memory.extra
-    assert pre.time.step_time_s < dpo.time.step_time_s  # no reference forward in the step
+    # the precompute pass runs the same reference forward per token (before training): the same days
+    assert pre.compute_days == pytest.approx(dpo.compute_days)
+    none = _ev({"objective": "simpo"})
+    assert none.time.step_time_s < dpo.time.step_time_s  # no reference forward at all
 
 
 def test_orpo_simpo_no_reference_kto_unpaired_reward_value_head():

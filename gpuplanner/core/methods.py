@@ -170,9 +170,10 @@ def method_profile(training) -> MethodProfile:
         reward_model = (rl.reward or ("model" if obj == "ppo" else "function")) == "model"
         rollout = rl.rollout_len
         prompt = rl.prompt_len if rl.prompt_len is not None else t.seq_len - rollout
-    held_ref = ref in ("separate", "lora_base")
+    # precomputed log-probabilities cost the same reference forward per token, in one pass before training
+    # (TRL ``precompute_ref_log_probs``): counted with the steps so the training days stay right
     ref_fwd = 0.0
-    if held_ref:
+    if ref in ("separate", "lora_base", "precomputed"):
         ref_fwd = 2.0 if obj == "kto" else 1.0
     nograd = 1.0 if obj in ("kto", "ppo") else 0.0
     return MethodProfile(
