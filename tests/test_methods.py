@@ -317,3 +317,10 @@ def test_vllm_share_too_small_for_the_weights_is_said():
     ok = _ev({"objective": "grpo", "rl": {"generation_engine": "vllm_colocated", "generation_gpu_fraction": 0.5}},
              model={"preset": "llama-3.1-8b"})
     assert not any("16-bit weights" in m.render() for m in ok.messages)
+
+
+def test_objective_a_tool_does_not_run_is_said():
+    e = _ev({"framework": "unsloth", "objective": "ppo", "method": "lora"}, {"zero": 0}, {"num_gpus": 1})
+    assert any("does not document the PPO objective" in m.render() for m in e.messages)
+    ok = _ev({"framework": "unsloth", "objective": "grpo", "method": "lora"}, {"zero": 0}, {"num_gpus": 1})
+    assert not any("does not document" in m.render() for m in ok.messages)

@@ -41,6 +41,7 @@ from .params import tier
 from .rules import evaluate_rules, mfu_grade
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
 from .methods import method_profile
+from .frameworks import FRAMEWORKS
 
 CTX = "Evaluation"
 CHINCHILLA_TOKENS_PER_PARAM = 20.0  # Hoffmann et al. 2022 (arXiv:2203.15556), Table 3: 70B -> 1.4T tokens
@@ -320,6 +321,11 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
             {"need": est.memory.total + est.memory.headroom, "head": est.memory.headroom,
              "cap": est.memory.capacity}))
     prof = method_profile(s.training)
+    sup = FRAMEWORKS.get(s.training.framework)
+    if sup is not None and s.training.objective not in sup.objectives:
+        messages.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "{fw} does not document the {objective} objective; estimated with its engine's conventions."),
+            {"fw": sup.name, "objective": s.training.objective.upper()}))
     if prof.rl and prof.engine == "vllm_colocated" and not prof.engine_sleep:
         share = prof.gpu_fraction * float(r.gpu.memory_gib or 0.0)
         w16 = float(est.memory.extra.get("rollout_weights", 0.0))

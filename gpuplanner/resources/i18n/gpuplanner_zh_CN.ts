@@ -895,6 +895,10 @@
         <translation>放不下：每张 GPU 需要 {need:.1f} GiB（含 {head:.1f} GiB 余量），而显卡只有 {cap:g} GiB。</translation>
     </message>
     <message>
+        <source>{fw} does not document the {objective} objective; estimated with its engine&apos;s conventions.</source>
+        <translation>{fw} 没有说明支持 {objective} 训练目标；按其底层引擎的约定估算。</translation>
+    </message>
+    <message>
         <source>vLLM&apos;s share of each GPU ({share:.1f} GiB) does not hold the model&apos;s 16-bit weights ({w:.1f} GiB): raise training.rl.generation_gpu_fraction or use more tensor parallelism.</source>
         <translation>vLLM 在每张 GPU 上的份额（{share:.1f} GiB）放不下模型的 16 位权重（{w:.1f} GiB）：请调大 training.rl.generation_gpu_fraction 或使用更多张量并行。</translation>
     </message>
