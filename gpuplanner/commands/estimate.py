@@ -54,7 +54,9 @@ def text_lines(ev, data: dict) -> list[str]:
     part_names = {
         "weights": translate(CTX, "weights"), "gradients": translate(CTX, "gradients"),
         "optimizer": translate(CTX, "optimizer"), "activations": translate(CTX, "activations"),
-        "other": translate(CTX, "other"),
+        "other": translate(CTX, "other"), "reference": translate(CTX, "reference model"),
+        "reward": translate(CTX, "reward model"), "critic": translate(CTX, "critic (value) model"),
+        "rollout_weights": translate(CTX, "rollout engine weights"), "kv_cache": translate(CTX, "KV cache"),
     }
     lines = [
         _label(translate(CTX, "Model")) + str(data["model"]),
@@ -69,6 +71,9 @@ def text_lines(ev, data: dict) -> list[str]:
             n=ev.num_gpus, gpu=ev.gpu_name, mem=format_sig(ev.gpu_memory_gib), nodes=ev.nodes),
         _label(translate(CTX, "Layout")) + "{framework}: tp={tp} pp={pp} cp={cp} ep={ep} vpp={vpp} dp={dp} zero={zero} "
         "mbs={micro_batch_size} grad_accum={grad_accum} recompute={recompute}".format(**lay),
+        *([f"Objective    {ev.scenario.training.objective}: models held "
+           f"{', '.join(data['objective']['models_held']) or '-'}"] if ev.scenario.training.objective != "sft"
+          else []),
         "",
         translate(CTX, "Memory per GPU (GiB)"),
     ]

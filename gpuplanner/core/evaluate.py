@@ -44,6 +44,8 @@ from .timing import calibration_of
 from .calibration import gpu_name as calibration_name, describe as calibration_describe, run_status
 from gpuplanner.resources import load_json
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
+from .methods import method_profile
+from .frameworks import FRAMEWORKS
 
 CTX = "Evaluation"
 CHINCHILLA_TOKENS_PER_PARAM = 20.0  # Hoffmann et al. 2022 (arXiv:2203.15556), Table 3: 70B -> 1.4T tokens
@@ -293,6 +295,9 @@ class Evaluation:
                 "run": calibration_describe(self.calibration[0]), "efficiency_factor": self.calibration[1]},
             "calibration_notes": [m.render() for m in self.calibration_notes],
         }
+        # the training objective: the models held, and for RL the rollouts (core/methods.py)
+        prof = method_profile(s.training)
+        out["objective"] = prof.to_json()
         t = self.time.to_json()
         t.pop("train_days", None)
         t.pop("gpu_hours", None)
@@ -400,6 +405,20 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
             CTX, "Does not fit: {need:.1f} GiB per GPU (with {head:.1f} GiB headroom) on a {cap:g} GiB card."),
             {"need": est.memory.total + est.memory.headroom, "head": est.memory.headroom,
              "cap": est.memory.capacity}))
+    prof = method_profile(s.training)
+    sup = FRAMEWORKS.get(s.training.framework)
+    if sup is not None and s.training.objective not in sup.objectives:
+        messages.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "{fw} does not document the {objective} objective; estimated with its engine's conventions."),
+            {"fw": sup.name, "objective": s.training.objective.upper()}))
+    if prof.rl and prof.engine == "vllm_colocated" and not prof.engine_sleep:
+        share = prof.gpu_fraction * float(r.gpu.memory_gib or 0.0)
+        w16 = float(est.memory.extra.get("rollout_weights", 0.0))
+        if share <= w16:
+            messages.append(Msg(CTX, QT_TRANSLATE_NOOP(
+                CTX, "vLLM's share of each GPU ({share:.1f} GiB) does not hold the model's 16-bit weights "
+                     "({w:.1f} GiB): raise training.rl.generation_gpu_fraction or use more tensor parallelism."),
+                {"share": share, "w": w16}))
     if price is None:
         messages.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No rental price for {gpu}: enter a quote."),
                             {"gpu": r.gpu.name}))
@@ -488,14 +507,10 @@ def memory_alternatives(ev: Evaluation) -> list[MemoryAlternative]:
         r.facts, **kw, tp=p.tp, pp=p.pp, cp=p.cp, ep=p.ep, dp=s.dp, zero=np.array([v[2] for v in variants]),
         recompute=np.array([v[3] for v in variants]), mbs=t.micro_batch_size,
         sp=p.sequence_parallel and p.tp > 1, grad_accum=s.grad_accum, vpp=p.vpp, offload=p.offload_optimizer)
-    n = len(variants)
-    cols = {k: np.broadcast_to(np.asarray(v, dtype=float), (n,)) / GIB for k, v in arr.items()}
+    held = tuple(ev.memory.extra)
     for i, (kind, value, z, _rc) in enumerate(variants):
         # parameter offload needs ZeRO-3: at another stage the parameters stay on the GPU
-        mem = MemoryBreakdown(
-            weights=float(cols["weights"][i]), gradients=float(cols["gradients"][i]),
-            optimizer=float(cols["optimizer"][i]), activations=float(cols["activations"][i]),
-            other=float(cols["other"][i]), capacity=ev.memory.capacity, headroom=ev.memory.headroom)
+        mem = MemoryBreakdown.from_arrays(arr, ev.memory.capacity, ev.memory.headroom, index=i, held=held)
         if not (kw.get("offload_params") and z != 3):
             out.append(MemoryAlternative(kind, value, mem))
     return out

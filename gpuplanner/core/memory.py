@@ -59,7 +59,7 @@ Sources:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace as _replace
 import math
 
 import numpy as np
@@ -69,6 +69,7 @@ from .arrayops import ops_for as _xp
 from .architecture import ModelArch
 from .params import ParamCount, base_linear_params, count_params, lora_params
 from .params import attention_linears, layer_norm_params, mlp_linears
+from .methods import SFT, MethodProfile, kv_bytes_per_token, kv_cache_tokens
 
 GIB = float(1024**3)
 DEFAULT_CUDA_CONTEXT_GIB = 0.75
@@ -409,6 +410,25 @@ def activation_bytes_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, fr
     return xp.where(recompute >= 2, stored_full_recompute, full), full
 
 
+def unsloth_lora_layer_bytes(m: ModelFacts, s, b, act_b: float = 2.0):
+    """What one Llama-style decoder layer saves under Unsloth's LoRA kernels (``unsloth/kernels``), per
+    micro-batch of ``s × b`` tokens:
+
+    * ``fast_rms_layernorm`` (Triton) saves its input and the fp32 reciprocal RMS per row: ``2h + 4`` per norm,
+      two norms;
+    * ``LoRA_QKV`` and ``LoRA_MLP`` (``unsloth/kernels/fast_lora.py``) save the normalised input once each
+      (``2h``) — not a copy per projection — and ``LoRA_MLP`` the gate and up outputs ``e`` and ``g``
+      (``2·2f``); the SwiGLU product is recomputed in its backward (``swiglu_DWf_DW_dfg_kernel``);
+    * attention: Q and K after RoPE, V, the output (also the input ``LoRA_W`` saves for ``o_proj``) and the
+      flash log-sum-exp (``4`` per head).
+    """
+    h = m.h
+    rep = 2.0 * (act_b * h + 4.0)
+    split = (act_b * h + act_b * (m.q_dim + 2 * m.kv_dim) + act_b * m.v_dim + 4.0 * m.heads
+             + act_b * h + 2.0 * act_b * m.f)
+    return (rep + split) * s * b
+
+
 def logits_bytes(m: ModelFacts, s, b, tp, framework: str):
     """Output layer: saved logits plus the loss's transient at the start of backward.
 
@@ -498,20 +518,50 @@ class MemoryBreakdown:
     other: float
     capacity: float
     headroom: float
+    #: models and buffers the training objective adds (core/methods.py), each its own part: ``reference``,
+    #: ``reward``, ``critic``, ``rollout_weights``, ``kv_cache`` — present only when the objective holds them
+    extra: dict = None
+
+    def __post_init__(self):
+        if self.extra is None:
+            self.extra = {}
+
+    #: the order parts are listed and stacked in (charts, PDF, ``memory_per_gpu_gib``)
+    BASE_PARTS = ("weights", "gradients", "optimizer", "activations", "other")
+    EXTRA_PARTS = ("reference", "reward", "critic", "rollout_weights", "kv_cache")
+
+    @property
+    def parts(self) -> dict:
+        """Every part of this plan, in :attr:`BASE_PARTS` then :attr:`EXTRA_PARTS` order (GiB)."""
+        out = {k: getattr(self, k) for k in self.BASE_PARTS}
+        out.update({k: float(self.extra[k]) for k in self.EXTRA_PARTS if k in self.extra})
+        return out
 
     @property
     def total(self) -> float:
-        return self.weights + self.gradients + self.optimizer + self.activations + self.other
+        return (self.weights + self.gradients + self.optimizer + self.activations + self.other
+                + sum(float(v) for v in self.extra.values()))
 
     @property
     def fits(self) -> bool:
         return self.total + self.headroom <= self.capacity
 
     def as_dict(self) -> dict:
-        return {
-            "weights": self.weights, "gradients": self.gradients, "optimizer": self.optimizer,
-            "activations": self.activations, "other": self.other, "total": self.total,
-        }
+        out = dict(self.parts)
+        out["total"] = self.total
+        return out
+
+    @classmethod
+    def from_arrays(cls, arr: dict, capacity: float, headroom: float, index=None,
+                    held: tuple = ()) -> "MemoryBreakdown":
+        """From :func:`memory_arrays`' output (bytes; element ``index`` of array outputs) with the parts
+        ``held`` (:meth:`methods.MethodProfile.models_held`)."""
+        def g(k):
+            v = np.atleast_1d(np.asarray(arr[k], dtype=float))
+            return float(v[0] if (index is None or v.size == 1) else v[index]) / GIB
+        return cls(weights=g("weights"), gradients=g("gradients"), optimizer=g("optimizer"),
+                   activations=g("activations"), other=g("other"), capacity=capacity, headroom=headroom,
+                   extra={k: g(k) for k in held})
 
 
 def memory_arrays(
@@ -549,11 +599,32 @@ def memory_arrays(
     vision_patches: float = 0.0,
     vision_tokens: float = 0.0,
     vision_images: float = 0.0,
+    profile: MethodProfile = SFT,
+    gpu_capacity_gib: float = 0.0,
+    loss_kernel: str = "standard",
+    layer_kernels: str = "hf",
+    checkpoint_offload: bool = False,
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
-    Returns a dict of arrays in bytes: weights, gradients, optimizer, activations, other, total.
+    Returns a dict of arrays in bytes: weights, gradients, optimizer, activations, other, total, and the
+    parts the training objective adds (:func:`objective_parts`): reference, reward, critic, rollout_weights,
+    kv_cache (zero when not held).
+
+    ``profile`` (:mod:`core.methods`): paired objectives run ``seqs_per_example`` sequences per example in one
+    forward (activations of ``mbs × 2`` sequences); a value head (reward-model training) replaces the LM head
+    (no vocabulary-sized logits). ``loss_kernel``: ``standard``; ``cce`` — the loss computed from the hidden
+    states block by block without a logits tensor (Apple Cut Cross-Entropy, Wijmans et al. 2024,
+    arXiv:2411.09009, which Unsloth uses; Liger's fused linear cross-entropy likewise): the output layer keeps
+    the head's input and its gradient only.
     """
+    mbs_examples = mbs
+    mbs = mbs * profile.seqs_per_example if profile.seqs_per_example != 1 else mbs
+    m_full = m
+    if profile.value_head:
+        # AutoModelForSequenceClassification(num_labels=1): a hidden×1 score head replaces the LM head
+        m = _replace(m, V=1, last_extra=m.last_extra - m.params.lm_head + m.h)
+    mh = _replace(m, V=m.V * profile.logit_fraction) if profile.logit_fraction != 1.0 else m
     xp = _xp(flash, tp, pp, cp, ep, dp, zero, recompute, mbs, sp, grad_accum, vpp, offload)
     tp = xp.asarray(tp, dtype=float)
     pp_i = xp.asarray(pp, dtype=xp.int64)
@@ -689,6 +760,16 @@ def memory_arrays(
     stored, full_layer = activation_bytes_per_layer(
         m, s_local, mbs, tp, sp, flash, recompute, framework, precision=precision, autocast=autocast,
         lora_targets=lora_t)
+    if layer_kernels == "unsloth" and hf_style and lora_t == "all_linear" and m.moe_frac == 0 and m.gated:
+        full_layer = unsloth_lora_layer_bytes(m, s_local, mbs, activation_dtype_bytes(precision))
+        stored = xp.where(recompute >= 2, stored, full_layer)
+    # saved activations live in pinned CPU memory; the GPU keeps roughly the layer being computed and the
+    # one being prefetched (torchtune OffloadActivations, double-buffered streams); Unsloth's offloaded
+    # gradient checkpointing (``checkpoint_offload``) moves each checkpointed layer input to CPU the same way,
+    # when layers are checkpointed (full recompute)
+    offloaded = xp.asarray(activation_offload, dtype=bool) | (
+        xp.asarray(checkpoint_offload, dtype=bool) & (xp.asarray(recompute) >= 2))
+    stored = xp.where(offloaded, stored * xp.minimum(1.0, 2.0 / layers_stage), stored)
     m_micro = xp.asarray(grad_accum, dtype=float)
     inflight = xp.where(pp > 1, xp.minimum(pp, m_micro), 1.0)
     vpp = xp.asarray(vpp, dtype=float)
@@ -707,22 +788,22 @@ def memory_arrays(
         grad_ws = 2.0 * activation_dtype_bytes(precision) * s_local * mbs * f_eff / tp
         working = working + xp.where(recompute >= 2, grad_ws, 0.0)
     if hf_style:
-        out_saved = head_saved_bytes(m, s_local, mbs, tp, precision, autocast, lora_t is not None)
+        out_saved = head_saved_bytes(mh, s_local, mbs, tp, precision, autocast, lora_t is not None)
         act_b = activation_dtype_bytes(precision)
         # at the loss the logits (act_b) and, unless already fp32, their fp32 upcast exist beside the
         # saved log-softmax output: 10sbV in 16-bit (see logits_bytes)
-        out_layer = out_saved + (act_b + (4.0 if act_b != 4.0 else 0.0)) * s_local * mbs * m.V / tp
+        out_layer = out_saved + (act_b + (4.0 if act_b != 4.0 else 0.0)) * s_local * mbs * mh.V / tp
     else:
-        out_saved = 4.0 * s_local * mbs * m.V / tp + 4.0 * s_local * mbs * m.h
-        out_layer = logits_bytes(m, s_local, mbs, tp, framework) + 4.0 * s_local * mbs * m.h
+        out_saved = 4.0 * s_local * mbs * mh.V / tp + 4.0 * s_local * mbs * m.h
+        out_layer = logits_bytes(mh, s_local, mbs, tp, framework) + 4.0 * s_local * mbs * m.h
     if chunked_loss:
         # torchtune CEWithChunkedOutputLoss: 8 chunks; the bf16 logits remain, the fp32 upcast and its
         # gradient exist for one chunk at a time (2 × 4 bytes / 8 chunks = 1 byte per logit)
-        out_layer = (2.0 + 1.0) * s_local * mbs * m.V / tp + 4.0 * s_local * mbs * m.h
-    if activation_offload:
-        # saved activations live in pinned CPU memory; the GPU keeps roughly the layer being computed
-        # and the one being prefetched (torchtune OffloadActivations, double-buffered streams)
-        stored = stored * xp.minimum(1.0, 2.0 / layers_stage)
+        out_layer = (2.0 + 1.0) * s_local * mbs * mh.V / tp + 4.0 * s_local * mbs * m.h
+    if loss_kernel == "cce":
+        # no logits tensor: the head's input (saved) and its gradient, plus the loss's per-token fp32 values
+        out_saved = head_saved_bytes(_replace(mh, V=0), s_local, mbs, tp, precision, autocast, lora_t is not None)
+        out_layer = out_saved + (2.0 * m.h + 8.0) * s_local * mbs
     last_stage = layers_stage * stored + out_layer
     acts = xp.where(pp > 1, xp.maximum(first_stage, last_stage), first_stage + out_layer) + working
     # what is held from the end of the forward pass until backward, without backward/loss transients
@@ -737,9 +818,76 @@ def memory_arrays(
     buckets = xp.where((zero >= 1) & (zero <= 2) & (framework in ("hf", "deepspeed")),
                        xp.minimum(5e8, non_expert_gpu + expert_gpu) * 2.0, 0.0)
     states = weights + gradients + opt
-    other = cuda_context_gib * GIB + fragmentation * (states + acts) + ddp + gather + buckets
-    total = states + acts + other
-    return {
+    extra = objective_parts(
+        m_full, profile, precision=precision, weights=weights, gradients=gradients, opt=opt, acts=acts,
+        model_gpu=non_expert_gpu + expert_gpu, layer_full=layer_full, zero=zero, dp_sh=dp_sh, tp=tp,
+        seqs=mbs_examples * xp.asarray(grad_accum, dtype=float), gpu_capacity_gib=gpu_capacity_gib, xp=xp)
+    extra_sum = sum(extra.values())
+    other = cuda_context_gib * GIB + fragmentation * (states + acts + extra_sum) + ddp + gather + buckets
+    total = states + acts + other + extra_sum
+    out = {
         "weights": weights, "gradients": gradients, "optimizer": opt, "activations": acts,
         "other": other, "total": total, "activations_saved": acts_saved,
     }
+    out.update(extra)
+    return out
+
+
+def objective_parts(m: ModelFacts, prof: MethodProfile, *, precision, weights, gradients, opt, acts, model_gpu,
+                    layer_full, zero, dp_sh, tp, seqs, gpu_capacity_gib, xp):
+    """Bytes per GPU of the models and buffers a training objective adds (:mod:`core.methods`).
+
+    * ``reference`` (``reference = separate``) and ``reward`` (a reward model): frozen copies in 16-bit (fp32
+      for fp32 runs), no gradients or optimizer states; split like the policy by tensor/pipeline/expert
+      parallelism and sharded over the data-parallel ranks under ZeRO-3/FSDP (TRL ``prepare_deepspeed``
+      keeps stage 3 for the reference; other stages hold a full copy). Offloaded (OpenRLHF
+      ``--ref_reward_offload``): two layers in flight on the GPU (current + prefetched), the rest in CPU memory.
+      The reward model has a value head instead of the LM head. A LoRA policy's reference with the adapters
+      disabled (``lora_base``) or precomputed log-probabilities hold nothing more.
+    * ``critic`` (PPO): a second trained model with the policy's states (weights, gradients, optimizer) and a
+      value head.
+    * Generation (RL): the rollouts' KV cache — ``seqs`` = micro-batch × accumulation sequences per GPU per
+      step (TRL ``steps_per_generation`` = accumulation), ``prompt + rollout`` tokens each, K/V heads split by
+      tensor parallelism.
+      - ``training`` engine (HF ``generate``): generation and the training step alternate, so the KV cache (and,
+        under ZeRO-3, the gathered 16-bit weights: TRL ``ds3_gather_for_generation``) reuse the activations'
+        memory: ``kv_cache`` is what the generation phase needs beyond the activations.
+      - ``vllm_colocated``: vLLM reserves ``generation_gpu_fraction`` of the GPU at start (its 16-bit weights,
+        ``rollout_weights``, and the KV pool, ``kv_cache``) beside the training state (TRL colocate mode,
+        ``vllm_gpu_memory_utilization``); with ``engine_sleep`` vLLM frees both while the model trains, so the
+        reservation reuses the activations' memory like the training engine.
+      - ``vllm_separate``: the rollouts run on other GPUs; nothing here.
+    """
+    zero_arr = xp.asarray(zero)
+    frozen_b = 4.0 if precision == "fp32" else 2.0
+    value_ratio = (m.params.total - m.params.lm_head + m.h) / max(m.params.total, 1)
+    zeros = weights * 0.0
+    out = {}
+
+    def frozen(share):
+        held = xp.where(zero_arr >= 3, model_gpu * share / dp_sh, model_gpu * share) * frozen_b
+        streamed = 2 * 2.0 * layer_full * share
+        return xp.where(prof.reference_offload, streamed, held) + zeros
+
+    if prof.reference == "separate":
+        out["reference"] = frozen(1.0)
+    if prof.reward_model:
+        out["reward"] = frozen(value_ratio)
+    if prof.critic:
+        out["critic"] = (weights + gradients + opt) * value_ratio
+    if prof.rl and prof.engine != "vllm_separate":
+        kv_tok = kv_bytes_per_token(m.arch, 2.0)
+        vllm = prof.engine == "vllm_colocated"
+        kv_need = kv_cache_tokens(prof, seqs, shared_prompts=vllm) * kv_tok / tp
+        w16 = 2.0 * m.params.total / tp
+        if vllm:
+            pool = prof.gpu_fraction * gpu_capacity_gib * GIB
+            if prof.engine_sleep:
+                out["kv_cache"] = xp.maximum(pool - acts, 0.0) + zeros
+            else:
+                out["rollout_weights"] = w16 + zeros
+                out["kv_cache"] = xp.maximum(pool - w16, 0.0) + zeros
+        else:
+            gathered = xp.where(zero_arr >= 3, w16, 0.0)
+            out["kv_cache"] = xp.maximum(kv_need + gathered - acts, 0.0) + zeros
+    return out

@@ -18,8 +18,20 @@ Method = Literal["pretrain", "full", "lora", "qlora"]
 Precision = Literal["bf16", "fp16", "fp32", "fp8"]
 Optimizer = Literal["adamw", "adamw_8bit", "sgd", "adafactor"]
 Recompute = Literal["none", "selective", "full"]
-Framework = Literal["hf", "fsdp", "deepspeed", "megatron"]
+Framework = Literal["hf", "fsdp", "deepspeed", "megatron",
+                    # fine-tuning tools (core/frameworks.py: each one's engine, defaults and sources)
+                    "llamafactory", "unsloth", "ms-swift", "megatron-swift", "trl", "axolotl"]
+#: The training objective on top of ``method`` (core/methods.py has what each one holds and runs).
+Objective = Literal["sft", "dpo", "ipo", "kto", "orpo", "simpo", "reward", "ppo", "grpo"]
+ReferenceMode = Literal["separate", "lora_base", "precomputed", "none"]
+GenerationEngine = Literal["training", "vllm_colocated", "vllm_separate"]
 LoraTargets = Literal["attention", "all_linear"]
+
+
+#: Activation recomputation each fine-tuning tool runs by default (sources in core/frameworks.py; the
+#: scenario applies it when ``training.recompute`` is not given: the user's own choice always wins).
+_TOOL_RECOMPUTE = {"llamafactory": "full", "unsloth": "full", "ms-swift": "full", "megatron-swift": "selective",
+                   "trl": "full", "axolotl": "none"}
 
 
 class _Section(BaseModel):
@@ -97,8 +109,50 @@ class ModelSection(_Section):
     vision_thumbnail: bool | None = None
 
 
+class PreferenceSection(_Section):
+    """Preference tuning and the reference model (``training.preference``; DPO/IPO/KTO, and the KL reference
+    of PPO/GRPO). ``reference``: ``separate`` a frozen copy of the model in 16-bit; ``lora_base`` the LoRA/QLoRA
+    policy's own frozen base with the adapters disabled (TRL: ``ref_model=None`` with a PEFT model);
+    ``precomputed`` reference log-probabilities computed once before training (TRL
+    ``precompute_ref_log_probs``); ``none`` no reference (ORPO, SimPO, GRPO with ``beta = 0``). null: the
+    method's default (core/methods.py)."""
+
+    beta: float = Field(0.1, ge=0, le=100, description="DPO beta / KL coefficient (TRL DPOConfig default 0.1)")
+    reference: ReferenceMode | None = Field(None, description="how the reference model is held; null: the "
+                                                              "method's default")
+    reference_offload: bool = Field(False, description="frozen reference/reward models live in CPU memory and "
+                                                       "stream through the GPU (OpenRLHF --ref_reward_offload)")
+
+
+class RlSection(_Section):
+    """On-policy RL (``training.rl``; PPO and GRPO): rollouts, the generation engine and the reward."""
+
+    group_size: int = Field(8, gt=0, le=4096, description="completions per prompt (GRPO; TRL num_generations "
+                                                           "default 8)")
+    rollout_len: int = Field(512, gt=0, le=10_000_000, description="generated tokens per completion (TRL "
+                                                                   "max_completion_length default 512)")
+    prompt_len: int | None = Field(None, gt=0, le=10_000_000, description="prompt tokens (TRL "
+                                   "prompt); null: seq_len − rollout_len")
+    generation_engine: GenerationEngine = Field(
+        "training", description="who generates the rollouts: the training model itself (HF generate), vLLM on "
+                                "the same GPUs, or vLLM on its own share of the GPUs")
+    generation_gpu_fraction: float = Field(
+        0.3, gt=0, lt=1, description="vllm_colocated: the share of each GPU's memory vLLM reserves "
+                                     "(gpu_memory_utilization; TRL colocate default 0.3); vllm_separate: the share "
+                                     "of the GPUs that generate")
+    engine_sleep: bool = Field(False, description="vllm_colocated: vLLM frees its KV cache and offloads its weights "
+                                                  "while the model trains (vLLM sleep mode; verl free_cache_engine)")
+    reward: Literal["model", "function"] | None = Field(
+        None, description="a reward model (same architecture, frozen, value head) or a rule-based function; "
+                          "null: ppo → model, grpo → function")
+
+
 class TrainingSection(_Section):
     method: Method = "full"
+    objective: Objective = Field("sft", description="next-token loss (sft: pretraining or supervised "
+                                                    "fine-tuning), preference tuning, reward model or RL")
+    preference: PreferenceSection = Field(default_factory=PreferenceSection)
+    rl: RlSection = Field(default_factory=RlSection)
     precision: Precision = "bf16"
     optimizer: Optimizer = "adamw"
     framework: Framework = "hf"
@@ -292,7 +346,7 @@ class ConstraintsSection(_Section):
                           "framework of the manual estimate); default: true when the scenario does not name "
                           "training.framework, false when it does")
     framework_candidates: list[Framework] | None = Field(
-        None, max_length=4, description="frameworks the search may choose from (default: all four)")
+        None, max_length=10, description="frameworks the search may choose from (default: the four engines)")
     rules: PlanningRules = Field(default_factory=PlanningRules, description="planning rules applied by the search")
     ownership: Ownership = Field(default_factory=Ownership, description="figures for building instead of renting")
     region: Region | None = Field(
@@ -327,6 +381,20 @@ class Scenario(_Section):
             raise ValueError(
                 f"hardware.num_gpus={h.num_gpus} must be a whole number of nodes of {h.gpus_per_node} GPUs"
             )
+        t = self.training
+        if t.objective != "sft" and t.method == "pretrain":
+            raise ValueError(f"training.objective={t.objective} needs method full, lora or qlora (not pretrain)")
+        if t.objective in ("ppo", "grpo"):
+            plen = t.rl.prompt_len if t.rl.prompt_len is not None else t.seq_len - t.rl.rollout_len
+            if plen <= 0 or plen + t.rl.rollout_len > t.seq_len:
+                raise ValueError(f"training.rl: prompt + rollout ({plen} + {t.rl.rollout_len}) must fit in "
+                                 f"seq_len={t.seq_len}")
+        if (t.preference.reference == "lora_base" and t.method not in ("lora", "qlora")
+                and t.objective != "sft"):
+            raise ValueError("training.preference.reference=lora_base needs method lora or qlora")
+        if self.training.framework in _TOOL_RECOMPUTE and "recompute" not in self.training.model_fields_set:
+            # a tool's documented default (core/frameworks.py), unless the user set recompute
+            self.training.recompute = _TOOL_RECOMPUTE[self.training.framework]
         if p.offload_params and p.zero != 3:
             raise ValueError("parallel.offload_params needs zero=3 (FSDP/ZeRO-3 CPU offload)")
         gbs = self.training.global_batch_size

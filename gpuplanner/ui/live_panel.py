@@ -110,7 +110,10 @@ class LivePanel(QWidget):
         self.time_value.setText("\n".join([
             self.tr("{0} calendar days ({1} days of compute)").format(f"{ev.calendar_days:.2f}",
                                                                       f"{ev.compute_days:.2f}"),
-            self.tr("{0} × {1} · MFU {2}").format(ev.num_gpus, ev.gpu_name, f"{ev.mfu * 100:.0f}%")]))
+            self.tr("{0} × {1} · MFU {2}").format(ev.num_gpus, ev.gpu_name, f"{ev.mfu * 100:.0f}%")]
+            # RL: the rollouts' share of the step (TimeEstimate.breakdown["generation"])
+            + ([self.tr("rollout generation: {0} of each step").format(
+                f"{ev.time.breakdown['generation'] * 100:.0f}%")] if "generation" in ev.time.breakdown else [])))
         tip = self.tr(
             "Calendar days: what you wait, with setup, checkpoints, interruptions and your hours per week. "
             "Compute days: GPU time around the clock.")

@@ -36,6 +36,8 @@ ALLOWED_WORDS = {
     "Megatron", "DeepSpeed", "FSDP", "LM", "HF", "PyTorch", "LoRA", "QLoRA", "MoE", "GQA", "KV", "MLP", "NVIDIA",
     "AMD", "GPU", "json", "gpuplan", "InfiniBand", "RoCE", "Ethernet",
     "FLOP", "kFLOP", "MFLOP", "GFLOP", "TFLOP", "PFLOP", "EFLOP", "ZFLOP", "YFLOP",
+    # fine-tuning tools (product names, shown as they are) and training objectives (algorithm names)
+    "LLaMA", "Factory", "Unsloth", "ms", "swift", "SWIFT", "TRL", "Axolotl", "DPO", "IPO", "KTO", "GRPO",
 }
 
 

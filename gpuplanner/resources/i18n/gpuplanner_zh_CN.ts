@@ -445,6 +445,26 @@
         <translation>其他</translation>
     </message>
     <message>
+        <source>reference model</source>
+        <translation>参考模型</translation>
+    </message>
+    <message>
+        <source>reward model</source>
+        <translation>奖励模型</translation>
+    </message>
+    <message>
+        <source>critic (value) model</source>
+        <translation>评论家（价值）模型</translation>
+    </message>
+    <message>
+        <source>rollout engine weights</source>
+        <translation>推理引擎权重</translation>
+    </message>
+    <message>
+        <source>KV cache</source>
+        <translation>KV 缓存</translation>
+    </message>
+    <message>
         <source>Model</source>
         <translation>模型</translation>
     </message>
@@ -1289,6 +1309,14 @@
         <translation>放不下：每张 GPU 需要 {need:.1f} GiB（含 {head:.1f} GiB 余量），而显卡只有 {cap:g} GiB。</translation>
     </message>
     <message>
+        <source>{fw} does not document the {objective} objective; estimated with its engine&apos;s conventions.</source>
+        <translation>{fw} 没有说明支持 {objective} 训练目标；按其底层引擎的约定估算。</translation>
+    </message>
+    <message>
+        <source>vLLM&apos;s share of each GPU ({share:.1f} GiB) does not hold the model&apos;s 16-bit weights ({w:.1f} GiB): raise training.rl.generation_gpu_fraction or use more tensor parallelism.</source>
+        <translation>vLLM 在每张 GPU 上的份额（{share:.1f} GiB）放不下模型的 16 位权重（{w:.1f} GiB）：请调大 training.rl.generation_gpu_fraction 或使用更多张量并行。</translation>
+    </message>
+    <message>
         <source>No rental price for {gpu}: enter a quote.</source>
         <translation>{gpu} 没有租用价格：请输入报价。</translation>
     </message>
@@ -1326,6 +1354,30 @@
     <message>
         <source>needs Megatron checkpoints (convert Hugging Face weights) and a tested image; ask the vendor for a pre-configured Megatron-LM</source>
         <translation>需要 Megatron 格式检查点（转换 Hugging Face 权重）和经过测试的镜像；请向供应商询问是否预装 Megatron-LM</translation>
+    </message>
+    <message>
+        <source>llamafactory-cli with a YAML; DeepSpeed ZeRO-0/2/3 configs are shipped</source>
+        <translation>llamafactory-cli 加一个 YAML；自带 DeepSpeed ZeRO-0/2/3 配置</translation>
+    </message>
+    <message>
+        <source>pip install unsloth; one GPU (or DDP); Hugging Face models as they are</source>
+        <translation>pip install unsloth；单卡（或 DDP）；直接使用 Hugging Face 模型</translation>
+    </message>
+    <message>
+        <source>swift sft / swift rlhf; DeepSpeed zero0–zero3 configs are shipped</source>
+        <translation>swift sft / swift rlhf；自带 DeepSpeed zero0–zero3 配置</translation>
+    </message>
+    <message>
+        <source>megatron sft / megatron rlhf (ms-swift); converts Hugging Face weights itself; needs Transformer Engine and Apex</source>
+        <translation>megatron sft / megatron rlhf（ms-swift）；自行转换 Hugging Face 权重；需要 Transformer Engine 和 Apex</translation>
+    </message>
+    <message>
+        <source>trl CLI or a script; DeepSpeed/FSDP through Accelerate configs</source>
+        <translation>trl 命令行或脚本；通过 Accelerate 配置使用 DeepSpeed/FSDP</translation>
+    </message>
+    <message>
+        <source>axolotl train config.yml; DeepSpeed configs are shipped</source>
+        <translation>axolotl train config.yml；自带 DeepSpeed 配置</translation>
     </message>
 </context>
 <context>
@@ -1991,6 +2043,10 @@
         <translation>{0} × {1} · MFU {2}</translation>
     </message>
     <message>
+        <source>rollout generation: {0} of each step</source>
+        <translation>rollout 生成：占每步 {0}</translation>
+    </message>
+    <message>
         <source>Calendar days: what you wait, with setup, checkpoints, interruptions and your hours per week. Compute days: GPU time around the clock.</source>
         <translation>日历天数：你实际要等的时间，含环境准备、检查点、中断和你每周的工作小时数。算力天数：GPU 全天候运行的时间。</translation>
     </message>
@@ -2379,6 +2435,26 @@
     <message>
         <source>capacity</source>
         <translation>容量</translation>
+    </message>
+    <message>
+        <source>Reference model</source>
+        <translation>参考模型</translation>
+    </message>
+    <message>
+        <source>Reward model</source>
+        <translation>奖励模型</translation>
+    </message>
+    <message>
+        <source>Critic</source>
+        <translation>价值模型（critic）</translation>
+    </message>
+    <message>
+        <source>vLLM weights</source>
+        <translation>vLLM 权重</translation>
+    </message>
+    <message>
+        <source>Rollout KV cache</source>
+        <translation>rollout KV 缓存</translation>
     </message>
     <message>
         <source>GiB</source>
@@ -3607,6 +3683,26 @@
         <translation>其他</translation>
     </message>
     <message>
+        <source>reference model</source>
+        <translation>参考模型</translation>
+    </message>
+    <message>
+        <source>reward model</source>
+        <translation>奖励模型</translation>
+    </message>
+    <message>
+        <source>critic</source>
+        <translation>价值模型（critic）</translation>
+    </message>
+    <message>
+        <source>vLLM weights</source>
+        <translation>vLLM 权重</translation>
+    </message>
+    <message>
+        <source>rollout KV cache</source>
+        <translation>rollout KV 缓存</translation>
+    </message>
+    <message>
         <source>total</source>
         <translation>合计</translation>
     </message>
@@ -3665,6 +3761,10 @@
     <message>
         <source>optimizer step and other</source>
         <translation>优化器步骤及其他</translation>
+    </message>
+    <message>
+        <source>rollout generation (RL)</source>
+        <translation>rollout 生成（强化学习）</translation>
     </message>
     <message>
         <source>Step time breakdown</source>
@@ -4327,6 +4427,26 @@
         <translation>超出 {b} 的预算。</translation>
     </message>
     <message>
+        <source>reference model</source>
+        <translation>参考模型</translation>
+    </message>
+    <message>
+        <source>reward model</source>
+        <translation>奖励模型</translation>
+    </message>
+    <message>
+        <source>critic</source>
+        <translation>价值模型（critic）</translation>
+    </message>
+    <message>
+        <source>vLLM weights</source>
+        <translation>vLLM 权重</translation>
+    </message>
+    <message>
+        <source>rollout KV cache</source>
+        <translation>rollout KV 缓存</translation>
+    </message>
+    <message>
         <source>weights</source>
         <translation>权重</translation>
     </message>
@@ -4757,6 +4877,10 @@
     <message>
         <source>pipeline bubble</source>
         <translation>流水线气泡</translation>
+    </message>
+    <message>
+        <source>rollout generation (RL)</source>
+        <translation>rollout 生成（强化学习）</translation>
     </message>
     <message>
         <source>Step time</source>
@@ -5445,6 +5569,10 @@
         <translation>方法、精度与批次</translation>
     </message>
     <message>
+        <source>Objective: preference tuning and RL</source>
+        <translation>训练目标：偏好对齐与强化学习</translation>
+    </message>
+    <message>
         <source>Parallel layout</source>
         <translation>并行布局</translation>
     </message>
@@ -5553,6 +5681,94 @@
         <translation>哪些线性层加适配器</translation>
     </message>
     <message>
+        <source>Objective</source>
+        <translation>训练目标</translation>
+    </message>
+    <message>
+        <source>What the step optimises. DPO/IPO/KTO keep a frozen reference model; ORPO/SimPO need none; paired methods run chosen and rejected sequences together (twice the activations); PPO holds reference, reward and critic models; PPO/GRPO generate rollouts before each step</source>
+        <translation>每步优化的目标。DPO/IPO/KTO 需要一个冻结的参考模型；ORPO/SimPO 不需要；成对的方法把 chosen 和 rejected 序列一起前向（激活值翻倍）；PPO 还要放参考模型、奖励模型和价值模型；PPO/GRPO 每步先生成 rollout</translation>
+    </message>
+    <message>
+        <source>Beta / KL coefficient</source>
+        <translation>Beta / KL 系数</translation>
+    </message>
+    <message>
+        <source>DPO beta or the RL KL coefficient; GRPO with beta 0 loads no reference model (TRL default)</source>
+        <translation>DPO 的 beta 或强化学习的 KL 系数；GRPO 的 beta 为 0 时不加载参考模型（TRL 默认）</translation>
+    </message>
+    <message>
+        <source>Reference model</source>
+        <translation>参考模型</translation>
+    </message>
+    <message>
+        <source>A separate frozen 16-bit copy (sharded by ZeRO-3/FSDP), the LoRA policy&apos;s own base with adapters off, log-probabilities precomputed before training, or none</source>
+        <translation>单独一份冻结的 16 位副本（随 ZeRO-3/FSDP 切分）、LoRA 策略模型关闭适配器后的基座、训练前预先算好的对数概率，或不用参考模型</translation>
+    </message>
+    <message>
+        <source>Offload frozen models</source>
+        <translation>卸载冻结模型</translation>
+    </message>
+    <message>
+        <source>Reference and reward models in CPU memory, streamed layer by layer (OpenRLHF --ref_reward_offload)</source>
+        <translation>参考模型和奖励模型放在 CPU 内存，逐层搬到 GPU（OpenRLHF --ref_reward_offload）</translation>
+    </message>
+    <message>
+        <source>Group size</source>
+        <translation>组大小</translation>
+    </message>
+    <message>
+        <source>GRPO: completions sampled per prompt</source>
+        <translation>GRPO：每个 prompt 采样的回答数</translation>
+    </message>
+    <message>
+        <source>Rollout length</source>
+        <translation>rollout 长度</translation>
+    </message>
+    <message>
+        <source>Tokens generated per completion: the KV cache and the decode time grow with it</source>
+        <translation>每个回答生成的 token 数：KV 缓存和解码时间随之增长</translation>
+    </message>
+    <message>
+        <source>Prompt length</source>
+        <translation>prompt 长度</translation>
+    </message>
+    <message>
+        <source>Prompt tokens per rollout; empty: sequence length − rollout length</source>
+        <translation>每个 rollout 的 prompt token 数；留空：序列长度 − rollout 长度</translation>
+    </message>
+    <message>
+        <source>Generation engine</source>
+        <translation>生成引擎</translation>
+    </message>
+    <message>
+        <source>Who generates rollouts: the training model (HF generate, slow), vLLM on the same GPUs (it reserves a share of memory) or vLLM on its own share of the GPUs</source>
+        <translation>由谁生成 rollout：训练模型本身（HF generate，较慢）、同一批 GPU 上的 vLLM（它会预留一部分显存），或单独一部分 GPU 上的 vLLM</translation>
+    </message>
+    <message>
+        <source>Generation share</source>
+        <translation>生成占比</translation>
+    </message>
+    <message>
+        <source>vLLM on the same GPUs: the share of each GPU&apos;s memory it reserves; on its own GPUs: the share of the GPUs that generate</source>
+        <translation>vLLM 与训练同卡：它在每张 GPU 上预留的显存比例；vLLM 独立用卡：负责生成的 GPU 比例</translation>
+    </message>
+    <message>
+        <source>vLLM sleep mode</source>
+        <translation>vLLM 休眠模式</translation>
+    </message>
+    <message>
+        <source>vLLM frees its memory while the model trains (verl, TRL vllm_enable_sleep_mode)</source>
+        <translation>模型训练时 vLLM 释放其显存（verl、TRL vllm_enable_sleep_mode）</translation>
+    </message>
+    <message>
+        <source>Reward</source>
+        <translation>奖励</translation>
+    </message>
+    <message>
+        <source>A frozen reward model (the policy&apos;s architecture with a value head) or a reward function</source>
+        <translation>冻结的奖励模型（与策略模型同结构，带价值头）或奖励函数</translation>
+    </message>
+    <message>
         <source>Layout</source>
         <translation>并行布局</translation>
     </message>
@@ -5653,6 +5869,70 @@
         <translation>HF Trainer / PyTorch</translation>
     </message>
     <message>
+        <source>next-token loss (pretraining / SFT)</source>
+        <translation>下一个 token 损失（预训练 / SFT）</translation>
+    </message>
+    <message>
+        <source>ORPO (no reference)</source>
+        <translation>ORPO（无参考模型）</translation>
+    </message>
+    <message>
+        <source>SimPO (no reference)</source>
+        <translation>SimPO（无参考模型）</translation>
+    </message>
+    <message>
+        <source>reward model</source>
+        <translation>奖励模型</translation>
+    </message>
+    <message>
+        <source>PPO (RLHF)</source>
+        <translation>PPO（RLHF）</translation>
+    </message>
+    <message>
+        <source>method default</source>
+        <translation>方法默认</translation>
+    </message>
+    <message>
+        <source>separate frozen copy</source>
+        <translation>单独的冻结副本</translation>
+    </message>
+    <message>
+        <source>LoRA base (adapters off)</source>
+        <translation>LoRA 基座（关闭适配器）</translation>
+    </message>
+    <message>
+        <source>precomputed log-probs</source>
+        <translation>预先计算的对数概率</translation>
+    </message>
+    <message>
+        <source>training model (HF generate)</source>
+        <translation>训练模型（HF generate）</translation>
+    </message>
+    <message>
+        <source>vLLM on the same GPUs</source>
+        <translation>同卡 vLLM</translation>
+    </message>
+    <message>
+        <source>vLLM on separate GPUs</source>
+        <translation>独立 GPU 上的 vLLM</translation>
+    </message>
+    <message>
+        <source>reward function</source>
+        <translation>奖励函数</translation>
+    </message>
+    <message>
+        <source>frozen models in CPU memory</source>
+        <translation>冻结模型放在 CPU 内存</translation>
+    </message>
+    <message>
+        <source>free vLLM memory while training</source>
+        <translation>训练时释放 vLLM 显存</translation>
+    </message>
+    <message>
+        <source>completions</source>
+        <translation>个回答</translation>
+    </message>
+    <message>
         <source>global batch</source>
         <translation>全局批次</translation>
     </message>
@@ -5731,6 +6011,46 @@
     <message>
         <source>Per optimizer step: {0} sequences = {1} tokens (micro-batch {2} × data-parallel {3} × accumulation {4}).</source>
         <translation>每个优化器步骤：{0} 条序列 = {1} token（微批次 {2} × 数据并行 {3} × 累积 {4}）。</translation>
+    </message>
+    <message>
+        <source>frozen reference</source>
+        <translation>冻结的参考模型</translation>
+    </message>
+    <message>
+        <source>frozen reward model</source>
+        <translation>冻结的奖励模型</translation>
+    </message>
+    <message>
+        <source>trained critic</source>
+        <translation>训练中的价值模型</translation>
+    </message>
+    <message>
+        <source>vLLM weights</source>
+        <translation>vLLM 权重</translation>
+    </message>
+    <message>
+        <source>rollout KV cache</source>
+        <translation>rollout KV 缓存</translation>
+    </message>
+    <message>
+        <source>One model, trained on the next-token loss.</source>
+        <translation>只有一个模型，按下一个 token 损失训练。</translation>
+    </message>
+    <message>
+        <source>Held besides the trained model: {0}.</source>
+        <translation>除训练的模型外还要放：{0}。</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Each example is a chosen and a rejected sequence run together: the micro-batch holds twice the sequences.</source>
+        <translation>每个样本是一条 chosen 和一条 rejected 序列一起前向：微批次里的序列数翻倍。</translation>
+    </message>
+    <message>
+        <source>Each step first generates {0} prompt + {1} completion tokens per rollout.</source>
+        <translation>每步先为每个 rollout 生成：{0} 个 prompt token + {1} 个回答 token。</translation>
     </message>
     <message>
         <source>Automatic layout: the selected plan (#{0}) uses {1} × {2} · TP {3} · PP {4} · CP {5} · EP {6} · DP {7} · ZeRO-{8} · recompute {9} · micro-batch {10} × accumulation {11}. The fields keep your own choices; the live charts show this plan.</source>
