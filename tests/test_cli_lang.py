@@ -18,7 +18,8 @@ ALLOWED = {
     "GiB", "GB", "MB", "TB", "Gb", "TFLOPS", "FLOP", "FLOPs", "EFLOP", "ZFLOP", "PFLOP", "MFU", "HFU", "GPU",
     "token", "tokens", "NVLink", "PCIe", "SXM", "ZeRO", "FSDP", "Megatron", "DeepSpeed", "LoRA", "QLoRA", "MoE",
     "NVIDIA", "AMD", "CNY", "USD", "SXM5", "SXM4", "PCIe5", "HBM3", "Hopper", "Ampere", "Blackwell", "Ada",
-    "InfiniBand", "RoCE", "Ethernet", "megatron", "fsdp", "deepspeed", "hf", "PUE",
+    "InfiniBand", "RoCE", "Ethernet", "megatron", "fsdp", "deepspeed", "hf", "PUE", "DPO", "IPO", "KTO", "ORPO", "SIMPO", "GRPO", "PPO", "REWARD", "trl", "llamafactory",
+    "unsloth", "axolotl", "swift",
 }
 
 

@@ -71,9 +71,10 @@ def text_lines(ev, data: dict) -> list[str]:
             n=ev.num_gpus, gpu=ev.gpu_name, mem=format_sig(ev.gpu_memory_gib), nodes=ev.nodes),
         _label(translate(CTX, "Layout")) + "{framework}: tp={tp} pp={pp} cp={cp} ep={ep} vpp={vpp} dp={dp} zero={zero} "
         "mbs={micro_batch_size} grad_accum={grad_accum} recompute={recompute}".format(**lay),
-        *([f"Objective    {ev.scenario.training.objective}: models held "
-           f"{', '.join(data['objective']['models_held']) or '-'}"] if ev.scenario.training.objective != "sft"
-          else []),
+        *([_label(translate(CTX, "Objective")) + translate(CTX, "{objective}: models held: {models}").format(
+            objective=ev.scenario.training.objective.upper(),
+            models=", ".join(part_names.get(m, m) for m in data["objective"]["models_held"]) or "-")]
+          if ev.scenario.training.objective != "sft" else []),
         "",
         translate(CTX, "Memory per GPU (GiB)"),
     ]

@@ -497,6 +497,14 @@
         <translation>并行布局</translation>
     </message>
     <message>
+        <source>Objective</source>
+        <translation>训练目标</translation>
+    </message>
+    <message>
+        <source>{objective}: models held: {models}</source>
+        <translation>{objective}：占用的模型：{models}</translation>
+    </message>
+    <message>
         <source>Memory per GPU (GiB)</source>
         <translation>单卡显存（GiB）</translation>
     </message>
@@ -598,7 +606,7 @@
     </message>
     <message>
         <source>generation</source>
-        <translation>生成（rollout）</translation>
+        <translation>生成（采样）</translation>
     </message>
     <message>
         <source>time share</source>
