@@ -728,6 +728,126 @@
         <source>lowest cost per effective PFLOP</source>
         <translation>每有效 PFLOP 费用最低</translation>
     </message>
+    <message>
+        <source>no price</source>
+        <translation>无价格</translation>
+    </message>
+    <message>
+        <source>per core-hour</source>
+        <translation>按核时</translation>
+    </message>
+    <message>
+        <source>CPU nodes per month</source>
+        <translation>CPU 节点按月</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>phase</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>weeks</source>
+        <translation>周</translation>
+    </message>
+    <message>
+        <source>h/week</source>
+        <translation>小时/周</translation>
+    </message>
+    <message>
+        <source>resources</source>
+        <translation>资源</translation>
+    </message>
+    <message>
+        <source>rental</source>
+        <translation>租用方式</translation>
+    </message>
+    <message>
+        <source>cost</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <source>{nodes} node(s), {n} cores</source>
+        <translation>{nodes} 个节点，{n} 核</translation>
+    </message>
+    <message>
+        <source>serving: tp={tp}, {b} users per replica, {r} replica(s), {tps} tokens/s per GPU ({bound}), {per_m} per million tokens</source>
+        <translation>推理服务：tp={tp}，每副本 {b} 个用户，{r} 个副本，每卡 {tps} tokens/s（{bound}），每百万 token {per_m}</translation>
+    </message>
+    <message>
+        <source>memory bound</source>
+        <translation>受显存带宽限制</translation>
+    </message>
+    <message>
+        <source>compute bound</source>
+        <translation>受算力限制</translation>
+    </message>
+    <message>
+        <source>CPU: {gb} GB at {rate} MB/s per core = {h} core-hours</source>
+        <translation>CPU：{gb} GB，每核 {rate} MB/s = {h} 核时</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>合计</translation>
+    </message>
+    <message>
+        <source>{cost} over {w} weeks</source>
+        <translation>{cost}，共 {w} 周</translation>
+    </message>
+    <message>
+        <source>By rental</source>
+        <translation>按租用方式</translation>
+    </message>
+    <message>
+        <source>Overlap</source>
+        <translation>阶段重叠</translation>
+    </message>
+    <message>
+        <source>Rent/build</source>
+        <translation>租用/自建</translation>
+    </message>
+    <message>
+        <source>2× parameters</source>
+        <translation>参数量 ×2</translation>
+    </message>
+    <message>
+        <source>10× data</source>
+        <translation>数据量 ×10</translation>
+    </message>
+    <message>
+        <source>next GPU count</source>
+        <translation>扩到下一档卡数</translation>
+    </message>
+    <message>
+        <source>What if ({phase})</source>
+        <translation>如果规模增长（{phase}）</translation>
+    </message>
+    <message>
+        <source>change</source>
+        <translation>变化</translation>
+    </message>
+    <message>
+        <source>days</source>
+        <translation>天数</translation>
+    </message>
+    <message>
+        <source>in place</source>
+        <translation>原地升级</translation>
+    </message>
+    <message>
+        <source>layout changes</source>
+        <translation>布局变化</translation>
+    </message>
 </context>
 <context>
     <name>Calibration</name>
@@ -6427,6 +6547,26 @@
     <message>
         <source>unknown</source>
         <translation>未知</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>memory GiB</source>
+        <translation>显存 GiB</translation>
+    </message>
+    <message>
+        <source>BF16 TFLOPS (dense)</source>
+        <translation>BF16 TFLOPS（稠密）</translation>
+    </message>
+    <message>
+        <source>memory bandwidth TB/s</source>
+        <translation>显存带宽 TB/s</translation>
+    </message>
+    <message>
+        <source>link (both directions)</source>
+        <translation>互联（双向）</translation>
     </message>
 </context>
 </TS>
