@@ -43,4 +43,6 @@ def _isolated_user_dirs(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("XDG_STATE_HOME", str(base / "state"))
     monkeypatch.setenv("GPUPLANNER_CONFIG_DIR", str(base / "gpuplanner-config"))
     monkeypatch.setenv("GPUPLANNER_DATA_DIR", str(base / "gpuplanner-data"))
+    for key in ("HF_HOME", "HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE"):  # the Hugging Face cache: under XDG_CACHE_HOME
+        monkeypatch.delenv(key, raising=False)
     yield

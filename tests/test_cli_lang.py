@@ -18,7 +18,8 @@ ALLOWED = {
     "GiB", "GB", "MB", "TB", "Gb", "TFLOPS", "FLOP", "FLOPs", "EFLOP", "ZFLOP", "PFLOP", "MFU", "HFU", "GPU",
     "token", "tokens", "NVLink", "PCIe", "SXM", "ZeRO", "FSDP", "Megatron", "DeepSpeed", "LoRA", "QLoRA", "MoE",
     "NVIDIA", "AMD", "CNY", "USD", "SXM5", "SXM4", "PCIe5", "HBM3", "Hopper", "Ampere", "Blackwell", "Ada",
-    "InfiniBand", "RoCE", "Ethernet", "megatron", "fsdp", "deepspeed", "hf", "PUE",
+    "InfiniBand", "RoCE", "Ethernet", "megatron", "fsdp", "deepspeed", "hf", "PUE", "CPU", "GPUs", "DPO", "IPO", "KTO", "ORPO", "SIMPO", "GRPO", "PPO", "REWARD", "trl", "llamafactory",
+    "unsloth", "axolotl", "swift",
     # framework product names (Hugging Face Trainer / Accelerate, PyTorch FSDP2 (torchtitan), Megatron-Core)
     "Hugging", "Face", "Trainer", "Accelerate", "PyTorch", "FSDP2", "torchtitan", "Core", "Megatron-Core",
 }
@@ -89,3 +90,22 @@ def test_plan_in_chinese_reads_as_chinese(capsys):
                                                        "PyTorch FSDP2 (torchtitan)", "DeepSpeed"}
     left = _english_words("\n".join(sentences), names)
     assert not left, (left, out)
+
+
+def test_project_and_gpus_in_chinese(capsys):
+    from gpuplanner.core.catalog_hw import load_gpus
+
+    path = ROOT / "examples" / "shenzhen-7b-domain-project.gpuplan"
+    assert run_cli(["project", str(path), "--lang", "zh_CN"]) == 0
+    out = capsys.readouterr().out
+    assert not SCI.search(out) and "合计" in out and "¥" in out
+    import json
+
+    phases = [p["name"] for p in json.loads(path.read_text(encoding="utf-8"))["project"]["phases"]]
+    names = set(phases) | {g.name for g in load_gpus().values()} | {"Alibaba Cloud ECI (elastic container instance)"}
+    # the what-if layout changes are scenario fields (num_gpus 4→8, dp, grad_accum) a user types back
+    body = "\n".join(ln for ln in out.splitlines() if "→" not in ln)
+    assert not _english_words(body, names), out
+    assert run_cli(["gpus", "--lang", "zh_CN"]) == 0
+    out = capsys.readouterr().out
+    assert "显存" in out and not SCI.search(out)

@@ -90,7 +90,7 @@ def test_training_phase_is_the_evaluation_of_its_scenario(capsys):
 def test_text_output_and_bad_input(capsys, tmp_path):
     assert run_cli(["project", str(EXAMPLE)]) == 0
     text = capsys.readouterr().out
-    assert "Total" in text and "What if (full fine-tuning)" in text and "upgrade_gpus" in text
+    assert "Total" in text and "What if (full fine-tuning)" in text and "next GPU count" in text
     bad = tmp_path / "bad.gpuplan"
     bad.write_text(json.dumps({"schema_version": 4, "project": {"phases": [{"name": "x", "kind": "inference"}]}}))
     assert run_cli(["project", str(bad)]) == 2

@@ -75,7 +75,7 @@ def test_framework_table_is_what_the_search_enumerates():
     assert F.overlap_defaults("megatron", 1, 2, 4, True) == {"overlap_grad_reduce": True, "overlap_param_gather": True,
                                                             "tp_comm_overlap": True, "overlap_p2p_comm": True}
     assert F.overlap_defaults("deepspeed", 2, 1, 1, False)["overlap_grad_reduce"] is False
-    assert set(F.to_json()) == set(F.ORDER)
+    assert set(F.to_json()) == set(F.ORDER + F.TOOLS)  # the engines, then the fine-tuning tools
 
 
 # --------------------------------------------------------------------------------------------- searching

@@ -37,7 +37,8 @@ def test_every_entry_states_unit_mode_region_source_and_date():
         if r["unit"].startswith("node_"):
             assert r["machine_gpus"], i
         assert "AMBIGUOUS" not in (r["notes"] or "").upper(), i
-        assert r["region"] == ("mainland_china" if r["currency"] == "CNY" else "worldwide"), i
+        if r["currency"] == "CNY":  # a yuan price is a mainland one; a mainland figure may be stated in USD (H800)
+            assert r["region"] == "mainland_china", i
 
 
 @pytest.mark.parametrize("bad, why", [
@@ -78,7 +79,7 @@ def test_the_mainland_h100_default_is_a_monthly_node_lease():
 
 def test_mainland_quotes_for_the_cards_rented_there():
     mainland = {p.gpu for p in hw.load_prices() if p.region == "mainland_china"}
-    assert {"a800-sxm-80gb", "h20-96gb", "rtx-4090-24gb", "rtx-4090d-24gb", "h100-sxm-80gb"} <= mainland
+    assert {"a800-sxm-80gb", "h20-96gb", "rtx-4090-24gb", "rtx-4090d-24gb", "h100-sxm-80gb", "h800-sxm-80gb"} <= mainland
     t = PriceTable("CNY")
     assert t.get("a800-sxm-80gb").card_hour == 5.15 and t.get("h20-96gb").card_hour == 7.5
     # the 4090's 1.24 CNY/card-hour is a 30-day package: billed as a month per card, never per hour
@@ -87,8 +88,12 @@ def test_mainland_quotes_for_the_cards_rented_there():
     # the yearly lease is kept for reference but bills nothing
     yearly = [p for p in hw.load_prices() if p.gpu == "rtx-4090-24gb" and p.mode == "yearly"]
     assert yearly and all(p.card_month is None and p.card_hour is None for p in yearly)
-    # no public H800 rental price was found: it has no default, and the search lists it
-    assert t.get("h800-sxm-80gb") is None
+    # the one public H800 figure: DeepSeek-V3's stated $2 per GPU-hour (dated, sourced, marked not a quote)
+    h800 = [p for p in hw.load_prices() if p.gpu == "h800-sxm-80gb"]
+    assert len(h800) == 1 and h800[0].currency == "USD" and "2412.19437" in h800[0].source and h800[0].source_date
+    assert t.get("h800-sxm-80gb").card_hour == pytest.approx(2.0 * t.rate)
+    # L20 has no public price: no default, listed by the search as "no price — enter a quote"
+    assert t.get("l20-48gb") is None
 
 
 def test_region_setting_picks_the_quotes():

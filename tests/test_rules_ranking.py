@@ -166,7 +166,7 @@ def test_plan_json_carries_framework_grade_rules_and_skipped(tmp_path, capsys):
     f = tmp_path / "s.json"
     f.write_text(json.dumps({"model": {"preset": "llama-2-7b"}, "training": {"method": "full"},
                              "data": {"tokens": "1B"},
-                             "constraints": {"max_gpus": 8, "gpu_candidates": ["a800-sxm-80gb", "h800-sxm-80gb"]}}))
+                             "constraints": {"max_gpus": 8, "gpu_candidates": ["a800-sxm-80gb", "l20-48gb"]}}))
     assert run_cli(["plan", str(f), "--json", "--top", "3"]) == 0
     out = json.loads(capsys.readouterr().out)
     for p in out["plans"]:
@@ -175,13 +175,13 @@ def test_plan_json_carries_framework_grade_rules_and_skipped(tmp_path, capsys):
         ids = [r["id"] for r in p["rules"]]
         assert ids == list(R.RULE_IDS)
         assert all(r["status"] in ("passed", "failed", "allowed", "not_applicable") and r["message"] for r in p["rules"])
-    assert {"gpu": "h800-sxm-80gb", "gpu_name": "NVIDIA H800 SXM5 80GB (China)",
+    assert {"gpu": "l20-48gb", "gpu_name": "NVIDIA L20 48GB (China)",
             "reason": "no price — enter a quote"} in out["skipped"]
-    assert out["skipped_gpus"]["h800-sxm-80gb"] == "no price — enter a quote"
+    assert out["skipped_gpus"]["l20-48gb"] == "no price — enter a quote"
     # and in the text output
     assert run_cli(["plan", str(f), "--top", "1"]) == 0
     text = capsys.readouterr().out
-    assert "skipped: h800-sxm-80gb" in text and "no price — enter a quote" in text
+    assert "skipped: l20-48gb" in text and "no price — enter a quote" in text
     assert "framework" in text and "MFU" in text
 
 
@@ -194,5 +194,5 @@ def test_every_catalog_gpu_left_out_of_the_default_list_is_listed():
     considered = {p.gpu for p in r.plans} | set(r.skipped_gpus)
     ranked = {ctx.gpu.id for ctx in S.iter_contexts(s)}
     assert set(load_gpus()) <= considered | ranked
-    assert r.skipped_gpus["h800-sxm-80gb"].render() == "no price — enter a quote"
+    assert r.skipped_gpus["l20-48gb"].render() == "no price — enter a quote"
     assert r.skipped_gpus["mlu590"].render() == "memory size unknown"

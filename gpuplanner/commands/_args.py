@@ -58,3 +58,18 @@ def rent_vs_build_lines(rb, indent: str = "   ") -> list[str]:
         lines.append(indent + translate(CTX, "not counted (enter your figures): {items}").format(
             items=", ".join(fields.get(k, k) for k in rb.missing)))
     return lines
+
+
+def read_input(path: str, limit: int, what: str, error: type[Exception]) -> bytes:
+    """Pasted tool output from a file or ``-`` (stdin), at most ``limit`` bytes (the safe reader's bound for
+    files; stdin is cut at ``limit + 1`` and refused with ``error`` when longer)."""
+    import sys
+
+    from ..io.safe_read import read_limited
+
+    if path == "-":
+        data = sys.stdin.buffer.read(limit + 1)
+        if len(data) > limit:
+            raise error(f"stdin: too large for {what} (over {limit:,} bytes)")
+        return data
+    return read_limited(path, limit, what)

@@ -49,7 +49,14 @@ def install(lang: str | None, gui: bool = False) -> str:
 
     from ..i18n import LanguageManager
 
-    app = QCoreApplication.instance() or QCoreApplication([])
+    app = QCoreApplication.instance()
+    if app is None:
+        # a QApplication, not a bare QCoreApplication: a later report in the same process (tests, scripts)
+        # needs fonts and images; offscreen, as a command draws nothing on screen (no display needed)
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        from PySide6.QtWidgets import QApplication
+
+        app = QApplication([])
     _state["app"] = app
     manager = LanguageManager(app)
     if not manager.install(lang):

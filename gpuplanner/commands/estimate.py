@@ -55,19 +55,27 @@ def text_lines(ev, data: dict) -> list[str]:
     part_names = {
         "weights": translate(CTX, "weights"), "gradients": translate(CTX, "gradients"),
         "optimizer": translate(CTX, "optimizer"), "activations": translate(CTX, "activations"),
-        "other": translate(CTX, "other"),
+        "other": translate(CTX, "other"), "reference": translate(CTX, "reference model"),
+        "reward": translate(CTX, "reward model"), "critic": translate(CTX, "critic (value) model"),
+        "rollout_weights": translate(CTX, "rollout engine weights"), "kv_cache": translate(CTX, "KV cache"),
     }
     lines = [
         _label(translate(CTX, "Model")) + str(data["model"]),
         _label(translate(CTX, "Parameters")) + translate(CTX, "total {total} ({exact})   active {active}   "
                                                           "trainable {trainable}").format(
             total=format_count(p["total"]), exact=format_number(p["total"]), active=format_count(p["active"]),
-            trainable=format_count(p["trainable"])),
+            trainable=format_count(p["trainable"]))
+        + (translate(CTX, "   (vision encoder {v} + projector {pr})").format(
+            v=format_count(p["vision"]), pr=format_count(p["projector"])) if p.get("vision") else ""),
         _label(translate(CTX, "Tier")) + f"{data['tier']}: {translate('Tier', TIER_GUIDANCE[data['tier']])}",
         _label(translate(CTX, "Hardware")) + translate(CTX, "{n} × {gpu} ({mem} GiB each, {nodes} node(s))").format(
             n=ev.num_gpus, gpu=gpu_display_name(ev.gpu_name), mem=format_sig(ev.gpu_memory_gib), nodes=ev.nodes),
         _label(translate(CTX, "Layout")) + "{framework}: tp={tp} pp={pp} cp={cp} ep={ep} vpp={vpp} dp={dp} zero={zero} "
         "mbs={micro_batch_size} grad_accum={grad_accum} recompute={recompute}".format(**lay),
+        *([_label(translate(CTX, "Objective")) + translate(CTX, "{objective}: models held: {models}").format(
+            objective=ev.scenario.training.objective.upper(),
+            models=", ".join(part_names.get(m, m) for m in data["objective"]["models_held"]) or "-")]
+          if ev.scenario.training.objective != "sft" else []),
         "",
         translate(CTX, "Memory per GPU (GiB)"),
     ]
@@ -79,6 +87,14 @@ def text_lines(ev, data: dict) -> list[str]:
     lines.append("  " + _label(translate(CTX, "total"), 12) + f"{format_number(mem['total'], 2):>8}   " + translate(
         CTX, "of {cap} GiB (headroom {head} GiB): {fit}").format(
             cap=format_sig(ev.gpu_memory_gib), head=format_number(ev.memory.headroom, 1), fit=fit))
+    hr = data.get("host_ram_per_node_gib")
+    if hr:
+        have = "" if hr["available"] is None else translate(CTX, " of {n} GiB").format(n=format_number(hr["available"]))
+        lines.append("  " + _label(translate(CTX, "host RAM"), 12) + f"{format_number(hr['total'], 1):>8}   " + translate(
+            CTX, "per node for CPU offload{have} (optimizer {opt}, parameters {par}, × {buf} buffers; "
+            "activations {act})").format(have=have, opt=format_number(hr["optimizer"], 1),
+                                          par=format_number(hr["params"], 1), buf=format_sig(hr["buffer_factor"]),
+                                          act=format_number(hr["activations"], 1)))
     lines += [
         "",
         translate(CTX, "Time"),

@@ -26,7 +26,9 @@ def register(subparsers) -> None:
 
 def _fmt(value, unit: str = "") -> str:
     if value is None:
-        return UNKNOWN
+        from ._lang import translate
+
+        return translate(_CTX, UNKNOWN)
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     return f"{value}{unit}"
@@ -34,13 +36,16 @@ def _fmt(value, unit: str = "") -> str:
 
 def _link(g: GPU) -> str:
     if g.intra_node_link is None:
-        return UNKNOWN
-    bw = UNKNOWN if g.intra_node_bw_gbs is None else f"{_fmt(g.intra_node_bw_gbs)} GB/s"
+        return _fmt(None)
+    bw = _fmt(None) if g.intra_node_bw_gbs is None else f"{_fmt(g.intra_node_bw_gbs)} GB/s"
     return f"{g.intra_node_link} {bw}"
 
 
 def table_rows(gpus: list[GPU]) -> list[list[str]]:
-    header = ["id", "name", "mem GiB", "BF16 TFLOPS (dense)", "mem BW TB/s", "link (bidir)", "TDP W"]
+    from ._lang import translate
+
+    header = ["id", translate(_CTX, "name"), translate(_CTX, "memory GiB"), translate(_CTX, "BF16 TFLOPS (dense)"),
+              translate(_CTX, "memory bandwidth TB/s"), translate(_CTX, "link (both directions)"), "TDP W"]
     rows = [header]
     for g in gpus:
         rows.append([g.id, g.name, _fmt(g.memory_gib), _fmt(g.bf16_tflops), _fmt(g.mem_bw_tbs), _link(g), _fmt(g.tdp_w)])

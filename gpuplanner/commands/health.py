@@ -10,11 +10,10 @@ when a finding is "bad", 2 unreadable input (one line naming the line).
 from __future__ import annotations
 
 import json
-import sys
 
-from ..io.safe_read import read_limited
 from ..verify.health import MAX_CHARS, HealthError, check_health
 from . import _lang
+from ._args import read_input
 
 _MARK = {"ok": "[ok]  ", "info": "[info]", "warn": "[warn]", "bad": "[BAD] "}
 
@@ -34,12 +33,7 @@ def register(subparsers) -> None:
 
 
 def _read(path: str, what: str) -> bytes:
-    if path == "-":
-        data = sys.stdin.buffer.read(MAX_CHARS + 1)
-        if len(data) > MAX_CHARS:
-            raise HealthError(f"stdin: too large for {what} (over {MAX_CHARS:,} bytes)")
-        return data
-    return read_limited(path, MAX_CHARS, what)
+    return read_input(path, MAX_CHARS, what, HealthError)
 
 
 def run(args) -> int:

@@ -11,12 +11,10 @@ finding is "bad", 2 unreadable input (one line naming the line of the file).
 from __future__ import annotations
 
 import json
-import sys
 
-from ..io.safe_read import read_limited
 from ..verify.network import MAX_CHARS, NetworkError, diagnose_network, format_ports, parse_ports, plan_network, \
     planned_network
-from ._args import positive_int
+from ._args import positive_int, read_input
 from . import _lang
 
 _MARK = {"ok": "[ok]  ", "info": "[info]", "warn": "[warn]", "bad": "[BAD] "}
@@ -41,12 +39,7 @@ def register(subparsers) -> None:
 
 
 def _read(path: str, what: str) -> bytes:
-    if path == "-":
-        data = sys.stdin.buffer.read(MAX_CHARS + 1)
-        if len(data) > MAX_CHARS:
-            raise NetworkError(f"stdin: too large for {what} (over {MAX_CHARS:,} bytes)")
-        return data
-    return read_limited(path, MAX_CHARS, what)
+    return read_input(path, MAX_CHARS, what, NetworkError)
 
 
 def run(args) -> int:

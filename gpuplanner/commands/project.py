@@ -14,9 +14,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..core.cost import MODE_LABELS
 from ..core.project import KIND_LABELS, evaluate_project, single_phase_project
+from ..formatting import format_money, format_number
+from ._lang import msg, name, translate
 from ..io.model_files import ModelFiles
 from ..io.scenario_files import load_scenario
+
+CTX = "CLI"
 
 
 def register(sub) -> None:
@@ -44,7 +49,7 @@ def load_project(path: str | Path):
 
 
 def _money(v, cur: str) -> str:
-    return "no price" if v is None else f"{v:,.0f} {cur}"
+    return translate(CTX, "no price") if v is None else format_money(v, cur, decimals=0)
 
 
 def run(args) -> int:
@@ -54,45 +59,95 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
         return 0
+    print("\n".join(text_lines(res)))
+    return 0
+
+
+def _mode(key: str | None) -> str:
+    if not key:
+        return "-"
+    if key in MODE_LABELS:
+        return name("Cost", MODE_LABELS[key])
+    return {"core_hour": translate(CTX, "per core-hour"), "node_month": translate(CTX, "CPU nodes per month")}.get(key, key)
+
+
+def text_lines(res) -> list[str]:
+    """The project as text in the CLI's language (every figure read from the core's ProjectResult)."""
     cur = res.currency
-    lines = [f"{'phase':<22}{'kind':<20}{'weeks':>12}{'h/week':>8}  {'resources':<34}{'rental':<14}{'cost':>16}"]
+    yes, no = translate(CTX, "yes"), translate(CTX, "no")
+    lines = [_ljust(translate(CTX, "phase"), 22) + _ljust(translate(CTX, "kind"), 26) + _rjust(translate(CTX, "weeks"), 12)
+             + _rjust(translate(CTX, "h/week"), 8) + "  " + _ljust(translate(CTX, "resources"), 34)
+             + _ljust(translate(CTX, "rental"), 22) + _rjust(translate(CTX, "cost"), 16)]
     for p in res.phases:
-        what = f"{p.count} × {p.device_name or p.device}" if p.resource == "gpu" else f"{p.nodes} node(s), {p.count} cores"
-        lines.append(f"{p.name[:21]:<22}{KIND_LABELS[p.kind][:19]:<20}{p.start_week:>5.1f}–{p.end_week:<5.1f} "
-                     f"{p.hours_per_week:>7.0f}  {what[:33]:<34}{(p.rental_mode or '-'):<14}{_money(p.cost, cur):>16}")
+        what = (f"{p.count} × {p.device_name}" if p.resource == "gpu" else
+                translate(CTX, "{nodes} node(s), {n} cores").format(nodes=p.nodes, n=p.count))
+        weeks = f"{format_number(p.start_week, 1)}–{format_number(p.end_week, 1)}"
+        lines.append(_ljust(_cut(p.name, 21), 22) + _ljust(_cut(name("Project", KIND_LABELS[p.kind]), 25), 26)
+                     + _rjust(weeks, 12) + _rjust(format_number(p.hours_per_week), 8) + "  "
+                     + _ljust(_cut(what, 33), 34) + _ljust(_cut(_mode(p.rental_mode), 21), 22)
+                     + _rjust(_money(p.cost, cur), 16))
         if p.serving is not None:
             s = p.serving
-            lines.append(f"{'':<22}serving: tp={s.tp}, {s.batch_per_replica} users per replica, {s.replicas} "
-                         f"replica(s), {s.tokens_per_s_per_gpu:,.0f} tokens/s per GPU ({s.bound} bound), "
-                         f"{_money(p.cost_per_million_tokens, cur)} per million tokens"
-                         if p.cost_per_million_tokens is None else
-                         f"{'':<22}serving: tp={s.tp}, {s.batch_per_replica} users per replica, {s.replicas} "
-                         f"replica(s), {s.tokens_per_s_per_gpu:,.0f} tokens/s per GPU ({s.bound} bound), "
-                         f"{p.cost_per_million_tokens:,.2f} {cur} per million tokens")
+            per_m = ("-" if p.cost_per_million_tokens is None else
+                     format_money(p.cost_per_million_tokens, cur, decimals=2))
+            lines.append(" " * 22 + translate(
+                CTX, "serving: tp={tp}, {b} users per replica, {r} replica(s), {tps} tokens/s per GPU ({bound}), "
+                     "{per_m} per million tokens").format(
+                tp=s.tp, b=s.batch_per_replica, r=s.replicas, tps=format_number(s.tokens_per_s_per_gpu),
+                bound=translate(CTX, "memory bound") if s.bound == "memory" else translate(CTX, "compute bound"),
+                per_m=per_m))
         if p.cpu is not None:
-            lines.append(f"{'':<22}CPU: {p.cpu.data_gb:,.0f} GB at {p.cpu.mb_s_per_core:.2f} MB/s per core = "
-                         f"{p.cpu.core_hours:,.0f} core-hours")
+            lines.append(" " * 22 + translate(CTX, "CPU: {gb} GB at {rate} MB/s per core = {h} core-hours").format(
+                gb=format_number(p.cpu.data_gb), rate=format_number(p.cpu.mb_s_per_core, 2),
+                h=format_number(p.cpu.core_hours)))
         for m in p.messages:
-            lines.append(f"{'':<22}! {m.render()}")
+            lines.append(" " * 22 + f"! {msg(m)}")
     lines.append("")
-    lines.append(f"Total        {_money(res.total_cost, cur)} over {res.total_weeks:.1f} weeks")
+    lines.append(_ljust(translate(CTX, "Total"), 13) + translate(CTX, "{cost} over {w} weeks").format(
+        cost=_money(res.total_cost, cur), w=format_number(res.total_weeks, 1)))
     if res.by_mode:
-        lines.append("By rental    " + ", ".join(f"{k} {_money(v, cur)}" for k, v in res.by_mode.items()))
+        lines.append(_ljust(translate(CTX, "By rental"), 13)
+                     + ", ".join(f"{_mode(k)} {_money(v, cur)}" for k, v in res.by_mode.items()))
     for m in res.overlap_advice:
-        lines.append(f"Overlap      {m.render()}")
+        lines.append(_ljust(translate(CTX, "Overlap"), 13) + msg(m))
     if res.rent_vs_build is not None:
-        lines.append(f"Rent/build   {res.rent_vs_build.sentence.render()}")
+        lines.append(_ljust(translate(CTX, "Rent/build"), 13) + msg(res.rent_vs_build.sentence))
     for m in res.messages:
-        lines.append(f"! {m.render()}")
+        lines.append(f"! {msg(m)}")
     if res.what_if:
-        lines += ["", f"What if ({res.main_phase})",
-                  f"  {'change':<14}{'fits':<6}{'days':>8}{'cost':>16}  {'GPUs':>5}  {'in place':<9}layout changes"]
+        changes = {"params_x2": translate(CTX, "2× parameters"), "tokens_x10": translate(CTX, "10× data"),
+                   "upgrade_gpus": translate(CTX, "next GPU count")}
+        lines += ["", translate(CTX, "What if ({phase})").format(phase=res.main_phase),
+                  "  " + _ljust(translate(CTX, "change"), 16) + _ljust(translate(CTX, "fits"), 6)
+                  + _rjust(translate(CTX, "days"), 8) + _rjust(translate(CTX, "cost"), 16) + "  "
+                  + _rjust("GPUs", 5) + "  " + _ljust(translate(CTX, "in place"), 9) + translate(CTX, "layout changes")]
         for w in res.what_if:
-            days = "-" if w.calendar_days is None else f"{w.calendar_days:.1f}"
-            lines.append(f"  {w.change:<14}{('yes' if w.fits else 'no'):<6}{days:>8}{_money(w.cost, cur):>16}  "
-                         f"{(w.gpus_needed or w.num_gpus):>5}  {('yes' if w.in_place_upgrade else 'no'):<9}"
-                         f"{', '.join(w.layout_changes) or '-'}")
+            days = "-" if w.calendar_days is None else format_number(w.calendar_days, 1)
+            lines.append("  " + _ljust(changes.get(w.change, w.change), 16) + _ljust(yes if w.fits else no, 6)
+                         + _rjust(days, 8) + _rjust(_money(w.cost, cur), 16) + "  "
+                         + _rjust(str(w.gpus_needed or w.num_gpus), 5) + "  "
+                         + _ljust(yes if w.in_place_upgrade else no, 9) + (", ".join(w.layout_changes) or "-"))
             if w.note is not None:
-                lines.append(f"    {w.note.render()}")
-    print("\n".join(lines))
-    return 0
+                lines.append(f"    {msg(w.note)}")
+    return lines
+
+
+def _width(text: str) -> int:
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _ljust(text: str, width: int) -> str:
+    return text + " " * max(1 if text else 0, width - _width(text))
+
+
+def _rjust(text: str, width: int) -> str:
+    return " " * max(0, width - _width(text)) + text
+
+
+def _cut(text: str, width: int) -> str:
+    while _width(text) > width:
+        text = text[:-1]
+    return text
+

@@ -71,6 +71,33 @@ class ModelArch:
     fused_gate_up: bool = False  # gate and up stored as one matrix (Phi-3 gate_up_proj, ChatGLM dense_h_to_4h)
     stored_params: int | None = None  # exact count read from safetensors headers, when known
     stored_dtype: str | None = None
+    # what the reader did not know (never silent: core/intake.py turns these into warnings)
+    unrecognised: str = ""  # the config's model_type when its family is not one this module reads exactly
+    uncounted: str = ""  # config sections not counted (e.g. "vision_config"), comma-separated
+    context_length: int = 0  # tokens the model is meant for: max_position_embeddings, RoPE scaling applied
+    # vision encoder + projector of a vision-language model (vision_kind "" = text only); see _vision_fields
+    vision_kind: str = ""  # qwen2_vl | qwen2_5_vl | clip | siglip | intern_vit
+    vision_hidden: int = 0
+    vision_layers: int = 0
+    vision_heads: int = 0
+    vision_intermediate: int = 0
+    vision_gated: bool = False  # SwiGLU MLP (Qwen2.5-VL) instead of fc1/act/fc2
+    vision_norm: str = "layernorm"  # layernorm (weight + bias) | rmsnorm (weight)
+    vision_patch: int = 0
+    vision_temporal_patch: int = 1  # Qwen2-VL's Conv3d covers this many frames (an image is repeated)
+    vision_merge: int = 1  # spatial_merge_size: merge² patches become one language-model token
+    vision_in_chans: int = 3
+    vision_image_size: int = 0  # fixed input resolution (CLIP/SigLIP); 0 = dynamic (Qwen2-VL)
+    vision_head: bool = False  # SigLIP's attention-pooling head (vision_use_head)
+    projector_in: int = 0  # projector input width (LLaVA: vision width × feature layers)
+    projector_out: int = 0  # the language model's width
+    projector_bias: bool = True
+    image_newline: bool = False  # LLaVA-NeXT's learned image_newline vector (hidden)
+    vision_qkv_bias: bool = True  # biases on the vision attention's q/k/v (InternViT: qkv_bias)
+    vision_qk_norm: bool = False  # InternViT-6B's q_norm/k_norm (RMSNorm over the full width)
+    vision_layer_scale: bool = False  # InternViT's ls1/ls2 per-channel scales
+    vision_max_tiles: int = 0  # InternVL dynamic tiling: at most this many image_size tiles (0 = no tiling)
+    vision_thumbnail: bool = False  # InternVL adds a thumbnail tile when an image is split
 
     @property
     def is_moe(self) -> bool:
@@ -169,18 +196,40 @@ _GELU_ACTS = {"gelu", "gelu_new", "gelu_fast", "gelu_pytorch_tanh", "relu", "qui
 def arch_from_hf_config(cfg: dict, name: str | None = None) -> ModelArch:
     """Translate a Hugging Face ``config.json`` dict into a :class:`ModelArch`.
 
-    Handles the key names of llama/mistral/mixtral/qwen2/qwen2_moe/qwen3/qwen3_moe/deepseek_v2/v3,
+    Handles the key names of llama/mistral/mixtral/qwen2/qwen2_moe/qwen3/qwen3_moe/deepseek/deepseek_v2/v3,
     gemma/gemma2, phi3, internlm2, baichuan, chatglm, yi (llama), gpt2, gpt_neox, falcon, bloom, opt, mpt.
+    Any other ``model_type`` is read as a Llama-like decoder and marked ``unrecognised``; sections it does
+    not count (a vision tower) are named in ``uncounted``, so the estimate can say so.
     """
     if not isinstance(cfg, dict):
         raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "config.json must be a JSON object")),
                                field="config.json")
+    outer = cfg
+    if str(cfg.get("model_type", "")).lower() in LLAVA_TYPES and "hidden_size" not in cfg:
+        tc = cfg.get("text_config")
+        tc = tc if isinstance(tc, dict) else {"model_type": "llama"}
+        if str(tc.get("model_type", "llama")).lower() == "llama":
+            tc = {**LLAMA_CONFIG_DEFAULTS, "model_type": "llama", **tc}
+        cfg = {**cfg, "text_config": tc}
+        outer = cfg
+    if str(cfg.get("model_type", "")).lower() in INTERNVL_TYPES and isinstance(cfg.get("llm_config"), dict) \
+            and "hidden_size" not in cfg:
+        cfg = {**cfg, "text_config": cfg["llm_config"]}  # InternVL's remote code names it llm_config
+        outer = cfg
     if "text_config" in cfg and isinstance(cfg["text_config"], dict) and "hidden_size" not in cfg:
         cfg = {**cfg["text_config"], "model_type": cfg["text_config"].get("model_type", cfg.get("model_type"))}
     mt = cfg.get("model_type")
-    mt = mt.lower()[:64] if isinstance(mt, str) else ""
-    raw_archs = cfg.get("architectures")
+    inferred = not (isinstance(mt, str) and mt)
+    raw_archs = cfg.get("architectures", outer.get("architectures"))
     archs = " ".join(a for a in raw_archs if isinstance(a, str)).lower() if isinstance(raw_archs, list) else ""
+    if inferred and ("chatglm" in archs or "baichuan" in archs):
+        inferred = False
+    return _finish(_arch_from_text_config(cfg, name, archs), outer, inferred, text_cfg=cfg)
+
+
+def _arch_from_text_config(cfg: dict, name: str | None, archs: str) -> ModelArch:
+    mt = cfg.get("model_type")
+    mt = mt.lower()[:64] if isinstance(mt, str) else ""
     if not mt:
         mt = "chatglm" if "chatglm" in archs else ("baichuan" if "baichuan" in archs else "llama")
     if not (isinstance(name, str) and name):
@@ -311,8 +360,8 @@ def arch_from_hf_config(cfg: dict, name: str | None = None) -> ModelArch:
         head_dim=head_dim, vocab_size=vocab, gated_mlp=gated, tie_word_embeddings=tie,
         max_position_embeddings=_int(cfg, "max_position_embeddings", default=0),
     )
-    if mt in ("qwen2", "qwen2_moe"):
-        common["attention_bias"] = True  # q/k/v biases are hard-coded in Qwen2Attention
+    if mt in _QWEN2_ATTENTION:
+        common["attention_bias"] = True  # q/k/v biases are hard-coded in Qwen2Attention (and Qwen2-VL's)
     else:
         common["attention_bias"] = bool(cfg.get("attention_bias", cfg.get("bias", False)))
     if mt == "internlm2":
@@ -351,6 +400,21 @@ def arch_from_hf_config(cfg: dict, name: str | None = None) -> ModelArch:
             if (_int(cfg, "moe_layer_freq", default=1, required=False) or 1) != 1:
                 raise ModelConfigError("moe_layer_freq != 1 is not supported", field="config.json")
         return ModelArch(intermediate_size=inter or 0, **common)
+    if mt == "llama4_text":
+        # Llama 4 (transformers modeling_llama4.py): Llama4TextMoe = router Linear(h, E) + E experts of
+        # intermediate_size (fused gate_up and down) + one shared expert Llama4TextMLP(intermediate_size);
+        # the QK norm is a parameter-free L2 norm; dense layers use intermediate_size_mlp. Every layer is MoE
+        # when interleave_moe_layer_step is 1 (Scout); interleaved dense/MoE layers (Maverick) are not read.
+        step = _int(cfg, "interleave_moe_layer_step", default=1, required=False) or 1
+        moe_layers = cfg.get("moe_layers")
+        if step != 1 or (isinstance(moe_layers, list) and len(moe_layers) != layers):
+            raise ModelConfigError("Llama 4 with interleaved dense and MoE layers (interleave_moe_layer_step > 1) "
+                                   "is not supported", field="config.json")
+        common.update(
+            num_experts=_size(cfg, "num_local_experts"), num_experts_per_tok=_size(cfg, "num_experts_per_tok"),
+            moe_intermediate_size=_size(cfg, "intermediate_size"), num_shared_experts=1)
+        return ModelArch(intermediate_size=_int(cfg, "intermediate_size_mlp", default=0, required=False) or 0,
+                         **common)
     n_exp = _int(cfg, "num_local_experts", "num_experts", "n_routed_experts", default=0, required=False) or 0
     if n_exp:
         moe_inter = _int(cfg, "moe_intermediate_size", default=None, required=False) or inter
@@ -362,6 +426,16 @@ def arch_from_hf_config(cfg: dict, name: str | None = None) -> ModelArch:
             moe_intermediate_size=moe_inter,
             shared_expert_intermediate_size=_int(cfg, "shared_expert_intermediate_size", default=0, required=False) or 0,
         )
+        if mt == "deepseek":
+            # DeepSeekMoE (deepseek-ai/deepseek-moe-16b-base modeling_deepseek.py): n_shared_experts experts of
+            # moe_intermediate_size beside the routed ones; the first first_k_dense_replace layers are dense
+            if (_int(cfg, "moe_layer_freq", default=1, required=False) or 1) != 1:
+                raise ModelConfigError("moe_layer_freq != 1 is not supported", field="config.json")
+            common.update(num_shared_experts=_int(cfg, "n_shared_experts", default=0, required=False) or 0,
+                          num_dense_layers=_int(cfg, "first_k_dense_replace", default=0, required=False) or 0)
+            if inter is None:
+                raise ModelConfigError("missing 'intermediate_size'", field="config.json")
+            return ModelArch(intermediate_size=inter, **common)
         mlp_only = cfg.get("mlp_only_layers") or []
         if not isinstance(mlp_only, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in mlp_only):
             raise ModelConfigError("'mlp_only_layers' must be a list of layer numbers", field="config.json")
@@ -377,6 +451,169 @@ def arch_from_hf_config(cfg: dict, name: str | None = None) -> ModelArch:
                                    field="config.json")
         inter = 0
     return ModelArch(intermediate_size=inter, **common)
+
+
+#: ``model_type`` values the Llama-like branch of :func:`arch_from_hf_config` reads exactly (their modelling code
+#: builds the layers the way :mod:`params` counts them). Any other type is estimated as a Llama-like
+#: decoder and flagged (``ModelArch.unrecognised``).
+LLAMA_LIKE_TYPES = frozenset({
+    "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "deepseek", "deepseek_v2",
+    "deepseek_v3", "gemma", "gemma2", "gemma3_text", "phi3", "internlm2", "baichuan", "yi",
+    # the language models of Qwen2-VL / Qwen2.5-VL (Qwen2 decoder layers; the vision tower: _vision_fields)
+    "qwen2_vl", "qwen2_5_vl", "qwen2_vl_text", "qwen2_5_vl_text",
+    "llama4_text",  # the language model of Llama 4 Scout (all layers MoE + a shared expert)
+})
+_QWEN2_ATTENTION = ("qwen2", "qwen2_moe", "qwen2_vl", "qwen2_5_vl", "qwen2_vl_text", "qwen2_5_vl_text")
+
+#: transformers' ``LlamaConfig`` defaults: LLaVA configs (llava-hf) give only the keys that differ from them in
+#: ``text_config``, and ``LlavaConfig`` builds the text model with ``CONFIG_MAPPING["llama"](**text_config)``
+LLAMA_CONFIG_DEFAULTS = {"hidden_size": 4096, "intermediate_size": 11008, "num_hidden_layers": 32,
+                         "num_attention_heads": 32, "vocab_size": 32000, "max_position_embeddings": 2048}
+#: transformers ``CLIPVisionConfig`` / ``SiglipVisionConfig`` defaults (configuration_clip.py, configuration_siglip.py)
+CLIP_VISION_DEFAULTS = {"hidden_size": 768, "intermediate_size": 3072, "num_hidden_layers": 12,
+                        "num_attention_heads": 12, "num_channels": 3, "image_size": 224, "patch_size": 32}
+SIGLIP_VISION_DEFAULTS = {**CLIP_VISION_DEFAULTS, "patch_size": 16}
+#: ``LlavaConfig``'s vision tower when the config gives none: CLIP ViT-L/14 at 336 px
+LLAVA_DEFAULT_VISION = {"model_type": "clip_vision_model", "hidden_size": 1024, "intermediate_size": 4096,
+                        "num_hidden_layers": 24, "num_attention_heads": 16, "image_size": 336, "patch_size": 14}
+LLAVA_TYPES = ("llava", "llava_next")
+INTERNVL_TYPES = ("internvl_chat",)
+
+
+def _vision_fields(outer: dict, mt: str, text_hidden: int) -> dict[str, Any] | None:
+    """The vision encoder and projector of a vision-language config, as :class:`ModelArch` fields; None when the
+    config has no vision part this reader knows (it is then named in ``uncounted``).
+
+    * Qwen2-VL (transformers ``modeling_qwen2_vl.py``): ``PatchEmbed`` Conv3d ``in_chans → embed_dim`` over
+      ``temporal_patch_size × patch_size²`` without bias; ``depth`` blocks of LayerNorm, fused ``qkv`` and
+      ``proj`` with biases, MLP ``fc1``/QuickGELU/``fc2`` of width ``embed_dim·mlp_ratio`` with biases;
+      ``PatchMerger``: LayerNorm(embed_dim), Linear(embed_dim·merge², same), GELU, Linear(…, hidden_size).
+    * Qwen2.5-VL (``modeling_qwen2_5_vl.py``): the same with RMSNorm, a SwiGLU MLP of ``intermediate_size``
+      (gate/up/down with biases) and ``out_hidden_size`` for the merger's output.
+    * LLaVA (``modeling_llava.py``): a CLIP or SigLIP vision tower (``modeling_clip.py``/``modeling_siglip.py``)
+      and ``LlavaMultiModalProjector``: Linear(vision width × feature layers, text width), GELU,
+      Linear(text width, text width), biases per ``multimodal_projector_bias`` (default true).
+    """
+    vc = outer.get("vision_config")
+    outer_mt = str(outer.get("model_type", "")).lower()[:64]
+    if outer_mt in ("qwen2_vl", "qwen2_5_vl") or mt in ("qwen2_vl", "qwen2_5_vl"):
+        if not isinstance(vc, dict):
+            return None
+        kind = "qwen2_5_vl" if "qwen2_5_vl" in (outer_mt, mt) else "qwen2_vl"
+        chans = _size(vc, "in_chans", "in_channels", default=3)
+        common = dict(vision_kind=kind, vision_heads=_size(vc, "num_heads", default=16),
+                      vision_layers=_size(vc, "depth", default=32), vision_patch=_size(vc, "patch_size", default=14),
+                      vision_temporal_patch=_size(vc, "temporal_patch_size", default=2),
+                      vision_merge=_size(vc, "spatial_merge_size", default=2), vision_in_chans=chans,
+                      vision_image_size=0)
+        if kind == "qwen2_vl":
+            w = _size(vc, "embed_dim", default=1280)
+            ratio = _number(vc, "mlp_ratio", default=4)
+            out = _size(vc, "hidden_size", default=text_hidden)
+            return dict(common, vision_hidden=w, vision_intermediate=max(1, int(w * ratio)), vision_gated=False,
+                        vision_norm="layernorm", projector_in=w * common["vision_merge"] ** 2, projector_out=out)
+        w = _size(vc, "hidden_size", default=1280)
+        out = _size(vc, "out_hidden_size", default=text_hidden)
+        return dict(common, vision_hidden=w, vision_intermediate=_size(vc, "intermediate_size", default=3420),
+                    vision_gated=True, vision_norm="rmsnorm", projector_in=w * common["vision_merge"] ** 2,
+                    projector_out=out)
+    if outer_mt in INTERNVL_TYPES:
+        # InternVL 1.5/2/2.5 (OpenGVLab remote code: modeling_intern_vit.py, modeling_internvl_chat.py): InternViT
+        # (class token, Conv2d patch embedding with bias, learned positions, blocks of norm1/attn/ls1 +
+        # norm2/mlp/ls2, fused qkv, optional q/k RMSNorm), pixel shuffle by 1/downsample_ratio, and mlp1 =
+        # LayerNorm(w·s²), Linear(w·s², text), GELU, Linear(text, text)
+        if not isinstance(vc, dict) or str(vc.get("model_type", "intern_vit_6b")).lower() != "intern_vit_6b":
+            return None
+        ratio = _number(outer, "downsample_ratio", default=0.5)
+        merge = int(round(1 / ratio))
+        if merge < 1 or abs(merge * ratio - 1) > 1e-6:
+            raise ModelConfigError("'downsample_ratio' must be 1/n", field="config.json")
+        w = _size(vc, "hidden_size")
+        img = _size(outer, "force_image_size", default=_size(vc, "image_size", default=448))
+        patch = _size(vc, "patch_size", default=14)
+        if patch > img or (img // patch) % merge:
+            raise ModelConfigError("vision_config: image_size/patch_size must be a multiple of 1/downsample_ratio",
+                                   field="config.json")
+        norm = str(vc.get("norm_type", "rms_norm")).lower()
+        dynamic = bool(outer.get("dynamic_image_size", False))
+        return dict(vision_kind="intern_vit", vision_hidden=w, vision_layers=_size(vc, "num_hidden_layers"),
+                    vision_heads=_size(vc, "num_attention_heads"), vision_intermediate=_size(vc, "intermediate_size"),
+                    vision_gated=False, vision_norm="layernorm" if norm == "layer_norm" else "rmsnorm",
+                    vision_patch=patch, vision_temporal_patch=1, vision_merge=merge,
+                    vision_in_chans=_size(vc, "num_channels", default=3), vision_image_size=img,
+                    projector_in=w * merge * merge, projector_out=text_hidden,
+                    vision_qkv_bias=bool(vc.get("qkv_bias", False)),
+                    vision_qk_norm=bool(vc.get("qk_normalization", False)), vision_layer_scale=True,
+                    vision_max_tiles=(_size(outer, "max_dynamic_patch", default=12) if dynamic else 0),
+                    vision_thumbnail=dynamic and bool(outer.get("use_thumbnail", False)))
+    if outer_mt in LLAVA_TYPES:
+        if vc is None:
+            vc = LLAVA_DEFAULT_VISION
+        if not isinstance(vc, dict):
+            return None
+        vmt = str(vc.get("model_type", "clip_vision_model")).lower()[:64]
+        if vmt not in ("clip_vision_model", "siglip_vision_model"):
+            return None
+        siglip = vmt == "siglip_vision_model"
+        d = {**(SIGLIP_VISION_DEFAULTS if siglip else CLIP_VISION_DEFAULTS), **vc}
+        w = _size(d, "hidden_size")
+        layer = outer.get("vision_feature_layer", -2)
+        n_feat = len(layer) if isinstance(layer, list) and layer else 1
+        if n_feat > 64:
+            raise ModelConfigError("'vision_feature_layer' lists too many layers", field="config.json")
+        patch, img = _size(d, "patch_size"), _size(d, "image_size")
+        if patch > img:
+            raise ModelConfigError("vision_config: patch_size is larger than image_size", field="config.json")
+        return dict(vision_kind="siglip" if siglip else "clip", vision_hidden=w,
+                    vision_layers=_size(d, "num_hidden_layers"), vision_heads=_size(d, "num_attention_heads"),
+                    vision_intermediate=_size(d, "intermediate_size"), vision_gated=False, vision_norm="layernorm",
+                    vision_patch=patch, vision_temporal_patch=1, vision_merge=1,
+                    vision_in_chans=_size(d, "num_channels", default=3), vision_image_size=img,
+                    vision_head=bool(d.get("vision_use_head", True)) if siglip else False,
+                    projector_in=w * n_feat, projector_out=text_hidden,
+                    projector_bias=bool(outer.get("multimodal_projector_bias", True)),
+                    image_newline=outer_mt == "llava_next")
+    return None
+#: families read by their own branches above
+OWN_BRANCH_TYPES = frozenset({"gpt2", "gpt_neox", "opt", "bloom", "falcon", "refinedweb", "refinedwebmodel", "rw",
+                              "mpt", "chatglm"})
+
+
+def context_length(cfg: dict, max_pos: int) -> int:
+    """The context the model is meant for: ``max_position_embeddings``, stretched by RoPE scaling.
+
+    ``rope_scaling`` (transformers ``modeling_rope_utils.py``): ``linear``, ``dynamic`` and ``yarn`` scale the
+    original context (``original_max_position_embeddings``, else ``max_position_embeddings``) by ``factor``;
+    ``llama3`` and ``longrope`` configs already give the extended length in ``max_position_embeddings``."""
+    rs = cfg.get("rope_scaling")
+    if not isinstance(rs, dict):
+        return max_pos
+    kind = str(rs.get("rope_type", rs.get("type", ""))).lower()[:32]
+    factor = rs.get("factor")
+    if kind not in ("linear", "dynamic", "yarn") or isinstance(factor, bool) or \
+            not isinstance(factor, (int, float)) or not math.isfinite(factor) or not 1 <= factor <= 1024:
+        return max_pos
+    orig = rs.get("original_max_position_embeddings", cfg.get("original_max_position_embeddings"))
+    if isinstance(orig, bool) or not isinstance(orig, int) or not 0 < orig <= (1 << 31):
+        orig = max_pos
+    return max(max_pos, min(int(orig * factor), 1 << 31))
+
+
+def _finish(arch: ModelArch, cfg: dict, inferred: bool = False, text_cfg: dict | None = None) -> ModelArch:
+    """Record what was not read exactly: an unknown family, sections not counted, the context length."""
+    changes: dict[str, Any] = {}
+    if inferred or (arch.model_type not in LLAMA_LIKE_TYPES and arch.model_type not in OWN_BRANCH_TYPES):
+        changes["unrecognised"] = arch.model_type if not inferred else "(none)"
+    vision = _vision_fields(cfg, arch.model_type, arch.hidden_size)
+    if vision:
+        changes.update(vision)
+    uncounted = [k for k in ("vision_config", "audio_config", "speech_config") if isinstance(cfg.get(k), dict)
+                 and not (k == "vision_config" and vision)]
+    if uncounted:
+        changes["uncounted"] = ",".join(uncounted)
+    rope_cfg = text_cfg if isinstance(text_cfg, dict) and isinstance(text_cfg.get("rope_scaling"), dict) else cfg
+    changes["context_length"] = context_length(rope_cfg, arch.max_position_embeddings)
+    return arch.replace(**changes)
 
 
 # ---------------------------------------------------------------------------------------------- presets
@@ -452,7 +689,17 @@ EXPLICIT_FIELDS = {
     "attention_bias": "attention_bias", "attention_out_bias": "attention_out_bias", "mlp_bias": "mlp_bias",
     "norm_type": "norm_type", "norms_per_layer": "norms_per_layer", "qk_norm": "qk_norm",
     "position_embedding": "position_embedding", "max_position_embeddings": "max_position_embeddings",
+    "unrecognised_model_type": "unrecognised", "uncounted_sections": "uncounted", "context_length": "context_length",
+    **{k: k for k in ("vision_kind", "vision_hidden", "vision_layers", "vision_heads", "vision_intermediate",
+                      "vision_gated", "vision_norm", "vision_patch", "vision_temporal_patch", "vision_merge",
+                      "vision_in_chans", "vision_image_size", "vision_head", "projector_in", "projector_out",
+                      "projector_bias", "image_newline", "vision_qkv_bias", "vision_qk_norm",
+                      "vision_layer_scale", "vision_max_tiles", "vision_thumbnail")},
 }
+#: explicit fields a plan's embedded architecture writes only when they differ from the default (a text model's
+#: scenario stays as short as before)
+WRITE_IF_SET = frozenset(k for k in EXPLICIT_FIELDS if k.startswith(("vision_", "projector_", "image_"))
+                         or k in ("unrecognised_model_type", "uncounted_sections", "context_length"))
 
 
 class ModelSource(Protocol):
@@ -522,6 +769,10 @@ ARCH_LIMITS = {
     "q_lora_rank": (0, 1 << 20), "kv_lora_rank": (0, 1 << 20), "qk_rope_head_dim": (0, 1 << 16),
     "qk_nope_head_dim": (0, 1 << 16), "v_head_dim": (0, 1 << 16), "max_position_embeddings": (0, 1 << 31),
     "norms_per_layer": (0, 16),
+    "vision_hidden": (0, 1 << 20), "vision_layers": (0, 10_000), "vision_heads": (0, 1 << 16),
+    "vision_intermediate": (0, 1 << 24), "vision_patch": (0, 1 << 16), "vision_temporal_patch": (1, 64),
+    "vision_merge": (1, 64), "vision_in_chans": (1, 1024), "vision_image_size": (0, 1 << 20),
+    "projector_in": (0, 1 << 26), "projector_out": (0, 1 << 20), "vision_max_tiles": (0, 1024),
 }
 
 
@@ -552,3 +803,10 @@ def check_arch(a: ModelArch) -> None:
         raise ScenarioError("first_k_dense_replace exceeds num_hidden_layers", field="model.first_k_dense_replace")
     if not a.is_moe and a.intermediate_size <= 0:
         raise ScenarioError("intermediate_size must be > 0", field="model.intermediate_size")
+    if a.vision_kind:
+        for key in ("vision_hidden", "vision_layers", "vision_heads", "vision_intermediate", "vision_patch",
+                    "projector_in", "projector_out"):
+            if getattr(a, key) <= 0:
+                raise ScenarioError(f"a vision encoder needs {key} > 0", field=f"model.{key}")
+        if a.vision_kind in ("clip", "siglip") and a.vision_image_size < a.vision_patch:
+            raise ScenarioError("vision_image_size must be at least vision_patch", field="model.vision_image_size")

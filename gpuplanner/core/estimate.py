@@ -6,6 +6,7 @@ search calls the same vectorised formulas (:func:`memory.memory_arrays`) over ma
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -23,11 +24,13 @@ from .memory import (
     memory_arrays,
     model_facts,
 )
-from .params import ParamCount, count_params, lora_params, tier
+from .params import ParamCount, count_params, lora_params, tier, vision_tokens_per_image, weights_scale
 from .scenario import Scenario
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
 from .catalog_hw import get_gpu, lookup_gpu
 from .timing import time_estimate
+from .frameworks import engine_of, tool_mechanics
+from .methods import method_profile
 
 TIER_GUIDANCE = {
     "10B": QT_TRANSLATE_NOOP(
@@ -63,7 +66,16 @@ def _gpu(gpu_id: str):
 
 @lru_cache(maxsize=64)
 def _facts_for(arch: ModelArch) -> ModelFacts:
-    return model_facts(arch, count_params(arch))
+    p = count_params(arch)
+    facts = model_facts(arch, p)
+    k = weights_scale(arch, p.total)
+    if k != 1.0:
+        # the checkpoint's weights hold another count than config.json describes: memory is sized from the
+        # weights (every part of the model in proportion; core/intake.py shows both numbers)
+        facts = dataclasses.replace(
+            facts, layer_non_expert=facts.layer_non_expert * k, layer_expert=facts.layer_expert * k,
+            first_extra=facts.first_extra * k, last_extra=facts.last_extra * k)
+    return facts
 
 
 def resolve(scenario: Scenario, models: ModelSource | None = None) -> Resolved:
@@ -91,23 +103,49 @@ def resolve(scenario: Scenario, models: ModelSource | None = None) -> Resolved:
 
 
 def trainable_params(r: Resolved) -> int:
+    """Parameters the optimizer updates: the policy's (LoRA adapters or every weight; reward-model training: a
+    ``hidden × 1`` value head instead of the LM head). A PPO critic's are in the memory part ``critic``."""
     t = r.scenario.training
     if t.method in ("lora", "qlora"):
         return lora_params(r.arch, t.lora_rank, t.lora_targets)[0]
-    return r.params.total
+    p = r.params
+    # a vision-language model's frozen encoder/projector (training.freeze_vision / freeze_projector)
+    frozen = (p.vision if t.freeze_vision else 0) + (p.projector if t.freeze_projector else 0)
+    if getattr(t, "objective", "sft") == "reward":
+        return p.total - frozen - p.lm_head + r.arch.hidden_size
+    return p.total - frozen
+
+
+def vision_inputs(r: Resolved) -> dict:
+    """The vision arguments of :func:`memory_arrays`: which parts train, encoder patches and language-model
+    tokens per sample (``data.images_per_sample`` images of ``data.image_resolution``)."""
+    a, s = r.arch, r.scenario
+    if not a.vision_kind:
+        return {}
+    patches, tokens = vision_tokens_per_image(a, s.data.image_resolution)
+    n = s.data.images_per_sample
+    return dict(vision_trainable=not s.training.freeze_vision, projector_trainable=not s.training.freeze_projector,
+                vision_patches=patches * n, vision_tokens=tokens * n, vision_images=n)
 
 
 def memory_kwargs(r: Resolved) -> dict:
     """The fixed (per-scenario) arguments of :func:`memory_arrays`."""
     s, t, a = r.scenario, r.scenario.training, r.scenario.assumptions
+    prof = method_profile(t)
+    tool = tool_mechanics(t.framework, t.recompute)
     return dict(
-        method=t.method, precision=t.precision, optimizer=t.optimizer, framework=t.framework,
-        master_weights=t.master_weights, seq_len=t.seq_len, lora_rank=t.lora_rank, lora_targets=t.lora_targets,
+        method=t.method, precision=t.precision, optimizer=t.optimizer, framework=engine_of(t.framework),
+        master_weights=t.master_weights, seq_len=prof.train_seq_len if prof.rl else t.seq_len,
+        lora_rank=t.lora_rank, lora_targets=t.lora_targets,
         flash=t.flash_attention, optimizer_in_backward=t.optimizer_in_backward,
-        activation_offload=t.activation_offload, chunked_loss=t.chunked_loss,
+        activation_offload=t.activation_offload, checkpoint_offload=tool["checkpoint_offload"],
+        chunked_loss=t.chunked_loss,
+        loss_kernel=tool["loss_kernel"], layer_kernels=tool["layer_kernels"], profile=prof,
+        gpu_capacity_gib=float(getattr(r.gpu, "memory_gib", 0.0) or 0.0) if r.gpu is not None else 0.0,
         offload_params=s.parallel.offload_params,
         cuda_context_gib=DEFAULT_CUDA_CONTEXT_GIB if a.cuda_context_gib is None else a.cuda_context_gib,
         fragmentation=DEFAULT_FRAGMENTATION if a.fragmentation is None else a.fragmentation,
+        **vision_inputs(r),
     )
 
 
@@ -120,11 +158,8 @@ def memory_breakdown(r: Resolved) -> MemoryBreakdown:
         mbs=t.micro_batch_size, sp=p.sequence_parallel and p.tp > 1, grad_accum=s.grad_accum, vpp=p.vpp,
         offload=p.offload_optimizer,
     )
-    g = {k: float(v) / GIB for k, v in arr.items()}
-    return MemoryBreakdown(
-        weights=g["weights"], gradients=g["gradients"], optimizer=g["optimizer"], activations=g["activations"],
-        other=g["other"], capacity=float(r.gpu.memory_gib or 0.0), headroom=s.assumptions.memory_headroom_gib,
-    )
+    return MemoryBreakdown.from_arrays(arr, float(r.gpu.memory_gib or 0.0), s.assumptions.memory_headroom_gib,
+                                       held=method_profile(t).models_held())
 
 
 @dataclass

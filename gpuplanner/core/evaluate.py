@@ -37,12 +37,15 @@ from .scenario import Scenario
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
 import numpy as np
 from .estimate import estimate, memory_kwargs, resolve
-from .params import tier
+from .params import tier, vision_tokens_per_image, weights_count
+from .intake import host_ram, intake_warnings
 from .rules import evaluate_rules, mfu_grade
 from .timing import calibration_of
 from .calibration import gpu_name as calibration_name, describe as calibration_describe, run_status
 from gpuplanner.resources import load_json
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
+from .methods import method_profile
+from .frameworks import FRAMEWORKS
 
 CTX = "Evaluation"
 CHINCHILLA_TOKENS_PER_PARAM = 20.0  # Hoffmann et al. 2022 (arXiv:2203.15556), Table 3: 70B -> 1.4T tokens
@@ -152,6 +155,11 @@ class Evaluation:
     calibration: Any = None  # (MeasuredRun, factor) or None
     #: one line per measured run in the scenario: applied here, or why not
     calibration_notes: tuple[Msg, ...] = ()
+    #: the model intake's warnings (unrecognised architecture, weights vs config, context length, host RAM;
+    #: :mod:`core.intake`); also among ``messages``
+    warnings: tuple[Msg, ...] = ()
+    #: host RAM per node CPU offload needs (:func:`intake.host_ram`; None without offload)
+    host_ram: Any = None
     _extra: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
     # ---- derived views of the same numbers (no new formulas)
@@ -225,6 +233,15 @@ class Evaluation:
         return CHINCHILLA_TOKENS_PER_PARAM * float(self.params.total)
 
     @property
+    def image_tokens(self) -> tuple[float, float]:
+        """(vision-encoder patches, language-model tokens) per sample of a vision-language model: its images
+        (``data.images_per_sample`` of ``data.image_resolution``) through :func:`params.vision_tokens_per_image`;
+        (0, 0) for a text model."""
+        patches, tokens = vision_tokens_per_image(self.arch, self.scenario.data.image_resolution)
+        n = self.scenario.data.images_per_sample
+        return patches * n, tokens * n
+
+    @property
     def tokens_per_param(self) -> float:
         return self.tokens / max(float(self.params.total), 1.0)
 
@@ -237,7 +254,8 @@ class Evaluation:
         out: dict[str, Any] = {
             "model": self.model_name,
             "params": {"total": self.params.total, "active": self.params.active, "trainable": self.trainable,
-                       "stored": self.arch.stored_params},
+                       "stored": self.arch.stored_params, "weights": weights_count(self.arch),
+                       "vision": self.params.vision, "projector": self.params.projector},
             "tier": self.tier,
             "gpu": self.gpu_id, "gpu_name": self.gpu_name, "gpu_memory_gib": self.gpu_memory_gib,
             "num_gpus": self.num_gpus, "gpus_per_node": self.gpus_per_node, "nodes": self.nodes,
@@ -265,6 +283,9 @@ class Evaluation:
             "rent_vs_build": None if self.rent_vs_build is None else self.rent_vs_build.to_json(),
             "rental_advice": [m.render() for m in self.rental_advice],
             "messages": [m.render() for m in self.messages],
+            "warnings": [m.render() for m in self.warnings],
+            "host_ram_per_node_gib": None if self.host_ram is None else self.host_ram.to_json(),
+            "image_tokens_per_sample": self.image_tokens[1] if self.arch.vision_kind else None,
             "mfu_grade": self.mfu_grade,
             "rules": [r.to_json() for r in self.rules],
             "calendar_days_band": None if self.calendar_days_band is None else list(self.calendar_days_band),
@@ -274,6 +295,9 @@ class Evaluation:
                 "run": calibration_describe(self.calibration[0]), "efficiency_factor": self.calibration[1]},
             "calibration_notes": [m.render() for m in self.calibration_notes],
         }
+        # the training objective: the models held, and for RL the rollouts (core/methods.py)
+        prof = method_profile(s.training)
+        out["objective"] = prof.to_json()
         t = self.time.to_json()
         t.pop("train_days", None)
         t.pop("gpu_hours", None)
@@ -373,12 +397,28 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         days_band = (float(arr_b.calendar_hours[best][0]) / 24.0, float(arr_b.calendar_hours[best][1]) / 24.0)
         if total is not None:
             cost_band = (float(arr_b.costs[best][0]), float(arr_b.costs[best][1]))
-    messages: list[Msg] = []
+    host = host_ram(r, est.trainable)
+    warnings = intake_warnings(r, host)
+    messages: list[Msg] = list(warnings)
     if not est.memory.fits:
         messages.append(Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "Does not fit: {need:.1f} GiB per GPU (with {head:.1f} GiB headroom) on a {cap:g} GiB card."),
             {"need": est.memory.total + est.memory.headroom, "head": est.memory.headroom,
              "cap": est.memory.capacity}))
+    prof = method_profile(s.training)
+    sup = FRAMEWORKS.get(s.training.framework)
+    if sup is not None and s.training.objective not in sup.objectives:
+        messages.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "{fw} does not document the {objective} objective; estimated with its engine's conventions."),
+            {"fw": sup.name, "objective": s.training.objective.upper()}))
+    if prof.rl and prof.engine == "vllm_colocated" and not prof.engine_sleep:
+        share = prof.gpu_fraction * float(r.gpu.memory_gib or 0.0)
+        w16 = float(est.memory.extra.get("rollout_weights", 0.0))
+        if share <= w16:
+            messages.append(Msg(CTX, QT_TRANSLATE_NOOP(
+                CTX, "vLLM's share of each GPU ({share:.1f} GiB) does not hold the model's 16-bit weights "
+                     "({w:.1f} GiB): raise training.rl.generation_gpu_fraction or use more tensor parallelism."),
+                {"share": share, "w": w16}))
     if price is None:
         messages.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No rental price for {gpu}: enter a quote."),
                             {"gpu": r.gpu.name}))
@@ -429,6 +469,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         messages=tuple(messages), mfu_grade=mfu_grade(tm.mfu), rules=verdicts,
         calibration=cal, calibration_notes=tuple(cal_notes),
         calendar_days_band=days_band, cost_band=cost_band, band=band,
+        warnings=warnings, host_ram=host,
         _extra={"arch": r.arch, "estimate": est, "resolved": r},
     )
 
@@ -466,14 +507,10 @@ def memory_alternatives(ev: Evaluation) -> list[MemoryAlternative]:
         r.facts, **kw, tp=p.tp, pp=p.pp, cp=p.cp, ep=p.ep, dp=s.dp, zero=np.array([v[2] for v in variants]),
         recompute=np.array([v[3] for v in variants]), mbs=t.micro_batch_size,
         sp=p.sequence_parallel and p.tp > 1, grad_accum=s.grad_accum, vpp=p.vpp, offload=p.offload_optimizer)
-    n = len(variants)
-    cols = {k: np.broadcast_to(np.asarray(v, dtype=float), (n,)) / GIB for k, v in arr.items()}
+    held = tuple(ev.memory.extra)
     for i, (kind, value, z, _rc) in enumerate(variants):
         # parameter offload needs ZeRO-3: at another stage the parameters stay on the GPU
-        mem = MemoryBreakdown(
-            weights=float(cols["weights"][i]), gradients=float(cols["gradients"][i]),
-            optimizer=float(cols["optimizer"][i]), activations=float(cols["activations"][i]),
-            other=float(cols["other"][i]), capacity=ev.memory.capacity, headroom=ev.memory.headroom)
+        mem = MemoryBreakdown.from_arrays(arr, ev.memory.capacity, ev.memory.headroom, index=i, held=held)
         if not (kw.get("offload_params") and z != 3):
             out.append(MemoryAlternative(kind, value, mem))
     return out

@@ -27,6 +27,38 @@ Sources, per row:
   (``--recompute-activations``) or full (``--recompute-granularity full``) recomputation; pretraining and
   full fine-tuning (Megatron-LM has no LoRA; NeMo adds it on top). Layers must divide evenly into the pipeline
   stages unless uneven first/last stages are configured (``megatron/training/arguments.py``).
+
+Fine-tuning tools (one row each; ``engine`` is the framework above whose byte conventions and communication
+they run, :func:`tool_mechanics` what they change on top; the scenario applies each tool's default activation
+recomputation when ``training.recompute`` is not given, ``scenario._TOOL_RECOMPUTE``):
+
+* ``llamafactory`` — LLaMA-Factory (hiyouga/LLaMA-Factory): the HF Trainer with PEFT; gradient checkpointing is
+  on unless ``disable_gradient_checkpointing`` (``src/llamafactory/hparams/model_args.py``: default False;
+  ``model/model_utils/checkpointing.py`` enables it for every decoder layer); ships DeepSpeed configs
+  ``examples/deepspeed/ds_z0/z2/z3_config.json`` and ``ds_z2/z3_offload_config.json`` (``overlap_comm``
+  true) and FSDP through Accelerate; Liger kernels and Unsloth's checkpointing only when asked
+  (``enable_liger_kernel``, ``use_unsloth_gc``: default False). Trains sft, dpo, kto, orpo, simpo (its
+  ``pref_loss``), reward models and PPO (``stage: ppo``).
+* ``unsloth`` — Unsloth: ``FastLanguageModel.get_peft_model(use_gradient_checkpointing="unsloth")`` (as the
+  Unsloth README and every official notebook set it) recomputes every layer and offloads the checkpointed layer inputs to CPU memory ("uses 30% less
+  VRAM", Unsloth README; unsloth.ai/blog/long-context); hand-written Triton kernels for RMSNorm, RoPE,
+  SwiGLU and LoRA's matmuls (fused: time model); the loss through Apple's Cut Cross-Entropy — no logits tensor
+  (unsloth.ai/blog/llama3-3). Single-GPU or DDP; LoRA/QLoRA and full fine-tuning; DPO/ORPO/KTO/GRPO through
+  TRL's trainers.
+* ``ms-swift`` — ModelScope SWIFT: the HF Trainer (``swift sft``/``swift rlhf``) with ``gradient_checkpointing``
+  default true (SWIFT docs "Command line parameters"); ships ``zero0``–``zero3`` and ``zero2_offload``/
+  ``zero3_offload`` DeepSpeed configs (``swift/llm/ds_config``); dpo, kto, orpo, simpo, reward (``rlhf_type
+  rm``), ppo and grpo (with vLLM colocate or server).
+* ``megatron-swift`` — Megatron-SWIFT (``megatron sft``/``megatron rlhf``): Megatron-Core with
+  ``recompute_granularity`` default ``selective`` (core attention, ``recompute_modules=["core_attn"]``),
+  ``sequence_parallel`` default false, ``micro_batch_size`` 1, the distributed optimizer; TP, PP, CP, EP;
+  LoRA through its own tuner (SWIFT docs "Megatron-SWIFT / Command line parameters", v3.10).
+* ``trl`` — Hugging Face TRL: ``SFTConfig``/``DPOConfig``/``GRPOConfig`` set ``gradient_checkpointing = True``
+  instead of the Trainer's False (``trl/trainer/*_config.py`` at f2cd577, 2026-07); DeepSpeed/FSDP through
+  Accelerate configs; every method of :mod:`core.methods`.
+* ``axolotl`` — Axolotl: the HF Trainer with ``gradient_checkpointing: false`` unless the YAML sets it
+  (axolotl config reference); ships ``deepspeed_configs/zero1/2/3*.json``; FSDP through Accelerate; sft, dpo,
+  ipo, kto, orpo, simpo, reward models and grpo (through TRL).
 """
 
 from __future__ import annotations
@@ -58,6 +90,9 @@ class FrameworkSupport:
     fused_kernels: bool            # fused element-wise kernels by default (time model: ``fused``)
     setup: str                     # what it costs to get running (shown with the plan)
     source: str
+    engine: str = ""               # the framework whose memory/communication conventions it runs ("" = itself)
+    objectives: tuple[str, ...] = ("sft",)   # training objectives it runs (core/methods.py)
+    default_recompute: str | None = None     # its documented default activation recomputation (tools)
 
 
 FRAMEWORKS: dict[str, FrameworkSupport] = {
@@ -96,8 +131,85 @@ FRAMEWORKS: dict[str, FrameworkSupport] = {
                "Megatron-LM docs and megatron/training/arguments.py"),
 }
 
-#: The order frameworks are tried and listed in (simplest to set up first: ties go to the simpler one).
+_ALL_OBJ = ("sft", "dpo", "ipo", "kto", "orpo", "simpo", "reward", "ppo", "grpo")
+_FT = ("full", "lora", "qlora")
+_TOOLS = {
+    "llamafactory": FrameworkSupport(
+        id="llamafactory", name="LLaMA-Factory", tensor_parallel=False, pipeline_parallel=False,
+        context_parallel=False, expert_parallel=False, sequence_parallel=False, interleaved_pipeline=False,
+        zero_stages=(0, 2, 3), pipeline_max_zero=3, recompute=("none", "full"), methods=("pretrain",) + _FT,
+        fused_kernels=False, engine="hf", default_recompute="full",
+        objectives=("sft", "dpo", "ipo", "kto", "orpo", "simpo", "reward", "ppo"),
+        setup=QT_TRANSLATE_NOOP(CTX, "llamafactory-cli with a YAML; DeepSpeed ZeRO-0/2/3 configs are shipped"),
+        source="hiyouga/LLaMA-Factory: hparams/model_args.py (disable_gradient_checkpointing=False), "
+               "model/model_utils/checkpointing.py, examples/deepspeed/ds_z*_config.json"),
+    "unsloth": FrameworkSupport(
+        id="unsloth", name="Unsloth", tensor_parallel=False, pipeline_parallel=False, context_parallel=False,
+        expert_parallel=False, sequence_parallel=False, interleaved_pipeline=False, zero_stages=(0,),
+        pipeline_max_zero=0, recompute=("none", "full"), methods=_FT, fused_kernels=True, engine="hf",
+        default_recompute="full", objectives=("sft", "dpo", "kto", "orpo", "simpo", "grpo"),
+        setup=QT_TRANSLATE_NOOP(CTX, "pip install unsloth; one GPU (or DDP); Hugging Face models as they are"),
+        source="unslothai/unsloth README and notebooks: get_peft_model(use_gradient_checkpointing='unsloth'); Unsloth docs "
+               "'Unsloth Benchmarks'; unsloth.ai/blog/llama3-3 (Cut Cross-Entropy)"),
+    "ms-swift": FrameworkSupport(
+        id="ms-swift", name="ms-swift", tensor_parallel=False, pipeline_parallel=False, context_parallel=False,
+        expert_parallel=False, sequence_parallel=False, interleaved_pipeline=False, zero_stages=(0, 1, 2, 3),
+        pipeline_max_zero=3, recompute=("none", "full"), methods=("pretrain",) + _FT, fused_kernels=False,
+        engine="hf", default_recompute="full", objectives=_ALL_OBJ,
+        setup=QT_TRANSLATE_NOOP(CTX, "swift sft / swift rlhf; DeepSpeed zero0–zero3 configs are shipped"),
+        source="modelscope/ms-swift docs 'Command line parameters' (gradient_checkpointing true), "
+               "swift/llm/ds_config"),
+    "megatron-swift": FrameworkSupport(
+        id="megatron-swift", name="Megatron-SWIFT", tensor_parallel=True, pipeline_parallel=True,
+        context_parallel=True, expert_parallel=True, sequence_parallel=True, interleaved_pipeline=True,
+        zero_stages=(0, 1), pipeline_max_zero=1, recompute=("none", "selective", "full"),
+        methods=("pretrain",) + _FT, fused_kernels=True, engine="megatron", default_recompute="selective",
+        objectives=("sft", "dpo", "kto", "reward", "grpo"),
+        setup=QT_TRANSLATE_NOOP(CTX, "megatron sft / megatron rlhf (ms-swift); converts Hugging Face weights "
+                                     "itself; needs Transformer Engine and Apex"),
+        source="ms-swift docs 'Megatron-SWIFT / Command line parameters' (recompute_granularity selective, "
+               "sequence_parallel false)"),
+    "trl": FrameworkSupport(
+        id="trl", name="TRL", tensor_parallel=False, pipeline_parallel=False, context_parallel=False,
+        expert_parallel=False, sequence_parallel=False, interleaved_pipeline=False, zero_stages=(0, 1, 2, 3),
+        pipeline_max_zero=3, recompute=("none", "full"), methods=_FT, fused_kernels=False, engine="hf",
+        default_recompute="full", objectives=_ALL_OBJ,
+        setup=QT_TRANSLATE_NOOP(CTX, "trl CLI or a script; DeepSpeed/FSDP through Accelerate configs"),
+        source="huggingface/trl trl/trainer/*_config.py (gradient_checkpointing defaults to True)"),
+    "axolotl": FrameworkSupport(
+        id="axolotl", name="Axolotl", tensor_parallel=False, pipeline_parallel=False, context_parallel=False,
+        expert_parallel=False, sequence_parallel=False, interleaved_pipeline=False, zero_stages=(0, 1, 2, 3),
+        pipeline_max_zero=3, recompute=("none", "full"), methods=("pretrain",) + _FT, fused_kernels=False,
+        engine="hf", default_recompute="none",
+        objectives=("sft", "dpo", "ipo", "kto", "orpo", "simpo", "reward", "grpo"),
+        setup=QT_TRANSLATE_NOOP(CTX, "axolotl train config.yml; DeepSpeed configs are shipped"),
+        source="axolotl-ai-cloud/axolotl config reference (gradient_checkpointing false), deepspeed_configs/"),
+}
+FRAMEWORKS.update(_TOOLS)
+for _k in ("hf", "deepspeed", "fsdp", "megatron"):
+    FRAMEWORKS[_k] = FrameworkSupport(**{**FRAMEWORKS[_k].__dict__, "engine": _k, "objectives": _ALL_OBJ})
+
+#: The order frameworks are tried and listed in (simplest to set up first: ties go to the simpler one). The
+#: fine-tuning tools are the user's pick (``training.framework``), not searched over.
 ORDER = ("hf", "deepspeed", "fsdp", "megatron")
+TOOLS = tuple(_TOOLS)
+
+
+def engine_of(framework: str) -> str:
+    """The framework whose byte conventions and communication a framework or tool runs."""
+    f = FRAMEWORKS.get(framework)
+    return (f.engine or framework) if f is not None else framework
+
+
+def tool_mechanics(framework: str, recompute: str = "") -> dict:
+    """What a fine-tuning tool does beyond its engine (module docstring): CPU offload of the checkpointed layer
+    inputs (Unsloth's gradient checkpointing; applies where layers are recomputed), the loss kernel
+    (``cce``: no logits tensor) and fused element-wise kernels (time model)."""
+    if framework == "unsloth":
+        return {"checkpoint_offload": True, "loss_kernel": "cce", "fused": True, "layer_kernels": "unsloth"}
+    f = FRAMEWORKS.get(framework)
+    return {"checkpoint_offload": False, "loss_kernel": "standard", "fused": bool(f and f.fused_kernels),
+            "layer_kernels": "hf"}
 
 
 def support(framework: str) -> FrameworkSupport:
@@ -105,22 +217,23 @@ def support(framework: str) -> FrameworkSupport:
 
 
 def frameworks_for(method: str, allowed=None) -> tuple[str, ...]:
-    """The frameworks (in :data:`ORDER`) that run ``method``, among ``allowed`` when given."""
-    ok = set(allowed) if allowed else set(FRAMEWORKS)
-    return tuple(f for f in ORDER if f in ok and method in FRAMEWORKS[f].methods)
+    """The frameworks (in :data:`ORDER`, then the tools named in ``allowed``) that run ``method``, among
+    ``allowed`` when given."""
+    ok = set(allowed) if allowed else set(ORDER)
+    return tuple(f for f in ORDER + TOOLS if f in ok and method in FRAMEWORKS[f].methods)
 
 
 def overlap_defaults(framework: str, zero: int, vpp: int, pp: int, sp: bool) -> dict[str, bool]:
     """The communication-overlap switches a framework turns on by default for one layout (read from
     :func:`timing.overlap_flags`, the time model's one copy of these defaults)."""
 
-    return dict(zip(OVERLAP_FIELDS, (bool(v) for v in overlap_flags(framework, zero, vpp, pp, sp))))
+    return dict(zip(OVERLAP_FIELDS, (bool(v) for v in overlap_flags(engine_of(framework), zero, vpp, pp, sp))))
 
 
 def to_json() -> dict:
     """The table as data (``gpuplanner`` documentation, tests)."""
     out = {}
-    for k in ORDER:
+    for k in ORDER + TOOLS:
         f = FRAMEWORKS[k]
         out[k] = {key: (list(v) if isinstance(v, tuple) else v) for key, v in f.__dict__.items()}
     return out

@@ -59,7 +59,7 @@ Sources:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace as _replace
 import math
 
 import numpy as np
@@ -69,6 +69,7 @@ from .arrayops import ops_for as _xp
 from .architecture import ModelArch
 from .params import ParamCount, base_linear_params, count_params, lora_params
 from .params import attention_linears, layer_norm_params, mlp_linears
+from .methods import SFT, MethodProfile, kv_bytes_per_token, kv_cache_tokens
 
 GIB = float(1024**3)
 DEFAULT_CUDA_CONTEXT_GIB = 0.75
@@ -133,12 +134,14 @@ class ModelFacts:
     last_extra: int  # head + final norm (last stage)
     tied: bool
     adafactor_bytes_per_param: float
+    vision_params: float = 0.0  # vision encoder of a vision-language model (placed on the first stage)
+    projector_params: float = 0.0  # its projector into the language model
 
 
 def model_facts(arch: ModelArch, params: ParamCount | None = None) -> ModelFacts:
     p = params or count_params(arch)
     L = arch.num_layers
-    layer_total = p.total - p.embedding - p.lm_head - p.final_norm
+    layer_total = p.language - p.embedding - p.lm_head - p.final_norm  # the vision part: vision_params below
     if arch.is_mla:
         q_dim = arch.num_heads * (arch.qk_nope_head_dim + arch.qk_rope_head_dim)
         kv_dim = q_dim
@@ -164,8 +167,88 @@ def model_facts(arch: ModelArch, params: ParamCount | None = None) -> ModelFacts
         V=arch.vocab_size, gated=arch.gated_mlp, dropout=arch.dropout,
         layer_non_expert=(layer_total - p.expert_params) / L, layer_expert=p.expert_params / L,
         first_extra=p.embedding, last_extra=p.lm_head + p.final_norm, tied=arch.tie_word_embeddings,
-        adafactor_bytes_per_param=ada / max(p.total, 1),
+        adafactor_bytes_per_param=ada / max(p.language, 1), vision_params=p.vision, projector_params=p.projector,
     )
+
+
+def vision_block_bytes_per_patch(a: ModelArch, precision: str, flash: bool = True, patches_per_image: float = 0.0):
+    """Bytes one trained vision-encoder block saves for backward per patch, op by op as autograd saves them in
+    the Hugging Face modelling code (``tools/autograd/derivatives.yaml``), measured with ``saved_tensors_hooks``
+    on Qwen2-VL, Qwen2.5-VL, CLIP and SigLIP blocks (``tests_validate/test_pytorch_vision.py``: exact):
+
+    * LayerNorm (Qwen2-VL, CLIP, SigLIP): its input (r·w) and mean/rstd (2r); RMSNorm (Qwen2.5-VL,
+      ``Qwen2RMSNorm``): the fp32 upcast (4w), rsqrt (4) and the normalised 16-bit tensor (r·w); each norm's
+      output is saved once more by the linear reading it (r·w);
+    * attention: Qwen-VL's fused ``qkv`` keeps its whole output alive (v is a view of it: 3r·w) and q, k after the
+      2-D RoPE (2r·w); CLIP/SigLIP's separate q, k, v (3r·w); the attention output and the projection's input
+      (a reshaped copy for Qwen-VL: 2r·w; a view for CLIP/SigLIP: r·w); SDPA/flash adds the fp32 log-sum-exp (4 bytes per head), eager attention the fp32
+      softmax and its 16-bit cast over the image's patches (6 bytes per head and key) instead;
+    * MLP: QuickGELU written in Python (Qwen2-VL, CLIP: ``x * sigmoid(1.702 x)``) saves fc1's output, the
+      sigmoid and the product (3r·i); a native GELU (SigLIP) fc1's output and the GELU output (2r·i); SwiGLU
+      (Qwen2.5-VL) gate, up, SiLU output and product (4r·i).
+    """
+    w, i, h = a.vision_hidden, a.vision_intermediate, a.vision_heads
+    r = activation_dtype_bytes(precision)
+    if a.vision_norm == "rmsnorm":
+        norms = 2 * (4.0 * w + 4.0 + r * w)
+    else:
+        norms = 2 * (r * w + 2.0 * r)
+    norm_out = 2 * r * w
+    qkv = (3.0 + 2.0) * r * w if a.vision_kind in ("qwen2_vl", "qwen2_5_vl") else 3.0 * r * w
+    if a.vision_qk_norm:
+        qkv += 2 * (4.0 * w + 4.0 + r * w)  # InternViT-6B's q/k RMSNorm (as the block norms)
+    if a.vision_layer_scale:
+        qkv += 2 * r * w  # ls1·x and ls2·x save x (the attention and MLP outputs)
+    if flash:
+        # Qwen-VL's projection input is a reshaped copy of the attention output; CLIP/SigLIP's is a view of it
+        core = (2.0 if a.vision_kind in ("qwen2_vl", "qwen2_5_vl") else 1.0) * r * w + 4.0 * h
+    else:
+        core = r * w + 6.0 * h * patches_per_image
+    if a.vision_gated:
+        mlp = 4.0 * r * i
+    elif a.vision_kind in ("siglip", "intern_vit"):
+        mlp = 2.0 * r * i  # a native GELU
+    else:
+        mlp = 3.0 * r * i
+    return norms + norm_out + qkv + core + mlp
+
+
+def vision_activation_bytes(m: ModelFacts, patches, tokens, images, mbs, tp, recompute, precision: str, flash,
+                            vision_trains: bool, projector_trains: bool):
+    """Bytes the vision encoder and projector keep for backward for one micro-batch (``patches`` encoder patches,
+    ``tokens`` language-model tokens and ``images`` images per sample).
+
+    A frozen encoder whose input (pixels) needs no gradient saves nothing: autograd records no graph for it
+    (PyTorch "Autograd mechanics", requires_grad). A trained encoder saves its blocks'
+    (:func:`vision_block_bytes_per_patch`; full recomputation: each block's input, r·w) and the patch
+    embedding's input pixels (``in_chans·temporal·patch²`` values per patch) and, for Qwen-VL, the RoPE cos/sin
+    tables (fp32, head_dim each per patch). A trained projector (or one
+    behind a trained encoder) saves its norm's input and statistics (Qwen-VL merger) or its input features
+    (LLaVA), and its hidden layer before and after the GELU."""
+    xp = _xp(patches, mbs, tp, recompute, flash)
+    a = m.arch
+    r = activation_dtype_bytes(precision)
+    total = 0.0
+    per_image = patches / images if images else 0.0
+    if vision_trains:
+        fl = xp.asarray(flash, dtype=bool)
+        block = xp.where(fl, vision_block_bytes_per_patch(a, precision, True),
+                         vision_block_bytes_per_patch(a, precision, False, per_image))
+        per_layer = xp.where(xp.asarray(recompute) >= 2, r * a.vision_hidden, block)
+        pixels = r * a.vision_in_chans * a.vision_temporal_patch * a.vision_patch ** 2
+        # Qwen-VL's 2-D RoPE: cos and sin per patch in fp32, made once and saved by every block
+        rope = 8.0 * a.vision_hidden / a.vision_heads if a.vision_kind in ("qwen2_vl", "qwen2_5_vl") else 0.0
+        # CLIP's pre_layrnorm and post_layernorm, SigLIP's post_layernorm: input and statistics
+        outer_norms = {"clip": 2, "siglip": 1}.get(a.vision_kind, 0) * (r * a.vision_hidden + 2.0 * r)
+        total = total + (a.vision_layers * per_layer + pixels + rope + outer_norms) * patches
+    if projector_trains or vision_trains:
+        if a.vision_kind in ("qwen2_vl", "qwen2_5_vl"):
+            w = a.vision_hidden
+            ln = (4.0 * w + 4.0 + r * w) if a.vision_norm == "rmsnorm" else (r * w + 2.0 * r)
+            total = total + patches * (ln + r * w) + tokens * 2.0 * r * a.projector_in
+        else:
+            total = total + tokens * r * (a.projector_in + 2.0 * a.projector_out)
+    return total * xp.asarray(mbs, dtype=float) / xp.asarray(tp, dtype=float)
 
 
 def activation_dtype_bytes(precision: str) -> float:
@@ -327,6 +410,25 @@ def activation_bytes_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, fr
     return xp.where(recompute >= 2, stored_full_recompute, full), full
 
 
+def unsloth_lora_layer_bytes(m: ModelFacts, s, b, act_b: float = 2.0):
+    """What one Llama-style decoder layer saves under Unsloth's LoRA kernels (``unsloth/kernels``), per
+    micro-batch of ``s × b`` tokens:
+
+    * ``fast_rms_layernorm`` (Triton) saves its input and the fp32 reciprocal RMS per row: ``2h + 4`` per norm,
+      two norms;
+    * ``LoRA_QKV`` and ``LoRA_MLP`` (``unsloth/kernels/fast_lora.py``) save the normalised input once each
+      (``2h``) — not a copy per projection — and ``LoRA_MLP`` the gate and up outputs ``e`` and ``g``
+      (``2·2f``); the SwiGLU product is recomputed in its backward (``swiglu_DWf_DW_dfg_kernel``);
+    * attention: Q and K after RoPE, V, the output (also the input ``LoRA_W`` saves for ``o_proj``) and the
+      flash log-sum-exp (``4`` per head).
+    """
+    h = m.h
+    rep = 2.0 * (act_b * h + 4.0)
+    split = (act_b * h + act_b * (m.q_dim + 2 * m.kv_dim) + act_b * m.v_dim + 4.0 * m.heads
+             + act_b * h + 2.0 * act_b * m.f)
+    return (rep + split) * s * b
+
+
 def logits_bytes(m: ModelFacts, s, b, tp, framework: str):
     """Output layer: saved logits plus the loss's transient at the start of backward.
 
@@ -377,10 +479,10 @@ def _autocast_copied_fraction(m: ModelFacts) -> float:
     n_moe = a.num_moe_layers
     norms = (a.num_layers - n_moe) * layer_norm_params(a, False) + n_moe * layer_norm_params(a, True)
     norms += m.params.final_norm
-    copied = m.params.total - m.params.embedding - norms
+    copied = m.params.language - m.params.embedding - norms
     if m.tied:
         copied += a.vocab_size * a.hidden_size
-    return copied / max(m.params.total, 1)
+    return copied / max(m.params.language, 1)
 
 
 def model_state_arrays(non_expert, expert, w_b, g_b, opt_b, zero, dp, dp_expert):
@@ -416,20 +518,50 @@ class MemoryBreakdown:
     other: float
     capacity: float
     headroom: float
+    #: models and buffers the training objective adds (core/methods.py), each its own part: ``reference``,
+    #: ``reward``, ``critic``, ``rollout_weights``, ``kv_cache`` — present only when the objective holds them
+    extra: dict = None
+
+    def __post_init__(self):
+        if self.extra is None:
+            self.extra = {}
+
+    #: the order parts are listed and stacked in (charts, PDF, ``memory_per_gpu_gib``)
+    BASE_PARTS = ("weights", "gradients", "optimizer", "activations", "other")
+    EXTRA_PARTS = ("reference", "reward", "critic", "rollout_weights", "kv_cache")
+
+    @property
+    def parts(self) -> dict:
+        """Every part of this plan, in :attr:`BASE_PARTS` then :attr:`EXTRA_PARTS` order (GiB)."""
+        out = {k: getattr(self, k) for k in self.BASE_PARTS}
+        out.update({k: float(self.extra[k]) for k in self.EXTRA_PARTS if k in self.extra})
+        return out
 
     @property
     def total(self) -> float:
-        return self.weights + self.gradients + self.optimizer + self.activations + self.other
+        return (self.weights + self.gradients + self.optimizer + self.activations + self.other
+                + sum(float(v) for v in self.extra.values()))
 
     @property
     def fits(self) -> bool:
         return self.total + self.headroom <= self.capacity
 
     def as_dict(self) -> dict:
-        return {
-            "weights": self.weights, "gradients": self.gradients, "optimizer": self.optimizer,
-            "activations": self.activations, "other": self.other, "total": self.total,
-        }
+        out = dict(self.parts)
+        out["total"] = self.total
+        return out
+
+    @classmethod
+    def from_arrays(cls, arr: dict, capacity: float, headroom: float, index=None,
+                    held: tuple = ()) -> "MemoryBreakdown":
+        """From :func:`memory_arrays`' output (bytes; element ``index`` of array outputs) with the parts
+        ``held`` (:meth:`methods.MethodProfile.models_held`)."""
+        def g(k):
+            v = np.atleast_1d(np.asarray(arr[k], dtype=float))
+            return float(v[0] if (index is None or v.size == 1) else v[index]) / GIB
+        return cls(weights=g("weights"), gradients=g("gradients"), optimizer=g("optimizer"),
+                   activations=g("activations"), other=g("other"), capacity=capacity, headroom=headroom,
+                   extra={k: g(k) for k in held})
 
 
 def memory_arrays(
@@ -462,11 +594,37 @@ def memory_arrays(
     chunked_loss: bool = False,
     cuda_context_gib: float = DEFAULT_CUDA_CONTEXT_GIB,
     fragmentation: float = DEFAULT_FRAGMENTATION,
+    vision_trainable: bool = False,
+    projector_trainable: bool = False,
+    vision_patches: float = 0.0,
+    vision_tokens: float = 0.0,
+    vision_images: float = 0.0,
+    profile: MethodProfile = SFT,
+    gpu_capacity_gib: float = 0.0,
+    loss_kernel: str = "standard",
+    layer_kernels: str = "hf",
+    checkpoint_offload: bool = False,
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
-    Returns a dict of arrays in bytes: weights, gradients, optimizer, activations, other, total.
+    Returns a dict of arrays in bytes: weights, gradients, optimizer, activations, other, total, and the
+    parts the training objective adds (:func:`objective_parts`): reference, reward, critic, rollout_weights,
+    kv_cache (zero when not held).
+
+    ``profile`` (:mod:`core.methods`): paired objectives run ``seqs_per_example`` sequences per example in one
+    forward (activations of ``mbs × 2`` sequences); a value head (reward-model training) replaces the LM head
+    (no vocabulary-sized logits). ``loss_kernel``: ``standard``; ``cce`` — the loss computed from the hidden
+    states block by block without a logits tensor (Apple Cut Cross-Entropy, Wijmans et al. 2024,
+    arXiv:2411.09009, which Unsloth uses; Liger's fused linear cross-entropy likewise): the output layer keeps
+    the head's input and its gradient only.
     """
+    mbs_examples = mbs
+    mbs = mbs * profile.seqs_per_example if profile.seqs_per_example != 1 else mbs
+    m_full = m
+    if profile.value_head:
+        # AutoModelForSequenceClassification(num_labels=1): a hidden×1 score head replaces the LM head
+        m = _replace(m, V=1, last_extra=m.last_extra - m.params.lm_head + m.h)
+    mh = _replace(m, V=m.V * profile.logit_fraction) if profile.logit_fraction != 1.0 else m
     xp = _xp(flash, tp, pp, cp, ep, dp, zero, recompute, mbs, sp, grad_accum, vpp, offload)
     tp = xp.asarray(tp, dtype=float)
     pp_i = xp.asarray(pp, dtype=xp.int64)
@@ -491,7 +649,7 @@ def memory_arrays(
         # "Automatic Mixed Precision package"; measured in tests_validate/). The copies live until
         # backward because the matmuls save them; under full recomputation the layers' copies are
         # remade in backward and only the LM head's copy is kept.
-        head_frac = m.V * m.h / max(m.params.total, 1)
+        head_frac = m.V * m.h / max(m.params.language, 1)
         copied = xp.where(xp.asarray(recompute) >= 2, head_frac, _autocast_copied_fraction(m))
         w_b = xp.where(zero > 0, w_b, 4.0 + 2.0 * copied)
     if optimizer == "adafactor":
@@ -501,10 +659,18 @@ def memory_arrays(
 
     L = m.L
     layers_stage = _ceil_div(L, pp_i) * 1.0
+    # a vision-language model's encoder and projector sit on the first pipeline stage (Megatron-LM LLaVAModel
+    # builds the vision model where ``pre_process``): trained ones carry training states like the embedding,
+    # frozen ones only their weights (vision_frozen below)
+    lora_like = method in ("lora", "qlora")
+    v_trained = 0.0 if lora_like else (m.vision_params * bool(vision_trainable)
+                                        + m.projector_params * bool(projector_trainable))
+    v_frozen = m.vision_params + m.projector_params - v_trained
+    first_extra = m.first_extra + v_trained
     extra = xp.where(
         pp_i > 1,
-        xp.maximum(m.first_extra, m.last_extra + (m.first_extra if m.tied else 0)),
-        m.first_extra + m.last_extra,
+        xp.maximum(first_extra, m.last_extra + (m.first_extra if m.tied else 0)),
+        first_extra + m.last_extra,
     )
     expert_tp = tp if framework == "megatron" else 1.0
     non_expert_gpu = (layers_stage * m.layer_non_expert + extra) / tp
@@ -527,7 +693,7 @@ def memory_arrays(
 
     if method in ("lora", "qlora"):
         lora_total, _ = lora_params(m.arch, lora_rank, lora_targets)
-        total_params = m.params.total
+        total_params = m.params.language
         scale = (non_expert_gpu + expert_gpu) / total_params  # this GPU's share of the model
         adapters = lora_total * scale
         base_gpu = non_expert_gpu + expert_gpu
@@ -571,6 +737,18 @@ def memory_arrays(
         # gradients and the optimizer live in CPU memory; the GPU holds the gathered layers (counted below)
         weights, gradients, opt = weights * 0.0, gradients * 0.0, opt * 0.0
     weights = weights + kept
+    if v_frozen and not offload_params:
+        # frozen vision weights: the working dtype of the framework's weights (fp32 under the HF Trainer's
+        # autocast and FSDP's sharded parameters, else 16-bit; LoRA/QLoRA load the model in 16-bit and leave the
+        # vision tower unquantised); sharded by ZeRO-3/FSDP, split by TP; CPU-offloaded with the parameters
+        if precision == "fp32":
+            frozen_b = 4.0
+        elif lora_like:
+            frozen_b = 2.0
+        else:
+            frozen_b = xp.minimum(w_b, 4.0)
+        vf = v_frozen * frozen_b / tp
+        weights = weights + xp.where(fsdp_keep, vf, xp.where(zero >= 3, vf / dp_sh, vf))
 
     # activations
     s_local = seq_len / xp.asarray(cp, dtype=float)
@@ -582,11 +760,25 @@ def memory_arrays(
     stored, full_layer = activation_bytes_per_layer(
         m, s_local, mbs, tp, sp, flash, recompute, framework, precision=precision, autocast=autocast,
         lora_targets=lora_t)
+    if layer_kernels == "unsloth" and hf_style and lora_t == "all_linear" and m.moe_frac == 0 and m.gated:
+        full_layer = unsloth_lora_layer_bytes(m, s_local, mbs, activation_dtype_bytes(precision))
+        stored = xp.where(recompute >= 2, stored, full_layer)
+    # saved activations live in pinned CPU memory; the GPU keeps roughly the layer being computed and the
+    # one being prefetched (torchtune OffloadActivations, double-buffered streams); Unsloth's offloaded
+    # gradient checkpointing (``checkpoint_offload``) moves each checkpointed layer input to CPU the same way,
+    # when layers are checkpointed (full recompute)
+    offloaded = xp.asarray(activation_offload, dtype=bool) | (
+        xp.asarray(checkpoint_offload, dtype=bool) & (xp.asarray(recompute) >= 2))
+    stored = xp.where(offloaded, stored * xp.minimum(1.0, 2.0 / layers_stage), stored)
     m_micro = xp.asarray(grad_accum, dtype=float)
     inflight = xp.where(pp > 1, xp.minimum(pp, m_micro), 1.0)
     vpp = xp.asarray(vpp, dtype=float)
     interleave = xp.where((vpp > 1) & (pp > 1), 1.0 + (pp - 1) / (pp * vpp), 1.0)
     first_stage = layers_stage * stored * inflight * interleave
+    if vision_patches and m.vision_params:
+        first_stage = first_stage + inflight * vision_activation_bytes(
+            m, vision_patches, vision_tokens, vision_images, mbs, tp, recompute, precision, flash,
+            bool(vision_trainable) and not lora_like, bool(projector_trainable) and not lora_like)
     working = xp.where(recompute >= 2, full_layer, 0.0)  # one layer rematerialised during backward
     if hf_style:
         # ... and, while its MLP runs backward, the gradients of the intermediates beside what the layer
@@ -596,22 +788,22 @@ def memory_arrays(
         grad_ws = 2.0 * activation_dtype_bytes(precision) * s_local * mbs * f_eff / tp
         working = working + xp.where(recompute >= 2, grad_ws, 0.0)
     if hf_style:
-        out_saved = head_saved_bytes(m, s_local, mbs, tp, precision, autocast, lora_t is not None)
+        out_saved = head_saved_bytes(mh, s_local, mbs, tp, precision, autocast, lora_t is not None)
         act_b = activation_dtype_bytes(precision)
         # at the loss the logits (act_b) and, unless already fp32, their fp32 upcast exist beside the
         # saved log-softmax output: 10sbV in 16-bit (see logits_bytes)
-        out_layer = out_saved + (act_b + (4.0 if act_b != 4.0 else 0.0)) * s_local * mbs * m.V / tp
+        out_layer = out_saved + (act_b + (4.0 if act_b != 4.0 else 0.0)) * s_local * mbs * mh.V / tp
     else:
-        out_saved = 4.0 * s_local * mbs * m.V / tp + 4.0 * s_local * mbs * m.h
-        out_layer = logits_bytes(m, s_local, mbs, tp, framework) + 4.0 * s_local * mbs * m.h
+        out_saved = 4.0 * s_local * mbs * mh.V / tp + 4.0 * s_local * mbs * m.h
+        out_layer = logits_bytes(mh, s_local, mbs, tp, framework) + 4.0 * s_local * mbs * m.h
     if chunked_loss:
         # torchtune CEWithChunkedOutputLoss: 8 chunks; the bf16 logits remain, the fp32 upcast and its
         # gradient exist for one chunk at a time (2 × 4 bytes / 8 chunks = 1 byte per logit)
-        out_layer = (2.0 + 1.0) * s_local * mbs * m.V / tp + 4.0 * s_local * mbs * m.h
-    if activation_offload:
-        # saved activations live in pinned CPU memory; the GPU keeps roughly the layer being computed
-        # and the one being prefetched (torchtune OffloadActivations, double-buffered streams)
-        stored = stored * xp.minimum(1.0, 2.0 / layers_stage)
+        out_layer = (2.0 + 1.0) * s_local * mbs * mh.V / tp + 4.0 * s_local * mbs * m.h
+    if loss_kernel == "cce":
+        # no logits tensor: the head's input (saved) and its gradient, plus the loss's per-token fp32 values
+        out_saved = head_saved_bytes(_replace(mh, V=0), s_local, mbs, tp, precision, autocast, lora_t is not None)
+        out_layer = out_saved + (2.0 * m.h + 8.0) * s_local * mbs
     last_stage = layers_stage * stored + out_layer
     acts = xp.where(pp > 1, xp.maximum(first_stage, last_stage), first_stage + out_layer) + working
     # what is held from the end of the forward pass until backward, without backward/loss transients
@@ -626,9 +818,76 @@ def memory_arrays(
     buckets = xp.where((zero >= 1) & (zero <= 2) & (framework in ("hf", "deepspeed")),
                        xp.minimum(5e8, non_expert_gpu + expert_gpu) * 2.0, 0.0)
     states = weights + gradients + opt
-    other = cuda_context_gib * GIB + fragmentation * (states + acts) + ddp + gather + buckets
-    total = states + acts + other
-    return {
+    extra = objective_parts(
+        m_full, profile, precision=precision, weights=weights, gradients=gradients, opt=opt, acts=acts,
+        model_gpu=non_expert_gpu + expert_gpu, layer_full=layer_full, zero=zero, dp_sh=dp_sh, tp=tp,
+        seqs=mbs_examples * xp.asarray(grad_accum, dtype=float), gpu_capacity_gib=gpu_capacity_gib, xp=xp)
+    extra_sum = sum(extra.values())
+    other = cuda_context_gib * GIB + fragmentation * (states + acts + extra_sum) + ddp + gather + buckets
+    total = states + acts + other + extra_sum
+    out = {
         "weights": weights, "gradients": gradients, "optimizer": opt, "activations": acts,
         "other": other, "total": total, "activations_saved": acts_saved,
     }
+    out.update(extra)
+    return out
+
+
+def objective_parts(m: ModelFacts, prof: MethodProfile, *, precision, weights, gradients, opt, acts, model_gpu,
+                    layer_full, zero, dp_sh, tp, seqs, gpu_capacity_gib, xp):
+    """Bytes per GPU of the models and buffers a training objective adds (:mod:`core.methods`).
+
+    * ``reference`` (``reference = separate``) and ``reward`` (a reward model): frozen copies in 16-bit (fp32
+      for fp32 runs), no gradients or optimizer states; split like the policy by tensor/pipeline/expert
+      parallelism and sharded over the data-parallel ranks under ZeRO-3/FSDP (TRL ``prepare_deepspeed``
+      keeps stage 3 for the reference; other stages hold a full copy). Offloaded (OpenRLHF
+      ``--ref_reward_offload``): two layers in flight on the GPU (current + prefetched), the rest in CPU memory.
+      The reward model has a value head instead of the LM head. A LoRA policy's reference with the adapters
+      disabled (``lora_base``) or precomputed log-probabilities hold nothing more.
+    * ``critic`` (PPO): a second trained model with the policy's states (weights, gradients, optimizer) and a
+      value head.
+    * Generation (RL): the rollouts' KV cache — ``seqs`` = micro-batch × accumulation sequences per GPU per
+      step (TRL ``steps_per_generation`` = accumulation), ``prompt + rollout`` tokens each, K/V heads split by
+      tensor parallelism.
+      - ``training`` engine (HF ``generate``): generation and the training step alternate, so the KV cache (and,
+        under ZeRO-3, the gathered 16-bit weights: TRL ``ds3_gather_for_generation``) reuse the activations'
+        memory: ``kv_cache`` is what the generation phase needs beyond the activations.
+      - ``vllm_colocated``: vLLM reserves ``generation_gpu_fraction`` of the GPU at start (its 16-bit weights,
+        ``rollout_weights``, and the KV pool, ``kv_cache``) beside the training state (TRL colocate mode,
+        ``vllm_gpu_memory_utilization``); with ``engine_sleep`` vLLM frees both while the model trains, so the
+        reservation reuses the activations' memory like the training engine.
+      - ``vllm_separate``: the rollouts run on other GPUs; nothing here.
+    """
+    zero_arr = xp.asarray(zero)
+    frozen_b = 4.0 if precision == "fp32" else 2.0
+    value_ratio = (m.params.total - m.params.lm_head + m.h) / max(m.params.total, 1)
+    zeros = weights * 0.0
+    out = {}
+
+    def frozen(share):
+        held = xp.where(zero_arr >= 3, model_gpu * share / dp_sh, model_gpu * share) * frozen_b
+        streamed = 2 * 2.0 * layer_full * share
+        return xp.where(prof.reference_offload, streamed, held) + zeros
+
+    if prof.reference == "separate":
+        out["reference"] = frozen(1.0)
+    if prof.reward_model:
+        out["reward"] = frozen(value_ratio)
+    if prof.critic:
+        out["critic"] = (weights + gradients + opt) * value_ratio
+    if prof.rl and prof.engine != "vllm_separate":
+        kv_tok = kv_bytes_per_token(m.arch, 2.0)
+        vllm = prof.engine == "vllm_colocated"
+        kv_need = kv_cache_tokens(prof, seqs, shared_prompts=vllm) * kv_tok / tp
+        w16 = 2.0 * m.params.total / tp
+        if vllm:
+            pool = prof.gpu_fraction * gpu_capacity_gib * GIB
+            if prof.engine_sleep:
+                out["kv_cache"] = xp.maximum(pool - acts, 0.0) + zeros
+            else:
+                out["rollout_weights"] = w16 + zeros
+                out["kv_cache"] = xp.maximum(pool - w16, 0.0) + zeros
+        else:
+            gathered = xp.where(zero_arr >= 3, w16, 0.0)
+            out["kv_cache"] = xp.maximum(kv_need + gathered - acts, 0.0) + zeros
+    return out

@@ -130,10 +130,17 @@ class ParamCount:
     attention_per_layer: int
     linear_active: int  # active matmul weights in the layers (for FLOPs), excludes embeddings/head
     layers: list[tuple[str, int]] = field(default_factory=list)
+    vision: int = 0  # vision encoder of a vision-language model (in ``total`` and ``active``)
+    projector: int = 0  # its projector / patch merger into the language model (in ``total`` and ``active``)
 
     @property
     def non_expert(self) -> int:
         return self.total - self.expert_params
+
+    @property
+    def language(self) -> int:
+        """The language model's parameters (``total`` without the vision encoder and projector)."""
+        return self.total - self.vision - self.projector
 
 
 def layer_params(a: ModelArch, moe_layer: bool) -> tuple[int, int, int]:
@@ -166,11 +173,99 @@ def count_params(a: ModelArch) -> ParamCount:
     if n_moe:
         lin_active += n_moe * sum(l.weight_each * l.active for l in attention_linears(a) + mlp_linears(a, True))
     layers = [("dense", dense_t)] * n_dense + [("moe", moe_t)] * n_moe
+    vision, projector = vision_params(a)
     return ParamCount(
-        total=total, active=active, embedding=emb, lm_head=head, final_norm=final_norm,
-        dense_layer=dense_t, moe_layer=moe_t, moe_layer_active=moe_a, expert_params=n_moe * moe_e,
-        attention_per_layer=attn, linear_active=lin_active, layers=layers,
+        total=total + vision + projector, active=active + vision + projector, embedding=emb, lm_head=head,
+        final_norm=final_norm, dense_layer=dense_t, moe_layer=moe_t, moe_layer_active=moe_a,
+        expert_params=n_moe * moe_e, attention_per_layer=attn, linear_active=lin_active, layers=layers,
+        vision=vision, projector=projector,
     )
+
+
+def vision_layer_params(a: ModelArch) -> int:
+    """One vision-encoder block: two norms, fused qkv + output projection with biases, the MLP with biases
+    (fc1/fc2, or gate/up/down for Qwen2.5-VL's SwiGLU)."""
+    w, i = a.vision_hidden, a.vision_intermediate
+    norms = 2 * (2 * w if a.vision_norm == "layernorm" else w)
+    attn = (w * 3 * w + (3 * w if a.vision_qkv_bias else 0)) + (w * w + w)
+    if a.vision_qk_norm:
+        attn += 2 * w  # InternViT-6B: q_norm, k_norm (RMSNorm over the full width)
+    mlp = (2 * (w * i + i) + (i * w + w)) if a.vision_gated else ((w * i + i) + (i * w + w))
+    scale = 2 * w if a.vision_layer_scale else 0  # InternViT: ls1, ls2
+    return norms + attn + mlp + scale
+
+
+def vision_params(a: ModelArch) -> tuple[int, int]:
+    """(vision encoder, projector) parameters of a vision-language model; (0, 0) for a text model.
+
+    Module by module as the modelling code builds them (``architecture._vision_fields`` cites the files):
+
+    * Qwen2-VL / Qwen2.5-VL: Conv3d patch embedding ``in_chans·temporal·patch²·w`` (no bias), ``depth``
+      blocks, no position table (2-D RoPE); merger: ``ln_q`` over ``w``, ``Linear(w·m², w·m²)``,
+      ``Linear(w·m², out)`` with biases.
+    * CLIP: ``class_embedding`` (w), Conv2d patch embedding without bias, learned positions
+      ``((image/patch)² + 1)·w``, ``pre_layrnorm`` and ``post_layernorm``; SigLIP: Conv2d with bias, positions
+      ``(image/patch)²·w``, ``post_layernorm`` and, with ``vision_use_head``, the attention-pooling head (probe,
+      ``nn.MultiheadAttention`` in/out projections with biases, LayerNorm, MLP).
+    * LLaVA projector: ``Linear(projector_in, out)`` and ``Linear(out, out)`` (biases unless
+      ``multimodal_projector_bias`` is false); LLaVA-NeXT adds the ``image_newline`` vector (out).
+    """
+    if not a.vision_kind:
+        return 0, 0
+    w, p = a.vision_hidden, a.vision_patch
+    blocks = a.vision_layers * vision_layer_params(a)
+    if a.vision_kind in ("qwen2_vl", "qwen2_5_vl"):
+        embed = a.vision_in_chans * a.vision_temporal_patch * p * p * w
+        m = a.projector_in  # w · merge²
+        ln = 2 * w if a.vision_norm == "layernorm" else w
+        return embed + blocks, ln + (m * m + m) + (m * a.projector_out + a.projector_out)
+    n_patches = (a.vision_image_size // p) ** 2
+    if a.vision_kind == "intern_vit":
+        # class token, Conv2d with bias, positions for the patches and the class token; mlp1: LayerNorm(w·s²),
+        # Linear(w·s², text), GELU, Linear(text, text)
+        embed = w + (a.vision_in_chans * p * p * w + w) + (n_patches + 1) * w
+        m, o = a.projector_in, a.projector_out
+        return embed + blocks, 2 * m + (m * o + o) + (o * o + o)
+    if a.vision_kind == "clip":
+        embed = w + a.vision_in_chans * p * p * w + (n_patches + 1) * w + 2 * (2 * w)
+    else:  # siglip
+        embed = (a.vision_in_chans * p * p * w + w) + n_patches * w + 2 * w
+        if a.vision_head:
+            i = a.vision_intermediate
+            embed += w + (3 * w * w + 3 * w) + (w * w + w) + 2 * w + (w * i + i) + (i * w + w)
+    o = a.projector_out
+    b = 1 if a.projector_bias else 0
+    proj = (a.projector_in * o + b * o) + (o * o + b * o) + (o if a.image_newline else 0)
+    return embed + blocks, proj
+
+
+def vision_tokens_per_image(a: ModelArch, resolution: int) -> tuple[int, int]:
+    """(patches the encoder runs on, tokens the language model receives) for one square image.
+
+    Qwen2-VL resizes each side to a multiple of ``patch·merge`` (``smart_resize`` in the Qwen2-VL image
+    processor, rounding to the nearest multiple of 28) and the merger joins ``merge²`` patches into one token;
+    CLIP/SigLIP resize to their fixed ``image_size`` (LLaVA takes every patch, CLIP's class token dropped)."""
+    if not a.vision_kind:
+        return 0, 0
+    if a.vision_kind == "intern_vit":
+        # InternVL's dynamic_preprocess: tiles of image_size in the grid closest to the image's aspect ratio
+        # (a square image: k×k), a larger grid only while the image covers more than half of it, at most
+        # max_dynamic_patch tiles, plus a thumbnail tile when split; each tile is (image/patch)² patches and
+        # the class token, pixel-shuffled into (image/patch)²/s² tokens
+        img = a.vision_image_size
+        k = 1
+        while a.vision_max_tiles and (k + 1) ** 2 <= a.vision_max_tiles and 2 * resolution ** 2 > (img * (k + 1)) ** 2:
+            k += 1
+        tiles = k * k + (1 if k > 1 and a.vision_thumbnail else 0)
+        grid = (img // a.vision_patch) ** 2
+        return tiles * (grid + 1), tiles * grid // a.vision_merge ** 2
+    if a.vision_image_size:
+        n = (a.vision_image_size // a.vision_patch) ** 2
+        return n, n
+    unit = a.vision_patch * a.vision_merge
+    side = max(1, round(resolution / unit))
+    tokens = side * side
+    return tokens * a.vision_merge ** 2, tokens
 
 
 def _fuse(lins: list[Linear], names: tuple[str, ...], fused_name: str) -> list[Linear]:
@@ -247,3 +342,27 @@ def tier(total_params: float) -> str:
     if total_params < 300e9:
         return "100B"
     return "1000B"
+
+
+#: safetensors dtypes whose element count is the parameter count (one element per weight). Quantised
+#: checkpoints pack several weights per element (GPTQ/AWQ ``qweight`` in I32, bitsandbytes 4-bit in U8), so
+#: their header count is not a parameter count.
+FLOAT_DTYPES = frozenset({"F64", "F32", "F16", "BF16", "F8_E4M3", "F8_E5M2"})
+
+
+def weights_count(a: ModelArch) -> int | None:
+    """The parameter count the checkpoint's weights hold (safetensors headers), when it is one: a float
+    checkpoint; None without headers or for a quantised checkpoint."""
+    if a.stored_params is None or a.stored_params <= 0 or (a.stored_dtype or "").upper() not in FLOAT_DTYPES:
+        return None
+    return int(a.stored_params)
+
+
+def weights_scale(a: ModelArch, total: int | None = None) -> float:
+    """Weights' count / config's count: memory is sized from the weights when the two disagree (1.0 when they
+    agree or the weights are unknown)."""
+    w = weights_count(a)
+    total = count_params(a).total if total is None else total
+    if w is None or total <= 0 or w == total:
+        return 1.0
+    return w / total

@@ -650,7 +650,8 @@ def overlap_advice(phases: tuple[PhaseResult, ...], table: PriceTable) -> list[M
     return out
 
 
-def project_rent_vs_build(phases: tuple[PhaseResult, ...], table: PriceTable, total_weeks: float):
+def project_rent_vs_build(phases: tuple[PhaseResult, ...], table: PriceTable, total_weeks: float,
+                          ownership=None):
     """Rent vs build over the project: the GPU type with the most GPU-hours, bought in the largest count any
     phase uses and drawing power for the hours actually used, against what the project pays renting that type
     over the project's months (:func:`cost.rent_vs_build`). None without GPU phases or prices."""
@@ -663,14 +664,16 @@ def project_rent_vs_build(phases: tuple[PhaseResult, ...], table: PriceTable, to
     gid, ps = max(by_gpu.items(), key=lambda kv: sum(p.gpu_hours for p in kv[1]))
     count = max(p.count for p in ps)
     months = max(total_weeks / WEEKS_PER_MONTH, 1e-9)
-    used_h_per_week = sum(p.gpu_hours for p in ps) / max(count * total_weeks, 1e-9)
+    # the servers are busy for the project's GPU-hours spread over the cards bought (electricity is drawn for
+    # those hours only, cost.rent_vs_build); rent is what the project pays for that GPU type
+    busy_hours = sum(p.gpu_hours for p in ps) / max(count, 1)
     try:
-        b = costmod.default_build_inputs(get_gpu(gid), count, table,
-                                         utilisation=min(1.0, used_h_per_week / HOURS_PER_WEEK))
+        b = costmod.default_build_inputs(get_gpu(gid), count, table, ownership)
     except PlannerError:
         return None
-    rent_monthly = sum(p.cost for p in ps) / months
-    return costmod.rent_vs_build(b, rent_monthly, months)
+    jobs = len(ps)
+    return costmod.rent_vs_build(b, rent_total=sum(p.cost for p in ps), busy_hours=busy_hours,
+                                 horizon_months=months, jobs=jobs, single_job=False)
 
 
 def evaluate_project(project: Project, base: Scenario, models: ModelSource | None = None, *,
@@ -714,7 +717,9 @@ def evaluate_project(project: Project, base: Scenario, models: ModelSource | Non
                                  vendor_confirmed=(checklist or {}).get("in_place_upgrade")))
     return ProjectResult(phases=phases, currency=table.currency, total_cost=total, total_weeks=total_weeks,
                          by_mode=by_mode, by_kind=by_kind, overlap_advice=tuple(overlap_advice(phases, table)),
-                         rent_vs_build=project_rent_vs_build(phases, table, total_weeks), what_if=wi,
+                         rent_vs_build=project_rent_vs_build(phases, table, total_weeks,
+                                                             getattr(base.constraints, "ownership", None)),
+                         what_if=wi,
                          main_phase=None if main is None else main.name, messages=tuple(msgs))
 
 

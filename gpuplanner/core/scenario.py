@@ -18,8 +18,20 @@ Method = Literal["pretrain", "full", "lora", "qlora"]
 Precision = Literal["bf16", "fp16", "fp32", "fp8"]
 Optimizer = Literal["adamw", "adamw_8bit", "sgd", "adafactor"]
 Recompute = Literal["none", "selective", "full"]
-Framework = Literal["hf", "fsdp", "deepspeed", "megatron"]
+Framework = Literal["hf", "fsdp", "deepspeed", "megatron",
+                    # fine-tuning tools (core/frameworks.py: each one's engine, defaults and sources)
+                    "llamafactory", "unsloth", "ms-swift", "megatron-swift", "trl", "axolotl"]
+#: The training objective on top of ``method`` (core/methods.py has what each one holds and runs).
+Objective = Literal["sft", "dpo", "ipo", "kto", "orpo", "simpo", "reward", "ppo", "grpo"]
+ReferenceMode = Literal["separate", "lora_base", "precomputed", "none"]
+GenerationEngine = Literal["training", "vllm_colocated", "vllm_separate"]
 LoraTargets = Literal["attention", "all_linear"]
+
+
+#: Activation recomputation each fine-tuning tool runs by default (sources in core/frameworks.py; the
+#: scenario applies it when ``training.recompute`` is not given: the user's own choice always wins).
+_TOOL_RECOMPUTE = {"llamafactory": "full", "unsloth": "full", "ms-swift": "full", "megatron-swift": "selective",
+                   "trl": "full", "axolotl": "none"}
 
 
 class _Section(BaseModel):
@@ -67,10 +79,80 @@ class ModelSection(_Section):
     qk_norm: bool | None = None
     position_embedding: Literal["rope", "learned", "alibi", "none"] | None = None
     max_position_embeddings: int | None = Field(None, gt=0, le=1 << 31)
+    # what the model intake did not read exactly (carried when a plan's embedded architecture stands in for a
+    # missing model folder, so the estimate still says so; core/intake.py)
+    unrecognised_model_type: str | None = Field(None, max_length=64)
+    uncounted_sections: str | None = Field(None, max_length=200)
+    context_length: int | None = Field(None, ge=0, le=1 << 31)
+    # the vision encoder and projector of a vision-language model (architecture.ModelArch has each field's meaning)
+    vision_kind: Literal["", "qwen2_vl", "qwen2_5_vl", "clip", "siglip", "intern_vit"] | None = None
+    vision_hidden: int | None = Field(None, ge=0, le=1 << 20)
+    vision_layers: int | None = Field(None, ge=0, le=10_000)
+    vision_heads: int | None = Field(None, ge=0, le=1 << 16)
+    vision_intermediate: int | None = Field(None, ge=0, le=1 << 24)
+    vision_gated: bool | None = None
+    vision_norm: Literal["layernorm", "rmsnorm"] | None = None
+    vision_patch: int | None = Field(None, ge=0, le=1 << 16)
+    vision_temporal_patch: int | None = Field(None, ge=1, le=64)
+    vision_merge: int | None = Field(None, ge=1, le=64)
+    vision_in_chans: int | None = Field(None, ge=1, le=1024)
+    vision_image_size: int | None = Field(None, ge=0, le=1 << 20)
+    vision_head: bool | None = None
+    projector_in: int | None = Field(None, ge=0, le=1 << 26)
+    projector_out: int | None = Field(None, ge=0, le=1 << 20)
+    projector_bias: bool | None = None
+    image_newline: bool | None = None
+    vision_qkv_bias: bool | None = None
+    vision_qk_norm: bool | None = None
+    vision_layer_scale: bool | None = None
+    vision_max_tiles: int | None = Field(None, ge=0, le=1024)
+    vision_thumbnail: bool | None = None
+
+
+class PreferenceSection(_Section):
+    """Preference tuning and the reference model (``training.preference``; DPO/IPO/KTO, and the KL reference
+    of PPO/GRPO). ``reference``: ``separate`` a frozen copy of the model in 16-bit; ``lora_base`` the LoRA/QLoRA
+    policy's own frozen base with the adapters disabled (TRL: ``ref_model=None`` with a PEFT model);
+    ``precomputed`` reference log-probabilities computed once before training (TRL
+    ``precompute_ref_log_probs``); ``none`` no reference (ORPO, SimPO, GRPO with ``beta = 0``). null: the
+    method's default (core/methods.py)."""
+
+    beta: float = Field(0.1, ge=0, le=100, description="DPO beta / KL coefficient (TRL DPOConfig default 0.1)")
+    reference: ReferenceMode | None = Field(None, description="how the reference model is held; null: the "
+                                                              "method's default")
+    reference_offload: bool = Field(False, description="frozen reference/reward models live in CPU memory and "
+                                                       "stream through the GPU (OpenRLHF --ref_reward_offload)")
+
+
+class RlSection(_Section):
+    """On-policy RL (``training.rl``; PPO and GRPO): rollouts, the generation engine and the reward."""
+
+    group_size: int = Field(8, gt=0, le=4096, description="completions per prompt (GRPO; TRL num_generations "
+                                                           "default 8)")
+    rollout_len: int = Field(512, gt=0, le=10_000_000, description="generated tokens per completion (TRL "
+                                                                   "max_completion_length default 512)")
+    prompt_len: int | None = Field(None, gt=0, le=10_000_000, description="prompt tokens (TRL "
+                                   "prompt); null: seq_len − rollout_len")
+    generation_engine: GenerationEngine = Field(
+        "training", description="who generates the rollouts: the training model itself (HF generate), vLLM on "
+                                "the same GPUs, or vLLM on its own share of the GPUs")
+    generation_gpu_fraction: float = Field(
+        0.3, gt=0, lt=1, description="vllm_colocated: the share of each GPU's memory vLLM reserves "
+                                     "(gpu_memory_utilization; TRL colocate default 0.3); vllm_separate: the share "
+                                     "of the GPUs that generate")
+    engine_sleep: bool = Field(False, description="vllm_colocated: vLLM frees its KV cache and offloads its weights "
+                                                  "while the model trains (vLLM sleep mode; verl free_cache_engine)")
+    reward: Literal["model", "function"] | None = Field(
+        None, description="a reward model (same architecture, frozen, value head) or a rule-based function; "
+                          "null: ppo → model, grpo → function")
 
 
 class TrainingSection(_Section):
     method: Method = "full"
+    objective: Objective = Field("sft", description="next-token loss (sft: pretraining or supervised "
+                                                    "fine-tuning), preference tuning, reward model or RL")
+    preference: PreferenceSection = Field(default_factory=PreferenceSection)
+    rl: RlSection = Field(default_factory=RlSection)
     precision: Precision = "bf16"
     optimizer: Optimizer = "adamw"
     framework: Framework = "hf"
@@ -86,6 +168,11 @@ class TrainingSection(_Section):
     flash_attention: bool = True
     lora_rank: int = Field(16, gt=0, le=65536)
     lora_targets: LoraTargets = "all_linear"
+    # vision-language models (ignored for text models). LLaMA-Factory freezes both by default
+    # (finetuning_args.py: freeze_vision_tower=True, freeze_multi_modal_projector=True; ms-swift: freeze_vit,
+    # freeze_aligner); LoRA/QLoRA adapt the language model only
+    freeze_vision: bool = Field(True, description="vision-language models: the vision encoder stays frozen")
+    freeze_projector: bool = Field(True, description="vision-language models: the projector/merger stays frozen")
     # Communication overlap (time model). None = what the framework does by default
     # (core/timing.overlap_flags documents each default and its source).
     overlap_grad_reduce: bool | None = Field(
@@ -141,10 +228,18 @@ class HardwareSection(_Section):
     nics_per_node: int | None = Field(None, gt=0, le=64)
     intra_node: Literal["nvlink", "pcie"] | None = Field(None, description="override the GPU's link")
     custom_gpus: list[CustomGpu] = Field(default_factory=list, description="GPUs entered by the user")
+    host_ram_gib: float | None = Field(None, gt=0, le=1_000_000, description="CPU memory per node (GiB), checked "
+                                                                            "against what CPU offload needs")
 
 
 class DataSection(_Section):
     tokens: float = Field(1e9, ge=0, le=1e18)
+    # vision-language models (ignored for text models): seq_len counts the image tokens, as LLaMA-Factory's
+    # cutoff_len does
+    images_per_sample: float = Field(1.0, ge=0, le=10_000, description="images per training sequence")
+    image_resolution: int = Field(448, gt=0, le=100_000, description="image side in pixels for encoders with "
+                                                                     "dynamic resolution (Qwen2-VL); CLIP/SigLIP "
+                                                                     "use their fixed image_size")
 
     @field_validator("tokens", mode="before")
     @classmethod
@@ -251,7 +346,7 @@ class ConstraintsSection(_Section):
                           "framework of the manual estimate); default: true when the scenario does not name "
                           "training.framework, false when it does")
     framework_candidates: list[Framework] | None = Field(
-        None, max_length=4, description="frameworks the search may choose from (default: all four)")
+        None, max_length=10, description="frameworks the search may choose from (default: the four engines)")
     rules: PlanningRules = Field(default_factory=PlanningRules, description="planning rules applied by the search")
     ownership: Ownership = Field(default_factory=Ownership, description="figures for building instead of renting")
     region: Region | None = Field(
@@ -286,6 +381,20 @@ class Scenario(_Section):
             raise ValueError(
                 f"hardware.num_gpus={h.num_gpus} must be a whole number of nodes of {h.gpus_per_node} GPUs"
             )
+        t = self.training
+        if t.objective != "sft" and t.method == "pretrain":
+            raise ValueError(f"training.objective={t.objective} needs method full, lora or qlora (not pretrain)")
+        if t.objective in ("ppo", "grpo"):
+            plen = t.rl.prompt_len if t.rl.prompt_len is not None else t.seq_len - t.rl.rollout_len
+            if plen <= 0 or plen + t.rl.rollout_len > t.seq_len:
+                raise ValueError(f"training.rl: prompt + rollout ({plen} + {t.rl.rollout_len}) must fit in "
+                                 f"seq_len={t.seq_len}")
+        if (t.preference.reference == "lora_base" and t.method not in ("lora", "qlora")
+                and t.objective != "sft"):
+            raise ValueError("training.preference.reference=lora_base needs method lora or qlora")
+        if self.training.framework in _TOOL_RECOMPUTE and "recompute" not in self.training.model_fields_set:
+            # a tool's documented default (core/frameworks.py), unless the user set recompute
+            self.training.recompute = _TOOL_RECOMPUTE[self.training.framework]
         if p.offload_params and p.zero != 3:
             raise ValueError("parallel.offload_params needs zero=3 (FSDP/ZeRO-3 CPU offload)")
         gbs = self.training.global_batch_size

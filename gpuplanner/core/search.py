@@ -46,7 +46,7 @@ from .errors import PlannerError, ScenarioError
 from .evaluate import cost_inputs, evaluate
 from .i18n import QT_TRANSLATE_NOOP
 from . import rules as rulesmod
-from .frameworks import FRAMEWORKS, ORDER as FRAMEWORK_ORDER, frameworks_for
+from .frameworks import FRAMEWORKS, ORDER as FRAMEWORK_ORDER, TOOLS as FRAMEWORK_TOOLS, frameworks_for
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
 from .params import tier as tier_of
 from .scenario import Scenario
@@ -66,6 +66,8 @@ RECOMPUTE_LABELS = {"none": QT_TRANSLATE_NOOP(CTX, "no recompute"), "selective":
 ZERO_BY_FRAMEWORK = {k: f.zero_stages for k, f in FRAMEWORKS.items()}
 TP_FRAMEWORKS = tuple(k for k in FRAMEWORK_ORDER if FRAMEWORKS[k].tensor_parallel)
 PP_FRAMEWORKS = tuple(k for k in FRAMEWORK_ORDER if FRAMEWORKS[k].pipeline_parallel)
+# index of every framework value (the engines, then the fine-tuning tools a scenario may name)
+FRAMEWORK_INDEX = {k: i for i, k in enumerate(FRAMEWORK_ORDER + FRAMEWORK_TOOLS)}
 PP_CHOICES = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128)
 MBS_CHOICES = (1, 2, 4, 8, 16)
 CP_MIN_SEQ = 32768
@@ -226,7 +228,7 @@ class Plan:
             "cost_per_pflop": None if not math.isfinite(self.cost_per_pflop) else round(self.cost_per_pflop, 6),
             "limits": {k: round(v, 4) for k, v in self.limits.items()},
             "explanation": [m.render() for m in self.explanation],
-            "warnings": [m.render() for m in self.warnings],
+            "warnings": [m.render() for m in (*self.evaluation.warnings, *self.warnings)],
             "peak_tflops": self.peak_tflops,
             "effective_tflops_per_gpu": None if self.effective_tflops_per_gpu is None
             else round(self.effective_tflops_per_gpu, 3),
@@ -862,7 +864,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     # per candidate: its GPU type and framework (a context is one GPU type × one framework)
     gpu_ids = list(dict.fromkeys(ctx.gpu.id for ctx in contexts))
     ctx_gpu = np.array([gpu_ids.index(ctx.gpu.id) for ctx in contexts], dtype=np.int64)
-    ctx_fw = np.array([FRAMEWORK_ORDER.index(ctx.framework) for ctx in contexts], dtype=np.int64)
+    ctx_fw = np.array([FRAMEWORK_INDEX[ctx.framework] for ctx in contexts], dtype=np.int64)
     gpu_of = ctx_gpu[cat["ctx"]]
     fw_of = ctx_fw[cat["ctx"]]
     days = cat["calendar_hours"] / 24.0
@@ -953,7 +955,7 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
         for other in fws:
             if other == fw:
                 continue
-            j = best_by.get((g, FRAMEWORK_ORDER.index(other)))
+            j = best_by.get((g, FRAMEWORK_INDEX[other]))
             oname = FRAMEWORKS[other].name
             if j is None:
                 out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{other}: no layout fits {gpu} within {n} GPUs."),

@@ -111,6 +111,7 @@ from .i18n import QT_TRANSLATE_NOOP
 from .params import lora_params
 from .memory import RECOMPUTE_CODES
 from . import calibration
+from .methods import SFT, MethodProfile, generation_seconds, method_profile
 
 # --------------------------------------------------------------------------------------------- constants
 
@@ -486,8 +487,9 @@ def grad_reduce_bytes(framework: str, precision: str, master_weights: bool = Tru
 def cp_joins_dp(framework: str) -> bool:
     """Context-parallel ranks join the gradient reduction and ZeRO/FSDP sharding group (Megatron's
     distributed optimizer shards over ``data_parallel_group_with_context_parallel``; torchtitan applies
-    ``fully_shard`` over the ``dp_shard_cp`` mesh). DeepSpeed and the HF Trainer have no context parallel."""
-    return framework in ("megatron", "fsdp")
+    ``fully_shard`` over the ``dp_shard_cp`` mesh). DeepSpeed and the HF Trainer have no context parallel.
+    A fine-tuning tool follows its engine (``frameworks.engine_of``)."""
+    return _frameworks.engine_of(framework) in ("megatron", "fsdp")
 
 
 def bucket_params(framework: str, zero, n_dp, g_bytes: float, ops=_ScalarOps):
@@ -543,6 +545,8 @@ def time_arrays(
     overlap_param_gather=None,
     tp_comm_overlap=None,
     overlap_p2p_comm=None,
+    profile: MethodProfile = SFT,
+    gpu_memory_gib: float = 0.0,
 ):
     """Vectorised time model (seconds per optimizer step). Every per-candidate argument — the layout,
     and the GPU numbers (``peak_tflops`` … ``nic_gbs_per_gpu``) — may be a numpy array; they broadcast.
@@ -558,6 +562,8 @@ def time_arrays(
     f64, where, maximum, minimum = ops.f, ops.where, ops.maximum, ops.minimum
     tp, pp, cp, ep, dp = f64(tp), f64(pp), f64(cp), f64(ep), f64(dp)
     mbs, m_acc, vpp, n_gpus, gpn = f64(mbs), f64(grad_accum), f64(vpp), f64(num_gpus), f64(gpus_per_node)
+    mbs_examples = mbs
+    mbs = mbs * profile.seqs_per_example  # paired objectives: chosen + rejected in one forward (core/methods.py)
     zero, recompute, sp, flash, fused, offload = (ops.b(x) for x in (zero, recompute, sp, flash, fused, offload))
     peak, peak16 = f64(peak_tflops) * 1e12, f64(peak16_tflops) * 1e12
     gen_eff = f64(gen_efficiency)
@@ -599,6 +605,15 @@ def time_arrays(
     t_mem_tok = (ew_bytes + loss_bytes / (tp * cp)) / mem_bw
     t_compute_tok = t_flops_tok / mp + t_mem_tok  # seconds per replica token, on one GPU
     t_mb = t_compute_tok * mbs * s  # one micro-batch on one GPU (all its layers)
+    # ---- the objective's other passes (core/methods.py): frozen reference/reward forwards, no_grad policy
+    # forwards (KTO's KL sequences, PPO's old log-probs), the PPO critic's forward and its training step; at
+    # the policy's rates (same shapes)
+    fwd_total = fwd.layers + fwd.head + fwd.attention
+    n_fwd = (profile.ref_forwards + profile.policy_nograd_forwards + (1.0 if profile.reward_model else 0.0)
+             + (1.0 if profile.critic else 0.0))
+    extra_h = n_fwd * fwd_total + (hflops_tok if profile.critic else 0.0)
+    extra_m = n_fwd * fwd_total + (mflops_tok if profile.critic else 0.0)
+    t_mb_objective = t_mb * extra_h / hflops_tok
     compute = t_mb * m_acc
 
     # ---- communication overlap flags: the scenario's choice, else the framework's default
@@ -732,21 +747,53 @@ def time_arrays(
         deq_passes = 2.0 + where(rec_full, 1.0, 0.0)
         other = other + _dequant_bytes(m) / mp * deq_passes * m_acc / mem_bw
 
-    step = compute + tp_comm + dp_comm + pp_time + cp_comm + ep_comm + other
+    compute = compute + t_mb_objective * m_acc
+    if profile.critic:
+        # the critic's gradients and optimizer step, like the policy's
+        dp_hidden = dp_hidden * 2.0
+        dp_comm = dp_comm * 2.0
+        other = other * 2.0
+    mflops_tok = mflops_tok + extra_m
+    hflops_tok = hflops_tok + extra_h
+
+    # ---- RL rollouts (core/methods.generation_seconds): the step's sequences are generated before training
+    generation = 0.0 * compute
+    if profile.rl:
+        seqs = mbs_examples * m_acc  # rollouts per GPU per step (TRL steps_per_generation = accumulation)
+        w16 = 2.0 * float(m.params.total) / tp
+        frac = profile.gpu_fraction
+        if profile.engine == "vllm_colocated":
+            pool = maximum(frac * gpu_memory_gib * 2.0**30 - w16, 1.0)
+        elif profile.engine == "vllm_separate":
+            # vLLM's own GPUs at its default gpu_memory_utilization = 0.9 (vLLM engine arguments)
+            pool = maximum(0.9 * gpu_memory_gib * 2.0**30 - w16, 1.0)
+            seqs = seqs / frac
+        else:
+            pool = None
+        generation, _waves = generation_seconds(
+            profile, arch=m.arch, params_total=float(m.params.total), active_params=float(m.params.active),
+            seqs=seqs, tp=tp, peak_flops=peak16, eff=gen_eff, mem_bw=mem_bw, kv_pool_bytes=pool, ops=ops)
+        if profile.engine == "vllm_separate":
+            # the training share of the GPUs runs the whole step's training: (1 − f) of the GPUs
+            scale_t = 1.0 / (1.0 - frac)
+            compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other = (
+                x * scale_t for x in (compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other))
+
+    step = compute + tp_comm + dp_comm + pp_time + cp_comm + ep_comm + other + generation
     tokens_step_gpu = mbs * s * m_acc * dp / n_gpus  # tokens per step per GPU
     if mfu is not None:
         # measured MFU: tokens/s/GPU = peak × MFU / model FLOPs per token; keep the modelled shares
         target = tokens_step_gpu * mflops_tok / (peak16 * f64(mfu))
         scale = target / step
-        compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other = (
-            x * scale for x in (compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other))
+        compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other, generation = (
+            x * scale for x in (compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other, generation))
         tp_hidden, dp_hidden, pp_hidden, cp_hidden, p2p = (
             x * scale for x in (tp_hidden, dp_hidden, pp_hidden, cp_hidden, p2p))
         step = target
     tok_s_gpu = tokens_step_gpu / step
     return {
         "compute": compute, "tp_comm": tp_comm, "dp_comm": dp_comm, "pp_bubble": pp_time,
-        "cp_comm": cp_comm, "ep_comm": ep_comm, "other": other, "step": step,
+        "cp_comm": cp_comm, "ep_comm": ep_comm, "other": other, "generation": generation, "step": step,
         "pp_p2p": p2p, "tp_hidden": tp_hidden, "dp_hidden": dp_hidden, "pp_hidden": pp_hidden, "cp_hidden": cp_hidden,
         "overlap_grad_reduce": ov_grad, "overlap_param_gather": ov_param, "tp_comm_overlap": ov_tp,
         "overlap_p2p_comm": ov_p2p,
@@ -809,8 +856,11 @@ class TimeEstimate:
         sec = self.seconds
         total = self.step_time_s if self.step_time_s > 0 else 1.0
         other = sec["other"] + sec["cp_comm"] + sec["ep_comm"]
-        return {"compute": sec["compute"] / total, "tp_comm": sec["tp_comm"] / total,
-                "dp_comm": sec["dp_comm"] / total, "pp_bubble": sec["pp_bubble"] / total, "other": other / total}
+        out = {"compute": sec["compute"] / total, "tp_comm": sec["tp_comm"] / total,
+               "dp_comm": sec["dp_comm"] / total, "pp_bubble": sec["pp_bubble"] / total, "other": other / total}
+        if "generation" in sec:
+            out["generation"] = sec["generation"] / total
+        return out
 
     @property
     def largest_overhead(self) -> tuple[str, float]:
@@ -857,11 +907,16 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
     t, h = s.training, s.hardware
     gf = gpu_time_facts(r.gpu, t.precision, intra_node=h.intra_node, inter_node=h.inter_node,
                         nics_per_node=h.nics_per_node, gpus_per_node=h.gpus_per_node)
+    prof = method_profile(t)
+    engine = _frameworks.engine_of(t.framework)
     kw = dict(
-        method=t.method, precision=t.precision, framework=t.framework, optimizer=t.optimizer, seq_len=t.seq_len,
+        method=t.method, precision=t.precision, framework=engine, optimizer=t.optimizer,
+        seq_len=prof.train_seq_len if prof.rl else t.seq_len,
         lora_rank=t.lora_rank, lora_targets=t.lora_targets, flash=t.flash_attention,
-        fused=(t.framework == "megatron") or bool(getattr(t, "torch_compile", False)),
-        master_weights=t.master_weights,
+        fused=(engine == "megatron") or bool(getattr(t, "torch_compile", False))
+        or _frameworks.tool_mechanics(t.framework, t.recompute)["fused"],
+        master_weights=t.master_weights, profile=prof,
+        gpu_memory_gib=float(getattr(r.gpu, "memory_gib", 0.0) or 0.0),
         **{k: getattr(t, k) for k in OVERLAP_FIELDS},
         **gf.kwargs(t.precision),
     )
@@ -926,12 +981,14 @@ def time_estimate(r: Any) -> TimeEstimate:
     fpt = _scalar(out["model_flops_per_token"])
     seconds = {k: _scalar(out[k]) for k in ("compute", "tp_comm", "dp_comm", "pp_bubble", "cp_comm", "ep_comm",
                                             "other")}
+    if kw["profile"].rl:
+        seconds["generation"] = _scalar(out["generation"])  # RL rollouts (core/methods.generation_seconds)
     hidden = {k: _scalar(out[k[:2] + "_hidden"]) for k in HIDDEN_KEYS}
     overlap = {k: bool(_scalar(out[k])) for k in OVERLAP_FIELDS}
     inter = f"{gf.inter_node} ×{gf.nics_per_node:g}/node"
     multi = h.num_gpus > h.gpus_per_node
     links = {
-        "compute": "", "other": "",
+        "compute": "", "other": "", "generation": "",
         "tp_comm": gf.intra_link if p.tp <= h.gpus_per_node else inter,
         "dp_comm": inter if (multi and p.tp * p.cp * s.dp > h.gpus_per_node) else gf.intra_link,
         "pp_bubble": inter if multi else gf.intra_link,
@@ -946,3 +1003,8 @@ def time_estimate(r: Any) -> TimeEstimate:
         efficiency=_scalar(out["efficiency"]), links=links, mfu_override=s.assumptions.mfu is not None,
         notes=list(gf.notes), hidden=hidden, overlap=overlap, p2p_s=_scalar(out["pp_p2p"]),
     )
+
+
+# at the end: core/frameworks imports this module (overlap defaults), so it is imported once this module's
+# names exist (module-level, not inside a function: see the note on worker-thread imports above)
+from . import frameworks as _frameworks  # noqa: E402

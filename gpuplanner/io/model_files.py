@@ -24,6 +24,7 @@ from pathlib import Path
 
 from ..core.architecture import ModelArch, arch_from_hf_config
 from ..core.errors import ModelConfigError
+from .hf_cache import find_cached, is_model_id
 from .safe_read import UnsafeInput, one_line, parse_json, read_json
 
 MAX_HEADER_BYTES = 100 * 1024 * 1024  # the safetensors reference implementation's own limit
@@ -114,26 +115,31 @@ def _inside(folder: Path, f: Path) -> bool:
         return False
 
 
-def load_model_source(path: Path) -> ModelArch:
-    """Load a ``config.json`` file or a model folder (config.json + safetensors headers)."""
+def load_model_source(path: Path, name: str | None = None, root: Path | None = None) -> ModelArch:
+    """Load a ``config.json`` file or a model folder (config.json + safetensors headers).
+
+    ``name`` names the model (default: the config's ``_name_or_path``, else the folder's name); ``root`` is the
+    folder the files may link into (default: the model folder itself; a Hugging Face cache snapshot links its
+    files into the model's ``blobs/``, see :mod:`gpuplanner.io.hf_cache`)."""
     path = Path(path)
     if not path.exists():
         raise ModelConfigError(f"{path}: not found", field="model.hf_config")
     if path.is_dir():
+        inside = Path(root) if root is not None else path
         cfg_path = path / "config.json"
         if not cfg_path.exists():
             raise ModelConfigError(f"{path}: the folder has no config.json", field="model.hf_config")
-        if not _inside(path, cfg_path):
+        if not _inside(inside, cfg_path):
             raise ModelConfigError(f"{one_line(path.name, 120)}: config.json links outside the folder",
                                    field="model.hf_config")
         cfg = read_config_file(cfg_path)
-        arch = arch_from_hf_config(cfg, name=_name(cfg) or path.name)
-        shards = sorted(f for f in path.glob("*.safetensors") if _inside(path, f))
+        arch = arch_from_hf_config(cfg, name=name or _name(cfg) or path.name)
+        shards = sorted(f for f in path.glob("*.safetensors") if _inside(inside, f))
         index = path / "model.safetensors.index.json"
         if shards:
             n, dtype = count_safetensors(shards)
             return arch.replace(stored_params=n, stored_dtype=dtype)
-        if index.exists() and _inside(path, index):
+        if index.exists() and _inside(inside, index):
             idx = read_config_file(index)
             meta = idx.get("metadata")
             total_size = meta.get("total_size") if isinstance(meta, dict) else None
@@ -143,7 +149,7 @@ def load_model_source(path: Path) -> ModelArch:
                 return arch.replace(stored_params=int(total_size) // per, stored_dtype=str(cfg.get("torch_dtype")))
         return arch
     cfg = read_config_file(path)
-    return arch_from_hf_config(cfg, name=_name(cfg) or path.parent.name or path.stem)
+    return arch_from_hf_config(cfg, name=name or _name(cfg) or path.parent.name or path.stem)
 
 
 def _name(cfg: dict) -> str | None:
@@ -181,16 +187,35 @@ class ModelFiles:
         plan's folder, links followed. Otherwise any reference."""
         if not self.confine:
             return True
+        if self._cache_id(ref):
+            return True  # a model id is read from the user's own Hugging Face cache, never from the plan's paths
         p = Path(ref).expanduser()
         if p.is_absolute():
             return False
         return _inside(self.base_dir, self.base_dir / p)
 
-    def path(self, ref: str) -> Path:
+    def _local(self, ref: str) -> Path:
         path = Path(ref).expanduser()
         if not path.is_absolute() and self.base_dir is not None:
             path = self.base_dir / path
         return path
+
+    def _cache_id(self, ref: str) -> bool:
+        """Whether ``ref`` is read from the Hugging Face cache: a model id (``org/name``, ``name``,
+        ``org/name@revision``) that is not a file or folder next to the scenario (a path wins)."""
+        if not is_model_id(ref) or ref.lower().endswith(".json"):
+            return False
+        try:
+            return not self._local(ref).exists()
+        except OSError:
+            return True
+
+    def path(self, ref: str) -> Path:
+        """The file or folder ``ref`` names: a path (relative to ``base_dir``), or a model id's snapshot in the
+        local Hugging Face cache (:func:`gpuplanner.io.hf_cache.find_cached`)."""
+        if self._cache_id(ref):
+            return find_cached(ref).snapshot
+        return self._local(ref)
 
     @staticmethod
     def _stamp(path: Path) -> tuple:
@@ -210,12 +235,17 @@ class ModelFiles:
         if not self.allowed(ref):
             raise ModelConfigError(f"model.hf_config '{one_line(ref, 120)}' points outside the plan's folder; "
                                    "choose the model again on the Model page", field="model.hf_config")
-        path = self.path(ref)
-        key = (str(path.resolve()) if path.exists() else str(path), self._stamp(path))
+        name = root = None
+        if self._cache_id(ref):
+            found = find_cached(ref)
+            path, name, root = found.snapshot, found.model_id, found.repo_dir
+        else:
+            path = self._local(ref)
+        key = (str(path.resolve()) if path.exists() else str(path), name, self._stamp(path))
         hit = self._cache.get(key)
         if hit is not None:
             return hit
-        arch = load_model_source(path)
+        arch = load_model_source(path, name=name, root=root)
         if len(self._cache) >= self._CACHE_MAX:
             self._cache.pop(next(iter(self._cache)))
         self._cache[key] = arch

@@ -62,7 +62,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, create_model, field_validator
 
 from .. import __version__
-from ..core.architecture import EXPLICIT_FIELDS, ModelArch, resolve_arch
+from ..core.architecture import EXPLICIT_FIELDS, WRITE_IF_SET, ModelArch, resolve_arch
 from ..core.errors import PlannerError, ScenarioError
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.messages import MsgStr
@@ -983,14 +983,14 @@ def _embed(doc: PlanDocument, base_dir: Path | None) -> tuple[EmbeddedModel | No
     ms = doc.scenario.model
     if not ms.hf_config:
         return None, []
-    from .model_files import load_model_source
-
-    path = Path(ms.hf_config).expanduser()
-    if not path.is_absolute() and base_dir is not None:
-        path = base_dir / path
-    if path.exists():
+    files = ModelFiles(base_dir)  # a path next to the plan, or a model id in the local Hugging Face cache
+    try:
+        path = files.path(ms.hf_config)
+    except PlannerError:
+        path = None
+    if path is not None and path.exists():
         try:
-            arch = load_model_source(path)
+            arch = files.load(ms.hf_config)
         except PlannerError as err:
             return None, [_warning(QT_TRANSLATE_NOOP(_CTX, "model not embedded: {why}"), why=str(err))]
         return EmbeddedModel(source=ms.hf_config, captured=_now(), arch=dataclasses.asdict(arch)), []
@@ -1059,6 +1059,7 @@ class _Embedded:
 
 
 _SECTION_FROM_ARCH = {v: k for k, v in EXPLICIT_FIELDS.items()}
+_ARCH_DEFAULTS = {f.name: f.default for f in dataclasses.fields(ModelArch)}
 _NORM_TYPES = typing.get_args(typing.get_args(ModelSection.model_fields["norm_type"].annotation)[0])
 
 
@@ -1100,6 +1101,8 @@ def scenario_for_estimate(doc: PlanDocument, base_dir: str | os.PathLike | None 
             continue
         if value == 0 and not isinstance(value, bool) and _positive_only(section_key):
             continue  # ModelArch uses 0 for "absent" where the scenario field must be > 0
+        if section_key in WRITE_IF_SET and value == _ARCH_DEFAULTS.get(arch_key):
+            continue  # text models: no vision or intake fields
         fields[section_key] = value
     try:
         section = ModelSection(**fields)

@@ -4,8 +4,8 @@
 figure: parameters and tier (:mod:`core.params`, :data:`core.estimate.TIER_GUIDANCE`), memory per GPU
 (:mod:`core.memory` through :func:`core.estimate.estimate`), training FLOPs (:mod:`core.flops`), time
 (:mod:`core.timing`), ranked plans and why the others lost (:mod:`core.search`), cost per rental mode and
-rent-versus-build (:mod:`core.cost`) and the vendor checklist (:mod:`core.checklist`). Modules that are not
-in this build leave their sections empty and are listed in :attr:`ReportData.pending`; nothing is made up.
+rent-versus-build (:mod:`core.cost`) and the vendor checklist (:mod:`core.checklist`). Nothing is made
+up: a figure the core cannot give (no price, no fit) is shown as missing with the reason.
 
 Sentences are kept as :class:`Text` (an English template marked with ``QT_TRANSLATE_NOOP`` plus its
 parameters), so the renderer translates them with the same ``.qm`` files as the UI. Numbers are formatted
@@ -85,15 +85,6 @@ def fmt_bytes(n: float | None) -> str:
             return f"{format_sig(n / scale, 3)} {unit}"
     return f"{n:,.0f} B"
 
-
-def _opt_import(name: str):
-    """A core module that may not be in this build yet (``None`` if absent)."""
-    import importlib
-
-    try:
-        return importlib.import_module(f"gpuplanner.core.{name}")
-    except ImportError:
-        return None
 
 
 def _attr(obj: Any, *names: str, default: Any = None) -> Any:
@@ -304,7 +295,6 @@ class ReportData:
     assumptions: list[Source]
     formulas: list[Text]
     warnings: list[Text]
-    pending: list[str]  # core modules missing in this build: their sections say so
     source_file: str = ""
     # candidate GPUs the search left out, with why (core.search ``skipped``): [(GPU name, reason)]
     skipped: list[tuple[str, Text]] = field(default_factory=list)
@@ -499,10 +489,8 @@ def _checklist(doc, plan: PlanInfo, scenario) -> list[ChecklistRow]:
     """The vendor checklist (:mod:`core.checklist`) for the plan's GPU, with what the plan file ticked and
     noted. Ids the plan file has that this version does not know are listed after the known items."""
     rows_in = list(doc.vendor_checklist) if doc is not None else []
-    mod = _opt_import("checklist")
-    if mod is None or not hasattr(mod, "ChecklistState"):
-        return [ChecklistRow(id=r.id, label=Text("", r.id.replace("_", " ")), checked=r.checked, note=r.note)
-                for r in rows_in]
+    from ..core import checklist as mod
+
     state = mod.ChecklistState.from_plan_items(rows_in)
     try:
         items = mod.items_for_gpu(plan.gpu_id)
@@ -707,7 +695,7 @@ def build_report_data(doc_or_scenario: Any, *, base_dir: Any = None, author: str
         notes=doc.notes if doc is not None else "", task=task, plan=plan, alternatives=alternatives,
         scaling=scaling, memory_by_count=mem_counts, memory_cards=mem_cards, cost_vs_time=cost_vs_time, requirements=_requirements(plan, ev),
         checklist=_checklist(doc, plan, scenario), assumptions=_assumptions(plan, scenario, table),
-        formulas=list(_FORMULAS), warnings=warnings, pending=[], source_file=source_file, project=project,
+        formulas=list(_FORMULAS), warnings=warnings, source_file=source_file, project=project,
         skipped=[] if result is None else [(d["gpu_name"], Text.of(d["reason"])) for d in result.skipped],
     )
 

@@ -59,7 +59,19 @@ _SERIES = (
     ("optimizer", "#bdbdbd", Qt.BrushStyle.SolidPattern),
     ("activations", "#5a5a5a", Qt.BrushStyle.CrossPattern),
     ("other", "#e3e3e3", Qt.BrushStyle.SolidPattern),
+    # the training objective's models and buffers (core/methods.py), when the plan holds them
+    ("reference", "#6e6e6e", Qt.BrushStyle.FDiagPattern),
+    ("reward", "#a0a0a0", Qt.BrushStyle.DiagCrossPattern),
+    ("critic", "#4a4a4a", Qt.BrushStyle.HorPattern),
+    ("rollout_weights", "#7a7a7a", Qt.BrushStyle.VerPattern),
+    ("kv_cache", "#b0b0b0", Qt.BrushStyle.Dense5Pattern),
 )
+
+
+def _extra_names() -> dict:
+    return {"reference": translate("Report", "reference model"), "reward": translate("Report", "reward model"),
+            "critic": translate("Report", "critic"), "rollout_weights": translate("Report", "vLLM weights"),
+            "kv_cache": translate("Report", "rollout KV cache")}
 
 
 def translate(context: str, text: str) -> str:
@@ -307,11 +319,15 @@ def memory_chart(data: ReportData) -> QImage:
     bottom = [0.0] * len(plans)
     names = {"weights": translate("Report", "weights"), "gradients": translate("Report", "gradients"),
              "optimizer": translate("Report", "optimizer states"),
-             "activations": translate("Report", "activations"), "other": translate("Report", "other")}
+             "activations": translate("Report", "activations"), "other": translate("Report", "other"),
+             **_extra_names()}
     entries = []
     seg_labels: list[tuple[str, float, float]] = []
     for key, grey, style in _SERIES:
         vals = [p.memory.get(key, 0.0) for p in plans]
+        if key not in ("weights", "gradients", "optimizer", "activations", "other") and not any(
+                key in p.memory for p in plans):
+            continue  # a part no plan holds gets no legend entry
         brush = _hatch(grey, style)
         bar = pg.BarGraphItem(x=xs, y0=list(bottom), height=vals, width=0.45, brush=brush, pen=pg.mkPen("k", width=1 * PEN))
         # a white base under hatched bars so the pattern reads on any background
@@ -789,11 +805,6 @@ def _layout_text(lay: dict) -> str:
     return ", ".join(parts)
 
 
-def _pending_note(data: ReportData, module: str) -> str:
-    if module in data.pending:
-        return (f'<p class="small"><i>{_e(translate("Report", "Not available in this build (the {part} model is not installed); this section fills in when it is.").format(part=module))}</i></p>')
-    return ""
-
 
 def _html_title(data: ReportData) -> str:
     loc = QLocale()
@@ -870,6 +881,7 @@ def _memory_rows(p: PlanInfo) -> list[list[str]]:
     names = [("weights", translate("Report", "Weights")), ("gradients", translate("Report", "Gradients")),
              ("optimizer", translate("Report", "Optimizer states")),
              ("activations", translate("Report", "Activations")), ("other", translate("Report", "Other (CUDA context, buffers)"))]
+    names += [(k, n[0].upper() + n[1:]) for k, n in _extra_names().items() if k in p.memory]
     rows = [[n, fmt_gib(p.memory.get(k))] for k, n in names]
     rows.append([f"<b>{_e(translate('Report', 'Total'))}</b>", f"<b>{fmt_gib(p.memory.get('total'))}</b>"])
     rows.append([_e(translate("Report", "Headroom kept free")), fmt_gib(p.memory_headroom_gib)])
@@ -939,14 +951,14 @@ def _html_plan(data: ReportData) -> str:
     if p.cost is not None:
         pairs.append((translate("Report", "Cost"), f"{fmt_money(p.cost, cur)} — {_mode_name(p.mode)}"))
     out.append(_kv_table(pairs))
-    out.append(_pending_note(data, "timing"))
     # memory breakdown + time shares side by side
     mem = _table(_memory_rows(p), header=[translate("Report", "Memory per GPU"), "GiB"], escape=False,
                  num_cols={1}, widths=[70, 30])
     if p.time_breakdown:
         names = {"compute": translate("Report", "compute"), "tp_comm": translate("Report", "tensor-parallel communication"),
                  "dp_comm": translate("Report", "data-parallel communication"),
-                 "pp_bubble": translate("Report", "pipeline bubble"), "other": translate("Report", "other")}
+                 "pp_bubble": translate("Report", "pipeline bubble"), "other": translate("Report", "other"),
+                 "generation": translate("Report", "rollout generation (RL)")}
         rows = [[names.get(k, k), fmt_pct(v)] for k, v in p.time_breakdown.items()]
         tshare = _table(rows, header=[translate("Report", "Step time"), translate("Report", "share")],
                         num_cols={1}, widths=[70, 30])
@@ -968,7 +980,7 @@ def _html_plan(data: ReportData) -> str:
         if p.advice:
             out.append("<ul>" + "".join(f"<li>{_e(tr_text(a))}</li>" for a in p.advice) + "</ul>")
     else:
-        out.append(_pending_note(data, "cost"))
+        out.append(f'<p class="small">{_e(translate("Report", "No rental price for this card: enter a quote to see the cost."))}</p>')
     if p.explanation:
         out.append("<ul>" + "".join(f"<li>{_e(tr_text(a))}</li>" for a in p.explanation) + "</ul>")
     if p.rent_vs_build is not None:
@@ -995,8 +1007,7 @@ def _html_plan(data: ReportData) -> str:
                                         translate("Report", "Compared with the chosen plan")],
                           escape=False, widths=[28, 10, 17, 45], num_cols={1, 2}))
     else:
-        out.append(_pending_note(data, "search") or
-                   f'<p class="small">{_e(translate("Report", "No other plan met the constraints."))}</p>')
+        out.append(f'<p class="small">{_e(translate("Report", "No other plan met the constraints."))}</p>')
     if data.skipped:
         out.append(f"{_SPACER}<h3>{_e(translate('Report', 'Cards not ranked'))}</h3>")
         out.append(_table([[_e(_gpu(name)), _e(tr_text(why))] for name, why in data.skipped],
@@ -1049,8 +1060,6 @@ def _html_charts(data: ReportData, charts: dict[str, str]) -> str:
                 f'<img src="{u}" width="24" height="10"/>&nbsp;{_e(label)}' for label, u in legend)
             out.append(f'<p align="center"><img src="{url}" width="{CHART_WIDTH_PX}" height="{CHART_HEIGHT_PX}"/>'
                        f'<br/><span class="small">{keys}</span></p><p class="small">{_e(captions[key])}</p>')
-    if "scaling" not in charts:
-        out.append(_pending_note(data, "timing"))
     return "".join(out)
 
 
@@ -1079,8 +1088,7 @@ def _html_requirements(data: ReportData) -> str:
         out.append(_table(rows, header=[translate("Report", "Check"), translate("Report", "Notes")],
                           escape=False, widths=[64, 36]))
     else:
-        out.append(_pending_note(data, "checklist") or
-                   f'<p class="small">{_e(translate("Report", "No checklist items."))}</p>')
+        out.append(f'<p class="small">{_e(translate("Report", "No checklist items."))}</p>')
     return "".join(out)
 
 

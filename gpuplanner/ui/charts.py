@@ -31,6 +31,9 @@ from . import engine
 SERIES_COLORS = {
     "weights": "#4e79a7", "gradients": "#f28e2b", "optimizer": "#59a14f", "activations": "#b07aa1",
     "other": "#9c9c9c",
+    # models and buffers a training objective adds (core/methods.py), each its own part
+    "reference": "#76b7b2", "reward": "#edc948", "critic": "#ff9da7", "rollout_weights": "#9c755f",
+    "kv_cache": "#e15759",
 }
 LINK_COLORS = {"nvlink": "#2e7d32", "pcie": "#ef6c00", "multinode": "#1565c0"}
 RED = "#d32f2f"
@@ -297,6 +300,9 @@ class MemoryChart(ChartBase):
     """Stacked memory per GPU for the current layout and its alternatives, against the card's capacity."""
 
     KEYS = ("weights", "gradients", "optimizer", "activations", "other")
+    #: the objective's parts (``MemoryBreakdown.EXTRA_PARTS``): stacked on top, listed only when present
+    EXTRA_KEYS = ("reference", "reward", "critic", "rollout_weights", "kv_cache")
+    ALL_KEYS = KEYS + EXTRA_KEYS
     MAX_BARS = 8
 
     def __init__(self, parent: QWidget | None = None):
@@ -305,7 +311,7 @@ class MemoryChart(ChartBase):
         pi.setMouseEnabled(x=False, y=True)
         self.bars: dict[str, pg.BarGraphItem] = {}
         zeros = np.zeros(1)
-        for k in self.KEYS:
+        for k in self.ALL_KEYS:
             item = pg.BarGraphItem(x=zeros, height=zeros, y0=zeros, width=0.62, brush=SERIES_COLORS[k],
                                    pen=pg.mkPen("w", width=0.5), name=k)
             pi.addItem(item)
@@ -325,6 +331,7 @@ class MemoryChart(ChartBase):
         self.labels: list[str] = []
         self.data: dict[str, Any] = {}
         self._last: list[tuple[str, Any]] | None = None
+        self.present_extra: tuple[str, ...] = ()
         self.retranslate()
 
     @property
@@ -338,9 +345,12 @@ class MemoryChart(ChartBase):
         self.series_names = {
             "weights": self.tr("Weights"), "gradients": self.tr("Gradients"), "optimizer": self.tr("Optimizer"),
             "activations": self.tr("Activations"), "other": self.tr("Other"),
+            "reference": self.tr("Reference model"), "reward": self.tr("Reward model"),
+            "critic": self.tr("Critic"), "rollout_weights": self.tr("vLLM weights"),
+            "kv_cache": self.tr("Rollout KV cache"),
         }
         self.legend_label.setText(legend_html(
-            [(SERIES_COLORS[k], "■", self.series_names[k]) for k in self.KEYS]
+            [(SERIES_COLORS[k], "■", self.series_names[k]) for k in self.KEYS + getattr(self, "present_extra", ())]
             + [("#333", "╌╌", self.capacity_text), (RED, "□", self.tr("does not fit"))]))
         self.plot.getPlotItem().setLabel("left", self.tr("GiB"))
         if self._last is not None:
@@ -368,8 +378,11 @@ class MemoryChart(ChartBase):
         x = np.arange(n, dtype=float)
         bottom = np.zeros(n)
         self.data = {"labels": [lab for lab, _ in items]}
-        for k in self.KEYS:
-            h = np.array([float(getattr(m, k)) for _, m in items]) if n else np.zeros(0)
+        present = tuple(k for k in self.EXTRA_KEYS if any(k in getattr(m, "extra", {}) for _, m in items))
+        legend_changed = present != self.present_extra
+        self.present_extra = present
+        for k in self.ALL_KEYS:
+            h = (np.array([float(m.parts.get(k, 0.0)) for _, m in items]) if n else np.zeros(0))
             self.bars[k].setOpts(x=x, y0=bottom.copy(), height=h, width=0.62)
             self.data[k] = h
             bottom = bottom + h
@@ -387,7 +400,7 @@ class MemoryChart(ChartBase):
         if cap > 0:
             self.capacity.setValue(cap)
             self.usable.setValue(cap - head)
-        if n and getattr(self, "_legend_cap", None) != cap:
+        if (n and getattr(self, "_legend_cap", None) != cap) or legend_changed:
             self._legend_cap = cap
             self.retranslate()
         # bars that differ by 100x (ZeRO-0 at 1,388 GiB next to the current 17.7 GiB): the axis stops at three
@@ -417,8 +430,8 @@ class MemoryChart(ChartBase):
         hov = []
         for i, (lab, m) in enumerate(items):
             lines = [lab]  # plain text: the tooltip escapes it (names from files never become markup)
-            lines += [self.tr("{0}: {1} GiB").format(self.series_names[k], format_number(getattr(m, k), 2))
-                      for k in self.KEYS]
+            lines += [self.tr("{0}: {1} GiB").format(self.series_names[k], format_number(v, 2))
+                      for k, v in m.parts.items()]
             lines.append(self.tr("Total: {0} of {1} GiB").format(format_number(m.total, 2), fmt_gib(m.capacity)))
             lines.append(self.tr("fits") if m.fits else self.tr("does not fit"))
             text = "\n".join(lines)

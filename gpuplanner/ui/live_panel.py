@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpuplanner.formatting import format_money, format_sig, gpu_display_name
+from gpuplanner.formatting import format_money, format_number, format_sig, gpu_display_name
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSplitter, QVBoxLayout, QWidget
@@ -12,6 +12,7 @@ from gpuplanner.core.units import format_count
 from . import engine
 from .charts import CostChart, MemoryChart, ScalingChart
 from .model import ScenarioModel
+from .text import tr_msg
 
 
 class LivePanel(QWidget):
@@ -50,6 +51,14 @@ class LivePanel(QWidget):
         self.error.setStyleSheet("color: #c62828;")
         self.error.hide()
         grid.addWidget(self.error, 2, 0, 1, 3)
+        # the model intake's warnings (approximate architecture, weights vs config, context, host RAM)
+        self.warnings = QLabel()
+        self.warnings.setObjectName("intakeWarnings")
+        self.warnings.setTextFormat(Qt.TextFormat.PlainText)
+        self.warnings.setWordWrap(True)
+        self.warnings.setStyleSheet("color: #8a5300;")
+        self.warnings.hide()
+        grid.addWidget(self.warnings, 3, 0, 1, 3)
         lay.addWidget(card)
         self.split = QSplitter(Qt.Orientation.Vertical)
         self.split.setChildrenCollapsible(False)
@@ -83,9 +92,13 @@ class LivePanel(QWidget):
             self.time_value.setText("—")
             self.error.setText(res.error if res is not None else "")
             self.error.setVisible(bool(res is not None and res.error))
+            self.warnings.hide()
             return
         self.error.hide()
         ev = res.evaluation
+        warn = [tr_msg(w) for w in getattr(ev, "warnings", ())]
+        self.warnings.setText("\n".join("⚠ " + w for w in warn))
+        self.warnings.setVisible(bool(warn))
         self.model_value.setText(self.tr("{0} · {1} params").format(ev.model_name, format_count(ev.params.total, 3)))
         m = ev.memory
         fit = self.tr("fits") if m.fits else self.tr("does not fit")
@@ -96,7 +109,10 @@ class LivePanel(QWidget):
             self.tr("{0} calendar days ({1} days of compute)").format(f"{ev.calendar_days:.2f}",
                                                                       f"{ev.compute_days:.2f}"),
             self.tr("{0} × {1} · MFU {2}").format(ev.num_gpus, gpu_display_name(ev.gpu_name),
-                                                 f"{ev.mfu * 100:.0f}%")]))
+                                                 f"{ev.mfu * 100:.0f}%")]
+            # RL: the rollouts' share of the step (TimeEstimate.breakdown["generation"])
+            + ([self.tr("rollout generation: {0} of each step").format(
+                f"{ev.time.breakdown['generation'] * 100:.0f}%")] if "generation" in ev.time.breakdown else [])))
         tip = self.tr(
             "Calendar days: what you wait, with setup, checkpoints, interruptions and your hours per week. "
             "Compute days: GPU time around the clock.")
@@ -108,6 +124,10 @@ class LivePanel(QWidget):
                                                 format_money(ev.cost_band[1], ev.currency))) + " " + \
                 QCoreApplication.translate("Evaluation", ev.band["meaning"])
         self.time_value.setToolTip(tip)
+        if ev.host_ram is not None:
+            self.mem_value.setText(self.mem_value.text() + "\n" + self.tr("host RAM for offload: {0} GiB per node").format(
+                format_number(ev.host_ram.total)) + ("" if ev.host_ram.available is None else self.tr(" of {0}").format(
+                    format_number(ev.host_ram.available))))
         if ev.cost is not None:
             self.time_value.setText(self.time_value.text() + "\n" + self.tr("{0} ({1})").format(
                 format_money(ev.cost, ev.currency), QCoreApplication.translate("Cost", ev.rental_mode_label)))

@@ -32,8 +32,13 @@ _BUDGET_FIELDS = ("constraints.deadline_days", "constraints.hours_per_week", "co
                   "constraints.budget", "constraints.currency", "constraints.objective", "constraints.max_gpus")
 
 
+#: vision-language fields shown on the Model page (its "Images" group)
+_MODEL_PAGE_FIELDS = ("data.images_per_sample", "data.image_resolution", "training.freeze_vision",
+                      "training.freeze_projector")
+
+
 def page_of_field(path: str) -> int:
-    if path.startswith("model"):
+    if path.startswith("model") or path.startswith(_MODEL_PAGE_FIELDS):
         return 0
     if path.startswith(("training", "parallel", "hardware.num_gpus")):
         return 1
@@ -127,6 +132,7 @@ class MainWindow(QMainWindow):
         self.split.setCollapsible(1, False)
         self.setCentralWidget(self.split)
         self.split.setSizes([200, 630, 450])
+        self.setAcceptDrops(True)  # drop a config.json or a model folder to import it (import_model)
 
         # ---- status bar
         self.search_label = QLabel()
@@ -380,6 +386,42 @@ class MainWindow(QMainWindow):
             A[f"step{i}"].setText(self.tr("{0}. {1}").format(i + 1, t))
         self._update_title()
         self._update_search_status()
+
+    # ================================================================== drop a model to import it
+    @staticmethod
+    def _dropped_model(mime) -> str | None:
+        """The local config.json (any .json) or folder a drag carries, if exactly one."""
+        if not mime.hasUrls() or len(mime.urls()) != 1 or not mime.urls()[0].isLocalFile():
+            return None
+        path = Path(mime.urls()[0].toLocalFile())
+        if path.is_dir() or path.suffix.lower() == ".json":
+            return str(path)
+        return None
+
+    def dragEnterEvent(self, ev):  # noqa: N802 (Qt)
+        if self._dropped_model(ev.mimeData()):
+            ev.acceptProposedAction()
+        else:
+            super().dragEnterEvent(ev)
+
+    def dragMoveEvent(self, ev):  # noqa: N802 (Qt)
+        if self._dropped_model(ev.mimeData()):
+            ev.acceptProposedAction()
+        else:
+            super().dragMoveEvent(ev)
+
+    def dropEvent(self, ev):  # noqa: N802 (Qt)
+        path = self._dropped_model(ev.mimeData())
+        if not path:
+            super().dropEvent(ev)
+            return
+        ev.acceptProposedAction()
+        self.import_model(path)
+
+    def import_model(self, path: str) -> bool:
+        """Import a dropped config.json or model folder on the Model page (which shows any error)."""
+        self.go_to(PAGE_KEYS.index("model"))
+        return self.page("model").import_path(path)
 
     def changeEvent(self, ev):  # noqa: N802 (Qt)
         if ev.type() == QEvent.Type.LanguageChange:

@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
-    QFileDialog, QFormLayout, QGridLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
+    QComboBox, QFileDialog, QFormLayout, QGridLayout, QHBoxLayout, QLabel, QLineEdit, QListWidget, QListWidgetItem,
     QPushButton, QVBoxLayout, QWidget,
 )
 
-from gpuplanner.core.architecture import load_presets
+from gpuplanner.core.architecture import EXPLICIT_FIELDS, WRITE_IF_SET, ModelArch, load_presets
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.core.estimate import TIER_GUIDANCE
-from gpuplanner.io.model_files import load_model_source
+from gpuplanner.io.hf_cache import cache_dir, is_model_id, list_cached_models
+from gpuplanner.io.model_files import ModelFiles, load_model_source
 from gpuplanner.core.units import format_count
 
 from .. import settings
-from ..fields import BoundEdit, fmt_int, parse_int
+from ..fields import BoundCheck, BoundEdit, fmt_float, fmt_int, parse_float, parse_int
 from ..text import tr_msg
 from .base import BasePage
 
@@ -28,6 +30,23 @@ MANUAL_FIELDS = [
     ("moe_intermediate_size", "moe_intermediate_size"),
 ]
 ARCH_KEYS = [k for k, _ in MANUAL_FIELDS]
+#: every explicit model field: choosing another model clears them all (a custom copy's head_dim, a moved plan's
+#: vision tower), so nothing of the previous model stays attached to the new one
+MODEL_FIELDS = list(EXPLICIT_FIELDS)
+ARCH_DEFAULTS = {f.name: f.default for f in dataclasses.fields(ModelArch)}
+
+
+class CachedModelCombo(QComboBox):
+    """The model-id box: editable; its list is re-read from the local Hugging Face cache each time it opens, so a
+    model downloaded while the app runs appears."""
+
+    def __init__(self, refresh, parent: QWidget | None = None):
+        super().__init__(parent)
+        self._refresh = refresh
+
+    def showPopup(self) -> None:  # noqa: N802 (Qt)
+        self._refresh()
+        super().showPopup()
 
 
 def tier_color(tier: str) -> str:
@@ -54,6 +73,22 @@ class ModelPage(BasePage):
         row.addWidget(self.import_config_btn)
         row.addWidget(self.import_folder_btn)
         src.addLayout(row)
+        # a Hugging Face model id, typed or chosen from the models in the local cache (read offline)
+        idrow = QHBoxLayout()
+        self.hf_id_label = QLabel()
+        idrow.addWidget(self.hf_id_label)
+        self.hf_id = CachedModelCombo(lambda: self.refresh_cached_models())
+        self.hf_id.setEditable(True)
+        self.hf_id.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.hf_id.setMinimumContentsLength(24)
+        self.hf_id.lineEdit().returnPressed.connect(lambda: self.import_id(self.hf_id.currentText()))
+        self.hf_id.activated.connect(lambda _i: self.import_id(self.hf_id.currentText()))
+        idrow.addWidget(self.hf_id, 1)
+        self.hf_id_btn = QPushButton()
+        self.hf_id_btn.clicked.connect(lambda: self.import_id(self.hf_id.currentText()))
+        idrow.addWidget(self.hf_id_btn)
+        src.addLayout(idrow)
+        self.refresh_cached_models()
         self.presets = QListWidget()
         self.presets.setMinimumHeight(150)
         self.presets.setMaximumHeight(200)
@@ -106,6 +141,28 @@ class ModelPage(BasePage):
         self.exact_label.setWordWrap(True)
         self.exact_label.setStyleSheet("color: #555;")
         cl.addWidget(self.exact_label)
+        self.intake_warnings = QLabel()
+        self.intake_warnings.setTextFormat(Qt.TextFormat.PlainText)
+        self.intake_warnings.setWordWrap(True)
+        self.intake_warnings.setStyleSheet("color: #8a5300;")
+        self.intake_warnings.hide()
+        cl.addWidget(self.intake_warnings)
+
+        # --- images (vision-language models only)
+        self.vision_box, vform = self.group(QFormLayout)
+        self.images = BoundEdit(m, "data.images_per_sample", parse=parse_float, fmt=fmt_float)
+        self.images_label = self.add_field(vform, self.images)
+        self.resolution = BoundEdit(m, "data.image_resolution", parse=parse_int, fmt=fmt_int)
+        self.resolution_label = self.add_field(vform, self.resolution, "px")
+        self.freeze_vision = BoundCheck(m, "training.freeze_vision")
+        self.freeze_vision_label = self.add_field(vform, self.freeze_vision)
+        self.freeze_projector = BoundCheck(m, "training.freeze_projector")
+        self.freeze_projector_label = self.add_field(vform, self.freeze_projector)
+        self.image_tokens = QLabel()
+        self.image_tokens.setWordWrap(True)
+        self.image_tokens.setStyleSheet("color: #555;")
+        vform.addRow(self.image_tokens)
+        self.vision_box.hide()
 
         # --- manual fields (override the preset/config)
         self.manual_box, form = self.group(QFormLayout)
@@ -144,6 +201,14 @@ class ModelPage(BasePage):
             "Read config.json and the safetensors headers of a downloaded model: the exact stored parameter "
             "count, without loading any weights"))
         self.presets.setToolTip(self.tr("Presets ship with the app; each cites its source (hover an entry)"))
+        self.hf_id_label.setText(self.tr("Model id:"))
+        self.hf_id.lineEdit().setPlaceholderText(self.tr("e.g. Qwen/Qwen2.5-7B"))
+        self.hf_id.setToolTip(self.tr(
+            "A Hugging Face model id, read offline from the local cache ({0}); the list holds the models found "
+            "there").format(str(cache_dir())))
+        self.hf_id_btn.setText(self.tr("Use model id"))
+        self.hf_id_btn.setToolTip(self.tr("Read config.json and the safetensors headers of this model from the "
+                                          "local Hugging Face cache (nothing is downloaded)"))
         self.count_box.setTitle(self.tr("Parameters"))
         self.total_title.setText(self.tr("Total"))
         self.active_title.setText(self.tr("Active per token"))
@@ -152,6 +217,21 @@ class ModelPage(BasePage):
         self.active_value.setToolTip(self.tr("Weights used per token (differs for MoE): sets the compute per token"))
         self.trainable_value.setToolTip(self.tr("Weights that get gradients (LoRA trains only the adapters)"))
         self.manual_box.setTitle(self.tr("Architecture (override or custom model)"))
+        self.vision_box.setTitle(self.tr("Images (vision-language model)"))
+        self.images_label.setText(self.tr("Images per sample"))
+        self.images.box.set_help(self.tr("Images in each training sequence; their tokens count in the sequence length"))
+        self.resolution_label.setText(self.tr("Image size"))
+        self.resolution.box.set_help(self.tr(
+            "Side of a (square) image in pixels, for encoders with dynamic resolution (Qwen2-VL); CLIP and SigLIP "
+            "towers resize to their fixed size"))
+        self.freeze_vision_label.setText(self.tr("Vision encoder"))
+        self.freeze_vision.setText(self.tr("frozen"))
+        self.freeze_vision.box.set_help(self.tr(
+            "Frozen (LLaMA-Factory's default): weights only, no gradients, optimizer states or saved activations"))
+        self.freeze_projector_label.setText(self.tr("Projector"))
+        self.freeze_projector.setText(self.tr("frozen"))
+        self.freeze_projector.box.set_help(self.tr("The projector (merger) between the vision encoder and the "
+                                                   "language model; frozen by default in LLaMA-Factory"))
         names = {
             "hidden_size": (self.tr("Hidden size"), self.tr("Width of the residual stream (d_model); weights grow with its square")),
             "num_hidden_layers": (self.tr("Layers"), self.tr("Number of transformer blocks; memory and compute grow linearly")),
@@ -187,7 +267,7 @@ class ModelPage(BasePage):
 
     def choose_preset(self, preset_id: str) -> None:
         values = {"model.preset": preset_id, "model.hf_config": None, "model.name": None}
-        values.update({f"model.{k}": None for k in ARCH_KEYS})
+        values.update({f"model.{k}": None for k in MODEL_FIELDS})
         self.model.discard_pending()
         self.model.set_many(values)
         self.import_error.hide()
@@ -228,7 +308,41 @@ class ModelPage(BasePage):
         settings.remember_dir(path)
         self.import_error.hide()
         values = {"model.preset": None, "model.hf_config": str(Path(path).resolve()), "model.name": None}
-        values.update({f"model.{k}": None for k in ARCH_KEYS})
+        values.update({f"model.{k}": None for k in MODEL_FIELDS})
+        self.model.discard_pending()
+        self.model.set_many(values)
+        return True
+
+    def refresh_cached_models(self) -> None:
+        """Fill the model-id list with the models in the local Hugging Face cache."""
+        text = self.hf_id.currentText()
+        self.hf_id.blockSignals(True)
+        self.hf_id.clear()
+        for m in list_cached_models():
+            self.hf_id.addItem(m.model_id)
+        self.hf_id.setCurrentIndex(-1)
+        self.hf_id.setEditText(text)
+        self.hf_id.blockSignals(False)
+
+    def import_id(self, text: str) -> bool:
+        """Point the scenario at a model id after reading it from the local cache (errors say why)."""
+        ref = text.strip()
+        if not ref:
+            return False
+        if not is_model_id(ref):
+            self.import_error.setText(self.tr("'{0}' is not a Hugging Face model id (organisation/name)").format(ref))
+            self.import_error.show()
+            return False
+        try:
+            ModelFiles().load(ref)
+        except PlannerError as err:
+            self.import_error.setText(self.tr("Cannot import {0}: {1}").format(ref, str(err)))
+            self.import_error.show()
+            return False
+        self.import_error.hide()
+        self.hf_id.setEditText(ref)
+        values = {"model.preset": None, "model.hf_config": ref, "model.name": None}
+        values.update({f"model.{k}": None for k in MODEL_FIELDS})
         self.model.discard_pending()
         self.model.set_many(values)
         return True
@@ -245,6 +359,11 @@ class ModelPage(BasePage):
         if a.num_experts == 0:
             for k in ("num_experts", "num_experts_per_tok", "moe_intermediate_size"):
                 values[f"model.{k}"] = None
+        # a vision tower and what the intake did not know go with the copy (non-default values only)
+        for key in WRITE_IF_SET:
+            value = getattr(a, EXPLICIT_FIELDS[key])
+            if value != ARCH_DEFAULTS[EXPLICIT_FIELDS[key]]:
+                values[f"model.{key}"] = value
         values["model.head_dim"] = a.head_dim
         values["model.gated_mlp"] = a.gated_mlp
         values["model.tie_word_embeddings"] = a.tie_word_embeddings
@@ -271,6 +390,8 @@ class ModelPage(BasePage):
             p = load_presets().get(ms.preset)
             text = self.tr("Preset: {0} — source: {1} ({2})").format(
                 p.name if p else ms.preset, p.source if p else "?", p.source_date if p else "?")
+        elif ms.hf_config and is_model_id(ms.hf_config) and not Path(ms.hf_config).expanduser().exists():
+            text = self.tr("Hugging Face model {0}, read from the local cache").format(ms.hf_config)
         elif ms.hf_config:
             text = self.tr("Imported: {0}").format(ms.hf_config)
         else:
@@ -287,8 +408,17 @@ class ModelPage(BasePage):
             self.tier_text.setText(res.error if res is not None and res.error else "")
             self.tier_text.setStyleSheet("color: #c62828;")
             self.exact_label.setText("")
+            self.intake_warnings.hide()
             return
         est = res.evaluation
+        self.vision_box.setVisible(bool(est.arch.vision_kind))
+        if est.arch.vision_kind:
+            patches, tokens = est.image_tokens
+            self.image_tokens.setText(self.tr("{0} image tokens per sample for the language model ({1} patches "
+                                              "through the vision encoder)").format(f"{tokens:,.0f}", f"{patches:,.0f}"))
+        warn = [tr_msg(w) for w in getattr(est, "warnings", ())]
+        self.intake_warnings.setText("\n".join("⚠ " + w for w in warn))
+        self.intake_warnings.setVisible(bool(warn))
         pc = est.params
         self.total_value.setText(format_count(pc.total, 4))
         self.active_value.setText(format_count(pc.active, 4))
@@ -301,7 +431,13 @@ class ModelPage(BasePage):
         self.tier_text.setStyleSheet("")
         self.tier_text.setText(QCoreApplication.translate("Tier", TIER_GUIDANCE.get(tier, "")))
         arch = est.arch
-        bits = [self.tr("{0} parameters exactly").format(f"{pc.total:,}")]
+        if arch.unrecognised:
+            bits = [self.tr("about {0} parameters (architecture not recognised)").format(f"{pc.total:,}")]
+        else:
+            bits = [self.tr("{0} parameters exactly").format(f"{pc.total:,}")]
+        if pc.vision or pc.projector:
+            bits.append(self.tr("vision encoder {0} + projector {1}").format(
+                format_count(pc.vision, 4), format_count(pc.projector, 4)))
         if arch.stored_params:
             bits.append(self.tr("safetensors headers: {0} stored ({1})").format(
                 f"{arch.stored_params:,}", arch.stored_dtype or "?"))

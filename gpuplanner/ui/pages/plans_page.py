@@ -504,12 +504,16 @@ class PlansPage(BasePage):
                              f"<td>{esc(status[r.status])}</td><td>{esc(tr_msg(r.message))}</td></tr>")
             rows.append(f"<p><a name='rules'></a><b>{tr('Planning rules')}</b></p><table cellspacing=0 cellpadding=3 border=1>"
                         + "".join(cells) + "</table>")
-        mem_cells = "".join(f"<td align=right>{getattr(m, k):.1f}</td>" for k in
-                            ("weights", "gradients", "optimizer", "activations", "other"))
+        parts = m.parts  # the base parts, then the objective's models (reference, reward, critic, …)
+        mem_cells = "".join(f"<td align=right>{v:.1f}</td>" for v in parts.values())
+        part_names = {"weights": tr("weights"), "gradients": tr("gradients"), "optimizer": tr("optimizer"),
+                      "activations": tr("activations"), "other": tr("other"), "reference": tr("reference model"),
+                      "reward": tr("reward model"), "critic": tr("critic"), "rollout_weights": tr("vLLM weights"),
+                      "kv_cache": tr("rollout KV cache")}
+        heads = "".join(f"<th>{part_names.get(k, k)}</th>" for k in parts)
         fit = tr("fits") if m.fits else "<span style='color:#c62828'>" + tr("does not fit") + "</span>"
         rows.append(f"<p><b>{tr('Memory per GPU (GiB)')}</b> — {fit}</p><table cellspacing=0 cellpadding=3 border=1>"
-                    f"<tr><th>{tr('weights')}</th><th>{tr('gradients')}</th><th>{tr('optimizer')}</th>"
-                    f"<th>{tr('activations')}</th><th>{tr('other')}</th><th>{tr('total')}</th>"
+                    f"<tr>{heads}<th>{tr('total')}</th>"
                     f"<th>{tr('capacity')}</th></tr><tr>{mem_cells}<td align=right><b>{m.total:.1f}</b></td>"
                     f"<td align=right>{format_sig(m.capacity)}</td></tr></table>")
         rows.append("<p><b>" + tr("Time") + "</b>: " + esc(tr(
@@ -532,7 +536,7 @@ class PlansPage(BasePage):
             names = {"compute": tr("compute"), "tp_comm": tr("tensor-parallel communication"),
                      "dp_comm": tr("data-parallel / ZeRO communication"), "pp_bubble": tr("pipeline bubble"),
                      "cp_comm": tr("context-parallel communication"), "ep_comm": tr("expert all-to-all"),
-                     "other": tr("optimizer step and other")}
+                     "other": tr("optimizer step and other"), "generation": tr("rollout generation (RL)")}
             cells = "".join(f"<tr><td>{esc(names.get(k, k))}</td><td align=right>{v * 100:.1f}%</td></tr>"
                             for k, v in sorted(p.time_breakdown.items(), key=lambda kv: -kv[1]) if v > 0.0005)
             rows.append(f"<p><b>{tr('Step time breakdown')}</b></p><table cellspacing=0 cellpadding=3 border=1>"

@@ -1,4 +1,5 @@
-"""Step 2: how the model is trained — method, precision, optimizer, batch, recompute, parallel layout.
+"""Step 2: how the model is trained — method, precision, optimizer, batch, recompute, the training objective
+(preference tuning, reward models, RL with its rollouts: ``core/methods.py``), parallel layout.
 
 The fields show what the user set (:meth:`ScenarioModel.user_scenario`). With the automatic layout the
 search's selected plan may use other values (GPUs, TP/PP, ZeRO, recompute, micro-batch); they are shown
@@ -9,11 +10,19 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QFormLayout, QLabel
 
+from gpuplanner.core.methods import method_profile
 from gpuplanner.core.units import format_count
 
 from gpuplanner.formatting import gpu_display_name
 
-from ..fields import BoundCheck, BoundCombo, BoundEdit, BoundSpin, fmt_int, parse_int
+from ..fields import BoundCheck, BoundCombo, BoundEdit, BoundSpin, fmt_float, fmt_int, parse_float, parse_int
+
+OBJECTIVES = ["sft", "dpo", "ipo", "kto", "orpo", "simpo", "reward", "ppo", "grpo"]
+FRAMEWORKS = ["hf", "fsdp", "deepspeed", "megatron", "llamafactory", "unsloth", "ms-swift", "megatron-swift",
+              "trl", "axolotl"]
+#: which objective uses which field (the rest are disabled, never hidden: the user sees what exists)
+REFERENCED = ("dpo", "ipo", "kto", "ppo", "grpo")
+RL = ("ppo", "grpo")
 from .base import BasePage
 
 
@@ -27,7 +36,7 @@ class TrainingPage(BasePage):
         self.method = BoundCombo(m, "training.method", ["pretrain", "full", "lora", "qlora"])
         self.precision = BoundCombo(m, "training.precision", ["bf16", "fp16", "fp8", "fp32"])
         self.optimizer = BoundCombo(m, "training.optimizer", ["adamw", "adamw_8bit", "adafactor", "sgd"])
-        self.framework = BoundCombo(m, "training.framework", ["hf", "fsdp", "deepspeed", "megatron"])
+        self.framework = BoundCombo(m, "training.framework", FRAMEWORKS)
         self.seq_len = BoundEdit(m, "training.seq_len")
         self.mbs = BoundEdit(m, "training.micro_batch_size")
         self.batch_mode = BoundCombo(m, None, ["global", "accum"], setter=self._set_batch_mode,
@@ -52,6 +61,37 @@ class TrainingPage(BasePage):
         self.batch_info.setWordWrap(True)
         self.batch_info.setStyleSheet("color: #444;")
         form.addRow(self.batch_info)
+
+        # the training objective: preference tuning, reward models, on-policy RL (core/methods.py)
+        self.obj_box, of = self.group()
+        self.objective = BoundCombo(m, "training.objective", OBJECTIVES)
+        self.beta = BoundEdit(m, "training.preference.beta", parse=parse_float, fmt=fmt_float)
+        self.reference = BoundCombo(
+            m, None, ["default", "separate", "lora_base", "precomputed", "none"],
+            getter=lambda: m.value("training.preference.reference") or "default",
+            setter=lambda v: m.set("training.preference.reference", None if v == "default" else v))
+        self.ref_offload = BoundCheck(m, "training.preference.reference_offload")
+        self.group_size = BoundEdit(m, "training.rl.group_size")
+        self.rollout_len = BoundEdit(m, "training.rl.rollout_len")
+        self.prompt_len = BoundEdit(m, "training.rl.prompt_len", allow_empty=True)
+        self.engine = BoundCombo(m, "training.rl.generation_engine", ["training", "vllm_colocated", "vllm_separate"])
+        self.gen_fraction = BoundEdit(m, "training.rl.generation_gpu_fraction", parse=parse_float, fmt=fmt_float)
+        self.engine_sleep = BoundCheck(m, "training.rl.engine_sleep")
+        self.reward = BoundCombo(m, None, ["default", "model", "function"],
+                                 getter=lambda: m.value("training.rl.reward") or "default",
+                                 setter=lambda v: m.set("training.rl.reward", None if v == "default" else v))
+        for key, f in [("objective", self.objective), ("beta", self.beta), ("reference", self.reference),
+                       ("ref_offload", self.ref_offload), ("group_size", self.group_size),
+                       ("rollout_len", self.rollout_len), ("prompt_len", self.prompt_len), ("engine", self.engine),
+                       ("gen_fraction", self.gen_fraction), ("engine_sleep", self.engine_sleep),
+                       ("reward", self.reward)]:
+            self.labels[key] = self.add_field(of, f)
+        self.obj_form = of
+        self.obj_info = QLabel()
+        self.obj_info.setObjectName("objectiveInfo")
+        self.obj_info.setWordWrap(True)
+        self.obj_info.setStyleSheet("color: #444;")
+        of.addRow(self.obj_info)
 
         self.par_box, pf = self.group()
         # the automatic layout's choices (the selected plan), apart from the user's own fields
@@ -101,6 +141,7 @@ class TrainingPage(BasePage):
             "How the model is trained decides what each GPU must hold: weights, gradients, optimizer "
             "states and activations. Hover any field to see what it changes."))
         self.setup_box.setTitle(self.tr("Method, precision and batch"))
+        self.obj_box.setTitle(self.tr("Objective: preference tuning and RL"))
         self.par_box.setTitle(self.tr("Parallel layout"))
         L = self.labels
         texts = {
@@ -134,6 +175,33 @@ class TrainingPage(BasePage):
                 "Fused attention that never stores the seq×seq score matrix: big memory saving at long sequences")),
             "lora_rank": (self.tr("LoRA rank"), self.tr("Rank of the adapters: trainable parameters grow linearly with it")),
             "lora_targets": (self.tr("LoRA targets"), self.tr("Which linear layers get adapters")),
+            "objective": (self.tr("Objective"), self.tr(
+                "What the step optimises. DPO/IPO/KTO keep a frozen reference model; ORPO/SimPO need none; "
+                "paired methods run chosen and rejected sequences together (twice the activations); PPO "
+                "holds reference, reward and critic models; PPO/GRPO generate rollouts before each step")),
+            "beta": (self.tr("Beta / KL coefficient"), self.tr(
+                "DPO beta or the RL KL coefficient; GRPO with beta 0 loads no reference model (TRL default)")),
+            "reference": (self.tr("Reference model"), self.tr(
+                "A separate frozen 16-bit copy (sharded by ZeRO-3/FSDP), the LoRA policy's own base with "
+                "adapters off, log-probabilities precomputed before training, or none")),
+            "ref_offload": (self.tr("Offload frozen models"), self.tr(
+                "Reference and reward models in CPU memory, streamed layer by layer (OpenRLHF "
+                "--ref_reward_offload)")),
+            "group_size": (self.tr("Group size"), self.tr("GRPO: completions sampled per prompt")),
+            "rollout_len": (self.tr("Rollout length"), self.tr(
+                "Tokens generated per completion: the KV cache and the decode time grow with it")),
+            "prompt_len": (self.tr("Prompt length"), self.tr(
+                "Prompt tokens per rollout; empty: sequence length − rollout length")),
+            "engine": (self.tr("Generation engine"), self.tr(
+                "Who generates rollouts: the training model (HF generate, slow), vLLM on the same GPUs "
+                "(it reserves a share of memory) or vLLM on its own share of the GPUs")),
+            "gen_fraction": (self.tr("Generation share"), self.tr(
+                "vLLM on the same GPUs: the share of each GPU's memory it reserves; on its own GPUs: the "
+                "share of the GPUs that generate")),
+            "engine_sleep": (self.tr("vLLM sleep mode"), self.tr(
+                "vLLM frees its memory while the model trains (verl, TRL vllm_enable_sleep_mode)")),
+            "reward": (self.tr("Reward"), self.tr(
+                "A frozen reward model (the policy's architecture with a value head) or a reward function")),
             "auto": (self.tr("Layout"), self.tr(
                 "Automatic: the plan search picks GPU count, TP/PP/ZeRO and recompute; manual: you set them")),
             "num_gpus": (self.tr("GPUs"), self.tr("Total GPUs for this layout (whole nodes when more than one node)")),
@@ -159,7 +227,26 @@ class TrainingPage(BasePage):
         self.optimizer.set_labels({"adamw": "AdamW", "adamw_8bit": self.tr("AdamW 8-bit"),
                                    "adafactor": "Adafactor", "sgd": self.tr("SGD (momentum)")})
         self.framework.set_labels({"hf": self.tr("HF Trainer / PyTorch"), "fsdp": "PyTorch FSDP",
-                                   "deepspeed": "DeepSpeed", "megatron": "Megatron-LM"})
+                                   "deepspeed": "DeepSpeed", "megatron": "Megatron-LM",
+                                   "llamafactory": "LLaMA-Factory", "unsloth": "Unsloth", "ms-swift": "ms-swift",
+                                   "megatron-swift": "Megatron-SWIFT", "trl": "TRL", "axolotl": "Axolotl"})
+        self.objective.set_labels({
+            "sft": self.tr("next-token loss (pretraining / SFT)"), "dpo": "DPO", "ipo": "IPO", "kto": "KTO",
+            "orpo": self.tr("ORPO (no reference)"), "simpo": self.tr("SimPO (no reference)"),
+            "reward": self.tr("reward model"), "ppo": self.tr("PPO (RLHF)"), "grpo": "GRPO"})
+        self.reference.set_labels({"default": self.tr("method default"), "separate": self.tr("separate frozen copy"),
+                                   "lora_base": self.tr("LoRA base (adapters off)"),
+                                   "precomputed": self.tr("precomputed log-probs"), "none": self.tr("none")})
+        self.engine.set_labels({"training": self.tr("training model (HF generate)"),
+                                "vllm_colocated": self.tr("vLLM on the same GPUs"),
+                                "vllm_separate": self.tr("vLLM on separate GPUs")})
+        self.reward.set_labels({"default": self.tr("method default"), "model": self.tr("reward model"),
+                                "function": self.tr("reward function")})
+        self.ref_offload.setText(self.tr("frozen models in CPU memory"))
+        self.engine_sleep.setText(self.tr("free vLLM memory while training"))
+        self.rollout_len.box.set_unit(self.tr("tokens"))
+        self.prompt_len.box.set_unit(self.tr("tokens"))
+        self.group_size.box.set_unit(self.tr("completions"))
         self.batch_mode.set_labels({"global": self.tr("global batch"), "accum": self.tr("gradient accumulation")})
         self.recompute.set_labels({"none": self.tr("none"), "selective": self.tr("selective (attention)"),
                                    "full": self.tr("full (every layer)")})
@@ -187,6 +274,16 @@ class TrainingPage(BasePage):
         accum_mode = self.model.ui.get("batch_mode") == "accum"
         self.form.setRowVisible(self.gbs.box, not accum_mode)
         self.form.setRowVisible(self.accum.box, accum_mode)
+        obj = s.training.objective
+        rl = obj in RL
+        enabled = {"beta": obj in REFERENCED, "reference": obj in REFERENCED,
+                   "ref_offload": obj in REFERENCED or obj == "ppo", "group_size": obj == "grpo",
+                   "rollout_len": rl, "prompt_len": rl, "engine": rl, "reward": rl,
+                   "gen_fraction": rl and s.training.rl.generation_engine != "training",
+                   "engine_sleep": rl and s.training.rl.generation_engine == "vllm_colocated"}
+        for key, on in enabled.items():
+            getattr(self, key).setEnabled(on)
+            self.labels[key].setEnabled(on)
         manual = not s.parallel.auto
         for key in ("num_gpus", "tp", "pp", "cp", "ep", "zero", "sp", "offload"):
             getattr(self, key).setEnabled(manual)
@@ -202,8 +299,28 @@ class TrainingPage(BasePage):
             "accumulation {4}).").format(s.global_batch, format_count(tokens, 3), s.training.micro_batch_size,
                                          s.dp, s.grad_accum))
         self.layout_info.setText(self.tr("Data-parallel degree = GPUs ÷ (TP × PP × CP) = {0}.").format(s.dp))
+        self._update_objective_info(s)
         self.layout_info.setVisible(not s.parallel.auto)
         self._update_auto_info()
+
+    def _update_objective_info(self, s) -> None:
+        """The models this objective holds, as the core resolves them (no formulas here)."""
+        prof = method_profile(s.training)
+        names = {"reference": self.tr("frozen reference"), "reward": self.tr("frozen reward model"),
+                 "critic": self.tr("trained critic"), "rollout_weights": self.tr("vLLM weights"),
+                 "kv_cache": self.tr("rollout KV cache")}
+        held = [names[k] for k in prof.models_held()]
+        if s.training.objective == "sft":
+            self.obj_info.setText(self.tr("One model, trained on the next-token loss."))
+            return
+        text = self.tr("Held besides the trained model: {0}.").format(", ".join(held) if held else self.tr("nothing"))
+        if prof.seqs_per_example == 2:
+            text += " " + self.tr("Each example is a chosen and a rejected sequence run together: the micro-batch "
+                                  "holds twice the sequences.")
+        if prof.rl:
+            text += " " + self.tr("Each step first generates {0} prompt + {1} completion tokens per rollout.").format(
+                prof.prompt_len, prof.rollout_len)
+        self.obj_info.setText(text)
 
     def selected_plan(self):
         """The search's selected plan for this document (None while searching or without plans)."""

@@ -1,0 +1,147 @@
+"""What the model intake knows and does not: warnings carried by the Evaluation, and the host RAM offload needs.
+
+Nothing here changes what the user set; it says where the estimate is approximate or where the plan may fail
+outside the GPU:
+
+* an architecture the reader does not recognise (``ModelArch.unrecognised``) is estimated as a Llama-like
+  decoder, and says so; sections of the config it does not count (a vision tower) are named;
+* a checkpoint whose safetensors headers hold another parameter count than config.json describes: memory is
+  sized from the weights (:func:`params.weights_scale`, applied in ``estimate._facts_for``) and both numbers are
+  shown;
+* ``training.seq_len`` beyond the model's context (``max_position_embeddings``, RoPE scaling applied):
+  the estimate uses the user's length and warns;
+* CPU offload: the host RAM it needs per node (:func:`host_ram`), checked against ``hardware.host_ram_gib``
+  when the user gave it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .estimate import memory_kwargs
+from .i18n import QT_TRANSLATE_NOOP
+from .memory import GIB, RECOMPUTE_CODES, memory_arrays, state_bytes
+from .messages import Msg
+from .params import vision_tokens_per_image, weights_count
+
+CTX = "Intake"
+
+#: DeepSpeed's memory estimators (``estimate_zero2_model_states_mem_needs`` /
+#: ``estimate_zero3_model_states_mem_needs``, deepspeed/runtime/zero; documented at
+#: https://deepspeed.readthedocs.io/en/latest/memory.html) multiply the offloaded model states by
+#: ``additional_buffer_factor=1.5`` for pinned staging buffers and allocator slack.
+OFFLOAD_BUFFER_FACTOR = 1.5
+#: fp32 gradients the offloaded optimizer steps on (ZeRO-Offload, Ren et al. 2021, arXiv:2101.06840 §4.1: the
+#: CPU holds fp32 parameters, gradients, momentum and variance: 16 bytes per parameter with Adam)
+CPU_GRAD_BYTES = 4.0
+
+
+@dataclass(frozen=True)
+class HostRam:
+    """Host (CPU) memory per node that offloading needs, in GiB, by part."""
+
+    optimizer: float = 0.0   # fp32 master weights, gradients and optimizer moments (offload_optimizer)
+    params: float = 0.0      # the 16-bit parameters (offload_params)
+    activations: float = 0.0  # saved activations (training.activation_offload)
+    buffer_factor: float = OFFLOAD_BUFFER_FACTOR
+    available: float | None = None  # hardware.host_ram_gib, when given
+
+    @property
+    def total(self) -> float:
+        return (self.optimizer + self.params) * self.buffer_factor + self.activations
+
+    @property
+    def fits(self) -> bool | None:
+        return None if self.available is None else self.total <= self.available
+
+    def to_json(self) -> dict:
+        return {"optimizer": self.optimizer, "params": self.params, "activations": self.activations,
+                "buffer_factor": self.buffer_factor, "total": self.total, "available": self.available,
+                "fits": self.fits}
+
+
+def host_ram(r: Any, trainable: int) -> HostRam | None:
+    """Host RAM per node for the scenario's CPU offload (None without offload).
+
+    Per GPU, the offloaded states of its shard: the model is split over ``tp·pp`` and, with ZeRO ≥ 1, the
+    optimizer side over the data-parallel ranks (ZeRO-3 also the parameters); a node holds
+    ``min(num_gpus, gpus_per_node)`` GPUs' shares. Bytes per trainable parameter: fp32 master (or the
+    framework's master bytes) + moments + fp32 gradients for the optimizer, 2 for 16-bit parameters
+    (DeepSpeed's estimators count the same 16 and 18 bytes). Offloaded activations: what the layers save for
+    backward without offload (``memory_arrays``' ``activations_saved``)."""
+    s = r.scenario
+    p, t, h = s.parallel, s.training, s.hardware
+    if not (p.offload_optimizer or p.offload_params or t.activation_offload):
+        return None
+    gpus_in_node = min(h.num_gpus, h.gpus_per_node)
+    model_split = p.tp * p.pp
+    dp = s.dp
+    opt = params = acts = 0.0
+    if p.offload_optimizer or p.offload_params:
+        sb = state_bytes(t.framework, t.precision, t.optimizer, t.master_weights)
+        moments = r.facts.adafactor_bytes_per_param if t.optimizer == "adafactor" else sb.moments
+        per_param = max(sb.master, 4.0 if t.master_weights else 2.0) + moments + CPU_GRAD_BYTES
+        share = trainable / model_split / (dp if p.zero >= 1 else 1)
+        opt = per_param * share * gpus_in_node
+    if p.offload_params:
+        total = r.params.total
+        frozen_b = 2.0 if t.precision != "fp32" else 4.0
+        params = frozen_b * total / model_split / (dp if p.zero >= 3 else 1) * gpus_in_node
+    if t.activation_offload:
+        kw = memory_kwargs(r)
+        kw["activation_offload"] = False
+        arr = memory_arrays(
+            r.facts, **kw, tp=p.tp, pp=p.pp, cp=p.cp, ep=p.ep, dp=dp, zero=p.zero,
+            recompute=RECOMPUTE_CODES[t.recompute], mbs=t.micro_batch_size, sp=p.sequence_parallel and p.tp > 1,
+            grad_accum=s.grad_accum, vpp=p.vpp, offload=p.offload_optimizer)
+        acts = float(arr["activations_saved"]) * gpus_in_node
+    return HostRam(optimizer=opt / GIB, params=params / GIB, activations=acts / GIB,
+                   available=getattr(h, "host_ram_gib", None))
+
+
+def intake_warnings(r: Any, host: HostRam | None = None) -> tuple[Msg, ...]:
+    """The model intake's warnings for a resolved scenario (``estimate.Resolved``)."""
+    a = r.arch
+    s = r.scenario
+    out: list[Msg] = []
+    if a.unrecognised:
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "Approximate: architecture '{model_type}' not recognised, counted as decoder-only (Llama-like); "
+                 "check the parameter count ({total:,}) against the model card."),
+            {"model_type": a.unrecognised, "total": r.params.total}))
+    if a.uncounted:
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "Approximate: {sections} of the model's config.json is not counted; only the language model is "
+                 "estimated."), {"sections": a.uncounted}))
+    w = weights_count(a)
+    total = r.params.total
+    if w is not None and total > 0 and abs(w - total) > 1e-4 * total:
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "The weights hold {weights:,} parameters, config.json describes {config:,} ({diff:+,}, "
+                 "{pct:+.1%}); memory is sized from the weights."),
+            {"weights": w, "config": total, "diff": w - total, "pct": (w - total) / total}))
+    elif a.stored_params and w is None and a.stored_dtype:
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "The weights are stored as {dtype} (quantised): their size does not give the parameter count; "
+                 "config.json's count is used."), {"dtype": a.stored_dtype}))
+    ctx_len = a.context_length or a.max_position_embeddings
+    seq = s.training.seq_len
+    if ctx_len and seq > ctx_len:
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "seq_len {seq:,} is longer than the model's context of {ctx:,} tokens: the estimate uses your "
+                 "length, but the model needs RoPE scaling or long-context training for it."),
+            {"seq": seq, "ctx": ctx_len}))
+    if a.vision_kind and s.data.images_per_sample:
+        _patches, per_image = vision_tokens_per_image(a, s.data.image_resolution)
+        img_tokens = per_image * s.data.images_per_sample
+        if img_tokens > seq:
+            out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+                CTX, "The images take {tokens:,.0f} tokens per sample ({n:g} × {per:,}), more than seq_len "
+                     "{seq:,}: raise seq_len or use fewer or smaller images."),
+                {"tokens": img_tokens, "n": s.data.images_per_sample, "per": per_image, "seq": seq}))
+    if host is not None and host.fits is False:
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "CPU offload needs {need:,.0f} GiB of host RAM per node; the node has {have:,.0f} GiB."),
+            {"need": host.total, "have": host.available}))
+    return tuple(out)

@@ -1,0 +1,249 @@
+"""Training objectives beyond the next-token loss: preference tuning, reward models and on-policy RL.
+
+One :class:`MethodProfile` per scenario says which models a run holds and what each step computes; the memory
+model (:func:`memory.memory_arrays`) and the time model (:func:`timing.time_arrays`) read it, so the estimate,
+the plan search and every view agree. Pure: values in, values out.
+
+What each objective holds and runs (the sources below):
+
+============ =============== ========== ====================== ===================================================
+objective    sequences per   reference  other models           per training token, besides the policy's
+             example                                           forward + backward
+============ =============== ========== ====================== ===================================================
+sft          1               —          —                      —
+dpo, ipo     2 (chosen +     frozen     —                      1 reference forward (no_grad)
+             rejected)
+kto          1 (+1 KL seq.)  frozen     —                      1 policy forward (KL sequence, no_grad) + 2
+                                                               reference forwards
+orpo, simpo  2               —          —                      —
+reward       2               —          (value head)           — (no LM head: a scalar per sequence)
+ppo          1               frozen     reward (frozen),       reference, reward, critic and old-policy forwards;
+                                        critic (trained)       the critic's forward + backward; rollouts
+grpo         1               frozen if  reward model if        reference (and reward model) forwards; rollouts
+                             beta > 0   ``rl.reward=model``
+============ =============== ========== ====================== ===================================================
+
+Sources:
+
+* DPO (Rafailov et al. 2023, arXiv:2305.18290), IPO (Azar et al. 2023, arXiv:2310.12036, TRL ``loss_type=
+  'ipo'``: the same model set), KTO (Ethayarajh et al. 2024, arXiv:2402.01306), ORPO (Hong et al. 2024,
+  arXiv:2403.07691: no reference), SimPO (Meng et al. 2024, arXiv:2405.14734: no reference).
+* TRL ``trl/trainer/dpo_trainer.py`` (huggingface/trl at f2cd577, 2026-07): the chosen and rejected completions
+  are padded and concatenated along the batch (``torch.cat(pad([chosen_ids, rejected_ids]))``) and run in
+  one forward of twice the batch — activations of ``2 × micro_batch`` sequences (``concatenated_forward`` in
+  earlier TRL releases: "concatenating the chosen and rejected inputs together ... to avoid doing two forward
+  passes"); with a PEFT model and
+  ``ref_model=None`` the reference log-probabilities come from the same model with the adapters disabled
+  (``reference = lora_base``: no second copy); ``precompute_ref_log_probs`` computes them in one pass
+  before training ("the reference model does not need to be kept in memory", ``dpo_config.py``); the
+  reference forward runs under ``torch.no_grad`` and saves nothing for backward. With DeepSpeed ZeRO-3 TRL
+  wraps the reference in a ZeRO-3 inference engine (``prepare_deepspeed``): sharded like the policy; with
+  other stages it is a full copy per GPU.
+* Reward models: TRL ``reward_trainer.py`` loads ``AutoModelForSequenceClassification`` with ``num_labels=1``
+  (a ``hidden × 1`` score head instead of the LM head) and scores chosen and rejected sequences.
+* GRPO (Shao et al. 2024, DeepSeekMath, arXiv:2402.03300): TRL ``grpo_config.py`` defaults
+  ``num_generations = 8``, ``max_completion_length = 512``, ``beta = 0.0`` ("the reference model is not
+  loaded"), ``vllm_mode = 'colocate'``, ``vllm_gpu_memory_utilization = 0.3``, ``vllm_enable_sleep_mode =
+  False``, ``steps_per_generation`` = gradient accumulation (one generation batch per optimizer step);
+  ``ds3_gather_for_generation = True`` gathers the ZeRO-3-sharded policy for ``generate``; the policy's
+  logits are kept only for the completion tokens (``logits_to_keep``).
+* PPO/RLHF (Ouyang et al. 2022, arXiv:2203.02155): actor, critic, reference and reward models (OpenRLHF,
+  Hu et al. 2024, arXiv:2405.11143; DeepSpeed-Chat, Yao et al. 2023, arXiv:2308.01320). OpenRLHF
+  ``--colocate_all_models`` / verl's hybrid engine (Sheng et al. 2024, HybridFlow, arXiv:2409.19256) put
+  every model on every GPU, sharded like the actor; ``--ref_reward_offload`` keeps the frozen ones in CPU
+  memory. The critic and reward model are the policy's architecture with a value head (OpenRLHF
+  initialises the critic from the reward model).
+* Generation (:func:`generation_seconds`): decoding reads every weight and the batch's KV cache once per
+  token, so it is bound by memory bandwidth while the batch is small, prefill by FLOPs (Kwon et al. 2023,
+  "Efficient Memory Management for Large Language Model Serving with PagedAttention", arXiv:2309.06180 §2;
+  vLLM preallocates ``gpu_memory_utilization`` of the GPU for its weights and KV cache, vLLM docs
+  "Engine arguments"; parallel sampling shares the prompt's KV blocks between the ``n`` completions, §4.4).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .arrayops import ops_for
+
+PAIRED = ("dpo", "ipo", "orpo", "simpo", "reward")
+REFERENCED = ("dpo", "ipo", "kto", "ppo", "grpo")
+RL = ("ppo", "grpo")
+PREFERENCE = ("dpo", "ipo", "kto", "orpo", "simpo")
+
+#: Eager PyTorch decoding (``model.generate`` without CUDA graphs) is CPU-bound at small batch: every op is a
+#: kernel launch with ~10 µs of Python/dispatcher overhead, ~25 ops per Llama-style decoder layer (two
+#: RMSNorms of ~5 ops, q/k/v/o, RoPE ~6, SDPA, gate/up/act/mul/down, two residual adds). vLLM replays CUDA
+#: graphs for decoding (vLLM docs, "CUDA graphs"), which removes this. A judgement from counting ops;
+#: PyTorch's own guidance puts eager per-op overhead at ~5–10 µs ("torch.compile" and CUDA Graphs tutorials).
+EAGER_DECODE_S_PER_LAYER = 25 * 10e-6
+
+
+@dataclass(frozen=True)
+class MethodProfile:
+    """What one objective holds and runs (resolved from the scenario: every default applied)."""
+
+    objective: str = "sft"
+    seqs_per_example: int = 1          # sequences the policy runs forward + backward per micro-batch example
+    reference: str = "none"            # separate | lora_base | precomputed | none
+    reference_offload: bool = False    # frozen models in CPU memory (OpenRLHF --ref_reward_offload)
+    reward_model: bool = False         # a frozen reward model on the GPU
+    critic: bool = False               # a trained value model (PPO)
+    value_head: bool = False           # the trained model ends in a scalar head (reward-model training)
+    ref_forwards: float = 0.0          # reference forwards per trained token
+    policy_nograd_forwards: float = 0.0  # extra no_grad policy forwards per trained token (KTO KL, PPO old logps)
+    rl: bool = False
+    prompt_len: int = 0
+    rollout_len: int = 0
+    group_size: int = 1
+    engine: str = "training"           # training | vllm_colocated | vllm_separate
+    gpu_fraction: float = 0.0
+    engine_sleep: bool = False
+    beta: float = 0.1
+
+    @property
+    def frozen_reference_on_gpu(self) -> bool:
+        return self.reference == "separate"
+
+    @property
+    def train_seq_len(self) -> int:
+        return self.prompt_len + self.rollout_len
+
+    @property
+    def logit_fraction(self) -> float:
+        """Share of the sequence whose logits the policy's loss keeps (TRL GRPO ``logits_to_keep``)."""
+        if self.objective == "grpo" and self.train_seq_len:
+            return self.rollout_len / self.train_seq_len
+        return 1.0
+
+    def models_held(self) -> tuple[str, ...]:
+        """The memory parts this objective adds (``memory_per_gpu_gib`` keys)."""
+        out = []
+        if self.reference == "separate":
+            out.append("reference")
+        if self.reward_model:
+            out.append("reward")
+        if self.critic:
+            out.append("critic")
+        if self.rl:
+            if self.engine == "vllm_colocated" and not self.engine_sleep:
+                out.append("rollout_weights")
+            if self.engine != "vllm_separate":
+                out.append("kv_cache")
+        return tuple(out)
+
+    def to_json(self) -> dict:
+        d = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        d["models_held"] = list(self.models_held())
+        return d
+
+
+SFT = MethodProfile()
+
+
+def default_reference(objective: str, method: str, beta: float) -> str:
+    """The reference handling each objective uses when the scenario leaves it open (module docstring)."""
+    if objective not in REFERENCED:
+        return "none"
+    if objective == "grpo" and beta == 0.0:
+        return "none"  # TRL GRPOConfig beta = 0.0: "the reference model is not loaded"
+    return "lora_base" if method in ("lora", "qlora") else "separate"
+
+
+def method_profile(training) -> MethodProfile:
+    """The resolved profile of a scenario's ``training`` section."""
+    t = training
+    obj = getattr(t, "objective", "sft")
+    if obj == "sft":
+        return SFT
+    pref, rl = t.preference, t.rl
+    beta = pref.beta
+    if obj == "grpo" and "beta" not in pref.model_fields_set:
+        beta = 0.0  # TRL GRPOConfig default (the DPO default 0.1 is the preference section's)
+    ref = pref.reference or default_reference(obj, t.method, beta)
+    if obj in ("orpo", "simpo", "reward"):
+        ref = "none"
+    reward_model = False
+    critic = obj == "ppo"
+    prompt = rollout = 0
+    if obj in RL:
+        reward_model = (rl.reward or ("model" if obj == "ppo" else "function")) == "model"
+        rollout = rl.rollout_len
+        prompt = rl.prompt_len if rl.prompt_len is not None else t.seq_len - rollout
+    # precomputed log-probabilities cost the same reference forward per token, in one pass before training
+    # (TRL ``precompute_ref_log_probs``): counted with the steps so the training days stay right
+    ref_fwd = 0.0
+    if ref in ("separate", "lora_base", "precomputed"):
+        ref_fwd = 2.0 if obj == "kto" else 1.0
+    nograd = 1.0 if obj in ("kto", "ppo") else 0.0
+    return MethodProfile(
+        objective=obj, seqs_per_example=2 if obj in PAIRED else 1, reference=ref,
+        reference_offload=bool(pref.reference_offload), reward_model=reward_model, critic=critic,
+        value_head=obj == "reward", ref_forwards=ref_fwd, policy_nograd_forwards=nograd, rl=obj in RL,
+        prompt_len=prompt, rollout_len=rollout, group_size=rl.group_size if obj == "grpo" else 1,
+        engine=rl.generation_engine if obj in RL else "training", gpu_fraction=rl.generation_gpu_fraction,
+        engine_sleep=bool(rl.engine_sleep), beta=beta)
+
+
+def kv_bytes_per_token(arch, dtype_bytes: float = 2.0) -> float:
+    """KV-cache bytes per token over all layers: K and V of ``kv_heads × head_dim`` per layer (GQA), or MLA's
+    compressed latent ``kv_lora_rank + qk_rope_head_dim`` (DeepSeek-V2 §2.1.2, as vLLM stores it)."""
+    if getattr(arch, "is_mla", False):
+        return arch.num_layers * (arch.kv_lora_rank + arch.qk_rope_head_dim) * dtype_bytes
+    return 2.0 * arch.num_layers * arch.num_kv_heads * arch.head_dim * dtype_bytes
+
+
+def kv_cache_tokens(prof: MethodProfile, seqs, *, shared_prompts: bool):
+    """Tokens of KV cache ``seqs`` rollouts hold at the end of generation; with prompt sharing (vLLM parallel
+    sampling) the ``group_size`` completions of a prompt share its blocks."""
+    prompts = seqs / prof.group_size if shared_prompts else seqs
+    return prompts * prof.prompt_len + seqs * prof.rollout_len
+
+
+def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active_params: float, seqs, tp,
+                       peak_flops, eff, mem_bw, kv_pool_bytes=None, ops=None):
+    """Seconds to generate ``seqs`` rollouts on one GPU (a model-parallel group of ``tp`` GPUs shares them).
+
+    * Prefill: ``2·N_active`` FLOPs per prompt token (+ attention) at ``peak × eff`` (compute-bound).
+    * Decode, per generated token: read the GPU's weights (``2·N/tp`` bytes; MoE: the experts the batch's tokens
+      reach) and the batch's KV cache, or compute ``2·N_active`` FLOPs per sequence — whichever is slower
+      (PagedAttention paper §2: decoding is memory-bound at small batch); ``training`` engine (eager
+      ``generate``): plus :data:`EAGER_DECODE_S_PER_LAYER` per layer, overlapped with the GPU work (the slower
+      of the two).
+    * vLLM with a fixed KV pool (``kv_pool_bytes``): when the rollouts' KV cache does not fit, they run in
+      waves (vLLM schedules what fits and preempts the rest).
+    Returns (seconds, waves).
+    """
+    xp = ops or ops_for(seqs, tp, peak_flops, eff, mem_bw, kv_pool_bytes)
+    seqs = xp.asarray(seqs, dtype=float)
+    tp = xp.asarray(tp, dtype=float)
+    vllm = prof.engine != "training"
+    kv_tok = kv_bytes_per_token(arch)
+    kv_total = kv_cache_tokens(prof, seqs, shared_prompts=vllm) * kv_tok / tp
+    waves = xp.asarray(1.0)
+    if kv_pool_bytes is not None:
+        waves = xp.maximum(1.0, xp.ceil(kv_total / xp.maximum(kv_pool_bytes, 1.0)))
+    batch = seqs / waves
+    prompts = (seqs / prof.group_size if vllm else seqs)
+    h, L = arch.hidden_size, arch.num_layers
+    q_dim = arch.num_heads * arch.head_dim
+    # prefill: linear FLOPs + causal attention (QKᵀ and PV: 2 × 2·s·q_dim per token, half masked)
+    attn_prefill = 2.0 * prof.prompt_len * q_dim * L
+    prefill = prompts * prof.prompt_len * (2.0 * active_params + attn_prefill) / tp / (peak_flops * eff)
+    # decode: the experts a step's tokens reach (k per token, at most all of them)
+    n_exp = max(getattr(arch, "num_experts", 0) or 0, 0)
+    dense = float(params_total)
+    if n_exp:
+        k = arch.num_experts_per_tok
+        expert_frac = (params_total - active_params) / max(params_total, 1.0)  # ≈ the routed experts' share
+        reach = xp.minimum(1.0, batch * k / n_exp)
+        dense = params_total * (1.0 - expert_frac) + params_total * expert_frac * reach
+    w_read = 2.0 * dense / tp
+    kv_ctx = batch * (prof.prompt_len / (prof.group_size if vllm else 1) + prof.rollout_len / 2.0) * kv_tok / tp
+    mem_t = (w_read + kv_ctx) / mem_bw
+    flop_t = batch * 2.0 * active_params / tp / (peak_flops * eff)
+    step = xp.maximum(mem_t, flop_t)
+    if not vllm:
+        step = xp.maximum(step, L * EAGER_DECODE_S_PER_LAYER)
+    decode = waves * prof.rollout_len * step
+    return prefill + decode, waves
