@@ -16,6 +16,12 @@ BASE_WORDS = {
     "PCIe", "SXM", "CNY", "USD", "EUR", "RMB", "bf", "fp", "BF", "FP", "AdamW", "Adafactor", "Adam", "SGD",
     "Megatron", "DeepSpeed", "FSDP", "LM", "HF", "PyTorch", "LoRA", "QLoRA", "MoE", "GQA", "KV", "MLP", "NVIDIA",
     "AMD", "GPU", "json", "gpuplan", "InfiniBand", "RoCE", "Ethernet", "EFLOP", "PFLOP", "ZFLOP", "TFLOP",
+    "FLOP", "kFLOP", "MFLOP", "GFLOP", "YFLOP",
+    # fine-tuning tools (product names) and training objectives (algorithm names)
+    "LLaMA", "Factory", "Unsloth", "ms", "swift", "SWIFT", "TRL", "Axolotl", "DPO", "IPO", "KTO", "ORPO", "SimPO",
+    "SIMPO", "GRPO", "PPO", "vLLM", "SFT", "RLHF", "OpenRLHF", "verl", "KL", "Beta", "beta", "ID", "generate",
+    "Apex", "Engine", "yml", "YAML", "DDP", "cli", "sft", "rlhf", "train", "unsloth", "pip", "install", "trl",
+    "axolotl", "llamafactory", "megatron", "Qwen", "VL", "CLIP", "SigLIP", "RoPE",
 }
 
 #: Glossary: words that read the same in a Chinese text (units, abbreviations, product and file-format
@@ -92,6 +98,17 @@ def data_words() -> set[str]:
     return words
 
 
+_CODE = re.compile(r"--[\w-]+|\b\w+_\w+\b|(?:~|\.)?/[\w.\-/]+|\b[\w.-]+\.(?:json|jsonl|yml|yaml|py|sh|md|csv)\b")
+
+
+def strip_code(text: str) -> str:
+    """``text`` without what is typed, not read: command-line flags (``--ref_reward_offload``), config keys and
+    identifiers in snake_case (``training.rl.generation_gpu_fraction``), paths and file names."""
+    return _CODE.sub(" ", text)
+
+
 def english_words(text: str, allowed: set[str]) -> list[str]:
-    """Words of two or more Latin letters not in ``allowed`` (case-insensitive for all-caps entries)."""
-    return [w for w in re.findall(r"[A-Za-z][A-Za-z]+", text) if w not in allowed and w.upper() not in allowed]
+    """Words of two or more Latin letters not in ``allowed`` (case-insensitive for all-caps entries), outside
+    flags, config keys, paths and file names."""
+    return [w for w in re.findall(r"[A-Za-z][A-Za-z]+", strip_code(text))
+            if w not in allowed and w.upper() not in allowed]

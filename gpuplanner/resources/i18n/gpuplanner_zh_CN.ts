@@ -445,6 +445,26 @@
         <translation>其他</translation>
     </message>
     <message>
+        <source>reference model</source>
+        <translation>参考模型</translation>
+    </message>
+    <message>
+        <source>reward model</source>
+        <translation>奖励模型</translation>
+    </message>
+    <message>
+        <source>critic (value) model</source>
+        <translation>评论家（价值）模型</translation>
+    </message>
+    <message>
+        <source>rollout engine weights</source>
+        <translation>采样引擎权重</translation>
+    </message>
+    <message>
+        <source>KV cache</source>
+        <translation>KV 缓存</translation>
+    </message>
+    <message>
         <source>Model</source>
         <translation>模型</translation>
     </message>
@@ -455,6 +475,10 @@
     <message>
         <source>total {total} ({exact})   active {active}   trainable {trainable}</source>
         <translation>总计 {total}（{exact}）   每 token 激活 {active}   可训练 {trainable}</translation>
+    </message>
+    <message>
+        <source>   (vision encoder {v} + projector {pr})</source>
+        <translation>   （视觉编码器 {v} + 投影层 {pr}）</translation>
     </message>
     <message>
         <source>Tier</source>
@@ -471,6 +495,14 @@
     <message>
         <source>Layout</source>
         <translation>并行布局</translation>
+    </message>
+    <message>
+        <source>Objective</source>
+        <translation>训练目标</translation>
+    </message>
+    <message>
+        <source>{objective}: models held: {models}</source>
+        <translation>{objective}：显存中的模型：{models}</translation>
     </message>
     <message>
         <source>Memory per GPU (GiB)</source>
@@ -491,6 +523,18 @@
     <message>
         <source>of {cap} GiB (headroom {head} GiB): {fit}</source>
         <translation>/ {cap} GiB（余量 {head} GiB）：{fit}</translation>
+    </message>
+    <message>
+        <source> of {n} GiB</source>
+        <translation>（共 {n} GiB）</translation>
+    </message>
+    <message>
+        <source>host RAM</source>
+        <translation>主机内存</translation>
+    </message>
+    <message>
+        <source>per node for CPU offload{have} (optimizer {opt}, parameters {par}, × {buf} buffers; activations {act})</source>
+        <translation>每节点用于 CPU 卸载{have}（优化器 {opt}，参数 {par}，× {buf} 个缓冲区；激活值 {act}）</translation>
     </message>
     <message>
         <source>Time</source>
@@ -562,7 +606,7 @@
     </message>
     <message>
         <source>generation</source>
-        <translation>生成（rollout）</translation>
+        <translation>采样生成</translation>
     </message>
     <message>
         <source>time share</source>
@@ -683,6 +727,126 @@
     <message>
         <source>lowest cost per effective PFLOP</source>
         <translation>每有效 PFLOP 费用最低</translation>
+    </message>
+    <message>
+        <source>no price</source>
+        <translation>无价格</translation>
+    </message>
+    <message>
+        <source>per core-hour</source>
+        <translation>按核时</translation>
+    </message>
+    <message>
+        <source>CPU nodes per month</source>
+        <translation>CPU 节点按月</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>phase</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>weeks</source>
+        <translation>周</translation>
+    </message>
+    <message>
+        <source>h/week</source>
+        <translation>小时/周</translation>
+    </message>
+    <message>
+        <source>resources</source>
+        <translation>资源</translation>
+    </message>
+    <message>
+        <source>rental</source>
+        <translation>租用方式</translation>
+    </message>
+    <message>
+        <source>cost</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <source>{nodes} node(s), {n} cores</source>
+        <translation>{nodes} 个节点，{n} 核</translation>
+    </message>
+    <message>
+        <source>serving: tp={tp}, {b} users per replica, {r} replica(s), {tps} tokens/s per GPU ({bound}), {per_m} per million tokens</source>
+        <translation>推理服务：tp={tp}，每副本 {b} 个用户，{r} 个副本，单卡 {tps} tokens/s（{bound}），每百万 token {per_m}</translation>
+    </message>
+    <message>
+        <source>memory bound</source>
+        <translation>受限于显存带宽</translation>
+    </message>
+    <message>
+        <source>compute bound</source>
+        <translation>受限于算力</translation>
+    </message>
+    <message>
+        <source>CPU: {gb} GB at {rate} MB/s per core = {h} core-hours</source>
+        <translation>CPU：{gb} GB，每核 {rate} MB/s = {h} 核时</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>合计</translation>
+    </message>
+    <message>
+        <source>{cost} over {w} weeks</source>
+        <translation>{cost}，共 {w} 周</translation>
+    </message>
+    <message>
+        <source>By rental</source>
+        <translation>按租用方式</translation>
+    </message>
+    <message>
+        <source>Overlap</source>
+        <translation>并行阶段</translation>
+    </message>
+    <message>
+        <source>Rent/build</source>
+        <translation>租用/自建</translation>
+    </message>
+    <message>
+        <source>2× parameters</source>
+        <translation>参数量 ×2</translation>
+    </message>
+    <message>
+        <source>10× data</source>
+        <translation>数据量 ×10</translation>
+    </message>
+    <message>
+        <source>next GPU count</source>
+        <translation>下一档 GPU 数</translation>
+    </message>
+    <message>
+        <source>What if ({phase})</source>
+        <translation>假设分析（{phase}）</translation>
+    </message>
+    <message>
+        <source>change</source>
+        <translation>变化</translation>
+    </message>
+    <message>
+        <source>days</source>
+        <translation>天数</translation>
+    </message>
+    <message>
+        <source>in place</source>
+        <translation>原地扩容</translation>
+    </message>
+    <message>
+        <source>layout changes</source>
+        <translation>布局变化</translation>
     </message>
 </context>
 <context>
@@ -1290,6 +1454,14 @@
         <translation>放不下：每张 GPU 需要 {need:.1f} GiB（含 {head:.1f} GiB 余量），而显卡只有 {cap:g} GiB。</translation>
     </message>
     <message>
+        <source>{fw} does not document the {objective} objective; estimated with its engine&apos;s conventions.</source>
+        <translation>{fw} 的文档未说明 {objective} 训练目标；按其底层引擎的惯例估算。</translation>
+    </message>
+    <message>
+        <source>vLLM&apos;s share of each GPU ({share:.1f} GiB) does not hold the model&apos;s 16-bit weights ({w:.1f} GiB): raise training.rl.generation_gpu_fraction or use more tensor parallelism.</source>
+        <translation>vLLM 在每张 GPU 上的份额（{share:.1f} GiB）放不下模型的 16 位权重（{w:.1f} GiB）：请调高 training.rl.generation_gpu_fraction 或增大张量并行。</translation>
+    </message>
+    <message>
         <source>No rental price for {gpu}: enter a quote.</source>
         <translation>{gpu} 没有租用价格：请输入报价。</translation>
     </message>
@@ -1327,6 +1499,30 @@
     <message>
         <source>needs Megatron checkpoints (convert Hugging Face weights) and a tested image; ask the vendor for a pre-configured Megatron-LM</source>
         <translation>需要 Megatron 格式检查点（转换 Hugging Face 权重）和经过测试的镜像；请向供应商询问是否预装 Megatron-LM</translation>
+    </message>
+    <message>
+        <source>llamafactory-cli with a YAML; DeepSpeed ZeRO-0/2/3 configs are shipped</source>
+        <translation>用 llamafactory-cli 加 YAML 配置；自带 DeepSpeed ZeRO-0/2/3 配置</translation>
+    </message>
+    <message>
+        <source>pip install unsloth; one GPU (or DDP); Hugging Face models as they are</source>
+        <translation>pip install unsloth；单卡（或 DDP）；直接使用 Hugging Face 模型</translation>
+    </message>
+    <message>
+        <source>swift sft / swift rlhf; DeepSpeed zero0–zero3 configs are shipped</source>
+        <translation>swift sft / swift rlhf；自带 DeepSpeed zero0–zero3 配置</translation>
+    </message>
+    <message>
+        <source>megatron sft / megatron rlhf (ms-swift); converts Hugging Face weights itself; needs Transformer Engine and Apex</source>
+        <translation>megatron sft / megatron rlhf（ms-swift）；自行转换 Hugging Face 权重；需要 Transformer Engine 和 Apex</translation>
+    </message>
+    <message>
+        <source>trl CLI or a script; DeepSpeed/FSDP through Accelerate configs</source>
+        <translation>用 trl 命令行或脚本；通过 Accelerate 配置使用 DeepSpeed/FSDP</translation>
+    </message>
+    <message>
+        <source>axolotl train config.yml; DeepSpeed configs are shipped</source>
+        <translation>axolotl train config.yml；自带 DeepSpeed 配置</translation>
     </message>
 </context>
 <context>
@@ -1935,6 +2131,37 @@
     </message>
 </context>
 <context>
+    <name>Intake</name>
+    <message>
+        <source>Approximate: architecture &apos;{model_type}&apos; not recognised, counted as decoder-only (Llama-like); check the parameter count ({total:,}) against the model card.</source>
+        <translation>近似值：未识别架构“{model_type}”，按仅解码器（类 Llama）计算；请对照模型卡核对参数量（{total:,}）。</translation>
+    </message>
+    <message>
+        <source>Approximate: {sections} of the model&apos;s config.json is not counted; only the language model is estimated.</source>
+        <translation>近似值：模型 config.json 中的 {sections} 未计入；只估算语言模型部分。</translation>
+    </message>
+    <message>
+        <source>The weights hold {weights:,} parameters, config.json describes {config:,} ({diff:+,}, {pct:+.1%}); memory is sized from the weights.</source>
+        <translation>权重文件含 {weights:,} 个参数，config.json 描述的是 {config:,} 个（{diff:+,}，{pct:+.1%}）；显存按权重文件计算。</translation>
+    </message>
+    <message>
+        <source>The weights are stored as {dtype} (quantised): their size does not give the parameter count; config.json&apos;s count is used.</source>
+        <translation>权重以 {dtype}（量化）存储：其大小不能反映参数量；改用 config.json 的参数量。</translation>
+    </message>
+    <message>
+        <source>seq_len {seq:,} is longer than the model&apos;s context of {ctx:,} tokens: the estimate uses your length, but the model needs RoPE scaling or long-context training for it.</source>
+        <translation>seq_len {seq:,} 超过模型的上下文长度 {ctx:,} 个 token：估算按你的长度计算，但模型需要 RoPE 缩放或长上下文训练才能支持。</translation>
+    </message>
+    <message>
+        <source>The images take {tokens:,.0f} tokens per sample ({n:g} × {per:,}), more than seq_len {seq:,}: raise seq_len or use fewer or smaller images.</source>
+        <translation>每个样本的图像占 {tokens:,.0f} 个 token（{n:g} × {per:,}），超过 seq_len {seq:,}：请调大 seq_len，或减少图像数量、缩小图像。</translation>
+    </message>
+    <message>
+        <source>CPU offload needs {need:,.0f} GiB of host RAM per node; the node has {have:,.0f} GiB.</source>
+        <translation>CPU 卸载每节点需要 {need:,.0f} GiB 主机内存；该节点只有 {have:,.0f} GiB。</translation>
+    </message>
+</context>
+<context>
     <name>LivePanel</name>
     <message>
         <source>{0} · {1} params</source>
@@ -1961,6 +2188,10 @@
         <translation>{0} × {1} · MFU {2}</translation>
     </message>
     <message>
+        <source>rollout generation: {0} of each step</source>
+        <translation>采样生成：占每步的 {0}</translation>
+    </message>
+    <message>
         <source>Calendar days: what you wait, with setup, checkpoints, interruptions and your hours per week. Compute days: GPU time around the clock.</source>
         <translation>日历天数：你实际要等的时间，含环境准备、检查点、中断和你每周的工作小时数。算力天数：GPU 全天候运行的时间。</translation>
     </message>
@@ -1971,6 +2202,14 @@
     <message>
         <source>{0}–{1}</source>
         <translation>{0}–{1}</translation>
+    </message>
+    <message>
+        <source>host RAM for offload: {0} GiB per node</source>
+        <translation>卸载所需主机内存：每节点 {0} GiB</translation>
+    </message>
+    <message>
+        <source> of {0}</source>
+        <translation>（共 {0}）</translation>
     </message>
     <message>
         <source>{0} ({1})</source>
@@ -2349,6 +2588,26 @@
         <translation>容量</translation>
     </message>
     <message>
+        <source>Reference model</source>
+        <translation>参考模型</translation>
+    </message>
+    <message>
+        <source>Reward model</source>
+        <translation>奖励模型</translation>
+    </message>
+    <message>
+        <source>Critic</source>
+        <translation>评论家模型</translation>
+    </message>
+    <message>
+        <source>vLLM weights</source>
+        <translation>vLLM 权重</translation>
+    </message>
+    <message>
+        <source>Rollout KV cache</source>
+        <translation>采样 KV 缓存</translation>
+    </message>
+    <message>
         <source>GiB</source>
         <translation>GiB</translation>
     </message>
@@ -2538,6 +2797,26 @@
         <translation>预设随应用提供，每个都注明来源（悬停在条目上查看）</translation>
     </message>
     <message>
+        <source>Model id:</source>
+        <translation>模型 ID：</translation>
+    </message>
+    <message>
+        <source>e.g. Qwen/Qwen2.5-7B</source>
+        <translation>例如 Qwen/Qwen2.5-7B</translation>
+    </message>
+    <message>
+        <source>A Hugging Face model id, read offline from the local cache ({0}); the list holds the models found there</source>
+        <translation>Hugging Face 模型 ID，离线读取本地缓存（{0}）；列表为缓存中找到的模型</translation>
+    </message>
+    <message>
+        <source>Use model id</source>
+        <translation>使用该模型</translation>
+    </message>
+    <message>
+        <source>Read config.json and the safetensors headers of this model from the local Hugging Face cache (nothing is downloaded)</source>
+        <translation>从本地 Hugging Face 缓存读取该模型的 config.json 和 safetensors 文件头（不下载任何内容）</translation>
+    </message>
+    <message>
         <source>Parameters</source>
         <translation>参数量</translation>
     </message>
@@ -2568,6 +2847,46 @@
     <message>
         <source>Architecture (override or custom model)</source>
         <translation>架构（覆盖值或自定义模型）</translation>
+    </message>
+    <message>
+        <source>Images (vision-language model)</source>
+        <translation>图像（视觉语言模型）</translation>
+    </message>
+    <message>
+        <source>Images per sample</source>
+        <translation>每样本图像数</translation>
+    </message>
+    <message>
+        <source>Images in each training sequence; their tokens count in the sequence length</source>
+        <translation>每条训练序列中的图像数；图像的 token 计入序列长度</translation>
+    </message>
+    <message>
+        <source>Image size</source>
+        <translation>图像尺寸</translation>
+    </message>
+    <message>
+        <source>Side of a (square) image in pixels, for encoders with dynamic resolution (Qwen2-VL); CLIP and SigLIP towers resize to their fixed size</source>
+        <translation>（正方形）图像的边长，单位像素，用于动态分辨率编码器（Qwen2-VL）；CLIP 和 SigLIP 编码器会缩放到固定尺寸</translation>
+    </message>
+    <message>
+        <source>Vision encoder</source>
+        <translation>视觉编码器</translation>
+    </message>
+    <message>
+        <source>frozen</source>
+        <translation>冻结</translation>
+    </message>
+    <message>
+        <source>Frozen (LLaMA-Factory&apos;s default): weights only, no gradients, optimizer states or saved activations</source>
+        <translation>冻结（LLaMA-Factory 默认）：只占权重，没有梯度、优化器状态和保存的激活值</translation>
+    </message>
+    <message>
+        <source>Projector</source>
+        <translation>投影层</translation>
+    </message>
+    <message>
+        <source>The projector (merger) between the vision encoder and the language model; frozen by default in LLaMA-Factory</source>
+        <translation>视觉编码器与语言模型之间的投影层（merger）；LLaMA-Factory 默认冻结</translation>
     </message>
     <message>
         <source>Hidden size</source>
@@ -2674,8 +2993,16 @@
         <translation>无法导入 {0}：{1}</translation>
     </message>
     <message>
+        <source>&apos;{0}&apos; is not a Hugging Face model id (organisation/name)</source>
+        <translation>“{0}”不是 Hugging Face 模型 ID（组织/名称）</translation>
+    </message>
+    <message>
         <source>Preset: {0} — source: {1} ({2})</source>
         <translation>预设：{0} — 来源：{1}（{2}）</translation>
+    </message>
+    <message>
+        <source>Hugging Face model {0}, read from the local cache</source>
+        <translation>Hugging Face 模型 {0}，读自本地缓存</translation>
     </message>
     <message>
         <source>Imported: {0}</source>
@@ -2686,12 +3013,24 @@
         <translation>由下方字段定义的自定义架构</translation>
     </message>
     <message>
+        <source>{0} image tokens per sample for the language model ({1} patches through the vision encoder)</source>
+        <translation>每个样本给语言模型 {0} 个图像 token（视觉编码器处理 {1} 个图块）</translation>
+    </message>
+    <message>
         <source>Scale tier of the model (by total parameters)</source>
         <translation>模型的规模档位（按总参数量）</translation>
     </message>
     <message>
+        <source>about {0} parameters (architecture not recognised)</source>
+        <translation>约 {0} 个参数（未识别架构）</translation>
+    </message>
+    <message>
         <source>{0} parameters exactly</source>
         <translation>精确参数量 {0}</translation>
+    </message>
+    <message>
+        <source>vision encoder {0} + projector {1}</source>
+        <translation>视觉编码器 {0} + 投影层 {1}</translation>
     </message>
     <message>
         <source>safetensors headers: {0} stored ({1})</source>
@@ -3595,6 +3934,26 @@
         <translation>其他</translation>
     </message>
     <message>
+        <source>reference model</source>
+        <translation>参考模型</translation>
+    </message>
+    <message>
+        <source>reward model</source>
+        <translation>奖励模型</translation>
+    </message>
+    <message>
+        <source>critic</source>
+        <translation>评论家模型</translation>
+    </message>
+    <message>
+        <source>vLLM weights</source>
+        <translation>vLLM 权重</translation>
+    </message>
+    <message>
+        <source>rollout KV cache</source>
+        <translation>采样 KV 缓存</translation>
+    </message>
+    <message>
         <source>total</source>
         <translation>合计</translation>
     </message>
@@ -3653,6 +4012,10 @@
     <message>
         <source>optimizer step and other</source>
         <translation>优化器步骤及其他</translation>
+    </message>
+    <message>
+        <source>rollout generation (RL)</source>
+        <translation>采样生成（强化学习）</translation>
     </message>
     <message>
         <source>Step time breakdown</source>
@@ -4379,6 +4742,26 @@
         <translation>超出 {b} 的预算。</translation>
     </message>
     <message>
+        <source>reference model</source>
+        <translation>参考模型</translation>
+    </message>
+    <message>
+        <source>reward model</source>
+        <translation>奖励模型</translation>
+    </message>
+    <message>
+        <source>critic</source>
+        <translation>评论家模型</translation>
+    </message>
+    <message>
+        <source>vLLM weights</source>
+        <translation>vLLM 权重</translation>
+    </message>
+    <message>
+        <source>rollout KV cache</source>
+        <translation>采样 KV 缓存</translation>
+    </message>
+    <message>
         <source>card: {cap} GiB</source>
         <translation>显卡：{cap} GiB</translation>
     </message>
@@ -4493,10 +4876,6 @@
     <message>
         <source>micro-batch {mb} × {ga} accumulation</source>
         <translation>微批次 {mb} × 累积 {ga}</translation>
-    </message>
-    <message>
-        <source>Not available in this build (the {part} model is not installed); this section fills in when it is.</source>
-        <translation>此版本不可用（未安装 {part} 模型）；安装后此部分会自动补全。</translation>
     </message>
     <message>
         <source>Date</source>
@@ -4767,6 +5146,10 @@
         <translation>流水线气泡</translation>
     </message>
     <message>
+        <source>rollout generation (RL)</source>
+        <translation>采样生成（强化学习）</translation>
+    </message>
+    <message>
         <source>Step time</source>
         <translation>单步时间</translation>
     </message>
@@ -4793,6 +5176,10 @@
     <message>
         <source>Total cost</source>
         <translation>总成本</translation>
+    </message>
+    <message>
+        <source>No rental price for this card: enter a quote to see the cost.</source>
+        <translation>这张卡没有租用价格：请输入报价以查看费用。</translation>
     </message>
     <message>
         <source>Rent or build</source>
@@ -5477,6 +5864,10 @@
         <translation>方法、精度与批次</translation>
     </message>
     <message>
+        <source>Objective: preference tuning and RL</source>
+        <translation>训练目标：偏好对齐与强化学习</translation>
+    </message>
+    <message>
         <source>Parallel layout</source>
         <translation>并行布局</translation>
     </message>
@@ -5585,6 +5976,94 @@
         <translation>哪些线性层加适配器</translation>
     </message>
     <message>
+        <source>Objective</source>
+        <translation>训练目标</translation>
+    </message>
+    <message>
+        <source>What the step optimises. DPO/IPO/KTO keep a frozen reference model; ORPO/SimPO need none; paired methods run chosen and rejected sequences together (twice the activations); PPO holds reference, reward and critic models; PPO/GRPO generate rollouts before each step</source>
+        <translation>每步优化的目标。DPO/IPO/KTO 需要一个冻结的参考模型；ORPO/SimPO 不需要；成对方法同时运行被选和被拒的序列（激活值翻倍）；PPO 需要参考、奖励和评论家模型；PPO/GRPO 在每步之前先生成采样</translation>
+    </message>
+    <message>
+        <source>Beta / KL coefficient</source>
+        <translation>Beta / KL 系数</translation>
+    </message>
+    <message>
+        <source>DPO beta or the RL KL coefficient; GRPO with beta 0 loads no reference model (TRL default)</source>
+        <translation>DPO 的 beta 或强化学习的 KL 系数；GRPO 在 beta 为 0 时不加载参考模型（TRL 默认）</translation>
+    </message>
+    <message>
+        <source>Reference model</source>
+        <translation>参考模型</translation>
+    </message>
+    <message>
+        <source>A separate frozen 16-bit copy (sharded by ZeRO-3/FSDP), the LoRA policy&apos;s own base with adapters off, log-probabilities precomputed before training, or none</source>
+        <translation>单独的冻结 16 位副本（由 ZeRO-3/FSDP 切分）、关闭适配器的 LoRA 策略自身基座、训练前预先算好的对数概率，或不需要</translation>
+    </message>
+    <message>
+        <source>Offload frozen models</source>
+        <translation>卸载冻结模型</translation>
+    </message>
+    <message>
+        <source>Reference and reward models in CPU memory, streamed layer by layer (OpenRLHF --ref_reward_offload)</source>
+        <translation>参考模型和奖励模型放在 CPU 内存中，逐层传输（OpenRLHF --ref_reward_offload）</translation>
+    </message>
+    <message>
+        <source>Group size</source>
+        <translation>组大小</translation>
+    </message>
+    <message>
+        <source>GRPO: completions sampled per prompt</source>
+        <translation>GRPO：每个提示采样的回答数</translation>
+    </message>
+    <message>
+        <source>Rollout length</source>
+        <translation>采样长度</translation>
+    </message>
+    <message>
+        <source>Tokens generated per completion: the KV cache and the decode time grow with it</source>
+        <translation>每个回答生成的 token 数：KV 缓存和解码时间随之增长</translation>
+    </message>
+    <message>
+        <source>Prompt length</source>
+        <translation>提示长度</translation>
+    </message>
+    <message>
+        <source>Prompt tokens per rollout; empty: sequence length − rollout length</source>
+        <translation>每次采样的提示 token 数；留空：序列长度 − 采样长度</translation>
+    </message>
+    <message>
+        <source>Generation engine</source>
+        <translation>生成引擎</translation>
+    </message>
+    <message>
+        <source>Who generates rollouts: the training model (HF generate, slow), vLLM on the same GPUs (it reserves a share of memory) or vLLM on its own share of the GPUs</source>
+        <translation>由谁生成采样：训练模型本身（HF generate，较慢）、同一批 GPU 上的 vLLM（占用一部分显存），或在单独一部分 GPU 上运行的 vLLM</translation>
+    </message>
+    <message>
+        <source>Generation share</source>
+        <translation>生成占比</translation>
+    </message>
+    <message>
+        <source>vLLM on the same GPUs: the share of each GPU&apos;s memory it reserves; on its own GPUs: the share of the GPUs that generate</source>
+        <translation>vLLM 与训练共用 GPU 时：它在每张 GPU 上预留的显存比例；单独使用 GPU 时：负责生成的 GPU 所占比例</translation>
+    </message>
+    <message>
+        <source>vLLM sleep mode</source>
+        <translation>vLLM 休眠模式</translation>
+    </message>
+    <message>
+        <source>vLLM frees its memory while the model trains (verl, TRL vllm_enable_sleep_mode)</source>
+        <translation>模型训练时 vLLM 释放其显存（verl、TRL vllm_enable_sleep_mode）</translation>
+    </message>
+    <message>
+        <source>Reward</source>
+        <translation>奖励</translation>
+    </message>
+    <message>
+        <source>A frozen reward model (the policy&apos;s architecture with a value head) or a reward function</source>
+        <translation>冻结的奖励模型（策略模型架构加价值头）或奖励函数</translation>
+    </message>
+    <message>
         <source>Layout</source>
         <translation>并行布局</translation>
     </message>
@@ -5685,6 +6164,70 @@
         <translation>HF Trainer / PyTorch</translation>
     </message>
     <message>
+        <source>next-token loss (pretraining / SFT)</source>
+        <translation>下一个 token 预测损失（预训练 / SFT）</translation>
+    </message>
+    <message>
+        <source>ORPO (no reference)</source>
+        <translation>ORPO（无需参考模型）</translation>
+    </message>
+    <message>
+        <source>SimPO (no reference)</source>
+        <translation>SimPO（无需参考模型）</translation>
+    </message>
+    <message>
+        <source>reward model</source>
+        <translation>奖励模型</translation>
+    </message>
+    <message>
+        <source>PPO (RLHF)</source>
+        <translation>PPO（RLHF）</translation>
+    </message>
+    <message>
+        <source>method default</source>
+        <translation>按方法默认</translation>
+    </message>
+    <message>
+        <source>separate frozen copy</source>
+        <translation>单独的冻结副本</translation>
+    </message>
+    <message>
+        <source>LoRA base (adapters off)</source>
+        <translation>LoRA 基座（关闭适配器）</translation>
+    </message>
+    <message>
+        <source>precomputed log-probs</source>
+        <translation>预先计算的对数概率</translation>
+    </message>
+    <message>
+        <source>training model (HF generate)</source>
+        <translation>训练模型（HF generate）</translation>
+    </message>
+    <message>
+        <source>vLLM on the same GPUs</source>
+        <translation>同一批 GPU 上的 vLLM</translation>
+    </message>
+    <message>
+        <source>vLLM on separate GPUs</source>
+        <translation>单独 GPU 上的 vLLM</translation>
+    </message>
+    <message>
+        <source>reward function</source>
+        <translation>奖励函数</translation>
+    </message>
+    <message>
+        <source>frozen models in CPU memory</source>
+        <translation>冻结模型放在 CPU 内存</translation>
+    </message>
+    <message>
+        <source>free vLLM memory while training</source>
+        <translation>训练时释放 vLLM 显存</translation>
+    </message>
+    <message>
+        <source>completions</source>
+        <translation>个回答</translation>
+    </message>
+    <message>
         <source>global batch</source>
         <translation>全局批次</translation>
     </message>
@@ -5763,6 +6306,46 @@
     <message>
         <source>Per optimizer step: {0} sequences = {1} tokens (micro-batch {2} × data-parallel {3} × accumulation {4}).</source>
         <translation>每个优化器步骤：{0} 条序列 = {1} token（微批次 {2} × 数据并行 {3} × 累积 {4}）。</translation>
+    </message>
+    <message>
+        <source>frozen reference</source>
+        <translation>冻结的参考模型</translation>
+    </message>
+    <message>
+        <source>frozen reward model</source>
+        <translation>冻结的奖励模型</translation>
+    </message>
+    <message>
+        <source>trained critic</source>
+        <translation>训练中的评论家模型</translation>
+    </message>
+    <message>
+        <source>vLLM weights</source>
+        <translation>vLLM 权重</translation>
+    </message>
+    <message>
+        <source>rollout KV cache</source>
+        <translation>采样 KV 缓存</translation>
+    </message>
+    <message>
+        <source>One model, trained on the next-token loss.</source>
+        <translation>只有一个模型，按下一个 token 预测损失训练。</translation>
+    </message>
+    <message>
+        <source>Held besides the trained model: {0}.</source>
+        <translation>除训练中的模型外，显存中还有：{0}。</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Each example is a chosen and a rejected sequence run together: the micro-batch holds twice the sequences.</source>
+        <translation>每个样本是一条被选序列和一条被拒序列一起运行：微批次中的序列数翻倍。</translation>
+    </message>
+    <message>
+        <source>Each step first generates {0} prompt + {1} completion tokens per rollout.</source>
+        <translation>每步先为每次采样生成 {0} 个提示 token + {1} 个回答 token。</translation>
     </message>
     <message>
         <source>Automatic layout: the selected plan (#{0}) uses {1} × {2} · TP {3} · PP {4} · CP {5} · EP {6} · DP {7} · ZeRO-{8} · recompute {9} · micro-batch {10} × accumulation {11}. The fields keep your own choices; the live charts show this plan.</source>
@@ -6239,6 +6822,26 @@
     <message>
         <source>unknown</source>
         <translation>未知</translation>
+    </message>
+    <message>
+        <source>name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>memory GiB</source>
+        <translation>显存 GiB</translation>
+    </message>
+    <message>
+        <source>BF16 TFLOPS (dense)</source>
+        <translation>BF16 TFLOPS（稠密）</translation>
+    </message>
+    <message>
+        <source>memory bandwidth TB/s</source>
+        <translation>显存带宽 TB/s</translation>
+    </message>
+    <message>
+        <source>link (both directions)</source>
+        <translation>互联（双向）</translation>
     </message>
 </context>
 </TS>
