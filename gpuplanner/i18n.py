@@ -188,6 +188,11 @@ def translate_param(context: str, value):
         out = QCoreApplication.translate(ctx, value)
         if out != value:
             return out
+    import re
+
+    m = re.match(r"^(.*) \(converted at ([0-9.]+) CNY/USD\)$", value)
+    if m:  # a price's source with the core's conversion note (cost.default_price)
+        return QCoreApplication.translate("Report", "{0} (converted at {1} CNY/USD)").format(m.group(1), m.group(2))
     from .formatting import gpu_display_name
 
     return gpu_display_name(value)  # a GPU name: its regional suffix ("(China)") in the display language

@@ -378,6 +378,23 @@ def _short_label(p: PlanInfo) -> str:
     return f"{p.num_gpus}× {_short_gpu_name(p)}"
 
 
+def _sentence_case(name: str) -> str:
+    """A name at the start of a table cell: "Reference model"; a name that starts as a brand ("vLLM weights")
+    or in a script without case is left as it is."""
+    if name[:1].islower() and not name[1:2].isupper():
+        return name[0].upper() + name[1:]
+    return name
+
+
+def _source_text(src: str, context: str = "Report") -> str:
+    """A cited source in the report's language: the core's "(converted at R CNY/USD)" note is translated."""
+    m = re.match(r"^(.*) \(converted at ([0-9.]+) CNY/USD\)$", src or "")
+    if m:
+        return translate("Report", "{0} (converted at {1} CNY/USD)").format(translate(context, m.group(1)),
+                                                                             m.group(2))
+    return translate(context, src)
+
+
 def _gpu(name: str) -> str:
     """A GPU's name as printed: the product name, its regional suffix in the report's language."""
     return gpu_display_name(name)
@@ -881,7 +898,7 @@ def _memory_rows(p: PlanInfo) -> list[list[str]]:
     names = [("weights", translate("Report", "Weights")), ("gradients", translate("Report", "Gradients")),
              ("optimizer", translate("Report", "Optimizer states")),
              ("activations", translate("Report", "Activations")), ("other", translate("Report", "Other (CUDA context, buffers)"))]
-    names += [(k, n[0].upper() + n[1:]) for k, n in _extra_names().items() if k in p.memory]
+    names += [(k, _sentence_case(n)) for k, n in _extra_names().items() if k in p.memory]
     rows = [[n, fmt_gib(p.memory.get(k))] for k, n in names]
     rows.append([f"<b>{_e(translate('Report', 'Total'))}</b>", f"<b>{fmt_gib(p.memory.get('total'))}</b>"])
     rows.append([_e(translate("Report", "Headroom kept free")), fmt_gib(p.memory_headroom_gib)])
@@ -1094,7 +1111,7 @@ def _html_requirements(data: ReportData) -> str:
 
 def _html_assumptions(data: ReportData) -> str:
     out = [f"{_SPACER}<h2>5. {_e(translate('Report', 'Assumptions and sources'))}</h2>"]
-    rows = [[tr_text(s.what), s.value, translate("Report", s.source) if s.source else "", s.date]
+    rows = [[tr_text(s.what), s.value, _source_text(s.source) if s.source else "", s.date]
             for s in data.assumptions]
     if rows:
         out.append(_table(rows, header=[translate("Report", "Assumption"), translate("Report", "Value"),
@@ -1102,7 +1119,7 @@ def _html_assumptions(data: ReportData) -> str:
                           widths=[22, 14, 48, 16]))
     p = data.plan
     if p.price_source:
-        out.append(f'<p class="small">{_e(translate("Report", "Price used for {gpu}: {src} ({date}){default}.").format(gpu=p.gpu_id, src=translate("Cost", p.price_source), date=p.price_date or "—", default=(" — " + translate("Report", "a shipped default; replace it with your quote")) if p.price_is_default else ""))}</p>')
+        out.append(f'<p class="small">{_e(translate("Report", "Price used for {gpu}: {src} ({date}){default}.").format(gpu=_gpu(p.gpu_name), src=_source_text(p.price_source, "Cost"), date=p.price_date or "—", default=(" — " + translate("Report", "a shipped default; replace it with your quote")) if p.price_is_default else ""))}</p>')
     out.append(f"{_SPACER}<h3>{_e(translate('Report', 'Formulas'))}</h3><ul>")
     out.extend(f'<li class="small">{_e(tr_text(f))}</li>' for f in data.formulas)
     out.append("</ul>")

@@ -4770,6 +4770,10 @@
         <translation>已用 {v} GiB</translation>
     </message>
     <message>
+        <source>{0} (converted at {1} CNY/USD)</source>
+        <translation>{0}（按 {1} CNY/USD 换算）</translation>
+    </message>
+    <message>
         <source>{g} GiB card</source>
         <translation>{g} GiB 显卡</translation>
     </message>
