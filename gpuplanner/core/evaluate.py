@@ -43,6 +43,7 @@ from .timing import calibration_of
 from .calibration import gpu_name as calibration_name, describe as calibration_describe, run_status
 from gpuplanner.resources import load_json
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
+from .frameworks import support as framework_support
 
 CTX = "Evaluation"
 CHINCHILLA_TOKENS_PER_PARAM = 20.0  # Hoffmann et al. 2022 (arXiv:2203.15556), Table 3: 70B -> 1.4T tokens
@@ -458,8 +459,9 @@ def memory_alternatives(ev: Evaluation) -> list[MemoryAlternative]:
     s = ev.scenario
     p, t = s.parallel, s.training
     variants = [("zero", z, z, RECOMPUTE_CODES[t.recompute]) for z in range(4) if z != p.zero]
-    variants += [("recompute", rc, p.zero, RECOMPUTE_CODES[rc]) for rc in ("none", "selective", "full")
-                 if rc != t.recompute]
+    # the other policies the plan's framework runs (core/frameworks.py)
+    variants += [("recompute", rc, p.zero, RECOMPUTE_CODES[rc]) for rc in framework_support(t.framework).recompute
+                 if RECOMPUTE_CODES[rc] != RECOMPUTE_CODES[t.recompute]]
     kw = memory_kwargs(r)
     out = [MemoryAlternative("current", None, ev.memory)]
     arr = memory_arrays(

@@ -19,12 +19,16 @@ Sources, per row:
 * ``fsdp`` — PyTorch FSDP2 as torchtitan applies it (Liang et al. 2024, "TorchTitan", arXiv:2410.06511):
   DDP, ``SHARD_GRAD_OP`` (ZeRO-2) or ``FULL_SHARD`` (ZeRO-3) composed with tensor parallelism (DTensor),
   pipeline parallelism (``torch.distributed.pipelining``) and context parallelism; activation checkpointing
-  ``none``/``selective``/``full`` (torchtitan ``activation_checkpoint.mode``). Expert parallelism in
+  ``none``, ``full``, and the two ``selective`` modes: per-op (``op_sac``, ``selective_ac_option = "op"``) and
+  every-N-th layer (``layer_sac``, ``selective_ac_option = "N"``) (torchtitan ``activation_checkpoint``
+  config and ``torchtitan/distributed/activation_checkpoint.py``; :mod:`core.recompute`). torchtitan has no
+  attention-core-only policy. Expert parallelism in
   torchtitan is recent and not modelled. LoRA/QLoRA: torchtune's FSDP2 recipes and Answer.AI's FSDP-QLoRA.
 * ``megatron`` — Megatron-Core / Megatron-LM: tensor (with sequence parallelism, Korthikanti et al. 2022),
   pipeline (1F1B and the interleaved schedule, Narayanan et al. 2021, arXiv:2104.04473), context and expert
   parallelism, the distributed optimizer (ZeRO-1: ``--use-distributed-optimizer``), selective
-  (``--recompute-activations``) or full (``--recompute-granularity full``) recomputation; pretraining and
+  (``--recompute-activations``: ``megatron_selective``) or full (``--recompute-granularity full``, on all or
+  ``--recompute-num-layers`` layers with ``--recompute-method uniform|block``) recomputation; pretraining and
   full fine-tuning (Megatron-LM has no LoRA; NeMo adds it on top). Layers must divide evenly into the pipeline
   stages unless uneven first/last stages are configured (``megatron/training/arguments.py``).
 """
@@ -80,7 +84,7 @@ FRAMEWORKS: dict[str, FrameworkSupport] = {
     "fsdp": FrameworkSupport(
         id="fsdp", name="PyTorch FSDP2 (torchtitan)", tensor_parallel=True, pipeline_parallel=True,
         context_parallel=True, expert_parallel=False, sequence_parallel=False, interleaved_pipeline=False,
-        zero_stages=(0, 2, 3), pipeline_max_zero=3, recompute=("none", "selective", "full"),
+        zero_stages=(0, 2, 3), pipeline_max_zero=3, recompute=("none", "op_sac", "layer_sac", "full"),
         methods=("pretrain", "full", "lora", "qlora"), fused_kernels=False,
         setup=QT_TRANSLATE_NOOP(CTX, "torchtitan/torchtune recipes; reads Hugging Face weights after conversion "
                                      "to DCP"),
@@ -88,7 +92,7 @@ FRAMEWORKS: dict[str, FrameworkSupport] = {
     "megatron": FrameworkSupport(
         id="megatron", name="Megatron-Core", tensor_parallel=True, pipeline_parallel=True, context_parallel=True,
         expert_parallel=True, sequence_parallel=True, interleaved_pipeline=True, zero_stages=(0, 1),
-        pipeline_max_zero=1, recompute=("none", "selective", "full"), methods=("pretrain", "full"),
+        pipeline_max_zero=1, recompute=("none", "megatron_selective", "full"), methods=("pretrain", "full"),
         fused_kernels=True,
         setup=QT_TRANSLATE_NOOP(CTX, "needs Megatron checkpoints (convert Hugging Face weights) and a tested "
                                      "image; ask the vendor for a pre-configured Megatron-LM"),

@@ -65,6 +65,7 @@ import math
 import numpy as np
 
 from .arrayops import ops_for as _xp
+from . import recompute as rc
 
 from .architecture import ModelArch
 from .params import ParamCount, base_linear_params, count_params, lora_params
@@ -74,7 +75,7 @@ GIB = float(1024**3)
 DEFAULT_CUDA_CONTEXT_GIB = 0.75
 DEFAULT_FRAGMENTATION = 0.05
 QLORA_NF4_BYTES = 0.5 + 1.0 / 64 + 4.0 / (64 * 256)  # double-quantised NF4 (QLoRA §3)
-RECOMPUTE_CODES = {"none": 0, "selective": 1, "full": 2}
+RECOMPUTE_CODES = rc.CODES  # policy name (aliases included) → code (core/recompute.py)
 
 
 @dataclass(frozen=True)
@@ -285,9 +286,29 @@ def activation_bytes_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, fr
     """Bytes one decoder layer saves for backward for one micro-batch (``s`` tokens per sequence on this
     GPU after context parallelism, ``b`` sequences).
 
-    Returns (stored, full): the stored amount and the full layer's; with full recomputation only the
-    layer input is stored (``2sbh``; ``4sbh`` with an fp32 residual stream). Works element-wise on numpy
-    arrays (``tp``, ``sp``, ``recompute``, ``autocast`` may be arrays).
+    Returns (stored, full): the stored amount under the layer's policy and the full layer's. A fully
+    checkpointed layer (``full``; the checkpointed layers of ``layer_sac``) stores its input only (``2sbh``;
+    ``4sbh`` with an fp32 residual stream), ``op_sac`` its input plus the saved op outputs
+    (:func:`activation_parts_per_layer`). Works element-wise on numpy arrays (``tp``, ``sp``, ``recompute``,
+    ``autocast`` may be arrays).
+    """
+    keep, ckpt, op, full = activation_parts_per_layer(m, s, b, tp, sp, flash, recompute, framework,
+                                                      precision=precision, autocast=autocast,
+                                                      lora_targets=lora_targets)
+    xp = _xp(s, b, tp, sp, flash, recompute, autocast)
+    code = xp.asarray(recompute)
+    stored = xp.where((code == rc.FULL) | (code == rc.LAYER_SAC), ckpt, xp.where(code == rc.OP_SAC, op, keep))
+    return stored, full
+
+
+def activation_parts_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, framework: str, *,
+                               precision: str = "bf16", autocast=False, lora_targets: str | None = None):
+    """(keep, checkpoint, op_sac, full) bytes of one decoder layer for one micro-batch.
+
+    ``keep``: what the layer saves when it is not checkpointed (Megatron's selective drops the attention
+    core's ``s²`` tensors); ``checkpoint``: the layer input a checkpointed layer keeps; ``op_sac``: the input
+    plus the outputs torchtitan's per-op policy saves (:func:`recompute.op_sac_plan`: every other bias-free
+    matmul output and the SDPA output + fp32 log-sum-exp); ``full``: everything, no policy.
 
     * ``megatron``: Korthikanti et al. 2022 §4.1 (GPT layer: 34sbh + 5as²b) rebuilt tensor by tensor
       (module docstring), 16-bit activations.
@@ -297,34 +318,46 @@ def activation_bytes_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, fr
     """
     xp = _xp(s, b, tp, sp, flash, recompute, autocast)
     h, sb = m.h, s * b
+    code = xp.asarray(recompute)
     hf_style = framework in ("hf", "fsdp", "deepspeed")  # HF modelling code under each launcher
+    plan = rc.op_sac_plan(m.arch)
     if hf_style:
         act_b = activation_dtype_bytes(precision)
         rep, split = _hf_layer_parts(m, s, b, flash, act_b, autocast, lora_targets)
         full = xp.where(sp, (rep + split) / tp, rep + split / tp)
         r = act_b if lora_targets is not None else xp.where(xp.asarray(autocast, dtype=bool), 4.0, act_b)
         # torch.utils.checkpoint (non-reentrant, the HF default) saves the layer's input
-        stored_full_recompute = xp.where(sp, r * sb * h / tp, r * sb * h)
-        return xp.where(xp.asarray(recompute) >= 2, stored_full_recompute, full), full
-    # replicated across TP ranks unless sequence parallelism splits them:
-    rep = sb * h * (2 * 2.0 + 4.0 + (2.0 if m.dropout else 0.0))
-    # split across TP ranks:
-    qkv = 2.0 * sb * (m.q_dim + 2 * m.kv_dim)
-    attn_out = 2.0 * sb * m.v_dim
-    lse = 4.0 * sb * m.heads  # flash attention: fp32 log-sum-exp per head and token
-    scores = (2.0 + (3.0 if m.dropout else 0.0)) * m.heads * s * s * b
-    core = xp.where(flash, lse, xp.where(recompute >= 1, 0.0, scores))
-    dense_mlp = 2.0 * sb * m.f * (4 if m.gated else 2)
-    moe_mlp = (
-        m.k_active * sb * (2.0 * h + 2.0 * m.f_moe * (4 if m.gated else 2))
-        + 2.0 * sb * m.shared_f * (4 if m.gated else 2)
-        + 4.0 * sb * m.n_experts
-    )
-    mlp = (1 - m.moe_frac) * dense_mlp + m.moe_frac * moe_mlp
-    split = qkv + attn_out + core + mlp
-    full = xp.where(sp, (rep + split) / tp, rep + split / tp)
-    stored_full_recompute = xp.where(sp, 2.0 * sb * h / tp, 2.0 * sb * h)
-    return xp.where(recompute >= 2, stored_full_recompute, full), full
+        ckpt = xp.where(sp, r * sb * h / tp, r * sb * h)
+        keep = full  # flash: nothing of the attention core to drop; eager HF attention has no selective path
+    else:
+        act_b = 2.0
+        # replicated across TP ranks unless sequence parallelism splits them:
+        rep = sb * h * (2 * 2.0 + 4.0 + (2.0 if m.dropout else 0.0))
+        # split across TP ranks:
+        qkv = 2.0 * sb * (m.q_dim + 2 * m.kv_dim)
+        attn_out = 2.0 * sb * m.v_dim
+        lse = 4.0 * sb * m.heads  # flash attention: fp32 log-sum-exp per head and token
+        scores = (2.0 + (3.0 if m.dropout else 0.0)) * m.heads * s * s * b
+        dense_mlp = 2.0 * sb * m.f * (4 if m.gated else 2)
+        moe_mlp = (
+            m.k_active * sb * (2.0 * h + 2.0 * m.f_moe * (4 if m.gated else 2))
+            + 2.0 * sb * m.shared_f * (4 if m.gated else 2)
+            + 4.0 * sb * m.n_experts
+        )
+        mlp = (1 - m.moe_frac) * dense_mlp + m.moe_frac * moe_mlp
+        base = qkv + attn_out + mlp
+        full = xp.where(sp, (rep + base + xp.where(flash, lse, scores)) / tp,
+                        rep + (base + xp.where(flash, lse, scores)) / tp)
+        core_sel = xp.where(flash, lse, 0.0)  # selective: the attention core's s² tensors are recomputed
+        keep_core = xp.where(code == rc.MEGATRON_SELECTIVE, core_sel, xp.where(flash, lse, scores))
+        keep = xp.where(sp, (rep + base + keep_core) / tp, rep + (base + keep_core) / tp)
+        ckpt = xp.where(sp, 2.0 * sb * h / tp, 2.0 * sb * h)
+    # per-op SAC (torchtitan): the block input, the saved matmul outputs (column-parallel ones split over TP,
+    # row-parallel ones hidden-wide, split only by sequence parallelism) and the SDPA output + log-sum-exp
+    sdpa = xp.where(flash, act_b * m.v_dim + 4.0 * m.heads, 0.0)
+    op = ckpt + sb * (act_b * plan["saved_split"] + sdpa) / tp + xp.where(
+        sp, act_b * sb * plan["saved_rep"] / tp, act_b * sb * plan["saved_rep"])
+    return keep, ckpt, op, full
 
 
 def logits_bytes(m: ModelFacts, s, b, tp, framework: str):
@@ -462,6 +495,9 @@ def memory_arrays(
     chunked_loss: bool = False,
     cuda_context_gib: float = DEFAULT_CUDA_CONTEXT_GIB,
     fragmentation: float = DEFAULT_FRAGMENTATION,
+    recompute_every_n: int = rc.DEFAULT_EVERY_N,
+    recompute_num_layers: int | None = None,
+    recompute_method: str = "uniform",
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
@@ -492,7 +528,7 @@ def memory_arrays(
         # backward because the matmuls save them; under full recomputation the layers' copies are
         # remade in backward and only the LM head's copy is kept.
         head_frac = m.V * m.h / max(m.params.total, 1)
-        copied = xp.where(xp.asarray(recompute) >= 2, head_frac, _autocast_copied_fraction(m))
+        copied = xp.where(xp.asarray(recompute) == rc.FULL, head_frac, _autocast_copied_fraction(m))
         w_b = xp.where(zero > 0, w_b, 4.0 + 2.0 * copied)
     if optimizer == "adafactor":
         moments_b = m.adafactor_bytes_per_param
@@ -545,7 +581,7 @@ def memory_arrays(
         weights = frozen + adapters * adapter_b
         if framework == "hf" and precision != "fp32" and master_weights:
             # autocast's bf16 adapter copies, saved by the adapters' matmuls (remade under full recompute)
-            weights = weights + xp.where((zero > 0) | (xp.asarray(recompute) >= 2), 0.0, adapters * 2.0)
+            weights = weights + xp.where((zero > 0) | (xp.asarray(recompute) == rc.FULL), 0.0, adapters * 2.0)
         gradients = adapters * adapter_b
         opt = adapters * (moments_b if optimizer != "adafactor" else 8.0)
         opt = xp.where(zero >= 1, opt / dp_sh, opt)
@@ -579,22 +615,33 @@ def memory_arrays(
     # autocast over fp32 weights: the HF Trainer's mixed precision without ZeRO (with ZeRO, DeepSpeed
     # runs 16-bit weights; FSDP's MixedPrecisionPolicy casts parameters, no autocast)
     autocast = (framework == "hf") & (precision != "fp32") & bool(master_weights) & (zero == 0)
-    stored, full_layer = activation_bytes_per_layer(
+    keep, ckpt, op_saved, full_layer = activation_parts_per_layer(
         m, s_local, mbs, tp, sp, flash, recompute, framework, precision=precision, autocast=autocast,
         lora_targets=lora_t)
+    # the policy over the stage's layers (core/recompute.py): checkpointed layers keep their input (one per
+    # group under Megatron's uniform method), per-op SAC keeps its saved outputs, the others keep everything
+    n_ck, n_groups, group = rc.layer_counts(recompute, layers_stage, recompute_every_n, recompute_num_layers,
+                                            recompute_method)
+    is_op = recompute == rc.OP_SAC
+    stage_stored = xp.where(is_op, layers_stage * op_saved, n_groups * ckpt + (layers_stage - n_ck) * keep)
+    stored = stage_stored / xp.maximum(layers_stage, 1.0)  # per layer, on average
     m_micro = xp.asarray(grad_accum, dtype=float)
     inflight = xp.where(pp > 1, xp.minimum(pp, m_micro), 1.0)
     vpp = xp.asarray(vpp, dtype=float)
     interleave = xp.where((vpp > 1) & (pp > 1), 1.0 + (pp - 1) / (pp * vpp), 1.0)
     first_stage = layers_stage * stored * inflight * interleave
-    working = xp.where(recompute >= 2, full_layer, 0.0)  # one layer rematerialised during backward
+    # rematerialised during backward: the checkpointed group's layers (one layer unless Megatron's uniform
+    # method groups several), or what per-op SAC did not save of the layer being recomputed
+    recomputes = (n_ck > 0) | is_op
+    working = xp.where(is_op, xp.maximum(full_layer - op_saved + ckpt, 0.0),
+                       xp.where(n_ck > 0, group * full_layer, 0.0))
     if hf_style:
         # ... and, while its MLP runs backward, the gradients of the intermediates beside what the layer
         # saved: d(product) with d(act) and d(up) (SwiGLU; GELU: d(act) and d(fc1)) before the product
         # (saved for down_proj) is released: two f-wide tensors (derivatives.yaml: mul, silu, mm)
         f_eff = (1 - m.moe_frac) * m.f + m.moe_frac * (m.k_active * m.f_moe + m.shared_f)
         grad_ws = 2.0 * activation_dtype_bytes(precision) * s_local * mbs * f_eff / tp
-        working = working + xp.where(recompute >= 2, grad_ws, 0.0)
+        working = working + xp.where(recomputes, grad_ws, 0.0)
     if hf_style:
         out_saved = head_saved_bytes(m, s_local, mbs, tp, precision, autocast, lora_t is not None)
         act_b = activation_dtype_bytes(precision)

@@ -12,12 +12,14 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from .errors import ScenarioError
+from .recompute import ALIASES as RECOMPUTE_ALIASES
 from .units import parse_count
 
 Method = Literal["pretrain", "full", "lora", "qlora"]
 Precision = Literal["bf16", "fp16", "fp32", "fp8"]
 Optimizer = Literal["adamw", "adamw_8bit", "sgd", "adafactor"]
-Recompute = Literal["none", "selective", "full"]
+# recompute policies (core/recompute.py documents each); "selective" is read as its alias "megatron_selective"
+Recompute = Literal["none", "megatron_selective", "full", "op_sac", "layer_sac"]
 Framework = Literal["hf", "fsdp", "deepspeed", "megatron"]
 LoraTargets = Literal["attention", "all_linear"]
 
@@ -82,7 +84,22 @@ class TrainingSection(_Section):
     seq_len: int = Field(2048, gt=0, le=10_000_000)
     micro_batch_size: int = Field(1, gt=0, le=100_000)
     global_batch_size: int | None = Field(None, gt=0, le=1_000_000_000)
-    recompute: Recompute = "none"
+    recompute: Recompute = Field("none", description="activation recomputation policy: none, megatron_selective "
+                                 "(attention core; 'selective' is its alias), full, op_sac (torchtitan per-op "
+                                 "SAC), layer_sac (torchtitan: every N-th layer)")
+    recompute_every_n: int = Field(2, ge=1, le=10_000, description="layer_sac: checkpoint every N-th layer "
+                                                                   "(torchtitan selective_ac_option)")
+    recompute_num_layers: int | None = Field(None, ge=1, le=10_000, description="full: layers recomputed per "
+                                             "pipeline stage (Megatron --recompute-num-layers); null: all")
+    recompute_method: Literal["uniform", "block"] = Field(
+        "uniform", description="full with recompute_num_layers: Megatron --recompute-method")
+
+    @field_validator("recompute", mode="before")
+    @classmethod
+    def _recompute_alias(cls, v: Any) -> Any:
+        """``selective`` (the name before the policies were split) is Megatron's attention-core policy, the
+        meaning it always had: read as ``megatron_selective`` (core/recompute.py)."""
+        return RECOMPUTE_ALIASES.get(v, v) if isinstance(v, str) else v
     flash_attention: bool = True
     lora_rank: int = Field(16, gt=0, le=65536)
     lora_targets: LoraTargets = "all_linear"

@@ -32,7 +32,9 @@ class TrainingPage(BasePage):
                                      getter=lambda: m.ui.get("batch_mode", "global"))
         self.gbs = BoundEdit(m, "training.global_batch_size", allow_empty=True)
         self.accum = BoundEdit(m, None, getter=lambda: m.user_scenario().grad_accum, setter=self._set_accum)
-        self.recompute = BoundCombo(m, "training.recompute", ["none", "selective", "full"])
+        self.recompute = BoundCombo(m, "training.recompute", ["none", "megatron_selective", "op_sac", "layer_sac",
+                                                              "full"])
+        self.recompute_every_n = BoundEdit(m, "training.recompute_every_n")
         self.flash = BoundCheck(m, "training.flash_attention")
         self.lora_rank = BoundEdit(m, "training.lora_rank")
         self.lora_targets = BoundCombo(m, "training.lora_targets", ["attention", "all_linear"])
@@ -42,6 +44,7 @@ class TrainingPage(BasePage):
                        ("seq_len", self.seq_len), ("mbs", self.mbs),
                        ("batch_mode", self.batch_mode), ("gbs", self.gbs),
                        ("accum", self.accum), ("recompute", self.recompute),
+                       ("recompute_every_n", self.recompute_every_n),
                        ("flash", self.flash), ("lora_rank", self.lora_rank),
                        ("lora_targets", self.lora_targets)]:
             self.labels[key] = self.add_field(form, f)
@@ -127,7 +130,12 @@ class TrainingPage(BasePage):
                 "Micro-batches summed before each optimizer step: a bigger batch without more memory")),
             "recompute": (self.tr("Activation recompute"), self.tr(
                 "Recompute activations in the backward pass instead of storing them: saves memory, costs "
-                "about a third more compute when full")),
+                "compute. Selective (Megatron): the attention core only; per-op (torchtitan): keeps every other "
+                "matmul output and the attention output; every N-th layer (torchtitan): whole layers, one in N; "
+                "full: every layer, about a third more compute")),
+            "recompute_every_n": (self.tr("Recompute every N-th layer"), self.tr(
+                "Every N-th layer: checkpoint the layers whose number is a multiple of N (torchtitan "
+                "selective_ac_option)")),
             "flash": (self.tr("Flash attention"), self.tr(
                 "Fused attention that never stores the seq×seq score matrix: big memory saving at long sequences")),
             "lora_rank": (self.tr("LoRA rank"), self.tr("Rank of the adapters: trainable parameters grow linearly with it")),
@@ -159,8 +167,7 @@ class TrainingPage(BasePage):
         self.framework.set_labels({"hf": self.tr("HF Trainer / PyTorch"), "fsdp": "PyTorch FSDP",
                                    "deepspeed": "DeepSpeed", "megatron": "Megatron-LM"})
         self.batch_mode.set_labels({"global": self.tr("global batch"), "accum": self.tr("gradient accumulation")})
-        self.recompute.set_labels({"none": self.tr("none"), "selective": self.tr("selective (attention)"),
-                                   "full": self.tr("full (every layer)")})
+        self.recompute.set_labels(self.recompute_labels())
         self.lora_targets.set_labels({"attention": self.tr("attention projections"),
                                       "all_linear": self.tr("all linear layers")})
         self.auto.set_labels({True: self.tr("automatic (best found)"), False: self.tr("manual")})
@@ -176,12 +183,20 @@ class TrainingPage(BasePage):
         self.offload.setText(self.tr("optimizer states in CPU memory"))
         self.on_model_changed("all")
 
+    def recompute_labels(self) -> dict:
+        """The recompute policies as people read them (core/recompute.py has each one's definition)."""
+        return {"none": self.tr("none"), "megatron_selective": self.tr("selective: attention core (Megatron)"),
+                "op_sac": self.tr("per-op selective (torchtitan)"),
+                "layer_sac": self.tr("every N-th layer (torchtitan)"), "full": self.tr("full (every layer)")}
+
     def _update_enabled(self) -> None:
         s = self.model.user_scenario()
         lora = s.training.method in ("lora", "qlora")
         for key in ("lora_rank", "lora_targets"):
             getattr(self, key).setEnabled(lora)
             self.labels[key].setEnabled(lora)
+        layer_sac = s.training.recompute == "layer_sac"
+        self.form.setRowVisible(self.recompute_every_n.box, layer_sac)
         accum_mode = self.model.ui.get("batch_mode") == "accum"
         self.form.setRowVisible(self.gbs.box, not accum_mode)
         self.form.setRowVisible(self.accum.box, accum_mode)
@@ -222,8 +237,7 @@ class TrainingPage(BasePage):
         plan = self.selected_plan()
         if plan is not None:
             L = plan.layout
-            rc = {"none": self.tr("none"), "selective": self.tr("selective (attention)"),
-                  "full": self.tr("full (every layer)")}.get(L.get("recompute"), str(L.get("recompute")))
+            rc = self.recompute_labels().get(L.get("recompute"), str(L.get("recompute")))
             text = self.tr(
                 "Automatic layout: the selected plan (#{0}) uses {1} × {2} · TP {3} · PP {4} · CP {5} · EP {6} · "
                 "DP {7} · ZeRO-{8} · recompute {9} · micro-batch {10} × accumulation {11}. The fields keep your "
