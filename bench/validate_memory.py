@@ -148,19 +148,20 @@ MECHANISMS = [
 HISTORY = [("before issue 16", 7.8, 47.7)]
 
 
+#: the published figure → the scenario's ``assumptions.memory_metric`` (torchtune prints the allocator's
+#: "active"/"alloc" peaks: live tensors; "reserved" is max_memory_reserved); "total" rows compare the device total
+METRIC_OF_KIND = {"active": "allocated", "reserved": "reserved"}
+
+
 def predicted_gib(row: dict, overrides: dict, kind: str) -> float:
+    """The core's figure for the row's published metric, read from the one estimate (core/memory.py:
+    allocated, reserved, device total)."""
+    if kind in METRIC_OF_KIND:
+        overrides = {**overrides, "assumptions": {**overrides.get("assumptions", {}),
+                                                   "memory_metric": METRIC_OF_KIND[kind]}}
     sc = scenario_from_dict(overrides)
-    e = estimate(sc)
-    mem = e.memory
-    states_acts = mem.weights + mem.gradients + mem.optimizer + mem.activations
-    frag = sc.assumptions.fragmentation if sc.assumptions.fragmentation is not None else 0.05
-    ctx = sc.assumptions.cuda_context_gib if sc.assumptions.cuda_context_gib is not None else 0.75
-    buffers = mem.other - ctx - frag * states_acts
-    if kind == "active":
-        return states_acts + buffers
-    if kind == "reserved":
-        return mem.total - ctx
-    return mem.total
+    mem = estimate(sc).memory
+    return mem.metric(sc.assumptions.memory_metric) if kind in METRIC_OF_KIND else mem.total
 
 
 def published_gib(row: dict) -> float:

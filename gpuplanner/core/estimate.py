@@ -131,6 +131,7 @@ def memory_breakdown(r: Resolved) -> MemoryBreakdown:
     return MemoryBreakdown(
         weights=g["weights"], gradients=g["gradients"], optimizer=g["optimizer"], activations=g["activations"],
         other=g["other"], capacity=float(r.gpu.memory_gib or 0.0), headroom=s.assumptions.memory_headroom_gib,
+        allocated=g["allocated"], reserved=g["reserved"],
     )
 
 

@@ -245,6 +245,9 @@ class Evaluation:
             "layout": self.layout.to_json(),
             "memory_per_gpu_gib": dict(self.memory.as_dict()),
             "memory_headroom_gib": self.memory.headroom,
+            # the allocator figure a measurement is compared with (assumptions.memory_metric; fits: total)
+            "memory_metric": s.assumptions.memory_metric,
+            "memory_metric_gib": self.memory.metric(s.assumptions.memory_metric),
             "fits": self.fits,
             "tokens": self.tokens,
             "flops_per_token": self.flops_per_token,
@@ -475,7 +478,8 @@ def memory_alternatives(ev: Evaluation) -> list[MemoryAlternative]:
         mem = MemoryBreakdown(
             weights=float(cols["weights"][i]), gradients=float(cols["gradients"][i]),
             optimizer=float(cols["optimizer"][i]), activations=float(cols["activations"][i]),
-            other=float(cols["other"][i]), capacity=ev.memory.capacity, headroom=ev.memory.headroom)
+            other=float(cols["other"][i]), capacity=ev.memory.capacity, headroom=ev.memory.headroom,
+            allocated=float(cols["allocated"][i]), reserved=float(cols["reserved"][i]))
         if not (kw.get("offload_params") and z != 3):
             out.append(MemoryAlternative(kind, value, mem))
     return out

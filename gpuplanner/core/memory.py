@@ -55,6 +55,17 @@ Sources:
   0.75 GiB: PyTorch's CUDA context plus cuBLAS workspaces measure 0.5–1 GiB on A100/H100, see Stas Bekman,
   "Machine Learning Engineering", chapter "Training → Model memory usage"); caching-allocator
   fragmentation as a fraction of the rest (``assumptions.fragmentation``, default 5%).
+* Allocated, reserved, device. PyTorch's CUDA caching allocator keeps freed blocks for reuse instead of
+  returning them to the driver, rounds requests up to block sizes and splits/caches segments
+  (PyTorch docs, "CUDA semantics → Memory management": ``memory_allocated()`` counts tensors,
+  ``memory_reserved()`` everything the allocator holds; "unused memory managed by the allocator will still show
+  as if used in nvidia-smi"). So three figures: *allocated* (peak of live tensors: model states, activations,
+  the framework's gather/reduce buffers), *reserved* (allocated plus the fragmentation share: cached free blocks
+  and rounding; what torchtitan and most training logs print as "max reserved") and the *device* total
+  (reserved plus the CUDA context and the workspaces outside the allocator, e.g. NCCL's communication buffers
+  that NCCL allocates itself: NCCL docs, environment variable ``NCCL_BUFFSIZE``, 4 MiB per channel and peer by
+  default). The device total is what must fit in the card (``MemoryBreakdown.total``);
+  ``assumptions.memory_metric`` says which of the allocator's figures a measurement is compared with.
 """
 
 from __future__ import annotations
@@ -449,10 +460,20 @@ class MemoryBreakdown:
     other: float
     capacity: float
     headroom: float
+    allocated: float | None = None  # peak bytes of live tensors (torch.cuda.max_memory_allocated)
+    reserved: float | None = None  # peak held by the caching allocator (torch.cuda.max_memory_reserved)
 
     @property
     def total(self) -> float:
+        """Device memory the plan needs: the allocator's reserved memory plus the CUDA context, library
+        workspaces and NCCL buffers outside it. What ``fits`` is judged on."""
         return self.weights + self.gradients + self.optimizer + self.activations + self.other
+
+    def metric(self, name: str) -> float:
+        """The figure a measurement reports (``assumptions.memory_metric``): ``allocated``, ``reserved`` or
+        ``device`` (= :attr:`total`)."""
+        value = {"allocated": self.allocated, "reserved": self.reserved}.get(name)
+        return self.total if value is None else value
 
     @property
     def fits(self) -> bool:
@@ -462,6 +483,8 @@ class MemoryBreakdown:
         return {
             "weights": self.weights, "gradients": self.gradients, "optimizer": self.optimizer,
             "activations": self.activations, "other": self.other, "total": self.total,
+            **({} if self.allocated is None else {"allocated": self.allocated}),
+            **({} if self.reserved is None else {"reserved": self.reserved}),
         }
 
 
@@ -675,7 +698,14 @@ def memory_arrays(
     states = weights + gradients + opt
     other = cuda_context_gib * GIB + fragmentation * (states + acts) + ddp + gather + buckets
     total = states + acts + other
+    # the caching allocator's two figures (module docstring, "Allocated, reserved, device"): what live tensors
+    # hold at the peak (torch.cuda.max_memory_allocated) and what the allocator holds from the driver
+    # (max_memory_reserved: the same plus cached free blocks and rounding, the fragmentation share); the device
+    # total adds the CUDA context, cuBLAS/NCCL workspaces and NCCL's own buffers, outside the allocator
+    allocated = states + acts + ddp + gather + buckets
+    reserved = allocated + fragmentation * (states + acts)
     return {
         "weights": weights, "gradients": gradients, "optimizer": opt, "activations": acts,
         "other": other, "total": total, "activations_saved": acts_saved,
+        "allocated": allocated, "reserved": reserved,
     }

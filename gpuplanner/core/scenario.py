@@ -202,6 +202,10 @@ class AssumptionsSection(_Section):
     memory_headroom_gib: float = Field(2.0, ge=0, le=4096)
     cuda_context_gib: float | None = Field(None, ge=0, le=4096)
     fragmentation: float | None = Field(None, ge=0, le=1)
+    memory_metric: Literal["allocated", "reserved"] = Field(
+        "reserved", description="which caching-allocator figure a measured peak is compared with: allocated "
+                                "(torch.cuda.max_memory_allocated) or reserved (max_memory_reserved); what fits is "
+                                "judged on the device total either way (core/memory.py)")
 
 
 class PriceQuote(_Section):
