@@ -71,13 +71,19 @@ def text_lines(ev, data: dict) -> list[str]:
         translate(CTX, "Memory per GPU (GiB)"),
     ]
     keys = [k for k in ("weights", "gradients", "optimizer", "activations", "other") if k in mem]
-    keys += [k for k in mem if k not in keys and k != "total" and isinstance(mem[k], (int, float))]
+    allocator = ("allocated", "reserved")  # the caching allocator's figures: not parts of the total
+    keys += [k for k in mem if k not in keys and k != "total" and k not in allocator
+             and isinstance(mem[k], (int, float))]
     for key in keys:
         lines.append("  " + _label(part_names.get(key, key), 12) + f"{format_number(mem[key], 2):>8}")
     fit = translate(CTX, "fits") if ev.fits else translate(CTX, "DOES NOT FIT")
     lines.append("  " + _label(translate(CTX, "total"), 12) + f"{format_number(mem['total'], 2):>8}   " + translate(
         CTX, "of {cap} GiB (headroom {head} GiB): {fit}").format(
             cap=format_sig(ev.gpu_memory_gib), head=format_number(ev.memory.headroom, 1), fit=fit))
+    if all(k in mem for k in allocator):
+        lines.append("  " + translate(CTX, "PyTorch allocator: {a} GiB allocated, {r} GiB reserved (the total adds the "
+                                           "CUDA context and NCCL buffers)").format(
+            a=format_number(mem["allocated"], 2), r=format_number(mem["reserved"], 2)))
     lines += [
         "",
         translate(CTX, "Time"),

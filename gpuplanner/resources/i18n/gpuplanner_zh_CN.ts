@@ -493,6 +493,10 @@
         <translation>/ {cap} GiB（余量 {head} GiB）：{fit}</translation>
     </message>
     <message>
+        <source>PyTorch allocator: {a} GiB allocated, {r} GiB reserved (the total adds the CUDA context and NCCL buffers)</source>
+        <translation>显存分配器：已分配 {a} GiB，已预留 {r} GiB（总计另含驱动上下文和通信缓冲区）</translation>
+    </message>
+    <message>
         <source>Time</source>
         <translation>时间</translation>
     </message>
@@ -2342,6 +2346,14 @@
         <translation>选择性重算</translation>
     </message>
     <message>
+        <source>op RC</source>
+        <translation>逐算子重计算</translation>
+    </message>
+    <message>
+        <source>layer RC</source>
+        <translation>逐层重计算</translation>
+    </message>
+    <message>
         <source>full RC</source>
         <translation>完全重算</translation>
     </message>
@@ -2828,6 +2840,18 @@
     <message>
         <source>selective</source>
         <translation>选择性</translation>
+    </message>
+    <message>
+        <source>selective, attention core</source>
+        <translation>选择性（注意力核心）</translation>
+    </message>
+    <message>
+        <source>per-op selective</source>
+        <translation>逐算子选择性</translation>
+    </message>
+    <message>
+        <source>every N-th layer</source>
+        <translation>每 N 层一层</translation>
     </message>
     <message>
         <source>full</source>
@@ -3402,6 +3426,14 @@
     <message>
         <source>selective</source>
         <translation>选择性</translation>
+    </message>
+    <message>
+        <source>per-op selective</source>
+        <translation>逐算子选择性</translation>
+    </message>
+    <message>
+        <source>every N-th layer</source>
+        <translation>每 N 层一层</translation>
     </message>
     <message>
         <source>full</source>
@@ -5390,10 +5422,6 @@
         <translation>激活重计算</translation>
     </message>
     <message>
-        <source>Recompute activations in the backward pass instead of storing them: saves memory, costs about a third more compute when full</source>
-        <translation>在反向传播时重计算激活值而不是保存它们：节省显存，完全重计算时多花约三分之一的算力</translation>
-    </message>
-    <message>
         <source>Flash attention</source>
         <translation>Flash attention</translation>
     </message>
@@ -5530,16 +5558,24 @@
         <translation>无</translation>
     </message>
     <message>
-        <source>selective (attention)</source>
-        <translation>选择性（注意力）</translation>
-    </message>
-    <message>
         <source>full (every layer)</source>
         <translation>完全（每一层）</translation>
     </message>
     <message>
         <source>attention projections</source>
         <translation>注意力投影层</translation>
+    </message>
+    <message>
+        <source>Recompute activations in the backward pass instead of storing them: saves memory, costs compute. Selective (Megatron): the attention core only; per-op (torchtitan): keeps every other matmul output and the attention output; every N-th layer (torchtitan): whole layers, one in N; full: every layer, about a third more compute</source>
+        <translation>在反向传播中重计算激活值而不是保存它们：省显存，多花算力。选择性（Megatron）：只重计算注意力核心；逐算子（torchtitan）：保留每隔一个矩阵乘的输出和注意力输出；每 N 层（torchtitan）：每 N 层重计算一整层；完全：每一层都重计算，计算量约多三分之一</translation>
+    </message>
+    <message>
+        <source>Recompute every N-th layer</source>
+        <translation>每 N 层重计算一层</translation>
+    </message>
+    <message>
+        <source>Every N-th layer: checkpoint the layers whose number is a multiple of N (torchtitan selective_ac_option)</source>
+        <translation>每 N 层：对层号为 N 的倍数的层做检查点重计算（torchtitan selective_ac_option）</translation>
     </message>
     <message>
         <source>all linear layers</source>
@@ -5592,6 +5628,18 @@
     <message>
         <source>optimizer states in CPU memory</source>
         <translation>优化器状态放在 CPU 内存</translation>
+    </message>
+    <message>
+        <source>selective: attention core (Megatron)</source>
+        <translation>选择性：注意力核心（Megatron）</translation>
+    </message>
+    <message>
+        <source>per-op selective (torchtitan)</source>
+        <translation>逐算子选择性（torchtitan）</translation>
+    </message>
+    <message>
+        <source>every N-th layer (torchtitan)</source>
+        <translation>每 N 层一层（torchtitan）</translation>
     </message>
     <message>
         <source>Per optimizer step: {0} sequences = {1} tokens (micro-batch {2} × data-parallel {3} × accumulation {4}).</source>
