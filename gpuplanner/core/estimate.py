@@ -115,7 +115,7 @@ def memory_kwargs(r: Resolved) -> dict:
 def recompute_kwargs(t) -> dict:
     """The recompute policy's parameters (core/recompute.py) for the memory and time models."""
     return dict(recompute_every_n=t.recompute_every_n, recompute_num_layers=t.recompute_num_layers,
-                recompute_method=t.recompute_method)
+                recompute_method=t.recompute_method, fp8_recipe=t.fp8_recipe, fp8_all_gather=t.fp8_all_gather)
 
 
 def memory_breakdown(r: Resolved) -> MemoryBreakdown:

@@ -62,6 +62,10 @@ class FrameworkSupport:
     fused_kernels: bool            # fused element-wise kernels by default (time model: ``fused``)
     setup: str                     # what it costs to get running (shown with the plan)
     source: str
+    #: FP8 recipes it runs (core/fp8.py; the first is its default): Megatron-Core, DeepSpeed and Accelerate
+    #: through Transformer Engine (Megatron ``--fp8-recipe delayed|tensorwise``; Accelerate also torchao),
+    #: torchtitan through torchao (``quantize.linear.float8``: tensorwise, rowwise)
+    fp8_recipes: tuple[str, ...] = ()
 
 
 FRAMEWORKS: dict[str, FrameworkSupport] = {
@@ -71,7 +75,8 @@ FRAMEWORKS: dict[str, FrameworkSupport] = {
         zero_stages=(0, 1, 2, 3), pipeline_max_zero=3, recompute=("none", "full"),
         methods=("pretrain", "full", "lora", "qlora"), fused_kernels=False,
         setup=QT_TRANSLATE_NOOP(CTX, "runs Hugging Face checkpoints as they are; DDP or ZeRO through DeepSpeed/FSDP"),
-        source="Transformers docs: Efficient training on multiple GPUs, DeepSpeed, FSDP"),
+        source="Transformers docs: Efficient training on multiple GPUs, DeepSpeed, FSDP",
+        fp8_recipes=("te_delayed", "te_current", "torchao_tensorwise", "torchao_rowwise")),
     "deepspeed": FrameworkSupport(
         id="deepspeed", name="DeepSpeed", tensor_parallel=False, pipeline_parallel=True, context_parallel=False,
         expert_parallel=False, sequence_parallel=False, interleaved_pipeline=False, zero_stages=(0, 1, 2, 3),
@@ -80,7 +85,7 @@ FRAMEWORKS: dict[str, FrameworkSupport] = {
         setup=QT_TRANSLATE_NOOP(CTX, "needs a DeepSpeed config; pipeline parallelism needs the model as a "
                                      "PipelineModule"),
         source="DeepSpeed docs: ZeRO, pipeline parallelism (ZeRO-2/3 not compatible with PP), activation "
-               "checkpointing"),
+               "checkpointing", fp8_recipes=("te_delayed", "te_current")),
     "fsdp": FrameworkSupport(
         id="fsdp", name="PyTorch FSDP2 (torchtitan)", tensor_parallel=True, pipeline_parallel=True,
         context_parallel=True, expert_parallel=False, sequence_parallel=False, interleaved_pipeline=False,
@@ -88,7 +93,8 @@ FRAMEWORKS: dict[str, FrameworkSupport] = {
         methods=("pretrain", "full", "lora", "qlora"), fused_kernels=False,
         setup=QT_TRANSLATE_NOOP(CTX, "torchtitan/torchtune recipes; reads Hugging Face weights after conversion "
                                      "to DCP"),
-        source="Liang et al. 2024, TorchTitan (arXiv:2410.06511); PyTorch fully_shard docs"),
+        source="Liang et al. 2024, TorchTitan (arXiv:2410.06511); PyTorch fully_shard docs",
+        fp8_recipes=("torchao_tensorwise", "torchao_rowwise")),
     "megatron": FrameworkSupport(
         id="megatron", name="Megatron-Core", tensor_parallel=True, pipeline_parallel=True, context_parallel=True,
         expert_parallel=True, sequence_parallel=True, interleaved_pipeline=True, zero_stages=(0, 1),
@@ -97,7 +103,7 @@ FRAMEWORKS: dict[str, FrameworkSupport] = {
         setup=QT_TRANSLATE_NOOP(CTX, "needs Megatron checkpoints (convert Hugging Face weights) and a tested "
                                      "image; ask the vendor for a pre-configured Megatron-LM"),
         source="Narayanan et al. 2021 (arXiv:2104.04473); Korthikanti et al. 2022 (arXiv:2205.05198); "
-               "Megatron-LM docs and megatron/training/arguments.py"),
+               "Megatron-LM docs and megatron/training/arguments.py", fp8_recipes=("te_delayed", "te_current")),
 }
 
 #: The order frameworks are tried and listed in (simplest to set up first: ties go to the simpler one).

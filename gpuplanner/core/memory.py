@@ -77,6 +77,7 @@ import numpy as np
 
 from .arrayops import ops_for as _xp
 from . import recompute as rc
+from . import fp8 as fp8mod
 
 from .architecture import ModelArch
 from .params import ParamCount, base_linear_params, count_params, lora_params
@@ -100,15 +101,18 @@ class StateBytes:
     ddp_buckets: float = 0.0  # DDP gradient buckets (hf without ZeRO and dp > 1)
 
 
-def state_bytes(framework: str, precision: str, optimizer: str, master_weights: bool = True) -> StateBytes:
-    """Bytes per trainable parameter by framework convention (see module docstring for sources)."""
+def state_bytes(framework: str, precision: str, optimizer: str, master_weights: bool = True,
+                fp8_recipe: str | None = None) -> StateBytes:
+    """Bytes per trainable parameter by framework convention (see module docstring for sources). FP8: the
+    FP8 weight copy the recipe keeps through the step (Transformer Engine: 1 byte; torchao casts on the fly:
+    none; core/fp8.py)."""
     moments = {"adamw": 8.0, "adamw_8bit": 2.0 + 8.0 / 2048, "sgd": 4.0, "adafactor": 0.0}[optimizer]
     if precision == "fp32":
         return StateBytes(4.0, 4.0, 0.0, moments, 4.0 if framework == "hf" else 0.0)
     if not master_weights:
         # pure 16-bit: optimizer states follow the parameter dtype (torchtune default recipes)
         return StateBytes(2.0, 2.0, 0.0, moments / 2 if optimizer in ("adamw", "sgd") else moments, 0.0)
-    fp8_cache = 1.0 if precision == "fp8" else 0.0  # Transformer Engine keeps fp8 weight copies
+    fp8_cache = fp8mod.recipe_for(framework, fp8_recipe).weight_copy if precision == "fp8" else 0.0
     if framework == "hf":
         return StateBytes(6.0 + fp8_cache, 4.0, 0.0, moments, 4.0)
     if framework == "fsdp":
@@ -521,6 +525,8 @@ def memory_arrays(
     recompute_every_n: int = rc.DEFAULT_EVERY_N,
     recompute_num_layers: int | None = None,
     recompute_method: str = "uniform",
+    fp8_recipe: str | None = None,
+    fp8_all_gather: bool | None = None,
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
@@ -535,7 +541,9 @@ def memory_arrays(
     zero = xp.asarray(zero)
     recompute = xp.asarray(recompute)
     mbs = xp.asarray(mbs, dtype=float)
-    sbytes = state_bytes(framework, precision, optimizer, master_weights)
+    sbytes = state_bytes(framework, precision, optimizer, master_weights, fp8_recipe)
+    # torchao enable_fsdp_float8_all_gather: FSDP2 gathers (and holds gathered) weights in FP8 (core/fp8.py)
+    gathered_b = 1.0 if fp8mod.all_gather_in_fp8(framework, precision, fp8_recipe, fp8_all_gather) else 2.0
     w_b, g_b, master_b, ddp_b = sbytes.weight, sbytes.grad, sbytes.master, sbytes.ddp_buckets
     if framework == "hf":
         # With ZeRO on, the HF Trainer hands the model states to DeepSpeed: its convention applies.
@@ -624,7 +632,7 @@ def memory_arrays(
     opt = xp.where(offload, 0.0, opt)
     # the unsharded 16-bit copy FSDP keeps (fsdp_keep above): on the GPU even with CPU offload
     kept = xp.where(fsdp_keep & (method not in ("lora", "qlora")),
-                    (non_expert_gpu + expert_gpu) * activation_dtype_bytes(precision), 0.0)
+                    (non_expert_gpu + expert_gpu) * min(activation_dtype_bytes(precision), gathered_b), 0.0)
     if offload_params:
         # FSDP CPUOffload(offload_params=True) / ZeRO-3 offload_param: the sharded parameters, their
         # gradients and the optimizer live in CPU memory; the GPU holds the gathered layers (counted below)
@@ -692,7 +700,7 @@ def memory_arrays(
     # framework buffers: ZeRO-3/FSDP gather a layer's full 16-bit weights (current + prefetched);
     # DeepSpeed ZeRO-1/2 reduce/all-gather buckets (reduce_bucket_size 5e8 elements, DeepSpeed config docs)
     layer_full = (m.layer_non_expert + m.layer_expert / ep) / tp
-    gather = xp.where(fsdp_keep, 0.0, xp.where(zero >= 3, 2 * 2.0 * layer_full, 0.0))
+    gather = xp.where(fsdp_keep, 0.0, xp.where(zero >= 3, 2 * gathered_b * layer_full, 0.0))
     buckets = xp.where((zero >= 1) & (zero <= 2) & (framework in ("hf", "deepspeed")),
                        xp.minimum(5e8, non_expert_gpu + expert_gpu) * 2.0, 0.0)
     states = weights + gradients + opt

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from .errors import ScenarioError
 from .recompute import ALIASES as RECOMPUTE_ALIASES
+from .fp8 import PRECISION_ALIASES as FP8_PRECISION_ALIASES
 from .units import parse_count
 
 Method = Literal["pretrain", "full", "lora", "qlora"]
@@ -93,6 +94,27 @@ class TrainingSection(_Section):
                                              "pipeline stage (Megatron --recompute-num-layers); null: all")
     recompute_method: Literal["uniform", "block"] = Field(
         "uniform", description="full with recompute_num_layers: Megatron --recompute-method")
+
+    fp8_recipe: Literal["te_delayed", "te_current", "torchao_tensorwise", "torchao_rowwise"] | None = Field(
+        None, description="precision fp8: Transformer Engine delayed/current scaling or torchao float8 "
+                          "tensorwise/rowwise (core/fp8.py); null: the framework's default")
+    fp8_all_gather: bool | None = Field(
+        None, description="FSDP2 with torchao tensorwise FP8: all-gather weights in FP8 "
+                          "(enable_fsdp_float8_all_gather); null: off, torchtitan's default")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fp8_precision_names(cls, data: Any) -> Any:
+        """``precision: fp8_te_delayed | fp8_te_current | fp8_tensorwise | fp8_rowwise`` is ``fp8`` with that
+        recipe (core/fp8.py); a recipe given both ways must agree."""
+        if isinstance(data, dict) and isinstance(data.get("precision"), str) and \
+                data["precision"] in FP8_PRECISION_ALIASES:
+            recipe = FP8_PRECISION_ALIASES[data["precision"]]
+            if data.get("fp8_recipe") not in (None, recipe):
+                raise ValueError(f"precision {data['precision']} names the {recipe} recipe, fp8_recipe says "
+                                 f"{data['fp8_recipe']}")
+            data = {**data, "precision": "fp8", "fp8_recipe": recipe}
+        return data
 
     @field_validator("recompute", mode="before")
     @classmethod

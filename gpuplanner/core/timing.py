@@ -108,9 +108,10 @@ from .memory import ModelFacts
 from . import catalog_hw as C
 from .errors import CatalogError
 from .i18n import QT_TRANSLATE_NOOP
-from .params import lora_params
+from .params import base_linear_params, lora_params
 from .memory import RECOMPUTE_CODES
 from . import recompute as rc
+from . import fp8 as fp8mod
 from . import calibration
 
 # --------------------------------------------------------------------------------------------- constants
@@ -547,6 +548,8 @@ def time_arrays(
     recompute_every_n: int = rc.DEFAULT_EVERY_N,
     recompute_num_layers: int | None = None,
     recompute_method: str = "uniform",
+    fp8_recipe: str | None = None,
+    fp8_all_gather: bool | None = None,
 ):
     """Vectorised time model (seconds per optimizer step). Every per-candidate argument — the layout,
     and the GPU numbers (``peak_tflops`` … ``nic_gbs_per_gpu``) — may be a numpy array; they broadcast.
@@ -605,7 +608,16 @@ def time_arrays(
     loss_bytes = where(fused, 8.0, 16.0) * m.V  # logits + fp32 softmax + gradient (module docstring)
     # replicated element-wise work is split by TP only with sequence parallelism (Korthikanti §4.2.2)
     ew_bytes = (ew_rep / where(sp, tp, 1.0) + ew_split / tp) * passes * m.L / (pp * cp)
-    t_mem_tok = (ew_bytes + loss_bytes / (tp * cp)) / mem_bw
+    # FP8 (core/fp8.py): the amax and cast traffic of every linear's input and output gradient, per recipe
+    # (torch.compile / fused kernels fold the amax reduction into the producing kernel for torchao)
+    fp8_tok = 0.0
+    if precision == "fp8":
+        rcp = fp8mod.recipe_for(framework, fp8_recipe)
+        n_x, n_dy = fp8mod.cast_elements_per_token(m)
+        x_b = rcp.x_bytes - where(fused, rcp.fused_saving, 0.0)
+        dy_b = rcp.dy_bytes - where(fused, rcp.fused_saving, 0.0)
+        fp8_tok = (n_x * x_b + n_dy * dy_b) / tp * m.L / (pp * cp)
+    t_mem_tok = (ew_bytes + fp8_tok + loss_bytes / (tp * cp)) / mem_bw
     t_compute_tok = t_flops_tok / mp + t_mem_tok  # seconds per replica token, on one GPU
     t_mb = t_compute_tok * mbs * s  # one micro-batch on one GPU (all its layers)
     compute = t_mb * m_acc
@@ -666,6 +678,9 @@ def time_arrays(
     dp_spans = tp * n_dp > gpn
     dp_bw = where(dp_spans, minimum(intra_bus, k_node * nic), intra_bus)
     w_bytes = 0.5 + 1.0 / 64 if method == "qlora" else 2.0
+    fp8_ag = fp8mod.all_gather_in_fp8(framework, precision, fp8_recipe, fp8_all_gather)
+    if fp8_ag:
+        w_bytes = 1.0  # torchao enable_fsdp_float8_all_gather: the shard is cast before the all-gather
     L_stage = maximum(m.L / pp, 1.0)
     m_chunks = minimum(m_acc, pp)
     # the window of compute after the first gradients of the step are final (before: after the last
@@ -738,6 +753,13 @@ def time_arrays(
     # ---- other: optimizer update, QLoRA dequantisation
     opt_params = where(zero >= 1, grad_gpu / n_dp, grad_gpu)
     other = where(offload, 0.0, opt_params * OPT_BYTES.get(optimizer, 30.0) / mem_bw)
+    if precision == "fp8":
+        # FP8 weight casts: TE once per step (its FP8 weight cache), torchao every micro-batch (on the local
+        # shard when the all-gather is in FP8)
+        rcp = fp8mod.recipe_for(framework, fp8_recipe)
+        w_cast = rcp.w_bytes - where(fused, rcp.fused_saving, 0.0)
+        w_params = base_linear_params(m.arch) * shard_frac / where(fp8_ag & (zero >= 2), n_dp, 1.0)
+        other = other + w_params * w_cast * (m_acc if rcp.w_per_micro_batch else 1.0) / mem_bw
     if method == "qlora":
         deq_passes = 2.0 + rec_whole + rec_op
         other = other + _dequant_bytes(m) / mp * deq_passes * m_acc / mem_bw
@@ -875,7 +897,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         **{k: getattr(t, k) for k in OVERLAP_FIELDS},
         **gf.kwargs(t.precision),
         recompute_every_n=t.recompute_every_n, recompute_num_layers=t.recompute_num_layers,
-        recompute_method=t.recompute_method,
+        recompute_method=t.recompute_method, fp8_recipe=t.fp8_recipe, fp8_all_gather=t.fp8_all_gather,
     )
     cal = calibration_of(r, kw)
     if cal is not None:  # a run measured on this GPU (core/calibration.py)

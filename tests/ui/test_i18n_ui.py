@@ -35,6 +35,8 @@ ALLOWED_WORDS = {
     "PCIe", "SXM", "CNY", "USD", "EUR", "RMB", "bf", "fp", "BF", "FP", "AdamW", "Adafactor", "Adam", "SGD",
     "Megatron", "DeepSpeed", "FSDP", "LM", "HF", "PyTorch", "LoRA", "QLoRA", "MoE", "GQA", "KV", "MLP", "NVIDIA",
     "AMD", "GPU", "json", "gpuplan", "InfiniBand", "RoCE", "Ethernet",
+    # training stacks named as products (recompute policies, FP8 recipes)
+    "torchtitan", "torchao", "Transformer", "Engine",
 }
 
 

@@ -2347,11 +2347,11 @@
     </message>
     <message>
         <source>op RC</source>
-        <translation>逐算子重计算</translation>
+        <translation>逐算子</translation>
     </message>
     <message>
         <source>layer RC</source>
-        <translation>逐层重计算</translation>
+        <translation>隔层</translation>
     </message>
     <message>
         <source>full RC</source>
@@ -5422,6 +5422,22 @@
         <translation>激活重计算</translation>
     </message>
     <message>
+        <source>FP8 recipe</source>
+        <translation>FP8 方案</translation>
+    </message>
+    <message>
+        <source>How FP8 scales are computed: Transformer Engine delayed (amax history) or current scaling (Megatron, DeepSpeed), torchao tensorwise or rowwise (torchtitan). The linear layers run in FP8; attention and the output layer stay in BF16</source>
+        <translation>FP8 缩放因子的计算方式：Transformer Engine 延迟缩放（按历史最大值）或即时缩放（Megatron、DeepSpeed），torchao 按张量或按行缩放（torchtitan）。线性层以 FP8 运行；注意力和输出层保持 BF16</translation>
+    </message>
+    <message>
+        <source>FP8 weight all-gather</source>
+        <translation>FP8 权重全收集</translation>
+    </message>
+    <message>
+        <source>FSDP2 with torchao tensorwise: gather the sharded weights in FP8 (half the bytes and buffer)</source>
+        <translation>FSDP2 配合 torchao 按张量缩放：以 FP8 收集分片权重（通信量和缓冲区减半）</translation>
+    </message>
+    <message>
         <source>Flash attention</source>
         <translation>Flash attention</translation>
     </message>
@@ -5534,6 +5550,30 @@
         <translation>QLoRA（4 bit 基座）</translation>
     </message>
     <message>
+        <source>framework default</source>
+        <translation>框架默认</translation>
+    </message>
+    <message>
+        <source>Transformer Engine, delayed scaling</source>
+        <translation>Transformer Engine，延迟缩放</translation>
+    </message>
+    <message>
+        <source>Transformer Engine, current scaling</source>
+        <translation>Transformer Engine，即时缩放</translation>
+    </message>
+    <message>
+        <source>torchao, tensorwise</source>
+        <translation>torchao，按张量缩放</translation>
+    </message>
+    <message>
+        <source>torchao, rowwise</source>
+        <translation>torchao，按行缩放</translation>
+    </message>
+    <message>
+        <source>all-gather weights in FP8</source>
+        <translation>以 FP8 全收集权重</translation>
+    </message>
+    <message>
         <source>AdamW 8-bit</source>
         <translation>AdamW 8-bit</translation>
     </message>
@@ -5575,7 +5615,7 @@
     </message>
     <message>
         <source>Every N-th layer: checkpoint the layers whose number is a multiple of N (torchtitan selective_ac_option)</source>
-        <translation>每 N 层：对层号为 N 的倍数的层做检查点重计算（torchtitan selective_ac_option）</translation>
+        <translation>每 N 层：对层号为 N 的倍数的层做检查点重计算（torchtitan 的层间隔设置）</translation>
     </message>
     <message>
         <source>all linear layers</source>

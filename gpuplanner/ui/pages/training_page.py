@@ -24,6 +24,12 @@ class TrainingPage(BasePage):
         self.setup_box, form = self.group()
         self.method = BoundCombo(m, "training.method", ["pretrain", "full", "lora", "qlora"])
         self.precision = BoundCombo(m, "training.precision", ["bf16", "fp16", "fp8", "fp32"])
+        # FP8 recipe (core/fp8.py): "default" = the framework's own (the scenario keeps null)
+        self.fp8_recipe = BoundCombo(
+            m, None, ["default", "te_delayed", "te_current", "torchao_tensorwise", "torchao_rowwise"],
+            getter=lambda: m.user_scenario().training.fp8_recipe or "default",
+            setter=lambda v: m.set("training.fp8_recipe", None if v == "default" else v))
+        self.fp8_all_gather = BoundCheck(m, "training.fp8_all_gather")
         self.optimizer = BoundCombo(m, "training.optimizer", ["adamw", "adamw_8bit", "adafactor", "sgd"])
         self.framework = BoundCombo(m, "training.framework", ["hf", "fsdp", "deepspeed", "megatron"])
         self.seq_len = BoundEdit(m, "training.seq_len")
@@ -40,6 +46,7 @@ class TrainingPage(BasePage):
         self.lora_targets = BoundCombo(m, "training.lora_targets", ["attention", "all_linear"])
         self.labels = {}
         for key, f in [("method", self.method), ("precision", self.precision),
+                       ("fp8_recipe", self.fp8_recipe), ("fp8_all_gather", self.fp8_all_gather),
                        ("optimizer", self.optimizer), ("framework", self.framework),
                        ("seq_len", self.seq_len), ("mbs", self.mbs),
                        ("batch_mode", self.batch_mode), ("gbs", self.gbs),
@@ -133,6 +140,12 @@ class TrainingPage(BasePage):
                 "compute. Selective (Megatron): the attention core only; per-op (torchtitan): keeps every other "
                 "matmul output and the attention output; every N-th layer (torchtitan): whole layers, one in N; "
                 "full: every layer, about a third more compute")),
+            "fp8_recipe": (self.tr("FP8 recipe"), self.tr(
+                "How FP8 scales are computed: Transformer Engine delayed (amax history) or current scaling "
+                "(Megatron, DeepSpeed), torchao tensorwise or rowwise (torchtitan). The linear layers run in FP8; "
+                "attention and the output layer stay in BF16")),
+            "fp8_all_gather": (self.tr("FP8 weight all-gather"), self.tr(
+                "FSDP2 with torchao tensorwise: gather the sharded weights in FP8 (half the bytes and buffer)")),
             "recompute_every_n": (self.tr("Recompute every N-th layer"), self.tr(
                 "Every N-th layer: checkpoint the layers whose number is a multiple of N (torchtitan "
                 "selective_ac_option)")),
@@ -162,6 +175,12 @@ class TrainingPage(BasePage):
         self.method.set_labels({"pretrain": self.tr("Pretraining"), "full": self.tr("Full fine-tune"),
                                 "lora": self.tr("LoRA"), "qlora": self.tr("QLoRA (4-bit base)")})
         self.precision.set_labels({"bf16": "BF16", "fp16": "FP16", "fp8": "FP8", "fp32": "FP32"})
+        self.fp8_recipe.set_labels({"default": self.tr("framework default"),
+                                    "te_delayed": self.tr("Transformer Engine, delayed scaling"),
+                                    "te_current": self.tr("Transformer Engine, current scaling"),
+                                    "torchao_tensorwise": self.tr("torchao, tensorwise"),
+                                    "torchao_rowwise": self.tr("torchao, rowwise")})
+        self.fp8_all_gather.setText(self.tr("all-gather weights in FP8"))
         self.optimizer.set_labels({"adamw": "AdamW", "adamw_8bit": self.tr("AdamW 8-bit"),
                                    "adafactor": "Adafactor", "sgd": self.tr("SGD (momentum)")})
         self.framework.set_labels({"hf": self.tr("HF Trainer / PyTorch"), "fsdp": "PyTorch FSDP",
@@ -195,6 +214,9 @@ class TrainingPage(BasePage):
         for key in ("lora_rank", "lora_targets"):
             getattr(self, key).setEnabled(lora)
             self.labels[key].setEnabled(lora)
+        fp8_on = s.training.precision == "fp8"
+        self.form.setRowVisible(self.fp8_recipe.box, fp8_on)
+        self.form.setRowVisible(self.fp8_all_gather.box, fp8_on and s.training.framework == "fsdp")
         layer_sac = s.training.recompute == "layer_sac"
         self.form.setRowVisible(self.recompute_every_n.box, layer_sac)
         accum_mode = self.model.ui.get("batch_mode") == "accum"

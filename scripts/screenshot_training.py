@@ -1,0 +1,28 @@
+"""Screenshots of the Training page (step 2) at 1280x800 with the recompute policy and FP8 recipe fields, English
+and Chinese: python scripts/screenshot_training.py OUT_DIR (run from the repository root with
+QT_QPA_PLATFORM=offscreen)."""
+import os, sys, time
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+from PySide6.QtWidgets import QApplication
+app = QApplication.instance() or QApplication(sys.argv)
+from gpuplanner.i18n import LanguageManager, ensure_cjk_font
+ensure_cjk_font()
+from gpuplanner.ui.main_window import MainWindow
+lm = LanguageManager(app)
+out = sys.argv[1]
+w = MainWindow(autosave=False, search_enabled=False)
+w.resize(1280, 800); w.show()
+for path, value in (("training.framework", "fsdp"), ("training.precision", "fp8"),
+                    ("training.fp8_recipe", "torchao_tensorwise"), ("training.fp8_all_gather", True),
+                    ("training.recompute", "layer_sac"), ("training.recompute_every_n", 2),
+                    ("parallel.auto", False)):
+    err = w.model.set(path, value)
+    assert err is None, (path, err)
+w.go_to(1)
+for lang in ("en", "zh_CN"):
+    lm.install(lang)
+    for _ in range(30):
+        app.processEvents(); time.sleep(0.03)
+    w.grab().save(f"{out}/training-recompute-fp8-{lang}.png")
+w.model.set_dirty(False)
+lm.install("en")
