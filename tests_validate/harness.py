@@ -524,7 +524,10 @@ def main(argv=None) -> int:
             f"Tolerance 5% per component; worst error outside the known gaps {worst:.1f}%. "
             "Precision: `bf16` = pure bf16 weights and optimizer states; `fp32`; `amp` = fp32 weights under "
             "`torch.autocast(bfloat16)`. `ckpt` = HF gradient checkpointing; `lora8` = PEFT LoRA r=8 on all "
-            "linear layers (bf16 base).\n\n"
+            "linear layers (bf16 base). `sac-op` = torchtitan's per-op selective checkpointing (its policy, "
+            "every decoder layer under `torch.utils.checkpoint` with `create_selective_checkpoint_contexts`; the "
+            "outputs its cache holds are read from the checkpoint contexts), `sac-layerN` = torchtitan's "
+            "every-N-th-layer checkpointing; compared with `training.recompute` `op_sac` / `layer_sac`.\n\n"
         )
         notes = "\n\n† Known gaps (strict xfails in `tests_validate/test_pytorch_memory.py`):\n\n" + "\n".join(
             f"- {g}" for g in gaps)
