@@ -88,3 +88,19 @@ def test_torchtitan_llama3_8b_fp8_speedups_in_direction():
     tw = evaluate(_sc("fp8_tensorwise", fp8_all_gather=True)).time.tokens_per_s_per_gpu / base - 1
     assert 0 < rw < tw
     assert rw == pytest.approx(0.115, abs=0.10) and tw == pytest.approx(0.248, abs=0.10)
+
+
+def test_megatron_te_saves_linear_inputs_in_fp8_hand_derived():
+    """Megatron + TE FP8: per token and layer, the two norm outputs (2 × h) and the FC2 input (f) are saved
+    in 1 byte instead of 2, the projection adds its own 1-byte copy of the attention output (v): the saved
+    activations shrink by (2h + f − v) bytes per token and layer (TP 1, no recompute)."""
+    from gpuplanner.core.memory import activation_parts_per_layer
+
+    m = resolve(_sc(framework="megatron")).facts
+    args = (m, 4096, 1, 1, False, True, 0, "megatron")
+    keep16 = activation_parts_per_layer(*args)[0]
+    keep8 = activation_parts_per_layer(*args, fp8_te=True)[0]
+    assert keep16 - keep8 == pytest.approx(4096 * (2 * 4096 + 14336 - 4096))
+    te = evaluate(_sc("fp8_te_delayed", framework="megatron", recompute="none"))
+    bf = evaluate(_sc("bf16", framework="megatron", recompute="none"))
+    assert te.memory.activations < bf.memory.activations

@@ -42,9 +42,12 @@ an FP8 write 1):
   dim 1): **10** each (compiled: 6); weights 10 bytes per parameter per micro-batch (compiled 6). No FP8
   all-gather (torchao supports it for tensorwise scaling only).
 
-Activation memory: TE saves the FP8 copy of a linear's input for the weight-gradient GEMM where the bf16 tensor
-would otherwise be saved only for it; torchao saves the bf16 input (above). The planner keeps activations at
-16-bit for all recipes (an upper bound for TE).
+Activation memory: TE's linear saves the FP8 copy of its input for the weight-gradient GEMM
+(``transformer_engine/pytorch/module/linear.py``, ``_Linear.forward``: ``saved_inputmat`` is the FP8 tensor
+unless ``override_linear_precision.wgrad``), so Megatron's norm outputs and FC2 input are held in 1 byte
+(:func:`memory.activation_parts_per_layer`, ``fp8_te``); torchao saves the bf16 input (above), and the
+Hugging Face layer model (``hf``/``deepspeed`` with TE through Accelerate) keeps 16-bit activations (an upper
+bound).
 """
 
 from __future__ import annotations

@@ -317,7 +317,8 @@ def activation_bytes_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, fr
 
 
 def activation_parts_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, framework: str, *,
-                               precision: str = "bf16", autocast=False, lora_targets: str | None = None):
+                               precision: str = "bf16", autocast=False, lora_targets: str | None = None,
+                               fp8_te: bool = False):
     """(keep, checkpoint, op_sac, full) bytes of one decoder layer for one micro-batch.
 
     ``keep``: what the layer saves when it is not checkpointed (Megatron's selective drops the attention
@@ -330,6 +331,11 @@ def activation_parts_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, fr
     * ``hf``/``fsdp``/``deepspeed`` (Hugging Face modelling code under each launcher): :func:`_hf_layer_parts`,
       in the run's activation dtype (``precision``); ``autocast`` = fp32 weights under ``torch.autocast``
       (HF Trainer without ZeRO); ``lora_targets`` set for LoRA/QLoRA (frozen base layers save less).
+    * ``fp8_te`` (Megatron with a Transformer Engine FP8 recipe): TE's linear saves the FP8 copy of its input
+      for the weight-gradient GEMM (``_Linear.forward``: ``saved_inputmat`` / ``saved_inputmat_t`` is the FP8
+      tensor unless ``override_linear_precision.wgrad``): the two norm outputs feeding QKV and FC1 and the
+      FC2 input drop from 2 bytes to 1; the attention output stays saved in 16-bit by flash attention and the
+      projection keeps its own FP8 copy (+1 byte).
     """
     xp = _xp(s, b, tp, sp, flash, recompute, autocast)
     h, sb = m.h, s * b
@@ -361,6 +367,10 @@ def activation_parts_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, fr
         )
         mlp = (1 - m.moe_frac) * dense_mlp + m.moe_frac * moe_mlp
         base = qkv + attn_out + mlp
+        if fp8_te:
+            f_in = (1 - m.moe_frac) * m.f + m.moe_frac * (m.k_active * m.f_moe + m.shared_f)
+            rep = rep - 2.0 * sb * h  # the two norm outputs (QKV and FC1 inputs) saved in FP8
+            base = base - 1.0 * sb * f_in + 1.0 * sb * m.v_dim  # FC2 input in FP8; projection's own FP8 copy
         full = xp.where(sp, (rep + base + xp.where(flash, lse, scores)) / tp,
                         rep + (base + xp.where(flash, lse, scores)) / tp)
         core_sel = xp.where(flash, lse, 0.0)  # selective: the attention core's s² tensors are recomputed
@@ -646,9 +656,10 @@ def memory_arrays(
     # autocast over fp32 weights: the HF Trainer's mixed precision without ZeRO (with ZeRO, DeepSpeed
     # runs 16-bit weights; FSDP's MixedPrecisionPolicy casts parameters, no autocast)
     autocast = (framework == "hf") & (precision != "fp32") & bool(master_weights) & (zero == 0)
+    fp8_te = precision == "fp8" and fp8mod.recipe_for(framework, fp8_recipe).library == "te"
     keep, ckpt, op_saved, full_layer = activation_parts_per_layer(
         m, s_local, mbs, tp, sp, flash, recompute, framework, precision=precision, autocast=autocast,
-        lora_targets=lora_t)
+        lora_targets=lora_t, fp8_te=fp8_te and framework == "megatron")
     # the policy over the stage's layers (core/recompute.py): checkpointed layers keep their input (one per
     # group under Megatron's uniform method), per-op SAC keeps its saved outputs, the others keep everything
     n_ck, n_groups, group = rc.layer_counts(recompute, layers_stage, recompute_every_n, recompute_num_layers,
