@@ -12,17 +12,25 @@ lm = LanguageManager(app)
 out = sys.argv[1]
 w = MainWindow(autosave=False, search_enabled=False)
 w.resize(1280, 800); w.show()
-for path, value in (("training.framework", "fsdp"), ("training.precision", "fp8"),
-                    ("training.fp8_recipe", "torchao_tensorwise"), ("training.fp8_all_gather", True),
-                    ("training.recompute", "layer_sac"), ("training.recompute_every_n", 2),
-                    ("parallel.auto", False)):
-    err = w.model.set(path, value)
-    assert err is None, (path, err)
+SCENES = {
+    # torchtitan: torchao FP8 with FP8 all-gather, every-2nd-layer checkpointing
+    "fsdp": (("training.framework", "fsdp"), ("training.precision", "fp8"),
+             ("training.fp8_recipe", "torchao_tensorwise"), ("training.fp8_all_gather", True),
+             ("training.recompute", "layer_sac"), ("training.recompute_every_n", 2), ("parallel.auto", False)),
+    # Megatron-Core: Transformer Engine delayed scaling, full recompute of 4 layers per stage (block)
+    "megatron": (("training.framework", "megatron"), ("training.fp8_recipe", "te_delayed"),
+                 ("training.fp8_all_gather", None), ("training.recompute", "full"),
+                 ("training.recompute_num_layers", 4), ("training.recompute_method", "block")),
+}
 w.go_to(1)
-for lang in ("en", "zh_CN"):
-    lm.install(lang)
-    for _ in range(30):
-        app.processEvents(); time.sleep(0.03)
-    w.grab().save(f"{out}/training-recompute-fp8-{lang}.png")
+for name, sets in SCENES.items():
+    for path, value in sets:
+        err = w.model.set(path, value)
+        assert err is None, (path, err)
+    for lang in ("en", "zh_CN"):
+        lm.install(lang)
+        for _ in range(30):
+            app.processEvents(); time.sleep(0.03)
+        w.grab().save(f"{out}/training-{name}-recompute-fp8-{lang}.png")
 w.model.set_dirty(False)
 lm.install("en")

@@ -5422,6 +5422,22 @@
         <translation>激活重计算</translation>
     </message>
     <message>
+        <source>Layers recomputed per stage</source>
+        <translation>每级重计算层数</translation>
+    </message>
+    <message>
+        <source>Megatron --recompute-num-layers: how many layers of each pipeline stage are recomputed; empty: all of them</source>
+        <translation>Megatron --recompute-num-layers：每个流水线级重计算多少层；留空：全部</translation>
+    </message>
+    <message>
+        <source>Recompute method</source>
+        <translation>重计算方式</translation>
+    </message>
+    <message>
+        <source>Megatron --recompute-method: uniform checkpoints groups of that many layers; block recomputes the first layers of each stage and keeps the rest</source>
+        <translation>Megatron --recompute-method：均匀方式按该层数分组做检查点；分块方式重计算每级的前几层，其余层保留激活值</translation>
+    </message>
+    <message>
         <source>FP8 recipe</source>
         <translation>FP8 方案</translation>
     </message>
@@ -5572,6 +5588,14 @@
     <message>
         <source>all-gather weights in FP8</source>
         <translation>以 FP8 全收集权重</translation>
+    </message>
+    <message>
+        <source>uniform (groups of layers)</source>
+        <translation>均匀（按层分组）</translation>
+    </message>
+    <message>
+        <source>block (first layers of each stage)</source>
+        <translation>分块（每级的前几层）</translation>
     </message>
     <message>
         <source>AdamW 8-bit</source>

@@ -41,6 +41,8 @@ class TrainingPage(BasePage):
         self.recompute = BoundCombo(m, "training.recompute", ["none", "megatron_selective", "op_sac", "layer_sac",
                                                               "full"])
         self.recompute_every_n = BoundEdit(m, "training.recompute_every_n")
+        self.recompute_num_layers = BoundEdit(m, "training.recompute_num_layers", allow_empty=True)
+        self.recompute_method = BoundCombo(m, "training.recompute_method", ["uniform", "block"])
         self.flash = BoundCheck(m, "training.flash_attention")
         self.lora_rank = BoundEdit(m, "training.lora_rank")
         self.lora_targets = BoundCombo(m, "training.lora_targets", ["attention", "all_linear"])
@@ -52,6 +54,8 @@ class TrainingPage(BasePage):
                        ("batch_mode", self.batch_mode), ("gbs", self.gbs),
                        ("accum", self.accum), ("recompute", self.recompute),
                        ("recompute_every_n", self.recompute_every_n),
+                       ("recompute_num_layers", self.recompute_num_layers),
+                       ("recompute_method", self.recompute_method),
                        ("flash", self.flash), ("lora_rank", self.lora_rank),
                        ("lora_targets", self.lora_targets)]:
             self.labels[key] = self.add_field(form, f)
@@ -140,6 +144,12 @@ class TrainingPage(BasePage):
                 "compute. Selective (Megatron): the attention core only; per-op (torchtitan): keeps every other "
                 "matmul output and the attention output; every N-th layer (torchtitan): whole layers, one in N; "
                 "full: every layer, about a third more compute")),
+            "recompute_num_layers": (self.tr("Layers recomputed per stage"), self.tr(
+                "Megatron --recompute-num-layers: how many layers of each pipeline stage are recomputed; empty: "
+                "all of them")),
+            "recompute_method": (self.tr("Recompute method"), self.tr(
+                "Megatron --recompute-method: uniform checkpoints groups of that many layers; block recomputes "
+                "the first layers of each stage and keeps the rest")),
             "fp8_recipe": (self.tr("FP8 recipe"), self.tr(
                 "How FP8 scales are computed: Transformer Engine delayed (amax history) or current scaling "
                 "(Megatron, DeepSpeed), torchao tensorwise or rowwise (torchtitan). The linear layers run in FP8; "
@@ -181,6 +191,8 @@ class TrainingPage(BasePage):
                                     "torchao_tensorwise": self.tr("torchao, tensorwise"),
                                     "torchao_rowwise": self.tr("torchao, rowwise")})
         self.fp8_all_gather.setText(self.tr("all-gather weights in FP8"))
+        self.recompute_method.set_labels({"uniform": self.tr("uniform (groups of layers)"),
+                                          "block": self.tr("block (first layers of each stage)")})
         self.optimizer.set_labels({"adamw": "AdamW", "adamw_8bit": self.tr("AdamW 8-bit"),
                                    "adafactor": "Adafactor", "sgd": self.tr("SGD (momentum)")})
         self.framework.set_labels({"hf": self.tr("HF Trainer / PyTorch"), "fsdp": "PyTorch FSDP",
@@ -219,6 +231,10 @@ class TrainingPage(BasePage):
         self.form.setRowVisible(self.fp8_all_gather.box, fp8_on and s.training.framework == "fsdp")
         layer_sac = s.training.recompute == "layer_sac"
         self.form.setRowVisible(self.recompute_every_n.box, layer_sac)
+        full_megatron = s.training.recompute == "full" and s.training.framework == "megatron"
+        self.form.setRowVisible(self.recompute_num_layers.box, full_megatron)
+        self.form.setRowVisible(self.recompute_method.box,
+                                full_megatron and s.training.recompute_num_layers is not None)
         accum_mode = self.model.ui.get("batch_mode") == "accum"
         self.form.setRowVisible(self.gbs.box, not accum_mode)
         self.form.setRowVisible(self.accum.box, accum_mode)
