@@ -79,7 +79,9 @@ def text_lines(ev, data: dict) -> list[str]:
         translate(CTX, "Memory per GPU (GiB)"),
     ]
     keys = [k for k in ("weights", "gradients", "optimizer", "activations", "other") if k in mem]
-    keys += [k for k in mem if k not in keys and k != "total" and isinstance(mem[k], (int, float))]
+    allocator = ("allocated", "reserved")  # the caching allocator's figures: not parts of the total
+    keys += [k for k in mem if k not in keys and k != "total" and k not in allocator
+             and isinstance(mem[k], (int, float))]
     for key in keys:
         lines.append("  " + _label(part_names.get(key, key), 12) + f"{format_number(mem[key], 2):>8}")
     fit = translate(CTX, "fits") if ev.fits else translate(CTX, "DOES NOT FIT")
@@ -94,6 +96,10 @@ def text_lines(ev, data: dict) -> list[str]:
             "activations {act})").format(have=have, opt=format_number(hr["optimizer"], 1),
                                           par=format_number(hr["params"], 1), buf=format_sig(hr["buffer_factor"]),
                                           act=format_number(hr["activations"], 1)))
+    if all(k in mem for k in allocator):
+        lines.append("  " + translate(CTX, "PyTorch allocator: {a} GiB allocated, {r} GiB reserved (the total adds the "
+                                           "CUDA context and NCCL buffers)").format(
+            a=format_number(mem["allocated"], 2), r=format_number(mem["reserved"], 2)))
     lines += [
         "",
         translate(CTX, "Time"),

@@ -46,6 +46,7 @@ from gpuplanner.resources import load_json
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
 from .methods import method_profile
 from .frameworks import FRAMEWORKS
+from .frameworks import support as framework_support
 
 CTX = "Evaluation"
 CHINCHILLA_TOKENS_PER_PARAM = 20.0  # Hoffmann et al. 2022 (arXiv:2203.15556), Table 3: 70B -> 1.4T tokens
@@ -262,6 +263,9 @@ class Evaluation:
             "layout": self.layout.to_json(),
             "memory_per_gpu_gib": dict(self.memory.as_dict()),
             "memory_headroom_gib": self.memory.headroom,
+            # the allocator figure a measurement is compared with (assumptions.memory_metric; fits: total)
+            "memory_metric": s.assumptions.memory_metric,
+            "memory_metric_gib": self.memory.metric(s.assumptions.memory_metric),
             "fits": self.fits,
             "tokens": self.tokens,
             "flops_per_token": self.flops_per_token,
@@ -499,8 +503,9 @@ def memory_alternatives(ev: Evaluation) -> list[MemoryAlternative]:
     s = ev.scenario
     p, t = s.parallel, s.training
     variants = [("zero", z, z, RECOMPUTE_CODES[t.recompute]) for z in range(4) if z != p.zero]
-    variants += [("recompute", rc, p.zero, RECOMPUTE_CODES[rc]) for rc in ("none", "selective", "full")
-                 if rc != t.recompute]
+    # the other policies the plan's framework runs (core/frameworks.py)
+    variants += [("recompute", rc, p.zero, RECOMPUTE_CODES[rc]) for rc in framework_support(t.framework).recompute
+                 if RECOMPUTE_CODES[rc] != RECOMPUTE_CODES[t.recompute]]
     kw = memory_kwargs(r)
     out = [MemoryAlternative("current", None, ev.memory)]
     arr = memory_arrays(

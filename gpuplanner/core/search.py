@@ -48,6 +48,7 @@ from .i18n import QT_TRANSLATE_NOOP
 from . import rules as rulesmod
 from .frameworks import FRAMEWORKS, ORDER as FRAMEWORK_ORDER, TOOLS as FRAMEWORK_TOOLS, frameworks_for
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
+from .recompute import POLICIES as RECOMPUTE_POLICIES
 from .params import tier as tier_of
 from .scenario import Scenario
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
@@ -58,9 +59,12 @@ from .flops import model_flops_per_token
 from .architecture import resolve_arch
 
 CTX = "Plan"
-RECOMPUTE_NAMES = ("none", "selective", "full")
+RECOMPUTE_NAMES = RECOMPUTE_POLICIES  # indexed by code (core/recompute.py)
 #: the recompute policies as people read them (the scenario keeps the identifiers)
 RECOMPUTE_LABELS = {"none": QT_TRANSLATE_NOOP(CTX, "no recompute"), "selective": QT_TRANSLATE_NOOP(CTX, "selective"),
+                    "megatron_selective": QT_TRANSLATE_NOOP(CTX, "selective, attention core"),
+                    "op_sac": QT_TRANSLATE_NOOP(CTX, "per-op selective"),
+                    "layer_sac": QT_TRANSLATE_NOOP(CTX, "every N-th layer"),
                     "full": QT_TRANSLATE_NOOP(CTX, "full")}
 # what each framework runs, read from the one table (core/frameworks.py, with sources)
 ZERO_BY_FRAMEWORK = {k: f.zero_stages for k, f in FRAMEWORKS.items()}
