@@ -55,7 +55,7 @@ from .messages import Msg  # noqa: F401 (re-exported: cost.Msg)
 from .errors import CatalogError, ScenarioError
 from .i18n import QT_TRANSLATE_NOOP
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
-from .catalog_hw import default_price, exchange_rate_cny_per_usd, get_gpu, load_economics
+from .catalog_hw import default_price, economics_document, exchange_rate_cny_per_usd, get_gpu
 
 CTX = "Cost"
 
@@ -661,7 +661,7 @@ def default_build_inputs(gpu_id: Any, num_gpus: int, table: PriceTable, utilisat
     tariff, PUE, depreciation years; colocation from the global 150–250 USD/kW-month range midpoint
     (a low-quality figure, gpu-catalog.md §3.5); operations staff and spares: user input."""
 
-    eco = load_economics()
+    eco = economics_document()  # read only
     g = get_gpu(gpu_id)
     price = table.get(g.id)
     per_machine = int(price.machine_gpus if price else (g.gpus_per_node or 8))

@@ -396,29 +396,31 @@ def _enum_parts(ctx: SearchContext, setup: dict, counts: np.ndarray) -> list[tup
 
     Z, R, M = setup["Z"], setup["R"], setup["M"]
     k, j = len(N), len(Z)
-    idx_a = np.repeat(np.arange(k), j)
-    # the cheap per-layout conditions first, on the short arrays; then the rows that remain
-    Zt, Rt, Mt = np.tile(Z, k), np.tile(R, k), np.tile(M, k)
-    dpa = dp[idx_a]
-    keep = (Zt == 0) | (dpa > 1)  # ZeRO with one data-parallel rank shards nothing
+    # layouts (rows) × ZeRO/recompute/micro-batch (columns): the conditions as a k × j mask, built by
+    # broadcasting; then the kept cells, row-major (the order of np.repeat(layouts) × np.tile(choices))
+    dpc, Zr, Mr = dp[:, None], Z[None, :], M[None, :]
+    keep = (Zr == 0) | (dpc > 1)  # ZeRO with one data-parallel rank shards nothing
     if sup.pipeline_max_zero < 3:
-        keep &= (PP[idx_a] == 1) | (Zt <= sup.pipeline_max_zero)
+        keep = keep & ((PP[:, None] == 1) | (Zr <= sup.pipeline_max_zero))
     if rules_on is not None and rules_on.consumer_multinode and rulesmod.consumer_without_p2p(ctx.gpu):
-        Na = N[idx_a]
-        nodes = np.maximum(1, -(-Na // g))
-        keep &= ~rulesmod.consumer_multinode_fails(ctx.gpu, nodes, TP[idx_a], PP[idx_a], CP[idx_a], EP[idx_a], Zt)
+        nodes = np.maximum(1, -(-N // g))[:, None]
+        keep = keep & ~rulesmod.consumer_multinode_fails(ctx.gpu, nodes, TP[:, None], PP[:, None], CP[:, None],
+                                                         EP[:, None], Zr)
     gbs = t.global_batch_size
-    per_step = Mt * dpa
+    per_step = Mr * dpc
     if gbs is not None:
-        keep &= (gbs % per_step == 0)
-        ga = np.where(keep, gbs // np.maximum(per_step, 1), 1)
+        keep = keep & (gbs % per_step == 0)
+        ga2 = np.where(keep, gbs // np.maximum(per_step, 1), 1)
     else:
         target = ctx.target_batch_seqs or 1
-        keep &= Mt <= max(target, 1)  # never a micro-batch beyond the target batch
-        ga = np.maximum(1, np.rint(target / per_step)).astype(np.int64)
-    rows = idx_a[keep]
-    c = {"num_gpus": N[rows], "tp": TP[rows], "pp": PP[rows], "cp": CP[rows], "ep": EP[rows], "dp": dpa[keep],
-         "zero": Zt[keep], "recompute": Rt[keep], "mbs": Mt[keep], "grad_accum": ga[keep].astype(np.int64)}
+        keep = keep & (Mr <= max(target, 1))  # never a micro-batch beyond the target batch
+        ga2 = np.maximum(1, np.rint(target / per_step)).astype(np.int64)
+    keep = np.broadcast_to(keep, (k, j))
+    cells = np.flatnonzero(keep)
+    ra, rb = np.divmod(cells, j)
+    c = {"num_gpus": N[ra], "tp": TP[ra], "pp": PP[ra], "cp": CP[ra], "ep": EP[ra], "dp": dp[ra],
+         "zero": Z[rb], "recompute": R[rb], "mbs": M[rb],
+         "grad_accum": np.broadcast_to(ga2, (k, j)).ravel()[cells].astype(np.int64)}
     c["nodes"] = np.maximum(1, -(-c["num_gpus"] // g))
     c["sp"] = (c["tp"] > 1) & sup.sequence_parallel
     c["vpp"] = _vpp_choices(c, arch.num_layers, int(s.parallel.vpp), fw)
@@ -435,6 +437,8 @@ def _vpp_choices(c: Mapping[str, np.ndarray], num_layers: int, user_vpp: int, fw
     """The user's interleaving where the stages divide the layers evenly into ``vpp`` chunks, else none
     (the base candidates; :func:`_expand_vpp` adds the degrees the search tries itself)."""
     v = user_vpp if FRAMEWORKS[fw].interleaved_pipeline else 1
+    if v <= 1:
+        return np.ones(len(c["pp"]), dtype=np.int64)
     return np.where((v > 1) & (c["pp"] > 1) & (num_layers % np.maximum(c["pp"] * v, 1) == 0), v, 1)
 
 
