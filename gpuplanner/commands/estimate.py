@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import json
 
-from ..core.estimate import TIER_GUIDANCE
-from ..core.evaluate import evaluate
-from ..io.scenario_files import load_scenario
-from ..core.units import format_count
+# the core and io are imported by run(): ``gpuplanner --help`` and the other commands do not load them
 
 
 def register(sub) -> None:
@@ -27,6 +24,11 @@ def _fmt(v: float) -> str:
 
 
 def run(args) -> int:
+    from ..core.estimate import TIER_GUIDANCE
+    from ..core.evaluate import evaluate
+    from ..core.units import format_count
+    from ..io.scenario_files import load_scenario
+
     scenario, base = load_scenario(args.file)
     ev = evaluate(scenario, base)
     data = ev.to_json()

@@ -16,9 +16,7 @@ import json
 import os
 import sys
 
-from ..verify.acceptance import analyse, before_after, load_kit_result, render_kit
-from ..io.planfile import write_output
-from ..io.scenario_files import load_scenario
+# verify and io are imported by the run functions: ``gpuplanner --help`` and the other commands do not load them
 
 _MARK = {"ok": "[ok]  ", "info": "[info]", "warn": "[warn]", "bad": "[BAD] "}
 
@@ -48,6 +46,10 @@ def register(sub) -> None:
 def run_export(args) -> int:
     if getattr(args, "result", None):
         return run_import(args)
+    from ..io.planfile import write_output
+    from ..io.scenario_files import load_scenario
+    from ..verify.acceptance import render_kit
+
     scenario, base = load_scenario(args.file)
     text = render_kit(scenario, base_dir=base)
     if args.output in ("-", ""):
@@ -71,6 +73,9 @@ def _num(v: float, width: int) -> str:
 
 
 def run_import(args) -> int:
+    from ..io.scenario_files import load_scenario
+    from ..verify.acceptance import analyse, before_after, load_kit_result
+
     scenario, base = load_scenario(args.file)
     result = load_kit_result(args.result)
     a = analyse(result, scenario, base_dir=base)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 
-from ..io.scenario_files import load_scenario
 from ._args import positive_int
 
 
@@ -43,6 +42,7 @@ def _fmt_money(v: float, cur: str) -> str:
 
 def run(args) -> int:
     from ..core.search import search
+    from ..io.scenario_files import load_scenario
 
     scenario, base_dir = load_scenario(args.file)
     result = search(scenario, base_dir, top=args.top, objective=args.objective)

@@ -336,14 +336,15 @@ def enumerate_candidates(ctx: SearchContext, max_gpus: int) -> dict[str, np.ndar
     The search itself never builds this whole list: it walks :func:`_candidate_chunks` (the same rows, in
     the same order, a slice of GPU counts at a time); this function is their concatenation."""
     setup = _enum_setup(ctx, max_gpus)
-    parts = _enum_parts(ctx, setup, setup["counts"])
+    parts = _enum_parts(ctx, setup, 0, len(setup["layouts"]["N"]))
     if len(parts) == 1:
         return parts[0][1]
     return {k: np.concatenate([c[k] for _, c in parts]) for k in parts[0][1]}
 
 
 def _enum_setup(ctx: SearchContext, max_gpus: int) -> dict:
-    """What :func:`_enum_parts` needs for one context: the GPU counts and the choices of every other dimension."""
+    """What :func:`_enum_parts` needs for one context: the layouts (GPU count × TP × PP × CP × EP that divide,
+    by GPU count ascending) and the ZeRO × recomputation × micro-batch choices."""
     s = ctx.resolved.scenario  # the user's scenario with this GPU and framework
     t = s.training
     arch = ctx.resolved.arch
@@ -368,15 +369,27 @@ def _enum_setup(ctx: SearchContext, max_gpus: int) -> dict:
     recomputes = tuple(RECOMPUTE_CODES[r] for r in sup.recompute)
     Z, R, M = (a.ravel() for a in np.meshgrid(zeros, recomputes, MBS_CHOICES, indexing="ij"))
     counts = gpu_counts(g, max_gpus)
-    per_count = len(tps) * len(pps) * len(cps) * len(eps) * len(Z)  # rows per GPU count before the filters
-    return {"counts": counts, "tps": tps, "pps": pps, "cps": cps, "eps": eps, "Z": Z.astype(np.int64),
-            "R": R.astype(np.int64), "M": M.astype(np.int64), "per_count": per_count, "rules_on": rules_on}
+    per_count = max(len(tps) * len(pps) * len(cps) * len(eps), 1)
+    step = max(1, (1 << 20) // per_count)
+    cols: dict[str, list[np.ndarray]] = {k: [] for k in ("N", "TP", "PP", "CP", "EP", "dp")}
+    for a in range(0, len(counts), step):  # a slice of counts at a time: the grid before the filter stays small
+        N, TP, PP, CP, EP = (x.ravel() for x in np.meshgrid(counts[a:a + step], tps, pps, cps, eps, indexing="ij"))
+        group = TP * PP * CP
+        ok = (N % group == 0)
+        dp = np.where(ok, N // np.maximum(group, 1), 0)
+        ok &= (EP == 1) | ((dp % EP == 0) & (dp >= EP))
+        ok &= (PP == 1) | (N > 1)
+        for k, v in zip(cols, (N, TP, PP, CP, EP, dp)):
+            cols[k].append(v[ok])
+    layouts = {k: np.concatenate(v) if len(v) != 1 else v[0] for k, v in cols.items()}
+    return {"layouts": layouts, "Z": Z.astype(np.int64), "R": R.astype(np.int64), "M": M.astype(np.int64),
+            "rules_on": rules_on}
 
 
-def _enum_parts(ctx: SearchContext, setup: dict, counts: np.ndarray) -> list[tuple[int, dict[str, np.ndarray]]]:
-    """The candidates with a GPU count in ``counts`` (ascending), as numbered parts: part 0 the plain layouts,
-    parts 1… the interleaved-pipeline ones (:func:`_expand_vpp`). Every part lists its rows in the order of
-    :func:`enumerate_candidates` (by GPU count first), so slices of the counts, concatenated part by part,
+def _enum_parts(ctx: SearchContext, setup: dict, a: int, b: int) -> list[tuple[int, dict[str, np.ndarray]]]:
+    """The candidates of layouts ``a`` … ``b-1``, as numbered parts: part 0 the plain layouts, parts 1… the
+    interleaved-pipeline ones (:func:`_expand_vpp`). Every part lists its rows in the order of
+    :func:`enumerate_candidates` (layout by layout), so slices of the layouts, concatenated part by part,
     give that list exactly."""
     s = ctx.resolved.scenario
     t = s.training
@@ -385,14 +398,8 @@ def _enum_parts(ctx: SearchContext, setup: dict, counts: np.ndarray) -> list[tup
     sup = FRAMEWORKS[fw]
     g = ctx.gpus_per_node
     rules_on = setup["rules_on"]
-    N, TP, PP, CP, EP = (a.ravel() for a in np.meshgrid(counts, setup["tps"], setup["pps"], setup["cps"],
-                                                        setup["eps"], indexing="ij"))
-    group = TP * PP * CP
-    ok = (N % group == 0)
-    dp = np.where(ok, N // np.maximum(group, 1), 0)
-    ok &= (EP == 1) | ((dp % EP == 0) & (dp >= EP))
-    ok &= (PP == 1) | (N > 1)
-    N, TP, PP, CP, EP, dp = N[ok], TP[ok], PP[ok], CP[ok], EP[ok], dp[ok]
+    L = setup["layouts"]
+    N, TP, PP, CP, EP, dp = (L[k][a:b] for k in ("N", "TP", "PP", "CP", "EP", "dp"))
 
     Z, R, M = setup["Z"], setup["R"], setup["M"]
     k, j = len(N), len(Z)
@@ -826,20 +833,20 @@ def iter_contexts(scenario: Scenario, models: ModelSource | None = None, *, pric
             )
 
 
-CHUNK_ROWS = 1 << 18  # candidates evaluated at a time: bounds the search's memory, whatever max_gpus is
+CHUNK_ROWS = 1 << 16  # candidates evaluated at a time (~1.5 kB each in flight): bounds the search's memory, whatever max_gpus is
 
 
 def _candidate_chunks(ctx: SearchContext, max_gpus: int, rows: int | None = None):
-    """The candidates of :func:`enumerate_candidates`, a slice of GPU counts at a time: yields
-    ``(part, start, candidates)`` with ``start`` the first row's place within its part, so that
+    """The candidates of :func:`enumerate_candidates`, a slice of layouts at a time (at most ``rows`` rows per
+    part): yields ``(part, start, candidates)`` with ``start`` the first row's place within its part, so that
     ``(part, start + i)`` orders the rows as the full list does."""
     rows = rows or CHUNK_ROWS
     setup = _enum_setup(ctx, max_gpus)
-    counts = setup["counts"]
-    step = max(1, rows // max(setup["per_count"], 1))
+    k = len(setup["layouts"]["N"])
+    step = max(1, rows // max(len(setup["Z"]), 1))
     pos: dict[int, int] = {}
-    for a in range(0, len(counts), step):
-        for part, c in _enum_parts(ctx, setup, counts[a:a + step]):
+    for a in range(0, k, step):
+        for part, c in _enum_parts(ctx, setup, a, min(a + step, k)):
             n = len(c["num_gpus"])
             if not n:
                 continue
@@ -882,7 +889,7 @@ class _Reducer:
     broken by the place in the list (``gidx``), and the poor-MFU key orders the acceptable rows the same
     whether :func:`_rank` adds it or not (when every acceptable row is poor it is constant)."""
 
-    POOL_ROWS = 50_000
+    POOL_ROWS = 20_000
 
     def __init__(self, objective: str, deadline, budget, total_pflop: float, mfu_rule: bool, top: int,
                  distinct: bool):
@@ -912,7 +919,7 @@ class _Reducer:
             ok, keys, keys_i = meets & finite, (days, cost), (cost, days)
         if self.mfu_rule:
             keys = keys + ((rulesmod.mfu_grade_codes(d["mfu"]) == 0).astype(np.float64),)
-        return [(ok, keys), (finite, keys_i)], (np.isfinite(cost), (days, cost)), days, cost
+        return [(ok, keys, self.mfu_rule), (finite, keys_i, False)], (np.isfinite(cost), (days, cost)), days, cost
 
     def add(self, d: dict[str, np.ndarray]) -> None:
         """One chunk: rows of one context, by GPU count ascending, in the search's order."""
@@ -922,13 +929,13 @@ class _Reducer:
         seg = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, n)))
         ranks, (rmask, rkeys), days, cost = self._variants(d)
         keep: list[np.ndarray] = []
-        for mask, keys in ranks:
+        for mask, keys, poor_key in ranks:
             if self.distinct:
                 w = _seg_first_min(keys, mask, starts, seg)  # best per GPU count
                 if len(w) > self.top:
                     w = w[np.lexsort(tuple(k[w] for k in keys))][: self.top]
             else:
-                w = self._top_superset(keys, mask)
+                w = self._top_superset(keys, mask, poor_key)
                 w = w[np.lexsort(tuple(k[w] for k in keys))][: self.top]
             keep.append(w)
         keep.append(_seg_first_min(rkeys, rmask, np.zeros(1, np.int64), np.zeros(n, np.int64)))
@@ -950,14 +957,14 @@ class _Reducer:
         if self.pool_rows > self.POOL_ROWS:
             self._compress()
 
-    def _top_superset(self, keys, mask: np.ndarray) -> np.ndarray:
+    def _top_superset(self, keys, mask: np.ndarray, poor_key: bool) -> np.ndarray:
         """Rows of ``mask`` among which the ``top`` first by ``keys`` are surely found: those whose leading
         key (the poor-MFU key folded in above every acceptable value) is within the ``top`` smallest."""
         idx = np.flatnonzero(mask)
         if len(idx) <= self.top:
             return idx
         lead = keys[-1][idx]
-        if self.mfu_rule:
+        if poor_key:
             poor = keys[-1][idx] > 0
             lead = keys[-2][idx].astype(np.float64)
             if poor.any() and (~poor).any():
@@ -971,7 +978,7 @@ class _Reducer:
             return
         ranks, (rmask, rkeys), days, cost = self._variants(P)
         need: list[np.ndarray] = []
-        for mask, keys in ranks:
+        for mask, keys, _ in ranks:
             order = _lex_order(keys, mask)
             if self.distinct:
                 key = P["gpu"][order] * 10_000_000 + P["num_gpus"][order]
