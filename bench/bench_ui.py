@@ -220,6 +220,7 @@ def heartbeat(scenario_file: Path = MIXTRAL_4096) -> dict:
     out = {"state": ctl.state, "search_s": round(dt, 2), "ticks": len(ticks),
            "max_gap_ms": round(max(gaps) * 1000, 1) if gaps else None,
            "p99_gap_ms": round(sorted(gaps)[int(0.99 * (len(gaps) - 1))] * 1000, 1) if gaps else None,
+           "gaps_over_50ms": sum(g > 0.05 for g in gaps), "load_average": os.getloadavg()[0],
            "candidates": ctl.outcome.considered if ctl.outcome else None}
     ctl.shutdown()
     return out
@@ -296,7 +297,8 @@ def main() -> int:
     if args.heartbeat:
         hb = heartbeat()
         print(f"heartbeat during the search ({hb['candidates']:,} candidates, {hb['search_s']} s, {hb['state']}): "
-              f"max gap {hb['max_gap_ms']} ms, p99 {hb['p99_gap_ms']} ms over {hb['ticks']} ticks (target <= 50 ms)")
+              f"max gap {hb['max_gap_ms']} ms, p99 {hb['p99_gap_ms']} ms, {hb['gaps_over_50ms']} gaps > 50 ms over "
+              f"{hb['ticks']} ticks (target <= 50 ms; load average {hb['load_average']:.1f})")
     if args.no_cold:
         return 0
     cold = cold_start(args.cold_runs)

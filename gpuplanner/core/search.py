@@ -2,7 +2,9 @@
 
 Every selected GPU type × GPU count (1 … one node, then whole nodes up to ``constraints.max_gpus``) ×
 tensor parallel (≤ GPUs per node) × pipeline parallel × context/expert parallel (where they apply) ×
-ZeRO stage × recomputation × micro-batch is built as numpy arrays and evaluated in one pass per GPU type:
+ZeRO stage × recomputation × micro-batch is built as numpy arrays and evaluated a chunk at a time (at most
+:data:`CHUNK_ROWS` candidates, so memory stays bounded at any ``max_gpus``; :class:`_Reducer` keeps only
+the rows the ranking can pick, and ranks them exactly as the whole list would):
 :func:`memory.memory_arrays` (the same formulas as a single estimate), the time model's
 ``time_arrays`` on the candidates that fit, then :func:`cost.rental_costs`. Plans are ranked by
 objective, the time-vs-cost Pareto front is kept, and each shown plan explains itself.
@@ -370,7 +372,7 @@ def _enum_setup(ctx: SearchContext, max_gpus: int) -> dict:
     Z, R, M = (a.ravel() for a in np.meshgrid(zeros, recomputes, MBS_CHOICES, indexing="ij"))
     counts = gpu_counts(g, max_gpus)
     per_count = max(len(tps) * len(pps) * len(cps) * len(eps), 1)
-    step = max(1, (1 << 20) // per_count)
+    step = max(1, (1 << 16) // per_count)
     cols: dict[str, list[np.ndarray]] = {k: [] for k in ("N", "TP", "PP", "CP", "EP", "dp")}
     for a in range(0, len(counts), step):  # a slice of counts at a time: the grid before the filter stays small
         N, TP, PP, CP, EP = (x.ravel() for x in np.meshgrid(counts[a:a + step], tps, pps, cps, eps, indexing="ij"))
@@ -1035,8 +1037,10 @@ def search(
 ) -> SearchResult:
     """Search frameworks, layouts and GPU counts for ``scenario``; returns the best ``top`` plans.
 
-    ``cancel`` is called between GPU types; when it returns True the search raises
-    :class:`SearchCancelled`. ``distinct`` keeps one plan (the best layout and framework) per GPU type and
+    ``cancel`` is called before each GPU type × framework and before each chunk of candidates
+    (:data:`CHUNK_ROWS`); when it returns True the search raises :class:`SearchCancelled`. Candidates are
+    generated and evaluated a chunk at a time and reduced as they come (:class:`_Reducer`), so memory does not
+    grow with the number of candidates. ``distinct`` keeps one plan (the best layout and framework) per GPU type and
     count. When the planning rules on cards, nodes and pipeline stages leave no plan, the search runs again
     without them and says so in ``notes`` (``rules_relaxed``).
     """
