@@ -170,7 +170,8 @@ def whole_keystroke(runs: int, search_on: bool) -> tuple[list[float], list[float
         page.seq_len.textEdited.emit(str(v))
         while True:
             app.processEvents()
-            done = chart._last is not before and seen["scaling"] > sc0 and (not search_on or seen["search"] > se0)
+            swept = seen["scaling"] > sc0 or not (busy() or w.estimator._scaling_timer.isActive())  # (or unchanged)
+            done = chart._last is not before and swept and (not search_on or seen["search"] > se0)
             if done:
                 break
             time.sleep(0.0005)  # waiting for a worker: the GUI thread idles (as the event loop would)

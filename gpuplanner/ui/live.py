@@ -37,6 +37,11 @@ class _ScalingSignals(QObject):
     done = Signal(int, object)
 
 
+def _same_scaling(a, b) -> bool:
+    """Two sweeps with the same points (NaN equal to NaN: ``repr`` of the frozen dataclasses)."""
+    return a is not None and b is not None and repr(a) == repr(b)
+
+
 class LiveEstimator(QObject):
     updated = Signal(object)          # engine.LiveResult
     scalingUpdated = Signal(object)   # engine.ScalingResult
@@ -130,8 +135,10 @@ class LiveEstimator(QObject):
             self._start_scaling()  # inputs changed while it ran: sweep the latest
         if gen != self._scaling_generation:
             return
+        same = _same_scaling(self.scaling, res)
         self.scaling = res
-        self.scalingUpdated.emit(res)
+        if not same:  # the chart repaints only when its data changed (an edit that moves no point: nothing)
+            self.scalingUpdated.emit(res)
 
     def scaling_busy(self) -> bool:
         return self._scaling_pending or (self._scaling_thread is not None and self._scaling_thread.is_alive())
