@@ -931,6 +931,9 @@ class _Reducer:
         seg = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, n)))
         ranks, (rmask, rkeys), days, cost = self._variants(d)
         keep: list[np.ndarray] = []
+        # real points of this chunk that beat many others: the fastest and the cheapest of every GPU count
+        finite = ranks[1][0]
+        marks = [_seg_first_min((cost, days), finite, starts, seg), _seg_first_min((days, cost), finite, starts, seg)]
         for mask, keys, poor_key in ranks:
             if self.distinct:
                 w = _seg_first_min(keys, mask, starts, seg)  # best per GPU count
@@ -941,8 +944,9 @@ class _Reducer:
                 w = w[np.lexsort(tuple(k[w] for k in keys))][: self.top]
             keep.append(w)
         keep.append(_seg_first_min(rkeys, rmask, np.zeros(1, np.int64), np.zeros(n, np.int64)))
-        # Pareto: drop what a known point beats for sure (faster and no dearer, or as fast and cheaper)
-        anchors = np.unique(np.concatenate(keep))
+        # Pareto: drop what a known point beats for sure (faster and no dearer, or as fast and cheaper); the
+        # few left are sorted exactly (pareto_front)
+        anchors = np.unique(np.concatenate(keep + marks))
         ad = np.concatenate([self.front_days, days[anchors]])
         ac = np.concatenate([self.front_cost, cost[anchors]])
         o = np.argsort(ad, kind="stable")
