@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import json
 
-from ..core.estimate import TIER_GUIDANCE
-from ..core.evaluate import evaluate
-from ..io.scenario_files import load_scenario
-from ..core.units import format_count
+# the core and io are imported by run(): ``gpuplanner --help`` and the other commands do not load them
 from ..formatting import format_money, format_number, format_percent, format_sig
 from ._args import rent_vs_build_lines
 from ._lang import msg, name, translate
@@ -28,6 +25,11 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    from ..core.estimate import TIER_GUIDANCE
+    from ..core.evaluate import evaluate
+    from ..core.units import format_count
+    from ..io.scenario_files import load_scenario
+
     scenario, base = load_scenario(args.file)
     ev = evaluate(scenario, base)
     data = ev.to_json()
@@ -48,6 +50,9 @@ def _label(text: str, width: int = 13) -> str:
 
 def text_lines(ev, data: dict) -> list[str]:
     """The Evaluation as the text table, in the CLI's language, every number through the one formatter."""
+    from ..core.estimate import TIER_GUIDANCE
+    from ..core.units import format_count
+
     p = data["params"]
     lay = data["layout"]
     mem = data["memory_per_gpu_gib"]

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 
-from ..verify.health import MAX_CHARS, HealthError, check_health
 from ._args import read_input
 
 _MARK = {"ok": "[ok]  ", "info": "[info]", "warn": "[warn]", "bad": "[BAD] "}
@@ -32,10 +31,14 @@ def register(subparsers) -> None:
 
 
 def _read(path: str, what: str) -> bytes:
+    from ..verify.health import MAX_CHARS, HealthError
+
     return read_input(path, MAX_CHARS, what, HealthError)
 
 
 def run(args) -> int:
+    from ..verify.health import check_health  # imported here: --help loads no verify/numpy
+
     gpu = args.gpu
     if args.plan:
         from ..io.scenario_files import load_scenario

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import json
 
-from ..verify.network import MAX_CHARS, NetworkError, diagnose_network, format_ports, parse_ports, plan_network, \
-    planned_network
 from ._args import positive_int, read_input
 
 _MARK = {"ok": "[ok]  ", "info": "[info]", "warn": "[warn]", "bad": "[BAD] "}
@@ -38,10 +36,15 @@ def register(subparsers) -> None:
 
 
 def _read(path: str, what: str) -> bytes:
+    from ..verify.network import MAX_CHARS, NetworkError
+
     return read_input(path, MAX_CHARS, what, NetworkError)
 
 
 def run(args) -> int:
+    # imported here: --help loads no verify/numpy
+    from ..verify.network import diagnose_network, format_ports, parse_ports, plan_network, planned_network
+
     ports = parse_ports(_read(args.file, "ibstat/ibv_devinfo output"))
     plan = None
     if args.plan:

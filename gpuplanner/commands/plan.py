@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 
-from ..io.scenario_files import load_scenario
 from ..formatting import format_money, format_number, format_percent, format_sig
 from ._lang import msg, name, translate
 from ._args import positive_int, rent_vs_build_lines
@@ -44,6 +43,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from ..core.search import search
+    from ..io.scenario_files import load_scenario
 
     scenario, base_dir = load_scenario(args.file)
     result = search(scenario, base_dir, top=args.top, objective=args.objective)

@@ -23,7 +23,7 @@ renting it at the plan's cost: five parts, a verdict and the break-even utilisat
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace as _replace
 from typing import Any, Mapping
 
 from . import cost as costmod
@@ -574,9 +574,6 @@ def scaling(scenario: Scenario, models: ModelSource | None = None, max_gpus: int
     """Each point is :func:`evaluate` of the scenario at that GPU count (data parallelism grows; TP/PP/CP
     stay): inside one node over NVLink and over PCIe, and across nodes over the scenario's network. The
     ideal line scales the smallest point that runs linearly."""
-    from dataclasses import replace as _replace
-
-
     c = scenario.constraints
     seconds = (c.deadline_days or 0) * 86400.0 * (c.hours_per_week / 168.0)
     req = scenario.data.tokens / seconds if (c.deadline_days and scenario.data.tokens and seconds > 0) else None
