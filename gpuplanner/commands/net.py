@@ -13,6 +13,9 @@ from __future__ import annotations
 import json
 
 from ._args import positive_int, read_input
+from ._lang import msg, translate
+
+CTX = "CLI"
 
 _MARK = {"ok": "[ok]  ", "info": "[info]", "warn": "[warn]", "bad": "[BAD] "}
 
@@ -65,8 +68,9 @@ def run(args) -> int:
     else:
         print(format_ports(ports))
         if plan is not None:
-            print(f"\nplan: {plan.nics} x {plan.name} per node ({plan.source or 'plan'})")
+            print("\n" + translate(CTX, "plan: {n} × {name} per node ({source})").format(
+                n=plan.nics, name=plan.name, source=plan.source or translate(CTX, "plan")))
         print()
         for f in rep.findings:
-            print(f"{_MARK[f.severity]} {f.text}")
+            print(f"{_MARK[f.severity]} {msg(f.msg)}")
     return 1 if args.strict and rep.worst == "bad" else 0

@@ -629,6 +629,30 @@
         <translation>租用还是自建</translation>
     </message>
     <message>
+        <source>kernel log</source>
+        <translation>内核日志</translation>
+    </message>
+    <message>
+        <source>{tool}: {n} card(s)</source>
+        <translation>{tool}：{n} 张卡</translation>
+    </message>
+    <message>
+        <source>{tool}: {n} Xid event(s)</source>
+        <translation>{tool}：{n} 个 Xid 事件</translation>
+    </message>
+    <message>
+        <source>, driver {d}</source>
+        <translation>，驱动 {d}</translation>
+    </message>
+    <message>
+        <source>plan: {n} × {name} per node ({source})</source>
+        <translation>方案：每节点 {n} × {name}（{source}）</translation>
+    </message>
+    <message>
+        <source>plan</source>
+        <translation>方案</translation>
+    </message>
+    <message>
         <source>Tier {tier}: {guidance}</source>
         <translation>档位 {tier}：{guidance}</translation>
     </message>
