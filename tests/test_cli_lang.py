@@ -22,6 +22,7 @@ ALLOWED = {
     "unsloth", "axolotl", "swift",
     # framework product names (Hugging Face Trainer / Accelerate, PyTorch FSDP2 (torchtitan), Megatron-Core)
     "Hugging", "Face", "Trainer", "Accelerate", "PyTorch", "FSDP2", "torchtitan", "Core", "Megatron-Core",
+    "CUDA", "NCCL",
 }
 
 
@@ -109,3 +110,21 @@ def test_project_and_gpus_in_chinese(capsys):
     assert run_cli(["gpus", "--lang", "zh_CN"]) == 0
     out = capsys.readouterr().out
     assert "显存" in out and not SCI.search(out)
+
+
+@pytest.mark.parametrize("argv", [
+    ["net", "tests/data/net/roce-100-ibstat.txt", "--plan", "tests/data/net/plan-16x-h100.json"],
+    ["net", "tests/data/net/ib-hdr-200-port-down-ibstat.txt", "--network", "ib-ndr-400", "--nics", "8"],
+    ["health", "tests/data/health/constructed-nvidia-smi-q-h100-throttled-ecc.txt"],
+    ["health", "tests/data/health/dmesg-xid.txt"],
+], ids=["net-roce", "net-port-down", "health-nvidia", "health-dmesg"])
+def test_verify_commands_print_findings_in_chinese(argv, capsys):
+    argv = [argv[0]] + [str(ROOT / a) if a.startswith("tests/") else a for a in argv[1:]]
+    code = run_cli(argv + ["--lang", "zh_CN"])
+    assert code in (0, 1)
+    out = capsys.readouterr().out
+    findings = [ln for ln in out.splitlines() if ln.startswith(("[ok]", "[info]", "[warn]", "[BAD]"))]
+    assert findings, out
+    for ln in findings:  # every finding is a Chinese sentence (names and identifiers inside it stay as they are)
+        assert re.search(r"[\u4e00-\u9fff]", ln), ln
+    assert not SCI.search(out), out

@@ -184,7 +184,7 @@ def test_scenario_validation_one_line():
 
 def test_tool_default_recompute_follows_the_documented_defaults():
     assert S._TOOL_RECOMPUTE == {k: F.FRAMEWORKS[k].default_recompute for k in F.TOOLS}
-    expect = {"llamafactory": "full", "unsloth": "full", "ms-swift": "full", "megatron-swift": "selective",
+    expect = {"llamafactory": "full", "unsloth": "full", "ms-swift": "full", "megatron-swift": "megatron_selective",
               "trl": "full", "axolotl": "none"}
     for tool, rc in expect.items():
         s = scenario_from_dict({"training": {"framework": tool}})

@@ -14,6 +14,7 @@ from gpuplanner.core import frameworks as F
 from gpuplanner.core import search as S
 from gpuplanner.core import timing as T
 from gpuplanner.core.evaluate import evaluate
+from gpuplanner.core.memory import RECOMPUTE_CODES
 from gpuplanner.core.scenario import scenario_from_dict
 
 
@@ -66,7 +67,7 @@ def test_framework_table_is_what_the_search_enumerates():
         assert ctx.time_kwargs["fused"] == sup.fused_kernels
         c = S.enumerate_candidates(ctx, 16)
         assert set(np.unique(c["zero"])) <= set(sup.zero_stages)
-        assert set(np.unique(c["recompute"])) <= {("none", "selective", "full").index(r) for r in sup.recompute}
+        assert set(np.unique(c["recompute"])) <= {RECOMPUTE_CODES[r] for r in sup.recompute}
         assert (c["tp"].max() > 1) == sup.tensor_parallel and (c["pp"].max() > 1) == sup.pipeline_parallel
         assert not ((c["pp"] > 1) & (c["zero"] > sup.pipeline_max_zero)).any()
         assert bool(c["sp"].any()) == sup.sequence_parallel

@@ -73,12 +73,16 @@ class Case:
     method: str = "full"  # "full" | "lora"
     optimizer: str = "adamw"  # "adamw" | "adamw_8bit"
     lora_rank: int = 8
+    # torchtitan's selective checkpointing: "op" (per-op SAC) or "layerN" (every N-th layer); "" none
+    sac: str = ""
 
     @property
     def id(self) -> str:
         parts = [self.family, f"s{self.seq}b{self.batch}", self.precision, self.attn]
         if self.checkpoint:
             parts.append("ckpt")
+        if self.sac:
+            parts.append(f"sac-{self.sac}")
         if self.method != "full":
             parts.append(f"{self.method}{self.lora_rank}")
         if self.optimizer != "adamw":
@@ -145,8 +149,88 @@ def build_model(case: Case):
         model.gradient_checkpointing_enable()  # HF default: torch.utils.checkpoint, use_reentrant=False
         if case.method == "lora":
             model.enable_input_require_grads()
+    model._sac_contexts = []
+    if case.sac:
+        _apply_torchtitan_sac(model, case.sac)
     model.train()
     return model
+
+
+def _sac_save_ops():
+    """torchtitan's op-SAC save list (``torchtitan/models/llama3/infra/parallelize.py``): matmuls, the SDPA
+    kernels, reduce-scatter, ``max`` (float8 scales). ``_scaled_dot_product_flash_attention_for_cpu`` is the CPU
+    counterpart of the CUDA flash kernel the list names (same outputs: attention output + fp32 log-sum-exp)."""
+    import torch
+
+    aten = torch.ops.aten
+    return {aten.mm.default, aten._scaled_dot_product_efficient_attention.default,
+            aten._scaled_dot_product_flash_attention.default, aten._scaled_dot_product_flash_attention_for_cpu.default,
+            aten._scaled_dot_product_attention_math.default, aten.max.default}
+
+
+def _apply_torchtitan_sac(model, sac: str) -> None:
+    """Checkpoint the decoder layers as torchtitan's ``activation_checkpoint.mode = "selective"`` does.
+
+    ``op``: every layer under ``torch.utils.checkpoint`` (non-reentrant) with
+    ``create_selective_checkpoint_contexts``; the policy saves the outputs of the save-list ops except every
+    second ``aten.mm`` (a fresh counter per layer call), as ``_apply_op_sac`` in
+    ``torchtitan/distributed/activation_checkpoint.py``. ``layerN``: every N-th layer (1-based index a multiple of
+    N) fully checkpointed, the others not (``_apply_layer_sac``). The forward contexts are kept on
+    ``model._sac_contexts`` so :func:`_measure` can read what SAC stored."""
+    from collections import defaultdict
+
+    from torch.utils.checkpoint import CheckpointPolicy, create_selective_checkpoint_contexts
+    import torch
+
+    save_ops = _sac_save_ops()
+    mm = torch.ops.aten.mm.default
+    if sac == "op":
+        def context_fn():
+            meta = defaultdict(int)
+
+            def policy(ctx, func, *args, **kwargs):
+                key = f"{'recompute' if ctx.is_recompute else 'forward'}_mm_count"
+                if func == mm:
+                    meta[key] += 1
+                keep = func in save_ops and not (func == mm and meta[key] % 2 == 0)
+                return CheckpointPolicy.MUST_SAVE if keep else CheckpointPolicy.PREFER_RECOMPUTE
+
+            fwd, rec = create_selective_checkpoint_contexts(policy)
+            if torch.is_grad_enabled():
+                model._sac_contexts.append(fwd)
+            return fwd, rec
+
+        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False,
+                                                                           "context_fn": context_fn})
+        return
+    n = int(sac.removeprefix("layer"))
+    model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+    for i, layer in enumerate(_decoder_layers(model)):
+        layer.gradient_checkpointing = (i + 1) % n == 0
+
+
+def _sac_stored_tensors(contexts):
+    """The tensors SAC's forward contexts hold for backward (``storage[op][index]``: trees of
+    ``_VersionWrapper`` with ``.val``; recomputed entries are a sentinel)."""
+    import torch
+
+    out = []
+
+    def walk(x):
+        if isinstance(x, (tuple, list)):
+            for y in x:
+                walk(y)
+        elif torch.is_tensor(getattr(x, "val", None)):
+            out.append(x.val)
+
+    for i, ctx in enumerate(contexts):
+        for entries in ctx.storage.values():
+            for entry in entries.values():
+                before = len(out)
+                walk(entry)
+                for t in out[before:]:
+                    t._sac_layer = i
+    return out
 
 
 def _decoder_layers(model):
@@ -235,6 +319,13 @@ def _measure(case: Case) -> Measured:
         del out  # the HF Trainer keeps only the loss (Trainer.compute_loss)
     for h in hooks:
         h.remove()
+    # what torchtitan's per-op SAC keeps: the outputs its policy saved, held by the checkpoint contexts
+    for t in _sac_stored_tensors(model._sac_contexts):
+        st = t.untyped_storage()
+        key = st.data_ptr()
+        if key not in params and key not in saved and key not in copies:
+            saved[key] = (st.nbytes(), f"layer{t._sac_layer}")
+    model._sac_contexts.clear()
     weights += sum(copies.values())
     parts: dict[str, float] = {}
     for n, t in saved.values():
@@ -277,6 +368,10 @@ def scenario_dict(case: Case, config_path: str) -> dict:
         "optimizer": case.optimizer, "framework": "hf", "seq_len": case.seq, "micro_batch_size": case.batch,
         "recompute": "full" if case.checkpoint else "none", "flash_attention": case.attn == "sdpa",
     }
+    if case.sac == "op":
+        training["recompute"] = "op_sac"
+    elif case.sac:
+        training.update(recompute="layer_sac", recompute_every_n=int(case.sac.removeprefix("layer")))
     if case.method == "lora":
         training.update(lora_rank=case.lora_rank, lora_targets="all_linear")
     return {"model": {"hf_config": config_path}, "training": training,
@@ -333,6 +428,13 @@ def default_cases() -> list[Case]:
         add(Case(fam, seq=256, batch=1, precision="bf16", method="lora"))
         add(Case(fam, seq=256, batch=1, precision="amp", method="lora"))
     add(Case("llama", seq=512, batch=1, precision="amp", method="lora", checkpoint=True))
+    # torchtitan's selective checkpointing (pure bf16 as torchtitan runs its FSDP2 mixed precision):
+    # per-op SAC on bias-free (Llama, Mistral) and biased q/k/v (Qwen2) layers, every-N-th-layer SAC
+    for fam in ("llama", "qwen2", "mistral"):
+        add(Case(fam, seq=512, batch=1, precision="bf16", sac="op"))
+    add(Case("llama", seq=512, batch=2, precision="bf16", sac="op"))
+    add(Case("qwen2", seq=256, batch=1, precision="bf16", sac="layer2"))
+    add(Case("qwen2", seq=256, batch=1, precision="bf16", sac="layer3"))
     add(Case("llama", seq=256, batch=1, precision="amp", optimizer="adamw_8bit"))
     return cases
 
@@ -422,7 +524,10 @@ def main(argv=None) -> int:
             f"Tolerance 5% per component; worst error outside the known gaps {worst:.1f}%. "
             "Precision: `bf16` = pure bf16 weights and optimizer states; `fp32`; `amp` = fp32 weights under "
             "`torch.autocast(bfloat16)`. `ckpt` = HF gradient checkpointing; `lora8` = PEFT LoRA r=8 on all "
-            "linear layers (bf16 base).\n\n"
+            "linear layers (bf16 base). `sac-op` = torchtitan's per-op selective checkpointing (its policy, "
+            "every decoder layer under `torch.utils.checkpoint` with `create_selective_checkpoint_contexts`; the "
+            "outputs its cache holds are read from the checkpoint contexts), `sac-layerN` = torchtitan's "
+            "every-N-th-layer checkpointing; compared with `training.recompute` `op_sac` / `layer_sac`.\n\n"
         )
         notes = "\n\n† Known gaps (strict xfails in `tests_validate/test_pytorch_memory.py`):\n\n" + "\n".join(
             f"- {g}" for g in gaps)

@@ -9,12 +9,8 @@ from __future__ import annotations
 
 import json
 
-from ..core.estimate import TIER_GUIDANCE
-from ..core.evaluate import evaluate
-from ..io.scenario_files import load_scenario
-from ..core.units import format_count
-from ..core.frameworks import FRAMEWORKS
-from ..formatting import gpu_display_name, format_money, format_number, format_percent, format_sig
+# the core and io are imported by run(): ``gpuplanner --help`` and the other commands do not load them
+from ..formatting import format_money, gpu_display_name, format_number, format_percent, format_sig
 from ._args import rent_vs_build_lines
 from ._lang import msg, name, translate
 
@@ -29,6 +25,11 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    from ..core.estimate import TIER_GUIDANCE
+    from ..core.evaluate import evaluate
+    from ..core.units import format_count
+    from ..io.scenario_files import load_scenario
+
     scenario, base = load_scenario(args.file)
     ev = evaluate(scenario, base)
     data = ev.to_json()
@@ -49,6 +50,9 @@ def _label(text: str, width: int = 13) -> str:
 
 def text_lines(ev, data: dict) -> list[str]:
     """The Evaluation as the text table, in the CLI's language, every number through the one formatter."""
+    from ..core.estimate import TIER_GUIDANCE
+    from ..core.units import format_count
+
     p = data["params"]
     lay = data["layout"]
     mem = data["memory_per_gpu_gib"]
@@ -80,7 +84,9 @@ def text_lines(ev, data: dict) -> list[str]:
         translate(CTX, "Memory per GPU (GiB)"),
     ]
     keys = [k for k in ("weights", "gradients", "optimizer", "activations", "other") if k in mem]
-    keys += [k for k in mem if k not in keys and k != "total" and isinstance(mem[k], (int, float))]
+    allocator = ("allocated", "reserved")  # the caching allocator's figures: not parts of the total
+    keys += [k for k in mem if k not in keys and k != "total" and k not in allocator
+             and isinstance(mem[k], (int, float))]
     for key in keys:
         lines.append("  " + _label(part_names.get(key, key), 12) + f"{format_number(mem[key], 2):>8}")
     fit = translate(CTX, "fits") if ev.fits else translate(CTX, "DOES NOT FIT")
@@ -95,6 +101,10 @@ def text_lines(ev, data: dict) -> list[str]:
             "activations {act})").format(have=have, opt=format_number(hr["optimizer"], 1),
                                           par=format_number(hr["params"], 1), buf=format_sig(hr["buffer_factor"]),
                                           act=format_number(hr["activations"], 1)))
+    if all(k in mem for k in allocator):
+        lines.append("  " + translate(CTX, "PyTorch allocator: {a} GiB allocated, {r} GiB reserved (the total adds the "
+                                           "CUDA context and NCCL buffers)").format(
+            a=format_number(mem["allocated"], 2), r=format_number(mem["reserved"], 2)))
     lines += [
         "",
         translate(CTX, "Time"),
@@ -115,7 +125,7 @@ def text_lines(ev, data: dict) -> list[str]:
             rng += ", " + format_money(ev.cost_band[0], ev.currency) + "–" + format_money(ev.cost_band[1], ev.currency)
         lines.append("  " + _label(translate(CTX, "likely range"), 17) + rng + " " + translate(
             CTX, "(p10–p90 of the model's error on {n} published {family} runs)").format(
-                n=ev.band["rows"], family=FRAMEWORKS[ev.band["family"]].name if ev.band["family"] in FRAMEWORKS else ev.band["family"]))
+                n=ev.band["rows"], family=_framework_name(ev.band["family"])))
     share_names = {
         "compute": translate(CTX, "compute"), "tp_comm": translate(CTX, "tensor-parallel comm."),
         "dp_comm": translate(CTX, "data-parallel comm."), "pp_bubble": translate(CTX, "pipeline bubble"),
@@ -138,3 +148,10 @@ def text_lines(ev, data: dict) -> list[str]:
         lines.append(f"! {msg(m)}")
     return lines
 
+
+def _framework_name(fw: str) -> str:
+    """A framework's product name (the calibration data keeps its identifier)."""
+    from ..core.frameworks import FRAMEWORKS
+
+    sup = FRAMEWORKS.get(fw)
+    return sup.name if sup is not None else str(fw)

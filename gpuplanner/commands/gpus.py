@@ -6,8 +6,12 @@ import argparse
 import json
 import sys
 
-from ..core.catalog_hw import GPU, load_gpus
+from typing import TYPE_CHECKING
+
 from ..core.i18n import QT_TRANSLATE_NOOP
+
+if TYPE_CHECKING:  # the catalog is loaded by run(), not by ``gpuplanner --help``
+    from ..core.catalog_hw import GPU
 
 _CTX = "gpus"
 UNKNOWN = QT_TRANSLATE_NOOP(_CTX, "unknown")
@@ -53,6 +57,8 @@ def table_rows(gpus: list[GPU]) -> list[list[str]]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..core.catalog_hw import load_gpus
+
     gpus = list(load_gpus().values())
     out = sys.stdout
     if args.json:

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 
-from ..verify.health import MAX_CHARS, HealthError, check_health
-from . import _lang
 from ._args import read_input
+from ._lang import msg, translate
+
+CTX = "CLI"
 
 _MARK = {"ok": "[ok]  ", "info": "[info]", "warn": "[warn]", "bad": "[BAD] "}
 
@@ -33,10 +34,14 @@ def register(subparsers) -> None:
 
 
 def _read(path: str, what: str) -> bytes:
+    from ..verify.health import MAX_CHARS, HealthError
+
     return read_input(path, MAX_CHARS, what, HealthError)
 
 
 def run(args) -> int:
+    from ..verify.health import check_health  # imported here: --help loads no verify/numpy
+
     gpu = args.gpu
     if args.plan:
         from ..io.scenario_files import load_scenario
@@ -48,13 +53,15 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(rep.to_json(), indent=2, ensure_ascii=False))
     else:
-        kinds = {"nvidia": "nvidia-smi -q", "ascend": "npu-smi info", "amd": "rocm-smi", "dmesg": "kernel log"}
+        kinds = {"nvidia": "nvidia-smi -q", "ascend": "npu-smi info", "amd": "rocm-smi",
+                 "dmesg": translate(CTX, "kernel log")}
         cards = len(rep.gpus) or len(rep.npus) or len(rep.amd)
-        head = f"{kinds[rep.kind]}: {cards} card(s)" if rep.kind != "dmesg" else f"{kinds[rep.kind]}: {len(rep.xids)} Xid event(s)"
+        head = (translate(CTX, "{tool}: {n} card(s)").format(tool=kinds[rep.kind], n=cards) if rep.kind != "dmesg"
+                else translate(CTX, "{tool}: {n} Xid event(s)").format(tool=kinds[rep.kind], n=len(rep.xids)))
         if rep.driver or rep.cuda:
-            head += f", driver {rep.driver or '?'}" + (f", CUDA {rep.cuda}" if rep.cuda else "")
+            head += translate(CTX, ", driver {d}").format(d=rep.driver or "?") + (f", CUDA {rep.cuda}" if rep.cuda else "")
         print(head)
         print()
         for f in rep.findings:
-            print(f"{_MARK[f.severity]} {_lang.msg(getattr(f, 'msg', None) or f.text)}")
+            print(f"{_MARK[f.severity]} {msg(f.msg)}")
     return 1 if args.strict and rep.worst == "bad" else 0

@@ -17,9 +17,7 @@ import json
 import os
 import sys
 
-from ..verify.acceptance import analyse, before_after, load_kit_result, render_kit
-from ..io.planfile import write_output
-from ..io.scenario_files import load_scenario
+# verify and io are imported by the run functions: ``gpuplanner --help`` and the other commands do not load them
 from ._args import positive_int
 from . import _lang
 
@@ -53,6 +51,10 @@ def register(sub) -> None:
 def run_export(args) -> int:
     if getattr(args, "result", None):
         return run_import(args)
+    from ..io.planfile import write_output
+    from ..io.scenario_files import load_scenario
+    from ..verify.acceptance import render_kit
+
     scenario, base = load_scenario(args.file)
     nodes = getattr(args, "nodes", None)
     from ..core.catalog_hw import lookup_gpu
@@ -92,6 +94,9 @@ def _num(v: float, width: int) -> str:
 
 
 def run_import(args) -> int:
+    from ..io.scenario_files import load_scenario
+    from ..verify.acceptance import analyse, before_after, load_kit_result
+
     scenario, base = load_scenario(args.file)
     from ..verify.multinode import SCHEMA as MN_SCHEMA, result_schema
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import json
 
-from ..verify.network import MAX_CHARS, NetworkError, diagnose_network, format_ports, parse_ports, plan_network, \
-    planned_network
 from ._args import positive_int, read_input
-from . import _lang
+from ._lang import msg, translate
+
+CTX = "CLI"
 
 _MARK = {"ok": "[ok]  ", "info": "[info]", "warn": "[warn]", "bad": "[BAD] "}
 
@@ -39,10 +39,15 @@ def register(subparsers) -> None:
 
 
 def _read(path: str, what: str) -> bytes:
+    from ..verify.network import MAX_CHARS, NetworkError
+
     return read_input(path, MAX_CHARS, what, NetworkError)
 
 
 def run(args) -> int:
+    # imported here: --help loads no verify/numpy
+    from ..verify.network import diagnose_network, format_ports, parse_ports, plan_network, planned_network
+
     ports = parse_ports(_read(args.file, "ibstat/ibv_devinfo output"))
     plan = None
     if args.plan:
@@ -63,8 +68,9 @@ def run(args) -> int:
     else:
         print(format_ports(ports))
         if plan is not None:
-            print(f"\nplan: {plan.nics} x {plan.name} per node ({plan.source or 'plan'})")
+            print("\n" + translate(CTX, "plan: {n} × {name} per node ({source})").format(
+                n=plan.nics, name=plan.name, source=plan.source or translate(CTX, "plan")))
         print()
         for f in rep.findings:
-            print(f"{_MARK[f.severity]} {_lang.msg(getattr(f, 'msg', None) or f.text)}")
+            print(f"{_MARK[f.severity]} {msg(f.msg)}")
     return 1 if args.strict and rep.worst == "bad" else 0

@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import json
 
-from ..io.scenario_files import load_scenario
-from ..core.frameworks import FRAMEWORKS
-from ..formatting import gpu_display_name, format_money, format_number, format_percent, format_sig
+from ..formatting import format_money, gpu_display_name, format_number, format_percent, format_sig
 from ._lang import msg, name, translate
 from ._args import positive_int, rent_vs_build_lines
 
@@ -45,6 +43,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from ..core.search import search
+    from ..io.scenario_files import load_scenario
 
     scenario, base_dir = load_scenario(args.file)
     result = search(scenario, base_dir, top=args.top, objective=args.objective)
@@ -105,7 +104,7 @@ def text_lines(result, con) -> list[str]:
                 rng += ", " + format_money(ev.cost_band[0], p.currency) + "–" + format_money(ev.cost_band[1], p.currency)
             out.append("   " + translate(CTX, "likely range") + " " + rng + " " + translate(
                 CTX, "(p10–p90 of the model's error on {n} published {family} runs)").format(
-                    n=ev.band["rows"], family=FRAMEWORKS[ev.band["family"]].name if ev.band["family"] in FRAMEWORKS else ev.band["family"]))
+                    n=ev.band["rows"], family=_framework_name(ev.band["family"])))
         for m in p.framework_reason:
             out.append(f"   * {msg(m)}")
         for m in ev.calibration_notes:
@@ -153,3 +152,11 @@ def _width(text: str) -> int:
 
 def _ljust(text: str, width: int) -> str:
     return text + " " * max(0, width - _width(text))
+
+
+def _framework_name(fw: str) -> str:
+    """A framework's product name (the calibration data keeps its identifier)."""
+    from ..core.frameworks import FRAMEWORKS
+
+    sup = FRAMEWORKS.get(fw)
+    return sup.name if sup is not None else str(fw)

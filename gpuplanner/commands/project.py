@@ -14,12 +14,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..core.cost import MODE_LABELS
-from ..core.project import KIND_LABELS, evaluate_project, single_phase_project
 from ..formatting import format_money, format_number
 from ._lang import msg, name, translate
-from ..io.model_files import ModelFiles
-from ..io.scenario_files import load_scenario
 
 CTX = "CLI"
 
@@ -34,6 +30,10 @@ def register(sub) -> None:
 
 def load_project(path: str | Path):
     """(project, base scenario, model source, checklist state) for a plan file or a scenario JSON."""
+    from ..core.project import single_phase_project
+    from ..io.model_files import ModelFiles
+    from ..io.scenario_files import load_scenario
+
     path = Path(path)
     from ..io import planfile
 
@@ -53,6 +53,8 @@ def _money(v, cur: str) -> str:
 
 
 def run(args) -> int:
+    from ..core.project import evaluate_project
+
     project, scenario, models, checklist = load_project(args.file)
     res = evaluate_project(project, scenario, models, checklist=checklist)
     data = res.to_json()
@@ -64,6 +66,8 @@ def run(args) -> int:
 
 
 def _mode(key: str | None) -> str:
+    from ..core.cost import MODE_LABELS
+
     if not key:
         return "-"
     if key in MODE_LABELS:
@@ -73,6 +77,8 @@ def _mode(key: str | None) -> str:
 
 def text_lines(res) -> list[str]:
     """The project as text in the CLI's language (every figure read from the core's ProjectResult)."""
+    from ..core.project import KIND_LABELS
+
     cur = res.currency
     yes, no = translate(CTX, "yes"), translate(CTX, "no")
     lines = [_ljust(translate(CTX, "phase"), 22) + _ljust(translate(CTX, "kind"), 26) + _rjust(translate(CTX, "weeks"), 12)

@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 from ..core.errors import PlannerError
-from ..io.planfile import check_writable_folder
 
 LANGS = ("en", "zh_CN")
 
@@ -38,6 +37,7 @@ def _default_author() -> str:
 
 
 def run(args) -> int:
+    from ..io.planfile import check_writable_folder
     from ..report.content import load_report_data
 
     out = Path(args.output)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import sys
 
-from ..verify.topology import TopologyError, diagnose, format_matrix, parse_topo
 from ._args import positive_int
 from . import _lang
 
@@ -33,6 +32,8 @@ def register(subparsers) -> None:
 
 
 def _read(path: str) -> bytes:
+    from ..verify.topology import TopologyError
+
     if path == "-":
         return sys.stdin.buffer.read()
     try:
@@ -43,6 +44,8 @@ def _read(path: str) -> bytes:
 
 
 def run(args) -> int:
+    from ..verify.topology import diagnose, format_matrix, parse_topo
+
     topo = parse_topo(_read(args.file))
     diag = diagnose(topo, plan_tp=args.tp, plan_gpus=args.gpus)
     if args.json:

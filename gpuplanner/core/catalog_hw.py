@@ -611,10 +611,17 @@ def default_price(gpu_id: str | GPU, currency: str, rate_cny_per_usd: float | No
 
 def load_economics() -> dict[str, Any]:
     """The ``economics.json`` document (a deep copy: purchase prices, tariffs, PUE, MFU, defaults ...)."""
+    return copy.deepcopy(economics_document())
+
+
+@lru_cache(maxsize=1)
+def economics_document() -> dict[str, Any]:
+    """The ``economics.json`` document, parsed once and shared: read it, never change it (a plan's
+    rent-vs-build figures read it for every shown plan; :func:`load_economics` gives a copy to change)."""
     data = _read_json("economics.json")
     if not isinstance(data.get("defaults"), dict):
         raise _malformed("economics.json", "'defaults' must be an object")
-    return copy.deepcopy(data)
+    return data
 
 
 def economics_default(key: str) -> float | None:

@@ -57,7 +57,7 @@ from .messages import Msg  # noqa: F401 (re-exported: cost.Msg)
 from .errors import CatalogError, ScenarioError
 from .i18n import QT_TRANSLATE_NOOP
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
-from .catalog_hw import default_price, exchange_rate_cny_per_usd, get_gpu, load_economics
+from .catalog_hw import default_price, economics_document, exchange_rate_cny_per_usd, get_gpu
 
 CTX = "Cost"
 
@@ -744,7 +744,7 @@ def default_build_inputs(gpu_id: Any, num_gpus: int, table: PriceTable, ownershi
     ``ownership`` (the scenario's ``constraints.ownership``) replaces any default the user has set; money is in
     the table's currency, and each replaced field's source becomes ``"your figure"``."""
 
-    eco = load_economics()
+    eco = economics_document()  # read only
     g = get_gpu(gpu_id)
     price = table.get(g.id)
     # whole servers of the plan's size (hardware.gpus_per_node: a 2-GPU plan on an 8-GPU board still buys the

@@ -146,7 +146,14 @@ def memory_kwargs(r: Resolved) -> dict:
         cuda_context_gib=DEFAULT_CUDA_CONTEXT_GIB if a.cuda_context_gib is None else a.cuda_context_gib,
         fragmentation=DEFAULT_FRAGMENTATION if a.fragmentation is None else a.fragmentation,
         **vision_inputs(r),
+        **recompute_kwargs(t),
     )
+
+
+def recompute_kwargs(t) -> dict:
+    """The recompute policy's parameters (core/recompute.py) for the memory and time models."""
+    return dict(recompute_every_n=t.recompute_every_n, recompute_num_layers=t.recompute_num_layers,
+                recompute_method=t.recompute_method, fp8_recipe=t.fp8_recipe, fp8_all_gather=t.fp8_all_gather)
 
 
 def memory_breakdown(r: Resolved) -> MemoryBreakdown:

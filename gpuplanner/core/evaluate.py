@@ -23,7 +23,7 @@ renting it at the plan's cost: five parts, a verdict and the break-even utilisat
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace as _replace
 from typing import Any, Mapping
 
 from . import cost as costmod
@@ -46,6 +46,7 @@ from gpuplanner.resources import load_json
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
 from .methods import method_profile
 from .frameworks import FRAMEWORKS
+from .frameworks import support as framework_support
 
 CTX = "Evaluation"
 CHINCHILLA_TOKENS_PER_PARAM = 20.0  # Hoffmann et al. 2022 (arXiv:2203.15556), Table 3: 70B -> 1.4T tokens
@@ -262,6 +263,9 @@ class Evaluation:
             "layout": self.layout.to_json(),
             "memory_per_gpu_gib": dict(self.memory.as_dict()),
             "memory_headroom_gib": self.memory.headroom,
+            # the allocator figure a measurement is compared with (assumptions.memory_metric; fits: total)
+            "memory_metric": s.assumptions.memory_metric,
+            "memory_metric_gib": self.memory.metric(s.assumptions.memory_metric),
             "fits": self.fits,
             "tokens": self.tokens,
             "flops_per_token": self.flops_per_token,
@@ -499,8 +503,9 @@ def memory_alternatives(ev: Evaluation) -> list[MemoryAlternative]:
     s = ev.scenario
     p, t = s.parallel, s.training
     variants = [("zero", z, z, RECOMPUTE_CODES[t.recompute]) for z in range(4) if z != p.zero]
-    variants += [("recompute", rc, p.zero, RECOMPUTE_CODES[rc]) for rc in ("none", "selective", "full")
-                 if rc != t.recompute]
+    # the other policies the plan's framework runs (core/frameworks.py)
+    variants += [("recompute", rc, p.zero, RECOMPUTE_CODES[rc]) for rc in framework_support(t.framework).recompute
+                 if RECOMPUTE_CODES[rc] != RECOMPUTE_CODES[t.recompute]]
     kw = memory_kwargs(r)
     out = [MemoryAlternative("current", None, ev.memory)]
     arr = memory_arrays(
@@ -570,9 +575,6 @@ def scaling(scenario: Scenario, models: ModelSource | None = None, max_gpus: int
     """Each point is :func:`evaluate` of the scenario at that GPU count (data parallelism grows; TP/PP/CP
     stay): inside one node over NVLink and over PCIe, and across nodes over the scenario's network. The
     ideal line scales the smallest point that runs linearly."""
-    from dataclasses import replace as _replace
-
-
     c = scenario.constraints
     seconds = (c.deadline_days or 0) * 86400.0 * (c.hours_per_week / 168.0)
     req = scenario.data.tokens / seconds if (c.deadline_days and scenario.data.tokens and seconds > 0) else None

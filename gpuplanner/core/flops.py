@@ -42,6 +42,7 @@ import numpy as np
 
 from .memory import QLORA_NF4_BYTES, ModelFacts
 from .params import base_linear_params, lora_params
+from . import recompute as rc
 
 RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL = 0, 1, 2
 
@@ -97,17 +98,23 @@ def model_flops_per_token(m: ModelFacts, seq_len, *, method: str = "full", causa
 
 
 def recompute_flops_per_token(m: ModelFacts, seq_len, recompute, *, method: str = "full", causal: bool = True,
-                              lora_rank: int = 16, lora_targets: str = "all_linear"):
+                              lora_rank: int = 16, lora_targets: str = "all_linear", every_n: int = 2):
     """Extra forward FLOPs per token that activation recomputation adds (Korthikanti et al. 2022 §5).
 
-    ``recompute``: 0 none, 1 selective (attention core only), 2 full (the decoder layers' forward, not the
-    output layer). Works element-wise on arrays.
+    ``recompute`` (codes of :mod:`core.recompute`): 0 none, 1 Megatron selective (attention core only), 2 full
+    (the decoder layers' forward, not the output layer), 3 torchtitan per-op SAC (the matmuls it does not save:
+    :func:`recompute.op_sac_plan`), 4 layer SAC (every ``every_n``-th layer whole; over the whole model,
+    ``1/every_n`` of the layers). Works element-wise on arrays.
     """
     f = forward_flops_per_token(m, seq_len, causal=causal, method=method, lora_rank=lora_rank,
                                 lora_targets=lora_targets)
     r = np.asarray(recompute)
-    out = np.where(r >= RECOMPUTE_FULL, f.layers + f.attention + f.lora,
-                   np.where(r >= RECOMPUTE_SELECTIVE, f.attention, 0.0))
+    whole = f.layers + f.attention + f.lora
+    share = (m.L // max(int(every_n), 1)) / max(m.L, 1)
+    op = rc.op_sac_plan(m.arch)["recompute_linear"] * (f.layers + f.lora)
+    out = np.where(r == RECOMPUTE_FULL, whole, np.where(
+        r == RECOMPUTE_SELECTIVE, f.attention, np.where(
+            r == rc.OP_SAC, op, np.where(r == rc.LAYER_SAC, share * whole, 0.0))))
     return float(out) if np.ndim(out) == 0 else out
 
 

@@ -19,12 +19,16 @@ Sources, per row:
 * ``fsdp`` — PyTorch FSDP2 as torchtitan applies it (Liang et al. 2024, "TorchTitan", arXiv:2410.06511):
   DDP, ``SHARD_GRAD_OP`` (ZeRO-2) or ``FULL_SHARD`` (ZeRO-3) composed with tensor parallelism (DTensor),
   pipeline parallelism (``torch.distributed.pipelining``) and context parallelism; activation checkpointing
-  ``none``/``selective``/``full`` (torchtitan ``activation_checkpoint.mode``). Expert parallelism in
+  ``none``, ``full``, and the two ``selective`` modes: per-op (``op_sac``, ``selective_ac_option = "op"``) and
+  every-N-th layer (``layer_sac``, ``selective_ac_option = "N"``) (torchtitan ``activation_checkpoint``
+  config and ``torchtitan/distributed/activation_checkpoint.py``; :mod:`core.recompute`). torchtitan has no
+  attention-core-only policy. Expert parallelism in
   torchtitan is recent and not modelled. LoRA/QLoRA: torchtune's FSDP2 recipes and Answer.AI's FSDP-QLoRA.
 * ``megatron`` — Megatron-Core / Megatron-LM: tensor (with sequence parallelism, Korthikanti et al. 2022),
   pipeline (1F1B and the interleaved schedule, Narayanan et al. 2021, arXiv:2104.04473), context and expert
   parallelism, the distributed optimizer (ZeRO-1: ``--use-distributed-optimizer``), selective
-  (``--recompute-activations``) or full (``--recompute-granularity full``) recomputation; pretraining and
+  (``--recompute-activations``: ``megatron_selective``) or full (``--recompute-granularity full``, on all or
+  ``--recompute-num-layers`` layers with ``--recompute-method uniform|block``) recomputation; pretraining and
   full fine-tuning (Megatron-LM has no LoRA; NeMo adds it on top). Layers must divide evenly into the pipeline
   stages unless uneven first/last stages are configured (``megatron/training/arguments.py``).
 
@@ -93,6 +97,10 @@ class FrameworkSupport:
     engine: str = ""               # the framework whose memory/communication conventions it runs ("" = itself)
     objectives: tuple[str, ...] = ("sft",)   # training objectives it runs (core/methods.py)
     default_recompute: str | None = None     # its documented default activation recomputation (tools)
+    #: FP8 recipes it runs (core/fp8.py; the first is its default): Megatron-Core, DeepSpeed and Accelerate
+    #: through Transformer Engine (Megatron ``--fp8-recipe delayed|tensorwise``; Accelerate also torchao),
+    #: torchtitan through torchao (``quantize.linear.float8``: tensorwise, rowwise)
+    fp8_recipes: tuple[str, ...] = ()
 
 
 FRAMEWORKS: dict[str, FrameworkSupport] = {
@@ -102,7 +110,8 @@ FRAMEWORKS: dict[str, FrameworkSupport] = {
         zero_stages=(0, 1, 2, 3), pipeline_max_zero=3, recompute=("none", "full"),
         methods=("pretrain", "full", "lora", "qlora"), fused_kernels=False,
         setup=QT_TRANSLATE_NOOP(CTX, "runs Hugging Face checkpoints as they are; DDP or ZeRO through DeepSpeed/FSDP"),
-        source="Transformers docs: Efficient training on multiple GPUs, DeepSpeed, FSDP"),
+        source="Transformers docs: Efficient training on multiple GPUs, DeepSpeed, FSDP",
+        fp8_recipes=("te_delayed", "te_current", "torchao_tensorwise", "torchao_rowwise")),
     "deepspeed": FrameworkSupport(
         id="deepspeed", name="DeepSpeed", tensor_parallel=False, pipeline_parallel=True, context_parallel=False,
         expert_parallel=False, sequence_parallel=False, interleaved_pipeline=False, zero_stages=(0, 1, 2, 3),
@@ -111,24 +120,25 @@ FRAMEWORKS: dict[str, FrameworkSupport] = {
         setup=QT_TRANSLATE_NOOP(CTX, "needs a DeepSpeed config; pipeline parallelism needs the model as a "
                                      "PipelineModule"),
         source="DeepSpeed docs: ZeRO, pipeline parallelism (ZeRO-2/3 not compatible with PP), activation "
-               "checkpointing"),
+               "checkpointing", fp8_recipes=("te_delayed", "te_current")),
     "fsdp": FrameworkSupport(
         id="fsdp", name="PyTorch FSDP2 (torchtitan)", tensor_parallel=True, pipeline_parallel=True,
         context_parallel=True, expert_parallel=False, sequence_parallel=False, interleaved_pipeline=False,
-        zero_stages=(0, 2, 3), pipeline_max_zero=3, recompute=("none", "selective", "full"),
+        zero_stages=(0, 2, 3), pipeline_max_zero=3, recompute=("none", "op_sac", "layer_sac", "full"),
         methods=("pretrain", "full", "lora", "qlora"), fused_kernels=False,
         setup=QT_TRANSLATE_NOOP(CTX, "torchtitan/torchtune recipes; reads Hugging Face weights after conversion "
                                      "to DCP"),
-        source="Liang et al. 2024, TorchTitan (arXiv:2410.06511); PyTorch fully_shard docs"),
+        source="Liang et al. 2024, TorchTitan (arXiv:2410.06511); PyTorch fully_shard docs",
+        fp8_recipes=("torchao_tensorwise", "torchao_rowwise")),
     "megatron": FrameworkSupport(
         id="megatron", name="Megatron-Core", tensor_parallel=True, pipeline_parallel=True, context_parallel=True,
         expert_parallel=True, sequence_parallel=True, interleaved_pipeline=True, zero_stages=(0, 1),
-        pipeline_max_zero=1, recompute=("none", "selective", "full"), methods=("pretrain", "full"),
+        pipeline_max_zero=1, recompute=("none", "megatron_selective", "full"), methods=("pretrain", "full"),
         fused_kernels=True,
         setup=QT_TRANSLATE_NOOP(CTX, "needs Megatron checkpoints (convert Hugging Face weights) and a tested "
                                      "image; ask the vendor for a pre-configured Megatron-LM"),
         source="Narayanan et al. 2021 (arXiv:2104.04473); Korthikanti et al. 2022 (arXiv:2205.05198); "
-               "Megatron-LM docs and megatron/training/arguments.py"),
+               "Megatron-LM docs and megatron/training/arguments.py", fp8_recipes=("te_delayed", "te_current")),
 }
 
 _ALL_OBJ = ("sft", "dpo", "ipo", "kto", "orpo", "simpo", "reward", "ppo", "grpo")
@@ -162,8 +172,8 @@ _TOOLS = {
     "megatron-swift": FrameworkSupport(
         id="megatron-swift", name="Megatron-SWIFT", tensor_parallel=True, pipeline_parallel=True,
         context_parallel=True, expert_parallel=True, sequence_parallel=True, interleaved_pipeline=True,
-        zero_stages=(0, 1), pipeline_max_zero=1, recompute=("none", "selective", "full"),
-        methods=("pretrain",) + _FT, fused_kernels=True, engine="megatron", default_recompute="selective",
+        zero_stages=(0, 1), pipeline_max_zero=1, recompute=("none", "megatron_selective", "full"),
+        methods=("pretrain",) + _FT, fused_kernels=True, engine="megatron", default_recompute="megatron_selective",
         objectives=("sft", "dpo", "kto", "reward", "grpo"),
         setup=QT_TRANSLATE_NOOP(CTX, "megatron sft / megatron rlhf (ms-swift); converts Hugging Face weights "
                                      "itself; needs Transformer Engine and Apex"),
@@ -188,6 +198,12 @@ _TOOLS = {
 FRAMEWORKS.update(_TOOLS)
 for _k in ("hf", "deepspeed", "fsdp", "megatron"):
     FRAMEWORKS[_k] = FrameworkSupport(**{**FRAMEWORKS[_k].__dict__, "engine": _k, "objectives": _ALL_OBJ})
+# a tool runs its engine's FP8 recipes (LLaMA-Factory, ms-swift, TRL and Axolotl train through Accelerate /
+# DeepSpeed with Transformer Engine; Megatron-SWIFT through Megatron-Core) unless its entry says otherwise
+for _k in _TOOLS:
+    _f = FRAMEWORKS[_k]
+    if not _f.fp8_recipes and _f.engine in FRAMEWORKS:
+        FRAMEWORKS[_k] = FrameworkSupport(**{**_f.__dict__, "fp8_recipes": FRAMEWORKS[_f.engine].fp8_recipes})
 
 #: The order frameworks are tried and listed in (simplest to set up first: ties go to the simpler one). The
 #: fine-tuning tools are the user's pick (``training.framework``), not searched over.

@@ -55,6 +55,17 @@ Sources:
   0.75 GiB: PyTorch's CUDA context plus cuBLAS workspaces measure 0.5–1 GiB on A100/H100, see Stas Bekman,
   "Machine Learning Engineering", chapter "Training → Model memory usage"); caching-allocator
   fragmentation as a fraction of the rest (``assumptions.fragmentation``, default 5%).
+* Allocated, reserved, device. PyTorch's CUDA caching allocator keeps freed blocks for reuse instead of
+  returning them to the driver, rounds requests up to block sizes and splits/caches segments
+  (PyTorch docs, "CUDA semantics → Memory management": ``memory_allocated()`` counts tensors,
+  ``memory_reserved()`` everything the allocator holds; "unused memory managed by the allocator will still show
+  as if used in nvidia-smi"). So three figures: *allocated* (peak of live tensors: model states, activations,
+  the framework's gather/reduce buffers), *reserved* (allocated plus the fragmentation share: cached free blocks
+  and rounding; what torchtitan and most training logs print as "max reserved") and the *device* total
+  (reserved plus the CUDA context and the workspaces outside the allocator, e.g. NCCL's communication buffers
+  that NCCL allocates itself: NCCL docs, environment variable ``NCCL_BUFFSIZE``, 4 MiB per channel and peer by
+  default). The device total is what must fit in the card (``MemoryBreakdown.total``);
+  ``assumptions.memory_metric`` says which of the allocator's figures a measurement is compared with.
 """
 
 from __future__ import annotations
@@ -65,6 +76,8 @@ import math
 import numpy as np
 
 from .arrayops import ops_for as _xp
+from . import recompute as rc
+from . import fp8 as fp8mod
 
 from .architecture import ModelArch
 from .params import ParamCount, base_linear_params, count_params, lora_params
@@ -75,7 +88,7 @@ GIB = float(1024**3)
 DEFAULT_CUDA_CONTEXT_GIB = 0.75
 DEFAULT_FRAGMENTATION = 0.05
 QLORA_NF4_BYTES = 0.5 + 1.0 / 64 + 4.0 / (64 * 256)  # double-quantised NF4 (QLoRA §3)
-RECOMPUTE_CODES = {"none": 0, "selective": 1, "full": 2}
+RECOMPUTE_CODES = rc.CODES  # policy name (aliases included) → code (core/recompute.py)
 
 
 @dataclass(frozen=True)
@@ -89,15 +102,18 @@ class StateBytes:
     ddp_buckets: float = 0.0  # DDP gradient buckets (hf without ZeRO and dp > 1)
 
 
-def state_bytes(framework: str, precision: str, optimizer: str, master_weights: bool = True) -> StateBytes:
-    """Bytes per trainable parameter by framework convention (see module docstring for sources)."""
+def state_bytes(framework: str, precision: str, optimizer: str, master_weights: bool = True,
+                fp8_recipe: str | None = None) -> StateBytes:
+    """Bytes per trainable parameter by framework convention (see module docstring for sources). FP8: the
+    FP8 weight copy the recipe keeps through the step (Transformer Engine: 1 byte; torchao casts on the fly:
+    none; core/fp8.py)."""
     moments = {"adamw": 8.0, "adamw_8bit": 2.0 + 8.0 / 2048, "sgd": 4.0, "adafactor": 0.0}[optimizer]
     if precision == "fp32":
         return StateBytes(4.0, 4.0, 0.0, moments, 4.0 if framework == "hf" else 0.0)
     if not master_weights:
         # pure 16-bit: optimizer states follow the parameter dtype (torchtune default recipes)
         return StateBytes(2.0, 2.0, 0.0, moments / 2 if optimizer in ("adamw", "sgd") else moments, 0.0)
-    fp8_cache = 1.0 if precision == "fp8" else 0.0  # Transformer Engine keeps fp8 weight copies
+    fp8_cache = fp8mod.recipe_for(framework, fp8_recipe).weight_copy if precision == "fp8" else 0.0
     if framework == "hf":
         return StateBytes(6.0 + fp8_cache, 4.0, 0.0, moments, 4.0)
     if framework == "fsdp":
@@ -234,7 +250,8 @@ def vision_activation_bytes(m: ModelFacts, patches, tokens, images, mbs, tp, rec
         fl = xp.asarray(flash, dtype=bool)
         block = xp.where(fl, vision_block_bytes_per_patch(a, precision, True),
                          vision_block_bytes_per_patch(a, precision, False, per_image))
-        per_layer = xp.where(xp.asarray(recompute) >= 2, r * a.vision_hidden, block)
+        # the vision tower checkpoints its blocks under the layer-checkpointing policies (HF gradient checkpointing)
+        per_layer = xp.where(xp.asarray(recompute) == 2, r * a.vision_hidden, block)
         pixels = r * a.vision_in_chans * a.vision_temporal_patch * a.vision_patch ** 2
         # Qwen-VL's 2-D RoPE: cos and sin per patch in fp32, made once and saved by every block
         rope = 8.0 * a.vision_hidden / a.vision_heads if a.vision_kind in ("qwen2_vl", "qwen2_5_vl") else 0.0
@@ -368,46 +385,88 @@ def activation_bytes_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, fr
     """Bytes one decoder layer saves for backward for one micro-batch (``s`` tokens per sequence on this
     GPU after context parallelism, ``b`` sequences).
 
-    Returns (stored, full): the stored amount and the full layer's; with full recomputation only the
-    layer input is stored (``2sbh``; ``4sbh`` with an fp32 residual stream). Works element-wise on numpy
-    arrays (``tp``, ``sp``, ``recompute``, ``autocast`` may be arrays).
+    Returns (stored, full): the stored amount under the layer's policy and the full layer's. A fully
+    checkpointed layer (``full``; the checkpointed layers of ``layer_sac``) stores its input only (``2sbh``;
+    ``4sbh`` with an fp32 residual stream), ``op_sac`` its input plus the saved op outputs
+    (:func:`activation_parts_per_layer`). Works element-wise on numpy arrays (``tp``, ``sp``, ``recompute``,
+    ``autocast`` may be arrays).
+    """
+    keep, ckpt, op, full = activation_parts_per_layer(m, s, b, tp, sp, flash, recompute, framework,
+                                                      precision=precision, autocast=autocast,
+                                                      lora_targets=lora_targets)
+    xp = _xp(s, b, tp, sp, flash, recompute, autocast)
+    code = xp.asarray(recompute)
+    stored = xp.where((code == rc.FULL) | (code == rc.LAYER_SAC), ckpt, xp.where(code == rc.OP_SAC, op, keep))
+    return stored, full
+
+
+def activation_parts_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, framework: str, *,
+                               precision: str = "bf16", autocast=False, lora_targets: str | None = None,
+                               fp8_te: bool = False):
+    """(keep, checkpoint, op_sac, full) bytes of one decoder layer for one micro-batch.
+
+    ``keep``: what the layer saves when it is not checkpointed (Megatron's selective drops the attention
+    core's ``s²`` tensors); ``checkpoint``: the layer input a checkpointed layer keeps; ``op_sac``: the input
+    plus the outputs torchtitan's per-op policy saves (:func:`recompute.op_sac_plan`: every other bias-free
+    matmul output and the SDPA output + fp32 log-sum-exp); ``full``: everything, no policy.
 
     * ``megatron``: Korthikanti et al. 2022 §4.1 (GPT layer: 34sbh + 5as²b) rebuilt tensor by tensor
       (module docstring), 16-bit activations.
     * ``hf``/``fsdp``/``deepspeed`` (Hugging Face modelling code under each launcher): :func:`_hf_layer_parts`,
       in the run's activation dtype (``precision``); ``autocast`` = fp32 weights under ``torch.autocast``
       (HF Trainer without ZeRO); ``lora_targets`` set for LoRA/QLoRA (frozen base layers save less).
+    * ``fp8_te`` (Megatron with a Transformer Engine FP8 recipe): TE's linear saves the FP8 copy of its input
+      for the weight-gradient GEMM (``_Linear.forward``: ``saved_inputmat`` / ``saved_inputmat_t`` is the FP8
+      tensor unless ``override_linear_precision.wgrad``): the two norm outputs feeding QKV and FC1 and the
+      FC2 input drop from 2 bytes to 1; the attention output stays saved in 16-bit by flash attention and the
+      projection keeps its own FP8 copy (+1 byte).
     """
     xp = _xp(s, b, tp, sp, flash, recompute, autocast)
     h, sb = m.h, s * b
+    code = xp.asarray(recompute)
     hf_style = framework in ("hf", "fsdp", "deepspeed")  # HF modelling code under each launcher
+    plan = rc.op_sac_plan(m.arch)
     if hf_style:
         act_b = activation_dtype_bytes(precision)
         rep, split = _hf_layer_parts(m, s, b, flash, act_b, autocast, lora_targets)
         full = xp.where(sp, (rep + split) / tp, rep + split / tp)
         r = act_b if lora_targets is not None else xp.where(xp.asarray(autocast, dtype=bool), 4.0, act_b)
         # torch.utils.checkpoint (non-reentrant, the HF default) saves the layer's input
-        stored_full_recompute = xp.where(sp, r * sb * h / tp, r * sb * h)
-        return xp.where(xp.asarray(recompute) >= 2, stored_full_recompute, full), full
-    # replicated across TP ranks unless sequence parallelism splits them:
-    rep = sb * h * (2 * 2.0 + 4.0 + (2.0 if m.dropout else 0.0))
-    # split across TP ranks:
-    qkv = 2.0 * sb * (m.q_dim + 2 * m.kv_dim)
-    attn_out = 2.0 * sb * m.v_dim
-    lse = 4.0 * sb * m.heads  # flash attention: fp32 log-sum-exp per head and token
-    scores = (2.0 + (3.0 if m.dropout else 0.0)) * m.heads * s * s * b
-    core = xp.where(flash, lse, xp.where(recompute >= 1, 0.0, scores))
-    dense_mlp = 2.0 * sb * m.f * (4 if m.gated else 2)
-    moe_mlp = (
-        m.k_active * sb * (2.0 * h + 2.0 * m.f_moe * (4 if m.gated else 2))
-        + 2.0 * sb * m.shared_f * (4 if m.gated else 2)
-        + 4.0 * sb * m.n_experts
-    )
-    mlp = (1 - m.moe_frac) * dense_mlp + m.moe_frac * moe_mlp
-    split = qkv + attn_out + core + mlp
-    full = xp.where(sp, (rep + split) / tp, rep + split / tp)
-    stored_full_recompute = xp.where(sp, 2.0 * sb * h / tp, 2.0 * sb * h)
-    return xp.where(recompute >= 2, stored_full_recompute, full), full
+        ckpt = xp.where(sp, r * sb * h / tp, r * sb * h)
+        keep = full  # flash: nothing of the attention core to drop; eager HF attention has no selective path
+    else:
+        act_b = 2.0
+        # replicated across TP ranks unless sequence parallelism splits them:
+        rep = sb * h * (2 * 2.0 + 4.0 + (2.0 if m.dropout else 0.0))
+        # split across TP ranks:
+        qkv = 2.0 * sb * (m.q_dim + 2 * m.kv_dim)
+        attn_out = 2.0 * sb * m.v_dim
+        lse = 4.0 * sb * m.heads  # flash attention: fp32 log-sum-exp per head and token
+        scores = (2.0 + (3.0 if m.dropout else 0.0)) * m.heads * s * s * b
+        dense_mlp = 2.0 * sb * m.f * (4 if m.gated else 2)
+        moe_mlp = (
+            m.k_active * sb * (2.0 * h + 2.0 * m.f_moe * (4 if m.gated else 2))
+            + 2.0 * sb * m.shared_f * (4 if m.gated else 2)
+            + 4.0 * sb * m.n_experts
+        )
+        mlp = (1 - m.moe_frac) * dense_mlp + m.moe_frac * moe_mlp
+        base = qkv + attn_out + mlp
+        if fp8_te:
+            f_in = (1 - m.moe_frac) * m.f + m.moe_frac * (m.k_active * m.f_moe + m.shared_f)
+            rep = rep - 2.0 * sb * h  # the two norm outputs (QKV and FC1 inputs) saved in FP8
+            base = base - 1.0 * sb * f_in + 1.0 * sb * m.v_dim  # FC2 input in FP8; projection's own FP8 copy
+        full = xp.where(sp, (rep + base + xp.where(flash, lse, scores)) / tp,
+                        rep + (base + xp.where(flash, lse, scores)) / tp)
+        core_sel = xp.where(flash, lse, 0.0)  # selective: the attention core's s² tensors are recomputed
+        keep_core = xp.where(code == rc.MEGATRON_SELECTIVE, core_sel, xp.where(flash, lse, scores))
+        keep = xp.where(sp, (rep + base + keep_core) / tp, rep + (base + keep_core) / tp)
+        ckpt = xp.where(sp, 2.0 * sb * h / tp, 2.0 * sb * h)
+    # per-op SAC (torchtitan): the block input, the saved matmul outputs (column-parallel ones split over TP,
+    # row-parallel ones hidden-wide, split only by sequence parallelism) and the SDPA output + log-sum-exp
+    sdpa = xp.where(flash, act_b * m.v_dim + 4.0 * m.heads, 0.0)
+    op = ckpt + sb * (act_b * plan["saved_split"] + sdpa) / tp + xp.where(
+        sp, act_b * sb * plan["saved_rep"] / tp, act_b * sb * plan["saved_rep"])
+    return keep, ckpt, op, full
 
 
 def unsloth_lora_layer_bytes(m: ModelFacts, s, b, act_b: float = 2.0):
@@ -537,10 +596,21 @@ class MemoryBreakdown:
         out.update({k: float(self.extra[k]) for k in self.EXTRA_PARTS if k in self.extra})
         return out
 
+    allocated: float | None = None  # peak bytes of live tensors (torch.cuda.max_memory_allocated)
+    reserved: float | None = None  # peak held by the caching allocator (torch.cuda.max_memory_reserved)
+
     @property
     def total(self) -> float:
+        """Device memory the plan needs: the allocator's reserved memory plus the CUDA context, library
+        workspaces and NCCL buffers outside it (and the objective's extra models). What ``fits`` is judged on."""
         return (self.weights + self.gradients + self.optimizer + self.activations + self.other
                 + sum(float(v) for v in self.extra.values()))
+
+    def metric(self, name: str) -> float:
+        """The figure a measurement reports (``assumptions.memory_metric``): ``allocated``, ``reserved`` or
+        ``device`` (= :attr:`total`)."""
+        value = {"allocated": self.allocated, "reserved": self.reserved}.get(name)
+        return self.total if value is None else value
 
     @property
     def fits(self) -> bool:
@@ -549,6 +619,10 @@ class MemoryBreakdown:
     def as_dict(self) -> dict:
         out = dict(self.parts)
         out["total"] = self.total
+        if self.allocated is not None:
+            out["allocated"] = self.allocated
+        if self.reserved is not None:
+            out["reserved"] = self.reserved
         return out
 
     @classmethod
@@ -561,7 +635,9 @@ class MemoryBreakdown:
             return float(v[0] if (index is None or v.size == 1) else v[index]) / GIB
         return cls(weights=g("weights"), gradients=g("gradients"), optimizer=g("optimizer"),
                    activations=g("activations"), other=g("other"), capacity=capacity, headroom=headroom,
-                   extra={k: g(k) for k in held})
+                   extra={k: g(k) for k in held},
+                   allocated=g("allocated") if "allocated" in arr else None,
+                   reserved=g("reserved") if "reserved" in arr else None)
 
 
 def memory_arrays(
@@ -604,6 +680,11 @@ def memory_arrays(
     loss_kernel: str = "standard",
     layer_kernels: str = "hf",
     checkpoint_offload: bool = False,
+    recompute_every_n: int = rc.DEFAULT_EVERY_N,
+    recompute_num_layers: int | None = None,
+    recompute_method: str = "uniform",
+    fp8_recipe: str | None = None,
+    fp8_all_gather: bool | None = None,
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
@@ -634,7 +715,9 @@ def memory_arrays(
     zero = xp.asarray(zero)
     recompute = xp.asarray(recompute)
     mbs = xp.asarray(mbs, dtype=float)
-    sbytes = state_bytes(framework, precision, optimizer, master_weights)
+    sbytes = state_bytes(framework, precision, optimizer, master_weights, fp8_recipe)
+    # torchao enable_fsdp_float8_all_gather: FSDP2 gathers (and holds gathered) weights in FP8 (core/fp8.py)
+    gathered_b = 1.0 if fp8mod.all_gather_in_fp8(framework, precision, fp8_recipe, fp8_all_gather) else 2.0
     w_b, g_b, master_b, ddp_b = sbytes.weight, sbytes.grad, sbytes.master, sbytes.ddp_buckets
     if framework == "hf":
         # With ZeRO on, the HF Trainer hands the model states to DeepSpeed: its convention applies.
@@ -650,7 +733,7 @@ def memory_arrays(
         # backward because the matmuls save them; under full recomputation the layers' copies are
         # remade in backward and only the LM head's copy is kept.
         head_frac = m.V * m.h / max(m.params.language, 1)
-        copied = xp.where(xp.asarray(recompute) >= 2, head_frac, _autocast_copied_fraction(m))
+        copied = xp.where(xp.asarray(recompute) == rc.FULL, head_frac, _autocast_copied_fraction(m))
         w_b = xp.where(zero > 0, w_b, 4.0 + 2.0 * copied)
     if optimizer == "adafactor":
         moments_b = m.adafactor_bytes_per_param
@@ -711,7 +794,7 @@ def memory_arrays(
         weights = frozen + adapters * adapter_b
         if framework == "hf" and precision != "fp32" and master_weights:
             # autocast's bf16 adapter copies, saved by the adapters' matmuls (remade under full recompute)
-            weights = weights + xp.where((zero > 0) | (xp.asarray(recompute) >= 2), 0.0, adapters * 2.0)
+            weights = weights + xp.where((zero > 0) | (xp.asarray(recompute) == rc.FULL), 0.0, adapters * 2.0)
         gradients = adapters * adapter_b
         opt = adapters * (moments_b if optimizer != "adafactor" else 8.0)
         opt = xp.where(zero >= 1, opt / dp_sh, opt)
@@ -731,7 +814,7 @@ def memory_arrays(
     opt = xp.where(offload, 0.0, opt)
     # the unsharded 16-bit copy FSDP keeps (fsdp_keep above): on the GPU even with CPU offload
     kept = xp.where(fsdp_keep & (method not in ("lora", "qlora")),
-                    (non_expert_gpu + expert_gpu) * activation_dtype_bytes(precision), 0.0)
+                    (non_expert_gpu + expert_gpu) * min(activation_dtype_bytes(precision), gathered_b), 0.0)
     if offload_params:
         # FSDP CPUOffload(offload_params=True) / ZeRO-3 offload_param: the sharded parameters, their
         # gradients and the optimizer live in CPU memory; the GPU holds the gathered layers (counted below)
@@ -757,18 +840,27 @@ def memory_arrays(
     # autocast over fp32 weights: the HF Trainer's mixed precision without ZeRO (with ZeRO, DeepSpeed
     # runs 16-bit weights; FSDP's MixedPrecisionPolicy casts parameters, no autocast)
     autocast = (framework == "hf") & (precision != "fp32") & bool(master_weights) & (zero == 0)
-    stored, full_layer = activation_bytes_per_layer(
+    fp8_te = precision == "fp8" and fp8mod.recipe_for(framework, fp8_recipe).library == "te"
+    keep, ckpt, op_saved, full_layer = activation_parts_per_layer(
         m, s_local, mbs, tp, sp, flash, recompute, framework, precision=precision, autocast=autocast,
-        lora_targets=lora_t)
+        lora_targets=lora_t, fp8_te=fp8_te and framework == "megatron")
+    # the policy over the stage's layers (core/recompute.py): checkpointed layers keep their input (one per
+    # group under Megatron's uniform method), per-op SAC keeps its saved outputs, the others keep everything
+    n_ck, n_groups, group = rc.layer_counts(recompute, layers_stage, recompute_every_n, recompute_num_layers,
+                                            recompute_method)
+    is_op = recompute == rc.OP_SAC
+    stage_stored = xp.where(is_op, layers_stage * op_saved, n_groups * ckpt + (layers_stage - n_ck) * keep)
+    stored = stage_stored / xp.maximum(layers_stage, 1.0)  # per layer, on average
     if layer_kernels == "unsloth" and hf_style and lora_t == "all_linear" and m.moe_frac == 0 and m.gated:
+        # Unsloth's LoRA kernels save fewer tensors per layer when it is not checkpointed
         full_layer = unsloth_lora_layer_bytes(m, s_local, mbs, activation_dtype_bytes(precision))
-        stored = xp.where(recompute >= 2, stored, full_layer)
+        stored = xp.where(xp.asarray(recompute) == rc.FULL, stored, full_layer)
     # saved activations live in pinned CPU memory; the GPU keeps roughly the layer being computed and the
     # one being prefetched (torchtune OffloadActivations, double-buffered streams); Unsloth's offloaded
     # gradient checkpointing (``checkpoint_offload``) moves each checkpointed layer input to CPU the same way,
-    # when layers are checkpointed (full recompute)
+    # when layers are checkpointed
     offloaded = xp.asarray(activation_offload, dtype=bool) | (
-        xp.asarray(checkpoint_offload, dtype=bool) & (xp.asarray(recompute) >= 2))
+        xp.asarray(checkpoint_offload, dtype=bool) & (xp.asarray(n_ck) > 0))
     stored = xp.where(offloaded, stored * xp.minimum(1.0, 2.0 / layers_stage), stored)
     m_micro = xp.asarray(grad_accum, dtype=float)
     inflight = xp.where(pp > 1, xp.minimum(pp, m_micro), 1.0)
@@ -779,14 +871,18 @@ def memory_arrays(
         first_stage = first_stage + inflight * vision_activation_bytes(
             m, vision_patches, vision_tokens, vision_images, mbs, tp, recompute, precision, flash,
             bool(vision_trainable) and not lora_like, bool(projector_trainable) and not lora_like)
-    working = xp.where(recompute >= 2, full_layer, 0.0)  # one layer rematerialised during backward
+    # rematerialised during backward: the checkpointed group's layers (one layer unless Megatron's uniform
+    # method groups several), or what per-op SAC did not save of the layer being recomputed
+    recomputes = (n_ck > 0) | is_op
+    working = xp.where(is_op, xp.maximum(full_layer - op_saved + ckpt, 0.0),
+                       xp.where(n_ck > 0, group * full_layer, 0.0))
     if hf_style:
         # ... and, while its MLP runs backward, the gradients of the intermediates beside what the layer
         # saved: d(product) with d(act) and d(up) (SwiGLU; GELU: d(act) and d(fc1)) before the product
         # (saved for down_proj) is released: two f-wide tensors (derivatives.yaml: mul, silu, mm)
         f_eff = (1 - m.moe_frac) * m.f + m.moe_frac * (m.k_active * m.f_moe + m.shared_f)
         grad_ws = 2.0 * activation_dtype_bytes(precision) * s_local * mbs * f_eff / tp
-        working = working + xp.where(recompute >= 2, grad_ws, 0.0)
+        working = working + xp.where(recomputes, grad_ws, 0.0)
     if hf_style:
         out_saved = head_saved_bytes(mh, s_local, mbs, tp, precision, autocast, lora_t is not None)
         act_b = activation_dtype_bytes(precision)
@@ -814,7 +910,7 @@ def memory_arrays(
     # framework buffers: ZeRO-3/FSDP gather a layer's full 16-bit weights (current + prefetched);
     # DeepSpeed ZeRO-1/2 reduce/all-gather buckets (reduce_bucket_size 5e8 elements, DeepSpeed config docs)
     layer_full = (m.layer_non_expert + m.layer_expert / ep) / tp
-    gather = xp.where(fsdp_keep, 0.0, xp.where(zero >= 3, 2 * 2.0 * layer_full, 0.0))
+    gather = xp.where(fsdp_keep, 0.0, xp.where(zero >= 3, 2 * gathered_b * layer_full, 0.0))
     buckets = xp.where((zero >= 1) & (zero <= 2) & (framework in ("hf", "deepspeed")),
                        xp.minimum(5e8, non_expert_gpu + expert_gpu) * 2.0, 0.0)
     states = weights + gradients + opt
@@ -825,9 +921,16 @@ def memory_arrays(
     extra_sum = sum(extra.values())
     other = cuda_context_gib * GIB + fragmentation * (states + acts + extra_sum) + ddp + gather + buckets
     total = states + acts + other + extra_sum
+    # the caching allocator's two figures (module docstring, "Allocated, reserved, device"): what live tensors
+    # hold at the peak (torch.cuda.max_memory_allocated) and what the allocator holds from the driver
+    # (max_memory_reserved: the same plus cached free blocks and rounding, the fragmentation share); the device
+    # total adds the CUDA context, cuBLAS/NCCL workspaces and NCCL's own buffers, outside the allocator
+    allocated = states + acts + ddp + gather + buckets + extra_sum
+    reserved = allocated + fragmentation * (states + acts + extra_sum)
     out = {
         "weights": weights, "gradients": gradients, "optimizer": opt, "activations": acts,
         "other": other, "total": total, "activations_saved": acts_saved,
+        "allocated": allocated, "reserved": reserved,
     }
     out.update(extra)
     return out

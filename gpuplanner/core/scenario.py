@@ -12,12 +12,15 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from .errors import ScenarioError
+from .recompute import ALIASES as RECOMPUTE_ALIASES
+from .fp8 import PRECISION_ALIASES as FP8_PRECISION_ALIASES
 from .units import parse_count
 
 Method = Literal["pretrain", "full", "lora", "qlora"]
 Precision = Literal["bf16", "fp16", "fp32", "fp8"]
 Optimizer = Literal["adamw", "adamw_8bit", "sgd", "adafactor"]
-Recompute = Literal["none", "selective", "full"]
+# recompute policies (core/recompute.py documents each); "selective" is read as its alias "megatron_selective"
+Recompute = Literal["none", "megatron_selective", "full", "op_sac", "layer_sac"]
 Framework = Literal["hf", "fsdp", "deepspeed", "megatron",
                     # fine-tuning tools (core/frameworks.py: each one's engine, defaults and sources)
                     "llamafactory", "unsloth", "ms-swift", "megatron-swift", "trl", "axolotl"]
@@ -30,7 +33,7 @@ LoraTargets = Literal["attention", "all_linear"]
 
 #: Activation recomputation each fine-tuning tool runs by default (sources in core/frameworks.py; the
 #: scenario applies it when ``training.recompute`` is not given: the user's own choice always wins).
-_TOOL_RECOMPUTE = {"llamafactory": "full", "unsloth": "full", "ms-swift": "full", "megatron-swift": "selective",
+_TOOL_RECOMPUTE = {"llamafactory": "full", "unsloth": "full", "ms-swift": "full", "megatron-swift": "megatron_selective",
                    "trl": "full", "axolotl": "none"}
 
 
@@ -164,7 +167,43 @@ class TrainingSection(_Section):
     seq_len: int = Field(2048, gt=0, le=10_000_000)
     micro_batch_size: int = Field(1, gt=0, le=100_000)
     global_batch_size: int | None = Field(None, gt=0, le=1_000_000_000)
-    recompute: Recompute = "none"
+    recompute: Recompute = Field("none", description="activation recomputation policy: none, megatron_selective "
+                                 "(attention core; 'selective' is its alias), full, op_sac (torchtitan per-op "
+                                 "SAC), layer_sac (torchtitan: every N-th layer)")
+    recompute_every_n: int = Field(2, ge=1, le=10_000, description="layer_sac: checkpoint every N-th layer "
+                                                                   "(torchtitan selective_ac_option)")
+    recompute_num_layers: int | None = Field(None, ge=1, le=10_000, description="full: layers recomputed per "
+                                             "pipeline stage (Megatron --recompute-num-layers); null: all")
+    recompute_method: Literal["uniform", "block"] = Field(
+        "uniform", description="full with recompute_num_layers: Megatron --recompute-method")
+
+    fp8_recipe: Literal["te_delayed", "te_current", "torchao_tensorwise", "torchao_rowwise"] | None = Field(
+        None, description="precision fp8: Transformer Engine delayed/current scaling or torchao float8 "
+                          "tensorwise/rowwise (core/fp8.py); null: the framework's default")
+    fp8_all_gather: bool | None = Field(
+        None, description="FSDP2 with torchao tensorwise FP8: all-gather weights in FP8 "
+                          "(enable_fsdp_float8_all_gather); null: off, torchtitan's default")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fp8_precision_names(cls, data: Any) -> Any:
+        """``precision: fp8_te_delayed | fp8_te_current | fp8_tensorwise | fp8_rowwise`` is ``fp8`` with that
+        recipe (core/fp8.py); a recipe given both ways must agree."""
+        if isinstance(data, dict) and isinstance(data.get("precision"), str) and \
+                data["precision"] in FP8_PRECISION_ALIASES:
+            recipe = FP8_PRECISION_ALIASES[data["precision"]]
+            if data.get("fp8_recipe") not in (None, recipe):
+                raise ValueError(f"precision {data['precision']} names the {recipe} recipe, fp8_recipe says "
+                                 f"{data['fp8_recipe']}")
+            data = {**data, "precision": "fp8", "fp8_recipe": recipe}
+        return data
+
+    @field_validator("recompute", mode="before")
+    @classmethod
+    def _recompute_alias(cls, v: Any) -> Any:
+        """``selective`` (the name before the policies were split) is Megatron's attention-core policy, the
+        meaning it always had: read as ``megatron_selective`` (core/recompute.py)."""
+        return RECOMPUTE_ALIASES.get(v, v) if isinstance(v, str) else v
     flash_attention: bool = True
     lora_rank: int = Field(16, gt=0, le=65536)
     lora_targets: LoraTargets = "all_linear"
@@ -280,6 +319,10 @@ class AssumptionsSection(_Section):
     memory_headroom_gib: float = Field(2.0, ge=0, le=4096)
     cuda_context_gib: float | None = Field(None, ge=0, le=4096)
     fragmentation: float | None = Field(None, ge=0, le=1)
+    memory_metric: Literal["allocated", "reserved"] = Field(
+        "reserved", description="which caching-allocator figure a measured peak is compared with: allocated "
+                                "(torch.cuda.max_memory_allocated) or reserved (max_memory_reserved); what fits is "
+                                "judged on the device total either way (core/memory.py)")
 
 
 class PriceQuote(_Section):

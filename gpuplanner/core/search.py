@@ -2,7 +2,9 @@
 
 Every selected GPU type × GPU count (1 … one node, then whole nodes up to ``constraints.max_gpus``) ×
 tensor parallel (≤ GPUs per node) × pipeline parallel × context/expert parallel (where they apply) ×
-ZeRO stage × recomputation × micro-batch is built as numpy arrays and evaluated in one pass per GPU type:
+ZeRO stage × recomputation × micro-batch is built as numpy arrays and evaluated a chunk at a time (at most
+:data:`CHUNK_ROWS` candidates, so memory stays bounded at any ``max_gpus``; :class:`_Reducer` keeps only
+the rows the ranking can pick, and ranks them exactly as the whole list would):
 :func:`memory.memory_arrays` (the same formulas as a single estimate), the time model's
 ``time_arrays`` on the candidates that fit, then :func:`cost.rental_costs`. Plans are ranked by
 objective, the time-vs-cost Pareto front is kept, and each shown plan explains itself.
@@ -48,6 +50,7 @@ from .i18n import QT_TRANSLATE_NOOP
 from . import rules as rulesmod
 from .frameworks import FRAMEWORKS, ORDER as FRAMEWORK_ORDER, TOOLS as FRAMEWORK_TOOLS, frameworks_for
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
+from .recompute import POLICIES as RECOMPUTE_POLICIES
 from .params import tier as tier_of
 from .scenario import Scenario
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
@@ -58,9 +61,12 @@ from .flops import model_flops_per_token
 from .architecture import resolve_arch
 
 CTX = "Plan"
-RECOMPUTE_NAMES = ("none", "selective", "full")
+RECOMPUTE_NAMES = RECOMPUTE_POLICIES  # indexed by code (core/recompute.py)
 #: the recompute policies as people read them (the scenario keeps the identifiers)
 RECOMPUTE_LABELS = {"none": QT_TRANSLATE_NOOP(CTX, "no recompute"), "selective": QT_TRANSLATE_NOOP(CTX, "selective"),
+                    "megatron_selective": QT_TRANSLATE_NOOP(CTX, "selective, attention core"),
+                    "op_sac": QT_TRANSLATE_NOOP(CTX, "per-op selective"),
+                    "layer_sac": QT_TRANSLATE_NOOP(CTX, "every N-th layer"),
                     "full": QT_TRANSLATE_NOOP(CTX, "full")}
 # what each framework runs, read from the one table (core/frameworks.py, with sources)
 ZERO_BY_FRAMEWORK = {k: f.zero_stages for k, f in FRAMEWORKS.items()}
@@ -336,15 +342,26 @@ def _powers_of_two_upto(n: int) -> list[int]:
 
 
 def enumerate_candidates(ctx: SearchContext, max_gpus: int) -> dict[str, np.ndarray]:
-    """All layouts for one GPU type as parallel int arrays (see the module docstring for the rules)."""
+    """All layouts for one GPU type as parallel int arrays (see the module docstring for the rules).
+
+    The search itself never builds this whole list: it walks :func:`_candidate_chunks` (the same rows, in
+    the same order, a slice of GPU counts at a time); this function is their concatenation."""
+    setup = _enum_setup(ctx, max_gpus)
+    parts = _enum_parts(ctx, setup, 0, len(setup["layouts"]["N"]))
+    if len(parts) == 1:
+        return parts[0][1]
+    return {k: np.concatenate([c[k] for _, c in parts]) for k in parts[0][1]}
+
+
+def _enum_setup(ctx: SearchContext, max_gpus: int) -> dict:
+    """What :func:`_enum_parts` needs for one context: the layouts (GPU count × TP × PP × CP × EP that divide,
+    by GPU count ascending) and the ZeRO × recomputation × micro-batch choices."""
     s = ctx.resolved.scenario  # the user's scenario with this GPU and framework
     t = s.training
     arch = ctx.resolved.arch
-    fw = t.framework
-    sup = FRAMEWORKS[fw]
+    sup = FRAMEWORKS[t.framework]
     g = ctx.gpus_per_node
     rules_on = s.constraints.rules if ctx.rules_on else None
-    counts = gpu_counts(g, max_gpus)
     tps = [v for v in _powers_of_two_upto(g) if arch.num_heads % v == 0 and (arch.num_kv_heads % v == 0 or v <= 1)]
     if not sup.tensor_parallel:
         tps = [1]
@@ -357,56 +374,89 @@ def enumerate_candidates(ctx: SearchContext, max_gpus: int) -> dict[str, np.ndar
     eps = [1]
     if arch.is_moe and sup.expert_parallel:
         eps = [e for e in _powers_of_two_upto(min(arch.num_experts, 64)) if arch.num_experts % e == 0]
-    N, TP, PP, CP, EP = (a.ravel() for a in np.meshgrid(counts, tps, pps, cps, eps, indexing="ij"))
-    group = TP * PP * CP
-    ok = (N % group == 0)
-    dp = np.where(ok, N // np.maximum(group, 1), 0)
-    ok &= (EP == 1) | ((dp % EP == 0) & (dp >= EP))
-    ok &= (PP == 1) | (N > 1)
-    N, TP, PP, CP, EP, dp = N[ok], TP[ok], PP[ok], CP[ok], EP[ok], dp[ok]
-
     zeros = sup.zero_stages
     if offload_params_applies(s):
         zeros = (3,)  # the user's parameter offload needs ZeRO-3/FSDP full sharding
     recomputes = tuple(RECOMPUTE_CODES[r] for r in sup.recompute)
     Z, R, M = (a.ravel() for a in np.meshgrid(zeros, recomputes, MBS_CHOICES, indexing="ij"))
+    counts = gpu_counts(g, max_gpus)
+    per_count = max(len(tps) * len(pps) * len(cps) * len(eps), 1)
+    step = max(1, (1 << 16) // per_count)
+    cols: dict[str, list[np.ndarray]] = {k: [] for k in ("N", "TP", "PP", "CP", "EP", "dp")}
+    for a in range(0, len(counts), step):  # a slice of counts at a time: the grid before the filter stays small
+        N, TP, PP, CP, EP = (x.ravel() for x in np.meshgrid(counts[a:a + step], tps, pps, cps, eps, indexing="ij"))
+        group = TP * PP * CP
+        ok = (N % group == 0)
+        dp = np.where(ok, N // np.maximum(group, 1), 0)
+        ok &= (EP == 1) | ((dp % EP == 0) & (dp >= EP))
+        ok &= (PP == 1) | (N > 1)
+        for k, v in zip(cols, (N, TP, PP, CP, EP, dp)):
+            cols[k].append(v[ok])
+    layouts = {k: np.concatenate(v) if len(v) != 1 else v[0] for k, v in cols.items()}
+    return {"layouts": layouts, "Z": Z.astype(np.int64), "R": R.astype(np.int64), "M": M.astype(np.int64),
+            "rules_on": rules_on}
+
+
+def _enum_parts(ctx: SearchContext, setup: dict, a: int, b: int) -> list[tuple[int, dict[str, np.ndarray]]]:
+    """The candidates of layouts ``a`` … ``b-1``, as numbered parts: part 0 the plain layouts, parts 1… the
+    interleaved-pipeline ones (:func:`_expand_vpp`). Every part lists its rows in the order of
+    :func:`enumerate_candidates` (layout by layout), so slices of the layouts, concatenated part by part,
+    give that list exactly."""
+    s = ctx.resolved.scenario
+    t = s.training
+    arch = ctx.resolved.arch
+    fw = t.framework
+    sup = FRAMEWORKS[fw]
+    g = ctx.gpus_per_node
+    rules_on = setup["rules_on"]
+    L = setup["layouts"]
+    N, TP, PP, CP, EP, dp = (L[k][a:b] for k in ("N", "TP", "PP", "CP", "EP", "dp"))
+
+    Z, R, M = setup["Z"], setup["R"], setup["M"]
     k, j = len(N), len(Z)
-    idx_a = np.repeat(np.arange(k), j)
-    idx_b = np.tile(np.arange(j), k)
-    c = {
-        "num_gpus": N[idx_a], "tp": TP[idx_a], "pp": PP[idx_a], "cp": CP[idx_a], "ep": EP[idx_a], "dp": dp[idx_a],
-        "zero": Z[idx_b].astype(np.int64), "recompute": R[idx_b].astype(np.int64), "mbs": M[idx_b].astype(np.int64),
-    }
-    keep = (c["zero"] == 0) | (c["dp"] > 1)  # ZeRO with one data-parallel rank shards nothing
-    keep &= (c["pp"] == 1) | (c["zero"] <= sup.pipeline_max_zero)
+    # layouts (rows) × ZeRO/recompute/micro-batch (columns): the conditions as a k × j mask, built by
+    # broadcasting; then the kept cells, row-major (the order of np.repeat(layouts) × np.tile(choices))
+    dpc, Zr, Mr = dp[:, None], Z[None, :], M[None, :]
+    keep = (Zr == 0) | (dpc > 1)  # ZeRO with one data-parallel rank shards nothing
+    if sup.pipeline_max_zero < 3:
+        keep = keep & ((PP[:, None] == 1) | (Zr <= sup.pipeline_max_zero))
     if rules_on is not None and rules_on.consumer_multinode and rulesmod.consumer_without_p2p(ctx.gpu):
-        nodes = np.maximum(1, -(-c["num_gpus"] // g))
-        keep &= ~rulesmod.consumer_multinode_fails(ctx.gpu, nodes, c["tp"], c["pp"], c["cp"], c["ep"], c["zero"])
+        nodes = np.maximum(1, -(-N // g))[:, None]
+        keep = keep & ~rulesmod.consumer_multinode_fails(ctx.gpu, nodes, TP[:, None], PP[:, None], CP[:, None],
+                                                         EP[:, None], Zr)
     gbs = t.global_batch_size
+    per_step = Mr * dpc
     if gbs is not None:
-        per_step = c["mbs"] * c["dp"]
-        keep &= (gbs % per_step == 0)
-        ga = np.where(keep, gbs // np.maximum(per_step, 1), 1)
+        keep = keep & (gbs % per_step == 0)
+        ga2 = np.where(keep, gbs // np.maximum(per_step, 1), 1)
     else:
         target = ctx.target_batch_seqs or 1
-        per_step = c["mbs"] * c["dp"]
-        keep &= c["mbs"] <= max(target, 1)  # never a micro-batch beyond the target batch
-        ga = np.maximum(1, np.rint(target / per_step)).astype(np.int64)
-    c = {key: v[keep] for key, v in c.items()}
-    c["grad_accum"] = ga[keep].astype(np.int64)
+        keep = keep & (Mr <= max(target, 1))  # never a micro-batch beyond the target batch
+        ga2 = np.maximum(1, np.rint(target / per_step)).astype(np.int64)
+    keep = np.broadcast_to(keep, (k, j))
+    cells = np.flatnonzero(keep)
+    ra, rb = np.divmod(cells, j)
+    c = {"num_gpus": N[ra], "tp": TP[ra], "pp": PP[ra], "cp": CP[ra], "ep": EP[ra], "dp": dp[ra],
+         "zero": Z[rb], "recompute": R[rb], "mbs": M[rb],
+         "grad_accum": np.broadcast_to(ga2, (k, j)).ravel()[cells].astype(np.int64)}
     c["nodes"] = np.maximum(1, -(-c["num_gpus"] // g))
     c["sp"] = (c["tp"] > 1) & sup.sequence_parallel
     c["vpp"] = _vpp_choices(c, arch.num_layers, int(s.parallel.vpp), fw)
-    c = _expand_vpp(c, arch.num_layers, int(s.parallel.vpp), fw, all_degrees=t.overlap_p2p_comm is False)
-    c["offload"] = np.full(len(c["num_gpus"]), bool(s.parallel.offload_optimizer))
-    c["offload_params"] = np.full(len(c["num_gpus"]), offload_params_applies(s))
-    return c
+    parts = [(0, c)] + _vpp_parts(c, arch.num_layers, int(s.parallel.vpp), fw,
+                                  all_degrees=t.overlap_p2p_comm is False)
+    off, offp = bool(s.parallel.offload_optimizer), offload_params_applies(s)
+    for _, p in parts:
+        p["offload"] = np.full(len(p["num_gpus"]), off)
+        p["offload_params"] = np.full(len(p["num_gpus"]), offp)
+    return parts
 
 
 def _vpp_choices(c: Mapping[str, np.ndarray], num_layers: int, user_vpp: int, fw: str) -> np.ndarray:
     """The user's interleaving where the stages divide the layers evenly into ``vpp`` chunks, else none
     (the base candidates; :func:`_expand_vpp` adds the degrees the search tries itself)."""
     v = user_vpp if FRAMEWORKS[fw].interleaved_pipeline else 1
+    if v <= 1:
+        return np.ones(len(c["pp"]), dtype=np.int64)
     return np.where((v > 1) & (c["pp"] > 1) & (num_layers % np.maximum(c["pp"] * v, 1) == 0), v, 1)
 
 
@@ -422,6 +472,15 @@ def interleave_ok(pp, vpp, num_layers: int, grad_accum):
 
 def _expand_vpp(c: dict[str, np.ndarray], num_layers: int, user_vpp: int, fw: str,
                 all_degrees: bool = False) -> dict[str, np.ndarray]:
+    """``c`` followed by its interleaved-pipeline candidates (:func:`_vpp_parts`)."""
+    extra = _vpp_parts(c, num_layers, user_vpp, fw, all_degrees)
+    if not extra:
+        return c
+    return {k: np.concatenate([c[k]] + [e[k] for _, e in extra]) for k in c}
+
+
+def _vpp_parts(c: dict[str, np.ndarray], num_layers: int, user_vpp: int, fw: str,
+               all_degrees: bool = False) -> list[tuple[int, dict[str, np.ndarray]]]:
     """With Megatron and the scenario's ``vpp`` left at 1, the search also tries the interleaved schedule
     wherever :func:`interleave_ok` allows it (Narayanan et al. 2021 §2.2: the bubble shrinks to (p−1)/(v·m);
     each virtual stage adds point-to-point sends, and the first stage holds ``1 + (p−1)/(p·v)`` times the
@@ -433,33 +492,35 @@ def _expand_vpp(c: dict[str, np.ndarray], num_layers: int, user_vpp: int, fw: st
     plain 1F1B candidate; every allowed degree is tried when the scenario turns the p2p overlap off
     (``all_degrees``), since then more virtual stages also mean more exposed sends."""
     if not FRAMEWORKS[fw].interleaved_pipeline or user_vpp != 1:
-        return c
-    pp, ga = c["pp"], c["grad_accum"]
+        return []
     degrees = []
     v = 2
     while v <= num_layers // 2:
         degrees.append(v)
         v *= 2
-    extra: list[dict[str, np.ndarray]] = []
+    # only pipelined rows can interleave: test those (row order kept)
+    rows = np.flatnonzero(c["pp"] > 1)
+    pp, ga = c["pp"][rows], c["grad_accum"][rows]
+    extra: list[tuple[int, dict[str, np.ndarray]]] = []  # (part number, rows): one part per degree tried
     if all_degrees:
-        for v in degrees:
+        for di, v in enumerate(degrees):
             ok = interleave_ok(pp, v, num_layers, ga)
             if ok.any():
-                chunk = {k: a[ok] for k, a in c.items()}
-                chunk["vpp"] = np.full(int(ok.sum()), v, dtype=np.int64)
-                extra.append(chunk)
+                sel = rows[ok]
+                chunk = {k: a[sel] for k, a in c.items()}
+                chunk["vpp"] = np.full(len(sel), v, dtype=np.int64)
+                extra.append((1 + di, chunk))
     else:
         vmax = np.ones(len(pp), dtype=np.int64)
         for v in degrees:
             vmax = np.where(interleave_ok(pp, v, num_layers, ga), v, vmax)
         ok = vmax > 1
         if ok.any():
-            chunk = {k: a[ok] for k, a in c.items()}
+            sel = rows[ok]
+            chunk = {k: a[sel] for k, a in c.items()}
             chunk["vpp"] = vmax[ok]
-            extra.append(chunk)
-    if not extra:
-        return c
-    return {k: np.concatenate([c[k]] + [e[k] for e in extra]) for k in c}
+            extra.append((1, chunk))
+    return extra
 
 
 def offload_params_applies(s: Scenario) -> bool:
@@ -511,6 +572,38 @@ def evaluate_candidates(ctx: SearchContext, c: Mapping[str, np.ndarray]) -> dict
     time model gives (``frac_*``). Works the same for one candidate as for a million.
     """
 
+    n = len(c["num_gpus"])
+    mem_gib, idx, sub = _evaluate_fitting(ctx, c)
+    out: dict[str, np.ndarray] = {"mem_gib": mem_gib}
+    fits = np.zeros(n, dtype=bool)
+    fits[idx] = True
+    out["fits"] = fits
+    hours = np.full(n, np.inf)
+    hours[idx] = sub["train_hours"] if len(idx) else np.zeros(0)
+    out["train_hours"] = hours
+    for key in [k for k in sub if k.startswith("frac_") or k == "mfu"]:
+        arr = np.full(n, np.nan)
+        arr[idx] = sub[key]
+        out[key] = arr
+    mode_costs = np.full((len(MODES), n), np.inf)
+    cal = np.full(n, np.inf)
+    total = np.full(n, np.inf)
+    mode = np.zeros(n, dtype=np.int64)
+    if len(idx):
+        mode_costs[:, idx] = sub["mode_costs"]
+        mode[idx] = sub["mode"]
+        total[idx] = sub["cost"]
+        cal[idx] = sub["calendar_hours"]
+    out.update(mode_costs=mode_costs, mode=mode, cost=total, calendar_hours=cal)
+    return out
+
+
+def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray]):
+    """Memory for every candidate of ``c``; time and cost only for those that fit.
+
+    Returns ``(mem_gib, idx, sub)``: ``idx`` the fitting rows, ``sub`` their candidate columns, ``mem_gib``,
+    ``train_hours``, ``mfu``, ``frac_*``, ``mode_costs`` (modes × len(idx)), ``mode``, ``cost`` and
+    ``calendar_hours`` — rows of :func:`evaluate_candidates`, without spreading them over the whole list."""
     s = ctx.resolved.scenario
     kw = memory_kwargs(ctx.resolved)
     kw["offload_params"] = offload_params_applies(s)
@@ -522,36 +615,24 @@ def evaluate_candidates(ctx: SearchContext, c: Mapping[str, np.ndarray]) -> dict
     mem_gib = mem["total"] / GIB
     cap = float(ctx.gpu.memory_gib or 0.0)
     fits = mem_gib + s.assumptions.memory_headroom_gib <= cap
-    n = len(mem_gib)
-    out: dict[str, np.ndarray] = {"mem_gib": mem_gib, "fits": fits}
     idx = np.flatnonzero(fits)
     sub = {k: v[idx] for k, v in c.items()}
-    tm = candidate_times(ctx, sub) if len(idx) else {"train_hours": np.zeros(0)}
-    hours = np.full(n, np.inf)
-    hours[idx] = tm["train_hours"]
-    out["train_hours"] = hours
+    sub["mem_gib"] = mem_gib[idx]
+    if not len(idx):
+        return mem_gib, idx, sub
+    tm = candidate_times(ctx, sub)
     for key, val in tm.items():
-        if key == "train_hours":
-            continue
-        arr = np.full(n, np.nan)
-        arr[idx] = np.broadcast_to(np.asarray(val, dtype=float), (len(idx),))
-        out[key] = arr
-    mode_costs = np.full((len(MODES), n), np.inf)
-    cal = np.full(n, np.inf)
-    total = np.full(n, np.inf)
-    mode = np.zeros(n, dtype=np.int64)
-    if len(idx):
-        r = costmod.rental_costs(
-            ctx.price, num_gpus=sub["num_gpus"], nodes=sub["nodes"], train_hours=tm["train_hours"],
-            ckpt_bytes=ctx.ckpt_bytes, setup_hours=ctx.setup_hours, hours_per_week=s.constraints.hours_per_week,
-            phase=s.constraints.phase, overheads=ctx.overheads,
-        )
-        mode_costs[:, idx] = r.costs
-        mode[idx] = r.best
-        total[idx] = r.best_cost
-        cal[idx] = r.best_calendar_hours
-    out.update(mode_costs=mode_costs, mode=mode, cost=total, calendar_hours=cal)
-    return out
+        sub[key] = np.broadcast_to(np.asarray(val, dtype=float), (len(idx),)) if key != "train_hours" else val
+    r = costmod.rental_costs(
+        ctx.price, num_gpus=sub["num_gpus"], nodes=sub["nodes"], train_hours=tm["train_hours"],
+        ckpt_bytes=ctx.ckpt_bytes, setup_hours=ctx.setup_hours, hours_per_week=s.constraints.hours_per_week,
+        phase=s.constraints.phase, overheads=ctx.overheads,
+    )
+    sub["mode_costs"] = np.asarray(r.costs, dtype=float).reshape(len(MODES), len(idx))
+    sub["mode"] = np.asarray(r.best).astype(np.int64, copy=False).reshape(len(idx))
+    sub["cost"] = np.asarray(r.best_cost, dtype=float).reshape(len(idx))
+    sub["calendar_hours"] = np.asarray(r.best_calendar_hours, dtype=float).reshape(len(idx))
+    return mem_gib, idx, sub
 
 
 # ---------------------------------------------------------------------------------------------- search
@@ -763,6 +844,196 @@ def iter_contexts(scenario: Scenario, models: ModelSource | None = None, *, pric
             )
 
 
+CHUNK_ROWS = 1 << 16  # candidates evaluated at a time (~1.5 kB each in flight): bounds the search's memory, whatever max_gpus is
+
+
+def _candidate_chunks(ctx: SearchContext, max_gpus: int, rows: int | None = None):
+    """The candidates of :func:`enumerate_candidates`, a slice of layouts at a time (at most ``rows`` rows per
+    part): yields ``(part, start, candidates)`` with ``start`` the first row's place within its part, so that
+    ``(part, start + i)`` orders the rows as the full list does."""
+    rows = rows or CHUNK_ROWS
+    setup = _enum_setup(ctx, max_gpus)
+    k = len(setup["layouts"]["N"])
+    step = max(1, rows // max(len(setup["Z"]), 1))
+    pos: dict[int, int] = {}
+    for a in range(0, k, step):
+        for part, c in _enum_parts(ctx, setup, a, min(a + step, k)):
+            n = len(c["num_gpus"])
+            if not n:
+                continue
+            start = pos.get(part, 0)
+            pos[part] = start + n
+            yield part, start, c
+
+
+def _seg_first_min(keys, mask: np.ndarray, starts: np.ndarray, seg: np.ndarray) -> np.ndarray:
+    """Per segment (rows ``starts[i]`` … ``starts[i+1]-1``), the first row among ``mask`` that is smallest by
+    ``keys`` (``np.lexsort`` order: the last key is the primary one) — the row a stable lexsort would put first.
+    Segments with no row in ``mask`` give none."""
+    n = len(mask)
+    cand = mask
+    for k in reversed(keys):
+        v = np.where(cand, k, np.inf)
+        m = np.minimum.reduceat(v, starts)
+        cand = cand & (v == m[seg])
+    pos = np.where(cand, np.arange(n), n)
+    first = np.minimum.reduceat(pos, starts)
+    return first[first < n]
+
+
+def _lex_order(keys, mask: np.ndarray) -> np.ndarray:
+    idx = np.flatnonzero(mask)
+    return idx[np.lexsort(tuple(np.asarray(k)[idx] for k in keys))]
+
+
+class _Reducer:
+    """What the ranking needs from a stream of evaluated candidates, in memory that does not grow with the
+    number of candidates.
+
+    The ranking (:func:`_rank`, :func:`_diverse`, :func:`_best_per_gpu_framework`, :func:`pareto_front`)
+    only ever picks: per GPU type, the best candidate of each GPU count, of which it shows at most ``top``
+    (or, without ``distinct``, the ``top`` best candidates overall); the best candidate per GPU type ×
+    framework (a context), under the ranking and by cost; and the points of the time-vs-cost Pareto front.
+    Each chunk keeps those rows for both rankings :func:`_rank` may use (the constraints met, or nothing
+    meeting them); the pool is cut back to them whenever it grows. The kept rows, in the search's order, rank
+    exactly as the whole list would: a row outranked in a subset is outranked in the whole list, ties are
+    broken by the place in the list (``gidx``), and the poor-MFU key orders the acceptable rows the same
+    whether :func:`_rank` adds it or not (when every acceptable row is poor it is constant)."""
+
+    POOL_ROWS = 20_000
+
+    def __init__(self, objective: str, deadline, budget, total_pflop: float, mfu_rule: bool, top: int,
+                 distinct: bool):
+        self.objective, self.deadline, self.budget = objective, deadline, budget
+        self.total_pflop, self.mfu_rule = total_pflop, mfu_rule
+        self.top, self.distinct = max(int(top), 1), distinct
+        self.pool: list[dict[str, np.ndarray]] = []
+        self.pool_rows = 0
+        self.front_days = np.zeros(0)  # the Pareto front so far (days ascending) and its running cost minimum
+        self.front_cost = np.zeros(0)
+
+    def _variants(self, d: Mapping[str, np.ndarray]):
+        """(mask, keys) of the two rankings of :func:`_rank` and of the cheapest-first order of
+        :func:`_best_per_gpu_framework`; keys in ``np.lexsort`` order."""
+        days = d["calendar_hours"] / 24.0
+        cost = d["cost"]
+        per_pflop = cost / max(self.total_pflop, 1e-30)
+        n = len(days)
+        meets = np.ones(n, bool) if self.deadline is None else days <= self.deadline
+        within = np.ones(n, bool) if self.budget is None else cost <= self.budget
+        finite = np.isfinite(days) & np.isfinite(cost)
+        if self.objective == "fastest":
+            ok, keys, keys_i = within & finite, (cost, days), (days, cost)
+        elif self.objective == "value":
+            ok, keys, keys_i = meets & within & finite, (days, per_pflop), (cost, days)
+        else:
+            ok, keys, keys_i = meets & finite, (days, cost), (cost, days)
+        if self.mfu_rule:
+            keys = keys + ((rulesmod.mfu_grade_codes(d["mfu"]) == 0).astype(np.float64),)
+        return [(ok, keys, self.mfu_rule), (finite, keys_i, False)], (np.isfinite(cost), (days, cost)), days, cost
+
+    def add(self, d: dict[str, np.ndarray]) -> None:
+        """One chunk: rows of one context, by GPU count ascending, in the search's order."""
+        n = len(d["cost"])
+        ng = d["num_gpus"]
+        starts = np.concatenate([[0], np.flatnonzero(ng[1:] != ng[:-1]) + 1])
+        seg = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, n)))
+        ranks, (rmask, rkeys), days, cost = self._variants(d)
+        keep: list[np.ndarray] = []
+        # real points of this chunk that beat many others: the fastest and the cheapest of every GPU count
+        finite = ranks[1][0]
+        marks = [_seg_first_min((cost, days), finite, starts, seg), _seg_first_min((days, cost), finite, starts, seg)]
+        for mask, keys, poor_key in ranks:
+            if self.distinct:
+                w = _seg_first_min(keys, mask, starts, seg)  # best per GPU count
+                if len(w) > self.top:
+                    w = w[np.lexsort(tuple(k[w] for k in keys))][: self.top]
+            else:
+                w = self._top_superset(keys, mask, poor_key)
+                w = w[np.lexsort(tuple(k[w] for k in keys))][: self.top]
+            keep.append(w)
+        keep.append(_seg_first_min(rkeys, rmask, np.zeros(1, np.int64), np.zeros(n, np.int64)))
+        # Pareto: drop what a known point beats for sure (faster and no dearer, or as fast and cheaper); the
+        # few left are sorted exactly (pareto_front)
+        anchors = np.unique(np.concatenate(keep + marks))
+        ad = np.concatenate([self.front_days, days[anchors]])
+        ac = np.concatenate([self.front_cost, cost[anchors]])
+        o = np.argsort(ad, kind="stable")
+        ad, pm = ad[o], np.minimum.accumulate(ac[o])
+        j = np.searchsorted(ad, days, "left")
+        beaten = (j > 0) & (pm[np.maximum(j - 1, 0)] <= cost)
+        j = np.searchsorted(ad, days, "right")
+        beaten |= (j > 0) & (pm[np.maximum(j - 1, 0)] < cost)
+        left = np.flatnonzero(~beaten)
+        keep.append(left[pareto_front(days[left], cost[left])])
+        rows = np.unique(np.concatenate(keep))
+        self.pool.append({k: (v[:, rows] if k == "mode_costs" else v[rows]) for k, v in d.items()})
+        self.pool_rows += len(rows)
+        if self.pool_rows > self.POOL_ROWS:
+            self._compress()
+
+    def _top_superset(self, keys, mask: np.ndarray, poor_key: bool) -> np.ndarray:
+        """Rows of ``mask`` among which the ``top`` first by ``keys`` are surely found: those whose leading
+        key (the poor-MFU key folded in above every acceptable value) is within the ``top`` smallest."""
+        idx = np.flatnonzero(mask)
+        if len(idx) <= self.top:
+            return idx
+        lead = keys[-1][idx]
+        if poor_key:
+            poor = keys[-1][idx] > 0
+            lead = keys[-2][idx].astype(np.float64)
+            if poor.any() and (~poor).any():
+                lead = np.where(poor, lead + (lead[~poor].max() - lead[poor].min() + 1.0), lead)
+        kth = np.partition(lead, self.top - 1)[self.top - 1]
+        return idx[lead <= kth]
+
+    def _compress(self) -> None:
+        P = self._concat()
+        if not len(P["cost"]):
+            return
+        ranks, (rmask, rkeys), days, cost = self._variants(P)
+        need: list[np.ndarray] = []
+        for mask, keys, _ in ranks:
+            order = _lex_order(keys, mask)
+            if self.distinct:
+                key = P["gpu"][order] * 10_000_000 + P["num_gpus"][order]
+                _, first = np.unique(key, return_index=True)
+                ranked = order[np.sort(first)]  # best per GPU type × count, in ranking order
+                g = P["gpu"][ranked]
+                # the first `top` per GPU type
+                o = np.argsort(g, kind="stable")
+                gs = g[o]
+                rank_in = np.arange(len(gs)) - np.searchsorted(gs, gs, "left")
+                need.append(ranked[o[rank_in < self.top]])
+            else:
+                need.append(order[: self.top])
+            _, first = np.unique(P["ctx"][order], return_index=True)
+            need.append(order[first])  # best per context
+        order = _lex_order(rkeys, rmask)
+        _, first = np.unique(P["ctx"][order], return_index=True)
+        need.append(order[first])
+        front = pareto_front(days, cost)
+        need.append(front)
+        self.front_days, self.front_cost = days[front], cost[front]
+        rows = np.unique(np.concatenate(need))
+        self.pool = [{k: (v[:, rows] if k == "mode_costs" else v[rows]) for k, v in P.items()}]
+        self.pool_rows = len(rows)
+
+    def _concat(self) -> dict[str, np.ndarray]:
+        if len(self.pool) == 1:
+            P = self.pool[0]
+        else:
+            P = {k: np.concatenate([ch[k] for ch in self.pool], axis=1 if k == "mode_costs" else 0)
+                 for k in self.pool[0]}
+        o = np.argsort(P["gidx"], kind="stable")
+        return {k: (v[:, o] if k == "mode_costs" else v[o]) for k, v in P.items()}
+
+    def result(self) -> dict[str, np.ndarray]:
+        """The kept rows, in the search's order."""
+        self._compress()
+        return self._concat()
+
+
 HARD_RULES = ("card_class", "consumer_multinode", "pipeline_layers")
 
 
@@ -779,8 +1050,10 @@ def search(
 ) -> SearchResult:
     """Search frameworks, layouts and GPU counts for ``scenario``; returns the best ``top`` plans.
 
-    ``cancel`` is called between GPU types; when it returns True the search raises
-    :class:`SearchCancelled`. ``distinct`` keeps one plan (the best layout and framework) per GPU type and
+    ``cancel`` is called before each GPU type × framework and before each chunk of candidates
+    (:data:`CHUNK_ROWS`); when it returns True the search raises :class:`SearchCancelled`. Candidates are
+    generated and evaluated a chunk at a time and reduced as they come (:class:`_Reducer`), so memory does not
+    grow with the number of candidates. ``distinct`` keeps one plan (the best layout and framework) per GPU type and
     count. When the planning rules on cards, nodes and pipeline stages leave no plan, the search runs again
     without them and says so in ``notes`` (``rules_relaxed``).
     """
@@ -820,27 +1093,42 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     mf_tok = float(model_flops_per_token(facts, s.training.seq_len, method=s.training.method,
                                          lora_rank=s.training.lora_rank, lora_targets=s.training.lora_targets))
     skipped: dict[str, Msg] = {}
-    chunks: list[dict[str, np.ndarray]] = []
     contexts: list[SearchContext] = []
-    evaluated = 0
+    evaluated = fitting = 0
     tried: dict[str, int] = {}  # GPU id -> fitting candidates over its frameworks
     fws, searched = searched_frameworks(s)
+    total_pflop = mf_tok * tokens / 1e15
+    red = _Reducer(objective, con.deadline_days, con.budget, total_pflop, con.rules.mfu_grade, top, distinct)
+    gpu_index: dict[str, int] = {}
     for ctx in iter_contexts(s, models, prices=table, overheads=ov, skipped=skipped, rules_on=rules_on):
         if cancel is not None and cancel():
             raise SearchCancelled(QT_TRANSLATE_NOOP(CTX, "search cancelled"))
-        c = enumerate_candidates(ctx, con.max_gpus)
-        evaluated += len(c["num_gpus"])
-        ev = evaluate_candidates(ctx, c)
-        keep = ev["fits"] & np.isfinite(ev["cost"])
-        tried[ctx.gpu.id] = tried.get(ctx.gpu.id, 0) + int(keep.sum())
-        if not keep.any():
-            continue
-        chunk = {k: v[keep] for k, v in c.items()}
-        for k, v in ev.items():
-            chunk[k] = v[..., keep] if k == "mode_costs" else v[keep]
-        chunk["ctx"] = np.full(int(keep.sum()), len(contexts))
+        ci = len(contexts)
         contexts.append(ctx)
-        chunks.append(chunk)
+        gi = gpu_index.setdefault(ctx.gpu.id, len(gpu_index))
+        n_fit = 0
+        for part, start, c in _candidate_chunks(ctx, con.max_gpus):
+            if cancel is not None and cancel():
+                raise SearchCancelled(QT_TRANSLATE_NOOP(CTX, "search cancelled"))
+            n = len(c["num_gpus"])
+            evaluated += n
+            _, idx, sub = _evaluate_fitting(ctx, c)
+            if not len(idx):
+                continue
+            fin = np.isfinite(sub["cost"])
+            if not fin.all():
+                idx = idx[fin]
+                sub = {k: (v[:, fin] if k == "mode_costs" else v[fin]) for k, v in sub.items()}
+            if not len(idx):
+                continue
+            n_fit += len(idx)
+            # the candidate's place in the search's full list: context, part, row (ties rank in this order)
+            sub["gidx"] = (ci << 44) | (part << 38) | (start + idx)
+            sub["ctx"] = np.full(len(idx), ci, dtype=np.int64)
+            sub["gpu"] = np.full(len(idx), gi, dtype=np.int64)
+            red.add(sub)
+        tried[ctx.gpu.id] = tried.get(ctx.gpu.id, 0) + n_fit
+        fitting += n_fit
     for gid, n in tried.items():
         if n == 0:
             skipped[gid] = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "no layout fits in memory with up to {n} GPUs"),
@@ -848,19 +1136,14 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
 
     tier = tier_of(facts.params.total)
     guidance = TIER_GUIDANCE[tier]
-    if not chunks:
+    if not fitting:
         return SearchResult(plans=[], candidates_evaluated=evaluated, candidates_fitting=0,
                             search_ms=(time.perf_counter() - t0) * 1e3, pareto=[], tier=tier, tier_guidance=guidance,
                             objective=objective, feasible=False, skipped_gpus=skipped, frameworks=fws,
                             notes=[Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No candidate fits in memory: allow more GPUs "
                                                                    "(max_gpus) or larger cards."), {})])
-    allk = set().union(*(ch.keys() for ch in chunks))
-    cat: dict[str, np.ndarray] = {}
-    for k in allk:
-        if k == "mode_costs":
-            cat[k] = np.concatenate([ch[k] for ch in chunks], axis=1)
-        else:
-            cat[k] = np.concatenate([ch.get(k, np.full(len(ch["num_gpus"]), np.nan)) for ch in chunks])
+    # every candidate any of the choices below can pick, in the search's order (see _Reducer)
+    cat = red.result()
     # per candidate: its GPU type and framework (a context is one GPU type × one framework)
     gpu_ids = list(dict.fromkeys(ctx.gpu.id for ctx in contexts))
     ctx_gpu = np.array([gpu_ids.index(ctx.gpu.id) for ctx in contexts], dtype=np.int64)
@@ -868,7 +1151,6 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     gpu_of = ctx_gpu[cat["ctx"]]
     fw_of = ctx_fw[cat["ctx"]]
     days = cat["calendar_hours"] / 24.0
-    total_pflop = mf_tok * tokens / 1e15
     per_pflop = cat["cost"] / max(total_pflop, 1e-30)
     poor = (rulesmod.mfu_grade_codes(cat["mfu"]) == 0) if con.rules.mfu_grade else None
     order, feasible, meets, within = _rank(objective, days, cat["cost"], per_pflop, con.deadline_days, con.budget,
@@ -909,7 +1191,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
                                                      "(graded poor): check the interconnect and the layout."), {}))
     rvb = plans[0].evaluation.rent_vs_build if plans else None
     return SearchResult(
-        rent_vs_build=rvb, plans=plans, candidates_evaluated=evaluated, candidates_fitting=int(len(days)),
+        rent_vs_build=rvb, plans=plans, candidates_evaluated=evaluated, candidates_fitting=fitting,
         search_ms=(time.perf_counter() - t0) * 1e3, pareto=pareto, tier=tier, tier_guidance=guidance,
         objective=objective, feasible=feasible, notes=notes, skipped_gpus=skipped, frameworks=fws,
     )

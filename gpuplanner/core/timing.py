@@ -108,8 +108,10 @@ from .memory import ModelFacts
 from . import catalog_hw as C
 from .errors import CatalogError
 from .i18n import QT_TRANSLATE_NOOP
-from .params import lora_params
+from .params import base_linear_params, lora_params
 from .memory import RECOMPUTE_CODES
+from . import recompute as rc
+from . import fp8 as fp8mod
 from . import calibration
 from .methods import SFT, MethodProfile, generation_seconds, method_profile
 
@@ -547,6 +549,11 @@ def time_arrays(
     overlap_p2p_comm=None,
     profile: MethodProfile = SFT,
     gpu_memory_gib: float = 0.0,
+    recompute_every_n: int = rc.DEFAULT_EVERY_N,
+    recompute_num_layers: int | None = None,
+    recompute_method: str = "uniform",
+    fp8_recipe: str | None = None,
+    fp8_all_gather: bool | None = None,
 ):
     """Vectorised time model (seconds per optimizer step). Every per-candidate argument — the layout,
     and the GPU numbers (``peak_tflops`` … ``nic_gbs_per_gpu``) — may be a numpy array; they broadcast.
@@ -573,8 +580,12 @@ def time_arrays(
     s = float(seq_len)
     s_loc = s / cp
     tokens_mb = mbs * s_loc  # tokens of one micro-batch on one GPU (its context-parallel slice)
-    rec_full = recompute >= 2
-    rec_any = recompute >= 1
+    # the recompute policy's shares of the forward re-run in backward (core/recompute.py): whole layers
+    # (full, layer SAC, Megatron's block method), the attention core (Megatron selective) or, under per-op
+    # SAC, the unsaved matmuls (``op_lin`` of the linear FLOPs) and every element-wise op
+    rec_whole, rec_attn, rec_op = rc.time_shares(recompute, m.L / pp, recompute_every_n, recompute_num_layers,
+                                                 recompute_method)
+    op_lin = rc.op_sac_plan(m.arch)["recompute_linear"]
 
     # ---- FLOPs per token (flops.py; recomputation added element-wise here)
     lora_total, lora_active = _lora_total(m, lora_rank, lora_targets) if lora else (0.0, 0.0)
@@ -584,10 +595,11 @@ def time_arrays(
         mflops_tok = 2.0 * (fwd.layers + fwd.head) + 3.0 * fwd.attention + 3.0 * f_lora
     else:
         mflops_tok = 3.0 * (fwd.layers + fwd.head + fwd.attention)
-    rec_tok = where(rec_full, fwd.layers + fwd.attention + f_lora, where(rec_any, fwd.attention, 0.0))
+    rec_tok = (rec_whole * (fwd.layers + fwd.attention + f_lora) + rec_attn * fwd.attention
+               + rec_op * op_lin * (fwd.layers + f_lora))
     hflops_tok = mflops_tok + rec_tok
     # matmuls at the precision's peak; attention core and output layer at 16-bit peak
-    attn_tok = 3.0 * fwd.attention + where(rec_any, fwd.attention, 0.0)
+    attn_tok = 3.0 * fwd.attention + (rec_whole + rec_attn) * fwd.attention
     head_tok = (2.0 if lora else 3.0) * fwd.head
     lin_tok = hflops_tok - attn_tok - head_tok
     mp = tp * pp * cp  # GPUs one replica's micro-batch is spread over
@@ -598,11 +610,20 @@ def time_arrays(
 
     # ---- memory-bound work per token (bytes), per replica: divided over the model-parallel GPUs
     ew_rep, ew_split = elementwise_bytes_per_token_layer(m, s, flash, fused, ops)
-    passes = 3.0 + where(rec_full, 1.0, 0.0)  # forward, backward ≈ 2 × forward, recompute forward
+    passes = 3.0 + rec_whole + rec_op  # forward, backward ≈ 2 × forward, recompute forward
     loss_bytes = where(fused, 8.0, 16.0) * m.V  # logits + fp32 softmax + gradient (module docstring)
     # replicated element-wise work is split by TP only with sequence parallelism (Korthikanti §4.2.2)
     ew_bytes = (ew_rep / where(sp, tp, 1.0) + ew_split / tp) * passes * m.L / (pp * cp)
-    t_mem_tok = (ew_bytes + loss_bytes / (tp * cp)) / mem_bw
+    # FP8 (core/fp8.py): the amax and cast traffic of every linear's input and output gradient, per recipe
+    # (torch.compile / fused kernels fold the amax reduction into the producing kernel for torchao)
+    fp8_tok = 0.0
+    if precision == "fp8":
+        rcp = fp8mod.recipe_for(framework, fp8_recipe)
+        n_x, n_dy = fp8mod.cast_elements_per_token(m)
+        x_b = rcp.x_bytes - where(fused, rcp.fused_saving, 0.0)
+        dy_b = rcp.dy_bytes - where(fused, rcp.fused_saving, 0.0)
+        fp8_tok = (n_x * x_b + n_dy * dy_b) / tp * m.L / (pp * cp)
+    t_mem_tok = (ew_bytes + fp8_tok + loss_bytes / (tp * cp)) / mem_bw
     t_compute_tok = t_flops_tok / mp + t_mem_tok  # seconds per replica token, on one GPU
     t_mb = t_compute_tok * mbs * s  # one micro-batch on one GPU (all its layers)
     # ---- the objective's other passes (core/methods.py): frozen reference/reward forwards, no_grad policy
@@ -628,7 +649,8 @@ def time_arrays(
     # ---- tensor parallelism: 4 collectives per layer (+2 with full recompute) + embedding/loss
     tp_bw = where(tp <= gpn, intra_bus, nic)
     act_bytes = 2.0 * tokens_mb * m.h  # one 16-bit b·s·h activation of the micro-batch slice
-    n_layer_coll = (4.0 + where(rec_full, 2.0, 0.0)) * (m.L / pp)
+    # (per-op SAC saves the reduce-scatter outputs, torchtitan's save list: only the all-gathers re-run)
+    n_layer_coll = (4.0 + 2.0 * rec_whole + rec_op) * (m.L / pp)
     tp_ar = act_bytes * _ring_factor(tp, "all_reduce", ops) / tp_bw + _ring_latency(tp, gpn, "all_reduce", ops)
     tp_layers_mb = where(tp > 1, n_layer_coll * tp_ar, 0.0)  # the layers' collectives, one micro-batch
     tp_edge_mb = where(tp > 1, 2.0 * tp_ar, 0.0)  # embedding and loss: not overlapped
@@ -671,6 +693,9 @@ def time_arrays(
     dp_spans = tp * n_dp > gpn
     dp_bw = where(dp_spans, minimum(intra_bus, k_node * nic), intra_bus)
     w_bytes = 0.5 + 1.0 / 64 if method == "qlora" else 2.0
+    fp8_ag = fp8mod.all_gather_in_fp8(framework, precision, fp8_recipe, fp8_all_gather)
+    if fp8_ag:
+        w_bytes = 1.0  # torchao enable_fsdp_float8_all_gather: the shard is cast before the all-gather
     L_stage = maximum(m.L / pp, 1.0)
     m_chunks = minimum(m_acc, pp)
     # the window of compute after the first gradients of the step are final (before: after the last
@@ -743,8 +768,15 @@ def time_arrays(
     # ---- other: optimizer update, QLoRA dequantisation
     opt_params = where(zero >= 1, grad_gpu / n_dp, grad_gpu)
     other = where(offload, 0.0, opt_params * OPT_BYTES.get(optimizer, 30.0) / mem_bw)
+    if precision == "fp8":
+        # FP8 weight casts: TE once per step (its FP8 weight cache), torchao every micro-batch (on the local
+        # shard when the all-gather is in FP8)
+        rcp = fp8mod.recipe_for(framework, fp8_recipe)
+        w_cast = rcp.w_bytes - where(fused, rcp.fused_saving, 0.0)
+        w_params = base_linear_params(m.arch) * shard_frac / where(fp8_ag & (zero >= 2), n_dp, 1.0)
+        other = other + w_params * w_cast * (m_acc if rcp.w_per_micro_batch else 1.0) / mem_bw
     if method == "qlora":
-        deq_passes = 2.0 + where(rec_full, 1.0, 0.0)
+        deq_passes = 2.0 + rec_whole + rec_op
         other = other + _dequant_bytes(m) / mp * deq_passes * m_acc / mem_bw
 
     compute = compute + t_mb_objective * m_acc
@@ -919,6 +951,8 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         gpu_memory_gib=float(getattr(r.gpu, "memory_gib", 0.0) or 0.0),
         **{k: getattr(t, k) for k in OVERLAP_FIELDS},
         **gf.kwargs(t.precision),
+        recompute_every_n=t.recompute_every_n, recompute_num_layers=t.recompute_num_layers,
+        recompute_method=t.recompute_method, fp8_recipe=t.fp8_recipe, fp8_all_gather=t.fp8_all_gather,
     )
     cal = calibration_of(r, kw)
     if cal is not None:  # a run measured on this GPU (core/calibration.py)

@@ -361,7 +361,8 @@ class MemoryChart(ChartBase):
             return self.tr("Current")
         if alt.kind == "zero":
             return self.tr("ZeRO-{0}").format(alt.value)
-        names = {"none": self.tr("no RC"), "selective": self.tr("sel. RC"), "full": self.tr("full RC")}
+        names = {"none": self.tr("no RC"), "selective": self.tr("sel. RC"), "megatron_selective": self.tr("sel. RC"),
+                 "op_sac": self.tr("op RC"), "layer_sac": self.tr("layer RC"), "full": self.tr("full RC")}
         return names.get(alt.value, str(alt.value))
 
     def update_from(self, res: engine.LiveResult | None) -> None:

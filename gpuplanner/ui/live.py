@@ -2,7 +2,10 @@
 
 * :class:`LiveEstimator` re-estimates the single scenario synchronously (well under a millisecond in
   the core) behind a 0-ms single-shot timer, so a burst of edits in one event-loop turn costs one
-  estimate; the scaling sweep (a few dozen estimates) runs behind a 30-ms timer.
+  estimate; the scaling sweep (a few dozen Evaluations, 20–40 ms) runs behind a 30-ms timer on a Python
+  worker thread, so typing never waits for it: one sweep at a time, the latest inputs swept next, results
+  of older inputs dropped (a generation counter, as for the search). :meth:`LiveEstimator.run_scaling_now`
+  stays synchronous for callers that need the chart at once (building the live panel, the self-test).
 * :class:`SearchController` runs :func:`engine.search_plans` on a Python worker thread (not a
   ``QThreadPool``: its C++ destructor waits for the worker without releasing the GIL, a deadlock when a
   worker outlives the window). Every input
@@ -30,6 +33,15 @@ ESTIMATE_SECTIONS = {"model", "training", "parallel", "hardware", "data", "assum
                      "plan"}
 
 
+class _ScalingSignals(QObject):
+    done = Signal(int, object)
+
+
+def _same_scaling(a, b) -> bool:
+    """Two sweeps with the same points (NaN equal to NaN: ``repr`` of the frozen dataclasses)."""
+    return a is not None and b is not None and repr(a) == repr(b)
+
+
 class LiveEstimator(QObject):
     updated = Signal(object)          # engine.LiveResult
     scalingUpdated = Signal(object)   # engine.ScalingResult
@@ -47,7 +59,12 @@ class LiveEstimator(QObject):
         self._scaling_timer = QTimer(self)
         self._scaling_timer.setSingleShot(True)
         self._scaling_timer.setInterval(30)
-        self._scaling_timer.timeout.connect(self.run_scaling_now)
+        self._scaling_timer.timeout.connect(self.run_scaling_async)
+        self._scaling_generation = 0
+        self._scaling_pending = False
+        self._scaling_thread: threading.Thread | None = None
+        self._scaling_signals = _ScalingSignals(self)
+        self._scaling_signals.done.connect(self._on_scaling_done)
         model.changed.connect(self._on_changed)
 
     def _on_changed(self, section: str) -> None:
@@ -72,13 +89,68 @@ class LiveEstimator(QObject):
         self.updated.emit(res)
 
     def run_scaling_now(self) -> None:
+        """The sweep on this thread, now (a sweep still running in the background is superseded)."""
         self._scaling_timer.stop()
+        self._scaling_generation += 1
+        self._scaling_pending = False
         try:
             res = engine.scaling(self.model.scenario, self.model.base_dir)
         except PlannerError:
             res = None
         self.scaling = res
         self.scalingUpdated.emit(res)
+
+    def run_scaling_async(self) -> None:
+        """The sweep on a worker thread; while one runs, the latest inputs are swept when it ends."""
+        self._scaling_timer.stop()
+        self._scaling_generation += 1
+        if self._scaling_thread is not None and self._scaling_thread.is_alive():
+            self._scaling_pending = True
+            return
+        self._start_scaling()
+
+    def _start_scaling(self) -> None:
+        self._scaling_pending = False
+        gen = self._scaling_generation
+        scenario, base_dir, signals = self.model.scenario, self.model.base_dir, self._scaling_signals
+
+        def work() -> None:  # worker thread: no Qt widget calls here
+            try:
+                res = engine.scaling(scenario, base_dir)
+            except PlannerError:
+                res = None
+            except Exception:  # noqa: BLE001 - the chart shows nothing rather than crash the app
+                traceback.print_exc()
+                res = None
+            try:
+                signals.done.emit(gen, res)
+            except RuntimeError:
+                pass  # the window is gone
+
+        self._scaling_thread = threading.Thread(target=work, name=f"scaling-sweep-{gen}", daemon=True)
+        self._scaling_thread.start()
+
+    def _on_scaling_done(self, gen: int, res) -> None:
+        if self._scaling_pending:
+            self._start_scaling()  # inputs changed while it ran: sweep the latest
+        if gen != self._scaling_generation:
+            return
+        same = _same_scaling(self.scaling, res)
+        self.scaling = res
+        if not same:  # the chart repaints only when its data changed (an edit that moves no point: nothing)
+            self.scalingUpdated.emit(res)
+
+    def scaling_busy(self) -> bool:
+        return self._scaling_pending or (self._scaling_thread is not None and self._scaling_thread.is_alive())
+
+    def shutdown(self, timeout_ms: int = 5000) -> None:
+        """Drop pending sweeps and wait for the running one (on close and in tests)."""
+        self._scaling_timer.stop()
+        self._timer.stop()
+        self._scaling_generation += 1
+        self._scaling_pending = False
+        if self._scaling_thread is not None:
+            self._scaling_thread.join(timeout_ms / 1000)
 
 
 class _JobSignals(QObject):

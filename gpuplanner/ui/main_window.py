@@ -944,6 +944,7 @@ class MainWindow(QMainWindow):
             return
         self.save_state()
         self.search.shutdown()
+        self.estimator.shutdown()
         store = getattr(self, "_autosave_store", None)
         if store is not None:
             store.close()
@@ -1022,6 +1023,7 @@ class MainWindow(QMainWindow):
         if res is None or res.evaluation is None:
             problems.append(f"no estimate: {res.error if res else ''}")
         self.search.shutdown()
+        self.estimator.shutdown()
         sys.excepthook = old_hook
         for p in problems:
             print(f"self-test: {p}")

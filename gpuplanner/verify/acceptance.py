@@ -87,6 +87,11 @@ class KitResultError(PlannerError):
 # ------------------------------------------------------------------------------------------------ render
 
 
+#: the kit's toy layer runs three recompute modes; torchtitan's per-op and every-N-th-layer policies are run
+#: as whole-layer checkpointing there (the kit's memory stays a lower bound for them)
+_KIT_RECOMPUTE = {"none": "none", "megatron_selective": "selective", "selective": "selective", "full": "full"}
+
+
 def _kit_shape(scenario: Scenario, resolved: Any) -> dict:
     """The planned model's layer shape as the kit builds it (dense equivalent for MoE, see notes)."""
     arch = resolved.arch
@@ -105,7 +110,7 @@ def _kit_shape(scenario: Scenario, resolved: Any) -> dict:
         "hidden": arch.hidden_size, "layers": arch.num_layers, "heads": heads, "kv_heads": kv_heads,
         "head_dim": head_dim, "ffn": int(ffn), "vocab": arch.vocab_size, "seq": t.seq_len,
         "mbs": t.micro_batch_size, "accum": scenario.grad_accum, "gated": bool(arch.gated_mlp),
-        "recompute": t.recompute, "precision": t.precision, "moe_as_dense": bool(arch.is_moe),
+        "recompute": _KIT_RECOMPUTE.get(t.recompute, "full"), "precision": t.precision, "moe_as_dense": bool(arch.is_moe),
         "mla_as_mha": bool(arch.is_mla),
     }
 

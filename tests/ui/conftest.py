@@ -62,6 +62,7 @@ def make_window(qtbot):
     for w in made:
         w.model.set_dirty(False)
         w.search.shutdown()
+        w.estimator.shutdown()
 
 
 @pytest.fixture

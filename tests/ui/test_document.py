@@ -195,7 +195,7 @@ def test_open_after_first_search_shows_only_the_opened_document(make_window, qtb
         assert_nothing_of_a(texts, f"page {key}")
     tp = w.page("training")
     assert tp.gbs.text() == "1024" and tp.num_gpus.text() == "256" and tp.mbs.text() == "1"
-    assert tp.recompute.currentData() == "selective"
+    assert tp.recompute.currentData() == "megatron_selective"  # the old name, read as its alias
     assert w.page("model").presets.currentItem().text().startswith(B_MODEL)
     plans_page = w.page("plans")
     role = Qt.ItemDataRole.UserRole + 1
@@ -286,8 +286,8 @@ def test_recompute_field_keeps_the_users_choice_and_auto_label_shows_the_plans(m
     plan = selected_plan(w)
     assert plan is not None and plan.layout["recompute"] == "none"   # the search prefers no recompute here
     assert w.model.scenario.training.recompute == "none"             # the live charts use the plan's ...
-    assert w.model.user_scenario().training.recompute == "selective"
-    assert page.recompute.currentData() == "selective"               # ... the field shows the user's
+    assert w.model.user_scenario().training.recompute == "megatron_selective"  # "selective": alias
+    assert page.recompute.currentData() == "megatron_selective"               # ... the field shows the user's
     assert page.num_gpus.text() == "8" and plan.num_gpus != 8
     assert not page.auto_info.isHidden()
     info = page.auto_info.text()
@@ -298,7 +298,7 @@ def test_recompute_field_keeps_the_users_choice_and_auto_label_shows_the_plans(m
     page.auto.setCurrentIndex(idx)
     page.auto.activated.emit(idx)
     assert page.auto_info.isHidden()
-    assert w.model.scenario.training.recompute == "selective" and w.model.scenario.hardware.num_gpus == 8
+    assert w.model.scenario.training.recompute == "megatron_selective" and w.model.scenario.hardware.num_gpus == 8
     assert w.model.scenario == w.model.user_scenario()
 
 

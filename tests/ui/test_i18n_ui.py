@@ -38,6 +38,8 @@ ALLOWED_WORDS = {
     "FLOP", "kFLOP", "MFLOP", "GFLOP", "TFLOP", "PFLOP", "EFLOP", "ZFLOP", "YFLOP",
     # fine-tuning tools (product names, shown as they are) and training objectives (algorithm names)
     "LLaMA", "Factory", "Unsloth", "ms", "swift", "SWIFT", "TRL", "Axolotl", "DPO", "IPO", "KTO", "GRPO",
+    # training stacks named as products (recompute policies, FP8 recipes)
+    "torchtitan", "torchao", "Transformer", "Engine",
 }
 
 

@@ -537,6 +537,10 @@
         <translation>每节点用于 CPU 卸载{have}（优化器 {opt}，参数 {par}，× {buf} 个缓冲区；激活值 {act}）</translation>
     </message>
     <message>
+        <source>PyTorch allocator: {a} GiB allocated, {r} GiB reserved (the total adds the CUDA context and NCCL buffers)</source>
+        <translation>PyTorch 分配器：已分配 {a} GiB，已预留 {r} GiB（总量另含 CUDA 上下文和 NCCL 缓冲区）</translation>
+    </message>
+    <message>
         <source>Time</source>
         <translation>时间</translation>
     </message>
@@ -623,6 +627,30 @@
     <message>
         <source>Rent or build</source>
         <translation>租用还是自建</translation>
+    </message>
+    <message>
+        <source>kernel log</source>
+        <translation>内核日志</translation>
+    </message>
+    <message>
+        <source>{tool}: {n} card(s)</source>
+        <translation>{tool}：{n} 张卡</translation>
+    </message>
+    <message>
+        <source>{tool}: {n} Xid event(s)</source>
+        <translation>{tool}：{n} 个 Xid 事件</translation>
+    </message>
+    <message>
+        <source>, driver {d}</source>
+        <translation>，驱动 {d}</translation>
+    </message>
+    <message>
+        <source>plan: {n} × {name} per node ({source})</source>
+        <translation>方案：每节点 {n} × {name}（{source}）</translation>
+    </message>
+    <message>
+        <source>plan</source>
+        <translation>方案</translation>
     </message>
     <message>
         <source>Tier {tier}: {guidance}</source>
@@ -2624,6 +2652,14 @@
         <translation>选择性重算</translation>
     </message>
     <message>
+        <source>op RC</source>
+        <translation>逐算子重计算</translation>
+    </message>
+    <message>
+        <source>layer RC</source>
+        <translation>逐层重计算</translation>
+    </message>
+    <message>
         <source>full RC</source>
         <translation>完全重算</translation>
     </message>
@@ -3290,6 +3326,18 @@
         <translation>选择性</translation>
     </message>
     <message>
+        <source>selective, attention core</source>
+        <translation>选择性（注意力核心）</translation>
+    </message>
+    <message>
+        <source>per-op selective</source>
+        <translation>逐算子选择性</translation>
+    </message>
+    <message>
+        <source>every N-th layer</source>
+        <translation>每隔 N 层</translation>
+    </message>
+    <message>
         <source>full</source>
         <translation>完全</translation>
     </message>
@@ -3916,6 +3964,14 @@
     <message>
         <source>weights</source>
         <translation>权重</translation>
+    </message>
+    <message>
+        <source>per-op selective</source>
+        <translation>逐算子选择性</translation>
+    </message>
+    <message>
+        <source>every N-th layer</source>
+        <translation>每隔 N 层</translation>
     </message>
     <message>
         <source>gradients</source>
@@ -5952,10 +6008,6 @@
         <translation>激活重计算</translation>
     </message>
     <message>
-        <source>Recompute activations in the backward pass instead of storing them: saves memory, costs about a third more compute when full</source>
-        <translation>在反向传播时重计算激活值而不是保存它们：节省显存，完全重计算时多花约三分之一的算力</translation>
-    </message>
-    <message>
         <source>Flash attention</source>
         <translation>Flash attention</translation>
     </message>
@@ -6156,6 +6208,38 @@
         <translation>QLoRA（4 bit 基座）</translation>
     </message>
     <message>
+        <source>framework default</source>
+        <translation>按框架默认</translation>
+    </message>
+    <message>
+        <source>Transformer Engine, delayed scaling</source>
+        <translation>Transformer Engine，延迟缩放</translation>
+    </message>
+    <message>
+        <source>Transformer Engine, current scaling</source>
+        <translation>Transformer Engine，即时缩放</translation>
+    </message>
+    <message>
+        <source>torchao, tensorwise</source>
+        <translation>torchao，按张量缩放</translation>
+    </message>
+    <message>
+        <source>torchao, rowwise</source>
+        <translation>torchao，按行缩放</translation>
+    </message>
+    <message>
+        <source>all-gather weights in FP8</source>
+        <translation>以 FP8 全收集权重</translation>
+    </message>
+    <message>
+        <source>uniform (groups of layers)</source>
+        <translation>均匀（按层分组）</translation>
+    </message>
+    <message>
+        <source>block (first layers of each stage)</source>
+        <translation>分块（每个阶段的前几层）</translation>
+    </message>
+    <message>
         <source>AdamW 8-bit</source>
         <translation>AdamW 8-bit</translation>
     </message>
@@ -6244,10 +6328,6 @@
         <translation>无</translation>
     </message>
     <message>
-        <source>selective (attention)</source>
-        <translation>选择性（注意力）</translation>
-    </message>
-    <message>
         <source>full (every layer)</source>
         <translation>完全（每一层）</translation>
     </message>
@@ -6288,6 +6368,50 @@
         <translation>token</translation>
     </message>
     <message>
+        <source>Recompute activations in the backward pass instead of storing them: saves memory, costs compute. Selective (Megatron): the attention core only; per-op (torchtitan): keeps every other matmul output and the attention output; every N-th layer (torchtitan): whole layers, one in N; full: every layer, about a third more compute</source>
+        <translation>在反向传播中重新计算激活值而不保存：省显存、多花算力。选择性（Megatron）：只重计算注意力核心；逐算子（torchtitan）：隔一个保存矩阵乘输出，并保存注意力输出；每隔 N 层（torchtitan）：每 N 层重计算一整层；完全：每一层都重计算，算力约多三分之一</translation>
+    </message>
+    <message>
+        <source>Layers recomputed per stage</source>
+        <translation>每阶段重计算层数</translation>
+    </message>
+    <message>
+        <source>Megatron --recompute-num-layers: how many layers of each pipeline stage are recomputed; empty: all of them</source>
+        <translation>Megatron --recompute-num-layers：每个流水线阶段重计算多少层；留空：全部</translation>
+    </message>
+    <message>
+        <source>Recompute method</source>
+        <translation>重计算方式</translation>
+    </message>
+    <message>
+        <source>Megatron --recompute-method: uniform checkpoints groups of that many layers; block recomputes the first layers of each stage and keeps the rest</source>
+        <translation>Megatron --recompute-method：均匀方式按该层数分组设检查点；分块方式重计算每个阶段的前几层，其余保存</translation>
+    </message>
+    <message>
+        <source>FP8 recipe</source>
+        <translation>FP8 方案</translation>
+    </message>
+    <message>
+        <source>How FP8 scales are computed: Transformer Engine delayed (amax history) or current scaling (Megatron, DeepSpeed), torchao tensorwise or rowwise (torchtitan). The linear layers run in FP8; attention and the output layer stay in BF16</source>
+        <translation>FP8 缩放因子的计算方式：Transformer Engine 延迟缩放（amax 历史）或即时缩放（Megatron、DeepSpeed），torchao 按张量或按行缩放（torchtitan）。线性层以 FP8 运行；注意力和输出层保持 BF16</translation>
+    </message>
+    <message>
+        <source>FP8 weight all-gather</source>
+        <translation>FP8 权重全收集</translation>
+    </message>
+    <message>
+        <source>FSDP2 with torchao tensorwise: gather the sharded weights in FP8 (half the bytes and buffer)</source>
+        <translation>FSDP2 配合 torchao 按张量缩放：以 FP8 收集切分的权重（字节数和缓冲区减半）</translation>
+    </message>
+    <message>
+        <source>Recompute every N-th layer</source>
+        <translation>每隔 N 层重计算</translation>
+    </message>
+    <message>
+        <source>Every N-th layer: checkpoint the layers whose number is a multiple of N (torchtitan selective_ac_option)</source>
+        <translation>每隔 N 层：对层号为 N 的倍数的层设检查点（torchtitan selective_ac_option）</translation>
+    </message>
+    <message>
         <source>sequences</source>
         <translation>条序列</translation>
     </message>
@@ -6306,6 +6430,18 @@
     <message>
         <source>optimizer states in CPU memory</source>
         <translation>优化器状态放在 CPU 内存</translation>
+    </message>
+    <message>
+        <source>selective: attention core (Megatron)</source>
+        <translation>选择性：注意力核心（Megatron）</translation>
+    </message>
+    <message>
+        <source>per-op selective (torchtitan)</source>
+        <translation>逐算子选择性（torchtitan）</translation>
+    </message>
+    <message>
+        <source>every N-th layer (torchtitan)</source>
+        <translation>每隔 N 层（torchtitan）</translation>
     </message>
     <message>
         <source>Per optimizer step: {0} sequences = {1} tokens (micro-batch {2} × data-parallel {3} × accumulation {4}).</source>

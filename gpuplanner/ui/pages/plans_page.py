@@ -485,7 +485,8 @@ class PlansPage(BasePage):
             "TP {0} · PP {1} · CP {2} · EP {3} · DP {4} · ZeRO-{5} · recompute {6} · micro-batch {7} × "
             "accumulation {8} · {9} node(s) of {10}").format(
             L.get("tp", 1), L.get("pp", 1), L.get("cp", 1), L.get("ep", 1), L.get("dp", 1), L.get("zero", 0),
-            {"none": tr("none"), "selective": tr("selective"), "full": tr("full")}.get(
+            {"none": tr("none"), "selective": tr("selective"), "megatron_selective": tr("selective"),
+             "op_sac": tr("per-op selective"), "layer_sac": tr("every N-th layer"), "full": tr("full")}.get(
                 L.get("recompute"), L.get("recompute", "—")), L.get("mbs", "—"), L.get("grad_accum", "—"), p.nodes, p.gpus_per_node))
             + esc("".join([tr(" · interleaved ×{0}").format(L["vpp"]) if L.get("vpp", 1) > 1 else "",
                            tr(" · sequence parallel") if L.get("sp") else "",

@@ -35,6 +35,12 @@ class TrainingPage(BasePage):
         self.setup_box, form = self.group()
         self.method = BoundCombo(m, "training.method", ["pretrain", "full", "lora", "qlora"])
         self.precision = BoundCombo(m, "training.precision", ["bf16", "fp16", "fp8", "fp32"])
+        # FP8 recipe (core/fp8.py): "default" = the framework's own (the scenario keeps null)
+        self.fp8_recipe = BoundCombo(
+            m, None, ["default", "te_delayed", "te_current", "torchao_tensorwise", "torchao_rowwise"],
+            getter=lambda: m.user_scenario().training.fp8_recipe or "default",
+            setter=lambda v: m.set("training.fp8_recipe", None if v == "default" else v))
+        self.fp8_all_gather = BoundCheck(m, "training.fp8_all_gather")
         self.optimizer = BoundCombo(m, "training.optimizer", ["adamw", "adamw_8bit", "adafactor", "sgd"])
         self.framework = BoundCombo(m, "training.framework", FRAMEWORKS)
         self.seq_len = BoundEdit(m, "training.seq_len")
@@ -43,16 +49,24 @@ class TrainingPage(BasePage):
                                      getter=lambda: m.ui.get("batch_mode", "global"))
         self.gbs = BoundEdit(m, "training.global_batch_size", allow_empty=True)
         self.accum = BoundEdit(m, None, getter=lambda: m.user_scenario().grad_accum, setter=self._set_accum)
-        self.recompute = BoundCombo(m, "training.recompute", ["none", "selective", "full"])
+        self.recompute = BoundCombo(m, "training.recompute", ["none", "megatron_selective", "op_sac", "layer_sac",
+                                                              "full"])
+        self.recompute_every_n = BoundEdit(m, "training.recompute_every_n")
+        self.recompute_num_layers = BoundEdit(m, "training.recompute_num_layers", allow_empty=True)
+        self.recompute_method = BoundCombo(m, "training.recompute_method", ["uniform", "block"])
         self.flash = BoundCheck(m, "training.flash_attention")
         self.lora_rank = BoundEdit(m, "training.lora_rank")
         self.lora_targets = BoundCombo(m, "training.lora_targets", ["attention", "all_linear"])
         self.labels = {}
         for key, f in [("method", self.method), ("precision", self.precision),
+                       ("fp8_recipe", self.fp8_recipe), ("fp8_all_gather", self.fp8_all_gather),
                        ("optimizer", self.optimizer), ("framework", self.framework),
                        ("seq_len", self.seq_len), ("mbs", self.mbs),
                        ("batch_mode", self.batch_mode), ("gbs", self.gbs),
                        ("accum", self.accum), ("recompute", self.recompute),
+                       ("recompute_every_n", self.recompute_every_n),
+                       ("recompute_num_layers", self.recompute_num_layers),
+                       ("recompute_method", self.recompute_method),
                        ("flash", self.flash), ("lora_rank", self.lora_rank),
                        ("lora_targets", self.lora_targets)]:
             self.labels[key] = self.add_field(form, f)
@@ -170,7 +184,24 @@ class TrainingPage(BasePage):
                 "Micro-batches summed before each optimizer step: a bigger batch without more memory")),
             "recompute": (self.tr("Activation recompute"), self.tr(
                 "Recompute activations in the backward pass instead of storing them: saves memory, costs "
-                "about a third more compute when full")),
+                "compute. Selective (Megatron): the attention core only; per-op (torchtitan): keeps every other "
+                "matmul output and the attention output; every N-th layer (torchtitan): whole layers, one in N; "
+                "full: every layer, about a third more compute")),
+            "recompute_num_layers": (self.tr("Layers recomputed per stage"), self.tr(
+                "Megatron --recompute-num-layers: how many layers of each pipeline stage are recomputed; empty: "
+                "all of them")),
+            "recompute_method": (self.tr("Recompute method"), self.tr(
+                "Megatron --recompute-method: uniform checkpoints groups of that many layers; block recomputes "
+                "the first layers of each stage and keeps the rest")),
+            "fp8_recipe": (self.tr("FP8 recipe"), self.tr(
+                "How FP8 scales are computed: Transformer Engine delayed (amax history) or current scaling "
+                "(Megatron, DeepSpeed), torchao tensorwise or rowwise (torchtitan). The linear layers run in FP8; "
+                "attention and the output layer stay in BF16")),
+            "fp8_all_gather": (self.tr("FP8 weight all-gather"), self.tr(
+                "FSDP2 with torchao tensorwise: gather the sharded weights in FP8 (half the bytes and buffer)")),
+            "recompute_every_n": (self.tr("Recompute every N-th layer"), self.tr(
+                "Every N-th layer: checkpoint the layers whose number is a multiple of N (torchtitan "
+                "selective_ac_option)")),
             "flash": (self.tr("Flash attention"), self.tr(
                 "Fused attention that never stores the seq×seq score matrix: big memory saving at long sequences")),
             "lora_rank": (self.tr("LoRA rank"), self.tr("Rank of the adapters: trainable parameters grow linearly with it")),
@@ -224,6 +255,14 @@ class TrainingPage(BasePage):
         self.method.set_labels({"pretrain": self.tr("Pretraining"), "full": self.tr("Full fine-tune"),
                                 "lora": self.tr("LoRA"), "qlora": self.tr("QLoRA (4-bit base)")})
         self.precision.set_labels({"bf16": "BF16", "fp16": "FP16", "fp8": "FP8", "fp32": "FP32"})
+        self.fp8_recipe.set_labels({"default": self.tr("framework default"),
+                                    "te_delayed": self.tr("Transformer Engine, delayed scaling"),
+                                    "te_current": self.tr("Transformer Engine, current scaling"),
+                                    "torchao_tensorwise": self.tr("torchao, tensorwise"),
+                                    "torchao_rowwise": self.tr("torchao, rowwise")})
+        self.fp8_all_gather.setText(self.tr("all-gather weights in FP8"))
+        self.recompute_method.set_labels({"uniform": self.tr("uniform (groups of layers)"),
+                                          "block": self.tr("block (first layers of each stage)")})
         self.optimizer.set_labels({"adamw": "AdamW", "adamw_8bit": self.tr("AdamW 8-bit"),
                                    "adafactor": "Adafactor", "sgd": self.tr("SGD (momentum)")})
         self.framework.set_labels({"hf": self.tr("HF Trainer / PyTorch"), "fsdp": "PyTorch FSDP",
@@ -248,8 +287,7 @@ class TrainingPage(BasePage):
         self.prompt_len.box.set_unit(self.tr("tokens"))
         self.group_size.box.set_unit(self.tr("completions"))
         self.batch_mode.set_labels({"global": self.tr("global batch"), "accum": self.tr("gradient accumulation")})
-        self.recompute.set_labels({"none": self.tr("none"), "selective": self.tr("selective (attention)"),
-                                   "full": self.tr("full (every layer)")})
+        self.recompute.set_labels(self.recompute_labels())
         self.lora_targets.set_labels({"attention": self.tr("attention projections"),
                                       "all_linear": self.tr("all linear layers")})
         self.auto.set_labels({True: self.tr("automatic (best found)"), False: self.tr("manual")})
@@ -265,12 +303,27 @@ class TrainingPage(BasePage):
         self.offload.setText(self.tr("optimizer states in CPU memory"))
         self.on_model_changed("all")
 
+    def recompute_labels(self) -> dict:
+        """The recompute policies as people read them (core/recompute.py has each one's definition)."""
+        return {"none": self.tr("none"), "megatron_selective": self.tr("selective: attention core (Megatron)"),
+                "op_sac": self.tr("per-op selective (torchtitan)"),
+                "layer_sac": self.tr("every N-th layer (torchtitan)"), "full": self.tr("full (every layer)")}
+
     def _update_enabled(self) -> None:
         s = self.model.user_scenario()
         lora = s.training.method in ("lora", "qlora")
         for key in ("lora_rank", "lora_targets"):
             getattr(self, key).setEnabled(lora)
             self.labels[key].setEnabled(lora)
+        fp8_on = s.training.precision == "fp8"
+        self.form.setRowVisible(self.fp8_recipe.box, fp8_on)
+        self.form.setRowVisible(self.fp8_all_gather.box, fp8_on and s.training.framework == "fsdp")
+        layer_sac = s.training.recompute == "layer_sac"
+        self.form.setRowVisible(self.recompute_every_n.box, layer_sac)
+        full_megatron = s.training.recompute == "full" and s.training.framework == "megatron"
+        self.form.setRowVisible(self.recompute_num_layers.box, full_megatron)
+        self.form.setRowVisible(self.recompute_method.box,
+                                full_megatron and s.training.recompute_num_layers is not None)
         accum_mode = self.model.ui.get("batch_mode") == "accum"
         self.form.setRowVisible(self.gbs.box, not accum_mode)
         self.form.setRowVisible(self.accum.box, accum_mode)
@@ -341,8 +394,7 @@ class TrainingPage(BasePage):
         plan = self.selected_plan()
         if plan is not None:
             L = plan.layout
-            rc = {"none": self.tr("none"), "selective": self.tr("selective (attention)"),
-                  "full": self.tr("full (every layer)")}.get(L.get("recompute"), str(L.get("recompute")))
+            rc = self.recompute_labels().get(L.get("recompute"), str(L.get("recompute")))
             text = self.tr(
                 "Automatic layout: the selected plan (#{0}) uses {1} × {2} · TP {3} · PP {4} · CP {5} · EP {6} · "
                 "DP {7} · ZeRO-{8} · recompute {9} · micro-batch {10} × accumulation {11}. The fields keep your "

@@ -1,0 +1,108 @@
+"""FP8 training recipes: which GEMMs run in FP8, what the scaling costs, and what FP8 changes in memory.
+
+``training.precision = "fp8"`` with ``training.fp8_recipe`` (or one of the spelled-out precisions
+``fp8_te_delayed`` … ``fp8_rowwise``, read as ``fp8`` plus the recipe). What every recipe shares:
+
+* **Which GEMMs.** The linear layers of attention (q, k, v, output) and MLP run their three GEMMs in FP8: the
+  forward ``y = x·Wᵀ``, the input gradient ``dx = dy·W`` and the weight gradient ``dW = xᵀ·dy`` (torchao docs,
+  "Quantized Training": the three matmuls of ``torch.nn.Linear``; Transformer Engine docs, "Using FP8 with
+  Transformer Engine": ``te.Linear`` / ``LayerNormLinear`` / ``LayerNormMLP`` inside ``fp8_autocast``). The
+  attention core (softmax(QKᵀ)V) stays in 16-bit (TE's ``DotProductAttention`` and SDPA run BF16 unless FP8
+  attention is asked for separately), and so does the output layer: Megatron-Core builds the LM head as a plain
+  column-parallel linear outside the FP8 TE layers; torchtitan converts linears except those filtered, and its
+  float8 converter filters ``output`` by default (``filter_fqns``). The time model (:mod:`timing`) already
+  runs the layers' linear FLOPs at the catalog's dense FP8 peak and the attention core and head at the BF16 peak;
+  FP8 GEMMs reach a lower share of their peak (``timing.FP8_EFFICIENCY_RATIO``, gpu-catalog.md §4.1).
+* **Scaling and casting** (memory-bound element-wise work, below): every GEMM operand is cast to FP8 with a
+  scale from its absolute maximum (amax).
+
+Per recipe (bytes moved per element of an activation operand over forward + backward; a bf16 read is 2 bytes,
+an FP8 write 1):
+
+* ``te_delayed`` — Transformer Engine ``DelayedScaling`` (TE docs, "FP8 recipes"; Megatron-Core ``--fp8-format
+  hybrid --fp8-recipe delayed``): the scale comes from the amax history of earlier steps, so the cast kernel
+  computes the new amax on the fly; Hopper's FP8 GEMM needs both operands K-major, so TE fuses cast and transpose
+  (``cast_transpose``) and writes both layouts: x and dy each 2 + 1 + 1 = **4**. Weights are cast (+ transposed)
+  once per step and reused by every micro-batch (``is_first_microbatch``): 4 bytes per parameter per step;
+  the FP8 weight copy lives through the step (**1 byte per parameter**, :func:`memory.state_bytes`).
+* ``te_current`` — TE ``Float8CurrentScaling``: the amax of the tensor itself is computed first (one more 2-byte
+  read): **6** per element; weights 6 bytes per parameter per step; FP8 weight copy 1 byte.
+* ``torchao_tensorwise`` — torchao ``Float8Linear`` with dynamic tensorwise scaling (torchao ``float8`` README;
+  torchtitan ``quantize.linear.float8``): the linear saves its *high-precision* input for backward
+  (``matmul_with_hp_or_float8_args``: ``ctx.save_for_backward(input_hp, weight_hp_t)``) and casts it again there:
+  x = (2 amax + 2 + 1) × 2 = **10**; dy = 5 + a transposed FP8 copy (1 + 1) = **7**; weights cast in forward and
+  backward of every micro-batch: 10 bytes per parameter per micro-batch. No FP8 weight copy is kept.
+  ``torch.compile`` (which torchtitan requires for float8) fuses the amax reduction into the producing kernel:
+  −2 per amax pass (x 6, dy 5, weights 6). ``training.fp8_all_gather`` (torchao
+  ``enable_fsdp_float8_all_gather``, FSDP2 only): the weight is cast on its shard before FSDP's all-gather, so the
+  all-gather moves 1 byte per parameter instead of 2 and the gathered layer is held in FP8; the weight casts then
+  touch only the local shard.
+* ``torchao_rowwise`` — torchao rowwise scaling (``Float8LinearRecipeName.ROWWISE``): a scale per row, so the
+  weight-gradient GEMM needs its operands scaled along the other axis: x and dy are each cast twice (dim 0 and
+  dim 1): **10** each (compiled: 6); weights 10 bytes per parameter per micro-batch (compiled 6). No FP8
+  all-gather (torchao supports it for tensorwise scaling only).
+
+Activation memory: TE's linear saves the FP8 copy of its input for the weight-gradient GEMM
+(``transformer_engine/pytorch/module/linear.py``, ``_Linear.forward``: ``saved_inputmat`` is the FP8 tensor
+unless ``override_linear_precision.wgrad``), so Megatron's norm outputs and FC2 input are held in 1 byte
+(:func:`memory.activation_parts_per_layer`, ``fp8_te``); torchao saves the bf16 input (above), and the
+Hugging Face layer model (``hf``/``deepspeed`` with TE through Accelerate) keeps 16-bit activations (an upper
+bound).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Fp8Recipe:
+    id: str
+    library: str  # "te" | "torchao"
+    x_bytes: float  # per element of a GEMM input activation, forward + backward casts
+    dy_bytes: float  # per element of an output gradient
+    w_bytes: float  # per weight parameter and cast round
+    w_per_micro_batch: bool  # weights re-cast every micro-batch (torchao) or once per step (TE cache)
+    weight_copy: float  # bytes per parameter of an FP8 weight copy kept through the step
+    fused_saving: float  # bytes per element torch.compile saves (amax fused into the producer)
+    all_gather_fp8: bool  # FP8 all-gather of FSDP2 weights available
+
+
+RECIPES: dict[str, Fp8Recipe] = {
+    "te_delayed": Fp8Recipe("te_delayed", "te", 4.0, 4.0, 4.0, False, 1.0, 0.0, False),
+    "te_current": Fp8Recipe("te_current", "te", 6.0, 6.0, 6.0, False, 1.0, 0.0, False),
+    "torchao_tensorwise": Fp8Recipe("torchao_tensorwise", "torchao", 10.0, 7.0, 10.0, True, 0.0, 2.0, True),
+    "torchao_rowwise": Fp8Recipe("torchao_rowwise", "torchao", 10.0, 10.0, 10.0, True, 0.0, 2.0, False),
+}
+#: ``training.precision`` spellings that name a recipe (read as ``fp8`` + ``fp8_recipe``)
+PRECISION_ALIASES = {"fp8_te_delayed": "te_delayed", "fp8_te_current": "te_current",
+                     "fp8_tensorwise": "torchao_tensorwise", "fp8_rowwise": "torchao_rowwise"}
+#: the recipe each framework uses when the scenario names none: Megatron-Core, DeepSpeed and Accelerate run
+#: Transformer Engine (delayed scaling is TE's and Megatron's default recipe); torchtitan runs torchao
+#: (tensorwise is torchao's default ``Float8LinearConfig``)
+DEFAULT_RECIPE = {"megatron": "te_delayed", "deepspeed": "te_delayed", "hf": "te_delayed",
+                  "fsdp": "torchao_tensorwise"}
+
+
+def recipe_for(framework: str, recipe: str | None) -> Fp8Recipe:
+    """The recipe a run uses: the scenario's, else its framework's default."""
+    return RECIPES[recipe or DEFAULT_RECIPE.get(framework, "te_delayed")]
+
+
+def cast_elements_per_token(m) -> tuple[float, float]:
+    """(x, dy) elements per token and decoder layer that FP8 casts (before tensor parallelism): the distinct
+    linear inputs (q/k/v share the norm output, gate/up share theirs) and every linear's output gradient.
+    ``m`` is :class:`memory.ModelFacts`; MoE layers count the routed experts' tokens ``k`` times."""
+    f_dense = m.f
+    f_moe = m.k_active * m.f_moe + m.shared_f
+    f = (1 - m.moe_frac) * f_dense + m.moe_frac * f_moe
+    k = (1 - m.moe_frac) * 1.0 + m.moe_frac * (m.k_active + (1.0 if m.shared_f else 0.0))
+    x = m.h + m.v_dim + k * m.h + f  # qkv input, o input, MLP input(s), down input
+    dy = m.q_dim + 2 * m.kv_dim + m.h + f * (2 if m.gated else 1) + k * m.h
+    return x, dy
+
+
+def all_gather_in_fp8(framework: str, precision: str, recipe: str | None, flag: bool | None) -> bool:
+    """Whether FSDP2 all-gathers the weights in FP8 (torchao ``enable_fsdp_float8_all_gather``): only asked for
+    (torchtitan's default is off), only FSDP2 with an FP8 recipe that supports it."""
+    return bool(flag) and framework == "fsdp" and precision == "fp8" and recipe_for(framework, recipe).all_gather_fp8
