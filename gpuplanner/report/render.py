@@ -775,7 +775,12 @@ def _optimizer_name(o: str) -> str:
 
 
 def _recompute_name(r: str) -> str:
-    """The activation-recompute policy's display name; a policy without one reads with spaces, not ``_``."""
+    """The activation-recompute policy's display name (the core's labels, ``search.RECOMPUTE_LABELS``); a
+    policy without one reads with spaces, not ``_``."""
+    from ..core.search import CTX as _PLAN_CTX, RECOMPUTE_LABELS  # noqa: PLC0415
+
+    if r in RECOMPUTE_LABELS:
+        return QCoreApplication.translate(_PLAN_CTX, RECOMPUTE_LABELS[r])
     names = {"none": translate("Report", "none"), "selective": translate("Report", "selective (attention)"),
              "full": translate("Report", "full (every layer)")}
     return names.get(r, str(r).replace("_", " "))
