@@ -688,7 +688,7 @@ class CostChart(ChartBase):
         self._update_legend()
         xr = list(xs) + ([deadline_u] if show_deadline else [])
         yr = list(ys) + ([budget] if show_budget else [])
-        self._set_log_ranges(xr, yr)
+        self._set_log_ranges(xr, yr, pad=1.6)  # markers at the extremes stay whole inside the frame
 
 
 CARD_COLORS = ("#c62828", "#6a1b9a", "#00838f", "#ef6c00", "#2e7d32", "#5d4037", "#283593", "#ad1457")
