@@ -45,4 +45,14 @@ def _isolated_user_dirs(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("GPUPLANNER_DATA_DIR", str(base / "gpuplanner-data"))
     for key in ("HF_HOME", "HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE"):  # the Hugging Face cache: under XDG_CACHE_HOME
         monkeypatch.delenv(key, raising=False)
+    # the CLI's default language follows the system locale: tests run in English unless they pass --lang
+    for key in ("LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
     yield
+    # a command run with --lang zh_CN leaves its translator installed for the process: back to English
+    import sys as _sys
+
+    lang_mod = _sys.modules.get("gpuplanner.commands._lang")
+    if lang_mod is not None and lang_mod.language() != "en":
+        lang_mod.install("en")
