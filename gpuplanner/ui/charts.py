@@ -416,9 +416,11 @@ class MemoryChart(ChartBase):
                 shown = min(totals[i], clipped_at) if clipped_at else totals[i]
                 t.setText(("↑ " if clipped_at and totals[i] > clipped_at else "") + fmt_gib(totals[i]))
                 t.setColor(RED if not fits[i] else "#222")
-                # a label just under or on the capacity line is lifted above it, so the line never crosses it
+                # a label whose text would reach the capacity line is lifted above it, so the line never crosses
+                # it (the text's height in GiB: ~16 px at the view's current scale)
                 y = shown
-                if cap > 0 and abs(shown - cap) < 0.06 * ymax:
+                text_h = 16.0 * ymax / max(float(self.plot.getPlotItem().vb.height()), 60.0)
+                if cap > 0 and shown <= cap + 0.01 * ymax and shown + text_h > cap:
                     y = cap + 0.01 * ymax
                 t.setPos(i, y)
                 t.setVisible(True)
