@@ -128,3 +128,22 @@ def test_verify_commands_print_findings_in_chinese(argv, capsys):
     for ln in findings:  # every finding is a Chinese sentence (names and identifiers inside it stay as they are)
         assert re.search(r"[\u4e00-\u9fff]", ln), ln
     assert not SCI.search(out), out
+
+
+def test_kit_and_topo_in_chinese(tmp_path, capsys):
+    ex = ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json"
+    assert run_cli(["kit", str(ex), "-o", str(tmp_path / "kit.sh"), "--lang", "zh_CN"]) == 0
+    err = capsys.readouterr().err
+    assert "已写入" in err
+    code = run_cli(["kit-import", str(ex), str(ROOT / "tests" / "data" / "kit" / "result-cpu-sample.json"),
+                    "--lang", "zh_CN"])
+    assert code in (0, 1)
+    out = capsys.readouterr().out
+    assert "服务器" in out and "偏低" in out and not SCI.search(out)
+    assert "LOW" not in out and "Server" not in out
+    topo = ROOT / "tests" / "data" / "topo"
+    sample = sorted(topo.glob("*.txt"))[0]
+    assert run_cli(["topo", str(sample), "--lang", "zh_CN"]) in (0, 1)
+    out = capsys.readouterr().out
+    findings = [ln for ln in out.splitlines() if ln.startswith(("[ok]", "[warn]", "[BAD]"))]
+    assert findings and all(re.search(r"[\u4e00-\u9fff]", ln) for ln in findings), out

@@ -20,6 +20,10 @@ import sys
 # verify and io are imported by the run functions: ``gpuplanner --help`` and the other commands do not load them
 from ._args import positive_int
 from . import _lang
+from ._lang import translate
+from ..formatting import format_money, format_sig
+
+CTX = "CLI"
 
 _MARK = {"ok": "[ok]  ", "info": "[info]", "warn": "[warn]", "bad": "[BAD] "}
 
@@ -75,12 +79,14 @@ def run_export(args) -> int:
     # (a truncated script can still pass 'bash -n'); an older kit.sh there stays as it was
     write_output(args.output, text.encode("utf-8"), mode=0o755)
     if nodes and (nodes > 1 or vendor not in ("NVIDIA", "custom")):
-        print(f"wrote {args.output}: copy it to the {nodes} nodes and run "
-              f"'bash {os.path.basename(args.output)} --master ADDRESS_OF_NODE_0' for the command on each node",
+        print(translate(CTX, "wrote {path}: copy it to the {n} nodes and run '{cmd}' for the command on each "
+                                   "node").format(path=args.output, n=nodes,
+                                                  cmd=f"bash {os.path.basename(args.output)} --master ADDRESS_OF_NODE_0"),
               file=sys.stderr)
         return 0
-    print(f"wrote {args.output}: run 'bash {os.path.basename(args.output)}' on the server "
-          f"('--cpu' for a quick check without GPUs)", file=sys.stderr)
+    print(translate(CTX, "wrote {path}: run '{cmd}' on the server ('--cpu' for a quick check without "
+                               "GPUs)").format(path=args.output, cmd=f"bash {os.path.basename(args.output)}"),
+          file=sys.stderr)
     return 0
 
 
@@ -111,47 +117,52 @@ def run_import(args) -> int:
                           "cuda": result.cuda, "mode": result.mode}}
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return 1 if args.strict and a.worst == "bad" else 0
-    lines = [f"Server       {result.host or '?'}: {len(result.gpus)} GPU(s) "
-             f"{', '.join(sorted({g.name for g in result.gpus})) or ''}".rstrip(),
-             f"Versions     driver {result.driver or '?'}, CUDA {result.cuda or '?'}, torch {result.torch or '?'}"
-             f" ({result.mode or '?'})", ""]
+    low = translate(CTX, "LOW")
+    lines = [_pad(translate(CTX, "Server")) + translate(CTX, "{host}: {n} GPU(s) {names}").format(
+                 host=result.host or "?", n=len(result.gpus),
+                 names=", ".join(sorted({g.name for g in result.gpus})) or "").rstrip(),
+             _pad(translate(CTX, "Versions")) + translate(CTX, "driver {d}, CUDA {c}, torch {t} ({mode})").format(
+                 d=result.driver or "?", c=result.cuda or "?", t=result.torch or "?", mode=result.mode or "?"), ""]
     if a.matmul:
-        lines.append("Matmul       GPU   TFLOPS    peak   share")
+        lines.append(_pad(translate(CTX, "Matmul")) + "GPU   TFLOPS    " + translate(CTX, "peak") + "   " + translate(CTX, "share"))
         for m in a.matmul:
             lines.append(f"             {'cpu' if m.gpu is None else m.gpu:>3} {_num(m.tflops, 8)} {_fmt(m.peak, '7.0f', '      —')}"
-                         f"  {_fmt(m.ratio and m.ratio * 100, '5.1f', '    —')}%{'  LOW' if m.low else ''}")
+                         f"  {_fmt(m.ratio and m.ratio * 100, '5.1f', '    —')}%{'  ' + low if m.low else ''}")
     if a.allreduce:
-        lines.append("All-reduce   GPUs  busbw GB/s  reference  share")
+        lines.append(_pad(translate(CTX, "All-reduce")) + "GPUs  busbw GB/s  " + translate(CTX, "reference") + "  " + translate(CTX, "share"))
         for b in a.allreduce:
             lines.append(f"             {b.n:>4} {_num(b.busbw_gbs, 11)} {_fmt(b.reference_gbs, '10.0f', '         —')}"
-                         f"  {_fmt(b.ratio and b.ratio * 100, '5.1f', '    —')}%{'  LOW' if b.low else ''}")
+                         f"  {_fmt(b.ratio and b.ratio * 100, '5.1f', '    —')}%{'  ' + low if b.low else ''}")
     if a.scaling:
-        lines.append("Scaling      GPUs   tokens/s     linear  efficiency   MFU")
+        lines.append(_pad(translate(CTX, "Scaling")) + "GPUs   tokens/s     " + translate(CTX, "linear") + "  " + translate(CTX, "efficiency")
+                     + "   MFU")
         for p in a.scaling:
             lines.append(f"             {p.n:>4} {p.tokens_per_s:10.0f} {p.linear:10.0f}  {p.efficiency * 100:9.1f}%"
-                         f"  {_fmt(p.mfu and p.mfu * 100, '5.3g', '  —')}%")
+                         f"  {'  —' if not p.mfu else format_sig(p.mfu * 100)}%")
     if a.power:
-        lines.append("Power        GPU   draw W   TDP W  limit W  share")
+        lines.append(_pad(translate(CTX, "Power")) + "GPU   " + translate(CTX, "draw W") + "   TDP W  " + translate(CTX, "limit W") + "  "
+                     + translate(CTX, "share"))
         for p in a.power:
             lines.append(f"             {p.gpu:>3} {p.draw_w:8.0f} {_fmt(p.tdp_w, '7.0f')} {_fmt(p.limit_w, '8.0f')}"
-                         f"  {_fmt(p.ratio and p.ratio * 100, '5.1f')}%{'  LOW' if p.low else ''}")
+                         f"  {_fmt(p.ratio and p.ratio * 100, '5.1f')}%{'  ' + low if p.low else ''}")
     lines.append("")
     for f in a.findings:
         lines.append(f"{_MARK[f.severity]} {_lang.msg(getattr(f, 'msg', None) or f.text)}")
     if ba is not None:
         b, c = ba["before"], ba["after"]
         cur = b["currency"]
-        lines += ["", "Plan         before      after (measured MFU)"]
-        rows = [("MFU", "mfu", lambda v: f"{v * 100:.3g}%"),
-                ("tokens/s/GPU", "tokens_per_s_per_gpu", lambda v: f"{v:,.0f}"),
-                ("days", "compute_days", lambda v: f"{v:,.2f}"),
-                ("GPU-hours", "gpu_hours", lambda v: f"{v:,.0f}"),
-                (f"cost {cur}", "cost", lambda v: f"{v:,.0f}")]
+        lines += ["", _pad(translate(CTX, "Plan")) + translate(CTX, "before      after (measured MFU)")]
+        rows = [("MFU", "mfu", lambda v: format_sig(v * 100) + "%"),
+                (translate(CTX, "tokens/s/GPU"), "tokens_per_s_per_gpu", lambda v: f"{v:,.0f}"),
+                (translate(CTX, "days"), "compute_days", lambda v: f"{v:,.2f}"),
+                (translate(CTX, "GPU-hours"), "gpu_hours", lambda v: f"{v:,.0f}"),
+                (translate(CTX, "cost ({currency})").format(currency=cur), "cost", lambda v: f"{v:,.0f}")]
         for label, key, f in rows:
             lines.append(f"  {label:<12}{(f(b[key]) if b[key] is not None else '—'):>10}  "
                          f"{(f(c[key]) if c[key] is not None else '—'):>10}")
         if b["cost"] is not None:
-            lines.append(f"  (cost = GPU-hours × {b['card_hour']:.2f} {cur} per card-hour, no overheads)")
+            lines.append("  " + translate(CTX, "(cost = GPU-hours × {price} per card-hour, no overheads)").format(
+                price=format_money(b["card_hour"], cur, decimals=2)))
     print("\n".join(lines))
     return 1 if args.strict and a.worst == "bad" else 0
 
@@ -206,3 +217,10 @@ def _run_import_multinode(args, scenario) -> int:
                          f"{(f(c[key]) if c[key] is not None else '—'):>10}")
     print("\n".join(lines))
     return 1 if args.strict and a.worst == "bad" else 0
+
+
+def _pad(label: str, width: int = 13) -> str:
+    """A left column label padded by display width (a Chinese character takes two columns)."""
+    import unicodedata
+
+    return label + " " * max(1, width - sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in label))

@@ -56,6 +56,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.messages import MsgStr
+from ..formatting import format_flops, format_sig
 
 from ..core.scenario import Scenario
 
@@ -692,9 +693,9 @@ def analyse(result: KitResult, scenario: Scenario, *, base_dir: Path | None = No
             add(Finding("ok", MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "Scaling: {pct:.0f}% of linear at {n} GPUs."), pct=100 * last.efficiency, n=last.n)))
         if a.measured_mfu is not None:
             add(Finding("info", MsgStr.make(CTX, QT_TRANSLATE_NOOP(
-                CTX, "Measured MFU {pct:.3g}% at {n} GPU(s) (model FLOPs/token {fpt:.3g} × tokens/s per GPU ÷ "
+                CTX, "Measured MFU {pct}% at {n} GPU(s) (model FLOPs/token {fpt} × tokens/s per GPU ÷ "
                 "{peak:g} TFLOPS peak). It is measured without the plan's tensor/pipeline communication and "
-                "between-node traffic, so treat it as an upper bound when the plan spans nodes or uses tp/pp > 1."), pct=100 * a.measured_mfu, n=a.mfu_at_n, fpt=a.flops_per_token, peak=a.peak_tflops)))
+                "between-node traffic, so treat it as an upper bound when the plan spans nodes or uses tp/pp > 1."), pct=format_sig(100 * a.measured_mfu), n=a.mfu_at_n, fpt=format_flops(a.flops_per_token), peak=a.peak_tflops)))
         if scenario.training.method in ("lora", "qlora"):
             add(Finding("info", MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "The kit trains all weights; the plan is {m}. Its MFU is applied as the share of peak the "

@@ -100,8 +100,8 @@
         <translation>扩展性：{n} 张 GPU 时为线性的 {pct:.0f}%。</translation>
     </message>
     <message>
-        <source>Measured MFU {pct:.3g}% at {n} GPU(s) (model FLOPs/token {fpt:.3g} × tokens/s per GPU ÷ {peak:g} TFLOPS peak). It is measured without the plan&apos;s tensor/pipeline communication and between-node traffic, so treat it as an upper bound when the plan spans nodes or uses tp/pp &gt; 1.</source>
-        <translation>{n} 张 GPU 实测 MFU {pct:.3g}%（每 token 模型 FLOPs {fpt:.3g} × 单卡 tokens/s ÷ {peak:g} TFLOPS 峰值）。测量时不含方案中的张量/流水线通信和节点间通信，因此当方案跨节点或 tp/pp &gt; 1 时，应把它视为上限。</translation>
+        <source>Measured MFU {pct}% at {n} GPU(s) (model FLOPs/token {fpt} × tokens/s per GPU ÷ {peak:g} TFLOPS peak). It is measured without the plan&apos;s tensor/pipeline communication and between-node traffic, so treat it as an upper bound when the plan spans nodes or uses tp/pp &gt; 1.</source>
+        <translation>{n} 张 GPU 实测 MFU {pct}%（每 token 模型计算量 {fpt} × 单卡 tokens/s ÷ {peak:g} TFLOPS 峰值）。测量时不含方案中的张量/流水线通信和节点间通信，因此当方案跨节点或 tp/pp &gt; 1 时，应把它视为上限。</translation>
     </message>
     <message>
         <source>The kit trains all weights; the plan is {m}. Its MFU is applied as the share of peak the matmuls reach.</source>
@@ -643,6 +643,94 @@
     <message>
         <source>, driver {d}</source>
         <translation>，驱动 {d}</translation>
+    </message>
+    <message>
+        <source>wrote {path}: copy it to the {n} nodes and run &apos;{cmd}&apos; for the command on each node</source>
+        <translation>已写入 {path}：把它复制到 {n} 个节点，运行 &apos;{cmd}&apos; 查看每个节点要执行的命令</translation>
+    </message>
+    <message>
+        <source>wrote {path}: run &apos;{cmd}&apos; on the server (&apos;--cpu&apos; for a quick check without GPUs)</source>
+        <translation>已写入 {path}：在服务器上运行 &apos;{cmd}&apos;（加 &apos;--cpu&apos; 可在没有 GPU 时快速检查）</translation>
+    </message>
+    <message>
+        <source>LOW</source>
+        <translation>偏低</translation>
+    </message>
+    <message>
+        <source>Server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>{host}: {n} GPU(s) {names}</source>
+        <translation>{host}：{n} 张 GPU {names}</translation>
+    </message>
+    <message>
+        <source>Versions</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <source>driver {d}, CUDA {c}, torch {t} ({mode})</source>
+        <translation>驱动 {d}，CUDA {c}，torch {t}（{mode}）</translation>
+    </message>
+    <message>
+        <source>Matmul</source>
+        <translation>矩阵乘</translation>
+    </message>
+    <message>
+        <source>peak</source>
+        <translation>峰值</translation>
+    </message>
+    <message>
+        <source>share</source>
+        <translation>占比</translation>
+    </message>
+    <message>
+        <source>All-reduce</source>
+        <translation>All-reduce</translation>
+    </message>
+    <message>
+        <source>reference</source>
+        <translation>参考值</translation>
+    </message>
+    <message>
+        <source>Scaling</source>
+        <translation>扩展</translation>
+    </message>
+    <message>
+        <source>linear</source>
+        <translation>线性</translation>
+    </message>
+    <message>
+        <source>efficiency</source>
+        <translation>效率</translation>
+    </message>
+    <message>
+        <source>Power</source>
+        <translation>功耗</translation>
+    </message>
+    <message>
+        <source>draw W</source>
+        <translation>功耗 W</translation>
+    </message>
+    <message>
+        <source>limit W</source>
+        <translation>上限 W</translation>
+    </message>
+    <message>
+        <source>Plan</source>
+        <translation>方案</translation>
+    </message>
+    <message>
+        <source>before      after (measured MFU)</source>
+        <translation>之前        之后（实测 MFU）</translation>
+    </message>
+    <message>
+        <source>GPU-hours</source>
+        <translation>卡时</translation>
+    </message>
+    <message>
+        <source>(cost = GPU-hours × {price} per card-hour, no overheads)</source>
+        <translation>（费用 = 卡时 × 每卡时 {price}，不含其他开销）</translation>
     </message>
     <message>
         <source>plan: {n} × {name} per node ({source})</source>
