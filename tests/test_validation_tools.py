@@ -56,3 +56,60 @@ def test_each_unsloth_row_fits_the_card_it_was_measured_on(preset, card, ctx):
     # context must not
     assert unsloth_estimate_gib(preset, ctx) <= card * 1.10
     assert unsloth_estimate_gib(preset, 2 * ctx) > card
+
+
+# --- LLaMA-Factory: published runs (bench/validate_llamafactory.py holds the rows, sources and ASSUMED notes) ---
+
+def _lf_bench():
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "bench" / "validate_llamafactory.py"
+    spec = importlib.util.spec_from_file_location("validate_llamafactory", path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # dataclasses look their module up while the file runs
+    spec.loader.exec_module(mod)
+    return mod
+
+
+LF = _lf_bench()
+
+
+def test_llamafactory_rows_median_error_bound():
+    # The bound is the median |error| measured on 2026-12-01 (23.1% over 5 rows) plus a small margin; it is a
+    # regression bound, not a target: the rows are not fitted (docs/validation_methods.md §3 explains the
+    # rows that are far off and the mechanisms the core does not model).
+    res = LF.results()
+    assert len(res) >= 5
+    med = statistics.median(abs(e) for *_, e in res)
+    assert med <= 0.25, [(r.id, round(est, 2), round(e, 3)) for r, est, e in res]
+
+
+def test_llamafactory_short_context_rows_within_10_percent():
+    # Where activations are small (QLoRA ChatGLM2-6B at 1k, LoRA Qwen2-7B at 1k) the estimate is weights +
+    # adapters + the checkpointed activations and must match the published figure closely.
+    res = {r.id: e for r, _, e in LF.results()}
+    assert abs(res["lf-readme-chatglm2-6b-qlora"]) <= 0.10, res
+    assert abs(res["lf-7409-qwen2-7b-lora-s1024"]) <= 0.10, res
+
+
+def test_llamafactory_rows_use_the_profile_default_recompute():
+    # the rows never set training.recompute: LLaMA-Factory's default (gradient checkpointing on) applies
+    from gpuplanner.core.scenario import scenario_from_dict as sfd
+
+    for r in LF.ROWS:
+        assert "recompute" not in r.training
+        s = sfd({"model": r.model, "training": {"framework": "llamafactory", **r.training},
+                 "hardware": {"gpu": r.gpu}})
+        assert s.training.recompute == "full"
+
+
+def test_llamafactory_hand_derived_weights_of_the_qwen2_row():
+    # Qwen2-7B bf16 weights (7,615,616,512 parameters, Qwen2.5-7B dimensions) + rank-8 adapters on all
+    # linear layers (28 × 8 × (2·3584+2·(3584+512)+3·(3584+18944)) = 20,185,088, 0.2643% as the issue printed)
+    mem = LF.estimate(LF.ROWS[1])
+    base = 7_615_616_512 * 2 / 2**30
+    adapters = 20_185_088 * 2 / 2**30
+    assert mem.weights == pytest.approx(base + adapters, rel=0.01)
+    assert 20_185_088 / 7_615_616_512 == pytest.approx(0.002643, rel=0.01)
