@@ -1047,7 +1047,11 @@ class _Reducer:
         ad, pm = ad[o], np.minimum.accumulate(ac[o])
         j = np.searchsorted(ad, days, "left")
         beaten = (j > 0) & (pm[np.maximum(j - 1, 0)] <= cost)
-        j = np.searchsorted(ad, days, "right")
+        # searching "right" moves the index only for a day count found among the anchors (or NaN): search
+        # again for those rows alone (the same indices as searching every row)
+        if len(ad):
+            again = np.flatnonzero(((j < len(ad)) & (ad[np.minimum(j, len(ad) - 1)] == days)) | np.isnan(days))
+            j[again] = np.searchsorted(ad, days[again], "right")
         beaten |= (j > 0) & (pm[np.maximum(j - 1, 0)] < cost)
         left = np.flatnonzero(~beaten)
         keep.append(left[pareto_front(days[left], cost[left])])
