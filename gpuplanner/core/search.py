@@ -608,14 +608,13 @@ class _MemoryMemo:
     the formulas read it, i.e. for RL objectives). Exact: a hit requires equal keyword arguments, the same
     model facts and element-wise equal candidate columns (packed losslessly into two int64 words per row and
     compared in full), so the stored array is the one the formulas would return. Bounded: at most
-    :attr:`limit_bytes` of stored rows (oldest dropped first), so the search's memory stays independent of the
-    space's size."""
+    :attr:`limit_bytes` of stored rows (the first ones; nothing is stored once full), so the search's memory
+    stays independent of the space's size."""
 
     limit_bytes = 64 << 20
 
     def __init__(self):
         self._store: dict = {}  # key -> list of (w1, w2, total)
-        self._order: list = []  # (key, entry) oldest first
         self._bytes = 0
 
     @staticmethod
@@ -663,17 +662,12 @@ class _MemoryMemo:
         tot = compute()
         if not store:
             return tot
-        entry = (w1, w2, tot)
-        self._store.setdefault(key, []).append(entry)
-        self._order.append((key, entry))
-        self._bytes += w1.nbytes + w2.nbytes + tot.nbytes
-        while self._bytes > self.limit_bytes and self._order:
-            k0, e0 = self._order.pop(0)
-            lst = self._store.get(k0, [])
-            lst[:] = [e for e in lst if e is not e0]
-            if not lst:
-                self._store.pop(k0, None)
-            self._bytes -= e0[0].nbytes + e0[1].nbytes + e0[2].nbytes
+        size = w1.nbytes + w2.nbytes + tot.nbytes
+        if self._bytes + size <= self.limit_bytes:
+            # once full, keep what is stored: the first GPU type's chunks recur on every later one (evicting
+            # the oldest would, on a large space, drop them just before the next GPU type asks)
+            self._store.setdefault(key, []).append((w1, w2, tot))
+            self._bytes += size
         return tot
 
 
