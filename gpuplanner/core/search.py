@@ -598,21 +598,102 @@ def evaluate_candidates(ctx: SearchContext, c: Mapping[str, np.ndarray]) -> dict
     return out
 
 
-def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray]):
+_MEM_COLS = ("tp", "pp", "cp", "ep", "dp", "zero", "recompute", "mbs", "sp", "grad_accum", "vpp", "offload")
+
+
+class _MemoryMemo:
+    """Per-GPU memory of whole candidate chunks already computed in this search, reused when a later context
+    hands :func:`memory_arrays` exactly the same inputs (the same framework's layouts on another GPU type:
+    memory does not depend on the card except through ``gpu_capacity_gib``, which is part of the key where
+    the formulas read it, i.e. for RL objectives). Exact: a hit requires equal keyword arguments, the same
+    model facts and element-wise equal candidate columns (packed losslessly into two int64 words per row and
+    compared in full), so the stored array is the one the formulas would return. Bounded: at most
+    :attr:`limit_bytes` of stored rows (the first ones; nothing is stored once full), so the search's memory
+    stays independent of the space's size."""
+
+    limit_bytes = 64 << 20
+
+    def __init__(self):
+        self._store: dict = {}  # key -> list of (w1, w2, total)
+        self._bytes = 0
+
+    @staticmethod
+    def pack(c: Mapping[str, np.ndarray]):
+        """The candidate columns as two int64 words per row, or None where a value is outside the packing's
+        ranges (then nothing is memoised)."""
+        cols = {}
+        for k in _MEM_COLS:
+            v = np.asarray(c[k])
+            if v.ndim != 1 or not (v.dtype.kind in "iub"):
+                return None
+            cols[k] = v.astype(np.int64, copy=False)
+        limits = {"dp": 1 << 31, "grad_accum": 1 << 32, "tp": 256, "pp": 256, "cp": 256, "ep": 256,
+                  "zero": 16, "recompute": 16, "mbs": 256, "sp": 2, "vpp": 256, "offload": 2}
+        for k, lim in limits.items():
+            v = cols[k]
+            if len(v) and (int(v.min()) < 0 or int(v.max()) >= lim):
+                return None
+        w1 = (cols["dp"] << 32) | cols["grad_accum"]
+        w2 = (cols["tp"] | (cols["pp"] << 8) | (cols["cp"] << 16) | (cols["ep"] << 24) | (cols["zero"] << 32)
+              | (cols["recompute"] << 36) | (cols["mbs"] << 40) | (cols["sp"] << 48) | (cols["vpp"] << 49)
+              | (cols["offload"] << 57))
+        return w1, w2
+
+    def total(self, ctx: SearchContext, kw: dict, c: Mapping[str, np.ndarray], compute, store: bool = True):
+        """``compute()``'s array, or the stored one for the same inputs; ``store``: keep this result for a
+        later context (pointless when none of the remaining contexts has this framework)."""
+        if not store and not self._store:
+            return compute()
+        if any(isinstance(v, np.ndarray) for v in kw.values()):
+            return compute()  # the key is the repr of each argument: plain values only
+        packed = self.pack(c)
+        if packed is None:
+            return compute()
+        w1, w2 = packed
+        n = len(w1)
+        kwkey = tuple(sorted((k, repr(v)) for k, v in kw.items() if k != "gpu_capacity_gib"))
+        prof = kw.get("profile")
+        cap = kw.get("gpu_capacity_gib") if (prof is None or getattr(prof, "rl", True)) else None
+        key = (id(ctx.facts), kwkey, cap, n, int(w1.sum()), int(w2.sum()),
+               int(w1[0]) if n else 0, int(w2[0]) if n else 0, int(w1[-1]) if n else 0, int(w2[-1]) if n else 0)
+        for e1, e2, tot in self._store.get(key, ()):
+            if np.array_equal(e1, w1) and np.array_equal(e2, w2):
+                return tot
+        tot = compute()
+        if not store:
+            return tot
+        size = w1.nbytes + w2.nbytes + tot.nbytes
+        if self._bytes + size <= self.limit_bytes:
+            # once full, keep what is stored: the first GPU type's chunks recur on every later one (evicting
+            # the oldest would, on a large space, drop them just before the next GPU type asks)
+            self._store.setdefault(key, []).append((w1, w2, tot))
+            self._bytes += size
+        return tot
+
+
+def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _MemoryMemo | None = None,
+                      store: bool = True):
     """Memory for every candidate of ``c``; time and cost only for those that fit.
 
     Returns ``(mem_gib, idx, sub)``: ``idx`` the fitting rows, ``sub`` their candidate columns, ``mem_gib``,
     ``train_hours``, ``mfu``, ``frac_*``, ``mode_costs`` (modes × len(idx)), ``mode``, ``cost`` and
-    ``calendar_hours`` — rows of :func:`evaluate_candidates`, without spreading them over the whole list."""
+    ``calendar_hours`` — rows of :func:`evaluate_candidates`, without spreading them over the whole list.
+    ``memo`` (:class:`_MemoryMemo`): reuse the memory of identical chunks computed for an earlier context
+    (``store``: keep this chunk's for a later one)."""
     s = ctx.resolved.scenario
     kw = memory_kwargs(ctx.resolved)
     kw["offload_params"] = offload_params_applies(s)
-    mem = memory_arrays(
-        ctx.facts, **kw,
-        tp=c["tp"], pp=c["pp"], cp=c["cp"], ep=c["ep"], dp=c["dp"], zero=c["zero"], recompute=c["recompute"],
-        mbs=c["mbs"], sp=c["sp"], grad_accum=c["grad_accum"], vpp=c["vpp"], offload=c["offload"],
-    )
-    mem_gib = mem["total"] / GIB
+
+    def compute():
+        mem = memory_arrays(
+            ctx.facts, **kw,
+            tp=c["tp"], pp=c["pp"], cp=c["cp"], ep=c["ep"], dp=c["dp"], zero=c["zero"], recompute=c["recompute"],
+            mbs=c["mbs"], sp=c["sp"], grad_accum=c["grad_accum"], vpp=c["vpp"], offload=c["offload"],
+        )
+        return np.asarray(mem["total"], dtype=float)
+
+    total = compute() if memo is None else memo.total(ctx, kw, c, compute, store)
+    mem_gib = total / GIB
     cap = float(ctx.gpu.memory_gib or 0.0)
     fits = mem_gib + s.assumptions.memory_headroom_gib <= cap
     idx = np.flatnonzero(fits)
@@ -962,7 +1043,11 @@ class _Reducer:
         ad, pm = ad[o], np.minimum.accumulate(ac[o])
         j = np.searchsorted(ad, days, "left")
         beaten = (j > 0) & (pm[np.maximum(j - 1, 0)] <= cost)
-        j = np.searchsorted(ad, days, "right")
+        # searching "right" moves the index only for a day count found among the anchors (or NaN): search
+        # again for those rows alone (the same indices as searching every row)
+        if len(ad):
+            again = np.flatnonzero(((j < len(ad)) & (ad[np.minimum(j, len(ad) - 1)] == days)) | np.isnan(days))
+            j[again] = np.searchsorted(ad, days[again], "right")
         beaten |= (j > 0) & (pm[np.maximum(j - 1, 0)] < cost)
         left = np.flatnonzero(~beaten)
         keep.append(left[pareto_front(days[left], cost[left])])
@@ -1100,7 +1185,12 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     total_pflop = mf_tok * tokens / 1e15
     red = _Reducer(objective, con.deadline_days, con.budget, total_pflop, con.rules.mfu_grade, top, distinct)
     gpu_index: dict[str, int] = {}
-    for ctx in iter_contexts(s, models, prices=table, overheads=ov, skipped=skipped, rules_on=rules_on):
+    memo = _MemoryMemo()
+    # the contexts listed first (cheap), so that a chunk's memory is kept only where a later context of the
+    # same framework (another GPU type) may reuse it
+    all_ctx = list(iter_contexts(s, models, prices=table, overheads=ov, skipped=skipped, rules_on=rules_on))
+    for pos, ctx in enumerate(all_ctx):
+        keep_mem = any(later.framework == ctx.framework for later in all_ctx[pos + 1:])
         if cancel is not None and cancel():
             raise SearchCancelled(QT_TRANSLATE_NOOP(CTX, "search cancelled"))
         ci = len(contexts)
@@ -1112,7 +1202,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
                 raise SearchCancelled(QT_TRANSLATE_NOOP(CTX, "search cancelled"))
             n = len(c["num_gpus"])
             evaluated += n
-            _, idx, sub = _evaluate_fitting(ctx, c)
+            _, idx, sub = _evaluate_fitting(ctx, c, memo, keep_mem)
             if not len(idx):
                 continue
             fin = np.isfinite(sub["cost"])
