@@ -73,3 +73,33 @@ def read_input(path: str, limit: int, what: str, error: type[Exception]) -> byte
             raise error(f"stdin: too large for {what} (over {limit:,} bytes)")
         return data
     return read_limited(path, limit, what)
+
+
+# ------------------------------------------------------------------ text columns (a CJK character takes two)
+
+def display_width(text: str) -> int:
+    """Terminal columns of ``text``: wide and full-width characters (Chinese) take two (Unicode EAW)."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def ljust(text: str, width: int, min_gap: int = 0) -> str:
+    """``text`` padded to ``width`` columns, followed by at least ``min_gap`` spaces."""
+    return text + " " * max(min_gap, width - display_width(text))
+
+
+def label(text: str, width: int = 13) -> str:
+    """A left-column label of the text outputs (``Model        …``), at least one space before the value."""
+    return ljust(text, width, min_gap=1)
+
+
+def rjust(text: str, width: int) -> str:
+    return " " * max(0, width - display_width(text)) + text
+
+
+def cut(text: str, width: int) -> str:
+    """``text`` shortened to at most ``width`` columns."""
+    while display_width(text) > width:
+        text = text[:-1]
+    return text

@@ -11,7 +11,7 @@ import json
 
 # the core and io are imported by run(): ``gpuplanner --help`` and the other commands do not load them
 from ..formatting import format_money, gpu_display_name, format_number, format_percent, format_sig
-from ._args import rent_vs_build_lines
+from ._args import label as _lbl, rent_vs_build_lines
 from ._lang import msg, name, translate
 
 CTX = "CLI"
@@ -40,13 +40,6 @@ def run(args) -> int:
     return 0
 
 
-def _label(text: str, width: int = 13) -> str:
-    """A left column label padded by display width (a Chinese character takes two columns)."""
-    import unicodedata
-
-    cols = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-    return text + " " * max(1, width - cols)
-
 
 def text_lines(ev, data: dict) -> list[str]:
     """The Evaluation as the text table, in the CLI's language, every number through the one formatter."""
@@ -64,19 +57,19 @@ def text_lines(ev, data: dict) -> list[str]:
         "rollout_weights": translate(CTX, "rollout engine weights"), "kv_cache": translate(CTX, "KV cache"),
     }
     lines = [
-        _label(translate(CTX, "Model")) + str(data["model"]),
-        _label(translate(CTX, "Parameters")) + translate(CTX, "total {total} ({exact})   active {active}   "
+        _lbl(translate(CTX, "Model")) + str(data["model"]),
+        _lbl(translate(CTX, "Parameters")) + translate(CTX, "total {total} ({exact})   active {active}   "
                                                           "trainable {trainable}").format(
             total=format_count(p["total"]), exact=format_number(p["total"]), active=format_count(p["active"]),
             trainable=format_count(p["trainable"]))
         + (translate(CTX, "   (vision encoder {v} + projector {pr})").format(
             v=format_count(p["vision"]), pr=format_count(p["projector"])) if p.get("vision") else ""),
-        _label(translate(CTX, "Tier")) + f"{data['tier']}: {translate('Tier', TIER_GUIDANCE[data['tier']])}",
-        _label(translate(CTX, "Hardware")) + translate(CTX, "{n} × {gpu} ({mem} GiB each, {nodes} node(s))").format(
+        _lbl(translate(CTX, "Tier")) + f"{data['tier']}: {translate('Tier', TIER_GUIDANCE[data['tier']])}",
+        _lbl(translate(CTX, "Hardware")) + translate(CTX, "{n} × {gpu} ({mem} GiB each, {nodes} node(s))").format(
             n=ev.num_gpus, gpu=gpu_display_name(ev.gpu_name), mem=format_sig(ev.gpu_memory_gib), nodes=ev.nodes),
-        _label(translate(CTX, "Layout")) + "{framework}: tp={tp} pp={pp} cp={cp} ep={ep} vpp={vpp} dp={dp} zero={zero} "
+        _lbl(translate(CTX, "Layout")) + "{framework}: tp={tp} pp={pp} cp={cp} ep={ep} vpp={vpp} dp={dp} zero={zero} "
         "mbs={micro_batch_size} grad_accum={grad_accum} recompute={recompute}".format(**lay),
-        *([_label(translate(CTX, "Objective")) + translate(CTX, "{objective}: models held: {models}").format(
+        *([_lbl(translate(CTX, "Objective")) + translate(CTX, "{objective}: models held: {models}").format(
             objective=ev.scenario.training.objective.upper(),
             models=", ".join(part_names.get(m, m) for m in data["objective"]["models_held"]) or "-")]
           if ev.scenario.training.objective != "sft" else []),
@@ -88,15 +81,15 @@ def text_lines(ev, data: dict) -> list[str]:
     keys += [k for k in mem if k not in keys and k != "total" and k not in allocator
              and isinstance(mem[k], (int, float))]
     for key in keys:
-        lines.append("  " + _label(part_names.get(key, key), 12) + f"{format_number(mem[key], 2):>8}")
+        lines.append("  " + _lbl(part_names.get(key, key), 12) + f"{format_number(mem[key], 2):>8}")
     fit = translate(CTX, "fits") if ev.fits else translate(CTX, "DOES NOT FIT")
-    lines.append("  " + _label(translate(CTX, "total"), 12) + f"{format_number(mem['total'], 2):>8}   " + translate(
+    lines.append("  " + _lbl(translate(CTX, "total"), 12) + f"{format_number(mem['total'], 2):>8}   " + translate(
         CTX, "of {cap} GiB (headroom {head} GiB): {fit}").format(
             cap=format_sig(ev.gpu_memory_gib), head=format_number(ev.memory.headroom, 1), fit=fit))
     hr = data.get("host_ram_per_node_gib")
     if hr:
         have = "" if hr["available"] is None else translate(CTX, " of {n} GiB").format(n=format_number(hr["available"]))
-        lines.append("  " + _label(translate(CTX, "host RAM"), 12) + f"{format_number(hr['total'], 1):>8}   " + translate(
+        lines.append("  " + _lbl(translate(CTX, "host RAM"), 12) + f"{format_number(hr['total'], 1):>8}   " + translate(
             CTX, "per node for CPU offload{have} (optimizer {opt}, parameters {par}, × {buf} buffers; "
             "activations {act})").format(have=have, opt=format_number(hr["optimizer"], 1),
                                           par=format_number(hr["params"], 1), buf=format_sig(hr["buffer_factor"]),
@@ -108,13 +101,13 @@ def text_lines(ev, data: dict) -> list[str]:
     lines += [
         "",
         translate(CTX, "Time"),
-        "  " + _label(translate(CTX, "step time"), 17) + translate(CTX, "{s} s").format(s=format_number(data["step_time_s"], 3)),
-        "  " + _label(translate(CTX, "tokens/s/GPU"), 17) + format_number(data["tokens_per_s_per_gpu"]),
-        "  " + _label(translate(CTX, "MFU / HFU"), 17) + f"{format_percent(data['mfu'], 1)} / {format_percent(data['hfu'], 1)}",
-        "  " + _label(translate(CTX, "compute"), 17) + translate(
+        "  " + _lbl(translate(CTX, "step time"), 17) + translate(CTX, "{s} s").format(s=format_number(data["step_time_s"], 3)),
+        "  " + _lbl(translate(CTX, "tokens/s/GPU"), 17) + format_number(data["tokens_per_s_per_gpu"]),
+        "  " + _lbl(translate(CTX, "MFU / HFU"), 17) + f"{format_percent(data['mfu'], 1)} / {format_percent(data['hfu'], 1)}",
+        "  " + _lbl(translate(CTX, "compute"), 17) + translate(
             CTX, "{days} days around the clock, {hours} GPU-hours").format(
                 days=format_number(ev.compute_days, 2), hours=format_number(ev.gpu_hours)),
-        "  " + _label(translate(CTX, "calendar"), 17) + translate(
+        "  " + _lbl(translate(CTX, "calendar"), 17) + translate(
             CTX, "{days} days with setup, checkpoints, interruptions and {h} h/week").format(
                 days=format_number(ev.calendar_days, 2), h=format_sig(ev.scenario.constraints.hours_per_week)),
     ]
@@ -123,7 +116,7 @@ def text_lines(ev, data: dict) -> list[str]:
         rng = translate(CTX, "{lo}–{hi} calendar days").format(lo=format_number(lo, 2), hi=format_number(hi, 2))
         if ev.cost_band:
             rng += ", " + format_money(ev.cost_band[0], ev.currency) + "–" + format_money(ev.cost_band[1], ev.currency)
-        lines.append("  " + _label(translate(CTX, "likely range"), 17) + rng + " " + translate(
+        lines.append("  " + _lbl(translate(CTX, "likely range"), 17) + rng + " " + translate(
             CTX, "(p10–p90 of the model's error on {n} published {family} runs)").format(
                 n=ev.band["rows"], family=_framework_name(ev.band["family"])))
     share_names = {
@@ -134,7 +127,7 @@ def text_lines(ev, data: dict) -> list[str]:
     }
     tb = data.get("time_breakdown") or {}
     if tb:
-        lines.append("  " + _label(translate(CTX, "time share"), 17)
+        lines.append("  " + _lbl(translate(CTX, "time share"), 17)
                      + ", ".join(f"{share_names.get(k, k)} {format_percent(v)}" for k, v in tb.items()))
     lines += ["", translate(CTX, "Cost")]
     if ev.cost is None:

@@ -18,7 +18,7 @@ import os
 import sys
 
 # verify and io are imported by the run functions: ``gpuplanner --help`` and the other commands do not load them
-from ._args import positive_int
+from ._args import label as _lbl, positive_int
 from . import _lang
 from ._lang import translate
 from ..formatting import format_money, format_sig
@@ -118,29 +118,29 @@ def run_import(args) -> int:
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return 1 if args.strict and a.worst == "bad" else 0
     low = translate(CTX, "LOW")
-    lines = [_pad(translate(CTX, "Server")) + translate(CTX, "{host}: {n} GPU(s) {names}").format(
+    lines = [_lbl(translate(CTX, "Server")) + translate(CTX, "{host}: {n} GPU(s) {names}").format(
                  host=result.host or "?", n=len(result.gpus),
                  names=", ".join(sorted({g.name for g in result.gpus})) or "").rstrip(),
-             _pad(translate(CTX, "Versions")) + translate(CTX, "driver {d}, CUDA {c}, torch {t} ({mode})").format(
+             _lbl(translate(CTX, "Versions")) + translate(CTX, "driver {d}, CUDA {c}, torch {t} ({mode})").format(
                  d=result.driver or "?", c=result.cuda or "?", t=result.torch or "?", mode=result.mode or "?"), ""]
     if a.matmul:
-        lines.append(_pad(translate(CTX, "Matmul")) + "GPU   TFLOPS    " + translate(CTX, "peak") + "   " + translate(CTX, "share"))
+        lines.append(_lbl(translate(CTX, "Matmul")) + "GPU   TFLOPS    " + translate(CTX, "peak") + "   " + translate(CTX, "share"))
         for m in a.matmul:
             lines.append(f"             {'cpu' if m.gpu is None else m.gpu:>3} {_num(m.tflops, 8)} {_fmt(m.peak, '7.0f', '      —')}"
                          f"  {_fmt(m.ratio and m.ratio * 100, '5.1f', '    —')}%{'  ' + low if m.low else ''}")
     if a.allreduce:
-        lines.append(_pad(translate(CTX, "All-reduce")) + "GPUs  busbw GB/s  " + translate(CTX, "reference") + "  " + translate(CTX, "share"))
+        lines.append(_lbl(translate(CTX, "All-reduce")) + "GPUs  busbw GB/s  " + translate(CTX, "reference") + "  " + translate(CTX, "share"))
         for b in a.allreduce:
             lines.append(f"             {b.n:>4} {_num(b.busbw_gbs, 11)} {_fmt(b.reference_gbs, '10.0f', '         —')}"
                          f"  {_fmt(b.ratio and b.ratio * 100, '5.1f', '    —')}%{'  ' + low if b.low else ''}")
     if a.scaling:
-        lines.append(_pad(translate(CTX, "Scaling")) + "GPUs   tokens/s     " + translate(CTX, "linear") + "  " + translate(CTX, "efficiency")
+        lines.append(_lbl(translate(CTX, "Scaling")) + "GPUs   tokens/s     " + translate(CTX, "linear") + "  " + translate(CTX, "efficiency")
                      + "   MFU")
         for p in a.scaling:
             lines.append(f"             {p.n:>4} {p.tokens_per_s:10.0f} {p.linear:10.0f}  {p.efficiency * 100:9.1f}%"
                          f"  {'  —' if not p.mfu else format_sig(p.mfu * 100)}%")
     if a.power:
-        lines.append(_pad(translate(CTX, "Power")) + "GPU   " + translate(CTX, "draw W") + "   TDP W  " + translate(CTX, "limit W") + "  "
+        lines.append(_lbl(translate(CTX, "Power")) + "GPU   " + translate(CTX, "draw W") + "   TDP W  " + translate(CTX, "limit W") + "  "
                      + translate(CTX, "share"))
         for p in a.power:
             lines.append(f"             {p.gpu:>3} {p.draw_w:8.0f} {_fmt(p.tdp_w, '7.0f')} {_fmt(p.limit_w, '8.0f')}"
@@ -151,7 +151,7 @@ def run_import(args) -> int:
     if ba is not None:
         b, c = ba["before"], ba["after"]
         cur = b["currency"]
-        lines += ["", _pad(translate(CTX, "Plan")) + translate(CTX, "before      after (measured MFU)")]
+        lines += ["", _lbl(translate(CTX, "Plan")) + translate(CTX, "before      after (measured MFU)")]
         rows = [("MFU", "mfu", lambda v: format_sig(v * 100) + "%"),
                 (translate(CTX, "tokens/s/GPU"), "tokens_per_s_per_gpu", lambda v: f"{v:,.0f}"),
                 (translate(CTX, "days"), "compute_days", lambda v: f"{v:,.2f}"),
@@ -217,10 +217,3 @@ def _run_import_multinode(args, scenario) -> int:
                          f"{(f(c[key]) if c[key] is not None else '—'):>10}")
     print("\n".join(lines))
     return 1 if args.strict and a.worst == "bad" else 0
-
-
-def _pad(label: str, width: int = 13) -> str:
-    """A left column label padded by display width (a Chinese character takes two columns)."""
-    import unicodedata
-
-    return label + " " * max(1, width - sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in label))

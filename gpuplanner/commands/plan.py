@@ -19,7 +19,7 @@ import json
 
 from ..formatting import format_money, gpu_display_name, format_number, format_percent, format_sig
 from ._lang import msg, name, translate
-from ._args import positive_int, rent_vs_build_lines
+from ._args import display_width, ljust, positive_int, rent_vs_build_lines
 
 
 CTX = "CLI"
@@ -86,10 +86,10 @@ def text_lines(result, con) -> list[str]:
                      f"{format_number(p.memory_per_gpu_gib, 1)}/{format_sig(p.gpu_memory_gib)}",
                      format_number(p.calendar_days, 1), format_number(p.cost),
                      name("Cost", p.evaluation.rental_mode_label), mfu, failed))
-    widths = [max(_width(h), *(_width(r[k]) for r in rows)) for k, h in enumerate(header)]
-    out.append("  ".join(_ljust(h, w) for h, w in zip(header, widths)).rstrip())
+    widths = [max(display_width(h), *(display_width(r[k]) for r in rows)) for k, h in enumerate(header)]
+    out.append("  ".join(ljust(h, w) for h, w in zip(header, widths)).rstrip())
     for r in rows:
-        out.append("  ".join(_ljust(c, w) for c, w in zip(r, widths)).rstrip())
+        out.append("  ".join(ljust(c, w) for c, w in zip(r, widths)).rstrip())
     status = {"passed": translate(CTX, "passed"), "failed": translate(CTX, "failed")}
     for i, p in enumerate(result.plans, 1):
         ev = p.evaluation
@@ -144,14 +144,6 @@ def _objective(key: str) -> str:
             "value": translate(CTX, "lowest cost per effective PFLOP")}.get(key, key)
 
 
-def _width(text: str) -> int:
-    import unicodedata
-
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-
-
-def _ljust(text: str, width: int) -> str:
-    return text + " " * max(0, width - _width(text))
 
 
 def _framework_name(fw: str) -> str:

@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 
 from ..formatting import format_money, format_number
+from ._args import cut, ljust, rjust
 from ._lang import msg, name, translate
 
 CTX = "CLI"
@@ -81,17 +82,17 @@ def text_lines(res) -> list[str]:
 
     cur = res.currency
     yes, no = translate(CTX, "yes"), translate(CTX, "no")
-    lines = [_ljust(translate(CTX, "phase"), 22) + _ljust(translate(CTX, "kind"), 26) + _rjust(translate(CTX, "weeks"), 12)
-             + _rjust(translate(CTX, "h/week"), 8) + "  " + _ljust(translate(CTX, "resources"), 34)
-             + _ljust(translate(CTX, "rental"), 22) + _rjust(translate(CTX, "cost"), 16)]
+    lines = [ljust(translate(CTX, "phase"), 22, min_gap=1) + ljust(translate(CTX, "kind"), 26, min_gap=1) + rjust(translate(CTX, "weeks"), 12)
+             + rjust(translate(CTX, "h/week"), 8) + "  " + ljust(translate(CTX, "resources"), 34, min_gap=1)
+             + ljust(translate(CTX, "rental"), 22, min_gap=1) + rjust(translate(CTX, "cost"), 16)]
     for p in res.phases:
         what = (f"{p.count} × {p.device_name}" if p.resource == "gpu" else
                 translate(CTX, "{nodes} node(s), {n} cores").format(nodes=p.nodes, n=p.count))
         weeks = f"{format_number(p.start_week, 1)}–{format_number(p.end_week, 1)}"
-        lines.append(_ljust(_cut(p.name, 21), 22) + _ljust(_cut(name("Project", KIND_LABELS[p.kind]), 25), 26)
-                     + _rjust(weeks, 12) + _rjust(format_number(p.hours_per_week), 8) + "  "
-                     + _ljust(_cut(what, 33), 34) + _ljust(_cut(_mode(p.rental_mode), 21), 22)
-                     + _rjust(_money(p.cost, cur), 16))
+        lines.append(ljust(cut(p.name, 21), 22, min_gap=1) + ljust(cut(name("Project", KIND_LABELS[p.kind]), 25), 26, min_gap=1)
+                     + rjust(weeks, 12) + rjust(format_number(p.hours_per_week), 8) + "  "
+                     + ljust(cut(what, 33), 34, min_gap=1) + ljust(cut(_mode(p.rental_mode), 21), 22, min_gap=1)
+                     + rjust(_money(p.cost, cur), 16))
         if p.serving is not None:
             s = p.serving
             per_m = ("-" if p.cost_per_million_tokens is None else
@@ -109,51 +110,33 @@ def text_lines(res) -> list[str]:
         for m in p.messages:
             lines.append(" " * 22 + f"! {msg(m)}")
     lines.append("")
-    lines.append(_ljust(translate(CTX, "Total"), 13) + translate(CTX, "{cost} over {w} weeks").format(
+    lines.append(ljust(translate(CTX, "Total"), 13, min_gap=1) + translate(CTX, "{cost} over {w} weeks").format(
         cost=_money(res.total_cost, cur), w=format_number(res.total_weeks, 1)))
     if res.by_mode:
-        lines.append(_ljust(translate(CTX, "By rental"), 13)
+        lines.append(ljust(translate(CTX, "By rental"), 13, min_gap=1)
                      + ", ".join(f"{_mode(k)} {_money(v, cur)}" for k, v in res.by_mode.items()))
     for m in res.overlap_advice:
-        lines.append(_ljust(translate(CTX, "Overlap"), 13) + msg(m))
+        lines.append(ljust(translate(CTX, "Overlap"), 13, min_gap=1) + msg(m))
     if res.rent_vs_build is not None:
-        lines.append(_ljust(translate(CTX, "Rent/build"), 13) + msg(res.rent_vs_build.sentence))
+        lines.append(ljust(translate(CTX, "Rent/build"), 13, min_gap=1) + msg(res.rent_vs_build.sentence))
     for m in res.messages:
         lines.append(f"! {msg(m)}")
     if res.what_if:
         changes = {"params_x2": translate(CTX, "2× parameters"), "tokens_x10": translate(CTX, "10× data"),
                    "upgrade_gpus": translate(CTX, "next GPU count")}
         lines += ["", translate(CTX, "What if ({phase})").format(phase=res.main_phase),
-                  "  " + _ljust(translate(CTX, "change"), 16) + _ljust(translate(CTX, "fits"), 6)
-                  + _rjust(translate(CTX, "days"), 8) + _rjust(translate(CTX, "cost"), 16) + "  "
-                  + _rjust("GPUs", 5) + "  " + _ljust(translate(CTX, "in place"), 9) + translate(CTX, "layout changes")]
+                  "  " + ljust(translate(CTX, "change"), 16, min_gap=1) + ljust(translate(CTX, "fits"), 6, min_gap=1)
+                  + rjust(translate(CTX, "days"), 8) + rjust(translate(CTX, "cost"), 16) + "  "
+                  + rjust("GPUs", 5) + "  " + ljust(translate(CTX, "in place"), 9, min_gap=1) + translate(CTX, "layout changes")]
         for w in res.what_if:
             days = "-" if w.calendar_days is None else format_number(w.calendar_days, 1)
-            lines.append("  " + _ljust(changes.get(w.change, w.change), 16) + _ljust(yes if w.fits else no, 6)
-                         + _rjust(days, 8) + _rjust(_money(w.cost, cur), 16) + "  "
-                         + _rjust(str(w.gpus_needed or w.num_gpus), 5) + "  "
-                         + _ljust(yes if w.in_place_upgrade else no, 9) + (", ".join(w.layout_changes) or "-"))
+            lines.append("  " + ljust(changes.get(w.change, w.change), 16, min_gap=1) + ljust(yes if w.fits else no, 6, min_gap=1)
+                         + rjust(days, 8) + rjust(_money(w.cost, cur), 16) + "  "
+                         + rjust(str(w.gpus_needed or w.num_gpus), 5) + "  "
+                         + ljust(yes if w.in_place_upgrade else no, 9, min_gap=1) + (", ".join(w.layout_changes) or "-"))
             if w.note is not None:
                 lines.append(f"    {msg(w.note)}")
     return lines
 
 
-def _width(text: str) -> int:
-    import unicodedata
-
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-
-
-def _ljust(text: str, width: int) -> str:
-    return text + " " * max(1 if text else 0, width - _width(text))
-
-
-def _rjust(text: str, width: int) -> str:
-    return " " * max(0, width - _width(text)) + text
-
-
-def _cut(text: str, width: int) -> str:
-    while _width(text) > width:
-        text = text[:-1]
-    return text
 
