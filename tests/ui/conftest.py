@@ -17,6 +17,24 @@ class DialogLog:
 
 
 @pytest.fixture(autouse=True)
+def _gc_on_the_main_thread():
+    """No automatic garbage collection during a UI test, one full collection after it on the main thread.
+
+    A collection triggered inside a search or sweep worker thread destroys the QObjects in the garbage there, and
+    ~QObject (holding Qt's signal lock, waiting for the GIL) deadlocks with the main thread deleting a widget
+    (holding the GIL, waiting for that lock): a CI hang in tests/ui/test_parity_ui.py (gdb: both threads in
+    ~QObject). Set up before qtbot, so this collection runs after qtbot has closed the test's windows."""
+    import gc
+
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+        gc.collect()
+
+
+@pytest.fixture(autouse=True)
 def dialogs(monkeypatch):
     log = DialogLog()
 
