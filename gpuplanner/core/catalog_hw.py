@@ -25,6 +25,7 @@ from typing import Any
 
 from .errors import CatalogError
 from .i18n import QT_TRANSLATE_NOOP
+from .messages import MsgStr
 
 _CTX = "catalog"
 
@@ -201,14 +202,14 @@ def _read_json(name: str) -> dict[str, Any]:
     try:
         data = load_json(name)
     except (OSError, ValueError) as err:
-        raise CatalogError(QT_TRANSLATE_NOOP(_CTX, "cannot read resource file {name}: {err}").format(name=name, err=err)) from err
+        raise CatalogError(MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "cannot read resource file {name}: {err}"), name=name, err=err)) from err
     if not isinstance(data, dict):
-        raise CatalogError(QT_TRANSLATE_NOOP(_CTX, "malformed resource file {name}").format(name=name))
+        raise CatalogError(MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "malformed resource file {name}"), name=name))
     return data
 
 
 def _malformed(name: str, what: str) -> CatalogError:
-    return CatalogError(QT_TRANSLATE_NOOP(_CTX, "malformed resource file {name}: {what}").format(name=name, what=what))
+    return CatalogError(MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "malformed resource file {name}: {what}"), name=name, what=what))
 
 
 def _num(value: Any, name: str, what: str) -> float | None:
@@ -307,10 +308,10 @@ def get_gpu(gpu_id: str | GPU) -> GPU:
     key = _normalise_id(gpu_id)
     if key in gpus:
         return gpus[key]
-    msg = QT_TRANSLATE_NOOP(_CTX, "unknown GPU '{id}'; run `gpuplanner gpus` for the ids").format(id=gpu_id)
+    msg = MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "unknown GPU '{id}'; run `gpuplanner gpus` for the ids"), id=gpu_id)
     close = _suggest(key, sorted(gpus))
     if close:
-        msg += QT_TRANSLATE_NOOP(_CTX, " (did you mean: {ids}?)").format(ids=", ".join(close))
+        msg += MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, " (did you mean: {ids}?)"), ids=", ".join(close))
     raise CatalogError(msg)
 
 
@@ -324,7 +325,7 @@ def peak_tflops(gpu: GPU | str, precision: str) -> float | None:
     p = str(precision).strip().lower()
     if p not in PRECISIONS:
         raise CatalogError(
-            QT_TRANSLATE_NOOP(_CTX, "unknown precision '{p}'; use one of {all}").format(p=precision, all=", ".join(PRECISIONS))
+            MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "unknown precision '{p}'; use one of {all}"), p=precision, all=", ".join(PRECISIONS))
         )
     return getattr(get_gpu(gpu), f"{p}_tflops")
 
@@ -376,10 +377,10 @@ def get_network(network_id: str) -> Network:
     key = _normalise_id(network_id)
     if key in nets:
         return nets[key]
-    msg = QT_TRANSLATE_NOOP(_CTX, "unknown network '{id}'; known: {ids}").format(id=network_id, ids=", ".join(sorted(nets)))
+    msg = MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "unknown network '{id}'; known: {ids}"), id=network_id, ids=", ".join(sorted(nets)))
     close = _suggest(key, sorted(nets))
     if close:
-        msg = QT_TRANSLATE_NOOP(_CTX, "unknown network '{id}' (did you mean: {ids}?)").format(id=network_id, ids=", ".join(close))
+        msg = MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "unknown network '{id}' (did you mean: {ids}?)"), id=network_id, ids=", ".join(close))
     raise CatalogError(msg)
 
 
@@ -429,13 +430,13 @@ def intra_node_bandwidth_gbs(gpu: GPU | str, override: str | float | None = None
             bidir = _PCIE_BIDIR_GBS.get(g.pcie_gen) if g.pcie_gen is not None else None
         elif key == "nvlink":
             if g.intra_node_link not in ("nvlink", "nvlink-bridge"):
-                raise CatalogError(QT_TRANSLATE_NOOP(_CTX, "GPU '{id}' has no NVLink").format(id=g.id))
+                raise CatalogError(MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "GPU '{id}' has no NVLink"), id=g.id))
             bidir = g.intra_node_bw_gbs
         else:
             net = get_network(key)
             if net.kind != "intra_node":
                 raise CatalogError(
-                    QT_TRANSLATE_NOOP(_CTX, "network '{id}' is an inter-node fabric, not an intra-node link").format(id=net.id)
+                    MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "network '{id}' is an inter-node fabric, not an intra-node link"), id=net.id)
                 )
             bidir = net.bw_gbs_bidir
     return None if bidir is None else bidir / 2.0
@@ -551,7 +552,7 @@ def convert_price(price: Price, currency: str, rate_cny_per_usd: float | None = 
     """
     cur = str(currency).upper()
     if cur not in CURRENCIES:
-        raise CatalogError(QT_TRANSLATE_NOOP(_CTX, "unknown currency '{c}'; use CNY or USD").format(c=currency))
+        raise CatalogError(MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "unknown currency '{c}'; use CNY or USD"), c=currency))
     if price.currency == cur:
         return price
     rate = exchange_rate_cny_per_usd() if rate_cny_per_usd is None else rate_cny_per_usd
@@ -585,9 +586,9 @@ def default_price(gpu_id: str | GPU, currency: str, rate_cny_per_usd: float | No
     g = get_gpu(gpu_id)
     cur = str(currency).upper()
     if cur not in CURRENCIES:
-        raise CatalogError(QT_TRANSLATE_NOOP(_CTX, "unknown currency '{c}'; use CNY or USD").format(c=currency))
+        raise CatalogError(MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "unknown currency '{c}'; use CNY or USD"), c=currency))
     if region is not None and region not in PRICE_REGIONS:
-        raise CatalogError(QT_TRANSLATE_NOOP(_CTX, "unknown region '{r}'; use mainland_china or worldwide").format(r=region))
+        raise CatalogError(MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "unknown region '{r}'; use mainland_china or worldwide"), r=region))
     mine = [p for p in _offers() if p.gpu == g.id and any(getattr(p, k) is not None for k in _MONEY_FIELDS)]
     if region is not None:
         regions = (region,)
@@ -630,7 +631,7 @@ def economics_default(key: str) -> float | None:
     defaults = _read_json("economics.json").get("defaults", {})
     if key not in defaults:
         raise CatalogError(
-            QT_TRANSLATE_NOOP(_CTX, "unknown economics default '{k}'; known: {all}").format(k=key, all=", ".join(sorted(defaults)))
+            MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "unknown economics default '{k}'; known: {all}"), k=key, all=", ".join(sorted(defaults)))
         )
     return defaults[key].get("value")
 

@@ -56,6 +56,7 @@ import numpy as np
 from .messages import Msg  # noqa: F401 (re-exported: cost.Msg)
 from .errors import CatalogError, ScenarioError
 from .i18n import QT_TRANSLATE_NOOP
+from .messages import MsgStr
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
 from .catalog_hw import default_price, economics_document, exchange_rate_cny_per_usd, get_gpu
 
@@ -849,5 +850,5 @@ def rent_monthly_for(price: GpuPrice, num_gpus: int, hours_per_week: float) -> t
     if price.machine_month is not None:
         options.append((math.ceil(num_gpus / price.machine_gpus) * price.machine_month, "month"))
     if not options:
-        raise CatalogError(QT_TRANSLATE_NOOP(CTX, "no rental price for {gpu}").format(gpu=price.gpu))
+        raise CatalogError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "no rental price for {gpu}"), gpu=price.gpu))
     return min(options)

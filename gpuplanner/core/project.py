@@ -33,6 +33,7 @@ from .errors import PlannerError, ScenarioError
 from .estimate import resolve
 from .evaluate import Evaluation, Layout, _with_batch, evaluate
 from .i18n import QT_TRANSLATE_NOOP
+from .messages import MsgStr
 from .inference import ServingModel, ServingSize, size_serving
 from .messages import Msg
 from .scenario import Scenario, _Section
@@ -567,9 +568,9 @@ def _inference_phase(phase: Phase, base: Scenario, start: float, models: ModelSo
         per_m = None if c is None else c / max(tokens / 1e6, 1e-12)
         options.append((size, mode, c, costs, msg, per_m))
     if not options:
-        raise ScenarioError(QT_TRANSLATE_NOOP(
-            CTX, "{name}: no GPU can serve this model at the latency target inside one node"
-        ).format(name=phase.name), field="inference")
+        raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "{name}: no GPU can serve this model at the latency target inside one node"), name=phase.name),
+            field="inference")
     # cost per million tokens served decides (unpriced options last); the user's GPU is the only option
     options.sort(key=lambda o: (o[5] is None, o[5] if o[5] is not None else 0.0, o[0].num_gpus))
     size, mode, c, costs, msg, _ = options[0]

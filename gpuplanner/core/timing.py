@@ -108,6 +108,7 @@ from .memory import ModelFacts
 from . import catalog_hw as C
 from .errors import CatalogError
 from .i18n import QT_TRANSLATE_NOOP
+from .messages import MsgStr
 from .params import base_linear_params, lora_params
 from .memory import RECOMPUTE_CODES
 from . import recompute as rc
@@ -228,12 +229,11 @@ def gpu_time_facts(gpu: Any, precision: str = "bf16", *, intra_node: str | None 
         other = "fp16" if precision == "bf16" else "bf16"
         peak = C.peak_tflops(g, other)
         if peak is not None:
-            notes.append(QT_TRANSLATE_NOOP("Timing", "no {p} peak in the catalog; using the {o} figure").format(
+            notes.append(MsgStr.make("Timing", QT_TRANSLATE_NOOP("Timing", "no {p} peak in the catalog; using the {o} figure"),
                 p=precision, o=other))
     if peak is None:
-        raise CatalogError(QT_TRANSLATE_NOOP(
-            "Timing", "the catalog has no dense {p} TFLOPS for {gpu}; choose another precision or GPU, "
-            "or set assumptions.mfu with a known peak").format(p=precision, gpu=g.id))
+        raise CatalogError(MsgStr.make("Timing", QT_TRANSLATE_NOOP("Timing", "the catalog has no dense {p} TFLOPS for {gpu}; choose another precision or GPU, "
+            "or set assumptions.mfu with a known peak"), p=precision, gpu=g.id))
     peak16 = peak
     if precision == "fp8":
         peak16 = C.peak_tflops(g, "bf16") or peak / 2.0
@@ -290,7 +290,7 @@ def gpu_time_facts(gpu: Any, precision: str = "bf16", *, intra_node: str | None 
         default_nics = None
     net = C.get_network(inter_node)
     if net.kind != "inter_node":
-        raise CatalogError(QT_TRANSLATE_NOOP("Timing", "hardware.inter_node '{id}' is not an inter-node fabric").format(
+        raise CatalogError(MsgStr.make("Timing", QT_TRANSLATE_NOOP("Timing", "hardware.inter_node '{id}' is not an inter-node fabric"),
             id=net.id))
     if nics_per_node is None:
         nics_per_node = default_nics or net.default_nics_per_node or 1

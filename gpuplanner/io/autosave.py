@@ -36,6 +36,7 @@ from pathlib import Path
 import platformdirs
 
 from ..core.i18n import QT_TRANSLATE_NOOP
+from ..core.messages import MsgStr
 from . import planfile
 from .planfile import PlanDocument, PlanFileError
 
@@ -107,13 +108,13 @@ class Recovery:
         when = self.saved_at.astimezone().strftime("%Y-%m-%d %H:%M:%S") if self.saved_at else "?"
         where = str(self.source_path) if self.source_path else QT_TRANSLATE_NOOP(_CTX, "never saved")
         if self.document is None:
-            return QT_TRANSLATE_NOOP(_CTX, "Unreadable autosave from {when}: {error}").format(
+            return MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "Unreadable autosave from {when}: {error}"),
                 when=when, error=self.error)
         doc = self.document
         s = doc.scenario
         model = s.model.name or s.model.preset or s.model.hf_config or QT_TRANSLATE_NOOP(_CTX, "custom model")
         title = doc.title or QT_TRANSLATE_NOOP(_CTX, "Untitled plan")
-        return QT_TRANSLATE_NOOP(_CTX, "{title} ({where}): {model}, {method}, {n} × {gpu}; autosaved {when}").format(
+        return MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "{title} ({where}): {model}, {method}, {n} × {gpu}; autosaved {when}"),
             title=title, where=where, model=model, method=s.training.method, n=s.hardware.num_gpus,
             gpu=s.hardware.gpu, when=when)
 
@@ -154,12 +155,12 @@ class AutosaveStore:
             payload = (json.dumps(record, sort_keys=True, indent=1, ensure_ascii=False, allow_nan=False) + "\n")
             data = payload.encode("utf-8")
         except (ValueError, TypeError, UnicodeEncodeError) as err:
-            raise PlanFileError(target, QT_TRANSLATE_NOOP(_CTX, "cannot autosave ({why})").format(why=err)) from None
+            raise PlanFileError(target, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "cannot autosave ({why})"), why=err)) from None
         try:
             self.root.mkdir(parents=True, exist_ok=True)
             planfile.atomic_write(target, data, backup=False)
         except OSError as err:
-            raise PlanFileError(target, QT_TRANSLATE_NOOP(_CTX, "cannot autosave ({why})").format(
+            raise PlanFileError(target, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "cannot autosave ({why})"),
                 why=planfile.os_reason(err))) from None
         return rid
 
@@ -219,7 +220,7 @@ class AutosaveStore:
         except FileNotFoundError:
             pass
         except OSError as err:
-            raise PlanFileError(record_id, QT_TRANSLATE_NOOP(_CTX, "cannot delete the autosave ({why})").format(
+            raise PlanFileError(record_id, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "cannot delete the autosave ({why})"),
                 why=err.strerror or err.__class__.__name__)) from None
 
     def close(self) -> None:

@@ -91,21 +91,31 @@ class PlanFileError(ScenarioError):
     def __init__(self, file: str | os.PathLike | None, problem: str, field: str | None = None,
                  why: str | None = None):
         self.file = _display_name(file)
-        self.problem = _one_line(problem)
+        self.problem = _keep_id(problem, _one_line(problem))
         self.field = field
-        self.why = _one_line(why) if why else None
-        msg = f"{self.file}: {self.problem}" if self.file else self.problem
+        self.why = _keep_id(why, _one_line(why)) if why else None
+        # the sentence keeps its message id (and its parts theirs), so the app and ``--lang`` show it translated
+        params = {"file": self.file, "problem": self.problem, "field": _one_line(field or ""),
+                  "why": self.why or MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "invalid"))}
         if field:
-            msg += f" (field {_one_line(field)}: {self.why or 'invalid'})"
+            template = (QT_TRANSLATE_NOOP(_CTX, "{file}: {problem} (field {field}: {why})") if self.file
+                        else QT_TRANSLATE_NOOP(_CTX, "{problem} (field {field}: {why})"))
         elif self.why:
-            msg += f" ({self.why})"
-        PlannerError.__init__(self, msg)
+            template = "{file}: {problem} ({why})" if self.file else "{problem} ({why})"
+        else:
+            template = "{file}: {problem}" if self.file else "{problem}"
+        PlannerError.__init__(self, MsgStr.make(_CTX, template, **params))
 
 
 def _display_name(file: str | os.PathLike | None) -> str:
     if file is None:
         return ""
     return _one_line(Path(os.fspath(file)).name or os.fspath(file))
+
+
+def _keep_id(original, text: str):
+    """``text`` with ``original``'s message id when making it one line changed nothing."""
+    return original if isinstance(original, MsgStr) and text == original else text
 
 
 def _one_line(text: str, limit: int = 300) -> str:
@@ -488,19 +498,18 @@ def migrate(data: dict, name: str = "") -> tuple[dict, int]:
         raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "not a GPU Planner plan"), "schema_version",
                             f"{version} is not a schema number")
     if version > CURRENT_SCHEMA:
-        raise PlanFileError(name, QT_TRANSLATE_NOOP(
-            _CTX, "made by a newer GPU Planner (schema {n}); this version reads up to {m}").format(
+        raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "made by a newer GPU Planner (schema {n}); this version reads up to {m}"),
                 n=version, m=CURRENT_SCHEMA))
     original = version
     data = copy.deepcopy(data)  # a failed migration leaves the caller's dict untouched
     while version < CURRENT_SCHEMA:
         step = MIGRATIONS.get(version)
         if step is None:  # pragma: no cover - guarded by a test over the registry
-            raise PlanFileError(name, f"no upgrade path from schema {version}")
+            raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "no upgrade path from schema {n}"), n=version))
         try:
             data = step(data)
         except MigrationError as err:
-            raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "cannot upgrade a schema {n} plan").format(n=version),
+            raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "cannot upgrade a schema {n} plan"), n=version),
                                 err.field, err.why) from None
         version += 1
         data["schema_version"] = version
@@ -635,7 +644,7 @@ def _prune_nulls(data: Any, cls: type[BaseModel]) -> None:
 
 def _decode(raw: bytes, name: str) -> str:
     if len(raw) > MAX_BYTES:
-        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "too large for a plan file (over {mb} MB)").format(
+        raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "too large for a plan file (over {mb} MB)"),
             mb=MAX_BYTES // (1024 * 1024)))
     if not raw.strip():
         raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "empty file, not a plan"))
@@ -646,7 +655,7 @@ def _decode(raw: bytes, name: str) -> str:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "not UTF-8 text (invalid byte at offset {n})").format(
+        raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not UTF-8 text (invalid byte at offset {n})"),
             n=err.start)) from None
     return text[1:] if text.startswith("\ufeff") else text
 
@@ -658,12 +667,12 @@ def _parse(text: str, name: str) -> Any:
         if err.pos >= len(text.rstrip()) or err.msg.startswith("Unterminated string"):
             raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "not valid JSON: the file ends too early (truncated?)")) \
                 from None
-        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "not valid JSON (line {line}, column {col}: {msg})").format(
+        raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not valid JSON (line {line}, column {col}: {msg})"),
             line=err.lineno, col=err.colno, msg=err.msg)) from None
     except RecursionError:
         raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "not a plan: JSON nested too deeply")) from None
     except ValueError as err:  # NaN/Infinity, out-of-range floats, integers over the digit limit
-        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "not valid JSON ({why})").format(why=_one_line(str(err), 80))) \
+        raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not valid JSON ({why})"), why=_one_line(str(err), 80))) \
             from None
 
 
@@ -693,7 +702,7 @@ def from_data(data: Any, name: str = "") -> tuple[PlanDocument, list[str]]:
     """Build a document from parsed JSON (migrating, splitting unknown keys); returns (doc, warnings)."""
     warnings: list[str] = []
     if not isinstance(data, dict):
-        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "not a plan: expected a JSON object, found {kind}").format(
+        raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not a plan: expected a JSON object, found {kind}"),
             kind={list: "a list", str: "text", bool: "true/false", type(None): "null"}.get(type(data), "a number")))
     if "schema_version" not in data:
         if data and set(data) <= _SCENARIO_KEYS:  # a plain scenario JSON: import it as a new plan
@@ -766,7 +775,7 @@ def read_bytes(path: str | os.PathLike, limit: int | None = None) -> bytes:
     except PermissionError:
         raise PlanFileError(path, QT_TRANSLATE_NOOP(_CTX, "cannot read the file (permission denied)")) from None
     except OSError as err:
-        raise PlanFileError(path, QT_TRANSLATE_NOOP(_CTX, "cannot read the file ({why})").format(
+        raise PlanFileError(path, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "cannot read the file ({why})"),
             why=err.strerror or err.__class__.__name__)) from None
 
 
@@ -796,7 +805,7 @@ def dumps(doc: PlanDocument) -> bytes:
         raise PlanFileError(None, QT_TRANSLATE_NOOP(_CTX, "cannot save: the text contains invalid characters")) \
             from None
     except (ValueError, TypeError, RecursionError) as err:
-        raise PlanFileError(None, QT_TRANSLATE_NOOP(_CTX, "cannot save: {why}").format(why=_one_line(str(err), 120))) \
+        raise PlanFileError(None, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "cannot save: {why}"), why=_one_line(str(err), 120))) \
             from None
 
 
@@ -934,7 +943,7 @@ def write_output(path: str | os.PathLike, data: bytes, mode: int | None = None) 
     try:
         atomic_write(path, data, backup=False, mode=mode)
     except OSError as err:
-        raise PlanFileError(path, QT_TRANSLATE_NOOP(_CTX, "cannot write ({why}); nothing was written").format(
+        raise PlanFileError(path, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "cannot write ({why}); nothing was written"),
             why=os_reason(err))) from None
     return path
 
@@ -945,18 +954,18 @@ def check_writable_folder(path: str | os.PathLike) -> None:
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.exists():
-        raise PlanFileError(path, QT_TRANSLATE_NOOP(_CTX, "cannot write ({why}); nothing was written").format(
+        raise PlanFileError(path, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "cannot write ({why}); nothing was written"),
             why=os_reason(FileNotFoundError())))
     if not folder.is_dir():
-        raise PlanFileError(path, QT_TRANSLATE_NOOP(_CTX, "cannot write ({why}); nothing was written").format(
+        raise PlanFileError(path, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "cannot write ({why}); nothing was written"),
             why=os_reason(NotADirectoryError())))
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise PlanFileError(path, QT_TRANSLATE_NOOP(_CTX, "cannot write ({why}); nothing was written").format(
+        raise PlanFileError(path, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "cannot write ({why}); nothing was written"),
             why=os_reason(PermissionError(errno.EACCES, "Permission denied"))))
 
 
 def _save_error(path: Path, err: OSError) -> PlanFileError:
-    return PlanFileError(path, QT_TRANSLATE_NOOP(_CTX, "cannot save ({why}); the file on disk is unchanged").format(
+    return PlanFileError(path, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "cannot save ({why}); the file on disk is unchanged"),
         why=os_reason(err)))
 
 

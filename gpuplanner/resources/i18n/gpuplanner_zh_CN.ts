@@ -3645,12 +3645,28 @@
 <context>
     <name>PlanFile</name>
     <message>
+        <source>invalid</source>
+        <translation>无效</translation>
+    </message>
+    <message>
+        <source>{file}: {problem} (field {field}: {why})</source>
+        <translation>{file}：{problem}（字段 {field}：{why}）</translation>
+    </message>
+    <message>
+        <source>{problem} (field {field}: {why})</source>
+        <translation>{problem}（字段 {field}：{why}）</translation>
+    </message>
+    <message>
         <source>not a GPU Planner plan</source>
         <translation>不是 GPU Planner 方案文件</translation>
     </message>
     <message>
         <source>made by a newer GPU Planner (schema {n}); this version reads up to {m}</source>
         <translation>由更新版本的 GPU Planner 创建（schema {n}）；本版本最高只能读取 {m}</translation>
+    </message>
+    <message>
+        <source>no upgrade path from schema {n}</source>
+        <translation>没有从架构版本 {n} 升级的路径</translation>
     </message>
     <message>
         <source>cannot upgrade a schema {n} plan</source>
