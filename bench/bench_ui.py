@@ -126,6 +126,7 @@ MIXTRAL_4096 = ROOT / "examples" / "mixtral-8x7b-ep8-16xa800.json"
 
 def whole_keystroke(runs: int, search_on: bool) -> tuple[list[float], list[float]]:
     """GUI-thread CPU ms and wall ms from a keystroke until every chart is updated and painted."""
+    from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
 
     from gpuplanner.ui.main_window import MainWindow
@@ -165,21 +166,40 @@ def whole_keystroke(runs: int, search_on: bool) -> tuple[list[float], list[float
         v = values[i % len(values)]
         settle()
         before, sc0, se0 = chart._last, seen["scaling"], seen["search"]
+        loop = QEventLoop()
+
+        def finished() -> bool:
+            swept = seen["scaling"] > sc0 or not (busy() or w.estimator._scaling_timer.isActive())  # (or unchanged)
+            return chart._last is not before and swept and (not search_on or seen["search"] > se0)
+
+        def check(*_a) -> None:
+            if finished():
+                loop.quit()
+
+        # every signal after which the keystroke may be complete (connected after the app's own slots, so
+        # they run first); the GUI thread then waits in a real event loop, as the app does, not in a polling
+        # loop whose own processEvents calls would be counted as the keystroke's cost
+        sigs = [w.estimator.updated, w.estimator._scaling_signals.done, w.search.finished, w.search.failed]
+        for s in sigs:
+            s.connect(check)
+        guard = QTimer()
+        guard.setSingleShot(True)
+        guard.timeout.connect(loop.quit)
+        guard.start(60_000)
         c0, t0 = time.thread_time(), time.perf_counter()
         page.seq_len.setText(str(v))
         page.seq_len.textEdited.emit(str(v))
-        while True:
-            app.processEvents()
-            swept = seen["scaling"] > sc0 or not (busy() or w.estimator._scaling_timer.isActive())  # (or unchanged)
-            done = chart._last is not before and swept and (not search_on or seen["search"] > se0)
-            if done:
-                break
-            time.sleep(0.0005)  # waiting for a worker: the GUI thread idles (as the event loop would)
-        # the charts whose data changed are painted (the cost chart only gets new data from the search)
-        for c in [live.memory_chart, live.scaling_chart] + ([live.cost_chart] if search_on else []):
-            c.plot.repaint()
+        if not finished():
+            loop.exec()
+        # the paints the event loop still owes for the last update (posted UpdateRequests): delivered now, as
+        # the next loop iteration would; nothing is repainted twice
+        app.sendPostedEvents()
+        app.processEvents()
         cpu.append((time.thread_time() - c0) * 1000)
         wall.append((time.perf_counter() - t0) * 1000)
+        guard.stop()
+        for s in sigs:
+            s.disconnect(check)
     w.search.shutdown()
     if hasattr(w.estimator, "shutdown"):
         w.estimator.shutdown()

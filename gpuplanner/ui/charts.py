@@ -27,6 +27,7 @@ from gpuplanner.formatting import (
 )
 
 from . import engine
+from .text import set_text
 
 SERIES_COLORS = {
     "weights": "#4e79a7", "gradients": "#f28e2b", "optimizer": "#59a14f", "activations": "#b07aa1",
@@ -110,6 +111,21 @@ class FormattedAxis(pg.AxisItem):
 def configure_pyqtgraph() -> None:
     """White, print-friendly charts (set before any plot widget is created)."""
     pg.setConfigOptions(antialias=True, background="w", foreground="k")
+
+
+def set_ticks(axis, ticks) -> None:
+    """``axis.setTicks(ticks)`` only when they change: new ticks make pyqtgraph re-measure and redraw the axis."""
+    if getattr(axis, "_gp_ticks", None) != ticks:
+        axis.setTicks(ticks)
+        axis._gp_ticks = ticks
+
+
+def set_axis_label(plot_item, side: str, text: str) -> None:
+    """``plot_item.setLabel(side, text)`` only when it changes (a new label re-lays out the whole plot)."""
+    axis = plot_item.getAxis(side)
+    if getattr(axis, "_gp_label", None) != text:
+        plot_item.setLabel(side, text)
+        axis._gp_label = text
 
 
 @dataclass
@@ -228,14 +244,17 @@ class ChartBase(QWidget):
             x0, x1 = x0 / 1.5, x1 * 1.5
         if y1 / y0 < 2:
             y0, y1 = y0 / 1.5, y1 * 1.5
-        pi.setXRange(math.log10(x0), math.log10(x1), padding=0)
-        pi.setYRange(math.log10(y0), math.log10(y1), padding=0)
-        pi.getAxis("bottom").setTicks([x_ticks(x0, x1) if x_ticks else log_ticks(x0, x1, x_fmt), []])
+        # one range change, not two (each makes every item re-read the view); a handful of points per curve needs
+        # no dynamic-range limiting (the items are made with ``dynamicRangeLimit=None``)
+        pi.setRange(xRange=(math.log10(x0), math.log10(x1)), yRange=(math.log10(y0), math.log10(y1)), padding=0)
+        set_ticks(pi.getAxis("bottom"), [x_ticks(x0, x1) if x_ticks else log_ticks(x0, x1, x_fmt), []])
         room = max(2, int(pi.vb.height() // 22)) if pi.vb.height() > 0 else None  # a label needs ~22 px
-        pi.getAxis("left").setTicks([log_ticks(y0, y1, y_fmt, max_ticks=room), []])
+        set_ticks(pi.getAxis("left"), [log_ticks(y0, y1, y_fmt, max_ticks=room), []])
 
     # ---------------------------------------------------------------- empty state
     def set_empty(self, message: str | None) -> None:
+        if (message or "") == self.empty.text() and bool(message) == self.empty.isVisibleTo(self.plot):
+            return  # unchanged: no re-layout of the message box on every keystroke
         self.empty.setText(message or "")
         self.empty.setVisible(bool(message))
         self._place_empty()
@@ -330,6 +349,7 @@ class MemoryChart(ChartBase):
             self.totals.append(t)
         self.labels: list[str] = []
         self.data: dict[str, Any] = {}
+        self.data_prev: dict[str, tuple] = {}  # what each bar series last drew
         self._last: list[tuple[str, Any]] | None = None
         self.present_extra: tuple[str, ...] = ()
         self.retranslate()
@@ -384,7 +404,10 @@ class MemoryChart(ChartBase):
         self.present_extra = present
         for k in self.ALL_KEYS:
             h = (np.array([float(m.parts.get(k, 0.0)) for _, m in items]) if n else np.zeros(0))
-            self.bars[k].setOpts(x=x, y0=bottom.copy(), height=h, width=0.62)
+            old = self.data_prev.get(k)
+            if old is None or old[0].shape != h.shape or not (np.array_equal(old[0], h) and np.array_equal(old[1], bottom)):
+                self.bars[k].setOpts(x=x, y0=bottom.copy(), height=h, width=0.62)  # only the series that changed
+                self.data_prev[k] = (h, bottom.copy())
             self.data[k] = h
             bottom = bottom + h
         totals = bottom
@@ -394,8 +417,11 @@ class MemoryChart(ChartBase):
         fits = [bool(m.fits) for _, m in items]
         self.data["fits"] = fits
         self.data["capacity"] = cap
-        pens = [pg.mkPen(RED, width=2.5) if not f else pg.mkPen(None) for f in fits]
-        self.outline.setOpts(x=x, y0=np.zeros(n), height=totals, width=0.66, pens=pens or [None])
+        old = self.data_prev.get("_outline")
+        if old is None or old[1] != fits or not (old[0].shape == totals.shape and np.array_equal(old[0], totals)):
+            pens = [pg.mkPen(RED, width=2.5) if not f else pg.mkPen(None) for f in fits]
+            self.outline.setOpts(x=x, y0=np.zeros(n), height=totals, width=0.66, pens=pens or [None])
+            self.data_prev["_outline"] = (totals.copy(), list(fits))
         self.capacity.setVisible(cap > 0)
         self.usable.setVisible(cap > 0 and head > 0)
         if cap > 0:
@@ -414,8 +440,12 @@ class MemoryChart(ChartBase):
         for i, t in enumerate(self.totals):
             if i < n:
                 shown = min(totals[i], clipped_at) if clipped_at else totals[i]
-                t.setText(("↑ " if clipped_at and totals[i] > clipped_at else "") + fmt_gib(totals[i]))
-                t.setColor(RED if not fits[i] else "#222")
+                label = ("↑ " if clipped_at and totals[i] > clipped_at else "") + fmt_gib(totals[i])
+                color = RED if not fits[i] else "#222"
+                if getattr(t, "_shown", None) != (label, color):  # TextItem re-lays out its document on each call
+                    t.setText(label)
+                    t.setColor(color)
+                    t._shown = (label, color)
                 # a label whose text would reach the capacity line is lifted above it, so the line never crosses
                 # it (the text's height in GiB: ~16 px at the view's current scale)
                 y = shown
@@ -427,9 +457,8 @@ class MemoryChart(ChartBase):
             else:
                 t.setVisible(False)
         pi = self.plot.getPlotItem()
-        pi.setXRange(-0.6, max(n, 1) - 0.4, padding=0)
-        pi.setYRange(0, ymax, padding=0)
-        pi.getAxis("bottom").setTicks([[(i, lab) for i, (lab, _) in enumerate(items)]])
+        pi.setRange(xRange=(-0.6, max(n, 1) - 0.4), yRange=(0, ymax), padding=0)
+        set_ticks(pi.getAxis("bottom"), [[(i, lab) for i, (lab, _) in enumerate(items)]])
         hov = []
         for i, (lab, m) in enumerate(items):
             lines = [lab]  # plain text: the tooltip escapes it (names from files never become markup)
@@ -457,11 +486,11 @@ class ScalingChart(ChartBase):
         pi.setLogMode(x=True, y=True)
         self.curves: dict[str, pg.PlotDataItem] = {}
         for kind in ("nvlink", "pcie", "multinode"):
-            c = pg.PlotDataItem([], [], pen=pg.mkPen(LINK_COLORS[kind], width=2), symbol="o", symbolSize=6,
+            c = pg.PlotDataItem([], [], dynamicRangeLimit=None, pen=pg.mkPen(LINK_COLORS[kind], width=2), symbol="o", symbolSize=6,
                                 symbolBrush=LINK_COLORS[kind], symbolPen=None, connect="finite", name=kind)
             pi.addItem(c)
             self.curves[kind] = c
-        self.ideal = pg.PlotDataItem([], [], pen=pg.mkPen("#777", width=1, style=Qt.PenStyle.DashLine), name="ideal")
+        self.ideal = pg.PlotDataItem([], [], dynamicRangeLimit=None, pen=pg.mkPen("#777", width=1, style=Qt.PenStyle.DashLine), name="ideal")
         pi.addItem(self.ideal)
         self.deadline = pg.InfiniteLine(angle=0, pen=pg.mkPen(RED, width=1.5, style=Qt.PenStyle.DashDotLine),
                                         label="", labelOpts={"position": 0.98, "color": RED,
@@ -488,7 +517,7 @@ class ScalingChart(ChartBase):
     def _update_legend(self) -> None:
         kinds = [k for k in self.curves if self.data.get(k) is not None] or list(self.curves)
         note = getattr(self, "deadline_note", "")
-        self.legend_label.setText(legend_html(
+        set_text(self.legend_label, legend_html(
             [(LINK_COLORS[k], "●", self.kind_names[k]) for k in kinds]
             + [("#777", "╌╌", self.kind_names["ideal"]), (RED, "─·─", note or self.tr("deadline"))]))
 
@@ -499,7 +528,7 @@ class ScalingChart(ChartBase):
         self._res = res
         days_mode = self.mode.currentData() == "days"
         pi = self.plot.getPlotItem()
-        pi.setLabel("left", self.tr("calendar days") if days_mode else self.tr("tokens/s"))
+        set_axis_label(pi, "left", self.tr("calendar days") if days_mode else self.tr("tokens/s"))
         if res is None or not res.series:
             msg = self.tr("No layout of this scenario fits at these GPU counts.")
             self.set_empty(msg if res is not None else self.tr("No estimate yet."))
@@ -582,7 +611,7 @@ class CostChart(ChartBase):
         pi = self.plot.getPlotItem()
         pi.setLogMode(x=True, y=True)
         self.all = pg.ScatterPlotItem([], [], size=7, brush=pg.mkBrush(120, 120, 120, 150), pen=None, name="plans")
-        self.front = pg.PlotDataItem([], [], pen=pg.mkPen("#1565c0", width=2), symbol="o", symbolSize=8,
+        self.front = pg.PlotDataItem([], [], dynamicRangeLimit=None, pen=pg.mkPen("#1565c0", width=2), symbol="o", symbolSize=8,
                                      symbolBrush="#1565c0", symbolPen=None, name="pareto")
         self.chosen = pg.ScatterPlotItem([], [], size=18, symbol="star", brush=pg.mkBrush("#ff9800"),
                                          pen=pg.mkPen("#e65100", width=1), name="chosen")
@@ -708,9 +737,9 @@ class MemoryCountChart(ChartBase):
         pi = self.plot.getPlotItem()
         pi.setLogMode(x=True, y=True)
         pi.setMouseEnabled(x=False, y=True)
-        self.best = pg.PlotDataItem([], [], pen=pg.mkPen("#1565c0", width=2.2), symbol="o", symbolSize=7,
+        self.best = pg.PlotDataItem([], [], dynamicRangeLimit=None, pen=pg.mkPen("#1565c0", width=2.2), symbol="o", symbolSize=7,
                                     symbolBrush="#1565c0", symbolPen=None, connect="finite", name="best")
-        self.current = pg.PlotDataItem([], [], pen=pg.mkPen("#f28e2b", width=1.6, style=Qt.PenStyle.DashLine),
+        self.current = pg.PlotDataItem([], [], dynamicRangeLimit=None, pen=pg.mkPen("#f28e2b", width=1.6, style=Qt.PenStyle.DashLine),
                                        symbol="s", symbolSize=6, symbolBrush="#f28e2b", symbolPen=None,
                                        connect="finite", name="current")
         pi.addItem(self.best)

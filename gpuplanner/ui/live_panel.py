@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpuplanner.formatting import format_money, format_number, format_sig, gpu_display_name
+from gpuplanner.formatting import format_money, format_number, format_percent, format_sig, gpu_display_name
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSplitter, QVBoxLayout, QWidget
@@ -12,7 +12,7 @@ from gpuplanner.core.units import format_count
 from . import engine
 from .charts import CostChart, MemoryChart, ScalingChart
 from .model import ScenarioModel
-from .text import tr_msg
+from .text import set_style, set_text, tr_msg
 
 
 class LivePanel(QWidget):
@@ -96,41 +96,46 @@ class LivePanel(QWidget):
             return
         self.error.hide()
         ev = res.evaluation
+        # each label is set once, and only when its text changes: a label whose text changes asks every enclosing
+        # layout to recompute (and the card to repaint) — once per keystroke, not once per line
         warn = [tr_msg(w) for w in getattr(ev, "warnings", ())]
-        self.warnings.setText("\n".join("⚠ " + w for w in warn))
+        set_text(self.warnings, "\n".join("⚠ " + w for w in warn))
         self.warnings.setVisible(bool(warn))
-        self.model_value.setText(self.tr("{0} · {1} params").format(ev.model_name, format_count(ev.params.total, 3)))
+        set_text(self.model_value, self.tr("{0} · {1} params").format(ev.model_name, format_count(ev.params.total, 3)))
         m = ev.memory
         fit = self.tr("fits") if m.fits else self.tr("does not fit")
-        self.mem_value.setText(self.tr("{0} of {1} GiB per GPU — {2}").format(
-            f"{m.total:.1f}", format_sig(m.capacity), fit))
-        self.mem_value.setStyleSheet("" if m.fits else "color: #c62828;")
-        self.time_value.setText("\n".join([
-            self.tr("{0} calendar days ({1} days of compute)").format(f"{ev.calendar_days:.2f}",
-                                                                      f"{ev.compute_days:.2f}"),
+        mem = self.tr("{0} of {1} GiB per GPU — {2}").format(format_number(m.total, 1), format_sig(m.capacity), fit)
+        if ev.host_ram is not None:
+            mem += "\n" + self.tr("host RAM for offload: {0} GiB per node").format(
+                format_number(ev.host_ram.total)) + ("" if ev.host_ram.available is None else self.tr(" of {0}").format(
+                    format_number(ev.host_ram.available)))
+        set_text(self.mem_value, mem)
+        set_style(self.mem_value, "" if m.fits else "color: #c62828;")
+        lines = [
+            self.tr("{0} calendar days ({1} days of compute)").format(format_number(ev.calendar_days, 2),
+                                                                      format_number(ev.compute_days, 2)),
             self.tr("{0} × {1} · MFU {2}").format(ev.num_gpus, gpu_display_name(ev.gpu_name),
-                                                 f"{ev.mfu * 100:.0f}%")]
-            # RL: the rollouts' share of the step (TimeEstimate.breakdown["generation"])
-            + ([self.tr("rollout generation: {0} of each step").format(
-                f"{ev.time.breakdown['generation'] * 100:.0f}%")] if "generation" in ev.time.breakdown else [])))
+                                                 format_percent(ev.mfu, 0))]
+        # RL: the rollouts' share of the step (TimeEstimate.breakdown["generation"])
+        if "generation" in ev.time.breakdown:
+            lines.append(self.tr("rollout generation: {0} of each step").format(
+                format_percent(ev.time.breakdown["generation"], 0)))
+        if ev.cost is not None:
+            lines.append(self.tr("{0} ({1})").format(
+                format_money(ev.cost, ev.currency), QCoreApplication.translate("Cost", ev.rental_mode_label)))
+        set_text(self.time_value, "\n".join(lines))
         tip = self.tr(
             "Calendar days: what you wait, with setup, checkpoints, interruptions and your hours per week. "
             "Compute days: GPU time around the clock.")
         if ev.calendar_days_band is not None:
             lo, hi = ev.calendar_days_band
             tip += "\n\n" + self.tr("Likely range: {0}–{1} calendar days{2}.").format(
-                f"{lo:.1f}", f"{hi:.1f}", "" if ev.cost_band is None else
+                format_number(lo, 1), format_number(hi, 1), "" if ev.cost_band is None else
                 ", " + self.tr("{0}–{1}").format(format_money(ev.cost_band[0], ev.currency),
                                                 format_money(ev.cost_band[1], ev.currency))) + " " + \
                 QCoreApplication.translate("Evaluation", ev.band["meaning"])
-        self.time_value.setToolTip(tip)
-        if ev.host_ram is not None:
-            self.mem_value.setText(self.mem_value.text() + "\n" + self.tr("host RAM for offload: {0} GiB per node").format(
-                format_number(ev.host_ram.total)) + ("" if ev.host_ram.available is None else self.tr(" of {0}").format(
-                    format_number(ev.host_ram.available))))
-        if ev.cost is not None:
-            self.time_value.setText(self.time_value.text() + "\n" + self.tr("{0} ({1})").format(
-                format_money(ev.cost, ev.currency), QCoreApplication.translate("Cost", ev.rental_mode_label)))
+        if self.time_value.toolTip() != tip:
+            self.time_value.setToolTip(tip)
         self.scaling_chart.set_deadline_days(ev.deadline_days)
 
     def on_scaling(self, res) -> None:

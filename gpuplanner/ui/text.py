@@ -27,3 +27,17 @@ def plural(text: str, n: int) -> str:
     catalogue for plural forms, so an English source's ``(s)`` becomes ``s`` or nothing here (a translation,
     such as the Chinese one, has no ``(s)`` and is left as it is)."""
     return text.replace("(s)", "" if abs(int(n)) == 1 else "s")
+
+
+def set_style(widget: Any, css: str) -> None:
+    """``widget.setStyleSheet(css)`` only when it changes: setting a style sheet (even the same one) re-polishes
+    the widget and asks every enclosing layout to recompute, which repaints much of the window on each
+    keystroke (issue "Fast at any size": measured with an event filter on the live path)."""
+    if widget.styleSheet() != css:
+        widget.setStyleSheet(css)
+
+
+def set_text(widget: Any, text: str) -> None:
+    """``widget.setText(text)`` only when it changes (a rich-text label re-lays out its document on every call)."""
+    if widget.text() != text:
+        widget.setText(text)

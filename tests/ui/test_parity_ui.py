@@ -4,7 +4,7 @@ and cost (to the displayed precision)."""
 
 from __future__ import annotations
 
-from gpuplanner.formatting import format_money
+from gpuplanner.formatting import format_money, format_number
 
 import json
 import random
@@ -72,9 +72,9 @@ def _check_window(win, qtbot, scenario, cli: list[dict], top: int = 5) -> int:
         qtbot.waitUntil(lambda: win.estimator.result is not None and win.estimator.result.evaluation is not None
                         and win.estimator.result.evaluation.scenario == row.scenario, timeout=10000)
         mem = win.live.mem_value.text()
-        assert mem.startswith(f"{p['memory_per_gpu_gib']['total']:.1f} of "), mem
+        assert mem.startswith(format_number(p['memory_per_gpu_gib']['total'], 1) + " of "), mem
         t = win.live.time_value.text()
-        assert t.startswith(f"{p['calendar_days']:.2f} calendar days"), t
+        assert t.startswith(format_number(p['calendar_days'], 2) + " calendar days"), t
         if p["cost"] is not None:
             assert format_money(p["cost"], p["currency"]) in t, t
         checked += 1
@@ -141,9 +141,9 @@ def test_200_random_scenarios_rows_and_live_panel_match_plan_json(win):
             assert cell("days") == f"{p['calendar_days']:.2f}"
             assert cell("cost") == ("—" if p["cost"] is None else f"{p['cost']:,.0f}")
             win.live.on_estimate(engine.live(row.scenario))
-            assert win.live.mem_value.text().startswith(f"{p['memory_per_gpu_gib']['total']:.1f} of ")
+            assert win.live.mem_value.text().startswith(format_number(p['memory_per_gpu_gib']['total'], 1) + " of ")
             t = win.live.time_value.text()
-            assert t.startswith(f"{p['calendar_days']:.2f} calendar days")
+            assert t.startswith(format_number(p['calendar_days'], 2) + " calendar days")
             if p["cost"] is not None:
                 assert format_money(p["cost"], p["currency"]) in t
             rows_checked += 1

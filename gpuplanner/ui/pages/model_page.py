@@ -20,7 +20,7 @@ from gpuplanner.core.units import format_count
 
 from .. import settings
 from ..fields import BoundCheck, BoundEdit, fmt_float, fmt_int, parse_float, parse_int
-from ..text import tr_msg
+from ..text import tr_msg, set_style
 from .base import BasePage
 
 MANUAL_FIELDS = [
@@ -404,9 +404,9 @@ class ModelPage(BasePage):
             for v in (self.total_value, self.active_value, self.trainable_value):
                 v.setText("—")
             self.tier_badge.setText("")
-            self.tier_badge.setStyleSheet("")
+            set_style(self.tier_badge, "")
             self.tier_text.setText(res.error if res is not None and res.error else "")
-            self.tier_text.setStyleSheet("color: #c62828;")
+            set_style(self.tier_text, "color: #c62828;")
             self.exact_label.setText("")
             self.intake_warnings.hide()
             return
@@ -425,10 +425,10 @@ class ModelPage(BasePage):
         self.trainable_value.setText(format_count(est.trainable, 4))
         tier = est.tier
         self.tier_badge.setText(tier)
-        self.tier_badge.setStyleSheet(
-            f"background: {tier_color(tier)}; color: white; border-radius: 4px; padding: 3px 8px; font-weight: bold;")
+        set_style(
+            self.tier_badge, f"background: {tier_color(tier)}; color: white; border-radius: 4px; padding: 3px 8px; font-weight: bold;")
         self.tier_badge.setToolTip(self.tr("Scale tier of the model (by total parameters)"))
-        self.tier_text.setStyleSheet("")
+        set_style(self.tier_text, "")
         self.tier_text.setText(QCoreApplication.translate("Tier", TIER_GUIDANCE.get(tier, "")))
         arch = est.arch
         if arch.unrecognised:

@@ -21,7 +21,7 @@ from gpuplanner.core.units import format_count
 
 from .. import engine
 from ..fields import BoundCheck, BoundCombo
-from ..text import plural, tr_msg
+from ..text import plural, tr_msg, set_style
 from .base import BasePage
 
 # new columns go at the end: views and tests address the first ones by position
@@ -346,7 +346,7 @@ class PlansPage(BasePage):
             text = self.tr("The search starts when the inputs are complete.")
         self.status.setText(text)
         self._update_skipped()
-        self.status.setStyleSheet("color: #c62828;" if s.state == "failed" else "")
+        set_style(self.status, "color: #c62828;" if s.state == "failed" else "")
         self.progress.setVisible(s.state == "running")
 
     def skipped_groups(self) -> dict[str, list[str]]:
