@@ -300,9 +300,9 @@ def parse_ports(text: str | bytes) -> list[Port]:
                    dev=device)
     close()
     if not ports:
-        raise NetworkError(QT_TRANSLATE_NOOP(
+        raise NetworkError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "no HCA port found: paste the output of 'ibstat' or 'ibv_devinfo -v' (the lines from \"CA '...'\" "
-                 "or \"hca_id:\" on)"))
+                 "or \"hca_id:\" on)")))
     return ports
 
 
