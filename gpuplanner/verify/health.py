@@ -44,7 +44,9 @@ class HealthError(PlannerError):
 
 
 def _err(lineno: int, template: str, **params: Any) -> HealthError:
-    return HealthError(f"line {lineno}: " + template.format(**params))
+    # the line's sentence keeps its id inside the frame (``+`` would give a plain str: shown in English)
+    return HealthError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "line {n}: {msg}"), n=lineno,
+                                  msg=MsgStr.make(CTX, template, **params)))
 
 
 def _short(line: str, limit: int = 60) -> str:

@@ -2090,6 +2090,10 @@
 <context>
     <name>Health</name>
     <message>
+        <source>line {n}: {msg}</source>
+        <translation>第 {n} 行：{msg}</translation>
+    </message>
+    <message>
         <source>this is too long for tool output (over {n} MB)</source>
         <translation>内容过长，不像工具输出（超过 {n} MB）</translation>
     </message>
@@ -3463,6 +3467,10 @@
 </context>
 <context>
     <name>Network</name>
+    <message>
+        <source>line {n}: {msg}</source>
+        <translation>第 {n} 行：{msg}</translation>
+    </message>
     <message>
         <source>this is too long for ibstat/ibv_devinfo output (over {n} MB)</source>
         <translation>内容过长，不像 ibstat/ibv_devinfo 输出（超过 {n} MB）</translation>
