@@ -295,3 +295,34 @@ def test_unknown_preset_is_shown_in_chinese(tmp_path, capsys):
     assert en.startswith("model.preset: unknown preset 'llama3-8bb'"), en
     zh = _cli_error(["estimate", str(path), "--lang", "zh_CN"], capsys)
     assert not _words_left(zh, ("model.preset", "llama3-8bb", "llama-3-8b", "llama-3.1-8b", "llama-3-70b")), zh
+
+
+def test_validation_reason_keeps_ids_and_pydantic_english():
+    """A validator's MsgStr keeps its id; pydantic's common sentences get one with pydantic's exact English; any
+    other pydantic text stays as it is (no id, never a wrong sentence)."""
+    from pydantic import BaseModel, Field, ValidationError, field_validator
+
+    from gpuplanner.core.messages import MsgStr, error_text, validation_reason
+
+    class M(BaseModel):
+        n: int = Field(1, gt=0, le=8)
+        s: str = Field("", max_length=2)
+        c: str = ""
+
+        @field_validator("c")
+        @classmethod
+        def _c(cls, v):
+            raise ValueError(MsgStr.make("Units", "'{text}' is not a count; use e.g. 300B, 1.5T or 2e9", text=v))
+
+    def reason(**kw):
+        with pytest.raises(ValidationError) as info:
+            M(**kw)
+        return validation_reason(info.value.errors()[0])
+
+    r = reason(n=9)
+    assert r == "Input should be less than or equal to 8" and r.context == "Errors" and r.params == {"value": "8"}
+    r = reason(c="lots")
+    assert r == "'lots' is not a count; use e.g. 300B, 1.5T or 2e9" and r.context == "Units"
+    r = reason(s="abc")  # string_too_long: not one of the marked sentences
+    assert r.startswith("String should have at most 2 characters") and not isinstance(r, MsgStr)
+    assert not isinstance(error_text(ValueError("plain")), MsgStr) and error_text(ValueError("plain")) == "plain"
