@@ -167,9 +167,12 @@ class LanguageManager:
         return ok
 
 
-#: Contexts of the pure core's marked strings (``CTX``/``_CTX`` in gpuplanner/core and gpuplanner/io).
+#: Contexts of the pure core's marked strings (``CTX``/``_CTX`` in gpuplanner/core and gpuplanner/io). A plain
+#: string parameter is looked up in these (after the message's own): e.g. a validator's sentence that reached a
+#: plan-file error as text.
 CORE_CONTEXTS = ("Plan", "Cost", "Timing", "Checklist", "Topology", "Acceptance", "Tier", "catalog", "PlanFile",
-                 "Autosave", "ModelConfig", "Errors")
+                 "Autosave", "ModelConfig", "Errors", "Project", "Scenario", "Units", "Estimate", "ModelFiles",
+                 "HfCache", "SafeRead")
 
 
 def translate_param(context: str, value):

@@ -311,7 +311,9 @@ def get_gpu(gpu_id: str | GPU) -> GPU:
     msg = MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "unknown GPU '{id}'; run `gpuplanner gpus` for the ids"), id=gpu_id)
     close = _suggest(key, sorted(gpus))
     if close:
-        msg += MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, " (did you mean: {ids}?)"), ids=", ".join(close))
+        # the suggestion is a message of its own, kept as a parameter (``+`` would give a plain str: no id)
+        msg = MsgStr.make(_CTX, "{message}{hint}", message=msg,
+                          hint=MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, " (did you mean: {ids}?)"), ids=", ".join(close)))
     raise CatalogError(msg)
 
 
@@ -422,7 +424,7 @@ def intra_node_bandwidth_gbs(gpu: GPU | str, override: str | float | None = None
         bidir = g.intra_node_bw_gbs
     elif isinstance(override, (int, float)) and not isinstance(override, bool):
         if not math.isfinite(override) or override <= 0:
-            raise CatalogError(QT_TRANSLATE_NOOP(_CTX, "intra-node bandwidth must be a positive number of GB/s"))
+            raise CatalogError(MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "intra-node bandwidth must be a positive number of GB/s")))
         bidir = float(override)
     else:
         key = _normalise_id(str(override))
@@ -557,7 +559,7 @@ def convert_price(price: Price, currency: str, rate_cny_per_usd: float | None = 
         return price
     rate = exchange_rate_cny_per_usd() if rate_cny_per_usd is None else rate_cny_per_usd
     if rate is None or isinstance(rate, bool) or not math.isfinite(rate) or rate <= 0:
-        raise CatalogError(QT_TRANSLATE_NOOP(_CTX, "no CNY/USD exchange rate set; enter one to convert prices"))
+        raise CatalogError(MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "no CNY/USD exchange rate set; enter one to convert prices")))
     factor = rate if cur == "CNY" else 1.0 / rate
     money = {k: (None if getattr(price, k) is None else getattr(price, k) * factor) for k in _MONEY_FIELDS}
     return replace(price, currency=cur, converted=True, exchange_rate=float(rate), **money)

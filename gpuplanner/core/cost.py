@@ -226,9 +226,9 @@ class PriceTable:
     def __post_init__(self) -> None:
         self.currency = str(self.currency).upper()
         if self.currency not in ("CNY", "USD"):
-            raise ScenarioError(QT_TRANSLATE_NOOP(CTX, "currency must be CNY or USD"), field="constraints.currency")
+            raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "currency must be CNY or USD")), field="constraints.currency")
         if self.exchange_rate is not None and not (self.exchange_rate > 0 and math.isfinite(self.exchange_rate)):
-            raise ScenarioError(QT_TRANSLATE_NOOP(CTX, "the exchange rate must be a positive number"))
+            raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "the exchange rate must be a positive number")))
         self._cache: dict[str, GpuPrice | None] = {}
 
     @property
@@ -238,7 +238,7 @@ class PriceTable:
 
         r = exchange_rate_cny_per_usd()
         if r is None:
-            raise CatalogError(QT_TRANSLATE_NOOP(CTX, "no CNY/USD exchange rate set; enter one to convert prices"))
+            raise CatalogError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "no CNY/USD exchange rate set; enter one to convert prices")))
         return float(r)
 
     def convert(self, amount: float | None, from_currency: str) -> float | None:

@@ -14,6 +14,7 @@ from typing import Any
 from .architecture import ModelArch, ModelSource, resolve_arch
 from .errors import ScenarioError
 from .i18n import QT_TRANSLATE_NOOP
+from .messages import MsgStr
 from .memory import (
     DEFAULT_CUDA_CONTEXT_GIB,
     DEFAULT_FRAGMENTATION,
@@ -31,6 +32,8 @@ from .catalog_hw import get_gpu, lookup_gpu
 from .timing import time_estimate
 from .frameworks import engine_of, tool_mechanics
 from .methods import method_profile
+
+CTX = "Estimate"
 
 TIER_GUIDANCE = {
     "10B": QT_TRANSLATE_NOOP(
@@ -83,20 +86,25 @@ def resolve(scenario: Scenario, models: ModelSource | None = None) -> Resolved:
     arch = resolve_arch(scenario.model, models)
     p = scenario.parallel
     if arch.num_heads % p.tp:
-        raise ScenarioError(
-            f"tp={p.tp} does not divide num_attention_heads={arch.num_heads}", field="parallel.tp")
+        raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "tp={tp} does not divide num_attention_heads={heads}"), tp=p.tp, heads=arch.num_heads),
+            field="parallel.tp")
     if arch.num_layers < p.pp:
-        raise ScenarioError(f"pp={p.pp} exceeds the model's {arch.num_layers} layers", field="parallel.pp")
+        raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "pp={pp} exceeds the model's {layers} layers"),
+                                        pp=p.pp, layers=arch.num_layers), field="parallel.pp")
     if p.ep > 1:
         if not arch.is_moe:
-            raise ScenarioError("expert parallelism needs an MoE model", field="parallel.ep")
+            raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "expert parallelism needs an MoE model")),
+                                field="parallel.ep")
         if arch.num_experts % p.ep:
-            raise ScenarioError(f"ep={p.ep} does not divide num_experts={arch.num_experts}", field="parallel.ep")
+            raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "ep={ep} does not divide num_experts={experts}"),
+                                            ep=p.ep, experts=arch.num_experts), field="parallel.ep")
         if scenario.dp % p.ep:
-            raise ScenarioError(f"ep={p.ep} must divide the data-parallel degree {scenario.dp}", field="parallel.ep")
+            raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "ep={ep} must divide the data-parallel degree {dp}"), ep=p.ep, dp=scenario.dp), field="parallel.ep")
     if scenario.training.seq_len % p.cp:
-        raise ScenarioError(f"cp={p.cp} does not divide seq_len={scenario.training.seq_len}",
-                            field="parallel.cp")
+        raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "cp={cp} does not divide seq_len={seq_len}"),
+                                        cp=p.cp, seq_len=scenario.training.seq_len), field="parallel.cp")
 
     gpu = lookup_gpu(scenario.hardware.gpu, scenario.hardware.custom_gpus)
     return Resolved(scenario=scenario, arch=arch, facts=_facts_for(arch), gpu=gpu)

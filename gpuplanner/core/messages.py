@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from .i18n import QT_TRANSLATE_NOOP
+
 
 @dataclass(frozen=True)
 class Msg:
@@ -58,3 +60,63 @@ class MsgStr(str):
 
     def render(self) -> str:
         return str.__str__(self)
+
+
+def error_text(err: BaseException) -> str:
+    """An exception's one-line sentence: its first argument as it is when that keeps a message id (a
+    :class:`MsgStr`, so the app and ``--lang`` show it translated), else ``str(err)``."""
+    first = err.args[0] if len(err.args) == 1 else None
+    return first if isinstance(first, MsgStr) else str(err)
+
+
+_VCTX = "Errors"
+#: pydantic's English sentences for the checks a typed value fails most (greater than, a whole number …),
+#: marked so they are shown translated; the value after the fixed words is taken from pydantic's own text, so
+#: the English stays exactly pydantic's (https://docs.pydantic.dev/latest/errors/validation_errors/).
+_PYDANTIC = {
+    "greater_than": QT_TRANSLATE_NOOP(_VCTX, "Input should be greater than {value}"),
+    "greater_than_equal": QT_TRANSLATE_NOOP(_VCTX, "Input should be greater than or equal to {value}"),
+    "less_than": QT_TRANSLATE_NOOP(_VCTX, "Input should be less than {value}"),
+    "less_than_equal": QT_TRANSLATE_NOOP(_VCTX, "Input should be less than or equal to {value}"),
+    "literal_error": QT_TRANSLATE_NOOP(_VCTX, "Input should be {value}"),
+    "missing": QT_TRANSLATE_NOOP(_VCTX, "Field required"),
+    "int_parsing": QT_TRANSLATE_NOOP(_VCTX, "Input should be a valid integer, unable to parse string as an integer"),
+    "int_from_float": QT_TRANSLATE_NOOP(_VCTX, "Input should be a valid integer, got a number with a fractional part"),
+    "int_type": QT_TRANSLATE_NOOP(_VCTX, "Input should be a valid integer"),
+    "float_parsing": QT_TRANSLATE_NOOP(_VCTX, "Input should be a valid number, unable to parse string as a number"),
+    "float_type": QT_TRANSLATE_NOOP(_VCTX, "Input should be a valid number"),
+    "bool_parsing": QT_TRANSLATE_NOOP(_VCTX, "Input should be a valid boolean, unable to interpret input"),
+    "bool_type": QT_TRANSLATE_NOOP(_VCTX, "Input should be a valid boolean"),
+    "string_type": QT_TRANSLATE_NOOP(_VCTX, "Input should be a valid string"),
+    "dict_type": QT_TRANSLATE_NOOP(_VCTX, "Input should be a valid dictionary"),
+    "model_type": QT_TRANSLATE_NOOP(_VCTX, "Input should be a valid dictionary or instance of {value}"),
+    "list_type": QT_TRANSLATE_NOOP(_VCTX, "Input should be a valid list"),
+    "finite_number": QT_TRANSLATE_NOOP(_VCTX, "Input should be a finite number"),
+}
+
+
+def validation_reason(error: Mapping[str, Any]) -> str:
+    """Why one pydantic error (an item of ``ValidationError.errors()``) failed, as a one-line sentence that keeps
+    a message id where it can: the validator's own sentence when it raised ``ValueError(MsgStr)``, pydantic's
+    sentence for the common checks (:data:`_PYDANTIC`), "unknown field" for a key the schema does not have; any
+    other pydantic text as it is, without its "Value error, " prefix."""
+    import re
+
+    kind = error.get("type")
+    if kind == "extra_forbidden":
+        return MsgStr.make(_VCTX, QT_TRANSLATE_NOOP(_VCTX, "unknown field"))
+    inner = (error.get("ctx") or {}).get("error")
+    if isinstance(inner, BaseException) and isinstance(error_text(inner), MsgStr):
+        return error_text(inner)
+    msg = str(error.get("msg", "invalid value"))
+    if msg.startswith("Value error, "):
+        msg = msg[len("Value error, "):]
+    template = _PYDANTIC.get(kind)
+    if template:
+        head, sep, tail = template.partition("{value}")
+        if not sep and msg == template:
+            return MsgStr.make(_VCTX, template)
+        m = re.fullmatch(re.escape(head) + "(.+)" + re.escape(tail), msg, flags=re.S) if sep else None
+        if m:
+            return MsgStr.make(_VCTX, template, value=m.group(1))
+    return msg

@@ -82,9 +82,10 @@ class InferenceSpec(_Section):
     @model_validator(mode="after")
     def _check(self) -> "InferenceSpec":
         if self.output_tokens > self.context_tokens:
-            raise ValueError("output_tokens must not exceed context_tokens")
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "output_tokens must not exceed context_tokens")))
         if self.prompt_tokens is not None and self.prompt_tokens + self.output_tokens > self.context_tokens:
-            raise ValueError("prompt_tokens + output_tokens must not exceed context_tokens")
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "prompt_tokens + output_tokens must not exceed context_tokens")))
         return self
 
     @property
@@ -127,19 +128,20 @@ class Phase(_Section):
     @model_validator(mode="after")
     def _check(self) -> "Phase":
         if self.kind == "inference" and self.inference is None:
-            raise ValueError("an inference phase needs an 'inference' section")
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "an inference phase needs an 'inference' section")))
         if self.kind == "cpu_preprocessing" and self.cpu is None:
-            raise ValueError("a cpu_preprocessing phase needs a 'cpu' section")
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "a cpu_preprocessing phase needs a 'cpu' section")))
         if self.kind == "inference" and self.weeks is None and self.end_week is None:
-            raise ValueError("an inference phase needs 'weeks' (how long it serves)")
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "an inference phase needs 'weeks' (how long it serves)")))
         if self.end_week is not None and self.start_week is not None and self.end_week <= self.start_week:
-            raise ValueError("end_week must be after start_week")
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "end_week must be after start_week")))
         if self.end_week is not None and self.start_week is None:
-            raise ValueError("end_week needs start_week")
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "end_week needs start_week")))
         if self.rental_mode is not None:
             cpu = self.kind == "cpu_preprocessing"
             if cpu != (self.rental_mode in CPU_MODES):
-                raise ValueError(f"rental_mode {self.rental_mode!r} does not apply to a {self.kind} phase")
+                raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "rental_mode {mode} does not apply to a {kind} phase"),
+                                             mode=repr(self.rental_mode), kind=self.kind))
         return self
 
 
@@ -154,13 +156,14 @@ class Project(_Section):
     def _check(self) -> "Project":
         names = [p.name for p in self.phases]
         if len(set(names)) != len(names):
-            raise ValueError("phase names must be unique")
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "phase names must be unique")))
         if self.main_phase is not None:
             match = [p for p in self.phases if p.name == self.main_phase]
             if not match:
-                raise ValueError(f"main_phase {self.main_phase!r} is not a phase")
+                raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "main_phase {name} is not a phase"),
+                                             name=repr(self.main_phase)))
             if match[0].kind not in TRAINING_KINDS:
-                raise ValueError("main_phase must be a research, training or burst phase")
+                raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "main_phase must be a research, training or burst phase")))
         return self
 
     def main(self) -> Phase | None:
@@ -206,9 +209,11 @@ def _cpu_doc() -> dict:
     try:
         doc = load_json("cpu.json")
     except (OSError, ValueError) as err:
-        raise ScenarioError(f"cannot read resource file cpu.json: {err}") from None
+        raise ScenarioError(MsgStr.make("catalog", QT_TRANSLATE_NOOP("catalog", "cannot read resource file {name}: {err}"),
+                                        name="cpu.json", err=str(err))) from None
     if not isinstance(doc, dict) or not isinstance(doc.get("prices"), list) or not doc["prices"]:
-        raise ScenarioError("malformed resource file cpu.json")
+        raise ScenarioError(MsgStr.make("catalog", QT_TRANSLATE_NOOP("catalog", "malformed resource file {name}"),
+                                        name="cpu.json"))
     return doc
 
 
@@ -268,7 +273,8 @@ def size_cpu(spec: CpuSpec, table: PriceTable, *, weeks: float | None, hours_per
     if spec.tokenize:
         rates.append(spec.tokenize_mb_s_per_core or d["tokenize"])
     if not rates:
-        raise ScenarioError(QT_TRANSLATE_NOOP(CTX, "a CPU phase must clean or tokenise (or both)"), field="cpu")
+        raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "a CPU phase must clean or tokenise (or both)")),
+                            field="cpu")
     per_core = 1.0 / sum(1.0 / r for r in rates)
     core_hours = spec.data_gb * 1000.0 / per_core / 3600.0
     cores = spec.cores_per_node
@@ -556,7 +562,8 @@ def _inference_phase(phase: Phase, base: Scenario, start: float, models: ModelSo
         try:
             g = lookup_gpu(gid, s.hardware.custom_gpus)
         except PlannerError:
-            raise ScenarioError(f"inference.gpu: unknown GPU {gid!r}", field="inference.gpu") from None
+            raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "unknown GPU {id}"), id=repr(gid)),
+                                field="inference.gpu") from None
         size = size_serving(m, g, concurrency=spec.concurrency, context_tokens=spec.context_tokens,
                             prompt_tokens=spec.prompt, output_tokens=spec.output_tokens, precision=spec.precision,
                             kv_precision=spec.kv_precision, tokens_per_s_per_user=spec.tokens_per_s_per_user,

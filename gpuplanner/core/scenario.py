@@ -12,9 +12,13 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from .errors import ScenarioError
+from .i18n import QT_TRANSLATE_NOOP
+from .messages import MsgStr, validation_reason
 from .recompute import ALIASES as RECOMPUTE_ALIASES
 from .fp8 import PRECISION_ALIASES as FP8_PRECISION_ALIASES
 from .units import parse_count
+
+CTX = "Scenario"
 
 Method = Literal["pretrain", "full", "lora", "qlora"]
 Precision = Literal["bf16", "fp16", "fp32", "fp8"]
@@ -193,8 +197,9 @@ class TrainingSection(_Section):
                 data["precision"] in FP8_PRECISION_ALIASES:
             recipe = FP8_PRECISION_ALIASES[data["precision"]]
             if data.get("fp8_recipe") not in (None, recipe):
-                raise ValueError(f"precision {data['precision']} names the {recipe} recipe, fp8_recipe says "
-                                 f"{data['fp8_recipe']}")
+                raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                    CTX, "precision {precision} names the {recipe} recipe, fp8_recipe says {given}"),
+                    precision=data["precision"], recipe=recipe, given=data["fp8_recipe"]))
             data = {**data, "precision": "fp8", "fp8_recipe": recipe}
         return data
 
@@ -308,7 +313,7 @@ class MeasuredRun(_Section):
     @model_validator(mode="after")
     def _check(self) -> "MeasuredRun":
         if self.num_gpus % (self.tp * self.pp) or self.num_gpus % self.nodes:
-            raise ValueError("num_gpus must be divisible by tp·pp and by nodes")
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "num_gpus must be divisible by tp·pp and by nodes")))
         return self
 
 
@@ -415,39 +420,44 @@ class Scenario(_Section):
         p, h = self.parallel, self.hardware
         group = p.tp * p.pp * p.cp
         if h.num_gpus % group:
-            raise ValueError(
-                f"hardware.num_gpus={h.num_gpus} is not divisible by tp·pp·cp={group}"
-            )
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "hardware.num_gpus={n} is not divisible by tp·pp·cp={group}"), n=h.num_gpus, group=group))
         if p.tp > h.gpus_per_node and p.tp % h.gpus_per_node:
-            raise ValueError(f"parallel.tp={p.tp} must be a multiple of gpus_per_node={h.gpus_per_node} when it spans nodes")
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "parallel.tp={tp} must be a multiple of gpus_per_node={per_node} when it spans nodes"),
+                tp=p.tp, per_node=h.gpus_per_node))
         if h.num_gpus > h.gpus_per_node and h.num_gpus % h.gpus_per_node:
-            raise ValueError(
-                f"hardware.num_gpus={h.num_gpus} must be a whole number of nodes of {h.gpus_per_node} GPUs"
-            )
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "hardware.num_gpus={n} must be a whole number of nodes of {per_node} GPUs"),
+                n=h.num_gpus, per_node=h.gpus_per_node))
         t = self.training
         if t.objective != "sft" and t.method == "pretrain":
-            raise ValueError(f"training.objective={t.objective} needs method full, lora or qlora (not pretrain)")
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "training.objective={objective} needs method full, lora or qlora (not pretrain)"),
+                objective=t.objective))
         if t.objective in ("ppo", "grpo"):
             plen = t.rl.prompt_len if t.rl.prompt_len is not None else t.seq_len - t.rl.rollout_len
             if plen <= 0 or plen + t.rl.rollout_len > t.seq_len:
-                raise ValueError(f"training.rl: prompt + rollout ({plen} + {t.rl.rollout_len}) must fit in "
-                                 f"seq_len={t.seq_len}")
+                raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                    CTX, "training.rl: prompt + rollout ({prompt} + {rollout}) must fit in seq_len={seq_len}"),
+                    prompt=plen, rollout=t.rl.rollout_len, seq_len=t.seq_len))
         if (t.preference.reference == "lora_base" and t.method not in ("lora", "qlora")
                 and t.objective != "sft"):
-            raise ValueError("training.preference.reference=lora_base needs method lora or qlora")
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "training.preference.reference=lora_base needs method lora or qlora")))
         if self.training.framework in _TOOL_RECOMPUTE and "recompute" not in self.training.model_fields_set:
             # a tool's documented default (core/frameworks.py), unless the user set recompute
             self.training.recompute = _TOOL_RECOMPUTE[self.training.framework]
         if p.offload_params and p.zero != 3:
-            raise ValueError("parallel.offload_params needs zero=3 (FSDP/ZeRO-3 CPU offload)")
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "parallel.offload_params needs zero=3 (FSDP/ZeRO-3 CPU offload)")))
         gbs = self.training.global_batch_size
         if gbs is not None:
             dp = h.num_gpus // group
             if gbs % (self.training.micro_batch_size * dp):
-                raise ValueError(
-                    f"training.global_batch_size={gbs} is not a multiple of micro_batch_size×dp="
-                    f"{self.training.micro_batch_size}×{dp}"
-                )
+                raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                    CTX, "training.global_batch_size={gbs} is not a multiple of micro_batch_size×dp={mbs}×{dp}"),
+                    gbs=gbs, mbs=self.training.micro_batch_size, dp=dp))
         return self
 
     @property
@@ -469,21 +479,20 @@ class Scenario(_Section):
 
 
 def format_validation_error(err: ValidationError) -> str:
-    """One line naming the first offending field and why."""
+    """One line naming the first offending field and why (keeping the reason's message id:
+    :func:`~gpuplanner.core.messages.validation_reason`)."""
     first = err.errors()[0]
     loc = ".".join(str(x) for x in first.get("loc", ()) if x != "__root__")
-    msg = first.get("msg", "invalid value")
-    if msg.startswith("Value error, "):
-        msg = msg[len("Value error, "):]
-    if first.get("type") == "extra_forbidden":
-        msg = "unknown field"
-    return f"{loc}: {msg}" if loc else msg
+    msg = validation_reason(first)
+    if not loc:
+        return msg
+    return MsgStr.make("Errors", "{field}: {message}", field=loc, message=msg)
 
 
 def scenario_from_dict(data: Any) -> Scenario:
     """Validate a dict into a Scenario, raising :class:`ScenarioError` with a one-line message."""
     if not isinstance(data, dict):
-        raise ScenarioError("a scenario must be a JSON object")
+        raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "a scenario must be a JSON object")))
     try:
         return Scenario.model_validate(data)
     except ValidationError as err:

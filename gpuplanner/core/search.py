@@ -47,6 +47,7 @@ from .cost import MODES, Msg, Overheads, PriceTable
 from .errors import PlannerError, ScenarioError
 from .evaluate import cost_inputs, evaluate
 from .i18n import QT_TRANSLATE_NOOP
+from .messages import MsgStr, error_text
 from . import rules as rulesmod
 from .frameworks import FRAMEWORKS, ORDER as FRAMEWORK_ORDER, TOOLS as FRAMEWORK_TOOLS, frameworks_for
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
@@ -916,7 +917,7 @@ def iter_contexts(scenario: Scenario, models: ModelSource | None = None, *, pric
             try:
                 tkw = _time_kwargs(r)
             except PlannerError as err:
-                skipped[gpu.id] = Msg.of(str(err))
+                skipped[gpu.id] = Msg.of(error_text(err))  # keeps a MsgStr's id: shown translated
                 break
             yield SearchContext(
                 scenario=s, resolved=r, gpu=gpu, time_kwargs=tkw, gpus_per_node=g, price=price, overheads=ov,
@@ -1169,7 +1170,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     con = s.constraints
     objective = objective or con.objective
     if objective not in ("cheapest", "fastest", "value"):
-        raise ScenarioError(QT_TRANSLATE_NOOP(CTX, "objective must be cheapest, fastest or value"), field="constraints.objective")
+        raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "objective must be cheapest, fastest or value")), field="constraints.objective")
     table = prices or PriceTable.from_constraints(con)
     ov = overheads or Overheads()
     arch = resolve_arch(s.model, models)
@@ -1192,14 +1193,14 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     for pos, ctx in enumerate(all_ctx):
         keep_mem = any(later.framework == ctx.framework for later in all_ctx[pos + 1:])
         if cancel is not None and cancel():
-            raise SearchCancelled(QT_TRANSLATE_NOOP(CTX, "search cancelled"))
+            raise SearchCancelled(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "search cancelled")))
         ci = len(contexts)
         contexts.append(ctx)
         gi = gpu_index.setdefault(ctx.gpu.id, len(gpu_index))
         n_fit = 0
         for part, start, c in _candidate_chunks(ctx, con.max_gpus):
             if cancel is not None and cancel():
-                raise SearchCancelled(QT_TRANSLATE_NOOP(CTX, "search cancelled"))
+                raise SearchCancelled(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "search cancelled")))
             n = len(c["num_gpus"])
             evaluated += n
             _, idx, sub = _evaluate_fitting(ctx, c, memo, keep_mem)

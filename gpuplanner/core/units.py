@@ -5,6 +5,11 @@ from __future__ import annotations
 import math
 import re
 
+from .i18n import QT_TRANSLATE_NOOP
+from .messages import MsgStr
+
+CTX = "Units"
+
 _SUFFIX = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12, "p": 1e15}
 _NUM_RE = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([kKmMbBgGtTpP]?)\s*(?:tokens?)?\s*$")
 
@@ -17,7 +22,7 @@ def parse_count(text: str | float | int) -> float:
     Raises ``ValueError`` with a message fit for the user when the text is not a positive count.
     """
     if isinstance(text, bool):
-        raise ValueError("expected a number such as 300B, 1.5T or 2e9")
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "expected a number such as 300B, 1.5T or 2e9")))
     shown = str(text)[:40]
     try:
         if isinstance(text, (int, float)):
@@ -26,12 +31,14 @@ def parse_count(text: str | float | int) -> float:
             cleaned = str(text)[:200].replace(",", "").replace("_", "").strip()
             m = _NUM_RE.match(cleaned)
             if not m:
-                raise ValueError(f"'{shown}' is not a count; use e.g. 300B, 1.5T or 2e9")
+                raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                    CTX, "'{text}' is not a count; use e.g. 300B, 1.5T or 2e9"), text=shown))
             value = float(m.group(1)) * _SUFFIX[m.group(2).lower()]
     except OverflowError:
-        raise ValueError(f"'{shown}…' is too large") from None
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "'{text}…' is too large"), text=shown)) from None
     if not math.isfinite(value) or value < 0:
-        raise ValueError(f"'{shown}' must be a finite, non-negative count")
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "'{text}' must be a finite, non-negative count"),
+                                     text=shown))
     return value
 
 

@@ -36,7 +36,7 @@ from pathlib import Path
 import platformdirs
 
 from ..core.i18n import QT_TRANSLATE_NOOP
-from ..core.messages import MsgStr
+from ..core.messages import MsgStr, error_text
 from . import planfile
 from .planfile import PlanDocument, PlanFileError
 
@@ -130,7 +130,7 @@ class AutosaveStore:
 
     def _file(self, record_id: str) -> Path:
         if not _ID_RE.match(record_id):
-            raise PlanFileError(record_id, QT_TRANSLATE_NOOP(_CTX, "not an autosave id"))
+            raise PlanFileError(record_id, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not an autosave id")))
         return self.root / f"{record_id}{AUTOSAVE_SUFFIX}"
 
     def record_id(self, doc_id: str = "main") -> str:
@@ -172,9 +172,9 @@ class AutosaveStore:
             text = planfile._decode(raw, path.name)
             record = planfile._parse(text, path.name)
             if not isinstance(record, dict) or record.get("autosave_format") != AUTOSAVE_FORMAT:
-                raise PlanFileError(path, QT_TRANSLATE_NOOP(_CTX, "not an autosave file of this version"))
+                raise PlanFileError(path, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not an autosave file of this version")))
         except PlanFileError as err:
-            rec.error = str(err)
+            rec.error = error_text(err)
             return None, rec
         try:
             rec.saved_at = datetime.fromisoformat(str(record.get("saved_at")))
@@ -204,7 +204,7 @@ class AutosaveStore:
                 try:
                     rec.document, rec.warnings = planfile.from_data(record.get("plan"), path.name)
                 except PlanFileError as err:
-                    rec.error = str(err)
+                    rec.error = error_text(err)
             elif rec.id.startswith(self.session + "-"):
                 continue
             out.append(rec)
@@ -303,7 +303,7 @@ class AutosaveDriver:
         try:
             self.store.write(self.get_document(), self.doc_id, self.source_path(), self.source_stamp())
         except PlanFileError as err:
-            self.last_error = str(err)
+            self.last_error = error_text(err)
             self.debouncer.touch()  # try again after the next delay
             return False
         self.last_error = None

@@ -28,7 +28,11 @@ from pathlib import Path
 from typing import Mapping
 
 from ..core.errors import ModelConfigError
+from ..core.i18n import QT_TRANSLATE_NOOP
+from ..core.messages import MsgStr, error_text
 from .safe_read import UnsafeInput, one_line, read_limited
+
+CTX = "HfCache"
 
 #: huggingface_hub ``validate_repo_id``: ``REPO_ID_REGEX`` plus the ``--``/``..`` and length rules
 _NAME = r"[A-Za-z0-9_](?:[A-Za-z0-9._-]*[A-Za-z0-9_])?"
@@ -89,10 +93,10 @@ def _read_ref(ref_file: Path) -> str:
     try:
         text = read_limited(ref_file, MAX_REF_BYTES, "ref file").decode("ascii", "replace").strip()
     except UnsafeInput as err:
-        raise ModelConfigError(str(err), field="model.hf_config") from None
+        raise ModelConfigError(error_text(err), field="model.hf_config") from None
     if not COMMIT.match(text):
-        raise ModelConfigError(f"{one_line(ref_file.name, 60)}: the cache's ref does not hold a commit hash",
-                               field="model.hf_config")
+        raise ModelConfigError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: the cache's ref does not hold a commit hash"),
+                                           file=one_line(ref_file.name, 60)), field="model.hf_config")
     return text
 
 
@@ -104,40 +108,47 @@ def find_cached(model_id: str, env: Mapping[str, str] | None = None, root: Path 
     pinned commit), that snapshot is used. Raises :class:`ModelConfigError` with one line otherwise.
     """
     if not is_model_id(model_id):
-        raise ModelConfigError(f"'{one_line(model_id, 120)}' is not a Hugging Face model id", field="model.hf_config")
+        raise ModelConfigError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "'{id}' is not a Hugging Face model id"),
+                                           id=one_line(model_id, 120)), field="model.hf_config")
     repo, _, revision = model_id.partition("@")
     revision = revision or "main"
     cache = Path(root) if root is not None else cache_dir(env)
     repo_dir = cache / repo_folder_name(repo)
     shown = one_line(repo, 100)
     if not repo_dir.is_dir() or not _inside(cache, repo_dir):
-        raise ModelConfigError(
-            f"'{shown}' is neither a file here nor a model in the local Hugging Face cache ({one_line(cache, 120)}); "
-            f"download its config.json "
-            f"(huggingface-cli download {shown} config.json) or choose the model's folder", field="model.hf_config")
+        raise ModelConfigError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "'{id}' is neither a file here nor a model in the local Hugging Face cache ({cache}); download its "
+                 "config.json (huggingface-cli download {id} config.json) or choose the model's folder"),
+            id=shown, cache=one_line(cache, 120)), field="model.hf_config")
     snapshots = repo_dir / "snapshots"
     ref_file = repo_dir / "refs" / revision
     if COMMIT.match(revision):
         commit = revision
     elif os.path.lexists(ref_file):
         if not _inside(repo_dir, ref_file):
-            raise ModelConfigError(f"'{shown}' in the Hugging Face cache: refs/{one_line(revision, 40)} links outside "
-                                   "the model's folder", field="model.hf_config")
+            raise ModelConfigError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "'{id}' in the Hugging Face cache: refs/{revision} links outside the model's folder"),
+                id=shown, revision=one_line(revision, 40)), field="model.hf_config")
         commit = _read_ref(ref_file)  # regular files only (a FIFO or a device is refused unread)
     else:
         found = _snapshot_names(snapshots, repo_dir)
         if revision != "main" or len(found) != 1:
-            why = "no snapshot" if not found else f"{len(found)} snapshots and no refs/{revision}"
-            raise ModelConfigError(f"'{shown}' in the Hugging Face cache: {one_line(why, 80)}; give the commit "
-                                   f"as {shown}@<commit> or choose the snapshot folder", field="model.hf_config")
+            why = (MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "no snapshot")) if not found else
+                   MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{n} snapshots and no refs/{revision}"), n=len(found),
+                               revision=one_line(revision, 40)))
+            raise ModelConfigError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "'{id}' in the Hugging Face cache: {why}; give the commit as {id}@<commit> or choose the "
+                     "snapshot folder"), id=shown, why=why), field="model.hf_config")
         commit = found[0]
     snap = snapshots / commit
     if not snap.is_dir() or not _inside(repo_dir, snap):
-        raise ModelConfigError(f"'{shown}' in the Hugging Face cache: snapshot {commit[:12]} is missing",
-                               field="model.hf_config")
+        raise ModelConfigError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "'{id}' in the Hugging Face cache: snapshot {commit} is missing"), id=shown, commit=commit[:12]),
+            field="model.hf_config")
     if not (snap / "config.json").exists():
-        raise ModelConfigError(f"'{shown}' in the Hugging Face cache has no config.json; download it "
-                               f"(huggingface-cli download {shown} config.json)", field="model.hf_config")
+        raise ModelConfigError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "'{id}' in the Hugging Face cache has no config.json; download it "
+                 "(huggingface-cli download {id} config.json)"), id=shown), field="model.hf_config")
     return CachedModel(model_id=repo, snapshot=snap, repo_dir=repo_dir, revision=revision, commit=commit)
 
 

@@ -24,8 +24,12 @@ from pathlib import Path
 
 from ..core.architecture import ModelArch, arch_from_hf_config
 from ..core.errors import ModelConfigError
+from ..core.i18n import QT_TRANSLATE_NOOP
+from ..core.messages import MsgStr, error_text
 from .hf_cache import find_cached, is_model_id
 from .safe_read import UnsafeInput, one_line, parse_json, read_json
+
+CTX = "ModelFiles"
 
 MAX_HEADER_BYTES = 100 * 1024 * 1024  # the safetensors reference implementation's own limit
 MAX_CONFIG_BYTES = 10 * 1024 * 1024
@@ -42,9 +46,10 @@ def read_config_file(path: Path) -> dict:
     try:
         data = read_json(path, MAX_CONFIG_BYTES, "config.json")
     except UnsafeInput as err:
-        raise ModelConfigError(str(err), field="model.hf_config") from None
+        raise ModelConfigError(error_text(err), field="model.hf_config") from None
     if not isinstance(data, dict):
-        raise ModelConfigError(f"{one_line(path.name, 120)}: expected a JSON object", field="model.hf_config")
+        raise ModelConfigError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: expected a JSON object"),
+                                           file=one_line(path.name, 120)), field="model.hf_config")
     return data
 
 
@@ -57,30 +62,38 @@ def read_safetensors_header(path: Path) -> dict:
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except OSError as err:
-        raise ModelConfigError(f"{name}: cannot read ({err.strerror or err})", field="model.hf_config") from None
+        raise ModelConfigError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: cannot read ({why})"), file=name,
+                                           why=str(err.strerror or err)), field="model.hf_config") from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise ModelConfigError(f"{name}: not a regular file", field="model.hf_config")
+            raise ModelConfigError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: not a regular file"), file=name),
+                                   field="model.hf_config")
         with os.fdopen(os.dup(fd), "rb") as fh:
             head = fh.read(8)
             if len(head) != 8:
-                raise ModelConfigError(f"{name}: truncated safetensors file", field="model.hf_config")
+                raise ModelConfigError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: truncated safetensors file"),
+                                                   file=name), field="model.hf_config")
             (n,) = struct.unpack("<Q", head)
             if n == 0 or n > MAX_HEADER_BYTES:
-                raise ModelConfigError(f"{name}: implausible safetensors header length {n}", field="model.hf_config")
+                raise ModelConfigError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                    CTX, "{file}: implausible safetensors header length {n}"), file=name, n=n), field="model.hf_config")
             raw = fh.read(n)
     except OSError as err:
-        raise ModelConfigError(f"{name}: cannot read ({err.strerror or err})", field="model.hf_config") from None
+        raise ModelConfigError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: cannot read ({why})"), file=name,
+                                           why=str(err.strerror or err)), field="model.hf_config") from None
     finally:
         os.close(fd)
     if len(raw) != n:
-        raise ModelConfigError(f"{name}: truncated safetensors header", field="model.hf_config")
+        raise ModelConfigError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: truncated safetensors header"), file=name),
+                               field="model.hf_config")
     try:
         header = parse_json(raw, path.name, max_depth=8)
     except UnsafeInput:
-        raise ModelConfigError(f"{name}: safetensors header is not valid JSON", field="model.hf_config") from None
+        raise ModelConfigError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: safetensors header is not valid JSON"),
+                                           file=name), field="model.hf_config") from None
     if not isinstance(header, dict):
-        raise ModelConfigError(f"{name}: safetensors header is not an object", field="model.hf_config")
+        raise ModelConfigError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: safetensors header is not an object"),
+                                           file=name), field="model.hf_config")
     return header
 
 
@@ -96,12 +109,14 @@ def count_safetensors(files: list[Path]) -> tuple[int, str | None]:
             dtype = info.get("dtype") if isinstance(info, dict) else None
             if not isinstance(shape, list) or not isinstance(dtype, str) or len(shape) > 8 or not all(
                     isinstance(d, int) and not isinstance(d, bool) and 0 <= d <= MAX_TENSOR_ELEMENTS for d in shape):
-                raise ModelConfigError(f"{one_line(f.name, 120)}: tensor '{one_line(name, 60)}' has no valid "
-                                       "shape/dtype", field="model.hf_config")
+                raise ModelConfigError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                    CTX, "{file}: tensor '{tensor}' has no valid shape/dtype"), file=one_line(f.name, 120),
+                    tensor=one_line(name, 60)), field="model.hf_config")
             n = math.prod(shape)
             if n > MAX_TENSOR_ELEMENTS:
-                raise ModelConfigError(f"{one_line(f.name, 120)}: tensor '{one_line(name, 60)}' is implausibly large",
-                                       field="model.hf_config")
+                raise ModelConfigError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                    CTX, "{file}: tensor '{tensor}' is implausibly large"), file=one_line(f.name, 120),
+                    tensor=one_line(name, 60)), field="model.hf_config")
             total += n
             dtypes[dtype] += n
     return total, (dtypes.most_common(1)[0][0] if dtypes else None)
@@ -123,15 +138,17 @@ def load_model_source(path: Path, name: str | None = None, root: Path | None = N
     files into the model's ``blobs/``, see :mod:`gpuplanner.io.hf_cache`)."""
     path = Path(path)
     if not path.exists():
-        raise ModelConfigError(f"{path}: not found", field="model.hf_config")
+        raise ModelConfigError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: not found"), file=str(path)),
+                               field="model.hf_config")
     if path.is_dir():
         inside = Path(root) if root is not None else path
         cfg_path = path / "config.json"
         if not cfg_path.exists():
-            raise ModelConfigError(f"{path}: the folder has no config.json", field="model.hf_config")
+            raise ModelConfigError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{folder}: the folder has no config.json"),
+                                               folder=str(path)), field="model.hf_config")
         if not _inside(inside, cfg_path):
-            raise ModelConfigError(f"{one_line(path.name, 120)}: config.json links outside the folder",
-                                   field="model.hf_config")
+            raise ModelConfigError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{folder}: config.json links outside the folder"),
+                                               folder=one_line(path.name, 120)), field="model.hf_config")
         cfg = read_config_file(cfg_path)
         arch = arch_from_hf_config(cfg, name=name or _name(cfg) or path.name)
         shards = sorted(f for f in path.glob("*.safetensors") if _inside(inside, f))
@@ -233,8 +250,9 @@ class ModelFiles:
 
     def load(self, ref: str) -> ModelArch:
         if not self.allowed(ref):
-            raise ModelConfigError(f"model.hf_config '{one_line(ref, 120)}' points outside the plan's folder; "
-                                   "choose the model again on the Model page", field="model.hf_config")
+            raise ModelConfigError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "model.hf_config '{ref}' points outside the plan's folder; choose the model again on the Model "
+                     "page"), ref=one_line(ref, 120)), field="model.hf_config")
         name = root = None
         if self._cache_id(ref):
             found = find_cached(ref)

@@ -21,9 +21,19 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import PlannerError
+from ..core.i18n import QT_TRANSLATE_NOOP
+from ..core.messages import MsgStr
 
 MAX_DEPTH = 64
 MAX_MESSAGE = 300
+CTX = "SafeRead"
+#: what callers call the file they read (``what``): marked, so the sentence naming it is shown translated
+#: (a message's string parameter is looked up in its context, ``i18n.translate_param``)
+FILE_KINDS = (QT_TRANSLATE_NOOP(CTX, "file"), QT_TRANSLATE_NOOP(CTX, "JSON file"),
+              QT_TRANSLATE_NOOP(CTX, "scenario file"), QT_TRANSLATE_NOOP(CTX, "ref file"),
+              QT_TRANSLATE_NOOP(CTX, "kit result"), QT_TRANSLATE_NOOP(CTX, "text file"),
+              QT_TRANSLATE_NOOP(CTX, "kernel log"), QT_TRANSLATE_NOOP(CTX, "tool output"),
+              QT_TRANSLATE_NOOP(CTX, "ibstat/ibv_devinfo output"), QT_TRANSLATE_NOOP(CTX, "nvidia-smi topo -m output"))
 
 
 class UnsafeInput(PlannerError):
@@ -44,14 +54,17 @@ def read_limited(path: str | os.PathLike, limit: int, what: str = "file") -> byt
     try:
         fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except FileNotFoundError:
-        raise UnsafeInput(f"{name}: not found") from None
+        raise UnsafeInput(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: not found"), file=name)) from None
     except OSError as err:
-        raise UnsafeInput(f"{name}: cannot read ({one_line(err.strerror or err.__class__.__name__, 80)})") from None
+        raise UnsafeInput(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: cannot read ({why})"), file=name,
+                                      why=one_line(err.strerror or err.__class__.__name__, 80))) from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
-            raise UnsafeInput(f"{name}: {kind}, not a {what}")
+            kind = (MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "a folder")) if stat.S_ISDIR(st.st_mode)
+                    else MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "not a regular file")))
+            raise UnsafeInput(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: {kind}, not a {what}"), file=name,
+                                          kind=kind, what=what))
         chunks, total = [], 0
         while total <= limit:
             try:
@@ -59,13 +72,15 @@ def read_limited(path: str | os.PathLike, limit: int, what: str = "file") -> byt
             except OSError as err:
                 if err.errno in (errno.EAGAIN, errno.EWOULDBLOCK):
                     continue
-                raise UnsafeInput(f"{name}: cannot read ({one_line(err.strerror, 80)})") from None
+                raise UnsafeInput(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: cannot read ({why})"), file=name,
+                                              why=one_line(err.strerror, 80))) from None
             if not chunk:
                 break
             chunks.append(chunk)
             total += len(chunk)
         if total > limit:
-            raise UnsafeInput(f"{name}: too large for a {what} (over {limit:,} bytes)")
+            raise UnsafeInput(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: too large for a {what} (over {limit} bytes)"),
+                                          file=name, what=what, limit=f"{limit:,}"))
         return b"".join(chunks)
     finally:
         os.close(fd)
@@ -96,14 +111,14 @@ def nesting_depth(text: str) -> int:
 
 def reject_constant(token: str) -> Any:
     """``json.loads(parse_constant=…)``: NaN and ±Infinity are not numbers a file may hold."""
-    raise ValueError(f"{token} is not allowed")
+    raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{token} is not allowed"), token=token))
 
 
 def finite_float(token: str) -> float:
     """``json.loads(parse_float=…)``: a float literal that overflows to infinity is refused."""
     value = float(token)
     if not math.isfinite(value):
-        raise ValueError(f"number {token[:20]} is out of range")
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "number {token} is out of range"), token=token[:20]))
     return value
 
 
@@ -112,21 +127,27 @@ def parse_json(data: str | bytes, name: str = "file", max_depth: int = MAX_DEPTH
     name = one_line(name, 120)
     if isinstance(data, bytes):
         if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-            raise UnsafeInput(f"{name}: UTF-16 text; expected UTF-8")
+            raise UnsafeInput(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: UTF-16 text; expected UTF-8"), file=name))
         try:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError as err:
-            raise UnsafeInput(f"{name}: not UTF-8 text (invalid byte at offset {err.start})") from None
+            raise UnsafeInput(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: not UTF-8 text (invalid byte at offset {n})"),
+                                          file=name, n=err.start)) from None
     if nesting_depth(data) > max_depth:
-        raise UnsafeInput(f"{name}: JSON nested too deeply (over {max_depth} levels)")
+        raise UnsafeInput(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: JSON nested too deeply (over {n} levels)"),
+                                      file=name, n=max_depth))
     try:
         return json.loads(data, parse_constant=reject_constant, parse_float=finite_float)
     except json.JSONDecodeError as err:
-        raise UnsafeInput(f"{name}: not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})") from None
+        raise UnsafeInput(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: not valid JSON (line {line}, column {col}: {msg})"),
+                                      file=name, line=err.lineno, col=err.colno, msg=err.msg)) from None
     except RecursionError:
-        raise UnsafeInput(f"{name}: JSON nested too deeply") from None
+        raise UnsafeInput(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: JSON nested too deeply"), file=name)) from None
     except ValueError as err:  # NaN/Infinity, out-of-range floats, integers over the digit limit
-        raise UnsafeInput(f"{name}: not valid JSON ({one_line(err, 80)})") from None
+        inner = err.args[0] if len(err.args) == 1 and isinstance(err.args[0], MsgStr) and len(err.args[0]) <= 80 \
+            else one_line(err, 80)
+        raise UnsafeInput(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: not valid JSON ({why})"), file=name,
+                                      why=inner)) from None
 
 
 def read_json(path: str | os.PathLike, limit: int, what: str = "JSON file") -> Any:

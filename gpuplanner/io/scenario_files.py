@@ -10,11 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..core.errors import ScenarioError
+from ..core.messages import MsgStr, error_text
 from ..core.scenario import Scenario, scenario_from_dict
 from .model_files import ModelFiles
 from .safe_read import UnsafeInput, parse_json, read_limited
 
 MAX_SCENARIO_BYTES = 10 * 1024 * 1024
+CTX = "ScenarioFiles"
 
 
 def load_scenario(path: str | Path) -> tuple[Scenario, ModelFiles]:
@@ -28,7 +30,7 @@ def load_scenario(path: str | Path) -> tuple[Scenario, ModelFiles]:
     try:
         data = parse_json(read_limited(path, MAX_SCENARIO_BYTES, "scenario file"), path.name)
     except UnsafeInput as err:
-        raise ScenarioError(str(err)) from None
+        raise ScenarioError(error_text(err)) from None
     if isinstance(data, dict) and "schema_version" in data:  # a plan file under another name
         from .planfile import scenario_from_plan
 
@@ -37,4 +39,5 @@ def load_scenario(path: str | Path) -> tuple[Scenario, ModelFiles]:
     try:
         return scenario_from_dict(data), ModelFiles(path.resolve().parent)
     except ScenarioError as err:
-        raise ScenarioError(f"{path.name}: {err}") from None
+        # the file's name in front of the sentence, which keeps its message id (no words: nothing to translate)
+        raise ScenarioError(MsgStr.make(CTX, "{file}: {error}", file=path.name, error=error_text(err))) from None

@@ -55,7 +55,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
-from ..core.messages import MsgStr
+from ..core.messages import MsgStr, error_text, validation_reason
 from ..formatting import format_flops, format_sig
 
 from ..core.scenario import Scenario
@@ -366,7 +366,7 @@ def parse_kit_result(text: str | bytes) -> KitResult:
         try:
             text = text.decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise KitResultError(QT_TRANSLATE_NOOP(CTX, "the result file is not UTF-8 text")) from None
+            raise KitResultError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "the result file is not UTF-8 text"))) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
@@ -377,7 +377,7 @@ def parse_kit_result(text: str | bytes) -> KitResult:
 def kit_result_from_dict(data: Any) -> KitResult:
     """Validate a dict (e.g. values typed by hand) into a :class:`KitResult`."""
     if not isinstance(data, dict):
-        raise KitResultError(QT_TRANSLATE_NOOP(CTX, "a kit result must be a JSON object"))
+        raise KitResultError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "a kit result must be a JSON object")))
     schema = data.get("schema")
     if schema != SCHEMA:
         raise KitResultError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "schema: expected '{want}', got {got}"), want=SCHEMA, got=json.dumps(schema)))
@@ -385,10 +385,8 @@ def kit_result_from_dict(data: Any) -> KitResult:
         return KitResult.model_validate(data)
     except ValidationError as err:
         first = err.errors()[0]
-        msg = first.get("msg", "invalid value")
-        if msg.startswith("Value error, "):
-            msg = msg[len("Value error, "):]
-        raise KitResultError(f"{_loc(first.get('loc', ()))}: {msg}") from None
+        raise KitResultError(MsgStr.make(CTX, "{field}: {why}", field=_loc(first.get("loc", ())),
+                                         why=validation_reason(first))) from None
 
 
 def load_kit_result(path: str | Path) -> KitResult:
@@ -403,7 +401,7 @@ def load_kit_result(path: str | Path) -> KitResult:
     try:
         return parse_kit_result(raw)
     except KitResultError as err:
-        raise KitResultError(f"{p.name}: {err}") from None
+        raise KitResultError(MsgStr.make(CTX, "{file}: {error}", file=p.name, error=error_text(err))) from None
 
 
 # ----------------------------------------------------------------------------------------------- analyse
@@ -789,8 +787,8 @@ def apply_measured_mfu(scenario: Scenario, analysis: Analysis) -> Scenario:
     """A copy of ``scenario`` with ``assumptions.mfu`` set to the measured MFU (6 significant digits)."""
     mfu = analysis.measured_mfu
     if mfu is None or not math.isfinite(mfu) or mfu <= 0:
-        raise KitResultError(QT_TRANSLATE_NOOP(
-            CTX, "train_step: the result has no training-step measurement to compute an MFU from"))
+        raise KitResultError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "train_step: the result has no training-step measurement to compute an MFU from")))
     if mfu > 1:
         raise KitResultError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "train_step: the measured MFU {pct:.0f}% exceeds 100% of peak; check the GPU in the plan"), pct=100 * mfu))

@@ -44,7 +44,9 @@ class HealthError(PlannerError):
 
 
 def _err(lineno: int, template: str, **params: Any) -> HealthError:
-    return HealthError(f"line {lineno}: " + template.format(**params))
+    # the line's sentence keeps its id inside the frame (``+`` would give a plain str: shown in English)
+    return HealthError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "line {n}: {msg}"), n=lineno,
+                                  msg=MsgStr.make(CTX, template, **params)))
 
 
 def _short(line: str, limit: int = 60) -> str:
@@ -181,7 +183,7 @@ def _tree(lines: list[str]) -> tuple[_Node, list[str]]:
         stack[-1][1].children.append(node)
         stack.append((indent, node))
     if not seen_field:
-        raise HealthError(QT_TRANSLATE_NOOP(CTX, "empty input: paste the output of 'nvidia-smi -q'"))
+        raise HealthError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "empty input: paste the output of 'nvidia-smi -q'")))
     return root, lines
 
 
@@ -476,7 +478,7 @@ def parse_npu_smi(text: str | bytes) -> tuple[dict, list[NpuHealth], list[dict]]
         raise _err(pending[0], QT_TRANSLATE_NOOP(CTX, "the npu-smi row for NPU {n} has no chip row after it"),
                    n=pending[1][0])
     if not npus:
-        raise HealthError(QT_TRANSLATE_NOOP(CTX, "no NPU rows found: paste the output of 'npu-smi info'"))
+        raise HealthError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "no NPU rows found: paste the output of 'npu-smi info'")))
     return info, npus, procs
 
 
@@ -539,7 +541,7 @@ def parse_rocm_smi(text: str | bytes) -> list[AmdHealth]:
                              sclk_mhz=_num(row.get("SCLK")), vram_pct=_num(row.get("VRAM%")),
                              gpu_pct=_num(row.get("GPU%"))))
     if not out:
-        raise HealthError(QT_TRANSLATE_NOOP(CTX, "no GPU rows found: paste the output of 'rocm-smi'"))
+        raise HealthError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "no GPU rows found: paste the output of 'rocm-smi'")))
     return out
 
 

@@ -37,7 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
-from ..core.messages import MsgStr, Msg
+from ..core.messages import MsgStr, Msg, error_text, validation_reason
 from .findings import Finding, findings_first, worst
 
 CTX = "MultiNode"
@@ -208,7 +208,7 @@ def render_multinode_kit(scenario: Any, nodes: int, *, base_dir: Path | None = N
     from .acceptance import _kit_shape, _resolved
 
     if nodes < 1 or nodes > 4096:
-        raise MultiNodeError(QT_TRANSLATE_NOOP(CTX, "--nodes must be between 1 and 4096"))
+        raise MultiNodeError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "--nodes must be between 1 and 4096")))
     r = _resolved(scenario, None, base_dir)
     s = scenario
     gpu = lookup_gpu(s.hardware.gpu, s.hardware.custom_gpus)
@@ -323,14 +323,15 @@ def _loc(loc: tuple) -> str:
 def parse_multinode_result(data: Any) -> MultiNodeResult:
     """Validate a parsed JSON object; errors name the field."""
     if not isinstance(data, dict):
-        raise MultiNodeError(QT_TRANSLATE_NOOP(CTX, "a kit result must be a JSON object"))
+        raise MultiNodeError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "a kit result must be a JSON object")))
     if data.get("schema") != SCHEMA:
         raise MultiNodeError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "schema: expected '{want}', got {got}"), want=SCHEMA, got=json.dumps(data.get("schema"))[:60]))
     try:
         return MultiNodeResult.model_validate(data)
     except ValidationError as err:
         first = err.errors()[0]
-        raise MultiNodeError(f"{_loc(first.get('loc', ()))}: {first.get('msg', 'invalid value')}") from None
+        raise MultiNodeError(MsgStr.make(CTX, "{field}: {why}", field=_loc(first.get("loc", ())),
+                                         why=validation_reason(first))) from None
 
 
 def load_multinode_result(path: str | Path) -> MultiNodeResult:
@@ -340,7 +341,7 @@ def load_multinode_result(path: str | Path) -> MultiNodeResult:
     try:
         return parse_multinode_result(read_json(p, MAX_RESULT_BYTES, "kit result"))
     except MultiNodeError as err:
-        raise MultiNodeError(f"{p.name}: {err}") from None
+        raise MultiNodeError(MsgStr.make(CTX, "{file}: {error}", file=p.name, error=error_text(err))) from None
 
 
 def result_schema(path: str | Path) -> str | None:
@@ -570,14 +571,14 @@ def _node_records(result: MultiNodeResult, scenario: Any, add) -> None:
                 reports.append(diagnose_network(parse_ports(net_text), plan, topo).findings)
             except PlannerError as err:
                 add(Finding("info", _msg(QT_TRANSLATE_NOOP(CTX, "{who}: the recorded ibstat could not be read ({err})."),
-                                         who=who, err=str(err)[:160])))
+                                         who=who, err=error_text(err) if len(str(err)) <= 160 else str(err)[:160])))
         card_text = host.smi_q or host.npu_smi or host.rocm_smi
         if card_text and card_text.strip():
             try:
                 reports.append(check_health(card_text, scenario.hardware.gpu).findings)
             except PlannerError as err:
                 add(Finding("info", _msg(QT_TRANSLATE_NOOP(
-                    CTX, "{who}: the recorded card status could not be read ({err})."), who=who, err=str(err)[:160])))
+                    CTX, "{who}: the recorded card status could not be read ({err})."), who=who, err=error_text(err) if len(str(err)) <= 160 else str(err)[:160])))
         problems = [f for fs in reports for f in fs if f.severity in ("bad", "warn")]
         for f in problems:
             add(Finding(f.severity, _msg(QT_TRANSLATE_NOOP(CTX, "{who}: {finding}"), who=who, finding=f.msg)))

@@ -51,7 +51,9 @@ class NetworkError(PlannerError):
 
 
 def _err(lineno: int, template: str, **params: Any) -> NetworkError:
-    return NetworkError(f"line {lineno}: " + template.format(**params))
+    # the line's sentence keeps its id inside the frame (``+`` would give a plain str: shown in English)
+    return NetworkError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "line {n}: {msg}"), n=lineno,
+                                  msg=MsgStr.make(CTX, template, **params)))
 
 
 def _short(line: str, limit: int = 60) -> str:
@@ -300,9 +302,9 @@ def parse_ports(text: str | bytes) -> list[Port]:
                    dev=device)
     close()
     if not ports:
-        raise NetworkError(QT_TRANSLATE_NOOP(
+        raise NetworkError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "no HCA port found: paste the output of 'ibstat' or 'ibv_devinfo -v' (the lines from \"CA '...'\" "
-                 "or \"hca_id:\" on)"))
+                 "or \"hca_id:\" on)")))
     return ports
 
 

@@ -243,7 +243,7 @@ def parse_topo(text: str | bytes) -> Topology:
     if header_idx is None:
         nonblank = [(i + 1, ln) for i, ln in enumerate(lines) if ln.strip() and not _looks_like_prompt(ln)]
         if not nonblank:
-            raise TopologyError(QT_TRANSLATE_NOOP(CTX, "empty input: paste the output of 'nvidia-smi topo -m'"))
+            raise TopologyError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "empty input: paste the output of 'nvidia-smi topo -m'")))
         lineno, first = nonblank[0]
         raise TopologyError(
             _msg(QT_TRANSLATE_NOOP(
@@ -702,8 +702,8 @@ def parse_query_gpu_csv(text: str | bytes) -> list[dict]:
     lines = [ln for ln in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
              if ln.strip() and not _looks_like_prompt(ln)]
     if not lines:
-        raise TopologyError(QT_TRANSLATE_NOOP(
-            CTX, "empty input: paste the output of 'nvidia-smi --query-gpu=... --format=csv'"))
+        raise TopologyError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "empty input: paste the output of 'nvidia-smi --query-gpu=... --format=csv'")))
     reader = list(csv.reader(io.StringIO("\n".join(lines)), skipinitialspace=True))
     header = reader[0]
     fields, units = [], {}

@@ -1558,6 +1558,109 @@
         <source>{field}: {message}</source>
         <translation>{field}：{message}</translation>
     </message>
+    <message>
+        <source>Input should be greater than {value}</source>
+        <translation>输入值应大于 {value}</translation>
+    </message>
+    <message>
+        <source>Input should be greater than or equal to {value}</source>
+        <translation>输入值应大于或等于 {value}</translation>
+    </message>
+    <message>
+        <source>Input should be less than {value}</source>
+        <translation>输入值应小于 {value}</translation>
+    </message>
+    <message>
+        <source>Input should be less than or equal to {value}</source>
+        <translation>输入值应小于或等于 {value}</translation>
+    </message>
+    <message>
+        <source>Input should be {value}</source>
+        <translation>输入值应为 {value}</translation>
+    </message>
+    <message>
+        <source>Field required</source>
+        <translation>缺少必填字段</translation>
+    </message>
+    <message>
+        <source>Input should be a valid integer, unable to parse string as an integer</source>
+        <translation>输入值应为有效的整数，无法将该文本解析为整数</translation>
+    </message>
+    <message>
+        <source>Input should be a valid integer, got a number with a fractional part</source>
+        <translation>输入值应为有效的整数，但给出的数带有小数部分</translation>
+    </message>
+    <message>
+        <source>Input should be a valid integer</source>
+        <translation>输入值应为有效的整数</translation>
+    </message>
+    <message>
+        <source>Input should be a valid number, unable to parse string as a number</source>
+        <translation>输入值应为有效的数字，无法将该文本解析为数字</translation>
+    </message>
+    <message>
+        <source>Input should be a valid number</source>
+        <translation>输入值应为有效的数字</translation>
+    </message>
+    <message>
+        <source>Input should be a valid boolean, unable to interpret input</source>
+        <translation>输入值应为有效的布尔值（true/false），无法解析该输入</translation>
+    </message>
+    <message>
+        <source>Input should be a valid boolean</source>
+        <translation>输入值应为有效的布尔值（true/false）</translation>
+    </message>
+    <message>
+        <source>Input should be a valid string</source>
+        <translation>输入值应为有效的文本</translation>
+    </message>
+    <message>
+        <source>Input should be a valid dictionary</source>
+        <translation>输入值应为有效的 JSON 对象</translation>
+    </message>
+    <message>
+        <source>Input should be a valid dictionary or instance of {value}</source>
+        <translation>输入值应为有效的 JSON 对象或 {value} 实例</translation>
+    </message>
+    <message>
+        <source>Input should be a valid list</source>
+        <translation>输入值应为有效的列表</translation>
+    </message>
+    <message>
+        <source>Input should be a finite number</source>
+        <translation>输入值应为有限的数</translation>
+    </message>
+    <message>
+        <source>unknown field</source>
+        <translation>未知字段</translation>
+    </message>
+</context>
+<context>
+    <name>Estimate</name>
+    <message>
+        <source>tp={tp} does not divide num_attention_heads={heads}</source>
+        <translation>tp={tp} 不能整除 num_attention_heads={heads}</translation>
+    </message>
+    <message>
+        <source>pp={pp} exceeds the model&apos;s {layers} layers</source>
+        <translation>pp={pp} 超过了模型的层数 {layers}</translation>
+    </message>
+    <message>
+        <source>expert parallelism needs an MoE model</source>
+        <translation>专家并行需要 MoE 模型</translation>
+    </message>
+    <message>
+        <source>ep={ep} does not divide num_experts={experts}</source>
+        <translation>ep={ep} 不能整除 num_experts={experts}</translation>
+    </message>
+    <message>
+        <source>ep={ep} must divide the data-parallel degree {dp}</source>
+        <translation>ep={ep} 必须能整除数据并行度 {dp}</translation>
+    </message>
+    <message>
+        <source>cp={cp} does not divide seq_len={seq_len}</source>
+        <translation>cp={cp} 不能整除 seq_len={seq_len}</translation>
+    </message>
 </context>
 <context>
     <name>Evaluation</name>
@@ -1987,6 +2090,10 @@
 <context>
     <name>Health</name>
     <message>
+        <source>line {n}: {msg}</source>
+        <translation>第 {n} 行：{msg}</translation>
+    </message>
+    <message>
         <source>this is too long for tool output (over {n} MB)</source>
         <translation>内容过长，不像工具输出（超过 {n} MB）</translation>
     </message>
@@ -2237,6 +2344,45 @@
     <message>
         <source>These are {have} accelerators, but the plan is for {gpu} ({want}).</source>
         <translation>这些是 {have} 加速卡，但方案针对的是 {gpu}（{want}）。</translation>
+    </message>
+</context>
+<context>
+    <name>HfCache</name>
+    <message>
+        <source>{file}: the cache&apos;s ref does not hold a commit hash</source>
+        <translation>{file}：缓存中的 ref 文件里没有提交哈希</translation>
+    </message>
+    <message>
+        <source>&apos;{id}&apos; is not a Hugging Face model id</source>
+        <translation>“{id}”不是 Hugging Face 模型 ID</translation>
+    </message>
+    <message>
+        <source>&apos;{id}&apos; is neither a file here nor a model in the local Hugging Face cache ({cache}); download its config.json (huggingface-cli download {id} config.json) or choose the model&apos;s folder</source>
+        <translation>“{id}”既不是此处的文件，也不是本地 Hugging Face 缓存（{cache}）中的模型；请下载它的 config.json（huggingface-cli download {id} config.json），或选择模型所在的文件夹</translation>
+    </message>
+    <message>
+        <source>&apos;{id}&apos; in the Hugging Face cache: refs/{revision} links outside the model&apos;s folder</source>
+        <translation>Hugging Face 缓存中的“{id}”：refs/{revision} 链接到了模型文件夹之外</translation>
+    </message>
+    <message>
+        <source>no snapshot</source>
+        <translation>没有快照</translation>
+    </message>
+    <message>
+        <source>{n} snapshots and no refs/{revision}</source>
+        <translation>有 {n} 个快照，但没有 refs/{revision}</translation>
+    </message>
+    <message>
+        <source>&apos;{id}&apos; in the Hugging Face cache: {why}; give the commit as {id}@&lt;commit&gt; or choose the snapshot folder</source>
+        <translation>Hugging Face 缓存中的“{id}”：{why}；请以 {id}@&lt;commit&gt; 的形式给出提交，或选择快照文件夹</translation>
+    </message>
+    <message>
+        <source>&apos;{id}&apos; in the Hugging Face cache: snapshot {commit} is missing</source>
+        <translation>Hugging Face 缓存中的“{id}”：缺少快照 {commit}</translation>
+    </message>
+    <message>
+        <source>&apos;{id}&apos; in the Hugging Face cache has no config.json; download it (huggingface-cli download {id} config.json)</source>
+        <translation>Hugging Face 缓存中的“{id}”没有 config.json；请下载它（huggingface-cli download {id} config.json）</translation>
     </message>
 </context>
 <context>
@@ -2875,6 +3021,65 @@
     </message>
 </context>
 <context>
+    <name>ModelFiles</name>
+    <message>
+        <source>{file}: expected a JSON object</source>
+        <translation>{file}：应为 JSON 对象</translation>
+    </message>
+    <message>
+        <source>{file}: cannot read ({why})</source>
+        <translation>{file}：无法读取（{why}）</translation>
+    </message>
+    <message>
+        <source>{file}: not a regular file</source>
+        <translation>{file}：不是普通文件</translation>
+    </message>
+    <message>
+        <source>{file}: truncated safetensors file</source>
+        <translation>{file}：safetensors 文件不完整（被截断）</translation>
+    </message>
+    <message>
+        <source>{file}: implausible safetensors header length {n}</source>
+        <translation>{file}：safetensors 文件头长度 {n} 不合理</translation>
+    </message>
+    <message>
+        <source>{file}: truncated safetensors header</source>
+        <translation>{file}：safetensors 文件头不完整（被截断）</translation>
+    </message>
+    <message>
+        <source>{file}: safetensors header is not valid JSON</source>
+        <translation>{file}：safetensors 文件头不是有效的 JSON</translation>
+    </message>
+    <message>
+        <source>{file}: safetensors header is not an object</source>
+        <translation>{file}：safetensors 文件头不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>{file}: tensor &apos;{tensor}&apos; has no valid shape/dtype</source>
+        <translation>{file}：张量“{tensor}”没有有效的 shape/dtype</translation>
+    </message>
+    <message>
+        <source>{file}: tensor &apos;{tensor}&apos; is implausibly large</source>
+        <translation>{file}：张量“{tensor}”大得不合理</translation>
+    </message>
+    <message>
+        <source>{file}: not found</source>
+        <translation>{file}：找不到该文件</translation>
+    </message>
+    <message>
+        <source>{folder}: the folder has no config.json</source>
+        <translation>{folder}：该文件夹中没有 config.json</translation>
+    </message>
+    <message>
+        <source>{folder}: config.json links outside the folder</source>
+        <translation>{folder}：config.json 链接到了文件夹之外</translation>
+    </message>
+    <message>
+        <source>model.hf_config &apos;{ref}&apos; points outside the plan&apos;s folder; choose the model again on the Model page</source>
+        <translation>model.hf_config“{ref}”指向方案文件夹之外；请在“模型”页重新选择模型</translation>
+    </message>
+</context>
+<context>
     <name>ModelPage</name>
     <message>
         <source>Model</source>
@@ -3262,6 +3467,10 @@
 </context>
 <context>
     <name>Network</name>
+    <message>
+        <source>line {n}: {msg}</source>
+        <translation>第 {n} 行：{msg}</translation>
+    </message>
     <message>
         <source>this is too long for ibstat/ibv_devinfo output (over {n} MB)</source>
         <translation>内容过长，不像 ibstat/ibv_devinfo 输出（超过 {n} MB）</translation>
@@ -4321,6 +4530,50 @@
         <translation>CPU 预处理</translation>
     </message>
     <message>
+        <source>output_tokens must not exceed context_tokens</source>
+        <translation>output_tokens 不能超过 context_tokens</translation>
+    </message>
+    <message>
+        <source>prompt_tokens + output_tokens must not exceed context_tokens</source>
+        <translation>prompt_tokens + output_tokens 不能超过 context_tokens</translation>
+    </message>
+    <message>
+        <source>an inference phase needs an &apos;inference&apos; section</source>
+        <translation>推理阶段需要“inference”部分</translation>
+    </message>
+    <message>
+        <source>a cpu_preprocessing phase needs a &apos;cpu&apos; section</source>
+        <translation>cpu_preprocessing 阶段需要“cpu”部分</translation>
+    </message>
+    <message>
+        <source>an inference phase needs &apos;weeks&apos; (how long it serves)</source>
+        <translation>推理阶段需要“weeks”（提供服务的时长）</translation>
+    </message>
+    <message>
+        <source>end_week must be after start_week</source>
+        <translation>end_week 必须晚于 start_week</translation>
+    </message>
+    <message>
+        <source>end_week needs start_week</source>
+        <translation>设置 end_week 时也需要 start_week</translation>
+    </message>
+    <message>
+        <source>rental_mode {mode} does not apply to a {kind} phase</source>
+        <translation>rental_mode {mode} 不适用于 {kind} 阶段</translation>
+    </message>
+    <message>
+        <source>phase names must be unique</source>
+        <translation>阶段名称不能重复</translation>
+    </message>
+    <message>
+        <source>main_phase {name} is not a phase</source>
+        <translation>main_phase {name} 不是已有的阶段</translation>
+    </message>
+    <message>
+        <source>main_phase must be a research, training or burst phase</source>
+        <translation>main_phase 必须是研究、训练或突发（burst）阶段</translation>
+    </message>
+    <message>
         <source>your quote</source>
         <translation>你的报价</translation>
     </message>
@@ -4343,6 +4596,10 @@
     <message>
         <source>No rental price for {gpu}: enter a quote.</source>
         <translation>{gpu} 没有租用价格：请输入报价。</translation>
+    </message>
+    <message>
+        <source>unknown GPU {id}</source>
+        <translation>未知的 GPU {id}</translation>
     </message>
     <message>
         <source>{name}: no GPU can serve this model at the latency target inside one node</source>
@@ -5714,6 +5971,105 @@
     </message>
 </context>
 <context>
+    <name>SafeRead</name>
+    <message>
+        <source>file</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>JSON file</source>
+        <translation>JSON 文件</translation>
+    </message>
+    <message>
+        <source>scenario file</source>
+        <translation>场景文件</translation>
+    </message>
+    <message>
+        <source>ref file</source>
+        <translation>ref 文件</translation>
+    </message>
+    <message>
+        <source>kit result</source>
+        <translation>验收套件结果</translation>
+    </message>
+    <message>
+        <source>text file</source>
+        <translation>文本文件</translation>
+    </message>
+    <message>
+        <source>kernel log</source>
+        <translation>内核日志</translation>
+    </message>
+    <message>
+        <source>tool output</source>
+        <translation>工具输出</translation>
+    </message>
+    <message>
+        <source>ibstat/ibv_devinfo output</source>
+        <translation>ibstat/ibv_devinfo 输出</translation>
+    </message>
+    <message>
+        <source>nvidia-smi topo -m output</source>
+        <translation>nvidia-smi topo -m 输出</translation>
+    </message>
+    <message>
+        <source>{file}: not found</source>
+        <translation>{file}：找不到该文件</translation>
+    </message>
+    <message>
+        <source>{file}: cannot read ({why})</source>
+        <translation>{file}：无法读取（{why}）</translation>
+    </message>
+    <message>
+        <source>a folder</source>
+        <translation>是文件夹</translation>
+    </message>
+    <message>
+        <source>not a regular file</source>
+        <translation>不是普通文件</translation>
+    </message>
+    <message>
+        <source>{file}: {kind}, not a {what}</source>
+        <translation>{file}：{kind}，不是{what}</translation>
+    </message>
+    <message>
+        <source>{file}: too large for a {what} (over {limit} bytes)</source>
+        <translation>{file}：文件过大，不像{what}（超过 {limit} 字节）</translation>
+    </message>
+    <message>
+        <source>{token} is not allowed</source>
+        <translation>不允许使用 {token}</translation>
+    </message>
+    <message>
+        <source>number {token} is out of range</source>
+        <translation>数字 {token} 超出范围</translation>
+    </message>
+    <message>
+        <source>{file}: UTF-16 text; expected UTF-8</source>
+        <translation>{file}：UTF-16 文本；应为 UTF-8</translation>
+    </message>
+    <message>
+        <source>{file}: not UTF-8 text (invalid byte at offset {n})</source>
+        <translation>{file}：不是 UTF-8 文本（偏移 {n} 处有无效字节）</translation>
+    </message>
+    <message>
+        <source>{file}: JSON nested too deeply (over {n} levels)</source>
+        <translation>{file}：JSON 嵌套过深（超过 {n} 层）</translation>
+    </message>
+    <message>
+        <source>{file}: not valid JSON (line {line}, column {col}: {msg})</source>
+        <translation>{file}：不是有效的 JSON（第 {line} 行，第 {col} 列：{msg}）</translation>
+    </message>
+    <message>
+        <source>{file}: JSON nested too deeply</source>
+        <translation>{file}：JSON 嵌套过深</translation>
+    </message>
+    <message>
+        <source>{file}: not valid JSON ({why})</source>
+        <translation>{file}：不是有效的 JSON（{why}）</translation>
+    </message>
+</context>
+<context>
     <name>ScalingChart</name>
     <message>
         <source>Scaling with GPU count</source>
@@ -5790,6 +6146,53 @@
     <message>
         <source>needed for the deadline: {0} tokens/s</source>
         <translation>赶上截止时间需要：{0} tokens/s</translation>
+    </message>
+</context>
+<context>
+    <name>Scenario</name>
+    <message>
+        <source>precision {precision} names the {recipe} recipe, fp8_recipe says {given}</source>
+        <translation>precision {precision} 指定的是 {recipe} 方案，而 fp8_recipe 为 {given}</translation>
+    </message>
+    <message>
+        <source>num_gpus must be divisible by tp·pp and by nodes</source>
+        <translation>num_gpus 必须能被 tp·pp 和节点数整除</translation>
+    </message>
+    <message>
+        <source>hardware.num_gpus={n} is not divisible by tp·pp·cp={group}</source>
+        <translation>hardware.num_gpus={n} 不能被 tp·pp·cp={group} 整除</translation>
+    </message>
+    <message>
+        <source>parallel.tp={tp} must be a multiple of gpus_per_node={per_node} when it spans nodes</source>
+        <translation>parallel.tp={tp} 跨节点时必须是 gpus_per_node={per_node} 的整数倍</translation>
+    </message>
+    <message>
+        <source>hardware.num_gpus={n} must be a whole number of nodes of {per_node} GPUs</source>
+        <translation>hardware.num_gpus={n} 必须是整数个节点（每节点 {per_node} 张 GPU）</translation>
+    </message>
+    <message>
+        <source>training.objective={objective} needs method full, lora or qlora (not pretrain)</source>
+        <translation>training.objective={objective} 需要 method 为 full、lora 或 qlora（不能是 pretrain）</translation>
+    </message>
+    <message>
+        <source>training.rl: prompt + rollout ({prompt} + {rollout}) must fit in seq_len={seq_len}</source>
+        <translation>training.rl：prompt + rollout（{prompt} + {rollout}）必须不超过 seq_len={seq_len}</translation>
+    </message>
+    <message>
+        <source>training.preference.reference=lora_base needs method lora or qlora</source>
+        <translation>training.preference.reference=lora_base 需要 method 为 lora 或 qlora</translation>
+    </message>
+    <message>
+        <source>parallel.offload_params needs zero=3 (FSDP/ZeRO-3 CPU offload)</source>
+        <translation>parallel.offload_params 需要 zero=3（FSDP/ZeRO-3 CPU 卸载）</translation>
+    </message>
+    <message>
+        <source>training.global_batch_size={gbs} is not a multiple of micro_batch_size×dp={mbs}×{dp}</source>
+        <translation>training.global_batch_size={gbs} 不是 micro_batch_size×dp={mbs}×{dp} 的整数倍</translation>
+    </message>
+    <message>
+        <source>a scenario must be a JSON object</source>
+        <translation>场景必须是 JSON 对象</translation>
     </message>
 </context>
 <context>
@@ -6606,6 +7009,25 @@
     <message>
         <source>Data-parallel degree = GPUs ÷ (TP × PP × CP) = {0}.</source>
         <translation>数据并行度 = GPU 数 ÷ (TP × PP × CP) = {0}。</translation>
+    </message>
+</context>
+<context>
+    <name>Units</name>
+    <message>
+        <source>expected a number such as 300B, 1.5T or 2e9</source>
+        <translation>应为数量，例如 300B、1.5T 或 2e9</translation>
+    </message>
+    <message>
+        <source>&apos;{text}&apos; is not a count; use e.g. 300B, 1.5T or 2e9</source>
+        <translation>“{text}”不是数量；请填写例如 300B、1.5T 或 2e9</translation>
+    </message>
+    <message>
+        <source>&apos;{text}…&apos; is too large</source>
+        <translation>“{text}…”太大</translation>
+    </message>
+    <message>
+        <source>&apos;{text}&apos; must be a finite, non-negative count</source>
+        <translation>“{text}”必须是有限的非负数量</translation>
     </message>
 </context>
 <context>
