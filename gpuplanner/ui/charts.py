@@ -27,7 +27,7 @@ from gpuplanner.formatting import (
 )
 
 from . import engine
-from .text import set_text
+from .text import set_text, tr_msg
 
 SERIES_COLORS = {
     "weights": "#4e79a7", "gradients": "#f28e2b", "optimizer": "#59a14f", "activations": "#b07aa1",
@@ -387,7 +387,7 @@ class MemoryChart(ChartBase):
 
     def update_from(self, res: engine.LiveResult | None) -> None:
         if res is None or res.evaluation is None:
-            self.set_empty(res.error if res is not None and res.error else self.tr("No estimate yet."))
+            self.set_empty(tr_msg(res.error) if res is not None and res.error else self.tr("No estimate yet."))
             self.update_bars([])
             return
         self.set_empty(None)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from gpuplanner.core.errors import PlannerError, ScenarioError
+from gpuplanner.core.messages import error_text
 from gpuplanner.core.evaluate import Evaluation, MemoryAlternative, Scaling, evaluate, memory_alternatives
 from gpuplanner.core.evaluate import scaling as core_scaling
 from gpuplanner.core.scenario import Scenario
@@ -37,9 +38,9 @@ def live(scenario: Scenario, base_dir: Path | None = None) -> LiveResult:
     try:
         ev = evaluate(scenario, ModelFiles(base_dir))
     except ScenarioError as err:
-        return LiveResult(error=str(err), error_field=err.field)
+        return LiveResult(error=error_text(err), error_field=err.field)  # keeps its message id
     except PlannerError as err:
-        return LiveResult(error=str(err))
+        return LiveResult(error=error_text(err))
     return LiveResult(evaluation=ev, alternatives=memory_alternatives(ev))
 
 

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 from gpuplanner.core.units import format_count, parse_count
 
 from .model import ScenarioModel
+from .text import tr_msg
 
 INVALID_STYLE = "border: 1px solid #d32f2f; background: #fff3f3;"
 
@@ -102,7 +103,7 @@ class FieldBox(QWidget):
         if message == self._error:
             return
         self._error = message
-        self.error_label.setText(message or "")
+        self.error_label.setText(tr_msg(message) if message else "")  # a core message: in the UI language
         self.error_label.setVisible(bool(message))
         self.editor.setStyleSheet(INVALID_STYLE if message else "")
         self.editor.setProperty("invalid", bool(message))
@@ -116,7 +117,8 @@ class FieldBox(QWidget):
     def _update_tip(self) -> None:
         tip = self._help
         if self._error:
-            tip = f"{tip}\n\n⚠ {self._error}" if tip else f"⚠ {self._error}"
+            err = tr_msg(self._error)
+            tip = f"{tip}\n\n⚠ {err}" if tip else f"⚠ {err}"
         self.editor.setToolTip(tip)
         self.setToolTip(tip)
 

@@ -90,7 +90,7 @@ class LivePanel(QWidget):
             self.model_value.setText("—")
             self.mem_value.setText("—")
             self.time_value.setText("—")
-            self.error.setText(res.error if res is not None else "")
+            self.error.setText(tr_msg(res.error) if res is not None else "")
             self.error.setVisible(bool(res is not None and res.error))
             self.warnings.hide()
             return

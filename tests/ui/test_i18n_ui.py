@@ -530,3 +530,37 @@ def test_clipped_checker_reports_a_squeezed_label(window, qtbot):
     settle(qtbot)
     assert any("reaches 50×70 inside a 50×50 parent" in b for b in clipped_texts(window))
     box.deleteLater()
+
+
+def test_core_error_at_its_field_and_in_the_live_panel_is_chinese(window, language, qtbot):
+    """A core error (expert parallelism on a dense model) keeps its message id to the display: the field's
+    error line, its tooltip and the live panel read Chinese, and the English sentence appears nowhere."""
+    from gpuplanner.core.errors import ScenarioError
+    from gpuplanner.io.scenario_files import load_scenario
+
+    assert language.install("zh_CN")
+    window.model.set("parallel.auto", False)
+    window.model.set("parallel.ep", 2)
+    errs = []
+
+    def failed() -> bool:
+        res = window.estimator.result
+        if res is not None and res.error:
+            errs.append(res.error)
+        return bool(errs)
+
+    qtbot.waitUntil(failed, timeout=10000)
+    err = errs[0]
+    assert hasattr(err, "context"), f"the live error lost its message id: {err!r}"
+    shown = [window.live.error.text()]
+    from gpuplanner.ui.fields import FieldBox
+
+    for box in window.findChildren(FieldBox):
+        if box.error:
+            shown += [box.error_label.text(), box.toolTip()]
+    assert any(shown), "the error is shown nowhere"
+    english = str(err).split(": ", 1)[-1][:25]
+    for text in shown:
+        if text:
+            assert english not in text, f"English left in {text!r}"
+            assert any("\u4e00" <= ch <= "\u9fff" for ch in text), f"no Chinese in {text!r}"

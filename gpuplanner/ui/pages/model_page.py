@@ -405,7 +405,7 @@ class ModelPage(BasePage):
                 v.setText("—")
             self.tier_badge.setText("")
             set_style(self.tier_badge, "")
-            self.tier_text.setText(res.error if res is not None and res.error else "")
+            self.tier_text.setText(tr_msg(res.error) if res is not None and res.error else "")
             set_style(self.tier_text, "color: #c62828;")
             self.exact_label.setText("")
             self.intake_warnings.hide()

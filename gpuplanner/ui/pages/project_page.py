@@ -22,10 +22,12 @@ from PySide6.QtWidgets import (
 )
 
 from gpuplanner.core.errors import PlannerError
+from gpuplanner.core.messages import error_text
 from gpuplanner.core.project import KIND_LABELS, PHASE_KINDS, TRAINING_KINDS, Project, evaluate_project
 from gpuplanner.formatting import gpu_display_name, format_money
 
 from .base import BasePage
+from ..text import tr_msg
 
 #: the phase a new entry of each kind starts with
 _NEW_PHASE = {
@@ -405,7 +407,7 @@ class ProjectPage(BasePage):
         except ValueError as err:
             from gpuplanner.core.scenario import format_validation_error
 
-            self.error = format_validation_error(err) if hasattr(err, "errors") else str(err)
+            self.error = format_validation_error(err) if hasattr(err, "errors") else error_text(err)
             self.show_result()
             return
         self.error = ""
@@ -607,17 +609,17 @@ class ProjectPage(BasePage):
                                            checklist=checklist)
             self.error = ""
         except PlannerError as err:
-            self.result, self.error = None, str(err)
+            self.result, self.error = None, error_text(err)
         except ValueError as err:
             self.result, self.error = None, str(err).splitlines()[0]
         self.show_result()
 
     def show_result(self) -> None:
         res = self.result
-        self.error_label.setText(self.error)
+        self.error_label.setText(tr_msg(self.error))
         self.error_label.setVisible(bool(self.error))
         if res is None:
-            self.total.setText(self.tr("No result: {0}").format(self.error) if self.error else "")
+            self.total.setText(self.tr("No result: {0}").format(tr_msg(self.error)) if self.error else "")
             self.table.setRowCount(0)
             self.whatif.setRowCount(0)
             self.timeline.set_result(None, "CNY", "")
