@@ -25,7 +25,10 @@ from gpuplanner.core.estimate import estimate  # noqa: E402
 from gpuplanner.core.memory import GIB, model_state_arrays, state_bytes  # noqa: E402
 from gpuplanner.core.scenario import scenario_from_dict  # noqa: E402
 
-CAL = ROOT.parent / "shared" / "reference" / "calibration-runs.jsonl"
+#: ../shared/reference from the repository (or from a worktree further down, e.g. /work/wt/NAME)
+CAL = next((up / "shared" / "reference" / "calibration-runs.jsonl" for up in ROOT.parents
+            if (up / "shared" / "reference" / "calibration-runs.jsonl").exists()),
+           ROOT.parent / "shared" / "reference" / "calibration-runs.jsonl")
 
 LLAMA32_3B = {  # torchtune llama3_2_3b builder (pytorch/torchtune models/llama3_2/_model_builders.py)
     "name": "Llama 3.2 3B", "hidden_size": 3072, "num_hidden_layers": 28, "num_attention_heads": 24,

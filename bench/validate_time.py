@@ -33,7 +33,10 @@ from gpuplanner.core.params import count_params  # noqa: E402
 from gpuplanner.core.scenario import scenario_from_dict  # noqa: E402
 from gpuplanner.core.timing import time_estimate  # noqa: E402
 
-CAL = ROOT.parent / "shared" / "reference" / "calibration-runs.jsonl"
+#: ../shared/reference from the repository (or from a worktree further down, e.g. /work/wt/NAME)
+CAL = next((up / "shared" / "reference" / "calibration-runs.jsonl" for up in ROOT.parents
+            if (up / "shared" / "reference" / "calibration-runs.jsonl").exists()),
+           ROOT.parent / "shared" / "reference" / "calibration-runs.jsonl")
 NAIVE_MFU = 0.40
 
 LLAMA32_3B = {  # torchtune llama3_2_3b builder (pytorch/torchtune models/llama3_2/_model_builders.py)
@@ -244,7 +247,8 @@ def megatron_core_scenario(row: dict) -> tuple[dict, list[str]]:
 
 def foundry_scenario(row: dict) -> tuple[dict, list[str]]:
     """MosaicML llm-foundry MPT: 4h GeLU MLP, ALiBi, tied embeddings, no biases, FlashAttention (Triton),
-    FSDP FULL_SHARD (ZeRO-3) or SHARD_GRAD_OP (ZeRO-2), bf16."""
+    FSDP FULL_SHARD (ZeRO-3) or SHARD_GRAD_OP (ZeRO-2), bf16. Composer wraps the model in PyTorch FSDP1
+    (``FullyShardedDataParallel`` with flat parameters; the yamls' ``fsdp_config``): ``fsdp_version`` 1."""
     h = row["hidden_size"]
     rec = "full" if (row["activation_recompute"] or "").startswith("full") else "none"
     return {
@@ -254,7 +258,7 @@ def foundry_scenario(row: dict) -> tuple[dict, list[str]]:
                   "norm_type": "layernorm", "position_embedding": "alibi"},
         "training": {"method": "pretrain", "precision": "bf16", "framework": "fsdp", "seq_len": row["seq_len"],
                      "micro_batch_size": row["micro_batch_size"], "global_batch_size": row["global_batch_size"],
-                     "recompute": rec, "flash_attention": True},
+                     "recompute": rec, "flash_attention": True, "fsdp_version": 1},
         "parallel": {"zero": row["zero_stage"]},
         "hardware": {"gpu": gpu_id(row), "num_gpus": row["num_gpus"], "gpus_per_node": 8},
     }, []

@@ -145,6 +145,7 @@ def memory_kwargs(r: Resolved) -> dict:
         offload_params=s.parallel.offload_params,
         cuda_context_gib=DEFAULT_CUDA_CONTEXT_GIB if a.cuda_context_gib is None else a.cuda_context_gib,
         fragmentation=DEFAULT_FRAGMENTATION if a.fragmentation is None else a.fragmentation,
+        expandable_segments=a.expandable_segments,
         **vision_inputs(r),
         **recompute_kwargs(t),
     )
