@@ -640,14 +640,15 @@ class MemoryBreakdown:
                    reserved=g("reserved") if "reserved" in arr else None)
 
 
-def expandable_segments_default(framework: str) -> bool:
+def expandable_segments_default(framework: str, fsdp_version: int = 2) -> bool:
     """Whether a framework's launcher turns on the caching allocator's expandable segments.
 
     PyTorch's default is off (``PYTORCH_CUDA_ALLOC_CONF``, "CUDA semantics → Optimizing memory usage with
     PYTORCH_CUDA_ALLOC_CONF": ``expandable_segments`` defaults to False). torchtitan's launcher sets it
-    (``run_train.sh``: ``PYTORCH_ALLOC_CONF="expandable_segments:True"``); Megatron-LM, DeepSpeed, the HF
-    Trainer and the tools on them leave PyTorch's default."""
-    return framework == "fsdp"
+    (``run_train.sh``: ``PYTORCH_ALLOC_CONF="expandable_segments:True"``): the ``fsdp`` framework with FSDP2.
+    FSDP1 under Accelerate or Composer (``training.fsdp_version = 1``), Megatron-LM, DeepSpeed, the HF Trainer
+    and the tools on them leave PyTorch's default."""
+    return framework == "fsdp" and fsdp_version == 2
 
 
 def allocator_waste(live, fragmentation, expandable: bool):

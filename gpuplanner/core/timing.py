@@ -945,6 +945,8 @@ class TimeEstimate:
     hidden: dict[str, float] = field(default_factory=dict)
     #: the overlap switches in force (the scenario's, else the framework default: :func:`overlap_flags`)
     overlap: dict[str, bool] = field(default_factory=dict)
+    #: the fused attention kernel in force (:func:`attention_kernel`): ``flash2`` or ``cudnn``
+    attention_kernel: str = ""
 
     @property
     def communication(self) -> dict[str, dict[str, float]]:
@@ -1000,6 +1002,7 @@ class TimeEstimate:
             "time_notes": list(self.notes),
             "time_communication": self.communication,
             "time_overlap": dict(self.overlap),
+            "time_attention_kernel": self.attention_kernel,
         }
 
 
@@ -1116,6 +1119,8 @@ def time_estimate(r: Any) -> TimeEstimate:
         compute_days=days, gpu_hours=days * 24.0 * h.num_gpus, seconds=seconds,
         efficiency=_scalar(out["efficiency"]), links=links, mfu_override=s.assumptions.mfu is not None,
         notes=list(gf.notes), hidden=hidden, overlap=overlap, p2p_s=_scalar(out["pp_p2p"]),
+        attention_kernel=attention_kernel(_frameworks.engine_of(t.framework), gpu_generation(gf.gpu_id),
+                                          getattr(t, "attention_kernel", "auto")) if t.flash_attention else "eager",
     )
 
 
