@@ -513,6 +513,14 @@ def render(results: list[dict]) -> str:
         "unsharded gradients and sharded optimizer states (47 GB per GPU) plus full-AC layer inputs of the "
         "in-flight micro-batches, and we found no source for the other ~25 GB.",
         "",
+        "How to fill a torchtitan pipeline run: torchtitan splits each data-parallel rank's *local batch* into "
+        "pipeline micro-batches (December 2024: `pipeline_parallel_microbatches`, default one per stage; April "
+        "2025 – August 2026: micro-batches of `pipeline_parallel_microbatch_size`, default 1; since then an "
+        "explicit `num_pp_microbatches`). The scenario's `micro_batch_size` is the pipeline micro-batch and "
+        "`global_batch_size` = local batch × data-parallel degree, as in the table above. Entering the local "
+        "batch as `micro_batch_size` with no global batch gives one micro-batch per step: Table 6's 32k row "
+        "would then be predicted at 19 tok/s/GPU (an 87% bubble) instead of 81 against 76 published.",
+        "",
         "Recompute policies and FP8 recipes (issue 16, `core/recompute.py`, `core/fp8.py`) change no row: the "
         "shared rows run no recompute, full recompute, or (Megatron README) an unstated policy read as none, and "
         "all are BF16. Their time terms are guarded by tests: per-op SAC re-runs the unsaved matmuls (36.5% of "

@@ -137,3 +137,20 @@ def test_array_and_scalar_paths_agree(fsdp_version, attn):
         sc = T.time_arrays(r.facts, **kw, **one)
         for k in ("step", "other", "compute", "dp_comm", "cp_comm"):
             assert float(arr[k][i]) == pytest.approx(float(sc[k]), rel=1e-12)
+
+
+def test_torchtitan_runs_tp_with_sequence_parallel_and_looped_pipeline_schedules():
+    """torchtitan: ``parallelism.enable_sequence_parallel = True`` by default and looped schedules
+    (Interleaved1F1B) through ``parallelism.pipeline_parallel_schedule``: the search may use both for fsdp."""
+    from gpuplanner.core.frameworks import FRAMEWORKS
+
+    assert FRAMEWORKS["fsdp"].sequence_parallel and FRAMEWORKS["fsdp"].interleaved_pipeline
+    # the interleaved schedule shrinks the bubble in the estimate too (Table 5: 1F1B 100, interleaved 128)
+    def tps(vpp):
+        s = scenario_from_dict({"model": {"preset": "llama-3.1-405b"},
+                                "training": {"framework": "fsdp", "seq_len": 8192, "micro_batch_size": 1,
+                                             "global_batch_size": 256, "recompute": "full"},
+                                "parallel": {"zero": 3, "tp": 8, "pp": 8, "vpp": vpp, "sequence_parallel": True},
+                                "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 512}})
+        return evaluate(s).time.tokens_per_s_per_gpu
+    assert tps(2) > tps(1)
