@@ -8,6 +8,8 @@ import pytest
 from gpuplanner.core.evaluate import evaluate
 from gpuplanner.core.scenario import scenario_from_dict
 from gpuplanner.core.errors import ScenarioError
+from gpuplanner.core.estimate import resolve
+from gpuplanner.core.memory import GIB
 
 
 def _sc(**assumptions):
@@ -18,11 +20,15 @@ def _sc(**assumptions):
 
 
 def test_allocated_reserved_device_hand_derived():
-    ev = evaluate(_sc(fragmentation=0.10, cuda_context_gib=1.0))
+    """With PyTorch's default fixed segments (expandable_segments off) the cached free blocks are the
+    fragmentation share of the live memory; FSDP2's buffers are live tensors: two gathered 16-bit layers
+    (current + prefetched) and one layer's reduce-scatter (16-bit gradients + the fp32 reduce input)."""
+    ev = evaluate(_sc(fragmentation=0.10, cuda_context_gib=1.0, expandable_segments=False))
     m = ev.memory
     states_acts = m.weights + m.gradients + m.optimizer + m.activations
-    buffers = m.other - 1.0 - 0.10 * states_acts  # FSDP's gathered layers (current + prefetched)
-    assert buffers > 0
+    buffers = m.other - 1.0 - 0.10 * states_acts
+    layer = resolve(_sc()).facts.layer_non_expert
+    assert buffers == pytest.approx((2 * 2 + 2 + 4) * layer / GIB, rel=1e-9)
     assert m.allocated == pytest.approx(states_acts + buffers)
     assert m.reserved == pytest.approx(m.allocated + 0.10 * states_acts)
     assert m.total == pytest.approx(m.reserved + 1.0)
@@ -43,3 +49,37 @@ def test_default_metric_is_reserved_and_bad_values_refused():
     assert _sc().assumptions.memory_metric == "reserved"
     with pytest.raises(ScenarioError):
         _sc(memory_metric="nvidia-smi")
+
+
+def test_expandable_segments_torchtitan_default_reserved_equals_allocated():
+    """torchtitan's launcher sets PYTORCH_ALLOC_CONF=expandable_segments:True (run_train.sh): no cached
+    fragments, reserved = allocated; the user's choice overrides the framework's default."""
+    d = evaluate(_sc(cuda_context_gib=1.0)).memory
+    assert d.reserved == pytest.approx(d.allocated)
+    assert d.total == pytest.approx(d.reserved + 1.0)
+    off = evaluate(_sc(cuda_context_gib=1.0, expandable_segments=False)).memory
+    assert off.allocated == pytest.approx(d.allocated)
+    assert off.reserved == pytest.approx(d.allocated + 0.05 * (off.weights + off.gradients + off.optimizer
+                                                               + off.activations))
+    # Megatron / DeepSpeed / HF keep PyTorch's default (off): the fragmentation share stays
+    hf = scenario_from_dict({"model": {"preset": "llama-3.1-8b"}, "training": {"framework": "hf", "seq_len": 4096},
+                             "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}})
+    mh = evaluate(hf).memory
+    assert mh.reserved > mh.allocated
+    hf_on = hf.model_copy(update={"assumptions": hf.assumptions.model_copy(update={"expandable_segments": True})})
+    assert evaluate(hf_on).memory.reserved == pytest.approx(mh.allocated)
+
+
+def test_fsdp_reduce_scatter_buffer_follows_the_reduce_dtype():
+    """Pure 16-bit training (master_weights false) reduces in bf16: the reduce-scatter input is 2 bytes per
+    parameter of the layer instead of 4."""
+    layer = resolve(_sc()).facts.layer_non_expert
+    fp32 = evaluate(_sc()).memory
+    bf = scenario_from_dict({"model": {"preset": "llama-3.1-8b"},
+                             "training": {"framework": "fsdp", "seq_len": 4096, "recompute": "op_sac",
+                                          "master_weights": False},
+                             "parallel": {"zero": 3}, "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}})
+    m16 = evaluate(bf).memory
+    gathered_and_rs_32 = fp32.other - 0.75  # default CUDA context; no fragmentation (expandable segments)
+    gathered_and_rs_16 = m16.other - 0.75
+    assert gathered_and_rs_32 - gathered_and_rs_16 == pytest.approx(2 * layer / GIB, rel=1e-9)

@@ -13,7 +13,7 @@ from gpuplanner.core.search import search
 BASE = {"model": {"preset": "llama-3-8b"}, "training": {"method": "full", "framework": "fsdp"},
         "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}, "parallel": {"zero": 3}, "data": {"tokens": "2B"}}
 RUN = {"gpu": "h100-sxm-80gb", "num_gpus": 8, "nodes": 1, "tp": 1, "pp": 1, "zero": 3, "framework": "fsdp",
-       "mfu": 0.30}
+       "mfu": 0.25}
 
 
 def _ev(runs=None, **hardware):
@@ -27,8 +27,8 @@ def _ev(runs=None, **hardware):
 def test_the_plan_at_the_measured_layout_reproduces_the_measured_mfu():
     ev = _ev([RUN])
     assert ev.calibration is not None and ev.calibration[0].gpu == "h100-sxm-80gb"
-    assert ev.mfu == pytest.approx(0.30, rel=1e-4)
-    assert _ev().mfu > 0.35  # the uncalibrated model said more (so the test can fail)
+    assert ev.mfu == pytest.approx(0.25, rel=1e-4)
+    assert _ev().mfu > 0.30  # the uncalibrated model said more (so the test can fail)
 
 
 def test_other_layouts_keep_their_own_communication():

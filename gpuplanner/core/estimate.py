@@ -22,6 +22,7 @@ from .memory import (
     RECOMPUTE_CODES,
     MemoryBreakdown,
     ModelFacts,
+    expandable_segments_default,
     memory_arrays,
     model_facts,
 )
@@ -153,6 +154,8 @@ def memory_kwargs(r: Resolved) -> dict:
         offload_params=s.parallel.offload_params,
         cuda_context_gib=DEFAULT_CUDA_CONTEXT_GIB if a.cuda_context_gib is None else a.cuda_context_gib,
         fragmentation=DEFAULT_FRAGMENTATION if a.fragmentation is None else a.fragmentation,
+        expandable_segments=(expandable_segments_default(engine_of(t.framework), int(t.fsdp_version))
+                             if a.expandable_segments is None else a.expandable_segments),
         **vision_inputs(r),
         **recompute_kwargs(t),
     )

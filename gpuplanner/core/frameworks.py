@@ -17,8 +17,9 @@ Sources, per row:
   ``deepspeed.checkpointing`` recomputes whole layers. Its AutoTP training and Ulysses sequence parallelism
   are newer and not modelled here. LoRA/QLoRA through PEFT (PEFT docs "DeepSpeed").
 * ``fsdp`` — PyTorch FSDP2 as torchtitan applies it (Liang et al. 2024, "TorchTitan", arXiv:2410.06511):
-  DDP, ``SHARD_GRAD_OP`` (ZeRO-2) or ``FULL_SHARD`` (ZeRO-3) composed with tensor parallelism (DTensor),
-  pipeline parallelism (``torch.distributed.pipelining``) and context parallelism; activation checkpointing
+  DDP, ``SHARD_GRAD_OP`` (ZeRO-2) or ``FULL_SHARD`` (ZeRO-3) composed with tensor parallelism (DTensor, with
+  sequence parallelism by default: ``parallelism.enable_sequence_parallel``), pipeline parallelism
+  (``torch.distributed.pipelining``: 1F1B and looped schedules such as Interleaved1F1B) and context parallelism; activation checkpointing
   ``none``, ``full``, and the two ``selective`` modes: per-op (``op_sac``, ``selective_ac_option = "op"``) and
   every-N-th layer (``layer_sac``, ``selective_ac_option = "N"``) (torchtitan ``activation_checkpoint``
   config and ``torchtitan/distributed/activation_checkpoint.py``; :mod:`core.recompute`). torchtitan has no
@@ -122,8 +123,12 @@ FRAMEWORKS: dict[str, FrameworkSupport] = {
         source="DeepSpeed docs: ZeRO, pipeline parallelism (ZeRO-2/3 not compatible with PP), activation "
                "checkpointing", fp8_recipes=("te_delayed", "te_current")),
     "fsdp": FrameworkSupport(
+        # torchtitan: tensor parallelism with sequence parallelism on by default
+        # (``parallelism.enable_sequence_parallel = True``), looped pipeline schedules (Interleaved1F1B,
+        # interleaved zero-bubble: ``parallelism.pipeline_parallel_schedule``; benchmarks/
+        # llama3_h100_202412_torchtitan.md Table 5 runs Interleaved 1F1B)
         id="fsdp", name="PyTorch FSDP2 (torchtitan)", tensor_parallel=True, pipeline_parallel=True,
-        context_parallel=True, expert_parallel=False, sequence_parallel=False, interleaved_pipeline=False,
+        context_parallel=True, expert_parallel=False, sequence_parallel=True, interleaved_pipeline=True,
         zero_stages=(0, 2, 3), pipeline_max_zero=3, recompute=("none", "op_sac", "layer_sac", "full"),
         methods=("pretrain", "full", "lora", "qlora"), fused_kernels=False,
         setup=QT_TRANSLATE_NOOP(CTX, "torchtitan/torchtune recipes; reads Hugging Face weights after conversion "

@@ -640,6 +640,49 @@ class MemoryBreakdown:
                    reserved=g("reserved") if "reserved" in arr else None)
 
 
+def expandable_segments_default(framework: str, fsdp_version: int = 2) -> bool:
+    """Whether a framework's launcher turns on the caching allocator's expandable segments.
+
+    PyTorch's default is off (``PYTORCH_CUDA_ALLOC_CONF``, "CUDA semantics → Optimizing memory usage with
+    PYTORCH_CUDA_ALLOC_CONF": ``expandable_segments`` defaults to False). torchtitan's launcher sets it
+    (``run_train.sh``: ``PYTORCH_ALLOC_CONF="expandable_segments:True"``): the ``fsdp`` framework with FSDP2.
+    FSDP1 under Accelerate or Composer (``training.fsdp_version = 1``), Megatron-LM, DeepSpeed, the HF Trainer
+    and the tools on them leave PyTorch's default."""
+    return framework == "fsdp" and fsdp_version == 2
+
+
+def allocator_waste(live, fragmentation, expandable: bool):
+    """Bytes the caching allocator holds beyond the live tensors at the peak (reserved − allocated).
+
+    Without expandable segments (PyTorch's default) each ``cudaMalloc`` segment is fixed: requests under 1 MiB
+    share 2 MiB small-pool segments, requests up to 10 MiB are carved from 20 MiB segments, larger ones get a
+    segment of their own rounded up to 2 MiB, and a freed block is split and reused only for requests that
+    fit in it (best fit within the stream's pool); blocks freed on one stream are not reused by another
+    stream's allocations (PyTorch ``c10/cuda/CUDACachingAllocator.cpp``: ``kSmallSize`` 1 MiB,
+    ``kSmallBuffer`` 2 MiB, ``kLargeBuffer`` 20 MiB, ``kMinLargeAlloc`` 10 MiB, ``kRoundLarge`` 2 MiB; "CUDA
+    semantics → Memory management"). What is left over as cached free blocks depends on the order of
+    allocations; it is modelled as ``fragmentation`` (``assumptions.fragmentation``, default 5%, a judgement)
+    of the live memory. With ``expandable_segments:True`` a stream's pool is one segment mapped in 2 MiB pages
+    that grows as needed and re-uses freed pages at any size (the PyTorch docs: it "avoids fragmentation"
+    for changing allocation sizes): the waste is a page per live tensor at most, ~0 at training scale.
+    The collectives' buffers are live tensors (allocated): FSDP's gathered layers and reduce-scatter
+    buffers (``memory_arrays``' ``gather``), DeepSpeed's buckets; NCCL's own channel buffers are allocated by
+    NCCL outside PyTorch's allocator and belong with the CUDA context (``assumptions.cuda_context_gib``).
+    """
+    return 0.0 * live if expandable else fragmentation * live
+
+
+def fsdp_rs_buffer_bytes(layer_params, precision: str, master_weights: bool):
+    """FSDP2's reduce-scatter buffers of one layer (``_fsdp_collectives.foreach_reduce``): the unsharded
+    gradients autograd produced in the parameters' 16-bit dtype (2 bytes each; freed once copied in) and
+    the reduce-scatter input in the reduce dtype (torchtitan ``mixed_precision_reduce = float32``: 4 bytes;
+    pure 16-bit training reduces in 16 bits), which FSDP2 keeps until the next reduce-scatter is issued
+    (``FSDPCommContext.reduce_scatter_state``)."""
+    grad_b = 4.0 if precision == "fp32" else 2.0
+    reduce_b = 4.0 if (precision == "fp32" or master_weights) else 2.0
+    return (grad_b + reduce_b) * layer_params
+
+
 def memory_arrays(
     m: ModelFacts,
     *,
@@ -685,6 +728,7 @@ def memory_arrays(
     recompute_method: str = "uniform",
     fp8_recipe: str | None = None,
     fp8_all_gather: bool | None = None,
+    expandable_segments: bool | None = None,
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
@@ -911,6 +955,11 @@ def memory_arrays(
     # DeepSpeed ZeRO-1/2 reduce/all-gather buckets (reduce_bucket_size 5e8 elements, DeepSpeed config docs)
     layer_full = (m.layer_non_expert + m.layer_expert / ep) / tp
     gather = xp.where(fsdp_keep, 0.0, xp.where(zero >= 3, 2 * gathered_b * layer_full, 0.0))
+    # FSDP2's reduce-scatter of one layer (fsdp_rs_buffer_bytes): the reduce-scatter input in the reduce dtype,
+    # held until the next layer's reduce-scatter is issued, beside the 16-bit gradients of the layer in backward
+    if framework == "fsdp" and not lora_like:
+        gather = gather + xp.where((zero >= 2) & (dp_sh > 1),
+                                   fsdp_rs_buffer_bytes(layer_full, precision, master_weights), 0.0)
     buckets = xp.where((zero >= 1) & (zero <= 2) & (framework in ("hf", "deepspeed")),
                        xp.minimum(5e8, non_expert_gpu + expert_gpu) * 2.0, 0.0)
     states = weights + gradients + opt
@@ -919,14 +968,18 @@ def memory_arrays(
         model_gpu=non_expert_gpu + expert_gpu, layer_full=layer_full, zero=zero, dp_sh=dp_sh, tp=tp,
         seqs=mbs_examples * xp.asarray(grad_accum, dtype=float), gpu_capacity_gib=gpu_capacity_gib, xp=xp)
     extra_sum = sum(extra.values())
-    other = cuda_context_gib * GIB + fragmentation * (states + acts + extra_sum) + ddp + gather + buckets
+    # cached free blocks and rounding (reserved − allocated): none with expandable segments (allocator_waste)
+    waste = allocator_waste(states + acts + extra_sum, fragmentation,
+                            expandable_segments_default(framework) if expandable_segments is None
+                            else bool(expandable_segments))
+    other = cuda_context_gib * GIB + waste + ddp + gather + buckets
     total = states + acts + other + extra_sum
     # the caching allocator's two figures (module docstring, "Allocated, reserved, device"): what live tensors
     # hold at the peak (torch.cuda.max_memory_allocated) and what the allocator holds from the driver
     # (max_memory_reserved: the same plus cached free blocks and rounding, the fragmentation share); the device
     # total adds the CUDA context, cuBLAS/NCCL workspaces and NCCL's own buffers, outside the allocator
     allocated = states + acts + ddp + gather + buckets + extra_sum
-    reserved = allocated + fragmentation * (states + acts + extra_sum)
+    reserved = allocated + waste
     out = {
         "weights": weights, "gradients": gradients, "optimizer": opt, "activations": acts,
         "other": other, "total": total, "activations_saved": acts_saved,

@@ -210,6 +210,14 @@ class TrainingSection(_Section):
         meaning it always had: read as ``megatron_selective`` (core/recompute.py)."""
         return RECOMPUTE_ALIASES.get(v, v) if isinstance(v, str) else v
     flash_attention: bool = True
+    attention_kernel: Literal["auto", "flash2", "cudnn"] = Field(
+        "auto", description="fused attention kernel (time model): flash2 (FlashAttention-2, PyTorch SDPA's flash "
+                            "backend), cudnn (cuDNN fused attention / Transformer Engine / FlashAttention-3); "
+                            "auto: the framework's default (core/timing.attention_kernel)")
+    fsdp_version: Literal[1, 2] = Field(
+        2, description="framework fsdp: PyTorch FSDP2 (fully_shard: torchtitan, torchtune) or FSDP1 "
+                       "(FullyShardedDataParallel with flat parameters: Composer/llm-foundry, Accelerate); FSDP2 "
+                       "copies parameters and gradients in and out around each collective (time model)")
     lora_rank: int = Field(16, gt=0, le=65536)
     lora_targets: LoraTargets = "all_linear"
     # vision-language models (ignored for text models). LLaMA-Factory freezes both by default
@@ -324,6 +332,9 @@ class AssumptionsSection(_Section):
     memory_headroom_gib: float = Field(2.0, ge=0, le=4096)
     cuda_context_gib: float | None = Field(None, ge=0, le=4096)
     fragmentation: float | None = Field(None, ge=0, le=1)
+    expandable_segments: bool | None = Field(
+        None, description="PyTorch caching allocator PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (reserved "
+                          "memory without fragmentation); null: the framework's default (core/memory.py)")
     memory_metric: Literal["allocated", "reserved"] = Field(
         "reserved", description="which caching-allocator figure a measured peak is compared with: allocated "
                                 "(torch.cuda.max_memory_allocated) or reserved (max_memory_reserved); what fits is "

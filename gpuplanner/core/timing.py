@@ -155,6 +155,54 @@ DEFAULT_FABRIC = {
     "blackwell": ("ib-ndr-400", 1.0), "cdna3": ("ib-ndr-400", 1.0), "cdna2": ("ib-hdr-200", 1.0),
 }
 PCIE_BOX_FABRIC = ("roce-100", 2)  # (network, NICs per node)
+#: Attention-core kernels (FlashAttention-style fused forward and backward), as a ceiling on the fraction of
+#: dense 16-bit peak they sustain, by GPU generation; the attention FLOPs run at ``min(matmul efficiency,
+#: ceiling)``. ``flash2`` (FlashAttention-2, the kernel behind PyTorch SDPA's FLASH_ATTENTION backend and the
+#: ``flash-attn`` 2.x package) uses Ampere-style ``mma.sync`` instructions, not Hopper's ``wgmma``/TMA:
+#: on an H100 SDPA's flash backend measures 329 TFLOP/s (33% of 989) where cuDNN's fused attention and
+#: FlashAttention-3 reach 631 (pytorch/pytorch#142132, Tritonbench, batch 1 × 24 heads × 4608 × d 128); the
+#: FlashAttention-3 paper (Shah et al. 2024, arXiv:2407.08608, abstract) gives "only 35% utilization on H100"
+#: for FlashAttention-2. On Ampere FlashAttention-2 reaches 50–73% of the A100 peak (Dao 2023,
+#: arXiv:2307.08691, abstract), i.e. no lower than the matmul efficiency (no ceiling). Blackwell under
+#: ``flash2``: no published figure; assumed Hopper's fraction. ``cudnn`` (cuDNN fused attention: Transformer
+#: Engine's FusedAttention, SDPA's CUDNN_ATTENTION backend, FlashAttention-3): no ceiling below the matmuls.
+ATTN_KERNEL_CEILING = {"flash2": {"hopper": 0.33, "blackwell": 0.33}, "cudnn": {}}
+#: Gradient clipping by global norm (on by default: torchtitan ``training.max_norm = 1.0``, Megatron
+#: ``--clip-grad 1.0``, the HF Trainer's ``max_grad_norm = 1.0``; DeepSpeed's ``gradient_clipping`` defaults
+#: to 0, off): the norm reads each fp32 gradient of the shard (4 bytes), the scaling reads and writes it
+#: (8): 12 bytes per parameter per step (``torch.nn.utils.clip_grad_norm_`` with foreach ``_foreach_norm`` and
+#: ``_foreach_mul_``).
+CLIP_BYTES = 12.0
+
+
+def attention_kernel(framework: str, generation: str, choice: str | None = "auto") -> str:
+    """The attention kernel a framework runs (``training.attention_kernel``; ``auto`` = the default):
+
+    * Megatron-Core: Transformer Engine's ``DotProductAttention``, which prefers its cuDNN ``FusedAttention``
+      backend on Hopper and Blackwell (TE attention docs, backend selection) → ``cudnn``.
+    * torchtitan (FSDP2): SDPA restricted to the FLASH_ATTENTION backend below compute capability 10.0 and
+      CUDNN_ATTENTION first on Blackwell (pytorch/torchtitan PR #1196, ``models/attention.py``, May 2025) →
+      ``flash2`` on Hopper, ``cudnn`` on Blackwell.
+    * HF Trainer / DeepSpeed (and the tools on them): PyTorch SDPA's default order prefers FLASH_ATTENTION;
+      cuDNN was made opt-in after PyTorch 2.5's bugs (pytorch/pytorch#138522) and is preferred again only with
+      a bundled cuDNN newer than 9.15 (``check_prefer_cudnn_attention`` in ``sdp_utils.cpp``, PyTorch 2.11)
+      → ``flash2``; set ``cudnn`` for newer stacks or FlashAttention-3.
+    """
+    if choice in ("flash2", "cudnn"):
+        return choice
+    if framework == "megatron":
+        return "cudnn"
+    if framework == "fsdp" and generation == "blackwell":
+        return "cudnn"
+    return "flash2"
+
+
+def attention_ceiling(framework: str, gpu_id: str, choice: str | None = "auto") -> float | None:
+    """The attention kernel's efficiency ceiling (:data:`ATTN_KERNEL_CEILING`) or None (no ceiling)."""
+    gen = gpu_generation(gpu_id)
+    return ATTN_KERNEL_CEILING[attention_kernel(framework, gen, choice)].get(gen)
+
+
 #: AdamW update traffic per parameter on its shard: read gradient (4), master weight (4), two moments
 #: (8); write master and moments (12) and the 16-bit working copy (2): 30 bytes (Megatron/DeepSpeed
 #: fused Adam; one pass). 8-bit Adam keeps 1-byte moments: 18; SGD with momentum 18; Adafactor ~16.
@@ -554,6 +602,8 @@ def time_arrays(
     recompute_method: str = "uniform",
     fp8_recipe: str | None = None,
     fp8_all_gather: bool | None = None,
+    attn_efficiency=None,
+    fsdp_version: int = 2,
 ):
     """Vectorised time model (seconds per optimizer step). Every per-candidate argument — the layout,
     and the GPU numbers (``peak_tflops`` … ``nic_gbs_per_gpu``) — may be a numpy array; they broadcast.
@@ -606,7 +656,11 @@ def time_arrays(
     size = 1.0 / (1.0 + D0 * tp / m.h) / (1.0 + T0 / tokens_mb)
     eff = gen_eff * size
     eff16 = (gen_eff / FP8_EFFICIENCY_RATIO if precision == "fp8" else gen_eff) * size
-    t_flops_tok = lin_tok / (peak * eff) + (attn_tok + head_tok) / (peak16 * eff16)
+    # the attention core under a fused (flash) kernel: at most the kernel's ceiling (ATTN_KERNEL_CEILING; the
+    # scenario's attention_kernel, else the framework's: attention_kernel()); eager attention runs as bmm GEMMs
+    eff_attn = eff16 if attn_efficiency is None else where(
+        flash, minimum(eff16, f64(attn_efficiency) * size), eff16)
+    t_flops_tok = lin_tok / (peak * eff) + attn_tok / (peak16 * eff_attn) + head_tok / (peak16 * eff16)
 
     # ---- memory-bound work per token (bytes), per replica: divided over the model-parallel GPUs
     ew_rep, ew_split = elementwise_bytes_per_token_layer(m, s, flash, fused, ops)
@@ -749,13 +803,33 @@ def time_arrays(
     z3_all = where(fsdp_pp, z3_pp_all, z3_mb_all)
     per_mb = (zero >= 3) | fsdp_sharded
     dp_comm = where(n_dp > 1, where(per_mb, z3, dp12), 0.0)
+    # FSDP2's copies around its collectives (torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py), memory-
+    # bound passes on the compute stream: after each all-gather ``foreach_all_gather_copy_out`` copies the
+    # gathered bytes into the parameters' unsharded storage (``split_with_sizes_copy``: read + write, 2·w per
+    # unsharded parameter); before each reduce-scatter ``foreach_reduce`` copies the unsharded 16-bit gradients
+    # into the reduce-scatter input in the reduce dtype (``_chunk_cat``: read 2, write g). The all-gather
+    # copy-in (cast of the fp32 shard to 16 bits and the foreach copy into the send buffer, 4 + 3·w bytes per
+    # shard element) runs on its own stream but is memory traffic all the same. Per micro-batch: one gather in
+    # the forward, one more in the backward under ZeRO-3 (reshard_after_forward), one reduce-scatter; with
+    # pipeline parallelism one of each per step. FSDP1 (``FullyShardedDataParallel``, ``training.fsdp_version
+    # = 1``: Composer/llm-foundry, Accelerate) gathers into its FlatParameter's unsharded buffer, whose views
+    # are the parameters, and reduce-scatters the flat gradient in place: only the shard's cast remains
+    # (``_cast_flat_param_to_param_dtype``: read 4, write w).
+    n_gather = where(fsdp_pp, 1.0, (1.0 + where(zero >= 3, 1.0, 0.0)) * m_acc)
+    n_rs = where(fsdp_pp, 1.0, m_acc)
+    if fsdp_version == 1:
+        fsdp_copy_bytes = n_gather * weight_gpu * (4.0 + w_bytes) / maximum(n_dp, 1.0)
+    else:
+        fsdp_copy_bytes = (n_gather * weight_gpu * (2.0 * w_bytes + (4.0 + 3.0 * w_bytes) / maximum(n_dp, 1.0))
+                           + n_rs * grad_gpu * (2.0 + g_bytes))
+    fsdp_copy = where((framework == "fsdp") & per_mb & (n_dp > 1), fsdp_copy_bytes / mem_bw, 0.0)
     dp_hidden = where(n_dp > 1, where(per_mb, z3_all, dp12_all), 0.0) - dp_comm
 
     # ---- context parallelism: K/V ring, forward 1×, backward 2× (K/V and dK/dV), hidden under attention
     kv_chunk = 2.0 * tokens_mb * 2.0 * m.kv_dim  # K and V of the local chunk, 16-bit
     cp_bw = where(tp * cp <= gpn, intra_p2p, nic)
     cp_layer = 3.0 * (cp - 1.0) * kv_chunk / cp_bw
-    attn_layer = (3.0 * fwd.attention / m.L) * tokens_mb / (peak16 * eff16 * tp)
+    attn_layer = (3.0 * fwd.attention / m.L) * tokens_mb / (peak16 * eff_attn * tp)
     cp_comm = where(cp > 1, maximum(cp_layer - attn_layer, 0.0) * (m.L / pp) * m_acc, 0.0)
     cp_hidden = where(cp > 1, cp_layer * (m.L / pp) * m_acc, 0.0) - cp_comm
 
@@ -767,7 +841,9 @@ def time_arrays(
 
     # ---- other: optimizer update, QLoRA dequantisation
     opt_params = where(zero >= 1, grad_gpu / n_dp, grad_gpu)
-    other = where(offload, 0.0, opt_params * OPT_BYTES.get(optimizer, 30.0) / mem_bw)
+    # optimizer update and the gradient clipping pass (CLIP_BYTES; DeepSpeed does not clip by default)
+    clip = 0.0 if framework == "deepspeed" else CLIP_BYTES
+    other = where(offload, 0.0, opt_params * (OPT_BYTES.get(optimizer, 30.0) + clip) / mem_bw) + fsdp_copy
     if precision == "fp8":
         # FP8 weight casts: TE once per step (its FP8 weight cache), torchao every micro-batch (on the local
         # shard when the all-gather is in FP8)
@@ -869,6 +945,8 @@ class TimeEstimate:
     hidden: dict[str, float] = field(default_factory=dict)
     #: the overlap switches in force (the scenario's, else the framework default: :func:`overlap_flags`)
     overlap: dict[str, bool] = field(default_factory=dict)
+    #: the fused attention kernel in force (:func:`attention_kernel`): ``flash2`` or ``cudnn``
+    attention_kernel: str = ""
 
     @property
     def communication(self) -> dict[str, dict[str, float]]:
@@ -924,6 +1002,7 @@ class TimeEstimate:
             "time_notes": list(self.notes),
             "time_communication": self.communication,
             "time_overlap": dict(self.overlap),
+            "time_attention_kernel": self.attention_kernel,
         }
 
 
@@ -953,6 +1032,8 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         **gf.kwargs(t.precision),
         recompute_every_n=t.recompute_every_n, recompute_num_layers=t.recompute_num_layers,
         recompute_method=t.recompute_method, fp8_recipe=t.fp8_recipe, fp8_all_gather=t.fp8_all_gather,
+        attn_efficiency=attention_ceiling(engine, gf.gpu_id, getattr(t, "attention_kernel", "auto")),
+        fsdp_version=int(getattr(t, "fsdp_version", 2)),
     )
     cal = calibration_of(r, kw)
     if cal is not None:  # a run measured on this GPU (core/calibration.py)
@@ -972,7 +1053,9 @@ def calibration_of(r: Any, kw: dict | None = None) -> tuple[Any, float] | None:
     if kw is None:
         kw = time_kwargs_uncalibrated(r)
     fw = run.framework or t.framework
-    base = {**kw, "framework": fw, "fused": fw == "megatron" or bool(getattr(t, "torch_compile", False))}
+    base = {**kw, "framework": fw, "fused": fw == "megatron" or bool(getattr(t, "torch_compile", False)),
+            "attn_efficiency": attention_ceiling(_frameworks.engine_of(fw), r.gpu.id,
+                                                 getattr(t, "attention_kernel", "auto"))}
     gpn = max(1, run.num_gpus // run.nodes)
 
     def model_mfu(k: float) -> float:
@@ -1036,6 +1119,8 @@ def time_estimate(r: Any) -> TimeEstimate:
         compute_days=days, gpu_hours=days * 24.0 * h.num_gpus, seconds=seconds,
         efficiency=_scalar(out["efficiency"]), links=links, mfu_override=s.assumptions.mfu is not None,
         notes=list(gf.notes), hidden=hidden, overlap=overlap, p2p_s=_scalar(out["pp_p2p"]),
+        attention_kernel=attention_kernel(_frameworks.engine_of(t.framework), gpu_generation(gf.gpu_id),
+                                          getattr(t, "attention_kernel", "auto")) if t.flash_attention else "eager",
     )
 
 
