@@ -350,6 +350,7 @@ class MemoryChart(ChartBase):
         self.labels: list[str] = []
         self.data: dict[str, Any] = {}
         self.data_prev: dict[str, tuple] = {}  # what each bar series last drew
+        self.plot.getPlotItem().vb.sigResized.connect(self._on_view_resized)
         self._last: list[tuple[str, Any]] | None = None
         self.present_extra: tuple[str, ...] = ()
         self.retranslate()
@@ -458,7 +459,7 @@ class MemoryChart(ChartBase):
                 t.setVisible(False)
         pi = self.plot.getPlotItem()
         pi.setRange(xRange=(-0.6, max(n, 1) - 0.4), yRange=(0, ymax), padding=0)
-        set_ticks(pi.getAxis("bottom"), [[(i, lab) for i, (lab, _) in enumerate(items)]])
+        set_ticks(pi.getAxis("bottom"), [self.bar_ticks([lab for lab, _ in items])])
         hov = []
         for i, (lab, m) in enumerate(items):
             lines = [lab]  # plain text: the tooltip escapes it (names from files never become markup)
@@ -470,6 +471,27 @@ class MemoryChart(ChartBase):
             for frac in (0.1, 0.5, 0.9, 1.0):
                 hov.append(_HoverPoint(i, totals[i] * frac, text))
         self.set_hover_points(hov)
+
+
+    def bar_ticks(self, labels: list[str]) -> list[tuple[int, str]]:
+        """One tick label per bar; when the widest label is wider than a bar's share of the plot, every other
+        label moves to a second line, so neighbours never run into each other (names stay whole)."""
+        from PySide6.QtGui import QFontMetrics
+
+        axis = self.plot.getPlotItem().getAxis("bottom")
+        fm = QFontMetrics(axis.style.get("tickFont") or self.plot.font())
+        width = max(float(self.plot.getPlotItem().vb.width()), 200.0)
+        share = width / max(len(labels), 1)
+        crowded = any(fm.horizontalAdvance(lab) + 12 > share for lab in labels)  # a gap of ~12 px between names
+        height = 2 * fm.height() + 14 if crowded else None  # room for the second line (None: pyqtgraph's own)
+        if getattr(axis, "_gp_height", "unset") != height:
+            axis.setHeight(height)
+            axis._gp_height = height
+        return [(i, ("\n" + lab) if crowded and i % 2 else lab) for i, lab in enumerate(labels)]
+
+    def _on_view_resized(self, *_a) -> None:
+        if self._last:  # the stagger depends on the plot's width
+            set_ticks(self.plot.getPlotItem().getAxis("bottom"), [self.bar_ticks([lab for lab, _ in self._last])])
 
 
 class ScalingChart(ChartBase):

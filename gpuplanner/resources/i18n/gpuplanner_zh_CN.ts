@@ -6523,6 +6523,30 @@
         <translation>融合的注意力算子，从不存储 seq×seq 分数矩阵：长序列下大幅节省显存</translation>
     </message>
     <message>
+        <source>Attention kernel</source>
+        <translation>注意力内核</translation>
+    </message>
+    <message>
+        <source>Which fused attention runs: FlashAttention-2 reaches about a third of the BF16 peak on Hopper, cuDNN / FlashAttention-3 more; automatic: the framework&apos;s default (Megatron cuDNN, torchtitan FlashAttention-2 on Hopper, cuDNN on Blackwell)</source>
+        <translation>运行哪种融合注意力：FlashAttention-2 在 Hopper 上约达到 BF16 峰值的三分之一，cuDNN / FlashAttention-3 更高；自动：框架默认（Megatron 用 cuDNN，torchtitan 在 Hopper 上用 FlashAttention-2、在 Blackwell 上用 cuDNN）</translation>
+    </message>
+    <message>
+        <source>FSDP version</source>
+        <translation>FSDP 版本</translation>
+    </message>
+    <message>
+        <source>FSDP2 (torchtitan, fully_shard) copies weights in and out around each all-gather; FSDP1 (Accelerate, Composer) shards flat parameters</source>
+        <translation>FSDP2（torchtitan，fully_shard）在每次 all-gather 前后拷入、拷出权重；FSDP1（Accelerate、Composer）对扁平化参数分片</translation>
+    </message>
+    <message>
+        <source>Expandable segments</source>
+        <translation>可扩展内存段</translation>
+    </message>
+    <message>
+        <source>PyTorch allocator setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: almost no fragmentation, so reserved memory is close to allocated; default: on for FSDP2 (torchtitan), off elsewhere</source>
+        <translation>PyTorch 分配器设置 PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True：几乎没有碎片，保留显存接近已分配显存；默认：FSDP2（torchtitan）开启，其他框架关闭</translation>
+    </message>
+    <message>
         <source>LoRA rank</source>
         <translation>LoRA 秩</translation>
     </message>
@@ -6929,6 +6953,18 @@
     <message>
         <source>use flash attention</source>
         <translation>使用 flash attention</translation>
+    </message>
+    <message>
+        <source>cuDNN / FlashAttention-3</source>
+        <translation>cuDNN / FlashAttention-3</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>开启</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关闭</translation>
     </message>
     <message>
         <source>split norm/dropout activations over TP</source>

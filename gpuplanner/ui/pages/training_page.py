@@ -55,6 +55,13 @@ class TrainingPage(BasePage):
         self.recompute_num_layers = BoundEdit(m, "training.recompute_num_layers", allow_empty=True)
         self.recompute_method = BoundCombo(m, "training.recompute_method", ["uniform", "block"])
         self.flash = BoundCheck(m, "training.flash_attention")
+        # the attention kernel's speed (core/timing.attention_kernel), FSDP's generation, the allocator's segments
+        self.attention_kernel = BoundCombo(m, "training.attention_kernel", ["auto", "flash2", "cudnn"])
+        self.fsdp_version = BoundCombo(m, "training.fsdp_version", [2, 1])
+        self.expandable = BoundCombo(
+            m, None, ["default", "on", "off"],
+            getter=lambda: {None: "default", True: "on", False: "off"}[m.user_scenario().assumptions.expandable_segments],
+            setter=lambda v: m.set("assumptions.expandable_segments", {"default": None, "on": True, "off": False}[v]))
         self.lora_rank = BoundEdit(m, "training.lora_rank")
         self.lora_targets = BoundCombo(m, "training.lora_targets", ["attention", "all_linear"])
         self.labels = {}
@@ -67,7 +74,9 @@ class TrainingPage(BasePage):
                        ("recompute_every_n", self.recompute_every_n),
                        ("recompute_num_layers", self.recompute_num_layers),
                        ("recompute_method", self.recompute_method),
-                       ("flash", self.flash), ("lora_rank", self.lora_rank),
+                       ("flash", self.flash), ("attention_kernel", self.attention_kernel),
+                       ("fsdp_version", self.fsdp_version), ("expandable", self.expandable),
+                       ("lora_rank", self.lora_rank),
                        ("lora_targets", self.lora_targets)]:
             self.labels[key] = self.add_field(form, f)
         self.form = form
@@ -204,6 +213,17 @@ class TrainingPage(BasePage):
                 "selective_ac_option)")),
             "flash": (self.tr("Flash attention"), self.tr(
                 "Fused attention that never stores the seq×seq score matrix: big memory saving at long sequences")),
+            "attention_kernel": (self.tr("Attention kernel"), self.tr(
+                "Which fused attention runs: FlashAttention-2 reaches about a third of the BF16 peak on Hopper, "
+                "cuDNN / FlashAttention-3 more; automatic: the framework's default (Megatron cuDNN, torchtitan "
+                "FlashAttention-2 on Hopper, cuDNN on Blackwell)")),
+            "fsdp_version": (self.tr("FSDP version"), self.tr(
+                "FSDP2 (torchtitan, fully_shard) copies weights in and out around each all-gather; FSDP1 "
+                "(Accelerate, Composer) shards flat parameters")),
+            "expandable": (self.tr("Expandable segments"), self.tr(
+                "PyTorch allocator setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: almost no "
+                "fragmentation, so reserved memory is close to allocated; default: on for FSDP2 (torchtitan), "
+                "off elsewhere")),
             "lora_rank": (self.tr("LoRA rank"), self.tr("Rank of the adapters: trainable parameters grow linearly with it")),
             "lora_targets": (self.tr("LoRA targets"), self.tr("Which linear layers get adapters")),
             "objective": (self.tr("Objective"), self.tr(
@@ -299,6 +319,11 @@ class TrainingPage(BasePage):
         self.accum.box.set_unit(self.tr("steps"))
         self.num_gpus.box.set_unit(self.tr("GPUs"))
         self.flash.setText(self.tr("use flash attention"))
+        self.attention_kernel.set_labels({"auto": self.tr("framework default"), "flash2": "FlashAttention-2",
+                                          "cudnn": self.tr("cuDNN / FlashAttention-3")})
+        self.fsdp_version.set_labels({2: "FSDP2", 1: "FSDP1"})
+        self.expandable.set_labels({"default": self.tr("framework default"), "on": self.tr("on"),
+                                    "off": self.tr("off")})
         self.sp.setText(self.tr("split norm/dropout activations over TP"))
         self.offload.setText(self.tr("optimizer states in CPU memory"))
         self.on_model_changed("all")
@@ -318,6 +343,8 @@ class TrainingPage(BasePage):
         fp8_on = s.training.precision == "fp8"
         self.form.setRowVisible(self.fp8_recipe.box, fp8_on)
         self.form.setRowVisible(self.fp8_all_gather.box, fp8_on and s.training.framework == "fsdp")
+        self.form.setRowVisible(self.fsdp_version.box, s.training.framework == "fsdp")
+        self.form.setRowVisible(self.attention_kernel.box, bool(s.training.flash_attention))
         layer_sac = s.training.recompute == "layer_sac"
         self.form.setRowVisible(self.recompute_every_n.box, layer_sac)
         full_megatron = s.training.recompute == "full" and s.training.framework == "megatron"
