@@ -135,6 +135,7 @@ def test_controller_saves_the_typed_ui_state_and_reopens_it(controller, tmp_path
     assert ctl.open_path(PLANS / "v4-app-ui.gpuplan")
     model.set_ui("epochs", 2.5)
     model.set_ui("data_mode", "bytes")
+    model.set("data.tokens", 10.0 * 2.5e8 * 2.5)  # what the Data page writes: 10 GB × 250M tokens/GB × 2.5 epochs
     page["key"] = "budget"
     path = tmp_path / "again.gpuplan"
     assert ctl.save_to(path)
@@ -160,8 +161,12 @@ def test_hostile_app_ui_opens_with_one_line_and_the_good_entries(controller, tmp
     assert "\n" not in line and len(line) < 2000
     assert "results.app_ui" in line and "epochs" in line and "work_mode" in line
     assert model.ui["samples"] == 250000 and model.ui["batch_mode"] == "accum"  # the good entries
-    assert model.ui["epochs"] == 1.0 and model.ui["work_mode"] == "continuous"  # the app's defaults
-    assert model.ui["tokens_text"] == "2B"
+    # without its epochs, samples × length no longer gives the plan's data volume, and "continuous" is not its
+    # 60 hours a week: the scenario's numbers win, described as the app describes a scenario file
+    assert model.scenario.data.tokens == 250000 * 1536 * 3
+    assert (model.ui["data_mode"], model.ui["tokens_text"], model.ui["epochs"]) == ("tokens", "1.152B", 1.0)
+    assert model.ui["work_mode"] == "weekly" and model.scenario.constraints.hours_per_week == 60
+    assert not model.dirty
 
 
 def test_hostile_typed_ui_state_is_one_message(controller, tmp_path, dialogs):
