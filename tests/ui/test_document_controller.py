@@ -180,3 +180,26 @@ def test_hostile_typed_ui_state_is_one_message(controller, tmp_path, dialogs):
     assert dialogs.calls == [("warning", events["message"][-1])]
     assert events["message"][-1].startswith("bad5.gpuplan: invalid plan (field ui_state.data_mode: ")
     assert model.ui == before  # a failed open changes nothing
+
+
+def test_recovering_a_schema_4_autosave_restores_its_input_state(make_window, monkeypatch, tmp_path):
+    """An autosave a crashed older version left (its plan in schema 4, the input state in results.app_ui) is
+    recovered with the same input state, typed, and autosaved again in schema 5 under this session."""
+    import os
+
+    from gpuplanner.ui.recovery import RecoveryDialog
+
+    root = Path(os.environ["GPUPLANNER_DATA_DIR"]) / "autosave"
+    root.mkdir(parents=True, exist_ok=True)
+    plan = json.loads((PLANS / "v4-app-ui.gpuplan").read_text(encoding="utf-8"))
+    record = {"autosave_format": 1, "session": "oldversion", "pid": 999_999_999,
+              "saved_at": "2026-11-30T08:00:00+00:00", "source_path": None, "plan": plan}
+    (root / "oldversion-main.autosave").write_text(json.dumps(record), encoding="utf-8")
+    monkeypatch.setattr(RecoveryDialog, "exec", lambda dlg: dlg.recover(0))
+    w = make_window(autosave=True)
+    assert w.doc.offer_recovery()
+    assert {k: w.model.ui[k] for k in V4_INPUTS} == V4_INPUTS and w.model.dirty
+    assert not (root / "oldversion-main.autosave").exists()  # its content is autosaved under this session now
+    mine = json.loads((root / f"{w.doc.autosave_store.record_id()}.autosave").read_text(encoding="utf-8"))
+    assert mine["plan"]["schema_version"] == 5 and "app_ui" not in mine["plan"].get("results", {})
+    assert {k: mine["plan"]["ui_state"][k] for k in V4_INPUTS} == V4_INPUTS
