@@ -45,6 +45,9 @@ FIXTURE_SHA256 = {
     "v2.gpuplan": "aea0a61738abfc5d7c55521d4c8d1b0bea7fad0f1f9c25e09ee42ca3719b1a51",
     "v3.gpuplan": "9510ea7d7c2806ca470ebc0364c0207599059c5b80f6734ed14e11dda84d8ccc",
     "v4.gpuplan": "7ca4a4eb881b5a82273a688b2c46f682a992c1506d3288cf36a45849f802cffa",
+    "v5.gpuplan": "cbce2f1533fa478277caca4a6edfc609a14196583d0b11cbcb975d9ec6fe1fb3",
+    # schema 4 as the app saved it (its input state in results.app_ui): tests/test_planfile_ui_state.py
+    "v4-app-ui.gpuplan": "bfbef0ab5ac9655004fa4ba89d0fcdc1fd861417ed553332450d1a4dbedeff11",
 }
 
 
@@ -159,6 +162,12 @@ def test_fixture_per_schema_and_unchanged():
         assert hashlib.sha256(path.read_bytes()).hexdigest() == FIXTURE_SHA256[path.name], \
             f"{path.name} changed: fixtures are frozen, add a new one instead"
         assert json.loads(path.read_text(encoding="utf-8"))["schema_version"] == version
+
+
+def test_every_fixture_is_frozen():
+    for path in PLANS.glob("*.gpuplan"):
+        assert hashlib.sha256(path.read_bytes()).hexdigest() == FIXTURE_SHA256.get(path.name), \
+            f"{path.name} changed or is new without a frozen hash: fixtures are kept byte for byte"
 
 
 def test_every_old_schema_has_a_migration():
@@ -342,8 +351,8 @@ BAD = {
                     "bad.gpuplan: not a GPU Planner plan (field schema_version: must be a whole number)"),
     "schema-zero": (b'{"schema_version": 0}',
                     "bad.gpuplan: not a GPU Planner plan (field schema_version: 0 is not a schema number)"),
-    "newer-major": (b'{"schema_version": 5, "scenario": {}}',
-                    "bad.gpuplan: made by a newer GPU Planner (schema 5); this version reads up to 4"),
+    "newer-major": (b'{"schema_version": 6, "scenario": {}}',
+                    "bad.gpuplan: made by a newer GPU Planner (schema 6); this version reads up to 5"),
     "wrong-type": (_v2_with(scenario__training__seq_len="long"),
                    "bad.gpuplan: invalid plan (field scenario.training.seq_len: Input should be a valid integer, "
                    "unable to parse string as an integer)"),

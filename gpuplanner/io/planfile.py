@@ -1,13 +1,14 @@
 """The ``.gpuplan`` plan file: format, safe loading, migration and atomic saving.
 
-Format (schema 4, :data:`CURRENT_SCHEMA`)
+Format (schema 5, :data:`CURRENT_SCHEMA`)
     UTF-8 JSON, one object, written with sorted keys, 2-space indent and a trailing newline so that
     two versions of a plan diff cleanly. Top-level keys are the fields of :class:`PlanDocument`:
     ``schema_version``, ``app_version``, ``created``/``modified`` (ISO 8601), ``title``, ``notes``,
     ``scenario`` (the six scenario sections plus ``constraints``, see :mod:`gpuplanner.core.scenario`),
     ``price_snapshot`` (the price rows the plan was priced with), ``selected_plan``,
     ``vendor_checklist``, ``benchmarks`` (measured results), ``results`` (the estimate at save time,
-    free-form), ``ui_state`` and ``embedded_model`` (the architecture read from ``model.hf_config``, so
+    free-form), ``ui_state`` (schema 5: typed, :class:`UiState`: the page shown, the chosen plan's rank and
+    how the user described the inputs, e.g. data as samples × length) and ``embedded_model`` (the architecture read from ``model.hf_config``, so
     the plan opens on a machine where that path does not exist), and ``project`` (schema 4: the ordered phases
     of :class:`gpuplanner.core.project.Project`; a phase without a ``scenario`` runs the selected plan's). Fields
     whose value is ``null`` and whose
@@ -25,6 +26,13 @@ Schema 3 → 4 (:func:`_migrate_3_to_4`)
     Adds ``project``: a schema 3 file becomes a single-phase project whose one phase runs the plan itself
     (its kind from ``constraints.phase``: research → ``research``, burst → ``burst``, else ``training``).
     ``estimate``, ``plan`` and ``report`` read the selected plan exactly as before.
+
+Schema 4 → 5 (:func:`_migrate_4_to_5`)
+    The app's input state moves from the free-form ``results.app_ui`` into the typed ``ui_state``
+    (:class:`UiState`). Entries kept elsewhere in the file (``page``: ``ui_state.current_page``; ``checklist``:
+    ``vendor_checklist``; ``project``: ``project``) and the never-used ``custom_gpus`` are dropped; an entry that
+    is not a valid :class:`UiState` value, or a key it does not know, stays in ``results.app_ui`` and is reported
+    on open (:func:`from_data`), so nothing the file holds is lost.
 
 Compatibility rules
     * Backward: every earlier schema opens through the explicit chain of ``@migration(n)`` functions
@@ -68,10 +76,11 @@ from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.messages import MsgStr
 from ..core.project import Project
 from ..core.scenario import ModelSection, ParallelSection, Scenario
+from ..core.units import parse_count
 from .model_files import ModelFiles
 from .safe_read import finite_float, reject_constant
 
-CURRENT_SCHEMA = 4
+CURRENT_SCHEMA = 5
 SUFFIX = ".gpuplan"
 BACKUP_SUFFIX = ".bak"
 MAX_BYTES = 20 * 1024 * 1024  # a realistic plan is a few kB; 20 MB leaves room for embedded data
@@ -199,8 +208,66 @@ class BenchmarkResult(_Doc):
     details: dict[str, Any] = Field(default_factory=dict)
 
 
+#: the most a JSON number can hold exactly (IEEE double): counts above it are not a person's data description
+_MAX_EXACT_INT = 2 ** 53
+
+
 class UiState(_Doc):
-    current_page: str | None = None
+    """How the app showed the plan and how the user described its inputs (schema 5; before: the free-form
+    ``results.app_ui``). Every field is optional: a missing one takes the app's default, and a file without the
+    input fields (a scenario file, an old plan) has the app describe the scenario's data as tokens.
+
+    The input fields are the app's own way of writing a scenario value (the scenario keeps the value itself):
+    the Data page's ``data.tokens`` as tokens (``tokens_text``, as typed), samples × average length, or GB of
+    text × tokens per GB, times ``epochs``; whether the batch is given as a global batch or as accumulation
+    steps (``batch_mode``); the deadline as days, a date or none; continuous or weekly working hours. Values are
+    checked strictly (no text for numbers, no true/false for counts), with the bounds the app's fields accept.
+    """
+
+    model_config = ConfigDict(strict=True)
+
+    current_page: str | None = Field(None, max_length=64)
+    selected_plan: int | None = Field(None, ge=0, le=1_000_000)  # the chosen plan's rank in the search
+    data_mode: Literal["tokens", "samples", "bytes"] | None = None
+    tokens_text: str | None = Field(None, min_length=1, max_length=100)
+    samples: int | None = Field(None, ge=0, le=_MAX_EXACT_INT)
+    avg_len: int | None = Field(None, ge=0, le=_MAX_EXACT_INT)
+    dataset_gb: float | None = Field(None, gt=0, allow_inf_nan=False)
+    language: Literal["en", "zh", "code"] | None = None    # the text's language (sets tokens per GB)
+    tokens_per_gb: float | None = Field(None, gt=0, allow_inf_nan=False)
+    epochs: float | None = Field(None, gt=0, allow_inf_nan=False)
+    batch_mode: Literal["global", "accum"] | None = None
+    deadline_mode: Literal["days", "date", "none"] | None = None
+    deadline_date: str | None = Field(None, pattern=r"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$")
+    work_mode: Literal["continuous", "weekly"] | None = None
+
+    @field_validator("tokens_text")
+    @classmethod
+    def _count(cls, v: str | None) -> str | None:
+        if v is not None:
+            parse_count(v)  # ValueError with one line: "'x' is not a count; use e.g. 300B, 1.5T or 2e9"
+        return v
+
+    def inputs(self) -> dict[str, Any]:
+        """The input fields the file sets (not the page shown), as the app's UI state dict."""
+        return self.model_dump(exclude_none=True, exclude={"current_page"})
+
+    @classmethod
+    def valid_entries(cls, entries: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Split ``entries`` into (those that are valid :class:`UiState` fields, the rest), one key at a time."""
+        good: dict[str, Any] = {}
+        bad: dict[str, Any] = {}
+        for key, value in entries.items():
+            if not isinstance(key, str) or key not in cls.model_fields or value is None:
+                bad[key] = value
+                continue
+            try:
+                cls.model_validate({key: value})
+            except (ValidationError, ValueError, TypeError):
+                bad[key] = value
+            else:
+                good[key] = value
+        return good, bad
 
 
 _ARCH_FIELDS = {f.name for f in dataclasses.fields(ModelArch)}
@@ -488,6 +555,37 @@ def _migrate_3_to_4(d: dict) -> dict:
     return d
 
 
+#: ``results.app_ui`` entries of schema ≤ 4 that the file keeps elsewhere (or that never held anything): dropped
+_APP_UI_ELSEWHERE = {"page": "ui_state.current_page", "checklist": "vendor_checklist", "project": "project",
+                     "custom_gpus": "scenario.hardware.custom_gpus"}
+
+
+@migration(4)
+def _migrate_4_to_5(d: dict) -> dict:
+    """Schema 4 → 5: ``results.app_ui`` (the app's input state, free-form) becomes the typed ``ui_state``.
+
+    Each valid entry moves (one at a time: a bad entry does not cost the good ones); entries the file keeps
+    elsewhere are dropped (:data:`_APP_UI_ELSEWHERE`); what is left (an unknown key, a value of the wrong type or
+    out of bounds, or an ``app_ui`` that is not an object) stays in ``results.app_ui``, where :func:`from_data`
+    reports it. A value ``ui_state`` already holds (a hand-edited file) wins."""
+    results = d.get("results")
+    if not isinstance(results, dict) or "app_ui" not in results:
+        return d
+    app_ui = results["app_ui"]
+    ui = d.get("ui_state", {})
+    if not isinstance(app_ui, dict) or not isinstance(ui, dict):
+        return d  # reported by from_data (app_ui) or rejected by validation (ui_state)
+    entries = {k: v for k, v in app_ui.items() if k not in _APP_UI_ELSEWHERE and k not in ui}
+    good, left = UiState.valid_entries(entries)
+    left.update({k: v for k, v in app_ui.items() if k in ui and k not in _APP_UI_ELSEWHERE and ui[k] != v})
+    d["ui_state"] = {**ui, **good}
+    if left:
+        results["app_ui"] = left
+    else:
+        del results["app_ui"]
+    return d
+
+
 def migrate(data: dict, name: str = "") -> tuple[dict, int]:
     """Upgrade a parsed plan dict to :data:`CURRENT_SCHEMA`; returns (new dict, schema it was written in)."""
     version = data.get("schema_version")
@@ -698,6 +796,23 @@ def _warning(text: str, /, **params: Any) -> MsgStr:
     return MsgStr.make(_CTX, text, **params)
 
 
+def _app_ui_left(data: dict, name: str) -> list[str]:
+    """The warning for the entries of a schema ≤ 4 ``results.app_ui`` that the migration could not move."""
+    results = data.get("results")
+    if not isinstance(results, dict) or "app_ui" not in results:
+        return []
+    left = results["app_ui"]
+    if isinstance(left, dict):
+        keys = [_key_text(str(k)) for k in left]
+        fields = ", ".join(keys[:MAX_UNKNOWN_LISTED]) + (f" and {len(keys) - MAX_UNKNOWN_LISTED} more"
+                                                         if len(keys) > MAX_UNKNOWN_LISTED else "")
+    else:
+        fields = "(not an object)"
+    return [_warning(QT_TRANSLATE_NOOP(
+        _CTX, "{name}: input settings that are not valid were left in results.app_ui and not used: {fields}"),
+        name=name, fields=fields)]
+
+
 def from_data(data: Any, name: str = "") -> tuple[PlanDocument, list[str]]:
     """Build a document from parsed JSON (migrating, splitting unknown keys); returns (doc, warnings)."""
     warnings: list[str] = []
@@ -716,6 +831,8 @@ def from_data(data: Any, name: str = "") -> tuple[PlanDocument, list[str]]:
         warnings.append(_warning(QT_TRANSLATE_NOOP(
             _CTX, "{name}: written in plan format {n}; saving will upgrade it to format {m}"),
             name=name, n=original, m=CURRENT_SCHEMA))
+    if original < 5:
+        warnings += _app_ui_left(data, name)
     known, unknown = split_unknown(data, PlanDocument)
     try:
         doc = PlanDocument.model_validate(known)

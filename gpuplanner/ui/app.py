@@ -9,6 +9,7 @@ import sys
 # import hook reads the source of every module imported afterwards (inspect.getsource), which cost
 # ~0.4 s of start-up here.
 from . import engine  # noqa: F401  (Qt-free)
+from gpuplanner.io import autosave, planfile  # noqa: F401,E402  (Qt-free: the document controller's file layer)
 
 from PySide6.QtCore import QEvent, QObject  # noqa: E402
 
@@ -23,8 +24,8 @@ class FileOpenFilter(QObject):
     def eventFilter(self, obj, ev):  # noqa: N802 (Qt)
         if ev.type() == QEvent.Type.FileOpen:
             path = ev.file()
-            if path and self.window.maybe_save():
-                self.window.open_path(path)
+            if path and self.window.doc.maybe_save():
+                self.window.doc.open_path(path)
             return True
         return False
 
@@ -61,7 +62,7 @@ def run_app(argv: list[str]) -> int:
     window = MainWindow(autosave=not args.self_test)
     if args.file:
         # In self-test mode nobody can dismiss a dialog: report the problem on stderr and fail instead.
-        opened = window.open_path(args.file, show_errors=not args.self_test)
+        opened = window.doc.open_path(args.file, show_errors=not args.self_test)
         if args.self_test and not opened:
             print(f"gpuplanner: error: {window.statusBar().currentMessage()}", file=sys.stderr)
             return 2
@@ -70,5 +71,5 @@ def run_app(argv: list[str]) -> int:
         return window.self_test()
     app.installEventFilter(FileOpenFilter(window))
     if not args.file:
-        QTimer.singleShot(0, window.offer_recovery)
+        QTimer.singleShot(0, window.doc.offer_recovery)
     return app.exec()

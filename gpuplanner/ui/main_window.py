@@ -1,4 +1,9 @@
-"""The main window: wizard steps in a sidebar, the current page, and the live panel beside it."""
+"""The main window: wizard steps in a sidebar, the current page, and the live panel beside it.
+
+The window is the shell: menus, navigation, language, the status bar and the window's own state. The plan file
+behind it (open, save, recent files, dirty state, autosave and recovery, the document assembled for Save and the
+report) is :class:`gpuplanner.ui.document.DocumentController` (``window.doc``); the few window methods of that name
+only delegate to it."""
 
 from __future__ import annotations
 
@@ -10,8 +15,7 @@ from PySide6.QtCore import QByteArray, QEvent, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QApplication, QFileDialog, QHBoxLayout, QInputDialog, QLabel, QListWidget, QListWidgetItem, QMainWindow,
-    QMessageBox,
-    QProgressBar, QPushButton, QSplitter, QStackedWidget, QVBoxLayout, QWidget,
+    QMessageBox, QProgressBar, QPushButton, QSplitter, QStackedWidget, QVBoxLayout, QWidget,
 )
 
 from gpuplanner.core.errors import PlannerError
@@ -20,6 +24,7 @@ from . import settings
 from .settings import (
     language_setting, report_author, resolve_language, save_language_setting, save_report_author,
 )
+from .document import DocumentController
 from .live import LiveEstimator, SearchController
 from .model import ScenarioModel
 from .pages.base import AppContext
@@ -64,14 +69,6 @@ def _page_class(i: int):
     return getattr(importlib.import_module(f"{__package__}.pages.{module}"), name)
 
 
-def _planfile():
-    try:
-        from gpuplanner.io import planfile
-    except ImportError:
-        return None
-    return planfile
-
-
 class MainWindow(QMainWindow):
     def __init__(self, parent: QWidget | None = None, model: ScenarioModel | None = None,
                  autosave: bool = True, search_enabled: bool = True):
@@ -81,8 +78,9 @@ class MainWindow(QMainWindow):
         self.search = SearchController(self.model, self)
         self.search.enabled = search_enabled
         self.ctx = AppContext(self.model, self.estimator, self.search)
-        self._doc = None           # the PlanDocument the model came from (keeps checklist, unknown fields)
-        self._disk_stamp = None    # (mtime_ns, size) of model.path when it was last loaded or saved
+        # the plan file: open/save/recent/dirty/autosave/recovery (File menu actions call it)
+        self.doc = DocumentController(self, self.model, self.estimator, self.search, autosave=autosave,
+                                      current_page=lambda: PAGE_KEYS[max(0, self.current_index())])
         self.pages: list[QWidget | None] = [None] * len(PAGE_KEYS)
         self._printer = None
 
@@ -160,15 +158,11 @@ class MainWindow(QMainWindow):
         self.model.errorsChanged.connect(self._update_step_marks)
         self.model.dirtyChanged.connect(self._on_dirty_changed)
         self.model.changed.connect(self._on_model_changed)
-
-        # ---- autosave (debounced; the plan-file layer decides the timing)
-        self._autosave = None
-        self._autosave_timer = QTimer(self)
-        self._autosave_timer.setSingleShot(True)
-        self._autosave_timer.timeout.connect(self._autosave_poll)
-        if autosave:
-            self._setup_autosave()
-            QTimer.singleShot(0, self.clean_temp_files)  # temp files of saves killed in earlier runs
+        self.doc.message.connect(lambda text, ms: self.statusBar().showMessage(text, ms))
+        self.doc.autosaveStateChanged.connect(self._show_autosave_state)
+        self.doc.pageRequested.connect(self._go_to_page)
+        self.doc.documentChanged.connect(self._update_title)
+        self.doc.documentChanged.connect(self._update_search_status)
 
         self.resize(1280, 800)
         self.retranslate()
@@ -295,14 +289,15 @@ class MainWindow(QMainWindow):
             A[key] = a
             return a
 
-        act("new", self.file_new, QKeySequence.StandardKey.New)
-        act("open", self.file_open, QKeySequence.StandardKey.Open)
+        doc = self.doc
+        act("new", doc.file_new, QKeySequence.StandardKey.New)
+        act("open", doc.file_open, QKeySequence.StandardKey.Open)
         self.recent_menu = self.file_menu.addMenu("")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
-        act("save", self.file_save, QKeySequence.StandardKey.Save)
-        act("save_as", self.file_save_as, QKeySequence.StandardKey.SaveAs)
-        act("revert", self.file_revert)
-        act("recover", lambda: self.offer_recovery(from_menu=True))
+        act("save", doc.file_save, QKeySequence.StandardKey.Save)
+        act("save_as", doc.file_save_as, QKeySequence.StandardKey.SaveAs)
+        act("revert", doc.file_revert)
+        act("recover", lambda: doc.offer_recovery(from_menu=True))
         self.file_menu.addSeparator()
         act("export_charts", self.export_charts)
         act("preview", lambda: self._report("print_preview"))
@@ -455,362 +450,19 @@ class MainWindow(QMainWindow):
             self.search_label.setText("")
 
     def _on_model_changed(self, section: str) -> None:
-        if section not in ("ui",) or self.model.dirty:
-            if self._autosave is not None and self.model.dirty:
-                self._autosave.edited()
-                rem = self._autosave.remaining()
-                if rem is not None:
-                    self._autosave_timer.start(int(rem * 1000))
         if section == "all":
             self._update_title()
 
-    def _on_dirty_changed(self, dirty: bool) -> None:
+    def _on_dirty_changed(self, _dirty: bool) -> None:
         self._update_title()
-        if not dirty:
-            self._autosave_reset()
 
-    def _autosave_reset(self) -> None:
-        """Nothing unsaved (saved, opened, or edited back to the saved state): no autosave is due and the
-        one on disk is not needed for recovery."""
-        timer = getattr(self, "_autosave_timer", None)
-        if timer is not None:
-            timer.stop()
-        if getattr(self, "_autosave", None) is not None:
-            try:
-                self._autosave.saved()
-            except PlannerError:
-                pass
-        if hasattr(self, "autosave_label"):
-            self._show_autosave_state()
+    def _go_to_page(self, key: str) -> None:
+        """The page an opened plan was on ("" or an unknown key: the first page)."""
+        self.go_to(PAGE_KEYS.index(key) if key in PAGE_KEYS else 0)
 
-    # ================================================================== files
-    def document(self):
-        """The PlanDocument for the current state (for Save and autosave)."""
-        pf = _planfile()
-        if pf is None:
-            return None
-        from gpuplanner.io.planfile import SelectedPlan, UiState
-
-        doc = self._doc.model_copy(deep=True) if self._doc is not None else pf.new_document()
-        if self._doc is not None:
-            doc._unknown = self._doc.unknown_fields
-        doc.title = self.model.title
-        doc.notes = self.model.notes
-        # what the user set (the search's input); an adopted plan is stored as the selected plan
-        doc.scenario = self.model.user_scenario()
-        doc.ui_state = UiState(current_page=PAGE_KEYS[max(0, self.current_index())])
-        plan = self._selected_plan()
-        if not doc.scenario.parallel.auto:
-            # manual layout: the user's own layout is the choice (the search's plans are suggestions)
-            doc.selected_plan = None
-        elif plan is not None:
-            # the plan's complete scenario: the CLI and the report evaluate exactly this
-            doc.selected_plan = SelectedPlan(
-                label=f"#{plan.rank}", gpu=plan.gpu, num_gpus=plan.num_gpus, gpus_per_node=plan.gpus_per_node,
-                scenario=plan.scenario, currency=plan.currency, calendar_days=plan.calendar_days, cost=plan.cost)
-        elif self._doc is None or doc.scenario != self._doc.scenario:
-            # no search result for these inputs yet: the file's selected plan was made for other inputs
-            doc.selected_plan = None
-        checklist = self.model.ui.get("checklist") or {}
-        if checklist:
-            from gpuplanner.io.planfile import ChecklistItem
-
-            doc.vendor_checklist = [ChecklistItem(id=k, checked=bool(v.get("checked")), note=str(v.get("notes") or ""))
-                                    for k, v in checklist.items()]
-        project = self.model.ui.get("project")
-        if isinstance(project, dict):
-            from gpuplanner.core.project import Project
-
-            try:
-                doc.project = Project.model_validate(project)
-            except ValueError:
-                pass  # the Project page shows why; the file keeps its last valid project
-        results = dict(doc.results or {})
-        res = self.estimator.result
-        if res is not None and res.evaluation is not None:
-            results["estimate"] = res.evaluation.to_json()
-        results["app_ui"] = {k: v for k, v in self.model.ui.items() if k != "project"}  # project: its own key
-        doc.results = results
-        return doc
-
-    def _selected_plan(self):
-        out = self.search.outcome
-        if out is None:
-            return None
-        rank = self.model.ui.get("selected_plan")
-        return next((p for p in out.plans if p.rank == rank), None)
-
-    def maybe_save(self) -> bool:
-        """Ask to save unsaved changes; False when the user cancels."""
-        if not self.model.dirty:
-            return True
-        btn = QMessageBox.question(
-            self, self.tr("Unsaved changes"),
-            self.tr("The plan has unsaved changes. Save them first?"),
-            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Save)
-        if btn == QMessageBox.StandardButton.Save:
-            return self.file_save()
-        return btn == QMessageBox.StandardButton.Discard
-
-    def load_document(self, scenario, *, doc=None, title: str = "", notes: str = "", ui: dict | None = None,
-                      base_dir: Path | None = None, path: Path | None = None, modified: bool = False,
-                      stamp: tuple[int, int] | None = None, recovered=None) -> bool:
-        """Replace the whole document state (New, Open, Revert, recovery): the running search is cancelled
-        and its outcome dropped (a new generation), the model (scenario, title, notes, UI state, adopted
-        plan) replaced, the live estimate redone, and the autosave bookkeeping restarted. ``stamp``: the
-        file's (mtime_ns, size) as loaded (to notice outside changes before a save). ``modified``: the
-        document is not what is on disk (a recovered autosave, ``recovered``): it is autosaved at once,
-        and only then is ``recovered``'s file deleted. Returns False when that autosave failed (the old
-        file is then kept and the status bar says why)."""
-        self.search.reset()
-        self._autosave_timer.stop()
-        self._doc = doc
-        self._disk_stamp = stamp if path is not None else None
-        self.model.load(scenario, title=title, notes=notes, ui=ui, base_dir=base_dir, path=path)
-        if not modified:
-            self._autosave_reset()
-        else:
-            self.model.mark_modified()
-        # nothing of the previous document may be read from the estimator (report, document(), pages)
-        self.estimator.run_now()
-        self.estimator.schedule()
-        self._update_title()
-        self._update_search_status()
-        if modified and self._autosave is not None:
-            # keep the recovered work safe now, not after the next edit: a crash a second later loses nothing
-            if recovered is not None:
-                self._autosave.take_over(recovered)
-            else:
-                self._autosave.write_now()
-            self._show_autosave_state()
-            rem = self._autosave.remaining()
-            if rem is not None:  # the write failed: try again after the usual delay
-                self._autosave_timer.start(int(rem * 1000) + 10)
-            return self._autosave.last_error is None
-        return True
-
-    def file_new(self) -> None:
-        if not self.maybe_save():
-            return
-        import copy
-
-        from .model import DEFAULT_UI, default_scenario
-
-        self.load_document(default_scenario(), ui=copy.deepcopy(DEFAULT_UI))
-        self.go_to(0)
-
-    def file_open(self) -> None:
-        if not self.maybe_save():
-            return
-        path, _ = QFileDialog.getOpenFileName(
-            self, self.tr("Open plan or scenario"), settings.last_dir(),
-            self.tr("GPU Planner plans (*.gpuplan);;Scenario JSON (*.json);;All files (*)"))
-        if path:
-            self.open_path(path)
-
-    def open_path(self, path: str | Path, show_errors: bool = True) -> bool:
-        """Open a .gpuplan or a scenario JSON; errors go to a message box (never a traceback)."""
-        path = Path(path)
-        pf = _planfile()
-        warnings: list[str] = []
-        ui = None
-        stamp = pf.file_stamp(path) if pf is not None else None  # before reading: a later change is noticed
-        try:
-            if pf is not None:
-                doc, warnings = pf.load(path)
-                base = path.resolve().parent
-                scenario = pf.scenario_for_estimate(doc, base, path.name)
-                ui = (doc.results or {}).get("app_ui") if isinstance(doc.results, dict) else None
-                if doc.vendor_checklist:
-                    ui = dict(ui) if isinstance(ui, dict) else {}
-                    ui["checklist"] = {c.id: {"checked": c.checked, "notes": c.note} for c in doc.vendor_checklist}
-                if doc.project is not None:
-                    ui = dict(ui) if isinstance(ui, dict) else {}
-                    ui["project"] = doc.project.model_dump(mode="json", exclude_none=True)
-                is_plan = pf.is_plan_file(path)
-                title = doc.title
-                notes = doc.notes
-                if not is_plan:
-                    doc = None
-            else:
-                from gpuplanner.io.scenario_files import load_scenario
-
-                scenario, base = load_scenario(path)
-                title = notes = ""
-                is_plan = False
-                doc = None
-        except PlannerError as err:
-            if show_errors:
-                QMessageBox.warning(self, self.tr("Cannot open"), str(err))
-            self.statusBar().showMessage(str(err), 8000)
-            return False
-        if not is_plan:
-            title = path.stem
-        self.load_document(scenario, doc=doc, title=title, notes=notes, ui=ui if isinstance(ui, dict) else None,
-                           base_dir=base, path=path if is_plan else None, stamp=stamp)
-        if pf is not None:
-            pf.clean_stale_temps(path.parent)
-        settings.remember_dir(path)
-        self._add_recent(path)
-        page = self._doc.ui_state.current_page if self._doc is not None else None
-        self.go_to(PAGE_KEYS.index(page) if page in PAGE_KEYS else 0)
-        if warnings:
-            from .text import tr_msg
-
-            self.statusBar().showMessage(" · ".join(tr_msg(w) for w in warnings), 10000)
-        return True
-
-    def file_save(self) -> bool:
-        if self.model.path is None:
-            return self.file_save_as()
-        return self.save_to(self.model.path)
-
-    def file_save_as(self) -> bool:
-        start = str(self.model.path) if self.model.path else str(Path(settings.last_dir()) / "plan.gpuplan")
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Save plan"), start,
-                                              self.tr("GPU Planner plans (*.gpuplan)"))
-        if not path:
-            return False
-        if not path.endswith(".gpuplan"):
-            path += ".gpuplan"
-        return self.save_to(Path(path))
-
-    def _changed_on_disk(self, path: Path) -> bool:
-        """Whether ``path`` is the file this document was loaded from or last saved to, and another program
-        changed it since (its modification time or size differ). A deleted file is not a change."""
-        pf = _planfile()
-        if pf is None or self.model.path is None or self._disk_stamp is None:
-            return False
-        try:
-            same = Path(path).resolve() == Path(self.model.path).resolve()
-        except OSError:
-            same = False
-        if not same:
-            return False
-        now = pf.file_stamp(path)
-        return now is not None and now != self._disk_stamp
-
-    def ask_outside_change(self, path: Path) -> str:
-        """Another program changed ``path``: "keep" (overwrite it; its version goes to .bak), "reload"
-        (open it, dropping the edits here), "save_as" or "cancel"."""
-        box = QMessageBox(self)
-        box.setIcon(QMessageBox.Icon.Warning)
-        box.setWindowTitle(self.tr("File changed on disk"))
-        box.setTextFormat(Qt.TextFormat.PlainText)
-        box.setText(self.tr("“{0}” was changed by another program since you opened or saved it.").format(path.name))
-        box.setInformativeText(self.tr(
-            "Keep Mine saves your version over it (the other version is kept as {0}.bak). Reload opens the "
-            "file as it is now and drops your unsaved changes. Save As… keeps both.").format(path.name))
-        keep = box.addButton(self.tr("&Keep Mine"), QMessageBox.ButtonRole.AcceptRole)
-        reload_ = box.addButton(self.tr("&Reload"), QMessageBox.ButtonRole.DestructiveRole)
-        save_as = box.addButton(self.tr("Save &As…"), QMessageBox.ButtonRole.ActionRole)
-        box.addButton(QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(save_as)
-        box.exec()
-        clicked = box.clickedButton()
-        return {id(keep): "keep", id(reload_): "reload", id(save_as): "save_as"}.get(id(clicked), "cancel")
-
-    def save_to(self, path: Path) -> bool:
-        pf = _planfile()
-        if pf is None:
-            QMessageBox.warning(self, self.tr("Cannot save"), self.tr("Plan files are not available in this build."))
-            return False
-        path = Path(path)
-        if self._changed_on_disk(path):
-            choice = self.ask_outside_change(path)
-            if choice == "reload":
-                self.open_path(path)
-                return False
-            if choice == "save_as":
-                return self.file_save_as()
-            if choice != "keep":
-                return False
-        doc = self.document()
-        try:
-            warnings = pf.save(doc, path, base_dir=self.model.base_dir)
-        except PlannerError as err:
-            QMessageBox.warning(self, self.tr("Cannot save"), str(err))
-            return False
-        self._disk_stamp = pf.file_stamp(path)
-        self._doc = doc
-        self.model.path = path
-        self.model.base_dir = self.model.base_dir or path.resolve().parent
-        self.model.mark_clean()
-        self._update_title()
-        settings.remember_dir(path)
-        self._add_recent(path)
-        if self._autosave is not None:
-            try:
-                self._autosave.saved()
-            except PlannerError:
-                pass
-        from .text import tr_msg
-
-        self.statusBar().showMessage(" · ".join([self.tr("Saved {0}").format(path.name),
-                                                 *(tr_msg(w) for w in warnings)]), 6000)
-        return True
-
-    def file_revert(self) -> None:
-        if self.model.path is None or not self.model.dirty:
-            return
-        btn = QMessageBox.question(self, self.tr("Revert"), self.tr("Discard the changes since the last save?"))
-        if btn == QMessageBox.StandardButton.Yes:
-            self.open_path(self.model.path)
-
-    def _recent(self):
-        try:
-            from gpuplanner.io.autosave import RecentFiles
-        except ImportError:
-            return None
-        return RecentFiles()
-
-    def _add_recent(self, path: Path) -> None:
-        rf = self._recent()
-        if rf is not None:
-            rf.add(path)
-
-    def _fill_recent(self) -> None:
-        self.recent_menu.clear()
-        rf = self._recent()
-        entries = rf.entries(existing_only=True) if rf is not None else []
-        for p in entries:
-            a = self.recent_menu.addAction(p.name)
-            a.setToolTip(str(p))
-            a.triggered.connect(lambda _c=False, p=p: self.maybe_save() and self.open_path(p))
-        if not entries:
-            a = self.recent_menu.addAction(self.tr("(none)"))
-            a.setEnabled(False)
-        else:
-            self.recent_menu.addSeparator()
-            a = self.recent_menu.addAction(self.tr("Clear list"))
-            a.triggered.connect(lambda: rf.clear())
-
-    # ================================================================== autosave / recovery
-    def _setup_autosave(self) -> None:
-        try:
-            from gpuplanner.io.autosave import AutosaveDriver, AutosaveStore, Debouncer
-        except ImportError:
-            return
-        self._autosave_store = AutosaveStore()
-        self._autosave = AutosaveDriver(self._autosave_store, self.document,
-                                        source_path=lambda: self.model.path,
-                                        source_stamp=lambda: self._disk_stamp if self.model.path else None,
-                                        debouncer=Debouncer(delay_s=1.0, max_wait_s=2.0))
-
-    def _autosave_poll(self) -> None:
-        if self._autosave is None:
-            return
-        self._autosave.poll()
-        self._show_autosave_state()
-        rem = self._autosave.remaining()
-        if rem is not None:
-            self._autosave_timer.start(int(rem * 1000) + 10)
-
-    def _show_autosave_state(self) -> None:
+    def _show_autosave_state(self, error: str) -> None:
         """A failed autosave stays visible in the status bar, with its reason, until a write succeeds (or
         nothing is unsaved any more)."""
-        error = self._autosave.last_error if self._autosave is not None else None
         if error:
             text = self.tr("Autosave failed: {0}").format(error)
             if self.autosave_label.text() != text or not self.autosave_label.isVisible():
@@ -822,67 +474,52 @@ class MainWindow(QMainWindow):
             self.autosave_label.setVisible(False)
             self.autosave_label.setText("")
 
-    def clean_temp_files(self) -> list:
-        """Remove the temp files killed saves left (our temp-name pattern only, older than a minute) in the
-        autosave and settings folders and the folders of recent and open plans."""
-        try:
-            from gpuplanner.io.autosave import startup_cleanup
-        except ImportError:
-            return []
-        return startup_cleanup([self.model.path.parent] if self.model.path else [])
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        entries = self.doc.recent_files()
+        for p in entries:
+            a = self.recent_menu.addAction(p.name)
+            a.setToolTip(str(p))
+            a.triggered.connect(lambda _c=False, p=p: self.doc.open_recent(p))
+        if not entries:
+            a = self.recent_menu.addAction(self.tr("(none)"))
+            a.setEnabled(False)
+        else:
+            self.recent_menu.addSeparator()
+            a = self.recent_menu.addAction(self.tr("Clear list"))
+            a.triggered.connect(self.doc.clear_recent)
+
+    # ================================================================== files: thin delegation to self.doc
+    # (the app, the report and tests call these on the window; the work is DocumentController's)
+    def document(self):
+        return self.doc.document()
+
+    def maybe_save(self) -> bool:
+        return self.doc.maybe_save()
+
+    def file_new(self) -> None:
+        return self.doc.file_new()
+
+    def file_save(self) -> bool:
+        return self.doc.file_save()
+
+    def file_save_as(self) -> bool:
+        return self.doc.file_save_as()
+
+    def file_revert(self) -> None:
+        return self.doc.file_revert()
+
+    def open_path(self, path, show_errors: bool = True) -> bool:
+        return self.doc.open_path(path, show_errors)
+
+    def save_to(self, path) -> bool:
+        return self.doc.save_to(path)
 
     def offer_recovery(self, from_menu: bool = False) -> bool:
-        """Offer every autosave that crashed sessions left behind (newest first, with time and title).
-        Nothing is deleted unless the user discards it or its recovered copy is autosaved here; what the
-        user leaves for later is offered again (next start, File › Recover Unsaved Work…). Returns whether
-        one was restored."""
-        store = getattr(self, "_autosave_store", None)
-        if store is None:
-            return False
-        try:
-            pending = store.pending()
-        except (PlannerError, OSError):
-            return False
-        if not pending:
-            if from_menu:
-                self.statusBar().showMessage(self.tr("No unsaved work to recover."), 6000)
-            return False
-        from .recovery import RecoveryDialog
+        return self.doc.offer_recovery(from_menu)
 
-        def discard(rec) -> str | None:
-            try:
-                store.discard(rec.id)
-            except PlannerError as err:
-                return str(err)
-            return None
-
-        dlg = RecoveryDialog(pending, discard, self)
-        dlg.exec()
-        rec = dlg.chosen
-        restored = False
-        if rec is not None and rec.document is not None and (not self.model.dirty or self.maybe_save()):
-            restored = self._restore(rec)
-        left = [r for r in dlg.pending if not (restored and r is rec)]
-        if left:
-            self.statusBar().showMessage(self.tr(
-                "{0} more autosaved plan(s) kept: File › Recover Unsaved Work… offers them again.").format(len(left)),
-                10000)
-        return restored
-
-    def _restore(self, rec) -> bool:
-        pf = _planfile()
-        doc = rec.document
-        base = rec.source_path.parent if rec.source_path else None
-        try:
-            scenario = pf.scenario_for_estimate(doc, base, rec.file.name)
-        except PlannerError as err:
-            QMessageBox.warning(self, self.tr("Cannot recover"), str(err))
-            return False
-        ui = (doc.results or {}).get("app_ui") if isinstance(doc.results, dict) else None
-        self.load_document(scenario, doc=doc, title=doc.title, notes=doc.notes,
-                           ui=ui if isinstance(ui, dict) else None, base_dir=base, path=rec.source_path,
-                           modified=True, stamp=rec.source_stamp, recovered=rec)
-        return True
+    def clean_temp_files(self) -> list:
+        return self.doc.clean_temp_files()
 
     # ================================================================== charts, report, about
     def export_charts(self) -> list[str]:
@@ -903,16 +540,10 @@ class MainWindow(QMainWindow):
         return out
 
     def _report(self, func: str) -> None:
-        """Print preview / print / PDF come from gpuplanner.ui.report (written separately)."""
-        try:
-            from . import report
-        except ImportError:
-            report = None
-        fn = getattr(report, func, None) if report is not None else None
-        if fn is None:
-            QMessageBox.information(self, self.tr("Report"), self.tr("The printable report is not available yet."))
-            return
-        fn(self)
+        """Print preview / print / PDF: :mod:`gpuplanner.ui.report` (the report package loads on first use)."""
+        from . import report
+
+        getattr(report, func)(self)
 
     def about(self) -> None:
         from gpuplanner import __version__
@@ -939,15 +570,13 @@ class MainWindow(QMainWindow):
         s.sync()
 
     def closeEvent(self, ev):  # noqa: N802 (Qt)
-        if not self.maybe_save():
+        if not self.doc.maybe_save():
             ev.ignore()
             return
         self.save_state()
         self.search.shutdown()
         self.estimator.shutdown()
-        store = getattr(self, "_autosave_store", None)
-        if store is not None:
-            store.close()
+        self.doc.close()
         ev.accept()
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -309,18 +310,9 @@ class ScenarioModel(QObject):
         self._core_errors.clear()
         self.title, self.notes = title, notes
         self.ui = copy.deepcopy(DEFAULT_UI)
-        if ui:
-            self.ui.update({k: v for k, v in ui.items() if k in DEFAULT_UI})
-        if not ui or "data_mode" not in ui:
-            # a plain scenario file (or a plan whose file keeps no page state, only its checklist or project):
-            # describe its data volume as tokens
-            from gpuplanner.core.units import format_count
-
-            self.ui["data_mode"] = "tokens"
-            self.ui["epochs"] = 1.0
-            self.ui["tokens_text"] = format_count(scenario.data.tokens, 6)
-            self.ui["work_mode"] = "continuous" if scenario.constraints.hours_per_week >= 168 else "weekly"
-            self.ui["deadline_mode"] = "days" if scenario.constraints.deadline_days else "none"
+        given = {k: v for k, v in (ui or {}).items() if k in DEFAULT_UI}
+        self.ui.update(given)
+        self._describe(scenario, given)
         self.base_dir, self.path = base_dir, path
         self._plan_paths.clear()
         self._user = None
@@ -329,6 +321,31 @@ class ScenarioModel(QObject):
         self.changed.emit("all")
         self.errorsChanged.emit()
         self.mark_clean()  # what the views may have normalised on "all" is the opened state, not an edit
+
+    def _describe(self, scenario: Scenario, given: dict[str, Any]) -> None:
+        """Make the input state describe ``scenario``: the scenario's values are what the plan means, the input
+        state only how the user wrote them. What the file does not give (a scenario file, a plan that keeps only
+        its checklist or project), or gives in a way that does not add up to the scenario (a damaged or
+        hand-edited file, an entry the plan file could not read), is derived from the scenario: the data volume
+        as tokens over one epoch, the working hours and the deadline from the constraints. Otherwise the next
+        edit on the Data page would recompute the data volume from inputs that never produced it."""
+        from gpuplanner.core.units import format_count
+
+        from .engine import unique_tokens
+
+        tokens = scenario.data.tokens
+        try:
+            described = unique_tokens(self.ui) * float(self.ui.get("epochs") or 1.0)
+        except (ValueError, TypeError, OverflowError):
+            described = None
+        if "data_mode" not in given or described is None or not math.isclose(described, tokens, rel_tol=1e-9):
+            self.ui.update(data_mode="tokens", epochs=1.0, tokens_text=format_count(tokens, 6))
+        continuous = scenario.constraints.hours_per_week >= 168
+        if "work_mode" not in given or (self.ui["work_mode"] == "continuous") != continuous:
+            self.ui["work_mode"] = "continuous" if continuous else "weekly"
+        has_deadline = bool(scenario.constraints.deadline_days)
+        if "deadline_mode" not in given or (self.ui["deadline_mode"] != "none") != has_deadline:
+            self.ui["deadline_mode"] = "days" if has_deadline else "none"
 
     def apply_plan(self, values: dict[str, Any]) -> None:
         """Adopt a plan's hardware and layout: ``values`` are the dotted paths where the plan differs from

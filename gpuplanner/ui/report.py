@@ -20,7 +20,7 @@ from . import settings
 def report_data(window):
     from gpuplanner.report.content import build_report_data
 
-    doc = window.document()
+    doc = window.doc.document()
     source = window.model.scenario if doc is None else doc
     name = window.model.path.name if window.model.path else ""
     return build_report_data(source, base_dir=window.model.base_dir, source_file=name,

@@ -429,8 +429,8 @@ def test_scaling_chart_series_and_deadline(win, qtbot):
 
 def test_save_open_roundtrip_and_dirty_title(win, qtbot, tmp_path, monkeypatch):
     path = tmp_path / "plan.gpuplan"
-    win.page("data")
-    win.model.set_ui("data_mode", "samples")
+    win.page("data").mode_buttons["samples"].setChecked(True)  # the data as samples × length (the page's defaults)
+    assert win.model.ui["data_mode"] == "samples" and win.model.scenario.data.tokens == 1_000_000 * 1024
     win.model.set("training.seq_len", 1024)
     assert win.isWindowModified()
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path), ""))
@@ -447,7 +447,7 @@ def test_save_open_roundtrip_and_dirty_title(win, qtbot, tmp_path, monkeypatch):
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     win.file_revert()
     assert win.model.scenario.training.seq_len == 1024
-    assert win.model.ui["data_mode"] == "samples"
+    assert win.model.ui["data_mode"] == "samples" and win.model.scenario.data.tokens == 1_000_000 * 1024
     assert not win.isWindowModified()
 
 

@@ -60,7 +60,7 @@ def recovery(monkeypatch):
 
 
 def _own_autosave(w) -> Path:
-    return _autosave_dir() / f"{w._autosave_store.record_id()}.autosave"
+    return _autosave_dir() / f"{w.doc.autosave_store.record_id()}.autosave"
 
 
 # ------------------------------------------------------------------------------------------- recovery
@@ -166,15 +166,15 @@ def test_autosave_failure_is_shown_with_its_reason(make_window, qtbot, tmp_path)
     w = make_window(autosave=True, search_enabled=False)
     blocker = tmp_path / "blocker"
     blocker.write_text("a file where the autosave folder should be")
-    good_root = w._autosave_store.root
-    w._autosave_store.root = blocker / "autosave"
+    good_root = w.doc.autosave_store.root
+    w.doc.autosave_store.root = blocker / "autosave"
     w.model.set("training.seq_len", 3072)
     qtbot.waitUntil(lambda: w.autosave_label.isVisible(), timeout=4000)
     text = w.autosave_label.text()
     assert text.startswith("Autosave failed: ") and "a file is in the way of the folder" in text
     assert "Autosave failed" in w.statusBar().currentMessage()
     # it stays until a write succeeds
-    w._autosave_store.root = good_root
+    w.doc.autosave_store.root = good_root
     w.model.set("training.seq_len", 3000)  # (still unsaved: 4096 would be the saved state again)
     qtbot.waitUntil(lambda: not w.autosave_label.isVisible(), timeout=4000)
     assert w.model.dirty

@@ -63,3 +63,20 @@ def test_load_resets_document():
     m.load(s, title="x")
     assert not m.errors() and not m.dirty
     assert m.ui["tokens_text"] == "5B"
+
+
+def test_load_keeps_an_input_state_that_describes_the_scenario_and_derives_one_that_does_not():
+    """The scenario's values are what a plan means; the input state is how they were typed (ui_state)."""
+    s = default_scenario()
+    s = s.model_copy(update={"data": s.data.model_copy(update={"tokens": 250000 * 1536 * 3.0}),
+                             "constraints": s.constraints.model_copy(update={"hours_per_week": 60.0})})
+    typed = {"data_mode": "samples", "samples": 250000, "avg_len": 1536, "epochs": 3.0, "work_mode": "weekly",
+             "deadline_mode": "days"}
+    m = ScenarioModel()
+    m.load(s, ui=typed)
+    assert {k: m.ui[k] for k in typed} == typed
+    # 2 epochs of the same samples are not the plan's 1.152B tokens; "continuous" is not 60 hours a week
+    m.load(s, ui={**typed, "epochs": 2.0, "work_mode": "continuous", "deadline_mode": "none"})
+    assert (m.ui["data_mode"], m.ui["tokens_text"], m.ui["epochs"]) == ("tokens", "1.152B", 1.0)
+    assert (m.ui["work_mode"], m.ui["deadline_mode"]) == ("weekly", "days")
+    assert m.scenario == s and not m.dirty

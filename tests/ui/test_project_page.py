@@ -66,7 +66,7 @@ def test_add_reorder_remove_and_save(make_window, tmp_path, qtbot):
     assert warnings == []
     assert [p.kind for p in doc.project.phases] == ["cpu_preprocessing", "research", "training", "inference"]
     assert doc.project.phases[3].inference.concurrency == 100
-    assert "project" not in (doc.results or {}).get("app_ui", {})
+    assert "app_ui" not in (doc.results or {}) and "project" not in doc.ui_state.model_dump()
 
 
 def test_kind_change_and_invalid_input(make_window, tmp_path, qtbot):
