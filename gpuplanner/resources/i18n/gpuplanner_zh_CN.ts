@@ -1553,6 +1553,89 @@
     </message>
 </context>
 <context>
+    <name>DocumentController</name>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <source>The plan has unsaved changes. Save them first?</source>
+        <translation>方案有未保存的更改。要先保存吗？</translation>
+    </message>
+    <message>
+        <source>Open plan or scenario</source>
+        <translation>打开方案或场景</translation>
+    </message>
+    <message>
+        <source>GPU Planner plans (*.gpuplan);;Scenario JSON (*.json);;All files (*)</source>
+        <translation>GPU Planner 方案 (*.gpuplan);;场景 JSON (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot open</source>
+        <translation>无法打开</translation>
+    </message>
+    <message>
+        <source>Save plan</source>
+        <translation>保存方案</translation>
+    </message>
+    <message>
+        <source>GPU Planner plans (*.gpuplan)</source>
+        <translation>GPU Planner 方案 (*.gpuplan)</translation>
+    </message>
+    <message>
+        <source>Cannot save</source>
+        <translation>无法保存</translation>
+    </message>
+    <message>
+        <source>Saved {0}</source>
+        <translation>已保存 {0}</translation>
+    </message>
+    <message>
+        <source>Revert</source>
+        <translation>还原</translation>
+    </message>
+    <message>
+        <source>Discard the changes since the last save?</source>
+        <translation>放弃上次保存以来的更改吗？</translation>
+    </message>
+    <message>
+        <source>File changed on disk</source>
+        <translation>磁盘上的文件已被修改</translation>
+    </message>
+    <message>
+        <source>“{0}” was changed by another program since you opened or saved it.</source>
+        <translation>“{0}”在你打开或保存之后被其他程序修改过。</translation>
+    </message>
+    <message>
+        <source>Keep Mine saves your version over it (the other version is kept as {0}.bak). Reload opens the file as it is now and drops your unsaved changes. Save As… keeps both.</source>
+        <translation>“保留我的”用你的版本覆盖它（另一个版本保存为 {0}.bak）；“重新载入”打开文件的当前内容，丢弃你未保存的修改；“另存为…”两者都保留。</translation>
+    </message>
+    <message>
+        <source>&amp;Keep Mine</source>
+        <translation>保留我的(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;Reload</source>
+        <translation>重新载入(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Save &amp;As…</source>
+        <translation>另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>No unsaved work to recover.</source>
+        <translation>没有需要恢复的未保存工作。</translation>
+    </message>
+    <message>
+        <source>{0} more autosaved plan(s) kept: File › Recover Unsaved Work… offers them again.</source>
+        <translation>另有 {0} 个自动保存的方案已保留：“文件 › 恢复未保存的工作…”会再次列出它们。</translation>
+    </message>
+    <message>
+        <source>Cannot recover</source>
+        <translation>无法恢复</translation>
+    </message>
+</context>
+<context>
     <name>Errors</name>
     <message>
         <source>{field}: {message}</source>
@@ -2683,74 +2766,6 @@
         <translation>方案搜索失败</translation>
     </message>
     <message>
-        <source>Unsaved changes</source>
-        <translation>未保存的更改</translation>
-    </message>
-    <message>
-        <source>The plan has unsaved changes. Save them first?</source>
-        <translation>方案有未保存的更改。要先保存吗？</translation>
-    </message>
-    <message>
-        <source>Open plan or scenario</source>
-        <translation>打开方案或场景</translation>
-    </message>
-    <message>
-        <source>GPU Planner plans (*.gpuplan);;Scenario JSON (*.json);;All files (*)</source>
-        <translation>GPU Planner 方案 (*.gpuplan);;场景 JSON (*.json);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>Cannot open</source>
-        <translation>无法打开</translation>
-    </message>
-    <message>
-        <source>Save plan</source>
-        <translation>保存方案</translation>
-    </message>
-    <message>
-        <source>GPU Planner plans (*.gpuplan)</source>
-        <translation>GPU Planner 方案 (*.gpuplan)</translation>
-    </message>
-    <message>
-        <source>File changed on disk</source>
-        <translation>磁盘上的文件已被修改</translation>
-    </message>
-    <message>
-        <source>“{0}” was changed by another program since you opened or saved it.</source>
-        <translation>“{0}”在你打开或保存之后被其他程序修改过。</translation>
-    </message>
-    <message>
-        <source>Keep Mine saves your version over it (the other version is kept as {0}.bak). Reload opens the file as it is now and drops your unsaved changes. Save As… keeps both.</source>
-        <translation>“保留我的”用你的版本覆盖它（另一个版本保存为 {0}.bak）；“重新载入”打开文件的当前内容，丢弃你未保存的修改；“另存为…”两者都保留。</translation>
-    </message>
-    <message>
-        <source>&amp;Keep Mine</source>
-        <translation>保留我的(&amp;K)</translation>
-    </message>
-    <message>
-        <source>&amp;Reload</source>
-        <translation>重新载入(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Cannot save</source>
-        <translation>无法保存</translation>
-    </message>
-    <message>
-        <source>Plan files are not available in this build.</source>
-        <translation>此版本不支持方案文件。</translation>
-    </message>
-    <message>
-        <source>Saved {0}</source>
-        <translation>已保存 {0}</translation>
-    </message>
-    <message>
-        <source>Revert</source>
-        <translation>还原</translation>
-    </message>
-    <message>
-        <source>Discard the changes since the last save?</source>
-        <translation>放弃上次保存以来的更改吗？</translation>
-    </message>
-    <message>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
@@ -2767,18 +2782,6 @@
         <translation>你的修改还没有备份。请保存方案以免丢失。</translation>
     </message>
     <message>
-        <source>No unsaved work to recover.</source>
-        <translation>没有需要恢复的未保存工作。</translation>
-    </message>
-    <message>
-        <source>{0} more autosaved plan(s) kept: File › Recover Unsaved Work… offers them again.</source>
-        <translation>另有 {0} 个自动保存的方案已保留：“文件 › 恢复未保存的工作…”会再次列出它们。</translation>
-    </message>
-    <message>
-        <source>Cannot recover</source>
-        <translation>无法恢复</translation>
-    </message>
-    <message>
         <source>Export charts to folder</source>
         <translation>将图表导出到文件夹</translation>
     </message>
@@ -2793,10 +2796,6 @@
     <message>
         <source>Report</source>
         <translation>报告</translation>
-    </message>
-    <message>
-        <source>The printable report is not available yet.</source>
-        <translation>可打印的报告暂不可用。</translation>
     </message>
     <message>
         <source>About GPU Planner</source>
@@ -3920,6 +3919,10 @@
     <message>
         <source>invalid plan</source>
         <translation>无效的方案</translation>
+    </message>
+    <message>
+        <source>{name}: input settings that are not valid were left in results.app_ui and not used: {fields}</source>
+        <translation>{name}：无效的输入设置已留在 results.app_ui 中，未被使用：{fields}</translation>
     </message>
     <message>
         <source>not a plan: expected a JSON object, found {kind}</source>
