@@ -73,7 +73,7 @@ from .. import __version__
 from ..core.architecture import EXPLICIT_FIELDS, WRITE_IF_SET, ModelArch, resolve_arch
 from ..core.errors import PlannerError, ScenarioError
 from ..core.i18n import QT_TRANSLATE_NOOP
-from ..core.messages import MsgStr
+from ..core.messages import MsgStr, error_text, validation_reason
 from ..core.project import Project
 from ..core.scenario import ModelSection, ParallelSection, Scenario
 from ..core.units import parse_count
@@ -351,7 +351,7 @@ class PlanDocument(_Doc):
     @classmethod
     def _current(cls, v: int) -> int:
         if v != CURRENT_SCHEMA:
-            raise ValueError(f"must be {CURRENT_SCHEMA} after migration")
+            raise ValueError(MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "must be {n} after migration"), n=CURRENT_SCHEMA))
         return v
 
     @field_validator("created", "modified")
@@ -590,11 +590,11 @@ def migrate(data: dict, name: str = "") -> tuple[dict, int]:
     """Upgrade a parsed plan dict to :data:`CURRENT_SCHEMA`; returns (new dict, schema it was written in)."""
     version = data.get("schema_version")
     if isinstance(version, bool) or not isinstance(version, int):
-        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "not a GPU Planner plan"), "schema_version",
-                            "must be a whole number")
+        raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not a GPU Planner plan")), "schema_version",
+                            MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "must be a whole number")))
     if version < 1:
-        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "not a GPU Planner plan"), "schema_version",
-                            f"{version} is not a schema number")
+        raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not a GPU Planner plan")), "schema_version",
+                            MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "{v} is not a schema number"), v=version))
     if version > CURRENT_SCHEMA:
         raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "made by a newer GPU Planner (schema {n}); this version reads up to {m}"),
                 n=version, m=CURRENT_SCHEMA))
@@ -745,11 +745,11 @@ def _decode(raw: bytes, name: str) -> str:
         raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "too large for a plan file (over {mb} MB)"),
             mb=MAX_BYTES // (1024 * 1024)))
     if not raw.strip():
-        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "empty file, not a plan"))
+        raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "empty file, not a plan")))
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "UTF-16 text; plan files are UTF-8"))
+        raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "UTF-16 text; plan files are UTF-8")))
     if b"\x00" in raw:
-        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "binary data, not a plan file"))
+        raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "binary data, not a plan file")))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -763,12 +763,12 @@ def _parse(text: str, name: str) -> Any:
         return json.loads(text, parse_constant=reject_constant, parse_float=finite_float)
     except json.JSONDecodeError as err:
         if err.pos >= len(text.rstrip()) or err.msg.startswith("Unterminated string"):
-            raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "not valid JSON: the file ends too early (truncated?)")) \
+            raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not valid JSON: the file ends too early (truncated?)"))) \
                 from None
         raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not valid JSON (line {line}, column {col}: {msg})"),
             line=err.lineno, col=err.colno, msg=err.msg)) from None
     except RecursionError:
-        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "not a plan: JSON nested too deeply")) from None
+        raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not a plan: JSON nested too deeply"))) from None
     except ValueError as err:  # NaN/Infinity, out-of-range floats, integers over the digit limit
         raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not valid JSON ({why})"), why=_one_line(str(err), 80))) \
             from None
@@ -782,12 +782,8 @@ def _field_error(name: str, err: ValidationError) -> PlanFileError:
     loc = ""
     for part in first.get("loc", ()):
         loc += f"[{part}]" if isinstance(part, int) else (f".{part}" if loc else str(part))
-    msg = str(first.get("msg", "invalid value"))
-    if msg.startswith("Value error, "):
-        msg = msg[len("Value error, "):]
-    if first.get("type") == "extra_forbidden":
-        msg = "unknown field"
-    return PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "invalid plan"), loc or "(document)", msg)
+    msg = validation_reason(first)  # the validator's own sentence, with its message id where it has one
+    return PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "invalid plan")), loc or "(document)", msg)
 
 
 def _warning(text: str, /, **params: Any) -> MsgStr:
@@ -825,7 +821,7 @@ def from_data(data: Any, name: str = "") -> tuple[PlanDocument, list[str]]:
             warnings.append(_warning(QT_TRANSLATE_NOOP(_CTX, "{name}: a scenario file, opened as a new plan"),
                                      name=name))
         else:
-            raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "not a GPU Planner plan (no schema_version)"))
+            raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not a GPU Planner plan (no schema_version)")))
     data, original = migrate(data, name)
     if original < CURRENT_SCHEMA:
         warnings.append(_warning(QT_TRANSLATE_NOOP(
@@ -839,10 +835,10 @@ def from_data(data: Any, name: str = "") -> tuple[PlanDocument, list[str]]:
     except ValidationError as err:
         raise _field_error(name, err) from None
     except PlannerError as err:  # a validator that raised the project's own error
-        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "invalid plan"), getattr(err, "field", None) or "scenario",
-                            str(err)) from None
+        raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "invalid plan")), getattr(err, "field", None) or "scenario",
+                            error_text(err)) from None
     except (ValueError, TypeError, OverflowError) as err:  # defensive: never a traceback
-        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "invalid plan"), None, _one_line(str(err), 120)) from None
+        raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "invalid plan")), None, _one_line(error_text(err), 120)) from None
     doc._unknown = unknown
     if unknown:
         paths = unknown_field_paths(doc)
@@ -854,9 +850,9 @@ def from_data(data: Any, name: str = "") -> tuple[PlanDocument, list[str]]:
     try:  # whatever opens must also save
         json.dumps(to_data(doc), ensure_ascii=False, allow_nan=False).encode("utf-8")
     except UnicodeEncodeError:
-        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "contains text that is not valid Unicode")) from None
+        raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "contains text that is not valid Unicode"))) from None
     except (ValueError, TypeError, RecursionError) as err:
-        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "invalid plan"), None, _one_line(str(err), 120)) from None
+        raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "invalid plan")), None, _one_line(error_text(err), 120)) from None
     return doc, [w if _one_line(w, 1000) == w else _one_line(w, 1000) for w in warnings]
 
 
@@ -866,7 +862,7 @@ def loads(raw: bytes | str, name: str = "plan") -> tuple[PlanDocument, list[str]
         try:
             raw = raw.encode("utf-8")
         except UnicodeEncodeError:
-            raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "not UTF-8 text")) from None
+            raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not UTF-8 text"))) from None
     return from_data(_parse(_decode(raw, name), name), name)
 
 
@@ -880,17 +876,17 @@ def read_bytes(path: str | os.PathLike, limit: int | None = None) -> bytes:
             if stat.S_ISDIR(os.fstat(fd).st_mode):
                 raise IsADirectoryError
             if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO or a device: never read (it may not end)
-                raise PlanFileError(path, QT_TRANSLATE_NOOP(_CTX, "not a regular file"))
+                raise PlanFileError(path, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not a regular file")))
             with os.fdopen(os.dup(fd), "rb") as fh:
                 return fh.read((MAX_BYTES if limit is None else limit) + 1)
         finally:
             os.close(fd)
     except FileNotFoundError:
-        raise PlanFileError(path, QT_TRANSLATE_NOOP(_CTX, "file not found")) from None
+        raise PlanFileError(path, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "file not found"))) from None
     except IsADirectoryError:
-        raise PlanFileError(path, QT_TRANSLATE_NOOP(_CTX, "is a folder, not a plan file")) from None
+        raise PlanFileError(path, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "is a folder, not a plan file"))) from None
     except PermissionError:
-        raise PlanFileError(path, QT_TRANSLATE_NOOP(_CTX, "cannot read the file (permission denied)")) from None
+        raise PlanFileError(path, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "cannot read the file (permission denied)"))) from None
     except OSError as err:
         raise PlanFileError(path, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "cannot read the file ({why})"),
             why=err.strerror or err.__class__.__name__)) from None
@@ -919,7 +915,7 @@ def dumps(doc: PlanDocument) -> bytes:
         text = json.dumps(to_data(doc), sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False)
         return (text + "\n").encode("utf-8")
     except UnicodeEncodeError:
-        raise PlanFileError(None, QT_TRANSLATE_NOOP(_CTX, "cannot save: the text contains invalid characters")) \
+        raise PlanFileError(None, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "cannot save: the text contains invalid characters"))) \
             from None
     except (ValueError, TypeError, RecursionError) as err:
         raise PlanFileError(None, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "cannot save: {why}"), why=_one_line(str(err), 120))) \
@@ -1218,7 +1214,7 @@ def scenario_for_estimate(doc: PlanDocument, base_dir: str | os.PathLike | None 
     try:
         arch = resolve_model(doc, base)
     except PlannerError as err:
-        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "the embedded model cannot be used"), None, str(err)) \
+        raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "the embedded model cannot be used")), None, error_text(err)) \
             from None
     fields: dict[str, Any] = {"name": arch.name}
     for arch_key, section_key in _SECTION_FROM_ARCH.items():
@@ -1234,7 +1230,7 @@ def scenario_for_estimate(doc: PlanDocument, base_dir: str | os.PathLike | None 
         section = ModelSection(**fields)
     except ValidationError as err:
         bad = _field_error(name, err)
-        raise PlanFileError(name, QT_TRANSLATE_NOOP(_CTX, "the embedded model cannot be used"),
+        raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "the embedded model cannot be used")),
                             f"embedded_model.arch.{bad.field}", bad.why) from None
     return scen.model_copy(update={"model": section})
 

@@ -3865,8 +3865,20 @@
         <translation>{problem}（字段 {field}：{why}）</translation>
     </message>
     <message>
+        <source>must be {n} after migration</source>
+        <translation>迁移后必须为 {n}</translation>
+    </message>
+    <message>
         <source>not a GPU Planner plan</source>
         <translation>不是 GPU Planner 方案文件</translation>
+    </message>
+    <message>
+        <source>must be a whole number</source>
+        <translation>必须是整数</translation>
+    </message>
+    <message>
+        <source>{v} is not a schema number</source>
+        <translation>{v} 不是有效的 schema 版本号</translation>
     </message>
     <message>
         <source>made by a newer GPU Planner (schema {n}); this version reads up to {m}</source>
@@ -3874,7 +3886,7 @@
     </message>
     <message>
         <source>no upgrade path from schema {n}</source>
-        <translation>没有从架构版本 {n} 升级的路径</translation>
+        <translation>没有从 schema {n} 升级的路径</translation>
     </message>
     <message>
         <source>cannot upgrade a schema {n} plan</source>
