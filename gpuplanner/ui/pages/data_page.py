@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpuplanner.formatting import format_flops
+from gpuplanner.formatting import format_flops, format_number
 
 from PySide6.QtWidgets import QButtonGroup, QFormLayout, QHBoxLayout, QLabel, QRadioButton, QWidget
 
@@ -172,7 +172,7 @@ class DataPage(BasePage):
             ratio = ev.tokens_per_param
             self.hint.setText(self.tr(
                 "Compute-optimal hint (Chinchilla, ≈20 tokens per parameter): about {0} tokens for this "
-                "model; you have {1} tokens per parameter.").format(format_count(opt, 3), f"{ratio:.1f}"))
+                "model; you have {1} tokens per parameter.").format(format_count(opt, 3), format_number(ratio, 1)))
         else:
             self.hint.setText(self.tr("Fine-tuning: the data volume is whatever your task needs; the "
                                       "20-tokens-per-parameter rule applies to pretraining only."))

@@ -17,6 +17,7 @@ from gpuplanner.core.estimate import TIER_GUIDANCE
 from gpuplanner.io.hf_cache import cache_dir, is_model_id, list_cached_models
 from gpuplanner.io.model_files import ModelFiles, load_model_source
 from gpuplanner.core.units import format_count
+from gpuplanner.formatting import format_number
 
 from .. import settings
 from ..fields import BoundCheck, BoundEdit, fmt_float, fmt_int, parse_float, parse_int
@@ -415,7 +416,7 @@ class ModelPage(BasePage):
         if est.arch.vision_kind:
             patches, tokens = est.image_tokens
             self.image_tokens.setText(self.tr("{0} image tokens per sample for the language model ({1} patches "
-                                              "through the vision encoder)").format(f"{tokens:,.0f}", f"{patches:,.0f}"))
+                                              "through the vision encoder)").format(format_number(tokens, 0), format_number(patches, 0)))
         warn = [tr_msg(w) for w in getattr(est, "warnings", ())]
         self.intake_warnings.setText("\n".join("⚠ " + w for w in warn))
         self.intake_warnings.setVisible(bool(warn))
