@@ -845,7 +845,7 @@ def _html_title(data: ReportData) -> str:
         cut = ""
         if len(data.notes) > NOTES_MAX_CHARS:
             more = translate("Report", "(The notes are cut here: {n} more characters are in the plan file.)")
-            cut = f" <i>{_e(more.format(n=f'{len(data.notes) - NOTES_MAX_CHARS:,}'))}</i>"
+            cut = f" <i>{_e(more.format(n=format_number(len(data.notes) - NOTES_MAX_CHARS, 0)))}</i>"
         out.append(f"<p><b>{_e(translate('Report', 'Notes'))}:</b> {_et(notes)}{cut}</p>")
     if data.warnings:
         items = "".join(f"<li>{_e(tr_text(w))}</li>" for w in data.warnings)
@@ -860,7 +860,7 @@ def _html_task(data: ReportData) -> str:
     arch = translate("Report", "{layers} layers, hidden {hidden}, {heads} heads ({kv} KV, {att}), {mlp} MLP {ffn}, "
                                "vocabulary {vocab}").format(
         layers=a["layers"], hidden=a["hidden"], heads=a["heads"], kv=a["kv_heads"], att=a["attention"],
-        mlp=a["mlp"], ffn=a["ffn"], vocab=f"{a['vocab']:,}")
+        mlp=a["mlp"], ffn=a["ffn"], vocab=format_number(a["vocab"], 0))
     if t.is_moe:
         arch += "; " + translate("Report", "MoE: {e} experts, {k} active per token").format(
             e=a["experts"], k=a["experts_per_tok"])
@@ -871,7 +871,7 @@ def _html_task(data: ReportData) -> str:
     if tr.get("lora_rank"):
         setup += ", " + translate("Report", "rank {r}").format(r=tr["lora_rank"])
     batch = translate("Report", "sequence {s}, global batch {g} sequences, recompute {r}").format(
-        s=f"{tr['seq_len']:,}", g=tr["global_batch"], r=_recompute_name(tr["recompute"]))
+        s=format_number(tr["seq_len"], 0), g=tr["global_batch"], r=_recompute_name(tr["recompute"]))
     params = translate("Report", "{total} total, {active} active per token, {train} trained").format(
         total=fmt_count(t.params_total), active=fmt_count(t.params_active), train=fmt_count(t.params_trainable))
     compute = "—" if t.total_flops is None else translate("Report", "{f} ({fpt} per token)").format(

@@ -433,15 +433,15 @@ class ModelPage(BasePage):
         self.tier_text.setText(QCoreApplication.translate("Tier", TIER_GUIDANCE.get(tier, "")))
         arch = est.arch
         if arch.unrecognised:
-            bits = [self.tr("about {0} parameters (architecture not recognised)").format(f"{pc.total:,}")]
+            bits = [self.tr("about {0} parameters (architecture not recognised)").format(format_number(pc.total, 0))]
         else:
-            bits = [self.tr("{0} parameters exactly").format(f"{pc.total:,}")]
+            bits = [self.tr("{0} parameters exactly").format(format_number(pc.total, 0))]
         if pc.vision or pc.projector:
             bits.append(self.tr("vision encoder {0} + projector {1}").format(
                 format_count(pc.vision, 4), format_count(pc.projector, 4)))
         if arch.stored_params:
             bits.append(self.tr("safetensors headers: {0} stored ({1})").format(
-                f"{arch.stored_params:,}", arch.stored_dtype or "?"))
+                format_number(arch.stored_params, 0), arch.stored_dtype or "?"))
         ms = self.model.scenario.model
         if ms.preset:
             p = load_presets().get(ms.preset)
