@@ -765,12 +765,6 @@ class VerifyPanel(QWidget):
         self._update_progress()
 
 
-def format_number(v: float) -> str:
-    from gpuplanner.formatting import format_number as _f
-
-    return _f(v)
-
-
 def _findings_html(findings) -> str:
     """Translated findings (verify.findings.Finding: a severity and a core message), problems first."""
     from gpuplanner.i18n import translate_message
