@@ -88,3 +88,24 @@ def test_format_sig_six_digits_is_g_without_its_exponent(value, expected):
     those fields hold, and grouped, plain digits where ``g`` would switch to ``1e+06``."""
     assert F.format_sig(value, 6) == expected == f"{value:g}"
     assert F.format_sig(1_000_000, 6) == "1,000,000" and f"{1_000_000:g}" == "1e+06"
+
+
+@pytest.mark.parametrize("value, digits, expected", [
+    (8.03e9, 3, "8.03B"), (1.5e12, 3, "1.5T"), (259_400, 4, "259.4K"), (259_400, 3, "259K"), (120e6, 3, "120M"),
+    (16_312, 3, "16.3K"), (950, 3, "950"), (0.5, 3, "0.5"), (0, 3, "0"), (-5e6, 3, "-5M"), (1e15, 3, "1P"),
+    # rounding carries into the next suffix; Python's "g" wrote these as 1e+03K, 1e+03 and 1.5e+03P
+    (999_950, 3, "1M"), (999.96, 3, "1K"), (1.5e18, 3, "1,500P"),
+])
+def test_format_compact(value, digits, expected):
+    assert F.format_compact(value, digits) == expected
+
+
+@given(st.floats(min_value=1, max_value=1e21, allow_nan=False, allow_infinity=False), st.sampled_from([3, 4, 6]))
+def test_format_compact_reads_back_within_its_digits(v, digits):
+    """Fields show counts this way and parse them back (core.units.parse_count): no scientific notation, and
+    the value read back is the count to ``digits`` significant digits."""
+    from gpuplanner.core.units import parse_count
+
+    text = F.format_compact(v, digits)
+    assert not SCI.search(text), text
+    assert math.isclose(parse_count(text), float(f"{v:.{digits}g}"), rel_tol=1e-9), (v, text)

@@ -8,7 +8,9 @@ a number formatted in place:
 * a ``str.format`` template with a numeric spec (``"{:.1f}".format(x)``, ``self.tr("… {1:.1f} weeks")``, a
   message template ``"{gbps:,.0f} Gb/s"``) — any string literal in code, docstrings aside;
 * ``%``-formatting with a numeric conversion (``"%.2f" % x``, ``"%d GPUs" % n``);
-* the built-in ``format(x, spec)``.
+* the built-in ``format(x, spec)``;
+* a formatter from elsewhere: ``core.units.format_count`` (it wrote ``1e+03K``; views use
+  ``formatting.format_compact``).
 
 Alignment alone (``f"{label:<12}"``, ``f"{n:>4}"``) is not number formatting and passes. The allowlist below
 names the few genuine non-display uses, each with its reason; an entry that no longer matches fails too, so
@@ -98,6 +100,9 @@ def scan_source(source: str) -> list[tuple[int, str]]:
             if not (isinstance(spec, ast.Constant) and isinstance(spec.value, str)) or is_numeric_spec(spec.value) \
                     or spec.value == "":
                 found.append((node.lineno, ast.unparse(node)))
+        if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("core.units") \
+                and any(a.name.startswith("format_") for a in node.names):
+            found.append((node.lineno, f"import {ast.unparse(node)}"))
     return sorted(found)
 
 
@@ -135,6 +140,7 @@ def test_allowlist_entries_still_match():
     '"{:.1f}".format(x)', '"{0:,.0f} of {1}".format(a, b)', 'self.tr("Project total: {0} over {1:.1f} weeks")',
     'Msg(CTX, "at least {gbps:,.0f} Gb/s", {"gbps": g})', '"%.2f" % x', '"%d GPUs" % n', '"%(n)5.1f%%" % d',
     'format(v, ".2f")', 'format(v, spec)', 'format(v, f"{w}.3g")',
+    'from gpuplanner.core.units import format_count', 'from ..core.units import format_count, parse_count',
 ])
 def test_the_scan_finds_a_number_formatted_in_place(snippet):
     assert scan_source(snippet), snippet
@@ -143,7 +149,7 @@ def test_the_scan_finds_a_number_formatted_in_place(snippet):
 @pytest.mark.parametrize("snippet", [
     'f"{label:<12}{n:>4}"', 'f"{name!r}"', 'f"{x}"', '"{0} of {1}".format(a, b)', '"100%% done" % ()',
     '"%s: %r" % (a, b)', '"#box { color: #333; border: 1px solid #ddd; }"', 'f"{text:>{width}}"',
-    'format_number(x, 1)', '"""Docstring: f"{x:.1f}" is what we avoid."""',
+    'format_number(x, 1)', 'from gpuplanner.core.units import parse_count', '"""Docstring: f"{x:.1f}" is what we avoid."""',
 ])
 def test_the_scan_passes_text_that_formats_no_number(snippet):
     assert not scan_source(snippet), snippet

@@ -14,7 +14,7 @@ by the ``fmt_*`` helpers below, which the renderer and the tests share.
 
 from __future__ import annotations
 
-from gpuplanner.formatting import format_money, format_number, format_percent, format_sig
+from gpuplanner.formatting import format_compact, format_money, format_number, format_percent, format_sig
 
 import math
 from dataclasses import dataclass, field
@@ -26,7 +26,6 @@ from .. import __version__
 from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.messages import Msg
-from ..core.units import format_count
 
 CTX = "Report"
 GIB = 1024**3
@@ -73,7 +72,7 @@ def fmt_pct(frac: float | None) -> str:
 
 
 def fmt_count(n: float | None) -> str:
-    return "—" if n is None else format_count(n)
+    return "—" if n is None else format_compact(n)
 
 
 def fmt_bytes(n: float | None) -> str:

@@ -314,11 +314,11 @@ class ScenarioModel(QObject):
         if not ui or "data_mode" not in ui:
             # a plain scenario file (or a plan whose file keeps no page state, only its checklist or project):
             # describe its data volume as tokens
-            from gpuplanner.core.units import format_count
+            from gpuplanner.formatting import format_compact
 
             self.ui["data_mode"] = "tokens"
             self.ui["epochs"] = 1.0
-            self.ui["tokens_text"] = format_count(scenario.data.tokens, 6)
+            self.ui["tokens_text"] = format_compact(scenario.data.tokens, 6)
             self.ui["work_mode"] = "continuous" if scenario.constraints.hours_per_week >= 168 else "weekly"
             self.ui["deadline_mode"] = "days" if scenario.constraints.deadline_days else "none"
         self.base_dir, self.path = base_dir, path

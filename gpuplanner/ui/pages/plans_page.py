@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from gpuplanner.formatting import format_number, format_percent, format_sig, gpu_display_name
+from gpuplanner.formatting import format_compact, format_number, format_percent, format_sig, gpu_display_name
 
 import html
 import math
@@ -16,8 +16,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QProgressBar, QPushButton, QSizePolicy, QSplitter,
     QTableView, QTextBrowser, QVBoxLayout, QWidget,
 )
-
-from gpuplanner.core.units import format_count
 
 from .. import engine
 from ..fields import BoundCheck, BoundCombo
@@ -129,7 +127,7 @@ class PlanTableModel(QAbstractTableModel):
             if col == "days":
                 return format_number(p.calendar_days, 2)
             if col == "tokens_per_s":
-                return "—" if p.tokens_per_s is None else format_count(p.tokens_per_s, 3)
+                return "—" if p.tokens_per_s is None else format_compact(p.tokens_per_s, 3)
             if col == "mfu":
                 if p.mfu is None:
                     return "—"
@@ -519,7 +517,7 @@ class PlansPage(BasePage):
                     f"<td align=right>{format_sig(m.capacity)}</td></tr></table>")
         rows.append("<p><b>" + tr("Time") + "</b>: " + esc(tr(
             "{0} calendar days ({1} days of compute) · {2} tokens/s · MFU {3}").format(
-            format_number(p.calendar_days, 2), format_number(p.compute_days, 2), format_count(p.tokens_per_s or 0, 3),
+            format_number(p.calendar_days, 2), format_number(p.compute_days, 2), format_compact(p.tokens_per_s or 0, 3),
             "—" if p.mfu is None else f"{format_percent(p.mfu, 0)} ({grade_text(ev.mfu_grade)})")) + "</p>")
         if ev.calendar_days_band is not None:
             lo, hi = ev.calendar_days_band
