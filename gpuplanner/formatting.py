@@ -215,6 +215,27 @@ def format_count(value: float, lang: str | None = None) -> str:
     return _sig(v, 3)
 
 
+_COMPACT = ((1e15, "P"), (1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K"))
+
+
+def format_compact(value: float, digits: int = 3) -> str:
+    """A count in the trade's short form, the same in both languages (``8.03B`` parameters, ``1.5T`` tokens,
+    ``16.3K`` tokens/s, ``259.4K``): ``digits`` significant digits and a K/M/B/T/P suffix. It reads back with
+    ``core.units.parse_count`` (fields show it), so it never writes scientific notation: rounding carries into
+    the next suffix (999,950 → ``1M``, not ``1e+03K``) and beyond P the digits are grouped (``1,500P``)."""
+    v = float(value)
+    if not math.isfinite(v):
+        return "—"
+    if v == 0:
+        return "0"
+    d = max(1, int(digits))
+    rounded = float(f"{v:.{d}g}")  # round first, so 999.96 → 1000 → "1K"
+    for size, suffix in _COMPACT:
+        if abs(rounded) >= size:
+            return _sig(rounded / size, d) + suffix
+    return _sig(rounded, d) if abs(rounded) >= 1e-6 else format_power(rounded, d)
+
+
 def format_axis(value: float, lang: str | None = None) -> str:
     """A compact axis tick: ``950``, ``1,500``, ``20K``/``2 万``, ``3M``/``300 万``, ``0.2`` — never ``1e+06``."""
     lang = normalize_lang(lang)

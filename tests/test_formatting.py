@@ -68,3 +68,44 @@ def test_gpu_axis_ticks_are_rentable_counts():
     wide = gpu_ticks(1, 100_000)
     assert len(wide) <= 10 and all(float(lab.replace(",", "").rstrip("K")) >= 1 for _, lab in wide)
     assert math.isclose(10 ** wide[0][0], 1)
+
+
+@given(st.floats(min_value=-1e12, max_value=1e12, allow_nan=False, allow_infinity=False), st.integers(0, 3))
+def test_views_read_the_same_through_the_formatter(v, d):
+    """Issue #15 moved the views' own format specs onto these functions; what a person reads is unchanged:
+    ``f"{x:,.Nf}"`` is format_number, ``f"{u * 100:.Nf}%"`` is format_percent (which also groups 1,000%)."""
+    assert F.format_number(v, d) == f"{v:,.{d}f}"
+    assert F.format_percent(v / 1e6, d) == f"{v / 1e6 * 100:,.{d}f}%"
+    if abs(v) < 1e7:  # below 1,000% no grouping: the same as Python's own percent type
+        assert F.format_percent(v / 1e7, d) == f"{v / 1e7:.{d}%}"  # CPython: val *= 100, then "f"
+
+
+@pytest.mark.parametrize("value, expected", [
+    (5.0, "5"), (2.5, "2.5"), (0.25, "0.25"), (12.75, "12.75"), (7.1234, "7.1234"), (104.0, "104"), (0.0, "0"),
+])
+def test_format_sig_six_digits_is_g_without_its_exponent(value, expected):
+    """``format_sig(x, 6)`` replaces ``f"{x:g}"`` (weeks, years, an exchange rate): the same text for the values
+    those fields hold, and grouped, plain digits where ``g`` would switch to ``1e+06``."""
+    assert F.format_sig(value, 6) == expected == f"{value:g}"
+    assert F.format_sig(1_000_000, 6) == "1,000,000" and f"{1_000_000:g}" == "1e+06"
+
+
+@pytest.mark.parametrize("value, digits, expected", [
+    (8.03e9, 3, "8.03B"), (1.5e12, 3, "1.5T"), (259_400, 4, "259.4K"), (259_400, 3, "259K"), (120e6, 3, "120M"),
+    (16_312, 3, "16.3K"), (950, 3, "950"), (0.5, 3, "0.5"), (0, 3, "0"), (-5e6, 3, "-5M"), (1e15, 3, "1P"),
+    # rounding carries into the next suffix; Python's "g" wrote these as 1e+03K, 1e+03 and 1.5e+03P
+    (999_950, 3, "1M"), (999.96, 3, "1K"), (1.5e18, 3, "1,500P"),
+])
+def test_format_compact(value, digits, expected):
+    assert F.format_compact(value, digits) == expected
+
+
+@given(st.floats(min_value=1, max_value=1e21, allow_nan=False, allow_infinity=False), st.sampled_from([3, 4, 6]))
+def test_format_compact_reads_back_within_its_digits(v, digits):
+    """Fields show counts this way and parse them back (core.units.parse_count): no scientific notation, and
+    the value read back is the count to ``digits`` significant digits."""
+    from gpuplanner.core.units import parse_count
+
+    text = F.format_compact(v, digits)
+    assert not SCI.search(text), text
+    assert math.isclose(parse_count(text), float(f"{v:.{digits}g}"), rel_tol=1e-9), (v, text)

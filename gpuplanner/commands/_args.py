@@ -65,12 +65,13 @@ def read_input(path: str, limit: int, what: str, error: type[Exception]) -> byte
     files; stdin is cut at ``limit + 1`` and refused with ``error`` when longer)."""
     import sys
 
+    from ..formatting import format_number
     from ..io.safe_read import read_limited
 
     if path == "-":
         data = sys.stdin.buffer.read(limit + 1)
         if len(data) > limit:
-            raise error(f"stdin: too large for {what} (over {limit:,} bytes)")
+            raise error(f"stdin: too large for {what} (over {format_number(limit, 0)} bytes)")
         return data
     return read_limited(path, limit, what)
 

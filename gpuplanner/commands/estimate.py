@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 # the core and io are imported by run(): ``gpuplanner --help`` and the other commands do not load them
-from ..formatting import format_money, gpu_display_name, format_number, format_percent, format_sig
+from ..formatting import format_compact, format_money, format_number, format_percent, format_sig, gpu_display_name
 from ._args import label as _lbl, rent_vs_build_lines
 from ._lang import msg, name, translate
 
@@ -27,7 +27,6 @@ def register(sub) -> None:
 def run(args) -> int:
     from ..core.estimate import TIER_GUIDANCE
     from ..core.evaluate import evaluate
-    from ..core.units import format_count
     from ..io.scenario_files import load_scenario
 
     scenario, base = load_scenario(args.file)
@@ -44,7 +43,6 @@ def run(args) -> int:
 def text_lines(ev, data: dict) -> list[str]:
     """The Evaluation as the text table, in the CLI's language, every number through the one formatter."""
     from ..core.estimate import TIER_GUIDANCE
-    from ..core.units import format_count
 
     p = data["params"]
     lay = data["layout"]
@@ -60,10 +58,10 @@ def text_lines(ev, data: dict) -> list[str]:
         _lbl(translate(CTX, "Model")) + str(data["model"]),
         _lbl(translate(CTX, "Parameters")) + translate(CTX, "total {total} ({exact})   active {active}   "
                                                           "trainable {trainable}").format(
-            total=format_count(p["total"]), exact=format_number(p["total"]), active=format_count(p["active"]),
-            trainable=format_count(p["trainable"]))
+            total=format_compact(p["total"]), exact=format_number(p["total"]), active=format_compact(p["active"]),
+            trainable=format_compact(p["trainable"]))
         + (translate(CTX, "   (vision encoder {v} + projector {pr})").format(
-            v=format_count(p["vision"]), pr=format_count(p["projector"])) if p.get("vision") else ""),
+            v=format_compact(p["vision"]), pr=format_compact(p["projector"])) if p.get("vision") else ""),
         _lbl(translate(CTX, "Tier")) + f"{data['tier']}: {translate('Tier', TIER_GUIDANCE[data['tier']])}",
         _lbl(translate(CTX, "Hardware")) + translate(CTX, "{n} × {gpu} ({mem} GiB each, {nodes} node(s))").format(
             n=ev.num_gpus, gpu=gpu_display_name(ev.gpu_name), mem=format_sig(ev.gpu_memory_gib), nodes=ev.nodes),

@@ -21,7 +21,7 @@ import sys
 from ._args import label as _lbl, positive_int
 from . import _lang
 from ._lang import translate
-from ..formatting import format_money, format_sig
+from ..formatting import format_money, format_number, format_percent, format_sig
 
 CTX = "CLI"
 
@@ -90,13 +90,14 @@ def run_export(args) -> int:
     return 0
 
 
-def _fmt(v, spec: str, none: str = "—") -> str:
-    return none if v is None else format(v, spec)
+def _fmt(v, decimals: int, width: int = 0, none: str = "—") -> str:
+    """A right-aligned table cell through the one formatter (``—`` when unknown)."""
+    return (none if v is None else format_number(v, decimals)).rjust(width)
 
 
 def _num(v: float, width: int) -> str:
     """Small values (CPU runs) keep three significant digits instead of printing 0.0."""
-    return format(v, f"{width}.3g") if abs(v) < 10 else format(v, f"{width}.1f")
+    return (format_sig(v, 3) if abs(v) < 10 else format_number(v, 1)).rjust(width)
 
 
 def run_import(args) -> int:
@@ -126,25 +127,25 @@ def run_import(args) -> int:
     if a.matmul:
         lines.append(_lbl(translate(CTX, "Matmul")) + "GPU   TFLOPS    " + translate(CTX, "peak") + "   " + translate(CTX, "share"))
         for m in a.matmul:
-            lines.append(f"             {'cpu' if m.gpu is None else m.gpu:>3} {_num(m.tflops, 8)} {_fmt(m.peak, '7.0f', '      —')}"
-                         f"  {_fmt(m.ratio and m.ratio * 100, '5.1f', '    —')}%{'  ' + low if m.low else ''}")
+            lines.append(f"             {'cpu' if m.gpu is None else m.gpu:>3} {_num(m.tflops, 8)} {_fmt(m.peak, 0, 7)}"
+                         f"  {_fmt(m.ratio and m.ratio * 100, 1, 5)}%{'  ' + low if m.low else ''}")
     if a.allreduce:
         lines.append(_lbl(translate(CTX, "All-reduce")) + "GPUs  busbw GB/s  " + translate(CTX, "reference") + "  " + translate(CTX, "share"))
         for b in a.allreduce:
-            lines.append(f"             {b.n:>4} {_num(b.busbw_gbs, 11)} {_fmt(b.reference_gbs, '10.0f', '         —')}"
-                         f"  {_fmt(b.ratio and b.ratio * 100, '5.1f', '    —')}%{'  ' + low if b.low else ''}")
+            lines.append(f"             {b.n:>4} {_num(b.busbw_gbs, 11)} {_fmt(b.reference_gbs, 0, 10)}"
+                         f"  {_fmt(b.ratio and b.ratio * 100, 1, 5)}%{'  ' + low if b.low else ''}")
     if a.scaling:
         lines.append(_lbl(translate(CTX, "Scaling")) + "GPUs   tokens/s     " + translate(CTX, "linear") + "  " + translate(CTX, "efficiency")
                      + "   MFU")
         for p in a.scaling:
-            lines.append(f"             {p.n:>4} {p.tokens_per_s:10.0f} {p.linear:10.0f}  {p.efficiency * 100:9.1f}%"
+            lines.append(f"             {p.n:>4} {_fmt(p.tokens_per_s, 0, 10)} {_fmt(p.linear, 0, 10)}  {format_percent(p.efficiency, 1):>10}"
                          f"  {'  —' if not p.mfu else format_sig(p.mfu * 100)}%")
     if a.power:
         lines.append(_lbl(translate(CTX, "Power")) + "GPU   " + translate(CTX, "draw W") + "   TDP W  " + translate(CTX, "limit W") + "  "
                      + translate(CTX, "share"))
         for p in a.power:
-            lines.append(f"             {p.gpu:>3} {p.draw_w:8.0f} {_fmt(p.tdp_w, '7.0f')} {_fmt(p.limit_w, '8.0f')}"
-                         f"  {_fmt(p.ratio and p.ratio * 100, '5.1f')}%{'  ' + low if p.low else ''}")
+            lines.append(f"             {p.gpu:>3} {_fmt(p.draw_w, 0, 8)} {_fmt(p.tdp_w, 0, 7)} {_fmt(p.limit_w, 0, 8)}"
+                         f"  {_fmt(p.ratio and p.ratio * 100, 1, 5)}%{'  ' + low if p.low else ''}")
     lines.append("")
     for f in a.findings:
         lines.append(f"{_MARK[f.severity]} {_lang.msg(getattr(f, 'msg', None) or f.text)}")
@@ -153,10 +154,10 @@ def run_import(args) -> int:
         cur = b["currency"]
         lines += ["", _lbl(translate(CTX, "Plan")) + translate(CTX, "before      after (measured MFU)")]
         rows = [("MFU", "mfu", lambda v: format_sig(v * 100) + "%"),
-                (translate(CTX, "tokens/s/GPU"), "tokens_per_s_per_gpu", lambda v: f"{v:,.0f}"),
-                (translate(CTX, "days"), "compute_days", lambda v: f"{v:,.2f}"),
-                (translate(CTX, "GPU-hours"), "gpu_hours", lambda v: f"{v:,.0f}"),
-                (translate(CTX, "cost ({currency})").format(currency=cur), "cost", lambda v: f"{v:,.0f}")]
+                (translate(CTX, "tokens/s/GPU"), "tokens_per_s_per_gpu", lambda v: format_number(v, 0)),
+                (translate(CTX, "days"), "compute_days", lambda v: format_number(v, 2)),
+                (translate(CTX, "GPU-hours"), "gpu_hours", lambda v: format_number(v, 0)),
+                (translate(CTX, "cost ({currency})").format(currency=cur), "cost", lambda v: format_number(v, 0))]
         for label, key, f in rows:
             lines.append(f"  {label:<12}{(f(b[key]) if b[key] is not None else '—'):>10}  "
                          f"{(f(c[key]) if c[key] is not None else '—'):>10}")
@@ -187,19 +188,19 @@ def _run_import_multinode(args, scenario) -> int:
         return 1 if args.strict and a.worst == "bad" else 0
     lines = [f"Cluster      {result.nodes} node(s) x {result.gpus_per_node} ({result.device or '?'}, "
              f"{result.backend or '?'}), torch {result.torch or '?'}",
-             f"Plan network {a.network or '?'} x {a.nics_per_node or 0:g} per node", ""]
+             f"Plan network {a.network or '?'} x {format_sig(a.nics_per_node or 0, 6)} per node", ""]
     if a.transports:
         lines.append("Transport    " + ", ".join(f"{h}: {t or '?'}" for h, t in a.transports.items()))
     if a.intra_busbw_gbs is not None:
         lines.append(f"Intra-node   all-reduce busbw {_num(a.intra_busbw_gbs, 0).strip()} GB/s")
     for c in a.inter:
         runs = ", ".join(_num(r, 0).strip() for r in c.runs)
-        lines.append(f"Inter-node   {c.scope:<5} all-reduce {c.size_bytes / 2**20:g} MiB: busbw {_num(c.busbw_gbs, 0).strip()} GB/s"
-                     f" (runs {runs}); NICs {_fmt(c.achievable_gbs, '.0f')} GB/s, plan {_fmt(c.plan_gbs, '.0f')} GB/s")
+        lines.append(f"Inter-node   {c.scope:<5} all-reduce {format_sig(c.size_bytes / 2**20, 6)} MiB: busbw {_num(c.busbw_gbs, 0).strip()} GB/s"
+                     f" (runs {runs}); NICs {_fmt(c.achievable_gbs, 0)} GB/s, plan {_fmt(c.plan_gbs, 0)} GB/s")
     if a.scaling:
         lines.append("Scaling      scope  GPUs   tokens/s  efficiency")
         for p in a.scaling:
-            lines.append(f"             {p['scope']:<5} {p['n']:>5} {p['tokens_per_s']:10.0f}  {p['efficiency'] * 100:9.1f}%")
+            lines.append(f"             {p['scope']:<5} {p['n']:>5} {_fmt(p['tokens_per_s'], 0, 10)}  {format_percent(p['efficiency'], 1):>10}")
     if a.probe is not None:
         lines.append(f"Op probe     {a.probe.get('ops', 0)} operators on {a.probe.get('device')}, "
                      f"{len(a.probe.get('failed') or [])} failed, {len(a.probe.get('cpu_fallback') or [])} on CPU")
@@ -210,9 +211,9 @@ def _run_import_multinode(args, scenario) -> int:
         b, c = ba["before"], ba["after"]
         lines += ["", f"Plan with the measured network (= {ba['effective_nics_per_node']} x {ba['network']} per node)",
                   "             before      after"]
-        for label, key, f in (("tokens/s/GPU", "tokens_per_s_per_gpu", lambda v: f"{v:,.0f}"),
-                              ("days", "compute_days", lambda v: f"{v:,.2f}"),
-                              (f"cost {b['currency']}", "cost", lambda v: f"{v:,.0f}")):
+        for label, key, f in (("tokens/s/GPU", "tokens_per_s_per_gpu", lambda v: format_number(v, 0)),
+                              ("days", "compute_days", lambda v: format_number(v, 2)),
+                              (f"cost {b['currency']}", "cost", lambda v: format_number(v, 0))):
             lines.append(f"  {label:<12}{(f(b[key]) if b[key] is not None else '—'):>10}  "
                          f"{(f(c[key]) if c[key] is not None else '—'):>10}")
     print("\n".join(lines))

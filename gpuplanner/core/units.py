@@ -43,9 +43,8 @@ def parse_count(text: str | float | int) -> float:
 
 
 def format_count(value: float, digits: int = 3) -> str:
-    """Format a count with an SI-style suffix used in the trade: 8.03B, 1.5T, 120M."""
-    v = float(value)
-    for suffix, scale in (("P", 1e15), ("T", 1e12), ("B", 1e9), ("M", 1e6), ("K", 1e3)):
-        if abs(v) >= scale:
-            return f"{v / scale:.{digits}g}{suffix}"
-    return f"{v:.{digits}g}"
+    """A count with the trade's suffix: 8.03B, 1.5T, 120M — kept for old callers; it is
+    :func:`gpuplanner.formatting.format_compact` (issue #15: one formatter; views import that one)."""
+    from gpuplanner.formatting import format_compact  # pure Python, no Qt: the core stays pure
+
+    return format_compact(value, digits)

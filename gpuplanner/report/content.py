@@ -14,7 +14,7 @@ by the ``fmt_*`` helpers below, which the renderer and the tests share.
 
 from __future__ import annotations
 
-from gpuplanner.formatting import format_money, format_sig
+from gpuplanner.formatting import format_compact, format_money, format_number, format_percent, format_sig
 
 import math
 from dataclasses import dataclass, field
@@ -26,7 +26,6 @@ from .. import __version__
 from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.messages import Msg
-from ..core.units import format_count
 
 CTX = "Report"
 GIB = 1024**3
@@ -57,23 +56,23 @@ def fmt_days(days: float | None) -> str:
     """Days to one decimal below 100 days, whole days above: ``12.3``, ``240``."""
     if days is None or not math.isfinite(days):
         return "—"
-    return f"{days:,.1f}" if days < 100 else f"{days:,.0f}"
+    return format_number(days, 1 if days < 100 else 0)
 
 
 def fmt_gib(gib: float | None) -> str:
     if gib is None or not math.isfinite(gib):
         return "—"
-    return f"{gib:,.1f}"
+    return format_number(gib, 1)
 
 
 def fmt_pct(frac: float | None) -> str:
     if frac is None or not math.isfinite(frac):
         return "—"
-    return f"{frac * 100:.1f}%"
+    return format_percent(frac, 1)
 
 
 def fmt_count(n: float | None) -> str:
-    return "—" if n is None else format_count(n)
+    return "—" if n is None else format_compact(n)
 
 
 def fmt_bytes(n: float | None) -> str:
@@ -83,7 +82,7 @@ def fmt_bytes(n: float | None) -> str:
     for unit, scale in (("PB", 1e15), ("TB", 1e12), ("GB", 1e9), ("MB", 1e6)):
         if n >= scale:
             return f"{format_sig(n / scale, 3)} {unit}"
-    return f"{n:,.0f} B"
+    return f"{format_number(n, 0)} B"
 
 
 
@@ -456,9 +455,9 @@ def _requirements(plan: PlanInfo, ev) -> Requirements:
     if plan.nodes > 1:
         if plan.inter_node_gbps_per_node:
             inter = Text(CTX, QT_TRANSLATE_NOOP(
-                CTX, "Between nodes: {net}, at least {gbps:,.0f} Gb/s per node, dedicated to this job (not shared "
+                CTX, "Between nodes: {net}, at least {gbps} Gb/s per node, dedicated to this job (not shared "
                      "with storage or other tenants), all {nodes} nodes under one switch tier."),
-                {"net": plan.inter_node or "", "gbps": plan.inter_node_gbps_per_node, "nodes": plan.nodes})
+                {"net": plan.inter_node or "", "gbps": format_number(plan.inter_node_gbps_per_node, 0), "nodes": plan.nodes})
         else:
             inter = Text(CTX, QT_TRANSLATE_NOOP(
                 CTX, "Between nodes: InfiniBand or RoCE, dedicated to this job, all {nodes} nodes under one switch "
@@ -532,7 +531,7 @@ def _assumptions(plan: PlanInfo, scenario, table) -> list[Source]:
                               fmt_price(plan.card_hour, table.currency), src, plan.price_date or ""))
         if table.currency and hasattr(table, "rate"):
             try:
-                out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Exchange rate")), f"{table.rate:g} CNY/USD",
+                out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Exchange rate")), f"{format_sig(table.rate, 6)} CNY/USD",
                                   "resources/prices.json"))
             except PlannerError:
                 pass

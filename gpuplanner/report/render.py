@@ -17,7 +17,9 @@ How (qt-app-engineering notes §C2, §C3, pitfalls 2, 7, 8):
 
 from __future__ import annotations
 
-from gpuplanner.formatting import format_axis, format_count, format_flops, format_number, format_sig, gpu_display_name
+from gpuplanner.formatting import (
+    format_axis, format_count, format_flops, format_number, format_percent, format_sig, gpu_display_name,
+)
 
 import html
 import math
@@ -717,7 +719,7 @@ def _rent_vs_build_table(p: PlanInfo, cur: str) -> str:
     if u is not None:
         note = translate("Report", "Owning breaks even when the servers are busy {u} of the time over {y} years "
                                    "(straight-line depreciation, no resale value).").format(
-            u=f"{u:.0%}", y=f"{p.depreciation_years or 0:g}")
+            u=format_percent(u, 0), y=format_sig(p.depreciation_years or 0, 6))
     else:
         note = translate("Report", "Owning never breaks even at these prices, even with the servers busy all the time.")
     out.append(f"<p>{_e(note)}</p>")
@@ -843,7 +845,7 @@ def _html_title(data: ReportData) -> str:
         cut = ""
         if len(data.notes) > NOTES_MAX_CHARS:
             more = translate("Report", "(The notes are cut here: {n} more characters are in the plan file.)")
-            cut = f" <i>{_e(more.format(n=f'{len(data.notes) - NOTES_MAX_CHARS:,}'))}</i>"
+            cut = f" <i>{_e(more.format(n=format_number(len(data.notes) - NOTES_MAX_CHARS, 0)))}</i>"
         out.append(f"<p><b>{_e(translate('Report', 'Notes'))}:</b> {_et(notes)}{cut}</p>")
     if data.warnings:
         items = "".join(f"<li>{_e(tr_text(w))}</li>" for w in data.warnings)
@@ -858,7 +860,7 @@ def _html_task(data: ReportData) -> str:
     arch = translate("Report", "{layers} layers, hidden {hidden}, {heads} heads ({kv} KV, {att}), {mlp} MLP {ffn}, "
                                "vocabulary {vocab}").format(
         layers=a["layers"], hidden=a["hidden"], heads=a["heads"], kv=a["kv_heads"], att=a["attention"],
-        mlp=a["mlp"], ffn=a["ffn"], vocab=f"{a['vocab']:,}")
+        mlp=a["mlp"], ffn=a["ffn"], vocab=format_number(a["vocab"], 0))
     if t.is_moe:
         arch += "; " + translate("Report", "MoE: {e} experts, {k} active per token").format(
             e=a["experts"], k=a["experts_per_tok"])
@@ -869,7 +871,7 @@ def _html_task(data: ReportData) -> str:
     if tr.get("lora_rank"):
         setup += ", " + translate("Report", "rank {r}").format(r=tr["lora_rank"])
     batch = translate("Report", "sequence {s}, global batch {g} sequences, recompute {r}").format(
-        s=f"{tr['seq_len']:,}", g=tr["global_batch"], r=_recompute_name(tr["recompute"]))
+        s=format_number(tr["seq_len"], 0), g=tr["global_batch"], r=_recompute_name(tr["recompute"]))
     params = translate("Report", "{total} total, {active} active per token, {train} trained").format(
         total=fmt_count(t.params_total), active=fmt_count(t.params_active), train=fmt_count(t.params_trainable))
     compute = "—" if t.total_flops is None else translate("Report", "{f} ({fpt} per token)").format(
@@ -941,11 +943,11 @@ def _html_plan(data: ReportData) -> str:
     mem_need = p.memory.get("total", 0.0) + p.memory_headroom_gib
     interconnect = []
     if p.intra_node:
-        bw = f" ({p.intra_node_bw_gbs:,.0f} GB/s)" if p.intra_node_bw_gbs else ""
+        bw = f" ({format_number(p.intra_node_bw_gbs, 0)} GB/s)" if p.intra_node_bw_gbs else ""
         interconnect.append(translate("Report", "in node: {link}").format(
             link=QCoreApplication.translate("catalog", p.intra_node)) + bw)
     if p.inter_node or p.nodes > 1:
-        bw = f", {p.inter_node_gbps_per_node:,.0f} Gb/s" if p.inter_node_gbps_per_node else ""
+        bw = f", {format_number(p.inter_node_gbps_per_node, 0)} Gb/s" if p.inter_node_gbps_per_node else ""
         interconnect.append(translate("Report", "between nodes: {net}").format(
             net=QCoreApplication.translate("catalog", p.inter_node) if p.inter_node else
             translate("Report", "InfiniBand or RoCE")) + bw)
@@ -966,8 +968,8 @@ def _html_plan(data: ReportData) -> str:
                 "Report", "{c} calendar days with setup, checkpoints, interruptions and your hours per week; "
                           "{d} days of compute around the clock ({h} GPU-hours)").format(
                 c=fmt_days(p.calendar_days), d=fmt_days(p.compute_days),
-                h=f"{p.gpu_hours:,.0f}" if p.gpu_hours is not None else "—")),
-            (translate("Report", "Step time, MFU"), f"{p.step_time_s:.2f} s, {fmt_pct(p.mfu)}"
+                h=format_number(p.gpu_hours, 0) if p.gpu_hours is not None else "—")),
+            (translate("Report", "Step time, MFU"), f"{format_number(p.step_time_s, 2)} s, {fmt_pct(p.mfu)}"
              if p.step_time_s is not None else fmt_pct(p.mfu)),
         ]
     if p.cost is not None:
@@ -1147,22 +1149,22 @@ def _html_project(data: ReportData, charts: dict) -> str:
         d = ph.detail
         if d.get("what") == "serving":
             extra = translate("Report", "TP {tp} × {r} replica(s), {b} users each, {tps} tokens/s per GPU ({p})").format(
-                tp=d["tp"], r=d["replicas"], b=d["batch"], tps=f"{d['tps']:,.0f}", p=d["precision"])
+                tp=d["tp"], r=d["replicas"], b=d["batch"], tps=format_number(d["tps"], 0), p=d["precision"])
             if d.get("per_m") is not None:
                 extra += "; " + translate("Report", "{price} per million tokens").format(price=fmt_price(d["per_m"], cur))
         elif d.get("what") == "cpu":
-            extra = translate("Report", "{gb} GB of text, {h} core-hours").format(gb=f"{d['gb']:,.0f}",
-                                                                                   h=f"{d['core_hours']:,.0f}")
+            extra = translate("Report", "{gb} GB of text, {h} core-hours").format(gb=format_number(d["gb"], 0),
+                                                                                   h=format_number(d["core_hours"], 0))
         elif d.get("what") == "training":
             extra = translate("Report", "{model}, {tokens} tokens, {days} days").format(
                 model=d["model"], tokens=fmt_count(d["tokens"]), days=fmt_days(d["days"]))
         else:
             extra = ""
         rows.append([f"<b>{_e(ph.name)}</b><br/><span class='small'>{_e(_kind_name(ph.kind))}</span>",
-                     f"{ph.start_week:g}–{ph.end_week:g}", f"{ph.hours_per_week:g}",
+                     f"{format_sig(ph.start_week, 6)}–{format_sig(ph.end_week, 6)}", format_sig(ph.hours_per_week, 6),
                      f"{_e(what)}<br/><span class='small'>{_e(extra)}</span>", _e(_cpu_or_gpu_mode(ph.rental_mode)),
                      _e(fmt_money(ph.cost, cur))])
-    rows.append([f"<b>{_e(translate('Report', 'Total'))}</b>", f"0–{proj.total_weeks:g}", "", "", "",
+    rows.append([f"<b>{_e(translate('Report', 'Total'))}</b>", f"0–{format_sig(proj.total_weeks, 6)}", "", "", "",
                  f"<b>{_e(fmt_money(proj.total_cost, cur))}</b>"])
     out.append(_table(rows, header=[translate("Report", "Phase"), translate("Report", "Weeks"),
                                     translate("Report", "h/week"), translate("Report", "Resources"),

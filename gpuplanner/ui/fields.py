@@ -14,7 +14,8 @@ from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QSizePolicy, QSpinBox, QVBoxLayout, QWidget,
 )
 
-from gpuplanner.core.units import format_count, parse_count
+from gpuplanner.core.units import parse_count
+from gpuplanner.formatting import format_compact
 
 from .model import ScenarioModel
 from .text import tr_msg
@@ -62,7 +63,7 @@ def fmt_float(v: Any) -> str:
 
 
 def fmt_count(v: Any) -> str:
-    return "" if v is None else format_count(float(v), 4)
+    return "" if v is None else format_compact(float(v), 4)
 
 
 class FieldBox(QWidget):

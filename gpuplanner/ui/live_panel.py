@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from gpuplanner.formatting import format_money, format_number, format_percent, format_sig, gpu_display_name
+from gpuplanner.formatting import format_compact, format_money, format_number, format_percent, format_sig, gpu_display_name
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
-from gpuplanner.core.units import format_count
 
 from . import engine
 from .charts import CostChart, MemoryChart, ScalingChart
@@ -101,7 +100,7 @@ class LivePanel(QWidget):
         warn = [tr_msg(w) for w in getattr(ev, "warnings", ())]
         set_text(self.warnings, "\n".join("⚠ " + w for w in warn))
         self.warnings.setVisible(bool(warn))
-        set_text(self.model_value, self.tr("{0} · {1} params").format(ev.model_name, format_count(ev.params.total, 3)))
+        set_text(self.model_value, self.tr("{0} · {1} params").format(ev.model_name, format_compact(ev.params.total, 3)))
         m = ev.memory
         fit = self.tr("fits") if m.fits else self.tr("does not fit")
         mem = self.tr("{0} of {1} GiB per GPU — {2}").format(format_number(m.total, 1), format_sig(m.capacity), fit)

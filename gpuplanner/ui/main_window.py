@@ -7,6 +7,8 @@ only delegate to it."""
 
 from __future__ import annotations
 
+from gpuplanner.formatting import format_number
+
 import os
 import time
 from pathlib import Path
@@ -595,7 +597,7 @@ class MainWindow(QMainWindow):
             app.processEvents()
             time.sleep(0.01)
         if not (self.windowHandle() and self.windowHandle().isExposed()):
-            return [f"the window was not exposed within {timeout_s:.0f} s"]
+            return [f"the window was not exposed within {format_number(timeout_s)} s"]
         self.repaint()
         app.processEvents()
         pixmap, what = self.screen().grabWindow(0), "screen"

@@ -329,7 +329,7 @@ class ScenarioModel(QObject):
         hand-edited file, an entry the plan file could not read), is derived from the scenario: the data volume
         as tokens over one epoch, the working hours and the deadline from the constraints. Otherwise the next
         edit on the Data page would recompute the data volume from inputs that never produced it."""
-        from gpuplanner.core.units import format_count
+        from gpuplanner.formatting import format_compact
 
         from .engine import unique_tokens
 
@@ -339,7 +339,7 @@ class ScenarioModel(QObject):
         except (ValueError, TypeError, OverflowError):
             described = None
         if "data_mode" not in given or described is None or not math.isclose(described, tokens, rel_tol=1e-9):
-            self.ui.update(data_mode="tokens", epochs=1.0, tokens_text=format_count(tokens, 6))
+            self.ui.update(data_mode="tokens", epochs=1.0, tokens_text=format_compact(tokens, 6))
         continuous = scenario.constraints.hours_per_week >= 168
         if "work_mode" not in given or (self.ui["work_mode"] == "continuous") != continuous:
             self.ui["work_mode"] = "continuous" if continuous else "weekly"

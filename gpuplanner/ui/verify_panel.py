@@ -12,7 +12,7 @@ Every string is set in :meth:`retranslate` (called again on ``QEvent.LanguageCha
 
 from __future__ import annotations
 
-from gpuplanner.formatting import format_sig
+from gpuplanner.formatting import format_number, format_sig
 
 from pathlib import Path
 
@@ -676,10 +676,10 @@ class VerifyPanel(QWidget):
             cur = fig.get("currency", "")
             cells = [
                 _fmt(fig.get("mfu"), lambda v: format_sig(v * 100) + "%"),
-                _fmt(fig.get("tokens_per_s_per_gpu"), lambda v: f"{v:,.0f}"),
-                _fmt(fig.get("compute_days"), lambda v: f"{v:,.2f}"),
-                _fmt(fig.get("gpu_hours"), lambda v: f"{v:,.0f}"),
-                _fmt(fig.get("cost"), lambda v, cur=cur: f"{v:,.0f} {cur}"),
+                _fmt(fig.get("tokens_per_s_per_gpu"), lambda v: format_number(v, 0)),
+                _fmt(fig.get("compute_days"), lambda v: format_number(v, 2)),
+                _fmt(fig.get("gpu_hours"), lambda v: format_number(v, 0)),
+                _fmt(fig.get("cost"), lambda v, cur=cur: f"{format_number(v, 0)} {cur}"),
             ]
             for r, text in enumerate(cells):
                 self.compare_table.setItem(r, c, QTableWidgetItem(text))
@@ -763,12 +763,6 @@ class VerifyPanel(QWidget):
             box.blockSignals(False)
             notes.setText(e.notes)
         self._update_progress()
-
-
-def format_number(v: float) -> str:
-    from gpuplanner.formatting import format_number as _f
-
-    return _f(v)
 
 
 def _findings_html(findings) -> str:

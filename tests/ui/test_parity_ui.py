@@ -62,9 +62,9 @@ def _check_window(win, qtbot, scenario, cli: list[dict], top: int = 5) -> int:
         p = cli[i]
         assert (row.gpu, row.num_gpus) == (p["gpu"], p["num_gpus"])
         # the row as displayed
-        assert _row_text(page, i, "memory").split(" / ")[0] == f"{p['memory_per_gpu_gib']['total']:.1f}"
-        assert _row_text(page, i, "days") == f"{p['calendar_days']:.2f}"
-        assert _row_text(page, i, "cost") == ("—" if p["cost"] is None else f"{p['cost']:,.0f}")
+        assert _row_text(page, i, "memory").split(" / ")[0] == format_number(p['memory_per_gpu_gib']['total'], 1)
+        assert _row_text(page, i, "days") == format_number(p['calendar_days'], 2)
+        assert _row_text(page, i, "cost") == ("—" if p["cost"] is None else format_number(p['cost'], 0))
         # "Use this layout", then the live panel
         page.view.selectRow(page.proxy.mapFromSource(page.table_model.index(i, 0)).row())
         assert page.current_plan().rank == row.rank and page.current_plan().scenario == row.scenario
@@ -137,9 +137,9 @@ def test_200_random_scenarios_rows_and_live_panel_match_plan_json(win):
         for i, row in enumerate(out.plans):
             p = row.plan.to_json()
             cell = lambda col: table.data(table.index(i, COL[col]), Qt.ItemDataRole.DisplayRole)  # noqa: E731
-            assert cell("memory").split(" / ")[0] == f"{p['memory_per_gpu_gib']['total']:.1f}"
-            assert cell("days") == f"{p['calendar_days']:.2f}"
-            assert cell("cost") == ("—" if p["cost"] is None else f"{p['cost']:,.0f}")
+            assert cell("memory").split(" / ")[0] == format_number(p['memory_per_gpu_gib']['total'], 1)
+            assert cell("days") == format_number(p['calendar_days'], 2)
+            assert cell("cost") == ("—" if p["cost"] is None else format_number(p['cost'], 0))
             win.live.on_estimate(engine.live(row.scenario))
             assert win.live.mem_value.text().startswith(format_number(p['memory_per_gpu_gib']['total'], 1) + " of ")
             t = win.live.time_value.text()

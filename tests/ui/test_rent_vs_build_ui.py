@@ -8,6 +8,7 @@ from pathlib import Path
 
 from gpuplanner.cli import run_cli
 from gpuplanner.core.scenario import scenario_from_dict
+from gpuplanner.formatting import format_number
 
 SCENARIO = {"model": {"preset": "llama-3-8b"}, "training": {"method": "full", "framework": "fsdp"},
             "hardware": {"gpu": "h200-sxm-141gb", "num_gpus": 8}, "parallel": {"zero": 3},
@@ -51,7 +52,7 @@ def test_ownership_fields_and_the_plans_page_breakdown(win, qtbot, tmp_path, cap
                  "operations staff", "spares", "Build, total"):
         assert part in text, part
     for value in (rb.rent_total, *rb.breakdown.values(), rb.build_total):
-        assert f"{value:,.0f}" in text
+        assert format_number(value, 0) in text  # the Plans page writes it through the one formatter
     # the same figures as the CLI for the plan's scenario
     f = tmp_path / "p.json"
     f.write_text(json.dumps(row.plan.evaluation.scenario.model_dump(mode="json", exclude_none=True)))

@@ -4888,8 +4888,8 @@
         <translation>无结果：{0}</translation>
     </message>
     <message>
-        <source>Project total: {0} over {1:.1f} weeks</source>
-        <translation>项目总价：{0}，共 {1:.1f} 周</translation>
+        <source>Project total: {0} over {1} weeks</source>
+        <translation>项目总价：{0}，共 {1} 周</translation>
     </message>
     <message>
         <source>{0} × {1}</source>
@@ -5114,10 +5114,6 @@
         <translation>每个节点内：{link} 足以支撑数据并行；同一 CPU 插槽下的 GPU（PIX/PXB，而不是 SYS）all-reduce 更快。</translation>
     </message>
     <message>
-        <source>Between nodes: {net}, at least {gbps:,.0f} Gb/s per node, dedicated to this job (not shared with storage or other tenants), all {nodes} nodes under one switch tier.</source>
-        <translation>节点之间：{net}，每节点至少 {gbps:,.0f} Gb/s，专供此任务使用（不与存储或其他租户共享），全部 {nodes} 个节点位于同一交换层级下。</translation>
-    </message>
-    <message>
         <source>Between nodes: InfiniBand or RoCE, dedicated to this job, all {nodes} nodes under one switch tier; ask for the NIC count and speed per node.</source>
         <translation>节点之间：InfiniBand 或 RoCE，专供此任务使用，全部 {nodes} 个节点位于同一交换层级下；请询问每节点的网卡数量和速率。</translation>
     </message>
@@ -5204,6 +5200,10 @@
     <message>
         <source>{0} (converted at {1} CNY/USD)</source>
         <translation>{0}（按 {1} CNY/USD 换算）</translation>
+    </message>
+    <message>
+        <source>Between nodes: {net}, at least {gbps} Gb/s per node, dedicated to this job (not shared with storage or other tenants), all {nodes} nodes under one switch tier.</source>
+        <translation>节点之间：{net}，每节点至少 {gbps} Gb/s，专供此任务使用（不与存储或其他租户共享），全部 {nodes} 个节点位于同一交换层级下。</translation>
     </message>
     <message>
         <source>{g} GiB card</source>

@@ -7,6 +7,8 @@ import datetime as dt
 from PySide6.QtCore import QCoreApplication, QDate
 from PySide6.QtWidgets import QDateEdit, QLabel
 
+from gpuplanner.formatting import format_number
+
 from ..fields import BoundCombo, BoundEdit, FieldBox, fmt_float, fmt_int, parse_float
 from .base import BasePage
 
@@ -76,7 +78,7 @@ class BudgetPage(BasePage):
         form.addRow(self.phase_info)
 
         self.money_box, mf = self.group()
-        self.budget = BoundEdit(m, "constraints.budget", parse=parse_pos, fmt=lambda v: "" if v is None else f"{v:,.0f}",
+        self.budget = BoundEdit(m, "constraints.budget", parse=parse_pos, fmt=lambda v: "" if v is None else format_number(v, 0),
                                 allow_empty=True)
         self.currency = BoundCombo(m, "constraints.currency", ["CNY", "USD"])
         self.objective = BoundCombo(m, "constraints.objective", ["cheapest", "fastest", "value"])
@@ -164,9 +166,9 @@ class BudgetPage(BasePage):
         if c.deadline_days:
             end = dt.date.today() + dt.timedelta(days=c.deadline_days)
             gpu_hours = c.deadline_days * c.hours_per_week / 7.0
-            s = self.tr("Finish by {0}: {1} usable hours per GPU.").format(end.isoformat(), f"{gpu_hours:,.0f}")
+            s = self.tr("Finish by {0}: {1} usable hours per GPU.").format(end.isoformat(), format_number(gpu_hours, 0))
         else:
             s = self.tr("No deadline: plans are ranked by cost alone.")
         if c.budget:
-            s += " " + self.tr("Budget cap: {0} {1}.").format(f"{c.budget:,.0f}", c.currency)
+            s += " " + self.tr("Budget cap: {0} {1}.").format(format_number(c.budget, 0), c.currency)
         self.summary.setText(s)

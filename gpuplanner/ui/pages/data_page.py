@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from gpuplanner.formatting import format_flops
+from gpuplanner.formatting import format_compact, format_flops, format_number
 
 from PySide6.QtWidgets import QButtonGroup, QFormLayout, QHBoxLayout, QLabel, QRadioButton, QWidget
 
-from gpuplanner.core.units import format_count, parse_count
+from gpuplanner.core.units import parse_count
 
 from .. import engine
 from ..fields import BoundCombo, BoundEdit, fmt_count, fmt_float, parse_float, parse_int, fmt_int
@@ -158,7 +158,7 @@ class DataPage(BasePage):
     def _update_results(self) -> None:
         s = self.model.scenario
         tokens = s.data.tokens
-        self.total_value.setText(self.tr("{0} tokens").format(format_count(tokens, 4)))
+        self.total_value.setText(self.tr("{0} tokens").format(format_compact(tokens, 4)))
         res = self.ctx.estimator.result
         if res is None or res.evaluation is None:
             self.flops_value.setText("—")
@@ -172,7 +172,7 @@ class DataPage(BasePage):
             ratio = ev.tokens_per_param
             self.hint.setText(self.tr(
                 "Compute-optimal hint (Chinchilla, ≈20 tokens per parameter): about {0} tokens for this "
-                "model; you have {1} tokens per parameter.").format(format_count(opt, 3), f"{ratio:.1f}"))
+                "model; you have {1} tokens per parameter.").format(format_compact(opt, 3), format_number(ratio, 1)))
         else:
             self.hint.setText(self.tr("Fine-tuning: the data volume is whatever your task needs; the "
                                       "20-tokens-per-parameter rule applies to pretraining only."))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpuplanner.formatting import format_sig
+from gpuplanner.formatting import format_number, format_sig
 
 import re
 
@@ -253,7 +253,7 @@ class HardwarePage(BasePage):
                         "card_month": price.card_month if price else None}
                 for key, col in PRICE_COLS.items():
                     v = vals[key]
-                    it = QTableWidgetItem("" if v is None else f"{v:,.2f}")
+                    it = QTableWidgetItem("" if v is None else format_number(v, 2))
                     it.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                     derived = price is not None and {"card_week": "machine_week", "card_month": "machine_month"}.get(
                         key, key) in price.derived
@@ -415,7 +415,8 @@ class HardwarePage(BasePage):
         self.own_fields: dict[str, BoundEdit] = {}
         self.own_labels: dict[str, QLabel] = {}
         pct_parse = lambda t: parse_float(t.rstrip("% ")) / 100.0  # noqa: E731
-        pct_fmt = lambda v: "" if v is None else f"{float(v) * 100:.4g}"  # noqa: E731
+        # the field round-trips what the user typed: fields.fmt_float (6 significant digits, never scientific)
+        pct_fmt = lambda v: "" if v is None else fmt_float(float(v) * 100)  # noqa: E731
         for key, kind in self.OWNERSHIP:
             path = f"constraints.ownership.{key}"
             if kind == "int":
@@ -463,9 +464,9 @@ class HardwarePage(BasePage):
             elif value is None:
                 f.setPlaceholderText(self.tr("unknown: enter a figure"))
             elif key == "spares_per_year":
-                f.setPlaceholderText(f"{value * 100:.3g}")
+                f.setPlaceholderText(format_sig(value * 100, 3))
             else:
-                f.setPlaceholderText(f"{value:,.4g}" if value < 1000 else f"{value:,.0f}")
+                f.setPlaceholderText(format_sig(value, 4) if value < 1000 else format_number(value, 0))
             src = "" if (d is None or src_key is None) else d.sources.get(src_key, "")
             f.box.set_help(self.own_help[key] + (("\n" + self.tr("Default: {0}").format(src)) if src else ""))
 

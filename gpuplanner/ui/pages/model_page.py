@@ -16,7 +16,7 @@ from gpuplanner.core.errors import PlannerError
 from gpuplanner.core.estimate import TIER_GUIDANCE
 from gpuplanner.io.hf_cache import cache_dir, is_model_id, list_cached_models
 from gpuplanner.io.model_files import ModelFiles, load_model_source
-from gpuplanner.core.units import format_count
+from gpuplanner.formatting import format_compact, format_number
 
 from .. import settings
 from ..fields import BoundCheck, BoundEdit, fmt_float, fmt_int, parse_float, parse_int
@@ -96,7 +96,7 @@ class ModelPage(BasePage):
         for pid, p in sorted(load_presets().items(), key=lambda kv: (kv[1].family, kv[1].name)):
             it = QListWidgetItem(p.name)
             it.setData(Qt.ItemDataRole.UserRole, pid)
-            pub = format_count(p.published_total, 3) if p.published_total else "?"
+            pub = format_compact(p.published_total, 3) if p.published_total else "?"
             it.setToolTip(f"{p.name} ({pid})\n{p.source} ({p.source_date})\npublished: {pub}")
             self.presets.addItem(it)
         self.presets.itemActivated.connect(self._on_preset_item)
@@ -415,14 +415,14 @@ class ModelPage(BasePage):
         if est.arch.vision_kind:
             patches, tokens = est.image_tokens
             self.image_tokens.setText(self.tr("{0} image tokens per sample for the language model ({1} patches "
-                                              "through the vision encoder)").format(f"{tokens:,.0f}", f"{patches:,.0f}"))
+                                              "through the vision encoder)").format(format_number(tokens, 0), format_number(patches, 0)))
         warn = [tr_msg(w) for w in getattr(est, "warnings", ())]
         self.intake_warnings.setText("\n".join("⚠ " + w for w in warn))
         self.intake_warnings.setVisible(bool(warn))
         pc = est.params
-        self.total_value.setText(format_count(pc.total, 4))
-        self.active_value.setText(format_count(pc.active, 4))
-        self.trainable_value.setText(format_count(est.trainable, 4))
+        self.total_value.setText(format_compact(pc.total, 4))
+        self.active_value.setText(format_compact(pc.active, 4))
+        self.trainable_value.setText(format_compact(est.trainable, 4))
         tier = est.tier
         self.tier_badge.setText(tier)
         set_style(
@@ -432,20 +432,20 @@ class ModelPage(BasePage):
         self.tier_text.setText(QCoreApplication.translate("Tier", TIER_GUIDANCE.get(tier, "")))
         arch = est.arch
         if arch.unrecognised:
-            bits = [self.tr("about {0} parameters (architecture not recognised)").format(f"{pc.total:,}")]
+            bits = [self.tr("about {0} parameters (architecture not recognised)").format(format_number(pc.total, 0))]
         else:
-            bits = [self.tr("{0} parameters exactly").format(f"{pc.total:,}")]
+            bits = [self.tr("{0} parameters exactly").format(format_number(pc.total, 0))]
         if pc.vision or pc.projector:
             bits.append(self.tr("vision encoder {0} + projector {1}").format(
-                format_count(pc.vision, 4), format_count(pc.projector, 4)))
+                format_compact(pc.vision, 4), format_compact(pc.projector, 4)))
         if arch.stored_params:
             bits.append(self.tr("safetensors headers: {0} stored ({1})").format(
-                f"{arch.stored_params:,}", arch.stored_dtype or "?"))
+                format_number(arch.stored_params, 0), arch.stored_dtype or "?"))
         ms = self.model.scenario.model
         if ms.preset:
             p = load_presets().get(ms.preset)
             if p and p.published_total:
-                bits.append(self.tr("published: {0}").format(format_count(p.published_total, 4)))
+                bits.append(self.tr("published: {0}").format(format_compact(p.published_total, 4)))
         self.exact_label.setText(" · ".join(bits))
         # placeholders show the inherited values
         for key, attr in MANUAL_FIELDS:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from gpuplanner.formatting import format_number, format_sig, gpu_display_name
+from gpuplanner.formatting import format_compact, format_number, format_percent, format_sig, gpu_display_name
 
 import html
 import math
@@ -16,8 +16,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView, QGridLayout, QHBoxLayout, QHeaderView, QLabel, QProgressBar, QPushButton, QSizePolicy, QSplitter,
     QTableView, QTextBrowser, QVBoxLayout, QWidget,
 )
-
-from gpuplanner.core.units import format_count
 
 from .. import engine
 from ..fields import BoundCheck, BoundCombo
@@ -125,18 +123,18 @@ class PlanTableModel(QAbstractTableModel):
             if col == "layout":
                 return layout_text(p)
             if col == "memory":
-                return f"{p.memory.total:.1f} / {format_sig(p.memory.capacity)}"
+                return f"{format_number(p.memory.total, 1)} / {format_sig(p.memory.capacity)}"
             if col == "days":
-                return f"{p.calendar_days:.2f}"
+                return format_number(p.calendar_days, 2)
             if col == "tokens_per_s":
-                return "—" if p.tokens_per_s is None else format_count(p.tokens_per_s, 3)
+                return "—" if p.tokens_per_s is None else format_compact(p.tokens_per_s, 3)
             if col == "mfu":
                 if p.mfu is None:
                     return "—"
                 # the grade: the cell's colour, its tooltip, the details and the ✗ of a failed rule
-                return f"{p.mfu * 100:.0f}%"
+                return format_percent(p.mfu, 0)
             if col == "cost":
-                return "—" if p.cost is None else f"{p.cost:,.0f}"
+                return "—" if p.cost is None else format_number(p.cost, 0)
             if col == "framework":
                 return framework_name(p)
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -435,13 +433,13 @@ class PlansPage(BasePage):
         if a.cost is not None and b.cost is not None:
             if a.cost < b.cost:
                 bits.append(self.tr("it costs {0} {1} less ({2}% cheaper)").format(
-                    f"{b.cost - a.cost:,.0f}", a.currency, f"{(1 - a.cost / b.cost) * 100:.0f}"))
+                    format_number(b.cost - a.cost, 0), a.currency, format_number((1 - a.cost / b.cost) * 100, 0)))
             elif a.cost > b.cost:
-                bits.append(self.tr("it costs {0} {1} more").format(f"{a.cost - b.cost:,.0f}", a.currency))
+                bits.append(self.tr("it costs {0} {1} more").format(format_number(a.cost - b.cost, 0), a.currency))
         if a.calendar_days < b.calendar_days:
-            bits.append(self.tr("it finishes {0} days sooner").format(f"{b.calendar_days - a.calendar_days:.2f}"))
+            bits.append(self.tr("it finishes {0} days sooner").format(format_number(b.calendar_days - a.calendar_days, 2)))
         elif a.calendar_days > b.calendar_days:
-            bits.append(self.tr("it takes {0} days longer").format(f"{a.calendar_days - b.calendar_days:.2f}"))
+            bits.append(self.tr("it takes {0} days longer").format(format_number(a.calendar_days - b.calendar_days, 2)))
         if not bits:
             return self.tr("Against #{0} ({1} × {2}): it ties on the ranking objective.").format(
                 b.rank, b.num_gpus, short_gpu_name(b.gpu_name))
@@ -506,7 +504,7 @@ class PlansPage(BasePage):
             rows.append(f"<p><a name='rules'></a><b>{tr('Planning rules')}</b></p><table cellspacing=0 cellpadding=3 border=1>"
                         + "".join(cells) + "</table>")
         parts = m.parts  # the base parts, then the objective's models (reference, reward, critic, …)
-        mem_cells = "".join(f"<td align=right>{v:.1f}</td>" for v in parts.values())
+        mem_cells = "".join(f"<td align=right>{format_number(v, 1)}</td>" for v in parts.values())
         part_names = {"weights": tr("weights"), "gradients": tr("gradients"), "optimizer": tr("optimizer"),
                       "activations": tr("activations"), "other": tr("other"), "reference": tr("reference model"),
                       "reward": tr("reward model"), "critic": tr("critic"), "rollout_weights": tr("vLLM weights"),
@@ -515,17 +513,17 @@ class PlansPage(BasePage):
         fit = tr("fits") if m.fits else "<span style='color:#c62828'>" + tr("does not fit") + "</span>"
         rows.append(f"<p><b>{tr('Memory per GPU (GiB)')}</b> — {fit}</p><table cellspacing=0 cellpadding=3 border=1>"
                     f"<tr>{heads}<th>{tr('total')}</th>"
-                    f"<th>{tr('capacity')}</th></tr><tr>{mem_cells}<td align=right><b>{m.total:.1f}</b></td>"
+                    f"<th>{tr('capacity')}</th></tr><tr>{mem_cells}<td align=right><b>{format_number(m.total, 1)}</b></td>"
                     f"<td align=right>{format_sig(m.capacity)}</td></tr></table>")
         rows.append("<p><b>" + tr("Time") + "</b>: " + esc(tr(
             "{0} calendar days ({1} days of compute) · {2} tokens/s · MFU {3}").format(
-            f"{p.calendar_days:.2f}", f"{p.compute_days:.2f}", format_count(p.tokens_per_s or 0, 3),
-            "—" if p.mfu is None else f"{p.mfu * 100:.0f}% ({grade_text(ev.mfu_grade)})")) + "</p>")
+            format_number(p.calendar_days, 2), format_number(p.compute_days, 2), format_compact(p.tokens_per_s or 0, 3),
+            "—" if p.mfu is None else f"{format_percent(p.mfu, 0)} ({grade_text(ev.mfu_grade)})")) + "</p>")
         if ev.calendar_days_band is not None:
             lo, hi = ev.calendar_days_band
-            rng = self.tr("{0}–{1} calendar days").format(f"{lo:.1f}", f"{hi:.1f}")
+            rng = self.tr("{0}–{1} calendar days").format(format_number(lo, 1), format_number(hi, 1))
             if ev.cost_band is not None:
-                rng += " · " + self.tr("{0}–{1} {2}").format(f"{ev.cost_band[0]:,.0f}", f"{ev.cost_band[1]:,.0f}",
+                rng += " · " + self.tr("{0}–{1} {2}").format(format_number(ev.cost_band[0], 0), format_number(ev.cost_band[1], 0),
                                                              ev.currency)
             rows.append("<p><b>" + tr("Likely range") + "</b>: " + esc(rng) + "<br/><span style='color:#555'>"
                         + esc(self.tr("p10–p90 of the model's error on {0} published {1} runs: {2}").format(
@@ -538,7 +536,7 @@ class PlansPage(BasePage):
                      "dp_comm": tr("data-parallel / ZeRO communication"), "pp_bubble": tr("pipeline bubble"),
                      "cp_comm": tr("context-parallel communication"), "ep_comm": tr("expert all-to-all"),
                      "other": tr("optimizer step and other"), "generation": tr("rollout generation (RL)")}
-            cells = "".join(f"<tr><td>{esc(names.get(k, k))}</td><td align=right>{v * 100:.1f}%</td></tr>"
+            cells = "".join(f"<tr><td>{esc(names.get(k, k))}</td><td align=right>{format_percent(v, 1)}</td></tr>"
                             for k, v in sorted(p.time_breakdown.items(), key=lambda kv: -kv[1]) if v > 0.0005)
             rows.append(f"<p><b>{tr('Step time breakdown')}</b></p><table cellspacing=0 cellpadding=3 border=1>"
                         f"{cells}</table>")
@@ -551,7 +549,7 @@ class PlansPage(BasePage):
             for k, v in sorted(p.cost_by_mode.items(), key=lambda kv: kv[1]):
                 label = QCoreApplication.translate("Cost", MODE_LABELS[k]) if k in MODE_LABELS else k
                 star = " ✔" if k == p.rental_mode else ""
-                cells.append(f"<tr><td>{esc(label)}{star}</td><td align=right>{v:,.0f} {p.currency}</td></tr>")
+                cells.append(f"<tr><td>{esc(label)}{star}</td><td align=right>{format_number(v, 0)} {p.currency}</td></tr>")
             rows.append(f"<p><b>{tr('Cost by rental mode')}</b></p><table cellspacing=0 cellpadding=3 border=1>"
                         f"{''.join(cells)}</table>")
             if p.advice:
@@ -581,17 +579,17 @@ class PlansPage(BasePage):
 
         esc = html.escape
         cur = rb.currency
-        cells = [f"<tr><td><b>{esc(self.tr('Rent the work'))}</b></td><td align=right><b>{rb.rent_total:,.0f} {cur}</b>"
+        cells = [f"<tr><td><b>{esc(self.tr('Rent the work'))}</b></td><td align=right><b>{format_number(rb.rent_total, 0)} {cur}</b>"
                  f"</td></tr>"]
         for key, label in BUILD_PART_LABELS.items():
             cells.append(f"<tr><td>{esc(self.tr('Build'))}: {esc(QCoreApplication.translate('Cost', label))}</td>"
-                         f"<td align=right>{rb.breakdown[key]:,.0f} {cur}</td></tr>")
+                         f"<td align=right>{format_number(rb.breakdown[key], 0)} {cur}</td></tr>")
         won = " ✔" if rb.verdict == "build" else ""
         cells.append(f"<tr><td><b>{esc(self.tr('Build, total'))}{won}</b></td>"
-                     f"<td align=right><b>{rb.build_total:,.0f} {cur}</b></td></tr>")
+                     f"<td align=right><b>{format_number(rb.build_total, 0)} {cur}</b></td></tr>")
         u = rb.break_even_utilisation
         be = (self.tr("Owning breaks even when the servers are busy {0} of the time over {1} years.").format(
-            f"{u:.0%}", f"{rb.inputs.depreciation_years:g}") if u is not None else
+            format_percent(u, 0), format_sig(rb.inputs.depreciation_years, 6)) if u is not None else
               self.tr("Owning never breaks even at these prices, even with the servers busy all the time."))
         names = {"machine_price": self.tr("Purchase price"), "power_kw_per_machine": self.tr("Server power"),
                  "tariff_per_kwh": self.tr("Electricity tariff"), "colocation_per_machine_month": self.tr("Rack / colocation"),

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.core.messages import error_text
 from gpuplanner.core.project import KIND_LABELS, PHASE_KINDS, TRAINING_KINDS, Project, evaluate_project
-from gpuplanner.formatting import gpu_display_name, format_money
+from gpuplanner.formatting import format_money, format_number, format_sig, gpu_display_name
 
 from .base import BasePage
 from ..text import tr_msg
@@ -627,12 +627,12 @@ class ProjectPage(BasePage):
             return
         cur = res.currency
         total = "—" if res.total_cost is None else format_money(res.total_cost, cur, decimals=0)
-        self.total.setText(self.tr("Project total: {0} over {1:.1f} weeks").format(total, res.total_weeks))
+        self.total.setText(self.tr("Project total: {0} over {1} weeks").format(total, format_number(res.total_weeks, 1)))
         self.table.setRowCount(len(res.phases))
         for r, ph in enumerate(res.phases):
             what = (self.tr("{0} × {1}").format(ph.count, gpu_display_name(ph.device_name)) if ph.resource == "gpu"
                     else self.tr("{0} node(s), {1} CPU cores").format(ph.nodes, ph.count))
-            cells = [self.display_name(ph.name, ph.kind), f"{ph.start_week:g}–{ph.end_week:.1f}", what,
+            cells = [self.display_name(ph.name, ph.kind), f"{format_sig(ph.start_week, 6)}–{format_number(ph.end_week, 1)}", what,
                      mode_name(ph.rental_mode),
                      "—" if ph.cost is None else format_money(ph.cost, cur, decimals=0)]
             for c, text in enumerate(cells):
@@ -653,7 +653,7 @@ class ProjectPage(BasePage):
         self.whatif.setRowCount(len(res.what_if))
         for r, w in enumerate(res.what_if):
             cells = [names.get(w.change, w.change), self.tr("yes") if w.fits else self.tr("no"),
-                     "—" if w.calendar_days is None else f"{w.calendar_days:.1f}",
+                     "—" if w.calendar_days is None else format_number(w.calendar_days, 1),
                      "—" if w.cost is None else format_money(w.cost, cur, decimals=0),
                      self.tr("yes") if w.in_place_upgrade else self.tr("no"),
                      ", ".join(f"{self._field_name(k)} {a}→{b}" for k, a, b in w.diff) or "—"]

@@ -1,0 +1,89 @@
+"""Screenshots for issue 15 ("one formatter"): the places whose numbers moved onto ``gpuplanner.formatting`` —
+the Plans table and the selected plan's details (memory, time, likely range, step-time shares, cost by rental
+mode, rent or build), the Hardware page's ownership defaults and the Project page's totals — in English and
+Simplified Chinese at 1280×800 (offscreen).
+
+Run: PYTHONPATH=. QT_QPA_PLATFORM=offscreen python scripts/screenshots_issue15.py [OUT_DIR]
+(OUT_DIR defaults to docs/screenshots/issue15.)
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("GPUPLANNER_CONFIG_DIR", tempfile.mkdtemp(prefix="gpuplanner-shots-"))
+os.environ.setdefault("GPUPLANNER_CACHE_DIR", tempfile.mkdtemp(prefix="gpuplanner-shots-cache-"))
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _spin(app, seconds: float) -> None:
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < seconds:
+        app.processEvents()
+        time.sleep(0.01)
+
+
+def main(argv: list[str]) -> int:
+    out = Path(argv[0]) if argv else ROOT / "docs" / "screenshots" / "issue15"
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    from gpuplanner.i18n import LanguageManager, ensure_cjk_font
+    from gpuplanner.ui.main_window import MainWindow
+
+    ensure_cjk_font()
+    lm = LanguageManager(app)
+    for lang in ("en", "zh_CN"):
+        lm.install(lang)
+        d = out / lang
+        d.mkdir(parents=True, exist_ok=True)
+        w = MainWindow(autosave=False)
+        w.resize(1280, 800)
+        w.show()
+        t0 = time.monotonic()
+        while w.search.state not in ("done", "failed") and time.monotonic() - t0 < 60:
+            app.processEvents()
+            time.sleep(0.01)
+        _spin(app, 0.3)
+        w.go_to(5)
+        page = w.page("plans")
+        page.view.selectRow(0)
+        _spin(app, 0.3)
+        w.grab().save(str(d / "plans-table.png"))
+        bar = page.details.verticalScrollBar()
+        for name, anchor in (("plans-memory-time", "rules"), ("plans-rent-or-build", "rent-or-build")):
+            page.details.scrollToAnchor(anchor)
+            _spin(app, 0.2)
+            if name == "plans-memory-time":  # just below the rules: the memory table and the time line
+                bar.setValue(bar.value() + 160)
+                _spin(app, 0.2)
+            w.grab().save(str(d / f"{name}.png"))
+        w.go_to(4)
+        hw = w.page("hardware")
+        if hasattr(hw, "scroll") and hasattr(hw, "own_box"):
+            hw.scroll.ensureWidgetVisible(hw.own_box, 0, 0)
+            _spin(app, 0.2)
+            w.grab().save(str(d / "hardware-ownership.png"))
+        w.go_to(7)
+        pj = w.stack.currentWidget()
+        if hasattr(pj, "scroll") and hasattr(pj, "total"):
+            pj.scroll.ensureWidgetVisible(pj.total, 0, 200)
+        _spin(app, 0.3)
+        w.grab().save(str(d / "project.png"))
+        w.model.set_dirty(False)
+        w.search.shutdown()
+        w.close()
+        w.deleteLater()
+        _spin(app, 0.1)
+    print(out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
