@@ -248,3 +248,23 @@ def test_deepseek_moe_v1_shared_experts_and_dense_first_layer():
     assert p.total == dense + 27 * moe + 2 * V * h + h
     assert p.total == pytest.approx(16.4e9, rel=0.01)
     assert p.active == pytest.approx(2.8e9, rel=0.02)
+
+
+def test_pipeline_with_fewer_micro_batches_than_stages_is_flagged():
+    """A torchtitan user who enters the local batch as the micro-batch gives a PP 8 pipeline one micro-batch:
+    the step is (p−1)/(m+p−1) = 7/8 bubble. The intake says so (the user's values are kept); with the batch
+    split into 16 micro-batches the warning is gone."""
+    from gpuplanner.core.evaluate import evaluate
+    from gpuplanner.core.scenario import scenario_from_dict
+
+    d = {"model": {"preset": "llama-3-70b"},
+         "training": {"method": "pretrain", "framework": "fsdp", "micro_batch_size": 2, "seq_len": 8192},
+         "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 64},
+         "parallel": {"auto": False, "tp": 8, "pp": 8, "zero": 3}, "data": {"tokens": "10B"}}
+    ev = evaluate(scenario_from_dict(d))
+    texts = [w.render() for w in ev.warnings]
+    assert any("8-stage pipeline gets only 1 micro-batch" in t for t in texts), texts
+    assert ev.scenario.training.micro_batch_size == 2  # nothing the user set is changed
+    d["training"].update(micro_batch_size=1, global_batch_size=16)
+    ev = evaluate(scenario_from_dict(d))
+    assert not any("pipeline gets only" in w.render() for w in ev.warnings)

@@ -2502,6 +2502,10 @@
         <translation>每个样本的图像占 {tokens:,.0f} 个 token（{n:g} × {per:,}），超过 seq_len {seq:,}：请调大 seq_len，或减少图像数量、缩小图像。</translation>
     </message>
     <message>
+        <source>The {pp}-stage pipeline gets only {m} micro-batch(es) per step, so most of each step is pipeline bubble (see the time share). Pipeline schedules split the batch into micro-batches: enter the pipeline&apos;s micro-batch (torchtitan pipeline_parallel_microbatch_size, Megatron micro-batch-size) as the micro-batch and the whole batch as the global batch.</source>
+        <translation>{pp} 级流水线每步只有 {m} 个微批次，因此每步的大部分时间是流水线气泡（见时间占比）。流水线调度会把批次拆成多个微批次：请把流水线的微批次（torchtitan 的 pipeline_parallel_microbatch_size、Megatron 的 micro-batch-size）填为微批次，把整个批次填为全局批次。</translation>
+    </message>
+    <message>
         <source>CPU offload needs {need:,.0f} GiB of host RAM per node; the node has {have:,.0f} GiB.</source>
         <translation>CPU 卸载每节点需要 {need:,.0f} GiB 主机内存；该节点只有 {have:,.0f} GiB。</translation>
     </message>
