@@ -432,10 +432,25 @@ def diagnose_network(ports: list[Port], plan: PlannedNetwork | None = None, topo
     add = rep.findings.append
     active = [p for p in ports if p.active]
     down = [p for p in ports if not p.active]
+    _port_summary(ports, add)
+    compute = _against_plan(active, plan, add)  # the ports whose GPU affinity matters
+    if down:
+        add(Finding("warn", _msg(QT_TRANSLATE_NOOP(
+            CTX, "{k} port(s) not active ({states}): {ports}. A cable, a switch port or the subnet manager; ask "
+                 "the vendor unless the port is unused on purpose."), k=len(down),
+            states="/".join(sorted({p.state for p in down})), ports=_port_list(down))))
+    if topo is not None:
+        rep.affinity = nic_affinity(ports, topo)
+        _affinity_findings(rep.affinity, compute, add)
+    rep.findings = findings_first(rep.findings)
+    return rep
+
+
+def _port_summary(ports: list[Port], add) -> None:
+    """What is there: active ports per link layer and rate; ports without a rate or a link layer."""
+    active = [p for p in ports if p.active]
     ib = [p for p in active if p.link_layer == "InfiniBand"]
     eth = [p for p in active if p.link_layer == "Ethernet"]
-
-    # --- what is there
     parts = []
     for layer, group in (("InfiniBand", ib), ("RoCE", eth)):
         rates: dict[str, int] = {}
@@ -457,8 +472,11 @@ def diagnose_network(ports: list[Port], plan: PlannedNetwork | None = None, topo
             CTX, "No link layer printed for {ports}: an old ibv_devinfo; 'ibstat' tells InfiniBand from RoCE."),
             ports=_port_list(unknown_layer))))
 
-    compute = {p.device for p in active}  # the ports whose GPU affinity matters
-    # --- against the plan
+
+def _against_plan(active: list[Port], plan: PlannedNetwork | None, add) -> set[str]:
+    """The active ports against the plan's inter-node fabric (link layer, rate, NICs per node); returns the
+    devices that carry the fabric (all active ports when there is no plan)."""
+    compute = {p.device for p in active}
     if plan is not None and not plan.multi_node:
         add(Finding("info", _msg(QT_TRANSLATE_NOOP(
             CTX, "The plan fits in one node: the network between nodes is not used for training."))))
@@ -503,27 +521,20 @@ def diagnose_network(ports: list[Port], plan: PlannedNetwork | None = None, topo
         if not active:
             add(Finding("bad", _msg(QT_TRANSLATE_NOOP(CTX, "No port is active: this node cannot reach the others "
                                                            "over RDMA; NCCL would fall back to TCP sockets."))))
-    # --- ports down
-    if down:
-        sev = "warn"
-        add(Finding(sev, _msg(QT_TRANSLATE_NOOP(
-            CTX, "{k} port(s) not active ({states}): {ports}. A cable, a switch port or the subnet manager; ask "
-                 "the vendor unless the port is unused on purpose."), k=len(down),
-            states="/".join(sorted({p.state for p in down})), ports=_port_list(down))))
-    # --- NIC to GPU affinity
-    if topo is not None:
-        rep.affinity = nic_affinity(ports, topo)
-        far = [dev for dev, a in rep.affinity.items() if a["class"] not in (None, "PIX", "PXB") and dev in compute]
-        near = [dev for dev, a in rep.affinity.items() if a["class"] in ("PIX", "PXB") and dev in compute]
-        if far:
-            add(Finding("warn", _msg(QT_TRANSLATE_NOOP(
-                CTX, "{devs}: no GPU at PIX/PXB distance (nvidia-smi topo -m); GPUDirect RDMA through the CPU is "
-                     "slower."), devs=", ".join(far))))
-        elif near:
-            add(Finding("ok", _msg(QT_TRANSLATE_NOOP(CTX, "Every active NIC found in topo -m has a GPU at PIX/PXB "
-                                                          "distance ({k} NICs)."), k=len(near))))
-    rep.findings = findings_first(rep.findings)
-    return rep
+    return compute
+
+
+def _affinity_findings(affinity: dict[str, dict], compute: set[str], add) -> None:
+    """NICs of the fabric without a GPU at PIX/PXB distance (GPUDirect RDMA through the CPU)."""
+    far = [dev for dev, a in affinity.items() if a["class"] not in (None, "PIX", "PXB") and dev in compute]
+    near = [dev for dev, a in affinity.items() if a["class"] in ("PIX", "PXB") and dev in compute]
+    if far:
+        add(Finding("warn", _msg(QT_TRANSLATE_NOOP(
+            CTX, "{devs}: no GPU at PIX/PXB distance (nvidia-smi topo -m); GPUDirect RDMA through the CPU is "
+                 "slower."), devs=", ".join(far))))
+    elif near:
+        add(Finding("ok", _msg(QT_TRANSLATE_NOOP(CTX, "Every active NIC found in topo -m has a GPU at PIX/PXB "
+                                                      "distance ({k} NICs)."), k=len(near))))
 
 
 def format_ports(ports: list[Port]) -> str:
