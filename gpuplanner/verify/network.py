@@ -161,6 +161,68 @@ def _decode(data: str | bytes) -> str:
     return data.decode("utf-8-sig", errors="replace")
 
 
+def _finish_port(c: dict, seen: set[tuple[str, int]], ports: list[Port]) -> None:
+    """A port block read to its end: checked (a state, not twice, not too many) and added to ``ports``; the rate
+    from width × speed when no rate line was given (ibv_devinfo -v)."""
+    if c["state"] is None:
+        raise _err(c["line"], QT_TRANSLATE_NOOP(CTX, "port {dev} {port} has no state line"), dev=c["device"],
+                   port=c["port"])
+    rate = c["rate"]
+    if rate is None and c["width"] is not None and c["speed"] is not None:
+        rate = c["width"] * c["speed"]
+    key = (c["device"], c["port"])
+    if key in seen:
+        raise _err(c["line"], QT_TRANSLATE_NOOP(CTX, "port {dev} {port} appears twice"), dev=c["device"],
+                   port=c["port"])
+    seen.add(key)
+    ports.append(Port(device=c["device"], port=c["port"], link_layer=c["layer"], state=c["state"],
+                      rate_gbps=rate, phys_state=c["phys"], line=c["line"]))
+    if len(ports) > MAX_PORTS:
+        raise _err(c["line"], QT_TRANSLATE_NOOP(CTX, "more than {n} ports: not one node's output"), n=MAX_PORTS)
+
+
+def _read_port_field(cur: dict, key: str, val: str, lineno: int) -> None:
+    """One ``key: value`` line inside a port block (state, physical state, link layer, rate, width, speed)."""
+    if key == "state":
+        st = _canon_state(val)
+        if st is None:
+            raise _err(lineno, QT_TRANSLATE_NOOP(CTX, "unknown port state '{val}'"), val=_short(val, 30))
+        cur["state"] = st
+    elif key in ("physical state", "phys_state", "phys state"):
+        cur["phys"] = re.sub(r"\s*\(\d+\)\s*$", "", re.sub(r"^\d+:\s*", "", val)) or None
+    elif key in ("link layer", "link_layer"):
+        layer = _canon_layer(val)
+        if layer is None:
+            raise _err(lineno, QT_TRANSLATE_NOOP(CTX, "unknown link layer '{val}' (expected InfiniBand or "
+                                                      "Ethernet)"), val=_short(val, 30))
+        cur["layer"] = layer
+    elif key == "rate":
+        m2 = re.match(r"^(\d+(?:\.\d+)?)\s*(gb/sec|gb/s|gbps)?\b", val, re.I)
+        if not m2:
+            raise _err(lineno, QT_TRANSLATE_NOOP(CTX, "rate: expected a number of Gb/s, got '{val}'"),
+                       val=_short(val, 30))
+        cur["rate"] = float(m2.group(1))
+    elif key == "active_width":
+        m2 = re.match(r"^(\d+)X\s*\((\d+)\)$", val) or re.match(r"^invalid width\s*\((\d+)\)$", val)
+        if m2 and m2.lastindex == 2:
+            cur["width"] = int(m2.group(1))
+        elif m2 and int(m2.group(1)) in WIDTH_CODES:
+            cur["width"] = WIDTH_CODES[int(m2.group(1))]
+        else:
+            raise _err(lineno, QT_TRANSLATE_NOOP(CTX, "active_width: expected like '4X (2)', got '{val}'"),
+                       val=_short(val, 30))
+    elif key == "active_speed":
+        m2 = re.match(r"^(\d+(?:\.\d+)?)\s*Gbps\s*\((\d+)\)$", val)
+        m3 = re.match(r"^invalid speed\s*\((\d+)\)$", val)
+        if m2:
+            cur["speed"] = float(m2.group(1))
+        elif m3 and int(m3.group(1)) in SPEED_CODES:
+            cur["speed"] = SPEED_CODES[int(m3.group(1))]
+        else:
+            raise _err(lineno, QT_TRANSLATE_NOOP(CTX, "active_speed: expected like '50.0 Gbps (64)', got "
+                                                      "'{val}'"), val=_short(val, 30))
+
+
 def parse_ports(text: str | bytes) -> list[Port]:
     """Read ``ibstat``, ``ibv_devinfo [-v]`` or ``ibstatus`` output (several may follow each other).
 
@@ -179,24 +241,9 @@ def parse_ports(text: str | bytes) -> list[Port]:
 
     def close() -> None:
         nonlocal cur
-        if cur is None:
-            return
-        c, cur = cur, None
-        if c["state"] is None:
-            raise _err(c["line"], QT_TRANSLATE_NOOP(CTX, "port {dev} {port} has no state line"), dev=c["device"],
-                       port=c["port"])
-        rate = c["rate"]
-        if rate is None and c["width"] is not None and c["speed"] is not None:
-            rate = c["width"] * c["speed"]
-        key = (c["device"], c["port"])
-        if key in seen:
-            raise _err(c["line"], QT_TRANSLATE_NOOP(CTX, "port {dev} {port} appears twice"), dev=c["device"],
-                       port=c["port"])
-        seen.add(key)
-        ports.append(Port(device=c["device"], port=c["port"], link_layer=c["layer"], state=c["state"],
-                          rate_gbps=rate, phys_state=c["phys"], line=c["line"]))
-        if len(ports) > MAX_PORTS:
-            raise _err(c["line"], QT_TRANSLATE_NOOP(CTX, "more than {n} ports: not one node's output"), n=MAX_PORTS)
+        if cur is not None:
+            c, cur = cur, None
+            _finish_port(c, seen, ports)
 
     def open_port(dev: str, num: int, lineno: int) -> None:
         nonlocal cur
@@ -251,44 +298,7 @@ def parse_ports(text: str | bytes) -> list[Port]:
             key, val = kv.group(1).strip().lower(), kv.group(2).strip()
             if cur is None:
                 continue  # device-level fields (CA type, fw_ver, max_qp ...)
-            if key == "state":
-                st = _canon_state(val)
-                if st is None:
-                    raise _err(lineno, QT_TRANSLATE_NOOP(CTX, "unknown port state '{val}'"), val=_short(val, 30))
-                cur["state"] = st
-            elif key in ("physical state", "phys_state", "phys state"):
-                cur["phys"] = re.sub(r"\s*\(\d+\)\s*$", "", re.sub(r"^\d+:\s*", "", val)) or None
-            elif key in ("link layer", "link_layer"):
-                layer = _canon_layer(val)
-                if layer is None:
-                    raise _err(lineno, QT_TRANSLATE_NOOP(CTX, "unknown link layer '{val}' (expected InfiniBand or "
-                                                              "Ethernet)"), val=_short(val, 30))
-                cur["layer"] = layer
-            elif key == "rate":
-                m2 = re.match(r"^(\d+(?:\.\d+)?)\s*(gb/sec|gb/s|gbps)?\b", val, re.I)
-                if not m2:
-                    raise _err(lineno, QT_TRANSLATE_NOOP(CTX, "rate: expected a number of Gb/s, got '{val}'"),
-                               val=_short(val, 30))
-                cur["rate"] = float(m2.group(1))
-            elif key == "active_width":
-                m2 = re.match(r"^(\d+)X\s*\((\d+)\)$", val) or re.match(r"^invalid width\s*\((\d+)\)$", val)
-                if m2 and m2.lastindex == 2:
-                    cur["width"] = int(m2.group(1))
-                elif m2 and int(m2.group(1)) in WIDTH_CODES:
-                    cur["width"] = WIDTH_CODES[int(m2.group(1))]
-                else:
-                    raise _err(lineno, QT_TRANSLATE_NOOP(CTX, "active_width: expected like '4X (2)', got '{val}'"),
-                               val=_short(val, 30))
-            elif key == "active_speed":
-                m2 = re.match(r"^(\d+(?:\.\d+)?)\s*Gbps\s*\((\d+)\)$", val)
-                m3 = re.match(r"^invalid speed\s*\((\d+)\)$", val)
-                if m2:
-                    cur["speed"] = float(m2.group(1))
-                elif m3 and int(m3.group(1)) in SPEED_CODES:
-                    cur["speed"] = SPEED_CODES[int(m3.group(1))]
-                else:
-                    raise _err(lineno, QT_TRANSLATE_NOOP(CTX, "active_speed: expected like '50.0 Gbps (64)', got "
-                                                              "'{val}'"), val=_short(val, 30))
+            _read_port_field(cur, key, val, lineno)
             continue
         if fmt == "devinfo" and (_FLAG_RE.match(line) or low.endswith("not supported")):
             continue  # ibv_devinfo -v capability flag lists
