@@ -33,6 +33,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..core.errors import PlannerError
@@ -219,20 +220,9 @@ def _decode(data: bytes | str) -> str:
 MAX_TOPO_CHARS = 2_000_000
 
 
-def parse_topo(text: str | bytes) -> Topology:
-    """Parse ``nvidia-smi topo -m`` output (source of the format: the nvidia-smi legend, see module doc).
-
-    Tolerates CRLF, tabs, extra spaces, leading prompt lines, trailing legend text, NIC columns and the
-    ``NIC Legend:`` block, old drivers (no ``NUMA Affinity`` / ``GPU NUMA ID``, ``mlx5_0`` columns, ``SOC``)
-    and partial outputs (missing rows stay unknown). Anything else raises :class:`TopologyError` naming
-    the line.
-    """
-    if len(text) > MAX_TOPO_CHARS:
-        raise TopologyError(_msg(QT_TRANSLATE_NOOP(CTX, "this is too long for nvidia-smi topo -m output (over {n} MB)"), n=MAX_TOPO_CHARS // 1_000_000))
-    text = _decode(text)
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ").split("\n")
-
-    # 1. the header: first line starting with GPU<n> whose tokens are all column names
+def _header(lines: list[str]) -> tuple[int, list[str], list[str], list[str], list[str], list[str]]:
+    """The header (the first line starting with GPU<n> whose tokens are all column names), checked: its index,
+    all columns, the GPU, affinity, device (GPU + NIC) and NIC columns."""
     header_idx = None
     columns: list[str] = []
     for idx, line in enumerate(lines):
@@ -265,7 +255,50 @@ def parse_topo(text: str | bytes) -> Topology:
     expected = [f"GPU{i}" for i in range(len(gpu_cols))]
     if gpu_cols != expected or columns[: len(gpu_cols)] != gpu_cols:
         raise _err(hdr_line, _msg(QT_TRANSLATE_NOOP(CTX, "expected GPU columns GPU0..GPU{last} in order, got {got}"), last=len(gpu_cols) - 1, got=" ".join(gpu_cols)))
+    return header_idx, columns, gpu_cols, aff_cols, dev_cols, nic_cols
 
+
+def _row_classes(name: str, values: list[str], dev_cols: list[str], lineno: int) -> list[str | None]:
+    """The link classes of one row, checked: known classes, 'X' on the row's own column only."""
+    classes: list[str | None] = []
+    for k, tok in enumerate(values):
+        cls = normalize_class(tok)
+        if cls is None:
+            raise _err(lineno, _msg(QT_TRANSLATE_NOOP(
+                CTX, "{row} column {col}: unknown link class '{tok}' (expected X, NV#, PIX, PXB, PHB, NODE or SYS)"
+            ), row=name, col=dev_cols[k], tok=tok))
+        if (cls == "X") != (dev_cols[k] == name):
+            raise _err(lineno, _msg(QT_TRANSLATE_NOOP(
+                CTX, "{row} column {col}: 'X' must mark the row's own column only"), row=name, col=dev_cols[k]))
+        classes.append(cls)
+    return classes
+
+
+def _read_affinity(aff: dict[str, list[str | None]], i: int, name: str, values: Iterable[tuple[str, str]],
+                   lineno: int) -> None:
+    """A GPU row's CPU affinity, NUMA affinity and GPU NUMA ID (N/A kept as unknown)."""
+    for col, tok in values:
+        pattern = _CPU_AFF_RE if col == "CPU Affinity" else _NUMA_RE
+        if not pattern.match(tok):
+            raise _err(lineno, _msg(QT_TRANSLATE_NOOP(CTX, "{row} {col}: unexpected value '{tok}'"), row=name, col=col, tok=tok))
+        aff[col][i] = None if tok.upper() == "N/A" else tok
+
+
+def parse_topo(text: str | bytes) -> Topology:
+    """Parse ``nvidia-smi topo -m`` output (source of the format: the nvidia-smi legend, see module doc).
+
+    Tolerates CRLF, tabs, extra spaces, leading prompt lines, trailing legend text, NIC columns and the
+    ``NIC Legend:`` block, old drivers (no ``NUMA Affinity`` / ``GPU NUMA ID``, ``mlx5_0`` columns, ``SOC``)
+    and partial outputs (missing rows stay unknown). Anything else raises :class:`TopologyError` naming
+    the line.
+    """
+    if len(text) > MAX_TOPO_CHARS:
+        raise TopologyError(_msg(QT_TRANSLATE_NOOP(CTX, "this is too long for nvidia-smi topo -m output (over {n} MB)"), n=MAX_TOPO_CHARS // 1_000_000))
+    text = _decode(text)
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ").split("\n")
+
+    header_idx, columns, gpu_cols, aff_cols, dev_cols, nic_cols = _header(lines)
+    hdr_line = header_idx + 1
     g, nn = len(gpu_cols), len(nic_cols)
     links: list[list[str | None]] = [[("X" if i == j else None) for j in range(g)] for i in range(g)]
     gpu_nic: list[list[str | None]] = [[None] * nn for _ in range(g)]
@@ -304,17 +337,7 @@ def parse_topo(text: str | bytes) -> Topology:
         if len(values) > max_tokens:
             raise _err(lineno, _msg(QT_TRANSLATE_NOOP(
                 CTX, "row {row} has {got} entries, the header has {want} columns: '{text}'"), row=name, got=len(values), want=len(columns), text=_short(raw)))
-        classes: list[str | None] = []
-        for k, tok in enumerate(values[:n_dev]):
-            cls = normalize_class(tok)
-            if cls is None:
-                raise _err(lineno, _msg(QT_TRANSLATE_NOOP(
-                    CTX, "{row} column {col}: unknown link class '{tok}' (expected X, NV#, PIX, PXB, PHB, NODE or SYS)"
-                ), row=name, col=dev_cols[k], tok=tok))
-            if (cls == "X") != (dev_cols[k] == name):
-                raise _err(lineno, _msg(QT_TRANSLATE_NOOP(
-                    CTX, "{row} column {col}: 'X' must mark the row's own column only"), row=name, col=dev_cols[k]))
-            classes.append(cls)
+        classes = _row_classes(name, values[:n_dev], dev_cols, lineno)
         classes += [None] * (n_dev - len(classes))
         extras = values[n_dev:]
         if is_gpu_row:
@@ -325,11 +348,7 @@ def parse_topo(text: str | bytes) -> Topology:
                     links[i][j] = classes[j]
             for n in range(nn):
                 gpu_nic[i][n] = classes[g + n]
-            for col, tok in zip(aff_cols, extras):
-                pattern = _CPU_AFF_RE if col == "CPU Affinity" else _NUMA_RE
-                if not pattern.match(tok):
-                    raise _err(lineno, _msg(QT_TRANSLATE_NOOP(CTX, "{row} {col}: unexpected value '{tok}'"), row=name, col=col, tok=tok))
-                aff[col][i] = None if tok.upper() == "N/A" else tok
+            _read_affinity(aff, i, name, zip(aff_cols, extras), lineno)
         else:
             nic_rows[nic_cols.index(name)] = classes
 
