@@ -265,6 +265,97 @@ def _node_info(work, kind):
     return info
 
 
+def _groups(dist, nodes, local_world):
+    """The process groups, created by every rank in the same order: each node's ranks, one rank per node,
+    the first n GPUs of node 0 (n = 1, 2, 4, ... and all), the first j nodes."""
+    node_ranks = [list(range(k * local_world, (k + 1) * local_world)) for k in range(nodes)]
+    intra = [dist.new_group(r) for r in node_ranks]
+    inter_ranks = [k * local_world for k in range(nodes)]
+    inter = dist.new_group(inter_ranks)
+    gpu_counts, k = [], 1
+    while k <= local_world:
+        gpu_counts.append(k)
+        k *= 2
+    if gpu_counts[-1] != local_world:
+        gpu_counts.append(local_world)
+    gpu_groups = {n: dist.new_group(list(range(n))) for n in gpu_counts if n > 1}
+    node_groups = {j: dist.new_group(list(range(j * local_world))) for j in range(2, nodes + 1)}
+    return intra, inter, inter_ranks, gpu_counts, gpu_groups, node_groups
+
+
+def _collectives(torch, dist, kind, dev, plan_rows, rank, nodes, res, args, tiny):
+    """All-reduce and all-gather at each size in each scope (one node, one rank per node, everyone); the
+    inter-node all-reduce at the largest size is repeated (its spread shows a shared fabric)."""
+    errors = res['errors']
+    sizes = [int(s) for s in args.sizes.split(',')] if args.sizes else (
+        [1 << 16, 1 << 20, 4 << 20] if tiny else [1 << 20, 16 << 20, 128 << 20, 1 << 30])
+    iters = args.iters or (3 if tiny else 20)
+    repeat = args.repeat or (2 if tiny else 5)
+    interval = args.interval if args.interval is not None else (0.0 if tiny else 30.0)
+    for scope, group, n, members in plan_rows:
+        for op in ('all_reduce', 'all_gather'):
+            for size in sizes:
+                reps = repeat if (scope == 'inter' and op == 'all_reduce' and size == sizes[-1]) else 1
+                for r in range(reps):
+                    if r and interval:
+                        time.sleep(interval)
+                    row = None
+                    try:
+                        if scope == 'intra' or members is None or rank in members:
+                            row = _measure(torch, dist, kind, dev, op, size, group, n, iters)
+                    except Exception as err:  # noqa: BLE001
+                        errors.append('%s %s %d B: %s' % (scope, op, size, _one_line(err)))
+                    dist.barrier()
+                    if rank == 0 and row is not None:
+                        row.update(scope=scope, nodes=nodes if scope != 'intra' else 1, repeat=r)
+                        res['collectives'].append(row)
+
+
+def _scaling_shape(plan, tiny):
+    """The planned model's layer at a small width (512, 8 heads, 4 layers; its KV heads and FFN ratio kept):
+    the same on every rank count, so tokens/s compare."""
+    shape = kit_bench.tiny_shape(plan) if tiny else dict(kit_bench.tiny_shape(plan), hidden=512, heads=8,
+                                                                 head_dim=64, layers=4, vocab=8192, seq=1024, mbs=4)
+    if not tiny:
+        shape['kv_heads'] = max(1, min(8, shape['kv_heads'] * 2))
+        while shape['heads'] % shape['kv_heads']:
+            shape['kv_heads'] -= 1
+        shape['ffn'] = max(64, int(round(512 * plan['shape']['ffn'] / float(plan['shape']['hidden']) / 64.0)) * 64)
+    return shape
+
+
+def _gather_and_write(dist, res, args, kind, node, local_rank, rank, world):
+    """Each node's records (ports, topology, cards, NCCL transport) and every rank's errors, gathered to rank 0,
+    which writes the result file."""
+    errors = res['errors']
+    mine = None
+    if local_rank == 0:
+        mine = _node_info(args.work, kind)
+        mine['node'] = node
+        mine['nccl'] = _nccl_lines(args.work)
+        mine['transport'] = _transport(mine['nccl']) if kind == 'cuda' else None
+    gathered = [None] * world
+    try:
+        dist.all_gather_object(gathered, mine)
+    except Exception as err:  # noqa: BLE001
+        errors.append('gather node info: %s' % _one_line(err))
+        gathered = [mine]
+    errs = [None] * world
+    try:
+        dist.all_gather_object(errs, errors)
+    except Exception:  # noqa: BLE001
+        errs = [errors]
+    if rank == 0:
+        res['hosts'] = sorted([g for g in gathered if g], key=lambda g: g['node'])
+        res['errors'] = sorted({e for lst in errs if lst for e in lst})
+        tmp = args.out + '.tmp'
+        with open(tmp, 'w', encoding='utf-8') as fh:
+            json.dump(res, fh, indent=1, sort_keys=True)
+            fh.write('\n')
+        os.replace(tmp, args.out)
+        print('kit: wrote %s%s' % (args.out, (' (%d error(s))' % len(res['errors'])) if res['errors'] else ''), flush=True)
+
+
 # ------------------------------------------------------------------------------------------- main
 
 def main(argv=None):
@@ -293,26 +384,10 @@ def main(argv=None):
     dist.init_process_group(_backend(kind), timeout=datetime.timedelta(minutes=10))
     errors = []
     skip = {s.strip() for s in args.skip.split(',') if s.strip()}
-    sizes = [int(s) for s in args.sizes.split(',')] if args.sizes else (
-        [1 << 16, 1 << 20, 4 << 20] if tiny else [1 << 20, 16 << 20, 128 << 20, 1 << 30])
-    iters = args.iters or (3 if tiny else 20)
-    repeat = args.repeat or (2 if tiny else 5)
-    interval = args.interval if args.interval is not None else (0.0 if tiny else 30.0)
     steps = args.steps or (2 if tiny else 10)
 
     # groups: every rank must create every group, in the same order
-    node_ranks = [list(range(k * local_world, (k + 1) * local_world)) for k in range(nodes)]
-    intra = [dist.new_group(r) for r in node_ranks]
-    inter_ranks = [k * local_world for k in range(nodes)]
-    inter = dist.new_group(inter_ranks)
-    gpu_counts, k = [], 1
-    while k <= local_world:
-        gpu_counts.append(k)
-        k *= 2
-    if gpu_counts[-1] != local_world:
-        gpu_counts.append(local_world)
-    gpu_groups = {n: dist.new_group(list(range(n))) for n in gpu_counts if n > 1}
-    node_groups = {j: dist.new_group(list(range(j * local_world))) for j in range(2, nodes + 1)}
+    intra, inter, inter_ranks, gpu_counts, gpu_groups, node_groups = _groups(dist, nodes, local_world)
 
     res = {'schema': SCHEMA, 'created': datetime.datetime.now(datetime.timezone.utc).isoformat(timespec='seconds'),
            'nodes': nodes, 'gpus_per_node': local_world, 'world': world, 'device': kind, 'backend': _backend(kind),
@@ -331,32 +406,10 @@ def main(argv=None):
             plan_rows.append(('inter', inter, nodes, inter_ranks))
         if world > 1:
             plan_rows.append(('world', None, world, None))
-        for scope, group, n, members in plan_rows:
-            for op in ('all_reduce', 'all_gather'):
-                for size in sizes:
-                    reps = repeat if (scope == 'inter' and op == 'all_reduce' and size == sizes[-1]) else 1
-                    for r in range(reps):
-                        if r and interval:
-                            time.sleep(interval)
-                        row = None
-                        try:
-                            if scope == 'intra' or members is None or rank in members:
-                                row = _measure(torch, dist, kind, dev, op, size, group, n, iters)
-                        except Exception as err:  # noqa: BLE001
-                            errors.append('%s %s %d B: %s' % (scope, op, size, _one_line(err)))
-                        dist.barrier()
-                        if rank == 0 and row is not None:
-                            row.update(scope=scope, nodes=nodes if scope != 'intra' else 1, repeat=r)
-                            res['collectives'].append(row)
+        _collectives(torch, dist, kind, dev, plan_rows, rank, nodes, res, args, tiny)
 
     # 2. scaling of the planned model at small width
-    shape = kit_bench.tiny_shape(plan) if tiny else dict(kit_bench.tiny_shape(plan), hidden=512, heads=8,
-                                                                 head_dim=64, layers=4, vocab=8192, seq=1024, mbs=4)
-    if not tiny:
-        shape['kv_heads'] = max(1, min(8, shape['kv_heads'] * 2))
-        while shape['heads'] % shape['kv_heads']:
-            shape['kv_heads'] -= 1
-        shape['ffn'] = max(64, int(round(512 * plan['shape']['ffn'] / float(plan['shape']['hidden']) / 64.0)) * 64)
+    shape = _scaling_shape(plan, tiny)
     prec = (plan.get('shape') or {}).get('precision', 'bf16')
     amp = None if kind == 'cpu' or prec == 'fp32' else (torch.float16 if prec == 'fp16' else torch.bfloat16)
     res['shape'] = dict(shape, dtype=str(amp).replace('torch.', '') if amp is not None else 'fp32')
@@ -383,32 +436,7 @@ def main(argv=None):
             errors.append('probe: %s' % _one_line(err))
 
     # 4. per-node records, gathered to rank 0
-    mine = None
-    if local_rank == 0:
-        mine = _node_info(args.work, kind)
-        mine['node'] = node
-        mine['nccl'] = _nccl_lines(args.work)
-        mine['transport'] = _transport(mine['nccl']) if kind == 'cuda' else None
-    gathered = [None] * world
-    try:
-        dist.all_gather_object(gathered, mine)
-    except Exception as err:  # noqa: BLE001
-        errors.append('gather node info: %s' % _one_line(err))
-        gathered = [mine]
-    errs = [None] * world
-    try:
-        dist.all_gather_object(errs, errors)
-    except Exception:  # noqa: BLE001
-        errs = [errors]
-    if rank == 0:
-        res['hosts'] = sorted([g for g in gathered if g], key=lambda g: g['node'])
-        res['errors'] = sorted({e for lst in errs if lst for e in lst})
-        tmp = args.out + '.tmp'
-        with open(tmp, 'w', encoding='utf-8') as fh:
-            json.dump(res, fh, indent=1, sort_keys=True)
-            fh.write('\n')
-        os.replace(tmp, args.out)
-        print('kit: wrote %s%s' % (args.out, (' (%d error(s))' % len(res['errors'])) if res['errors'] else ''), flush=True)
+    _gather_and_write(dist, res, args, kind, node, local_rank, rank, world)
     dist.barrier()
     dist.destroy_process_group()
     return 0
