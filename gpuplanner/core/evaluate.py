@@ -737,6 +737,21 @@ def _candidate_cards(candidates: Any, gpu_id: str, custom_gpus: Any) -> list[Car
     return cards
 
 
+def _own_layout_memory(s: Scenario, n: int, r0: Any, models: ModelSource | None, table: PriceTable) -> Any:
+    """The memory of the plan's own layout at ``n`` GPUs (its batch kept whole), or None where it does not run."""
+    h, p = s.hardware, s.parallel
+    cur = None
+    if n % (p.tp * p.pp * p.cp) == 0:
+        s3 = _with_batch(s.model_copy(update={"hardware": h.model_copy(update={"num_gpus": n})}))
+        if s3 is not None:
+            try:
+                cur = evaluate(s3, resolved=_checked(r0, s3, models), prices=table,
+                               rent_vs_build=False).memory
+            except (PlannerError, ValueError):
+                cur = None
+    return cur
+
+
 def memory_by_gpu_count(scenario: Scenario, models: ModelSource | None = None, counts: Any = None, *,
                         resolved: Any = None, max_gpus: int | None = None,
                         max_candidates_tried: int = 6) -> MemoryByCount:
@@ -807,15 +822,7 @@ def memory_by_gpu_count(scenario: Scenario, models: ModelSource | None = None, c
                     continue
                 best = (ev.layout, ev.memory)
                 break
-        cur = None
-        if n % (p.tp * p.pp * p.cp) == 0:
-            s3 = _with_batch(s.model_copy(update={"hardware": h.model_copy(update={"num_gpus": n})}))
-            if s3 is not None:
-                try:
-                    cur = evaluate(s3, resolved=_checked(r0, s3, models), prices=table,
-                                   rent_vs_build=False).memory
-                except (PlannerError, ValueError):
-                    cur = None
+        cur = _own_layout_memory(s, n, r0, models, table)
         points.append(MemoryAtCount(n, best[0] if best else None, best[1] if best else None, cur))
     cards = _candidate_cards(c.gpu_candidates, r0.gpu.id, h.custom_gpus)
     return MemoryByCount(tuple(points), tuple(cards), r0.gpu.id, float(s.assumptions.memory_headroom_gib))

@@ -649,6 +649,8 @@ class MemoryBreakdown:
                    reserved=g("reserved") if "reserved" in arr else None)
 
 
+# long: one vectorised derivation (weights, gradients, optimizer states, activations, buffers) per candidate, in the
+#   module docstring's order; later terms reuse earlier ones, and numpy and the scalar path share every line
 def memory_arrays(
     m: ModelFacts,
     *,

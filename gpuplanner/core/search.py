@@ -1220,10 +1220,26 @@ def _ranking_notes(objective: str, feasible: bool, poor: Any, order: Any, con: A
     return notes
 
 
+def _note_unfit(tried: dict[str, int], skipped: dict[str, Msg], max_gpus: int) -> None:
+    """Name the GPU types where no layout of any framework fits (``tried``: fitting candidates per GPU id)."""
+    for gid, n in tried.items():
+        if n == 0:
+            skipped[gid] = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "no layout fits in memory with up to {n} GPUs"),
+                               {"n": max_gpus})
+
+
+def _nothing_fits(evaluated: int, t0: float, tier: str, objective: str, skipped: dict, fws: Any) -> SearchResult:
+    """The search's answer when no candidate fits in memory."""
+    return SearchResult(plans=[], candidates_evaluated=evaluated, candidates_fitting=0,
+                        search_ms=(time.perf_counter() - t0) * 1e3, pareto=[], tier=tier,
+                        tier_guidance=TIER_GUIDANCE[tier], objective=objective, feasible=False, skipped_gpus=skipped,
+                        frameworks=fws, notes=[Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No candidate fits in memory: allow "
+                                                                                "more GPUs (max_gpus) or larger cards."), {})])
+
+
 def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objective: str | None,
             prices: PriceTable | None, overheads: Overheads | None, cancel: Callable[[], bool] | None,
             distinct: bool, rules_on: bool) -> SearchResult:
-
     t0 = time.perf_counter()
     s = scenario
     con = s.constraints
@@ -1260,19 +1276,12 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
         evaluated += n_eval
         tried[ctx.gpu.id] = tried.get(ctx.gpu.id, 0) + n_fit
         fitting += n_fit
-    for gid, n in tried.items():
-        if n == 0:
-            skipped[gid] = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "no layout fits in memory with up to {n} GPUs"),
-                               {"n": con.max_gpus})
+    _note_unfit(tried, skipped, con.max_gpus)
 
     tier = tier_of(facts.params.total)
     guidance = TIER_GUIDANCE[tier]
     if not fitting:
-        return SearchResult(plans=[], candidates_evaluated=evaluated, candidates_fitting=0,
-                            search_ms=(time.perf_counter() - t0) * 1e3, pareto=[], tier=tier, tier_guidance=guidance,
-                            objective=objective, feasible=False, skipped_gpus=skipped, frameworks=fws,
-                            notes=[Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No candidate fits in memory: allow more GPUs "
-                                                                   "(max_gpus) or larger cards."), {})])
+        return _nothing_fits(evaluated, t0, tier, objective, skipped, fws)
     # every candidate any of the choices below can pick, in the search's order (see _Reducer)
     cat = red.result()
     # per candidate: its GPU type and framework (a context is one GPU type × one framework)

@@ -521,6 +521,9 @@ def bucket_params(framework: str, zero, n_dp, g_bytes: float, ops=_ScalarOps):
     return ddp
 
 
+# long: one vectorised derivation of the step time (FLOPs, memory-bound work, TP, PP, DP/ZeRO, CP, EP, other,
+#   rollouts); each section feeds the overlap windows and the MFU rescale below it, and numpy and the scalar path share
+#   every line
 def time_arrays(
     m: ModelFacts,
     *,

@@ -356,6 +356,20 @@ def _gather_and_write(dist, res, args, kind, node, local_rank, rank, world):
         print('kit: wrote %s%s' % (args.out, (' (%d error(s))' % len(res['errors'])) if res['errors'] else ''), flush=True)
 
 
+def _local_device(torch, kind, local_rank):
+    """This rank's device: its GPU or NPU (made current), else the CPU with one thread per rank."""
+    if kind == 'cuda':
+        torch.cuda.set_device(local_rank)
+        dev = torch.device('cuda', local_rank)
+    elif kind == 'npu':
+        torch.npu.set_device(local_rank)
+        dev = torch.device('npu', local_rank)
+    else:
+        dev = torch.device('cpu')
+        torch.set_num_threads(1)
+    return dev
+
+
 # ------------------------------------------------------------------------------------------- main
 
 def main(argv=None):
@@ -371,15 +385,7 @@ def main(argv=None):
     node = int(os.environ.get('GROUP_RANK', rank // local_world))
     nodes = world // local_world
     kind = _device(torch, args.device)
-    if kind == 'cuda':
-        torch.cuda.set_device(local_rank)
-        dev = torch.device('cuda', local_rank)
-    elif kind == 'npu':
-        torch.npu.set_device(local_rank)
-        dev = torch.device('npu', local_rank)
-    else:
-        dev = torch.device('cpu')
-        torch.set_num_threads(1)
+    dev = _local_device(torch, kind, local_rank)
     tiny = kind == 'cpu'
     dist.init_process_group(_backend(kind), timeout=datetime.timedelta(minutes=10))
     errors = []

@@ -223,6 +223,8 @@ def _read_port_field(cur: dict, key: str, val: str, lineno: int) -> None:
                                                       "'{val}'"), val=_short(val, 30))
 
 
+# long: a line-by-line parser: each branch decides what one line is, in order; a port's fields and its end are read by
+#   their own functions
 def parse_ports(text: str | bytes) -> list[Port]:
     """Read ``ibstat``, ``ibv_devinfo [-v]`` or ``ibstatus`` output (several may follow each other).
 

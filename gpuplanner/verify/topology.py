@@ -284,6 +284,8 @@ def _read_affinity(aff: dict[str, list[str | None]], i: int, name: str, values: 
         aff[col][i] = None if tok.upper() == "N/A" else tok
 
 
+# long: a line-by-line parser: header, rows, legend in order; the header, a row's classes and its affinity are read by
+#   their own functions
 def parse_topo(text: str | bytes) -> Topology:
     """Parse ``nvidia-smi topo -m`` output (source of the format: the nvidia-smi legend, see module doc).
 
