@@ -40,6 +40,7 @@ def run(args) -> int:
 
 
 
+# long: the text report of one Evaluation, section by section in the printed order; each line formats one field
 def text_lines(ev, data: dict) -> list[str]:
     """The Evaluation as the text table, in the CLI's language, every number through the one formatter."""
     from ..core.estimate import TIER_GUIDANCE

@@ -55,6 +55,7 @@ def run(args) -> int:
     return 0
 
 
+# long: the ranked plans as printed: the table, then each plan's details, one statement per printed line
 def text_lines(result, con) -> list[str]:
     """The ranked plans as text in the CLI's language; every figure read from the plans' Evaluations and
     printed through the one formatter."""

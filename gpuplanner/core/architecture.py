@@ -12,7 +12,7 @@ import dataclasses
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from .errors import CatalogError, ModelConfigError, ScenarioError
 from .i18n import QT_TRANSLATE_NOOP
@@ -193,17 +193,459 @@ def _div(h: int, heads: int, key: str = "num_attention_heads") -> int:
 _GELU_ACTS = {"gelu", "gelu_new", "gelu_fast", "gelu_pytorch_tanh", "relu", "quick_gelu", "gelu_python"}
 
 
-def arch_from_hf_config(cfg: dict, name: str | None = None) -> ModelArch:
-    """Translate a Hugging Face ``config.json`` dict into a :class:`ModelArch`.
+# ------------------------------------------------------------------------- config.json key tables
+#
+# Each family is one table: a tuple of steps ``(field, reader)`` read in order (the order decides which problem a
+# broken config reports first). ``field`` is a ModelArch field, or a name starting with "_" for a value the
+# table uses later (or a check) that is not a field; a later step for the same field replaces the earlier value.
+# A reader is ``reader(cfg, got)``: ``cfg`` the config (or, for the vision tables, its sections by name) and
+# ``got`` the fields read so far. The readers below say how a key is read; the named functions after them are
+# the fields that are genuinely computed.
 
-    Handles the key names of llama/mistral/mixtral/qwen2/qwen2_moe/qwen3/qwen3_moe/deepseek/deepseek_v2/v3,
-    gemma/gemma2, phi3, internlm2, baichuan, chatglm, yi (llama), gpt2, gpt_neox, falcon, bloom, opt, mpt.
-    Any other ``model_type`` is read as a Llama-like decoder and marked ``unrecognised``; sections it does
-    not count (a vision tower) are named in ``uncounted``, so the estimate can say so.
-    """
-    if not isinstance(cfg, dict):
-        raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "config.json must be a JSON object")),
+Reader = Callable[[dict, dict], Any]
+Steps = tuple[tuple[str, Reader], ...]
+
+
+def _value(default: Any, got: dict) -> Any:
+    return default(got) if callable(default) else default
+
+
+def _section(cfg: dict, at: str | None) -> dict:
+    return cfg if at is None else _obj(cfg, at)
+
+
+def size(*keys: str, default: Any = None, at: str | None = None) -> Reader:
+    """A positive whole number from the first key given (``default``, or missing)."""
+    return lambda cfg, got: _size(_section(cfg, at), *keys, default=_value(default, got))
+
+
+def count(*keys: str, default: Any = None, at: str | None = None) -> Reader:
+    """A whole number ≥ 0 from the first key given (``default``, or missing)."""
+    return lambda cfg, got: _int(_section(cfg, at), *keys, default=_value(default, got))
+
+
+def optional(*keys: str, otherwise: Any = 0, at: str | None = None) -> Reader:
+    """A whole number ≥ 0 when given; absent, null or 0 read as ``otherwise``."""
+    return lambda cfg, got: _int(_section(cfg, at), *keys, required=False) or _value(otherwise, got)
+
+
+def maybe(*keys: str) -> Reader:
+    """A whole number ≥ 0, or None when absent."""
+    return lambda cfg, got: _int(cfg, *keys, required=False)
+
+
+def number(key: str, default: float, at: str | None = None) -> Reader:
+    """A positive number (ratios)."""
+    return lambda cfg, got: _number(_section(cfg, at), key, default=default)
+
+
+def flag(*keys: str, default: Any = False, at: str | None = None) -> Reader:
+    """The truth of the first key present (even when null), else of ``default``."""
+    def read(cfg: dict, got: dict) -> bool:
+        d = _section(cfg, at)
+        for k in keys:
+            if k in d:
+                return bool(d[k])
+        return bool(_value(default, got))
+    return read
+
+
+def const(value: Any) -> Reader:
+    """What the modelling code builds whatever the config says."""
+    return lambda cfg, got: value
+
+
+def same(field: str) -> Reader:
+    """The value of a field read before."""
+    return lambda cfg, got: got[field]
+
+
+def of(field: str) -> Callable[[dict], Any]:
+    """A default: the value of a field read before."""
+    return lambda got: got[field]
+
+
+def _read(cfg: dict, steps: Steps, got: dict) -> dict:
+    for field, reader in steps:
+        got[field] = reader(cfg, got)
+    return got
+
+
+# -- computed fields
+
+def _head_dim(got: dict) -> int:
+    return _div(got["hidden_size"], got["num_heads"])
+
+
+def _four_h(got: dict) -> int:
+    return 4 * got["hidden_size"]
+
+
+def _opt_projection(cfg: dict, got: dict) -> None:
+    if _int(cfg, "word_embed_proj_dim", default=got["hidden_size"]) != got["hidden_size"]:
+        raise ModelConfigError("OPT with word_embed_proj_dim != hidden_size (OPT-350m) is not supported",
                                field="config.json")
+
+
+def _opt_positions(cfg: dict, got: dict) -> int:
+    return _int(cfg, "max_position_embeddings") + 2  # OPT's learned positions have 2 extra rows (offset 2)
+
+
+def _falcon_kv_heads(cfg: dict, got: dict) -> int:
+    """Falcon's new decoder (40B/180B) has grouped KV heads; the old one multi-query (one) or full heads."""
+    if bool(cfg.get("new_decoder_architecture", False)):
+        return _size(cfg, "num_kv_heads", "n_head_kv", default=got["num_heads"])
+    return 1 if cfg.get("multi_query", True) else got["num_heads"]
+
+
+def _falcon_norms(cfg: dict, got: dict) -> int:
+    """Two norms per layer (ln_attn, ln_mlp) in the new decoder or a sequential block, else one shared."""
+    return 2 if (bool(cfg.get("new_decoder_architecture", False)) or not got["parallel_attn_mlp"]) else 1
+
+
+def _mpt_ffn(cfg: dict, got: dict) -> int:
+    return max(1, int(_number(cfg, "expansion_ratio", default=4) * got["hidden_size"]))
+
+
+def _mpt_norm(cfg: dict, got: dict) -> str:
+    return "layernorm_nobias" if got["_no_bias"] else "layernorm"
+
+
+def _mpt_positions(cfg: dict, got: dict) -> str:
+    return "alibi" if _obj(cfg, "attn_config").get("alibi", True) else "learned"
+
+
+def _glm_kv_heads(cfg: dict, got: dict) -> int:
+    if bool(cfg.get("multi_query_attention", False)):
+        return _size(cfg, "multi_query_group_num", default=got["num_heads"])
+    return got["num_heads"]
+
+
+def _glm_qkv_bias(cfg: dict, got: dict) -> bool:
+    return bool(cfg.get("add_qkv_bias", False) or cfg.get("add_bias_linear", False))
+
+
+def _glm_norm(cfg: dict, got: dict) -> str:
+    return "rmsnorm" if cfg.get("rmsnorm", True) else "layernorm"
+
+
+def _gated(cfg: dict, got: dict) -> bool:
+    """SwiGLU unless the activation is a GELU/ReLU of a plain MLP (Gemma's GELU is gated: GeGLU)."""
+    act = str(_get(cfg, "hidden_act", "activation_function", "hidden_activation", default="silu")).lower()[:64]
+    return act not in _GELU_ACTS or got["_mt"].startswith("gemma")
+
+
+def _check_moe_every_layer(cfg: dict, got: dict) -> None:
+    if (_int(cfg, "moe_layer_freq", default=1, required=False) or 1) != 1:
+        raise ModelConfigError("moe_layer_freq != 1 is not supported", field="config.json")
+
+
+def _mla_head_dim(cfg: dict, got: dict) -> int:
+    return got["qk_nope_head_dim"] + got["qk_rope_head_dim"]
+
+
+def _deepseek_router_bias(cfg: dict, got: dict) -> bool:
+    return got["_mt"] == "deepseek_v3" or cfg.get("topk_method") == "noaux_tc"
+
+
+def _llama4_all_moe(cfg: dict, got: dict) -> None:
+    """Llama 4 Maverick interleaves dense and MoE layers; only Scout's all-MoE layout is read."""
+    step = _int(cfg, "interleave_moe_layer_step", default=1, required=False) or 1
+    moe_layers = cfg.get("moe_layers")
+    if step != 1 or (isinstance(moe_layers, list) and len(moe_layers) != got["num_layers"]):
+        raise ModelConfigError("Llama 4 with interleaved dense and MoE layers (interleave_moe_layer_step > 1) "
+                               "is not supported", field="config.json")
+
+
+def _moe_width(cfg: dict, got: dict) -> int:
+    moe_inter = _int(cfg, "moe_intermediate_size", default=None, required=False) or got["_inter"]
+    if not moe_inter:
+        raise ModelConfigError("an MoE config needs 'moe_intermediate_size' or 'intermediate_size'",
+                               field="config.json")
+    return moe_inter
+
+
+def _deepseek_dense_width(cfg: dict, got: dict) -> int:
+    if got["_inter"] is None:
+        raise ModelConfigError("missing 'intermediate_size'", field="config.json")
+    return got["_inter"]
+
+
+def _leading_dense_layers(cfg: dict, got: dict) -> int:
+    """Qwen-MoE's dense layers (mlp_only_layers, decoder_sparse_step), read only when they lead the stack."""
+    mlp_only = cfg.get("mlp_only_layers") or []
+    if not isinstance(mlp_only, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in mlp_only):
+        raise ModelConfigError("'mlp_only_layers' must be a list of layer numbers", field="config.json")
+    step = _int(cfg, "decoder_sparse_step", default=1, required=False) or 1
+    if mlp_only or step != 1:
+        if list(mlp_only) != list(range(len(mlp_only))) or step != 1:
+            raise ModelConfigError("interleaved dense/MoE layers (mlp_only_layers, decoder_sparse_step) "
+                                   "are only supported as leading dense layers", field="config.json")
+        return len(mlp_only)
+    return got.get("num_dense_layers", 0)
+
+
+def _dense_width(cfg: dict, got: dict) -> int:
+    """intermediate_size; an MoE model without dense layers may leave it out."""
+    if got["_inter"] is None:
+        if not got.get("num_experts"):
+            raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "missing '{key}'"), key="intermediate_size"),
+                                   field="config.json")
+        return 0
+    return got["_inter"]
+
+
+# -- the families with their own layout (transformers configuration_*.py / modeling_*.py per model_type)
+
+_PLAIN_MLP = (("gated_mlp", const(False)),)
+_ALL_BIASES = (("attention_bias", const(True)), ("attention_out_bias", const(True)), ("mlp_bias", const(True)))
+
+#: GPT-2 (configuration_gpt2.py): Conv1D c_attn (fused q/k/v), learned positions, biases everywhere, dropout
+GPT2: Steps = (
+    ("hidden_size", size("n_embd", "hidden_size")),
+    ("num_heads", size("n_head", "num_attention_heads")),
+    ("intermediate_size", optional("n_inner", otherwise=_four_h)),
+    ("num_layers", size("n_layer", "num_hidden_layers")),
+    ("num_kv_heads", same("num_heads")),
+    ("head_dim", lambda cfg, got: _head_dim(got)),
+    ("vocab_size", size("vocab_size")),
+    *_PLAIN_MLP,
+    ("tie_word_embeddings", flag("tie_word_embeddings", default=True)),
+    *_ALL_BIASES,
+    ("norm_type", const("layernorm")),
+    ("position_embedding", const("learned")),
+    ("max_position_embeddings", count("n_positions", "n_ctx", default=1024)),
+    ("dropout", const(True)),
+    ("fused_qkv", const(True)),
+)
+#: GPT-NeoX (configuration_gpt_neox.py): fused query_key_value, LayerNorm, biases per attention_bias
+GPT_NEOX: Steps = (
+    ("hidden_size", size("hidden_size")),
+    ("num_heads", size("num_attention_heads")),
+    ("num_layers", size("num_hidden_layers")),
+    ("num_kv_heads", same("num_heads")),
+    ("head_dim", lambda cfg, got: _head_dim(got)),
+    ("intermediate_size", size("intermediate_size", default=_four_h)),
+    ("vocab_size", size("vocab_size")),
+    *_PLAIN_MLP,
+    ("tie_word_embeddings", flag("tie_word_embeddings", default=False)),
+    ("attention_bias", flag("attention_bias", default=True)),
+    ("attention_out_bias", flag("attention_bias", default=True)),
+    ("mlp_bias", const(True)),
+    ("norm_type", const("layernorm")),
+    ("parallel_attn_mlp", const(False)),
+    ("fused_qkv", const(True)),
+)
+#: OPT (configuration_opt.py): learned positions with an offset of 2, biases per enable_bias
+OPT: Steps = (
+    ("hidden_size", size("hidden_size")),
+    ("num_heads", size("num_attention_heads")),
+    ("_projection", _opt_projection),
+    ("num_layers", size("num_hidden_layers")),
+    ("num_kv_heads", same("num_heads")),
+    ("head_dim", lambda cfg, got: _head_dim(got)),
+    ("intermediate_size", size("ffn_dim")),
+    ("vocab_size", size("vocab_size")),
+    *_PLAIN_MLP,
+    ("tie_word_embeddings", flag("tie_word_embeddings", default=True)),
+    ("attention_bias", flag("enable_bias", default=True)),
+    ("attention_out_bias", flag("enable_bias", default=True)),
+    ("mlp_bias", flag("enable_bias", default=True)),
+    ("norm_type", const("layernorm")),
+    ("position_embedding", const("learned")),
+    ("max_position_embeddings", _opt_positions),
+    ("dropout", const(True)),
+)
+#: BLOOM (configuration_bloom.py): ALiBi, a LayerNorm after the embeddings, 4h MLP, tied embeddings
+BLOOM: Steps = (
+    ("hidden_size", size("hidden_size", "n_embed")),
+    ("num_heads", size("n_head", "num_attention_heads")),
+    ("num_layers", size("n_layer", "num_hidden_layers")),
+    ("num_kv_heads", same("num_heads")),
+    ("head_dim", lambda cfg, got: _head_dim(got)),
+    ("intermediate_size", lambda cfg, got: _four_h(got)),
+    ("vocab_size", size("vocab_size")),
+    *_PLAIN_MLP,
+    ("tie_word_embeddings", const(True)),
+    *_ALL_BIASES,
+    ("norm_type", const("layernorm")),
+    ("position_embedding", const("alibi")),
+    ("embedding_norm", const(True)),
+    ("fused_qkv", const(True)),
+)
+#: Falcon / RefinedWeb (configuration_falcon.py): multi-query or grouped KV, parallel attention and MLP
+FALCON: Steps = (
+    ("model_type", const("falcon")),
+    ("hidden_size", size("hidden_size", "n_embed")),
+    ("num_heads", size("num_attention_heads", "n_head")),
+    ("num_kv_heads", _falcon_kv_heads),
+    ("parallel_attn_mlp", flag("parallel_attn", default=True)),
+    ("norms_per_layer", _falcon_norms),
+    ("attention_bias", flag("bias", default=False)),
+    ("attention_out_bias", same("attention_bias")),
+    ("mlp_bias", same("attention_bias")),
+    ("num_layers", size("num_hidden_layers", "n_layer")),
+    ("head_dim", lambda cfg, got: _head_dim(got)),
+    ("intermediate_size", optional("ffn_hidden_size", otherwise=_four_h)),
+    ("vocab_size", size("vocab_size")),
+    *_PLAIN_MLP,
+    ("tie_word_embeddings", flag("tie_word_embeddings", default=True)),
+    ("norm_type", const("layernorm")),
+    ("fused_qkv", const(True)),
+    ("position_embedding", lambda cfg, got: "alibi" if cfg.get("alibi") else "rope"),
+)
+#: MPT (configuration_mpt.py): d_model, expansion_ratio, attn_config (kv_n_heads, alibi), no_bias
+MPT: Steps = (
+    ("hidden_size", size("d_model")),
+    ("num_heads", size("n_heads")),
+    ("intermediate_size", _mpt_ffn),
+    ("_no_bias", flag("no_bias", default=True)),
+    ("_attn_config", lambda cfg, got: _obj(cfg, "attn_config")),
+    ("num_layers", size("n_layers")),
+    ("num_kv_heads", size("kv_n_heads", default=of("num_heads"), at="attn_config")),
+    ("head_dim", lambda cfg, got: _head_dim(got)),
+    ("vocab_size", size("vocab_size")),
+    *_PLAIN_MLP,
+    ("tie_word_embeddings", const(True)),
+    ("attention_bias", lambda cfg, got: not got["_no_bias"]),
+    ("attention_out_bias", same("attention_bias")),
+    ("mlp_bias", same("attention_bias")),
+    ("norm_type", _mpt_norm),
+    ("position_embedding", _mpt_positions),
+    ("max_position_embeddings", count("max_seq_len", default=2048)),
+    ("fused_qkv", const(True)),
+)
+#: ChatGLM2/3, GLM-4 (THUDM configuration_chatglm.py): multi-query groups, kv_channels, fused QKV and gate/up
+CHATGLM: Steps = (
+    ("hidden_size", size("hidden_size")),
+    ("num_heads", size("num_attention_heads")),
+    ("num_kv_heads", _glm_kv_heads),
+    ("head_dim", size("kv_channels", default=lambda got: max(1, got["hidden_size"] // got["num_heads"]))),
+    ("num_layers", size("num_layers", "num_hidden_layers")),
+    ("intermediate_size", size("ffn_hidden_size")),
+    ("vocab_size", size("padded_vocab_size", "vocab_size")),
+    ("gated_mlp", const(True)),
+    ("tie_word_embeddings", const(False)),
+    ("attention_bias", _glm_qkv_bias),
+    ("attention_out_bias", flag("add_bias_linear", default=False)),
+    ("mlp_bias", flag("add_bias_linear", default=False)),
+    ("norm_type", _glm_norm),
+    ("fused_qkv", const(True)),
+    ("fused_gate_up", const(True)),
+)
+_OWN_FAMILIES: dict[str, Steps] = {
+    "gpt2": GPT2, "gpt_neox": GPT_NEOX, "opt": OPT, "bloom": BLOOM, "mpt": MPT, "chatglm": CHATGLM,
+    **dict.fromkeys(("falcon", "refinedweb", "refinedwebmodel", "rw"), FALCON),
+}
+
+# -- Llama-like decoders: one table, what each model_type builds differently, and the MoE/MLA keys
+
+_GEMMA_TIED = ("gemma", "gemma2", "gemma3_text")
+LLAMA: Steps = (
+    ("hidden_size", size("hidden_size")),
+    ("num_heads", size("num_attention_heads")),
+    ("num_kv_heads", size("num_key_value_heads", default=of("num_heads"))),
+    ("head_dim", optional("head_dim", otherwise=_head_dim)),
+    ("_inter", maybe("intermediate_size")),
+    ("num_layers", size("num_hidden_layers")),
+    ("vocab_size", size("vocab_size")),
+    ("tie_word_embeddings", flag("tie_word_embeddings", default=lambda got: got["_mt"] in _GEMMA_TIED)),
+    ("gated_mlp", _gated),
+    ("max_position_embeddings", count("max_position_embeddings", default=0)),
+    ("attention_bias", flag("attention_bias", "bias", default=False)),
+    ("mlp_bias", flag("mlp_bias", default=False)),
+)
+_QWEN2_BIAS: Steps = (("attention_bias", const(True)),)  # q/k/v biases hard-coded in Qwen2Attention (and Qwen2-VL's)
+_LLAMA_O_BIAS: Steps = (("attention_out_bias", flag("attention_bias", default=False)),)  # LlamaAttention: o_proj too
+_QK_NORM: Steps = (("qk_norm", const(True)),)
+#: what a model_type's modelling code builds beyond LlamaDecoderLayer; PEFT adapts fused matrices once
+LLAMA_VARIANTS: dict[str, Steps] = {
+    **dict.fromkeys(("llama", "mistral", "yi"), _LLAMA_O_BIAS),
+    **dict.fromkeys(("qwen2", "qwen2_moe", "qwen2_vl", "qwen2_5_vl", "qwen2_vl_text", "qwen2_5_vl_text"), _QWEN2_BIAS),
+    "qwen3": _QK_NORM, "qwen3_moe": _QK_NORM,
+    "gemma2": (("norms_per_layer", const(4)),),
+    "gemma3_text": (*_QK_NORM, ("norms_per_layer", const(4))),
+    "internlm2": (("attention_bias", flag("bias", default=False)), ("attention_out_bias", flag("bias", default=False)),
+                  ("fused_qkv", const(True))),
+    "baichuan": (("fused_qkv", const(True)),),
+    "phi3": (("fused_qkv", const(True)), ("fused_gate_up", const(True))),
+}
+
+#: Mixtral, Qwen-MoE, OLMoE, …: routed experts (num_local_experts / num_experts / n_routed_experts), an
+#: optional shared expert of its own width (Qwen-MoE), leading dense layers (mlp_only_layers)
+MOE: Steps = (
+    ("num_experts", optional("num_local_experts", "num_experts", "n_routed_experts")),
+)
+MOE_EXPERTS: Steps = (
+    ("moe_intermediate_size", _moe_width),
+    ("num_experts_per_tok", count("num_experts_per_tok", "num_experts_per_token", default=2)),
+    ("shared_expert_intermediate_size", optional("shared_expert_intermediate_size")),
+)
+MOE_LEADING_DENSE: Steps = (("num_dense_layers", _leading_dense_layers),)
+#: DeepSeekMoE (deepseek-ai/deepseek-moe-16b-base modeling_deepseek.py): n_shared_experts experts of
+#: moe_intermediate_size beside the routed ones; the first first_k_dense_replace layers are dense
+DEEPSEEK_MOE: Steps = (
+    ("_every_layer", _check_moe_every_layer),
+    ("num_shared_experts", optional("n_shared_experts")),
+    ("num_dense_layers", optional("first_k_dense_replace")),
+    ("intermediate_size", _deepseek_dense_width),
+)
+#: DeepSeek-V2/V3 multi-head latent attention (modeling_deepseek_v3.py)
+MLA: Steps = (
+    ("q_lora_rank", optional("q_lora_rank")),
+    ("kv_lora_rank", count("kv_lora_rank")),
+    ("qk_rope_head_dim", count("qk_rope_head_dim")),
+    ("qk_nope_head_dim", count("qk_nope_head_dim")),
+    ("v_head_dim", count("v_head_dim")),
+    ("head_dim", _mla_head_dim),
+    ("num_experts", optional("n_routed_experts")),
+)
+MLA_EXPERTS: Steps = (
+    ("num_experts_per_tok", count("num_experts_per_tok")),
+    ("moe_intermediate_size", count("moe_intermediate_size")),
+    ("num_shared_experts", optional("n_shared_experts")),
+    ("num_dense_layers", optional("first_k_dense_replace")),
+    ("router_bias", _deepseek_router_bias),
+    ("_every_layer", _check_moe_every_layer),
+)
+#: Llama 4 (transformers modeling_llama4.py): Llama4TextMoe = router Linear(h, E) + E experts of
+#: intermediate_size (fused gate_up and down) + one shared expert Llama4TextMLP(intermediate_size); the QK norm
+#: is a parameter-free L2 norm; dense layers use intermediate_size_mlp. Every layer is MoE when
+#: interleave_moe_layer_step is 1 (Scout); interleaved dense/MoE layers (Maverick) are not read.
+LLAMA4_MOE: Steps = (
+    ("_all_moe", _llama4_all_moe),
+    ("num_experts", size("num_local_experts")),
+    ("num_experts_per_tok", size("num_experts_per_tok")),
+    ("moe_intermediate_size", size("intermediate_size")),
+    ("num_shared_experts", const(1)),
+    ("intermediate_size", optional("intermediate_size_mlp")),
+)
+
+
+def _llama_like(cfg: dict, mt: str) -> dict:
+    """The fields of a Llama-like decoder: the shared table, the type's own steps, then its experts."""
+    got = _read(cfg, LLAMA + LLAMA_VARIANTS.get(mt, ()), {"_mt": mt})
+    if mt in ("deepseek_v2", "deepseek_v3"):
+        _read(cfg, MLA, got)
+        if got["num_experts"]:
+            _read(cfg, MLA_EXPERTS, got)
+        got["intermediate_size"] = got["_inter"] or 0
+        return got
+    if mt == "llama4_text":
+        return _read(cfg, LLAMA4_MOE, got)
+    _read(cfg, MOE, got)
+    if got["num_experts"]:
+        _read(cfg, MOE_EXPERTS, got)
+        if mt == "deepseek":
+            return _read(cfg, DEEPSEEK_MOE, got)
+        _read(cfg, MOE_LEADING_DENSE, got)
+    got["intermediate_size"] = _dense_width(cfg, got)
+    return got
+
+
+def _unwrap(cfg: dict) -> tuple[dict, dict]:
+    """(the language model's config, the outer config): LLaVA's text_config (with LlamaConfig's defaults),
+    InternVL's llm_config, any other text_config; a plain config is both."""
     outer = cfg
     if str(cfg.get("model_type", "")).lower() in LLAVA_TYPES and "hidden_size" not in cfg:
         tc = cfg.get("text_config")
@@ -218,6 +660,22 @@ def arch_from_hf_config(cfg: dict, name: str | None = None) -> ModelArch:
         outer = cfg
     if "text_config" in cfg and isinstance(cfg["text_config"], dict) and "hidden_size" not in cfg:
         cfg = {**cfg["text_config"], "model_type": cfg["text_config"].get("model_type", cfg.get("model_type"))}
+    return cfg, outer
+
+
+def arch_from_hf_config(cfg: dict, name: str | None = None) -> ModelArch:
+    """Translate a Hugging Face ``config.json`` dict into a :class:`ModelArch`.
+
+    Handles the key names of llama/mistral/mixtral/qwen2/qwen2_moe/qwen3/qwen3_moe/deepseek/deepseek_v2/v3,
+    gemma/gemma2, phi3, internlm2, baichuan, chatglm, yi (llama), gpt2, gpt_neox, falcon, bloom, opt, mpt
+    (one key table per family above). Any other ``model_type`` is read as a Llama-like decoder and marked
+    ``unrecognised``; sections it does not count (a vision tower) are named in ``uncounted``, so the estimate can
+    say so.
+    """
+    if not isinstance(cfg, dict):
+        raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "config.json must be a JSON object")),
+                               field="config.json")
+    cfg, outer = _unwrap(cfg)
     mt = cfg.get("model_type")
     inferred = not (isinstance(mt, str) and mt)
     raw_archs = cfg.get("architectures", outer.get("architectures"))
@@ -236,224 +694,13 @@ def _arch_from_text_config(cfg: dict, name: str | None, archs: str) -> ModelArch
         nop = cfg.get("_name_or_path")
         name = nop if isinstance(nop, str) and nop else mt
     name = "".join(ch if ch.isprintable() else " " for ch in name)[:200]
-    act = str(_get(cfg, "hidden_act", "activation_function", "hidden_activation", default="silu")).lower()[:64]
-
-    common: dict[str, Any] = {}
-    if mt in ("gpt2",):
-        h = _size(cfg, "n_embd", "hidden_size")
-        heads = _size(cfg, "n_head", "num_attention_heads")
-        inner = _int(cfg, "n_inner", required=False) or 4 * h
-        return ModelArch(
-            name=name, model_type=mt, hidden_size=h, num_layers=_size(cfg, "n_layer", "num_hidden_layers"),
-            num_heads=heads, num_kv_heads=heads, head_dim=_div(h, heads), intermediate_size=inner,
-            vocab_size=_size(cfg, "vocab_size"), gated_mlp=False,
-            tie_word_embeddings=bool(cfg.get("tie_word_embeddings", True)),
-            attention_bias=True, attention_out_bias=True, mlp_bias=True, norm_type="layernorm",
-            position_embedding="learned", max_position_embeddings=_int(cfg, "n_positions", "n_ctx", default=1024),
-            dropout=True, fused_qkv=True,
-        )
-    if mt == "gpt_neox":
-        h = _size(cfg, "hidden_size")
-        heads = _size(cfg, "num_attention_heads")
-        return ModelArch(
-            name=name, model_type=mt, hidden_size=h, num_layers=_size(cfg, "num_hidden_layers"),
-            num_heads=heads, num_kv_heads=heads, head_dim=_div(h, heads),
-            intermediate_size=_size(cfg, "intermediate_size", default=4 * h), vocab_size=_size(cfg, "vocab_size"),
-            gated_mlp=False, tie_word_embeddings=bool(cfg.get("tie_word_embeddings", False)),
-            attention_bias=bool(cfg.get("attention_bias", True)), attention_out_bias=bool(cfg.get("attention_bias", True)),
-            mlp_bias=True, norm_type="layernorm", parallel_attn_mlp=False, fused_qkv=True,
-        )
-    if mt == "opt":
-        h = _size(cfg, "hidden_size")
-        heads = _size(cfg, "num_attention_heads")
-        proj = _int(cfg, "word_embed_proj_dim", default=h)
-        if proj != h:
-            raise ModelConfigError("OPT with word_embed_proj_dim != hidden_size (OPT-350m) is not supported",
-                                   field="config.json")
-        return ModelArch(
-            name=name, model_type=mt, hidden_size=h, num_layers=_size(cfg, "num_hidden_layers"),
-            num_heads=heads, num_kv_heads=heads, head_dim=_div(h, heads), intermediate_size=_size(cfg, "ffn_dim"),
-            vocab_size=_size(cfg, "vocab_size"), gated_mlp=False,
-            tie_word_embeddings=bool(cfg.get("tie_word_embeddings", True)),
-            attention_bias=bool(cfg.get("enable_bias", True)), attention_out_bias=bool(cfg.get("enable_bias", True)),
-            mlp_bias=bool(cfg.get("enable_bias", True)), norm_type="layernorm", position_embedding="learned",
-            # OPT's learned positions have 2 extra rows (offset 2)
-            max_position_embeddings=_int(cfg, "max_position_embeddings") + 2,
-            dropout=True,
-        )
-    if mt == "bloom":
-        h = _size(cfg, "hidden_size", "n_embed")
-        heads = _size(cfg, "n_head", "num_attention_heads")
-        return ModelArch(
-            name=name, model_type=mt, hidden_size=h, num_layers=_size(cfg, "n_layer", "num_hidden_layers"),
-            num_heads=heads, num_kv_heads=heads, head_dim=_div(h, heads), intermediate_size=4 * h,
-            vocab_size=_size(cfg, "vocab_size"), gated_mlp=False, tie_word_embeddings=True,
-            attention_bias=True, attention_out_bias=True, mlp_bias=True, norm_type="layernorm",
-            position_embedding="alibi", embedding_norm=True, fused_qkv=True,
-        )
-    if mt in ("falcon", "refinedweb", "refinedwebmodel", "rw"):
-        h = _size(cfg, "hidden_size", "n_embed")
-        heads = _size(cfg, "num_attention_heads", "n_head")
-        new_arch = bool(cfg.get("new_decoder_architecture", False))
-        if new_arch:
-            kv = _size(cfg, "num_kv_heads", "n_head_kv", default=heads)
-        else:
-            kv = 1 if cfg.get("multi_query", True) else heads
-        parallel = bool(cfg.get("parallel_attn", True))
-        norms = 2 if (new_arch or not parallel) else 1
-        bias = bool(cfg.get("bias", False))
-        return ModelArch(
-            name=name, model_type="falcon", hidden_size=h, num_layers=_size(cfg, "num_hidden_layers", "n_layer"),
-            num_heads=heads, num_kv_heads=kv, head_dim=_div(h, heads),
-            intermediate_size=_int(cfg, "ffn_hidden_size", default=4 * h, required=False) or 4 * h,
-            vocab_size=_size(cfg, "vocab_size"), gated_mlp=False,
-            tie_word_embeddings=bool(cfg.get("tie_word_embeddings", True)),
-            attention_bias=bias, attention_out_bias=bias, mlp_bias=bias, norm_type="layernorm",
-            norms_per_layer=norms, parallel_attn_mlp=parallel, fused_qkv=True,
-            position_embedding="alibi" if cfg.get("alibi") else "rope",
-        )
-    if mt == "mpt":
-        h = _size(cfg, "d_model")
-        heads = _size(cfg, "n_heads")
-        ratio = _number(cfg, "expansion_ratio", default=4)
-        no_bias = bool(cfg.get("no_bias", True))
-        attn_cfg = _obj(cfg, "attn_config")
-        return ModelArch(
-            name=name, model_type=mt, hidden_size=h, num_layers=_size(cfg, "n_layers"), num_heads=heads,
-            num_kv_heads=_size(attn_cfg, "kv_n_heads", default=heads), head_dim=_div(h, heads),
-            intermediate_size=max(1, int(ratio * h)), vocab_size=_size(cfg, "vocab_size"), gated_mlp=False,
-            tie_word_embeddings=True, attention_bias=not no_bias, attention_out_bias=not no_bias,
-            mlp_bias=not no_bias, norm_type="layernorm_nobias" if no_bias else "layernorm",
-            position_embedding="alibi" if attn_cfg.get("alibi", True) else "learned",
-            max_position_embeddings=_int(cfg, "max_seq_len", default=2048), fused_qkv=True,
-        )
-    if mt == "chatglm":
-        h = _size(cfg, "hidden_size")
-        heads = _size(cfg, "num_attention_heads")
-        mq = bool(cfg.get("multi_query_attention", False))
-        kv = _size(cfg, "multi_query_group_num", default=heads) if mq else heads
-        kv_ch = _size(cfg, "kv_channels", default=max(1, h // heads))
-        return ModelArch(
-            name=name, model_type=mt, hidden_size=h, num_layers=_size(cfg, "num_layers", "num_hidden_layers"),
-            num_heads=heads, num_kv_heads=kv, head_dim=kv_ch, intermediate_size=_size(cfg, "ffn_hidden_size"),
-            vocab_size=_size(cfg, "padded_vocab_size", "vocab_size"), gated_mlp=True,
-            tie_word_embeddings=False,
-            attention_bias=bool(cfg.get("add_qkv_bias", False) or cfg.get("add_bias_linear", False)),
-            attention_out_bias=bool(cfg.get("add_bias_linear", False)), mlp_bias=bool(cfg.get("add_bias_linear", False)),
-            norm_type="rmsnorm" if cfg.get("rmsnorm", True) else "layernorm",
-            fused_qkv=True, fused_gate_up=True,
-        )
-
-    # Llama-like families (llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, deepseek, gemma,
-    # phi3, internlm2, baichuan, yi, ...)
-    h = _size(cfg, "hidden_size")
-    heads = _size(cfg, "num_attention_heads")
-    kv = _size(cfg, "num_key_value_heads", default=heads)
-    head_dim = _int(cfg, "head_dim", default=None, required=False) or _div(h, heads)
-    inter = _int(cfg, "intermediate_size", default=None, required=False)
-    layers = _size(cfg, "num_hidden_layers")
-    vocab = _size(cfg, "vocab_size")
-    tie = bool(cfg.get("tie_word_embeddings", mt in ("gemma", "gemma2", "gemma3_text")))
-    gated = act not in _GELU_ACTS or mt.startswith("gemma")
-    common = dict(
-        name=name, model_type=mt, hidden_size=h, num_layers=layers, num_heads=heads, num_kv_heads=kv,
-        head_dim=head_dim, vocab_size=vocab, gated_mlp=gated, tie_word_embeddings=tie,
-        max_position_embeddings=_int(cfg, "max_position_embeddings", default=0),
-    )
-    if mt in _QWEN2_ATTENTION:
-        common["attention_bias"] = True  # q/k/v biases are hard-coded in Qwen2Attention (and Qwen2-VL's)
-    else:
-        common["attention_bias"] = bool(cfg.get("attention_bias", cfg.get("bias", False)))
-    if mt == "internlm2":
-        common["attention_bias"] = bool(cfg.get("bias", False))
-        common["attention_out_bias"] = bool(cfg.get("bias", False))
-    if mt in ("llama", "mistral", "yi") and cfg.get("attention_bias"):
-        common["attention_out_bias"] = True  # LlamaAttention uses attention_bias on o_proj too
-    common["mlp_bias"] = bool(cfg.get("mlp_bias", False))
-    if mt in ("qwen3", "qwen3_moe", "gemma3_text"):
-        common["qk_norm"] = True
-    if mt in ("gemma2", "gemma3_text"):
-        common["norms_per_layer"] = 4
-    # modelling code that stores q/k/v (and gate/up) as one weight: PEFT adapts the fused matrix once
-    if mt in ("phi3", "internlm2", "baichuan"):
-        common["fused_qkv"] = True
-    if mt == "phi3":
-        common["fused_gate_up"] = True
-    if mt in ("deepseek_v2", "deepseek_v3"):
-        common.update(
-            q_lora_rank=_int(cfg, "q_lora_rank", default=0, required=False) or 0,
-            kv_lora_rank=_int(cfg, "kv_lora_rank"),
-            qk_rope_head_dim=_int(cfg, "qk_rope_head_dim"),
-            qk_nope_head_dim=_int(cfg, "qk_nope_head_dim"),
-            v_head_dim=_int(cfg, "v_head_dim"),
-        )
-        common["head_dim"] = common["qk_nope_head_dim"] + common["qk_rope_head_dim"]
-        n_routed = _int(cfg, "n_routed_experts", default=0, required=False) or 0
-        if n_routed:
-            common.update(
-                num_experts=n_routed, num_experts_per_tok=_int(cfg, "num_experts_per_tok"),
-                moe_intermediate_size=_int(cfg, "moe_intermediate_size"),
-                num_shared_experts=_int(cfg, "n_shared_experts", default=0, required=False) or 0,
-                num_dense_layers=_int(cfg, "first_k_dense_replace", default=0, required=False) or 0,
-                router_bias=(mt == "deepseek_v3" or cfg.get("topk_method") == "noaux_tc"),
-            )
-            if (_int(cfg, "moe_layer_freq", default=1, required=False) or 1) != 1:
-                raise ModelConfigError("moe_layer_freq != 1 is not supported", field="config.json")
-        return ModelArch(intermediate_size=inter or 0, **common)
-    if mt == "llama4_text":
-        # Llama 4 (transformers modeling_llama4.py): Llama4TextMoe = router Linear(h, E) + E experts of
-        # intermediate_size (fused gate_up and down) + one shared expert Llama4TextMLP(intermediate_size);
-        # the QK norm is a parameter-free L2 norm; dense layers use intermediate_size_mlp. Every layer is MoE
-        # when interleave_moe_layer_step is 1 (Scout); interleaved dense/MoE layers (Maverick) are not read.
-        step = _int(cfg, "interleave_moe_layer_step", default=1, required=False) or 1
-        moe_layers = cfg.get("moe_layers")
-        if step != 1 or (isinstance(moe_layers, list) and len(moe_layers) != layers):
-            raise ModelConfigError("Llama 4 with interleaved dense and MoE layers (interleave_moe_layer_step > 1) "
-                                   "is not supported", field="config.json")
-        common.update(
-            num_experts=_size(cfg, "num_local_experts"), num_experts_per_tok=_size(cfg, "num_experts_per_tok"),
-            moe_intermediate_size=_size(cfg, "intermediate_size"), num_shared_experts=1)
-        return ModelArch(intermediate_size=_int(cfg, "intermediate_size_mlp", default=0, required=False) or 0,
-                         **common)
-    n_exp = _int(cfg, "num_local_experts", "num_experts", "n_routed_experts", default=0, required=False) or 0
-    if n_exp:
-        moe_inter = _int(cfg, "moe_intermediate_size", default=None, required=False) or inter
-        if not moe_inter:
-            raise ModelConfigError("an MoE config needs 'moe_intermediate_size' or 'intermediate_size'",
-                                   field="config.json")
-        common.update(
-            num_experts=n_exp, num_experts_per_tok=_int(cfg, "num_experts_per_tok", "num_experts_per_token", default=2),
-            moe_intermediate_size=moe_inter,
-            shared_expert_intermediate_size=_int(cfg, "shared_expert_intermediate_size", default=0, required=False) or 0,
-        )
-        if mt == "deepseek":
-            # DeepSeekMoE (deepseek-ai/deepseek-moe-16b-base modeling_deepseek.py): n_shared_experts experts of
-            # moe_intermediate_size beside the routed ones; the first first_k_dense_replace layers are dense
-            if (_int(cfg, "moe_layer_freq", default=1, required=False) or 1) != 1:
-                raise ModelConfigError("moe_layer_freq != 1 is not supported", field="config.json")
-            common.update(num_shared_experts=_int(cfg, "n_shared_experts", default=0, required=False) or 0,
-                          num_dense_layers=_int(cfg, "first_k_dense_replace", default=0, required=False) or 0)
-            if inter is None:
-                raise ModelConfigError("missing 'intermediate_size'", field="config.json")
-            return ModelArch(intermediate_size=inter, **common)
-        mlp_only = cfg.get("mlp_only_layers") or []
-        if not isinstance(mlp_only, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in mlp_only):
-            raise ModelConfigError("'mlp_only_layers' must be a list of layer numbers", field="config.json")
-        step = _int(cfg, "decoder_sparse_step", default=1, required=False) or 1
-        if mlp_only or step != 1:
-            if list(mlp_only) != list(range(len(mlp_only))) or step != 1:
-                raise ModelConfigError("interleaved dense/MoE layers (mlp_only_layers, decoder_sparse_step) "
-                                       "are only supported as leading dense layers", field="config.json")
-            common["num_dense_layers"] = len(mlp_only)
-    if inter is None:
-        if not n_exp:
-            raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "missing '{key}'"), key="intermediate_size"),
-                                   field="config.json")
-        inter = 0
-    return ModelArch(intermediate_size=inter, **common)
+    own = _OWN_FAMILIES.get(mt)
+    got = _read(cfg, own, {"model_type": mt}) if own is not None else _llama_like(cfg, mt)
+    fields = {k: v for k, v in got.items() if not k.startswith("_")}
+    return ModelArch(name=name, **{"model_type": mt, **fields})
 
 
-#: ``model_type`` values the Llama-like branch of :func:`arch_from_hf_config` reads exactly (their modelling code
+#: ``model_type`` values the Llama-like table of :func:`arch_from_hf_config` reads exactly (their modelling code
 #: builds the layers the way :mod:`params` counts them). Any other type is estimated as a Llama-like
 #: decoder and flagged (``ModelArch.unrecognised``).
 LLAMA_LIKE_TYPES = frozenset({
@@ -463,7 +710,6 @@ LLAMA_LIKE_TYPES = frozenset({
     "qwen2_vl", "qwen2_5_vl", "qwen2_vl_text", "qwen2_5_vl_text",
     "llama4_text",  # the language model of Llama 4 Scout (all layers MoE + a shared expert)
 })
-_QWEN2_ATTENTION = ("qwen2", "qwen2_moe", "qwen2_vl", "qwen2_5_vl", "qwen2_vl_text", "qwen2_5_vl_text")
 
 #: transformers' ``LlamaConfig`` defaults: LLaVA configs (llava-hf) give only the keys that differ from them in
 #: ``text_config``, and ``LlavaConfig`` builds the text model with ``CONFIG_MAPPING["llama"](**text_config)``
@@ -480,103 +726,190 @@ LLAVA_TYPES = ("llava", "llava_next")
 INTERNVL_TYPES = ("internvl_chat",)
 
 
-def _vision_fields(outer: dict, mt: str, text_hidden: int) -> dict[str, Any] | None:
-    """The vision encoder and projector of a vision-language config, as :class:`ModelArch` fields; None when the
-    config has no vision part this reader knows (it is then named in ``uncounted``).
+# -- vision towers: one table per kind, read from the sections "vision" (vision_config) and "outer" (the
+#    whole config); got["_text_hidden"] is the language model's width
 
-    * Qwen2-VL (transformers ``modeling_qwen2_vl.py``): ``PatchEmbed`` Conv3d ``in_chans → embed_dim`` over
-      ``temporal_patch_size × patch_size²`` without bias; ``depth`` blocks of LayerNorm, fused ``qkv`` and
-      ``proj`` with biases, MLP ``fc1``/QuickGELU/``fc2`` of width ``embed_dim·mlp_ratio`` with biases;
-      ``PatchMerger``: LayerNorm(embed_dim), Linear(embed_dim·merge², same), GELU, Linear(…, hidden_size).
-    * Qwen2.5-VL (``modeling_qwen2_5_vl.py``): the same with RMSNorm, a SwiGLU MLP of ``intermediate_size``
-      (gate/up/down with biases) and ``out_hidden_size`` for the merger's output.
-    * LLaVA (``modeling_llava.py``): a CLIP or SigLIP vision tower (``modeling_clip.py``/``modeling_siglip.py``)
-      and ``LlavaMultiModalProjector``: Linear(vision width × feature layers, text width), GELU,
-      Linear(text width, text width), biases per ``multimodal_projector_bias`` (default true).
-    """
+def _projector_in(got: dict) -> int:
+    return got["vision_hidden"] * got["vision_merge"] ** 2
+
+
+def _qwen2_vl_mlp(cfg: dict, got: dict) -> int:
+    return max(1, int(got["vision_hidden"] * _number(cfg["vision"], "mlp_ratio", default=4)))
+
+
+#: Qwen2-VL (transformers ``modeling_qwen2_vl.py``): ``PatchEmbed`` Conv3d ``in_chans → embed_dim`` over
+#: ``temporal_patch_size × patch_size²`` without bias; ``depth`` blocks of LayerNorm, fused ``qkv`` and ``proj``
+#: with biases, MLP ``fc1``/QuickGELU/``fc2`` of width ``embed_dim·mlp_ratio`` with biases; ``PatchMerger``:
+#: LayerNorm(embed_dim), Linear(embed_dim·merge², same), GELU, Linear(…, hidden_size).
+QWEN_VL_VISION: Steps = (
+    ("vision_in_chans", size("in_chans", "in_channels", default=3, at="vision")),
+    ("vision_heads", size("num_heads", default=16, at="vision")),
+    ("vision_layers", size("depth", default=32, at="vision")),
+    ("vision_patch", size("patch_size", default=14, at="vision")),
+    ("vision_temporal_patch", size("temporal_patch_size", default=2, at="vision")),
+    ("vision_merge", size("spatial_merge_size", default=2, at="vision")),
+    ("vision_image_size", const(0)),
+)
+QWEN2_VL_VISION: Steps = QWEN_VL_VISION + (
+    ("vision_hidden", size("embed_dim", default=1280, at="vision")),
+    ("vision_intermediate", _qwen2_vl_mlp),
+    ("projector_out", size("hidden_size", default=of("_text_hidden"), at="vision")),
+    ("vision_gated", const(False)),
+    ("vision_norm", const("layernorm")),
+    ("projector_in", lambda cfg, got: _projector_in(got)),
+)
+#: Qwen2.5-VL (``modeling_qwen2_5_vl.py``): the same with RMSNorm, a SwiGLU MLP of ``intermediate_size``
+#: (gate/up/down with biases) and ``out_hidden_size`` for the merger's output.
+QWEN2_5_VL_VISION: Steps = QWEN_VL_VISION + (
+    ("vision_hidden", size("hidden_size", default=1280, at="vision")),
+    ("projector_out", size("out_hidden_size", default=of("_text_hidden"), at="vision")),
+    ("vision_intermediate", size("intermediate_size", default=3420, at="vision")),
+    ("vision_gated", const(True)),
+    ("vision_norm", const("rmsnorm")),
+    ("projector_in", lambda cfg, got: _projector_in(got)),
+)
+
+
+def _internvl_merge(cfg: dict, got: dict) -> int:
+    """Pixel shuffle by 1/downsample_ratio merges that many patches per side."""
+    ratio = _number(cfg["outer"], "downsample_ratio", default=0.5)
+    merge = int(round(1 / ratio))
+    if merge < 1 or abs(merge * ratio - 1) > 1e-6:
+        raise ModelConfigError("'downsample_ratio' must be 1/n", field="config.json")
+    return merge
+
+
+def _internvl_image(cfg: dict, got: dict) -> int:
+    return _size(cfg["outer"], "force_image_size", default=_size(cfg["vision"], "image_size", default=448))
+
+
+def _internvl_patch(cfg: dict, got: dict) -> int:
+    patch, img = _size(cfg["vision"], "patch_size", default=14), got["vision_image_size"]
+    if patch > img or (img // patch) % got["vision_merge"]:
+        raise ModelConfigError("vision_config: image_size/patch_size must be a multiple of 1/downsample_ratio",
+                               field="config.json")
+    return patch
+
+
+def _internvl_tiles(cfg: dict, got: dict) -> int:
+    return _size(cfg["outer"], "max_dynamic_patch", default=12) if got["_dynamic"] else 0
+
+
+#: InternVL 1.5/2/2.5 (OpenGVLab remote code: modeling_intern_vit.py, modeling_internvl_chat.py): InternViT (class
+#: token, Conv2d patch embedding with bias, learned positions, blocks of norm1/attn/ls1 + norm2/mlp/ls2, fused
+#: qkv, optional q/k RMSNorm), pixel shuffle by 1/downsample_ratio, and mlp1 = LayerNorm(w·s²), Linear(w·s², text),
+#: GELU, Linear(text, text)
+INTERNVL_VISION: Steps = (
+    ("vision_merge", _internvl_merge),
+    ("vision_hidden", size("hidden_size", at="vision")),
+    ("vision_image_size", _internvl_image),
+    ("vision_patch", _internvl_patch),
+    ("vision_norm", lambda cfg, got: "layernorm" if str(cfg["vision"].get("norm_type", "rms_norm")).lower()
+     == "layer_norm" else "rmsnorm"),
+    ("_dynamic", flag("dynamic_image_size", default=False, at="outer")),
+    ("vision_layers", size("num_hidden_layers", at="vision")),
+    ("vision_heads", size("num_attention_heads", at="vision")),
+    ("vision_intermediate", size("intermediate_size", at="vision")),
+    ("vision_gated", const(False)),
+    ("vision_temporal_patch", const(1)),
+    ("vision_in_chans", size("num_channels", default=3, at="vision")),
+    ("projector_in", lambda cfg, got: _projector_in(got)),
+    ("projector_out", same("_text_hidden")),
+    ("vision_qkv_bias", flag("qkv_bias", default=False, at="vision")),
+    ("vision_qk_norm", flag("qk_normalization", default=False, at="vision")),
+    ("vision_layer_scale", const(True)),
+    ("vision_max_tiles", _internvl_tiles),
+    ("vision_thumbnail", lambda cfg, got: got["_dynamic"] and bool(cfg["outer"].get("use_thumbnail", False))),
+)
+
+
+def _llava_features(cfg: dict, got: dict) -> int:
+    """LLaVA concatenates the vision features of each layer in vision_feature_layer."""
+    layer = cfg["outer"].get("vision_feature_layer", -2)
+    n_feat = len(layer) if isinstance(layer, list) and layer else 1
+    if n_feat > 64:
+        raise ModelConfigError("'vision_feature_layer' lists too many layers", field="config.json")
+    return n_feat
+
+
+def _llava_image(cfg: dict, got: dict) -> int:
+    img = _size(cfg["vision"], "image_size")
+    if got["vision_patch"] > img:
+        raise ModelConfigError("vision_config: patch_size is larger than image_size", field="config.json")
+    return img
+
+
+def _siglip_head(cfg: dict, got: dict) -> bool:
+    """SigLIP's attention-pooling head (vision_use_head, default true); CLIP has none."""
+    return got["vision_kind"] == "siglip" and bool(cfg["vision"].get("vision_use_head", True))
+
+
+#: LLaVA (``modeling_llava.py``): a CLIP or SigLIP vision tower (``modeling_clip.py``/``modeling_siglip.py``) and
+#: ``LlavaMultiModalProjector``: Linear(vision width × feature layers, text width), GELU, Linear(text width, text
+#: width), biases per ``multimodal_projector_bias`` (default true). The "vision" section carries the tower's
+#: defaults (CLIP_VISION_DEFAULTS / SIGLIP_VISION_DEFAULTS) under what the config gives.
+LLAVA_VISION: Steps = (
+    ("vision_hidden", size("hidden_size", at="vision")),
+    ("_features", _llava_features),
+    ("vision_patch", size("patch_size", at="vision")),
+    ("vision_image_size", _llava_image),
+    ("vision_layers", size("num_hidden_layers", at="vision")),
+    ("vision_heads", size("num_attention_heads", at="vision")),
+    ("vision_intermediate", size("intermediate_size", at="vision")),
+    ("vision_gated", const(False)),
+    ("vision_norm", const("layernorm")),
+    ("vision_temporal_patch", const(1)),
+    ("vision_merge", const(1)),
+    ("vision_in_chans", size("num_channels", default=3, at="vision")),
+    ("vision_head", _siglip_head),
+    ("projector_in", lambda cfg, got: got["vision_hidden"] * got["_features"]),
+    ("projector_out", same("_text_hidden")),
+    ("projector_bias", flag("multimodal_projector_bias", default=True, at="outer")),
+    ("image_newline", lambda cfg, got: str(cfg["outer"].get("model_type", "")).lower()[:64] == "llava_next"),
+)
+
+
+def _vision_table(outer: dict, mt: str) -> tuple[str, dict, Steps] | None:
+    """The vision tower's kind, its config section and its table; None when the config has no vision part this
+    reader knows (it is then named in ``uncounted``)."""
     vc = outer.get("vision_config")
     outer_mt = str(outer.get("model_type", "")).lower()[:64]
     if outer_mt in ("qwen2_vl", "qwen2_5_vl") or mt in ("qwen2_vl", "qwen2_5_vl"):
         if not isinstance(vc, dict):
             return None
-        kind = "qwen2_5_vl" if "qwen2_5_vl" in (outer_mt, mt) else "qwen2_vl"
-        chans = _size(vc, "in_chans", "in_channels", default=3)
-        common = dict(vision_kind=kind, vision_heads=_size(vc, "num_heads", default=16),
-                      vision_layers=_size(vc, "depth", default=32), vision_patch=_size(vc, "patch_size", default=14),
-                      vision_temporal_patch=_size(vc, "temporal_patch_size", default=2),
-                      vision_merge=_size(vc, "spatial_merge_size", default=2), vision_in_chans=chans,
-                      vision_image_size=0)
-        if kind == "qwen2_vl":
-            w = _size(vc, "embed_dim", default=1280)
-            ratio = _number(vc, "mlp_ratio", default=4)
-            out = _size(vc, "hidden_size", default=text_hidden)
-            return dict(common, vision_hidden=w, vision_intermediate=max(1, int(w * ratio)), vision_gated=False,
-                        vision_norm="layernorm", projector_in=w * common["vision_merge"] ** 2, projector_out=out)
-        w = _size(vc, "hidden_size", default=1280)
-        out = _size(vc, "out_hidden_size", default=text_hidden)
-        return dict(common, vision_hidden=w, vision_intermediate=_size(vc, "intermediate_size", default=3420),
-                    vision_gated=True, vision_norm="rmsnorm", projector_in=w * common["vision_merge"] ** 2,
-                    projector_out=out)
+        if "qwen2_5_vl" in (outer_mt, mt):
+            return "qwen2_5_vl", vc, QWEN2_5_VL_VISION
+        return "qwen2_vl", vc, QWEN2_VL_VISION
     if outer_mt in INTERNVL_TYPES:
-        # InternVL 1.5/2/2.5 (OpenGVLab remote code: modeling_intern_vit.py, modeling_internvl_chat.py): InternViT
-        # (class token, Conv2d patch embedding with bias, learned positions, blocks of norm1/attn/ls1 +
-        # norm2/mlp/ls2, fused qkv, optional q/k RMSNorm), pixel shuffle by 1/downsample_ratio, and mlp1 =
-        # LayerNorm(w·s²), Linear(w·s², text), GELU, Linear(text, text)
         if not isinstance(vc, dict) or str(vc.get("model_type", "intern_vit_6b")).lower() != "intern_vit_6b":
             return None
-        ratio = _number(outer, "downsample_ratio", default=0.5)
-        merge = int(round(1 / ratio))
-        if merge < 1 or abs(merge * ratio - 1) > 1e-6:
-            raise ModelConfigError("'downsample_ratio' must be 1/n", field="config.json")
-        w = _size(vc, "hidden_size")
-        img = _size(outer, "force_image_size", default=_size(vc, "image_size", default=448))
-        patch = _size(vc, "patch_size", default=14)
-        if patch > img or (img // patch) % merge:
-            raise ModelConfigError("vision_config: image_size/patch_size must be a multiple of 1/downsample_ratio",
-                                   field="config.json")
-        norm = str(vc.get("norm_type", "rms_norm")).lower()
-        dynamic = bool(outer.get("dynamic_image_size", False))
-        return dict(vision_kind="intern_vit", vision_hidden=w, vision_layers=_size(vc, "num_hidden_layers"),
-                    vision_heads=_size(vc, "num_attention_heads"), vision_intermediate=_size(vc, "intermediate_size"),
-                    vision_gated=False, vision_norm="layernorm" if norm == "layer_norm" else "rmsnorm",
-                    vision_patch=patch, vision_temporal_patch=1, vision_merge=merge,
-                    vision_in_chans=_size(vc, "num_channels", default=3), vision_image_size=img,
-                    projector_in=w * merge * merge, projector_out=text_hidden,
-                    vision_qkv_bias=bool(vc.get("qkv_bias", False)),
-                    vision_qk_norm=bool(vc.get("qk_normalization", False)), vision_layer_scale=True,
-                    vision_max_tiles=(_size(outer, "max_dynamic_patch", default=12) if dynamic else 0),
-                    vision_thumbnail=dynamic and bool(outer.get("use_thumbnail", False)))
+        return "intern_vit", vc, INTERNVL_VISION
     if outer_mt in LLAVA_TYPES:
-        if vc is None:
-            vc = LLAVA_DEFAULT_VISION
+        vc = LLAVA_DEFAULT_VISION if vc is None else vc
         if not isinstance(vc, dict):
             return None
         vmt = str(vc.get("model_type", "clip_vision_model")).lower()[:64]
         if vmt not in ("clip_vision_model", "siglip_vision_model"):
             return None
-        siglip = vmt == "siglip_vision_model"
-        d = {**(SIGLIP_VISION_DEFAULTS if siglip else CLIP_VISION_DEFAULTS), **vc}
-        w = _size(d, "hidden_size")
-        layer = outer.get("vision_feature_layer", -2)
-        n_feat = len(layer) if isinstance(layer, list) and layer else 1
-        if n_feat > 64:
-            raise ModelConfigError("'vision_feature_layer' lists too many layers", field="config.json")
-        patch, img = _size(d, "patch_size"), _size(d, "image_size")
-        if patch > img:
-            raise ModelConfigError("vision_config: patch_size is larger than image_size", field="config.json")
-        return dict(vision_kind="siglip" if siglip else "clip", vision_hidden=w,
-                    vision_layers=_size(d, "num_hidden_layers"), vision_heads=_size(d, "num_attention_heads"),
-                    vision_intermediate=_size(d, "intermediate_size"), vision_gated=False, vision_norm="layernorm",
-                    vision_patch=patch, vision_temporal_patch=1, vision_merge=1,
-                    vision_in_chans=_size(d, "num_channels", default=3), vision_image_size=img,
-                    vision_head=bool(d.get("vision_use_head", True)) if siglip else False,
-                    projector_in=w * n_feat, projector_out=text_hidden,
-                    projector_bias=bool(outer.get("multimodal_projector_bias", True)),
-                    image_newline=outer_mt == "llava_next")
+        if vmt == "siglip_vision_model":
+            return "siglip", {**SIGLIP_VISION_DEFAULTS, **vc}, LLAVA_VISION
+        return "clip", {**CLIP_VISION_DEFAULTS, **vc}, LLAVA_VISION
     return None
-#: families read by their own branches above
-OWN_BRANCH_TYPES = frozenset({"gpt2", "gpt_neox", "opt", "bloom", "falcon", "refinedweb", "refinedwebmodel", "rw",
-                              "mpt", "chatglm"})
+
+
+def _vision_fields(outer: dict, mt: str, text_hidden: int) -> dict[str, Any] | None:
+    """The vision encoder and projector of a vision-language config, as :class:`ModelArch` fields (the tables
+    above cite the modelling code); None when the config has no vision part this reader knows."""
+    found = _vision_table(outer, mt)
+    if found is None:
+        return None
+    kind, vision, steps = found
+    got = _read({"vision": vision, "outer": outer}, steps, {"vision_kind": kind, "_text_hidden": text_hidden})
+    return {k: v for k, v in got.items() if not k.startswith("_")}
+
+
+#: families read by their own tables above
+OWN_BRANCH_TYPES = frozenset(_OWN_FAMILIES)
 
 
 def context_length(cfg: dict, max_pos: int) -> int:

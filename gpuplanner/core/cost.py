@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import numpy as np
 
@@ -389,6 +389,14 @@ class RentalArrays:
         return np.take_along_axis(self.calendar_hours, self.best[None, :], 0)[0]
 
 
+def _hybrid_cost(card_cost, periods, cap):
+    """Hybrid rental: the card-hour cost ``card_cost`` spread over ``periods`` billing periods (weeks or months),
+    each period billed at most ``cap`` (the whole machines' price for the period)."""
+    full = np.floor(periods)
+    per_period = card_cost / np.maximum(periods, 1e-12)
+    return full * np.minimum(per_period, cap) + np.minimum((periods - full) * per_period, cap)
+
+
 def rental_costs(price: GpuPrice, *, num_gpus, nodes, train_hours, ckpt_bytes, setup_hours: float,
                  hours_per_week: float, phase: str, overheads: Overheads = Overheads(),
                  modes: Iterable[str] = MODES) -> RentalArrays:
@@ -461,11 +469,7 @@ def rental_costs(price: GpuPrice, *, num_gpus, nodes, train_hours, ckpt_bytes, s
                                           (5, "hybrid_month", HOURS_PER_MONTH, price.machine_month)):
             if key not in wanted or cap_price is None:
                 continue
-            periods = card_cal / period
-            full = np.floor(periods)
-            per_period = n * price.card_hour * card_time / np.maximum(periods, 1e-12)
-            cap = machines * cap_price
-            costs[i] = full * np.minimum(per_period, cap) + np.minimum((periods - full) * per_period, cap)
+            costs[i] = _hybrid_cost(n * price.card_hour * card_time, card_cal / period, machines * cap_price)
             cal[i] = card_cal
     # the first mode (in MODES order) within a relative 1e-9 of the cheapest: a hybrid below its cap costs the
     # same as card-hours, and rounding must not flip the choice between one candidate and many
@@ -632,6 +636,44 @@ def electricity_per_month(power_kw, utilisation, pue, tariff_per_kwh):
     return _f(power_kw) * _f(utilisation) * _f(pue) * HOURS_PER_MONTH * _f(tariff_per_kwh)
 
 
+def _build_sentence(b: BuildInputs, verdict: str, H: float, rent_total: float, build_total: float, jobs: int,
+                    single_job: bool, u: float | None, payback: float | None) -> Msg:
+    """The rent-vs-build verdict as one sentence: what each costs, then build (with the payback) or rent (with
+    the break-even utilisation), or the purchase price that is missing."""
+    cur = b.currency
+    days = H * HOURS_PER_MONTH / 24.0
+    servers = {"n": b.machines, "g": b.gpus_per_machine}
+    if verdict == "unknown":
+        sentence = Msg(CTX, QT_TRANSLATE_NOOP(
+            "Cost", "No purchase price is known for {n} × {g}-GPU server(s): enter one on the Hardware page "
+                    "to compare building with renting (renting costs {rent:,.0f} {cur})."),
+            {**servers, "rent": rent_total, "cur": cur})
+    else:
+        if single_job:
+            head = Msg(CTX, QT_TRANSLATE_NOOP(
+                "Cost", "For this job alone ({days:.1f} days) renting costs {rent:,.0f} {cur}; buying and running "
+                        "{n} × {g}-GPU server(s) for it costs {build:,.0f} {cur}."),
+                {**servers, "days": days, "rent": rent_total, "build": build_total, "cur": cur})
+        else:
+            head = Msg(CTX, QT_TRANSLATE_NOOP(
+                "Cost", "Over {months:.1f} months ({jobs} job(s) like this) renting costs {rent:,.0f} {cur}; buying and "
+                        "running {n} × {g}-GPU server(s) costs {build:,.0f} {cur}."),
+                {**servers, "months": H, "jobs": jobs, "rent": rent_total, "build": build_total, "cur": cur})
+        if verdict == "build":
+            tail = (Msg(CTX, QT_TRANSLATE_NOOP("Cost", "Build: the purchase pays for itself after {be:.1f} months."),
+                        {"be": payback}) if payback is not None else
+                    Msg(CTX, QT_TRANSLATE_NOOP("Cost", "Build: owning is cheaper over this period."), {}))
+        elif u is not None:
+            tail = Msg(CTX, QT_TRANSLATE_NOOP(
+                "Cost", "Rent: owning only pays off if the machines are busy at least {u:.0%} of the time over "
+                        "{years:g} years."), {"u": u, "years": b.depreciation_years})
+        else:
+            tail = Msg(CTX, QT_TRANSLATE_NOOP(
+                "Cost", "Rent: at these prices owning never pays off, even with the machines busy all the time."), {})
+        sentence = Msg(CTX, QT_TRANSLATE_NOOP("Cost", "{head} {tail}"), {"head": head, "tail": tail})
+    return sentence
+
+
 def rent_vs_build(b: BuildInputs, *, rent_total: float, busy_hours: float, horizon_months: float, jobs: int = 1,
                   single_job: bool = True, rent_card_hour: float | None = None) -> BuildResult:
     """Buy and run ``b.machines`` servers for the work of the horizon, against renting that work for
@@ -690,36 +732,7 @@ def rent_vs_build(b: BuildInputs, *, rent_total: float, busy_hours: float, horiz
         if saving_m > 0 and price / saving_m <= H:
             payback = price / saving_m
     cur = b.currency
-    days = H * HOURS_PER_MONTH / 24.0
-    servers = {"n": b.machines, "g": b.gpus_per_machine}
-    if verdict == "unknown":
-        sentence = Msg(CTX, QT_TRANSLATE_NOOP(
-            "Cost", "No purchase price is known for {n} × {g}-GPU server(s): enter one on the Hardware page "
-                    "to compare building with renting (renting costs {rent:,.0f} {cur})."),
-            {**servers, "rent": rent_total, "cur": cur})
-    else:
-        if single_job:
-            head = Msg(CTX, QT_TRANSLATE_NOOP(
-                "Cost", "For this job alone ({days:.1f} days) renting costs {rent:,.0f} {cur}; buying and running "
-                        "{n} × {g}-GPU server(s) for it costs {build:,.0f} {cur}."),
-                {**servers, "days": days, "rent": rent_total, "build": build_total, "cur": cur})
-        else:
-            head = Msg(CTX, QT_TRANSLATE_NOOP(
-                "Cost", "Over {months:.1f} months ({jobs} job(s) like this) renting costs {rent:,.0f} {cur}; buying and "
-                        "running {n} × {g}-GPU server(s) costs {build:,.0f} {cur}."),
-                {**servers, "months": H, "jobs": jobs, "rent": rent_total, "build": build_total, "cur": cur})
-        if verdict == "build":
-            tail = (Msg(CTX, QT_TRANSLATE_NOOP("Cost", "Build: the purchase pays for itself after {be:.1f} months."),
-                        {"be": payback}) if payback is not None else
-                    Msg(CTX, QT_TRANSLATE_NOOP("Cost", "Build: owning is cheaper over this period."), {}))
-        elif u is not None:
-            tail = Msg(CTX, QT_TRANSLATE_NOOP(
-                "Cost", "Rent: owning only pays off if the machines are busy at least {u:.0%} of the time over "
-                        "{years:g} years."), {"u": u, "years": b.depreciation_years})
-        else:
-            tail = Msg(CTX, QT_TRANSLATE_NOOP(
-                "Cost", "Rent: at these prices owning never pays off, even with the machines busy all the time."), {})
-        sentence = Msg(CTX, QT_TRANSLATE_NOOP("Cost", "{head} {tail}"), {"head": head, "tail": tail})
+    sentence = _build_sentence(b, verdict, H, rent_total, build_total, jobs, single_job, u, payback)
     return BuildResult(horizon_months=H, currency=cur, breakdown=breakdown, build_total=build_total,
                        rent_total=float(rent_total), busy_hours=float(busy_hours), jobs=int(jobs),
                        single_job=bool(single_job), break_even_utilisation=u, payback_months=payback,
@@ -732,6 +745,48 @@ def _to_currency(amount: float | None, cur: str, want: str, rate: float) -> floa
     if cur == want:
         return float(amount)
     return float(amount) * rate if want == "CNY" else float(amount) / rate
+
+
+def _machine_price(eco: dict, gpu_id: str, per_machine: int, cur: str, conv: Callable,
+                   sources: dict) -> float | None:
+    """The most recent whole-server (or module) price of the GPU scaled to ``per_machine`` GPUs, in ``cur`` when
+    one is quoted in it; else card price × cards (flagged: no chassis); None when neither is known."""
+    servers = [p for p in eco["purchase"] if p.get("gpu") == gpu_id and p.get("unit") in ("server", "module")]
+    cards = [p for p in eco["purchase"] if p.get("gpu") == gpu_id and p.get("unit") == "card"]
+
+    def amount(p):
+        if p.get("price") is not None:
+            return p["price"]
+        if p.get("price_low") is not None and p.get("price_high") is not None:
+            return (p["price_low"] + p["price_high"]) / 2.0
+        return None
+
+    machine_price = None
+    servers = [p for p in servers if amount(p) is not None]
+    cards = [p for p in cards if amount(p) is not None]
+    if servers:
+        best = max(servers, key=lambda p: (p.get("currency") == cur, str(p.get("source_date"))))
+        machine_price = conv(amount(best), best["currency"]) * per_machine / float(best.get("gpus") or per_machine)
+        sources["machine_price"] = f"{best['item']}: {best['source']} ({best['source_date']})"
+    elif cards:
+        best = max(cards, key=lambda p: (p.get("currency") == cur, str(p.get("source_date"))))
+        machine_price = conv(amount(best), best["currency"]) * per_machine
+        sources["machine_price"] = f"{best['item']} × {per_machine} (cards only, no chassis): {best['source']}"
+    return machine_price
+
+
+def _node_power(eco: dict, g: Any, per_machine: int, sources: dict) -> float | None:
+    """Server power in kW: the DGX figure scaled per GPU, else TDP ÷ the DGX H100 GPU share of node power."""
+    node = [p for p in eco.get("node_power", []) if p.get("gpu") == g.id and p.get("max_kw")]
+    if node:
+        power = node[0]["max_kw"] * per_machine / node[0]["gpus"]
+        sources["power_kw_per_machine"] = node[0]["source"]
+    elif g.tdp_w:
+        power = g.tdp_w * per_machine / GPU_SHARE_OF_NODE_POWER / 1000.0
+        sources["power_kw_per_machine"] = "GPU TDP ÷ DGX H100 GPU share of node power"
+    else:
+        power = None
+    return power
 
 
 def default_build_inputs(gpu_id: Any, num_gpus: int, table: PriceTable, ownership: Any = None,
@@ -762,36 +817,8 @@ def default_build_inputs(gpu_id: Any, num_gpus: int, table: PriceTable, ownershi
         rate = rate or table.rate
         return _to_currency(amount, c, cur, rate)
 
-    servers = [p for p in eco["purchase"] if p.get("gpu") == g.id and p.get("unit") in ("server", "module")]
-    cards = [p for p in eco["purchase"] if p.get("gpu") == g.id and p.get("unit") == "card"]
-
-    def amount(p):
-        if p.get("price") is not None:
-            return p["price"]
-        if p.get("price_low") is not None and p.get("price_high") is not None:
-            return (p["price_low"] + p["price_high"]) / 2.0
-        return None
-
-    machine_price = None
-    servers = [p for p in servers if amount(p) is not None]
-    cards = [p for p in cards if amount(p) is not None]
-    if servers:
-        best = max(servers, key=lambda p: (p.get("currency") == cur, str(p.get("source_date"))))
-        machine_price = conv(amount(best), best["currency"]) * per_machine / float(best.get("gpus") or per_machine)
-        sources["machine_price"] = f"{best['item']}: {best['source']} ({best['source_date']})"
-    elif cards:
-        best = max(cards, key=lambda p: (p.get("currency") == cur, str(p.get("source_date"))))
-        machine_price = conv(amount(best), best["currency"]) * per_machine
-        sources["machine_price"] = f"{best['item']} × {per_machine} (cards only, no chassis): {best['source']}"
-    node = [p for p in eco.get("node_power", []) if p.get("gpu") == g.id and p.get("max_kw")]
-    if node:
-        power = node[0]["max_kw"] * per_machine / node[0]["gpus"]
-        sources["power_kw_per_machine"] = node[0]["source"]
-    elif g.tdp_w:
-        power = g.tdp_w * per_machine / GPU_SHARE_OF_NODE_POWER / 1000.0
-        sources["power_kw_per_machine"] = "GPU TDP ÷ DGX H100 GPU share of node power"
-    else:
-        power = None
+    machine_price = _machine_price(eco, g.id, per_machine, cur, conv, sources)
+    power = _node_power(eco, g, per_machine, sources)
     d = eco["defaults"]
     tariff = conv(d["electricity_cny_per_kwh"]["value"], "CNY")
     sources["tariff_per_kwh"] = d["electricity_cny_per_kwh"]["source"]

@@ -359,6 +359,59 @@ def rent_vs_build_for(gpu: Any, num_gpus: int, price: GpuPrice | None, table: Pr
                                  rent_card_hour=costmod.cheapest_card_hour(price))
 
 
+def _plan_messages(r: Any, est: Any, price: Any, warnings: tuple) -> list[Msg]:
+    """What the plan tells the user beside the numbers: the intake's warnings, not fitting in memory, an
+    objective the framework does not document, vLLM's share too small for the weights, no price."""
+    s = r.scenario
+    messages: list[Msg] = list(warnings)
+    if not est.memory.fits:
+        messages.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "Does not fit: {need:.1f} GiB per GPU (with {head:.1f} GiB headroom) on a {cap:g} GiB card."),
+            {"need": est.memory.total + est.memory.headroom, "head": est.memory.headroom,
+             "cap": est.memory.capacity}))
+    prof = method_profile(s.training)
+    sup = FRAMEWORKS.get(s.training.framework)
+    if sup is not None and s.training.objective not in sup.objectives:
+        messages.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "{fw} does not document the {objective} objective; estimated with its engine's conventions."),
+            {"fw": sup.name, "objective": s.training.objective.upper()}))
+    if prof.rl and prof.engine == "vllm_colocated" and not prof.engine_sleep:
+        share = prof.gpu_fraction * float(r.gpu.memory_gib or 0.0)
+        w16 = float(est.memory.extra.get("rollout_weights", 0.0))
+        if share <= w16:
+            messages.append(Msg(CTX, QT_TRANSLATE_NOOP(
+                CTX, "vLLM's share of each GPU ({share:.1f} GiB) does not hold the model's 16-bit weights "
+                     "({w:.1f} GiB): raise training.rl.generation_gpu_fraction or use more tensor parallelism."),
+                {"share": share, "w": w16}))
+    if price is None:
+        messages.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No rental price for {gpu}: enter a quote."),
+                            {"gpu": r.gpu.name}))
+    return messages
+
+
+def _calibration(r: Any, tm: Any) -> tuple[Any, list[Msg]]:
+    """The measured run that calibrates this plan (with its factor), and a note per measured run: used, or
+    why not."""
+    s = r.scenario
+    cal = calibration_of(r) if s.assumptions.measured_runs and not tm.mfu_override else None
+    cal_notes = []
+    for run in s.assumptions.measured_runs:
+        if cal is not None and run is cal[0]:
+            cal_notes.append(Msg(CTX, QT_TRANSLATE_NOOP(
+                CTX, "Calibrated by the run measured on {n} × {gpu} ({nodes} node(s), TP {tp}, PP {pp}): MFU "
+                     "{mfu:.1%}; this GPU's matmul efficiency × {k:.2f}, this plan's own communication kept."),
+                {"n": run.num_gpus, "gpu": r.gpu.name, "nodes": run.nodes, "tp": run.tp, "pp": run.pp,
+                 "mfu": run.mfu, "k": cal[1]}))
+        else:
+            why = run_status(run, r.gpu.id) or Msg(CTX, QT_TRANSLATE_NOOP(
+                CTX, "A later run on this GPU is used instead."), {})
+            if tm.mfu_override:
+                why = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "The MFU you set in the assumptions is used instead."), {})
+            cal_notes.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Measured run ({mfu:.1%} MFU on {n} × {gpu}): {why}"),
+                                 {"mfu": run.mfu, "n": run.num_gpus, "gpu": calibration_name(run.gpu), "why": why}))
+    return cal, cal_notes
+
+
 def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved: Any = None,
              prices: PriceTable | None = None, overheads: Overheads | None = None,
              rent_vs_build: bool = True) -> Evaluation:
@@ -403,29 +456,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
             cost_band = (float(arr_b.costs[best][0]), float(arr_b.costs[best][1]))
     host = host_ram(r, est.trainable)
     warnings = intake_warnings(r, host)
-    messages: list[Msg] = list(warnings)
-    if not est.memory.fits:
-        messages.append(Msg(CTX, QT_TRANSLATE_NOOP(
-            CTX, "Does not fit: {need:.1f} GiB per GPU (with {head:.1f} GiB headroom) on a {cap:g} GiB card."),
-            {"need": est.memory.total + est.memory.headroom, "head": est.memory.headroom,
-             "cap": est.memory.capacity}))
-    prof = method_profile(s.training)
-    sup = FRAMEWORKS.get(s.training.framework)
-    if sup is not None and s.training.objective not in sup.objectives:
-        messages.append(Msg(CTX, QT_TRANSLATE_NOOP(
-            CTX, "{fw} does not document the {objective} objective; estimated with its engine's conventions."),
-            {"fw": sup.name, "objective": s.training.objective.upper()}))
-    if prof.rl and prof.engine == "vllm_colocated" and not prof.engine_sleep:
-        share = prof.gpu_fraction * float(r.gpu.memory_gib or 0.0)
-        w16 = float(est.memory.extra.get("rollout_weights", 0.0))
-        if share <= w16:
-            messages.append(Msg(CTX, QT_TRANSLATE_NOOP(
-                CTX, "vLLM's share of each GPU ({share:.1f} GiB) does not hold the model's 16-bit weights "
-                     "({w:.1f} GiB): raise training.rl.generation_gpu_fraction or use more tensor parallelism."),
-                {"share": share, "w": w16}))
-    if price is None:
-        messages.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No rental price for {gpu}: enter a quote."),
-                            {"gpu": r.gpu.name}))
+    messages = _plan_messages(r, est, price, warnings)
     advice: tuple[Msg, ...] = ()
     rvb = None
     if price is not None and total is not None:
@@ -440,22 +471,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
             except PlannerError:
                 rvb = None
 
-    cal = calibration_of(r) if s.assumptions.measured_runs and not tm.mfu_override else None
-    cal_notes = []
-    for run in s.assumptions.measured_runs:
-        if cal is not None and run is cal[0]:
-            cal_notes.append(Msg(CTX, QT_TRANSLATE_NOOP(
-                CTX, "Calibrated by the run measured on {n} × {gpu} ({nodes} node(s), TP {tp}, PP {pp}): MFU "
-                     "{mfu:.1%}; this GPU's matmul efficiency × {k:.2f}, this plan's own communication kept."),
-                {"n": run.num_gpus, "gpu": r.gpu.name, "nodes": run.nodes, "tp": run.tp, "pp": run.pp,
-                 "mfu": run.mfu, "k": cal[1]}))
-        else:
-            why = run_status(run, r.gpu.id) or Msg(CTX, QT_TRANSLATE_NOOP(
-                CTX, "A later run on this GPU is used instead."), {})
-            if tm.mfu_override:
-                why = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "The MFU you set in the assumptions is used instead."), {})
-            cal_notes.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Measured run ({mfu:.1%} MFU on {n} × {gpu}): {why}"),
-                                 {"mfu": run.mfu, "n": run.num_gpus, "gpu": calibration_name(run.gpu), "why": why}))
+    cal, cal_notes = _calibration(r, tm)
     lay = Layout.of(s)
     verdicts = evaluate_rules(
         mfu=tm.mfu, gpu=r.gpu, gpu_memory_gb=float(r.gpu.memory_gib or 0.0), params_total=float(r.params.total),
@@ -688,6 +704,54 @@ class _ArchSource:
         return self.arch
 
 
+def _layout_axes(arch: Any, sup: Any, seq_len: int, cp: int, g: int) -> tuple[list, list, list, list]:
+    """The TP, PP, CP and EP degrees :func:`memory_by_gpu_count` tries: powers of two that divide the heads,
+    layers, sequence and experts, as far as the framework runs them; TP inside one server of ``g`` GPUs."""
+    tps = [v for v in _pow2_upto(g) if arch.num_heads % v == 0 and (arch.num_kv_heads % v == 0 or v <= 1)]
+    if not sup.tensor_parallel:
+        tps = [1]
+    pps = [v for v in _pow2_upto(arch.num_layers) if arch.num_layers % v == 0] if sup.pipeline_parallel else [1]
+    cps = [v for v in (1, 2, 4, 8) if seq_len % v == 0 and (v == 1 or sup.context_parallel)]
+    cps = [v for v in cps if v <= max(1, cp)] or [1]   # context parallelism only as far as the user took it
+    eps = [1]
+    if arch.is_moe and sup.expert_parallel:
+        eps = [e for e in _pow2_upto(min(int(arch.num_experts or 1), 64)) if int(arch.num_experts or 1) % e == 0]
+    return tps, pps, cps, eps
+
+
+def _candidate_cards(candidates: Any, gpu_id: str, custom_gpus: Any) -> list[CardCapacity]:
+    """The capacity lines of the chart: the plan's GPU and the ticked candidates whose memory is known."""
+    from .catalog_hw import lookup_gpu
+
+    ids = list(candidates or [])
+    if gpu_id not in ids:
+        ids.insert(0, gpu_id)
+    cards = []
+    for gid in ids:
+        try:
+            gpu = lookup_gpu(gid, custom_gpus)
+        except PlannerError:
+            continue
+        if gpu.memory_gib:
+            cards.append(CardCapacity(gpu.id, gpu.name, float(gpu.memory_gib)))
+    return cards
+
+
+def _own_layout_memory(s: Scenario, n: int, r0: Any, models: ModelSource | None, table: PriceTable) -> Any:
+    """The memory of the plan's own layout at ``n`` GPUs (its batch kept whole), or None where it does not run."""
+    h, p = s.hardware, s.parallel
+    cur = None
+    if n % (p.tp * p.pp * p.cp) == 0:
+        s3 = _with_batch(s.model_copy(update={"hardware": h.model_copy(update={"num_gpus": n})}))
+        if s3 is not None:
+            try:
+                cur = evaluate(s3, resolved=_checked(r0, s3, models), prices=table,
+                               rent_vs_build=False).memory
+            except (PlannerError, ValueError):
+                cur = None
+    return cur
+
+
 def memory_by_gpu_count(scenario: Scenario, models: ModelSource | None = None, counts: Any = None, *,
                         resolved: Any = None, max_gpus: int | None = None,
                         max_candidates_tried: int = 6) -> MemoryByCount:
@@ -706,7 +770,6 @@ def memory_by_gpu_count(scenario: Scenario, models: ModelSource | None = None, c
     ``counts`` defaults to 1, 2, 4, … up to ``max_gpus`` or ``constraints.max_gpus`` (and the plan's own count). Cards are
     ``constraints.gpu_candidates`` (the Hardware page's ticked GPUs) plus the plan's GPU, with known memory.
     """
-    from .catalog_hw import lookup_gpu
     from .frameworks import FRAMEWORKS
 
     r0 = resolved or resolve(scenario, models)
@@ -719,15 +782,7 @@ def memory_by_gpu_count(scenario: Scenario, models: ModelSource | None = None, c
     counts = [int(n) for n in counts if int(n) >= 1]
     sup = FRAMEWORKS[t.framework]
     g = max(1, h.gpus_per_node)
-    tps = [v for v in _pow2_upto(g) if arch.num_heads % v == 0 and (arch.num_kv_heads % v == 0 or v <= 1)]
-    if not sup.tensor_parallel:
-        tps = [1]
-    pps = [v for v in _pow2_upto(arch.num_layers) if arch.num_layers % v == 0] if sup.pipeline_parallel else [1]
-    cps = [v for v in (1, 2, 4, 8) if t.seq_len % v == 0 and (v == 1 or sup.context_parallel)]
-    cps = [v for v in cps if v <= max(1, p.cp)] or [1]   # context parallelism only as far as the user took it
-    eps = [1]
-    if arch.is_moe and sup.expert_parallel:
-        eps = [e for e in _pow2_upto(min(int(arch.num_experts or 1), 64)) if int(arch.num_experts or 1) % e == 0]
+    tps, pps, cps, eps = _layout_axes(arch, sup, t.seq_len, p.cp, g)
     offload_params = bool(p.offload_params) and 3 in sup.zero_stages
     zeros = (3,) if offload_params else tuple(sup.zero_stages)
     gbs = t.global_batch_size
@@ -767,25 +822,7 @@ def memory_by_gpu_count(scenario: Scenario, models: ModelSource | None = None, c
                     continue
                 best = (ev.layout, ev.memory)
                 break
-        cur = None
-        if n % (p.tp * p.pp * p.cp) == 0:
-            s3 = _with_batch(s.model_copy(update={"hardware": h.model_copy(update={"num_gpus": n})}))
-            if s3 is not None:
-                try:
-                    cur = evaluate(s3, resolved=_checked(r0, s3, models), prices=table,
-                                   rent_vs_build=False).memory
-                except (PlannerError, ValueError):
-                    cur = None
+        cur = _own_layout_memory(s, n, r0, models, table)
         points.append(MemoryAtCount(n, best[0] if best else None, best[1] if best else None, cur))
-    ids = list(c.gpu_candidates or [])
-    if r0.gpu.id not in ids:
-        ids.insert(0, r0.gpu.id)
-    cards = []
-    for gid in ids:
-        try:
-            gpu = lookup_gpu(gid, h.custom_gpus)
-        except PlannerError:
-            continue
-        if gpu.memory_gib:
-            cards.append(CardCapacity(gpu.id, gpu.name, float(gpu.memory_gib)))
+    cards = _candidate_cards(c.gpu_candidates, r0.gpu.id, h.custom_gpus)
     return MemoryByCount(tuple(points), tuple(cards), r0.gpu.id, float(s.assumptions.memory_headroom_gib))

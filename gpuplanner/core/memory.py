@@ -284,6 +284,34 @@ _PYTHON_GELU = ("gpt2",)
 _GEMMA = ("gemma", "gemma2", "gemma3_text")
 
 
+def _hf_attention_saved(m: ModelFacts, s, flash, act_b: float, autocast, lora: bool, fused_qkv: bool, xp):
+    """Bytes per token one HF attention block saves beside its input norm: q, k, v; the output; PEFT's cast
+    for o_proj's adapter; the core (flash: the log-sum-exp; eager: repeat_kv's K and V, the softmax and its
+    cast, GPT-2's dropout, Gemma's soft-capping) — see :func:`_hf_layer_parts`."""
+    mt = m.arch.model_type
+    gemma = mt in _GEMMA
+    if fused_qkv:
+        qkv = act_b * (m.q_dim + 2 * m.kv_dim)  # q, k, v are views of c_attn's output
+    else:
+        qkv = act_b * (m.q_dim + 2 * m.kv_dim)  # q, k after RoPE, v (GQA: kv heads)
+    attn_out = act_b * m.v_dim
+    o_copy = xp.where(autocast, 2.0 * m.v_dim, 0.0) if lora else 0.0  # PEFT cast for o_proj's adapter
+    lse = 4.0 * m.heads
+    flash_core = lse
+    # eager: repeat_kv materialises K and V at query width when heads are grouped
+    rep_kv = 0.0 if (fused_qkv or m.kv_dim == m.q_dim) else act_b * 2 * (m.q_dim - m.kv_dim)
+    sm_b = xp.where(autocast, 4.0, act_b) if mt in _SOFTMAX_IN_INPUT_DTYPE else 4.0
+    if m.dropout:
+        probs = sm_b + 1.0 + act_b  # softmax output, dropout mask (bool), dropout output
+    else:
+        probs = sm_b + xp.where(sm_b != act_b, act_b, 0.0)  # softmax output + its cast for P·V
+    if gemma:
+        probs = probs + act_b  # attention logit soft-capping: tanh output
+    eager_core = rep_kv + probs * m.heads * s
+    core = xp.where(flash, flash_core, eager_core)
+    return qkv, attn_out, o_copy, core
+
+
 def _hf_layer_parts(m: ModelFacts, s, b, flash, act_b: float, autocast, lora_targets: str | None):
     """(replicated, split) bytes one decoder layer of Hugging Face modelling code saves for backward.
 
@@ -343,26 +371,7 @@ def _hf_layer_parts(m: ModelFacts, s, b, flash, act_b: float, autocast, lora_tar
         rep = rep + norm(not lora) * 2  # post-attention and post-feedforward norms (outputs not saved)
     if m.dropout:
         rep = rep + 2.0 * h  # two residual dropout masks, 1 byte each (CUDA native_dropout)
-    # attention
-    if fused_qkv:
-        qkv = act_b * (m.q_dim + 2 * m.kv_dim)  # q, k, v are views of c_attn's output
-    else:
-        qkv = act_b * (m.q_dim + 2 * m.kv_dim)  # q, k after RoPE, v (GQA: kv heads)
-    attn_out = act_b * m.v_dim
-    o_copy = xp.where(autocast, 2.0 * m.v_dim, 0.0) if lora else 0.0  # PEFT cast for o_proj's adapter
-    lse = 4.0 * m.heads
-    flash_core = lse
-    # eager: repeat_kv materialises K and V at query width when heads are grouped
-    rep_kv = 0.0 if (fused_qkv or m.kv_dim == m.q_dim) else act_b * 2 * (m.q_dim - m.kv_dim)
-    sm_b = xp.where(autocast, 4.0, act_b) if mt in _SOFTMAX_IN_INPUT_DTYPE else 4.0
-    if m.dropout:
-        probs = sm_b + 1.0 + act_b  # softmax output, dropout mask (bool), dropout output
-    else:
-        probs = sm_b + xp.where(sm_b != act_b, act_b, 0.0)  # softmax output + its cast for P·V
-    if gemma:
-        probs = probs + act_b  # attention logit soft-capping: tanh output
-    eager_core = rep_kv + probs * m.heads * s
-    core = xp.where(flash, flash_core, eager_core)
+    qkv, attn_out, o_copy, core = _hf_attention_saved(m, s, flash, act_b, autocast, lora, fused_qkv, xp)
     # MLP
     if mt in _PYTHON_GELU:
         dense_mlp = act_b * m.f * 5
@@ -683,6 +692,8 @@ def fsdp_rs_buffer_bytes(layer_params, precision: str, master_weights: bool):
     return (grad_b + reduce_b) * layer_params
 
 
+# long: one vectorised derivation (weights, gradients, optimizer states, activations, buffers) per candidate, in the
+#   module docstring's order; later terms reuse earlier ones, and numpy and the scalar path share every line
 def memory_arrays(
     m: ModelFacts,
     *,

@@ -1161,10 +1161,86 @@ def search(
     return again
 
 
+def _reduce_context(ctx: SearchContext, ci: int, gi: int, max_gpus: int, memo: Any, keep_mem: bool, red: Any,
+                    cancel: Callable[[], bool] | None) -> tuple[int, int]:
+    """Stream one context's candidates in chunks through the vectorised formulas into the reducer ``red``;
+    returns how many were evaluated and how many fit (with a finite cost)."""
+    n_eval = n_fit = 0
+    for part, start, c in _candidate_chunks(ctx, max_gpus):
+        if cancel is not None and cancel():
+            raise SearchCancelled(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "search cancelled")))
+        n = len(c["num_gpus"])
+        n_eval += n
+        _, idx, sub = _evaluate_fitting(ctx, c, memo, keep_mem)
+        if not len(idx):
+            continue
+        fin = np.isfinite(sub["cost"])
+        if not fin.all():
+            idx = idx[fin]
+            sub = {k: (v[:, fin] if k == "mode_costs" else v[fin]) for k, v in sub.items()}
+        if not len(idx):
+            continue
+        n_fit += len(idx)
+        # the candidate's place in the search's full list: context, part, row (ties rank in this order)
+        sub["gidx"] = (ci << 44) | (part << 38) | (start + idx)
+        sub["ctx"] = np.full(len(idx), ci, dtype=np.int64)
+        sub["gpu"] = np.full(len(idx), gi, dtype=np.int64)
+        red.add(sub)
+    return n_eval, n_fit
+
+
+def _distinct_front(front: Any, gpu_of: Any, cat: dict, contexts: list[SearchContext], days: Any) -> list[dict]:
+    """The Pareto front (calendar days against cost), one point per GPU type and count."""
+    seen, pareto = set(), []
+    for i in front:
+        k2 = (int(gpu_of[i]), int(cat["num_gpus"][i]))
+        if k2 in seen:
+            continue
+        seen.add(k2)
+        ctx = contexts[int(cat["ctx"][i])]
+        pareto.append({"gpu": ctx.gpu.id, "num_gpus": int(cat["num_gpus"][i]), "tp": int(cat["tp"][i]),
+                       "pp": int(cat["pp"][i]), "framework": ctx.framework,
+                       "calendar_days": round(float(days[i]), 3), "cost": round(float(cat["cost"][i]), 2)})
+    return pareto
+
+
+def _ranking_notes(objective: str, feasible: bool, poor: Any, order: Any, con: Any, currency: str) -> list[Msg]:
+    """Why the plans shown break a constraint (none meets the deadline or the budget), or all grade poor."""
+    notes: list[Msg] = []
+    if not feasible:
+        if objective == "fastest":
+            notes.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No plan fits the budget of {budget:,.0f} {cur}: the cheapest "
+                                                         "plans are shown."), {"budget": con.budget or 0, "cur": currency}))
+        else:
+            notes.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No plan meets the deadline of {days:g} days within {n} GPUs: "
+                                                         "the fastest plans are shown; raise max_gpus or the deadline."),
+                             {"days": con.deadline_days or 0, "n": con.max_gpus}))
+    elif poor is not None and len(order) and bool(poor[order[0]]):
+        notes.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Every plan that meets the constraints has an MFU below 30% "
+                                                     "(graded poor): check the interconnect and the layout."), {}))
+    return notes
+
+
+def _note_unfit(tried: dict[str, int], skipped: dict[str, Msg], max_gpus: int) -> None:
+    """Name the GPU types where no layout of any framework fits (``tried``: fitting candidates per GPU id)."""
+    for gid, n in tried.items():
+        if n == 0:
+            skipped[gid] = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "no layout fits in memory with up to {n} GPUs"),
+                               {"n": max_gpus})
+
+
+def _nothing_fits(evaluated: int, t0: float, tier: str, objective: str, skipped: dict, fws: Any) -> SearchResult:
+    """The search's answer when no candidate fits in memory."""
+    return SearchResult(plans=[], candidates_evaluated=evaluated, candidates_fitting=0,
+                        search_ms=(time.perf_counter() - t0) * 1e3, pareto=[], tier=tier,
+                        tier_guidance=TIER_GUIDANCE[tier], objective=objective, feasible=False, skipped_gpus=skipped,
+                        frameworks=fws, notes=[Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No candidate fits in memory: allow "
+                                                                                "more GPUs (max_gpus) or larger cards."), {})])
+
+
 def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objective: str | None,
             prices: PriceTable | None, overheads: Overheads | None, cancel: Callable[[], bool] | None,
             distinct: bool, rules_on: bool) -> SearchResult:
-
     t0 = time.perf_counter()
     s = scenario
     con = s.constraints
@@ -1197,42 +1273,16 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
         ci = len(contexts)
         contexts.append(ctx)
         gi = gpu_index.setdefault(ctx.gpu.id, len(gpu_index))
-        n_fit = 0
-        for part, start, c in _candidate_chunks(ctx, con.max_gpus):
-            if cancel is not None and cancel():
-                raise SearchCancelled(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "search cancelled")))
-            n = len(c["num_gpus"])
-            evaluated += n
-            _, idx, sub = _evaluate_fitting(ctx, c, memo, keep_mem)
-            if not len(idx):
-                continue
-            fin = np.isfinite(sub["cost"])
-            if not fin.all():
-                idx = idx[fin]
-                sub = {k: (v[:, fin] if k == "mode_costs" else v[fin]) for k, v in sub.items()}
-            if not len(idx):
-                continue
-            n_fit += len(idx)
-            # the candidate's place in the search's full list: context, part, row (ties rank in this order)
-            sub["gidx"] = (ci << 44) | (part << 38) | (start + idx)
-            sub["ctx"] = np.full(len(idx), ci, dtype=np.int64)
-            sub["gpu"] = np.full(len(idx), gi, dtype=np.int64)
-            red.add(sub)
+        n_eval, n_fit = _reduce_context(ctx, ci, gi, con.max_gpus, memo, keep_mem, red, cancel)
+        evaluated += n_eval
         tried[ctx.gpu.id] = tried.get(ctx.gpu.id, 0) + n_fit
         fitting += n_fit
-    for gid, n in tried.items():
-        if n == 0:
-            skipped[gid] = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "no layout fits in memory with up to {n} GPUs"),
-                               {"n": con.max_gpus})
+    _note_unfit(tried, skipped, con.max_gpus)
 
     tier = tier_of(facts.params.total)
     guidance = TIER_GUIDANCE[tier]
     if not fitting:
-        return SearchResult(plans=[], candidates_evaluated=evaluated, candidates_fitting=0,
-                            search_ms=(time.perf_counter() - t0) * 1e3, pareto=[], tier=tier, tier_guidance=guidance,
-                            objective=objective, feasible=False, skipped_gpus=skipped, frameworks=fws,
-                            notes=[Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No candidate fits in memory: allow more GPUs "
-                                                                   "(max_gpus) or larger cards."), {})])
+        return _nothing_fits(evaluated, t0, tier, objective, skipped, fws)
     # every candidate any of the choices below can pick, in the search's order (see _Reducer)
     cat = red.result()
     # per candidate: its GPU type and framework (a context is one GPU type × one framework)
@@ -1250,17 +1300,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     if distinct:
         chosen = _diverse(order, gpu_of, cat["num_gpus"], top)
     front = pareto_front(days, cat["cost"])
-    # distinct front points by GPU type and count
-    seen, pareto = set(), []
-    for i in front:
-        k2 = (int(gpu_of[i]), int(cat["num_gpus"][i]))
-        if k2 in seen:
-            continue
-        seen.add(k2)
-        ctx = contexts[int(cat["ctx"][i])]
-        pareto.append({"gpu": ctx.gpu.id, "num_gpus": int(cat["num_gpus"][i]), "tp": int(cat["tp"][i]),
-                       "pp": int(cat["pp"][i]), "framework": ctx.framework,
-                       "calendar_days": round(float(days[i]), 3), "cost": round(float(cat["cost"][i]), 2)})
+    pareto = _distinct_front(front, gpu_of, cat, contexts, days)
     plans = [_make_plan(contexts[int(cat["ctx"][i])], cat, int(i), tier) for i in chosen]
     if plans:
         best_by = _best_per_gpu_framework(order, days, cat["cost"], gpu_of, fw_of)
@@ -1268,18 +1308,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
             plan.framework_searched = searched
             plan.framework_reason = framework_reason(plan, int(i), searched, fws, best_by, gpu_of, fw_of, cat,
                                                      days, contexts, s)
-    notes: list[Msg] = []
-    if not feasible:
-        if objective == "fastest":
-            notes.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No plan fits the budget of {budget:,.0f} {cur}: the cheapest "
-                                                         "plans are shown."), {"budget": con.budget or 0, "cur": table.currency}))
-        else:
-            notes.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No plan meets the deadline of {days:g} days within {n} GPUs: "
-                                                         "the fastest plans are shown; raise max_gpus or the deadline."),
-                             {"days": con.deadline_days or 0, "n": con.max_gpus}))
-    elif poor is not None and len(order) and bool(poor[order[0]]):
-        notes.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Every plan that meets the constraints has an MFU below 30% "
-                                                     "(graded poor): check the interconnect and the layout."), {}))
+    notes = _ranking_notes(objective, feasible, poor, order, con, table.currency)
     rvb = plans[0].evaluation.rent_vs_build if plans else None
     return SearchResult(
         rent_vs_build=rvb, plans=plans, candidates_evaluated=evaluated, candidates_fitting=fitting,

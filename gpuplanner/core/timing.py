@@ -261,37 +261,10 @@ class GpuTimeFacts:
         )
 
 
-@lru_cache(maxsize=256)
-def gpu_time_facts(gpu: Any, precision: str = "bf16", *, intra_node: str | None = None,
-                   inter_node: str | None = None, nics_per_node: int | None = None,
-                   gpus_per_node: int = 8) -> GpuTimeFacts:
-    """Collect the time-model numbers of ``gpu`` (a catalog GPU or id) with the scenario's overrides.
-
-    Raises :class:`errors.CatalogError` when the catalog lacks the GPU's peak for ``precision``.
-    """
-
-    g = C.get_gpu(gpu)
-    notes: list[str] = []
-    peak = C.peak_tflops(g, precision)
-    if peak is None and precision in ("bf16", "fp16"):
-        other = "fp16" if precision == "bf16" else "bf16"
-        peak = C.peak_tflops(g, other)
-        if peak is not None:
-            notes.append(MsgStr.make("Timing", QT_TRANSLATE_NOOP("Timing", "no {p} peak in the catalog; using the {o} figure"),
-                p=precision, o=other))
-    if peak is None:
-        raise CatalogError(MsgStr.make("Timing", QT_TRANSLATE_NOOP("Timing", "the catalog has no dense {p} TFLOPS for {gpu}; choose another precision or GPU, "
-            "or set assumptions.mfu with a known peak"), p=precision, gpu=g.id))
-    peak16 = peak
-    if precision == "fp8":
-        peak16 = C.peak_tflops(g, "bf16") or peak / 2.0
-    mem_bw = g.mem_bw_tbs
-    if mem_bw is None:
-        mem_bw = 1.0
-        notes.append(QT_TRANSLATE_NOOP("Timing", "memory bandwidth unknown; assuming 1 TB/s"))
-    gen = gpu_generation(g.id)
-
-    # intra-node link
+def _intra_node_link(g: Any, intra_node: str | None, notes: list[str]) -> tuple[str, float, float]:
+    """The GPU's link inside a server (the scenario's ``intra_node`` if set): its kind, the all-reduce bus
+    bandwidth (the catalog's measured NCCL figure, else a fraction of the one-way bandwidth) and the one-way
+    peer-to-peer bandwidth, in GB/s; consumer cards without peer-to-peer go through host memory."""
     link_kind = g.intra_node_link or "pcie"
     link = "nvlink" if link_kind in ("nvlink", "nvlink-bridge", "infinity-fabric", "hccs", "mlu-link") else "pcie"
     if intra_node is not None:
@@ -326,8 +299,13 @@ def gpu_time_facts(gpu: Any, precision: str = "bf16", *, intra_node: str | None 
     # NVLink-bridge pairs only connect two GPUs: beyond a pair, traffic goes over PCIe
     if link_kind == "nvlink-bridge" and intra_node is None:
         notes.append(QT_TRANSLATE_NOOP("Timing", "NVLink bridges join pairs of GPUs; groups larger than two use PCIe"))
+    return link, busbw, p2p_uni
 
-    # inter-node fabric
+
+def _inter_node_fabric(link: str, gen: str, inter_node: str | None, nics_per_node: int | None,
+                       gpus_per_node: int) -> tuple[Any, int | float, float]:
+    """The fabric between servers (the scenario's ``inter_node``, else the GPU generation's usual one), the
+    NICs per server and the achievable GB/s per NIC."""
     if inter_node is None:
         if link == "pcie" or gen in ("ada", "blackwell-consumer"):
             inter_node, default_nics = PCIE_BOX_FABRIC
@@ -345,6 +323,41 @@ def gpu_time_facts(gpu: Any, precision: str = "bf16", *, intra_node: str | None 
     per_nic = net.achievable_gbs_per_nic
     if per_nic is None:
         per_nic = (net.gbs_per_direction or 3.125) * 0.8
+    return net, nics_per_node, per_nic
+
+
+@lru_cache(maxsize=256)
+def gpu_time_facts(gpu: Any, precision: str = "bf16", *, intra_node: str | None = None,
+                   inter_node: str | None = None, nics_per_node: int | None = None,
+                   gpus_per_node: int = 8) -> GpuTimeFacts:
+    """Collect the time-model numbers of ``gpu`` (a catalog GPU or id) with the scenario's overrides.
+
+    Raises :class:`errors.CatalogError` when the catalog lacks the GPU's peak for ``precision``.
+    """
+
+    g = C.get_gpu(gpu)
+    notes: list[str] = []
+    peak = C.peak_tflops(g, precision)
+    if peak is None and precision in ("bf16", "fp16"):
+        other = "fp16" if precision == "bf16" else "bf16"
+        peak = C.peak_tflops(g, other)
+        if peak is not None:
+            notes.append(MsgStr.make("Timing", QT_TRANSLATE_NOOP("Timing", "no {p} peak in the catalog; using the {o} figure"),
+                p=precision, o=other))
+    if peak is None:
+        raise CatalogError(MsgStr.make("Timing", QT_TRANSLATE_NOOP("Timing", "the catalog has no dense {p} TFLOPS for {gpu}; choose another precision or GPU, "
+            "or set assumptions.mfu with a known peak"), p=precision, gpu=g.id))
+    peak16 = peak
+    if precision == "fp8":
+        peak16 = C.peak_tflops(g, "bf16") or peak / 2.0
+    mem_bw = g.mem_bw_tbs
+    if mem_bw is None:
+        mem_bw = 1.0
+        notes.append(QT_TRANSLATE_NOOP("Timing", "memory bandwidth unknown; assuming 1 TB/s"))
+    gen = gpu_generation(g.id)
+
+    link, busbw, p2p_uni = _intra_node_link(g, intra_node, notes)
+    net, nics_per_node, per_nic = _inter_node_fabric(link, gen, inter_node, nics_per_node, gpus_per_node)
     nic_per_gpu = per_nic * nics_per_node / max(gpus_per_node, 1)
     return GpuTimeFacts(
         gpu_id=g.id, peak_tflops=float(peak), peak16_tflops=float(peak16), mem_bw_tbs=float(mem_bw),
@@ -556,6 +569,9 @@ def bucket_params(framework: str, zero, n_dp, g_bytes: float, ops=_ScalarOps):
     return ddp
 
 
+# long: one vectorised derivation of the step time (FLOPs, memory-bound work, TP, PP, DP/ZeRO, CP, EP, other,
+#   rollouts); each section feeds the overlap windows and the MFU rescale below it, and numpy and the scalar path share
+#   every line
 def time_arrays(
     m: ModelFacts,
     *,

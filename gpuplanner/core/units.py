@@ -42,6 +42,17 @@ def parse_count(text: str | float | int) -> float:
     return value
 
 
+def dataset_tokens(mode: str, *, tokens_text: str | float | int = "0", samples: float = 0.0, avg_len: float = 0.0,
+                   dataset_gb: float = 0.0, tokens_per_gb: float = 0.0) -> float:
+    """Tokens in one pass over the data, from the way the user described it: a token count (``tokens``),
+    samples × average tokens per sample (``samples``), or gigabytes × tokens per gigabyte (``bytes``)."""
+    if mode == "samples":
+        return float(samples or 0) * float(avg_len or 0)
+    if mode == "bytes":
+        return float(dataset_gb or 0) * float(tokens_per_gb or 0)
+    return parse_count(tokens_text or "0")
+
+
 def format_count(value: float, digits: int = 3) -> str:
     """A count with the trade's suffix: 8.03B, 1.5T, 120M — kept for old callers; it is
     :func:`gpuplanner.formatting.format_compact` (issue #15: one formatter; views import that one)."""

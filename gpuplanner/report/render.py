@@ -524,6 +524,7 @@ def _nice_log_ticks(lo: float, hi: float) -> list[float]:
     return out
 
 
+# long: one chart drawn step by step: axes, the plans as points, deadline and budget lines, labels
 def cost_time_chart(data: ReportData) -> QImage | None:
     """Total cost against training days for the plans considered; deadline and budget as lines."""
     import pyqtgraph as pg
@@ -913,6 +914,7 @@ def _memory_rows(p: PlanInfo) -> list[list[str]]:
     return [[_e(r[0]) if not r[0].startswith("<") else r[0], r[1]] for r in rows]
 
 
+# long: the recommendation section of the PDF as HTML, paragraph by paragraph in the printed order
 def _html_plan(data: ReportData) -> str:
     p = data.plan
     cur = data.currency

@@ -1,9 +1,10 @@
 """What the views ask the core for, off the GUI thread when it takes long (no Qt here).
 
 No formulas live here: every figure comes from :func:`gpuplanner.core.evaluate.evaluate` (one scenario),
-:func:`gpuplanner.core.evaluate.scaling` (the scaling chart's sweep) and :func:`gpuplanner.core.search.search`
-(ranked plans, each carrying its complete scenario and Evaluation). This module only shapes the results for
-the pages and charts.
+:func:`gpuplanner.core.evaluate.scaling` (the scaling chart's sweep), :func:`gpuplanner.core.search.search`
+(ranked plans, each carrying its complete scenario and Evaluation) and :func:`gpuplanner.core.units.dataset_tokens`
+(the data page's description of the data as a token count). This module only shapes the results for the pages
+and charts: rows that read their plan's Evaluation, and the scenario fields a plan changes.
 """
 
 from __future__ import annotations
@@ -68,10 +69,6 @@ class PlanRow:
     @property
     def scenario(self) -> Scenario:
         return self.plan.scenario
-
-    @property
-    def raw(self) -> Any:
-        return self.plan
 
     gpu = property(lambda self: self.plan.gpu)
     gpu_name = property(lambda self: self.plan.gpu_name)
@@ -139,8 +136,8 @@ def scenario_changes(base: Scenario, target: Scenario) -> dict[str, Any]:
     return out
 
 
-def search_plans(scenario: Scenario, base_dir: Path | None = None, ui: dict | None = None,
-                 cancel: Any = None, progress: Any = None, top: int = 20) -> SearchOutcome:
+def search_plans(scenario: Scenario, base_dir: Path | None = None, *, cancel: Any = None, progress: Any = None,
+                 top: int = 20) -> SearchOutcome:
     """Ranked plans from :func:`gpuplanner.core.search.search` as rows for the Plans page."""
     from gpuplanner.core import search as core_search
 
@@ -172,13 +169,9 @@ def compare(a: PlanRow, b: PlanRow) -> list[Any]:
 
 
 def unique_tokens(ui: dict) -> float:
-    """Tokens in one pass over the data, from the way the user described it (tokens, samples × average
-    length, or GB × tokens per GB): the data page's input, converted to ``data.tokens``."""
-    from gpuplanner.core.units import parse_count
+    """Tokens in one pass over the data, as the data page's inputs describe it (:func:`core.units.dataset_tokens`)."""
+    from gpuplanner.core.units import dataset_tokens
 
-    mode = ui.get("data_mode", "tokens")
-    if mode == "samples":
-        return float(ui.get("samples") or 0) * float(ui.get("avg_len") or 0)
-    if mode == "bytes":
-        return float(ui.get("dataset_gb") or 0) * float(ui.get("tokens_per_gb") or 0)
-    return parse_count(ui.get("tokens_text") or "0")
+    return dataset_tokens(ui.get("data_mode", "tokens"), tokens_text=ui.get("tokens_text") or "0",
+                          samples=ui.get("samples") or 0, avg_len=ui.get("avg_len") or 0,
+                          dataset_gb=ui.get("dataset_gb") or 0, tokens_per_gb=ui.get("tokens_per_gb") or 0)

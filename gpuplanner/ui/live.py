@@ -160,9 +160,9 @@ class _JobSignals(QObject):
 
 
 class _SearchJob:
-    def __init__(self, generation: int, scenario, base_dir, ui: dict, signals: _JobSignals):
+    def __init__(self, generation: int, scenario, base_dir, signals: _JobSignals):
         self.generation = generation
-        self.scenario, self.base_dir, self.ui = scenario, base_dir, ui
+        self.scenario, self.base_dir = scenario, base_dir
         self.signals = signals
         self.cancel_event = threading.Event()
         self.thread = threading.Thread(target=self._run_guarded, name=f"plan-search-{generation}", daemon=True)
@@ -177,8 +177,7 @@ class _SearchJob:
     def run(self) -> None:  # worker thread: no Qt widget calls here
         gen = self.generation
         try:
-            out = engine.search_plans(self.scenario, self.base_dir, self.ui,
-                                      cancel=self.cancel_event.is_set,
+            out = engine.search_plans(self.scenario, self.base_dir, cancel=self.cancel_event.is_set,
                                       progress=lambda f: self.signals.progress.emit(gen, float(f)))
         except engine.Cancelled:
             return
@@ -261,8 +260,7 @@ class SearchController(QObject):
 
     def _start(self) -> None:
         self._key = self.search_key(self.model)
-        job = _SearchJob(self.generation, self.model.user_scenario(), self.model.base_dir, dict(self.model.ui),
-                         self._signals)
+        job = _SearchJob(self.generation, self.model.user_scenario(), self.model.base_dir, self._signals)
         self._job = job
         self._threads = [t for t in self._threads if t.is_alive()]
         self._threads.append(job.thread)

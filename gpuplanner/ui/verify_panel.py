@@ -66,6 +66,7 @@ class VerifyPanel(QWidget):
     checklistChanged = Signal(object)  # ChecklistState
     measuredMfuApplied = Signal(object)  # Scenario with the measured run added to assumptions.measured_runs
 
+    # long: builds the panel's tabs and forms row by row (Qt layout code)
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self._scenario: Scenario | None = None

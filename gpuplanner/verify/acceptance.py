@@ -566,8 +566,7 @@ def analyse(result: KitResult, scenario: Scenario, *, base_dir: Path | None = No
     * measured MFU = model FLOPs/token × tokens/s per GPU / dense peak at the plan's precision
       (PaLM's definition, Chowdhery et al. 2022, arXiv:2204.02311 App. B), at the largest GPU count.
     """
-    from ..core.catalog_hw import intra_node_bandwidth_gbs, intra_node_network, lookup_gpu
-    from ..core.catalog_hw import peak_tflops as catalog_peak
+    from ..core.catalog_hw import lookup_gpu
 
     gpu = lookup_gpu(scenario.hardware.gpu, scenario.hardware.custom_gpus)
     prec = scenario.training.precision
@@ -583,8 +582,19 @@ def analyse(result: KitResult, scenario: Scenario, *, base_dir: Path | None = No
         add(Finding("info", MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "Note in the result: {note}"), note=result.note)))
     for err in result.errors:
         add(Finding("warn", MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "The kit reported an error: {err}"), err=err)))
+    _check_gpus(a, result, scenario, gpu)
+    _check_matmul(a, result, gpu)
+    _check_allreduce(a, result, scenario, gpu)
+    _flops_and_peak(a, result, scenario, gpu, base_dir, peak_tflops)
+    _check_scaling(a, result, scenario)
+    _check_power(a, result, gpu)
+    return a
 
-    # ---- which GPU was measured
+
+def _check_gpus(a: Analysis, result: KitResult, scenario: Scenario, gpu: Any) -> None:
+    """Which GPU was measured, and how many per node, against the plan."""
+    add = a.findings.append
+    cpu = a.mode == "cpu"
     want = _model_token(gpu.name)
     names = sorted({g.name for g in result.gpus if g.name})
     if names and want and not any(want in n.upper().replace(" ", "") for n in names):
@@ -595,7 +605,13 @@ def analyse(result: KitResult, scenario: Scenario, *, base_dir: Path | None = No
     if result.gpus and not cpu and len(result.gpus) < planned:
         add(Finding("bad", MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "The server shows {have} GPUs; the plan needs {want} per node."), have=len(result.gpus), want=planned)))
 
-    # ---- matmul vs peak
+
+def _check_matmul(a: Analysis, result: KitResult, gpu: Any) -> None:
+    """Matmul TFLOPS per GPU against the catalog's dense peak at the kit's dtype, and the spread between GPUs."""
+    from ..core.catalog_hw import peak_tflops as catalog_peak
+
+    add = a.findings.append
+    cpu = a.mode == "cpu"
     for m in result.matmul:
         peak = None
         if not cpu:
@@ -620,7 +636,13 @@ def analyse(result: KitResult, scenario: Scenario, *, base_dir: Path | None = No
                 CTX, "Matmul speed differs by more than 10% between GPUs ({lo:.0f}–{hi:.0f} TFLOPS): one card is "
                 "slower than its neighbours."), lo=min(vals), hi=max(vals))))
 
-    # ---- all-reduce vs the catalog link
+
+def _check_allreduce(a: Analysis, result: KitResult, scenario: Scenario, gpu: Any) -> None:
+    """All-reduce bus bandwidth (the largest message per GPU count) against the catalog's link."""
+    from ..core.catalog_hw import intra_node_bandwidth_gbs, intra_node_network
+
+    add = a.findings.append
+    cpu = a.mode == "cpu"
     net = intra_node_network(gpu)
     link_one_way = intra_node_bandwidth_gbs(gpu, scenario.hardware.intra_node)
     best: dict[int, AllreduceRow] = {}
@@ -654,7 +676,12 @@ def analyse(result: KitResult, scenario: Scenario, *, base_dir: Path | None = No
         add(Finding("ok", MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "All-reduce over {n} GPUs: {bw:.1f} GB/s bus bandwidth "
                                                  "({pct:.0f}% of the reference)."), n=b.n, bw=b.busbw_gbs, pct=100 * b.ratio)))
 
-    # ---- FLOPs per token and MFU
+
+def _flops_and_peak(a: Analysis, result: KitResult, scenario: Scenario, gpu: Any, base_dir: Path | None,
+                    peak_tflops: float | None) -> None:
+    """Model FLOPs per token (of the kit's shape, else of the plan) and the dense peak the MFU divides by."""
+    from ..core.catalog_hw import peak_tflops as catalog_peak
+
     if result.shape is not None:
         a.flops_per_token, a.flops_source = kit_flops_per_token(result.shape)
     elif result.train_step:
@@ -663,11 +690,15 @@ def analyse(result: KitResult, scenario: Scenario, *, base_dir: Path | None = No
         a.peak_tflops = float(peak_tflops)
     else:
         try:
-            a.peak_tflops = catalog_peak(gpu, peak_prec)
+            a.peak_tflops = catalog_peak(gpu, a.precision)  # bf16 when the plan says fp8
         except PlannerError:
             a.peak_tflops = None
 
-    # ---- scaling vs linear, MFU per GPU count
+
+def _check_scaling(a: Analysis, result: KitResult, scenario: Scenario) -> None:
+    """Tokens/s against linear scaling from the smallest GPU count, and the measured MFU per count."""
+    add = a.findings.append
+    cpu = a.mode == "cpu"
     rows = sorted({r.n: r for r in result.train_step}.values(), key=lambda r: r.n)
     if rows:
         base = rows[0]
@@ -703,7 +734,10 @@ def analyse(result: KitResult, scenario: Scenario, *, base_dir: Path | None = No
                 CTX, "MoE plan: the kit ran a dense MLP as wide as the active experts; routing and the expert "
                 "all-to-all were not measured.")))
 
-    # ---- power vs TDP
+
+def _check_power(a: Analysis, result: KitResult, gpu: Any) -> None:
+    """Mean power draw under load against the catalog TDP, and power limits set below it."""
+    add = a.findings.append
     for p in result.power:
         tdp = gpu.tdp_w
         ratio = p.draw_w_mean / tdp if tdp else None
@@ -723,7 +757,6 @@ def analyse(result: KitResult, scenario: Scenario, *, base_dir: Path | None = No
             CTX, "Power limit on GPU {gpus} is set to {lim:.0f} W, below the {tdp:.0f} W TDP: the cards are "
             "power-capped."), gpus=", ".join(str(p.gpu) for p in capped), lim=min(p.limit_w for p in capped),
                                     tdp=capped[0].tdp_w)))
-    return a
 
 
 def _is_moe_plan(result: KitResult) -> bool:

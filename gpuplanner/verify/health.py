@@ -640,8 +640,21 @@ def diagnose_nvidia(info: dict, gpus: list[GpuHealth], gpu_id: str | None = None
     add = rep.findings.append
     cat = _catalog_gpu(gpu_id)
     tdp = cat.tdp_w if cat is not None else None
+    _temperature_findings(gpus, add)
+    _throttle_findings(gpus, add)
+    _power_limit_findings(gpus, tdp, add)
+    _memory_error_findings(gpus, add)
+    _busy_findings(gpus, add)
+    if cat is not None:
+        _identity_findings(cat, gpus, add)
+    check_versions(rep.driver, rep.cuda, gpu_id, add)
+    _xid_findings(rep.xids, add)
+    rep.findings = findings_first(rep.findings)
+    return rep
 
-    # temperatures vs the card's own limits
+
+def _temperature_findings(gpus: list[GpuHealth], add) -> None:
+    """Temperatures against the card's own limits (slowdown, max operating)."""
     hot = [g for g in gpus if g.temp_c is not None and g.slowdown_temp_c is not None
            and g.temp_c >= g.slowdown_temp_c - 5]
     warm = [g for g in gpus if g not in hot and g.temp_c is not None and g.max_operating_temp_c is not None
@@ -660,7 +673,9 @@ def diagnose_nvidia(info: dict, gpus: list[GpuHealth], gpu_id: str | None = None
         add(Finding("ok", _msg(QT_TRANSLATE_NOOP(CTX, "Temperatures {lo:.0f}–{hi:.0f} °C, below the cards' limits."),
                                lo=min(temps), hi=max(temps))))
 
-    # throttle reasons
+
+def _throttle_findings(gpus: list[GpuHealth], add) -> None:
+    """Active clock slowdowns (thermal, power delivery) and the power cap being hit."""
     capped_now = [g.index for g in gpus if any(r.lower() == "sw power cap" for r in g.throttle_active)]
     by_gpus: dict[tuple[int, ...], list[str]] = {}
     for g in gpus:
@@ -678,7 +693,9 @@ def diagnose_nvidia(info: dict, gpus: list[GpuHealth], gpu_id: str | None = None
     if any(g.throttle_seen for g in gpus) and not by_gpus and not capped_now:
         add(Finding("ok", _msg(QT_TRANSLATE_NOOP(CTX, "No clock slowdown (thermal or power) is active."))))
 
-    # power limit vs TDP
+
+def _power_limit_findings(gpus: list[GpuHealth], tdp: float | None, add) -> None:
+    """Power limits set below the TDP (the catalog's, else the card's default limit)."""
     low_limit = []
     for g in gpus:
         ref = tdp or g.default_power_limit_w
@@ -690,7 +707,9 @@ def diagnose_nvidia(info: dict, gpus: list[GpuHealth], gpu_id: str | None = None
             gpus=_gpu_names([g.index for g, _ in low_limit]), lim=min(g.power_limit_w for g, _ in low_limit),
             ref=low_limit[0][1])))
 
-    # ECC, retired pages, row remapping
+
+def _memory_error_findings(gpus: list[GpuHealth], add) -> None:
+    """Uncorrectable ECC errors, retired pages and row remapping: now, pending a reset, failed, or in the past."""
     def idx(pred) -> list[int]:
         return [g.index for g in gpus if pred(g)]
 
@@ -720,7 +739,9 @@ def diagnose_nvidia(info: dict, gpus: list[GpuHealth], gpu_id: str | None = None
             for g in gpus):
         add(Finding("ok", _msg(QT_TRANSLATE_NOOP(CTX, "No uncorrectable ECC errors, nothing pending a reset."))))
 
-    # processes / memory in use
+
+def _busy_findings(gpus: list[GpuHealth], add) -> None:
+    """Processes, or memory in use without a visible process, on cards that should be idle."""
     busy = [g for g in gpus if g.processes]
     if busy:
         procs = sorted({p.get("name") or str(p.get("pid")) for g in busy for p in g.processes})
@@ -733,19 +754,16 @@ def diagnose_nvidia(info: dict, gpus: list[GpuHealth], gpu_id: str | None = None
             CTX, "{gpus}: {mib:.0f} MiB of memory in use but no process visible (another container?)."),
             gpus=_gpu_names([g.index for g in used]), mib=max(g.memory_used_mib for g in used))))
 
-    # the catalog GPU
-    if cat is not None:
-        from .acceptance import _model_token
 
-        want = _model_token(cat.name)
-        names = sorted({g.name for g in gpus if g.name})
-        if names and want and not any(want in n.upper().replace(" ", "") for n in names):
-            add(Finding("bad", _msg(QT_TRANSLATE_NOOP(CTX, "The server reports {names}, but the plan is for {gpu}."),
-                                    names=", ".join(names), gpu=cat.name)))
-    check_versions(rep.driver, rep.cuda, gpu_id, add)
-    _xid_findings(rep.xids, add)
-    rep.findings = findings_first(rep.findings)
-    return rep
+def _identity_findings(cat: Any, gpus: list[GpuHealth], add) -> None:
+    """The card the driver reports against the catalog GPU of the plan."""
+    from .acceptance import _model_token
+
+    want = _model_token(cat.name)
+    names = sorted({g.name for g in gpus if g.name})
+    if names and want and not any(want in n.upper().replace(" ", "") for n in names):
+        add(Finding("bad", _msg(QT_TRANSLATE_NOOP(CTX, "The server reports {names}, but the plan is for {gpu}."),
+                                names=", ".join(names), gpu=cat.name)))
 
 
 def _xid_findings(xids: list[XidEvent], add) -> None:

@@ -427,6 +427,78 @@ def _power(work, windows):
 
 # ----------------------------------------------------------------------------------------- main
 
+def _rank_counts(wanted, cuda, max_ranks):
+    """The rank counts to measure: --ranks, else 1, 2, 4, ... up to every GPU (and every GPU itself)."""
+    if wanted:
+        ranks = sorted({int(x) for x in wanted.split(',') if x.strip()})
+    else:
+        ranks, k = [], 1
+        while k <= max_ranks:
+            ranks.append(k)
+            k *= 2
+        if cuda and ranks and ranks[-1] != max_ranks:
+            ranks.append(max_ranks)
+    if cuda:
+        ranks = [r for r in ranks if 1 <= r <= max_ranks]
+    return ranks
+
+
+def _shape_and_dtypes(torch, plan, args, tiny, cuda):
+    """The layer shape to train (tiny on CPU, else fitted to the GPU's memory) with its autocast dtype, and the
+    matmul dtype: bf16 where the GPU has it, else fp16; fp32 on CPU."""
+    if tiny:
+        shape = tiny_shape(plan)
+        for key in ('layers', 'vocab', 'seq', 'mbs', 'accum'):
+            if getattr(args, key):
+                shape[key] = getattr(args, key)
+    else:
+        shape = fit_shape(plan, torch.cuda.get_device_properties(0).total_memory, args)
+    prec = plan['shape'].get('precision', 'bf16')
+    if cuda and prec in ('bf16', 'fp8') and torch.cuda.is_bf16_supported():
+        amp, amp_name = torch.bfloat16, 'bf16'
+    elif cuda and prec != 'fp32':
+        amp, amp_name = torch.float16, 'fp16'
+    else:
+        amp, amp_name = None, 'fp32'
+    shape['dtype'] = amp_name
+    if cuda and torch.cuda.is_bf16_supported():
+        mm_dtype, mm_name = torch.bfloat16, 'bf16'
+    elif cuda:
+        mm_dtype, mm_name = torch.float16, 'fp16'
+    else:
+        mm_dtype, mm_name = torch.float32, 'fp32'
+    return shape, amp, mm_dtype, mm_name
+
+
+def _run_benchmarks(torch, res, cfg, ranks, skip, world, cuda):
+    """Run the phases, adding their rows to ``res``; returns the time windows the power samples average over."""
+    windows = []
+    # 1. matmul on every GPU at once (so the power samples see all GPUs loaded)
+    if 'matmul' not in skip:
+        print('kit: matmul %s n=%d on %d %s' % (cfg['matmul_dtype_name'], cfg['matmul_n'], world, 'GPU(s)' if cuda else 'CPU rank'), flush=True)
+        for o in _run_world(torch, world, cfg, ['matmul'], res['errors']):
+            if 'matmul' in o:
+                res['matmul'].append(o['matmul'])
+            if 'matmul_window' in o:
+                windows.append(tuple(o['matmul_window']))
+        res['matmul'].sort(key=lambda r: (r['gpu'] is None, r['gpu']))
+    # 2. all-reduce bus bandwidth and training steps at each rank count
+    for n in ranks:
+        phases = [p for p in ('allreduce', 'train') if p not in skip and not (p == 'allreduce' and n == 1)]
+        if not phases:
+            continue
+        print('kit: %s on %d rank(s)' % (' + '.join(phases), n), flush=True)
+        outs = _run_world(torch, n, cfg, phases, res['errors'])
+        r0 = [o for o in outs if o.get('rank') == 0]
+        if r0 and 'allreduce' in r0[0]:
+            res['allreduce'].append(r0[0]['allreduce'])
+        if r0 and 'train' in r0[0]:
+            res['train_step'].append(r0[0]['train'])
+            if n == ranks[-1] and 'train_window' in r0[0]:
+                windows.append(tuple(r0[0]['train_window']))
+    return windows
+
+
 def main(argv=None):
     args = _parse_args(sys.argv[1:] if argv is None else argv)
     with open(args.plan, encoding='utf-8') as fh:
@@ -477,44 +549,14 @@ def main(argv=None):
             os.environ.setdefault('GLOO_SOCKET_IFNAME', 'lo')
         elif sys.platform == 'darwin':
             os.environ.setdefault('GLOO_SOCKET_IFNAME', 'lo0')
-    if args.ranks:
-        ranks = sorted({int(x) for x in args.ranks.split(',') if x.strip()})
-    else:
-        ranks, k = [], 1
-        while k <= max_ranks:
-            ranks.append(k)
-            k *= 2
-        if cuda and ranks and ranks[-1] != max_ranks:
-            ranks.append(max_ranks)
-    if cuda:
-        ranks = [r for r in ranks if 1 <= r <= max_ranks]
+    ranks = _rank_counts(args.ranks, cuda, max_ranks)
     if not ranks:
         res['errors'].append('no usable rank counts')
         write()
         return 2
 
-    if tiny:
-        shape = tiny_shape(plan)
-        for key in ('layers', 'vocab', 'seq', 'mbs', 'accum'):
-            if getattr(args, key):
-                shape[key] = getattr(args, key)
-    else:
-        shape = fit_shape(plan, torch.cuda.get_device_properties(0).total_memory, args)
-    prec = plan['shape'].get('precision', 'bf16')
-    if cuda and prec in ('bf16', 'fp8') and torch.cuda.is_bf16_supported():
-        amp, amp_name = torch.bfloat16, 'bf16'
-    elif cuda and prec != 'fp32':
-        amp, amp_name = torch.float16, 'fp16'
-    else:
-        amp, amp_name = None, 'fp32'
-    shape['dtype'] = amp_name
+    shape, amp, mm_dtype, mm_name = _shape_and_dtypes(torch, plan, args, tiny, cuda)
     res['shape'] = shape
-    if cuda and torch.cuda.is_bf16_supported():
-        mm_dtype, mm_name = torch.bfloat16, 'bf16'
-    elif cuda:
-        mm_dtype, mm_name = torch.float16, 'fp16'
-    else:
-        mm_dtype, mm_name = torch.float32, 'fp32'
     import tempfile
     tmp = tempfile.mkdtemp(prefix='ranks-', dir=args.work)
     cfg = dict(
@@ -526,33 +568,9 @@ def main(argv=None):
         steps=args.steps or (2 if tiny else 10), warmup=args.warmup if args.warmup is not None else (1 if tiny else 3),
     )
     skip = {s.strip() for s in args.skip.split(',') if s.strip()}
-    windows = []
     t_start = time.time()
 
-    # 1. matmul on every GPU at once (so the power samples see all GPUs loaded)
-    if 'matmul' not in skip:
-        world = max_ranks if cuda else 1
-        print('kit: matmul %s n=%d on %d %s' % (mm_name, cfg['matmul_n'], world, 'GPU(s)' if cuda else 'CPU rank'), flush=True)
-        for o in _run_world(torch, world, cfg, ['matmul'], res['errors']):
-            if 'matmul' in o:
-                res['matmul'].append(o['matmul'])
-            if 'matmul_window' in o:
-                windows.append(tuple(o['matmul_window']))
-        res['matmul'].sort(key=lambda r: (r['gpu'] is None, r['gpu']))
-    # 2. all-reduce bus bandwidth and training steps at each rank count
-    for n in ranks:
-        phases = [p for p in ('allreduce', 'train') if p not in skip and not (p == 'allreduce' and n == 1)]
-        if not phases:
-            continue
-        print('kit: %s on %d rank(s)' % (' + '.join(phases), n), flush=True)
-        outs = _run_world(torch, n, cfg, phases, res['errors'])
-        r0 = [o for o in outs if o.get('rank') == 0]
-        if r0 and 'allreduce' in r0[0]:
-            res['allreduce'].append(r0[0]['allreduce'])
-        if r0 and 'train' in r0[0]:
-            res['train_step'].append(r0[0]['train'])
-            if n == ranks[-1] and 'train_window' in r0[0]:
-                windows.append(tuple(r0[0]['train_window']))
+    windows = _run_benchmarks(torch, res, cfg, ranks, skip, max_ranks if cuda else 1, cuda)
     res['seconds'] = time.time() - t_start
     res['power'], res['power_scope'] = _power(args.work, windows)
     write()

@@ -265,42 +265,9 @@ def _node_info(work, kind):
     return info
 
 
-# ------------------------------------------------------------------------------------------- main
-
-def main(argv=None):
-    args = _args(sys.argv[1:] if argv is None else argv)
-    import torch
-    import torch.distributed as dist
-    with open(args.plan, encoding='utf-8') as fh:
-        plan = json.load(fh)
-    rank = int(os.environ['RANK'])
-    world = int(os.environ['WORLD_SIZE'])
-    local_rank = int(os.environ.get('LOCAL_RANK', 0))
-    local_world = int(os.environ.get('LOCAL_WORLD_SIZE', world))
-    node = int(os.environ.get('GROUP_RANK', rank // local_world))
-    nodes = world // local_world
-    kind = _device(torch, args.device)
-    if kind == 'cuda':
-        torch.cuda.set_device(local_rank)
-        dev = torch.device('cuda', local_rank)
-    elif kind == 'npu':
-        torch.npu.set_device(local_rank)
-        dev = torch.device('npu', local_rank)
-    else:
-        dev = torch.device('cpu')
-        torch.set_num_threads(1)
-    tiny = kind == 'cpu'
-    dist.init_process_group(_backend(kind), timeout=datetime.timedelta(minutes=10))
-    errors = []
-    skip = {s.strip() for s in args.skip.split(',') if s.strip()}
-    sizes = [int(s) for s in args.sizes.split(',')] if args.sizes else (
-        [1 << 16, 1 << 20, 4 << 20] if tiny else [1 << 20, 16 << 20, 128 << 20, 1 << 30])
-    iters = args.iters or (3 if tiny else 20)
-    repeat = args.repeat or (2 if tiny else 5)
-    interval = args.interval if args.interval is not None else (0.0 if tiny else 30.0)
-    steps = args.steps or (2 if tiny else 10)
-
-    # groups: every rank must create every group, in the same order
+def _groups(dist, nodes, local_world):
+    """The process groups, created by every rank in the same order: each node's ranks, one rank per node,
+    the first n GPUs of node 0 (n = 1, 2, 4, ... and all), the first j nodes."""
     node_ranks = [list(range(k * local_world, (k + 1) * local_world)) for k in range(nodes)]
     intra = [dist.new_group(r) for r in node_ranks]
     inter_ranks = [k * local_world for k in range(nodes)]
@@ -313,43 +280,40 @@ def main(argv=None):
         gpu_counts.append(local_world)
     gpu_groups = {n: dist.new_group(list(range(n))) for n in gpu_counts if n > 1}
     node_groups = {j: dist.new_group(list(range(j * local_world))) for j in range(2, nodes + 1)}
+    return intra, inter, inter_ranks, gpu_counts, gpu_groups, node_groups
 
-    res = {'schema': SCHEMA, 'created': datetime.datetime.now(datetime.timezone.utc).isoformat(timespec='seconds'),
-           'nodes': nodes, 'gpus_per_node': local_world, 'world': world, 'device': kind, 'backend': _backend(kind),
-           'tiny': tiny, 'torch': torch.__version__, 'plan': plan.get('plan'), 'collectives': [], 'scaling': [],
-           'hosts': [], 'probe': None, 'errors': errors}
-    if kind == 'cuda':
-        res['cuda_runtime'] = torch.version.cuda
-        res['hip'] = getattr(torch.version, 'hip', None)
 
-    # 1. collectives
-    if 'collectives' not in skip:
-        plan_rows = []
-        if local_world > 1:
-            plan_rows.append(('intra', intra[node], local_world, None))
-        if nodes > 1:
-            plan_rows.append(('inter', inter, nodes, inter_ranks))
-        if world > 1:
-            plan_rows.append(('world', None, world, None))
-        for scope, group, n, members in plan_rows:
-            for op in ('all_reduce', 'all_gather'):
-                for size in sizes:
-                    reps = repeat if (scope == 'inter' and op == 'all_reduce' and size == sizes[-1]) else 1
-                    for r in range(reps):
-                        if r and interval:
-                            time.sleep(interval)
-                        row = None
-                        try:
-                            if scope == 'intra' or members is None or rank in members:
-                                row = _measure(torch, dist, kind, dev, op, size, group, n, iters)
-                        except Exception as err:  # noqa: BLE001
-                            errors.append('%s %s %d B: %s' % (scope, op, size, _one_line(err)))
-                        dist.barrier()
-                        if rank == 0 and row is not None:
-                            row.update(scope=scope, nodes=nodes if scope != 'intra' else 1, repeat=r)
-                            res['collectives'].append(row)
+def _collectives(torch, dist, kind, dev, plan_rows, rank, nodes, res, args, tiny):
+    """All-reduce and all-gather at each size in each scope (one node, one rank per node, everyone); the
+    inter-node all-reduce at the largest size is repeated (its spread shows a shared fabric)."""
+    errors = res['errors']
+    sizes = [int(s) for s in args.sizes.split(',')] if args.sizes else (
+        [1 << 16, 1 << 20, 4 << 20] if tiny else [1 << 20, 16 << 20, 128 << 20, 1 << 30])
+    iters = args.iters or (3 if tiny else 20)
+    repeat = args.repeat or (2 if tiny else 5)
+    interval = args.interval if args.interval is not None else (0.0 if tiny else 30.0)
+    for scope, group, n, members in plan_rows:
+        for op in ('all_reduce', 'all_gather'):
+            for size in sizes:
+                reps = repeat if (scope == 'inter' and op == 'all_reduce' and size == sizes[-1]) else 1
+                for r in range(reps):
+                    if r and interval:
+                        time.sleep(interval)
+                    row = None
+                    try:
+                        if scope == 'intra' or members is None or rank in members:
+                            row = _measure(torch, dist, kind, dev, op, size, group, n, iters)
+                    except Exception as err:  # noqa: BLE001
+                        errors.append('%s %s %d B: %s' % (scope, op, size, _one_line(err)))
+                    dist.barrier()
+                    if rank == 0 and row is not None:
+                        row.update(scope=scope, nodes=nodes if scope != 'intra' else 1, repeat=r)
+                        res['collectives'].append(row)
 
-    # 2. scaling of the planned model at small width
+
+def _scaling_shape(plan, tiny):
+    """The planned model's layer at a small width (512, 8 heads, 4 layers; its KV heads and FFN ratio kept):
+    the same on every rank count, so tokens/s compare."""
     shape = kit_bench.tiny_shape(plan) if tiny else dict(kit_bench.tiny_shape(plan), hidden=512, heads=8,
                                                                  head_dim=64, layers=4, vocab=8192, seq=1024, mbs=4)
     if not tiny:
@@ -357,32 +321,13 @@ def main(argv=None):
         while shape['heads'] % shape['kv_heads']:
             shape['kv_heads'] -= 1
         shape['ffn'] = max(64, int(round(512 * plan['shape']['ffn'] / float(plan['shape']['hidden']) / 64.0)) * 64)
-    prec = (plan.get('shape') or {}).get('precision', 'bf16')
-    amp = None if kind == 'cpu' or prec == 'fp32' else (torch.float16 if prec == 'fp16' else torch.bfloat16)
-    res['shape'] = dict(shape, dtype=str(amp).replace('torch.', '') if amp is not None else 'fp32')
-    if 'scaling' not in skip:
-        configs = [('gpus', n, gpu_groups.get(n), list(range(n))) for n in gpu_counts]
-        configs += [('nodes', j * local_world, node_groups[j], list(range(j * local_world))) for j in range(2, nodes + 1)]
-        for scope, n, group, members in configs:
-            row = None
-            if rank in members:
-                try:
-                    row = _train(torch, dist, kind, dev, shape, steps, group, n, amp)
-                except Exception as err:  # noqa: BLE001
-                    errors.append('train %s n=%d: %s' % (scope, n, _one_line(err)))
-            dist.barrier()
-            if rank == 0 and row is not None:
-                row.update(scope=scope, nodes=max(1, n // local_world) if scope == 'nodes' else 1)
-                res['scaling'].append(row)
+    return shape
 
-    # 3. operator probe (rank 0, on the device)
-    if rank == 0 and 'probe' not in skip:
-        try:
-            res['probe'] = probe_operators(torch, kind, dev, kit_bench.tiny_shape(plan), amp, inject=args.probe_inject)
-        except Exception as err:  # noqa: BLE001
-            errors.append('probe: %s' % _one_line(err))
 
-    # 4. per-node records, gathered to rank 0
+def _gather_and_write(dist, res, args, kind, node, local_rank, rank, world):
+    """Each node's records (ports, topology, cards, NCCL transport) and every rank's errors, gathered to rank 0,
+    which writes the result file."""
+    errors = res['errors']
     mine = None
     if local_rank == 0:
         mine = _node_info(args.work, kind)
@@ -409,6 +354,95 @@ def main(argv=None):
             fh.write('\n')
         os.replace(tmp, args.out)
         print('kit: wrote %s%s' % (args.out, (' (%d error(s))' % len(res['errors'])) if res['errors'] else ''), flush=True)
+
+
+def _local_device(torch, kind, local_rank):
+    """This rank's device: its GPU or NPU (made current), else the CPU with one thread per rank."""
+    if kind == 'cuda':
+        torch.cuda.set_device(local_rank)
+        dev = torch.device('cuda', local_rank)
+    elif kind == 'npu':
+        torch.npu.set_device(local_rank)
+        dev = torch.device('npu', local_rank)
+    else:
+        dev = torch.device('cpu')
+        torch.set_num_threads(1)
+    return dev
+
+
+# ------------------------------------------------------------------------------------------- main
+
+def main(argv=None):
+    args = _args(sys.argv[1:] if argv is None else argv)
+    import torch
+    import torch.distributed as dist
+    with open(args.plan, encoding='utf-8') as fh:
+        plan = json.load(fh)
+    rank = int(os.environ['RANK'])
+    world = int(os.environ['WORLD_SIZE'])
+    local_rank = int(os.environ.get('LOCAL_RANK', 0))
+    local_world = int(os.environ.get('LOCAL_WORLD_SIZE', world))
+    node = int(os.environ.get('GROUP_RANK', rank // local_world))
+    nodes = world // local_world
+    kind = _device(torch, args.device)
+    dev = _local_device(torch, kind, local_rank)
+    tiny = kind == 'cpu'
+    dist.init_process_group(_backend(kind), timeout=datetime.timedelta(minutes=10))
+    errors = []
+    skip = {s.strip() for s in args.skip.split(',') if s.strip()}
+    steps = args.steps or (2 if tiny else 10)
+
+    # groups: every rank must create every group, in the same order
+    intra, inter, inter_ranks, gpu_counts, gpu_groups, node_groups = _groups(dist, nodes, local_world)
+
+    res = {'schema': SCHEMA, 'created': datetime.datetime.now(datetime.timezone.utc).isoformat(timespec='seconds'),
+           'nodes': nodes, 'gpus_per_node': local_world, 'world': world, 'device': kind, 'backend': _backend(kind),
+           'tiny': tiny, 'torch': torch.__version__, 'plan': plan.get('plan'), 'collectives': [], 'scaling': [],
+           'hosts': [], 'probe': None, 'errors': errors}
+    if kind == 'cuda':
+        res['cuda_runtime'] = torch.version.cuda
+        res['hip'] = getattr(torch.version, 'hip', None)
+
+    # 1. collectives
+    if 'collectives' not in skip:
+        plan_rows = []
+        if local_world > 1:
+            plan_rows.append(('intra', intra[node], local_world, None))
+        if nodes > 1:
+            plan_rows.append(('inter', inter, nodes, inter_ranks))
+        if world > 1:
+            plan_rows.append(('world', None, world, None))
+        _collectives(torch, dist, kind, dev, plan_rows, rank, nodes, res, args, tiny)
+
+    # 2. scaling of the planned model at small width
+    shape = _scaling_shape(plan, tiny)
+    prec = (plan.get('shape') or {}).get('precision', 'bf16')
+    amp = None if kind == 'cpu' or prec == 'fp32' else (torch.float16 if prec == 'fp16' else torch.bfloat16)
+    res['shape'] = dict(shape, dtype=str(amp).replace('torch.', '') if amp is not None else 'fp32')
+    if 'scaling' not in skip:
+        configs = [('gpus', n, gpu_groups.get(n), list(range(n))) for n in gpu_counts]
+        configs += [('nodes', j * local_world, node_groups[j], list(range(j * local_world))) for j in range(2, nodes + 1)]
+        for scope, n, group, members in configs:
+            row = None
+            if rank in members:
+                try:
+                    row = _train(torch, dist, kind, dev, shape, steps, group, n, amp)
+                except Exception as err:  # noqa: BLE001
+                    errors.append('train %s n=%d: %s' % (scope, n, _one_line(err)))
+            dist.barrier()
+            if rank == 0 and row is not None:
+                row.update(scope=scope, nodes=max(1, n // local_world) if scope == 'nodes' else 1)
+                res['scaling'].append(row)
+
+    # 3. operator probe (rank 0, on the device)
+    if rank == 0 and 'probe' not in skip:
+        try:
+            res['probe'] = probe_operators(torch, kind, dev, kit_bench.tiny_shape(plan), amp, inject=args.probe_inject)
+        except Exception as err:  # noqa: BLE001
+            errors.append('probe: %s' % _one_line(err))
+
+    # 4. per-node records, gathered to rank 0
+    _gather_and_write(dist, res, args, kind, node, local_rank, rank, world)
     dist.barrier()
     dist.destroy_process_group()
     return 0

@@ -412,7 +412,6 @@ def _largest(rows: list[CollectiveRow], scope: str, op: str) -> list[CollectiveR
 
 def analyse_multinode(result: MultiNodeResult, scenario: Any) -> MultiNodeAnalysis:
     """Compare a multi-node result with the plan (see the module docstring for the references)."""
-    from ..core.catalog_hw import get_network
     from ..core.timing import gpu_time_facts
 
     h = scenario.hardware
@@ -437,8 +436,19 @@ def analyse_multinode(result: MultiNodeResult, scenario: Any) -> MultiNodeAnalys
         add(Finding("info", _msg(QT_TRANSLATE_NOOP(
             CTX, "Measured on {n} nodes × {g}; the plan uses {p} GPUs."), n=result.nodes, g=result.gpus_per_node,
             p=h.num_gpus)))
+    _check_transports(a, result)
+    _check_inter_node(a, result, gf, h.gpus_per_node)
+    _check_scaling(a, result)
+    # --- what each node recorded: its ports (ibstat / ibv_devinfo) and its cards (nvidia-smi -q, npu-smi, rocm-smi)
+    _node_records(result, scenario, add)
+    _check_probe(a, result)
+    a.findings = findings_first(a.findings)
+    return a
 
-    # --- NCCL transport (socket fallback)
+
+def _check_transports(a: MultiNodeAnalysis, result: MultiNodeResult) -> None:
+    """The NCCL transport each node used: TCP sockets (no RDMA) or NET/IB."""
+    add = a.findings.append
     for host in result.hosts:
         a.transports[f"node{host.node}" + (f" ({host.host})" if host.host else "")] = host.transport
     sockets = [k for k, t in a.transports.items() if t == "Socket"]
@@ -450,7 +460,14 @@ def analyse_multinode(result: MultiNodeResult, scenario: Any) -> MultiNodeAnalys
     elif any(t and "IB" in t for t in a.transports.values()):
         add(Finding("ok", _msg(QT_TRANSLATE_NOOP(CTX, "NCCL uses RDMA (NET/IB) between nodes."))))
 
-    # --- inter-node bus bandwidth vs the NIC line rate and the plan
+
+def _check_inter_node(a: MultiNodeAnalysis, result: MultiNodeResult, gf: Any, gpus_per_node: int) -> None:
+    """Inter-node all-reduce bus bandwidth (median over repeats) against the NICs' line and achievable rates
+    and the plan's assumption; its spread over repeats (a shared fabric); the intra-node figure."""
+    from ..core.catalog_hw import get_network
+
+    add = a.findings.append
+    cpu = result.device == "cpu"
     net = get_network(gf.inter_node) if gf else None
     per_nic_line = net.gbs_per_direction if net else None
     per_nic_ach = net.achievable_gbs_per_nic if net else None
@@ -466,7 +483,7 @@ def analyse_multinode(result: MultiNodeResult, scenario: Any) -> MultiNodeAnalys
         line = per_nic_line * k if per_nic_line else None
         ach = per_nic_ach * k if per_nic_ach else None
         # the plan's assumption: per-GPU inter-node bandwidth of the time model x GPUs on the path
-        plan_gbs = (gf.nic_gbs_per_gpu * (1 if scope == "inter" else h.gpus_per_node)) if gf else None
+        plan_gbs = (gf.nic_gbs_per_gpu * (1 if scope == "inter" else gpus_per_node)) if gf else None
         if scope == "world" and gf is not None and plan_gbs is not None:
             plan_gbs = min(plan_gbs, gf.intra_busbw_gbs)
             ach = min(ach, gf.intra_busbw_gbs) if ach else ach
@@ -501,7 +518,11 @@ def analyse_multinode(result: MultiNodeResult, scenario: Any) -> MultiNodeAnalys
     if intra:
         a.intra_busbw_gbs = max(r.busbw_gbs for r in intra)
 
-    # --- scaling
+
+def _check_scaling(a: MultiNodeAnalysis, result: MultiNodeResult) -> None:
+    """Tokens/s against linear inside a node and over nodes."""
+    add = a.findings.append
+    cpu = result.device == "cpu"
     for scope in ("gpus", "nodes"):
         rows = sorted([r for r in result.scaling if r.scope == scope or (scope == "nodes" and r.scope == "gpus"
                                                                             and r.n == result.gpus_per_node)],
@@ -522,10 +543,10 @@ def analyse_multinode(result: MultiNodeResult, scenario: Any) -> MultiNodeAnalys
                                                                     "{n} GPUs."))
             add(Finding(sev, _msg(text, pct=100 * last["efficiency"], n=last["n"], k=last["nodes"])))
 
-    # --- what each node recorded: its ports (ibstat / ibv_devinfo) and its cards (nvidia-smi -q, npu-smi, rocm-smi)
-    _node_records(result, scenario, add)
 
-    # --- operator probe
+def _check_probe(a: MultiNodeAnalysis, result: MultiNodeResult) -> None:
+    """The operator probe: operators that failed or fell back to the CPU."""
+    add = a.findings.append
     if result.probe is not None:
         p = result.probe
         a.probe = p.model_dump()
@@ -544,8 +565,6 @@ def analyse_multinode(result: MultiNodeResult, scenario: Any) -> MultiNodeAnalys
                 dev=p.device or "?", dtype=p.dtype or "?", k=p.ops)))
         elif p.error and not p.failed:
             add(Finding("bad", _msg(QT_TRANSLATE_NOOP(CTX, "Operator probe stopped: {err}"), err=p.error)))
-    a.findings = findings_first(a.findings)
-    return a
 
 
 def _node_records(result: MultiNodeResult, scenario: Any, add) -> None:

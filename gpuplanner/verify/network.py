@@ -163,6 +163,70 @@ def _decode(data: str | bytes) -> str:
     return data.decode("utf-8-sig", errors="replace")
 
 
+def _finish_port(c: dict, seen: set[tuple[str, int]], ports: list[Port]) -> None:
+    """A port block read to its end: checked (a state, not twice, not too many) and added to ``ports``; the rate
+    from width × speed when no rate line was given (ibv_devinfo -v)."""
+    if c["state"] is None:
+        raise _err(c["line"], QT_TRANSLATE_NOOP(CTX, "port {dev} {port} has no state line"), dev=c["device"],
+                   port=c["port"])
+    rate = c["rate"]
+    if rate is None and c["width"] is not None and c["speed"] is not None:
+        rate = c["width"] * c["speed"]
+    key = (c["device"], c["port"])
+    if key in seen:
+        raise _err(c["line"], QT_TRANSLATE_NOOP(CTX, "port {dev} {port} appears twice"), dev=c["device"],
+                   port=c["port"])
+    seen.add(key)
+    ports.append(Port(device=c["device"], port=c["port"], link_layer=c["layer"], state=c["state"],
+                      rate_gbps=rate, phys_state=c["phys"], line=c["line"]))
+    if len(ports) > MAX_PORTS:
+        raise _err(c["line"], QT_TRANSLATE_NOOP(CTX, "more than {n} ports: not one node's output"), n=MAX_PORTS)
+
+
+def _read_port_field(cur: dict, key: str, val: str, lineno: int) -> None:
+    """One ``key: value`` line inside a port block (state, physical state, link layer, rate, width, speed)."""
+    if key == "state":
+        st = _canon_state(val)
+        if st is None:
+            raise _err(lineno, QT_TRANSLATE_NOOP(CTX, "unknown port state '{val}'"), val=_short(val, 30))
+        cur["state"] = st
+    elif key in ("physical state", "phys_state", "phys state"):
+        cur["phys"] = re.sub(r"\s*\(\d+\)\s*$", "", re.sub(r"^\d+:\s*", "", val)) or None
+    elif key in ("link layer", "link_layer"):
+        layer = _canon_layer(val)
+        if layer is None:
+            raise _err(lineno, QT_TRANSLATE_NOOP(CTX, "unknown link layer '{val}' (expected InfiniBand or "
+                                                      "Ethernet)"), val=_short(val, 30))
+        cur["layer"] = layer
+    elif key == "rate":
+        m2 = re.match(r"^(\d+(?:\.\d+)?)\s*(gb/sec|gb/s|gbps)?\b", val, re.I)
+        if not m2:
+            raise _err(lineno, QT_TRANSLATE_NOOP(CTX, "rate: expected a number of Gb/s, got '{val}'"),
+                       val=_short(val, 30))
+        cur["rate"] = float(m2.group(1))
+    elif key == "active_width":
+        m2 = re.match(r"^(\d+)X\s*\((\d+)\)$", val) or re.match(r"^invalid width\s*\((\d+)\)$", val)
+        if m2 and m2.lastindex == 2:
+            cur["width"] = int(m2.group(1))
+        elif m2 and int(m2.group(1)) in WIDTH_CODES:
+            cur["width"] = WIDTH_CODES[int(m2.group(1))]
+        else:
+            raise _err(lineno, QT_TRANSLATE_NOOP(CTX, "active_width: expected like '4X (2)', got '{val}'"),
+                       val=_short(val, 30))
+    elif key == "active_speed":
+        m2 = re.match(r"^(\d+(?:\.\d+)?)\s*Gbps\s*\((\d+)\)$", val)
+        m3 = re.match(r"^invalid speed\s*\((\d+)\)$", val)
+        if m2:
+            cur["speed"] = float(m2.group(1))
+        elif m3 and int(m3.group(1)) in SPEED_CODES:
+            cur["speed"] = SPEED_CODES[int(m3.group(1))]
+        else:
+            raise _err(lineno, QT_TRANSLATE_NOOP(CTX, "active_speed: expected like '50.0 Gbps (64)', got "
+                                                      "'{val}'"), val=_short(val, 30))
+
+
+# long: a line-by-line parser: each branch decides what one line is, in order; a port's fields and its end are read by
+#   their own functions
 def parse_ports(text: str | bytes) -> list[Port]:
     """Read ``ibstat``, ``ibv_devinfo [-v]`` or ``ibstatus`` output (several may follow each other).
 
@@ -181,24 +245,9 @@ def parse_ports(text: str | bytes) -> list[Port]:
 
     def close() -> None:
         nonlocal cur
-        if cur is None:
-            return
-        c, cur = cur, None
-        if c["state"] is None:
-            raise _err(c["line"], QT_TRANSLATE_NOOP(CTX, "port {dev} {port} has no state line"), dev=c["device"],
-                       port=c["port"])
-        rate = c["rate"]
-        if rate is None and c["width"] is not None and c["speed"] is not None:
-            rate = c["width"] * c["speed"]
-        key = (c["device"], c["port"])
-        if key in seen:
-            raise _err(c["line"], QT_TRANSLATE_NOOP(CTX, "port {dev} {port} appears twice"), dev=c["device"],
-                       port=c["port"])
-        seen.add(key)
-        ports.append(Port(device=c["device"], port=c["port"], link_layer=c["layer"], state=c["state"],
-                          rate_gbps=rate, phys_state=c["phys"], line=c["line"]))
-        if len(ports) > MAX_PORTS:
-            raise _err(c["line"], QT_TRANSLATE_NOOP(CTX, "more than {n} ports: not one node's output"), n=MAX_PORTS)
+        if cur is not None:
+            c, cur = cur, None
+            _finish_port(c, seen, ports)
 
     def open_port(dev: str, num: int, lineno: int) -> None:
         nonlocal cur
@@ -253,44 +302,7 @@ def parse_ports(text: str | bytes) -> list[Port]:
             key, val = kv.group(1).strip().lower(), kv.group(2).strip()
             if cur is None:
                 continue  # device-level fields (CA type, fw_ver, max_qp ...)
-            if key == "state":
-                st = _canon_state(val)
-                if st is None:
-                    raise _err(lineno, QT_TRANSLATE_NOOP(CTX, "unknown port state '{val}'"), val=_short(val, 30))
-                cur["state"] = st
-            elif key in ("physical state", "phys_state", "phys state"):
-                cur["phys"] = re.sub(r"\s*\(\d+\)\s*$", "", re.sub(r"^\d+:\s*", "", val)) or None
-            elif key in ("link layer", "link_layer"):
-                layer = _canon_layer(val)
-                if layer is None:
-                    raise _err(lineno, QT_TRANSLATE_NOOP(CTX, "unknown link layer '{val}' (expected InfiniBand or "
-                                                              "Ethernet)"), val=_short(val, 30))
-                cur["layer"] = layer
-            elif key == "rate":
-                m2 = re.match(r"^(\d+(?:\.\d+)?)\s*(gb/sec|gb/s|gbps)?\b", val, re.I)
-                if not m2:
-                    raise _err(lineno, QT_TRANSLATE_NOOP(CTX, "rate: expected a number of Gb/s, got '{val}'"),
-                               val=_short(val, 30))
-                cur["rate"] = float(m2.group(1))
-            elif key == "active_width":
-                m2 = re.match(r"^(\d+)X\s*\((\d+)\)$", val) or re.match(r"^invalid width\s*\((\d+)\)$", val)
-                if m2 and m2.lastindex == 2:
-                    cur["width"] = int(m2.group(1))
-                elif m2 and int(m2.group(1)) in WIDTH_CODES:
-                    cur["width"] = WIDTH_CODES[int(m2.group(1))]
-                else:
-                    raise _err(lineno, QT_TRANSLATE_NOOP(CTX, "active_width: expected like '4X (2)', got '{val}'"),
-                               val=_short(val, 30))
-            elif key == "active_speed":
-                m2 = re.match(r"^(\d+(?:\.\d+)?)\s*Gbps\s*\((\d+)\)$", val)
-                m3 = re.match(r"^invalid speed\s*\((\d+)\)$", val)
-                if m2:
-                    cur["speed"] = float(m2.group(1))
-                elif m3 and int(m3.group(1)) in SPEED_CODES:
-                    cur["speed"] = SPEED_CODES[int(m3.group(1))]
-                else:
-                    raise _err(lineno, QT_TRANSLATE_NOOP(CTX, "active_speed: expected like '50.0 Gbps (64)', got "
-                                                              "'{val}'"), val=_short(val, 30))
+            _read_port_field(cur, key, val, lineno)
             continue
         if fmt == "devinfo" and (_FLAG_RE.match(line) or low.endswith("not supported")):
             continue  # ibv_devinfo -v capability flag lists
@@ -434,10 +446,25 @@ def diagnose_network(ports: list[Port], plan: PlannedNetwork | None = None, topo
     add = rep.findings.append
     active = [p for p in ports if p.active]
     down = [p for p in ports if not p.active]
+    _port_summary(ports, add)
+    compute = _against_plan(active, plan, add)  # the ports whose GPU affinity matters
+    if down:
+        add(Finding("warn", _msg(QT_TRANSLATE_NOOP(
+            CTX, "{k} port(s) not active ({states}): {ports}. A cable, a switch port or the subnet manager; ask "
+                 "the vendor unless the port is unused on purpose."), k=len(down),
+            states="/".join(sorted({p.state for p in down})), ports=_port_list(down))))
+    if topo is not None:
+        rep.affinity = nic_affinity(ports, topo)
+        _affinity_findings(rep.affinity, compute, add)
+    rep.findings = findings_first(rep.findings)
+    return rep
+
+
+def _port_summary(ports: list[Port], add) -> None:
+    """What is there: active ports per link layer and rate; ports without a rate or a link layer."""
+    active = [p for p in ports if p.active]
     ib = [p for p in active if p.link_layer == "InfiniBand"]
     eth = [p for p in active if p.link_layer == "Ethernet"]
-
-    # --- what is there
     parts = []
     for layer, group in (("InfiniBand", ib), ("RoCE", eth)):
         rates: dict[str, int] = {}
@@ -459,8 +486,11 @@ def diagnose_network(ports: list[Port], plan: PlannedNetwork | None = None, topo
             CTX, "No link layer printed for {ports}: an old ibv_devinfo; 'ibstat' tells InfiniBand from RoCE."),
             ports=_port_list(unknown_layer))))
 
-    compute = {p.device for p in active}  # the ports whose GPU affinity matters
-    # --- against the plan
+
+def _against_plan(active: list[Port], plan: PlannedNetwork | None, add) -> set[str]:
+    """The active ports against the plan's inter-node fabric (link layer, rate, NICs per node); returns the
+    devices that carry the fabric (all active ports when there is no plan)."""
+    compute = {p.device for p in active}
     if plan is not None and not plan.multi_node:
         add(Finding("info", _msg(QT_TRANSLATE_NOOP(
             CTX, "The plan fits in one node: the network between nodes is not used for training."))))
@@ -505,27 +535,20 @@ def diagnose_network(ports: list[Port], plan: PlannedNetwork | None = None, topo
         if not active:
             add(Finding("bad", _msg(QT_TRANSLATE_NOOP(CTX, "No port is active: this node cannot reach the others "
                                                            "over RDMA; NCCL would fall back to TCP sockets."))))
-    # --- ports down
-    if down:
-        sev = "warn"
-        add(Finding(sev, _msg(QT_TRANSLATE_NOOP(
-            CTX, "{k} port(s) not active ({states}): {ports}. A cable, a switch port or the subnet manager; ask "
-                 "the vendor unless the port is unused on purpose."), k=len(down),
-            states="/".join(sorted({p.state for p in down})), ports=_port_list(down))))
-    # --- NIC to GPU affinity
-    if topo is not None:
-        rep.affinity = nic_affinity(ports, topo)
-        far = [dev for dev, a in rep.affinity.items() if a["class"] not in (None, "PIX", "PXB") and dev in compute]
-        near = [dev for dev, a in rep.affinity.items() if a["class"] in ("PIX", "PXB") and dev in compute]
-        if far:
-            add(Finding("warn", _msg(QT_TRANSLATE_NOOP(
-                CTX, "{devs}: no GPU at PIX/PXB distance (nvidia-smi topo -m); GPUDirect RDMA through the CPU is "
-                     "slower."), devs=", ".join(far))))
-        elif near:
-            add(Finding("ok", _msg(QT_TRANSLATE_NOOP(CTX, "Every active NIC found in topo -m has a GPU at PIX/PXB "
-                                                          "distance ({k} NICs)."), k=len(near))))
-    rep.findings = findings_first(rep.findings)
-    return rep
+    return compute
+
+
+def _affinity_findings(affinity: dict[str, dict], compute: set[str], add) -> None:
+    """NICs of the fabric without a GPU at PIX/PXB distance (GPUDirect RDMA through the CPU)."""
+    far = [dev for dev, a in affinity.items() if a["class"] not in (None, "PIX", "PXB") and dev in compute]
+    near = [dev for dev, a in affinity.items() if a["class"] in ("PIX", "PXB") and dev in compute]
+    if far:
+        add(Finding("warn", _msg(QT_TRANSLATE_NOOP(
+            CTX, "{devs}: no GPU at PIX/PXB distance (nvidia-smi topo -m); GPUDirect RDMA through the CPU is "
+                 "slower."), devs=", ".join(far))))
+    elif near:
+        add(Finding("ok", _msg(QT_TRANSLATE_NOOP(CTX, "Every active NIC found in topo -m has a GPU at PIX/PXB "
+                                                      "distance ({k} NICs)."), k=len(near))))
 
 
 def format_ports(ports: list[Port]) -> str:

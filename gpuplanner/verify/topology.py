@@ -33,6 +33,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..core.errors import PlannerError
@@ -219,20 +220,9 @@ def _decode(data: bytes | str) -> str:
 MAX_TOPO_CHARS = 2_000_000
 
 
-def parse_topo(text: str | bytes) -> Topology:
-    """Parse ``nvidia-smi topo -m`` output (source of the format: the nvidia-smi legend, see module doc).
-
-    Tolerates CRLF, tabs, extra spaces, leading prompt lines, trailing legend text, NIC columns and the
-    ``NIC Legend:`` block, old drivers (no ``NUMA Affinity`` / ``GPU NUMA ID``, ``mlx5_0`` columns, ``SOC``)
-    and partial outputs (missing rows stay unknown). Anything else raises :class:`TopologyError` naming
-    the line.
-    """
-    if len(text) > MAX_TOPO_CHARS:
-        raise TopologyError(_msg(QT_TRANSLATE_NOOP(CTX, "this is too long for nvidia-smi topo -m output (over {n} MB)"), n=MAX_TOPO_CHARS // 1_000_000))
-    text = _decode(text)
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ").split("\n")
-
-    # 1. the header: first line starting with GPU<n> whose tokens are all column names
+def _header(lines: list[str]) -> tuple[int, list[str], list[str], list[str], list[str], list[str]]:
+    """The header (the first line starting with GPU<n> whose tokens are all column names), checked: its index,
+    all columns, the GPU, affinity, device (GPU + NIC) and NIC columns."""
     header_idx = None
     columns: list[str] = []
     for idx, line in enumerate(lines):
@@ -265,7 +255,52 @@ def parse_topo(text: str | bytes) -> Topology:
     expected = [f"GPU{i}" for i in range(len(gpu_cols))]
     if gpu_cols != expected or columns[: len(gpu_cols)] != gpu_cols:
         raise _err(hdr_line, _msg(QT_TRANSLATE_NOOP(CTX, "expected GPU columns GPU0..GPU{last} in order, got {got}"), last=len(gpu_cols) - 1, got=" ".join(gpu_cols)))
+    return header_idx, columns, gpu_cols, aff_cols, dev_cols, nic_cols
 
+
+def _row_classes(name: str, values: list[str], dev_cols: list[str], lineno: int) -> list[str | None]:
+    """The link classes of one row, checked: known classes, 'X' on the row's own column only."""
+    classes: list[str | None] = []
+    for k, tok in enumerate(values):
+        cls = normalize_class(tok)
+        if cls is None:
+            raise _err(lineno, _msg(QT_TRANSLATE_NOOP(
+                CTX, "{row} column {col}: unknown link class '{tok}' (expected X, NV#, PIX, PXB, PHB, NODE or SYS)"
+            ), row=name, col=dev_cols[k], tok=tok))
+        if (cls == "X") != (dev_cols[k] == name):
+            raise _err(lineno, _msg(QT_TRANSLATE_NOOP(
+                CTX, "{row} column {col}: 'X' must mark the row's own column only"), row=name, col=dev_cols[k]))
+        classes.append(cls)
+    return classes
+
+
+def _read_affinity(aff: dict[str, list[str | None]], i: int, name: str, values: Iterable[tuple[str, str]],
+                   lineno: int) -> None:
+    """A GPU row's CPU affinity, NUMA affinity and GPU NUMA ID (N/A kept as unknown)."""
+    for col, tok in values:
+        pattern = _CPU_AFF_RE if col == "CPU Affinity" else _NUMA_RE
+        if not pattern.match(tok):
+            raise _err(lineno, _msg(QT_TRANSLATE_NOOP(CTX, "{row} {col}: unexpected value '{tok}'"), row=name, col=col, tok=tok))
+        aff[col][i] = None if tok.upper() == "N/A" else tok
+
+
+# long: a line-by-line parser: header, rows, legend in order; the header, a row's classes and its affinity are read by
+#   their own functions
+def parse_topo(text: str | bytes) -> Topology:
+    """Parse ``nvidia-smi topo -m`` output (source of the format: the nvidia-smi legend, see module doc).
+
+    Tolerates CRLF, tabs, extra spaces, leading prompt lines, trailing legend text, NIC columns and the
+    ``NIC Legend:`` block, old drivers (no ``NUMA Affinity`` / ``GPU NUMA ID``, ``mlx5_0`` columns, ``SOC``)
+    and partial outputs (missing rows stay unknown). Anything else raises :class:`TopologyError` naming
+    the line.
+    """
+    if len(text) > MAX_TOPO_CHARS:
+        raise TopologyError(_msg(QT_TRANSLATE_NOOP(CTX, "this is too long for nvidia-smi topo -m output (over {n} MB)"), n=MAX_TOPO_CHARS // 1_000_000))
+    text = _decode(text)
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ").split("\n")
+
+    header_idx, columns, gpu_cols, aff_cols, dev_cols, nic_cols = _header(lines)
+    hdr_line = header_idx + 1
     g, nn = len(gpu_cols), len(nic_cols)
     links: list[list[str | None]] = [[("X" if i == j else None) for j in range(g)] for i in range(g)]
     gpu_nic: list[list[str | None]] = [[None] * nn for _ in range(g)]
@@ -304,17 +339,7 @@ def parse_topo(text: str | bytes) -> Topology:
         if len(values) > max_tokens:
             raise _err(lineno, _msg(QT_TRANSLATE_NOOP(
                 CTX, "row {row} has {got} entries, the header has {want} columns: '{text}'"), row=name, got=len(values), want=len(columns), text=_short(raw)))
-        classes: list[str | None] = []
-        for k, tok in enumerate(values[:n_dev]):
-            cls = normalize_class(tok)
-            if cls is None:
-                raise _err(lineno, _msg(QT_TRANSLATE_NOOP(
-                    CTX, "{row} column {col}: unknown link class '{tok}' (expected X, NV#, PIX, PXB, PHB, NODE or SYS)"
-                ), row=name, col=dev_cols[k], tok=tok))
-            if (cls == "X") != (dev_cols[k] == name):
-                raise _err(lineno, _msg(QT_TRANSLATE_NOOP(
-                    CTX, "{row} column {col}: 'X' must mark the row's own column only"), row=name, col=dev_cols[k]))
-            classes.append(cls)
+        classes = _row_classes(name, values[:n_dev], dev_cols, lineno)
         classes += [None] * (n_dev - len(classes))
         extras = values[n_dev:]
         if is_gpu_row:
@@ -325,11 +350,7 @@ def parse_topo(text: str | bytes) -> Topology:
                     links[i][j] = classes[j]
             for n in range(nn):
                 gpu_nic[i][n] = classes[g + n]
-            for col, tok in zip(aff_cols, extras):
-                pattern = _CPU_AFF_RE if col == "CPU Affinity" else _NUMA_RE
-                if not pattern.match(tok):
-                    raise _err(lineno, _msg(QT_TRANSLATE_NOOP(CTX, "{row} {col}: unexpected value '{tok}'"), row=name, col=col, tok=tok))
-                aff[col][i] = None if tok.upper() == "N/A" else tok
+            _read_affinity(aff, i, name, zip(aff_cols, extras), lineno)
         else:
             nic_rows[nic_cols.index(name)] = classes
 
@@ -490,163 +511,32 @@ def diagnose(topo: Topology, plan_tp: int | None = None, plan_gpus: int | None =
 
     Rules (sources in the module docstring): TP groups must be NVLink-only, because PCIe all-reduce bus
     bandwidth is 10-40x below NVLink (gpu-catalog.md §4.2); NICs should be PIX/PXB to their GPU for
-    GPUDirect RDMA (gpu-catalog.md §2.4).
+    GPUDirect RDMA (gpu-catalog.md §2.4). The verdict lists, in order: a partial output, the NVLink
+    summary, the plan's TP groups and GPU count, NUMA, and the NICs.
     """
     n = topo.gpus
-    verdict: list[Finding] = []
-
-    def add(sev: str, text: str) -> None:
-        verdict.append(Finding(sev, text))
-
     pairs = {_pair_key(i, j): topo.link(i, j) for i in range(n) for j in range(i + 1, n)}
     unknown = [_pair_key(i, j) for i, j in topo.unknown_pairs()]
     kind = _classify_nvlink(topo)
     tp_max = max_nvlink_tp(topo, unknown_ok=True)
     tp_conf = max_nvlink_tp(topo, unknown_ok=False)
-    known_classes = [c for c in pairs.values() if c is not None]
     numa_vals = {v for v, ok in zip(topo.numa, topo.rows_present) if ok and v is not None}
     numa_nodes = len(numa_vals) if topo.has_numa and numa_vals else None
-
-    # --- partial output
-    if unknown:
-        missing = topo.missing_rows()
-        add("warn", _msg(QT_TRANSLATE_NOOP(
-            CTX, "Partial output: rows {rows} are missing, so {k} of {total} GPU pairs are unknown; "
-                 "paste the full 'nvidia-smi topo -m' output to confirm"
-        ), rows=", ".join(missing) or "?", k=len(unknown), total=len(pairs)))
-
-    # --- NVLink summary
-    if n == 1:
-        add("ok", QT_TRANSLATE_NOOP(CTX, "Single GPU: no GPU-to-GPU links to check (TP=1)."))
-    elif kind == "full" and unknown:
-        add("ok", _msg(QT_TRANSLATE_NOOP(
-            CTX, "NVLink on all {k} listed GPU pairs ({nv}): tensor parallelism up to {tp} runs over NVLink "
-                 "if the missing pairs match (confirmed: up to {conf})."
-        ), k=len(known_classes), nv=_nv_label(known_classes), tp=tp_max, conf=tp_conf))
-    elif kind == "full":
-        add("ok", _msg(QT_TRANSLATE_NOOP(
-            CTX, "Full NVLink mesh across {n} GPUs ({nv}): tensor parallelism up to {tp} runs over NVLink."
-        ), n=n, nv=_nv_label(known_classes), tp=tp_max))
-        if n == 8 and set(known_classes) == {"NV8"}:
-            # gpu-catalog.md §2.1/§2.3: A800 and H800 show NV8 (400 GB/s) instead of NV12/NV18;
-            # §4.2: 8x H800 all-reduce ~215 GB/s busbw vs ~370-480 GB/s for H100 (nccl #1374, nccl-tests #212).
-            add("warn", QT_TRANSLATE_NOOP(
-                CTX, "NV8 on every pair: typical of A800/H800 (8 NVLinks, 400 GB/s), about half the all-reduce "
-                     "bandwidth of NV12/NV18 parts"
-            ))
-    elif kind == "none":
-        pcie = sorted({c for c in known_classes}, key=class_rank)
-        add("warn", _msg(QT_TRANSLATE_NOOP(
-            CTX, "No NVLink: GPU pairs talk over PCIe ({classes}) \u2014 keep TP=1 and prefer ZeRO/FSDP "
-                 "data parallelism"
-        ), classes="/".join(pcie)))
-    elif kind == "pairs":
-        nv_pairs = [k for k, c in pairs.items() if is_nvlink(c)]
-        add("warn", _msg(QT_TRANSLATE_NOOP(
-            CTX, "NVLink only between pairs ({pairs}); other pairs use PCIe \u2014 TP up to {tp} over NVLink, "
-                 "data parallelism across pairs"
-        ), pairs=", ".join(p.replace("-", "\u2013") for p in nv_pairs), tp=tp_max))
-        if tp_max == 1:
-            order = []
-            for i, j in ((int(p.split("-")[0][3:]), int(p.split("-")[1][3:])) for p in nv_pairs):
-                order += [i, j]
-            rest = [i for i in range(n) if i not in order]
-            add("warn", _msg(QT_TRANSLATE_NOOP(
-                CTX, "The NVLink pairs are not consecutive GPU ids: set CUDA_VISIBLE_DEVICES={order} so TP=2 "
-                     "groups land on the bridges"
-            ), order=",".join(str(i) for i in order + rest)))
-    else:  # partial
-        add("warn", _msg(QT_TRANSLATE_NOOP(
-            CTX, "Partial NVLink: {nv} of {total} GPU pairs use NVLink ({cls}); tensor parallelism up to {tp} "
-                 "stays on NVLink"
-        ), nv=sum(1 for c in known_classes if is_nvlink(c)), total=len(known_classes),
-                 cls=_nv_label(known_classes), tp=tp_max))
-
-    # --- plan TP check
-    if plan_tp is not None and plan_tp > 1:
-        if plan_tp > n:
-            add("bad", _msg(QT_TRANSLATE_NOOP(
-                CTX, "plan uses TP={tp} but this server has only {n} GPU(s): a TP group would span servers over "
-                     "the network; choose TP\u2264{k}"
-            ), tp=plan_tp, n=n, k=tp_max))
-        else:
-            worst = None  # (rank, i, j, cls)
-            unknown_in_group = []
-            for start in range(0, n - plan_tp + 1, plan_tp):
-                for i in range(start, start + plan_tp):
-                    for j in range(i + 1, start + plan_tp):
-                        cls = topo.link(i, j)
-                        if cls is None:
-                            unknown_in_group.append((i, j))
-                        elif not is_nvlink(cls) and (worst is None or class_rank(cls) > worst[0]):
-                            worst = (class_rank(cls), i, j, cls)
-            if worst is not None:
-                _, i, j, cls = worst
-                if cls == "SYS":
-                    text = QT_TRANSLATE_NOOP(
-                        CTX, "plan uses TP={tp} but {pair} cross the CPU socket (SYS): choose another server "
-                             "or TP\u2264{k}")
-                else:
-                    text = QT_TRANSLATE_NOOP(
-                        CTX, "plan uses TP={tp} but {pair} talk over PCIe ({cls}): choose another server "
-                             "or TP\u2264{k}")
-                add("bad", _msg(text, tp=plan_tp, pair=_dash(i, j), cls=cls, k=tp_max))
-            elif unknown_in_group:
-                i, j = unknown_in_group[0]
-                add("warn", _msg(QT_TRANSLATE_NOOP(
-                    CTX, "plan uses TP={tp}: {pair} is not in the pasted output, so NVLink inside every TP "
-                         "group cannot be confirmed"
-                ), tp=plan_tp, pair=_dash(i, j)))
-            else:
-                add("ok", _msg(QT_TRANSLATE_NOOP(CTX, "plan uses TP={tp}: every TP group is on NVLink."), tp=plan_tp))
-            if n % plan_tp:
-                add("warn", _msg(QT_TRANSLATE_NOOP(
-                    CTX, "TP={tp} does not divide the {n} GPUs: {left} GPU(s) would sit idle"
-                ), tp=plan_tp, n=n, left=n % plan_tp))
-
-    if plan_gpus is not None and plan_gpus < n:
-        add("warn", _msg(QT_TRANSLATE_NOOP(CTX, "plan uses {p} GPUs; this server has {n}: {idle} would sit idle"), p=plan_gpus, n=n, idle=n - plan_gpus))
     multi_node = plan_gpus is not None and plan_gpus > n
+    affinity = _nic_affinity(topo)
 
-    # --- NUMA
+    verdict = _partial_output(topo, unknown, len(pairs)) + _nvlink_summary(topo, pairs, kind, bool(unknown))
+    if plan_tp is not None and plan_tp > 1:
+        verdict += _plan_tp(topo, plan_tp, tp_max)
+    if plan_gpus is not None and plan_gpus < n:
+        verdict.append(Finding("warn", _msg(QT_TRANSLATE_NOOP(
+            CTX, "plan uses {p} GPUs; this server has {n}: {idle} would sit idle"), p=plan_gpus, n=n,
+            idle=n - plan_gpus)))
     if numa_nodes is not None and numa_nodes > 1:
-        sev = "ok" if kind == "full" else "warn"
-        add(sev, _msg(QT_TRANSLATE_NOOP(
+        verdict.append(Finding("ok" if kind == "full" else "warn", _msg(QT_TRANSLATE_NOOP(
             CTX, "GPUs span {k} NUMA nodes: pin each training process to its GPU's CPU cores (CPU Affinity)"
-        ), k=numa_nodes))
-
-    # --- NICs
-    affinity: dict[str, dict] = {}
-    for i in range(n):
-        row = topo.gpu_nic[i] if topo.nics else []
-        known_nics = [(k, c) for k, c in enumerate(row) if c is not None]
-        if not known_nics:
-            affinity[f"GPU{i}"] = {"nics": [], "class": None}
-            continue
-        best = min(class_rank(c) for _, c in known_nics)
-        nearest = [topo.nic_label(k) for k, c in known_nics if class_rank(c) == best]
-        affinity[f"GPU{i}"] = {"nics": nearest, "class": next(c for _, c in known_nics if class_rank(c) == best)}
-    if topo.nics:
-        far = [i for i in range(n) if affinity[f"GPU{i}"]["class"] not in (None, *GOOD_NIC_CLASSES)]
-        sev = "bad" if multi_node else "warn"
-        if len(far) == 1:
-            add(sev, _msg(QT_TRANSLATE_NOOP(
-                CTX, "{gpu} has no NIC at PIX/PXB distance: inter-node traffic crosses the CPU"
-            ), gpu=f"GPU{far[0]}"))
-        elif far:
-            add(sev, _msg(QT_TRANSLATE_NOOP(
-                CTX, "{gpus} have no NIC at PIX/PXB distance: inter-node traffic crosses the CPU"
-            ), gpus=_gpu_list(far)))
-        else:
-            good = [i for i in range(n) if affinity[f"GPU{i}"]["class"] is not None]
-            if good:
-                add("ok", _msg(QT_TRANSLATE_NOOP(CTX, "Every listed GPU has a NIC at PIX/PXB distance ({k} NICs)."), k=len(topo.nics)))
-    elif multi_node:
-        add("bad", _msg(QT_TRANSLATE_NOOP(
-            CTX, "plan spans {p} GPUs (more than this server's {n}) but the output lists no NIC: "
-                 "inter-node traffic needs an RDMA NIC near each GPU"
-        ), p=plan_gpus, n=n))
-
+        ), k=numa_nodes)))
+    verdict += _nic_placement(topo, affinity, multi_node, plan_gpus)
     return Diagnosis(
         gpus=n,
         nvlink=kind,
@@ -658,6 +548,164 @@ def diagnose(topo: Topology, plan_tp: int | None = None, plan_gpus: int | None =
         unknown_pairs=unknown,
         verdict=verdict,
     )
+
+
+def _partial_output(topo: Topology, unknown: list[str], total: int) -> list[Finding]:
+    """A warning when rows of the matrix are missing (some GPU pairs unknown)."""
+    if not unknown:
+        return []
+    return [Finding("warn", _msg(QT_TRANSLATE_NOOP(
+        CTX, "Partial output: rows {rows} are missing, so {k} of {total} GPU pairs are unknown; "
+             "paste the full 'nvidia-smi topo -m' output to confirm"
+    ), rows=", ".join(topo.missing_rows()) or "?", k=len(unknown), total=total))]
+
+
+def _nvlink_summary(topo: Topology, pairs: dict[str, str | None], kind: str, partial: bool) -> list[Finding]:
+    """What the GPU-to-GPU links allow: a full mesh, pairs, partial NVLink or PCIe only."""
+    n = topo.gpus
+    tp_max = max_nvlink_tp(topo, unknown_ok=True)
+    known_classes = [c for c in pairs.values() if c is not None]
+    if n == 1:
+        return [Finding("ok", QT_TRANSLATE_NOOP(CTX, "Single GPU: no GPU-to-GPU links to check (TP=1)."))]
+    if kind == "full" and partial:
+        return [Finding("ok", _msg(QT_TRANSLATE_NOOP(
+            CTX, "NVLink on all {k} listed GPU pairs ({nv}): tensor parallelism up to {tp} runs over NVLink "
+                 "if the missing pairs match (confirmed: up to {conf})."
+        ), k=len(known_classes), nv=_nv_label(known_classes), tp=tp_max,
+            conf=max_nvlink_tp(topo, unknown_ok=False)))]
+    if kind == "full":
+        out = [Finding("ok", _msg(QT_TRANSLATE_NOOP(
+            CTX, "Full NVLink mesh across {n} GPUs ({nv}): tensor parallelism up to {tp} runs over NVLink."
+        ), n=n, nv=_nv_label(known_classes), tp=tp_max))]
+        if n == 8 and set(known_classes) == {"NV8"}:
+            # gpu-catalog.md §2.1/§2.3: A800 and H800 show NV8 (400 GB/s) instead of NV12/NV18;
+            # §4.2: 8x H800 all-reduce ~215 GB/s busbw vs ~370-480 GB/s for H100 (nccl #1374, nccl-tests #212).
+            out.append(Finding("warn", QT_TRANSLATE_NOOP(
+                CTX, "NV8 on every pair: typical of A800/H800 (8 NVLinks, 400 GB/s), about half the all-reduce "
+                     "bandwidth of NV12/NV18 parts"
+            )))
+        return out
+    if kind == "none":
+        pcie = sorted({c for c in known_classes}, key=class_rank)
+        return [Finding("warn", _msg(QT_TRANSLATE_NOOP(
+            CTX, "No NVLink: GPU pairs talk over PCIe ({classes}) \u2014 keep TP=1 and prefer ZeRO/FSDP "
+                 "data parallelism"
+        ), classes="/".join(pcie)))]
+    if kind == "pairs":
+        return _nvlink_pairs(n, [k for k, c in pairs.items() if is_nvlink(c)], tp_max)
+    return [Finding("warn", _msg(QT_TRANSLATE_NOOP(
+        CTX, "Partial NVLink: {nv} of {total} GPU pairs use NVLink ({cls}); tensor parallelism up to {tp} "
+             "stays on NVLink"
+    ), nv=sum(1 for c in known_classes if is_nvlink(c)), total=len(known_classes),
+        cls=_nv_label(known_classes), tp=tp_max))]
+
+
+def _nvlink_pairs(n: int, nv_pairs: list[str], tp_max: int) -> list[Finding]:
+    """NVLink bridges between pairs only; when they are not consecutive ids, the CUDA_VISIBLE_DEVICES order
+    that puts TP=2 groups on them."""
+    out = [Finding("warn", _msg(QT_TRANSLATE_NOOP(
+        CTX, "NVLink only between pairs ({pairs}); other pairs use PCIe \u2014 TP up to {tp} over NVLink, "
+             "data parallelism across pairs"
+    ), pairs=", ".join(p.replace("-", "\u2013") for p in nv_pairs), tp=tp_max))]
+    if tp_max == 1:
+        order = []
+        for i, j in ((int(p.split("-")[0][3:]), int(p.split("-")[1][3:])) for p in nv_pairs):
+            order += [i, j]
+        rest = [i for i in range(n) if i not in order]
+        out.append(Finding("warn", _msg(QT_TRANSLATE_NOOP(
+            CTX, "The NVLink pairs are not consecutive GPU ids: set CUDA_VISIBLE_DEVICES={order} so TP=2 "
+                 "groups land on the bridges"
+        ), order=",".join(str(i) for i in order + rest))))
+    return out
+
+
+def _plan_tp(topo: Topology, plan_tp: int, tp_max: int) -> list[Finding]:
+    """The plan's TP groups (consecutive GPU ids) against the links: the worst non-NVLink pair inside a group,
+    a pair the output does not show, and GPUs left over."""
+    n = topo.gpus
+    if plan_tp > n:
+        return [Finding("bad", _msg(QT_TRANSLATE_NOOP(
+            CTX, "plan uses TP={tp} but this server has only {n} GPU(s): a TP group would span servers over "
+                 "the network; choose TP\u2264{k}"
+        ), tp=plan_tp, n=n, k=tp_max))]
+    worst = None  # (rank, i, j, cls)
+    unknown_in_group = []
+    for start in range(0, n - plan_tp + 1, plan_tp):
+        for i in range(start, start + plan_tp):
+            for j in range(i + 1, start + plan_tp):
+                cls = topo.link(i, j)
+                if cls is None:
+                    unknown_in_group.append((i, j))
+                elif not is_nvlink(cls) and (worst is None or class_rank(cls) > worst[0]):
+                    worst = (class_rank(cls), i, j, cls)
+    out: list[Finding] = []
+    if worst is not None:
+        _, i, j, cls = worst
+        if cls == "SYS":
+            text = QT_TRANSLATE_NOOP(
+                CTX, "plan uses TP={tp} but {pair} cross the CPU socket (SYS): choose another server "
+                     "or TP\u2264{k}")
+        else:
+            text = QT_TRANSLATE_NOOP(
+                CTX, "plan uses TP={tp} but {pair} talk over PCIe ({cls}): choose another server "
+                     "or TP\u2264{k}")
+        out.append(Finding("bad", _msg(text, tp=plan_tp, pair=_dash(i, j), cls=cls, k=tp_max)))
+    elif unknown_in_group:
+        i, j = unknown_in_group[0]
+        out.append(Finding("warn", _msg(QT_TRANSLATE_NOOP(
+            CTX, "plan uses TP={tp}: {pair} is not in the pasted output, so NVLink inside every TP "
+                 "group cannot be confirmed"
+        ), tp=plan_tp, pair=_dash(i, j))))
+    else:
+        out.append(Finding("ok", _msg(QT_TRANSLATE_NOOP(CTX, "plan uses TP={tp}: every TP group is on NVLink."),
+                                      tp=plan_tp)))
+    if n % plan_tp:
+        out.append(Finding("warn", _msg(QT_TRANSLATE_NOOP(
+            CTX, "TP={tp} does not divide the {n} GPUs: {left} GPU(s) would sit idle"
+        ), tp=plan_tp, n=n, left=n % plan_tp)))
+    return out
+
+
+def _nic_affinity(topo: Topology) -> dict[str, dict]:
+    """Per GPU, the nearest NICs and their class (none when the output lists no NIC for it)."""
+    affinity: dict[str, dict] = {}
+    for i in range(topo.gpus):
+        row = topo.gpu_nic[i] if topo.nics else []
+        known_nics = [(k, c) for k, c in enumerate(row) if c is not None]
+        if not known_nics:
+            affinity[f"GPU{i}"] = {"nics": [], "class": None}
+            continue
+        best = min(class_rank(c) for _, c in known_nics)
+        nearest = [topo.nic_label(k) for k, c in known_nics if class_rank(c) == best]
+        affinity[f"GPU{i}"] = {"nics": nearest, "class": next(c for _, c in known_nics if class_rank(c) == best)}
+    return affinity
+
+
+def _nic_placement(topo: Topology, affinity: dict[str, dict], multi_node: bool,
+                   plan_gpus: int | None) -> list[Finding]:
+    """GPUs without a NIC at PIX/PXB distance (bad when the plan spans servers), or no NIC at all."""
+    n = topo.gpus
+    if not topo.nics:
+        if not multi_node:
+            return []
+        return [Finding("bad", _msg(QT_TRANSLATE_NOOP(
+            CTX, "plan spans {p} GPUs (more than this server's {n}) but the output lists no NIC: "
+                 "inter-node traffic needs an RDMA NIC near each GPU"
+        ), p=plan_gpus, n=n))]
+    far = [i for i in range(n) if affinity[f"GPU{i}"]["class"] not in (None, *GOOD_NIC_CLASSES)]
+    sev = "bad" if multi_node else "warn"
+    if len(far) == 1:
+        return [Finding(sev, _msg(QT_TRANSLATE_NOOP(
+            CTX, "{gpu} has no NIC at PIX/PXB distance: inter-node traffic crosses the CPU"
+        ), gpu=f"GPU{far[0]}"))]
+    if far:
+        return [Finding(sev, _msg(QT_TRANSLATE_NOOP(
+            CTX, "{gpus} have no NIC at PIX/PXB distance: inter-node traffic crosses the CPU"
+        ), gpus=_gpu_list(far)))]
+    if any(affinity[f"GPU{i}"]["class"] is not None for i in range(n)):
+        return [Finding("ok", _msg(QT_TRANSLATE_NOOP(
+            CTX, "Every listed GPU has a NIC at PIX/PXB distance ({k} NICs)."), k=len(topo.nics)))]
+    return []
 
 
 def format_matrix(topo: Topology) -> str:

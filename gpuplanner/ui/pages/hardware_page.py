@@ -192,6 +192,7 @@ class HardwarePage(BasePage):
             it.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return it
 
+    # long: fills the GPU table row by row and column by column (Qt item code), in the column order
     def fill_table(self) -> None:
         self._filling = True
         try:

@@ -57,6 +57,7 @@ class ModelPage(BasePage):
     def title(self) -> str:
         return self.tr("Model")
 
+    # long: builds the page's form row by row (Qt layout code)
     def build(self) -> None:
         m = self.model
         # --- source: presets / import

@@ -177,6 +177,7 @@ class PlansPage(BasePage):
     def title(self) -> str:
         return self.tr("Plans")
 
+    # long: builds the page's form and table row by row (Qt layout code)
     def build(self) -> None:
         m = self.model
         top = QHBoxLayout()
@@ -455,6 +456,7 @@ class PlansPage(BasePage):
         more = [tr_msg(m) for m in engine.compare(a, b)]
         return head + ("<ul>" + "".join(f"<li>{html.escape(t)}</li>" for t in more) + "</ul>" if more else "")
 
+    # long: the selected plan's details as HTML, paragraph by paragraph in the shown order
     def show_details(self, p: engine.PlanRow | None) -> None:
         if p is None:
             self.details.setHtml(self.tr("<p>No plan selected.</p>"))

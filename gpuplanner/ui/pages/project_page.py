@@ -122,6 +122,7 @@ class ProjectPage(BasePage):
         return self.tr("Project")
 
     # ------------------------------------------------------------------------------------------ build
+    # long: builds the page's form row by row (Qt layout code)
     def build(self) -> None:
         self._loading = False
         self.result = None

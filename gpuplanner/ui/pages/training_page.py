@@ -29,6 +29,7 @@ class TrainingPage(BasePage):
     def title(self) -> str:
         return self.tr("Training setup")
 
+    # long: builds the page's form row by row (Qt layout code)
     def build(self) -> None:
         m = self.model
         self.setup_box, form = self.group()
@@ -157,6 +158,7 @@ class TrainingPage(BasePage):
         s = self.model.user_scenario()
         return self.model.set("training.global_batch_size", int(accum) * s.training.micro_batch_size * s.dp)
 
+    # long: sets every label's text and tooltip, one statement per widget in the form's order
     def retranslate(self) -> None:
         self.heading.setText(self.tr("2 · Training setup"))
         self.intro.setText(self.tr(
