@@ -20,11 +20,7 @@ LIMIT = 80
 #: a reason of a few words at least
 MARKER = re.compile(r"#\s*long:\s*(\S.{10,})")
 #: files not checked, each with why
-EXCLUDED = {
-    # issue #15: another change splits the main window (document controller, menus, recovery) at the same time;
-    # remove this line once both are merged and the window's __init__ is short or carries its reason
-    "ui/main_window.py",
-}
+EXCLUDED: set[str] = set()
 
 
 def _files() -> list[Path]:

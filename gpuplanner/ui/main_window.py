@@ -86,7 +86,31 @@ class MainWindow(QMainWindow):
         self.pages: list[QWidget | None] = [None] * len(PAGE_KEYS)
         self._printer = None
 
-        # ---- layout: sidebar | page + nav | live panel
+        self._build_layout()
+        self._build_status_bar()
+
+        self._make_actions()
+        self.sidebar.currentRowChanged.connect(self.go_to)
+        self.model.errorsChanged.connect(self._update_step_marks)
+        self.model.dirtyChanged.connect(self._on_dirty_changed)
+        self.model.changed.connect(self._on_model_changed)
+        self.doc.message.connect(lambda text, ms: self.statusBar().showMessage(text, ms))
+        self.doc.autosaveStateChanged.connect(self._show_autosave_state)
+        self.doc.pageRequested.connect(self._go_to_page)
+        self.doc.documentChanged.connect(self._update_title)
+        self.doc.documentChanged.connect(self._update_search_status)
+
+        self.resize(1280, 800)
+        self.retranslate()
+        self.go_to(0)
+        self._restore_state()
+        self.estimator.run_now()
+        if search_enabled:
+            self.search.restart()
+        QTimer.singleShot(20, self._ensure_live)  # after the first paint
+
+    def _build_layout(self) -> None:
+        """The window's parts: the step list, the current page with Back/Next, and the live panel's place."""
         self.sidebar = QListWidget()
         self.sidebar.setObjectName("steps")
         self.sidebar.setFixedWidth(200)
@@ -134,7 +158,8 @@ class MainWindow(QMainWindow):
         self.split.setSizes([200, 630, 450])
         self.setAcceptDrops(True)  # drop a config.json or a model folder to import it (import_model)
 
-        # ---- status bar
+    def _build_status_bar(self) -> None:
+        """The status bar: autosave state, search state and progress (kept current by the search's signals)."""
         self.search_label = QLabel()
         self.search_progress = QProgressBar()
         self.search_progress.setRange(0, 100)
@@ -154,26 +179,6 @@ class MainWindow(QMainWindow):
         self.search.finished.connect(self._on_search_finished)
         self.search.failed.connect(lambda _m: self._update_search_status())
         self.search.cleared.connect(self._on_search_cleared)
-
-        self._make_actions()
-        self.sidebar.currentRowChanged.connect(self.go_to)
-        self.model.errorsChanged.connect(self._update_step_marks)
-        self.model.dirtyChanged.connect(self._on_dirty_changed)
-        self.model.changed.connect(self._on_model_changed)
-        self.doc.message.connect(lambda text, ms: self.statusBar().showMessage(text, ms))
-        self.doc.autosaveStateChanged.connect(self._show_autosave_state)
-        self.doc.pageRequested.connect(self._go_to_page)
-        self.doc.documentChanged.connect(self._update_title)
-        self.doc.documentChanged.connect(self._update_search_status)
-
-        self.resize(1280, 800)
-        self.retranslate()
-        self.go_to(0)
-        self._restore_state()
-        self.estimator.run_now()
-        if search_enabled:
-            self.search.restart()
-        QTimer.singleShot(20, self._ensure_live)  # after the first paint
 
     # ================================================================== live panel
     @property
