@@ -13,7 +13,9 @@ one config per ``model_type``, every key any config uses added with a small and 
 ``tests/data/arch_golden/expected.json`` was written by the reader *before* the refactor: per base config its
 result in full (the ModelArch fields that differ from the defaults, or the error: type, field, the English line
 and the message id with its parameters) and one digest of all its variants' results. Regenerate only when a
-change of behaviour is intended: ``python tests/test_arch_golden.py --write``.
+change of behaviour is intended: ``python tests/test_arch_golden.py --write``. Rewritten once since, when the
+reader's last plain-English errors got message ids (issue #15): the English lines, error types and fields of all
+55,956 configs read were compared before and after and were byte-identical; only the recorded ids are new.
 """
 
 from __future__ import annotations

@@ -69,8 +69,8 @@ def test_plan_file_error_keeps_its_message_id_and_translates():
 # --------------------------------------------------------------------------- errors raised as plain English
 
 CHECKED = ("core", "io", "verify")
-#: converted by the lead after merge, issue #15
-NOT_YET = {"core/architecture.py"}
+#: files still to convert (none left: core/architecture.py was the last, issue #15)
+NOT_YET: set[str] = set()
 #: programming errors (a caller passed a bad argument): never shown to a person, so not translated
 PROGRAMMING_ERRORS = {
     ("io/autosave.py", "session ids are letters, digits, '-' and '_'"),
@@ -288,7 +288,6 @@ def test_a_kit_result_error_is_shown_in_chinese():
     assert zh.startswith("tiny") and "布尔值" in zh and "Input" not in zh, zh
 
 
-@pytest.mark.xfail(strict=True, reason="core/architecture.py is converted by the lead after merge, issue #15")
 def test_unknown_preset_is_shown_in_chinese(tmp_path, capsys):
     path = _scenario(tmp_path, "preset.json", model__preset="llama3-8bb")
     en = _cli_error(["estimate", str(path), "--lang", "en"], capsys)

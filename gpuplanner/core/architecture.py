@@ -16,7 +16,7 @@ from typing import Any, Callable, Protocol
 
 from .errors import CatalogError, ModelConfigError, ScenarioError
 from .i18n import QT_TRANSLATE_NOOP
-from .messages import MsgStr
+from .messages import MsgStr, error_text
 
 _CTX_CFG = "ModelConfig"
 
@@ -283,8 +283,8 @@ def _four_h(got: dict) -> int:
 
 def _opt_projection(cfg: dict, got: dict) -> None:
     if _int(cfg, "word_embed_proj_dim", default=got["hidden_size"]) != got["hidden_size"]:
-        raise ModelConfigError("OPT with word_embed_proj_dim != hidden_size (OPT-350m) is not supported",
-                               field="config.json")
+        raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(
+            _CTX_CFG, "OPT with word_embed_proj_dim != hidden_size (OPT-350m) is not supported")), field="config.json")
 
 
 def _opt_positions(cfg: dict, got: dict) -> int:
@@ -337,7 +337,8 @@ def _gated(cfg: dict, got: dict) -> bool:
 
 def _check_moe_every_layer(cfg: dict, got: dict) -> None:
     if (_int(cfg, "moe_layer_freq", default=1, required=False) or 1) != 1:
-        raise ModelConfigError("moe_layer_freq != 1 is not supported", field="config.json")
+        raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "moe_layer_freq != 1 is not supported")),
+                               field="config.json")
 
 
 def _mla_head_dim(cfg: dict, got: dict) -> int:
@@ -353,21 +354,24 @@ def _llama4_all_moe(cfg: dict, got: dict) -> None:
     step = _int(cfg, "interleave_moe_layer_step", default=1, required=False) or 1
     moe_layers = cfg.get("moe_layers")
     if step != 1 or (isinstance(moe_layers, list) and len(moe_layers) != got["num_layers"]):
-        raise ModelConfigError("Llama 4 with interleaved dense and MoE layers (interleave_moe_layer_step > 1) "
-                               "is not supported", field="config.json")
+        raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(
+            _CTX_CFG, "Llama 4 with interleaved dense and MoE layers (interleave_moe_layer_step > 1) "
+            "is not supported")),
+            field="config.json")
 
 
 def _moe_width(cfg: dict, got: dict) -> int:
     moe_inter = _int(cfg, "moe_intermediate_size", default=None, required=False) or got["_inter"]
     if not moe_inter:
-        raise ModelConfigError("an MoE config needs 'moe_intermediate_size' or 'intermediate_size'",
-                               field="config.json")
+        raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "an MoE config needs '{key}' or '{alt}'"),
+                                        key="moe_intermediate_size", alt="intermediate_size"), field="config.json")
     return moe_inter
 
 
 def _deepseek_dense_width(cfg: dict, got: dict) -> int:
     if got["_inter"] is None:
-        raise ModelConfigError("missing 'intermediate_size'", field="config.json")
+        raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "missing '{key}'"), key="intermediate_size"),
+                               field="config.json")
     return got["_inter"]
 
 
@@ -375,12 +379,14 @@ def _leading_dense_layers(cfg: dict, got: dict) -> int:
     """Qwen-MoE's dense layers (mlp_only_layers, decoder_sparse_step), read only when they lead the stack."""
     mlp_only = cfg.get("mlp_only_layers") or []
     if not isinstance(mlp_only, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in mlp_only):
-        raise ModelConfigError("'mlp_only_layers' must be a list of layer numbers", field="config.json")
+        raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "'{key}' must be a list of layer numbers"),
+                                        key="mlp_only_layers"), field="config.json")
     step = _int(cfg, "decoder_sparse_step", default=1, required=False) or 1
     if mlp_only or step != 1:
         if list(mlp_only) != list(range(len(mlp_only))) or step != 1:
-            raise ModelConfigError("interleaved dense/MoE layers (mlp_only_layers, decoder_sparse_step) "
-                                   "are only supported as leading dense layers", field="config.json")
+            raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(
+                _CTX_CFG, "interleaved dense/MoE layers (mlp_only_layers, decoder_sparse_step) are only supported as "
+                "leading dense layers")), field="config.json")
         return len(mlp_only)
     return got.get("num_dense_layers", 0)
 
@@ -775,7 +781,8 @@ def _internvl_merge(cfg: dict, got: dict) -> int:
     ratio = _number(cfg["outer"], "downsample_ratio", default=0.5)
     merge = int(round(1 / ratio))
     if merge < 1 or abs(merge * ratio - 1) > 1e-6:
-        raise ModelConfigError("'downsample_ratio' must be 1/n", field="config.json")
+        raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "'{key}' must be 1/n"), key="downsample_ratio"),
+                               field="config.json")
     return merge
 
 
@@ -786,8 +793,9 @@ def _internvl_image(cfg: dict, got: dict) -> int:
 def _internvl_patch(cfg: dict, got: dict) -> int:
     patch, img = _size(cfg["vision"], "patch_size", default=14), got["vision_image_size"]
     if patch > img or (img // patch) % got["vision_merge"]:
-        raise ModelConfigError("vision_config: image_size/patch_size must be a multiple of 1/downsample_ratio",
-                               field="config.json")
+        raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(
+            _CTX_CFG, "vision_config: image_size/patch_size must be a multiple of 1/downsample_ratio")),
+            field="config.json")
     return patch
 
 
@@ -828,14 +836,16 @@ def _llava_features(cfg: dict, got: dict) -> int:
     layer = cfg["outer"].get("vision_feature_layer", -2)
     n_feat = len(layer) if isinstance(layer, list) and layer else 1
     if n_feat > 64:
-        raise ModelConfigError("'vision_feature_layer' lists too many layers", field="config.json")
+        raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "'{key}' lists too many layers"),
+                                        key="vision_feature_layer"), field="config.json")
     return n_feat
 
 
 def _llava_image(cfg: dict, got: dict) -> int:
     img = _size(cfg["vision"], "image_size")
     if got["vision_patch"] > img:
-        raise ModelConfigError("vision_config: patch_size is larger than image_size", field="config.json")
+        raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(
+            _CTX_CFG, "vision_config: patch_size is larger than image_size")), field="config.json")
     return img
 
 
@@ -978,7 +988,7 @@ def load_presets() -> dict[str, Preset]:
     for name, data in model_preset_documents():
         try:
             if isinstance(data, Exception):
-                raise ValueError(str(data))
+                raise ValueError(error_text(data))
             pub = data.get("published_params") or {}
             out[data["id"]] = Preset(
                 id=data["id"], name=data["name"], family=data.get("family", ""), source=data.get("source", ""),
@@ -987,7 +997,8 @@ def load_presets() -> dict[str, Preset]:
                 published_source=pub.get("source"), notes=data.get("notes"),
             )
         except (KeyError, ValueError, TypeError) as err:
-            raise CatalogError(f"model preset {name} is malformed: {err}") from None
+            raise CatalogError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "model preset {name} is malformed: {err}"),
+                                        name=name, err=error_text(err))) from None
     return out
 
 
@@ -1003,8 +1014,11 @@ def get_preset(preset_id: str) -> Preset:
         import difflib
 
         close = difflib.get_close_matches(preset_id, list(presets), n=3, cutoff=0.5)
-        hint = f"; did you mean {', '.join(close)}?" if close else "; see the preset list in the app or examples/"
-        raise ScenarioError(f"unknown preset '{preset_id}'{hint}", field="model.preset")
+        # the hint is a message of its own, kept as a parameter (``+`` would give a plain str: no id)
+        hint = (_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "; did you mean {ids}?"), ids=", ".join(close)) if close
+                else _cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "; see the preset list in the app or examples/")))
+        raise ScenarioError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "unknown preset '{id}'{hint}"), id=preset_id,
+                                     hint=hint), field="model.preset")
     return presets[preset_id]
 
 
@@ -1052,12 +1066,14 @@ def resolve_arch(model_section: Any, models: ModelSource | None = None) -> Model
     ms = model_section
     base: ModelArch | None = None
     if ms.preset and ms.hf_config:
-        raise ScenarioError("give either a preset or an hf_config, not both", field="model")
+        raise ScenarioError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "give either a preset or an hf_config, not both")),
+                            field="model")
     if ms.preset:
         base = get_preset(ms.preset).arch
     elif ms.hf_config:
         if models is None:
-            raise ScenarioError("the model's config.json has not been read", field="model.hf_config")
+            raise ScenarioError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "the model's config.json has not been read")),
+                                field="model.hf_config")
         base = models.load(ms.hf_config)
     explicit = {
         EXPLICIT_FIELDS[k]: v for k, v in ms.model_dump().items() if k in EXPLICIT_FIELDS and v is not None
@@ -1066,17 +1082,18 @@ def resolve_arch(model_section: Any, models: ModelSource | None = None) -> Model
         required = ["hidden_size", "num_hidden_layers", "num_attention_heads", "vocab_size"]
         missing = [k for k in required if getattr(ms, k) is None]
         if missing:
-            raise ScenarioError(
-                f"missing {', '.join(missing)} (give a preset, an hf_config, or all architecture fields)",
-                field="model",
-            )
+            raise ScenarioError(_cfg_msg(QT_TRANSLATE_NOOP(
+                _CTX_CFG, "missing {keys} (give a preset, an hf_config, or all architecture fields)"),
+                keys=", ".join(missing)), field="model")
         h, a = ms.hidden_size, ms.num_attention_heads
         if ms.head_dim is None and h % a:
-            raise ScenarioError(f"hidden_size={h} is not divisible by num_attention_heads={a}; give head_dim",
-                                field="model.num_attention_heads")
+            raise ScenarioError(_cfg_msg(QT_TRANSLATE_NOOP(
+                _CTX_CFG, "hidden_size={h} is not divisible by {key}={heads}; give head_dim"), h=h,
+                key="num_attention_heads", heads=a), field="model.num_attention_heads")
         inter = ms.intermediate_size
         if inter is None and not ms.num_experts:
-            raise ScenarioError("missing intermediate_size", field="model")
+            raise ScenarioError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "missing {keys}"), keys="intermediate_size"),
+                                field="model")
         base = ModelArch(
             name=ms.name or "custom", model_type="custom", hidden_size=h, num_layers=ms.num_hidden_layers,
             num_heads=a, num_kv_heads=ms.num_key_value_heads or a, head_dim=ms.head_dim or h // a,
@@ -1115,31 +1132,37 @@ def check_arch(a: ModelArch) -> None:
     for key, (lo, hi) in ARCH_LIMITS.items():
         v = getattr(a, key)
         if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-            raise ScenarioError(f"{section.get(key, key)}={str(v)[:40]} is outside {lo:,}–{hi:,}",
+            raise ScenarioError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "{key}={value} is outside {lo:,}–{hi:,}"),
+                                         key=section.get(key, key), value=str(v)[:40], lo=lo, hi=hi),
                                 field=f"model.{section.get(key, key)}")
     if a.num_heads % a.num_kv_heads and not a.is_mla:
-        raise ScenarioError(
-            f"num_attention_heads={a.num_heads} is not a multiple of num_key_value_heads={a.num_kv_heads}",
-            field="model.num_key_value_heads",
-        )
+        raise ScenarioError(_cfg_msg(QT_TRANSLATE_NOOP(
+            _CTX_CFG, "num_attention_heads={heads} is not a multiple of num_key_value_heads={kv_heads}"),
+            heads=a.num_heads, kv_heads=a.num_kv_heads), field="model.num_key_value_heads")
     if a.is_moe:
         if a.num_experts_per_tok <= 0 or a.num_experts_per_tok > a.num_experts:
-            raise ScenarioError(
-                f"num_experts_per_tok={a.num_experts_per_tok} must be between 1 and num_experts={a.num_experts}",
-                field="model.num_experts_per_tok",
-            )
+            raise ScenarioError(_cfg_msg(QT_TRANSLATE_NOOP(
+                _CTX_CFG, "num_experts_per_tok={top_k} must be between 1 and num_experts={experts}"),
+                top_k=a.num_experts_per_tok, experts=a.num_experts), field="model.num_experts_per_tok")
         if a.moe_intermediate_size <= 0:
-            raise ScenarioError("MoE models need moe_intermediate_size", field="model.moe_intermediate_size")
+            raise ScenarioError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "MoE models need {key}"),
+                                         key="moe_intermediate_size"), field="model.moe_intermediate_size")
         if a.num_dense_layers and a.intermediate_size <= 0:
-            raise ScenarioError("dense layers need intermediate_size", field="model.intermediate_size")
+            raise ScenarioError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "dense layers need {key}"),
+                                         key="intermediate_size"), field="model.intermediate_size")
     if a.num_dense_layers > a.num_layers:
-        raise ScenarioError("first_k_dense_replace exceeds num_hidden_layers", field="model.first_k_dense_replace")
+        raise ScenarioError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "{key} exceeds {limit}"), key="first_k_dense_replace",
+                                     limit="num_hidden_layers"), field="model.first_k_dense_replace")
     if not a.is_moe and a.intermediate_size <= 0:
-        raise ScenarioError("intermediate_size must be > 0", field="model.intermediate_size")
+        raise ScenarioError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "{key} must be > 0"), key="intermediate_size"),
+                            field="model.intermediate_size")
     if a.vision_kind:
         for key in ("vision_hidden", "vision_layers", "vision_heads", "vision_intermediate", "vision_patch",
                     "projector_in", "projector_out"):
             if getattr(a, key) <= 0:
-                raise ScenarioError(f"a vision encoder needs {key} > 0", field=f"model.{key}")
+                raise ScenarioError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "a vision encoder needs {key} > 0"), key=key),
+                                    field=f"model.{key}")
         if a.vision_kind in ("clip", "siglip") and a.vision_image_size < a.vision_patch:
-            raise ScenarioError("vision_image_size must be at least vision_patch", field="model.vision_image_size")
+            raise ScenarioError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "{key} must be at least {minimum}"),
+                                         key="vision_image_size", minimum="vision_patch"),
+                                field="model.vision_image_size")

@@ -3019,8 +3019,116 @@
         <translation>hidden_size={h} 不能被 {key}={heads} 整除；请给出 head_dim</translation>
     </message>
     <message>
+        <source>OPT with word_embed_proj_dim != hidden_size (OPT-350m) is not supported</source>
+        <translation>不支持 word_embed_proj_dim != hidden_size 的 OPT 模型（OPT-350m）</translation>
+    </message>
+    <message>
+        <source>moe_layer_freq != 1 is not supported</source>
+        <translation>不支持 moe_layer_freq != 1</translation>
+    </message>
+    <message>
+        <source>Llama 4 with interleaved dense and MoE layers (interleave_moe_layer_step &gt; 1) is not supported</source>
+        <translation>不支持稠密层与 MoE 层交错的 Llama 4（interleave_moe_layer_step &gt; 1）</translation>
+    </message>
+    <message>
+        <source>an MoE config needs &apos;{key}&apos; or &apos;{alt}&apos;</source>
+        <translation>MoE 配置需要“{key}”或“{alt}”</translation>
+    </message>
+    <message>
+        <source>&apos;{key}&apos; must be a list of layer numbers</source>
+        <translation>“{key}”应为层号列表</translation>
+    </message>
+    <message>
+        <source>interleaved dense/MoE layers (mlp_only_layers, decoder_sparse_step) are only supported as leading dense layers</source>
+        <translation>稠密层与 MoE 层交错（mlp_only_layers、decoder_sparse_step）时，仅支持稠密层全部位于最前面的情况</translation>
+    </message>
+    <message>
         <source>config.json must be a JSON object</source>
         <translation>config.json 应为 JSON 对象</translation>
+    </message>
+    <message>
+        <source>&apos;{key}&apos; must be 1/n</source>
+        <translation>“{key}”应为 1/n</translation>
+    </message>
+    <message>
+        <source>vision_config: image_size/patch_size must be a multiple of 1/downsample_ratio</source>
+        <translation>vision_config：image_size/patch_size 应为 1/downsample_ratio 的整数倍</translation>
+    </message>
+    <message>
+        <source>&apos;{key}&apos; lists too many layers</source>
+        <translation>“{key}”列出的层过多</translation>
+    </message>
+    <message>
+        <source>vision_config: patch_size is larger than image_size</source>
+        <translation>vision_config：patch_size 大于 image_size</translation>
+    </message>
+    <message>
+        <source>model preset {name} is malformed: {err}</source>
+        <translation>模型预设 {name} 格式有误：{err}</translation>
+    </message>
+    <message>
+        <source>; did you mean {ids}?</source>
+        <translation>；你是不是要找：{ids}？</translation>
+    </message>
+    <message>
+        <source>; see the preset list in the app or examples/</source>
+        <translation>；请查看应用中的预设列表或 examples/ 文件夹</translation>
+    </message>
+    <message>
+        <source>unknown preset &apos;{id}&apos;{hint}</source>
+        <translation>未知的预设“{id}”{hint}</translation>
+    </message>
+    <message>
+        <source>give either a preset or an hf_config, not both</source>
+        <translation>预设与 hf_config 只能给出其一，不能同时给出</translation>
+    </message>
+    <message>
+        <source>the model&apos;s config.json has not been read</source>
+        <translation>尚未读取模型的 config.json</translation>
+    </message>
+    <message>
+        <source>missing {keys} (give a preset, an hf_config, or all architecture fields)</source>
+        <translation>缺少 {keys}（请给出预设、hf_config 或全部架构字段）</translation>
+    </message>
+    <message>
+        <source>missing {keys}</source>
+        <translation>缺少 {keys}</translation>
+    </message>
+    <message>
+        <source>{key}={value} is outside {lo:,}–{hi:,}</source>
+        <translation>{key}={value} 超出范围 {lo:,}–{hi:,}</translation>
+    </message>
+    <message>
+        <source>num_attention_heads={heads} is not a multiple of num_key_value_heads={kv_heads}</source>
+        <translation>num_attention_heads={heads} 不是 num_key_value_heads={kv_heads} 的整数倍</translation>
+    </message>
+    <message>
+        <source>num_experts_per_tok={top_k} must be between 1 and num_experts={experts}</source>
+        <translation>num_experts_per_tok={top_k} 应在 1 到 num_experts={experts} 之间</translation>
+    </message>
+    <message>
+        <source>MoE models need {key}</source>
+        <translation>MoE 模型需要 {key}</translation>
+    </message>
+    <message>
+        <source>dense layers need {key}</source>
+        <translation>稠密层需要 {key}</translation>
+    </message>
+    <message>
+        <source>{key} exceeds {limit}</source>
+        <translation>{key} 超过 {limit}</translation>
+    </message>
+    <message>
+        <source>{key} must be &gt; 0</source>
+        <translation>{key} 应大于 0</translation>
+    </message>
+    <message>
+        <source>a vision encoder needs {key} &gt; 0</source>
+        <translation>视觉编码器需要 {key} &gt; 0</translation>
+    </message>
+    <message>
+        <source>{key} must be at least {minimum}</source>
+        <translation>{key} 应不小于 {minimum}</translation>
     </message>
 </context>
 <context>
