@@ -39,7 +39,8 @@ GLOSSARY = BASE_WORDS | {
     # terms of the trade kept in Latin letters in Chinese technical writing, keyboard keys, product names
     "token", "Token", "Hugging", "Face", "config", "Transformer", "Ctrl", "Alt", "Shift", "flash", "attention",
     "Flash", "logits", "safetensors", "seq", "dropout", "norm", "layer", "epoch", "Trainer", "Accelerate", "Core",
-    "torchtitan", "PUE", "kWh", "calibration", "runs", "jsonl", "Kaplan", "et", "al", "arXiv", "Chinchilla",
+    "torchtitan", "FlashAttention", "cuDNN", "PUE", "kWh", "calibration", "runs", "jsonl", "Kaplan", "et", "al", "arXiv",
+    "Chinchilla",
     "Hoffmann", "Korthikanti", "Narayanan", "Rajbhandari", "Young", "Daly", "LM", "Llama", "Ubuntu", "Docker",
     "IDC", "ISP", "VPC", "SLA", "Python", "info", "NET", "Tokens",
     # nvidia-smi's own names for clock-event reasons, quoted from the pasted output
