@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gc
 import threading
+import time
 
 from PySide6.QtCore import QObject, QTimer
 
@@ -33,6 +34,7 @@ class MainThreadCollector(QObject):
         self.collections = [0, 0, 0]          # how many collections of each generation this timer ran
         self.thread_id = threading.get_ident()
         self.last_thread_id: int | None = None
+        self.longest_ms = 0.0                 # the longest collection so far (what it cost the GUI thread)
         gc.disable()
         self.timer = QTimer(self)
         self.timer.setInterval(interval_ms)
@@ -48,7 +50,9 @@ class MainThreadCollector(QObject):
         for g in (1, 2):
             if self.threshold[g] and counts[g] > self.threshold[g]:
                 gen = g
+        t0 = time.perf_counter()
         gc.collect(gen)
+        self.longest_ms = max(self.longest_ms, (time.perf_counter() - t0) * 1000)
         self.collections[gen] += 1
         self.last_thread_id = threading.get_ident()
         return gen
