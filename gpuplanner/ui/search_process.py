@@ -9,7 +9,7 @@ turns that into a queued Qt signal, so the GUI thread never waits on the pipe an
   generation; the running search stops at its next chunk, answers ``cancelled`` and the link sends the newest
   job. A job older than ``wanted`` is never started, an answer older than it is dropped by the controller.
 * Start method: ``forkserver`` on Linux (the fork server, started once per app, has already imported numpy,
-  pydantic and the core, so a new child costs milliseconds), ``spawn`` elsewhere and in a frozen (PyInstaller)
+  pydantic and the core and run one small search, ``search_preload.py``, so a new child starts warm), ``spawn`` elsewhere and in a frozen (PyInstaller)
   app, whose entry point calls ``multiprocessing.freeze_support()`` (``packaging/launcher.py``). Never ``fork``.
 * The child dies (killed, crashed): the link sees its sentinel, reports ``died`` once (with the exit code) and
   the next job starts a new child. A child that dies before it said ``ready`` means processes do not work
@@ -66,7 +66,7 @@ def _context():
 
             ctx = multiprocessing.get_context(start_method())
             if ctx.get_start_method() == "forkserver":
-                ctx.set_forkserver_preload(["gpuplanner.ui.search_worker"])
+                ctx.set_forkserver_preload(["gpuplanner.ui.search_worker", "gpuplanner.ui.search_preload"])
             _CONTEXT = ctx
         return _CONTEXT
 

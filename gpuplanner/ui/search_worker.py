@@ -39,8 +39,16 @@ READY, PROGRESS, DONE, FAILED, CANCELLED = "ready", "progress", "done", "failed"
 SEARCH, QUIT = "search", "quit"
 # The search process's niceness (POSIX): on a machine whose cores are all busy the kernel's scheduler then
 # wakes the GUI thread ahead of the search (CFS weight 1024 vs 335 at nice 5, see sched(7)); on an idle
-# machine it changes nothing.
+# machine it changes nothing. ``GPUPLANNER_SEARCH_NICE`` (0–19) overrides it.
+NICE_ENV = "GPUPLANNER_SEARCH_NICE"
 NICE = 5
+
+
+def _niceness() -> int:
+    try:
+        return min(19, max(0, int(os.environ.get(NICE_ENV, NICE))))
+    except ValueError:
+        return NICE
 
 
 def run_job(job: dict, cancel, progress) -> tuple[str, object]:
@@ -84,7 +92,7 @@ def serve(conn, wanted) -> None:
         pass
     if hasattr(os, "nice"):
         try:
-            os.nice(NICE)  # the window first when the cores are busy (POSIX; Windows keeps normal priority)
+            os.nice(_niceness())  # the window first when the cores are busy (POSIX; Windows keeps normal priority)
         except OSError:
             pass
     try:
