@@ -9,8 +9,10 @@ turns that into a queued Qt signal, so the GUI thread never waits on the pipe an
   generation; the running search stops at its next chunk, answers ``cancelled`` and the link sends the newest
   job. A job older than ``wanted`` is never started, an answer older than it is dropped by the controller.
 * Start method: ``forkserver`` on Linux (the fork server, started once per app, has already imported numpy,
-  pydantic and the core and run one small search, ``search_preload.py``, so a new child starts warm), ``spawn`` elsewhere and in a frozen (PyInstaller)
-  app, whose entry point calls ``multiprocessing.freeze_support()`` (``packaging/launcher.py``). Never ``fork``.
+  pydantic and the core and run one small search, ``search_preload.py``, so a new child starts warm);
+  ``spawn`` elsewhere and in a frozen (PyInstaller) app, whose entry point calls
+  ``multiprocessing.freeze_support()`` first (``packaging/launcher.py``). Never ``fork``. The child lowers its
+  own priority (nice 5, ``search_worker.NICE``) so that busy cores serve the window first.
 * The child dies (killed, crashed): the link sees its sentinel, reports ``died`` once (with the exit code) and
   the next job starts a new child. A child that dies before it said ``ready`` means processes do not work
   here: the worker falls back to running the search on the link thread itself (the app's behaviour before
