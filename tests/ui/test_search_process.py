@@ -22,16 +22,21 @@ ROOT = Path(__file__).resolve().parents[2]
 MIXTRAL = ROOT / "examples" / "mixtral-8x7b-ep8-16xa800.json"
 
 
-def _pid_gone(pid: int) -> bool:
-    """No such process any more (a zombie not yet reaped counts as gone: it runs nothing)."""
+def _gone(proc) -> bool:
+    """The search process has ended: its exit status is known and (POSIX) no such process runs any more (a
+    zombie not yet reaped counts as gone: it runs nothing). Never ``os.kill`` on Windows: that terminates."""
+    if proc.exitcode is None:
+        return False
+    if os.name == "nt":
+        return True
     try:
-        os.kill(pid, 0)
+        os.kill(proc.pid, 0)
     except ProcessLookupError:
         return True
     except PermissionError:
         return False
     try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+        with open(f"/proc/{proc.pid}/stat", encoding="ascii") as f:
             return f.read().split(")")[-1].split()[0] in ("Z", "X")
     except OSError:
         return True
@@ -107,13 +112,13 @@ def test_window_close_ends_the_search_process(make_window, qtbot):
     qtbot.waitUntil(lambda: _done(w), timeout=30000)
     w.model.load(_big_scenario())                     # close while a long search runs
     qtbot.waitUntil(lambda: w.search.worker.running_generation == w.search.generation, timeout=10000)
-    pid = w.search.worker.pid
-    assert not _pid_gone(pid)
+    proc = w.search.worker._proc
+    assert proc is not None and proc.pid == w.search.worker.pid and not _gone(proc)
     w.model.set_dirty(False)
     t0 = time.monotonic()
     assert w.close()
     assert time.monotonic() - t0 < 6.0               # the deadline: 5 s, then terminate and kill
-    qtbot.waitUntil(lambda: _pid_gone(pid), timeout=3000)
+    qtbot.waitUntil(lambda: _gone(proc), timeout=3000)
     assert not w.search.worker.alive()
 
 
