@@ -246,3 +246,54 @@ def test_app_start_disables_automatic_collection_and_collects_on_the_gui_thread(
     out = json.loads(res.stdout.strip().splitlines()[-1])
     assert out["enabled_at_start"] is False and out["collector"] == "MainThreadCollector"
     assert out["freed_on_main"] and out["after_s"] < 5, out
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc and SIGKILL")
+def test_the_search_process_ends_when_the_app_is_killed(tmp_path):
+    """No orphan: the app killed (SIGKILL, no clean-up at all) in the middle of a long search (54 M candidates)
+    — the child sees the end of its pipe at its next chunk and exits, long before the search would end."""
+    script = tmp_path / "app.py"
+    script.write_text(
+        "import json, sys, time\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "from gpuplanner.core.scenario import scenario_from_dict\n"
+        "from gpuplanner.ui.live import SearchController\n"
+        "from gpuplanner.ui.model import ScenarioModel\n"
+        "if __name__ == '__main__':\n"
+        "    app = QApplication([])\n"
+        f"    d = json.loads(open({str(MIXTRAL)!r}, encoding='utf-8').read())\n"
+        "    d['training'].pop('framework', None); d['training'].pop('global_batch_size', None)\n"
+        "    d['constraints']['max_gpus'] = 16384\n"  # 54 M candidates: 30+ s of search here
+        "    ctl = SearchController(ScenarioModel(scenario_from_dict(d)), debounce_ms=0)\n"
+        "    ctl.restart()\n"
+        "    t0 = time.time()\n"
+        "    while time.time() - t0 < 60 and not (ctl.worker.ready and ctl.worker.running_generation):\n"
+        "        app.processEvents(); time.sleep(0.01)\n"
+        "    print('child', ctl.worker.pid, flush=True)\n"
+        "    time.sleep(120)\n", encoding="utf-8")
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT))
+    app = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        line = app.stdout.readline()
+        assert line.startswith("child "), line
+        child = int(line.split()[1])
+        os.kill(child, 0)                             # it runs the search
+    finally:
+        app.kill()
+        app.wait(10)
+
+    def gone() -> bool:
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            return True
+        try:
+            with open(f"/proc/{child}/stat", encoding="ascii") as f:
+                return f.read().split(")")[-1].split()[0] in ("Z", "X")
+        except OSError:
+            return True
+
+    t0 = time.monotonic()
+    while not gone() and time.monotonic() - t0 < 5:  # a chunk of 64 k candidates, not the rest of the search
+        time.sleep(0.1)
+    assert gone(), f"search process {child} still runs 5 s after the app was killed"
