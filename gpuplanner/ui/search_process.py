@@ -37,6 +37,10 @@ from . import search_worker
 
 ENV_MODE = "GPUPLANNER_SEARCH_WORKER"   # "process" (default) or "thread"
 PROCESS, THREAD = "process", "thread"
+# A child that has not said "ready" by then never will (it runs something else: a frozen app without
+# freeze_support, a main script without the ``if __name__ == "__main__"`` guard): it is ended and the search
+# runs on the link thread. Generous: a spawned child imports numpy, pydantic and the core first.
+READY_TIMEOUT_S = 30.0
 DIED = "died"
 _START_FAILURES: list[str] = []          # this app's failed starts: one is enough to use the thread from then on
 
@@ -101,6 +105,8 @@ class SearchWorker:
         self.deaths = 0
         self.answers: deque[tuple[str, int, float]] = deque(maxlen=64)  # (kind, generation, time.monotonic())
         self._target = search_worker.serve
+        self.ready_timeout_s = READY_TIMEOUT_S
+        self._start_deadline = 0.0
         self._wanted: Any = _Flag()
         self._wake_r = self._wake_w = None
         if self.mode == PROCESS:
@@ -225,6 +231,7 @@ class SearchWorker:
             return False
         self._proc, self._conn, self._ready = proc, parent, False
         self.pid = proc.pid
+        self._start_deadline = time.monotonic() + self.ready_timeout_s
         return True
 
     def _forget_child(self) -> None:
@@ -287,9 +294,15 @@ class SearchWorker:
                         self._cv.wait()
                 continue
             waitables = [self._wake_r]
+            timeout = None
             if self._proc is not None:
                 waitables += [self._conn, self._proc.sentinel]
-            ready = self._wait(waitables)
+                if not self._ready:
+                    timeout = max(0.0, self._start_deadline - time.monotonic())
+            ready = self._wait(waitables, timeout)
+            if not ready and self._proc is not None and not self._ready:
+                self._start_timed_out()
+                continue
             if self._conn is not None and self._conn in ready:
                 try:
                     msg = self._conn.recv()
@@ -305,8 +318,8 @@ class SearchWorker:
             elif self._proc is not None and self._proc.sentinel in ready:
                 self._child_died()
 
-    def _wait(self, waitables: list) -> list:
-        ready = mp_connection.wait(waitables)
+    def _wait(self, waitables: list, timeout: float | None = None) -> list:
+        ready = mp_connection.wait(waitables, timeout)
         if self._wake_r in ready:
             try:
                 while self._wake_r.poll():
@@ -354,6 +367,17 @@ class SearchWorker:
             return
         self.deaths += 1
         self._emit(DIED, job[0] if job is not None else -1, code)
+
+    def _start_timed_out(self) -> None:
+        """The child never said "ready": end it, run this job and every later one on this thread."""
+        job = self._running
+        self._stop_child(1.0)
+        self._running = None
+        self._fall_back(f"the search process did not start within {self.ready_timeout_s:g} s")
+        if job is not None:
+            with self._lock:
+                if self._pending is None and job[0] == self._wanted.value:
+                    self._pending = job
 
     def _stop_child(self, timeout_s: float) -> None:
         """Ask the child to quit; terminate it, then kill it, past the deadline."""

@@ -176,6 +176,24 @@ def test_the_search_runs_on_a_thread_when_processes_cannot_start(make_window, qt
     assert search_process._START_FAILURES and "before it started" in search_process._START_FAILURES[0]
 
 
+def test_a_search_process_that_never_says_ready_is_ended_and_the_thread_searches(make_window, qtbot, monkeypatch):
+    """A child running something else (a frozen app without freeze_support, an unguarded main script) never says
+    "ready": past the deadline it is ended and the search runs on the thread."""
+    from ui_helpers import never_ready
+
+    monkeypatch.setattr(search_process, "_START_FAILURES", [])
+    w = make_window()
+    worker = w.search.worker
+    worker._target, worker.ready_timeout_s = never_ready, 2.0
+    seen = []
+    qtbot.waitUntil(lambda: worker._proc is not None and not seen.append(worker._proc), timeout=10000)
+    proc = seen[-1]
+    qtbot.waitUntil(lambda: _done(w), timeout=30000)
+    assert worker.mode == "thread" and w.search.outcome.plans
+    assert "did not start within 2 s" in search_process._START_FAILURES[0]
+    qtbot.waitUntil(lambda: _gone(proc), timeout=5000)
+
+
 # -------------------------------------------------------------------- garbage collection on the GUI thread
 
 def test_main_thread_collector_collects_cycles_from_its_timer(qapp, qtbot):
