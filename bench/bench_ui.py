@@ -207,8 +207,26 @@ def whole_keystroke(runs: int, search_on: bool) -> tuple[list[float], list[float
     return cpu, wall
 
 
-def heartbeat(scenario_file: Path = MIXTRAL_4096) -> dict:
-    """Longest gap of a 1-ms GUI-thread timer while the worker searches ~11 M candidates."""
+def _steal_ticks() -> int | None:
+    """CPU time the hypervisor gave to others while this VM wanted to run (``/proc/stat``, all CPUs, ticks)."""
+    try:
+        with open("/proc/stat", encoding="ascii") as f:
+            return int(f.readline().split()[8])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def heartbeat(scenario_file: Path = MIXTRAL_4096, mode: str = "process", rt: bool = False) -> dict:
+    """Gaps of a 1-ms GUI-thread timer while the search of ~11 M candidates runs.
+
+    ``mode``: ``process`` (the app's search process), ``thread`` (the search on a thread of this process, as
+    before issue "Fast at any size"'s process work; ``GPUPLANNER_SEARCH_WORKER=thread``) or ``idle`` (no search:
+    the same timer for 15 s, the machine's own baseline under its current load). The app has searched once
+    before (the default scenario: its search process is up, as in a running app), then the big scenario is loaded.
+
+    ``rt`` (Linux, root): once the search runs, the GUI thread alone is made real-time (``SCHED_FIFO`` 1), so
+    other programs on a shared machine cannot delay it; what is left is what the app's own search costs the GUI
+    thread (the GIL it holds, in ``thread`` mode). The search thread or process keeps normal priority."""
     import json as _json
 
     from PySide6.QtCore import QTimer
@@ -219,30 +237,66 @@ def heartbeat(scenario_file: Path = MIXTRAL_4096) -> dict:
     from gpuplanner.ui.model import ScenarioModel
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    try:  # the app's start-up: cyclic garbage collection from a GUI-thread timer (its cost is in the gaps)
+        from gpuplanner.ui.gc_collector import install
+
+        collector = install(app)
+    except ImportError:  # (before it existed)
+        collector = None
     d = _json.loads(scenario_file.read_text(encoding="utf-8"))
     d["training"].pop("framework", None)
     d["training"].pop("global_batch_size", None)
     d["constraints"]["max_gpus"] = 4096
-    model = ScenarioModel(scenario_from_dict(d))
-    ctl = SearchController(model, debounce_ms=0)
+    from gpuplanner.ui.model import default_scenario
+
+    model = ScenarioModel(default_scenario())
+    kw = {"worker_mode": "thread"} if mode == "thread" else {}
+    try:
+        ctl = SearchController(model, debounce_ms=0, **kw)
+    except TypeError:  # (before the search process: the thread was the only way)
+        ctl = SearchController(model, debounce_ms=0)
+    if mode != "idle":  # the app's first search (starts its search process)
+        ctl.restart()
+        while ctl.state == "running":
+            app.processEvents()
+            time.sleep(0.002)
     ticks: list[float] = []
     timer = QTimer()
     timer.setInterval(1)
     timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    load0 = os.getloadavg()[0]
+    steal0 = _steal_ticks()
     timer.start()
     t0 = time.perf_counter()
-    ctl.restart()
-    while ctl.state == "running" and time.perf_counter() - t0 < 600:
+    if mode != "idle":
+        model.load(scenario_from_dict(d))   # the big search starts (changed("all") -> restart)
+        while not ctl.busy() and ctl.state == "running":
+            app.processEvents()
+    if rt:
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(1))   # this thread only (Linux: 0 = caller)
+    while ((ctl.state == "running") if mode != "idle" else (time.perf_counter() - t0 < 15)) \
+            and time.perf_counter() - t0 < 600:
         app.processEvents()
         time.sleep(0.0005)
     dt = time.perf_counter() - t0
     timer.stop()
-    gaps = [b - a for a, b in zip(ticks, ticks[1:])]
-    out = {"state": ctl.state, "search_s": round(dt, 2), "ticks": len(ticks),
-           "max_gap_ms": round(max(gaps) * 1000, 1) if gaps else None,
-           "p99_gap_ms": round(sorted(gaps)[int(0.99 * (len(gaps) - 1))] * 1000, 1) if gaps else None,
-           "gaps_over_50ms": sum(g > 0.05 for g in gaps), "load_average": os.getloadavg()[0],
-           "candidates": ctl.outcome.considered if ctl.outcome else None}
+    if rt:
+        os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
+    gaps = sorted(b - a for a, b in zip(ticks, ticks[1:]))
+    worker = getattr(ctl, "worker", None)
+    out = {"mode": mode, "state": ctl.state, "search_s": round(dt, 2), "ticks": len(ticks),
+           "max_gap_ms": round(gaps[-1] * 1000, 1) if gaps else None,
+           "p99_gap_ms": round(gaps[int(0.99 * (len(gaps) - 1))] * 1000, 1) if gaps else None,
+           "median_gap_ms": round(gaps[len(gaps) // 2] * 1000, 2) if gaps else None,
+           "gaps_over_50ms": sum(g > 0.05 for g in gaps), "load_average_start": round(load0, 2),
+           "load_average": round(os.getloadavg()[0], 2),
+           "worker": getattr(worker, "mode", "thread") if mode != "idle" else None,
+           "candidates": ctl.outcome.considered if ctl.outcome else None,
+           "gc_collections": list(collector.collections) if collector else None,
+           "gc_longest_ms": round(collector.longest_ms, 1) if collector else None, "gui_thread_rt": rt,
+           "gaps_over_20ms": sum(g > 0.02 for g in gaps),
+           "steal_ms": None if steal0 is None else (_steal_ticks() - steal0) * 1000 // os.sysconf("SC_CLK_TCK"),
+           "p999_gap_ms": round(gaps[int(0.999 * (len(gaps) - 1))] * 1000, 1) if gaps else None}
     ctl.shutdown()
     return out
 
@@ -288,6 +342,29 @@ def screenshots(folder: Path) -> list[Path]:
     return out
 
 
+def heartbeat_runs(args) -> list[dict]:
+    """``--heartbeat``: the modes interleaved, ``--heartbeat-runs`` rounds."""
+    runs = []
+    for _ in range(args.heartbeat_runs):        # the modes interleaved: paired under the same load
+        for mode in args.heartbeat_modes.split(","):
+            hb = heartbeat(mode=mode, rt=args.heartbeat_rt)
+            runs.append(hb)
+            what = "no search" if mode == "idle" else (f"search in a {hb['worker']} ({hb['candidates']:,} "
+                                                      f"candidates, {hb['search_s']} s, {hb['state']})")
+            print(f"heartbeat, {what}: max gap {hb['max_gap_ms']} ms, p99 {hb['p99_gap_ms']} ms, median "
+                  f"{hb['median_gap_ms']} ms, {hb['gaps_over_50ms']} gaps > 50 ms over {hb['ticks']} ticks "
+                  f"(target <= 50 ms; load average {hb['load_average_start']:.1f} -> {hb['load_average']:.1f}; "
+                  f"steal {hb['steal_ms']} ms)",
+                  flush=True)
+    if args.heartbeat_json:
+        import json as _json
+
+        args.heartbeat_json.write_text(_json.dumps({"runs": runs, "cpus": os.cpu_count(),
+                                                    "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())},
+                                                   indent=1), encoding="utf-8")
+    return runs
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--first-window", action="store_true")
@@ -296,6 +373,14 @@ def main() -> int:
     ap.add_argument("--cold-runs", type=int, default=7)
     ap.add_argument("--whole", action="store_true", help="the whole keystroke path, search off and on")
     ap.add_argument("--heartbeat", action="store_true", help="GUI heartbeat during an ~11 M-candidate search")
+    ap.add_argument("--heartbeat-modes", default="process",
+                    help="comma-separated: process (the app's search process), thread (the search on a thread "
+                         "here, as before), idle (no search); run interleaved")
+    ap.add_argument("--heartbeat-runs", type=int, default=1, help="rounds of --heartbeat-modes")
+    ap.add_argument("--heartbeat-rt", action="store_true",
+                    help="make the GUI thread real-time once the search runs (Linux, root): the app's own stalls only")
+    ap.add_argument("--heartbeat-json", type=Path, help="write the heartbeat runs to this JSON file")
+    ap.add_argument("--no-edit", action="store_true", help="with --heartbeat: only the heartbeat")
     ap.add_argument("--no-cold", action="store_true", help="skip the cold-start runs")
     args = ap.parse_args()
     if args.first_window:
@@ -305,6 +390,9 @@ def main() -> int:
     if args.screenshots:
         for p in screenshots(args.screenshots):
             print(p)
+        return 0
+    if args.heartbeat and args.no_edit:
+        heartbeat_runs(args)
         return 0
     lat = edit_latency(args.runs)
     print(f"edit->redraw: median {statistics.median(lat):.1f} ms, p90 "
@@ -316,10 +404,7 @@ def main() -> int:
                   f"(p90 {sorted(cpu)[int(0.9 * (len(cpu) - 1))]:.1f}, max {max(cpu):.1f}); wall until every chart "
                   f"is updated median {statistics.median(wall):.1f} ms over {len(cpu)} edits (target GUI <= 25 ms)")
     if args.heartbeat:
-        hb = heartbeat()
-        print(f"heartbeat during the search ({hb['candidates']:,} candidates, {hb['search_s']} s, {hb['state']}): "
-              f"max gap {hb['max_gap_ms']} ms, p99 {hb['p99_gap_ms']} ms, {hb['gaps_over_50ms']} gaps > 50 ms over "
-              f"{hb['ticks']} ticks (target <= 50 ms; load average {hb['load_average']:.1f})")
+        heartbeat_runs(args)
     if args.no_cold:
         return 0
     cold = cold_start(args.cold_runs)

@@ -474,3 +474,17 @@ def test_windows_version_resource_matches_the_package_version(monkeypatch):
     text = str(info)
     assert f"StringStruct('ProductVersion', '{gpuplanner.__version__}')" in text
     assert "StringStruct('OriginalFilename', 'gpuplanner.exe')" in text
+
+
+def test_frozen_entry_calls_freeze_support_before_the_app():
+    """The frozen app's plan-search process is the executable started again (``spawn``): the entry script must
+    call ``multiprocessing.freeze_support()`` before anything else in its main block, or that process would
+    open a second window (gpuplanner/ui/search_process.py)."""
+    tree = ast.parse((PKG / "launcher.py").read_text(encoding="utf-8"))
+    main_block = next(n for n in tree.body if isinstance(n, ast.If) and "__main__" in ast.unparse(n.test))
+    calls = [ast.unparse(n.value.func) for n in main_block.body if isinstance(n, ast.Expr)
+             and isinstance(n.value, ast.Call)]
+    assert calls and calls[0] == "multiprocessing.freeze_support", calls
+    first_app_call = next(i for i, n in enumerate(main_block.body) if "main()" in ast.unparse(n))
+    freeze = next(i for i, n in enumerate(main_block.body) if "freeze_support" in ast.unparse(n))
+    assert freeze < first_app_call

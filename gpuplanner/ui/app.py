@@ -40,6 +40,11 @@ def run_app(argv: list[str]) -> int:
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    # cyclic garbage collection on this (the GUI) thread only, from a timer: a collection that runs in a worker
+    # thread can destroy QObjects there and deadlock with this thread (gc_collector.py)
+    from .gc_collector import install as install_gc_collector
+
+    install_gc_collector(app)
     app.setApplicationName("GPU Planner")
     # Wayland compositors match the window to packaging/linux/gpuplanner.desktop by this name (icon, menu entry)
     app.setDesktopFileName("gpuplanner")

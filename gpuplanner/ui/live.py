@@ -6,18 +6,23 @@
   worker thread, so typing never waits for it: one sweep at a time, the latest inputs swept next, results
   of older inputs dropped (a generation counter, as for the search). :meth:`LiveEstimator.run_scaling_now`
   stays synchronous for callers that need the chart at once (building the live panel, the self-test).
-* :class:`SearchController` runs :func:`engine.search_plans` on a Python worker thread (not a
-  ``QThreadPool``: its C++ destructor waits for the worker without releasing the GIL, a deadlock when a
-  worker outlives the window). Every input
-  change bumps a generation counter and sets the running job's cancel flag; results of an older
-  generation are dropped, so a stale search can never overwrite a fresh one. A new document (New, Open,
-  Revert, recovery) calls :meth:`SearchController.reset`: the running job is cancelled, the generation
-  bumped and the previous document's outcome forgotten, so none of its plans can reach the new one.
+* :class:`SearchController` runs :func:`engine.search_plans` in a process of its own
+  (:mod:`gpuplanner.ui.search_process`: a persistent child started with ``forkserver``/``spawn``, never
+  ``fork``, reused for every search; its answers come back on a small link thread as queued signals). A
+  search on a thread of this process held the GIL for whole numpy calls and stalled the window for up to
+  ~270 ms; in a process the GUI thread only shares the CPU. When processes cannot be started the same worker
+  runs the search on its link thread instead. Every input change bumps a generation counter, which the
+  running search reads (a shared integer) before every chunk: it stops there; results of an older
+  generation are dropped, so a stale search can never overwrite a fresh one. A dead search process is
+  reported once (``notice``) and the next search starts a new one. A new document (New, Open, Revert,
+  recovery) calls :meth:`SearchController.reset`: the running job is cancelled, the generation bumped and
+  the previous document's outcome forgotten, so none of its plans can reach the new one.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 import traceback
@@ -155,72 +160,60 @@ class LiveEstimator(QObject):
 
 class _JobSignals(QObject):
     finished = Signal(int, object)
-    failed = Signal(int, str)
+    failed = Signal(int, object)  # a message (MsgStr keeps its id: shown in the UI language)
     progress = Signal(int, float)
-
-
-class _SearchJob:
-    def __init__(self, generation: int, scenario, base_dir, signals: _JobSignals):
-        self.generation = generation
-        self.scenario, self.base_dir = scenario, base_dir
-        self.signals = signals
-        self.cancel_event = threading.Event()
-        self.thread = threading.Thread(target=self._run_guarded, name=f"plan-search-{generation}", daemon=True)
-
-    def _run_guarded(self) -> None:
-        try:
-            self.run()
-        except RuntimeError:
-            # the window (and the signals object) was destroyed while this stale job ran: nobody listens
-            pass
-
-    def run(self) -> None:  # worker thread: no Qt widget calls here
-        gen = self.generation
-        try:
-            out = engine.search_plans(self.scenario, self.base_dir, cancel=self.cancel_event.is_set,
-                                      progress=lambda f: self.signals.progress.emit(gen, float(f)))
-        except engine.Cancelled:
-            return
-        except PlannerError as err:
-            self.signals.failed.emit(gen, str(err))
-            return
-        except Exception as err:  # noqa: BLE001 - reported in the status line, never a crash
-            traceback.print_exc()
-            self.signals.failed.emit(gen, f"{type(err).__name__}: {err}")
-            return
-        if not self.cancel_event.is_set():
-            self.signals.finished.emit(gen, out)
+    died = Signal(int, object)
 
 
 class SearchController(QObject):
-    """Owns the background plan search. ``state`` is idle | running | done | failed."""
+    """Owns the background plan search. ``state`` is idle | running | done | failed.
+
+    The search runs in a process of its own (:class:`gpuplanner.ui.search_process.SearchWorker`, started with
+    the first search and reused; a thread when processes cannot be started); its answers reach the GUI thread
+    as queued signals. ``notice`` carries one status-bar line when the search process died."""
 
     started = Signal()
     progress = Signal(float)
     finished = Signal(object)    # engine.SearchOutcome
-    failed = Signal(str)
+    failed = Signal(object)
     cleared = Signal()           # reset(): the outcome belonged to a previous document
+    notice = Signal(str)         # a one-off line for the status bar (the search process stopped)
 
-    def __init__(self, model: ScenarioModel, parent: QObject | None = None, debounce_ms: int = 150):
+    def __init__(self, model: ScenarioModel, parent: QObject | None = None, debounce_ms: int = 150,
+                 worker_mode: str | None = None):
         super().__init__(parent)
+        from .search_process import SearchWorker
+
         self.model = model
-        self._threads: list[threading.Thread] = []
         self.generation = 0
         self.state = "idle"
         self.outcome: engine.SearchOutcome | None = None
         self.error: str | None = None
         self.enabled = True
-        self._job: _SearchJob | None = None
+        self._job: int | None = None   # the generation submitted and not answered yet
         self._key: str | None = None
         self._signals = _JobSignals(self)
         self._signals.finished.connect(self._on_finished)
         self._signals.failed.connect(self._on_failed)
         self._signals.progress.connect(self._on_progress)
+        self._signals.died.connect(self._on_died)
+        self.worker = SearchWorker(self._worker_event, mode=worker_mode)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(debounce_ms)
         self._timer.timeout.connect(self._start)
         model.changed.connect(self._on_changed)
+
+    def _worker_event(self, kind: str, gen: int, payload) -> None:  # the worker's link thread: signals only
+        sig = self._signals
+        if kind == "done":
+            sig.finished.emit(gen, payload)
+        elif kind == "failed":
+            sig.failed.emit(gen, payload if isinstance(payload, str) else str(payload))
+        elif kind == "progress":
+            sig.progress.emit(gen, float(payload))
+        elif kind == "died":
+            sig.died.emit(gen, payload)
 
     @staticmethod
     def search_key(model: ScenarioModel) -> str:
@@ -238,9 +231,8 @@ class SearchController(QObject):
     def restart(self) -> None:
         """Cancel what runs and start again after a short debounce."""
         self.generation += 1
-        if self._job is not None:
-            self._job.cancel_event.set()
-            self._job = None
+        self.worker.cancel(self.generation)
+        self._job = None
         self.state = "running"
         self.started.emit()
         self._timer.start()
@@ -251,20 +243,18 @@ class SearchController(QObject):
         model's ``changed("all")`` then starts the search for the new document."""
         self._timer.stop()
         self.generation += 1
-        if self._job is not None:
-            self._job.cancel_event.set()
-            self._job = None
+        self.worker.cancel(self.generation)
+        self._job = None
         self._key = None
         self.outcome, self.error, self.state = None, None, "idle"
         self.cleared.emit()
 
     def _start(self) -> None:
         self._key = self.search_key(self.model)
-        job = _SearchJob(self.generation, self.model.user_scenario(), self.model.base_dir, self._signals)
-        self._job = job
-        self._threads = [t for t in self._threads if t.is_alive()]
-        self._threads.append(job.thread)
-        job.thread.start()
+        job = {"scenario": self.model.user_scenario(), "base_dir": self.model.base_dir,
+               "top": 20, "env": dict(os.environ), "cwd": _cwd()}
+        self._job = self.generation
+        self.worker.submit(self.generation, job)
 
     def _on_progress(self, gen: int, frac: float) -> None:
         if gen == self.generation:
@@ -284,18 +274,32 @@ class SearchController(QObject):
         self.outcome, self.error, self.state = None, msg, "failed"
         self.failed.emit(msg)
 
+    def _on_died(self, gen: int, exitcode) -> None:
+        """The search process stopped (killed, crashed): said once; the next search starts a new one."""
+        code = "?" if exitcode is None else str(exitcode)
+        msg = self.tr("The plan search process stopped unexpectedly (exit code {0}); the next search starts it "
+                      "again.").format(code)
+        self.notice.emit(msg)
+        if gen == self.generation and gen == self._job:
+            self._job = None
+            self.outcome, self.error, self.state = None, msg, "failed"
+            self.failed.emit(msg)
+
     def shutdown(self, timeout_ms: int = 5000) -> None:
-        """Cancel and wait for the worker (on close and in tests: never leave a thread running)."""
+        """Cancel the search, end the search process (terminated past the deadline) and its link thread (on
+        close and in tests: never leave a process or a thread running)."""
         self._timer.stop()
         self.generation += 1
-        if self._job is not None:
-            self._job.cancel_event.set()
-            self._job = None
-        deadline = time.monotonic() + timeout_ms / 1000
-        for t in self._threads:
-            t.join(max(0.0, deadline - time.monotonic()))
-        self._threads = [t for t in self._threads if t.is_alive()]
+        self._job = None
+        self.worker.shutdown(timeout_ms / 1000)
 
     def busy(self) -> bool:
-        """Whether a worker (current or cancelled) is still running."""
-        return any(t.is_alive() for t in self._threads)
+        """Whether a search (current or cancelled) still runs."""
+        return self.worker.busy()
+
+
+def _cwd() -> str | None:
+    try:
+        return os.getcwd()
+    except OSError:
+        return None

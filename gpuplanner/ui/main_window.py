@@ -178,6 +178,7 @@ class MainWindow(QMainWindow):
         self.search.finished.connect(lambda _o: self._update_search_status())
         self.search.finished.connect(self._on_search_finished)
         self.search.failed.connect(lambda _m: self._update_search_status())
+        self.search.notice.connect(lambda m: self.statusBar().showMessage(m, 15000))  # the search process died
         self.search.cleared.connect(self._on_search_cleared)
 
     # ================================================================== live panel

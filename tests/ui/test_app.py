@@ -358,6 +358,9 @@ def test_search_restarts_on_edit_and_drops_stale_results(make_window, qtbot, mon
             time.sleep(0.01)
         return engine.SearchOutcome([], considered=scenario.training.seq_len)
 
+
+    # the search is replaced in this process, so it runs on a thread here, not in a process of its own
+    monkeypatch.setenv("GPUPLANNER_SEARCH_WORKER", "thread")
     monkeypatch.setattr(engine, "search_plans", slow_search)
     w = make_window()
     qtbot.waitUntil(lambda: w.search.state == "done", timeout=10000)
@@ -377,6 +380,9 @@ def test_search_failure_is_reported_not_raised(make_window, qtbot, monkeypatch):
     def broken(*a, **k):
         raise PlannerError("no rental price for anything")
 
+
+    # the search is replaced in this process, so it runs on a thread here, not in a process of its own
+    monkeypatch.setenv("GPUPLANNER_SEARCH_WORKER", "thread")
     monkeypatch.setattr(engine, "search_plans", broken)
     w = make_window()
     qtbot.waitUntil(lambda: w.search.state == "failed", timeout=10000)

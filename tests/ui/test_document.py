@@ -329,6 +329,9 @@ def test_stale_search_of_previous_document_is_dropped(make_window, qtbot, tmp_pa
             time.sleep(0.01)              # deliberately deaf to ``cancel``: the result still arrives
         return engine.SearchOutcome([], considered=len(seen), notes=[scenario.model.preset])
 
+
+    # the search is replaced in this process, so it runs on a thread here, not in a process of its own
+    monkeypatch.setenv("GPUPLANNER_SEARCH_WORKER", "thread")
     monkeypatch.setattr(engine, "search_plans", slow_search)
     w = make_window()
     qtbot.waitUntil(lambda: w.search.state == "done", timeout=10000)

@@ -29,3 +29,10 @@ def write_safetensors(path, tensors: dict[str, list[int]], dtype: str = "BF16") 
     raw = json.dumps(header).encode()
     path.write_bytes(struct.pack("<Q", len(raw)) + raw + bytes(offset))
     return count
+
+
+def never_ready(conn, wanted) -> None:
+    """A search process's stand-in that never says "ready" (tests/ui/test_search_process.py)."""
+    import time
+
+    time.sleep(3600)

@@ -6323,6 +6323,13 @@
     </message>
 </context>
 <context>
+    <name>SearchController</name>
+    <message>
+        <source>The plan search process stopped unexpectedly (exit code {0}); the next search starts it again.</source>
+        <translation>方案搜索进程意外停止（退出码 {0}）；下一次搜索会重新启动它。</translation>
+    </message>
+</context>
+<context>
     <name>Tier</name>
     <message>
         <source>~10B tier: one node of 4–8 GPUs (≥160 GB in total) is enough; NVLink inside the node helps tensor parallelism, PCIe servers work with ZeRO/FSDP data parallelism.</source>

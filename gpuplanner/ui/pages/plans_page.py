@@ -333,7 +333,7 @@ class PlansPage(BasePage):
         if s.state == "running":
             text = self.tr("Searching…")
         elif s.state == "failed":
-            text = self.tr("The search failed: {0}").format(s.error or "")
+            text = self.tr("The search failed: {0}").format(tr_msg(s.error) if s.error else "")
         elif s.state == "done" and s.outcome is not None:
             n = len(s.outcome.plans)
             text = plural(self.tr("%n plan(s) shown; {0} of {1} configurations fit ({2} ms).", "", n), n).format(
