@@ -77,7 +77,7 @@ def test_search_process_gives_the_in_process_answer_with_custom_gpu_and_model_fi
     w.model.load(scenario_from_dict(data))
     qtbot.waitUntil(lambda: _done(w) and w.search.outcome is not None, timeout=30000)
     child = w.search.outcome
-    here = engine.search_plans(w.model.user_scenario(), w.model.base_dir, dict(w.model.ui))
+    here = engine.search_plans(w.model.user_scenario(), w.model.base_dir)
     assert child.plans and any(r.plan.gpu == "custom-my-card" for r in child.plans)
     assert _rows(child) == _rows(here)
     assert (child.considered, child.fitting, child.feasible) == (here.considered, here.fitting, here.feasible)

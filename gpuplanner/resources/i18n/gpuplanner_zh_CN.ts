@@ -6677,10 +6677,6 @@
         <translation>可扩展内存段</translation>
     </message>
     <message>
-        <source>PyTorch allocator setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: almost no fragmentation, so reserved memory is close to allocated; default: on for FSDP2 (torchtitan), off elsewhere</source>
-        <translation>PyTorch 分配器设置 PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True：几乎没有碎片，保留显存接近已分配显存；默认：FSDP2（torchtitan）开启，其他框架关闭</translation>
-    </message>
-    <message>
         <source>LoRA rank</source>
         <translation>LoRA 秩</translation>
     </message>
@@ -7075,6 +7071,10 @@
     <message>
         <source>Every N-th layer: checkpoint the layers whose number is a multiple of N (torchtitan selective_ac_option)</source>
         <translation>每隔 N 层：对层号为 N 的倍数的层设检查点（torchtitan selective_ac_option）</translation>
+    </message>
+    <message>
+        <source>PyTorch allocator setting expandable_segments (in PYTORCH_CUDA_ALLOC_CONF): almost no fragmentation, so reserved memory is close to allocated; default: on for FSDP2 (torchtitan), off elsewhere</source>
+        <translation>PyTorch 分配器设置 expandable_segments（在 PYTORCH_CUDA_ALLOC_CONF 中）：几乎没有碎片，保留显存接近已分配显存；默认：FSDP2（torchtitan）开启，其他框架关闭</translation>
     </message>
     <message>
         <source>sequences</source>

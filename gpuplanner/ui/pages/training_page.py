@@ -222,7 +222,7 @@ class TrainingPage(BasePage):
                 "FSDP2 (torchtitan, fully_shard) copies weights in and out around each all-gather; FSDP1 "
                 "(Accelerate, Composer) shards flat parameters")),
             "expandable": (self.tr("Expandable segments"), self.tr(
-                "PyTorch allocator setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: almost no "
+                "PyTorch allocator setting expandable_segments (in PYTORCH_CUDA_ALLOC_CONF): almost no "
                 "fragmentation, so reserved memory is close to allocated; default: on for FSDP2 (torchtitan), "
                 "off elsewhere")),
             "lora_rank": (self.tr("LoRA rank"), self.tr("Rank of the adapters: trainable parameters grow linearly with it")),
