@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -22,11 +21,8 @@ os.environ.setdefault("GPUPLANNER_CACHE_DIR", tempfile.mkdtemp(prefix="gpuplanne
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _spin(app, seconds: float) -> None:
-    t0 = time.monotonic()
-    while time.monotonic() - t0 < seconds:
-        app.processEvents()
-        time.sleep(0.01)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _screens import open_window, spin  # noqa: E402
 
 
 def main(argv: list[str]) -> int:
@@ -35,7 +31,7 @@ def main(argv: list[str]) -> int:
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     from gpuplanner.i18n import LanguageManager, ensure_cjk_font
-    from gpuplanner.ui.main_window import MainWindow
+
 
     ensure_cjk_font()
     lm = LanguageManager(app)
@@ -43,44 +39,37 @@ def main(argv: list[str]) -> int:
         lm.install(lang)
         d = out / lang
         d.mkdir(parents=True, exist_ok=True)
-        w = MainWindow(autosave=False)
-        w.resize(1280, 800)
-        w.show()
-        t0 = time.monotonic()
-        while w.search.state not in ("done", "failed") and time.monotonic() - t0 < 60:
-            app.processEvents()
-            time.sleep(0.01)
-        _spin(app, 0.3)
+        w = open_window(app)
         w.go_to(5)
         page = w.page("plans")
         page.view.selectRow(0)
-        _spin(app, 0.3)
+        spin(app, 0.3)
         w.grab().save(str(d / "plans-table.png"))
         bar = page.details.verticalScrollBar()
         for name, anchor in (("plans-memory-time", "rules"), ("plans-rent-or-build", "rent-or-build")):
             page.details.scrollToAnchor(anchor)
-            _spin(app, 0.2)
+            spin(app, 0.2)
             if name == "plans-memory-time":  # just below the rules: the memory table and the time line
                 bar.setValue(bar.value() + 160)
-                _spin(app, 0.2)
+                spin(app, 0.2)
             w.grab().save(str(d / f"{name}.png"))
         w.go_to(4)
         hw = w.page("hardware")
         if hasattr(hw, "scroll") and hasattr(hw, "own_box"):
             hw.scroll.ensureWidgetVisible(hw.own_box, 0, 0)
-            _spin(app, 0.2)
+            spin(app, 0.2)
             w.grab().save(str(d / "hardware-ownership.png"))
         w.go_to(7)
         pj = w.stack.currentWidget()
         if hasattr(pj, "scroll") and hasattr(pj, "total"):
             pj.scroll.ensureWidgetVisible(pj.total, 0, 200)
-        _spin(app, 0.3)
+        spin(app, 0.3)
         w.grab().save(str(d / "project.png"))
         w.model.set_dirty(False)
         w.search.shutdown()
         w.close()
         w.deleteLater()
-        _spin(app, 0.1)
+        spin(app, 0.1)
     print(out)
     return 0
 

@@ -13,7 +13,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -25,19 +24,12 @@ ROOT = Path(__file__).resolve().parents[1]
 PDF_EXAMPLES = ("70b-cpt-64xh100.gpuplan", "7b-lora-1x4090.gpuplan")
 
 
-def _spin(app, seconds: float) -> None:
-    t0 = time.monotonic()
-    while time.monotonic() - t0 < seconds:
-        app.processEvents()
-        time.sleep(0.01)
-
-
 def pages(out: Path) -> None:
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     from gpuplanner.i18n import LanguageManager, ensure_cjk_font
-    from gpuplanner.ui.main_window import PAGE_KEYS, MainWindow
+    from gpuplanner.ui.main_window import PAGE_KEYS
 
     ensure_cjk_font()
     lm = LanguageManager(app)
@@ -45,14 +37,7 @@ def pages(out: Path) -> None:
         lm.install(lang)
         d = out / lang
         d.mkdir(parents=True, exist_ok=True)
-        w = MainWindow(autosave=False)
-        w.resize(1280, 800)
-        w.show()
-        t0 = time.monotonic()
-        while w.search.state not in ("done", "failed") and time.monotonic() - t0 < 60:
-            app.processEvents()
-            time.sleep(0.01)
-        _spin(app, 0.3)
+        w = open_window(app)
         for i in range(w.sidebar.count()):
             try:
                 w.go_to(i)
@@ -63,13 +48,13 @@ def pages(out: Path) -> None:
             if view is not None and hasattr(view, "selectRow") and view.model() is not None \
                     and view.model().rowCount():
                 view.selectRow(0)
-            _spin(app, 0.15)
+            spin(app, 0.15)
             key = PAGE_KEYS[i] if i < len(PAGE_KEYS) else f"page{i + 1}"
             w.grab().save(str(d / f"{i + 1}-{key}.png"))
             chart = getattr(page, "count_chart", None)
             if chart is not None and hasattr(page, "scroll"):
                 page.scroll.ensureWidgetVisible(chart, 0, 0)
-                _spin(app, 0.15)
+                spin(app, 0.15)
                 w.grab().save(str(d / f"{i + 1}-{key}-memory-by-count.png"))
                 page.scroll.verticalScrollBar().setValue(0)
         verify_shots(app, w, d)
@@ -77,7 +62,7 @@ def pages(out: Path) -> None:
         w.search.shutdown()
         w.close()
         w.deleteLater()
-        _spin(app, 0.1)
+        spin(app, 0.1)
 
 
 def verify_shots(app, w, d: Path) -> None:
@@ -87,26 +72,26 @@ def verify_shots(app, w, d: Path) -> None:
     w.go_to(6)
     page = w.stack.currentWidget()
     panel = page.panel
-    _spin(app, 0.1)
+    spin(app, 0.1)
     page.scroll.ensureWidgetVisible(panel.scaling_empty, 0, 40)
-    _spin(app, 0.15)
+    spin(app, 0.15)
     w.grab().save(str(d / "7-verify-kit-before-import.png"))
     panel.load_topology_text((data / "topo" / "8gpu-two-nvlink-islands.txt").read_text())
     panel.load_network_text((data / "net" / "constructed-8x-ndr-one-down-ibstat.txt").read_text())
     panel.load_health_text((data / "health" / "constructed-nvidia-smi-q-h100-throttled-ecc.txt").read_text())
     panel.import_result_file(data / "kit" / "multinode-2x8-h100-ib-constructed.json")
-    _spin(app, 0.2)
+    spin(app, 0.2)
     page.scroll.ensureWidgetVisible(panel.topo_verdict, 0, 40)
-    _spin(app, 0.15)
+    spin(app, 0.15)
     w.grab().save(str(d / "7-verify-topology-findings.png"))
     page.scroll.ensureWidgetVisible(panel.net_verdict, 0, 40)
-    _spin(app, 0.15)
+    spin(app, 0.15)
     w.grab().save(str(d / "7-verify-network-health-findings.png"))
     page.scroll.ensureWidgetVisible(panel.findings_label, 0, 40)
-    _spin(app, 0.15)
+    spin(app, 0.15)
     w.grab().save(str(d / "7-verify-kit-findings.png"))
     page.scroll.ensureWidgetVisible(panel.scaling_legend, 0, 10)
-    _spin(app, 0.15)
+    spin(app, 0.15)
     w.grab().save(str(d / "7-verify-kit-scaling.png"))
 
 
@@ -125,6 +110,10 @@ def pdfs(out: Path) -> None:
                             "--lang", lang], check=True, env=env)
             subprocess.run(["pdftoppm", "-r", "70", "-png", str(pdf), str(d / stem)], check=True)
             pdf.unlink()
+
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _screens import open_window, spin  # noqa: E402
 
 
 def main(argv: list[str]) -> int:

@@ -1,0 +1,29 @@
+"""Shared helpers of the screenshot scripts (``scripts/screenshots_*.py``): let Qt run for a while, and open the
+main window at 1280×800 and wait for its plan search."""
+
+from __future__ import annotations
+
+import time
+
+
+def spin(app, seconds: float) -> None:
+    """Process events for ``seconds`` (paints, timers, queued results)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        app.processEvents()
+        time.sleep(0.01)
+
+
+def open_window(app, *, search: bool = True, settle_s: float = 0.3, timeout_s: float = 60.0):
+    """A shown 1280×800 main window (no autosave); with ``search``, once the plan search has finished."""
+    from gpuplanner.ui.main_window import MainWindow
+
+    w = MainWindow(autosave=False, search_enabled=search)
+    w.resize(1280, 800)
+    w.show()
+    t0 = time.monotonic()
+    while search and w.search.state not in ("done", "failed") and time.monotonic() - t0 < timeout_s:
+        app.processEvents()
+        time.sleep(0.01)
+    spin(app, settle_s)
+    return w
