@@ -33,6 +33,8 @@ from collections import deque
 from multiprocessing import connection as mp_connection
 from typing import Any, Callable
 
+from gpuplanner.formatting import format_sig
+
 from . import search_worker
 
 ENV_MODE = "GPUPLANNER_SEARCH_WORKER"   # "process" (default) or "thread"
@@ -373,7 +375,7 @@ class SearchWorker:
         job = self._running
         self._stop_child(1.0)
         self._running = None
-        self._fall_back(f"the search process did not start within {self.ready_timeout_s:g} s")
+        self._fall_back(f"the search process did not start within {format_sig(self.ready_timeout_s)} s")
         if job is not None:
             with self._lock:
                 if self._pending is None and job[0] == self._wanted.value:
