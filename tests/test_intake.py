@@ -251,9 +251,9 @@ def test_deepseek_moe_v1_shared_experts_and_dense_first_layer():
 
 
 def test_pipeline_with_fewer_micro_batches_than_stages_is_flagged():
-    """A torchtitan user who enters the local batch as the micro-batch gives a PP 8 pipeline one micro-batch:
-    the step is (p−1)/(m+p−1) = 7/8 bubble. The intake says so (the user's values are kept); with the batch
-    split into 16 micro-batches the warning is gone."""
+    """A local batch of 2 on an 8-stage torchtitan pipeline is split into 2 micro-batches of one sequence
+    (frameworks.pipeline_split): the step is (p−1)/(m+p−1) = 7/9 bubble. The intake says so (the user's values
+    are kept); with 16 sequences per rank the warning is gone."""
     from gpuplanner.core.evaluate import evaluate
     from gpuplanner.core.scenario import scenario_from_dict
 
@@ -263,8 +263,38 @@ def test_pipeline_with_fewer_micro_batches_than_stages_is_flagged():
          "parallel": {"auto": False, "tp": 8, "pp": 8, "zero": 3}, "data": {"tokens": "10B"}}
     ev = evaluate(scenario_from_dict(d))
     texts = [w.render() for w in ev.warnings]
-    assert any("8-stage pipeline gets only 1 micro-batch" in t for t in texts), texts
+    assert any("8-stage pipeline gets only 2 micro-batch" in t for t in texts), texts
     assert ev.scenario.training.micro_batch_size == 2  # nothing the user set is changed
     d["training"].update(micro_batch_size=1, global_batch_size=16)
     ev = evaluate(scenario_from_dict(d))
     assert not any("pipeline gets only" in w.render() for w in ev.warnings)
+
+
+def test_torchtitan_pipeline_splits_the_local_batch():
+    """torchtitan (framework fsdp) splits each rank's batch into micro-batches of
+    pipeline_parallel_microbatch_size (default 1): a local batch of 16 typed as the micro-batch is evaluated as 16
+    micro-batches of one sequence — the same step as the explicit filling; Megatron's micro-batch is the
+    pipeline's own (unchanged); pipeline_microbatch_size 4 gives 4 micro-batches of 4."""
+    from gpuplanner.core.evaluate import evaluate
+    from gpuplanner.core.frameworks import pipeline_split
+    from gpuplanner.core.scenario import scenario_from_dict
+
+    def ev(**train):
+        d = {"model": {"preset": "llama-3-70b"},
+             "training": {"method": "pretrain", "framework": "fsdp", "seq_len": 8192, **train},
+             "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 64},
+             "parallel": {"auto": False, "tp": 8, "pp": 8, "zero": 3}, "data": {"tokens": "10B"}}
+        return evaluate(scenario_from_dict(d))
+
+    naive, explicit = ev(micro_batch_size=16), ev(micro_batch_size=1, global_batch_size=16)
+    assert naive.time.tokens_per_s_per_gpu == explicit.time.tokens_per_s_per_gpu
+    assert naive.memory.total == explicit.memory.total
+    assert naive.scenario.training.micro_batch_size == 16  # what the user typed is kept
+    b = naive.time.breakdown
+    assert abs(b["pp_bubble"] / sum(b.values()) - 7 / 23) < 0.08  # (p−1)/(m+p−1) with m = 16, near 0.30
+    four = ev(micro_batch_size=16, pipeline_microbatch_size=4)
+    assert four.time.tokens_per_s_per_gpu != naive.time.tokens_per_s_per_gpu
+    assert pipeline_split("fsdp", 8, 16, 1, 4) == (4, 4)
+    assert pipeline_split("megatron", 8, 16, 1) == (16, 1)
+    assert pipeline_split("fsdp", 1, 16, 1) == (16, 1)  # no pipeline: the local batch runs at once
+    assert pipeline_split("fsdp", 8, 6, 1, 4) == (6, 1)  # does not divide: kept

@@ -258,3 +258,37 @@ def to_json() -> dict:
         f = FRAMEWORKS[k]
         out[k] = {key: (list(v) if isinstance(v, tuple) else v) for key, v in f.__dict__.items()}
     return out
+
+
+#: torchtitan's pipeline micro-batch when the scenario gives none (``parallelism.pipeline_parallel_microbatch_size``
+#: defaults to 1 in ``torchtitan/config/job_config.py``).
+TORCHTITAN_PIPELINE_MICROBATCH = 1
+
+
+def pipeline_split(framework, pp, mbs, grad_accum, pipeline_mbs=None):
+    """The micro-batch a pipeline stage runs and the micro-batches per step, as the framework runs them.
+
+    Megatron-LM and DeepSpeed pipelines run ``micro_batch_size`` sequences per micro-batch and
+    ``grad_accum`` micro-batches per step (Megatron: global batch = micro-batch × data-parallel × number of
+    micro-batches). torchtitan (framework ``fsdp``) with pipeline parallelism splits each rank's batch
+    (``training.local_batch_size``: here ``micro_batch_size`` × accumulation) into micro-batches of
+    ``parallelism.pipeline_parallel_microbatch_size`` sequences (default 1): ``n_microbatches =
+    local_batch_size // pipeline_parallel_microbatch_size`` (``torchtitan/distributed/pipeline_parallel.py``),
+    so a local batch of 16 on an 8-stage 1F1B pipeline is 16 micro-batches of one sequence, not one of 16
+    (which would leave 7/8 of the step idle). Where the batch does not divide, the values are kept.
+    Element-wise on numpy arrays; the product ``mbs × grad_accum`` (sequences per rank per step) never changes.
+    """
+    import numpy as np
+
+    if framework != "fsdp":
+        return mbs, grad_accum
+    split = TORCHTITAN_PIPELINE_MICROBATCH if pipeline_mbs is None else int(pipeline_mbs)
+    pp_a, mbs_a, ga_a = np.asarray(pp), np.asarray(mbs), np.asarray(grad_accum)
+    per_rank = mbs_a * ga_a
+    on = (pp_a > 1) & (mbs_a > split) & (np.mod(mbs_a, split) == 0)
+    new_mbs = np.where(on, split, mbs_a)
+    new_ga = np.where(on, per_rank // np.maximum(new_mbs, 1), ga_a)
+    if np.ndim(new_mbs) == 0 and np.ndim(mbs) == 0:
+        return type(mbs)(new_mbs) if isinstance(mbs, int) else new_mbs.item(), \
+            type(grad_accum)(new_ga) if isinstance(grad_accum, int) else new_ga.item()
+    return new_mbs, new_ga

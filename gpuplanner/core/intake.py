@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .frameworks import engine_of, pipeline_split
 from .estimate import memory_kwargs
 from .i18n import QT_TRANSLATE_NOOP
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays, state_bytes
@@ -140,17 +141,17 @@ def intake_warnings(r: Any, host: HostRam | None = None) -> tuple[Msg, ...]:
                 CTX, "The images take {tokens:,.0f} tokens per sample ({n:g} × {per:,}), more than seq_len "
                      "{seq:,}: raise seq_len or use fewer or smaller images."),
                 {"tokens": img_tokens, "n": s.data.images_per_sample, "per": per_image, "seq": seq}))
-    pp, m = s.parallel.pp, s.grad_accum
+    pp = s.parallel.pp
+    _mb, m = pipeline_split(engine_of(s.training.framework), pp, s.training.micro_batch_size, s.grad_accum,
+                            s.training.pipeline_microbatch_size)
     if pp > 1 and m < pp:
         # 1F1B: (p−1) idle micro-batch slots against m working ones (Narayanan et al. 2021, arXiv:2104.04473
-        # §2.2); torchtitan splits each rank's local batch into micro-batches of pipeline_parallel_microbatch_size
-        # (torchtitan/distributed/pipeline_parallel.py), Megatron the global batch into micro-batch-size ones
+        # §2.2); the micro-batches per step as the framework forms them (frameworks.pipeline_split)
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "The {pp}-stage pipeline gets only {m} micro-batch(es) per step, so most of each step is pipeline "
-                 "bubble (see the time share). Pipeline schedules split the batch into micro-batches: enter the "
-                 "pipeline's micro-batch (torchtitan pipeline_parallel_microbatch_size, Megatron micro-batch-size) "
-                 "as the micro-batch and the whole batch as the global batch."),
-            {"pp": pp, "m": m}))
+                 "bubble (see the time share). Give more sequences per step (global batch) or, with torchtitan, a "
+                 "smaller pipeline micro-batch (training.pipeline_microbatch_size)."),
+            {"pp": pp, "m": int(m)}))
     if host is not None and host.fits is False:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "CPU offload needs {need:,.0f} GiB of host RAM per node; the node has {have:,.0f} GiB."),

@@ -740,6 +740,7 @@ def memory_arrays(
     fp8_recipe: str | None = None,
     fp8_all_gather: bool | None = None,
     expandable_segments: bool | None = None,
+    pipeline_mbs=None,
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
@@ -754,6 +755,10 @@ def memory_arrays(
     arXiv:2411.09009, which Unsloth uses; Liger's fused linear cross-entropy likewise): the output layer keeps
     the head's input and its gradient only.
     """
+    from .frameworks import pipeline_split  # (frameworks imports timing, which imports this module)
+
+    # torchtitan's pipeline splits each rank's batch into its own micro-batches (frameworks.pipeline_split)
+    mbs, grad_accum = pipeline_split(framework, pp, mbs, grad_accum, pipeline_mbs)
     mbs_examples = mbs
     mbs = mbs * profile.seqs_per_example if profile.seqs_per_example != 1 else mbs
     m_full = m

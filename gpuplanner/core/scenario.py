@@ -218,6 +218,12 @@ class TrainingSection(_Section):
         2, description="framework fsdp: PyTorch FSDP2 (fully_shard: torchtitan, torchtune) or FSDP1 "
                        "(FullyShardedDataParallel with flat parameters: Composer/llm-foundry, Accelerate); FSDP2 "
                        "copies parameters and gradients in and out around each collective (time model)")
+    pipeline_microbatch_size: int | None = Field(
+        None, gt=0, le=65536,
+        description="framework fsdp (torchtitan) with pipeline parallelism: the pipeline's micro-batch "
+                    "(parallelism.pipeline_parallel_microbatch_size); each rank's batch (micro_batch_size × "
+                    "accumulation) is split into micro-batches of this many sequences; None: torchtitan's default, "
+                    "1. Megatron and DeepSpeed pipelines run micro_batch_size itself (core/frameworks.pipeline_split)")
     lora_rank: int = Field(16, gt=0, le=65536)
     lora_targets: LoraTargets = "all_linear"
     # vision-language models (ignored for text models). LLaMA-Factory freezes both by default

@@ -620,6 +620,7 @@ def time_arrays(
     fp8_all_gather: bool | None = None,
     attn_efficiency=None,
     fsdp_version: int = 2,
+    pipeline_mbs=None,
 ):
     """Vectorised time model (seconds per optimizer step). Every per-candidate argument — the layout,
     and the GPU numbers (``peak_tflops`` … ``nic_gbs_per_gpu``) — may be a numpy array; they broadcast.
@@ -629,6 +630,8 @@ def time_arrays(
     (seconds per step), ``tokens_per_step``, ``tokens_per_s_per_gpu``, ``mfu``, ``hfu``,
     ``model_flops_per_token``, ``hardware_flops_per_token``, ``efficiency``.
     """
+    # torchtitan's pipeline splits each rank's batch into its own micro-batches (frameworks.pipeline_split)
+    mbs, grad_accum = _frameworks.pipeline_split(framework, pp, mbs, grad_accum, pipeline_mbs)
     ops = _ops_for(flash, fused, peak_tflops, peak16_tflops, mem_bw_tbs, gen_efficiency, intra_busbw_gbs,
                    intra_p2p_gbs, nic_gbs_per_gpu, tp, pp, cp, ep, dp, zero, recompute, mbs, sp, grad_accum,
                    vpp, num_gpus, gpus_per_node, offload, mfu)
@@ -1050,6 +1053,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         recompute_method=t.recompute_method, fp8_recipe=t.fp8_recipe, fp8_all_gather=t.fp8_all_gather,
         attn_efficiency=attention_ceiling(engine, gf.gpu_id, getattr(t, "attention_kernel", "auto")),
         fsdp_version=int(getattr(t, "fsdp_version", 2)),
+        pipeline_mbs=getattr(t, "pipeline_microbatch_size", None),
     )
     cal = calibration_of(r, kw)
     if cal is not None:  # a run measured on this GPU (core/calibration.py)

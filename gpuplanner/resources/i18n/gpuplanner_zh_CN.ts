@@ -2502,8 +2502,8 @@
         <translation>每个样本的图像占 {tokens:,.0f} 个 token（{n:g} × {per:,}），超过 seq_len {seq:,}：请调大 seq_len，或减少图像数量、缩小图像。</translation>
     </message>
     <message>
-        <source>The {pp}-stage pipeline gets only {m} micro-batch(es) per step, so most of each step is pipeline bubble (see the time share). Pipeline schedules split the batch into micro-batches: enter the pipeline&apos;s micro-batch (torchtitan pipeline_parallel_microbatch_size, Megatron micro-batch-size) as the micro-batch and the whole batch as the global batch.</source>
-        <translation>{pp} 级流水线每步只有 {m} 个微批次，因此每步的大部分时间是流水线气泡（见时间占比）。流水线调度会把批次拆成多个微批次：请把流水线的微批次（torchtitan 的 pipeline_parallel_microbatch_size、Megatron 的 micro-batch-size）填为微批次，把整个批次填为全局批次。</translation>
+        <source>The {pp}-stage pipeline gets only {m} micro-batch(es) per step, so most of each step is pipeline bubble (see the time share). Give more sequences per step (global batch) or, with torchtitan, a smaller pipeline micro-batch (training.pipeline_microbatch_size).</source>
+        <translation>{pp} 级流水线每步只有 {m} 个微批次，因此每步的大部分时间是流水线气泡（见时间占比）。请增加每步的序列数（全局批次），或在 torchtitan 下减小流水线微批次（training.pipeline_microbatch_size）。</translation>
     </message>
     <message>
         <source>CPU offload needs {need:,.0f} GiB of host RAM per node; the node has {have:,.0f} GiB.</source>
@@ -6621,6 +6621,14 @@
         <translation>每张 GPU 每次前向的序列数：激活显存线性增长；在显存用尽前，越大越快</translation>
     </message>
     <message>
+        <source>Pipeline micro-batch</source>
+        <translation>流水线微批次</translation>
+    </message>
+    <message>
+        <source>torchtitan with pipeline parallelism splits each GPU&apos;s batch into micro-batches of this many sequences (pipeline_parallel_microbatch_size); empty: torchtitan&apos;s default, 1</source>
+        <translation>torchtitan 启用流水线并行时，会把每张 GPU 的批次拆成若干个微批次，每个含这么多条序列（pipeline_parallel_microbatch_size）；留空：torchtitan 默认值 1</translation>
+    </message>
+    <message>
         <source>Batch given as</source>
         <translation>批次设定方式</translation>
     </message>
@@ -7079,6 +7087,10 @@
     <message>
         <source>sequences</source>
         <translation>条序列</translation>
+    </message>
+    <message>
+        <source>torchtitan default: 1</source>
+        <translation>torchtitan 默认：1</translation>
     </message>
     <message>
         <source>steps</source>

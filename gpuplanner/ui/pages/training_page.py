@@ -45,6 +45,7 @@ class TrainingPage(BasePage):
         self.framework = BoundCombo(m, "training.framework", FRAMEWORKS)
         self.seq_len = BoundEdit(m, "training.seq_len")
         self.mbs = BoundEdit(m, "training.micro_batch_size")
+        self.pipeline_mbs = BoundEdit(m, "training.pipeline_microbatch_size", allow_empty=True)
         self.batch_mode = BoundCombo(m, None, ["global", "accum"], setter=self._set_batch_mode,
                                      getter=lambda: m.ui.get("batch_mode", "global"))
         self.gbs = BoundEdit(m, "training.global_batch_size", allow_empty=True)
@@ -68,7 +69,7 @@ class TrainingPage(BasePage):
         for key, f in [("method", self.method), ("precision", self.precision),
                        ("fp8_recipe", self.fp8_recipe), ("fp8_all_gather", self.fp8_all_gather),
                        ("optimizer", self.optimizer), ("framework", self.framework),
-                       ("seq_len", self.seq_len), ("mbs", self.mbs),
+                       ("seq_len", self.seq_len), ("mbs", self.mbs), ("pipeline_mbs", self.pipeline_mbs),
                        ("batch_mode", self.batch_mode), ("gbs", self.gbs),
                        ("accum", self.accum), ("recompute", self.recompute),
                        ("recompute_every_n", self.recompute_every_n),
@@ -185,6 +186,9 @@ class TrainingPage(BasePage):
             "mbs": (self.tr("Micro-batch"), self.tr(
                 "Sequences per GPU per forward pass: activation memory grows linearly; larger is faster "
                 "until memory runs out")),
+            "pipeline_mbs": (self.tr("Pipeline micro-batch"), self.tr(
+                "torchtitan with pipeline parallelism splits each GPU's batch into micro-batches of this many "
+                "sequences (pipeline_parallel_microbatch_size); empty: torchtitan's default, 1")),
             "batch_mode": (self.tr("Batch given as"), self.tr(
                 "Give the global batch (sequences per optimizer step) or the gradient-accumulation steps")),
             "gbs": (self.tr("Global batch"), self.tr(
@@ -316,6 +320,8 @@ class TrainingPage(BasePage):
                               3: self.tr("3 (+ weights)")})
         self.seq_len.box.set_unit(self.tr("tokens"))
         self.mbs.box.set_unit(self.tr("sequences"))
+        self.pipeline_mbs.box.set_unit(self.tr("sequences"))
+        self.pipeline_mbs.setPlaceholderText(self.tr("torchtitan default: 1"))
         self.gbs.box.set_unit(self.tr("sequences"))
         self.accum.box.set_unit(self.tr("steps"))
         self.num_gpus.box.set_unit(self.tr("GPUs"))
@@ -345,6 +351,7 @@ class TrainingPage(BasePage):
         self.form.setRowVisible(self.fp8_recipe.box, fp8_on)
         self.form.setRowVisible(self.fp8_all_gather.box, fp8_on and s.training.framework == "fsdp")
         self.form.setRowVisible(self.fsdp_version.box, s.training.framework == "fsdp")
+        self.form.setRowVisible(self.pipeline_mbs.box, s.training.framework == "fsdp")
         self.form.setRowVisible(self.attention_kernel.box, bool(s.training.flash_attention))
         layer_sac = s.training.recompute == "layer_sac"
         self.form.setRowVisible(self.recompute_every_n.box, layer_sac)
