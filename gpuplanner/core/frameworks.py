@@ -275,7 +275,11 @@ def pipeline_split(framework, pp, mbs, grad_accum, pipeline_mbs=None):
     ``parallelism.pipeline_parallel_microbatch_size`` sequences (default 1): ``n_microbatches =
     local_batch_size // pipeline_parallel_microbatch_size`` (``torchtitan/distributed/pipeline_parallel.py``),
     so a local batch of 16 on an 8-stage 1F1B pipeline is 16 micro-batches of one sequence, not one of 16
-    (which would leave 7/8 of the step idle). Where the batch does not divide, the values are kept.
+    (which would leave 7/8 of the step idle). Where the batch does not divide, the values are kept (torchtitan
+    refuses such a configuration). Approximation: with gradient accumulation on top (a global batch larger than
+    local batch × data-parallel) torchtitan runs one pipeline schedule per accumulation step, each with its own
+    fill and drain; here the step's micro-batches form one schedule, so the bubble is under-counted by the
+    number of accumulation steps.
     Element-wise on numpy arrays; the product ``mbs × grad_accum`` (sequences per rank per step) never changes.
     """
     import numpy as np
