@@ -67,7 +67,10 @@ def text_lines(ev, data: dict) -> list[str]:
         _lbl(translate(CTX, "Hardware")) + translate(CTX, "{n} × {gpu} ({mem} GiB each, {nodes} node(s))").format(
             n=ev.num_gpus, gpu=gpu_display_name(ev.gpu_name), mem=format_sig(ev.gpu_memory_gib), nodes=ev.nodes),
         _lbl(translate(CTX, "Layout")) + "{framework}: tp={tp} pp={pp} cp={cp} ep={ep} vpp={vpp} dp={dp} zero={zero} "
-        "mbs={micro_batch_size} grad_accum={grad_accum} recompute={recompute}".format(**lay),
+        "mbs={micro_batch_size} grad_accum={grad_accum} recompute={recompute}".format(**lay)
+        + (" " + translate(CTX, "(pipeline: {m} micro-batches of {n} per step)").format(
+            m=lay["pipeline_microbatches"], n=lay["pipeline_microbatch_size"])
+           if lay["pp"] > 1 and lay.get("pipeline_microbatch_size") != lay["micro_batch_size"] else ""),
         *([_lbl(translate(CTX, "Objective")) + translate(CTX, "{objective}: models held: {models}").format(
             objective=ev.scenario.training.objective.upper(),
             models=", ".join(part_names.get(m, m) for m in data["objective"]["models_held"]) or "-")]

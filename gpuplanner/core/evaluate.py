@@ -71,14 +71,23 @@ class Layout:
     micro_batch_size: int
     grad_accum: int
     global_batch_size: int
+    #: with pipeline parallelism, the micro-batches of one step and their size as the framework forms them
+    #: (torchtitan splits each rank's batch: frameworks.pipeline_split); without a pipeline, the plain values
+    pipeline_microbatches: int
+    pipeline_microbatch_size: int
 
     @classmethod
     def of(cls, s: Scenario) -> "Layout":
+        from .frameworks import engine_of, pipeline_split
+
         p, t = s.parallel, s.training
+        pmb, pm = pipeline_split(engine_of(t.framework), p.pp, t.micro_batch_size, s.grad_accum,
+                                 t.pipeline_microbatch_size)
         return cls(framework=t.framework, tp=p.tp, pp=p.pp, cp=p.cp, ep=p.ep, vpp=p.vpp, dp=s.dp, zero=p.zero,
                    sequence_parallel=bool(p.sequence_parallel and p.tp > 1), offload_optimizer=p.offload_optimizer,
                    offload_params=p.offload_params, recompute=t.recompute, micro_batch_size=t.micro_batch_size,
-                   grad_accum=s.grad_accum, global_batch_size=s.global_batch)
+                   grad_accum=s.grad_accum, global_batch_size=s.global_batch,
+                   pipeline_microbatches=int(pm), pipeline_microbatch_size=int(pmb))
 
     def to_json(self) -> dict:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}

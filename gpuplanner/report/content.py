@@ -325,10 +325,14 @@ _FORMULAS = [
 
 
 def _layout(s) -> dict[str, Any]:
+    from ..core.evaluate import Layout
+
     p = s.parallel
+    lay = Layout.of(s)  # the core's layout (the pipeline's micro-batches as the framework forms them)
     return {"tp": p.tp, "pp": p.pp, "cp": p.cp, "ep": p.ep, "dp": s.dp, "zero": p.zero, "vpp": p.vpp,
             "sp": bool(p.sequence_parallel and p.tp > 1), "offload": p.offload_optimizer,
-            "micro_batch": s.training.micro_batch_size, "grad_accum": s.grad_accum}
+            "micro_batch": s.training.micro_batch_size, "grad_accum": s.grad_accum,
+            "pipeline_microbatches": lay.pipeline_microbatches, "pipeline_microbatch_size": lay.pipeline_microbatch_size}
 
 
 def _nodes(num_gpus: int, per_node: int) -> int:

@@ -827,6 +827,9 @@ def _layout_text(lay: dict) -> str:
         parts.append(translate("Report", "optimizer offload"))
     parts.append(translate("Report", "micro-batch {mb} × {ga} accumulation").format(mb=lay["micro_batch"],
                                                                                     ga=lay["grad_accum"]))
+    if lay["pp"] > 1 and lay.get("pipeline_microbatch_size", lay["micro_batch"]) != lay["micro_batch"]:
+        parts.append(translate("Report", "pipeline: {m} micro-batches of {n} per step").format(
+            m=lay["pipeline_microbatches"], n=lay["pipeline_microbatch_size"]))
     return ", ".join(parts)
 
 

@@ -497,6 +497,10 @@
         <translation>并行布局</translation>
     </message>
     <message>
+        <source>(pipeline: {m} micro-batches of {n} per step)</source>
+        <translation>（流水线：每步 {m} 个微批次，每个 {n} 条序列）</translation>
+    </message>
+    <message>
         <source>Objective</source>
         <translation>训练目标</translation>
     </message>
@@ -5424,6 +5428,10 @@
     <message>
         <source>micro-batch {mb} × {ga} accumulation</source>
         <translation>微批次 {mb} × 累积 {ga}</translation>
+    </message>
+    <message>
+        <source>pipeline: {m} micro-batches of {n} per step</source>
+        <translation>流水线：每步 {m} 个微批次，每个 {n} 条序列</translation>
     </message>
     <message>
         <source>Date</source>
