@@ -762,7 +762,10 @@ def layout_diff(a: Evaluation, b: Evaluation) -> tuple[tuple[str, Any, Any], ...
     if a.nodes != b.nodes:
         out.append(("nodes", a.nodes, b.nodes))
     la, lb = a.layout.to_json(), b.layout.to_json()
-    out += [(k, la[k], lb[k]) for k in la if la[k] != lb[k]]
+    # the pipeline's micro-batches only where they are not the micro-batch and accumulation already listed
+    mirror = {"pipeline_microbatches", "pipeline_microbatch_size"} if all(
+        lay["pipeline_microbatch_size"] == lay["micro_batch_size"] for lay in (la, lb)) else set()
+    out += [(k, la[k], lb[k]) for k in la if la[k] != lb[k] and k not in mirror]
     return tuple(out)
 
 

@@ -5079,6 +5079,14 @@
         <source>parameter offload</source>
         <translation>参数卸载</translation>
     </message>
+    <message>
+        <source>pipeline micro-batches</source>
+        <translation>流水线微批次数</translation>
+    </message>
+    <message>
+        <source>pipeline micro-batch</source>
+        <translation>流水线微批次</translation>
+    </message>
 </context>
 <context>
     <name>RecoveryDialog</name>

@@ -671,7 +671,9 @@ class ProjectPage(BasePage):
                  "micro_batch_size": self.tr("micro-batch"), "global_batch_size": self.tr("global batch"),
                  "recompute": self.tr("recompute"), "framework": self.tr("framework"),
                  "sequence_parallel": "SP", "offload_optimizer": self.tr("optimizer offload"),
-                 "offload_params": self.tr("parameter offload")}
+                 "offload_params": self.tr("parameter offload"),
+                 "pipeline_microbatches": self.tr("pipeline micro-batches"),
+                 "pipeline_microbatch_size": self.tr("pipeline micro-batch")}
         return names.get(key, key)
 
     def display_name(self, phase_name: str, kind: str) -> str:
