@@ -9,7 +9,6 @@ import json
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 tmp = Path(tempfile.mkdtemp(prefix="doc_h15_"))
@@ -24,7 +23,6 @@ app = QApplication([])
 from gpuplanner.i18n import ensure_cjk_font  # noqa: E402
 
 ensure_cjk_font()
-from gpuplanner.ui.main_window import MainWindow  # noqa: E402
 
 out = Path(sys.argv[1])
 out.mkdir(parents=True, exist_ok=True)
@@ -35,17 +33,15 @@ hostile = tmp / "hostile.gpuplan"
 hostile.write_text(json.dumps(data), encoding="utf-8")
 
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _screens import open_window, spin  # noqa: E402
+
+
 def settle(ms=600):
-    end = time.time() + ms / 1000
-    while time.time() < end:
-        app.processEvents()
-        time.sleep(0.02)
+    spin(app, ms / 1000)
 
 
-w = MainWindow(autosave=False, search_enabled=False)
-w.resize(1280, 800)
-w.show()
-settle(800)
+w = open_window(app, search=False, settle_s=0.8)
 for lang in ("en", "zh_CN"):
     w.set_language(lang)
     settle(300)

@@ -35,21 +35,18 @@ from PySide6.QtWidgets import QApplication
 app = QApplication([])
 from gpuplanner.i18n import ensure_cjk_font
 ensure_cjk_font()
-from gpuplanner.ui.main_window import MainWindow
 out = Path(sys.argv[1])
 out.mkdir(parents=True, exist_ok=True)
 
-def settle(ms=600):
-    import time
-    end = time.time() + ms / 1000
-    while time.time() < end:
-        app.processEvents()
-        time.sleep(0.02)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _screens import open_window, spin  # noqa: E402
 
-w = MainWindow(autosave=False, search_enabled=False)
-w.resize(1280, 800)
-w.show()
-settle(800)
+
+def settle(ms=600):
+    spin(app, ms / 1000)
+
+
+w = open_window(app, search=False, settle_s=0.8)
 for lang in ("en", "zh_CN"):
     w.set_language(lang)
     settle(400)

@@ -292,7 +292,6 @@ def pipeline_split(framework, pp, mbs, grad_accum, pipeline_mbs=None):
     on = (pp_a > 1) & (mbs_a > split) & (np.mod(mbs_a, split) == 0)
     new_mbs = np.where(on, split, mbs_a)
     new_ga = np.where(on, per_rank // np.maximum(new_mbs, 1), ga_a)
-    if np.ndim(new_mbs) == 0 and np.ndim(mbs) == 0:
-        return type(mbs)(new_mbs) if isinstance(mbs, int) else new_mbs.item(), \
-            type(grad_accum)(new_ga) if isinstance(grad_accum, int) else new_ga.item()
+    if np.ndim(new_mbs) == 0:  # scalars in, Python numbers out (the scalar estimate path)
+        return new_mbs.item(), new_ga.item()
     return new_mbs, new_ga
