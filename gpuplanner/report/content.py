@@ -324,14 +324,12 @@ _FORMULAS = [
 ]
 
 
-def _layout(s) -> dict[str, Any]:
-    from ..core.evaluate import Layout
-
-    p = s.parallel
-    lay = Layout.of(s)  # the core's layout (the pipeline's micro-batches as the framework forms them)
-    return {"tp": p.tp, "pp": p.pp, "cp": p.cp, "ep": p.ep, "dp": s.dp, "zero": p.zero, "vpp": p.vpp,
-            "sp": bool(p.sequence_parallel and p.tp > 1), "offload": p.offload_optimizer,
-            "micro_batch": s.training.micro_batch_size, "grad_accum": s.grad_accum,
+def _layout(ev) -> dict[str, Any]:
+    """The report's layout keys, read from the Evaluation's :class:`core.evaluate.Layout`."""
+    lay = ev.layout
+    return {"tp": lay.tp, "pp": lay.pp, "cp": lay.cp, "ep": lay.ep, "dp": lay.dp, "zero": lay.zero, "vpp": lay.vpp,
+            "sp": lay.sequence_parallel, "offload": lay.offload_optimizer,
+            "micro_batch": lay.micro_batch_size, "grad_accum": lay.grad_accum,
             "pipeline_microbatches": lay.pipeline_microbatches, "pipeline_microbatch_size": lay.pipeline_microbatch_size}
 
 
@@ -375,7 +373,7 @@ def plan_from_evaluation(ev, label: str, plan=None) -> PlanInfo:
     t = ev.time
     info = PlanInfo(
         label=label, gpu_id=ev.gpu_id, gpu_name=ev.gpu_name, gpu_memory_gib=ev.gpu_memory_gib,
-        num_gpus=ev.num_gpus, gpus_per_node=min(h.gpus_per_node, h.num_gpus), nodes=ev.nodes, layout=_layout(s),
+        num_gpus=ev.num_gpus, gpus_per_node=min(h.gpus_per_node, h.num_gpus), nodes=ev.nodes, layout=_layout(ev),
         memory={k: float(v) for k, v in ev.memory.as_dict().items()},
         memory_headroom_gib=float(ev.memory.headroom), fits=bool(ev.fits),
         intra_node=intra if h.num_gpus > 1 else None, intra_node_bw_gbs=intra_bw if h.num_gpus > 1 else None,
