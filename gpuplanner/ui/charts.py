@@ -59,6 +59,32 @@ def gpu_ticks(lo: float, hi: float) -> list[tuple[float, str]]:
     return [(math.log10(v), format_count(v)) for v in vals]
 
 
+# Axis ranges snap outward to a coarse grid, so typing that moves the data a little leaves the axes where they are:
+# an unchanged range keeps pyqtgraph's cached axis pictures and every item's view transform (a changed range makes
+# each axis re-measure and redraw its ticks, ~1 ms each per keystroke) and the chart does not jump while one types.
+LOG_RANGE_STEP = 0.25  # decades
+NICE_STEPS = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
+
+
+def nice_ceil(v: float) -> float:
+    """The smallest of 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k that is ≥ ``v`` (``v`` itself when not finite
+    and positive)."""
+    if not (v > 0 and math.isfinite(v)):
+        return v
+    e = math.floor(math.log10(v))
+    for step in NICE_STEPS:
+        top = step * 10.0 ** e
+        if top >= v * (1 - 1e-12):
+            return top
+    return 10.0 ** (e + 1)
+
+
+def snap_log_range(lo: float, hi: float, step: float = LOG_RANGE_STEP) -> tuple[float, float]:
+    """``(log10 lo, log10 hi)`` widened outward to multiples of ``step`` decades."""
+    a, b = math.log10(lo), math.log10(hi)
+    return math.floor(a / step + 1e-9) * step, math.ceil(b / step - 1e-9) * step
+
+
 def log_ticks(lo: float, hi: float, fmt=short_num, max_ticks: int | None = None) -> list[tuple[float, str]]:
     """Ticks for a log axis between ``lo`` and ``hi`` at 1-2-5 steps (1-9 when the range is narrow); at most
     ``max_ticks`` of them (what the axis has room for: labels never run into each other)."""
@@ -128,6 +154,188 @@ def set_axis_label(plot_item, side: str, text: str) -> None:
         axis._gp_label = text
 
 
+class LogLineItem(pg.GraphicsObject):
+    """A polyline with round markers on a log-log plot, drawn by one ``paint`` (the scaling chart's curves).
+
+    ``pg.PlotDataItem`` with symbols builds a curve item and a scatter item and re-derives both on each
+    ``setData`` (~1 ms per curve, four curves per keystroke); this item keeps the log10 points and paints them in
+    device coordinates: cosmetic pens and markers of a fixed size in pixels, as pyqtgraph draws them. Points that
+    are not finite and positive are gaps (``connect="finite"``). Its coordinates are log10 of the data, like the
+    view of a plot in log mode (so it ignores ``setLogMode``).
+    """
+
+    def __init__(self, pen, symbol_brush=None, symbol_size: float = 6.0):
+        super().__init__()
+        self._pen = pen
+        self._brush = pg.mkBrush(symbol_brush) if symbol_brush is not None else None
+        self._size = float(symbol_size)
+        self._x = np.zeros(0)
+        self._y = np.zeros(0)
+        self._lx = np.zeros(0)
+        self._ly = np.zeros(0)
+        self._rect = None
+
+    def setData(self, x, y) -> None:  # noqa: N802 (pyqtgraph's name)
+        x = np.asarray(x, dtype=float)
+        y = np.asarray(y, dtype=float)
+        if x.shape == self._x.shape and np.array_equal(x, self._x) and np.array_equal(y, self._y, equal_nan=True):
+            return  # the same points: nothing to redraw
+        self._x, self._y = x.copy(), y.copy()
+        ok = np.isfinite(x) & np.isfinite(y) & (x > 0) & (y > 0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            self._lx = np.where(ok, np.log10(np.where(ok, x, 1.0)), np.nan)
+            self._ly = np.where(ok, np.log10(np.where(ok, y, 1.0)), np.nan)
+        self.prepareGeometryChange()
+        self._rect = None
+        self.informViewBoundsChanged()
+        self.update()
+
+    def getData(self):  # noqa: N802
+        return self._x, self._y
+
+    def dataBounds(self, ax: int, frac: float = 1.0, orthoRange=None):  # noqa: N802 (the view's autoRange)
+        v = self._lx if ax == 0 else self._ly
+        v = v[np.isfinite(v)]
+        return (float(v.min()), float(v.max())) if v.size else (None, None)
+
+    def viewTransformChanged(self) -> None:  # noqa: N802 (the markers' padding is in pixels)
+        self.prepareGeometryChange()
+        self._rect = None
+        super().viewTransformChanged()
+
+    def boundingRect(self):  # noqa: N802
+        from PySide6.QtCore import QRectF
+
+        if self._rect is None:
+            ok = np.isfinite(self._lx)
+            if not ok.any():
+                self._rect = QRectF()
+            else:
+                x0, x1 = float(self._lx[ok].min()), float(self._lx[ok].max())
+                y0, y1 = float(self._ly[ok].min()), float(self._ly[ok].max())
+                pad = self._size / 2 + 2 + self._pen.widthF()
+                pw, ph = self.pixelWidth() or 0.0, self.pixelHeight() or 0.0
+                self._rect = QRectF(x0 - pad * pw, y0 - pad * ph, (x1 - x0) + 2 * pad * pw, (y1 - y0) + 2 * pad * ph)
+        return self._rect
+
+    def paint(self, p, *_args) -> None:
+        from PySide6.QtGui import QPainter, QPainterPath
+
+        ok = np.isfinite(self._lx)
+        if not ok.any():
+            return
+        tr = p.transform()
+        pts = [tr.map(QPointF(float(a), float(b))) if f else None for a, b, f in zip(self._lx, self._ly, ok)]
+        p.save()
+        p.resetTransform()
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        path = QPainterPath()
+        pen_down = False
+        for q in pts:
+            if q is None:
+                pen_down = False
+            elif pen_down:
+                path.lineTo(q)
+            else:
+                path.moveTo(q)
+                pen_down = True
+        p.setPen(self._pen)
+        p.drawPath(path)
+        if self._brush is not None:
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(self._brush)
+            r = self._size / 2
+            for q in pts:
+                if q is not None:
+                    p.drawEllipse(q, r, r)
+        p.restore()
+
+
+class StackedBarsItem(pg.GraphicsObject):
+    """The memory chart's stacked bars and their "does not fit" outlines, as one item with one ``paint``.
+
+    Ten ``pg.BarGraphItem`` series (one per memory part) and an outline item each re-derived their rectangles,
+    bounding box and picture on every update and were asked for their bounding box ~40 times per keystroke;
+    this item keeps plain rectangles. Bars stand at x = 0, 1, …; ``width`` and ``outline_width`` are in those
+    units; pens are cosmetic (pixels), as pyqtgraph draws them.
+    """
+
+    def __init__(self, width: float, outline_width: float, segment_pen, outline_pen):
+        super().__init__()
+        self._width = float(width)
+        self._outline_width = float(outline_width)
+        self._segment_pen = segment_pen
+        self._outline_pen = outline_pen
+        self._segments: list[tuple[Any, np.ndarray, np.ndarray]] = []   # (brush, bottoms, heights) per part
+        self._totals = np.zeros(0)
+        self._outlined = np.zeros(0, dtype=bool)
+        self._key: Any = None
+        self._rect = None
+
+    def set_bars(self, segments: list[tuple[Any, np.ndarray, np.ndarray]], totals: np.ndarray,
+                 outlined: list[bool]) -> None:
+        """``segments``: (brush, bottoms, heights) per part, drawn in order; ``outlined``: bars drawn with the
+        outline pen around their total."""
+        key = (tuple((id(b), tuple(y0), tuple(h)) for b, y0, h in segments), tuple(totals), tuple(outlined))
+        if key == self._key:
+            return  # the same bars: nothing to redraw
+        self._key = key
+        self._segments = [(b, np.asarray(y0, float), np.asarray(h, float)) for b, y0, h in segments]
+        self._totals = np.asarray(totals, dtype=float)
+        self._outlined = np.asarray(outlined, dtype=bool)
+        self.prepareGeometryChange()
+        self._rect = None
+        self.informViewBoundsChanged()
+        self.update()
+
+    def dataBounds(self, ax: int, frac: float = 1.0, orthoRange=None):  # noqa: N802 (the view's autoRange)
+        n = len(self._totals)
+        if not n:
+            return (None, None)
+        if ax == 0:
+            half = max(self._width, self._outline_width) / 2
+            return (-half, n - 1 + half)
+        top = float(np.nanmax(self._totals)) if np.isfinite(self._totals).any() else 0.0
+        return (0.0, max(top, 0.0))
+
+    def viewTransformChanged(self) -> None:  # noqa: N802 (the pens' padding is in pixels)
+        self.prepareGeometryChange()
+        self._rect = None
+        super().viewTransformChanged()
+
+    def boundingRect(self):  # noqa: N802
+        from PySide6.QtCore import QRectF
+
+        if self._rect is None:
+            x0, x1 = self.dataBounds(0)
+            if x0 is None:
+                self._rect = QRectF()
+            else:
+                _y0, y1 = self.dataBounds(1)
+                pad = self._outline_pen.widthF() + 1
+                pw, ph = self.pixelWidth() or 0.0, self.pixelHeight() or 0.0
+                self._rect = QRectF(x0 - pad * pw, -pad * ph, (x1 - x0) + 2 * pad * pw, y1 + 2 * pad * ph)
+        return self._rect
+
+    def paint(self, p, *_args) -> None:
+        from PySide6.QtCore import QRectF
+
+        half = self._width / 2
+        p.setPen(self._segment_pen)
+        for brush, bottoms, heights in self._segments:
+            p.setBrush(brush)
+            for i, (y0, h) in enumerate(zip(bottoms, heights)):
+                if h > 0 and math.isfinite(h) and math.isfinite(y0):
+                    p.drawRect(QRectF(i - half, float(y0), self._width, float(h)))
+        if self._outlined.any():
+            p.setPen(self._outline_pen)
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            half = self._outline_width / 2
+            for i, (t, out) in enumerate(zip(self._totals, self._outlined)):
+                if out and math.isfinite(t):
+                    p.drawRect(QRectF(i - half, 0.0, self._outline_width, float(t)))
+
+
 @dataclass
 class _HoverPoint:
     x: float      # view coordinates (log10 already applied in log mode)
@@ -171,7 +379,8 @@ class ChartBase(QWidget):
         self.plot.setMinimumHeight(110)  # leaves room for a two-line legend (Chinese) at 1280×800
         self.plot.getPlotItem().showGrid(x=True, y=True, alpha=0.25)
         for side in ("bottom", "left"):  # our own tick labels: no "(x0.001)" SI rescaling of the axis title
-            self.plot.getPlotItem().getAxis(side).enableAutoSIPrefix(False)
+            axis = self.plot.getPlotItem().getAxis(side)
+            axis.enableAutoSIPrefix(False)
         self.plot.getPlotItem().setMenuEnabled(True)
         lay.addWidget(self.plot, 1)
         self.empty = QLabel(self.plot)
@@ -244,9 +453,15 @@ class ChartBase(QWidget):
             x0, x1 = x0 / 1.5, x1 * 1.5
         if y1 / y0 < 2:
             y0, y1 = y0 / 1.5, y1 * 1.5
+        # snapped outward (see LOG_RANGE_STEP): a small change of the data leaves the axes as they are
+        lx0, lx1 = snap_log_range(x0, x1)
+        ly0, ly1 = snap_log_range(y0, y1)
+        x0, x1, y0, y1 = 10.0 ** lx0, 10.0 ** lx1, 10.0 ** ly0, 10.0 ** ly1
         # one range change, not two (each makes every item re-read the view); a handful of points per curve needs
         # no dynamic-range limiting (the items are made with ``dynamicRangeLimit=None``)
-        pi.setRange(xRange=(math.log10(x0), math.log10(x1)), yRange=(math.log10(y0), math.log10(y1)), padding=0)
+        if getattr(self, "_gp_log_range", None) != (lx0, lx1, ly0, ly1):
+            pi.setRange(xRange=(lx0, lx1), yRange=(ly0, ly1), padding=0)
+            self._gp_log_range = (lx0, lx1, ly0, ly1)
         set_ticks(pi.getAxis("bottom"), [x_ticks(x0, x1) if x_ticks else log_ticks(x0, x1, x_fmt), []])
         room = max(2, int(pi.vb.height() // 22)) if pi.vb.height() > 0 else None  # a label needs ~22 px
         set_ticks(pi.getAxis("left"), [log_ticks(y0, y1, y_fmt, max_ticks=room), []])
@@ -334,15 +549,9 @@ class MemoryChart(ChartBase):
         super().__init__(parent)
         pi = self.plot.getPlotItem()
         pi.setMouseEnabled(x=False, y=True)
-        self.bars: dict[str, pg.BarGraphItem] = {}
-        zeros = np.zeros(1)
-        for k in self.ALL_KEYS:
-            item = pg.BarGraphItem(x=zeros, height=zeros, y0=zeros, width=0.62, brush=SERIES_COLORS[k],
-                                   pen=pg.mkPen("w", width=0.5), name=k)
-            pi.addItem(item)
-            self.bars[k] = item
-        self.outline = pg.BarGraphItem(x=zeros, height=zeros, y0=zeros, width=0.66, brush=None, pens=[None])
-        pi.addItem(self.outline)
+        self.brushes = {k: pg.mkBrush(SERIES_COLORS[k]) for k in self.ALL_KEYS}
+        self.bars = StackedBarsItem(0.62, 0.66, pg.mkPen("w", width=0.5), pg.mkPen(RED, width=2.5))
+        pi.addItem(self.bars)
         self.capacity = pg.InfiniteLine(angle=0, pen=pg.mkPen("#333", width=1.5, style=Qt.PenStyle.DashLine))
         pi.addItem(self.capacity)
         self.usable = pg.InfiniteLine(angle=0, pen=pg.mkPen("#999", width=1, style=Qt.PenStyle.DotLine))
@@ -355,7 +564,6 @@ class MemoryChart(ChartBase):
             self.totals.append(t)
         self.labels: list[str] = []
         self.data: dict[str, Any] = {}
-        self.data_prev: dict[str, tuple] = {}  # what each bar series last drew
         self.plot.getPlotItem().vb.sigResized.connect(self._on_view_resized)
         self._last: list[tuple[str, Any]] | None = None
         self.present_extra: tuple[str, ...] = ()
@@ -403,18 +611,16 @@ class MemoryChart(ChartBase):
     def update_bars(self, items: list[tuple[str, Any]]) -> None:
         self._last = items
         n = len(items)
-        x = np.arange(n, dtype=float)
         bottom = np.zeros(n)
         self.data = {"labels": [lab for lab, _ in items]}
         present = tuple(k for k in self.EXTRA_KEYS if any(k in getattr(m, "extra", {}) for _, m in items))
         legend_changed = present != self.present_extra
         self.present_extra = present
+        segments = []
         for k in self.ALL_KEYS:
             h = (np.array([float(m.parts.get(k, 0.0)) for _, m in items]) if n else np.zeros(0))
-            old = self.data_prev.get(k)
-            if old is None or old[0].shape != h.shape or not (np.array_equal(old[0], h) and np.array_equal(old[1], bottom)):
-                self.bars[k].setOpts(x=x, y0=bottom.copy(), height=h, width=0.62)  # only the series that changed
-                self.data_prev[k] = (h, bottom.copy())
+            if h.any():
+                segments.append((self.brushes[k], bottom.copy(), h))
             self.data[k] = h
             bottom = bottom + h
         totals = bottom
@@ -424,11 +630,7 @@ class MemoryChart(ChartBase):
         fits = [bool(m.fits) for _, m in items]
         self.data["fits"] = fits
         self.data["capacity"] = cap
-        old = self.data_prev.get("_outline")
-        if old is None or old[1] != fits or not (old[0].shape == totals.shape and np.array_equal(old[0], totals)):
-            pens = [pg.mkPen(RED, width=2.5) if not f else pg.mkPen(None) for f in fits]
-            self.outline.setOpts(x=x, y0=np.zeros(n), height=totals, width=0.66, pens=pens or [None])
-            self.data_prev["_outline"] = (totals.copy(), list(fits))
+        self.bars.set_bars(segments, totals, [not f for f in fits])
         self.capacity.setVisible(cap > 0)
         self.usable.setVisible(cap > 0 and head > 0)
         if cap > 0:
@@ -442,7 +644,8 @@ class MemoryChart(ChartBase):
         tallest = float(totals.max()) if n else 0.0
         top = max(cap, float(totals[0]) if n else 0.0)
         clipped_at = 3 * top if (n and top > 0 and tallest > 3 * top) else None
-        ymax = (clipped_at or max(cap, tallest)) * 1.18 or 1.0  # room for the value above the tallest bar
+        # room for the value above the tallest bar, snapped up to a round figure (see NICE_STEPS)
+        ymax = nice_ceil((clipped_at or max(cap, tallest)) * 1.18) or 1.0
         self.data["clipped_at"] = clipped_at
         for i, t in enumerate(self.totals):
             if i < n:
@@ -464,7 +667,9 @@ class MemoryChart(ChartBase):
             else:
                 t.setVisible(False)
         pi = self.plot.getPlotItem()
-        pi.setRange(xRange=(-0.6, max(n, 1) - 0.4), yRange=(0, ymax), padding=0)
+        if getattr(self, "_gp_range", None) != (n, ymax):
+            pi.setRange(xRange=(-0.6, max(n, 1) - 0.4), yRange=(0, ymax), padding=0)
+            self._gp_range = (n, ymax)
         set_ticks(pi.getAxis("bottom"), [self.bar_ticks([lab for lab, _ in items])])
         hov = []
         for i, (lab, m) in enumerate(items):
@@ -513,13 +718,12 @@ class ScalingChart(ChartBase):
         self.head.insertWidget(1, self.mode)
         pi = self.plot.getPlotItem()
         pi.setLogMode(x=True, y=True)
-        self.curves: dict[str, pg.PlotDataItem] = {}
+        self.curves: dict[str, LogLineItem] = {}
         for kind in ("nvlink", "pcie", "multinode"):
-            c = pg.PlotDataItem([], [], dynamicRangeLimit=None, pen=pg.mkPen(LINK_COLORS[kind], width=2), symbol="o", symbolSize=6,
-                                symbolBrush=LINK_COLORS[kind], symbolPen=None, connect="finite", name=kind)
+            c = LogLineItem(pg.mkPen(LINK_COLORS[kind], width=2), symbol_brush=LINK_COLORS[kind], symbol_size=6)
             pi.addItem(c)
             self.curves[kind] = c
-        self.ideal = pg.PlotDataItem([], [], dynamicRangeLimit=None, pen=pg.mkPen("#777", width=1, style=Qt.PenStyle.DashLine), name="ideal")
+        self.ideal = LogLineItem(pg.mkPen("#777", width=1, style=Qt.PenStyle.DashLine))
         pi.addItem(self.ideal)
         self.deadline = pg.InfiniteLine(angle=0, pen=pg.mkPen(RED, width=1.5, style=Qt.PenStyle.DashDotLine),
                                         label="", labelOpts={"position": 0.98, "color": RED,

@@ -87,6 +87,27 @@ def _set_path(data: dict, path: str, value: Any) -> None:
     cur[parts[-1]] = value
 
 
+def _with_paths(data: dict, values: dict[str, Any]) -> dict:
+    """``data`` with each dotted path of ``values`` set, ``data`` itself left as it is: only the dicts along the
+    paths are copied (a deep copy of the whole scenario cost ~1 ms per keystroke; validation never mutates its
+    input, so the untouched branches can be shared)."""
+    out = dict(data)
+    copied: set[tuple[str, ...]] = set()
+    for path, value in values.items():
+        parts = path.split(".")
+        cur = out
+        for i, part in enumerate(parts[:-1]):
+            key = tuple(parts[: i + 1])
+            nxt = cur.get(part)
+            if key not in copied:
+                nxt = dict(nxt) if isinstance(nxt, dict) else {}
+                cur[part] = nxt
+                copied.add(key)
+            cur = nxt
+        cur[parts[-1]] = value
+    return out
+
+
 def _del_path(data: dict, path: str) -> None:
     parts = path.split(".")
     cur = data
@@ -207,9 +228,7 @@ class ScenarioModel(QObject):
         good = dict(self._pending)
         scenario = None
         for _ in range(len(draft_paths) + 1):
-            data = copy.deepcopy(before)
-            for p, v in good.items():
-                _set_path(data, p, v)
+            data = _with_paths(before, good)
             try:
                 scenario = Scenario.model_validate(data)
                 break

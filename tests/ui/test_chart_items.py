@@ -1,0 +1,118 @@
+"""The live charts' own light items (issue 20): the scaling chart's log-log lines, the memory chart's stacked
+bars, and axes that stay where they are when an edit moves the data a little (an unchanged range keeps
+pyqtgraph's axis pictures: no re-measured ticks per keystroke)."""
+
+from __future__ import annotations
+
+import math
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+
+def test_nice_ceil_and_log_snap():
+    from gpuplanner.ui.charts import nice_ceil, snap_log_range
+
+    assert nice_ceil(212.0) == 250.0
+    assert nice_ceil(250.0) == 250.0
+    assert nice_ceil(283.0) == 300.0
+    assert nice_ceil(0.93) == pytest.approx(1.0)
+    assert nice_ceil(9.1) == 10.0
+    assert nice_ceil(81.0) == 100.0
+    assert math.isnan(nice_ceil(float("nan")))
+    lo, hi = snap_log_range(1300.0, 240000.0)   # 3.11 .. 5.38 decades -> 3.0 .. 5.5
+    assert (lo, hi) == (3.0, 5.5)
+    assert snap_log_range(1000.0, 10 ** 5.5) == (3.0, 5.5)  # already on the grid: unchanged
+    # the snapped range always contains the data
+    for a, b in ((3.7, 41.0), (0.02, 0.9), (1.0, 1e9)):
+        lo, hi = snap_log_range(a, b)
+        assert lo <= math.log10(a) and hi >= math.log10(b)
+
+
+def test_log_line_item_points_and_gaps(qtbot):
+    import pyqtgraph as pg
+
+    from gpuplanner.ui.charts import LogLineItem
+
+    w = pg.PlotWidget()
+    qtbot.addWidget(w)
+    item = LogLineItem(pg.mkPen("r", width=2), symbol_brush="r")
+    w.getPlotItem().addItem(item)
+    x = np.array([1.0, 2.0, 4.0, 8.0])
+    y = np.array([10.0, float("nan"), 1000.0, -1.0])
+    item.setData(x, y)
+    gx, gy = item.getData()
+    assert list(gx) == list(x) and np.array_equal(gy, y, equal_nan=True)  # what was given, kept as given
+    # only finite positive points count, in log10 coordinates
+    assert item.dataBounds(0) == (0.0, pytest.approx(math.log10(4)))
+    assert item.dataBounds(1) == (1.0, 3.0)
+    r = item.boundingRect()
+    assert r.left() < 0.0 < math.log10(4) < r.right() and r.top() < 1.0 and r.bottom() > 3.0
+    item.setData([], [])
+    assert item.dataBounds(0) == (None, None) and item.boundingRect().isEmpty()
+
+
+def test_stacked_bars_item_bounds_and_no_redraw_when_unchanged(qtbot):
+    import pyqtgraph as pg
+
+    from gpuplanner.ui.charts import StackedBarsItem
+
+    w = pg.PlotWidget()
+    qtbot.addWidget(w)
+    item = StackedBarsItem(0.62, 0.66, pg.mkPen("w"), pg.mkPen("r", width=2.5))
+    w.getPlotItem().addItem(item)
+    b1, b2 = pg.mkBrush("b"), pg.mkBrush("g")
+    h1, h2 = np.array([10.0, 20.0]), np.array([5.0, 50.0])
+    item.set_bars([(b1, np.zeros(2), h1), (b2, h1, h2)], h1 + h2, [False, True])
+    assert item.dataBounds(1) == (0.0, 70.0)
+    assert item.dataBounds(0) == (-0.33, pytest.approx(1.33))
+    key = item._key
+    updates = []
+    item.update = lambda *a: updates.append(a)  # noqa: E731  (what a repaint request would be)
+    item.set_bars([(b1, np.zeros(2), h1.copy()), (b2, h1.copy(), h2.copy())], h1 + h2, [False, True])
+    assert updates == [] and item._key == key                    # the same bars: no repaint asked
+    item.set_bars([(b1, np.zeros(2), h1), (b2, h1, h2 * 2)], h1 + h2 * 2, [False, True])
+    assert len(updates) == 1 and item.dataBounds(1) == (0.0, 120.0)
+
+
+def _memory(parts: dict, capacity: float = 80.0):
+    total = sum(parts.values())
+    return SimpleNamespace(parts=parts, total=total, capacity=capacity, headroom=4.0, fits=total <= capacity - 4.0,
+                           extra={})
+
+
+def test_memory_axis_stays_put_for_a_small_change(qtbot):
+    """Totals 207 -> 210 GiB: the axis top is 250 both times (a round figure above 1.18 × the tallest bar), the
+    view's range is not set again and the left axis keeps its drawn picture; 207 -> 290 (a bar cut at 3 × the card: 240 GiB) moves it to 300."""
+    from gpuplanner.ui.charts import MemoryChart
+
+    c = MemoryChart()
+    qtbot.addWidget(c)
+    c.resize(500, 300)
+    c.show()
+    qtbot.waitExposed(c)
+
+    def items(tall: float):
+        return [("Current", _memory({"weights": 16.0, "activations": 30.0})),
+                ("ZeRO-0", _memory({"weights": 16.0, "optimizer": 96.0, "activations": tall - 112.0}))]
+
+    pi = c.plot.getPlotItem()
+    axis = pi.getAxis("left")
+    drawn = []
+    orig = axis.generateDrawSpecs
+    axis.generateDrawSpecs = lambda p: (drawn.append(1), orig(p))[1]
+    c.update_bars(items(207.0))
+    qtbot.wait(50)
+    assert pi.vb.viewRange()[1] == [0.0, 250.0]
+    assert drawn, "the axis was drawn"
+    drawn.clear()
+    c.update_bars(items(210.0))
+    qtbot.wait(50)
+    assert pi.vb.viewRange()[1] == [0.0, 250.0]
+    assert drawn == []                        # not re-measured
+    assert list(c.data["total"]) == [46.0, 210.0]
+    c.update_bars(items(290.0))
+    qtbot.wait(50)
+    assert pi.vb.viewRange()[1] == [0.0, 300.0]  # cut at 3 × the card (240 GiB), × 1.18 -> 300
+    assert drawn                              # a new range: new ticks
