@@ -116,3 +116,20 @@ def test_memory_axis_stays_put_for_a_small_change(qtbot):
     qtbot.wait(50)
     assert pi.vb.viewRange()[1] == [0.0, 300.0]  # cut at 3 × the card (240 GiB), × 1.18 -> 300
     assert drawn                              # a new range: new ticks
+
+
+def test_same_scaling_treats_nan_as_equal_and_sees_any_change():
+    from gpuplanner.core.evaluate import Scaling, ScalingSeries
+    from gpuplanner.ui.live import _same_scaling
+
+    nan = float("nan")
+
+    def sweep(last: float, days: float = 3.0):
+        return Scaling(series=(ScalingSeries("nvlink", (1, 2, 4), (nan, 10.0, last), (nan, days, 1.5),
+                                             (nan, 2.0, 1.0)),), ideal_gpus=(2, 4), ideal_tokens_per_s=(10.0, 20.0),
+                       required_tokens_per_s=None, deadline_days=14.0)
+
+    assert _same_scaling(sweep(19.0), sweep(19.0))          # NaN where nothing fits: still the same sweep
+    assert not _same_scaling(sweep(19.0), sweep(19.5))      # the last point moved
+    assert not _same_scaling(sweep(19.0), sweep(19.0, days=3.1))
+    assert not _same_scaling(sweep(19.0), None) and not _same_scaling(None, None)
