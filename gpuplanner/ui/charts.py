@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import html
 import math
-from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPointF, Qt, Signal
-from PySide6.QtGui import QColor, QCursor, QFont
+from PySide6.QtGui import QCursor, QFont
 from PySide6.QtWidgets import (
     QComboBox, QFileDialog, QHBoxLayout, QLabel, QMenu, QMessageBox, QToolButton, QToolTip, QVBoxLayout, QWidget,
 )
@@ -336,11 +335,35 @@ class StackedBarsItem(pg.GraphicsObject):
                     p.drawRect(QRectF(i - half, 0.0, self._outline_width, float(t)))
 
 
-@dataclass
 class _HoverPoint:
-    x: float      # view coordinates (log10 already applied in log mode)
-    y: float
-    text: str
+    """A point of a chart that shows ``text`` when the pointer is near it. ``x``, ``y``: view coordinates (log10
+    already applied in log mode). ``text`` may be a function of no arguments: it is called the first time the text
+    is asked for (formatting every tooltip of a chart cost ~0.5 ms per keystroke; most updates are never hovered,
+    and a tooltip built on hover is in the language shown at that moment)."""
+
+    __slots__ = ("x", "y", "_text")
+
+    def __init__(self, x: float, y: float, text: "str | Callable[[], str]"):
+        self.x = x
+        self.y = y
+        self._text = text
+
+    @property
+    def text(self) -> str:
+        if callable(self._text):
+            self._text = self._text()
+        return self._text
+
+
+def _once(fn: Callable[[], str]) -> Callable[[], str]:
+    """``fn`` called at most once (several hover points of one bar share its tooltip)."""
+    memo: list[str] = []
+
+    def get() -> str:
+        if not memo:
+            memo.append(fn())
+        return memo[0]
+    return get
 
 
 class ChartBase(QWidget):
@@ -673,17 +696,19 @@ class MemoryChart(ChartBase):
         set_ticks(pi.getAxis("bottom"), [self.bar_ticks([lab for lab, _ in items])])
         hov = []
         for i, (lab, m) in enumerate(items):
-            lines = [lab]  # plain text: the tooltip escapes it (names from files never become markup)
-            lines += [self.tr("{0}: {1} GiB").format(self.series_names[k], format_number(v, 2))
-                      for k, v in m.parts.items()]
-            lines.append(self.tr("Total: {0} of {1} GiB").format(format_number(m.total, 2), fmt_gib(m.capacity)))
-            lines.append(self.tr("fits") if m.fits else self.tr("does not fit"))
-            text = "\n".join(lines)
+            text = _once(lambda lab=lab, m=m: self._bar_tip(lab, m))  # built when hovered
             for frac in (0.1, 0.5, 0.9, 1.0):
                 hov.append(_HoverPoint(i, totals[i] * frac, text))
         self.set_hover_points(hov)
         self.settle_view()
 
+
+    def _bar_tip(self, lab: str, m: Any) -> str:
+        lines = [lab]  # plain text: the tooltip escapes it (names from files never become markup)
+        lines += [self.tr("{0}: {1} GiB").format(self.series_names[k], format_number(v, 2)) for k, v in m.parts.items()]
+        lines.append(self.tr("Total: {0} of {1} GiB").format(format_number(m.total, 2), fmt_gib(m.capacity)))
+        lines.append(self.tr("fits") if m.fits else self.tr("does not fit"))
+        return "\n".join(lines)
 
     def bar_ticks(self, labels: list[str]) -> list[tuple[int, str]]:
         """One tick label per bar; when the widest label is wider than a bar's share of the plot, every other
@@ -757,6 +782,10 @@ class ScalingChart(ChartBase):
     def set_deadline_days(self, days: float | None) -> None:
         self._deadline_days = days
 
+    def _point_tip(self, kind: str, gpus: float, value: float, days_mode: bool) -> str:
+        unit = self.tr("days") if days_mode else self.tr("tokens/s")
+        return self.tr("{0}: {1} GPUs → {2} {3}").format(self.kind_names[kind], int(gpus), format_sig(value), unit)
+
     def update_from(self, res: engine.ScalingResult | None) -> None:
         self._res = res
         days_mode = self.mode.currentData() == "days"
@@ -790,10 +819,8 @@ class ScalingChart(ChartBase):
             self.data[kind] = (x, y)
             for xi, yi in zip(x, y):
                 if np.isfinite(yi):
-                    unit = self.tr("days") if days_mode else self.tr("tokens/s")
-                    hov.append(_HoverPoint(math.log10(xi), math.log10(yi),
-                                           self.tr("{0}: {1} GPUs → {2} {3}").format(
-                                               self.kind_names[kind], int(xi), format_sig(yi), unit)))
+                    hov.append(_HoverPoint(math.log10(xi), math.log10(yi), lambda kind=kind, xi=xi, yi=yi, d=days_mode:
+                                           self._point_tip(kind, xi, yi, d)))  # built when hovered
         if res.ideal_gpus and not days_mode:
             self.ideal.setData(np.array(res.ideal_gpus, float), np.array(res.ideal_tokens_per_s, float))
         elif res.ideal_gpus:

@@ -133,3 +133,17 @@ def test_same_scaling_treats_nan_as_equal_and_sees_any_change():
     assert not _same_scaling(sweep(19.0), sweep(19.5))      # the last point moved
     assert not _same_scaling(sweep(19.0), sweep(19.0, days=3.1))
     assert not _same_scaling(sweep(19.0), None) and not _same_scaling(None, None)
+
+
+def test_hover_texts_are_built_when_hovered(qtbot):
+    """The tooltips of the bars are formatted on the first hover, not on every update, and say the same."""
+    from gpuplanner.ui.charts import MemoryChart
+
+    c = MemoryChart()
+    qtbot.addWidget(c)
+    c.update_bars([("Current", _memory({"weights": 16.0, "activations": 30.0}))])
+    assert all(callable(h._text) for h in c._hover)           # nothing formatted yet
+    tip = c._hover[0].text
+    assert tip.splitlines()[0] == "Current" and "Total: 46.00 of 80.0 GiB" in tip and "fits" in tip
+    assert c._hover[0]._text == tip                          # kept once built
+    assert c._hover[3].text == tip                           # the bar's four points share it
