@@ -887,9 +887,14 @@ class CostChart(ChartBase):
         pi.addItem(self.deadline)
         pi.addItem(self.budget)
         self.all.sigClicked.connect(self._on_clicked)
+        # "updating…" next to the title while a new search runs over the previous plans (empty otherwise)
+        self.updating_label = QLabel()
+        self.updating_label.setStyleSheet("color: #777; font-style: italic;")
+        self.head.insertWidget(1, self.updating_label)
         self.plans: list[engine.PlanRow] = []
         self.data: dict[str, Any] = {}
         self._state: tuple | None = None
+        self._updating = False
         self.retranslate()
 
     def unit_names(self) -> dict[str, str]:
@@ -898,10 +903,20 @@ class CostChart(ChartBase):
     def retranslate(self) -> None:
         super().retranslate()
         self.title_label.setText(self.tr("Cost against time (candidate plans)"))
+        self.set_updating(self._updating)
         self._update_legend()
         self.plot.getPlotItem().setLabel("bottom", self.unit_names()[getattr(self, "time_unit", "days")])
         if self._state is not None:
-            self.update_plans(*self._state)
+            state, self._state = self._state, None
+            self.update_plans(*state, updating=self._updating)
+
+    def set_updating(self, on: bool) -> None:
+        """Mark the plans shown as the previous search's while a new one runs."""
+        self._updating = on
+        set_text(self.updating_label, self.tr("updating…") if on else "")
+        self.updating_label.setToolTip(self.tr(
+            "The plan search is running for your latest change; these are the plans of the previous inputs "
+            "until it finishes.") if on else "")
 
     def _update_legend(self) -> None:
         items = [("#888", "●", self.tr("plans")), ("#1565c0", "●—", self.tr("Pareto front")),
@@ -918,10 +933,21 @@ class CostChart(ChartBase):
             if idx is not None:
                 self.planClicked.emit(int(idx))
 
+    def _plan_tip(self, p: engine.PlanRow) -> str:
+        return self.tr("#{0} {1} × {2}\n{3}, {4}").format(
+            p.rank, p.num_gpus, gpu_display_name(p.gpu_name, short=True), format_duration(p.calendar_days),
+            format_money(p.cost, p.currency))
+
     def update_plans(self, plans: list[engine.PlanRow], chosen: int | None, currency: str,
                      deadline_days: float | None = None, budget: float | None = None,
-                     status: str | None = None) -> None:
-        self._state = (plans, chosen, currency, deadline_days, budget, status)
+                     status: str | None = None, updating: bool = False) -> None:
+        """Draw ``plans``; ``updating``: they are the previous search's while a new one runs (kept, not cleared, so
+        the chart neither flickers nor repaints twice per keystroke; marked "updating…")."""
+        state = (plans, chosen, currency, deadline_days, budget, status)
+        self.set_updating(updating)
+        if self._state is not None and state[0] is self._state[0] and state[1:] == self._state[1:]:
+            return  # the same plans and lines: nothing to redraw
+        self._state = state
         self.plans = plans
         self.plot.getPlotItem().setLabel("left", self.tr("cost ({0})").format(currency))
         pts = [(i, p) for i, p in enumerate(plans) if p.cost and p.calendar_days and p.cost > 0 and p.calendar_days > 0]
@@ -968,10 +994,8 @@ class CostChart(ChartBase):
                      "chosen": [(p.calendar_days, p.cost) for i, p in pts if i == chosen]}
         hov = []
         for i, p in pts:
-            hov.append(_HoverPoint(math.log10(p.calendar_days / per), math.log10(p.cost), self.tr(
-                "#{0} {1} × {2}\n{3}, {4}").format(
-                p.rank, p.num_gpus, gpu_display_name(p.gpu_name, short=True), format_duration(p.calendar_days),
-                format_money(p.cost, p.currency))))
+            hov.append(_HoverPoint(math.log10(p.calendar_days / per), math.log10(p.cost),
+                                   lambda p=p: self._plan_tip(p)))  # built when hovered
         self.set_hover_points(hov)
         show_deadline = bool(deadline_u) and bool(deadline_u < 3 * float(max(xs)))
         show_budget = bool(budget) and bool(budget < 3 * float(max(ys)))

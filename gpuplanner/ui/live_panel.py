@@ -144,7 +144,9 @@ class LivePanel(QWidget):
     def refresh_cost(self) -> None:
         s = self.search
         c = self.model.scenario.constraints
-        plans = s.outcome.plans if (s.outcome is not None and s.state == "done") else []
+        # while a new search runs, the previous search's plans of this document stay drawn, marked "updating…"
+        # (a new document clears the outcome: SearchController.reset)
+        plans = s.outcome.plans if (s.outcome is not None and s.state in ("done", "running")) else []
         chosen_rank = self.model.ui.get("selected_plan")
         chosen = next((i for i, p in enumerate(plans) if p.rank == chosen_rank), None)
         status = None
@@ -152,7 +154,8 @@ class LivePanel(QWidget):
             status = self.tr("Searching for plans…") if not plans else None
         elif s.state == "failed":
             status = self.tr("The plan search failed: {0}").format(s.error or "")
-        self.cost_chart.update_plans(plans, chosen, c.currency, c.deadline_days, c.budget, status)
+        self.cost_chart.update_plans(plans, chosen, c.currency, c.deadline_days, c.budget, status,
+                                     updating=s.state == "running" and bool(plans))
 
     def changeEvent(self, ev):  # noqa: N802 (Qt)
         if ev.type() == QEvent.Type.LanguageChange:

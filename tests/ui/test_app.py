@@ -580,3 +580,24 @@ def test_window_geometry_restored(make_window, qtbot):
     w1.save_state()
     w2 = make_window(search_enabled=False)
     assert (w2.width(), w2.height()) == (760, 560)
+
+
+def test_cost_chart_keeps_the_previous_plans_while_a_new_search_runs(win, qtbot):
+    """An edit restarts the search: the cost chart keeps the previous plans (no flicker, no second repaint),
+    marked "updating…", until the new plans arrive; the new ones then replace them and the mark goes."""
+    cost = win.live.cost_chart
+    win.live  # the panel exists
+    qtbot.waitUntil(lambda: bool(cost.data), timeout=5000)
+    before = list(cost.plans)
+    assert before and cost.updating_label.text() == ""
+    win.model.set("data.tokens", win.model.scenario.data.tokens * 2)
+    assert win.search.state == "running"
+    assert cost.plans == before and cost.data                 # still drawn
+    assert cost.updating_label.text() == "updating…"
+    assert not cost.empty.isVisible()
+    qtbot.waitUntil(lambda: win.search.state == "done", timeout=20000)
+    qtbot.wait(20)
+    assert cost.updating_label.text() == ""
+    assert cost.plans is win.search.outcome.plans
+    # twice the tokens: the same layouts take about twice as long
+    assert cost.plans[0].calendar_days > before[0].calendar_days

@@ -1312,6 +1312,14 @@
         <translation>周</translation>
     </message>
     <message>
+        <source>updating…</source>
+        <translation>更新中…</translation>
+    </message>
+    <message>
+        <source>The plan search is running for your latest change; these are the plans of the previous inputs until it finishes.</source>
+        <translation>正在按你最新的修改重新搜索方案；搜索完成前，这里显示的是修改前输入的方案。</translation>
+    </message>
+    <message>
         <source>cost ({0})</source>
         <translation>成本（{0}）</translation>
     </message>
