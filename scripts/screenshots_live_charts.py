@@ -1,6 +1,7 @@
 """Screenshots of the live panel's charts (issue 20: the scaling curves and the memory bars drawn by our own
 light items, axes that stay put while typing): the Training page at 1280×800 in English and Simplified Chinese,
-for the default scenario and for one whose current layout does not fit (red outline, a bar cut at the axis).
+for the default scenario and for one whose current layout does not fit (red outline, a bar cut at the axis); and the
+cost chart keeping the previous plans, marked as updating, while a new search runs.
 
 Run: PYTHONPATH=. QT_QPA_PLATFORM=offscreen python scripts/screenshots_live_charts.py [OUT_DIR]
 (OUT_DIR defaults to docs/screenshots/issue20.)
@@ -49,6 +50,19 @@ def main(out: Path) -> int:
             w.grab().save(str(p))
             print(p)
         w.model.set_dirty(False)
+        w.close()
+        # with the plan search: an edit while the previous plans are drawn, marked until the new ones arrive
+        w = open_window(app, search=True)
+        w.go_to(2)
+        w.live  # noqa: B018 (builds the live panel)
+        spin(app, 0.5)
+        w.model.set("data.tokens", w.model.scenario.data.tokens * 2)
+        spin(app, 0.05)
+        p = out / f"live-charts-updating{suffix}.png"
+        w.grab().save(str(p))
+        print(p, "|", w.search.state)
+        w.model.set_dirty(False)
+        w.search.shutdown()
         w.close()
     lm.install("en")
     return 0
