@@ -872,8 +872,7 @@ class CostChart(ChartBase):
         pi = self.plot.getPlotItem()
         pi.setLogMode(x=True, y=True)
         self.all = pg.ScatterPlotItem([], [], size=7, brush=pg.mkBrush(120, 120, 120, 150), pen=None, name="plans")
-        self.front = pg.PlotDataItem([], [], dynamicRangeLimit=None, pen=pg.mkPen("#1565c0", width=2), symbol="o", symbolSize=8,
-                                     symbolBrush="#1565c0", symbolPen=None, name="pareto")
+        self.front = LogLineItem(pg.mkPen("#1565c0", width=2), symbol_brush="#1565c0", symbol_size=8)
         self.chosen = pg.ScatterPlotItem([], [], size=18, symbol="star", brush=pg.mkBrush("#ff9800"),
                                          pen=pg.mkPen("#e65100", width=1), name="chosen")
         for it in (self.all, self.front, self.chosen):
@@ -905,7 +904,7 @@ class CostChart(ChartBase):
         self.title_label.setText(self.tr("Cost against time (candidate plans)"))
         self.set_updating(self._updating)
         self._update_legend()
-        self.plot.getPlotItem().setLabel("bottom", self.unit_names()[getattr(self, "time_unit", "days")])
+        set_axis_label(self.plot.getPlotItem(), "bottom", self.unit_names()[getattr(self, "time_unit", "days")])
         if self._state is not None:
             state, self._state = self._state, None
             self.update_plans(*state, updating=self._updating)
@@ -925,7 +924,7 @@ class CostChart(ChartBase):
             items.append((RED, "╌╌", self.tr("deadline")))
         if self.budget.isVisible():
             items.append(("#6a1b9a", "╌╌", self.tr("budget")))
-        self.legend_label.setText(legend_html(items))
+        set_text(self.legend_label, legend_html(items))
 
     def _on_clicked(self, _item, points, *_):
         if points is not None and len(points):
@@ -949,7 +948,7 @@ class CostChart(ChartBase):
             return  # the same plans and lines: nothing to redraw
         self._state = state
         self.plans = plans
-        self.plot.getPlotItem().setLabel("left", self.tr("cost ({0})").format(currency))
+        set_axis_label(self.plot.getPlotItem(), "left", self.tr("cost ({0})").format(currency))
         pts = [(i, p) for i, p in enumerate(plans) if p.cost and p.calendar_days and p.cost > 0 and p.calendar_days > 0]
         if not pts:
             self.set_empty(status or self.tr("Plans with a cost and a duration appear here when the search finishes."))
@@ -965,7 +964,7 @@ class CostChart(ChartBase):
         days = np.array([p.calendar_days for _, p in pts], float)
         # the time axis reads in hours, days or weeks, whichever suits the range (never "(x0.001)")
         self.time_unit, per = pick_time_unit(float(days.max()))
-        self.plot.getPlotItem().setLabel("bottom", self.unit_names()[self.time_unit])
+        set_axis_label(self.plot.getPlotItem(), "bottom", self.unit_names()[self.time_unit])
         xs = days / per
         ys = np.array([p.cost for _, p in pts], float)
         # ScatterPlotItem does not follow the plot's log mode: give it log10 coordinates.
