@@ -261,9 +261,15 @@ def heartbeat(scenario_file: Path = MIXTRAL_4096, mode: str = "process", rt: boo
             app.processEvents()
             time.sleep(0.002)
     ticks: list[float] = []
+    steals: list[int | None] = []   # the VM's steal counter at each tick (a gap the hypervisor caused shows here)
+
+    def tick() -> None:
+        ticks.append(time.perf_counter())
+        steals.append(_steal_ticks())
+
     timer = QTimer()
     timer.setInterval(1)
-    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    timer.timeout.connect(tick)
     load0 = os.getloadavg()[0]
     steal0 = _steal_ticks()
     timer.start()
@@ -283,6 +289,16 @@ def heartbeat(scenario_file: Path = MIXTRAL_4096, mode: str = "process", rt: boo
     if rt:
         os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
     gaps = sorted(b - a for a, b in zip(ticks, ticks[1:]))
+    # each gap > 50 ms: did the hypervisor take the CPUs away during it? (steal rose by >= half the gap: /proc/stat
+    # counts steal in clock ticks summed over the CPUs, so a VM-wide pause of t shows as ~t x CPUs)
+    hz = os.sysconf("SC_CLK_TCK")
+    long_gaps = []
+    for i in range(1, len(ticks)):
+        g = ticks[i] - ticks[i - 1]
+        if g > 0.05:
+            st = None if steals[i] is None or steals[i - 1] is None else (steals[i] - steals[i - 1]) / hz
+            long_gaps.append({"gap_ms": round(g * 1000, 1), "steal_ms": None if st is None else round(st * 1000),
+                              "vm_paused": st is not None and st >= g / 2})
     worker = getattr(ctl, "worker", None)
     out = {"mode": mode, "state": ctl.state, "search_s": round(dt, 2), "ticks": len(ticks),
            "max_gap_ms": round(gaps[-1] * 1000, 1) if gaps else None,
@@ -296,7 +312,9 @@ def heartbeat(scenario_file: Path = MIXTRAL_4096, mode: str = "process", rt: boo
            "gc_longest_ms": round(collector.longest_ms, 1) if collector else None, "gui_thread_rt": rt,
            "gaps_over_20ms": sum(g > 0.02 for g in gaps),
            "steal_ms": None if steal0 is None else (_steal_ticks() - steal0) * 1000 // os.sysconf("SC_CLK_TCK"),
-           "p999_gap_ms": round(gaps[int(0.999 * (len(gaps) - 1))] * 1000, 1) if gaps else None}
+           "p999_gap_ms": round(gaps[int(0.999 * (len(gaps) - 1))] * 1000, 1) if gaps else None,
+           "long_gaps": long_gaps,
+           "gaps_over_50ms_not_vm": sum(not g["vm_paused"] for g in long_gaps)}
     ctl.shutdown()
     return out
 
@@ -354,7 +372,7 @@ def heartbeat_runs(args) -> list[dict]:
             print(f"heartbeat, {what}: max gap {hb['max_gap_ms']} ms, p99 {hb['p99_gap_ms']} ms, median "
                   f"{hb['median_gap_ms']} ms, {hb['gaps_over_50ms']} gaps > 50 ms over {hb['ticks']} ticks "
                   f"(target <= 50 ms; load average {hb['load_average_start']:.1f} -> {hb['load_average']:.1f}; "
-                  f"steal {hb['steal_ms']} ms)",
+                  f"steal {hb['steal_ms']} ms; gaps > 50 ms without a VM pause: {hb.get('gaps_over_50ms_not_vm')})",
                   flush=True)
     if args.heartbeat_json:
         import json as _json
