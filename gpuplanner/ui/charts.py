@@ -791,7 +791,10 @@ class ScalingChart(ChartBase):
         days_mode = self.mode.currentData() == "days"
         pi = self.plot.getPlotItem()
         set_axis_label(pi, "left", self.tr("calendar days") if days_mode else self.tr("tokens/s"))
-        if res is None or not res.series:
+        # no point that runs (every count out of memory or invalid): say so, rather than an empty frame
+        runs = res is not None and any(v > 0 and math.isfinite(v) for sr in res.series
+                                       for v in (sr.calendar_days if days_mode else sr.tokens_per_s))
+        if res is None or not runs:
             msg = self.tr("No layout of this scenario fits at these GPU counts.")
             self.set_empty(msg if res is not None else self.tr("No estimate yet."))
             for c in self.curves.values():

@@ -147,3 +147,22 @@ def test_hover_texts_are_built_when_hovered(qtbot):
     assert tip.splitlines()[0] == "Current" and "Total: 46.00 of 80.0 GiB" in tip and "fits" in tip
     assert c._hover[0]._text == tip                          # kept once built
     assert c._hover[3].text == tip                           # the bar's four points share it
+
+
+def test_scaling_chart_says_so_when_no_count_runs(qtbot):
+    """Every point out of memory (NaN): the chart says that no layout fits, not an empty frame."""
+    from gpuplanner.core.evaluate import Scaling, ScalingSeries
+    from gpuplanner.ui.charts import ScalingChart
+
+    nan = float("nan")
+    c = ScalingChart()
+    qtbot.addWidget(c)
+    res = Scaling(series=(ScalingSeries("nvlink", (4, 8), (nan, nan), (nan, nan), (nan, nan)),), ideal_gpus=(),
+                  ideal_tokens_per_s=(), required_tokens_per_s=1653.0, deadline_days=14.0)
+    c.update_from(res)
+    assert c.empty.text() == "No layout of this scenario fits at these GPU counts."
+    assert not c.data and not c.deadline.isVisible()
+    ok = Scaling(series=(ScalingSeries("nvlink", (4, 8), (nan, 900.0), (nan, 20.0), (nan, 19.0)),), ideal_gpus=(8,),
+                 ideal_tokens_per_s=(900.0,), required_tokens_per_s=1653.0, deadline_days=14.0)
+    c.update_from(ok)
+    assert c.empty.text() == "" and list(c.data["nvlink"][1]) == [900.0]
