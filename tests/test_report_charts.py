@@ -269,3 +269,63 @@ def test_report_does_not_load_pyqtgraph():
     env = {**__import__("os").environ, "PYTHONPATH": str(ROOT), "QT_QPA_PLATFORM": "offscreen"}
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
     assert p.returncode == 0, p.stdout + p.stderr
+
+
+def test_pdf_draws_the_charts_as_vectors_in_their_place(examples, lang, tmp_path):
+    """The PDF holds the charts as vector graphics over the blank that keeps their place in the layout: the
+    place is the image's line box (centred, inside its paragraph, one per chart), and the charts' texts are
+    text in the PDF (pdftotext finds the Chinese axis title), no chart raster is embedded."""
+    import shutil
+
+    from PySide6.QtCore import QCoreApplication
+
+    from gpuplanner.report.render import CHART_WIDTH_PX, build_document, chart_rects, export_pdf, page_layout, paginate
+
+    lang("zh_CN")
+    data = examples["project"]
+    doc = build_document(data, lang="zh_CN")
+    w, h = paginate(doc, page_layout("a4"))
+    rects = chart_rects(doc)
+    assert sorted(round(r.height()) for r, _c in rects) == sorted(round(c.height) for _r, c in rects)
+    assert len(rects) == 5
+    for i, (r, chart) in enumerate(rects):
+        assert r.width() == CHART_WIDTH_PX and r.center().x() == pytest.approx(w / 2, abs=1.0)
+        assert int((r.top() + 1) // h) == int((r.bottom() - 1) // h), "a chart split by a page break"
+        for r2, _c in rects[i + 1:]:
+            assert not r.intersects(r2)
+        # no line of text (another paragraph, the legend under the chart, a caption) runs into the chart
+        pos = next(p for p in range(doc.characterCount()) if _is_chart_at(doc, p, chart))
+        inner = r.adjusted(1, 1, -1, -1)
+        block = doc.begin()
+        while block.isValid():
+            lay = block.layout()
+            for j in range(lay.lineCount()):
+                ln = lay.lineAt(j)
+                start = block.position() + ln.textStart()
+                if start <= pos < start + ln.textLength() or ln.height() <= 0 or not block.text().strip():
+                    continue
+                assert not ln.rect().translated(lay.position()).intersects(inner), (block.text()[:40], r)
+            block = block.next()
+    pdf = export_pdf(data, tmp_path / "r.pdf", lang="zh_CN")
+    assert pdf.stat().st_size < 600_000  # five rasters of 2000 px were ~1 MB of JPEG
+    if shutil.which("pdftotext") and shutil.which("pdfimages"):
+        import unicodedata
+
+        # NFKC: poppler writes some CJK glyphs as their Kangxi-radical twins (⽤ for 用)
+        text = unicodedata.normalize("NFKC", subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True,
+                                                            text=True, check=True).stdout)
+        assert QCoreApplication.translate("Report", "weeks from the start") in text
+        assert QCoreApplication.translate("Report", "GiB per GPU") in text
+        images = subprocess.run(["pdfimages", "-list", str(pdf)], capture_output=True, text=True, check=True).stdout
+        assert not [ln for ln in images.splitlines()[2:] if int(ln.split()[3]) > 100], images
+
+
+def _is_chart_at(doc, pos, chart) -> bool:
+    from PySide6.QtGui import QTextCursor
+
+    if doc.characterAt(pos) != "\ufffc":
+        return False
+    cur = QTextCursor(doc)
+    cur.setPosition(pos + 1)
+    fmt = cur.charFormat()
+    return fmt.isImageFormat() and doc._report_charts.get(fmt.toImageFormat().name()) is chart

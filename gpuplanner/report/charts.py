@@ -146,10 +146,12 @@ def hatch(grey: str, style: Qt.BrushStyle) -> QBrush:
 # ------------------------------------------------------------------------------------------- chart
 
 class Chart:
-    """A chart with two axes, drawn as it is built; :meth:`finish` draws the axes on top and returns the image.
+    """A chart with two axes, recorded as it is built and drawn on any painter afterwards: :meth:`paint` into
+    the PDF as vector graphics (text stays text), :attr:`image` as a raster for tests and previews.
 
     Coordinates: data values for :meth:`bar`, :meth:`polyline`, :meth:`marker`, :meth:`hline`,
-    :meth:`vline` and :meth:`label`; layout pixels for offsets and sizes (y grows downwards on the image).
+    :meth:`vline` and :meth:`label`; layout pixels for offsets and sizes (y grows downwards). Texts are
+    measured on a 96-dpi image, so a layout is the same whatever it is later drawn on.
     """
 
     def __init__(self, x: Axis, y: Axis, *, width: float = WIDTH, height: float = HEIGHT,
@@ -159,15 +161,10 @@ class Chart:
         self.families = list(families)
         self.font = self.make_font(font_pt)
         self.texts: list[tuple[str, QRectF]] = []  # every string drawn, with its box in layout pixels
-        self.image = QImage(round(self.width * SCALE), round(self.height * SCALE), QImage.Format.Format_RGB32)
-        self.image.setDotsPerMeterX(_DOTS_PER_METRE_96)
-        self.image.setDotsPerMeterY(_DOTS_PER_METRE_96)
-        self.image.fill(QColor("white"))
+        self.ops: list[Callable[[QPainter, float], None]] = []  # (painter, font scale) → draws one element
+        self._image: QImage | None = None
+        self.finished = False
         self._layout()
-        self.painter = QPainter(self.image)
-        self.painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing
-                                    | QPainter.RenderHint.NonCosmeticBrushPatterns)
-        self.painter.scale(SCALE, SCALE)
         self._grid()
 
     # ---- fonts and text
@@ -180,19 +177,19 @@ class Chart:
         f.setHintingPreference(QFont.HintingPreference.PreferNoHinting)  # the same metrics at any scale
         return f
 
-    def metrics(self, font: QFont | None = None) -> QFontMetricsF:
-        return QFontMetricsF(font or self.font, self.image)
+    @staticmethod
+    def metrics(font: QFont) -> QFontMetricsF:
+        return QFontMetricsF(font, _metric_device())
 
     def text_size(self, text: str, font: QFont | None = None) -> tuple[float, float]:
         """Width and height of ``text`` (lines separated by ``\\n``) in layout pixels."""
-        fm = self.metrics(font)
+        fm = self.metrics(font or self.font)
         lines = text.split("\n")
         return max(fm.horizontalAdvance(s) for s in lines), fm.height() * len(lines)
 
     def _layout(self) -> None:
         """Margins from the tick labels and titles, then the plot area and the ticks that fit in it."""
-        fm = self.metrics()
-        lh = fm.height()
+        lh = self.metrics(self.font).height()
         x_static = None if (self.x.ticks is None or callable(self.x.ticks)) else self.x.tick_list(0)
         x_lines = max((s.count("\n") + 1 for _v, s in x_static or [] if s), default=1 if x_static is None else 0)
         top = PAD_PX + lh / 2
@@ -238,11 +235,16 @@ class Chart:
             text, rect = self._fit(text, rect, font)
         align = Qt.AlignmentFlag.AlignHCenter if anchor[0] == 0.5 else (
             Qt.AlignmentFlag.AlignRight if anchor[0] >= 1 else Qt.AlignmentFlag.AlignLeft)
-        p = self.painter
-        p.setFont(font)
-        p.setPen(QColor(color))
-        # a little wider than measured: no wrap or elision from rounding inside drawText
-        p.drawText(rect.adjusted(-1, 0, 1, 0), int(align | Qt.AlignmentFlag.AlignTop), text)
+        flags = int(align | Qt.AlignmentFlag.AlignTop)
+        box = rect.adjusted(-1, 0, 1, 0)  # a little wider than measured: no wrap or elision from rounding
+        colour = QColor(color)
+
+        def op(p: QPainter, font_scale: float) -> None:
+            p.setFont(_scaled(font, font_scale))
+            p.setPen(colour)
+            p.drawText(box, flags, text)
+
+        self.ops.append(op)
         self.texts.append((text, rect))
         return rect
 
@@ -254,100 +256,118 @@ class Chart:
         return self.text_at(text, pt.x() + offset[0], pt.y() + offset[1], anchor, font)
 
     # ---- data
-    def _clip(self) -> None:
-        self.painter.setClipRect(self.plot)
+    def _clipped(self, draw: Callable[[QPainter], None]) -> None:
+        """Record ``draw`` clipped to the plot area (within whatever clip the painter has: a printed page's)."""
+        plot = QRectF(self.plot)
+
+        def op(p: QPainter, _font_scale: float) -> None:
+            p.save()
+            p.setClipRect(plot, Qt.ClipOperation.IntersectClip)
+            draw(p)
+            p.restore()
+
+        self.ops.append(op)
 
     def _grid(self) -> None:
-        p = self.painter
-        p.setPen(pen(GRID.name(QColor.NameFormat.HexArgb), 0.6))
+        lines = []
         if self.y.grid:
-            for v, _s in self.y_ticks:
-                y = self.ypx(v)
-                p.drawLine(QPointF(self.plot.left(), y), QPointF(self.plot.right(), y))
+            lines += [(QPointF(self.plot.left(), self.ypx(v)), QPointF(self.plot.right(), self.ypx(v)))
+                      for v, _s in self.y_ticks]
         if self.x.grid:
-            for v, _s in self.x_ticks:
-                x = self.xpx(v)
-                p.drawLine(QPointF(x, self.plot.top()), QPointF(x, self.plot.bottom()))
+            lines += [(QPointF(self.xpx(v), self.plot.top()), QPointF(self.xpx(v), self.plot.bottom()))
+                      for v, _s in self.x_ticks]
+        grid_pen = pen(GRID.name(QColor.NameFormat.HexArgb), 0.6)
+
+        def op(p: QPainter, _font_scale: float) -> None:
+            p.setPen(grid_pen)
+            for a, b in lines:
+                p.drawLine(a, b)
+
+        self.ops.append(op)
 
     def bar(self, x0: float, x1: float, y0: float, y1: float, brush: QBrush, outline: QPen | None = None) -> None:
         """A filled rectangle between two data corners; a hatched fill gets a white base under it."""
-        self._clip()
         r = QRectF(self.px(x0, y1), self.px(x1, y0)).normalized()
-        p = self.painter
-        p.setPen(Qt.PenStyle.NoPen)
-        if brush.style() != Qt.BrushStyle.SolidPattern:
-            p.fillRect(r, QColor("white"))
-        p.fillRect(r, brush)
-        if outline is not None:
-            p.setPen(outline)
-            p.setBrush(Qt.BrushStyle.NoBrush)
-            p.drawRect(r)
-        p.setClipping(False)
+        brush = QBrush(brush)
+
+        def draw(p: QPainter) -> None:
+            if brush.style() != Qt.BrushStyle.SolidPattern:
+                p.fillRect(r, QColor("white"))
+            p.fillRect(r, brush)
+            if outline is not None:
+                p.setPen(outline)
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawRect(r)
+
+        self._clipped(draw)
 
     def polyline(self, points: Sequence[tuple[float, float]], line: QPen) -> None:
-        self._clip()
-        self.painter.setPen(line)
-        self.painter.setBrush(Qt.BrushStyle.NoBrush)
-        self.painter.drawPolyline(QPolygonF([self.px(x, y) for x, y in points]))
-        self.painter.setClipping(False)
+        poly = QPolygonF([self.px(x, y) for x, y in points])
+
+        def draw(p: QPainter) -> None:
+            p.setPen(line)
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawPolyline(poly)
+
+        self._clipped(draw)
 
     def marker(self, xv: float, yv: float, symbol: str, size: float, fill: str, outline: QPen) -> None:
         """A point marker ``size`` layout pixels across: ``o`` circle, ``s`` square, ``t`` triangle (point down)."""
         c = self.px(xv, yv)
-        draw_symbol(self.painter, symbol, c, size / 2, QBrush(QColor(fill)), outline)
+        brush = QBrush(QColor(fill))
+        self.ops.append(lambda p, _s: draw_symbol(p, symbol, c, size / 2, brush, outline))
 
     def hline(self, yv: float, line: QPen, x0: float | None = None, x1: float | None = None) -> None:
         """A horizontal line at ``yv`` across the plot (or from ``x0`` to ``x1``)."""
-        self._clip()
         y = self.ypx(yv)
-        a = self.plot.left() if x0 is None else self.xpx(x0)
-        b = self.plot.right() if x1 is None else self.xpx(x1)
-        self.painter.setPen(line)
-        self.painter.drawLine(QPointF(a, y), QPointF(b, y))
-        self.painter.setClipping(False)
+        a = QPointF(self.plot.left() if x0 is None else self.xpx(x0), y)
+        b = QPointF(self.plot.right() if x1 is None else self.xpx(x1), y)
+        self._clipped(lambda p: (p.setPen(line), p.drawLine(a, b)))
 
     def vline(self, xv: float, line: QPen) -> None:
-        self._clip()
         x = self.xpx(xv)
-        self.painter.setPen(line)
-        self.painter.drawLine(QPointF(x, self.plot.top()), QPointF(x, self.plot.bottom()))
-        self.painter.setClipping(False)
+        a, b = QPointF(x, self.plot.top()), QPointF(x, self.plot.bottom())
+        self._clipped(lambda p: (p.setPen(line), p.drawLine(a, b)))
 
     # ---- axes
-    def finish(self) -> QImage:
-        """Draw the axes, ticks, tick labels and titles over the data; the finished image."""
-        p = self.painter
-        r = self.plot
-        fm = self.metrics()
+    def finish(self) -> "Chart":
+        """Record the axes, ticks, tick labels and titles over the data (once)."""
+        if self.finished:
+            return self
+        self.finished = True
+        r = QRectF(self.plot)
+        fm = self.metrics(self.font)
         axis_pen = pen("#000000", 1.0)
         axis_pen.setCapStyle(Qt.PenCapStyle.SquareCap)
-        p.setPen(axis_pen)
-        p.drawLine(r.bottomLeft(), r.topLeft())
-        p.drawLine(r.bottomLeft(), r.bottomRight())
+        marks = [(QPointF(r.left() - TICK_PX, self.ypx(v)), QPointF(r.left(), self.ypx(v))) for v, _s in self.y_ticks]
+        marks += [(QPointF(self.xpx(v), r.bottom()), QPointF(self.xpx(v), r.bottom() + TICK_PX))
+                  for v, _s in self.x_ticks]
+
+        def axes(p: QPainter, _font_scale: float) -> None:
+            p.setPen(axis_pen)
+            p.drawLine(r.bottomLeft(), r.topLeft())
+            p.drawLine(r.bottomLeft(), r.bottomRight())
+            for a, b in marks:
+                p.drawLine(a, b)
+
+        self.ops.append(axes)
         label_right = r.left() - TICK_PX - 4
         for v, s in self.y_ticks:
-            y = self.ypx(v)
-            p.setPen(axis_pen)
-            p.drawLine(QPointF(r.left() - TICK_PX, y), QPointF(r.left(), y))
             if s:
-                self.text_at(s, label_right, y, (1.0, 0.5))
+                self.text_at(s, label_right, self.ypx(v), (1.0, 0.5))
         xs = [self.xpx(v) for v, _s in self.x_ticks]
-        for i, (v, s) in enumerate(self.x_ticks):
-            x = xs[i]
-            p.setPen(axis_pen)
-            p.drawLine(QPointF(x, r.bottom()), QPointF(x, r.bottom() + TICK_PX))
+        for i, (_v, s) in enumerate(self.x_ticks):
             if s:
-                gaps = [abs(x - o) for j, o in enumerate(xs) if j != i]
+                gaps = [abs(xs[i] - o) for j, o in enumerate(xs) if j != i]
                 room = min(gaps) - 4 if gaps else self.width
                 lines = [fm.elidedText(line, Qt.TextElideMode.ElideRight, max(room, 20.0)) for line in s.split("\n")]
-                self.text_at("\n".join(lines), x, r.bottom() + TICK_PX + 2, (0.5, 0.0))
+                self.text_at("\n".join(lines), xs[i], r.bottom() + TICK_PX + 2, (0.5, 0.0))
         title_font = self.make_font(FONT_PT + 0.5)
         if self.x.title:
             self.text_at(self.x.title, r.center().x(), self.height - PAD_PX, (0.5, 1.0), title_font)
         if self.y.title:
             self._vertical_title(self.y.title, title_font)
-        p.end()
-        return self.image
+        return self
 
     def _vertical_title(self, text: str, font: QFont) -> None:
         """The y axis's title read bottom to top, centred on the plot's height, left of the tick labels."""
@@ -355,15 +375,70 @@ class Chart:
         text = fm.elidedText(text, Qt.TextElideMode.ElideRight, self.plot.height())
         w, h = fm.horizontalAdvance(text), fm.height()
         cy = self.plot.center().y()
-        p = self.painter
-        p.save()
-        p.translate(PAD_PX, cy)
-        p.rotate(-90)
-        p.setFont(font)
-        p.setPen(QColor("#000000"))
-        p.drawText(QRectF(-w / 2 - 1, 0, w + 2, h), int(Qt.AlignmentFlag.AlignCenter), text)
-        p.restore()
+
+        def op(p: QPainter, font_scale: float) -> None:
+            p.save()
+            p.translate(PAD_PX, cy)
+            p.rotate(-90)
+            p.setFont(_scaled(font, font_scale))
+            p.setPen(QColor("#000000"))
+            p.drawText(QRectF(-w / 2 - 1, 0, w + 2, h), int(Qt.AlignmentFlag.AlignCenter), text)
+            p.restore()
+
+        self.ops.append(op)
         self.texts.append((text, QRectF(PAD_PX, cy - w / 2, h, w)))
+
+    # ---- output
+    def paint(self, p: QPainter, target: QRectF) -> None:
+        """Draw the chart into ``target`` (in the painter's coordinates) as vector graphics. Fonts keep their
+        point size on any device: Qt sizes a font for the painter's device (300 or 1200 dpi for a PDF or a
+        printer), while the chart was measured at 96 dpi, so each font is scaled by 96 / the device's dpi."""
+        self.finish()
+        dpi = p.device().logicalDpiY() if p.device() is not None else 96
+        p.save()
+        p.translate(target.topLeft())
+        p.scale(target.width() / self.width, target.height() / self.height)
+        p.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing
+                         | QPainter.RenderHint.NonCosmeticBrushPatterns)
+        p.fillRect(QRectF(0, 0, self.width, self.height), QColor("white"))
+        for op in self.ops:
+            op(p, 96.0 / (dpi or 96))
+        p.restore()
+
+    @property
+    def image(self) -> QImage:
+        """The chart as an image of :data:`EXPORT_WIDTH` pixels (about 300 dpi on paper), drawn once."""
+        if self._image is None:
+            img = QImage(round(self.width * SCALE), round(self.height * SCALE), QImage.Format.Format_RGB32)
+            img.setDotsPerMeterX(_DOTS_PER_METRE_96)
+            img.setDotsPerMeterY(_DOTS_PER_METRE_96)
+            img.fill(QColor("white"))
+            p = QPainter(img)
+            self.paint(p, QRectF(0, 0, img.width(), img.height()))
+            p.end()
+            self._image = img
+        return self._image
+
+
+_METRIC_DEVICE: list[QImage] = []
+
+
+def _metric_device() -> QImage:
+    """A 96-dpi image the charts measure their texts on (as the document lays out its own)."""
+    if not _METRIC_DEVICE:
+        img = QImage(1, 1, QImage.Format.Format_RGB32)
+        img.setDotsPerMeterX(_DOTS_PER_METRE_96)
+        img.setDotsPerMeterY(_DOTS_PER_METRE_96)
+        _METRIC_DEVICE.append(img)
+    return _METRIC_DEVICE[0]
+
+
+def _scaled(font: QFont, factor: float) -> QFont:
+    if abs(factor - 1.0) < 1e-9:
+        return font
+    f = QFont(font)
+    f.setPointSizeF(font.pointSizeF() * factor)
+    return f
 
 
 # ------------------------------------------------------------------------------------------ legend

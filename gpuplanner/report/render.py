@@ -245,7 +245,8 @@ def _chart(x: Axis, y: Axis, height: float = CHART_HEIGHT_PX) -> Chart:
 
 
 def _image(drawn):
-    """(image, legend) of a drawn chart, None for a chart the data has no points for."""
+    """(image, legend) of a drawn chart (a raster of it, about 300 dpi), None for a chart the data has no
+    points for. The PDF draws the charts as vector graphics instead (:func:`print_to`)."""
     if drawn is None:
         return None
     chart, legend = drawn
@@ -301,8 +302,7 @@ def draw_memory_chart(data: ReportData):
         y = min(chart.ypx(y0 + v / 2), last_y - gap)
         chart.text_at(f"{name} {fmt_gib(v)}", chart.xpx(-0.25), y, (1.0, 0.5), small)
         last_y = y
-    chart.finish()
-    return chart, entries
+    return chart.finish(), entries
 
 
 def memory_chart(data: ReportData):
@@ -455,7 +455,7 @@ def _place_labels(chart: Chart, pts: list[tuple[str, float, float, bool]]) -> No
     gap, mark = 11.0, 7.0  # from the point's centre; half the largest marker
 
     def free(box: QRectF, own) -> bool:
-        if any(box.intersects(b) for b in boxes):
+        if any(box.adjusted(-4, -1, 4, 1).intersects(b) for b in boxes):  # a space between two labels
             return False
         for m in marks:
             pt = chart.px(*m)
@@ -1149,13 +1149,16 @@ def build_document(data: ReportData, *, lang: str | None = None) -> QTextDocumen
     font.setPointSizeF(9.5)
     doc.setDefaultFont(font)
     embedded: dict[str, tuple[str, list[tuple[str, str]]]] = {}
+    placed: dict[str, Chart] = {}
     for key, draw in CHART_DRAWERS:
-        res = _image(draw(data))
-        if res is None:
+        drawn = draw(data)
+        if drawn is None:
             continue
-        img, legend = res
+        chart, legend = drawn
         url = f"mem://chart-{key}.png"
-        doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(url), img)
+        # a blank holds the chart's place in the layout; print_to draws the chart over it as vector graphics
+        doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(url), _blank_image())
+        placed[url] = chart
         keys = []
         for i, (label, sw) in enumerate(legend):
             u = f"mem://key-{key}-{i}.png"
@@ -1163,13 +1166,51 @@ def build_document(data: ReportData, *, lang: str | None = None) -> QTextDocumen
             keys.append((label, u))
         embedded[key] = (url, keys)
         if key == "timeline":
-            embedded["timeline_height"] = round(img.height() * CHART_WIDTH_PX / max(img.width(), 1))
+            embedded["timeline_height"] = round(chart.height)
+    doc._report_charts = placed  # noqa: SLF001 - read by chart_rects when printing
     for on in (True, False):
         doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(f"mem://box-{'on' if on else 'off'}.png"),
                         _checkbox_image(on))
     doc.setHtml(build_html(data, embedded))
     doc.setMetaInformation(QTextDocument.MetaInformation.DocumentTitle, data.title)
     return doc
+
+
+def _blank_image() -> QImage:
+    img = QImage(1, 1, QImage.Format.Format_RGB32)
+    img.fill(QColor("white"))
+    return img
+
+
+def chart_rects(doc: QTextDocument) -> list[tuple[QRectF, Chart]]:
+    """Where each chart's place-holding image lies in the laid-out ``doc`` (layout pixels): the image's
+    line in its block's layout, its x on that line, its bottom on the line's baseline (Qt aligns inline
+    images to the baseline)."""
+    from PySide6.QtGui import QTextCursor
+
+    placed = getattr(doc, "_report_charts", None) or {}
+    out: list[tuple[QRectF, Chart]] = []
+    block = doc.begin()
+    while placed and block.isValid():
+        text = block.text()
+        i = text.find("\ufffc")
+        while i >= 0:
+            cur = QTextCursor(doc)
+            cur.setPosition(block.position() + i + 1)  # the format of the character before the cursor
+            fmt = cur.charFormat()
+            chart = placed.get(fmt.toImageFormat().name()) if fmt.isImageFormat() else None
+            if chart is not None:
+                img = fmt.toImageFormat()
+                lay = block.layout()
+                line = lay.lineForTextPosition(i)
+                x = line.cursorToX(i)
+                x = x[0] if isinstance(x, tuple) else x
+                origin = lay.position()
+                out.append((QRectF(origin.x() + x, origin.y() + line.y() + line.ascent() - img.height(),
+                                   img.width(), img.height()), chart))
+            i = text.find("\ufffc", i + 1)
+        block = block.next()
+    return out
 
 
 # ---------------------------------------------------------------------------------------- printing
@@ -1297,6 +1338,7 @@ def print_to(doc: QTextDocument, device, layout: QPageLayout, footer: str = "") 
 
     w, h = paginate(doc, layout)
     pages = max(1, doc.pageCount())
+    charts_at = chart_rects(doc)
     painter = QPainter()
     if not painter.begin(device):
         from ..core.errors import PlannerError
@@ -1315,6 +1357,9 @@ def print_to(doc: QTextDocument, device, layout: QPageLayout, footer: str = "") 
             clip = QRectF(0, page * h, w, h - 0.5)
             painter.setClipRect(clip)
             doc.drawContents(painter, clip)
+            for rect, chart in charts_at:
+                if rect.intersects(clip):
+                    chart.paint(painter, rect)
             painter.restore()
             # the footer in device coordinates: point sizes then come out right on any resolution
             painter.setFont(foot_font)
