@@ -329,3 +329,22 @@ def _is_chart_at(doc, pos, chart) -> bool:
     cur.setPosition(pos + 1)
     fmt = cur.charFormat()
     return fmt.isImageFormat() and doc._report_charts.get(fmt.toImageFormat().name()) is chart
+
+
+def test_character_check_asks_the_report_fonts_first_with_the_same_answer(app):
+    """check_characters reads the report's own fonts first and the other families only for what those lack:
+    the answer is the one of asking every family (Linear B 𐀀 and a CJK Extension B ideograph are in no
+    usual font; ×, —, ¥, Chinese are)."""
+    from PySide6.QtGui import QFont, QFontDatabase, QRawFont
+
+    from gpuplanner.report.render import report_families, unsupported_characters
+
+    text = "8 × H100 — ¥1,234 ≥ 400 Gb/s 单卡显存 ✓ \U00010000 \U00020000 \u0301e"
+    import unicodedata
+
+    expected = sorted(c for c in set(text) if ord(c) > 0x7E and unicodedata.category(c)[0] not in "CZ"
+                      and not any(r.isValid() and r.supportsCharacter(ord(c))
+                                  for r in (QRawFont.fromFont(QFont(f)) for f in QFontDatabase.families())))
+    assert unsupported_characters(text, first=report_families("zh_CN")) == expected
+    assert unsupported_characters(text) == expected
+    assert "×" not in expected and "单" not in expected and "\U00010000" in expected

@@ -1251,7 +1251,7 @@ def paginate(doc: QTextDocument, layout: QPageLayout) -> tuple[float, float]:
     keep = 90.0  # a heading needs this much room under it on its page
     lay = doc.documentLayout()
     for _ in range(40):
-        moved = False
+        moved = None  # the position from which the layout changes
         block = doc.begin()
         while block.isValid():
             fmt = block.blockFormat()
@@ -1263,27 +1263,32 @@ def paginate(doc: QTextDocument, layout: QPageLayout) -> tuple[float, float]:
                     f = QTextBlockFormat(fmt)
                     f.setPageBreakPolicy(QTextBlockFormat.PageBreakFlag.PageBreak_AlwaysBefore)
                     cur.setBlockFormat(f)
-                    moved = True
+                    moved = block.position()
                     break  # relayout, then look again
             block = block.next()
-        if not moved:
-            moved = _keep_small_tables_together(doc, h) or _keep_short_paragraphs_together(doc, h)
-        if not moved:
+        if moved is None:
+            moved = _keep_small_tables_together(doc, h)
+        if moved is None:
+            moved = _keep_short_paragraphs_together(doc, h)
+        if moved is None:
             break
-        _relayout(doc)
-    _relayout(doc)
+        _relayout(doc, moved)
+    doc.pageCount()  # the layout finished (after the last change it is complete already)
     return w, h
 
 
-def _relayout(doc: QTextDocument) -> None:
-    """Lay the whole document out again after format changes (Qt re-lays out lazily and can leave
-    blocks after a changed one with an empty layout)."""
-    doc.markContentsDirty(0, doc.characterCount())
+def _relayout(doc: QTextDocument, start: int = 0) -> None:
+    """Lay the document out again from position ``start`` (where a format changed) to its end (Qt re-lays
+    out lazily and can leave blocks after a changed one with an empty layout). What comes before ``start``
+    keeps its layout: a page-break policy moves only what follows it."""
+    start = max(0, min(int(start), doc.characterCount() - 1))
+    doc.markContentsDirty(start, doc.characterCount() - start)
     doc.pageCount()  # forces the layout to finish
 
 
-def _keep_short_paragraphs_together(doc: QTextDocument, h: float) -> bool:
-    """A top-level paragraph of a few lines that a page break would split moves whole to the next page."""
+def _keep_short_paragraphs_together(doc: QTextDocument, h: float) -> int | None:
+    """A top-level paragraph of a few lines that a page break would split moves whole to the next page.
+    Returns the position from which the layout changed (None: nothing moved)."""
     from PySide6.QtGui import QTextBlockFormat, QTextCursor
 
     lay = doc.documentLayout()
@@ -1298,14 +1303,15 @@ def _keep_short_paragraphs_together(doc: QTextDocument, h: float) -> bool:
                 f = QTextBlockFormat(fmt)
                 f.setPageBreakPolicy(QTextBlockFormat.PageBreakFlag.PageBreak_AlwaysBefore)
                 QTextCursor(block).setBlockFormat(f)
-                return True
+                return block.position()
         block = block.next()
-    return False
+    return None
 
 
-def _keep_small_tables_together(doc: QTextDocument, h: float) -> bool:
+def _keep_small_tables_together(doc: QTextDocument, h: float) -> int | None:
     """Move the first small top-level table that straddles a page break to the next page (with the
-    heading right above it). Big tables flow on, their header rows repeated on every page."""
+    heading right above it). Big tables flow on, their header rows repeated on every page. Returns the
+    position from which the layout changed (None: nothing moved)."""
     from PySide6.QtGui import QTextBlockFormat, QTextCursor, QTextFormat, QTextTable
 
     lay = doc.documentLayout()
@@ -1324,11 +1330,11 @@ def _keep_small_tables_together(doc: QTextDocument, h: float) -> bool:
             bf = QTextBlockFormat(prev.blockFormat())
             bf.setPageBreakPolicy(QTextBlockFormat.PageBreakFlag.PageBreak_AlwaysBefore)
             QTextCursor(prev).setBlockFormat(bf)
-        else:
-            fmt.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
-            frame.setFormat(fmt)
-        return True
-    return False
+            return prev.position()
+        fmt.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
+        frame.setFormat(fmt)
+        return max(0, frame.firstPosition() - 1)  # the frame starts one character before its first block
+    return None
 
 
 def print_to(doc: QTextDocument, device, layout: QPageLayout, footer: str = "") -> int:
@@ -1377,35 +1383,41 @@ def print_to(doc: QTextDocument, device, layout: QPageLayout, footer: str = "") 
     return pages
 
 
-_raw_fonts: list = []
+_raw_fonts: dict = {}  # family → its QRawFont (None when Qt has no such font), read once per process
 
 
-def unsupported_characters(text: str) -> list[str]:
-    """The characters of ``text`` that no font Qt knows (installed, or the bundled CJK subset once
-    registered) can draw: Qt would print them as empty boxes or drop them. Whitespace and control/format
-    characters are not drawn and never count."""
-    import unicodedata as ud
-
+def _raw_font(family: str):
     from PySide6.QtGui import QRawFont
 
+    if family not in _raw_fonts:
+        raw = QRawFont.fromFont(QFont(family))
+        _raw_fonts[family] = raw if raw.isValid() else None
+    return _raw_fonts[family]
+
+
+def unsupported_characters(text: str, first: Iterable[str] = ()) -> list[str]:
+    """The characters of ``text`` that no font Qt knows (installed, or the bundled CJK subset once
+    registered) can draw: Qt would print them as empty boxes or drop them. Whitespace and control/format
+    characters are not drawn and never count. The families in ``first`` (the report's own) are asked
+    first; every other family only for what they lack (reading all of them costs tens of milliseconds)."""
+    import unicodedata as ud
+
     # U+FFFC stands for an embedded image (a chart) in QTextDocument.toPlainText(): not drawn as text
-    wanted = sorted({c for c in text if ord(c) > 0x7E and c != "\ufffc" and not c.isspace()
-                     and ud.category(c)[0] not in "CZ"})
-    if not wanted:
-        return []
-    if not _raw_fonts:
-        for fam in QFontDatabase.families():
-            raw = QRawFont.fromFont(QFont(fam))
-            if raw.isValid():
-                _raw_fonts.append(raw)
-    # the code point, not the str: PySide6 6.12 maps some one-character strs to the wrong QChar
-    return [c for c in wanted if not any(r.supportsCharacter(ord(c)) for r in _raw_fonts)]
+    missing = sorted({c for c in text if ord(c) > 0x7E and c != "\ufffc" and not c.isspace()
+                      and ud.category(c)[0] not in "CZ"})
+    for families in (list(first), QFontDatabase.families()):
+        if not missing:
+            break
+        raws = [r for r in (_raw_font(f) for f in families) if r is not None]
+        # the code point, not the str: PySide6 6.12 maps some one-character strs to the wrong QChar
+        missing = [c for c in missing if not any(r.supportsCharacter(ord(c)) for r in raws)]
+    return missing
 
 
 def check_characters(doc: QTextDocument) -> None:
     """A report must never drop a character silently (a vendor would get a blank where the Chinese was):
     raise a one-line PlannerError naming the first characters no font can draw."""
-    missing = unsupported_characters(doc.toPlainText())
+    missing = unsupported_characters(doc.toPlainText(), first=doc.defaultFont().families())
     if missing:
         from ..core.errors import PlannerError
 
