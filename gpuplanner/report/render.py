@@ -1183,11 +1183,7 @@ def _blank_image() -> QImage:
 
 
 def chart_rects(doc: QTextDocument) -> list[tuple[QRectF, Chart]]:
-    """Where each chart's place-holding image lies in the laid-out ``doc`` (layout pixels): the image's
-    line in its block's layout, its x on that line, its bottom on the line's baseline (Qt aligns inline
-    images to the baseline)."""
-    from PySide6.QtGui import QTextCursor
-
+    """Where each chart's place-holding image lies in the laid-out ``doc`` (layout pixels)."""
     placed = getattr(doc, "_report_charts", None) or {}
     out: list[tuple[QRectF, Chart]] = []
     block = doc.begin()
@@ -1195,22 +1191,35 @@ def chart_rects(doc: QTextDocument) -> list[tuple[QRectF, Chart]]:
         text = block.text()
         i = text.find("\ufffc")
         while i >= 0:
-            cur = QTextCursor(doc)
-            cur.setPosition(block.position() + i + 1)  # the format of the character before the cursor
-            fmt = cur.charFormat()
-            chart = placed.get(fmt.toImageFormat().name()) if fmt.isImageFormat() else None
-            if chart is not None:
-                img = fmt.toImageFormat()
-                lay = block.layout()
-                line = lay.lineForTextPosition(i)
-                x = line.cursorToX(i)
-                x = x[0] if isinstance(x, tuple) else x
-                origin = lay.position()
-                out.append((QRectF(origin.x() + x, origin.y() + line.y() + line.ascent() - img.height(),
-                                   img.width(), img.height()), chart))
+            found = _placeholder(doc, block, i, placed)
+            if found is not None:
+                out.append(found)
             i = text.find("\ufffc", i + 1)
         block = block.next()
     return out
+
+
+def _placeholder(doc: QTextDocument, block, i: int, placed: dict) -> tuple[QRectF, Chart] | None:
+    """The chart whose image is character ``i`` of ``block``, and its box: the image's line in the block's
+    layout, its x on that line, its bottom on the line's baseline (Qt aligns inline images there)."""
+    from PySide6.QtGui import QTextCursor
+
+    cur = QTextCursor(doc)
+    cur.setPosition(block.position() + i + 1)  # the format of the character before the cursor
+    fmt = cur.charFormat()
+    if not fmt.isImageFormat():
+        return None
+    img = fmt.toImageFormat()
+    chart = placed.get(img.name())
+    lay = block.layout()
+    line = lay.lineForTextPosition(i)
+    if chart is None or not line.isValid():  # not laid out (never after paginate): nowhere to draw it
+        return None
+    x = line.cursorToX(i)
+    x = x[0] if isinstance(x, tuple) else x
+    origin = lay.position()
+    return QRectF(origin.x() + x, origin.y() + line.y() + line.ascent() - img.height(), img.width(),
+                  img.height()), chart
 
 
 # ---------------------------------------------------------------------------------------- printing
