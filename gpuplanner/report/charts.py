@@ -1,17 +1,21 @@
-"""The report's charts drawn with ``QPainter`` into a ``QImage``: axes with 1-2-5 ticks (linear or log),
-grid, bars, lines, markers, reference lines, anchored labels and legend keys. No plotting library: the PDF
-needs five small static charts, and pyqtgraph's import alone (its Qt shim materialises every PySide6 class
-and enum) cost a quarter of a second of every ``gpuplanner report``.
+"""The report's charts drawn with ``QPainter``: axes with 1-2-5 ticks (linear or log), grid, bars, lines,
+markers, reference lines, anchored labels and legend keys. No plotting library: the PDF needs five small
+static charts, and pyqtgraph's import alone (its Qt shim materialises every PySide6 class and enum) cost a
+quarter of a second of every ``gpuplanner report``.
+
+A :class:`Chart` records what it draws and draws it on any painter afterwards: into the PDF as vector graphics
+(:meth:`Chart.paint`, called by ``render.print_to`` over the blank image that keeps the chart's place in the
+document; its texts stay text, no 2000-pixel raster is compressed into the file), or into an image
+(:attr:`Chart.image`, 2000 px wide, about 300 dpi on paper) for tests and screenshots.
 
 Geometry: a chart is laid out in the document's layout pixels (96 per inch; :data:`WIDTH` × :data:`HEIGHT`
-≈ 169 × 77 mm on the page) and drawn at :data:`SCALE` device pixels per layout pixel (2000 px wide, about
-300 dpi on paper), the image's DPI set to 96 so that a font's point size comes out as on paper. Pen widths,
-marker sizes and offsets are in layout pixels; Qt scales them with the painter.
+≈ 169 × 77 mm on the page) and measures its texts on a 96-dpi image, as the document does, so a point size
+comes out as on paper on any device. Pen widths, marker sizes and offsets are in layout pixels.
 
 Texts: every string a chart draws is handed in by its caller (translated there, numbers through
 :mod:`gpuplanner.formatting`; default linear ticks use :func:`~gpuplanner.formatting.format_axis`) and is
 recorded with its box in :attr:`Chart.texts`, so tests read what was drawn and where. Labels are kept
-inside the image: a label that would cross its edge is moved in, one wider than the image is elided.
+inside the chart: a label that would cross its edge is moved in, one wider than the chart is elided.
 
 Tick positions: Heckbert's "nice numbers" (1, 2, 5 × 10^k steps; Graphics Gems I, 1990, "Nice numbers for
 graph labels") — the same 1-2-5 series the report's log axes used.
