@@ -5,11 +5,13 @@ How (qt-app-engineering notes §C2, §C3, pitfalls 2, 7, 8):
 * The report is HTML in a ``QTextDocument``; ``doc.print_(printer)`` paginates, adds page numbers and
   repeats ``<thead>`` rows on every page a table spans. The document's page size is left unset (setting
   it to the printer's device pixels makes everything tiny).
-* Charts are drawn with QPainter by :mod:`.charts` into images of :data:`CHART_EXPORT_WIDTH` pixels for a
-  :data:`CHART_WIDTH_PX` wide picture (≈ 170 mm), i.e. about 300 dpi on paper, with the aspect ratio they
-  are printed at. They are drawn for greyscale printers: series differ by grey level *and* hatch pattern or
-  line style and marker, and carry text labels. (The report does not import pyqtgraph: its import alone
-  cost a quarter of a second of every ``gpuplanner report``; ``tests/test_report_charts.py``.)
+* Charts are drawn with QPainter by :mod:`.charts`, :data:`CHART_WIDTH_PX` (≈ 170 mm) wide: in the document a
+  blank image of that size keeps each chart's place, and :func:`print_to` draws the chart over it as vector
+  graphics (its texts stay text; :func:`chart_rects` finds the places). ``memory_chart`` & co. also give
+  it as an image of :data:`CHART_EXPORT_WIDTH` pixels (≈ 300 dpi). They are drawn for greyscale printers:
+  series differ by grey level *and* hatch pattern or line style and marker, and carry text labels. (The
+  report imports no pyqtgraph: its import alone cost a quarter of a second of every ``gpuplanner report``;
+  ``tests/test_report_charts.py``.)
 * Every string goes through ``QCoreApplication.translate("Report", …)`` (sentences from the core through
   their own context), so the ``gpuplanner_<lang>.qm`` files that translate the UI translate the report.
 * CJK text needs a CJK font in the PDF: :func:`ensure_cjk_font` uses a system one (``fc-list :lang=zh``;
