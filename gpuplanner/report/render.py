@@ -473,8 +473,10 @@ def _place_labels(chart: Chart, pts: list[tuple[str, float, float, bool]]) -> No
                    QRectF(x - w / 2, y - gap - h, w, h), QRectF(x - w / 2, y + gap, w, h)]
         fits = [b for b in options if plot.contains(b)]
         box = next((b for b in fits if free(b, (d, c))), None)
-        if box is None and ch:
-            box = (fits or options)[0]  # the chosen plan is always labelled
+        if box is None and ch:  # the chosen plan is always labelled, inside the plot
+            box = fits[0] if fits else options[0].translated(
+                max(plot.left() - options[0].left(), 0.0) - max(options[0].right() - plot.right(), 0.0),
+                max(plot.top() - options[0].top(), 0.0) - max(options[0].bottom() - plot.bottom(), 0.0))
         if box is None:
             continue
         chart.text_at(lbl, box.left(), box.top(), (0.0, 0.0), bold if ch else font)
