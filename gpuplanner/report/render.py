@@ -272,7 +272,8 @@ def draw_memory_chart(data: ReportData):
     # a part no plan holds gets no legend entry
     series = [(key, grey, style) for key, grey, style in _SERIES
               if key in _BASE_PARTS or any(key in p.memory for p in plans)]
-    totals = [sum(p.memory.get(key, 0.0) for key, _g, _s in series) for p in plans]
+    # each plan's total as the Evaluation gives it (the table's "Total"); the bars stack the parts to it
+    totals = [p.memory.get("total", sum(p.memory.get(key, 0.0) for key, _g, _s in series)) for p in plans]
     top = max(max(p.gpu_memory_gib, totals[i] + p.memory_headroom_gib) for i, p in enumerate(plans))
     ticks = [(i, f"{p.num_gpus} ×\n{_short_gpu_name(p)}\n" + translate("Report", "{v} GiB used").format(
         v=fmt_gib(totals[i]))) for i, p in enumerate(plans)]
