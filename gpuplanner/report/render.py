@@ -5,10 +5,13 @@ How (qt-app-engineering notes §C2, §C3, pitfalls 2, 7, 8):
 * The report is HTML in a ``QTextDocument``; ``doc.print_(printer)`` paginates, adds page numbers and
   repeats ``<thead>`` rows on every page a table spans. The document's page size is left unset (setting
   it to the printer's device pixels makes everything tiny).
-* Charts are pyqtgraph plots drawn off-screen and exported with ``ImageExporter`` (SVG export is broken
-  in pyqtgraph 0.14.0) at :data:`CHART_EXPORT_WIDTH` pixels for a :data:`CHART_WIDTH_PX` wide image
-  (≈ 170 mm), i.e. about 300 dpi on paper. They are drawn for greyscale printers: series differ by grey
-  level *and* hatch pattern or line style and marker, and carry text labels.
+* Charts are drawn with QPainter by :mod:`.charts`, :data:`CHART_WIDTH_PX` (≈ 170 mm) wide: in the document a
+  blank image of that size keeps each chart's place, and :func:`print_to` draws the chart over it as vector
+  graphics (its texts stay text; :func:`chart_rects` finds the places). ``memory_chart`` & co. also give
+  it as an image of :data:`CHART_EXPORT_WIDTH` pixels (≈ 300 dpi). They are drawn for greyscale printers:
+  series differ by grey level *and* hatch pattern or line style and marker, and carry text labels. (The
+  report imports no pyqtgraph: its import alone cost a quarter of a second of every ``gpuplanner report``;
+  ``tests/test_report_charts.py``.)
 * Every string goes through ``QCoreApplication.translate("Report", …)`` (sentences from the core through
   their own context), so the ``gpuplanner_<lang>.qm`` files that translate the UI translate the report.
 * CJK text needs a CJK font in the PDF: :func:`ensure_cjk_font` uses a system one (``fc-list :lang=zh``;
@@ -18,7 +21,7 @@ How (qt-app-engineering notes §C2, §C3, pitfalls 2, 7, 8):
 from __future__ import annotations
 
 from gpuplanner.formatting import (
-    format_axis, format_count, format_flops, format_number, format_percent, format_sig, gpu_display_name,
+    format_count, format_flops, format_number, format_percent, format_sig, gpu_display_name,
 )
 
 import html
@@ -33,22 +36,22 @@ from typing import Iterable
 
 from PySide6.QtCore import QBuffer, QByteArray, QCoreApplication, QIODevice, QLocale, QMarginsF, QRectF, Qt, QTranslator, QUrl
 from PySide6.QtGui import (
-    QBrush, QColor, QFont, QFontDatabase, QFontMetricsF, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen,
-    QTextDocument, QTransform,
+    QBrush, QColor, QFont, QFontDatabase, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen, QTextDocument,
 )
 
 from ..i18n import CJK_FAMILIES  # noqa: F401 (installed CJK families, preferred to the bundled font)
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..io.planfile import check_writable_folder, write_output
+from . import charts
+from .charts import Axis, Chart
 from .content import (
     PlanInfo, ReportData, Text, fmt_bytes, fmt_count, fmt_days, fmt_gib, fmt_money, fmt_pct, fmt_price,
 )
 
 CTX = "Report"
-CHART_WIDTH_PX = 640  # width of a chart in the document's layout units (96 per inch): ≈ 169 mm
-CHART_EXPORT_WIDTH = 2000  # pixels: 2000 / (169 mm / 25.4) ≈ 300 dpi on paper
-CHART_HEIGHT_PX = 290
-PEN = CHART_EXPORT_WIDTH / CHART_WIDTH_PX  # cosmetic pens do not scale with the export: widen them
+CHART_WIDTH_PX = charts.WIDTH  # width of a chart in the document's layout units (96 per inch): ≈ 169 mm
+CHART_EXPORT_WIDTH = charts.EXPORT_WIDTH  # pixels: 2000 / (169 mm / 25.4) ≈ 300 dpi on paper
+CHART_HEIGHT_PX = charts.HEIGHT
 FOOTER_PX = 22  # space under each page's text for the page number (layout pixels)
 PAPERS = {"a4": QPageSize.PageSizeId.A4, "letter": QPageSize.PageSizeId.Letter}
 MARGIN_MM = 15.0
@@ -221,152 +224,92 @@ def ensure_cjk_font() -> str | None:
 
 
 # ------------------------------------------------------------------------------------------ charts
+# Drawn with QPainter by :mod:`.charts` (no plotting library): each ``draw_*`` returns the finished
+# :class:`~.charts.Chart` (its image and every text it drew) and the legend, [(label, key image)], which
+# the HTML sets under the chart so that it wraps and is searchable.
 
-def _plot(width: int = CHART_WIDTH_PX, height: int = CHART_HEIGHT_PX):
-    import pyqtgraph as pg
-
-    class _Axis(pg.AxisItem):
-        """Tick labels through the one formatter: ``30M`` / ``3,000万``, never ``3e+07``."""
-
-        def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph)
-            return [format_axis(v * scale) for v in values]
-
-    pw = pg.PlotWidget(background="w", axisItems={"left": _Axis("left"), "bottom": _Axis("bottom")})
-    pw.resize(width, height)
-    pi = pw.getPlotItem()
-    for name in ("left", "bottom"):
-        ax = pi.getAxis(name)
-        ax.enableAutoSIPrefix(False)
-        ax.setPen(pg.mkPen("k", width=PEN))
-        ax.setTextPen(pg.mkPen("k"))
-    pi.showGrid(x=True, y=True, alpha=0.3)
-    return pw
+LATIN_FAMILIES = ("Noto Sans", "DejaVu Sans", "Liberation Sans", "Arial", "Helvetica")
 
 
-def _export(pw) -> QImage:
-    import pyqtgraph.exporters as pge
-
-    pw.getPlotItem().layout.activate()
-    exp = pge.ImageExporter(pw.getPlotItem())
-    exp.parameters()["width"] = CHART_EXPORT_WIDTH
-    img = exp.export(toBytes=True)
-    return img.convertToFormat(QImage.Format.Format_RGB32)
-
-
-def _text_item(text: str, anchor=(0.5, 1.0), size_pt: float = 8.0, bold: bool = False, color: str = "k"):
-    import pyqtgraph as pg
-
-    item = pg.TextItem(text=text, color=color, anchor=anchor)
-    f = QFont()
-    f.setPointSizeF(size_pt)
-    f.setBold(bold)
-    item.setFont(f)
-    return item
+def report_families(lang: str | None = None) -> list[str]:
+    """The report's font families (text and charts): Latin ones, the CJK family first in a Chinese report
+    and last (for fallback) otherwise. ``lang`` None: Qt's default locale (``install_language`` sets it)."""
+    families = list(LATIN_FAMILIES)
+    cjk = ensure_cjk_font()
+    lang = QLocale().name() if lang is None else lang
+    if lang and lang.lower().startswith("zh") and cjk:
+        return [cjk] + families
+    return families + ([cjk] if cjk else [])
 
 
-def _swatch(brush: QBrush | None, pen: QPen | None, symbol: str | None) -> QImage:
-    """A legend key drawn at print resolution: a filled box, or a line with its marker."""
-    w, h = 72, 30
-    img = QImage(w, h, QImage.Format.Format_ARGB32)
-    img.fill(QColor("white"))
-    p = QPainter(img)
-    p.setRenderHint(QPainter.RenderHint.Antialiasing)
-    if brush is not None:
-        b = QBrush(brush)
-        b.setTransform(QTransform.fromScale(PEN / 2, PEN / 2))
-        p.fillRect(6, 3, w - 12, h - 6, QColor("white"))
-        p.fillRect(6, 3, w - 12, h - 6, b)
-        p.setPen(QPen(QColor("black"), 2))
-        p.setBrush(Qt.BrushStyle.NoBrush)
-        p.drawRect(6, 3, w - 12, h - 6)
-    if pen is not None:
-        q = QPen(pen)
-        q.setWidthF(max(2.0, pen.widthF() / PEN * 1.6))
-        q.setCosmetic(False)
-        p.setPen(q)
-        p.drawLine(2, h // 2, w - 2, h // 2)
-    if symbol is not None:
-        p.setPen(QPen(QColor("black"), 3))
-        p.setBrush(QBrush(QColor("black" if symbol == "s" else "white")))
-        c, r = w / 2, 9
-        if symbol == "o":
-            p.drawEllipse(QRectF(c - r, h / 2 - r, 2 * r, 2 * r))
-        elif symbol == "s":
-            p.drawRect(QRectF(c - r, h / 2 - r, 2 * r, 2 * r))
-        elif symbol == "t":
-            from PySide6.QtCore import QPointF
-            from PySide6.QtGui import QPolygonF
+def _chart(x: Axis, y: Axis, height: float = CHART_HEIGHT_PX) -> Chart:
+    return Chart(x, y, width=CHART_WIDTH_PX, height=height, families=report_families())
 
-            p.drawPolygon(QPolygonF([QPointF(c - r, h / 2 - r), QPointF(c + r, h / 2 - r), QPointF(c, h / 2 + r)]))
-    p.end()
-    return img
+
+def _image(drawn):
+    """(image, legend) of a drawn chart (a raster of it, about 300 dpi), None for a chart the data has no
+    points for. The PDF draws the charts as vector graphics instead (:func:`print_to`)."""
+    if drawn is None:
+        return None
+    chart, legend = drawn
+    return chart.image, legend
 
 
 def _hatch(grey: str, style) -> QBrush:
-    b = QBrush(QColor(grey), style)
-    if style != Qt.BrushStyle.SolidPattern:
-        b.setTransform(QTransform.fromScale(PEN, PEN))  # pattern spacing as on screen, not 300-dpi fine
-    return b
+    return charts.hatch(grey, style)
 
 
-def memory_chart(data: ReportData) -> QImage:
+_BASE_PARTS = ("weights", "gradients", "optimizer", "activations", "other")
+
+
+def draw_memory_chart(data: ReportData):
     """Stacked bars of GiB per GPU (chosen plan and alternatives) with each card's capacity marked."""
-    import pyqtgraph as pg
-
     plans = [data.plan] + list(data.alternatives)
-    pw = _plot(height=CHART_HEIGHT_PX)
-    pi = pw.getPlotItem()
-    pi.showGrid(x=False, y=True, alpha=0.3)
-    xs = list(range(len(plans)))
-    bottom = [0.0] * len(plans)
     names = {"weights": translate("Report", "weights"), "gradients": translate("Report", "gradients"),
              "optimizer": translate("Report", "optimizer states"),
              "activations": translate("Report", "activations"), "other": translate("Report", "other"),
              **_extra_names()}
-    entries = []
-    seg_labels: list[tuple[str, float, float]] = []
-    for key, grey, style in _SERIES:
+    # a part no plan holds gets no legend entry
+    series = [(key, grey, style) for key, grey, style in _SERIES
+              if key in _BASE_PARTS or any(key in p.memory for p in plans)]
+    # each plan's total as the Evaluation gives it (the table's "Total"); the bars stack the parts to it
+    totals = [p.memory.get("total", sum(p.memory.get(key, 0.0) for key, _g, _s in series)) for p in plans]
+    top = max(max(p.gpu_memory_gib, totals[i] + p.memory_headroom_gib) for i, p in enumerate(plans))
+    ticks = [(i, f"{p.num_gpus} ×\n{_short_gpu_name(p)}\n" + translate("Report", "{v} GiB used").format(
+        v=fmt_gib(totals[i]))) for i, p in enumerate(plans)]
+    chart = _chart(Axis(-1.3, len(plans) - 1 + (1.3 if len(plans) == 1 else 0.7), ticks=ticks, grid=False),
+                   Axis(0.0, top * 1.15 or 1.0, title=translate("Report", "GiB per GPU")))
+    outline = charts.pen("#000000", 1.0)
+    bottom = [0.0] * len(plans)
+    entries, seg_labels = [], []
+    for key, grey, style in series:
         vals = [p.memory.get(key, 0.0) for p in plans]
-        if key not in ("weights", "gradients", "optimizer", "activations", "other") and not any(
-                key in p.memory for p in plans):
-            continue  # a part no plan holds gets no legend entry
-        brush = _hatch(grey, style)
-        bar = pg.BarGraphItem(x=xs, y0=list(bottom), height=vals, width=0.45, brush=brush, pen=pg.mkPen("k", width=1 * PEN))
-        # a white base under hatched bars so the pattern reads on any background
-        if style != Qt.BrushStyle.SolidPattern:
-            pi.addItem(pg.BarGraphItem(x=xs, y0=list(bottom), height=vals, width=0.45, brush=pg.mkBrush("w"),
-                                       pen=pg.mkPen(None)))
-        pi.addItem(bar)
-        entries.append((names[key], _swatch(QBrush(QColor(grey), style), None, None)))
+        for i, v in enumerate(vals):
+            if v > 0:
+                chart.bar(i - 0.225, i + 0.225, bottom[i], bottom[i] + v, _hatch(grey, style), outline)
+        entries.append((names[key], charts.legend_key(brush=_hatch(grey, style))))
         seg_labels.append((names[key], bottom[0], vals[0]))
         bottom = [b + v for b, v in zip(bottom, vals)]
-    top = 0.0
     for i, p in enumerate(plans):
         cap = p.gpu_memory_gib
-        top = max(top, cap, bottom[i] + p.memory_headroom_gib)
-        pi.addItem(pg.PlotDataItem([i - 0.32, i + 0.32], [cap, cap], pen=pg.mkPen("k", width=2.5 * PEN,
-                                                                                   style=Qt.PenStyle.DashLine)))
-        cap_lbl = _text_item(translate("Report", "card: {cap} GiB").format(cap=fmt_gib(cap)), anchor=(0.5, 1.0))
-        cap_lbl.setPos(i, cap)
-        pi.addItem(cap_lbl)
-    # name and size of each part of the chosen plan's bar, left of it (greyscale: no colour needed)
-    min_gap = top * 1.15 * 0.055
-    last_y = -math.inf
+        chart.hline(cap, charts.pen("#000000", 2.5, Qt.PenStyle.DashLine), i - 0.32, i + 0.32)
+        chart.label(translate("Report", "card: {cap} GiB").format(cap=fmt_gib(cap)), i, cap, (0.5, 1.0), (0, -2))
+    # name and size of each part of the chosen plan's bar, left of it (greyscale: no colour needed), moved
+    # up where the one below would touch it
+    small = chart.make_font(7.5)
+    gap = chart.metrics(small).height() + 1
+    last_y = chart.plot.bottom() - gap / 2 + gap  # the lowest label stays above the axis
     for name, y0, v in seg_labels:
         if v <= 0:
             continue
-        y = max(y0 + v / 2, last_y + min_gap)
-        lbl = _text_item(f"{name} {fmt_gib(v)}", anchor=(1.0, 0.5), size_pt=7.5)
-        lbl.setPos(-0.25, y)
-        pi.addItem(lbl)
+        y = min(chart.ypx(y0 + v / 2), last_y - gap)
+        chart.text_at(f"{name} {fmt_gib(v)}", chart.xpx(-0.25), y, (1.0, 0.5), small)
         last_y = y
-    pi.getAxis("bottom").setTicks([[(i, f"{p.num_gpus} ×\n{_short_gpu_name(p)}\n" + translate(
-        "Report", "{v} GiB used").format(v=fmt_gib(bottom[i]))) for i, p in enumerate(plans)]])
-    pi.getAxis("bottom").setHeight(58)
-    pi.setLabel("left", translate("Report", "GiB per GPU"))
-    pi.setXRange(-1.3, len(plans) - 1 + (1.3 if len(plans) == 1 else 0.7), padding=0)
-    pi.setYRange(0, top * 1.15, padding=0)
-    return _export(pw), entries
+    return chart.finish(), entries
+
+
+def memory_chart(data: ReportData):
+    return _image(draw_memory_chart(data))
 
 
 def _short_gpu_name(p: PlanInfo) -> str:
@@ -402,57 +345,55 @@ def _gpu(name: str) -> str:
     return gpu_display_name(name)
 
 
-def scaling_chart(data: ReportData) -> QImage | None:
-    """Training days against GPU count for the chosen GPU and layout, with ideal linear scaling."""
-    import pyqtgraph as pg
+def _log_range(lo: float, hi: float, below: float, above: float) -> tuple[float, float]:
+    """A log axis's range: ``below`` / ``above`` decades of room around the data."""
+    return 10 ** (math.log10(lo) - below), 10 ** (math.log10(hi) + above)
 
+
+def draw_scaling_chart(data: ReportData):
+    """Training days against GPU count for the chosen GPU and layout, with ideal linear scaling."""
     pts = sorted(data.scaling)
     if len(pts) < 2:
         return None
-    pw = _plot()
-    pi = pw.getPlotItem()
-    pi.setLogMode(x=True, y=True)
     xs = [float(n) for n, _ in pts]
     ys = [d for _, d in pts]
     n0, d0 = pts[0]
     ideal = [d0 * n0 / n for n in xs]
-    lx = [math.log10(x) for x in xs]
-    pi.addItem(pg.PlotDataItem(xs, ideal, pen=pg.mkPen("#777", width=2 * PEN, style=Qt.PenStyle.DashLine)))
-    pi.addItem(pg.PlotDataItem(xs, ys, pen=pg.mkPen("k", width=2.5 * PEN), symbol="o", symbolSize=9,
-                               symbolBrush="w", symbolPen=pg.mkPen("k", width=2 * PEN)))
-    chosen = [(x, y) for x, y in zip(xs, ys) if int(x) == data.plan.num_gpus]
-    if chosen:
-        pi.addItem(pg.PlotDataItem([chosen[0][0]], [chosen[0][1]], pen=None, symbol="s", symbolSize=14,
-                                   symbolBrush="k", symbolPen=pg.mkPen("k")))
-    for x, y in zip(lx, ys):
-        lbl = _text_item(translate("Report", "{d} d").format(d=fmt_days(y)), anchor=(-0.15, 1.1))
-        lbl.setPos(x, math.log10(y))
-        pi.addItem(lbl)
-    if data.task.deadline_days:
-        dl = math.log10(data.task.deadline_days)
-        pi.addItem(pg.InfiniteLine(pos=dl, angle=0, pen=pg.mkPen("k", width=1.5 * PEN, style=Qt.PenStyle.DotLine)))
-        lbl = _text_item(translate("Report", "deadline {d} d").format(d=fmt_days(data.task.deadline_days)),
-                         anchor=(0, 1))
-        lbl.setPos(lx[0], dl)
-        pi.addItem(lbl)
-        ymin = min(min(ys), min(ideal), data.task.deadline_days)
-        ymax = max(max(ys), max(ideal), data.task.deadline_days)
-    else:
-        ymin, ymax = min(min(ys), min(ideal)), max(max(ys), max(ideal))
-    pi.setYRange(math.log10(ymin) - 0.15, math.log10(ymax) + 0.25, padding=0)
-    pi.getAxis("left").setTicks([[(math.log10(v), format_axis(v)) for v in _nice_log_ticks(ymin / 1.4, ymax * 1.7)]])
-    pi.setXRange(lx[0] - 0.1, lx[-1] + 0.25, padding=0)
-    pi.getAxis("bottom").setTicks([[(math.log10(x), format_count(x)) for x in xs]])
-    pi.setLabel("bottom", translate("Report", "GPUs ({gpu})").format(gpu=_e(_gpu(data.plan.gpu_name))))
-    pi.setLabel("left", translate("Report", "training days"))
-    legend = [(translate("Report", "estimated"), _swatch(None, pg.mkPen("k", width=2.5 * PEN), "o")),
-              (translate("Report", "chosen plan"), _swatch(None, None, "s")),
-              (translate("Report", "ideal linear scaling"),
-               _swatch(None, pg.mkPen("#777", width=2 * PEN, style=Qt.PenStyle.DashLine), None))]
-    if data.task.deadline_days:
-        legend.append((translate("Report", "deadline"),
-                       _swatch(None, pg.mkPen("k", width=1.5 * PEN, style=Qt.PenStyle.DotLine), None)))
-    return _export(pw), legend
+    deadline = data.task.deadline_days
+    ymin = min(ys + ideal + ([deadline] if deadline else []))
+    ymax = max(ys + ideal + ([deadline] if deadline else []))
+    chart = _chart(Axis(*_log_range(xs[0], xs[-1], 0.1, 0.25), log=True, ticks=[(x, format_count(x)) for x in xs],
+                        title=translate("Report", "GPUs ({gpu})").format(gpu=_gpu(data.plan.gpu_name))),
+                   Axis(*_log_range(ymin, ymax, 0.15, 0.25), log=True, title=translate("Report", "training days")))
+    ideal_pen = charts.pen("#777777", 2.0, Qt.PenStyle.DashLine)
+    line_pen = charts.pen("#000000", 2.5)
+    deadline_pen = charts.pen("#000000", 1.5, Qt.PenStyle.DotLine)
+    if deadline:
+        chart.hline(deadline, deadline_pen)
+        chart.label(translate("Report", "deadline {d} d").format(d=fmt_days(deadline)), xs[0], deadline, (0.0, 1.0),
+                    (0, -2))
+    chart.polyline(list(zip(xs, ideal)), ideal_pen)
+    chart.polyline(list(zip(xs, ys)), line_pen)
+    for x, y in zip(xs, ys):
+        chart.marker(x, y, "o", 9, "#ffffff", charts.pen("#000000", 2.0))
+    for x, y in zip(xs, ys):
+        if int(x) == data.plan.num_gpus:
+            chart.marker(x, y, "s", 14, "#000000", charts.pen("#000000", 1.0))
+            break
+    for x, y in zip(xs, ys):
+        room = 9 if int(x) == data.plan.num_gpus else 6  # clear of the chosen plan's bigger square
+        chart.label(translate("Report", "{d} d").format(d=fmt_days(y)), x, y, (0.0, 1.0), (room, -room + 2))
+    chart.finish()
+    legend = [(translate("Report", "estimated"), charts.legend_key(line=line_pen, symbol="o")),
+              (translate("Report", "chosen plan"), charts.legend_key(symbol="s", fill="#000000")),
+              (translate("Report", "ideal linear scaling"), charts.legend_key(line=ideal_pen))]
+    if deadline:
+        legend.append((translate("Report", "deadline"), charts.legend_key(line=deadline_pen)))
+    return chart, legend
+
+
+def scaling_chart(data: ReportData):
+    return _image(draw_scaling_chart(data))
 
 
 def memory_count_groups(data: ReportData) -> list[tuple[float, list[str]]]:
@@ -466,154 +407,122 @@ def memory_count_groups(data: ReportData) -> list[tuple[float, list[str]]]:
     return sorted(groups.items(), reverse=True)
 
 
-def memory_count_chart(data: ReportData):
+def draw_memory_count_chart(data: ReportData):
     """Memory per GPU against GPU count for the plan's model and method: the least-memory layout at each
     count and the plan's own layout, with a dotted line at each candidate card's memory (read from
     :attr:`ReportData.memory_by_count`, the core's :func:`~gpuplanner.core.evaluate.memory_by_gpu_count`)."""
-    import pyqtgraph as pg
-
     best = [(n, g) for n, g, _ in data.memory_by_count if g]
     own = [(n, g) for n, _, g in data.memory_by_count if g]
     if len(best) < 2:
         return None
-    pw = _plot()
-    pi = pw.getPlotItem()
-    pi.setLogMode(x=True, y=True)
-    pi.addItem(pg.PlotDataItem([float(n) for n, _ in best], [g for _, g in best], pen=pg.mkPen("k", width=2.5 * PEN),
-                               symbol="o", symbolSize=9, symbolBrush="w", symbolPen=pg.mkPen("k", width=2 * PEN)))
-    if own:
-        pi.addItem(pg.PlotDataItem([float(n) for n, _ in own], [g for _, g in own],
-                                   pen=pg.mkPen("#666", width=2 * PEN, style=Qt.PenStyle.DashLine), symbol="s",
-                                   symbolSize=8, symbolBrush="#666", symbolPen=pg.mkPen("#666")))
     groups = memory_count_groups(data)
     xs = [float(n) for n, _ in best]
-    lx0, lx1 = math.log10(min(xs)), math.log10(max(xs))
-    for cap, _names in groups:
-        pi.addItem(pg.InfiniteLine(pos=math.log10(cap), angle=0,
-                                   pen=pg.mkPen("k", width=1.5 * PEN, style=Qt.PenStyle.DotLine)))
-        lbl = _text_item(translate("Report", "{g} GiB card").format(g=format_number(cap, 0)), anchor=(1, 1))
-        lbl.setPos(lx1 + 0.12, math.log10(cap))
-        pi.addItem(lbl)
     ys = [g for _, g in best] + [g for _, g in own] + [c for c, _ in groups]
-    ymin, ymax = min(ys), max(ys)
-    pi.setYRange(math.log10(ymin) - 0.12, math.log10(ymax) + 0.15, padding=0)
-    pi.getAxis("left").setTicks([[(math.log10(v), format_axis(v)) for v in _nice_log_ticks(ymin / 1.3, ymax * 1.4)]])
-    pi.setXRange(lx0 - 0.1, lx1 + 0.14, padding=0)
-    pi.getAxis("bottom").setTicks([[(math.log10(x), format_count(x)) for x in xs]])
-    pi.setLabel("bottom", translate("Report", "GPUs"))
-    pi.setLabel("left", translate("Report", "GiB per GPU"))
-    legend = [(translate("Report", "least memory (best layout)"), _swatch(None, pg.mkPen("k", width=2.5 * PEN), "o"))]
+    chart = _chart(Axis(*_log_range(min(xs), max(xs), 0.1, 0.14), log=True, ticks=[(x, format_count(x)) for x in xs],
+                        title=translate("Report", "GPUs")),
+                   Axis(*_log_range(min(ys), max(ys), 0.12, 0.15), log=True, title=translate("Report", "GiB per GPU")))
+    best_pen, own_pen = charts.pen("#000000", 2.5), charts.pen("#666666", 2.0, Qt.PenStyle.DashLine)
+    card_pen = charts.pen("#000000", 1.5, Qt.PenStyle.DotLine)
+    for cap, _names in groups:
+        chart.hline(cap, card_pen)
+        chart.label(translate("Report", "{g} GiB card").format(g=format_number(cap, 0)), chart.x.hi, cap, (1.0, 1.0),
+                    (-3, -2))
+    chart.polyline([(float(n), g) for n, g in best], best_pen)
+    for n, g in best:
+        chart.marker(float(n), g, "o", 9, "#ffffff", charts.pen("#000000", 2.0))
+    if own:
+        chart.polyline([(float(n), g) for n, g in own], own_pen)
+        for n, g in own:
+            chart.marker(float(n), g, "s", 8, "#666666", charts.pen("#666666", 1.0))
+    chart.finish()
+    legend = [(translate("Report", "least memory (best layout)"), charts.legend_key(line=best_pen, symbol="o"))]
     if own:
         legend.append((translate("Report", "the plan's layout"),
-                       _swatch(None, pg.mkPen("#666", width=2 * PEN, style=Qt.PenStyle.DashLine), "s")))
-    legend.append((translate("Report", "memory of a candidate card"),
-                   _swatch(None, pg.mkPen("k", width=1.5 * PEN, style=Qt.PenStyle.DotLine), None)))
-    return _export(pw), legend
+                       charts.legend_key(line=own_pen, symbol="s", fill="#666666")))
+    legend.append((translate("Report", "memory of a candidate card"), charts.legend_key(line=card_pen)))
+    return chart, legend
 
 
-def _nice_log_ticks(lo: float, hi: float) -> list[float]:
-    """1-2-5 ticks between ``lo`` and ``hi`` (log axes without exponent notation)."""
-    out = []
-    e = math.floor(math.log10(max(lo, 1e-9)))
-    while 10 ** e <= hi * 10:
-        for m in (1, 2, 5):
-            v = m * 10 ** e
-            if lo <= v <= hi:
-                out.append(v)
-        e += 1
-    return out
+def memory_count_chart(data: ReportData):
+    return _image(draw_memory_count_chart(data))
 
 
-# long: one chart drawn step by step: axes, the plans as points, deadline and budget lines, labels
-def cost_time_chart(data: ReportData) -> QImage | None:
-    """Total cost against training days for the plans considered; deadline and budget as lines."""
-    import pyqtgraph as pg
-
-    pts = list(data.cost_vs_time)
-    if len(pts) < 2:
-        return None
-    pw = _plot()
-    pi = pw.getPlotItem()
-    others = [(lbl, d, c) for lbl, d, c, ch in pts if not ch]
-    mine = [(lbl, d, c) for lbl, d, c, ch in pts if ch]
-    if others:
-        pi.addItem(pg.ScatterPlotItem([d for _, d, _ in others], [c for _, _, c in others], symbol="t", size=12,
-                                      brush=pg.mkBrush("w"), pen=pg.mkPen("k", width=2 * PEN)))
-    if mine:
-        pi.addItem(pg.ScatterPlotItem([d for _, d, _ in mine], [c for _, _, c in mine], symbol="s", size=14,
-                                      brush=pg.mkBrush("k"), pen=pg.mkPen("k")))
-    ds = [d for _, d, _, _ in pts]
-    cs = [c for _, _, c, _ in pts]
-    if data.task.deadline_days:
-        pi.addItem(pg.InfiniteLine(pos=data.task.deadline_days, angle=90,
-                                   pen=pg.mkPen("k", width=1.5 * PEN, style=Qt.PenStyle.DotLine)))
-    if data.task.budget:
-        pi.addItem(pg.InfiniteLine(pos=data.task.budget, angle=0,
-                                   pen=pg.mkPen("k", width=1.5 * PEN, style=Qt.PenStyle.DashDotLine)))
-    x1 = max(ds + [data.task.deadline_days or 0]) * 1.2 or 1.0
-    lo, hi = min(cs + [data.task.budget or min(cs)]), max(cs + [data.task.budget or 0])
-    span = (hi - lo) or hi * 0.1 or 1.0
-    y0, y1 = max(0.0, lo - span * 0.3), hi + span * 0.3
-    # labels: the chosen plan's first (always shown, whole), then the others that have room; each label's
-    # box (measured with the font) may cross neither another label nor another point's marker
-    plot_w, plot_h = CHART_WIDTH_PX - 80, CHART_HEIGHT_PX - 60   # the view box inside the axes, layout px
-    f = QFont()
-    f.setPointSizeF(8.0)
-    fb = QFont(f)
-    fb.setBold(True)
+def _place_labels(chart: Chart, pts: list[tuple[str, float, float, bool]]) -> None:
+    """Label the cost chart's points: the chosen plan's first (always shown, whole), then the others that
+    have room; a label's box (measured with its font) may cross neither another label nor another point's
+    marker, and stays inside the plot (right of its point, else left, above, below)."""
+    plot = chart.plot
+    font, bold = chart.font, chart.make_font(bold=True)
     marks = [(d, c) for _, d, c, _ in pts]
-    boxes: list[tuple[float, float, float, float]] = []
-    gap_px, mark_px = 9.0, 7.0
+    boxes: list[QRectF] = []
+    gap, mark = 11.0, 7.0  # from the point's centre; half the largest marker
 
-    def to_px(d, c):
-        return (d / x1 * plot_w, (c - y0) / (y1 - y0) * plot_h)
-
-    def free(box, own) -> bool:
-        bx0, by0, bx1, by1 = box
-        if any(bx0 < b[2] and b[0] < bx1 and by0 < b[3] and b[1] < by1 for b in boxes):
+    def free(box: QRectF, own) -> bool:
+        if any(box.adjusted(-4, -1, 4, 1).intersects(b) for b in boxes):  # a space between two labels
             return False
         for m in marks:
-            if m == own:
-                continue
-            mx, my = to_px(*m)
-            if bx0 - mark_px < mx < bx1 + mark_px and by0 - mark_px < my < by1 + mark_px:
+            pt = chart.px(*m)
+            if m != own and box.adjusted(-mark, -mark, mark, mark).contains(pt):
                 return False
         return True
 
     for lbl, d, c, ch in sorted(pts, key=lambda t: (not t[3], t[2])):
-        fm = QFontMetricsF(fb if ch else f)
-        w, h = fm.horizontalAdvance(lbl) * 96 / 72 * 0.75 + 2, fm.height()
-        px, py = to_px(d, c)
-        right = (px + gap_px, py - h / 2, px + gap_px + w, py + h / 2)
-        left = (px - gap_px - w, py - h / 2, px - gap_px, py + h / 2)
-        above = (px - w / 2, py + gap_px, px + w / 2, py + gap_px + h)
-        below = (px - w / 2, py - gap_px - h, px + w / 2, py - gap_px)
-        options = [(right, (-0.0, 0.5), (gap_px, 0)), (left, (1.0, 0.5), (-gap_px, 0)),
-                   (above, (0.5, 1.0), (0, gap_px)), (below, (0.5, 0.0), (0, -gap_px))]
-        fits = [(b, a, o) for b, a, o in options if b[0] >= 0 and b[2] <= plot_w and b[1] >= 0 and b[3] <= plot_h]
-        chosen_opt = next(((b, a, o) for b, a, o in fits if free(b, (d, c))), None)
-        if chosen_opt is None and ch:
-            chosen_opt = (fits or options)[0]   # the chosen plan is always labelled, inside the frame
-        if chosen_opt is None:
+        w, h = chart.text_size(lbl, bold if ch else font)
+        pt = chart.px(d, c)
+        x, y = pt.x(), pt.y()
+        options = [QRectF(x + gap, y - h / 2, w, h), QRectF(x - gap - w, y - h / 2, w, h),
+                   QRectF(x - w / 2, y - gap - h, w, h), QRectF(x - w / 2, y + gap, w, h)]
+        fits = [b for b in options if plot.contains(b)]
+        box = next((b for b in fits if free(b, (d, c))), None)
+        if box is None and ch:  # the chosen plan is always labelled, inside the plot
+            box = fits[0] if fits else options[0].translated(
+                max(plot.left() - options[0].left(), 0.0) - max(options[0].right() - plot.right(), 0.0),
+                max(plot.top() - options[0].top(), 0.0) - max(options[0].bottom() - plot.bottom(), 0.0))
+        if box is None:
             continue
-        box, anchor, (ox, oy) = chosen_opt
-        t = _text_item(lbl, anchor=anchor, bold=ch)
-        t.setPos(d + ox / plot_w * x1, c + oy / plot_h * (y1 - y0))
-        pi.addItem(t)
+        chart.text_at(lbl, box.left(), box.top(), (0.0, 0.0), bold if ch else font)
         boxes.append(box)
-    pi.setXRange(0, x1, padding=0)
-    pi.setYRange(y0, y1, padding=0)
-    pi.setLabel("bottom", translate("Report", "training days"))
-    pi.setLabel("left", translate("Report", "total cost ({cur})").format(cur=data.currency))
-    entries = [(translate("Report", "chosen plan"), _swatch(None, None, "s")),
-               (translate("Report", "other GPU counts / plans"), _swatch(None, None, "t"))]
-    if data.task.deadline_days:
-        entries.append((translate("Report", "deadline"),
-                        _swatch(None, pg.mkPen("k", width=1.5 * PEN, style=Qt.PenStyle.DotLine), None)))
-    if data.task.budget:
-        entries.append((translate("Report", "budget"),
-                        _swatch(None, pg.mkPen("k", width=1.5 * PEN, style=Qt.PenStyle.DashDotLine), None)))
-    return _export(pw), entries
+
+
+def draw_cost_time_chart(data: ReportData):
+    """Total cost against training days for the plans considered; deadline and budget as lines."""
+    pts = list(data.cost_vs_time)
+    if len(pts) < 2:
+        return None
+    ds = [d for _, d, _, _ in pts]
+    cs = [c for _, _, c, _ in pts]
+    deadline, budget = data.task.deadline_days, data.task.budget
+    x1 = max(ds + [deadline or 0]) * 1.2 or 1.0
+    lo, hi = min(cs + [budget or min(cs)]), max(cs + [budget or 0])
+    span = (hi - lo) or hi * 0.1 or 1.0
+    chart = _chart(Axis(0.0, x1, title=translate("Report", "training days")),
+                   Axis(max(0.0, lo - span * 0.3), hi + span * 0.3,
+                        title=translate("Report", "total cost ({cur})").format(cur=data.currency)))
+    deadline_pen = charts.pen("#000000", 1.5, Qt.PenStyle.DotLine)
+    budget_pen = charts.pen("#000000", 1.5, Qt.PenStyle.DashDotLine)
+    if deadline:
+        chart.vline(deadline, deadline_pen)
+    if budget:
+        chart.hline(budget, budget_pen)
+    for _lbl, d, c, ch in pts:
+        if not ch:
+            chart.marker(d, c, "t", 12, "#ffffff", charts.pen("#000000", 2.0))
+    for _lbl, d, c, ch in pts:
+        if ch:
+            chart.marker(d, c, "s", 14, "#000000", charts.pen("#000000", 1.0))
+    _place_labels(chart, pts)
+    chart.finish()
+    entries = [(translate("Report", "chosen plan"), charts.legend_key(symbol="s", fill="#000000")),
+               (translate("Report", "other GPU counts / plans"), charts.legend_key(symbol="t"))]
+    if deadline:
+        entries.append((translate("Report", "deadline"), charts.legend_key(line=deadline_pen)))
+    if budget:
+        entries.append((translate("Report", "budget"), charts.legend_key(line=budget_pen)))
+    return chart, entries
+
+
+def cost_time_chart(data: ReportData):
+    return _image(draw_cost_time_chart(data))
 
 
 # grey levels and patterns per project phase kind (greyscale printers)
@@ -632,41 +541,43 @@ def _kind_name(kind: str) -> str:
     return QCoreApplication.translate("Project", KIND_LABELS.get(kind, kind))
 
 
-def timeline_chart(data: ReportData):
+def draw_timeline_chart(data: ReportData):
     """The project's phases as bars over the weeks (a Gantt chart), each labelled with its GPUs or CPU cores
     and its cost; read from :attr:`ReportData.project`."""
-    import pyqtgraph as pg
-
     proj = data.project
     if proj is None or not proj.phases:
         return None
     n = len(proj.phases)
-    pw = _plot(height=max(160, 46 * n + 70))
-    pi = pw.getPlotItem()
-    pi.showGrid(x=True, y=False, alpha=0.3)
+    weeks = max(proj.total_weeks, 1.0)
+    chart = _chart(Axis(0.0, weeks * 1.02, title=translate("Report", "weeks from the start")),
+                   Axis(-0.6, n - 0.05, ticks=[(n - 1 - i, "") for i in range(n)], grid=False),
+                   height=max(160, 46 * n + 70))
     kinds_seen: list[str] = []
     for i, ph in enumerate(proj.phases):
         y = n - 1 - i
         grey, style = _KIND_STYLE.get(ph.kind, ("#8c8c8c", Qt.BrushStyle.SolidPattern))
-        bar = pg.BarGraphItem(x0=[ph.start_week], width=[max(ph.end_week - ph.start_week, 0.05)], y=[y],
-                              height=0.6, brush=_hatch(grey, style), pen=pg.mkPen("k", width=PEN))
-        pi.addItem(bar)
+        chart.bar(ph.start_week, ph.start_week + max(ph.end_week - ph.start_week, 0.05), y - 0.3, y + 0.3,
+                  _hatch(grey, style), charts.pen("#000000", 1.0))
         what = (translate("Report", "{n} × {gpu}").format(n=ph.count, gpu=_gpu(ph.device_name)) if ph.resource == "gpu"
                 else translate("Report", "{n} CPU cores").format(n=ph.count))
         label = f"{ph.name}: {what}, {fmt_money(ph.cost, proj.currency)}"
-        right = ph.start_week > max(proj.total_weeks, 1.0) / 2  # right-hand bars: label ends at the bar's end
-        item = _text_item(label, anchor=(1.0 if right else 0.0, 0.5), size_pt=7.5)
-        item.setPos(ph.end_week - 0.05 if right else ph.start_week + 0.05, y + 0.45)
-        pi.addItem(item)
+        right = ph.start_week > weeks / 2  # right-hand bars: the label ends at the bar's end
+        chart.label(label, ph.end_week - 0.05 if right else ph.start_week + 0.05, y + 0.3,
+                    (1.0 if right else 0.0, 1.0), (0, -2), size_pt=7.5)
         if ph.kind not in kinds_seen:
             kinds_seen.append(ph.kind)
-    weeks = max(proj.total_weeks, 1.0)
-    pi.setXRange(0, weeks * 1.02, padding=0)
-    pi.setYRange(-0.6, n - 0.05, padding=0)
-    pi.getAxis("left").setTicks([[(n - 1 - i, "") for i in range(n)]])
-    pi.setLabel("bottom", translate("Report", "weeks from the start"))
-    entries = [(_kind_name(k), _swatch(_hatch(*_KIND_STYLE[k]), None, None)) for k in kinds_seen if k in _KIND_STYLE]
-    return _export(pw), entries
+    chart.finish()
+    entries = [(_kind_name(k), charts.legend_key(brush=_hatch(*_KIND_STYLE[k]))) for k in kinds_seen if k in _KIND_STYLE]
+    return chart, entries
+
+
+def timeline_chart(data: ReportData):
+    return _image(draw_timeline_chart(data))
+
+
+#: the charts of a report, in the order the document embeds them
+CHART_DRAWERS = (("memory", draw_memory_chart), ("memory_count", draw_memory_count_chart),
+                 ("scaling", draw_scaling_chart), ("cost", draw_cost_time_chart), ("timeline", draw_timeline_chart))
 
 
 def _checkbox_image(checked: bool) -> QImage:
@@ -1239,39 +1150,81 @@ def build_document(data: ReportData, *, lang: str | None = None) -> QTextDocumen
     doc = QTextDocument()
     doc.setDefaultStyleSheet(_CSS)
     font = QFont()
-    families = ["Noto Sans", "DejaVu Sans", "Liberation Sans", "Arial", "Helvetica"]
-    cjk = ensure_cjk_font()
-    if lang and lang.lower().startswith("zh") and cjk:
-        families = [cjk] + families
-    elif cjk:
-        families.append(cjk)
-    font.setFamilies(families)
+    font.setFamilies(report_families(lang))
     font.setPointSizeF(9.5)
     doc.setDefaultFont(font)
-    charts: dict[str, tuple[str, list[tuple[str, str]]]] = {}
-    for key, fn in (("memory", memory_chart), ("memory_count", memory_count_chart), ("scaling", scaling_chart),
-                    ("cost", cost_time_chart),
-                    ("timeline", timeline_chart)):
-        res = fn(data)
-        if res is None:
+    embedded: dict[str, tuple[str, list[tuple[str, str]]]] = {}
+    placed: dict[str, Chart] = {}
+    for key, draw in CHART_DRAWERS:
+        drawn = draw(data)
+        if drawn is None:
             continue
-        img, legend = res
+        chart, legend = drawn
         url = f"mem://chart-{key}.png"
-        doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(url), img)
+        # a blank holds the chart's place in the layout; print_to draws the chart over it as vector graphics
+        doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(url), _blank_image())
+        placed[url] = chart
         keys = []
         for i, (label, sw) in enumerate(legend):
             u = f"mem://key-{key}-{i}.png"
             doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(u), sw)
             keys.append((label, u))
-        charts[key] = (url, keys)
+        embedded[key] = (url, keys)
         if key == "timeline":
-            charts["timeline_height"] = round(img.height() * CHART_WIDTH_PX / max(img.width(), 1))
+            embedded["timeline_height"] = round(chart.height)
+    doc._report_charts = placed  # noqa: SLF001 - read by chart_rects when printing
     for on in (True, False):
         doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(f"mem://box-{'on' if on else 'off'}.png"),
                         _checkbox_image(on))
-    doc.setHtml(build_html(data, charts))
+    doc.setHtml(build_html(data, embedded))
     doc.setMetaInformation(QTextDocument.MetaInformation.DocumentTitle, data.title)
     return doc
+
+
+def _blank_image() -> QImage:
+    img = QImage(1, 1, QImage.Format.Format_RGB32)
+    img.fill(QColor("white"))
+    return img
+
+
+def chart_rects(doc: QTextDocument) -> list[tuple[QRectF, Chart]]:
+    """Where each chart's place-holding image lies in the laid-out ``doc`` (layout pixels)."""
+    placed = getattr(doc, "_report_charts", None) or {}
+    out: list[tuple[QRectF, Chart]] = []
+    block = doc.begin()
+    while placed and block.isValid():
+        text = block.text()
+        i = text.find("\ufffc")
+        while i >= 0:
+            found = _placeholder(doc, block, i, placed)
+            if found is not None:
+                out.append(found)
+            i = text.find("\ufffc", i + 1)
+        block = block.next()
+    return out
+
+
+def _placeholder(doc: QTextDocument, block, i: int, placed: dict) -> tuple[QRectF, Chart] | None:
+    """The chart whose image is character ``i`` of ``block``, and its box: the image's line in the block's
+    layout, its x on that line, its bottom on the line's baseline (Qt aligns inline images there)."""
+    from PySide6.QtGui import QTextCursor
+
+    cur = QTextCursor(doc)
+    cur.setPosition(block.position() + i + 1)  # the format of the character before the cursor
+    fmt = cur.charFormat()
+    if not fmt.isImageFormat():
+        return None
+    img = fmt.toImageFormat()
+    chart = placed.get(img.name())
+    lay = block.layout()
+    line = lay.lineForTextPosition(i)
+    if chart is None or not line.isValid():  # not laid out (never after paginate): nowhere to draw it
+        return None
+    x = line.cursorToX(i)
+    x = x[0] if isinstance(x, tuple) else x
+    origin = lay.position()
+    return QRectF(origin.x() + x, origin.y() + line.y() + line.ascent() - img.height(), img.width(),
+                  img.height()), chart
 
 
 # ---------------------------------------------------------------------------------------- printing
@@ -1312,7 +1265,7 @@ def paginate(doc: QTextDocument, layout: QPageLayout) -> tuple[float, float]:
     keep = 90.0  # a heading needs this much room under it on its page
     lay = doc.documentLayout()
     for _ in range(40):
-        moved = False
+        moved = None  # the position from which the layout changes
         block = doc.begin()
         while block.isValid():
             fmt = block.blockFormat()
@@ -1324,27 +1277,32 @@ def paginate(doc: QTextDocument, layout: QPageLayout) -> tuple[float, float]:
                     f = QTextBlockFormat(fmt)
                     f.setPageBreakPolicy(QTextBlockFormat.PageBreakFlag.PageBreak_AlwaysBefore)
                     cur.setBlockFormat(f)
-                    moved = True
+                    moved = block.position()
                     break  # relayout, then look again
             block = block.next()
-        if not moved:
-            moved = _keep_small_tables_together(doc, h) or _keep_short_paragraphs_together(doc, h)
-        if not moved:
+        if moved is None:
+            moved = _keep_small_tables_together(doc, h)
+        if moved is None:
+            moved = _keep_short_paragraphs_together(doc, h)
+        if moved is None:
             break
-        _relayout(doc)
-    _relayout(doc)
+        _relayout(doc, moved)
+    doc.pageCount()  # the layout finished (after the last change it is complete already)
     return w, h
 
 
-def _relayout(doc: QTextDocument) -> None:
-    """Lay the whole document out again after format changes (Qt re-lays out lazily and can leave
-    blocks after a changed one with an empty layout)."""
-    doc.markContentsDirty(0, doc.characterCount())
+def _relayout(doc: QTextDocument, start: int = 0) -> None:
+    """Lay the document out again from position ``start`` (where a format changed) to its end (Qt re-lays
+    out lazily and can leave blocks after a changed one with an empty layout). What comes before ``start``
+    keeps its layout: a page-break policy moves only what follows it."""
+    start = max(0, min(int(start), doc.characterCount() - 1))
+    doc.markContentsDirty(start, doc.characterCount() - start)
     doc.pageCount()  # forces the layout to finish
 
 
-def _keep_short_paragraphs_together(doc: QTextDocument, h: float) -> bool:
-    """A top-level paragraph of a few lines that a page break would split moves whole to the next page."""
+def _keep_short_paragraphs_together(doc: QTextDocument, h: float) -> int | None:
+    """A top-level paragraph of a few lines that a page break would split moves whole to the next page.
+    Returns the position from which the layout changed (None: nothing moved)."""
     from PySide6.QtGui import QTextBlockFormat, QTextCursor
 
     lay = doc.documentLayout()
@@ -1359,14 +1317,15 @@ def _keep_short_paragraphs_together(doc: QTextDocument, h: float) -> bool:
                 f = QTextBlockFormat(fmt)
                 f.setPageBreakPolicy(QTextBlockFormat.PageBreakFlag.PageBreak_AlwaysBefore)
                 QTextCursor(block).setBlockFormat(f)
-                return True
+                return block.position()
         block = block.next()
-    return False
+    return None
 
 
-def _keep_small_tables_together(doc: QTextDocument, h: float) -> bool:
+def _keep_small_tables_together(doc: QTextDocument, h: float) -> int | None:
     """Move the first small top-level table that straddles a page break to the next page (with the
-    heading right above it). Big tables flow on, their header rows repeated on every page."""
+    heading right above it). Big tables flow on, their header rows repeated on every page. Returns the
+    position from which the layout changed (None: nothing moved)."""
     from PySide6.QtGui import QTextBlockFormat, QTextCursor, QTextFormat, QTextTable
 
     lay = doc.documentLayout()
@@ -1385,11 +1344,11 @@ def _keep_small_tables_together(doc: QTextDocument, h: float) -> bool:
             bf = QTextBlockFormat(prev.blockFormat())
             bf.setPageBreakPolicy(QTextBlockFormat.PageBreakFlag.PageBreak_AlwaysBefore)
             QTextCursor(prev).setBlockFormat(bf)
-        else:
-            fmt.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
-            frame.setFormat(fmt)
-        return True
-    return False
+            return prev.position()
+        fmt.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
+        frame.setFormat(fmt)
+        return max(0, frame.firstPosition() - 1)  # the frame starts one character before its first block
+    return None
 
 
 def print_to(doc: QTextDocument, device, layout: QPageLayout, footer: str = "") -> int:
@@ -1399,6 +1358,7 @@ def print_to(doc: QTextDocument, device, layout: QPageLayout, footer: str = "") 
 
     w, h = paginate(doc, layout)
     pages = max(1, doc.pageCount())
+    charts_at = chart_rects(doc)
     painter = QPainter()
     if not painter.begin(device):
         from ..core.errors import PlannerError
@@ -1417,6 +1377,9 @@ def print_to(doc: QTextDocument, device, layout: QPageLayout, footer: str = "") 
             clip = QRectF(0, page * h, w, h - 0.5)
             painter.setClipRect(clip)
             doc.drawContents(painter, clip)
+            for rect, chart in charts_at:
+                if rect.intersects(clip):
+                    chart.paint(painter, rect)
             painter.restore()
             # the footer in device coordinates: point sizes then come out right on any resolution
             painter.setFont(foot_font)
@@ -1434,35 +1397,41 @@ def print_to(doc: QTextDocument, device, layout: QPageLayout, footer: str = "") 
     return pages
 
 
-_raw_fonts: list = []
+_raw_fonts: dict = {}  # family → its QRawFont (None when Qt has no such font), read once per process
 
 
-def unsupported_characters(text: str) -> list[str]:
-    """The characters of ``text`` that no font Qt knows (installed, or the bundled CJK subset once
-    registered) can draw: Qt would print them as empty boxes or drop them. Whitespace and control/format
-    characters are not drawn and never count."""
-    import unicodedata as ud
-
+def _raw_font(family: str):
     from PySide6.QtGui import QRawFont
 
+    if family not in _raw_fonts:
+        raw = QRawFont.fromFont(QFont(family))
+        _raw_fonts[family] = raw if raw.isValid() else None
+    return _raw_fonts[family]
+
+
+def unsupported_characters(text: str, first: Iterable[str] = ()) -> list[str]:
+    """The characters of ``text`` that no font Qt knows (installed, or the bundled CJK subset once
+    registered) can draw: Qt would print them as empty boxes or drop them. Whitespace and control/format
+    characters are not drawn and never count. The families in ``first`` (the report's own) are asked
+    first; every other family only for what they lack (reading all of them costs tens of milliseconds)."""
+    import unicodedata as ud
+
     # U+FFFC stands for an embedded image (a chart) in QTextDocument.toPlainText(): not drawn as text
-    wanted = sorted({c for c in text if ord(c) > 0x7E and c != "\ufffc" and not c.isspace()
-                     and ud.category(c)[0] not in "CZ"})
-    if not wanted:
-        return []
-    if not _raw_fonts:
-        for fam in QFontDatabase.families():
-            raw = QRawFont.fromFont(QFont(fam))
-            if raw.isValid():
-                _raw_fonts.append(raw)
-    # the code point, not the str: PySide6 6.12 maps some one-character strs to the wrong QChar
-    return [c for c in wanted if not any(r.supportsCharacter(ord(c)) for r in _raw_fonts)]
+    missing = sorted({c for c in text if ord(c) > 0x7E and c != "\ufffc" and not c.isspace()
+                      and ud.category(c)[0] not in "CZ"})
+    for families in (list(first), QFontDatabase.families()):
+        if not missing:
+            break
+        raws = [r for r in (_raw_font(f) for f in families) if r is not None]
+        # the code point, not the str: PySide6 6.12 maps some one-character strs to the wrong QChar
+        missing = [c for c in missing if not any(r.supportsCharacter(ord(c)) for r in raws)]
+    return missing
 
 
 def check_characters(doc: QTextDocument) -> None:
     """A report must never drop a character silently (a vendor would get a blank where the Chinese was):
     raise a one-line PlannerError naming the first characters no font can draw."""
-    missing = unsupported_characters(doc.toPlainText())
+    missing = unsupported_characters(doc.toPlainText(), first=doc.defaultFont().families())
     if missing:
         from ..core.errors import PlannerError
 
