@@ -53,12 +53,12 @@ def test_estimate_still_runs_and_loads_only_the_core(tmp_path):
 
 # What ``gpuplanner estimate`` on a scenario JSON must not load (issue #20, start-up): the other commands, the
 # search, the project, the report, the verify ring, the plan-file format, Qt and the app's translations, and the
-# standard modules that only a rarer path needs (pkgutil: listing every command for --help; configparser: only
+# Hugging Face cache lookup (a preset names no model id), and the standard modules that only a rarer path needs (pkgutil: listing every command for --help; configparser: only
 # with a settings file to read; difflib: only to suggest a near GPU id).
 ESTIMATE_MUST_NOT_LOAD = (
     "PySide6", "gpuplanner.ui", "gpuplanner.i18n", "gpuplanner.report", "gpuplanner.verify",
     "gpuplanner.core.search", "gpuplanner.core.project", "gpuplanner.core.inference", "gpuplanner.core.checklist",
-    "gpuplanner.io.planfile", "gpuplanner.io.autosave",
+    "gpuplanner.io.planfile", "gpuplanner.io.autosave", "gpuplanner.io.hf_cache",
     "gpuplanner.commands.plan", "gpuplanner.commands.report", "gpuplanner.commands.kit",
     "gpuplanner.commands.project", "gpuplanner.commands.gpus", "gpuplanner.commands.health",
     "gpuplanner.commands.net", "gpuplanner.commands.topo",
