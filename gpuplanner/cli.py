@@ -50,31 +50,45 @@ def _command_modules() -> list:
 
 @functools.lru_cache(maxsize=64)
 def command_module(name: str):
-    """The module of ``gpuplanner.commands`` that registers the command ``name``, found without importing the
-    others: the module named ``name`` or, for a command such as ``kit-import``, the part before the first
-    hyphen (``kit``); None when neither exists or registers ``name`` (then ``name`` is not a command)."""
+    """The module of ``gpuplanner.commands`` that registers the command ``name`` (None: not a command).
+
+    Found first by its name without importing any other command's module (:func:`_module_by_name`); a command
+    whose module is named otherwise is still found, by importing them all (as ``--help`` does)."""
     if not isinstance(name, str):
         return None
+    module = _module_by_name(name)
+    if module is not None:
+        return module
+    return next((m for m in _command_modules() if _registers(m, name)), None)
+
+
+def _module_by_name(name: str):
+    """The command module named ``name``, ``name`` with ``_`` for ``-``, or the part of ``name`` before its first
+    hyphen (``kit-import`` → ``kit``), if it registers ``name``; only that module is imported."""
     from . import commands
 
-    for candidate in dict.fromkeys((name, name.split("-", 1)[0])):
+    for candidate in dict.fromkeys((name, name.replace("-", "_"), name.split("-", 1)[0])):
         if not candidate.isidentifier() or candidate.startswith("_"):
             continue
         try:
             spec = importlib.util.find_spec(f"{commands.__name__}.{candidate}")
         except (ImportError, ValueError):
             spec = None
-        if spec is None:
-            continue
-        module = importlib.import_module(spec.name)
-        register = getattr(module, "register", None)
-        if register is None:
-            continue
-        probe = argparse.ArgumentParser(add_help=False).add_subparsers()
-        register(probe)
-        if name in probe.choices:
-            return module
+        if spec is not None:
+            module = importlib.import_module(spec.name)
+            if _registers(module, name):
+                return module
     return None
+
+
+def _registers(module, name: str) -> bool:
+    """Whether ``module.register`` adds the command ``name`` (registered on a scratch parser)."""
+    register = getattr(module, "register", None)
+    if register is None:
+        return False
+    probe = argparse.ArgumentParser(add_help=False).add_subparsers()
+    register(probe)
+    return name in probe.choices
 
 
 def _add_lang_options(sub) -> None:

@@ -116,16 +116,39 @@ def test_a_users_pydantic_plugin_setting_is_kept(tmp_path):
 
 
 def test_a_command_is_found_without_importing_the_others():
-    """Each registered command resolves to the one module that registers it (``kit-import`` to ``kit``); names
-    that are not commands (a plan file, a module that is not a command) resolve to nothing and open the app."""
-    from gpuplanner.cli import command_module, command_names
+    """Each registered command is found by its module's name alone (``kit-import`` in ``kit``), so running it
+    imports no other command's module; names that are not commands (a plan file, a module that is not a
+    command) resolve to nothing and open the app."""
+    from gpuplanner.cli import _module_by_name, command_module, command_names
 
     names = command_names()
     assert {"estimate", "plan", "report", "kit", "kit-import"} <= names
     for name in names:
-        module = command_module(name)
-        assert module is not None, name
+        module = _module_by_name(name)
+        assert module is not None, f"command {name!r}: name its module {name!r} (or {name.split('-')[0]!r})"
+        assert command_module(name) is module
         assert module.__name__ == "gpuplanner.commands." + name.split("-", 1)[0]
     for not_a_command in ("plan.gpuplan", "report-2024.gpuplan", "_lang", "_args", "../estimate", "estimate.py",
                           "", "kit-nope", "commands"):
         assert command_module(not_a_command) is None, not_a_command
+
+
+def test_a_command_in_a_module_named_otherwise_is_still_found(monkeypatch):
+    """The name is a shortcut, not a rule: a command registered by a module of another name is found by listing
+    every command module (as ``--help`` does)."""
+    import types
+
+    from gpuplanner import cli
+
+    def register(sub):
+        sub.add_parser("odd-one").set_defaults(func=lambda args: 0)
+
+    odd = types.SimpleNamespace(__name__="gpuplanner.commands.misc", register=register)
+    monkeypatch.setattr(cli, "_command_modules", lambda: [odd])
+    cli.command_module.cache_clear()
+    try:
+        assert cli._module_by_name("odd-one") is None
+        assert cli.command_module("odd-one") is odd and cli.is_command("odd-one")
+        assert cli.command_module("odd-two") is None
+    finally:
+        cli.command_module.cache_clear()
