@@ -3,7 +3,9 @@
     python bench/bench_commands.py [--repeat 9] [--no-report] [--json out.json]
 
 Each round runs, one after the other (so a busy machine slows them alike): ``python -c pass``,
-``python -c "import numpy, pydantic"`` (the floor of any command that reads a scenario), ``gpuplanner
+``python -c "import numpy, pydantic"`` (the floor of any command that reads a scenario), the same with a
+one-field pydantic model defined (pydantic's model machinery, loaded lazily on the first model: the floor of any
+command that validates with pydantic; plugin discovery off, as ``gpuplanner`` runs it), ``gpuplanner
 --version``, ``gpuplanner --help``, ``gpuplanner estimate`` and ``gpuplanner report`` on the 8B example
 (``examples/llama3-8b-full-8xh100-zero3.json``). Medians over ``--repeat`` rounds; ratios against the floors.
 Bytecode is cached (in a temporary ``PYTHONPYCACHEPREFIX``) as it is for an installed app.
@@ -27,6 +29,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json"
+# the smallest use of pydantic's models; PYDANTIC_DISABLE_PLUGINS as gpuplanner/__main__.py sets it by default
+ONE_MODEL = ("import os; os.environ.setdefault('PYDANTIC_DISABLE_PLUGINS', '__all__'); import numpy, pydantic\n"
+             "class One(pydantic.BaseModel):\n    x: int = 1\n")
 
 
 def _run(cmd: list[str], env: dict) -> float:
@@ -55,6 +60,7 @@ def main(argv=None) -> int:
     cases = {
         "python -c pass": [py, "-c", "pass"],
         "python -c 'import numpy, pydantic'": [py, "-c", "import numpy, pydantic"],
+        "python: numpy, pydantic + one model": [py, "-c", ONE_MODEL],
         "gpuplanner --version": [py, "-m", "gpuplanner", "--version"],
         "gpuplanner --help": [py, "-m", "gpuplanner", "--help"],
         "gpuplanner estimate (8B example)": [py, "-m", "gpuplanner", "estimate", str(EXAMPLE)],
@@ -75,12 +81,15 @@ def main(argv=None) -> int:
            "median_s": {k: round(v, 4) for k, v in med.items()},
            "version_over_pass": round(med["gpuplanner --version"] / floor0, 2),
            "help_over_pass": round(med["gpuplanner --help"] / floor0, 2),
-           "estimate_over_numpy_pydantic": round(med["gpuplanner estimate (8B example)"] / floor1, 2)}
+           "estimate_over_numpy_pydantic": round(med["gpuplanner estimate (8B example)"] / floor1, 2),
+           "one_model_over_numpy_pydantic": round(med["python: numpy, pydantic + one model"] / floor1, 2)}
     for k, v in med.items():
         print(f"{k:<40} {v * 1e3:8.0f} ms")
     print(f"--version / python -c pass: {res['version_over_pass']:.2f} (target <= 3)")
     print(f"--help / python -c pass: {res['help_over_pass']:.2f}")
     print(f"estimate / numpy+pydantic: {res['estimate_over_numpy_pydantic']:.2f} (target <= 1.5)")
+    print(f"one pydantic model / numpy+pydantic: {res['one_model_over_numpy_pydantic']:.2f} (what any pydantic "
+          f"validation costs before the first scenario field)")
     if "gpuplanner report (8B example)" in med:
         print(f"report: {med['gpuplanner report (8B example)']:.2f} s (target <= 1.5 s)")
     if args.json:

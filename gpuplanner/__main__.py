@@ -56,10 +56,16 @@ def main(argv: list[str] | None = None) -> int:
         import multiprocessing
 
         multiprocessing.freeze_support()
+    # We use no pydantic plugins: without this pydantic scans every installed distribution's entry points (the
+    # ``pydantic`` group) when it builds the first model. PYDANTIC_DISABLE_PLUGINS is pydantic's documented switch
+    # (https://docs.pydantic.dev/latest/concepts/plugins/#disabling-plugins; read in pydantic/plugin/_loader.py);
+    # setdefault: whoever sets it otherwise keeps their setting. Here, at the process's start, not on import of
+    # the package: a program that imports gpuplanner keeps its own plugins. Child processes inherit it.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     argv = list(sys.argv[1:] if argv is None else argv)
-    from .cli import command_names, run_cli
+    from .cli import is_command, run_cli
 
-    if argv and (argv[0] in ("-h", "--help", "--version") or argv[0] in command_names()):
+    if argv and (argv[0] in ("-h", "--help", "--version") or is_command(argv[0])):
         return run_cli(argv)
     # Otherwise: the desktop app (optional plan file, --self-test).
     if os.environ.get(FIRST_WINDOW_ENV) == "1":

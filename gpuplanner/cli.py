@@ -10,32 +10,85 @@ Exit codes: 0 success, 2 bad input (one-line message on stderr, never a tracebac
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
-import pkgutil
+import importlib.util
 import sys
 
 from . import __version__
 from .core.errors import PlannerError
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser: every command (``--help`` lists them), or with ``only`` the one module that
+    registers that command (:func:`command_module`), so running a command imports no other command's module."""
     parser = argparse.ArgumentParser(
         prog="gpuplanner",
         description="GPU Planner: describe the training task, derive the GPU servers to rent.",
     )
     parser.add_argument("--version", action="version", version=f"gpuplanner {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    from . import commands
-
-    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{commands.__name__}.{info.name}")
+    one = command_module(only) if only is not None else None
+    for module in [one] if one is not None else _command_modules():
         register = getattr(module, "register", None)
         if register is not None:
             register(sub)
     _add_lang_options(sub)
     return parser
+
+
+def _command_modules() -> list:
+    """Every module of ``gpuplanner.commands`` (discovered, so adding a command touches no shared file)."""
+    import pkgutil
+
+    from . import commands
+
+    return [importlib.import_module(f"{commands.__name__}.{info.name}")
+            for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name)
+            if not info.name.startswith("_")]
+
+
+@functools.lru_cache(maxsize=64)
+def command_module(name: str):
+    """The module of ``gpuplanner.commands`` that registers the command ``name`` (None: not a command).
+
+    Found first by its name without importing any other command's module (:func:`_module_by_name`); a command
+    whose module is named otherwise is still found, by importing them all (as ``--help`` does)."""
+    if not isinstance(name, str):
+        return None
+    module = _module_by_name(name)
+    if module is not None:
+        return module
+    return next((m for m in _command_modules() if _registers(m, name)), None)
+
+
+def _module_by_name(name: str):
+    """The command module named ``name``, ``name`` with ``_`` for ``-``, or the part of ``name`` before its first
+    hyphen (``kit-import`` → ``kit``), if it registers ``name``; only that module is imported."""
+    from . import commands
+
+    for candidate in dict.fromkeys((name, name.replace("-", "_"), name.split("-", 1)[0])):
+        if not candidate.isidentifier() or candidate.startswith("_"):
+            continue
+        try:
+            spec = importlib.util.find_spec(f"{commands.__name__}.{candidate}")
+        except (ImportError, ValueError):
+            spec = None
+        if spec is not None:
+            module = importlib.import_module(spec.name)
+            if _registers(module, name):
+                return module
+    return None
+
+
+def _registers(module, name: str) -> bool:
+    """Whether ``module.register`` adds the command ``name`` (registered on a scratch parser)."""
+    register = getattr(module, "register", None)
+    if register is None:
+        return False
+    probe = argparse.ArgumentParser(add_help=False).add_subparsers()
+    register(probe)
+    return name in probe.choices
 
 
 def _add_lang_options(sub) -> None:
@@ -44,6 +97,11 @@ def _add_lang_options(sub) -> None:
         if not any("--lang" in a.option_strings for a in p._actions):
             p.add_argument("--lang", choices=("en", "zh_CN"), default=None,
                            help="language of the output (default: the app's setting, else the system locale)")
+
+
+def is_command(name: str) -> bool:
+    """``name`` is a subcommand (imports the one module that registers it, no other command's)."""
+    return command_module(name) is not None
 
 
 def command_names() -> set[str]:
@@ -72,7 +130,8 @@ class _TerminalSafe:
 
 
 def run_cli(argv: list[str]) -> int:
-    parser = build_parser()
+    # a command's own parser alone (its module, not every command's); --help and the rest get them all
+    parser = build_parser(argv[0] if argv and is_command(argv[0]) else None)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

@@ -17,7 +17,6 @@ Pure Python: no Qt import here.
 from __future__ import annotations
 
 import copy
-import difflib
 import math
 from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
@@ -256,6 +255,8 @@ def load_gpus() -> dict[str, GPU]:
 
 
 def _suggest(query: str, ids: list[str]) -> list[str]:
+    import difflib  # only for an unknown id (difflib and heapq stay out of every start-up)
+
     q = query.lower()
     found = [i for i in ids if q and q in i]
     for m in difflib.get_close_matches(q, ids, n=3, cutoff=0.5):

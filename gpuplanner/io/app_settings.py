@@ -7,7 +7,6 @@ otherwise platformdirs' per-user config folder. This module only reads it, with 
 
 from __future__ import annotations
 
-import configparser
 import os
 from pathlib import Path
 
@@ -39,6 +38,8 @@ def read_setting(section: str, key: str, default: str = "") -> str:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return default
+    import configparser  # only when there is a file to read (its import compiles a dozen patterns)
+
     cp = configparser.ConfigParser(interpolation=None, strict=False)
     try:
         cp.read_string(text)

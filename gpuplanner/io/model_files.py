@@ -26,7 +26,6 @@ from ..core.architecture import ModelArch, arch_from_hf_config
 from ..core.errors import ModelConfigError
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.messages import MsgStr, error_text
-from .hf_cache import find_cached, is_model_id
 from .safe_read import UnsafeInput, one_line, parse_json, read_json
 
 CTX = "ModelFiles"
@@ -220,6 +219,8 @@ class ModelFiles:
     def _cache_id(self, ref: str) -> bool:
         """Whether ``ref`` is read from the Hugging Face cache: a model id (``org/name``, ``name``,
         ``org/name@revision``) that is not a file or folder next to the scenario (a path wins)."""
+        from .hf_cache import is_model_id  # the cache module only when a model is named (not a preset)
+
         if not is_model_id(ref) or ref.lower().endswith(".json"):
             return False
         try:
@@ -231,6 +232,8 @@ class ModelFiles:
         """The file or folder ``ref`` names: a path (relative to ``base_dir``), or a model id's snapshot in the
         local Hugging Face cache (:func:`gpuplanner.io.hf_cache.find_cached`)."""
         if self._cache_id(ref):
+            from .hf_cache import find_cached
+
             return find_cached(ref).snapshot
         return self._local(ref)
 
@@ -255,6 +258,8 @@ class ModelFiles:
                      "page"), ref=one_line(ref, 120)), field="model.hf_config")
         name = root = None
         if self._cache_id(ref):
+            from .hf_cache import find_cached
+
             found = find_cached(ref)
             path, name, root = found.snapshot, found.model_id, found.repo_dir
         else:
