@@ -138,3 +138,21 @@ def test_published_counts_match_hand_arithmetic_for_llama_shapes(presets):
         d = h // heads
         n = L * (2 * h * h + 2 * h * kv * d + 3 * h * i + 2 * h) + 2 * V * h + h
         assert n == presets[pid]["published_params"]["total"], pid
+
+
+def test_one_preset_is_read_from_its_own_file_and_equals_the_list_entry():
+    """A command naming one preset reads that file, not the 39 others (issue 20's start-up); the preset is the
+    same as the full list's; ids that are not plain names never reach the file system."""
+    from gpuplanner.core import architecture as A
+    from gpuplanner.core.errors import ScenarioError
+    from gpuplanner.resources import model_preset_document
+
+    A.load_presets.cache_clear()
+    A._one_preset.cache_clear()
+    p = A.get_preset("llama-2-7b")
+    assert A.load_presets.cache_info().currsize == 0          # the full list was not built
+    assert p == A.load_presets()["llama-2-7b"]
+    for bad in ("../gpus", "/etc/passwd", ".hidden", "", "a" * 200, "llama-2-7b.json"):
+        assert model_preset_document(bad) is None
+    with pytest.raises(ScenarioError, match="did you mean"):
+        A.get_preset("llama-2-7")

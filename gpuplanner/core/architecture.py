@@ -979,6 +979,24 @@ class Preset:
         return _preset_arch(self.id)
 
 
+def _preset_from(name: str, data: Any) -> Preset:
+    """A :class:`Preset` from one parsed preset file (``data`` may be the error reading it: raised as a
+    CatalogError that names the file)."""
+    try:
+        if isinstance(data, Exception):
+            raise ValueError(error_text(data))
+        pub = data.get("published_params") or {}
+        return Preset(
+            id=data["id"], name=data["name"], family=data.get("family", ""), source=data.get("source", ""),
+            source_date=data.get("source_date", ""), config=data["config"],
+            published_total=pub.get("total"), published_active=pub.get("active"),
+            published_source=pub.get("source"), notes=data.get("notes"),
+        )
+    except (KeyError, ValueError, TypeError, AttributeError) as err:
+        raise CatalogError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "model preset {name} is malformed: {err}"),
+                                    name=name, err=error_text(err))) from None
+
+
 @lru_cache(maxsize=1)
 def load_presets() -> dict[str, Preset]:
     """All model presets shipped in ``resources/models`` (each file cites its source)."""
@@ -986,29 +1004,36 @@ def load_presets() -> dict[str, Preset]:
 
     out: dict[str, Preset] = {}
     for name, data in model_preset_documents():
-        try:
-            if isinstance(data, Exception):
-                raise ValueError(error_text(data))
-            pub = data.get("published_params") or {}
-            out[data["id"]] = Preset(
-                id=data["id"], name=data["name"], family=data.get("family", ""), source=data.get("source", ""),
-                source_date=data.get("source_date", ""), config=data["config"],
-                published_total=pub.get("total"), published_active=pub.get("active"),
-                published_source=pub.get("source"), notes=data.get("notes"),
-            )
-        except (KeyError, ValueError, TypeError) as err:
-            raise CatalogError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "model preset {name} is malformed: {err}"),
-                                        name=name, err=error_text(err))) from None
+        p = _preset_from(name, data)
+        out[p.id] = p
     return out
+
+
+@lru_cache(maxsize=64)
+def _one_preset(preset_id: str) -> Preset | None:
+    """The preset ``preset_id`` read from its own file alone (``models/<id>.json``), or None (no such file, or a
+    file whose id differs: then the full list decides)."""
+    from gpuplanner.resources import model_preset_document
+
+    doc = model_preset_document(preset_id)
+    if doc is None:
+        return None
+    p = _preset_from(*doc)
+    return p if p.id == preset_id else None
 
 
 @lru_cache(maxsize=None)
 def _preset_arch(preset_id: str) -> ModelArch:
-    p = load_presets()[preset_id]
+    p = get_preset(preset_id)
     return arch_from_hf_config(p.config, name=p.name)
 
 
 def get_preset(preset_id: str) -> Preset:
+    """The shipped preset ``preset_id`` (its own file when named by its id, else from the full list); unknown ids
+    raise a ScenarioError with the closest ids."""
+    one = _one_preset(preset_id) if isinstance(preset_id, str) else None
+    if one is not None:
+        return one
     presets = load_presets()
     if preset_id not in presets:
         import difflib

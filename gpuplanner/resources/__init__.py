@@ -10,6 +10,7 @@ by :mod:`gpuplanner.io`. Nothing here imports the rest of the package.
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from importlib.resources import files
 from typing import Any
@@ -33,3 +34,22 @@ def model_preset_documents() -> tuple[tuple[str, Any], ...]:
             except ValueError as err:
                 out.append((entry.name, err))
     return tuple(out)
+
+
+_PRESET_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+
+
+@lru_cache(maxsize=64)
+def model_preset_document(preset_id: str) -> tuple[str, Any] | None:
+    """``(file name, parsed JSON)`` of the one preset file ``models/<preset_id>.json`` (the shipped files are
+    named by their id), or None when the id is not a plain name or there is no such file. A command that needs
+    one preset reads one file instead of all of them."""
+    if not isinstance(preset_id, str) or not _PRESET_ID.fullmatch(preset_id):
+        return None
+    entry = files(__name__) / "models" / f"{preset_id}.json"
+    if not entry.is_file():
+        return None
+    try:
+        return (entry.name, json.loads(entry.read_text(encoding="utf-8")))
+    except ValueError as err:
+        return (entry.name, err)
