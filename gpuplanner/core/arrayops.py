@@ -66,5 +66,10 @@ class ScalarOps:
 
 
 def ops_for(*values):
-    """:class:`ArrayOps` when any argument is a numpy array, else :class:`ScalarOps`."""
-    return ArrayOps if any(isinstance(v, np.ndarray) for v in values) else ScalarOps
+    """:class:`ArrayOps` when any argument is a numpy array, else :class:`ScalarOps`. (A plain loop: called
+    several times per estimate with ~20 arguments, where a generator inside ``any`` cost more than the test.)"""
+    nd = np.ndarray
+    for v in values:
+        if isinstance(v, nd):
+            return ArrayOps
+    return ScalarOps
