@@ -101,19 +101,36 @@ class SearchCancelled(PlannerError):
 _TIME_PARTS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "cp_comm", "ep_comm", "other")
 
 
-def candidate_times(ctx: "SearchContext", c: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """Training hours, MFU and the step's shares from :func:`timing.time_arrays` for candidates ``c``.
+def _time_split(ctx: "SearchContext") -> tuple[dict, dict]:
+    """The context's fixed arguments of :func:`timing.time_arrays`, as (:func:`timing.time_layout`'s,
+    :func:`timing.time_gpu`'s)."""
+    kw = ctx.time_kwargs
+    gpu = {k: v for k, v in kw.items() if k in timing.GPU_TIME_ARGS}
+    gpu["mfu"] = ctx.scenario.assumptions.mfu
+    return {k: v for k, v in kw.items() if k not in timing.GPU_TIME_ARGS}, gpu
+
+
+def candidate_layout(ctx: "SearchContext", c: Mapping[str, np.ndarray]) -> dict:
+    """:func:`timing.time_layout` of candidates ``c``: the half of the time model the GPU's rates do not enter."""
+    return timing.time_layout(
+        ctx.facts, **_time_split(ctx)[0], tp=c["tp"], pp=c["pp"], cp=c["cp"], ep=c["ep"], dp=c["dp"], zero=c["zero"],
+        recompute=c["recompute"], mbs=c["mbs"], sp=c["sp"], grad_accum=c["grad_accum"], vpp=c["vpp"],
+        num_gpus=c["num_gpus"], gpus_per_node=ctx.gpus_per_node, offload=c["offload"] | c["offload_params"])
+
+
+def candidate_times(ctx: "SearchContext", c: Mapping[str, np.ndarray], layout: dict | None = None
+                    ) -> dict[str, np.ndarray]:
+    """Training hours, MFU and the step's shares from :func:`timing.time_arrays` for candidates ``c``
+    (``layout``: their :func:`candidate_layout`, already computed; then only :func:`timing.time_gpu` runs).
 
     hours = tokens / (tokens/s/GPU × GPUs) / 3600 (timing module docstring).
     """
 
-    kw = ctx.time_kwargs
-    out = timing.time_arrays(
-        ctx.facts, **kw, tp=c["tp"], pp=c["pp"], cp=c["cp"], ep=c["ep"], dp=c["dp"], zero=c["zero"],
-        recompute=c["recompute"], mbs=c["mbs"], sp=c["sp"], grad_accum=c["grad_accum"], vpp=c["vpp"],
-        num_gpus=c["num_gpus"], gpus_per_node=ctx.gpus_per_node, offload=c["offload"] | c["offload_params"],
-        mfu=ctx.scenario.assumptions.mfu,
-    )
+    if layout is None:
+        layout = candidate_layout(ctx, c)
+    out = timing.time_gpu(layout, **_time_split(ctx)[1])
+    n = len(c["num_gpus"])
+    out = {k: np.broadcast_to(out[k], (n,)) for k in ("tokens_per_s_per_gpu", "step", "mfu", *_TIME_PARTS)}
     tps = out["tokens_per_s_per_gpu"] * c["num_gpus"]
     step = np.maximum(out["step"], 1e-30)
     res = {"train_hours": ctx.tokens / np.maximum(tps, 1e-30) / 3600.0, "mfu": out["mfu"]}
@@ -613,10 +630,35 @@ class _MemoryMemo:
     stays independent of the space's size."""
 
     limit_bytes = 64 << 20
+    layout_limit_bytes = 64 << 20
 
     def __init__(self):
         self._store: dict = {}  # key -> list of (w1, w2, total)
         self._bytes = 0
+        self._layouts: dict = {}  # (chunk token, time_layout arguments) -> time_layout's values of the chunk
+        self._layout_bytes = 0
+
+    def layout(self, ctx: SearchContext, c: Mapping[str, np.ndarray], store: bool, token: tuple | None):
+        """:func:`candidate_layout` of the whole chunk ``c`` where it is worth keeping: stored (a later context
+        reads the same chunk, ``store``) or already stored for this chunk (``token``) and the same arguments
+        (every :func:`timing.time_layout` argument but the candidate columns, by ``repr``, the same model facts
+        and node size). None otherwise: the caller computes both stages on the fitting rows alone."""
+        if token is None:
+            return None
+        lkw = _time_split(ctx)[0]
+        if any(isinstance(v, np.ndarray) for v in lkw.values()):
+            return None
+        key = (token, id(ctx.facts), int(ctx.gpus_per_node), tuple(sorted((k, repr(v)) for k, v in lkw.items())))
+        got = self._layouts.get(key)
+        if got is not None or not store:
+            return got
+        lay = timing.pack_layout(candidate_layout(ctx, c))
+        size = sum(b.nbytes for _, b in lay.get("_packed", ())) + sum(
+            v.nbytes for v in lay.values() if isinstance(v, np.ndarray))
+        if self._layout_bytes + size <= self.layout_limit_bytes:
+            self._layouts[key] = lay
+            self._layout_bytes += size
+        return lay
 
     @staticmethod
     def pack(c: Mapping[str, np.ndarray]):
@@ -640,21 +682,34 @@ class _MemoryMemo:
               | (cols["offload"] << 57))
         return w1, w2
 
-    def total(self, ctx: SearchContext, kw: dict, c: Mapping[str, np.ndarray], compute, store: bool = True):
+    def total(self, ctx: SearchContext, kw: dict, c: Mapping[str, np.ndarray], compute, store: bool = True,
+              token: tuple | None = None):
         """``compute()``'s array, or the stored one for the same inputs; ``store``: keep this result for a
-        later context (pointless when none of the remaining contexts has this framework)."""
+        later context (pointless when none of the remaining contexts has this framework). ``token``: the
+        chunk's name in the search's :class:`_ChunkCache` (equal tokens: the same rows, so the columns need
+        not be packed and compared)."""
         if not store and not self._store:
             return compute()
         if any(isinstance(v, np.ndarray) for v in kw.values()):
             return compute()  # the key is the repr of each argument: plain values only
+        kwkey = tuple(sorted((k, repr(v)) for k, v in kw.items() if k != "gpu_capacity_gib"))
+        prof = kw.get("profile")
+        cap = kw.get("gpu_capacity_gib") if (prof is None or getattr(prof, "rl", True)) else None
+        if token is not None:
+            key = ("chunk", id(ctx.facts), kwkey, cap, token)
+            got = self._store.get(key)
+            if got is not None:
+                return got[0][2]
+            tot = compute()
+            if store and self._bytes + tot.nbytes <= self.limit_bytes:
+                self._store[key] = [(None, None, tot)]
+                self._bytes += tot.nbytes
+            return tot
         packed = self.pack(c)
         if packed is None:
             return compute()
         w1, w2 = packed
         n = len(w1)
-        kwkey = tuple(sorted((k, repr(v)) for k, v in kw.items() if k != "gpu_capacity_gib"))
-        prof = kw.get("profile")
-        cap = kw.get("gpu_capacity_gib") if (prof is None or getattr(prof, "rl", True)) else None
         key = (id(ctx.facts), kwkey, cap, n, int(w1.sum()), int(w2.sum()),
                int(w1[0]) if n else 0, int(w2[0]) if n else 0, int(w1[-1]) if n else 0, int(w2[-1]) if n else 0)
         for e1, e2, tot in self._store.get(key, ()):
@@ -673,14 +728,15 @@ class _MemoryMemo:
 
 
 def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _MemoryMemo | None = None,
-                      store: bool = True):
+                      store: bool = True, token: tuple | None = None):
     """Memory for every candidate of ``c``; time and cost only for those that fit.
 
     Returns ``(mem_gib, idx, sub)``: ``idx`` the fitting rows, ``sub`` their candidate columns, ``mem_gib``,
     ``train_hours``, ``mfu``, ``frac_*``, ``mode_costs`` (modes × len(idx)), ``mode``, ``cost`` and
     ``calendar_hours`` — rows of :func:`evaluate_candidates`, without spreading them over the whole list.
     ``memo`` (:class:`_MemoryMemo`): reuse the memory of identical chunks computed for an earlier context
-    (``store``: keep this chunk's for a later one)."""
+    (``store``: keep this chunk's for a later one; ``token``: the chunk's name in the search's
+    :class:`_ChunkCache`)."""
     s = ctx.resolved.scenario
     kw = memory_kwargs(ctx.resolved)
     kw["offload_params"] = offload_params_applies(s)
@@ -693,7 +749,7 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
         )
         return np.asarray(mem["total"], dtype=float)
 
-    total = compute() if memo is None else memo.total(ctx, kw, c, compute, store)
+    total = compute() if memo is None else memo.total(ctx, kw, c, compute, store, token)
     mem_gib = total / GIB
     cap = float(ctx.gpu.memory_gib or 0.0)
     fits = mem_gib + s.assumptions.memory_headroom_gib <= cap
@@ -702,7 +758,8 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
     sub["mem_gib"] = mem_gib[idx]
     if not len(idx):
         return mem_gib, idx, sub
-    tm = candidate_times(ctx, sub)
+    layout = None if memo is None else memo.layout(ctx, c, store, token)
+    tm = candidate_times(ctx, sub, None if layout is None else timing.take_layout(layout, idx))
     for key, val in tm.items():
         sub[key] = np.broadcast_to(np.asarray(val, dtype=float), (len(idx),)) if key != "train_hours" else val
     r = costmod.rental_costs(
@@ -948,6 +1005,78 @@ def _candidate_chunks(ctx: SearchContext, max_gpus: int, rows: int | None = None
             yield part, start, c
 
 
+def _enum_key(ctx: SearchContext, max_gpus: int) -> tuple:
+    """Everything :func:`_enum_setup` and :func:`_enum_parts` read from a context, as a key: two contexts with
+    equal keys enumerate the same candidates, row for row. The scenario fields they read (training method,
+    sequence length, global batch, ``parallel.vpp``/``offload_*``, ``overlap_p2p_comm``, the planning rules) are
+    the same in every context of one search (:func:`_resolved_for` changes only the hardware section and the
+    framework), and so are the architecture and the target batch; they are in the key all the same (by value or
+    object identity), so a key never matches across scenarios. The card is read only by the consumer-card rule,
+    and only as one boolean (:func:`rules.consumer_without_p2p`)."""
+    s = ctx.resolved.scenario
+    t, p = s.training, s.parallel
+    rules = s.constraints.rules if ctx.rules_on else None
+    consumer = bool(rules is not None and rules.consumer_multinode and rulesmod.consumer_without_p2p(ctx.gpu))
+    return (t.framework, int(ctx.gpus_per_node), int(max_gpus), consumer, id(ctx.resolved.arch), t.seq_len,
+            t.global_batch_size, ctx.target_batch_seqs, int(p.vpp), bool(p.offload_optimizer),
+            offload_params_applies(s), t.overlap_p2p_comm, None if rules is None else repr(rules))
+
+
+class _ChunkCache:
+    """The candidate chunks of each enumeration (:func:`_enum_key`) of one search, kept for the later contexts
+    that enumerate the same rows (the same framework and node size on another GPU type): they are generated
+    once and handed out again, the same arrays in the same order, instead of being rebuilt per GPU type.
+    Each chunk carries a token (``(key number, chunk number)``) that names its rows for the memoised memory
+    (:class:`_MemoryMemo`) and the layout-only half of the time model (:class:`_TimeMemo`). Bounded: at most
+    :attr:`limit_bytes` of stored chunks (an enumeration that does not fit whole is not stored: its later
+    contexts enumerate again, as before), and an enumeration is dropped after its last context."""
+
+    limit_bytes = 64 << 20
+
+    def __init__(self, contexts: list[SearchContext], max_gpus: int):
+        self.max_gpus = max_gpus
+        self._keys: dict[tuple, int] = {}
+        self._left: dict[int, int] = {}  # key number -> contexts still to come
+        for ctx in contexts:
+            kn = self._keys.setdefault(_enum_key(ctx, max_gpus), len(self._keys))
+            self._left[kn] = self._left.get(kn, 0) + 1
+        self._store: dict[int, list] = {}
+        self._bytes = 0
+
+    def key_of(self, ctx: SearchContext) -> int:
+        return self._keys[_enum_key(ctx, self.max_gpus)]
+
+    def reused_later(self, kn: int) -> bool:
+        """Whether a later context will be handed this enumeration again (call after :meth:`chunks` began)."""
+        return self._left.get(kn, 0) > 0
+
+    def chunks(self, ctx: SearchContext, kn: int):
+        """Yields ``(part, start, candidates, token)`` as :func:`_candidate_chunks` does for ``ctx``."""
+        self._left[kn] -= 1
+        stored = self._store.get(kn)
+        if stored is not None:
+            if not self._left[kn]:
+                del self._store[kn]
+                self._bytes -= sum(sz for *_, sz in stored)
+            for part, start, c, tok, _ in stored:
+                yield part, start, c, tok
+            return
+        keep: list | None = [] if self._left[kn] else None
+        for i, (part, start, c) in enumerate(_candidate_chunks(ctx, self.max_gpus)):
+            tok = (kn, i)
+            if keep is not None:
+                size = sum(v.nbytes for v in c.values())
+                if self._bytes + size <= self.limit_bytes:
+                    keep.append((part, start, c, tok, size))
+                    self._bytes += size
+                else:
+                    self._bytes -= sum(sz for *_, sz in keep)
+                    keep = None
+            yield part, start, c, tok
+        if keep is not None:
+            self._store[kn] = keep
+
+
 def _seg_first_min(keys, mask: np.ndarray, starts: np.ndarray, seg: np.ndarray) -> np.ndarray:
     """Per segment (rows ``starts[i]`` … ``starts[i+1]-1``), the first row among ``mask`` that is smallest by
     ``keys`` (``np.lexsort`` order: the last key is the primary one) — the row a stable lexsort would put first.
@@ -1161,17 +1290,19 @@ def search(
     return again
 
 
-def _reduce_context(ctx: SearchContext, ci: int, gi: int, max_gpus: int, memo: Any, keep_mem: bool, red: Any,
+def _reduce_context(ctx: SearchContext, ci: int, gi: int, chunks: _ChunkCache, memo: Any, red: Any,
                     cancel: Callable[[], bool] | None) -> tuple[int, int]:
-    """Stream one context's candidates in chunks through the vectorised formulas into the reducer ``red``;
-    returns how many were evaluated and how many fit (with a finite cost)."""
+    """Stream one context's candidates in chunks (``chunks``: the search's :class:`_ChunkCache`) through the
+    vectorised formulas into the reducer ``red``; returns how many were evaluated and how many fit (with a
+    finite cost)."""
     n_eval = n_fit = 0
-    for part, start, c in _candidate_chunks(ctx, max_gpus):
+    kn = chunks.key_of(ctx)
+    for part, start, c, token in chunks.chunks(ctx, kn):
         if cancel is not None and cancel():
             raise SearchCancelled(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "search cancelled")))
         n = len(c["num_gpus"])
         n_eval += n
-        _, idx, sub = _evaluate_fitting(ctx, c, memo, keep_mem)
+        _, idx, sub = _evaluate_fitting(ctx, c, memo, chunks.reused_later(kn), token)
         if not len(idx):
             continue
         fin = np.isfinite(sub["cost"])
@@ -1266,14 +1397,14 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     # the contexts listed first (cheap), so that a chunk's memory is kept only where a later context of the
     # same framework (another GPU type) may reuse it
     all_ctx = list(iter_contexts(s, models, prices=table, overheads=ov, skipped=skipped, rules_on=rules_on))
-    for pos, ctx in enumerate(all_ctx):
-        keep_mem = any(later.framework == ctx.framework for later in all_ctx[pos + 1:])
+    chunks = _ChunkCache(all_ctx, con.max_gpus)
+    for ctx in all_ctx:
         if cancel is not None and cancel():
             raise SearchCancelled(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "search cancelled")))
         ci = len(contexts)
         contexts.append(ctx)
         gi = gpu_index.setdefault(ctx.gpu.id, len(gpu_index))
-        n_eval, n_fit = _reduce_context(ctx, ci, gi, con.max_gpus, memo, keep_mem, red, cancel)
+        n_eval, n_fit = _reduce_context(ctx, ci, gi, chunks, memo, red, cancel)
         evaluated += n_eval
         tried[ctx.gpu.id] = tried.get(ctx.gpu.id, 0) + n_fit
         fitting += n_fit
