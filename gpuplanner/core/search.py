@@ -110,33 +110,49 @@ def _time_split(ctx: "SearchContext") -> tuple[dict, dict]:
     return {k: v for k, v in kw.items() if k not in timing.GPU_TIME_ARGS}, gpu
 
 
-def candidate_layout(ctx: "SearchContext", c: Mapping[str, np.ndarray]) -> dict:
-    """:func:`timing.time_layout` of candidates ``c``: the half of the time model the GPU's rates do not enter."""
+def candidate_layout(ctx: "SearchContext", c: Mapping[str, np.ndarray], split: tuple | None = None) -> dict:
+    """:func:`timing.time_layout` of candidates ``c``: the half of the time model the GPU's rates do not enter
+    (``split``: :func:`_time_split` of ``ctx``, when already at hand)."""
     return timing.time_layout(
-        ctx.facts, **_time_split(ctx)[0], tp=c["tp"], pp=c["pp"], cp=c["cp"], ep=c["ep"], dp=c["dp"], zero=c["zero"],
+        ctx.facts, **(split or _time_split(ctx))[0], tp=c["tp"], pp=c["pp"], cp=c["cp"], ep=c["ep"], dp=c["dp"], zero=c["zero"],
         recompute=c["recompute"], mbs=c["mbs"], sp=c["sp"], grad_accum=c["grad_accum"], vpp=c["vpp"],
         num_gpus=c["num_gpus"], gpus_per_node=ctx.gpus_per_node, offload=c["offload"] | c["offload_params"])
 
 
-def candidate_times(ctx: "SearchContext", c: Mapping[str, np.ndarray], layout: dict | None = None
-                    ) -> dict[str, np.ndarray]:
+def candidate_times(ctx: "SearchContext", c: Mapping[str, np.ndarray], layout: dict | None = None,
+                    split: tuple | None = None, shares: bool = True) -> dict[str, np.ndarray]:
     """Training hours, MFU and the step's shares from :func:`timing.time_arrays` for candidates ``c``
-    (``layout``: their :func:`candidate_layout`, already computed; then only :func:`timing.time_gpu` runs).
+    (``layout``: their :func:`candidate_layout`, already computed; then only :func:`timing.time_gpu` runs;
+    ``split``: :func:`_time_split` of ``ctx``). ``shares=False``: instead of the shares ``frac_*``, the step
+    (``_step``, floored at 1e-30) and its parts (``_part_*``), of which :func:`_step_shares` makes the shares
+    of the rows that are kept.
 
     hours = tokens / (tokens/s/GPU × GPUs) / 3600 (timing module docstring).
     """
 
+    split = split or _time_split(ctx)
     if layout is None:
-        layout = candidate_layout(ctx, c)
-    out = timing.time_gpu(layout, **_time_split(ctx)[1])
+        layout = candidate_layout(ctx, c, split)
+    out = timing.time_gpu(layout, **split[1], full=False)
     n = len(c["num_gpus"])
     out = {k: np.broadcast_to(out[k], (n,)) for k in ("tokens_per_s_per_gpu", "step", "mfu", *_TIME_PARTS)}
     tps = out["tokens_per_s_per_gpu"] * c["num_gpus"]
     step = np.maximum(out["step"], 1e-30)
     res = {"train_hours": ctx.tokens / np.maximum(tps, 1e-30) / 3600.0, "mfu": out["mfu"]}
+    if not shares:
+        res["_step"] = step
+        res.update(("_part_" + k, out[k]) for k in _TIME_PARTS)
+        return res
     for k in _TIME_PARTS:
         res["frac_" + k] = out[k] / step
     return res
+
+
+def _step_shares(d: Mapping[str, np.ndarray], rows) -> dict[str, np.ndarray]:
+    """The shares ``frac_*`` of the rows ``rows`` of ``d`` (:func:`candidate_times` with ``shares=False``):
+    each part over the step, as :func:`candidate_times` computes them."""
+    step = d["_step"][rows]
+    return {"frac_" + k: d["_part_" + k][rows] / step for k in _TIME_PARTS}
 
 
 # ----------------------------------------------------------------------------------------------- types
@@ -637,6 +653,35 @@ class _MemoryMemo:
         self._bytes = 0
         self._layouts: dict = {}  # (chunk token, time_layout arguments) -> time_layout's values of the chunk
         self._layout_bytes = 0
+        self._prep: dict = {}  # id(context) -> its fixed arguments and their keys (prep)
+        self._stored: set = set()  # ids of the stored totals (alive as long as the memo)
+        self._fit: dict = {}  # (id(stored total), capacity, headroom) -> [total, idx, mem_gib[idx], {key: rows}]
+        self._fit_bytes = 0
+
+    def prep(self, ctx: SearchContext) -> dict:
+        """The context's fixed arguments of the formula sheets, built once per context (the memo lives for one
+        search, whose context list keeps every context alive): ``mem_kw`` (:func:`memory_arrays`), ``mem_key``
+        (their ``repr`` key without the capacity, None where an argument is an array), ``cap`` (the capacity
+        where the memory formulas read it, i.e. RL objectives), ``split`` (:func:`_time_split`) and
+        ``layout_key`` (:func:`timing.time_layout`'s arguments, model facts and node size; None where an
+        argument is an array)."""
+        got = self._prep.get(id(ctx))
+        if got is not None and got["ctx"] is ctx:
+            return got
+        kw = memory_kwargs(ctx.resolved)
+        kw["offload_params"] = offload_params_applies(ctx.resolved.scenario)
+        plain = not any(isinstance(v, np.ndarray) for v in kw.values())  # the key is the repr of each argument
+        prof = kw.get("profile")
+        split = _time_split(ctx)
+        lkw = split[0]
+        lkey = None if any(isinstance(v, np.ndarray) for v in lkw.values()) else (
+            id(ctx.facts), int(ctx.gpus_per_node), tuple(sorted((k, repr(v)) for k, v in lkw.items())))
+        got = {"ctx": ctx, "mem_kw": kw, "split": split, "layout_key": lkey,
+               "mem_key": tuple(sorted((k, repr(v)) for k, v in kw.items() if k != "gpu_capacity_gib"))
+               if plain else None,
+               "cap": kw.get("gpu_capacity_gib") if (prof is None or getattr(prof, "rl", True)) else None}
+        self._prep[id(ctx)] = got
+        return got
 
     def layout(self, ctx: SearchContext, c: Mapping[str, np.ndarray], store: bool, token: tuple | None):
         """:func:`candidate_layout` of the whole chunk ``c`` where it is worth keeping: stored (a later context
@@ -645,14 +690,14 @@ class _MemoryMemo:
         and node size). None otherwise: the caller computes both stages on the fitting rows alone."""
         if token is None:
             return None
-        lkw = _time_split(ctx)[0]
-        if any(isinstance(v, np.ndarray) for v in lkw.values()):
+        p = self.prep(ctx)
+        if p["layout_key"] is None:
             return None
-        key = (token, id(ctx.facts), int(ctx.gpus_per_node), tuple(sorted((k, repr(v)) for k, v in lkw.items())))
+        key = (token, p["layout_key"])
         got = self._layouts.get(key)
         if got is not None or not store:
             return got
-        lay = timing.pack_layout(candidate_layout(ctx, c))
+        lay = timing.pack_layout(candidate_layout(ctx, c, p["split"]))
         size = sum(b.nbytes for _, b in lay.get("_packed", ())) + sum(
             v.nbytes for v in lay.values() if isinstance(v, np.ndarray))
         if self._layout_bytes + size <= self.layout_limit_bytes:
@@ -690,11 +735,14 @@ class _MemoryMemo:
         not be packed and compared)."""
         if not store and not self._store:
             return compute()
-        if any(isinstance(v, np.ndarray) for v in kw.values()):
+        p = self.prep(ctx)
+        if p["mem_kw"] is not kw and p["mem_kw"] != kw:
+            p = {"mem_key": None if any(isinstance(v, np.ndarray) for v in kw.values()) else
+                 tuple(sorted((k, repr(v)) for k, v in kw.items() if k != "gpu_capacity_gib")),
+                 "cap": kw.get("gpu_capacity_gib") if getattr(kw.get("profile"), "rl", True) else None}
+        if p["mem_key"] is None:
             return compute()  # the key is the repr of each argument: plain values only
-        kwkey = tuple(sorted((k, repr(v)) for k, v in kw.items() if k != "gpu_capacity_gib"))
-        prof = kw.get("profile")
-        cap = kw.get("gpu_capacity_gib") if (prof is None or getattr(prof, "rl", True)) else None
+        kwkey, cap = p["mem_key"], p["cap"]
         if token is not None:
             key = ("chunk", id(ctx.facts), kwkey, cap, token)
             got = self._store.get(key)
@@ -704,6 +752,7 @@ class _MemoryMemo:
             if store and self._bytes + tot.nbytes <= self.limit_bytes:
                 self._store[key] = [(None, None, tot)]
                 self._bytes += tot.nbytes
+                self._stored.add(id(tot))
             return tot
         packed = self.pack(c)
         if packed is None:
@@ -724,11 +773,44 @@ class _MemoryMemo:
             # the oldest would, on a large space, drop them just before the next GPU type asks)
             self._store.setdefault(key, []).append((w1, w2, tot))
             self._bytes += size
+            self._stored.add(id(tot))
         return tot
+
+    def fitting(self, total: np.ndarray, cap: float, headroom: float) -> list:
+        """``[total, idx, mem_gib[idx], kept, is_kept]`` for a chunk's per-GPU memory ``total`` on a card of
+        ``cap`` GiB with ``headroom`` GiB kept free: ``idx`` the rows that fit, as :func:`_evaluate_fitting` finds
+        them, and ``kept`` a dict for values of those rows (:meth:`rows`). Kept for a stored total (the GPU types
+        with the same capacity then share the rows: 80 GB cards are many), within :attr:`layout_limit_bytes`."""
+        k = (id(total), cap, headroom)
+        e = self._fit.get(k)
+        if e is not None and e[0] is total:
+            return e
+        mem_gib = total / GIB
+        idx = np.flatnonzero(mem_gib + headroom <= cap)
+        e = [total, idx, mem_gib[idx], {}, False]
+        if id(total) in self._stored and self._fit_bytes + 2 * idx.nbytes <= self.layout_limit_bytes:
+            self._fit[k] = e
+            self._fit_bytes += 2 * idx.nbytes
+            e[4] = True
+        return e
+
+    def rows(self, e: list, key, make):
+        """``make()`` (values of the rows ``e[1]`` that fit), kept in ``e`` under ``key`` where ``e`` is kept
+        and the bytes allow."""
+        got = e[3].get(key)
+        if got is not None:
+            return got
+        got = make()
+        if e[4]:
+            size = sum(v.nbytes for v in got.values() if isinstance(v, np.ndarray))
+            if self._fit_bytes + size <= self.layout_limit_bytes:
+                e[3][key] = got
+                self._fit_bytes += size
+        return got
 
 
 def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _MemoryMemo | None = None,
-                      store: bool = True, token: tuple | None = None):
+                      store: bool = True, token: tuple | None = None, lazy: bool = False):
     """Memory for every candidate of ``c``; time and cost only for those that fit.
 
     Returns ``(mem_gib, idx, sub)``: ``idx`` the fitting rows, ``sub`` their candidate columns, ``mem_gib``,
@@ -736,10 +818,16 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
     ``calendar_hours`` — rows of :func:`evaluate_candidates`, without spreading them over the whole list.
     ``memo`` (:class:`_MemoryMemo`): reuse the memory of identical chunks computed for an earlier context
     (``store``: keep this chunk's for a later one; ``token``: the chunk's name in the search's
-    :class:`_ChunkCache`)."""
+    :class:`_ChunkCache`). ``lazy`` (the search's reducer, which keeps few rows): of the candidate columns only
+    ``num_gpus`` and ``nodes``, and ``_src`` (= ``idx``), the step and its parts instead of the shares —
+    :func:`_kept_rows` completes the rows that are kept."""
     s = ctx.resolved.scenario
-    kw = memory_kwargs(ctx.resolved)
-    kw["offload_params"] = offload_params_applies(s)
+    if memo is not None:
+        p = memo.prep(ctx)
+        kw, split = p["mem_kw"], p["split"]
+    else:
+        kw, split = memory_kwargs(ctx.resolved), None
+        kw["offload_params"] = offload_params_applies(s)
 
     def compute():
         mem = memory_arrays(
@@ -750,16 +838,30 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
         return np.asarray(mem["total"], dtype=float)
 
     total = compute() if memo is None else memo.total(ctx, kw, c, compute, store, token)
-    mem_gib = total / GIB
     cap = float(ctx.gpu.memory_gib or 0.0)
-    fits = mem_gib + s.assumptions.memory_headroom_gib <= cap
-    idx = np.flatnonzero(fits)
-    sub = {k: v[idx] for k, v in c.items()}
-    sub["mem_gib"] = mem_gib[idx]
+    if memo is not None and lazy:
+        fit = memo.fitting(total, cap, s.assumptions.memory_headroom_gib)
+        idx, mem_gib = fit[1], None  # (the lazy caller reads only the fitting rows' memory)
+        sub = memo.rows(fit, "sub", lambda: {"num_gpus": c["num_gpus"][idx], "nodes": c["nodes"][idx], "_src": idx,
+                                             "mem_gib": fit[2]})
+        sub = dict(sub)
+    else:
+        fit = None
+        mem_gib = total / GIB
+        fits = mem_gib + s.assumptions.memory_headroom_gib <= cap
+        idx = np.flatnonzero(fits)
+        sub = {k: v[idx] for k, v in c.items()}
+        sub["mem_gib"] = mem_gib[idx]
     if not len(idx):
         return mem_gib, idx, sub
     layout = None if memo is None else memo.layout(ctx, c, store, token)
-    tm = candidate_times(ctx, sub, None if layout is None else timing.take_layout(layout, idx))
+    if layout is not None:
+        full = layout
+        layout = timing.take_layout(full, idx) if fit is None else memo.rows(
+            fit, ("layout", memo.prep(ctx)["layout_key"]), lambda: timing.take_layout(full, idx))
+    elif lazy:  # both stages on the fitting rows alone
+        layout = candidate_layout(ctx, {k: v[idx] for k, v in c.items()}, split)
+    tm = candidate_times(ctx, sub, layout, split, shares=not lazy)
     for key, val in tm.items():
         sub[key] = np.broadcast_to(np.asarray(val, dtype=float), (len(idx),)) if key != "train_hours" else val
     r = costmod.rental_costs(
@@ -772,6 +874,21 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
     sub["cost"] = np.asarray(r.best_cost, dtype=float).reshape(len(idx))
     sub["calendar_hours"] = np.asarray(r.best_calendar_hours, dtype=float).reshape(len(idx))
     return mem_gib, idx, sub
+
+
+def _kept_rows(c: Mapping[str, np.ndarray], d: Mapping[str, np.ndarray], rows, ci: int, gi: int, part: int,
+               start: int) -> dict[str, np.ndarray]:
+    """What a lazy :func:`_evaluate_fitting` of context ``ci`` (GPU type ``gi``) left out, for its rows ``rows``
+    only: the candidate columns (from the chunk ``c``: rows ``start`` … of part ``part``), the step's shares
+    (:func:`_step_shares`), the candidate's place in the search's full list (``gidx``: context, part, row; ties
+    rank in this order), its context and GPU type."""
+    src = d["_src"][rows]
+    out = {k: v[src] for k, v in c.items()}
+    out.update(_step_shares(d, rows))
+    out["gidx"] = (ci << 44) | (part << 38) | (start + src)
+    out["ctx"] = np.full(len(src), ci, dtype=np.int64)
+    out["gpu"] = np.full(len(src), gi, dtype=np.int64)
+    return out
 
 
 # ---------------------------------------------------------------------------------------------- search
@@ -1078,9 +1195,30 @@ class _ChunkCache:
 
 
 def _seg_first_min(keys, mask: np.ndarray, starts: np.ndarray, seg: np.ndarray) -> np.ndarray:
-    """Per segment (rows ``starts[i]`` … ``starts[i+1]-1``), the first row among ``mask`` that is smallest by
-    ``keys`` (``np.lexsort`` order: the last key is the primary one) — the row a stable lexsort would put first.
-    Segments with no row in ``mask`` give none."""
+    """Per segment (rows ``starts[i]`` … ``starts[i+1]-1``; ``seg`` the segment of each row), the first row among
+    ``mask`` that is smallest by ``keys`` (``np.lexsort`` order: the last key is the primary one) — the row a
+    stable lexsort would put first. Segments with no row in ``mask`` give none; a segment whose smallest value
+    of a key is NaN gives none. The primary key is compared on every row; the others only on the rows tied on
+    it (few: one per segment but for ties)."""
+    v = np.where(mask, keys[-1], np.inf)
+    m = np.minimum.reduceat(v, starts)
+    cand = np.flatnonzero(mask & (v == m[seg]))
+    for k in reversed(keys[:-1]):
+        if not len(cand):
+            break
+        sg = seg[cand]
+        st = np.flatnonzero(np.concatenate(([True], sg[1:] != sg[:-1])))
+        kv = k[cand]
+        low = np.repeat(np.minimum.reduceat(kv, st), np.diff(np.append(st, len(cand))))
+        cand = cand[kv == low]
+    if not len(cand):
+        return cand
+    sg = seg[cand]
+    return cand[np.concatenate(([True], sg[1:] != sg[:-1]))]
+
+
+def _seg_first_min_reference(keys, mask: np.ndarray, starts: np.ndarray, seg: np.ndarray) -> np.ndarray:
+    """:func:`_seg_first_min` on every row for every key (what the tests compare it with)."""
     n = len(mask)
     cand = mask
     for k in reversed(keys):
@@ -1090,6 +1228,13 @@ def _seg_first_min(keys, mask: np.ndarray, starts: np.ndarray, seg: np.ndarray) 
     pos = np.where(cand, np.arange(n), n)
     first = np.minimum.reduceat(pos, starts)
     return first[first < n]
+
+
+def _poor_mfu(mfu) -> np.ndarray:
+    """``rules.mfu_grade_codes(mfu) == 0`` (graded poor: a finite MFU below ``rules.MFU_POOR_BELOW``; an unknown
+    one is graded -1), in three operations instead of nine."""
+    m = np.asarray(mfu, dtype=float)
+    return (m < rulesmod.MFU_POOR_BELOW) & np.isfinite(m)
 
 
 def _lex_order(keys, mask: np.ndarray) -> np.ndarray:
@@ -1140,23 +1285,32 @@ class _Reducer:
         else:
             ok, keys, keys_i = meets & finite, (days, cost), (cost, days)
         if self.mfu_rule:
-            keys = keys + ((rulesmod.mfu_grade_codes(d["mfu"]) == 0).astype(np.float64),)
+            keys = keys + (_poor_mfu(d["mfu"]).astype(np.float64),)
         return [(ok, keys, self.mfu_rule), (finite, keys_i, False)], (np.isfinite(cost), (days, cost)), days, cost
 
-    def add(self, d: dict[str, np.ndarray]) -> None:
-        """One chunk: rows of one context, by GPU count ascending, in the search's order."""
+    def add(self, d: dict[str, np.ndarray], complete: Callable[[Any, Any], dict] | None = None) -> None:
+        """One chunk: rows of one context, by GPU count ascending, in the search's order. Keys starting with
+        ``_`` are not kept; ``complete(d, rows)`` adds the columns of the rows kept that ``d`` leaves out."""
         n = len(d["cost"])
         ng = d["num_gpus"]
         starts = np.concatenate([[0], np.flatnonzero(ng[1:] != ng[:-1]) + 1])
         seg = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, n)))
         ranks, (rmask, rkeys), days, cost = self._variants(d)
         keep: list[np.ndarray] = []
+        done: dict = {}  # the same mask and keys (the same arrays) asked again: the same rows
+
+        def first_min(keys, mask):
+            k = (id(mask), tuple(map(id, keys)))
+            if k not in done:
+                done[k] = _seg_first_min(keys, mask, starts, seg)
+            return done[k]
+
         # real points of this chunk that beat many others: the fastest and the cheapest of every GPU count
         finite = ranks[1][0]
-        marks = [_seg_first_min((cost, days), finite, starts, seg), _seg_first_min((days, cost), finite, starts, seg)]
+        marks = [first_min((cost, days), finite), first_min((days, cost), finite)]
         for mask, keys, poor_key in ranks:
             if self.distinct:
-                w = _seg_first_min(keys, mask, starts, seg)  # best per GPU count
+                w = first_min(keys, mask)  # best per GPU count
                 if len(w) > self.top:
                     w = w[np.lexsort(tuple(k[w] for k in keys))][: self.top]
             else:
@@ -1182,7 +1336,10 @@ class _Reducer:
         left = np.flatnonzero(~beaten)
         keep.append(left[pareto_front(days[left], cost[left])])
         rows = np.unique(np.concatenate(keep))
-        self.pool.append({k: (v[:, rows] if k == "mode_costs" else v[rows]) for k, v in d.items()})
+        kept = {k: (v[:, rows] if k == "mode_costs" else v[rows]) for k, v in d.items() if k[0] != "_"}
+        if complete is not None:
+            kept.update(complete(d, rows))
+        self.pool.append(kept)
         self.pool_rows += len(rows)
         if self.pool_rows > self.POOL_ROWS:
             self._compress()
@@ -1302,7 +1459,7 @@ def _reduce_context(ctx: SearchContext, ci: int, gi: int, chunks: _ChunkCache, m
             raise SearchCancelled(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "search cancelled")))
         n = len(c["num_gpus"])
         n_eval += n
-        _, idx, sub = _evaluate_fitting(ctx, c, memo, chunks.reused_later(kn), token)
+        _, idx, sub = _evaluate_fitting(ctx, c, memo, chunks.reused_later(kn), token, lazy=True)
         if not len(idx):
             continue
         fin = np.isfinite(sub["cost"])
@@ -1312,11 +1469,7 @@ def _reduce_context(ctx: SearchContext, ci: int, gi: int, chunks: _ChunkCache, m
         if not len(idx):
             continue
         n_fit += len(idx)
-        # the candidate's place in the search's full list: context, part, row (ties rank in this order)
-        sub["gidx"] = (ci << 44) | (part << 38) | (start + idx)
-        sub["ctx"] = np.full(len(idx), ci, dtype=np.int64)
-        sub["gpu"] = np.full(len(idx), gi, dtype=np.int64)
-        red.add(sub)
+        red.add(sub, lambda d, rows, c=c, part=part, start=start: _kept_rows(c, d, rows, ci, gi, part, start))
     return n_eval, n_fit
 
 

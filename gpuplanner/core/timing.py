@@ -851,7 +851,7 @@ def pack_layout(lay: dict) -> dict:
     """:func:`time_layout`'s values of many rows, ready for :func:`take_layout`: a per-row array whose rows all
     hold the same value becomes that value (a numpy scalar of the same dtype: every element-wise operation on it
     gives, element for element, what it gives on the array), and the other per-row arrays are stacked by dtype
-    (one 2-D array per dtype, a row per candidate), so that rows of all of them are picked in one call per dtype.
+    (one 2-D array per dtype, a row per value), so that rows of all of them are picked in one call per dtype.
     No value is changed."""
     n = _layout_rows(lay)
     if n is None or n == 0:
@@ -865,8 +865,7 @@ def pack_layout(lay: dict) -> dict:
             out[k] = v[0]
         else:
             groups.setdefault(v.dtype.str, []).append(k)
-    # rows of the stack are candidates (a record of values each): picking rows copies whole records
-    out["_packed"] = [(names, np.stack([lay[k] for k in names], axis=1)) for names in groups.values()]
+    out["_packed"] = [(names, np.stack([lay[k] for k in names])) for names in groups.values()]
     return out
 
 
@@ -876,7 +875,7 @@ def take_layout(lay: dict, idx) -> dict:
     if "_packed" in lay:
         out = {k: v for k, v in lay.items() if k != "_packed"}
         for names, block in lay["_packed"]:
-            out.update(zip(names, block.take(idx, axis=0).T))
+            out.update(zip(names, block.take(idx, axis=1)))
         return out
     n = _layout_rows(lay)
     if n is None:
@@ -899,10 +898,13 @@ def time_gpu(
     attn_efficiency=None,
     gpu_memory_gib: float = 0.0,
     mfu=None,
+    full: bool = True,
 ) -> dict:
     """The second stage of :func:`time_arrays`: the GPU's rates (peak, HBM and link bandwidths, the generation's
     matmul efficiency, the attention kernel's ceiling) applied to :func:`time_layout`'s values ``lay``; returns
-    :func:`time_arrays`' dict. Sources: the module docstring, section by section."""
+    :func:`time_arrays`' dict. ``full=False`` (the plan search): only the step, its parts, tokens/s and MFU —
+    the communication hidden under compute, HFU and the FLOPs per token are not computed (the values returned
+    are the same either way). Sources: the module docstring, section by section."""
     ops = lay["ops"]
     f64, where, maximum, minimum = ops.f, ops.where, ops.maximum, ops.minimum
     m, framework, precision, profile, s = lay["m"], lay["framework"], lay["precision"], lay["profile"], lay["s"]
@@ -945,7 +947,7 @@ def time_gpu(
     tp_layers_ov = tp_layers_mb / tp + maximum(tp_layers_mb * (1.0 - 1.0 / tp) - t_lin_mb, 0.0)
     tp_exposed_mb = where(ov_tp, tp_layers_ov, tp_layers_mb) + tp_edge_mb
     tp_comm = tp_exposed_mb * m_acc
-    tp_hidden = (tp_layers_mb + tp_edge_mb) * m_acc - tp_comm
+    tp_hidden = (tp_layers_mb + tp_edge_mb) * m_acc - tp_comm if full else None
 
     # ---- pipeline: bubble (p−1)/v micro-batch times + p2p boundary sends
     t_mb_stage = t_mb + tp_exposed_mb
@@ -955,7 +957,7 @@ def time_gpu(
     # Megatron's interleaved schedule posts the next chunk's send/receive before computing the current one
     # (overlap_p2p_comm): the transfers run under the stage's compute
     p2p = where(ov_p2p, maximum(p2p_all - compute, 0.0), p2p_all)
-    pp_hidden = p2p_all - p2p
+    pp_hidden = p2p_all - p2p if full else None
     pp_time = bubble + p2p
 
     # ---- data parallelism (and ZeRO/FSDP): per step and GPU, what is moved and what hides under compute
@@ -972,7 +974,7 @@ def time_gpu(
     grad_exp = where(ov_grad, maximum(grad_sync - win_b, grad_sync * last_bucket), grad_sync)
     param_exp = where(ov_param, maximum(param_sync - win_f, param_sync * last_bucket), param_sync)
     dp12 = grad_exp + param_exp
-    dp12_all = grad_sync + param_sync
+    dp12_all = grad_sync + param_sync if full else None
     # ZeRO-3/FSDP: one all-gather per layer (FSDP wraps each decoder block) and pass, one reduce-scatter
     gather = lay["gather_bytes"] / dp_bw + lay["lat_ag"]  # all weights, once
     rs = lay["rs_bytes"] / dp_bw + lay["lat_ag"]
@@ -984,7 +986,7 @@ def time_gpu(
     b_ov = where(ov_param, gather_b, 0.0) + where(ov_grad, rs, 0.0)
     b_exp = (gather_b + rs - b_ov) + maximum(b_ov - t_bwd, b_ov / L_stage)
     z3_mb = m_acc * (f_exp + b_exp)
-    z3_mb_all = m_acc * (gather + gather_b + rs)
+    z3_mb_all = m_acc * (gather + gather_b + rs) if full else None
     # FSDP2 with pipeline parallelism (torchtitan): parameters stay unsharded from the first forward to the
     # end of the step (reshard_after_forward=False) and gradients accumulate unsharded; one all-gather and one
     # reduce-scatter per step, the reduce-scatter after the stage's last backward (torch.distributed.pipelining
@@ -992,21 +994,22 @@ def time_gpu(
     win_b_pp = t_bwd * (vpp - 1.0) * m_chunks / vpp
     z3_pp = (where(ov_param, maximum(gather - win_f, gather / L_stage), gather)
              + where(ov_grad, maximum(rs - win_b_pp, rs / vpp), rs))
-    z3_pp_all = gather + rs
     fsdp_pp, per_mb = lay["fsdp_pp"], lay["per_mb"]
     z3 = where(fsdp_pp, z3_pp, z3_mb)
-    z3_all = where(fsdp_pp, z3_pp_all, z3_mb_all)
     dp_comm = where(n_dp > 1, where(per_mb, z3, dp12), 0.0)
     # FSDP2's copies around its collectives (time_layout): memory-bound passes on the compute stream
     fsdp_copy = where(lay["fsdp_copy_on"], lay["fsdp_copy_bytes"] / mem_bw, 0.0)
-    dp_hidden = where(n_dp > 1, where(per_mb, z3_all, dp12_all), 0.0) - dp_comm
+    dp_hidden = None
+    if full:
+        z3_all = where(fsdp_pp, gather + rs, z3_mb_all)
+        dp_hidden = where(n_dp > 1, where(per_mb, z3_all, dp12_all), 0.0) - dp_comm
 
     # ---- context parallelism: K/V ring, forward 1×, backward 2× (K/V and dK/dV), hidden under attention
     cp_bw = where(lay["cp_in_node"], intra_p2p, nic)
     cp_layer = lay["cp_bytes"] / cp_bw
     attn_layer = lay["attn_layer_flops"] / (peak16 * eff_attn * tp)
     cp_comm = where(cp > 1, maximum(cp_layer - attn_layer, 0.0) * lay["stage_layers"] * m_acc, 0.0)
-    cp_hidden = where(cp > 1, cp_layer * lay["stage_layers"] * m_acc, 0.0) - cp_comm
+    cp_hidden = where(cp > 1, cp_layer * lay["stage_layers"] * m_acc, 0.0) - cp_comm if full else None
 
     # ---- expert parallelism: all-to-all dispatch + combine, forward and backward
     ep_bw = where(lay["ep_in_node"], intra_p2p, nic)
@@ -1022,11 +1025,11 @@ def time_gpu(
     compute = compute + t_mb_objective * m_acc
     if profile.critic:
         # the critic's gradients and optimizer step, like the policy's
-        dp_hidden = dp_hidden * 2.0
+        dp_hidden = dp_hidden * 2.0 if full else None
         dp_comm = dp_comm * 2.0
         other = other * 2.0
     mflops_tok = mflops_tok + lay["extra_m"]
-    hflops_tok = hflops_tok + lay["extra_h"]
+    hflops_tok = hflops_tok + lay["extra_h"] if full else None
 
     # ---- RL rollouts (core/methods.generation_seconds): the step's sequences are generated before training
     generation = 0.0 * compute
@@ -1059,10 +1062,15 @@ def time_gpu(
         scale = target / step
         compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other, generation = (
             x * scale for x in (compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other, generation))
-        tp_hidden, dp_hidden, pp_hidden, cp_hidden, p2p = (
-            x * scale for x in (tp_hidden, dp_hidden, pp_hidden, cp_hidden, p2p))
+        if full:
+            tp_hidden, dp_hidden, pp_hidden, cp_hidden, p2p = (
+                x * scale for x in (tp_hidden, dp_hidden, pp_hidden, cp_hidden, p2p))
         step = target
     tok_s_gpu = tokens_step_gpu / step
+    if not full:
+        return {"compute": compute, "tp_comm": tp_comm, "dp_comm": dp_comm, "pp_bubble": pp_time,
+                "cp_comm": cp_comm, "ep_comm": ep_comm, "other": other, "generation": generation, "step": step,
+                "tokens_per_s_per_gpu": tok_s_gpu, "mfu": tok_s_gpu * mflops_tok / peak16}
     return {
         "compute": compute, "tp_comm": tp_comm, "dp_comm": dp_comm, "pp_bubble": pp_time,
         "cp_comm": cp_comm, "ep_comm": ep_comm, "other": other, "generation": generation, "step": step,
