@@ -683,23 +683,35 @@ class _MemoryMemo:
         self._prep[id(ctx)] = got
         return got
 
-    def layout(self, ctx: SearchContext, c: Mapping[str, np.ndarray], store: bool, token: tuple | None):
-        """:func:`candidate_layout` of the whole chunk ``c`` where it is worth keeping: stored (a later context
-        reads the same chunk, ``store``) or already stored for this chunk (``token``) and the same arguments
-        (every :func:`timing.time_layout` argument but the candidate columns, by ``repr``, the same model facts
-        and node size). None otherwise: the caller computes both stages on the fitting rows alone."""
+    def layout(self, ctx: SearchContext, c: Mapping[str, np.ndarray], store: bool, token: tuple | None,
+               fit_max: list | None = None):
+        """``(values, where)``: :func:`candidate_layout` of the rows of chunk ``c`` that fit the largest card of
+        the contexts reading it (``fit_max``: :meth:`fitting` of that card; None: every row), packed
+        (:func:`timing.pack_layout`), and ``where`` (chunk row → row of ``values``, -1 for none) — where it is
+        worth keeping: stored (a later context reads the same chunk, ``store``) or already stored for this chunk
+        (``token``) and the same arguments (every :func:`timing.time_layout` argument but the candidate columns,
+        by ``repr``, the same model facts and node size, the same rows). None otherwise: the caller computes both
+        stages on the fitting rows alone."""
         if token is None:
             return None
         p = self.prep(ctx)
         if p["layout_key"] is None:
             return None
-        key = (token, p["layout_key"])
+        key = (token, p["layout_key"], None if fit_max is None else (id(fit_max[0]), len(fit_max[1])))
         got = self._layouts.get(key)
         if got is not None or not store:
             return got
-        lay = timing.pack_layout(candidate_layout(ctx, c, p["split"]))
-        size = sum(b.nbytes for _, b in lay.get("_packed", ())) + sum(
-            v.nbytes for v in lay.values() if isinstance(v, np.ndarray))
+        n = len(c["num_gpus"])
+        if fit_max is None:
+            rows, where = None, None
+        else:
+            rows = fit_max[1]
+            where = np.full(n, -1, dtype=np.int64)
+            where[rows] = np.arange(len(rows))
+        cols = c if rows is None else {k: v[rows] for k, v in c.items()}
+        lay = (timing.pack_layout(candidate_layout(ctx, cols, p["split"])), where)
+        size = sum(v.nbytes for v in lay[0].values() if isinstance(v, np.ndarray)) + (0 if where is None
+                                                                                     else where.nbytes)
         if self._layout_bytes + size <= self.layout_limit_bytes:
             self._layouts[key] = lay
             self._layout_bytes += size
@@ -810,7 +822,8 @@ class _MemoryMemo:
 
 
 def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _MemoryMemo | None = None,
-                      store: bool = True, token: tuple | None = None, lazy: bool = False):
+                      store: bool = True, token: tuple | None = None, lazy: bool = False,
+                      cap_max: float | None = None):
     """Memory for every candidate of ``c``; time and cost only for those that fit.
 
     Returns ``(mem_gib, idx, sub)``: ``idx`` the fitting rows, ``sub`` their candidate columns, ``mem_gib``,
@@ -818,7 +831,8 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
     ``calendar_hours`` — rows of :func:`evaluate_candidates`, without spreading them over the whole list.
     ``memo`` (:class:`_MemoryMemo`): reuse the memory of identical chunks computed for an earlier context
     (``store``: keep this chunk's for a later one; ``token``: the chunk's name in the search's
-    :class:`_ChunkCache`). ``lazy`` (the search's reducer, which keeps few rows): of the candidate columns only
+    :class:`_ChunkCache`; ``cap_max``: the largest card, in GiB, of the contexts reading this chunk). ``lazy``
+    (the search's reducer, which keeps few rows): of the candidate columns only
     ``num_gpus`` and ``nodes``, and ``_src`` (= ``idx``), the step and its parts instead of the shares —
     :func:`_kept_rows` completes the rows that are kept."""
     s = ctx.resolved.scenario
@@ -854,11 +868,18 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
         sub["mem_gib"] = mem_gib[idx]
     if not len(idx):
         return mem_gib, idx, sub
-    layout = None if memo is None else memo.layout(ctx, c, store, token)
+    fit_max = None
+    if fit is not None and cap_max is not None and cap_max >= cap and memo.prep(ctx)["cap"] is None:
+        # the memory does not depend on the card: the rows that fit the largest card hold every other's
+        fit_max = memo.fitting(total, cap_max, s.assumptions.memory_headroom_gib)
+    layout = None if memo is None else memo.layout(ctx, c, store, token, fit_max)
     if layout is not None:
-        full = layout
-        layout = timing.take_layout(full, idx) if fit is None else memo.rows(
-            fit, ("layout", memo.prep(ctx)["layout_key"]), lambda: timing.take_layout(full, idx))
+        full, where = layout
+        pos = idx if where is None else where[idx]
+        if where is not None and len(pos) and int(pos.min()) < 0:  # (cannot happen: cap <= cap_max)
+            raise AssertionError("fitting rows outside the layout's rows")
+        layout = timing.take_layout(full, pos) if fit is None else memo.rows(
+            fit, ("layout", memo.prep(ctx)["layout_key"]), lambda: timing.take_layout(full, pos))
     elif lazy:  # both stages on the fitting rows alone
         layout = candidate_layout(ctx, {k: v[idx] for k, v in c.items()}, split)
     tm = candidate_times(ctx, sub, layout, split, shares=not lazy)
@@ -1154,14 +1175,20 @@ class _ChunkCache:
         self.max_gpus = max_gpus
         self._keys: dict[tuple, int] = {}
         self._left: dict[int, int] = {}  # key number -> contexts still to come
+        self._cap: dict[int, float] = {}  # key number -> the largest card (GiB) of its contexts
         for ctx in contexts:
             kn = self._keys.setdefault(_enum_key(ctx, max_gpus), len(self._keys))
             self._left[kn] = self._left.get(kn, 0) + 1
+            self._cap[kn] = max(self._cap.get(kn, 0.0), float(ctx.gpu.memory_gib or 0.0))
         self._store: dict[int, list] = {}
         self._bytes = 0
 
     def key_of(self, ctx: SearchContext) -> int:
         return self._keys[_enum_key(ctx, self.max_gpus)]
+
+    def cap_max(self, kn: int) -> float:
+        """The largest card (GiB) among the contexts that enumerate ``kn``."""
+        return self._cap[kn]
 
     def reused_later(self, kn: int) -> bool:
         """Whether a later context will be handed this enumeration again (call after :meth:`chunks` began)."""
@@ -1459,7 +1486,8 @@ def _reduce_context(ctx: SearchContext, ci: int, gi: int, chunks: _ChunkCache, m
             raise SearchCancelled(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "search cancelled")))
         n = len(c["num_gpus"])
         n_eval += n
-        _, idx, sub = _evaluate_fitting(ctx, c, memo, chunks.reused_later(kn), token, lazy=True)
+        _, idx, sub = _evaluate_fitting(ctx, c, memo, chunks.reused_later(kn), token, lazy=True,
+                                        cap_max=chunks.cap_max(kn))
         if not len(idx):
             continue
         fin = np.isfinite(sub["cost"])
