@@ -135,7 +135,7 @@ def candidate_times(ctx: "SearchContext", c: Mapping[str, np.ndarray], layout: d
         layout = candidate_layout(ctx, c, split)
     out = timing.time_gpu(layout, **split[1], full=False)
     n = len(c["num_gpus"])
-    out = {k: np.broadcast_to(out[k], (n,)) for k in ("tokens_per_s_per_gpu", "step", "mfu", *_TIME_PARTS)}
+    out = {k: _rows(out[k], n) for k in ("tokens_per_s_per_gpu", "step", "mfu", *_TIME_PARTS)}
     tps = out["tokens_per_s_per_gpu"] * c["num_gpus"]
     step = np.maximum(out["step"], 1e-30)
     res = {"train_hours": ctx.tokens / np.maximum(tps, 1e-30) / 3600.0, "mfu": out["mfu"]}
@@ -146,6 +146,13 @@ def candidate_times(ctx: "SearchContext", c: Mapping[str, np.ndarray], layout: d
     for k in _TIME_PARTS:
         res["frac_" + k] = out[k] / step
     return res
+
+
+def _rows(v, n: int) -> np.ndarray:
+    """``v`` as ``n`` rows of floats (a value the same for every row is broadcast)."""
+    if isinstance(v, np.ndarray) and v.shape == (n,) and v.dtype == np.float64:
+        return v
+    return np.broadcast_to(np.asarray(v, dtype=float), (n,))
 
 
 def _step_shares(d: Mapping[str, np.ndarray], rows) -> dict[str, np.ndarray]:
@@ -643,10 +650,15 @@ class _MemoryMemo:
     model facts and element-wise equal candidate columns (packed losslessly into two int64 words per row and
     compared in full), so the stored array is the one the formulas would return. Bounded: at most
     :attr:`limit_bytes` of stored rows (the first ones; nothing is stored once full), so the search's memory
-    stays independent of the space's size."""
+    stays independent of the space's size.
+
+    It also keeps, per chunk, what the later contexts reading it would compute again: the first half of the
+    time model (:meth:`layout`, :func:`timing.time_layout`: it does not depend on the GPU's rates), the rows
+    that fit a card of a given capacity and those rows' values (:meth:`fitting`, :meth:`rows`), and each
+    context's fixed arguments (:meth:`prep`) — within :attr:`layout_limit_bytes` each."""
 
     limit_bytes = 64 << 20
-    layout_limit_bytes = 64 << 20
+    layout_limit_bytes = 32 << 20  # for the layouts, and again for the fitting rows and their values
 
     def __init__(self):
         self._store: dict = {}  # key -> list of (w1, w2, total)
@@ -806,14 +818,14 @@ class _MemoryMemo:
             e[4] = True
         return e
 
-    def rows(self, e: list, key, make):
-        """``make()`` (values of the rows ``e[1]`` that fit), kept in ``e`` under ``key`` where ``e`` is kept
-        and the bytes allow."""
+    def rows(self, e: list, key, make, keep: bool = True):
+        """``make()`` (values of the rows ``e[1]`` that fit), kept in ``e`` under ``key`` where ``keep`` (a later
+        context reads them), ``e`` is kept and the bytes allow."""
         got = e[3].get(key)
         if got is not None:
             return got
         got = make()
-        if e[4]:
+        if keep and e[4]:
             size = sum(v.nbytes for v in got.values() if isinstance(v, np.ndarray))
             if self._fit_bytes + size <= self.layout_limit_bytes:
                 e[3][key] = got
@@ -823,7 +835,7 @@ class _MemoryMemo:
 
 def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _MemoryMemo | None = None,
                       store: bool = True, token: tuple | None = None, lazy: bool = False,
-                      cap_max: float | None = None):
+                      cap_max: float | None = None, keep_rows: bool = True):
     """Memory for every candidate of ``c``; time and cost only for those that fit.
 
     Returns ``(mem_gib, idx, sub)``: ``idx`` the fitting rows, ``sub`` their candidate columns, ``mem_gib``,
@@ -831,7 +843,8 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
     ``calendar_hours`` — rows of :func:`evaluate_candidates`, without spreading them over the whole list.
     ``memo`` (:class:`_MemoryMemo`): reuse the memory of identical chunks computed for an earlier context
     (``store``: keep this chunk's for a later one; ``token``: the chunk's name in the search's
-    :class:`_ChunkCache`; ``cap_max``: the largest card, in GiB, of the contexts reading this chunk). ``lazy``
+    :class:`_ChunkCache`; ``cap_max``: the largest card, in GiB, of the contexts reading this chunk;
+    ``keep_rows``: a later context has a card of this one's capacity). ``lazy``
     (the search's reducer, which keeps few rows): of the candidate columns only
     ``num_gpus`` and ``nodes``, and ``_src`` (= ``idx``), the step and its parts instead of the shares —
     :func:`_kept_rows` completes the rows that are kept."""
@@ -857,7 +870,7 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
         fit = memo.fitting(total, cap, s.assumptions.memory_headroom_gib)
         idx, mem_gib = fit[1], None  # (the lazy caller reads only the fitting rows' memory)
         sub = memo.rows(fit, "sub", lambda: {"num_gpus": c["num_gpus"][idx], "nodes": c["nodes"][idx], "_src": idx,
-                                             "mem_gib": fit[2]})
+                                             "mem_gib": fit[2]}, keep_rows)
         sub = dict(sub)
     else:
         fit = None
@@ -879,12 +892,12 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
         if where is not None and len(pos) and int(pos.min()) < 0:  # (cannot happen: cap <= cap_max)
             raise AssertionError("fitting rows outside the layout's rows")
         layout = timing.take_layout(full, pos) if fit is None else memo.rows(
-            fit, ("layout", memo.prep(ctx)["layout_key"]), lambda: timing.take_layout(full, pos))
+            fit, ("layout", memo.prep(ctx)["layout_key"]), lambda: timing.take_layout(full, pos), keep_rows)
     elif lazy:  # both stages on the fitting rows alone
         layout = candidate_layout(ctx, {k: v[idx] for k, v in c.items()}, split)
     tm = candidate_times(ctx, sub, layout, split, shares=not lazy)
     for key, val in tm.items():
-        sub[key] = np.broadcast_to(np.asarray(val, dtype=float), (len(idx),)) if key != "train_hours" else val
+        sub[key] = _rows(val, len(idx)) if key != "train_hours" else val
     r = costmod.rental_costs(
         ctx.price, num_gpus=sub["num_gpus"], nodes=sub["nodes"], train_hours=tm["train_hours"],
         ckpt_bytes=ctx.ckpt_bytes, setup_hours=ctx.setup_hours, hours_per_week=s.constraints.hours_per_week,
@@ -1165,26 +1178,34 @@ class _ChunkCache:
     that enumerate the same rows (the same framework and node size on another GPU type): they are generated
     once and handed out again, the same arrays in the same order, instead of being rebuilt per GPU type.
     Each chunk carries a token (``(key number, chunk number)``) that names its rows for the memoised memory
-    (:class:`_MemoryMemo`) and the layout-only half of the time model (:class:`_TimeMemo`). Bounded: at most
+    (:class:`_MemoryMemo`) and the layout-only half of the time model (:meth:`_MemoryMemo.layout`). Bounded: at most
     :attr:`limit_bytes` of stored chunks (an enumeration that does not fit whole is not stored: its later
     contexts enumerate again, as before), and an enumeration is dropped after its last context."""
 
-    limit_bytes = 64 << 20
+    limit_bytes = 32 << 20
 
     def __init__(self, contexts: list[SearchContext], max_gpus: int):
         self.max_gpus = max_gpus
         self._keys: dict[tuple, int] = {}
         self._left: dict[int, int] = {}  # key number -> contexts still to come
         self._cap: dict[int, float] = {}  # key number -> the largest card (GiB) of its contexts
+        self._left_cap: dict[tuple[int, float], int] = {}  # (key number, card GiB) -> contexts still to come
         for ctx in contexts:
             kn = self._keys.setdefault(_enum_key(ctx, max_gpus), len(self._keys))
             self._left[kn] = self._left.get(kn, 0) + 1
-            self._cap[kn] = max(self._cap.get(kn, 0.0), float(ctx.gpu.memory_gib or 0.0))
+            gib = float(ctx.gpu.memory_gib or 0.0)
+            self._cap[kn] = max(self._cap.get(kn, 0.0), gib)
+            self._left_cap[kn, gib] = self._left_cap.get((kn, gib), 0) + 1
         self._store: dict[int, list] = {}
         self._bytes = 0
 
     def key_of(self, ctx: SearchContext) -> int:
         return self._keys[_enum_key(ctx, self.max_gpus)]
+
+    def same_card_later(self, kn: int, ctx: SearchContext) -> bool:
+        """Whether a later context enumerating ``kn`` has a card of ``ctx``'s capacity (then the rows that fit,
+        and their values, are worth keeping); call after :meth:`chunks` began for ``ctx``."""
+        return self._left_cap.get((kn, float(ctx.gpu.memory_gib or 0.0)), 0) > 0
 
     def cap_max(self, kn: int) -> float:
         """The largest card (GiB) among the contexts that enumerate ``kn``."""
@@ -1197,6 +1218,7 @@ class _ChunkCache:
     def chunks(self, ctx: SearchContext, kn: int):
         """Yields ``(part, start, candidates, token)`` as :func:`_candidate_chunks` does for ``ctx``."""
         self._left[kn] -= 1
+        self._left_cap[kn, float(ctx.gpu.memory_gib or 0.0)] -= 1
         stored = self._store.get(kn)
         if stored is not None:
             if not self._left[kn]:
@@ -1487,7 +1509,7 @@ def _reduce_context(ctx: SearchContext, ci: int, gi: int, chunks: _ChunkCache, m
         n = len(c["num_gpus"])
         n_eval += n
         _, idx, sub = _evaluate_fitting(ctx, c, memo, chunks.reused_later(kn), token, lazy=True,
-                                        cap_max=chunks.cap_max(kn))
+                                        cap_max=chunks.cap_max(kn), keep_rows=chunks.same_card_later(kn, ctx))
         if not len(idx):
             continue
         fin = np.isfinite(sub["cost"])
