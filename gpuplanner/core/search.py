@@ -1322,17 +1322,19 @@ class _Reducer:
         :func:`_best_per_gpu_framework`; keys in ``np.lexsort`` order."""
         days = d["calendar_hours"] / 24.0
         cost = d["cost"]
-        per_pflop = cost / max(self.total_pflop, 1e-30)
-        n = len(days)
-        meets = np.ones(n, bool) if self.deadline is None else days <= self.deadline
-        within = np.ones(n, bool) if self.budget is None else cost <= self.budget
         finite = np.isfinite(days) & np.isfinite(cost)
+        # the constraints met (no constraint: every row, so the mask is ``finite`` itself)
+        ok = finite
+        if self.deadline is not None and self.objective != "fastest":
+            ok = (days <= self.deadline) & ok
+        if self.budget is not None and self.objective != "cheapest":
+            ok = (cost <= self.budget) & ok
         if self.objective == "fastest":
-            ok, keys, keys_i = within & finite, (cost, days), (days, cost)
+            keys, keys_i = (cost, days), (days, cost)
         elif self.objective == "value":
-            ok, keys, keys_i = meets & within & finite, (days, per_pflop), (cost, days)
+            keys, keys_i = (days, cost / max(self.total_pflop, 1e-30)), (cost, days)
         else:
-            ok, keys, keys_i = meets & finite, (days, cost), (cost, days)
+            keys, keys_i = (days, cost), (cost, days)
         if self.mfu_rule:
             keys = keys + (_poor_mfu(d["mfu"]).astype(np.float64),)
         return [(ok, keys, self.mfu_rule), (finite, keys_i, False)], (np.isfinite(cost), (days, cost)), days, cost
