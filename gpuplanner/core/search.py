@@ -1251,7 +1251,7 @@ def _seg_first_min(keys, mask: np.ndarray, starts: np.ndarray, seg: np.ndarray) 
     it (few: one per segment but for ties)."""
     v = np.where(mask, keys[-1], np.inf)
     m = np.minimum.reduceat(v, starts)
-    cand = np.flatnonzero(mask & (v == m[seg]))
+    cand = np.flatnonzero(mask & (v == (m[seg] if len(m) > 1 else m[0])))
     for k in reversed(keys[:-1]):
         if not len(cand):
             break
@@ -1379,11 +1379,12 @@ class _Reducer:
         j = np.searchsorted(ad, days, "left")
         beaten = (j > 0) & (pm[np.maximum(j - 1, 0)] <= cost)
         # searching "right" moves the index only for a day count found among the anchors (or NaN): search
-        # again for those rows alone (the same indices as searching every row)
+        # again for those rows alone (the same indices as searching every row); for the other rows the test
+        # below, with the same index, is the one above made strict: it beats nothing more
         if len(ad):
             again = np.flatnonzero(((j < len(ad)) & (ad[np.minimum(j, len(ad) - 1)] == days)) | np.isnan(days))
-            j[again] = np.searchsorted(ad, days[again], "right")
-        beaten |= (j > 0) & (pm[np.maximum(j - 1, 0)] < cost)
+            ja = np.searchsorted(ad, days[again], "right")
+            beaten[again] |= (ja > 0) & (pm[np.maximum(ja - 1, 0)] < cost[again])
         left = np.flatnonzero(~beaten)
         keep.append(left[pareto_front(days[left], cost[left])])
         rows = np.unique(np.concatenate(keep))
