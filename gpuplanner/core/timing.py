@@ -970,33 +970,41 @@ def time_gpu(
     param_exp = where(ov_param, maximum(param_sync - win_f, param_sync * last_bucket), param_sync)
     dp12 = grad_exp + param_exp
     dp12_all = grad_sync + param_sync if full else None
-    # ZeRO-3/FSDP: one all-gather per layer (FSDP wraps each decoder block) and pass, one reduce-scatter
-    gather = lay["gather_bytes"] / dp_bw + lay["lat_ag"]  # all weights, once
-    rs = lay["rs_bytes"] / dp_bw + lay["lat_ag"]
-    # per micro-batch (no PP): forward gathers under the forward (the first unit's gather is not prefetched),
-    # backward gathers (ZeRO-3 only: ZeRO-2 keeps the gathered weights for the backward) and
-    # reduce-scatters under the backward (the last unit's reduce-scatter is not hidden)
-    gather_b = where(zero >= 3, gather, 0.0)
-    f_exp = where(ov_param, maximum(gather - t_fwd, gather / L_stage), gather)
-    b_ov = where(ov_param, gather_b, 0.0) + where(ov_grad, rs, 0.0)
-    b_exp = (gather_b + rs - b_ov) + maximum(b_ov - t_bwd, b_ov / L_stage)
-    z3_mb = m_acc * (f_exp + b_exp)
-    z3_mb_all = m_acc * (gather + gather_b + rs) if full else None
-    # FSDP2 with pipeline parallelism (torchtitan): parameters stay unsharded from the first forward to the
-    # end of the step (reshard_after_forward=False) and gradients accumulate unsharded; one all-gather and one
-    # reduce-scatter per step, the reduce-scatter after the stage's last backward (torch.distributed.pipelining
-    # REDUCE_GRAD action): only earlier virtual stages' reduce-scatters hide under the remaining backward
-    win_b_pp = t_bwd * (vpp - 1.0) * m_chunks / vpp
-    z3_pp = (where(ov_param, maximum(gather - win_f, gather / L_stage), gather)
-             + where(ov_grad, maximum(rs - win_b_pp, rs / vpp), rs))
     fsdp_pp, per_mb = lay["fsdp_pp"], lay["per_mb"]
-    z3 = where(fsdp_pp, z3_pp, z3_mb)
+    # ZeRO-3/FSDP (per_mb): where no row gathers per micro-batch (Megatron's ZeRO 0/1, DDP, ZeRO-1/2 outside
+    # FSDP) the terms below are never picked by the where() calls that read them: they are not computed
+    any_row = np.any if ops is _ArrayOps else bool
+    z3 = z3_all = 0.0
+    if any_row(per_mb):
+        # one all-gather per layer (FSDP wraps each decoder block) and pass, one reduce-scatter
+        gather = lay["gather_bytes"] / dp_bw + lay["lat_ag"]  # all weights, once
+        rs = lay["rs_bytes"] / dp_bw + lay["lat_ag"]
+        # per micro-batch (no PP): forward gathers under the forward (the first unit's gather is not
+        # prefetched), backward gathers (ZeRO-3 only: ZeRO-2 keeps the gathered weights for the backward) and
+        # reduce-scatters under the backward (the last unit's reduce-scatter is not hidden)
+        gather_b = where(zero >= 3, gather, 0.0)
+        f_exp = where(ov_param, maximum(gather - t_fwd, gather / L_stage), gather)
+        b_ov = where(ov_param, gather_b, 0.0) + where(ov_grad, rs, 0.0)
+        b_exp = (gather_b + rs - b_ov) + maximum(b_ov - t_bwd, b_ov / L_stage)
+        z3_mb = m_acc * (f_exp + b_exp)
+        z3_mb_all = m_acc * (gather + gather_b + rs) if full else None
+        z3 = z3_mb
+        if any_row(fsdp_pp):
+            # FSDP2 with pipeline parallelism (torchtitan): parameters stay unsharded from the first forward to
+            # the end of the step (reshard_after_forward=False) and gradients accumulate unsharded; one
+            # all-gather and one reduce-scatter per step, the reduce-scatter after the stage's last backward
+            # (torch.distributed.pipelining REDUCE_GRAD action): only earlier virtual stages' reduce-scatters
+            # hide under the remaining backward
+            win_b_pp = t_bwd * (vpp - 1.0) * m_chunks / vpp
+            z3_pp = (where(ov_param, maximum(gather - win_f, gather / L_stage), gather)
+                     + where(ov_grad, maximum(rs - win_b_pp, rs / vpp), rs))
+            z3 = where(fsdp_pp, z3_pp, z3_mb)
+        z3_all = where(fsdp_pp, gather + rs, z3_mb_all) if full else None
     dp_comm = where(n_dp > 1, where(per_mb, z3, dp12), 0.0)
     # FSDP2's copies around its collectives (time_layout): memory-bound passes on the compute stream
     fsdp_copy = where(lay["fsdp_copy_on"], lay["fsdp_copy_bytes"] / mem_bw, 0.0)
     dp_hidden = None
     if full:
-        z3_all = where(fsdp_pp, gather + rs, z3_mb_all)
         dp_hidden = where(n_dp > 1, where(per_mb, z3_all, dp12_all), 0.0) - dp_comm
 
     # ---- context parallelism: K/V ring, forward 1×, backward 2× (K/V and dK/dV), hidden under attention
