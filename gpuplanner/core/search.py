@@ -889,12 +889,13 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
     if layout is not None:
         full, where = layout
         pos = idx if where is None else where[idx]
-        if where is not None and len(pos) and int(pos.min()) < 0:  # (cannot happen: cap <= cap_max)
-            raise AssertionError("fitting rows outside the layout's rows")
-        layout = timing.take_layout(full, pos) if fit is None else memo.rows(
-            fit, ("layout", memo.prep(ctx)["layout_key"]), lambda: timing.take_layout(full, pos), keep_rows)
-    elif lazy:  # both stages on the fitting rows alone
-        layout = candidate_layout(ctx, {k: v[idx] for k, v in c.items()}, split)
+        if where is not None and len(pos) and int(pos.min()) < 0:
+            layout = None  # a fitting row outside the kept rows (not expected: cap <= cap_max): compute them
+        else:
+            layout = timing.take_layout(full, pos) if fit is None else memo.rows(
+                fit, ("layout", memo.prep(ctx)["layout_key"]), lambda: timing.take_layout(full, pos), keep_rows)
+    if layout is None and lazy:  # both stages on the fitting rows alone
+        layout = timing.pack_layout(candidate_layout(ctx, {k: v[idx] for k, v in c.items()}, split))
     tm = candidate_times(ctx, sub, layout, split, shares=not lazy)
     for key, val in tm.items():
         sub[key] = _rows(val, len(idx)) if key != "train_hours" else val
