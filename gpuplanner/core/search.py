@@ -101,25 +101,65 @@ class SearchCancelled(PlannerError):
 _TIME_PARTS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "cp_comm", "ep_comm", "other")
 
 
-def candidate_times(ctx: "SearchContext", c: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """Training hours, MFU and the step's shares from :func:`timing.time_arrays` for candidates ``c``.
+def _time_split(ctx: "SearchContext") -> tuple[dict, dict]:
+    """The context's fixed arguments of :func:`timing.time_arrays`, as (:func:`timing.time_layout`'s,
+    :func:`timing.time_gpu`'s)."""
+    kw = ctx.time_kwargs
+    gpu = {k: v for k, v in kw.items() if k in timing.GPU_TIME_ARGS}
+    gpu["mfu"] = ctx.scenario.assumptions.mfu
+    return {k: v for k, v in kw.items() if k not in timing.GPU_TIME_ARGS}, gpu
+
+
+def candidate_layout(ctx: "SearchContext", c: Mapping[str, np.ndarray], split: tuple | None = None) -> dict:
+    """:func:`timing.time_layout` of candidates ``c``: the half of the time model the GPU's rates do not enter
+    (``split``: :func:`_time_split` of ``ctx``, when already at hand)."""
+    return timing.time_layout(
+        ctx.facts, **(split or _time_split(ctx))[0], tp=c["tp"], pp=c["pp"], cp=c["cp"], ep=c["ep"], dp=c["dp"], zero=c["zero"],
+        recompute=c["recompute"], mbs=c["mbs"], sp=c["sp"], grad_accum=c["grad_accum"], vpp=c["vpp"],
+        num_gpus=c["num_gpus"], gpus_per_node=ctx.gpus_per_node, offload=c["offload"] | c["offload_params"])
+
+
+def candidate_times(ctx: "SearchContext", c: Mapping[str, np.ndarray], layout: dict | None = None,
+                    split: tuple | None = None, shares: bool = True) -> dict[str, np.ndarray]:
+    """Training hours, MFU and the step's shares from :func:`timing.time_arrays` for candidates ``c``
+    (``layout``: their :func:`candidate_layout`, already computed; then only :func:`timing.time_gpu` runs;
+    ``split``: :func:`_time_split` of ``ctx``). ``shares=False``: instead of the shares ``frac_*``, the step
+    (``_step``, floored at 1e-30) and its parts (``_part_*``), of which :func:`_step_shares` makes the shares
+    of the rows that are kept.
 
     hours = tokens / (tokens/s/GPU × GPUs) / 3600 (timing module docstring).
     """
 
-    kw = ctx.time_kwargs
-    out = timing.time_arrays(
-        ctx.facts, **kw, tp=c["tp"], pp=c["pp"], cp=c["cp"], ep=c["ep"], dp=c["dp"], zero=c["zero"],
-        recompute=c["recompute"], mbs=c["mbs"], sp=c["sp"], grad_accum=c["grad_accum"], vpp=c["vpp"],
-        num_gpus=c["num_gpus"], gpus_per_node=ctx.gpus_per_node, offload=c["offload"] | c["offload_params"],
-        mfu=ctx.scenario.assumptions.mfu,
-    )
+    split = split or _time_split(ctx)
+    if layout is None:
+        layout = candidate_layout(ctx, c, split)
+    out = timing.time_gpu(layout, **split[1], full=False)
+    n = len(c["num_gpus"])
+    out = {k: _rows(out[k], n) for k in ("tokens_per_s_per_gpu", "step", "mfu", *_TIME_PARTS)}
     tps = out["tokens_per_s_per_gpu"] * c["num_gpus"]
     step = np.maximum(out["step"], 1e-30)
     res = {"train_hours": ctx.tokens / np.maximum(tps, 1e-30) / 3600.0, "mfu": out["mfu"]}
+    if not shares:
+        res["_step"] = step
+        res.update(("_part_" + k, out[k]) for k in _TIME_PARTS)
+        return res
     for k in _TIME_PARTS:
         res["frac_" + k] = out[k] / step
     return res
+
+
+def _rows(v, n: int) -> np.ndarray:
+    """``v`` as ``n`` rows of floats (a value the same for every row is broadcast)."""
+    if isinstance(v, np.ndarray) and v.shape == (n,) and v.dtype == np.float64:
+        return v
+    return np.broadcast_to(np.asarray(v, dtype=float), (n,))
+
+
+def _step_shares(d: Mapping[str, np.ndarray], rows) -> dict[str, np.ndarray]:
+    """The shares ``frac_*`` of the rows ``rows`` of ``d`` (:func:`candidate_times` with ``shares=False``):
+    each part over the step, as :func:`candidate_times` computes them."""
+    step = d["_step"][rows]
+    return {"frac_" + k: d["_part_" + k][rows] / step for k in _TIME_PARTS}
 
 
 # ----------------------------------------------------------------------------------------------- types
@@ -610,13 +650,84 @@ class _MemoryMemo:
     model facts and element-wise equal candidate columns (packed losslessly into two int64 words per row and
     compared in full), so the stored array is the one the formulas would return. Bounded: at most
     :attr:`limit_bytes` of stored rows (the first ones; nothing is stored once full), so the search's memory
-    stays independent of the space's size."""
+    stays independent of the space's size.
+
+    It also keeps, per chunk, what the later contexts reading it would compute again: the first half of the
+    time model (:meth:`layout`, :func:`timing.time_layout`: it does not depend on the GPU's rates), the rows
+    that fit a card of a given capacity and those rows' values (:meth:`fitting`, :meth:`rows`), and each
+    context's fixed arguments (:meth:`prep`) — within :attr:`layout_limit_bytes` each."""
 
     limit_bytes = 64 << 20
+    layout_limit_bytes = 32 << 20  # for the layouts, and again for the fitting rows and their values
 
     def __init__(self):
         self._store: dict = {}  # key -> list of (w1, w2, total)
         self._bytes = 0
+        self._layouts: dict = {}  # (chunk token, time_layout arguments) -> time_layout's values of the chunk
+        self._layout_bytes = 0
+        self._prep: dict = {}  # id(context) -> its fixed arguments and their keys (prep)
+        self._stored: set = set()  # ids of the stored totals (alive as long as the memo)
+        self._fit: dict = {}  # (id(stored total), capacity, headroom) -> [total, idx, mem_gib[idx], {key: rows}]
+        self._fit_bytes = 0
+
+    def prep(self, ctx: SearchContext) -> dict:
+        """The context's fixed arguments of the formula sheets, built once per context (the memo lives for one
+        search, whose context list keeps every context alive): ``mem_kw`` (:func:`memory_arrays`), ``mem_key``
+        (their ``repr`` key without the capacity, None where an argument is an array), ``cap`` (the capacity
+        where the memory formulas read it, i.e. RL objectives), ``split`` (:func:`_time_split`) and
+        ``layout_key`` (:func:`timing.time_layout`'s arguments, model facts and node size; None where an
+        argument is an array)."""
+        got = self._prep.get(id(ctx))
+        if got is not None and got["ctx"] is ctx:
+            return got
+        kw = memory_kwargs(ctx.resolved)
+        kw["offload_params"] = offload_params_applies(ctx.resolved.scenario)
+        plain = not any(isinstance(v, np.ndarray) for v in kw.values())  # the key is the repr of each argument
+        prof = kw.get("profile")
+        split = _time_split(ctx)
+        lkw = split[0]
+        lkey = None if any(isinstance(v, np.ndarray) for v in lkw.values()) else (
+            id(ctx.facts), int(ctx.gpus_per_node), tuple(sorted((k, repr(v)) for k, v in lkw.items())))
+        got = {"ctx": ctx, "mem_kw": kw, "split": split, "layout_key": lkey,
+               "mem_key": tuple(sorted((k, repr(v)) for k, v in kw.items() if k != "gpu_capacity_gib"))
+               if plain else None,
+               "cap": kw.get("gpu_capacity_gib") if (prof is None or getattr(prof, "rl", True)) else None}
+        self._prep[id(ctx)] = got
+        return got
+
+    def layout(self, ctx: SearchContext, c: Mapping[str, np.ndarray], store: bool, token: tuple | None,
+               fit_max: list | None = None):
+        """``(values, where)``: :func:`candidate_layout` of the rows of chunk ``c`` that fit the largest card of
+        the contexts reading it (``fit_max``: :meth:`fitting` of that card; None: every row), packed
+        (:func:`timing.pack_layout`), and ``where`` (chunk row → row of ``values``, -1 for none) — where it is
+        worth keeping: stored (a later context reads the same chunk, ``store``) or already stored for this chunk
+        (``token``) and the same arguments (every :func:`timing.time_layout` argument but the candidate columns,
+        by ``repr``, the same model facts and node size, the same rows). None otherwise: the caller computes both
+        stages on the fitting rows alone."""
+        if token is None:
+            return None
+        p = self.prep(ctx)
+        if p["layout_key"] is None:
+            return None
+        key = (token, p["layout_key"], None if fit_max is None else (id(fit_max[0]), len(fit_max[1])))
+        got = self._layouts.get(key)
+        if got is not None or not store:
+            return got
+        n = len(c["num_gpus"])
+        if fit_max is None:
+            rows, where = None, None
+        else:
+            rows = fit_max[1]
+            where = np.full(n, -1, dtype=np.int64)
+            where[rows] = np.arange(len(rows))
+        cols = c if rows is None else {k: v[rows] for k, v in c.items()}
+        lay = (timing.pack_layout(candidate_layout(ctx, cols, p["split"])), where)
+        size = sum(v.nbytes for v in lay[0].values() if isinstance(v, np.ndarray)) + (0 if where is None
+                                                                                     else where.nbytes)
+        if self._layout_bytes + size <= self.layout_limit_bytes:
+            self._layouts[key] = lay
+            self._layout_bytes += size
+        return lay
 
     @staticmethod
     def pack(c: Mapping[str, np.ndarray]):
@@ -640,21 +751,38 @@ class _MemoryMemo:
               | (cols["offload"] << 57))
         return w1, w2
 
-    def total(self, ctx: SearchContext, kw: dict, c: Mapping[str, np.ndarray], compute, store: bool = True):
+    def total(self, ctx: SearchContext, kw: dict, c: Mapping[str, np.ndarray], compute, store: bool = True,
+              token: tuple | None = None):
         """``compute()``'s array, or the stored one for the same inputs; ``store``: keep this result for a
-        later context (pointless when none of the remaining contexts has this framework)."""
+        later context (pointless when none of the remaining contexts has this framework). ``token``: the
+        chunk's name in the search's :class:`_ChunkCache` (equal tokens: the same rows, so the columns need
+        not be packed and compared)."""
         if not store and not self._store:
             return compute()
-        if any(isinstance(v, np.ndarray) for v in kw.values()):
+        p = self.prep(ctx)
+        if p["mem_kw"] is not kw and p["mem_kw"] != kw:
+            p = {"mem_key": None if any(isinstance(v, np.ndarray) for v in kw.values()) else
+                 tuple(sorted((k, repr(v)) for k, v in kw.items() if k != "gpu_capacity_gib")),
+                 "cap": kw.get("gpu_capacity_gib") if getattr(kw.get("profile"), "rl", True) else None}
+        if p["mem_key"] is None:
             return compute()  # the key is the repr of each argument: plain values only
+        kwkey, cap = p["mem_key"], p["cap"]
+        if token is not None:
+            key = ("chunk", id(ctx.facts), kwkey, cap, token)
+            got = self._store.get(key)
+            if got is not None:
+                return got[0][2]
+            tot = compute()
+            if store and self._bytes + tot.nbytes <= self.limit_bytes:
+                self._store[key] = [(None, None, tot)]
+                self._bytes += tot.nbytes
+                self._stored.add(id(tot))
+            return tot
         packed = self.pack(c)
         if packed is None:
             return compute()
         w1, w2 = packed
         n = len(w1)
-        kwkey = tuple(sorted((k, repr(v)) for k, v in kw.items() if k != "gpu_capacity_gib"))
-        prof = kw.get("profile")
-        cap = kw.get("gpu_capacity_gib") if (prof is None or getattr(prof, "rl", True)) else None
         key = (id(ctx.facts), kwkey, cap, n, int(w1.sum()), int(w2.sum()),
                int(w1[0]) if n else 0, int(w2[0]) if n else 0, int(w1[-1]) if n else 0, int(w2[-1]) if n else 0)
         for e1, e2, tot in self._store.get(key, ()):
@@ -669,21 +797,64 @@ class _MemoryMemo:
             # the oldest would, on a large space, drop them just before the next GPU type asks)
             self._store.setdefault(key, []).append((w1, w2, tot))
             self._bytes += size
+            self._stored.add(id(tot))
         return tot
+
+    def fitting(self, total: np.ndarray, cap: float, headroom: float) -> list:
+        """``[total, idx, mem_gib[idx], kept, is_kept]`` for a chunk's per-GPU memory ``total`` on a card of
+        ``cap`` GiB with ``headroom`` GiB kept free: ``idx`` the rows that fit, as :func:`_evaluate_fitting` finds
+        them, and ``kept`` a dict for values of those rows (:meth:`rows`). Kept for a stored total (the GPU types
+        with the same capacity then share the rows: 80 GB cards are many), within :attr:`layout_limit_bytes`."""
+        k = (id(total), cap, headroom)
+        e = self._fit.get(k)
+        if e is not None and e[0] is total:
+            return e
+        mem_gib = total / GIB
+        idx = np.flatnonzero(mem_gib + headroom <= cap)
+        e = [total, idx, mem_gib[idx], {}, False]
+        if id(total) in self._stored and self._fit_bytes + 2 * idx.nbytes <= self.layout_limit_bytes:
+            self._fit[k] = e
+            self._fit_bytes += 2 * idx.nbytes
+            e[4] = True
+        return e
+
+    def rows(self, e: list, key, make, keep: bool = True):
+        """``make()`` (values of the rows ``e[1]`` that fit), kept in ``e`` under ``key`` where ``keep`` (a later
+        context reads them), ``e`` is kept and the bytes allow."""
+        got = e[3].get(key)
+        if got is not None:
+            return got
+        got = make()
+        if keep and e[4]:
+            size = sum(v.nbytes for v in got.values() if isinstance(v, np.ndarray))
+            if self._fit_bytes + size <= self.layout_limit_bytes:
+                e[3][key] = got
+                self._fit_bytes += size
+        return got
 
 
 def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _MemoryMemo | None = None,
-                      store: bool = True):
+                      store: bool = True, token: tuple | None = None, lazy: bool = False,
+                      cap_max: float | None = None, keep_rows: bool = True):
     """Memory for every candidate of ``c``; time and cost only for those that fit.
 
     Returns ``(mem_gib, idx, sub)``: ``idx`` the fitting rows, ``sub`` their candidate columns, ``mem_gib``,
     ``train_hours``, ``mfu``, ``frac_*``, ``mode_costs`` (modes × len(idx)), ``mode``, ``cost`` and
     ``calendar_hours`` — rows of :func:`evaluate_candidates`, without spreading them over the whole list.
     ``memo`` (:class:`_MemoryMemo`): reuse the memory of identical chunks computed for an earlier context
-    (``store``: keep this chunk's for a later one)."""
+    (``store``: keep this chunk's for a later one; ``token``: the chunk's name in the search's
+    :class:`_ChunkCache`; ``cap_max``: the largest card, in GiB, of the contexts reading this chunk;
+    ``keep_rows``: a later context has a card of this one's capacity). ``lazy``
+    (the search's reducer, which keeps few rows): of the candidate columns only
+    ``num_gpus`` and ``nodes``, and ``_src`` (= ``idx``), the step and its parts instead of the shares —
+    :func:`_kept_rows` completes the rows that are kept."""
     s = ctx.resolved.scenario
-    kw = memory_kwargs(ctx.resolved)
-    kw["offload_params"] = offload_params_applies(s)
+    if memo is not None:
+        p = memo.prep(ctx)
+        kw, split = p["mem_kw"], p["split"]
+    else:
+        kw, split = memory_kwargs(ctx.resolved), None
+        kw["offload_params"] = offload_params_applies(s)
 
     def compute():
         mem = memory_arrays(
@@ -693,18 +864,41 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
         )
         return np.asarray(mem["total"], dtype=float)
 
-    total = compute() if memo is None else memo.total(ctx, kw, c, compute, store)
-    mem_gib = total / GIB
+    total = compute() if memo is None else memo.total(ctx, kw, c, compute, store, token)
     cap = float(ctx.gpu.memory_gib or 0.0)
-    fits = mem_gib + s.assumptions.memory_headroom_gib <= cap
-    idx = np.flatnonzero(fits)
-    sub = {k: v[idx] for k, v in c.items()}
-    sub["mem_gib"] = mem_gib[idx]
+    if memo is not None and lazy:
+        fit = memo.fitting(total, cap, s.assumptions.memory_headroom_gib)
+        idx, mem_gib = fit[1], None  # (the lazy caller reads only the fitting rows' memory)
+        sub = memo.rows(fit, "sub", lambda: {"num_gpus": c["num_gpus"][idx], "nodes": c["nodes"][idx], "_src": idx,
+                                             "mem_gib": fit[2]}, keep_rows)
+        sub = dict(sub)
+    else:
+        fit = None
+        mem_gib = total / GIB
+        fits = mem_gib + s.assumptions.memory_headroom_gib <= cap
+        idx = np.flatnonzero(fits)
+        sub = {k: v[idx] for k, v in c.items()}
+        sub["mem_gib"] = mem_gib[idx]
     if not len(idx):
         return mem_gib, idx, sub
-    tm = candidate_times(ctx, sub)
+    fit_max = None
+    if fit is not None and cap_max is not None and cap_max >= cap and memo.prep(ctx)["cap"] is None:
+        # the memory does not depend on the card: the rows that fit the largest card hold every other's
+        fit_max = memo.fitting(total, cap_max, s.assumptions.memory_headroom_gib)
+    layout = None if memo is None else memo.layout(ctx, c, store, token, fit_max)
+    if layout is not None:
+        full, where = layout
+        pos = idx if where is None else where[idx]
+        if where is not None and len(pos) and int(pos.min()) < 0:
+            layout = None  # a fitting row outside the kept rows (not expected: cap <= cap_max): compute them
+        else:
+            layout = timing.take_layout(full, pos) if fit is None else memo.rows(
+                fit, ("layout", memo.prep(ctx)["layout_key"]), lambda: timing.take_layout(full, pos), keep_rows)
+    if layout is None and lazy:  # both stages on the fitting rows alone
+        layout = timing.pack_layout(candidate_layout(ctx, {k: v[idx] for k, v in c.items()}, split))
+    tm = candidate_times(ctx, sub, layout, split, shares=not lazy)
     for key, val in tm.items():
-        sub[key] = np.broadcast_to(np.asarray(val, dtype=float), (len(idx),)) if key != "train_hours" else val
+        sub[key] = _rows(val, len(idx)) if key != "train_hours" else val
     r = costmod.rental_costs(
         ctx.price, num_gpus=sub["num_gpus"], nodes=sub["nodes"], train_hours=tm["train_hours"],
         ckpt_bytes=ctx.ckpt_bytes, setup_hours=ctx.setup_hours, hours_per_week=s.constraints.hours_per_week,
@@ -715,6 +909,21 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
     sub["cost"] = np.asarray(r.best_cost, dtype=float).reshape(len(idx))
     sub["calendar_hours"] = np.asarray(r.best_calendar_hours, dtype=float).reshape(len(idx))
     return mem_gib, idx, sub
+
+
+def _kept_rows(c: Mapping[str, np.ndarray], d: Mapping[str, np.ndarray], rows, ci: int, gi: int, part: int,
+               start: int) -> dict[str, np.ndarray]:
+    """What a lazy :func:`_evaluate_fitting` of context ``ci`` (GPU type ``gi``) left out, for its rows ``rows``
+    only: the candidate columns (from the chunk ``c``: rows ``start`` … of part ``part``), the step's shares
+    (:func:`_step_shares`), the candidate's place in the search's full list (``gidx``: context, part, row; ties
+    rank in this order), its context and GPU type."""
+    src = d["_src"][rows]
+    out = {k: v[src] for k, v in c.items()}
+    out.update(_step_shares(d, rows))
+    out["gidx"] = (ci << 44) | (part << 38) | (start + src)
+    out["ctx"] = np.full(len(src), ci, dtype=np.int64)
+    out["gpu"] = np.full(len(src), gi, dtype=np.int64)
+    return out
 
 
 # ---------------------------------------------------------------------------------------------- search
@@ -948,10 +1157,118 @@ def _candidate_chunks(ctx: SearchContext, max_gpus: int, rows: int | None = None
             yield part, start, c
 
 
+def _enum_key(ctx: SearchContext, max_gpus: int) -> tuple:
+    """Everything :func:`_enum_setup` and :func:`_enum_parts` read from a context, as a key: two contexts with
+    equal keys enumerate the same candidates, row for row. The scenario fields they read (training method,
+    sequence length, global batch, ``parallel.vpp``/``offload_*``, ``overlap_p2p_comm``, the planning rules) are
+    the same in every context of one search (:func:`_resolved_for` changes only the hardware section and the
+    framework), and so are the architecture and the target batch; they are in the key all the same (by value or
+    object identity), so a key never matches across scenarios. The card is read only by the consumer-card rule,
+    and only as one boolean (:func:`rules.consumer_without_p2p`)."""
+    s = ctx.resolved.scenario
+    t, p = s.training, s.parallel
+    rules = s.constraints.rules if ctx.rules_on else None
+    consumer = bool(rules is not None and rules.consumer_multinode and rulesmod.consumer_without_p2p(ctx.gpu))
+    return (t.framework, int(ctx.gpus_per_node), int(max_gpus), consumer, id(ctx.resolved.arch), t.seq_len,
+            t.global_batch_size, ctx.target_batch_seqs, int(p.vpp), bool(p.offload_optimizer),
+            offload_params_applies(s), t.overlap_p2p_comm, None if rules is None else repr(rules))
+
+
+class _ChunkCache:
+    """The candidate chunks of each enumeration (:func:`_enum_key`) of one search, kept for the later contexts
+    that enumerate the same rows (the same framework and node size on another GPU type): they are generated
+    once and handed out again, the same arrays in the same order, instead of being rebuilt per GPU type.
+    Each chunk carries a token (``(key number, chunk number)``) that names its rows for the memoised memory
+    (:class:`_MemoryMemo`) and the layout-only half of the time model (:meth:`_MemoryMemo.layout`). Bounded: at most
+    :attr:`limit_bytes` of stored chunks (an enumeration that does not fit whole is not stored: its later
+    contexts enumerate again, as before), and an enumeration is dropped after its last context."""
+
+    limit_bytes = 32 << 20
+
+    def __init__(self, contexts: list[SearchContext], max_gpus: int):
+        self.max_gpus = max_gpus
+        self._keys: dict[tuple, int] = {}
+        self._left: dict[int, int] = {}  # key number -> contexts still to come
+        self._cap: dict[int, float] = {}  # key number -> the largest card (GiB) of its contexts
+        self._left_cap: dict[tuple[int, float], int] = {}  # (key number, card GiB) -> contexts still to come
+        for ctx in contexts:
+            kn = self._keys.setdefault(_enum_key(ctx, max_gpus), len(self._keys))
+            self._left[kn] = self._left.get(kn, 0) + 1
+            gib = float(ctx.gpu.memory_gib or 0.0)
+            self._cap[kn] = max(self._cap.get(kn, 0.0), gib)
+            self._left_cap[kn, gib] = self._left_cap.get((kn, gib), 0) + 1
+        self._store: dict[int, list] = {}
+        self._bytes = 0
+
+    def key_of(self, ctx: SearchContext) -> int:
+        return self._keys[_enum_key(ctx, self.max_gpus)]
+
+    def same_card_later(self, kn: int, ctx: SearchContext) -> bool:
+        """Whether a later context enumerating ``kn`` has a card of ``ctx``'s capacity (then the rows that fit,
+        and their values, are worth keeping); call after :meth:`chunks` began for ``ctx``."""
+        return self._left_cap.get((kn, float(ctx.gpu.memory_gib or 0.0)), 0) > 0
+
+    def cap_max(self, kn: int) -> float:
+        """The largest card (GiB) among the contexts that enumerate ``kn``."""
+        return self._cap[kn]
+
+    def reused_later(self, kn: int) -> bool:
+        """Whether a later context will be handed this enumeration again (call after :meth:`chunks` began)."""
+        return self._left.get(kn, 0) > 0
+
+    def chunks(self, ctx: SearchContext, kn: int):
+        """Yields ``(part, start, candidates, token)`` as :func:`_candidate_chunks` does for ``ctx``."""
+        self._left[kn] -= 1
+        self._left_cap[kn, float(ctx.gpu.memory_gib or 0.0)] -= 1
+        stored = self._store.get(kn)
+        if stored is not None:
+            if not self._left[kn]:
+                del self._store[kn]
+                self._bytes -= sum(sz for *_, sz in stored)
+            for part, start, c, tok, _ in stored:
+                yield part, start, c, tok
+            return
+        keep: list | None = [] if self._left[kn] else None
+        for i, (part, start, c) in enumerate(_candidate_chunks(ctx, self.max_gpus)):
+            tok = (kn, i)
+            if keep is not None:
+                size = sum(v.nbytes for v in c.values())
+                if self._bytes + size <= self.limit_bytes:
+                    keep.append((part, start, c, tok, size))
+                    self._bytes += size
+                else:
+                    self._bytes -= sum(sz for *_, sz in keep)
+                    keep = None
+            yield part, start, c, tok
+        if keep is not None:
+            self._store[kn] = keep
+
+
 def _seg_first_min(keys, mask: np.ndarray, starts: np.ndarray, seg: np.ndarray) -> np.ndarray:
-    """Per segment (rows ``starts[i]`` … ``starts[i+1]-1``), the first row among ``mask`` that is smallest by
-    ``keys`` (``np.lexsort`` order: the last key is the primary one) — the row a stable lexsort would put first.
-    Segments with no row in ``mask`` give none."""
+    """Per segment (rows ``starts[i]`` … ``starts[i+1]-1``; ``seg`` the segment of each row), the first row among
+    ``mask`` that is smallest by ``keys`` (``np.lexsort`` order: the last key is the primary one) — the row a
+    stable lexsort would put first. Segments with no row in ``mask`` give none; a segment whose smallest value
+    of a key is NaN gives none. The primary key is compared on every row; the others only on the rows tied on
+    it (few: one per segment but for ties)."""
+    v = np.where(mask, keys[-1], np.inf)
+    m = np.minimum.reduceat(v, starts)
+    cand = np.flatnonzero(mask & (v == (m[seg] if len(m) > 1 else m[0])))
+    for k in reversed(keys[:-1]):
+        if not len(cand):
+            break
+        sg = seg[cand]
+        st = np.flatnonzero(np.concatenate(([True], sg[1:] != sg[:-1])))
+        kv = k[cand]
+        low = np.repeat(np.minimum.reduceat(kv, st), np.diff(np.append(st, len(cand))))
+        cand = cand[kv == low]
+    if not len(cand):
+        return cand
+    sg = seg[cand]
+    return cand[np.concatenate(([True], sg[1:] != sg[:-1]))]
+
+
+def _seg_first_min_reference(keys, mask: np.ndarray, starts: np.ndarray, seg: np.ndarray) -> np.ndarray:
+    """:func:`_seg_first_min` on every row for every key (what the tests compare it with)."""
     n = len(mask)
     cand = mask
     for k in reversed(keys):
@@ -961,6 +1278,13 @@ def _seg_first_min(keys, mask: np.ndarray, starts: np.ndarray, seg: np.ndarray) 
     pos = np.where(cand, np.arange(n), n)
     first = np.minimum.reduceat(pos, starts)
     return first[first < n]
+
+
+def _poor_mfu(mfu) -> np.ndarray:
+    """``rules.mfu_grade_codes(mfu) == 0`` (graded poor: a finite MFU below ``rules.MFU_POOR_BELOW``; an unknown
+    one is graded -1), in three operations instead of nine."""
+    m = np.asarray(mfu, dtype=float)
+    return (m < rulesmod.MFU_POOR_BELOW) & np.isfinite(m)
 
 
 def _lex_order(keys, mask: np.ndarray) -> np.ndarray:
@@ -999,35 +1323,46 @@ class _Reducer:
         :func:`_best_per_gpu_framework`; keys in ``np.lexsort`` order."""
         days = d["calendar_hours"] / 24.0
         cost = d["cost"]
-        per_pflop = cost / max(self.total_pflop, 1e-30)
-        n = len(days)
-        meets = np.ones(n, bool) if self.deadline is None else days <= self.deadline
-        within = np.ones(n, bool) if self.budget is None else cost <= self.budget
         finite = np.isfinite(days) & np.isfinite(cost)
+        # the constraints met (no constraint: every row, so the mask is ``finite`` itself)
+        ok = finite
+        if self.deadline is not None and self.objective != "fastest":
+            ok = (days <= self.deadline) & ok
+        if self.budget is not None and self.objective != "cheapest":
+            ok = (cost <= self.budget) & ok
         if self.objective == "fastest":
-            ok, keys, keys_i = within & finite, (cost, days), (days, cost)
+            keys, keys_i = (cost, days), (days, cost)
         elif self.objective == "value":
-            ok, keys, keys_i = meets & within & finite, (days, per_pflop), (cost, days)
+            keys, keys_i = (days, cost / max(self.total_pflop, 1e-30)), (cost, days)
         else:
-            ok, keys, keys_i = meets & finite, (days, cost), (cost, days)
+            keys, keys_i = (days, cost), (cost, days)
         if self.mfu_rule:
-            keys = keys + ((rulesmod.mfu_grade_codes(d["mfu"]) == 0).astype(np.float64),)
+            keys = keys + (_poor_mfu(d["mfu"]).astype(np.float64),)
         return [(ok, keys, self.mfu_rule), (finite, keys_i, False)], (np.isfinite(cost), (days, cost)), days, cost
 
-    def add(self, d: dict[str, np.ndarray]) -> None:
-        """One chunk: rows of one context, by GPU count ascending, in the search's order."""
+    def add(self, d: dict[str, np.ndarray], complete: Callable[[Any, Any], dict] | None = None) -> None:
+        """One chunk: rows of one context, by GPU count ascending, in the search's order. Keys starting with
+        ``_`` are not kept; ``complete(d, rows)`` adds the columns of the rows kept that ``d`` leaves out."""
         n = len(d["cost"])
         ng = d["num_gpus"]
         starts = np.concatenate([[0], np.flatnonzero(ng[1:] != ng[:-1]) + 1])
         seg = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, n)))
         ranks, (rmask, rkeys), days, cost = self._variants(d)
         keep: list[np.ndarray] = []
+        done: dict = {}  # the same mask and keys (the same arrays) asked again: the same rows
+
+        def first_min(keys, mask):
+            k = (id(mask), tuple(map(id, keys)))
+            if k not in done:
+                done[k] = _seg_first_min(keys, mask, starts, seg)
+            return done[k]
+
         # real points of this chunk that beat many others: the fastest and the cheapest of every GPU count
         finite = ranks[1][0]
-        marks = [_seg_first_min((cost, days), finite, starts, seg), _seg_first_min((days, cost), finite, starts, seg)]
+        marks = [first_min((cost, days), finite), first_min((days, cost), finite)]
         for mask, keys, poor_key in ranks:
             if self.distinct:
-                w = _seg_first_min(keys, mask, starts, seg)  # best per GPU count
+                w = first_min(keys, mask)  # best per GPU count
                 if len(w) > self.top:
                     w = w[np.lexsort(tuple(k[w] for k in keys))][: self.top]
             else:
@@ -1045,15 +1380,19 @@ class _Reducer:
         j = np.searchsorted(ad, days, "left")
         beaten = (j > 0) & (pm[np.maximum(j - 1, 0)] <= cost)
         # searching "right" moves the index only for a day count found among the anchors (or NaN): search
-        # again for those rows alone (the same indices as searching every row)
+        # again for those rows alone (the same indices as searching every row); for the other rows the test
+        # below, with the same index, is the one above made strict: it beats nothing more
         if len(ad):
             again = np.flatnonzero(((j < len(ad)) & (ad[np.minimum(j, len(ad) - 1)] == days)) | np.isnan(days))
-            j[again] = np.searchsorted(ad, days[again], "right")
-        beaten |= (j > 0) & (pm[np.maximum(j - 1, 0)] < cost)
+            ja = np.searchsorted(ad, days[again], "right")
+            beaten[again] |= (ja > 0) & (pm[np.maximum(ja - 1, 0)] < cost[again])
         left = np.flatnonzero(~beaten)
         keep.append(left[pareto_front(days[left], cost[left])])
         rows = np.unique(np.concatenate(keep))
-        self.pool.append({k: (v[:, rows] if k == "mode_costs" else v[rows]) for k, v in d.items()})
+        kept = {k: (v[:, rows] if k == "mode_costs" else v[rows]) for k, v in d.items() if k[0] != "_"}
+        if complete is not None:
+            kept.update(complete(d, rows))
+        self.pool.append(kept)
         self.pool_rows += len(rows)
         if self.pool_rows > self.POOL_ROWS:
             self._compress()
@@ -1161,17 +1500,20 @@ def search(
     return again
 
 
-def _reduce_context(ctx: SearchContext, ci: int, gi: int, max_gpus: int, memo: Any, keep_mem: bool, red: Any,
+def _reduce_context(ctx: SearchContext, ci: int, gi: int, chunks: _ChunkCache, memo: Any, red: Any,
                     cancel: Callable[[], bool] | None) -> tuple[int, int]:
-    """Stream one context's candidates in chunks through the vectorised formulas into the reducer ``red``;
-    returns how many were evaluated and how many fit (with a finite cost)."""
+    """Stream one context's candidates in chunks (``chunks``: the search's :class:`_ChunkCache`) through the
+    vectorised formulas into the reducer ``red``; returns how many were evaluated and how many fit (with a
+    finite cost)."""
     n_eval = n_fit = 0
-    for part, start, c in _candidate_chunks(ctx, max_gpus):
+    kn = chunks.key_of(ctx)
+    for part, start, c, token in chunks.chunks(ctx, kn):
         if cancel is not None and cancel():
             raise SearchCancelled(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "search cancelled")))
         n = len(c["num_gpus"])
         n_eval += n
-        _, idx, sub = _evaluate_fitting(ctx, c, memo, keep_mem)
+        _, idx, sub = _evaluate_fitting(ctx, c, memo, chunks.reused_later(kn), token, lazy=True,
+                                        cap_max=chunks.cap_max(kn), keep_rows=chunks.same_card_later(kn, ctx))
         if not len(idx):
             continue
         fin = np.isfinite(sub["cost"])
@@ -1181,11 +1523,7 @@ def _reduce_context(ctx: SearchContext, ci: int, gi: int, max_gpus: int, memo: A
         if not len(idx):
             continue
         n_fit += len(idx)
-        # the candidate's place in the search's full list: context, part, row (ties rank in this order)
-        sub["gidx"] = (ci << 44) | (part << 38) | (start + idx)
-        sub["ctx"] = np.full(len(idx), ci, dtype=np.int64)
-        sub["gpu"] = np.full(len(idx), gi, dtype=np.int64)
-        red.add(sub)
+        red.add(sub, lambda d, rows, c=c, part=part, start=start: _kept_rows(c, d, rows, ci, gi, part, start))
     return n_eval, n_fit
 
 
@@ -1266,14 +1604,14 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     # the contexts listed first (cheap), so that a chunk's memory is kept only where a later context of the
     # same framework (another GPU type) may reuse it
     all_ctx = list(iter_contexts(s, models, prices=table, overheads=ov, skipped=skipped, rules_on=rules_on))
-    for pos, ctx in enumerate(all_ctx):
-        keep_mem = any(later.framework == ctx.framework for later in all_ctx[pos + 1:])
+    chunks = _ChunkCache(all_ctx, con.max_gpus)
+    for ctx in all_ctx:
         if cancel is not None and cancel():
             raise SearchCancelled(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "search cancelled")))
         ci = len(contexts)
         contexts.append(ctx)
         gi = gpu_index.setdefault(ctx.gpu.id, len(gpu_index))
-        n_eval, n_fit = _reduce_context(ctx, ci, gi, con.max_gpus, memo, keep_mem, red, cancel)
+        n_eval, n_fit = _reduce_context(ctx, ci, gi, chunks, memo, red, cancel)
         evaluated += n_eval
         tried[ctx.gpu.id] = tried.get(ctx.gpu.id, 0) + n_fit
         fitting += n_fit

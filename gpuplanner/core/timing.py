@@ -569,10 +569,40 @@ def bucket_params(framework: str, zero, n_dp, g_bytes: float, ops=_ScalarOps):
     return ddp
 
 
-# long: one vectorised derivation of the step time (FLOPs, memory-bound work, TP, PP, DP/ZeRO, CP, EP, other,
-#   rollouts); each section feeds the overlap windows and the MFU rescale below it, and numpy and the scalar path share
-#   every line
-def time_arrays(
+#: the arguments of :func:`time_arrays` that describe the GPU (its rates and memory) and the measured MFU: the
+#: second stage, :func:`time_gpu`, reads them; everything else (model, scenario, layout) is the first stage's
+GPU_TIME_ARGS = ("peak_tflops", "peak16_tflops", "mem_bw_tbs", "gen_efficiency", "intra_busbw_gbs", "intra_p2p_gbs",
+                 "nic_gbs_per_gpu", "attn_efficiency", "gpu_memory_gib", "mfu")
+
+
+def time_arrays(m: ModelFacts, **kw):
+    """Vectorised time model (seconds per optimizer step). Every per-candidate argument — the layout,
+    and the GPU numbers (``peak_tflops`` … ``nic_gbs_per_gpu``) — may be a numpy array; they broadcast.
+    With plain numbers everywhere the same formulas run on Python floats (fast path for one scenario).
+
+    Two stages, one formula sheet: :func:`time_layout` (what the model and the layout alone decide: FLOPs,
+    bytes per collective, bubble shares, overlap switches) and :func:`time_gpu` (the GPU's rates turn them
+    into seconds). The plan search keeps the first stage of a chunk of candidates and runs only the second
+    for each GPU type; this function runs both, and a single estimate goes through it.
+
+    Keyword arguments: those of :func:`time_layout` plus :data:`GPU_TIME_ARGS` (``attn_efficiency``,
+    ``gpu_memory_gib`` and ``mfu`` optional). Returns a dict: ``compute, tp_comm, dp_comm, pp_bubble, cp_comm,
+    ep_comm, other`` and ``step`` (seconds per step), ``tokens_per_step``, ``tokens_per_s_per_gpu``, ``mfu``,
+    ``hfu``, ``model_flops_per_token``, ``hardware_flops_per_token``, ``efficiency``.
+    """
+    gpu = {k: kw.pop(k) for k in GPU_TIME_ARGS if k in kw}
+    ops = _ops_for(*(kw.get(k) for k in _OPS_ARGS), *(gpu.get(k) for k in GPU_TIME_ARGS))
+    return time_gpu(time_layout(m, ops=ops, **kw), **gpu)
+
+
+#: the layout arguments whose type (numpy array or plain number) picks the element-wise operations
+_OPS_ARGS = ("flash", "fused", "tp", "pp", "cp", "ep", "dp", "zero", "recompute", "mbs", "sp", "grad_accum", "vpp",
+             "num_gpus", "gpus_per_node", "offload")
+
+
+# long: the first half of the step-time derivation (FLOPs, bytes of every collective, bubble and overlap windows'
+#   factors), in the order of the sections of time_gpu that consume them; numpy and the scalar path share every line
+def time_layout(
     m: ModelFacts,
     *,
     method: str,
@@ -584,13 +614,6 @@ def time_arrays(
     lora_targets: str,
     flash,
     fused,
-    peak_tflops,
-    peak16_tflops,
-    mem_bw_tbs,
-    gen_efficiency,
-    intra_busbw_gbs,
-    intra_p2p_gbs,
-    nic_gbs_per_gpu,
     tp,
     pp,
     cp,
@@ -605,46 +628,38 @@ def time_arrays(
     num_gpus,
     gpus_per_node,
     offload=False,
-    mfu=None,
     master_weights=True,
     overlap_grad_reduce=None,
     overlap_param_gather=None,
     tp_comm_overlap=None,
     overlap_p2p_comm=None,
     profile: MethodProfile = SFT,
-    gpu_memory_gib: float = 0.0,
     recompute_every_n: int = rc.DEFAULT_EVERY_N,
     recompute_num_layers: int | None = None,
     recompute_method: str = "uniform",
     fp8_recipe: str | None = None,
     fp8_all_gather: bool | None = None,
-    attn_efficiency=None,
     fsdp_version: int = 2,
     pipeline_mbs=None,
-):
-    """Vectorised time model (seconds per optimizer step). Every per-candidate argument — the layout,
-    and the GPU numbers (``peak_tflops`` … ``nic_gbs_per_gpu``) — may be a numpy array; they broadcast.
-    With plain numbers everywhere the same formulas run on Python floats (fast path for one scenario).
-
-    Returns a dict: ``compute, tp_comm, dp_comm, pp_bubble, cp_comm, ep_comm, other`` and ``step``
-    (seconds per step), ``tokens_per_step``, ``tokens_per_s_per_gpu``, ``mfu``, ``hfu``,
-    ``model_flops_per_token``, ``hardware_flops_per_token``, ``efficiency``.
-    """
+    ops=None,
+) -> dict:
+    """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
+    without the GPU's rates — FLOPs per token, bytes per collective and their latencies (the node size is a
+    layout input), the bubble's share, the overlap switches, bytes of memory-bound work. Element-wise: row
+    ``i`` of every array depends on row ``i`` of the layout columns alone (so rows may be picked afterwards
+    with :func:`take_layout`). ``ops``: :class:`arrayops.ArrayOps` or ``ScalarOps`` (default: by the inputs).
+    Sources: the module docstring, section by section."""
     # torchtitan's pipeline splits each rank's batch into its own micro-batches (frameworks.pipeline_split)
     mbs, grad_accum = _frameworks.pipeline_split(framework, pp, mbs, grad_accum, pipeline_mbs)
-    ops = _ops_for(flash, fused, peak_tflops, peak16_tflops, mem_bw_tbs, gen_efficiency, intra_busbw_gbs,
-                   intra_p2p_gbs, nic_gbs_per_gpu, tp, pp, cp, ep, dp, zero, recompute, mbs, sp, grad_accum,
-                   vpp, num_gpus, gpus_per_node, offload, mfu)
+    if ops is None:
+        ops = _ops_for(flash, fused, tp, pp, cp, ep, dp, zero, recompute, mbs, sp, grad_accum, vpp, num_gpus,
+                       gpus_per_node, offload)
     f64, where, maximum, minimum = ops.f, ops.where, ops.maximum, ops.minimum
     tp, pp, cp, ep, dp = f64(tp), f64(pp), f64(cp), f64(ep), f64(dp)
     mbs, m_acc, vpp, n_gpus, gpn = f64(mbs), f64(grad_accum), f64(vpp), f64(num_gpus), f64(gpus_per_node)
     mbs_examples = mbs
     mbs = mbs * profile.seqs_per_example  # paired objectives: chosen + rejected in one forward (core/methods.py)
     zero, recompute, sp, flash, fused, offload = (ops.b(x) for x in (zero, recompute, sp, flash, fused, offload))
-    peak, peak16 = f64(peak_tflops) * 1e12, f64(peak16_tflops) * 1e12
-    gen_eff = f64(gen_efficiency)
-    mem_bw = f64(mem_bw_tbs) * 1e12 * MEM_BW_EFFICIENCY
-    intra_bus, intra_p2p, nic = f64(intra_busbw_gbs) * 1e9, f64(intra_p2p_gbs) * 1e9, f64(nic_gbs_per_gpu) * 1e9
     lora = method in ("lora", "qlora")
     s = float(seq_len)
     s_loc = s / cp
@@ -672,14 +687,8 @@ def time_arrays(
     head_tok = (2.0 if lora else 3.0) * fwd.head
     lin_tok = hflops_tok - attn_tok - head_tok
     mp = tp * pp * cp  # GPUs one replica's micro-batch is spread over
+    # GEMM size factor (module docstring): the efficiency is the GPU's generation figure × this
     size = 1.0 / (1.0 + D0 * tp / m.h) / (1.0 + T0 / tokens_mb)
-    eff = gen_eff * size
-    eff16 = (gen_eff / FP8_EFFICIENCY_RATIO if precision == "fp8" else gen_eff) * size
-    # the attention core under a fused (flash) kernel: at most the kernel's ceiling (ATTN_KERNEL_CEILING; the
-    # scenario's attention_kernel, else the framework's: attention_kernel()); eager attention runs as bmm GEMMs
-    eff_attn = eff16 if attn_efficiency is None else where(
-        flash, minimum(eff16, f64(attn_efficiency) * size), eff16)
-    t_flops_tok = lin_tok / (peak * eff) + attn_tok / (peak16 * eff_attn) + head_tok / (peak16 * eff16)
 
     # ---- memory-bound work per token (bytes), per replica: divided over the model-parallel GPUs
     ew_rep, ew_split = elementwise_bytes_per_token_layer(m, s, flash, fused, ops)
@@ -696,9 +705,7 @@ def time_arrays(
         x_b = rcp.x_bytes - where(fused, rcp.fused_saving, 0.0)
         dy_b = rcp.dy_bytes - where(fused, rcp.fused_saving, 0.0)
         fp8_tok = (n_x * x_b + n_dy * dy_b) / tp * m.L / (pp * cp)
-    t_mem_tok = (ew_bytes + fp8_tok + loss_bytes / (tp * cp)) / mem_bw
-    t_compute_tok = t_flops_tok / mp + t_mem_tok  # seconds per replica token, on one GPU
-    t_mb = t_compute_tok * mbs * s  # one micro-batch on one GPU (all its layers)
+    mem_tok_bytes = ew_bytes + fp8_tok + loss_bytes / (tp * cp)
     # ---- the objective's other passes (core/methods.py): frozen reference/reward forwards, no_grad policy
     # forwards (KTO's KL sequences, PPO's old log-probs), the PPO critic's forward and its training step; at
     # the policy's rates (same shapes)
@@ -707,50 +714,25 @@ def time_arrays(
              + (1.0 if profile.critic else 0.0))
     extra_h = n_fwd * fwd_total + (hflops_tok if profile.critic else 0.0)
     extra_m = n_fwd * fwd_total + (mflops_tok if profile.critic else 0.0)
-    t_mb_objective = t_mb * extra_h / hflops_tok
-    compute = t_mb * m_acc
 
     # ---- communication overlap flags: the scenario's choice, else the framework's default
     ov_grad, ov_param, ov_tp, ov_p2p = overlap_flags(
         framework, zero, vpp, pp, sp, ops, overlap_grad_reduce=overlap_grad_reduce,
         overlap_param_gather=overlap_param_gather, tp_comm_overlap=tp_comm_overlap, overlap_p2p_comm=overlap_p2p_comm)
-    # forward and backward time of one micro-batch on one GPU (the backward includes the recompute forward)
+    # the forward's share of one micro-batch on one GPU (the backward includes the recompute forward)
     fwd_share = (fwd.layers + fwd.head + fwd.attention + f_lora) / hflops_tok
-    t_fwd = t_mb * fwd_share
-    t_bwd = t_mb - t_fwd
 
     # ---- tensor parallelism: 4 collectives per layer (+2 with full recompute) + embedding/loss
-    tp_bw = where(tp <= gpn, intra_bus, nic)
     act_bytes = 2.0 * tokens_mb * m.h  # one 16-bit b·s·h activation of the micro-batch slice
     # (per-op SAC saves the reduce-scatter outputs, torchtitan's save list: only the all-gathers re-run)
     n_layer_coll = (4.0 + 2.0 * rec_whole + rec_op) * (m.L / pp)
-    tp_ar = act_bytes * _ring_factor(tp, "all_reduce", ops) / tp_bw + _ring_latency(tp, gpn, "all_reduce", ops)
-    tp_layers_mb = where(tp > 1, n_layer_coll * tp_ar, 0.0)  # the layers' collectives, one micro-batch
-    tp_edge_mb = where(tp > 1, 2.0 * tp_ar, 0.0)  # embedding and loss: not overlapped
-    # TE userbuffers (--tp-comm-overlap): each collective is split into tp chunks pipelined with the GEMM it
-    # feeds (ring-exchange all-gather before QKV/FC1, chunked reduce-scatter after proj/FC2, bulk overlaps of
-    # the backward's all-gather/reduce-scatter with the dgrad/wgrad GEMMs): the first chunk and whatever the
-    # layers' GEMMs cannot cover stay exposed (module docstring)
-    t_lin_mb = lin_tok / (peak * eff) / mp * mbs * s  # the layers' linear GEMMs, one micro-batch
-    tp_layers_ov = tp_layers_mb / tp + maximum(tp_layers_mb * (1.0 - 1.0 / tp) - t_lin_mb, 0.0)
-    tp_exposed_mb = where(ov_tp, tp_layers_ov, tp_layers_mb) + tp_edge_mb
-    tp_comm = tp_exposed_mb * m_acc
-    tp_hidden = (tp_layers_mb + tp_edge_mb) * m_acc - tp_comm
+    tp_ar_bytes = act_bytes * _ring_factor(tp, "all_reduce", ops)  # bytes moved per GPU, one all-reduce
 
     # ---- pipeline: bubble (p−1)/v micro-batch times + p2p boundary sends
-    t_mb_stage = t_mb + tp_exposed_mb
-    bubble = where(pp > 1, (pp - 1.0) / vpp * t_mb_stage, 0.0)
     crosses_nodes = (tp * cp * dp < n_gpus) & (n_gpus > gpn)  # stages land on different nodes
-    p2p_bw = where(crosses_nodes, nic, intra_p2p)
     p2p_bytes = act_bytes / tp  # scatter/gather optimisation (Narayanan et al. 2021 §4.1)
-    p2p_all = where(pp > 1, 2.0 * vpp * p2p_bytes / p2p_bw * m_acc, 0.0)
-    # Megatron's interleaved schedule posts the next chunk's send/receive before computing the current one
-    # (overlap_p2p_comm): the transfers run under the stage's compute
-    p2p = where(ov_p2p, maximum(p2p_all - compute, 0.0), p2p_all)
-    pp_hidden = p2p_all - p2p
-    pp_time = bubble + p2p
 
-    # ---- data parallelism (and ZeRO/FSDP): per step and GPU, what is moved and what hides under compute
+    # ---- data parallelism (and ZeRO/FSDP): per step and GPU, what is moved (time_gpu: what hides)
     P = float(m.params.total)
     grad_params = lora_total if lora else P
     expert_share = float(m.params.expert_params) / max(P, 1.0)
@@ -764,19 +746,16 @@ def time_arrays(
     n_dp = dp * where(cp_joins_dp(framework), cp, 1.0)
     k_node = maximum(minimum(gpn / maximum(tp, 1.0), n_dp), 1.0)  # DP peers per node (NCCL rails)
     dp_spans = tp * n_dp > gpn
-    dp_bw = where(dp_spans, minimum(intra_bus, k_node * nic), intra_bus)
     w_bytes = 0.5 + 1.0 / 64 if method == "qlora" else 2.0
     fp8_ag = fp8mod.all_gather_in_fp8(framework, precision, fp8_recipe, fp8_all_gather)
     if fp8_ag:
         w_bytes = 1.0  # torchao enable_fsdp_float8_all_gather: the shard is cast before the all-gather
     L_stage = maximum(m.L / pp, 1.0)
     m_chunks = minimum(m_acc, pp)
-    # the window of compute after the first gradients of the step are final (before: after the last
-    # parameter gather is needed): the last micro-batch's backward (forward of the first); with v virtual
-    # stages the earlier chunks finish (start) up to min(m, p) chunk-micro-batches earlier (Megatron
-    # schedules.py: grad/param sync launched per model chunk)
-    win_b = t_bwd * (1.0 + (vpp - 1.0) * m_chunks) / vpp
-    win_f = t_fwd * (1.0 + (vpp - 1.0) * m_chunks) / vpp
+    # the overlap windows' factor (time_gpu: after the first gradients of the step are final, before the
+    # last parameter gather is needed): with v virtual stages the earlier chunks finish (start) up to
+    # min(m, p) chunk-micro-batches earlier (Megatron schedules.py: grad/param sync launched per model chunk)
+    win_factor = 1.0 + (vpp - 1.0) * m_chunks
     # DDP / ZeRO-1/2 / Megatron distributed optimizer: gradients once per step, in buckets (PyTorch DDP
     # bucket_cap_mb = 25 MB; DeepSpeed reduce_bucket_size 5e8 elements; Megatron max(40M, 1M·dp) params)
     bucket = bucket_params(framework, zero, n_dp, g_bytes, ops)
@@ -786,42 +765,15 @@ def time_arrays(
     # gathers weights in every forward; other frameworks' ZeRO-1/2 sync once per step
     fsdp_sharded = (framework == "fsdp") & (zero >= 2)
     sharded_opt = (zero >= 1) & (zero <= 2)
-    g_factor = where(sharded_opt, _ring_factor(n_dp, "all_gather", ops), _ring_factor(n_dp, "all_reduce", ops))
-    g_lat = where(sharded_opt, _ring_latency(n_dp, gpn, "all_gather", ops), _ring_latency(n_dp, gpn, "all_reduce", ops))
-    grad_sync = grad_gpu * g_bytes * g_factor / dp_bw + n_buckets * g_lat
+    ag_factor = _ring_factor(n_dp, "all_gather", ops)
+    ag_lat = _ring_latency(n_dp, gpn, "all_gather", ops)
+    g_factor = where(sharded_opt, ag_factor, _ring_factor(n_dp, "all_reduce", ops))
+    g_lat = where(sharded_opt, ag_lat, _ring_latency(n_dp, gpn, "all_reduce", ops))
     # ZeRO-1/2 and the distributed optimizer all-gather the updated 16-bit weights after the step
-    param_sync = where(sharded_opt, weight_gpu * 2.0 * _ring_factor(n_dp, "all_gather", ops) / dp_bw
-                       + n_buckets * _ring_latency(n_dp, gpn, "all_gather", ops), 0.0)
-    grad_exp = where(ov_grad, maximum(grad_sync - win_b, grad_sync * last_bucket), grad_sync)
-    param_exp = where(ov_param, maximum(param_sync - win_f, param_sync * last_bucket), param_sync)
-    dp12 = grad_exp + param_exp
-    dp12_all = grad_sync + param_sync
     # ZeRO-3/FSDP: one all-gather per layer (FSDP wraps each decoder block) and pass, one reduce-scatter
-    lat_ag = L_stage * _ring_latency(n_dp, gpn, "all_gather", ops)
-    gather = weight_gpu * w_bytes * _ring_factor(n_dp, "all_gather", ops) / dp_bw + lat_ag  # all weights, once
-    rs = grad_gpu * g_bytes * _ring_factor(n_dp, "all_gather", ops) / dp_bw + lat_ag
-    # per micro-batch (no PP): forward gathers under the forward (the first unit's gather is not prefetched),
-    # backward gathers (ZeRO-3 only: ZeRO-2 keeps the gathered weights for the backward) and
-    # reduce-scatters under the backward (the last unit's reduce-scatter is not hidden)
-    gather_b = where(zero >= 3, gather, 0.0)
-    f_exp = where(ov_param, maximum(gather - t_fwd, gather / L_stage), gather)
-    b_ov = where(ov_param, gather_b, 0.0) + where(ov_grad, rs, 0.0)
-    b_exp = (gather_b + rs - b_ov) + maximum(b_ov - t_bwd, b_ov / L_stage)
-    z3_mb = m_acc * (f_exp + b_exp)
-    z3_mb_all = m_acc * (gather + gather_b + rs)
-    # FSDP2 with pipeline parallelism (torchtitan): parameters stay unsharded from the first forward to the
-    # end of the step (reshard_after_forward=False) and gradients accumulate unsharded; one all-gather and one
-    # reduce-scatter per step, the reduce-scatter after the stage's last backward (torch.distributed.pipelining
-    # REDUCE_GRAD action): only earlier virtual stages' reduce-scatters hide under the remaining backward
-    win_b_pp = t_bwd * (vpp - 1.0) * m_chunks / vpp
-    z3_pp = (where(ov_param, maximum(gather - win_f, gather / L_stage), gather)
-             + where(ov_grad, maximum(rs - win_b_pp, rs / vpp), rs))
-    z3_pp_all = gather + rs
+    lat_ag = L_stage * ag_lat
     fsdp_pp = (framework == "fsdp") & (pp > 1)
-    z3 = where(fsdp_pp, z3_pp, z3_mb)
-    z3_all = where(fsdp_pp, z3_pp_all, z3_mb_all)
     per_mb = (zero >= 3) | fsdp_sharded
-    dp_comm = where(n_dp > 1, where(per_mb, z3, dp12), 0.0)
     # FSDP2's copies around its collectives (torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py), memory-
     # bound passes on the compute stream: after each all-gather ``foreach_all_gather_copy_out`` copies the
     # gathered bytes into the parameters' unsharded storage (``split_with_sizes_copy``: read + write, 2·w per
@@ -841,52 +793,251 @@ def time_arrays(
     else:
         fsdp_copy_bytes = (n_gather * weight_gpu * (2.0 * w_bytes + (4.0 + 3.0 * w_bytes) / maximum(n_dp, 1.0))
                            + n_rs * grad_gpu * (2.0 + g_bytes))
-    fsdp_copy = where((framework == "fsdp") & per_mb & (n_dp > 1), fsdp_copy_bytes / mem_bw, 0.0)
-    dp_hidden = where(n_dp > 1, where(per_mb, z3_all, dp12_all), 0.0) - dp_comm
 
     # ---- context parallelism: K/V ring, forward 1×, backward 2× (K/V and dK/dV), hidden under attention
     kv_chunk = 2.0 * tokens_mb * 2.0 * m.kv_dim  # K and V of the local chunk, 16-bit
-    cp_bw = where(tp * cp <= gpn, intra_p2p, nic)
-    cp_layer = 3.0 * (cp - 1.0) * kv_chunk / cp_bw
-    attn_layer = (3.0 * fwd.attention / m.L) * tokens_mb / (peak16 * eff_attn * tp)
-    cp_comm = where(cp > 1, maximum(cp_layer - attn_layer, 0.0) * (m.L / pp) * m_acc, 0.0)
-    cp_hidden = where(cp > 1, cp_layer * (m.L / pp) * m_acc, 0.0) - cp_comm
 
     # ---- expert parallelism: all-to-all dispatch + combine, forward and backward
     n_moe_stage = m.moe_frac * m.L / pp
     a2a_bytes = tokens_mb * m.k_active * m.h * 2.0 * (ep - 1.0) / maximum(ep, 1.0)
-    ep_bw = where(tp * ep * cp <= gpn, intra_p2p, nic)
-    ep_comm = where(ep > 1, 4.0 * a2a_bytes / ep_bw * n_moe_stage * m_acc, 0.0)
 
     # ---- other: optimizer update, QLoRA dequantisation
     opt_params = where(zero >= 1, grad_gpu / n_dp, grad_gpu)
     # optimizer update and the gradient clipping pass (CLIP_BYTES; DeepSpeed does not clip by default)
     clip = 0.0 if framework == "deepspeed" else CLIP_BYTES
-    other = where(offload, 0.0, opt_params * (OPT_BYTES.get(optimizer, 30.0) + clip) / mem_bw) + fsdp_copy
+    fp8_w_bytes = 0.0
     if precision == "fp8":
         # FP8 weight casts: TE once per step (its FP8 weight cache), torchao every micro-batch (on the local
         # shard when the all-gather is in FP8)
         rcp = fp8mod.recipe_for(framework, fp8_recipe)
         w_cast = rcp.w_bytes - where(fused, rcp.fused_saving, 0.0)
         w_params = base_linear_params(m.arch) * shard_frac / where(fp8_ag & (zero >= 2), n_dp, 1.0)
-        other = other + w_params * w_cast * (m_acc if rcp.w_per_micro_batch else 1.0) / mem_bw
+        fp8_w_bytes = w_params * w_cast * (m_acc if rcp.w_per_micro_batch else 1.0)
+    deq_bytes = 0.0
     if method == "qlora":
         deq_passes = 2.0 + rec_whole + rec_op
-        other = other + _dequant_bytes(m) / mp * deq_passes * m_acc / mem_bw
+        deq_bytes = _dequant_bytes(m) / mp * deq_passes * m_acc
+    tokens_step_gpu = mbs * s * m_acc * dp / n_gpus  # tokens per step per GPU
+    return {
+        "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
+        "flash": flash, "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
+        "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
+        "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "mem_tok_bytes": mem_tok_bytes,
+        "tp_in_node": tp <= gpn, "ov_grad": ov_grad, "ov_param": ov_param, "ov_tp": ov_tp, "ov_p2p": ov_p2p,
+        "fwd_share": fwd_share, "n_layer_coll": n_layer_coll, "tp_ar_bytes": tp_ar_bytes,
+        "tp_ar_lat": _ring_latency(tp, gpn, "all_reduce", ops), "bubble_share": (pp - 1.0) / vpp,
+        "crosses_nodes": crosses_nodes, "p2p_num": 2.0 * vpp * p2p_bytes, "dp_spans": dp_spans, "k_node": k_node,
+        "n_dp": n_dp, "L_stage": L_stage, "m_chunks": m_chunks, "win_factor": win_factor,
+        "last_bucket": last_bucket, "sharded_opt": sharded_opt, "grad_sync_bytes": grad_gpu * g_bytes * g_factor,
+        "grad_sync_lat": n_buckets * g_lat, "param_sync_bytes": weight_gpu * 2.0 * ag_factor,
+        "param_sync_lat": n_buckets * ag_lat, "lat_ag": lat_ag, "gather_bytes": weight_gpu * w_bytes * ag_factor,
+        "rs_bytes": grad_gpu * g_bytes * ag_factor, "fsdp_pp": fsdp_pp, "per_mb": per_mb,
+        "fsdp_copy_bytes": fsdp_copy_bytes, "fsdp_copy_on": (framework == "fsdp") & per_mb & (n_dp > 1),
+        "cp_in_node": tp * cp <= gpn, "cp_bytes": 3.0 * (cp - 1.0) * kv_chunk,
+        "attn_layer_flops": (3.0 * fwd.attention / m.L) * tokens_mb, "stage_layers": m.L / pp,
+        "ep_in_node": tp * ep * cp <= gpn, "a2a_bytes": 4.0 * a2a_bytes, "n_moe_stage": n_moe_stage,
+        "opt_bytes": opt_params * (OPT_BYTES.get(optimizer, 30.0) + clip), "fp8_w_bytes": fp8_w_bytes,
+        "deq_bytes": deq_bytes, "tokens_step_gpu": tokens_step_gpu, "tokens_per_step": tokens_step_gpu * n_gpus,
+    }
+
+
+def _layout_rows(lay: dict) -> int | None:
+    tp = lay["tp"]
+    return len(tp) if isinstance(tp, np.ndarray) and tp.ndim else None
+
+
+def pack_layout(lay: dict) -> dict:
+    """:func:`time_layout`'s values of many rows, ready for :func:`take_layout`: a per-row array whose rows all
+    hold the same value becomes that value (a numpy scalar of the same dtype: every element-wise operation on it
+    gives, element for element, what it gives on the array), so that the rows picked later and the second
+    stage's operations on it cost nothing per row. No value is changed."""
+    n = _layout_rows(lay)
+    if n is None or n == 0:
+        return lay
+    out = dict(lay)
+    for k, v in lay.items():
+        if (k == "tp" or not isinstance(v, np.ndarray) or v.ndim != 1 or v.shape[0] != n
+                or v.dtype.kind not in "biuf"):
+            continue
+        first = v[0]
+        if v.dtype.kind == "f" and np.isnan(first):
+            continue
+        # a strided sample first: most arrays vary, and this tells in a few dozen comparisons
+        if bool((v[:: max(1, n // 64)] == first).all()) and bool((v == first).all()):
+            out[k] = first
+    return out
+
+
+def take_layout(lay: dict, idx) -> dict:
+    """The first stage's values of the rows ``idx`` (per-row arrays of ``n`` rows picked, the rest kept), from
+    :func:`time_layout`'s dict or :func:`pack_layout`'s."""
+    n = _layout_rows(lay)
+    if n is None:
+        return lay
+    return {k: (v[idx] if isinstance(v, np.ndarray) and v.ndim and v.shape[0] == n else v) for k, v in lay.items()}
+
+
+# long: the second half of the step-time derivation (compute, TP, PP, DP/ZeRO, CP, EP, other, rollouts, the MFU
+#   rescale): each section feeds the overlap windows below it; numpy and the scalar path share every line
+def time_gpu(
+    lay: dict,
+    *,
+    peak_tflops,
+    peak16_tflops,
+    mem_bw_tbs,
+    gen_efficiency,
+    intra_busbw_gbs,
+    intra_p2p_gbs,
+    nic_gbs_per_gpu,
+    attn_efficiency=None,
+    gpu_memory_gib: float = 0.0,
+    mfu=None,
+    full: bool = True,
+) -> dict:
+    """The second stage of :func:`time_arrays`: the GPU's rates (peak, HBM and link bandwidths, the generation's
+    matmul efficiency, the attention kernel's ceiling) applied to :func:`time_layout`'s values ``lay``; returns
+    :func:`time_arrays`' dict. ``full=False`` (the plan search): only the step, its parts, tokens/s and MFU —
+    the communication hidden under compute, HFU and the FLOPs per token are not computed (the values returned
+    are the same either way). Sources: the module docstring, section by section."""
+    ops = lay["ops"]
+    f64, where, maximum, minimum = ops.f, ops.where, ops.maximum, ops.minimum
+    m, framework, precision, profile, s = lay["m"], lay["framework"], lay["precision"], lay["profile"], lay["s"]
+    tp, pp, cp, ep, vpp, m_acc, mbs = (lay[k] for k in ("tp", "pp", "cp", "ep", "vpp", "m_acc", "mbs"))
+    mp, size, lin_tok, attn_tok, head_tok = (lay[k] for k in ("mp", "size", "lin_tok", "attn_tok", "head_tok"))
+    hflops_tok, mflops_tok = lay["hflops_tok"], lay["mflops_tok"]
+    ov_grad, ov_param, ov_tp, ov_p2p = (lay[k] for k in ("ov_grad", "ov_param", "ov_tp", "ov_p2p"))
+    n_dp, zero, L_stage, m_chunks = lay["n_dp"], lay["zero"], lay["L_stage"], lay["m_chunks"]
+    peak, peak16 = f64(peak_tflops) * 1e12, f64(peak16_tflops) * 1e12
+    gen_eff = f64(gen_efficiency)
+    mem_bw = f64(mem_bw_tbs) * 1e12 * MEM_BW_EFFICIENCY
+    intra_bus, intra_p2p, nic = f64(intra_busbw_gbs) * 1e9, f64(intra_p2p_gbs) * 1e9, f64(nic_gbs_per_gpu) * 1e9
+    eff = gen_eff * size
+    eff16 = (gen_eff / FP8_EFFICIENCY_RATIO if precision == "fp8" else gen_eff) * size
+    # the attention core under a fused (flash) kernel: at most the kernel's ceiling (ATTN_KERNEL_CEILING; the
+    # scenario's attention_kernel, else the framework's: attention_kernel()); eager attention runs as bmm GEMMs
+    eff_attn = eff16 if attn_efficiency is None else where(
+        lay["flash"], minimum(eff16, f64(attn_efficiency) * size), eff16)
+    t_lin_tok = lin_tok / (peak * eff)  # the layers' linear GEMMs, per token
+    t_flops_tok = t_lin_tok + attn_tok / (peak16 * eff_attn) + head_tok / (peak16 * eff16)
+    t_mem_tok = lay["mem_tok_bytes"] / mem_bw  # memory-bound work (time_layout)
+    t_compute_tok = t_flops_tok / mp + t_mem_tok  # seconds per replica token, on one GPU
+    t_mb = t_compute_tok * mbs * s  # one micro-batch on one GPU (all its layers)
+    t_mb_objective = t_mb * lay["extra_h"] / hflops_tok  # the objective's other passes (time_layout)
+    compute = t_mb * m_acc
+    # forward and backward time of one micro-batch on one GPU (the backward includes the recompute forward)
+    t_fwd = t_mb * lay["fwd_share"]
+    t_bwd = t_mb - t_fwd
+
+    # ---- tensor parallelism: 4 collectives per layer (+2 with full recompute) + embedding/loss
+    tp_bw = where(lay["tp_in_node"], intra_bus, nic)
+    tp_ar = lay["tp_ar_bytes"] / tp_bw + lay["tp_ar_lat"]
+    tp_layers_mb = where(tp > 1, lay["n_layer_coll"] * tp_ar, 0.0)  # the layers' collectives, one micro-batch
+    tp_edge_mb = where(tp > 1, 2.0 * tp_ar, 0.0)  # embedding and loss: not overlapped
+    # TE userbuffers (--tp-comm-overlap): each collective is split into tp chunks pipelined with the GEMM it
+    # feeds (ring-exchange all-gather before QKV/FC1, chunked reduce-scatter after proj/FC2, bulk overlaps of
+    # the backward's all-gather/reduce-scatter with the dgrad/wgrad GEMMs): the first chunk and whatever the
+    # layers' GEMMs cannot cover stay exposed (module docstring)
+    t_lin_mb = t_lin_tok / mp * mbs * s  # the layers' linear GEMMs, one micro-batch
+    tp_layers_ov = tp_layers_mb / tp + maximum(tp_layers_mb * (1.0 - 1.0 / tp) - t_lin_mb, 0.0)
+    tp_exposed_mb = where(ov_tp, tp_layers_ov, tp_layers_mb) + tp_edge_mb
+    tp_comm = tp_exposed_mb * m_acc
+    tp_hidden = (tp_layers_mb + tp_edge_mb) * m_acc - tp_comm if full else None
+
+    # ---- pipeline: bubble (p−1)/v micro-batch times + p2p boundary sends
+    t_mb_stage = t_mb + tp_exposed_mb
+    bubble = where(pp > 1, lay["bubble_share"] * t_mb_stage, 0.0)
+    p2p_bw = where(lay["crosses_nodes"], nic, intra_p2p)
+    p2p_all = where(pp > 1, lay["p2p_num"] / p2p_bw * m_acc, 0.0)
+    # Megatron's interleaved schedule posts the next chunk's send/receive before computing the current one
+    # (overlap_p2p_comm): the transfers run under the stage's compute
+    p2p = where(ov_p2p, maximum(p2p_all - compute, 0.0), p2p_all)
+    pp_hidden = p2p_all - p2p if full else None
+    pp_time = bubble + p2p
+
+    # ---- data parallelism (and ZeRO/FSDP): per step and GPU, what is moved and what hides under compute
+    dp_bw = where(lay["dp_spans"], minimum(intra_bus, lay["k_node"] * nic), intra_bus)
+    # the window of compute after the first gradients of the step are final (before: after the last
+    # parameter gather is needed): the last micro-batch's backward (forward of the first), widened with
+    # virtual stages (time_layout's win_factor)
+    win_b = t_bwd * lay["win_factor"] / vpp
+    win_f = t_fwd * lay["win_factor"] / vpp
+    last_bucket, sharded_opt = lay["last_bucket"], lay["sharded_opt"]
+    grad_sync = lay["grad_sync_bytes"] / dp_bw + lay["grad_sync_lat"]
+    # ZeRO-1/2 and the distributed optimizer all-gather the updated 16-bit weights after the step
+    param_sync = where(sharded_opt, lay["param_sync_bytes"] / dp_bw + lay["param_sync_lat"], 0.0)
+    grad_exp = where(ov_grad, maximum(grad_sync - win_b, grad_sync * last_bucket), grad_sync)
+    param_exp = where(ov_param, maximum(param_sync - win_f, param_sync * last_bucket), param_sync)
+    dp12 = grad_exp + param_exp
+    dp12_all = grad_sync + param_sync if full else None
+    fsdp_pp, per_mb = lay["fsdp_pp"], lay["per_mb"]
+    # ZeRO-3/FSDP (per_mb): where no row gathers per micro-batch (Megatron's ZeRO 0/1, DDP, ZeRO-1/2 outside
+    # FSDP) the terms below are never picked by the where() calls that read them: they are not computed
+    any_row = np.any if ops is _ArrayOps else bool
+    z3 = z3_all = 0.0
+    if any_row(per_mb):
+        # one all-gather per layer (FSDP wraps each decoder block) and pass, one reduce-scatter
+        gather = lay["gather_bytes"] / dp_bw + lay["lat_ag"]  # all weights, once
+        rs = lay["rs_bytes"] / dp_bw + lay["lat_ag"]
+        # per micro-batch (no PP): forward gathers under the forward (the first unit's gather is not
+        # prefetched), backward gathers (ZeRO-3 only: ZeRO-2 keeps the gathered weights for the backward) and
+        # reduce-scatters under the backward (the last unit's reduce-scatter is not hidden)
+        gather_b = where(zero >= 3, gather, 0.0)
+        f_exp = where(ov_param, maximum(gather - t_fwd, gather / L_stage), gather)
+        b_ov = where(ov_param, gather_b, 0.0) + where(ov_grad, rs, 0.0)
+        b_exp = (gather_b + rs - b_ov) + maximum(b_ov - t_bwd, b_ov / L_stage)
+        z3_mb = m_acc * (f_exp + b_exp)
+        z3_mb_all = m_acc * (gather + gather_b + rs) if full else None
+        z3 = z3_mb
+        if any_row(fsdp_pp):
+            # FSDP2 with pipeline parallelism (torchtitan): parameters stay unsharded from the first forward to
+            # the end of the step (reshard_after_forward=False) and gradients accumulate unsharded; one
+            # all-gather and one reduce-scatter per step, the reduce-scatter after the stage's last backward
+            # (torch.distributed.pipelining REDUCE_GRAD action): only earlier virtual stages' reduce-scatters
+            # hide under the remaining backward
+            win_b_pp = t_bwd * (vpp - 1.0) * m_chunks / vpp
+            z3_pp = (where(ov_param, maximum(gather - win_f, gather / L_stage), gather)
+                     + where(ov_grad, maximum(rs - win_b_pp, rs / vpp), rs))
+            z3 = where(fsdp_pp, z3_pp, z3_mb)
+        z3_all = where(fsdp_pp, gather + rs, z3_mb_all) if full else None
+    dp_comm = where(n_dp > 1, where(per_mb, z3, dp12), 0.0)
+    # FSDP2's copies around its collectives (time_layout): memory-bound passes on the compute stream
+    fsdp_copy = where(lay["fsdp_copy_on"], lay["fsdp_copy_bytes"] / mem_bw, 0.0)
+    dp_hidden = None
+    if full:
+        dp_hidden = where(n_dp > 1, where(per_mb, z3_all, dp12_all), 0.0) - dp_comm
+
+    # ---- context parallelism: K/V ring, forward 1×, backward 2× (K/V and dK/dV), hidden under attention
+    cp_bw = where(lay["cp_in_node"], intra_p2p, nic)
+    cp_layer = lay["cp_bytes"] / cp_bw
+    attn_layer = lay["attn_layer_flops"] / (peak16 * eff_attn * tp)
+    cp_comm = where(cp > 1, maximum(cp_layer - attn_layer, 0.0) * lay["stage_layers"] * m_acc, 0.0)
+    cp_hidden = where(cp > 1, cp_layer * lay["stage_layers"] * m_acc, 0.0) - cp_comm if full else None
+
+    # ---- expert parallelism: all-to-all dispatch + combine, forward and backward
+    ep_bw = where(lay["ep_in_node"], intra_p2p, nic)
+    ep_comm = where(ep > 1, lay["a2a_bytes"] / ep_bw * lay["n_moe_stage"] * m_acc, 0.0)
+
+    # ---- other: optimizer update and gradient clipping, FP8 weight casts, QLoRA dequantisation
+    other = where(lay["offload"], 0.0, lay["opt_bytes"] / mem_bw) + fsdp_copy
+    if precision == "fp8":
+        other = other + lay["fp8_w_bytes"] / mem_bw
+    if lay["method"] == "qlora":
+        other = other + lay["deq_bytes"] / mem_bw
 
     compute = compute + t_mb_objective * m_acc
     if profile.critic:
         # the critic's gradients and optimizer step, like the policy's
-        dp_hidden = dp_hidden * 2.0
+        dp_hidden = dp_hidden * 2.0 if full else None
         dp_comm = dp_comm * 2.0
         other = other * 2.0
-    mflops_tok = mflops_tok + extra_m
-    hflops_tok = hflops_tok + extra_h
+    mflops_tok = mflops_tok + lay["extra_m"]
+    hflops_tok = hflops_tok + lay["extra_h"] if full else None
 
     # ---- RL rollouts (core/methods.generation_seconds): the step's sequences are generated before training
     generation = 0.0 * compute
     if profile.rl:
-        seqs = mbs_examples * m_acc  # rollouts per GPU per step (TRL steps_per_generation = accumulation)
+        seqs = lay["mbs_examples"] * m_acc  # rollouts per GPU per step (TRL steps_per_generation = accumulation)
         w16 = 2.0 * float(m.params.total) / tp
         frac = profile.gpu_fraction
         if profile.engine == "vllm_colocated":
@@ -907,24 +1058,29 @@ def time_arrays(
                 x * scale_t for x in (compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other))
 
     step = compute + tp_comm + dp_comm + pp_time + cp_comm + ep_comm + other + generation
-    tokens_step_gpu = mbs * s * m_acc * dp / n_gpus  # tokens per step per GPU
+    tokens_step_gpu = lay["tokens_step_gpu"]  # tokens per step per GPU
     if mfu is not None:
         # measured MFU: tokens/s/GPU = peak × MFU / model FLOPs per token; keep the modelled shares
         target = tokens_step_gpu * mflops_tok / (peak16 * f64(mfu))
         scale = target / step
         compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other, generation = (
             x * scale for x in (compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other, generation))
-        tp_hidden, dp_hidden, pp_hidden, cp_hidden, p2p = (
-            x * scale for x in (tp_hidden, dp_hidden, pp_hidden, cp_hidden, p2p))
+        if full:
+            tp_hidden, dp_hidden, pp_hidden, cp_hidden, p2p = (
+                x * scale for x in (tp_hidden, dp_hidden, pp_hidden, cp_hidden, p2p))
         step = target
     tok_s_gpu = tokens_step_gpu / step
+    if not full:
+        return {"compute": compute, "tp_comm": tp_comm, "dp_comm": dp_comm, "pp_bubble": pp_time,
+                "cp_comm": cp_comm, "ep_comm": ep_comm, "other": other, "generation": generation, "step": step,
+                "tokens_per_s_per_gpu": tok_s_gpu, "mfu": tok_s_gpu * mflops_tok / peak16}
     return {
         "compute": compute, "tp_comm": tp_comm, "dp_comm": dp_comm, "pp_bubble": pp_time,
         "cp_comm": cp_comm, "ep_comm": ep_comm, "other": other, "generation": generation, "step": step,
         "pp_p2p": p2p, "tp_hidden": tp_hidden, "dp_hidden": dp_hidden, "pp_hidden": pp_hidden, "cp_hidden": cp_hidden,
         "overlap_grad_reduce": ov_grad, "overlap_param_gather": ov_param, "tp_comm_overlap": ov_tp,
         "overlap_p2p_comm": ov_p2p,
-        "tokens_per_step": tokens_step_gpu * n_gpus, "tokens_per_s_per_gpu": tok_s_gpu,
+        "tokens_per_step": lay["tokens_per_step"], "tokens_per_s_per_gpu": tok_s_gpu,
         "mfu": tok_s_gpu * mflops_tok / peak16, "hfu": tok_s_gpu * hflops_tok / peak16,
         "model_flops_per_token": mflops_tok + 0.0 * step, "hardware_flops_per_token": hflops_tok + 0.0 * step,
         "efficiency": eff,

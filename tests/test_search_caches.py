@@ -1,0 +1,139 @@
+"""The search's shortcuts change no figure (issue "Fast at any size"): the time model's two stages give
+``time_arrays``' values on any picked rows, the enumeration / memory / layout caches give the same ranking as
+none, and the reducer's per-segment minimum matches the plain all-rows version."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from gpuplanner.core import search as S
+from gpuplanner.core import timing as T
+from gpuplanner.core.scenario import scenario_from_dict
+
+
+def _scn(model="llama-3-8b", **kw):
+    base = {"model": {"preset": model}, "data": {"tokens": "20B"}, "constraints": {"max_gpus": 64}}
+    for k, v in kw.items():
+        base.setdefault(k, {}).update(v)
+    return scenario_from_dict(base)
+
+
+def _json(r) -> str:
+    d = r.to_json()
+    d.pop("search_ms")
+    return json.dumps(d, sort_keys=False)
+
+
+def test_seg_first_min_matches_the_all_rows_version():
+    """Ties, inf, -inf and NaN in every key, masks of any density, segments of any length."""
+    rng = np.random.default_rng(7)
+    for _ in range(2000):
+        n = int(rng.integers(1, 50))
+        cuts = np.sort(rng.choice(np.arange(1, n), size=int(rng.integers(0, n)), replace=False)) if n > 1 else []
+        starts = np.concatenate([[0], cuts]).astype(np.int64)
+        seg = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, n)))
+        keys = []
+        for _ in range(int(rng.integers(1, 4))):
+            k = rng.integers(0, 3, n).astype(float)
+            r = rng.random(n)
+            k[r < 0.1], k[(r >= 0.1) & (r < 0.15)], k[(r >= 0.15) & (r < 0.2)] = np.inf, np.nan, -np.inf
+            keys.append(k)
+        mask = rng.random(n) < rng.random()
+        got = S._seg_first_min(tuple(keys), mask, starts, seg)
+        want = S._seg_first_min_reference(tuple(keys), mask, starts, seg)
+        assert np.array_equal(got, want), (keys, mask, starts)
+
+
+@pytest.mark.parametrize("scn", [
+    _scn(constraints={"gpu_candidates": ["h100-sxm-80gb"]}),
+    _scn("mixtral-8x7b", training={"framework": "megatron", "seq_len": 32768, "precision": "fp8"},
+         constraints={"gpu_candidates": ["h100-sxm-80gb"], "max_gpus": 128}),
+    _scn("qwen2.5-7b", training={"method": "qlora"}, constraints={"gpu_candidates": ["rtx-4090-24gb"]}),
+    _scn("qwen2.5-1.5b", training={"method": "full", "objective": "ppo"},
+         assumptions={"mfu": 0.4}, constraints={"gpu_candidates": ["a100-sxm-80gb"]}),
+], ids=["dense", "moe-cp-fp8", "qlora", "ppo-measured-mfu"])
+def test_time_stages_on_picked_rows_equal_time_arrays(scn):
+    """time_gpu(take_layout(pack_layout(time_layout(all rows)), rows)) == time_arrays(rows), bit for bit, for
+    every output; full=False returns the same values for the keys it keeps."""
+    for ctx in S.iter_contexts(scn):
+        c = S.enumerate_candidates(ctx, scn.constraints.max_gpus)
+        n = len(c["num_gpus"])
+        rows = np.flatnonzero(np.random.default_rng(1).random(n) < 0.3)
+        sub = {k: v[rows] for k, v in c.items()}
+        kw = dict(ctx.time_kwargs)
+        cols = dict(tp=sub["tp"], pp=sub["pp"], cp=sub["cp"], ep=sub["ep"], dp=sub["dp"], zero=sub["zero"],
+                    recompute=sub["recompute"], mbs=sub["mbs"], sp=sub["sp"], grad_accum=sub["grad_accum"],
+                    vpp=sub["vpp"], num_gpus=sub["num_gpus"], gpus_per_node=ctx.gpus_per_node,
+                    offload=sub["offload"] | sub["offload_params"])
+        want = T.time_arrays(ctx.facts, **kw, **cols, mfu=scn.assumptions.mfu)
+        lay_kw, gpu_kw = S._time_split(ctx)
+        packed = T.pack_layout(S.candidate_layout(ctx, c))
+        got = T.time_gpu(T.take_layout(packed, rows), **gpu_kw)
+        fast = T.time_gpu(T.take_layout(packed, rows), **gpu_kw, full=False)
+        assert set(got) == set(want)
+        for k in want:
+            a = np.broadcast_to(np.asarray(want[k], dtype=float), (len(rows),))
+            b = np.broadcast_to(np.asarray(got[k], dtype=float), (len(rows),))
+            assert np.array_equal(a, b, equal_nan=True), k
+            if k in fast:
+                assert np.array_equal(a, np.broadcast_to(np.asarray(fast[k], dtype=float), (len(rows),)),
+                                      equal_nan=True), k
+
+
+def test_time_arrays_scalar_path_unchanged():
+    """One scenario (plain numbers) and the same layout as a length-1 array agree exactly."""
+    scn = _scn(constraints={"gpu_candidates": ["h100-sxm-80gb"]})
+    ctx = next(S.iter_contexts(scn))
+    c = S.enumerate_candidates(ctx, 64)
+    i = len(c["num_gpus"]) // 2
+    kw = dict(ctx.time_kwargs)
+    one = {k: c[k][i].item() for k in ("tp", "pp", "cp", "ep", "dp", "zero", "recompute", "mbs", "sp", "grad_accum",
+                                      "vpp", "num_gpus")}
+    scalar = T.time_arrays(ctx.facts, **kw, **one, gpus_per_node=ctx.gpus_per_node, offload=False)
+    arr = T.time_arrays(ctx.facts, **kw, **{k: np.array([v]) for k, v in one.items()},
+                        gpus_per_node=ctx.gpus_per_node, offload=np.array([False]))
+    assert isinstance(scalar["step"], float)
+    for k in ("step", "mfu", "hfu", "tp_comm", "dp_comm", "dp_hidden", "tokens_per_s_per_gpu"):
+        assert scalar[k] == float(np.asarray(arr[k]).reshape(-1)[0]), k
+
+
+CACHE_CASES = [
+    _scn(constraints={"gpu_candidates": ["h100-sxm-80gb", "a100-sxm-80gb", "h800-sxm-80gb", "h20-96gb"]}),
+    _scn("mixtral-8x7b", constraints={"gpu_candidates": ["h100-sxm-80gb", "a800-sxm-80gb"], "max_gpus": 128}),
+    _scn("qwen2.5-1.5b", training={"method": "full", "objective": "grpo"},
+         constraints={"gpu_candidates": ["h100-sxm-80gb", "h20-96gb"], "max_gpus": 32}),
+]
+
+
+@pytest.mark.parametrize("scn", CACHE_CASES, ids=["dense-4-gpus", "moe", "grpo"])
+def test_caches_change_nothing(monkeypatch, scn):
+    """The same plans, front and counts with every cache off (nothing stored) as with them on."""
+    on = S.search(scn, top=6)
+    on_nd = S.search(scn, top=30, distinct=False)
+    monkeypatch.setattr(S._ChunkCache, "limit_bytes", 0)
+    monkeypatch.setattr(S._MemoryMemo, "limit_bytes", 0)
+    monkeypatch.setattr(S._MemoryMemo, "layout_limit_bytes", 0)
+    off = S.search(scn, top=6)
+    off_nd = S.search(scn, top=30, distinct=False)
+    assert on.plans and on.candidates_evaluated > 5_000
+    assert _json(on) == _json(off)
+    assert _json(on_nd) == _json(off_nd)
+
+
+def test_chunk_cache_hands_out_the_enumeration():
+    """Contexts with the same framework and node size get the very chunks _candidate_chunks gives each."""
+    scn = _scn(constraints={"gpu_candidates": ["h100-sxm-80gb", "a100-sxm-80gb"]})
+    contexts = list(S.iter_contexts(scn))
+    cache = S._ChunkCache(contexts, 64)
+    keys = [cache.key_of(ctx) for ctx in contexts]
+    assert len(set(keys)) < len(keys)  # shared between the two GPU types
+    for ctx in contexts:
+        got = [(p, st, c) for p, st, c, _ in cache.chunks(ctx, cache.key_of(ctx))]
+        want = list(S._candidate_chunks(ctx, 64))
+        assert len(got) == len(want)
+        for (p1, s1, c1), (p2, s2, c2) in zip(got, want):
+            assert (p1, s1) == (p2, s2) and c1.keys() == c2.keys()
+            assert all(np.array_equal(c1[k], c2[k]) for k in c1)
