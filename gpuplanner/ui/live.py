@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import queue
 import threading
 import time
 import traceback
@@ -64,6 +65,15 @@ def _same_scaling(a, b) -> bool:
     return a is not None and b is not None and _same_value(a, b)
 
 
+def _run_jobs(jobs: "queue.SimpleQueue") -> None:
+    """A worker thread's loop: run each job in turn; ``None`` ends it."""
+    while True:
+        job = jobs.get()
+        if job is None:
+            return
+        job()
+
+
 class LiveEstimator(QObject):
     updated = Signal(object)          # engine.LiveResult
     scalingUpdated = Signal(object)   # engine.ScalingResult
@@ -84,7 +94,13 @@ class LiveEstimator(QObject):
         self._scaling_timer.timeout.connect(self.run_scaling_async)
         self._scaling_generation = 0
         self._scaling_pending = False
+        # one persistent worker thread takes the sweeps in turn (starting a thread per sweep cost the GUI thread
+        # ~0.7 ms per keystroke); ``_scaling_running``: a sweep was handed over and its answer not yet handled
         self._scaling_thread: threading.Thread | None = None
+        self._scaling_jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._scaling_idle = threading.Event()
+        self._scaling_idle.set()
+        self._scaling_running = False
         self._scaling_signals = _ScalingSignals(self)
         self._scaling_signals.done.connect(self._on_scaling_done)
         model.changed.connect(self._on_changed)
@@ -126,7 +142,7 @@ class LiveEstimator(QObject):
         """The sweep on a worker thread; while one runs, the latest inputs are swept when it ends."""
         self._scaling_timer.stop()
         self._scaling_generation += 1
-        if self._scaling_thread is not None and self._scaling_thread.is_alive():
+        if self._scaling_running:
             self._scaling_pending = True
             return
         self._start_scaling()
@@ -135,24 +151,34 @@ class LiveEstimator(QObject):
         self._scaling_pending = False
         gen = self._scaling_generation
         scenario, base_dir, signals = self.model.scenario, self.model.base_dir, self._scaling_signals
+        idle = self._scaling_idle
 
         def work() -> None:  # worker thread: no Qt widget calls here
             try:
-                res = engine.scaling(scenario, base_dir)
-            except PlannerError:
-                res = None
-            except Exception:  # noqa: BLE001 - the chart shows nothing rather than crash the app
-                traceback.print_exc()
-                res = None
-            try:
-                signals.done.emit(gen, res)
-            except RuntimeError:
-                pass  # the window is gone
+                try:
+                    res = engine.scaling(scenario, base_dir)
+                except PlannerError:
+                    res = None
+                except Exception:  # noqa: BLE001 - the chart shows nothing rather than crash the app
+                    traceback.print_exc()
+                    res = None
+                try:
+                    signals.done.emit(gen, res)
+                except RuntimeError:
+                    pass  # the window is gone
+            finally:
+                idle.set()
 
-        self._scaling_thread = threading.Thread(target=work, name=f"scaling-sweep-{gen}", daemon=True)
-        self._scaling_thread.start()
+        self._scaling_running = True
+        idle.clear()
+        if self._scaling_thread is None or not self._scaling_thread.is_alive():
+            self._scaling_thread = threading.Thread(target=_run_jobs, args=(self._scaling_jobs,),
+                                                    name="scaling-sweeps", daemon=True)
+            self._scaling_thread.start()
+        self._scaling_jobs.put(work)
 
     def _on_scaling_done(self, gen: int, res) -> None:
+        self._scaling_running = False
         if self._scaling_pending:
             self._start_scaling()  # inputs changed while it ran: sweep the latest
         if gen != self._scaling_generation:
@@ -163,16 +189,21 @@ class LiveEstimator(QObject):
             self.scalingUpdated.emit(res)
 
     def scaling_busy(self) -> bool:
-        return self._scaling_pending or (self._scaling_thread is not None and self._scaling_thread.is_alive())
+        """A sweep is waiting, running, or its answer has not reached this thread yet."""
+        return self._scaling_pending or self._scaling_running
 
     def shutdown(self, timeout_ms: int = 5000) -> None:
-        """Drop pending sweeps and wait for the running one (on close and in tests)."""
+        """Drop pending sweeps, wait for the running one and end the worker thread (on close and in tests)."""
         self._scaling_timer.stop()
         self._timer.stop()
         self._scaling_generation += 1
         self._scaling_pending = False
+        self._scaling_idle.wait(timeout_ms / 1000)
         if self._scaling_thread is not None:
+            self._scaling_jobs.put(None)  # the worker's loop ends
             self._scaling_thread.join(timeout_ms / 1000)
+            self._scaling_thread = None
+        self._scaling_running = False
 
 
 class _JobSignals(QObject):
