@@ -153,6 +153,23 @@ def set_axis_label(plot_item, side: str, text: str) -> None:
         axis._gp_label = text
 
 
+def _export_scale(item) -> float:
+    """While pyqtgraph's ImageExporter renders the chart larger than on screen (a 1600-px PNG of a 430-px chart),
+    the factor by which pixel sizes grow (its ``resolutionScale``, what its own scatter symbols use); else 1."""
+    opts = getattr(item, "_exportOpts", False)
+    return float(opts.get("resolutionScale", 1.0)) if opts else 1.0
+
+
+def _scaled_pen(pen, scale: float):
+    if scale == 1.0:
+        return pen
+    from PySide6.QtGui import QPen
+
+    out = QPen(pen)
+    out.setWidthF(pen.widthF() * scale)
+    return out
+
+
 class LogLineItem(pg.GraphicsObject):
     """A polyline with round markers on a log-log plot, drawn by one ``paint`` (the scaling chart's curves).
 
@@ -225,6 +242,7 @@ class LogLineItem(pg.GraphicsObject):
             return
         tr = p.transform()
         pts = [tr.map(QPointF(float(a), float(b))) if f else None for a, b, f in zip(self._lx, self._ly, ok)]
+        scale = _export_scale(self)  # an exported PNG: lines and markers grow with the text
         p.save()
         p.resetTransform()
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
@@ -238,12 +256,12 @@ class LogLineItem(pg.GraphicsObject):
             else:
                 path.moveTo(q)
                 pen_down = True
-        p.setPen(self._pen)
+        p.setPen(_scaled_pen(self._pen, scale))
         p.drawPath(path)
         if self._brush is not None:
             p.setPen(Qt.PenStyle.NoPen)
             p.setBrush(self._brush)
-            r = self._size / 2
+            r = self._size / 2 * scale
             for q in pts:
                 if q is not None:
                     p.drawEllipse(q, r, r)
@@ -320,14 +338,15 @@ class StackedBarsItem(pg.GraphicsObject):
         from PySide6.QtCore import QRectF
 
         half = self._width / 2
-        p.setPen(self._segment_pen)
+        scale = _export_scale(self)  # an exported PNG: pens grow with the text
+        p.setPen(_scaled_pen(self._segment_pen, scale))
         for brush, bottoms, heights in self._segments:
             p.setBrush(brush)
             for i, (y0, h) in enumerate(zip(bottoms, heights)):
                 if h > 0 and math.isfinite(h) and math.isfinite(y0):
                     p.drawRect(QRectF(i - half, float(y0), self._width, float(h)))
         if self._outlined.any():
-            p.setPen(self._outline_pen)
+            p.setPen(_scaled_pen(self._outline_pen, scale))
             p.setBrush(Qt.BrushStyle.NoBrush)
             half = self._outline_width / 2
             for i, (t, out) in enumerate(zip(self._totals, self._outlined)):

@@ -166,3 +166,19 @@ def test_scaling_chart_says_so_when_no_count_runs(qtbot):
                  ideal_tokens_per_s=(900.0,), required_tokens_per_s=1653.0, deadline_days=14.0)
     c.update_from(ok)
     assert c.empty.text() == "" and list(c.data["nvlink"][1]) == [900.0]
+
+
+def test_exported_png_scales_our_pens_and_markers_like_the_text(qtbot):
+    """A 1600-px PNG of a ~400-px chart: pyqtgraph's ImageExporter tells items its resolutionScale; our items grow
+    their pens and markers by it (as its scatter symbols do), so lines do not turn hairline next to big text."""
+    import pyqtgraph as pg
+
+    from gpuplanner.ui.charts import LogLineItem, _export_scale, _scaled_pen
+
+    item = LogLineItem(pg.mkPen("r", width=2), symbol_brush="r")
+    assert _export_scale(item) == 1.0
+    item._exportOpts = {"resolutionScale": 3.5, "antialias": True}
+    assert _export_scale(item) == 3.5
+    pen = pg.mkPen("r", width=2)
+    assert _scaled_pen(pen, 3.5).widthF() == 7.0 and pen.widthF() == 2.0   # the item's own pen is left alone
+    assert _scaled_pen(pen, 1.0) is pen
