@@ -27,3 +27,27 @@ def open_window(app, *, search: bool = True, settle_s: float = 0.3, timeout_s: f
         time.sleep(0.01)
     spin(app, settle_s)
     return w
+
+
+def qt_app():
+    """The running QApplication, or a new one."""
+    import sys
+
+    from PySide6.QtWidgets import QApplication
+
+    return QApplication.instance() or QApplication(sys.argv[:1])
+
+
+def each_language(app, langs: tuple[str, ...] = ("en", "zh_CN")):
+    """Installs each of ``langs`` in turn (the bundled CJK font registered first) and yields it; English again
+    at the end."""
+    from gpuplanner.i18n import LanguageManager, ensure_cjk_font
+
+    ensure_cjk_font()
+    lm = LanguageManager(app)
+    try:
+        for lang in langs:
+            lm.install(lang)
+            yield lang
+    finally:
+        lm.install("en")

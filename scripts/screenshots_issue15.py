@@ -22,21 +22,13 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _screens import open_window, spin  # noqa: E402
+from _screens import each_language, open_window, qt_app, spin  # noqa: E402
 
 
 def main(argv: list[str]) -> int:
     out = Path(argv[0]) if argv else ROOT / "docs" / "screenshots" / "issue15"
-    from PySide6.QtWidgets import QApplication
-
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    from gpuplanner.i18n import LanguageManager, ensure_cjk_font
-
-
-    ensure_cjk_font()
-    lm = LanguageManager(app)
-    for lang in ("en", "zh_CN"):
-        lm.install(lang)
+    app = qt_app()
+    for lang in each_language(app):
         d = out / lang
         d.mkdir(parents=True, exist_ok=True)
         w = open_window(app)

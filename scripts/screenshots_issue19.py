@@ -25,16 +25,10 @@ PDF_EXAMPLES = ("70b-cpt-64xh100.gpuplan", "7b-lora-1x4090.gpuplan")
 
 
 def pages(out: Path) -> None:
-    from PySide6.QtWidgets import QApplication
-
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    from gpuplanner.i18n import LanguageManager, ensure_cjk_font
     from gpuplanner.ui.main_window import PAGE_KEYS
 
-    ensure_cjk_font()
-    lm = LanguageManager(app)
-    for lang in ("en", "zh_CN"):
-        lm.install(lang)
+    app = qt_app()
+    for lang in each_language(app):
         d = out / lang
         d.mkdir(parents=True, exist_ok=True)
         w = open_window(app)
@@ -113,7 +107,7 @@ def pdfs(out: Path) -> None:
 
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _screens import open_window, spin  # noqa: E402
+from _screens import each_language, open_window, qt_app, spin  # noqa: E402
 
 
 def main(argv: list[str]) -> int:

@@ -34,21 +34,18 @@ def _spin_until(app, cond, seconds: float) -> bool:
 
 
 def main(out: Path) -> int:
-    from PySide6.QtWidgets import QApplication
-
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    from gpuplanner.i18n import LanguageManager, ensure_cjk_font
     from gpuplanner.ui.main_window import MainWindow
 
-    ensure_cjk_font()
-    lm = LanguageManager(app)
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _screens import each_language, qt_app
+
+    app = qt_app()
     out.mkdir(parents=True, exist_ok=True)
     d = json.loads((ROOT / "examples" / "mixtral-8x7b-ep8-16xa800.json").read_text(encoding="utf-8"))
     d["training"].pop("framework", None)
     d["training"].pop("global_batch_size", None)
     d["constraints"]["max_gpus"] = 4096
-    for lang in ("en", "zh_CN"):
-        lm.install(lang)
+    for lang in each_language(app):
         w = MainWindow(autosave=False)
         w.resize(1280, 800)
         w.show()
@@ -68,7 +65,6 @@ def main(out: Path) -> int:
         print(p, "|", w.statusBar().currentMessage())
         w.model.set_dirty(False)
         w.close()
-    lm.install("en")
     return 0
 
 

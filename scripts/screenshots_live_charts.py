@@ -23,18 +23,11 @@ sys.path.insert(0, str(ROOT))
 
 
 def main(out: Path) -> int:
-    from PySide6.QtWidgets import QApplication
+    from scripts._screens import each_language, open_window, qt_app, spin
 
-    from scripts._screens import open_window, spin
-
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    from gpuplanner.i18n import LanguageManager, ensure_cjk_font
-
-    ensure_cjk_font()
-    lm = LanguageManager(app)
+    app = qt_app()
     out.mkdir(parents=True, exist_ok=True)
-    for lang in ("en", "zh_CN"):
-        lm.install(lang)
+    for lang in each_language(app):
         w = open_window(app, search=False)
         w.go_to(1)
         w.estimator.run_scaling_now()
@@ -64,7 +57,6 @@ def main(out: Path) -> int:
         w.model.set_dirty(False)
         w.search.shutdown()
         w.close()
-    lm.install("en")
     return 0
 
 

@@ -56,3 +56,20 @@ def _isolated_user_dirs(tmp_path_factory, monkeypatch):
     lang_mod = _sys.modules.get("gpuplanner.commands._lang")
     if lang_mod is not None and lang_mod.language() != "en":
         lang_mod.install("en")
+
+
+@pytest.fixture(scope="module")
+def app():
+    """The GUI application the PDF report draws with (``report.render.ensure_app``), once per test module."""
+    from PySide6.QtCore import QCoreApplication
+    from PySide6.QtWidgets import QApplication
+
+    from gpuplanner.report.render import ensure_app
+
+    other = QCoreApplication.instance()
+    if other is not None and not isinstance(other, QApplication):
+        # an earlier test left a bare QCoreApplication (no fonts, no painting): replace it with a GUI one
+        import shiboken6
+
+        shiboken6.delete(other)
+    return ensure_app()

@@ -347,7 +347,7 @@ def test_report_project_section(tmp_path):
     # the training phase is the report's chosen plan (one answer)
     assert proj.phases[2].cost == pytest.approx(data.plan.cost, rel=1e-12)
     render.ensure_app()
-    img, legend = render.timeline_chart(data)
+    img, legend = render.chart_image(render.draw_timeline_chart(data))
     assert img.width() == render.CHART_EXPORT_WIDTH and len(legend) == 4
     html = render.build_html(data, {})
     assert "6. Project: phases, timeline and growth" in html and "next GPU count" in html

@@ -40,22 +40,6 @@ def _text(pdf: Path) -> str:
 
 
 @pytest.fixture(scope="module")
-def app():
-    from PySide6.QtCore import QCoreApplication
-    from PySide6.QtWidgets import QApplication
-
-    from gpuplanner.report.render import ensure_app
-
-    other = QCoreApplication.instance()
-    if other is not None and not isinstance(other, QApplication):
-        # an earlier test left a bare QCoreApplication (no fonts, no painting): replace it with a GUI one
-        import shiboken6
-
-        shiboken6.delete(other)
-    return ensure_app()
-
-
-@pytest.fixture(scope="module")
 def reports(app, tmp_path_factory):
     """Every example rendered once to A4 PDF: {name: (data, pdf path)}."""
     from gpuplanner.report.render import export_pdf

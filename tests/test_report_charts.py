@@ -69,21 +69,6 @@ def test_axis_maps_values_linear_and_log():
 # ------------------------------------------------------------------------------------ the charts
 
 @pytest.fixture(scope="module")
-def app():
-    from PySide6.QtCore import QCoreApplication
-    from PySide6.QtWidgets import QApplication
-
-    from gpuplanner.report.render import ensure_app
-
-    other = QCoreApplication.instance()
-    if other is not None and not isinstance(other, QApplication):
-        import shiboken6
-
-        shiboken6.delete(other)
-    return ensure_app()
-
-
-@pytest.fixture(scope="module")
 def examples(app):
     from gpuplanner.report.content import load_report_data
 
@@ -246,10 +231,12 @@ def test_chart_images_keep_the_aspect_they_are_printed_at(examples, lang):
     """The HTML shows each chart CHART_WIDTH_PX × CHART_HEIGHT_PX (the timeline: its own height): the image has
     that shape, so nothing is squeezed (pyqtgraph's export was 4:3 and came out squashed by 40%)."""
     lang("en")
-    from gpuplanner.report.render import CHART_HEIGHT_PX, CHART_WIDTH_PX, memory_chart, scaling_chart
+    from gpuplanner.report.render import (
+        CHART_HEIGHT_PX, CHART_WIDTH_PX, chart_image, draw_memory_chart, draw_scaling_chart,
+    )
 
-    for fn in (memory_chart, scaling_chart):
-        img, _legend = fn(examples["8b"])
+    for fn in (draw_memory_chart, draw_scaling_chart):
+        img, _legend = chart_image(fn(examples["8b"]))
         assert img.height() / img.width() == pytest.approx(CHART_HEIGHT_PX / CHART_WIDTH_PX, abs=1e-3)
 
 

@@ -1267,19 +1267,6 @@ def _seg_first_min(keys, mask: np.ndarray, starts: np.ndarray, seg: np.ndarray) 
     return cand[np.concatenate(([True], sg[1:] != sg[:-1]))]
 
 
-def _seg_first_min_reference(keys, mask: np.ndarray, starts: np.ndarray, seg: np.ndarray) -> np.ndarray:
-    """:func:`_seg_first_min` on every row for every key (what the tests compare it with)."""
-    n = len(mask)
-    cand = mask
-    for k in reversed(keys):
-        v = np.where(cand, k, np.inf)
-        m = np.minimum.reduceat(v, starts)
-        cand = cand & (v == m[seg])
-    pos = np.where(cand, np.arange(n), n)
-    first = np.minimum.reduceat(pos, starts)
-    return first[first < n]
-
-
 def _poor_mfu(mfu) -> np.ndarray:
     """``rules.mfu_grade_codes(mfu) == 0`` (graded poor: a finite MFU below ``rules.MFU_POOR_BELOW``; an unknown
     one is graded -1), in three operations instead of nine."""

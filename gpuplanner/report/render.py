@@ -246,17 +246,13 @@ def _chart(x: Axis, y: Axis, height: float = CHART_HEIGHT_PX) -> Chart:
     return Chart(x, y, width=CHART_WIDTH_PX, height=height, families=report_families())
 
 
-def _image(drawn):
-    """(image, legend) of a drawn chart (a raster of it, about 300 dpi), None for a chart the data has no
-    points for. The PDF draws the charts as vector graphics instead (:func:`print_to`)."""
+def chart_image(drawn):
+    """(image, legend) of a chart drawn by one of :data:`CHART_DRAWERS` (a raster of it, about 300 dpi), None for
+    a chart the data has no points for. The PDF draws the charts as vector graphics instead (:func:`print_to`)."""
     if drawn is None:
         return None
     chart, legend = drawn
     return chart.image, legend
-
-
-def _hatch(grey: str, style) -> QBrush:
-    return charts.hatch(grey, style)
 
 
 _BASE_PARTS = ("weights", "gradients", "optimizer", "activations", "other")
@@ -286,8 +282,8 @@ def draw_memory_chart(data: ReportData):
         vals = [p.memory.get(key, 0.0) for p in plans]
         for i, v in enumerate(vals):
             if v > 0:
-                chart.bar(i - 0.225, i + 0.225, bottom[i], bottom[i] + v, _hatch(grey, style), outline)
-        entries.append((names[key], charts.legend_key(brush=_hatch(grey, style))))
+                chart.bar(i - 0.225, i + 0.225, bottom[i], bottom[i] + v, charts.hatch(grey, style), outline)
+        entries.append((names[key], charts.legend_key(brush=charts.hatch(grey, style))))
         seg_labels.append((names[key], bottom[0], vals[0]))
         bottom = [b + v for b, v in zip(bottom, vals)]
     for i, p in enumerate(plans):
@@ -308,19 +304,11 @@ def draw_memory_chart(data: ReportData):
     return chart.finish(), entries
 
 
-def memory_chart(data: ReportData):
-    return _image(draw_memory_chart(data))
-
-
 def _short_gpu_name(p: PlanInfo) -> str:
     name = p.gpu_name
     for junk in ("NVIDIA ", "GeForce ", " (China)"):
         name = name.replace(junk, "")
     return name
-
-
-def _short_label(p: PlanInfo) -> str:
-    return f"{p.num_gpus}× {_short_gpu_name(p)}"
 
 
 def _sentence_case(name: str) -> str:
@@ -392,10 +380,6 @@ def draw_scaling_chart(data: ReportData):
     return chart, legend
 
 
-def scaling_chart(data: ReportData):
-    return _image(draw_scaling_chart(data))
-
-
 def memory_count_groups(data: ReportData) -> list[tuple[float, list[str]]]:
     """The candidate cards grouped by memory size, largest first: [(GiB, [short names])]."""
     groups: dict[float, list[str]] = {}
@@ -441,10 +425,6 @@ def draw_memory_count_chart(data: ReportData):
                        charts.legend_key(line=own_pen, symbol="s", fill="#666666")))
     legend.append((translate("Report", "memory of a candidate card"), charts.legend_key(line=card_pen)))
     return chart, legend
-
-
-def memory_count_chart(data: ReportData):
-    return _image(draw_memory_count_chart(data))
 
 
 def _place_labels(chart: Chart, pts: list[tuple[str, float, float, bool]]) -> None:
@@ -521,10 +501,6 @@ def draw_cost_time_chart(data: ReportData):
     return chart, entries
 
 
-def cost_time_chart(data: ReportData):
-    return _image(draw_cost_time_chart(data))
-
-
 # grey levels and patterns per project phase kind (greyscale printers)
 _KIND_STYLE = {
     "cpu_preprocessing": ("#e3e3e3", Qt.BrushStyle.SolidPattern),
@@ -557,7 +533,7 @@ def draw_timeline_chart(data: ReportData):
         y = n - 1 - i
         grey, style = _KIND_STYLE.get(ph.kind, ("#8c8c8c", Qt.BrushStyle.SolidPattern))
         chart.bar(ph.start_week, ph.start_week + max(ph.end_week - ph.start_week, 0.05), y - 0.3, y + 0.3,
-                  _hatch(grey, style), charts.pen("#000000", 1.0))
+                  charts.hatch(grey, style), charts.pen("#000000", 1.0))
         what = (translate("Report", "{n} × {gpu}").format(n=ph.count, gpu=_gpu(ph.device_name)) if ph.resource == "gpu"
                 else translate("Report", "{n} CPU cores").format(n=ph.count))
         label = f"{ph.name}: {what}, {fmt_money(ph.cost, proj.currency)}"
@@ -567,12 +543,8 @@ def draw_timeline_chart(data: ReportData):
         if ph.kind not in kinds_seen:
             kinds_seen.append(ph.kind)
     chart.finish()
-    entries = [(_kind_name(k), charts.legend_key(brush=_hatch(*_KIND_STYLE[k]))) for k in kinds_seen if k in _KIND_STYLE]
+    entries = [(_kind_name(k), charts.legend_key(brush=charts.hatch(*_KIND_STYLE[k]))) for k in kinds_seen if k in _KIND_STYLE]
     return chart, entries
-
-
-def timeline_chart(data: ReportData):
-    return _image(draw_timeline_chart(data))
 
 
 #: the charts of a report, in the order the document embeds them
@@ -856,7 +828,6 @@ def _html_plan(data: ReportData) -> str:
                                    "data loading or a different server can be slower still.").format(
             n=p.band.get("rows"), family=_framework_name(p.band.get("family")), date=p.band.get("source_date") or "")
         out.append(f"<p>{_e(rng + '.')}<br/><span class=\"small\">{_e(what)}</span></p>")
-    mem_need = p.memory.get("total", 0.0) + p.memory_headroom_gib
     interconnect = []
     if p.intra_node:
         bw = f" ({format_number(p.intra_node_bw_gbs, 0)} GB/s)" if p.intra_node_bw_gbs else ""

@@ -14,8 +14,8 @@ from typing import Any, Callable
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPointF, Qt, Signal
-from PySide6.QtGui import QCursor, QFont
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QCursor, QFont, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import (
     QComboBox, QFileDialog, QHBoxLayout, QLabel, QMenu, QMessageBox, QToolButton, QToolTip, QVBoxLayout, QWidget,
 )
@@ -163,14 +163,48 @@ def _export_scale(item) -> float:
 def _scaled_pen(pen, scale: float):
     if scale == 1.0:
         return pen
-    from PySide6.QtGui import QPen
-
     out = QPen(pen)
     out.setWidthF(pen.widthF() * scale)
     return out
 
 
-class LogLineItem(pg.GraphicsObject):
+class _LightItem(pg.GraphicsObject):
+    """What our light data items share: a bounding box kept until the data or the view changes, padded by a few
+    pixels (pens and markers are drawn in pixels), from the item's own :meth:`dataBounds`."""
+
+    def __init__(self):
+        super().__init__()
+        self._rect = None
+
+    def _pad_px(self) -> float:
+        """Pixels beyond the data that the pens and markers reach."""
+        raise NotImplementedError
+
+    def _data_changed(self) -> None:
+        self.prepareGeometryChange()
+        self._rect = None
+        self.informViewBoundsChanged()
+        self.update()
+
+    def viewTransformChanged(self) -> None:  # noqa: N802 (the padding is in pixels)
+        self.prepareGeometryChange()
+        self._rect = None
+        super().viewTransformChanged()
+
+    def boundingRect(self):  # noqa: N802
+        if self._rect is None:
+            x0, x1 = self.dataBounds(0)
+            if x0 is None:
+                self._rect = QRectF()
+            else:
+                y0, y1 = self.dataBounds(1)
+                pad = self._pad_px()
+                pw, ph = self.pixelWidth() or 0.0, self.pixelHeight() or 0.0
+                self._rect = QRectF(x0 - pad * pw, y0 - pad * ph, (x1 - x0) + 2 * pad * pw, (y1 - y0) + 2 * pad * ph)
+        return self._rect
+
+
+class LogLineItem(_LightItem):
     """A polyline with round markers on a log-log plot, drawn by one ``paint`` (the scaling chart's curves).
 
     ``pg.PlotDataItem`` with symbols builds a curve item and a scatter item and re-derives both on each
@@ -189,7 +223,6 @@ class LogLineItem(pg.GraphicsObject):
         self._y = np.zeros(0)
         self._lx = np.zeros(0)
         self._ly = np.zeros(0)
-        self._rect = None
 
     def setData(self, x, y) -> None:  # noqa: N802 (pyqtgraph's name)
         x = np.asarray(x, dtype=float)
@@ -201,10 +234,7 @@ class LogLineItem(pg.GraphicsObject):
         with np.errstate(divide="ignore", invalid="ignore"):
             self._lx = np.where(ok, np.log10(np.where(ok, x, 1.0)), np.nan)
             self._ly = np.where(ok, np.log10(np.where(ok, y, 1.0)), np.nan)
-        self.prepareGeometryChange()
-        self._rect = None
-        self.informViewBoundsChanged()
-        self.update()
+        self._data_changed()
 
     def getData(self):  # noqa: N802
         return self._x, self._y
@@ -214,29 +244,10 @@ class LogLineItem(pg.GraphicsObject):
         v = v[np.isfinite(v)]
         return (float(v.min()), float(v.max())) if v.size else (None, None)
 
-    def viewTransformChanged(self) -> None:  # noqa: N802 (the markers' padding is in pixels)
-        self.prepareGeometryChange()
-        self._rect = None
-        super().viewTransformChanged()
-
-    def boundingRect(self):  # noqa: N802
-        from PySide6.QtCore import QRectF
-
-        if self._rect is None:
-            ok = np.isfinite(self._lx)
-            if not ok.any():
-                self._rect = QRectF()
-            else:
-                x0, x1 = float(self._lx[ok].min()), float(self._lx[ok].max())
-                y0, y1 = float(self._ly[ok].min()), float(self._ly[ok].max())
-                pad = self._size / 2 + 2 + self._pen.widthF()
-                pw, ph = self.pixelWidth() or 0.0, self.pixelHeight() or 0.0
-                self._rect = QRectF(x0 - pad * pw, y0 - pad * ph, (x1 - x0) + 2 * pad * pw, (y1 - y0) + 2 * pad * ph)
-        return self._rect
+    def _pad_px(self) -> float:
+        return self._size / 2 + 2 + self._pen.widthF()
 
     def paint(self, p, *_args) -> None:
-        from PySide6.QtGui import QPainter, QPainterPath
-
         ok = np.isfinite(self._lx)
         if not ok.any():
             return
@@ -268,7 +279,7 @@ class LogLineItem(pg.GraphicsObject):
         p.restore()
 
 
-class StackedBarsItem(pg.GraphicsObject):
+class StackedBarsItem(_LightItem):
     """The memory chart's stacked bars and their "does not fit" outlines, as one item with one ``paint``.
 
     Ten ``pg.BarGraphItem`` series (one per memory part) and an outline item each re-derived their rectangles,
@@ -287,7 +298,6 @@ class StackedBarsItem(pg.GraphicsObject):
         self._totals = np.zeros(0)
         self._outlined = np.zeros(0, dtype=bool)
         self._key: Any = None
-        self._rect = None
 
     def set_bars(self, segments: list[tuple[Any, np.ndarray, np.ndarray]], totals: np.ndarray,
                  outlined: list[bool]) -> None:
@@ -300,10 +310,7 @@ class StackedBarsItem(pg.GraphicsObject):
         self._segments = [(b, np.asarray(y0, float), np.asarray(h, float)) for b, y0, h in segments]
         self._totals = np.asarray(totals, dtype=float)
         self._outlined = np.asarray(outlined, dtype=bool)
-        self.prepareGeometryChange()
-        self._rect = None
-        self.informViewBoundsChanged()
-        self.update()
+        self._data_changed()
 
     def dataBounds(self, ax: int, frac: float = 1.0, orthoRange=None):  # noqa: N802 (the view's autoRange)
         n = len(self._totals)
@@ -315,28 +322,10 @@ class StackedBarsItem(pg.GraphicsObject):
         top = float(np.nanmax(self._totals)) if np.isfinite(self._totals).any() else 0.0
         return (0.0, max(top, 0.0))
 
-    def viewTransformChanged(self) -> None:  # noqa: N802 (the pens' padding is in pixels)
-        self.prepareGeometryChange()
-        self._rect = None
-        super().viewTransformChanged()
-
-    def boundingRect(self):  # noqa: N802
-        from PySide6.QtCore import QRectF
-
-        if self._rect is None:
-            x0, x1 = self.dataBounds(0)
-            if x0 is None:
-                self._rect = QRectF()
-            else:
-                _y0, y1 = self.dataBounds(1)
-                pad = self._outline_pen.widthF() + 1
-                pw, ph = self.pixelWidth() or 0.0, self.pixelHeight() or 0.0
-                self._rect = QRectF(x0 - pad * pw, -pad * ph, (x1 - x0) + 2 * pad * pw, y1 + 2 * pad * ph)
-        return self._rect
+    def _pad_px(self) -> float:
+        return self._outline_pen.widthF() + 1
 
     def paint(self, p, *_args) -> None:
-        from PySide6.QtCore import QRectF
-
         half = self._width / 2
         scale = _export_scale(self)  # an exported PNG: pens grow with the text
         p.setPen(_scaled_pen(self._segment_pen, scale))
@@ -692,7 +681,8 @@ class MemoryChart(ChartBase):
         for i, t in enumerate(self.totals):
             if i < n:
                 shown = min(totals[i], clipped_at) if clipped_at else totals[i]
-                label = ("↑ " if clipped_at and totals[i] > clipped_at else "") + fmt_gib(totals[i])
+                # the Evaluation's total (the stack's height is where it is drawn)
+                label = ("↑ " if clipped_at and totals[i] > clipped_at else "") + fmt_gib(items[i][1].total)
                 color = RED if not fits[i] else "#222"
                 if getattr(t, "_shown", None) != (label, color):  # TextItem re-lays out its document on each call
                     t.setText(label)
