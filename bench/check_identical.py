@@ -70,6 +70,17 @@ CASES = {
                             parallel={"offload_optimizer": True},
                             constraints={"max_gpus": 64, "search_frameworks": False}),
     "measured_mfu": _d("llama-3-8b", assumptions={"mfu": 0.42}, constraints={"max_gpus": 64}),
+    # work patterns and quotes the rental modes price differently (sessions, spot, whole machines, hybrids):
+    # the search prices only the rows that can rank (search._unpriced), so these must stay identical too
+    "research_sessions": _d("llama-3-8b", constraints={"phase": "research", "hours_per_week": 30,
+                                                         "max_gpus": 64}),
+    "stable_40h_spot_quotes": _d("llama-3-8b", constraints={
+        "hours_per_week": 40, "max_gpus": 64, "currency": "USD", "budget": 5000, "objective": "value",
+        "prices": {"h100-sxm-80gb": {"card_hour": 2.0, "spot_card_hour": 0.9, "machine_week": 2000,
+                                     "machine_month": 7000, "machine_gpus": 8}}}),
+    "burst_deadline_fastest": _d("qwen2.5-7b", data={"tokens": "2B"},
+                                 constraints={"phase": "burst", "objective": "fastest", "deadline_days": 0.5,
+                                              "max_gpus": 128}),
     "qwen_1p5b_4096": {"model": {"preset": "qwen2.5-1.5b"}, "training": {"method": "full"},
                        "data": {"tokens": "20B"}, "constraints": {"max_gpus": 4096}},
 }

@@ -261,3 +261,30 @@ def test_rent_vs_build_without_purchase_price_gives_no_verdict():
     res = C.rent_vs_build(C.BuildInputs(**kwargs), rent_total=50_000.0, busy_hours=700.0, horizon_months=1.0)
     assert res.verdict == "unknown" and res.payback_months is None and "machine_price" in res.missing
     assert "purchase price" in res.sentence.render()
+
+
+@pytest.mark.parametrize("phase,hpw", [("stable", 168.0), ("stable", 40.0), ("research", 30.0), ("burst", 100.0)])
+def test_calendar_floor_is_below_every_modes_calendar(phase, hpw):
+    """The plan search skips pricing rows whose calendar floor is later than a priced row's calendar
+    (search._unpriced): the floor must never exceed any mode's calendar hours, and it is the whole-machine
+    calendar itself when the job runs in one session."""
+    rng = np.random.default_rng(7)
+    n = rng.choice([1, 2, 8, 64, 512, 4096], 400).astype(float)
+    nodes = np.maximum(np.ceil(n / 8), 1)
+    hours = np.concatenate([[0.0, 1e-6], rng.lognormal(3, 3, 398)])
+    ov = Overheads()
+    p = _price(card_hour=10.0, week=9000.0, month=30000.0, spot=4.0)
+    kw = dict(num_gpus=n, nodes=nodes, train_hours=hours, ckpt_bytes=14.0 * 8e9, setup_hours=2.5,
+              hours_per_week=hpw, overheads=ov)
+    r = rental_costs(p, phase=phase, **kw)
+    floor = cost.calendar_floor(**kw)
+    assert (floor <= r.calendar_hours.min(axis=0)).all()
+    assert (floor[hours > 0] > 0).all()
+    # per GPU count: the same as per candidate
+    counts, rows = np.unique(n, return_inverse=True)
+    first = np.array([np.flatnonzero(rows == i)[0] for i in range(len(counts))])
+    kw2 = dict(kw, num_gpus=n[first], nodes=nodes[first])
+    assert np.array_equal(cost.calendar_floor(**kw2, rows=rows), floor)
+    if hpw == 168.0 and phase != "research":
+        # around the clock: one setup, no resume; whole machines run exactly the floor
+        assert np.array_equal(floor[hours > 0], r.calendar_hours[2][hours > 0])

@@ -151,3 +151,37 @@ def test_chunk_cache_hands_out_the_enumeration():
         for (p1, s1, c1), (p2, s2, c2) in zip(got, want):
             assert (p1, s1) == (p2, s2) and c1.keys() == c2.keys()
             assert all(np.array_equal(c1[k], c2[k]) for k in c1)
+
+
+PRICING_CASES = [
+    _scn("llama-3-8b", constraints={"phase": "research", "hours_per_week": 30, "max_gpus": 32}),
+    _scn("llama-3-8b", constraints={"hours_per_week": 40, "max_gpus": 32, "currency": "USD", "budget": 2000,
+                                    "objective": "value", "prices": {"h100-sxm-80gb": {
+                                        "card_hour": 2.0, "spot_card_hour": 0.9, "machine_week": 2000,
+                                        "machine_month": 7000, "machine_gpus": 8}}}),
+    _scn("qwen2.5-7b", data={"tokens": "2B"}, constraints={"phase": "burst", "objective": "fastest",
+                                                            "deadline_days": 0.5, "max_gpus": 64}),
+    _scn("qwen2.5-7b", training={"method": "lora"},
+         constraints={"max_gpus": 32, "deadline_days": 30, "gpu_candidates": ["rtx-4090-24gb", "l40s-48gb"]}),
+]
+
+
+@pytest.mark.parametrize("scn", PRICING_CASES, ids=["research", "40h-spot-value", "burst-fastest", "poor-mfu"])
+def test_pricing_only_rows_that_can_rank_changes_nothing(monkeypatch, scn):
+    """The search prices only the fastest row of each GPU count and the rows that might still beat it
+    (``_unpriced``): the same plans, front and counts as pricing every fitting row."""
+    calls = []
+    real = S._unpriced
+
+    def spy(*a, **k):
+        out = real(*a, **k)
+        calls.append(0 if out[0] is None else int(out[0].sum()))
+        return out
+
+    monkeypatch.setattr(S, "_unpriced", spy)
+    on = S.search(scn, top=8)
+    assert sum(calls) > 100  # rows were skipped
+    monkeypatch.setattr(S, "_unpriced", lambda *a, **k: (None, 0))
+    off = S.search(scn, top=8)
+    assert on.plans and on.candidates_fitting == off.candidates_fitting
+    assert _json(on) == _json(off)

@@ -479,6 +479,27 @@ def rental_costs(price: GpuPrice, *, num_gpus, nodes, train_hours, ckpt_bytes, s
                         interruptions=card_time / mtbi, setup_hours=float(setup_hours))
 
 
+def calendar_floor(*, num_gpus, nodes, train_hours, ckpt_bytes, setup_hours: float, hours_per_week: float,
+                   overheads: Overheads = Overheads(), rows=None):
+    """A value no rental mode's calendar hours (:func:`rental_costs`' ``calendar_hours``) is below, for each
+    candidate: ``(work + setup) × 168/hours_per_week`` with ``work`` the training time plus the card-hour mode's
+    interruption overhead. Every mode pays at least one setup once there is work (card-hours and spot: one per
+    session; whole machines: one, then resumes), runs at least ``work`` (spot's preemptions only add to the
+    interruption rate and to each restart), and stretches the same way; with no work there is no setup in the
+    card-hour modes, so the floor is ``work`` alone. The plan search uses it to skip pricing a candidate that
+    surely finishes later than a priced one of the same GPU count (:func:`search._evaluate_fitting`).
+    ``rows``: for each of ``train_hours``, the index of its ``num_gpus`` and ``nodes`` (many candidates share a
+    GPU count: its interruption overhead is computed once)."""
+    ov = overheads
+    n, nodes = np.broadcast_arrays(np.atleast_1d(_f(num_gpus)), np.atleast_1d(np.maximum(_f(nodes), 1.0)))
+    frac, _, _ = interruption_overhead(n, nodes, ckpt_bytes, ov.resume_hours, ov.checkpoint_write_gbs_per_node,
+                                       ov.gpu_interruptions_per_gpu_hour)
+    if rows is not None:
+        frac = frac[rows]
+    work = _f(train_hours) * (1.0 + frac)
+    return np.where(work > 0, work + setup_hours, work) * (HOURS_PER_WEEK / float(hours_per_week))
+
+
 def weekly_crossover_hours(price: GpuPrice) -> float | None:
     """Hours of use per week above which one whole machine per week costs less than its cards per hour:
     ``machine_week / (machine_gpus × card_hour)`` (setup and resume ignored)."""

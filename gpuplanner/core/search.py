@@ -835,7 +835,7 @@ class _MemoryMemo:
 
 def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _MemoryMemo | None = None,
                       store: bool = True, token: tuple | None = None, lazy: bool = False,
-                      cap_max: float | None = None, keep_rows: bool = True):
+                      cap_max: float | None = None, keep_rows: bool = True, unpriced: list | None = None):
     """Memory for every candidate of ``c``; time and cost only for those that fit.
 
     Returns ``(mem_gib, idx, sub)``: ``idx`` the fitting rows, ``sub`` their candidate columns, ``mem_gib``,
@@ -847,7 +847,10 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
     ``keep_rows``: a later context has a card of this one's capacity). ``lazy``
     (the search's reducer, which keeps few rows): of the candidate columns only
     ``num_gpus`` and ``nodes``, and ``_src`` (= ``idx``), the step and its parts instead of the shares —
-    :func:`_kept_rows` completes the rows that are kept."""
+    :func:`_kept_rows` completes the rows that are kept. ``unpriced`` (a one-item list; only for a reducer
+    that keeps one plan per GPU count, ``lazy``): the rows :func:`_unpriced` finds outranked are left out of
+    ``idx`` and ``sub`` without being priced, and the number of them that have a finite cost is added to
+    ``unpriced[0]``."""
     s = ctx.resolved.scenario
     if memo is not None:
         p = memo.prep(ctx)
@@ -899,6 +902,16 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
     tm = candidate_times(ctx, sub, layout, split, shares=not lazy)
     for key, val in tm.items():
         sub[key] = _rows(val, len(idx)) if key != "train_hours" else val
+    if unpriced is not None:
+        skip, n_finite = _unpriced(ctx, sub["num_gpus"], sub["nodes"], tm["train_hours"], sub["mfu"])
+        if skip is not None:
+            unpriced[0] += n_finite
+            rest = np.flatnonzero(~skip)
+            idx = idx[rest]
+            sub = {k: v[rest] for k, v in sub.items()}
+            tm = {"train_hours": sub["train_hours"]}
+            if not len(idx):
+                return mem_gib, idx, sub
     r = costmod.rental_costs(
         ctx.price, num_gpus=sub["num_gpus"], nodes=sub["nodes"], train_hours=tm["train_hours"],
         ckpt_bytes=ctx.ckpt_bytes, setup_hours=ctx.setup_hours, hours_per_week=s.constraints.hours_per_week,
@@ -909,6 +922,53 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
     sub["cost"] = np.asarray(r.best_cost, dtype=float).reshape(len(idx))
     sub["calendar_hours"] = np.asarray(r.best_calendar_hours, dtype=float).reshape(len(idx))
     return mem_gib, idx, sub
+
+
+def _unpriced(ctx: SearchContext, num_gpus: np.ndarray, nodes: np.ndarray, train_hours: np.ndarray,
+              mfu: np.ndarray) -> tuple[np.ndarray | None, int]:
+    """The fitting rows of one chunk (one context, GPU count ascending) that need not be priced: each is
+    outranked by the fastest row of its GPU count, ``A``, under every key and mask of the search's ranking
+    (:class:`_Reducer`), so a ranking that keeps one plan per GPU count never shows it. Returns ``(skip,
+    finite)``: a mask of those rows (None: none) and how many of them have a finite cost.
+
+    Within one context and GPU count (the same GPUs, nodes and prices) a row's cost and calendar in every
+    rental mode (:func:`cost.rental_costs`) only grow with its training hours, so a row slower than ``A`` costs
+    no less than ``A`` does (equal costs within the relative 1e-9 the mode choice already treats as equal
+    aside). Only ``A`` is priced; a row is skipped when even its calendar floor (:func:`cost.calendar_floor`:
+    the least calendar time any mode could give it) is later than ``A``'s priced calendar, and its MFU is no
+    higher than ``A``'s (the poor-MFU key). It then finishes later and costs no less: it is neither ranked
+    above ``A`` (whichever of cost or time leads), nor meets a deadline or budget ``A`` misses, nor is on the
+    time-vs-cost Pareto front. Its cost is finite exactly where ``A``'s is (prices and sessions are the
+    context's), which the count of fitting candidates keeps."""
+    n = len(train_hours)
+    if n < 2:
+        return None, 0
+    s = ctx.resolved.scenario
+    starts = np.concatenate(([0], np.flatnonzero(num_gpus[1:] != num_gpus[:-1]) + 1))
+    seg = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, n)))
+    finite_h = np.isfinite(train_hours)
+    h = np.where(finite_h, train_hours, np.inf)
+    low = np.minimum.reduceat(h, starts)
+    at = np.flatnonzero(h == low[seg])
+    first = at[np.concatenate(([True], seg[at][1:] != seg[at][:-1]))]  # A: the first fastest row per GPU count
+    hpw = s.constraints.hours_per_week
+    r = costmod.rental_costs(ctx.price, num_gpus=num_gpus[first], nodes=nodes[first], train_hours=h[first],
+                             ckpt_bytes=ctx.ckpt_bytes, setup_hours=ctx.setup_hours, hours_per_week=hpw,
+                             phase=s.constraints.phase, overheads=ctx.overheads)
+    a_days = np.full(len(starts), np.nan)
+    a_days[seg[first]] = r.best_calendar_hours
+    a_cost_ok = np.zeros(len(starts), dtype=bool)
+    a_cost_ok[seg[first]] = np.isfinite(r.best_cost)
+    a_mfu = np.full(len(starts), np.nan)
+    a_mfu[seg[first]] = np.asarray(mfu)[first]
+    floor = costmod.calendar_floor(num_gpus=num_gpus[starts], nodes=nodes[starts], train_hours=h,
+                                   ckpt_bytes=ctx.ckpt_bytes, setup_hours=ctx.setup_hours, hours_per_week=hpw,
+                                   overheads=ctx.overheads, rows=seg)
+    # a relative margin far above the rounding of either side
+    skip = (floor > a_days[seg] * (1.0 + 1e-9)) & (mfu <= a_mfu[seg]) & finite_h
+    if not skip.any():
+        return None, 0
+    return skip, int(np.count_nonzero(skip & a_cost_ok[seg]))
 
 
 def _kept_rows(c: Mapping[str, np.ndarray], d: Mapping[str, np.ndarray], rows, ci: int, gi: int, part: int,
@@ -1499,8 +1559,12 @@ def _reduce_context(ctx: SearchContext, ci: int, gi: int, chunks: _ChunkCache, m
             raise SearchCancelled(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "search cancelled")))
         n = len(c["num_gpus"])
         n_eval += n
+        unpriced = [0] if red.distinct else None
         _, idx, sub = _evaluate_fitting(ctx, c, memo, chunks.reused_later(kn), token, lazy=True,
-                                        cap_max=chunks.cap_max(kn), keep_rows=chunks.same_card_later(kn, ctx))
+                                        cap_max=chunks.cap_max(kn), keep_rows=chunks.same_card_later(kn, ctx),
+                                        unpriced=unpriced)
+        if unpriced:
+            n_fit += unpriced[0]
         if not len(idx):
             continue
         fin = np.isfinite(sub["cost"])
