@@ -288,3 +288,23 @@ def test_calendar_floor_is_below_every_modes_calendar(phase, hpw):
     if hpw == 168.0 and phase != "research":
         # around the clock: one setup, no resume; whole machines run exactly the floor
         assert np.array_equal(floor[hours > 0], r.calendar_hours[2][hours > 0])
+
+
+@pytest.mark.parametrize("hpw", [168.0, 40.0])
+def test_hours_within_calendar_bounds_the_floor(hpw):
+    """Beyond ``hours_within_calendar`` the calendar floor is later than the calendar given (by more than the
+    1e-9 the search allows for rounding); at it, by about the 1e-6 margin only."""
+    rng = np.random.default_rng(11)
+    n = rng.choice([1, 8, 64, 4096], 300).astype(float)
+    nodes = np.maximum(np.ceil(n / 8), 1)
+    cal = np.concatenate([[0.5, 3.0], rng.lognormal(4, 3, 298)])
+    kw = dict(num_gpus=n, nodes=nodes, ckpt_bytes=14.0 * 70e9, setup_hours=2.5, hours_per_week=hpw,
+              overheads=Overheads())
+    lim = cost.hours_within_calendar(calendar_hours=cal, **kw)
+    ok = lim > 0
+    assert ok.sum() > 150
+    above = np.nextafter(lim, np.inf)
+    floor = cost.calendar_floor(train_hours=above, **kw)
+    assert (floor[ok] > cal[ok] * (1 + 1e-9)).all()
+    # and not far above: the margin is 1e-6 of the calendar
+    assert (floor[ok] < cal[ok] * (1 + 2e-6)).all()

@@ -500,6 +500,19 @@ def calendar_floor(*, num_gpus, nodes, train_hours, ckpt_bytes, setup_hours: flo
     return np.where(work > 0, work + setup_hours, work) * (HOURS_PER_WEEK / float(hours_per_week))
 
 
+def hours_within_calendar(*, num_gpus, nodes, calendar_hours, ckpt_bytes, setup_hours: float,
+                          hours_per_week: float, overheads: Overheads = Overheads(), margin: float = 1e-6):
+    """Training hours above which :func:`calendar_floor` is surely later than ``calendar_hours``: the floor
+    ``(h·(1 + f) + setup)·168/hours_per_week`` solved for ``h`` at ``calendar_hours × (1 + margin)``. The margin
+    (relative, 1e-6) is far above the rounding of either side, so a candidate with more hours has a floor above
+    ``calendar_hours × (1 + 1e-9)`` whatever the rounding. May be negative (then it bounds nothing)."""
+    ov = overheads
+    n, nodes = np.broadcast_arrays(np.atleast_1d(_f(num_gpus)), np.atleast_1d(np.maximum(_f(nodes), 1.0)))
+    frac, _, _ = interruption_overhead(n, nodes, ckpt_bytes, ov.resume_hours, ov.checkpoint_write_gbs_per_node,
+                                       ov.gpu_interruptions_per_gpu_hour)
+    return (_f(calendar_hours) * (1.0 + margin) * (float(hours_per_week) / HOURS_PER_WEEK) - setup_hours) / (1.0 + frac)
+
+
 def weekly_crossover_hours(price: GpuPrice) -> float | None:
     """Hours of use per week above which one whole machine per week costs less than its cards per hour:
     ``machine_week / (machine_gpus × card_hour)`` (setup and resume ignored)."""

@@ -934,9 +934,10 @@ def _unpriced(ctx: SearchContext, num_gpus: np.ndarray, nodes: np.ndarray, train
     Within one context and GPU count (the same GPUs, nodes and prices) a row's cost and calendar in every
     rental mode (:func:`cost.rental_costs`) only grow with its training hours, so a row slower than ``A`` costs
     no less than ``A`` does (equal costs within the relative 1e-9 the mode choice already treats as equal
-    aside). Only ``A`` is priced; a row is skipped when even its calendar floor (:func:`cost.calendar_floor`:
-    the least calendar time any mode could give it) is later than ``A``'s priced calendar, and its MFU is no
-    higher than ``A``'s (the poor-MFU key). It then finishes later and costs no less: it is neither ranked
+    aside). Only ``A`` is priced; a row is skipped when its hours are beyond those at which even its calendar
+    floor (:func:`cost.calendar_floor`: the least calendar time any mode could give it) is later than ``A``'s
+    priced calendar (:func:`cost.hours_within_calendar`), and its MFU is no higher than ``A``'s (the poor-MFU
+    key). It then finishes later and costs no less: it is neither ranked
     above ``A`` (whichever of cost or time leads), nor meets a deadline or budget ``A`` misses, nor is on the
     time-vs-cost Pareto front. Its cost is finite exactly where ``A``'s is (prices and sessions are the
     context's), which the count of fitting candidates keeps."""
@@ -945,30 +946,26 @@ def _unpriced(ctx: SearchContext, num_gpus: np.ndarray, nodes: np.ndarray, train
         return None, 0
     s = ctx.resolved.scenario
     starts = np.concatenate(([0], np.flatnonzero(num_gpus[1:] != num_gpus[:-1]) + 1))
-    seg = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, n)))
-    finite_h = np.isfinite(train_hours)
-    h = np.where(finite_h, train_hours, np.inf)
+    lens = np.diff(np.append(starts, n))
+    h = np.where(np.isfinite(train_hours), train_hours, np.inf)
     low = np.minimum.reduceat(h, starts)
-    at = np.flatnonzero(h == low[seg])
-    first = at[np.concatenate(([True], seg[at][1:] != seg[at][:-1]))]  # A: the first fastest row per GPU count
+    at = np.flatnonzero(h == np.repeat(low, lens))
+    seg_at = np.searchsorted(starts, at, "right") - 1
+    first = at[np.concatenate(([True], seg_at[1:] != seg_at[:-1]))]  # A: the first fastest row per GPU count
     hpw = s.constraints.hours_per_week
     r = costmod.rental_costs(ctx.price, num_gpus=num_gpus[first], nodes=nodes[first], train_hours=h[first],
                              ckpt_bytes=ctx.ckpt_bytes, setup_hours=ctx.setup_hours, hours_per_week=hpw,
                              phase=s.constraints.phase, overheads=ctx.overheads)
-    a_days = np.full(len(starts), np.nan)
-    a_days[seg[first]] = r.best_calendar_hours
-    a_cost_ok = np.zeros(len(starts), dtype=bool)
-    a_cost_ok[seg[first]] = np.isfinite(r.best_cost)
-    a_mfu = np.full(len(starts), np.nan)
-    a_mfu[seg[first]] = np.asarray(mfu)[first]
-    floor = costmod.calendar_floor(num_gpus=num_gpus[starts], nodes=nodes[starts], train_hours=h,
-                                   ckpt_bytes=ctx.ckpt_bytes, setup_hours=ctx.setup_hours, hours_per_week=hpw,
-                                   overheads=ctx.overheads, rows=seg)
-    # a relative margin far above the rounding of either side
-    skip = (floor > a_days[seg] * (1.0 + 1e-9)) & (mfu <= a_mfu[seg]) & finite_h
-    if not skip.any():
+    # the hours above which a row's calendar floor is surely later than A's calendar (never below A's own)
+    limit = np.maximum(costmod.hours_within_calendar(
+        num_gpus=num_gpus[first], nodes=nodes[first], calendar_hours=r.best_calendar_hours, ckpt_bytes=ctx.ckpt_bytes,
+        setup_hours=ctx.setup_hours, hours_per_week=hpw, overheads=ctx.overheads), low)
+    skip = (h > np.repeat(limit, lens)) & (h < np.inf) & (mfu <= np.repeat(np.asarray(mfu)[first], lens))
+    n_skip = int(np.count_nonzero(skip))
+    if not n_skip:
         return None, 0
-    return skip, int(np.count_nonzero(skip & a_cost_ok[seg]))
+    cost_ok = np.isfinite(r.best_cost)
+    return skip, n_skip if cost_ok.all() else int(np.count_nonzero(skip & np.repeat(cost_ok, lens)))
 
 
 def _kept_rows(c: Mapping[str, np.ndarray], d: Mapping[str, np.ndarray], rows, ci: int, gi: int, part: int,
@@ -1354,6 +1351,8 @@ class _Reducer:
     whether :func:`_rank` adds it or not (when every acceptable row is poor it is constant)."""
 
     POOL_ROWS = 20_000
+    #: chunks of at most this many rows go to the pool unreduced (reducing them costs more than it saves)
+    SMALL_CHUNK = 512
 
     def __init__(self, objective: str, deadline, budget, total_pflop: float, mfu_rule: bool, top: int,
                  distinct: bool):
@@ -1391,6 +1390,18 @@ class _Reducer:
         """One chunk: rows of one context, by GPU count ascending, in the search's order. Keys starting with
         ``_`` are not kept; ``complete(d, rows)`` adds the columns of the rows kept that ``d`` leaves out."""
         n = len(d["cost"])
+        if n <= self.SMALL_CHUNK:
+            # a few rows (what the search's pricing leaves, search._unpriced): kept as they are; the pool's
+            # reduction (_compress, the same choices over the whole pool) selects among them
+            rows = np.arange(n)
+            kept = {k: v for k, v in d.items() if k[0] != "_"}
+            if complete is not None:
+                kept.update(complete(d, rows))
+            self.pool.append(kept)
+            self.pool_rows += n
+            if self.pool_rows > self.POOL_ROWS:
+                self._compress()
+            return
         ng = d["num_gpus"]
         starts = np.concatenate([[0], np.flatnonzero(ng[1:] != ng[:-1]) + 1])
         seg = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, n)))
