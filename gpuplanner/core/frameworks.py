@@ -288,10 +288,18 @@ def pipeline_split(framework, pp, mbs, grad_accum, pipeline_mbs=None):
         return mbs, grad_accum
     split = TORCHTITAN_PIPELINE_MICROBATCH if pipeline_mbs is None else int(pipeline_mbs)
     pp_a, mbs_a, ga_a = np.asarray(pp), np.asarray(mbs), np.asarray(grad_accum)
-    per_rank = mbs_a * ga_a
     on = (pp_a > 1) & (mbs_a > split) & (np.mod(mbs_a, split) == 0)
-    new_mbs = np.where(on, split, mbs_a)
-    new_ga = np.where(on, per_rank // np.maximum(new_mbs, 1), ga_a)
-    if np.ndim(new_mbs) == 0:  # scalars in, Python numbers out (the scalar estimate path)
-        return new_mbs.item(), new_ga.item()
+    if np.ndim(on) == 0:  # scalars in, Python numbers out (the scalar estimate path)
+        new_mbs = np.where(on, split, mbs_a)
+        return new_mbs.item(), np.where(on, mbs_a * ga_a // np.maximum(new_mbs, 1), ga_a).item()
+    if not on.any():  # nothing split: the values as they are, in the shape the element-wise result has
+        if mbs_a.shape == ga_a.shape == on.shape:
+            return mbs_a, ga_a
+        return np.array(np.broadcast_to(mbs_a, on.shape)), np.array(np.broadcast_to(ga_a, on.shape))
+    # the rows split, computed on those rows alone (the same values as element-wise over all of them)
+    rows = np.flatnonzero(on)
+    new_mbs, new_ga = np.array(np.broadcast_to(mbs_a, on.shape)), np.array(np.broadcast_to(ga_a, on.shape))
+    per_rank = new_mbs[rows] * new_ga[rows]
+    new_mbs[rows] = split
+    new_ga[rows] = per_rank // max(split, 1)
     return new_mbs, new_ga

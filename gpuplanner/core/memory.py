@@ -560,13 +560,16 @@ def model_state_arrays(non_expert, expert, w_b, g_b, opt_b, zero, dp, dp_expert)
     ``w_b``, ``g_b``, ``opt_b``: bytes per parameter; stage 1 shards the optimizer states, stage 2 also
     the gradients, stage 3 also the weights, over ``dp`` (routed experts over ``dp_expert = dp/ep``).
     Example (ZeRO Table 1, Ψ = 7.5B, N_d = 64, K = 12): stage 1 → (2 + 2 + 12/64)·Ψ = 31.4 GB.
+    ``expert`` None: a dense model (no routed experts; the same values as ``expert = 0``, fewer operations).
     """
     xp = _xp(non_expert, expert, w_b, g_b, opt_b, zero, dp, dp_expert)
     zero = xp.asarray(zero)
 
     def shard(per, on):
-        return xp.where(on, non_expert * per / dp, non_expert * per) + xp.where(
-            on, expert * per / dp_expert, expert * per)
+        dense = xp.where(on, non_expert * per / dp, non_expert * per)
+        if expert is None:
+            return dense
+        return dense + xp.where(on, expert * per / dp_expert, expert * per)
 
     return shard(w_b, zero >= 3), shard(g_b, zero >= 2), shard(opt_b, zero >= 1)
 
@@ -817,14 +820,17 @@ def memory_arrays(
     )
     expert_tp = tp if framework == "megatron" else 1.0
     non_expert_gpu = (layers_stage * m.layer_non_expert + extra) / tp
-    expert_gpu = layers_stage * m.layer_expert / (ep * expert_tp)
+    # a dense model: the expert terms are zeros, and adding them changes no value; they are left out
+    dense = not m.layer_expert
+    expert_gpu = None if dense else layers_stage * m.layer_expert / (ep * expert_tp)
+    model_gpu = non_expert_gpu if dense else non_expert_gpu + expert_gpu  # this GPU's parameters before ZeRO
     # the ZeRO/FSDP sharding group: Megatron's distributed optimizer and torchtitan's FSDP shard over the
     # data- and context-parallel ranks together (CP ranks hold the same weights): Megatron-Core
     # ``DistributedOptimizer`` over ``get_data_parallel_group(with_context_parallel=True)``; torchtitan
     # ``parallelize.py`` applies ``fully_shard`` on the ``dp_shard_cp`` mesh
     cp_f = xp.asarray(cp, dtype=float)
     dp_sh = dp * cp_f if framework in ("megatron", "fsdp") else dp
-    dp_exp = xp.maximum(dp_sh / ep, 1.0)
+    dp_exp = None if dense else xp.maximum(dp_sh / ep, 1.0)
     # FSDP2 keeps the gathered 16-bit weights from the forward to the end of the step with pipeline
     # parallelism (torchtitan ``reshard_after_forward = not pp_enabled``) and under ZeRO-2
     # (reshard_after_forward=False); with pipeline parallelism it also skips the reduce-scatter until the
@@ -837,9 +843,9 @@ def memory_arrays(
     if method in ("lora", "qlora"):
         lora_total, _ = lora_params(m.arch, lora_rank, lora_targets)
         total_params = m.params.language
-        scale = (non_expert_gpu + expert_gpu) / total_params  # this GPU's share of the model
+        scale = model_gpu / total_params  # this GPU's share of the model
         adapters = lora_total * scale
-        base_gpu = non_expert_gpu + expert_gpu
+        base_gpu = model_gpu
         base_bytes_per = 4.0 if precision == "fp32" else 2.0
         if method == "qlora":
             lin = base_linear_params(m.arch)
@@ -861,20 +867,22 @@ def memory_arrays(
         ddp = xp.where((dp > 1) & (zero == 0), gradients, 0.0) if framework == "hf" else 0.0
     else:
         weights, gradients, opt = model_state_arrays(
-            non_expert_gpu, expert_gpu, w_b, g_b, master_b + moments_b, zero, dp_sh, dp_exp)
+            non_expert_gpu, None if dense else expert_gpu, w_b, g_b, master_b + moments_b, zero, dp_sh, dp_exp)
         # FSDP2 kept layouts: sharded fp32 parameters (also under ZeRO-2) beside the unsharded 16-bit copy
         # (added below); with PP the unsharded gradients of the whole stage in the reduce dtype replace the
         # sharded ones
-        w_sharded = non_expert_gpu * w_b / dp_sh + expert_gpu * w_b / dp_exp
+        w_sharded = non_expert_gpu * w_b / dp_sh
+        if not dense:
+            w_sharded = w_sharded + expert_gpu * w_b / dp_exp
         weights = xp.where(fsdp_keep, w_sharded, weights)
-        gradients = xp.where(fsdp_pp, (non_expert_gpu + expert_gpu) * g_b, gradients)
-        ddp = xp.where(dp > 1, (non_expert_gpu + expert_gpu) * ddp_b, 0.0)
+        gradients = xp.where(fsdp_pp, model_gpu * g_b, gradients)
+        ddp = xp.where(dp > 1, model_gpu * ddp_b, 0.0)
     if optimizer_in_backward:
         gradients = gradients * 0.0  # each parameter is stepped and its gradient freed during backward
     opt = xp.where(offload, 0.0, opt)
     # the unsharded 16-bit copy FSDP keeps (fsdp_keep above): on the GPU even with CPU offload
     kept = xp.where(fsdp_keep & (method not in ("lora", "qlora")),
-                    (non_expert_gpu + expert_gpu) * min(activation_dtype_bytes(precision), gathered_b), 0.0)
+                    model_gpu * min(activation_dtype_bytes(precision), gathered_b), 0.0)
     if offload_params:
         # FSDP CPUOffload(offload_params=True) / ZeRO-3 offload_param: the sharded parameters, their
         # gradients and the optimizer live in CPU memory; the GPU holds the gathered layers (counted below)
@@ -977,11 +985,11 @@ def memory_arrays(
         gather = gather + xp.where((zero >= 2) & (dp_sh > 1),
                                    fsdp_rs_buffer_bytes(layer_full, precision, master_weights), 0.0)
     buckets = xp.where((zero >= 1) & (zero <= 2) & (framework in ("hf", "deepspeed")),
-                       xp.minimum(5e8, non_expert_gpu + expert_gpu) * 2.0, 0.0)
+                       xp.minimum(5e8, model_gpu) * 2.0, 0.0)
     states = weights + gradients + opt
     extra = objective_parts(
         m_full, profile, precision=precision, weights=weights, gradients=gradients, opt=opt, acts=acts,
-        model_gpu=non_expert_gpu + expert_gpu, layer_full=layer_full, zero=zero, dp_sh=dp_sh, tp=tp,
+        model_gpu=model_gpu, layer_full=layer_full, zero=zero, dp_sh=dp_sh, tp=tp,
         seqs=mbs_examples * xp.asarray(grad_accum, dtype=float), gpu_capacity_gib=gpu_capacity_gib, xp=xp)
     extra_sum = sum(extra.values())
     # cached free blocks and rounding (reserved − allocated): none with expandable segments (allocator_waste)

@@ -895,8 +895,11 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
         if where is not None and len(pos) and int(pos.min()) < 0:
             layout = None  # a fitting row outside the kept rows (not expected: cap <= cap_max): compute them
         else:
-            layout = timing.take_layout(full, pos) if fit is None else memo.rows(
-                fit, ("layout", memo.prep(ctx)["layout_key"]), lambda: timing.take_layout(full, pos), keep_rows)
+            if len(pos) == timing.layout_rows(full):
+                layout = full  # every row (``pos`` is ascending and distinct: all of them, in order)
+            else:
+                layout = timing.take_layout(full, pos) if fit is None else memo.rows(
+                    fit, ("layout", memo.prep(ctx)["layout_key"]), lambda: timing.take_layout(full, pos), keep_rows)
     if layout is None and lazy:  # both stages on the fitting rows alone
         layout = timing.pack_layout(candidate_layout(ctx, {k: v[idx] for k, v in c.items()}, split))
     tm = candidate_times(ctx, sub, layout, split, shares=not lazy)

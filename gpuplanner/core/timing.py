@@ -842,7 +842,8 @@ def time_layout(
     }
 
 
-def _layout_rows(lay: dict) -> int | None:
+def layout_rows(lay: dict) -> int | None:
+    """How many rows :func:`time_layout`'s dict ``lay`` holds (None: the scalar path's plain values)."""
     tp = lay["tp"]
     return len(tp) if isinstance(tp, np.ndarray) and tp.ndim else None
 
@@ -852,7 +853,7 @@ def pack_layout(lay: dict) -> dict:
     hold the same value becomes that value (a numpy scalar of the same dtype: every element-wise operation on it
     gives, element for element, what it gives on the array), so that the rows picked later and the second
     stage's operations on it cost nothing per row. No value is changed."""
-    n = _layout_rows(lay)
+    n = layout_rows(lay)
     if n is None or n == 0:
         return lay
     out = dict(lay)
@@ -872,7 +873,7 @@ def pack_layout(lay: dict) -> dict:
 def take_layout(lay: dict, idx) -> dict:
     """The first stage's values of the rows ``idx`` (per-row arrays of ``n`` rows picked, the rest kept), from
     :func:`time_layout`'s dict or :func:`pack_layout`'s."""
-    n = _layout_rows(lay)
+    n = layout_rows(lay)
     if n is None:
         return lay
     return {k: (v[idx] if isinstance(v, np.ndarray) and v.ndim and v.shape[0] == n else v) for k, v in lay.items()}
@@ -1008,15 +1009,23 @@ def time_gpu(
         dp_hidden = where(n_dp > 1, where(per_mb, z3_all, dp12_all), 0.0) - dp_comm
 
     # ---- context parallelism: K/V ring, forward 1×, backward 2× (K/V and dK/dV), hidden under attention
-    cp_bw = where(lay["cp_in_node"], intra_p2p, nic)
-    cp_layer = lay["cp_bytes"] / cp_bw
-    attn_layer = lay["attn_layer_flops"] / (peak16 * eff_attn * tp)
-    cp_comm = where(cp > 1, maximum(cp_layer - attn_layer, 0.0) * lay["stage_layers"] * m_acc, 0.0)
+    # (the plan search's rows without context or expert parallelism, ``cp``/``ep`` packed to one value: nothing
+    # to compute, and the zero left as one value adds to the step exactly as the array of zeros would)
+    if not full and np.ndim(cp) == 0 and not cp > 1:
+        cp_comm = 0.0
+    else:
+        cp_bw = where(lay["cp_in_node"], intra_p2p, nic)
+        cp_layer = lay["cp_bytes"] / cp_bw
+        attn_layer = lay["attn_layer_flops"] / (peak16 * eff_attn * tp)
+        cp_comm = where(cp > 1, maximum(cp_layer - attn_layer, 0.0) * lay["stage_layers"] * m_acc, 0.0)
     cp_hidden = where(cp > 1, cp_layer * lay["stage_layers"] * m_acc, 0.0) - cp_comm if full else None
 
     # ---- expert parallelism: all-to-all dispatch + combine, forward and backward
-    ep_bw = where(lay["ep_in_node"], intra_p2p, nic)
-    ep_comm = where(ep > 1, lay["a2a_bytes"] / ep_bw * lay["n_moe_stage"] * m_acc, 0.0)
+    if not full and np.ndim(ep) == 0 and not ep > 1:
+        ep_comm = 0.0
+    else:
+        ep_bw = where(lay["ep_in_node"], intra_p2p, nic)
+        ep_comm = where(ep > 1, lay["a2a_bytes"] / ep_bw * lay["n_moe_stage"] * m_acc, 0.0)
 
     # ---- other: optimizer update and gradient clipping, FP8 weight casts, QLoRA dequantisation
     other = where(lay["offload"], 0.0, lay["opt_bytes"] / mem_bw) + fsdp_copy
