@@ -185,3 +185,14 @@ def test_pricing_only_rows_that_can_rank_changes_nothing(monkeypatch, scn):
     off = S.search(scn, top=8)
     assert on.plans and on.candidates_fitting == off.candidates_fitting
     assert _json(on) == _json(off)
+
+
+def test_interleave_rows_is_interleave_ok():
+    """The search's table version of Megatron's interleaving rules gives interleave_ok's answer on every row."""
+    rng = np.random.default_rng(3)
+    pp = rng.choice([1, 2, 3, 4, 5, 8, 10, 16, 20, 40, 80], 5000)
+    ga = rng.integers(1, 200, 5000)
+    for layers in (80, 126, 32, 61):
+        ok_for = S._interleave_rows(pp, ga, layers)
+        for v in (2, 4, 8, 16, 32):
+            assert np.array_equal(ok_for(v), S.interleave_ok(pp, v, layers, ga))

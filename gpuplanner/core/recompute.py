@@ -126,22 +126,31 @@ def layer_counts(code, layers, every_n: int = DEFAULT_EVERY_N, num_layers: int |
     checkpoint inputs kept for them (one per layer; one per group under Megatron ``uniform`` with
     ``num_layers`` > 1), and the layers re-run together in backward (the working set).
     """
+    return _layer_counts(code, layers, every_n, num_layers, method, False)
+
+
+def _layer_counts(code, layers, every_n, num_layers, method, ckpt_only: bool):
+    """:func:`layer_counts`; ``ckpt_only``: ``n_ckpt`` alone. Each policy test is made once, and the layer-SAC
+    count is left out where no row runs layer SAC (it would be picked by no row: the values are the same)."""
     xp = _xp(code, layers)
     code = xp.asarray(code)
     layers = xp.asarray(layers, dtype=float) * 1.0
     n = max(int(every_n or DEFAULT_EVERY_N), 1)
-    layer_sac = layers // n
+    is_full, is_lsac = code == FULL, code == LAYER_SAC
+    layer_sac = layers // n if is_lsac is True or (is_lsac is not False and bool(is_lsac.any())) else 0.0
     if num_layers is None or num_layers <= 0:
-        full_ck, full_groups, full_group = layers, layers, 1.0
+        full_ck, full_groups, full_group = layers, None, 1.0  # (groups: one per checkpointed layer)
     elif method == "block":
         k = xp.minimum(float(num_layers), layers)
-        full_ck, full_groups, full_group = k, k, 1.0
+        full_ck, full_groups, full_group = k, None, 1.0
     else:
         k = float(num_layers)
         full_ck, full_groups, full_group = layers, -(-layers // k), xp.minimum(k, layers)
-    n_ck = xp.where(code == FULL, full_ck, xp.where(code == LAYER_SAC, layer_sac, 0.0))
-    n_groups = xp.where(code == FULL, full_groups, xp.where(code == LAYER_SAC, layer_sac, 0.0))
-    group = xp.where(code == FULL, full_group, xp.where(code == LAYER_SAC, 1.0, 0.0))
+    n_ck = xp.where(is_full, full_ck, xp.where(is_lsac, layer_sac, 0.0))
+    if ckpt_only:
+        return n_ck
+    n_groups = n_ck if full_groups is None else xp.where(is_full, full_groups, xp.where(is_lsac, layer_sac, 0.0))
+    group = xp.where(is_full, full_group, xp.where(is_lsac, 1.0, 0.0))
     return n_ck, n_groups, group
 
 
@@ -157,7 +166,7 @@ def time_shares(code, layers, every_n: int = DEFAULT_EVERY_N, num_layers: int | 
     xp = _xp(code, layers)
     code = xp.asarray(code)
     layers = xp.maximum(xp.asarray(layers, dtype=float), 1.0)
-    n_ck, _, _ = layer_counts(code, layers, every_n, num_layers, method)
+    n_ck = _layer_counts(code, layers, every_n, num_layers, method, True)
     whole = n_ck / layers
     attn = xp.where(code == MEGATRON_SELECTIVE, 1.0, 0.0)
     op = xp.where(code == OP_SAC, 1.0, 0.0)

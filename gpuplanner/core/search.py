@@ -511,6 +511,22 @@ def interleave_ok(pp, vpp, num_layers: int, grad_accum):
     return (pp > 1) & (num_layers % np.maximum(pp * vpp, 1) == 0) & (ga >= pp) & (ga % np.maximum(pp, 1) == 0)
 
 
+def _interleave_rows(pp: np.ndarray, grad_accum: np.ndarray, num_layers: int) -> Callable[[int], np.ndarray]:
+    """``v ↦ interleave_ok(pp, v, num_layers, grad_accum)`` for integer rows, with what does not depend on ``v``
+    computed once and the layer split tested once per pipeline degree (a table), not once per row."""
+    pp = np.asarray(pp, dtype=np.int64)
+    ga = np.asarray(grad_accum, dtype=np.int64)
+    whole = (pp > 1) & (ga >= pp) & (ga % np.maximum(pp, 1) == 0)
+    top = int(pp.max()) if len(pp) else 0
+    if top > 65536 or (len(pp) and int(pp.min()) < 0):
+        return lambda v: interleave_ok(pp, v, num_layers, ga)
+
+    def ok(v: int) -> np.ndarray:
+        splits = np.array([p > 1 and num_layers % (p * v) == 0 for p in range(top + 1)], dtype=bool)
+        return whole & splits[pp]
+    return ok
+
+
 def _expand_vpp(c: dict[str, np.ndarray], num_layers: int, user_vpp: int, fw: str,
                 all_degrees: bool = False) -> dict[str, np.ndarray]:
     """``c`` followed by its interleaved-pipeline candidates (:func:`_vpp_parts`)."""
@@ -543,9 +559,10 @@ def _vpp_parts(c: dict[str, np.ndarray], num_layers: int, user_vpp: int, fw: str
     rows = np.flatnonzero(c["pp"] > 1)
     pp, ga = c["pp"][rows], c["grad_accum"][rows]
     extra: list[tuple[int, dict[str, np.ndarray]]] = []  # (part number, rows): one part per degree tried
+    ok_for = _interleave_rows(pp, ga, num_layers)
     if all_degrees:
         for di, v in enumerate(degrees):
-            ok = interleave_ok(pp, v, num_layers, ga)
+            ok = ok_for(v)
             if ok.any():
                 sel = rows[ok]
                 chunk = {k: a[sel] for k, a in c.items()}
@@ -554,7 +571,7 @@ def _vpp_parts(c: dict[str, np.ndarray], num_layers: int, user_vpp: int, fw: str
     else:
         vmax = np.ones(len(pp), dtype=np.int64)
         for v in degrees:
-            vmax = np.where(interleave_ok(pp, v, num_layers, ga), v, vmax)
+            vmax = np.where(ok_for(v), v, vmax)
         ok = vmax > 1
         if ok.any():
             sel = rows[ok]
