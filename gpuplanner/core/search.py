@@ -911,12 +911,11 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
         pos = idx if where is None else where[idx]
         if where is not None and len(pos) and int(pos.min()) < 0:
             layout = None  # a fitting row outside the kept rows (not expected: cap <= cap_max): compute them
+        elif len(pos) == timing.layout_rows(full):
+            layout = full  # every row (``pos`` is ascending and distinct: all of them, in order)
         else:
-            if len(pos) == timing.layout_rows(full):
-                layout = full  # every row (``pos`` is ascending and distinct: all of them, in order)
-            else:
-                layout = timing.take_layout(full, pos) if fit is None else memo.rows(
-                    fit, ("layout", memo.prep(ctx)["layout_key"]), lambda: timing.take_layout(full, pos), keep_rows)
+            layout = timing.take_layout(full, pos) if fit is None else memo.rows(
+                fit, ("layout", memo.prep(ctx)["layout_key"]), lambda: timing.take_layout(full, pos), keep_rows)
     if layout is None and lazy:  # both stages on the fitting rows alone
         layout = timing.pack_layout(candidate_layout(ctx, {k: v[idx] for k, v in c.items()}, split))
     tm = candidate_times(ctx, sub, layout, split, shares=not lazy)
@@ -927,21 +926,26 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
         if skip is not None:
             unpriced[0] += n_finite
             rest = np.flatnonzero(~skip)
-            idx = idx[rest]
-            sub = {k: v[rest] for k, v in sub.items()}
-            tm = {"train_hours": sub["train_hours"]}
-            if not len(idx):
-                return mem_gib, idx, sub
+            idx, sub = idx[rest], {k: v[rest] for k, v in sub.items()}
+    if len(idx):
+        _price_rows(ctx, sub)
+    return mem_gib, idx, sub
+
+
+def _price_rows(ctx: SearchContext, sub: dict) -> None:
+    """The rental modes' costs of the rows ``sub`` (their ``num_gpus``, ``nodes`` and ``train_hours``), into
+    ``sub``: ``mode_costs`` (modes × rows), the cheapest ``mode``, its ``cost`` and ``calendar_hours``."""
+    s = ctx.resolved.scenario
+    n = len(sub["num_gpus"])
     r = costmod.rental_costs(
-        ctx.price, num_gpus=sub["num_gpus"], nodes=sub["nodes"], train_hours=tm["train_hours"],
+        ctx.price, num_gpus=sub["num_gpus"], nodes=sub["nodes"], train_hours=sub["train_hours"],
         ckpt_bytes=ctx.ckpt_bytes, setup_hours=ctx.setup_hours, hours_per_week=s.constraints.hours_per_week,
         phase=s.constraints.phase, overheads=ctx.overheads,
     )
-    sub["mode_costs"] = np.asarray(r.costs, dtype=float).reshape(len(MODES), len(idx))
-    sub["mode"] = np.asarray(r.best).astype(np.int64, copy=False).reshape(len(idx))
-    sub["cost"] = np.asarray(r.best_cost, dtype=float).reshape(len(idx))
-    sub["calendar_hours"] = np.asarray(r.best_calendar_hours, dtype=float).reshape(len(idx))
-    return mem_gib, idx, sub
+    sub["mode_costs"] = np.asarray(r.costs, dtype=float).reshape(len(MODES), n)
+    sub["mode"] = np.asarray(r.best).astype(np.int64, copy=False).reshape(n)
+    sub["cost"] = np.asarray(r.best_cost, dtype=float).reshape(n)
+    sub["calendar_hours"] = np.asarray(r.best_calendar_hours, dtype=float).reshape(n)
 
 
 def _unpriced(ctx: SearchContext, num_gpus: np.ndarray, nodes: np.ndarray, train_hours: np.ndarray,
