@@ -308,3 +308,28 @@ def test_hours_within_calendar_bounds_the_floor(hpw):
     assert (floor[ok] > cal[ok] * (1 + 1e-9)).all()
     # and not far above: the margin is 1e-6 of the calendar
     assert (floor[ok] < cal[ok] * (1 + 2e-6)).all()
+
+
+@pytest.mark.parametrize("quote", [dict(card_hour=10.0), dict(card_hour=10.0, spot=4.0),
+                                   dict(card_hour=10.0, week=9000.0, month=30000.0, spot=4.0),
+                                   dict(card_hour=None, month=30000.0), dict(card_hour=1e-3, week=1e6)])
+@pytest.mark.parametrize("phase,hpw", [("stable", 168.0), ("research", 30.0), ("stable", 40.0)])
+def test_calendar_ceiling_is_above_the_chosen_modes_calendar(quote, phase, hpw):
+    """The search bounds the cheapest mode's calendar without pricing (search._unpriced): the ceiling is never
+    below it, whichever mode the prices pick, and equals it when every mode runs the same calendar."""
+    rng = np.random.default_rng(5)
+    n = rng.choice([1, 8, 64, 512], 300).astype(float)
+    nodes = np.maximum(np.ceil(n / 8), 1)
+    hours = np.concatenate([[0.0], rng.lognormal(3, 3, 299)])
+    p = complete_price(GpuPrice(gpu="x", currency="CNY", card_hour=quote.get("card_hour"),
+                                machine_week=quote.get("week"), machine_month=quote.get("month"),
+                                spot_card_hour=quote.get("spot"), machine_gpus=8, source="t", source_date="2026"))
+    kw = dict(num_gpus=n, nodes=nodes, train_hours=hours, ckpt_bytes=14.0 * 8e9, setup_hours=2.5,
+              hours_per_week=hpw, phase=phase, overheads=Overheads())
+    r = rental_costs(p, **kw)
+    ceiling, frac = cost.calendar_ceiling(p, **kw)
+    assert (ceiling >= r.best_calendar_hours).all()
+    if phase == "stable" and hpw == 168.0 and p.spot_card_hour is None:
+        assert np.array_equal(ceiling, r.best_calendar_hours)
+    assert np.array_equal(frac, cost.interruption_overhead(n, nodes, 14.0 * 8e9, Overheads().resume_hours,
+                                                           Overheads().checkpoint_write_gbs_per_node)[0])

@@ -175,13 +175,13 @@ def test_pricing_only_rows_that_can_rank_changes_nothing(monkeypatch, scn):
 
     def spy(*a, **k):
         out = real(*a, **k)
-        calls.append(0 if out[0] is None else int(out[0].sum()))
+        calls.append(0 if out is None else int(out[0].sum()))
         return out
 
     monkeypatch.setattr(S, "_unpriced", spy)
     on = S.search(scn, top=8)
     assert sum(calls) > 100  # rows were skipped
-    monkeypatch.setattr(S, "_unpriced", lambda *a, **k: (None, 0))
+    monkeypatch.setattr(S, "_unpriced", lambda *a, **k: None)
     off = S.search(scn, top=8)
     assert on.plans and on.candidates_fitting == off.candidates_fitting
     assert _json(on) == _json(off)

@@ -415,10 +415,7 @@ def rental_costs(price: GpuPrice, *, num_gpus, nodes, train_hours, ckpt_bytes, s
     """
     n, nodes, w_train = np.broadcast_arrays(np.atleast_1d(_f(num_gpus)), np.atleast_1d(np.maximum(_f(nodes), 1.0)),
                                             np.atleast_1d(_f(train_hours)))
-    H = float(hours_per_week)
     ov = overheads
-    sess = ov.session_length(phase, H)
-    stretch = HOURS_PER_WEEK / H  # calendar hours per hour on the clock
     g = float(price.machine_gpus)
     machines = np.ceil(n / g)
     nmodes = len(MODES)
@@ -426,37 +423,15 @@ def rental_costs(price: GpuPrice, *, num_gpus, nodes, train_hours, ckpt_bytes, s
     costs = np.full(shape, np.inf)
     cal = np.full(shape, np.inf)
     wanted = set(modes)
-
-    frac, _, mtbi = interruption_overhead(n, nodes, ckpt_bytes, ov.resume_hours, ov.checkpoint_write_gbs_per_node,
-                                          ov.gpu_interruptions_per_gpu_hour)
-    work = w_train * (1.0 + frac)
-
-    def sessions(work_h, per_session_loss):
-        if math.isinf(sess):
-            return np.ones_like(work_h)
-        productive = sess - per_session_loss
-        return np.where(productive > 0, np.ceil(work_h / max(productive, 1e-9)), np.inf)
-
-    # card-hours: every session is a fresh start
-    n_card = sessions(work, setup_hours)
-    card_time = work + n_card * setup_hours
-    card_cal = card_time * stretch
+    t = _mode_times(price, n, nodes, w_train, ckpt_bytes, setup_hours, float(hours_per_week), phase, ov,
+                    "spot" in wanted)
+    stretch, card_time, card_cal, m_cal = t["stretch"], t["card_time"], t["card_cal"], t["m_cal"]
     cal[0] = card_cal  # the calendar of card-hour rental, priced or not (what the user waits without a quote)
     if "card_hour" in wanted and price.card_hour is not None:
         costs[0] = n * card_time * price.card_hour
-    # spot
-    if "spot" in wanted and price.spot_card_hour is not None:
-        pre = ov.spot_preemptions_per_node_day / 24.0 * nodes
-        frac_s, _, mtbi_s = interruption_overhead(n, nodes, ckpt_bytes, ov.resume_hours + setup_hours,
-                                                  ov.checkpoint_write_gbs_per_node, ov.gpu_interruptions_per_gpu_hour, pre)
-        work_s = w_train * (1.0 + frac_s)
-        t_s = work_s + sessions(work_s, setup_hours) * setup_hours
-        costs[1] = n * t_s * price.spot_card_hour
-        cal[1] = t_s * stretch
-    # whole machines: one setup, a resume per later session
-    n_m = sessions(work, ov.resume_hours)
-    m_time = work + setup_hours + np.maximum(n_m - 1.0, 0.0) * ov.resume_hours
-    m_cal = m_time * stretch
+    if t["spot"] is not None:
+        costs[1] = n * t["spot"] * price.spot_card_hour
+        cal[1] = t["spot"] * stretch
     if "week" in wanted and price.machine_week is not None:
         costs[2] = machines * np.ceil(m_cal / HOURS_PER_WEEK - 1e-9) * price.machine_week
         cal[2] = m_cal
@@ -476,7 +451,59 @@ def rental_costs(price: GpuPrice, *, num_gpus, nodes, train_hours, ckpt_bytes, s
     low = np.min(costs, axis=0)
     best = np.argmax(costs <= low * (1.0 + 1e-9), axis=0)
     return RentalArrays(costs=costs, calendar_hours=cal, best=best, machines=machines, card_billed_hours=card_time,
-                        interruptions=card_time / mtbi, setup_hours=float(setup_hours))
+                        interruptions=card_time / t["mtbi"], setup_hours=float(setup_hours))
+
+
+def _mode_times(price: GpuPrice, n, nodes, w_train, ckpt_bytes, setup_hours: float, hours_per_week: float,
+                phase: str, ov: Overheads, spot: bool) -> dict:
+    """Hours on the clock of each way of renting (:func:`rental_costs`' work pattern): ``card_time`` (card-hours:
+    a fresh start per session), ``spot`` (at the spot price, with preemptions; None unless ``spot`` and priced),
+    ``m_time`` (whole machines: one setup, a resume per later session), their calendars ``card_cal`` and
+    ``m_cal`` (``stretch`` = calendar hours per hour on the clock), and the interruption overhead ``frac`` and
+    mean time between interruptions ``mtbi`` of the card-hour modes."""
+    sess = ov.session_length(phase, hours_per_week)
+    stretch = HOURS_PER_WEEK / hours_per_week
+    frac, _, mtbi = interruption_overhead(n, nodes, ckpt_bytes, ov.resume_hours, ov.checkpoint_write_gbs_per_node,
+                                          ov.gpu_interruptions_per_gpu_hour)
+    work = w_train * (1.0 + frac)
+
+    def sessions(work_h, per_session_loss):
+        if math.isinf(sess):
+            return np.ones_like(work_h)
+        productive = sess - per_session_loss
+        return np.where(productive > 0, np.ceil(work_h / max(productive, 1e-9)), np.inf)
+
+    # card-hours: every session is a fresh start
+    card_time = work + sessions(work, setup_hours) * setup_hours
+    t_s = None
+    if spot and price.spot_card_hour is not None:
+        pre = ov.spot_preemptions_per_node_day / 24.0 * nodes
+        frac_s, _, _ = interruption_overhead(n, nodes, ckpt_bytes, ov.resume_hours + setup_hours,
+                                             ov.checkpoint_write_gbs_per_node, ov.gpu_interruptions_per_gpu_hour, pre)
+        work_s = w_train * (1.0 + frac_s)
+        t_s = work_s + sessions(work_s, setup_hours) * setup_hours
+    # whole machines: one setup, a resume per later session
+    n_m = sessions(work, ov.resume_hours)
+    m_time = work + setup_hours + np.maximum(n_m - 1.0, 0.0) * ov.resume_hours
+    return {"stretch": stretch, "frac": frac, "mtbi": mtbi, "card_time": card_time, "card_cal": card_time * stretch,
+            "spot": t_s, "m_time": m_time, "m_cal": m_time * stretch}
+
+
+def calendar_ceiling(price: GpuPrice, *, num_gpus, nodes, train_hours, ckpt_bytes, setup_hours: float,
+                     hours_per_week: float, phase: str, overheads: Overheads = Overheads()):
+    """A value the cheapest mode's calendar hours (:func:`rental_costs`' ``best_calendar_hours``) never exceeds:
+    the latest calendar among the modes that could be chosen — card-hours (chosen when nothing is priced; the
+    hybrids run on its calendar), spot where priced, whole machines where priced per week or month — computed
+    without the prices. Returns ``(ceiling, frac)``, ``frac`` the card-hour modes' interruption overhead."""
+    n, nodes, w_train = np.broadcast_arrays(np.atleast_1d(_f(num_gpus)), np.atleast_1d(np.maximum(_f(nodes), 1.0)),
+                                            np.atleast_1d(_f(train_hours)))
+    t = _mode_times(price, n, nodes, w_train, ckpt_bytes, setup_hours, float(hours_per_week), phase, overheads, True)
+    ceiling = t["card_cal"]
+    if t["spot"] is not None:
+        ceiling = np.maximum(ceiling, t["spot"] * t["stretch"])
+    if price.machine_week is not None or price.machine_month is not None:
+        ceiling = np.maximum(ceiling, t["m_cal"])
+    return ceiling, t["frac"]
 
 
 def calendar_floor(*, num_gpus, nodes, train_hours, ckpt_bytes, setup_hours: float, hours_per_week: float,
@@ -501,15 +528,18 @@ def calendar_floor(*, num_gpus, nodes, train_hours, ckpt_bytes, setup_hours: flo
 
 
 def hours_within_calendar(*, num_gpus, nodes, calendar_hours, ckpt_bytes, setup_hours: float,
-                          hours_per_week: float, overheads: Overheads = Overheads(), margin: float = 1e-6):
+                          hours_per_week: float, overheads: Overheads = Overheads(), margin: float = 1e-6,
+                          frac=None):
     """Training hours above which :func:`calendar_floor` is surely later than ``calendar_hours``: the floor
     ``(h·(1 + f) + setup)·168/hours_per_week`` solved for ``h`` at ``calendar_hours × (1 + margin)``. The margin
     (relative, 1e-6) is far above the rounding of either side, so a candidate with more hours has a floor above
-    ``calendar_hours × (1 + 1e-9)`` whatever the rounding. May be negative (then it bounds nothing)."""
-    ov = overheads
-    n, nodes = np.broadcast_arrays(np.atleast_1d(_f(num_gpus)), np.atleast_1d(np.maximum(_f(nodes), 1.0)))
-    frac, _, _ = interruption_overhead(n, nodes, ckpt_bytes, ov.resume_hours, ov.checkpoint_write_gbs_per_node,
-                                       ov.gpu_interruptions_per_gpu_hour)
+    ``calendar_hours × (1 + 1e-9)`` whatever the rounding. May be negative (then it bounds nothing). ``frac``:
+    the interruption overhead of these GPU counts, when already at hand (:func:`calendar_ceiling`)."""
+    if frac is None:
+        ov = overheads
+        n, nodes = np.broadcast_arrays(np.atleast_1d(_f(num_gpus)), np.atleast_1d(np.maximum(_f(nodes), 1.0)))
+        frac, _, _ = interruption_overhead(n, nodes, ckpt_bytes, ov.resume_hours, ov.checkpoint_write_gbs_per_node,
+                                           ov.gpu_interruptions_per_gpu_hour)
     return (_f(calendar_hours) * (1.0 + margin) * (float(hours_per_week) / HOURS_PER_WEEK) - setup_hours) / (1.0 + frac)
 
 

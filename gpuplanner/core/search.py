@@ -921,14 +921,14 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
     tm = candidate_times(ctx, sub, layout, split, shares=not lazy)
     for key, val in tm.items():
         sub[key] = _rows(val, len(idx)) if key != "train_hours" else val
-    if unpriced is not None:
-        skip, n_finite = _unpriced(ctx, sub["num_gpus"], sub["nodes"], tm["train_hours"], sub["mfu"])
-        if skip is not None:
-            unpriced[0] += n_finite
-            rest = np.flatnonzero(~skip)
-            idx, sub = idx[rest], {k: v[rest] for k, v in sub.items()}
+    found = unpriced and _unpriced(ctx, sub["num_gpus"], sub["nodes"], tm["train_hours"], sub["mfu"])
+    if found:
+        rest = np.flatnonzero(~found[0])
+        idx, sub = idx[rest], {k: v[rest] for k, v in sub.items()}
     if len(idx):
         _price_rows(ctx, sub)
+        if found:
+            unpriced[0] += _unpriced_finite(*found, rest, sub["cost"])
     return mem_gib, idx, sub
 
 
@@ -949,25 +949,26 @@ def _price_rows(ctx: SearchContext, sub: dict) -> None:
 
 
 def _unpriced(ctx: SearchContext, num_gpus: np.ndarray, nodes: np.ndarray, train_hours: np.ndarray,
-              mfu: np.ndarray) -> tuple[np.ndarray | None, int]:
+              mfu: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """The fitting rows of one chunk (one context, GPU count ascending) that need not be priced: each is
     outranked by the fastest row of its GPU count, ``A``, under every key and mask of the search's ranking
     (:class:`_Reducer`), so a ranking that keeps one plan per GPU count never shows it. Returns ``(skip,
-    finite)``: a mask of those rows (None: none) and how many of them have a finite cost.
+    first, lens)``: a mask of those rows, the rows ``A`` (one per GPU count, never skipped) and the rows of each
+    GPU count; None when none is skipped.
 
     Within one context and GPU count (the same GPUs, nodes and prices) a row's cost and calendar in every
     rental mode (:func:`cost.rental_costs`) only grow with its training hours, so a row slower than ``A`` costs
     no less than ``A`` does (equal costs within the relative 1e-9 the mode choice already treats as equal
-    aside). Only ``A`` is priced; a row is skipped when its hours are beyond those at which even its calendar
-    floor (:func:`cost.calendar_floor`: the least calendar time any mode could give it) is later than ``A``'s
-    priced calendar (:func:`cost.hours_within_calendar`), and its MFU is no higher than ``A``'s (the poor-MFU
-    key). It then finishes later and costs no less: it is neither ranked
-    above ``A`` (whichever of cost or time leads), nor meets a deadline or budget ``A`` misses, nor is on the
-    time-vs-cost Pareto front. Its cost is finite exactly where ``A``'s is (prices and sessions are the
-    context's), which the count of fitting candidates keeps."""
+    aside). A row is skipped when its hours are beyond those at which even its calendar floor
+    (:func:`cost.calendar_floor`: the least calendar time any mode could give it) is later than the latest
+    calendar ``A``'s cheapest mode can have (:func:`cost.calendar_ceiling`, or ``A``'s priced calendar where a
+    spot price makes the ceiling loose; :func:`cost.hours_within_calendar`), and its MFU is no higher than ``A``'s (the poor-MFU key). It then finishes later and costs no less: it is
+    neither ranked above ``A`` (whichever of cost or time leads), nor meets a deadline or budget ``A`` misses,
+    nor is on the time-vs-cost Pareto front. Its cost is finite exactly where ``A``'s is (prices and sessions are
+    the context's)."""
     n = len(train_hours)
     if n < 2:
-        return None, 0
+        return None
     s = ctx.resolved.scenario
     starts = np.concatenate(([0], np.flatnonzero(num_gpus[1:] != num_gpus[:-1]) + 1))
     lens = np.diff(np.append(starts, n))
@@ -976,20 +977,31 @@ def _unpriced(ctx: SearchContext, num_gpus: np.ndarray, nodes: np.ndarray, train
     at = np.flatnonzero(h == np.repeat(low, lens))
     seg_at = np.searchsorted(starts, at, "right") - 1
     first = at[np.concatenate(([True], seg_at[1:] != seg_at[:-1]))]  # A: the first fastest row per GPU count
-    hpw = s.constraints.hours_per_week
-    r = costmod.rental_costs(ctx.price, num_gpus=num_gpus[first], nodes=nodes[first], train_hours=h[first],
-                             ckpt_bytes=ctx.ckpt_bytes, setup_hours=ctx.setup_hours, hours_per_week=hpw,
-                             phase=s.constraints.phase, overheads=ctx.overheads)
+    kw = dict(num_gpus=num_gpus[first], nodes=nodes[first], ckpt_bytes=ctx.ckpt_bytes, setup_hours=ctx.setup_hours,
+              hours_per_week=s.constraints.hours_per_week, overheads=ctx.overheads)
+    if ctx.price.spot_card_hour is None:
+        ceiling, frac = costmod.calendar_ceiling(ctx.price, train_hours=low, phase=s.constraints.phase, **kw)
+    else:
+        # spot's calendar stretches with every preemption: the ceiling would be far above the chosen mode's
+        # calendar, so A is priced and its own calendar taken
+        r = costmod.rental_costs(ctx.price, train_hours=low, phase=s.constraints.phase, **kw)
+        ceiling, frac = r.best_calendar_hours, None
     # the hours above which a row's calendar floor is surely later than A's calendar (never below A's own)
-    limit = np.maximum(costmod.hours_within_calendar(
-        num_gpus=num_gpus[first], nodes=nodes[first], calendar_hours=r.best_calendar_hours, ckpt_bytes=ctx.ckpt_bytes,
-        setup_hours=ctx.setup_hours, hours_per_week=hpw, overheads=ctx.overheads), low)
+    limit = np.maximum(costmod.hours_within_calendar(calendar_hours=ceiling, frac=frac, **kw), low)
     skip = (h > np.repeat(limit, lens)) & (h < np.inf) & (mfu <= np.repeat(np.asarray(mfu)[first], lens))
-    n_skip = int(np.count_nonzero(skip))
-    if not n_skip:
-        return None, 0
-    cost_ok = np.isfinite(r.best_cost)
-    return skip, n_skip if cost_ok.all() else int(np.count_nonzero(skip & np.repeat(cost_ok, lens)))
+    if not skip.any():
+        return None
+    return skip, first, lens
+
+
+def _unpriced_finite(skip: np.ndarray, first: np.ndarray, lens: np.ndarray, rest: np.ndarray,
+                     cost: np.ndarray) -> int:
+    """How many of the rows ``skip`` left unpriced have a finite cost: those of the GPU counts (``lens`` rows
+    each) whose row ``A`` (``first``, priced among the rows ``rest``; its ``cost``) has one."""
+    ok = np.isfinite(cost[np.searchsorted(rest, first)])
+    if ok.all():
+        return int(np.count_nonzero(skip))
+    return int(np.count_nonzero(skip & np.repeat(ok, lens))) if ok.any() else 0
 
 
 def _kept_rows(c: Mapping[str, np.ndarray], d: Mapping[str, np.ndarray], rows, ci: int, gi: int, part: int,
