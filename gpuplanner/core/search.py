@@ -962,9 +962,10 @@ def _unpriced(ctx: SearchContext, num_gpus: np.ndarray, nodes: np.ndarray, train
     aside). A row is skipped when its hours are beyond those at which even its calendar floor
     (:func:`cost.calendar_floor`: the least calendar time any mode could give it) is later than the latest
     calendar ``A``'s cheapest mode can have (:func:`cost.calendar_ceiling`, or ``A``'s priced calendar where a
-    spot price makes the ceiling loose; :func:`cost.hours_within_calendar`), and its MFU is no higher than ``A``'s (the poor-MFU key). It then finishes later and costs no less: it is
-    neither ranked above ``A`` (whichever of cost or time leads), nor meets a deadline or budget ``A`` misses,
-    nor is on the time-vs-cost Pareto front. Its cost is finite exactly where ``A``'s is (prices and sessions are
+    spot price makes the ceiling loose; :func:`cost.hours_within_calendar`), and its MFU is no higher than
+    ``A``'s (the poor-MFU key). It then finishes later and costs no less: it is neither ranked above ``A``
+    (whichever of cost or time leads), nor meets a deadline or budget ``A`` misses, nor is on the time-vs-cost
+    Pareto front. Its cost is finite exactly where ``A``'s is (prices and sessions are
     the context's)."""
     n = len(train_hours)
     if n < 2:
