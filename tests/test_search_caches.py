@@ -196,3 +196,48 @@ def test_interleave_rows_is_interleave_ok():
         ok_for = S._interleave_rows(pp, ga, layers)
         for v in (2, 4, 8, 16, 32):
             assert np.array_equal(ok_for(v), S.interleave_ok(pp, v, layers, ga))
+
+
+@pytest.mark.parametrize("quote,phase,hpw", [
+    (dict(card_hour=10.0), "stable", 168.0),
+    (dict(card_hour=10.0, spot=3.0, week=9000.0), "stable", 168.0),
+    (dict(card_hour=10.0, week=9000.0, month=30000.0), "research", 30.0),
+    (dict(month=30000.0), "stable", 40.0),
+    (dict(card_hour=2.0, spot=0.5, week=1500.0, month=5000.0), "burst", 100.0),
+])
+def test_every_unpriced_row_is_outranked_by_its_gpu_counts_fastest(quote, phase, hpw):
+    """The mechanism itself, on random rows priced in full: each row ``_unpriced`` skips finishes later than the
+    fastest row of its GPU count, costs no less (within the 1e-9 the mode choice treats as equal) and has no
+    higher MFU; that row is never skipped."""
+    from types import SimpleNamespace
+
+    from gpuplanner.core import cost as C
+
+    price = C.complete_price(C.GpuPrice(gpu="x", currency="CNY", card_hour=quote.get("card_hour"),
+                                        machine_week=quote.get("week"), machine_month=quote.get("month"),
+                                        spot_card_hour=quote.get("spot"), machine_gpus=8, source="t",
+                                        source_date="2026"))
+    scn = SimpleNamespace(constraints=SimpleNamespace(hours_per_week=hpw, phase=phase))
+    ctx = SimpleNamespace(resolved=SimpleNamespace(scenario=scn), price=price, ckpt_bytes=14.0 * 8e9,
+                          setup_hours=3.0, overheads=C.Overheads())
+    rng = np.random.default_rng(17)
+    counts = np.sort(rng.choice([8, 16, 64, 256, 1024], 4000))
+    nodes = counts / 8
+    base = {int(g): rng.lognormal(4, 2) for g in np.unique(counts)}
+    hours = np.array([base[int(g)] for g in counts]) * rng.choice([1.0, 1.0 + 1e-12, 1.001, 1.05, 2.0, 10.0], 4000)
+    hours[rng.random(4000) < 0.01] = np.inf
+    mfu = 0.5 / (hours / np.array([base[int(g)] for g in counts]))
+    found = S._unpriced(ctx, counts, nodes, hours, mfu)
+    assert found is not None
+    skip, first, lens = found
+    assert not skip[first].any() and skip.sum() > 1000
+    with np.errstate(invalid="ignore"):  # (the rows of infinite hours)
+        r = C.rental_costs(price, num_gpus=counts, nodes=nodes, train_hours=hours, ckpt_bytes=ctx.ckpt_bytes,
+                           setup_hours=ctx.setup_hours, hours_per_week=hpw, phase=phase, overheads=ctx.overheads)
+    cost, days = r.best_cost, r.best_calendar_hours
+    a = np.repeat(first, lens)  # each row's fastest row of its GPU count
+    rows = np.flatnonzero(skip)
+    assert (days[rows] > days[a[rows]]).all()
+    assert (cost[rows] >= cost[a[rows]] * (1 - 1e-9)).all()
+    assert (mfu[rows] <= mfu[a[rows]]).all()
+    assert np.isfinite(cost[rows]).all() == np.isfinite(cost[first]).all()
