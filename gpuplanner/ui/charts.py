@@ -14,10 +14,10 @@ from typing import Any, Callable
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QCursor, QFont, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import (
-    QComboBox, QFileDialog, QHBoxLayout, QLabel, QMenu, QMessageBox, QToolButton, QToolTip, QVBoxLayout, QWidget,
+    QComboBox, QFileDialog, QGraphicsItem, QHBoxLayout, QLabel, QMenu, QMessageBox, QToolButton, QToolTip, QVBoxLayout, QWidget,
 )
 
 from gpuplanner.formatting import (
@@ -151,6 +151,13 @@ def set_axis_label(plot_item, side: str, text: str) -> None:
     if getattr(axis, "_gp_label", None) != text:
         plot_item.setLabel(side, text)
         axis._gp_label = text
+
+
+def _set_line_label(line, text: str) -> None:
+    """An ``InfiniteLine``'s label text, set only when it changes (setting it re-lays out its text item)."""
+    if getattr(line, "_gp_label", None) != text:
+        line.label.setFormat(text)
+        line._gp_label = text
 
 
 def _export_scale(item) -> float:
@@ -343,6 +350,107 @@ class StackedBarsItem(_LightItem):
                     p.drawRect(QRectF(i - half, 0.0, self._outline_width, float(t)))
 
 
+class PointsItem(_LightItem):
+    """Markers of a fixed size in pixels at points given in view coordinates (log10 already applied on a log plot,
+    as pyqtgraph's ``ScatterPlotItem`` is given them), drawn by one ``paint``; a left click on a marker emits
+    ``clicked`` with that point's ``data`` (the cost chart's plans: click to select).
+
+    ``pg.ScatterPlotItem`` re-derived its styles, spot atlas and bounding box on every ``setData`` and was asked
+    for its bounds a dozen times per update (~3 ms of the GUI thread each time new plans arrived, issue "Fast at
+    any size"); this item keeps the points and paints them as pyqtgraph's scatter does in pixel mode: each symbol
+    (``pyqtgraph``'s own paths: ``"o"``, ``"star"``, …) drawn at its device position, ``size`` pixels across, with
+    a cosmetic pen; in an exported PNG markers and pens grow with the exporter's ``resolutionScale``, as
+    pyqtgraph's do."""
+
+    clicked = Signal(object)   # the ``data`` of the marker clicked
+
+    CLICK_SLACK_PX = 2.0       # a click this far outside a marker's edge still takes it
+
+    def __init__(self, brush, pen=None, size: float = 7.0, symbol: str = "o"):
+        super().__init__()
+        from pyqtgraph.graphicsItems.ScatterPlotItem import Symbols
+
+        self._brush = pg.mkBrush(brush)
+        self._pen = pg.mkPen(pen) if pen is not None else None
+        self._size = float(size)
+        self._path = Symbols[symbol]
+        self._x = np.zeros(0)
+        self._y = np.zeros(0)
+        self._data: list = []
+
+    def setData(self, x, y, data=None) -> None:  # noqa: N802 (pyqtgraph's name)
+        x = np.asarray(x, dtype=float)
+        y = np.asarray(y, dtype=float)
+        data = list(data) if data is not None else [None] * len(x)
+        if (x.shape == self._x.shape and np.array_equal(x, self._x, equal_nan=True)
+                and np.array_equal(y, self._y, equal_nan=True) and data == self._data):
+            return  # the same points: nothing to redraw
+        if not (x.shape == y.shape and len(data) == len(x)):
+            raise ValueError("x, y and data differ in length")
+        self._x, self._y, self._data = x.copy(), y.copy(), data
+        self._data_changed()
+
+    def getData(self):  # noqa: N802
+        return self._x, self._y
+
+    def point_data(self) -> list:
+        return list(self._data)
+
+    def dataBounds(self, ax: int, frac: float = 1.0, orthoRange=None):  # noqa: N802 (the view's autoRange)
+        v = self._x if ax == 0 else self._y
+        v = v[np.isfinite(v)]
+        return (float(v.min()), float(v.max())) if v.size else (None, None)
+
+    def _pad_px(self) -> float:
+        return self._size / 2 + 1 + (self._pen.widthF() if self._pen is not None else 0.0)
+
+    def _device_points(self, tr) -> list[QPointF | None]:
+        return [tr.map(QPointF(float(a), float(b))) if math.isfinite(a) and math.isfinite(b) else None
+                for a, b in zip(self._x, self._y)]
+
+    def paint(self, p, *_args) -> None:
+        if not self._x.size:
+            return
+        pts = self._device_points(p.transform())
+        scale = _export_scale(self)  # an exported PNG: markers and pens grow with the text
+        size = self._size * scale
+        p.save()
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        p.setPen(_scaled_pen(self._pen, scale) if self._pen is not None else Qt.PenStyle.NoPen)
+        p.setBrush(self._brush)
+        for q in pts:
+            if q is not None:
+                p.resetTransform()
+                p.translate(q)
+                p.scale(size, size)
+                p.drawPath(self._path)
+        p.restore()
+
+    def index_at(self, pos: QPointF) -> int | None:
+        """The index of the marker under ``pos`` (item coordinates): the nearest whose centre is within its
+        radius plus :attr:`CLICK_SLACK_PX` pixels on screen; None when there is none."""
+        tr = self.deviceTransform()
+        if tr is None:
+            return None
+        at = tr.map(pos)
+        best, best_d2 = None, (self._size / 2 + self.CLICK_SLACK_PX) ** 2
+        for i, q in enumerate(self._device_points(tr)):
+            if q is None:
+                continue
+            d2 = (q.x() - at.x()) ** 2 + (q.y() - at.y()) ** 2
+            if d2 <= best_d2:
+                best, best_d2 = i, d2
+        return best
+
+    def mouseClickEvent(self, ev) -> None:  # noqa: N802 (pyqtgraph's scene calls it)
+        i = self.index_at(ev.pos()) if ev.button() == Qt.MouseButton.LeftButton else None
+        if i is None:
+            ev.ignore()  # not on a marker: the items below (the view) get the click
+            return
+        ev.accept()
+        self.clicked.emit(self._data[i])
+
+
 class _HoverPoint:
     """A point of a chart that shows ``text`` when the pointer is near it. ``x``, ``y``: view coordinates (log10
     already applied in log mode). ``text`` may be a function of no arguments: it is called the first time the text
@@ -412,6 +520,9 @@ class ChartBase(QWidget):
         for side in ("bottom", "left"):  # our own tick labels: no "(x0.001)" SI rescaling of the axis title
             axis = self.plot.getPlotItem().getAxis(side)
             axis.enableAutoSIPrefix(False)
+            # drawn once into a pixmap and copied on later paints, until the axis itself changes (pyqtgraph's
+            # QPicture of ticks, labels and grid replayed its text on every paint of the plot: ~0.4 ms per axis)
+            axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.plot.getPlotItem().setMenuEnabled(True)
         lay.addWidget(self.plot, 1)
         self.empty = QLabel(self.plot)
@@ -883,10 +994,11 @@ class CostChart(ChartBase):
         super().__init__(parent)
         pi = self.plot.getPlotItem()
         pi.setLogMode(x=True, y=True)
-        self.all = pg.ScatterPlotItem([], [], size=7, brush=pg.mkBrush(120, 120, 120, 150), pen=None, name="plans")
+        # light items (PointsItem, LogLineItem): new plans cost the GUI thread a fraction of what pyqtgraph's
+        # ScatterPlotItem / PlotDataItem re-derive on every setData
+        self.all = PointsItem((120, 120, 120, 150), size=7)
         self.front = LogLineItem(pg.mkPen("#1565c0", width=2), symbol_brush="#1565c0", symbol_size=8)
-        self.chosen = pg.ScatterPlotItem([], [], size=18, symbol="star", brush=pg.mkBrush("#ff9800"),
-                                         pen=pg.mkPen("#e65100", width=1), name="chosen")
+        self.chosen = PointsItem("#ff9800", pen=pg.mkPen("#e65100", width=1), size=18, symbol="star")
         for it in (self.all, self.front, self.chosen):
             pi.addItem(it)
         self.deadline = pg.InfiniteLine(angle=90, pen=pg.mkPen(RED, width=1.2, style=Qt.PenStyle.DashLine),
@@ -897,7 +1009,7 @@ class CostChart(ChartBase):
                                                            "fill": (255, 255, 255, 200)})
         pi.addItem(self.deadline)
         pi.addItem(self.budget)
-        self.all.sigClicked.connect(self._on_clicked)
+        self.all.clicked.connect(self._on_clicked)
         # "updating…" next to the title while a new search runs over the previous plans (empty otherwise)
         self.updating_label = QLabel()
         self.updating_label.setStyleSheet("color: #777; font-style: italic;")
@@ -922,12 +1034,25 @@ class CostChart(ChartBase):
             self.update_plans(*state, updating=self._updating)
 
     def set_updating(self, on: bool) -> None:
-        """Mark the plans shown as the previous search's while a new one runs."""
+        """Mark the plans shown as the previous search's while a new one runs.
+
+        The mark keeps a fixed size, that of its text in the language shown: a label of fixed size that changes
+        its text is repainted, and nothing is laid out again (a label that grows and shrinks on every keystroke
+        re-laid out the chart, the splitter and the panel twice per keystroke)."""
         self._updating = on
-        set_text(self.updating_label, self.tr("updating…") if on else "")
-        self.updating_label.setToolTip(self.tr(
-            "The plan search is running for your latest change; these are the plans of the previous inputs "
-            "until it finishes.") if on else "")
+        text = self.tr("updating…")
+        lab = self.updating_label
+        lab.ensurePolished()  # (its style sheet's italic font)
+        m = lab.contentsMargins()
+        size = QSize(lab.fontMetrics().horizontalAdvance(text) + m.left() + m.right() + 2,
+                     lab.fontMetrics().height() + m.top() + m.bottom())
+        if lab.minimumSize() != size or lab.maximumSize() != size:
+            lab.setFixedSize(size)
+        set_text(lab, text if on else "")
+        tip = self.tr("The plan search is running for your latest change; these are the plans of the previous "
+                      "inputs until it finishes.") if on else ""
+        if lab.toolTip() != tip:
+            lab.setToolTip(tip)
 
     def _update_legend(self) -> None:
         items = [("#888", "●", self.tr("plans")), ("#1565c0", "●—", self.tr("Pareto front")),
@@ -938,11 +1063,10 @@ class CostChart(ChartBase):
             items.append(("#6a1b9a", "╌╌", self.tr("budget")))
         set_text(self.legend_label, legend_html(items))
 
-    def _on_clicked(self, _item, points, *_):
-        if points is not None and len(points):
-            idx = points[0].data()
-            if idx is not None:
-                self.planClicked.emit(int(idx))
+    def _on_clicked(self, idx) -> None:
+        """A plan's marker was clicked: ``idx`` is its index in :attr:`plans`."""
+        if idx is not None:
+            self.planClicked.emit(int(idx))
 
     def _plan_tip(self, p: engine.PlanRow) -> str:
         return self.tr("#{0} {1} × {2}\n{3}, {4}").format(
@@ -995,11 +1119,11 @@ class CostChart(ChartBase):
         self.deadline.setVisible(bool(deadline_u))
         if deadline_u:
             self.deadline.setValue(math.log10(deadline_u))
-            self.deadline.label.setFormat(self.tr("deadline"))
+            _set_line_label(self.deadline, self.tr("deadline"))
         self.budget.setVisible(bool(budget))
         if budget:
             self.budget.setValue(math.log10(budget))
-            self.budget.label.setFormat(self.tr("budget"))
+            _set_line_label(self.budget, self.tr("budget"))
         self.data = {"days": days, "cost": ys, "unit": self.time_unit, "x": xs,  # days as the plans give them
                      "front": sorted((p.calendar_days, p.cost) for _, p in pts if p.pareto),
                      "chosen": [(p.calendar_days, p.cost) for i, p in pts if i == chosen]}
@@ -1016,6 +1140,7 @@ class CostChart(ChartBase):
         xr = list(xs) + ([deadline_u] if show_deadline else [])
         yr = list(ys) + ([budget] if show_budget else [])
         self._set_log_ranges(xr, yr, pad=1.6)  # markers at the extremes stay whole inside the frame
+        self.settle_view()  # one paint for the new plans, not two
 
 
 CARD_COLORS = ("#c62828", "#6a1b9a", "#00838f", "#ef6c00", "#2e7d32", "#5d4037", "#283593", "#ad1457")

@@ -206,6 +206,9 @@ class LiveEstimator(QObject):
         self._scaling_running = False
 
 
+PROGRESS_INTERVAL_S = 0.1  # the search's progress reaches the status bar at most this often
+
+
 class _JobSignals(QObject):
     finished = Signal(int, object)
     failed = Signal(int, object)  # a message (MsgStr keeps its id: shown in the UI language)
@@ -240,6 +243,8 @@ class SearchController(QObject):
         self.enabled = True
         self._job: int | None = None   # the generation submitted and not answered yet
         self._key: str | None = None
+        self._key_memo: tuple | None = None             # (user scenario, base dir, its search_key)
+        self._progress_at: tuple[int, float] = (-1, 0.0)  # (generation, when its last progress was passed on)
         self._signals = _JobSignals(self)
         self._signals.finished.connect(self._on_finished)
         self._signals.failed.connect(self._on_failed)
@@ -259,9 +264,21 @@ class SearchController(QObject):
         elif kind == "failed":
             sig.failed.emit(gen, payload if isinstance(payload, str) else str(payload))
         elif kind == "progress":
-            sig.progress.emit(gen, float(payload))
+            if self._progress_due(gen, time.monotonic()):
+                sig.progress.emit(gen, float(payload))
         elif kind == "died":
             sig.died.emit(gen, payload)
+
+    def _progress_due(self, gen: int, now: float) -> bool:
+        """Whether a progress report of search ``gen`` arriving at ``now`` (``time.monotonic``) reaches the window:
+        at most one per :data:`PROGRESS_INTERVAL_S`, counted from the search's start (each one repaints the
+        progress bar at once: ``QProgressBar.setValue`` calls ``repaint``; a search shorter than the interval
+        paints none). Runs on the link thread; the GUI thread only resets it in :meth:`_start`."""
+        last = self._progress_at
+        if last[0] == gen and now - last[1] < PROGRESS_INTERVAL_S:
+            return False
+        self._progress_at = (gen, now)
+        return True
 
     @staticmethod
     def search_key(model: ScenarioModel) -> str:
@@ -269,10 +286,19 @@ class SearchController(QObject):
         d = model.user_scenario().model_dump(mode="json")
         return json.dumps([d, str(model.base_dir)], sort_keys=True, default=str)
 
+    def _current_key(self) -> str:
+        """:meth:`search_key` of the model now, computed once per user scenario (the model keeps one object until
+        the user's inputs change; a keystroke asked for the key two or three times, ~0.3 ms each)."""
+        scen, base = self.model.user_scenario(), self.model.base_dir
+        memo = self._key_memo
+        if memo is None or memo[0] is not scen or memo[1] != base:
+            memo = self._key_memo = (scen, base, self.search_key(self.model))
+        return memo[2]
+
     def _on_changed(self, section: str) -> None:
         if section in ("meta",) or not self.enabled:
             return
-        key = self.search_key(self.model)
+        key = self._current_key()
         if key != self._key:
             self.restart()
 
@@ -298,7 +324,8 @@ class SearchController(QObject):
         self.cleared.emit()
 
     def _start(self) -> None:
-        self._key = self.search_key(self.model)
+        self._key = self._current_key()
+        self._progress_at = (self.generation, time.monotonic())
         job = {"scenario": self.model.user_scenario(), "base_dir": self.model.base_dir,
                "top": 20, "env": dict(os.environ), "cwd": _cwd()}
         self._job = self.generation
