@@ -17,7 +17,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QCursor, QFont, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import (
-    QComboBox, QFileDialog, QGraphicsItem, QHBoxLayout, QLabel, QMenu, QMessageBox, QToolButton, QToolTip, QVBoxLayout, QWidget,
+    QComboBox, QFileDialog, QHBoxLayout, QLabel, QMenu, QMessageBox, QToolButton, QToolTip, QVBoxLayout, QWidget,
 )
 
 from gpuplanner.formatting import (
@@ -429,7 +429,7 @@ class PointsItem(_LightItem):
     def index_at(self, pos: QPointF) -> int | None:
         """The index of the marker under ``pos`` (item coordinates): the nearest whose centre is within its
         radius plus :attr:`CLICK_SLACK_PX` pixels on screen; None when there is none."""
-        tr = self.deviceTransform()
+        tr = self.deviceTransform_()  # pyqtgraph's: the view's transform included (None: not shown)
         if tr is None:
             return None
         at = tr.map(pos)
@@ -520,9 +520,6 @@ class ChartBase(QWidget):
         for side in ("bottom", "left"):  # our own tick labels: no "(x0.001)" SI rescaling of the axis title
             axis = self.plot.getPlotItem().getAxis(side)
             axis.enableAutoSIPrefix(False)
-            # drawn once into a pixmap and copied on later paints, until the axis itself changes (pyqtgraph's
-            # QPicture of ticks, labels and grid replayed its text on every paint of the plot: ~0.4 ms per axis)
-            axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.plot.getPlotItem().setMenuEnabled(True)
         lay.addWidget(self.plot, 1)
         self.empty = QLabel(self.plot)
@@ -1018,6 +1015,7 @@ class CostChart(ChartBase):
         self.data: dict[str, Any] = {}
         self._state: tuple | None = None
         self._updating = False
+        self._updating_texts: tuple[str, str] | None = None   # ("updating…", its tooltip) in the language shown
         self.retranslate()
 
     def unit_names(self) -> dict[str, str]:
@@ -1026,6 +1024,7 @@ class CostChart(ChartBase):
     def retranslate(self) -> None:
         super().retranslate()
         self.title_label.setText(self.tr("Cost against time (candidate plans)"))
+        self._size_updating_mark()
         self.set_updating(self._updating)
         self._update_legend()
         set_axis_label(self.plot.getPlotItem(), "bottom", self.unit_names()[getattr(self, "time_unit", "days")])
@@ -1036,23 +1035,31 @@ class CostChart(ChartBase):
     def set_updating(self, on: bool) -> None:
         """Mark the plans shown as the previous search's while a new one runs.
 
-        The mark keeps a fixed size, that of its text in the language shown: a label of fixed size that changes
-        its text is repainted, and nothing is laid out again (a label that grows and shrinks on every keystroke
-        re-laid out the chart, the splitter and the panel twice per keystroke)."""
+        The mark keeps a fixed size, that of its text in the language shown (:meth:`_size_updating_mark`): a label
+        of fixed size that changes its text is repainted, and nothing is laid out again (a label that grew and
+        shrank on every keystroke re-laid out the chart, the splitter and the panel twice per keystroke)."""
         self._updating = on
+        if self._updating_texts is None:
+            self._size_updating_mark()
+        text, tip = self._updating_texts if on else ("", "")
+        lab = self.updating_label
+        set_text(lab, text)
+        if lab.toolTip() != tip:
+            lab.setToolTip(tip)
+
+    def _size_updating_mark(self) -> None:
+        """The "updating…" mark's texts in the language shown, and its fixed size (that of its text)."""
         text = self.tr("updating…")
+        self._updating_texts = (text, self.tr(
+            "The plan search is running for your latest change; these are the plans of the previous inputs until it "
+            "finishes."))
         lab = self.updating_label
         lab.ensurePolished()  # (its style sheet's italic font)
         m = lab.contentsMargins()
-        size = QSize(lab.fontMetrics().horizontalAdvance(text) + m.left() + m.right() + 2,
-                     lab.fontMetrics().height() + m.top() + m.bottom())
+        fm = lab.fontMetrics()
+        size = QSize(fm.horizontalAdvance(text) + m.left() + m.right() + 2, fm.height() + m.top() + m.bottom())
         if lab.minimumSize() != size or lab.maximumSize() != size:
             lab.setFixedSize(size)
-        set_text(lab, text if on else "")
-        tip = self.tr("The plan search is running for your latest change; these are the plans of the previous "
-                      "inputs until it finishes.") if on else ""
-        if lab.toolTip() != tip:
-            lab.setToolTip(tip)
 
     def _update_legend(self) -> None:
         items = [("#888", "●", self.tr("plans")), ("#1565c0", "●—", self.tr("Pareto front")),

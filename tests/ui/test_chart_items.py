@@ -182,3 +182,197 @@ def test_exported_png_scales_our_pens_and_markers_like_the_text(qtbot):
     pen = pg.mkPen("r", width=2)
     assert _scaled_pen(pen, 3.5).widthF() == 7.0 and pen.widthF() == 2.0   # the item's own pen is left alone
     assert _scaled_pen(pen, 1.0) is pen
+
+
+class _Click:
+    """What pyqtgraph's scene hands ``mouseClickEvent``: a position in item coordinates, a button, accept/ignore."""
+
+    def __init__(self, pos, button=None):
+        from PySide6.QtCore import Qt
+
+        self._pos, self._button = pos, button or Qt.MouseButton.LeftButton
+        self.accepted = None
+
+    def pos(self):
+        return self._pos
+
+    def button(self):
+        return self._button
+
+    def accept(self):
+        self.accepted = True
+
+    def ignore(self):
+        self.accepted = False
+
+
+def _points_plot(qtbot):
+    import pyqtgraph as pg
+
+    from gpuplanner.ui.charts import PointsItem
+
+    w = pg.PlotWidget()
+    qtbot.addWidget(w)
+    w.resize(400, 300)
+    w.show()
+    qtbot.waitExposed(w)
+    item = PointsItem((120, 120, 120, 150), size=7)
+    w.getPlotItem().addItem(item)
+    return w, item
+
+
+def test_points_item_bounds_and_no_redraw_when_unchanged(qtbot):
+    w, item = _points_plot(qtbot)
+    w.getPlotItem().vb.setRange(xRange=(0, 10), yRange=(0, 10), padding=0)    # ~40 px per unit
+    item.setData([0.0, 1.0, 2.0], [1.0, 3.0, float("nan")], data=[5, 6, 7])
+    assert item.dataBounds(0) == (0.0, 2.0) and item.dataBounds(1) == (1.0, 3.0)  # NaN left out
+    r = item.boundingRect()
+    # padded by the marker's radius and a pixel (~4.5 px: ~0.11 units), a little beyond the points, never short
+    assert r.left() < 0.0 and r.right() > 2.0 and r.top() < 1.0 and r.bottom() > 3.0
+    assert r.width() < 2.5 and r.height() < 2.5
+    assert item.point_data() == [5, 6, 7]
+    updates = []
+    item.update = lambda *a: updates.append(a)  # noqa: E731
+    item.setData(np.array([0.0, 1.0, 2.0]), np.array([1.0, 3.0, float("nan")]), data=[5, 6, 7])
+    assert updates == []                                     # the same points: no repaint asked
+    item.setData([0.0, 1.0, 2.0], [1.0, 3.0, float("nan")], data=[5, 6, 8])
+    assert len(updates) == 1                                 # other data: a repaint
+    with pytest.raises(ValueError):
+        item.setData([0.0, 1.0], [1.0], data=[1, 2])
+    item.setData([], [], data=[])
+    assert item.dataBounds(0) == (None, None) and item.boundingRect().isEmpty()
+
+
+def test_points_item_hit_test_and_click(qtbot):
+    from PySide6.QtCore import QPointF, Qt
+
+    w, item = _points_plot(qtbot)
+    vb = w.getPlotItem().vb
+    vb.setRange(xRange=(0, 10), yRange=(0, 10), padding=0)
+    item.setData([2.0, 2.2, 8.0], [2.0, 2.0, 8.0], data=[10, 11, 12])
+    qtbot.wait(20)
+    px = vb.viewPixelSize()[0]                              # data units per screen pixel (x)
+    assert item.index_at(QPointF(8.0, 8.0)) == 2
+    assert item.index_at(QPointF(8.0 + 5 * px, 8.0)) == 2   # within the 3.5-px radius and 2 px of slack
+    assert item.index_at(QPointF(8.0 + 7 * px, 8.0)) is None
+    assert item.index_at(QPointF(2.15, 2.0)) == 1           # two markers overlap: the nearest centre wins
+    assert item.index_at(QPointF(5.0, 5.0)) is None
+    got = []
+    item.clicked.connect(got.append)
+    ev = _Click(QPointF(2.02, 2.0))
+    item.mouseClickEvent(ev)
+    assert ev.accepted is True and got == [10]
+    ev = _Click(QPointF(5.0, 5.0))
+    item.mouseClickEvent(ev)
+    assert ev.accepted is False and got == [10]               # empty space: the click goes on to the view
+    ev = _Click(QPointF(8.0, 8.0), Qt.MouseButton.RightButton)
+    item.mouseClickEvent(ev)
+    assert ev.accepted is False and got == [10]               # the right button is the view's menu
+
+
+def test_points_item_paints_its_markers_and_grows_them_in_an_export(qtbot):
+    """Markers land where the points are, in the brush's colour, ``size`` pixels across (and ``resolutionScale``
+    times that in an exported image, as pyqtgraph's scatter symbols)."""
+    from PySide6.QtGui import QColor, QImage, QPainter, QTransform
+
+    from gpuplanner.ui.charts import PointsItem
+
+    def render(scale):
+        item = PointsItem("#ff0000", size=10)
+        item.setData([0.0], [0.0])
+        if scale != 1.0:
+            item._exportOpts = {"resolutionScale": scale}
+        img = QImage(100, 100, QImage.Format.Format_ARGB32)
+        img.fill(QColor("white"))
+        p = QPainter(img)
+        p.setTransform(QTransform.fromTranslate(50, 50))    # the point (0, 0) at pixel (50, 50)
+        item.paint(p)
+        p.end()
+        red = [x for x in range(100) if QColor(img.pixel(x, 50)).red() > 200 and QColor(img.pixel(x, 50)).green() < 60]
+        return red
+
+    one = render(1.0)
+    assert one and 44 <= min(one) and max(one) <= 55 and 8 <= len(one) <= 11    # 10 px across, centred on 50
+    three = render(3.0)
+    assert 28 <= len(three) <= 31 and min(three) < 37 and max(three) > 63
+
+
+def test_cost_chart_plans_click_and_no_redraw_when_unchanged(qtbot):
+    """The cost chart draws each plan with a cost and a duration, stars the chosen one, emits the plan's index when
+    its marker is clicked, and asks for no repaint when the same plans come again."""
+    from PySide6.QtCore import QPointF
+    from PySide6.QtWidgets import QApplication
+
+    from gpuplanner.ui.charts import CostChart, configure_pyqtgraph
+
+    configure_pyqtgraph()
+
+    def plan(rank, days, cost, pareto=False):
+        return SimpleNamespace(rank=rank, calendar_days=days, cost=cost, pareto=pareto, num_gpus=8,
+                               gpu_name="H100 SXM", currency="USD")
+
+    plans = [plan(1, 10.0, 5000.0, True), plan(2, 20.0, 3000.0, True), plan(3, 15.0, 9000.0),
+             plan(4, 0.0, 100.0)]                             # no duration: not drawn
+    c = CostChart()
+    qtbot.addWidget(c)
+    c.resize(450, 300)
+    c.show()
+    qtbot.waitExposed(c)
+    c.update_plans(plans, 1, "USD")
+    xs, ys = c.all.getData()
+    assert list(c.all.point_data()) == [0, 1, 2]
+    assert np.allclose(10 ** xs, [10.0, 20.0, 15.0]) and np.allclose(10 ** ys, [5000.0, 3000.0, 9000.0])
+    cx, cy = c.chosen.getData()
+    assert np.allclose(10 ** cx, [20.0]) and np.allclose(10 ** cy, [3000.0])   # the star on plan #2
+    assert c.data["front"] == [(10.0, 5000.0), (20.0, 3000.0)]
+    QApplication.processEvents()
+    clicked = []
+    c.planClicked.connect(clicked.append)
+    ev = _Click(QPointF(float(xs[2]), float(ys[2])))
+    c.all.mouseClickEvent(ev)
+    assert ev.accepted and clicked == [2]
+    updates = []
+    for it in (c.all, c.front, c.chosen):
+        it.update = lambda *a: updates.append(a)  # noqa: E731
+    c.update_plans(plans, 1, "USD")
+    assert updates == []                                     # the same plans: nothing to redraw
+    # the hover text of a point is that plan's, built when asked for
+    assert all(callable(h._text) for h in c._hover)
+    assert c._hover[2].text.startswith("#3 8 ×")
+
+
+def test_cost_chart_updating_mark_does_not_relayout_the_chart(qtbot):
+    """The "updating…" mark has a fixed size: showing and clearing it repaints the label only; no layout request
+    reaches the chart (a growing label re-laid out the chart, its splitter and the panel on every keystroke)."""
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtWidgets import QApplication
+
+    from gpuplanner.ui.charts import CostChart
+
+    c = CostChart()
+    qtbot.addWidget(c)
+    c.resize(450, 300)
+    c.show()
+    qtbot.waitExposed(c)
+    lab = c.updating_label
+    assert lab.minimumSize() == lab.maximumSize()            # fixed
+    assert lab.width() >= lab.fontMetrics().horizontalAdvance("updating…")
+
+    class Count(QObject):
+        n = 0
+
+        def eventFilter(self, obj, ev):  # noqa: N802
+            if ev.type() == QEvent.Type.LayoutRequest:
+                Count.n += 1
+            return False
+
+    f = Count()
+    c.installEventFilter(f)
+    QApplication.processEvents()
+    Count.n = 0
+    for on in (True, False, True, False):
+        c.set_updating(on)
+        QApplication.processEvents()
+        assert lab.text() == ("updating…" if on else "")
+        assert bool(lab.toolTip()) is on
+    assert Count.n == 0
