@@ -138,3 +138,32 @@ def test_a_finished_search_frees_the_previous_outcome_elsewhere(make_window):
     assert s.outcome is not None and not done.is_set()      # shown: kept
     s._on_finished(s.generation, engine.SearchOutcome(plans=[]))
     assert done.wait(5) and freed_on[0] != threading.get_ident()
+
+
+def test_a_hidden_plans_page_selects_and_describes_its_plan_when_shown(win, qtbot):
+    """While the person types on another page, a finished search does not rebuild the Plans page's details nor
+    select a row of its hidden table (each made the table measure every cell: ~10 ms per keystroke); the plan is
+    still taken at once (the model, the live charts, clicks on the cost chart), and the page shows its row and
+    details when it is shown."""
+    page = win.page("plans")                                # built, not shown
+    assert not page.isVisible()
+    page.details.setHtml("<p>before</p>")
+    gen = win.search.generation
+    win.model.set("data.tokens", win.model.scenario.data.tokens * 2)
+    qtbot.waitUntil(lambda: win.search.generation > gen and win.search.state == "done", timeout=20000)
+    qtbot.wait(50)                                          # (the row is selected on a 0-ms timer)
+    assert page.details.toPlainText() == "before"           # not rebuilt while hidden
+    rank = win.model.ui["selected_plan"]
+    assert page.current_plan().rank == rank and page.current_plan() in win.search.outcome.plans
+    # a click on the cost chart while the page is hidden takes that plan at once
+    plans = win.live.cost_chart.plans
+    assert len(plans) >= 3
+    win._on_cost_point(2)
+    assert win.model.ui["selected_plan"] == plans[2].rank
+    assert page.current_plan() is plans[2]
+    assert page.details.toPlainText() == "before"
+    win.go_to(5)
+    qtbot.waitUntil(page.isVisible, timeout=2000)
+    assert page.view.currentIndex().isValid()
+    assert page.proxy.data(page.view.currentIndex(), 257).rank == plans[2].rank   # its row, selected now
+    assert page.details.toPlainText().startswith(f"#{plans[2].rank}:")              # and its details
