@@ -376,3 +376,40 @@ def test_cost_chart_updating_mark_does_not_relayout_the_chart(qtbot):
         assert lab.text() == ("updating…" if on else "")
         assert bool(lab.toolTip()) is on
     assert Count.n == 0
+
+
+def test_memory_chart_grid_has_two_levels(qtbot):
+    """The memory axis draws grid lines at its major and minor ticks only (a third level, ~4 % opaque, cost ~1 ms
+    per paint): 0..200 GiB over ~220 px gives lines every 50 and 10 GiB, not every 5."""
+    from gpuplanner.ui.charts import MemoryChart
+
+    c = MemoryChart()
+    qtbot.addWidget(c)
+    c.resize(438, 300)
+    c.show()
+    qtbot.waitExposed(c)
+    c.update_bars([("Current", _memory({"weights": 16.0, "activations": 150.0}))])
+    qtbot.wait(50)
+    axis = c.plot.getPlotItem().getAxis("left")
+    assert axis.style["maxTickLevel"] == 1
+    pic = _DrawnTicks(axis)
+    assert pic.lines and all(abs(y / 10.0 - round(y / 10.0)) < 1e-6 for y in pic.values)   # none at 5, 15, …
+
+
+class _DrawnTicks:
+    """The tick values an axis draws: its draw specs, as pyqtgraph computes them for its picture."""
+
+    def __init__(self, axis):
+        from PySide6.QtGui import QPainter, QPicture
+
+        pic = QPicture()
+        p = QPainter(pic)
+        specs = axis.generateDrawSpecs(p)
+        p.end()
+        _axis_spec, tick_specs, _text = specs
+        self.lines = tick_specs
+        lo, hi = axis.range
+        # tick lines are horizontal on a left axis: their y in the axis' pixels maps back to values
+        ys = sorted({round(t[1].y(), 3) for t in tick_specs})
+        top, bottom = axis.mapRectFromParent(axis.geometry()).top(), axis.mapRectFromParent(axis.geometry()).bottom()
+        self.values = [hi - (y - top) / (bottom - top) * (hi - lo) for y in ys]
