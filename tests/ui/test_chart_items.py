@@ -413,3 +413,46 @@ class _DrawnTicks:
         ys = sorted({round(t[1].y(), 3) for t in tick_specs})
         top, bottom = axis.mapRectFromParent(axis.geometry()).top(), axis.mapRectFromParent(axis.geometry()).bottom()
         self.values = [hi - (y - top) / (bottom - top) * (hi - lo) for y in ys]
+
+
+def test_legend_text_changes_do_not_relayout_the_chart_unless_its_height_changes(qtbot):
+    """A chart's legend sits in a box without a layout: a new legend of the same height repaints it and lays out
+    nothing above it; a legend that wraps to more lines grows the box (and so the chart's layout), and the label
+    always fills the box."""
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtWidgets import QApplication
+
+    from gpuplanner.ui.charts import CostChart, legend_html
+
+    c = CostChart()
+    qtbot.addWidget(c)
+    c.resize(450, 300)
+    c.show()
+    qtbot.waitExposed(c)
+    qtbot.wait(20)
+
+    class Count(QObject):
+        n = 0
+
+        def eventFilter(self, obj, ev):  # noqa: N802
+            if ev.type() == QEvent.Type.LayoutRequest:
+                Count.n += 1
+            return False
+
+    f = Count()
+    c.installEventFilter(f)
+    box, lab = c.legend_box, c.legend_label
+    one_line = box.height()
+    assert one_line > 0 and lab.geometry() == box.rect()
+    Count.n = 0
+    lab.setText(legend_html([("#888", "●", "plans"), ("#1565c0", "●—", "front")]))   # still one line
+    QApplication.processEvents()
+    assert Count.n == 0 and box.height() == one_line
+    lab.setText(legend_html([("#888", "●", f"a rather long legend entry number {i}") for i in range(6)]))
+    QApplication.processEvents()
+    assert box.height() > one_line and Count.n >= 1               # wraps: the chart makes room
+    assert lab.geometry() == box.rect()
+    assert lab.heightForWidth(box.width()) == box.height()
+    c.resize(900, 300)                                          # wider: fewer lines
+    QApplication.processEvents()
+    assert box.height() == lab.heightForWidth(box.width()) and lab.geometry() == box.rect()
