@@ -14,10 +14,10 @@ from typing import Any, Callable
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPointF, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QCursor, QFont, QPainter, QPainterPath, QPen, QPixmap
 from PySide6.QtWidgets import (
-    QComboBox, QFileDialog, QHBoxLayout, QLabel, QMenu, QMessageBox, QSizePolicy, QToolButton, QToolTip, QVBoxLayout, QWidget,
+    QComboBox, QFileDialog, QHBoxLayout, QLabel, QMenu, QMessageBox, QToolButton, QToolTip, QVBoxLayout, QWidget,
 )
 
 from gpuplanner.formatting import (
@@ -26,6 +26,7 @@ from gpuplanner.formatting import (
 )
 
 from . import engine
+from .fit_box import FitHeightBox
 from .text import set_text, tr_msg
 
 SERIES_COLORS = {
@@ -512,55 +513,6 @@ def _once(fn: Callable[[], str]) -> Callable[[], str]:
     return get
 
 
-class _LegendLabel(QLabel):
-    """A chart's legend (rich text, wrapped): a new text asks its box for its new height."""
-
-    def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
-        super().setText(text)
-        box = self.parentWidget()
-        if isinstance(box, _LegendBox):
-            box.fit()
-
-
-class _LegendBox(QWidget):
-    """Holds a chart's legend without a layout, at the legend's height for the box's width.
-
-    A wrapped label that changes its text asks every enclosing layout to recompute — the chart, the splitter, the
-    panel, the window: ~1.5 ms whenever the scaling chart's "deadline needs … tokens/s" note changed, i.e. on
-    every keystroke. In a box without a layout the request stops at the box; the box changes its own (fixed)
-    height, and so re-lays out the chart, only when the legend's height changes (one line to two)."""
-
-    def __init__(self, label: QLabel, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.label = label
-        label.setParent(self)
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
-        self.fit()
-
-    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt)
-        return QSize(0, self.height())
-
-    def sizeHint(self) -> QSize:  # noqa: N802 (Qt)
-        return QSize(self.label.sizeHint().width(), self.height())
-
-    def fit(self) -> None:
-        """The label fills the box; the box takes the label's height at the box's width."""
-        w = self.width()
-        h = self.label.heightForWidth(w) if w > 0 else -1
-        if h < 0:
-            h = self.label.sizeHint().height()
-        if not self.label.text():
-            h = 0
-        if self.minimumHeight() != h or self.maximumHeight() != h:
-            self.setFixedHeight(h)
-        if self.label.geometry() != QRect(0, 0, w, h):
-            self.label.setGeometry(0, 0, w, h)
-
-    def resizeEvent(self, ev) -> None:  # noqa: N802 (Qt)
-        super().resizeEvent(ev)
-        self.fit()
-
-
 class ChartBase(QWidget):
     """A titled pyqtgraph plot with an export button, an empty-state message and point hovering."""
 
@@ -588,11 +540,13 @@ class ChartBase(QWidget):
         self.export_button.setMenu(self.menu)
         head.addWidget(self.export_button)
         lay.addLayout(head)
-        self.legend_label = _LegendLabel()
+        self.legend_label = QLabel()
         self.legend_label.setWordWrap(True)
         self.legend_label.setContentsMargins(6, 0, 0, 0)
         self.legend_label.setStyleSheet("color: #333;")
-        self.legend_box = _LegendBox(self.legend_label)
+        # a new legend text (the scaling chart's deadline note changes on every keystroke) repaints the legend and
+        # re-lays out the chart only when its height changes (fit_box.py)
+        self.legend_box = FitHeightBox(self.legend_label)
         lay.addWidget(self.legend_box)
         self.plot = pg.PlotWidget()
         self.plot.setMinimumHeight(110)  # leaves room for a two-line legend (Chinese) at 1280×800

@@ -446,13 +446,54 @@ def test_legend_text_changes_do_not_relayout_the_chart_unless_its_height_changes
     assert one_line > 0 and lab.geometry() == box.rect()
     Count.n = 0
     lab.setText(legend_html([("#888", "●", "plans"), ("#1565c0", "●—", "front")]))   # still one line
-    QApplication.processEvents()
+    qtbot.wait(20)
     assert Count.n == 0 and box.height() == one_line
     lab.setText(legend_html([("#888", "●", f"a rather long legend entry number {i}") for i in range(6)]))
-    QApplication.processEvents()
+    qtbot.wait(20)                                              # (the box's request, then the chart's)
     assert box.height() > one_line and Count.n >= 1               # wraps: the chart makes room
     assert lab.geometry() == box.rect()
     assert lab.heightForWidth(box.width()) == box.height()
     c.resize(900, 300)                                          # wider: fewer lines
-    QApplication.processEvents()
+    qtbot.wait(20)
     assert box.height() == lab.heightForWidth(box.width()) and lab.geometry() == box.rect()
+
+
+def test_fit_height_box_follows_its_child_and_stops_layout_requests(qtbot):
+    """FitHeightBox: the child fills the box at its height for the box's width; a child whose size hint changes
+    without changing that height reaches no layout above the box."""
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+    from gpuplanner.ui.fit_box import FitHeightBox
+
+    outer = QWidget()
+    qtbot.addWidget(outer)
+    lay = QVBoxLayout(outer)
+    lab = QLabel("12.5 of 80 GiB")
+    lab.setWordWrap(True)
+    box = FitHeightBox(lab)
+    lay.addWidget(box)
+    lay.addStretch(1)
+    outer.resize(300, 200)
+    outer.show()
+    qtbot.waitExposed(outer)
+    qtbot.wait(20)
+
+    class Count(QObject):
+        n = 0
+
+        def eventFilter(self, obj, ev):  # noqa: N802
+            if ev.type() == QEvent.Type.LayoutRequest:
+                Count.n += 1
+            return False
+
+    f = Count()
+    outer.installEventFilter(f)
+    h1 = box.height()
+    assert h1 == lab.heightForWidth(box.width()) and lab.geometry() == box.rect() and box.width() > 250
+    lab.setText("13.1 of 80 GiB")                              # same height
+    qtbot.wait(20)
+    assert Count.n == 0 and box.height() == h1
+    lab.setText("13.1 of 80 GiB\nhost RAM for offload: 120 GiB per node")   # a second line
+    qtbot.wait(20)
+    assert box.height() > h1 and Count.n >= 1 and lab.geometry() == box.rect()
