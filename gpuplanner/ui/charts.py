@@ -482,6 +482,39 @@ class PointsItem(_LightItem):
         self.clicked.emit(self._data[i])
 
 
+def _follow_while_shown(label) -> Callable[[], None]:
+    """``label.viewTransformChanged`` that runs only while the label's line is shown (else marks it stale). No
+    positional parameters: the view's signal passes the view, which a slot with parameters would receive."""
+    follow = label.viewTransformChanged
+
+    def view_changed(*_args) -> None:
+        line = label.parentItem()
+        if line is None or line.isVisible():
+            follow()
+        else:
+            label._gp_stale = True
+    return view_changed
+
+
+class LabeledLine(pg.InfiniteLine):
+    """``pg.InfiniteLine`` whose label follows the view only while the line is shown: pyqtgraph moves the label
+    of a hidden line along with every change of the view (~0.2 ms per label each time new plans or a new sweep
+    change the range); here a hidden line's label is brought up to date when the line is shown again."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        label = getattr(self, "label", None)
+        if label is not None:
+            label.viewTransformChanged = _follow_while_shown(label)  # (pyqtgraph connects this to the view)
+
+    def setVisible(self, visible: bool) -> None:  # noqa: N802 (Qt's name)
+        super().setVisible(visible)
+        label = getattr(self, "label", None)
+        if visible and label is not None and getattr(label, "_gp_stale", False):
+            label._gp_stale = False
+            label.viewTransformChanged()
+
+
 class _HoverPoint:
     """A point of a chart that shows ``text`` when the pointer is near it. ``x``, ``y``: view coordinates (log10
     already applied in log mode). ``text`` may be a function of no arguments: it is called the first time the text
@@ -904,7 +937,7 @@ class ScalingChart(ChartBase):
             self.curves[kind] = c
         self.ideal = LogLineItem(pg.mkPen("#777", width=1, style=Qt.PenStyle.DashLine))
         pi.addItem(self.ideal)
-        self.deadline = pg.InfiniteLine(angle=0, pen=pg.mkPen(RED, width=1.5, style=Qt.PenStyle.DashDotLine),
+        self.deadline = LabeledLine(angle=0, pen=pg.mkPen(RED, width=1.5, style=Qt.PenStyle.DashDotLine),
                                         label="", labelOpts={"position": 0.98, "color": RED,
                                                              "anchors": [(1, 1), (1, 1)],
                                                              "fill": (255, 255, 255, 200)})
@@ -1035,10 +1068,10 @@ class CostChart(ChartBase):
         self.chosen = PointsItem("#ff9800", pen=pg.mkPen("#e65100", width=1), size=18, symbol="star")
         for it in (self.all, self.front, self.chosen):
             pi.addItem(it)
-        self.deadline = pg.InfiniteLine(angle=90, pen=pg.mkPen(RED, width=1.2, style=Qt.PenStyle.DashLine),
+        self.deadline = LabeledLine(angle=90, pen=pg.mkPen(RED, width=1.2, style=Qt.PenStyle.DashLine),
                                         label="", labelOpts={"position": 0.95, "color": RED,
                                                              "fill": (255, 255, 255, 200)})
-        self.budget = pg.InfiniteLine(angle=0, pen=pg.mkPen("#6a1b9a", width=1.2, style=Qt.PenStyle.DashLine),
+        self.budget = LabeledLine(angle=0, pen=pg.mkPen("#6a1b9a", width=1.2, style=Qt.PenStyle.DashLine),
                                       label="", labelOpts={"position": 0.95, "color": "#6a1b9a",
                                                            "fill": (255, 255, 255, 200)})
         pi.addItem(self.deadline)
@@ -1160,11 +1193,9 @@ class CostChart(ChartBase):
         else:
             self.chosen.setData([], [])
         deadline_u = deadline_days / per if deadline_days else None
-        self.deadline.setVisible(bool(deadline_u))
         if deadline_u:
             self.deadline.setValue(math.log10(deadline_u))
             _set_line_label(self.deadline, self.tr("deadline"))
-        self.budget.setVisible(bool(budget))
         if budget:
             self.budget.setValue(math.log10(budget))
             _set_line_label(self.budget, self.tr("budget"))

@@ -497,3 +497,39 @@ def test_fit_height_box_follows_its_child_and_stops_layout_requests(qtbot):
     lab.setText("13.1 of 80 GiB\nhost RAM for offload: 120 GiB per node")   # a second line
     qtbot.wait(20)
     assert box.height() > h1 and Count.n >= 1 and lab.geometry() == box.rect()
+
+
+def test_a_hidden_lines_label_catches_up_when_the_line_is_shown(qtbot):
+    """LabeledLine: the label of a hidden deadline/budget line is not moved with every change of the view; shown
+    again, it stands where pyqtgraph would have put it."""
+    from gpuplanner.ui.charts import CostChart, LabeledLine, configure_pyqtgraph
+
+    configure_pyqtgraph()
+
+    def plan(rank, days, cost):
+        return SimpleNamespace(rank=rank, calendar_days=days, cost=cost, pareto=rank == 1, num_gpus=8,
+                               gpu_name="H100 SXM", currency="USD")
+
+    c = CostChart()
+    qtbot.addWidget(c)
+    c.resize(450, 300)
+    c.show()
+    qtbot.waitExposed(c)
+    assert isinstance(c.budget, LabeledLine)
+    small = [plan(1, 10.0, 5000.0), plan(2, 20.0, 3000.0)]
+    c.update_plans(small, 0, "USD", budget=1e9)               # far above every plan: hidden
+    qtbot.wait(20)
+    assert not c.budget.isVisible()
+    label = c.budget.label
+    moved = []
+    orig = type(label).updatePosition
+    label.updatePosition = lambda: (moved.append(1), orig(label))[1]  # noqa: E731
+    c.update_plans([plan(1, 100.0, 50000.0), plan(2, 300.0, 20000.0)], 0, "USD", budget=1e9)   # new range
+    qtbot.wait(20)
+    assert moved == [] and label._gp_stale                    # hidden: not followed
+    c.update_plans([plan(1, 100.0, 50000.0), plan(2, 300.0, 20000.0)], 0, "USD", budget=60000.0)
+    qtbot.wait(20)
+    assert c.budget.isVisible() and moved and not label._gp_stale
+    pos = label.pos()
+    orig(label)                                               # where pyqtgraph puts it now
+    assert label.pos() == pos
