@@ -499,7 +499,8 @@ def _follow_while_shown(label) -> Callable[[], None]:
 class LabeledLine(pg.InfiniteLine):
     """``pg.InfiniteLine`` whose label follows the view only while the line is shown: pyqtgraph moves the label
     of a hidden line along with every change of the view (~0.2 ms per label each time new plans or a new sweep
-    change the range); here a hidden line's label is brought up to date when the line is shown again."""
+    change the range); here a hidden line's label — its text, value and place — is brought up to date when the
+    line is shown again."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -508,11 +509,14 @@ class LabeledLine(pg.InfiniteLine):
             label.viewTransformChanged = _follow_while_shown(label)  # (pyqtgraph connects this to the view)
 
     def setVisible(self, visible: bool) -> None:  # noqa: N802 (Qt's name)
+        was_visible = self.isVisible()
         super().setVisible(visible)
         label = getattr(self, "label", None)
-        if visible and label is not None and getattr(label, "_gp_stale", False):
+        if visible and not was_visible and label is not None:
+            # pyqtgraph's label ignores its line's value and text while hidden: both are applied now, with its
+            # position in the current view
             label._gp_stale = False
-            label.viewTransformChanged()
+            label.valueChanged()
 
 
 class _HoverPoint:
@@ -1170,6 +1174,7 @@ class CostChart(ChartBase):
             self.front.setData([], [])
             self.deadline.setVisible(False)
             self.budget.setVisible(False)
+            self._update_legend()  # (no deadline or budget line drawn: none listed)
             self.data = {}
             self.set_hover_points([])
             return

@@ -530,6 +530,12 @@ def test_a_hidden_lines_label_catches_up_when_the_line_is_shown(qtbot):
     c.update_plans([plan(1, 100.0, 50000.0), plan(2, 300.0, 20000.0)], 0, "USD", budget=60000.0)
     qtbot.wait(20)
     assert c.budget.isVisible() and moved and not label._gp_stale
+    assert label.toPlainText() == "budget"                    # its text, set while the line was hidden
     pos = label.pos()
     orig(label)                                               # where pyqtgraph puts it now
     assert label.pos() == pos
+    # the deadline line, first shown with plans that reach near it: labelled too
+    c.update_plans([plan(1, 100.0, 50000.0), plan(2, 300.0, 20000.0)], 0, "USD", deadline_days=400.0,
+                   budget=60000.0)
+    qtbot.wait(20)
+    assert c.deadline.isVisible() and c.deadline.label.toPlainText() == "deadline"
