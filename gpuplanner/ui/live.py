@@ -81,8 +81,7 @@ _RELEASE_THREAD: list[threading.Thread] = []
 def _release_loop(q: "queue.SimpleQueue") -> None:
     """The release thread: whatever arrives is dropped here, so its deallocation runs on this thread."""
     while True:
-        item = q.get()
-        item = None  # noqa: F841  (the last reference goes here)
+        q.get()  # the reference returned is dropped at once: the object is freed here
 
 
 def release_elsewhere(obj: Any) -> None:
@@ -297,7 +296,8 @@ class SearchController(QObject):
         """Whether a progress report of search ``gen`` arriving at ``now`` (``time.monotonic``) reaches the window:
         at most one per :data:`PROGRESS_INTERVAL_S` (four a second), counted from the search's start: each one
         repaints the progress bar at once (``QProgressBar.setValue`` calls ``repaint``), and a bar that moves more
-        often tells a person nothing more; a search shorter than the interval paints none. Runs on the link thread; the GUI thread only resets it in :meth:`_start`."""
+        often tells a person nothing more; a search shorter than the interval paints none. Runs on the link
+        thread; the GUI thread only resets it in :meth:`_start`."""
         last = self._progress_at
         if last[0] == gen and now - last[1] < PROGRESS_INTERVAL_S:
             return False

@@ -477,7 +477,7 @@ class MainWindow(QMainWindow):
 
         s = self.search
         running = s.state == "running"
-        if running and not self.search_progress.isVisible():
+        if running and self.search_progress.isHidden():
             self.search_progress.setValue(0)  # a new search starts from an empty bar, not where the last one ended
         self.search_progress.setVisible(running)
         n = len(s.outcome.plans) if (s.state == "done" and s.outcome is not None) else 0

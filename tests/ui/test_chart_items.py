@@ -420,7 +420,6 @@ def test_legend_text_changes_do_not_relayout_the_chart_unless_its_height_changes
     nothing above it; a legend that wraps to more lines grows the box (and so the chart's layout), and the label
     always fills the box."""
     from PySide6.QtCore import QEvent, QObject
-    from PySide6.QtWidgets import QApplication
 
     from gpuplanner.ui.charts import CostChart, legend_html
 
