@@ -9,7 +9,8 @@
 * Whole keystroke (``--whole``): the same keystroke, timed until *every* chart is updated and painted — the
   memory chart (the estimate), the scaling chart (the sweep: a worker thread since issue "Fast at any
   size") and, with the search on, the cost chart (the plan search on its worker thread, then the Plans
-  table and cost chart refresh). Reported: the GUI thread's CPU time over that span (``time.thread_time``
+  table and cost chart refresh; ``--plans-page``: also with the Plans page built, as after a visit to it).
+  Reported: the GUI thread's CPU time over that span (``time.thread_time``
   on the GUI thread: what typing costs the event loop; the workers' time is not in it) and the wall time
   until everything is updated, each with the search off and on. Target: GUI-thread time <= 25 ms median.
 * Heartbeat (``--heartbeat``): a 1-ms timer on the GUI thread while a search of ~11 M candidates (Mixtral
@@ -124,8 +125,9 @@ def edit_latency(runs: int) -> list[float]:
 MIXTRAL_4096 = ROOT / "examples" / "mixtral-8x7b-ep8-16xa800.json"
 
 
-def whole_keystroke(runs: int, search_on: bool) -> tuple[list[float], list[float]]:
-    """GUI-thread CPU ms and wall ms from a keystroke until every chart is updated and painted."""
+def whole_keystroke(runs: int, search_on: bool, plans_page: bool = False) -> tuple[list[float], list[float]]:
+    """GUI-thread CPU ms and wall ms from a keystroke until every chart is updated and painted; ``plans_page``:
+    with the Plans page built (and hidden), as after a visit to it."""
     from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
 
@@ -134,6 +136,8 @@ def whole_keystroke(runs: int, search_on: bool) -> tuple[list[float], list[float
     app = QApplication.instance() or QApplication(sys.argv[:1])
     w = MainWindow(autosave=False, search_enabled=search_on)
     w.show()
+    if plans_page:
+        w.page("plans")
     w.go_to(1)
     app.processEvents()
     page = w.page("training")
@@ -390,6 +394,8 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=30)
     ap.add_argument("--cold-runs", type=int, default=7)
     ap.add_argument("--whole", action="store_true", help="the whole keystroke path, search off and on")
+    ap.add_argument("--plans-page", action="store_true",
+                    help="with --whole: also search on with the Plans page built (hidden), as after a visit to it")
     ap.add_argument("--heartbeat", action="store_true", help="GUI heartbeat during an ~11 M-candidate search")
     ap.add_argument("--heartbeat-modes", default="process",
                     help="comma-separated: process (the app's search process), thread (the search on a thread "
@@ -416,9 +422,10 @@ def main() -> int:
     print(f"edit->redraw: median {statistics.median(lat):.1f} ms, p90 "
           f"{sorted(lat)[int(0.9 * (len(lat) - 1))]:.1f} ms, max {max(lat):.1f} ms over {len(lat)} edits (target <= 50 ms)")
     if args.whole:
-        for on in (False, True):
-            cpu, wall = whole_keystroke(max(5, args.runs // (3 if on else 1)), on)
-            print(f"whole keystroke, search {'on ' if on else 'off'}: GUI-thread CPU median {statistics.median(cpu):.1f} ms "
+        for on, plans in ((False, False), (True, False)) + (((True, True),) if args.plans_page else ()):
+            cpu, wall = whole_keystroke(max(5, args.runs // (3 if on else 1)), on, plans)
+            print(f"whole keystroke, search {'on ' if on else 'off'}{', Plans page built' if plans else ''}: "
+                  f"GUI-thread CPU median {statistics.median(cpu):.1f} ms "
                   f"(p90 {sorted(cpu)[int(0.9 * (len(cpu) - 1))]:.1f}, max {max(cpu):.1f}); wall until every chart "
                   f"is updated median {statistics.median(wall):.1f} ms over {len(cpu)} edits (target GUI <= 25 ms)")
     if args.heartbeat:

@@ -14,8 +14,8 @@ from typing import Any, Callable
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QCursor, QFont, QPainter, QPainterPath, QPen
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QCursor, QFont, QPainter, QPainterPath, QPen, QPixmap
 from PySide6.QtWidgets import (
     QComboBox, QFileDialog, QHBoxLayout, QLabel, QMenu, QMessageBox, QToolButton, QToolTip, QVBoxLayout, QWidget,
 )
@@ -26,6 +26,7 @@ from gpuplanner.formatting import (
 )
 
 from . import engine
+from .fit_box import FitHeightBox
 from .text import set_text, tr_msg
 
 SERIES_COLORS = {
@@ -151,6 +152,13 @@ def set_axis_label(plot_item, side: str, text: str) -> None:
     if getattr(axis, "_gp_label", None) != text:
         plot_item.setLabel(side, text)
         axis._gp_label = text
+
+
+def _set_line_label(line, text: str) -> None:
+    """An ``InfiniteLine``'s label text, set only when it changes (setting it re-lays out its text item)."""
+    if getattr(line, "_gp_label", None) != text:
+        line.label.setFormat(text)
+        line._gp_label = text
 
 
 def _export_scale(item) -> float:
@@ -343,6 +351,174 @@ class StackedBarsItem(_LightItem):
                     p.drawRect(QRectF(i - half, 0.0, self._outline_width, float(t)))
 
 
+class PointsItem(_LightItem):
+    """Markers of a fixed size in pixels at points given in view coordinates (log10 already applied on a log plot,
+    as pyqtgraph's ``ScatterPlotItem`` is given them), drawn by one ``paint``; a left click on a marker emits
+    ``clicked`` with that point's ``data`` (the cost chart's plans: click to select).
+
+    ``pg.ScatterPlotItem`` re-derived its styles, spot atlas and bounding box on every ``setData`` and was asked
+    for its bounds a dozen times per update (~3 ms of the GUI thread each time new plans arrived, issue "Fast at
+    any size"); this item keeps the points and paints them as pyqtgraph's scatter does in pixel mode: each symbol
+    (``pyqtgraph``'s own paths: ``"o"``, ``"star"``, …) drawn at its device position, ``size`` pixels across, with
+    a cosmetic pen; in an exported PNG markers and pens grow with the exporter's ``resolutionScale``, as
+    pyqtgraph's do."""
+
+    clicked = Signal(object)   # the ``data`` of the marker clicked
+
+    CLICK_SLACK_PX = 2.0       # a click this far outside a marker's edge still takes it
+
+    def __init__(self, brush, pen=None, size: float = 7.0, symbol: str = "o"):
+        super().__init__()
+        from pyqtgraph.graphicsItems.ScatterPlotItem import Symbols
+
+        self._brush = pg.mkBrush(brush)
+        self._pen = pg.mkPen(pen) if pen is not None else None
+        self._size = float(size)
+        self._path = Symbols[symbol]
+        self._sprite_key: tuple[float, float] | None = None
+        self._sprite_pix: QPixmap | None = None
+        self._x = np.zeros(0)
+        self._y = np.zeros(0)
+        self._data: list = []
+
+    def setData(self, x, y, data=None) -> None:  # noqa: N802 (pyqtgraph's name)
+        x = np.asarray(x, dtype=float)
+        y = np.asarray(y, dtype=float)
+        data = list(data) if data is not None else [None] * len(x)
+        if (x.shape == self._x.shape and np.array_equal(x, self._x, equal_nan=True)
+                and np.array_equal(y, self._y, equal_nan=True) and data == self._data):
+            return  # the same points: nothing to redraw
+        if not (x.shape == y.shape and len(data) == len(x)):
+            raise ValueError("x, y and data differ in length")
+        self._x, self._y, self._data = x.copy(), y.copy(), data
+        self._data_changed()
+
+    def getData(self):  # noqa: N802
+        return self._x, self._y
+
+    def point_data(self) -> list:
+        return list(self._data)
+
+    def dataBounds(self, ax: int, frac: float = 1.0, orthoRange=None):  # noqa: N802 (the view's autoRange)
+        v = self._x if ax == 0 else self._y
+        v = v[np.isfinite(v)]
+        return (float(v.min()), float(v.max())) if v.size else (None, None)
+
+    def _pad_px(self) -> float:
+        return self._size / 2 + 1 + (self._pen.widthF() if self._pen is not None else 0.0)
+
+    def _device_points(self, tr) -> list[QPointF | None]:
+        return [tr.map(QPointF(float(a), float(b))) if math.isfinite(a) and math.isfinite(b) else None
+                for a, b in zip(self._x, self._y)]
+
+    def _sprite(self, scale: float, dpr: float) -> QPixmap:
+        """The marker drawn once (antialiased, ``size × scale`` pixels across, at the device's pixel ratio) and
+        copied to every point, as pyqtgraph's scatter does with its atlas: drawing the path at each point cost
+        ~20 µs a marker."""
+        key = (scale, dpr)
+        if self._sprite_key != key:
+            size = self._size * scale
+            pen = _scaled_pen(self._pen, scale) if self._pen is not None else None
+            side = size + (pen.widthF() if pen is not None else 0.0) + 2.0  # pixels, with room for the pen
+            n = max(1, int(math.ceil(side * dpr)))
+            pix = QPixmap(n, n)
+            pix.fill(Qt.GlobalColor.transparent)
+            q = QPainter(pix)
+            q.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            q.translate(n / 2, n / 2)
+            q.scale(size * dpr, size * dpr)
+            if pen is not None:
+                pen = QPen(pen)
+                pen.setCosmetic(True)
+                pen.setWidthF(pen.widthF() * dpr)
+                q.setPen(pen)
+            else:
+                q.setPen(Qt.PenStyle.NoPen)
+            q.setBrush(self._brush)
+            q.drawPath(self._path)
+            q.end()
+            pix.setDevicePixelRatio(dpr)
+            self._sprite_pix, self._sprite_key = pix, key
+        return self._sprite_pix
+
+    def paint(self, p, *_args) -> None:
+        if not self._x.size:
+            return
+        pts = self._device_points(p.transform())
+        scale = _export_scale(self)  # an exported PNG: markers and pens grow with the text
+        dev = p.device()
+        dpr = float(dev.devicePixelRatioF()) if dev is not None else 1.0
+        sprite = self._sprite(scale, dpr)
+        half = sprite.width() / dpr / 2
+        p.save()
+        p.resetTransform()
+        for q in pts:
+            if q is not None:
+                p.drawPixmap(QPointF(q.x() - half, q.y() - half), sprite)
+        p.restore()
+
+    def index_at(self, pos: QPointF) -> int | None:
+        """The index of the marker under ``pos`` (item coordinates): the nearest whose centre is within its
+        radius plus :attr:`CLICK_SLACK_PX` pixels on screen; None when there is none."""
+        tr = self.deviceTransform_()  # pyqtgraph's: the view's transform included (None: not shown)
+        if tr is None:
+            return None
+        at = tr.map(pos)
+        best, best_d2 = None, (self._size / 2 + self.CLICK_SLACK_PX) ** 2
+        for i, q in enumerate(self._device_points(tr)):
+            if q is None:
+                continue
+            d2 = (q.x() - at.x()) ** 2 + (q.y() - at.y()) ** 2
+            if d2 <= best_d2:
+                best, best_d2 = i, d2
+        return best
+
+    def mouseClickEvent(self, ev) -> None:  # noqa: N802 (pyqtgraph's scene calls it)
+        i = self.index_at(ev.pos()) if ev.button() == Qt.MouseButton.LeftButton else None
+        if i is None:
+            ev.ignore()  # not on a marker: the items below (the view) get the click
+            return
+        ev.accept()
+        self.clicked.emit(self._data[i])
+
+
+def _follow_while_shown(label) -> Callable[[], None]:
+    """``label.viewTransformChanged`` that runs only while the label's line is shown (else marks it stale). No
+    positional parameters: the view's signal passes the view, which a slot with parameters would receive."""
+    follow = label.viewTransformChanged
+
+    def view_changed(*_args) -> None:
+        line = label.parentItem()
+        if line is None or line.isVisible():
+            follow()
+        else:
+            label._gp_stale = True
+    return view_changed
+
+
+class LabeledLine(pg.InfiniteLine):
+    """``pg.InfiniteLine`` whose label follows the view only while the line is shown: pyqtgraph moves the label
+    of a hidden line along with every change of the view (~0.2 ms per label each time new plans or a new sweep
+    change the range); here a hidden line's label — its text, value and place — is brought up to date when the
+    line is shown again."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        label = getattr(self, "label", None)
+        if label is not None:
+            label.viewTransformChanged = _follow_while_shown(label)  # (pyqtgraph connects this to the view)
+
+    def setVisible(self, visible: bool) -> None:  # noqa: N802 (Qt's name)
+        was_visible = self.isVisible()
+        super().setVisible(visible)
+        label = getattr(self, "label", None)
+        if visible and not was_visible and label is not None:
+            # pyqtgraph's label ignores its line's value and text while hidden: both are applied now, with its
+            # position in the current view
+            label._gp_stale = False
+            label.valueChanged()
+
+
 class _HoverPoint:
     """A point of a chart that shows ``text`` when the pointer is near it. ``x``, ``y``: view coordinates (log10
     already applied in log mode). ``text`` may be a function of no arguments: it is called the first time the text
@@ -405,7 +581,10 @@ class ChartBase(QWidget):
         self.legend_label.setWordWrap(True)
         self.legend_label.setContentsMargins(6, 0, 0, 0)
         self.legend_label.setStyleSheet("color: #333;")
-        lay.addWidget(self.legend_label)
+        # a new legend text (the scaling chart's deadline note changes on every keystroke) repaints the legend and
+        # re-lays out the chart only when its height changes (fit_box.py)
+        self.legend_box = FitHeightBox(self.legend_label)
+        lay.addWidget(self.legend_box)
         self.plot = pg.PlotWidget()
         self.plot.setMinimumHeight(110)  # leaves room for a two-line legend (Chinese) at 1280×800
         self.plot.getPlotItem().showGrid(x=True, y=True, alpha=0.25)
@@ -580,6 +759,9 @@ class MemoryChart(ChartBase):
         super().__init__(parent)
         pi = self.plot.getPlotItem()
         pi.setMouseEnabled(x=False, y=True)
+        # grid lines at the major and minor ticks (e.g. 50 and 10 GiB), not at pyqtgraph's third level (5 GiB, drawn
+        # at ~4 % opacity): twenty more nearly invisible lines across the plot cost ~1 ms on every paint of it
+        pi.getAxis("left").setStyle(maxTickLevel=1)
         self.brushes = {k: pg.mkBrush(SERIES_COLORS[k]) for k in self.ALL_KEYS}
         self.bars = StackedBarsItem(0.62, 0.66, pg.mkPen("w", width=0.5), pg.mkPen(RED, width=2.5))
         pi.addItem(self.bars)
@@ -759,7 +941,7 @@ class ScalingChart(ChartBase):
             self.curves[kind] = c
         self.ideal = LogLineItem(pg.mkPen("#777", width=1, style=Qt.PenStyle.DashLine))
         pi.addItem(self.ideal)
-        self.deadline = pg.InfiniteLine(angle=0, pen=pg.mkPen(RED, width=1.5, style=Qt.PenStyle.DashDotLine),
+        self.deadline = LabeledLine(angle=0, pen=pg.mkPen(RED, width=1.5, style=Qt.PenStyle.DashDotLine),
                                         label="", labelOpts={"position": 0.98, "color": RED,
                                                              "anchors": [(1, 1), (1, 1)],
                                                              "fill": (255, 255, 255, 200)})
@@ -883,21 +1065,22 @@ class CostChart(ChartBase):
         super().__init__(parent)
         pi = self.plot.getPlotItem()
         pi.setLogMode(x=True, y=True)
-        self.all = pg.ScatterPlotItem([], [], size=7, brush=pg.mkBrush(120, 120, 120, 150), pen=None, name="plans")
+        # light items (PointsItem, LogLineItem): new plans cost the GUI thread a fraction of what pyqtgraph's
+        # ScatterPlotItem / PlotDataItem re-derive on every setData
+        self.all = PointsItem((120, 120, 120, 150), size=7)
         self.front = LogLineItem(pg.mkPen("#1565c0", width=2), symbol_brush="#1565c0", symbol_size=8)
-        self.chosen = pg.ScatterPlotItem([], [], size=18, symbol="star", brush=pg.mkBrush("#ff9800"),
-                                         pen=pg.mkPen("#e65100", width=1), name="chosen")
+        self.chosen = PointsItem("#ff9800", pen=pg.mkPen("#e65100", width=1), size=18, symbol="star")
         for it in (self.all, self.front, self.chosen):
             pi.addItem(it)
-        self.deadline = pg.InfiniteLine(angle=90, pen=pg.mkPen(RED, width=1.2, style=Qt.PenStyle.DashLine),
+        self.deadline = LabeledLine(angle=90, pen=pg.mkPen(RED, width=1.2, style=Qt.PenStyle.DashLine),
                                         label="", labelOpts={"position": 0.95, "color": RED,
                                                              "fill": (255, 255, 255, 200)})
-        self.budget = pg.InfiniteLine(angle=0, pen=pg.mkPen("#6a1b9a", width=1.2, style=Qt.PenStyle.DashLine),
+        self.budget = LabeledLine(angle=0, pen=pg.mkPen("#6a1b9a", width=1.2, style=Qt.PenStyle.DashLine),
                                       label="", labelOpts={"position": 0.95, "color": "#6a1b9a",
                                                            "fill": (255, 255, 255, 200)})
         pi.addItem(self.deadline)
         pi.addItem(self.budget)
-        self.all.sigClicked.connect(self._on_clicked)
+        self.all.clicked.connect(self._on_clicked)
         # "updating…" next to the title while a new search runs over the previous plans (empty otherwise)
         self.updating_label = QLabel()
         self.updating_label.setStyleSheet("color: #777; font-style: italic;")
@@ -906,6 +1089,7 @@ class CostChart(ChartBase):
         self.data: dict[str, Any] = {}
         self._state: tuple | None = None
         self._updating = False
+        self._updating_texts: tuple[str, str] | None = None   # ("updating…", its tooltip) in the language shown
         self.retranslate()
 
     def unit_names(self) -> dict[str, str]:
@@ -914,6 +1098,7 @@ class CostChart(ChartBase):
     def retranslate(self) -> None:
         super().retranslate()
         self.title_label.setText(self.tr("Cost against time (candidate plans)"))
+        self._size_updating_mark()
         self.set_updating(self._updating)
         self._update_legend()
         set_axis_label(self.plot.getPlotItem(), "bottom", self.unit_names()[getattr(self, "time_unit", "days")])
@@ -922,12 +1107,33 @@ class CostChart(ChartBase):
             self.update_plans(*state, updating=self._updating)
 
     def set_updating(self, on: bool) -> None:
-        """Mark the plans shown as the previous search's while a new one runs."""
+        """Mark the plans shown as the previous search's while a new one runs.
+
+        The mark keeps a fixed size, that of its text in the language shown (:meth:`_size_updating_mark`): a label
+        of fixed size that changes its text is repainted, and nothing is laid out again (a label that grew and
+        shrank on every keystroke re-laid out the chart, the splitter and the panel twice per keystroke)."""
         self._updating = on
-        set_text(self.updating_label, self.tr("updating…") if on else "")
-        self.updating_label.setToolTip(self.tr(
-            "The plan search is running for your latest change; these are the plans of the previous inputs "
-            "until it finishes.") if on else "")
+        if self._updating_texts is None:
+            self._size_updating_mark()
+        text, tip = self._updating_texts if on else ("", "")
+        lab = self.updating_label
+        set_text(lab, text)
+        if lab.toolTip() != tip:
+            lab.setToolTip(tip)
+
+    def _size_updating_mark(self) -> None:
+        """The "updating…" mark's texts in the language shown, and its fixed size (that of its text)."""
+        text = self.tr("updating…")
+        self._updating_texts = (text, self.tr(
+            "The plan search is running for your latest change; these are the plans of the previous inputs until it "
+            "finishes."))
+        lab = self.updating_label
+        lab.ensurePolished()  # (its style sheet's italic font)
+        m = lab.contentsMargins()
+        fm = lab.fontMetrics()
+        size = QSize(fm.horizontalAdvance(text) + m.left() + m.right() + 2, fm.height() + m.top() + m.bottom())
+        if lab.minimumSize() != size or lab.maximumSize() != size:
+            lab.setFixedSize(size)
 
     def _update_legend(self) -> None:
         items = [("#888", "●", self.tr("plans")), ("#1565c0", "●—", self.tr("Pareto front")),
@@ -938,11 +1144,10 @@ class CostChart(ChartBase):
             items.append(("#6a1b9a", "╌╌", self.tr("budget")))
         set_text(self.legend_label, legend_html(items))
 
-    def _on_clicked(self, _item, points, *_):
-        if points is not None and len(points):
-            idx = points[0].data()
-            if idx is not None:
-                self.planClicked.emit(int(idx))
+    def _on_clicked(self, idx) -> None:
+        """A plan's marker was clicked: ``idx`` is its index in :attr:`plans`."""
+        if idx is not None:
+            self.planClicked.emit(int(idx))
 
     def _plan_tip(self, p: engine.PlanRow) -> str:
         return self.tr("#{0} {1} × {2}\n{3}, {4}").format(
@@ -969,6 +1174,7 @@ class CostChart(ChartBase):
             self.front.setData([], [])
             self.deadline.setVisible(False)
             self.budget.setVisible(False)
+            self._update_legend()  # (no deadline or budget line drawn: none listed)
             self.data = {}
             self.set_hover_points([])
             return
@@ -992,14 +1198,12 @@ class CostChart(ChartBase):
         else:
             self.chosen.setData([], [])
         deadline_u = deadline_days / per if deadline_days else None
-        self.deadline.setVisible(bool(deadline_u))
         if deadline_u:
             self.deadline.setValue(math.log10(deadline_u))
-            self.deadline.label.setFormat(self.tr("deadline"))
-        self.budget.setVisible(bool(budget))
+            _set_line_label(self.deadline, self.tr("deadline"))
         if budget:
             self.budget.setValue(math.log10(budget))
-            self.budget.label.setFormat(self.tr("budget"))
+            _set_line_label(self.budget, self.tr("budget"))
         self.data = {"days": days, "cost": ys, "unit": self.time_unit, "x": xs,  # days as the plans give them
                      "front": sorted((p.calendar_days, p.cost) for _, p in pts if p.pareto),
                      "chosen": [(p.calendar_days, p.cost) for i, p in pts if i == chosen]}
@@ -1016,6 +1220,7 @@ class CostChart(ChartBase):
         xr = list(xs) + ([deadline_u] if show_deadline else [])
         yr = list(ys) + ([budget] if show_budget else [])
         self._set_log_ranges(xr, yr, pad=1.6)  # markers at the extremes stay whole inside the frame
+        self.settle_view()  # one paint for the new plans, not two
 
 
 CARD_COLORS = ("#c62828", "#6a1b9a", "#00838f", "#ef6c00", "#2e7d32", "#5d4037", "#283593", "#ad1457")

@@ -22,12 +22,12 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 import queue
 import threading
 import time
 import traceback
+from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -72,6 +72,30 @@ def _run_jobs(jobs: "queue.SimpleQueue") -> None:
         if job is None:
             return
         job()
+
+
+_RELEASE_QUEUE: "queue.SimpleQueue" = queue.SimpleQueue()
+_RELEASE_THREAD: list[threading.Thread] = []
+
+
+def _release_loop(q: "queue.SimpleQueue") -> None:
+    """The release thread: whatever arrives is dropped here, so its deallocation runs on this thread."""
+    while True:
+        q.get()  # the reference returned is dropped at once: the object is freed here
+
+
+def release_elsewhere(obj: Any) -> None:
+    """Give ``obj`` to a worker thread that drops it: when the caller held the last other reference (and drops
+    its own right after, before that thread gets the GIL), the object is freed there, off the GUI thread. Only for
+    plain data (search outcomes): an object holding a QObject must die on the thread that owns it
+    (``gc_collector.py``)."""
+    if obj is None:
+        return
+    if not _RELEASE_THREAD or not _RELEASE_THREAD[0].is_alive():
+        t = threading.Thread(target=_release_loop, args=(_RELEASE_QUEUE,), name="release", daemon=True)
+        t.start()
+        _RELEASE_THREAD[:] = [t]
+    _RELEASE_QUEUE.put(obj)
 
 
 class LiveEstimator(QObject):
@@ -206,6 +230,9 @@ class LiveEstimator(QObject):
         self._scaling_running = False
 
 
+PROGRESS_INTERVAL_S = 0.25  # the search's progress reaches the status bar at most this often
+
+
 class _JobSignals(QObject):
     finished = Signal(int, object)
     failed = Signal(int, object)  # a message (MsgStr keeps its id: shown in the UI language)
@@ -239,7 +266,8 @@ class SearchController(QObject):
         self.error: str | None = None
         self.enabled = True
         self._job: int | None = None   # the generation submitted and not answered yet
-        self._key: str | None = None
+        self._key: tuple | None = None
+        self._progress_at: tuple[int, float] = (-1, 0.0)  # (generation, when its last progress was passed on)
         self._signals = _JobSignals(self)
         self._signals.finished.connect(self._on_finished)
         self._signals.failed.connect(self._on_failed)
@@ -259,21 +287,35 @@ class SearchController(QObject):
         elif kind == "failed":
             sig.failed.emit(gen, payload if isinstance(payload, str) else str(payload))
         elif kind == "progress":
-            sig.progress.emit(gen, float(payload))
+            if self._progress_due(gen, time.monotonic()):
+                sig.progress.emit(gen, float(payload))
         elif kind == "died":
             sig.died.emit(gen, payload)
 
+    def _progress_due(self, gen: int, now: float) -> bool:
+        """Whether a progress report of search ``gen`` arriving at ``now`` (``time.monotonic``) reaches the window:
+        at most one per :data:`PROGRESS_INTERVAL_S` (four a second), counted from the search's start: each one
+        repaints the progress bar at once (``QProgressBar.setValue`` calls ``repaint``), and a bar that moves more
+        often tells a person nothing more; a search shorter than the interval paints none. Runs on the link
+        thread; the GUI thread only resets it in :meth:`_start`."""
+        last = self._progress_at
+        if last[0] == gen and now - last[1] < PROGRESS_INTERVAL_S:
+            return False
+        self._progress_at = (gen, now)
+        return True
+
     @staticmethod
-    def search_key(model: ScenarioModel) -> str:
-        """The inputs the search depends on; adopting one of its plans does not change this."""
-        d = model.user_scenario().model_dump(mode="json")
-        return json.dumps([d, str(model.base_dir)], sort_keys=True, default=str)
+    def search_key(model: ScenarioModel) -> tuple:
+        """The inputs the search depends on; adopting one of its plans does not change this. The model's own dump
+        of the user's scenario (made once per change) and the folder, compared with ``==`` (a JSON text of the
+        scenario, made two or three times per keystroke, cost the GUI thread ~0.4 ms each; the scenario holds no
+        NaN, ``allow_inf_nan=False``, so equal inputs compare equal)."""
+        return (model.user_dump(), str(model.base_dir))
 
     def _on_changed(self, section: str) -> None:
         if section in ("meta",) or not self.enabled:
             return
-        key = self.search_key(self.model)
-        if key != self._key:
+        if self.search_key(self.model) != self._key:
             self.restart()
 
     def restart(self) -> None:
@@ -299,6 +341,7 @@ class SearchController(QObject):
 
     def _start(self) -> None:
         self._key = self.search_key(self.model)
+        self._progress_at = (self.generation, time.monotonic())
         job = {"scenario": self.model.user_scenario(), "base_dir": self.model.base_dir,
                "top": 20, "env": dict(os.environ), "cwd": _cwd()}
         self._job = self.generation
@@ -312,8 +355,13 @@ class SearchController(QObject):
         if gen != self.generation:
             return  # stale: inputs changed while it ran
         self._job = None
+        previous = self.outcome
         self.outcome, self.error, self.state = out, None, "done"
         self.finished.emit(out)
+        # the views have let go of the previous plans: they are freed on a worker thread (twenty Evaluations with
+        # their scenarios and arrays took the GUI thread ~0.6 ms to free; plain data, no QObject among them)
+        release_elsewhere(previous)
+        del previous
 
     def _on_failed(self, gen: int, msg: str) -> None:
         if gen != self.generation:

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSplitter, QVBoxLayou
 
 from . import engine
 from .charts import CostChart, MemoryChart, ScalingChart
+from .fit_box import FitHeightBox
 from .model import ScenarioModel
 from .text import set_style, set_text, tr_msg
 
@@ -58,7 +59,9 @@ class LivePanel(QWidget):
         self.warnings.setStyleSheet("color: #8a5300;")
         self.warnings.hide()
         grid.addWidget(self.warnings, 3, 0, 1, 3)
-        lay.addWidget(card)
+        self.card = card
+        # its figures change on every keystroke: the card re-lays out itself, the panel only when its height changes
+        lay.addWidget(FitHeightBox(card))
         self.split = QSplitter(Qt.Orientation.Vertical)
         self.split.setChildrenCollapsible(False)
         self.memory_chart = MemoryChart()

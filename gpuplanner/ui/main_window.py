@@ -32,6 +32,7 @@ from .model import ScenarioModel
 from .pages.base import AppContext
 
 PAGE_KEYS = ("model", "training", "data", "budget", "hardware", "plans", "verify", "project")
+SEARCH_BAR_WIDTH = 140  # the status bar's search progress bar, pixels
 SELF_TEST_SCREENSHOT_ENV = "GPUPLANNER_SELF_TEST_SCREENSHOT"  # --self-test saves a screen grab there
 
 # which wizard step owns a field path (for the ⚠ marks in the sidebar)
@@ -160,21 +161,29 @@ class MainWindow(QMainWindow):
 
     def _build_status_bar(self) -> None:
         """The status bar: autosave state, search state and progress (kept current by the search's signals)."""
+        # the search's label and progress bar sit in a box of fixed size (see _size_search_box): their changes on
+        # every keystroke (text, bar shown and hidden) re-lay out that box only, not the status bar and the window
+        self.search_box = QWidget()
+        box = QHBoxLayout(self.search_box)
+        box.setContentsMargins(0, 0, 0, 0)
         self.search_label = QLabel()
+        self.search_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.search_progress = QProgressBar()
         self.search_progress.setRange(0, 100)
-        self.search_progress.setMaximumWidth(140)
+        self.search_progress.setFixedWidth(SEARCH_BAR_WIDTH)
         self.search_progress.setTextVisible(False)
+        self.search_progress.setVisible(False)
+        box.addWidget(self.search_label, 1)
+        box.addWidget(self.search_progress)
         self.autosave_label = QLabel()  # shown while autosave fails: the reason, until a write succeeds
         self.autosave_label.setObjectName("autosave_state")
         self.autosave_label.setStyleSheet("#autosave_state { color: #b71c1c; }")
         self.autosave_label.setTextFormat(Qt.TextFormat.PlainText)
         self.autosave_label.setVisible(False)
         self.statusBar().addPermanentWidget(self.autosave_label)
-        self.statusBar().addPermanentWidget(self.search_label)
-        self.statusBar().addPermanentWidget(self.search_progress)
+        self.statusBar().addPermanentWidget(self.search_box)
         self.search.started.connect(self._update_search_status)
-        self.search.progress.connect(lambda f: self.search_progress.setValue(int(f * 100)))
+        self.search.progress.connect(lambda f: self.search_progress.setValue(int(f * 100)))  # (throttled: live.py)
         self.search.finished.connect(lambda _o: self._update_search_status())
         self.search.finished.connect(self._on_search_finished)
         self.search.failed.connect(lambda _m: self._update_search_status())
@@ -388,6 +397,7 @@ class MainWindow(QMainWindow):
         for i, t in enumerate(titles):
             A[f"step{i}"].setText(self.tr("{0}. {1}").format(i + 1, t))
         self._update_title()
+        self._size_search_box()
         self._update_search_status()
 
     # ================================================================== drop a model to import it
@@ -443,19 +453,36 @@ class MainWindow(QMainWindow):
         self.setWindowModified(self.model.dirty)
         self.setWindowTitle(self.tr("{0}[*] — GPU Planner").format(name))
 
-    def _update_search_status(self) -> None:
-        s = self.search
-        self.search_progress.setVisible(s.state == "running")
-        if s.state == "running":
-            self.search_label.setText(self.tr("Searching plans…"))
-        elif s.state == "done" and s.outcome is not None:
-            from .text import plural
+    def _search_texts(self, n: int) -> dict[str, str]:
+        from .text import plural
 
-            self.search_label.setText(plural(self.tr("%n plan(s)", "", len(s.outcome.plans)), len(s.outcome.plans)))
-        elif s.state == "failed":
-            self.search_label.setText(self.tr("Plan search failed"))
-        else:
-            self.search_label.setText("")
+        return {"running": self.tr("Searching plans…"), "done": plural(self.tr("%n plan(s)", "", n), n),
+                "failed": self.tr("Plan search failed")}
+
+    def _size_search_box(self) -> None:
+        """Fix the search box to its widest content in the language shown: its label's texts (a plan count of
+        three digits) beside the progress bar. A widget of fixed size stops Qt's re-layout from going up to the
+        status bar and the window when its content changes (QWidget::updateGeometry)."""
+        fm = self.search_label.fontMetrics()
+        m = self.search_label.contentsMargins()
+        text_w = max(fm.horizontalAdvance(t) for t in self._search_texts(888).values()) + m.left() + m.right() + 4
+        gap = self.search_box.layout().spacing()
+        h = max(self.search_label.sizeHint().height(), self.search_progress.sizeHint().height())
+        size = QSize(text_w + max(gap, 0) + SEARCH_BAR_WIDTH, h)
+        if self.search_box.size() != size or self.search_box.minimumSize() != size:
+            self.search_box.setFixedSize(size)
+
+    def _update_search_status(self) -> None:
+        from .text import set_text
+
+        s = self.search
+        running = s.state == "running"
+        if running and self.search_progress.isHidden():
+            self.search_progress.setValue(0)  # a new search starts from an empty bar, not where the last one ended
+        self.search_progress.setVisible(running)
+        n = len(s.outcome.plans) if (s.state == "done" and s.outcome is not None) else 0
+        text = self._search_texts(n).get(s.state, "") if (s.state != "done" or s.outcome is not None) else ""
+        set_text(self.search_label, text)
 
     def _on_model_changed(self, section: str) -> None:
         if section == "all":

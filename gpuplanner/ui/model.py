@@ -407,6 +407,11 @@ class ScenarioModel(QObject):
         """The scenario as the user set it: values an adopted plan changed are put back."""
         return self._user_cached()[0]
 
+    def user_dump(self) -> dict[str, Any]:
+        """``user_scenario().model_dump()``, made once per change of the user's inputs and shared: read it, never
+        change it (the plan search compares it to decide whether its inputs changed)."""
+        return self._user_cached()[1]
+
     def snapshot(self) -> dict[str, Any]:
         """Everything a plan file stores about the document (the user's scenario, not an adopted plan)."""
         return {"title": self.title, "notes": self.notes, "scenario": self.user_scenario().model_dump(mode="json"),

@@ -272,6 +272,16 @@ class PlansPage(BasePage):
             self._on_finished(s.outcome)
             self.select_rank(self.model.ui.get("selected_plan") or 1)
 
+    def showEvent(self, ev) -> None:  # noqa: N802 (Qt)
+        """What waited for the page to be shown: the selected plan's row (:meth:`select_rank`) and its details
+        (:meth:`show_details`)."""
+        super().showEvent(ev)
+        rank = getattr(self, "_pending_rank", None)
+        if rank is not None:
+            self.select_rank(rank)
+        if getattr(self, "_details_stale", False):
+            self.show_details(self.current_plan())
+
     def retranslate(self) -> None:
         self.heading.setText(self.tr("6 · Plans"))
         self.intro.setText(self.tr(
@@ -376,6 +386,11 @@ class PlansPage(BasePage):
 
     # ------------------------------------------------------------------------------- selection
     def current_plan(self) -> engine.PlanRow | None:
+        rank = getattr(self, "_pending_rank", None)
+        if rank is not None:  # selected while the page was hidden: its row is selected when the page is shown
+            p = next((q for q in self.table_model.plans if q.rank == rank), None)
+            if p is not None:
+                return p
         idx = self.view.currentIndex()
         if not idx.isValid():
             return None
@@ -404,6 +419,16 @@ class PlansPage(BasePage):
             self.model.set_many(dict(plan.values))
 
     def select_rank(self, rank: int) -> None:
+        """Select the plan of that rank. While the page is hidden the plan is taken at once (the model's selected
+        plan, the live charts) and its row is selected when the page is shown: selecting a row of a hidden table
+        after new rows arrived made it measure every cell (~4 ms per finished search, every keystroke)."""
+        if not self.isVisible():
+            p = next((q for q in self.table_model.plans if q.rank == rank), None)
+            if p is not None:
+                self._pending_rank = rank
+                self.select_plan(p)
+            return
+        self._pending_rank = None
         for r in range(self.proxy.rowCount()):
             p = self.proxy.data(self.proxy.index(r, 0), Qt.ItemDataRole.UserRole + 1)
             if p.rank == rank:
@@ -458,6 +483,13 @@ class PlansPage(BasePage):
 
     # long: the selected plan's details as HTML, paragraph by paragraph in the shown order
     def show_details(self, p: engine.PlanRow | None) -> None:
+        """The selected plan's details. While the page is hidden (the person types on another page: every estimate
+        and every search would rebuild them, ~5 ms of the GUI thread per keystroke) they are only marked stale and
+        built for the plan selected then, when the page is shown (:meth:`showEvent`)."""
+        if not self.isVisible():
+            self._details_stale = True
+            return
+        self._details_stale = False
         if p is None:
             self.details.setHtml(self.tr("<p>No plan selected.</p>"))
             return

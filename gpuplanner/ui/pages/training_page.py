@@ -15,6 +15,7 @@ from gpuplanner.core.methods import method_profile
 from gpuplanner.formatting import format_compact, gpu_display_name
 
 from ..fields import BoundCheck, BoundCombo, BoundEdit, BoundSpin, fmt_float, fmt_int, parse_float, parse_int
+from ..fit_box import FitHeightBox
 
 OBJECTIVES = ["sft", "dpo", "ipo", "kto", "orpo", "simpo", "reward", "ppo", "grpo"]
 FRAMEWORKS = ["hf", "fsdp", "deepspeed", "megatron", "llamafactory", "unsloth", "ms-swift", "megatron-swift",
@@ -84,7 +85,9 @@ class TrainingPage(BasePage):
         self.batch_info = QLabel()
         self.batch_info.setWordWrap(True)
         self.batch_info.setStyleSheet("color: #444;")
-        form.addRow(self.batch_info)
+        # its figures change with every edit of the batch or the sequence length: the page is re-laid out only when
+        # the line count changes (fit_box.py)
+        form.addRow(FitHeightBox(self.batch_info))
 
         # the training objective: preference tuning, reward models, on-policy RL (core/methods.py)
         self.obj_box, of = self.group()
