@@ -30,9 +30,15 @@ def open_window(app, *, search: bool = True, settle_s: float = 0.3, timeout_s: f
 
 
 def qt_app():
-    """The running QApplication, or a new one."""
+    """The running QApplication, or a new one (offscreen unless told otherwise, with settings and caches of its
+    own: a screenshot never reads or writes the user's)."""
+    import os
     import sys
+    import tempfile
 
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    os.environ.setdefault("GPUPLANNER_CONFIG_DIR", tempfile.mkdtemp(prefix="gpuplanner-shots-"))
+    os.environ.setdefault("GPUPLANNER_CACHE_DIR", tempfile.mkdtemp(prefix="gpuplanner-shots-cache-"))
     from PySide6.QtWidgets import QApplication
 
     return QApplication.instance() or QApplication(sys.argv[:1])

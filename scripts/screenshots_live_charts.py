@@ -1,7 +1,8 @@
 """Screenshots of the live panel's charts (issue 20: the scaling curves and the memory bars drawn by our own
 light items, axes that stay put while typing): the Training page at 1280×800 in English and Simplified Chinese,
 for the default scenario and for one whose current layout does not fit (red outline, a bar cut at the axis); and the
-cost chart keeping the previous plans, marked as updating, while a new search runs.
+cost chart keeping the previous plans, marked as updating, while a new search runs; and the cost chart itself
+(window, chart, PNG export, updating).
 
 Run: PYTHONPATH=. QT_QPA_PLATFORM=offscreen python scripts/screenshots_live_charts.py [OUT_DIR]
 (OUT_DIR defaults to docs/screenshots/issue20.)
@@ -9,14 +10,8 @@ Run: PYTHONPATH=. QT_QPA_PLATFORM=offscreen python scripts/screenshots_live_char
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from pathlib import Path
-
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-os.environ.setdefault("GPUPLANNER_CONFIG_DIR", tempfile.mkdtemp(prefix="gpuplanner-shots-"))
-os.environ.setdefault("GPUPLANNER_CACHE_DIR", tempfile.mkdtemp(prefix="gpuplanner-shots-cache-"))
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -49,15 +44,44 @@ def main(out: Path) -> int:
         w.go_to(2)
         w.live  # noqa: B018 (builds the live panel)
         spin(app, 0.5)
-        w.model.set("data.tokens", w.model.scenario.data.tokens * 2)
-        spin(app, 0.05)
-        p = out / f"live-charts-updating{suffix}.png"
-        w.grab().save(str(p))
-        print(p, "|", w.search.state)
-        w.model.set_dirty(False)
-        w.search.shutdown()
+        _edited(app, w, "data.tokens", w.model.scenario.data.tokens * 2, out / f"live-charts-updating{suffix}.png")
         w.close()
+        _cost_chart(app, out, suffix)
     return 0
+
+
+def _edited(app, w, field: str, value, path: Path) -> None:
+    """Edit ``field`` and grab the window at once: the previous plans drawn, marked, while the new search runs."""
+    from scripts._screens import spin
+
+    w.model.set(field, value)
+    spin(app, 0.03)
+    w.grab().save(str(path))
+    print(path, "|", w.search.state)
+    w.model.set_dirty(False)
+    w.search.shutdown()
+
+
+def _cost_chart(app, out: Path, suffix: str) -> None:
+    """The cost chart drawn by the light points item: the window with the plans found (the Pareto front, the chosen
+    plan starred, the status bar's plan count), the chart alone, its 1600-px PNG export (markers and pens grown
+    with the text), and the window just after an edit (the previous plans marked "updating…", the search running)."""
+    from scripts._screens import open_window, spin
+
+    w = open_window(app, search=True)
+    w.go_to(1)
+    chart = w.live.cost_chart
+    spin(app, 0.5)
+    for p, widget in ((out / f"cost-chart-window{suffix}.png", w), (out / f"cost-chart{suffix}.png", chart)):
+        widget.grab().save(str(p))
+        print(p, "|", len(chart.plans), "plans")
+    p = out / f"cost-chart-export{suffix}.png"
+    chart.export_png(str(p), 1600)
+    print(p)
+    _edited(app, w, "training.seq_len", w.model.scenario.training.seq_len * 2,
+            out / f"cost-chart-updating-window{suffix}.png")
+    w.estimator.shutdown()
+    w.close()
 
 
 if __name__ == "__main__":

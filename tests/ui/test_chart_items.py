@@ -11,6 +11,23 @@ import numpy as np
 import pytest
 
 
+def _layout_requests(widget):
+    """An event filter installed on ``widget`` that counts its layout requests in ``.n`` (set it to 0 to
+    restart)."""
+    from PySide6.QtCore import QEvent, QObject
+
+    class Count(QObject):
+        n = 0
+
+        def eventFilter(self, obj, ev):  # noqa: N802
+            if ev.type() == QEvent.Type.LayoutRequest:
+                self.n += 1
+            return False
+
+    f = Count(widget)  # (parented: lives as long as the widget)
+    widget.installEventFilter(f)
+    return f
+
 def test_nice_ceil_and_log_snap():
     from gpuplanner.ui.charts import nice_ceil, snap_log_range
 
@@ -344,7 +361,6 @@ def test_cost_chart_plans_click_and_no_redraw_when_unchanged(qtbot):
 def test_cost_chart_updating_mark_does_not_relayout_the_chart(qtbot):
     """The "updating…" mark has a fixed size: showing and clearing it repaints the label only; no layout request
     reaches the chart (a growing label re-laid out the chart, its splitter and the panel on every keystroke)."""
-    from PySide6.QtCore import QEvent, QObject
     from PySide6.QtWidgets import QApplication
 
     from gpuplanner.ui.charts import CostChart
@@ -358,24 +374,15 @@ def test_cost_chart_updating_mark_does_not_relayout_the_chart(qtbot):
     assert lab.minimumSize() == lab.maximumSize()            # fixed
     assert lab.width() >= lab.fontMetrics().horizontalAdvance("updating…")
 
-    class Count(QObject):
-        n = 0
-
-        def eventFilter(self, obj, ev):  # noqa: N802
-            if ev.type() == QEvent.Type.LayoutRequest:
-                Count.n += 1
-            return False
-
-    f = Count()
-    c.installEventFilter(f)
+    count = _layout_requests(c)
     QApplication.processEvents()
-    Count.n = 0
+    count.n = 0
     for on in (True, False, True, False):
         c.set_updating(on)
         QApplication.processEvents()
         assert lab.text() == ("updating…" if on else "")
         assert bool(lab.toolTip()) is on
-    assert Count.n == 0
+    assert count.n == 0
 
 
 def test_memory_chart_grid_has_two_levels(qtbot):
@@ -419,7 +426,6 @@ def test_legend_text_changes_do_not_relayout_the_chart_unless_its_height_changes
     """A chart's legend sits in a box without a layout: a new legend of the same height repaints it and lays out
     nothing above it; a legend that wraps to more lines grows the box (and so the chart's layout), and the label
     always fills the box."""
-    from PySide6.QtCore import QEvent, QObject
 
     from gpuplanner.ui.charts import CostChart, legend_html
 
@@ -430,26 +436,17 @@ def test_legend_text_changes_do_not_relayout_the_chart_unless_its_height_changes
     qtbot.waitExposed(c)
     qtbot.wait(20)
 
-    class Count(QObject):
-        n = 0
-
-        def eventFilter(self, obj, ev):  # noqa: N802
-            if ev.type() == QEvent.Type.LayoutRequest:
-                Count.n += 1
-            return False
-
-    f = Count()
-    c.installEventFilter(f)
+    count = _layout_requests(c)
     box, lab = c.legend_box, c.legend_label
     one_line = box.height()
     assert one_line > 0 and lab.geometry() == box.rect()
-    Count.n = 0
+    count.n = 0
     lab.setText(legend_html([("#888", "●", "plans"), ("#1565c0", "●—", "front")]))   # still one line
     qtbot.wait(20)
-    assert Count.n == 0 and box.height() == one_line
+    assert count.n == 0 and box.height() == one_line
     lab.setText(legend_html([("#888", "●", f"a rather long legend entry number {i}") for i in range(6)]))
     qtbot.wait(20)                                              # (the box's request, then the chart's)
-    assert box.height() > one_line and Count.n >= 1               # wraps: the chart makes room
+    assert box.height() > one_line and count.n >= 1               # wraps: the chart makes room
     assert lab.geometry() == box.rect()
     assert lab.heightForWidth(box.width()) == box.height()
     c.resize(900, 300)                                          # wider: fewer lines
@@ -460,7 +457,6 @@ def test_legend_text_changes_do_not_relayout_the_chart_unless_its_height_changes
 def test_fit_height_box_follows_its_child_and_stops_layout_requests(qtbot):
     """FitHeightBox: the child fills the box at its height for the box's width; a child whose size hint changes
     without changing that height reaches no layout above the box."""
-    from PySide6.QtCore import QEvent, QObject
     from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
     from gpuplanner.ui.fit_box import FitHeightBox
@@ -478,24 +474,15 @@ def test_fit_height_box_follows_its_child_and_stops_layout_requests(qtbot):
     qtbot.waitExposed(outer)
     qtbot.wait(20)
 
-    class Count(QObject):
-        n = 0
-
-        def eventFilter(self, obj, ev):  # noqa: N802
-            if ev.type() == QEvent.Type.LayoutRequest:
-                Count.n += 1
-            return False
-
-    f = Count()
-    outer.installEventFilter(f)
+    count = _layout_requests(outer)
     h1 = box.height()
     assert h1 == lab.heightForWidth(box.width()) and lab.geometry() == box.rect() and box.width() > 250
     lab.setText("13.1 of 80 GiB")                              # same height
     qtbot.wait(20)
-    assert Count.n == 0 and box.height() == h1
+    assert count.n == 0 and box.height() == h1
     lab.setText("13.1 of 80 GiB\nhost RAM for offload: 120 GiB per node")   # a second line
     qtbot.wait(20)
-    assert box.height() > h1 and Count.n >= 1 and lab.geometry() == box.rect()
+    assert box.height() > h1 and count.n >= 1 and lab.geometry() == box.rect()
 
 
 def test_a_hidden_lines_label_catches_up_when_the_line_is_shown(qtbot):
