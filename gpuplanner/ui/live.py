@@ -44,6 +44,10 @@ class _ScalingSignals(QObject):
     done = Signal(int, object)
 
 
+class _EstimateSignals(QObject):
+    done = Signal(int, object, float)  # generation, engine.LiveResult, milliseconds
+
+
 def _same_value(a, b) -> bool:
     """Equal, NaN equal to NaN, through frozen dataclasses, tuples and lists; stops at the first difference (an
     edit usually changes the first point, so this costs microseconds where two ``repr`` cost ~0.5 ms)."""
@@ -111,7 +115,7 @@ class LiveEstimator(QObject):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
-        self._timer.timeout.connect(self.run_now)
+        self._timer.timeout.connect(self.run_async)
         self._scaling_timer = QTimer(self)
         self._scaling_timer.setSingleShot(True)
         self._scaling_timer.setInterval(30)
@@ -127,6 +131,15 @@ class LiveEstimator(QObject):
         self._scaling_running = False
         self._scaling_signals = _ScalingSignals(self)
         self._scaling_signals.done.connect(self._on_scaling_done)
+        # an edit's estimate runs on its own persistent worker thread (not behind a sweep), so the GUI thread
+        # only applies the answer; ``run_now`` (a loaded file, the window's first estimate) stays synchronous
+        self._estimate_generation = 0
+        self._estimate_thread: threading.Thread | None = None
+        self._estimate_jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._estimate_idle = threading.Event()
+        self._estimate_idle.set()
+        self._estimate_signals = _EstimateSignals(self)
+        self._estimate_signals.done.connect(self._on_estimate_done)
         model.changed.connect(self._on_changed)
 
     def _on_changed(self, section: str) -> None:
@@ -139,10 +152,52 @@ class LiveEstimator(QObject):
         self._scaling_timer.start()
 
     def run_now(self) -> None:
+        """The estimate on this thread, now (an answer still on its way from the worker is superseded)."""
         self._timer.stop()
+        self._estimate_generation += 1
         t0 = time.perf_counter()
         res = engine.live(self.model.scenario, self.model.base_dir)
-        self.last_duration_ms = (time.perf_counter() - t0) * 1000
+        self._apply(res, (time.perf_counter() - t0) * 1000)
+
+    def run_async(self) -> None:
+        """The estimate of the current inputs on the worker thread; only the latest answer is applied."""
+        self._timer.stop()
+        self._estimate_generation += 1
+        gen, signals, idle = self._estimate_generation, self._estimate_signals, self._estimate_idle
+        scenario, base_dir = self.model.scenario, self.model.base_dir
+
+        def work() -> None:  # worker thread: no Qt widget calls here
+            try:
+                t0 = time.perf_counter()
+                try:
+                    res = engine.live(scenario, base_dir)
+                except Exception:  # noqa: BLE001 - keep the last estimate rather than end the worker
+                    traceback.print_exc()
+                    return
+                try:
+                    signals.done.emit(gen, res, (time.perf_counter() - t0) * 1000)
+                except RuntimeError:
+                    pass  # the window is gone
+            finally:
+                idle.set()
+
+        idle.clear()
+        if self._estimate_thread is None or not self._estimate_thread.is_alive():
+            self._estimate_thread = threading.Thread(target=_run_jobs, args=(self._estimate_jobs,),
+                                                     name="estimates", daemon=True)
+            self._estimate_thread.start()
+        self._estimate_jobs.put(work)
+
+    def _on_estimate_done(self, gen: int, res, ms: float) -> None:
+        if gen == self._estimate_generation:
+            self._apply(res, ms)
+
+    def estimate_busy(self) -> bool:
+        """An edit's estimate is scheduled or has not reached this thread yet."""
+        return self._timer.isActive() or not self._estimate_idle.is_set()
+
+    def _apply(self, res, ms: float) -> None:
+        self.last_duration_ms = ms
         self.result = res
         errs = {}
         if res.error:
@@ -228,6 +283,12 @@ class LiveEstimator(QObject):
             self._scaling_thread.join(timeout_ms / 1000)
             self._scaling_thread = None
         self._scaling_running = False
+        self._estimate_generation += 1
+        self._estimate_idle.wait(timeout_ms / 1000)
+        if self._estimate_thread is not None:
+            self._estimate_jobs.put(None)
+            self._estimate_thread.join(timeout_ms / 1000)
+            self._estimate_thread = None
 
 
 PROGRESS_INTERVAL_S = 0.25  # the search's progress reaches the status bar at most this often

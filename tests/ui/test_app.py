@@ -332,7 +332,8 @@ def test_ranked_plans_follow_objective_and_inputs(win, qtbot):
     assert win.live.cost_chart.data["chosen"] == [(p1.calendar_days, p1.cost)]
     # adopting it (automatic layout) shows it in the live charts
     assert win.model.scenario.hardware.num_gpus == p1.num_gpus
-    qtbot.waitUntil(lambda: win.estimator.result.evaluation.scenario.hardware.num_gpus == p1.num_gpus)
+    qtbot.waitUntil(lambda: not win.estimator.estimate_busy()
+                    and win.estimator.result.evaluation.scenario.hardware.num_gpus == p1.num_gpus)
     assert win.estimator.result.evaluation.memory.total == pytest.approx(p1.memory.total)
 
 

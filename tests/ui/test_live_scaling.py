@@ -42,3 +42,42 @@ def test_an_unchanged_sweep_does_not_repaint(qtbot):
     qtbot.wait(20)
     assert got == [] and est.scaling is not None
     est.shutdown()
+
+
+def test_an_edit_is_estimated_off_the_gui_thread_and_the_latest_inputs_win(qtbot, monkeypatch):
+    """An edit's estimate runs on the estimate thread (the GUI thread only applies the answer); of several edits
+    in a row only the last one's answer is kept; ``run_now`` estimates on the calling thread at once."""
+    import threading
+
+    m = ScenarioModel()
+    est = LiveEstimator(m)
+    threads = []
+    real = engine.live
+
+    def spy(scenario, base_dir=None):
+        threads.append(threading.current_thread())
+        return real(scenario, base_dir)
+
+    monkeypatch.setattr(engine, "live", spy)
+    got = []
+    est.updated.connect(got.append)
+    with qtbot.waitSignal(est.updated, timeout=20_000):
+        m.set("training.seq_len", "1024")
+    assert threads and threads[-1] is not threading.main_thread()
+    assert got[-1].evaluation.scenario.training.seq_len == 1024
+    for v in ("2048", "8192", "4096"):
+        m.set("training.seq_len", v)
+        qtbot.wait(1)
+    qtbot.waitUntil(lambda: not est.estimate_busy(), timeout=20_000)
+    qtbot.wait(20)
+    assert est.result.evaluation.scenario.training.seq_len == 4096
+    assert [r.evaluation.scenario.training.seq_len for r in got][-1] == 4096
+    assert est.result.evaluation.memory.total == real(m.scenario, m.base_dir).evaluation.memory.total
+    # a stale answer is dropped: an answer of an older generation does not replace the current result
+    current = est.result
+    est._on_estimate_done(est._estimate_generation - 1, real(m.scenario.model_copy(), None), 1.0)
+    assert est.result is current
+    threads.clear()
+    est.run_now()
+    assert threads == [threading.main_thread()]
+    est.shutdown()
