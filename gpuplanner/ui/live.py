@@ -78,6 +78,16 @@ def _run_jobs(jobs: "queue.SimpleQueue") -> None:
         job()
 
 
+def _post(thread: "threading.Thread | None", jobs: "queue.SimpleQueue", job, name: str) -> threading.Thread:
+    """Queue ``job`` for the persistent worker ``thread`` (started, as ``name``, when there is none alive);
+    returns the worker."""
+    if thread is None or not thread.is_alive():
+        thread = threading.Thread(target=_run_jobs, args=(jobs,), name=name, daemon=True)
+        thread.start()
+    jobs.put(job)
+    return thread
+
+
 _RELEASE_QUEUE: "queue.SimpleQueue" = queue.SimpleQueue()
 _RELEASE_THREAD: list[threading.Thread] = []
 
@@ -182,11 +192,7 @@ class LiveEstimator(QObject):
                 idle.set()
 
         idle.clear()
-        if self._estimate_thread is None or not self._estimate_thread.is_alive():
-            self._estimate_thread = threading.Thread(target=_run_jobs, args=(self._estimate_jobs,),
-                                                     name="estimates", daemon=True)
-            self._estimate_thread.start()
-        self._estimate_jobs.put(work)
+        self._estimate_thread = _post(self._estimate_thread, self._estimate_jobs, work, "estimates")
 
     def _on_estimate_done(self, gen: int, res, ms: float) -> None:
         if gen == self._estimate_generation:
@@ -250,11 +256,7 @@ class LiveEstimator(QObject):
 
         self._scaling_running = True
         idle.clear()
-        if self._scaling_thread is None or not self._scaling_thread.is_alive():
-            self._scaling_thread = threading.Thread(target=_run_jobs, args=(self._scaling_jobs,),
-                                                    name="scaling-sweeps", daemon=True)
-            self._scaling_thread.start()
-        self._scaling_jobs.put(work)
+        self._scaling_thread = _post(self._scaling_thread, self._scaling_jobs, work, "scaling-sweeps")
 
     def _on_scaling_done(self, gen: int, res) -> None:
         self._scaling_running = False
