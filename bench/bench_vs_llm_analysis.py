@@ -32,46 +32,41 @@ import platform
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-#: (name, ours: scenario dict, theirs: keyword arguments for the child)
-CONFIGS = [
-    ("Llama-2-7B, 16×A100 80GB, TP2, ZeRO-1, selective recompute, mbs 2, seq 4096",
-     {"model": {"preset": "llama-2-7b"},
-      "training": {"seq_len": 4096, "micro_batch_size": 2, "global_batch_size": 512, "recompute": "selective",
-                   "framework": "megatron"},
-      "parallel": {"tp": 2, "zero": 1}, "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 16},
-      "data": {"tokens": 1e9}},
-     {"model": "NousResearch_Llama-2-7b-hf", "gpu": "a100-sxm-80gb", "tp": 2, "pp": 1, "dp": 8, "mbs": 2,
-      "gbs": 512, "seq": 4096, "recompute": 1, "zero": 1, "glu": True}),
-    ("Llama-13B, 32×H100 80GB, TP4 PP2, ZeRO-1, full recompute, mbs 1, seq 2048",
-     {"model": {"preset": "llama-2-13b"},
-      "training": {"seq_len": 2048, "micro_batch_size": 1, "global_batch_size": 256, "recompute": "full",
-                   "framework": "megatron"},
-      "parallel": {"tp": 4, "pp": 2, "zero": 1}, "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 32},
-      "data": {"tokens": 1e9}},
-     {"model": "decapoda-research_llama-13b-hf", "gpu": "h100-sxm-80gb", "tp": 4, "pp": 2, "dp": 4, "mbs": 1,
-      "gbs": 256, "seq": 2048, "recompute": 2, "zero": 1, "glu": True}),
-    ("Llama-2-70B, 64×H100 80GB, TP8 PP2, ZeRO-1, full recompute, mbs 1, seq 4096",
-     {"model": {"preset": "llama-2-70b"},
-      "training": {"seq_len": 4096, "micro_batch_size": 1, "global_batch_size": 512, "recompute": "full",
-                   "framework": "megatron"},
-      "parallel": {"tp": 8, "pp": 2, "zero": 1}, "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 64},
-      "data": {"tokens": 1e9}},
-     {"model": "upstage_Llama-2-70b-instruct-v2", "gpu": "h100-sxm-80gb", "tp": 8, "pp": 2, "dp": 4, "mbs": 1,
-      "gbs": 512, "seq": 4096, "recompute": 2, "zero": 1, "glu": True}),
-    ("GPT-2 XL, 8×A100 80GB, ZeRO-3, no recompute, mbs 4, seq 1024",
-     {"model": {"preset": "gpt2-xl"},
-      "training": {"seq_len": 1024, "micro_batch_size": 4, "global_batch_size": 128, "recompute": "none",
-                   "framework": "deepspeed"},
-      "parallel": {"zero": 3}, "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 8}, "data": {"tokens": 1e9}},
-     {"model": "gpt2-xl", "gpu": "a100-sxm-80gb", "tp": 1, "pp": 1, "dp": 8, "mbs": 4,
-      "gbs": 128, "seq": 1024, "recompute": 0, "zero": 3, "glu": False}),
+#: one row per configuration: (name, our preset, llm-analysis's model config, GPU, framework, tp, pp, dp, ZeRO,
+#: micro-batch, global batch, sequence length, recompute, gated MLP); both sides' inputs are made from it
+ROWS = [
+    ("Llama-2-7B, 16×A100 80GB, TP2, ZeRO-1, selective recompute, mbs 2, seq 4096", "llama-2-7b",
+     "NousResearch_Llama-2-7b-hf", "a100-sxm-80gb", "megatron", 2, 1, 8, 1, 2, 512, 4096, "selective", True),
+    ("Llama-13B, 32×H100 80GB, TP4 PP2, ZeRO-1, full recompute, mbs 1, seq 2048", "llama-2-13b",
+     "decapoda-research_llama-13b-hf", "h100-sxm-80gb", "megatron", 4, 2, 4, 1, 1, 256, 2048, "full", True),
+    ("Llama-2-70B, 64×H100 80GB, TP8 PP2, ZeRO-1, full recompute, mbs 1, seq 4096", "llama-2-70b",
+     "upstage_Llama-2-70b-instruct-v2", "h100-sxm-80gb", "megatron", 8, 2, 4, 1, 1, 512, 4096, "full", True),
+    ("GPT-2 XL, 8×A100 80GB, ZeRO-3, no recompute, mbs 4, seq 1024", "gpt2-xl",
+     "gpt2-xl", "a100-sxm-80gb", "deepspeed", 1, 1, 8, 3, 4, 128, 1024, "none", False),
 ]
+#: llm-analysis's ActivationRecomputation: 0 none, 1 attention only (selective), 2 full
+_LLMA_RECOMPUTE = {"none": 0, "selective": 1, "full": 2}
+
+
+def _config(row) -> tuple[str, dict, dict]:
+    """(name, our scenario dict, llm-analysis's keyword arguments for the child) of one row of :data:`ROWS`."""
+    name, preset, their_model, gpu, fw, tp, pp, dp, zero, mbs, gbs, seq, recompute, glu = row
+    ours = {"model": {"preset": preset},
+            "training": {"seq_len": seq, "micro_batch_size": mbs, "global_batch_size": gbs, "recompute": recompute,
+                         "framework": fw},
+            "parallel": {"tp": tp, "pp": pp, "zero": zero}, "hardware": {"gpu": gpu, "num_gpus": tp * pp * dp},
+            "data": {"tokens": 1e9}}
+    theirs = {"model": their_model, "gpu": gpu, "tp": tp, "pp": pp, "dp": dp, "mbs": mbs, "gbs": gbs, "seq": seq,
+              "recompute": _LLMA_RECOMPUTE[recompute], "zero": zero, "glu": glu}
+    return name, ours, theirs
+
+
+CONFIGS = [_config(r) for r in ROWS]
 
 CHILD = r"""
 import json, logging, statistics, sys, time
@@ -106,20 +101,15 @@ def ours(n: int) -> list[dict]:
     from gpuplanner.core.estimate import estimate
     from gpuplanner.core.scenario import scenario_from_dict
 
+    from bench.bench_estimate import median_ms
+
     out = []
     for _name, d, _theirs in CONFIGS:
         def run():
             return estimate(scenario_from_dict(d))
 
         r = run()
-        for _ in range(20):
-            run()
-        ts = []
-        for _ in range(n):
-            t = time.perf_counter()
-            run()
-            ts.append(time.perf_counter() - t)
-        out.append({"us": statistics.median(ts) * 1e6, "step_s": r.time.step_time_s, "mem_gib": r.memory.total})
+        out.append({"us": median_ms(run, n) * 1e3, "step_s": r.time.step_time_s, "mem_gib": r.memory.total})
     return out
 
 

@@ -4,27 +4,12 @@ none, and the reducer's per-segment minimum matches the plain all-rows version."
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
 from gpuplanner.core import search as S
 from gpuplanner.core import timing as T
-from gpuplanner.core.scenario import scenario_from_dict
-
-
-def _scn(model="llama-3-8b", **kw):
-    base = {"model": {"preset": model}, "data": {"tokens": "20B"}, "constraints": {"max_gpus": 64}}
-    for k, v in kw.items():
-        base.setdefault(k, {}).update(v)
-    return scenario_from_dict(base)
-
-
-def _json(r) -> str:
-    d = r.to_json()
-    d.pop("search_ms")
-    return json.dumps(d, sort_keys=False)
+from search_helpers import rankings_around, result_json as _json, scn as _scn
 
 
 def _seg_first_min_reference(keys, mask: np.ndarray, starts: np.ndarray, seg: np.ndarray) -> np.ndarray:
@@ -125,16 +110,15 @@ CACHE_CASES = [
 @pytest.mark.parametrize("scn", CACHE_CASES, ids=["dense-4-gpus", "moe", "grpo"])
 def test_caches_change_nothing(monkeypatch, scn):
     """The same plans, front and counts with every cache off (nothing stored) as with them on."""
-    on = S.search(scn, top=6)
-    on_nd = S.search(scn, top=30, distinct=False)
-    monkeypatch.setattr(S._ChunkCache, "limit_bytes", 0)
-    monkeypatch.setattr(S._MemoryMemo, "limit_bytes", 0)
-    monkeypatch.setattr(S._MemoryMemo, "layout_limit_bytes", 0)
-    off = S.search(scn, top=6)
-    off_nd = S.search(scn, top=30, distinct=False)
+    def caches_off():
+        monkeypatch.setattr(S._ChunkCache, "limit_bytes", 0)
+        monkeypatch.setattr(S._MemoryMemo, "limit_bytes", 0)
+        monkeypatch.setattr(S._MemoryMemo, "layout_limit_bytes", 0)
+
+    on, on_j, off_j = rankings_around(scn, 30, caches_off)
     assert on.plans and on.candidates_evaluated > 5_000
-    assert _json(on) == _json(off)
-    assert _json(on_nd) == _json(off_nd)
+    assert on_j[0] == off_j[0]
+    assert on_j[1] == off_j[1]
 
 
 def test_chunk_cache_hands_out_the_enumeration():

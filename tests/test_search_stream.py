@@ -9,20 +9,7 @@ import numpy as np
 import pytest
 
 from gpuplanner.core import search as S
-from gpuplanner.core.scenario import scenario_from_dict
-
-
-def _scn(model="llama-3-8b", **kw):
-    base = {"model": {"preset": model}, "data": {"tokens": "20B"}, "constraints": {"max_gpus": 64}}
-    for k, v in kw.items():
-        base.setdefault(k, {}).update(v)
-    return scenario_from_dict(base)
-
-
-def _json(r):
-    d = r.to_json()
-    d.pop("search_ms")
-    return d
+from search_helpers import rankings_around, scn as _scn
 
 
 CASES = [
@@ -43,15 +30,14 @@ def test_ranking_does_not_depend_on_the_chunk_size(monkeypatch, name, scn):
     """Chunks of 600 rows (a GPU count split over several chunks, the pool cut back many times) and one chunk
     for everything give the same plans, Pareto front, counts and framework reasons."""
     monkeypatch.setattr(S, "CHUNK_ROWS", 1 << 24)
-    whole = S.search(scn, top=6)
-    whole_nd = S.search(scn, top=40, distinct=False)
-    monkeypatch.setattr(S, "CHUNK_ROWS", 600)
-    monkeypatch.setattr(S._Reducer, "POOL_ROWS", 300)
-    small = S.search(scn, top=6)
-    small_nd = S.search(scn, top=40, distinct=False)
+    def small_chunks():
+        monkeypatch.setattr(S, "CHUNK_ROWS", 600)
+        monkeypatch.setattr(S._Reducer, "POOL_ROWS", 300)
+
+    whole, whole_j, small_j = rankings_around(scn, 40, small_chunks)
     assert whole.plans and whole.candidates_evaluated > 10_000
-    assert _json(small) == _json(whole)
-    assert _json(small_nd) == _json(whole_nd)
+    assert small_j[0] == whole_j[0]
+    assert small_j[1] == whole_j[1]
 
 
 def test_chunks_are_the_full_candidate_list_in_order():

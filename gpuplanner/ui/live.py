@@ -76,6 +76,7 @@ def _run_jobs(jobs: "queue.SimpleQueue") -> None:
         if job is None:
             return
         job()
+        del job  # what the job held is freed now, on this thread (not when the next job arrives)
 
 
 def _post(thread: "threading.Thread | None", jobs: "queue.SimpleQueue", job, name: str) -> threading.Thread:
@@ -89,13 +90,7 @@ def _post(thread: "threading.Thread | None", jobs: "queue.SimpleQueue", job, nam
 
 
 _RELEASE_QUEUE: "queue.SimpleQueue" = queue.SimpleQueue()
-_RELEASE_THREAD: list[threading.Thread] = []
-
-
-def _release_loop(q: "queue.SimpleQueue") -> None:
-    """The release thread: whatever arrives is dropped here, so its deallocation runs on this thread."""
-    while True:
-        q.get()  # the reference returned is dropped at once: the object is freed here
+_RELEASE_THREAD: list["threading.Thread | None"] = [None]
 
 
 def release_elsewhere(obj: Any) -> None:
@@ -103,13 +98,8 @@ def release_elsewhere(obj: Any) -> None:
     its own right after, before that thread gets the GIL), the object is freed there, off the GUI thread. Only for
     plain data (search outcomes): an object holding a QObject must die on the thread that owns it
     (``gc_collector.py``)."""
-    if obj is None:
-        return
-    if not _RELEASE_THREAD or not _RELEASE_THREAD[0].is_alive():
-        t = threading.Thread(target=_release_loop, args=(_RELEASE_QUEUE,), name="release", daemon=True)
-        t.start()
-        _RELEASE_THREAD[:] = [t]
-    _RELEASE_QUEUE.put(obj)
+    if obj is not None:
+        _RELEASE_THREAD[0] = _post(_RELEASE_THREAD[0], _RELEASE_QUEUE, lambda _held=obj: None, "release")
 
 
 class LiveEstimator(QObject):

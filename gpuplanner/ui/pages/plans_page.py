@@ -180,6 +180,9 @@ class PlansPage(BasePage):
     # long: builds the page's form and table row by row (Qt layout code)
     def build(self) -> None:
         m = self.model
+        # while the page is hidden: the rank to select and whether the details wait for it (showEvent)
+        self._pending_rank: int | None = None
+        self._details_stale = False
         top = QHBoxLayout()
         self.objective_label = QLabel()
         self.objective = BoundCombo(m, "constraints.objective", ["cheapest", "fastest", "value"])
@@ -276,10 +279,10 @@ class PlansPage(BasePage):
         """What waited for the page to be shown: the selected plan's row (:meth:`select_rank`) and its details
         (:meth:`show_details`)."""
         super().showEvent(ev)
-        rank = getattr(self, "_pending_rank", None)
+        rank = self._pending_rank
         if rank is not None:
             self.select_rank(rank)
-        if getattr(self, "_details_stale", False):
+        if self._details_stale:
             self.show_details(self.current_plan())
 
     def retranslate(self) -> None:
@@ -386,7 +389,7 @@ class PlansPage(BasePage):
 
     # ------------------------------------------------------------------------------- selection
     def current_plan(self) -> engine.PlanRow | None:
-        rank = getattr(self, "_pending_rank", None)
+        rank = self._pending_rank
         if rank is not None:  # selected while the page was hidden: its row is selected when the page is shown
             p = next((q for q in self.table_model.plans if q.rank == rank), None)
             if p is not None:
