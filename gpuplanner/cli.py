@@ -13,16 +13,42 @@ import argparse
 import functools
 import importlib
 import importlib.util
+import os
 import sys
 
 from . import __version__
 from .core.errors import PlannerError
 
 
+def _help_formatter(prog: str, **kwargs) -> argparse.HelpFormatter:
+    """argparse's help formatter at the terminal's width, found as ``shutil.get_terminal_size`` finds it
+    (``COLUMNS``, else the terminal, else 80) without importing ``shutil`` (and its compression modules), which
+    argparse does for every argument it adds (issue #20: commands import only what they run)."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    kwargs.setdefault("width", (columns or 80) - 2)
+    return argparse.HelpFormatter(prog, **kwargs)
+
+
+class _Parser(argparse.ArgumentParser):
+    """The parser of the command line and of each command (``add_subparsers`` makes its own kind)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("formatter_class", _help_formatter)
+        super().__init__(*args, **kwargs)
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser: every command (``--help`` lists them), or with ``only`` the one module that
     registers that command (:func:`command_module`), so running a command imports no other command's module."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="gpuplanner",
         description="GPU Planner: describe the training task, derive the GPU servers to rent.",
     )
@@ -86,7 +112,7 @@ def _registers(module, name: str) -> bool:
     register = getattr(module, "register", None)
     if register is None:
         return False
-    probe = argparse.ArgumentParser(add_help=False).add_subparsers()
+    probe = _Parser(add_help=False).add_subparsers()
     register(probe)
     return name in probe.choices
 

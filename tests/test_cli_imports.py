@@ -21,7 +21,7 @@ with contextlib.redirect_stdout(out):
         rc = main({argv!r})
     except SystemExit as e:
         rc = e.code
-heavy = sorted(m for m in ("numpy", "pydantic", "PySide6", "gpuplanner.core.scenario", "gpuplanner.core.search",
+heavy = sorted(m for m in ("numpy", "pydantic", "pydantic_core", "PySide6", "gpuplanner.core.scenario", "gpuplanner.core.search",
                            "gpuplanner.verify.acceptance", "gpuplanner.report.render") if m in sys.modules)
 print(rc, ",".join(heavy) or "-", len(out.getvalue()))
 """
@@ -46,15 +46,20 @@ def test_version_and_help_load_no_numpy_or_pydantic(argv):
 def test_estimate_still_runs_and_loads_only_the_core(tmp_path):
     rc, heavy, printed = _probe(["estimate", str(ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json")])
     assert rc == 0 and printed > 500
-    assert "numpy" in heavy and "pydantic" in heavy and "gpuplanner.core.scenario" in heavy
+    # the scenario is validated by pydantic-core's validator alone (core/record.py): pydantic's model layer stays out
+    assert {"numpy", "pydantic_core", "gpuplanner.core.scenario"} <= set(heavy.split(",")), heavy
+    assert "pydantic" not in heavy.split(","), heavy
     for not_needed in ("PySide6", "gpuplanner.core.search", "gpuplanner.verify.acceptance", "gpuplanner.report.render"):
         assert not_needed not in heavy.split(","), heavy
 
 
 # What ``gpuplanner estimate`` on a scenario JSON must not load (issue #20, start-up): the other commands, the
 # search, the project, the report, the verify ring, the plan-file format, Qt and the app's translations, and the
-# Hugging Face cache lookup (a preset names no model id), and the standard modules that only a rarer path needs (pkgutil: listing every command for --help; configparser: only
-# with a settings file to read; difflib: only to suggest a near GPU id).
+# Hugging Face cache lookup (a preset names no model id), pydantic's model layer (the scenario is a record validated
+# by pydantic-core: core/record.py) with importlib.metadata and email, which its plugin loader imports, and the
+# standard modules that only a rarer path needs (pkgutil: listing every command for --help; configparser: only
+# with a settings file to read; difflib: only to suggest a near GPU id; zipfile: the shipped data are read as
+# files; shutil: argparse's help width is found without it).
 ESTIMATE_MUST_NOT_LOAD = (
     "PySide6", "gpuplanner.ui", "gpuplanner.i18n", "gpuplanner.report", "gpuplanner.verify",
     "gpuplanner.core.search", "gpuplanner.core.project", "gpuplanner.core.inference", "gpuplanner.core.checklist",
@@ -62,8 +67,9 @@ ESTIMATE_MUST_NOT_LOAD = (
     "gpuplanner.commands.plan", "gpuplanner.commands.report", "gpuplanner.commands.kit",
     "gpuplanner.commands.project", "gpuplanner.commands.gpus", "gpuplanner.commands.health",
     "gpuplanner.commands.net", "gpuplanner.commands.topo",
-    "pkgutil", "configparser", "difflib",
-)
+    "pydantic", "importlib.metadata", "email",
+    "pkgutil", "configparser", "difflib", "zipfile", "shutil",
+) + (("platformdirs", "tempfile") if sys.platform == "linux" else ())  # Linux: the XDG rule (io/app_settings.py)
 
 LOADED_PROBE = """
 import contextlib, io, json, os, sys
@@ -108,8 +114,8 @@ def test_estimate_imports_only_what_it_runs(tmp_path):
 
 def test_a_users_pydantic_plugin_setting_is_kept(tmp_path):
     """setdefault: a PYDANTIC_DISABLE_PLUGINS the user set (here: disable one named plugin only) stays as it is,
-    and pydantic then discovers the others as it would without us."""
-    got = _loaded(["estimate", str(ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json")], tmp_path,
+    and pydantic then discovers the others as it would without us (a plan file is read by pydantic models)."""
+    got = _loaded(["estimate", str(ROOT / "examples" / "8b-full-8xh100.gpuplan")], tmp_path,
                   PYDANTIC_DISABLE_PLUGINS="some_plugin")
     assert got["rc"] == 0
     assert got["disable_plugins"] == "some_plugin" and got["plugins_scanned"] is True

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Protocol
 
+from .fastclass import dataclass
 from .errors import CatalogError, ModelConfigError, ScenarioError
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr, error_text

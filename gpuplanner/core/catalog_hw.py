@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import copy
 import math
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, field, replace
 from functools import lru_cache
 from typing import Any
 
+from .fastclass import dataclass
 from .errors import CatalogError
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr

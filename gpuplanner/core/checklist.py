@@ -12,11 +12,11 @@ Pure Python: no Qt import here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Iterable
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
+from .fastclass import dataclass
 from .i18n import QT_TRANSLATE_NOOP
 
 CTX = "Checklist"

@@ -48,11 +48,12 @@ and the break-even utilisation over the depreciation life.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Any, Callable, Iterable, Mapping
 
 import numpy as np
 
+from .fastclass import dataclass
 from .messages import Msg  # noqa: F401 (re-exported: cost.Msg)
 from .errors import CatalogError, ScenarioError
 from .i18n import QT_TRANSLATE_NOOP

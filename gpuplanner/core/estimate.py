@@ -7,10 +7,10 @@ search calls the same vectorised formulas (:func:`memory.memory_arrays`) over ma
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from .fastclass import dataclass
 from .architecture import ModelArch, ModelSource, resolve_arch
 from .errors import ScenarioError
 from .i18n import QT_TRANSLATE_NOOP

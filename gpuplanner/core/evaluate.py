@@ -23,9 +23,10 @@ renting it at the plan's cost: five parts, a verdict and the break-even utilisat
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace as _replace
+from dataclasses import field, replace as _replace
 from typing import Any, Mapping
 
+from .fastclass import dataclass
 from . import cost as costmod
 from .architecture import ModelSource
 from .cost import MODE_LABELS, MODES, GpuPrice, Msg, Overheads, PriceTable

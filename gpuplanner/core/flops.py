@@ -36,10 +36,10 @@ Sources:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 import numpy as np
 
+from .fastclass import dataclass
 from .memory import QLORA_NF4_BYTES, ModelFacts
 from .params import base_linear_params, lora_params
 from . import recompute as rc

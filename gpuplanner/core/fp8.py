@@ -52,7 +52,7 @@ bound).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .fastclass import dataclass
 
 
 @dataclass(frozen=True)

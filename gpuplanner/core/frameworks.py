@@ -68,8 +68,8 @@ recomputation when ``training.recompute`` is not given, ``scenario._TOOL_RECOMPU
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
+from .fastclass import dataclass
 from .i18n import QT_TRANSLATE_NOOP
 from .timing import OVERLAP_FIELDS, overlap_flags
 

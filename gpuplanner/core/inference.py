@@ -37,9 +37,10 @@ peak at the serving precision — an assumption at the top of the planning guide
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal
 
+from .fastclass import dataclass
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import Msg
 

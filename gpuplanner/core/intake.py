@@ -16,9 +16,9 @@ outside the GPU:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from .fastclass import dataclass
 from .frameworks import engine_of, pipeline_split
 from .estimate import memory_kwargs
 from .i18n import QT_TRANSLATE_NOOP

@@ -70,11 +70,12 @@ Sources:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace as _replace
+from dataclasses import replace as _replace
 import math
 
 import numpy as np
 
+from .fastclass import dataclass
 from .arrayops import ops_for as _xp
 from . import recompute as rc
 from . import fp8 as fp8mod

@@ -5,9 +5,10 @@ message (translated with the sentence)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Mapping
 
+from .fastclass import dataclass
 from .i18n import QT_TRANSLATE_NOOP
 
 

@@ -62,8 +62,8 @@ Sources:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
+from .fastclass import dataclass
 from .arrayops import ops_for
 
 PAIRED = ("dpo", "ipo", "orpo", "simpo", "reward")

@@ -17,9 +17,10 @@ The count walks the modules of a decoder layer the way the reference implementat
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import lru_cache
 
+from .fastclass import dataclass
 from .architecture import ModelArch
 
 

@@ -20,11 +20,10 @@ the sum of the phase costs, nothing else.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal
 
-from pydantic import Field, model_validator
-
+from .fastclass import dataclass
 from . import cost as costmod
 from .architecture import ModelSource
 from .catalog_hw import get_gpu, load_gpus, lookup_gpu
@@ -36,6 +35,7 @@ from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr
 from .inference import ServingModel, ServingSize, size_serving
 from .messages import Msg
+from .record import Field, model_validator
 from .scenario import Scenario, _Section
 
 CTX = "Project"

@@ -30,11 +30,11 @@ Rules (ids are a public contract: ``plan --json`` lists them):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from .fastclass import dataclass
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import Msg
 

@@ -1,19 +1,20 @@
-"""The scenario: the input contract for every estimate (pydantic models).
+"""The scenario: the input contract for every estimate (validated records, core/record.py).
 
 JSON names of the six sections (``model``, ``training``, ``parallel``, ``hardware``, ``data``,
 ``assumptions``) and of their documented fields are a public contract: scripts and plan files depend
 on them. Fields may be added, never renamed. ``constraints`` drives the plan search.
 """
 
-# no ``from __future__ import annotations``: pydantic reads each field's annotation as the object itself
-# instead of compiling and evaluating its text (about 15 % of building these models)
+# no ``from __future__ import annotations``: each field's annotation is the type itself, not text to evaluate
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic_core import ValidationError
+
 
 from .errors import ScenarioError
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr, validation_reason
+from .record import Field, Record, field_validator, model_validator
 from .recompute import ALIASES as RECOMPUTE_ALIASES
 from .fp8 import PRECISION_ALIASES as FP8_PRECISION_ALIASES
 from .units import parse_count
@@ -41,9 +42,9 @@ _TOOL_RECOMPUTE = {"llamafactory": "full", "unsloth": "full", "ms-swift": "full"
                    "trl": "full", "axolotl": "none"}
 
 
-class _Section(BaseModel):
+class _Section(Record):
     # NaN and ±Infinity are never a valid value: every number is finite and within its documented range
-    model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
+    model_config = {"extra": "forbid", "validate_assignment": True, "allow_inf_nan": False}
 
 
 class ModelSection(_Section):

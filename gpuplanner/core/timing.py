@@ -94,12 +94,13 @@ Training time: ``days = tokens / (tokens/s/GPU × GPUs) / 86400``; GPU-hours = d
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace as _replace
+from dataclasses import field, replace as _replace
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
+from .fastclass import dataclass
 from .arrayops import ArrayOps, ScalarOps, ops_for
 
 from . import flops as F

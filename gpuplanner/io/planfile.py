@@ -75,6 +75,7 @@ from ..core.errors import PlannerError, ScenarioError
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.messages import MsgStr, error_text, validation_reason
 from ..core.project import Project
+from ..core.record import Record
 from ..core.scenario import ModelSection, ParallelSection, Scenario
 from ..core.units import parse_count
 from .model_files import ModelFiles
@@ -616,8 +617,12 @@ def migrate(data: dict, name: str = "") -> tuple[dict, int]:
 
 # ------------------------------------------------------------------------------ unknown-field handling
 
+#: the model classes of a plan: pydantic models (the document) and records (the scenario and project, core/record.py)
+_MODELS = (BaseModel, Record)
+
+
 def _model_types(annotation: Any) -> tuple[type[BaseModel] | None, bool]:
-    """(pydantic model class found in the annotation, whether it is a list of them)."""
+    """(model class found in the annotation, whether it is a list of them)."""
     origin = typing.get_origin(annotation)
     if origin in (typing.Union, types.UnionType):
         for arg in typing.get_args(annotation):
@@ -627,10 +632,10 @@ def _model_types(annotation: Any) -> tuple[type[BaseModel] | None, bool]:
         return None, False
     if origin is list:
         args = typing.get_args(annotation)
-        if args and isinstance(args[0], type) and issubclass(args[0], BaseModel):
+        if args and isinstance(args[0], type) and issubclass(args[0], _MODELS):
             return args[0], True
         return None, False
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+    if isinstance(annotation, type) and issubclass(annotation, _MODELS):
         return annotation, False
     return None, False
 

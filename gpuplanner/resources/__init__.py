@@ -10,29 +10,38 @@ by :mod:`gpuplanner.io`. Nothing here imports the rest of the package.
 from __future__ import annotations
 
 import json
+import os
 import re
 from functools import lru_cache
-from importlib.resources import files
 from typing import Any
+
+#: the folder of the shipped data: this package's own folder (installed as files, or unpacked next to the
+#: frozen program by PyInstaller). A plain path, not ``importlib.resources.files``, whose readers import
+#: ``zipfile`` and ``threading`` on every command that reads one catalog (issue #20).
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _read(*parts: str) -> str:
+    with open(os.path.join(_HERE, *parts), encoding="utf-8") as f:
+        return f.read()
 
 
 @lru_cache(maxsize=None)
 def load_json(name: str) -> Any:
     """A shipped JSON document (``gpus.json`` …), parsed once. Raises OSError or ValueError."""
-    return json.loads(files(__name__).joinpath(name).read_text(encoding="utf-8"))
+    return json.loads(_read(name))
 
 
 @lru_cache(maxsize=1)
 def model_preset_documents() -> tuple[tuple[str, Any], ...]:
     """``(file name, parsed JSON)`` of every model preset in ``models/``, sorted by file name."""
-    folder = files(__name__) / "models"
     out = []
-    for entry in sorted(folder.iterdir(), key=lambda p: p.name):
-        if entry.name.endswith(".json"):
+    for name in sorted(os.listdir(os.path.join(_HERE, "models"))):
+        if name.endswith(".json"):
             try:
-                out.append((entry.name, json.loads(entry.read_text(encoding="utf-8"))))
+                out.append((name, json.loads(_read("models", name))))
             except ValueError as err:
-                out.append((entry.name, err))
+                out.append((name, err))
     return tuple(out)
 
 
@@ -46,10 +55,10 @@ def model_preset_document(preset_id: str) -> tuple[str, Any] | None:
     one preset reads one file instead of all of them."""
     if not isinstance(preset_id, str) or not _PRESET_ID.fullmatch(preset_id):
         return None
-    entry = files(__name__) / "models" / f"{preset_id}.json"
-    if not entry.is_file():
+    name = f"{preset_id}.json"
+    if not os.path.isfile(os.path.join(_HERE, "models", name)):
         return None
     try:
-        return (entry.name, json.loads(entry.read_text(encoding="utf-8")))
+        return (name, json.loads(_read("models", name)))
     except ValueError as err:
-        return (entry.name, err)
+        return (name, err)

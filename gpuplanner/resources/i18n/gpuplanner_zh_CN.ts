@@ -1729,6 +1729,10 @@
         <source>unknown field</source>
         <translation>未知字段</translation>
     </message>
+    <message>
+        <source>&quot;{model}&quot; object has no field &quot;{name}&quot;</source>
+        <translation>“{model}”没有字段“{name}”</translation>
+    </message>
 </context>
 <context>
     <name>Estimate</name>
