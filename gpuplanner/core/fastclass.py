@@ -69,7 +69,8 @@ def _process(cls: type, frozen: bool) -> type:
         cls.__init__ = _init_fn(cls, flds, frozen)
     if not had_doc:
         cls.__doc__ = cls.__name__ + "(" + ", ".join(f.name for f in flds if f.init) + ")"
-    cls.__fc_repr__ = _getter(tuple(f.name for f in flds if f.repr))
+    cls.__fc_repr_names__ = tuple(f.name for f in flds if f.repr)
+    cls.__fc_repr__ = _getter(cls.__fc_repr_names__)
     cls.__fc_compare__ = _getter(tuple(f.name for f in flds if f.compare))
     if "__repr__" not in own:
         cls.__repr__ = _repr
@@ -146,9 +147,8 @@ def _repr(self) -> str:
     _repr_running.add(key)
     try:
         cls = self.__class__
-        names = [f.name for f in dataclasses.fields(cls) if f.repr]
-        values = cls.__fc_repr__(self)
-        return cls.__qualname__ + "(" + ", ".join(f"{n}={v!r}" for n, v in zip(names, values)) + ")"
+        return (cls.__qualname__ + "("
+                + ", ".join([f"{n}={v!r}" for n, v in zip(cls.__fc_repr_names__, cls.__fc_repr__(self))]) + ")")
     finally:
         _repr_running.discard(key)
 

@@ -289,7 +289,11 @@ class Record:
             return NotImplemented
         if type(self) is not type(other) or (self.__pydantic_extra__ or {}) != (other.__pydantic_extra__ or {}):
             return False
+        if self.__dict__ == other.__dict__:   # pydantic's fast path: the whole dict at once
+            return True
         names = type(self).model_fields
+        if self.__dict__.keys() <= names.keys() and other.__dict__.keys() <= names.keys():
+            return False
         return all(self.__dict__.get(k, PydanticUndefined) == other.__dict__.get(k, PydanticUndefined)
                    for k in names)
 

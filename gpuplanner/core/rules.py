@@ -164,7 +164,7 @@ def evaluate_rules(*, mfu: float | None, gpu: Any, gpu_memory_gb: float, params_
     # card class
     applies = card_class_applies(params_total, is_moe, method)
     fails = bool(card_class_fails(params_total, is_moe, method, gpu_memory_gb))
-    name = getattr(gpu, "name", str(gpu))
+    name = gpu.name if hasattr(gpu, "name") else str(gpu)   # (str() only when needed: a GPU's repr is long)
     if not applies:
         msg = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Any card class: not a dense model of ~70B or more in full training."), {})
     elif fails:
