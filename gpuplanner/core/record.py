@@ -156,27 +156,15 @@ class Record:
     @classmethod
     def __record_schema__(cls) -> dict[str, Any]:
         """The pydantic-core schema of this record (built once per class; read-only once built)."""
-        schema = cls.__dict__.get("_Record__schema")
-        if schema is None:
-            schema = _record_schema(cls)
-            cls.__schema = schema
-        return schema
+        return _once(cls, "schema", _record_schema)
 
     @classmethod
     def __record_validator__(cls) -> SchemaValidator:
-        validator = cls.__dict__.get("_Record__validator")
-        if validator is None:
-            validator = SchemaValidator(cls.__record_schema__())
-            cls.__validator = validator
-        return validator
+        return _once(cls, "validator", lambda c: SchemaValidator(c.__record_schema__()))
 
     @classmethod
     def __record_serializer__(cls) -> SchemaSerializer:
-        serializer = cls.__dict__.get("_Record__serializer")
-        if serializer is None:
-            serializer = SchemaSerializer(cls.__record_schema__())
-            cls.__serializer = serializer
-        return serializer
+        return _once(cls, "serializer", lambda c: SchemaSerializer(c.__record_schema__()))
 
     @classmethod
     def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> dict[str, Any]:
@@ -310,6 +298,16 @@ class Record:
 
 
 # ---------------------------------------------------------------------------------------------- building
+
+def _once(cls: type, what: str, build: Any) -> Any:
+    """``build(cls)``, made on first use and kept on this very class (a subclass builds its own)."""
+    key = f"_record_{what}"
+    value = cls.__dict__.get(key)
+    if value is None:
+        value = build(cls)
+        setattr(cls, key, value)
+    return value
+
 
 def _fresh(schema: Any) -> Any:
     """A copy of a schema's dicts and lists (the functions and classes in it are shared)."""
