@@ -70,17 +70,15 @@ def _process(cls: type, frozen: bool) -> type:
     if not had_doc:
         cls.__doc__ = cls.__name__ + "(" + ", ".join(f.name for f in flds if f.init) + ")"
     cls.__fc_repr_names__ = tuple(f.name for f in flds if f.repr)
-    cls.__fc_repr__ = _getter(cls.__fc_repr_names__)
-    cls.__fc_compare__ = _getter(tuple(f.name for f in flds if f.compare))
+    cls.__fc_repr__ = staticmethod(_getter(cls.__fc_repr_names__))
+    cls.__fc_compare__ = staticmethod(_getter(tuple(f.name for f in flds if f.compare)))
     if "__repr__" not in own:
         cls.__repr__ = _repr
     if "__eq__" not in own:
         cls.__eq__ = _eq
     _set_hash(cls, own, flds, frozen)
     if frozen:
-        names = frozenset(f.name for f in flds)
-        cls.__setattr__ = _frozen_setattr(cls, names)
-        cls.__delattr__ = _frozen_delattr(cls, names)
+        cls.__setattr__, cls.__delattr__ = _frozen_methods(cls, frozenset(f.name for f in flds))
     if "__match_args__" not in own:
         cls.__match_args__ = tuple(f.name for f in flds if f.init)
     return cls
@@ -89,11 +87,11 @@ def _process(cls: type, frozen: bool) -> type:
 def _getter(names: tuple[str, ...]):
     """A function returning the tuple of these attributes (a tuple even for one name, as dataclasses compare)."""
     if len(names) >= 2:
-        return staticmethod(attrgetter(*names))
+        return attrgetter(*names)
     if len(names) == 1:
         get = attrgetter(names[0])
-        return staticmethod(lambda obj: (get(obj),))
-    return staticmethod(lambda obj: ())
+        return lambda obj: (get(obj),)
+    return lambda obj: ()
 
 
 def _init_fn(cls: type, flds: tuple, frozen: bool):
@@ -170,21 +168,19 @@ def _set_hash(cls: type, own: dict, flds: tuple, frozen: bool) -> None:
     if not frozen:
         cls.__hash__ = None
         return
-    get = _getter(tuple(f.name for f in flds if (f.compare if f.hash is None else f.hash))).__func__
+    get = _getter(tuple(f.name for f in flds if (f.compare if f.hash is None else f.hash)))
     cls.__hash__ = lambda self: hash(get(self))
 
 
-def _frozen_setattr(cls: type, names: frozenset):
+def _frozen_methods(cls: type, names: frozenset):
+    """``__setattr__`` and ``__delattr__`` refusing to change a field (any attribute of ``cls`` itself)."""
     def __setattr__(self, name: str, value: Any) -> None:
         if type(self) is cls or name in names:
             raise FrozenInstanceError(f"cannot assign to field {name!r}")
         super(cls, self).__setattr__(name, value)
-    return __setattr__
 
-
-def _frozen_delattr(cls: type, names: frozenset):
     def __delattr__(self, name: str) -> None:
         if type(self) is cls or name in names:
             raise FrozenInstanceError(f"cannot delete field {name!r}")
         super(cls, self).__delattr__(name)
-    return __delattr__
+    return __setattr__, __delattr__

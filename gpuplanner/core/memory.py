@@ -868,7 +868,7 @@ def memory_arrays(
         ddp = xp.where((dp > 1) & (zero == 0), gradients, 0.0) if framework == "hf" else 0.0
     else:
         weights, gradients, opt = model_state_arrays(
-            non_expert_gpu, None if dense else expert_gpu, w_b, g_b, master_b + moments_b, zero, dp_sh, dp_exp)
+            non_expert_gpu, expert_gpu, w_b, g_b, master_b + moments_b, zero, dp_sh, dp_exp)
         # FSDP2 kept layouts: sharded fp32 parameters (also under ZeRO-2) beside the unsharded 16-bit copy
         # (added below); with PP the unsharded gradients of the whole stage in the reduce dtype replace the
         # sharded ones

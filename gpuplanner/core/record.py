@@ -37,7 +37,6 @@ __all__ = ["Record", "Field", "FieldInfo", "field_validator", "model_validator"]
 
 _NUMBER_BOUNDS = ("gt", "ge", "lt", "le")
 _LENGTH_BOUNDS = ("min_length", "max_length")
-_ALL_BOUNDS = _NUMBER_BOUNDS + _LENGTH_BOUNDS + ("pattern",)
 
 
 class _Bound:
@@ -59,9 +58,6 @@ class FieldInfo:
 
     def __init__(self, default: Any = PydanticUndefined, *, default_factory: Any = None,
                  description: str | None = None, **bounds: Any) -> None:
-        unknown = set(bounds) - set(_ALL_BOUNDS)
-        if unknown:
-            raise TypeError(f"Field(): unsupported arguments {sorted(unknown)}")
         if default is not PydanticUndefined and default_factory is not None:
             raise TypeError("Field(): give a default or a default_factory, not both")
         self.annotation: Any = None
@@ -241,34 +237,23 @@ class Record:
         return copied
 
     def __copy__(self) -> Any:
-        cls = type(self)
-        new = cls.__new__(cls)
-        _setattr(new, "__dict__", dict(self.__dict__))
-        _setattr(new, "__pydantic_extra__", _copy.copy(self.__pydantic_extra__))
-        _setattr(new, "__pydantic_fields_set__", set(self.__pydantic_fields_set__))
-        _setattr(new, "__pydantic_private__", None)
-        return new
+        return _refill(type(self).__new__(type(self)), dict(self.__dict__), _copy.copy(self.__pydantic_extra__),
+                       self.__pydantic_fields_set__)
 
     def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Any:
         memo = {} if memo is None else memo
-        cls = type(self)
-        new = cls.__new__(cls)
+        new = type(self).__new__(type(self))
         memo[id(self)] = new
-        _setattr(new, "__dict__", _copy.deepcopy(self.__dict__, memo))
-        _setattr(new, "__pydantic_extra__", _copy.deepcopy(self.__pydantic_extra__, memo))
-        _setattr(new, "__pydantic_fields_set__", set(self.__pydantic_fields_set__))
-        _setattr(new, "__pydantic_private__", None)
-        return new
+        return _refill(new, _copy.deepcopy(self.__dict__, memo), _copy.deepcopy(self.__pydantic_extra__, memo),
+                       self.__pydantic_fields_set__)
 
     def __getstate__(self) -> dict[str, Any]:
         return {"__dict__": self.__dict__, "__pydantic_extra__": self.__pydantic_extra__,
                 "__pydantic_fields_set__": self.__pydantic_fields_set__}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        _setattr(self, "__pydantic_fields_set__", state.get("__pydantic_fields_set__", set()))
-        _setattr(self, "__pydantic_extra__", state.get("__pydantic_extra__"))
-        _setattr(self, "__pydantic_private__", None)
-        _setattr(self, "__dict__", state.get("__dict__", {}))
+        _refill(self, state.get("__dict__", {}), state.get("__pydantic_extra__"),
+                state.get("__pydantic_fields_set__", ()))
 
     # ------------------------------------------------------------------ comparison and text
 
@@ -298,6 +283,15 @@ class Record:
 
 
 # ---------------------------------------------------------------------------------------------- building
+
+def _refill(obj: Record, values: dict, extra: Any, fields_set: Any) -> Record:
+    """Set the four slots pydantic-core fills on validation (a copy, a deep copy, an unpickled record)."""
+    _setattr(obj, "__pydantic_fields_set__", set(fields_set))
+    _setattr(obj, "__pydantic_extra__", extra)
+    _setattr(obj, "__pydantic_private__", None)
+    _setattr(obj, "__dict__", values)
+    return obj
+
 
 def _once(cls: type, what: str, build: Any) -> Any:
     """``build(cls)``, made on first use and kept on this very class (a subclass builds its own)."""
