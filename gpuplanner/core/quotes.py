@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from datetime import date
+import datetime as _dt
 from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
 from typing import Any, Literal
 
@@ -98,7 +98,7 @@ class Offer(_Model):
 class QuestionAnswer(_Model):
     answer: Answer = "unknown"
     note: str = ""
-    date: date | None = None
+    date: _dt.date | None = None
 
     _clean = field_validator("note", mode="before")(_text)
 
@@ -107,12 +107,12 @@ class VendorQuote(_Model):
     """A vendor's quote sheet: who, when, what they offer and on which terms, and their answers."""
 
     provider: str = Field(min_length=1, max_length=120)
-    date: date | None = None
+    date: _dt.date | None = None
     region: str = ""
     contact: str = ""
     currency: str = Field("CNY", pattern=r"^[A-Z]{3}$")
     exchange_rate: Decimal | None = Field(None, gt=0, le=Decimal(100000), allow_inf_nan=False)
-    exchange_rate_date: date | None = None
+    exchange_rate_date: _dt.date | None = None
     storage_per_tb_month: Decimal | None = Field(None, ge=0, le=MAX_PRICE, allow_inf_nan=False)
     egress_per_tb: Decimal | None = Field(None, ge=0, le=MAX_PRICE, allow_inf_nan=False)
     setup_hours: Decimal | None = Field(None, ge=0, le=1000, allow_inf_nan=False)
@@ -216,7 +216,8 @@ def _ceil(x: Decimal) -> int:
 class OfferCost:
     offer: Offer
     compute: Decimal          # in the plan's currency, to the cent
-    billed: str               # how it was billed, e.g. "4 cards x 3 months"
+    quantity: Decimal         # card-hours (hourly), else periods billed
+    servers: int | None       # whole servers rented (server units), else None (cards)
     instances: int            # new instances the rental mode implies (each is set up again)
     hourly_rate: Decimal | None  # the card-hour rate setup and migration are billed at (None: inside the period)
 
@@ -234,6 +235,7 @@ class VendorResult:
     break_even_against: str | None = None   # the package unit compared with the card-hour price
     network_check: list[dict] = field(default_factory=list)  # {"item", "status": ok|warn|fail|unknown, "message"}
     unanswered: list[str] = field(default_factory=list)
+    not_stated: list[str] = field(default_factory=list)  # breakdown lines the quote gives no price for
     risks: list[Msg] = field(default_factory=list)
     excluded: Msg | None = None
     rank: int | None = None
@@ -248,14 +250,20 @@ class VendorResult:
             "breakdown": {k: _num(v) for k, v in self.breakdown.items()},
             "billing": None if o is None else {
                 "unit": o.offer.unit, "price": _num(o.offer.price), "currency": self.quote.currency,
-                "billed": o.billed, "instances": o.instances,
+                **_billed(o), "instances": o.instances,
                 "break_even_hours_per_week": self.break_even_hours_per_week,
                 "break_even_against": self.break_even_against},
             "offers": [{"unit": c.offer.unit, "price": _num(c.offer.price), "compute": _num(c.compute),
-                        "billed": c.billed} for c in self.offers],
-            "network_check": self.network_check, "unanswered": self.unanswered,
+                        **_billed(c)} for c in self.offers],
+            "network_check": self.network_check, "unanswered": self.unanswered, "not_stated": self.not_stated,
             "risks": [m.render() for m in self.risks], "reasons": [m.render() for m in self.reasons],
         }
+
+
+def _billed(c: OfferCost) -> dict:
+    if c.offer.unit in HOURLY:
+        return {"card_hours": float(c.quantity)}
+    return {"periods": int(c.quantity), "servers" if c.servers else "cards": c.servers or None}
 
 
 def _num(v: Decimal | None) -> float | None:
@@ -298,13 +306,13 @@ def _offer_cost(o: Offer, p: PlanFigures, rate: Decimal, month_price: Decimal | 
             cost = min(cost, month_price * rate * n * months)
         weekly = Decimal(str(p.hours_per_week)) < 168
         instances = max(1, _ceil(calendar_days / 7)) if weekly else 1
-        return OfferCost(o, cents(cost), f"{hours.normalize():f} card-h", instances, price)
+        return OfferCost(o, cents(cost), hours, None, instances, price)
     days = Decimal(PERIOD_DAYS[o.unit])
     periods = max(_ceil(calendar_days / days), _ceil(o.min_term_days / days), 1)
     if o.unit.startswith("server_"):
         servers = math.ceil(n / o.gpus_per_server)
-        return OfferCost(o, cents(price * servers * periods), f"{servers} server x {periods}", 1, None)
-    return OfferCost(o, cents(price * n * periods), f"{n} card x {periods}", 1, None)
+        return OfferCost(o, cents(price * servers * periods), Decimal(periods), servers, 1, None)
+    return OfferCost(o, cents(price * n * periods), Decimal(periods), None, 1, None)
 
 
 def _break_even(q: VendorQuote, gpu: str) -> tuple[float | None, str | None]:
@@ -343,11 +351,13 @@ def _network(q: VendorQuote, p: PlanFigures) -> list[dict]:
     else:
         out.append({"item": "fabric", "status": "ok", "message": q.network})
     if p.inter_node_gbps and q.network_gbps and q.nics_per_node:
+        from ..formatting import format_number
+
         have = float(q.network_gbps) * q.nics_per_node
         ok = have >= p.inter_node_gbps
         out.append({"item": "bandwidth", "status": "ok" if ok else "fail", "message": Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "{have} Gb/s per node offered, the plan needs {need} Gb/s."),
-            {"have": f"{have:g}", "need": f"{p.inter_node_gbps:g}"}).render()})
+            {"have": format_number(have), "need": format_number(p.inter_node_gbps)}).render()})
     elif p.inter_node_gbps:
         out.append({"item": "bandwidth", "status": "unknown", "message": Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "NIC count and speed per node not stated: ask."), {}).render()})
@@ -372,6 +382,8 @@ def _hidden_costs(q: VendorQuote, p: PlanFigures, oc: OfferCost, rate: Decimal,
 
 
 def _risks(q: VendorQuote, p: PlanFigures, r: VendorResult) -> list[Msg]:
+    from ..formatting import format_sig
+
     risks = []
     o = r.offer.offer if r.offer else None
     if o is not None and o.unit == "spot_card_hour":
@@ -379,7 +391,12 @@ def _risks(q: VendorQuote, p: PlanFigures, r: VendorResult) -> list[Msg]:
                                                      "checkpoint often and count restarts."), {}))
     if o is not None and o.min_term_days > dec(p.calendar_days):
         risks.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Minimum term {term} days is longer than the job ({days} days)."),
-                         {"term": f"{o.min_term_days.normalize():f}", "days": f"{p.calendar_days:.1f}"}))
+                         {"term": format_sig(float(o.min_term_days)), "days": format_sig(p.calendar_days)}))
+    if r.offer is not None and r.offer.servers:
+        idle = r.offer.servers * o.gpus_per_server - p.num_gpus
+        if idle > 0:
+            risks.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Whole servers of {per} cards: {idle} cards paid for and not used "
+                                                         "by the plan."), {"per": o.gpus_per_server, "idle": idle}))
     if q.storage_per_tb_month is None:
         risks.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Storage price not stated: not counted."), {}))
     if q.egress_per_tb is None:
@@ -425,6 +442,7 @@ def compare_vendor(q: VendorQuote, p: PlanFigures) -> VendorResult:
         r.excluded = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No offer for {gpu}."), {"gpu": p.gpu_name})
         return r
     r.total = sum(r.breakdown.values(), Decimal(0))
+    r.not_stated = [k for k, v in (("storage", q.storage_per_tb_month), ("egress", q.egress_per_tb)) if v is None]
     if p.calendar_days_band and p.calendar_days > 0:
         ends = []
         for days in p.calendar_days_band:
@@ -454,18 +472,20 @@ def compare(quotes: list[VendorQuote], p: PlanFigures) -> Comparison:
 
 
 def _reasons(r: VendorResult, best: VendorResult, p: PlanFigures) -> list[Msg]:
+    from ..formatting import format_money, format_percent
+
     out = []
     if r is best:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Lowest total with the hidden costs counted."), {}))
     else:
         diff = r.total - best.total
-        pct = float(diff / best.total * 100) if best.total else 0.0
-        out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{diff} {cur} ({pct}%) more than {best}."),
-                       {"diff": f"{diff:,.2f}", "cur": p.currency, "pct": f"{pct:.0f}", "best": best.provider}))
+        pct = float(diff / best.total) if best.total else 0.0
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{diff} ({pct}) more than {best}."),
+                       {"diff": format_money(float(diff), p.currency), "pct": format_percent(pct), "best": best.provider}))
     hidden = sum((v for k, v in r.breakdown.items() if k != "compute"), Decimal(0))
     if r.total and hidden > 0:
-        out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Costs the price leaves out: {pct}% of the total."),
-                       {"pct": f"{float(hidden / r.total * 100):.0f}"}))
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Costs the price leaves out: {amount} ({pct} of the total)."),
+                       {"amount": format_money(float(hidden), p.currency), "pct": format_percent(float(hidden / r.total), 1)}))
     bad = [c for c in r.network_check if c["status"] in ("fail", "warn")]
     if bad:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Network does not match the plan."), {}))
