@@ -55,7 +55,7 @@ def run(args) -> int:
     if args.save:
         _save(args.file, doc, sheets)
     if args.rfq:
-        _rfq(args, result)
+        _rfq(args, result, doc.title if doc is not None else "")
     if args.json:
         print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
         return 0
@@ -93,7 +93,7 @@ def _save(path: str, doc, sheets) -> None:
     planfile.save(doc, path)
 
 
-def _rfq(args, result) -> None:
+def _rfq(args, result, title: str) -> None:
     from ..report import render
     from ..report.quotes_section import export_rfq_pdf
 
@@ -101,4 +101,4 @@ def _rfq(args, result) -> None:
     if args.lang and args.lang != "en":
         render.install_language(args.lang)
         render.ensure_cjk_font()
-    print(export_rfq_pdf(result, args.rfq, lang=None if args.lang == "en" else args.lang))
+    print(export_rfq_pdf(result, args.rfq, title=title, lang=None if args.lang == "en" else args.lang))

@@ -302,6 +302,7 @@ class ReportData:
     memory_by_count: list[tuple[int, float | None, float | None]] = field(default_factory=list)
     memory_cards: list[tuple[str, float]] = field(default_factory=list)
     project: ProjectInfo | None = None  # a plan file's project of more than one phase
+    quotes: Any = None  # core.quotes.Comparison of the plan file's vendor quotes (report/quotes_section.py)
 
     @property
     def currency(self) -> str:
@@ -691,7 +692,13 @@ def build_report_data(doc_or_scenario: Any, *, base_dir: Any = None, author: str
 
         project = project_info(evaluate_project(doc.project, scenario, ModelFiles(folder, confine=True),
                                                 checklist=doc.checklist_state()))
+    quotes = None
+    if doc is not None and getattr(doc, "quotes", None):
+        from ..core.quotes import compare, plan_figures
+
+        quotes = compare(list(doc.quotes), plan_figures(ev))
     return ReportData(
+        quotes=quotes,
         title=title, date=now or datetime.now(timezone.utc), author=author, app_version=__version__,
         notes=doc.notes if doc is not None else "", task=task, plan=plan, alternatives=alternatives,
         scaling=scaling, memory_by_count=mem_counts, memory_cards=mem_cards, cost_vs_time=cost_vs_time, requirements=_requirements(plan, ev),

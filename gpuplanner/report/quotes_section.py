@@ -174,12 +174,11 @@ def html_section(c: Comparison, number: str = "7", translate: Tr | None = None,
                tb=format_sig(p.storage_tb, 2), eg=format_sig(p.egress_tb, 2), s=format_hours(p.setup_hours))) + "</p>"]
     rank_rows = [[_e(f"#{v.rank}" if v.rank else "—"), _e(v.provider), _e(_money(v.total, cur)),
                   _e(f"{_money(v.total_band[0], cur)} – {_money(v.total_band[1], cur)}" if v.total_band else "—"),
-                  _e("; ".join(msg(m) for m in v.reasons))] for v in c.vendors]
+                  _e(" ".join(msg(m) for m in v.reasons))] for v in c.vendors]
     out.append(_table(rank_rows, [translate(CTX, "Rank"), translate(CTX, "Vendor"), translate(CTX, "Total"),
                                   translate(CTX, "Band"), translate(CTX, "Why")], [7, 22, 15, 24, 32],
                       num_cols=frozenset({2})))
     names = part_names(translate)
-    answers = answer_names(translate)
     for v in c.vendors:
         out.append(f"<h3>{_e(v.provider)}" + (f" — {_e(format_date(v.quote.date))}" if v.quote.date else "") + "</h3>")
         if v.total is None:
@@ -191,7 +190,8 @@ def html_section(c: Comparison, number: str = "7", translate: Tr | None = None,
         rows.append([_e(translate(CTX, "Break-even")), _e(break_even_text(v, translate))])
         rows.append([_e(translate(CTX, "Network")), _e("; ".join(ch["message"] for ch in v.network_check))])
         todo = [translate(CTX, QUESTIONS[q]) for q in v.unanswered]
-        rows.append([_e(translate(CTX, "Still to ask")), _e("; ".join(todo) if todo else answers["yes"])])
+        rows.append([_e(translate(CTX, "Still to ask")),
+                     "<br/>".join(_e(f"☐ {t}") for t in todo) if todo else _e(translate(CTX, "nothing"))])
         if v.risks:
             rows.append([_e(translate(CTX, "Risks")), "<br/>".join(_e(msg(m)) for m in v.risks)])
         if v.quote.source:
