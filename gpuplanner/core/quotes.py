@@ -255,7 +255,8 @@ class VendorResult:
                 "break_even_against": self.break_even_against},
             "offers": [{"unit": c.offer.unit, "price": _num(c.offer.price), "compute": _num(c.compute),
                         **_billed(c)} for c in self.offers],
-            "network_check": self.network_check, "unanswered": self.unanswered, "not_stated": self.not_stated,
+            "network_check": [{**c, "message": c["message"].render()} for c in self.network_check],
+            "unanswered": self.unanswered, "not_stated": self.not_stated,
             "risks": [m.render() for m in self.risks], "reasons": [m.render() for m in self.reasons],
         }
 
@@ -339,17 +340,17 @@ def _break_even(q: VendorQuote, gpu: str) -> tuple[float | None, str | None]:
 def _network(q: VendorQuote, p: PlanFigures) -> list[dict]:
     if p.nodes <= 1:
         return [{"item": "inter_node", "status": "ok", "message": Msg(CTX, QT_TRANSLATE_NOOP(
-            CTX, "One node: no network between nodes needed."), {}).render()}]
+            CTX, "One node: no network between nodes needed."), {})}]
     out = []
     if not q.network:
         out.append({"item": "fabric", "status": "unknown", "message": Msg(CTX, QT_TRANSLATE_NOOP(
-            CTX, "Network between nodes not stated: ask."), {}).render()})
+            CTX, "Network between nodes not stated: ask."), {})})
     elif q.network != (p.inter_node or "ib") and not (q.network == "ib" and p.inter_node == "roce"):
         out.append({"item": "fabric", "status": "fail" if q.network == "ethernet" else "warn",
                     "message": Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Offers {offered} where the plan assumed {planned}."),
-                                   {"offered": q.network, "planned": p.inter_node or "ib"}).render()})
+                                   {"offered": q.network, "planned": p.inter_node or "ib"})})
     else:
-        out.append({"item": "fabric", "status": "ok", "message": q.network})
+        out.append({"item": "fabric", "status": "ok", "message": Msg(CTX, NETWORK_LABELS[q.network], {})})
     if p.inter_node_gbps and q.network_gbps and q.nics_per_node:
         from ..formatting import format_number
 
@@ -357,10 +358,10 @@ def _network(q: VendorQuote, p: PlanFigures) -> list[dict]:
         ok = have >= p.inter_node_gbps
         out.append({"item": "bandwidth", "status": "ok" if ok else "fail", "message": Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "{have} Gb/s per node offered, the plan needs {need} Gb/s."),
-            {"have": format_number(have), "need": format_number(p.inter_node_gbps)}).render()})
+            {"have": format_number(have), "need": format_number(p.inter_node_gbps)})})
     elif p.inter_node_gbps:
         out.append({"item": "bandwidth", "status": "unknown", "message": Msg(CTX, QT_TRANSLATE_NOOP(
-            CTX, "NIC count and speed per node not stated: ask."), {}).render()})
+            CTX, "NIC count and speed per node not stated: ask."), {})})
     return out
 
 

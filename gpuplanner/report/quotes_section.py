@@ -43,6 +43,11 @@ def part_names(translate: Tr) -> dict[str, str]:
             "migration": translate(CTX, "data migration")}
 
 
+def status_names(translate: Tr) -> dict[str, str]:
+    return {"ok": translate(CTX, "ok"), "warn": translate(CTX, "check"), "fail": translate(CTX, "does not match"),
+            "unknown": translate(CTX, "not stated")}
+
+
 def answer_names(translate: Tr) -> dict[str, str]:
     return {"yes": translate(CTX, "yes"), "no": translate(CTX, "no"), "unknown": translate(CTX, "still to ask")}
 
@@ -111,7 +116,8 @@ def text_lines(c: Comparison, translate: Tr | None = None, msg: Callable[[Any], 
         out.append("    " + ljust(translate(CTX, "total"), 32) + rjust(_money(v.total, cur), 16) + band)
         out.append("    " + translate(CTX, "break-even: {t}").format(t=break_even_text(v, translate)))
         for chk in v.network_check:
-            out.append("    " + translate(CTX, "network: {status}: {m}").format(status=chk["status"], m=chk["message"]))
+            out.append("    " + translate(CTX, "network: {status}: {m}").format(
+                status=status_names(translate)[chk["status"]], m=msg(chk["message"])))
         if v.unanswered:
             out.append("    " + translate(CTX, "still to ask: {q}").format(q=", ".join(v.unanswered)))
         for m in v.risks:
@@ -188,7 +194,8 @@ def html_section(c: Comparison, number: str = "7", translate: Tr | None = None,
         rows += [[_e(names[k]), _e(part_value(v, k, cur, translate))] for k in PARTS]
         rows.append([f"<b>{_e(translate(CTX, 'Total'))}</b>", f"<b>{_e(_money(v.total, cur))}</b>"])
         rows.append([_e(translate(CTX, "Break-even")), _e(break_even_text(v, translate))])
-        rows.append([_e(translate(CTX, "Network")), _e("; ".join(ch["message"] for ch in v.network_check))])
+        rows.append([_e(translate(CTX, "Network")), "<br/>".join(
+            _e(f"{status_names(translate)[ch['status']]}: {msg(ch['message'])}") for ch in v.network_check)])
         todo = [translate(CTX, QUESTIONS[q]) for q in v.unanswered]
         rows.append([_e(translate(CTX, "Still to ask")),
                      "<br/>".join(_e(f"☐ {t}") for t in todo) if todo else _e(translate(CTX, "nothing"))])

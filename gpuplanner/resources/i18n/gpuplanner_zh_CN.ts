@@ -801,6 +801,22 @@
         <translation>日历天数</translation>
     </message>
     <message>
+        <source>--template needs -o FILE</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>quotes needs a plan FILE (or --template)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no quotes: give quote sheets (.csv/.xlsx) or store them in the plan</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--save needs a .gpuplan file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>cost ({currency})</source>
         <translation>费用（{currency}）</translation>
     </message>
@@ -5098,6 +5114,500 @@
     <message>
         <source>pipeline micro-batch</source>
         <translation>流水线微批次</translation>
+    </message>
+</context>
+<context>
+    <name>QuoteSheets</name>
+    <message>
+        <source>{file}: cell {cell}: {why}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{file}: {why}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no worksheet with the quote header (section, item, value, …)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a quote sheet: expected .csv or .xlsx</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not UTF-8 text (save the sheet as CSV UTF-8)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a text file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>more than {n} lines</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not valid CSV ({why})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the workbook unpacks to too much data</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not an XLSX workbook</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a readable XLSX workbook ({why})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no header line with section, item and value</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>longer than {n} characters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>section must be vendor, offer or question, not {v!r}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown vendor field {v!r} (known: {known})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{v} given twice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unit must be one of {units}, not {v!r}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown question {v!r} (known: {known})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expected yes, no or unknown, not {v!r}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expected a number, not {v!r}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>expected a finite number, not {v!r}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{field}: {why}</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>Quotes</name>
+    <message>
+        <source>per card-hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>spot, per card-hour</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per card-day</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per card-week</source>
+        <translation type="unfinished">按卡周</translation>
+    </message>
+    <message>
+        <source>per card-month</source>
+        <translation type="unfinished">按卡月</translation>
+    </message>
+    <message>
+        <source>per server-day</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per server-week</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per server-month</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>per server-year</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Real stock (machines in the rack), not &quot;schedulable&quot;?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failure SLA in hours, and a spare machine swapped in?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Data stays in the region; VPC or bare metal, isolated from other tenants?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>IDC/ISP licence number given?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trial run with our own script done?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Same-site upgrade path (e.g. 4 to 8 cards in the same machine)?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Topology (nvidia-smi topo -m), ibstat or kit result received?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not stated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ethernet (TCP)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One node: no network between nodes needed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Network between nodes not stated: ask.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Offers {offered} where the plan assumed {planned}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{have} Gb/s per node offered, the plan needs {need} Gb/s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>NIC count and speed per node not stated: ask.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Spot capacity: the job can be interrupted at any time; checkpoint often and count restarts.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Minimum term {term} days is longer than the job ({days} days).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Whole servers of {per} cards: {idle} cards paid for and not used by the plan.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Storage price not stated: not counted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Egress price not stated: not counted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Whether setup hours are billed is not stated: counted as billed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answered no: {question}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{n} of {m} questions still to ask.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Prices in {cur} with no exchange rate stated: not converted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No offer for {gpu}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Lowest total with the hidden costs counted.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{diff} ({pct}) more than {best}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Costs the price leaves out: {amount} ({pct} of the total).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Network does not match the plan.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>compute (the offer)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>storage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>egress (download at the end)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>setup and image rebuilding</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>data migration</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation type="unfinished">是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation type="unfinished">否</translation>
+    </message>
+    <message>
+        <source>still to ask</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{h} card-hours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{s} server(s) × {p} period(s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{n} card(s) × {p} period(s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no package and card-hour price of this vendor to compare</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{unit} beats card-hours above {h} hours per week</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Plan: {n} × {gpu}, {h} card-hours, {d} from start to finish, {tb} TB stored</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>billing: {b}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(band {lo} – {hi})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>total</source>
+        <translation type="unfinished">合计</translation>
+    </message>
+    <message>
+        <source>break-even: {t}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>network: {status}: {m}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>still to ask: {q}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>risk: {m}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>why: {m}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ranking: {r}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Quotes compared</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>For the plan: {n} × {gpu}, {h} card-hours of compute, {d} from start to finish, about {tb} TB to store and {eg} TB to download; setup {s} per new instance.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Vendor</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Band</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation type="unfinished">说明</translation>
+    </message>
+    <message>
+        <source>Billing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Break-even</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Network</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Still to ask</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation type="unfinished">无</translation>
+    </message>
+    <message>
+        <source>Risks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation type="unfinished">来源</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation type="unfinished">GPU</translation>
+    </message>
+    <message>
+        <source>Cards</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{n} cards, {per} per node, {nodes} node(s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Interconnect between nodes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not needed (one node)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{net}, {gbps} Gb/s per node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Storage</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>about {tb} TB, readable from every node</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Download at the end</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>about {tb} TB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Period</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>{d} ({w} weeks)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hours per week</source>
+        <translation type="unfinished">每周小时数</translation>
+    </message>
+    <message>
+        <source>Card-hours</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Request for quote</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Please quote per card-hour, per card-month and per whole server per month where you offer them, with storage, egress, setup and minimum terms, and answer the questions below.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Requirements</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Prices to state</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>price and unit (card-hour, card-month, whole server per month), minimum term</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>storage per TB per month; egress per TB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>setup and image building: hours, and whether they are billed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>network: InfiniBand or RoCE, speed and NICs per node; software pre-installed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Questions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
