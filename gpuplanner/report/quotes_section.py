@@ -173,7 +173,8 @@ def html_section(c: Comparison, number: str = "7", translate: Tr | None = None,
     msg = msg or _qt_msg
     p = c.plan
     cur = p.currency
-    out = [f"<h2 style='page-break-before: always'>{number}. {_e(translate(CTX, 'Quotes compared'))}</h2>",
+    out = [f"<h2 style='page-break-before: always'>{f'{number}. ' if number else ''}"
+           f"{_e(translate(CTX, 'Quotes compared'))}</h2>",
            "<p>" + _e(translate(CTX, "For the plan: {n} × {gpu}, {h} card-hours of compute, {d} from start to finish, about "
                                      "{tb} TB to store and {eg} TB to download; setup {s} per new instance.").format(
                n=p.num_gpus, gpu=p.gpu_name, h=format_number(p.card_hours), d=format_days(p.calendar_days),
@@ -181,8 +182,8 @@ def html_section(c: Comparison, number: str = "7", translate: Tr | None = None,
     rank_rows = [[_e(f"#{v.rank}" if v.rank else "—"), _e(v.provider), _e(_money(v.total, cur)),
                   _e(f"{_money(v.total_band[0], cur)} – {_money(v.total_band[1], cur)}" if v.total_band else "—"),
                   _e(" ".join(msg(m) for m in v.reasons))] for v in c.vendors]
-    out.append(_table(rank_rows, [translate(CTX, "Rank"), translate(CTX, "Vendor"), translate(CTX, "Total"),
-                                  translate(CTX, "Band"), translate(CTX, "Why")], [7, 22, 15, 24, 32],
+    out.append(_table(rank_rows, ["#", translate(CTX, "Vendor"), translate(CTX, "Total"),
+                                  translate(CTX, "Band"), translate(CTX, "Why")], [5, 22, 15, 24, 34],
                       num_cols=frozenset({2})))
     names = part_names(translate)
     for v in c.vendors:

@@ -105,10 +105,22 @@ class DocumentController(QObject):
                 doc.project = Project.model_validate(project)
             except ValueError:
                 pass  # the Project page shows why; the file keeps its last valid project
+        self._quotes_into(doc)
         res = self.estimator.result
         if res is not None and res.evaluation is not None:
             doc.results = {**(doc.results or {}), "estimate": res.evaluation.to_json()}
         return doc
+
+    def _quotes_into(self, doc: PlanDocument) -> None:
+        """The vendors' quotes edited on the Quotes page (kept as they were when one does not validate)."""
+        quotes = self.model.ui.get("quotes")
+        if isinstance(quotes, list):
+            from gpuplanner.core.quotes import VendorQuote
+
+            try:
+                doc.quotes = [VendorQuote.model_validate(q) for q in quotes]
+            except ValueError:
+                pass  # the Quotes page shows why; the file keeps its last valid quotes
 
     def _ui_state(self) -> UiState:
         """The typed ``ui_state`` of the model's input state. The pages only store values these fields accept
@@ -126,6 +138,8 @@ class DocumentController(QObject):
             ui["checklist"] = {c.id: {"checked": c.checked, "notes": c.note} for c in doc.vendor_checklist}
         if doc.project is not None:
             ui["project"] = doc.project.model_dump(mode="json", exclude_none=True)
+        if doc.quotes:
+            ui["quotes"] = [q.model_dump(mode="json") for q in doc.quotes]
         return ui
 
     def _selected_plan(self):
