@@ -802,19 +802,19 @@
     </message>
     <message>
         <source>--template needs -o FILE</source>
-        <translation type="unfinished"></translation>
+        <translation>--template 需要 -o 文件</translation>
     </message>
     <message>
         <source>quotes needs a plan FILE (or --template)</source>
-        <translation type="unfinished"></translation>
+        <translation>quotes（报价）命令需要一个方案文件（或 --template）</translation>
     </message>
     <message>
         <source>no quotes: give quote sheets (.csv/.xlsx) or store them in the plan</source>
-        <translation type="unfinished"></translation>
+        <translation>没有报价：请给出报价单（.csv/.xlsx），或把报价存入方案</translation>
     </message>
     <message>
         <source>--save needs a .gpuplan file</source>
-        <translation type="unfinished"></translation>
+        <translation>--save 需要 .gpuplan 文件</translation>
     </message>
     <message>
         <source>cost ({currency})</source>
@@ -2658,6 +2658,10 @@
     <message>
         <source>Project</source>
         <translation>项目</translation>
+    </message>
+    <message>
+        <source>Vendor quotes</source>
+        <translation>供应商报价</translation>
     </message>
     <message>
         <source>← Back</source>
@@ -5120,494 +5124,641 @@
     <name>QuoteSheets</name>
     <message>
         <source>{file}: cell {cell}: {why}</source>
-        <translation type="unfinished"></translation>
+        <translation>{file}：单元格 {cell}：{why}</translation>
     </message>
     <message>
         <source>{file}: {why}</source>
-        <translation type="unfinished"></translation>
+        <translation>{file}：{why}</translation>
     </message>
     <message>
         <source>no worksheet with the quote header (section, item, value, …)</source>
-        <translation type="unfinished"></translation>
+        <translation>没有带报价表头（section, item, value, …）的工作表</translation>
     </message>
     <message>
         <source>not a quote sheet: expected .csv or .xlsx</source>
-        <translation type="unfinished"></translation>
+        <translation>不是报价单：应为 .csv 或 .xlsx</translation>
     </message>
     <message>
         <source>not UTF-8 text (save the sheet as CSV UTF-8)</source>
-        <translation type="unfinished"></translation>
+        <translation>不是 UTF-8 文本（请另存为 CSV UTF-8）</translation>
     </message>
     <message>
         <source>not a text file</source>
-        <translation type="unfinished"></translation>
+        <translation>不是文本文件</translation>
     </message>
     <message>
         <source>more than {n} lines</source>
-        <translation type="unfinished"></translation>
+        <translation>超过 {n} 行</translation>
     </message>
     <message>
         <source>not valid CSV ({why})</source>
-        <translation type="unfinished"></translation>
+        <translation>不是有效的 CSV（{why}）</translation>
     </message>
     <message>
         <source>the workbook unpacks to too much data</source>
-        <translation type="unfinished"></translation>
+        <translation>工作簿解压后数据过大</translation>
     </message>
     <message>
         <source>not an XLSX workbook</source>
-        <translation type="unfinished"></translation>
+        <translation>不是 XLSX 工作簿</translation>
     </message>
     <message>
         <source>not a readable XLSX workbook ({why})</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取的 XLSX 工作簿（{why}）</translation>
     </message>
     <message>
         <source>no header line with section, item and value</source>
-        <translation type="unfinished"></translation>
+        <translation>没有包含 section、item 和 value 的表头行</translation>
     </message>
     <message>
         <source>longer than {n} characters</source>
-        <translation type="unfinished"></translation>
+        <translation>超过 {n} 个字符</translation>
     </message>
     <message>
         <source>section must be vendor, offer or question, not {v!r}</source>
-        <translation type="unfinished"></translation>
+        <translation>类别必须是 vendor（供应商）、offer（报价）或 question（问题），而不是 {v!r}</translation>
     </message>
     <message>
         <source>unknown vendor field {v!r} (known: {known})</source>
-        <translation type="unfinished"></translation>
+        <translation>未知的供应商字段 {v!r}（可用：{known}）</translation>
     </message>
     <message>
         <source>{v} given twice</source>
-        <translation type="unfinished"></translation>
+        <translation>{v} 填写了两次</translation>
     </message>
     <message>
         <source>unit must be one of {units}, not {v!r}</source>
-        <translation type="unfinished"></translation>
+        <translation>计价单位必须是 {units} 之一，而不是 {v!r}</translation>
     </message>
     <message>
         <source>unknown question {v!r} (known: {known})</source>
-        <translation type="unfinished"></translation>
+        <translation>未知的问题 {v!r}（可用：{known}）</translation>
     </message>
     <message>
         <source>expected yes, no or unknown, not {v!r}</source>
-        <translation type="unfinished"></translation>
+        <translation>应为 yes、no 或 unknown（是/否/未知），而不是 {v!r}</translation>
     </message>
     <message>
         <source>expected a number, not {v!r}</source>
-        <translation type="unfinished"></translation>
+        <translation>应为数字，而不是 {v!r}</translation>
     </message>
     <message>
         <source>expected a finite number, not {v!r}</source>
-        <translation type="unfinished"></translation>
+        <translation>应为有限的数字，而不是 {v!r}</translation>
     </message>
     <message>
         <source>{field}: {why}</source>
-        <translation type="unfinished"></translation>
+        <translation>{field}：{why}</translation>
     </message>
 </context>
 <context>
     <name>Quotes</name>
     <message>
         <source>per card-hour</source>
-        <translation type="unfinished"></translation>
+        <translation>每卡时</translation>
     </message>
     <message>
         <source>spot, per card-hour</source>
-        <translation type="unfinished"></translation>
+        <translation>竞价，每卡时</translation>
     </message>
     <message>
         <source>per card-day</source>
-        <translation type="unfinished"></translation>
+        <translation>每卡每天</translation>
     </message>
     <message>
         <source>per card-week</source>
-        <translation type="unfinished">按卡周</translation>
+        <translation>每卡每周</translation>
     </message>
     <message>
         <source>per card-month</source>
-        <translation type="unfinished">按卡月</translation>
+        <translation>每卡每月</translation>
     </message>
     <message>
         <source>per server-day</source>
-        <translation type="unfinished"></translation>
+        <translation>每台整机每天</translation>
     </message>
     <message>
         <source>per server-week</source>
-        <translation type="unfinished"></translation>
+        <translation>每台整机每周</translation>
     </message>
     <message>
         <source>per server-month</source>
-        <translation type="unfinished"></translation>
+        <translation>每台整机每月</translation>
     </message>
     <message>
         <source>per server-year</source>
-        <translation type="unfinished"></translation>
+        <translation>每台整机每年</translation>
     </message>
     <message>
         <source>Real stock (machines in the rack), not &quot;schedulable&quot;?</source>
-        <translation type="unfinished"></translation>
+        <translation>是现货（机器已上架），而不是“可调度”？</translation>
     </message>
     <message>
         <source>Failure SLA in hours, and a spare machine swapped in?</source>
-        <translation type="unfinished"></translation>
+        <translation>故障 SLA 几小时？是否换上备用机？</translation>
     </message>
     <message>
         <source>Data stays in the region; VPC or bare metal, isolated from other tenants?</source>
-        <translation type="unfinished"></translation>
+        <translation>数据不出地域；VPC 还是裸金属，与其他租户隔离？</translation>
     </message>
     <message>
         <source>IDC/ISP licence number given?</source>
-        <translation type="unfinished"></translation>
+        <translation>是否提供了 IDC/ISP 许可证编号？</translation>
     </message>
     <message>
         <source>Trial run with our own script done?</source>
-        <translation type="unfinished"></translation>
+        <translation>是否已用我们自己的脚本试跑？</translation>
     </message>
     <message>
         <source>Same-site upgrade path (e.g. 4 to 8 cards in the same machine)?</source>
-        <translation type="unfinished"></translation>
+        <translation>能否原地升级（例如同一台机器从 4 卡加到 8 卡）？</translation>
     </message>
     <message>
         <source>Topology (nvidia-smi topo -m), ibstat or kit result received?</source>
-        <translation type="unfinished"></translation>
+        <translation>是否收到拓扑（nvidia-smi topo -m）、ibstat 或测试套件结果？</translation>
     </message>
     <message>
         <source>not stated</source>
-        <translation type="unfinished"></translation>
+        <translation>未说明</translation>
     </message>
     <message>
         <source>Ethernet (TCP)</source>
-        <translation type="unfinished"></translation>
+        <translation>以太网（TCP）</translation>
     </message>
     <message>
         <source>One node: no network between nodes needed.</source>
-        <translation type="unfinished"></translation>
+        <translation>单节点：不需要节点间网络。</translation>
     </message>
     <message>
         <source>Network between nodes not stated: ask.</source>
-        <translation type="unfinished"></translation>
+        <translation>节点间网络未说明：需询问。</translation>
     </message>
     <message>
         <source>Offers {offered} where the plan assumed {planned}.</source>
-        <translation type="unfinished"></translation>
+        <translation>提供的是 {offered}，而方案假设的是 {planned}。</translation>
     </message>
     <message>
         <source>{have} Gb/s per node offered, the plan needs {need} Gb/s.</source>
-        <translation type="unfinished"></translation>
+        <translation>每节点提供 {have} Gb/s，方案需要 {need} Gb/s。</translation>
     </message>
     <message>
         <source>NIC count and speed per node not stated: ask.</source>
-        <translation type="unfinished"></translation>
+        <translation>每节点网卡数量和速率未说明：需询问。</translation>
     </message>
     <message>
         <source>Spot capacity: the job can be interrupted at any time; checkpoint often and count restarts.</source>
-        <translation type="unfinished"></translation>
+        <translation>竞价实例：任务随时可能被中断；要勤存检查点，并把重启算进去。</translation>
     </message>
     <message>
         <source>Minimum term {term} days is longer than the job ({days} days).</source>
-        <translation type="unfinished"></translation>
+        <translation>最短租期 {term} 天，比任务（{days} 天）还长。</translation>
     </message>
     <message>
         <source>Whole servers of {per} cards: {idle} cards paid for and not used by the plan.</source>
-        <translation type="unfinished"></translation>
+        <translation>按 {per} 卡整机出租：有 {idle} 张卡付了钱但方案用不到。</translation>
     </message>
     <message>
         <source>Storage price not stated: not counted.</source>
-        <translation type="unfinished"></translation>
+        <translation>存储价格未说明：未计入。</translation>
     </message>
     <message>
         <source>Egress price not stated: not counted.</source>
-        <translation type="unfinished"></translation>
+        <translation>出网流量价格未说明：未计入。</translation>
     </message>
     <message>
         <source>Whether setup hours are billed is not stated: counted as billed.</source>
-        <translation type="unfinished"></translation>
+        <translation>环境准备时间是否计费未说明：按计费计入。</translation>
     </message>
     <message>
         <source>Answered no: {question}</source>
-        <translation type="unfinished"></translation>
+        <translation>回答为否：{question}</translation>
     </message>
     <message>
         <source>{n} of {m} questions still to ask.</source>
-        <translation type="unfinished"></translation>
+        <translation>{m} 个问题中还有 {n} 个待问。</translation>
     </message>
     <message>
         <source>Prices in {cur} with no exchange rate stated: not converted.</source>
-        <translation type="unfinished"></translation>
+        <translation>价格以 {cur} 计，但没有注明汇率：未换算。</translation>
     </message>
     <message>
         <source>No offer for {gpu}.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有 {gpu} 的报价。</translation>
     </message>
     <message>
         <source>Lowest total with the hidden costs counted.</source>
-        <translation type="unfinished"></translation>
+        <translation>计入隐性费用后总价最低。</translation>
     </message>
     <message>
         <source>{diff} ({pct}) more than {best}.</source>
-        <translation type="unfinished"></translation>
+        <translation>比 {best} 贵 {diff}（{pct}）。</translation>
     </message>
     <message>
         <source>Costs the price leaves out: {amount} ({pct} of the total).</source>
-        <translation type="unfinished"></translation>
+        <translation>价格之外的费用：{amount}（占总价 {pct}）。</translation>
     </message>
     <message>
         <source>Network does not match the plan.</source>
-        <translation type="unfinished"></translation>
+        <translation>网络与方案不符。</translation>
     </message>
     <message>
         <source>compute (the offer)</source>
-        <translation type="unfinished"></translation>
+        <translation>算力（报价本身）</translation>
     </message>
     <message>
         <source>storage</source>
-        <translation type="unfinished"></translation>
+        <translation>存储</translation>
     </message>
     <message>
         <source>egress (download at the end)</source>
-        <translation type="unfinished"></translation>
+        <translation>出网流量（结束时下载）</translation>
     </message>
     <message>
         <source>setup and image rebuilding</source>
-        <translation type="unfinished"></translation>
+        <translation>环境准备与镜像重建</translation>
     </message>
     <message>
         <source>data migration</source>
-        <translation type="unfinished"></translation>
+        <translation>数据迁移</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>符合</translation>
+    </message>
+    <message>
+        <source>check</source>
+        <translation>需核实</translation>
+    </message>
+    <message>
+        <source>does not match</source>
+        <translation>不符</translation>
     </message>
     <message>
         <source>yes</source>
-        <translation type="unfinished">是</translation>
+        <translation>是</translation>
     </message>
     <message>
         <source>no</source>
-        <translation type="unfinished">否</translation>
+        <translation>否</translation>
     </message>
     <message>
         <source>still to ask</source>
-        <translation type="unfinished"></translation>
+        <translation>待问</translation>
     </message>
     <message>
         <source>{h} card-hours</source>
-        <translation type="unfinished"></translation>
+        <translation>{h} 卡时</translation>
     </message>
     <message>
         <source>{s} server(s) × {p} period(s)</source>
-        <translation type="unfinished"></translation>
+        <translation>{s} 台整机 × {p} 个计费周期</translation>
     </message>
     <message>
         <source>{n} card(s) × {p} period(s)</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} 张卡 × {p} 个计费周期</translation>
     </message>
     <message>
         <source>no package and card-hour price of this vendor to compare</source>
-        <translation type="unfinished"></translation>
+        <translation>该供应商没有可相互比较的套餐价和卡时价</translation>
     </message>
     <message>
         <source>{unit} beats card-hours above {h} hours per week</source>
-        <translation type="unfinished"></translation>
+        <translation>每周使用超过 {h} 小时时，{unit}比卡时计费便宜</translation>
     </message>
     <message>
         <source>Plan: {n} × {gpu}, {h} card-hours, {d} from start to finish, {tb} TB stored</source>
-        <translation type="unfinished"></translation>
+        <translation>方案：{n} × {gpu}，{h} 卡时，从开始到结束 {d}，存储 {tb} TB</translation>
     </message>
     <message>
         <source>billing: {b}</source>
-        <translation type="unfinished"></translation>
+        <translation>计费：{b}</translation>
     </message>
     <message>
         <source>(band {lo} – {hi})</source>
-        <translation type="unfinished"></translation>
+        <translation>（区间 {lo} – {hi}）</translation>
     </message>
     <message>
         <source>total</source>
-        <translation type="unfinished">合计</translation>
+        <translation>合计</translation>
     </message>
     <message>
         <source>break-even: {t}</source>
-        <translation type="unfinished"></translation>
+        <translation>盈亏平衡：{t}</translation>
     </message>
     <message>
         <source>network: {status}: {m}</source>
-        <translation type="unfinished"></translation>
+        <translation>网络：{status}：{m}</translation>
     </message>
     <message>
         <source>still to ask: {q}</source>
-        <translation type="unfinished"></translation>
+        <translation>待问：{q}</translation>
     </message>
     <message>
         <source>risk: {m}</source>
-        <translation type="unfinished"></translation>
+        <translation>风险：{m}</translation>
     </message>
     <message>
         <source>why: {m}</source>
-        <translation type="unfinished"></translation>
+        <translation>理由：{m}</translation>
     </message>
     <message>
         <source>Ranking: {r}</source>
-        <translation type="unfinished"></translation>
+        <translation>排名：{r}</translation>
     </message>
     <message>
         <source>Quotes compared</source>
-        <translation type="unfinished"></translation>
+        <translation>报价对比</translation>
     </message>
     <message>
         <source>For the plan: {n} × {gpu}, {h} card-hours of compute, {d} from start to finish, about {tb} TB to store and {eg} TB to download; setup {s} per new instance.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Rank</source>
-        <translation type="unfinished"></translation>
+        <translation>按本方案：{n} × {gpu}，{h} 卡时算力，从开始到结束 {d}，约 {tb} TB 需要存储、{eg} TB 需要下载；每个新实例环境准备 {s}。</translation>
     </message>
     <message>
         <source>Vendor</source>
-        <translation type="unfinished"></translation>
+        <translation>供应商</translation>
     </message>
     <message>
         <source>Total</source>
-        <translation type="unfinished"></translation>
+        <translation>总价</translation>
     </message>
     <message>
         <source>Band</source>
-        <translation type="unfinished"></translation>
+        <translation>区间</translation>
     </message>
     <message>
         <source>Why</source>
-        <translation type="unfinished">说明</translation>
+        <translation>理由</translation>
     </message>
     <message>
         <source>Billing</source>
-        <translation type="unfinished"></translation>
+        <translation>计费</translation>
     </message>
     <message>
         <source>Break-even</source>
-        <translation type="unfinished"></translation>
+        <translation>盈亏平衡</translation>
     </message>
     <message>
         <source>Network</source>
-        <translation type="unfinished"></translation>
+        <translation>网络</translation>
     </message>
     <message>
         <source>Still to ask</source>
-        <translation type="unfinished"></translation>
+        <translation>待问</translation>
     </message>
     <message>
         <source>nothing</source>
-        <translation type="unfinished">无</translation>
+        <translation>无</translation>
     </message>
     <message>
         <source>Risks</source>
-        <translation type="unfinished"></translation>
+        <translation>风险</translation>
     </message>
     <message>
         <source>Source</source>
-        <translation type="unfinished">来源</translation>
+        <translation>来源</translation>
     </message>
     <message>
         <source>GPU</source>
-        <translation type="unfinished">GPU</translation>
+        <translation>GPU</translation>
     </message>
     <message>
         <source>Cards</source>
-        <translation type="unfinished"></translation>
+        <translation>卡数</translation>
     </message>
     <message>
         <source>{n} cards, {per} per node, {nodes} node(s)</source>
-        <translation type="unfinished"></translation>
+        <translation>{n} 张卡，每节点 {per} 张，{nodes} 个节点</translation>
     </message>
     <message>
         <source>Interconnect between nodes</source>
-        <translation type="unfinished"></translation>
+        <translation>节点间互联</translation>
     </message>
     <message>
         <source>not needed (one node)</source>
-        <translation type="unfinished"></translation>
+        <translation>不需要（单节点）</translation>
     </message>
     <message>
         <source>{net}, {gbps} Gb/s per node</source>
-        <translation type="unfinished"></translation>
+        <translation>{net}，每节点 {gbps} Gb/s</translation>
     </message>
     <message>
         <source>Storage</source>
-        <translation type="unfinished"></translation>
+        <translation>存储</translation>
     </message>
     <message>
         <source>about {tb} TB, readable from every node</source>
-        <translation type="unfinished"></translation>
+        <translation>约 {tb} TB，每个节点都能读取</translation>
     </message>
     <message>
         <source>Download at the end</source>
-        <translation type="unfinished"></translation>
+        <translation>结束时下载</translation>
     </message>
     <message>
         <source>about {tb} TB</source>
-        <translation type="unfinished"></translation>
+        <translation>约 {tb} TB</translation>
     </message>
     <message>
         <source>Period</source>
-        <translation type="unfinished"></translation>
+        <translation>租期</translation>
     </message>
     <message>
         <source>{d} ({w} weeks)</source>
-        <translation type="unfinished"></translation>
+        <translation>{d}（{w} 周）</translation>
     </message>
     <message>
         <source>Hours per week</source>
-        <translation type="unfinished">每周小时数</translation>
+        <translation>每周小时数</translation>
     </message>
     <message>
         <source>Card-hours</source>
-        <translation type="unfinished"></translation>
+        <translation>卡时</translation>
     </message>
     <message>
         <source>Request for quote</source>
-        <translation type="unfinished"></translation>
+        <translation>询价单（请求报价）</translation>
     </message>
     <message>
         <source>Please quote per card-hour, per card-month and per whole server per month where you offer them, with storage, egress, setup and minimum terms, and answer the questions below.</source>
-        <translation type="unfinished"></translation>
+        <translation>请按卡时、按卡月和按整机月租（凡贵司提供的）报价，注明存储、出网流量、环境准备费用和最短租期，并回答下列问题。</translation>
     </message>
     <message>
         <source>Requirements</source>
-        <translation type="unfinished"></translation>
+        <translation>需求</translation>
     </message>
     <message>
         <source>Prices to state</source>
-        <translation type="unfinished"></translation>
+        <translation>请注明的价格</translation>
     </message>
     <message>
         <source>price and unit (card-hour, card-month, whole server per month), minimum term</source>
-        <translation type="unfinished"></translation>
+        <translation>价格与计价单位（卡时、卡月、整机月租），最短租期</translation>
     </message>
     <message>
         <source>storage per TB per month; egress per TB</source>
-        <translation type="unfinished"></translation>
+        <translation>存储每 TB 每月价格；出网流量每 TB 价格</translation>
     </message>
     <message>
         <source>setup and image building: hours, and whether they are billed</source>
-        <translation type="unfinished"></translation>
+        <translation>环境准备与镜像构建：需要几小时，是否计费</translation>
     </message>
     <message>
         <source>network: InfiniBand or RoCE, speed and NICs per node; software pre-installed</source>
-        <translation type="unfinished"></translation>
+        <translation>网络：InfiniBand 还是 RoCE，每节点速率和网卡数；预装的软件</translation>
     </message>
     <message>
         <source>Questions</source>
-        <translation type="unfinished"></translation>
+        <translation>问题</translation>
     </message>
     <message>
         <source>Question</source>
-        <translation type="unfinished"></translation>
+        <translation>问题</translation>
     </message>
     <message>
         <source>Answer</source>
-        <translation type="unfinished"></translation>
+        <translation>回答</translation>
     </message>
     <message>
         <source>Note</source>
-        <translation type="unfinished"></translation>
+        <translation>备注</translation>
+    </message>
+</context>
+<context>
+    <name>QuotesPage</name>
+    <message>
+        <source>Vendor quotes</source>
+        <translation>供应商报价</translation>
+    </message>
+    <message>
+        <source>9 · Vendor quotes</source>
+        <translation>9 · 供应商报价</translation>
+    </message>
+    <message>
+        <source>Enter each vendor&apos;s quote (or import their sheet), answer the hard questions as they reply, and compare the totals for this plan with the costs quotes leave out: storage, egress, setup and migration.</source>
+        <translation>录入每个供应商的报价（或导入其报价单），随对方回复填写硬性问题的答案，并按本方案比较总价，包括报价里没写的费用：存储、出网流量、环境准备和数据迁移。</translation>
+    </message>
+    <message>
+        <source>Vendor:</source>
+        <translation>供应商：</translation>
+    </message>
+    <message>
+        <source>Add vendor</source>
+        <translation>添加供应商</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Import sheet…</source>
+        <translation>导入报价单…</translation>
+    </message>
+    <message>
+        <source>Export sheet…</source>
+        <translation>导出报价单…</translation>
+    </message>
+    <message>
+        <source>Blank template…</source>
+        <translation>空白模板…</translation>
+    </message>
+    <message>
+        <source>Add offer</source>
+        <translation>添加报价行</translation>
+    </message>
+    <message>
+        <source>Terms</source>
+        <translation>条款</translation>
+    </message>
+    <message>
+        <source>Offers (one line per price)</source>
+        <translation>报价（一个价格一行）</translation>
+    </message>
+    <message>
+        <source>Quote sheet</source>
+        <translation>报价单</translation>
+    </message>
+    <message>
+        <source>Hard questions</source>
+        <translation>硬性问题</translation>
+    </message>
+    <message>
+        <source>Comparison</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <source>Field</source>
+        <translation>字段</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Unit</source>
+        <translation>计价单位</translation>
+    </message>
+    <message>
+        <source>Price</source>
+        <translation>价格</translation>
+    </message>
+    <message>
+        <source>Cards/server</source>
+        <translation>每台卡数</translation>
+    </message>
+    <message>
+        <source>Min. term (days)</source>
+        <translation>最短租期（天）</translation>
+    </message>
+    <message>
+        <source>Cap at month</source>
+        <translation>按月封顶</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>Answer</source>
+        <translation>回答</translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <source>{name}: {field}: {why}</source>
+        <translation>{name}：{field}：{why}</translation>
+    </message>
+    <message>
+        <source>New vendor</source>
+        <translation>新供应商</translation>
+    </message>
+    <message>
+        <source>Import quote sheet</source>
+        <translation>导入报价单</translation>
+    </message>
+    <message>
+        <source>Quote sheets (*.xlsx *.csv)</source>
+        <translation>报价单 (*.xlsx *.csv)</translation>
+    </message>
+    <message>
+        <source>Export quote sheet</source>
+        <translation>导出报价单</translation>
+    </message>
+    <message>
+        <source>Blank quote sheet</source>
+        <translation>空白报价单</translation>
+    </message>
+    <message>
+        <source>Add a vendor&apos;s quote to compare it with this plan.</source>
+        <translation>添加供应商报价，与本方案比较。</translation>
     </message>
 </context>
 <context>

@@ -242,8 +242,8 @@ class QuotesPage(BasePage):
             except ValueError as err:
                 first = err.errors()[0] if hasattr(err, "errors") else {}
                 loc = ".".join(str(x) for x in first.get("loc", ()))
-                self.error.setText(self.tr("{vendor}: {field}: {why}").format(
-                    vendor=q.get("provider") or "?", field=loc, why=first.get("msg", error_text(err))))
+                self.error.setText(self.tr("{name}: {field}: {why}").format(
+                    name=q.get("provider") or "?", field=loc, why=first.get("msg", error_text(err))))
                 return
         self.error.setText("")
         self.model.set_ui("quotes", copy.deepcopy(self.quotes))
