@@ -76,7 +76,7 @@ def billing_text(v: VendorResult, cur: str, translate: Tr, cards: int) -> str:
         billed = translate(CTX, "{s} server(s) × {p} period(s)").format(s=o.servers, p=int(o.quantity))
     else:
         billed = translate(CTX, "{n} card(s) × {p} period(s)").format(n=cards, p=int(o.quantity))
-    return f"{price} {unit}; {billed}"
+    return translate(CTX, "{price} {unit}; {billed}").format(price=price, unit=unit, billed=billed)
 
 
 def break_even_text(v: VendorResult, translate: Tr) -> str:
@@ -196,7 +196,8 @@ def html_section(c: Comparison, number: str = "7", translate: Tr | None = None,
         rows.append([f"<b>{_e(translate(CTX, 'Total'))}</b>", f"<b>{_e(_money(v.total, cur))}</b>"])
         rows.append([_e(translate(CTX, "Break-even")), _e(break_even_text(v, translate))])
         rows.append([_e(translate(CTX, "Network")), "<br/>".join(
-            _e(f"{status_names(translate)[ch['status']]}: {msg(ch['message'])}") for ch in v.network_check)])
+            _e(translate(CTX, "{status}: {message}").format(status=status_names(translate)[ch["status"]],
+                                                            message=msg(ch["message"]))) for ch in v.network_check)])
         todo = [translate(CTX, QUESTIONS[q]) for q in v.unanswered]
         rows.append([_e(translate(CTX, "Still to ask")),
                      "<br/>".join(_e(f"☐ {t}") for t in todo) if todo else _e(translate(CTX, "nothing"))])

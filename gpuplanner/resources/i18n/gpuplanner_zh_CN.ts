@@ -5418,6 +5418,10 @@
         <translation>{n} 张卡 × {p} 个计费周期</translation>
     </message>
     <message>
+        <source>{price} {unit}; {billed}</source>
+        <translation>{price} {unit}；{billed}</translation>
+    </message>
+    <message>
         <source>no package and card-hour price of this vendor to compare</source>
         <translation>该供应商没有可相互比较的套餐价和卡时价</translation>
     </message>
@@ -5500,6 +5504,10 @@
     <message>
         <source>Network</source>
         <translation>网络</translation>
+    </message>
+    <message>
+        <source>{status}: {message}</source>
+        <translation>{status}：{message}</translation>
     </message>
     <message>
         <source>Still to ask</source>
