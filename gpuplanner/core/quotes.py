@@ -28,7 +28,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from .i18n import QT_TRANSLATE_NOOP
-from .messages import Msg
+from .messages import Msg, MsgStr
 
 CTX = "Quotes"
 CENT = Decimal("0.01")
@@ -73,7 +73,7 @@ def _text(v: Any) -> Any:
     if isinstance(v, str):
         v = v.strip()
         if len(v) > MAX_TEXT:
-            raise ValueError(f"longer than {MAX_TEXT} characters")
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "longer than {n} characters"), n=MAX_TEXT))
     return v
 
 
@@ -133,7 +133,8 @@ class VendorQuote(_Model):
     def _known_questions(cls, v: dict[str, QuestionAnswer]) -> dict[str, QuestionAnswer]:
         unknown = [k for k in v if k not in QUESTIONS]
         if unknown:
-            raise ValueError(f"unknown question {unknown[0]!r} (known: {', '.join(QUESTIONS)})")
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "unknown question {q} (known: {known})"),
+                                         q=unknown[0][:40], known=", ".join(QUESTIONS)))
         return v
 
     def answer(self, qid: str) -> QuestionAnswer:

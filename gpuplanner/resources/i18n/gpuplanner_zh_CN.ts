@@ -5286,6 +5286,14 @@
         <translation>以太网（TCP）</translation>
     </message>
     <message>
+        <source>longer than {n} characters</source>
+        <translation>超过 {n} 个字符</translation>
+    </message>
+    <message>
+        <source>unknown question {q} (known: {known})</source>
+        <translation>未知的问题 {q}（可用：{known}）</translation>
+    </message>
+    <message>
         <source>One node: no network between nodes needed.</source>
         <translation>单节点：不需要节点间网络。</translation>
     </message>
