@@ -128,7 +128,7 @@ def test_controller_opens_a_schema_4_plan_with_its_input_state(controller):
     assert {k: model.ui[k] for k in V4_INPUTS} == V4_INPUTS
     assert model.scenario.data.tokens == 250000 * 1536 * 3
     assert events["page"] == ["data"] and events["changed"] == [PLANS / "v4-app-ui.gpuplan"]
-    assert events["message"] == ["v4-app-ui.gpuplan: written in plan format 4; saving will upgrade it to format 5"]
+    assert events["message"] == [f"v4-app-ui.gpuplan: written in plan format 4; saving will upgrade it to format {CURRENT_SCHEMA}"]
     assert not model.dirty
 
 

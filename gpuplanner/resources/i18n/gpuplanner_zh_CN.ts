@@ -5749,6 +5749,74 @@
         <translation>日期</translation>
     </message>
     <message>
+        <source>Provider</source>
+        <translation>供应商名称</translation>
+    </message>
+    <message>
+        <source>Quote date</source>
+        <translation>报价日期</translation>
+    </message>
+    <message>
+        <source>Region</source>
+        <translation>地域</translation>
+    </message>
+    <message>
+        <source>Contact</source>
+        <translation>联系人</translation>
+    </message>
+    <message>
+        <source>Currency</source>
+        <translation>币种</translation>
+    </message>
+    <message>
+        <source>Exchange rate (plan currency per unit)</source>
+        <translation>汇率（每单位折合方案币种）</translation>
+    </message>
+    <message>
+        <source>Exchange rate date</source>
+        <translation>汇率日期</translation>
+    </message>
+    <message>
+        <source>Storage per TB-month</source>
+        <translation>存储（每 TB 每月）</translation>
+    </message>
+    <message>
+        <source>Egress per TB</source>
+        <translation>出网流量（每 TB）</translation>
+    </message>
+    <message>
+        <source>Setup hours per instance</source>
+        <translation>每个实例的环境准备小时数</translation>
+    </message>
+    <message>
+        <source>Setup billed (yes/no)</source>
+        <translation>环境准备是否计费（yes/no）</translation>
+    </message>
+    <message>
+        <source>Data migration hours</source>
+        <translation>数据迁移小时数</translation>
+    </message>
+    <message>
+        <source>Network (ib/roce/ethernet)</source>
+        <translation>网络（ib/roce/ethernet）</translation>
+    </message>
+    <message>
+        <source>Gb/s per NIC</source>
+        <translation>每张网卡 Gb/s</translation>
+    </message>
+    <message>
+        <source>NICs per node</source>
+        <translation>每节点网卡数</translation>
+    </message>
+    <message>
+        <source>Pre-installed software</source>
+        <translation>预装软件</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
         <source>{name}: {field}: {why}</source>
         <translation>{name}：{field}：{why}</translation>
     </message>

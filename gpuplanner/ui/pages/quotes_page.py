@@ -146,7 +146,8 @@ class QuotesPage(BasePage):
         self._loading = True
         self.terms.setRowCount(len(_VENDOR_FIELDS))
         for r, f in enumerate(_VENDOR_FIELDS):
-            key = QTableWidgetItem(f)
+            key = QTableWidgetItem(self._field_names().get(f, f))
+            key.setToolTip(f)
             key.setFlags(key.flags() & ~Qt.ItemFlag.ItemIsEditable)
             self.terms.setItem(r, 0, key)
             v = q.get(f)
@@ -180,6 +181,18 @@ class QuotesPage(BasePage):
         self.offers.setColumnWidth(1, 150)
         self._loading = False
         self.refresh_comparison()
+
+    def _field_names(self) -> dict[str, str]:
+        """The vendor fields as labels (the sheet's column ``item`` keeps the ids, shown as tooltips)."""
+        return {"provider": self.tr("Provider"), "date": self.tr("Quote date"), "region": self.tr("Region"),
+                "contact": self.tr("Contact"), "currency": self.tr("Currency"),
+                "exchange_rate": self.tr("Exchange rate (plan currency per unit)"),
+                "exchange_rate_date": self.tr("Exchange rate date"),
+                "storage_per_tb_month": self.tr("Storage per TB-month"), "egress_per_tb": self.tr("Egress per TB"),
+                "setup_hours": self.tr("Setup hours per instance"), "setup_billed": self.tr("Setup billed (yes/no)"),
+                "migration_hours": self.tr("Data migration hours"), "network": self.tr("Network (ib/roce/ethernet)"),
+                "network_gbps": self.tr("Gb/s per NIC"), "nics_per_node": self.tr("NICs per node"),
+                "preinstalled": self.tr("Pre-installed software"), "source": self.tr("Source")}
 
     def _tr_q(self, text: str) -> str:
         from PySide6.QtCore import QCoreApplication
