@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gpuplanner.cli import run_cli
-from gpuplanner.core.quotes import QUESTIONS, Offer, PlanFigures, QuestionAnswer, VendorQuote, compare
+from gpuplanner.core.quotes import QUESTIONS, Offer, PlanFigures, QuestionAnswer, VendorQuote, compare, plan_figures
 from gpuplanner.io import quote_sheets
 from gpuplanner.io.quote_sheets import QuoteSheetError, read_quotes, write_sheet
 
@@ -394,3 +394,16 @@ def test_cli_text_in_chinese(capsys):
     assert run_cli(["quotes", str(PLAN), *map(str, SHEETS), "--lang", "zh_CN"]) == 0
     out = capsys.readouterr().out
     assert "排名" in out and "¥11,399.78" in out
+
+
+def test_plan_figures_read_the_fabric_from_the_evaluation():
+    from gpuplanner.core.evaluate import evaluate
+    from gpuplanner.io.scenario_files import load_scenario
+
+    scenario, base = load_scenario(ROOT / "examples" / "70b-cpt-64xh100.gpuplan")
+    ev = evaluate(scenario, base)
+    p = plan_figures(ev)
+    assert (p.num_gpus, p.nodes, p.card_hours, p.calendar_days) == (ev.num_gpus, ev.nodes, ev.gpu_hours, ev.calendar_days)
+    assert p.nodes > 1 and p.inter_node in ("ib", "roce", "ethernet")
+    if scenario.hardware.inter_node:
+        assert p.inter_node == ("roce" if scenario.hardware.inter_node.startswith("roce") else "ib")

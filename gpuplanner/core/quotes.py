@@ -27,6 +27,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from .errors import PlannerError
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import Msg, MsgStr
 
@@ -176,18 +177,18 @@ def plan_figures(ev: Any) -> PlanFigures:
     data_b = ev.tokens * cost.token_bytes(ev.arch.vocab_size)
     weights = ev.params.total * 2.0
     fabric, gbps = None, None
-    if ev.nodes > 1 and s.hardware.inter_node:
-        try:
-            net = catalog_hw.get_network(s.hardware.inter_node)
-            nics = s.hardware.nics_per_node or net.default_nics_per_node
-            gbps = net.gbps_per_nic * nics if (net.gbps_per_nic and nics) else None
-            name = (net.name or "").lower()
-        except Exception:  # noqa: BLE001 - an unknown network name: checked as stated
-            name = str(s.hardware.inter_node).lower()
-        fabric = "roce" if "roce" in name else ("ib" if ("infiniband" in name or "ib" in name.split()
-                                                         or name.startswith("ib")) else "ethernet")
-    elif ev.nodes > 1:
-        fabric = "ib"
+    if ev.nodes > 1:
+        fabric = "ib"  # no network chosen: the planner's multi-node figures assume InfiniBand
+        net_id = str(s.hardware.inter_node or "").lower()
+        if net_id:
+            # the catalog's ids name the fabric: ib-…, roce-…, eth-… (resources/networks.json)
+            fabric = "roce" if net_id.startswith("roce") else ("ethernet" if net_id.startswith("eth") else "ib")
+            try:
+                net = catalog_hw.get_network(net_id)
+                nics = s.hardware.nics_per_node or net.default_nics_per_node
+                gbps = net.gbps_per_nic * nics if (net.gbps_per_nic and nics) else None
+            except PlannerError:
+                gbps = None  # a network the catalog does not know: its speed is asked, not assumed
     return PlanFigures(
         gpu_id=ev.gpu_id, gpu_name=ev.gpu_name, gpu_memory_gib=ev.gpu_memory_gib, num_gpus=ev.num_gpus,
         gpus_per_node=ev.gpus_per_node, nodes=ev.nodes, card_hours=float(ev.gpu_hours),
