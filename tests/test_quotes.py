@@ -407,3 +407,40 @@ def test_plan_figures_read_the_fabric_from_the_evaluation():
     assert p.nodes > 1 and p.inter_node in ("ib", "roce", "ethernet")
     if scenario.hardware.inter_node:
         assert p.inter_node == ("roce" if scenario.hardware.inter_node.startswith("roce") else "ib")
+
+
+def test_project_phases_by_hand(capsys):
+    out = _cli_json(capsys, PLAN, *SHEETS)["project"]
+    # the project's GPU phases as core.project bills them (count x weeks x hours per week):
+    #   LoRA experiments 1 x 2 weeks x 40 h = 80 card-h; full fine-tuning 4 x 3 x 168 = 2,016; serving 1 x 4 x 168 = 672
+    phases = {p["name"]: p for p in out["phases"]}
+    assert [p["plan"]["card_hours"] for p in out["phases"]] == [80.0, 2016.0, 672.0]
+    ft = {v["provider"]: v for v in phases["full fine-tuning"]["vendors"]}["AutoDL (example)"]
+    # 2,016 x 5.88 = 11,854.08; setup 0.702736 h x 4 cards x 5.88 = 16.53; total 11,870.61
+    assert ft["breakdown"]["compute"] == 11854.08 and ft["total"] == 11870.61
+    # 云擎天下 rents whole servers by the month: each phase (2, 3 and 4 weeks) is one month: 3 x 35,000
+    assert out["single_vendor"]["云擎天下 omniyq (example)"] == 105000.0
+    # AutoDL is cheapest in every phase: no move between vendors, the mix is AutoDL alone
+    assert out["moves"] == [] and out["mixed_total"] == out["single_vendor"]["AutoDL (example)"]
+    assert {m["provider"] for m in out["mixed"]} == {"AutoDL (example)"}
+
+
+def test_moving_between_vendors_counts_the_egress():
+    from types import SimpleNamespace
+
+    from gpuplanner.core.quotes import compare_project
+
+    main = _plan(storage_tb=2.0)
+    a = _vendor(provider="A", offers=[Offer(gpu="h100-sxm-80gb", unit="card_hour", price=Decimal(10))],
+                egress_per_tb=Decimal(300))
+    b = _vendor(provider="B", offers=[Offer(gpu="a800-sxm-80gb", unit="card_hour", price=Decimal(5))])
+    ph = [SimpleNamespace(name="one", resource="gpu", device="h100-sxm-80gb", device_name="H100", count=8, nodes=1,
+                          weeks=1.0, hours_per_week=168.0, gpu_hours=8 * 168.0, evaluation=None),
+          SimpleNamespace(name="two", resource="gpu", device="a800-sxm-80gb", device_name="A800", count=8, nodes=1,
+                          weeks=1.0, hours_per_week=168.0, gpu_hours=8 * 168.0, evaluation=None)]
+    pq = compare_project([a, b], ph, main)
+    # leaving A after phase one: the project's 2 TB at A's egress price 300 = 600
+    assert pq.moves == [("A", "B", Decimal("600.00"))]
+    assert pq.single_vendor == {"A": None, "B": None}  # neither serves both GPUs
+    phase_totals = [c.vendors[0].total for _, c in pq.phases]
+    assert pq.mixed_total == sum(phase_totals) + Decimal(600)

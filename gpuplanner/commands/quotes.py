@@ -52,18 +52,23 @@ def run(args) -> int:
         raise PlannerError(translate(CTX, "quotes needs a plan FILE (or --template)"))
     sheets = [q for path in args.sheets for q in quote_sheets.read_quotes(path)]
     result, doc = compare_for_file(args.file, sheets or None)
+    project = project_quotes(args.file, doc, sheets or list(doc.quotes if doc is not None else []), result.plan)
     if args.save:
         _save(args.file, doc, sheets)
     if args.rfq:
         _rfq(args, result, doc.title if doc is not None else "")
     if args.json:
-        print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+        out = result.to_json()
+        if project is not None:
+            out["project"] = project.to_json()
+        print(json.dumps(out, indent=2, ensure_ascii=False))
         return 0
-    from ..report.quotes_section import text_lines
-
+    from ..report.quotes_section import project_lines, text_lines
     from ._lang import msg
 
     print("\n".join(text_lines(result, translate, msg)))
+    if project is not None:
+        print("\n".join(project_lines(project, result.plan.currency, translate)))
     return 0
 
 
@@ -82,6 +87,22 @@ def compare_for_file(path: str, sheets=None):
     if not quotes:
         raise PlannerError(translate(CTX, "no quotes: give quote sheets (.csv/.xlsx) or store them in the plan"))
     return compare(quotes, plan_figures(ev)), doc
+
+
+def project_quotes(path: str, doc, quotes, main):
+    """The quotes compared for every GPU phase of the plan file's project (None: no project of several GPU
+    phases). The phases are :func:`core.project.evaluate_project`'s, as ``gpuplanner project`` prints them."""
+    if doc is None or doc.project is None or not quotes:
+        return None
+    from ..core.project import evaluate_project
+    from ..core.quotes import compare_project
+    from .project import load_project
+
+    project, scenario, models, checklist = load_project(path)
+    res = evaluate_project(project, scenario, models, checklist=checklist)
+    if sum(1 for p in res.phases if p.resource == "gpu") < 2:
+        return None
+    return compare_project(list(quotes), list(res.phases), main)
 
 
 def _save(path: str, doc, sheets) -> None:

@@ -493,3 +493,69 @@ def _reasons(r: VendorResult, best: VendorResult, p: PlanFigures) -> list[Msg]:
     if bad:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Network does not match the plan."), {}))
     return out
+
+
+# ------------------------------------------------------------------------------------------ project phases
+
+def phase_figures(phase: Any, main: PlanFigures) -> PlanFigures:
+    """A GPU phase of the project (:class:`core.project.PhaseResult`) as the figures quotes are compared for:
+    its GPU, count, nodes and card-hours as the project bills them (count × weeks × hours per week), its weeks as
+    the period held; setup from its Evaluation (training-like phases) or the plan's; the project's data volume."""
+    ev = getattr(phase, "evaluation", None)
+    return PlanFigures(
+        gpu_id=phase.device, gpu_name=phase.device_name, gpu_memory_gib=ev.gpu_memory_gib if ev else 0.0,
+        num_gpus=int(phase.count), gpus_per_node=ev.gpus_per_node if ev else main.gpus_per_node, nodes=int(phase.nodes),
+        card_hours=float(phase.gpu_hours), calendar_days=float(phase.weeks) * 7.0, calendar_days_band=None,
+        setup_hours=float(ev.setup_hours) if ev else main.setup_hours, hours_per_week=float(phase.hours_per_week),
+        currency=main.currency, storage_tb=main.storage_tb, egress_tb=main.egress_tb,
+        inter_node=main.inter_node if int(phase.nodes) > 1 else None,
+        inter_node_gbps=main.inter_node_gbps if int(phase.nodes) > 1 else None)
+
+
+@dataclass
+class ProjectQuotes:
+    """Every GPU phase compared; one vendor for the whole project; the cheapest vendor per phase with the cost of
+    moving the data between vendors (egress at the vendor left, at its stated price)."""
+
+    phases: list[tuple[str, Comparison]]
+    single_vendor: dict[str, Decimal | None]        # provider -> sum of its phase totals (None: a phase it cannot serve)
+    mixed: list[tuple[str, str]]                    # (phase, cheapest provider)
+    moves: list[tuple[str, str, Decimal]]           # (from provider, to provider, egress cost of the move)
+    mixed_total: Decimal | None
+
+    def to_json(self) -> dict:
+        return {"phases": [{"name": n, **c.to_json()} for n, c in self.phases],
+                "single_vendor": {k: _num(v) for k, v in self.single_vendor.items()},
+                "mixed": [{"phase": p, "provider": v} for p, v in self.mixed],
+                "moves": [{"from": a, "to": b, "egress": _num(c)} for a, b, c in self.moves],
+                "mixed_total": _num(self.mixed_total)}
+
+
+def compare_project(quotes: list[VendorQuote], phases: list[Any], main: PlanFigures) -> ProjectQuotes:
+    gpu = [p for p in phases if getattr(p, "resource", "") == "gpu" and int(getattr(p, "count", 0) or 0) > 0]
+    comps = [(p.name, compare(quotes, phase_figures(p, main))) for p in gpu]
+    single: dict[str, Decimal | None] = {}
+    for q in quotes:
+        totals = [next(v.total for v in c.vendors if v.quote is q) for _, c in comps]
+        single[q.provider] = None if any(t is None for t in totals) else sum(totals, Decimal(0))
+    mixed, moves = [], []
+    total: Decimal | None = Decimal(0)
+    prev: VendorResult | None = None
+    for name, c in comps:
+        best = c.vendors[0] if c.vendors and c.vendors[0].total is not None else None
+        if best is None:
+            total = None
+            prev = None
+            continue
+        mixed.append((name, best.provider))
+        if total is not None:
+            total += best.total
+        if prev is not None and prev.quote is not best.quote:
+            rate = _rate(prev.quote, main.currency) or Decimal(0)
+            price = prev.quote.egress_per_tb if prev.quote.egress_per_tb is not None else Decimal(0)
+            cost = cents(dec(main.storage_tb) * price * rate)  # the project's data leaves the previous vendor
+            moves.append((prev.provider, best.provider, cost))
+            if total is not None:
+                total += cost
+        prev = best
+    return ProjectQuotes(phases=comps, single_vendor=single, mixed=mixed, moves=moves, mixed_total=total)

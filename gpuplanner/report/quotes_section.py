@@ -129,6 +129,22 @@ def text_lines(c: Comparison, translate: Tr | None = None, msg: Callable[[Any], 
     return out
 
 
+def project_lines(pq: Any, cur: str, translate: Tr | None = None) -> list[str]:
+    """The project's GPU phases: the cheapest vendor per phase, the moves between vendors, one vendor for all."""
+    translate = translate or _qt_translate
+    out = ["", translate(CTX, "Project phases")]
+    for (name, c), (_, best) in zip(pq.phases, [(n, c.vendors[0]) for n, c in pq.phases]):
+        total = _money(best.total, cur) if best.total is not None else "—"
+        out.append("    " + ljust(name, 28) + ljust(best.provider if best.total is not None else "—", 34) + rjust(total, 16))
+    for a, b, cost in pq.moves:
+        out.append("    " + translate(CTX, "move {a} → {b}: egress {cost}").format(a=a, b=b, cost=_money(cost, cur)))
+    out.append("    " + ljust(translate(CTX, "cheapest vendor per phase"), 62) + rjust(_money(pq.mixed_total, cur), 16))
+    for provider, total in pq.single_vendor.items():
+        out.append("    " + ljust(translate(CTX, "all phases at {v}").format(v=provider), 62)
+                   + rjust(_money(total, cur) if total is not None else translate(CTX, "no offer for every phase"), 16))
+    return out
+
+
 # --------------------------------------------------------------------------------------------- report HTML
 
 def ljust(text: str, width: int) -> str:

@@ -5478,6 +5478,26 @@
         <translation>排名：{r}</translation>
     </message>
     <message>
+        <source>Project phases</source>
+        <translation>项目各阶段</translation>
+    </message>
+    <message>
+        <source>move {a} → {b}: egress {cost}</source>
+        <translation>从 {a} 迁到 {b}：出网流量 {cost}</translation>
+    </message>
+    <message>
+        <source>cheapest vendor per phase</source>
+        <translation>每个阶段选最便宜的供应商</translation>
+    </message>
+    <message>
+        <source>all phases at {v}</source>
+        <translation>所有阶段都在 {v}</translation>
+    </message>
+    <message>
+        <source>no offer for every phase</source>
+        <translation>并非每个阶段都有报价</translation>
+    </message>
+    <message>
         <source>Quotes compared</source>
         <translation>报价对比</translation>
     </message>
