@@ -119,7 +119,8 @@ def text_lines(c: Comparison, translate: Tr | None = None, msg: Callable[[Any], 
             out.append("    " + translate(CTX, "network: {status}: {m}").format(
                 status=status_names(translate)[chk["status"]], m=msg(chk["message"])))
         if v.unanswered:
-            out.append("    " + translate(CTX, "still to ask: {q}").format(q=", ".join(v.unanswered)))
+            out.append("    " + translate(CTX, "still to ask:"))
+            out.extend("      - " + translate(CTX, QUESTIONS[q]) for q in v.unanswered)
         for m in v.risks:
             out.append("    " + translate(CTX, "risk: {m}").format(m=msg(m)))
         for m in v.reasons:

@@ -5462,8 +5462,8 @@
         <translation>网络：{status}：{m}</translation>
     </message>
     <message>
-        <source>still to ask: {q}</source>
-        <translation>待问：{q}</translation>
+        <source>still to ask:</source>
+        <translation>待问：</translation>
     </message>
     <message>
         <source>risk: {m}</source>
