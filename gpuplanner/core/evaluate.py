@@ -30,7 +30,7 @@ from .fastclass import dataclass
 from . import cost as costmod
 from .architecture import ModelSource
 from .cost import MODE_LABELS, MODES, GpuPrice, Msg, Overheads, PriceTable
-from .errors import PlannerError
+from .errors import PlannerError, ScenarioError
 from .i18n import QT_TRANSLATE_NOOP
 from .memory import MemoryBreakdown
 from .params import ParamCount
@@ -46,7 +46,8 @@ from .calibration import gpu_name as calibration_name, describe as calibration_d
 from gpuplanner.resources import load_json
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
 from .methods import method_profile
-from .frameworks import FRAMEWORKS
+from .frameworks import FRAMEWORKS, unsupported
+from .messages import MsgStr
 from .frameworks import support as framework_support
 
 CTX = "Evaluation"
@@ -433,8 +434,12 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     """
 
     r = resolved or resolve(scenario, models)
-    est = estimate(scenario, resolved=r)
     s = r.scenario
+    why = unsupported(s.training.framework, s.training.method, tp=s.parallel.tp, pp=s.parallel.pp,
+                      cp=s.parallel.cp, ep=s.parallel.ep, zero=s.parallel.zero, vpp=s.parallel.vpp)
+    if why is not None:  # an explicit choice the framework cannot run: said, never estimated silently
+        raise ScenarioError(MsgStr.make(why.context, why.text, **why.params), field="training.framework")
+    est = estimate(scenario, resolved=r)
     c, h = s.constraints, s.hardware
     table = prices or PriceTable.from_constraints(c)
     tm = est.time
@@ -714,13 +719,16 @@ class _ArchSource:
         return self.arch
 
 
-def _layout_axes(arch: Any, sup: Any, seq_len: int, cp: int, g: int) -> tuple[list, list, list, list]:
+def _layout_axes(arch: Any, sup: Any, seq_len: int, cp: int, g: int,
+                 method: str = "full") -> tuple[list, list, list, list]:
     """The TP, PP, CP and EP degrees :func:`memory_by_gpu_count` tries: powers of two that divide the heads,
     layers, sequence and experts, as far as the framework runs them; TP inside one server of ``g`` GPUs."""
     tps = [v for v in _pow2_upto(g) if arch.num_heads % v == 0 and (arch.num_kv_heads % v == 0 or v <= 1)]
-    if not sup.tensor_parallel:
+    model_parallel = sup.peft_model_parallel or method not in ("lora", "qlora")  # core/frameworks.py
+    if not (sup.tensor_parallel and model_parallel):
         tps = [1]
-    pps = [v for v in _pow2_upto(arch.num_layers) if arch.num_layers % v == 0] if sup.pipeline_parallel else [1]
+    pps = ([v for v in _pow2_upto(arch.num_layers) if arch.num_layers % v == 0]
+           if sup.pipeline_parallel and model_parallel else [1])
     cps = [v for v in (1, 2, 4, 8) if seq_len % v == 0 and (v == 1 or sup.context_parallel)]
     cps = [v for v in cps if v <= max(1, cp)] or [1]   # context parallelism only as far as the user took it
     eps = [1]
@@ -792,7 +800,7 @@ def memory_by_gpu_count(scenario: Scenario, models: ModelSource | None = None, c
     counts = [int(n) for n in counts if int(n) >= 1]
     sup = FRAMEWORKS[t.framework]
     g = max(1, h.gpus_per_node)
-    tps, pps, cps, eps = _layout_axes(arch, sup, t.seq_len, p.cp, g)
+    tps, pps, cps, eps = _layout_axes(arch, sup, t.seq_len, p.cp, g, t.method)
     offload_params = bool(p.offload_params) and 3 in sup.zero_stages
     zeros = (3,) if offload_params else tuple(sup.zero_stages)
     gbs = t.global_batch_size

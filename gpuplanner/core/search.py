@@ -405,9 +405,10 @@ def _enum_setup(ctx: SearchContext, max_gpus: int) -> dict:
     g = ctx.gpus_per_node
     rules_on = s.constraints.rules if ctx.rules_on else None
     tps = [v for v in _powers_of_two_upto(g) if arch.num_heads % v == 0 and (arch.num_kv_heads % v == 0 or v <= 1)]
-    if not sup.tensor_parallel:
+    model_parallel = sup.peft_model_parallel or t.method not in ("lora", "qlora")  # core/frameworks.py
+    if not (sup.tensor_parallel and model_parallel):
         tps = [1]
-    pps = [p for p in PP_CHOICES if p <= arch.num_layers] if sup.pipeline_parallel else [1]
+    pps = [p for p in PP_CHOICES if p <= arch.num_layers] if sup.pipeline_parallel and model_parallel else [1]
     if rules_on is not None and rules_on.pipeline_layers:
         pps = [p for p in pps if not rulesmod.pipeline_layers_fails(p, arch.num_layers)]
     cps = [1]
@@ -431,6 +432,11 @@ def _enum_setup(ctx: SearchContext, max_gpus: int) -> dict:
         ok = (N % group == 0)
         dp = np.where(ok, N // np.maximum(group, 1), 0)
         ok &= (EP == 1) | ((dp % EP == 0) & (dp >= EP))
+        if len(eps) > 1:
+            # an MoE model on a framework with expert parallelism shards its experts (EP > 1): replicating every
+            # expert on every rank is not how these tools run MoE (Megatron-Core MoE docs: expert parallelism is
+            # how experts scale); the user's own layout (an estimate) may still have EP 1
+            ok &= EP > 1
         ok &= (PP == 1) | (N > 1)
         for k, v in zip(cols, (N, TP, PP, CP, EP, dp)):
             cols[k].append(v[ok])
@@ -1126,7 +1132,7 @@ def _time_kwargs(r) -> dict:
     return timing.time_kwargs(r)[0]
 
 
-def searched_frameworks(s: Scenario) -> tuple[tuple[str, ...], bool]:
+def searched_frameworks(s: Scenario, is_moe: bool = False) -> tuple[tuple[str, ...], bool]:
     """The frameworks the search tries for ``s`` and whether it chooses among them: the scenario's own unless
     ``constraints.search_frameworks``; then every framework of the table that runs the training method
     (:func:`frameworks.frameworks_for`), among ``constraints.framework_candidates`` when given."""
@@ -1136,6 +1142,11 @@ def searched_frameworks(s: Scenario) -> tuple[tuple[str, ...], bool]:
     fws = frameworks_for(s.training.method, con.framework_candidates)
     if not fws:
         return (s.training.framework,), False
+    if is_moe and not con.framework_candidates:
+        # an MoE model: the frameworks with expert parallelism, where the method has one (the user widens the
+        # list with constraints.framework_candidates)
+        ep = tuple(f for f in fws if FRAMEWORKS[f].expert_parallel)
+        fws = ep or fws
     return fws, True
 
 
@@ -1194,7 +1205,7 @@ def iter_contexts(scenario: Scenario, models: ModelSource | None = None, *, pric
                 why = _why_not_default(g, table, s.training.precision)
                 if why is not None:
                     skipped[gid] = why
-    fws, searched = searched_frameworks(s)
+    fws, searched = searched_frameworks(s, bool(arch.is_moe))
     gpus = [lookup_gpu(gid, s.hardware.custom_gpus) for gid in gpu_ids]
     # card class (planning rule): cards below it are left out while a candidate of the class exists
     params_total = float(facts.params.total)
@@ -1696,7 +1707,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     contexts: list[SearchContext] = []
     evaluated = fitting = 0
     tried: dict[str, int] = {}  # GPU id -> fitting candidates over its frameworks
-    fws, searched = searched_frameworks(s)
+    fws, searched = searched_frameworks(s, bool(arch.is_moe))
     total_pflop = mf_tok * tokens / 1e15
     red = _Reducer(objective, con.deadline_days, con.budget, total_pflop, con.rules.mfu_grade, top, distinct)
     gpu_index: dict[str, int] = {}
