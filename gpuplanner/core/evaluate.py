@@ -41,6 +41,7 @@ from .estimate import estimate, memory_kwargs, resolve
 from .params import tier, vision_tokens_per_image, weights_count
 from .intake import host_ram, intake_warnings
 from .rules import evaluate_rules, mfu_grade
+from . import advisor as advisormod
 from .timing import calibration_of
 from .calibration import gpu_name as calibration_name, describe as calibration_describe, run_status
 from gpuplanner.resources import load_json
@@ -172,6 +173,17 @@ class Evaluation:
     warnings: tuple[Msg, ...] = ()
     #: host RAM per node CPU offload needs (:func:`intake.host_ram`; None without offload)
     host_ram: Any = None
+    #: the MFU ceiling of the plan's class (core/advisor.py: best published run, source, date, layout) and the
+    #: MFU the plan is timed and costed at (``min(modelled, ceiling)``); None where no ceiling applies
+    mfu_ceiling: Mapping[str, Any] | None = None
+    mfu_used: float | None = None
+    #: meets the deadline / budget at the point estimate but not at the upper end of its band (None: no band or
+    #: no deadline and budget)
+    deadline_risk: bool | None = None
+    #: free memory against the memory model's p75 error (core/advisor.py): ``margin``, ``free_share``, ``tight``
+    memory_headroom: Mapping[str, Any] | None = None
+    #: TP over a PCIe link (no NVLink in the node)
+    tp_over_pcie: bool = False
     _extra: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
     # ---- derived views of the same numbers (no new formulas)
@@ -309,6 +321,11 @@ class Evaluation:
             "calibration": None if self.calibration is None else {
                 "run": calibration_describe(self.calibration[0]), "efficiency_factor": self.calibration[1]},
             "calibration_notes": [m.render() for m in self.calibration_notes],
+            "mfu_ceiling": None if self.mfu_ceiling is None else dict(self.mfu_ceiling),
+            "mfu_used": self.mfu_used,
+            "deadline_risk": self.deadline_risk,
+            "memory_headroom": None if self.memory_headroom is None else dict(self.memory_headroom),
+            "tp_over_pcie": self.tp_over_pcie,
         }
         # the training objective: the models held, and for RL the rollouts (core/methods.py)
         prof = method_profile(s.training)
@@ -449,7 +466,10 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     except PlannerError:
         price = None
     nodes = max(1, -(-h.num_gpus // max(h.gpus_per_node, 1)))
-    train_hours = tm.compute_days * 24.0
+    ceiling = _ceiling_of(s, r)
+    mfu_used, factor = (None, 1.0) if tm.mfu is None else (float(v) for v in advisormod.capped(
+        tm.mfu, None if ceiling is None else float(ceiling["mfu"])))
+    train_hours = tm.compute_days * 24.0 * factor  # at the MFU ceiling where the model is above it
     arr = costmod.rental_costs(
         price or _NO_PRICE, num_gpus=h.num_gpus, nodes=nodes, train_hours=train_hours, ckpt_bytes=ci.ckpt_bytes,
         setup_hours=ci.setup_hours, hours_per_week=c.hours_per_week, phase=c.phase, overheads=ci.overheads)
@@ -498,15 +518,43 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         num_gpus=h.num_gpus, gpus_per_node=h.gpus_per_node, nodes=nodes, layout=lay, memory=est.memory,
         time=tm, tokens=float(s.data.tokens), flops_per_token=tm.flops_per_token,
         hardware_flops_per_token=tm.hardware_flops_per_token, total_flops=tm.total_flops,
-        compute_days=tm.compute_days, calendar_days=cal_h / 24.0, currency=table.currency, rental_mode=mode,
+        compute_days=train_hours / 24.0, calendar_days=cal_h / 24.0, currency=table.currency, rental_mode=mode,
         cost=total, mode_costs=mode_costs if total is not None else {}, price=price, setup_hours=ci.setup_hours,
         deadline_days=c.deadline_days, budget=c.budget, rent_vs_build=rvb, rental_advice=advice,
         messages=tuple(messages), mfu_grade=mfu_grade(tm.mfu), rules=verdicts,
         calibration=cal, calibration_notes=tuple(cal_notes),
         calendar_days_band=days_band, cost_band=cost_band, band=band,
-        warnings=warnings, host_ram=host,
+        warnings=warnings, host_ram=host, mfu_ceiling=ceiling, mfu_used=mfu_used,
+        deadline_risk=_risk(c, days_band, cost_band), memory_headroom=_headroom(est.memory, r.gpu),
+        tp_over_pcie=bool(advisormod.tp_over_pcie(r.gpu, lay.tp)),
         _extra={"arch": r.arch, "estimate": est, "resolved": r},
     )
+
+
+def _ceiling_of(s: Scenario, r: Any) -> dict | None:
+    """The MFU ceiling that applies to this plan (core/advisor.py), or None."""
+    if not advisormod.ceiling_applies(s):
+        return None
+    from .frameworks import engine_of
+
+    return advisormod.mfu_ceiling(r.gpu.id, engine_of(s.training.framework), float(r.params.total))
+
+
+def _risk(c: Any, days_band: Any, cost_band: Any) -> bool | None:
+    """At risk: the upper end of the band misses the deadline or the budget (core/advisor.py)."""
+    if days_band is None or (c.deadline_days is None and c.budget is None):
+        return None
+    return bool(advisormod.at_risk(days_band[1], cost_band[1] if cost_band else math.nan if c.budget is None
+                                   else math.inf, c.deadline_days, c.budget))
+
+
+def _headroom(mem: Any, gpu: Any) -> dict:
+    """Free memory against the memory model's p75 error (core/advisor.py)."""
+    cap = float(gpu.memory_gib or 0.0)
+    margin = advisormod.memory_margin()
+    return {"margin": margin, "free_gib": cap - float(mem.total),
+            "free_share": (cap - float(mem.total)) / cap if cap else None,
+            "tight": bool(advisormod.tight(mem.total, cap, margin)) if cap else None}
 
 
 # A price with no figures: rental_costs then bills nothing (every cost is inf) but still gives the calendar

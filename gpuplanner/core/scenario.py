@@ -373,6 +373,14 @@ class PlanningRules(_Section):
     consumer_multinode: bool = Field(True, description="consumer cards without P2P stay in one node for layouts "
                                                        "that communicate every step (TP, PP, CP, EP, ZeRO-2/3)")
     pipeline_layers: bool = Field(True, description="pipeline stages divide the layers evenly")
+    mfu_ceiling: bool = Field(True, description="time and cost a plan at no more than the best published MFU of its "
+                                                "GPU and framework family (resources/validation_bands.json)")
+    deadline_risk: bool = Field(True, description="rank plans that meet the deadline or budget only at the point "
+                                                  "estimate (not at the upper end of their band) after safe ones")
+    memory_headroom: bool = Field(True, description="rank plans with less free memory than the memory model's p75 "
+                                                    "error after those with room")
+    tp_over_pcie: bool = Field(True, description="rank tensor parallelism over PCIe (no NVLink) after plans "
+                                                 "without it")
 
 
 class Ownership(_Section):

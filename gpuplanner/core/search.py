@@ -46,10 +46,11 @@ from . import cost as costmod
 from .architecture import ModelSource
 from .cost import MODES, Msg, Overheads, PriceTable
 from .errors import PlannerError, ScenarioError
-from .evaluate import cost_inputs, evaluate
+from .evaluate import cost_inputs, evaluate, validation_band
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr, error_text
 from . import rules as rulesmod
+from . import advisor as advisormod
 from .frameworks import FRAMEWORKS, ORDER as FRAMEWORK_ORDER, TOOLS as FRAMEWORK_TOOLS, frameworks_for
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
 from .recompute import POLICIES as RECOMPUTE_POLICIES
@@ -139,7 +140,10 @@ def candidate_times(ctx: "SearchContext", c: Mapping[str, np.ndarray], layout: d
     out = {k: _rows(out[k], n) for k in ("tokens_per_s_per_gpu", "step", "mfu", *_TIME_PARTS)}
     tps = out["tokens_per_s_per_gpu"] * c["num_gpus"]
     step = np.maximum(out["step"], 1e-30)
-    res = {"train_hours": ctx.tokens / np.maximum(tps, 1e-30) / 3600.0, "mfu": out["mfu"]}
+    # the MFU ceiling (core/advisor.py): a plan above the best published run of its class is timed at it
+    used, factor = advisormod.capped(out["mfu"], ctx.mfu_ceiling)
+    res = {"train_hours": ctx.tokens / np.maximum(tps, 1e-30) / 3600.0 * factor, "mfu": out["mfu"],
+           "mfu_used": used}
     if not shares:
         res["_step"] = step
         res.update(("_part_" + k, out[k]) for k in _TIME_PARTS)
@@ -363,6 +367,16 @@ class SearchContext:
     def framework(self) -> str:
         """This context's framework (the scenario's, or the one being searched)."""
         return self.resolved.scenario.training.framework
+
+    @property
+    def band(self) -> dict | None:
+        """The framework family's validation band (evaluate.validation_band)."""
+        return validation_band(self.framework)
+
+    @property
+    def mfu_ceiling(self) -> float | None:
+        """The MFU this context's plans are timed at most (core/advisor.py; None: no ceiling applies)."""
+        return advisormod.ceiling_for(self.resolved.scenario, self.gpu.id, float(self.facts.params.total))
 
 
 # ----------------------------------------------------------------------------------------- enumeration
@@ -928,7 +942,9 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
     tm = candidate_times(ctx, sub, layout, split, shares=not lazy)
     for key, val in tm.items():
         sub[key] = _rows(val, len(idx)) if key != "train_hours" else val
-    found = unpriced and _unpriced(ctx, sub["num_gpus"], sub["nodes"], tm["train_hours"], sub["mfu"])
+    sub["penalty"] = _layout_penalty(ctx, sub["mem_gib"], c["tp"][idx], cap)
+    found = unpriced and _unpriced(ctx, sub["num_gpus"], sub["nodes"], tm["train_hours"], sub["mfu"],
+                                   sub["penalty"])
     if found:
         rest = np.flatnonzero(~found[0])
         idx, sub = idx[rest], {k: v[rest] for k, v in sub.items()}
@@ -937,6 +953,32 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
         if found:
             unpriced[0] += _unpriced_finite(*found, rest, sub["cost"])
     return mem_gib, idx, sub
+
+
+def _layout_penalty(ctx: SearchContext, mem_gib: np.ndarray, tp: np.ndarray, cap: float) -> np.ndarray:
+    """The ranking penalty a row has before it is priced (core/advisor.py): TP over PCIe, memory too tight."""
+    sw = ctx.resolved.scenario.constraints.rules
+    return advisormod.penalty(tp_pcie=advisormod.tp_over_pcie(ctx.gpu, tp), tight_mem=advisormod.tight(mem_gib, cap),
+                              switches=sw)
+
+
+def _band_risk(ctx: SearchContext, sub: dict, r: Any) -> np.ndarray:
+    """Rows that meet the deadline / budget only at the point estimate: the same rental arithmetic at the upper
+    end of the band (p90 training hours), in the mode each row uses (as :func:`evaluate.evaluate` does)."""
+    s = ctx.resolved.scenario
+    con = s.constraints
+    n = len(sub["num_gpus"])
+    band = ctx.band
+    if band is None or (con.deadline_days is None and con.budget is None) or not con.rules.deadline_risk:
+        return np.zeros(n, bool)
+    hi = costmod.rental_costs(
+        ctx.price, num_gpus=sub["num_gpus"], nodes=sub["nodes"], train_hours=sub["train_hours"] * band["p90"],
+        ckpt_bytes=ctx.ckpt_bytes, setup_hours=ctx.setup_hours, hours_per_week=con.hours_per_week,
+        phase=con.phase, overheads=ctx.overheads)
+    pick = (sub["mode"], np.arange(n))
+    cal = np.asarray(hi.calendar_hours, dtype=float).reshape(len(MODES), n)[pick] / 24.0
+    cost = np.asarray(hi.costs, dtype=float).reshape(len(MODES), n)[pick]
+    return advisormod.at_risk(cal, cost, con.deadline_days, con.budget)
 
 
 def _price_rows(ctx: SearchContext, sub: dict) -> None:
@@ -953,10 +995,12 @@ def _price_rows(ctx: SearchContext, sub: dict) -> None:
     sub["mode"] = np.asarray(r.best).astype(np.int64, copy=False).reshape(n)
     sub["cost"] = np.asarray(r.best_cost, dtype=float).reshape(n)
     sub["calendar_hours"] = np.asarray(r.best_calendar_hours, dtype=float).reshape(n)
+    risk = _band_risk(ctx, sub, r)
+    sub["penalty"] = np.asarray(sub.get("penalty", 0), dtype=np.int64) + np.where(risk, advisormod.RISK_BIT, 0)
 
 
 def _unpriced(ctx: SearchContext, num_gpus: np.ndarray, nodes: np.ndarray, train_hours: np.ndarray,
-              mfu: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+              mfu: np.ndarray, penalty: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """The fitting rows of one chunk (one context, GPU count ascending) that need not be priced: each is
     outranked by the fastest row of its GPU count, ``A``, under every key and mask of the search's ranking
     (:class:`_Reducer`), so a ranking that keeps one plan per GPU count never shows it. Returns ``(skip,
@@ -997,6 +1041,8 @@ def _unpriced(ctx: SearchContext, num_gpus: np.ndarray, nodes: np.ndarray, train
     # the hours above which a row's calendar floor is surely later than A's calendar (never below A's own)
     limit = np.maximum(costmod.hours_within_calendar(calendar_hours=ceiling, frac=frac, **kw), low)
     skip = (h > np.repeat(limit, lens)) & (h < np.inf) & (mfu <= np.repeat(np.asarray(mfu)[first], lens))
+    if penalty is not None:  # (core/advisor.py: a row with a smaller layout penalty may rank above A)
+        skip &= penalty >= np.repeat(np.asarray(penalty)[first], lens)
     if not skip.any():
         return None
     return skip, first, lens
@@ -1081,8 +1127,9 @@ def _rank(objective: str, days, cost, per_pflop, deadline, budget, poor=None):
         ok = finite
         # nothing meets the constraint: closest first (fastest when the deadline binds, cheapest for the budget)
         keys = (days, cost) if objective == "fastest" else (cost, days)
-    elif poor is not None and (ok & ~poor).any():
-        keys = keys + (poor.astype(np.int8),)
+    elif poor is not None:
+        # the penalty (core/advisor.py; MFU graded poor among it): plans with a penalty rank after those without
+        keys = keys + (np.asarray(poor, dtype=np.float64),)
     idx = np.flatnonzero(ok)
     order = idx[np.lexsort(tuple(k[idx] for k in keys))]
     return order, feasible, meets, within
@@ -1373,6 +1420,15 @@ def _seg_first_min(keys, mask: np.ndarray, starts: np.ndarray, seg: np.ndarray) 
     return cand[np.concatenate(([True], sg[1:] != sg[:-1]))]
 
 
+def _penalty_of(d: Mapping[str, np.ndarray], mfu_rule: bool) -> np.ndarray:
+    """A row's ranking penalty (core/advisor.py): its layout and band penalty plus the poor-MFU bit where that
+    rule is on. As float64 (a lexsort key beside the objective's)."""
+    pen = np.asarray(d["penalty"], dtype=np.int64) if "penalty" in d else np.zeros(len(d["cost"]), np.int64)
+    if mfu_rule:
+        pen = pen + np.where(_poor_mfu(d["mfu"]), advisormod.POOR_BIT, 0)
+    return pen.astype(np.float64)
+
+
 def _poor_mfu(mfu) -> np.ndarray:
     """``rules.mfu_grade_codes(mfu) == 0`` (graded poor: a finite MFU below ``rules.MFU_POOR_BELOW``; an unknown
     one is graded -1), in three operations instead of nine."""
@@ -1431,9 +1487,8 @@ class _Reducer:
             keys, keys_i = (days, cost / max(self.total_pflop, 1e-30)), (cost, days)
         else:
             keys, keys_i = (days, cost), (cost, days)
-        if self.mfu_rule:
-            keys = keys + (_poor_mfu(d["mfu"]).astype(np.float64),)
-        return [(ok, keys, self.mfu_rule), (finite, keys_i, False)], (np.isfinite(cost), (days, cost)), days, cost
+        keys = keys + (_penalty_of(d, self.mfu_rule),)
+        return [(ok, keys, True), (finite, keys_i, False)], (np.isfinite(cost), (days, cost)), days, cost
 
     def add(self, d: dict[str, np.ndarray], complete: Callable[[Any, Any], dict] | None = None) -> None:
         """One chunk: rows of one context, by GPU count ascending, in the search's order. Keys starting with
@@ -1512,10 +1567,14 @@ class _Reducer:
             return idx
         lead = keys[-1][idx]
         if poor_key:
-            poor = keys[-1][idx] > 0
+            # the penalty (core/advisor.py) folded in above every value of the objective's leading key: each
+            # penalty level starts past the range of the levels before it
+            pen = keys[-1][idx]
             lead = keys[-2][idx].astype(np.float64)
-            if poor.any() and (~poor).any():
-                lead = np.where(poor, lead + (lead[~poor].max() - lead[poor].min() + 1.0), lead)
+            if pen.min() != pen.max():
+                fin = lead[np.isfinite(lead)]
+                span = (fin.max() - fin.min() + 1.0) if len(fin) else 1.0
+                lead = lead + pen * span
         kth = np.partition(lead, self.top - 1)[self.top - 1]
         return idx[lead <= kth]
 
@@ -1744,7 +1803,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     per_pflop = cat["cost"] / max(total_pflop, 1e-30)
     poor = (rulesmod.mfu_grade_codes(cat["mfu"]) == 0) if con.rules.mfu_grade else None
     order, feasible, meets, within = _rank(objective, days, cat["cost"], per_pflop, con.deadline_days, con.budget,
-                                           poor)
+                                           _penalty_of(cat, con.rules.mfu_grade))
     chosen = order[:top]
     if distinct:
         chosen = _diverse(order, gpu_of, cat["num_gpus"], top)
