@@ -326,6 +326,8 @@ class Evaluation:
             "deadline_risk": self.deadline_risk,
             "memory_headroom": None if self.memory_headroom is None else dict(self.memory_headroom),
             "tp_over_pcie": self.tp_over_pcie,
+            "break_even_hours_per_week": costmod.break_even_hours_per_week(self.price),
+            "modes_not_offered": [m for m in MODES if m not in self.mode_costs] if self.cost is not None else [],
         }
         # the training objective: the models held, and for RL the rollouts (core/methods.py)
         prof = method_profile(s.training)

@@ -421,6 +421,12 @@ class ConstraintsSection(_Section):
                           "training.framework, false when it does")
     framework_candidates: list[Framework] | None = Field(
         None, max_length=10, description="frameworks the search may choose from (default: the four engines)")
+    price_kinds: list[Literal["list", "marketplace", "package", "wholesale", "assumption"]] | None = Field(
+        None, max_length=5, description="kinds of default quotes the plans are priced from (default: list card-hours "
+                                        "and package / wholesale months of the region; resources/prices.json)")
+    converted_prices: bool | None = Field(
+        None, description="price a GPU from the other region's quotes, converted, when its own region has none "
+                          "(default: false for mainland China, true for worldwide USD plans)")
     rules: PlanningRules = Field(default_factory=PlanningRules, description="planning rules applied by the search")
     ownership: Ownership = Field(default_factory=Ownership, description="figures for building instead of renting")
     region: Region | None = Field(
