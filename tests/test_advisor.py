@@ -127,3 +127,23 @@ def test_memory_margin_and_band_risk_are_element_wise():
     assert list(advisor.at_risk([27.6, 31.1], [1.0, 1.0], 30, None)) == [False, True]
     pen = advisor.penalty(risk=[True, False], tp_pcie=[False, True], poor=[False, False], tight_mem=[False, False])
     assert pen[0] > pen[1] > 0
+
+
+def test_every_rule_is_switchable_on_the_plans_page_and_listed_in_plan_json(plans):
+    from gpuplanner.core import rules
+    from gpuplanner.ui.pages import plans_page
+
+    assert plans_page.RULE_IDS == rules.RULE_IDS
+    p = plans["70b-cpt-1t.json"].plans[0]
+    got = {r["id"]: r for r in p.to_json()["rules"]}
+    assert set(got) == set(rules.RULE_IDS)
+    assert got["deadline_risk"]["status"] == "passed" and got["mfu_ceiling"]["status"] in ("passed", "failed")
+
+
+def test_an_at_risk_plan_says_so_and_ranks_after_a_safe_one():
+    # 70B, 1T tokens in 30 days: a plan that meets it only at the estimate is not #1 while a safe one exists
+    res = search(load_scenario(DATA / "70b-cpt-1t.json")[0], top=10)
+    flags = [p.evaluation.deadline_risk for p in res.plans if p.meets_deadline]
+    assert flags and flags[0] is False
+    if True in flags:
+        assert flags.index(True) > flags.index(False)

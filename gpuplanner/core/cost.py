@@ -89,6 +89,16 @@ MODE_LABELS = {
 }
 
 
+#: What kind of figure a price is (catalog_hw.PRICE_KINDS, plus a converted foreign quote and the user's own)
+KIND_LABELS = {
+    "list": QT_TRANSLATE_NOOP("Cost", "list price"),
+    "marketplace": QT_TRANSLATE_NOOP("Cost", "marketplace lowest seller"),
+    "package": QT_TRANSLATE_NOOP("Cost", "provider's package"),
+    "wholesale": QT_TRANSLATE_NOOP("Cost", "wholesale whole-server rent"),
+    "assumption": QT_TRANSLATE_NOOP("Cost", "stated assumption (not a quote)"),
+    "converted": QT_TRANSLATE_NOOP("Cost", "converted foreign quote"),
+    "your_quote": QT_TRANSLATE_NOOP("Cost", "your quote"),
+}
 #: How a price was quoted (``GpuPrice.basis`` values: ``mode:unit`` from prices.json, or the user's quote).
 BASIS_LABELS = {
     "on_demand:card_hour": QT_TRANSLATE_NOOP("Cost", "per card-hour, on demand"),

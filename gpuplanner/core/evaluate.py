@@ -350,12 +350,17 @@ BAND_MEANING = QT_TRANSLATE_NOOP(
 def validation_band(framework: str) -> dict | None:
     """The p10–p90 ratio of true to predicted training days for ``framework``'s family
     (``resources/validation_bands.json``, written by ``bench/validation_bands.py`` from the published runs of
-    ``calibration-runs.jsonl``); None when the file has no band for it."""
+    ``calibration-runs.jsonl``; a fine-tuning tool takes its engine's); None when the file has no band for it."""
     try:
         doc = load_json("validation_bands.json")
     except (OSError, ValueError):
         return None
-    b = (doc.get("bands") or {}).get(framework)
+    from .frameworks import engine_of
+
+    bands = doc.get("bands") or {}
+    if framework not in bands:  # a fine-tuning tool: its engine's family (core/frameworks.py)
+        framework = engine_of(framework)
+    b = bands.get(framework)
     if not isinstance(b, dict) or not (0 < b.get("p10", 0) <= b.get("p90", 0)):
         return None
     return {"family": framework, "p10": float(b["p10"]), "p90": float(b["p90"]), "rows": int(b.get("rows", 0)),
@@ -513,7 +518,10 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     verdicts = evaluate_rules(
         mfu=tm.mfu, gpu=r.gpu, gpu_memory_gb=float(r.gpu.memory_gib or 0.0), params_total=float(r.params.total),
         is_moe=bool(r.arch.is_moe), method=s.training.method, num_layers=int(r.arch.num_layers), nodes=nodes,
-        tp=lay.tp, pp=lay.pp, cp=lay.cp, ep=lay.ep, zero=lay.zero, switches=c.rules)
+        tp=lay.tp, pp=lay.pp, cp=lay.cp, ep=lay.ep, zero=lay.zero, switches=c.rules,
+        advice={"mfu_ceiling": ceiling, "deadline_risk": _risk(c, days_band, cost_band),
+                "days_hi": None if days_band is None else days_band[1],
+                "memory_headroom": _headroom(est.memory, r.gpu), "tp_over_pcie": bool(advisormod.tp_over_pcie(r.gpu, lay.tp))})
     return Evaluation(
         scenario=s, model_name=r.arch.name, params=r.params, trainable=est.trainable, tier=tier(r.params.total),
         gpu_id=r.gpu.id, gpu_name=r.gpu.name, gpu_memory_gib=float(r.gpu.memory_gib or 0.0),

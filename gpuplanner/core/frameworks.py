@@ -285,9 +285,16 @@ def unsupported(framework: str, method: str, *, tp: int = 1, pp: int = 1, cp: in
                 "source": f.source})
 
 
-def frameworks_for(method: str, allowed=None) -> tuple[str, ...]:
+def frameworks_for(method: str, allowed=None, objective: str = "sft") -> tuple[str, ...]:
     """The frameworks (in :data:`ORDER`, then the tools named in ``allowed``) that run ``method``, among
-    ``allowed`` when given."""
+    ``allowed`` when given. For a preference or RL objective (DPO, KTO, ORPO, SimPO, reward, PPO, GRPO) the
+    default list is the fine-tuning tools that document a trainer for it (each row's ``objectives``):
+    Megatron-LM, DeepSpeed, torchtitan and the HF Trainer have none of their own — those objectives run in TRL,
+    LLaMA-Factory, ms-swift, Megatron-SWIFT, Axolotl or Unsloth on top of them."""
+    if not allowed and objective != "sft":
+        tools = tuple(f for f in TOOLS if method in FRAMEWORKS[f].methods and objective in FRAMEWORKS[f].objectives)
+        if tools:
+            return tools
     ok = set(allowed) if allowed else set(ORDER)
     return tuple(f for f in ORDER + TOOLS if f in ok and method in FRAMEWORKS[f].methods)
 

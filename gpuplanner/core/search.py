@@ -222,6 +222,9 @@ class Plan:
     link: str = ""
     framework_searched: bool = False  # the search chose the framework (else the scenario's)
     framework_reason: list[Msg] = field(default_factory=list)  # which framework and why
+    #: #1 only: why it beat the best plan of the next GPU type and of the next framework (core.search.decision):
+    #: ``{"versus", "gpu", "framework", "rule", "figures", "message"}`` each
+    decision: list[dict] = field(default_factory=list)
 
     @property
     def framework_name(self) -> str:
@@ -284,6 +287,8 @@ class Plan:
             "peak_tflops": self.peak_tflops,
             "effective_tflops_per_gpu": None if self.effective_tflops_per_gpu is None
             else round(self.effective_tflops_per_gpu, 3),
+            "decision": [{**{k: v for k, v in d.items() if k != "message"}, "message": d["message"].render()}
+                         for d in self.decision],
         })
         return out
 
@@ -1186,7 +1191,7 @@ def searched_frameworks(s: Scenario, is_moe: bool = False) -> tuple[tuple[str, .
     con = s.constraints
     if not con.search_frameworks:
         return (s.training.framework,), False
-    fws = frameworks_for(s.training.method, con.framework_candidates)
+    fws = frameworks_for(s.training.method, con.framework_candidates, s.training.objective)
     if not fws:
         return (s.training.framework,), False
     if is_moe and not con.framework_candidates:
@@ -1816,6 +1821,8 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
             plan.framework_searched = searched
             plan.framework_reason = framework_reason(plan, int(i), searched, fws, best_by, gpu_of, fw_of, cat,
                                                      days, contexts, s)
+        plans[0].decision = decision(chosen[0], order, cat, gpu_of, fw_of, days, contexts, con, objective,
+                                     table.currency)
     notes = _ranking_notes(objective, feasible, poor, order, con, table.currency)
     rvb = plans[0].evaluation.rent_vs_build if plans else None
     return SearchResult(
@@ -1844,6 +1851,72 @@ def _best_per_gpu_framework(order, days, cost, gpu_of, fw_of) -> dict[tuple[int,
             i = int(rest[j])
             out.setdefault((int(gpu_of[i]), int(fw_of[i])), i)
     return out
+
+
+_BIT_RULES = ((advisormod.RISK_BIT, "deadline_risk"), (advisormod.TP_PCIE_BIT, "tp_over_pcie"),
+              (advisormod.POOR_BIT, "mfu_grade"), (advisormod.TIGHT_BIT, "memory_headroom"))
+
+
+def decision(i: int, order, cat, gpu_of, fw_of, days, contexts, con, objective: str, cur: str) -> list[dict]:
+    """Why #1 (row ``i``) beat the best plan of the next GPU type and the best plan of another framework, each as
+    data and one translatable sentence naming the rule or figure that decided it (issue 31, "explain like an
+    expert"). Read from the ranking's own columns (the search's rows), nothing recomputed."""
+    out = []
+    ranked = [int(j) for j in order] + [int(j) for j in np.argsort(cat["cost"], kind="stable") if j not in set(order)]
+    for versus, pick in (("gpu", lambda j: gpu_of[j] != gpu_of[i]),
+                         ("framework", lambda j: fw_of[j] != fw_of[i] and gpu_of[j] == gpu_of[i]),
+                         ("framework", lambda j: fw_of[j] != fw_of[i])):
+        if versus == "framework" and any(d["versus"] == "framework" for d in out):
+            continue
+        j = next((j for j in ranked if j != i and pick(j)), None)
+        if j is None:
+            continue
+        out.append(_why_beats(i, j, versus, cat, days, contexts, con, objective, cur))
+    return out
+
+
+def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective: str, cur: str) -> dict:
+    """The deciding rule or figure between #1 (``i``) and another plan (``j``)."""
+    ci, cj = contexts[int(cat["ctx"][i])], contexts[int(cat["ctx"][j])]
+    me = ci.gpu.name if versus == "gpu" else FRAMEWORKS[ci.framework].name
+    other = cj.gpu.name if versus == "gpu" else FRAMEWORKS[cj.framework].name
+    pen = _penalty_of(cat, con.rules.mfu_grade)
+    extra = int(pen[j]) & ~int(pen[i])
+    mfu_j = float(cat["mfu"][j])
+    used_j = float(cat["mfu_used"][j]) if "mfu_used" in cat else mfu_j
+    fig = {"cost": float(cat["cost"][i]), "other_cost": float(cat["cost"][j]), "days": float(days[i]),
+           "other_days": float(days[j]), "other_mfu": mfu_j, "other_mfu_used": used_j}
+    base = {"me": me, "other": other, "cur": cur, **fig}
+    rule = next((rid for bit, rid in _BIT_RULES if extra & bit), None)
+    texts = {
+        "deadline_risk": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} meets the deadline only at its point "
+                                                "estimate, not at the upper end of its band (ranked after safe plans)."),
+        "tp_over_pcie": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} needs tensor parallelism over PCIe "
+                                               "(no NVLink), ranked after plans without it."),
+        "mfu_grade": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other}'s MFU of {other_mfu:.0%} is graded poor."),
+        "memory_headroom": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} leaves less free memory than the "
+                                                  "memory model's p75 error (tight)."),
+        "mfu_ceiling": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other}'s modelled {other_mfu:.0%} MFU is above the "
+                                              "best published run of its class, so it is costed at {other_mfu_used:.0%}"
+                                              ": {other_cost:,.0f} {cur} against {cost:,.0f} {cur}."),
+        "deadline": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} needs {other_days:.1f} days, over the "
+                                           "deadline of {deadline:g} days."),
+        "cost": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} "
+                                       "({days:.1f} against {other_days:.1f} days)."),
+        "days": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {days:.1f} against {other_days:.1f} days "
+                                       "({cost:,.0f} against {other_cost:,.0f} {cur})."),
+    }
+    if rule is None:
+        if mfu_j > used_j + 1e-9:
+            rule = "mfu_ceiling"
+        elif con.deadline_days is not None and fig["other_days"] > con.deadline_days and objective != "fastest":
+            rule = "deadline"
+            base["deadline"] = con.deadline_days
+        else:
+            rule = "days" if objective == "fastest" else "cost"
+    gpu_j, fw_j = cj.gpu.id, cj.framework
+    return {"versus": versus, "gpu": gpu_j, "framework": fw_j, "rule": rule, "figures": fig,
+            "message": Msg(CTX, texts[rule], base)}
 
 
 def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, fw_of, cat, days, contexts,
