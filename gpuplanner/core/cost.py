@@ -630,7 +630,7 @@ def rental_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float], hou
     if xm is not None:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             "Cost", "A whole machine per month pays off above {x:.0f} hours of use per week at these quotes (the "
-                    "planning guide's rule of thumb says about {rule:.0f}); you plan {h:.0f}."),
+                    "planning guide's rule of thumb says about {rule:.0f}); your work pattern is {h:.0f} hours a week."),
             {"x": xm, "rule": GUIDE_WHOLE_MACHINE_HOURS_PER_WEEK, "h": hours_per_week}))
     if price.card_hour is None:
         quoted = dict(price.basis)

@@ -459,10 +459,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
 
     r = resolved or resolve(scenario, models)
     s = r.scenario
-    why = unsupported(s.training.framework, s.training.method, tp=s.parallel.tp, pp=s.parallel.pp,
-                      cp=s.parallel.cp, ep=s.parallel.ep, zero=s.parallel.zero, vpp=s.parallel.vpp)
-    if why is not None:  # an explicit choice the framework cannot run: said, never estimated silently
-        raise ScenarioError(MsgStr.make(why.context, why.text, **why.params), field="training.framework")
+    _check_framework(s)
     est = estimate(scenario, resolved=r)
     c, h = s.constraints, s.hardware
     table = prices or PriceTable.from_constraints(c)
@@ -473,10 +470,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     except PlannerError:
         price = None
     nodes = max(1, -(-h.num_gpus // max(h.gpus_per_node, 1)))
-    ceiling = _ceiling_of(s, r)
-    mfu_used, factor = (None, 1.0) if tm.mfu is None else (float(v) for v in advisormod.capped(
-        tm.mfu, None if ceiling is None else float(ceiling["mfu"])))
-    train_hours = tm.compute_days * 24.0 * factor  # at the MFU ceiling where the model is above it
+    ceiling, mfu_used, train_hours = _capped_hours(s, r, tm)
     arr = costmod.rental_costs(
         price or _NO_PRICE, num_gpus=h.num_gpus, nodes=nodes, train_hours=train_hours, ckpt_bytes=ci.ckpt_bytes,
         setup_hours=ci.setup_hours, hours_per_week=c.hours_per_week, phase=c.phase, overheads=ci.overheads)
@@ -485,17 +479,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     mode_costs = {m: float(arr.costs[i][0]) for i, m in enumerate(MODES) if math.isfinite(float(arr.costs[i][0]))}
     total = float(arr.costs[best][0]) if price is not None and math.isfinite(float(arr.costs[best][0])) else None
     mode = MODES[best] if total is not None else None
-    band = validation_band(s.training.framework)
-    days_band = cost_band = None
-    if band is not None:
-        # the same rental arithmetic at the band's training hours, in the rental mode the plan uses
-        arr_b = costmod.rental_costs(
-            price or _NO_PRICE, num_gpus=h.num_gpus, nodes=nodes,
-            train_hours=np.array([train_hours * band["p10"], train_hours * band["p90"]]), ckpt_bytes=ci.ckpt_bytes,
-            setup_hours=ci.setup_hours, hours_per_week=c.hours_per_week, phase=c.phase, overheads=ci.overheads)
-        days_band = (float(arr_b.calendar_hours[best][0]) / 24.0, float(arr_b.calendar_hours[best][1]) / 24.0)
-        if total is not None:
-            cost_band = (float(arr_b.costs[best][0]), float(arr_b.costs[best][1]))
+    band, days_band, cost_band = _bands(s, price, nodes, train_hours, ci, best, total is not None)
     host = host_ram(r, est.trainable)
     warnings = intake_warnings(r, host)
     messages = _plan_messages(r, est, price, warnings)
@@ -519,9 +503,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         mfu=tm.mfu, gpu=r.gpu, gpu_memory_gb=float(r.gpu.memory_gib or 0.0), params_total=float(r.params.total),
         is_moe=bool(r.arch.is_moe), method=s.training.method, num_layers=int(r.arch.num_layers), nodes=nodes,
         tp=lay.tp, pp=lay.pp, cp=lay.cp, ep=lay.ep, zero=lay.zero, switches=c.rules,
-        advice={"mfu_ceiling": ceiling, "deadline_risk": _risk(c, days_band, cost_band),
-                "days_hi": None if days_band is None else days_band[1],
-                "memory_headroom": _headroom(est.memory, r.gpu), "tp_over_pcie": bool(advisormod.tp_over_pcie(r.gpu, lay.tp))})
+        advice=(adv := _advice(c, r, est, lay, ceiling, days_band, cost_band)))
     return Evaluation(
         scenario=s, model_name=r.arch.name, params=r.params, trainable=est.trainable, tier=tier(r.params.total),
         gpu_id=r.gpu.id, gpu_name=r.gpu.name, gpu_memory_gib=float(r.gpu.memory_gib or 0.0),
@@ -535,10 +517,50 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         calibration=cal, calibration_notes=tuple(cal_notes),
         calendar_days_band=days_band, cost_band=cost_band, band=band,
         warnings=warnings, host_ram=host, mfu_ceiling=ceiling, mfu_used=mfu_used,
-        deadline_risk=_risk(c, days_band, cost_band), memory_headroom=_headroom(est.memory, r.gpu),
-        tp_over_pcie=bool(advisormod.tp_over_pcie(r.gpu, lay.tp)),
+        deadline_risk=adv["deadline_risk"], memory_headroom=adv["memory_headroom"], tp_over_pcie=adv["tp_over_pcie"],
         _extra={"arch": r.arch, "estimate": est, "resolved": r},
     )
+
+
+def _bands(s: Scenario, price: Any, nodes: int, train_hours: float, ci: Any, best: int, priced: bool):
+    """The framework family's validation band and the plan's calendar and cost at its ends: the same rental
+    arithmetic at the band's training hours, in the rental mode the plan uses."""
+    band = validation_band(s.training.framework)
+    if band is None:
+        return None, None, None
+    c, h = s.constraints, s.hardware
+    arr_b = costmod.rental_costs(
+        price or _NO_PRICE, num_gpus=h.num_gpus, nodes=nodes,
+        train_hours=np.array([train_hours * band["p10"], train_hours * band["p90"]]), ckpt_bytes=ci.ckpt_bytes,
+        setup_hours=ci.setup_hours, hours_per_week=c.hours_per_week, phase=c.phase, overheads=ci.overheads)
+    days_band = (float(arr_b.calendar_hours[best][0]) / 24.0, float(arr_b.calendar_hours[best][1]) / 24.0)
+    cost_band = (float(arr_b.costs[best][0]), float(arr_b.costs[best][1])) if priced else None
+    return band, days_band, cost_band
+
+
+def _check_framework(s: Scenario) -> None:
+    """An explicit layout the framework cannot run (core/frameworks.py) is an error naming what it runs."""
+    p = s.parallel
+    why = unsupported(s.training.framework, s.training.method, tp=p.tp, pp=p.pp, cp=p.cp, ep=p.ep, zero=p.zero,
+                      vpp=p.vpp)
+    if why is not None:  # said, never estimated silently
+        raise ScenarioError(MsgStr.make(why.context, why.text, **why.params), field="training.framework")
+
+
+def _capped_hours(s: Scenario, r: Any, tm: Any) -> tuple[dict | None, float | None, float]:
+    """The MFU ceiling, the MFU the plan is timed at and its training hours at that MFU (core/advisor.py)."""
+    ceiling = _ceiling_of(s, r)
+    if tm.mfu is None:
+        return ceiling, None, tm.compute_days * 24.0
+    used, factor = advisormod.capped(tm.mfu, None if ceiling is None else float(ceiling["mfu"]))
+    return ceiling, float(used), tm.compute_days * 24.0 * float(factor)
+
+
+def _advice(c: Any, r: Any, est: Any, lay: Any, ceiling: Any, days_band: Any, cost_band: Any) -> dict:
+    """The advisor's figures for one plan (core/advisor.py; rules.advice_rules reads them)."""
+    return {"mfu_ceiling": ceiling, "deadline_risk": _risk(c, days_band, cost_band),
+            "days_hi": None if days_band is None else days_band[1],
+            "memory_headroom": _headroom(est.memory, r.gpu), "tp_over_pcie": bool(advisormod.tp_over_pcie(r.gpu, lay.tp))}
 
 
 def _ceiling_of(s: Scenario, r: Any) -> dict | None:

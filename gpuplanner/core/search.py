@@ -945,11 +945,9 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
     if layout is None and lazy:  # both stages on the fitting rows alone
         layout = timing.pack_layout(candidate_layout(ctx, {k: v[idx] for k, v in c.items()}, split))
     tm = candidate_times(ctx, sub, layout, split, shares=not lazy)
-    for key, val in tm.items():
-        sub[key] = _rows(val, len(idx)) if key != "train_hours" else val
+    sub.update({key: (_rows(val, len(idx)) if key != "train_hours" else val) for key, val in tm.items()})
     sub["penalty"] = _layout_penalty(ctx, sub["mem_gib"], c["tp"][idx], cap)
-    found = unpriced and _unpriced(ctx, sub["num_gpus"], sub["nodes"], tm["train_hours"], sub["mfu"],
-                                   sub["penalty"])
+    found = unpriced and _unpriced(ctx, sub["num_gpus"], sub["nodes"], tm["train_hours"], sub["mfu"], sub["penalty"])
     if found:
         rest = np.flatnonzero(~found[0])
         idx, sub = idx[rest], {k: v[rest] for k, v in sub.items()}
