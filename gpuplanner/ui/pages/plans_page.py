@@ -607,7 +607,7 @@ class PlansPage(BasePage):
                 label = QCoreApplication.translate("Cost", MODE_LABELS[k]) if k in MODE_LABELS else k
                 star = " ✔" if k == p.rental_mode else ""
                 cells.append(f"<tr><td>{esc(label)}{star}</td><td align=right>{format_number(v, 0)} {p.currency}</td></tr>")
-            rows.append(f"<p><b>{tr('Cost by rental mode')}</b></p><table cellspacing=0 cellpadding=3 border=1>"
+            rows.append(f"<p><a name='cost'></a><b>{tr('Cost by rental mode')}</b></p><table cellspacing=0 cellpadding=3 border=1>"
                         f"{''.join(cells)}</table>")
             from gpuplanner.core.cost import KIND_LABELS
 
