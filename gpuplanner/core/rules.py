@@ -232,7 +232,9 @@ def advice_rules(mfu: float | None, gpu: Any, tp: int, a: Any, on: dict) -> list
                 if above else
                 QT_TRANSLATE_NOOP(CTX, "Modelled MFU {mfu:.0%} is within the best published {ceil:.0%} of its class "
                                        "({cls}; {src}, {date})."))
-        out.append(RuleResult("mfu_ceiling", _status(True, above, on["mfu_ceiling"]), Msg(CTX, text, args)))
+        # on: the plan is timed and costed at the ceiling, so it keeps the rule (the message says so); off: allowed
+        out.append(RuleResult("mfu_ceiling", "allowed" if above and not on["mfu_ceiling"] else "passed",
+                              Msg(CTX, text, args)))
     risk = a.get("deadline_risk")
     if risk is None:
         out.append(RuleResult("deadline_risk", "not_applicable", Msg(CTX, QT_TRANSLATE_NOOP(

@@ -4486,6 +4486,38 @@
         <translation>权重</translation>
     </message>
     <message>
+        <source>MFU ceiling</source>
+        <translation>MFU 上限</translation>
+    </message>
+    <message>
+        <source>Time and cost a plan at no more than the best published MFU of its GPU and framework family (source, date and layout in the plan&apos;s rules)</source>
+        <translation>按不高于同类 GPU 和框架最佳公开 MFU 的值计算方案的时间和成本（来源、日期和布局见方案的规则）</translation>
+    </message>
+    <message>
+        <source>safe deadline</source>
+        <translation>稳妥满足截止时间</translation>
+    </message>
+    <message>
+        <source>Rank plans that meet the deadline or budget only at the estimate, not at the upper end of their range, after safe ones</source>
+        <translation>仅按估计值（而非区间上限）满足截止时间或预算的方案，排在稳妥的方案之后</translation>
+    </message>
+    <message>
+        <source>memory headroom</source>
+        <translation>显存余量</translation>
+    </message>
+    <message>
+        <source>Rank plans with less free memory than the memory model&apos;s p75 error after those with room</source>
+        <translation>空闲显存少于显存模型 p75 误差的方案，排在有余量的方案之后</translation>
+    </message>
+    <message>
+        <source>no TP over PCIe</source>
+        <translation>不经 PCIe 做 TP</translation>
+    </message>
+    <message>
+        <source>Rank tensor parallelism over PCIe (no NVLink) after plans without it</source>
+        <translation>经 PCIe（无 NVLink）做张量并行的方案，排在不需要的方案之后</translation>
+    </message>
+    <message>
         <source>Why this plan</source>
         <translation>为什么选这个方案</translation>
     </message>

@@ -322,6 +322,16 @@ class PlansPage(BasePage):
                 "Consumer cards without P2P keep tensor/pipeline parallelism and ZeRO-2/3 inside one node")),
             "pipeline_layers": (self.tr("even pipeline stages"), self.tr(
                 "Pipeline stages must divide the model's layers evenly")),
+            "mfu_ceiling": (self.tr("MFU ceiling"), self.tr(
+                "Time and cost a plan at no more than the best published MFU of its GPU and framework family "
+                "(source, date and layout in the plan's rules)")),
+            "deadline_risk": (self.tr("safe deadline"), self.tr(
+                "Rank plans that meet the deadline or budget only at the estimate, not at the upper end of their "
+                "range, after safe ones")),
+            "memory_headroom": (self.tr("memory headroom"), self.tr(
+                "Rank plans with less free memory than the memory model's p75 error after those with room")),
+            "tp_over_pcie": (self.tr("no TP over PCIe"), self.tr(
+                "Rank tensor parallelism over PCIe (no NVLink) after plans without it")),
         }
         for rid, (label, tip) in texts.items():
             self.rule_checks[rid].setText(label)
@@ -615,8 +625,11 @@ class PlansPage(BasePage):
             if pr is not None and pr.kinds:
                 parts = [f"{QCoreApplication.translate('Cost', MODE_LABELS['card_hour' if k == 'card_hour' else 'month' if k == 'machine_month' else 'week' if k == 'machine_week' else 'spot'])}: "
                          f"{QCoreApplication.translate('Cost', KIND_LABELS.get(v, v))}" for k, v in pr.kinds.items()]
+                from gpuplanner.core.search import REGION_NAMES
+
+                region = QCoreApplication.translate("Plan", REGION_NAMES[pr.region]) if pr.region in REGION_NAMES else "—"
                 rows.append("<p>" + esc(tr("Priced from: {0} · region {1} · {2}, {3}").format(
-                    "; ".join(parts), pr.region or "—", pr.provider or "", pr.source_date)) + "</p>")
+                    "; ".join(parts), region, pr.provider or "", pr.source_date)) + "</p>")
             be = costmod_break_even(pr)
             if be is not None and be.get("month") is not None:
                 rows.append("<p>" + esc(tr(
