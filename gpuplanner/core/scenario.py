@@ -373,6 +373,14 @@ class PlanningRules(_Section):
     consumer_multinode: bool = Field(True, description="consumer cards without P2P stay in one node for layouts "
                                                        "that communicate every step (TP, PP, CP, EP, ZeRO-2/3)")
     pipeline_layers: bool = Field(True, description="pipeline stages divide the layers evenly")
+    mfu_ceiling: bool = Field(True, description="time and cost a plan at no more than the best published MFU of its "
+                                                "GPU and framework family (resources/validation_bands.json)")
+    deadline_risk: bool = Field(True, description="rank plans that meet the deadline or budget only at the point "
+                                                  "estimate (not at the upper end of their band) after safe ones")
+    memory_headroom: bool = Field(True, description="rank plans with less free memory than the memory model's p75 "
+                                                    "error after those with room")
+    tp_over_pcie: bool = Field(True, description="rank tensor parallelism over PCIe (no NVLink) after plans "
+                                                 "without it")
 
 
 class Ownership(_Section):
@@ -413,6 +421,12 @@ class ConstraintsSection(_Section):
                           "training.framework, false when it does")
     framework_candidates: list[Framework] | None = Field(
         None, max_length=10, description="frameworks the search may choose from (default: the four engines)")
+    price_kinds: list[Literal["list", "marketplace", "package", "wholesale", "assumption"]] | None = Field(
+        None, max_length=5, description="kinds of default quotes the plans are priced from (default: list card-hours "
+                                        "and package / wholesale months of the region; resources/prices.json)")
+    converted_prices: bool | None = Field(
+        None, description="price a GPU from the other region's quotes, converted, when its own region has none "
+                          "(default: false for mainland China, true for worldwide USD plans)")
     rules: PlanningRules = Field(default_factory=PlanningRules, description="planning rules applied by the search")
     ownership: Ownership = Field(default_factory=Ownership, description="figures for building instead of renting")
     region: Region | None = Field(

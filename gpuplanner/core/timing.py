@@ -1221,6 +1221,11 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         fsdp_version=int(getattr(t, "fsdp_version", 2)),
         pipeline_mbs=getattr(t, "pipeline_microbatch_size", None),
     )
+    if t.tp_comm_overlap is None and gf.intra_link != "nvlink":
+        # Transformer Engine's TP communication overlap (Megatron --tp-comm-overlap: userbuffers) exchanges through
+        # CUDA IPC peer memory inside the NVLink domain; cards joined by PCIe (GeForce: no P2P at all) run the TP
+        # collectives through NCCL, exposed (issue 31: links as they are)
+        kw["tp_comm_overlap"] = False
     cal = calibration_of(r, kw)
     if cal is not None:  # a run measured on this GPU (core/calibration.py)
         kw["gen_efficiency"] = kw["gen_efficiency"] * cal[1]

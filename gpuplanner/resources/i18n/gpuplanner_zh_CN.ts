@@ -1296,6 +1296,34 @@
         <source>no rental price for {gpu}</source>
         <translation>{gpu} 没有租用价格</translation>
     </message>
+    <message>
+        <source>list price</source>
+        <translation>公开标价</translation>
+    </message>
+    <message>
+        <source>marketplace lowest seller</source>
+        <translation>市场最低卖家价</translation>
+    </message>
+    <message>
+        <source>provider&apos;s package</source>
+        <translation>平台套餐</translation>
+    </message>
+    <message>
+        <source>wholesale whole-server rent</source>
+        <translation>批发整机租金</translation>
+    </message>
+    <message>
+        <source>stated assumption (not a quote)</source>
+        <translation>文献中的假设价格（不是报价）</translation>
+    </message>
+    <message>
+        <source>converted foreign quote</source>
+        <translation>换算的境外报价</translation>
+    </message>
+    <message>
+        <source>A whole machine per month pays off above {x:.0f} hours of use per week at these quotes (the planning guide&apos;s rule of thumb says about {rule:.0f}); your work pattern is {h:.0f} hours a week.</source>
+        <translation>按这些报价，每周使用超过 {x:.0f} 小时时整机月租才划算（规划指南的经验法则约为 {rule:.0f} 小时）；你的工作模式为每周 {h:.0f} 小时。</translation>
+    </message>
 </context>
 <context>
     <name>CostChart</name>
@@ -1857,6 +1885,10 @@
     <message>
         <source>axolotl train config.yml; DeepSpeed configs are shipped</source>
         <translation>axolotl train config.yml；自带 DeepSpeed 配置</translation>
+    </message>
+    <message>
+        <source>{fw} does not run {what} for {method}: it runs {runs} ({source}). Choose another framework or layout.</source>
+        <translation>{fw} 不支持以 {method} 运行 {what}：它支持 {runs}（{source}）。请选择其他框架或并行布局。</translation>
     </message>
 </context>
 <context>
@@ -3997,6 +4029,38 @@
         <source>Uses the default price for {gpu} ({date}): enter your quote.</source>
         <translation>使用了 {gpu} 的默认价格（{date}）：请输入你的报价。</translation>
     </message>
+    <message>
+        <source>{me} beats {other}: {other} meets the deadline only at its point estimate, not at the upper end of its band (ranked after safe plans).</source>
+        <translation>{me} 胜过 {other}：{other} 仅按点估计满足截止时间，按区间上限则不满足（排在稳妥的方案之后）。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {other} needs tensor parallelism over PCIe (no NVLink), ranked after plans without it.</source>
+        <translation>{me} 胜过 {other}：{other} 需要经 PCIe（无 NVLink）做张量并行，排在不需要的方案之后。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {other}&apos;s MFU of {other_mfu:.0%} is graded poor.</source>
+        <translation>{me} 胜过 {other}：{other} 的 MFU 为 {other_mfu:.0%}，评级为差。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {other} leaves less free memory than the memory model&apos;s p75 error (tight).</source>
+        <translation>{me} 胜过 {other}：{other} 的空闲显存少于显存模型的 p75 误差（偏紧）。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {other}&apos;s modelled {other_mfu:.0%} MFU is above the best published run of its class, so it is costed at {other_mfu_used:.0%}: {other_cost:,.0f} {cur} against {cost:,.0f} {cur}.</source>
+        <translation>{me} 胜过 {other}：{other} 的模型 MFU {other_mfu:.0%} 高于同类最佳公开运行，因此按 {other_mfu_used:.0%} 计费：{other_cost:,.0f} {cur}，对比 {cost:,.0f} {cur}。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {other} needs {other_days:.1f} days, over the deadline of {deadline:g} days.</source>
+        <translation>{me} 胜过 {other}：{other} 需要 {other_days:.1f} 天，超过 {deadline:g} 天的截止时间。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} ({days:.1f} against {other_days:.1f} days).</source>
+        <translation>{me} 胜过 {other}：{cost:,.0f} {cur}，对比 {other_cost:,.0f} {cur}（{days:.1f} 天对比 {other_days:.1f} 天）。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {days:.1f} against {other_days:.1f} days ({cost:,.0f} against {other_cost:,.0f} {cur}).</source>
+        <translation>{me} 胜过 {other}：{days:.1f} 天对比 {other_days:.1f} 天（{cost:,.0f} 对比 {other_cost:,.0f} {cur}）。</translation>
+    </message>
 </context>
 <context>
     <name>PlanFile</name>
@@ -4668,6 +4732,62 @@
     <message>
         <source>&lt;p&gt;No plan selected.&lt;/p&gt;</source>
         <translation>&lt;p&gt;未选择方案。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>MFU ceiling</source>
+        <translation>MFU 上限</translation>
+    </message>
+    <message>
+        <source>Time and cost a plan at no more than the best published MFU of its GPU and framework family (source, date and layout in the plan&apos;s rules)</source>
+        <translation>按不高于同类 GPU 和框架最佳公开 MFU 的值计算方案的时间和成本（来源、日期和布局见方案的规则）</translation>
+    </message>
+    <message>
+        <source>safe deadline</source>
+        <translation>稳妥满足截止时间</translation>
+    </message>
+    <message>
+        <source>Rank plans that meet the deadline or budget only at the estimate, not at the upper end of their range, after safe ones</source>
+        <translation>仅按估计值（而非区间上限）满足截止时间或预算的方案，排在稳妥的方案之后</translation>
+    </message>
+    <message>
+        <source>memory headroom</source>
+        <translation>显存余量</translation>
+    </message>
+    <message>
+        <source>Rank plans with less free memory than the memory model&apos;s p75 error after those with room</source>
+        <translation>空闲显存少于显存模型 p75 误差的方案，排在有余量的方案之后</translation>
+    </message>
+    <message>
+        <source>no TP over PCIe</source>
+        <translation>不经 PCIe 做 TP</translation>
+    </message>
+    <message>
+        <source>Rank tensor parallelism over PCIe (no NVLink) after plans without it</source>
+        <translation>经 PCIe（无 NVLink）做张量并行的方案，排在不需要的方案之后</translation>
+    </message>
+    <message>
+        <source>Why this plan</source>
+        <translation>为什么选这个方案</translation>
+    </message>
+    <message>
+        <source>At risk: meets the deadline or budget at the estimate, but not at the upper end of its band.</source>
+        <translation>有风险：按估计值满足截止时间或预算，但按区间上限不满足。</translation>
+    </message>
+    <message>
+        <source>Modelled MFU {0} is above the best published {1} for its class ({2}, {3}): timed and costed at {1}.</source>
+        <translation>模型 MFU {0} 高于同类最佳公开值 {1}（{2}，{3}）：按 {1} 计算时间和成本。</translation>
+    </message>
+    <message>
+        <source>Priced from: {0} · region {1} · {2}, {3}</source>
+        <translation>价格来源：{0} · 地区 {1} · {2}，{3}</translation>
+    </message>
+    <message>
+        <source>Break-even: a whole machine per month pays off above {0} hours of use per week at these quotes; the planning guide&apos;s rule of thumb says about {1}.</source>
+        <translation>盈亏平衡：按这些报价，每周使用超过 {0} 小时时整机月租才划算；规划指南的经验法则约为 {1} 小时。</translation>
+    </message>
+    <message>
+        <source>Not compared (no quote of that kind): {0}</source>
+        <translation>未比较（没有该类报价）：{0}</translation>
     </message>
 </context>
 <context>
@@ -6888,6 +7008,70 @@
     <message>
         <source>{layers} layers in {pp} pipeline stages of {per}.</source>
         <translation>{layers} 层分成 {pp} 个流水线段，每段 {per} 层。</translation>
+    </message>
+    <message>
+        <source>MFU ceiling</source>
+        <translation>MFU 上限</translation>
+    </message>
+    <message>
+        <source>deadline at the band&apos;s far end</source>
+        <translation>按区间上限满足截止时间</translation>
+    </message>
+    <message>
+        <source>memory headroom</source>
+        <translation>显存余量</translation>
+    </message>
+    <message>
+        <source>no TP over PCIe</source>
+        <translation>不经 PCIe 做 TP</translation>
+    </message>
+    <message>
+        <source>No MFU ceiling applies (your own MFU or a measured run is used, or the rule is off).</source>
+        <translation>不适用 MFU 上限（使用了你自己的 MFU 或实测运行，或规则已关闭）。</translation>
+    </message>
+    <message>
+        <source>Modelled MFU {mfu:.0%} is above the best published {ceil:.0%} of its class ({cls}; {src}, {date}, {layout}): timed and costed at {ceil:.0%}.</source>
+        <translation>模型 MFU {mfu:.0%} 高于同类最佳公开值 {ceil:.0%}（{cls}；{src}，{date}，{layout}）：按 {ceil:.0%} 计算时间和成本。</translation>
+    </message>
+    <message>
+        <source>Modelled MFU {mfu:.0%} is within the best published {ceil:.0%} of its class ({cls}; {src}, {date}).</source>
+        <translation>模型 MFU {mfu:.0%} 不高于同类最佳公开值 {ceil:.0%}（{cls}；{src}，{date}）。</translation>
+    </message>
+    <message>
+        <source>No deadline or budget, or no validation band for this framework.</source>
+        <translation>没有截止时间或预算，或此框架没有验证区间。</translation>
+    </message>
+    <message>
+        <source>At risk: meets the deadline and budget at the estimate, but not at the upper end of its band ({days:.1f} days).</source>
+        <translation>有风险：按估计值满足截止时间和预算，但按区间上限（{days:.1f} 天）不满足。</translation>
+    </message>
+    <message>
+        <source>Meets the deadline and budget at the upper end of its band ({days:.1f} days).</source>
+        <translation>按区间上限（{days:.1f} 天）仍满足截止时间和预算。</translation>
+    </message>
+    <message>
+        <source>Card memory unknown.</source>
+        <translation>显存大小未知。</translation>
+    </message>
+    <message>
+        <source>Tight: {free:.0%} of the card free, less than the memory model&apos;s p75 error of {margin:.1%} on published runs.</source>
+        <translation>偏紧：空闲显存占 {free:.0%}，少于显存模型在公开运行上的 p75 误差 {margin:.1%}。</translation>
+    </message>
+    <message>
+        <source>{free:.0%} of the card free: more than the memory model&apos;s p75 error of {margin:.1%}.</source>
+        <translation>空闲显存占 {free:.0%}：多于显存模型的 p75 误差 {margin:.1%}。</translation>
+    </message>
+    <message>
+        <source>No tensor parallelism.</source>
+        <translation>没有张量并行。</translation>
+    </message>
+    <message>
+        <source>TP {tp} over PCIe on {gpu}: four all-reduces per layer through the host bridge, none hidden (Transformer Engine&apos;s overlap needs NVLink peer memory); ranked after plans without it.</source>
+        <translation>{gpu} 上经 PCIe 的 TP {tp}：每层四次 all-reduce 经过主机桥，无法隐藏（Transformer Engine 的通信重叠需要 NVLink 点对点显存）；排在不需要它的方案之后。</translation>
+    </message>
+    <message>
+        <source>TP {tp} inside the NVLink domain of {gpu}.</source>
+        <translation>TP {tp} 位于 {gpu} 的 NVLink 域内。</translation>
     </message>
 </context>
 <context>
