@@ -216,6 +216,24 @@ def zero_rows(rows):
     return out
 
 
+#: the memory rows' sources (the prefix of a row's id)
+FAMILIES = {"ZeRO paper Table 1 (model states)": "zero-t1", "torchtune README": "torchtune", "PEFT docs": "peft"}
+
+
+def _p90(errs: list[float]) -> float:
+    return sorted(errs)[max(0, int(round(0.9 * len(errs))) - 1)]
+
+
+def family_lines(results) -> list[str]:
+    """Per source: rows, median and p90 |error| (the same p90 rule as the headline)."""
+    out = ["| source | rows | median | p90 |", "|---|---:|---:|---:|"]
+    for name, prefix in {**FAMILIES, "all": ""}.items():
+        errs = [abs(p - q) / q * 100 for rid, p, q, _ in results if rid.startswith(prefix)]
+        if errs:
+            out.append(f"| {name} | {len(errs)} | {statistics.median(errs):.1f}% | {_p90(errs):.1f}% |")
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--write", help="write the markdown table to this file")
@@ -271,6 +289,7 @@ def main(argv=None) -> int:
               "", "New mechanisms (no shared row; guarded by tests):", ""] + [f"- {t}" for t in MECHANISMS]
     lines += ["", "Where rows miss and why (every row beyond 25%):", ""] + [f"- {t}" for t in MISSES]
     lines += ["", "Skipped rows:", ""] + [f"- `{rid}`: {why}" for rid, why in skipped]
+    lines += ["", "Per source (median / 90th percentile |error|):", ""] + family_lines(results)
     text = "\n".join(lines) + "\n"
     print(text)
     if args.write:

@@ -441,10 +441,86 @@ def summary(results: list[dict]) -> dict:
             "beats_naive": sum(1 for a, b in zip(ours, naive) if a < b)}
 
 
-def render(results: list[dict]) -> str:
+#: the calibration set's sources (a row's source: the prefix of its id); one group each in the tables
+GROUPS = {"Megatron-LM 2021 (A100)": "megatron-ptdp", "Megatron-Core README (H100)": "megatron-readme",
+          "llm-foundry (A100/H100)": "llmfoundry", "torchtune": "torchtune"}
+#: leave-one-source-out: the factors on the per-generation matmul efficiency (timing.GEN_EFFICIENCY, the one
+#: constant family read from published MFU figures) tried when choosing it without the held-out source
+LOSO_GRID = tuple(round(0.70 + 0.025 * i, 3) for i in range(25))
+
+
+def source_of(rid: str) -> str:
+    return next((p for p in GROUPS.values() if rid.startswith(p)), rid.split("-")[0])
+
+
+def _with_gen_factor(factors: dict[str, float]):
+    """Context: timing.GEN_EFFICIENCY scaled per generation (bench only; the cached GPU facts are cleared)."""
+    import contextlib
+
+    from gpuplanner.core import timing as T
+
+    @contextlib.contextmanager
+    def cm():
+        saved = dict(T.GEN_EFFICIENCY)
+        try:
+            for g, k in factors.items():
+                T.GEN_EFFICIENCY[g] = saved[g] * k
+            T.gpu_time_facts.cache_clear()
+            yield
+        finally:
+            T.GEN_EFFICIENCY.clear()
+            T.GEN_EFFICIENCY.update(saved)
+            T.gpu_time_facts.cache_clear()
+    return cm()
+
+
+def leave_one_source_out(rows: list[dict]) -> list[dict]:
+    """Out-of-sample errors: for each source, the matmul efficiency of every GPU generation is chosen (a
+    factor on GEN_EFFICIENCY from LOSO_GRID minimising the median |error| of the other sources' in-scope rows
+    of that generation; 1 where no other source has one) and the source's rows are predicted with it."""
+    from gpuplanner.core.timing import gpu_generation
+
+    gens = {r["id"]: gpu_generation(gpu_id(r) if not r["id"].startswith("torchtune")
+                                    else TT_ROWS[r["id"]]["hardware"]["gpu"]) for r in rows}
+    table: dict[float, dict[str, float]] = {}
+    for k in LOSO_GRID:
+        with _with_gen_factor({g: k for g in set(gens.values())}):
+            table[k] = {r["id"]: run_row(r)["err"] for r in rows}
+    out = []
+    for src in sorted({source_of(r["id"]) for r in rows}):
+        factors = {}
+        for g in set(gens.values()):
+            train = [r["id"] for r in rows if source_of(r["id"]) != src and gens[r["id"]] == g
+                     and r["id"] not in OUT_OF_SCOPE]
+            factors[g] = (min(LOSO_GRID, key=lambda k: (statistics.median(abs(table[k][i]) for i in train),
+                                                        abs(k - 1.0))) if train else 1.0)
+        for r in rows:
+            if source_of(r["id"]) == src:
+                out.append({"id": r["id"], "err": table[factors[gens[r["id"]]]][r["id"]],
+                            "factor": factors[gens[r["id"]]]})
+    return out
+
+
+def family_table(results: list[dict], loso: list[dict] | None = None) -> list[str]:
+    """Per source: median and p90 |error| in-sample (and leave-one-source-out when given)."""
+    lines = ["| source | rows | in-sample median | in-sample p90 | out-of-sample median | out-of-sample p90 |",
+             "|---|---:|---:|---:|---:|---:|"]
+    lo = {r["id"]: r for r in (loso or [])}
+    for name, prefix in {**GROUPS, "all": ""}.items():
+        sub = [r for r in results if r["id"].startswith(prefix)]
+        if not sub:
+            continue
+        e = [abs(r["err"]) for r in sub]
+        o = [abs(lo[r["id"]]["err"]) for r in sub if r["id"] in lo]
+        oo = (f"{statistics.median(o) * 100:.1f}% | {percentile(o, 0.9) * 100:.1f}%" if o else "— | —")
+        lines.append(f"| {name} | {len(sub)} | {statistics.median(e) * 100:.1f}% | {percentile(e, 0.9) * 100:.1f}% "
+                     f"| {oo} |")
+    return lines
+
+
+def render(results: list[dict], loso: list[dict] | None = None) -> str:
     s = summary(results)
-    groups = {"Megatron-LM 2021 (A100)": "megatron-ptdp", "Megatron-Core README (H100)": "megatron-readme",
-              "llm-foundry (A100/H100)": "llmfoundry", "torchtune": "torchtune"}
+    groups = GROUPS
     lines = [
         "# Throughput validation",
         "",
@@ -572,8 +648,11 @@ def render(results: list[dict]) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--write", type=Path, help="write the markdown table to this file")
+    ap.add_argument("--no-loso", action="store_true", help="skip the leave-one-source-out errors")
     args = ap.parse_args(argv)
-    results = [run_row(r) for r in throughput_rows()]
+    rows = throughput_rows()
+    results = [run_row(r) for r in rows]
+    loso = None if args.no_loso else leave_one_source_out(rows)
     for r in results:
         print(f"{r['id']:<48} pub {r['published']:9.0f} pred {r['predicted']:9.0f} err {r['err'] * 100:+6.1f}% "
               f"naive {r['naive_err'] * 100:+6.1f}%  mfu {r['mfu'] * 100:4.1f} "
@@ -581,8 +660,9 @@ def main(argv: list[str] | None = None) -> int:
     s = summary(results)
     print(f"rows {s['rows']}: median {s['median'] * 100:.1f}% p90 {s['p90'] * 100:.1f}% | naive median "
           f"{s['naive_median'] * 100:.1f}% p90 {s['naive_p90'] * 100:.1f}% | beats naive on {s['beats_naive']}")
+    print("\n".join(family_table(results, loso)))
     if args.write:
-        args.write.write_text(render(results), encoding="utf-8")
+        args.write.write_text(render(results, loso), encoding="utf-8")
     return 0
 
 
