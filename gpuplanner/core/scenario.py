@@ -227,6 +227,10 @@ class TrainingSection(_Section):
                     "1. Megatron and DeepSpeed pipelines run micro_batch_size itself (core/frameworks.pipeline_split)")
     lora_rank: int = Field(16, gt=0, le=65536)
     lora_targets: LoraTargets = "all_linear"
+    lora_dropout: float = Field(
+        0.0, ge=0.0, lt=1.0, description="LoRA dropout on the adapters' input (PEFT LoraConfig.lora_dropout, "
+                                         "default 0.0: nn.Identity); above 0 it adds a dropout pass per adapted "
+                                         "linear (time model)")
     # vision-language models (ignored for text models). LLaMA-Factory freezes both by default
     # (finetuning_args.py: freeze_vision_tower=True, freeze_multi_modal_projector=True; ms-swift: freeze_vit,
     # freeze_aligner); LoRA/QLoRA adapt the language model only

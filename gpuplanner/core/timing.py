@@ -642,6 +642,7 @@ def time_layout(
     fp8_all_gather: bool | None = None,
     fsdp_version: int = 2,
     pipeline_mbs=None,
+    lora_dropout: float = 0.0,
     ops=None,
 ) -> dict:
     """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
@@ -706,7 +707,14 @@ def time_layout(
         x_b = rcp.x_bytes - where(fused, rcp.fused_saving, 0.0)
         dy_b = rcp.dy_bytes - where(fused, rcp.fused_saving, 0.0)
         fp8_tok = (n_x * x_b + n_dy * dy_b) / tp * m.L / (pp * cp)
-    mem_tok_bytes = ew_bytes + fp8_tok + loss_bytes / (tp * cp)
+    # LoRA adapter paths (flops.lora_traffic_elements: PEFT/torchtune LoRA linears): the rank-wide GEMMs' inputs
+    # and outputs, the scaling and the add, at memory speed; the recompute forward re-runs the forward's part
+    lora_tok = 0.0
+    if lora:
+        d_in, d_out = F.lora_io_elements(m.arch, lora_targets)
+        l_fwd, l_bwd = F.lora_traffic_elements(d_in, d_out, lora_dropout > 0.0, fused)
+        lora_tok = 2.0 * (l_fwd * (1.0 + rec_whole + rec_op) + l_bwd) / (tp * pp * cp)
+    mem_tok_bytes = ew_bytes + fp8_tok + loss_bytes / (tp * cp) + lora_tok
     # ---- the objective's other passes (core/methods.py): frozen reference/reward forwards, no_grad policy
     # forwards (KTO's KL sequences, PPO's old log-probs), the PPO critic's forward and its training step; at
     # the policy's rates (same shapes)
@@ -821,7 +829,7 @@ def time_layout(
     tokens_step_gpu = mbs * s * m_acc * dp / n_gpus  # tokens per step per GPU
     return {
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
-        "flash": flash, "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "flash": flash, "lora_tok": lora_tok, "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "mem_tok_bytes": mem_tok_bytes,
@@ -925,6 +933,8 @@ def time_gpu(
     t_mem_tok = lay["mem_tok_bytes"] / mem_bw  # memory-bound work (time_layout)
     t_compute_tok = t_flops_tok / mp + t_mem_tok  # seconds per replica token, on one GPU
     t_mb = t_compute_tok * mbs * s  # one micro-batch on one GPU (all its layers)
+    # the LoRA adapter paths' memory traffic (part of t_mem_tok; named in the breakdown)
+    lora_s = lay["lora_tok"] / mem_bw * mbs * s * m_acc
     t_mb_objective = t_mb * lay["extra_h"] / hflops_tok  # the objective's other passes (time_layout)
     compute = t_mb * m_acc
     # forward and backward time of one micro-batch on one GPU (the backward includes the recompute forward)
@@ -1068,6 +1078,8 @@ def time_gpu(
                 x * scale_t for x in (compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other))
 
     step = compute + tp_comm + dp_comm + pp_time + cp_comm + ep_comm + other + generation
+    # named mechanisms inside the parts above (seconds per step; PART_PARENT says which part holds each)
+    parts = {"lora_adapters": lora_s + 0.0 * step}
     tokens_step_gpu = lay["tokens_step_gpu"]  # tokens per step per GPU
     if mfu is not None:
         # measured MFU: tokens/s/GPU = peak × MFU / model FLOPs per token; keep the modelled shares
@@ -1075,6 +1087,7 @@ def time_gpu(
         scale = target / step
         compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other, generation = (
             x * scale for x in (compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other, generation))
+        parts = {k: v * scale for k, v in parts.items()}
         if full:
             tp_hidden, dp_hidden, pp_hidden, cp_hidden, p2p = (
                 x * scale for x in (tp_hidden, dp_hidden, pp_hidden, cp_hidden, p2p))
@@ -1083,7 +1096,7 @@ def time_gpu(
     if not full:
         return {"compute": compute, "tp_comm": tp_comm, "dp_comm": dp_comm, "pp_bubble": pp_time,
                 "cp_comm": cp_comm, "ep_comm": ep_comm, "other": other, "generation": generation, "step": step,
-                "tokens_per_s_per_gpu": tok_s_gpu, "mfu": tok_s_gpu * mflops_tok / peak16}
+                "tokens_per_s_per_gpu": tok_s_gpu, "mfu": tok_s_gpu * mflops_tok / peak16, **parts}
     return {
         "compute": compute, "tp_comm": tp_comm, "dp_comm": dp_comm, "pp_bubble": pp_time,
         "cp_comm": cp_comm, "ep_comm": ep_comm, "other": other, "generation": generation, "step": step,
@@ -1093,13 +1106,17 @@ def time_gpu(
         "tokens_per_step": lay["tokens_per_step"], "tokens_per_s_per_gpu": tok_s_gpu,
         "mfu": tok_s_gpu * mflops_tok / peak16, "hfu": tok_s_gpu * hflops_tok / peak16,
         "model_flops_per_token": mflops_tok + 0.0 * step, "hardware_flops_per_token": hflops_tok + 0.0 * step,
-        "efficiency": eff,
+        "efficiency": eff, **parts,
     }
 
 
 # ------------------------------------------------------------------------------------- one scenario
 
 BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
+#: Named mechanisms of the step, each inside one of the parts above (``TimeEstimate.parts``, seconds per step):
+#: the breakdown shows them as their own shares, taken out of their parent's. ``lora_adapters``: the LoRA
+#: adapter paths' memory traffic (flops.lora_traffic_elements), inside compute.
+PART_PARENT = {"lora_adapters": "compute"}
 #: Communication that runs under compute (seconds per step), by part: not in the step time.
 HIDDEN_KEYS = ("tp_comm", "dp_comm", "pp_p2p", "cp_comm")
 SECONDS_PER_DAY = 86400.0
@@ -1132,6 +1149,8 @@ class TimeEstimate:
     overlap: dict[str, bool] = field(default_factory=dict)
     #: the fused attention kernel in force (:func:`attention_kernel`): ``flash2`` or ``cudnn``
     attention_kernel: str = ""
+    #: named mechanisms, seconds per step, each inside the part :data:`PART_PARENT` names (not added to the step)
+    parts: dict[str, float] = field(default_factory=dict)
 
     @property
     def communication(self) -> dict[str, dict[str, float]]:
@@ -1155,6 +1174,12 @@ class TimeEstimate:
                "dp_comm": sec["dp_comm"] / total, "pp_bubble": sec["pp_bubble"] / total, "other": other / total}
         if "generation" in sec:
             out["generation"] = sec["generation"] / total
+        for k, v in self.parts.items():
+            parent = PART_PARENT[k]
+            if v > 0.0 and parent in out:
+                share = min(v / total, out[parent])
+                out[parent] -= share
+                out[k] = share
         return out
 
     @property
@@ -1188,6 +1213,7 @@ class TimeEstimate:
             "time_communication": self.communication,
             "time_overlap": dict(self.overlap),
             "time_attention_kernel": self.attention_kernel,
+            "time_parts": {k: {"seconds": v, "inside": PART_PARENT[k]} for k, v in self.parts.items()},
         }
 
 
@@ -1220,6 +1246,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         attn_efficiency=attention_ceiling(engine, gf.gpu_id, getattr(t, "attention_kernel", "auto")),
         fsdp_version=int(getattr(t, "fsdp_version", 2)),
         pipeline_mbs=getattr(t, "pipeline_microbatch_size", None),
+        lora_dropout=float(getattr(t, "lora_dropout", 0.0)),
     )
     cal = calibration_of(r, kw)
     if cal is not None:  # a run measured on this GPU (core/calibration.py)
@@ -1287,6 +1314,7 @@ def time_estimate(r: Any) -> TimeEstimate:
     if kw["profile"].rl:
         seconds["generation"] = _scalar(out["generation"])  # RL rollouts (core/methods.generation_seconds)
     hidden = {k: _scalar(out[k[:2] + "_hidden"]) for k in HIDDEN_KEYS}
+    parts = {k: _scalar(out[k]) for k in PART_PARENT if _scalar(out[k]) > 0.0}
     overlap = {k: bool(_scalar(out[k])) for k in OVERLAP_FIELDS}
     inter = f"{gf.inter_node} ×{gf.nics_per_node:g}/node"
     multi = h.num_gpus > h.gpus_per_node
@@ -1304,7 +1332,7 @@ def time_estimate(r: Any) -> TimeEstimate:
         tokens_per_s_per_gpu=tps_gpu, tokens_per_s=tps, mfu=_scalar(out["mfu"]), hfu=_scalar(out["hfu"]),
         compute_days=days, gpu_hours=days * 24.0 * h.num_gpus, seconds=seconds,
         efficiency=_scalar(out["efficiency"]), links=links, mfu_override=s.assumptions.mfu is not None,
-        notes=list(gf.notes), hidden=hidden, overlap=overlap, p2p_s=_scalar(out["pp_p2p"]),
+        notes=list(gf.notes), hidden=hidden, overlap=overlap, p2p_s=_scalar(out["pp_p2p"]), parts=parts,
         attention_kernel=attention_kernel(_frameworks.engine_of(t.framework), gpu_generation(gf.gpu_id),
                                           getattr(t, "attention_kernel", "auto")) if t.flash_attention else "eager",
     )
