@@ -153,6 +153,15 @@ class RlSection(_Section):
     reward: Literal["model", "function"] | None = Field(
         None, description="a reward model (same architecture, frozen, value head) or a rule-based function; "
                           "null: ppo → model, grpo → function")
+    mean_response_fraction: float = Field(
+        1.0, gt=0, le=1, description="mean completion length as a share of rollout_len (the maximum): the "
+                                     "longest completion still sets the generation time, the shorter ones leave "
+                                     "the batch early; 1.0: every completion reaches the maximum (time model)")
+    schedule: Literal["on_policy", "one_step_off"] = Field(
+        "on_policy", description="on_policy: generate, then train on those rollouts (TRL GRPOTrainer, verl and "
+                                 "OpenRLHF defaults); one_step_off: vLLM on its own GPUs generates the next "
+                                 "batch while the current one trains (verl recipe one_step_off_policy, OpenRLHF "
+                                 "--async_train); needs generation_engine vllm_separate")
 
 
 class TrainingSection(_Section):
@@ -463,6 +472,11 @@ class Scenario(_Section):
                 raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                     CTX, "training.rl: prompt + rollout ({prompt} + {rollout}) must fit in seq_len={seq_len}"),
                     prompt=plen, rollout=t.rl.rollout_len, seq_len=t.seq_len))
+        if (t.objective in ("ppo", "grpo") and t.rl.schedule == "one_step_off"
+                and t.rl.generation_engine != "vllm_separate"):
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "training.rl.schedule=one_step_off needs generation_engine vllm_separate (generation on its own "
+                     "GPUs, overlapped with training)")))
         if (t.preference.reference == "lora_base" and t.method not in ("lora", "qlora")
                 and t.objective != "sft"):
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(

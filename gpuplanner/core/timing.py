@@ -836,7 +836,7 @@ def time_layout(
         "tp_in_node": tp <= gpn, "ov_grad": ov_grad, "ov_param": ov_param, "ov_tp": ov_tp, "ov_p2p": ov_p2p,
         "fwd_share": fwd_share, "n_layer_coll": n_layer_coll, "tp_ar_bytes": tp_ar_bytes,
         "tp_ar_lat": _ring_latency(tp, gpn, "all_reduce", ops), "bubble_share": (pp - 1.0) / vpp,
-        "crosses_nodes": crosses_nodes, "p2p_num": 2.0 * vpp * p2p_bytes, "dp_spans": dp_spans, "k_node": k_node,
+        "crosses_nodes": crosses_nodes, "multi_node": n_gpus > gpn, "p2p_num": 2.0 * vpp * p2p_bytes, "dp_spans": dp_spans, "k_node": k_node,
         "n_dp": n_dp, "L_stage": L_stage, "m_chunks": m_chunks, "win_factor": win_factor,
         "last_bucket": last_bucket, "sharded_opt": sharded_opt, "grad_sync_bytes": grad_gpu * g_bytes * g_factor,
         "grad_sync_lat": n_buckets * g_lat, "param_sync_bytes": weight_gpu * 2.0 * ag_factor,
@@ -1054,32 +1054,29 @@ def time_gpu(
     mflops_tok = mflops_tok + lay["extra_m"]
     hflops_tok = hflops_tok + lay["extra_h"] if full else None
 
-    # ---- RL rollouts (core/methods.generation_seconds): the step's sequences are generated before training
-    generation = 0.0 * compute
+    # ---- RL rollouts (core/methods.generation_seconds and _rollouts): generation, weight refit, schedule
+    generation = wait_longest = refit = 0.0 * compute
     if profile.rl:
-        seqs = lay["mbs_examples"] * m_acc  # rollouts per GPU per step (TRL steps_per_generation = accumulation)
-        w16 = 2.0 * float(m.params.total) / tp
-        frac = profile.gpu_fraction
-        if profile.engine == "vllm_colocated":
-            pool = maximum(frac * gpu_memory_gib * 2.0**30 - w16, 1.0)
-        elif profile.engine == "vllm_separate":
-            # vLLM's own GPUs at its default gpu_memory_utilization = 0.9 (vLLM engine arguments)
-            pool = maximum(0.9 * gpu_memory_gib * 2.0**30 - w16, 1.0)
-            seqs = seqs / frac
-        else:
-            pool = None
-        generation, _waves = generation_seconds(
-            profile, arch=m.arch, params_total=float(m.params.total), active_params=float(m.params.active),
-            seqs=seqs, tp=tp, peak_flops=peak16, eff=gen_eff, mem_bw=mem_bw, kv_pool_bytes=pool, ops=ops)
+        generation, wait_longest, refit, scale_t = _rollouts(
+            lay, gpu_memory_gib=gpu_memory_gib, peak16=peak16, gen_eff=gen_eff, mem_bw=mem_bw, dp_bw=dp_bw,
+            intra_p2p=intra_p2p, nic=nic)
         if profile.engine == "vllm_separate":
             # the training share of the GPUs runs the whole step's training: (1 − f) of the GPUs
-            scale_t = 1.0 / (1.0 - frac)
             compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other = (
                 x * scale_t for x in (compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other))
+        if profile.schedule == "one_step_off":
+            # the generation GPUs produce step n+1's rollouts while step n trains (verl one_step_off_policy,
+            # OpenRLHF --async_train): only what outlasts the training is exposed; the refit is not overlapped
+            train = compute + tp_comm + dp_comm + pp_time + cp_comm + ep_comm + other
+            exposed = maximum(generation - train, 0.0)
+            wait_longest = wait_longest * exposed / maximum(generation, 1e-30)
+            generation = exposed
+        generation = generation + refit
 
     step = compute + tp_comm + dp_comm + pp_time + cp_comm + ep_comm + other + generation
     # named mechanisms inside the parts above (seconds per step; PART_PARENT says which part holds each)
-    parts = {"lora_adapters": lora_s + 0.0 * step}
+    parts = {"lora_adapters": lora_s + 0.0 * step, "rollout_wait_longest": wait_longest + 0.0 * step,
+             "weight_refit": refit + 0.0 * step}
     tokens_step_gpu = lay["tokens_step_gpu"]  # tokens per step per GPU
     if mfu is not None:
         # measured MFU: tokens/s/GPU = peak × MFU / model FLOPs per token; keep the modelled shares
@@ -1110,13 +1107,55 @@ def time_gpu(
     }
 
 
+def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intra_p2p, nic):
+    """RL rollouts of one step on one GPU: (generation seconds, of which waiting for the longest completion,
+    weight refit seconds, the training time's factor). Generation: :func:`methods.generation_seconds` with the
+    engine's KV pool. Refit, every step, after the optimizer step:
+
+    * ``vllm_colocated``: the trainer's 16-bit weights are loaded into vLLM's copy on the same GPU — read and
+      written once at HBM speed (TRL ``GRPOTrainer._move_model_to_vllm``: ``llm_model.load_weights``; verl
+      ``FSDPVLLMShardingManager``: ``module.state_dict()`` then ``load_weights``), after one all-gather of the
+      ZeRO-3/FSDP shards (TRL ``ds3_gather_for_generation`` / ``GatheredParameters``; FSDP ``state_dict``).
+    * ``vllm_separate``: the whole model is broadcast from the trainer to the vLLM workers with NCCL
+      (TRL ``VLLMClient.update_named_param``: ``PyNcclCommunicator.broadcast`` per parameter; OpenRLHF
+      ``_broadcast_to_vllm``), over NVLink inside a node and the NIC between nodes.
+    * ``training`` (HF ``generate`` on the trained model): nothing to copy.
+    """
+    ops, m, profile, tp = lay["ops"], lay["m"], lay["profile"], lay["tp"]
+    where, maximum = ops.where, ops.maximum
+    seqs = lay["mbs_examples"] * lay["m_acc"]  # rollouts per GPU per step (TRL steps_per_generation = accumulation)
+    w16 = 2.0 * float(m.params.total) / tp
+    frac = profile.gpu_fraction
+    refit = 0.0 * seqs
+    scale_t = 1.0
+    if profile.engine == "vllm_colocated":
+        pool = maximum(frac * gpu_memory_gib * 2.0**30 - w16, 1.0)
+        gather = where(lay["per_mb"] & (lay["n_dp"] > 1), lay["gather_bytes"] / dp_bw, 0.0)
+        refit = 2.0 * w16 / mem_bw + gather
+    elif profile.engine == "vllm_separate":
+        # vLLM's own GPUs at its default gpu_memory_utilization = 0.9 (vLLM engine arguments)
+        pool = maximum(0.9 * gpu_memory_gib * 2.0**30 - w16, 1.0)
+        seqs = seqs / frac
+        refit = 2.0 * float(m.params.total) / where(lay["multi_node"], nic, intra_p2p)
+        scale_t = 1.0 / (1.0 - frac)
+    else:
+        pool = None
+    generation, _waves, wait = generation_seconds(
+        profile, arch=m.arch, params_total=float(m.params.total), active_params=float(m.params.active),
+        seqs=seqs, tp=tp, peak_flops=peak16, eff=gen_eff, mem_bw=mem_bw, kv_pool_bytes=pool, ops=ops, detail=True)
+    return generation, wait, refit, scale_t
+
+
 # ------------------------------------------------------------------------------------- one scenario
 
 BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: Named mechanisms of the step, each inside one of the parts above (``TimeEstimate.parts``, seconds per step):
 #: the breakdown shows them as their own shares, taken out of their parent's. ``lora_adapters``: the LoRA
 #: adapter paths' memory traffic (flops.lora_traffic_elements), inside compute.
-PART_PARENT = {"lora_adapters": "compute"}
+#: ``rollout_wait_longest``: decode steps after the mean completion length, waiting for the longest
+#: (methods.generation_seconds); ``weight_refit``: the trained weights loaded into the inference engine every
+#: step (:func:`_rollouts`); both inside generation.
+PART_PARENT = {"lora_adapters": "compute", "rollout_wait_longest": "generation", "weight_refit": "generation"}
 #: Communication that runs under compute (seconds per step), by part: not in the step time.
 HIDDEN_KEYS = ("tp_comm", "dp_comm", "pp_p2p", "cp_comm")
 SECONDS_PER_DAY = 86400.0
