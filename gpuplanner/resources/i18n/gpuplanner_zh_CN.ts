@@ -6334,6 +6334,10 @@
         <translation>training.rl：prompt + rollout（{prompt} + {rollout}）必须不超过 seq_len={seq_len}</translation>
     </message>
     <message>
+        <source>training.rl.schedule=one_step_off needs generation_engine vllm_separate (generation on its own GPUs, overlapped with training)</source>
+        <translation>training.rl.schedule=one_step_off 需要 generation_engine 为 vllm_separate（在独立的 GPU 上生成，与训练重叠）</translation>
+    </message>
+    <message>
         <source>training.preference.reference=lora_base needs method lora or qlora</source>
         <translation>training.preference.reference=lora_base 需要 method 为 lora 或 qlora</translation>
     </message>
