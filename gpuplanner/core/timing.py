@@ -701,8 +701,10 @@ def time_layout(
     # FP8 (core/fp8.py): the amax and cast traffic of every linear's input and output gradient, per recipe
     # (torch.compile / fused kernels fold the amax reduction into the producing kernel for torchao)
     fp8_tok = 0.0
+    fp8_gemm_scale = 1.0
     if precision == "fp8":
         rcp = fp8mod.recipe_for(framework, fp8_recipe)
+        fp8_gemm_scale = rcp.gemm_ratio / FP8_EFFICIENCY_RATIO
         n_x, n_dy = fp8mod.cast_elements_per_token(m)
         x_b = rcp.x_bytes - where(fused, rcp.fused_saving, 0.0)
         dy_b = rcp.dy_bytes - where(fused, rcp.fused_saving, 0.0)
@@ -829,7 +831,7 @@ def time_layout(
     tokens_step_gpu = mbs * s * m_acc * dp / n_gpus  # tokens per step per GPU
     return {
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
-        "flash": flash, "lora_tok": lora_tok, "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale, "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "mem_tok_bytes": mem_tok_bytes,
@@ -928,7 +930,8 @@ def time_gpu(
     # scenario's attention_kernel, else the framework's: attention_kernel()); eager attention runs as bmm GEMMs
     eff_attn = eff16 if attn_efficiency is None else where(
         lay["flash"], minimum(eff16, f64(attn_efficiency) * size), eff16)
-    t_lin_tok = lin_tok / (peak * eff)  # the layers' linear GEMMs, per token
+    # the layers' linear GEMMs, per token (FP8: the recipe's GEMM ratio in place of FP8_EFFICIENCY_RATIO)
+    t_lin_tok = lin_tok / (peak * eff * lay["fp8_gemm_scale"])
     t_flops_tok = t_lin_tok + attn_tok / (peak16 * eff_attn) + head_tok / (peak16 * eff16)
     t_mem_tok = lay["mem_tok_bytes"] / mem_bw  # memory-bound work (time_layout)
     t_compute_tok = t_flops_tok / mp + t_mem_tok  # seconds per replica token, on one GPU
@@ -1103,7 +1106,7 @@ def time_gpu(
         "tokens_per_step": lay["tokens_per_step"], "tokens_per_s_per_gpu": tok_s_gpu,
         "mfu": tok_s_gpu * mflops_tok / peak16, "hfu": tok_s_gpu * hflops_tok / peak16,
         "model_flops_per_token": mflops_tok + 0.0 * step, "hardware_flops_per_token": hflops_tok + 0.0 * step,
-        "efficiency": eff, **parts,
+        "efficiency": eff * lay["fp8_gemm_scale"], **parts,
     }
 
 
