@@ -696,6 +696,17 @@ def fsdp_rs_buffer_bytes(layer_params, precision: str, master_weights: bool):
     return (grad_b + reduce_b) * layer_params
 
 
+def expert_tp_of(framework: str, tp, expert_tp=None):
+    """Tensor parallelism inside each routed expert: the scenario's ``parallel.expert_tp``, else the framework's
+    default — Megatron-Core sets ``expert_tensor_parallel_size`` to the tensor-parallel size when it is not given
+    (``megatron/training/arguments.py``: "Default is None, which will be set to the value of
+    --tensor-model-paralle-size"); DeepSpeed-MoE, torchtitan (``expert_tensor_parallel_degree = 1``) and the HF
+    stack keep whole experts on each GPU (1)."""
+    if expert_tp is not None:
+        return float(expert_tp)
+    return tp if framework == "megatron" else 1.0
+
+
 # long: one vectorised derivation (weights, gradients, optimizer states, activations, buffers) per candidate, in the
 #   module docstring's order; later terms reuse earlier ones, and numpy and the scalar path share every line
 def memory_arrays(
@@ -745,6 +756,7 @@ def memory_arrays(
     fp8_all_gather: bool | None = None,
     expandable_segments: bool | None = None,
     pipeline_mbs=None,
+    expert_tp=None,
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
@@ -819,7 +831,7 @@ def memory_arrays(
         xp.maximum(first_extra, m.last_extra + (m.first_extra if m.tied else 0)),
         first_extra + m.last_extra,
     )
-    expert_tp = tp if framework == "megatron" else 1.0
+    expert_tp = expert_tp_of(framework, tp, expert_tp)
     non_expert_gpu = (layers_stage * m.layer_non_expert + extra) / tp
     # a dense model: the expert terms are zeros, and adding them changes no value; they are left out
     dense = not m.layer_expert
@@ -831,7 +843,9 @@ def memory_arrays(
     # ``parallelize.py`` applies ``fully_shard`` on the ``dp_shard_cp`` mesh
     cp_f = xp.asarray(cp, dtype=float)
     dp_sh = dp * cp_f if framework in ("megatron", "fsdp") else dp
-    dp_exp = None if dense else xp.maximum(dp_sh / ep, 1.0)
+    # Megatron's expert data-parallel group: the GPUs of a stage over ep × expert_tp (parallel_state
+    # ``expert_data_parallel``); dp_sh / ep when expert_tp equals tp
+    dp_exp = None if dense else xp.maximum(dp_sh * tp / (ep * expert_tp), 1.0)
     # FSDP2 keeps the gathered 16-bit weights from the forward to the end of the step with pipeline
     # parallelism (torchtitan ``reshard_after_forward = not pp_enabled``) and under ZeRO-2
     # (reshard_after_forward=False); with pipeline parallelism it also skips the reduce-scatter until the

@@ -266,6 +266,10 @@ class ParallelSection(_Section):
     pp: int = Field(1, gt=0, le=100_000)
     cp: int = Field(1, gt=0, le=1_000_000)
     ep: int = Field(1, gt=0, le=1_000_000)
+    expert_tp: int | None = Field(
+        None, gt=0, le=1024, description="tensor parallelism inside each routed expert (Megatron-Core "
+                                         "--expert-tensor-parallel-size); null: the framework's default — Megatron "
+                                         "the tp degree, others 1 (each GPU holds whole experts)")
     vpp: int = Field(1, gt=0, le=1024, description="virtual pipeline stages per GPU (interleaved schedule)")
     zero: int = Field(0, ge=0, le=3)
     sequence_parallel: bool = False

@@ -111,7 +111,7 @@ from .errors import CatalogError
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr
 from .params import base_linear_params, lora_params
-from .memory import RECOMPUTE_CODES
+from .memory import RECOMPUTE_CODES, expert_tp_of
 from . import recompute as rc
 from . import fp8 as fp8mod
 from . import calibration
@@ -643,6 +643,7 @@ def time_layout(
     fsdp_version: int = 2,
     pipeline_mbs=None,
     lora_dropout: float = 0.0,
+    expert_tp=None,
     ops=None,
 ) -> dict:
     """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
@@ -716,7 +717,10 @@ def time_layout(
         d_in, d_out = F.lora_io_elements(m.arch, lora_targets)
         l_fwd, l_bwd = F.lora_traffic_elements(d_in, d_out, lora_dropout > 0.0, fused)
         lora_tok = 2.0 * (l_fwd * (1.0 + rec_whole + rec_op) + l_bwd) / (tp * pp * cp)
-    mem_tok_bytes = ew_bytes + fp8_tok + loss_bytes / (tp * cp) + lora_tok
+    # MoE (routed experts): the grouped expert GEMMs' own size factor and the dispatch's memory passes
+    exp_tp = expert_tp_of(framework, tp, expert_tp)
+    lin_exp_tok, size_exp, moe_tok = _moe_terms(m, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp)
+    mem_tok_bytes = ew_bytes + fp8_tok + loss_bytes / (tp * cp) + lora_tok + moe_tok
     # ---- the objective's other passes (core/methods.py): frozen reference/reward forwards, no_grad policy
     # forwards (KTO's KL sequences, PPO's old log-probs), the PPO critic's forward and its training step; at
     # the policy's rates (same shapes)
@@ -747,7 +751,7 @@ def time_layout(
     P = float(m.params.total)
     grad_params = lora_total if lora else P
     expert_share = float(m.params.expert_params) / max(P, 1.0)
-    shard_frac = (1.0 - expert_share) / (tp * pp) + expert_share / (ep * pp * (tp if framework == "megatron" else 1.0))
+    shard_frac = (1.0 - expert_share) / (tp * pp) + expert_share / (ep * pp * expert_tp_of(framework, tp, expert_tp))
     grad_gpu = grad_params * shard_frac  # gradients this GPU reduces
     weight_gpu = P * shard_frac  # weights this GPU holds before ZeRO-3 sharding
     g_bytes = grad_reduce_bytes(framework, precision, master_weights, lora)
@@ -831,7 +835,8 @@ def time_layout(
     tokens_step_gpu = mbs * s * m_acc * dp / n_gpus  # tokens per step per GPU
     return {
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
-        "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale, "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
+        "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok, "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "mem_tok_bytes": mem_tok_bytes,
@@ -851,6 +856,43 @@ def time_layout(
         "opt_bytes": opt_params * (OPT_BYTES.get(optimizer, 30.0) + clip), "fp8_w_bytes": fp8_w_bytes,
         "deq_bytes": deq_bytes, "tokens_step_gpu": tokens_step_gpu, "tokens_per_step": tokens_step_gpu * n_gpus,
     }
+
+
+#: MoE dispatch traffic, 16-bit elements per token, MoE layer and routed copy (``k`` copies of each token):
+#: Megatron-Core's token dispatcher permutes the tokens into expert order before the expert GEMMs and unpermutes
+#: them after (``megatron/core/transformer/moe/moe_utils.py``: ``permute`` gathers the ``k`` routed copies with
+#: ``index_select``; ``unpermute`` scales them by the router probabilities and ``scatter_add``s them back; the
+#: backward runs the inverse gather/scatter): each of the four passes reads and writes every routed copy once,
+#: ``8·k·h`` elements. The router (``router.py``, ``TopKRouter``) scores each token against the ``E`` experts and
+#: takes the softmax/top-k in fp32 (``moe_router_dtype``): reading the token and writing/reading ``E`` fp32 scores,
+#: forward and backward, ``h + 6·E`` elements (a judgement from counting the kernels' operands).
+MOE_PERMUTE_ELEMS_PER_COPY = 8.0
+MOE_ROUTER_SCORE_ELEMS = 6.0
+
+
+def _moe_terms(m: ModelFacts, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp):
+    """(routed-expert share of the linear FLOPs per token, the expert GEMMs' size factor, dispatch bytes per token)
+    for a model with routed experts; (0, 1, 0) for a dense one.
+
+    Expert GEMMs (grouped GEMMs: Megatron ``--moe-grouped-gemm``, TE ``GroupedLinear``): each local expert
+    multiplies only the tokens routed to it — ``tokens × ep × k / E`` rows per micro-batch (the all-to-all brings
+    the ``ep`` ranks' tokens to the expert's owner) — by a ``moe_intermediate_size / expert_tp``-wide weight, so
+    the same tile-quantisation factor as the dense GEMMs (module docstring: ``D0``, ``T0``) is taken on those
+    dimensions; small experts (768 wide) and few tokens per expert run well below the dense layers' rate."""
+    n_exp = float(getattr(m, "n_experts", 0) or 0)
+    if n_exp <= 0 or not m.moe_frac or not m.params.expert_params:
+        return 0.0, 1.0, 0.0
+    k = float(m.k_active)
+    exp_fwd = 2.0 * float(m.params.expert_params) * k / n_exp  # routed-expert GEMM FLOPs per token, forward
+    share = min(exp_fwd / max(fwd.layers, 1.0), 1.0)
+    rows = tokens_mb * ep * k / n_exp
+    size_exp = 1.0 / (1.0 + D0 * exp_tp / max(float(m.f_moe), 1.0)) / (1.0 + T0 / rows)
+    n_moe = m.moe_frac * m.L
+    elems = MOE_PERMUTE_ELEMS_PER_COPY * k * m.h + m.h + MOE_ROUTER_SCORE_ELEMS * n_exp
+    # tokens are split over the tensor-parallel ranks before dispatch (Megatron's MoE requires sequence
+    # parallelism with TP), over the stage's layers and the context-parallel slice
+    moe_tok = 2.0 * elems * n_moe / (tp * pp * cp)
+    return lin_tok * share, size_exp, moe_tok
 
 
 def layout_rows(lay: dict) -> int | None:
@@ -931,13 +973,17 @@ def time_gpu(
     eff_attn = eff16 if attn_efficiency is None else where(
         lay["flash"], minimum(eff16, f64(attn_efficiency) * size), eff16)
     # the layers' linear GEMMs, per token (FP8: the recipe's GEMM ratio in place of FP8_EFFICIENCY_RATIO)
-    t_lin_tok = lin_tok / (peak * eff * lay["fp8_gemm_scale"])
+    # (MoE: the routed experts' GEMMs at their own size factor, _moe_terms)
+    lin_exp = lay["lin_exp_tok"]
+    t_lin_tok = ((lin_tok - lin_exp) / eff + lin_exp / (gen_eff * lay["size_exp"])) / (peak * lay["fp8_gemm_scale"])
     t_flops_tok = t_lin_tok + attn_tok / (peak16 * eff_attn) + head_tok / (peak16 * eff16)
     t_mem_tok = lay["mem_tok_bytes"] / mem_bw  # memory-bound work (time_layout)
     t_compute_tok = t_flops_tok / mp + t_mem_tok  # seconds per replica token, on one GPU
     t_mb = t_compute_tok * mbs * s  # one micro-batch on one GPU (all its layers)
     # the LoRA adapter paths' memory traffic (part of t_mem_tok; named in the breakdown)
     lora_s = lay["lora_tok"] / mem_bw * mbs * s * m_acc
+    # MoE token permute/unpermute and router passes (part of t_mem_tok; named in the breakdown)
+    moe_s = lay["moe_tok"] / mem_bw * mbs * s * m_acc
     t_mb_objective = t_mb * lay["extra_h"] / hflops_tok  # the objective's other passes (time_layout)
     compute = t_mb * m_acc
     # forward and backward time of one micro-batch on one GPU (the backward includes the recompute forward)
@@ -1078,7 +1124,7 @@ def time_gpu(
 
     step = compute + tp_comm + dp_comm + pp_time + cp_comm + ep_comm + other + generation
     # named mechanisms inside the parts above (seconds per step; PART_PARENT says which part holds each)
-    parts = {"lora_adapters": lora_s + 0.0 * step, "rollout_wait_longest": wait_longest + 0.0 * step,
+    parts = {"lora_adapters": lora_s + 0.0 * step, "moe_dispatch": moe_s + 0.0 * step, "rollout_wait_longest": wait_longest + 0.0 * step,
              "weight_refit": refit + 0.0 * step}
     tokens_step_gpu = lay["tokens_step_gpu"]  # tokens per step per GPU
     if mfu is not None:
@@ -1158,7 +1204,8 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: ``rollout_wait_longest``: decode steps after the mean completion length, waiting for the longest
 #: (methods.generation_seconds); ``weight_refit``: the trained weights loaded into the inference engine every
 #: step (:func:`_rollouts`); both inside generation.
-PART_PARENT = {"lora_adapters": "compute", "rollout_wait_longest": "generation", "weight_refit": "generation"}
+#: ``moe_dispatch``: MoE token permute/unpermute and router passes (:func:`_moe_terms`), inside compute.
+PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "rollout_wait_longest": "generation", "weight_refit": "generation"}
 #: Communication that runs under compute (seconds per step), by part: not in the step time.
 HIDDEN_KEYS = ("tp_comm", "dp_comm", "pp_p2p", "cp_comm")
 SECONDS_PER_DAY = 86400.0
@@ -1289,6 +1336,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         fsdp_version=int(getattr(t, "fsdp_version", 2)),
         pipeline_mbs=getattr(t, "pipeline_microbatch_size", None),
         lora_dropout=float(getattr(t, "lora_dropout", 0.0)),
+        expert_tp=getattr(s.parallel, "expert_tp", None),
     )
     cal = calibration_of(r, kw)
     if cal is not None:  # a run measured on this GPU (core/calibration.py)
