@@ -60,3 +60,26 @@ def test_vectorised_path_agrees():
     assert arr["lora_adapters"][0] == pytest.approx(one["lora_adapters"])
     assert arr["step"][0] == pytest.approx(one["step"])
     assert arr["lora_adapters"][1] > arr["lora_adapters"][0]  # full recompute re-runs the forward's part
+
+
+def _small(**training):
+    t = {"method": "lora", "lora_targets": "all_linear", "seq_len": 256, "micro_batch_size": 1, "framework": "hf",
+         **training}
+    return scenario_from_dict({"model": {"preset": "qwen2.5-0.5b"}, "training": t,
+                               "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 1}, "data": {"tokens": 1e9}})
+
+
+def test_eager_host_floor_hand_derived():
+    r = resolve(_small())
+    t = estimate(_small()).time
+    L = r.arch.num_layers
+    n = F.lora_targets_per_layer(r.arch, "all_linear")
+    assert n == 7  # q, k, v, o, gate, up, down
+    host = L * ((T.EAGER_OPS_FWD_LAYER + n * T.EAGER_OPS_LORA_FWD) + T.EAGER_OPS_BWD_LAYER
+                + n * T.EAGER_OPS_LORA_BWD) * 10e-6
+    # a 0.5B model at 256 tokens: the GPU work is shorter than the host's issue time, which sets the compute
+    assert t.parts["launch_overhead"] > 0
+    assert t.seconds["compute"] == pytest.approx(host, rel=1e-9)
+    # torch.compile (fused kernels) has no such floor; a long sequence hides it
+    assert "launch_overhead" not in estimate(_small(torch_compile=True)).time.parts
+    assert "launch_overhead" not in estimate(_small(seq_len=16384)).time.parts

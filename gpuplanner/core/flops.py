@@ -193,6 +193,13 @@ LORA_BWD_IN, LORA_BWD_OUT = 5.0, 4.0
 LORA_DROPOUT_IN = 2.5
 
 
+@lru_cache(maxsize=256)
+def lora_targets_per_layer(a, targets: str) -> float:
+    """Adapted linears per decoder layer (mean over the layers; each one a LoRA module with its own kernels)."""
+    n = sum(float(n_layers) for _lin, n_layers in lora_linears(a, targets))
+    return n / max(float(a.num_layers), 1.0)
+
+
 def lora_traffic_elements(d_in, d_out, dropout: bool, fused):
     """(forward, backward) 16-bit elements per token of the LoRA adapter paths (:data:`LORA_FWD_IN` …);
     ``fused`` may be a boolean array."""

@@ -76,7 +76,8 @@ PREFERENCE = ("dpo", "ipo", "kto", "orpo", "simpo")
 #: RMSNorms of ~5 ops, q/k/v/o, RoPE ~6, SDPA, gate/up/act/mul/down, two residual adds). vLLM replays CUDA
 #: graphs for decoding (vLLM docs, "CUDA graphs"), which removes this. A judgement from counting ops;
 #: PyTorch's own guidance puts eager per-op overhead at ~5–10 µs ("torch.compile" and CUDA Graphs tutorials).
-EAGER_DECODE_S_PER_LAYER = 25 * 10e-6
+EAGER_OP_S = 10e-6
+EAGER_DECODE_S_PER_LAYER = 25 * EAGER_OP_S
 
 
 @dataclass(frozen=True)

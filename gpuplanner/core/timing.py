@@ -115,7 +115,7 @@ from .memory import RECOMPUTE_CODES, expert_tp_of
 from . import recompute as rc
 from . import fp8 as fp8mod
 from . import calibration
-from .methods import SFT, MethodProfile, generation_seconds, method_profile
+from .methods import EAGER_OP_S, SFT, MethodProfile, generation_seconds, method_profile
 
 # --------------------------------------------------------------------------------------------- constants
 
@@ -174,6 +174,19 @@ ATTN_KERNEL_CEILING = {"flash2": {"hopper": 0.33, "blackwell": 0.33}, "cudnn": {
 #: (8): 12 bytes per parameter per step (``torch.nn.utils.clip_grad_norm_`` with foreach ``_foreach_norm`` and
 #: ``_foreach_mul_``).
 CLIP_BYTES = 12.0
+#: Eager PyTorch issues every op from the host, ~10 µs each (:data:`methods.EAGER_OP_S`: Python, dispatcher,
+#: autograd bookkeeping and the launch); when a layer's kernels are shorter than that the GPU waits for the host.
+#: Kernels per decoder layer, counted in Hugging Face ``modeling_llama.py`` (``LlamaDecoderLayer.forward``): two
+#: ``LlamaRMSNorm`` of ~8 ops (upcast, pow, mean, add+rsqrt, mul, weight, downcast), q/k/v/o projections (4),
+#: ``apply_rotary_pos_emb`` on q and k (5 each: cos, rotate_half's neg and cat, sin, add), the K/V repeat and
+#: SDPA with its layout copies (4), two residual adds, the MLP's gate/up/act/mul/down (5): 41. The backward
+#: launches about two kernels per forward op (each op's input gradient; the GEMMs' weight gradients and autograd's
+#: gradient accumulation): 82. A LoRA module adds ``lora_A``, ``lora_B``, the scaling and the add in the forward
+#: (4, dropout one more) and their 6 backward kernels (PEFT ``tuners/lora/layer.py``). Fused stacks (Megatron,
+#: torch.compile) are not host-bound at these sizes and get no floor. A judgement from counting, like
+#: :data:`methods.EAGER_DECODE_S_PER_LAYER`.
+EAGER_OPS_FWD_LAYER, EAGER_OPS_BWD_LAYER = 41.0, 82.0
+EAGER_OPS_LORA_FWD, EAGER_OPS_LORA_BWD = 4.0, 6.0
 
 
 def attention_kernel(framework: str, generation: str, choice: str | None = "auto") -> str:
@@ -717,6 +730,11 @@ def time_layout(
         d_in, d_out = F.lora_io_elements(m.arch, lora_targets)
         l_fwd, l_bwd = F.lora_traffic_elements(d_in, d_out, lora_dropout > 0.0, fused)
         lora_tok = 2.0 * (l_fwd * (1.0 + rec_whole + rec_op) + l_bwd) / (tp * pp * cp)
+    # host-side issue time of one micro-batch in eager PyTorch (EAGER_OPS_*): a floor under its GPU time
+    n_lora = F.lora_targets_per_layer(m.arch, lora_targets) if lora else 0.0
+    ops_fwd = EAGER_OPS_FWD_LAYER + n_lora * (EAGER_OPS_LORA_FWD + (1.0 if lora_dropout > 0.0 else 0.0))
+    ops_bwd = EAGER_OPS_BWD_LAYER + n_lora * EAGER_OPS_LORA_BWD
+    host_mb = where(fused, 0.0, (ops_fwd * (1.0 + rec_whole + rec_op) + ops_bwd) * (m.L / pp) * EAGER_OP_S)
     # MoE (routed experts): the grouped expert GEMMs' own size factor and the dispatch's memory passes
     exp_tp = expert_tp_of(framework, tp, expert_tp)
     lin_exp_tok, size_exp, moe_tok = _moe_terms(m, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp)
@@ -836,7 +854,7 @@ def time_layout(
     return {
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
-        "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok, "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok, "host_mb": host_mb, "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "mem_tok_bytes": mem_tok_bytes,
@@ -980,6 +998,9 @@ def time_gpu(
     t_mem_tok = lay["mem_tok_bytes"] / mem_bw  # memory-bound work (time_layout)
     t_compute_tok = t_flops_tok / mp + t_mem_tok  # seconds per replica token, on one GPU
     t_mb = t_compute_tok * mbs * s  # one micro-batch on one GPU (all its layers)
+    # eager PyTorch: the GPU cannot run ahead of the host issuing its kernels (time_layout's host_mb)
+    launch_mb = maximum(lay["host_mb"] - t_mb, 0.0)
+    t_mb = t_mb + launch_mb
     # the LoRA adapter paths' memory traffic (part of t_mem_tok; named in the breakdown)
     lora_s = lay["lora_tok"] / mem_bw * mbs * s * m_acc
     # MoE token permute/unpermute and router passes (part of t_mem_tok; named in the breakdown)
@@ -1124,7 +1145,8 @@ def time_gpu(
 
     step = compute + tp_comm + dp_comm + pp_time + cp_comm + ep_comm + other + generation
     # named mechanisms inside the parts above (seconds per step; PART_PARENT says which part holds each)
-    parts = {"lora_adapters": lora_s + 0.0 * step, "moe_dispatch": moe_s + 0.0 * step, "rollout_wait_longest": wait_longest + 0.0 * step,
+    parts = {"lora_adapters": lora_s + 0.0 * step, "moe_dispatch": moe_s + 0.0 * step,
+             "launch_overhead": launch_mb * m_acc + 0.0 * step, "rollout_wait_longest": wait_longest + 0.0 * step,
              "weight_refit": refit + 0.0 * step}
     tokens_step_gpu = lay["tokens_step_gpu"]  # tokens per step per GPU
     if mfu is not None:
@@ -1205,7 +1227,8 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: (methods.generation_seconds); ``weight_refit``: the trained weights loaded into the inference engine every
 #: step (:func:`_rollouts`); both inside generation.
 #: ``moe_dispatch``: MoE token permute/unpermute and router passes (:func:`_moe_terms`), inside compute.
-PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "rollout_wait_longest": "generation", "weight_refit": "generation"}
+#: ``launch_overhead``: eager PyTorch waiting for the host to issue kernels (EAGER_OPS_*), inside compute.
+PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "launch_overhead": "compute", "rollout_wait_longest": "generation", "weight_refit": "generation"}
 #: Communication that runs under compute (seconds per step), by part: not in the step time.
 HIDDEN_KEYS = ("tp_comm", "dp_comm", "pp_p2p", "cp_comm")
 SECONDS_PER_DAY = 86400.0
