@@ -828,7 +828,17 @@ def time_layout(
                            + n_rs * grad_gpu * (2.0 + g_bytes))
 
     # ---- context parallelism: K/V ring, forward 1×, backward 2× (K/V and dK/dV), hidden under attention
-    kv_chunk = 2.0 * tokens_mb * 2.0 * m.kv_dim  # K and V of the local chunk, 16-bit
+    # K and V of the local chunk, 16-bit, of this tensor-parallel rank's heads (TP splits the heads; each rank keeps
+    # at least one when TP exceeds the KV heads). torchtitan repeats the K/V heads to the query heads before SDPA
+    # (``models/llama/model.py``: ``keys = repeat_kv(xk, self.n_rep)``), so torch's ring passes the repeated
+    # heads, and its backward rotates dK/dV in fp32 (``_ContextParallelOptions.convert_to_f32 = True``): K/V
+    # forward 1×, K/V and fp32 dK/dV backward 1 + 2×2 = 5×. Transformer Engine's ring (Megatron,
+    # ``AttnFuncWithCPAndKVP2P``) passes the KV heads and 16-bit dK/dV: 1 + 1 + 2 = 3×.
+    torch_cp = framework == "fsdp"
+    n_kv_heads = float(m.arch.num_heads if torch_cp else m.arch.num_kv_heads)
+    cp_dim = (m.q_dim if torch_cp else m.kv_dim) / minimum(tp, n_kv_heads)
+    kv_chunk = 2.0 * tokens_mb * 2.0 * cp_dim
+    cp_passes = 5.0 if torch_cp else 3.0
 
     # ---- expert parallelism: all-to-all dispatch + combine, forward and backward
     n_moe_stage = m.moe_frac * m.L / pp
@@ -868,7 +878,7 @@ def time_layout(
         "param_sync_lat": n_buckets * ag_lat, "lat_ag": lat_ag, "gather_bytes": weight_gpu * w_bytes * ag_factor,
         "rs_bytes": grad_gpu * g_bytes * ag_factor, "fsdp_pp": fsdp_pp, "per_mb": per_mb,
         "fsdp_copy_bytes": fsdp_copy_bytes, "fsdp_copy_on": (framework == "fsdp") & per_mb & (n_dp > 1),
-        "cp_in_node": tp * cp <= gpn, "cp_bytes": 3.0 * (cp - 1.0) * kv_chunk,
+        "cp_in_node": tp * cp <= gpn, "cp_bytes": cp_passes * (cp - 1.0) * kv_chunk,
         "attn_layer_flops": (3.0 * fwd.attention / m.L) * tokens_mb, "stage_layers": m.L / pp,
         "ep_in_node": tp * ep * cp <= gpn, "a2a_bytes": 4.0 * a2a_bytes, "n_moe_stage": n_moe_stage,
         "opt_bytes": opt_params * (OPT_BYTES.get(optimizer, 30.0) + clip), "fp8_w_bytes": fp8_w_bytes,
