@@ -498,6 +498,10 @@ def unsloth_lora_layer_bytes(m: ModelFacts, s, b, act_b: float = 2.0):
     return (rep + split) * s * b
 
 
+#: objectives whose loss TRL computes from ``selective_log_softmax`` on the raw (16-bit) logits (memory_arrays)
+TRL_SELECTIVE_LOG_SOFTMAX = ("dpo", "ipo", "kto", "orpo", "simpo", "ppo", "grpo")
+
+
 def logits_bytes(m: ModelFacts, s, b, tp, framework: str):
     """Output layer: saved logits plus the loss's transient at the start of backward.
 
@@ -512,7 +516,8 @@ def logits_bytes(m: ModelFacts, s, b, tp, framework: str):
     return 10.0 * s * b * m.V / tp
 
 
-def head_saved_bytes(m: ModelFacts, s, b, tp, precision: str, autocast=False, lora: bool = False):
+def head_saved_bytes(m: ModelFacts, s, b, tp, precision: str, autocast=False, lora: bool = False,
+                     logps_b: float = 4.0):
     """HF: what the embeddings, final norm, LM head and loss save for backward (no transients).
 
     ``input_ids`` (int64, saved by the embedding; GPT-2 also position ids and an embedding dropout mask),
@@ -538,7 +543,7 @@ def head_saved_bytes(m: ModelFacts, s, b, tp, precision: str, autocast=False, lo
         fnorm = 4.0 * h + 4.0 + (0.0 if lora else (4.0 if arch.model_type in _GEMMA else r) * h)
     head_in = 0.0 if lora else xp.where(autocast, 2.0 * h, r * h)
     cap = act_b * V / tp if arch.model_type in _GEMMA else 0.0
-    return sb * (emb + fnorm + head_in + cap + 4.0 * V / tp + 8.0)
+    return sb * (emb + fnorm + head_in + cap + logps_b * V / tp + 8.0)
 
 
 def _autocast_copied_fraction(m: ModelFacts) -> float:
@@ -967,11 +972,19 @@ def memory_arrays(
         grad_ws = 2.0 * activation_dtype_bytes(precision) * s_local * mbs * f_eff / tp
         working = working + xp.where(recomputes, grad_ws, 0.0)
     if hf_style:
-        out_saved = head_saved_bytes(mh, s_local, mbs, tp, precision, autocast, lora_t is not None)
         act_b = activation_dtype_bytes(precision)
-        # at the loss the logits (act_b) and, unless already fp32, their fp32 upcast exist beside the
+        # TRL's objectives (DPO and its relatives, PPO, GRPO) take per-token log-probabilities with
+        # ``selective_log_softmax`` (trl/trainer/utils.py) on the model's logits as they come out, bf16: for 16-bit
+        # logits it runs ``log_softmax`` row by row in that dtype ("the logsumexp approach is unstable with
+        # bfloat16"), so no fp32 upcast exists and the saved log-softmax is 16-bit; the chosen and rejected
+        # completions go through one concatenated forward (profile.seqs_per_example)
+        trl = profile.objective in TRL_SELECTIVE_LOG_SOFTMAX
+        logps_b = act_b if trl else 4.0
+        out_saved = head_saved_bytes(mh, s_local, mbs, tp, precision, autocast, lora_t is not None, logps_b)
+        # at the loss the logits (act_b) and, unless already fp32 (or TRL's), their fp32 upcast exist beside the
         # saved log-softmax output: 10sbV in 16-bit (see logits_bytes)
-        out_layer = out_saved + (act_b + (4.0 if act_b != 4.0 else 0.0)) * s_local * mbs * mh.V / tp
+        upcast = 0.0 if (trl or act_b == 4.0) else 4.0
+        out_layer = out_saved + (act_b + upcast) * s_local * mbs * mh.V / tp
     else:
         out_saved = 4.0 * s_local * mbs * mh.V / tp + 4.0 * s_local * mbs * m.h
         out_layer = logits_bytes(mh, s_local, mbs, tp, framework) + 4.0 * s_local * mbs * m.h
