@@ -1012,8 +1012,13 @@ def memory_arrays(
     if framework == "fsdp" and not lora_like:
         gather = gather + xp.where((zero >= 2) & (dp_sh > 1),
                                    fsdp_rs_buffer_bytes(layer_full, precision, master_weights), 0.0)
+    # ZeRO-3 allocates its gradient reduce bucket whole when the optimizer is built (deepspeed/runtime/zero/
+    # stage3.py: ``__ipg_bucket_flat_buffer = torch.empty(self.reduce_bucket_size, dtype=self.dtype, ...)``), at
+    # the same default of 5e8 elements, whatever the model's size (framework deepspeed: the HF engine's ZeRO-3 may
+    # be FSDP under Accelerate, which has no such bucket)
     buckets = xp.where((zero >= 1) & (zero <= 2) & (framework in ("hf", "deepspeed")),
-                       xp.minimum(5e8, model_gpu) * 2.0, 0.0)
+                       xp.minimum(5e8, model_gpu) * 2.0,
+                       xp.where((zero >= 3) & (framework == "deepspeed"), 5e8 * 2.0, 0.0))
     states = weights + gradients + opt
     extra = objective_parts(
         m_full, profile, precision=precision, weights=weights, gradients=gradients, opt=opt, acts=acts,
