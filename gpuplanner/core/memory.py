@@ -1101,6 +1101,11 @@ def objective_parts(m: ModelFacts, prof: MethodProfile, *, precision, weights, g
                 out["rollout_weights"] = w16 + zeros
                 out["kv_cache"] = xp.maximum(pool - w16, 0.0) + zeros
         else:
-            gathered = xp.where(zero_arr >= 3, w16, 0.0)
+            # PPO: TRL generates with ``unwrap_model_for_generation(self.model, ...)`` where ``self.model`` is the
+            # ``PolicyAndValueWrapper(policy, value_model)``: under ZeRO-3 ``GatheredParameters(model.parameters())``
+            # gathers the critic's 16-bit weights beside the policy's (trl/trainer/ppo_trainer.py, trl/models/
+            # utils.py)
+            wrap = 1.0 + (value_ratio if prof.critic else 0.0)
+            gathered = xp.where(zero_arr >= 3, w16 * wrap, 0.0)
             out["kv_cache"] = xp.maximum(kv_need + gathered - acts, 0.0) + zeros
     return out
