@@ -49,3 +49,14 @@ def test_memory_utilization_sets_kv_capacity():
     g = get_gpu("h100-sxm-80gb")
     kw = dict(precision="bf16", kv_bytes=2.0, context=4096, tp=1, eff=I.ServingEfficiency())
     assert I.max_batch_by_memory(GQA, g, **kw, utilization=0.5) < I.max_batch_by_memory(GQA, g, **kw)
+
+
+def test_gddr_cards_reach_a_larger_bandwidth_share():
+    eff = I.ServingEfficiency()
+    assert I.bandwidth_fraction(get_gpu("rtx-4090-24gb"), eff) == 0.75
+    assert I.bandwidth_fraction(get_gpu("l40s-48gb"), eff) == 0.75
+    assert I.bandwidth_fraction(get_gpu("h100-sxm-80gb"), eff) == 0.6
+    t, bound = I.decode_step_s(GQA, get_gpu("rtx-4090-24gb"), precision="bf16", kv_bytes=2.0, batch=1, context=1,
+                               tp=1, eff=eff)
+    assert bound == "memory"
+    assert t == pytest.approx((16e9 + I.kv_bytes_per_token(GQA, 2.0)) / (1.008e12 * 0.75))

@@ -77,7 +77,8 @@ GIB = 1024.0 ** 3
 class ServingEfficiency:
     """Achieved fractions of the roofs (module docstring for the sources)."""
 
-    memory_bandwidth: float = 0.6  # Databricks/MosaicML 2023, MBU ~60%
+    memory_bandwidth: float = 0.6  # Databricks/MosaicML 2023, MBU ~60% (HBM parts)
+    memory_bandwidth_gddr: float = 0.75  # GDDR cards at batch 1 (GDDR_BOARDS: the llama.cpp table's median)
     compute: float = 0.5  # assumption: top of the guide's 40-55% MFU band
     activation_reserve_gib: float = 1.0  # assumption: activations and CUDA graphs of the serving engine
 
@@ -170,10 +171,26 @@ class ReplicaPoint:
     memory_per_gpu_gib: float  # weights + KV cache at this batch + reserve, per card
 
 
+#: Datacenter boards with GDDR memory rather than HBM (NVIDIA L40S, L40 and L20 datasheets: 48 GB GDDR6); consumer
+#: and workstation cards are GDDR too. GDDR cards reach a larger share of their bandwidth when decoding at batch 1:
+#: llama.cpp's batch-1 F16 generation (XiongjieDai/GPU-Benchmarks-on-LLM-Inference, README, May 2024; weights ÷
+#: time per token ÷ datasheet bandwidth) gives RTX 4090 0.81, 4080 0.85, 3090 0.76, L40S 0.75, A40 0.73, RTX A6000
+#: 0.72, RTX 6000 Ada 0.67 — median 0.75 — while the same table's HBM parts reach 0.46 (A100 80GB) and 0.52
+#: (H100 PCIe): a wide memory needs more bytes in flight than one token's GEMVs keep outstanding. The HBM figure
+#: stays Databricks' 0.6 for the serving engines (vLLM, TensorRT-LLM) this sizing assumes.
+GDDR_BOARDS = frozenset({"l40s-48gb", "l40-48gb", "l20-48gb"})
+
+
+def bandwidth_fraction(gpu: Any, eff: ServingEfficiency) -> float:
+    """The share of the datasheet bandwidth decoding reaches on ``gpu``: GDDR or HBM (:data:`GDDR_BOARDS`)."""
+    gddr = getattr(gpu, "gpu_class", "") in ("consumer", "workstation") or getattr(gpu, "id", "") in GDDR_BOARDS
+    return eff.memory_bandwidth_gddr if gddr else eff.memory_bandwidth
+
+
 def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float, batch: float, context: float,
                   tp: int, eff: ServingEfficiency) -> tuple[float, str]:
     """Seconds of one decode step for ``batch`` requests with ``context`` tokens each (module docstring)."""
-    bw = float(gpu.mem_bw_tbs) * 1e12 * eff.memory_bandwidth * tp
+    bw = float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff) * tp
     peak = (peak_flops(gpu, precision) or 0.0) * eff.compute * tp
     read = decode_weight_bytes(m, precision, batch) + batch * context * kv_bytes_per_token_per_gpu(m, kv_bytes, tp) * tp
     flops = batch * (2.0 * m.params_active + 4.0 * m.num_layers * m.num_heads * m.head_dim * context)
@@ -338,5 +355,5 @@ def time_to_first_token_s(m: ServingModel, gpu: Any, *, prompt_tokens: int, prec
     """Batch-1 time to the first token: the prompt's prefill (compute bound) or one read of the weights,
     whichever is longer."""
     pre = prefill_s(m, gpu, precision=precision, prompt=prompt_tokens, tp=tp, eff=eff)
-    read = decode_weight_bytes(m, precision, 1.0) / (float(gpu.mem_bw_tbs) * 1e12 * eff.memory_bandwidth * tp)
+    read = decode_weight_bytes(m, precision, 1.0) / (float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff) * tp)
     return max(pre, read)
