@@ -1238,7 +1238,17 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: step (:func:`_rollouts`); both inside generation.
 #: ``moe_dispatch``: MoE token permute/unpermute and router passes (:func:`_moe_terms`), inside compute.
 #: ``launch_overhead``: eager PyTorch waiting for the host to issue kernels (EAGER_OPS_*), inside compute.
-PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "launch_overhead": "compute", "rollout_wait_longest": "generation", "weight_refit": "generation"}
+PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "launch_overhead": "compute",
+               "rollout_wait_longest": "generation", "weight_refit": "generation"}
+#: What the views call each named part (translatable: context "Timing"; the CLI, the Plans details and the PDF
+#: look a breakdown key up here, as they do for the step's parts).
+PART_LABELS = {
+    "lora_adapters": QT_TRANSLATE_NOOP("Timing", "LoRA adapter passes"),
+    "launch_overhead": QT_TRANSLATE_NOOP("Timing", "kernel launch overhead (eager PyTorch)"),
+    "moe_dispatch": QT_TRANSLATE_NOOP("Timing", "MoE token permute and router"),
+    "rollout_wait_longest": QT_TRANSLATE_NOOP("Timing", "rollouts: waiting for the longest completion"),
+    "weight_refit": QT_TRANSLATE_NOOP("Timing", "rollouts: loading the new weights into the inference engine"),
+}
 #: Communication that runs under compute (seconds per step), by part: not in the step time.
 HIDDEN_KEYS = ("tp_comm", "dp_comm", "pp_p2p", "cp_comm")
 SECONDS_PER_DAY = 86400.0

@@ -6406,6 +6406,26 @@
         <source>hardware.inter_node &apos;{id}&apos; is not an inter-node fabric</source>
         <translation>hardware.inter_node “{id}”不是节点间网络</translation>
     </message>
+    <message>
+        <source>LoRA adapter passes</source>
+        <translation>LoRA 适配器的访存开销</translation>
+    </message>
+    <message>
+        <source>kernel launch overhead (eager PyTorch)</source>
+        <translation>内核启动开销（PyTorch eager 模式）</translation>
+    </message>
+    <message>
+        <source>MoE token permute and router</source>
+        <translation>MoE token 重排与路由</translation>
+    </message>
+    <message>
+        <source>rollouts: waiting for the longest completion</source>
+        <translation>采样：等待最长的生成结束</translation>
+    </message>
+    <message>
+        <source>rollouts: loading the new weights into the inference engine</source>
+        <translation>采样：把新权重加载到推理引擎</translation>
+    </message>
 </context>
 <context>
     <name>Topology</name>
