@@ -69,3 +69,19 @@ def test_one_step_off_overlaps_generation():
 def test_one_step_off_needs_separate_engine():
     with pytest.raises(ScenarioError, match="one_step_off"):
         scn(engine="vllm_colocated", schedule="one_step_off")
+
+
+def test_rollout_decode_at_serving_bandwidth_utilisation():
+    """Generation reads weights and KV cache at the serving engines' MBU (0.6 of HBM bandwidth), as core/inference."""
+    from gpuplanner.core import timing as T
+    from gpuplanner.core.inference import ServingEfficiency
+
+    r = resolve(scn(engine="training", zero=1))
+    prof = M.method_profile(r.scenario.training)
+    kw, _ = T.time_kwargs(r)
+    seqs = 4 * r.scenario.grad_accum
+    expect, _ = M.generation_seconds(
+        prof, arch=r.arch, params_total=float(r.params.total), active_params=float(r.params.active), seqs=seqs, tp=1,
+        peak_flops=kw["peak16_tflops"] * 1e12, eff=kw["gen_efficiency"],
+        mem_bw=kw["mem_bw_tbs"] * 1e12 * ServingEfficiency().memory_bandwidth)
+    assert estimate(r.scenario).time.seconds["generation"] == pytest.approx(expect, rel=1e-9)
