@@ -78,6 +78,10 @@ class InferenceSpec(_Section):
                                                 description="latency target: output tokens/s each user sees")
     gpu: str | None = Field(None, max_length=200, description="serve on this GPU (default: cheapest per token)")
     gpu_candidates: list[str] | None = Field(None, max_length=200)
+    gpu_memory_utilization: float = Field(
+        0.9, gt=0, le=1, description="share of each GPU the serving engine takes for weights, activations and KV "
+                                     "cache (vLLM gpu_memory_utilization, default 0.9; TensorRT-LLM "
+                                     "kv_cache_free_gpu_mem_fraction)")
 
     @model_validator(mode="after")
     def _check(self) -> "InferenceSpec":
@@ -567,7 +571,7 @@ def _inference_phase(phase: Phase, base: Scenario, start: float, models: ModelSo
         size = size_serving(m, g, concurrency=spec.concurrency, context_tokens=spec.context_tokens,
                             prompt_tokens=spec.prompt, output_tokens=spec.output_tokens, precision=spec.precision,
                             kv_precision=spec.kv_precision, tokens_per_s_per_user=spec.tokens_per_s_per_user,
-                            gpus_per_node=g.gpus_per_node)
+                            gpus_per_node=g.gpus_per_node, gpu_memory_utilization=spec.gpu_memory_utilization)
         if size is None:
             continue
         mode, c, costs, msg = _serving_cost(size, table, weeks=weeks, hours_per_week=h, fixed=phase.rental_mode)

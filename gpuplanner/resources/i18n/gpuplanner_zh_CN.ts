@@ -7298,6 +7298,10 @@
         <source>a scenario must be a JSON object</source>
         <translation>场景必须是 JSON 对象</translation>
     </message>
+    <message>
+        <source>training.rl.schedule=one_step_off needs generation_engine vllm_separate (generation on its own GPUs, overlapped with training)</source>
+        <translation>training.rl.schedule=one_step_off 需要 generation_engine 为 vllm_separate（在独立的 GPU 上生成，与训练重叠）</translation>
+    </message>
 </context>
 <context>
     <name>SearchController</name>
@@ -7350,6 +7354,26 @@
     <message>
         <source>hardware.inter_node &apos;{id}&apos; is not an inter-node fabric</source>
         <translation>hardware.inter_node “{id}”不是节点间网络</translation>
+    </message>
+    <message>
+        <source>LoRA adapter passes</source>
+        <translation>LoRA 适配器的访存开销</translation>
+    </message>
+    <message>
+        <source>kernel launch overhead (eager PyTorch)</source>
+        <translation>内核启动开销（PyTorch eager 模式）</translation>
+    </message>
+    <message>
+        <source>MoE token permute and router</source>
+        <translation>MoE token 重排与路由</translation>
+    </message>
+    <message>
+        <source>rollouts: waiting for the longest completion</source>
+        <translation>采样：等待最长的生成结束</translation>
+    </message>
+    <message>
+        <source>rollouts: loading the new weights into the inference engine</source>
+        <translation>采样：把新权重加载到推理引擎</translation>
     </message>
 </context>
 <context>
