@@ -44,6 +44,12 @@ class _Parser(argparse.ArgumentParser):
         kwargs.setdefault("formatter_class", _help_formatter)
         super().__init__(*args, **kwargs)
 
+    def error(self, message: str):
+        """A bad argument: one line on stderr, exit 2 (argparse's own prints the usage first); ``--help`` has it."""
+        from .io.safe_read import one_line
+
+        self.exit(2, f"{self.prog}: error: {one_line(message, 360)}\n")
+
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser: every command (``--help`` lists them), or with ``only`` the one module that

@@ -6,6 +6,11 @@ import argparse
 
 CTX = "CLI"
 
+# the ranges of the scenario's own fields (core/scenario.py), repeated here so that parsing a flag loads no model:
+MAX_TP = 1024  # MeasuredRun.tp: one tensor-parallel group
+MAX_GPUS = 1_000_000  # HardwareSection.num_gpus
+MAX_NICS = 64  # HardwareSection.nics_per_node
+
 
 def positive_int(value: str) -> int:
     """argparse type: a whole number ≥ 1, with a one-line message otherwise."""
@@ -16,6 +21,22 @@ def positive_int(value: str) -> int:
     if n < 1:
         raise argparse.ArgumentTypeError(f"expected a number >= 1, got {n}")
     return n
+
+
+def int_in(lo: int, hi: int):
+    """argparse type: a whole number from ``lo`` to ``hi`` (the message names the range; a value past it is an
+    error, never a verdict about an impossible plan)."""
+    def parse(value: str) -> int:
+        text = value.strip().replace("_", "")
+        if not text.lstrip("+-").isdigit() or len(text) > 12:
+            raise argparse.ArgumentTypeError(f"expected a whole number from {lo} to {hi:,}, got {value[:40]!r}")
+        n = int(text)
+        if not lo <= n <= hi:
+            raise argparse.ArgumentTypeError(f"expected a whole number from {lo} to {hi:,}, got {n:,}")
+        return n
+
+    parse.__name__ = f"whole number {lo}-{hi}"
+    return parse
 
 
 def rent_vs_build_lines(rb, indent: str = "   ") -> list[str]:

@@ -43,6 +43,10 @@ def run(args) -> int:
     from ..verify.health import check_health  # imported here: --help loads no verify/numpy
 
     gpu = args.gpu
+    if gpu is not None:  # an unknown id is an error naming the catalog's close matches, never ignored
+        from ..core.catalog_hw import get_gpu
+
+        gpu = get_gpu(gpu).id
     if args.plan:
         from ..io.scenario_files import load_scenario
 

@@ -19,7 +19,7 @@ import json
 
 from ..formatting import format_money, gpu_display_name, format_number, format_percent, format_sig
 from ._lang import msg, name, translate
-from ._args import display_width, ljust, positive_int, rent_vs_build_lines
+from ._args import display_width, int_in, ljust, rent_vs_build_lines
 
 
 CTX = "CLI"
@@ -34,7 +34,7 @@ def register(subparsers) -> None:
         "the budget, or lowest cost per effective PFLOP).",
     )
     p.add_argument("file", metavar="FILE", help="scenario JSON or .gpuplan file")
-    p.add_argument("--top", type=positive_int, default=5, metavar="N", help="how many plans to show (default 5)")
+    p.add_argument("--top", type=int_in(1, 1000), default=5, metavar="N", help="how many plans to show (default 5)")
     p.add_argument("--objective", choices=("cheapest", "fastest", "value"),
                    help="ranking (default: the scenario's constraints.objective)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
