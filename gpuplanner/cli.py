@@ -147,9 +147,15 @@ def command_names() -> set[str]:
 
 class _TerminalSafe:
     """A text stream that drops control characters (terminal escapes such as ``ESC[2J`` or ``ESC]0;title``
-    from a vendor's file or a pasted topology) except line breaks and tabs, before they reach the terminal."""
+    from a vendor's file or a pasted topology) except line breaks and tabs, before they reach the terminal, and
+    replaces with U+FFFD the invisible ones that reorder or hide text (bidirectional overrides and isolates such
+    as U+202E and U+2066, marks such as U+200F, zero-width characters, line/paragraph separators) and lone
+    surrogates (which no terminal encoding can write)."""
 
     _DROP = {c: None for c in list(range(0, 32)) + list(range(127, 160)) if c not in (9, 10)}
+    _INVISIBLE = [0x061C, 0x180E, 0xFEFF, *range(0x200B, 0x2010), *range(0x2028, 0x202F), *range(0x2060, 0x2065),
+                  *range(0x2066, 0x206A), *range(0xFFF9, 0xFFFC), *range(0xD800, 0xE000)]
+    _DROP.update({c: "\ufffd" for c in _INVISIBLE})
 
     def __init__(self, stream):
         self._stream = stream

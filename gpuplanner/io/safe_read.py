@@ -19,6 +19,7 @@ import errno
 import json
 import math
 import os
+import re
 import stat
 from pathlib import Path
 from typing import Any
@@ -164,6 +165,27 @@ def finite_float(token: str) -> float:
     return value
 
 
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")  # a \uD800-\uDFFF escape: checked after parsing
+
+
+def refuse_lone_surrogates(value: Any) -> None:
+    """A string escape ``\\ud800`` without its pair is no character: it cannot be printed, saved as UTF-8 or
+    shown (RFC 8259 §8.2 leaves it to the reader); refused like any malformed text (iterative: no recursion)."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+        elif isinstance(v, str):
+            try:
+                v.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "a lone surrogate escape in a string"))) from None
+
+
 def parse_json(data: str | bytes, name: str = "file", max_depth: int = MAX_DEPTH) -> Any:
     """Parse untrusted JSON (see the module docstring). Raises :class:`UnsafeInput` with one line."""
     name = one_line(name, 120)
@@ -179,7 +201,10 @@ def parse_json(data: str | bytes, name: str = "file", max_depth: int = MAX_DEPTH
         raise UnsafeInput(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: JSON nested too deeply (over {n} levels)"),
                                       file=name, n=max_depth))
     try:
-        return json.loads(data, parse_constant=reject_constant, parse_float=finite_float)
+        value = json.loads(data, parse_constant=reject_constant, parse_float=finite_float)
+        if SURROGATE_ESCAPE.search(data):
+            refuse_lone_surrogates(value)
+        return value
     except json.JSONDecodeError as err:
         raise UnsafeInput(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: not valid JSON (line {line}, column {col}: {msg})"),
                                       file=name, line=err.lineno, col=err.colno, msg=err.msg)) from None
