@@ -79,7 +79,7 @@ from ..core.record import Record
 from ..core.scenario import ModelSection, ParallelSection, Scenario
 from ..core.units import parse_count
 from .model_files import ModelFiles
-from .safe_read import SURROGATE_ESCAPE, finite_float, refuse_lone_surrogates, reject_constant
+from .safe_read import finite_float, reject_constant
 
 CURRENT_SCHEMA = 5
 SUFFIX = ".gpuplan"
@@ -765,10 +765,7 @@ def _decode(raw: bytes, name: str) -> str:
 
 def _parse(text: str, name: str) -> Any:
     try:
-        value = json.loads(text, parse_constant=reject_constant, parse_float=finite_float)
-        if SURROGATE_ESCAPE.search(text):
-            refuse_lone_surrogates(value)
-        return value
+        return json.loads(text, parse_constant=reject_constant, parse_float=finite_float)
     except json.JSONDecodeError as err:
         if err.pos >= len(text.rstrip()) or err.msg.startswith("Unterminated string"):
             raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not valid JSON: the file ends too early (truncated?)"))) \
