@@ -181,8 +181,14 @@ def run_cli(argv: list[str]) -> int:
     args.lang = _lang.install(getattr(args, "lang", None), gui=args.command == "report")
     old_out = sys.stdout
     sys.stdout = _TerminalSafe(old_out)
+    import warnings
+
     try:
-        return int(args.func(args) or 0)
+        with warnings.catch_warnings():
+            # numpy's RuntimeWarnings (overflow, division by zero in a candidate that is then dropped) are not
+            # messages for the user: the command's figures and one-line errors are (issue #32)
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return int(args.func(args) or 0)
     except PlannerError as err:
         # one line, no control characters (a vendor's file must not drive the terminal), capped in length
         first = err.args[0] if err.args else None  # a MsgStr keeps its message id: shown in the CLI's language

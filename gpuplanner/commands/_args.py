@@ -39,6 +39,33 @@ def int_in(lo: int, hi: int):
     return parse
 
 
+def strict_json(data, **kwargs) -> str:
+    """``data`` as JSON that a strict parser reads (``allow_nan=False``): a figure that is not finite (a cost
+    without a price, a job that never finishes) becomes ``null`` and its path is listed under ``"unbounded"``
+    with a sentence saying so; nothing else changes."""
+    import json
+    import math
+
+    paths: list[str] = []
+
+    def clean(v, path: str):
+        if isinstance(v, float) and not math.isfinite(v):
+            paths.append(path or "$")
+            return None
+        if isinstance(v, dict):
+            return {k: clean(x, f"{path}.{k}" if path else str(k)) for k, x in v.items()}
+        if isinstance(v, (list, tuple)):
+            return [clean(x, f"{path}[{i}]") for i, x in enumerate(v)]
+        return v
+
+    out = clean(data, "")
+    if paths and isinstance(out, dict):
+        out["unbounded"] = {"fields": paths[:50], "message": "no finite value (the figure grows without bound, "
+                            "e.g. a job that never finishes); shown as null"}
+    kwargs.setdefault("ensure_ascii", False)
+    return json.dumps(out, allow_nan=False, **kwargs)
+
+
 def rent_vs_build_lines(rb, indent: str = "   ") -> list[str]:
     """The rent-or-build answer as text: the sentence, the five parts of building next to renting, the
     break-even utilisation and what was not counted (read from ``cost.BuildResult``; nothing computed here),

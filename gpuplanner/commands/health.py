@@ -9,9 +9,8 @@ when a finding is "bad", 2 unreadable input (one line naming the line).
 
 from __future__ import annotations
 
-import json
 
-from ._args import read_input
+from ._args import read_input, strict_json
 from ._lang import msg, translate
 
 CTX = "CLI"
@@ -55,7 +54,7 @@ def run(args) -> int:
     dmesg = _read(args.dmesg, "kernel log") if args.dmesg else None
     rep = check_health(_read(args.file, "tool output"), gpu, dmesg)
     if args.json:
-        print(json.dumps(rep.to_json(), indent=2, ensure_ascii=False))
+        print(strict_json(rep.to_json(), indent=2))
     else:
         kinds = {"nvidia": "nvidia-smi -q", "ascend": "npu-smi info", "amd": "rocm-smi",
                  "dmesg": translate(CTX, "kernel log")}

@@ -10,9 +10,8 @@ finding is "bad", 2 unreadable input (one line naming the line of the file).
 
 from __future__ import annotations
 
-import json
 
-from ._args import MAX_NICS, int_in, read_input
+from ._args import MAX_NICS, int_in, read_input, strict_json
 from ._lang import msg, translate
 
 CTX = "CLI"
@@ -64,7 +63,7 @@ def run(args) -> int:
         topo = parse_topo(_read(args.topo, "nvidia-smi topo -m output"))
     rep = diagnose_network(ports, plan, topo)
     if args.json:
-        print(json.dumps(rep.to_json(), indent=2, ensure_ascii=False))
+        print(strict_json(rep.to_json(), indent=2))
     else:
         print(format_ports(ports))
         if plan is not None:

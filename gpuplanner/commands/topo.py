@@ -7,9 +7,8 @@ FILE may be ``-`` for stdin. Text output: the link matrix and the verdict lines;
 
 from __future__ import annotations
 
-import json
 
-from ._args import MAX_GPUS, MAX_TP, int_in, read_input
+from ._args import MAX_GPUS, MAX_TP, int_in, read_input, strict_json
 from . import _lang
 
 _MARK = {"ok": "[ok]  ", "warn": "[warn]", "bad": "[BAD] "}
@@ -44,7 +43,7 @@ def run(args) -> int:
     topo = parse_topo(_read(args.file))
     diag = diagnose(topo, plan_tp=args.tp, plan_gpus=args.gpus)
     if args.json:
-        print(json.dumps(diag.to_json(), indent=2, ensure_ascii=False))
+        print(strict_json(diag.to_json(), indent=2))
     else:
         print(format_matrix(topo))
         print()
