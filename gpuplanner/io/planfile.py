@@ -79,7 +79,7 @@ from ..core.record import Record
 from ..core.scenario import ModelSection, ParallelSection, Scenario
 from ..core.units import parse_count
 from .model_files import ModelFiles
-from .safe_read import finite_float, reject_constant
+from .safe_read import MAX_DEPTH, finite_float, nesting_depth, reject_constant
 
 CURRENT_SCHEMA = 5
 SUFFIX = ".gpuplan"
@@ -764,6 +764,8 @@ def _decode(raw: bytes, name: str) -> str:
 
 
 def _parse(text: str, name: str) -> Any:
+    if nesting_depth(text) > MAX_DEPTH:  # the safe reader's limit: what the CLI refuses, the app refuses too
+        raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not a plan: JSON nested too deeply")))
     try:
         return json.loads(text, parse_constant=reject_constant, parse_float=finite_float)
     except json.JSONDecodeError as err:
