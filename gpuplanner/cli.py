@@ -48,7 +48,8 @@ class _Parser(argparse.ArgumentParser):
         """A bad argument: one line on stderr, exit 2 (argparse's own prints the usage first); ``--help`` has it."""
         from .io.safe_read import one_line
 
-        self.exit(2, f"{self.prog}: error: {one_line(message, 360)}\n")
+        command = self.prog.partition(" ")[2]  # "gpuplanner topo": the same prefix as every other error line
+        self.exit(2, f"gpuplanner: error: {command + ': ' if command else ''}{one_line(message, 360)}\n")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
