@@ -27,12 +27,15 @@ def int_in(lo: int, hi: int):
     """argparse type: a whole number from ``lo`` to ``hi`` (the message names the range; a value past it is an
     error, never a verdict about an impossible plan)."""
     def parse(value: str) -> int:
+        from ..formatting import format_number
+
+        span = f"from {format_number(lo, 0)} to {format_number(hi, 0)}"
         text = value.strip().replace("_", "")
         if not text.lstrip("+-").isdigit() or len(text) > 12:
-            raise argparse.ArgumentTypeError(f"expected a whole number from {lo} to {hi:,}, got {value[:40]!r}")
+            raise argparse.ArgumentTypeError(f"expected a whole number {span}, got {value[:40]!r}")
         n = int(text)
         if not lo <= n <= hi:
-            raise argparse.ArgumentTypeError(f"expected a whole number from {lo} to {hi:,}, got {n:,}")
+            raise argparse.ArgumentTypeError(f"expected a whole number {span}, got {format_number(n, 0)}")
         return n
 
     parse.__name__ = f"whole number {lo}-{hi}"

@@ -167,6 +167,10 @@
         <translation>不是此版本的自动保存文件</translation>
     </message>
     <message>
+        <source>cannot read this autosave ({why})</source>
+        <translation>无法读取此自动保存文件（{why}）</translation>
+    </message>
+    <message>
         <source>cannot delete the autosave ({why})</source>
         <translation>无法删除自动保存（{why}）</translation>
     </message>
@@ -1581,6 +1585,10 @@
     <message>
         <source>GPU Planner plans (*.gpuplan);;Scenario JSON (*.json);;All files (*)</source>
         <translation>GPU Planner 方案 (*.gpuplan);;场景 JSON (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>{0}: cannot open this file ({1})</source>
+        <translation>{0}：无法打开此文件（{1}）</translation>
     </message>
     <message>
         <source>Cannot open</source>
@@ -4653,6 +4661,18 @@
 <context>
     <name>Project</name>
     <message>
+        <source>an MFU of {mfu:.2g} is below 0.1%: no training run is that slow; enter a measured value</source>
+        <translation>MFU 为 {mfu:.2g}，低于 0.1%：没有哪次训练这么慢；请填写实测值</translation>
+    </message>
+    <message>
+        <source>at {h:g} hours a week no session outlasts its setup: the work never finishes</source>
+        <translation>每周 {h:g} 小时，每次使用都不够完成环境准备：任务永远无法完成</translation>
+    </message>
+    <message>
+        <source>the job would take {years:,.0f} years on the calendar (more than 100)</source>
+        <translation>任务按日历需要 {years:,.0f} 年（超过 100 年）</translation>
+    </message>
+    <message>
         <source>research and experiments</source>
         <translation>研发验证</translation>
     </message>
@@ -6168,6 +6188,26 @@
         <translation>nvidia-smi topo -m 输出</translation>
     </message>
     <message>
+        <source>expected a file name, got {value}</source>
+        <translation>应为文件名，实际为 {value}</translation>
+    </message>
+    <message>
+        <source>{file}: a file name cannot hold a NUL byte</source>
+        <translation>{file}：文件名不能包含 NUL 字节</translation>
+    </message>
+    <message>
+        <source>{file}: not a valid file name (unencodable character)</source>
+        <translation>{file}：不是有效的文件名（含无法编码的字符）</translation>
+    </message>
+    <message>
+        <source>{file}: file name too long (at most {n} bytes, {part} a part)</source>
+        <translation>{file}：文件名过长（最多 {n} 字节，每一级最多 {part} 字节）</translation>
+    </message>
+    <message>
+        <source>{file}: not a regular file, not a {what}</source>
+        <translation>{file}：不是普通文件，不是{what}</translation>
+    </message>
+    <message>
         <source>{file}: not found</source>
         <translation>{file}：找不到该文件</translation>
     </message>
@@ -6198,6 +6238,10 @@
     <message>
         <source>number {token} is out of range</source>
         <translation>数字 {token} 超出范围</translation>
+    </message>
+    <message>
+        <source>a lone surrogate escape in a string</source>
+        <translation>字符串中有不成对的代理项转义</translation>
     </message>
     <message>
         <source>{file}: UTF-16 text; expected UTF-8</source>
