@@ -452,3 +452,49 @@ def test_recent_json_entries_are_validated_and_cleanup_never_raises(tmp_path, mo
     for damaged in ("[" * 100_000, '{"files": ["\\ud800"]}'):  # too deep; a lone surrogate: refused as a whole
         recent.write_text(damaged, encoding="utf-8")
         assert files.entries() == []
+
+
+def test_mutated_autosaves_never_raise_from_the_reader(tmp_path):
+    """1,600 mutated autosaves (the probe's count): pending() never raises and each is a document or one line;
+    what Recover then runs (the scenario for the estimate) raises only PlannerError."""
+    import random
+
+    from gpuplanner.core.errors import PlannerError
+
+    AutosaveStore(tmp_path, session="seed").write(_doc())
+    base = json.loads((tmp_path / "seed-main.autosave").read_text(encoding="utf-8"))
+    (tmp_path / "seed-main.autosave").unlink()
+    rng = random.Random(32)
+    hostile = [None, 0, -1, 10**20, 2**63, 1e300, "", "a\x00b", "\ud800", [], {}, [[[[]]]], "x" * 3000, True]
+
+    def mutate(d, depth=0):
+        if isinstance(d, dict) and d and depth < 8:
+            k = rng.choice(list(d))
+            if isinstance(d[k], (dict, list)) and rng.random() < 0.6:
+                mutate(d[k], depth + 1)
+            else:
+                d[k] = rng.choice(hostile)
+        elif isinstance(d, list) and d and depth < 8:
+            i = rng.randrange(len(d))
+            if isinstance(d[i], (dict, list)) and rng.random() < 0.6:
+                mutate(d[i], depth + 1)
+            else:
+                d[i] = rng.choice(hostile)
+
+    n = 1600
+    for i in range(n):
+        d = json.loads(json.dumps(base))
+        d["session"] = f"s{i}"
+        for _ in range(rng.randint(1, 3)):
+            mutate(d)
+        (tmp_path / f"s{i}-main.autosave").write_text(json.dumps(d), encoding="utf-8")
+    pending = AutosaveStore(tmp_path).pending()
+    assert len(pending) == n
+    for rec in pending:
+        if rec.document is None:
+            assert rec.error and "\n" not in str(rec.error)
+            continue
+        try:
+            planfile.scenario_for_estimate(rec.document, None, rec.file.name)
+        except PlannerError:
+            pass

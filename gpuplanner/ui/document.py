@@ -424,8 +424,11 @@ class DocumentController(QObject):
         base = rec.source_path.parent if rec.source_path else None
         try:
             scenario = planfile.scenario_for_estimate(doc, base, rec.file.name)
-        except PlannerError as err:
-            QMessageBox.warning(self.window, self.tr("Cannot recover"), str(err))
+        except (PlannerError, OSError, ValueError, RecursionError, MemoryError, OverflowError) as err:
+            # a stranger's autosave: one line, and the app stays open (as open_path)
+            QMessageBox.warning(self.window, self.tr("Cannot recover"), one_line(err) if isinstance(err, PlannerError)
+                                else self.tr("{0}: cannot open this file ({1})").format(
+                                    one_line(rec.file.name, 120), err.__class__.__name__))
             return False
         self.load_document(scenario, doc=doc, title=doc.title, notes=doc.notes, ui=self.ui_of(doc), base_dir=base,
                            path=rec.source_path, modified=True, stamp=rec.source_stamp, recovered=rec)
