@@ -8,8 +8,16 @@
         <translation>结果文件不是 UTF-8 文本</translation>
     </message>
     <message>
+        <source>not valid JSON (nested too deeply)</source>
+        <translation>不是有效的 JSON（嵌套过深）</translation>
+    </message>
+    <message>
         <source>not valid JSON (line {line}, column {col}: {msg})</source>
         <translation>不是有效的 JSON（第 {line} 行，第 {col} 列：{msg}）</translation>
+    </message>
+    <message>
+        <source>not valid JSON ({why})</source>
+        <translation>不是有效的 JSON（{why}）</translation>
     </message>
     <message>
         <source>a kit result must be a JSON object</source>
@@ -18,14 +26,6 @@
     <message>
         <source>schema: expected &apos;{want}&apos;, got {got}</source>
         <translation>schema：应为“{want}”，实际为 {got}</translation>
-    </message>
-    <message>
-        <source>{file}: file not found</source>
-        <translation>{file}：文件不存在</translation>
-    </message>
-    <message>
-        <source>{file}: cannot read ({why})</source>
-        <translation>{file}：无法读取（{why}）</translation>
     </message>
     <message>
         <source>gpuplanner.core.flops: 6·N (active matmul weights) + causal attention (Kaplan et al. 2020)</source>
