@@ -79,7 +79,7 @@ from ..core.record import Record
 from ..core.scenario import ModelSection, ParallelSection, Scenario
 from ..core.units import parse_count
 from .model_files import ModelFiles
-from .safe_read import MAX_DEPTH, finite_float, nesting_depth, reject_constant
+from .safe_read import MAX_DEPTH, UnsafeInput, check_path, finite_float, nesting_depth, reject_constant
 
 CURRENT_SCHEMA = 5
 SUFFIX = ".gpuplan"
@@ -876,7 +876,10 @@ def loads(raw: bytes | str, name: str = "plan") -> tuple[PlanDocument, list[str]
 def read_bytes(path: str | os.PathLike, limit: int | None = None) -> bytes:
     """Read at most ``limit + 1`` bytes (default :data:`MAX_BYTES`) of ``path``; OS errors become
     :class:`PlanFileError`."""
-    path = Path(path)
+    try:
+        path = check_path(path, "plan file", special=False)  # NUL, unencodable, overlong: one line
+    except UnsafeInput as err:
+        raise PlanFileError(None, error_text(err)) from None  # the message names the file, made printable
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
         try:
