@@ -7,11 +7,10 @@ Prints the core's :class:`~gpuplanner.core.evaluate.Evaluation`; ``--json`` is i
 
 from __future__ import annotations
 
-import json
 
 # the core and io are imported by run(): ``gpuplanner --help`` and the other commands do not load them
 from ..formatting import format_compact, format_money, format_number, format_percent, format_sig, gpu_display_name
-from ._args import label as _lbl, rent_vs_build_lines
+from ._args import label as _lbl, rent_vs_build_lines, strict_json
 from ._lang import msg, name, translate
 
 CTX = "CLI"
@@ -27,13 +26,15 @@ def register(sub) -> None:
 def run(args) -> int:
     from ..core.estimate import TIER_GUIDANCE
     from ..core.evaluate import evaluate
+    from ..core.plausible import check_plausible
     from ..io.scenario_files import load_scenario
 
     scenario, base = load_scenario(args.file)
     ev = evaluate(scenario, base)
+    check_plausible(ev, scenario.constraints.hours_per_week)  # MFU < 0.1%, a calendar past 100 years: the field named
     data = ev.to_json()
     if args.json:
-        print(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
+        print(strict_json(data, indent=2, sort_keys=True))
         return 0
     print("\n".join(text_lines(ev, data)))
     return 0

@@ -35,6 +35,7 @@ from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr
 from .inference import ServingModel, ServingSize, size_serving
 from .messages import Msg
+from .plausible import check_plausible
 from .record import Field, model_validator
 from .scenario import Scenario, _Section
 
@@ -404,6 +405,11 @@ class WhatIf:
                 "note": None if self.note is None else self.note.render()}
 
 
+#: the timeline by week up to three years, then by month, and never more than :data:`MAX_ROWS` rows
+MAX_WEEKLY_ROWS = 156
+MAX_ROWS = 1200
+
+
 @dataclass(frozen=True)
 class ProjectResult:
     phases: tuple[PhaseResult, ...]
@@ -423,14 +429,19 @@ class ProjectResult:
         return max(1, math.ceil(self.total_weeks - 1e-9))
 
     def weekly(self) -> list[dict]:
-        """Week by week: GPUs and CPU cores in use and the cost spread evenly over each phase's weeks (the
-        timeline chart's series)."""
+        """The timeline chart's series: GPUs and CPU cores in use and the cost spread evenly over each phase's
+        weeks, by week up to :data:`MAX_WEEKLY_ROWS` weeks, else by month (then in at most :data:`MAX_ROWS`
+        equal spans), so its length never grows with the job's. Each row: ``week`` (the first, from 1),
+        ``weeks`` (its span), ``gpus``, ``cpu_cores``, ``cost``."""
+        n = self.weeks
+        step = 1.0 if n <= MAX_WEEKLY_ROWS else max(HOURS_PER_MONTH / HOURS_PER_WEEK, n / MAX_ROWS)
         rows = []
-        for w in range(self.weeks):
+        for i in range(math.ceil(n / step - 1e-9)):
+            a, b = i * step, min((i + 1) * step, float(n))
             gpus = cpus = 0
             c = 0.0
             for p in self.phases:
-                overlap = max(0.0, min(p.end_week, w + 1) - max(p.start_week, w))
+                overlap = max(0.0, min(p.end_week, b) - max(p.start_week, a))
                 if overlap <= 0:
                     continue
                 if p.resource == "gpu":
@@ -439,7 +450,8 @@ class ProjectResult:
                     cpus += p.count
                 if p.cost is not None:
                     c += p.cost * overlap / max(p.weeks, 1e-9)
-            rows.append({"week": w + 1, "gpus": gpus, "cpu_cores": cpus, "cost": c})
+            rows.append({"week": math.floor(a) + 1, "weeks": round(b - a, 3), "gpus": gpus, "cpu_cores": cpus,
+                         "cost": c})
         return rows
 
     def to_json(self) -> dict:
@@ -485,6 +497,7 @@ def _training_phase(phase: Phase, base: Scenario, start: float, models: ModelSou
                     overheads: Overheads | None) -> PhaseResult:
     s = phase_scenario(phase, base)
     ev = evaluate(s, models, overheads=overheads)
+    check_plausible(ev, s.constraints.hours_per_week)
     msgs = list(ev.messages)
     own = phase.scenario.constraints.currency if phase.scenario is not None else s.constraints.currency
     if own != s.constraints.currency:

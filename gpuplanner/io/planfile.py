@@ -84,7 +84,7 @@ from ..core.record import Record
 from ..core.scenario import ModelSection, ParallelSection, Scenario
 from ..core.units import parse_count
 from .model_files import ModelFiles
-from .safe_read import finite_float, reject_constant
+from .safe_read import MAX_DEPTH, UnsafeInput, check_path, finite_float, nesting_depth, reject_constant
 
 CURRENT_SCHEMA = 6
 SUFFIX = ".gpuplan"
@@ -777,6 +777,8 @@ def _decode(raw: bytes, name: str) -> str:
 
 
 def _parse(text: str, name: str) -> Any:
+    if nesting_depth(text) > MAX_DEPTH:  # the safe reader's limit: what the CLI refuses, the app refuses too
+        raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not a plan: JSON nested too deeply")))
     try:
         return json.loads(text, parse_constant=reject_constant, parse_float=finite_float)
     except json.JSONDecodeError as err:
@@ -887,7 +889,10 @@ def loads(raw: bytes | str, name: str = "plan") -> tuple[PlanDocument, list[str]
 def read_bytes(path: str | os.PathLike, limit: int | None = None) -> bytes:
     """Read at most ``limit + 1`` bytes (default :data:`MAX_BYTES`) of ``path``; OS errors become
     :class:`PlanFileError`."""
-    path = Path(path)
+    try:
+        path = check_path(path, "plan file", special=False)  # NUL, unencodable, overlong: one line
+    except UnsafeInput as err:
+        raise PlanFileError(None, error_text(err)) from None  # the message names the file, made printable
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
         try:

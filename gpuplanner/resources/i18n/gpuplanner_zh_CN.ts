@@ -20,14 +20,6 @@
         <translation>schema：应为“{want}”，实际为 {got}</translation>
     </message>
     <message>
-        <source>{file}: file not found</source>
-        <translation>{file}：文件不存在</translation>
-    </message>
-    <message>
-        <source>{file}: cannot read ({why})</source>
-        <translation>{file}：无法读取（{why}）</translation>
-    </message>
-    <message>
         <source>gpuplanner.core.flops: 6·N (active matmul weights) + causal attention (Kaplan et al. 2020)</source>
         <translation>gpuplanner.core.flops：6·N（激活的矩阵乘权重）+ 因果注意力（Kaplan 等，2020）</translation>
     </message>
@@ -131,6 +123,14 @@
         <source>train_step: the measured MFU {pct:.0f}% exceeds 100% of peak; check the GPU in the plan</source>
         <translation>train_step：实测 MFU {pct:.0f}% 超过峰值的 100%；请检查方案中的 GPU 型号</translation>
     </message>
+    <message>
+        <source>not valid JSON (nested too deeply)</source>
+        <translation>不是有效的 JSON（嵌套过深）</translation>
+    </message>
+    <message>
+        <source>not valid JSON ({why})</source>
+        <translation>不是有效的 JSON（{why}）</translation>
+    </message>
 </context>
 <context>
     <name>Autosave</name>
@@ -169,6 +169,10 @@
     <message>
         <source>cannot delete the autosave ({why})</source>
         <translation>无法删除自动保存（{why}）</translation>
+    </message>
+    <message>
+        <source>cannot read this autosave ({why})</source>
+        <translation>无法读取此自动保存文件（{why}）</translation>
     </message>
 </context>
 <context>
@@ -1689,6 +1693,10 @@
     <message>
         <source>Cannot recover</source>
         <translation>无法恢复</translation>
+    </message>
+    <message>
+        <source>{0}: cannot open this file ({1})</source>
+        <translation>{0}：无法打开此文件（{1}）</translation>
     </message>
 </context>
 <context>
@@ -4936,6 +4944,18 @@
         <source>Ten times the data changes the cheapest rental from {a} to {b}.</source>
         <translation>数据量增加十倍后，最便宜的租用方式从{a}变为{b}。</translation>
     </message>
+    <message>
+        <source>an MFU of {mfu:.2g} is below 0.1%: no training run is that slow; enter a measured value</source>
+        <translation>MFU 为 {mfu:.2g}，低于 0.1%：没有哪次训练这么慢；请填写实测值</translation>
+    </message>
+    <message>
+        <source>at {h:g} hours a week no session outlasts its setup: the work never finishes</source>
+        <translation>每周 {h:g} 小时，每次使用都不够完成环境准备：任务永远无法完成</translation>
+    </message>
+    <message>
+        <source>the job would take {years:,.0f} years on the calendar (more than 100)</source>
+        <translation>任务按日历需要 {years:,.0f} 年（超过 100 年）</translation>
+    </message>
 </context>
 <context>
     <name>ProjectPage</name>
@@ -7171,6 +7191,30 @@
     <message>
         <source>{file}: not valid JSON ({why})</source>
         <translation>{file}：不是有效的 JSON（{why}）</translation>
+    </message>
+    <message>
+        <source>expected a file name, got {value}</source>
+        <translation>应为文件名，实际为 {value}</translation>
+    </message>
+    <message>
+        <source>{file}: a file name cannot hold a NUL byte</source>
+        <translation>{file}：文件名不能包含 NUL 字节</translation>
+    </message>
+    <message>
+        <source>{file}: not a valid file name (unencodable character)</source>
+        <translation>{file}：不是有效的文件名（含无法编码的字符）</translation>
+    </message>
+    <message>
+        <source>{file}: file name too long (at most {n} bytes, {part} a part)</source>
+        <translation>{file}：文件名过长（最多 {n} 字节，每一级最多 {part} 字节）</translation>
+    </message>
+    <message>
+        <source>{file}: not a regular file, not a {what}</source>
+        <translation>{file}：不是普通文件，不是{what}</translation>
+    </message>
+    <message>
+        <source>a lone surrogate escape in a string</source>
+        <translation>字符串中有不成对的代理项转义</translation>
     </message>
 </context>
 <context>
