@@ -122,12 +122,9 @@ def text_lines(ev, data: dict) -> list[str]:
         lines.append("  " + _lbl(translate(CTX, "likely range"), 17) + rng + " " + translate(
             CTX, "(p10–p90 of the model's error on {n} published {family} runs)").format(
                 n=ev.band["rows"], family=_framework_name(ev.band["family"])))
-    share_names = {
-        "compute": translate(CTX, "compute"), "tp_comm": translate(CTX, "tensor-parallel comm."),
-        "dp_comm": translate(CTX, "data-parallel comm."), "pp_bubble": translate(CTX, "pipeline bubble"),
-        "cp_comm": translate(CTX, "context-parallel comm."), "ep_comm": translate(CTX, "expert-parallel comm."),
-        "generation": translate(CTX, "generation"), "other": translate(CTX, "other"),
-    }
+    from ..core.timing import BREAKDOWN_LABELS
+
+    share_names = {k: translate("Timing", v) for k, v in BREAKDOWN_LABELS.items()}
     tb = data.get("time_breakdown") or {}
     if tb:
         lines.append("  " + _lbl(translate(CTX, "time share"), 17)

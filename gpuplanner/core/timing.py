@@ -1257,6 +1257,20 @@ PART_LABELS = {
     "rollout_wait_longest": QT_TRANSLATE_NOOP("Timing", "rollouts: waiting for the longest completion"),
     "weight_refit": QT_TRANSLATE_NOOP("Timing", "rollouts: loading the new weights into the inference engine"),
 }
+#: What the views call every key of a step-time breakdown (``Evaluation.time.breakdown``): the step's parts and
+#: the named parts above. The CLI, the Plans details and the PDF translate these (context "Timing"); one table, so
+#: a new part needs one label.
+BREAKDOWN_LABELS = {
+    "compute": QT_TRANSLATE_NOOP("Timing", "compute"),
+    "tp_comm": QT_TRANSLATE_NOOP("Timing", "tensor-parallel communication"),
+    "dp_comm": QT_TRANSLATE_NOOP("Timing", "data-parallel / ZeRO communication"),
+    "pp_bubble": QT_TRANSLATE_NOOP("Timing", "pipeline bubble"),
+    "cp_comm": QT_TRANSLATE_NOOP("Timing", "context-parallel communication"),
+    "ep_comm": QT_TRANSLATE_NOOP("Timing", "expert all-to-all"),
+    "generation": QT_TRANSLATE_NOOP("Timing", "rollout generation (RL)"),
+    "other": QT_TRANSLATE_NOOP("Timing", "optimizer step and other"),
+    **PART_LABELS,
+}
 #: Communication that runs under compute (seconds per step), by part: not in the step time.
 HIDDEN_KEYS = ("tp_comm", "dp_comm", "pp_p2p", "cp_comm")
 SECONDS_PER_DAY = 86400.0

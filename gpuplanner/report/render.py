@@ -866,10 +866,9 @@ def _html_plan(data: ReportData) -> str:
     mem = _table(_memory_rows(p), header=[translate("Report", "Memory per GPU"), "GiB"], escape=False,
                  num_cols={1}, widths=[70, 30])
     if p.time_breakdown:
-        names = {"compute": translate("Report", "compute"), "tp_comm": translate("Report", "tensor-parallel communication"),
-                 "dp_comm": translate("Report", "data-parallel communication"),
-                 "pp_bubble": translate("Report", "pipeline bubble"), "other": translate("Report", "other"),
-                 "generation": translate("Report", "rollout generation (RL)")}
+        from ..core.timing import BREAKDOWN_LABELS
+
+        names = {k: translate("Timing", v) for k, v in BREAKDOWN_LABELS.items()}
         rows = [[names.get(k, k), fmt_pct(v)] for k, v in p.time_breakdown.items()]
         tshare = _table(rows, header=[translate("Report", "Step time"), translate("Report", "share")],
                         num_cols={1}, widths=[70, 30])

@@ -7372,6 +7372,38 @@
 <context>
     <name>Timing</name>
     <message>
+        <source>compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>tensor-parallel communication</source>
+        <translation>张量并行通信</translation>
+    </message>
+    <message>
+        <source>data-parallel / ZeRO communication</source>
+        <translation>数据并行 / ZeRO 通信</translation>
+    </message>
+    <message>
+        <source>pipeline bubble</source>
+        <translation>流水线气泡</translation>
+    </message>
+    <message>
+        <source>context-parallel communication</source>
+        <translation>上下文并行通信</translation>
+    </message>
+    <message>
+        <source>expert all-to-all</source>
+        <translation>专家 all-to-all 通信</translation>
+    </message>
+    <message>
+        <source>rollout generation (RL)</source>
+        <translation>采样生成（强化学习）</translation>
+    </message>
+    <message>
+        <source>optimizer step and other</source>
+        <translation>优化器步骤及其他</translation>
+    </message>
+    <message>
         <source>no {p} peak in the catalog; using the {o} figure</source>
         <translation>目录中没有 {p} 峰值；改用 {o} 的数据</translation>
     </message>

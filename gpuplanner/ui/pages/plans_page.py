@@ -599,10 +599,9 @@ class PlansPage(BasePage):
         if ev.calibration_notes:
             rows.append("<ul>" + "".join(f"<li>{esc(tr_msg(m))}</li>" for m in ev.calibration_notes) + "</ul>")
         if p.time_breakdown:
-            names = {"compute": tr("compute"), "tp_comm": tr("tensor-parallel communication"),
-                     "dp_comm": tr("data-parallel / ZeRO communication"), "pp_bubble": tr("pipeline bubble"),
-                     "cp_comm": tr("context-parallel communication"), "ep_comm": tr("expert all-to-all"),
-                     "other": tr("optimizer step and other"), "generation": tr("rollout generation (RL)")}
+            from gpuplanner.core.timing import BREAKDOWN_LABELS
+
+            names = {k: QCoreApplication.translate("Timing", v) for k, v in BREAKDOWN_LABELS.items()}
             cells = "".join(f"<tr><td>{esc(names.get(k, k))}</td><td align=right>{format_percent(v, 1)}</td></tr>"
                             for k, v in sorted(p.time_breakdown.items(), key=lambda kv: -kv[1]) if v > 0.0005)
             rows.append(f"<p><b>{tr('Step time breakdown')}</b></p><table cellspacing=0 cellpadding=3 border=1>"
