@@ -13,7 +13,7 @@ import math
 from functools import lru_cache
 from typing import Any, Callable, Protocol
 
-from .fastclass import dataclass
+from dataclasses import dataclass
 from .errors import CatalogError, ModelConfigError, ScenarioError
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr, error_text
@@ -26,7 +26,7 @@ def _cfg_msg(template: str, /, **params: Any) -> MsgStr:
     return MsgStr.make(_CTX_CFG, template, **params)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class ModelArch:
     """A decoder-only transformer, resolved. Sizes are counts (not bytes)."""
 
@@ -961,7 +961,7 @@ def _finish(arch: ModelArch, cfg: dict, inferred: bool = False, text_cfg: dict |
 
 # ---------------------------------------------------------------------------------------------- presets
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class Preset:
     id: str
     name: str

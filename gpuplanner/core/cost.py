@@ -48,12 +48,12 @@ and the break-even utilisation over the depreciation life.
 from __future__ import annotations
 
 import math
-from dataclasses import field, replace
+from dataclasses import field, fields, replace
 from typing import Any, Callable, Iterable, Mapping
 
 import numpy as np
 
-from .fastclass import dataclass
+from dataclasses import dataclass
 from .messages import Msg  # noqa: F401 (re-exported: cost.Msg)
 from .errors import CatalogError, ScenarioError
 from .i18n import QT_TRANSLATE_NOOP
@@ -114,7 +114,7 @@ def _f(x) -> np.ndarray:
 # ------------------------------------------------------------------------------------------------ prices
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class GpuPrice:
     """One GPU's rental prices in ``currency``. ``machine_week``/``machine_month`` are for a whole machine
     of ``machine_gpus`` cards. ``derived`` names the fields computed rather than quoted; ``is_default`` is
@@ -209,7 +209,7 @@ def price_from_catalog(gpu_id: Any, currency: str, exchange_rate: float | None =
     return complete_price(base)
 
 
-@dataclass
+@dataclass(slots=True)
 class PriceTable:
     """Rental prices per GPU in one currency: the shipped defaults, overridden per GPU by user quotes.
 
@@ -223,6 +223,7 @@ class PriceTable:
     exchange_rate: float | None = None
     overrides: dict[str, dict] = field(default_factory=dict)
     region: str | None = None  # default quotes only from this region (None: the currency's, then the other)
+    _cache: dict[str, GpuPrice | None] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.currency = str(self.currency).upper()
@@ -230,7 +231,6 @@ class PriceTable:
             raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "currency must be CNY or USD")), field="constraints.currency")
         if self.exchange_rate is not None and not (self.exchange_rate > 0 and math.isfinite(self.exchange_rate)):
             raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "the exchange rate must be a positive number")))
-        self._cache: dict[str, GpuPrice | None] = {}
 
     @property
     def rate(self) -> float:
@@ -314,7 +314,7 @@ class PriceTable:
 # -------------------------------------------------------------------------------------------- overheads
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class Overheads:
     """Time that rental bills besides training itself. The fields marked *assumption* have no published
     source in the reference: they are settings; change them to your own experience."""
@@ -369,7 +369,7 @@ def interruption_overhead(num_gpus, nodes, ckpt_bytes, resume_hours, write_gbs_p
     return frac, tau, mtbi
 
 
-@dataclass
+@dataclass(slots=True)
 class RentalArrays:
     """Cost per rental mode for many candidates (``costs[i]`` is mode ``MODES[i]``; ``inf`` = unavailable)."""
 
@@ -625,7 +625,7 @@ BUILD_PART_LABELS = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class BuildInputs:
     """What owning the plan's machines costs. Money in ``currency``; ``None`` = unknown (counted as 0 and
     listed in the result's ``missing``). ``sources`` names where each default came from (the user's own
@@ -645,10 +645,11 @@ class BuildInputs:
     sources: Mapping[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict:
-        return {k: (dict(v) if k == "sources" else v) for k, v in self.__dict__.items()}
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        return {k: (dict(v) if k == "sources" else v) for k, v in values.items()}
 
 
-@dataclass
+@dataclass(slots=True)
 class BuildResult:
     """Renting the work against buying and running the machines for it, over ``horizon_months``."""
 

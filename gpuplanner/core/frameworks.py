@@ -69,14 +69,14 @@ recomputation when ``training.recompute`` is not given, ``scenario._TOOL_RECOMPU
 from __future__ import annotations
 
 
-from .fastclass import dataclass
+from dataclasses import dataclass, fields, replace
 from .i18n import QT_TRANSLATE_NOOP
 from .timing import OVERLAP_FIELDS, overlap_flags
 
 CTX = "Framework"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class FrameworkSupport:
     """What one framework runs (the search enumerates only these)."""
 
@@ -202,13 +202,13 @@ _TOOLS = {
 }
 FRAMEWORKS.update(_TOOLS)
 for _k in ("hf", "deepspeed", "fsdp", "megatron"):
-    FRAMEWORKS[_k] = FrameworkSupport(**{**FRAMEWORKS[_k].__dict__, "engine": _k, "objectives": _ALL_OBJ})
+    FRAMEWORKS[_k] = replace(FRAMEWORKS[_k], engine=_k, objectives=_ALL_OBJ)
 # a tool runs its engine's FP8 recipes (LLaMA-Factory, ms-swift, TRL and Axolotl train through Accelerate /
 # DeepSpeed with Transformer Engine; Megatron-SWIFT through Megatron-Core) unless its entry says otherwise
 for _k in _TOOLS:
     _f = FRAMEWORKS[_k]
     if not _f.fp8_recipes and _f.engine in FRAMEWORKS:
-        FRAMEWORKS[_k] = FrameworkSupport(**{**_f.__dict__, "fp8_recipes": FRAMEWORKS[_f.engine].fp8_recipes})
+        FRAMEWORKS[_k] = replace(_f, fp8_recipes=FRAMEWORKS[_f.engine].fp8_recipes)
 
 #: The order frameworks are tried and listed in (simplest to set up first: ties go to the simpler one). The
 #: fine-tuning tools are the user's pick (``training.framework``), not searched over.
@@ -256,7 +256,8 @@ def to_json() -> dict:
     out = {}
     for k in ORDER + TOOLS:
         f = FRAMEWORKS[k]
-        out[k] = {key: (list(v) if isinstance(v, tuple) else v) for key, v in f.__dict__.items()}
+        values = {x.name: getattr(f, x.name) for x in fields(f)}
+        out[k] = {key: (list(v) if isinstance(v, tuple) else v) for key, v in values.items()}
     return out
 
 

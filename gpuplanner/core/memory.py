@@ -75,7 +75,7 @@ import math
 
 import numpy as np
 
-from .fastclass import dataclass
+from dataclasses import dataclass
 from .arrayops import ops_for as _xp
 from . import recompute as rc
 from . import fp8 as fp8mod
@@ -92,7 +92,7 @@ QLORA_NF4_BYTES = 0.5 + 1.0 / 64 + 4.0 / (64 * 256)  # double-quantised NF4 (QLo
 RECOMPUTE_CODES = rc.CODES  # policy name (aliases included) → code (core/recompute.py)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class StateBytes:
     """Bytes per parameter of one training-state kind, as resident on the GPU."""
 
@@ -124,7 +124,7 @@ def state_bytes(framework: str, precision: str, optimizer: str, master_weights: 
     return StateBytes(2.0 + fp8_cache, 2.0, 4.0, moments, 0.0)  # deepspeed (ZeRO paper)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class ModelFacts:
     """Numbers from the architecture that the memory and time formulas need (computed once)."""
 
@@ -579,7 +579,7 @@ def _ceil_div(a, b):
     return -(-a // b)
 
 
-@dataclass
+@dataclass(slots=True)
 class MemoryBreakdown:
     """GiB per GPU on the most loaded GPU."""
 

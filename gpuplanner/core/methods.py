@@ -63,7 +63,7 @@ Sources:
 from __future__ import annotations
 
 
-from .fastclass import dataclass
+from dataclasses import dataclass
 from .arrayops import ops_for
 
 PAIRED = ("dpo", "ipo", "orpo", "simpo", "reward")
@@ -79,7 +79,7 @@ PREFERENCE = ("dpo", "ipo", "kto", "orpo", "simpo")
 EAGER_DECODE_S_PER_LAYER = 25 * 10e-6
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class MethodProfile:
     """What one objective holds and runs (resolved from the scenario: every default applied)."""
 

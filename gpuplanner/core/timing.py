@@ -100,7 +100,7 @@ from typing import Any
 
 import numpy as np
 
-from .fastclass import dataclass
+from dataclasses import dataclass
 from .arrayops import ArrayOps, ScalarOps, ops_for
 
 from . import flops as F
@@ -235,7 +235,7 @@ def gpu_generation(gpu_id: str) -> str:
 # ----------------------------------------------------------------------------------------- GPU facts
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class GpuTimeFacts:
     """The numbers of one GPU + fabric that the time model needs (plain floats)."""
 
@@ -1105,7 +1105,7 @@ HIDDEN_KEYS = ("tp_comm", "dp_comm", "pp_p2p", "cp_comm")
 SECONDS_PER_DAY = 86400.0
 
 
-@dataclass
+@dataclass(slots=True)
 class TimeEstimate:
     """Time of one scenario. Shares are fractions of the step time."""
 

@@ -75,7 +75,6 @@ from ..core.errors import PlannerError, ScenarioError
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.messages import MsgStr, error_text, validation_reason
 from ..core.project import Project
-from ..core.record import Record
 from ..core.scenario import ModelSection, ParallelSection, Scenario
 from ..core.units import parse_count
 from .model_files import ModelFiles
@@ -617,10 +616,6 @@ def migrate(data: dict, name: str = "") -> tuple[dict, int]:
 
 # ------------------------------------------------------------------------------ unknown-field handling
 
-#: the model classes of a plan: pydantic models (the document) and records (the scenario and project, core/record.py)
-_MODELS = (BaseModel, Record)
-
-
 def _model_types(annotation: Any) -> tuple[type[BaseModel] | None, bool]:
     """(model class found in the annotation, whether it is a list of them)."""
     origin = typing.get_origin(annotation)
@@ -632,10 +627,10 @@ def _model_types(annotation: Any) -> tuple[type[BaseModel] | None, bool]:
         return None, False
     if origin is list:
         args = typing.get_args(annotation)
-        if args and isinstance(args[0], type) and issubclass(args[0], _MODELS):
+        if args and isinstance(args[0], type) and issubclass(args[0], BaseModel):
             return args[0], True
         return None, False
-    if isinstance(annotation, type) and issubclass(annotation, _MODELS):
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return annotation, False
     return None, False
 
