@@ -369,7 +369,7 @@ def interruption_overhead(num_gpus, nodes, ckpt_bytes, resume_hours, write_gbs_p
     return frac, tau, mtbi
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, frozen=True)
 class RentalArrays:
     """Cost per rental mode for many candidates (``costs[i]`` is mode ``MODES[i]``; ``inf`` = unavailable)."""
 
@@ -649,7 +649,7 @@ class BuildInputs:
         return {k: (dict(v) if k == "sources" else v) for k, v in values.items()}
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, frozen=True)
 class BuildResult:
     """Renting the work against buying and running the machines for it, over ``horizon_months``."""
 
@@ -934,14 +934,3 @@ def with_ownership(b: BuildInputs, ownership: Any) -> BuildInputs:
     return replace(b, **upd, sources=sources) if upd else b
 
 
-def rent_monthly_for(price: GpuPrice, num_gpus: int, hours_per_week: float) -> tuple[float, str]:
-    """Cheapest monthly rent for ``num_gpus`` used ``hours_per_week``: card-hours or whole machines per month."""
-    used = hours_per_week * HOURS_PER_MONTH / HOURS_PER_WEEK
-    options = []
-    if price.card_hour is not None:
-        options.append((num_gpus * used * price.card_hour, "card_hour"))
-    if price.machine_month is not None:
-        options.append((math.ceil(num_gpus / price.machine_gpus) * price.machine_month, "month"))
-    if not options:
-        raise CatalogError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "no rental price for {gpu}"), gpu=price.gpu))
-    return min(options)

@@ -579,7 +579,7 @@ def _ceil_div(a, b):
     return -(-a // b)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, frozen=True)
 class MemoryBreakdown:
     """GiB per GPU on the most loaded GPU."""
 
@@ -596,7 +596,7 @@ class MemoryBreakdown:
 
     def __post_init__(self):
         if self.extra is None:
-            self.extra = {}
+            object.__setattr__(self, "extra", {})
 
     #: the order parts are listed and stacked in (charts, PDF, ``memory_per_gpu_gib``)
     BASE_PARTS = ("weights", "gradients", "optimizer", "activations", "other")

@@ -102,10 +102,6 @@ class MethodProfile:
     beta: float = 0.1
 
     @property
-    def frozen_reference_on_gpu(self) -> bool:
-        return self.reference == "separate"
-
-    @property
     def train_seq_len(self) -> int:
         return self.prompt_len + self.rollout_len
 

@@ -166,7 +166,7 @@ def _step_shares(d: Mapping[str, np.ndarray], rows) -> dict[str, np.ndarray]:
 # ----------------------------------------------------------------------------------------------- types
 
 
-@dataclass(slots=True)
+@dataclass(slots=True)  # mutable: run_search fills in the framework's reason and the link after ranking
 class Plan:
     """One ranked plan: its complete scenario and the :class:`evaluate.Evaluation` of that scenario.
 
@@ -284,7 +284,7 @@ class Plan:
         return out
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, frozen=True)
 class SearchResult:
     plans: list[Plan]
     candidates_evaluated: int

@@ -1105,7 +1105,7 @@ HIDDEN_KEYS = ("tp_comm", "dp_comm", "pp_p2p", "cp_comm")
 SECONDS_PER_DAY = 86400.0
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, frozen=True)
 class TimeEstimate:
     """Time of one scenario. Shares are fractions of the step time."""
 

@@ -285,7 +285,9 @@ def _arch_validator() -> type[BaseModel]:
             spec[f.name] = (ann, Field(default, gt=0) if f.name in _ARCH_POSITIVE else Field(default, ge=0))
         else:
             spec[f.name] = (ann, default)
-    return create_model("EmbeddedArch", __config__=ConfigDict(strict=True, extra="ignore"), **spec)
+    # protected_namespaces=(): ModelArch has a ``model_type`` field (pydantic < 2.10 warns about ``model_`` names)
+    return create_model("EmbeddedArch", __config__=ConfigDict(strict=True, extra="ignore", protected_namespaces=()),
+                        **spec)
 
 
 _ARCH_MODEL = _arch_validator()

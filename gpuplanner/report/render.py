@@ -200,20 +200,6 @@ def install_language(lang: str | None) -> bool:
     return ok
 
 
-def system_has_cjk_font() -> bool:
-    """``fc-list :lang=zh`` lists a font (Linux); Windows and macOS ship CJK fonts."""
-    if os.name == "nt" or _is_macos():
-        return True
-    exe = shutil.which("fc-list")
-    if exe is None:
-        return False
-    try:
-        out = subprocess.run([exe, ":lang=zh", "family"], capture_output=True, text=True, timeout=10).stdout
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return bool(out.strip())
-
-
 def ensure_cjk_font() -> str | None:
     """A font family with Chinese glyphs: an installed one (the first of :data:`CJK_FAMILIES` Qt knows),
     else the subset of Noto Sans CJK SC shipped in ``resources/fonts``, registered once — so the Chinese

@@ -268,12 +268,3 @@ class BoundSpin(QSpinBox):
         self.box.set_error(self.model.error(self.path))
 
 
-def h_label(text: str = "", bold: bool = False, wrap: bool = True) -> QLabel:
-    lab = QLabel(text)
-    lab.setWordWrap(wrap)
-    lab.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    if bold:
-        f = lab.font()
-        f.setBold(True)
-        lab.setFont(f)
-    return lab
