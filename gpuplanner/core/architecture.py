@@ -1000,7 +1000,7 @@ def _preset_from(name: str, data: Any) -> Preset:
 @lru_cache(maxsize=1)
 def load_presets() -> dict[str, Preset]:
     """All model presets shipped in ``resources/models`` (each file cites its source)."""
-    from gpuplanner.resources import model_preset_documents
+    from .shipped import model_preset_documents
 
     out: dict[str, Preset] = {}
     for name, data in model_preset_documents():
@@ -1013,7 +1013,7 @@ def load_presets() -> dict[str, Preset]:
 def _one_preset(preset_id: str) -> Preset | None:
     """The preset ``preset_id`` read from its own file alone (``models/<id>.json``), or None (no such file, or a
     file whose id differs: then the full list decides)."""
-    from gpuplanner.resources import model_preset_document
+    from .shipped import model_preset_document
 
     doc = model_preset_document(preset_id)
     if doc is None:

@@ -197,7 +197,7 @@ _MONEY_FIELDS = ("card_hour", "card_week", "card_month", "spot_card_hour")
 
 @lru_cache(maxsize=None)
 def _read_json(name: str) -> dict[str, Any]:
-    from gpuplanner.resources import load_json
+    from .shipped import load_json
 
     try:
         data = load_json(name)

@@ -43,7 +43,7 @@ from .intake import host_ram, intake_warnings
 from .rules import evaluate_rules, mfu_grade
 from .timing import calibration_of
 from .calibration import gpu_name as calibration_name, describe as calibration_describe, run_status
-from gpuplanner.resources import load_json
+from .shipped import load_json
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
 from .methods import method_profile
 from .frameworks import FRAMEWORKS

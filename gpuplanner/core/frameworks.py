@@ -2,7 +2,7 @@
 
 One row per ``training.framework`` value. The search (:mod:`core.search`) builds its candidate layouts from
 these rows only; the memory and time models (:mod:`core.memory`, :mod:`core.timing`) hold each framework's
-byte conventions and communication-overlap defaults (:func:`timing.overlap_flags` documents those defaults and
+byte conventions and communication-overlap defaults (:func:`overlap.overlap_flags` documents those defaults and
 their sources; :func:`overlap_defaults` below reads them from there, so there is one copy).
 
 Sources, per row:
@@ -71,7 +71,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 from .i18n import QT_TRANSLATE_NOOP
-from .timing import OVERLAP_FIELDS, overlap_flags
+from .overlap import OVERLAP_FIELDS, overlap_flags
 
 CTX = "Framework"
 
@@ -246,7 +246,7 @@ def frameworks_for(method: str, allowed=None) -> tuple[str, ...]:
 
 def overlap_defaults(framework: str, zero: int, vpp: int, pp: int, sp: bool) -> dict[str, bool]:
     """The communication-overlap switches a framework turns on by default for one layout (read from
-    :func:`timing.overlap_flags`, the time model's one copy of these defaults)."""
+    :func:`overlap.overlap_flags`, the one copy of these defaults)."""
 
     return dict(zip(OVERLAP_FIELDS, (bool(v) for v in overlap_flags(engine_of(framework), zero, vpp, pp, sp))))
 

@@ -84,6 +84,7 @@ from .architecture import ModelArch
 from .params import ParamCount, base_linear_params, count_params, lora_params
 from .params import attention_linears, layer_norm_params, mlp_linears
 from .methods import SFT, MethodProfile, kv_bytes_per_token, kv_cache_tokens
+from .frameworks import pipeline_split
 
 GIB = float(1024**3)
 DEFAULT_CUDA_CONTEXT_GIB = 0.75
@@ -759,8 +760,6 @@ def memory_arrays(
     arXiv:2411.09009, which Unsloth uses; Liger's fused linear cross-entropy likewise): the output layer keeps
     the head's input and its gradient only.
     """
-    from .frameworks import pipeline_split  # (frameworks imports timing, which imports this module)
-
     # torchtitan's pipeline splits each rank's batch into its own micro-batches (frameworks.pipeline_split)
     mbs, grad_accum = pipeline_split(framework, pp, mbs, grad_accum, pipeline_mbs)
     mbs_examples = mbs

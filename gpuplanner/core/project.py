@@ -205,7 +205,7 @@ class CpuPrice:
 
 
 def _cpu_doc() -> dict:
-    from gpuplanner.resources import load_json
+    from .shipped import load_json
 
     try:
         doc = load_json("cpu.json")

@@ -232,7 +232,7 @@ class TrainingSection(_Section):
     freeze_vision: bool = Field(True, description="vision-language models: the vision encoder stays frozen")
     freeze_projector: bool = Field(True, description="vision-language models: the projector/merger stays frozen")
     # Communication overlap (time model). None = what the framework does by default
-    # (core/timing.overlap_flags documents each default and its source).
+    # (core/overlap.overlap_flags documents each default and its source).
     overlap_grad_reduce: bool | None = Field(
         None, description="reduce gradients during the backward pass (Megatron --overlap-grad-reduce, DDP "
                           "buckets, FSDP2 reduce-scatter stream, DeepSpeed overlap_comm); null: framework default")
