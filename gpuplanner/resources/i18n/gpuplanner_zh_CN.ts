@@ -1276,10 +1276,6 @@
         <source>{head} {tail}</source>
         <translation>{head}{tail}</translation>
     </message>
-    <message>
-        <source>no rental price for {gpu}</source>
-        <translation>{gpu} 没有租用价格</translation>
-    </message>
 </context>
 <context>
     <name>CostChart</name>
@@ -1728,10 +1724,6 @@
     <message>
         <source>unknown field</source>
         <translation>未知字段</translation>
-    </message>
-    <message>
-        <source>&quot;{model}&quot; object has no field &quot;{name}&quot;</source>
-        <translation>“{model}”没有字段“{name}”</translation>
     </message>
 </context>
 <context>
