@@ -38,11 +38,11 @@ ONE_MODEL = ("import os; os.environ.setdefault('PYDANTIC_DISABLE_PLUGINS', '__al
              "class One(pydantic.BaseModel):\n    x: int = 1\n")
 
 
-def _run(cmd: list[str], env: dict) -> tuple[float, float]:
+def _run(cmd: list[str], env: dict, cwd: Path = ROOT) -> tuple[float, float]:
     """(wall seconds, CPU seconds: user + system of the process and its children, from ``wait4``). On a shared
     machine the CPU time is the steadier figure: waiting for a core counts in the wall time only."""
     t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=ROOT)
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=cwd)
     stderr = p.stderr.read()
     _, status, usage = os.wait4(p.pid, 0)
     dt = time.perf_counter() - t0
@@ -91,12 +91,12 @@ def main(argv=None) -> int:
     if not args.no_report:
         cases["gpuplanner report (8B example)"] = [py, "-m", "gpuplanner", "report", str(example), "-o", str(out_pdf)]
     for cmd in cases.values():  # warm the file cache and the .pyc files
-        _run(cmd, env)
+        _run(cmd, env, root)
     times: dict[str, list[float]] = {k: [] for k in cases}
     cpu: dict[str, list[float]] = {k: [] for k in cases}
     for _ in range(args.repeat):
         for k, cmd in cases.items():
-            wall, used = _run(cmd, env)
+            wall, used = _run(cmd, env, root)
             times[k].append(wall)
             cpu[k].append(used)
     med = {k: statistics.median(v) for k, v in times.items()}
