@@ -31,6 +31,7 @@ PACKAGE = ROOT / "gpuplanner"
 MUTABLE = {
     "gpuplanner.core.cost.PriceTable": "user quotes are added with set_quote(); prices are cached per GPU",
     "gpuplanner.core.search.Plan": "run_search fills in the framework's reason, link and warnings after ranking",
+    "gpuplanner.core.search.SearchResult": "search() adds the relaxed-rules note and the first pass's counts",
 }
 
 

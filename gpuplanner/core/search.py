@@ -284,7 +284,7 @@ class Plan:
         return out
 
 
-@dataclass(slots=True, frozen=True)
+@dataclass(slots=True)  # mutable: search() adds the relaxed-rules note and the first pass's counts
 class SearchResult:
     plans: list[Plan]
     candidates_evaluated: int
