@@ -28,8 +28,6 @@ import html
 import math
 import os
 import re
-import shutil
-import subprocess
 import unicodedata
 from pathlib import Path
 from typing import Iterable
