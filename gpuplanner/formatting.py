@@ -281,11 +281,6 @@ def format_duration(days: float, lang: str | None = None) -> str:
 
 # -------------------------------------------------------------------------------------------- money
 
-def currency_symbol(currency: str) -> str:
-    code = (currency or "").upper()
-    return CURRENCIES[code][0] if code in CURRENCIES else code
-
-
 def format_money(value: float, currency: str = "CNY", lang: str | None = None, decimals: int | None = None,
                  compact: bool = False) -> str:
     """Money in the plan's currency: ``¥12,345``, ``$1,234``, ``-¥80``; unknown codes as ``SGD 1,234``.

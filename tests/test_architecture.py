@@ -33,6 +33,18 @@ def test_import_contracts_hold():
     assert "0 broken" in proc.stdout
 
 
+def test_the_core_contracts_are_declared():
+    """The core's own contracts (checked by lint-imports above): no cycle among its modules, and shipped data
+    only through core/shipped.py."""
+    import tomllib
+
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]["contracts"]
+    assert any(c["type"] == "acyclic_siblings" and c["ancestors"] == ["gpuplanner.core"] for c in contracts)
+    shipped = [c for c in contracts if c["type"] == "forbidden" and c["source_modules"] == ["gpuplanner.core"]
+               and c["forbidden_modules"] == ["gpuplanner.resources"]]
+    assert len(shipped) == 1 and shipped[0]["ignore_imports"] == ["gpuplanner.core.shipped -> gpuplanner.resources"]
+
+
 def _violations(tree: ast.AST) -> list[str]:
     out = []
     for node in ast.walk(tree):

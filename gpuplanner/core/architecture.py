@@ -13,7 +13,7 @@ import math
 from functools import lru_cache
 from typing import Any, Callable, Protocol
 
-from .fastclass import dataclass
+from dataclasses import dataclass
 from .errors import CatalogError, ModelConfigError, ScenarioError
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr, error_text
@@ -26,7 +26,7 @@ def _cfg_msg(template: str, /, **params: Any) -> MsgStr:
     return MsgStr.make(_CTX_CFG, template, **params)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class ModelArch:
     """A decoder-only transformer, resolved. Sizes are counts (not bytes)."""
 
@@ -961,7 +961,7 @@ def _finish(arch: ModelArch, cfg: dict, inferred: bool = False, text_cfg: dict |
 
 # ---------------------------------------------------------------------------------------------- presets
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class Preset:
     id: str
     name: str
@@ -1000,7 +1000,7 @@ def _preset_from(name: str, data: Any) -> Preset:
 @lru_cache(maxsize=1)
 def load_presets() -> dict[str, Preset]:
     """All model presets shipped in ``resources/models`` (each file cites its source)."""
-    from gpuplanner.resources import model_preset_documents
+    from .shipped import model_preset_documents
 
     out: dict[str, Preset] = {}
     for name, data in model_preset_documents():
@@ -1013,7 +1013,7 @@ def load_presets() -> dict[str, Preset]:
 def _one_preset(preset_id: str) -> Preset | None:
     """The preset ``preset_id`` read from its own file alone (``models/<id>.json``), or None (no such file, or a
     file whose id differs: then the full list decides)."""
-    from gpuplanner.resources import model_preset_document
+    from .shipped import model_preset_document
 
     doc = model_preset_document(preset_id)
     if doc is None:

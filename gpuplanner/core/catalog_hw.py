@@ -22,7 +22,7 @@ from dataclasses import asdict, field, replace
 from functools import lru_cache
 from typing import Any
 
-from .fastclass import dataclass
+from dataclasses import dataclass
 from .errors import CatalogError
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr
@@ -48,7 +48,7 @@ _GPU_KEYS = (
 # --------------------------------------------------------------------------------------------------- types
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class GPU:
     """One accelerator (a record of ``gpus.json``). ``gpu_class`` is the JSON key ``class``."""
 
@@ -81,7 +81,7 @@ class GPU:
         return {k: d[k] for k in _GPU_KEYS}
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class Network:
     """An interconnect class from ``networks.json``; ``kind`` is ``"intra_node"`` or ``"inter_node"``.
 
@@ -126,7 +126,7 @@ class Network:
         return one_way * self.efficiency
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class Price:
     """A rental offer (one provider's quotes for one GPU, from ``prices.json``), per GPU in ``currency``.
 
@@ -206,7 +206,7 @@ _MONEY_FIELDS = ("card_hour", "card_week", "card_month", "spot_card_hour")
 
 @lru_cache(maxsize=None)
 def _read_json(name: str) -> dict[str, Any]:
-    from gpuplanner.resources import load_json
+    from .shipped import load_json
 
     try:
         data = load_json(name)

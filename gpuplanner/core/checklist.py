@@ -16,13 +16,13 @@ from typing import Any, Iterable
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
-from .fastclass import dataclass
+from dataclasses import dataclass
 from .i18n import QT_TRANSLATE_NOOP
 
 CTX = "Checklist"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class ChecklistItem:
     id: str
     title: str

@@ -48,12 +48,12 @@ and the break-even utilisation over the depreciation life.
 from __future__ import annotations
 
 import math
-from dataclasses import field, replace
+from dataclasses import field, fields, replace
 from typing import Any, Callable, Iterable, Mapping
 
 import numpy as np
 
-from .fastclass import dataclass
+from dataclasses import dataclass
 from .messages import Msg  # noqa: F401 (re-exported: cost.Msg)
 from .errors import CatalogError, ScenarioError
 from .i18n import QT_TRANSLATE_NOOP
@@ -124,7 +124,7 @@ def _f(x) -> np.ndarray:
 # ------------------------------------------------------------------------------------------------ prices
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class GpuPrice:
     """One GPU's rental prices in ``currency``. ``machine_week``/``machine_month`` are for a whole machine
     of ``machine_gpus`` cards. ``derived`` names the fields computed rather than quoted; ``is_default`` is
@@ -224,7 +224,7 @@ def price_from_catalog(gpu_id: Any, currency: str, exchange_rate: float | None =
     return complete_price(base)
 
 
-@dataclass
+@dataclass(slots=True)
 class PriceTable:
     """Rental prices per GPU in one currency: the shipped defaults, overridden per GPU by user quotes.
 
@@ -240,6 +240,7 @@ class PriceTable:
     region: str | None = None  # default quotes only from this region (None: the currency's)
     kinds: tuple[str, ...] | None = None  # kinds of default quotes used (None: catalog_hw.DEFAULT_PRICE_KINDS)
     converted: bool | None = None  # the other region's quotes, converted (None: catalog_hw.default_price's rule)
+    _cache: dict[str, GpuPrice | None] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.currency = str(self.currency).upper()
@@ -247,7 +248,6 @@ class PriceTable:
             raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "currency must be CNY or USD")), field="constraints.currency")
         if self.exchange_rate is not None and not (self.exchange_rate > 0 and math.isfinite(self.exchange_rate)):
             raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "the exchange rate must be a positive number")))
-        self._cache: dict[str, GpuPrice | None] = {}
 
     @property
     def rate(self) -> float:
@@ -337,7 +337,7 @@ class PriceTable:
 # -------------------------------------------------------------------------------------------- overheads
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class Overheads:
     """Time that rental bills besides training itself. The fields marked *assumption* have no published
     source in the reference: they are settings; change them to your own experience."""
@@ -392,7 +392,7 @@ def interruption_overhead(num_gpus, nodes, ckpt_bytes, resume_hours, write_gbs_p
     return frac, tau, mtbi
 
 
-@dataclass
+@dataclass(slots=True, frozen=True)
 class RentalArrays:
     """Cost per rental mode for many candidates (``costs[i]`` is mode ``MODES[i]``; ``inf`` = unavailable)."""
 
@@ -671,7 +671,7 @@ BUILD_PART_LABELS = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class BuildInputs:
     """What owning the plan's machines costs. Money in ``currency``; ``None`` = unknown (counted as 0 and
     listed in the result's ``missing``). ``sources`` names where each default came from (the user's own
@@ -691,10 +691,11 @@ class BuildInputs:
     sources: Mapping[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict:
-        return {k: (dict(v) if k == "sources" else v) for k, v in self.__dict__.items()}
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        return {k: (dict(v) if k == "sources" else v) for k, v in values.items()}
 
 
-@dataclass
+@dataclass(slots=True, frozen=True)
 class BuildResult:
     """Renting the work against buying and running the machines for it, over ``horizon_months``."""
 
@@ -979,14 +980,3 @@ def with_ownership(b: BuildInputs, ownership: Any) -> BuildInputs:
     return replace(b, **upd, sources=sources) if upd else b
 
 
-def rent_monthly_for(price: GpuPrice, num_gpus: int, hours_per_week: float) -> tuple[float, str]:
-    """Cheapest monthly rent for ``num_gpus`` used ``hours_per_week``: card-hours or whole machines per month."""
-    used = hours_per_week * HOURS_PER_MONTH / HOURS_PER_WEEK
-    options = []
-    if price.card_hour is not None:
-        options.append((num_gpus * used * price.card_hour, "card_hour"))
-    if price.machine_month is not None:
-        options.append((math.ceil(num_gpus / price.machine_gpus) * price.machine_month, "month"))
-    if not options:
-        raise CatalogError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "no rental price for {gpu}"), gpu=price.gpu))
-    return min(options)

@@ -10,7 +10,7 @@ import dataclasses
 from functools import lru_cache
 from typing import Any
 
-from .fastclass import dataclass
+from dataclasses import dataclass
 from .architecture import ModelArch, ModelSource, resolve_arch
 from .errors import ScenarioError
 from .i18n import QT_TRANSLATE_NOOP
@@ -49,7 +49,7 @@ TIER_GUIDANCE = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class Resolved:
     """A scenario with its model resolved and derived facts computed (cheap to reuse)."""
 
@@ -181,7 +181,7 @@ def memory_breakdown(r: Resolved) -> MemoryBreakdown:
                                        held=method_profile(t).models_held())
 
 
-@dataclass
+@dataclass(slots=True, frozen=True)
 class Estimate:
     resolved: Resolved
     memory: MemoryBreakdown
@@ -224,7 +224,4 @@ class Estimate:
 def estimate(scenario: Scenario, models: ModelSource | None = None, resolved: Resolved | None = None) -> Estimate:
     """Estimate one scenario end to end."""
     r = resolved or resolve(scenario, models)
-    est = Estimate(resolved=r, memory=memory_breakdown(r), trainable=trainable_params(r))
-
-    est.time = time_estimate(r)
-    return est
+    return Estimate(resolved=r, memory=memory_breakdown(r), trainable=trainable_params(r), time=time_estimate(r))

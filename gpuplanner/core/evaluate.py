@@ -26,7 +26,7 @@ import math
 from dataclasses import field, replace as _replace
 from typing import Any, Mapping
 
-from .fastclass import dataclass
+from dataclasses import dataclass
 from . import cost as costmod
 from .architecture import ModelSource
 from .cost import MODE_LABELS, MODES, GpuPrice, Msg, Overheads, PriceTable
@@ -44,7 +44,7 @@ from .rules import evaluate_rules, mfu_grade
 from . import advisor as advisormod
 from .timing import calibration_of
 from .calibration import gpu_name as calibration_name, describe as calibration_describe, run_status
-from gpuplanner.resources import load_json
+from .shipped import load_json
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
 from .methods import method_profile
 from .frameworks import FRAMEWORKS, unsupported
@@ -55,7 +55,7 @@ CTX = "Evaluation"
 CHINCHILLA_TOKENS_PER_PARAM = 20.0  # Hoffmann et al. 2022 (arXiv:2203.15556), Table 3: 70B -> 1.4T tokens
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class Layout:
     """The resolved layout a plan runs with (every field the estimate uses)."""
 
@@ -96,7 +96,7 @@ class Layout:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class CostInputs:
     """The per-scenario inputs of :func:`cost.rental_costs` besides the price and the training time
     (shared by :func:`evaluate` and the search, so both bill the same way)."""
@@ -119,7 +119,7 @@ def cost_inputs(scenario: Scenario, arch: Any, params_total: int, trainable: int
     return CostInputs(setup_hours=setup, ckpt_bytes=ckpt, overheads=ov)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class Evaluation:
     """Every figure of one plan. Immutable; views read it and compute nothing."""
 
@@ -598,7 +598,7 @@ _NO_PRICE = GpuPrice(gpu="", currency="", card_hour=None, machine_week=None, mac
 # ------------------------------------------------------------------------------------- memory what-ifs
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class MemoryAlternative:
     """Memory per GPU of the same plan with one setting changed (the memory chart's comparison bars)."""
 
@@ -635,7 +635,7 @@ def memory_alternatives(ev: Evaluation) -> list[MemoryAlternative]:
 # ------------------------------------------------------------------------------------------- scaling
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class ScalingSeries:
     kind: str            # "nvlink" | "pcie" | "multinode"
     gpus: tuple[int, ...]
@@ -644,7 +644,7 @@ class ScalingSeries:
     compute_days: tuple[float, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class Scaling:
     """Throughput and days against GPU count for the plan's GPU (the scaling chart)."""
 
@@ -745,7 +745,7 @@ def scaling(scenario: Scenario, models: ModelSource | None = None, max_gpus: int
 # ------------------------------------------------------------------------------- memory against GPU count
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class MemoryAtCount:
     """Memory per GPU at one GPU count: the layout that needs the least (``memory``/``layout``) and the
     plan's own layout with data parallelism grown or shrunk to this count (``current``); None where no
@@ -757,14 +757,14 @@ class MemoryAtCount:
     current: MemoryBreakdown | None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class CardCapacity:
     gpu_id: str
     name: str
     memory_gib: float
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class MemoryByCount:
     """Memory per GPU against GPU count for the plan's model and method (the chart "how many cards?"), with
     the capacity of each candidate card; ``headroom`` is the scenario's safety margin in GiB."""

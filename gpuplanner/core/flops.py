@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .fastclass import dataclass
+from dataclasses import dataclass
 from .memory import QLORA_NF4_BYTES, ModelFacts
 from functools import lru_cache
 
@@ -49,7 +49,7 @@ from . import recompute as rc
 RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL = 0, 1, 2
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class ForwardFlops:
     """Forward-pass FLOPs per token, by part (``attention`` may be an array when ``seq_len`` is)."""
 

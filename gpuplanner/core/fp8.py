@@ -52,10 +52,10 @@ bound).
 
 from __future__ import annotations
 
-from .fastclass import dataclass
+from dataclasses import dataclass
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class Fp8Recipe:
     id: str
     library: str  # "te" | "torchao"

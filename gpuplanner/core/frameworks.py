@@ -2,7 +2,7 @@
 
 One row per ``training.framework`` value. The search (:mod:`core.search`) builds its candidate layouts from
 these rows only; the memory and time models (:mod:`core.memory`, :mod:`core.timing`) hold each framework's
-byte conventions and communication-overlap defaults (:func:`timing.overlap_flags` documents those defaults and
+byte conventions and communication-overlap defaults (:func:`overlap.overlap_flags` documents those defaults and
 their sources; :func:`overlap_defaults` below reads them from there, so there is one copy).
 
 Sources, per row:
@@ -69,15 +69,15 @@ recomputation when ``training.recompute`` is not given, ``scenario._TOOL_RECOMPU
 from __future__ import annotations
 
 
-from .fastclass import dataclass
+from dataclasses import dataclass, fields, replace
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import Msg
-from .timing import OVERLAP_FIELDS, overlap_flags
+from .overlap import OVERLAP_FIELDS, overlap_flags
 
 CTX = "Framework"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class FrameworkSupport:
     """What one framework runs (the search enumerates only these)."""
 
@@ -210,13 +210,13 @@ _TOOLS = {
 }
 FRAMEWORKS.update(_TOOLS)
 for _k in ("hf", "deepspeed", "fsdp", "megatron"):
-    FRAMEWORKS[_k] = FrameworkSupport(**{**FRAMEWORKS[_k].__dict__, "engine": _k, "objectives": _ALL_OBJ})
+    FRAMEWORKS[_k] = replace(FRAMEWORKS[_k], engine=_k, objectives=_ALL_OBJ)
 # a tool runs its engine's FP8 recipes (LLaMA-Factory, ms-swift, TRL and Axolotl train through Accelerate /
 # DeepSpeed with Transformer Engine; Megatron-SWIFT through Megatron-Core) unless its entry says otherwise
 for _k in _TOOLS:
     _f = FRAMEWORKS[_k]
     if not _f.fp8_recipes and _f.engine in FRAMEWORKS:
-        FRAMEWORKS[_k] = FrameworkSupport(**{**_f.__dict__, "fp8_recipes": FRAMEWORKS[_f.engine].fp8_recipes})
+        FRAMEWORKS[_k] = replace(_f, fp8_recipes=FRAMEWORKS[_f.engine].fp8_recipes)
 
 #: The order frameworks are tried and listed in (simplest to set up first: ties go to the simpler one). The
 #: fine-tuning tools are the user's pick (``training.framework``), not searched over.
@@ -301,7 +301,7 @@ def frameworks_for(method: str, allowed=None, objective: str = "sft") -> tuple[s
 
 def overlap_defaults(framework: str, zero: int, vpp: int, pp: int, sp: bool) -> dict[str, bool]:
     """The communication-overlap switches a framework turns on by default for one layout (read from
-    :func:`timing.overlap_flags`, the time model's one copy of these defaults)."""
+    :func:`overlap.overlap_flags`, the one copy of these defaults)."""
 
     return dict(zip(OVERLAP_FIELDS, (bool(v) for v in overlap_flags(engine_of(framework), zero, vpp, pp, sp))))
 
@@ -311,7 +311,8 @@ def to_json() -> dict:
     out = {}
     for k in ORDER + TOOLS:
         f = FRAMEWORKS[k]
-        out[k] = {key: (list(v) if isinstance(v, tuple) else v) for key, v in f.__dict__.items()}
+        values = {x.name: getattr(f, x.name) for x in fields(f)}
+        out[k] = {key: (list(v) if isinstance(v, tuple) else v) for key, v in values.items()}
     return out
 
 

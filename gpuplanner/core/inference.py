@@ -58,7 +58,7 @@ import math
 from dataclasses import field
 from typing import Any, Literal
 
-from .fastclass import dataclass
+from dataclasses import dataclass
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import Msg
 
@@ -73,7 +73,7 @@ GPU_MEMORY_UTILIZATION = 0.90  # vLLM default gpu_memory_utilization; TensorRT-L
 GIB = 1024.0 ** 3
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class ServingEfficiency:
     """Achieved fractions of the roofs (module docstring for the sources)."""
 
@@ -83,7 +83,7 @@ class ServingEfficiency:
     activation_reserve_gib: float = 1.0  # assumption: activations and CUDA graphs of the serving engine
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class ServingModel:
     """What serving needs to know about a model (from :class:`architecture.ModelArch` and its parameter count)."""
 
@@ -157,7 +157,7 @@ def peak_flops(gpu: Any, precision: str) -> float | None:
     return None if not v else float(v) * 1e12
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class ReplicaPoint:
     """One serving replica of ``tp`` cards at batch ``batch``."""
 
@@ -251,7 +251,7 @@ def replica(m: ServingModel, gpu: Any, *, precision: str, kv_precision: str | No
                         bound=bound, memory_per_gpu_gib=mem)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class ServingSize:
     """How one GPU type serves the load: replicas of ``tp`` cards, ``num_gpus`` in all."""
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .fastclass import dataclass
+from dataclasses import dataclass
 from .frameworks import engine_of, pipeline_split
 from .estimate import memory_kwargs
 from .i18n import QT_TRANSLATE_NOOP
@@ -38,7 +38,7 @@ OFFLOAD_BUFFER_FACTOR = 1.5
 CPU_GRAD_BYTES = 4.0
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class HostRam:
     """Host (CPU) memory per node that offloading needs, in GiB, by part."""
 

@@ -75,7 +75,7 @@ import math
 
 import numpy as np
 
-from .fastclass import dataclass
+from dataclasses import dataclass
 from .arrayops import ops_for as _xp
 from . import recompute as rc
 from . import fp8 as fp8mod
@@ -84,6 +84,7 @@ from .architecture import ModelArch
 from .params import ParamCount, base_linear_params, count_params, lora_params
 from .params import attention_linears, layer_norm_params, mlp_linears
 from .methods import SFT, MethodProfile, kv_bytes_per_token, kv_cache_tokens
+from .frameworks import pipeline_split
 
 GIB = float(1024**3)
 DEFAULT_CUDA_CONTEXT_GIB = 0.75
@@ -92,7 +93,7 @@ QLORA_NF4_BYTES = 0.5 + 1.0 / 64 + 4.0 / (64 * 256)  # double-quantised NF4 (QLo
 RECOMPUTE_CODES = rc.CODES  # policy name (aliases included) → code (core/recompute.py)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class StateBytes:
     """Bytes per parameter of one training-state kind, as resident on the GPU."""
 
@@ -124,7 +125,7 @@ def state_bytes(framework: str, precision: str, optimizer: str, master_weights: 
     return StateBytes(2.0 + fp8_cache, 2.0, 4.0, moments, 0.0)  # deepspeed (ZeRO paper)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class ModelFacts:
     """Numbers from the architecture that the memory and time formulas need (computed once)."""
 
@@ -584,7 +585,7 @@ def _ceil_div(a, b):
     return -(-a // b)
 
 
-@dataclass
+@dataclass(slots=True, frozen=True)
 class MemoryBreakdown:
     """GiB per GPU on the most loaded GPU."""
 
@@ -601,7 +602,7 @@ class MemoryBreakdown:
 
     def __post_init__(self):
         if self.extra is None:
-            self.extra = {}
+            object.__setattr__(self, "extra", {})
 
     #: the order parts are listed and stacked in (charts, PDF, ``memory_per_gpu_gib``)
     BASE_PARTS = ("weights", "gradients", "optimizer", "activations", "other")
@@ -776,8 +777,6 @@ def memory_arrays(
     arXiv:2411.09009, which Unsloth uses; Liger's fused linear cross-entropy likewise): the output layer keeps
     the head's input and its gradient only.
     """
-    from .frameworks import pipeline_split  # (frameworks imports timing, which imports this module)
-
     # torchtitan's pipeline splits each rank's batch into its own micro-batches (frameworks.pipeline_split)
     mbs, grad_accum = pipeline_split(framework, pp, mbs, grad_accum, pipeline_mbs)
     mbs_examples = mbs

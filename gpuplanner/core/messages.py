@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import field
 from typing import Any, Mapping
 
-from .fastclass import dataclass
+from dataclasses import dataclass
 from .i18n import QT_TRANSLATE_NOOP
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class Msg:
     """A user-facing sentence: ``QCoreApplication.translate(context, text).format(**params)``;
     :meth:`render` gives the English sentence."""

@@ -63,7 +63,7 @@ Sources:
 from __future__ import annotations
 
 
-from .fastclass import dataclass
+from dataclasses import dataclass
 from .arrayops import ops_for
 
 PAIRED = ("dpo", "ipo", "orpo", "simpo", "reward")
@@ -80,7 +80,7 @@ EAGER_OP_S = 10e-6
 EAGER_DECODE_S_PER_LAYER = 25 * EAGER_OP_S
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class MethodProfile:
     """What one objective holds and runs (resolved from the scenario: every default applied)."""
 
@@ -103,10 +103,6 @@ class MethodProfile:
     beta: float = 0.1
     mean_response_fraction: float = 1.0  # mean completion / rollout_len (generation_seconds)
     schedule: str = "on_policy"        # on_policy | one_step_off (timing: generation overlapped with training)
-
-    @property
-    def frozen_reference_on_gpu(self) -> bool:
-        return self.reference == "separate"
 
     @property
     def train_seq_len(self) -> int:

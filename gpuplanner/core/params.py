@@ -20,11 +20,11 @@ from __future__ import annotations
 from dataclasses import field
 from functools import lru_cache
 
-from .fastclass import dataclass
+from dataclasses import dataclass
 from .architecture import ModelArch
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class Linear:
     """One weight matrix of a layer: ``fan_in → fan_out`` (+ bias), ``count`` copies of which
     ``active`` are used per token (experts), and whether it belongs to an expert."""
@@ -115,7 +115,7 @@ def layer_norm_params(a: ModelArch, moe_layer: bool) -> int:
     return n
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class ParamCount:
     """Parameter counts. ``total`` counts every stored weight; ``active`` those used per token."""
 

@@ -20,10 +20,11 @@ the sum of the phase costs, nothing else.
 from __future__ import annotations
 
 import math
-from dataclasses import field
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
-from .fastclass import dataclass
+from pydantic import Field, model_validator
+
 from . import cost as costmod
 from .architecture import ModelSource
 from .catalog_hw import get_gpu, load_gpus, lookup_gpu
@@ -36,7 +37,6 @@ from .messages import MsgStr
 from .inference import ServingModel, ServingSize, size_serving
 from .messages import Msg
 from .plausible import check_plausible
-from .record import Field, model_validator
 from .scenario import Scenario, _Section
 
 CTX = "Project"
@@ -191,7 +191,7 @@ def single_phase_project(scenario: Scenario, name: str | None = None) -> Project
 # ------------------------------------------------------------------------------------------------ CPU
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class CpuPrice:
     id: str
     currency: str
@@ -205,11 +205,12 @@ class CpuPrice:
     is_default: bool = True
 
     def to_json(self) -> dict:
-        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.__dict__.items()}
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in values.items()}
 
 
 def _cpu_doc() -> dict:
-    from gpuplanner.resources import load_json
+    from .shipped import load_json
 
     try:
         doc = load_json("cpu.json")
@@ -245,12 +246,12 @@ def cpu_price(spec: CpuSpec, table: PriceTable) -> CpuPrice:
         base = CpuPrice(str(rec["id"]), table.currency, ch, nm, cores, str(rec.get("provider", "")),
                         str(rec["source"]), str(rec["date"]))
     if base.node_month is None and base.core_hour is not None:
-        base = CpuPrice(**{**base.__dict__, "node_month": base.core_hour * cores * HOURS_PER_MONTH,
-                           "derived": base.derived + ("node_month",)})
+        base = replace(base, node_month=base.core_hour * cores * HOURS_PER_MONTH,
+                       derived=base.derived + ("node_month",))
     return base
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class CpuSize:
     data_gb: float
     mb_s_per_core: float  # combined throughput of the steps run
@@ -304,7 +305,7 @@ def size_cpu(spec: CpuSpec, table: PriceTable, *, weeks: float | None, hours_per
 # ------------------------------------------------------------------------------------------------ results
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class PhaseResult:
     """One phase's figures. ``evaluation`` (training-like), ``serving`` (inference) or ``cpu`` holds the
     details; the summary fields are read from it."""
@@ -375,7 +376,7 @@ class PhaseResult:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class WhatIf:
     """The main training phase re-evaluated with one change (``change`` in :data:`WHAT_IF_CHANGES`)."""
 
@@ -410,7 +411,7 @@ MAX_WEEKLY_ROWS = 156
 MAX_ROWS = 1200
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class ProjectResult:
     phases: tuple[PhaseResult, ...]
     currency: str

@@ -144,7 +144,7 @@ class VendorQuote(_Model):
 
 # ------------------------------------------------------------------------------------------ plan figures
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class PlanFigures:
     """What the comparison needs from the plan, read from its Evaluation."""
 
@@ -214,7 +214,7 @@ def _ceil(x: Decimal) -> int:
     return int(x.to_integral_value(rounding=ROUND_CEILING))
 
 
-@dataclass
+@dataclass(slots=True, frozen=True)
 class OfferCost:
     offer: Offer
     compute: Decimal          # in the plan's currency, to the cent
@@ -224,7 +224,7 @@ class OfferCost:
     hourly_rate: Decimal | None  # the card-hour rate setup and migration are billed at (None: inside the period)
 
 
-@dataclass
+@dataclass(slots=True)
 class VendorResult:
     provider: str
     quote: VendorQuote
@@ -273,7 +273,7 @@ def _num(v: Decimal | None) -> float | None:
     return None if v is None else float(v)
 
 
-@dataclass
+@dataclass(slots=True, frozen=True)
 class Comparison:
     plan: PlanFigures
     vendors: list[VendorResult]
@@ -512,7 +512,7 @@ def phase_figures(phase: Any, main: PlanFigures) -> PlanFigures:
         inter_node_gbps=main.inter_node_gbps if int(phase.nodes) > 1 else None)
 
 
-@dataclass
+@dataclass(slots=True, frozen=True)
 class ProjectQuotes:
     """Every GPU phase compared; one vendor for the whole project; the cheapest vendor per phase with the cost of
     moving the data between vendors (egress at the vendor left, at its stated price)."""

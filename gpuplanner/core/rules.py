@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from .fastclass import dataclass
+from dataclasses import dataclass
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import Msg
 
@@ -119,7 +119,7 @@ def pipeline_layers_fails(pp, num_layers: int) -> np.ndarray:
 # --------------------------------------------------------------------------------------- one plan's verdicts
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class RuleResult:
     """One rule's verdict for one plan: ``status`` is ``passed``, ``failed`` (the rule is on and the plan
     breaks it), ``allowed`` (breaks it, but the user switched the rule off) or ``not_applicable``."""

@@ -1,20 +1,19 @@
-"""The scenario: the input contract for every estimate (validated records, core/record.py).
+"""The scenario: the input contract for every estimate (pydantic models).
 
 JSON names of the six sections (``model``, ``training``, ``parallel``, ``hardware``, ``data``,
 ``assumptions``) and of their documented fields are a public contract: scripts and plan files depend
 on them. Fields may be added, never renamed. ``constraints`` drives the plan search.
 """
 
-# no ``from __future__ import annotations``: each field's annotation is the type itself, not text to evaluate
+# no ``from __future__ import annotations``: pydantic reads each field's annotation as the object itself
+# instead of compiling and evaluating its text
 from typing import Any, Literal
 
-from pydantic_core import ValidationError
-
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from .errors import ScenarioError
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr, validation_reason
-from .record import Field, Record, field_validator, model_validator
 from .recompute import ALIASES as RECOMPUTE_ALIASES
 from .fp8 import PRECISION_ALIASES as FP8_PRECISION_ALIASES
 from .units import parse_count
@@ -42,9 +41,9 @@ _TOOL_RECOMPUTE = {"llamafactory": "full", "unsloth": "full", "ms-swift": "full"
                    "trl": "full", "axolotl": "none"}
 
 
-class _Section(Record):
+class _Section(BaseModel):
     # NaN and ±Infinity are never a valid value: every number is finite and within its documented range
-    model_config = {"extra": "forbid", "validate_assignment": True, "allow_inf_nan": False}
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, allow_inf_nan=False)
 
 
 class ModelSection(_Section):
@@ -246,7 +245,7 @@ class TrainingSection(_Section):
     freeze_vision: bool = Field(True, description="vision-language models: the vision encoder stays frozen")
     freeze_projector: bool = Field(True, description="vision-language models: the projector/merger stays frozen")
     # Communication overlap (time model). None = what the framework does by default
-    # (core/timing.overlap_flags documents each default and its source).
+    # (core/overlap.overlap_flags documents each default and its source).
     overlap_grad_reduce: bool | None = Field(
         None, description="reduce gradients during the backward pass (Megatron --overlap-grad-reduce, DDP "
                           "buckets, FSDP2 reduce-scatter stream, DeepSpeed overlap_comm); null: framework default")

@@ -41,7 +41,7 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
-from .fastclass import dataclass
+from dataclasses import dataclass
 from . import cost as costmod
 from .architecture import ModelSource
 from .cost import MODES, Msg, Overheads, PriceTable
@@ -170,7 +170,7 @@ def _step_shares(d: Mapping[str, np.ndarray], rows) -> dict[str, np.ndarray]:
 # ----------------------------------------------------------------------------------------------- types
 
 
-@dataclass
+@dataclass(slots=True)  # mutable: run_search fills in the framework's reason and the link after ranking
 class Plan:
     """One ranked plan: its complete scenario and the :class:`evaluate.Evaluation` of that scenario.
 
@@ -293,7 +293,7 @@ class Plan:
         return out
 
 
-@dataclass
+@dataclass(slots=True)  # mutable: search() adds the relaxed-rules note and the first pass's counts
 class SearchResult:
     plans: list[Plan]
     candidates_evaluated: int
@@ -344,7 +344,7 @@ class SearchResult:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, frozen=True)
 class SearchContext:
     """Per-scenario, per-GPU-type facts the evaluation needs (cheap to build)."""
 

@@ -80,7 +80,6 @@ from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.messages import MsgStr, error_text, validation_reason
 from ..core.project import Project
 from ..core.quotes import VendorQuote
-from ..core.record import Record
 from ..core.scenario import ModelSection, ParallelSection, Scenario
 from ..core.units import parse_count
 from .model_files import ModelFiles
@@ -291,7 +290,9 @@ def _arch_validator() -> type[BaseModel]:
             spec[f.name] = (ann, Field(default, gt=0) if f.name in _ARCH_POSITIVE else Field(default, ge=0))
         else:
             spec[f.name] = (ann, default)
-    return create_model("EmbeddedArch", __config__=ConfigDict(strict=True, extra="ignore"), **spec)
+    # protected_namespaces=(): ModelArch has a ``model_type`` field (pydantic < 2.10 warns about ``model_`` names)
+    return create_model("EmbeddedArch", __config__=ConfigDict(strict=True, extra="ignore", protected_namespaces=()),
+                        **spec)
 
 
 _ARCH_MODEL = _arch_validator()
@@ -630,10 +631,6 @@ def migrate(data: dict, name: str = "") -> tuple[dict, int]:
 
 # ------------------------------------------------------------------------------ unknown-field handling
 
-#: the model classes of a plan: pydantic models (the document) and records (the scenario and project, core/record.py)
-_MODELS = (BaseModel, Record)
-
-
 def _model_types(annotation: Any) -> tuple[type[BaseModel] | None, bool]:
     """(model class found in the annotation, whether it is a list of them)."""
     origin = typing.get_origin(annotation)
@@ -645,10 +642,10 @@ def _model_types(annotation: Any) -> tuple[type[BaseModel] | None, bool]:
         return None, False
     if origin is list:
         args = typing.get_args(annotation)
-        if args and isinstance(args[0], type) and issubclass(args[0], _MODELS):
+        if args and isinstance(args[0], type) and issubclass(args[0], BaseModel):
             return args[0], True
         return None, False
-    if isinstance(annotation, type) and issubclass(annotation, _MODELS):
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return annotation, False
     return None, False
 

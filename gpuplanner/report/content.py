@@ -97,14 +97,6 @@ def _attr(obj: Any, *names: str, default: Any = None) -> Any:
     return default
 
 
-def _float(v: Any) -> float | None:
-    try:
-        f = float(v)
-    except (TypeError, ValueError):
-        return None
-    return f if math.isfinite(f) else None
-
-
 # ------------------------------------------------------------------------------------------- data model
 
 @dataclass
@@ -332,10 +324,6 @@ def _layout(ev) -> dict[str, Any]:
             "sp": lay.sequence_parallel, "offload": lay.offload_optimizer,
             "micro_batch": lay.micro_batch_size, "grad_accum": lay.grad_accum,
             "pipeline_microbatches": lay.pipeline_microbatches, "pipeline_microbatch_size": lay.pipeline_microbatch_size}
-
-
-def _nodes(num_gpus: int, per_node: int) -> int:
-    return max(1, math.ceil(num_gpus / max(per_node, 1)))
 
 
 def _intra(gpu) -> tuple[str | None, float | None]:

@@ -28,8 +28,6 @@ import html
 import math
 import os
 import re
-import shutil
-import subprocess
 import unicodedata
 from pathlib import Path
 from typing import Iterable
@@ -198,20 +196,6 @@ def install_language(lang: str | None) -> bool:
         app.installTranslator(mine)
         _translators.append(mine)
     return ok
-
-
-def system_has_cjk_font() -> bool:
-    """``fc-list :lang=zh`` lists a font (Linux); Windows and macOS ship CJK fonts."""
-    if os.name == "nt" or _is_macos():
-        return True
-    exe = shutil.which("fc-list")
-    if exe is None:
-        return False
-    try:
-        out = subprocess.run([exe, ":lang=zh", "family"], capture_output=True, text=True, timeout=10).stdout
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return bool(out.strip())
 
 
 def ensure_cjk_font() -> str | None:

@@ -2,8 +2,8 @@
 fonts and icons, each record with its source and date.
 
 This package is the one reader of shipped data. The files are part of the program (immutable, installed with
-it), so the core reads them through :func:`load_json` and :func:`model_preset_documents` as values, the way it
-uses constants; everything the user supplies (scenarios, plans, model folders, kit results, settings) is read
+it), so the core reads them as values, the way it uses constants, through one door (``core/shipped.py``, which
+calls :func:`load_json`, :func:`model_preset_documents` and :func:`model_preset_document`); everything the user supplies (scenarios, plans, model folders, kit results, settings) is read
 by :mod:`gpuplanner.io`. Nothing here imports the rest of the package.
 """
 

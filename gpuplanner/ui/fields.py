@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QSizePolicy, QSpinBox, QVBoxLayout, QWidget,
 )
@@ -268,12 +268,3 @@ class BoundSpin(QSpinBox):
         self.box.set_error(self.model.error(self.path))
 
 
-def h_label(text: str = "", bold: bool = False, wrap: bool = True) -> QLabel:
-    lab = QLabel(text)
-    lab.setWordWrap(wrap)
-    lab.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    if bold:
-        f = lab.font()
-        f.setBold(True)
-        lab.setFont(f)
-    return lab

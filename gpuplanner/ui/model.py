@@ -108,14 +108,6 @@ def _with_paths(data: dict, values: dict[str, Any]) -> dict:
     return out
 
 
-def _del_path(data: dict, path: str) -> None:
-    parts = path.split(".")
-    cur = data
-    for part in parts[:-1]:
-        cur = cur.get(part, {})
-    cur.pop(parts[-1], None)
-
-
 class ScenarioModel(QObject):
     """The current document. ``changed(section)`` names what changed: one of :data:`SECTIONS`,
     ``"ui"``, ``"meta"`` (title/notes), ``"plan"`` (a plan was applied) or ``"all"`` (new document).

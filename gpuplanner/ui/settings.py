@@ -40,17 +40,6 @@ def recent_files() -> list[str]:
     return [str(v) for v in (value or [])]
 
 
-def add_recent_file(path: str | Path, limit: int = 10) -> list[str]:
-    p = str(Path(path).resolve())
-    items = [x for x in recent_files() if x != p]
-    items.insert(0, p)
-    items = items[:limit]
-    s = settings()
-    s.setValue("paths/recent", items)
-    s.sync()
-    return items
-
-
 def language_setting() -> str:
     """The chosen UI language: ``system`` (follow the system locale), ``en`` or ``zh_CN``."""
     value = str(settings().value("ui/language", "system") or "system")

@@ -409,11 +409,6 @@ class NpuHealth:
         return dict(vars(self))
 
 
-def _frac(text: str) -> tuple[float | None, float | None]:
-    m = re.match(r"^\s*(\d+(?:\.\d+)?)\s*/\s*(\d+(?:\.\d+)?)\s*$", text)
-    return (float(m.group(1)), float(m.group(2))) if m else (None, None)
-
-
 def parse_npu_smi(text: str | bytes) -> tuple[dict, list[NpuHealth], list[dict]]:
     """``npu-smi info`` (Ascend): ``({"version": ...}, [NpuHealth], [processes])``.
 

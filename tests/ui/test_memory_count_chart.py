@@ -51,7 +51,17 @@ def test_hardware_page_shows_the_curve(win, qtbot):
     assert list(page.count_chart.data["gib"]) == [p.memory.total for p in mb.points if p.memory is not None]
     n = win.model.scenario.hardware.num_gpus
     own = next(p for p in mb.points if p.num_gpus == n)
-    assert own.current.total == pytest.approx(win.estimator.result.evaluation.memory.total, rel=1e-9)
+    # the live estimate is answered on the estimate thread: wait for the answer of the inputs swept above (an
+    # estimate of earlier inputs may still be the one applied when the window has just opened)
+    est = win.estimator
+
+    def answered() -> bool:
+        res = est.result
+        return (not est.estimate_busy() and res is not None and res.evaluation is not None
+                and res.evaluation.scenario == win.model.scenario)
+
+    qtbot.waitUntil(answered, timeout=10000)
+    assert own.current.total == pytest.approx(est.result.evaluation.memory.total, rel=1e-9)
 
 
 def test_legend_entries_never_break_inside():

@@ -30,7 +30,8 @@ def _open(make_window, tmp_path, qtbot):
 
 def test_quotes_page_edits_compares_and_saves(make_window, tmp_path, qtbot):
     w, page, path = _open(make_window, tmp_path, qtbot)
-    assert page.vendor.count() == 3 and page.offers.rowCount() == 1
+    # the first vendor (AutoDL) offers A800 and H800 card-hours: one row per offer
+    assert page.vendor.count() == 3 and page.offers.rowCount() == 2
     html = page.compare_view.toPlainText()
     # the totals are the core's for the window's Evaluation (the CLI's figures for the same plan)
     c = compare([q for s in SHEETS for q in read_quotes(s)], plan_figures(w.estimator.result.evaluation))

@@ -1297,10 +1297,6 @@
         <translation>{head}{tail}</translation>
     </message>
     <message>
-        <source>no rental price for {gpu}</source>
-        <translation>{gpu} 没有租用价格</translation>
-    </message>
-    <message>
         <source>list price</source>
         <translation>公开标价</translation>
     </message>
@@ -1780,10 +1776,6 @@
     <message>
         <source>unknown field</source>
         <translation>未知字段</translation>
-    </message>
-    <message>
-        <source>&quot;{model}&quot; object has no field &quot;{name}&quot;</source>
-        <translation>“{model}”没有字段“{name}”</translation>
     </message>
 </context>
 <context>

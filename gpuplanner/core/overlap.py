@@ -1,0 +1,73 @@
+"""Communication overlap: the four switches a scenario may set and each framework's defaults.
+
+Shared facts of the memory and time models and of the framework table (``core/frameworks.py`` reports the
+defaults, ``core/timing.py`` prices what stays exposed): kept in a module of their own that imports nothing of
+the formula sheets, so none of them needs another to know them.
+"""
+
+from __future__ import annotations
+
+from .arrayops import ScalarOps
+
+#: The four overlap switches of a scenario (``training.<name>``; ``None`` = the framework's default).
+OVERLAP_FIELDS = ("overlap_grad_reduce", "overlap_param_gather", "tp_comm_overlap", "overlap_p2p_comm")
+
+
+def overlap_flags(framework: str, zero, vpp, pp, sp, ops=ScalarOps, *, overlap_grad_reduce=None,
+                  overlap_param_gather=None, tp_comm_overlap=None, overlap_p2p_comm=None):
+    """The overlap switches in force: the scenario's value where it gives one, else the framework default.
+
+    Defaults (what each framework does when the user does not say), element-wise over ``zero``/``vpp``/``pp``/
+    ``sp`` (candidate arrays in the search):
+
+    ============== ====================================== ============================ =================
+    switch         megatron                               fsdp (FSDP2/torchtitan)      deepspeed / hf
+    ============== ====================================== ============================ =================
+    grad reduce    on                                     on                           deepspeed: ZeRO-3
+                                                                                       only; hf: on
+    param gather   on with the distributed optimizer      on (sharded weights:         off
+                   (ZeRO-1)                               ZeRO-2/3)
+                   (ZeRO-1)
+    TP comm        on with sequence parallelism           off                          (no TP)
+    PP p2p         on with the interleaved schedule       off                          off
+    ============== ====================================== ============================ =================
+
+    Sources: Megatron-LM's own flags default off (``--overlap-grad-reduce``, ``--overlap-param-gather``,
+    ``--tp-comm-overlap``: ``megatron/training/arguments.py``), but every pretraining recipe of
+    Megatron-Bridge/NeMo sets ``ddp.overlap_grad_reduce = overlap_param_gather = True`` with the distributed
+    optimizer and ``CommOverlapConfig(tp_comm_overlap=True)`` for its tensor-parallel models
+    (``src/megatron/bridge/recipes/llama/llama3.py``), and the Megatron-LM README benchmarks run with all
+    three; ``--overlap-param-gather`` needs the distributed optimizer and ``--tp-comm-overlap`` needs
+    ``--sequence-parallel`` (asserted in ``arguments.py``). ``overlap_p2p_comm`` is on unless
+    ``--no-overlap-p2p-communication`` and is switched off for the non-interleaved schedule (``arguments.py``).
+    PyTorch DDP always reduces bucket by bucket during the backward (Li et al. 2020, arXiv:2006.15704).
+    FSDP2 all-gathers the next block on a separate stream (implicit prefetching) and reduce-scatters on
+    another (``torch.distributed.fsdp.fully_shard`` docs); torchtitan's async TP is off by default
+    (``parallelism.enable_async_tensor_parallel``). DeepSpeed: ``overlap_comm`` defaults to true for ZeRO-3
+    only (``deepspeed/runtime/zero/config.py`` ``overlap_comm_valid``); its ZeRO-3 parameter prefetch exists
+    (``stage3_prefetch_bucket_size``) but the published ZeRO-3 runs (Narayanan et al. 2021, Table 2) lose
+    throughput per GPU in proportion to the GPU count at a fixed batch, i.e. the gathers are not hidden, so
+    the default models it as off. The HF Trainer runs plain data parallelism through DDP and ZeRO through
+    DeepSpeed with the config templates of the Transformers DeepSpeed guide, which set ``"overlap_comm":
+    true`` for ZeRO-2 and ZeRO-3 (``docs/source/en/deepspeed.md``).
+    """
+    zero, vpp, pp, sp = ops.b(zero), ops.f(vpp), ops.f(pp), ops.b(sp)
+    if framework == "megatron":
+        d_grad, d_param, d_tp, d_p2p = True, zero >= 1, sp, (vpp > 1) & (pp > 1)
+    elif framework == "fsdp":
+        d_grad, d_param, d_tp, d_p2p = True, zero >= 2, False, False
+    elif framework == "deepspeed":
+        d_grad, d_param, d_tp, d_p2p = zero >= 3, False, False, False
+    else:  # hf: DDP without ZeRO, DeepSpeed with the Transformers docs' config templates
+        d_grad, d_param, d_tp, d_p2p = True, False, False, False
+
+    def pick(value, default):
+        return default if value is None else bool(value)
+
+    grad = pick(overlap_grad_reduce, d_grad)
+    param = pick(overlap_param_gather, d_param)
+    tp = pick(tp_comm_overlap, d_tp)
+    p2p = pick(overlap_p2p_comm, d_p2p)
+    # what a framework cannot do stays off: TP overlap needs sequence parallelism (Megatron asserts it);
+    # p2p overlap needs a pipeline
+    return grad, param, tp & sp, p2p & (pp > 1)
