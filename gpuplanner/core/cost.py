@@ -627,7 +627,12 @@ def rental_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float], hou
                 "Cost", "At these prices a whole machine per week never beats card-hours (it would need {x:.0f} "
                 "hours per week)."), {"x": xw}))
     xm = monthly_crossover_hours(price)
-    if xm is not None:
+    if xm is not None and xm >= HOURS_PER_WEEK - 1e-6:
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            "Cost", "At these quotes a whole machine per month never beats card-hours (it would need {x:.0f} hours "
+                    "of use per week, more than the week has; the planning guide's rule of thumb says about {rule:.0f})."),
+            {"x": xm, "rule": GUIDE_WHOLE_MACHINE_HOURS_PER_WEEK}))
+    elif xm is not None:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             "Cost", "A whole machine per month pays off above {x:.0f} hours of use per week at these quotes (the "
                     "planning guide's rule of thumb says about {rule:.0f}); your work pattern is {h:.0f} hours a week."),

@@ -597,30 +597,6 @@
         <translation>（模型在 {n} 个已发表 {family} 训练上误差的 p10–p90）</translation>
     </message>
     <message>
-        <source>tensor-parallel comm.</source>
-        <translation>张量并行通信</translation>
-    </message>
-    <message>
-        <source>data-parallel comm.</source>
-        <translation>数据并行通信</translation>
-    </message>
-    <message>
-        <source>pipeline bubble</source>
-        <translation>流水线气泡</translation>
-    </message>
-    <message>
-        <source>context-parallel comm.</source>
-        <translation>上下文并行通信</translation>
-    </message>
-    <message>
-        <source>expert-parallel comm.</source>
-        <translation>专家并行通信</translation>
-    </message>
-    <message>
-        <source>generation</source>
-        <translation>采样生成</translation>
-    </message>
-    <message>
         <source>time share</source>
         <translation>时间占比</translation>
     </message>
@@ -1219,6 +1195,10 @@
     <message>
         <source>A whole machine per week pays off above {x:.0f} hours of use per week; you plan {h:.0f}.</source>
         <translation>每周使用超过 {x:.0f} 小时时整机周租更划算；你计划每周 {h:.0f} 小时。</translation>
+    </message>
+    <message>
+        <source>At these quotes a whole machine per month never beats card-hours (it would need {x:.0f} hours of use per week, more than the week has; the planning guide&apos;s rule of thumb says about {rule:.0f}).</source>
+        <translation>按这些报价，整机月租永远不如按卡时计费（需要每周使用 {x:.0f} 小时，超过一周的总时数；规划指南的经验法则约为 {rule:.0f} 小时）。</translation>
     </message>
     <message>
         <source>At these prices a whole machine per week never beats card-hours (it would need {x:.0f} hours per week).</source>
@@ -4582,38 +4562,6 @@
         <translation>模型在 {0} 条已发表的 {1} 训练记录上误差的 p10–p90：{2}</translation>
     </message>
     <message>
-        <source>compute</source>
-        <translation>计算</translation>
-    </message>
-    <message>
-        <source>tensor-parallel communication</source>
-        <translation>张量并行通信</translation>
-    </message>
-    <message>
-        <source>data-parallel / ZeRO communication</source>
-        <translation>数据并行 / ZeRO 通信</translation>
-    </message>
-    <message>
-        <source>pipeline bubble</source>
-        <translation>流水线气泡</translation>
-    </message>
-    <message>
-        <source>context-parallel communication</source>
-        <translation>上下文并行通信</translation>
-    </message>
-    <message>
-        <source>expert all-to-all</source>
-        <translation>专家 all-to-all 通信</translation>
-    </message>
-    <message>
-        <source>optimizer step and other</source>
-        <translation>优化器步骤及其他</translation>
-    </message>
-    <message>
-        <source>rollout generation (RL)</source>
-        <translation>采样生成（强化学习）</translation>
-    </message>
-    <message>
         <source>Step time breakdown</source>
         <translation>单步时间构成</translation>
     </message>
@@ -4780,6 +4728,10 @@
     <message>
         <source>Priced from: {0} · region {1} · {2}, {3}</source>
         <translation>价格来源：{0} · 地区 {1} · {2}，{3}</translation>
+    </message>
+    <message>
+        <source>Break-even: at these quotes a whole machine per month never beats card-hours (it would need {0} hours of use per week, more than the week has); the planning guide&apos;s rule of thumb says about {1}.</source>
+        <translation>盈亏平衡：按这些报价，整机月租永远不如按卡时计费（需要每周使用 {0} 小时，超过一周的总时数）；规划指南的经验法则约为 {1} 小时。</translation>
     </message>
     <message>
         <source>Break-even: a whole machine per month pays off above {0} hours of use per week at these quotes; the planning guide&apos;s rule of thumb says about {1}.</source>
@@ -6601,26 +6553,6 @@
     <message>
         <source>Cost</source>
         <translation>成本</translation>
-    </message>
-    <message>
-        <source>compute</source>
-        <translation>计算</translation>
-    </message>
-    <message>
-        <source>tensor-parallel communication</source>
-        <translation>张量并行通信</translation>
-    </message>
-    <message>
-        <source>data-parallel communication</source>
-        <translation>数据并行通信</translation>
-    </message>
-    <message>
-        <source>pipeline bubble</source>
-        <translation>流水线气泡</translation>
-    </message>
-    <message>
-        <source>rollout generation (RL)</source>
-        <translation>采样生成（强化学习）</translation>
     </message>
     <message>
         <source>Step time</source>

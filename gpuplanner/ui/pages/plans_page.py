@@ -630,7 +630,12 @@ class PlansPage(BasePage):
                 rows.append("<p>" + esc(tr("Priced from: {0} · region {1} · {2}, {3}").format(
                     "; ".join(parts), region, pr.provider or "", pr.source_date)) + "</p>")
             be = costmod_break_even(pr)
-            if be is not None and be.get("month") is not None:
+            if be is not None and be.get("month") is not None and be["month"] >= 168.0:
+                rows.append("<p>" + esc(tr(
+                    "Break-even: at these quotes a whole machine per month never beats card-hours (it would need {0} "
+                    "hours of use per week, more than the week has); the planning guide's rule of thumb says about {1}.").format(
+                    format_number(be["month"], 0), format_number(be["guide_rule"], 0))) + "</p>")
+            elif be is not None and be.get("month") is not None:
                 rows.append("<p>" + esc(tr(
                     "Break-even: a whole machine per month pays off above {0} hours of use per week at these quotes; "
                     "the planning guide's rule of thumb says about {1}.").format(
