@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from gpuplanner.resources import load_json
+from .shipped import load_json
 
 #: the penalty bits, most serious first (a higher penalty ranks later; equal penalties rank by the objective)
 RISK_BIT, TP_PCIE_BIT, POOR_BIT, TIGHT_BIT = 8, 4, 2, 1
@@ -84,16 +84,19 @@ def mfu_ceiling(gpu_id: str, engine: str, params_total: float) -> dict | None:
     return {**pool[k], "class": k, "fallback": why}
 
 
-def ceiling_applies(s: Any) -> bool:
-    """The ceiling is used unless the user gave an MFU or a measured run, or switched it off."""
+def ceiling_applies(s: Any, gpu_id: str) -> bool:
+    """The ceiling is used unless the user gave an MFU, or switched it off, or a run measured on this very GPU
+    calibrates its plans (core/calibration.pick: a run on another card, or a CPU smoke test, changes nothing here)."""
+    from .calibration import pick
+
     a = s.assumptions
     return (bool(getattr(s.constraints.rules, "mfu_ceiling", True)) and a.mfu is None
-            and not a.measured_runs)
+            and pick(s, gpu_id) is None)
 
 
 def ceiling_for(s: Any, gpu_id: str, params_total: float) -> float | None:
     """The ceiling's MFU for scenario ``s`` on ``gpu_id`` (None: none applies)."""
-    if not ceiling_applies(s):
+    if not ceiling_applies(s, gpu_id):
         return None
     from .frameworks import engine_of
 

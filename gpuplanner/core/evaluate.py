@@ -565,7 +565,7 @@ def _advice(c: Any, r: Any, est: Any, lay: Any, ceiling: Any, days_band: Any, co
 
 def _ceiling_of(s: Scenario, r: Any) -> dict | None:
     """The MFU ceiling that applies to this plan (core/advisor.py), or None."""
-    if not advisormod.ceiling_applies(s):
+    if not advisormod.ceiling_applies(s, r.gpu.id):
         return None
     from .frameworks import engine_of
 
