@@ -92,6 +92,11 @@ def data_words() -> set[str]:
     for g in json.loads((res / "gpus.json").read_text(encoding="utf-8")).get("gpus", []):
         for k in ("name", "id", "vendor", "arch", "form_factor", "memory_type"):
             add(g.get(k, ""))
+    # the MFU ceilings' citations (publication, table, the run's GPU and layout), quoted as published
+    bands = json.loads((res / "validation_bands.json").read_text(encoding="utf-8"))
+    for c in (bands.get("mfu_ceilings") or {}).get("ceilings", {}).values():
+        for k in ("source", "gpu_type", "layout"):
+            add(c.get(k, ""))
     for p in (res / "models").glob("*.json"):
         d = json.loads(p.read_text(encoding="utf-8"))
         for k in ("name", "family", "id"):

@@ -86,7 +86,10 @@ def data_words() -> set[str]:
     for p in (RES / "models").glob("*.json"):
         d = json.loads(p.read_text(encoding="utf-8"))
         add(d.get("name", "")), add(d.get("family", "")), add(d.get("id", ""))
-    return words
+    # the MFU ceilings' citations (publication, the run's GPU and layout), quoted as published
+    from i18n_scan import data_words as scan_words
+
+    return words | scan_words()
 
 
 # ---------------------------------------------------------------------------------- text collection
