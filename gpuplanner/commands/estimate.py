@@ -1,4 +1,5 @@
-"""``gpuplanner estimate FILE [--json]``: every figure of one scenario (or a plan file's selected plan).
+"""``gpuplanner estimate FILE [--json]``: every figure of the plan a file stands for (:func:`gpuplanner.app.answer.decide`:
+the selected plan; else, with automatic layout, the search's #1; else the scenario as given).
 
 Prints the core's :class:`~gpuplanner.core.evaluate.Evaluation`; ``--json`` is its
 :meth:`~gpuplanner.core.evaluate.Evaluation.to_json` (``memory_per_gpu_gib`` with ``total``,
@@ -25,12 +26,9 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..core.estimate import TIER_GUIDANCE
-    from ..core.evaluate import evaluate
-    from ..io.scenario_files import load_scenario
+    from ..app.answer import answer
 
-    scenario, base = load_scenario(args.file)
-    ev = evaluate(scenario, base)
+    ev = answer(args.file).evaluation  # the plan the file stands for (app.answer.decide)
     data = ev.to_json()
     if args.json:
         print(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))

@@ -38,11 +38,11 @@ def _default_author() -> str:
 
 def run(args) -> int:
     from ..io.planfile import check_writable_folder
-    from ..report.content import load_report_data
+    from ..app.answer import report_data
 
     out = Path(args.output)
     check_writable_folder(out)  # missing or read-only folder: one line, before the render
-    data = load_report_data(args.file, author=args.author if args.author is not None else _default_author())
+    data = report_data(args.file, author=args.author if args.author is not None else _default_author())
     from ..report import render
 
     render.ensure_app()

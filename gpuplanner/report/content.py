@@ -19,7 +19,6 @@ from gpuplanner.formatting import format_compact, format_money, format_number, f
 import math
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import Any, Mapping
 
 from .. import __version__
@@ -583,7 +582,7 @@ def _same(plan: PlanInfo, p) -> bool:
     return plan.scenario is not None and p.scenario == plan.scenario
 
 
-def _why_lost(alt: PlanInfo, chosen: PlanInfo, p, chosen_p, task: TaskInfo) -> list[Text]:
+def _why_lost(alt: PlanInfo, chosen: PlanInfo, p, answer, task: TaskInfo) -> list[Text]:
     """How an alternative compares with the chosen plan, from both plans' numbers."""
     out: list[Text] = []
     if alt.cost is not None and chosen.cost is not None:
@@ -597,118 +596,54 @@ def _why_lost(alt: PlanInfo, chosen: PlanInfo, p, chosen_p, task: TaskInfo) -> l
     if not p.within_budget and task.budget:
         out.append(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Over the budget of {b}."),
                         {"b": fmt_money(task.budget, task.currency)}))
-    if chosen_p is not None:
-        from ..core.search import compare_plans
-
-        cmp = compare_plans(p, chosen_p)
-        if len(cmp) > 2:
-            out.append(Text.of(cmp[-1]))
+    cmp = answer.compare(p)
+    if len(cmp) > 2:
+        out.append(Text.of(cmp[-1]))
     out.extend(alt.warnings[:2])
     return out
 
 
-def report_scenario(doc_or_scenario: Any, base_dir: str | Path | None = None):
-    """The scenario a report is about: a bare scenario, or a plan file's selected plan (its complete
-    scenario; the document's scenario when nothing is selected) — what ``gpuplanner estimate FILE`` uses."""
-    from ..core.scenario import Scenario
+def build_report_data(answer, *, author: str = "", now: datetime | None = None) -> ReportData:
+    """Gather the report from one :class:`gpuplanner.app.answer.Answer`.
 
-    if isinstance(doc_or_scenario, Scenario):
-        return doc_or_scenario
-    from ..io.planfile import scenario_for_estimate
-
-    return scenario_for_estimate(doc_or_scenario, Path(base_dir) if base_dir is not None else None, selected=True)
-
-
-def build_report_data(doc_or_scenario: Any, *, base_dir: Any = None, author: str = "",
-                      now: datetime | None = None, source_file: str = "") -> ReportData:
-    """Gather the report from a :class:`io.planfile.PlanDocument` or a :class:`core.scenario.Scenario`.
-
-    The chosen plan is the Evaluation of the plan file's selected plan (or of the scenario); with the
-    automatic layout and nothing selected it is the search's best plan. Alternatives are the search's next
-    plans, each its own Evaluation. Every figure in the report is read from these Evaluations.
+    The chosen plan is the answer's plan (:func:`gpuplanner.app.answer.decide`: the selected plan; else, with
+    the automatic layout, the search's best; else the scenario as given); the alternatives are the search's
+    next plans, each its own Evaluation. Every figure in the report is read from these Evaluations: nothing
+    here reads a file or runs a search.
     """
-    from ..core.cost import PriceTable
-    from ..core.evaluate import evaluate
-    from ..core.scenario import Scenario
-    from ..core.search import search
-
-    from ..io.model_files import ModelFiles
-
-    folder = base_dir.base_dir if isinstance(base_dir, ModelFiles) else base_dir
-    folder = Path(folder) if folder is not None else None
-    base = ModelFiles(folder)
-    doc = None if isinstance(doc_or_scenario, Scenario) else doc_or_scenario
-    scenario = report_scenario(doc_or_scenario, folder)
-    table = PriceTable.from_constraints(scenario.constraints)
-    try:
-        result = search(scenario, base, top=10, prices=table)
-    except PlannerError:
-        result = None
-    ranked = list(result.plans) if result is not None else []
-    chosen_p = None
-    selected = doc is not None and doc.selected_plan is not None
-    if ranked and not selected and scenario.parallel.auto:
-        # no configuration chosen by the user: the search's best plan is the recommendation
-        chosen_p = ranked[0]
-        ev = chosen_p.evaluation
-    else:
-        ev = evaluate(scenario, base, prices=table)
-        chosen_p = next((p for p in ranked if p.scenario == ev.scenario), None)
-    label = doc.selected_plan.label if selected and doc.selected_plan.label else ""
-    plan = plan_from_evaluation(ev, label or f"{ev.num_gpus} × {ev.gpu_name}", chosen_p)
+    doc = answer.document.plan
+    ev = answer.evaluation
+    chosen_p = answer.chosen_plan
+    plan = plan_from_evaluation(ev, answer.label or f"{ev.num_gpus} × {ev.gpu_name}", chosen_p)
     plan.scenario = ev.scenario
     task = _task(ev)
     if doc is not None and plan.mfu_source == "assumed" and _measured_mfu(doc) is not None:
         plan.mfu_source = "measured"
     alternatives: list[PlanInfo] = []
-    for p in ranked:
-        if len(alternatives) >= 2:
-            break
-        if p is chosen_p or _same(plan, p):
-            continue
+    for p in answer.alternatives(2):
         alt = plan_from_evaluation(p.evaluation, f"{p.num_gpus} × {p.gpu_name}", p)
-        alt.why_lost = _why_lost(alt, plan, p, chosen_p, task)
+        alt.why_lost = _why_lost(alt, plan, p, answer, task)
         alternatives.append(alt)
-    from ..core.evaluate import scaling as core_scaling
-
-    try:
-        sweep = core_scaling(ev.scenario, base)  # one sweep: days against count, memory against count
-    except PlannerError:
-        sweep = None
+    sweep = answer.scaling  # one sweep: days against count, memory against count
     scaling = _scaling(sweep) if (ev.fits and sweep is not None) else []
     mem_counts, mem_cards = _memory_by_count(sweep)
     cost_vs_time = [(f"{p.num_gpus}× {_short_gpu(p.gpu_name)}", p.calendar_days, p.cost, False)
-                    for p in ranked if p is not chosen_p and not _same(plan, p)]
+                    for p in answer.plans if p is not chosen_p and not _same(plan, p)]
     if plan.cost is not None:
         cost_vs_time.append((f"{plan.num_gpus}× {_short_gpu(plan.gpu_name)}", plan.calendar_days, plan.cost, True))
     warnings = list(plan.warnings)
+    result = answer.search
     if result is not None:
         warnings += [Text.of(m) for m in result.notes]
     title = (doc.title if doc is not None and doc.title else "") or task.model_name
-    project = None
-    if doc is not None and doc.project is not None and len(doc.project.phases) > 1:
-        from ..core.project import evaluate_project
-
-        project = project_info(evaluate_project(doc.project, scenario, ModelFiles(folder, confine=True),
-                                                checklist=doc.checklist_state()))
+    project = project_info(answer.project) if answer.has_project else None
+    scenario = ev.scenario
     return ReportData(
         title=title, date=now or datetime.now(timezone.utc), author=author, app_version=__version__,
         notes=doc.notes if doc is not None else "", task=task, plan=plan, alternatives=alternatives,
-        scaling=scaling, memory_by_count=mem_counts, memory_cards=mem_cards, cost_vs_time=cost_vs_time, requirements=_requirements(plan, ev),
-        checklist=_checklist(doc, plan, scenario), assumptions=_assumptions(plan, scenario, table),
-        formulas=list(_FORMULAS), warnings=warnings, source_file=source_file, project=project,
+        scaling=scaling, memory_by_count=mem_counts, memory_cards=mem_cards, cost_vs_time=cost_vs_time,
+        requirements=_requirements(plan, ev), checklist=_checklist(doc, plan, scenario),
+        assumptions=_assumptions(plan, scenario, answer.prices), formulas=list(_FORMULAS), warnings=warnings,
+        source_file=answer.document.source_file, project=project,
         skipped=[] if result is None else [(d["gpu_name"], Text.of(d["reason"])) for d in result.skipped],
     )
-
-
-def load_report_data(path: str | Path, *, author: str = "", now: datetime | None = None) -> ReportData:
-    """Read a scenario ``.json`` or a ``.gpuplan`` file and gather its report."""
-    from ..io.scenario_files import load_scenario
-    from ..io import planfile
-
-    path = Path(path)
-    if planfile.is_plan_file(path):
-        doc, _warnings = planfile.load(path)
-        return build_report_data(doc, base_dir=path.resolve().parent, author=author, now=now, source_file=path.name)
-    scenario, base = load_scenario(path)
-    return build_report_data(scenario, base_dir=base, author=author, now=now, source_file=path.name)

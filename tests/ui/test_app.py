@@ -347,7 +347,7 @@ def test_plans_table_sorts_by_column(win, qtbot):
 
 
 def test_search_restarts_on_edit_and_drops_stale_results(make_window, qtbot, monkeypatch):
-    from gpuplanner.ui import engine
+    from gpuplanner.app import engine
 
     seen = []
 
@@ -376,7 +376,7 @@ def test_search_restarts_on_edit_and_drops_stale_results(make_window, qtbot, mon
 
 def test_search_failure_is_reported_not_raised(make_window, qtbot, monkeypatch):
     from gpuplanner.core.errors import PlannerError
-    from gpuplanner.ui import engine
+    from gpuplanner.app import engine
 
     def broken(*a, **k):
         raise PlannerError("no rental price for anything")

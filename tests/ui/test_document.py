@@ -319,7 +319,7 @@ def test_adopting_another_plan_replaces_the_previous_one(qtbot):
 # ------------------------------------------------------------------------------------------- (e)
 
 def test_stale_search_of_previous_document_is_dropped(make_window, qtbot, tmp_path, monkeypatch):
-    from gpuplanner.ui import engine
+    from gpuplanner.app import engine
 
     seen = []
 

@@ -35,7 +35,7 @@ def test_live_panel_shows_hostile_names_as_text(win, qtbot):
 
 
 def test_plans_page_comparison_escapes_names(win, qtbot):
-    from gpuplanner.ui import engine
+    from gpuplanner.app import engine
 
     win.model.load(_scenario())
     out = engine.search_plans(_scenario(), top=5)

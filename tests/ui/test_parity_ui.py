@@ -120,7 +120,7 @@ def test_live_panel_names_both_kinds_of_days(win):
 def test_200_random_scenarios_rows_and_live_panel_match_plan_json(win):
     """The Plans page's table model and the live panel (the view code, fed synchronously) show what
     ``plan --json`` says for the top 5 plans of 200 random scenarios."""
-    from gpuplanner.ui import engine
+    from gpuplanner.app import engine
     from gpuplanner.ui.pages.plans_page import PlanTableModel
 
     rng = random.Random(2027)

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QTableView, QTextBrowser, QVBoxLayout, QWidget,
 )
 
-from .. import engine
+from gpuplanner.app import engine
 from ..fields import BoundCheck, BoundCombo
 from ..text import plural, tr_msg, set_style
 from .base import BasePage
