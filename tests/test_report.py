@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from gpuplanner.report.content import fmt_days, fmt_gib, fmt_money, fmt_price, load_report_data
+from gpuplanner.app.answer import report_data as load_report_data
+from gpuplanner.report.content import fmt_days, fmt_gib, fmt_money, fmt_price
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted(p for p in (ROOT / "examples").iterdir() if p.suffix in (".json", ".gpuplan"))

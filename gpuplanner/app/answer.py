@@ -58,8 +58,9 @@ def document_from_scenario(scenario, base_dir: Any = None, source_file: str = ""
     return Document(scenario=scenario, models=models, source_file=source_file)
 
 
-def document_from_plan(doc, base_dir: Any = None, source_file: str = "") -> Document:
-    """A :class:`io.planfile.PlanDocument` whose relative paths resolve against ``base_dir``."""
+def document_from_plan(doc, base_dir: Any = None, source_file: str = "", models: Any = None) -> Document:
+    """A :class:`io.planfile.PlanDocument` whose relative paths resolve against ``base_dir`` (``models``: where
+    model files are read from; by default ``base_dir``, confined to it as for any stranger's file)."""
     from gpuplanner.io import planfile
     from gpuplanner.io.model_files import ModelFiles
 
@@ -69,7 +70,8 @@ def document_from_plan(doc, base_dir: Any = None, source_file: str = "") -> Docu
     selected = None
     if sel is not None and sel.scenario is not None:
         selected = planfile.scenario_for_estimate(doc, base, source_file, selected=True)
-    return Document(scenario=user, models=ModelFiles(base, confine=True), selected=selected, plan=doc,
+    models = models if models is not None else ModelFiles(base, confine=True)
+    return Document(scenario=user, models=models, selected=selected, plan=doc,
                     source_file=source_file, selected_label=(sel.label or "") if sel is not None else "")
 
 
@@ -109,7 +111,7 @@ class Answer:
     top: int = 10
     objective: str | None = None
     given_search: Any = None        # a core.search.SearchResult the caller already has
-    given_scaling: Any = None       # a core.evaluate.Scaling of the chosen plan the caller already has
+    given_scaling: Any = None       # (complete scenario, core.evaluate.Scaling of it) the caller already has
     given_evaluation: Any = None    # the chosen plan's Evaluation the caller already has
     search_error: PlannerError | None = field(default=None, init=False)  # why ``search`` is None
 
@@ -215,8 +217,8 @@ class Answer:
     @cached_property
     def scaling(self):
         """Days against GPU count for the chosen plan, with memory per GPU against GPU count (None: no sweep)."""
-        if self.given_scaling is not None:
-            return self.given_scaling
+        if self.given_scaling is not None and self.given_scaling[0] == self.evaluation.scenario:
+            return self.given_scaling[1]
         from gpuplanner.core.evaluate import scaling
 
         try:

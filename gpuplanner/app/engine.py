@@ -118,6 +118,7 @@ class SearchOutcome:
     notes: list[Any] = field(default_factory=list)    # str or core.cost.Msg
     skipped: dict[str, str] = field(default_factory=dict)
     feasible: bool = True
+    result: Any = None    # the core.search.SearchResult itself (the window's Answer reads it: no second search)
 
 
 class Cancelled(Exception):
@@ -158,7 +159,7 @@ def search_plans(scenario: Scenario, base_dir: Path | None = None, *, cancel: An
         progress(1.0)
     return SearchOutcome(rows, considered=res.candidates_evaluated, fitting=res.candidates_fitting,
                          search_ms=res.search_ms, notes=list(res.notes), skipped=dict(res.skipped_gpus),
-                         feasible=res.feasible)
+                         feasible=res.feasible, result=res)
 
 
 def compare(a: PlanRow, b: PlanRow) -> list[Any]:

@@ -256,14 +256,21 @@ class MainWindow(QMainWindow):
         its table, which still holds the previous outcome's rows at this point."""
         if out is not self.search.outcome or not out.plans:
             return
-        ranks = {p.rank for p in out.plans}
+        from gpuplanner.app.answer import SCENARIO, decide
+
         rank = self.model.ui.get("selected_plan")
-        if rank not in ranks:
-            rank = out.plans[0].rank
-        plan = next(p for p in out.plans if p.rank == rank)
-        self.model.set_ui("selected_plan", rank)
+        selected = next((p for p in out.plans if p.rank == rank), None)
         if self.model.scenario.parallel.auto:
-            self.model.apply_plan(dict(plan.values))  # replaces what an earlier plan set
+            # the one rule (app.answer.decide): the selected plan, else the search's #1, adopted by the live charts
+            why, plan = decide(self.model.user_scenario(), selected, lambda: out.plans)
+            if why != SCENARIO:
+                self.model.set_ui("selected_plan", plan.rank)
+                self.model.apply_plan(dict(plan.values))  # replaces what an earlier plan set
+                rank = plan.rank
+        else:
+            # manual layout: the scenario as given is the plan; the table only browses (its row stays chosen)
+            rank = selected.rank if selected is not None else out.plans[0].rank
+            self.model.set_ui("selected_plan", rank)
         if self.pages[5] is not None:
             # select the row once the page has the new rows (its own finished slot runs after this one)
             gen = self.search.generation

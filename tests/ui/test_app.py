@@ -502,6 +502,9 @@ def test_export_pdf_from_file_menu(win, qtbot, tmp_path, monkeypatch, dialogs):
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), "pdf"))
     win.actions_["pdf"].trigger()
     pdf = tmp_path / "report.pdf"
+    from gpuplanner.ui import report
+
+    qtbot.waitUntil(lambda: not report.busy() and pdf.exists(), timeout=120000)  # written on a worker thread
     assert pdf.read_bytes()[:5] == b"%PDF-", dialogs.calls
     assert pdf.stat().st_size > 10_000
 

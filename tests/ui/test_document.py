@@ -134,9 +134,17 @@ def assert_nothing_of_a(texts, where: str) -> None:
 
 
 def pdf_text(w, path) -> str | None:
+    from PySide6.QtWidgets import QApplication
+
     from gpuplanner.ui import report
 
-    out = report.export_pdf(w, str(path))
+    got: list = []
+    report.export_pdf(w, str(path), done=got.append)  # gathered and written on a worker thread
+    deadline = time.monotonic() + 120
+    while not got and time.monotonic() < deadline:
+        QApplication.processEvents()
+        time.sleep(0.01)
+    out = got[0] if got else None
     assert out is not None and path.read_bytes()[:5] == b"%PDF-"
     exe = shutil.which("pdftotext")
     if exe is None:
