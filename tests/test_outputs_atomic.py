@@ -143,7 +143,8 @@ def test_export_pdf_failing_at_the_last_step_keeps_the_old_file(tmp_path, monkey
     from gpuplanner.core.errors import PlannerError
     from gpuplanner.io import planfile
     from gpuplanner.app.answer import report_data as load_report_data
-    from gpuplanner.report.render import ensure_app, export_pdf
+    from gpuplanner.report.render import ensure_app
+    from gpuplanner.report_file import export_pdf
 
     ensure_app()
     data = load_report_data(PLAN)

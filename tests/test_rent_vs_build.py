@@ -114,7 +114,8 @@ def test_the_pdf_lists_the_five_parts_next_to_rent(tmp_path):
         pytest.skip("poppler-utils (pdftotext) not installed")
     from gpuplanner.app.answer import report_data as load_report_data
     from gpuplanner.report.content import fmt_money
-    from gpuplanner.report.render import ensure_app, export_pdf
+    from gpuplanner.report.render import ensure_app
+    from gpuplanner.report_file import export_pdf
 
     ensure_app()
     f = tmp_path / "s.json"

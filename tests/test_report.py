@@ -43,7 +43,7 @@ def _text(pdf: Path) -> str:
 @pytest.fixture(scope="module")
 def reports(app, tmp_path_factory):
     """Every example rendered once to A4 PDF: {name: (data, pdf path)}."""
-    from gpuplanner.report.render import export_pdf
+    from gpuplanner.report_file import export_pdf
 
     out = {}
     folder = tmp_path_factory.mktemp("reports")
@@ -155,7 +155,7 @@ def test_alternatives_match_the_plan_search(reports):
 
 @needs_poppler
 def test_letter_and_a4_page_sizes_differ(app, tmp_path):
-    from gpuplanner.report.render import export_pdf
+    from gpuplanner.report_file import export_pdf
 
     data = load_report_data(ROOT / "examples" / "7b-lora-1x4090.json")
     a4 = export_pdf(data, tmp_path / "a4.pdf", paper="a4")
@@ -193,7 +193,8 @@ def test_checklist_state_from_plan_file():
 @needs_poppler
 def test_chinese_edition_embeds_a_cjk_font(app, tmp_path):
     from gpuplanner.i18n import qm_path
-    from gpuplanner.report.render import ensure_cjk_font, export_pdf, install_language
+    from gpuplanner.report.render import ensure_cjk_font, install_language
+    from gpuplanner.report_file import export_pdf
 
     if qm_path("zh_CN") is None:
         pytest.skip("no zh_CN translation (.ts/.qm) in this build")
@@ -297,7 +298,7 @@ def _random_plan_scenarios(n: int, seed: int) -> list[dict]:
 def _random_pdfs(app, tmp_path, capsys, n: int, seed: int) -> None:
     import json
 
-    from gpuplanner.report.render import export_pdf
+    from gpuplanner.report_file import export_pdf
 
     for i, scen in enumerate(_random_plan_scenarios(n, seed)):
         f = tmp_path / f"plan{i}.json"

@@ -61,7 +61,8 @@ def test_notes_are_capped_and_say_so():
 _RENDER = textwrap.dedent(r"""
     import sys, time
     from gpuplanner.app.answer import report_data as load_report_data
-    from gpuplanner.report.render import ensure_app, export_pdf
+    from gpuplanner.report.render import ensure_app
+    from gpuplanner.report_file import export_pdf
     ensure_app()
     data = load_report_data(sys.argv[1])
     data.notes = "A" * int(sys.argv[3])

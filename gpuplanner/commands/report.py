@@ -56,7 +56,9 @@ def run(args) -> int:
             print("gpuplanner: note: no CJK font found (install fonts-noto-cjk or put one in resources/fonts)",
                   file=sys.stderr)
     # rendered in memory and written atomically (a failure raises PlannerError: one line, nothing written)
-    render.export_pdf(data, out, paper=args.paper, lang=None if args.lang == "en" else args.lang)
+    from ..report_file import export_pdf
+
+    export_pdf(data, out, paper=args.paper, lang=None if args.lang == "en" else args.lang)
     if not out.exists() or out.stat().st_size == 0:
         raise PlannerError(f"{out}: could not be written")
     print(out)

@@ -64,12 +64,7 @@ from .architecture import resolve_arch
 
 CTX = "Plan"
 RECOMPUTE_NAMES = RECOMPUTE_POLICIES  # indexed by code (core/recompute.py)
-#: the recompute policies as people read them (the scenario keeps the identifiers)
-RECOMPUTE_LABELS = {"none": QT_TRANSLATE_NOOP(CTX, "no recompute"), "selective": QT_TRANSLATE_NOOP(CTX, "selective"),
-                    "megatron_selective": QT_TRANSLATE_NOOP(CTX, "selective, attention core"),
-                    "op_sac": QT_TRANSLATE_NOOP(CTX, "per-op selective"),
-                    "layer_sac": QT_TRANSLATE_NOOP(CTX, "every N-th layer"),
-                    "full": QT_TRANSLATE_NOOP(CTX, "full")}
+from .recompute import RECOMPUTE_LABELS  # noqa: E402,F401  (the policies' display names; context "Plan")
 # what each framework runs, read from the one table (core/frameworks.py, with sources)
 ZERO_BY_FRAMEWORK = {k: f.zero_stages for k, f in FRAMEWORKS.items()}
 TP_FRAMEWORKS = tuple(k for k in FRAMEWORK_ORDER if FRAMEWORKS[k].tensor_parallel)

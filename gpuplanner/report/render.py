@@ -41,7 +41,6 @@ from PySide6.QtGui import (
 
 from ..i18n import CJK_FAMILIES  # noqa: F401 (installed CJK families, preferred to the bundled font)
 from ..core.i18n import QT_TRANSLATE_NOOP
-from ..io.planfile import check_writable_folder, write_output
 from . import charts
 from .charts import Axis, Chart
 from .content import (
@@ -661,9 +660,9 @@ def _optimizer_name(o: str) -> str:
 
 
 def _recompute_name(r: str) -> str:
-    """The activation-recompute policy's display name (the core's labels, ``search.RECOMPUTE_LABELS``); a
+    """The activation-recompute policy's display name (the core's labels, ``recompute.RECOMPUTE_LABELS``); a
     policy without one reads with spaces, not ``_``."""
-    from ..core.search import CTX as _PLAN_CTX, RECOMPUTE_LABELS  # noqa: PLC0415
+    from ..core.recompute import LABEL_CTX as _PLAN_CTX, RECOMPUTE_LABELS  # noqa: PLC0415
 
     if r in RECOMPUTE_LABELS:
         return QCoreApplication.translate(_PLAN_CTX, RECOMPUTE_LABELS[r])
@@ -1412,19 +1411,19 @@ def check_characters(doc: QTextDocument) -> None:
                            "install a font that has them or remove them from the plan's text")
 
 
-def export_pdf(data: ReportData, path: str | os.PathLike, paper: str = "a4", lang: str | None = None) -> Path:
-    """Write the report to ``path`` as PDF (A4 or Letter). ``lang`` installs that translation first
-    (``None`` keeps whatever is installed, as in the app)."""
+def pdf_bytes(data: ReportData, paper: str = "a4", lang: str | None = None) -> bytes:
+    """The report as PDF bytes (A4 or Letter), rendered in memory: the report writes no file
+    (:func:`gpuplanner.report_file.export_pdf` writes them atomically). ``lang`` installs that translation
+    first (``None`` keeps whatever is installed, as in the app). Safe on a worker thread: a QTextDocument
+    painted onto a QPdfWriter (Qt paints onto QImage, QPrinter and QPdfWriter outside the GUI thread)."""
     ensure_app()
     if lang is not None:
         install_language(lang)
-    path = Path(path)
-    check_writable_folder(path)  # before the render: a read-only folder fails at once, in one line
     doc = build_document(data, lang=lang or QLocale().name())
     check_characters(doc)
     layout = page_layout(paper)
-    # rendered into memory, then written atomically: Qt never opens the output file (so it prints no
-    # "QPainter::begin(): Returned false" of its own) and a full disk leaves no truncated PDF
+    # rendered into memory, then written atomically by the caller: Qt never opens the output file (so it prints
+    # no "QPainter::begin(): Returned false" of its own) and a full disk leaves no truncated PDF
     pdf = QByteArray()
     buf = QBuffer(pdf)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -1436,7 +1435,7 @@ def export_pdf(data: ReportData, path: str | os.PathLike, paper: str = "a4", lan
     print_to(doc, writer, layout, footer=data.title)
     del writer  # finish the PDF
     buf.close()
-    return write_output(path, bytes(pdf.data()))
+    return bytes(pdf.data())
 
 
 def print_document(printer, data: ReportData | None = None, doc: QTextDocument | None = None) -> int:

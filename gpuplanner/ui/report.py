@@ -179,7 +179,9 @@ def export_pdf(window, path: str | None = None, done: Callable[[Path | None], No
     def work() -> Path:
         from gpuplanner.app.answer import report_data as build
 
-        return render.export_pdf(build(None, answer_=answer, author=author), path)
+        from gpuplanner.report_file import export_pdf as write_pdf
+
+        return write_pdf(build(None, answer_=answer, author=author), path)
 
     def then(out, err) -> None:
         if err is not None:
