@@ -263,13 +263,24 @@ def _pdf_agrees(text: str, e: dict) -> None:
 @needs_poppler
 @pytest.mark.parametrize("example", [p.name for p in EXAMPLES])
 def test_pdf_agrees_with_estimate(reports, example, capsys):
-    from gpuplanner.io.scenario_files import load_scenario
-
     path = ROOT / "examples" / example
-    if load_scenario(path)[0].parallel.auto:
-        pytest.skip("automatic layout: the report recommends the search's best plan")
     _data, pdf = reports[example]
     _pdf_agrees(_text(pdf), _estimate_json(path, capsys))
+
+
+@needs_poppler
+@pytest.mark.parametrize("example", [p.name for p in EXAMPLES])
+def test_pdf_agrees_with_estimate_with_automatic_layout(app, example, tmp_path, capsys):
+    """The same file with ``parallel.auto`` (a plan file's selected plan dropped): both stand for the search's #1
+    (gpuplanner.app.answer.decide), so the PDF and ``estimate`` still agree."""
+    from gpuplanner.report_file import export_pdf
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from answer_examples import auto_variant
+
+    f = auto_variant(ROOT / "examples" / example, tmp_path)
+    pdf = export_pdf(load_report_data(f), tmp_path / "auto.pdf", paper="a4")
+    _pdf_agrees(_text(pdf), _estimate_json(f, capsys))
 
 
 def _random_plan_scenarios(n: int, seed: int) -> list[dict]:

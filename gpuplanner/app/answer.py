@@ -77,11 +77,12 @@ def document_from_plan(doc, base_dir: Any = None, source_file: str = "", models:
 
 def load_document(path: str | Path) -> Document:
     """A scenario JSON or a ``.gpuplan`` plan file (a plan file under another name included)."""
-    from gpuplanner.io import planfile
     from gpuplanner.io.scenario_files import load_scenario
 
     path = Path(path)
-    if planfile.is_plan_file(path):
+    if path.suffix.lower() == ".gpuplan":  # io.planfile.SUFFIX; a scenario JSON does not load the plan-file module
+        from gpuplanner.io import planfile
+
         doc, _warnings = planfile.load(path)
         return document_from_plan(doc, path.resolve().parent, path.name)
     scenario, models = load_scenario(path)  # a plan file under another name comes back as its selected plan
@@ -127,9 +128,10 @@ class Answer:
 
     @cached_property
     def prices(self):
+        """The price table of the chosen plan (its constraints: a selected plan keeps its own quotes)."""
         from gpuplanner.core.cost import PriceTable
 
-        return PriceTable.from_constraints(self.scenario.constraints)
+        return PriceTable.from_constraints(self.evaluation.scenario.constraints)
 
     # ------------------------------------------------------------------ the ranked plans
     @cached_property
@@ -140,7 +142,7 @@ class Answer:
         from gpuplanner.core.search import search
 
         try:
-            return search(self.scenario, self.models, top=self.top, objective=self.objective, prices=self.prices)
+            return search(self.scenario, self.models, top=self.top, objective=self.objective)
         except PlannerError as err:
             self.search_error = err
             return None
@@ -183,7 +185,7 @@ class Answer:
             return self.given_evaluation
         from gpuplanner.core.evaluate import evaluate
 
-        return evaluate(what, self.models, prices=self.prices)
+        return evaluate(what, self.models)
 
     @cached_property
     def chosen_plan(self):
