@@ -259,18 +259,14 @@ class MainWindow(QMainWindow):
         from gpuplanner.app.answer import SCENARIO, decide
 
         rank = self.model.ui.get("selected_plan")
-        selected = next((p for p in out.plans if p.rank == rank), None)
-        if self.model.scenario.parallel.auto:
-            # the one rule (app.answer.decide): the selected plan, else the search's #1, adopted by the live charts
-            why, plan = decide(self.model.user_scenario(), selected, lambda: out.plans)
-            if why != SCENARIO:
-                self.model.set_ui("selected_plan", plan.rank)
-                self.model.apply_plan(dict(plan.values))  # replaces what an earlier plan set
-                rank = plan.rank
-        else:
-            # manual layout: the scenario as given is the plan; the table only browses (its row stays chosen)
-            rank = selected.rank if selected is not None else out.plans[0].rank
-            self.model.set_ui("selected_plan", rank)
+        sel = next((p for p in out.plans if p.rank == rank), None)
+        # the one rule (app.answer.decide); with manual layout the table only browses (the scenario is the plan)
+        why, plan = decide(self.model.scenario, sel, lambda: out.plans) if self.model.scenario.parallel.auto else (
+            SCENARIO, sel or out.plans[0])
+        rank = plan.rank
+        self.model.set_ui("selected_plan", rank)
+        if why != SCENARIO:
+            self.model.apply_plan(dict(plan.values))  # the live charts adopt it; replaces what an earlier plan set
         if self.pages[5] is not None:
             # select the row once the page has the new rows (its own finished slot runs after this one)
             gen = self.search.generation
