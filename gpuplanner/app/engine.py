@@ -176,3 +176,12 @@ def unique_tokens(ui: dict) -> float:
     return dataset_tokens(ui.get("data_mode", "tokens"), tokens_text=ui.get("tokens_text") or "0",
                           samples=ui.get("samples") or 0, avg_len=ui.get("avg_len") or 0,
                           dataset_gb=ui.get("dataset_gb") or 0, tokens_per_gb=ui.get("tokens_per_gb") or 0)
+
+
+def project_result(project: Any, scenario: Scenario, base_dir: Path | None = None,
+                   checklist: dict[str, bool] | None = None) -> Any:
+    """The Project page's answer: :func:`core.project.evaluate_project` of ``project`` on the plan the window
+    shows (raises the core's error)."""
+    from gpuplanner.core.project import evaluate_project
+
+    return evaluate_project(project, scenario, ModelFiles(base_dir), checklist=checklist)

@@ -26,6 +26,7 @@ import math
 from dataclasses import field, replace as _replace
 from typing import Any, Mapping
 
+from .units import nodes as units_nodes
 from .fastclass import dataclass
 from . import cost as costmod
 from .architecture import ModelSource
@@ -443,7 +444,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         price = table.get(r.gpu)
     except PlannerError:
         price = None
-    nodes = max(1, -(-h.num_gpus // max(h.gpus_per_node, 1)))
+    nodes = units_nodes(h.num_gpus, h.gpus_per_node)
     train_hours = tm.compute_days * 24.0
     arr = costmod.rental_costs(
         price or _NO_PRICE, num_gpus=h.num_gpus, nodes=nodes, train_hours=train_hours, ckpt_bytes=ci.ckpt_bytes,

@@ -41,6 +41,7 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
+from .units import nodes as units_nodes
 from .fastclass import dataclass
 from . import cost as costmod
 from .architecture import ModelSource
@@ -458,7 +459,7 @@ def _enum_parts(ctx: SearchContext, setup: dict, a: int, b: int) -> list[tuple[i
     if sup.pipeline_max_zero < 3:
         keep = keep & ((PP[:, None] == 1) | (Zr <= sup.pipeline_max_zero))
     if rules_on is not None and rules_on.consumer_multinode and rulesmod.consumer_without_p2p(ctx.gpu):
-        nodes = np.maximum(1, -(-N // g))[:, None]
+        nodes = units_nodes(N, g)[:, None]
         keep = keep & ~rulesmod.consumer_multinode_fails(ctx.gpu, nodes, TP[:, None], PP[:, None], CP[:, None],
                                                          EP[:, None], Zr)
     gbs = t.global_batch_size
@@ -476,7 +477,7 @@ def _enum_parts(ctx: SearchContext, setup: dict, a: int, b: int) -> list[tuple[i
     c = {"num_gpus": N[ra], "tp": TP[ra], "pp": PP[ra], "cp": CP[ra], "ep": EP[ra], "dp": dp[ra],
          "zero": Z[rb], "recompute": R[rb], "mbs": M[rb],
          "grad_accum": np.broadcast_to(ga2, (k, j)).ravel()[cells].astype(np.int64)}
-    c["nodes"] = np.maximum(1, -(-c["num_gpus"] // g))
+    c["nodes"] = units_nodes(c["num_gpus"], g)
     c["sp"] = (c["tp"] > 1) & sup.sequence_parallel
     c["vpp"] = _vpp_choices(c, arch.num_layers, int(s.parallel.vpp), fw)
     parts = [(0, c)] + _vpp_parts(c, arch.num_layers, int(s.parallel.vpp), fw,

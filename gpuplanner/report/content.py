@@ -332,10 +332,6 @@ def _layout(ev) -> dict[str, Any]:
             "pipeline_microbatches": lay.pipeline_microbatches, "pipeline_microbatch_size": lay.pipeline_microbatch_size}
 
 
-def _nodes(num_gpus: int, per_node: int) -> int:
-    return max(1, math.ceil(num_gpus / max(per_node, 1)))
-
-
 def _intra(gpu) -> tuple[str | None, float | None]:
     from ..core import catalog_hw
 

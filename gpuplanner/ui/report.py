@@ -13,16 +13,16 @@ QPrinter per window, so paper and printer choices survive between prints (Fresco
 from __future__ import annotations
 
 import threading
-import traceback
 from pathlib import Path
 from typing import Any, Callable
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from gpuplanner.core.errors import PlannerError
 
 from . import settings
+from .offthread import busy, run_off_gui  # noqa: F401  (busy: a report is being gathered or written)
 
 
 def window_answer(window):
@@ -51,53 +51,6 @@ def report_data(window, answer=None):
 
     return build(None, answer_=answer if answer is not None else window_answer(window),
                  author=settings.report_author())
-
-
-class _Delivery(QObject):
-    """Carries a worker's result to the GUI thread (a queued signal)."""
-
-    done = Signal(object, object, object)  # callback, result, error
-
-
-_DELIVERY: list[_Delivery] = []
-_RUNNING: list[threading.Thread] = []
-
-
-def run_off_gui(work: Callable[[], Any], then: Callable[[Any, Exception | None], None]) -> threading.Thread:
-    """Run ``work`` on a worker thread and ``then(result, error)`` on the GUI thread when it ends (``error``: the
-    :class:`PlannerError` or :class:`OSError` it raised). Other exceptions are printed and passed on too."""
-    if not _DELIVERY:
-        d = _Delivery()
-        d.moveToThread(QCoreApplication.instance().thread())
-        d.done.connect(lambda cb, res, err: cb(res, err), Qt.ConnectionType.QueuedConnection)
-        _DELIVERY.append(d)
-    delivery = _DELIVERY[0]
-
-    def body() -> None:
-        try:
-            res, err = work(), None
-        except (PlannerError, OSError) as e:
-            res, err = None, e
-        except Exception as e:  # noqa: BLE001 - shown as a message rather than lost on a thread
-            traceback.print_exc()
-            res, err = None, e
-        try:
-            delivery.done.emit(then, res, err)
-        except RuntimeError:
-            pass  # the application is gone
-        finally:
-            if threading.current_thread() in _RUNNING:
-                _RUNNING.remove(threading.current_thread())
-
-    t = threading.Thread(target=body, name="report", daemon=True)
-    _RUNNING.append(t)
-    t.start()
-    return t
-
-
-def busy() -> bool:
-    """A report is being gathered or written."""
-    return any(t.is_alive() for t in _RUNNING)
 
 
 def _printer(window):

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QPushButton, QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
+from gpuplanner.core.units import nodes as units_nodes
 from gpuplanner.core import checklist as ck
 from .text import tr_msg
 from gpuplanner.verify.acceptance import Analysis, KitResult, analyse, before_after, load_kit_result, measured_run, render_kit
@@ -331,7 +332,7 @@ class VerifyPanel(QWidget):
         self._domestic = domestic
         self._apply_domestic_visibility()
         if scenario is not None:
-            nodes = -(-scenario.hardware.num_gpus // max(1, scenario.hardware.gpus_per_node))
+            nodes = units_nodes(scenario.hardware.num_gpus, scenario.hardware.gpus_per_node)
             self.nodes_spin.setValue(max(1, nodes))
         if self._result is not None or self._mn_result is not None:
             self._analyse()
