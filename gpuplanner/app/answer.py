@@ -104,6 +104,34 @@ def decide(scenario, selected, ranked: Callable[[], Sequence[Any]]) -> tuple[str
     return SCENARIO, scenario
 
 
+@dataclass(frozen=True)
+class Comparison:
+    """Why plan ``a`` and not plan ``b``, from their Evaluations: the one comparison the Plans page ("Against
+    #2 …") and the report's alternatives ("why not this one") read. Money in the plans' currency."""
+
+    cost_saved: float | None      # b's cost − a's cost (negative: a costs more; None: a cost is unknown)
+    cheaper_share: float | None   # 1 − a's cost / b's cost when a is cheaper, else None
+    days_sooner: float            # b's calendar days − a's (negative: a takes longer)
+    reasons: tuple = ()           # core.search.compare_plans(a, b): cost per token, price, throughput, layout
+
+    @property
+    def decisive(self):
+        """The reason that decided it (the per-token comparison's last sentence), when there is one."""
+        return self.reasons[-1] if len(self.reasons) > 2 else None
+
+
+def compare(a, b) -> Comparison:
+    """:class:`Comparison` of two ranked plans (:class:`core.search.Plan`)."""
+    from gpuplanner.core.search import compare_plans
+
+    ca, cb = a.evaluation.cost, b.evaluation.cost
+    saved = None if ca is None or cb is None else cb - ca
+    share = (1.0 - ca / cb) if saved is not None and saved > 0 and cb else None
+    return Comparison(cost_saved=saved, cheaper_share=share,
+                      days_sooner=b.evaluation.calendar_days - a.evaluation.calendar_days,
+                      reasons=tuple(compare_plans(a, b)))
+
+
 @dataclass
 class Answer:
     """The answer to one document; see the module docstring. Expensive parts are computed when first read."""
@@ -205,15 +233,10 @@ class Answer:
         chosen, target = self.chosen_plan, self.evaluation.scenario
         return [p for p in self.plans if p is not chosen and p.scenario != target][:n]
 
-    def compare(self, plan) -> list:
-        """Why ``plan`` and the chosen plan differ in cost per token (:func:`core.search.compare_plans`; [] when
-        the search does not list the chosen plan)."""
+    def compare(self, plan) -> Comparison | None:
+        """``plan`` against the chosen plan (:func:`compare`; None when the search does not list the chosen plan)."""
         chosen = self.chosen_plan
-        if chosen is None:
-            return []
-        from gpuplanner.core.search import compare_plans
-
-        return compare_plans(plan, chosen)
+        return None if chosen is None else compare(plan, chosen)
 
     # ------------------------------------------------------------------ the chosen plan's sweeps
     @cached_property

@@ -162,9 +162,9 @@ def search_plans(scenario: Scenario, base_dir: Path | None = None, *, cancel: An
                          feasible=res.feasible, result=res)
 
 
-def compare(a: PlanRow, b: PlanRow) -> list[Any]:
-    """Why ``a`` ranks above ``b``: the core's comparison (list of Msg)."""
-    from gpuplanner.core.search import compare_plans
+def compare(a: PlanRow, b: PlanRow) -> Any:
+    """Why ``a`` ranks above ``b``: the one comparison (:func:`gpuplanner.app.answer.compare`)."""
+    from gpuplanner.app.answer import compare as compare_plans
 
     return compare_plans(a.plan, b.plan)
 

@@ -593,8 +593,8 @@ def _why_lost(alt: PlanInfo, chosen: PlanInfo, p, answer, task: TaskInfo) -> lis
         out.append(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Over the budget of {b}."),
                         {"b": fmt_money(task.budget, task.currency)}))
     cmp = answer.compare(p)
-    if len(cmp) > 2:
-        out.append(Text.of(cmp[-1]))
+    if cmp is not None and cmp.decisive is not None:
+        out.append(Text.of(cmp.decisive))
     out.extend(alt.warnings[:2])
     return out
 

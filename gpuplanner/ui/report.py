@@ -114,8 +114,6 @@ def export_pdf(window, path: str | None = None, done: Callable[[Path | None], No
     """Ask for a file name (unless ``path``), then gather and write the PDF on a worker thread; the status bar
     says where it went (or a message box why not). ``done(path or None)`` runs on the GUI thread at the end.
     Returns the worker thread (None when the user cancelled the file dialog)."""
-    from gpuplanner.report import render
-
     if path is None:
         stem = window.model.path.stem if window.model.path else "gpuplanner-report"
         path, _ = QFileDialog.getSaveFileName(window, QCoreApplication.translate("MainWindow", "Export report as PDF"),
@@ -127,9 +125,8 @@ def export_pdf(window, path: str | None = None, done: Callable[[Path | None], No
             path += ".pdf"
     answer = window_answer(window)
     author = settings.report_author()
-    render.ensure_app()
 
-    def work() -> Path:
+    def work() -> Path:  # the report's modules load here too, on first use: not on the GUI thread
         from gpuplanner.app.answer import report_data as build
 
         from gpuplanner.report_file import export_pdf as write_pdf

@@ -451,24 +451,24 @@ class PlansPage(BasePage):
         if b is None:
             return ""
         first = self.why_head(a, b)
-        cmp = engine.compare(a, b)
-        second = tr_msg(cmp[-1]) if len(cmp) > 2 else ""
+        decisive = engine.compare(a, b).decisive
+        second = tr_msg(decisive) if decisive is not None else ""
         if not second and a.plan.mfu_grade != b.plan.mfu_grade and b.plan.mfu_grade == "poor":
             second = self.tr("#{0} is graded poor (MFU below 30%), so it ranks lower.").format(b.rank)
         return (first + " " + second).strip()
 
     def why_head(self, a: engine.PlanRow, b: engine.PlanRow) -> str:
         bits = []
-        if a.cost is not None and b.cost is not None:
-            if a.cost < b.cost:
-                bits.append(self.tr("it costs {0} {1} less ({2}% cheaper)").format(
-                    format_number(b.cost - a.cost, 0), a.currency, format_number((1 - a.cost / b.cost) * 100, 0)))
-            elif a.cost > b.cost:
-                bits.append(self.tr("it costs {0} {1} more").format(format_number(a.cost - b.cost, 0), a.currency))
-        if a.calendar_days < b.calendar_days:
-            bits.append(self.tr("it finishes {0} days sooner").format(format_number(b.calendar_days - a.calendar_days, 2)))
-        elif a.calendar_days > b.calendar_days:
-            bits.append(self.tr("it takes {0} days longer").format(format_number(a.calendar_days - b.calendar_days, 2)))
+        cmp = engine.compare(a, b)  # the one "why A and not B" (app.answer.compare): this only formats it
+        if cmp.cheaper_share is not None:
+            bits.append(self.tr("it costs {0} {1} less ({2}% cheaper)").format(
+                format_number(cmp.cost_saved, 0), a.currency, format_number(cmp.cheaper_share * 100, 0)))
+        elif cmp.cost_saved is not None and cmp.cost_saved < 0:
+            bits.append(self.tr("it costs {0} {1} more").format(format_number(-cmp.cost_saved, 0), a.currency))
+        if cmp.days_sooner > 0:
+            bits.append(self.tr("it finishes {0} days sooner").format(format_number(cmp.days_sooner, 2)))
+        elif cmp.days_sooner < 0:
+            bits.append(self.tr("it takes {0} days longer").format(format_number(-cmp.days_sooner, 2)))
         if not bits:
             return self.tr("Against #{0} ({1} × {2}): it ties on the ranking objective.").format(
                 b.rank, b.num_gpus, short_gpu_name(b.gpu_name))
@@ -481,7 +481,7 @@ class PlansPage(BasePage):
             return self.tr("It is the only plan that fits.") if len(self.table_model.plans) == 1 else \
                 self.tr("It is the last plan shown.")
         head = html.escape(self.why_head(a, b))
-        more = [tr_msg(m) for m in engine.compare(a, b)]
+        more = [tr_msg(m) for m in engine.compare(a, b).reasons]
         return head + ("<ul>" + "".join(f"<li>{html.escape(t)}</li>" for t in more) + "</ul>" if more else "")
 
     # long: the selected plan's details as HTML, paragraph by paragraph in the shown order
