@@ -31,6 +31,7 @@ import re
 import shutil
 import subprocess
 import unicodedata
+import threading
 from pathlib import Path
 from typing import Iterable
 
@@ -1367,16 +1368,19 @@ def print_to(doc: QTextDocument, device, layout: QPageLayout, footer: str = "") 
     return pages
 
 
-_raw_fonts: dict = {}  # family → its QRawFont (None when Qt has no such font), read once per process
+_raw_fonts = threading.local()  # .fonts: family → its QRawFont (None when Qt has no such font), per thread
 
 
 def _raw_font(family: str):
+    """A family's QRawFont, cached per thread: a QRawFont is only valid in the thread that made it (Qt's
+    QRawFont documentation), and the window writes its reports on worker threads."""
     from PySide6.QtGui import QRawFont
 
-    if family not in _raw_fonts:
+    cache = _raw_fonts.__dict__.setdefault("fonts", {})
+    if family not in cache:
         raw = QRawFont.fromFont(QFont(family))
-        _raw_fonts[family] = raw if raw.isValid() else None
-    return _raw_fonts[family]
+        cache[family] = raw if raw.isValid() else None
+    return cache[family]
 
 
 def unsupported_characters(text: str, first: Iterable[str] = ()) -> list[str]:

@@ -1,11 +1,12 @@
 """Run an app function off the GUI thread and hand its result back to the GUI thread (a queued signal).
 
-For work that is rare and short-lived (a report, a project's evaluation): one Python thread per call. The
+For work that is rare and short-lived (a report, a project's evaluation): one persistent worker thread. The
 estimate, the scaling sweep and the plan search have their own persistent workers (:mod:`gpuplanner.ui.live`).
 """
 
 from __future__ import annotations
 
+import queue
 import threading
 import traceback
 from typing import Any, Callable
@@ -30,12 +31,23 @@ def _deliver(cb, res, err) -> None:
 
 
 _DELIVERY: list[_Delivery] = []
-_RUNNING: list[threading.Thread] = []
+_JOBS: "queue.SimpleQueue" = queue.SimpleQueue()
+_WORKER: list["threading.Thread | None"] = [None]
+_PENDING = [0]  # jobs handed over and not finished (read on the GUI thread)
+_LOCK = threading.Lock()
 
 
-def run_off_gui(work: Callable[[], Any], then: Callable[[Any, Exception | None], None]) -> threading.Thread:
-    """Run ``work`` on a worker thread, then ``then(result, error)`` on the GUI thread (``error``: what ``work``
-    raised — a :class:`PlannerError` or :class:`OSError` as it is, anything else printed first — else None)."""
+def _loop() -> None:
+    while True:
+        job = _JOBS.get()
+        job()
+        del job
+
+
+def run_off_gui(work: Callable[[], Any], then: Callable[[Any, Exception | None], None]) -> None:
+    """Run ``work`` on the worker thread (one, persistent: jobs run in turn, and what Qt keeps per thread — fonts,
+    QRawFonts — is made once), then ``then(result, error)`` on the GUI thread (``error``: what ``work`` raised — a
+    :class:`PlannerError` or :class:`OSError` as it is, anything else printed first — else None)."""
     if not _DELIVERY:
         d = _Delivery()
         d.moveToThread(QCoreApplication.instance().thread())
@@ -51,22 +63,22 @@ def run_off_gui(work: Callable[[], Any], then: Callable[[Any, Exception | None],
         except Exception as e:  # noqa: BLE001 - shown as a message rather than lost on a thread
             traceback.print_exc()
             res, err = None, e
+        finally:
+            with _LOCK:
+                _PENDING[0] -= 1
         try:
             delivery.done.emit(then, res, err)
         except RuntimeError:
             pass  # the application is gone
-        finally:
-            try:
-                _RUNNING.remove(threading.current_thread())
-            except ValueError:
-                pass
 
-    t = threading.Thread(target=body, name="off-gui", daemon=True)
-    _RUNNING.append(t)
-    t.start()
-    return t
+    with _LOCK:
+        _PENDING[0] += 1
+    if _WORKER[0] is None or not _WORKER[0].is_alive():
+        _WORKER[0] = threading.Thread(target=_loop, name="off-gui", daemon=True)
+        _WORKER[0].start()
+    _JOBS.put(body)
 
 
 def busy() -> bool:
     """Some work handed to :func:`run_off_gui` has not finished."""
-    return any(t.is_alive() for t in _RUNNING)
+    return _PENDING[0] > 0

@@ -12,7 +12,6 @@ QPrinter per window, so paper and printer choices survive between prints (Fresco
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 from typing import Any, Callable
 
@@ -110,17 +109,17 @@ def print_report(window) -> None:
     _with_data(window, show)
 
 
-def export_pdf(window, path: str | None = None, done: Callable[[Path | None], None] | None = None) -> threading.Thread | None:
+def export_pdf(window, path: str | None = None, done: Callable[[Path | None], None] | None = None) -> bool:
     """Ask for a file name (unless ``path``), then gather and write the PDF on a worker thread; the status bar
     says where it went (or a message box why not). ``done(path or None)`` runs on the GUI thread at the end.
-    Returns the worker thread (None when the user cancelled the file dialog)."""
+    Returns False when the user cancelled the file dialog."""
     if path is None:
         stem = window.model.path.stem if window.model.path else "gpuplanner-report"
         path, _ = QFileDialog.getSaveFileName(window, QCoreApplication.translate("MainWindow", "Export report as PDF"),
                                               str(Path(settings.last_dir()) / f"{stem}.pdf"),
                                               QCoreApplication.translate("MainWindow", "PDF documents (*.pdf)"))
         if not path:
-            return None
+            return False
         if not path.lower().endswith(".pdf"):
             path += ".pdf"
     answer = window_answer(window)
@@ -143,4 +142,5 @@ def export_pdf(window, path: str | None = None, done: Callable[[Path | None], No
         if done is not None:
             done(None if err is not None else out)
 
-    return run_off_gui(work, then)
+    run_off_gui(work, then)
+    return True
