@@ -102,11 +102,9 @@ class PlanRow:
         return self.plan.evaluation.rent_vs_build
 
     @property
-    def layout(self) -> dict[str, Any]:
-        p = self.plan
-        return {"framework": p.framework, "tp": p.tp, "pp": p.pp, "cp": p.cp, "ep": p.ep, "vpp": p.vpp, "dp": p.dp,
-                "zero": p.zero, "sp": p.sequence_parallel, "offload": p.offload_optimizer, "recompute": p.recompute,
-                "mbs": p.micro_batch_size, "grad_accum": p.grad_accum, "gbs": p.global_batch_size}
+    def layout(self) -> Any:
+        """The plan's :class:`core.evaluate.Layout` itself (its own field names: views select, never rename)."""
+        return self.plan.evaluation.layout
 
 
 @dataclass

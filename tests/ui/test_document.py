@@ -292,7 +292,7 @@ def test_recompute_field_keeps_the_users_choice_and_auto_label_shows_the_plans(m
     page = w.page("training")
     wait_search(w, qtbot)
     plan = selected_plan(w)
-    assert plan is not None and plan.layout["recompute"] == "none"   # the search prefers no recompute here
+    assert plan is not None and plan.layout.recompute == "none"   # the search prefers no recompute here
     assert w.model.scenario.training.recompute == "none"             # the live charts use the plan's ...
     assert w.model.user_scenario().training.recompute == "megatron_selective"  # "selective": alias
     assert page.recompute.currentData() == "megatron_selective"               # ... the field shows the user's
@@ -300,7 +300,7 @@ def test_recompute_field_keeps_the_users_choice_and_auto_label_shows_the_plans(m
     assert not page.auto_info.isHidden()
     info = page.auto_info.text()
     assert "Automatic layout" in info and "recompute none" in info and f"{plan.num_gpus} × " in info
-    assert f"micro-batch {plan.layout['mbs']}" in info
+    assert f"micro-batch {plan.layout.micro_batch_size}" in info
     # switching to the manual layout: the user's values are what the charts use, the label goes
     idx = page.auto.findData(False)
     page.auto.setCurrentIndex(idx)

@@ -55,9 +55,9 @@ def failed_rules(p: engine.PlanRow) -> list:
 def layout_text(p: engine.PlanRow) -> str:
     """Compact layout: only the degrees above 1, e.g. 'TP2·DP4·Z1'."""
     L = p.layout
-    bits = [f"{k.upper()}{L[k]}" for k in ("tp", "pp", "cp", "ep") if L.get(k, 1) > 1]
-    bits.append(f"DP{L.get('dp', 1)}")
-    bits.append(f"Z{L.get('zero', 0)}")
+    bits = [f"{k.upper()}{getattr(L, k)}" for k in ("tp", "pp", "cp", "ep") if getattr(L, k) > 1]
+    bits.append(f"DP{L.dp}")
+    bits.append(f"Z{L.zero}")
     return "·".join(bits)
 
 
@@ -519,13 +519,13 @@ class PlansPage(BasePage):
         rows.append(f"<p><b>{tr('Parallel layout')}</b>: " + esc(tr(
             "TP {0} · PP {1} · CP {2} · EP {3} · DP {4} · ZeRO-{5} · recompute {6} · micro-batch {7} × "
             "accumulation {8} · {9} node(s) of {10}").format(
-            L.get("tp", 1), L.get("pp", 1), L.get("cp", 1), L.get("ep", 1), L.get("dp", 1), L.get("zero", 0),
+            L.tp, L.pp, L.cp, L.ep, L.dp, L.zero,
             {"none": tr("none"), "selective": tr("selective"), "megatron_selective": tr("selective"),
              "op_sac": tr("per-op selective"), "layer_sac": tr("every N-th layer"), "full": tr("full")}.get(
-                L.get("recompute"), L.get("recompute", "—")), L.get("mbs", "—"), L.get("grad_accum", "—"), p.nodes, p.gpus_per_node))
-            + esc("".join([tr(" · interleaved ×{0}").format(L["vpp"]) if L.get("vpp", 1) > 1 else "",
-                           tr(" · sequence parallel") if L.get("sp") else "",
-                           tr(" · optimizer offloaded to CPU") if L.get("offload") else ""])) + "</p>")
+                L.recompute, L.recompute), L.micro_batch_size, L.grad_accum, p.nodes, p.gpus_per_node))
+            + esc("".join([tr(" · interleaved ×{0}").format(L.vpp) if L.vpp > 1 else "",
+                           tr(" · sequence parallel") if L.sequence_parallel else "",
+                           tr(" · optimizer offloaded to CPU") if L.offload_optimizer else ""])) + "</p>")
         if p.plan.framework_reason:
             rows.append(f"<p><b>{tr('Framework')}</b>: {esc(framework_name(p))}</p><ul>" + "".join(
                 f"<li>{esc(tr_msg(x))}</li>" for x in p.plan.framework_reason) + "</ul>")
