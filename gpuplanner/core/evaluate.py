@@ -837,3 +837,25 @@ def memory_by_gpu_count(scenario: Scenario, models: ModelSource | None = None, c
         points.append(MemoryAtCount(n, best[0] if best else None, best[1] if best else None, cur))
     cards = _candidate_cards(c.gpu_candidates, r0.gpu.id, h.custom_gpus)
     return MemoryByCount(tuple(points), tuple(cards), r0.gpu.id, float(s.assumptions.memory_headroom_gib))
+
+
+def inter_node_link(ev: Evaluation) -> tuple[str, float | None] | None:
+    """The fabric between servers as the time model uses it for ``ev``'s scenario: ``(its name, Gb/s per node)``
+    with the NICs per node the time model counts (the scenario's, else the fabric's default, else one:
+    :func:`timing.gpu_time_facts`); None when the scenario names no inter-node fabric (the time model then assumes
+    its generation's usual one; the report asks the vendor instead). The report's requirements read this, so
+    the bandwidth asked of a vendor is the one the days were computed with."""
+    h = ev.scenario.hardware
+    if not h.inter_node:
+        return None
+    from .timing import gpu_time_facts
+
+    try:
+        gf = gpu_time_facts(ev._extra["resolved"].gpu, ev.scenario.training.precision, intra_node=h.intra_node,
+                            inter_node=h.inter_node, nics_per_node=h.nics_per_node, gpus_per_node=h.gpus_per_node)
+        from .catalog_hw import get_network
+
+        net = get_network(gf.inter_node)
+    except PlannerError:
+        return h.inter_node, None
+    return net.name, (net.gbps_per_nic * gf.nics_per_node if net.gbps_per_nic else None)

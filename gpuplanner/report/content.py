@@ -342,19 +342,13 @@ def _intra(gpu) -> tuple[str | None, float | None]:
     return (net.name if net else gpu.intra_node_link), gpu.intra_node_bw_gbs
 
 
-def _inter(s) -> tuple[str | None, float | None]:
-    from ..core import catalog_hw
+def _inter(ev) -> tuple[str | None, float | None]:
+    """The fabric between servers and its Gb/s per node as the time model counts them
+    (:func:`core.evaluate.inter_node_link`)."""
+    from ..core.evaluate import inter_node_link
 
-    h = s.hardware
-    if not h.inter_node:
-        return None, None
-    try:
-        net = catalog_hw.get_network(h.inter_node)
-    except PlannerError:
-        return h.inter_node, None
-    nics = h.nics_per_node or net.default_nics_per_node
-    gbps = net.gbps_per_nic * nics if (net.gbps_per_nic and nics) else None
-    return net.name, gbps
+    link = inter_node_link(ev)
+    return (None, None) if link is None else link
 
 
 def plan_from_evaluation(ev, label: str, plan=None) -> PlanInfo:
@@ -364,7 +358,7 @@ def plan_from_evaluation(ev, label: str, plan=None) -> PlanInfo:
     h = s.hardware
     gpu = ev._extra["resolved"].gpu
     intra, intra_bw = _intra(gpu)
-    inter, inter_bw = _inter(s)
+    inter, inter_bw = _inter(ev)
     t = ev.time
     info = PlanInfo(
         label=label, gpu_id=ev.gpu_id, gpu_name=ev.gpu_name, gpu_memory_gib=ev.gpu_memory_gib,
