@@ -27,6 +27,12 @@ def nodes(num_gpus, gpus_per_node):
     return max(1, -(-int(num_gpus) // max(int(gpus_per_node), 1)))
 
 
+def usable_hours(deadline_days: float, hours_per_week: float) -> float:
+    """Hours each GPU can work before a deadline ``deadline_days`` away at ``hours_per_week`` (168: around the
+    clock): the budget page's "usable hours per GPU", the same share of the week the Evaluation's calendar uses."""
+    return deadline_days * 24.0 * (hours_per_week / 168.0)
+
+
 def parse_count(text: str | float | int) -> float:
     """Parse a count such as ``"1.5T"``, ``"300B"``, ``"2e9"``, ``"7,000,000"`` or a number.
 

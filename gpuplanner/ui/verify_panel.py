@@ -646,12 +646,9 @@ class VerifyPanel(QWidget):
         mn = getattr(self, "_mn_analysis", None)
         if mn is not None:
             self.findings_label.setText(_findings_html(mn.findings))
-            xs = [p["n"] for p in mn.scaling if p["scope"] == "nodes"] or [p["n"] for p in mn.scaling]
-            pts = [p for p in mn.scaling if p["scope"] == "nodes"] or mn.scaling
-            self.measured_curve.setData(xs, [p["tokens_per_s"] for p in pts])
-            if pts:
-                base = pts[0]["tokens_per_s"] / pts[0]["n"]
-                self.linear_curve.setData(xs, [base * x for x in xs])
+            xs, measured, linear = mn.scaling_series()  # the analysis's series: the view only draws them
+            self.measured_curve.setData(xs, measured)
+            self.linear_curve.setData(xs, linear)
             self._show_scaling(xs)
             for r in range(5):
                 for c in range(2):
