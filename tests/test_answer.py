@@ -90,7 +90,7 @@ def test_estimate_plan_report_and_project_agree(name, tmp_path, capsys):
     # the report's chosen plan is the same plan, with the same figures
     data = report_data(f)
     p = data.plan
-    assert (p.gpu_id, p.num_gpus, p.layout["tp"], p.layout["pp"], p.layout["dp"], p.layout["zero"]) == (
+    assert (p.gpu_id, p.num_gpus, p.layout.tp, p.layout.pp, p.layout.dp, p.layout.zero) == (
         e["gpu"], e["num_gpus"], e["layout"]["tp"], e["layout"]["pp"], e["layout"]["dp"], e["layout"]["zero"])
     assert _close(p.memory["total"], e["memory_per_gpu_gib"]["total"])
     assert _close(p.calendar_days, e["calendar_days"]) and _close(p.cost, e["cost"])

@@ -142,8 +142,8 @@ def test_alternatives_match_the_plan_search(reports):
     ranked = search.search(scenario, base, top=10).plans
     got = [(a.gpu_id, a.num_gpus, round(a.cost, 2)) for a in data.alternatives]
     want = [(p.gpu, p.num_gpus, round(p.cost, 2)) for p in ranked
-            if not (p.gpu == data.plan.gpu_id and p.num_gpus == data.plan.num_gpus and p.tp == data.plan.layout["tp"]
-                    and p.pp == data.plan.layout["pp"])][:2]
+            if not (p.gpu == data.plan.gpu_id and p.num_gpus == data.plan.num_gpus and p.tp == data.plan.layout.tp
+                    and p.pp == data.plan.layout.pp)][:2]
     assert got == want
     assert all(a.why_lost for a in data.alternatives)
     # the memory drawn for an alternative is the memory the search computed for that layout
@@ -335,4 +335,4 @@ def test_report_cli_for_a_plan_file_is_its_selected_plan(reports, capsys):
     e = _estimate_json(ROOT / "examples" / "70b-cpt-64xh100.gpuplan", capsys)
     assert f"{data.plan.memory['total']:.1f}" == f"{e['memory_per_gpu_gib']['total']:.1f}"
     assert data.plan.cost == e["cost"] and data.plan.calendar_days == e["calendar_days"]
-    assert data.plan.layout["vpp"] == 2 and data.plan.layout["sp"] is True
+    assert data.plan.layout.vpp == 2 and data.plan.layout.sequence_parallel is True

@@ -139,7 +139,7 @@ class PlanInfo:
     num_gpus: int
     gpus_per_node: int
     nodes: int
-    layout: dict[str, Any]
+    layout: Any  # the Evaluation's core.evaluate.Layout itself (its own field names)
     memory: dict[str, float]  # weights, gradients, optimizer, activations, other, total (GiB per GPU)
     memory_headroom_gib: float
     fits: bool
@@ -323,15 +323,6 @@ _FORMULAS = [
 ]
 
 
-def _layout(ev) -> dict[str, Any]:
-    """The report's layout keys, read from the Evaluation's :class:`core.evaluate.Layout`."""
-    lay = ev.layout
-    return {"tp": lay.tp, "pp": lay.pp, "cp": lay.cp, "ep": lay.ep, "dp": lay.dp, "zero": lay.zero, "vpp": lay.vpp,
-            "sp": lay.sequence_parallel, "offload": lay.offload_optimizer,
-            "micro_batch": lay.micro_batch_size, "grad_accum": lay.grad_accum,
-            "pipeline_microbatches": lay.pipeline_microbatches, "pipeline_microbatch_size": lay.pipeline_microbatch_size}
-
-
 def _intra(gpu) -> tuple[str | None, float | None]:
     from ..core import catalog_hw
 
@@ -362,7 +353,7 @@ def plan_from_evaluation(ev, label: str, plan=None) -> PlanInfo:
     t = ev.time
     info = PlanInfo(
         label=label, gpu_id=ev.gpu_id, gpu_name=ev.gpu_name, gpu_memory_gib=ev.gpu_memory_gib,
-        num_gpus=ev.num_gpus, gpus_per_node=min(h.gpus_per_node, h.num_gpus), nodes=ev.nodes, layout=_layout(ev),
+        num_gpus=ev.num_gpus, gpus_per_node=min(h.gpus_per_node, h.num_gpus), nodes=ev.nodes, layout=ev.layout,
         memory={k: float(v) for k, v in ev.memory.as_dict().items()},
         memory_headroom_gib=float(ev.memory.headroom), fits=bool(ev.fits),
         intra_node=intra if h.num_gpus > 1 else None, intra_node_bw_gbs=intra_bw if h.num_gpus > 1 else None,
@@ -434,7 +425,7 @@ def _requirements(plan: PlanInfo, ev) -> Requirements:
     intra = inter = None
     lay = plan.layout
     if plan.num_gpus > 1:
-        if lay["tp"] > 1 or lay["ep"] > 1:
+        if lay.tp > 1 or lay.ep > 1:
             intra = Text(CTX, QT_TRANSLATE_NOOP(
                 CTX, "Inside each node: {link} between all {n} GPUs (tensor/expert parallelism runs inside the node); "
                      "ask for the nvidia-smi topo -m output and check NV# links, not PHB/SYS."),

@@ -693,26 +693,27 @@ def _phase_name(p: str) -> str:
             "burst": translate("Report", "burst (short, large runs)")}.get(p, p)
 
 
-def _layout_text(lay: dict) -> str:
-    parts = [f"TP {lay['tp']}", f"PP {lay['pp']}"]
-    if lay.get("vpp", 1) > 1:
-        parts[-1] += f" (VPP {lay['vpp']})"
-    if lay.get("cp", 1) > 1:
-        parts.append(f"CP {lay['cp']}")
-    if lay.get("ep", 1) > 1:
-        parts.append(f"EP {lay['ep']}")
-    parts.append(f"DP {lay['dp']}")
-    if lay.get("zero"):
-        parts.append(f"ZeRO-{lay['zero']}")
-    if lay.get("sp"):
+def _layout_text(lay) -> str:
+    """The plan's :class:`core.evaluate.Layout` in one line (its fields, selected and formatted)."""
+    parts = [f"TP {lay.tp}", f"PP {lay.pp}"]
+    if lay.vpp > 1:
+        parts[-1] += f" (VPP {lay.vpp})"
+    if lay.cp > 1:
+        parts.append(f"CP {lay.cp}")
+    if lay.ep > 1:
+        parts.append(f"EP {lay.ep}")
+    parts.append(f"DP {lay.dp}")
+    if lay.zero:
+        parts.append(f"ZeRO-{lay.zero}")
+    if lay.sequence_parallel:
         parts.append("SP")
-    if lay.get("offload"):
+    if lay.offload_optimizer:
         parts.append(translate("Report", "optimizer offload"))
-    parts.append(translate("Report", "micro-batch {mb} × {ga} accumulation").format(mb=lay["micro_batch"],
-                                                                                    ga=lay["grad_accum"]))
-    if lay["pp"] > 1 and lay.get("pipeline_microbatch_size", lay["micro_batch"]) != lay["micro_batch"]:
+    parts.append(translate("Report", "micro-batch {mb} × {ga} accumulation").format(mb=lay.micro_batch_size,
+                                                                                    ga=lay.grad_accum))
+    if lay.pp > 1 and lay.pipeline_microbatch_size != lay.micro_batch_size:
         parts.append(translate("Report", "pipeline: {m} micro-batches of {n} per step").format(
-            m=lay["pipeline_microbatches"], n=lay["pipeline_microbatch_size"]))
+            m=lay.pipeline_microbatches, n=lay.pipeline_microbatch_size))
     return ", ".join(parts)
 
 
