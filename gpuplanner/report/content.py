@@ -130,60 +130,86 @@ class TaskInfo:
 
 @dataclass
 class PlanInfo:
-    """One candidate configuration with everything the core computed for it."""
+    """One plan as the report shows it: its :class:`core.evaluate.Evaluation` (every figure is read from it, under
+    the Evaluation's own names, by the properties below) and what the report adds — the label, the link names,
+    the sentences as translatable :class:`Text`, and why an alternative lost."""
 
+    evaluation: Any
     label: str
-    gpu_id: str
-    gpu_name: str
-    gpu_memory_gib: float
-    num_gpus: int
-    gpus_per_node: int
-    nodes: int
-    layout: Any  # the Evaluation's core.evaluate.Layout itself (its own field names)
-    memory: dict[str, float]  # weights, gradients, optimizer, activations, other, total (GiB per GPU)
-    memory_headroom_gib: float
-    fits: bool
+    gpus_per_node: int  # per node as used: never more than the plan's GPUs
     intra_node: str | None = None  # link name, e.g. "NVLink 4 (H100 SXM)"
     intra_node_bw_gbs: float | None = None  # bidirectional per GPU, vendors' figure
     inter_node: str | None = None  # network name
-    inter_node_gbps_per_node: float | None = None
-    # time (core.timing)
-    compute_days: float | None = None  # GPU time around the clock
-    step_time_s: float | None = None
-    mfu: float | None = None
-    mfu_source: str | None = None  # "assumed" | "measured" | a sentence from the core
-    tokens_per_s_per_gpu: float | None = None
-    gpu_hours: float | None = None
-    time_breakdown: dict[str, float] = field(default_factory=dict)
-    calendar_days: float | None = None  # what the user waits: + setup, checkpoints, interruptions, work pattern
+    inter_node_gbps_per_node: float | None = None  # as the time model counts it (core.evaluate.inter_node_link)
+    mfu_source: str | None = None  # "assumed" | "measured" | "modelled"
     explanation: list[Text] = field(default_factory=list)
-    # cost (core.cost)
-    costs: dict[str, float] = field(default_factory=dict)  # mode -> total cost
-    mode: str | None = None  # recommended rental mode
-    cost: float | None = None
-    price_source: str | None = None
-    price_date: str | None = None
-    price_is_default: bool | None = None
     advice: list[Text] = field(default_factory=list)
     rent_vs_build: Text | None = None
-    # rent vs build, part by part (core.cost.BuildResult): [(part label as Text, amount)], rent and build totals
+    # rent vs build, part by part (core.cost.BuildResult): [(part label as Text, amount)]
     rent_vs_build_parts: list[tuple[Text, float]] = field(default_factory=list)
-    rent_total: float | None = None
-    build_total: float | None = None
-    build_verdict: str | None = None
-    break_even_utilisation: float | None = None
-    depreciation_years: float | None = None
-    build_missing: list[str] = field(default_factory=list)
     # the planning rules' verdicts (core.rules): [(rule name as Text, status, message Text)]
     rules: list[tuple[Text, str, Text]] = field(default_factory=list)
-    # days and cost as a band from the validation spread (Evaluation.calendar_days_band / cost_band / band)
-    calendar_days_band: tuple[float, float] | None = None
-    cost_band: tuple[float, float] | None = None
-    band: dict | None = None
     why_lost: list[Text] = field(default_factory=list)
-    card_hour: float | None = None  # the price per card-hour the costs use
-    scenario: Any = None  # the plan's complete scenario (what ``gpuplanner estimate`` evaluates)
     warnings: list[Text] = field(default_factory=list)
+
+    # ---- read from the Evaluation (selected, never copied)
+    gpu_id = property(lambda self: self.evaluation.gpu_id)
+    gpu_name = property(lambda self: self.evaluation.gpu_name)
+    gpu_memory_gib = property(lambda self: self.evaluation.gpu_memory_gib)
+    num_gpus = property(lambda self: self.evaluation.num_gpus)
+    nodes = property(lambda self: self.evaluation.nodes)
+    layout = property(lambda self: self.evaluation.layout)
+    fits = property(lambda self: bool(self.evaluation.fits))
+    compute_days = property(lambda self: self.evaluation.compute_days)
+    calendar_days = property(lambda self: self.evaluation.calendar_days)
+    calendar_days_band = property(lambda self: self.evaluation.calendar_days_band)
+    cost_band = property(lambda self: self.evaluation.cost_band)
+    band = property(lambda self: self.evaluation.band)
+    mfu = property(lambda self: self.evaluation.mfu)
+    gpu_hours = property(lambda self: self.evaluation.gpu_hours)
+    cost = property(lambda self: self.evaluation.cost)
+    scenario = property(lambda self: self.evaluation.scenario)
+    step_time_s = property(lambda self: self.evaluation.time.step_time_s)
+    tokens_per_s_per_gpu = property(lambda self: self.evaluation.time.tokens_per_s_per_gpu)
+    memory_headroom_gib = property(lambda self: float(self.evaluation.memory.headroom))
+
+    @property
+    def memory(self) -> dict[str, float]:
+        """GiB per GPU by part, with ``total`` (the Evaluation's ``memory.as_dict()``)."""
+        return {k: float(v) for k, v in self.evaluation.memory.as_dict().items()}
+
+    @property
+    def time_breakdown(self) -> dict[str, float]:
+        return {str(k): float(v) for k, v in self.evaluation.time.breakdown.items()}
+
+    @property
+    def costs(self) -> dict[str, float]:
+        """The total per rental mode (the Evaluation's ``mode_costs``)."""
+        return dict(self.evaluation.mode_costs)
+
+    @property
+    def mode(self) -> str | None:
+        """The recommended rental mode (the Evaluation's ``rental_mode``)."""
+        return self.evaluation.rental_mode
+
+    # ---- the price the costs use (Evaluation.price)
+    card_hour = property(lambda self: None if self.evaluation.price is None else self.evaluation.price.card_hour)
+    price_source = property(lambda self: None if self.evaluation.price is None else self.evaluation.price.source)
+    price_date = property(lambda self: None if self.evaluation.price is None else self.evaluation.price.source_date)
+    price_is_default = property(
+        lambda self: None if self.evaluation.price is None else self.evaluation.price.is_default)
+
+    # ---- rent versus build (Evaluation.rent_vs_build, a core.cost.BuildResult)
+    def _rb(self, get: Any, default: Any = None) -> Any:
+        rb = self.evaluation.rent_vs_build
+        return default if rb is None else get(rb)
+
+    rent_total = property(lambda self: self._rb(lambda rb: rb.rent_total))
+    build_total = property(lambda self: self._rb(lambda rb: rb.build_total))
+    build_verdict = property(lambda self: self._rb(lambda rb: rb.verdict))
+    break_even_utilisation = property(lambda self: self._rb(lambda rb: rb.break_even_utilisation))
+    depreciation_years = property(lambda self: self._rb(lambda rb: rb.inputs.depreciation_years))
+    build_missing = property(lambda self: self._rb(lambda rb: list(rb.missing), []))
 
 
 @dataclass
@@ -343,48 +369,30 @@ def _inter(ev) -> tuple[str | None, float | None]:
 
 
 def plan_from_evaluation(ev, label: str, plan=None) -> PlanInfo:
-    """A :class:`PlanInfo` that reads every figure from one :class:`core.evaluate.Evaluation` (and, for a
-    ranked plan ``plan``, its explanation and warnings). Nothing is recomputed here."""
+    """A :class:`PlanInfo` of one :class:`core.evaluate.Evaluation` (and, for a ranked plan ``plan``, its
+    explanation and warnings): the figures stay in the Evaluation; only names and sentences are added here."""
     s = ev.scenario
     h = s.hardware
-    gpu = ev._extra["resolved"].gpu
-    intra, intra_bw = _intra(gpu)
+    intra, intra_bw = _intra(ev._extra["resolved"].gpu)
     inter, inter_bw = _inter(ev)
-    t = ev.time
+    if h.intra_node and h.num_gpus > 1:
+        intra = h.intra_node.upper() if h.intra_node == "pcie" else "NVLink"
     info = PlanInfo(
-        label=label, gpu_id=ev.gpu_id, gpu_name=ev.gpu_name, gpu_memory_gib=ev.gpu_memory_gib,
-        num_gpus=ev.num_gpus, gpus_per_node=min(h.gpus_per_node, h.num_gpus), nodes=ev.nodes, layout=ev.layout,
-        memory={k: float(v) for k, v in ev.memory.as_dict().items()},
-        memory_headroom_gib=float(ev.memory.headroom), fits=bool(ev.fits),
+        evaluation=ev, label=label, gpus_per_node=min(h.gpus_per_node, h.num_gpus),
         intra_node=intra if h.num_gpus > 1 else None, intra_node_bw_gbs=intra_bw if h.num_gpus > 1 else None,
         inter_node=inter if ev.nodes > 1 else None, inter_node_gbps_per_node=inter_bw if ev.nodes > 1 else None,
-        compute_days=ev.compute_days, calendar_days=ev.calendar_days, step_time_s=t.step_time_s, mfu=ev.mfu,
-        mfu_source="assumed" if t.mfu_override else "modelled", tokens_per_s_per_gpu=t.tokens_per_s_per_gpu,
-        gpu_hours=ev.gpu_hours, time_breakdown={str(k): float(v) for k, v in t.breakdown.items()},
-        costs=dict(ev.mode_costs), mode=ev.rental_mode, cost=ev.cost,
+        mfu_source="assumed" if ev.time.mfu_override else "modelled",
         advice=[Text.of(m) for m in ev.rental_advice],
         rent_vs_build=None if ev.rent_vs_build is None else Text.of(ev.rent_vs_build.sentence),
+        rules=[(Text("Rules", r.name, {}), r.status, Text.of(r.message)) for r in ev.rules],
+        warnings=[Text.of(m) for m in ev.messages],
     )
-    info.rules = [(Text("Rules", r.name, {}), r.status, Text.of(r.message)) for r in ev.rules]
-    info.calendar_days_band, info.cost_band = ev.calendar_days_band, ev.cost_band
-    info.band = None if ev.band is None else dict(ev.band)
     rb = ev.rent_vs_build
     if rb is not None:
         from gpuplanner.core.cost import BUILD_PART_LABELS
 
         info.rent_vs_build_parts = [(Text("Cost", BUILD_PART_LABELS[k], {}), float(rb.breakdown[k]))
                                     for k in BUILD_PART_LABELS]
-        info.rent_total, info.build_total, info.build_verdict = rb.rent_total, rb.build_total, rb.verdict
-        info.break_even_utilisation = rb.break_even_utilisation
-        info.depreciation_years = rb.inputs.depreciation_years
-        info.build_missing = list(rb.missing)
-    if h.intra_node and h.num_gpus > 1:
-        info.intra_node = h.intra_node.upper() if h.intra_node == "pcie" else "NVLink"
-    if ev.price is not None:
-        info.price_source, info.price_date, info.price_is_default = \
-            ev.price.source, ev.price.source_date, ev.price.is_default
-        info.card_hour = ev.price.card_hour
-    info.warnings = [Text.of(m) for m in ev.messages]
     if plan is not None:
         info.explanation = [Text.of(m) for m in plan.explanation]
         info.warnings = [Text.of(m) for m in plan.warnings] + info.warnings
@@ -596,7 +604,6 @@ def build_report_data(answer, *, author: str = "", now: datetime | None = None) 
     ev = answer.evaluation
     chosen_p = answer.chosen_plan
     plan = plan_from_evaluation(ev, answer.label or f"{ev.num_gpus} × {ev.gpu_name}", chosen_p)
-    plan.scenario = ev.scenario
     task = _task(ev)
     if doc is not None and plan.mfu_source == "assumed" and _measured_mfu(doc) is not None:
         plan.mfu_source = "measured"
