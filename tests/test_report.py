@@ -102,13 +102,13 @@ def test_pdf_text_has_core_figures(reports, example):
     assert fmt_gib(est.memory.total) in text
     if data.plan.cost is not None:
         # every rental mode's total is printed, and the recommended one is the cheapest
-        for mode, cost in data.plan.costs.items():
+        for mode, cost in data.plan.mode_costs.items():
             assert fmt_money(cost, data.currency) in text, mode
-        assert data.plan.cost == min(data.plan.costs.values())
+        assert data.plan.cost == min(data.plan.mode_costs.values())
         # card-hours bill at least the training hours of every GPU, and setup/checkpoints add < 60 %
         # (where the GPU has a card-hour price: a mainland H100 or 4090 default is a monthly commitment)
-        if "card_hour" in data.plan.costs:
-            price = data.plan.costs["card_hour"]
+        if "card_hour" in data.plan.mode_costs:
+            price = data.plan.mode_costs["card_hour"]
             p = _price_for(data)
             floor = data.plan.num_gpus * est.time.compute_days * 24.0 * p
             assert floor <= price <= 1.6 * floor

@@ -183,14 +183,10 @@ class PlanInfo:
         return {str(k): float(v) for k, v in self.evaluation.time.breakdown.items()}
 
     @property
-    def costs(self) -> dict[str, float]:
-        """The total per rental mode (the Evaluation's ``mode_costs``)."""
+    def mode_costs(self) -> dict[str, float]:
         return dict(self.evaluation.mode_costs)
 
-    @property
-    def mode(self) -> str | None:
-        """The recommended rental mode (the Evaluation's ``rental_mode``)."""
-        return self.evaluation.rental_mode
+    rental_mode = property(lambda self: self.evaluation.rental_mode)
 
     # ---- the price the costs use (Evaluation.price)
     card_hour = property(lambda self: None if self.evaluation.price is None else self.evaluation.price.card_hour)

@@ -813,7 +813,7 @@ def _html_plan(data: ReportData) -> str:
             d=fmt_days(p.calendar_days))
         if p.cost is not None:
             summary += " " + translate("Report", "and costs about {c} ({mode}).").format(
-                c=fmt_money(p.cost, cur), mode=_mode_name(p.mode))
+                c=fmt_money(p.cost, cur), mode=_mode_name(p.rental_mode))
         else:
             summary += "."
     out.append(f"<p><b>{_e(summary)}</b></p>")
@@ -861,7 +861,7 @@ def _html_plan(data: ReportData) -> str:
              if p.step_time_s is not None else fmt_pct(p.mfu)),
         ]
     if p.cost is not None:
-        pairs.append((translate("Report", "Cost"), f"{fmt_money(p.cost, cur)} — {_mode_name(p.mode)}"))
+        pairs.append((translate("Report", "Cost"), f"{fmt_money(p.cost, cur)} — {_mode_name(p.rental_mode)}"))
     out.append(_kv_table(pairs))
     # memory breakdown + time shares side by side
     mem = _table(_memory_rows(p), header=[translate("Report", "Memory per GPU"), "GiB"], escape=False,
@@ -881,11 +881,11 @@ def _html_plan(data: ReportData) -> str:
     if not p.fits:
         out.append(f"<p><b>{_e(translate('Report', 'This layout does not fit in GPU memory.'))}</b></p>")
     # cost by rental mode
-    if p.costs:
+    if p.mode_costs:
         out.append(f"{_SPACER}<h3>{_e(translate('Report', 'Cost by rental mode'))}</h3>")
         rows = []
-        for mode, c in sorted(p.costs.items(), key=lambda kv: kv[1]):
-            mark = " ◀ " + translate("Report", "recommended") if mode == p.mode else ""
+        for mode, c in sorted(p.mode_costs.items(), key=lambda kv: kv[1]):
+            mark = " ◀ " + translate("Report", "recommended") if mode == p.rental_mode else ""
             rows.append([_e(_mode_name(mode)) + (f"<b>{_e(mark)}</b>" if mark else ""), fmt_money(c, cur)])
         out.append(_table(rows, header=[translate("Report", "Rental mode"), translate("Report", "Total cost")],
                           escape=False, num_cols={1}, widths=[70, 30]))
