@@ -442,6 +442,12 @@ class SearchController(QObject):
         self._job = None
         self.worker.shutdown(timeout_ms / 1000)
 
+    def current_outcome(self):
+        """The outcome when it is for the model's current inputs (None while a search for them is due or runs)."""
+        if self.state == "done" and self.outcome is not None and self._key == self.search_key(self.model):
+            return self.outcome
+        return None
+
     def busy(self) -> bool:
         """Whether a search (current or cancelled) still runs."""
         return self.worker.busy()

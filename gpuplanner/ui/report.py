@@ -34,9 +34,8 @@ def window_answer(window):
     doc = window.doc.document()
     name = window.model.path.name if window.model.path else ""
     base_dir = window.model.base_dir
-    s = window.search
-    current = s.state == "done" and s.outcome is not None and s._key == s.search_key(window.model)
-    given_search = s.outcome.result if current else None
+    out = window.search.current_outcome()
+    given_search = out.result if out is not None else None
     est = window.estimator
     ev = est.result.evaluation if est.result is not None else None
     sweep = (ev.scenario, est.scaling) if ev is not None and est.scaling is not None else None
