@@ -323,6 +323,73 @@ def heartbeat(scenario_file: Path = MIXTRAL_4096, mode: str = "process", rt: boo
     return out
 
 
+EXAMPLE_8B = ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json"
+
+
+def report_heartbeat(max_gpus: int | None = None, idle: bool = False) -> dict:
+    """Gaps of a 1-ms GUI-thread timer while the window writes its report (File › Export PDF to a file).
+
+    A main window (offscreen, search on) with the 8B example loaded (``max_gpus``: raised, the issue's 512), its
+    search done; then ``gpuplanner.ui.report.export_pdf(window, path)`` and the timer until the PDF is on disk and
+    nothing of the report still runs. Before issue 34 the report ran a second search and the render on the GUI
+    thread (the call returned with the file written); now it is gathered from the window's Answer and written
+    on a worker thread. ``idle``: the same window and timer for 0.5 s with no report (the machine's own baseline
+    under its current load)."""
+    import json as _json
+
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from gpuplanner.core.scenario import scenario_from_dict
+    from gpuplanner.ui import report
+    from gpuplanner.ui.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    d = _json.loads(EXAMPLE_8B.read_text(encoding="utf-8"))
+    if max_gpus:
+        d["constraints"]["max_gpus"] = max_gpus
+    w = MainWindow()
+    w.resize(1280, 800)
+    w.show()
+    w.model.load(scenario_from_dict(d))
+
+    def settle(cond, limit: float = 120.0) -> None:
+        t = time.perf_counter()
+        while not cond() and time.perf_counter() - t < limit:
+            app.processEvents()
+            time.sleep(0.002)
+
+    settle(lambda: w.search.state == "done" and not w.search._timer.isActive() and not w.estimator.scaling_busy())
+    ticks: list[float] = []
+    timer = QTimer()
+    timer.setInterval(1)
+    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    out_pdf = Path(tempfile.mkdtemp(prefix="gpuplanner-report-")) / "r.pdf"
+    load0 = os.getloadavg()[0]
+    timer.start()
+    settle(lambda: len(ticks) > 20)
+    t0 = time.perf_counter()
+    if idle:
+        settle(lambda: time.perf_counter() - t0 > 0.5)
+        out_pdf.write_bytes(b"")
+    else:
+        report.export_pdf(w, str(out_pdf))
+        busy = getattr(report, "busy", lambda: False)
+        settle(lambda: out_pdf.exists() and not busy())
+    dt = time.perf_counter() - t0
+    settle(lambda: time.perf_counter() - t0 > dt + 0.05)  # the status-bar message after the write
+    timer.stop()
+    gaps = sorted(b - a for a, b in zip(ticks, ticks[1:]))
+    w.search.shutdown()
+    w.estimator.shutdown()
+    return {"what": "idle window (no report)" if idle else "report written from the window", "max_gpus": d["constraints"].get("max_gpus"),
+            "report_s": round(dt, 3), "ticks": len(ticks), "pdf_bytes": out_pdf.stat().st_size,
+            "max_gap_ms": round(gaps[-1] * 1000, 1) if gaps else None,
+            "p99_gap_ms": round(gaps[int(0.99 * (len(gaps) - 1))] * 1000, 1) if gaps else None,
+            "gaps_over_50ms": sum(g > 0.05 for g in gaps), "load_average_start": round(load0, 2),
+            "load_average": round(os.getloadavg()[0], 2)}
+
+
 def screenshots(folder: Path) -> list[Path]:
     from PySide6.QtCore import QSize
     from PySide6.QtWidgets import QApplication
@@ -406,11 +473,31 @@ def main() -> int:
     ap.add_argument("--heartbeat-json", type=Path, help="write the heartbeat runs to this JSON file")
     ap.add_argument("--no-edit", action="store_true", help="with --heartbeat: only the heartbeat")
     ap.add_argument("--no-cold", action="store_true", help="skip the cold-start runs")
+    ap.add_argument("--report-heartbeat", type=int, default=0, metavar="RUNS",
+                    help="GUI heartbeat while the window writes its report (8B example; max_gpus 8 and 512), RUNS "
+                         "rounds; only this")
+    ap.add_argument("--report-json", type=Path, help="with --report-heartbeat: write the runs to this JSON file")
     args = ap.parse_args()
     if args.first_window:
         first_window()
         return 0
     _isolate()
+    if args.report_heartbeat:
+        runs = []
+        for _ in range(args.report_heartbeat):
+            for mg, idle in ((None, True), (None, False), (512, False)):
+                r = report_heartbeat(mg, idle)
+                runs.append(r)
+                print(f"{r['what']} (max_gpus {r['max_gpus']}): {r['report_s']} s, max gap {r['max_gap_ms']} "
+                      f"ms, p99 {r['p99_gap_ms']} ms, {r['gaps_over_50ms']} gaps > 50 ms over {r['ticks']} ticks "
+                      f"(target <= 50 ms; load {r['load_average_start']:.1f} -> {r['load_average']:.1f})", flush=True)
+        if args.report_json:
+            import json as _json
+
+            args.report_json.write_text(_json.dumps({"runs": runs, "cpus": os.cpu_count(), "python": sys.version.split()[0],
+                                                     "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())},
+                                                    indent=1), encoding="utf-8")
+        return 0
     if args.screenshots:
         for p in screenshots(args.screenshots):
             print(p)

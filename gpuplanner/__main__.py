@@ -52,7 +52,7 @@ def _exit_after_first_window() -> None:
 def main(argv: list[str] | None = None) -> int:
     if getattr(sys, "frozen", False):
         # a frozen executable started as the plan search's process runs that and exits here
-        # (packaging/launcher.py does the same first; gpuplanner/ui/search_process.py)
+        # (packaging/launcher.py does the same first; gpuplanner/app/search_process.py)
         import multiprocessing
 
         multiprocessing.freeze_support()

@@ -25,7 +25,7 @@ def test_missing_fields_count_as_zero_and_bad_text_is_refused():
 
 
 def test_the_ui_passes_the_page_fields():
-    from gpuplanner.ui.engine import unique_tokens
+    from gpuplanner.app.engine import unique_tokens
 
     ui = {"data_mode": "samples", "samples": 1000, "avg_len": 512, "tokens_text": "9T"}
     assert unique_tokens(ui) == 512_000

@@ -381,7 +381,7 @@ def _report_fuzz(tmp_path, n: int, seed: str) -> None:
     """The report gathers from any scenario (search, Evaluations, requirements, checklist) without a traceback
     and within the time limit; the PDF layout of hostile text is checked in tests/test_report_notes.py."""
     from gpuplanner.core.errors import PlannerError
-    from gpuplanner.report.content import load_report_data
+    from gpuplanner.app.answer import report_data as load_report_data
 
     rng = random.Random(seed)
     for i in range(n):

@@ -142,8 +142,9 @@ def test_report_onto_a_full_disk_leaves_no_truncated_pdf(tmp_path):
 def test_export_pdf_failing_at_the_last_step_keeps_the_old_file(tmp_path, monkeypatch):
     from gpuplanner.core.errors import PlannerError
     from gpuplanner.io import planfile
-    from gpuplanner.report.content import load_report_data
-    from gpuplanner.report.render import ensure_app, export_pdf
+    from gpuplanner.app.answer import report_data as load_report_data
+    from gpuplanner.report.render import ensure_app
+    from gpuplanner.report_file import export_pdf
 
     ensure_app()
     data = load_report_data(PLAN)

@@ -479,7 +479,7 @@ def test_windows_version_resource_matches_the_package_version(monkeypatch):
 def test_frozen_entry_calls_freeze_support_before_the_app():
     """The frozen app's plan-search process is the executable started again (``spawn``): the entry script must
     call ``multiprocessing.freeze_support()`` before anything else in its main block, or that process would
-    open a second window (gpuplanner/ui/search_process.py)."""
+    open a second window (gpuplanner/app/search_process.py)."""
     tree = ast.parse((PKG / "launcher.py").read_text(encoding="utf-8"))
     main_block = next(n for n in tree.body if isinstance(n, ast.If) and "__main__" in ast.unparse(n.test))
     calls = [ast.unparse(n.value.func) for n in main_block.body if isinstance(n, ast.Expr)

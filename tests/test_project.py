@@ -338,11 +338,12 @@ def test_next_gpu_count():
 
 
 def test_report_project_section(tmp_path):
+    from gpuplanner.app.answer import answer, document_from_plan
     from gpuplanner.report.content import build_report_data
     from gpuplanner.report import render
 
     doc, _ = planfile.load(EXAMPLE)
-    data = build_report_data(doc, base_dir=EXAMPLE.parent)
+    data = build_report_data(answer(document_from_plan(doc, EXAMPLE.parent)))
     proj = data.project
     assert proj is not None and [p.kind for p in proj.phases] == ["cpu_preprocessing", "research", "training",
                                                                    "inference"]
@@ -358,7 +359,7 @@ def test_report_project_section(tmp_path):
     assert render.fmt_money(proj.total_cost, "CNY") in html
     # a plan without a project of several phases has no project section
     single, _ = planfile.load(PLANS / "v3.gpuplan")
-    assert build_report_data(single, base_dir=PLANS).project is None
+    assert build_report_data(answer(document_from_plan(single, PLANS))).project is None
 
 
 # --------------------------------------------------------------------------------------------- hostile input

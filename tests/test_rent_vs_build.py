@@ -112,8 +112,10 @@ def test_the_pdf_lists_the_five_parts_next_to_rent(tmp_path):
 
     if not shutil.which("pdftotext"):
         pytest.skip("poppler-utils (pdftotext) not installed")
-    from gpuplanner.report.content import fmt_money, load_report_data
-    from gpuplanner.report.render import ensure_app, export_pdf
+    from gpuplanner.app.answer import report_data as load_report_data
+    from gpuplanner.report.content import fmt_money
+    from gpuplanner.report.render import ensure_app
+    from gpuplanner.report_file import export_pdf
 
     ensure_app()
     f = tmp_path / "s.json"

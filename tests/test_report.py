@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from gpuplanner.report.content import fmt_days, fmt_gib, fmt_money, fmt_price, load_report_data
+from gpuplanner.app.answer import report_data as load_report_data
+from gpuplanner.report.content import fmt_days, fmt_gib, fmt_money, fmt_price
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted(p for p in (ROOT / "examples").iterdir() if p.suffix in (".json", ".gpuplan"))
@@ -42,7 +43,7 @@ def _text(pdf: Path) -> str:
 @pytest.fixture(scope="module")
 def reports(app, tmp_path_factory):
     """Every example rendered once to A4 PDF: {name: (data, pdf path)}."""
-    from gpuplanner.report.render import export_pdf
+    from gpuplanner.report_file import export_pdf
 
     out = {}
     folder = tmp_path_factory.mktemp("reports")
@@ -101,14 +102,14 @@ def test_pdf_text_has_core_figures(reports, example):
     assert fmt_gib(est.memory.total) in text
     if data.plan.cost is not None:
         # every rental mode's total is printed, and the recommended one is the cheapest
-        for mode, cost in data.plan.costs.items():
+        for mode, cost in data.plan.mode_costs.items():
             assert fmt_money(cost, data.currency) in text, mode
         # (the mode choice treats costs within a relative 1e-9 as equal and keeps the simpler mode: card-hours)
-        assert data.plan.cost == pytest.approx(min(data.plan.costs.values()), rel=1e-9)
+        assert data.plan.cost == pytest.approx(min(data.plan.mode_costs.values()), rel=1e-9)
         # card-hours bill at least the training hours of every GPU, and setup/checkpoints add < 60 %
         # (where the GPU has a card-hour price: a mainland H100 or 4090 default is a monthly commitment)
-        if "card_hour" in data.plan.costs:
-            price = data.plan.costs["card_hour"]
+        if "card_hour" in data.plan.mode_costs:
+            price = data.plan.mode_costs["card_hour"]
             p = _price_for(data)
             floor = data.plan.num_gpus * est.time.compute_days * 24.0 * p
             assert floor <= price <= 1.6 * floor
@@ -142,8 +143,8 @@ def test_alternatives_match_the_plan_search(reports):
     ranked = search.search(scenario, base, top=10).plans
     got = [(a.gpu_id, a.num_gpus, round(a.cost, 2)) for a in data.alternatives]
     want = [(p.gpu, p.num_gpus, round(p.cost, 2)) for p in ranked
-            if not (p.gpu == data.plan.gpu_id and p.num_gpus == data.plan.num_gpus and p.tp == data.plan.layout["tp"]
-                    and p.pp == data.plan.layout["pp"])][:2]
+            if not (p.gpu == data.plan.gpu_id and p.num_gpus == data.plan.num_gpus and p.tp == data.plan.layout.tp
+                    and p.pp == data.plan.layout.pp)][:2]
     assert got == want
     assert all(a.why_lost for a in data.alternatives)
     # the memory drawn for an alternative is the memory the search computed for that layout
@@ -155,7 +156,7 @@ def test_alternatives_match_the_plan_search(reports):
 
 @needs_poppler
 def test_letter_and_a4_page_sizes_differ(app, tmp_path):
-    from gpuplanner.report.render import export_pdf
+    from gpuplanner.report_file import export_pdf
 
     data = load_report_data(ROOT / "examples" / "7b-lora-1x4090.json")
     a4 = export_pdf(data, tmp_path / "a4.pdf", paper="a4")
@@ -193,7 +194,8 @@ def test_checklist_state_from_plan_file():
 @needs_poppler
 def test_chinese_edition_embeds_a_cjk_font(app, tmp_path):
     from gpuplanner.i18n import qm_path
-    from gpuplanner.report.render import ensure_cjk_font, export_pdf, install_language
+    from gpuplanner.report.render import ensure_cjk_font, install_language
+    from gpuplanner.report_file import export_pdf
 
     if qm_path("zh_CN") is None:
         pytest.skip("no zh_CN translation (.ts/.qm) in this build")
@@ -262,13 +264,24 @@ def _pdf_agrees(text: str, e: dict) -> None:
 @needs_poppler
 @pytest.mark.parametrize("example", [p.name for p in EXAMPLES])
 def test_pdf_agrees_with_estimate(reports, example, capsys):
-    from gpuplanner.io.scenario_files import load_scenario
-
     path = ROOT / "examples" / example
-    if load_scenario(path)[0].parallel.auto:
-        pytest.skip("automatic layout: the report recommends the search's best plan")
     _data, pdf = reports[example]
     _pdf_agrees(_text(pdf), _estimate_json(path, capsys))
+
+
+@needs_poppler
+@pytest.mark.parametrize("example", [p.name for p in EXAMPLES])
+def test_pdf_agrees_with_estimate_with_automatic_layout(app, example, tmp_path, capsys):
+    """The same file with ``parallel.auto`` (a plan file's selected plan dropped): both stand for the search's #1
+    (gpuplanner.app.answer.decide), so the PDF and ``estimate`` still agree."""
+    from gpuplanner.report_file import export_pdf
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from answer_examples import auto_variant
+
+    f = auto_variant(ROOT / "examples" / example, tmp_path)
+    pdf = export_pdf(load_report_data(f), tmp_path / "auto.pdf", paper="a4")
+    _pdf_agrees(_text(pdf), _estimate_json(f, capsys))
 
 
 def _random_plan_scenarios(n: int, seed: int) -> list[dict]:
@@ -297,7 +310,7 @@ def _random_plan_scenarios(n: int, seed: int) -> list[dict]:
 def _random_pdfs(app, tmp_path, capsys, n: int, seed: int) -> None:
     import json
 
-    from gpuplanner.report.render import export_pdf
+    from gpuplanner.report_file import export_pdf
 
     for i, scen in enumerate(_random_plan_scenarios(n, seed)):
         f = tmp_path / f"plan{i}.json"
@@ -323,4 +336,4 @@ def test_report_cli_for_a_plan_file_is_its_selected_plan(reports, capsys):
     e = _estimate_json(ROOT / "examples" / "70b-cpt-64xh100.gpuplan", capsys)
     assert f"{data.plan.memory['total']:.1f}" == f"{e['memory_per_gpu_gib']['total']:.1f}"
     assert data.plan.cost == e["cost"] and data.plan.calendar_days == e["calendar_days"]
-    assert data.plan.layout["vpp"] == 2 and data.plan.layout["sp"] is True
+    assert data.plan.layout.vpp == 2 and data.plan.layout.sequence_parallel is True

@@ -70,7 +70,7 @@ def test_axis_maps_values_linear_and_log():
 
 @pytest.fixture(scope="module")
 def examples(app):
-    from gpuplanner.report.content import load_report_data
+    from gpuplanner.app.answer import report_data as load_report_data
 
     return {"8b": load_report_data(EX_8B, author=""), "project": load_report_data(EX_PROJECT, author="")}
 
@@ -244,8 +244,8 @@ def test_report_does_not_load_pyqtgraph():
     """A report built in a fresh process imports no pyqtgraph (its import alone was a quarter of a second)."""
     code = ("import sys, tempfile, os\n"
             "os.environ.setdefault('QT_QPA_PLATFORM', 'offscreen')\n"
-            "from gpuplanner.report.content import load_report_data\n"
-            "from gpuplanner.report.render import export_pdf\n"
+            "from gpuplanner.app.answer import report_data as load_report_data\n"
+            "from gpuplanner.report_file import export_pdf\n"
             f"data = load_report_data({str(EX_PROJECT)!r}, author='')\n"
             "out = export_pdf(data, os.path.join(tempfile.mkdtemp(), 'r.pdf'))\n"
             "assert out.stat().st_size > 10000\n"
@@ -265,7 +265,8 @@ def test_pdf_draws_the_charts_as_vectors_in_their_place(examples, lang, tmp_path
 
     from PySide6.QtCore import QCoreApplication
 
-    from gpuplanner.report.render import CHART_WIDTH_PX, build_document, chart_rects, export_pdf, page_layout, paginate
+    from gpuplanner.report.render import CHART_WIDTH_PX, build_document, chart_rects, page_layout, paginate
+    from gpuplanner.report_file import export_pdf
 
     lang("zh_CN")
     data = examples["project"]

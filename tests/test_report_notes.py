@@ -46,7 +46,7 @@ def test_breaks_go_in_before_escaping():
 
 
 def test_notes_are_capped_and_say_so():
-    from gpuplanner.report.content import load_report_data
+    from gpuplanner.app.answer import report_data as load_report_data
     from gpuplanner.report.render import NOTES_MAX_CHARS, _html_title
 
     data = load_report_data(PLAN)
@@ -60,8 +60,9 @@ def test_notes_are_capped_and_say_so():
 
 _RENDER = textwrap.dedent(r"""
     import sys, time
-    from gpuplanner.report.content import load_report_data
-    from gpuplanner.report.render import ensure_app, export_pdf
+    from gpuplanner.app.answer import report_data as load_report_data
+    from gpuplanner.report.render import ensure_app
+    from gpuplanner.report_file import export_pdf
     ensure_app()
     data = load_report_data(sys.argv[1])
     data.notes = "A" * int(sys.argv[3])

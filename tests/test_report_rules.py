@@ -20,8 +20,9 @@ SCENARIO = {"model": {"preset": "llama-3-70b"}, "training": {"method": "full"}, 
 def report(tmp_path_factory):
     if not shutil.which("pdftotext"):
         pytest.skip("poppler-utils (pdftotext) not installed")
-    from gpuplanner.report.content import load_report_data
-    from gpuplanner.report.render import ensure_app, export_pdf
+    from gpuplanner.app.answer import report_data as load_report_data
+    from gpuplanner.report.render import ensure_app
+    from gpuplanner.report_file import export_pdf
 
     ensure_app()
     d = tmp_path_factory.mktemp("rep")

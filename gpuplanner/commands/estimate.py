@@ -1,4 +1,5 @@
-"""``gpuplanner estimate FILE [--json]``: every figure of one scenario (or a plan file's selected plan).
+"""``gpuplanner estimate FILE [--json]``: every figure of the plan a file stands for (:func:`gpuplanner.app.answer.decide`:
+the selected plan; else, with automatic layout, the search's #1; else the scenario as given).
 
 Prints the core's :class:`~gpuplanner.core.evaluate.Evaluation`; ``--json`` is its
 :meth:`~gpuplanner.core.evaluate.Evaluation.to_json` (``memory_per_gpu_gib`` with ``total``,
@@ -24,14 +25,12 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..core.estimate import TIER_GUIDANCE
-    from ..core.evaluate import evaluate
+    from ..app.answer import answer
     from ..core.plausible import check_plausible
-    from ..io.scenario_files import load_scenario
 
-    scenario, base = load_scenario(args.file)
-    ev = evaluate(scenario, base)
-    check_plausible(ev, scenario.constraints.hours_per_week)  # MFU < 0.1%, a calendar past 100 years: the field named
+    ans = answer(args.file)
+    ev = ans.evaluation  # the plan the file stands for (app.answer.decide)
+    check_plausible(ev, ev.scenario.constraints.hours_per_week)  # MFU < 0.1%, a calendar past 100 years: the field named
     data = ev.to_json()
     if args.json:
         print(strict_json(data, indent=2, sort_keys=True))

@@ -47,10 +47,9 @@ def run(args) -> int:
 
         gpu = get_gpu(gpu).id
     if args.plan:
-        from ..io.scenario_files import load_scenario
+        from ..app.answer import answer
 
-        scenario, _ = load_scenario(args.plan)
-        gpu = scenario.hardware.gpu
+        gpu = answer(args.plan).plan_scenario.hardware.gpu  # the plan the file stands for
     dmesg = _read(args.dmesg, "kernel log") if args.dmesg else None
     rep = check_health(_read(args.file, "tool output"), gpu, dmesg)
     if args.json:

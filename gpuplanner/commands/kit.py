@@ -54,11 +54,12 @@ def register(sub) -> None:
 def run_export(args) -> int:
     if getattr(args, "result", None):
         return run_import(args)
+    from ..app.answer import answer
     from ..io.planfile import write_output
-    from ..io.scenario_files import load_scenario
     from ..verify.acceptance import render_kit
 
-    scenario, base = load_scenario(args.file)
+    ans = answer(args.file)  # the plan the file stands for (app.answer.decide)
+    scenario, base = ans.plan_scenario, ans.models
     nodes = getattr(args, "nodes", None)
     from ..core.catalog_hw import lookup_gpu
 
@@ -100,10 +101,11 @@ def _num(v: float, width: int) -> str:
 
 
 def run_import(args) -> int:
-    from ..io.scenario_files import load_scenario
+    from ..app.answer import answer
     from ..verify.acceptance import analyse, before_after, load_kit_result
 
-    scenario, base = load_scenario(args.file)
+    ans = answer(args.file)  # the plan the file stands for (app.answer.decide)
+    scenario, base = ans.plan_scenario, ans.models
     from ..verify.multinode import SCHEMA as MN_SCHEMA, result_schema
 
     if result_schema(args.result) == MN_SCHEMA:

@@ -41,11 +41,11 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from ..core.search import search
-    from ..io.scenario_files import load_scenario
+    from ..app.answer import answer
 
-    scenario, base_dir = load_scenario(args.file)
-    result = search(scenario, base_dir, top=args.top, objective=args.objective)
+    ans = answer(args.file, top=args.top, objective=args.objective)
+    result = ans.search_or_raise()
+    scenario = ans.scenario
     if args.json:
         print(strict_json(result.to_json(), indent=2))
         return 0

@@ -28,35 +28,14 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def load_project(path: str | Path):
-    """(project, base scenario, model source, checklist state) for a plan file or a scenario JSON."""
-    from ..core.project import single_phase_project
-    from ..io.model_files import ModelFiles
-    from ..io.scenario_files import load_scenario
-
-    path = Path(path)
-    from ..io import planfile
-
-    is_plan = path.suffix.lower() == planfile.SUFFIX
-    if not is_plan:
-        scenario, models = load_scenario(path)
-        return single_phase_project(scenario), scenario, models, {}
-    doc, _warnings = planfile.load(path)
-    base_dir = path.resolve().parent
-    scenario = planfile.scenario_for_estimate(doc, base_dir, path.name, selected=True)
-    project = doc.project or single_phase_project(scenario)
-    return project, scenario, ModelFiles(base_dir, confine=True), doc.checklist_state()
-
-
 def _money(v, cur: str) -> str:
     return translate(CTX, "no price") if v is None else format_money(v, cur, decimals=0)
 
 
 def run(args) -> int:
-    from ..core.project import evaluate_project
+    from ..app.answer import answer
 
-    project, scenario, models, checklist = load_project(args.file)
-    res = evaluate_project(project, scenario, models, checklist=checklist)
+    res = answer(args.file).project  # the project on the plan the file stands for (app.answer.decide)
     data = res.to_json()
     if args.json:
         print(strict_json(data, indent=2, sort_keys=True))

@@ -51,8 +51,9 @@ def run(args) -> int:
     if not args.file:
         raise PlannerError(translate(CTX, "quotes needs a plan FILE (or --template)"))
     sheets = [q for path in args.sheets for q in quote_sheets.read_quotes(path)]
-    result, doc = compare_for_file(args.file, sheets or None)
-    project = project_quotes(args.file, doc, sheets or list(doc.quotes if doc is not None else []), result.plan)
+    result, ans = compare_for_file(args.file, sheets or None)
+    doc = ans.document.plan
+    project = project_quotes(ans, sheets or list(doc.quotes if doc is not None else []), result.plan)
     if args.save:
         _save(args.file, doc, sheets)
     if args.rfq:
@@ -73,33 +74,29 @@ def run(args) -> int:
 
 
 def compare_for_file(path: str, sheets=None):
-    """(comparison, plan document or None) for the plan ``path`` stands for; ``sheets`` or the plan's quotes.
-    The plan's figures come from its Evaluation (:func:`core.evaluate.evaluate`)."""
-    from ..core.evaluate import evaluate
+    """(comparison, the file's Answer) for the plan ``path`` stands for (:func:`gpuplanner.app.answer.answer`: the
+    selected plan, else with automatic layout the search's #1, else the scenario); ``sheets`` or the plan file's
+    quotes. The plan's figures come from that plan's Evaluation."""
+    from ..app.answer import answer
     from ..core.quotes import compare, plan_figures
-    from ..io import planfile
-    from ..io.scenario_files import load_scenario
 
-    doc = planfile.load(path)[0] if planfile.is_plan_file(path) else None
-    scenario, base = load_scenario(path)
-    ev = evaluate(scenario, base)
+    ans = answer(path)
+    doc = ans.document.plan
     quotes = sheets if sheets is not None else (list(doc.quotes) if doc is not None else [])
     if not quotes:
         raise PlannerError(translate(CTX, "no quotes: give quote sheets (.csv/.xlsx) or store them in the plan"))
-    return compare(quotes, plan_figures(ev)), doc
+    return compare(quotes, plan_figures(ans.evaluation)), ans
 
 
-def project_quotes(path: str, doc, quotes, main):
+def project_quotes(ans, quotes, main):
     """The quotes compared for every GPU phase of the plan file's project (None: no project of several GPU
-    phases). The phases are :func:`core.project.evaluate_project`'s, as ``gpuplanner project`` prints them."""
-    if doc is None or doc.project is None or not quotes:
+    phases). The phases are the Answer's project (:func:`core.project.evaluate_project`), as ``gpuplanner
+    project`` prints them."""
+    if not ans.has_project or not quotes:
         return None
-    from ..core.project import evaluate_project
     from ..core.quotes import compare_project
-    from .project import load_project
 
-    project, scenario, models, checklist = load_project(path)
-    res = evaluate_project(project, scenario, models, checklist=checklist)
+    res = ans.project
     if sum(1 for p in res.phases if p.resource == "gpu") < 2:
         return None
     return compare_project(list(quotes), list(res.phases), main)
@@ -116,7 +113,7 @@ def _save(path: str, doc, sheets) -> None:
 
 def _rfq(args, result, title: str) -> None:
     from ..report import render
-    from ..report.quotes_section import export_rfq_pdf
+    from ..report_file import export_rfq_pdf
 
     render.ensure_app()
     if args.lang and args.lang != "en":

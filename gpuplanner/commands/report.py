@@ -38,11 +38,11 @@ def _default_author() -> str:
 
 def run(args) -> int:
     from ..io.planfile import check_writable_folder
-    from ..report.content import load_report_data
+    from ..app.answer import report_data
 
     out = Path(args.output)
     check_writable_folder(out)  # missing or read-only folder: one line, before the render
-    data = load_report_data(args.file, author=args.author if args.author is not None else _default_author())
+    data = report_data(args.file, author=args.author if args.author is not None else _default_author())
     from ..report import render
 
     render.ensure_app()
@@ -56,7 +56,9 @@ def run(args) -> int:
             print("gpuplanner: note: no CJK font found (install fonts-noto-cjk or put one in resources/fonts)",
                   file=sys.stderr)
     # rendered in memory and written atomically (a failure raises PlannerError: one line, nothing written)
-    render.export_pdf(data, out, paper=args.paper, lang=None if args.lang == "en" else args.lang)
+    from ..report_file import export_pdf
+
+    export_pdf(data, out, paper=args.paper, lang=None if args.lang == "en" else args.lang)
     if not out.exists() or out.stat().st_size == 0:
         raise PlannerError(f"{out}: could not be written")
     print(out)

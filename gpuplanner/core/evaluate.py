@@ -27,6 +27,8 @@ from dataclasses import field, replace as _replace
 from typing import Any, Mapping
 
 from dataclasses import dataclass
+
+from .units import nodes as units_nodes
 from . import cost as costmod
 from .architecture import ModelSource
 from .cost import MODE_LABELS, MODES, GpuPrice, Msg, Overheads, PriceTable
@@ -469,7 +471,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         price = table.get(r.gpu)
     except PlannerError:
         price = None
-    nodes = max(1, -(-h.num_gpus // max(h.gpus_per_node, 1)))
+    nodes = units_nodes(h.num_gpus, h.gpus_per_node)
     ceiling, mfu_used, train_hours = _capped_hours(s, r, tm)
     arr = costmod.rental_costs(
         price or _NO_PRICE, num_gpus=h.num_gpus, nodes=nodes, train_hours=train_hours, ckpt_bytes=ci.ckpt_bytes,
@@ -924,3 +926,25 @@ def memory_by_gpu_count(scenario: Scenario, models: ModelSource | None = None, c
         points.append(MemoryAtCount(n, best[0] if best else None, best[1] if best else None, cur))
     cards = _candidate_cards(c.gpu_candidates, r0.gpu.id, h.custom_gpus)
     return MemoryByCount(tuple(points), tuple(cards), r0.gpu.id, float(s.assumptions.memory_headroom_gib))
+
+
+def inter_node_link(ev: Evaluation) -> tuple[str, float | None] | None:
+    """The fabric between servers as the time model uses it for ``ev``'s scenario: ``(its name, Gb/s per node)``
+    with the NICs per node the time model counts (the scenario's, else the fabric's default, else one:
+    :func:`timing.gpu_time_facts`); None when the scenario names no inter-node fabric (the time model then assumes
+    its generation's usual one; the report asks the vendor instead). The report's requirements read this, so
+    the bandwidth asked of a vendor is the one the days were computed with."""
+    h = ev.scenario.hardware
+    if not h.inter_node:
+        return None
+    from .timing import gpu_time_facts
+
+    try:
+        gf = gpu_time_facts(ev._extra["resolved"].gpu, ev.scenario.training.precision, intra_node=h.intra_node,
+                            inter_node=h.inter_node, nics_per_node=h.nics_per_node, gpus_per_node=h.gpus_per_node)
+        from .catalog_hw import get_network
+
+        net = get_network(gf.inter_node)
+    except PlannerError:
+        return h.inter_node, None
+    return net.name, (net.gbps_per_nic * gf.nics_per_node if net.gbps_per_nic else None)

@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
+from .units import nodes as units_nodes
 from . import cost as costmod
 from .architecture import ModelSource
 from .catalog_hw import get_gpu, load_gpus, lookup_gpu
@@ -538,7 +539,7 @@ def _serving_cost(size: ServingSize, table: PriceTable, *, weeks: float, hours_p
     if price is None:
         return None, None, {}, Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No rental price for {gpu}: enter a quote."),
                                    {"gpu": size.gpu_name})
-    nodes = max(1, -(-size.num_gpus // max(size.gpus_per_node, 1)))
+    nodes = units_nodes(size.num_gpus, size.gpus_per_node)
     # serving keeps the machines for the whole phase: one setup, no training checkpoints
     arr = costmod.rental_costs(price, num_gpus=size.num_gpus, nodes=nodes, train_hours=weeks * hours_per_week,
                                ckpt_bytes=0.0, setup_hours=Overheads().env_setup_hours,
@@ -603,7 +604,7 @@ def _inference_phase(phase: Phase, base: Scenario, start: float, models: ModelSo
     alts = tuple((o[0], o[2], o[5]) for o in options[:6])
     return PhaseResult(name=phase.name, kind=phase.kind, start_week=start, weeks=weeks, hours_per_week=h,
                        resource="gpu", device=size.gpu_id, device_name=size.gpu_name, count=size.num_gpus,
-                       nodes=max(1, -(-size.num_gpus // max(size.gpus_per_node, 1))), rental_mode=mode, cost=c,
+                       nodes=units_nodes(size.num_gpus, size.gpus_per_node), rental_mode=mode, cost=c,
                        currency=table.currency, mode_costs=costs, work_weeks=weeks, serving=size,
                        serving_alternatives=alts, messages=tuple(msgs))
 

@@ -43,7 +43,18 @@ from __future__ import annotations
 import functools
 
 from .arrayops import ops_for as _xp
+from .i18n import QT_TRANSLATE_NOOP
 from .params import attention_linears, mlp_linears
+
+#: the recompute policies as people read them (the scenario keeps the identifiers); translated in the Plans'
+#: context (``LABEL_CTX``), where the search, the Plans page and the report read them
+LABEL_CTX = "Plan"
+RECOMPUTE_LABELS = {"none": QT_TRANSLATE_NOOP(LABEL_CTX, "no recompute"),
+                    "selective": QT_TRANSLATE_NOOP(LABEL_CTX, "selective"),
+                    "megatron_selective": QT_TRANSLATE_NOOP(LABEL_CTX, "selective, attention core"),
+                    "op_sac": QT_TRANSLATE_NOOP(LABEL_CTX, "per-op selective"),
+                    "layer_sac": QT_TRANSLATE_NOOP(LABEL_CTX, "every N-th layer"),
+                    "full": QT_TRANSLATE_NOOP(LABEL_CTX, "full")}
 
 NONE, MEGATRON_SELECTIVE, FULL, OP_SAC, LAYER_SAC = 0, 1, 2, 3, 4
 #: the canonical policy names, indexed by code

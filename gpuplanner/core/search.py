@@ -42,6 +42,8 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from dataclasses import dataclass
+
+from .units import nodes as units_nodes
 from . import cost as costmod
 from .architecture import ModelSource
 from .cost import MODES, Msg, Overheads, PriceTable
@@ -65,12 +67,7 @@ from .architecture import resolve_arch
 
 CTX = "Plan"
 RECOMPUTE_NAMES = RECOMPUTE_POLICIES  # indexed by code (core/recompute.py)
-#: the recompute policies as people read them (the scenario keeps the identifiers)
-RECOMPUTE_LABELS = {"none": QT_TRANSLATE_NOOP(CTX, "no recompute"), "selective": QT_TRANSLATE_NOOP(CTX, "selective"),
-                    "megatron_selective": QT_TRANSLATE_NOOP(CTX, "selective, attention core"),
-                    "op_sac": QT_TRANSLATE_NOOP(CTX, "per-op selective"),
-                    "layer_sac": QT_TRANSLATE_NOOP(CTX, "every N-th layer"),
-                    "full": QT_TRANSLATE_NOOP(CTX, "full")}
+from .recompute import RECOMPUTE_LABELS  # noqa: E402,F401  (the policies' display names; context "Plan")
 # what each framework runs, read from the one table (core/frameworks.py, with sources)
 ZERO_BY_FRAMEWORK = {k: f.zero_stages for k, f in FRAMEWORKS.items()}
 TP_FRAMEWORKS = tuple(k for k in FRAMEWORK_ORDER if FRAMEWORKS[k].tensor_parallel)
@@ -488,7 +485,7 @@ def _enum_parts(ctx: SearchContext, setup: dict, a: int, b: int) -> list[tuple[i
     if sup.pipeline_max_zero < 3:
         keep = keep & ((PP[:, None] == 1) | (Zr <= sup.pipeline_max_zero))
     if rules_on is not None and rules_on.consumer_multinode and rulesmod.consumer_without_p2p(ctx.gpu):
-        nodes = np.maximum(1, -(-N // g))[:, None]
+        nodes = units_nodes(N, g)[:, None]
         keep = keep & ~rulesmod.consumer_multinode_fails(ctx.gpu, nodes, TP[:, None], PP[:, None], CP[:, None],
                                                          EP[:, None], Zr)
     gbs = t.global_batch_size
@@ -506,7 +503,7 @@ def _enum_parts(ctx: SearchContext, setup: dict, a: int, b: int) -> list[tuple[i
     c = {"num_gpus": N[ra], "tp": TP[ra], "pp": PP[ra], "cp": CP[ra], "ep": EP[ra], "dp": dp[ra],
          "zero": Z[rb], "recompute": R[rb], "mbs": M[rb],
          "grad_accum": np.broadcast_to(ga2, (k, j)).ravel()[cells].astype(np.int64)}
-    c["nodes"] = np.maximum(1, -(-c["num_gpus"] // g))
+    c["nodes"] = units_nodes(c["num_gpus"], g)
     c["sp"] = (c["tp"] > 1) & sup.sequence_parallel
     c["vpp"] = _vpp_choices(c, arch.num_layers, int(s.parallel.vpp), fw)
     parts = [(0, c)] + _vpp_parts(c, arch.num_layers, int(s.parallel.vpp), fw,

@@ -16,6 +16,23 @@ _NUM_RE = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([kKmMbBgGtTp
 GIB = 1024**3
 
 
+def nodes(num_gpus, gpus_per_node):
+    """Servers a job of ``num_gpus`` needs at ``gpus_per_node`` each: ``ceil(gpus / per node)``, at least one (a
+    per-node count of 0 reads as 1). Integers or numpy integer arrays (the search's columns) alike. The one
+    place this is written: the Evaluation's ``nodes``, the search's, the project's phases and the views read it."""
+    import numpy as np  # noqa: PLC0415  (only for arrays; an int stays an int)
+
+    if isinstance(num_gpus, np.ndarray) or isinstance(gpus_per_node, np.ndarray):
+        return np.maximum(1, -(-num_gpus // np.maximum(gpus_per_node, 1)))
+    return max(1, -(-int(num_gpus) // max(int(gpus_per_node), 1)))
+
+
+def usable_hours(deadline_days: float, hours_per_week: float) -> float:
+    """Hours each GPU can work before a deadline ``deadline_days`` away at ``hours_per_week`` (168: around the
+    clock): the budget page's "usable hours per GPU", the same share of the week the Evaluation's calendar uses."""
+    return deadline_days * 24.0 * (hours_per_week / 168.0)
+
+
 def parse_count(text: str | float | int) -> float:
     """Parse a count such as ``"1.5T"``, ``"300B"``, ``"2e9"``, ``"7,000,000"`` or a number.
 

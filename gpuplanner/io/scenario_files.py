@@ -1,8 +1,10 @@
 """Scenario files: a scenario JSON or a ``.gpuplan`` plan file, read for the CLI and the report.
 
 :func:`load_scenario` returns the scenario and the :class:`~gpuplanner.io.model_files.ModelFiles` its
-``model.hf_config`` is read from (relative paths resolve against the file's folder). A plan file stands for
-its selected plan (:func:`gpuplanner.io.planfile.selected_scenario`).
+``model.hf_config`` is read from (relative paths resolve against the file's folder); for a plan file, its
+selected plan's scenario (:func:`gpuplanner.io.planfile.selected_scenario`). Which plan a document stands for —
+the selected plan, the search's #1 with automatic layout, or the scenario — is decided in one place,
+:func:`gpuplanner.app.answer.decide`; the commands ask :func:`gpuplanner.app.answer.answer`, not this loader.
 """
 
 from __future__ import annotations

@@ -19,7 +19,6 @@ from gpuplanner.formatting import format_compact, format_money, format_number, f
 import math
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import Any, Mapping
 
 from .. import __version__
@@ -123,60 +122,82 @@ class TaskInfo:
 
 @dataclass
 class PlanInfo:
-    """One candidate configuration with everything the core computed for it."""
+    """One plan as the report shows it: its :class:`core.evaluate.Evaluation` (every figure is read from it, under
+    the Evaluation's own names, by the properties below) and what the report adds — the label, the link names,
+    the sentences as translatable :class:`Text`, and why an alternative lost."""
 
+    evaluation: Any
     label: str
-    gpu_id: str
-    gpu_name: str
-    gpu_memory_gib: float
-    num_gpus: int
-    gpus_per_node: int
-    nodes: int
-    layout: dict[str, Any]
-    memory: dict[str, float]  # weights, gradients, optimizer, activations, other, total (GiB per GPU)
-    memory_headroom_gib: float
-    fits: bool
+    gpus_per_node: int  # per node as used: never more than the plan's GPUs
     intra_node: str | None = None  # link name, e.g. "NVLink 4 (H100 SXM)"
     intra_node_bw_gbs: float | None = None  # bidirectional per GPU, vendors' figure
     inter_node: str | None = None  # network name
-    inter_node_gbps_per_node: float | None = None
-    # time (core.timing)
-    compute_days: float | None = None  # GPU time around the clock
-    step_time_s: float | None = None
-    mfu: float | None = None
-    mfu_source: str | None = None  # "assumed" | "measured" | a sentence from the core
-    tokens_per_s_per_gpu: float | None = None
-    gpu_hours: float | None = None
-    time_breakdown: dict[str, float] = field(default_factory=dict)
-    calendar_days: float | None = None  # what the user waits: + setup, checkpoints, interruptions, work pattern
+    inter_node_gbps_per_node: float | None = None  # as the time model counts it (core.evaluate.inter_node_link)
+    mfu_source: str | None = None  # "assumed" | "measured" | "modelled"
     explanation: list[Text] = field(default_factory=list)
-    # cost (core.cost)
-    costs: dict[str, float] = field(default_factory=dict)  # mode -> total cost
-    mode: str | None = None  # recommended rental mode
-    cost: float | None = None
-    price_source: str | None = None
-    price_date: str | None = None
-    price_is_default: bool | None = None
     advice: list[Text] = field(default_factory=list)
     rent_vs_build: Text | None = None
-    # rent vs build, part by part (core.cost.BuildResult): [(part label as Text, amount)], rent and build totals
+    # rent vs build, part by part (core.cost.BuildResult): [(part label as Text, amount)]
     rent_vs_build_parts: list[tuple[Text, float]] = field(default_factory=list)
-    rent_total: float | None = None
-    build_total: float | None = None
-    build_verdict: str | None = None
-    break_even_utilisation: float | None = None
-    depreciation_years: float | None = None
-    build_missing: list[str] = field(default_factory=list)
     # the planning rules' verdicts (core.rules): [(rule name as Text, status, message Text)]
     rules: list[tuple[Text, str, Text]] = field(default_factory=list)
-    # days and cost as a band from the validation spread (Evaluation.calendar_days_band / cost_band / band)
-    calendar_days_band: tuple[float, float] | None = None
-    cost_band: tuple[float, float] | None = None
-    band: dict | None = None
     why_lost: list[Text] = field(default_factory=list)
-    card_hour: float | None = None  # the price per card-hour the costs use
-    scenario: Any = None  # the plan's complete scenario (what ``gpuplanner estimate`` evaluates)
     warnings: list[Text] = field(default_factory=list)
+
+    # ---- read from the Evaluation (selected, never copied)
+    gpu_id = property(lambda self: self.evaluation.gpu_id)
+    gpu_name = property(lambda self: self.evaluation.gpu_name)
+    gpu_memory_gib = property(lambda self: self.evaluation.gpu_memory_gib)
+    num_gpus = property(lambda self: self.evaluation.num_gpus)
+    nodes = property(lambda self: self.evaluation.nodes)
+    layout = property(lambda self: self.evaluation.layout)
+    fits = property(lambda self: bool(self.evaluation.fits))
+    compute_days = property(lambda self: self.evaluation.compute_days)
+    calendar_days = property(lambda self: self.evaluation.calendar_days)
+    calendar_days_band = property(lambda self: self.evaluation.calendar_days_band)
+    cost_band = property(lambda self: self.evaluation.cost_band)
+    band = property(lambda self: self.evaluation.band)
+    mfu = property(lambda self: self.evaluation.mfu)
+    gpu_hours = property(lambda self: self.evaluation.gpu_hours)
+    cost = property(lambda self: self.evaluation.cost)
+    scenario = property(lambda self: self.evaluation.scenario)
+    step_time_s = property(lambda self: self.evaluation.time.step_time_s)
+    tokens_per_s_per_gpu = property(lambda self: self.evaluation.time.tokens_per_s_per_gpu)
+    memory_headroom_gib = property(lambda self: float(self.evaluation.memory.headroom))
+
+    @property
+    def memory(self) -> dict[str, float]:
+        """GiB per GPU by part, with ``total`` (the Evaluation's ``memory.as_dict()``)."""
+        return {k: float(v) for k, v in self.evaluation.memory.as_dict().items()}
+
+    @property
+    def time_breakdown(self) -> dict[str, float]:
+        return {str(k): float(v) for k, v in self.evaluation.time.breakdown.items()}
+
+    @property
+    def mode_costs(self) -> dict[str, float]:
+        return dict(self.evaluation.mode_costs)
+
+    rental_mode = property(lambda self: self.evaluation.rental_mode)
+
+    # ---- the price the costs use (Evaluation.price)
+    card_hour = property(lambda self: None if self.evaluation.price is None else self.evaluation.price.card_hour)
+    price_source = property(lambda self: None if self.evaluation.price is None else self.evaluation.price.source)
+    price_date = property(lambda self: None if self.evaluation.price is None else self.evaluation.price.source_date)
+    price_is_default = property(
+        lambda self: None if self.evaluation.price is None else self.evaluation.price.is_default)
+
+    # ---- rent versus build (Evaluation.rent_vs_build, a core.cost.BuildResult)
+    def _rb(self, get: Any, default: Any = None) -> Any:
+        rb = self.evaluation.rent_vs_build
+        return default if rb is None else get(rb)
+
+    rent_total = property(lambda self: self._rb(lambda rb: rb.rent_total))
+    build_total = property(lambda self: self._rb(lambda rb: rb.build_total))
+    build_verdict = property(lambda self: self._rb(lambda rb: rb.verdict))
+    break_even_utilisation = property(lambda self: self._rb(lambda rb: rb.break_even_utilisation))
+    depreciation_years = property(lambda self: self._rb(lambda rb: rb.inputs.depreciation_years))
+    build_missing = property(lambda self: self._rb(lambda rb: list(rb.missing), []))
 
 
 @dataclass
@@ -317,15 +338,6 @@ _FORMULAS = [
 ]
 
 
-def _layout(ev) -> dict[str, Any]:
-    """The report's layout keys, read from the Evaluation's :class:`core.evaluate.Layout`."""
-    lay = ev.layout
-    return {"tp": lay.tp, "pp": lay.pp, "cp": lay.cp, "ep": lay.ep, "dp": lay.dp, "zero": lay.zero, "vpp": lay.vpp,
-            "sp": lay.sequence_parallel, "offload": lay.offload_optimizer,
-            "micro_batch": lay.micro_batch_size, "grad_accum": lay.grad_accum,
-            "pipeline_microbatches": lay.pipeline_microbatches, "pipeline_microbatch_size": lay.pipeline_microbatch_size}
-
-
 def _intra(gpu) -> tuple[str | None, float | None]:
     from ..core import catalog_hw
 
@@ -336,64 +348,40 @@ def _intra(gpu) -> tuple[str | None, float | None]:
     return (net.name if net else gpu.intra_node_link), gpu.intra_node_bw_gbs
 
 
-def _inter(s) -> tuple[str | None, float | None]:
-    from ..core import catalog_hw
+def _inter(ev) -> tuple[str | None, float | None]:
+    """The fabric between servers and its Gb/s per node as the time model counts them
+    (:func:`core.evaluate.inter_node_link`)."""
+    from ..core.evaluate import inter_node_link
 
-    h = s.hardware
-    if not h.inter_node:
-        return None, None
-    try:
-        net = catalog_hw.get_network(h.inter_node)
-    except PlannerError:
-        return h.inter_node, None
-    nics = h.nics_per_node or net.default_nics_per_node
-    gbps = net.gbps_per_nic * nics if (net.gbps_per_nic and nics) else None
-    return net.name, gbps
+    link = inter_node_link(ev)
+    return (None, None) if link is None else link
 
 
 def plan_from_evaluation(ev, label: str, plan=None) -> PlanInfo:
-    """A :class:`PlanInfo` that reads every figure from one :class:`core.evaluate.Evaluation` (and, for a
-    ranked plan ``plan``, its explanation and warnings). Nothing is recomputed here."""
+    """A :class:`PlanInfo` of one :class:`core.evaluate.Evaluation` (and, for a ranked plan ``plan``, its
+    explanation and warnings): the figures stay in the Evaluation; only names and sentences are added here."""
     s = ev.scenario
     h = s.hardware
-    gpu = ev._extra["resolved"].gpu
-    intra, intra_bw = _intra(gpu)
-    inter, inter_bw = _inter(s)
-    t = ev.time
+    intra, intra_bw = _intra(ev._extra["resolved"].gpu)
+    inter, inter_bw = _inter(ev)
+    if h.intra_node and h.num_gpus > 1:
+        intra = h.intra_node.upper() if h.intra_node == "pcie" else "NVLink"
     info = PlanInfo(
-        label=label, gpu_id=ev.gpu_id, gpu_name=ev.gpu_name, gpu_memory_gib=ev.gpu_memory_gib,
-        num_gpus=ev.num_gpus, gpus_per_node=min(h.gpus_per_node, h.num_gpus), nodes=ev.nodes, layout=_layout(ev),
-        memory={k: float(v) for k, v in ev.memory.as_dict().items()},
-        memory_headroom_gib=float(ev.memory.headroom), fits=bool(ev.fits),
+        evaluation=ev, label=label, gpus_per_node=min(h.gpus_per_node, h.num_gpus),
         intra_node=intra if h.num_gpus > 1 else None, intra_node_bw_gbs=intra_bw if h.num_gpus > 1 else None,
         inter_node=inter if ev.nodes > 1 else None, inter_node_gbps_per_node=inter_bw if ev.nodes > 1 else None,
-        compute_days=ev.compute_days, calendar_days=ev.calendar_days, step_time_s=t.step_time_s, mfu=ev.mfu,
-        mfu_source="assumed" if t.mfu_override else "modelled", tokens_per_s_per_gpu=t.tokens_per_s_per_gpu,
-        gpu_hours=ev.gpu_hours, time_breakdown={str(k): float(v) for k, v in t.breakdown.items()},
-        costs=dict(ev.mode_costs), mode=ev.rental_mode, cost=ev.cost,
+        mfu_source="assumed" if ev.time.mfu_override else "modelled",
         advice=[Text.of(m) for m in ev.rental_advice],
         rent_vs_build=None if ev.rent_vs_build is None else Text.of(ev.rent_vs_build.sentence),
+        rules=[(Text("Rules", r.name, {}), r.status, Text.of(r.message)) for r in ev.rules],
+        warnings=[Text.of(m) for m in ev.messages],
     )
-    info.rules = [(Text("Rules", r.name, {}), r.status, Text.of(r.message)) for r in ev.rules]
-    info.calendar_days_band, info.cost_band = ev.calendar_days_band, ev.cost_band
-    info.band = None if ev.band is None else dict(ev.band)
     rb = ev.rent_vs_build
     if rb is not None:
         from gpuplanner.core.cost import BUILD_PART_LABELS
 
         info.rent_vs_build_parts = [(Text("Cost", BUILD_PART_LABELS[k], {}), float(rb.breakdown[k]))
                                     for k in BUILD_PART_LABELS]
-        info.rent_total, info.build_total, info.build_verdict = rb.rent_total, rb.build_total, rb.verdict
-        info.break_even_utilisation = rb.break_even_utilisation
-        info.depreciation_years = rb.inputs.depreciation_years
-        info.build_missing = list(rb.missing)
-    if h.intra_node and h.num_gpus > 1:
-        info.intra_node = h.intra_node.upper() if h.intra_node == "pcie" else "NVLink"
-    if ev.price is not None:
-        info.price_source, info.price_date, info.price_is_default = \
-            ev.price.source, ev.price.source_date, ev.price.is_default
-        info.card_hour = ev.price.card_hour
-    info.warnings = [Text.of(m) for m in ev.messages]
     if plan is not None:
         info.explanation = [Text.of(m) for m in plan.explanation]
         info.warnings = [Text.of(m) for m in plan.warnings] + info.warnings
@@ -434,7 +422,7 @@ def _requirements(plan: PlanInfo, ev) -> Requirements:
     intra = inter = None
     lay = plan.layout
     if plan.num_gpus > 1:
-        if lay["tp"] > 1 or lay["ep"] > 1:
+        if lay.tp > 1 or lay.ep > 1:
             intra = Text(CTX, QT_TRANSLATE_NOOP(
                 CTX, "Inside each node: {link} between all {n} GPUs (tensor/expert parallelism runs inside the node); "
                      "ask for the nvidia-smi topo -m output and check NV# links, not PHB/SYS."),
@@ -572,7 +560,7 @@ def _same(plan: PlanInfo, p) -> bool:
     return plan.scenario is not None and p.scenario == plan.scenario
 
 
-def _why_lost(alt: PlanInfo, chosen: PlanInfo, p, chosen_p, task: TaskInfo) -> list[Text]:
+def _why_lost(alt: PlanInfo, chosen: PlanInfo, p, answer, task: TaskInfo) -> list[Text]:
     """How an alternative compares with the chosen plan, from both plans' numbers."""
     out: list[Text] = []
     if alt.cost is not None and chosen.cost is not None:
@@ -586,106 +574,54 @@ def _why_lost(alt: PlanInfo, chosen: PlanInfo, p, chosen_p, task: TaskInfo) -> l
     if not p.within_budget and task.budget:
         out.append(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Over the budget of {b}."),
                         {"b": fmt_money(task.budget, task.currency)}))
-    if chosen_p is not None:
-        from ..core.search import compare_plans
-
-        cmp = compare_plans(p, chosen_p)
-        if len(cmp) > 2:
-            out.append(Text.of(cmp[-1]))
+    cmp = answer.compare(p)
+    if cmp is not None and cmp.decisive is not None:
+        out.append(Text.of(cmp.decisive))
     out.extend(alt.warnings[:2])
     return out
 
 
-def report_scenario(doc_or_scenario: Any, base_dir: str | Path | None = None):
-    """The scenario a report is about: a bare scenario, or a plan file's selected plan (its complete
-    scenario; the document's scenario when nothing is selected) — what ``gpuplanner estimate FILE`` uses."""
-    from ..core.scenario import Scenario
+def build_report_data(answer, *, author: str = "", now: datetime | None = None) -> ReportData:
+    """Gather the report from one :class:`gpuplanner.app.answer.Answer`.
 
-    if isinstance(doc_or_scenario, Scenario):
-        return doc_or_scenario
-    from ..io.planfile import scenario_for_estimate
-
-    return scenario_for_estimate(doc_or_scenario, Path(base_dir) if base_dir is not None else None, selected=True)
-
-
-def build_report_data(doc_or_scenario: Any, *, base_dir: Any = None, author: str = "",
-                      now: datetime | None = None, source_file: str = "") -> ReportData:
-    """Gather the report from a :class:`io.planfile.PlanDocument` or a :class:`core.scenario.Scenario`.
-
-    The chosen plan is the Evaluation of the plan file's selected plan (or of the scenario); with the
-    automatic layout and nothing selected it is the search's best plan. Alternatives are the search's next
-    plans, each its own Evaluation. Every figure in the report is read from these Evaluations.
+    The chosen plan is the answer's plan (:func:`gpuplanner.app.answer.decide`: the selected plan; else, with
+    the automatic layout, the search's best; else the scenario as given); the alternatives are the search's
+    next plans, each its own Evaluation. Every figure in the report is read from these Evaluations: nothing
+    here reads a file or runs a search.
     """
-    from ..core.cost import PriceTable
-    from ..core.evaluate import evaluate
-    from ..core.scenario import Scenario
-    from ..core.search import search
-
-    from ..io.model_files import ModelFiles
-
-    folder = base_dir.base_dir if isinstance(base_dir, ModelFiles) else base_dir
-    folder = Path(folder) if folder is not None else None
-    base = ModelFiles(folder)
-    doc = None if isinstance(doc_or_scenario, Scenario) else doc_or_scenario
-    scenario = report_scenario(doc_or_scenario, folder)
-    table = PriceTable.from_constraints(scenario.constraints)
-    try:
-        result = search(scenario, base, top=10, prices=table)
-    except PlannerError:
-        result = None
-    ranked = list(result.plans) if result is not None else []
-    chosen_p = None
-    selected = doc is not None and doc.selected_plan is not None
-    if ranked and not selected and scenario.parallel.auto:
-        # no configuration chosen by the user: the search's best plan is the recommendation
-        chosen_p = ranked[0]
-        ev = chosen_p.evaluation
-    else:
-        ev = evaluate(scenario, base, prices=table)
-        chosen_p = next((p for p in ranked if p.scenario == ev.scenario), None)
-    label = doc.selected_plan.label if selected and doc.selected_plan.label else ""
-    plan = plan_from_evaluation(ev, label or f"{ev.num_gpus} × {ev.gpu_name}", chosen_p)
-    plan.scenario = ev.scenario
+    doc = answer.document.plan
+    ev = answer.evaluation
+    chosen_p = answer.chosen_plan
+    plan = plan_from_evaluation(ev, answer.label or f"{ev.num_gpus} × {ev.gpu_name}", chosen_p)
     task = _task(ev)
     if doc is not None and plan.mfu_source == "assumed" and _measured_mfu(doc) is not None:
         plan.mfu_source = "measured"
     alternatives: list[PlanInfo] = []
-    for p in ranked:
-        if len(alternatives) >= 2:
-            break
-        if p is chosen_p or _same(plan, p):
-            continue
+    for p in answer.alternatives(2):
         alt = plan_from_evaluation(p.evaluation, f"{p.num_gpus} × {p.gpu_name}", p)
-        alt.why_lost = _why_lost(alt, plan, p, chosen_p, task)
+        alt.why_lost = _why_lost(alt, plan, p, answer, task)
         alternatives.append(alt)
-    from ..core.evaluate import scaling as core_scaling
-
-    try:
-        sweep = core_scaling(ev.scenario, base)  # one sweep: days against count, memory against count
-    except PlannerError:
-        sweep = None
+    sweep = answer.scaling  # one sweep: days against count, memory against count
     scaling = _scaling(sweep) if (ev.fits and sweep is not None) else []
     mem_counts, mem_cards = _memory_by_count(sweep)
     cost_vs_time = [(f"{p.num_gpus}× {_short_gpu(p.gpu_name)}", p.calendar_days, p.cost, False)
-                    for p in ranked if p is not chosen_p and not _same(plan, p)]
+                    for p in answer.plans if p is not chosen_p and not _same(plan, p)]
     if plan.cost is not None:
         cost_vs_time.append((f"{plan.num_gpus}× {_short_gpu(plan.gpu_name)}", plan.calendar_days, plan.cost, True))
     warnings = list(plan.warnings)
+    result = answer.search
     if result is not None:
         warnings += [Text.of(m) for m in result.notes]
     title = (doc.title if doc is not None and doc.title else "") or task.model_name
-    project = None
-    if doc is not None and doc.project is not None and len(doc.project.phases) > 1:
-        from ..core.project import evaluate_project
-
-        project = project_info(evaluate_project(doc.project, scenario, ModelFiles(folder, confine=True),
-                                                checklist=doc.checklist_state()))
+    project = project_info(answer.project) if answer.has_project else None
+    scenario = ev.scenario
     return ReportData(
         quotes=_quotes(doc, ev), title=title, date=now or datetime.now(timezone.utc), author=author, app_version=__version__,
         notes=doc.notes if doc is not None else "", task=task, plan=plan, alternatives=alternatives,
-        scaling=scaling, memory_by_count=mem_counts, memory_cards=mem_cards, cost_vs_time=cost_vs_time, requirements=_requirements(plan, ev),
-        checklist=_checklist(doc, plan, scenario), assumptions=_assumptions(plan, scenario, table),
-        formulas=list(_FORMULAS), warnings=warnings, source_file=source_file, project=project,
+        scaling=scaling, memory_by_count=mem_counts, memory_cards=mem_cards, cost_vs_time=cost_vs_time,
+        requirements=_requirements(plan, ev), checklist=_checklist(doc, plan, scenario),
+        assumptions=_assumptions(plan, scenario, answer.prices), formulas=list(_FORMULAS), warnings=warnings,
+        source_file=answer.document.source_file, project=project,
         skipped=[] if result is None else [(d["gpu_name"], Text.of(d["reason"])) for d in result.skipped],
     )
 
@@ -697,16 +633,3 @@ def _quotes(doc, ev):
     from ..core.quotes import compare, plan_figures
 
     return compare(list(doc.quotes), plan_figures(ev))
-
-
-def load_report_data(path: str | Path, *, author: str = "", now: datetime | None = None) -> ReportData:
-    """Read a scenario ``.json`` or a ``.gpuplan`` file and gather its report."""
-    from ..io.scenario_files import load_scenario
-    from ..io import planfile
-
-    path = Path(path)
-    if planfile.is_plan_file(path):
-        doc, _warnings = planfile.load(path)
-        return build_report_data(doc, base_dir=path.resolve().parent, author=author, now=now, source_file=path.name)
-    scenario, base = load_scenario(path)
-    return build_report_data(scenario, base_dir=base, author=author, now=now, source_file=path.name)

@@ -271,18 +271,15 @@ def rfq_html(c: Comparison, title: str = "", translate: Tr | None = None) -> str
     return "".join(out)
 
 
-def export_rfq_pdf(c: Comparison, path: str | Path, title: str = "", paper: str = "a4",
-                   lang: str | None = None) -> Path:
-    """The RFQ as a one-page PDF (the report's page layout, fonts and atomic writing)."""
+def rfq_pdf_bytes(c: Comparison, title: str = "", paper: str = "a4", lang: str | None = None) -> bytes:
+    """The RFQ as a one-page PDF, in memory (the report's page layout and fonts; gpuplanner/report_file.py writes
+    it)."""
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QLocale
     from PySide6.QtGui import QFont, QPdfWriter, QTextDocument
 
-    from ..io.planfile import check_writable_folder, write_output
     from . import render
 
     render.ensure_app()
-    path = Path(path)
-    check_writable_folder(path)
     doc = QTextDocument()
     doc.setDefaultStyleSheet(render._CSS)  # noqa: SLF001 - the report's own style
     font = QFont()
@@ -301,4 +298,4 @@ def export_rfq_pdf(c: Comparison, path: str | Path, title: str = "", paper: str 
     render.print_to(doc, writer, layout, footer=title)
     del writer
     buf.close()
-    return write_output(path, bytes(pdf.data()))
+    return bytes(pdf.data())

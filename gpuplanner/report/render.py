@@ -29,6 +29,7 @@ import math
 import os
 import re
 import unicodedata
+import threading
 from pathlib import Path
 from typing import Iterable
 
@@ -39,7 +40,6 @@ from PySide6.QtGui import (
 
 from ..i18n import CJK_FAMILIES  # noqa: F401 (installed CJK families, preferred to the bundled font)
 from ..core.i18n import QT_TRANSLATE_NOOP
-from ..io.planfile import check_writable_folder, write_output
 from . import charts
 from .charts import Axis, Chart
 from .content import (
@@ -645,9 +645,9 @@ def _optimizer_name(o: str) -> str:
 
 
 def _recompute_name(r: str) -> str:
-    """The activation-recompute policy's display name (the core's labels, ``search.RECOMPUTE_LABELS``); a
+    """The activation-recompute policy's display name (the core's labels, ``recompute.RECOMPUTE_LABELS``); a
     policy without one reads with spaces, not ``_``."""
-    from ..core.search import CTX as _PLAN_CTX, RECOMPUTE_LABELS  # noqa: PLC0415
+    from ..core.recompute import LABEL_CTX as _PLAN_CTX, RECOMPUTE_LABELS  # noqa: PLC0415
 
     if r in RECOMPUTE_LABELS:
         return QCoreApplication.translate(_PLAN_CTX, RECOMPUTE_LABELS[r])
@@ -677,26 +677,27 @@ def _phase_name(p: str) -> str:
             "burst": translate("Report", "burst (short, large runs)")}.get(p, p)
 
 
-def _layout_text(lay: dict) -> str:
-    parts = [f"TP {lay['tp']}", f"PP {lay['pp']}"]
-    if lay.get("vpp", 1) > 1:
-        parts[-1] += f" (VPP {lay['vpp']})"
-    if lay.get("cp", 1) > 1:
-        parts.append(f"CP {lay['cp']}")
-    if lay.get("ep", 1) > 1:
-        parts.append(f"EP {lay['ep']}")
-    parts.append(f"DP {lay['dp']}")
-    if lay.get("zero"):
-        parts.append(f"ZeRO-{lay['zero']}")
-    if lay.get("sp"):
+def _layout_text(lay) -> str:
+    """The plan's :class:`core.evaluate.Layout` in one line (its fields, selected and formatted)."""
+    parts = [f"TP {lay.tp}", f"PP {lay.pp}"]
+    if lay.vpp > 1:
+        parts[-1] += f" (VPP {lay.vpp})"
+    if lay.cp > 1:
+        parts.append(f"CP {lay.cp}")
+    if lay.ep > 1:
+        parts.append(f"EP {lay.ep}")
+    parts.append(f"DP {lay.dp}")
+    if lay.zero:
+        parts.append(f"ZeRO-{lay.zero}")
+    if lay.sequence_parallel:
         parts.append("SP")
-    if lay.get("offload"):
+    if lay.offload_optimizer:
         parts.append(translate("Report", "optimizer offload"))
-    parts.append(translate("Report", "micro-batch {mb} × {ga} accumulation").format(mb=lay["micro_batch"],
-                                                                                    ga=lay["grad_accum"]))
-    if lay["pp"] > 1 and lay.get("pipeline_microbatch_size", lay["micro_batch"]) != lay["micro_batch"]:
+    parts.append(translate("Report", "micro-batch {mb} × {ga} accumulation").format(mb=lay.micro_batch_size,
+                                                                                    ga=lay.grad_accum))
+    if lay.pp > 1 and lay.pipeline_microbatch_size != lay.micro_batch_size:
         parts.append(translate("Report", "pipeline: {m} micro-batches of {n} per step").format(
-            m=lay["pipeline_microbatches"], n=lay["pipeline_microbatch_size"]))
+            m=lay.pipeline_microbatches, n=lay.pipeline_microbatch_size))
     return ", ".join(parts)
 
 
@@ -796,7 +797,7 @@ def _html_plan(data: ReportData) -> str:
             d=fmt_days(p.calendar_days))
         if p.cost is not None:
             summary += " " + translate("Report", "and costs about {c} ({mode}).").format(
-                c=fmt_money(p.cost, cur), mode=_mode_name(p.mode))
+                c=fmt_money(p.cost, cur), mode=_mode_name(p.rental_mode))
         else:
             summary += "."
     out.append(f"<p><b>{_e(summary)}</b></p>")
@@ -844,7 +845,7 @@ def _html_plan(data: ReportData) -> str:
              if p.step_time_s is not None else fmt_pct(p.mfu)),
         ]
     if p.cost is not None:
-        pairs.append((translate("Report", "Cost"), f"{fmt_money(p.cost, cur)} — {_mode_name(p.mode)}"))
+        pairs.append((translate("Report", "Cost"), f"{fmt_money(p.cost, cur)} — {_mode_name(p.rental_mode)}"))
     out.append(_kv_table(pairs))
     # memory breakdown + time shares side by side
     mem = _table(_memory_rows(p), header=[translate("Report", "Memory per GPU"), "GiB"], escape=False,
@@ -863,11 +864,11 @@ def _html_plan(data: ReportData) -> str:
     if not p.fits:
         out.append(f"<p><b>{_e(translate('Report', 'This layout does not fit in GPU memory.'))}</b></p>")
     # cost by rental mode
-    if p.costs:
+    if p.mode_costs:
         out.append(f"{_SPACER}<h3>{_e(translate('Report', 'Cost by rental mode'))}</h3>")
         rows = []
-        for mode, c in sorted(p.costs.items(), key=lambda kv: kv[1]):
-            mark = " ◀ " + translate("Report", "recommended") if mode == p.mode else ""
+        for mode, c in sorted(p.mode_costs.items(), key=lambda kv: kv[1]):
+            mark = " ◀ " + translate("Report", "recommended") if mode == p.rental_mode else ""
             rows.append([_e(_mode_name(mode)) + (f"<b>{_e(mark)}</b>" if mark else ""), fmt_money(c, cur)])
         out.append(_table(rows, header=[translate("Report", "Rental mode"), translate("Report", "Total cost")],
                           escape=False, num_cols={1}, widths=[70, 30]))
@@ -1361,16 +1362,19 @@ def print_to(doc: QTextDocument, device, layout: QPageLayout, footer: str = "") 
     return pages
 
 
-_raw_fonts: dict = {}  # family → its QRawFont (None when Qt has no such font), read once per process
+_raw_fonts = threading.local()  # .fonts: family → its QRawFont (None when Qt has no such font), per thread
 
 
 def _raw_font(family: str):
+    """A family's QRawFont, cached per thread: a QRawFont is only valid in the thread that made it (Qt's
+    QRawFont documentation), and the window writes its reports on worker threads."""
     from PySide6.QtGui import QRawFont
 
-    if family not in _raw_fonts:
+    cache = _raw_fonts.__dict__.setdefault("fonts", {})
+    if family not in cache:
         raw = QRawFont.fromFont(QFont(family))
-        _raw_fonts[family] = raw if raw.isValid() else None
-    return _raw_fonts[family]
+        cache[family] = raw if raw.isValid() else None
+    return cache[family]
 
 
 def unsupported_characters(text: str, first: Iterable[str] = ()) -> list[str]:
@@ -1405,19 +1409,19 @@ def check_characters(doc: QTextDocument) -> None:
                            "install a font that has them or remove them from the plan's text")
 
 
-def export_pdf(data: ReportData, path: str | os.PathLike, paper: str = "a4", lang: str | None = None) -> Path:
-    """Write the report to ``path`` as PDF (A4 or Letter). ``lang`` installs that translation first
-    (``None`` keeps whatever is installed, as in the app)."""
+def pdf_bytes(data: ReportData, paper: str = "a4", lang: str | None = None) -> bytes:
+    """The report as PDF bytes (A4 or Letter), rendered in memory: the report writes no file
+    (:func:`gpuplanner.report_file.export_pdf` writes them atomically). ``lang`` installs that translation
+    first (``None`` keeps whatever is installed, as in the app). Safe on a worker thread: a QTextDocument
+    painted onto a QPdfWriter (Qt paints onto QImage, QPrinter and QPdfWriter outside the GUI thread)."""
     ensure_app()
     if lang is not None:
         install_language(lang)
-    path = Path(path)
-    check_writable_folder(path)  # before the render: a read-only folder fails at once, in one line
     doc = build_document(data, lang=lang or QLocale().name())
     check_characters(doc)
     layout = page_layout(paper)
-    # rendered into memory, then written atomically: Qt never opens the output file (so it prints no
-    # "QPainter::begin(): Returned false" of its own) and a full disk leaves no truncated PDF
+    # rendered into memory, then written atomically by the caller: Qt never opens the output file (so it prints
+    # no "QPainter::begin(): Returned false" of its own) and a full disk leaves no truncated PDF
     pdf = QByteArray()
     buf = QBuffer(pdf)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -1429,7 +1433,7 @@ def export_pdf(data: ReportData, path: str | os.PathLike, paper: str = "a4", lan
     print_to(doc, writer, layout, footer=data.title)
     del writer  # finish the PDF
     buf.close()
-    return write_output(path, bytes(pdf.data()))
+    return bytes(pdf.data())
 
 
 def print_document(printer, data: ReportData | None = None, doc: QTextDocument | None = None) -> int:

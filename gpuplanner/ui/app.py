@@ -8,7 +8,7 @@ import sys
 # Import the pure-Python core (numpy, pydantic) before PySide6: once PySide6 is loaded, its __feature__
 # import hook reads the source of every module imported afterwards (inspect.getsource), which cost
 # ~0.4 s of start-up here.
-from . import engine  # noqa: F401  (Qt-free)
+from gpuplanner.app import engine  # noqa: F401  (Qt-free)
 from gpuplanner.io import autosave, planfile  # noqa: F401,E402  (Qt-free: the document controller's file layer)
 
 from PySide6.QtCore import QEvent, QObject  # noqa: E402

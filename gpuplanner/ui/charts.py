@@ -25,7 +25,7 @@ from gpuplanner.formatting import (
     pick_time_unit,
 )
 
-from . import engine
+from gpuplanner.app import engine
 from .fit_box import FitHeightBox
 from .text import set_text, tr_msg
 

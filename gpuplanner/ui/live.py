@@ -7,7 +7,7 @@
   of older inputs dropped (a generation counter, as for the search). :meth:`LiveEstimator.run_scaling_now`
   stays synchronous for callers that need the chart at once (building the live panel, the self-test).
 * :class:`SearchController` runs :func:`engine.search_plans` in a process of its own
-  (:mod:`gpuplanner.ui.search_process`: a persistent child started with ``forkserver``/``spawn``, never
+  (:mod:`gpuplanner.app.search_process`: a persistent child started with ``forkserver``/``spawn``, never
   ``fork``, reused for every search; its answers come back on a small link thread as queued signals). A
   search on a thread of this process held the GIL for whole numpy calls and stalled the window for up to
   ~270 ms; in a process the GUI thread only shares the CPU. When processes cannot be started the same worker
@@ -33,7 +33,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from gpuplanner.core.errors import PlannerError
 
-from . import engine
+from gpuplanner.app import engine
 from .model import ScenarioModel
 
 ESTIMATE_SECTIONS = {"model", "training", "parallel", "hardware", "data", "assumptions", "constraints", "all",
@@ -296,7 +296,7 @@ class _JobSignals(QObject):
 class SearchController(QObject):
     """Owns the background plan search. ``state`` is idle | running | done | failed.
 
-    The search runs in a process of its own (:class:`gpuplanner.ui.search_process.SearchWorker`, started with
+    The search runs in a process of its own (:class:`gpuplanner.app.search_process.SearchWorker`, started with
     the first search and reused; a thread when processes cannot be started); its answers reach the GUI thread
     as queued signals. ``notice`` carries one status-bar line when the search process died."""
 
@@ -310,7 +310,7 @@ class SearchController(QObject):
     def __init__(self, model: ScenarioModel, parent: QObject | None = None, debounce_ms: int = 150,
                  worker_mode: str | None = None):
         super().__init__(parent)
-        from .search_process import SearchWorker
+        from gpuplanner.app.search_process import SearchWorker
 
         self.model = model
         self.generation = 0
@@ -441,6 +441,12 @@ class SearchController(QObject):
         self.generation += 1
         self._job = None
         self.worker.shutdown(timeout_ms / 1000)
+
+    def current_outcome(self):
+        """The outcome when it is for the model's current inputs (None while a search for them is due or runs)."""
+        if self.state == "done" and self.outcome is not None and self._key == self.search_key(self.model):
+            return self.outcome
+        return None
 
     def busy(self) -> bool:
         """Whether a search (current or cancelled) still runs."""

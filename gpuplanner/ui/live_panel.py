@@ -8,7 +8,7 @@ from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSplitter, QVBoxLayout, QWidget
 
 
-from . import engine
+from gpuplanner.app import engine
 from .charts import CostChart, MemoryChart, ScalingChart
 from .fit_box import FitHeightBox
 from .model import ScenarioModel

@@ -256,14 +256,17 @@ class MainWindow(QMainWindow):
         its table, which still holds the previous outcome's rows at this point."""
         if out is not self.search.outcome or not out.plans:
             return
-        ranks = {p.rank for p in out.plans}
+        from gpuplanner.app.answer import SCENARIO, decide
+
         rank = self.model.ui.get("selected_plan")
-        if rank not in ranks:
-            rank = out.plans[0].rank
-        plan = next(p for p in out.plans if p.rank == rank)
+        sel = next((p for p in out.plans if p.rank == rank), None)
+        # the one rule (app.answer.decide); with manual layout the table only browses (the scenario is the plan)
+        why, plan = decide(self.model.scenario, sel, lambda: out.plans) if self.model.scenario.parallel.auto else (
+            SCENARIO, sel or out.plans[0])
+        rank = plan.rank
         self.model.set_ui("selected_plan", rank)
-        if self.model.scenario.parallel.auto:
-            self.model.apply_plan(dict(plan.values))  # replaces what an earlier plan set
+        if why != SCENARIO:
+            self.model.apply_plan(dict(plan.values))  # the live charts adopt it; replaces what an earlier plan set
         if self.pages[5] is not None:
             # select the row once the page has the new rows (its own finished slot runs after this one)
             gen = self.search.generation

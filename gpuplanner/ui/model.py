@@ -342,7 +342,7 @@ class ScenarioModel(QObject):
         edit on the Data page would recompute the data volume from inputs that never produced it."""
         from gpuplanner.formatting import format_compact
 
-        from .engine import unique_tokens
+        from gpuplanner.app.engine import unique_tokens
 
         tokens = scenario.data.tokens
         try:

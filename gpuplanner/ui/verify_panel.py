@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QPushButton, QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget,
 )
 
+from gpuplanner.core.units import nodes as units_nodes
 from gpuplanner.core import checklist as ck
 from .text import tr_msg
 from gpuplanner.verify.acceptance import Analysis, KitResult, analyse, before_after, load_kit_result, measured_run, render_kit
@@ -331,7 +332,7 @@ class VerifyPanel(QWidget):
         self._domestic = domestic
         self._apply_domestic_visibility()
         if scenario is not None:
-            nodes = -(-scenario.hardware.num_gpus // max(1, scenario.hardware.gpus_per_node))
+            nodes = units_nodes(scenario.hardware.num_gpus, scenario.hardware.gpus_per_node)
             self.nodes_spin.setValue(max(1, nodes))
         if self._result is not None or self._mn_result is not None:
             self._analyse()
@@ -649,12 +650,9 @@ class VerifyPanel(QWidget):
         mn = getattr(self, "_mn_analysis", None)
         if mn is not None:
             self.findings_label.setText(_findings_html(mn.findings))
-            xs = [p["n"] for p in mn.scaling if p["scope"] == "nodes"] or [p["n"] for p in mn.scaling]
-            pts = [p for p in mn.scaling if p["scope"] == "nodes"] or mn.scaling
-            self.measured_curve.setData(xs, [p["tokens_per_s"] for p in pts])
-            if pts:
-                base = pts[0]["tokens_per_s"] / pts[0]["n"]
-                self.linear_curve.setData(xs, [base * x for x in xs])
+            xs, measured, linear = mn.scaling_series()  # the analysis's series: the view only draws them
+            self.measured_curve.setData(xs, measured)
+            self.linear_curve.setData(xs, linear)
             self._show_scaling(xs)
             for r in range(5):
                 for c in range(2):

@@ -385,6 +385,16 @@ class MultiNodeAnalysis:
     probe: dict | None = None
     findings: list[Finding] = field(default_factory=list)
 
+    def scaling_series(self) -> tuple[list[int], list[float], list[float]]:
+        """(counts, measured tokens/s, linear tokens/s) for the chart "measured vs linear": the node scaling (the
+        GPU scaling when there is none), linear from the first point's tokens/s per GPU; as
+        :meth:`acceptance.KitAnalysis.scaling_series` gives for one node."""
+        pts = [p for p in self.scaling if p["scope"] == "nodes"] or self.scaling
+        if not pts:
+            return [], [], []
+        per = pts[0]["tokens_per_s"] / pts[0]["n"]
+        return [p["n"] for p in pts], [p["tokens_per_s"] for p in pts], [per * p["n"] for p in pts]
+
     @property
     def worst(self) -> str:
         return worst(self.findings)

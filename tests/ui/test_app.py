@@ -352,7 +352,7 @@ def test_plans_table_sorts_by_column(win, qtbot):
 
 
 def test_search_restarts_on_edit_and_drops_stale_results(make_window, qtbot, monkeypatch):
-    from gpuplanner.ui import engine
+    from gpuplanner.app import engine
 
     seen = []
 
@@ -381,7 +381,7 @@ def test_search_restarts_on_edit_and_drops_stale_results(make_window, qtbot, mon
 
 def test_search_failure_is_reported_not_raised(make_window, qtbot, monkeypatch):
     from gpuplanner.core.errors import PlannerError
-    from gpuplanner.ui import engine
+    from gpuplanner.app import engine
 
     def broken(*a, **k):
         raise PlannerError("no rental price for anything")
@@ -507,7 +507,11 @@ def test_export_pdf_from_file_menu(win, qtbot, tmp_path, monkeypatch, dialogs):
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), "pdf"))
     win.actions_["pdf"].trigger()
     pdf = tmp_path / "report.pdf"
-    assert pdf.read_bytes()[:5] == b"%PDF-", dialogs.calls
+    from gpuplanner.ui import report
+
+    # written on a worker thread: the file, or a message box saying why not
+    qtbot.waitUntil(lambda: not report.busy() and (pdf.exists() or bool(dialogs.calls)), timeout=120000)
+    assert pdf.exists() and pdf.read_bytes()[:5] == b"%PDF-", dialogs.calls
     assert pdf.stat().st_size > 10_000
 
 

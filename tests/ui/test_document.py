@@ -134,9 +134,17 @@ def assert_nothing_of_a(texts, where: str) -> None:
 
 
 def pdf_text(w, path) -> str | None:
+    from PySide6.QtWidgets import QApplication
+
     from gpuplanner.ui import report
 
-    out = report.export_pdf(w, str(path))
+    got: list = []
+    report.export_pdf(w, str(path), done=got.append)  # gathered and written on a worker thread
+    deadline = time.monotonic() + 120
+    while not got and time.monotonic() < deadline:
+        QApplication.processEvents()
+        time.sleep(0.01)
+    out = got[0] if got else None
     assert out is not None and path.read_bytes()[:5] == b"%PDF-"
     exe = shutil.which("pdftotext")
     if exe is None:
@@ -284,7 +292,7 @@ def test_recompute_field_keeps_the_users_choice_and_auto_label_shows_the_plans(m
     page = w.page("training")
     wait_search(w, qtbot)
     plan = selected_plan(w)
-    assert plan is not None and plan.layout["recompute"] == "none"   # the search prefers no recompute here
+    assert plan is not None and plan.layout.recompute == "none"   # the search prefers no recompute here
     assert w.model.scenario.training.recompute == "none"             # the live charts use the plan's ...
     assert w.model.user_scenario().training.recompute == "megatron_selective"  # "selective": alias
     assert page.recompute.currentData() == "megatron_selective"               # ... the field shows the user's
@@ -292,7 +300,7 @@ def test_recompute_field_keeps_the_users_choice_and_auto_label_shows_the_plans(m
     assert not page.auto_info.isHidden()
     info = page.auto_info.text()
     assert "Automatic layout" in info and "recompute none" in info and f"{plan.num_gpus} × " in info
-    assert f"micro-batch {plan.layout['mbs']}" in info
+    assert f"micro-batch {plan.layout.micro_batch_size}" in info
     # switching to the manual layout: the user's values are what the charts use, the label goes
     idx = page.auto.findData(False)
     page.auto.setCurrentIndex(idx)
@@ -319,7 +327,7 @@ def test_adopting_another_plan_replaces_the_previous_one(qtbot):
 # ------------------------------------------------------------------------------------------- (e)
 
 def test_stale_search_of_previous_document_is_dropped(make_window, qtbot, tmp_path, monkeypatch):
-    from gpuplanner.ui import engine
+    from gpuplanner.app import engine
 
     seen = []
 

@@ -35,7 +35,7 @@ def test_live_panel_shows_hostile_names_as_text(win, qtbot):
 
 
 def test_plans_page_comparison_escapes_names(win, qtbot):
-    from gpuplanner.ui import engine
+    from gpuplanner.app import engine
 
     win.model.load(_scenario())
     out = engine.search_plans(_scenario(), top=5)
@@ -50,11 +50,12 @@ def test_plans_page_comparison_escapes_names(win, qtbot):
 
 
 def test_report_html_escapes_names(tmp_path):
+    from gpuplanner.app.answer import answer, document_from_scenario
     from gpuplanner.report.content import build_report_data
     from gpuplanner.report.render import build_html, ensure_app
 
     ensure_app()
-    data = build_report_data(_scenario())
+    data = build_report_data(answer(document_from_scenario(_scenario())))
     html = build_html(data, {})
     assert PROBE not in html and "<i>8B</i>" not in html
     assert "&lt;img" in html

@@ -3,7 +3,7 @@ dropped, an unchanged sweep does not repaint the chart (issue "Fast at any size"
 
 from __future__ import annotations
 
-from gpuplanner.ui import engine
+from gpuplanner.app import engine
 from gpuplanner.ui.live import LiveEstimator
 from gpuplanner.ui.model import ScenarioModel
 

@@ -18,7 +18,6 @@ from PySide6.QtCore import Qt
 from gpuplanner.cli import run_cli
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.core.scenario import scenario_from_dict
-from gpuplanner.io.scenario_files import load_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -86,12 +85,53 @@ def _check_window(win, qtbot, scenario, cli: list[dict], top: int = 5) -> int:
 
 @pytest.mark.parametrize("example", [p.name for p in EXAMPLES])
 def test_plans_page_and_live_panel_match_the_cli(win, qtbot, capsys, example):
+    from gpuplanner.app.answer import load_document
+
     path = ROOT / "examples" / example
-    scenario, _ = load_scenario(path)
-    if scenario.parallel.auto:
-        pytest.skip("automatic layout")
+    scenario = load_document(path).scenario  # what the user set: the search's input (a plan file's own scenario)
     cli = _cli_plans(path, capsys)
     assert _check_window(win, qtbot, scenario, cli, top=3) >= 1
+
+
+@pytest.mark.parametrize("example", [p.name for p in EXAMPLES])
+def test_automatic_layout_live_panel_and_plans_page_match_estimate(win, qtbot, capsys, tmp_path, example):
+    """With automatic layout (a plan file's selected plan dropped) the document stands for the search's #1
+    (gpuplanner.app.answer.decide): the live panel, the Plans page's chosen row and ``estimate --json`` of the
+    same file show the same plan, memory, days and cost; so does the report the window writes."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from answer_examples import auto_variant
+
+    from gpuplanner.app.answer import load_document
+
+    f = auto_variant(ROOT / "examples" / example, tmp_path)
+    e = json.loads((run_cli(["estimate", str(f), "--json"]), capsys.readouterr().out)[1])
+    doc = load_document(f)
+    assert doc.scenario.parallel.auto and doc.selected is None
+    _load(win, qtbot, doc.scenario)
+    qtbot.waitUntil(lambda: win.estimator.result is not None and win.estimator.result.evaluation is not None
+                    and win.estimator.result.evaluation.scenario == win.search.outcome.plans[0].scenario,
+                    timeout=30000)
+    ev = win.estimator.result.evaluation
+    assert (ev.gpu_id, ev.num_gpus, ev.layout.to_json()) == (e["gpu"], e["num_gpus"], e["layout"])
+    assert win.live.mem_value.text().startswith(format_number(e["memory_per_gpu_gib"]["total"], 1) + " of ")
+    t = win.live.time_value.text()
+    assert t.startswith(format_number(e["calendar_days"], 2) + " calendar days"), t
+    if e["cost"] is not None:
+        assert format_money(e["cost"], e["currency"]) in t, t
+    win.go_to(5)
+    page = win.page("plans")
+    qtbot.waitUntil(lambda: page.current_plan() is not None, timeout=10000)
+    assert page.current_plan().rank == 1
+    assert _row_text(page, 0, "days") == format_number(e["calendar_days"], 2)
+    assert _row_text(page, 0, "cost") == ("—" if e["cost"] is None else format_number(e["cost"], 0))
+    # the window's report: built from the Answer the window holds (its search outcome: no second search)
+    from gpuplanner.ui.report import report_data, window_answer
+
+    ans = window_answer(win)
+    assert ans.given_search is win.search.outcome.result
+    data = report_data(win, ans)
+    assert (data.plan.gpu_id, data.plan.num_gpus) == (e["gpu"], e["num_gpus"])
+    assert format_number(data.plan.calendar_days, 2) == format_number(e["calendar_days"], 2)
 
 
 def test_random_scenarios_match_the_cli_in_the_app(win, qtbot, capsys, tmp_path):
@@ -120,7 +160,7 @@ def test_live_panel_names_both_kinds_of_days(win):
 def test_200_random_scenarios_rows_and_live_panel_match_plan_json(win):
     """The Plans page's table model and the live panel (the view code, fed synchronously) show what
     ``plan --json`` says for the top 5 plans of 200 random scenarios."""
-    from gpuplanner.ui import engine
+    from gpuplanner.app import engine
     from gpuplanner.ui.pages.plans_page import PlanTableModel
 
     rng = random.Random(2027)

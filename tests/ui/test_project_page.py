@@ -16,17 +16,23 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "shenzhen-7b-domain-project.gpuplan"
 
 
-def _open(make_window, tmp_path):
+def _settled(qtbot, page) -> None:
+    """The project is evaluated off the GUI thread: wait for its answer."""
+    qtbot.waitUntil(lambda: not page.busy() and (page.result is not None or bool(page.error)), timeout=30000)
+
+
+def _open(make_window, tmp_path, qtbot):
     path = tmp_path / "p.gpuplan"
     shutil.copy(EXAMPLE, path)
     w = make_window(search_enabled=False)
     assert w.open_path(path, show_errors=False)
     w.go_to(7)
+    _settled(qtbot, w.pages[7])
     return w, w.pages[7], path
 
 
-def test_project_page_shows_the_core_project(make_window, tmp_path):
-    w, page, _ = _open(make_window, tmp_path)
+def test_project_page_shows_the_core_project(make_window, tmp_path, qtbot):
+    w, page, _ = _open(make_window, tmp_path, qtbot)
     assert page.list.count() == 4 and page.table.rowCount() == 4
     res = page.result
     assert res is not None and [p.kind for p in res.phases] == ["cpu_preprocessing", "research", "training",
@@ -44,7 +50,7 @@ def test_project_page_shows_the_core_project(make_window, tmp_path):
 
 
 def test_add_reorder_remove_and_save(make_window, tmp_path, qtbot):
-    w, page, path = _open(make_window, tmp_path)
+    w, page, path = _open(make_window, tmp_path, qtbot)
     page.add_phase("burst")
     assert page.list.count() == 5 and page.project_data()["phases"][-1]["kind"] == "burst"
     qtbot.waitUntil(lambda: page.result is not None and len(page.result.phases) == 5, timeout=5000)
@@ -73,7 +79,7 @@ def test_add_reorder_remove_and_save(make_window, tmp_path, qtbot):
 
 
 def test_kind_change_and_invalid_input(make_window, tmp_path, qtbot):
-    w, page, _ = _open(make_window, tmp_path)
+    w, page, _ = _open(make_window, tmp_path, qtbot)
     page.list.setCurrentRow(1)
     page.kind.setCurrentIndex(page.kind.findData("inference"))
     assert page.project_data()["phases"][1]["kind"] == "inference"
@@ -85,10 +91,11 @@ def test_kind_change_and_invalid_input(make_window, tmp_path, qtbot):
     assert Project.model_validate(w.model.ui["project"])  # still valid
 
 
-def test_a_plan_without_project_is_one_phase(make_window):
+def test_a_plan_without_project_is_one_phase(make_window, qtbot):
     w = make_window(search_enabled=False)
     w.go_to(7)
     page = w.pages[7]
+    _settled(qtbot, page)
     assert page.list.count() == 1 and page.result is not None
     assert page.result.phases[0].kind == "training"
     assert page.result.total_cost == page.result.phases[0].cost

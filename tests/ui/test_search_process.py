@@ -1,4 +1,4 @@
-"""The plan search in a process of its own (gpuplanner/ui/search_process.py, search_worker.py): one answer with
+"""The plan search in a process of its own (gpuplanner/app/search_process.py, search_worker.py): one answer with
 the in-process search, cancelled by the next edit at its next chunk, a dead process reported once and restarted,
 no process left after the window closes, the thread when processes cannot start; and the app's garbage
 collection on the GUI thread only (gpuplanner/ui/gc_collector.py)."""
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from gpuplanner.core.scenario import scenario_from_dict
-from gpuplanner.ui import engine, search_process
+from gpuplanner.app import engine, search_process
 
 ROOT = Path(__file__).resolve().parents[2]
 MIXTRAL = ROOT / "examples" / "mixtral-8x7b-ep8-16xa800.json"

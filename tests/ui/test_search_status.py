@@ -124,7 +124,7 @@ def test_previous_plans_are_freed_off_the_gui_thread():
 
 
 def test_a_finished_search_frees_the_previous_outcome_elsewhere(make_window):
-    from gpuplanner.ui import engine
+    from gpuplanner.app import engine
 
     w = make_window(search_enabled=False)
     s = w.search

@@ -165,7 +165,9 @@ class BudgetPage(BasePage):
         self.phase_info.setText(phase_text.get(c.phase, ""))
         if c.deadline_days:
             end = dt.date.today() + dt.timedelta(days=c.deadline_days)
-            gpu_hours = c.deadline_days * c.hours_per_week / 7.0
+            from gpuplanner.core.units import usable_hours
+
+            gpu_hours = usable_hours(c.deadline_days, c.hours_per_week)
             s = self.tr("Finish by {0}: {1} usable hours per GPU.").format(end.isoformat(), format_number(gpu_hours, 0))
         else:
             s = self.tr("No deadline: plans are ranked by cost alone.")

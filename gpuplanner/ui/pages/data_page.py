@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QButtonGroup, QFormLayout, QHBoxLayout, QLabel, QR
 
 from gpuplanner.core.units import parse_count
 
-from .. import engine
+from gpuplanner.app import engine
 from ..fields import BoundCombo, BoundEdit, fmt_count, fmt_float, parse_float, parse_int, fmt_int
 from ..model import TOKENS_PER_GB
 from .base import BasePage

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QTableView, QTextBrowser, QVBoxLayout, QWidget,
 )
 
-from .. import engine
+from gpuplanner.app import engine
 from ..fields import BoundCheck, BoundCombo
 from ..text import plural, tr_msg, set_style
 from .base import BasePage
@@ -64,9 +64,9 @@ def failed_rules(p: engine.PlanRow) -> list:
 def layout_text(p: engine.PlanRow) -> str:
     """Compact layout: only the degrees above 1, e.g. 'TP2·DP4·Z1'."""
     L = p.layout
-    bits = [f"{k.upper()}{L[k]}" for k in ("tp", "pp", "cp", "ep") if L.get(k, 1) > 1]
-    bits.append(f"DP{L.get('dp', 1)}")
-    bits.append(f"Z{L.get('zero', 0)}")
+    bits = [f"{k.upper()}{getattr(L, k)}" for k in ("tp", "pp", "cp", "ep") if getattr(L, k) > 1]
+    bits.append(f"DP{L.dp}")
+    bits.append(f"Z{L.zero}")
     return "·".join(bits)
 
 
@@ -470,24 +470,24 @@ class PlansPage(BasePage):
         if b is None:
             return ""
         first = self.why_head(a, b)
-        cmp = engine.compare(a, b)
-        second = tr_msg(cmp[-1]) if len(cmp) > 2 else ""
+        decisive = engine.compare(a, b).decisive
+        second = tr_msg(decisive) if decisive is not None else ""
         if not second and a.plan.mfu_grade != b.plan.mfu_grade and b.plan.mfu_grade == "poor":
             second = self.tr("#{0} is graded poor (MFU below 30%), so it ranks lower.").format(b.rank)
         return (first + " " + second).strip()
 
     def why_head(self, a: engine.PlanRow, b: engine.PlanRow) -> str:
         bits = []
-        if a.cost is not None and b.cost is not None:
-            if a.cost < b.cost:
-                bits.append(self.tr("it costs {0} {1} less ({2}% cheaper)").format(
-                    format_number(b.cost - a.cost, 0), a.currency, format_number((1 - a.cost / b.cost) * 100, 0)))
-            elif a.cost > b.cost:
-                bits.append(self.tr("it costs {0} {1} more").format(format_number(a.cost - b.cost, 0), a.currency))
-        if a.calendar_days < b.calendar_days:
-            bits.append(self.tr("it finishes {0} days sooner").format(format_number(b.calendar_days - a.calendar_days, 2)))
-        elif a.calendar_days > b.calendar_days:
-            bits.append(self.tr("it takes {0} days longer").format(format_number(a.calendar_days - b.calendar_days, 2)))
+        cmp = engine.compare(a, b)  # the one "why A and not B" (app.answer.compare): this only formats it
+        if cmp.cheaper_share is not None:
+            bits.append(self.tr("it costs {0} {1} less ({2}% cheaper)").format(
+                format_number(cmp.cost_saved, 0), a.currency, format_number(cmp.cheaper_share * 100, 0)))
+        elif cmp.cost_saved is not None and cmp.cost_saved < 0:
+            bits.append(self.tr("it costs {0} {1} more").format(format_number(-cmp.cost_saved, 0), a.currency))
+        if cmp.days_sooner > 0:
+            bits.append(self.tr("it finishes {0} days sooner").format(format_number(cmp.days_sooner, 2)))
+        elif cmp.days_sooner < 0:
+            bits.append(self.tr("it takes {0} days longer").format(format_number(-cmp.days_sooner, 2)))
         if not bits:
             return self.tr("Against #{0} ({1} × {2}): it ties on the ranking objective.").format(
                 b.rank, b.num_gpus, short_gpu_name(b.gpu_name))
@@ -500,7 +500,7 @@ class PlansPage(BasePage):
             return self.tr("It is the only plan that fits.") if len(self.table_model.plans) == 1 else \
                 self.tr("It is the last plan shown.")
         head = html.escape(self.why_head(a, b))
-        more = [tr_msg(m) for m in engine.compare(a, b)]
+        more = [tr_msg(m) for m in engine.compare(a, b).reasons]
         return head + ("<ul>" + "".join(f"<li>{html.escape(t)}</li>" for t in more) + "</ul>" if more else "")
 
     # long: the selected plan's details as HTML, paragraph by paragraph in the shown order
@@ -544,13 +544,13 @@ class PlansPage(BasePage):
         rows.append(f"<p><b>{tr('Parallel layout')}</b>: " + esc(tr(
             "TP {0} · PP {1} · CP {2} · EP {3} · DP {4} · ZeRO-{5} · recompute {6} · micro-batch {7} × "
             "accumulation {8} · {9} node(s) of {10}").format(
-            L.get("tp", 1), L.get("pp", 1), L.get("cp", 1), L.get("ep", 1), L.get("dp", 1), L.get("zero", 0),
+            L.tp, L.pp, L.cp, L.ep, L.dp, L.zero,
             {"none": tr("none"), "selective": tr("selective"), "megatron_selective": tr("selective"),
              "op_sac": tr("per-op selective"), "layer_sac": tr("every N-th layer"), "full": tr("full")}.get(
-                L.get("recompute"), L.get("recompute", "—")), L.get("mbs", "—"), L.get("grad_accum", "—"), p.nodes, p.gpus_per_node))
-            + esc("".join([tr(" · interleaved ×{0}").format(L["vpp"]) if L.get("vpp", 1) > 1 else "",
-                           tr(" · sequence parallel") if L.get("sp") else "",
-                           tr(" · optimizer offloaded to CPU") if L.get("offload") else ""])) + "</p>")
+                L.recompute, L.recompute), L.micro_batch_size, L.grad_accum, p.nodes, p.gpus_per_node))
+            + esc("".join([tr(" · interleaved ×{0}").format(L.vpp) if L.vpp > 1 else "",
+                           tr(" · sequence parallel") if L.sequence_parallel else "",
+                           tr(" · optimizer offloaded to CPU") if L.offload_optimizer else ""])) + "</p>")
         if p.plan.framework_reason:
             rows.append(f"<p><b>{tr('Framework')}</b>: {esc(framework_name(p))}</p><ul>" + "".join(
                 f"<li>{esc(tr_msg(x))}</li>" for x in p.plan.framework_reason) + "</ul>")

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.core.messages import error_text
-from gpuplanner.core.project import KIND_LABELS, PHASE_KINDS, TRAINING_KINDS, Project, evaluate_project
+from gpuplanner.core.project import KIND_LABELS, PHASE_KINDS, TRAINING_KINDS, Project
 from gpuplanner.formatting import format_money, format_number, format_sig, gpu_display_name
 
 from .base import BasePage
@@ -409,6 +409,7 @@ class ProjectPage(BasePage):
             from gpuplanner.core.scenario import format_validation_error
 
             self.error = format_validation_error(err) if hasattr(err, "errors") else error_text(err)
+            self._generation = getattr(self, "_generation", 0) + 1  # an answer on its way must not clear this
             self.show_result()
             return
         self.error = ""
@@ -599,21 +600,40 @@ class ProjectPage(BasePage):
             self._timer.start()  # the plan changed: the phases that run it change with it
 
     def recompute(self) -> None:
-        """Ask the core for the project (:func:`core.project.evaluate_project`); the page only shows it."""
+        """Ask the core for the project (:func:`gpuplanner.app.engine.project_result`) on a worker thread; the
+        page shows the latest answer only. A project that does not validate is said at once."""
+        self._generation = gen = getattr(self, "_generation", 0) + 1
         try:
             project = Project.model_validate(self._data)
-            from gpuplanner.io.model_files import ModelFiles
-
-            checklist = {k: bool(v.get("checked")) for k, v in (self.model.ui.get("checklist") or {}).items()
-                         if isinstance(v, dict)}
-            self.result = evaluate_project(project, self.model.scenario, ModelFiles(self.model.base_dir),
-                                           checklist=checklist)
-            self.error = ""
-        except PlannerError as err:
-            self.result, self.error = None, error_text(err)
         except ValueError as err:
             self.result, self.error = None, str(err).splitlines()[0]
-        self.show_result()
+            self.show_result()
+            return
+        checklist = {k: bool(v.get("checked")) for k, v in (self.model.ui.get("checklist") or {}).items()
+                     if isinstance(v, dict)}
+        scenario, base_dir = self.model.scenario, self.model.base_dir
+
+        def then(res, err) -> None:
+            if gen != self._generation:
+                return  # the project or the plan changed meanwhile
+            if err is None:
+                self.result, self.error = res, ""
+            else:
+                self.result = None
+                self.error = error_text(err) if isinstance(err, PlannerError) else str(err).splitlines()[0]
+            self.show_result()
+
+        from gpuplanner.app.engine import project_result
+
+        from ..offthread import run_off_gui
+
+        run_off_gui(lambda: project_result(project, scenario, base_dir, checklist), then)
+
+    def busy(self) -> bool:
+        """A recompute is on its way (its answer not shown yet)."""
+        from ..offthread import busy
+
+        return busy() or self._timer.isActive()
 
     def show_result(self) -> None:
         res = self.result

@@ -432,13 +432,13 @@ class TrainingPage(BasePage):
         plan = self.selected_plan()
         if plan is not None:
             L = plan.layout
-            rc = self.recompute_labels().get(L.get("recompute"), str(L.get("recompute")))
+            rc = self.recompute_labels().get(L.recompute, str(L.recompute))
             text = self.tr(
                 "Automatic layout: the selected plan (#{0}) uses {1} × {2} · TP {3} · PP {4} · CP {5} · EP {6} · "
                 "DP {7} · ZeRO-{8} · recompute {9} · micro-batch {10} × accumulation {11}. The fields keep your "
                 "own choices; the live charts show this plan.").format(
-                plan.rank, plan.num_gpus, gpu_display_name(plan.gpu_name), L.get("tp", 1), L.get("pp", 1), L.get("cp", 1),
-                L.get("ep", 1), L.get("dp", 1), L.get("zero", 0), rc, L.get("mbs", "—"), L.get("grad_accum", "—"))
+                plan.rank, plan.num_gpus, gpu_display_name(plan.gpu_name), L.tp, L.pp, L.cp,
+                L.ep, L.dp, L.zero, rc, L.micro_batch_size, L.grad_accum)
         elif search.state == "running":
             text = self.tr("Automatic layout: searching for the best plan…")
         else:

@@ -1,6 +1,6 @@
 """Imported by the search processes' fork server (``forkserver`` start method, Linux) and nowhere else.
 
-Importing it imports the search (:mod:`gpuplanner.ui.search_worker`) and runs one small search (Llama 3.1 8B on
+Importing it imports the search (:mod:`gpuplanner.app.search_worker`) and runs one small search (Llama 3.1 8B on
 up to eight H100s), so the catalogs, presets, pydantic validators and caches the core builds on first use are
 built once in the fork server: every search process forked from it starts warm. Measured on the project's
 shared 2-core VM (2026-12-01, load 5–6): a new window's first search 0.84/0.72 s with this module against

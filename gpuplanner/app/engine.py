@@ -102,11 +102,9 @@ class PlanRow:
         return self.plan.evaluation.rent_vs_build
 
     @property
-    def layout(self) -> dict[str, Any]:
-        p = self.plan
-        return {"framework": p.framework, "tp": p.tp, "pp": p.pp, "cp": p.cp, "ep": p.ep, "vpp": p.vpp, "dp": p.dp,
-                "zero": p.zero, "sp": p.sequence_parallel, "offload": p.offload_optimizer, "recompute": p.recompute,
-                "mbs": p.micro_batch_size, "grad_accum": p.grad_accum, "gbs": p.global_batch_size}
+    def layout(self) -> Any:
+        """The plan's :class:`core.evaluate.Layout` itself (its own field names: views select, never rename)."""
+        return self.plan.evaluation.layout
 
 
 @dataclass
@@ -118,6 +116,7 @@ class SearchOutcome:
     notes: list[Any] = field(default_factory=list)    # str or core.cost.Msg
     skipped: dict[str, str] = field(default_factory=dict)
     feasible: bool = True
+    result: Any = None    # the core.search.SearchResult itself (the window's Answer reads it: no second search)
 
 
 class Cancelled(Exception):
@@ -158,12 +157,12 @@ def search_plans(scenario: Scenario, base_dir: Path | None = None, *, cancel: An
         progress(1.0)
     return SearchOutcome(rows, considered=res.candidates_evaluated, fitting=res.candidates_fitting,
                          search_ms=res.search_ms, notes=list(res.notes), skipped=dict(res.skipped_gpus),
-                         feasible=res.feasible)
+                         feasible=res.feasible, result=res)
 
 
-def compare(a: PlanRow, b: PlanRow) -> list[Any]:
-    """Why ``a`` ranks above ``b``: the core's comparison (list of Msg)."""
-    from gpuplanner.core.search import compare_plans
+def compare(a: PlanRow, b: PlanRow) -> Any:
+    """Why ``a`` ranks above ``b``: the one comparison (:func:`gpuplanner.app.answer.compare`)."""
+    from gpuplanner.app.answer import compare as compare_plans
 
     return compare_plans(a.plan, b.plan)
 
@@ -175,3 +174,12 @@ def unique_tokens(ui: dict) -> float:
     return dataset_tokens(ui.get("data_mode", "tokens"), tokens_text=ui.get("tokens_text") or "0",
                           samples=ui.get("samples") or 0, avg_len=ui.get("avg_len") or 0,
                           dataset_gb=ui.get("dataset_gb") or 0, tokens_per_gb=ui.get("tokens_per_gb") or 0)
+
+
+def project_result(project: Any, scenario: Scenario, base_dir: Path | None = None,
+                   checklist: dict[str, bool] | None = None) -> Any:
+    """The Project page's answer: :func:`core.project.evaluate_project` of ``project`` on the plan the window
+    shows (raises the core's error)."""
+    from gpuplanner.core.project import evaluate_project
+
+    return evaluate_project(project, scenario, ModelFiles(base_dir), checklist=checklist)

@@ -1,6 +1,6 @@
 """The parent's side of the search process (no Qt here: events go to a callback).
 
-:class:`SearchWorker` owns one persistent child process (:mod:`gpuplanner.ui.search_worker`) and one Python
+:class:`SearchWorker` owns one persistent child process (:mod:`gpuplanner.app.search_worker`) and one Python
 thread in the app, the *link*, that starts the child, hands it the newest job, waits for its answers and
 passes them on through ``on_event(kind, generation, payload)`` — :class:`gpuplanner.ui.live.SearchController`
 turns that into a queued Qt signal, so the GUI thread never waits on the pipe and never polls.
@@ -74,7 +74,7 @@ def _context():
 
             ctx = multiprocessing.get_context(start_method())
             if ctx.get_start_method() == "forkserver":
-                ctx.set_forkserver_preload(["gpuplanner.ui.search_worker", "gpuplanner.ui.search_preload"])
+                ctx.set_forkserver_preload(["gpuplanner.app.search_worker", "gpuplanner.app.search_preload"])
             _CONTEXT = ctx
         return _CONTEXT
 

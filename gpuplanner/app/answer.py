@@ -1,0 +1,289 @@
+"""One answer per document: the plan a document stands for, decided in one place, and everything shown about it.
+
+A :class:`Document` is what the user has open: the scenario they set (the search's input), where its model
+files are read from, and the plan file around it when there is one (selected plan, checklist, project, notes).
+:func:`answer` turns it into an :class:`Answer`:
+
+* ``plan_scenario`` / ``evaluation``: the plan the document stands for, by **one rule** (:func:`decide`): the
+  user's selected plan; else, with automatic layout (``parallel.auto``), the search's #1; else the scenario as
+  given. ``gpuplanner estimate``, ``plan``, ``report`` and ``project``, the PDF and the window all read it.
+* ``search`` (the ranked plans), ``scaling`` (days against GPU count for the chosen plan, with the memory-by-count
+  series) and ``project`` (:func:`core.project.evaluate_project` on the chosen plan): computed when first read,
+  or handed in by a caller that already has them (the window hands in its own search outcome and sweep, so the
+  report it writes runs no second search).
+
+Nothing here imports Qt; the report (:mod:`gpuplanner.report`) takes an Answer and only formats it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from gpuplanner.core.errors import PlannerError
+
+#: why the answer stands for its plan (:func:`decide`)
+SELECTED, SEARCH, SCENARIO = "selected", "search", "scenario"
+
+
+@dataclass
+class Document:
+    """What one answer is about.
+
+    ``scenario``: what the user set (the search's input; a plan file's embedded model resolved).
+    ``selected``: a plan file's selected plan, its complete scenario (None: nothing selected).
+    ``models``: where ``model.hf_config`` is read from (:class:`io.model_files.ModelFiles`).
+    ``plan``: the :class:`io.planfile.PlanDocument` around it (None for a bare scenario).
+    ``source_file``: the file's name, for the report's footer."""
+
+    scenario: Any
+    models: Any = None
+    selected: Any = None
+    plan: Any = None
+    source_file: str = ""
+    selected_label: str = ""
+
+    @property
+    def base_dir(self) -> Path | None:
+        return getattr(self.models, "base_dir", None)
+
+
+def document_from_scenario(scenario, base_dir: Any = None, source_file: str = "") -> Document:
+    """A bare scenario (its model files read from ``base_dir``)."""
+    from gpuplanner.io.model_files import ModelFiles
+
+    models = base_dir if isinstance(base_dir, ModelFiles) else ModelFiles(Path(base_dir) if base_dir else None)
+    return Document(scenario=scenario, models=models, source_file=source_file)
+
+
+def document_from_plan(doc, base_dir: Any = None, source_file: str = "", models: Any = None) -> Document:
+    """A :class:`io.planfile.PlanDocument` whose relative paths resolve against ``base_dir`` (``models``: where
+    model files are read from; by default ``base_dir``, confined to it as for any stranger's file)."""
+    from gpuplanner.io import planfile
+    from gpuplanner.io.model_files import ModelFiles
+
+    base = Path(base_dir) if base_dir is not None else None
+    user = planfile.scenario_for_estimate(doc, base, source_file, selected=False)
+    sel = doc.selected_plan
+    selected = None
+    if sel is not None and sel.scenario is not None:
+        selected = planfile.scenario_for_estimate(doc, base, source_file, selected=True)
+    models = models if models is not None else ModelFiles(base, confine=True)
+    return Document(scenario=user, models=models, selected=selected, plan=doc,
+                    source_file=source_file, selected_label=(sel.label or "") if sel is not None else "")
+
+
+def load_document(path: str | Path) -> Document:
+    """A scenario JSON or a ``.gpuplan`` plan file (a plan file under another name included)."""
+    from gpuplanner.io.scenario_files import load_scenario
+
+    path = Path(path)
+    if path.suffix.lower() == ".gpuplan":  # io.planfile.SUFFIX; a scenario JSON does not load the plan-file module
+        from gpuplanner.io import planfile
+
+        doc, _warnings = planfile.load(path)
+        return document_from_plan(doc, path.resolve().parent, path.name)
+    scenario, models = load_scenario(path)  # a plan file under another name comes back as its selected plan
+    return Document(scenario=scenario, models=models, source_file=path.name)
+
+
+def decide(scenario, selected, ranked: Callable[[], Sequence[Any]]) -> tuple[str, Any]:
+    """**The** rule for the plan a document stands for: ``(why, what)``.
+
+    The user's selected plan (``(SELECTED, its scenario)``); else, with automatic layout, the search's #1
+    (``(SEARCH, core.search.Plan)``; ``ranked`` is called only then); else the scenario as given
+    (``(SCENARIO, scenario)``, also when the search found nothing)."""
+    if selected is not None:
+        return SELECTED, selected
+    if scenario.parallel.auto:
+        plans = ranked()
+        if plans:
+            return SEARCH, plans[0]
+    return SCENARIO, scenario
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Why plan ``a`` and not plan ``b``, from their Evaluations: the one comparison the Plans page ("Against
+    #2 …") and the report's alternatives ("why not this one") read. Money in the plans' currency."""
+
+    cost_saved: float | None      # b's cost − a's cost (negative: a costs more; None: a cost is unknown)
+    cheaper_share: float | None   # 1 − a's cost / b's cost when a is cheaper, else None
+    days_sooner: float            # b's calendar days − a's (negative: a takes longer)
+    reasons: tuple = ()           # core.search.compare_plans(a, b): cost per token, price, throughput, layout
+
+    @property
+    def decisive(self):
+        """The reason that decided it (the per-token comparison's last sentence), when there is one."""
+        return self.reasons[-1] if len(self.reasons) > 2 else None
+
+
+def compare(a, b) -> Comparison:
+    """:class:`Comparison` of two ranked plans (:class:`core.search.Plan`)."""
+    from gpuplanner.core.search import compare_plans
+
+    ca, cb = a.evaluation.cost, b.evaluation.cost
+    saved = None if ca is None or cb is None else cb - ca
+    share = (1.0 - ca / cb) if saved is not None and saved > 0 and cb else None
+    return Comparison(cost_saved=saved, cheaper_share=share,
+                      days_sooner=b.evaluation.calendar_days - a.evaluation.calendar_days,
+                      reasons=tuple(compare_plans(a, b)))
+
+
+@dataclass
+class Answer:
+    """The answer to one document; see the module docstring. Expensive parts are computed when first read."""
+
+    document: Document
+    top: int = 10
+    objective: str | None = None
+    given_search: Any = None        # a core.search.SearchResult the caller already has
+    given_scaling: Any = None       # (complete scenario, core.evaluate.Scaling of it) the caller already has
+    given_evaluation: Any = None    # the chosen plan's Evaluation the caller already has
+    search_error: PlannerError | None = field(default=None, init=False)  # why ``search`` is None
+
+    # ------------------------------------------------------------------ inputs
+    @property
+    def scenario(self):
+        """What the user set (the search's input)."""
+        return self.document.scenario
+
+    @property
+    def models(self):
+        return self.document.models
+
+    @cached_property
+    def prices(self):
+        """The price table of the chosen plan (its constraints: a selected plan keeps its own quotes)."""
+        from gpuplanner.core.cost import PriceTable
+
+        return PriceTable.from_constraints(self.evaluation.scenario.constraints)
+
+    # ------------------------------------------------------------------ the ranked plans
+    @cached_property
+    def search(self):
+        """The search's result for the user's scenario (None when it cannot run: ``search_error`` says why)."""
+        if self.given_search is not None:
+            return self.given_search
+        from gpuplanner.core.search import search
+
+        try:
+            return search(self.scenario, self.models, top=self.top, objective=self.objective)
+        except PlannerError as err:
+            self.search_error = err
+            return None
+
+    def search_or_raise(self):
+        """:attr:`search`, raising the core's error when the search cannot run (the ``plan`` command)."""
+        res = self.search
+        if res is None:
+            raise self.search_error
+        return res
+
+    @property
+    def plans(self) -> list:
+        res = self.search
+        return list(res.plans) if res is not None else []
+
+    # ------------------------------------------------------------------ the plan the document stands for
+    @cached_property
+    def _decision(self) -> tuple[str, Any]:
+        return decide(self.scenario, self.document.selected, lambda: self.plans)
+
+    @property
+    def chosen_by(self) -> str:
+        """SELECTED, SEARCH or SCENARIO: which branch of :func:`decide` chose the plan."""
+        return self._decision[0]
+
+    @property
+    def plan_scenario(self):
+        """The complete scenario of the plan the document stands for."""
+        why, what = self._decision
+        return what.scenario if why == SEARCH else what
+
+    @cached_property
+    def evaluation(self):
+        """The Evaluation of the plan the document stands for (raises the core's error for an impossible one)."""
+        why, what = self._decision
+        if why == SEARCH:
+            return what.evaluation
+        if self.given_evaluation is not None and self.given_evaluation.scenario == what:
+            return self.given_evaluation
+        from gpuplanner.core.evaluate import evaluate
+
+        return evaluate(what, self.models)
+
+    @cached_property
+    def chosen_plan(self):
+        """The ranked plan that is the chosen plan (the same complete scenario), if the search lists it."""
+        why, what = self._decision
+        if why == SEARCH:
+            return what
+        target = self.evaluation.scenario
+        return next((p for p in self.plans if p.scenario == target), None)
+
+    @property
+    def label(self) -> str:
+        return self.document.selected_label if self.chosen_by == SELECTED else ""
+
+    def alternatives(self, n: int = 2) -> list:
+        """The search's best plans other than the chosen one (at most ``n``)."""
+        chosen, target = self.chosen_plan, self.evaluation.scenario
+        return [p for p in self.plans if p is not chosen and p.scenario != target][:n]
+
+    def compare(self, plan) -> Comparison | None:
+        """``plan`` against the chosen plan (:func:`compare`; None when the search does not list the chosen plan)."""
+        chosen = self.chosen_plan
+        return None if chosen is None else compare(plan, chosen)
+
+    # ------------------------------------------------------------------ the chosen plan's sweeps
+    @cached_property
+    def scaling(self):
+        """Days against GPU count for the chosen plan, with memory per GPU against GPU count (None: no sweep)."""
+        if self.given_scaling is not None and self.given_scaling[0] == self.evaluation.scenario:
+            return self.given_scaling[1]
+        from gpuplanner.core.evaluate import scaling
+
+        try:
+            return scaling(self.evaluation.scenario, self.models)
+        except PlannerError:
+            return None
+
+    @property
+    def memory_by_count(self):
+        sw = self.scaling
+        return None if sw is None else sw.memory
+
+    # ------------------------------------------------------------------ the project
+    @cached_property
+    def project(self):
+        """The plan file's project evaluated on the chosen plan (a one-phase project for a bare scenario)."""
+        from gpuplanner.core.project import evaluate_project, single_phase_project
+
+        doc = self.document.plan
+        base = self.evaluation.scenario
+        project = doc.project if doc is not None and doc.project is not None else single_phase_project(base)
+        checklist = doc.checklist_state() if doc is not None else {}
+        return evaluate_project(project, base, self.models, checklist=checklist)
+
+    @property
+    def has_project(self) -> bool:
+        """A plan file's project of more than one phase (what the report shows as its own section)."""
+        doc = self.document.plan
+        return doc is not None and doc.project is not None and len(doc.project.phases) > 1
+
+
+def report_data(document: Document | str | Path, *, author: str = "", now: Any = None, answer_: Answer | None = None):
+    """The report's :class:`gpuplanner.report.content.ReportData` of a document (or of an Answer already made)."""
+    from gpuplanner.report.content import build_report_data
+
+    return build_report_data(answer_ if answer_ is not None else answer(document), author=author, now=now)
+
+
+def answer(document: Document | str | Path, **kw) -> Answer:
+    """The :class:`Answer` for ``document`` (a :class:`Document`, or the path of a scenario or plan file)."""
+    if not isinstance(document, Document):
+        document = load_document(document)
+    return Answer(document, **kw)
