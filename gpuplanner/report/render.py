@@ -232,14 +232,18 @@ LATIN_FAMILIES = ("Noto Sans", "DejaVu Sans", "Liberation Sans", "Arial", "Helve
 
 
 def report_families(lang: str | None = None) -> list[str]:
-    """The report's font families (text and charts): Latin ones, the CJK family first in a Chinese report
-    and last (for fallback) otherwise. ``lang`` None: Qt's default locale (``install_language`` sets it)."""
-    families = list(LATIN_FAMILIES)
+    """The report's font families (text and charts), the same in every language: the bundled font first
+    (Latin and Chinese: the PDF's glyphs and text layer do not depend on what the machine has installed; it
+    has no ligatures, so "InfiniBand" comes out of ``pdftotext`` whole), installed ones only as fallback for
+    a character it lacks. ``lang`` is kept for callers; the choice no longer depends on it."""
+    from ..i18n import bundled_font
+
+    own = bundled_font()
+    families = ([own] if own else []) + list(LATIN_FAMILIES)
     cjk = ensure_cjk_font()
-    lang = QLocale().name() if lang is None else lang
-    if lang and lang.lower().startswith("zh") and cjk:
-        return [cjk] + families
-    return families + ([cjk] if cjk else [])
+    if cjk and cjk not in families:
+        families.append(cjk)  # fallback for a character the bundled font lacks
+    return families
 
 
 def _chart(x: Axis, y: Axis, height: float = CHART_HEIGHT_PX) -> Chart:
