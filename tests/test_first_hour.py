@@ -1,0 +1,84 @@
+"""What a new user trips over in the first hour (issue 36): a mistyped command is a command error with a
+suggestion and opens no window; ``--help`` names the app's ``--self-test``; the offscreen app prints no Qt noise."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run(args: list[str], tmp_path: Path, timeout: int = 60) -> subprocess.CompletedProcess:
+    # no display and a platform that cannot open one: a window that opened would fail loudly, not hang
+    env = dict(os.environ, PYTHONPATH=str(ROOT), QT_QPA_PLATFORM="minimal", GPUPLANNER_CONFIG_DIR=str(tmp_path / "c"),
+               GPUPLANNER_DATA_DIR=str(tmp_path / "d"))
+    env.pop("DISPLAY", None)
+    return subprocess.run([sys.executable, "-m", "gpuplanner", *args], capture_output=True, text=True, env=env,
+                          cwd=tmp_path, timeout=timeout)
+
+
+@pytest.mark.parametrize("argv", [["estimte"], ["estimte", "x.json"], ["plna", "--top", "5"], ["reprot"]])
+def test_a_mistyped_command_exits_2_with_a_suggestion(argv, tmp_path):
+    r = _run(argv, tmp_path)
+    want = {"estimte": "estimate", "plna": "plan", "reprot": "report"}[argv[0]]
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert r.stderr.strip() == f"gpuplanner: error: unknown command '{argv[0]}' — did you mean '{want}'?"
+    assert r.stdout == ""
+
+
+def test_a_word_like_nothing_lists_the_commands(tmp_path):
+    r = _run(["frobnicate"], tmp_path)
+    assert r.returncode == 2
+    assert "unknown command 'frobnicate'" in r.stderr and "estimate" in r.stderr and "did you mean" not in r.stderr
+
+
+def test_a_missing_file_is_an_error_not_a_window(tmp_path):
+    r = _run(["no-such-plan.gpuplan"], tmp_path)
+    assert r.returncode == 2 and r.stderr.strip() == "gpuplanner: error: file not found: no-such-plan.gpuplan"
+    r = _run([str(tmp_path)], tmp_path)
+    assert r.returncode == 2 and "is a folder" in r.stderr
+
+
+def test_a_word_that_is_an_existing_file_opens_it(tmp_path):
+    """A plan file named like a word (no extension) is the user's file, not a typo: the app opens it."""
+    (tmp_path / "myplan").write_text((ROOT / "examples" / "7b-lora-1x4090.gpuplan").read_text(encoding="utf-8"),
+                                     encoding="utf-8")
+    from gpuplanner.__main__ import not_an_app_argument
+
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        assert not_an_app_argument(["myplan"]) is None
+        assert not_an_app_argument(["--self-test", "myplan"]) is None
+        assert not_an_app_argument([]) is None and not_an_app_argument(["--self-test"]) is None
+        assert "did you mean 'plan'" in not_an_app_argument(["myplna"])
+    finally:
+        os.chdir(cwd)
+
+
+def test_help_lists_self_test(tmp_path):
+    r = _run(["--help"], tmp_path)
+    assert r.returncode == 0 and "--self-test" in r.stdout and "FILE" in r.stdout
+
+
+def test_offscreen_self_test_prints_no_propagate_size_hints(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT), QT_QPA_PLATFORM="offscreen", GPUPLANNER_CONFIG_DIR=str(tmp_path / "c"),
+               GPUPLANNER_DATA_DIR=str(tmp_path / "d"))
+    r = subprocess.run([sys.executable, "-m", "gpuplanner", "--self-test"], capture_output=True, text=True, env=env,
+                       cwd=tmp_path, timeout=180)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "propagateSizeHints" not in r.stdout + r.stderr
+
+
+def test_the_filter_passes_other_qt_messages():
+    code = ("from gpuplanner.ui.app import install_message_filter; install_message_filter()\n"
+            "from PySide6.QtCore import qWarning\n"
+            "qWarning('This plugin does not support propagateSizeHints()'); qWarning('a real warning')\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                       env=dict(os.environ, PYTHONPATH=str(ROOT), QT_QPA_PLATFORM="offscreen"))
+    assert "a real warning" in r.stderr and "propagateSizeHints" not in r.stderr
