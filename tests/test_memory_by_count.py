@@ -86,3 +86,27 @@ def test_cards_are_the_candidate_gpus_and_scaling_carries_the_curve():
     sc = scaling(s, models)
     assert sc.memory is not None
     assert [p.memory.total for p in sc.memory.points] == [p.memory.total for p in res.points]
+
+
+@pytest.mark.parametrize("framework", ["megatron", "hf", "deepspeed", "fsdp"])
+def test_least_memory_is_never_above_your_layout_70b_on_256(framework, tmp_path):
+    """Issue 36: Llama-3-70B, TP 8 × PP 4, 256 GPUs: under a framework whose table has no TP/PP (HF Trainer,
+    DeepSpeed) the "least memory" curve was ~141 GiB at 256 GPUs against 36 GiB for the user's own layout."""
+    import json
+
+    d = json.loads((ROOT / "examples" / "llama3-70b-pretrain-64xh800-tp8pp4.json").read_text(encoding="utf-8"))
+    d["training"]["framework"] = framework
+    d["hardware"]["num_gpus"] = 256
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(d), encoding="utf-8")
+    s, models = load_scenario(f)
+    res = memory_by_gpu_count(s, models)
+    assert res.points[-1].num_gpus == 256
+    compared = 0
+    for p in res.points:
+        if p.current is not None:
+            assert p.memory is not None and p.memory.total <= p.current.total + 1e-9, (p.num_gpus, framework)
+            compared += 1
+    assert compared >= 4  # 32, 64, 128, 256: the user's TP 8 × PP 4 runs there
+    at256 = res.points[-1]
+    assert at256.memory.total < 60, at256.memory.total
