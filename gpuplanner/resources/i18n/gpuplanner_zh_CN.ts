@@ -4422,6 +4422,10 @@
         <translation>权重</translation>
     </message>
     <message>
+        <source>Preview: the summary and the live charts show your own layout until you press “Use this layout”.</source>
+        <translation>预览：在你点击“采用此布局”之前，摘要和实时图表显示的仍是你自己的布局。</translation>
+    </message>
+    <message>
         <source>per-op selective</source>
         <translation>逐算子选择性</translation>
     </message>
