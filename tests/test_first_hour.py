@@ -82,3 +82,57 @@ def test_the_filter_passes_other_qt_messages():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                        env=dict(os.environ, PYTHONPATH=str(ROOT), QT_QPA_PLATFORM="offscreen"))
     assert "a real warning" in r.stderr and "propagateSizeHints" not in r.stderr
+
+
+# ------------------------------------------------------------------------ identifiers in the Chinese output
+IDENTIFIERS = ("constraints.", "machine_price", "(China)", "search_frameworks")
+# the PDF has no configuration-syntax line (estimate's "Layout: tp=8 pp=4 … grad_accum=256" is shown as typed)
+PDF_IDENTIFIERS = IDENTIFIERS + ("num_gpus", "grad_accum")
+ZH_EXAMPLES = ("70b-cpt-64xh100.gpuplan", "llama3-70b-pretrain-64xh800-tp8pp4.json", "shenzhen-7b-domain-project.gpuplan",
+               "7b-lora-1x4090.json")
+
+
+def _zh_env(tmp_path: Path) -> dict:
+    return dict(os.environ, PYTHONPATH=str(ROOT), QT_QPA_PLATFORM="offscreen", GPUPLANNER_CONFIG_DIR=str(tmp_path / "c"),
+                GPUPLANNER_CACHE_DIR=str(tmp_path / "cache"))
+
+
+def _found(text: str, idents: tuple[str, ...] = IDENTIFIERS) -> list[str]:
+    return [f"{ident!r} in: {line.strip()[:160]}" for line in text.splitlines() for ident in idents if ident in line]
+
+
+@pytest.mark.parametrize("name", ZH_EXAMPLES)
+def test_chinese_cli_output_names_no_identifiers(name, tmp_path):
+    """``estimate``, ``plan`` and ``project`` in zh_CN name inputs as the app does and GPUs with their Chinese
+    regional suffix: no ``constraints.…`` paths, no ``machine_price``, no "(China)"."""
+    env = _zh_env(tmp_path)
+    text = ""
+    for cmd in (["estimate"], ["plan", "--top", "5"], ["project"]):
+        r = subprocess.run([sys.executable, "-m", "gpuplanner", cmd[0], str(ROOT / "examples" / name), *cmd[1:],
+                            "--lang", "zh_CN"], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=180)
+        assert r.returncode in (0, 2), r.stderr
+        text += r.stdout + r.stderr
+    assert "中国特供版" in text or "(China)" not in text
+    found = _found(text)
+    assert not found, "\n".join(found[:20])
+
+
+@pytest.mark.skipif(not __import__("shutil").which("pdftotext"),
+                    reason="poppler's pdftotext is not installed (apt-get install poppler-utils)")
+@pytest.mark.parametrize("name", ZH_EXAMPLES[:3])
+def test_chinese_pdf_names_no_identifiers(name, tmp_path):
+    pdf = tmp_path / "r.pdf"
+    r = subprocess.run([sys.executable, "-m", "gpuplanner", "report", str(ROOT / "examples" / name), "-o", str(pdf),
+                        "--lang", "zh_CN"], capture_output=True, text=True, env=_zh_env(tmp_path), cwd=tmp_path,
+                       timeout=180)
+    assert r.returncode == 0, r.stderr
+    text = subprocess.run(["pdftotext", "-enc", "UTF-8", str(pdf), "-"], capture_output=True, text=True, check=True,
+                          timeout=60).stdout
+    assert "中国特供版" in text
+    found = _found(text, PDF_IDENTIFIERS)
+    assert not found, "\n".join(found[:20])
+
+
+def test_the_identifier_scan_can_fail():
+    assert _found("未排名：a800（NVIDIA A800 PCIe 80GB (China)）") and _found("（可用 constraints.rules.card_class）")
+    assert not _found("未排名：a800（NVIDIA A800 PCIe 80GB (中国特供版)）")

@@ -525,7 +525,7 @@ def _assumptions(plan: PlanInfo, scenario, table) -> list[Source]:
                          "minus exposed communication"))
         out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "MFU (model FLOPs utilisation)")), fmt_pct(mfu), kind))
     out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Memory headroom per GPU")),
-                      f"{fmt_gib(a.memory_headroom_gib)} GiB", "scenario"))
+                      f"{fmt_gib(a.memory_headroom_gib)} GiB", QT_TRANSLATE_NOOP(CTX, "your plan")))
     if table is not None:
         if plan.card_hour is not None:
             src = plan.price_source or ""
@@ -534,7 +534,7 @@ def _assumptions(plan: PlanInfo, scenario, table) -> list[Source]:
         if table.currency and hasattr(table, "rate"):
             try:
                 out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Exchange rate")), f"{format_sig(table.rate, 6)} CNY/USD",
-                                  "resources/prices.json"))
+                                  QT_TRANSLATE_NOOP(CTX, "built-in price table (gpuplanner/resources/prices.json)")))
             except PlannerError:
                 pass
     return out

@@ -612,8 +612,15 @@ def _rent_vs_build_table(p: PlanInfo, cur: str) -> str:
         note = translate("Report", "Owning never breaks even at these prices, even with the servers busy all the time.")
     out.append(f"<p>{_e(note)}</p>")
     if p.build_missing:
+        # the inputs by their names on the Hardware page, never their keys (machine_price, …)
+        names = {"machine_price": translate("Report", "purchase price per server"),
+                 "power_kw_per_machine": translate("Report", "server power"),
+                 "tariff_per_kwh": translate("Report", "electricity tariff"),
+                 "colocation_per_machine_month": translate("Report", "rack / colocation"),
+                 "ops_staff_per_month": translate("Report", "operations staff"),
+                 "spare_rate_per_year": translate("Report", "spares")}
         out.append("<p>" + _e(translate("Report", "Not counted (no figure entered): {0}").format(
-            ", ".join(p.build_missing))) + "</p>")
+            ", ".join(names.get(k, k) for k in p.build_missing))) + "</p>")
     return "".join(out)
 
 
@@ -1088,7 +1095,9 @@ def _html_project(data: ReportData, charts: dict) -> str:
         yes, no = translate("Report", "yes"), translate("Report", "no")
         wrows = []
         for w in proj.what_if:
-            change = ", ".join(w["layout_changes"]) or "—"
+            from ..core.project import layout_change_text  # noqa: PLC0415 - only with a project
+
+            change = ", ".join(layout_change_text(c, translate) for c in w["layout_changes"]) or "—"
             note = tr_text(w["note"]) if w["note"] is not None else ""
             wrows.append([_e(names.get(w["change"], w["change"])), _e(yes if w["fits"] else no),
                           _e(fmt_days(w["calendar_days"])), _e(fmt_money(w["cost"], cur)),

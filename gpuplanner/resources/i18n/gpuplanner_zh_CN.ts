@@ -385,6 +385,10 @@
         <translation>未知（没有采购价）</translation>
     </message>
     <message>
+        <source>break-even utilisation: unknown (no purchase price)</source>
+        <translation>盈亏平衡利用率：未知（没有采购价）</translation>
+    </message>
+    <message>
         <source>break-even utilisation: {pct} of the hours over {years} years</source>
         <translation>盈亏平衡利用率：{years} 年内 {pct} 的时间在用</translation>
     </message>
@@ -3727,7 +3731,7 @@
     </message>
     <message>
         <source>below the card class: full training of a {b:.0f}B dense model wants cards with ≥80 GB (allow smaller ones with constraints.rules.card_class)</source>
-        <translation>低于显卡档位：全量训练 {b:.0f}B 稠密模型需要 ≥80 GB 的卡（可用 constraints.rules.card_class 允许更小的卡）</translation>
+        <translation>低于显卡档位：全量训练 {b:.0f}B 稠密模型需要 ≥80 GB 的卡（在“方案”页取消勾选“≥80 GB 显卡”规划规则即可允许更小的卡）</translation>
     </message>
     <message>
         <source>objective must be cheapest, fastest or value</source>
@@ -3811,7 +3815,7 @@
     </message>
     <message>
         <source>Framework: {fw}, as set in the scenario; let the search choose it (constraints.search_frameworks) to compare the others.</source>
-        <translation>框架：{fw}，按场景中的设置；让搜索来选择框架（constraints.search_frameworks）即可与其他框架比较。</translation>
+        <translation>框架：{fw}，按场景中的设置；在“方案”页勾选“自动选择框架”，即可让搜索与其他框架比较。</translation>
     </message>
     <message>
         <source>Framework: {fw}, chosen by the search among {n} frameworks for this plan&apos;s cards.</source>
@@ -4773,6 +4777,62 @@
         <translation>部分阶段没有价格：输入其报价之前，项目总价未知。</translation>
     </message>
     <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>nodes</source>
+        <translation>节点数</translation>
+    </message>
+    <message>
+        <source>framework</source>
+        <translation>框架</translation>
+    </message>
+    <message>
+        <source>ZeRO stage</source>
+        <translation>ZeRO 阶段</translation>
+    </message>
+    <message>
+        <source>interleaved stages</source>
+        <translation>交错调度段数</translation>
+    </message>
+    <message>
+        <source>sequence parallel</source>
+        <translation>序列并行</translation>
+    </message>
+    <message>
+        <source>optimizer offload</source>
+        <translation>优化器卸载</translation>
+    </message>
+    <message>
+        <source>parameter offload</source>
+        <translation>参数卸载</translation>
+    </message>
+    <message>
+        <source>recompute</source>
+        <translation>重计算</translation>
+    </message>
+    <message>
+        <source>micro-batch</source>
+        <translation>微批次</translation>
+    </message>
+    <message>
+        <source>accumulation</source>
+        <translation>梯度累积</translation>
+    </message>
+    <message>
+        <source>global batch</source>
+        <translation>全局批次</translation>
+    </message>
+    <message>
+        <source>pipeline micro-batches</source>
+        <translation>流水线微批次数</translation>
+    </message>
+    <message>
+        <source>pipeline micro-batch size</source>
+        <translation>流水线微批次大小</translation>
+    </message>
+    <message>
         <source>This layout cannot run the change.</source>
         <translation>此并行布局无法运行该变化。</translation>
     </message>
@@ -4794,7 +4854,7 @@
     </message>
     <message>
         <source>Does not fit up to {n} GPUs (constraints.max_gpus).</source>
-        <translation>直到 {n} 张 GPU 仍放不下（constraints.max_gpus）。</translation>
+        <translation>直到 {n} 张 GPU 仍放不下（“时间与预算”页的“GPU 数上限”）。</translation>
     </message>
     <message>
         <source>Ten times the data changes the cheapest rental from {a} to {b}.</source>
@@ -5378,6 +5438,14 @@
         <translation>自开始起的周数</translation>
     </message>
     <message>
+        <source>your plan</source>
+        <translation>你的方案</translation>
+    </message>
+    <message>
+        <source>built-in price table (gpuplanner/resources/prices.json)</source>
+        <translation>内置价格表（gpuplanner/resources/prices.json）</translation>
+    </message>
+    <message>
         <source>Rent the work</source>
         <translation>租用完成这些工作</translation>
     </message>
@@ -5396,6 +5464,30 @@
     <message>
         <source>Owning never breaks even at these prices, even with the servers busy all the time.</source>
         <translation>按这些价格，即使服务器一直满负荷，自有也无法与租用持平。</translation>
+    </message>
+    <message>
+        <source>purchase price per server</source>
+        <translation>每台服务器采购价</translation>
+    </message>
+    <message>
+        <source>server power</source>
+        <translation>服务器功耗</translation>
+    </message>
+    <message>
+        <source>electricity tariff</source>
+        <translation>电价</translation>
+    </message>
+    <message>
+        <source>rack / colocation</source>
+        <translation>机柜/托管</translation>
+    </message>
+    <message>
+        <source>operations staff</source>
+        <translation>运维人员</translation>
+    </message>
+    <message>
+        <source>spares</source>
+        <translation>备件</translation>
     </message>
     <message>
         <source>Not counted (no figure entered): {0}</source>
