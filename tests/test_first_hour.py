@@ -136,3 +136,18 @@ def test_chinese_pdf_names_no_identifiers(name, tmp_path):
 def test_the_identifier_scan_can_fail():
     assert _found("未排名：a800（NVIDIA A800 PCIe 80GB (China)）") and _found("（可用 constraints.rules.card_class）")
     assert not _found("未排名：a800（NVIDIA A800 PCIe 80GB (中国特供版)）")
+
+
+@pytest.mark.parametrize("name", ["llama3-8b-full-8xh100-zero3.json", "7b-lora-1x4090.json"])
+def test_plan_top_5_is_the_first_rows_of_the_apps_list(name):
+    """``plan --top 5`` and the Plans page (20 rows) number the same plans: #2 is #2 in both (it was one plan
+    per GPU type in the CLI, all plans in the app)."""
+    from gpuplanner.core.search import RANKED_LIST_LENGTH, search
+    from gpuplanner.io.scenario_files import load_scenario
+    from gpuplanner.ui import engine
+
+    s, models = load_scenario(ROOT / "examples" / name)
+    key = lambda p: (p.gpu, p.num_gpus, p.tp, p.pp, p.framework, p.cost)  # noqa: E731
+    five = [key(p) for p in search(s, models, top=5).plans]
+    app = [key(r.plan) for r in engine.search_plans(s, ROOT / "examples").plans]
+    assert len(app) <= RANKED_LIST_LENGTH and five == app[:5]

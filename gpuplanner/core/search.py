@@ -1082,6 +1082,10 @@ def _rank(objective: str, days, cost, per_pflop, deadline, budget, poor=None):
     return order, feasible, meets, within
 
 
+#: the length of the ranked list the app shows (``ui/engine.search_plans``): shorter lists are its first rows
+RANKED_LIST_LENGTH = 20
+
+
 def _diverse(order: np.ndarray, gpu_idx: np.ndarray, num_gpus: np.ndarray, top: int) -> np.ndarray:
     """The ``top`` best of ``order`` with one layout per (GPU type, count), at most ``ceil(top / types)`` per
     GPU type while other types still have plans; the result stays in ranking order."""
@@ -1736,7 +1740,9 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
                                            poor)
     chosen = order[:top]
     if distinct:
-        chosen = _diverse(order, gpu_of, cat["num_gpus"], top)
+        # the list is chosen at its full length and cut: a shorter list is the first rows of the longer one, so
+        # `plan --top 5` numbers the same plans as the app's Plans page (its 20 rows)
+        chosen = _diverse(order, gpu_of, cat["num_gpus"], max(top, RANKED_LIST_LENGTH))[:top]
     front = pareto_front(days, cat["cost"])
     pareto = _distinct_front(front, gpu_of, cat, contexts, days)
     plans = [_make_plan(contexts[int(cat["ctx"][i])], cat, int(i), tier) for i in chosen]
