@@ -58,7 +58,7 @@ from .scenario import Scenario
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
 from . import timing
 from .catalog_hw import custom_gpu_record, get_gpu, get_network, load_gpus, lookup_gpu, peak_tflops
-from .estimate import TIER_GUIDANCE, Resolved, _facts_for, memory_kwargs, trainable_params
+from .estimate import Resolved, tier_guidance, _facts_for, memory_kwargs, trainable_params
 from .flops import model_flops_per_token
 from .architecture import resolve_arch
 
@@ -1671,11 +1671,12 @@ def _note_unfit(tried: dict[str, int], skipped: dict[str, Msg], max_gpus: int) -
                                {"n": max_gpus})
 
 
-def _nothing_fits(evaluated: int, t0: float, tier: str, objective: str, skipped: dict, fws: Any) -> SearchResult:
+def _nothing_fits(evaluated: int, t0: float, tier: str, objective: str, skipped: dict, fws: Any,
+                  guidance: str) -> SearchResult:
     """The search's answer when no candidate fits in memory."""
     return SearchResult(plans=[], candidates_evaluated=evaluated, candidates_fitting=0,
                         search_ms=(time.perf_counter() - t0) * 1e3, pareto=[], tier=tier,
-                        tier_guidance=TIER_GUIDANCE[tier], objective=objective, feasible=False, skipped_gpus=skipped,
+                        tier_guidance=guidance, objective=objective, feasible=False, skipped_gpus=skipped,
                         frameworks=fws, notes=[Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No candidate fits in memory: allow "
                                                                                 "more GPUs (max_gpus) or larger cards."), {})])
 
@@ -1722,9 +1723,9 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     _note_unfit(tried, skipped, con.max_gpus)
 
     tier = tier_of(facts.params.total)
-    guidance = TIER_GUIDANCE[tier]
+    guidance = tier_guidance(tier, s.training.method)
     if not fitting:
-        return _nothing_fits(evaluated, t0, tier, objective, skipped, fws)
+        return _nothing_fits(evaluated, t0, tier, objective, skipped, fws, guidance)
     # every candidate any of the choices below can pick, in the search's order (see _Reducer)
     cat = red.result()
     # per candidate: its GPU type and framework (a context is one GPU type × one framework)

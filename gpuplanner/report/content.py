@@ -412,7 +412,7 @@ def plan_from_evaluation(ev, label: str, plan=None) -> PlanInfo:
 
 
 def _task(ev) -> TaskInfo:
-    from ..core.estimate import TIER_GUIDANCE
+    from ..core.estimate import tier_guidance
 
     a = ev.arch
     scenario = ev.scenario
@@ -427,7 +427,7 @@ def _task(ev) -> TaskInfo:
     return TaskInfo(
         model_name=ev.model_name, params_total=ev.params.total, params_active=ev.params.active,
         params_trainable=ev.trainable, is_moe=a.is_moe, arch=arch, tier=ev.tier,
-        tier_guidance=Text("Tier", TIER_GUIDANCE[ev.tier]),
+        tier_guidance=Text("Tier", tier_guidance(ev.tier, t.method)),
         training={"method": t.method, "precision": t.precision, "optimizer": t.optimizer, "framework": t.framework,
                   "seq_len": t.seq_len, "micro_batch": t.micro_batch_size, "global_batch": scenario.global_batch,
                   "recompute": t.recompute, "flash": t.flash_attention,

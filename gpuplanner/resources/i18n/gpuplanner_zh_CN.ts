@@ -6467,6 +6467,14 @@
         <source>~1000B tier: hundreds of cards from a cluster pool; confirm the vendor&apos;s real elastic capacity, the network topology and failure handling before planning.</source>
         <translation>~1000B 档：从集群资源池调用数百张卡；规划前请与供应商确认真实的弹性容量、网络拓扑和故障处理机制。</translation>
     </message>
+    <message>
+        <source>~10B tier, LoRA/QLoRA: the frozen weights (2 bytes per parameter, about 0.5 with 4-bit QLoRA) and small adapters fit on one GPU (a 24 GB card for a 7B model); more GPUs only shorten the run.</source>
+        <translation>~10B 档，LoRA/QLoRA：冻结的权重（每个参数 2 字节，4 位 QLoRA 约 0.5 字节）和小的适配器放得进一张 GPU（7B 模型用一张 24 GB 的卡）；更多 GPU 只是缩短训练时间。</translation>
+    </message>
+    <message>
+        <source>~100B tier, LoRA/QLoRA: the frozen weights decide the cards: one node of ≥80 GB cards for 16-bit LoRA, a single 48–80 GB card for a ~70B model with 4-bit QLoRA; no multi-node network is needed.</source>
+        <translation>~100B 档，LoRA/QLoRA：冻结的权重决定用什么卡：16 位 LoRA 用一个 ≥80 GB 显卡的节点，~70B 模型用 4 位 QLoRA 时一张 48–80 GB 的卡即可；不需要多节点网络。</translation>
+    </message>
 </context>
 <context>
     <name>Timing</name>
