@@ -151,3 +151,20 @@ def test_plan_top_5_is_the_first_rows_of_the_apps_list(name):
     five = [key(p) for p in search(s, models, top=5).plans]
     app = [key(r.plan) for r in engine.search_plans(s, ROOT / "examples").plans]
     assert len(app) <= RANKED_LIST_LENGTH and five == app[:5]
+
+
+def test_rent_or_build_buys_a_machine_the_size_of_a_pcie_job():
+    """A one-card RTX 4090 job is compared with buying a one-card machine, not a whole 8-card server; an SXM
+    baseboard still comes whole."""
+    from gpuplanner.core.cost import PriceTable, default_build_inputs
+    from gpuplanner.core.scenario import scenario_from_dict
+
+    s = scenario_from_dict({"model": {"preset": "llama-2-7b"}, "training": {"method": "lora"}, "data": {"tokens": "10M"}})
+    table = PriceTable.from_constraints(s.constraints)
+    one = default_build_inputs("rtx-4090-24gb", 1, table, gpus_per_node=8)
+    assert (one.machines, one.gpus_per_machine) == (1, 1)
+    eight = default_build_inputs("rtx-4090-24gb", 8, table, gpus_per_node=8)
+    assert (eight.machines, eight.gpus_per_machine) == (1, 8)
+    assert one.machine_price == pytest.approx(eight.machine_price / 8)
+    sxm = default_build_inputs("h100-sxm-80gb", 2, table, gpus_per_node=8)
+    assert (sxm.machines, sxm.gpus_per_machine) == (1, 8)
