@@ -168,3 +168,25 @@ def test_rent_or_build_buys_a_machine_the_size_of_a_pcie_job():
     assert one.machine_price == pytest.approx(eight.machine_price / 8)
     sxm = default_build_inputs("h100-sxm-80gb", 2, table, gpus_per_node=8)
     assert (sxm.machines, sxm.gpus_per_machine) == (1, 8)
+
+
+def test_the_search_keeps_the_users_network_and_says_its_nic_default():
+    """Mixtral on 16 A800 with an explicit ``roce-200``: every GPU the search tries keeps the user's fabric (it
+    used to fall back to each GPU's default), and the one-NIC-per-server default is said, not silent."""
+    from gpuplanner.core.evaluate import evaluate
+    from gpuplanner.core.search import search
+    from gpuplanner.io.scenario_files import load_scenario
+
+    s, models = load_scenario(ROOT / "examples" / "mixtral-8x7b-ep8-16xa800.json")
+    assert s.hardware.inter_node == "roce-200" and s.hardware.nics_per_node is None
+    res = search(s, models, top=20)
+    assert {p.gpu for p in res.plans} - {s.hardware.gpu}, "only the scenario's GPU was ranked"
+    assert {p.scenario.hardware.inter_node for p in res.plans} == {"roce-200"}
+    ev = evaluate(s, models)
+    texts = [m.render() for m in ev.messages] if hasattr(ev, "messages") else []
+    texts += [m.render() for m in getattr(ev, "warnings", ())]
+    assert any("one NIC per server assumed" in t for t in texts), texts
+    s2 = s.model_copy(update={"hardware": s.hardware.model_copy(update={"nics_per_node": 8})})
+    ev2 = evaluate(s2, models)
+    texts2 = [m.render() for m in getattr(ev2, "messages", ())]
+    assert not any("one NIC per server assumed" in t for t in texts2)

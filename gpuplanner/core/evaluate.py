@@ -396,7 +396,28 @@ def _plan_messages(r: Any, est: Any, price: Any, warnings: tuple) -> list[Msg]:
     if price is None:
         messages.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No rental price for {gpu}: enter a quote."),
                             {"gpu": r.gpu.name}))
+    messages += _nic_default_message(s)
     return messages
+
+
+def _nic_default_message(s: Scenario) -> list[Msg]:
+    """A chosen fabric whose NIC count the catalogue does not give runs with one NIC per server
+    (``timing._inter_node_fabric``): said where it matters (more than one server), so the default is seen."""
+    h = s.hardware
+    if h.inter_node is None or h.nics_per_node is not None or h.num_gpus <= h.gpus_per_node:
+        return []
+    from .catalog_hw import get_network
+
+    try:
+        net = get_network(h.inter_node)
+    except PlannerError:
+        return []
+    if net.default_nics_per_node is not None:
+        return []
+    return [Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "{net}: one NIC per server assumed ({gbps:g} Gb/s for {g} GPUs; the catalogue gives no count): enter "
+             "NICs per server on the Hardware page."),
+        {"net": net.name.split(" (")[0], "gbps": float(net.gbps_per_nic or 0), "g": h.gpus_per_node})]
 
 
 def _calibration(r: Any, tm: Any) -> tuple[Any, list[Msg]]:

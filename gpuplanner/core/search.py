@@ -1111,13 +1111,14 @@ def _diverse(order: np.ndarray, gpu_idx: np.ndarray, num_gpus: np.ndarray, top: 
 
 
 def _resolved_for(base, gpu, gpus_per_node: int, framework: str | None = None):
-    """``base`` with the scenario's hardware switched to ``gpu`` (its own links and default fabric, unless it
-    is the scenario's GPU, whose network settings are kept) and, when given, the framework to ``framework``."""
+    """``base`` with the scenario's hardware switched to ``gpu`` (its own links inside the server, unless it is
+    the scenario's GPU) and, when given, the framework to ``framework``. The network between servers the user
+    chose (``inter_node``, ``nics_per_node``) is kept for every GPU: it is the user's data centre, not a property
+    of the card; without a choice each GPU gets its generation's usual fabric."""
     s = base.scenario
     same = s.hardware.gpu == gpu.id
     hw = s.hardware.model_copy(update={
         "gpu": gpu.id, "gpus_per_node": gpus_per_node, "intra_node": s.hardware.intra_node if same else None,
-        "inter_node": s.hardware.inter_node if same else None, "nics_per_node": s.hardware.nics_per_node if same else None,
     })
     upd: dict[str, Any] = {"hardware": hw}
     if framework is not None and framework != s.training.framework:

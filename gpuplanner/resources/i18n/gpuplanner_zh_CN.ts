@@ -1788,6 +1788,10 @@
         <translation>{gpu} 没有租用价格：请输入报价。</translation>
     </message>
     <message>
+        <source>{net}: one NIC per server assumed ({gbps:g} Gb/s for {g} GPUs; the catalogue gives no count): enter NICs per server on the Hardware page.</source>
+        <translation>{net}：按每台服务器一张网卡计算（{g} 张 GPU 共用 {gbps:g} Gb/s；目录中没有网卡数量）：请在“硬件与价格”页填写“每台服务器网卡数”。</translation>
+    </message>
+    <message>
         <source>Calibrated by the run measured on {n} × {gpu} ({nodes} node(s), TP {tp}, PP {pp}): MFU {mfu:.1%}; this GPU&apos;s matmul efficiency × {k:.2f}, this plan&apos;s own communication kept.</source>
         <translation>已按在 {n} × {gpu}（{nodes} 个节点，TP {tp}，PP {pp}）上的实测结果校准：MFU {mfu:.1%}；该 GPU 的矩阵乘效率 × {k:.2f}，本方案自身的通信开销保持不变。</translation>
     </message>
