@@ -190,3 +190,26 @@ def test_the_search_keeps_the_users_network_and_says_its_nic_default():
     ev2 = evaluate(s2, models)
     texts2 = [m.render() for m in getattr(ev2, "messages", ())]
     assert not any("one NIC per server assumed" in t for t in texts2)
+
+
+def test_automatic_layout_keeps_a_global_batch_smaller_than_the_gpu_count(tmp_path):
+    """Llama-2-70B on 2,048 A100s with its published global batch of 1,024 sequences: the automatic layout is
+    searched (TP/PP layouts), not rejected for the manual fields' pure data parallelism; a manual layout that
+    cannot keep the batch says which model-parallel group would."""
+    import json
+
+    from gpuplanner.core.errors import PlannerError
+    from gpuplanner.core.scenario import scenario_from_dict
+    from gpuplanner.core.search import search
+
+    d = {"model": {"preset": "llama-2-70b"},
+         "training": {"method": "pretrain", "seq_len": 4096, "micro_batch_size": 1, "global_batch_size": 1024,
+                      "framework": "megatron"},
+         "parallel": {"auto": True}, "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 2048, "gpus_per_node": 8},
+         "data": {"tokens": "2T"}, "constraints": {"max_gpus": 2048, "gpu_candidates": ["a100-sxm-80gb"]}}
+    res = search(scenario_from_dict(json.loads(json.dumps(d))), top=5)
+    assert res.plans and all(1024 % (p.scenario.training.micro_batch_size * p.scenario.dp) == 0 for p in res.plans)
+    d["parallel"] = {"tp": 1}
+    with pytest.raises((PlannerError, ValueError)) as err:
+        scenario_from_dict(d)
+    assert "tp·pp·cp=2 (dp 1024)" in str(err.value)

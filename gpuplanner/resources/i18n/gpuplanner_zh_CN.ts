@@ -6446,6 +6446,10 @@
         <translation>training.global_batch_size={gbs} 不是 micro_batch_size×dp={mbs}×{dp} 的整数倍</translation>
     </message>
     <message>
+        <source>training.global_batch_size={gbs} is not a multiple of micro_batch_size×dp={mbs}×{dp}: with {n} GPUs a model-parallel group tp·pp·cp={g} (dp {d}) keeps this batch, or let the search choose the layout (parallel.auto)</source>
+        <translation>training.global_batch_size={gbs} 不是 micro_batch_size×dp={mbs}×{dp} 的整数倍：{n} 张 GPU 时，模型并行组 tp·pp·cp={g}（dp {d}）可保持这个批次；也可以在“训练设置”页把并行布局设为“自动”，让搜索来选</translation>
+    </message>
+    <message>
         <source>a scenario must be a JSON object</source>
         <translation>场景必须是 JSON 对象</translation>
     </message>
