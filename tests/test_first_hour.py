@@ -213,3 +213,23 @@ def test_automatic_layout_keeps_a_global_batch_smaller_than_the_gpu_count(tmp_pa
     with pytest.raises((PlannerError, ValueError)) as err:
         scenario_from_dict(d)
     assert "tp·pp·cp=2 (dp 1024)" in str(err.value)
+
+
+@pytest.mark.parametrize("lo,hi", [(9000, 18000), (11_000, 19_000), (1.2, 1.9), (2.1e5, 4.4e5)])
+def test_a_log_axis_inside_one_decade_has_two_labels_or_more(lo, hi):
+    from gpuplanner.report.charts import log_ticks as report_ticks
+
+    for vals in (report_ticks(lo, hi), [10 ** v for v, _ in __import__("gpuplanner.ui.charts", fromlist=["x"]).log_ticks(lo, hi)]):
+        assert len(vals) >= 2, (lo, hi, vals)
+        assert all(lo * (1 - 1e-9) <= v <= hi * (1 + 1e-9) for v in vals)
+
+
+def test_the_empty_cost_chart_has_no_tick_labels(qtbot):
+    from gpuplanner.ui.charts import CostChart
+
+    c = CostChart()
+    qtbot.addWidget(c)
+    c.update_plans([], None, "CNY", status="Searching…")
+    pi = c.plot.getPlotItem()
+    for side in ("bottom", "left"):
+        assert pi.getAxis(side)._tickLevels == [[], []]  # pyqtgraph draws no tick at all
