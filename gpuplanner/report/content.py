@@ -320,7 +320,7 @@ _FORMULAS = [
     Text(CTX, QT_TRANSLATE_NOOP(CTX, "Checkpoint interval and lost work: Young 1974 (CACM 17(9)); interruption "
                                      "rate from Llama 3 (arXiv:2407.21783) §3.3.4."), {}),
     Text(CTX, QT_TRANSLATE_NOOP(CTX, "Rent versus build: straight-line depreciation, electricity = power × PUE × "
-                                     "tariff (gpu-catalog.md §3.6)."), {}),
+                                     "tariff (our arithmetic; node power from NVIDIA's DGX H100 datasheet)."), {}),
 ]
 
 
@@ -521,7 +521,8 @@ def _assumptions(plan: PlanInfo, scenario, table) -> list[Source]:
         kind = {"assumed": QT_TRANSLATE_NOOP(CTX, "assumed (set in the scenario)"),
                 "measured": QT_TRANSLATE_NOOP(CTX, "measured (benchmark in the plan)"),
                 }.get(plan.mfu_source or "", QT_TRANSLATE_NOOP(
-                    CTX, "modelled: achievable share of dense peak per GPU generation (gpu-catalog.md §4.1) "
+                    CTX, "modelled: achievable share of dense peak per GPU generation (published runs: Megatron-LM "
+                         "README, torchtitan arXiv:2410.06511, llm-foundry benchmarks, Llama 3 arXiv:2407.21783) "
                          "minus exposed communication"))
         out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "MFU (model FLOPs utilisation)")), fmt_pct(mfu), kind))
     out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Memory headroom per GPU")),

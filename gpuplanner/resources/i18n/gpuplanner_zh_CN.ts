@@ -5306,10 +5306,6 @@
         <translation>检查点间隔与损失的工作量：Young 1974（CACM 17(9)）；中断率取自 Llama 3（arXiv:2407.21783）§3.3.4。</translation>
     </message>
     <message>
-        <source>Rent versus build: straight-line depreciation, electricity = power × PUE × tariff (gpu-catalog.md §3.6).</source>
-        <translation>租用与自建对比：直线折旧，电费 = 功耗 × PUE × 电价（gpu-catalog.md §3.6）。</translation>
-    </message>
-    <message>
         <source>Inside each node: {link} between all {n} GPUs (tensor/expert parallelism runs inside the node); ask for the nvidia-smi topo -m output and check NV# links, not PHB/SYS.</source>
         <translation>每个节点内：全部 {n} 张 GPU 之间为 {link}（张量/专家并行在节点内运行）；请索取 nvidia-smi topo -m 的输出，确认是 NV# 链路，而不是 PHB/SYS。</translation>
     </message>
@@ -5340,10 +5336,6 @@
     <message>
         <source>measured (benchmark in the plan)</source>
         <translation>实测值（方案中的基准测试）</translation>
-    </message>
-    <message>
-        <source>modelled: achievable share of dense peak per GPU generation (gpu-catalog.md §4.1) minus exposed communication</source>
-        <translation>模型估算：各代 GPU 可达到的稠密峰值占比（gpu-catalog.md §4.1）减去未被掩盖的通信</translation>
     </message>
     <message>
         <source>MFU (model FLOPs utilisation)</source>
@@ -5440,6 +5432,14 @@
     <message>
         <source>weeks from the start</source>
         <translation>自开始起的周数</translation>
+    </message>
+    <message>
+        <source>Rent versus build: straight-line depreciation, electricity = power × PUE × tariff (our arithmetic; node power from NVIDIA&apos;s DGX H100 datasheet).</source>
+        <translation>租用与自建对比：直线折旧，电费 = 功耗 × PUE × 电价（本工具的算术；节点功耗取自 NVIDIA DGX H100 数据手册）。</translation>
+    </message>
+    <message>
+        <source>modelled: achievable share of dense peak per GPU generation (published runs: Megatron-LM README, torchtitan arXiv:2410.06511, llm-foundry benchmarks, Llama 3 arXiv:2407.21783) minus exposed communication</source>
+        <translation>模型估算：各代 GPU 可达到的稠密峰值占比（已发表的训练：Megatron-LM README、torchtitan arXiv:2410.06511、llm-foundry 基准、Llama 3 arXiv:2407.21783）减去未被掩盖的通信</translation>
     </message>
     <message>
         <source>your plan</source>
