@@ -39,6 +39,9 @@ def _70b_on_256() -> Path:
 
 
 def main(out: Path) -> int:
+    from gpuplanner.ui.app import install_message_filter
+
+    install_message_filter()
     app = qt_app()
     out.mkdir(parents=True, exist_ok=True)
     for lang in each_language(app):

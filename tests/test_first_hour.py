@@ -233,3 +233,13 @@ def test_the_empty_cost_chart_has_no_tick_labels(qtbot):
     pi = c.plot.getPlotItem()
     for side in ("bottom", "left"):
         assert pi.getAxis(side)._tickLevels == [[], []]  # pyqtgraph draws no tick at all
+
+
+def test_edge_ticks_do_not_count_as_labels():
+    """The scaling chart of a 70B on 32–256 GPUs: 10K–562K tokens/s with room for five labels drew "10K" on the
+    bottom edge (not drawn) and "100K": one visible label. Now at least two lie inside the range."""
+    from gpuplanner.ui.charts import log_ticks
+
+    lo, hi = 1e4, 10 ** 5.75
+    inside = [v for v, _ in log_ticks(lo, hi, max_ticks=5) if lo * 1.02 < 10 ** v < hi / 1.02]
+    assert len(inside) >= 2, log_ticks(lo, hi, max_ticks=5)

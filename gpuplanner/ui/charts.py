@@ -95,10 +95,14 @@ def log_ticks(lo: float, hi: float, fmt=short_num, max_ticks: int | None = None)
     limit = max(2, max_ticks) if max_ticks else 9
     k0, k1 = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
     options = []
-    for mults in ((1,), (1, 2, 5), (1, 2, 3, 5, 7), tuple(range(1, 10))):
+    for mults in ((1,), (1, 3), (1, 2, 5), (1, 2, 3, 5, 7), tuple(range(1, 10))):
         options.append([m * 10.0 ** k for k in range(k0, k1 + 1) for m in mults if lo <= m * 10.0 ** k <= hi])
-    # the sparsest choice with three ticks or more that fits; else the densest that fits
-    vals = next((v for v in options if 3 <= len(v) <= limit), None)
+
+    def inside(v: list) -> int:  # a tick on the very edge of the view is often not drawn (no room for its label)
+        return sum(lo * 1.02 < x < hi / 1.02 for x in v)
+
+    # the sparsest choice with three ticks or more inside the range that fits; else the densest that fits
+    vals = next((v for v in options if inside(v) >= 3 and len(v) <= limit), None)
     if vals is None:
         fitting = [v for v in options if len(v) <= limit]
         vals = fitting[-1] if fitting else options[0]
