@@ -1,7 +1,7 @@
 """Screenshots for issue 36 ("a clean first hour"): at 1280×800, in English and Simplified Chinese (offscreen):
 the Plans page of the starting document (every column readable), the same page after selecting plan #3 (the
 summary and the memory chart follow it), and the Hardware page's memory-by-GPU-count chart of Llama-3-70B on
-256 GPUs (TP 8 × PP 4), whose "least memory" curve never rises above "your layout".
+256 GPUs (TP 8 × PP 4), whose "least memory" curve never rises above "your layout", and that plan's Plans page.
 
 Run: PYTHONPATH=. QT_QPA_PLATFORM=offscreen python scripts/screenshots_first_hour.py [OUT_DIR]
 (OUT_DIR defaults to docs/screenshots/first-hour.)
@@ -64,6 +64,9 @@ def main(out: Path) -> int:
             area.ensureWidgetVisible(hw.count_chart, 0, 0)
             spin(app, 0.3)
         w.grab().save(str(out / f"memory-by-count-70b{suffix}.png"))
+        w.go_to(5)  # the 70B's Plans page: GPUs left out ("Not ranked — …", one line, its tooltip the whole list)
+        spin(app, 0.5)
+        w.grab().save(str(out / f"plans-70b{suffix}.png"))
         w.model.set_dirty(False)
         w.close()
         print(lang, "ok")

@@ -92,7 +92,7 @@ def log_ticks(lo: float, hi: float, fmt=short_num, max_ticks: int | None = None)
         return []
     if hi < lo:
         lo, hi = hi, lo
-    limit = max(2, max_ticks) if max_ticks else 9
+    limit = max(3, max_ticks) if max_ticks else 9  # three labels fit any axis drawn (~22 px each)
     k0, k1 = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
     options = []
     for mults in ((1,), (1, 3), (1, 2, 5), (1, 2, 3, 5, 7), tuple(range(1, 10))):
@@ -102,11 +102,11 @@ def log_ticks(lo: float, hi: float, fmt=short_num, max_ticks: int | None = None)
         return sum(lo * 1.02 < x < hi / 1.02 for x in v)
 
     # the sparsest choice with three ticks or more inside the range that fits; else the densest that fits
-    vals = next((v for v in options if inside(v) >= 3 and len(v) <= limit), None)
+    vals = next((v for v in options if 3 <= inside(v) <= limit), None)
     if vals is None:
-        fitting = [v for v in options if len(v) <= limit]
+        fitting = [v for v in options if inside(v) <= limit]
         vals = fitting[-1] if fitting else options[0]
-    while len(vals) > limit:  # many decades: keep every other one
+    while inside(vals) > limit:  # many decades: keep every other one
         vals = vals[::2]
     if len(vals) < 2:  # less than a decade between two of the 1–9 steps (9K–18K): even steps inside the range
         from gpuplanner.report.charts import narrow_log_values

@@ -76,7 +76,7 @@ def table_gpu_name(name: str) -> str:
         if short.startswith(prefix):
             short = short[len(prefix):]
             break
-    short = re.sub(r"\s*\((?:China)\)$", "", short)
+    short = re.sub(r"\s*\([^()]*\)", "", short)  # "(China)", "(HGX B200)", "(per Blackwell GPU)": in the tooltip
     return re.sub(r"\s+\d+\s*GB$", "", short) or short
 
 
