@@ -857,9 +857,7 @@ def memory_by_gpu_count(scenario: Scenario, models: ModelSource | None = None, c
                 break
         own = _own_layout_memory(s, n, r0, models, table)
         cur = own.memory if own is not None else None
-        # the layouts searched include the user's own: "least memory" is never above "your layout" (a layout the
-        # framework's table leaves out, e.g. TP 8 × PP 4 under the HF Trainer, still counts where the user chose it)
-        if cur is not None and (best is None or cur.total < best[1].total):
+        if cur is not None and (best is None or cur.total < best[1].total):  # the user's own layout is searched too
             best = (own.layout, cur)
         points.append(MemoryAtCount(n, best[0] if best else None, best[1] if best else None, cur))
     cards = _candidate_cards(c.gpu_candidates, r0.gpu.id, h.custom_gpus)
