@@ -67,6 +67,10 @@ def main(argv: list[str] | None = None) -> int:
         "source_date": _dt.date.today().isoformat(),
         "bands": bands(results),
     }
+    if args.write and args.write.exists():
+        # the sections other generators own (bench/mfu_ceilings.py: mfu_ceilings, memory_margin) are kept
+        old = json.loads(args.write.read_text(encoding="utf-8"))
+        doc.update({k: v for k, v in old.items() if k not in doc})
     text = json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
     if args.write:
         args.write.write_text(text, encoding="utf-8")

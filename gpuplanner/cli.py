@@ -44,6 +44,13 @@ class _Parser(argparse.ArgumentParser):
         kwargs.setdefault("formatter_class", _help_formatter)
         super().__init__(*args, **kwargs)
 
+    def error(self, message: str):
+        """A bad argument: one line on stderr, exit 2 (argparse's own prints the usage first); ``--help`` has it."""
+        from .io.safe_read import one_line
+
+        command = self.prog.partition(" ")[2]  # "gpuplanner topo": the same prefix as every other error line
+        self.exit(2, f"gpuplanner: error: {command + ': ' if command else ''}{one_line(message, 360)}\n")
+
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser: every command (``--help`` lists them), or with ``only`` the one module that
@@ -146,9 +153,15 @@ def command_names() -> set[str]:
 
 class _TerminalSafe:
     """A text stream that drops control characters (terminal escapes such as ``ESC[2J`` or ``ESC]0;title``
-    from a vendor's file or a pasted topology) except line breaks and tabs, before they reach the terminal."""
+    from a vendor's file or a pasted topology) except line breaks and tabs, before they reach the terminal, and
+    replaces with U+FFFD the invisible ones that reorder or hide text (bidirectional overrides and isolates such
+    as U+202E and U+2066, marks such as U+200F, zero-width characters, line/paragraph separators) and lone
+    surrogates (which no terminal encoding can write)."""
 
     _DROP = {c: None for c in list(range(0, 32)) + list(range(127, 160)) if c not in (9, 10)}
+    _INVISIBLE = [0x061C, 0x180E, 0xFEFF, *range(0x200B, 0x2010), *range(0x2028, 0x202F), *range(0x2060, 0x2065),
+                  *range(0x2066, 0x206A), *range(0xFFF9, 0xFFFC), *range(0xD800, 0xE000)]
+    _DROP.update({c: "\ufffd" for c in _INVISIBLE})
 
     def __init__(self, stream):
         self._stream = stream
@@ -174,8 +187,14 @@ def run_cli(argv: list[str]) -> int:
     args.lang = _lang.install(getattr(args, "lang", None), gui=args.command == "report")
     old_out = sys.stdout
     sys.stdout = _TerminalSafe(old_out)
+    import warnings
+
     try:
-        return int(args.func(args) or 0)
+        with warnings.catch_warnings():
+            # numpy's RuntimeWarnings (overflow, division by zero in a candidate that is then dropped) are not
+            # messages for the user: the command's figures and one-line errors are (issue #32)
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return int(args.func(args) or 0)
     except PlannerError as err:
         # one line, no control characters (a vendor's file must not drive the terminal), capped in length
         first = err.args[0] if err.args else None  # a MsgStr keeps its message id: shown in the CLI's language

@@ -194,7 +194,7 @@ def test_parse_minimal_and_unknown_keys_ignored():
 
 
 def test_load_errors_name_the_file(tmp_path):
-    with pytest.raises(KitResultError, match="missing.json: file not found"):
+    with pytest.raises(KitResultError, match="missing.json: not found"):
         load_kit_result(tmp_path / "missing.json")
     bad = tmp_path / "bad.json"
     bad.write_bytes(b"\xff\xfe{")
@@ -468,3 +468,17 @@ def test_kit_embeds_the_benchmark_module_source():
     assert src == Path(kit_bench.__file__).read_text(encoding="utf-8")
     s, base = _scenario()
     assert src.strip("\n") in render_kit(s, base_dir=base)
+
+
+def test_load_refuses_fifos_devices_and_hostile_json(tmp_path):
+    """The app's door (Verify page) reads a kit result through the safe reader too (issue #32)."""
+    import os
+
+    os.mkfifo(tmp_path / "fifo.json")
+    for path in (tmp_path / "fifo.json", "/dev/zero"):
+        with pytest.raises(KitResultError, match="regular file"):
+            load_kit_result(path)
+    for text, why in (("[" * 100_000, "nested too deeply"), ('{"host": "\\ud800"}', "lone surrogate")):
+        (tmp_path / "r.json").write_text(text, encoding="utf-8")
+        with pytest.raises(KitResultError, match=why):
+            load_kit_result(tmp_path / "r.json")

@@ -13,7 +13,7 @@ import pytest
 
 from gpuplanner.core.scenario import scenario_from_dict
 from gpuplanner.io import autosave, planfile
-from gpuplanner.io.autosave import AutosaveDriver, AutosaveStore, Debouncer, RecentFiles
+from gpuplanner.io.autosave import AutosaveDriver, AutosaveStore, Debouncer, RecentFiles, process_stamp
 from gpuplanner.io.planfile import PlanFileError
 
 
@@ -144,12 +144,32 @@ def test_autosave_of_a_running_instance_is_not_offered(tmp_path):
     proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
         record["pid"] = proc.pid
+        record["pid_stamp"] = process_stamp(proc.pid)  # as that process would have written it
         path.write_text(json.dumps(record), encoding="utf-8")
         assert AutosaveStore(tmp_path).pending() == []  # that instance is alive and owns it
     finally:
         proc.kill()
         proc.wait()
     assert [r.id for r in AutosaveStore(tmp_path).pending()] == ["other-main"]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="process start times from /proc (Linux)")
+def test_autosave_whose_pid_now_belongs_to_an_unrelated_process_is_offered(tmp_path):
+    """A crashed session's pid reused by another live process: the start time and name differ, so the
+    autosave is offered (issue #32, hole 9)."""
+    store = AutosaveStore(tmp_path, session="other")
+    store.write(_doc())
+    path = tmp_path / "other-main.autosave"
+    record = json.loads(path.read_text(encoding="utf-8"))
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        record["pid"] = proc.pid  # alive, but not the writer: the stamp is of another process
+        record["pid_stamp"] = "12345:gpuplanner"
+        path.write_text(json.dumps(record), encoding="utf-8")
+        assert [r.id for r in AutosaveStore(tmp_path).pending()] == ["other-main"]
+    finally:
+        proc.kill()
+        proc.wait()
 
 
 def test_pending_newest_first(tmp_path):
@@ -382,3 +402,99 @@ def test_startup_cleanup_removes_only_stale_temp_files(tmp_path):
     assert (extra / ".link.gpuplan.abcd9_xy.gpuplanner-tmp").is_symlink()
     assert (extra / ".dir.gpuplan.abcd9_xy.gpuplanner-tmp").is_dir()
     assert autosave.startup_cleanup([extra, tmp_path / "missing"]) == []
+
+
+# ------------------------------------------------------------------ issue #32: each autosave read in isolation
+
+def _bad_autosaves(tmp_path) -> dict[str, str]:
+    """Autosaves that made the reader raise before (OverflowError, RecursionError, ValueError)."""
+    good = AutosaveStore(tmp_path, session="tmp")
+    good.write(_doc())
+    base = json.loads((tmp_path / "tmp-main.autosave").read_text(encoding="utf-8"))
+    (tmp_path / "tmp-main.autosave").unlink()
+    deep = dict(base, plan=dict(base["plan"], extra=json.loads("[" * 1000 + "]" * 1000)))
+    return {
+        "bigpid": json.dumps(dict(base, session="bigpid", pid=10**20)),
+        "negpid": json.dumps(dict(base, session="negpid", pid=-5)),
+        "deep": json.dumps(dict(deep, session="deep")),
+        "nulpath": json.dumps(dict(base, session="nulpath", source_path="/tmp/a\x00b.gpuplan")),
+        "garbage": "{" * 5000,
+        "surrogate": json.dumps(dict(base, session="surrogate")).replace('"surrogate"', '"\\ud800"'),
+    }
+
+
+def test_a_valid_autosave_is_offered_beside_corrupt_ones(tmp_path):
+    AutosaveStore(tmp_path, session="valid").write(_doc())
+    valid = json.loads((tmp_path / "valid-main.autosave").read_text(encoding="utf-8"))
+    valid["pid"] = 2**22 + 1  # above Linux's pid_max: no process can hold it
+    (tmp_path / "valid-main.autosave").write_text(json.dumps(valid), encoding="utf-8")
+    for name, text in _bad_autosaves(tmp_path).items():
+        (tmp_path / f"{name}-main.autosave").write_text(text, encoding="utf-8")
+    pending = AutosaveStore(tmp_path).pending()  # never raises
+    by_id = {r.id: r for r in pending}
+    assert by_id["valid-main"].document is not None
+    assert by_id["garbage-main"].document is None and by_id["garbage-main"].error
+    assert by_id["nulpath-main"].source_path is None
+    for rec in pending:  # a document or a one-line reason
+        assert rec.document is not None or (rec.error and "\n" not in str(rec.error))
+
+
+def test_recent_json_entries_are_validated_and_cleanup_never_raises(tmp_path, monkeypatch):
+    monkeypatch.setenv("GPUPLANNER_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("GPUPLANNER_CONFIG_DIR", str(tmp_path / "cfg"))
+    recent = tmp_path / "recent.json"
+    good = str(tmp_path / "p.gpuplan")
+    recent.write_text(json.dumps({"version": 1, "files": ["/x/a\x00b.gpuplan",
+                                                          "/" + "a" * 5000, 5, None, good]}), encoding="utf-8")
+    files = RecentFiles(recent)
+    assert [str(p) for p in files.entries()] == [good]
+    autosave.startup_cleanup(recent=files)  # the NUL path of before raised ValueError here
+    for damaged in ("[" * 100_000, '{"files": ["\\ud800"]}'):  # too deep; a lone surrogate: refused as a whole
+        recent.write_text(damaged, encoding="utf-8")
+        assert files.entries() == []
+
+
+def test_mutated_autosaves_never_raise_from_the_reader(tmp_path):
+    """1,600 mutated autosaves (the probe's count): pending() never raises and each is a document or one line;
+    what Recover then runs (the scenario for the estimate) raises only PlannerError."""
+    import random
+
+    from gpuplanner.core.errors import PlannerError
+
+    AutosaveStore(tmp_path, session="seed").write(_doc())
+    base = json.loads((tmp_path / "seed-main.autosave").read_text(encoding="utf-8"))
+    (tmp_path / "seed-main.autosave").unlink()
+    rng = random.Random(32)
+    hostile = [None, 0, -1, 10**20, 2**63, 1e300, "", "a\x00b", "\ud800", [], {}, [[[[]]]], "x" * 3000, True]
+
+    def mutate(d, depth=0):
+        if isinstance(d, dict) and d and depth < 8:
+            k = rng.choice(list(d))
+            if isinstance(d[k], (dict, list)) and rng.random() < 0.6:
+                mutate(d[k], depth + 1)
+            else:
+                d[k] = rng.choice(hostile)
+        elif isinstance(d, list) and d and depth < 8:
+            i = rng.randrange(len(d))
+            if isinstance(d[i], (dict, list)) and rng.random() < 0.6:
+                mutate(d[i], depth + 1)
+            else:
+                d[i] = rng.choice(hostile)
+
+    n = 1600
+    for i in range(n):
+        d = json.loads(json.dumps(base))
+        d["session"] = f"s{i}"
+        for _ in range(rng.randint(1, 3)):
+            mutate(d)
+        (tmp_path / f"s{i}-main.autosave").write_text(json.dumps(d), encoding="utf-8")
+    pending = AutosaveStore(tmp_path).pending()
+    assert len(pending) == n
+    for rec in pending:
+        if rec.document is None:
+            assert rec.error and "\n" not in str(rec.error)
+            continue
+        try:
+            planfile.scenario_for_estimate(rec.document, None, rec.file.name)
+        except PlannerError:
+            pass

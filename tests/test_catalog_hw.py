@@ -276,7 +276,7 @@ def test_price_records_reference_known_gpus_and_derivations():
     gpus = hw.load_gpus()
     assert all(p.gpu in gpus and p.currency in ("CNY", "USD") for p in prices)
     # cnBeta: ~70k CNY per 8-card H100 node per month -> 8,750 per card-month (a monthly lease, not card-hours)
-    h100_cny = [p for p in prices if p.gpu == "h100-sxm-80gb" and p.currency == "CNY"]
+    h100_cny = [p for p in prices if p.gpu == "h100-sxm-80gb" and p.currency == "CNY" and "cnBeta" in p.source]
     assert len(h100_cny) == 1 and h100_cny[0].card_month * h100_cny[0].machine_gpus == 70_000
     assert (h100_cny[0].unit, h100_cny[0].mode, h100_cny[0].card_hour) == ("node_month", "monthly", None)
     # CoreWeave HGX H200 spot $20.93 per node-hour -> per GPU; its on-demand quote joins it in one offer.
@@ -307,16 +307,19 @@ def test_default_price_picks_median_and_converts():
     # B200 has USD quotes only: Akash 5.00, Lambda 6.69, CoreWeave 8.60 -> median 6.69.
     usd = hw.default_price("b200-180gb", "USD")
     assert usd.card_hour == 6.69 and not usd.converted
-    cny = hw.default_price("b200-180gb", "CNY", rate_cny_per_usd=7.1)
+    # a CNY (mainland) plan never takes a converted foreign quote unless asked (issue 31)
+    assert hw.default_price("b200-180gb", "CNY") is None
+    cny = hw.default_price("b200-180gb", "CNY", rate_cny_per_usd=7.1, converted=True)
     assert cny.converted and cny.currency == "CNY"
     assert cny.card_hour == pytest.approx(6.69 * 7.1)
     rate = hw.exchange_rate_cny_per_usd()
     assert rate is not None and rate > 0
-    assert hw.default_price("b200-180gb", "CNY").card_hour == pytest.approx(6.69 * rate)
-    # RTX 4090D has a CNY quote only (1.14 CNY/card-h).
+    assert hw.default_price("b200-180gb", "CNY", converted=True).card_hour == pytest.approx(6.69 * rate)
+    # RTX 4090D has CNY quotes only (AutoDL list 2.08 CNY/card-h; the 1.14 lowest seller is a marketplace figure).
     d = hw.default_price("rtx-4090d-24gb", "USD", rate_cny_per_usd=7.0)
-    assert d.converted and d.card_hour == pytest.approx(1.14 / 7.0)
-    assert hw.default_price("rtx-4090d-24gb", "CNY").card_hour == 1.14
+    assert d.converted and d.card_hour == pytest.approx(2.08 / 7.0)
+    assert hw.default_price("rtx-4090d-24gb", "CNY").card_hour == 2.08
+    assert hw.default_price("rtx-4090d-24gb", "CNY", kinds=("marketplace",)).card_hour == 1.14
     # No quote at all: None, not an invented number.
     assert hw.default_price("mlu590", "CNY") is None
     with pytest.raises(CatalogError):

@@ -31,11 +31,13 @@ def _mode_costs(r):
     return {m: float(r.costs[i][0]) for i, m in enumerate(cost.MODES)}
 
 
-def test_complete_price_derives_without_discount():
+def test_complete_price_never_derives_a_package_from_hourly_prices():
     p = _price(card_hour=10.0)
-    assert p.machine_week == pytest.approx(10 * 168 * 8)  # 13,440
-    assert p.machine_month == pytest.approx(10 * 730 * 8)  # 58,400
-    assert set(p.derived) == {"machine_week", "machine_month"}
+    # issue 31: a month at the hourly rate × 730 h is a price nobody offers; the mode is simply not compared
+    assert p.machine_week is None and p.machine_month is None and p.derived == ()
+    r = rental_costs(p, num_gpus=8, nodes=1, train_hours=100.0, ckpt_bytes=0.0, setup_hours=0.0,
+                     hours_per_week=168.0, phase="stable", overheads=NO_OVERHEAD)
+    assert not np.isfinite(r.costs[cost.MODES.index("month")][0])
     # a monthly lease is not an hourly rental: no card-hour price is made up from it
     q = complete_price(GpuPrice(gpu="x", currency="CNY", card_hour=None, machine_week=None, machine_month=73000.0,
                                 spot_card_hour=None, machine_gpus=8, source="t", source_date="t"))
@@ -50,20 +52,22 @@ def test_complete_price_derives_without_discount():
 def test_price_table_defaults_and_overrides():
     t = PriceTable("CNY", exchange_rate=7.0)
     d = t.get("rtx-4090-24gb")
-    # 算家云 1.24 CNY per card-hour in a 30-day package (gpu-catalog.md §3.1): a monthly commitment per card
-    assert d.is_default and d.card_hour is None and d.machine_gpus == 1
-    assert d.machine_month == pytest.approx(1.24 * 730) and dict(d.basis) == {"machine_month": "monthly:card_hour"}
+    # AutoDL's list price per card-hour, and AutoDL's own 包月 package (1052 per card-month), each as quoted
+    assert d.is_default and d.card_hour == 1.98 and d.machine_gpus == 1 and d.kind == "list"
+    assert d.machine_month == pytest.approx(1052.0) and d.kinds["machine_month"] == "package"
+    assert dict(d.basis) == {"card_hour": "on_demand:card_hour", "machine_month": "monthly:card_month"}
     t.set_quote("rtx-4090-24gb", card_hour=2.0, machine_week=1500.0)
     q = t.get("rtx-4090-24gb")
     assert not q.is_default and q.card_hour == 2.0 and q.machine_week == 1500.0
-    assert q.machine_month == pytest.approx(1.24 * 730)  # the quoted default the user did not replace is kept
-    assert q.basis["card_hour"] == "your_quote" and q.basis["machine_month"] == "monthly:card_hour"
+    assert q.machine_month == pytest.approx(1052.0)  # the quoted default the user did not replace is kept
+    assert q.basis["card_hour"] == "your_quote" and q.basis["machine_month"] == "monthly:card_month"
+    assert q.kinds["card_hour"] == "your_quote" and q.kinds["machine_month"] == "package"
     t.set_quote("h100-sxm-80gb", card_hour=2.0, currency="USD", machine_month=None)
     h = t.get("h100-sxm-80gb")
     assert h.card_hour == pytest.approx(14.0)  # 2 USD × 7
-    # USD table converts the CNY-only default at the rate
+    # a USD (worldwide) table converts the CNY-only list price at the rate, labelled converted
     u = PriceTable("USD", exchange_rate=7.0).get("rtx-4090d-24gb")
-    assert u.card_hour == pytest.approx(1.14 / 7.0)
+    assert u.card_hour == pytest.approx(2.08 / 7.0) and u.kind == "converted"
 
 
 def test_price_table_from_constraints_dict():
@@ -98,7 +102,7 @@ def test_monthly_crossover_hours():
 
 
 def test_setup_paid_each_fresh_session_in_card_mode():
-    p = _price(card_hour=10.0)
+    p = _price(card_hour=10.0, week=10 * 168 * 8)
     ov = Overheads(env_setup_hours=0.0, resume_hours=0.25, gpu_interruptions_per_gpu_hour=0.0,
                    research_session_hours=4.0)
     r = rental_costs(p, num_gpus=2, nodes=1, train_hours=30.0, ckpt_bytes=0.0, setup_hours=1.0,

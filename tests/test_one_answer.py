@@ -216,7 +216,7 @@ def test_estimate_of_a_plan_file_is_its_selected_plan(capsys):
 
 
 def test_scenario_with_no_price_has_calendar_days_but_no_cost(tmp_path, capsys):
-    d = {"model": {"preset": "llama-3-8b"}, "hardware": {"gpu": "l20-48gb", "num_gpus": 8},
+    d = {"model": {"preset": "llama-3-8b"}, "hardware": {"gpu": "l40-48gb", "num_gpus": 8},
          "parallel": {"zero": 3}, "training": {"framework": "fsdp"}, "data": {"tokens": "1B"}}
     e = _estimate_json(tmp_path, d, capsys)
     assert e["cost"] is None and e["rental_mode"] is None

@@ -46,6 +46,7 @@ FIXTURE_SHA256 = {
     "v3.gpuplan": "9510ea7d7c2806ca470ebc0364c0207599059c5b80f6734ed14e11dda84d8ccc",
     "v4.gpuplan": "7ca4a4eb881b5a82273a688b2c46f682a992c1506d3288cf36a45849f802cffa",
     "v5.gpuplan": "cbce2f1533fa478277caca4a6edfc609a14196583d0b11cbcb975d9ec6fe1fb3",
+    "v6.gpuplan": "269b61aff47caf6fc0260dd63951a369df6d2b95e6885b77bd0efaa84ab2a226",
     # schema 4 as the app saved it (its input state in results.app_ui): tests/test_planfile_ui_state.py
     "v4-app-ui.gpuplan": "bfbef0ab5ac9655004fa4ba89d0fcdc1fd861417ed553332450d1a4dbedeff11",
 }
@@ -351,8 +352,8 @@ BAD = {
                     "bad.gpuplan: not a GPU Planner plan (field schema_version: must be a whole number)"),
     "schema-zero": (b'{"schema_version": 0}',
                     "bad.gpuplan: not a GPU Planner plan (field schema_version: 0 is not a schema number)"),
-    "newer-major": (b'{"schema_version": 6, "scenario": {}}',
-                    "bad.gpuplan: made by a newer GPU Planner (schema 6); this version reads up to 5"),
+    "newer-major": (b'{"schema_version": 7, "scenario": {}}',
+                    "bad.gpuplan: made by a newer GPU Planner (schema 7); this version reads up to 6"),
     "wrong-type": (_v2_with(scenario__training__seq_len="long"),
                    "bad.gpuplan: invalid plan (field scenario.training.seq_len: Input should be a valid integer, "
                    "unable to parse string as an integer)"),

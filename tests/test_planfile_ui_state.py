@@ -52,7 +52,7 @@ def test_save_writes_schema_5_and_reopens_with_the_same_state(tmp_path):
     path = tmp_path / "p.gpuplan"
     planfile.save(doc, path)
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert data["schema_version"] == CURRENT_SCHEMA == 5
+    assert data["schema_version"] == CURRENT_SCHEMA == 6
     assert "app_ui" not in data["results"]
     assert data["ui_state"] == {"current_page": "data", **V4_INPUTS}
     again, warnings = planfile.load(path)
@@ -61,7 +61,7 @@ def test_save_writes_schema_5_and_reopens_with_the_same_state(tmp_path):
 
 def test_the_v5_fixture_opens_cleanly_with_its_state():
     doc, warnings = planfile.load(PLANS / "v5.gpuplan")
-    assert warnings == []
+    assert warnings == [f"v5.gpuplan: written in plan format 5; saving will upgrade it to format {CURRENT_SCHEMA}"]
     ui = doc.ui_state
     assert (ui.data_mode, ui.dataset_gb, ui.tokens_per_gb, ui.epochs, ui.language) == ("bytes", 1.0, 2.5e8, 2.0, "code")
     # 1 GB × 250M tokens per GB × 2 epochs is the scenario's data volume
@@ -75,7 +75,7 @@ def test_entries_kept_elsewhere_are_dropped_by_the_migration():
     data["results"]["app_ui"].update(page=4, checklist={"driver_cuda": {"checked": True}},
                                      project={"phases": []}, custom_gpus=[])
     migrated, original = planfile.migrate(data, "x")
-    assert original == 4 and migrated["schema_version"] == 5
+    assert original == 4 and migrated["schema_version"] == CURRENT_SCHEMA
     assert "app_ui" not in migrated["results"]
     assert not {"page", "checklist", "project", "custom_gpus"} & set(migrated["ui_state"])
     assert migrated["ui_state"]["current_page"] == "data"  # where the page is kept, not app_ui's page

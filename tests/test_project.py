@@ -124,7 +124,7 @@ def test_schema_3_research_phase_word_gives_a_research_phase():
 
 def test_v4_fixture_round_trips(tmp_path):
     doc, warnings = planfile.load(PLANS / "v4.gpuplan")
-    assert warnings == ["v4.gpuplan: written in plan format 4; saving will upgrade it to format 5"]
+    assert warnings == ["v4.gpuplan: written in plan format 4; saving will upgrade it to format " + str(planfile.CURRENT_SCHEMA)]
     assert [p.kind for p in doc.project.phases] == ["cpu_preprocessing", "research", "training", "inference"]
     planfile.save(doc, tmp_path / "x.gpuplan")
     again, w2 = planfile.load(tmp_path / "x.gpuplan")
@@ -194,10 +194,14 @@ def test_serving_meets_the_latency_target_and_the_users():
     s = inf.size_serving(m, g, concurrency=300, context_tokens=4096, prompt_tokens=3584, output_tokens=512,
                          precision="bf16", tokens_per_s_per_user=20)
     assert s.batch_per_replica * s.replicas >= 300
-    assert s.step_s <= 1 / 20 + 1e-12
+    # what a user sees: the step plus the other requests' prefills, per output token (issue 35: sizing on the
+    # step alone gave 17.5 tokens/s per user against the 20 asked)
+    pre = inf.prefill_s(m, g, precision="bf16", prompt=3584, tp=1, eff=inf.ServingEfficiency())
+    assert s.step_s + s.batch_per_replica * pre / 512 <= 1 / 20 + 1e-12
     # one more user per replica breaks the latency target or the memory
     more = inf.decode_step_s(m, g, precision="bf16", kv_bytes=2.0, batch=s.batch_per_replica + 1,
-                             context=3584 + 256, tp=1, eff=inf.ServingEfficiency())[0]
+                             context=3584 + 256, tp=1, eff=inf.ServingEfficiency())[0] \
+        + (s.batch_per_replica + 1) * pre / 512
     mem = inf.max_batch_by_memory(m, g, precision="bf16", kv_bytes=2.0, context=3584 + 256, tp=1,
                                   eff=inf.ServingEfficiency())
     assert more > 1 / 20 or s.batch_per_replica + 1 > mem

@@ -21,8 +21,10 @@ from gpuplanner.io import planfile
 
 def _sc(training=None, parallel=None, preset="llama-3.1-8b", gpu="h100-sxm-80gb", n=8):
     t = {"framework": "fsdp", "seq_len": 8192, "micro_batch_size": 2, **(training or {})}
+    # Megatron-Core's distributed optimizer shards optimizer states only (ZeRO-1); the others shard everything
+    zero = 1 if t["framework"] == "megatron" else 3
     return scenario_from_dict({"model": {"preset": preset}, "training": t,
-                               "parallel": {"zero": 3, **(parallel or {})},
+                               "parallel": {"zero": zero, **(parallel or {})},
                                "hardware": {"gpu": gpu, "num_gpus": n}})
 
 

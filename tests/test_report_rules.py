@@ -12,7 +12,7 @@ import pytest
 
 SCENARIO = {"model": {"preset": "llama-3-70b"}, "training": {"method": "full"}, "data": {"tokens": "1B"},
             "constraints": {"max_gpus": 64, "deadline_days": 30,
-                            "gpu_candidates": ["rtx-4090-24gb", "l20-48gb", "a800-sxm-80gb"],
+                            "gpu_candidates": ["rtx-4090-24gb", "l40-48gb", "a800-sxm-80gb"],
                             "prices": {"rtx-4090-24gb": {"card_hour": 1.0}}}}
 
 
@@ -37,9 +37,9 @@ def report(tmp_path_factory):
 def test_skipped_cards_are_listed_with_their_reason(report):
     data, text = report
     names = {name for name, _why in data.skipped}
-    assert any("L20" in n for n in names) and any("4090" in n for n in names)
+    assert any("L40" in n for n in names) and any("4090" in n for n in names)
     assert "Cards not ranked" in text
-    l20 = next(why for name, why in data.skipped if "L20" in name)
+    l20 = next(why for name, why in data.skipped if "L40" in name)
     assert l20.render() == "no price — enter a quote" and "no price — enter a quote" in text
 
 

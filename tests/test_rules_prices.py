@@ -61,11 +61,13 @@ def test_an_ambiguous_price_is_refused(bad, why):
 
 def test_the_mainland_h100_default_is_a_monthly_node_lease():
     rec = [p for p in hw.load_prices() if p.gpu == "h100-sxm-80gb" and p.region == "mainland_china"]
-    assert len(rec) == 1 and (rec[0].unit, rec[0].mode, rec[0].quoted_price) == ("node_month", "monthly", 70000.0)
+    assert {(r.unit, r.mode, r.quoted_price, r.kind) for r in rec} == {
+        ("node_month", "monthly", 70000.0, "wholesale"), ("node_month", "monthly", 75000.0, "wholesale")}
     p = PriceTable("CNY").get("h100-sxm-80gb")
     assert p.card_hour is None and p.spot_card_hour is None  # no made-up card-hour price
     assert p.machine_month == 70000.0 and p.machine_gpus == 8 and "machine_month" not in p.derived
     assert dict(p.basis) == {"machine_month": "monthly:node_month"} and p.region == "mainland_china"
+    assert p.kind == "wholesale"
     # a month of a node is what it bills; the advice says there is no card-hour quote
     s = scenario_from_dict({"model": {"preset": "llama-3-8b"}, "training": {"framework": "megatron"},
                             "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}, "data": {"tokens": "2B"}})
@@ -73,40 +75,75 @@ def test_the_mainland_h100_default_is_a_monthly_node_lease():
     assert ev.rental_mode == "month" and ev.cost == pytest.approx(70000.0)
     assert any("No card-hour quote" in m.render() and "a whole node leased per month" in m.render()
                for m in ev.rental_advice)
-    # it is not cheaper per card-hour than the A800 on demand any more (issue 17: 11.99 < A100's price)
-    assert PriceTable("CNY").get("a800-sxm-80gb").card_hour == 5.15
+    # A800 on demand is AutoDL's list price, not a marketplace's lowest seller (issue 31)
+    assert PriceTable("CNY").get("a800-sxm-80gb").card_hour == 5.88
+
+
+def test_every_default_quote_has_a_kind():
+    kinds = {p.kind for p in hw.load_prices()}
+    assert None not in kinds and kinds <= set(hw.PRICE_KINDS)
 
 
 def test_mainland_quotes_for_the_cards_rented_there():
     mainland = {p.gpu for p in hw.load_prices() if p.region == "mainland_china"}
     assert {"a800-sxm-80gb", "h20-96gb", "rtx-4090-24gb", "rtx-4090d-24gb", "h100-sxm-80gb", "h800-sxm-80gb"} <= mainland
     t = PriceTable("CNY")
-    assert t.get("a800-sxm-80gb").card_hour == 5.15 and t.get("h20-96gb").card_hour == 7.5
-    # the 4090's 1.24 CNY/card-hour is a 30-day package: billed as a month per card, never per hour
-    r = t.get("rtx-4090-24gb")
+    # AutoDL list prices (rental-prices-cn-2026.md rows 5-13)
+    assert t.get("a800-sxm-80gb").card_hour == 5.88 and t.get("h20-96gb").card_hour == 10.5
+    assert t.get("h800-sxm-80gb").card_hour == 10.5 and t.get("l20-48gb").card_hour == 3.87
+    assert all(t.get(g).kind == "list" for g in ("a800-sxm-80gb", "h20-96gb", "h800-sxm-80gb", "rtx-4090-24gb"))
+    # the lowest-seller snapshots and the 30-day package read per card-hour are kept, labelled, and used only
+    # when the user asks for them
+    r = PriceTable("CNY", kinds=("marketplace",)).get("rtx-4090-24gb")
     assert r.card_hour is None and r.machine_gpus == 1 and r.machine_month == pytest.approx(1.24 * 730)
+    assert PriceTable("CNY", kinds=("marketplace",)).get("a800-sxm-80gb").card_hour == 5.15
     # the yearly lease is kept for reference but bills nothing
     yearly = [p for p in hw.load_prices() if p.gpu == "rtx-4090-24gb" and p.mode == "yearly"]
     assert yearly and all(p.card_month is None and p.card_hour is None for p in yearly)
-    # the one public H800 figure: DeepSeek-V3's stated $2 per GPU-hour (dated, sourced, marked not a quote)
-    h800 = [p for p in hw.load_prices() if p.gpu == "h800-sxm-80gb"]
-    assert len(h800) == 1 and h800[0].currency == "USD" and "2412.19437" in h800[0].source and h800[0].source_date
-    assert t.get("h800-sxm-80gb").card_hour == pytest.approx(2.0 * t.rate)
-    # L20 has no public price: no default, listed by the search as "no price — enter a quote"
-    assert t.get("l20-48gb") is None
+    # DeepSeek-V3's stated $2 per GPU-hour is an assumption, not a quote: never a default
+    h800 = [p for p in hw.load_prices() if p.gpu == "h800-sxm-80gb" and p.kind == "assumption"]
+    assert len(h800) == 1 and h800[0].currency == "USD" and "2412.19437" in h800[0].source
+    assert PriceTable("CNY", kinds=("assumption",)).get("h800-sxm-80gb").card_hour == pytest.approx(2.0 * t.rate)
 
 
 def test_region_setting_picks_the_quotes():
-    assert PriceTable("CNY", region="worldwide").get("h100-sxm-80gb").card_hour == pytest.approx(3.99 * 7.0)
-    assert PriceTable("USD", region="mainland_china").get("a800-sxm-80gb").card_hour == pytest.approx(5.15 / 7.0)
+    # the lower median of the worldwide list prices (marketplace snapshots such as Vast.ai and Akash left out)
+    assert PriceTable("CNY", region="worldwide").get("h100-sxm-80gb").card_hour == pytest.approx(4.29 * 7.0)
+    assert PriceTable("USD", region="mainland_china").get("a800-sxm-80gb").card_hour == pytest.approx(5.88 / 7.0)
     assert PriceTable("CNY", region="mainland_china").get("b200-180gb") is None
-    assert PriceTable("CNY").get("b200-180gb").region == "worldwide"  # default: falls back, converted
     s = scenario_from_dict({"model": {"preset": "llama-2-7b"}, "training": {"method": "lora"}, "data": {"tokens": "1B"},
                             "constraints": {"max_gpus": 8, "region": "mainland_china",
                                             "gpu_candidates": ["b200-180gb", "a800-sxm-80gb"]}})
     r = S.search(s, top=2)
     assert r.plans and all(p.gpu == "a800-sxm-80gb" for p in r.plans)
     assert r.skipped_gpus["b200-180gb"].render() == "no price in mainland China — enter a quote"
+
+
+def test_a_cny_plan_is_never_priced_from_a_converted_foreign_quote_without_opting_in():
+    t = PriceTable("CNY")
+    for gid in hw.load_gpus():
+        p = t.get(gid)
+        assert p is None or (p.region == "mainland_china" and "converted" not in p.kinds.values()), gid
+    assert t.get("b200-180gb") is None
+    opted = PriceTable("CNY", converted=True).get("b200-180gb")
+    assert opted.region == "worldwide" and opted.kind == "converted"
+    s = scenario_from_dict({"model": {"preset": "llama-2-7b"}, "training": {"method": "lora"}, "data": {"tokens": "1B"},
+                            "constraints": {"max_gpus": 8, "converted_prices": True,
+                                            "gpu_candidates": ["b200-180gb"]}})
+    assert S.search(s, top=1).plans[0].evaluation.price.kind == "converted"
+
+
+def test_the_4090_lora_example_costs_hours_not_a_month():
+    from pathlib import Path
+    from gpuplanner.io.scenario_files import load_scenario
+
+    s = load_scenario(Path(__file__).parents[1] / "examples" / "7b-lora-1x4090.json")[0]
+    ev = evaluate(s)
+    assert ev.rental_mode == "card_hour" and ev.cost < 200, (ev.rental_mode, ev.cost)
+    assert set(ev.mode_costs) >= {"card_hour", "month"}  # the package was compared, and lost
+    be = ev.to_json()["break_even_hours_per_week"]
+    assert be["month"] == pytest.approx(1052 / 1.98 * 168 / 730) and be["month_kind"] == "package"
+    assert be["guide_rule"] == 40
 
 
 def test_user_quote_replaces_the_default_and_says_so():

@@ -67,15 +67,15 @@ def test_rank_keeps_poor_plans_first_when_nothing_else_meets_the_deadline():
 def test_card_class_leaves_small_cards_out_unless_allowed():
     s = {"model": {"preset": "llama-3-70b"}, "training": {"method": "pretrain", "framework": "megatron"},
          "data": {"tokens": "20B"},
-         "constraints": {"max_gpus": 128, "gpu_candidates": ["a100-sxm-40gb", "a800-sxm-80gb"]}}
+         "constraints": {"max_gpus": 128, "gpu_candidates": ["l20-48gb", "a800-sxm-80gb"]}}
     r = S.search(scenario_from_dict(s), top=5)
     assert r.plans and all(p.gpu == "a800-sxm-80gb" for p in r.plans)
-    reason = r.skipped_gpus["a100-sxm-40gb"].render()
+    reason = r.skipped_gpus["l20-48gb"].render()
     assert "card class" in reason and "≥80 GB" in reason
     assert all(x.status == "passed" for p in r.plans for x in p.rules if x.id == "card_class")
     s["constraints"]["rules"] = {"card_class": False}
     r2 = S.search(scenario_from_dict(s), top=10, distinct=False)
-    assert "a100-sxm-40gb" not in r2.skipped_gpus
+    assert "l20-48gb" not in r2.skipped_gpus
     # no card of the class among the candidates: nothing is left out, and the plans say they fail the rule
     s["constraints"] = {"max_gpus": 128, "gpu_candidates": ["a100-sxm-40gb"], "currency": "USD"}
     r3 = S.search(scenario_from_dict(s), top=3)
@@ -166,7 +166,7 @@ def test_plan_json_carries_framework_grade_rules_and_skipped(tmp_path, capsys):
     f = tmp_path / "s.json"
     f.write_text(json.dumps({"model": {"preset": "llama-2-7b"}, "training": {"method": "full"},
                              "data": {"tokens": "1B"},
-                             "constraints": {"max_gpus": 8, "gpu_candidates": ["a800-sxm-80gb", "l20-48gb"]}}))
+                             "constraints": {"max_gpus": 8, "gpu_candidates": ["a800-sxm-80gb", "l40-48gb"]}}))
     assert run_cli(["plan", str(f), "--json", "--top", "3"]) == 0
     out = json.loads(capsys.readouterr().out)
     for p in out["plans"]:
@@ -175,13 +175,13 @@ def test_plan_json_carries_framework_grade_rules_and_skipped(tmp_path, capsys):
         ids = [r["id"] for r in p["rules"]]
         assert ids == list(R.RULE_IDS)
         assert all(r["status"] in ("passed", "failed", "allowed", "not_applicable") and r["message"] for r in p["rules"])
-    assert {"gpu": "l20-48gb", "gpu_name": "NVIDIA L20 48GB (China)",
+    assert {"gpu": "l40-48gb", "gpu_name": "NVIDIA L40 48GB",
             "reason": "no price — enter a quote"} in out["skipped"]
-    assert out["skipped_gpus"]["l20-48gb"] == "no price — enter a quote"
+    assert out["skipped_gpus"]["l40-48gb"] == "no price — enter a quote"
     # and in the text output
     assert run_cli(["plan", str(f), "--top", "1"]) == 0
     text = capsys.readouterr().out
-    assert "skipped: l20-48gb" in text and "no price — enter a quote" in text
+    assert "skipped: l40-48gb" in text and "no price — enter a quote" in text
     assert "framework" in text and "MFU" in text
 
 
@@ -194,5 +194,5 @@ def test_every_catalog_gpu_left_out_of_the_default_list_is_listed():
     considered = {p.gpu for p in r.plans} | set(r.skipped_gpus)
     ranked = {ctx.gpu.id for ctx in S.iter_contexts(s)}
     assert set(load_gpus()) <= considered | ranked
-    assert r.skipped_gpus["l20-48gb"].render() == "no price — enter a quote"
+    assert r.skipped_gpus["l40-48gb"].render() == "no price — enter a quote"
     assert r.skipped_gpus["mlu590"].render() == "memory size unknown"

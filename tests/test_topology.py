@@ -348,7 +348,7 @@ def test_cli_garbage_exits_2_with_one_line():
     assert lines == ["gpuplanner: error: line 4: expected a GPU row like 'GPU0  X  NV12 ...', got 'foo bar'"]
 
     res = _cli(str(DATA / "does-not-exist.txt"))
-    assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1 and "cannot read" in res.stderr
+    assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1 and "not found" in res.stderr  # the safe reader's message, as net and health
 
 
 # ------------------------------------------------------------------------------------------- query-gpu CSV

@@ -6,6 +6,11 @@ import argparse
 
 CTX = "CLI"
 
+# the ranges of the scenario's own fields (core/scenario.py), repeated here so that parsing a flag loads no model:
+MAX_TP = 1024  # MeasuredRun.tp: one tensor-parallel group
+MAX_GPUS = 1_000_000  # HardwareSection.num_gpus
+MAX_NICS = 64  # HardwareSection.nics_per_node
+
 
 def positive_int(value: str) -> int:
     """argparse type: a whole number ≥ 1, with a one-line message otherwise."""
@@ -16,6 +21,52 @@ def positive_int(value: str) -> int:
     if n < 1:
         raise argparse.ArgumentTypeError(f"expected a number >= 1, got {n}")
     return n
+
+
+def int_in(lo: int, hi: int):
+    """argparse type: a whole number from ``lo`` to ``hi`` (the message names the range; a value past it is an
+    error, never a verdict about an impossible plan)."""
+    def parse(value: str) -> int:
+        from ..formatting import format_number
+
+        span = f"from {format_number(lo, 0)} to {format_number(hi, 0)}"
+        text = value.strip().replace("_", "")
+        if not text.lstrip("+-").isdigit() or len(text) > 12:
+            raise argparse.ArgumentTypeError(f"expected a whole number {span}, got {value[:40]!r}")
+        n = int(text)
+        if not lo <= n <= hi:
+            raise argparse.ArgumentTypeError(f"expected a whole number {span}, got {format_number(n, 0)}")
+        return n
+
+    parse.__name__ = f"whole number {lo}-{hi}"
+    return parse
+
+
+def strict_json(data, **kwargs) -> str:
+    """``data`` as JSON that a strict parser reads (``allow_nan=False``): a figure that is not finite (a cost
+    without a price, a job that never finishes) becomes ``null`` and its path is listed under ``"unbounded"``
+    with a sentence saying so; nothing else changes."""
+    import json
+    import math
+
+    paths: list[str] = []
+
+    def clean(v, path: str):
+        if isinstance(v, float) and not math.isfinite(v):
+            paths.append(path or "$")
+            return None
+        if isinstance(v, dict):
+            return {k: clean(x, f"{path}.{k}" if path else str(k)) for k, x in v.items()}
+        if isinstance(v, (list, tuple)):
+            return [clean(x, f"{path}[{i}]") for i, x in enumerate(v)]
+        return v
+
+    out = clean(data, "")
+    if paths and isinstance(out, dict):
+        out["unbounded"] = {"fields": paths[:50], "message": "no finite value (the figure grows without bound, "
+                            "e.g. a job that never finishes); shown as null"}
+    kwargs.setdefault("ensure_ascii", False)
+    return json.dumps(out, allow_nan=False, **kwargs)
 
 
 def rent_vs_build_lines(rb, indent: str = "   ") -> list[str]:

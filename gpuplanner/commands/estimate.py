@@ -7,11 +7,10 @@ Prints the core's :class:`~gpuplanner.core.evaluate.Evaluation`; ``--json`` is i
 
 from __future__ import annotations
 
-import json
 
 # the core and io are imported by run(): ``gpuplanner --help`` and the other commands do not load them
 from ..formatting import format_compact, format_money, format_number, format_percent, format_sig, gpu_display_name
-from ._args import label as _lbl, rent_vs_build_lines
+from ._args import label as _lbl, rent_vs_build_lines, strict_json
 from ._lang import msg, name, translate
 
 CTX = "CLI"
@@ -26,13 +25,15 @@ def register(sub) -> None:
 
 def run(args) -> int:
     from ..core.evaluate import evaluate
+    from ..core.plausible import check_plausible
     from ..io.scenario_files import load_scenario
 
     scenario, base = load_scenario(args.file)
     ev = evaluate(scenario, base)
+    check_plausible(ev, scenario.constraints.hours_per_week)  # MFU < 0.1%, a calendar past 100 years: the field named
     data = ev.to_json()
     if args.json:
-        print(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
+        print(strict_json(data, indent=2, sort_keys=True))
         return 0
     print("\n".join(text_lines(ev, data)))
     return 0
@@ -120,12 +121,9 @@ def text_lines(ev, data: dict) -> list[str]:
         lines.append("  " + _lbl(translate(CTX, "likely range"), 17) + rng + " " + translate(
             CTX, "(p10–p90 of the model's error on {n} published {family} runs)").format(
                 n=ev.band["rows"], family=_framework_name(ev.band["family"])))
-    share_names = {
-        "compute": translate(CTX, "compute"), "tp_comm": translate(CTX, "tensor-parallel comm."),
-        "dp_comm": translate(CTX, "data-parallel comm."), "pp_bubble": translate(CTX, "pipeline bubble"),
-        "cp_comm": translate(CTX, "context-parallel comm."), "ep_comm": translate(CTX, "expert-parallel comm."),
-        "generation": translate(CTX, "generation"), "other": translate(CTX, "other"),
-    }
+    from ..core.timing import BREAKDOWN_LABELS
+
+    share_names = {k: translate("Timing", v) for k, v in BREAKDOWN_LABELS.items()}
     tb = data.get("time_breakdown") or {}
     if tb:
         lines.append("  " + _lbl(translate(CTX, "time share"), 17)

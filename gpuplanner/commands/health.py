@@ -9,9 +9,8 @@ when a finding is "bad", 2 unreadable input (one line naming the line).
 
 from __future__ import annotations
 
-import json
 
-from ._args import read_input
+from ._args import read_input, strict_json
 from ._lang import msg, translate
 
 CTX = "CLI"
@@ -43,6 +42,10 @@ def run(args) -> int:
     from ..verify.health import check_health  # imported here: --help loads no verify/numpy
 
     gpu = args.gpu
+    if gpu is not None:  # an unknown id is an error naming the catalog's close matches, never ignored
+        from ..core.catalog_hw import get_gpu
+
+        gpu = get_gpu(gpu).id
     if args.plan:
         from ..io.scenario_files import load_scenario
 
@@ -51,7 +54,7 @@ def run(args) -> int:
     dmesg = _read(args.dmesg, "kernel log") if args.dmesg else None
     rep = check_health(_read(args.file, "tool output"), gpu, dmesg)
     if args.json:
-        print(json.dumps(rep.to_json(), indent=2, ensure_ascii=False))
+        print(strict_json(rep.to_json(), indent=2))
     else:
         kinds = {"nvidia": "nvidia-smi -q", "ascend": "npu-smi info", "amd": "rocm-smi",
                  "dmesg": translate(CTX, "kernel log")}

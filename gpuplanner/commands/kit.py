@@ -13,12 +13,11 @@ Exit codes: 0 done, 1 the analysis found a "bad" item (``kit-import --strict``),
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
 # verify and io are imported by the run functions: ``gpuplanner --help`` and the other commands do not load them
-from ._args import label as _lbl, positive_int
+from ._args import label as _lbl, positive_int, strict_json
 from . import _lang
 from ._lang import translate
 from ..formatting import format_money, format_number, format_percent, format_sig
@@ -116,7 +115,7 @@ def run_import(args) -> int:
         out = {"analysis": a.to_json(), "before_after": ba,
                "server": {"host": result.host, "gpus": [g.name for g in result.gpus], "driver": result.driver,
                           "cuda": result.cuda, "mode": result.mode}}
-        print(json.dumps(out, indent=2, ensure_ascii=False))
+        print(strict_json(out, indent=2))
         return 1 if args.strict and a.worst == "bad" else 0
     low = translate(CTX, "LOW")
     lines = [_lbl(translate(CTX, "Server")) + translate(CTX, "{host}: {n} GPU(s) {names}").format(
@@ -184,7 +183,7 @@ def _run_import_multinode(args, scenario) -> int:
         out = {"analysis": a.to_json(), "before_after": ba,
                "server": {"nodes": result.nodes, "gpus_per_node": result.gpus_per_node, "device": result.device,
                           "backend": result.backend, "hosts": [h.host for h in result.hosts]}}
-        print(json.dumps(out, indent=2, ensure_ascii=False))
+        print(strict_json(out, indent=2))
         return 1 if args.strict and a.worst == "bad" else 0
     lines = [f"Cluster      {result.nodes} node(s) x {result.gpus_per_node} ({result.device or '?'}, "
              f"{result.backend or '?'}), torch {result.torch or '?'}",

@@ -10,9 +10,8 @@ finding is "bad", 2 unreadable input (one line naming the line of the file).
 
 from __future__ import annotations
 
-import json
 
-from ._args import positive_int, read_input
+from ._args import MAX_NICS, int_in, read_input, strict_json
 from ._lang import msg, translate
 
 CTX = "CLI"
@@ -32,7 +31,7 @@ def register(subparsers) -> None:
     p.add_argument("--json", action="store_true", help="print ports and verdict as JSON")
     p.add_argument("--plan", metavar="PLAN", help="scenario JSON or .gpuplan file: check against its network")
     p.add_argument("--network", metavar="ID", help="the promised network instead of a plan (e.g. ib-ndr-400, roce-400)")
-    p.add_argument("--nics", type=positive_int, metavar="N", help="with --network: compute NICs per node")
+    p.add_argument("--nics", type=int_in(1, MAX_NICS), metavar="N", help="with --network: compute NICs per node")
     p.add_argument("--topo", metavar="TOPO", help="'nvidia-smi topo -m' output of the same node: NIC-to-GPU affinity")
     p.add_argument("--strict", action="store_true", help="exit 1 when a finding is 'bad'")
     p.set_defaults(func=run)
@@ -64,7 +63,7 @@ def run(args) -> int:
         topo = parse_topo(_read(args.topo, "nvidia-smi topo -m output"))
     rep = diagnose_network(ports, plan, topo)
     if args.json:
-        print(json.dumps(rep.to_json(), indent=2, ensure_ascii=False))
+        print(strict_json(rep.to_json(), indent=2))
     else:
         print(format_ports(ports))
         if plan is not None:

@@ -15,11 +15,10 @@ below the card class, nothing fits ...). ``gpuplanner estimate`` on a plan's ``s
 
 from __future__ import annotations
 
-import json
 
 from ..formatting import format_money, gpu_display_name, format_number, format_percent, format_sig
 from ._lang import msg, name, translate
-from ._args import display_width, ljust, positive_int, rent_vs_build_lines
+from ._args import display_width, int_in, ljust, rent_vs_build_lines, strict_json
 
 
 CTX = "CLI"
@@ -34,7 +33,7 @@ def register(subparsers) -> None:
         "the budget, or lowest cost per effective PFLOP).",
     )
     p.add_argument("file", metavar="FILE", help="scenario JSON or .gpuplan file")
-    p.add_argument("--top", type=positive_int, default=5, metavar="N", help="how many plans to show (default 5)")
+    p.add_argument("--top", type=int_in(1, 1000), default=5, metavar="N", help="how many plans to show (default 5)")
     p.add_argument("--objective", choices=("cheapest", "fastest", "value"),
                    help="ranking (default: the scenario's constraints.objective)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -48,7 +47,7 @@ def run(args) -> int:
     scenario, base_dir = load_scenario(args.file)
     result = search(scenario, base_dir, top=args.top, objective=args.objective)
     if args.json:
-        print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+        print(strict_json(result.to_json(), indent=2))
         return 0
     con = scenario.constraints
     print("\n".join(text_lines(result, con)))

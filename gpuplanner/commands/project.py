@@ -11,11 +11,10 @@ A plan file without a project (or a scenario JSON) is one phase running its plan
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from ..formatting import format_money, format_number, gpu_display_name
-from ._args import cut, ljust, rjust
+from ._args import cut, ljust, rjust, strict_json
 from ._lang import msg, name, translate
 from ..core.project import layout_change_text
 
@@ -61,7 +60,7 @@ def run(args) -> int:
     res = evaluate_project(project, scenario, models, checklist=checklist)
     data = res.to_json()
     if args.json:
-        print(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False))
+        print(strict_json(data, indent=2, sort_keys=True))
         return 0
     print("\n".join(text_lines(res)))
     return 0

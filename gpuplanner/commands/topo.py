@@ -7,10 +7,8 @@ FILE may be ``-`` for stdin. Text output: the link matrix and the verdict lines;
 
 from __future__ import annotations
 
-import json
-import sys
 
-from ._args import positive_int
+from ._args import MAX_GPUS, MAX_TP, int_in, read_input, strict_json
 from . import _lang
 
 _MARK = {"ok": "[ok]  ", "warn": "[warn]", "bad": "[BAD] "}
@@ -25,22 +23,18 @@ def register(subparsers) -> None:
     )
     p.add_argument("file", metavar="FILE", help="saved output of 'nvidia-smi topo -m', or - for stdin")
     p.add_argument("--json", action="store_true", help="print the diagnosis as JSON")
-    p.add_argument("--tp", type=positive_int, metavar="N", help="the plan's tensor-parallel size to check")
-    p.add_argument("--gpus", type=positive_int, metavar="N", help="the plan's total GPU count (multi-node if larger)")
+    p.add_argument("--tp", type=int_in(1, MAX_TP), metavar="N", help="the plan's tensor-parallel size to check")
+    p.add_argument("--gpus", type=int_in(1, MAX_GPUS), metavar="N", help="the plan's total GPU count (multi-node if larger)")
     p.add_argument("--strict", action="store_true", help="exit 1 when a verdict line is 'bad'")
     p.set_defaults(func=run)
 
 
 def _read(path: str) -> bytes:
-    from ..verify.topology import TopologyError
+    """The file (or stdin) through the safe reader, as ``net`` and ``health`` read theirs: a regular file only
+    (a FIFO or ``/dev/zero`` is refused before reading), at most :data:`MAX_TOPO_CHARS` bytes."""
+    from ..verify.topology import MAX_TOPO_CHARS, TopologyError
 
-    if path == "-":
-        return sys.stdin.buffer.read()
-    try:
-        with open(path, "rb") as fh:
-            return fh.read()
-    except OSError as err:
-        raise TopologyError(f"cannot read {path}: {err.strerror or err}") from None
+    return read_input(path, MAX_TOPO_CHARS, "nvidia-smi topo -m output", TopologyError)
 
 
 def run(args) -> int:
@@ -49,7 +43,7 @@ def run(args) -> int:
     topo = parse_topo(_read(args.file))
     diag = diagnose(topo, plan_tp=args.tp, plan_gpus=args.gpus)
     if args.json:
-        print(json.dumps(diag.to_json(), indent=2, ensure_ascii=False))
+        print(strict_json(diag.to_json(), indent=2))
     else:
         print(format_matrix(topo))
         print()

@@ -156,6 +156,8 @@ class Price:
     quoted_price: float | None = None  # the figure as quoted, in ``unit``
     basis: tuple[tuple[str, str], ...] = ()  # (field, unit as quoted)
     modes: tuple[str, ...] = ()
+    kind: str | None = None  # PRICE_KINDS (None: not stated, a user's sheet)
+    kinds: tuple[tuple[str, str], ...] = ()  # (field, kind of the quote it came from) for a composed offer
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -172,6 +174,13 @@ PRICE_MODES = {
     "yearly": ("card_year", "card_month", "node_month"),
 }
 PRICE_REGIONS = ("mainland_china", "worldwide")
+#: What kind of figure a quote is (``prices.json`` ``kind``): a provider's published list price, a marketplace
+#: snapshot (lowest seller or median), a provider's own time package (包月 ...), a whole-server rent from a
+#: wholesale market, or an assumption stated in a paper. A quote of the other region used in this one is
+#: labelled ``converted`` where it is shown.
+PRICE_KINDS = ("list", "marketplace", "package", "wholesale", "assumption")
+#: the kinds the ranking prices from by default: list card-hours, package or wholesale months
+DEFAULT_PRICE_KINDS = ("list", "package", "wholesale")
 _HOURS = {"week": 168.0, "month": 730.0}  # gpu-catalog.md §3.2/§3.6: 730 h per month
 
 
@@ -473,8 +482,10 @@ def parse_price_record(rec: Any, i: int = 0, name: str = "prices.json") -> Price
     card count, a unit the mode cannot be quoted in), or that lacks its source and date."""
     if not isinstance(rec, dict):
         raise _malformed(name, f"prices[{i}] must be an object")
-    if set(rec) != set(_RECORD_KEYS):
-        raise _malformed(name, f"prices[{i}] must have exactly the keys {', '.join(_RECORD_KEYS)}")
+    if set(rec) - {"kind"} != set(_RECORD_KEYS):
+        raise _malformed(name, f"prices[{i}] must have exactly the keys {', '.join(_RECORD_KEYS)} (and kind)")
+    if "kind" in rec and rec["kind"] not in PRICE_KINDS:
+        raise _malformed(name, f"prices[{i}]: kind must be one of {', '.join(PRICE_KINDS)}")
     if rec.get("gpu") not in _gpus():
         raise _malformed(name, f"prices[{i}]: unknown gpu {rec.get('gpu')!r}")
     if rec.get("currency") not in CURRENCIES:
@@ -505,7 +516,7 @@ def parse_price_record(rec: Any, i: int = 0, name: str = "prices.json") -> Price
     return Price(gpu=rec["gpu"], currency=rec["currency"], region=rec["region"], provider=rec.get("provider"),
                  machine_gpus=int(g) if g else None, source=rec["source"], source_date=str(rec["date"]),
                  notes=rec.get("notes"), unit=unit, mode=mode, quoted_price=float(price), basis=basis,
-                 modes=(mode,), **money)
+                 modes=(mode,), kind=rec.get("kind"), **money)
 
 
 def load_prices() -> list[Price]:
@@ -533,7 +544,7 @@ def _merge(quotes: list[Price]) -> Price:
 def _offers() -> tuple[Price, ...]:
     groups: dict[tuple, list[Price]] = {}
     for q in _prices()[0]:
-        key = (q.gpu, q.currency, q.region, q.provider, q.source, q.source_date, q.machine_gpus)
+        key = (q.gpu, q.currency, q.region, q.provider, q.source, q.source_date, q.machine_gpus, q.kind)
         groups.setdefault(key, []).append(q)
     return tuple(_merge(v) for v in groups.values())
 
@@ -578,14 +589,19 @@ def region_for_currency(currency: str) -> str:
 
 
 def default_price(gpu_id: str | GPU, currency: str, rate_cny_per_usd: float | None = None,
-                  region: str | None = None) -> Price | None:
+                  region: str | None = None, kinds: tuple[str, ...] | None = None,
+                  converted: bool | None = None) -> Price | None:
     """The default rental offer for ``gpu_id`` in ``currency`` (CNY or USD), or None if there is none.
 
-    Rule: among the offers from ``region`` (default: the currency's own region, :func:`region_for_currency`,
-    then the other region's when it has none), the lower median by the on-demand ``card_hour``, else by the
-    monthly, weekly or spot price; converted to ``currency`` at ``rate_cny_per_usd`` (default: ``prices.json``'s
-    rate) and flagged ``converted=True`` where the offer is in the other currency. An explicit ``region`` never
-    falls back: a GPU without a quote there has no default price.
+    Rule: among the offers of the ``kinds`` given (default :data:`DEFAULT_PRICE_KINDS`: list card-hours, package
+    or wholesale months) from ``region`` (default: the currency's own region, :func:`region_for_currency`; the
+    other region's only with ``converted`` — never by default for mainland China, where a converted foreign quote
+    is not what a mainland renter pays), the lower median by the on-demand ``card_hour``; its month price (when
+    the card-hour offer has none) from the region's own package quote, else its wholesale whole-server rent —
+    never derived from the hourly price. Without a card-hour quote: the lower median by the monthly, weekly or
+    spot price. Converted to ``currency`` at ``rate_cny_per_usd`` (default: ``prices.json``'s rate) and flagged
+    ``converted=True`` where the offer is in the other currency. ``converted`` defaults to True for a non-CNY
+    currency without an explicit region (the old fallback), False otherwise.
     """
     g = get_gpu(gpu_id)
     cur = str(currency).upper()
@@ -593,22 +609,45 @@ def default_price(gpu_id: str | GPU, currency: str, rate_cny_per_usd: float | No
         raise CatalogError(MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "unknown currency '{c}'; use CNY or USD"), c=currency))
     if region is not None and region not in PRICE_REGIONS:
         raise CatalogError(MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "unknown region '{r}'; use mainland_china or worldwide"), r=region))
-    mine = [p for p in _offers() if p.gpu == g.id and any(getattr(p, k) is not None for k in _MONEY_FIELDS)]
-    if region is not None:
-        regions = (region,)
-    else:
-        home = region_for_currency(cur)
-        regions = (home, next(r for r in PRICE_REGIONS if r != home))
+    kinds = tuple(kinds or DEFAULT_PRICE_KINDS)
+    mine = [p for p in _offers() if p.gpu == g.id and any(getattr(p, k) is not None for k in _MONEY_FIELDS)
+            and (p.kind or "list") in kinds]
+    home = region if region is not None else region_for_currency(cur)
+    if converted is None:
+        converted = region is None and home != "mainland_china"
+    regions = (home,) + ((next(r for r in PRICE_REGIONS if r != home),) if converted else ())
     for reg in regions:
-        pool = [p for p in mine if p.region == reg]
-        pick = None
-        for key in ("card_hour", "card_month", "card_week", "spot_card_hour"):
-            pick = _lower_median(pool, key)
-            if pick is not None:
-                break
+        pick = _compose([p for p in mine if p.region == reg])
         if pick is not None:
             return convert_price(pick, cur, rate_cny_per_usd)
     return None
+
+
+def _compose(pool: list[Price]) -> Price | None:
+    """One region's default offer: the lower-median card-hour offer with a month price from the region's package,
+    else wholesale, quote where it has none of its own (each figure keeps the kind of its quote)."""
+    hour = _lower_median(pool, "card_hour")
+    if hour is None:
+        for key in ("card_month", "card_week", "spot_card_hour"):
+            hour = _lower_median(pool, key)
+            if hour is not None:
+                break
+        if hour is None:
+            return None
+        return replace(hour, kinds=tuple((k, hour.kind or "list") for k in _MONEY_FIELDS if getattr(hour, k) is not None))
+    kinds = [(k, hour.kind or "list") for k in _MONEY_FIELDS if getattr(hour, k) is not None]
+    if hour.card_month is not None:
+        return replace(hour, kinds=tuple(kinds))
+    month = (_lower_median([p for p in pool if p.kind == "package"], "card_month")
+             or _lower_median([p for p in pool if p.kind == "wholesale" and "yearly" not in p.modes], "card_month"))
+    if month is None:
+        return replace(hour, kinds=tuple(kinds))
+    basis = dict(hour.basis)
+    basis["card_month"] = dict(month.basis).get("card_month", "monthly:card_month")
+    kinds.append(("card_month", month.kind or "list"))
+    src = f"{hour.source}; month: {month.provider}, {month.source} ({month.source_date})"
+    return replace(hour, card_month=month.card_month, basis=tuple(basis.items()), kinds=tuple(kinds), source=src,
+                   machine_gpus=month.machine_gpus if hour.machine_gpus is None else hour.machine_gpus)
 
 
 # ---------------------------------------------------------------------------------------------- economics

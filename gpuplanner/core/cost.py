@@ -89,6 +89,16 @@ MODE_LABELS = {
 }
 
 
+#: What kind of figure a price is (catalog_hw.PRICE_KINDS, plus a converted foreign quote and the user's own)
+KIND_LABELS = {
+    "list": QT_TRANSLATE_NOOP("Cost", "list price"),
+    "marketplace": QT_TRANSLATE_NOOP("Cost", "marketplace lowest seller"),
+    "package": QT_TRANSLATE_NOOP("Cost", "provider's package"),
+    "wholesale": QT_TRANSLATE_NOOP("Cost", "wholesale whole-server rent"),
+    "assumption": QT_TRANSLATE_NOOP("Cost", "stated assumption (not a quote)"),
+    "converted": QT_TRANSLATE_NOOP("Cost", "converted foreign quote"),
+    "your_quote": QT_TRANSLATE_NOOP("Cost", "your quote"),
+}
 #: How a price was quoted (``GpuPrice.basis`` values: ``mode:unit`` from prices.json, or the user's quote).
 BASIS_LABELS = {
     "on_demand:card_hour": QT_TRANSLATE_NOOP("Cost", "per card-hour, on demand"),
@@ -134,6 +144,17 @@ class GpuPrice:
     provider: str | None = None
     region: str | None = None
     basis: Mapping[str, str] = field(default_factory=dict)  # field -> unit as quoted (node_month, card_hour …)
+    #: field -> kind of the quote it came from (catalog_hw.PRICE_KINDS; ``converted`` for a quote of the other
+    #: region converted into this currency; ``your_quote``)
+    kinds: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def kind(self) -> str | None:
+        """The kind of the figure the ranking reads first: the card-hour quote's, else the month's, week's or spot's."""
+        for k in ("card_hour", "machine_month", "machine_week", "spot_card_hour"):
+            if getattr(self, k) is not None and k in self.kinds:
+                return self.kinds[k]
+        return None
 
     @property
     def has_price(self) -> bool:
@@ -163,29 +184,21 @@ class GpuPrice:
             "spot_card_hour": self.spot_card_hour, "machine_gpus": self.machine_gpus, "source": self.source,
             "source_date": self.source_date, "is_default": self.is_default, "derived": list(self.derived),
             "provider": self.provider, "region": self.region, "basis": dict(self.basis),
+            "kind": self.kind, "kinds": dict(self.kinds),
         }
 
 
 def complete_price(p: GpuPrice) -> GpuPrice:
-    """Fill what a quote lacks from what it has (flagged in ``derived``): weekly and monthly from the card-hour
-    price with no commitment discount (× 168 h or × 730 h × cards, gpu-catalog.md §3.2 "derived monthly
-    equivalents"). Never a card-hour price from a weekly or monthly lease (module docstring).
-    """
-    derived = list(p.derived)
-    card_hour, week, month = p.card_hour, p.machine_week, p.machine_month
-    g = p.machine_gpus
-    if card_hour is not None:
-        if week is None:
-            week = card_hour * HOURS_PER_WEEK * g
-            derived.append("machine_week")
-        if month is None:
-            month = card_hour * HOURS_PER_MONTH * g
-            derived.append("machine_month")
-    return replace(p, card_hour=card_hour, machine_week=week, machine_month=month, derived=tuple(dict.fromkeys(derived)))
+    """The quote as it is: weekly and monthly prices come from their own quotes (a package or a whole-server
+    rent), never from the card-hour price — a month at the hourly rate × 730 h could never beat card-hours, so
+    the whole-machine modes would be compared against a figure nobody offers (issue 31). A mode without a quote
+    is not compared. Never a card-hour price from a weekly or monthly lease (module docstring)."""
+    return p
 
 
 def price_from_catalog(gpu_id: Any, currency: str, exchange_rate: float | None = None,
-                       region: str | None = None) -> GpuPrice | None:
+                       region: str | None = None, kinds: tuple[str, ...] | None = None,
+                       converted: bool | None = None) -> GpuPrice | None:
     """The shipped default price for ``gpu_id`` (an id or a catalog_hw.GPU; catalog_hw.default_price's pick,
     from ``region``'s quotes when given), completed. User-entered GPUs have no default price."""
 
@@ -193,7 +206,7 @@ def price_from_catalog(gpu_id: Any, currency: str, exchange_rate: float | None =
     gid = gpu.id
     if gpu.vendor == "custom":
         return None
-    rec = default_price(gid, currency, exchange_rate, region)
+    rec = default_price(gid, currency, exchange_rate, region, kinds=kinds, converted=converted)
     if rec is None:
         return None
     g = int(rec.machine_gpus or gpu.gpus_per_node or 8)
@@ -205,6 +218,8 @@ def price_from_catalog(gpu_id: Any, currency: str, exchange_rate: float | None =
         machine_month=None if rec.card_month is None else rec.card_month * g,
         spot_card_hour=rec.spot_card_hour, machine_gpus=g, source=src, source_date=rec.source_date,
         is_default=True, provider=rec.provider, region=rec.region, basis=basis,
+        kinds={{"card_week": "machine_week", "card_month": "machine_month"}.get(k, k):
+               ("converted" if rec.converted else v) for k, v in rec.kinds},
     )
     return complete_price(base)
 
@@ -222,7 +237,9 @@ class PriceTable:
     currency: str = "CNY"
     exchange_rate: float | None = None
     overrides: dict[str, dict] = field(default_factory=dict)
-    region: str | None = None  # default quotes only from this region (None: the currency's, then the other)
+    region: str | None = None  # default quotes only from this region (None: the currency's)
+    kinds: tuple[str, ...] | None = None  # kinds of default quotes used (None: catalog_hw.DEFAULT_PRICE_KINDS)
+    converted: bool | None = None  # the other region's quotes, converted (None: catalog_hw.default_price's rule)
 
     def __post_init__(self) -> None:
         self.currency = str(self.currency).upper()
@@ -268,7 +285,8 @@ class PriceTable:
         gid = gpu.id
         if gid in self._cache:
             return self._cache[gid]
-        base = price_from_catalog(gpu, self.currency, self.exchange_rate, self.region)
+        base = price_from_catalog(gpu, self.currency, self.exchange_rate, self.region, kinds=self.kinds,
+                                  converted=self.converted)
         ov = self.overrides.get(gid)
         if ov:
             ocur = str(ov.get("currency") or self.currency).upper()
@@ -284,10 +302,12 @@ class PriceTable:
                 merged = {**{k: (getattr(base, k) if base else None) for k in money}, **quoted}
             basis = {k: v for k, v in (base.basis if base else {}).items() if k in merged and k not in quoted}
             basis.update({k: "your_quote" for k in quoted})
+            kinds = {k: v for k, v in (base.kinds if base else {}).items() if k in merged and k not in quoted}
+            kinds.update({k: "your_quote" for k in quoted})
             p = complete_price(GpuPrice(
                 gpu=gid, currency=self.currency, machine_gpus=g, source=QT_TRANSLATE_NOOP(CTX, "your quote"),
                 source_date=str(ov.get("date") or ""), is_default=False, provider=ov.get("provider"),
-                region=base.region if base else None, basis=basis, **merged,
+                region=base.region if base else None, basis=basis, kinds=kinds, **merged,
             ))
         else:
             p = base
@@ -298,7 +318,8 @@ class PriceTable:
 
     def to_json(self) -> dict:
         return {"currency": self.currency, "exchange_rate": self.exchange_rate, "overrides": self.overrides,
-                "region": self.region}
+                "region": self.region, "kinds": None if self.kinds is None else list(self.kinds),
+                "converted": self.converted}
 
     @classmethod
     def from_constraints(cls, constraints) -> "PriceTable":
@@ -308,7 +329,9 @@ class PriceTable:
         for gid, q in (getattr(constraints, "prices", None) or {}).items():
             overrides[gid] = q.model_dump(exclude_none=True) if hasattr(q, "model_dump") else dict(q)
         return cls(currency=constraints.currency, exchange_rate=getattr(constraints, "exchange_rate", None),
-                   overrides=overrides, region=getattr(constraints, "region", None))
+                   overrides=overrides, region=getattr(constraints, "region", None),
+                   kinds=tuple(getattr(constraints, "price_kinds", None) or ()) or None,
+                   converted=getattr(constraints, "converted_prices", None))
 
 
 # -------------------------------------------------------------------------------------------- overheads
@@ -560,6 +583,23 @@ def monthly_crossover_hours(price: GpuPrice) -> float | None:
     return price.machine_month / (price.machine_gpus * price.card_hour) * HOURS_PER_WEEK / HOURS_PER_MONTH
 
 
+#: the planning guide's rule of thumb: more than ~40 hours a week for several weeks favours the whole machine
+GUIDE_WHOLE_MACHINE_HOURS_PER_WEEK = 40.0
+
+
+def break_even_hours_per_week(price: GpuPrice | None) -> dict | None:
+    """Hours of use per week above which a whole machine per week / per month (from its own quote: package or
+    wholesale rent) costs less than card-hours, next to the guide's ~40 h/week rule; None without a card-hour
+    price or a machine quote."""
+    if price is None:
+        return None
+    w, m = weekly_crossover_hours(price), monthly_crossover_hours(price)
+    if w is None and m is None:
+        return None
+    return {"week": w, "month": m, "guide_rule": GUIDE_WHOLE_MACHINE_HOURS_PER_WEEK,
+            "month_kind": price.kinds.get("machine_month"), "week_kind": price.kinds.get("machine_week")}
+
+
 def rental_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float], hours_per_week: float, phase: str,
                   num_gpus: int, currency: str, gpu_name: str | None = None) -> list[Msg]:
     """Why this rental mode, from the numbers: the chosen mode's cost against the others and the hours per
@@ -586,6 +626,12 @@ def rental_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float], hou
             out.append(Msg(CTX, QT_TRANSLATE_NOOP(
                 "Cost", "At these prices a whole machine per week never beats card-hours (it would need {x:.0f} "
                 "hours per week)."), {"x": xw}))
+    xm = monthly_crossover_hours(price)
+    if xm is not None:
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            "Cost", "A whole machine per month pays off above {x:.0f} hours of use per week at these quotes (the "
+                    "planning guide's rule of thumb says about {rule:.0f}); your work pattern is {h:.0f} hours a week."),
+            {"x": xm, "rule": GUIDE_WHOLE_MACHINE_HOURS_PER_WEEK, "h": hours_per_week}))
     if price.card_hour is None:
         quoted = dict(price.basis)
         what = quoted.get("machine_month") or quoted.get("machine_week") or quoted.get("spot_card_hour") or ""

@@ -175,7 +175,7 @@ def memory_kwargs(r: Resolved) -> dict:
         fragmentation=DEFAULT_FRAGMENTATION if a.fragmentation is None else a.fragmentation,
         expandable_segments=(expandable_segments_default(engine_of(t.framework), int(t.fsdp_version))
                              if a.expandable_segments is None else a.expandable_segments),
-        pipeline_mbs=t.pipeline_microbatch_size,
+        pipeline_mbs=t.pipeline_microbatch_size, expert_tp=s.parallel.expert_tp,
         **vision_inputs(r),
         **recompute_kwargs(t),
     )

@@ -30,7 +30,7 @@ from .fastclass import dataclass
 from . import cost as costmod
 from .architecture import ModelSource
 from .cost import MODE_LABELS, MODES, GpuPrice, Msg, Overheads, PriceTable
-from .errors import PlannerError
+from .errors import PlannerError, ScenarioError
 from .i18n import QT_TRANSLATE_NOOP
 from .memory import MemoryBreakdown
 from .params import ParamCount
@@ -41,12 +41,14 @@ from .estimate import estimate, memory_kwargs, resolve
 from .params import tier, vision_tokens_per_image, weights_count
 from .intake import host_ram, intake_warnings
 from .rules import evaluate_rules, mfu_grade
+from . import advisor as advisormod
 from .timing import calibration_of
 from .calibration import gpu_name as calibration_name, describe as calibration_describe, run_status
 from gpuplanner.resources import load_json
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
 from .methods import method_profile
-from .frameworks import FRAMEWORKS
+from .frameworks import FRAMEWORKS, unsupported
+from .messages import MsgStr
 from .frameworks import support as framework_support
 
 CTX = "Evaluation"
@@ -171,6 +173,17 @@ class Evaluation:
     warnings: tuple[Msg, ...] = ()
     #: host RAM per node CPU offload needs (:func:`intake.host_ram`; None without offload)
     host_ram: Any = None
+    #: the MFU ceiling of the plan's class (core/advisor.py: best published run, source, date, layout) and the
+    #: MFU the plan is timed and costed at (``min(modelled, ceiling)``); None where no ceiling applies
+    mfu_ceiling: Mapping[str, Any] | None = None
+    mfu_used: float | None = None
+    #: meets the deadline / budget at the point estimate but not at the upper end of its band (None: no band or
+    #: no deadline and budget)
+    deadline_risk: bool | None = None
+    #: free memory against the memory model's p75 error (core/advisor.py): ``margin``, ``free_share``, ``tight``
+    memory_headroom: Mapping[str, Any] | None = None
+    #: TP over a PCIe link (no NVLink in the node)
+    tp_over_pcie: bool = False
     _extra: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
     # ---- derived views of the same numbers (no new formulas)
@@ -308,6 +321,13 @@ class Evaluation:
             "calibration": None if self.calibration is None else {
                 "run": calibration_describe(self.calibration[0]), "efficiency_factor": self.calibration[1]},
             "calibration_notes": [m.render() for m in self.calibration_notes],
+            "mfu_ceiling": None if self.mfu_ceiling is None else dict(self.mfu_ceiling),
+            "mfu_used": self.mfu_used,
+            "deadline_risk": self.deadline_risk,
+            "memory_headroom": None if self.memory_headroom is None else dict(self.memory_headroom),
+            "tp_over_pcie": self.tp_over_pcie,
+            "break_even_hours_per_week": costmod.break_even_hours_per_week(self.price),
+            "modes_not_offered": [m for m in MODES if m not in self.mode_costs] if self.cost is not None else [],
         }
         # the training objective: the models held, and for RL the rollouts (core/methods.py)
         prof = method_profile(s.training)
@@ -330,12 +350,17 @@ BAND_MEANING = QT_TRANSLATE_NOOP(
 def validation_band(framework: str) -> dict | None:
     """The p10–p90 ratio of true to predicted training days for ``framework``'s family
     (``resources/validation_bands.json``, written by ``bench/validation_bands.py`` from the published runs of
-    ``calibration-runs.jsonl``); None when the file has no band for it."""
+    ``calibration-runs.jsonl``; a fine-tuning tool takes its engine's); None when the file has no band for it."""
     try:
         doc = load_json("validation_bands.json")
     except (OSError, ValueError):
         return None
-    b = (doc.get("bands") or {}).get(framework)
+    from .frameworks import engine_of
+
+    bands = doc.get("bands") or {}
+    if framework not in bands:  # a fine-tuning tool: its engine's family (core/frameworks.py)
+        framework = engine_of(framework)
+    b = bands.get(framework)
     if not isinstance(b, dict) or not (0 < b.get("p10", 0) <= b.get("p90", 0)):
         return None
     return {"family": framework, "p10": float(b["p10"]), "p90": float(b["p90"]), "rows": int(b.get("rows", 0)),
@@ -454,8 +479,9 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     """
 
     r = resolved or resolve(scenario, models)
-    est = estimate(scenario, resolved=r)
     s = r.scenario
+    _check_framework(s)
+    est = estimate(scenario, resolved=r)
     c, h = s.constraints, s.hardware
     table = prices or PriceTable.from_constraints(c)
     tm = est.time
@@ -465,7 +491,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     except PlannerError:
         price = None
     nodes = max(1, -(-h.num_gpus // max(h.gpus_per_node, 1)))
-    train_hours = tm.compute_days * 24.0
+    ceiling, mfu_used, train_hours = _capped_hours(s, r, tm)
     arr = costmod.rental_costs(
         price or _NO_PRICE, num_gpus=h.num_gpus, nodes=nodes, train_hours=train_hours, ckpt_bytes=ci.ckpt_bytes,
         setup_hours=ci.setup_hours, hours_per_week=c.hours_per_week, phase=c.phase, overheads=ci.overheads)
@@ -474,17 +500,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     mode_costs = {m: float(arr.costs[i][0]) for i, m in enumerate(MODES) if math.isfinite(float(arr.costs[i][0]))}
     total = float(arr.costs[best][0]) if price is not None and math.isfinite(float(arr.costs[best][0])) else None
     mode = MODES[best] if total is not None else None
-    band = validation_band(s.training.framework)
-    days_band = cost_band = None
-    if band is not None:
-        # the same rental arithmetic at the band's training hours, in the rental mode the plan uses
-        arr_b = costmod.rental_costs(
-            price or _NO_PRICE, num_gpus=h.num_gpus, nodes=nodes,
-            train_hours=np.array([train_hours * band["p10"], train_hours * band["p90"]]), ckpt_bytes=ci.ckpt_bytes,
-            setup_hours=ci.setup_hours, hours_per_week=c.hours_per_week, phase=c.phase, overheads=ci.overheads)
-        days_band = (float(arr_b.calendar_hours[best][0]) / 24.0, float(arr_b.calendar_hours[best][1]) / 24.0)
-        if total is not None:
-            cost_band = (float(arr_b.costs[best][0]), float(arr_b.costs[best][1]))
+    band, days_band, cost_band = _bands(s, price, nodes, train_hours, ci, best, total is not None)
     host = host_ram(r, est.trainable)
     warnings = intake_warnings(r, host)
     messages = _plan_messages(r, est, price, warnings)
@@ -507,22 +523,91 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     verdicts = evaluate_rules(
         mfu=tm.mfu, gpu=r.gpu, gpu_memory_gb=float(r.gpu.memory_gib or 0.0), params_total=float(r.params.total),
         is_moe=bool(r.arch.is_moe), method=s.training.method, num_layers=int(r.arch.num_layers), nodes=nodes,
-        tp=lay.tp, pp=lay.pp, cp=lay.cp, ep=lay.ep, zero=lay.zero, switches=c.rules)
+        tp=lay.tp, pp=lay.pp, cp=lay.cp, ep=lay.ep, zero=lay.zero, switches=c.rules,
+        advice=(adv := _advice(c, r, est, lay, ceiling, days_band, cost_band)))
     return Evaluation(
         scenario=s, model_name=r.arch.name, params=r.params, trainable=est.trainable, tier=tier(r.params.total),
         gpu_id=r.gpu.id, gpu_name=r.gpu.name, gpu_memory_gib=float(r.gpu.memory_gib or 0.0),
         num_gpus=h.num_gpus, gpus_per_node=h.gpus_per_node, nodes=nodes, layout=lay, memory=est.memory,
         time=tm, tokens=float(s.data.tokens), flops_per_token=tm.flops_per_token,
         hardware_flops_per_token=tm.hardware_flops_per_token, total_flops=tm.total_flops,
-        compute_days=tm.compute_days, calendar_days=cal_h / 24.0, currency=table.currency, rental_mode=mode,
+        compute_days=train_hours / 24.0, calendar_days=cal_h / 24.0, currency=table.currency, rental_mode=mode,
         cost=total, mode_costs=mode_costs if total is not None else {}, price=price, setup_hours=ci.setup_hours,
         deadline_days=c.deadline_days, budget=c.budget, rent_vs_build=rvb, rental_advice=advice,
         messages=tuple(messages), mfu_grade=mfu_grade(tm.mfu), rules=verdicts,
         calibration=cal, calibration_notes=tuple(cal_notes),
         calendar_days_band=days_band, cost_band=cost_band, band=band,
-        warnings=warnings, host_ram=host,
+        warnings=warnings, host_ram=host, mfu_ceiling=ceiling, mfu_used=mfu_used,
+        deadline_risk=adv["deadline_risk"], memory_headroom=adv["memory_headroom"], tp_over_pcie=adv["tp_over_pcie"],
         _extra={"arch": r.arch, "estimate": est, "resolved": r},
     )
+
+
+def _bands(s: Scenario, price: Any, nodes: int, train_hours: float, ci: Any, best: int, priced: bool):
+    """The framework family's validation band and the plan's calendar and cost at its ends: the same rental
+    arithmetic at the band's training hours, in the rental mode the plan uses."""
+    band = validation_band(s.training.framework)
+    if band is None:
+        return None, None, None
+    c, h = s.constraints, s.hardware
+    arr_b = costmod.rental_costs(
+        price or _NO_PRICE, num_gpus=h.num_gpus, nodes=nodes,
+        train_hours=np.array([train_hours * band["p10"], train_hours * band["p90"]]), ckpt_bytes=ci.ckpt_bytes,
+        setup_hours=ci.setup_hours, hours_per_week=c.hours_per_week, phase=c.phase, overheads=ci.overheads)
+    days_band = (float(arr_b.calendar_hours[best][0]) / 24.0, float(arr_b.calendar_hours[best][1]) / 24.0)
+    cost_band = (float(arr_b.costs[best][0]), float(arr_b.costs[best][1])) if priced else None
+    return band, days_band, cost_band
+
+
+def _check_framework(s: Scenario) -> None:
+    """An explicit layout the framework cannot run (core/frameworks.py) is an error naming what it runs."""
+    p = s.parallel
+    why = unsupported(s.training.framework, s.training.method, tp=p.tp, pp=p.pp, cp=p.cp, ep=p.ep, zero=p.zero,
+                      vpp=p.vpp)
+    if why is not None:  # said, never estimated silently
+        raise ScenarioError(MsgStr.make(why.context, why.text, **why.params), field="training.framework")
+
+
+def _capped_hours(s: Scenario, r: Any, tm: Any) -> tuple[dict | None, float | None, float]:
+    """The MFU ceiling, the MFU the plan is timed at and its training hours at that MFU (core/advisor.py)."""
+    ceiling = _ceiling_of(s, r)
+    if tm.mfu is None:
+        return ceiling, None, tm.compute_days * 24.0
+    used, factor = advisormod.capped(tm.mfu, None if ceiling is None else float(ceiling["mfu"]))
+    return ceiling, float(used), tm.compute_days * 24.0 * float(factor)
+
+
+def _advice(c: Any, r: Any, est: Any, lay: Any, ceiling: Any, days_band: Any, cost_band: Any) -> dict:
+    """The advisor's figures for one plan (core/advisor.py; rules.advice_rules reads them)."""
+    return {"mfu_ceiling": ceiling, "deadline_risk": _risk(c, days_band, cost_band),
+            "days_hi": None if days_band is None else days_band[1],
+            "memory_headroom": _headroom(est.memory, r.gpu), "tp_over_pcie": bool(advisormod.tp_over_pcie(r.gpu, lay.tp))}
+
+
+def _ceiling_of(s: Scenario, r: Any) -> dict | None:
+    """The MFU ceiling that applies to this plan (core/advisor.py), or None."""
+    if not advisormod.ceiling_applies(s):
+        return None
+    from .frameworks import engine_of
+
+    return advisormod.mfu_ceiling(r.gpu.id, engine_of(s.training.framework), float(r.params.total))
+
+
+def _risk(c: Any, days_band: Any, cost_band: Any) -> bool | None:
+    """At risk: the upper end of the band misses the deadline or the budget (core/advisor.py)."""
+    if days_band is None or (c.deadline_days is None and c.budget is None):
+        return None
+    return bool(advisormod.at_risk(days_band[1], cost_band[1] if cost_band else math.nan if c.budget is None
+                                   else math.inf, c.deadline_days, c.budget))
+
+
+def _headroom(mem: Any, gpu: Any) -> dict:
+    """Free memory against the memory model's p75 error (core/advisor.py)."""
+    cap = float(gpu.memory_gib or 0.0)
+    margin = advisormod.memory_margin()
+    return {"margin": margin, "free_gib": cap - float(mem.total),
+            "free_share": (cap - float(mem.total)) / cap if cap else None,
+            "tight": bool(advisormod.tight(mem.total, cap, margin)) if cap else None}
 
 
 # A price with no figures: rental_costs then bills nothing (every cost is inf) but still gives the calendar
@@ -735,13 +820,16 @@ class _ArchSource:
         return self.arch
 
 
-def _layout_axes(arch: Any, sup: Any, seq_len: int, cp: int, g: int) -> tuple[list, list, list, list]:
+def _layout_axes(arch: Any, sup: Any, seq_len: int, cp: int, g: int,
+                 method: str = "full") -> tuple[list, list, list, list]:
     """The TP, PP, CP and EP degrees :func:`memory_by_gpu_count` tries: powers of two that divide the heads,
     layers, sequence and experts, as far as the framework runs them; TP inside one server of ``g`` GPUs."""
     tps = [v for v in _pow2_upto(g) if arch.num_heads % v == 0 and (arch.num_kv_heads % v == 0 or v <= 1)]
-    if not sup.tensor_parallel:
+    model_parallel = sup.peft_model_parallel or method not in ("lora", "qlora")  # core/frameworks.py
+    if not (sup.tensor_parallel and model_parallel):
         tps = [1]
-    pps = [v for v in _pow2_upto(arch.num_layers) if arch.num_layers % v == 0] if sup.pipeline_parallel else [1]
+    pps = ([v for v in _pow2_upto(arch.num_layers) if arch.num_layers % v == 0]
+           if sup.pipeline_parallel and model_parallel else [1])
     cps = [v for v in (1, 2, 4, 8) if seq_len % v == 0 and (v == 1 or sup.context_parallel)]
     cps = [v for v in cps if v <= max(1, cp)] or [1]   # context parallelism only as far as the user took it
     eps = [1]
@@ -815,7 +903,7 @@ def memory_by_gpu_count(scenario: Scenario, models: ModelSource | None = None, c
     counts = [int(n) for n in counts if int(n) >= 1]
     sup = FRAMEWORKS[t.framework]
     g = max(1, h.gpus_per_node)
-    tps, pps, cps, eps = _layout_axes(arch, sup, t.seq_len, p.cp, g)
+    tps, pps, cps, eps = _layout_axes(arch, sup, t.seq_len, p.cp, g, t.method)
     offload_params = bool(p.offload_params) and 3 in sup.zero_stages
     zeros = (3,) if offload_params else tuple(sup.zero_stages)
     gbs = t.global_batch_size

@@ -41,7 +41,9 @@ import numpy as np
 
 from .fastclass import dataclass
 from .memory import QLORA_NF4_BYTES, ModelFacts
-from .params import base_linear_params, lora_params
+from functools import lru_cache
+
+from .params import base_linear_params, lora_linears, lora_params
 from . import recompute as rc
 
 RECOMPUTE_NONE, RECOMPUTE_SELECTIVE, RECOMPUTE_FULL = 0, 1, 2
@@ -160,6 +162,52 @@ def qlora_dequant_bytes(m: ModelFacts) -> float:
     pass over the layers (forward, backward, recompute forward) and micro-batch.
     """
     return float(base_linear_params(m.arch)) * (QLORA_NF4_BYTES + 2.0 + 2.0)
+
+
+@lru_cache(maxsize=256)
+def lora_io_elements(a, targets: str) -> tuple[float, float]:
+    """Per token, summed over the adapted linears of all layers (the experts a token is routed to, for MoE):
+    the input width ``Σ fan_in`` and output width ``Σ fan_out`` that LoRA's adapter path reads and writes
+    (:func:`lora_traffic_elements`)."""
+    d_in = d_out = 0.0
+    for lin, n_layers in lora_linears(a, targets):
+        d_in += float(lin.fan_in * lin.active * n_layers)
+        d_out += float(lin.fan_out * lin.active * n_layers)
+    return d_in, d_out
+
+
+#: LoRA adapter path, 16-bit elements moved through HBM per token and adapted linear, by pass (the adapter
+#: GEMMs have the rank as inner dimension, so their arithmetic intensity is ~r FLOPs per byte, far below any
+#: GPU's ridge point: they run at memory speed, not at the matmul rate). PEFT ``tuners/lora/layer.py``
+#: ``Linear.forward``: ``result = result + lora_B(lora_A(dropout(x))) * scaling`` (torchtune ``LoRALinear``:
+#: ``out + (alpha / rank) * lora_b(lora_a(dropout(x)))``); ``lora_dropout = 0`` is ``nn.Identity`` (PEFT's
+#: default). Forward: ``lora_A`` reads x (fan_in), ``lora_B`` writes its output (fan_out), ``* scaling`` reads
+#: and writes it (2 fan_out), ``+`` reads both and writes (3 fan_out); torch.compile fuses the scale and add
+#: into one pass (3 fan_out for both). Backward: the scaled output gradient is written once (2 fan_out: read,
+#: write) and read by ``lora_B``'s dgrad and wgrad (2 fan_out); ``lora_A``'s dgrad writes the input gradient
+#: (fan_in) and its wgrad reads x (fan_in); autograd accumulates the adapter's input gradient into the base
+#: layer's (read 2, write 1: 3 fan_in). Dropout (p > 0): forward reads x and writes the dropped copy plus a
+#: 1-byte mask (2.5 fan_in in 16-bit units), backward the same on the gradient.
+LORA_FWD_IN, LORA_FWD_OUT, LORA_FWD_OUT_FUSED = 1.0, 6.0, 4.0
+LORA_BWD_IN, LORA_BWD_OUT = 5.0, 4.0
+LORA_DROPOUT_IN = 2.5
+
+
+@lru_cache(maxsize=256)
+def lora_targets_per_layer(a, targets: str) -> float:
+    """Adapted linears per decoder layer (mean over the layers; each one a LoRA module with its own kernels)."""
+    n = sum(float(n_layers) for _lin, n_layers in lora_linears(a, targets))
+    return n / max(float(a.num_layers), 1.0)
+
+
+def lora_traffic_elements(d_in, d_out, dropout: bool, fused):
+    """(forward, backward) 16-bit elements per token of the LoRA adapter paths (:data:`LORA_FWD_IN` …);
+    ``fused`` may be a boolean array."""
+    drop = LORA_DROPOUT_IN * d_in if dropout else 0.0
+    fwd = LORA_FWD_IN * d_in + np.where(fused, LORA_FWD_OUT_FUSED, LORA_FWD_OUT) * d_out + drop
+    if np.ndim(fwd) == 0:
+        fwd = float(fwd)
+    return fwd, LORA_BWD_IN * d_in + LORA_BWD_OUT * d_out + drop
 
 
 def flops_per_step(flops_per_token, global_batch, seq_len):

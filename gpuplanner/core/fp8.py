@@ -66,11 +66,24 @@ class Fp8Recipe:
     weight_copy: float  # bytes per parameter of an FP8 weight copy kept through the step
     fused_saving: float  # bytes per element torch.compile saves (amax fused into the producer)
     all_gather_fp8: bool  # FP8 all-gather of FSDP2 weights available
+    gemm_ratio: float = 0.7  # FP8 GEMM efficiency relative to the BF16 GEMMs' (timing.FP8_EFFICIENCY_RATIO)
 
+
+#: FP8 GEMM efficiency relative to BF16's, Transformer Engine: its GEMMs are cuBLASLt FP8 GEMMs on operands TE
+#: already cast and transposed (``cast_transpose``), so they run as the plain matmul benchmark does: the MAMF
+#: finder measures 1402.6 TFLOP/s FP8 (70.9% of the dense peak) against 794.5 BF16 (80.3%) on an H100 SXM
+#: (stas00/ml-engineering, gpu-catalog.md §4.1): 70.9 / 80.3. torchao (``torch._scaled_mm``) keeps the whole-run
+#: ratio (``timing.FP8_EFFICIENCY_RATIO`` = 0.7, llm-foundry FP8 / Llama 4): its row-wise GEMM is a CUTLASS kernel
+#: "substantially slower than tensor-wise" (pytorch/pytorch#147971: most shapes 90–100% of cuBLAS, a tail to 50%)
+#: and its backward GEMMs run with slow accumulation (torchao ``Float8LinearConfig``: ``use_fast_accum=False``
+#: for grad_input and grad_weight), and no GEMM-level figure for it was found. Against Megatron-Bridge's published
+#: H100 FP8 current-scaling rows (docs/performance-summary.md, 25.11: Llama 3 8B / 70B / 405B) the TE ratio gives
+#: −9% / 0% / +4% where 0.7 gave −21% / −16% / −14% (docs/validation_time.md).
+TE_GEMM_RATIO = 70.9 / 80.3
 
 RECIPES: dict[str, Fp8Recipe] = {
-    "te_delayed": Fp8Recipe("te_delayed", "te", 4.0, 4.0, 4.0, False, 1.0, 0.0, False),
-    "te_current": Fp8Recipe("te_current", "te", 6.0, 6.0, 6.0, False, 1.0, 0.0, False),
+    "te_delayed": Fp8Recipe("te_delayed", "te", 4.0, 4.0, 4.0, False, 1.0, 0.0, False, TE_GEMM_RATIO),
+    "te_current": Fp8Recipe("te_current", "te", 6.0, 6.0, 6.0, False, 1.0, 0.0, False, TE_GEMM_RATIO),
     "torchao_tensorwise": Fp8Recipe("torchao_tensorwise", "torchao", 10.0, 7.0, 10.0, True, 0.0, 2.0, True),
     "torchao_rowwise": Fp8Recipe("torchao_rowwise", "torchao", 10.0, 10.0, 10.0, True, 0.0, 2.0, False),
 }

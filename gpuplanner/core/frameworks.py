@@ -71,6 +71,7 @@ from __future__ import annotations
 
 from .fastclass import dataclass
 from .i18n import QT_TRANSLATE_NOOP
+from .messages import Msg
 from .timing import OVERLAP_FIELDS, overlap_flags
 
 CTX = "Framework"
@@ -102,6 +103,13 @@ class FrameworkSupport:
     #: through Transformer Engine (Megatron ``--fp8-recipe delayed|tensorwise``; Accelerate also torchao),
     #: torchtitan through torchao (``quantize.linear.float8``: tensorwise, rowwise)
     fp8_recipes: tuple[str, ...] = ()
+    #: tensor/pipeline parallelism also with LoRA/QLoRA (PEFT adapters): only Megatron-family tools build
+    #: their LoRA inside the Megatron-Core model (Megatron-SWIFT's tuner; NeMo's PEFT). PEFT tools (LLaMA-Factory,
+    #: Unsloth, TRL, ms-swift, Axolotl, the HF Trainer) wrap a Hugging Face model and run it with DDP, ZeRO or FSDP
+    #: only; DeepSpeed's pipeline engine needs the model written as a ``PipelineModule`` (DeepSpeed docs
+    #: "Pipeline Parallelism"), which no PEFT tool builds; torchtune's LoRA recipes (``lora_finetune_distributed``)
+    #: shard with FSDP2 alone.
+    peft_model_parallel: bool = False
 
 
 FRAMEWORKS: dict[str, FrameworkSupport] = {
@@ -179,7 +187,7 @@ _TOOLS = {
         context_parallel=True, expert_parallel=True, sequence_parallel=True, interleaved_pipeline=True,
         zero_stages=(0, 1), pipeline_max_zero=1, recompute=("none", "megatron_selective", "full"),
         methods=("pretrain",) + _FT, fused_kernels=True, engine="megatron", default_recompute="megatron_selective",
-        objectives=("sft", "dpo", "kto", "reward", "grpo"),
+        objectives=("sft", "dpo", "kto", "reward", "grpo"), peft_model_parallel=True,
         setup=QT_TRANSLATE_NOOP(CTX, "megatron sft / megatron rlhf (ms-swift); converts Hugging Face weights "
                                      "itself; needs Transformer Engine and Apex"),
         source="ms-swift docs 'Megatron-SWIFT / Command line parameters' (recompute_granularity selective, "
@@ -237,9 +245,56 @@ def support(framework: str) -> FrameworkSupport:
     return FRAMEWORKS[framework]
 
 
-def frameworks_for(method: str, allowed=None) -> tuple[str, ...]:
+def unsupported(framework: str, method: str, *, tp: int = 1, pp: int = 1, cp: int = 1, ep: int = 1,
+                zero: int = 0, vpp: int = 1) -> Msg | None:
+    """Why ``framework`` cannot run this layout (a translatable message naming what it does run), or None.
+
+    Read from the one table above: an explicit choice outside it is an error, never estimated silently."""
+    f = FRAMEWORKS.get(framework)
+    if f is None:
+        return None
+    peft = method in ("lora", "qlora")
+    bad = []
+    if tp > 1 and not (f.tensor_parallel and (f.peft_model_parallel or not peft)):
+        bad.append(f"TP {tp}")
+    if pp > 1 and not (f.pipeline_parallel and (f.peft_model_parallel or not peft)):
+        bad.append(f"PP {pp}")
+    if vpp > 1 and pp > 1 and not f.interleaved_pipeline:
+        bad.append(f"VPP {vpp}")
+    if cp > 1 and not f.context_parallel:
+        bad.append(f"CP {cp}")
+    if ep > 1 and not f.expert_parallel:
+        bad.append(f"EP {ep}")
+    if zero not in f.zero_stages:
+        bad.append(f"ZeRO-{zero}")
+    elif pp > 1 and zero > f.pipeline_max_zero:
+        bad.append(f"ZeRO-{zero} with PP")
+    if method not in f.methods:
+        bad.append(method)
+    if not bad:
+        return None
+    runs = ["DDP"] + [f"ZeRO-{z}" for z in f.zero_stages if z]
+    if f.tensor_parallel and (f.peft_model_parallel or not peft):
+        runs.append("TP")
+    if f.pipeline_parallel and (f.peft_model_parallel or not peft):
+        runs.append("PP")
+    runs += [n for n, ok in (("CP", f.context_parallel), ("EP", f.expert_parallel)) if ok]
+    return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{fw} does not run {what} for {method}: it runs {runs} ({source}). "
+                                           "Choose another framework or layout."),
+               {"fw": f.name, "what": ", ".join(bad), "method": method, "runs": ", ".join(runs),
+                "source": f.source})
+
+
+def frameworks_for(method: str, allowed=None, objective: str = "sft") -> tuple[str, ...]:
     """The frameworks (in :data:`ORDER`, then the tools named in ``allowed``) that run ``method``, among
-    ``allowed`` when given."""
+    ``allowed`` when given. For a preference or RL objective (DPO, KTO, ORPO, SimPO, reward, PPO, GRPO) the
+    default list is the fine-tuning tools that document a trainer for it (each row's ``objectives``):
+    Megatron-LM, DeepSpeed, torchtitan and the HF Trainer have none of their own — those objectives run in TRL,
+    LLaMA-Factory, ms-swift, Megatron-SWIFT, Axolotl or Unsloth on top of them."""
+    if not allowed and objective != "sft":
+        tools = tuple(f for f in TOOLS if method in FRAMEWORKS[f].methods and objective in FRAMEWORKS[f].objectives)
+        if tools:
+            return tools
     ok = set(allowed) if allowed else set(ORDER)
     return tuple(f for f in ORDER + TOOLS if f in ok and method in FRAMEWORKS[f].methods)
 

@@ -27,6 +27,24 @@ Serving with PagedAttention" (vLLM), arXiv:2309.06180, §2-3):
   meets it and fits in memory. Tensor parallelism over ``tp`` cards of one node divides weights, KV and both
   roofs (Shoeybi et al. 2019, Megatron-LM; the all-reduce cost is left out: NVLink inside one node).
 
+What the engines do beyond the roofline (issue 35):
+
+* **KV heads under tensor parallelism**: each rank holds ``max(1, kv_heads // tp)`` KV heads — the heads are
+  replicated when ``tp`` exceeds them ("we will replicate the KV heads in the case where the number of KV heads
+  is smaller than the tensor parallel size so each GPU has at least one KV head", vLLM
+  ``ModelConfig.get_num_kv_heads``); multi-head latent attention's latent is not split by heads at all, so every
+  rank holds all of it (vLLM's MLA backends cache the full ``kv_lora_rank + qk_rope_head_dim`` per rank).
+  :func:`kv_bytes_per_token_per_gpu`.
+* **MoE decoding reads only the experts its tokens reach**: a step of ``B`` tokens, each routed to ``k`` of ``E``
+  experts, reads the shared weights and the union of the activated experts, ``E·(1 − (1 − k/E)^B)`` of them on
+  average under balanced routing (one token: ``k``; a large batch: all). :func:`decode_weight_bytes`.
+* **Prefill stalls under continuous batching**: the scheduler runs each arriving request's prefill between decode
+  steps (vLLM's default scheduler prioritises prefills; Agrawal et al. 2024, Sarathi-Serve, arXiv:2403.02310 §2:
+  "generation stalls"), so every running user waits ``B × t_prefill / output`` per generated token beside the
+  step itself: the latency target is met when ``t(B) + B·t_prefill/output ≤ 1/r``, not ``t(B)`` alone.
+* **Engine memory reservation**: ``gpu_memory_utilization`` (vLLM engine argument, default 0.9; TensorRT-LLM
+  ``kv_cache_free_gpu_mem_fraction``) is a parameter of :func:`size_serving`.
+
 Efficiencies (settings, :class:`ServingEfficiency`): ``η_mem`` = 0.6 of peak HBM bandwidth — the model bandwidth
 utilisation Databricks/MosaicML measured for 7B decoding on A100/H100 ("LLM Inference Performance Engineering:
 Best Practices", databricks.com/blog, Oct 2023: MBU about 60% at small batch); ``η_flop`` = 0.5 of the dense
@@ -59,7 +77,8 @@ GIB = 1024.0 ** 3
 class ServingEfficiency:
     """Achieved fractions of the roofs (module docstring for the sources)."""
 
-    memory_bandwidth: float = 0.6  # Databricks/MosaicML 2023, MBU ~60%
+    memory_bandwidth: float = 0.6  # Databricks/MosaicML 2023, MBU ~60% (HBM parts)
+    memory_bandwidth_gddr: float = 0.75  # GDDR cards at batch 1 (GDDR_BOARDS: the llama.cpp table's median)
     compute: float = 0.5  # assumption: top of the guide's 40-55% MFU band
     activation_reserve_gib: float = 1.0  # assumption: activations and CUDA graphs of the serving engine
 
@@ -77,6 +96,9 @@ class ServingModel:
     head_dim: int
     kv_lora_rank: int = 0
     qk_rope_head_dim: int = 0
+    expert_params: float = 0.0  # routed experts' weights over the whole model (0: dense)
+    num_experts: int = 0
+    experts_per_tok: int = 0
 
     @classmethod
     def of(cls, arch: Any, params: Any) -> "ServingModel":
@@ -84,7 +106,10 @@ class ServingModel:
                    num_layers=int(arch.num_layers), num_heads=int(arch.num_heads),
                    num_kv_heads=int(arch.num_kv_heads), head_dim=int(arch.head_dim),
                    kv_lora_rank=int(getattr(arch, "kv_lora_rank", 0) or 0),
-                   qk_rope_head_dim=int(getattr(arch, "qk_rope_head_dim", 0) or 0))
+                   qk_rope_head_dim=int(getattr(arch, "qk_rope_head_dim", 0) or 0),
+                   expert_params=float(getattr(params, "expert_params", 0) or 0),
+                   num_experts=int(getattr(arch, "num_experts", 0) or 0),
+                   experts_per_tok=int(getattr(arch, "num_experts_per_tok", 0) or 0))
 
 
 def kv_bytes_per_token(m: ServingModel, kv_bytes: float) -> float:
@@ -94,8 +119,26 @@ def kv_bytes_per_token(m: ServingModel, kv_bytes: float) -> float:
     return 2.0 * m.num_layers * m.num_kv_heads * m.head_dim * kv_bytes
 
 
+def kv_bytes_per_token_per_gpu(m: ServingModel, kv_bytes: float, tp: int) -> float:
+    """KV bytes one token holds on each of the ``tp`` ranks: ``max(1, kv_heads // tp)`` heads per rank (vLLM
+    replicates KV heads below one per rank); MLA's latent whole on every rank (module docstring)."""
+    if m.kv_lora_rank > 0:
+        return kv_bytes_per_token(m, kv_bytes)
+    heads = max(1, m.num_kv_heads // max(tp, 1))
+    return 2.0 * m.num_layers * heads * m.head_dim * kv_bytes
+
+
 def weight_bytes(m: ServingModel, precision: str) -> float:
     return m.params_total * WEIGHT_BYTES[precision]
+
+
+def decode_weight_bytes(m: ServingModel, precision: str, batch: float) -> float:
+    """Weights one decode step of ``batch`` tokens reads: everything but the routed experts, and the union of the
+    experts the tokens reach, ``1 − (1 − k/E)^B`` of them (module docstring)."""
+    if m.num_experts <= 0 or m.expert_params <= 0 or m.experts_per_tok <= 0:
+        return weight_bytes(m, precision)
+    reach = 1.0 - (1.0 - min(m.experts_per_tok / m.num_experts, 1.0)) ** max(batch, 1.0)
+    return (m.params_total - m.expert_params + m.expert_params * reach) * WEIGHT_BYTES[precision]
 
 
 def kv_precision_for(precision: str, kv_precision: str | None = None) -> str:
@@ -128,12 +171,28 @@ class ReplicaPoint:
     memory_per_gpu_gib: float  # weights + KV cache at this batch + reserve, per card
 
 
+#: Datacenter boards with GDDR memory rather than HBM (NVIDIA L40S, L40 and L20 datasheets: 48 GB GDDR6); consumer
+#: and workstation cards are GDDR too. GDDR cards reach a larger share of their bandwidth when decoding at batch 1:
+#: llama.cpp's batch-1 F16 generation (XiongjieDai/GPU-Benchmarks-on-LLM-Inference, README, May 2024; weights ÷
+#: time per token ÷ datasheet bandwidth) gives RTX 4090 0.81, 4080 0.85, 3090 0.76, L40S 0.75, A40 0.73, RTX A6000
+#: 0.72, RTX 6000 Ada 0.67 — median 0.75 — while the same table's HBM parts reach 0.46 (A100 80GB) and 0.52
+#: (H100 PCIe): a wide memory needs more bytes in flight than one token's GEMVs keep outstanding. The HBM figure
+#: stays Databricks' 0.6 for the serving engines (vLLM, TensorRT-LLM) this sizing assumes.
+GDDR_BOARDS = frozenset({"l40s-48gb", "l40-48gb", "l20-48gb"})
+
+
+def bandwidth_fraction(gpu: Any, eff: ServingEfficiency) -> float:
+    """The share of the datasheet bandwidth decoding reaches on ``gpu``: GDDR or HBM (:data:`GDDR_BOARDS`)."""
+    gddr = getattr(gpu, "gpu_class", "") in ("consumer", "workstation") or getattr(gpu, "id", "") in GDDR_BOARDS
+    return eff.memory_bandwidth_gddr if gddr else eff.memory_bandwidth
+
+
 def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float, batch: float, context: float,
                   tp: int, eff: ServingEfficiency) -> tuple[float, str]:
     """Seconds of one decode step for ``batch`` requests with ``context`` tokens each (module docstring)."""
-    bw = float(gpu.mem_bw_tbs) * 1e12 * eff.memory_bandwidth * tp
+    bw = float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff) * tp
     peak = (peak_flops(gpu, precision) or 0.0) * eff.compute * tp
-    read = weight_bytes(m, precision) + batch * context * kv_bytes_per_token(m, kv_bytes)
+    read = decode_weight_bytes(m, precision, batch) + batch * context * kv_bytes_per_token_per_gpu(m, kv_bytes, tp) * tp
     flops = batch * (2.0 * m.params_active + 4.0 * m.num_layers * m.num_heads * m.head_dim * context)
     t_mem = read / bw
     t_cmp = flops / peak if peak > 0 else math.inf
@@ -147,33 +206,37 @@ def prefill_s(m: ServingModel, gpu: Any, *, precision: str, prompt: float, tp: i
 
 
 def max_batch_by_memory(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float, context: float, tp: int,
-                        eff: ServingEfficiency) -> int:
-    cap = float(gpu.memory_gib or 0.0) * GIB * GPU_MEMORY_UTILIZATION * tp
+                        eff: ServingEfficiency, utilization: float = GPU_MEMORY_UTILIZATION) -> int:
+    cap = float(gpu.memory_gib or 0.0) * GIB * utilization * tp
     free = cap - weight_bytes(m, precision) - eff.activation_reserve_gib * GIB * tp
-    per_req = max(context, 1.0) * kv_bytes_per_token(m, kv_bytes)
+    per_req = max(context, 1.0) * kv_bytes_per_token_per_gpu(m, kv_bytes, tp) * tp
     return max(0, int(free // per_req)) if free > 0 else 0
 
 
 def replica(m: ServingModel, gpu: Any, *, precision: str, kv_precision: str | None, context: float, prompt: float,
             output: float, tp: int, tokens_per_s_per_user: float | None, max_batch: int | None = None,
-            eff: ServingEfficiency = ServingEfficiency()) -> ReplicaPoint | None:
+            eff: ServingEfficiency = ServingEfficiency(),
+            utilization: float = GPU_MEMORY_UTILIZATION) -> ReplicaPoint | None:
     """The largest batch a ``tp``-card replica runs within memory and the latency target (None: not even one
-    request). ``context`` is the KV each request holds on average (prompt plus the output generated so far)."""
+    request). ``context`` is the KV each request holds on average (prompt plus the output generated so far).
+    The target counts the other requests' prefills that stall every running user (module docstring)."""
     if not gpu.mem_bw_tbs or not gpu.memory_gib or peak_flops(gpu, precision) is None:
         return None
     kvb = KV_BYTES[kv_precision_for(precision, kv_precision)]
-    b_mem = max_batch_by_memory(m, gpu, precision=precision, kv_bytes=kvb, context=context, tp=tp, eff=eff)
+    b_mem = max_batch_by_memory(m, gpu, precision=precision, kv_bytes=kvb, context=context, tp=tp, eff=eff,
+                                utilization=utilization)
     b = b_mem if max_batch is None else min(b_mem, int(max_batch))
     if b < 1:
         return None
+    pre = prefill_s(m, gpu, precision=precision, prompt=prompt, tp=tp, eff=eff)
     if tokens_per_s_per_user:
         target = 1.0 / float(tokens_per_s_per_user)
-        # step time grows with the batch: the largest batch meeting the target (bisection on integers)
+        # time per token a user sees grows with the batch: the largest batch meeting the target (bisection)
         lo, hi = 0, b
         while lo < hi:
             mid = (lo + hi + 1) // 2
             t, _ = decode_step_s(m, gpu, precision=precision, kv_bytes=kvb, batch=mid, context=context, tp=tp, eff=eff)
-            if t <= target:
+            if t + mid * pre / max(output, 1.0) <= target:
                 lo = mid
             else:
                 hi = mid - 1
@@ -181,9 +244,8 @@ def replica(m: ServingModel, gpu: Any, *, precision: str, kv_precision: str | No
         if b < 1:
             return None
     t, bound = decode_step_s(m, gpu, precision=precision, kv_bytes=kvb, batch=b, context=context, tp=tp, eff=eff)
-    pre = prefill_s(m, gpu, precision=precision, prompt=prompt, tp=tp, eff=eff)
     tps = b / (t + b * pre / max(output, 1.0))
-    mem = (weight_bytes(m, precision) / tp + b * context * kv_bytes_per_token(m, kvb) / tp) / GIB \
+    mem = (weight_bytes(m, precision) / tp + b * context * kv_bytes_per_token_per_gpu(m, kvb, tp)) / GIB \
         + eff.activation_reserve_gib
     return ReplicaPoint(tp=tp, batch=b, max_batch_memory=b_mem, step_s=t, prefill_s=pre, output_tokens_per_s=tps,
                         bound=bound, memory_per_gpu_gib=mem)
@@ -224,7 +286,8 @@ class ServingSize:
 def size_serving(m: ServingModel, gpu: Any, *, concurrency: int, context_tokens: int, prompt_tokens: int,
                  output_tokens: int, precision: str = "bf16", kv_precision: str | None = None,
                  tokens_per_s_per_user: float | None = 20.0, gpus_per_node: int | None = None,
-                 eff: ServingEfficiency = ServingEfficiency()) -> ServingSize | None:
+                 eff: ServingEfficiency = ServingEfficiency(),
+                 gpu_memory_utilization: float = GPU_MEMORY_UTILIZATION) -> ServingSize | None:
     """The fewest cards of ``gpu`` that serve ``concurrency`` users: the smallest tensor-parallel group (1, 2,
     4 … up to the node) at which a replica meets the latency target, then as many replicas as the users need.
     The KV cache is reserved at the average context (prompt + half the output), PagedAttention's allocation
@@ -236,13 +299,13 @@ def size_serving(m: ServingModel, gpu: Any, *, concurrency: int, context_tokens:
         if m.num_heads % tp == 0:
             rp = replica(m, gpu, precision=precision, kv_precision=kv_precision, context=avg_ctx,
                          prompt=prompt_tokens, output=output_tokens, tp=tp, tokens_per_s_per_user=tokens_per_s_per_user,
-                         eff=eff)
+                         eff=eff, utilization=gpu_memory_utilization)
             if rp is not None:
                 b = min(rp.batch, concurrency)
                 if b < rp.batch:
                     rp = replica(m, gpu, precision=precision, kv_precision=kv_precision, context=avg_ctx,
                                  prompt=prompt_tokens, output=output_tokens, tp=tp, tokens_per_s_per_user=None,
-                                 max_batch=b, eff=eff)
+                                 max_batch=b, eff=eff, utilization=gpu_memory_utilization)
                 replicas = -(-concurrency // rp.batch)
                 kvp = kv_precision_for(precision, kv_precision)
                 msgs: list[Msg] = []
@@ -255,7 +318,7 @@ def size_serving(m: ServingModel, gpu: Any, *, concurrency: int, context_tokens:
                     context_tokens=int(context_tokens), tokens_per_s_per_user=tokens_per_s_per_user, tp=tp,
                     batch_per_replica=rp.batch, replicas=replicas, num_gpus=replicas * tp, gpus_per_node=slots,
                     weights_gib=weight_bytes(m, precision) / GIB,
-                    kv_cache_gib_per_request=avg_ctx * kv_bytes_per_token(m, KV_BYTES[kvp]) / GIB,
+                    kv_cache_gib_per_request=avg_ctx * kv_bytes_per_token_per_gpu(m, KV_BYTES[kvp], tp) * tp / GIB,
                     memory_per_gpu_gib=rp.memory_per_gpu_gib, step_s=rp.step_s, prefill_s=rp.prefill_s,
                     bound=rp.bound, tokens_per_s_per_gpu=rp.output_tokens_per_s / tp,
                     tokens_per_s=rp.output_tokens_per_s * replicas, messages=tuple(msgs))
@@ -292,5 +355,5 @@ def time_to_first_token_s(m: ServingModel, gpu: Any, *, prompt_tokens: int, prec
     """Batch-1 time to the first token: the prompt's prefill (compute bound) or one read of the weights,
     whichever is longer."""
     pre = prefill_s(m, gpu, precision=precision, prompt=prompt_tokens, tp=tp, eff=eff)
-    read = weight_bytes(m, precision) / (float(gpu.mem_bw_tbs) * 1e12 * eff.memory_bandwidth * tp)
+    read = decode_weight_bytes(m, precision, 1.0) / (float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff) * tp)
     return max(pre, read)

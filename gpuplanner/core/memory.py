@@ -498,6 +498,10 @@ def unsloth_lora_layer_bytes(m: ModelFacts, s, b, act_b: float = 2.0):
     return (rep + split) * s * b
 
 
+#: objectives whose loss TRL computes from ``selective_log_softmax`` on the raw (16-bit) logits (memory_arrays)
+TRL_SELECTIVE_LOG_SOFTMAX = ("dpo", "ipo", "kto", "orpo", "simpo", "ppo", "grpo")
+
+
 def logits_bytes(m: ModelFacts, s, b, tp, framework: str):
     """Output layer: saved logits plus the loss's transient at the start of backward.
 
@@ -512,7 +516,8 @@ def logits_bytes(m: ModelFacts, s, b, tp, framework: str):
     return 10.0 * s * b * m.V / tp
 
 
-def head_saved_bytes(m: ModelFacts, s, b, tp, precision: str, autocast=False, lora: bool = False):
+def head_saved_bytes(m: ModelFacts, s, b, tp, precision: str, autocast=False, lora: bool = False,
+                     logps_b: float = 4.0):
     """HF: what the embeddings, final norm, LM head and loss save for backward (no transients).
 
     ``input_ids`` (int64, saved by the embedding; GPT-2 also position ids and an embedding dropout mask),
@@ -538,7 +543,7 @@ def head_saved_bytes(m: ModelFacts, s, b, tp, precision: str, autocast=False, lo
         fnorm = 4.0 * h + 4.0 + (0.0 if lora else (4.0 if arch.model_type in _GEMMA else r) * h)
     head_in = 0.0 if lora else xp.where(autocast, 2.0 * h, r * h)
     cap = act_b * V / tp if arch.model_type in _GEMMA else 0.0
-    return sb * (emb + fnorm + head_in + cap + 4.0 * V / tp + 8.0)
+    return sb * (emb + fnorm + head_in + cap + logps_b * V / tp + 8.0)
 
 
 def _autocast_copied_fraction(m: ModelFacts) -> float:
@@ -696,6 +701,17 @@ def fsdp_rs_buffer_bytes(layer_params, precision: str, master_weights: bool):
     return (grad_b + reduce_b) * layer_params
 
 
+def expert_tp_of(framework: str, tp, expert_tp=None):
+    """Tensor parallelism inside each routed expert: the scenario's ``parallel.expert_tp``, else the framework's
+    default — Megatron-Core sets ``expert_tensor_parallel_size`` to the tensor-parallel size when it is not given
+    (``megatron/training/arguments.py``: "Default is None, which will be set to the value of
+    --tensor-model-paralle-size"); DeepSpeed-MoE, torchtitan (``expert_tensor_parallel_degree = 1``) and the HF
+    stack keep whole experts on each GPU (1)."""
+    if expert_tp is not None:
+        return float(expert_tp)
+    return tp if framework == "megatron" else 1.0
+
+
 # long: one vectorised derivation (weights, gradients, optimizer states, activations, buffers) per candidate, in the
 #   module docstring's order; later terms reuse earlier ones, and numpy and the scalar path share every line
 def memory_arrays(
@@ -745,6 +761,7 @@ def memory_arrays(
     fp8_all_gather: bool | None = None,
     expandable_segments: bool | None = None,
     pipeline_mbs=None,
+    expert_tp=None,
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
@@ -819,7 +836,7 @@ def memory_arrays(
         xp.maximum(first_extra, m.last_extra + (m.first_extra if m.tied else 0)),
         first_extra + m.last_extra,
     )
-    expert_tp = tp if framework == "megatron" else 1.0
+    expert_tp = expert_tp_of(framework, tp, expert_tp)
     non_expert_gpu = (layers_stage * m.layer_non_expert + extra) / tp
     # a dense model: the expert terms are zeros, and adding them changes no value; they are left out
     dense = not m.layer_expert
@@ -831,7 +848,9 @@ def memory_arrays(
     # ``parallelize.py`` applies ``fully_shard`` on the ``dp_shard_cp`` mesh
     cp_f = xp.asarray(cp, dtype=float)
     dp_sh = dp * cp_f if framework in ("megatron", "fsdp") else dp
-    dp_exp = None if dense else xp.maximum(dp_sh / ep, 1.0)
+    # Megatron's expert data-parallel group: the GPUs of a stage over ep × expert_tp (parallel_state
+    # ``expert_data_parallel``); dp_sh / ep when expert_tp equals tp
+    dp_exp = None if dense else xp.maximum(dp_sh * tp / (ep * expert_tp), 1.0)
     # FSDP2 keeps the gathered 16-bit weights from the forward to the end of the step with pipeline
     # parallelism (torchtitan ``reshard_after_forward = not pp_enabled``) and under ZeRO-2
     # (reshard_after_forward=False); with pipeline parallelism it also skips the reduce-scatter until the
@@ -953,11 +972,19 @@ def memory_arrays(
         grad_ws = 2.0 * activation_dtype_bytes(precision) * s_local * mbs * f_eff / tp
         working = working + xp.where(recomputes, grad_ws, 0.0)
     if hf_style:
-        out_saved = head_saved_bytes(mh, s_local, mbs, tp, precision, autocast, lora_t is not None)
         act_b = activation_dtype_bytes(precision)
-        # at the loss the logits (act_b) and, unless already fp32, their fp32 upcast exist beside the
+        # TRL's objectives (DPO and its relatives, PPO, GRPO) take per-token log-probabilities with
+        # ``selective_log_softmax`` (trl/trainer/utils.py) on the model's logits as they come out, bf16: for 16-bit
+        # logits it runs ``log_softmax`` row by row in that dtype ("the logsumexp approach is unstable with
+        # bfloat16"), so no fp32 upcast exists and the saved log-softmax is 16-bit; the chosen and rejected
+        # completions go through one concatenated forward (profile.seqs_per_example)
+        trl = profile.objective in TRL_SELECTIVE_LOG_SOFTMAX
+        logps_b = act_b if trl else 4.0
+        out_saved = head_saved_bytes(mh, s_local, mbs, tp, precision, autocast, lora_t is not None, logps_b)
+        # at the loss the logits (act_b) and, unless already fp32 (or TRL's), their fp32 upcast exist beside the
         # saved log-softmax output: 10sbV in 16-bit (see logits_bytes)
-        out_layer = out_saved + (act_b + (4.0 if act_b != 4.0 else 0.0)) * s_local * mbs * mh.V / tp
+        upcast = 0.0 if (trl or act_b == 4.0) else 4.0
+        out_layer = out_saved + (act_b + upcast) * s_local * mbs * mh.V / tp
     else:
         out_saved = 4.0 * s_local * mbs * mh.V / tp + 4.0 * s_local * mbs * m.h
         out_layer = logits_bytes(mh, s_local, mbs, tp, framework) + 4.0 * s_local * mbs * m.h
@@ -985,8 +1012,13 @@ def memory_arrays(
     if framework == "fsdp" and not lora_like:
         gather = gather + xp.where((zero >= 2) & (dp_sh > 1),
                                    fsdp_rs_buffer_bytes(layer_full, precision, master_weights), 0.0)
+    # ZeRO-3 allocates its gradient reduce bucket whole when the optimizer is built (deepspeed/runtime/zero/
+    # stage3.py: ``__ipg_bucket_flat_buffer = torch.empty(self.reduce_bucket_size, dtype=self.dtype, ...)``), at
+    # the same default of 5e8 elements, whatever the model's size (framework deepspeed: the HF engine's ZeRO-3 may
+    # be FSDP under Accelerate, which has no such bucket)
     buckets = xp.where((zero >= 1) & (zero <= 2) & (framework in ("hf", "deepspeed")),
-                       xp.minimum(5e8, model_gpu) * 2.0, 0.0)
+                       xp.minimum(5e8, model_gpu) * 2.0,
+                       xp.where((zero >= 3) & (framework == "deepspeed"), 5e8 * 2.0, 0.0))
     states = weights + gradients + opt
     extra = objective_parts(
         m_full, profile, precision=precision, weights=weights, gradients=gradients, opt=opt, acts=acts,
@@ -1069,6 +1101,11 @@ def objective_parts(m: ModelFacts, prof: MethodProfile, *, precision, weights, g
                 out["rollout_weights"] = w16 + zeros
                 out["kv_cache"] = xp.maximum(pool - w16, 0.0) + zeros
         else:
-            gathered = xp.where(zero_arr >= 3, w16, 0.0)
+            # PPO: TRL generates with ``unwrap_model_for_generation(self.model, ...)`` where ``self.model`` is the
+            # ``PolicyAndValueWrapper(policy, value_model)``: under ZeRO-3 ``GatheredParameters(model.parameters())``
+            # gathers the critic's 16-bit weights beside the policy's (trl/trainer/ppo_trainer.py, trl/models/
+            # utils.py)
+            wrap = 1.0 + (value_ratio if prof.critic else 0.0)
+            gathered = xp.where(zero_arr >= 3, w16 * wrap, 0.0)
             out["kv_cache"] = xp.maximum(kv_need + gathered - acts, 0.0) + zeros
     return out

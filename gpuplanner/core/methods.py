@@ -76,7 +76,8 @@ PREFERENCE = ("dpo", "ipo", "kto", "orpo", "simpo")
 #: RMSNorms of ~5 ops, q/k/v/o, RoPE ~6, SDPA, gate/up/act/mul/down, two residual adds). vLLM replays CUDA
 #: graphs for decoding (vLLM docs, "CUDA graphs"), which removes this. A judgement from counting ops;
 #: PyTorch's own guidance puts eager per-op overhead at ~5–10 µs ("torch.compile" and CUDA Graphs tutorials).
-EAGER_DECODE_S_PER_LAYER = 25 * 10e-6
+EAGER_OP_S = 10e-6
+EAGER_DECODE_S_PER_LAYER = 25 * EAGER_OP_S
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,8 @@ class MethodProfile:
     gpu_fraction: float = 0.0
     engine_sleep: bool = False
     beta: float = 0.1
+    mean_response_fraction: float = 1.0  # mean completion / rollout_len (generation_seconds)
+    schedule: str = "on_policy"        # on_policy | one_step_off (timing: generation overlapped with training)
 
     @property
     def frozen_reference_on_gpu(self) -> bool:
@@ -182,7 +185,9 @@ def method_profile(training) -> MethodProfile:
         value_head=obj == "reward", ref_forwards=ref_fwd, policy_nograd_forwards=nograd, rl=obj in RL,
         prompt_len=prompt, rollout_len=rollout, group_size=rl.group_size if obj == "grpo" else 1,
         engine=rl.generation_engine if obj in RL else "training", gpu_fraction=rl.generation_gpu_fraction,
-        engine_sleep=bool(rl.engine_sleep), beta=beta)
+        engine_sleep=bool(rl.engine_sleep), beta=beta,
+        mean_response_fraction=float(getattr(rl, "mean_response_fraction", 1.0)) if obj in RL else 1.0,
+        schedule=str(getattr(rl, "schedule", "on_policy")) if obj in RL else "on_policy")
 
 
 def kv_bytes_per_token(arch, dtype_bytes: float = 2.0) -> float:
@@ -201,7 +206,7 @@ def kv_cache_tokens(prof: MethodProfile, seqs, *, shared_prompts: bool):
 
 
 def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active_params: float, seqs, tp,
-                       peak_flops, eff, mem_bw, kv_pool_bytes=None, ops=None):
+                       peak_flops, eff, mem_bw, kv_pool_bytes=None, ops=None, detail=False):
     """Seconds to generate ``seqs`` rollouts on one GPU (a model-parallel group of ``tp`` GPUs shares them).
 
     * Prefill: ``2·N_active`` FLOPs per prompt token (+ attention) at ``peak × eff`` (compute-bound).
@@ -212,7 +217,15 @@ def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active
       of the two).
     * vLLM with a fixed KV pool (``kv_pool_bytes``): when the rollouts' KV cache does not fit, they run in
       waves (vLLM schedules what fits and preempts the rest).
-    Returns (seconds, waves).
+    * The longest completion sets the number of decode steps: a batch's generation ends when its last
+      sequence hits EOS or ``max_tokens`` (vLLM ``LLM.generate`` returns once every request is finished; HF
+      ``generate`` stops when all sequences are done), so with hundreds of samples per step the cap
+      ``rollout_len`` is reached. Sequences that end earlier leave the batch: over the ``rollout_len`` steps
+      the live batch averages ``mean_response_fraction`` of the batch (the tokens generated, ``seqs × mean``,
+      spread over the steps), which scales the per-sequence terms (KV reads, FLOPs, the experts reached); the
+      weights are read every step regardless. ``detail``: also return the seconds spent after the mean length,
+      waiting for the longest completions (``decode × (1 − mean_response_fraction)``).
+    Returns (seconds, waves) (``detail``: (seconds, waves, wait_longest)).
     """
     xp = ops or ops_for(seqs, tp, peak_flops, eff, mem_bw, kv_pool_bytes)
     seqs = xp.asarray(seqs, dtype=float)
@@ -224,6 +237,8 @@ def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active
     if kv_pool_bytes is not None:
         waves = xp.maximum(1.0, xp.ceil(kv_total / xp.maximum(kv_pool_bytes, 1.0)))
     batch = seqs / waves
+    frac = prof.mean_response_fraction
+    live = batch * frac  # the live batch, averaged over the decode steps (docstring)
     prompts = (seqs / prof.group_size if vllm else seqs)
     h, L = arch.hidden_size, arch.num_layers
     q_dim = arch.num_heads * arch.head_dim
@@ -236,14 +251,16 @@ def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active
     if n_exp:
         k = arch.num_experts_per_tok
         expert_frac = (params_total - active_params) / max(params_total, 1.0)  # ≈ the routed experts' share
-        reach = xp.minimum(1.0, batch * k / n_exp)
+        reach = xp.minimum(1.0, live * k / n_exp)
         dense = params_total * (1.0 - expert_frac) + params_total * expert_frac * reach
     w_read = 2.0 * dense / tp
-    kv_ctx = batch * (prof.prompt_len / (prof.group_size if vllm else 1) + prof.rollout_len / 2.0) * kv_tok / tp
+    kv_ctx = live * (prof.prompt_len / (prof.group_size if vllm else 1) + frac * prof.rollout_len / 2.0) * kv_tok / tp
     mem_t = (w_read + kv_ctx) / mem_bw
-    flop_t = batch * 2.0 * active_params / tp / (peak_flops * eff)
+    flop_t = live * 2.0 * active_params / tp / (peak_flops * eff)
     step = xp.maximum(mem_t, flop_t)
     if not vllm:
         step = xp.maximum(step, L * EAGER_DECODE_S_PER_LAYER)
     decode = waves * prof.rollout_len * step
+    if detail:
+        return prefill + decode, waves, decode * (1.0 - frac)
     return prefill + decode, waves

@@ -35,6 +35,7 @@ from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr
 from .inference import ServingModel, ServingSize, size_serving
 from .messages import Msg
+from .plausible import check_plausible
 from .record import Field, model_validator
 from .scenario import Scenario, _Section
 
@@ -78,6 +79,10 @@ class InferenceSpec(_Section):
                                                 description="latency target: output tokens/s each user sees")
     gpu: str | None = Field(None, max_length=200, description="serve on this GPU (default: cheapest per token)")
     gpu_candidates: list[str] | None = Field(None, max_length=200)
+    gpu_memory_utilization: float = Field(
+        0.9, gt=0, le=1, description="share of each GPU the serving engine takes for weights, activations and KV "
+                                     "cache (vLLM gpu_memory_utilization, default 0.9; TensorRT-LLM "
+                                     "kv_cache_free_gpu_mem_fraction)")
 
     @model_validator(mode="after")
     def _check(self) -> "InferenceSpec":
@@ -400,6 +405,11 @@ class WhatIf:
                 "note": None if self.note is None else self.note.render()}
 
 
+#: the timeline by week up to three years, then by month, and never more than :data:`MAX_ROWS` rows
+MAX_WEEKLY_ROWS = 156
+MAX_ROWS = 1200
+
+
 @dataclass(frozen=True)
 class ProjectResult:
     phases: tuple[PhaseResult, ...]
@@ -419,14 +429,19 @@ class ProjectResult:
         return max(1, math.ceil(self.total_weeks - 1e-9))
 
     def weekly(self) -> list[dict]:
-        """Week by week: GPUs and CPU cores in use and the cost spread evenly over each phase's weeks (the
-        timeline chart's series)."""
+        """The timeline chart's series: GPUs and CPU cores in use and the cost spread evenly over each phase's
+        weeks, by week up to :data:`MAX_WEEKLY_ROWS` weeks, else by month (then in at most :data:`MAX_ROWS`
+        equal spans), so its length never grows with the job's. Each row: ``week`` (the first, from 1),
+        ``weeks`` (its span), ``gpus``, ``cpu_cores``, ``cost``."""
+        n = self.weeks
+        step = 1.0 if n <= MAX_WEEKLY_ROWS else max(HOURS_PER_MONTH / HOURS_PER_WEEK, n / MAX_ROWS)
         rows = []
-        for w in range(self.weeks):
+        for i in range(math.ceil(n / step - 1e-9)):
+            a, b = i * step, min((i + 1) * step, float(n))
             gpus = cpus = 0
             c = 0.0
             for p in self.phases:
-                overlap = max(0.0, min(p.end_week, w + 1) - max(p.start_week, w))
+                overlap = max(0.0, min(p.end_week, b) - max(p.start_week, a))
                 if overlap <= 0:
                     continue
                 if p.resource == "gpu":
@@ -435,7 +450,8 @@ class ProjectResult:
                     cpus += p.count
                 if p.cost is not None:
                     c += p.cost * overlap / max(p.weeks, 1e-9)
-            rows.append({"week": w + 1, "gpus": gpus, "cpu_cores": cpus, "cost": c})
+            rows.append({"week": math.floor(a) + 1, "weeks": round(b - a, 3), "gpus": gpus, "cpu_cores": cpus,
+                         "cost": c})
         return rows
 
     def to_json(self) -> dict:
@@ -481,6 +497,7 @@ def _training_phase(phase: Phase, base: Scenario, start: float, models: ModelSou
                     overheads: Overheads | None) -> PhaseResult:
     s = phase_scenario(phase, base)
     ev = evaluate(s, models, overheads=overheads)
+    check_plausible(ev, s.constraints.hours_per_week)
     msgs = list(ev.messages)
     own = phase.scenario.constraints.currency if phase.scenario is not None else s.constraints.currency
     if own != s.constraints.currency:
@@ -567,7 +584,7 @@ def _inference_phase(phase: Phase, base: Scenario, start: float, models: ModelSo
         size = size_serving(m, g, concurrency=spec.concurrency, context_tokens=spec.context_tokens,
                             prompt_tokens=spec.prompt, output_tokens=spec.output_tokens, precision=spec.precision,
                             kv_precision=spec.kv_precision, tokens_per_s_per_user=spec.tokens_per_s_per_user,
-                            gpus_per_node=g.gpus_per_node)
+                            gpus_per_node=g.gpus_per_node, gpu_memory_utilization=spec.gpu_memory_utilization)
         if size is None:
             continue
         mode, c, costs, msg = _serving_cost(size, table, weeks=weeks, hours_per_week=h, fixed=phase.rental_mode)

@@ -22,6 +22,11 @@ Rules (ids are a public contract: ``plan --json`` lists them):
   layouts that communicate every step: tensor, pipeline, context or expert parallelism, or ZeRO-2/3 (sharded
   gradients/weights). Plain data parallelism (ZeRO ≤ 1) with gradient accumulation may span nodes
   (gpu-catalog.md §4.2: "use data parallel with gradient accumulation").
+* ``mfu_ceiling``, ``deadline_risk``, ``memory_headroom``, ``tp_over_pcie`` — the advisor's checks
+  (:mod:`core.advisor`, with sources): a modelled MFU above the best published run of its class is timed and
+  costed at that run's MFU; a plan meeting the deadline or budget only at the point estimate (not at its band's
+  upper end) is at risk; less free memory than the memory model's p75 error is tight; tensor parallelism over
+  PCIe. The search ranks plans failing the last three after those that pass (:func:`advisor.penalty`).
 * ``pipeline_layers`` — pipeline stages hold the same number of layers: ``num_layers mod pp = 0`` (Megatron-LM
   asserts it unless uneven first/last stages are configured, ``megatron/training/arguments.py``; an uneven split
   leaves every stage waiting for the largest).
@@ -46,12 +51,17 @@ MFU_GOOD_UPTO = 0.55
 GRADES = ("poor", "fair", "good", "optimistic")  # codes 0..3
 CARD_CLASS_MIN_PARAMS = 60e9
 CARD_CLASS_MIN_GB = 80.0
-RULE_IDS = ("mfu_grade", "card_class", "consumer_multinode", "pipeline_layers")
+RULE_IDS = ("mfu_grade", "card_class", "consumer_multinode", "pipeline_layers", "mfu_ceiling", "deadline_risk",
+            "memory_headroom", "tp_over_pcie")
 RULE_NAMES = {
     "mfu_grade": QT_TRANSLATE_NOOP(CTX, "MFU grade"),
     "card_class": QT_TRANSLATE_NOOP(CTX, "card class"),
     "consumer_multinode": QT_TRANSLATE_NOOP(CTX, "consumer cards in one node"),
     "pipeline_layers": QT_TRANSLATE_NOOP(CTX, "even pipeline stages"),
+    "mfu_ceiling": QT_TRANSLATE_NOOP(CTX, "MFU ceiling"),
+    "deadline_risk": QT_TRANSLATE_NOOP(CTX, "deadline at the band's far end"),
+    "memory_headroom": QT_TRANSLATE_NOOP(CTX, "memory headroom"),
+    "tp_over_pcie": QT_TRANSLATE_NOOP(CTX, "no TP over PCIe"),
 }
 GRADE_NAMES = {
     "good": QT_TRANSLATE_NOOP(CTX, "good"),
@@ -140,8 +150,10 @@ def _status(applies: bool, fails: bool, enabled: bool) -> str:
 
 def evaluate_rules(*, mfu: float | None, gpu: Any, gpu_memory_gb: float, params_total: float, is_moe: bool,
                    method: str, num_layers: int, nodes: int, tp: int, pp: int, cp: int, ep: int, zero: int,
-                   switches: Any = None) -> tuple[RuleResult, ...]:
-    """Every rule's verdict for one plan (the same element-wise checks the search ranks with)."""
+                   switches: Any = None, advice: Any = None) -> tuple[RuleResult, ...]:
+    """Every rule's verdict for one plan (the same element-wise checks the search ranks with); ``advice``: the
+    advisor's figures (a mapping: ``mfu_ceiling``, ``deadline_risk``, ``days_hi``, ``memory_headroom``,
+    ``tp_over_pcie``; :func:`advice_rules`)."""
     on = {rid: bool(getattr(switches, rid, True)) for rid in RULE_IDS}
     out = []
     # MFU grade
@@ -200,4 +212,60 @@ def evaluate_rules(*, mfu: float | None, gpu: Any, gpu_memory_gb: float, params_
         msg = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{layers} layers in {pp} pipeline stages of {per}."),
                   {"layers": num_layers, "pp": pp, "per": num_layers // pp})
     out.append(RuleResult("pipeline_layers", _status(pp > 1, fails, on["pipeline_layers"]), msg))
+    out.extend(advice_rules(mfu, gpu, tp, advice or {}, on))
     return tuple(out)
+
+
+def advice_rules(mfu: float | None, gpu: Any, tp: int, a: Any, on: dict) -> list[RuleResult]:
+    """The advisor's four verdicts (core/advisor.py) from the figures :func:`evaluate.evaluate` computed."""
+    out = []
+    ceil = a.get("mfu_ceiling")
+    if ceil is None or mfu is None:
+        out.append(RuleResult("mfu_ceiling", "not_applicable", Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "No MFU ceiling applies (your own MFU or a measured run is used, or the rule is off)."), {})))
+    else:
+        args = {"mfu": mfu, "ceil": ceil["mfu"], "cls": ceil.get("gpu_type") or "", "src": ceil.get("source") or "",
+                "date": ceil.get("source_date") or "", "layout": ceil.get("layout") or ""}
+        above = mfu > ceil["mfu"] + 1e-12
+        text = (QT_TRANSLATE_NOOP(CTX, "Modelled MFU {mfu:.0%} is above the best published {ceil:.0%} of its class "
+                                       "({cls}; {src}, {date}, {layout}): timed and costed at {ceil:.0%}.")
+                if above else
+                QT_TRANSLATE_NOOP(CTX, "Modelled MFU {mfu:.0%} is within the best published {ceil:.0%} of its class "
+                                       "({cls}; {src}, {date})."))
+        # on: the plan is timed and costed at the ceiling, so it keeps the rule (the message says so); off: allowed
+        out.append(RuleResult("mfu_ceiling", "allowed" if above and not on["mfu_ceiling"] else "passed",
+                              Msg(CTX, text, args)))
+    risk = a.get("deadline_risk")
+    if risk is None:
+        out.append(RuleResult("deadline_risk", "not_applicable", Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "No deadline or budget, or no validation band for this framework."), {})))
+    else:
+        text = (QT_TRANSLATE_NOOP(CTX, "At risk: meets the deadline and budget at the estimate, but not at the upper "
+                                       "end of its band ({days:.1f} days).") if risk else
+                QT_TRANSLATE_NOOP(CTX, "Meets the deadline and budget at the upper end of its band ({days:.1f} days)."))
+        out.append(RuleResult("deadline_risk", _status(True, bool(risk), on["deadline_risk"]),
+                              Msg(CTX, text, {"days": a.get("days_hi") or 0.0})))
+    head = a.get("memory_headroom") or {}
+    if head.get("tight") is None:
+        out.append(RuleResult("memory_headroom", "not_applicable",
+                              Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Card memory unknown."), {})))
+    else:
+        args = {"free": head.get("free_share") or 0.0, "margin": head.get("margin") or 0.0}
+        text = (QT_TRANSLATE_NOOP(CTX, "Tight: {free:.0%} of the card free, less than the memory model's p75 error "
+                                       "of {margin:.1%} on published runs.") if head["tight"] else
+                QT_TRANSLATE_NOOP(CTX, "{free:.0%} of the card free: more than the memory model's p75 error of "
+                                       "{margin:.1%}."))
+        out.append(RuleResult("memory_headroom", _status(True, bool(head["tight"]), on["memory_headroom"]),
+                              Msg(CTX, text, args)))
+    pcie = bool(a.get("tp_over_pcie"))
+    name = gpu.name if hasattr(gpu, "name") else str(gpu)
+    if tp <= 1:
+        msg = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No tensor parallelism."), {})
+    elif pcie:
+        msg = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "TP {tp} over PCIe on {gpu}: four all-reduces per layer through the "
+                                              "host bridge, none hidden (Transformer Engine's overlap needs NVLink "
+                                              "peer memory); ranked after plans without it."), {"tp": tp, "gpu": name})
+    else:
+        msg = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "TP {tp} inside the NVLink domain of {gpu}."), {"tp": tp, "gpu": name})
+    out.append(RuleResult("tp_over_pcie", _status(tp > 1, pcie, on["tp_over_pcie"]), msg))
+    return out

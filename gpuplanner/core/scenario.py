@@ -153,6 +153,15 @@ class RlSection(_Section):
     reward: Literal["model", "function"] | None = Field(
         None, description="a reward model (same architecture, frozen, value head) or a rule-based function; "
                           "null: ppo → model, grpo → function")
+    mean_response_fraction: float = Field(
+        1.0, gt=0, le=1, description="mean completion length as a share of rollout_len (the maximum): the "
+                                     "longest completion still sets the generation time, the shorter ones leave "
+                                     "the batch early; 1.0: every completion reaches the maximum (time model)")
+    schedule: Literal["on_policy", "one_step_off"] = Field(
+        "on_policy", description="on_policy: generate, then train on those rollouts (TRL GRPOTrainer, verl and "
+                                 "OpenRLHF defaults); one_step_off: vLLM on its own GPUs generates the next "
+                                 "batch while the current one trains (verl recipe one_step_off_policy, OpenRLHF "
+                                 "--async_train); needs generation_engine vllm_separate")
 
 
 class TrainingSection(_Section):
@@ -227,6 +236,10 @@ class TrainingSection(_Section):
                     "1. Megatron and DeepSpeed pipelines run micro_batch_size itself (core/frameworks.pipeline_split)")
     lora_rank: int = Field(16, gt=0, le=65536)
     lora_targets: LoraTargets = "all_linear"
+    lora_dropout: float = Field(
+        0.0, ge=0.0, lt=1.0, description="LoRA dropout on the adapters' input (PEFT LoraConfig.lora_dropout, "
+                                         "default 0.0: nn.Identity); above 0 it adds a dropout pass per adapted "
+                                         "linear (time model)")
     # vision-language models (ignored for text models). LLaMA-Factory freezes both by default
     # (finetuning_args.py: freeze_vision_tower=True, freeze_multi_modal_projector=True; ms-swift: freeze_vit,
     # freeze_aligner); LoRA/QLoRA adapt the language model only
@@ -253,6 +266,10 @@ class ParallelSection(_Section):
     pp: int = Field(1, gt=0, le=100_000)
     cp: int = Field(1, gt=0, le=1_000_000)
     ep: int = Field(1, gt=0, le=1_000_000)
+    expert_tp: int | None = Field(
+        None, gt=0, le=1024, description="tensor parallelism inside each routed expert (Megatron-Core "
+                                         "--expert-tensor-parallel-size); null: the framework's default — Megatron "
+                                         "the tp degree, others 1 (each GPU holds whole experts)")
     vpp: int = Field(1, gt=0, le=1024, description="virtual pipeline stages per GPU (interleaved schedule)")
     zero: int = Field(0, ge=0, le=3)
     sequence_parallel: bool = False
@@ -373,6 +390,14 @@ class PlanningRules(_Section):
     consumer_multinode: bool = Field(True, description="consumer cards without P2P stay in one node for layouts "
                                                        "that communicate every step (TP, PP, CP, EP, ZeRO-2/3)")
     pipeline_layers: bool = Field(True, description="pipeline stages divide the layers evenly")
+    mfu_ceiling: bool = Field(True, description="time and cost a plan at no more than the best published MFU of its "
+                                                "GPU and framework family (resources/validation_bands.json)")
+    deadline_risk: bool = Field(True, description="rank plans that meet the deadline or budget only at the point "
+                                                  "estimate (not at the upper end of their band) after safe ones")
+    memory_headroom: bool = Field(True, description="rank plans with less free memory than the memory model's p75 "
+                                                    "error after those with room")
+    tp_over_pcie: bool = Field(True, description="rank tensor parallelism over PCIe (no NVLink) after plans "
+                                                 "without it")
 
 
 class Ownership(_Section):
@@ -413,6 +438,12 @@ class ConstraintsSection(_Section):
                           "training.framework, false when it does")
     framework_candidates: list[Framework] | None = Field(
         None, max_length=10, description="frameworks the search may choose from (default: the four engines)")
+    price_kinds: list[Literal["list", "marketplace", "package", "wholesale", "assumption"]] | None = Field(
+        None, max_length=5, description="kinds of default quotes the plans are priced from (default: list card-hours "
+                                        "and package / wholesale months of the region; resources/prices.json)")
+    converted_prices: bool | None = Field(
+        None, description="price a GPU from the other region's quotes, converted, when its own region has none "
+                          "(default: false for mainland China, true for worldwide USD plans)")
     rules: PlanningRules = Field(default_factory=PlanningRules, description="planning rules applied by the search")
     ownership: Ownership = Field(default_factory=Ownership, description="figures for building instead of renting")
     region: Region | None = Field(
@@ -471,6 +502,11 @@ class Scenario(_Section):
                 raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                     CTX, "training.rl: prompt + rollout ({prompt} + {rollout}) must fit in seq_len={seq_len}"),
                     prompt=plen, rollout=t.rl.rollout_len, seq_len=t.seq_len))
+        if (t.objective in ("ppo", "grpo") and t.rl.schedule == "one_step_off"
+                and t.rl.generation_engine != "vllm_separate"):
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "training.rl.schedule=one_step_off needs generation_engine vllm_separate (generation on its own "
+                     "GPUs, overlapped with training)")))
         if (t.preference.reference == "lora_base" and t.method not in ("lora", "qlora")
                 and t.objective != "sft"):
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(

@@ -46,10 +46,11 @@ from . import cost as costmod
 from .architecture import ModelSource
 from .cost import MODES, Msg, Overheads, PriceTable
 from .errors import PlannerError, ScenarioError
-from .evaluate import cost_inputs, evaluate
+from .evaluate import cost_inputs, evaluate, validation_band
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr, error_text
 from . import rules as rulesmod
+from . import advisor as advisormod
 from .frameworks import FRAMEWORKS, ORDER as FRAMEWORK_ORDER, TOOLS as FRAMEWORK_TOOLS, frameworks_for
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
 from .recompute import POLICIES as RECOMPUTE_POLICIES
@@ -139,7 +140,10 @@ def candidate_times(ctx: "SearchContext", c: Mapping[str, np.ndarray], layout: d
     out = {k: _rows(out[k], n) for k in ("tokens_per_s_per_gpu", "step", "mfu", *_TIME_PARTS)}
     tps = out["tokens_per_s_per_gpu"] * c["num_gpus"]
     step = np.maximum(out["step"], 1e-30)
-    res = {"train_hours": ctx.tokens / np.maximum(tps, 1e-30) / 3600.0, "mfu": out["mfu"]}
+    # the MFU ceiling (core/advisor.py): a plan above the best published run of its class is timed at it
+    used, factor = advisormod.capped(out["mfu"], ctx.mfu_ceiling)
+    res = {"train_hours": ctx.tokens / np.maximum(tps, 1e-30) / 3600.0 * factor, "mfu": out["mfu"],
+           "mfu_used": used}
     if not shares:
         res["_step"] = step
         res.update(("_part_" + k, out[k]) for k in _TIME_PARTS)
@@ -218,6 +222,9 @@ class Plan:
     link: str = ""
     framework_searched: bool = False  # the search chose the framework (else the scenario's)
     framework_reason: list[Msg] = field(default_factory=list)  # which framework and why
+    #: #1 only: why it beat the best plan of the next GPU type and of the next framework (core.search.decision):
+    #: ``{"versus", "gpu", "framework", "rule", "figures", "message"}`` each
+    decision: list[dict] = field(default_factory=list)
 
     @property
     def framework_name(self) -> str:
@@ -280,6 +287,8 @@ class Plan:
             "peak_tflops": self.peak_tflops,
             "effective_tflops_per_gpu": None if self.effective_tflops_per_gpu is None
             else round(self.effective_tflops_per_gpu, 3),
+            "decision": [{**{k: v for k, v in d.items() if k != "message"}, "message": d["message"].render()}
+                         for d in self.decision],
         })
         return out
 
@@ -364,6 +373,16 @@ class SearchContext:
         """This context's framework (the scenario's, or the one being searched)."""
         return self.resolved.scenario.training.framework
 
+    @property
+    def band(self) -> dict | None:
+        """The framework family's validation band (evaluate.validation_band)."""
+        return validation_band(self.framework)
+
+    @property
+    def mfu_ceiling(self) -> float | None:
+        """The MFU this context's plans are timed at most (core/advisor.py; None: no ceiling applies)."""
+        return advisormod.ceiling_for(self.resolved.scenario, self.gpu.id, float(self.facts.params.total))
+
 
 # ----------------------------------------------------------------------------------------- enumeration
 
@@ -405,9 +424,10 @@ def _enum_setup(ctx: SearchContext, max_gpus: int) -> dict:
     g = ctx.gpus_per_node
     rules_on = s.constraints.rules if ctx.rules_on else None
     tps = [v for v in _powers_of_two_upto(g) if arch.num_heads % v == 0 and (arch.num_kv_heads % v == 0 or v <= 1)]
-    if not sup.tensor_parallel:
+    model_parallel = sup.peft_model_parallel or t.method not in ("lora", "qlora")  # core/frameworks.py
+    if not (sup.tensor_parallel and model_parallel):
         tps = [1]
-    pps = [p for p in PP_CHOICES if p <= arch.num_layers] if sup.pipeline_parallel else [1]
+    pps = [p for p in PP_CHOICES if p <= arch.num_layers] if sup.pipeline_parallel and model_parallel else [1]
     if rules_on is not None and rules_on.pipeline_layers:
         pps = [p for p in pps if not rulesmod.pipeline_layers_fails(p, arch.num_layers)]
     cps = [1]
@@ -431,6 +451,11 @@ def _enum_setup(ctx: SearchContext, max_gpus: int) -> dict:
         ok = (N % group == 0)
         dp = np.where(ok, N // np.maximum(group, 1), 0)
         ok &= (EP == 1) | ((dp % EP == 0) & (dp >= EP))
+        if len(eps) > 1:
+            # an MoE model on a framework with expert parallelism shards its experts (EP > 1): replicating every
+            # expert on every rank is not how these tools run MoE (Megatron-Core MoE docs: expert parallelism is
+            # how experts scale); the user's own layout (an estimate) may still have EP 1
+            ok &= EP > 1
         ok &= (PP == 1) | (N > 1)
         for k, v in zip(cols, (N, TP, PP, CP, EP, dp)):
             cols[k].append(v[ok])
@@ -920,9 +945,9 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
     if layout is None and lazy:  # both stages on the fitting rows alone
         layout = timing.pack_layout(candidate_layout(ctx, {k: v[idx] for k, v in c.items()}, split))
     tm = candidate_times(ctx, sub, layout, split, shares=not lazy)
-    for key, val in tm.items():
-        sub[key] = _rows(val, len(idx)) if key != "train_hours" else val
-    found = unpriced and _unpriced(ctx, sub["num_gpus"], sub["nodes"], tm["train_hours"], sub["mfu"])
+    sub.update({key: (_rows(val, len(idx)) if key != "train_hours" else val) for key, val in tm.items()})
+    sub["penalty"] = _layout_penalty(ctx, sub["mem_gib"], c["tp"][idx], cap)
+    found = unpriced and _unpriced(ctx, sub["num_gpus"], sub["nodes"], tm["train_hours"], sub["mfu"], sub["penalty"])
     if found:
         rest = np.flatnonzero(~found[0])
         idx, sub = idx[rest], {k: v[rest] for k, v in sub.items()}
@@ -931,6 +956,32 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
         if found:
             unpriced[0] += _unpriced_finite(*found, rest, sub["cost"])
     return mem_gib, idx, sub
+
+
+def _layout_penalty(ctx: SearchContext, mem_gib: np.ndarray, tp: np.ndarray, cap: float) -> np.ndarray:
+    """The ranking penalty a row has before it is priced (core/advisor.py): TP over PCIe, memory too tight."""
+    sw = ctx.resolved.scenario.constraints.rules
+    return advisormod.penalty(tp_pcie=advisormod.tp_over_pcie(ctx.gpu, tp), tight_mem=advisormod.tight(mem_gib, cap),
+                              switches=sw)
+
+
+def _band_risk(ctx: SearchContext, sub: dict, r: Any) -> np.ndarray:
+    """Rows that meet the deadline / budget only at the point estimate: the same rental arithmetic at the upper
+    end of the band (p90 training hours), in the mode each row uses (as :func:`evaluate.evaluate` does)."""
+    s = ctx.resolved.scenario
+    con = s.constraints
+    n = len(sub["num_gpus"])
+    band = ctx.band
+    if band is None or (con.deadline_days is None and con.budget is None) or not con.rules.deadline_risk:
+        return np.zeros(n, bool)
+    hi = costmod.rental_costs(
+        ctx.price, num_gpus=sub["num_gpus"], nodes=sub["nodes"], train_hours=sub["train_hours"] * band["p90"],
+        ckpt_bytes=ctx.ckpt_bytes, setup_hours=ctx.setup_hours, hours_per_week=con.hours_per_week,
+        phase=con.phase, overheads=ctx.overheads)
+    pick = (sub["mode"], np.arange(n))
+    cal = np.asarray(hi.calendar_hours, dtype=float).reshape(len(MODES), n)[pick] / 24.0
+    cost = np.asarray(hi.costs, dtype=float).reshape(len(MODES), n)[pick]
+    return advisormod.at_risk(cal, cost, con.deadline_days, con.budget)
 
 
 def _price_rows(ctx: SearchContext, sub: dict) -> None:
@@ -947,10 +998,12 @@ def _price_rows(ctx: SearchContext, sub: dict) -> None:
     sub["mode"] = np.asarray(r.best).astype(np.int64, copy=False).reshape(n)
     sub["cost"] = np.asarray(r.best_cost, dtype=float).reshape(n)
     sub["calendar_hours"] = np.asarray(r.best_calendar_hours, dtype=float).reshape(n)
+    risk = _band_risk(ctx, sub, r)
+    sub["penalty"] = np.asarray(sub.get("penalty", 0), dtype=np.int64) + np.where(risk, advisormod.RISK_BIT, 0)
 
 
 def _unpriced(ctx: SearchContext, num_gpus: np.ndarray, nodes: np.ndarray, train_hours: np.ndarray,
-              mfu: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+              mfu: np.ndarray, penalty: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """The fitting rows of one chunk (one context, GPU count ascending) that need not be priced: each is
     outranked by the fastest row of its GPU count, ``A``, under every key and mask of the search's ranking
     (:class:`_Reducer`), so a ranking that keeps one plan per GPU count never shows it. Returns ``(skip,
@@ -991,6 +1044,8 @@ def _unpriced(ctx: SearchContext, num_gpus: np.ndarray, nodes: np.ndarray, train
     # the hours above which a row's calendar floor is surely later than A's calendar (never below A's own)
     limit = np.maximum(costmod.hours_within_calendar(calendar_hours=ceiling, frac=frac, **kw), low)
     skip = (h > np.repeat(limit, lens)) & (h < np.inf) & (mfu <= np.repeat(np.asarray(mfu)[first], lens))
+    if penalty is not None:  # (core/advisor.py: a row with a smaller layout penalty may rank above A)
+        skip &= penalty >= np.repeat(np.asarray(penalty)[first], lens)
     if not skip.any():
         return None
     return skip, first, lens
@@ -1075,8 +1130,9 @@ def _rank(objective: str, days, cost, per_pflop, deadline, budget, poor=None):
         ok = finite
         # nothing meets the constraint: closest first (fastest when the deadline binds, cheapest for the budget)
         keys = (days, cost) if objective == "fastest" else (cost, days)
-    elif poor is not None and (ok & ~poor).any():
-        keys = keys + (poor.astype(np.int8),)
+    elif poor is not None:
+        # the penalty (core/advisor.py; MFU graded poor among it): plans with a penalty rank after those without
+        keys = keys + (np.asarray(poor, dtype=np.float64),)
     idx = np.flatnonzero(ok)
     order = idx[np.lexsort(tuple(k[idx] for k in keys))]
     return order, feasible, meets, within
@@ -1131,16 +1187,21 @@ def _time_kwargs(r) -> dict:
     return timing.time_kwargs(r)[0]
 
 
-def searched_frameworks(s: Scenario) -> tuple[tuple[str, ...], bool]:
+def searched_frameworks(s: Scenario, is_moe: bool = False) -> tuple[tuple[str, ...], bool]:
     """The frameworks the search tries for ``s`` and whether it chooses among them: the scenario's own unless
     ``constraints.search_frameworks``; then every framework of the table that runs the training method
     (:func:`frameworks.frameworks_for`), among ``constraints.framework_candidates`` when given."""
     con = s.constraints
     if not con.search_frameworks:
         return (s.training.framework,), False
-    fws = frameworks_for(s.training.method, con.framework_candidates)
+    fws = frameworks_for(s.training.method, con.framework_candidates, s.training.objective)
     if not fws:
         return (s.training.framework,), False
+    if is_moe and not con.framework_candidates:
+        # an MoE model: the frameworks with expert parallelism, where the method has one (the user widens the
+        # list with constraints.framework_candidates)
+        ep = tuple(f for f in fws if FRAMEWORKS[f].expert_parallel)
+        fws = ep or fws
     return fws, True
 
 
@@ -1199,7 +1260,7 @@ def iter_contexts(scenario: Scenario, models: ModelSource | None = None, *, pric
                 why = _why_not_default(g, table, s.training.precision)
                 if why is not None:
                     skipped[gid] = why
-    fws, searched = searched_frameworks(s)
+    fws, searched = searched_frameworks(s, bool(arch.is_moe))
     gpus = [lookup_gpu(gid, s.hardware.custom_gpus) for gid in gpu_ids]
     # card class (planning rule): cards below it are left out while a candidate of the class exists
     params_total = float(facts.params.total)
@@ -1367,6 +1428,15 @@ def _seg_first_min(keys, mask: np.ndarray, starts: np.ndarray, seg: np.ndarray) 
     return cand[np.concatenate(([True], sg[1:] != sg[:-1]))]
 
 
+def _penalty_of(d: Mapping[str, np.ndarray], mfu_rule: bool) -> np.ndarray:
+    """A row's ranking penalty (core/advisor.py): its layout and band penalty plus the poor-MFU bit where that
+    rule is on. As float64 (a lexsort key beside the objective's)."""
+    pen = np.asarray(d["penalty"], dtype=np.int64) if "penalty" in d else np.zeros(len(d["cost"]), np.int64)
+    if mfu_rule:
+        pen = pen + np.where(_poor_mfu(d["mfu"]), advisormod.POOR_BIT, 0)
+    return pen.astype(np.float64)
+
+
 def _poor_mfu(mfu) -> np.ndarray:
     """``rules.mfu_grade_codes(mfu) == 0`` (graded poor: a finite MFU below ``rules.MFU_POOR_BELOW``; an unknown
     one is graded -1), in three operations instead of nine."""
@@ -1425,9 +1495,8 @@ class _Reducer:
             keys, keys_i = (days, cost / max(self.total_pflop, 1e-30)), (cost, days)
         else:
             keys, keys_i = (days, cost), (cost, days)
-        if self.mfu_rule:
-            keys = keys + (_poor_mfu(d["mfu"]).astype(np.float64),)
-        return [(ok, keys, self.mfu_rule), (finite, keys_i, False)], (np.isfinite(cost), (days, cost)), days, cost
+        keys = keys + (_penalty_of(d, self.mfu_rule),)
+        return [(ok, keys, True), (finite, keys_i, False)], (np.isfinite(cost), (days, cost)), days, cost
 
     def add(self, d: dict[str, np.ndarray], complete: Callable[[Any, Any], dict] | None = None) -> None:
         """One chunk: rows of one context, by GPU count ascending, in the search's order. Keys starting with
@@ -1506,10 +1575,14 @@ class _Reducer:
             return idx
         lead = keys[-1][idx]
         if poor_key:
-            poor = keys[-1][idx] > 0
+            # the penalty (core/advisor.py) folded in above every value of the objective's leading key: each
+            # penalty level starts past the range of the levels before it
+            pen = keys[-1][idx]
             lead = keys[-2][idx].astype(np.float64)
-            if poor.any() and (~poor).any():
-                lead = np.where(poor, lead + (lead[~poor].max() - lead[poor].min() + 1.0), lead)
+            if pen.min() != pen.max():
+                fin = lead[np.isfinite(lead)]
+                span = (fin.max() - fin.min() + 1.0) if len(fin) else 1.0
+                lead = lead + pen * span
         kth = np.partition(lead, self.top - 1)[self.top - 1]
         return idx[lead <= kth]
 
@@ -1702,7 +1775,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     contexts: list[SearchContext] = []
     evaluated = fitting = 0
     tried: dict[str, int] = {}  # GPU id -> fitting candidates over its frameworks
-    fws, searched = searched_frameworks(s)
+    fws, searched = searched_frameworks(s, bool(arch.is_moe))
     total_pflop = mf_tok * tokens / 1e15
     red = _Reducer(objective, con.deadline_days, con.budget, total_pflop, con.rules.mfu_grade, top, distinct)
     gpu_index: dict[str, int] = {}
@@ -1739,7 +1812,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     per_pflop = cat["cost"] / max(total_pflop, 1e-30)
     poor = (rulesmod.mfu_grade_codes(cat["mfu"]) == 0) if con.rules.mfu_grade else None
     order, feasible, meets, within = _rank(objective, days, cat["cost"], per_pflop, con.deadline_days, con.budget,
-                                           poor)
+                                           _penalty_of(cat, con.rules.mfu_grade))
     chosen = order[:top]
     if distinct:
         # the list is chosen at its full length and cut: a shorter list is the first rows of the longer one, so
@@ -1754,6 +1827,8 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
             plan.framework_searched = searched
             plan.framework_reason = framework_reason(plan, int(i), searched, fws, best_by, gpu_of, fw_of, cat,
                                                      days, contexts, s)
+        plans[0].decision = decision(chosen[0], order, cat, gpu_of, fw_of, days, contexts, con, objective,
+                                     table.currency)
     notes = _ranking_notes(objective, feasible, poor, order, con, table.currency)
     rvb = plans[0].evaluation.rent_vs_build if plans else None
     return SearchResult(
@@ -1782,6 +1857,72 @@ def _best_per_gpu_framework(order, days, cost, gpu_of, fw_of) -> dict[tuple[int,
             i = int(rest[j])
             out.setdefault((int(gpu_of[i]), int(fw_of[i])), i)
     return out
+
+
+_BIT_RULES = ((advisormod.RISK_BIT, "deadline_risk"), (advisormod.TP_PCIE_BIT, "tp_over_pcie"),
+              (advisormod.POOR_BIT, "mfu_grade"), (advisormod.TIGHT_BIT, "memory_headroom"))
+
+
+def decision(i: int, order, cat, gpu_of, fw_of, days, contexts, con, objective: str, cur: str) -> list[dict]:
+    """Why #1 (row ``i``) beat the best plan of the next GPU type and the best plan of another framework, each as
+    data and one translatable sentence naming the rule or figure that decided it (issue 31, "explain like an
+    expert"). Read from the ranking's own columns (the search's rows), nothing recomputed."""
+    out = []
+    ranked = [int(j) for j in order] + [int(j) for j in np.argsort(cat["cost"], kind="stable") if j not in set(order)]
+    for versus, pick in (("gpu", lambda j: gpu_of[j] != gpu_of[i]),
+                         ("framework", lambda j: fw_of[j] != fw_of[i] and gpu_of[j] == gpu_of[i]),
+                         ("framework", lambda j: fw_of[j] != fw_of[i])):
+        if versus == "framework" and any(d["versus"] == "framework" for d in out):
+            continue
+        j = next((j for j in ranked if j != i and pick(j)), None)
+        if j is None:
+            continue
+        out.append(_why_beats(i, j, versus, cat, days, contexts, con, objective, cur))
+    return out
+
+
+def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective: str, cur: str) -> dict:
+    """The deciding rule or figure between #1 (``i``) and another plan (``j``)."""
+    ci, cj = contexts[int(cat["ctx"][i])], contexts[int(cat["ctx"][j])]
+    me = ci.gpu.name if versus == "gpu" else FRAMEWORKS[ci.framework].name
+    other = cj.gpu.name if versus == "gpu" else FRAMEWORKS[cj.framework].name
+    pen = _penalty_of(cat, con.rules.mfu_grade)
+    extra = int(pen[j]) & ~int(pen[i])
+    mfu_j = float(cat["mfu"][j])
+    used_j = float(cat["mfu_used"][j]) if "mfu_used" in cat else mfu_j
+    fig = {"cost": float(cat["cost"][i]), "other_cost": float(cat["cost"][j]), "days": float(days[i]),
+           "other_days": float(days[j]), "other_mfu": mfu_j, "other_mfu_used": used_j}
+    base = {"me": me, "other": other, "cur": cur, **fig}
+    rule = next((rid for bit, rid in _BIT_RULES if extra & bit), None)
+    texts = {
+        "deadline_risk": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} meets the deadline only at its point "
+                                                "estimate, not at the upper end of its band (ranked after safe plans)."),
+        "tp_over_pcie": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} needs tensor parallelism over PCIe "
+                                               "(no NVLink), ranked after plans without it."),
+        "mfu_grade": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other}'s MFU of {other_mfu:.0%} is graded poor."),
+        "memory_headroom": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} leaves less free memory than the "
+                                                  "memory model's p75 error (tight)."),
+        "mfu_ceiling": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other}'s modelled {other_mfu:.0%} MFU is above the "
+                                              "best published run of its class, so it is costed at {other_mfu_used:.0%}"
+                                              ": {other_cost:,.0f} {cur} against {cost:,.0f} {cur}."),
+        "deadline": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} needs {other_days:.1f} days, over the "
+                                           "deadline of {deadline:g} days."),
+        "cost": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} "
+                                       "({days:.1f} against {other_days:.1f} days)."),
+        "days": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {days:.1f} against {other_days:.1f} days "
+                                       "({cost:,.0f} against {other_cost:,.0f} {cur})."),
+    }
+    if rule is None:
+        if mfu_j > used_j + 1e-9:
+            rule = "mfu_ceiling"
+        elif con.deadline_days is not None and fig["other_days"] > con.deadline_days and objective != "fastest":
+            rule = "deadline"
+            base["deadline"] = con.deadline_days
+        else:
+            rule = "days" if objective == "fastest" else "cost"
+    gpu_j, fw_j = cj.gpu.id, cj.framework
+    return {"versus": versus, "gpu": gpu_j, "framework": fw_j, "rule": rule, "figures": fig,
+            "message": Msg(CTX, texts[rule], base)}
 
 
 def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, fw_of, cat, days, contexts,

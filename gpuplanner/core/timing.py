@@ -111,13 +111,16 @@ from .errors import CatalogError
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr
 from .params import base_linear_params, lora_params
-from .memory import RECOMPUTE_CODES
+from .memory import RECOMPUTE_CODES, expert_tp_of
 from . import recompute as rc
 from . import fp8 as fp8mod
 from . import calibration
-from .methods import SFT, MethodProfile, generation_seconds, method_profile
+from .inference import ServingEfficiency as _ServingEfficiency
+from .methods import EAGER_OP_S, SFT, MethodProfile, generation_seconds, method_profile
 
 # --------------------------------------------------------------------------------------------- constants
+
+_SERVING_EFF = _ServingEfficiency()
 
 #: Sustained fraction of dense peak on the GEMMs of large training layers, by GPU generation.
 #: Ampere/Hopper: gpu-catalog.md §4.1 (see module docstring). Ada and consumer Blackwell: no public MFU
@@ -174,6 +177,19 @@ ATTN_KERNEL_CEILING = {"flash2": {"hopper": 0.33, "blackwell": 0.33}, "cudnn": {
 #: (8): 12 bytes per parameter per step (``torch.nn.utils.clip_grad_norm_`` with foreach ``_foreach_norm`` and
 #: ``_foreach_mul_``).
 CLIP_BYTES = 12.0
+#: Eager PyTorch issues every op from the host, ~10 µs each (:data:`methods.EAGER_OP_S`: Python, dispatcher,
+#: autograd bookkeeping and the launch); when a layer's kernels are shorter than that the GPU waits for the host.
+#: Kernels per decoder layer, counted in Hugging Face ``modeling_llama.py`` (``LlamaDecoderLayer.forward``): two
+#: ``LlamaRMSNorm`` of ~8 ops (upcast, pow, mean, add+rsqrt, mul, weight, downcast), q/k/v/o projections (4),
+#: ``apply_rotary_pos_emb`` on q and k (5 each: cos, rotate_half's neg and cat, sin, add), the K/V repeat and
+#: SDPA with its layout copies (4), two residual adds, the MLP's gate/up/act/mul/down (5): 41. The backward
+#: launches about two kernels per forward op (each op's input gradient; the GEMMs' weight gradients and autograd's
+#: gradient accumulation): 82. A LoRA module adds ``lora_A``, ``lora_B``, the scaling and the add in the forward
+#: (4, dropout one more) and their 6 backward kernels (PEFT ``tuners/lora/layer.py``). Fused stacks (Megatron,
+#: torch.compile) are not host-bound at these sizes and get no floor. A judgement from counting, like
+#: :data:`methods.EAGER_DECODE_S_PER_LAYER`.
+EAGER_OPS_FWD_LAYER, EAGER_OPS_BWD_LAYER = 41.0, 82.0
+EAGER_OPS_LORA_FWD, EAGER_OPS_LORA_BWD = 4.0, 6.0
 
 
 def attention_kernel(framework: str, generation: str, choice: str | None = "auto") -> str:
@@ -642,6 +658,8 @@ def time_layout(
     fp8_all_gather: bool | None = None,
     fsdp_version: int = 2,
     pipeline_mbs=None,
+    lora_dropout: float = 0.0,
+    expert_tp=None,
     ops=None,
 ) -> dict:
     """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
@@ -700,13 +718,30 @@ def time_layout(
     # FP8 (core/fp8.py): the amax and cast traffic of every linear's input and output gradient, per recipe
     # (torch.compile / fused kernels fold the amax reduction into the producing kernel for torchao)
     fp8_tok = 0.0
+    fp8_gemm_scale = 1.0
     if precision == "fp8":
         rcp = fp8mod.recipe_for(framework, fp8_recipe)
+        fp8_gemm_scale = rcp.gemm_ratio / FP8_EFFICIENCY_RATIO
         n_x, n_dy = fp8mod.cast_elements_per_token(m)
         x_b = rcp.x_bytes - where(fused, rcp.fused_saving, 0.0)
         dy_b = rcp.dy_bytes - where(fused, rcp.fused_saving, 0.0)
         fp8_tok = (n_x * x_b + n_dy * dy_b) / tp * m.L / (pp * cp)
-    mem_tok_bytes = ew_bytes + fp8_tok + loss_bytes / (tp * cp)
+    # LoRA adapter paths (flops.lora_traffic_elements: PEFT/torchtune LoRA linears): the rank-wide GEMMs' inputs
+    # and outputs, the scaling and the add, at memory speed; the recompute forward re-runs the forward's part
+    lora_tok = 0.0
+    if lora:
+        d_in, d_out = F.lora_io_elements(m.arch, lora_targets)
+        l_fwd, l_bwd = F.lora_traffic_elements(d_in, d_out, lora_dropout > 0.0, fused)
+        lora_tok = 2.0 * (l_fwd * (1.0 + rec_whole + rec_op) + l_bwd) / (tp * pp * cp)
+    # host-side issue time of one micro-batch in eager PyTorch (EAGER_OPS_*): a floor under its GPU time
+    n_lora = F.lora_targets_per_layer(m.arch, lora_targets) if lora else 0.0
+    ops_fwd = EAGER_OPS_FWD_LAYER + n_lora * (EAGER_OPS_LORA_FWD + (1.0 if lora_dropout > 0.0 else 0.0))
+    ops_bwd = EAGER_OPS_BWD_LAYER + n_lora * EAGER_OPS_LORA_BWD
+    host_mb = where(fused, 0.0, (ops_fwd * (1.0 + rec_whole + rec_op) + ops_bwd) * (m.L / pp) * EAGER_OP_S)
+    # MoE (routed experts): the grouped expert GEMMs' own size factor and the dispatch's memory passes
+    exp_tp = expert_tp_of(framework, tp, expert_tp)
+    lin_exp_tok, size_exp, moe_tok = _moe_terms(m, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp)
+    mem_tok_bytes = ew_bytes + fp8_tok + loss_bytes / (tp * cp) + lora_tok + moe_tok
     # ---- the objective's other passes (core/methods.py): frozen reference/reward forwards, no_grad policy
     # forwards (KTO's KL sequences, PPO's old log-probs), the PPO critic's forward and its training step; at
     # the policy's rates (same shapes)
@@ -737,7 +772,7 @@ def time_layout(
     P = float(m.params.total)
     grad_params = lora_total if lora else P
     expert_share = float(m.params.expert_params) / max(P, 1.0)
-    shard_frac = (1.0 - expert_share) / (tp * pp) + expert_share / (ep * pp * (tp if framework == "megatron" else 1.0))
+    shard_frac = (1.0 - expert_share) / (tp * pp) + expert_share / (ep * pp * expert_tp_of(framework, tp, expert_tp))
     grad_gpu = grad_params * shard_frac  # gradients this GPU reduces
     weight_gpu = P * shard_frac  # weights this GPU holds before ZeRO-3 sharding
     g_bytes = grad_reduce_bytes(framework, precision, master_weights, lora)
@@ -796,7 +831,17 @@ def time_layout(
                            + n_rs * grad_gpu * (2.0 + g_bytes))
 
     # ---- context parallelism: K/V ring, forward 1×, backward 2× (K/V and dK/dV), hidden under attention
-    kv_chunk = 2.0 * tokens_mb * 2.0 * m.kv_dim  # K and V of the local chunk, 16-bit
+    # K and V of the local chunk, 16-bit, of this tensor-parallel rank's heads (TP splits the heads; each rank keeps
+    # at least one when TP exceeds the KV heads). torchtitan repeats the K/V heads to the query heads before SDPA
+    # (``models/llama/model.py``: ``keys = repeat_kv(xk, self.n_rep)``), so torch's ring passes the repeated
+    # heads, and its backward rotates dK/dV in fp32 (``_ContextParallelOptions.convert_to_f32 = True``): K/V
+    # forward 1×, K/V and fp32 dK/dV backward 1 + 2×2 = 5×. Transformer Engine's ring (Megatron,
+    # ``AttnFuncWithCPAndKVP2P``) passes the KV heads and 16-bit dK/dV: 1 + 1 + 2 = 3×.
+    torch_cp = framework == "fsdp"
+    n_kv_heads = float(m.arch.num_heads if torch_cp else m.arch.num_kv_heads)
+    cp_dim = (m.q_dim if torch_cp else m.kv_dim) / minimum(tp, n_kv_heads)
+    kv_chunk = 2.0 * tokens_mb * 2.0 * cp_dim
+    cp_passes = 5.0 if torch_cp else 3.0
 
     # ---- expert parallelism: all-to-all dispatch + combine, forward and backward
     n_moe_stage = m.moe_frac * m.L / pp
@@ -821,26 +866,64 @@ def time_layout(
     tokens_step_gpu = mbs * s * m_acc * dp / n_gpus  # tokens per step per GPU
     return {
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
-        "flash": flash, "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
+        "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok, "host_mb": host_mb, "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "mem_tok_bytes": mem_tok_bytes,
         "tp_in_node": tp <= gpn, "ov_grad": ov_grad, "ov_param": ov_param, "ov_tp": ov_tp, "ov_p2p": ov_p2p,
         "fwd_share": fwd_share, "n_layer_coll": n_layer_coll, "tp_ar_bytes": tp_ar_bytes,
         "tp_ar_lat": _ring_latency(tp, gpn, "all_reduce", ops), "bubble_share": (pp - 1.0) / vpp,
-        "crosses_nodes": crosses_nodes, "p2p_num": 2.0 * vpp * p2p_bytes, "dp_spans": dp_spans, "k_node": k_node,
+        "crosses_nodes": crosses_nodes, "multi_node": n_gpus > gpn, "p2p_num": 2.0 * vpp * p2p_bytes, "dp_spans": dp_spans, "k_node": k_node,
         "n_dp": n_dp, "L_stage": L_stage, "m_chunks": m_chunks, "win_factor": win_factor,
         "last_bucket": last_bucket, "sharded_opt": sharded_opt, "grad_sync_bytes": grad_gpu * g_bytes * g_factor,
         "grad_sync_lat": n_buckets * g_lat, "param_sync_bytes": weight_gpu * 2.0 * ag_factor,
         "param_sync_lat": n_buckets * ag_lat, "lat_ag": lat_ag, "gather_bytes": weight_gpu * w_bytes * ag_factor,
         "rs_bytes": grad_gpu * g_bytes * ag_factor, "fsdp_pp": fsdp_pp, "per_mb": per_mb,
         "fsdp_copy_bytes": fsdp_copy_bytes, "fsdp_copy_on": (framework == "fsdp") & per_mb & (n_dp > 1),
-        "cp_in_node": tp * cp <= gpn, "cp_bytes": 3.0 * (cp - 1.0) * kv_chunk,
+        "cp_in_node": tp * cp <= gpn, "cp_bytes": cp_passes * (cp - 1.0) * kv_chunk,
         "attn_layer_flops": (3.0 * fwd.attention / m.L) * tokens_mb, "stage_layers": m.L / pp,
         "ep_in_node": tp * ep * cp <= gpn, "a2a_bytes": 4.0 * a2a_bytes, "n_moe_stage": n_moe_stage,
         "opt_bytes": opt_params * (OPT_BYTES.get(optimizer, 30.0) + clip), "fp8_w_bytes": fp8_w_bytes,
         "deq_bytes": deq_bytes, "tokens_step_gpu": tokens_step_gpu, "tokens_per_step": tokens_step_gpu * n_gpus,
     }
+
+
+#: MoE dispatch traffic, 16-bit elements per token, MoE layer and routed copy (``k`` copies of each token):
+#: Megatron-Core's token dispatcher permutes the tokens into expert order before the expert GEMMs and unpermutes
+#: them after (``megatron/core/transformer/moe/moe_utils.py``: ``permute`` gathers the ``k`` routed copies with
+#: ``index_select``; ``unpermute`` scales them by the router probabilities and ``scatter_add``s them back; the
+#: backward runs the inverse gather/scatter): each of the four passes reads and writes every routed copy once,
+#: ``8·k·h`` elements. The router (``router.py``, ``TopKRouter``) scores each token against the ``E`` experts and
+#: takes the softmax/top-k in fp32 (``moe_router_dtype``): reading the token and writing/reading ``E`` fp32 scores,
+#: forward and backward, ``h + 6·E`` elements (a judgement from counting the kernels' operands).
+MOE_PERMUTE_ELEMS_PER_COPY = 8.0
+MOE_ROUTER_SCORE_ELEMS = 6.0
+
+
+def _moe_terms(m: ModelFacts, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp):
+    """(routed-expert share of the linear FLOPs per token, the expert GEMMs' size factor, dispatch bytes per token)
+    for a model with routed experts; (0, 1, 0) for a dense one.
+
+    Expert GEMMs (grouped GEMMs: Megatron ``--moe-grouped-gemm``, TE ``GroupedLinear``): each local expert
+    multiplies only the tokens routed to it — ``tokens × ep × k / E`` rows per micro-batch (the all-to-all brings
+    the ``ep`` ranks' tokens to the expert's owner) — by a ``moe_intermediate_size / expert_tp``-wide weight, so
+    the same tile-quantisation factor as the dense GEMMs (module docstring: ``D0``, ``T0``) is taken on those
+    dimensions; small experts (768 wide) and few tokens per expert run well below the dense layers' rate."""
+    n_exp = float(getattr(m, "n_experts", 0) or 0)
+    if n_exp <= 0 or not m.moe_frac or not m.params.expert_params:
+        return 0.0, 1.0, 0.0
+    k = float(m.k_active)
+    exp_fwd = 2.0 * float(m.params.expert_params) * k / n_exp  # routed-expert GEMM FLOPs per token, forward
+    share = min(exp_fwd / max(fwd.layers, 1.0), 1.0)
+    rows = tokens_mb * ep * k / n_exp
+    size_exp = 1.0 / (1.0 + D0 * exp_tp / max(float(m.f_moe), 1.0)) / (1.0 + T0 / rows)
+    n_moe = m.moe_frac * m.L
+    elems = MOE_PERMUTE_ELEMS_PER_COPY * k * m.h + m.h + MOE_ROUTER_SCORE_ELEMS * n_exp
+    # tokens are split over the tensor-parallel ranks before dispatch (Megatron's MoE requires sequence
+    # parallelism with TP), over the stage's layers and the context-parallel slice
+    moe_tok = 2.0 * elems * n_moe / (tp * pp * cp)
+    return lin_tok * share, size_exp, moe_tok
 
 
 def layout_rows(lay: dict) -> int | None:
@@ -920,11 +1003,21 @@ def time_gpu(
     # scenario's attention_kernel, else the framework's: attention_kernel()); eager attention runs as bmm GEMMs
     eff_attn = eff16 if attn_efficiency is None else where(
         lay["flash"], minimum(eff16, f64(attn_efficiency) * size), eff16)
-    t_lin_tok = lin_tok / (peak * eff)  # the layers' linear GEMMs, per token
+    # the layers' linear GEMMs, per token (FP8: the recipe's GEMM ratio in place of FP8_EFFICIENCY_RATIO)
+    # (MoE: the routed experts' GEMMs at their own size factor, _moe_terms)
+    lin_exp = lay["lin_exp_tok"]
+    t_lin_tok = ((lin_tok - lin_exp) / eff + lin_exp / (gen_eff * lay["size_exp"])) / (peak * lay["fp8_gemm_scale"])
     t_flops_tok = t_lin_tok + attn_tok / (peak16 * eff_attn) + head_tok / (peak16 * eff16)
     t_mem_tok = lay["mem_tok_bytes"] / mem_bw  # memory-bound work (time_layout)
     t_compute_tok = t_flops_tok / mp + t_mem_tok  # seconds per replica token, on one GPU
     t_mb = t_compute_tok * mbs * s  # one micro-batch on one GPU (all its layers)
+    # eager PyTorch: the GPU cannot run ahead of the host issuing its kernels (time_layout's host_mb)
+    launch_mb = maximum(lay["host_mb"] - t_mb, 0.0)
+    t_mb = t_mb + launch_mb
+    # the LoRA adapter paths' memory traffic (part of t_mem_tok; named in the breakdown)
+    lora_s = lay["lora_tok"] / mem_bw * mbs * s * m_acc
+    # MoE token permute/unpermute and router passes (part of t_mem_tok; named in the breakdown)
+    moe_s = lay["moe_tok"] / mem_bw * mbs * s * m_acc
     t_mb_objective = t_mb * lay["extra_h"] / hflops_tok  # the objective's other passes (time_layout)
     compute = t_mb * m_acc
     # forward and backward time of one micro-batch on one GPU (the backward includes the recompute forward)
@@ -1044,30 +1137,30 @@ def time_gpu(
     mflops_tok = mflops_tok + lay["extra_m"]
     hflops_tok = hflops_tok + lay["extra_h"] if full else None
 
-    # ---- RL rollouts (core/methods.generation_seconds): the step's sequences are generated before training
-    generation = 0.0 * compute
+    # ---- RL rollouts (core/methods.generation_seconds and _rollouts): generation, weight refit, schedule
+    generation = wait_longest = refit = 0.0 * compute
     if profile.rl:
-        seqs = lay["mbs_examples"] * m_acc  # rollouts per GPU per step (TRL steps_per_generation = accumulation)
-        w16 = 2.0 * float(m.params.total) / tp
-        frac = profile.gpu_fraction
-        if profile.engine == "vllm_colocated":
-            pool = maximum(frac * gpu_memory_gib * 2.0**30 - w16, 1.0)
-        elif profile.engine == "vllm_separate":
-            # vLLM's own GPUs at its default gpu_memory_utilization = 0.9 (vLLM engine arguments)
-            pool = maximum(0.9 * gpu_memory_gib * 2.0**30 - w16, 1.0)
-            seqs = seqs / frac
-        else:
-            pool = None
-        generation, _waves = generation_seconds(
-            profile, arch=m.arch, params_total=float(m.params.total), active_params=float(m.params.active),
-            seqs=seqs, tp=tp, peak_flops=peak16, eff=gen_eff, mem_bw=mem_bw, kv_pool_bytes=pool, ops=ops)
+        generation, wait_longest, refit, scale_t = _rollouts(
+            lay, gpu_memory_gib=gpu_memory_gib, peak16=peak16, gen_eff=gen_eff, mem_bw=mem_bw, dp_bw=dp_bw,
+            intra_p2p=intra_p2p, nic=nic)
         if profile.engine == "vllm_separate":
             # the training share of the GPUs runs the whole step's training: (1 − f) of the GPUs
-            scale_t = 1.0 / (1.0 - frac)
             compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other = (
                 x * scale_t for x in (compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other))
+        if profile.schedule == "one_step_off":
+            # the generation GPUs produce step n+1's rollouts while step n trains (verl one_step_off_policy,
+            # OpenRLHF --async_train): only what outlasts the training is exposed; the refit is not overlapped
+            train = compute + tp_comm + dp_comm + pp_time + cp_comm + ep_comm + other
+            exposed = maximum(generation - train, 0.0)
+            wait_longest = wait_longest * exposed / maximum(generation, 1e-30)
+            generation = exposed
+        generation = generation + refit
 
     step = compute + tp_comm + dp_comm + pp_time + cp_comm + ep_comm + other + generation
+    # named mechanisms inside the parts above (seconds per step; PART_PARENT says which part holds each)
+    parts = {"lora_adapters": lora_s + 0.0 * step, "moe_dispatch": moe_s + 0.0 * step,
+             "launch_overhead": launch_mb * m_acc + 0.0 * step, "rollout_wait_longest": wait_longest + 0.0 * step,
+             "weight_refit": refit + 0.0 * step}
     tokens_step_gpu = lay["tokens_step_gpu"]  # tokens per step per GPU
     if mfu is not None:
         # measured MFU: tokens/s/GPU = peak × MFU / model FLOPs per token; keep the modelled shares
@@ -1075,6 +1168,7 @@ def time_gpu(
         scale = target / step
         compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other, generation = (
             x * scale for x in (compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other, generation))
+        parts = {k: v * scale for k, v in parts.items()}
         if full:
             tp_hidden, dp_hidden, pp_hidden, cp_hidden, p2p = (
                 x * scale for x in (tp_hidden, dp_hidden, pp_hidden, cp_hidden, p2p))
@@ -1083,7 +1177,7 @@ def time_gpu(
     if not full:
         return {"compute": compute, "tp_comm": tp_comm, "dp_comm": dp_comm, "pp_bubble": pp_time,
                 "cp_comm": cp_comm, "ep_comm": ep_comm, "other": other, "generation": generation, "step": step,
-                "tokens_per_s_per_gpu": tok_s_gpu, "mfu": tok_s_gpu * mflops_tok / peak16}
+                "tokens_per_s_per_gpu": tok_s_gpu, "mfu": tok_s_gpu * mflops_tok / peak16, **parts}
     return {
         "compute": compute, "tp_comm": tp_comm, "dp_comm": dp_comm, "pp_bubble": pp_time,
         "cp_comm": cp_comm, "ep_comm": ep_comm, "other": other, "generation": generation, "step": step,
@@ -1093,13 +1187,90 @@ def time_gpu(
         "tokens_per_step": lay["tokens_per_step"], "tokens_per_s_per_gpu": tok_s_gpu,
         "mfu": tok_s_gpu * mflops_tok / peak16, "hfu": tok_s_gpu * hflops_tok / peak16,
         "model_flops_per_token": mflops_tok + 0.0 * step, "hardware_flops_per_token": hflops_tok + 0.0 * step,
-        "efficiency": eff,
+        "efficiency": eff * lay["fp8_gemm_scale"], **parts,
     }
+
+
+def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intra_p2p, nic):
+    """RL rollouts of one step on one GPU: (generation seconds, of which waiting for the longest completion,
+    weight refit seconds, the training time's factor). Generation: :func:`methods.generation_seconds` with the
+    engine's KV pool. Refit, every step, after the optimizer step:
+
+    * ``vllm_colocated``: the trainer's 16-bit weights are loaded into vLLM's copy on the same GPU — read and
+      written once at HBM speed (TRL ``GRPOTrainer._move_model_to_vllm``: ``llm_model.load_weights``; verl
+      ``FSDPVLLMShardingManager``: ``module.state_dict()`` then ``load_weights``), after one all-gather of the
+      ZeRO-3/FSDP shards (TRL ``ds3_gather_for_generation`` / ``GatheredParameters``; FSDP ``state_dict``).
+    * ``vllm_separate``: the whole model is broadcast from the trainer to the vLLM workers with NCCL
+      (TRL ``VLLMClient.update_named_param``: ``PyNcclCommunicator.broadcast`` per parameter; OpenRLHF
+      ``_broadcast_to_vllm``), over NVLink inside a node and the NIC between nodes.
+    * ``training`` (HF ``generate`` on the trained model): nothing to copy.
+    """
+    ops, m, profile, tp = lay["ops"], lay["m"], lay["profile"], lay["tp"]
+    where, maximum = ops.where, ops.maximum
+    seqs = lay["mbs_examples"] * lay["m_acc"]  # rollouts per GPU per step (TRL steps_per_generation = accumulation)
+    w16 = 2.0 * float(m.params.total) / tp
+    frac = profile.gpu_fraction
+    refit = 0.0 * seqs
+    scale_t = 1.0
+    if profile.engine == "vllm_colocated":
+        pool = maximum(frac * gpu_memory_gib * 2.0**30 - w16, 1.0)
+        gather = where(lay["per_mb"] & (lay["n_dp"] > 1), lay["gather_bytes"] / dp_bw, 0.0)
+        refit = 2.0 * w16 / mem_bw + gather
+    elif profile.engine == "vllm_separate":
+        # vLLM's own GPUs at its default gpu_memory_utilization = 0.9 (vLLM engine arguments)
+        pool = maximum(0.9 * gpu_memory_gib * 2.0**30 - w16, 1.0)
+        seqs = seqs / frac
+        refit = 2.0 * float(m.params.total) / where(lay["multi_node"], nic, intra_p2p)
+        scale_t = 1.0 / (1.0 - frac)
+    else:
+        pool = None
+    # decoding reads the weights and KV cache at the model bandwidth utilisation serving engines reach
+    # (inference.ServingEfficiency.memory_bandwidth: Databricks/MosaicML measured MBU ~60% decoding 7B models on
+    # A100/H100), not at the streaming kernels' MEM_BW_EFFICIENCY
+    decode_bw = mem_bw / MEM_BW_EFFICIENCY * _SERVING_EFF.memory_bandwidth
+    generation, _waves, wait = generation_seconds(
+        profile, arch=m.arch, params_total=float(m.params.total), active_params=float(m.params.active),
+        seqs=seqs, tp=tp, peak_flops=peak16, eff=gen_eff, mem_bw=decode_bw, kv_pool_bytes=pool, ops=ops,
+        detail=True)
+    return generation, wait, refit, scale_t
 
 
 # ------------------------------------------------------------------------------------- one scenario
 
 BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
+#: Named mechanisms of the step, each inside one of the parts above (``TimeEstimate.parts``, seconds per step):
+#: the breakdown shows them as their own shares, taken out of their parent's. ``lora_adapters``: the LoRA
+#: adapter paths' memory traffic (flops.lora_traffic_elements), inside compute.
+#: ``rollout_wait_longest``: decode steps after the mean completion length, waiting for the longest
+#: (methods.generation_seconds); ``weight_refit``: the trained weights loaded into the inference engine every
+#: step (:func:`_rollouts`); both inside generation.
+#: ``moe_dispatch``: MoE token permute/unpermute and router passes (:func:`_moe_terms`), inside compute.
+#: ``launch_overhead``: eager PyTorch waiting for the host to issue kernels (EAGER_OPS_*), inside compute.
+PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "launch_overhead": "compute",
+               "rollout_wait_longest": "generation", "weight_refit": "generation"}
+#: What the views call each named part (translatable: context "Timing"; the CLI, the Plans details and the PDF
+#: look a breakdown key up here, as they do for the step's parts).
+PART_LABELS = {
+    "lora_adapters": QT_TRANSLATE_NOOP("Timing", "LoRA adapter passes"),
+    "launch_overhead": QT_TRANSLATE_NOOP("Timing", "kernel launch overhead (eager PyTorch)"),
+    "moe_dispatch": QT_TRANSLATE_NOOP("Timing", "MoE token permute and router"),
+    "rollout_wait_longest": QT_TRANSLATE_NOOP("Timing", "rollouts: waiting for the longest completion"),
+    "weight_refit": QT_TRANSLATE_NOOP("Timing", "rollouts: loading the new weights into the inference engine"),
+}
+#: What the views call every key of a step-time breakdown (``Evaluation.time.breakdown``): the step's parts and
+#: the named parts above. The CLI, the Plans details and the PDF translate these (context "Timing"); one table, so
+#: a new part needs one label.
+BREAKDOWN_LABELS = {
+    "compute": QT_TRANSLATE_NOOP("Timing", "compute"),
+    "tp_comm": QT_TRANSLATE_NOOP("Timing", "tensor-parallel communication"),
+    "dp_comm": QT_TRANSLATE_NOOP("Timing", "data-parallel / ZeRO communication"),
+    "pp_bubble": QT_TRANSLATE_NOOP("Timing", "pipeline bubble"),
+    "cp_comm": QT_TRANSLATE_NOOP("Timing", "context-parallel communication"),
+    "ep_comm": QT_TRANSLATE_NOOP("Timing", "expert all-to-all"),
+    "generation": QT_TRANSLATE_NOOP("Timing", "rollout generation (RL)"),
+    "other": QT_TRANSLATE_NOOP("Timing", "optimizer step and other"),
+    **PART_LABELS,
+}
 #: Communication that runs under compute (seconds per step), by part: not in the step time.
 HIDDEN_KEYS = ("tp_comm", "dp_comm", "pp_p2p", "cp_comm")
 SECONDS_PER_DAY = 86400.0
@@ -1132,6 +1303,8 @@ class TimeEstimate:
     overlap: dict[str, bool] = field(default_factory=dict)
     #: the fused attention kernel in force (:func:`attention_kernel`): ``flash2`` or ``cudnn``
     attention_kernel: str = ""
+    #: named mechanisms, seconds per step, each inside the part :data:`PART_PARENT` names (not added to the step)
+    parts: dict[str, float] = field(default_factory=dict)
 
     @property
     def communication(self) -> dict[str, dict[str, float]]:
@@ -1155,6 +1328,12 @@ class TimeEstimate:
                "dp_comm": sec["dp_comm"] / total, "pp_bubble": sec["pp_bubble"] / total, "other": other / total}
         if "generation" in sec:
             out["generation"] = sec["generation"] / total
+        for k, v in self.parts.items():
+            parent = PART_PARENT[k]
+            if v > 0.0 and parent in out:
+                share = min(v / total, out[parent])
+                out[parent] -= share
+                out[k] = share
         return out
 
     @property
@@ -1188,6 +1367,7 @@ class TimeEstimate:
             "time_communication": self.communication,
             "time_overlap": dict(self.overlap),
             "time_attention_kernel": self.attention_kernel,
+            "time_parts": {k: {"seconds": v, "inside": PART_PARENT[k]} for k, v in self.parts.items()},
         }
 
 
@@ -1220,7 +1400,14 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         attn_efficiency=attention_ceiling(engine, gf.gpu_id, getattr(t, "attention_kernel", "auto")),
         fsdp_version=int(getattr(t, "fsdp_version", 2)),
         pipeline_mbs=getattr(t, "pipeline_microbatch_size", None),
+        lora_dropout=float(getattr(t, "lora_dropout", 0.0)),
+        expert_tp=getattr(s.parallel, "expert_tp", None),
     )
+    if t.tp_comm_overlap is None and gf.intra_link != "nvlink":
+        # Transformer Engine's TP communication overlap (Megatron --tp-comm-overlap: userbuffers) exchanges through
+        # CUDA IPC peer memory inside the NVLink domain; cards joined by PCIe (GeForce: no P2P at all) run the TP
+        # collectives through NCCL, exposed (issue 31: links as they are)
+        kw["tp_comm_overlap"] = False
     cal = calibration_of(r, kw)
     if cal is not None:  # a run measured on this GPU (core/calibration.py)
         kw["gen_efficiency"] = kw["gen_efficiency"] * cal[1]
@@ -1287,6 +1474,7 @@ def time_estimate(r: Any) -> TimeEstimate:
     if kw["profile"].rl:
         seconds["generation"] = _scalar(out["generation"])  # RL rollouts (core/methods.generation_seconds)
     hidden = {k: _scalar(out[k[:2] + "_hidden"]) for k in HIDDEN_KEYS}
+    parts = {k: _scalar(out[k]) for k in PART_PARENT if _scalar(out[k]) > 0.0}
     overlap = {k: bool(_scalar(out[k])) for k in OVERLAP_FIELDS}
     inter = f"{gf.inter_node} ×{gf.nics_per_node:g}/node"
     multi = h.num_gpus > h.gpus_per_node
@@ -1304,7 +1492,7 @@ def time_estimate(r: Any) -> TimeEstimate:
         tokens_per_s_per_gpu=tps_gpu, tokens_per_s=tps, mfu=_scalar(out["mfu"]), hfu=_scalar(out["hfu"]),
         compute_days=days, gpu_hours=days * 24.0 * h.num_gpus, seconds=seconds,
         efficiency=_scalar(out["efficiency"]), links=links, mfu_override=s.assumptions.mfu is not None,
-        notes=list(gf.notes), hidden=hidden, overlap=overlap, p2p_s=_scalar(out["pp_p2p"]),
+        notes=list(gf.notes), hidden=hidden, overlap=overlap, p2p_s=_scalar(out["pp_p2p"]), parts=parts,
         attention_kernel=attention_kernel(_frameworks.engine_of(t.framework), gpu_generation(gf.gpu_id),
                                           getattr(t, "attention_kernel", "auto")) if t.flash_attention else "eager",
     )

@@ -53,12 +53,12 @@ def settings_path() -> Path:
 def read_setting(section: str, key: str, default: str = "") -> str:
     """One text value (``section/key`` in QSettings terms); ``default`` when the file or key is missing or
     unreadable. QSettings quotes values that contain separators: the quotes are removed."""
-    path = settings_path()
-    try:
-        if not path.is_file() or path.stat().st_size > MAX_BYTES:
-            return default
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+    from ..core.errors import PlannerError
+    from .safe_read import read_limited
+
+    try:  # the safe reader: a regular file (never a FIFO or a device), at most MAX_BYTES
+        text = read_limited(settings_path(), MAX_BYTES, "file").decode("utf-8", errors="replace")
+    except (PlannerError, OSError, ValueError):
         return default
     import configparser  # only when there is a file to read (its import compiles a dozen patterns)
 

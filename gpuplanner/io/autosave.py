@@ -57,9 +57,43 @@ def config_dir() -> Path:
     return Path(env) if env else Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
 
 
+#: above any process id an OS hands out (Linux's pid_max is at most 2**22; Windows ids are 32-bit)
+MAX_PID = 2**31 - 1
+
+
+def process_stamp(pid: int) -> str | None:
+    """What tells process ``pid`` from a later one that reuses its id: its start time (clock ticks after boot,
+    field 22 of ``/proc/<pid>/stat``, proc(5)) and its name (``comm``). None where there is no ``/proc`` or the
+    process is gone."""
+    try:
+        with open(f"/proc/{int(pid)}/stat", "rb") as fh:
+            raw = fh.read(4096).decode("utf-8", "replace")
+    except (OSError, ValueError, OverflowError):
+        return None
+    left, right = raw.find("("), raw.rfind(")")  # the name may hold spaces and parentheses
+    fields = raw[right + 2:].split() if 0 <= left < right else []
+    return f"{fields[19]}:{raw[left + 1:right]}" if len(fields) > 19 else None
+
+
+def _owner_running(record: dict) -> bool:
+    """Whether the process that wrote ``record`` still runs: its pid is alive and, where the record has the
+    writer's :func:`process_stamp`, the live process is that one (same start time and name), not an unrelated
+    process that got the id later."""
+    pid = record.get("pid")
+    if not isinstance(pid, int) or isinstance(pid, bool) or not 0 < pid <= MAX_PID or pid == os.getpid():
+        return False
+    if not _pid_alive(pid):
+        return False
+    stamp = record.get("pid_stamp")
+    if isinstance(stamp, str):
+        now = process_stamp(pid)
+        return now is None or now == stamp
+    return True
+
+
 def _pid_alive(pid: int) -> bool:
     """Whether process ``pid`` is running (never sends a signal that could affect it)."""
-    if pid <= 0:
+    if not 0 < pid <= MAX_PID:
         return False
     if pid == os.getpid():
         return True
@@ -83,6 +117,20 @@ def _pid_alive(pid: int) -> bool:
     except OSError:
         return False
     return True
+
+
+def _valid_path(value) -> Path | None:
+    """``value`` as a path when it passes :func:`~gpuplanner.io.safe_read.check_path` (no NUL, encodable, not
+    overlong), else None."""
+    from ..core.errors import PlannerError
+    from .safe_read import check_path
+
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        return check_path(value, special=False)
+    except PlannerError:
+        return None
 
 
 @dataclass
@@ -145,6 +193,7 @@ class AutosaveStore:
             "autosave_format": AUTOSAVE_FORMAT,
             "session": self.session,
             "pid": os.getpid(),
+            "pid_stamp": process_stamp(os.getpid()),
             "saved_at": datetime.now(timezone.utc).isoformat(),
             "source_path": os.fspath(Path(source_path).resolve()) if source_path else None,
             "plan": planfile.to_data(doc),
@@ -181,12 +230,33 @@ class AutosaveStore:
         except ValueError:
             rec.saved_at = None
         src = record.get("source_path")
-        rec.source_path = Path(src) if isinstance(src, str) and src else None
+        rec.source_path = _valid_path(src)
         stamp = record.get("source_stamp")
         if (isinstance(stamp, list) and len(stamp) == 2
                 and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in stamp)):
             rec.source_stamp = (stamp[0], stamp[1])
         return record, rec
+
+    def _pending_one(self, path: Path) -> Recovery | None:
+        """One autosave file, read in isolation: None when it is this session's or a running instance's; a
+        file that cannot be read, whatever is wrong with it, is a :class:`Recovery` without a document (listed
+        as unreadable), so it never hides the others."""
+        rid = path.name[: -len(AUTOSAVE_SUFFIX)]
+        try:
+            record, rec = self._read(path)
+            if record is None:
+                return None if rec.id.startswith(self.session + "-") else rec
+            if record.get("session") == self.session or _owner_running(record):
+                return None  # ours, or another instance is running and owns it
+            try:
+                rec.document, rec.warnings = planfile.from_data(record.get("plan"), path.name)
+            except PlanFileError as err:
+                rec.error = error_text(err)
+            return rec
+        except Exception as err:  # noqa: BLE001 - isolation: any failure of one stranger's file is that file's
+            return Recovery(id=rid, file=path, saved_at=None, source_path=None, document=None,
+                            error=MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "cannot read this autosave ({why})"),
+                                              why=err.__class__.__name__))
 
     def pending(self) -> list[Recovery]:
         """Autosaves of sessions that are not running any more (newest first), ready to offer."""
@@ -194,20 +264,9 @@ class AutosaveStore:
         if not self.root.is_dir():
             return out
         for path in sorted(self.root.glob(f"*{AUTOSAVE_SUFFIX}")):
-            record, rec = self._read(path)
-            if record is not None:
-                if record.get("session") == self.session:
-                    continue  # ours
-                pid = record.get("pid")
-                if isinstance(pid, int) and not isinstance(pid, bool) and pid != os.getpid() and _pid_alive(pid):
-                    continue  # another instance is running and owns it
-                try:
-                    rec.document, rec.warnings = planfile.from_data(record.get("plan"), path.name)
-                except PlanFileError as err:
-                    rec.error = error_text(err)
-            elif rec.id.startswith(self.session + "-"):
-                continue
-            out.append(rec)
+            rec = self._pending_one(path)
+            if rec is not None:
+                out.append(rec)
         far_past = datetime.min.replace(tzinfo=timezone.utc)
         out.sort(key=lambda r: r.saved_at if r.saved_at and r.saved_at.tzinfo else far_past, reverse=True)
         return out
@@ -361,8 +420,14 @@ def startup_cleanup(folders: Iterable[str | os.PathLike] = (), min_age_s: float 
         if key in seen:
             continue
         seen.add(key)
-        removed += planfile.clean_stale_temps(folder, min_age_s=min_age_s)
+        try:
+            removed += planfile.clean_stale_temps(folder, min_age_s=min_age_s)
+        except (OSError, ValueError):  # a folder name the file system refuses: nothing to clean there
+            continue
     return removed
+
+
+RECENT_MAX_BYTES = 1 << 20
 
 
 class RecentFiles:
@@ -373,14 +438,26 @@ class RecentFiles:
         self.limit = limit
 
     def _read(self) -> list[str]:
+        """The entries that are file paths (:func:`~gpuplanner.io.safe_read.check_path`: no NUL, encodable,
+        not overlong) from a bounded, strictly parsed file; a damaged file is an empty list."""
+        from ..core.errors import PlannerError
+        from .safe_read import check_path, read_json
+
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):  # missing or damaged: start afresh rather than fail
+            data = read_json(self.path, RECENT_MAX_BYTES, "JSON file")
+        except (PlannerError, OSError, ValueError):  # missing or damaged: start afresh rather than fail
             return []
         files = data.get("files") if isinstance(data, dict) else None
         if not isinstance(files, list):
             return []
-        return [f for f in files if isinstance(f, str) and f][: self.limit]
+        out = []
+        for f in files[: 10 * self.limit]:
+            try:
+                if isinstance(f, str) and check_path(f, special=False):
+                    out.append(f)
+            except PlannerError:
+                continue
+        return out[: self.limit]
 
     def _write(self, files: list[str]) -> None:
         payload = json.dumps({"version": 1, "files": files[: self.limit]}, indent=2, ensure_ascii=False) + "\n"

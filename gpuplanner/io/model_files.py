@@ -26,7 +26,7 @@ from ..core.architecture import ModelArch, arch_from_hf_config
 from ..core.errors import ModelConfigError
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.messages import MsgStr, error_text
-from .safe_read import UnsafeInput, one_line, parse_json, read_json
+from .safe_read import UnsafeInput, check_path, one_line, parse_json, read_json
 
 CTX = "ModelFiles"
 
@@ -58,6 +58,7 @@ MAX_TENSOR_ELEMENTS = 1 << 50  # far beyond any real tensor; guards against lyin
 def read_safetensors_header(path: Path) -> dict:
     """Return the JSON header of one ``.safetensors`` file (tensor data is not read)."""
     name = one_line(path.name, 120)
+    _checked(path)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     except OSError as err:
@@ -121,6 +122,15 @@ def count_safetensors(files: list[Path]) -> tuple[int, str | None]:
     return total, (dtypes.most_common(1)[0][0] if dtypes else None)
 
 
+def _checked(path) -> Path:
+    """:func:`~gpuplanner.io.safe_read.check_path` for a model path (``model.hf_config``, a file in its folder):
+    a NUL byte, an unencodable character, an overlong name or a FIFO/device is one line naming the field."""
+    try:
+        return check_path(path, "config.json")
+    except UnsafeInput as err:
+        raise ModelConfigError(error_text(err), field="model.hf_config") from None
+
+
 def _inside(folder: Path, f: Path) -> bool:
     """Whether ``f`` (after following links) stays inside ``folder``."""
     try:
@@ -135,9 +145,9 @@ def load_model_source(path: Path, name: str | None = None, root: Path | None = N
     ``name`` names the model (default: the config's ``_name_or_path``, else the folder's name); ``root`` is the
     folder the files may link into (default: the model folder itself; a Hugging Face cache snapshot links its
     files into the model's ``blobs/``, see :mod:`gpuplanner.io.hf_cache`)."""
-    path = Path(path)
+    path = _checked(path)
     if not path.exists():
-        raise ModelConfigError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: not found"), file=str(path)),
+        raise ModelConfigError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: not found"), file=one_line(path, 200)),
                                field="model.hf_config")
     if path.is_dir():
         inside = Path(root) if root is not None else path
@@ -201,6 +211,7 @@ class ModelFiles:
     def allowed(self, ref: str) -> bool:
         """With ``confine`` (a plan file from someone else): only relative references that stay inside the
         plan's folder, links followed. Otherwise any reference."""
+        _checked(ref)
         if not self.confine:
             return True
         if self._cache_id(ref):
@@ -231,6 +242,7 @@ class ModelFiles:
     def path(self, ref: str) -> Path:
         """The file or folder ``ref`` names: a path (relative to ``base_dir``), or a model id's snapshot in the
         local Hugging Face cache (:func:`gpuplanner.io.hf_cache.find_cached`)."""
+        _checked(ref)
         if self._cache_id(ref):
             from .hf_cache import find_cached
 
@@ -252,6 +264,7 @@ class ModelFiles:
         return tuple(out)
 
     def load(self, ref: str) -> ModelArch:
+        _checked(ref)
         if not self.allowed(ref):
             raise ModelConfigError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "model.hf_config '{ref}' points outside the plan's folder; choose the model again on the Model "

@@ -1,6 +1,6 @@
 """The ``.gpuplan`` plan file: format, safe loading, migration and atomic saving.
 
-Format (schema 5, :data:`CURRENT_SCHEMA`)
+Format (schema 6, :data:`CURRENT_SCHEMA`)
     UTF-8 JSON, one object, written with sorted keys, 2-space indent and a trailing newline so that
     two versions of a plan diff cleanly. Top-level keys are the fields of :class:`PlanDocument`:
     ``schema_version``, ``app_version``, ``created``/``modified`` (ISO 8601), ``title``, ``notes``,
@@ -33,6 +33,10 @@ Schema 4 → 5 (:func:`_migrate_4_to_5`)
     ``vendor_checklist``; ``project``: ``project``) and the never-used ``custom_gpus`` are dropped; an entry that
     is not a valid :class:`UiState` value, or a key it does not know, stays in ``results.app_ui`` and is reported
     on open (:func:`from_data`), so nothing the file holds is lost.
+
+Schema 5 → 6 (:func:`_migrate_5_to_6`)
+    Adds ``quotes``: the vendors' quote sheets (:class:`gpuplanner.core.quotes.VendorQuote`), empty for an
+    older file. A ``quotes`` already there (a hand-edited file) is kept as it is and validated.
 
 Compatibility rules
     * Backward: every earlier schema opens through the explicit chain of ``@migration(n)`` functions
@@ -75,13 +79,14 @@ from ..core.errors import PlannerError, ScenarioError
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.messages import MsgStr, error_text, validation_reason
 from ..core.project import Project
+from ..core.quotes import VendorQuote
 from ..core.record import Record
 from ..core.scenario import ModelSection, ParallelSection, Scenario
 from ..core.units import parse_count
 from .model_files import ModelFiles
-from .safe_read import finite_float, reject_constant
+from .safe_read import MAX_DEPTH, UnsafeInput, check_path, finite_float, nesting_depth, reject_constant
 
-CURRENT_SCHEMA = 5
+CURRENT_SCHEMA = 6
 SUFFIX = ".gpuplan"
 BACKUP_SUFFIX = ".bak"
 MAX_BYTES = 20 * 1024 * 1024  # a realistic plan is a few kB; 20 MB leaves room for embedded data
@@ -340,6 +345,7 @@ class PlanDocument(_Doc):
     ui_state: UiState = Field(default_factory=UiState)
     embedded_model: EmbeddedModel | None = None
     project: Project | None = None
+    quotes: list[VendorQuote] = Field(default_factory=list)
 
     # keys this version does not know, as a nested dict mirroring the file (list items by int index)
     _unknown: dict = PrivateAttr(default_factory=dict)
@@ -587,6 +593,13 @@ def _migrate_4_to_5(d: dict) -> dict:
     return d
 
 
+@migration(5)
+def _migrate_5_to_6(d: dict) -> dict:
+    """Schema 5 → 6: the plan gains ``quotes`` (vendors' quote sheets), empty unless the file already has some."""
+    d.setdefault("quotes", [])
+    return d
+
+
 def migrate(data: dict, name: str = "") -> tuple[dict, int]:
     """Upgrade a parsed plan dict to :data:`CURRENT_SCHEMA`; returns (new dict, schema it was written in)."""
     version = data.get("schema_version")
@@ -764,6 +777,8 @@ def _decode(raw: bytes, name: str) -> str:
 
 
 def _parse(text: str, name: str) -> Any:
+    if nesting_depth(text) > MAX_DEPTH:  # the safe reader's limit: what the CLI refuses, the app refuses too
+        raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not a plan: JSON nested too deeply")))
     try:
         return json.loads(text, parse_constant=reject_constant, parse_float=finite_float)
     except json.JSONDecodeError as err:
@@ -874,7 +889,10 @@ def loads(raw: bytes | str, name: str = "plan") -> tuple[PlanDocument, list[str]
 def read_bytes(path: str | os.PathLike, limit: int | None = None) -> bytes:
     """Read at most ``limit + 1`` bytes (default :data:`MAX_BYTES`) of ``path``; OS errors become
     :class:`PlanFileError`."""
-    path = Path(path)
+    try:
+        path = check_path(path, "plan file", special=False)  # NUL, unencodable, overlong: one line
+    except UnsafeInput as err:
+        raise PlanFileError(None, error_text(err)) from None  # the message names the file, made printable
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
         try:

@@ -1,6 +1,9 @@
 """Reading strangers' files safely: one reader for scenario files, config.json, safetensors headers, index files
 and kit results.
 
+* One check of every path (:func:`check_path`): a file argument or a path field of a stranger's file is text
+  without a NUL byte or an unencodable character, at most 4,096 bytes long with parts of at most 255 bytes,
+  and, where it exists, a regular file or a folder (never a FIFO, a device or a socket).
 * Regular files only: a FIFO or a device (``/dev/zero``) is refused before anything is read (the file is
   opened non-blocking, then ``fstat`` must say "regular file").
 * Size limits are enforced by reading at most ``limit + 1`` bytes, not by trusting ``stat`` (which says 0 for
@@ -16,6 +19,7 @@ import errno
 import json
 import math
 import os
+import re
 import stat
 from pathlib import Path
 from typing import Any
@@ -25,6 +29,8 @@ from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.messages import MsgStr
 
 MAX_DEPTH = 64
+MAX_PATH_BYTES = 4096  # Linux PATH_MAX (limits.h), the NUL included
+MAX_NAME_BYTES = 255  # NAME_MAX: one part of a path
 MAX_MESSAGE = 300
 CTX = "SafeRead"
 #: what callers call the file they read (``what``): marked, so the sentence naming it is shown translated
@@ -47,9 +53,46 @@ def one_line(text: Any, limit: int = MAX_MESSAGE) -> str:
     return s if len(s) <= limit else s[: limit - 1] + "…"
 
 
+def _path_error(text: str, name: str, **params: Any) -> UnsafeInput:
+    return UnsafeInput(MsgStr.make(CTX, text, file=one_line(name, 120), **params))
+
+
+def check_path(path: Any, what: str = "file", *, special: bool = True) -> Path:
+    """The one check of a path from the user or from a stranger's file, before the file system sees it: text
+    (or a path object) without a NUL byte or a character the file system cannot encode (a lone surrogate), at
+    most :data:`MAX_PATH_BYTES` bytes with parts of at most :data:`MAX_NAME_BYTES`; with ``special``, a path
+    that exists must be a regular file or a folder (a FIFO would block, a device never ends). Returns the
+    :class:`Path`; raises :class:`UnsafeInput` with one line."""
+    if isinstance(path, os.PathLike):
+        path = os.fspath(path)
+    if not isinstance(path, str) or not path:
+        raise UnsafeInput(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "expected a file name, got {value}"),
+                                      value=one_line(repr(path), 60)))
+    if "\0" in path:
+        raise _path_error(QT_TRANSLATE_NOOP(CTX, "{file}: a file name cannot hold a NUL byte"), path.replace("\0", "\\0"))
+    try:
+        raw = os.fsencode(path)
+    except UnicodeError:
+        raise _path_error(QT_TRANSLATE_NOOP(CTX, "{file}: not a valid file name (unencodable character)"),
+                          path.encode("utf-8", "replace").decode("utf-8")) from None
+    if len(raw) >= MAX_PATH_BYTES or any(len(part) > MAX_NAME_BYTES for part in raw.split(b"/")):
+        raise _path_error(QT_TRANSLATE_NOOP(CTX, "{file}: file name too long (at most {n} bytes, {part} a part)"),
+                          path[:60], n=f"{MAX_PATH_BYTES - 1:,}", part=MAX_NAME_BYTES)
+    p = Path(path)
+    if special:
+        try:
+            mode = os.stat(p).st_mode
+        except (OSError, ValueError):
+            return p  # missing or unreadable: the read says so
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            raise _path_error(QT_TRANSLATE_NOOP(CTX, "{file}: not a regular file, not a {what}"), p.name or path,
+                              what=what)
+    return p
+
+
 def read_limited(path: str | os.PathLike, limit: int, what: str = "file") -> bytes:
     """The bytes of the regular file ``path``, at most ``limit`` of them (more is an error)."""
-    p = Path(path)
+    p = check_path(path, what, special=False)  # the special file check is the fstat below, on the file opened
     name = one_line(p.name or str(p), 120)
     try:
         fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
@@ -122,6 +165,27 @@ def finite_float(token: str) -> float:
     return value
 
 
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")  # a \uD800-\uDFFF escape: checked after parsing
+
+
+def refuse_lone_surrogates(value: Any) -> None:
+    """A string escape ``\\ud800`` without its pair is no character: it cannot be printed, saved as UTF-8 or
+    shown (RFC 8259 §8.2 leaves it to the reader); refused like any malformed text (iterative: no recursion)."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+        elif isinstance(v, str):
+            try:
+                v.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "a lone surrogate escape in a string"))) from None
+
+
 def parse_json(data: str | bytes, name: str = "file", max_depth: int = MAX_DEPTH) -> Any:
     """Parse untrusted JSON (see the module docstring). Raises :class:`UnsafeInput` with one line."""
     name = one_line(name, 120)
@@ -137,7 +201,10 @@ def parse_json(data: str | bytes, name: str = "file", max_depth: int = MAX_DEPTH
         raise UnsafeInput(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: JSON nested too deeply (over {n} levels)"),
                                       file=name, n=max_depth))
     try:
-        return json.loads(data, parse_constant=reject_constant, parse_float=finite_float)
+        value = json.loads(data, parse_constant=reject_constant, parse_float=finite_float)
+        if SURROGATE_ESCAPE.search(data):
+            refuse_lone_surrogates(value)
+        return value
     except json.JSONDecodeError as err:
         raise UnsafeInput(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: not valid JSON (line {line}, column {col}: {msg})"),
                                       file=name, line=err.lineno, col=err.colno, msg=err.msg)) from None

@@ -302,6 +302,7 @@ class ReportData:
     memory_by_count: list[tuple[int, float | None, float | None]] = field(default_factory=list)
     memory_cards: list[tuple[str, float]] = field(default_factory=list)
     project: ProjectInfo | None = None  # a plan file's project of more than one phase
+    quotes: Any = None  # core.quotes.Comparison of the plan file's vendor quotes (report/quotes_section.py)
 
     @property
     def currency(self) -> str:
@@ -693,13 +694,22 @@ def build_report_data(doc_or_scenario: Any, *, base_dir: Any = None, author: str
         project = project_info(evaluate_project(doc.project, scenario, ModelFiles(folder, confine=True),
                                                 checklist=doc.checklist_state()))
     return ReportData(
-        title=title, date=now or datetime.now(timezone.utc), author=author, app_version=__version__,
+        quotes=_quotes(doc, ev), title=title, date=now or datetime.now(timezone.utc), author=author, app_version=__version__,
         notes=doc.notes if doc is not None else "", task=task, plan=plan, alternatives=alternatives,
         scaling=scaling, memory_by_count=mem_counts, memory_cards=mem_cards, cost_vs_time=cost_vs_time, requirements=_requirements(plan, ev),
         checklist=_checklist(doc, plan, scenario), assumptions=_assumptions(plan, scenario, table),
         formulas=list(_FORMULAS), warnings=warnings, source_file=source_file, project=project,
         skipped=[] if result is None else [(d["gpu_name"], Text.of(d["reason"])) for d in result.skipped],
     )
+
+
+def _quotes(doc, ev):
+    """The plan file's vendor quotes compared for the plan's Evaluation (None when the file holds none)."""
+    if doc is None or not getattr(doc, "quotes", None):
+        return None
+    from ..core.quotes import compare, plan_figures
+
+    return compare(list(doc.quotes), plan_figures(ev))
 
 
 def load_report_data(path: str | Path, *, author: str = "", now: datetime | None = None) -> ReportData:

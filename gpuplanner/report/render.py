@@ -877,10 +877,9 @@ def _html_plan(data: ReportData) -> str:
     mem = _table(_memory_rows(p), header=[translate("Report", "Memory per GPU"), "GiB"], escape=False,
                  num_cols={1}, widths=[70, 30])
     if p.time_breakdown:
-        names = {"compute": translate("Report", "compute"), "tp_comm": translate("Report", "tensor-parallel communication"),
-                 "dp_comm": translate("Report", "data-parallel communication"),
-                 "pp_bubble": translate("Report", "pipeline bubble"), "other": translate("Report", "other"),
-                 "generation": translate("Report", "rollout generation (RL)")}
+        from ..core.timing import BREAKDOWN_LABELS
+
+        names = {k: translate("Timing", v) for k, v in BREAKDOWN_LABELS.items()}
         rows = [[names.get(k, k), fmt_pct(v)] for k, v in p.time_breakdown.items()]
         tshare = _table(rows, header=[translate("Report", "Step time"), translate("Report", "share")],
                         num_cols={1}, widths=[70, 30])
@@ -1122,7 +1121,17 @@ def _cpu_or_gpu_mode(mode: str | None) -> str:
 def build_html(data: ReportData, charts: dict[str, str]) -> str:
     return ("<html><head><meta charset='utf-8'/></head><body>" + _html_title(data) + _html_task(data)
             + _html_plan(data) + _html_charts(data, charts) + _html_requirements(data) + _html_assumptions(data)
-            + _html_project(data, charts) + "</body></html>")
+            + _html_project(data, charts) + _html_quotes(data) + "</body></html>")
+
+
+def _html_quotes(data: ReportData) -> str:
+    """The vendors' quotes compared for the plan (report/quotes_section.py), when the plan file holds quotes."""
+    if getattr(data, "quotes", None) is None:
+        return ""
+    from .quotes_section import html_section
+
+    return html_section(data.quotes, number="7" if data.project is not None else "6", translate=translate,
+                        msg=tr_text)
 
 
 def build_document(data: ReportData, *, lang: str | None = None) -> QTextDocument:

@@ -58,6 +58,11 @@ def run_app(argv: list[str]) -> int:
     parser.add_argument("--self-test", action="store_true", help="open the window, render every page, exit 0")
     args = parser.parse_args(argv)
     install_message_filter()
+    import warnings
+
+    # numpy's RuntimeWarnings from our own arithmetic (an overflow in a candidate then dropped) are not messages
+    # for the user, as in the CLI (issue #32); other libraries' warnings stay visible
+    warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"gpuplanner\.")
 
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication

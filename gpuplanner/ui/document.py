@@ -27,6 +27,7 @@ from gpuplanner.core.errors import PlannerError
 from gpuplanner.io import planfile
 from gpuplanner.io.autosave import AutosaveDriver, AutosaveStore, Debouncer, RecentFiles, startup_cleanup
 from gpuplanner.io.planfile import ChecklistItem, PlanDocument, SelectedPlan, UiState
+from gpuplanner.io.safe_read import check_path, one_line
 
 from . import settings
 from .model import DEFAULT_UI, ScenarioModel, default_scenario
@@ -105,10 +106,22 @@ class DocumentController(QObject):
                 doc.project = Project.model_validate(project)
             except ValueError:
                 pass  # the Project page shows why; the file keeps its last valid project
+        self._quotes_into(doc)
         res = self.estimator.result
         if res is not None and res.evaluation is not None:
             doc.results = {**(doc.results or {}), "estimate": res.evaluation.to_json()}
         return doc
+
+    def _quotes_into(self, doc: PlanDocument) -> None:
+        """The vendors' quotes edited on the Quotes page (kept as they were when one does not validate)."""
+        quotes = self.model.ui.get("quotes")
+        if isinstance(quotes, list):
+            from gpuplanner.core.quotes import VendorQuote
+
+            try:
+                doc.quotes = [VendorQuote.model_validate(q) for q in quotes]
+            except ValueError:
+                pass  # the Quotes page shows why; the file keeps its last valid quotes
 
     def _ui_state(self) -> UiState:
         """The typed ``ui_state`` of the model's input state. The pages only store values these fields accept
@@ -126,6 +139,8 @@ class DocumentController(QObject):
             ui["checklist"] = {c.id: {"checked": c.checked, "notes": c.note} for c in doc.vendor_checklist}
         if doc.project is not None:
             ui["project"] = doc.project.model_dump(mode="json", exclude_none=True)
+        if doc.quotes:
+            ui["quotes"] = [q.model_dump(mode="json") for q in doc.quotes]
         return ui
 
     def _selected_plan(self):
@@ -203,16 +218,20 @@ class DocumentController(QObject):
 
     def open_path(self, path: str | Path, show_errors: bool = True) -> bool:
         """Open a .gpuplan or a scenario JSON; errors go to a message box (never a traceback)."""
-        path = Path(path)
-        stamp = planfile.file_stamp(path)  # before reading: a later change is noticed
         try:
+            path = check_path(path, "plan file")  # the CLI's path check: NUL, length, FIFOs and devices
+            stamp = planfile.file_stamp(path)  # before reading: a later change is noticed
             doc, warnings = planfile.load(path)
             base = path.resolve().parent
             scenario = planfile.scenario_for_estimate(doc, base, path.name)
-        except PlannerError as err:
+        except (PlannerError, OSError, ValueError, RecursionError, MemoryError, OverflowError) as err:
+            # the CLI's exit 2: one line in a message box, and the app stays open
+            text = one_line(err) if isinstance(err, PlannerError) else self.tr(
+                "{0}: cannot open this file ({1})").format(one_line(Path(str(path).replace("\0", "")).name, 120),
+                                                            err.__class__.__name__)
             if show_errors:
-                QMessageBox.warning(self.window, self.tr("Cannot open"), str(err))
-            self.message.emit(str(err), 8000)
+                QMessageBox.warning(self.window, self.tr("Cannot open"), text)
+            self.message.emit(text, 8000)
             return False
         is_plan = planfile.is_plan_file(path)
         self.load_document(scenario, doc=doc if is_plan else None, title=doc.title if is_plan else path.stem,
@@ -419,8 +438,11 @@ class DocumentController(QObject):
         base = rec.source_path.parent if rec.source_path else None
         try:
             scenario = planfile.scenario_for_estimate(doc, base, rec.file.name)
-        except PlannerError as err:
-            QMessageBox.warning(self.window, self.tr("Cannot recover"), str(err))
+        except (PlannerError, OSError, ValueError, RecursionError, MemoryError, OverflowError) as err:
+            # a stranger's autosave: one line, and the app stays open (as open_path)
+            QMessageBox.warning(self.window, self.tr("Cannot recover"), one_line(err) if isinstance(err, PlannerError)
+                                else self.tr("{0}: cannot open this file ({1})").format(
+                                    one_line(rec.file.name, 120), err.__class__.__name__))
             return False
         self.load_document(scenario, doc=doc, title=doc.title, notes=doc.notes, ui=self.ui_of(doc), base_dir=base,
                            path=rec.source_path, modified=True, stamp=rec.source_stamp, recovered=rec)

@@ -31,7 +31,7 @@ from .live import LiveEstimator, SearchController
 from .model import ScenarioModel
 from .pages.base import AppContext
 
-PAGE_KEYS = ("model", "training", "data", "budget", "hardware", "plans", "verify", "project")
+PAGE_KEYS = ("model", "training", "data", "budget", "hardware", "plans", "verify", "project", "quotes")
 SEARCH_BAR_WIDTH = 140  # the status bar's search progress bar, pixels
 SELF_TEST_SCREENSHOT_ENV = "GPUPLANNER_SELF_TEST_SCREENSHOT"  # --self-test saves a screen grab there
 
@@ -61,7 +61,7 @@ def page_of_field(path: str) -> int:
 
 _PAGE_MODULES = (("model_page", "ModelPage"), ("training_page", "TrainingPage"), ("data_page", "DataPage"),
                  ("budget_page", "BudgetPage"), ("hardware_page", "HardwarePage"), ("plans_page", "PlansPage"),
-                 ("verify_page", "VerifyPage"), ("project_page", "ProjectPage"))
+                 ("verify_page", "VerifyPage"), ("project_page", "ProjectPage"), ("quotes_page", "QuotesPage"))
 
 
 def _page_class(i: int):
@@ -369,7 +369,8 @@ class MainWindow(QMainWindow):
 
     def retranslate(self) -> None:
         titles = [self.tr("Model"), self.tr("Training setup"), self.tr("Data volume"), self.tr("Time and budget"),
-                  self.tr("Hardware and prices"), self.tr("Plans"), self.tr("Verify server"), self.tr("Project")]
+                  self.tr("Hardware and prices"), self.tr("Plans"), self.tr("Verify server"), self.tr("Project"),
+                  self.tr("Vendor quotes")]
         self.step_titles = titles
         self._update_step_marks()
         self.back_btn.setText(self.tr("← Back"))

@@ -357,10 +357,14 @@ class VerifyPanel(QWidget):
         path, _ = QFileDialog.getOpenFileName(self, self.tr("Open nvidia-smi topo -m output"), "",
                                               self.tr("Text files (*.txt *.log);;All files (*)"))
         if path:
-            try:
-                text = Path(path).read_text(encoding="utf-8", errors="replace")
-            except OSError as err:
-                self.topo_verdict.setText(_html(self.tr("Cannot read the file: {0}").format(err.strerror or str(err))))
+            from gpuplanner.io.safe_read import read_limited
+            from gpuplanner.verify.topology import MAX_TOPO_CHARS
+
+            try:  # the CLI's reader: a regular file, bounded
+                text = read_limited(path, MAX_TOPO_CHARS, "nvidia-smi topo -m output").decode("utf-8", errors="replace")
+            except (PlannerError, OSError) as err:
+                self.topo_verdict.setText(_html(self.tr("Cannot read the file: {0}").format(
+                    str(err) if isinstance(err, PlannerError) else err.strerror or str(err))))
                 return
             self.load_topology_text(text)
 

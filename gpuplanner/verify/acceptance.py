@@ -367,10 +367,22 @@ def parse_kit_result(text: str | bytes) -> KitResult:
             text = text.decode("utf-8-sig")
         except UnicodeDecodeError:
             raise KitResultError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "the result file is not UTF-8 text"))) from None
+    from ..io.safe_read import MAX_DEPTH, SURROGATE_ESCAPE, nesting_depth, one_line, refuse_lone_surrogates
+
+    # the safe reader's nesting and lone-surrogate rules; a NaN the benchmark wrote is refused by the model,
+    # naming its field
+    if nesting_depth(text) > MAX_DEPTH:
+        raise KitResultError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "not valid JSON (nested too deeply)")))
     try:
         data = json.loads(text)
+        if SURROGATE_ESCAPE.search(text):
+            refuse_lone_surrogates(data)
     except json.JSONDecodeError as err:
         raise KitResultError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "not valid JSON (line {line}, column {col}: {msg})"), line=err.lineno, col=err.colno, msg=err.msg)) from None
+    except (ValueError, RecursionError) as err:
+        raise KitResultError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "not valid JSON ({why})"),
+                                         why=err.args[0] if err.args and hasattr(err.args[0], "context")
+                                         else one_line(err, 80))) from None
     return kit_result_from_dict(data)
 
 
@@ -391,13 +403,14 @@ def kit_result_from_dict(data: Any) -> KitResult:
 
 def load_kit_result(path: str | Path) -> KitResult:
     """Read a kit result file; errors name the file."""
+    from ..io.safe_read import UnsafeInput, read_limited
+    from .multinode import MAX_RESULT_BYTES
+
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        raise KitResultError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: file not found"), file=p)) from None
-    except OSError as err:
-        raise KitResultError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: cannot read ({why})"), file=p, why=err.strerror or err.__class__.__name__)) from None
+    try:  # the safe reader: the path check, a regular file only, at most MAX_RESULT_BYTES
+        raw = read_limited(p, MAX_RESULT_BYTES, "kit result")
+    except UnsafeInput as err:
+        raise KitResultError(error_text(err)) from None
     try:
         return parse_kit_result(raw)
     except KitResultError as err:

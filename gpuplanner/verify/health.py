@@ -147,8 +147,18 @@ class _Node:
 
 
 _HEADER_RE = re.compile(r"^[A-Z][A-Za-z0-9 .()/#+\-]{0,80}$")
-_KEYVAL_RE = re.compile(r"^([A-Za-z][A-Za-z0-9 .()/#+\-\[\]]{0,80}?)\s*:\s?(.*)$")
+_KEY_RE = re.compile(r"[A-Za-z][A-Za-z0-9 .()/#+\-\[\]]{0,80}")
 _GPU_RE = re.compile(r"^GPU\s+([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-9A-Fa-f])$")
+
+
+def _key_value(s: str) -> tuple[str, str] | None:
+    """``Key : value`` split at the first colon, the key checked on its own (linear: a regex with a lazy key
+    followed by ``\\s*:`` retried every key length over a long run of spaces)."""
+    colon = s.find(":")
+    if colon < 0:
+        return None
+    key = s[:colon].rstrip()
+    return (key, s[colon + 1:].strip()) if _KEY_RE.fullmatch(key) else None
 
 
 def _tree(lines: list[str]) -> tuple[_Node, list[str]]:
@@ -168,9 +178,9 @@ def _tree(lines: list[str]) -> tuple[_Node, list[str]]:
                 seen_field = True
             continue
         indent = len(line) - len(line.lstrip())
-        m = _KEYVAL_RE.match(s)
-        if m and not _GPU_RE.match(s):
-            key, val = m.group(1).strip(), m.group(2).strip()
+        kv = _key_value(s)
+        if kv and not _GPU_RE.match(s):
+            key, val = kv
         elif _GPU_RE.match(s) or _HEADER_RE.match(s):
             key, val = s, None
         else:
@@ -337,7 +347,10 @@ XID_CODES: dict[int, tuple[str, str]] = {
 }
 _XID_RE = re.compile(r"NVRM: Xid \((?:PCI:)?([0-9A-Fa-f:.]{4,16})\): (\d{1,4}),\s*(.*)$")
 _GPU_LINE_RE = re.compile(r"NVRM: The NVIDIA GPU ([0-9A-Fa-f:.]{4,16})\s*$")
-_FALLEN_RE = re.compile(r"NVRM: (?:The NVIDIA )?GPU (?:at PCI:)?([0-9A-Fa-f:.]{4,16}).*fallen off the bus", re.I)
+# the GPU named before "fallen off the bus": matched in the text before those words, with bounded quantifiers only
+# (``…([0-9a-f:.]{4,16}).*fallen off the bus`` searched from every "NVRM: GPU" of a long line: quadratic)
+_FALLEN_RE = re.compile(r"NVRM: (?:The NVIDIA )?GPU (?:at PCI:)?([0-9A-Fa-f:.]{4,16})", re.I)
+_FALLEN_LAST_RE = re.compile(r".*(fallen off the bus)", re.I | re.S)  # anchored (match): one scan to the last one
 
 
 @dataclass
@@ -361,7 +374,8 @@ def parse_xid(text: str | bytes) -> list[XidEvent]:
         if m:
             out.append(XidEvent(m.group(1), int(m.group(2)), _short(m.group(3), 120), idx + 1))
             continue
-        m = _FALLEN_RE.search(raw)
+        fallen = _FALLEN_LAST_RE.match(raw)
+        m = _FALLEN_RE.search(raw, 0, fallen.start(1)) if fallen else None
         if m:
             out.append(XidEvent(m.group(1), 79, "GPU has fallen off the bus", idx + 1))
             continue
@@ -839,13 +853,22 @@ def diagnose_amd(rows: list[AmdHealth], gpu_id: str | None = None) -> HealthRepo
     return rep
 
 
+_KIND_RE = {
+    "ascend": re.compile(r"^[ \t]*\|[ \t]*npu-smi\b|\|[ \t]*NPU[ \t]+Name[ \t]+\|", re.M),
+    "amd": re.compile(r"^[ \t]*(GPU|Device)[ \t]+(Node[ \t]+IDs[ \t]+)?Temp\s", re.M),
+    "driver": re.compile(r"^[ \t]*Driver Version[ \t]*:", re.M),
+}
+
+
 def detect_kind(text: str) -> str:
     """'nvidia', 'ascend', 'amd' or 'dmesg' from the text's markers."""
-    if re.search(r"^\s*\|\s*npu-smi\b|\|\s*NPU\s+Name\s+\|", text, re.M):
+    # blanks within a line only ([ \t], never \s): ``^\s*`` crosses line breaks, so a run of them is rescanned from
+    # every line start (quadratic); the markers are compiled once (_KIND_RE)
+    if _KIND_RE["ascend"].search(text):
         return "ascend"
-    if "ROCm System Management Interface" in text or re.search(r"^\s*(GPU|Device)\s+(Node\s+IDs\s+)?Temp\s", text, re.M):
+    if "ROCm System Management Interface" in text or _KIND_RE["amd"].search(text):
         return "amd"
-    if "NVRM:" in text and "NVSMI LOG" not in text and not re.search(r"^\s*Driver Version\s*:", text, re.M):
+    if "NVRM:" in text and "NVSMI LOG" not in text and not _KIND_RE["driver"].search(text):
         return "dmesg"
     return "nvidia"
 

@@ -734,7 +734,19 @@ def format_matrix(topo: Topology) -> str:
 # nvidia-smi --query-gpu CSV
 # ---------------------------------------------------------------------------------------------------------
 
-_UNIT_RE = re.compile(r"^(?P<name>[^\[]+?)\s*(\[(?P<unit>[^\]]*)\])?$")
+
+def _split_unit(col: str) -> tuple[str, str | None] | None:
+    """``memory.total [MiB]`` → (``memory.total``, ``MiB``); ``name`` → (``name``, None); None when the brackets
+    are not one trailing ``[unit]``. Split by hand: the regex ``^([^[]+?)\\s*(\\[…\\])?$`` retried every
+    name length over a run of blanks (quadratic on a long header)."""
+    i = col.find("[")
+    if i < 0:
+        return (col, None) if col else None
+    rest = col[i:]
+    if i == 0 or not rest.endswith("]") or "]" in rest[1:-1] or "[" in rest[1:]:
+        return None
+    return col[:i], rest[1:-1]
+
 _NUM_RE = re.compile(r"^(?P<num>[-+]?\d+(\.\d+)?)\s*(?P<unit>[A-Za-z%/]*)$")
 
 
@@ -756,14 +768,14 @@ def parse_query_gpu_csv(text: str | bytes) -> list[dict]:
     header = reader[0]
     fields, units = [], {}
     for col in header:
-        m = _UNIT_RE.match(col.strip())
-        name = m.group("name").strip() if m else col.strip()
+        m = _split_unit(col.strip())
+        name = m[0].strip() if m else col.strip()
         if not name or " " in name:
             raise _err(1, _msg(QT_TRANSLATE_NOOP(
                 CTX, "expected a CSV header like 'name, memory.total [MiB]', got '{text}'"), text=_short(lines[0])))
         fields.append(name)
-        if m and m.group("unit"):
-            units[name] = m.group("unit")
+        if m and m[1]:
+            units[name] = m[1]
     out = []
     for k, row in enumerate(reader[1:], start=2):
         if len(row) != len(fields):

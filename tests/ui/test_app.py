@@ -43,7 +43,7 @@ def set_manual(w):
 # --------------------------------------------------------------------------------------------- window
 
 def test_window_has_clickable_steps_and_live_panel(win, qtbot):
-    assert win.sidebar.count() == 8   # the six planning steps, "Verify server" and "Project"
+    assert win.sidebar.count() == 9   # the six planning steps, "Verify server", "Project" and "Vendor quotes"
     for i in (4, 2, 5, 0):
         rect = win.sidebar.visualItemRect(win.sidebar.item(i))
         qtbot.mouseClick(win.sidebar.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from gpuplanner.io.planfile import CURRENT_SCHEMA
+
 ROOT = Path(__file__).resolve().parents[2]
 MAIN_WINDOW = ROOT / "gpuplanner" / "ui" / "main_window.py"
 PLANS = ROOT / "tests" / "data" / "plans"
@@ -126,7 +128,7 @@ def test_controller_opens_a_schema_4_plan_with_its_input_state(controller):
     assert {k: model.ui[k] for k in V4_INPUTS} == V4_INPUTS
     assert model.scenario.data.tokens == 250000 * 1536 * 3
     assert events["page"] == ["data"] and events["changed"] == [PLANS / "v4-app-ui.gpuplan"]
-    assert events["message"] == ["v4-app-ui.gpuplan: written in plan format 4; saving will upgrade it to format 5"]
+    assert events["message"] == [f"v4-app-ui.gpuplan: written in plan format 4; saving will upgrade it to format {CURRENT_SCHEMA}"]
     assert not model.dirty
 
 
@@ -140,7 +142,7 @@ def test_controller_saves_the_typed_ui_state_and_reopens_it(controller, tmp_path
     path = tmp_path / "again.gpuplan"
     assert ctl.save_to(path)
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert data["schema_version"] == 5 and "app_ui" not in data.get("results", {})
+    assert data["schema_version"] == CURRENT_SCHEMA and "app_ui" not in data.get("results", {})
     expected = {**V4_INPUTS, "epochs": 2.5, "data_mode": "bytes"}
     assert data["ui_state"] == {"current_page": "budget", "selected_plan": 0, **expected}
     model.set_ui("epochs", 9.0)
@@ -201,5 +203,5 @@ def test_recovering_a_schema_4_autosave_restores_its_input_state(make_window, mo
     assert {k: w.model.ui[k] for k in V4_INPUTS} == V4_INPUTS and w.model.dirty
     assert not (root / "oldversion-main.autosave").exists()  # its content is autosaved under this session now
     mine = json.loads((root / f"{w.doc.autosave_store.record_id()}.autosave").read_text(encoding="utf-8"))
-    assert mine["plan"]["schema_version"] == 5 and "app_ui" not in mine["plan"].get("results", {})
+    assert mine["plan"]["schema_version"] == CURRENT_SCHEMA and "app_ui" not in mine["plan"].get("results", {})
     assert {k: mine["plan"]["ui_state"][k] for k in V4_INPUTS} == V4_INPUTS

@@ -20,14 +20,6 @@
         <translation>schema：应为“{want}”，实际为 {got}</translation>
     </message>
     <message>
-        <source>{file}: file not found</source>
-        <translation>{file}：文件不存在</translation>
-    </message>
-    <message>
-        <source>{file}: cannot read ({why})</source>
-        <translation>{file}：无法读取（{why}）</translation>
-    </message>
-    <message>
         <source>gpuplanner.core.flops: 6·N (active matmul weights) + causal attention (Kaplan et al. 2020)</source>
         <translation>gpuplanner.core.flops：6·N（激活的矩阵乘权重）+ 因果注意力（Kaplan 等，2020）</translation>
     </message>
@@ -131,6 +123,14 @@
         <source>train_step: the measured MFU {pct:.0f}% exceeds 100% of peak; check the GPU in the plan</source>
         <translation>train_step：实测 MFU {pct:.0f}% 超过峰值的 100%；请检查方案中的 GPU 型号</translation>
     </message>
+    <message>
+        <source>not valid JSON (nested too deeply)</source>
+        <translation>不是有效的 JSON（嵌套过深）</translation>
+    </message>
+    <message>
+        <source>not valid JSON ({why})</source>
+        <translation>不是有效的 JSON（{why}）</translation>
+    </message>
 </context>
 <context>
     <name>Autosave</name>
@@ -169,6 +169,10 @@
     <message>
         <source>cannot delete the autosave ({why})</source>
         <translation>无法删除自动保存（{why}）</translation>
+    </message>
+    <message>
+        <source>cannot read this autosave ({why})</source>
+        <translation>无法读取此自动保存文件（{why}）</translation>
     </message>
 </context>
 <context>
@@ -972,6 +976,22 @@
         <source>layout changes</source>
         <translation>布局变化</translation>
     </message>
+    <message>
+        <source>--template needs -o FILE</source>
+        <translation>--template 需要 -o 文件</translation>
+    </message>
+    <message>
+        <source>quotes needs a plan FILE (or --template)</source>
+        <translation>quotes（报价）命令需要一个方案文件（或 --template）</translation>
+    </message>
+    <message>
+        <source>no quotes: give quote sheets (.csv/.xlsx) or store them in the plan</source>
+        <translation>没有报价：请给出报价单（.csv/.xlsx），或把报价存入方案</translation>
+    </message>
+    <message>
+        <source>--save needs a .gpuplan file</source>
+        <translation>--save 需要 .gpuplan 文件</translation>
+    </message>
 </context>
 <context>
     <name>Calibration</name>
@@ -1283,6 +1303,34 @@
     <message>
         <source>no rental price for {gpu}</source>
         <translation>{gpu} 没有租用价格</translation>
+    </message>
+    <message>
+        <source>list price</source>
+        <translation>公开标价</translation>
+    </message>
+    <message>
+        <source>marketplace lowest seller</source>
+        <translation>市场最低卖家价</translation>
+    </message>
+    <message>
+        <source>provider&apos;s package</source>
+        <translation>平台套餐</translation>
+    </message>
+    <message>
+        <source>wholesale whole-server rent</source>
+        <translation>批发整机租金</translation>
+    </message>
+    <message>
+        <source>stated assumption (not a quote)</source>
+        <translation>文献中的假设价格（不是报价）</translation>
+    </message>
+    <message>
+        <source>converted foreign quote</source>
+        <translation>换算的境外报价</translation>
+    </message>
+    <message>
+        <source>A whole machine per month pays off above {x:.0f} hours of use per week at these quotes (the planning guide&apos;s rule of thumb says about {rule:.0f}); your work pattern is {h:.0f} hours a week.</source>
+        <translation>按这些报价，每周使用超过 {x:.0f} 小时时整机月租才划算（规划指南的经验法则约为 {rule:.0f} 小时）；你的工作模式为每周 {h:.0f} 小时。</translation>
     </message>
 </context>
 <context>
@@ -1650,6 +1698,10 @@
         <source>Cannot recover</source>
         <translation>无法恢复</translation>
     </message>
+    <message>
+        <source>{0}: cannot open this file ({1})</source>
+        <translation>{0}：无法打开此文件（{1}）</translation>
+    </message>
 </context>
 <context>
     <name>Errors</name>
@@ -1849,6 +1901,10 @@
     <message>
         <source>axolotl train config.yml; DeepSpeed configs are shipped</source>
         <translation>axolotl train config.yml；自带 DeepSpeed 配置</translation>
+    </message>
+    <message>
+        <source>{fw} does not run {what} for {method}: it runs {runs} ({source}). Choose another framework or layout.</source>
+        <translation>{fw} 不支持以 {method} 运行 {what}：它支持 {runs}（{source}）。请选择其他框架或并行布局。</translation>
     </message>
 </context>
 <context>
@@ -2844,6 +2900,10 @@
     <message>
         <source>Report written to {0}</source>
         <translation>报告已写入 {0}</translation>
+    </message>
+    <message>
+        <source>Vendor quotes</source>
+        <translation>供应商报价</translation>
     </message>
 </context>
 <context>
@@ -3985,6 +4045,38 @@
         <source>Uses the default price for {gpu} ({date}): enter your quote.</source>
         <translation>使用了 {gpu} 的默认价格（{date}）：请输入你的报价。</translation>
     </message>
+    <message>
+        <source>{me} beats {other}: {other} meets the deadline only at its point estimate, not at the upper end of its band (ranked after safe plans).</source>
+        <translation>{me} 胜过 {other}：{other} 仅按点估计满足截止时间，按区间上限则不满足（排在稳妥的方案之后）。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {other} needs tensor parallelism over PCIe (no NVLink), ranked after plans without it.</source>
+        <translation>{me} 胜过 {other}：{other} 需要经 PCIe（无 NVLink）做张量并行，排在不需要的方案之后。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {other}&apos;s MFU of {other_mfu:.0%} is graded poor.</source>
+        <translation>{me} 胜过 {other}：{other} 的 MFU 为 {other_mfu:.0%}，评级为差。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {other} leaves less free memory than the memory model&apos;s p75 error (tight).</source>
+        <translation>{me} 胜过 {other}：{other} 的空闲显存少于显存模型的 p75 误差（偏紧）。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {other}&apos;s modelled {other_mfu:.0%} MFU is above the best published run of its class, so it is costed at {other_mfu_used:.0%}: {other_cost:,.0f} {cur} against {cost:,.0f} {cur}.</source>
+        <translation>{me} 胜过 {other}：{other} 的模型 MFU {other_mfu:.0%} 高于同类最佳公开运行，因此按 {other_mfu_used:.0%} 计费：{other_cost:,.0f} {cur}，对比 {cost:,.0f} {cur}。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {other} needs {other_days:.1f} days, over the deadline of {deadline:g} days.</source>
+        <translation>{me} 胜过 {other}：{other} 需要 {other_days:.1f} 天，超过 {deadline:g} 天的截止时间。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} ({days:.1f} against {other_days:.1f} days).</source>
+        <translation>{me} 胜过 {other}：{cost:,.0f} {cur}，对比 {other_cost:,.0f} {cur}（{days:.1f} 天对比 {other_days:.1f} 天）。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {days:.1f} against {other_days:.1f} days ({cost:,.0f} against {other_cost:,.0f} {cur}).</source>
+        <translation>{me} 胜过 {other}：{days:.1f} 天对比 {other_days:.1f} 天（{cost:,.0f} 对比 {other_cost:,.0f} {cur}）。</translation>
+    </message>
 </context>
 <context>
     <name>PlanFile</name>
@@ -4661,6 +4753,62 @@
         <source>&lt;p&gt;No plan selected.&lt;/p&gt;</source>
         <translation>&lt;p&gt;未选择方案。&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>MFU ceiling</source>
+        <translation>MFU 上限</translation>
+    </message>
+    <message>
+        <source>Time and cost a plan at no more than the best published MFU of its GPU and framework family (source, date and layout in the plan&apos;s rules)</source>
+        <translation>按不高于同类 GPU 和框架最佳公开 MFU 的值计算方案的时间和成本（来源、日期和布局见方案的规则）</translation>
+    </message>
+    <message>
+        <source>safe deadline</source>
+        <translation>稳妥满足截止时间</translation>
+    </message>
+    <message>
+        <source>Rank plans that meet the deadline or budget only at the estimate, not at the upper end of their range, after safe ones</source>
+        <translation>仅按估计值（而非区间上限）满足截止时间或预算的方案，排在稳妥的方案之后</translation>
+    </message>
+    <message>
+        <source>memory headroom</source>
+        <translation>显存余量</translation>
+    </message>
+    <message>
+        <source>Rank plans with less free memory than the memory model&apos;s p75 error after those with room</source>
+        <translation>空闲显存少于显存模型 p75 误差的方案，排在有余量的方案之后</translation>
+    </message>
+    <message>
+        <source>no TP over PCIe</source>
+        <translation>不经 PCIe 做 TP</translation>
+    </message>
+    <message>
+        <source>Rank tensor parallelism over PCIe (no NVLink) after plans without it</source>
+        <translation>经 PCIe（无 NVLink）做张量并行的方案，排在不需要的方案之后</translation>
+    </message>
+    <message>
+        <source>Why this plan</source>
+        <translation>为什么选这个方案</translation>
+    </message>
+    <message>
+        <source>At risk: meets the deadline or budget at the estimate, but not at the upper end of its band.</source>
+        <translation>有风险：按估计值满足截止时间或预算，但按区间上限不满足。</translation>
+    </message>
+    <message>
+        <source>Modelled MFU {0} is above the best published {1} for its class ({2}, {3}): timed and costed at {1}.</source>
+        <translation>模型 MFU {0} 高于同类最佳公开值 {1}（{2}，{3}）：按 {1} 计算时间和成本。</translation>
+    </message>
+    <message>
+        <source>Priced from: {0} · region {1} · {2}, {3}</source>
+        <translation>价格来源：{0} · 地区 {1} · {2}，{3}</translation>
+    </message>
+    <message>
+        <source>Break-even: a whole machine per month pays off above {0} hours of use per week at these quotes; the planning guide&apos;s rule of thumb says about {1}.</source>
+        <translation>盈亏平衡：按这些报价，每周使用超过 {0} 小时时整机月租才划算；规划指南的经验法则约为 {1} 小时。</translation>
+    </message>
+    <message>
+        <source>Not compared (no quote of that kind): {0}</source>
+        <translation>未比较（没有该类报价）：{0}</translation>
+    </message>
 </context>
 <context>
     <name>Project</name>
@@ -4863,6 +5011,18 @@
     <message>
         <source>Ten times the data changes the cheapest rental from {a} to {b}.</source>
         <translation>数据量增加十倍后，最便宜的租用方式从{a}变为{b}。</translation>
+    </message>
+    <message>
+        <source>an MFU of {mfu:.2g} is below 0.1%: no training run is that slow; enter a measured value</source>
+        <translation>MFU 为 {mfu:.2g}，低于 0.1%：没有哪次训练这么慢；请填写实测值</translation>
+    </message>
+    <message>
+        <source>at {h:g} hours a week no session outlasts its setup: the work never finishes</source>
+        <translation>每周 {h:g} 小时，每次使用都不够完成环境准备：任务永远无法完成</translation>
+    </message>
+    <message>
+        <source>the job would take {years:,.0f} years on the calendar (more than 100)</source>
+        <translation>任务按日历需要 {years:,.0f} 年（超过 100 年）</translation>
     </message>
 </context>
 <context>
@@ -6224,6 +6384,70 @@
         <source>{layers} layers in {pp} pipeline stages of {per}.</source>
         <translation>{layers} 层分成 {pp} 个流水线段，每段 {per} 层。</translation>
     </message>
+    <message>
+        <source>MFU ceiling</source>
+        <translation>MFU 上限</translation>
+    </message>
+    <message>
+        <source>deadline at the band&apos;s far end</source>
+        <translation>按区间上限满足截止时间</translation>
+    </message>
+    <message>
+        <source>memory headroom</source>
+        <translation>显存余量</translation>
+    </message>
+    <message>
+        <source>no TP over PCIe</source>
+        <translation>不经 PCIe 做 TP</translation>
+    </message>
+    <message>
+        <source>No MFU ceiling applies (your own MFU or a measured run is used, or the rule is off).</source>
+        <translation>不适用 MFU 上限（使用了你自己的 MFU 或实测运行，或规则已关闭）。</translation>
+    </message>
+    <message>
+        <source>Modelled MFU {mfu:.0%} is above the best published {ceil:.0%} of its class ({cls}; {src}, {date}, {layout}): timed and costed at {ceil:.0%}.</source>
+        <translation>模型 MFU {mfu:.0%} 高于同类最佳公开值 {ceil:.0%}（{cls}；{src}，{date}，{layout}）：按 {ceil:.0%} 计算时间和成本。</translation>
+    </message>
+    <message>
+        <source>Modelled MFU {mfu:.0%} is within the best published {ceil:.0%} of its class ({cls}; {src}, {date}).</source>
+        <translation>模型 MFU {mfu:.0%} 不高于同类最佳公开值 {ceil:.0%}（{cls}；{src}，{date}）。</translation>
+    </message>
+    <message>
+        <source>No deadline or budget, or no validation band for this framework.</source>
+        <translation>没有截止时间或预算，或此框架没有验证区间。</translation>
+    </message>
+    <message>
+        <source>At risk: meets the deadline and budget at the estimate, but not at the upper end of its band ({days:.1f} days).</source>
+        <translation>有风险：按估计值满足截止时间和预算，但按区间上限（{days:.1f} 天）不满足。</translation>
+    </message>
+    <message>
+        <source>Meets the deadline and budget at the upper end of its band ({days:.1f} days).</source>
+        <translation>按区间上限（{days:.1f} 天）仍满足截止时间和预算。</translation>
+    </message>
+    <message>
+        <source>Card memory unknown.</source>
+        <translation>显存大小未知。</translation>
+    </message>
+    <message>
+        <source>Tight: {free:.0%} of the card free, less than the memory model&apos;s p75 error of {margin:.1%} on published runs.</source>
+        <translation>偏紧：空闲显存占 {free:.0%}，少于显存模型在公开运行上的 p75 误差 {margin:.1%}。</translation>
+    </message>
+    <message>
+        <source>{free:.0%} of the card free: more than the memory model&apos;s p75 error of {margin:.1%}.</source>
+        <translation>空闲显存占 {free:.0%}：多于显存模型的 p75 误差 {margin:.1%}。</translation>
+    </message>
+    <message>
+        <source>No tensor parallelism.</source>
+        <translation>没有张量并行。</translation>
+    </message>
+    <message>
+        <source>TP {tp} over PCIe on {gpu}: four all-reduces per layer through the host bridge, none hidden (Transformer Engine&apos;s overlap needs NVLink peer memory); ranked after plans without it.</source>
+        <translation>{gpu} 上经 PCIe 的 TP {tp}：每层四次 all-reduce 经过主机桥，无法隐藏（Transformer Engine 的通信重叠需要 NVLink 点对点显存）；排在不需要它的方案之后。</translation>
+    </message>
+    <message>
+        <source>TP {tp} inside the NVLink domain of {gpu}.</source>
+        <translation>TP {tp} 位于 {gpu} 的 NVLink 域内。</translation>
+    </message>
 </context>
 <context>
     <name>SafeRead</name>
@@ -6322,6 +6546,30 @@
     <message>
         <source>{file}: not valid JSON ({why})</source>
         <translation>{file}：不是有效的 JSON（{why}）</translation>
+    </message>
+    <message>
+        <source>expected a file name, got {value}</source>
+        <translation>应为文件名，实际为 {value}</translation>
+    </message>
+    <message>
+        <source>{file}: a file name cannot hold a NUL byte</source>
+        <translation>{file}：文件名不能包含 NUL 字节</translation>
+    </message>
+    <message>
+        <source>{file}: not a valid file name (unencodable character)</source>
+        <translation>{file}：不是有效的文件名（含无法编码的字符）</translation>
+    </message>
+    <message>
+        <source>{file}: file name too long (at most {n} bytes, {part} a part)</source>
+        <translation>{file}：文件名过长（最多 {n} 字节，每一级最多 {part} 字节）</translation>
+    </message>
+    <message>
+        <source>{file}: not a regular file, not a {what}</source>
+        <translation>{file}：不是普通文件，不是{what}</translation>
+    </message>
+    <message>
+        <source>a lone surrogate escape in a string</source>
+        <translation>字符串中有不成对的代理项转义</translation>
     </message>
 </context>
 <context>
@@ -6453,6 +6701,10 @@
         <source>a scenario must be a JSON object</source>
         <translation>场景必须是 JSON 对象</translation>
     </message>
+    <message>
+        <source>training.rl.schedule=one_step_off needs generation_engine vllm_separate (generation on its own GPUs, overlapped with training)</source>
+        <translation>training.rl.schedule=one_step_off 需要 generation_engine 为 vllm_separate（在独立的 GPU 上生成，与训练重叠）</translation>
+    </message>
 </context>
 <context>
     <name>SearchController</name>
@@ -6513,6 +6765,58 @@
     <message>
         <source>hardware.inter_node &apos;{id}&apos; is not an inter-node fabric</source>
         <translation>hardware.inter_node “{id}”不是节点间网络</translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>tensor-parallel communication</source>
+        <translation>张量并行通信</translation>
+    </message>
+    <message>
+        <source>data-parallel / ZeRO communication</source>
+        <translation>数据并行 / ZeRO 通信</translation>
+    </message>
+    <message>
+        <source>pipeline bubble</source>
+        <translation>流水线气泡</translation>
+    </message>
+    <message>
+        <source>context-parallel communication</source>
+        <translation>上下文并行通信</translation>
+    </message>
+    <message>
+        <source>expert all-to-all</source>
+        <translation>专家 all-to-all 通信</translation>
+    </message>
+    <message>
+        <source>rollout generation (RL)</source>
+        <translation>采样生成（强化学习）</translation>
+    </message>
+    <message>
+        <source>optimizer step and other</source>
+        <translation>优化器步骤及其他</translation>
+    </message>
+    <message>
+        <source>LoRA adapter passes</source>
+        <translation>LoRA 适配器的访存开销</translation>
+    </message>
+    <message>
+        <source>kernel launch overhead (eager PyTorch)</source>
+        <translation>内核启动开销（PyTorch eager 模式）</translation>
+    </message>
+    <message>
+        <source>MoE token permute and router</source>
+        <translation>MoE token 重排与路由</translation>
+    </message>
+    <message>
+        <source>rollouts: waiting for the longest completion</source>
+        <translation>采样：等待最长的生成结束</translation>
+    </message>
+    <message>
+        <source>rollouts: loading the new weights into the inference engine</source>
+        <translation>采样：把新权重加载到推理引擎</translation>
     </message>
 </context>
 <context>
@@ -7830,6 +8134,751 @@
     <message>
         <source>link (both directions)</source>
         <translation>互联（双向）</translation>
+    </message>
+</context>
+<context>
+    <name>QuoteSheets</name>
+    <message>
+        <source>{file}: cell {cell}: {why}</source>
+        <translation>{file}：单元格 {cell}：{why}</translation>
+    </message>
+    <message>
+        <source>{file}: {why}</source>
+        <translation>{file}：{why}</translation>
+    </message>
+    <message>
+        <source>no worksheet with the quote header (section, item, value, …)</source>
+        <translation>没有带报价表头（section, item, value, …）的工作表</translation>
+    </message>
+    <message>
+        <source>not a quote sheet: expected .csv or .xlsx</source>
+        <translation>不是报价单：应为 .csv 或 .xlsx</translation>
+    </message>
+    <message>
+        <source>not UTF-8 text (save the sheet as CSV UTF-8)</source>
+        <translation>不是 UTF-8 文本（请另存为 CSV UTF-8）</translation>
+    </message>
+    <message>
+        <source>not a text file</source>
+        <translation>不是文本文件</translation>
+    </message>
+    <message>
+        <source>more than {n} lines</source>
+        <translation>超过 {n} 行</translation>
+    </message>
+    <message>
+        <source>not valid CSV ({why})</source>
+        <translation>不是有效的 CSV（{why}）</translation>
+    </message>
+    <message>
+        <source>the workbook unpacks to too much data</source>
+        <translation>工作簿解压后数据过大</translation>
+    </message>
+    <message>
+        <source>not an XLSX workbook</source>
+        <translation>不是 XLSX 工作簿</translation>
+    </message>
+    <message>
+        <source>not a readable XLSX workbook ({why})</source>
+        <translation>无法读取的 XLSX 工作簿（{why}）</translation>
+    </message>
+    <message>
+        <source>no header line with section, item and value</source>
+        <translation>没有包含 section、item 和 value 的表头行</translation>
+    </message>
+    <message>
+        <source>longer than {n} characters</source>
+        <translation>超过 {n} 个字符</translation>
+    </message>
+    <message>
+        <source>section must be vendor, offer or question, not {v!r}</source>
+        <translation>类别必须是 vendor（供应商）、offer（报价）或 question（问题），而不是 {v!r}</translation>
+    </message>
+    <message>
+        <source>unknown vendor field {v!r} (known: {known})</source>
+        <translation>未知的供应商字段 {v!r}（可用：{known}）</translation>
+    </message>
+    <message>
+        <source>{v} given twice</source>
+        <translation>{v} 填写了两次</translation>
+    </message>
+    <message>
+        <source>unit must be one of {units}, not {v!r}</source>
+        <translation>计价单位必须是 {units} 之一，而不是 {v!r}</translation>
+    </message>
+    <message>
+        <source>unknown question {v!r} (known: {known})</source>
+        <translation>未知的问题 {v!r}（可用：{known}）</translation>
+    </message>
+    <message>
+        <source>expected yes, no or unknown, not {v!r}</source>
+        <translation>应为 yes、no 或 unknown（是/否/未知），而不是 {v!r}</translation>
+    </message>
+    <message>
+        <source>expected a number, not {v!r}</source>
+        <translation>应为数字，而不是 {v!r}</translation>
+    </message>
+    <message>
+        <source>expected a finite number, not {v!r}</source>
+        <translation>应为有限的数字，而不是 {v!r}</translation>
+    </message>
+    <message>
+        <source>{field}: {why}</source>
+        <translation>{field}：{why}</translation>
+    </message>
+</context>
+<context>
+    <name>Quotes</name>
+    <message>
+        <source>per card-hour</source>
+        <translation>每卡时</translation>
+    </message>
+    <message>
+        <source>spot, per card-hour</source>
+        <translation>竞价，每卡时</translation>
+    </message>
+    <message>
+        <source>per card-day</source>
+        <translation>每卡每天</translation>
+    </message>
+    <message>
+        <source>per card-week</source>
+        <translation>每卡每周</translation>
+    </message>
+    <message>
+        <source>per card-month</source>
+        <translation>每卡每月</translation>
+    </message>
+    <message>
+        <source>per server-day</source>
+        <translation>每台整机每天</translation>
+    </message>
+    <message>
+        <source>per server-week</source>
+        <translation>每台整机每周</translation>
+    </message>
+    <message>
+        <source>per server-month</source>
+        <translation>每台整机每月</translation>
+    </message>
+    <message>
+        <source>per server-year</source>
+        <translation>每台整机每年</translation>
+    </message>
+    <message>
+        <source>Real stock (machines in the rack), not &quot;schedulable&quot;?</source>
+        <translation>是现货（机器已上架），而不是“可调度”？</translation>
+    </message>
+    <message>
+        <source>Failure SLA in hours, and a spare machine swapped in?</source>
+        <translation>故障 SLA 几小时？是否换上备用机？</translation>
+    </message>
+    <message>
+        <source>Data stays in the region; VPC or bare metal, isolated from other tenants?</source>
+        <translation>数据不出地域；VPC 还是裸金属，与其他租户隔离？</translation>
+    </message>
+    <message>
+        <source>IDC/ISP licence number given?</source>
+        <translation>是否提供了 IDC/ISP 许可证编号？</translation>
+    </message>
+    <message>
+        <source>Trial run with our own script done?</source>
+        <translation>是否已用我们自己的脚本试跑？</translation>
+    </message>
+    <message>
+        <source>Same-site upgrade path (e.g. 4 to 8 cards in the same machine)?</source>
+        <translation>能否原地升级（例如同一台机器从 4 卡加到 8 卡）？</translation>
+    </message>
+    <message>
+        <source>Topology (nvidia-smi topo -m), ibstat or kit result received?</source>
+        <translation>是否收到拓扑（nvidia-smi topo -m）、ibstat 或测试套件结果？</translation>
+    </message>
+    <message>
+        <source>not stated</source>
+        <translation>未说明</translation>
+    </message>
+    <message>
+        <source>Ethernet (TCP)</source>
+        <translation>以太网（TCP）</translation>
+    </message>
+    <message>
+        <source>longer than {n} characters</source>
+        <translation>超过 {n} 个字符</translation>
+    </message>
+    <message>
+        <source>unknown question {q} (known: {known})</source>
+        <translation>未知的问题 {q}（可用：{known}）</translation>
+    </message>
+    <message>
+        <source>One node: no network between nodes needed.</source>
+        <translation>单节点：不需要节点间网络。</translation>
+    </message>
+    <message>
+        <source>Network between nodes not stated: ask.</source>
+        <translation>节点间网络未说明：需询问。</translation>
+    </message>
+    <message>
+        <source>Offers {offered} where the plan assumed {planned}.</source>
+        <translation>提供的是 {offered}，而方案假设的是 {planned}。</translation>
+    </message>
+    <message>
+        <source>{have} Gb/s per node offered, the plan needs {need} Gb/s.</source>
+        <translation>每节点提供 {have} Gb/s，方案需要 {need} Gb/s。</translation>
+    </message>
+    <message>
+        <source>NIC count and speed per node not stated: ask.</source>
+        <translation>每节点网卡数量和速率未说明：需询问。</translation>
+    </message>
+    <message>
+        <source>Spot capacity: the job can be interrupted at any time; checkpoint often and count restarts.</source>
+        <translation>竞价实例：任务随时可能被中断；要勤存检查点，并把重启算进去。</translation>
+    </message>
+    <message>
+        <source>Minimum term {term} days is longer than the job ({days} days).</source>
+        <translation>最短租期 {term} 天，比任务（{days} 天）还长。</translation>
+    </message>
+    <message>
+        <source>Whole servers of {per} cards: {idle} cards paid for and not used by the plan.</source>
+        <translation>按 {per} 卡整机出租：有 {idle} 张卡付了钱但方案用不到。</translation>
+    </message>
+    <message>
+        <source>Storage price not stated: not counted.</source>
+        <translation>存储价格未说明：未计入。</translation>
+    </message>
+    <message>
+        <source>Egress price not stated: not counted.</source>
+        <translation>出网流量价格未说明：未计入。</translation>
+    </message>
+    <message>
+        <source>Whether setup hours are billed is not stated: counted as billed.</source>
+        <translation>环境准备时间是否计费未说明：按计费计入。</translation>
+    </message>
+    <message>
+        <source>Answered no: {question}</source>
+        <translation>回答为否：{question}</translation>
+    </message>
+    <message>
+        <source>{n} of {m} questions still to ask.</source>
+        <translation>{m} 个问题中还有 {n} 个待问。</translation>
+    </message>
+    <message>
+        <source>Prices in {cur} with no exchange rate stated: not converted.</source>
+        <translation>价格以 {cur} 计，但没有注明汇率：未换算。</translation>
+    </message>
+    <message>
+        <source>No offer for {gpu}.</source>
+        <translation>没有 {gpu} 的报价。</translation>
+    </message>
+    <message>
+        <source>Lowest total with the hidden costs counted.</source>
+        <translation>计入隐性费用后总价最低。</translation>
+    </message>
+    <message>
+        <source>{diff} ({pct}) more than {best}.</source>
+        <translation>比 {best} 贵 {diff}（{pct}）。</translation>
+    </message>
+    <message>
+        <source>Costs the price leaves out: {amount} ({pct} of the total).</source>
+        <translation>价格之外的费用：{amount}（占总价 {pct}）。</translation>
+    </message>
+    <message>
+        <source>Network does not match the plan.</source>
+        <translation>网络与方案不符。</translation>
+    </message>
+    <message>
+        <source>compute (the offer)</source>
+        <translation>算力（报价本身）</translation>
+    </message>
+    <message>
+        <source>storage</source>
+        <translation>存储</translation>
+    </message>
+    <message>
+        <source>egress (download at the end)</source>
+        <translation>出网流量（结束时下载）</translation>
+    </message>
+    <message>
+        <source>setup and image rebuilding</source>
+        <translation>环境准备与镜像重建</translation>
+    </message>
+    <message>
+        <source>data migration</source>
+        <translation>数据迁移</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>符合</translation>
+    </message>
+    <message>
+        <source>check</source>
+        <translation>需核实</translation>
+    </message>
+    <message>
+        <source>does not match</source>
+        <translation>不符</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>still to ask</source>
+        <translation>待问</translation>
+    </message>
+    <message>
+        <source>{h} card-hours</source>
+        <translation>{h} 卡时</translation>
+    </message>
+    <message>
+        <source>{s} server(s) × {p} period(s)</source>
+        <translation>{s} 台整机 × {p} 个计费周期</translation>
+    </message>
+    <message>
+        <source>{n} card(s) × {p} period(s)</source>
+        <translation>{n} 张卡 × {p} 个计费周期</translation>
+    </message>
+    <message>
+        <source>{price} {unit}; {billed}</source>
+        <translation>{price} {unit}；{billed}</translation>
+    </message>
+    <message>
+        <source>no package and card-hour price of this vendor to compare</source>
+        <translation>该供应商没有可相互比较的套餐价和卡时价</translation>
+    </message>
+    <message>
+        <source>{unit} beats card-hours above {h} hours per week</source>
+        <translation>每周使用超过 {h} 小时时，{unit}比卡时计费便宜</translation>
+    </message>
+    <message>
+        <source>Plan: {n} × {gpu}, {h} card-hours, {d} from start to finish, {tb} TB stored</source>
+        <translation>方案：{n} × {gpu}，{h} 卡时，从开始到结束 {d}，存储 {tb} TB</translation>
+    </message>
+    <message>
+        <source>billing: {b}</source>
+        <translation>计费：{b}</translation>
+    </message>
+    <message>
+        <source>(band {lo} – {hi})</source>
+        <translation>（区间 {lo} – {hi}）</translation>
+    </message>
+    <message>
+        <source>total</source>
+        <translation>合计</translation>
+    </message>
+    <message>
+        <source>break-even: {t}</source>
+        <translation>盈亏平衡：{t}</translation>
+    </message>
+    <message>
+        <source>network: {status}: {m}</source>
+        <translation>网络：{status}：{m}</translation>
+    </message>
+    <message>
+        <source>still to ask:</source>
+        <translation>待问：</translation>
+    </message>
+    <message>
+        <source>risk: {m}</source>
+        <translation>风险：{m}</translation>
+    </message>
+    <message>
+        <source>why: {m}</source>
+        <translation>理由：{m}</translation>
+    </message>
+    <message>
+        <source>Ranking: {r}</source>
+        <translation>排名：{r}</translation>
+    </message>
+    <message>
+        <source>Project phases</source>
+        <translation>项目各阶段</translation>
+    </message>
+    <message>
+        <source>move {a} → {b}: egress {cost}</source>
+        <translation>从 {a} 迁到 {b}：出网流量 {cost}</translation>
+    </message>
+    <message>
+        <source>cheapest vendor per phase</source>
+        <translation>每个阶段选最便宜的供应商</translation>
+    </message>
+    <message>
+        <source>all phases at {v}</source>
+        <translation>所有阶段都在 {v}</translation>
+    </message>
+    <message>
+        <source>no offer for every phase</source>
+        <translation>并非每个阶段都有报价</translation>
+    </message>
+    <message>
+        <source>Quotes compared</source>
+        <translation>报价对比</translation>
+    </message>
+    <message>
+        <source>For the plan: {n} × {gpu}, {h} card-hours of compute, {d} from start to finish, about {tb} TB to store and {eg} TB to download; setup {s} per new instance.</source>
+        <translation>按本方案：{n} × {gpu}，{h} 卡时算力，从开始到结束 {d}，约 {tb} TB 需要存储、{eg} TB 需要下载；每个新实例环境准备 {s}。</translation>
+    </message>
+    <message>
+        <source>Vendor</source>
+        <translation>供应商</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>总价</translation>
+    </message>
+    <message>
+        <source>Band</source>
+        <translation>区间</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>理由</translation>
+    </message>
+    <message>
+        <source>Billing</source>
+        <translation>计费</translation>
+    </message>
+    <message>
+        <source>Break-even</source>
+        <translation>盈亏平衡</translation>
+    </message>
+    <message>
+        <source>Network</source>
+        <translation>网络</translation>
+    </message>
+    <message>
+        <source>{status}: {message}</source>
+        <translation>{status}：{message}</translation>
+    </message>
+    <message>
+        <source>Still to ask</source>
+        <translation>待问</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Risks</source>
+        <translation>风险</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Cards</source>
+        <translation>卡数</translation>
+    </message>
+    <message>
+        <source>{n} cards, {per} per node, {nodes} node(s)</source>
+        <translation>{n} 张卡，每节点 {per} 张，{nodes} 个节点</translation>
+    </message>
+    <message>
+        <source>Interconnect between nodes</source>
+        <translation>节点间互联</translation>
+    </message>
+    <message>
+        <source>not needed (one node)</source>
+        <translation>不需要（单节点）</translation>
+    </message>
+    <message>
+        <source>{net}, {gbps} Gb/s per node</source>
+        <translation>{net}，每节点 {gbps} Gb/s</translation>
+    </message>
+    <message>
+        <source>Storage</source>
+        <translation>存储</translation>
+    </message>
+    <message>
+        <source>about {tb} TB, readable from every node</source>
+        <translation>约 {tb} TB，每个节点都能读取</translation>
+    </message>
+    <message>
+        <source>Download at the end</source>
+        <translation>结束时下载</translation>
+    </message>
+    <message>
+        <source>about {tb} TB</source>
+        <translation>约 {tb} TB</translation>
+    </message>
+    <message>
+        <source>Period</source>
+        <translation>租期</translation>
+    </message>
+    <message>
+        <source>{d} ({w} weeks)</source>
+        <translation>{d}（{w} 周）</translation>
+    </message>
+    <message>
+        <source>Hours per week</source>
+        <translation>每周小时数</translation>
+    </message>
+    <message>
+        <source>Card-hours</source>
+        <translation>卡时</translation>
+    </message>
+    <message>
+        <source>Request for quote</source>
+        <translation>询价单（请求报价）</translation>
+    </message>
+    <message>
+        <source>Please quote per card-hour, per card-month and per whole server per month where you offer them, with storage, egress, setup and minimum terms, and answer the questions below.</source>
+        <translation>请按卡时、按卡月和按整机月租（凡贵司提供的）报价，注明存储、出网流量、环境准备费用和最短租期，并回答下列问题。</translation>
+    </message>
+    <message>
+        <source>Requirements</source>
+        <translation>需求</translation>
+    </message>
+    <message>
+        <source>Prices to state</source>
+        <translation>请注明的价格</translation>
+    </message>
+    <message>
+        <source>price and unit (card-hour, card-month, whole server per month), minimum term</source>
+        <translation>价格与计价单位（卡时、卡月、整机月租），最短租期</translation>
+    </message>
+    <message>
+        <source>storage per TB per month; egress per TB</source>
+        <translation>存储每 TB 每月价格；出网流量每 TB 价格</translation>
+    </message>
+    <message>
+        <source>setup and image building: hours, and whether they are billed</source>
+        <translation>环境准备与镜像构建：需要几小时，是否计费</translation>
+    </message>
+    <message>
+        <source>network: InfiniBand or RoCE, speed and NICs per node; software pre-installed</source>
+        <translation>网络：InfiniBand 还是 RoCE，每节点速率和网卡数；预装的软件</translation>
+    </message>
+    <message>
+        <source>Questions</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>Answer</source>
+        <translation>回答</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+</context>
+<context>
+    <name>QuotesPage</name>
+    <message>
+        <source>Vendor quotes</source>
+        <translation>供应商报价</translation>
+    </message>
+    <message>
+        <source>9 · Vendor quotes</source>
+        <translation>9 · 供应商报价</translation>
+    </message>
+    <message>
+        <source>Enter each vendor&apos;s quote (or import their sheet), answer the hard questions as they reply, and compare the totals for this plan with the costs quotes leave out: storage, egress, setup and migration.</source>
+        <translation>录入每个供应商的报价（或导入其报价单），随对方回复填写硬性问题的答案，并按本方案比较总价，包括报价里没写的费用：存储、出网流量、环境准备和数据迁移。</translation>
+    </message>
+    <message>
+        <source>Vendor:</source>
+        <translation>供应商：</translation>
+    </message>
+    <message>
+        <source>Add vendor</source>
+        <translation>添加供应商</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Import sheet…</source>
+        <translation>导入报价单…</translation>
+    </message>
+    <message>
+        <source>Export sheet…</source>
+        <translation>导出报价单…</translation>
+    </message>
+    <message>
+        <source>Blank template…</source>
+        <translation>空白模板…</translation>
+    </message>
+    <message>
+        <source>Add offer</source>
+        <translation>添加报价行</translation>
+    </message>
+    <message>
+        <source>Terms</source>
+        <translation>条款</translation>
+    </message>
+    <message>
+        <source>Offers (one line per price)</source>
+        <translation>报价（一个价格一行）</translation>
+    </message>
+    <message>
+        <source>Quote sheet</source>
+        <translation>报价单</translation>
+    </message>
+    <message>
+        <source>Hard questions</source>
+        <translation>硬性问题</translation>
+    </message>
+    <message>
+        <source>Comparison</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <source>Field</source>
+        <translation>字段</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Unit</source>
+        <translation>计价单位</translation>
+    </message>
+    <message>
+        <source>Price</source>
+        <translation>价格</translation>
+    </message>
+    <message>
+        <source>Cards/server</source>
+        <translation>每台卡数</translation>
+    </message>
+    <message>
+        <source>Min. term (days)</source>
+        <translation>最短租期（天）</translation>
+    </message>
+    <message>
+        <source>Cap at month</source>
+        <translation>按月封顶</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>Answer</source>
+        <translation>回答</translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>供应商名称</translation>
+    </message>
+    <message>
+        <source>Quote date</source>
+        <translation>报价日期</translation>
+    </message>
+    <message>
+        <source>Region</source>
+        <translation>地域</translation>
+    </message>
+    <message>
+        <source>Contact</source>
+        <translation>联系人</translation>
+    </message>
+    <message>
+        <source>Currency</source>
+        <translation>币种</translation>
+    </message>
+    <message>
+        <source>Exchange rate (plan currency per unit)</source>
+        <translation>汇率（每单位折合方案币种）</translation>
+    </message>
+    <message>
+        <source>Exchange rate date</source>
+        <translation>汇率日期</translation>
+    </message>
+    <message>
+        <source>Storage per TB-month</source>
+        <translation>存储（每 TB 每月）</translation>
+    </message>
+    <message>
+        <source>Egress per TB</source>
+        <translation>出网流量（每 TB）</translation>
+    </message>
+    <message>
+        <source>Setup hours per instance</source>
+        <translation>每个实例的环境准备小时数</translation>
+    </message>
+    <message>
+        <source>Setup billed (yes/no)</source>
+        <translation>环境准备是否计费（yes/no）</translation>
+    </message>
+    <message>
+        <source>Data migration hours</source>
+        <translation>数据迁移小时数</translation>
+    </message>
+    <message>
+        <source>Network (ib/roce/ethernet)</source>
+        <translation>网络（ib/roce/ethernet）</translation>
+    </message>
+    <message>
+        <source>Gb/s per NIC</source>
+        <translation>每张网卡 Gb/s</translation>
+    </message>
+    <message>
+        <source>NICs per node</source>
+        <translation>每节点网卡数</translation>
+    </message>
+    <message>
+        <source>Pre-installed software</source>
+        <translation>预装软件</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>{name}: {field}: {why}</source>
+        <translation>{name}：{field}：{why}</translation>
+    </message>
+    <message>
+        <source>New vendor</source>
+        <translation>新供应商</translation>
+    </message>
+    <message>
+        <source>Import quote sheet</source>
+        <translation>导入报价单</translation>
+    </message>
+    <message>
+        <source>Quote sheets (*.xlsx *.csv)</source>
+        <translation>报价单 (*.xlsx *.csv)</translation>
+    </message>
+    <message>
+        <source>Export quote sheet</source>
+        <translation>导出报价单</translation>
+    </message>
+    <message>
+        <source>Blank quote sheet</source>
+        <translation>空白报价单</translation>
+    </message>
+    <message>
+        <source>Add a vendor&apos;s quote to compare it with this plan.</source>
+        <translation>添加供应商报价，与本方案比较。</translation>
     </message>
 </context>
 </TS>

@@ -24,7 +24,9 @@ from .base import BasePage
 
 # new columns go at the end: views and tests address the first ones by position
 COLUMNS = ("rank", "gpu", "num_gpus", "layout", "memory", "days", "cost", "mfu", "framework")
-RULE_IDS = ("mfu_grade", "card_class", "consumer_multinode", "pipeline_layers")
+#: core.rules.RULE_IDS (written out: the page does not load the core at import; tests/test_advisor.py checks they agree)
+RULE_IDS = ("mfu_grade", "card_class", "consumer_multinode", "pipeline_layers", "mfu_ceiling", "deadline_risk",
+            "memory_headroom", "tp_over_pcie")
 GRADE_COLOURS = {"poor": "#c62828", "fair": "#8a6d00", "optimistic": "#b26a00"}
 FRAMEWORK_SHORT = {"hf": QT_TRANSLATE_NOOP("PlansPage", "HF Trainer"), "deepspeed": QT_TRANSLATE_NOOP("PlansPage", "DeepSpeed"),
                    "fsdp": QT_TRANSLATE_NOOP("PlansPage", "FSDP2"), "megatron": QT_TRANSLATE_NOOP("PlansPage", "Megatron")}
@@ -40,6 +42,13 @@ def framework_name(p: engine.PlanRow) -> str:
 def grade_text(grade: str | None) -> str:
     """The MFU grade in the UI language (the core's names, context "Rules")."""
     return "" if not grade else QCoreApplication.translate("Rules", grade)
+
+
+def costmod_break_even(price):
+    """The plan's break-even hours per week (core.cost; read, not computed here)."""
+    from gpuplanner.core.cost import break_even_hours_per_week
+
+    return break_even_hours_per_week(price)
 
 
 def rule_name(rule_id: str) -> str:
@@ -371,6 +380,16 @@ class PlansPage(BasePage):
                 "Consumer cards without P2P keep tensor/pipeline parallelism and ZeRO-2/3 inside one node")),
             "pipeline_layers": (self.tr("even pipeline stages"), self.tr(
                 "Pipeline stages must divide the model's layers evenly")),
+            "mfu_ceiling": (self.tr("MFU ceiling"), self.tr(
+                "Time and cost a plan at no more than the best published MFU of its GPU and framework family "
+                "(source, date and layout in the plan's rules)")),
+            "deadline_risk": (self.tr("safe deadline"), self.tr(
+                "Rank plans that meet the deadline or budget only at the estimate, not at the upper end of their "
+                "range, after safe ones")),
+            "memory_headroom": (self.tr("memory headroom"), self.tr(
+                "Rank plans with less free memory than the memory model's p75 error after those with room")),
+            "tp_over_pcie": (self.tr("no TP over PCIe"), self.tr(
+                "Rank tensor parallelism over PCIe (no NVLink) after plans without it")),
         }
         for rid, (label, tip) in texts.items():
             self.rule_checks[rid].setText(label)
@@ -566,7 +585,13 @@ class PlansPage(BasePage):
         summary = self.why_summary(p, self.next_plan(p))
         if summary:
             rows.append(f"<p><b>{esc(summary)}</b></p>")
+        if p.plan.decision:  # #1: why it beat the next GPU type and framework (the search's sentences)
+            rows.append(f"<p><b>{tr('Why this plan')}</b>: " + esc(" ".join(tr_msg(d["message"]) for d in p.plan.decision))
+                        + "</p>")
         ev = p.plan.evaluation
+        if ev.deadline_risk:
+            rows.append("<p style='color:#b26a00'><b>" + esc(tr(
+                "At risk: meets the deadline or budget at the estimate, but not at the upper end of its band.")) + "</b></p>")
         bad = failed_rules(p)
         if bad:
             rows.append("<p style='color:#c62828'><b>" + esc(tr("Fails the planning rules: {0}").format(
@@ -619,6 +644,11 @@ class PlansPage(BasePage):
             "{0} calendar days ({1} days of compute) · {2} tokens/s · MFU {3}").format(
             format_number(p.calendar_days, 2), format_number(p.compute_days, 2), format_compact(p.tokens_per_s or 0, 3),
             "—" if p.mfu is None else f"{format_percent(p.mfu, 0)} ({grade_text(ev.mfu_grade)})")) + "</p>")
+        if ev.mfu_ceiling is not None and ev.mfu_used is not None and p.mfu is not None and ev.mfu_used < p.mfu - 1e-9:
+            rows.append("<p style='color:#b26a00'>" + esc(tr(
+                "Modelled MFU {0} is above the best published {1} for its class ({2}, {3}): timed and costed at {1}.").format(
+                format_percent(p.mfu, 0), format_percent(ev.mfu_ceiling["mfu"], 0), ev.mfu_ceiling.get("source", ""),
+                ev.mfu_ceiling.get("source_date", ""))) + "</p>")
         if ev.calendar_days_band is not None:
             lo, hi = ev.calendar_days_band
             rng = self.tr("{0}–{1} calendar days").format(format_number(lo, 1), format_number(hi, 1))
@@ -632,10 +662,9 @@ class PlansPage(BasePage):
         if ev.calibration_notes:
             rows.append("<ul>" + "".join(f"<li>{esc(tr_msg(m))}</li>" for m in ev.calibration_notes) + "</ul>")
         if p.time_breakdown:
-            names = {"compute": tr("compute"), "tp_comm": tr("tensor-parallel communication"),
-                     "dp_comm": tr("data-parallel / ZeRO communication"), "pp_bubble": tr("pipeline bubble"),
-                     "cp_comm": tr("context-parallel communication"), "ep_comm": tr("expert all-to-all"),
-                     "other": tr("optimizer step and other"), "generation": tr("rollout generation (RL)")}
+            from gpuplanner.core.timing import BREAKDOWN_LABELS
+
+            names = {k: QCoreApplication.translate("Timing", v) for k, v in BREAKDOWN_LABELS.items()}
             cells = "".join(f"<tr><td>{esc(names.get(k, k))}</td><td align=right>{format_percent(v, 1)}</td></tr>"
                             for k, v in sorted(p.time_breakdown.items(), key=lambda kv: -kv[1]) if v > 0.0005)
             rows.append(f"<p><b>{tr('Step time breakdown')}</b></p><table cellspacing=0 cellpadding=3 border=1>"
@@ -650,8 +679,30 @@ class PlansPage(BasePage):
                 label = QCoreApplication.translate("Cost", MODE_LABELS[k]) if k in MODE_LABELS else k
                 star = " ✔" if k == p.rental_mode else ""
                 cells.append(f"<tr><td>{esc(label)}{star}</td><td align=right>{format_number(v, 0)} {p.currency}</td></tr>")
-            rows.append(f"<p><b>{tr('Cost by rental mode')}</b></p><table cellspacing=0 cellpadding=3 border=1>"
+            rows.append(f"<p><a name='cost'></a><b>{tr('Cost by rental mode')}</b></p><table cellspacing=0 cellpadding=3 border=1>"
                         f"{''.join(cells)}</table>")
+            from gpuplanner.core.cost import KIND_LABELS
+
+            pr = ev.price
+            if pr is not None and pr.kinds:
+                parts = [f"{QCoreApplication.translate('Cost', MODE_LABELS['card_hour' if k == 'card_hour' else 'month' if k == 'machine_month' else 'week' if k == 'machine_week' else 'spot'])}: "
+                         f"{QCoreApplication.translate('Cost', KIND_LABELS.get(v, v))}" for k, v in pr.kinds.items()]
+                from gpuplanner.core.search import REGION_NAMES
+
+                region = QCoreApplication.translate("Plan", REGION_NAMES[pr.region]) if pr.region in REGION_NAMES else "—"
+                rows.append("<p>" + esc(tr("Priced from: {0} · region {1} · {2}, {3}").format(
+                    "; ".join(parts), region, pr.provider or "", pr.source_date)) + "</p>")
+            be = costmod_break_even(pr)
+            if be is not None and be.get("month") is not None:
+                rows.append("<p>" + esc(tr(
+                    "Break-even: a whole machine per month pays off above {0} hours of use per week at these quotes; "
+                    "the planning guide's rule of thumb says about {1}.").format(
+                    format_number(be["month"], 0), format_number(be["guide_rule"], 0))) + "</p>")
+            offered = set(p.cost_by_mode)
+            missing = [QCoreApplication.translate("Cost", MODE_LABELS[k]) for k in MODE_LABELS if k not in offered]
+            if missing:
+                rows.append("<p style='color:#555'>" + esc(tr("Not compared (no quote of that kind): {0}").format(
+                    ", ".join(missing))) + "</p>")
             if p.advice:
                 rows.append("<ul>" + "".join(f"<li>{esc(tr_msg(a))}</li>" for a in p.advice) + "</ul>")
         if p.rent_vs_build is not None:

@@ -1,0 +1,125 @@
+"""``gpuplanner quotes FILE [QUOTES.csv|.xlsx ...] [--json] [--save] [--rfq RFQ.pdf]``: vendor quotes compared.
+
+For the plan FILE stands for (a ``.gpuplan`` file's selected plan, or a scenario JSON), each vendor's cheapest
+applicable offer, the costs the quote leaves out (storage, egress, setup, migration), the total and its band,
+the network checked against the plan, the hard questions still to ask, and the ranking
+(:func:`gpuplanner.core.quotes.compare`). Without sheets, the quotes stored in the plan file are compared.
+``--save`` stores the sheets' quotes in the plan file; ``--rfq`` writes the one-page request for quote (PDF).
+
+``--json`` prints ``{"plan": {...}, "vendors": [{"provider", "rank", "total", "total_band", "breakdown":
+{"compute", "storage", "egress", "setup", "migration"}, "billing": {"unit", "price", "billed", "instances",
+"break_even_hours_per_week", "break_even_against"}, "network_check", "unanswered", "risks", "reasons"}, ...],
+"ranking": [provider, ...]}``.
+
+``gpuplanner quotes --template xlsx|csv -o quotes.xlsx [--lang zh_CN]`` writes the documented blank sheet.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..core.errors import PlannerError
+from ._lang import translate
+
+CTX = "CLI"
+
+
+def register(sub) -> None:
+    p = sub.add_parser("quotes", help="compare vendors' quote sheets for the plan, with the costs quotes leave out")
+    p.add_argument("file", nargs="?", help=".gpuplan file or scenario JSON")
+    p.add_argument("sheets", nargs="*", metavar="QUOTES", help="quote sheets (.csv or .xlsx); default: the plan's")
+    p.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    p.add_argument("--template", choices=("csv", "xlsx"), help="write the blank, documented quote sheet")
+    p.add_argument("-o", "--output", help="file to write (with --template)")
+    p.add_argument("--save", action="store_true", help="store the sheets' quotes in the plan file")
+    p.add_argument("--rfq", metavar="PDF", help="write the one-page request for quote (PDF)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ..io import quote_sheets
+
+    if args.template:
+        if not args.output:
+            raise PlannerError(translate(CTX, "--template needs -o FILE"))
+        out = Path(args.output)
+        if out.suffix.lower() != f".{args.template}":
+            out = out.with_suffix(f".{args.template}")
+        print(quote_sheets.write_sheet(out, None, lang=args.lang))
+        return 0
+    if not args.file:
+        raise PlannerError(translate(CTX, "quotes needs a plan FILE (or --template)"))
+    sheets = [q for path in args.sheets for q in quote_sheets.read_quotes(path)]
+    result, doc = compare_for_file(args.file, sheets or None)
+    project = project_quotes(args.file, doc, sheets or list(doc.quotes if doc is not None else []), result.plan)
+    if args.save:
+        _save(args.file, doc, sheets)
+    if args.rfq:
+        _rfq(args, result, doc.title if doc is not None else "")
+    if args.json:
+        out = result.to_json()
+        if project is not None:
+            out["project"] = project.to_json()
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+        return 0
+    from ..report.quotes_section import project_lines, text_lines
+    from ._lang import msg
+
+    print("\n".join(text_lines(result, translate, msg)))
+    if project is not None:
+        print("\n".join(project_lines(project, result.plan.currency, translate)))
+    return 0
+
+
+def compare_for_file(path: str, sheets=None):
+    """(comparison, plan document or None) for the plan ``path`` stands for; ``sheets`` or the plan's quotes.
+    The plan's figures come from its Evaluation (:func:`core.evaluate.evaluate`)."""
+    from ..core.evaluate import evaluate
+    from ..core.quotes import compare, plan_figures
+    from ..io import planfile
+    from ..io.scenario_files import load_scenario
+
+    doc = planfile.load(path)[0] if planfile.is_plan_file(path) else None
+    scenario, base = load_scenario(path)
+    ev = evaluate(scenario, base)
+    quotes = sheets if sheets is not None else (list(doc.quotes) if doc is not None else [])
+    if not quotes:
+        raise PlannerError(translate(CTX, "no quotes: give quote sheets (.csv/.xlsx) or store them in the plan"))
+    return compare(quotes, plan_figures(ev)), doc
+
+
+def project_quotes(path: str, doc, quotes, main):
+    """The quotes compared for every GPU phase of the plan file's project (None: no project of several GPU
+    phases). The phases are :func:`core.project.evaluate_project`'s, as ``gpuplanner project`` prints them."""
+    if doc is None or doc.project is None or not quotes:
+        return None
+    from ..core.project import evaluate_project
+    from ..core.quotes import compare_project
+    from .project import load_project
+
+    project, scenario, models, checklist = load_project(path)
+    res = evaluate_project(project, scenario, models, checklist=checklist)
+    if sum(1 for p in res.phases if p.resource == "gpu") < 2:
+        return None
+    return compare_project(list(quotes), list(res.phases), main)
+
+
+def _save(path: str, doc, sheets) -> None:
+    from ..io import planfile
+
+    if doc is None:
+        raise PlannerError(translate(CTX, "--save needs a .gpuplan file"))
+    doc.quotes = list(sheets)
+    planfile.save(doc, path)
+
+
+def _rfq(args, result, title: str) -> None:
+    from ..report import render
+    from ..report.quotes_section import export_rfq_pdf
+
+    render.ensure_app()
+    if args.lang and args.lang != "en":
+        render.install_language(args.lang)
+        render.ensure_cjk_font()
+    print(export_rfq_pdf(result, args.rfq, title=title, lang=None if args.lang == "en" else args.lang))

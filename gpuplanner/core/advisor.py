@@ -1,0 +1,158 @@
+"""What an infrastructure expert checks before signing a plan: the MFU ceiling, memory headroom, the deadline and
+budget at the band's far end, and tensor parallelism over the link the cards really have.
+
+Each check is written once, element-wise (numpy arrays or plain numbers), so the search's vectorised ranking and
+:func:`evaluate.evaluate` of one plan give the same verdicts (tests/test_one_answer.py, tests/test_advisor.py).
+
+* **MFU ceiling** (``resources/validation_bands.json`` → ``mfu_ceilings``, written by ``bench/mfu_ceilings.py``
+  from the published runs of calibration-runs.jsonl, each with its source, date and layout): per GPU family
+  (A100/A800: ``ampere_dc``; H100/H800/H200/H20: ``hopper_dc``) × framework family (``megatron``, ``fsdp``) ×
+  model size (dense ≤ 20B / larger), the best utilisation a published run reached. A plan whose modelled MFU is
+  above it is timed and costed at the ceiling (training hours × modelled / ceiling); both figures are shown.
+  Classes with no published run: a framework family without one (``hf``, ``deepspeed``) takes the lowest ceiling
+  of its GPU family and size; a GPU family without one (consumer, workstation, Blackwell, domestic cards) the
+  lowest ceiling of its framework family and size over the families that have runs. The user's own MFU
+  (``assumptions.mfu``) and a measured run (``assumptions.measured_runs``) are evidence and are not capped;
+  ``constraints.rules.mfu_ceiling = false`` turns the ceiling off.
+* **Memory headroom** (``memory_margin``): the memory model's 75th-percentile under-prediction on published peaks
+  (docs/validation_memory.md). A plan using more than ``(1 − margin)`` of the card is *tight*.
+* **Deadline and budget at the band's far end**: the upper end of the calendar and cost band
+  (:func:`evaluate.validation_band`, p90) must meet the deadline and budget; a plan meeting them only at the point
+  estimate is *at risk*.
+* **TP over PCIe**: tensor parallelism on cards whose intra-node link is PCIe (no NVLink) moves four activation
+  all-reduces per layer through the host bridge, without Transformer Engine's overlap (its userbuffers need
+  peer memory over NVLink); Narayanan et al. 2021 §3.3 keep TP inside the NVLink domain.
+
+The search ranks plans that fail a check after those that pass it (:func:`penalty`), like the poor-MFU rule.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import Any
+
+import numpy as np
+
+from gpuplanner.resources import load_json
+
+#: the penalty bits, most serious first (a higher penalty ranks later; equal penalties rank by the objective)
+RISK_BIT, TP_PCIE_BIT, POOR_BIT, TIGHT_BIT = 8, 4, 2, 1
+DENSE_SPLIT_PARAMS = 20e9
+
+
+@functools.lru_cache(maxsize=1)
+def _doc() -> dict:
+    try:
+        return load_json("validation_bands.json")
+    except (OSError, ValueError):
+        return {}
+
+
+def gpu_family(gpu_id: str) -> str | None:
+    g = (gpu_id or "").lower()
+    if g.startswith(("a100", "a800")):
+        return "ampere_dc"
+    if g.startswith(("h100", "h800", "h200", "h20-")):
+        return "hopper_dc"
+    return None
+
+
+@functools.lru_cache(maxsize=512)
+def mfu_ceiling(gpu_id: str, engine: str, params_total: float) -> dict | None:
+    """The ceiling for a GPU × framework family (``engine``: core.frameworks.engine_of) × model size: ``{"mfu",
+    "row", "source", "source_date", "layout", "class", "fallback"}``; None when the table is missing."""
+    table = (_doc().get("mfu_ceilings") or {}).get("ceilings") or {}
+    if not table:
+        return None
+    size = "le20b" if params_total <= DENSE_SPLIT_PARAMS else "gt20b"
+    fam = gpu_family(gpu_id)
+    key = f"{fam}/{engine}/{size}"
+    if key in table:
+        return {**table[key], "class": key, "fallback": None}
+    if fam is not None:
+        pool = {k: v for k, v in table.items() if k.startswith(fam + "/") and k.endswith("/" + size)}
+        why = "no_framework_run"
+    else:
+        pool = {k: v for k, v in table.items() if f"/{engine}/" in k and k.endswith("/" + size)}
+        why = "no_gpu_run"
+        if not pool:
+            pool = {k: v for k, v in table.items() if k.endswith("/" + size)}
+    if not pool:
+        return None
+    k = min(pool, key=lambda k: pool[k]["mfu"])
+    return {**pool[k], "class": k, "fallback": why}
+
+
+def ceiling_applies(s: Any) -> bool:
+    """The ceiling is used unless the user gave an MFU or a measured run, or switched it off."""
+    a = s.assumptions
+    return (bool(getattr(s.constraints.rules, "mfu_ceiling", True)) and a.mfu is None
+            and not a.measured_runs)
+
+
+def ceiling_for(s: Any, gpu_id: str, params_total: float) -> float | None:
+    """The ceiling's MFU for scenario ``s`` on ``gpu_id`` (None: none applies)."""
+    if not ceiling_applies(s):
+        return None
+    from .frameworks import engine_of
+
+    c = mfu_ceiling(gpu_id, engine_of(s.training.framework), float(params_total))
+    return None if c is None else float(c["mfu"])
+
+
+def capped(mfu, ceiling: float | None):
+    """``(mfu_used, factor)``: the MFU the plan is timed at and the factor its training hours grow by."""
+    m = np.asarray(mfu, dtype=float)
+    if ceiling is None:
+        return m, np.ones_like(m)
+    used = np.where(np.isfinite(m) & (m > ceiling), ceiling, m)
+    factor = np.where(np.isfinite(m) & (m > ceiling), m / ceiling, 1.0)
+    return used, factor
+
+
+def memory_margin() -> float:
+    """The headroom share a plan needs (``memory_margin.p75``; 0 when the file has none)."""
+    return float((_doc().get("memory_margin") or {}).get("p75", 0.0))
+
+
+def tight(mem_gib, cap_gib: float, margin: float | None = None):
+    margin = memory_margin() if margin is None else margin
+    return np.asarray(mem_gib, dtype=float) > cap_gib * (1.0 - margin) + 1e-9
+
+
+def tp_over_pcie(gpu: Any, tp) -> np.ndarray:
+    """TP > 1 on a card with no NVLink inside the node (catalog ``intra_node_link``)."""
+    link = getattr(gpu, "intra_node_link", None) or "pcie"
+    return np.asarray(link not in ("nvlink", "nvlink-bridge")) & (np.asarray(tp) > 1)
+
+
+def at_risk(days_hi, cost_hi, deadline, budget):
+    """Meets the deadline/budget only at the point estimate: the band's upper end misses one (the point estimate
+    is checked by the ranking's own constraint mask)."""
+    d = np.asarray(days_hi, dtype=float)
+    out = np.zeros(d.shape, bool)
+    if deadline is not None:
+        out |= d > deadline + 1e-9
+    if budget is not None:
+        out |= np.asarray(cost_hi, dtype=float) > budget * (1 + 1e-9)
+    return out
+
+
+def penalty(*, risk=False, tp_pcie=False, poor=False, tight_mem=False, switches: Any = None):
+    """The ranking penalty (0 = none; compared as a number: a plan at risk ranks after one on PCIe TP, ...)."""
+    on = (lambda k: bool(getattr(switches, k, True))) if switches is not None else (lambda k: True)
+    p = np.zeros(np.shape(risk) or np.shape(tp_pcie) or np.shape(poor) or np.shape(tight_mem), np.int64)
+    for flag, bit, rid in ((risk, RISK_BIT, "deadline_risk"), (tp_pcie, TP_PCIE_BIT, "tp_over_pcie"),
+                           (poor, POOR_BIT, "mfu_grade"), (tight_mem, TIGHT_BIT, "memory_headroom")):
+        if on(rid):
+            p = p + np.where(np.asarray(flag, bool), bit, 0)
+    return p
+
+
+def finite_or_none(x) -> float | None:
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return None
+    return v if math.isfinite(v) else None

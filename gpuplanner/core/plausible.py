@@ -1,0 +1,48 @@
+"""Plans that are absurd although each input is in its range (issue #32): refused, naming the field.
+
+A mistyped MFU of 1e-9 or a work pattern of 0.2 hours a week passes every field's own bound, yet makes a
+job last millions of years; every figure and series over time after it (the project's week-by-week
+timeline) would grow with that length. :func:`check_plausible` is the one gate, applied to the Evaluation
+of the user's own plan (never to the candidates of a search, which may be as slow as they like).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .errors import ScenarioError
+from .i18n import QT_TRANSLATE_NOOP
+from .messages import MsgStr
+
+CTX = "Project"
+HOURS_PER_WEEK = 168.0
+#: below any published training run (the calibration set's lowest MFU is several percent)
+MIN_MFU = 0.001
+#: 100 years: no rental plan runs longer
+MAX_CALENDAR_DAYS = 36_525.0
+
+
+def check_plausible(ev: Any, hours_per_week: float = HOURS_PER_WEEK) -> None:
+    """Refuse, naming the field, a plan whose job is absurd although each input is in its range: an MFU below
+    :data:`MIN_MFU` (0.1 %: no published run comes near; assumptions.mfu), or a calendar that never ends or
+    lasts over :data:`MAX_CALENDAR_DAYS` (100 years): constraints.hours_per_week when no session outlasts its
+    setup or the work pattern is what stretches it, else data.tokens (the work itself). Every series over time
+    (the project's timeline) is bounded by this."""
+    if ev.mfu < MIN_MFU:
+        raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "an MFU of {mfu:.2g} is below 0.1%: no training run is that slow; enter a measured value"),
+            mfu=ev.mfu), field="assumptions.mfu")
+    days = ev.calendar_days
+    if math.isfinite(days) and days <= MAX_CALENDAR_DAYS:
+        return
+    if not math.isfinite(days):
+        raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "at {h:g} hours a week no session outlasts its setup: the work never finishes"), h=hours_per_week),
+            field="constraints.hours_per_week")
+    field_name = "data.tokens" if ev.compute_days > MAX_CALENDAR_DAYS / 4 else "constraints.hours_per_week"
+    raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+        CTX, "the job would take {years:,.0f} years on the calendar (more than 100)"), years=days / 365.25),
+        field=field_name)
+
+

@@ -1,0 +1,561 @@
+"""Vendor quotes compared for one plan: the cheapest applicable offer of each vendor, the costs quotes leave out
+(storage, egress, setup and image rebuilding, data migration), the network checked against the plan, the hard
+questions still to ask, and a ranking with its reasons.
+
+Pure: no files, no Qt. The quotes are pydantic models (stored in the plan file's ``quotes``, read from CSV/XLSX
+by ``io/quote_sheets.py``); the plan's figures (GPU, count, compute hours, calendar days, data volume) are read
+from its :class:`~gpuplanner.core.evaluate.Evaluation` by :func:`plan_figures`, never recomputed here.
+
+Money is :class:`decimal.Decimal` throughout: every line is rounded to the cent (ROUND_HALF_UP) and the total is
+the sum of the rounded lines, so the printed lines add up to the printed total. A price in another currency is
+converted only with the rate and date the sheet states.
+
+Billing conventions (the same as the price reference's analysis): a month is 30 days (720 hours), a week 7
+days, a year 365 days; a period rental is billed for whole periods (``ceil``) and at least its minimum term;
+an hourly rental is billed for the card-hours worked plus the hours spent setting up each new instance. The
+break-even of a package against the vendor's own card-hour price, in hours per week, is
+``package price per card ÷ card-hour price ÷ (period days ÷ 7)``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+import datetime as _dt
+from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from .errors import PlannerError
+from .i18n import QT_TRANSLATE_NOOP
+from .messages import Msg, MsgStr
+
+CTX = "Quotes"
+CENT = Decimal("0.01")
+MAX_PRICE = Decimal("1000000000")  # a billion per unit: anything above is a typing error
+MAX_OFFERS = 200
+MAX_TEXT = 500
+
+Unit = Literal["card_hour", "spot_card_hour", "card_day", "card_week", "card_month",
+               "server_day", "server_week", "server_month", "server_year"]
+UNITS: tuple[str, ...] = Unit.__args__  # type: ignore[attr-defined]
+#: days in one billed period of each unit (month = 30 days, the reference's convention)
+PERIOD_DAYS = {"card_day": 1, "card_week": 7, "card_month": 30, "server_day": 1, "server_week": 7,
+               "server_month": 30, "server_year": 365}
+HOURLY = ("card_hour", "spot_card_hour")
+
+UNIT_LABELS = {
+    "card_hour": QT_TRANSLATE_NOOP(CTX, "per card-hour"), "spot_card_hour": QT_TRANSLATE_NOOP(CTX, "spot, per card-hour"),
+    "card_day": QT_TRANSLATE_NOOP(CTX, "per card-day"), "card_week": QT_TRANSLATE_NOOP(CTX, "per card-week"),
+    "card_month": QT_TRANSLATE_NOOP(CTX, "per card-month"), "server_day": QT_TRANSLATE_NOOP(CTX, "per server-day"),
+    "server_week": QT_TRANSLATE_NOOP(CTX, "per server-week"),
+    "server_month": QT_TRANSLATE_NOOP(CTX, "per server-month"),
+    "server_year": QT_TRANSLATE_NOOP(CTX, "per server-year"),
+}
+
+#: the hard questions asked of every vendor (the planning guide's "vendor hard indicators")
+QUESTIONS = {
+    "real_stock": QT_TRANSLATE_NOOP(CTX, "Real stock (machines in the rack), not \"schedulable\"?"),
+    "sla_spare": QT_TRANSLATE_NOOP(CTX, "Failure SLA in hours, and a spare machine swapped in?"),
+    "data_isolation": QT_TRANSLATE_NOOP(CTX, "Data stays in the region; VPC or bare metal, isolated from other tenants?"),
+    "licence": QT_TRANSLATE_NOOP(CTX, "IDC/ISP licence number given?"),
+    "trial_own_script": QT_TRANSLATE_NOOP(CTX, "Trial run with our own script done?"),
+    "same_site_upgrade": QT_TRANSLATE_NOOP(CTX, "Same-site upgrade path (e.g. 4 to 8 cards in the same machine)?"),
+    "topology_received": QT_TRANSLATE_NOOP(CTX, "Topology (nvidia-smi topo -m), ibstat or kit result received?"),
+}
+Answer = Literal["yes", "no", "unknown"]
+Network = Literal["", "ib", "roce", "ethernet"]
+NETWORK_LABELS = {"": QT_TRANSLATE_NOOP(CTX, "not stated"), "ib": "InfiniBand", "roce": "RoCE",
+                  "ethernet": QT_TRANSLATE_NOOP(CTX, "Ethernet (TCP)")}
+
+
+def _text(v: Any) -> Any:
+    if isinstance(v, str):
+        v = v.strip()
+        if len(v) > MAX_TEXT:
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "longer than {n} characters"), n=MAX_TEXT))
+    return v
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, frozen=False)
+
+
+class Offer(_Model):
+    """One priced offer: a GPU type, a unit and a price (in the vendor's currency)."""
+
+    gpu: str = Field(min_length=1, max_length=80)
+    unit: Unit
+    price: Decimal = Field(ge=0, le=MAX_PRICE, allow_inf_nan=False)
+    gpus_per_server: int = Field(8, ge=1, le=64)
+    min_term_days: Decimal = Field(Decimal(0), ge=0, le=3650, allow_inf_nan=False)
+    cap_at_month: bool = False  # card-hours capped at the vendor's card-month price of the same GPU
+    note: str = ""
+
+    _clean = field_validator("gpu", "note", mode="before")(_text)
+
+
+class QuestionAnswer(_Model):
+    answer: Answer = "unknown"
+    note: str = ""
+    date: _dt.date | None = None
+
+    _clean = field_validator("note", mode="before")(_text)
+
+
+class VendorQuote(_Model):
+    """A vendor's quote sheet: who, when, what they offer and on which terms, and their answers."""
+
+    provider: str = Field(min_length=1, max_length=120)
+    date: _dt.date | None = None
+    region: str = ""
+    contact: str = ""
+    currency: str = Field("CNY", pattern=r"^[A-Z]{3}$")
+    exchange_rate: Decimal | None = Field(None, gt=0, le=Decimal(100000), allow_inf_nan=False)
+    exchange_rate_date: _dt.date | None = None
+    storage_per_tb_month: Decimal | None = Field(None, ge=0, le=MAX_PRICE, allow_inf_nan=False)
+    egress_per_tb: Decimal | None = Field(None, ge=0, le=MAX_PRICE, allow_inf_nan=False)
+    setup_hours: Decimal | None = Field(None, ge=0, le=1000, allow_inf_nan=False)
+    setup_billed: Answer = "unknown"
+    migration_hours: Decimal | None = Field(None, ge=0, le=10000, allow_inf_nan=False)
+    network: Network = ""
+    network_gbps: Decimal | None = Field(None, gt=0, le=100000, allow_inf_nan=False)
+    nics_per_node: int | None = Field(None, ge=0, le=64)
+    preinstalled: str = ""
+    source: str = ""
+    offers: list[Offer] = Field(default_factory=list, max_length=MAX_OFFERS)
+    answers: dict[str, QuestionAnswer] = Field(default_factory=dict)
+
+    _clean = field_validator("provider", "region", "contact", "preinstalled", "source", mode="before")(_text)
+
+    @field_validator("answers")
+    @classmethod
+    def _known_questions(cls, v: dict[str, QuestionAnswer]) -> dict[str, QuestionAnswer]:
+        unknown = [k for k in v if k not in QUESTIONS]
+        if unknown:
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "unknown question {q} (known: {known})"),
+                                         q=unknown[0][:40], known=", ".join(QUESTIONS)))
+        return v
+
+    def answer(self, qid: str) -> QuestionAnswer:
+        return self.answers.get(qid) or QuestionAnswer()
+
+
+# ------------------------------------------------------------------------------------------ plan figures
+
+@dataclass(frozen=True)
+class PlanFigures:
+    """What the comparison needs from the plan, read from its Evaluation."""
+
+    gpu_id: str
+    gpu_name: str
+    gpu_memory_gib: float
+    num_gpus: int
+    gpus_per_node: int
+    nodes: int
+    card_hours: float            # Evaluation.gpu_hours: card-hours of compute
+    calendar_days: float         # Evaluation.calendar_days: what the team waits, the period machines are held
+    calendar_days_band: tuple[float, float] | None
+    setup_hours: float           # Evaluation.setup_hours: environment + moving data in, per new instance
+    hours_per_week: float
+    currency: str
+    storage_tb: float            # tokenised data + three checkpoints + the 16-bit weights
+    egress_tb: float             # the final checkpoint and the 16-bit weights downloaded at the end
+    inter_node: str | None       # the plan's fabric between nodes ("ib"/"roce"/None for one node)
+    inter_node_gbps: float | None
+
+
+def plan_figures(ev: Any) -> PlanFigures:
+    """The figures of the plan's :class:`Evaluation` the quotes are compared against; storage and egress
+    from the sizes the core uses (:func:`cost.token_bytes`, :func:`cost.checkpoint_bytes`)."""
+    from . import catalog_hw, cost
+
+    s = ev.scenario
+    lora = s.training.method in ("lora", "qlora")
+    ckpt = cost.checkpoint_bytes(ev.trainable, lora)
+    data_b = ev.tokens * cost.token_bytes(ev.arch.vocab_size)
+    weights = ev.params.total * 2.0
+    fabric, gbps = None, None
+    if ev.nodes > 1:
+        fabric = "ib"  # no network chosen: the planner's multi-node figures assume InfiniBand
+        net_id = str(s.hardware.inter_node or "").lower()
+        if net_id:
+            # the catalog's ids name the fabric: ib-…, roce-…, eth-… (resources/networks.json)
+            fabric = "roce" if net_id.startswith("roce") else ("ethernet" if net_id.startswith("eth") else "ib")
+            try:
+                net = catalog_hw.get_network(net_id)
+                nics = s.hardware.nics_per_node or net.default_nics_per_node
+                gbps = net.gbps_per_nic * nics if (net.gbps_per_nic and nics) else None
+            except PlannerError:
+                gbps = None  # a network the catalog does not know: its speed is asked, not assumed
+    return PlanFigures(
+        gpu_id=ev.gpu_id, gpu_name=ev.gpu_name, gpu_memory_gib=ev.gpu_memory_gib, num_gpus=ev.num_gpus,
+        gpus_per_node=ev.gpus_per_node, nodes=ev.nodes, card_hours=float(ev.gpu_hours),
+        calendar_days=float(ev.calendar_days),
+        calendar_days_band=tuple(ev.calendar_days_band) if ev.calendar_days_band else None,
+        setup_hours=float(ev.setup_hours), hours_per_week=float(s.constraints.hours_per_week),
+        currency=ev.currency, storage_tb=(data_b + 3 * ckpt + weights) / 1e12, egress_tb=(ckpt + weights) / 1e12,
+        inter_node=fabric, inter_node_gbps=gbps)
+
+
+# ------------------------------------------------------------------------------------------ comparison
+
+def dec(x: float | Decimal) -> Decimal:
+    """A plan figure (float) as a Decimal, exactly as printed by ``repr`` (no binary noise carried on)."""
+    return x if isinstance(x, Decimal) else Decimal(repr(float(x)))
+
+
+def cents(x: Decimal) -> Decimal:
+    return x.quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+def _ceil(x: Decimal) -> int:
+    return int(x.to_integral_value(rounding=ROUND_CEILING))
+
+
+@dataclass
+class OfferCost:
+    offer: Offer
+    compute: Decimal          # in the plan's currency, to the cent
+    quantity: Decimal         # card-hours (hourly), else periods billed
+    servers: int | None       # whole servers rented (server units), else None (cards)
+    instances: int            # new instances the rental mode implies (each is set up again)
+    hourly_rate: Decimal | None  # the card-hour rate setup and migration are billed at (None: inside the period)
+
+
+@dataclass
+class VendorResult:
+    provider: str
+    quote: VendorQuote
+    offer: OfferCost | None = None
+    offers: list[OfferCost] = field(default_factory=list)
+    breakdown: dict[str, Decimal] = field(default_factory=dict)
+    total: Decimal | None = None
+    total_band: tuple[Decimal, Decimal] | None = None
+    break_even_hours_per_week: float | None = None
+    break_even_against: str | None = None   # the package unit compared with the card-hour price
+    network_check: list[dict] = field(default_factory=list)  # {"item", "status": ok|warn|fail|unknown, "message"}
+    unanswered: list[str] = field(default_factory=list)
+    not_stated: list[str] = field(default_factory=list)  # breakdown lines the quote gives no price for
+    risks: list[Msg] = field(default_factory=list)
+    excluded: Msg | None = None
+    rank: int | None = None
+    reasons: list[Msg] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        o = self.offer
+        return {
+            "provider": self.provider, "date": self.quote.date.isoformat() if self.quote.date else None,
+            "rank": self.rank, "excluded": self.excluded.render() if self.excluded else None,
+            "total": _num(self.total), "total_band": [_num(v) for v in self.total_band] if self.total_band else None,
+            "breakdown": {k: _num(v) for k, v in self.breakdown.items()},
+            "billing": None if o is None else {
+                "unit": o.offer.unit, "price": _num(o.offer.price), "currency": self.quote.currency,
+                **_billed(o), "instances": o.instances,
+                "break_even_hours_per_week": self.break_even_hours_per_week,
+                "break_even_against": self.break_even_against},
+            "offers": [{"unit": c.offer.unit, "price": _num(c.offer.price), "compute": _num(c.compute),
+                        **_billed(c)} for c in self.offers],
+            "network_check": [{**c, "message": c["message"].render()} for c in self.network_check],
+            "unanswered": self.unanswered, "not_stated": self.not_stated,
+            "risks": [m.render() for m in self.risks], "reasons": [m.render() for m in self.reasons],
+        }
+
+
+def _billed(c: OfferCost) -> dict:
+    if c.offer.unit in HOURLY:
+        return {"card_hours": float(c.quantity)}
+    return {"periods": int(c.quantity), "servers" if c.servers else "cards": c.servers or None}
+
+
+def _num(v: Decimal | None) -> float | None:
+    return None if v is None else float(v)
+
+
+@dataclass
+class Comparison:
+    plan: PlanFigures
+    vendors: list[VendorResult]
+    ranking: list[str]
+
+    def to_json(self) -> dict:
+        p = self.plan
+        return {"plan": {"gpu": p.gpu_id, "gpu_name": p.gpu_name, "num_gpus": p.num_gpus, "nodes": p.nodes,
+                         "card_hours": p.card_hours, "calendar_days": p.calendar_days,
+                         "setup_hours_per_instance": p.setup_hours, "hours_per_week": p.hours_per_week,
+                         "storage_tb": p.storage_tb, "egress_tb": p.egress_tb, "currency": p.currency},
+                "vendors": [v.to_json() for v in self.vendors], "ranking": self.ranking}
+
+
+def _rate(q: VendorQuote, plan_currency: str) -> Decimal | None:
+    """Plan currency per unit of the quote's currency: 1 for the same currency, the stated rate otherwise."""
+    if q.currency == plan_currency:
+        return Decimal(1)
+    return q.exchange_rate
+
+
+def _offer_cost(o: Offer, p: PlanFigures, rate: Decimal, month_price: Decimal | None,
+                calendar_days: Decimal, card_hours: Decimal) -> OfferCost:
+    """The compute cost of one offer for the plan (no setup or migration: those are their own lines)."""
+    n = p.num_gpus
+    price = o.price * rate
+    if o.unit in HOURLY:
+        min_hours = o.min_term_days * 24 * n
+        hours = max(card_hours, min_hours)
+        cost = hours * price
+        months = max(1, _ceil(calendar_days / 30))
+        if o.cap_at_month and month_price is not None:
+            cost = min(cost, month_price * rate * n * months)
+        weekly = Decimal(str(p.hours_per_week)) < 168
+        instances = max(1, _ceil(calendar_days / 7)) if weekly else 1
+        return OfferCost(o, cents(cost), hours, None, instances, price)
+    days = Decimal(PERIOD_DAYS[o.unit])
+    periods = max(_ceil(calendar_days / days), _ceil(o.min_term_days / days), 1)
+    if o.unit.startswith("server_"):
+        servers = math.ceil(n / o.gpus_per_server)
+        return OfferCost(o, cents(price * servers * periods), Decimal(periods), servers, 1, None)
+    return OfferCost(o, cents(price * n * periods), Decimal(periods), None, 1, None)
+
+
+def _break_even(q: VendorQuote, gpu: str) -> tuple[float | None, str | None]:
+    """Hours per week above which the vendor's cheapest package (per card) beats its own card-hour price."""
+    mine = [o for o in q.offers if o.gpu.lower() == gpu.lower()]
+    hourly = [o.price for o in mine if o.unit == "card_hour" and o.price > 0]
+    if not hourly:
+        return None, None
+    h = min(hourly)
+    best: tuple[Decimal, str] | None = None
+    for o in mine:
+        if o.unit in HOURLY:
+            continue
+        per_card = o.price / (o.gpus_per_server if o.unit.startswith("server_") else 1)
+        weeks = Decimal(PERIOD_DAYS[o.unit]) / 7
+        be = per_card / h / weeks
+        if best is None or be < best[0]:
+            best = (be, o.unit)
+    if best is None:
+        return None, None
+    return float(best[0].quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)), best[1]
+
+
+def _network(q: VendorQuote, p: PlanFigures) -> list[dict]:
+    if p.nodes <= 1:
+        return [{"item": "inter_node", "status": "ok", "message": Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "One node: no network between nodes needed."), {})}]
+    out = []
+    if not q.network:
+        out.append({"item": "fabric", "status": "unknown", "message": Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "Network between nodes not stated: ask."), {})})
+    elif q.network != (p.inter_node or "ib") and not (q.network == "ib" and p.inter_node == "roce"):
+        out.append({"item": "fabric", "status": "fail" if q.network == "ethernet" else "warn",
+                    "message": Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Offers {offered} where the plan assumed {planned}."),
+                                   {"offered": q.network, "planned": p.inter_node or "ib"})})
+    else:
+        out.append({"item": "fabric", "status": "ok", "message": Msg(CTX, NETWORK_LABELS[q.network], {})})
+    if p.inter_node_gbps and q.network_gbps and q.nics_per_node:
+        from ..formatting import format_number
+
+        have = float(q.network_gbps) * q.nics_per_node
+        ok = have >= p.inter_node_gbps
+        out.append({"item": "bandwidth", "status": "ok" if ok else "fail", "message": Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "{have} Gb/s per node offered, the plan needs {need} Gb/s."),
+            {"have": format_number(have), "need": format_number(p.inter_node_gbps)})})
+    elif p.inter_node_gbps:
+        out.append({"item": "bandwidth", "status": "unknown", "message": Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "NIC count and speed per node not stated: ask."), {})})
+    return out
+
+
+def _hidden_costs(q: VendorQuote, p: PlanFigures, oc: OfferCost, rate: Decimal,
+                  calendar_days: Decimal) -> dict[str, Decimal]:
+    """Storage, egress, setup and migration for the chosen offer (Decimal, to the cent)."""
+    storage = egress = setup = migration = Decimal(0)
+    if q.storage_per_tb_month is not None:
+        storage = cents(dec(p.storage_tb) * q.storage_per_tb_month * rate * calendar_days / 30)
+    if q.egress_per_tb is not None:
+        egress = cents(dec(p.egress_tb) * q.egress_per_tb * rate)
+    if oc.hourly_rate is not None:
+        per_instance = q.setup_hours if q.setup_hours is not None else dec(p.setup_hours)
+        if q.setup_billed != "no":
+            setup = cents(per_instance * oc.instances * p.num_gpus * oc.hourly_rate)
+        if q.migration_hours is not None:
+            migration = cents(q.migration_hours * p.num_gpus * oc.hourly_rate)
+    return {"storage": storage, "egress": egress, "setup": setup, "migration": migration}
+
+
+def _risks(q: VendorQuote, p: PlanFigures, r: VendorResult) -> list[Msg]:
+    from ..formatting import format_sig
+
+    risks = []
+    o = r.offer.offer if r.offer else None
+    if o is not None and o.unit == "spot_card_hour":
+        risks.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Spot capacity: the job can be interrupted at any time; "
+                                                     "checkpoint often and count restarts."), {}))
+    if o is not None and o.min_term_days > dec(p.calendar_days):
+        risks.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Minimum term {term} days is longer than the job ({days} days)."),
+                         {"term": format_sig(float(o.min_term_days)), "days": format_sig(p.calendar_days)}))
+    if r.offer is not None and r.offer.servers:
+        idle = r.offer.servers * o.gpus_per_server - p.num_gpus
+        if idle > 0:
+            risks.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Whole servers of {per} cards: {idle} cards paid for and not used "
+                                                         "by the plan."), {"per": o.gpus_per_server, "idle": idle}))
+    if q.storage_per_tb_month is None:
+        risks.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Storage price not stated: not counted."), {}))
+    if q.egress_per_tb is None:
+        risks.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Egress price not stated: not counted."), {}))
+    if r.offer is not None and r.offer.hourly_rate is not None and q.setup_billed == "unknown":
+        risks.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Whether setup hours are billed is not stated: counted as billed."), {}))
+    for qid in QUESTIONS:
+        if q.answer(qid).answer == "no":
+            risks.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Answered no: {question}"), {"question": Msg(CTX, QUESTIONS[qid], {})}))
+    if r.unanswered:
+        risks.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{n} of {m} questions still to ask."),
+                         {"n": len(r.unanswered), "m": len(QUESTIONS)}))
+    return risks
+
+
+def _vendor_total(q: VendorQuote, p: PlanFigures, rate: Decimal, calendar_days: Decimal,
+                  card_hours: Decimal) -> tuple[OfferCost | None, list[OfferCost], dict[str, Decimal]]:
+    mine = [o for o in q.offers if o.gpu.lower() == p.gpu_id.lower()]
+    months = [o.price for o in mine if o.unit == "card_month"]
+    month_price = min(months) if months else None
+    costs = [_offer_cost(o, p, rate, month_price, calendar_days, card_hours) for o in mine]
+    if not costs:
+        return None, [], {}
+    # spot only when nothing else is offered: a job of days on interruptible capacity is a risk, not a price
+    steady = [c for c in costs if c.offer.unit != "spot_card_hour"] or costs
+    best = min(steady, key=lambda c: c.compute + sum(_hidden_costs(q, p, c, rate, calendar_days).values()))
+    breakdown = {"compute": best.compute, **_hidden_costs(q, p, best, rate, calendar_days)}
+    return best, costs, breakdown
+
+
+def compare_vendor(q: VendorQuote, p: PlanFigures) -> VendorResult:
+    r = VendorResult(provider=q.provider, quote=q)
+    r.unanswered = [qid for qid in QUESTIONS if q.answer(qid).answer == "unknown"]
+    r.network_check = _network(q, p)
+    rate = _rate(q, p.currency)
+    if rate is None:
+        r.excluded = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Prices in {cur} with no exchange rate stated: not converted."),
+                         {"cur": q.currency})
+        return r
+    cal = dec(p.calendar_days)
+    r.offer, r.offers, r.breakdown = _vendor_total(q, p, rate, cal, dec(p.card_hours))
+    if r.offer is None:
+        r.excluded = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No offer for {gpu}."), {"gpu": p.gpu_name})
+        return r
+    r.total = sum(r.breakdown.values(), Decimal(0))
+    r.not_stated = [k for k, v in (("storage", q.storage_per_tb_month), ("egress", q.egress_per_tb)) if v is None]
+    if p.calendar_days_band and p.calendar_days > 0:
+        ends = []
+        for days in p.calendar_days_band:
+            f = dec(days) / cal
+            best, _, parts = _vendor_total(q, p, rate, dec(days), dec(p.card_hours) * f)
+            ends.append(sum(parts.values(), Decimal(0)))
+        r.total_band = (min(ends), max(ends))
+    r.break_even_hours_per_week, r.break_even_against = _break_even(q, p.gpu_id)
+    r.risks = _risks(q, p, r)
+    return r
+
+
+def compare(quotes: list[VendorQuote], p: PlanFigures) -> Comparison:
+    """Every vendor's result and the ranking: cheapest total first; vendors without a usable offer last."""
+    results = [compare_vendor(q, p) for q in quotes]
+    priced = sorted((r for r in results if r.total is not None), key=lambda r: (r.total, len(r.unanswered)))
+    for i, r in enumerate(priced, 1):
+        r.rank = i
+        r.reasons = _reasons(r, priced[0], p)
+    for r in results:
+        if r.total is None and r.excluded is not None:
+            r.reasons = [r.excluded]
+    ranking = [r.provider for r in priced] + [r.provider for r in results if r.total is None]
+    order = {name: i for i, name in enumerate(ranking)}
+    results.sort(key=lambda r: order[r.provider])
+    return Comparison(plan=p, vendors=results, ranking=ranking)
+
+
+def _reasons(r: VendorResult, best: VendorResult, p: PlanFigures) -> list[Msg]:
+    from ..formatting import format_money, format_percent
+
+    out = []
+    if r is best:
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Lowest total with the hidden costs counted."), {}))
+    else:
+        diff = r.total - best.total
+        pct = float(diff / best.total) if best.total else 0.0
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{diff} ({pct}) more than {best}."),
+                       {"diff": format_money(float(diff), p.currency), "pct": format_percent(pct), "best": best.provider}))
+    hidden = sum((v for k, v in r.breakdown.items() if k != "compute"), Decimal(0))
+    if r.total and hidden > 0:
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Costs the price leaves out: {amount} ({pct} of the total)."),
+                       {"amount": format_money(float(hidden), p.currency), "pct": format_percent(float(hidden / r.total), 1)}))
+    bad = [c for c in r.network_check if c["status"] in ("fail", "warn")]
+    if bad:
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Network does not match the plan."), {}))
+    return out
+
+
+# ------------------------------------------------------------------------------------------ project phases
+
+def phase_figures(phase: Any, main: PlanFigures) -> PlanFigures:
+    """A GPU phase of the project (:class:`core.project.PhaseResult`) as the figures quotes are compared for:
+    its GPU, count, nodes and card-hours as the project bills them (count × weeks × hours per week), its weeks as
+    the period held; setup from its Evaluation (training-like phases) or the plan's; the project's data volume."""
+    ev = getattr(phase, "evaluation", None)
+    return PlanFigures(
+        gpu_id=phase.device, gpu_name=phase.device_name, gpu_memory_gib=ev.gpu_memory_gib if ev else 0.0,
+        num_gpus=int(phase.count), gpus_per_node=ev.gpus_per_node if ev else main.gpus_per_node, nodes=int(phase.nodes),
+        card_hours=float(phase.gpu_hours), calendar_days=float(phase.weeks) * 7.0, calendar_days_band=None,
+        setup_hours=float(ev.setup_hours) if ev else main.setup_hours, hours_per_week=float(phase.hours_per_week),
+        currency=main.currency, storage_tb=main.storage_tb, egress_tb=main.egress_tb,
+        inter_node=main.inter_node if int(phase.nodes) > 1 else None,
+        inter_node_gbps=main.inter_node_gbps if int(phase.nodes) > 1 else None)
+
+
+@dataclass
+class ProjectQuotes:
+    """Every GPU phase compared; one vendor for the whole project; the cheapest vendor per phase with the cost of
+    moving the data between vendors (egress at the vendor left, at its stated price)."""
+
+    phases: list[tuple[str, Comparison]]
+    single_vendor: dict[str, Decimal | None]        # provider -> sum of its phase totals (None: a phase it cannot serve)
+    mixed: list[tuple[str, str]]                    # (phase, cheapest provider)
+    moves: list[tuple[str, str, Decimal]]           # (from provider, to provider, egress cost of the move)
+    mixed_total: Decimal | None
+
+    def to_json(self) -> dict:
+        return {"phases": [{"name": n, **c.to_json()} for n, c in self.phases],
+                "single_vendor": {k: _num(v) for k, v in self.single_vendor.items()},
+                "mixed": [{"phase": p, "provider": v} for p, v in self.mixed],
+                "moves": [{"from": a, "to": b, "egress": _num(c)} for a, b, c in self.moves],
+                "mixed_total": _num(self.mixed_total)}
+
+
+def compare_project(quotes: list[VendorQuote], phases: list[Any], main: PlanFigures) -> ProjectQuotes:
+    gpu = [p for p in phases if getattr(p, "resource", "") == "gpu" and int(getattr(p, "count", 0) or 0) > 0]
+    comps = [(p.name, compare(quotes, phase_figures(p, main))) for p in gpu]
+    single: dict[str, Decimal | None] = {}
+    for q in quotes:
+        totals = [next(v.total for v in c.vendors if v.quote is q) for _, c in comps]
+        single[q.provider] = None if any(t is None for t in totals) else sum(totals, Decimal(0))
+    mixed, moves = [], []
+    total: Decimal | None = Decimal(0)
+    prev: VendorResult | None = None
+    for name, c in comps:
+        best = c.vendors[0] if c.vendors and c.vendors[0].total is not None else None
+        if best is None:
+            total = None
+            prev = None
+            continue
+        mixed.append((name, best.provider))
+        if total is not None:
+            total += best.total
+        if prev is not None and prev.quote is not best.quote:
+            rate = _rate(prev.quote, main.currency) or Decimal(0)
+            price = prev.quote.egress_per_tb if prev.quote.egress_per_tb is not None else Decimal(0)
+            cost = cents(dec(main.storage_tb) * price * rate)  # the project's data leaves the previous vendor
+            moves.append((prev.provider, best.provider, cost))
+            if total is not None:
+                total += cost
+        prev = best
+    return ProjectQuotes(phases=comps, single_vendor=single, mixed=mixed, moves=moves, mixed_total=total)

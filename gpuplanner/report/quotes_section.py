@@ -1,0 +1,304 @@
+"""Vendor quotes in print: the report's "Quotes compared" section, the one-page request for quote (询价单) and
+the CLI's text table. Everything is read from one :class:`gpuplanner.core.quotes.Comparison` (itself built from
+the plan's Evaluation); nothing is computed here, every number goes through :mod:`gpuplanner.formatting`.
+
+The text and HTML builders take the translation functions of their caller (the CLI's ``--lang`` or Qt's
+installed translator), so this module imports Qt only to draw the RFQ PDF.
+"""
+
+from __future__ import annotations
+
+import html
+from decimal import Decimal
+from pathlib import Path
+from typing import Any, Callable
+
+from ..core.quotes import NETWORK_LABELS, QUESTIONS, UNIT_LABELS, Comparison, VendorResult
+from ..formatting import format_date, format_days, format_hours, format_money, format_number, format_sig
+
+CTX = "Quotes"
+Tr = Callable[[str, str], str]
+
+PARTS = ("compute", "storage", "egress", "setup", "migration")
+
+
+def _qt_translate(context: str, text: str) -> str:
+    from PySide6.QtCore import QCoreApplication
+
+    return QCoreApplication.translate(context, text)
+
+
+def _qt_msg(m: Any) -> str:
+    from gpuplanner.i18n import translate_message
+
+    try:
+        return translate_message(m.context, m.text, dict(m.params))
+    except (KeyError, IndexError, ValueError):
+        return m.render()
+
+
+def part_names(translate: Tr) -> dict[str, str]:
+    return {"compute": translate(CTX, "compute (the offer)"), "storage": translate(CTX, "storage"),
+            "egress": translate(CTX, "egress (download at the end)"), "setup": translate(CTX, "setup and image rebuilding"),
+            "migration": translate(CTX, "data migration")}
+
+
+def status_names(translate: Tr) -> dict[str, str]:
+    return {"ok": translate(CTX, "ok"), "warn": translate(CTX, "check"), "fail": translate(CTX, "does not match"),
+            "unknown": translate(CTX, "not stated")}
+
+
+def answer_names(translate: Tr) -> dict[str, str]:
+    return {"yes": translate(CTX, "yes"), "no": translate(CTX, "no"), "unknown": translate(CTX, "still to ask")}
+
+
+def _money(v: Decimal | None, cur: str) -> str:
+    return "—" if v is None else format_money(float(v), cur, decimals=2)
+
+
+def part_value(v: VendorResult, key: str, cur: str, translate: Tr) -> str:
+    """A breakdown line's amount, or "not stated" where the quote gives no price for it."""
+    if key in v.not_stated:
+        return translate(CTX, "not stated")
+    return _money(v.breakdown.get(key), cur)
+
+
+def billing_text(v: VendorResult, cur: str, translate: Tr, cards: int) -> str:
+    """The chosen offer as one phrase: price per unit and what it bills for the plan."""
+    o = v.offer
+    if o is None:
+        return "—"
+    unit = translate(CTX, UNIT_LABELS[o.offer.unit])
+    price = format_money(float(o.offer.price), v.quote.currency, decimals=2)
+    if o.hourly_rate is not None:
+        billed = translate(CTX, "{h} card-hours").format(h=format_number(float(o.quantity)))
+    elif o.servers:
+        billed = translate(CTX, "{s} server(s) × {p} period(s)").format(s=o.servers, p=int(o.quantity))
+    else:
+        billed = translate(CTX, "{n} card(s) × {p} period(s)").format(n=cards, p=int(o.quantity))
+    return translate(CTX, "{price} {unit}; {billed}").format(price=price, unit=unit, billed=billed)
+
+
+def break_even_text(v: VendorResult, translate: Tr) -> str:
+    if v.break_even_hours_per_week is None:
+        return translate(CTX, "no package and card-hour price of this vendor to compare")
+    return translate(CTX, "{unit} beats card-hours above {h} hours per week").format(
+        unit=translate(CTX, UNIT_LABELS[v.break_even_against]), h=format_number(v.break_even_hours_per_week))
+
+
+# ------------------------------------------------------------------------------------------------ CLI text
+
+def text_lines(c: Comparison, translate: Tr | None = None, msg: Callable[[Any], str] | None = None) -> list[str]:
+    """The comparison as the CLI prints it, in the caller's language."""
+    translate = translate or _qt_translate
+    msg = msg or (lambda m: m.render())
+    p = c.plan
+    cur = p.currency
+    out = [translate(CTX, "Plan: {n} × {gpu}, {h} card-hours, {d} from start to finish, {tb} TB stored").format(
+        n=p.num_gpus, gpu=p.gpu_name, h=format_number(p.card_hours), d=format_days(p.calendar_days),
+        tb=format_sig(p.storage_tb, 2)), ""]
+    names = part_names(translate)
+    for v in c.vendors:
+        rank = f"#{v.rank}" if v.rank else "—"
+        head = f"{rank}  {v.provider}" + (f"  ({format_date(v.quote.date)})" if v.quote.date else "")
+        out.append(head)
+        if v.total is None:
+            out.append("    " + msg(v.excluded))
+            out.append("")
+            continue
+        out.append("    " + translate(CTX, "billing: {b}").format(b=billing_text(v, cur, translate, p.num_gpus)))
+        for k in PARTS:
+            out.append("    " + ljust(names[k], 32) + rjust(part_value(v, k, cur, translate), 16))
+        band = ""
+        if v.total_band:
+            band = "  " + translate(CTX, "(band {lo} – {hi})").format(lo=_money(v.total_band[0], cur),
+                                                                      hi=_money(v.total_band[1], cur))
+        out.append("    " + ljust(translate(CTX, "total"), 32) + rjust(_money(v.total, cur), 16) + band)
+        out.append("    " + translate(CTX, "break-even: {t}").format(t=break_even_text(v, translate)))
+        for chk in v.network_check:
+            out.append("    " + translate(CTX, "network: {status}: {m}").format(
+                status=status_names(translate)[chk["status"]], m=msg(chk["message"])))
+        if v.unanswered:
+            out.append("    " + translate(CTX, "still to ask:"))
+            out.extend("      - " + translate(CTX, QUESTIONS[q]) for q in v.unanswered)
+        for m in v.risks:
+            out.append("    " + translate(CTX, "risk: {m}").format(m=msg(m)))
+        for m in v.reasons:
+            out.append("    " + translate(CTX, "why: {m}").format(m=msg(m)))
+        out.append("")
+    out.append(translate(CTX, "Ranking: {r}").format(r=" > ".join(c.ranking)))
+    return out
+
+
+def project_lines(pq: Any, cur: str, translate: Tr | None = None) -> list[str]:
+    """The project's GPU phases: the cheapest vendor per phase, the moves between vendors, one vendor for all."""
+    translate = translate or _qt_translate
+    out = ["", translate(CTX, "Project phases")]
+    for (name, c), (_, best) in zip(pq.phases, [(n, c.vendors[0]) for n, c in pq.phases]):
+        total = _money(best.total, cur) if best.total is not None else "—"
+        out.append("    " + ljust(name, 28) + ljust(best.provider if best.total is not None else "—", 34) + rjust(total, 16))
+    for a, b, cost in pq.moves:
+        out.append("    " + translate(CTX, "move {a} → {b}: egress {cost}").format(a=a, b=b, cost=_money(cost, cur)))
+    out.append("    " + ljust(translate(CTX, "cheapest vendor per phase"), 62) + rjust(_money(pq.mixed_total, cur), 16))
+    for provider, total in pq.single_vendor.items():
+        out.append("    " + ljust(translate(CTX, "all phases at {v}").format(v=provider), 62)
+                   + rjust(_money(total, cur) if total is not None else translate(CTX, "no offer for every phase"), 16))
+    return out
+
+
+# --------------------------------------------------------------------------------------------- report HTML
+
+def ljust(text: str, width: int) -> str:
+    """``text`` padded to ``width`` terminal columns (a Chinese character takes two)."""
+    import unicodedata
+
+    w = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    return text + " " * max(1, width - w)
+
+
+def rjust(text: str, width: int) -> str:
+    import unicodedata
+
+    w = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    return " " * max(0, width - w) + text
+
+
+def _e(s: object) -> str:
+    return html.escape(str(s), quote=True)
+
+
+def _table(rows: list[list[str]], header: list[str] | None = None, widths: list[int] | None = None,
+           num_cols: frozenset[int] = frozenset()) -> str:
+    out = ['<table width="100%" border="1" cellspacing="0" cellpadding="3" '
+           'style="border-collapse: collapse; border-color: #999;">']
+    if header:
+        out.append("<thead><tr>" + "".join(
+            f"<th{f' width={chr(34)}{widths[i]}%{chr(34)}' if widths else ''}>{_e(h)}</th>" for i, h in enumerate(header))
+                   + "</tr></thead>")
+    for row in rows:
+        out.append("<tr>" + "".join(f"<td{' align=\"right\"' if i in num_cols else ''}>{c}</td>"
+                                    for i, c in enumerate(row)) + "</tr>")
+    out.append("</table>")
+    return "".join(out)
+
+
+def html_section(c: Comparison, number: str = "7", translate: Tr | None = None,
+                 msg: Callable[[Any], str] | None = None) -> str:
+    """The report's "Quotes compared" section: the ranking, one table per vendor with the hidden-cost lines,
+    the network check, the questions still to ask and the risks."""
+    translate = translate or _qt_translate
+    msg = msg or _qt_msg
+    p = c.plan
+    cur = p.currency
+    out = [f"<h2 style='page-break-before: always'>{f'{number}. ' if number else ''}"
+           f"{_e(translate(CTX, 'Quotes compared'))}</h2>",
+           "<p>" + _e(translate(CTX, "For the plan: {n} × {gpu}, {h} card-hours of compute, {d} from start to finish, about "
+                                     "{tb} TB to store and {eg} TB to download; setup {s} per new instance.").format(
+               n=p.num_gpus, gpu=p.gpu_name, h=format_number(p.card_hours), d=format_days(p.calendar_days),
+               tb=format_sig(p.storage_tb, 2), eg=format_sig(p.egress_tb, 2), s=format_hours(p.setup_hours))) + "</p>"]
+    rank_rows = [[_e(f"#{v.rank}" if v.rank else "—"), _e(v.provider), _e(_money(v.total, cur)),
+                  _e(f"{_money(v.total_band[0], cur)} – {_money(v.total_band[1], cur)}" if v.total_band else "—"),
+                  _e(" ".join(msg(m) for m in v.reasons))] for v in c.vendors]
+    out.append(_table(rank_rows, ["#", translate(CTX, "Vendor"), translate(CTX, "Total"),
+                                  translate(CTX, "Band"), translate(CTX, "Why")], [5, 22, 15, 24, 34],
+                      num_cols=frozenset({2})))
+    names = part_names(translate)
+    for v in c.vendors:
+        out.append(f"<h3>{_e(v.provider)}" + (f" — {_e(format_date(v.quote.date))}" if v.quote.date else "") + "</h3>")
+        if v.total is None:
+            out.append(f"<p>{_e(msg(v.excluded))}</p>")
+            continue
+        rows = [[_e(translate(CTX, "Billing")), _e(billing_text(v, cur, translate, p.num_gpus))]]
+        rows += [[_e(names[k]), _e(part_value(v, k, cur, translate))] for k in PARTS]
+        rows.append([f"<b>{_e(translate(CTX, 'Total'))}</b>", f"<b>{_e(_money(v.total, cur))}</b>"])
+        rows.append([_e(translate(CTX, "Break-even")), _e(break_even_text(v, translate))])
+        rows.append([_e(translate(CTX, "Network")), "<br/>".join(
+            _e(translate(CTX, "{status}: {message}").format(status=status_names(translate)[ch["status"]],
+                                                            message=msg(ch["message"]))) for ch in v.network_check)])
+        todo = [translate(CTX, QUESTIONS[q]) for q in v.unanswered]
+        rows.append([_e(translate(CTX, "Still to ask")),
+                     "<br/>".join(_e(f"☐ {t}") for t in todo) if todo else _e(translate(CTX, "nothing"))])
+        if v.risks:
+            rows.append([_e(translate(CTX, "Risks")), "<br/>".join(_e(msg(m)) for m in v.risks)])
+        if v.quote.source:
+            rows.append([_e(translate(CTX, "Source")), _e(v.quote.source)])
+        out.append(_table(rows, widths=[28, 72]))
+    return "".join(out)
+
+
+# ------------------------------------------------------------------------------------------------------ RFQ
+
+def rfq_html(c: Comparison, title: str = "", translate: Tr | None = None) -> str:
+    """The one-page request for quote: the plan's requirements and the hard questions, with room to answer."""
+    translate = translate or _qt_translate
+    p = c.plan
+    weeks = p.calendar_days / 7
+    req = [
+        (translate(CTX, "GPU"), f"{p.gpu_name} ({format_number(p.gpu_memory_gib)} GiB)"),
+        (translate(CTX, "Cards"), translate(CTX, "{n} cards, {per} per node, {nodes} node(s)").format(
+            n=p.num_gpus, per=p.gpus_per_node, nodes=p.nodes)),
+        (translate(CTX, "Interconnect between nodes"),
+         translate(CTX, "not needed (one node)") if p.nodes <= 1 else translate(CTX, "{net}, {gbps} Gb/s per node").format(
+             net=translate(CTX, NETWORK_LABELS.get(p.inter_node or "", "")) if p.inter_node else "InfiniBand",
+             gbps=format_number(p.inter_node_gbps) if p.inter_node_gbps else "?")),
+        (translate(CTX, "Storage"), translate(CTX, "about {tb} TB, readable from every node").format(
+            tb=format_sig(p.storage_tb, 2))),
+        (translate(CTX, "Download at the end"), translate(CTX, "about {tb} TB").format(tb=format_sig(p.egress_tb, 2))),
+        (translate(CTX, "Period"), translate(CTX, "{d} ({w} weeks)").format(d=format_days(p.calendar_days),
+                                                                            w=format_sig(weeks, 2))),
+        (translate(CTX, "Hours per week"), format_number(p.hours_per_week)),
+        (translate(CTX, "Card-hours"), format_number(p.card_hours)),
+    ]
+    out = [f"<h1>{_e(translate(CTX, 'Request for quote'))}</h1>"]
+    if title:
+        out.append(f"<p><b>{_e(title)}</b></p>")
+    out.append("<p>" + _e(translate(CTX, "Please quote per card-hour, per card-month and per whole server per month "
+                                         "where you offer them, with storage, egress, setup and minimum terms, and "
+                                         "answer the questions below.")) + "</p>")
+    out.append(f"<h2>{_e(translate(CTX, 'Requirements'))}</h2>")
+    out.append(_table([[_e(k), _e(v)] for k, v in req], widths=[30, 70]))
+    out.append(f"<h2>{_e(translate(CTX, 'Prices to state'))}</h2>")
+    prices = [translate(CTX, "price and unit (card-hour, card-month, whole server per month), minimum term"),
+              translate(CTX, "storage per TB per month; egress per TB"),
+              translate(CTX, "setup and image building: hours, and whether they are billed"),
+              translate(CTX, "network: InfiniBand or RoCE, speed and NICs per node; software pre-installed")]
+    out.append("<ul>" + "".join(f"<li>{_e(x)}</li>" for x in prices) + "</ul>")
+    out.append(f"<h2>{_e(translate(CTX, 'Questions'))}</h2>")
+    ans = f"{_e(translate(CTX, 'yes'))} ☐ &nbsp; {_e(translate(CTX, 'no'))} ☐"
+    rows = [[_e(str(i)), _e(translate(CTX, text)), ans, ""] for i, text in enumerate(QUESTIONS.values(), 1)]
+    out.append(_table(rows, [" ", translate(CTX, "Question"), translate(CTX, "Answer"), translate(CTX, "Note")],
+                      [4, 56, 16, 24]))
+    return "".join(out)
+
+
+def export_rfq_pdf(c: Comparison, path: str | Path, title: str = "", paper: str = "a4",
+                   lang: str | None = None) -> Path:
+    """The RFQ as a one-page PDF (the report's page layout, fonts and atomic writing)."""
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QLocale
+    from PySide6.QtGui import QFont, QPdfWriter, QTextDocument
+
+    from ..io.planfile import check_writable_folder, write_output
+    from . import render
+
+    render.ensure_app()
+    path = Path(path)
+    check_writable_folder(path)
+    doc = QTextDocument()
+    doc.setDefaultStyleSheet(render._CSS)  # noqa: SLF001 - the report's own style
+    font = QFont()
+    font.setFamilies(render.report_families(lang or QLocale().name()))
+    font.setPointSizeF(9.5)
+    doc.setDefaultFont(font)
+    doc.setHtml("<html><head><meta charset='utf-8'/></head><body>" + rfq_html(c, title) + "</body></html>")
+    layout = render.page_layout(paper)
+    pdf = QByteArray()
+    buf = QBuffer(pdf)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    writer = QPdfWriter(buf)
+    writer.setPageLayout(layout)
+    writer.setResolution(300)
+    writer.setTitle(title)
+    render.print_to(doc, writer, layout, footer=title)
+    del writer
+    buf.close()
+    return write_output(path, bytes(pdf.data()))

@@ -1,0 +1,352 @@
+"""Step 9: vendor quotes — a table editor for each vendor's quote sheet (terms, offers, answers to the hard
+questions), import/export as CSV or XLSX, and the comparison for the current plan.
+
+The quotes live in the model's UI state (``ui["quotes"]``: the plan file's ``quotes`` once saved, see
+``ui/document.py``). The comparison is :func:`gpuplanner.core.quotes.compare` of the live estimate's Evaluation,
+shown as the report prints it (:func:`gpuplanner.report.quotes_section.html_section`); nothing is computed here.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QPushButton, QTabWidget, QTableWidget, QTableWidgetItem,
+    QTextBrowser, QVBoxLayout, QWidget,
+)
+from PySide6.QtCore import Qt
+
+from gpuplanner.core.errors import PlannerError
+from gpuplanner.core.messages import error_text
+from gpuplanner.core.quotes import QUESTIONS, UNITS, VendorQuote
+
+from .base import BasePage
+from ..text import tr_msg
+
+_VENDOR_FIELDS = ("provider", "date", "region", "contact", "currency", "exchange_rate", "exchange_rate_date",
+                  "storage_per_tb_month", "egress_per_tb", "setup_hours", "setup_billed", "migration_hours", "network",
+                  "network_gbps", "nics_per_node", "preinstalled", "source")
+_OFFER_COLS = ("gpu", "unit", "price", "gpus_per_server", "min_term_days", "cap_at_month", "note")
+_ANSWERS = ("unknown", "yes", "no")
+
+
+class QuotesPage(BasePage):
+    SCROLL = False
+
+    def title(self) -> str:
+        return self.tr("Vendor quotes")
+
+    def build(self) -> None:
+        self._loading = False
+        self.quotes: list[dict] = copy.deepcopy(self.model.ui.get("quotes") or [])
+        bar = QHBoxLayout()
+        self.vendor = QComboBox()
+        self.vendor.setMinimumWidth(160)
+        self.vendor.currentIndexChanged.connect(self._show_vendor)
+        self.add_btn, self.remove_btn = QPushButton(), QPushButton()
+        self.import_btn, self.export_btn, self.template_btn = QPushButton(), QPushButton(), QPushButton()
+        self.add_btn.clicked.connect(self._add_vendor)
+        self.remove_btn.clicked.connect(self._remove_vendor)
+        self.import_btn.clicked.connect(self._import)
+        self.export_btn.clicked.connect(self._export)
+        self.template_btn.clicked.connect(self._template)
+        self.vendor_label = QLabel()
+        bar.addWidget(self.vendor_label)
+        for w in (self.vendor, self.add_btn, self.remove_btn):
+            bar.addWidget(w)
+        bar.addStretch(1)
+        files = QHBoxLayout()
+        for w in (self.import_btn, self.export_btn, self.template_btn):
+            files.addWidget(w)
+        files.addStretch(1)
+        self.body.addLayout(bar)
+        self.body.addLayout(files)
+        self.tabs = QTabWidget()
+        sheet = QWidget()
+        lv = QVBoxLayout(sheet)
+        self.terms = self._table(2)
+        self.offers = self._table(len(_OFFER_COLS))
+        self.answers = self._table(4)
+        self.terms_label, self.offers_label = QLabel(), QLabel()
+        self.add_offer_btn = QPushButton()
+        self.add_offer_btn.clicked.connect(self._add_offer)
+        offer_bar = QHBoxLayout()
+        offer_bar.addWidget(self.offers_label, 1)
+        offer_bar.addWidget(self.add_offer_btn)
+        lv.addWidget(self.terms_label)
+        lv.addWidget(self.terms, 3)
+        lv.addLayout(offer_bar)
+        lv.addWidget(self.offers, 2)
+        self.compare_view = QTextBrowser()
+        self.tabs.addTab(sheet, "")
+        self.tabs.addTab(self.answers, "")
+        self.tabs.addTab(self.compare_view, "")
+        self.body.addWidget(self.tabs, 1)
+        self.error = QLabel()
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #b00020;")
+        self.body.addWidget(self.error)
+        self.ctx.estimator.updated.connect(lambda _r: self.refresh_comparison())
+        for t in (self.terms, self.offers, self.answers):
+            t.itemChanged.connect(self._edited)
+        self._fill_vendors()
+
+    @staticmethod
+    def _table(cols: int) -> QTableWidget:
+        t = QTableWidget(0, cols)
+        t.setMinimumWidth(200)
+        t.verticalHeader().setVisible(False)
+        t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        t.horizontalHeader().setStretchLastSection(True)
+        return t
+
+    # ------------------------------------------------------------------------------------------ texts
+    def retranslate(self) -> None:
+        self.heading.setText(self.tr("9 · Vendor quotes"))
+        self.intro.setText(self.tr(
+            "Enter each vendor's quote (or import their sheet), answer the hard questions as they reply, and "
+            "compare the totals for this plan with the costs quotes leave out: storage, egress, setup and migration."))
+        self.vendor_label.setText(self.tr("Vendor:"))
+        self.add_btn.setText(self.tr("Add vendor"))
+        self.remove_btn.setText(self.tr("Remove"))
+        self.import_btn.setText(self.tr("Import sheet…"))
+        self.export_btn.setText(self.tr("Export sheet…"))
+        self.template_btn.setText(self.tr("Blank template…"))
+        self.add_offer_btn.setText(self.tr("Add offer"))
+        self.terms_label.setText(self.tr("Terms"))
+        self.offers_label.setText(self.tr("Offers (one line per price)"))
+        for i, text in enumerate((self.tr("Quote sheet"), self.tr("Hard questions"), self.tr("Comparison"))):
+            self.tabs.setTabText(i, text)
+        self.terms.setHorizontalHeaderLabels([self.tr("Field"), self.tr("Value")])
+        self.offers.setHorizontalHeaderLabels([self.tr("GPU"), self.tr("Unit"), self.tr("Price"), self.tr("Cards/server"),
+                                               self.tr("Min. term (days)"), self.tr("Cap at month"), self.tr("Note")])
+        self.answers.setHorizontalHeaderLabels([self.tr("Question"), self.tr("Answer"), self.tr("Note"), self.tr("Date")])
+        self._show_vendor()
+
+    # ------------------------------------------------------------------------------------------ vendors
+    def _fill_vendors(self) -> None:
+        self._loading = True
+        i = max(0, self.vendor.currentIndex())
+        self.vendor.clear()
+        for q in self.quotes:
+            self.vendor.addItem(str(q.get("provider") or "?"))
+        self.vendor.setCurrentIndex(min(i, len(self.quotes) - 1))
+        self._loading = False
+        self._show_vendor()
+
+    def _current(self) -> dict | None:
+        i = self.vendor.currentIndex()
+        return self.quotes[i] if 0 <= i < len(self.quotes) else None
+
+    def _show_vendor(self, *_a) -> None:
+        if getattr(self, "_loading", True):
+            return
+        q = self._current() or {}
+        self._loading = True
+        self.terms.setRowCount(len(_VENDOR_FIELDS))
+        for r, f in enumerate(_VENDOR_FIELDS):
+            key = QTableWidgetItem(self._field_names().get(f, f))
+            key.setToolTip(f)
+            key.setFlags(key.flags() & ~Qt.ItemFlag.ItemIsEditable)
+            self.terms.setItem(r, 0, key)
+            v = q.get(f)
+            self.terms.setItem(r, 1, QTableWidgetItem("" if v is None else str(v)))
+        offers = q.get("offers") or []
+        self.offers.setRowCount(len(offers))
+        for r, o in enumerate(offers):
+            for c, col in enumerate(_OFFER_COLS):
+                if col == "unit":
+                    self._combo(self.offers, r, c, UNITS, o.get("unit", "card_hour"))
+                    continue
+                v = o.get(col)
+                self.offers.setItem(r, c, QTableWidgetItem("" if v is None else
+                                                           ("yes" if v is True else "no" if v is False else str(v))))
+        self.answers.setRowCount(len(QUESTIONS))
+        answers = q.get("answers") or {}
+        for r, (qid, text) in enumerate(QUESTIONS.items()):
+            item = QTableWidgetItem(self._tr_q(text))
+            item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
+            item.setToolTip(qid)
+            self.answers.setItem(r, 0, item)
+            a = answers.get(qid) or {}
+            self._combo(self.answers, r, 1, _ANSWERS, a.get("answer", "unknown"), self._answer_names())
+            self.answers.setItem(r, 2, QTableWidgetItem(str(a.get("note") or "")))
+            self.answers.setItem(r, 3, QTableWidgetItem(str(a.get("date") or "")))
+        for t in (self.terms, self.offers, self.answers):
+            t.resizeColumnToContents(0)
+        self.answers.setColumnWidth(0, 330)
+        self.answers.setColumnWidth(1, 110)
+        self.answers.setColumnWidth(2, 220)
+        self.offers.setColumnWidth(1, 150)
+        self._loading = False
+        self.refresh_comparison()
+
+    def _field_names(self) -> dict[str, str]:
+        """The vendor fields as labels (the sheet's column ``item`` keeps the ids, shown as tooltips)."""
+        return {"provider": self.tr("Provider"), "date": self.tr("Quote date"), "region": self.tr("Region"),
+                "contact": self.tr("Contact"), "currency": self.tr("Currency"),
+                "exchange_rate": self.tr("Exchange rate (plan currency per unit)"),
+                "exchange_rate_date": self.tr("Exchange rate date"),
+                "storage_per_tb_month": self.tr("Storage per TB-month"), "egress_per_tb": self.tr("Egress per TB"),
+                "setup_hours": self.tr("Setup hours per instance"), "setup_billed": self.tr("Setup billed (yes/no)"),
+                "migration_hours": self.tr("Data migration hours"), "network": self.tr("Network (ib/roce/ethernet)"),
+                "network_gbps": self.tr("Gb/s per NIC"), "nics_per_node": self.tr("NICs per node"),
+                "preinstalled": self.tr("Pre-installed software"), "source": self.tr("Source")}
+
+    def _tr_q(self, text: str) -> str:
+        from PySide6.QtCore import QCoreApplication
+
+        return QCoreApplication.translate("Quotes", text)
+
+    def _answer_names(self) -> list[str]:
+        from PySide6.QtCore import QCoreApplication
+
+        return [QCoreApplication.translate("Quotes", "still to ask"), QCoreApplication.translate("Quotes", "yes"),
+                QCoreApplication.translate("Quotes", "no")]
+
+    def _combo(self, table: QTableWidget, r: int, c: int, values, current: str, labels=None) -> None:
+        box = QComboBox()
+        for v, label in zip(values, labels or values):
+            box.addItem(label, v)
+        box.setCurrentIndex(max(0, list(values).index(current) if current in values else 0))
+        box.currentIndexChanged.connect(lambda _i: self._edited())
+        table.setCellWidget(r, c, box)
+
+    # ------------------------------------------------------------------------------------------ editing
+    def _edited(self, *_a) -> None:
+        if self._loading or self._current() is None:
+            return
+        i = self.vendor.currentIndex()
+        q: dict[str, Any] = {}
+        for r, f in enumerate(_VENDOR_FIELDS):
+            text = (self.terms.item(r, 1).text() if self.terms.item(r, 1) else "").strip()
+            if text or f == "provider":
+                q[f] = text
+        offers = []
+        for r in range(self.offers.rowCount()):
+            o: dict[str, Any] = {}
+            for c, col in enumerate(_OFFER_COLS):
+                w = self.offers.cellWidget(r, c)
+                text = w.currentData() if w is not None else (self.offers.item(r, c).text().strip()
+                                                               if self.offers.item(r, c) else "")
+                if text != "":
+                    o[col] = (text.lower() in ("yes", "true", "1", "是")) if col == "cap_at_month" else text
+            offers.append(o)
+        answers = {}
+        for r, qid in enumerate(QUESTIONS):
+            a: dict[str, Any] = {"answer": self.answers.cellWidget(r, 1).currentData(),
+                                 "note": self.answers.item(r, 2).text() if self.answers.item(r, 2) else ""}
+            date = self.answers.item(r, 3).text().strip() if self.answers.item(r, 3) else ""
+            if date:
+                a["date"] = date
+            answers[qid] = a
+        q["offers"], q["answers"] = offers, answers
+        self.quotes[i] = q
+        if self.vendor.itemText(i) != q.get("provider"):
+            self.vendor.setItemText(i, str(q.get("provider") or "?"))
+        self._store()
+
+    def _store(self) -> None:
+        """Keep the quotes in the model when every vendor is valid; otherwise say which field is wrong."""
+        for q in self.quotes:
+            try:
+                VendorQuote.model_validate(q)
+            except ValueError as err:
+                first = err.errors()[0] if hasattr(err, "errors") else {}
+                loc = ".".join(str(x) for x in first.get("loc", ()))
+                self.error.setText(self.tr("{name}: {field}: {why}").format(
+                    name=q.get("provider") or "?", field=loc, why=first.get("msg", error_text(err))))
+                return
+        self.error.setText("")
+        self.model.set_ui("quotes", copy.deepcopy(self.quotes))
+        self.refresh_comparison()
+
+    def _add_vendor(self) -> None:
+        self.quotes.append({"provider": self.tr("New vendor"), "offers": [], "answers": {}})
+        self._fill_vendors()
+        self.vendor.setCurrentIndex(len(self.quotes) - 1)
+        self._store()
+
+    def _remove_vendor(self) -> None:
+        i = self.vendor.currentIndex()
+        if 0 <= i < len(self.quotes):
+            del self.quotes[i]
+            self._fill_vendors()
+            self._store()
+
+    def _add_offer(self) -> None:
+        q = self._current()
+        if q is None:
+            return
+        gpu = self.model.scenario.hardware.gpu or ""
+        q.setdefault("offers", []).append({"gpu": gpu, "unit": "card_hour", "price": "0"})
+        self._show_vendor()
+        self._store()
+
+    def set_quotes(self, quotes: list[VendorQuote]) -> None:
+        """Replace the vendors (an imported sheet, or tests)."""
+        self.quotes = [q.model_dump(mode="json") for q in quotes]
+        self._fill_vendors()
+        self._store()
+
+    # ------------------------------------------------------------------------------------------ files
+    def _import(self) -> None:
+        from gpuplanner.io.quote_sheets import read_quotes
+
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Import quote sheet"), "",
+                                              self.tr("Quote sheets (*.xlsx *.csv)"))
+        if not path:
+            return
+        try:
+            new = read_quotes(path)
+        except PlannerError as err:
+            self.error.setText(tr_msg(err.args[0]) if err.args else str(err))
+            return
+        self.quotes += [q.model_dump(mode="json") for q in new]
+        self._fill_vendors()
+        self.vendor.setCurrentIndex(len(self.quotes) - 1)
+        self._store()
+
+    def _export(self) -> None:
+        self._write(self.tr("Export quote sheet"), [VendorQuote.model_validate(q) for q in self.quotes] or None)
+
+    def _template(self) -> None:
+        self._write(self.tr("Blank quote sheet"), None)
+
+    def _write(self, caption: str, quotes) -> None:
+        from gpuplanner.io.quote_sheets import write_sheet
+
+        path, _ = QFileDialog.getSaveFileName(self, caption, "quotes.xlsx", self.tr("Quote sheets (*.xlsx *.csv)"))
+        if not path:
+            return
+        from gpuplanner.formatting import current_language
+
+        try:
+            write_sheet(path, quotes, lang=current_language())
+        except PlannerError as err:
+            self.error.setText(tr_msg(err.args[0]) if err.args else str(err))
+
+    # ------------------------------------------------------------------------------------------ comparison
+    def refresh_comparison(self) -> None:
+        res = getattr(self.ctx.estimator, "result", None)
+        ev = getattr(res, "evaluation", None)
+        valid = []
+        for q in self.quotes:
+            try:
+                valid.append(VendorQuote.model_validate(q))
+            except ValueError:
+                continue
+        if ev is None or not valid:
+            self.compare_view.setHtml("<p>" + self.tr("Add a vendor's quote to compare it with this plan.") + "</p>")
+            return
+        from gpuplanner.core.quotes import compare, plan_figures
+        from gpuplanner.report.quotes_section import html_section
+
+        try:
+            c = compare(valid, plan_figures(ev))
+        except PlannerError as err:
+            self.compare_view.setHtml(f"<p>{error_text(err)}</p>")
+            return
+        self.compare_view.setHtml(html_section(c, number="", msg=tr_msg).replace(
+            "page-break-before: always", ""))

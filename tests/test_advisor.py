@@ -1,0 +1,149 @@
+"""The advisor (issue 31): plan #1 of eight everyday requests is one an infrastructure expert would sign.
+
+The requests are scenario files under tests/data/advisor/; docs/advisor.md argues the expected class of answer
+of each from its sources. Each #1 must: stay at or under the MFU ceiling of its class; not run TP over PCIe while
+a card with NVLink is in the ranking; run a 7B full fine-tune on cards with ≥ 40 GB; run LoRA without PP/TP
+outside Megatron-family tools; run an MoE with expert parallelism; meet the deadline at the upper end of its
+band; keep the memory headroom of the memory model's p75 error.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gpuplanner.core import advisor
+from gpuplanner.core.errors import ScenarioError
+from gpuplanner.core.evaluate import evaluate
+from gpuplanner.core.frameworks import FRAMEWORKS, unsupported
+from gpuplanner.core.scenario import scenario_from_dict
+from gpuplanner.core.search import search
+from gpuplanner.io.scenario_files import load_scenario
+
+DATA = Path(__file__).parent / "data" / "advisor"
+REQUESTS = sorted(p.name for p in DATA.glob("*.json"))
+
+
+@pytest.fixture(scope="module")
+def plans():
+    return {name: search(load_scenario(DATA / name)[0], top=5) for name in REQUESTS}
+
+
+def test_eight_requests_are_there():
+    assert len(REQUESTS) == 8
+
+
+@pytest.mark.parametrize("name", REQUESTS)
+def test_plan_one_is_signable(plans, name):
+    res = plans[name]
+    assert res.plans, name
+    p = res.plans[0]
+    ev = p.evaluation
+    s = p.scenario
+    # MFU at or under the ceiling of its class (the plan is timed at mfu_used)
+    if ev.mfu_ceiling is not None:
+        assert ev.mfu_used <= ev.mfu_ceiling["mfu"] + 1e-12, (name, ev.mfu_used, ev.mfu_ceiling)
+    # no TP over PCIe while a card with NVLink is among the plans
+    if p.tp > 1 and ev.tp_over_pcie:
+        assert not any(getattr(q.evaluation, "tp_over_pcie", False) is False and q.gpu != p.gpu
+                       for q in res.plans[1:] if q.meets_deadline), name
+    # LoRA without PP/TP outside Megatron-family tools
+    if s.training.method in ("lora", "qlora") and not FRAMEWORKS[p.framework].peft_model_parallel:
+        assert p.tp == 1 and p.pp == 1, name
+    # MoE with expert parallelism
+    if ev.params.active < ev.params.total * 0.9:
+        assert p.ep > 1, name
+    # the deadline met at the upper end of the band; memory headroom
+    assert ev.meets_deadline and ev.deadline_risk is not True, (name, ev.calendar_days_band)
+    assert ev.memory_headroom["tight"] is False, (name, ev.memory_headroom)
+
+
+def test_7b_full_fine_tune_on_40gb_cards_or_more(plans):
+    p = plans["7b-full-week.json"].plans[0]
+    assert p.gpu_memory_gib >= 40
+
+
+def test_lora_on_consumer_cards_runs_a_peft_stack(plans):
+    for p in plans["7b-lora-consumer.json"].plans:
+        assert p.tp == 1 and p.pp == 1, (p.gpu, p.framework, p.tp, p.pp)
+
+
+def test_search_and_evaluate_agree_on_the_ceiling(plans):
+    for res in plans.values():
+        for p in res.plans:
+            ev = evaluate(p.scenario)
+            assert ev.mfu_used == pytest.approx(p.evaluation.mfu_used, rel=1e-9)
+            assert ev.compute_days == pytest.approx(p.compute_days, rel=1e-9)
+
+
+def test_ceiling_costs_a_plan_above_it_at_the_ceiling():
+    s = scenario_from_dict({"model": {"preset": "qwen2.5-7b"}, "training": {"method": "full", "framework": "fsdp",
+                            "seq_len": 2048, "micro_batch_size": 4, "global_batch_size": 128},
+                            "parallel": {"zero": 3}, "hardware": {"gpu": "a800-sxm-80gb", "num_gpus": 8},
+                            "data": {"tokens": "1B"}, "constraints": {"deadline_days": 30}})
+    on = evaluate(s)
+    off = evaluate(s.model_copy(update={"constraints": s.constraints.model_copy(update={
+        "rules": s.constraints.rules.model_copy(update={"mfu_ceiling": False})})}))
+    assert off.mfu_ceiling is None and off.mfu_used == pytest.approx(off.mfu)
+    assert on.mfu_ceiling is not None
+    ceil = on.mfu_ceiling["mfu"]
+    assert on.mfu_used == pytest.approx(min(on.mfu, ceil))
+    assert on.compute_days == pytest.approx(off.compute_days * max(1.0, on.mfu / ceil), rel=1e-9)
+
+
+def test_ceiling_falls_back_to_the_lowest_of_its_class():
+    dc = advisor.mfu_ceiling("a800-sxm-80gb", "deepspeed", 7e9)
+    assert dc["fallback"] == "no_framework_run"
+    assert dc["mfu"] == min(advisor.mfu_ceiling("a800-sxm-80gb", f, 7e9)["mfu"] for f in ("megatron", "fsdp"))
+    consumer = advisor.mfu_ceiling("rtx-4090-24gb", "megatron", 7e9)
+    assert consumer["fallback"] == "no_gpu_run"
+    assert consumer["mfu"] <= advisor.mfu_ceiling("h100-sxm-80gb", "megatron", 7e9)["mfu"]
+    big = advisor.mfu_ceiling("a800-sxm-80gb", "fsdp", 70e9)
+    assert big["mfu"] < advisor.mfu_ceiling("a800-sxm-80gb", "fsdp", 7e9)["mfu"]
+    assert big["source"] and big["source_date"] and big["layout"]
+
+
+def test_explicit_layout_the_framework_cannot_run_is_an_error():
+    s = scenario_from_dict({"model": {"preset": "qwen2.5-7b"}, "training": {"method": "full", "framework": "hf"},
+                            "parallel": {"tp": 4, "pp": 4},
+                            "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 32, "gpus_per_node": 8},
+                            "data": {"tokens": "1B"}})
+    with pytest.raises(ScenarioError) as e:
+        evaluate(s)
+    assert "TP 4" in str(e.value) and "PP 4" in str(e.value) and "ZeRO-3" in str(e.value)
+
+
+def test_peft_tools_run_lora_without_model_parallelism():
+    assert unsupported("deepspeed", "lora", pp=2) is not None
+    assert unsupported("deepspeed", "full", pp=2) is None
+    assert unsupported("megatron-swift", "lora", tp=2, pp=2) is None
+    assert unsupported("fsdp", "lora", tp=2) is not None
+
+
+def test_memory_margin_and_band_risk_are_element_wise():
+    assert advisor.memory_margin() > 0
+    assert list(advisor.tight([70.0, 76.9], 80.0, 0.075)) == [False, True]
+    assert list(advisor.at_risk([27.6, 31.1], [1.0, 1.0], 30, None)) == [False, True]
+    pen = advisor.penalty(risk=[True, False], tp_pcie=[False, True], poor=[False, False], tight_mem=[False, False])
+    assert pen[0] > pen[1] > 0
+
+
+def test_every_rule_is_switchable_on_the_plans_page_and_listed_in_plan_json(plans):
+    from gpuplanner.core import rules
+    from gpuplanner.ui.pages import plans_page
+
+    assert plans_page.RULE_IDS == rules.RULE_IDS
+    p = plans["70b-cpt-1t.json"].plans[0]
+    got = {r["id"]: r for r in p.to_json()["rules"]}
+    assert set(got) == set(rules.RULE_IDS)
+    assert got["deadline_risk"]["status"] == "passed" and got["mfu_ceiling"]["status"] in ("passed", "failed")
+
+
+def test_an_at_risk_plan_says_so_and_ranks_after_a_safe_one():
+    # 70B, 1T tokens in 30 days: a plan that meets it only at the estimate is not #1 while a safe one exists
+    res = search(load_scenario(DATA / "70b-cpt-1t.json")[0], top=10)
+    flags = [p.evaluation.deadline_risk for p in res.plans if p.meets_deadline]
+    assert flags and flags[0] is False
+    if True in flags:
+        assert flags.index(True) > flags.index(False)

@@ -1,0 +1,54 @@
+"""MoE mechanics: grouped expert GEMMs at their own size factor, dispatch permute/unpermute and router passes
+(timing._moe_terms), expert tensor parallelism separate from TP (memory.expert_tp_of)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpuplanner.core import timing as T
+from gpuplanner.core.estimate import estimate, resolve
+from gpuplanner.core.memory import expert_tp_of
+from gpuplanner.core.scenario import scenario_from_dict
+
+
+def scn(preset="qwen3-30b-a3b", **parallel):
+    return scenario_from_dict({
+        "model": {"preset": preset},
+        "training": {"framework": "megatron", "seq_len": 4096, "micro_batch_size": 1, "global_batch_size": 64},
+        "parallel": {"zero": 1, **parallel}, "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}})
+
+
+def test_dispatch_bytes_hand_derived():
+    r = resolve(scn(ep=8))
+    m = r.facts
+    kw, _ = T.time_kwargs(r)
+    out = T.time_arrays(m, **kw, tp=1, pp=1, cp=1, ep=8, dp=8, zero=1, recompute=0, mbs=1, sp=False, grad_accum=8,
+                        vpp=1, num_gpus=8, gpus_per_node=8, offload=False)
+    k, h, E = m.k_active, m.h, m.n_experts
+    per_tok = 2.0 * (8 * k * h + h + 6 * E) * m.moe_frac * m.L
+    mem_bw = kw["mem_bw_tbs"] * 1e12 * T.MEM_BW_EFFICIENCY
+    assert out["moe_dispatch"] == pytest.approx(per_tok * 4096 * 8 / mem_bw, rel=1e-9)
+    t = estimate(scn(ep=8)).time
+    assert t.breakdown["moe_dispatch"] > 0 and sum(t.breakdown.values()) == pytest.approx(1.0)
+    assert "moe_dispatch" not in estimate(scn("llama-3.1-8b")).time.parts
+
+
+def test_expert_gemm_size_factor():
+    r = resolve(scn(ep=8))
+    m = r.facts
+    fwd = T.F.forward_flops_per_token(m, 4096)
+    lin, size8, _ = T._moe_terms(m, fwd, 1.0, 4096.0, 8.0, 1.0, 1.0, 1.0, 1.0)
+    _, size1, _ = T._moe_terms(m, fwd, 1.0, 4096.0, 1.0, 1.0, 1.0, 1.0, 1.0)
+    # 768-wide experts: D0/768 of tile quantisation; 4096 × ep × 8/128 rows per expert
+    assert size8 == pytest.approx(1 / (1 + 64 / 768) / (1 + 128 / (4096 * 8 * 8 / 128)))
+    assert size1 < size8 < 1.0  # fewer tokens per expert without expert parallelism
+    assert 0.5 < lin < 1.0  # the routed experts hold most of a 30B-A3B model's active linear FLOPs
+    assert T._moe_terms(resolve(scn("llama-3.1-8b")).facts, fwd, 1.0, 4096.0, 1.0, 1.0, 1.0, 1.0, 1.0) == (0.0, 1.0, 0.0)
+
+
+def test_expert_tp_default_and_memory():
+    assert expert_tp_of("megatron", 4) == 4 and expert_tp_of("fsdp", 4) == 1 and expert_tp_of("megatron", 4, 1) == 1.0
+    same = estimate(scn(tp=2, ep=4, sequence_parallel=True)).memory
+    whole = estimate(scn(tp=2, ep=4, sequence_parallel=True, expert_tp=1)).memory
+    # whole experts on each GPU (expert_tp 1 under TP 2): twice the expert weights per GPU
+    assert whole.weights > 1.5 * same.weights

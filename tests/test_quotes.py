@@ -1,0 +1,452 @@
+"""Vendor quotes (issue #33): totals checked by hand, the sheets' round trip, hostile sheets, the CLI.
+
+The plan's figures are read from the Evaluation of ``examples/shenzhen-7b-domain-project.gpuplan`` (pinned below,
+so a change of the model shows up here as a change of input, not as a mysterious total).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gpuplanner.cli import run_cli
+from gpuplanner.core.quotes import QUESTIONS, Offer, PlanFigures, QuestionAnswer, VendorQuote, compare, plan_figures
+from gpuplanner.io import quote_sheets
+from gpuplanner.io.quote_sheets import QuoteSheetError, read_quotes, write_sheet
+
+ROOT = Path(__file__).resolve().parents[1]
+PLAN = ROOT / "examples" / "shenzhen-7b-domain-project.gpuplan"
+SHEETS = sorted((ROOT / "examples" / "quotes").glob("*.csv"))
+
+
+def _cli_json(capsys, *args) -> dict:
+    capsys.readouterr()
+    assert run_cli(["quotes", *map(str, args), "--json", "--lang", "en"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+# ------------------------------------------------------------------------------------ the examples, by hand
+
+def test_three_example_sheets_are_labelled_and_cite_their_source():
+    assert len(SHEETS) == 3
+    for path in SHEETS:
+        text = path.read_text(encoding="utf-8")
+        assert text.startswith("# EXAMPLE"), path.name
+        (q,) = read_quotes(path)
+        assert "(example)" in q.provider and q.source and q.date is not None
+
+
+def test_example_totals_checked_by_hand(capsys):
+    out = _cli_json(capsys, PLAN, *SHEETS)
+    plan = out["plan"]
+    # the plan's Evaluation (core/evaluate.py), the inputs of every line below
+    assert plan["num_gpus"] == 4 and plan["nodes"] == 1 and plan["hours_per_week"] == 168
+    assert plan["card_hours"] == pytest.approx(1935.9273, abs=1e-4)
+    assert plan["calendar_days"] == pytest.approx(20.2392, abs=1e-4)
+    assert plan["setup_hours_per_instance"] == pytest.approx(0.702736, abs=1e-6)
+    v = {x["provider"]: x for x in out["vendors"]}
+    autodl, gj, omni = v["AutoDL (example)"], v["共绩算力 gongjiyun (example)"], v["云擎天下 omniyq (example)"]
+    # AutoDL, 5.88 per card-hour, billed by power-on time (setup billed), 168 h/week: one instance.
+    #   compute 1935.9273 card-h x 5.88 = 11,383.2525 -> 11,383.25
+    #   setup   0.702736 h x 1 instance x 4 cards x 5.88 = 16.528 -> 16.53
+    #   storage and egress: not published, not counted (0, listed as not stated)
+    #   total   11,383.25 + 16.53 = 11,399.78
+    assert autodl["breakdown"] == {"compute": 11383.25, "storage": 0.0, "egress": 0.0, "setup": 16.53, "migration": 0.0}
+    assert autodl["total"] == 11399.78 and autodl["not_stated"] == ["storage", "egress"]
+    # 共绩算力, 7.80 on demand (spot 4.68 is listed but a 20-day job on spot is a risk, not the price);
+    # setup billing not stated: counted as billed.
+    #   compute 1935.9273 x 7.80 = 15,100.233 -> 15,100.23
+    #   setup   0.702736 x 4 x 7.80 = 21.925 -> 21.93
+    #   total   15,122.16
+    assert gj["breakdown"]["compute"] == 15100.23 and gj["breakdown"]["setup"] == 21.93 and gj["total"] == 15122.16
+    assert gj["billing"]["unit"] == "card_hour"
+    assert {o["unit"]: o["compute"] for o in gj["offers"]} == {"card_hour": 15100.23, "spot_card_hour": 9060.14}
+    # 云擎天下, 35,000 per 8-card server-month: 4 cards need 1 server; 20.24 days -> ceil(20.24 / 30) = 1 month
+    #   compute 35,000 x 1 x 1 = 35,000; setup inside the rent (not billed); total 35,000
+    assert omni["breakdown"]["compute"] == 35000.0 and omni["total"] == 35000.0
+    assert omni["billing"]["servers"] == 1 and omni["billing"]["periods"] == 1
+    assert any("4 cards paid for and not used" in r for r in omni["risks"])
+    assert any("longer than the job" in r for r in omni["risks"])
+    # the ranking: cheapest total first
+    assert out["ranking"] == ["AutoDL (example)", "共绩算力 gongjiyun (example)", "云擎天下 omniyq (example)"]
+    assert [x["rank"] for x in out["vendors"]] == [1, 2, 3]
+    for x in out["vendors"]:
+        assert x["unanswered"] == list(QUESTIONS)  # nothing asked yet: every question still to ask
+        assert x["network_check"][0]["status"] == "ok"  # one node: no fabric needed
+        assert set(x["billing"]) >= {"break_even_hours_per_week", "unit", "price"}
+        assert sum(x["breakdown"].values()) == pytest.approx(x["total"], abs=0.005)
+
+
+# ----------------------------------------------------------------------------------- every line, by hand
+
+def _plan(**kw) -> PlanFigures:
+    base = dict(gpu_id="h100-sxm-80gb", gpu_name="H100", gpu_memory_gib=80.0, num_gpus=8, gpus_per_node=8, nodes=1,
+                card_hours=1000.0, calendar_days=21.0, calendar_days_band=None, setup_hours=1.0, hours_per_week=40.0,
+                currency="CNY", storage_tb=2.0, egress_tb=0.5, inter_node=None, inter_node_gbps=None)
+    base.update(kw)
+    return PlanFigures(**base)
+
+
+def _vendor(**kw) -> VendorQuote:
+    offers = [Offer(gpu="h100-sxm-80gb", unit="card_hour", price=Decimal("10"), cap_at_month=True),
+              Offer(gpu="h100-sxm-80gb", unit="card_month", price=Decimal("5000")),
+              Offer(gpu="h100-sxm-80gb", unit="server_month", price=Decimal("30000"), gpus_per_server=8)]
+    base = dict(provider="V", storage_per_tb_month=Decimal("100"), egress_per_tb=Decimal("500"),
+                setup_hours=Decimal("2"), setup_billed="yes", migration_hours=Decimal("5"), offers=offers)
+    base.update(kw)
+    return VendorQuote(**base)
+
+
+def test_every_line_by_hand():
+    r = compare([_vendor()], _plan()).vendors[0]
+    # card-hours: 1000 card-h x 10 = 10,000 (cap: 8 cards x 5,000 x ceil(21/30)=1 month = 40,000, not reached)
+    # 40 h/week < 168: a new instance each week, ceil(21 / 7) = 3 instances
+    # setup     2 h x 3 instances x 8 cards x 10 = 480
+    # migration 5 h x 8 cards x 10 = 400
+    # storage   2 TB x 100 x 21 / 30 months = 140
+    # egress    0.5 TB x 500 = 250
+    # total     10,000 + 140 + 250 + 480 + 400 = 11,270
+    assert r.offer.offer.unit == "card_hour" and r.offer.instances == 3
+    assert r.breakdown == {"compute": Decimal("10000.00"), "storage": Decimal("140.00"), "egress": Decimal("250.00"),
+                           "setup": Decimal("480.00"), "migration": Decimal("400.00")}
+    assert r.total == Decimal("11270.00")
+    # the other offers: card-month 8 x 5,000 = 40,000; server-month 1 x 30,000 = 30,000 (setup inside the rent)
+    assert {c.offer.unit: c.compute for c in r.offers} == {"card_hour": Decimal("10000.00"),
+                                                          "card_month": Decimal("40000.00"),
+                                                          "server_month": Decimal("30000.00")}
+    # break-even against the vendor's own card-hour price (10): card-month 5,000 / 10 / (30/7) = 116.7 h/week,
+    # server-month 30,000 / 8 = 3,750 per card / 10 / (30/7) = 87.5 h/week: the server is the better package
+    assert (r.break_even_hours_per_week, r.break_even_against) == (87.5, "server_month")
+
+
+def test_cap_at_the_month_price_and_minimum_term():
+    p = _plan(card_hours=8 * 700.0, hours_per_week=168.0)
+    r = compare([_vendor()], p).vendors[0]
+    # 5,600 card-h x 10 = 56,000 > cap 8 x 5,000 x 1 = 40,000: billed 40,000; at 168 h/week one instance
+    assert r.offers[0].compute == Decimal("40000.00") and r.offers[0].instances == 1
+    term = _vendor(offers=[Offer(gpu="h100-sxm-80gb", unit="card_week", price=Decimal("1000"), min_term_days=Decimal(60))])
+    r = compare([term], _plan()).vendors[0]
+    # ceil(21 / 7) = 3 weeks, but the minimum term is 60 days = ceil(60 / 7) = 9 weeks: 8 x 1,000 x 9 = 72,000
+    assert r.breakdown["compute"] == Decimal("72000.00")
+    assert any("longer than the job" in m.render() for m in r.risks)
+
+
+def test_currency_converted_only_with_a_stated_rate():
+    usd = _vendor(provider="U", currency="USD")
+    r = compare([usd], _plan()).vendors[0]
+    assert r.total is None and "no exchange rate" in r.excluded.render()
+    rated = _vendor(provider="U", currency="USD", exchange_rate=Decimal("7.1"))
+    r = compare([rated], _plan()).vendors[0]
+    # every price x 7.1: 11,270 x 7.1 = 80,017
+    assert r.total == Decimal("80017.00")
+
+
+def test_network_checked_against_the_plan():
+    p = _plan(nodes=2, num_gpus=16, inter_node="ib", inter_node_gbps=1600.0)
+    roce = _vendor(network="roce", network_gbps=Decimal(200), nics_per_node=4)
+    checks = {c["item"]: c["status"] for c in compare([roce], p).vendors[0].network_check}
+    assert checks == {"fabric": "warn", "bandwidth": "fail"}  # RoCE where the plan assumed IB; 800 < 1,600 Gb/s
+    ib = _vendor(network="ib", network_gbps=Decimal(400), nics_per_node=4)
+    assert {c["status"] for c in compare([ib], p).vendors[0].network_check} == {"ok"}
+    silent = _vendor()
+    assert {c["status"] for c in compare([silent], p).vendors[0].network_check} == {"unknown"}
+
+
+def test_answers_unknowns_are_still_to_ask_and_no_is_a_risk():
+    q = _vendor(answers={"real_stock": QuestionAnswer(answer="yes", note="8 in rack"),
+                         "licence": QuestionAnswer(answer="no")})
+    r = compare([q], _plan()).vendors[0]
+    assert r.unanswered == [k for k in QUESTIONS if k not in ("real_stock", "licence")]
+    assert any(m.text == "Answered no: {question}" for m in r.risks)
+
+
+def test_ranking_and_no_offer_last():
+    cheap = _vendor(provider="cheap")
+    dear = _vendor(provider="dear", offers=[Offer(gpu="h100-sxm-80gb", unit="card_hour", price=Decimal(20))])
+    none = _vendor(provider="none", offers=[Offer(gpu="a800-sxm-80gb", unit="card_hour", price=Decimal(1))])
+    c = compare([none, dear, cheap], _plan())
+    assert c.ranking == ["cheap", "dear", "none"]
+    assert c.vendors[2].total is None and "No offer" in c.vendors[2].excluded.render()
+
+
+# ------------------------------------------------------------------------------------------- sheets
+
+def _fill(rows: list[list], lang: str) -> None:
+    """What a person does with the template: fills the vendor lines, one offer, two answers."""
+    values = {"provider": "Fill Co", "date": "2026-11-02", "currency": "CNY", "storage_per_tb_month": "120.5",
+              "egress_per_tb": "800", "setup_billed": "是" if lang == "zh_CN" else "yes", "network": "roce",
+              "network_gbps": "200", "nics_per_node": "2", "contact": "=HYPERLINK(\"x\")"}
+    for row in rows:
+        if row and row[0] == "vendor" and row[1] in values:
+            row[2] = values[row[1]]
+        if row and row[0] == "offer":
+            row[1:8] = ["a800-sxm-80gb", "5.88", "card_hour", "8", "", "no", "list price"]
+        if row and row[0] == "question" and row[1] == "real_stock":
+            row[2], row[7], row[8] = "yes", "8 machines", "2026-11-03"
+        if row and row[0] == "question" and row[1] == "licence":
+            row[2] = "否" if lang == "zh_CN" else "no"
+
+
+FILLED = VendorQuote(
+    provider="Fill Co", date="2026-11-02", contact="=HYPERLINK(\"x\")", storage_per_tb_month=Decimal("120.5"),
+    egress_per_tb=Decimal(800), setup_billed="yes", network="roce", network_gbps=Decimal(200), nics_per_node=2,
+    offers=[Offer(gpu="a800-sxm-80gb", unit="card_hour", price=Decimal("5.88"), note="list price")],
+    answers={**{k: QuestionAnswer() for k in QUESTIONS},
+             "real_stock": QuestionAnswer(answer="yes", note="8 machines", date="2026-11-03"),
+             "licence": QuestionAnswer(answer="no")})
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_csv_template_fill_import_round_trip(tmp_path, lang):
+    path = write_sheet(tmp_path / "t.csv", None, lang)
+    text = path.read_bytes().decode("utf-8-sig")
+    assert ("类别" in text) == (lang == "zh_CN") and "# " in text
+    rows = list(csv.reader(io.StringIO(text)))
+    _fill(rows, lang)
+    buf = io.StringIO()
+    csv.writer(buf).writerows(rows)
+    path.write_text(buf.getvalue(), encoding="utf-8")
+    (q,) = read_quotes(path)
+    assert q == FILLED
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_xlsx_template_fill_import_round_trip(tmp_path, lang):
+    import openpyxl
+
+    path = write_sheet(tmp_path / "t.xlsx", None, lang)
+    wb = openpyxl.load_workbook(path)
+    ws = wb.worksheets[0]
+    rows = [[c.value if c.value is not None else "" for c in row] for row in ws.iter_rows()]
+    _fill(rows, lang)
+    for r, row in enumerate(rows, 1):
+        for c, v in enumerate(row, 1):
+            ws.cell(r, c).value = v
+            if isinstance(v, str) and v.startswith("="):
+                ws.cell(r, c).data_type = "s"
+    wb.save(path)
+    (q,) = read_quotes(path)
+    assert q == FILLED
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
+def test_export_then_import_gives_the_same_quotes(tmp_path, suffix):
+    quotes = [q for p in SHEETS for q in read_quotes(p)] + [FILLED]
+    for q in quotes:
+        again = read_quotes(write_sheet(tmp_path / f"q{suffix}", [q]))
+        assert again == [q.model_copy(update={"answers": {**{k: QuestionAnswer() for k in QUESTIONS}, **q.answers}})]
+    if suffix == ".xlsx":  # one workbook, one sheet per vendor
+        assert read_quotes(write_sheet(tmp_path / "all.xlsx", quotes))[0].provider == quotes[0].provider
+
+
+def test_formula_text_is_written_as_text(tmp_path):
+    import openpyxl
+
+    path = write_sheet(tmp_path / "f.xlsx", [FILLED])
+    ws = openpyxl.load_workbook(path).worksheets[0]
+    cell = next(c for row in ws.iter_rows() for c in row if c.value == FILLED.contact)
+    assert cell.data_type == "s"
+    assert "'=HYPERLINK" in (write_sheet(tmp_path / "f.csv", [FILLED]).read_bytes().decode("utf-8-sig"))
+
+
+@pytest.mark.parametrize("line, cell, words", [
+    ("offer,a800-sxm-80gb,abc,card_hour,8,,no,,", "C5", "expected a number"),
+    ("offer,a800-sxm-80gb,5,fortnight,8,,no,,", "D5", "unit must be one of"),
+    ("offer,a800-sxm-80gb,-5,card_hour,8,,no,,", "C5", "greater than or equal to 0"),
+    ("vendor,colour,red,,,,,,", "B5", "unknown vendor field"),
+    ("question,real_stock,maybe,,,,,,", "C5", "expected yes, no or unknown"),
+    ("shelf,x,1,,,,,,", "A5", "section must be"),
+    ("offer,a800-sxm-80gb,NaN,card_hour,8,,no,,", "C5", "finite"),
+])
+def test_bad_cell_one_line_naming_the_cell(tmp_path, line, cell, words):
+    path = tmp_path / "bad.csv"
+    path.write_text("# note\n" + ",".join(quote_sheets.COLUMNS) + "\nvendor,provider,X,,,,,,\nvendor,currency,CNY,,,,,,\n"
+                    + line + "\n", encoding="utf-8")  # the line under test is line 5
+    with pytest.raises(QuoteSheetError) as info:
+        read_quotes(path)
+    text = str(info.value)
+    assert "\n" not in text and text.startswith(f"bad.csv: cell {cell}: ") and words in text, text
+
+
+def test_bounds(tmp_path):
+    big = tmp_path / "big.csv"
+    big.write_bytes(b"a" * (quote_sheets.MAX_BYTES + 1))
+    with pytest.raises(PlannerErrorType):
+        read_quotes(big)
+    many = tmp_path / "many.csv"
+    many.write_text("\n".join(["x"] * (quote_sheets.MAX_ROWS + 1)), encoding="utf-8")
+    with pytest.raises(QuoteSheetError, match="more than"):
+        read_quotes(many)
+    bomb = tmp_path / "bomb.xlsx"
+    import zipfile
+
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("xl/big.xml", b"0" * (quote_sheets.MAX_UNPACKED + 1))
+    with pytest.raises(QuoteSheetError, match="too much"):
+        read_quotes(bomb)
+
+
+from gpuplanner.core.errors import PlannerError as PlannerErrorType  # noqa: E402
+
+
+# ----------------------------------------------------------------------------------------------- fuzzing
+
+def _valid_csv() -> bytes:
+    return SHEETS[0].read_bytes()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_fuzzed_csv_sheets_read_or_fail_in_one_line(tmp_path, data):
+    raw = bytearray(_valid_csv())
+    for _ in range(data.draw(st.integers(1, 8))):
+        i = data.draw(st.integers(0, len(raw) - 1))
+        kind = data.draw(st.sampled_from(["flip", "insert", "delete"]))
+        if kind == "flip":
+            raw[i] = data.draw(st.integers(0, 255))
+        elif kind == "insert":
+            raw[i:i] = data.draw(st.sampled_from([b",", b"\"", b"\n", b"=1+1", b"1e999", b"\x00", b"-", b"\xe4\xb8"]))
+        else:
+            del raw[i:i + data.draw(st.integers(1, 20))]
+    path = tmp_path / "f.csv"
+    path.write_bytes(bytes(raw))
+    try:
+        read_quotes(path)
+    except PlannerErrorType as err:
+        assert "\n" not in str(err) and str(err).startswith("f.csv")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(cells=st.lists(st.tuples(st.integers(1, 40), st.integers(1, 12),
+                                st.one_of(st.text(max_size=30), st.floats(), st.integers(), st.booleans(),
+                                          st.none())), max_size=12))
+def test_fuzzed_xlsx_sheets_read_or_fail_in_one_line(tmp_path, cells):
+    import openpyxl
+
+    path = write_sheet(tmp_path / "f.xlsx", [FILLED])
+    wb = openpyxl.load_workbook(path)
+    ws = wb.worksheets[0]
+    for r, c, v in cells:
+        if isinstance(v, str):
+            v = "".join(ch for ch in v if ch.isprintable())
+        try:
+            ws.cell(r, c).value = v
+        except (ValueError, TypeError):  # openpyxl refuses some characters: not a sheet anyone can write
+            continue
+    wb.save(path)
+    try:
+        read_quotes(path)
+    except PlannerErrorType as err:
+        assert "\n" not in str(err)
+
+
+@pytest.mark.parametrize("content", [b"", b"\xff\xfe\x00garbage", b"PK\x03\x04broken", b"section,item,value\n" * 3,
+                                     b"section,item,value\nvendor,provider,\n"])
+@pytest.mark.parametrize("suffix", [".csv", ".xlsx", ".txt"])
+def test_cli_exit_codes_on_hostile_sheets(tmp_path, capsys, content, suffix):
+    path = tmp_path / f"h{suffix}"
+    path.write_bytes(content)
+    code = run_cli(["quotes", str(PLAN), str(path), "--lang", "en"])
+    err = capsys.readouterr().err
+    assert code in (0, 2)
+    if code == 2:
+        assert err.startswith("gpuplanner: error: ") and err.count("\n") == 1 and "Traceback" not in err
+
+
+# ---------------------------------------------------------------------------------------------- the CLI
+
+@pytest.mark.parametrize("kind", ["xlsx", "csv"])
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_cli_template(tmp_path, capsys, kind, lang):
+    out = tmp_path / f"quotes.{kind}"
+    assert run_cli(["quotes", "--template", kind, "-o", str(out), "--lang", lang]) == 0
+    rows = quote_sheets._xlsx_sheets(out.read_bytes(), "t")[0][1] if kind == "xlsx" else \
+        list(csv.reader(io.StringIO(out.read_bytes().decode("utf-8-sig"))))
+    header = next(r for r in rows if r and r[0] and not str(r[0]).startswith("#"))
+    assert tuple(header[:9]) == (quote_sheets.HEADER_ZH if lang == "zh_CN" else quote_sheets.COLUMNS)
+    # the blank template imports as a vendor with no provider: a one-line error naming the cell
+    with pytest.raises(QuoteSheetError, match=r"cell C\d+: provider"):
+        read_quotes(out)
+
+
+def test_cli_save_stores_quotes_in_the_plan_and_compares_them(tmp_path, capsys):
+    plan = tmp_path / "p.gpuplan"
+    plan.write_bytes(PLAN.read_bytes())
+    first = _cli_json(capsys, plan, *SHEETS)
+    assert run_cli(["quotes", str(plan), *map(str, SHEETS), "--save", "--lang", "en"]) == 0
+    data = json.loads(plan.read_text(encoding="utf-8"))
+    assert data["schema_version"] == 6 and len(data["quotes"]) == 3
+    assert _cli_json(capsys, plan) == first  # the stored quotes give the same comparison
+    capsys.readouterr()
+    assert run_cli(["quotes", str(PLAN), "--lang", "en"]) == 2  # the example stores none
+    assert "no quotes" in capsys.readouterr().err
+
+
+def test_cli_text_in_chinese(capsys):
+    capsys.readouterr()
+    assert run_cli(["quotes", str(PLAN), *map(str, SHEETS), "--lang", "zh_CN"]) == 0
+    out = capsys.readouterr().out
+    assert "排名" in out and "¥11,399.78" in out
+
+
+def test_plan_figures_read_the_fabric_from_the_evaluation():
+    from gpuplanner.core.evaluate import evaluate
+    from gpuplanner.io.scenario_files import load_scenario
+
+    scenario, base = load_scenario(ROOT / "examples" / "70b-cpt-64xh100.gpuplan")
+    ev = evaluate(scenario, base)
+    p = plan_figures(ev)
+    assert (p.num_gpus, p.nodes, p.card_hours, p.calendar_days) == (ev.num_gpus, ev.nodes, ev.gpu_hours, ev.calendar_days)
+    assert p.nodes > 1 and p.inter_node in ("ib", "roce", "ethernet")
+    if scenario.hardware.inter_node:
+        assert p.inter_node == ("roce" if scenario.hardware.inter_node.startswith("roce") else "ib")
+
+
+def test_project_phases_by_hand(capsys):
+    out = _cli_json(capsys, PLAN, *SHEETS)["project"]
+    # the project's GPU phases as core.project bills them (count x weeks x hours per week):
+    #   LoRA experiments 1 x 2 weeks x 40 h = 80 card-h; full fine-tuning 4 x 3 x 168 = 2,016; serving 1 x 4 x 168 = 672
+    phases = {p["name"]: p for p in out["phases"]}
+    assert [p["plan"]["card_hours"] for p in out["phases"]] == [80.0, 2016.0, 672.0]
+    ft = {v["provider"]: v for v in phases["full fine-tuning"]["vendors"]}["AutoDL (example)"]
+    # 2,016 x 5.88 = 11,854.08; setup 0.702736 h x 4 cards x 5.88 = 16.53; total 11,870.61
+    assert ft["breakdown"]["compute"] == 11854.08 and ft["total"] == 11870.61
+    # serving runs on one H800 (core.project's serving sizing): AutoDL's H800 list price 10.50 x 672 = 7,056.00;
+    # setup 0.702736 h x 1 card x 10.50 = 7.38; total 7,063.38
+    sv = {v["provider"]: v for v in phases["serving"]["vendors"]}["AutoDL (example)"]
+    assert phases["serving"]["plan"]["gpu"] == "h800-sxm-80gb"
+    assert sv["breakdown"]["compute"] == 7056.0 and sv["total"] == 7063.38
+    # only AutoDL offers both GPUs: one vendor for everything is AutoDL's three phases, 476.74 + 11,870.61 + 7,063.38
+    assert out["single_vendor"]["AutoDL (example)"] == 19410.73
+    assert out["single_vendor"]["云擎天下 omniyq (example)"] is None  # it offers no H800 for the serving phase
+    # AutoDL is cheapest in every phase: no move between vendors, the mix is AutoDL alone
+    assert out["moves"] == [] and out["mixed_total"] == out["single_vendor"]["AutoDL (example)"]
+    assert {m["provider"] for m in out["mixed"]} == {"AutoDL (example)"}
+
+
+def test_moving_between_vendors_counts_the_egress():
+    from types import SimpleNamespace
+
+    from gpuplanner.core.quotes import compare_project
+
+    main = _plan(storage_tb=2.0)
+    a = _vendor(provider="A", offers=[Offer(gpu="h100-sxm-80gb", unit="card_hour", price=Decimal(10))],
+                egress_per_tb=Decimal(300))
+    b = _vendor(provider="B", offers=[Offer(gpu="a800-sxm-80gb", unit="card_hour", price=Decimal(5))])
+    ph = [SimpleNamespace(name="one", resource="gpu", device="h100-sxm-80gb", device_name="H100", count=8, nodes=1,
+                          weeks=1.0, hours_per_week=168.0, gpu_hours=8 * 168.0, evaluation=None),
+          SimpleNamespace(name="two", resource="gpu", device="a800-sxm-80gb", device_name="A800", count=8, nodes=1,
+                          weeks=1.0, hours_per_week=168.0, gpu_hours=8 * 168.0, evaluation=None)]
+    pq = compare_project([a, b], ph, main)
+    # leaving A after phase one: the project's 2 TB at A's egress price 300 = 600
+    assert pq.moves == [("A", "B", Decimal("600.00"))]
+    assert pq.single_vendor == {"A": None, "B": None}  # neither serves both GPUs
+    phase_totals = [c.vendors[0].total for _, c in pq.phases]
+    assert pq.mixed_total == sum(phase_totals) + Decimal(600)
