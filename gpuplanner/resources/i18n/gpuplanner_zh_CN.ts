@@ -601,30 +601,6 @@
         <translation>（模型在 {n} 个已发表 {family} 训练上误差的 p10–p90）</translation>
     </message>
     <message>
-        <source>tensor-parallel comm.</source>
-        <translation>张量并行通信</translation>
-    </message>
-    <message>
-        <source>data-parallel comm.</source>
-        <translation>数据并行通信</translation>
-    </message>
-    <message>
-        <source>pipeline bubble</source>
-        <translation>流水线气泡</translation>
-    </message>
-    <message>
-        <source>context-parallel comm.</source>
-        <translation>上下文并行通信</translation>
-    </message>
-    <message>
-        <source>expert-parallel comm.</source>
-        <translation>专家并行通信</translation>
-    </message>
-    <message>
-        <source>generation</source>
-        <translation>采样生成</translation>
-    </message>
-    <message>
         <source>time share</source>
         <translation>时间占比</translation>
     </message>
@@ -4602,38 +4578,6 @@
         <translation>模型在 {0} 条已发表的 {1} 训练记录上误差的 p10–p90：{2}</translation>
     </message>
     <message>
-        <source>compute</source>
-        <translation>计算</translation>
-    </message>
-    <message>
-        <source>tensor-parallel communication</source>
-        <translation>张量并行通信</translation>
-    </message>
-    <message>
-        <source>data-parallel / ZeRO communication</source>
-        <translation>数据并行 / ZeRO 通信</translation>
-    </message>
-    <message>
-        <source>pipeline bubble</source>
-        <translation>流水线气泡</translation>
-    </message>
-    <message>
-        <source>context-parallel communication</source>
-        <translation>上下文并行通信</translation>
-    </message>
-    <message>
-        <source>expert all-to-all</source>
-        <translation>专家 all-to-all 通信</translation>
-    </message>
-    <message>
-        <source>optimizer step and other</source>
-        <translation>优化器步骤及其他</translation>
-    </message>
-    <message>
-        <source>rollout generation (RL)</source>
-        <translation>采样生成（强化学习）</translation>
-    </message>
-    <message>
         <source>Step time breakdown</source>
         <translation>单步时间构成</translation>
     </message>
@@ -5329,6 +5273,751 @@
     </message>
 </context>
 <context>
+    <name>QuoteSheets</name>
+    <message>
+        <source>{file}: cell {cell}: {why}</source>
+        <translation>{file}：单元格 {cell}：{why}</translation>
+    </message>
+    <message>
+        <source>{file}: {why}</source>
+        <translation>{file}：{why}</translation>
+    </message>
+    <message>
+        <source>no worksheet with the quote header (section, item, value, …)</source>
+        <translation>没有带报价表头（section, item, value, …）的工作表</translation>
+    </message>
+    <message>
+        <source>not a quote sheet: expected .csv or .xlsx</source>
+        <translation>不是报价单：应为 .csv 或 .xlsx</translation>
+    </message>
+    <message>
+        <source>not UTF-8 text (save the sheet as CSV UTF-8)</source>
+        <translation>不是 UTF-8 文本（请另存为 CSV UTF-8）</translation>
+    </message>
+    <message>
+        <source>not a text file</source>
+        <translation>不是文本文件</translation>
+    </message>
+    <message>
+        <source>more than {n} lines</source>
+        <translation>超过 {n} 行</translation>
+    </message>
+    <message>
+        <source>not valid CSV ({why})</source>
+        <translation>不是有效的 CSV（{why}）</translation>
+    </message>
+    <message>
+        <source>the workbook unpacks to too much data</source>
+        <translation>工作簿解压后数据过大</translation>
+    </message>
+    <message>
+        <source>not an XLSX workbook</source>
+        <translation>不是 XLSX 工作簿</translation>
+    </message>
+    <message>
+        <source>not a readable XLSX workbook ({why})</source>
+        <translation>无法读取的 XLSX 工作簿（{why}）</translation>
+    </message>
+    <message>
+        <source>no header line with section, item and value</source>
+        <translation>没有包含 section、item 和 value 的表头行</translation>
+    </message>
+    <message>
+        <source>longer than {n} characters</source>
+        <translation>超过 {n} 个字符</translation>
+    </message>
+    <message>
+        <source>section must be vendor, offer or question, not {v!r}</source>
+        <translation>类别必须是 vendor（供应商）、offer（报价）或 question（问题），而不是 {v!r}</translation>
+    </message>
+    <message>
+        <source>unknown vendor field {v!r} (known: {known})</source>
+        <translation>未知的供应商字段 {v!r}（可用：{known}）</translation>
+    </message>
+    <message>
+        <source>{v} given twice</source>
+        <translation>{v} 填写了两次</translation>
+    </message>
+    <message>
+        <source>unit must be one of {units}, not {v!r}</source>
+        <translation>计价单位必须是 {units} 之一，而不是 {v!r}</translation>
+    </message>
+    <message>
+        <source>unknown question {v!r} (known: {known})</source>
+        <translation>未知的问题 {v!r}（可用：{known}）</translation>
+    </message>
+    <message>
+        <source>expected yes, no or unknown, not {v!r}</source>
+        <translation>应为 yes、no 或 unknown（是/否/未知），而不是 {v!r}</translation>
+    </message>
+    <message>
+        <source>expected a number, not {v!r}</source>
+        <translation>应为数字，而不是 {v!r}</translation>
+    </message>
+    <message>
+        <source>expected a finite number, not {v!r}</source>
+        <translation>应为有限的数字，而不是 {v!r}</translation>
+    </message>
+    <message>
+        <source>{field}: {why}</source>
+        <translation>{field}：{why}</translation>
+    </message>
+</context>
+<context>
+    <name>Quotes</name>
+    <message>
+        <source>per card-hour</source>
+        <translation>每卡时</translation>
+    </message>
+    <message>
+        <source>spot, per card-hour</source>
+        <translation>竞价，每卡时</translation>
+    </message>
+    <message>
+        <source>per card-day</source>
+        <translation>每卡每天</translation>
+    </message>
+    <message>
+        <source>per card-week</source>
+        <translation>每卡每周</translation>
+    </message>
+    <message>
+        <source>per card-month</source>
+        <translation>每卡每月</translation>
+    </message>
+    <message>
+        <source>per server-day</source>
+        <translation>每台整机每天</translation>
+    </message>
+    <message>
+        <source>per server-week</source>
+        <translation>每台整机每周</translation>
+    </message>
+    <message>
+        <source>per server-month</source>
+        <translation>每台整机每月</translation>
+    </message>
+    <message>
+        <source>per server-year</source>
+        <translation>每台整机每年</translation>
+    </message>
+    <message>
+        <source>Real stock (machines in the rack), not &quot;schedulable&quot;?</source>
+        <translation>是现货（机器已上架），而不是“可调度”？</translation>
+    </message>
+    <message>
+        <source>Failure SLA in hours, and a spare machine swapped in?</source>
+        <translation>故障 SLA 几小时？是否换上备用机？</translation>
+    </message>
+    <message>
+        <source>Data stays in the region; VPC or bare metal, isolated from other tenants?</source>
+        <translation>数据不出地域；VPC 还是裸金属，与其他租户隔离？</translation>
+    </message>
+    <message>
+        <source>IDC/ISP licence number given?</source>
+        <translation>是否提供了 IDC/ISP 许可证编号？</translation>
+    </message>
+    <message>
+        <source>Trial run with our own script done?</source>
+        <translation>是否已用我们自己的脚本试跑？</translation>
+    </message>
+    <message>
+        <source>Same-site upgrade path (e.g. 4 to 8 cards in the same machine)?</source>
+        <translation>能否原地升级（例如同一台机器从 4 卡加到 8 卡）？</translation>
+    </message>
+    <message>
+        <source>Topology (nvidia-smi topo -m), ibstat or kit result received?</source>
+        <translation>是否收到拓扑（nvidia-smi topo -m）、ibstat 或测试套件结果？</translation>
+    </message>
+    <message>
+        <source>not stated</source>
+        <translation>未说明</translation>
+    </message>
+    <message>
+        <source>Ethernet (TCP)</source>
+        <translation>以太网（TCP）</translation>
+    </message>
+    <message>
+        <source>longer than {n} characters</source>
+        <translation>超过 {n} 个字符</translation>
+    </message>
+    <message>
+        <source>unknown question {q} (known: {known})</source>
+        <translation>未知的问题 {q}（可用：{known}）</translation>
+    </message>
+    <message>
+        <source>One node: no network between nodes needed.</source>
+        <translation>单节点：不需要节点间网络。</translation>
+    </message>
+    <message>
+        <source>Network between nodes not stated: ask.</source>
+        <translation>节点间网络未说明：需询问。</translation>
+    </message>
+    <message>
+        <source>Offers {offered} where the plan assumed {planned}.</source>
+        <translation>提供的是 {offered}，而方案假设的是 {planned}。</translation>
+    </message>
+    <message>
+        <source>{have} Gb/s per node offered, the plan needs {need} Gb/s.</source>
+        <translation>每节点提供 {have} Gb/s，方案需要 {need} Gb/s。</translation>
+    </message>
+    <message>
+        <source>NIC count and speed per node not stated: ask.</source>
+        <translation>每节点网卡数量和速率未说明：需询问。</translation>
+    </message>
+    <message>
+        <source>Spot capacity: the job can be interrupted at any time; checkpoint often and count restarts.</source>
+        <translation>竞价实例：任务随时可能被中断；要勤存检查点，并把重启算进去。</translation>
+    </message>
+    <message>
+        <source>Minimum term {term} days is longer than the job ({days} days).</source>
+        <translation>最短租期 {term} 天，比任务（{days} 天）还长。</translation>
+    </message>
+    <message>
+        <source>Whole servers of {per} cards: {idle} cards paid for and not used by the plan.</source>
+        <translation>按 {per} 卡整机出租：有 {idle} 张卡付了钱但方案用不到。</translation>
+    </message>
+    <message>
+        <source>Storage price not stated: not counted.</source>
+        <translation>存储价格未说明：未计入。</translation>
+    </message>
+    <message>
+        <source>Egress price not stated: not counted.</source>
+        <translation>出网流量价格未说明：未计入。</translation>
+    </message>
+    <message>
+        <source>Whether setup hours are billed is not stated: counted as billed.</source>
+        <translation>环境准备时间是否计费未说明：按计费计入。</translation>
+    </message>
+    <message>
+        <source>Answered no: {question}</source>
+        <translation>回答为否：{question}</translation>
+    </message>
+    <message>
+        <source>{n} of {m} questions still to ask.</source>
+        <translation>{m} 个问题中还有 {n} 个待问。</translation>
+    </message>
+    <message>
+        <source>Prices in {cur} with no exchange rate stated: not converted.</source>
+        <translation>价格以 {cur} 计，但没有注明汇率：未换算。</translation>
+    </message>
+    <message>
+        <source>No offer for {gpu}.</source>
+        <translation>没有 {gpu} 的报价。</translation>
+    </message>
+    <message>
+        <source>Lowest total with the hidden costs counted.</source>
+        <translation>计入隐性费用后总价最低。</translation>
+    </message>
+    <message>
+        <source>{diff} ({pct}) more than {best}.</source>
+        <translation>比 {best} 贵 {diff}（{pct}）。</translation>
+    </message>
+    <message>
+        <source>Costs the price leaves out: {amount} ({pct} of the total).</source>
+        <translation>价格之外的费用：{amount}（占总价 {pct}）。</translation>
+    </message>
+    <message>
+        <source>Network does not match the plan.</source>
+        <translation>网络与方案不符。</translation>
+    </message>
+    <message>
+        <source>compute (the offer)</source>
+        <translation>算力（报价本身）</translation>
+    </message>
+    <message>
+        <source>storage</source>
+        <translation>存储</translation>
+    </message>
+    <message>
+        <source>egress (download at the end)</source>
+        <translation>出网流量（结束时下载）</translation>
+    </message>
+    <message>
+        <source>setup and image rebuilding</source>
+        <translation>环境准备与镜像重建</translation>
+    </message>
+    <message>
+        <source>data migration</source>
+        <translation>数据迁移</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>符合</translation>
+    </message>
+    <message>
+        <source>check</source>
+        <translation>需核实</translation>
+    </message>
+    <message>
+        <source>does not match</source>
+        <translation>不符</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>still to ask</source>
+        <translation>待问</translation>
+    </message>
+    <message>
+        <source>{h} card-hours</source>
+        <translation>{h} 卡时</translation>
+    </message>
+    <message>
+        <source>{s} server(s) × {p} period(s)</source>
+        <translation>{s} 台整机 × {p} 个计费周期</translation>
+    </message>
+    <message>
+        <source>{n} card(s) × {p} period(s)</source>
+        <translation>{n} 张卡 × {p} 个计费周期</translation>
+    </message>
+    <message>
+        <source>{price} {unit}; {billed}</source>
+        <translation>{price} {unit}；{billed}</translation>
+    </message>
+    <message>
+        <source>no package and card-hour price of this vendor to compare</source>
+        <translation>该供应商没有可相互比较的套餐价和卡时价</translation>
+    </message>
+    <message>
+        <source>{unit} beats card-hours above {h} hours per week</source>
+        <translation>每周使用超过 {h} 小时时，{unit}比卡时计费便宜</translation>
+    </message>
+    <message>
+        <source>Plan: {n} × {gpu}, {h} card-hours, {d} from start to finish, {tb} TB stored</source>
+        <translation>方案：{n} × {gpu}，{h} 卡时，从开始到结束 {d}，存储 {tb} TB</translation>
+    </message>
+    <message>
+        <source>billing: {b}</source>
+        <translation>计费：{b}</translation>
+    </message>
+    <message>
+        <source>(band {lo} – {hi})</source>
+        <translation>（区间 {lo} – {hi}）</translation>
+    </message>
+    <message>
+        <source>total</source>
+        <translation>合计</translation>
+    </message>
+    <message>
+        <source>break-even: {t}</source>
+        <translation>盈亏平衡：{t}</translation>
+    </message>
+    <message>
+        <source>network: {status}: {m}</source>
+        <translation>网络：{status}：{m}</translation>
+    </message>
+    <message>
+        <source>still to ask:</source>
+        <translation>待问：</translation>
+    </message>
+    <message>
+        <source>risk: {m}</source>
+        <translation>风险：{m}</translation>
+    </message>
+    <message>
+        <source>why: {m}</source>
+        <translation>理由：{m}</translation>
+    </message>
+    <message>
+        <source>Ranking: {r}</source>
+        <translation>排名：{r}</translation>
+    </message>
+    <message>
+        <source>Project phases</source>
+        <translation>项目各阶段</translation>
+    </message>
+    <message>
+        <source>move {a} → {b}: egress {cost}</source>
+        <translation>从 {a} 迁到 {b}：出网流量 {cost}</translation>
+    </message>
+    <message>
+        <source>cheapest vendor per phase</source>
+        <translation>每个阶段选最便宜的供应商</translation>
+    </message>
+    <message>
+        <source>all phases at {v}</source>
+        <translation>所有阶段都在 {v}</translation>
+    </message>
+    <message>
+        <source>no offer for every phase</source>
+        <translation>并非每个阶段都有报价</translation>
+    </message>
+    <message>
+        <source>Quotes compared</source>
+        <translation>报价对比</translation>
+    </message>
+    <message>
+        <source>For the plan: {n} × {gpu}, {h} card-hours of compute, {d} from start to finish, about {tb} TB to store and {eg} TB to download; setup {s} per new instance.</source>
+        <translation>按本方案：{n} × {gpu}，{h} 卡时算力，从开始到结束 {d}，约 {tb} TB 需要存储、{eg} TB 需要下载；每个新实例环境准备 {s}。</translation>
+    </message>
+    <message>
+        <source>Vendor</source>
+        <translation>供应商</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>总价</translation>
+    </message>
+    <message>
+        <source>Band</source>
+        <translation>区间</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>理由</translation>
+    </message>
+    <message>
+        <source>Billing</source>
+        <translation>计费</translation>
+    </message>
+    <message>
+        <source>Break-even</source>
+        <translation>盈亏平衡</translation>
+    </message>
+    <message>
+        <source>Network</source>
+        <translation>网络</translation>
+    </message>
+    <message>
+        <source>{status}: {message}</source>
+        <translation>{status}：{message}</translation>
+    </message>
+    <message>
+        <source>Still to ask</source>
+        <translation>待问</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Risks</source>
+        <translation>风险</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Cards</source>
+        <translation>卡数</translation>
+    </message>
+    <message>
+        <source>{n} cards, {per} per node, {nodes} node(s)</source>
+        <translation>{n} 张卡，每节点 {per} 张，{nodes} 个节点</translation>
+    </message>
+    <message>
+        <source>Interconnect between nodes</source>
+        <translation>节点间互联</translation>
+    </message>
+    <message>
+        <source>not needed (one node)</source>
+        <translation>不需要（单节点）</translation>
+    </message>
+    <message>
+        <source>{net}, {gbps} Gb/s per node</source>
+        <translation>{net}，每节点 {gbps} Gb/s</translation>
+    </message>
+    <message>
+        <source>Storage</source>
+        <translation>存储</translation>
+    </message>
+    <message>
+        <source>about {tb} TB, readable from every node</source>
+        <translation>约 {tb} TB，每个节点都能读取</translation>
+    </message>
+    <message>
+        <source>Download at the end</source>
+        <translation>结束时下载</translation>
+    </message>
+    <message>
+        <source>about {tb} TB</source>
+        <translation>约 {tb} TB</translation>
+    </message>
+    <message>
+        <source>Period</source>
+        <translation>租期</translation>
+    </message>
+    <message>
+        <source>{d} ({w} weeks)</source>
+        <translation>{d}（{w} 周）</translation>
+    </message>
+    <message>
+        <source>Hours per week</source>
+        <translation>每周小时数</translation>
+    </message>
+    <message>
+        <source>Card-hours</source>
+        <translation>卡时</translation>
+    </message>
+    <message>
+        <source>Request for quote</source>
+        <translation>询价单（请求报价）</translation>
+    </message>
+    <message>
+        <source>Please quote per card-hour, per card-month and per whole server per month where you offer them, with storage, egress, setup and minimum terms, and answer the questions below.</source>
+        <translation>请按卡时、按卡月和按整机月租（凡贵司提供的）报价，注明存储、出网流量、环境准备费用和最短租期，并回答下列问题。</translation>
+    </message>
+    <message>
+        <source>Requirements</source>
+        <translation>需求</translation>
+    </message>
+    <message>
+        <source>Prices to state</source>
+        <translation>请注明的价格</translation>
+    </message>
+    <message>
+        <source>price and unit (card-hour, card-month, whole server per month), minimum term</source>
+        <translation>价格与计价单位（卡时、卡月、整机月租），最短租期</translation>
+    </message>
+    <message>
+        <source>storage per TB per month; egress per TB</source>
+        <translation>存储每 TB 每月价格；出网流量每 TB 价格</translation>
+    </message>
+    <message>
+        <source>setup and image building: hours, and whether they are billed</source>
+        <translation>环境准备与镜像构建：需要几小时，是否计费</translation>
+    </message>
+    <message>
+        <source>network: InfiniBand or RoCE, speed and NICs per node; software pre-installed</source>
+        <translation>网络：InfiniBand 还是 RoCE，每节点速率和网卡数；预装的软件</translation>
+    </message>
+    <message>
+        <source>Questions</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>Answer</source>
+        <translation>回答</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+</context>
+<context>
+    <name>QuotesPage</name>
+    <message>
+        <source>Vendor quotes</source>
+        <translation>供应商报价</translation>
+    </message>
+    <message>
+        <source>9 · Vendor quotes</source>
+        <translation>9 · 供应商报价</translation>
+    </message>
+    <message>
+        <source>Enter each vendor&apos;s quote (or import their sheet), answer the hard questions as they reply, and compare the totals for this plan with the costs quotes leave out: storage, egress, setup and migration.</source>
+        <translation>录入每个供应商的报价（或导入其报价单），随对方回复填写硬性问题的答案，并按本方案比较总价，包括报价里没写的费用：存储、出网流量、环境准备和数据迁移。</translation>
+    </message>
+    <message>
+        <source>Vendor:</source>
+        <translation>供应商：</translation>
+    </message>
+    <message>
+        <source>Add vendor</source>
+        <translation>添加供应商</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Import sheet…</source>
+        <translation>导入报价单…</translation>
+    </message>
+    <message>
+        <source>Export sheet…</source>
+        <translation>导出报价单…</translation>
+    </message>
+    <message>
+        <source>Blank template…</source>
+        <translation>空白模板…</translation>
+    </message>
+    <message>
+        <source>Add offer</source>
+        <translation>添加报价行</translation>
+    </message>
+    <message>
+        <source>Terms</source>
+        <translation>条款</translation>
+    </message>
+    <message>
+        <source>Offers (one line per price)</source>
+        <translation>报价（一个价格一行）</translation>
+    </message>
+    <message>
+        <source>Quote sheet</source>
+        <translation>报价单</translation>
+    </message>
+    <message>
+        <source>Hard questions</source>
+        <translation>硬性问题</translation>
+    </message>
+    <message>
+        <source>Comparison</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <source>Field</source>
+        <translation>字段</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Unit</source>
+        <translation>计价单位</translation>
+    </message>
+    <message>
+        <source>Price</source>
+        <translation>价格</translation>
+    </message>
+    <message>
+        <source>Cards/server</source>
+        <translation>每台卡数</translation>
+    </message>
+    <message>
+        <source>Min. term (days)</source>
+        <translation>最短租期（天）</translation>
+    </message>
+    <message>
+        <source>Cap at month</source>
+        <translation>按月封顶</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>Answer</source>
+        <translation>回答</translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>供应商名称</translation>
+    </message>
+    <message>
+        <source>Quote date</source>
+        <translation>报价日期</translation>
+    </message>
+    <message>
+        <source>Region</source>
+        <translation>地域</translation>
+    </message>
+    <message>
+        <source>Contact</source>
+        <translation>联系人</translation>
+    </message>
+    <message>
+        <source>Currency</source>
+        <translation>币种</translation>
+    </message>
+    <message>
+        <source>Exchange rate (plan currency per unit)</source>
+        <translation>汇率（每单位折合方案币种）</translation>
+    </message>
+    <message>
+        <source>Exchange rate date</source>
+        <translation>汇率日期</translation>
+    </message>
+    <message>
+        <source>Storage per TB-month</source>
+        <translation>存储（每 TB 每月）</translation>
+    </message>
+    <message>
+        <source>Egress per TB</source>
+        <translation>出网流量（每 TB）</translation>
+    </message>
+    <message>
+        <source>Setup hours per instance</source>
+        <translation>每个实例的环境准备小时数</translation>
+    </message>
+    <message>
+        <source>Setup billed (yes/no)</source>
+        <translation>环境准备是否计费（yes/no）</translation>
+    </message>
+    <message>
+        <source>Data migration hours</source>
+        <translation>数据迁移小时数</translation>
+    </message>
+    <message>
+        <source>Network (ib/roce/ethernet)</source>
+        <translation>网络（ib/roce/ethernet）</translation>
+    </message>
+    <message>
+        <source>Gb/s per NIC</source>
+        <translation>每张网卡 Gb/s</translation>
+    </message>
+    <message>
+        <source>NICs per node</source>
+        <translation>每节点网卡数</translation>
+    </message>
+    <message>
+        <source>Pre-installed software</source>
+        <translation>预装软件</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>{name}: {field}: {why}</source>
+        <translation>{name}：{field}：{why}</translation>
+    </message>
+    <message>
+        <source>New vendor</source>
+        <translation>新供应商</translation>
+    </message>
+    <message>
+        <source>Import quote sheet</source>
+        <translation>导入报价单</translation>
+    </message>
+    <message>
+        <source>Quote sheets (*.xlsx *.csv)</source>
+        <translation>报价单 (*.xlsx *.csv)</translation>
+    </message>
+    <message>
+        <source>Export quote sheet</source>
+        <translation>导出报价单</translation>
+    </message>
+    <message>
+        <source>Blank quote sheet</source>
+        <translation>空白报价单</translation>
+    </message>
+    <message>
+        <source>Add a vendor&apos;s quote to compare it with this plan.</source>
+        <translation>添加供应商报价，与本方案比较。</translation>
+    </message>
+</context>
+<context>
     <name>RecoveryDialog</name>
     <message>
         <source>Recover unsaved work</source>
@@ -5964,26 +6653,6 @@
     <message>
         <source>Cost</source>
         <translation>成本</translation>
-    </message>
-    <message>
-        <source>compute</source>
-        <translation>计算</translation>
-    </message>
-    <message>
-        <source>tensor-parallel communication</source>
-        <translation>张量并行通信</translation>
-    </message>
-    <message>
-        <source>data-parallel communication</source>
-        <translation>数据并行通信</translation>
-    </message>
-    <message>
-        <source>pipeline bubble</source>
-        <translation>流水线气泡</translation>
-    </message>
-    <message>
-        <source>rollout generation (RL)</source>
-        <translation>采样生成（强化学习）</translation>
     </message>
     <message>
         <source>Step time</source>
@@ -8134,751 +8803,6 @@
     <message>
         <source>link (both directions)</source>
         <translation>互联（双向）</translation>
-    </message>
-</context>
-<context>
-    <name>QuoteSheets</name>
-    <message>
-        <source>{file}: cell {cell}: {why}</source>
-        <translation>{file}：单元格 {cell}：{why}</translation>
-    </message>
-    <message>
-        <source>{file}: {why}</source>
-        <translation>{file}：{why}</translation>
-    </message>
-    <message>
-        <source>no worksheet with the quote header (section, item, value, …)</source>
-        <translation>没有带报价表头（section, item, value, …）的工作表</translation>
-    </message>
-    <message>
-        <source>not a quote sheet: expected .csv or .xlsx</source>
-        <translation>不是报价单：应为 .csv 或 .xlsx</translation>
-    </message>
-    <message>
-        <source>not UTF-8 text (save the sheet as CSV UTF-8)</source>
-        <translation>不是 UTF-8 文本（请另存为 CSV UTF-8）</translation>
-    </message>
-    <message>
-        <source>not a text file</source>
-        <translation>不是文本文件</translation>
-    </message>
-    <message>
-        <source>more than {n} lines</source>
-        <translation>超过 {n} 行</translation>
-    </message>
-    <message>
-        <source>not valid CSV ({why})</source>
-        <translation>不是有效的 CSV（{why}）</translation>
-    </message>
-    <message>
-        <source>the workbook unpacks to too much data</source>
-        <translation>工作簿解压后数据过大</translation>
-    </message>
-    <message>
-        <source>not an XLSX workbook</source>
-        <translation>不是 XLSX 工作簿</translation>
-    </message>
-    <message>
-        <source>not a readable XLSX workbook ({why})</source>
-        <translation>无法读取的 XLSX 工作簿（{why}）</translation>
-    </message>
-    <message>
-        <source>no header line with section, item and value</source>
-        <translation>没有包含 section、item 和 value 的表头行</translation>
-    </message>
-    <message>
-        <source>longer than {n} characters</source>
-        <translation>超过 {n} 个字符</translation>
-    </message>
-    <message>
-        <source>section must be vendor, offer or question, not {v!r}</source>
-        <translation>类别必须是 vendor（供应商）、offer（报价）或 question（问题），而不是 {v!r}</translation>
-    </message>
-    <message>
-        <source>unknown vendor field {v!r} (known: {known})</source>
-        <translation>未知的供应商字段 {v!r}（可用：{known}）</translation>
-    </message>
-    <message>
-        <source>{v} given twice</source>
-        <translation>{v} 填写了两次</translation>
-    </message>
-    <message>
-        <source>unit must be one of {units}, not {v!r}</source>
-        <translation>计价单位必须是 {units} 之一，而不是 {v!r}</translation>
-    </message>
-    <message>
-        <source>unknown question {v!r} (known: {known})</source>
-        <translation>未知的问题 {v!r}（可用：{known}）</translation>
-    </message>
-    <message>
-        <source>expected yes, no or unknown, not {v!r}</source>
-        <translation>应为 yes、no 或 unknown（是/否/未知），而不是 {v!r}</translation>
-    </message>
-    <message>
-        <source>expected a number, not {v!r}</source>
-        <translation>应为数字，而不是 {v!r}</translation>
-    </message>
-    <message>
-        <source>expected a finite number, not {v!r}</source>
-        <translation>应为有限的数字，而不是 {v!r}</translation>
-    </message>
-    <message>
-        <source>{field}: {why}</source>
-        <translation>{field}：{why}</translation>
-    </message>
-</context>
-<context>
-    <name>Quotes</name>
-    <message>
-        <source>per card-hour</source>
-        <translation>每卡时</translation>
-    </message>
-    <message>
-        <source>spot, per card-hour</source>
-        <translation>竞价，每卡时</translation>
-    </message>
-    <message>
-        <source>per card-day</source>
-        <translation>每卡每天</translation>
-    </message>
-    <message>
-        <source>per card-week</source>
-        <translation>每卡每周</translation>
-    </message>
-    <message>
-        <source>per card-month</source>
-        <translation>每卡每月</translation>
-    </message>
-    <message>
-        <source>per server-day</source>
-        <translation>每台整机每天</translation>
-    </message>
-    <message>
-        <source>per server-week</source>
-        <translation>每台整机每周</translation>
-    </message>
-    <message>
-        <source>per server-month</source>
-        <translation>每台整机每月</translation>
-    </message>
-    <message>
-        <source>per server-year</source>
-        <translation>每台整机每年</translation>
-    </message>
-    <message>
-        <source>Real stock (machines in the rack), not &quot;schedulable&quot;?</source>
-        <translation>是现货（机器已上架），而不是“可调度”？</translation>
-    </message>
-    <message>
-        <source>Failure SLA in hours, and a spare machine swapped in?</source>
-        <translation>故障 SLA 几小时？是否换上备用机？</translation>
-    </message>
-    <message>
-        <source>Data stays in the region; VPC or bare metal, isolated from other tenants?</source>
-        <translation>数据不出地域；VPC 还是裸金属，与其他租户隔离？</translation>
-    </message>
-    <message>
-        <source>IDC/ISP licence number given?</source>
-        <translation>是否提供了 IDC/ISP 许可证编号？</translation>
-    </message>
-    <message>
-        <source>Trial run with our own script done?</source>
-        <translation>是否已用我们自己的脚本试跑？</translation>
-    </message>
-    <message>
-        <source>Same-site upgrade path (e.g. 4 to 8 cards in the same machine)?</source>
-        <translation>能否原地升级（例如同一台机器从 4 卡加到 8 卡）？</translation>
-    </message>
-    <message>
-        <source>Topology (nvidia-smi topo -m), ibstat or kit result received?</source>
-        <translation>是否收到拓扑（nvidia-smi topo -m）、ibstat 或测试套件结果？</translation>
-    </message>
-    <message>
-        <source>not stated</source>
-        <translation>未说明</translation>
-    </message>
-    <message>
-        <source>Ethernet (TCP)</source>
-        <translation>以太网（TCP）</translation>
-    </message>
-    <message>
-        <source>longer than {n} characters</source>
-        <translation>超过 {n} 个字符</translation>
-    </message>
-    <message>
-        <source>unknown question {q} (known: {known})</source>
-        <translation>未知的问题 {q}（可用：{known}）</translation>
-    </message>
-    <message>
-        <source>One node: no network between nodes needed.</source>
-        <translation>单节点：不需要节点间网络。</translation>
-    </message>
-    <message>
-        <source>Network between nodes not stated: ask.</source>
-        <translation>节点间网络未说明：需询问。</translation>
-    </message>
-    <message>
-        <source>Offers {offered} where the plan assumed {planned}.</source>
-        <translation>提供的是 {offered}，而方案假设的是 {planned}。</translation>
-    </message>
-    <message>
-        <source>{have} Gb/s per node offered, the plan needs {need} Gb/s.</source>
-        <translation>每节点提供 {have} Gb/s，方案需要 {need} Gb/s。</translation>
-    </message>
-    <message>
-        <source>NIC count and speed per node not stated: ask.</source>
-        <translation>每节点网卡数量和速率未说明：需询问。</translation>
-    </message>
-    <message>
-        <source>Spot capacity: the job can be interrupted at any time; checkpoint often and count restarts.</source>
-        <translation>竞价实例：任务随时可能被中断；要勤存检查点，并把重启算进去。</translation>
-    </message>
-    <message>
-        <source>Minimum term {term} days is longer than the job ({days} days).</source>
-        <translation>最短租期 {term} 天，比任务（{days} 天）还长。</translation>
-    </message>
-    <message>
-        <source>Whole servers of {per} cards: {idle} cards paid for and not used by the plan.</source>
-        <translation>按 {per} 卡整机出租：有 {idle} 张卡付了钱但方案用不到。</translation>
-    </message>
-    <message>
-        <source>Storage price not stated: not counted.</source>
-        <translation>存储价格未说明：未计入。</translation>
-    </message>
-    <message>
-        <source>Egress price not stated: not counted.</source>
-        <translation>出网流量价格未说明：未计入。</translation>
-    </message>
-    <message>
-        <source>Whether setup hours are billed is not stated: counted as billed.</source>
-        <translation>环境准备时间是否计费未说明：按计费计入。</translation>
-    </message>
-    <message>
-        <source>Answered no: {question}</source>
-        <translation>回答为否：{question}</translation>
-    </message>
-    <message>
-        <source>{n} of {m} questions still to ask.</source>
-        <translation>{m} 个问题中还有 {n} 个待问。</translation>
-    </message>
-    <message>
-        <source>Prices in {cur} with no exchange rate stated: not converted.</source>
-        <translation>价格以 {cur} 计，但没有注明汇率：未换算。</translation>
-    </message>
-    <message>
-        <source>No offer for {gpu}.</source>
-        <translation>没有 {gpu} 的报价。</translation>
-    </message>
-    <message>
-        <source>Lowest total with the hidden costs counted.</source>
-        <translation>计入隐性费用后总价最低。</translation>
-    </message>
-    <message>
-        <source>{diff} ({pct}) more than {best}.</source>
-        <translation>比 {best} 贵 {diff}（{pct}）。</translation>
-    </message>
-    <message>
-        <source>Costs the price leaves out: {amount} ({pct} of the total).</source>
-        <translation>价格之外的费用：{amount}（占总价 {pct}）。</translation>
-    </message>
-    <message>
-        <source>Network does not match the plan.</source>
-        <translation>网络与方案不符。</translation>
-    </message>
-    <message>
-        <source>compute (the offer)</source>
-        <translation>算力（报价本身）</translation>
-    </message>
-    <message>
-        <source>storage</source>
-        <translation>存储</translation>
-    </message>
-    <message>
-        <source>egress (download at the end)</source>
-        <translation>出网流量（结束时下载）</translation>
-    </message>
-    <message>
-        <source>setup and image rebuilding</source>
-        <translation>环境准备与镜像重建</translation>
-    </message>
-    <message>
-        <source>data migration</source>
-        <translation>数据迁移</translation>
-    </message>
-    <message>
-        <source>ok</source>
-        <translation>符合</translation>
-    </message>
-    <message>
-        <source>check</source>
-        <translation>需核实</translation>
-    </message>
-    <message>
-        <source>does not match</source>
-        <translation>不符</translation>
-    </message>
-    <message>
-        <source>yes</source>
-        <translation>是</translation>
-    </message>
-    <message>
-        <source>no</source>
-        <translation>否</translation>
-    </message>
-    <message>
-        <source>still to ask</source>
-        <translation>待问</translation>
-    </message>
-    <message>
-        <source>{h} card-hours</source>
-        <translation>{h} 卡时</translation>
-    </message>
-    <message>
-        <source>{s} server(s) × {p} period(s)</source>
-        <translation>{s} 台整机 × {p} 个计费周期</translation>
-    </message>
-    <message>
-        <source>{n} card(s) × {p} period(s)</source>
-        <translation>{n} 张卡 × {p} 个计费周期</translation>
-    </message>
-    <message>
-        <source>{price} {unit}; {billed}</source>
-        <translation>{price} {unit}；{billed}</translation>
-    </message>
-    <message>
-        <source>no package and card-hour price of this vendor to compare</source>
-        <translation>该供应商没有可相互比较的套餐价和卡时价</translation>
-    </message>
-    <message>
-        <source>{unit} beats card-hours above {h} hours per week</source>
-        <translation>每周使用超过 {h} 小时时，{unit}比卡时计费便宜</translation>
-    </message>
-    <message>
-        <source>Plan: {n} × {gpu}, {h} card-hours, {d} from start to finish, {tb} TB stored</source>
-        <translation>方案：{n} × {gpu}，{h} 卡时，从开始到结束 {d}，存储 {tb} TB</translation>
-    </message>
-    <message>
-        <source>billing: {b}</source>
-        <translation>计费：{b}</translation>
-    </message>
-    <message>
-        <source>(band {lo} – {hi})</source>
-        <translation>（区间 {lo} – {hi}）</translation>
-    </message>
-    <message>
-        <source>total</source>
-        <translation>合计</translation>
-    </message>
-    <message>
-        <source>break-even: {t}</source>
-        <translation>盈亏平衡：{t}</translation>
-    </message>
-    <message>
-        <source>network: {status}: {m}</source>
-        <translation>网络：{status}：{m}</translation>
-    </message>
-    <message>
-        <source>still to ask:</source>
-        <translation>待问：</translation>
-    </message>
-    <message>
-        <source>risk: {m}</source>
-        <translation>风险：{m}</translation>
-    </message>
-    <message>
-        <source>why: {m}</source>
-        <translation>理由：{m}</translation>
-    </message>
-    <message>
-        <source>Ranking: {r}</source>
-        <translation>排名：{r}</translation>
-    </message>
-    <message>
-        <source>Project phases</source>
-        <translation>项目各阶段</translation>
-    </message>
-    <message>
-        <source>move {a} → {b}: egress {cost}</source>
-        <translation>从 {a} 迁到 {b}：出网流量 {cost}</translation>
-    </message>
-    <message>
-        <source>cheapest vendor per phase</source>
-        <translation>每个阶段选最便宜的供应商</translation>
-    </message>
-    <message>
-        <source>all phases at {v}</source>
-        <translation>所有阶段都在 {v}</translation>
-    </message>
-    <message>
-        <source>no offer for every phase</source>
-        <translation>并非每个阶段都有报价</translation>
-    </message>
-    <message>
-        <source>Quotes compared</source>
-        <translation>报价对比</translation>
-    </message>
-    <message>
-        <source>For the plan: {n} × {gpu}, {h} card-hours of compute, {d} from start to finish, about {tb} TB to store and {eg} TB to download; setup {s} per new instance.</source>
-        <translation>按本方案：{n} × {gpu}，{h} 卡时算力，从开始到结束 {d}，约 {tb} TB 需要存储、{eg} TB 需要下载；每个新实例环境准备 {s}。</translation>
-    </message>
-    <message>
-        <source>Vendor</source>
-        <translation>供应商</translation>
-    </message>
-    <message>
-        <source>Total</source>
-        <translation>总价</translation>
-    </message>
-    <message>
-        <source>Band</source>
-        <translation>区间</translation>
-    </message>
-    <message>
-        <source>Why</source>
-        <translation>理由</translation>
-    </message>
-    <message>
-        <source>Billing</source>
-        <translation>计费</translation>
-    </message>
-    <message>
-        <source>Break-even</source>
-        <translation>盈亏平衡</translation>
-    </message>
-    <message>
-        <source>Network</source>
-        <translation>网络</translation>
-    </message>
-    <message>
-        <source>{status}: {message}</source>
-        <translation>{status}：{message}</translation>
-    </message>
-    <message>
-        <source>Still to ask</source>
-        <translation>待问</translation>
-    </message>
-    <message>
-        <source>nothing</source>
-        <translation>无</translation>
-    </message>
-    <message>
-        <source>Risks</source>
-        <translation>风险</translation>
-    </message>
-    <message>
-        <source>Source</source>
-        <translation>来源</translation>
-    </message>
-    <message>
-        <source>GPU</source>
-        <translation>GPU</translation>
-    </message>
-    <message>
-        <source>Cards</source>
-        <translation>卡数</translation>
-    </message>
-    <message>
-        <source>{n} cards, {per} per node, {nodes} node(s)</source>
-        <translation>{n} 张卡，每节点 {per} 张，{nodes} 个节点</translation>
-    </message>
-    <message>
-        <source>Interconnect between nodes</source>
-        <translation>节点间互联</translation>
-    </message>
-    <message>
-        <source>not needed (one node)</source>
-        <translation>不需要（单节点）</translation>
-    </message>
-    <message>
-        <source>{net}, {gbps} Gb/s per node</source>
-        <translation>{net}，每节点 {gbps} Gb/s</translation>
-    </message>
-    <message>
-        <source>Storage</source>
-        <translation>存储</translation>
-    </message>
-    <message>
-        <source>about {tb} TB, readable from every node</source>
-        <translation>约 {tb} TB，每个节点都能读取</translation>
-    </message>
-    <message>
-        <source>Download at the end</source>
-        <translation>结束时下载</translation>
-    </message>
-    <message>
-        <source>about {tb} TB</source>
-        <translation>约 {tb} TB</translation>
-    </message>
-    <message>
-        <source>Period</source>
-        <translation>租期</translation>
-    </message>
-    <message>
-        <source>{d} ({w} weeks)</source>
-        <translation>{d}（{w} 周）</translation>
-    </message>
-    <message>
-        <source>Hours per week</source>
-        <translation>每周小时数</translation>
-    </message>
-    <message>
-        <source>Card-hours</source>
-        <translation>卡时</translation>
-    </message>
-    <message>
-        <source>Request for quote</source>
-        <translation>询价单（请求报价）</translation>
-    </message>
-    <message>
-        <source>Please quote per card-hour, per card-month and per whole server per month where you offer them, with storage, egress, setup and minimum terms, and answer the questions below.</source>
-        <translation>请按卡时、按卡月和按整机月租（凡贵司提供的）报价，注明存储、出网流量、环境准备费用和最短租期，并回答下列问题。</translation>
-    </message>
-    <message>
-        <source>Requirements</source>
-        <translation>需求</translation>
-    </message>
-    <message>
-        <source>Prices to state</source>
-        <translation>请注明的价格</translation>
-    </message>
-    <message>
-        <source>price and unit (card-hour, card-month, whole server per month), minimum term</source>
-        <translation>价格与计价单位（卡时、卡月、整机月租），最短租期</translation>
-    </message>
-    <message>
-        <source>storage per TB per month; egress per TB</source>
-        <translation>存储每 TB 每月价格；出网流量每 TB 价格</translation>
-    </message>
-    <message>
-        <source>setup and image building: hours, and whether they are billed</source>
-        <translation>环境准备与镜像构建：需要几小时，是否计费</translation>
-    </message>
-    <message>
-        <source>network: InfiniBand or RoCE, speed and NICs per node; software pre-installed</source>
-        <translation>网络：InfiniBand 还是 RoCE，每节点速率和网卡数；预装的软件</translation>
-    </message>
-    <message>
-        <source>Questions</source>
-        <translation>问题</translation>
-    </message>
-    <message>
-        <source>Question</source>
-        <translation>问题</translation>
-    </message>
-    <message>
-        <source>Answer</source>
-        <translation>回答</translation>
-    </message>
-    <message>
-        <source>Note</source>
-        <translation>备注</translation>
-    </message>
-</context>
-<context>
-    <name>QuotesPage</name>
-    <message>
-        <source>Vendor quotes</source>
-        <translation>供应商报价</translation>
-    </message>
-    <message>
-        <source>9 · Vendor quotes</source>
-        <translation>9 · 供应商报价</translation>
-    </message>
-    <message>
-        <source>Enter each vendor&apos;s quote (or import their sheet), answer the hard questions as they reply, and compare the totals for this plan with the costs quotes leave out: storage, egress, setup and migration.</source>
-        <translation>录入每个供应商的报价（或导入其报价单），随对方回复填写硬性问题的答案，并按本方案比较总价，包括报价里没写的费用：存储、出网流量、环境准备和数据迁移。</translation>
-    </message>
-    <message>
-        <source>Vendor:</source>
-        <translation>供应商：</translation>
-    </message>
-    <message>
-        <source>Add vendor</source>
-        <translation>添加供应商</translation>
-    </message>
-    <message>
-        <source>Remove</source>
-        <translation>删除</translation>
-    </message>
-    <message>
-        <source>Import sheet…</source>
-        <translation>导入报价单…</translation>
-    </message>
-    <message>
-        <source>Export sheet…</source>
-        <translation>导出报价单…</translation>
-    </message>
-    <message>
-        <source>Blank template…</source>
-        <translation>空白模板…</translation>
-    </message>
-    <message>
-        <source>Add offer</source>
-        <translation>添加报价行</translation>
-    </message>
-    <message>
-        <source>Terms</source>
-        <translation>条款</translation>
-    </message>
-    <message>
-        <source>Offers (one line per price)</source>
-        <translation>报价（一个价格一行）</translation>
-    </message>
-    <message>
-        <source>Quote sheet</source>
-        <translation>报价单</translation>
-    </message>
-    <message>
-        <source>Hard questions</source>
-        <translation>硬性问题</translation>
-    </message>
-    <message>
-        <source>Comparison</source>
-        <translation>对比</translation>
-    </message>
-    <message>
-        <source>Field</source>
-        <translation>字段</translation>
-    </message>
-    <message>
-        <source>Value</source>
-        <translation>值</translation>
-    </message>
-    <message>
-        <source>GPU</source>
-        <translation>GPU</translation>
-    </message>
-    <message>
-        <source>Unit</source>
-        <translation>计价单位</translation>
-    </message>
-    <message>
-        <source>Price</source>
-        <translation>价格</translation>
-    </message>
-    <message>
-        <source>Cards/server</source>
-        <translation>每台卡数</translation>
-    </message>
-    <message>
-        <source>Min. term (days)</source>
-        <translation>最短租期（天）</translation>
-    </message>
-    <message>
-        <source>Cap at month</source>
-        <translation>按月封顶</translation>
-    </message>
-    <message>
-        <source>Note</source>
-        <translation>备注</translation>
-    </message>
-    <message>
-        <source>Question</source>
-        <translation>问题</translation>
-    </message>
-    <message>
-        <source>Answer</source>
-        <translation>回答</translation>
-    </message>
-    <message>
-        <source>Date</source>
-        <translation>日期</translation>
-    </message>
-    <message>
-        <source>Provider</source>
-        <translation>供应商名称</translation>
-    </message>
-    <message>
-        <source>Quote date</source>
-        <translation>报价日期</translation>
-    </message>
-    <message>
-        <source>Region</source>
-        <translation>地域</translation>
-    </message>
-    <message>
-        <source>Contact</source>
-        <translation>联系人</translation>
-    </message>
-    <message>
-        <source>Currency</source>
-        <translation>币种</translation>
-    </message>
-    <message>
-        <source>Exchange rate (plan currency per unit)</source>
-        <translation>汇率（每单位折合方案币种）</translation>
-    </message>
-    <message>
-        <source>Exchange rate date</source>
-        <translation>汇率日期</translation>
-    </message>
-    <message>
-        <source>Storage per TB-month</source>
-        <translation>存储（每 TB 每月）</translation>
-    </message>
-    <message>
-        <source>Egress per TB</source>
-        <translation>出网流量（每 TB）</translation>
-    </message>
-    <message>
-        <source>Setup hours per instance</source>
-        <translation>每个实例的环境准备小时数</translation>
-    </message>
-    <message>
-        <source>Setup billed (yes/no)</source>
-        <translation>环境准备是否计费（yes/no）</translation>
-    </message>
-    <message>
-        <source>Data migration hours</source>
-        <translation>数据迁移小时数</translation>
-    </message>
-    <message>
-        <source>Network (ib/roce/ethernet)</source>
-        <translation>网络（ib/roce/ethernet）</translation>
-    </message>
-    <message>
-        <source>Gb/s per NIC</source>
-        <translation>每张网卡 Gb/s</translation>
-    </message>
-    <message>
-        <source>NICs per node</source>
-        <translation>每节点网卡数</translation>
-    </message>
-    <message>
-        <source>Pre-installed software</source>
-        <translation>预装软件</translation>
-    </message>
-    <message>
-        <source>Source</source>
-        <translation>来源</translation>
-    </message>
-    <message>
-        <source>{name}: {field}: {why}</source>
-        <translation>{name}：{field}：{why}</translation>
-    </message>
-    <message>
-        <source>New vendor</source>
-        <translation>新供应商</translation>
-    </message>
-    <message>
-        <source>Import quote sheet</source>
-        <translation>导入报价单</translation>
-    </message>
-    <message>
-        <source>Quote sheets (*.xlsx *.csv)</source>
-        <translation>报价单 (*.xlsx *.csv)</translation>
-    </message>
-    <message>
-        <source>Export quote sheet</source>
-        <translation>导出报价单</translation>
-    </message>
-    <message>
-        <source>Blank quote sheet</source>
-        <translation>空白报价单</translation>
-    </message>
-    <message>
-        <source>Add a vendor&apos;s quote to compare it with this plan.</source>
-        <translation>添加供应商报价，与本方案比较。</translation>
     </message>
 </context>
 </TS>
