@@ -1815,8 +1815,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
                                            _penalty_of(cat, con.rules.mfu_grade))
     chosen = order[:top]
     if distinct:
-        # the list is chosen at its full length and cut: a shorter list is the first rows of the longer one, so
-        # `plan --top 5` numbers the same plans as the app's Plans page (its 20 rows)
+        # chosen at the app's full length and cut: `plan --top 5` is the first rows of the Plans page's list
         chosen = _diverse(order, gpu_of, cat["num_gpus"], max(top, RANKED_LIST_LENGTH))[:top]
     front = pareto_front(days, cat["cost"])
     pareto = _distinct_front(front, gpu_of, cat, contexts, days)
