@@ -16,7 +16,6 @@ from pathlib import Path
 from ..formatting import format_money, format_number, gpu_display_name
 from ._args import cut, ljust, rjust, strict_json
 from ._lang import msg, name, translate
-from ..core.project import layout_change_text
 
 CTX = "CLI"
 
@@ -78,6 +77,7 @@ def _mode(key: str | None) -> str:
 
 def text_lines(res) -> list[str]:
     """The project as text in the CLI's language (every figure read from the core's ProjectResult)."""
+    from ..core.project import layout_change_text  # (only here: --help imports every command module)
     from ..core.project import KIND_LABELS
 
     cur = res.currency
