@@ -49,6 +49,31 @@ def _exit_after_first_window() -> None:
     app.installEventFilter(app._gpuplanner_first_paint)
 
 
+def not_an_app_argument(argv: list[str]) -> str | None:
+    """Why ``argv`` (not a command) must not open the window, or None. The app takes no argument or one file
+    that exists: a word that is no file is a mistyped command (``estimte`` → "did you mean 'estimate'?"),
+    anything else that is no file is a missing file; either way the caller exits 2 and no window opens."""
+    import re
+
+    positional = [a for a in argv if not a.startswith("-")]
+    if not positional or os.path.isfile(positional[0]):
+        return None
+    name = positional[0]
+    if re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", name):
+        import difflib
+
+        from .cli import command_names
+
+        names = sorted(command_names())
+        close = difflib.get_close_matches(name.lower(), names, n=1, cutoff=0.6)
+        if close:
+            return f"unknown command '{name}' — did you mean '{close[0]}'?"
+        return f"unknown command '{name}' (commands: {', '.join(names)}; gpuplanner --help lists them)"
+    if os.path.isdir(name):
+        return f"'{name}' is a folder, not a plan file"
+    return f"file not found: {name}"
+
+
 def main(argv: list[str] | None = None) -> int:
     if getattr(sys, "frozen", False):
         # a frozen executable started as the plan search's process runs that and exits here
@@ -67,7 +92,11 @@ def main(argv: list[str] | None = None) -> int:
 
     if argv and (argv[0] in ("-h", "--help", "--version") or is_command(argv[0])):
         return run_cli(argv)
-    # Otherwise: the desktop app (optional plan file, --self-test).
+    # Otherwise: the desktop app (optional plan file, --self-test), only for no argument or a file that exists.
+    problem = not_an_app_argument(argv)
+    if problem is not None:
+        print(f"gpuplanner: error: {problem}", file=sys.stderr)
+        return 2
     if os.environ.get(FIRST_WINDOW_ENV) == "1":
         _exit_after_first_window()
     from .ui.app import run_app

@@ -57,9 +57,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     registers that command (:func:`command_module`), so running a command imports no other command's module."""
     parser = _Parser(
         prog="gpuplanner",
-        description="GPU Planner: describe the training task, derive the GPU servers to rent.",
+        usage="gpuplanner [-h] [--version] [--self-test] [FILE | COMMAND ...]",
+        description="GPU Planner: describe the training task, derive the GPU servers to rent. With no COMMAND it "
+                    "opens the desktop app (with FILE: that scenario or .gpuplan file).",
     )
     parser.add_argument("--version", action="version", version=f"gpuplanner {__version__}")
+    # the app's own option (ui/app.py parses it; listed here so that --help shows it)
+    parser.add_argument("--self-test", action="store_true",
+                        help="open the app's window, render every page, exit 0 (1 on a problem); no COMMAND")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     one = command_module(only) if only is not None else None
     for module in [one] if one is not None else _command_modules():

@@ -120,6 +120,16 @@ def ensure_cjk_font() -> str | None:
     for fam in CJK_FAMILIES:
         if fam in families:
             return fam
+    return bundled_font()
+
+
+def bundled_font() -> str | None:
+    """The family of the font shipped in ``resources/fonts`` (Latin and Chinese), registered with
+    ``QFontDatabase`` once; the report draws all its text with it, so its PDF and text layer are the same on
+    every machine (an installed font's ligatures, e.g. DejaVu's "fi", would not survive ``pdftotext``).
+    None only when the file is missing (a broken install). Needs a QGuiApplication."""
+    from PySide6.QtGui import QFontDatabase
+
     if _registered_cjk:
         return _registered_cjk[0]
     folder = font_dir()

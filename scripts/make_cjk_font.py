@@ -29,7 +29,8 @@ Writes ``gpuplanner/resources/fonts/NotoSansSC-Subset.otf`` (committed: it is da
 The family is renamed "Noto Sans SC Subset" (PostScript ``NotoSansSCSubset-Regular``): a modified
 version must not use the Reserved Font Name "Source" (OFL §3), and a name of its own keeps it apart from
 an installed Noto Sans CJK SC, which the app prefers when present (``ensure_cjk_font``). Only horizontal
-layout features are kept (kerning, proportional/half-width punctuation, ligatures): the vertical and
+layout features are kept (kerning, proportional/half-width punctuation; no ligatures: a ligature glyph has no
+single character, so PDF text extraction lost "fi" in "InfiniBand"): the vertical and
 locale-variant (JP/KR/TC) glyphs would double the size for nothing the app draws. The output is
 reproducible: the same source and characters give the same bytes.
 """
@@ -79,7 +80,7 @@ RANGES = (
 )
 
 #: GSUB/GPOS features kept: horizontal text only.
-LAYOUT_FEATURES = ["kern", "palt", "halt", "liga", "calt", "ccmp", "mark", "pwid", "hwid", "fwid"]
+LAYOUT_FEATURES = ["kern", "palt", "halt", "calt", "ccmp", "mark", "pwid", "hwid", "fwid"]
 
 README = """\
 # Bundled font
@@ -94,12 +95,14 @@ README = """\
 * Holds {n_chars} characters in {n_glyphs} glyphs, {size} bytes: every character of the translations
   (`../i18n/*.ts`), the glossary and the package's sources and data; all of GB 2312 (6,763 hanzi and its
   symbol rows); ASCII, Latin-1, punctuation, super-/subscripts, arrows, maths operators, CJK
-  punctuation and full-width forms. Horizontal layout features only.
+  punctuation and full-width forms. Horizontal layout features only, no ligatures (a ligature glyph loses
+  its characters in PDF text extraction: "In niBand").
 
 Why: a machine without a CJK font (a fresh Linux install, a frozen bundle) would print a Chinese
-report with every Chinese character missing, and show the Chinese UI as boxes. The app and the
-report register this font at start (`gpuplanner.report.render.ensure_cjk_font`) and use an installed
-Noto Sans CJK SC / Source Han Sans SC / YaHei / PingFang first when there is one.
+report with every Chinese character missing, and show the Chinese UI as boxes. The report draws all its
+text, Latin and Chinese, with this font (`gpuplanner.i18n.bundled_font`), so the PDF and its text layer are
+the same on every machine; the app registers it at start (`gpuplanner.i18n.ensure_cjk_font`) and uses an
+installed Noto Sans CJK SC / Source Han Sans SC / YaHei / PingFang first when there is one.
 
 Regenerate (after adding translations with new characters; `tests/test_cjk_font.py` fails until then):
 

@@ -55,8 +55,8 @@ GLOSSARY = BASE_WORDS | {
 
 
 def catalogue_words() -> set[str]:
-    """Words of every string in the shipped GPU, network and price catalogues: names and their cited sources
-    (the Hardware page's tooltips show a row's source note verbatim, as data)."""
+    """Words of every string in the shipped GPU, network, price and validation-band catalogues: names and their
+    cited sources (the Hardware page's tooltips and the MFU-ceiling rule show a row's source verbatim, as data)."""
     words: set[str] = set()
 
     def walk(v):
@@ -70,7 +70,8 @@ def catalogue_words() -> set[str]:
                 walk(x)
 
     res = ROOT / "gpuplanner" / "resources"
-    for path in [res / n for n in ("gpus.json", "networks.json", "prices.json", "economics.json")] + sorted(
+    for path in [res / n for n in ("gpus.json", "networks.json", "prices.json", "economics.json",
+                                   "validation_bands.json")] + sorted(
             (res / "models").glob("*.json")):
         walk(json.loads(path.read_text(encoding="utf-8")))
     return words

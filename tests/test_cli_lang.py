@@ -64,6 +64,10 @@ def test_estimate_in_chinese_reads_as_chinese(path, capsys):
     from gpuplanner.formatting import gpu_display_name
 
     names = {ev.model_name, ev.gpu_name, gpu_display_name(ev.gpu_name, lang="zh_CN")}
+    if ev.scenario.hardware.inter_node:  # a catalogue name, as data (the NIC-count note names the fabric)
+        from gpuplanner.core.catalog_hw import get_network
+
+        names.add(get_network(ev.scenario.hardware.inter_node).name.split(" (")[0])
     left = _english_words(body, names)
     assert not left, (left, out)
     assert run_cli(["estimate", str(path), "--lang", "en"]) == 0

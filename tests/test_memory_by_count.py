@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from gpuplanner.core.errors import PlannerError
 from gpuplanner.core.evaluate import evaluate, memory_by_gpu_count, scaling
 from gpuplanner.core.memory import GIB
 from gpuplanner.io.scenario_files import load_scenario
@@ -86,3 +87,33 @@ def test_cards_are_the_candidate_gpus_and_scaling_carries_the_curve():
     sc = scaling(s, models)
     assert sc.memory is not None
     assert [p.memory.total for p in sc.memory.points] == [p.memory.total for p in res.points]
+
+
+@pytest.mark.parametrize("framework,tp,pp,vpp", [("megatron", 8, 4, 2), ("megatron", 16, 16, 1)])
+def test_least_memory_is_never_above_your_layout_70b_on_256(framework, tp, pp, vpp, tmp_path):
+    """Issue 36: Llama-3-70B on 256 GPUs: "least memory (best layout)" was drawn far above "your layout" where the
+    user's layout lay outside the layouts searched (TP 16 across two servers: the search tries TP up to 8, so its
+    best at 256 GPUs was 21.9 GiB against 13.3 GiB for the user's TP 16 × PP 16). The user's own layout is now
+    among those searched: best ≤ yours at every count."""
+    import json
+
+    d = json.loads((ROOT / "examples" / "llama3-70b-pretrain-64xh800-tp8pp4.json").read_text(encoding="utf-8"))
+    d["training"]["framework"] = framework
+    d["parallel"].update({"tp": tp, "pp": pp, "vpp": vpp})
+    d["hardware"]["num_gpus"] = 256
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(d), encoding="utf-8")
+    try:
+        s, models = load_scenario(f)
+        own = evaluate(s, models)
+    except (PlannerError, ValueError):
+        pytest.skip(f"{framework} does not run TP {tp} × PP {pp} (the advisor's feasible-stacks table)")
+    res = memory_by_gpu_count(s, models)
+    assert res.points[-1].num_gpus == 256
+    compared = 0
+    for p in res.points:
+        if p.current is not None:
+            assert p.memory is not None and p.memory.total <= p.current.total + 1e-9, (p.num_gpus, framework)
+            compared += 1
+    assert compared >= 1
+    assert res.points[-1].memory.total <= own.memory.total + 1e-9

@@ -31,7 +31,7 @@ def test_mfu_grades_at_the_guides_boundaries():
 
 
 def test_poor_plans_rank_after_acceptable_ones_and_the_rule_switches_off():
-    on = S.search(_7b(), top=6)
+    on = S.search(_7b(), top=S.RANKED_LIST_LENGTH)  # the whole list: its first rows are all acceptable
     grades = [p.mfu_grade for p in on.plans]
     assert "poor" in grades
     first_poor = grades.index("poor")
@@ -40,7 +40,7 @@ def test_poor_plans_rank_after_acceptable_ones_and_the_rule_switches_off():
     poor = on.plans[first_poor]
     assert any(p.cost > poor.cost for p in on.plans[:first_poor])
     assert [r.status for r in poor.rules if r.id == "mfu_grade"] == ["failed"]
-    off = S.search(_7b(rules={"mfu_grade": False}), top=6)
+    off = S.search(_7b(rules={"mfu_grade": False}), top=S.RANKED_LIST_LENGTH)
     costs = [p.cost for p in off.plans if p.meets_deadline]
     assert costs == sorted(costs)  # cost order again
     assert [r.status for p in off.plans for r in p.rules if r.id == "mfu_grade" and p.mfu_grade == "poor"] \

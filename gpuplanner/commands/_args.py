@@ -88,12 +88,14 @@ def rent_vs_build_lines(rb, indent: str = "   ") -> list[str]:
                                      "electricity": "tariff_per_kwh", "staff": "ops_staff_per_month",
                                      "spares": "spare_rate_per_year"}[key], "")
         lines.append(row(translate(CTX, "build: {part}").format(part=name("Cost", label)), rb.breakdown[key],
-                         f"   [{src[:70]}]" if src else ""))
+                         f"   [{cut(src, 70)}]" if src else ""))
     lines.append(row(translate(CTX, "build total"), rb.build_total,
                      "   " + translate(CTX, "verdict: {v}").format(v={
                          "rent": translate(CTX, "rent"), "build": translate(CTX, "build"),
                          "unknown": translate(CTX, "unknown (no purchase price)")}.get(rb.verdict, rb.verdict))))
-    if rb.break_even_utilisation is not None:
+    if rb.verdict == "unknown":  # without a purchase price there is no break-even to state, either way
+        lines.append(indent + translate(CTX, "break-even utilisation: unknown (no purchase price)"))
+    elif rb.break_even_utilisation is not None:
         lines.append(indent + translate(CTX, "break-even utilisation: {pct} of the hours over {years} years").format(
             pct=format_percent(rb.break_even_utilisation), years=format_sig(rb.inputs.depreciation_years)))
     else:
@@ -151,7 +153,14 @@ def rjust(text: str, width: int) -> str:
 
 
 def cut(text: str, width: int) -> str:
-    """``text`` shortened to at most ``width`` columns."""
-    while display_width(text) > width:
-        text = text[:-1]
-    return text
+    """``text`` shortened to at most ``width`` columns: a shortened text ends in "…", after a whole word where
+    one ends in its second half (never "the refe"); Chinese, which has no spaces, at any character."""
+    if display_width(text) <= width:
+        return text
+    short = text
+    while short and display_width(short) > width - 1:
+        short = short[:-1]
+    space = short.rfind(" ")
+    if not text[len(short)].isspace() and space >= len(short) // 2:
+        short = short[:space]
+    return short.rstrip(" ,;:·-–—(") + "…"

@@ -43,7 +43,7 @@ def run(args) -> int:
 # long: the text report of one Evaluation, section by section in the printed order; each line formats one field
 def text_lines(ev, data: dict) -> list[str]:
     """The Evaluation as the text table, in the CLI's language, every number through the one formatter."""
-    from ..core.estimate import TIER_GUIDANCE
+    from ..core.estimate import tier_guidance
 
     p = data["params"]
     lay = data["layout"]
@@ -63,7 +63,7 @@ def text_lines(ev, data: dict) -> list[str]:
             trainable=format_compact(p["trainable"]))
         + (translate(CTX, "   (vision encoder {v} + projector {pr})").format(
             v=format_compact(p["vision"]), pr=format_compact(p["projector"])) if p.get("vision") else ""),
-        _lbl(translate(CTX, "Tier")) + f"{data['tier']}: {translate('Tier', TIER_GUIDANCE[data['tier']])}",
+        _lbl(translate(CTX, "Tier")) + f"{data['tier']}: {translate('Tier', tier_guidance(data['tier'], ev.scenario.training.method))}",
         _lbl(translate(CTX, "Hardware")) + translate(CTX, "{n} × {gpu} ({mem} GiB each, {nodes} node(s))").format(
             n=ev.num_gpus, gpu=gpu_display_name(ev.gpu_name), mem=format_sig(ev.gpu_memory_gib), nodes=ev.nodes),
         _lbl(translate(CTX, "Layout")) + "{framework}: tp={tp} pp={pp} cp={cp} ep={ep} vpp={vpp} dp={dp} zero={zero} "

@@ -67,7 +67,7 @@ def text_lines(result, con) -> list[str]:
     for m in result.notes:
         out.append(translate(CTX, "note: {text}").format(text=msg(m)))
     for d in result.skipped:
-        out.append(translate(CTX, "skipped: {gpu} ({name}): {reason}").format(gpu=d["gpu"], name=d["gpu_name"],
+        out.append(translate(CTX, "skipped: {gpu} ({name}): {reason}").format(gpu=d["gpu"], name=gpu_display_name(d["gpu_name"]),
                                                                            reason=msg(d["reason"])))
     if not result.plans:
         return out
@@ -95,7 +95,7 @@ def text_lines(result, con) -> list[str]:
         ev = p.evaluation
         out.append("")
         out.append(translate(CTX, "{i}. {n} × {gpu}: {days} calendar days ({compute} of compute), {cost}").format(
-            i=i, n=p.num_gpus, gpu=gpu_display_name(ev.gpu_name), days=format_number(p.calendar_days, 1),
+            i=i, n=p.num_gpus, gpu=gpu_display_name(ev.gpu_name), days=_days(p.calendar_days),
             compute=format_number(p.compute_days, 1), cost=format_money(p.cost, p.currency)))
         if ev.calendar_days_band is not None:
             lo, hi = ev.calendar_days_band
@@ -132,10 +132,29 @@ def text_lines(result, con) -> list[str]:
         names = {p.gpu: p.gpu_name for p in result.plans}
         for q in result.pareto:
             out.append("   " + translate(CTX, "{n} × {gpu}: {days} days, {cost}").format(
-                n=q["num_gpus"], gpu=gpu_display_name(names.get(q["gpu"], q["gpu"]), short=True),
-                days=format_number(q["calendar_days"], 1),
+                n=q["num_gpus"], gpu=gpu_display_name(names.get(q["gpu"]) or _catalog_name(q["gpu"], result.plans), short=True),
+                days=_days(q["calendar_days"]),
                 cost=format_money(q["cost"], con.currency)))
     return out
+
+
+def _days(days: float) -> str:
+    """Calendar days with the decimals a short job needs (a LoRA run of a few hours is not "0.0 days")."""
+    d = float(days)
+    if d >= 1:
+        return format_number(d, 1)
+    return format_number(d, 2) if d >= 0.01 else format_sig(d, 2)
+
+
+def _catalog_name(gpu_id: str, plans) -> str:
+    """The catalog's product name of a GPU id (the Pareto list names plans beyond the ranked top ones)."""
+    from ..core.catalog_hw import lookup_gpu
+    from ..core.errors import PlannerError
+
+    try:
+        return lookup_gpu(gpu_id, plans[0].scenario.hardware.custom_gpus if plans else None).name
+    except PlannerError:
+        return gpu_id
 
 
 def _objective(key: str) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..formatting import format_money, format_number
+from ..formatting import format_money, format_number, gpu_display_name
 from ._args import cut, ljust, rjust, strict_json
 from ._lang import msg, name, translate
 
@@ -56,6 +56,7 @@ def _mode(key: str | None) -> str:
 
 def text_lines(res) -> list[str]:
     """The project as text in the CLI's language (every figure read from the core's ProjectResult)."""
+    from ..core.project import layout_change_text  # (only here: --help imports every command module)
     from ..core.project import KIND_LABELS
 
     cur = res.currency
@@ -64,7 +65,7 @@ def text_lines(res) -> list[str]:
              + rjust(translate(CTX, "h/week"), 8) + "  " + ljust(translate(CTX, "resources"), 34, min_gap=1)
              + ljust(translate(CTX, "rental"), 22, min_gap=1) + rjust(translate(CTX, "cost"), 16)]
     for p in res.phases:
-        what = (f"{p.count} × {p.device_name}" if p.resource == "gpu" else
+        what = (f"{p.count} × {gpu_display_name(p.device_name, short=True)}" if p.resource == "gpu" else
                 translate(CTX, "{nodes} node(s), {n} cores").format(nodes=p.nodes, n=p.count))
         weeks = f"{format_number(p.start_week, 1)}–{format_number(p.end_week, 1)}"
         lines.append(ljust(cut(p.name, 21), 22, min_gap=1) + ljust(cut(name("Project", KIND_LABELS[p.kind]), 25), 26, min_gap=1)
@@ -111,7 +112,7 @@ def text_lines(res) -> list[str]:
             lines.append("  " + ljust(changes.get(w.change, w.change), 16, min_gap=1) + ljust(yes if w.fits else no, 6, min_gap=1)
                          + rjust(days, 8) + rjust(_money(w.cost, cur), 16) + "  "
                          + rjust(str(w.gpus_needed or w.num_gpus), 5) + "  "
-                         + ljust(yes if w.in_place_upgrade else no, 9, min_gap=1) + (", ".join(w.layout_changes) or "-"))
+                         + ljust(yes if w.in_place_upgrade else no, 9, min_gap=1) + (", ".join(layout_change_text(c, translate) for c in w.layout_changes) or "-"))
             if w.note is not None:
                 lines.append(f"    {msg(w.note)}")
     return lines

@@ -923,6 +923,10 @@ def default_build_inputs(gpu_id: Any, num_gpus: int, table: PriceTable, ownershi
     # whole servers of the plan's size (hardware.gpus_per_node: a 2-GPU plan on an 8-GPU board still buys the
     # board), else the quote's machine, else the GPU's
     per_machine = int(gpus_per_node or (price.machine_gpus if price else (g.gpus_per_node or 8)))
+    if (g.form_factor or "").lower().startswith("pcie") and 0 < num_gpus < per_machine:
+        # PCIe cards go into any server or workstation: a one-card job buys a one-card machine, not an 8-slot
+        # server (an SXM/OAM baseboard comes whole, so those plans still buy the board)
+        per_machine = int(num_gpus)
     machines = max(1, math.ceil(num_gpus / per_machine))
     cur, rate = table.currency, None
     sources: dict[str, str] = {}

@@ -48,6 +48,25 @@ TIER_GUIDANCE = {
         "capacity, the network topology and failure handling before planning."),
 }
 
+#: the same tiers for a parameter-efficient run (LoRA, QLoRA): the frozen weights, not the optimizer, size the GPUs.
+#: QLoRA: "finetune a 65B parameter model on a single 48GB GPU" (Dettmers et al. 2023, arXiv:2305.14314, abstract).
+TIER_GUIDANCE_PEFT = {
+    "10B": QT_TRANSLATE_NOOP(
+        "Tier", "~10B tier, LoRA/QLoRA: the frozen weights (2 bytes per parameter, about 0.5 with 4-bit QLoRA) and "
+                "small adapters fit on one GPU (a 24 GB card for a 7B model); more GPUs only shorten the run."),
+    "100B": QT_TRANSLATE_NOOP(
+        "Tier", "~100B tier, LoRA/QLoRA: the frozen weights decide the cards: one node of ≥80 GB cards for 16-bit "
+                "LoRA, a single 48–80 GB card for a ~70B model with 4-bit QLoRA; no multi-node network is needed."),
+    "1000B": TIER_GUIDANCE["1000B"],
+}
+
+
+def tier_guidance(tier: str, method: str | None = None) -> str:
+    """The tier's guidance (untranslated source text, context "Tier") for the training method: parameter-efficient
+    runs (LoRA, QLoRA) get their own, so one RTX 4090 for a 7B LoRA is not told "one node of 4–8 GPUs"."""
+    table = TIER_GUIDANCE_PEFT if method in ("lora", "qlora") else TIER_GUIDANCE
+    return table.get(tier, TIER_GUIDANCE.get(tier, ""))
+
 
 @dataclass(slots=True, frozen=True)
 class Resolved:

@@ -423,7 +423,28 @@ def _plan_messages(r: Any, est: Any, price: Any, warnings: tuple) -> list[Msg]:
     if price is None:
         messages.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No rental price for {gpu}: enter a quote."),
                             {"gpu": r.gpu.name}))
+    messages += _nic_default_message(s)
     return messages
+
+
+def _nic_default_message(s: Scenario) -> list[Msg]:
+    """A chosen fabric whose NIC count the catalogue does not give runs with one NIC per server
+    (``timing._inter_node_fabric``): said where it matters (more than one server), so the default is seen."""
+    h = s.hardware
+    if h.inter_node is None or h.nics_per_node is not None or h.num_gpus <= h.gpus_per_node:
+        return []
+    from .catalog_hw import get_network
+
+    try:
+        net = get_network(h.inter_node)
+    except PlannerError:
+        return []
+    if net.default_nics_per_node is not None:
+        return []
+    return [Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "{net}: one NIC per server assumed ({gbps:g} Gb/s for {g} GPUs; the catalogue gives no count): enter "
+             "NICs per server on the Hardware page."),
+        {"net": net.name.split(" (")[0], "gbps": float(net.gbps_per_nic or 0), "g": h.gpus_per_node})]
 
 
 def _calibration(r: Any, tm: Any) -> tuple[Any, list[Msg]]:
@@ -838,15 +859,15 @@ def _candidate_cards(candidates: Any, gpu_id: str, custom_gpus: Any) -> list[Car
 
 
 def _own_layout_memory(s: Scenario, n: int, r0: Any, models: ModelSource | None, table: PriceTable) -> Any:
-    """The memory of the plan's own layout at ``n`` GPUs (its batch kept whole), or None where it does not run."""
+    """The Evaluation of the plan's own layout at ``n`` GPUs (its batch kept whole), or None where it does not
+    run."""
     h, p = s.hardware, s.parallel
     cur = None
     if n % (p.tp * p.pp * p.cp) == 0:
         s3 = _with_batch(s.model_copy(update={"hardware": h.model_copy(update={"num_gpus": n})}))
         if s3 is not None:
             try:
-                cur = evaluate(s3, resolved=_checked(r0, s3, models), prices=table,
-                               rent_vs_build=False).memory
+                cur = evaluate(s3, resolved=_checked(r0, s3, models), prices=table, rent_vs_build=False)
             except (PlannerError, ValueError):
                 cur = None
     return cur
@@ -865,7 +886,9 @@ def memory_by_gpu_count(scenario: Scenario, models: ModelSource | None = None, c
     All layouts of a count are ranked with one vectorised call of :func:`memory.memory_arrays` (the search's
     formulas); the least one is then :func:`evaluate` of its complete scenario, so the figure shown is the
     Evaluation's own (a layout that evaluate rejects is skipped for the next one). Ties go to the smaller
-    model-parallel group (less communication), then to the lower ZeRO stage.
+    model-parallel group (less communication), then to the lower ZeRO stage. The user's own layout at that
+    count is one of the layouts searched, even where the framework's table leaves it out: the least memory is
+    never above "your layout".
 
     ``counts`` defaults to 1, 2, 4, … up to ``max_gpus`` or ``constraints.max_gpus`` (and the plan's own count). Cards are
     ``constraints.gpu_candidates`` (the Hardware page's ticked GPUs) plus the plan's GPU, with known memory.
@@ -922,7 +945,10 @@ def memory_by_gpu_count(scenario: Scenario, models: ModelSource | None = None, c
                     continue
                 best = (ev.layout, ev.memory)
                 break
-        cur = _own_layout_memory(s, n, r0, models, table)
+        own = _own_layout_memory(s, n, r0, models, table)
+        cur = own.memory if own is not None else None
+        if cur is not None and (best is None or cur.total < best[1].total):  # the user's own layout is searched too
+            best = (own.layout, cur)
         points.append(MemoryAtCount(n, best[0] if best else None, best[1] if best else None, cur))
     cards = _candidate_cards(c.gpu_candidates, r0.gpu.id, h.custom_gpus)
     return MemoryByCount(tuple(points), tuple(cards), r0.gpu.id, float(s.assumptions.memory_headroom_gib))

@@ -788,6 +788,34 @@ def layout_diff(a: Evaluation, b: Evaluation) -> tuple[tuple[str, Any, Any], ...
     return tuple(out)
 
 
+#: the names a person reads for :func:`layout_diff`'s fields (degrees such as TP keep their common abbreviation)
+LAYOUT_FIELD_LABELS = {
+    "num_gpus": QT_TRANSLATE_NOOP("Project", "GPUs"), "nodes": QT_TRANSLATE_NOOP("Project", "nodes"),
+    "framework": QT_TRANSLATE_NOOP("Project", "framework"), "zero": QT_TRANSLATE_NOOP("Project", "ZeRO stage"),
+    "vpp": QT_TRANSLATE_NOOP("Project", "interleaved stages"),
+    "sequence_parallel": QT_TRANSLATE_NOOP("Project", "sequence parallel"),
+    "offload_optimizer": QT_TRANSLATE_NOOP("Project", "optimizer offload"),
+    "offload_params": QT_TRANSLATE_NOOP("Project", "parameter offload"),
+    "recompute": QT_TRANSLATE_NOOP("Project", "recompute"),
+    "micro_batch_size": QT_TRANSLATE_NOOP("Project", "micro-batch"),
+    "grad_accum": QT_TRANSLATE_NOOP("Project", "accumulation"),
+    "global_batch_size": QT_TRANSLATE_NOOP("Project", "global batch"),
+    "pipeline_microbatches": QT_TRANSLATE_NOOP("Project", "pipeline micro-batches"),
+    "pipeline_microbatch_size": QT_TRANSLATE_NOOP("Project", "pipeline micro-batch size"),
+}
+
+
+def layout_change_text(change: str, translate: Any) -> str:
+    """One of :func:`layout_changes` ("grad_accum 16→8") for a person: the field by its name in the output's
+    language (``translate(context, text)``), degrees in capitals ("accumulation 16→8", "DP 4→8")."""
+    key, _, rest = str(change).partition(" ")
+    if key in LAYOUT_FIELD_LABELS:
+        return f"{translate('Project', LAYOUT_FIELD_LABELS[key])} {rest}"
+    if key in ("tp", "pp", "cp", "ep", "dp"):
+        return f"{key.upper()} {rest}"
+    return str(change)
+
+
 def layout_changes(a: Evaluation, b: Evaluation) -> tuple[str, ...]:
     """:func:`layout_diff` as ``"field before→after"`` (the CLI's JSON)."""
     return tuple(f"{k} {x}→{y}" for k, x, y in layout_diff(a, b))

@@ -451,6 +451,18 @@ class ConstraintsSection(_Section):
                           "region's quotes, converted)")
 
 
+def _batch_fix(n: int, group: int, gbs: int, mbs: int, per_node: int) -> int | None:
+    """The smallest model-parallel group (tp·pp·cp, a multiple of ``group`` dividing ``n``, within one server or
+    whole servers) whose data-parallel degree divides the global batch in micro-batches; None if none does."""
+    if gbs % mbs:
+        return None
+    seqs = gbs // mbs
+    for g in range(group, n + 1, group):
+        if n % g == 0 and seqs % (n // g) == 0 and (g <= per_node or g % per_node == 0):
+            return g
+    return None
+
+
 class Scenario(_Section):
     model: ModelSection = Field(default_factory=ModelSection)
     training: TrainingSection = Field(default_factory=TrainingSection)
@@ -505,12 +517,21 @@ class Scenario(_Section):
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "parallel.offload_params needs zero=3 (FSDP/ZeRO-3 CPU offload)")))
         gbs = self.training.global_batch_size
-        if gbs is not None:
+        # the automatic layout's fields are not a layout: the search picks TP/PP/CP for the batch
+        if gbs is not None and not p.auto:
             dp = h.num_gpus // group
-            if gbs % (self.training.micro_batch_size * dp):
+            mbs = self.training.micro_batch_size
+            if gbs % (mbs * dp):
+                fix = _batch_fix(h.num_gpus, group, gbs, mbs, h.gpus_per_node)
+                if fix is None:
+                    raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                        CTX, "training.global_batch_size={gbs} is not a multiple of micro_batch_size×dp={mbs}×{dp}"),
+                        gbs=gbs, mbs=mbs, dp=dp))
                 raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
-                    CTX, "training.global_batch_size={gbs} is not a multiple of micro_batch_size×dp={mbs}×{dp}"),
-                    gbs=gbs, mbs=self.training.micro_batch_size, dp=dp))
+                    CTX, "training.global_batch_size={gbs} is not a multiple of micro_batch_size×dp={mbs}×{dp}: "
+                         "with {n} GPUs a model-parallel group tp·pp·cp={g} (dp {d}) keeps this batch, or let the "
+                         "search choose the layout (parallel.auto)"),
+                    gbs=gbs, mbs=mbs, dp=dp, n=h.num_gpus, g=fix, d=h.num_gpus // fix))
         return self
 
     @property

@@ -61,7 +61,7 @@ from .scenario import Scenario
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
 from . import timing
 from .catalog_hw import custom_gpu_record, get_gpu, get_network, load_gpus, lookup_gpu, peak_tflops
-from .estimate import TIER_GUIDANCE, Resolved, _facts_for, memory_kwargs, trainable_params
+from .estimate import Resolved, tier_guidance, _facts_for, memory_kwargs, trainable_params
 from .flops import model_flops_per_token
 from .architecture import resolve_arch
 
@@ -1135,6 +1135,10 @@ def _rank(objective: str, days, cost, per_pflop, deadline, budget, poor=None):
     return order, feasible, meets, within
 
 
+#: the length of the ranked list the app shows (``ui/engine.search_plans``): shorter lists are its first rows
+RANKED_LIST_LENGTH = 20
+
+
 def _diverse(order: np.ndarray, gpu_idx: np.ndarray, num_gpus: np.ndarray, top: int) -> np.ndarray:
     """The ``top`` best of ``order`` with one layout per (GPU type, count), at most ``ceil(top / types)`` per
     GPU type while other types still have plans; the result stays in ranking order."""
@@ -1160,13 +1164,14 @@ def _diverse(order: np.ndarray, gpu_idx: np.ndarray, num_gpus: np.ndarray, top: 
 
 
 def _resolved_for(base, gpu, gpus_per_node: int, framework: str | None = None):
-    """``base`` with the scenario's hardware switched to ``gpu`` (its own links and default fabric, unless it
-    is the scenario's GPU, whose network settings are kept) and, when given, the framework to ``framework``."""
+    """``base`` with the scenario's hardware switched to ``gpu`` (its own links inside the server, unless it is
+    the scenario's GPU) and, when given, the framework to ``framework``. The network between servers the user
+    chose (``inter_node``, ``nics_per_node``) is kept for every GPU: it is the user's data centre, not a property
+    of the card; without a choice each GPU gets its generation's usual fabric."""
     s = base.scenario
     same = s.hardware.gpu == gpu.id
     hw = s.hardware.model_copy(update={
         "gpu": gpu.id, "gpus_per_node": gpus_per_node, "intra_node": s.hardware.intra_node if same else None,
-        "inter_node": s.hardware.inter_node if same else None, "nics_per_node": s.hardware.nics_per_node if same else None,
     })
     upd: dict[str, Any] = {"hardware": hw}
     if framework is not None and framework != s.training.framework:
@@ -1737,11 +1742,12 @@ def _note_unfit(tried: dict[str, int], skipped: dict[str, Msg], max_gpus: int) -
                                {"n": max_gpus})
 
 
-def _nothing_fits(evaluated: int, t0: float, tier: str, objective: str, skipped: dict, fws: Any) -> SearchResult:
+def _nothing_fits(evaluated: int, t0: float, tier: str, objective: str, skipped: dict, fws: Any,
+                  guidance: str) -> SearchResult:
     """The search's answer when no candidate fits in memory."""
     return SearchResult(plans=[], candidates_evaluated=evaluated, candidates_fitting=0,
                         search_ms=(time.perf_counter() - t0) * 1e3, pareto=[], tier=tier,
-                        tier_guidance=TIER_GUIDANCE[tier], objective=objective, feasible=False, skipped_gpus=skipped,
+                        tier_guidance=guidance, objective=objective, feasible=False, skipped_gpus=skipped,
                         frameworks=fws, notes=[Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No candidate fits in memory: allow "
                                                                                 "more GPUs (max_gpus) or larger cards."), {})])
 
@@ -1788,9 +1794,9 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     _note_unfit(tried, skipped, con.max_gpus)
 
     tier = tier_of(facts.params.total)
-    guidance = TIER_GUIDANCE[tier]
+    guidance = tier_guidance(tier, s.training.method)
     if not fitting:
-        return _nothing_fits(evaluated, t0, tier, objective, skipped, fws)
+        return _nothing_fits(evaluated, t0, tier, objective, skipped, fws, guidance)
     # every candidate any of the choices below can pick, in the search's order (see _Reducer)
     cat = red.result()
     # per candidate: its GPU type and framework (a context is one GPU type × one framework)
@@ -1806,7 +1812,8 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
                                            _penalty_of(cat, con.rules.mfu_grade))
     chosen = order[:top]
     if distinct:
-        chosen = _diverse(order, gpu_of, cat["num_gpus"], top)
+        # chosen at the app's full length and cut: `plan --top 5` is the first rows of the Plans page's list
+        chosen = _diverse(order, gpu_of, cat["num_gpus"], max(top, RANKED_LIST_LENGTH))[:top]
     front = pareto_front(days, cat["cost"])
     pareto = _distinct_front(front, gpu_of, cat, contexts, days)
     plans = [_make_plan(contexts[int(cat["ctx"][i])], cat, int(i), tier) for i in chosen]

@@ -74,6 +74,21 @@ def linear_ticks(lo: float, hi: float, max_ticks: int = 8) -> list[float]:
     return out
 
 
+def narrow_log_values(lo: float, hi: float, limit: int = 5) -> list[float]:
+    """Two to ``limit`` round values inside ``[lo, hi]`` (steps of 1, 2 or 5 × 10^k), for a log axis whose range
+    holds fewer than two of its usual ticks; [] only for an empty range."""
+    if not hi > lo > 0:
+        return [lo] if lo > 0 else []
+    span = hi - lo
+    for k in range(math.floor(math.log10(span)) + 1, math.floor(math.log10(span)) - 3, -1):
+        for m in (5, 2, 1):
+            step = m * 10.0 ** k
+            vals = [j * step for j in range(math.ceil(lo / step - 1e-9), math.floor(hi / step + 1e-9) + 1)]
+            if 2 <= len(vals) <= max(2, limit):
+                return vals
+    return [lo, hi]
+
+
 def log_ticks(lo: float, hi: float, max_ticks: int = 12) -> list[float]:
     """1-2-5 ticks between ``lo`` and ``hi`` for a log axis (no exponent notation); when they would be more
     than ``max_ticks``, powers of ten only (every second or fifth decade when those are still too many)."""
@@ -84,6 +99,8 @@ def log_ticks(lo: float, hi: float, max_ticks: int = 12) -> list[float]:
     for mantissas in ((1, 2, 5), (1, 3), (1,)):
         out = [m * 10.0 ** e for e in range(e0, e1 + 1) for m in mantissas if lo <= m * 10.0 ** e <= hi * (1 + 1e-12)]
         if len(out) <= max_ticks:
+            if len(out) < 2:  # a range inside one 1-2-5 step (9K–18K): even steps, at least two labels
+                return narrow_log_values(lo, hi, min(max_ticks, 5))
             return out
     every = max(1, math.ceil(len(out) / max(max_ticks, 1)))
     return [v for v in out if round(math.log10(v)) % every == 0]

@@ -334,7 +334,7 @@ _FORMULAS = [
     Text(CTX, QT_TRANSLATE_NOOP(CTX, "Checkpoint interval and lost work: Young 1974 (CACM 17(9)); interruption "
                                      "rate from Llama 3 (arXiv:2407.21783) §3.3.4."), {}),
     Text(CTX, QT_TRANSLATE_NOOP(CTX, "Rent versus build: straight-line depreciation, electricity = power × PUE × "
-                                     "tariff (gpu-catalog.md §3.6)."), {}),
+                                     "tariff (our arithmetic; node power from NVIDIA's DGX H100 datasheet)."), {}),
 ]
 
 
@@ -389,7 +389,7 @@ def plan_from_evaluation(ev, label: str, plan=None) -> PlanInfo:
 
 
 def _task(ev) -> TaskInfo:
-    from ..core.estimate import TIER_GUIDANCE
+    from ..core.estimate import tier_guidance
 
     a = ev.arch
     scenario = ev.scenario
@@ -404,7 +404,7 @@ def _task(ev) -> TaskInfo:
     return TaskInfo(
         model_name=ev.model_name, params_total=ev.params.total, params_active=ev.params.active,
         params_trainable=ev.trainable, is_moe=a.is_moe, arch=arch, tier=ev.tier,
-        tier_guidance=Text("Tier", TIER_GUIDANCE[ev.tier]),
+        tier_guidance=Text("Tier", tier_guidance(ev.tier, t.method)),
         training={"method": t.method, "precision": t.precision, "optimizer": t.optimizer, "framework": t.framework,
                   "seq_len": t.seq_len, "micro_batch": t.micro_batch_size, "global_batch": scenario.global_batch,
                   "recompute": t.recompute, "flash": t.flash_attention,
@@ -498,11 +498,12 @@ def _assumptions(plan: PlanInfo, scenario, table) -> list[Source]:
         kind = {"assumed": QT_TRANSLATE_NOOP(CTX, "assumed (set in the scenario)"),
                 "measured": QT_TRANSLATE_NOOP(CTX, "measured (benchmark in the plan)"),
                 }.get(plan.mfu_source or "", QT_TRANSLATE_NOOP(
-                    CTX, "modelled: achievable share of dense peak per GPU generation (gpu-catalog.md §4.1) "
+                    CTX, "modelled: achievable share of dense peak per GPU generation (published runs: Megatron-LM "
+                         "README, torchtitan arXiv:2410.06511, llm-foundry benchmarks, Llama 3 arXiv:2407.21783) "
                          "minus exposed communication"))
         out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "MFU (model FLOPs utilisation)")), fmt_pct(mfu), kind))
     out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Memory headroom per GPU")),
-                      f"{fmt_gib(a.memory_headroom_gib)} GiB", "scenario"))
+                      f"{fmt_gib(a.memory_headroom_gib)} GiB", QT_TRANSLATE_NOOP(CTX, "your plan")))
     if table is not None:
         if plan.card_hour is not None:
             src = plan.price_source or ""
@@ -511,7 +512,7 @@ def _assumptions(plan: PlanInfo, scenario, table) -> list[Source]:
         if table.currency and hasattr(table, "rate"):
             try:
                 out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Exchange rate")), f"{format_sig(table.rate, 6)} CNY/USD",
-                                  "resources/prices.json"))
+                                  QT_TRANSLATE_NOOP(CTX, "built-in price table (gpuplanner/resources/prices.json)")))
             except PlannerError:
                 pass
     return out

@@ -216,14 +216,18 @@ LATIN_FAMILIES = ("Noto Sans", "DejaVu Sans", "Liberation Sans", "Arial", "Helve
 
 
 def report_families(lang: str | None = None) -> list[str]:
-    """The report's font families (text and charts): Latin ones, the CJK family first in a Chinese report
-    and last (for fallback) otherwise. ``lang`` None: Qt's default locale (``install_language`` sets it)."""
-    families = list(LATIN_FAMILIES)
+    """The report's font families (text and charts), the same in every language: the bundled font first
+    (Latin and Chinese: the PDF's glyphs and text layer do not depend on what the machine has installed; it
+    has no ligatures, so "InfiniBand" comes out of ``pdftotext`` whole), installed ones only as fallback for
+    a character it lacks. ``lang`` is kept for callers; the choice no longer depends on it."""
+    from ..i18n import bundled_font
+
+    own = bundled_font()
+    families = ([own] if own else []) + list(LATIN_FAMILIES)
     cjk = ensure_cjk_font()
-    lang = QLocale().name() if lang is None else lang
-    if lang and lang.lower().startswith("zh") and cjk:
-        return [cjk] + families
-    return families + ([cjk] if cjk else [])
+    if cjk and cjk not in families:
+        families.append(cjk)  # fallback for a character the bundled font lacks
+    return families
 
 
 def _chart(x: Axis, y: Axis, height: float = CHART_HEIGHT_PX) -> Chart:
@@ -592,8 +596,15 @@ def _rent_vs_build_table(p: PlanInfo, cur: str) -> str:
         note = translate("Report", "Owning never breaks even at these prices, even with the servers busy all the time.")
     out.append(f"<p>{_e(note)}</p>")
     if p.build_missing:
+        # the inputs by their names on the Hardware page, never their keys (machine_price, …)
+        names = {"machine_price": translate("Report", "purchase price per server"),
+                 "power_kw_per_machine": translate("Report", "server power"),
+                 "tariff_per_kwh": translate("Report", "electricity tariff"),
+                 "colocation_per_machine_month": translate("Report", "rack / colocation"),
+                 "ops_staff_per_month": translate("Report", "operations staff"),
+                 "spare_rate_per_year": translate("Report", "spares")}
         out.append("<p>" + _e(translate("Report", "Not counted (no figure entered): {0}").format(
-            ", ".join(p.build_missing))) + "</p>")
+            ", ".join(names.get(k, k) for k in p.build_missing))) + "</p>")
     return "".join(out)
 
 
@@ -1068,7 +1079,9 @@ def _html_project(data: ReportData, charts: dict) -> str:
         yes, no = translate("Report", "yes"), translate("Report", "no")
         wrows = []
         for w in proj.what_if:
-            change = ", ".join(w["layout_changes"]) or "—"
+            from ..core.project import layout_change_text  # noqa: PLC0415 - only with a project
+
+            change = ", ".join(layout_change_text(c, translate) for c in w["layout_changes"]) or "—"
             note = tr_text(w["note"]) if w["note"] is not None else ""
             wrows.append([_e(names.get(w["change"], w["change"])), _e(yes if w["fits"] else no),
                           _e(fmt_days(w["calendar_days"])), _e(fmt_money(w["cost"], cur)),

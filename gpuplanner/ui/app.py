@@ -30,11 +30,34 @@ class FileOpenFilter(QObject):
         return False
 
 
+#: Qt warnings that say nothing to a user: the offscreen platform (self-test, screenshots, CI) prints this one
+#: for every window it shows (QOffscreenWindow has no size hints to pass on).
+QUIET_QT_MESSAGES = frozenset({"This plugin does not support propagateSizeHints()"})
+_message_handler: list = []  # the installed handler, kept alive
+
+
+def install_message_filter() -> None:
+    """Route Qt's messages through a handler that drops :data:`QUIET_QT_MESSAGES` and prints the rest as Qt's
+    default handler would (its format, on stderr)."""
+    if _message_handler:
+        return
+    from PySide6.QtCore import qFormatLogMessage, qInstallMessageHandler
+
+    def handler(mode, context, message):
+        if message in QUIET_QT_MESSAGES:
+            return
+        sys.stderr.write(qFormatLogMessage(mode, context, message) + "\n")
+
+    _message_handler.append(handler)
+    qInstallMessageHandler(handler)
+
+
 def run_app(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="gpuplanner", description="GPU Planner desktop app")
     parser.add_argument("file", nargs="?", help="a scenario or .gpuplan file to open")
     parser.add_argument("--self-test", action="store_true", help="open the window, render every page, exit 0")
     args = parser.parse_args(argv)
+    install_message_filter()
     import warnings
 
     # numpy's RuntimeWarnings from our own arithmetic (an overflow in a candidate then dropped) are not messages

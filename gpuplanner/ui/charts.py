@@ -92,18 +92,26 @@ def log_ticks(lo: float, hi: float, fmt=short_num, max_ticks: int | None = None)
         return []
     if hi < lo:
         lo, hi = hi, lo
-    limit = max(2, max_ticks) if max_ticks else 9
+    limit = max(3, max_ticks) if max_ticks else 9  # three labels fit any axis drawn (~22 px each)
     k0, k1 = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
     options = []
-    for mults in ((1,), (1, 2, 5), (1, 2, 3, 5, 7), tuple(range(1, 10))):
+    for mults in ((1,), (1, 3), (1, 2, 5), (1, 2, 3, 5, 7), tuple(range(1, 10))):
         options.append([m * 10.0 ** k for k in range(k0, k1 + 1) for m in mults if lo <= m * 10.0 ** k <= hi])
-    # the sparsest choice with three ticks or more that fits; else the densest that fits
-    vals = next((v for v in options if 3 <= len(v) <= limit), None)
+
+    def inside(v: list) -> int:  # a tick on the very edge of the view is often not drawn (no room for its label)
+        return sum(lo * 1.02 < x < hi / 1.02 for x in v)
+
+    # the sparsest choice with three ticks or more inside the range that fits; else the densest that fits
+    vals = next((v for v in options if 3 <= inside(v) <= limit), None)
     if vals is None:
-        fitting = [v for v in options if len(v) <= limit]
+        fitting = [v for v in options if inside(v) <= limit]
         vals = fitting[-1] if fitting else options[0]
-    while len(vals) > limit:  # many decades: keep every other one
+    while inside(vals) > limit:  # many decades: keep every other one
         vals = vals[::2]
+    if len(vals) < 2:  # less than a decade between two of the 1–9 steps (9K–18K): even steps inside the range
+        from gpuplanner.report.charts import narrow_log_values
+
+        vals = narrow_log_values(lo, hi, limit)
     return [(math.log10(v), fmt(float(round(v, 12)))) for v in vals]
 
 
@@ -1090,10 +1098,18 @@ class CostChart(ChartBase):
         self._state: tuple | None = None
         self._updating = False
         self._updating_texts: tuple[str, str] | None = None   # ("updating…", its tooltip) in the language shown
+        self._clear_ticks()
         self.retranslate()
 
     def unit_names(self) -> dict[str, str]:
         return {"hours": self.tr("hours"), "days": self.tr("days"), "weeks": self.tr("weeks")}
+
+    def _clear_ticks(self) -> None:
+        """No tick labels on an empty chart (pyqtgraph's default log axis labels 2…8 of an empty decade)."""
+        pi = self.plot.getPlotItem()
+        for side in ("bottom", "left"):
+            set_ticks(pi.getAxis(side), [[], []])
+        self._gp_log_range = None
 
     def retranslate(self) -> None:
         super().retranslate()
@@ -1169,6 +1185,7 @@ class CostChart(ChartBase):
         pts = [(i, p) for i, p in enumerate(plans) if p.cost and p.calendar_days and p.cost > 0 and p.calendar_days > 0]
         if not pts:
             self.set_empty(status or self.tr("Plans with a cost and a duration appear here when the search finishes."))
+            self._clear_ticks()
             for it in (self.all, self.chosen):
                 it.setData([], [])
             self.front.setData([], [])

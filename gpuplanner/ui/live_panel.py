@@ -43,9 +43,18 @@ class LivePanel(QWidget):
             grid.addWidget(t, 0, i)
             grid.addWidget(v, 1, i)
             grid.setColumnStretch(i, 1)
+        # the plan (GPUs, MFU, cost) on a line of its own across the card: under "Time" it squeezed into a third
+        self.plan_value = QLabel()
+        self.plan_value.setObjectName("summaryPlan")
+        self.plan_value.setWordWrap(True)
+        self.plan_value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        f = self.plan_value.font()
+        f.setBold(True)
+        self.plan_value.setFont(f)
+        grid.addWidget(self.plan_value, 4, 0, 1, 3)
         self.error = QLabel()
         # names from files (models, custom GPUs) are shown as text, never interpreted as HTML
-        for lab in (self.model_value, self.mem_value, self.time_value, self.error):
+        for lab in (self.model_value, self.mem_value, self.time_value, self.plan_value, self.error):
             lab.setTextFormat(Qt.TextFormat.PlainText)
         self.error.setWordWrap(True)
         self.error.setStyleSheet("color: #c62828;")
@@ -92,6 +101,7 @@ class LivePanel(QWidget):
             self.model_value.setText("—")
             self.mem_value.setText("—")
             self.time_value.setText("—")
+            self.plan_value.setText("")
             self.error.setText(tr_msg(res.error) if res is not None else "")
             self.error.setVisible(bool(res is not None and res.error))
             self.warnings.hide()
@@ -115,17 +125,18 @@ class LivePanel(QWidget):
         set_style(self.mem_value, "" if m.fits else "color: #c62828;")
         lines = [
             self.tr("{0} calendar days ({1} days of compute)").format(format_number(ev.calendar_days, 2),
-                                                                      format_number(ev.compute_days, 2)),
-            self.tr("{0} × {1} · MFU {2}").format(ev.num_gpus, gpu_display_name(ev.gpu_name),
-                                                 format_percent(ev.mfu, 0))]
+                                                                      format_number(ev.compute_days, 2))]
         # RL: the rollouts' share of the step (TimeEstimate.breakdown["generation"])
         if "generation" in ev.time.breakdown:
             lines.append(self.tr("rollout generation: {0} of each step").format(
                 format_percent(ev.time.breakdown["generation"], 0)))
-        if ev.cost is not None:
-            lines.append(self.tr("{0} ({1})").format(
-                format_money(ev.cost, ev.currency), QCoreApplication.translate("Cost", ev.rental_mode_label)))
         set_text(self.time_value, "\n".join(lines))
+        plan = [self.tr("{0} × {1} · MFU {2}").format(ev.num_gpus, gpu_display_name(ev.gpu_name),
+                                                     format_percent(ev.mfu, 0))]
+        if ev.cost is not None:
+            plan.append(self.tr("{0} ({1})").format(
+                format_money(ev.cost, ev.currency), QCoreApplication.translate("Cost", ev.rental_mode_label)))
+        set_text(self.plan_value, " · ".join(plan))
         tip = self.tr(
             "Calendar days: what you wait, with setup, checkpoints, interruptions and your hours per week. "
             "Compute days: GPU time around the clock.")

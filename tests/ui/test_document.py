@@ -192,7 +192,7 @@ def test_open_after_first_search_shows_only_the_opened_document(make_window, qtb
     assert ev.scenario == plan.scenario
     assert ev.scenario.hardware.gpu == "b200-180gb" and ev.scenario.training.global_batch_size == 1024
     assert ev.scenario.hardware.num_gpus == plan.num_gpus
-    live = [w.live.model_value.text(), w.live.mem_value.text(), w.live.time_value.text()]
+    live = [w.live.model_value.text(), w.live.mem_value.text(), w.live.plan_value.text(), w.live.time_value.text()]
     assert_nothing_of_a([("live", t) for t in live], "the live panel")
     assert B_MODEL in live[0] and "B200" in live[2] and f"{plan.num_gpus} × " in live[2]
     assert "does not fit" not in live[1]

@@ -29,9 +29,9 @@ def test_live_panel_shows_hostile_names_as_text(win, qtbot):
     win.estimator.run_now()
     ev = win.estimator.result.evaluation
     assert ev is not None and ev.gpu_name == HOSTILE
-    for label in (win.live.model_value, win.live.time_value, win.live.mem_value):
+    for label in (win.live.model_value, win.live.time_value, win.live.mem_value, win.live.plan_value):
         assert label.textFormat() == Qt.TextFormat.PlainText
-    assert HOSTILE in win.live.time_value.text() and "Llama <i>8B</i>" in win.live.model_value.text()
+    assert HOSTILE in win.live.plan_value.text() and "Llama <i>8B</i>" in win.live.model_value.text()
 
 
 def test_plans_page_comparison_escapes_names(win, qtbot):

@@ -45,6 +45,7 @@ def test_chart_reads_the_core_figures(qtbot):
 def test_hardware_page_shows_the_curve(win, qtbot):
     win.go_to(4)
     page = win.page("hardware")
+    win.estimator.run_now()  # the live Evaluation of the scenario now (the search's adopted plan), not a queued one
     win.estimator.run_scaling_now()
     qtbot.waitUntil(lambda: bool(page.count_chart.data), timeout=5000)
     mb = win.estimator.scaling.memory

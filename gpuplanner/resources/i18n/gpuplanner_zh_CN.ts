@@ -964,6 +964,10 @@
         <source>layout changes</source>
         <translation>布局变化</translation>
     </message>
+    <message>
+        <source>break-even utilisation: unknown (no purchase price)</source>
+        <translation>盈亏平衡利用率：未知（没有采购价）</translation>
+    </message>
 </context>
 <context>
     <name>Calibration</name>
@@ -1822,6 +1826,10 @@
     <message>
         <source>Measured run ({mfu:.1%} MFU on {n} × {gpu}): {why}</source>
         <translation>实测结果（{n} × {gpu}，MFU {mfu:.1%}）：{why}</translation>
+    </message>
+    <message>
+        <source>{net}: one NIC per server assumed ({gbps:g} Gb/s for {g} GPUs; the catalogue gives no count): enter NICs per server on the Hardware page.</source>
+        <translation>{net}：按每台服务器一张网卡计算（{g} 张 GPU 共用 {gbps:g} Gb/s；目录中没有网卡数量）：请在“硬件与价格”页填写“每台服务器网卡数”。</translation>
     </message>
 </context>
 <context>
@@ -3759,7 +3767,7 @@
     </message>
     <message>
         <source>below the card class: full training of a {b:.0f}B dense model wants cards with ≥80 GB (allow smaller ones with constraints.rules.card_class)</source>
-        <translation>低于显卡档位：全量训练 {b:.0f}B 稠密模型需要 ≥80 GB 的卡（可用 constraints.rules.card_class 允许更小的卡）</translation>
+        <translation>低于显卡档位：全量训练 {b:.0f}B 稠密模型需要 ≥80 GB 的卡（在“方案”页取消勾选“≥80 GB 显卡”规划规则即可允许更小的卡）</translation>
     </message>
     <message>
         <source>objective must be cheapest, fastest or value</source>
@@ -3843,7 +3851,7 @@
     </message>
     <message>
         <source>Framework: {fw}, as set in the scenario; let the search choose it (constraints.search_frameworks) to compare the others.</source>
-        <translation>框架：{fw}，按场景中的设置；让搜索来选择框架（constraints.search_frameworks）即可与其他框架比较。</translation>
+        <translation>框架：{fw}，按场景中的设置；在“方案”页勾选“自动选择框架”，即可让搜索与其他框架比较。</translation>
     </message>
     <message>
         <source>Framework: {fw}, chosen by the search among {n} frameworks for this plan&apos;s cards.</source>
@@ -4741,6 +4749,10 @@
         <source>Not compared (no quote of that kind): {0}</source>
         <translation>未比较（没有该类报价）：{0}</translation>
     </message>
+    <message>
+        <source>Preview: the summary and the live charts show your own layout until you press “Use this layout”.</source>
+        <translation>预览：在你点击“采用此布局”之前，摘要和实时图表显示的仍是你自己的布局。</translation>
+    </message>
 </context>
 <context>
     <name>Project</name>
@@ -4882,7 +4894,7 @@
     </message>
     <message>
         <source>Does not fit up to {n} GPUs (constraints.max_gpus).</source>
-        <translation>直到 {n} 张 GPU 仍放不下（constraints.max_gpus）。</translation>
+        <translation>直到 {n} 张 GPU 仍放不下（“时间与预算”页的“GPU 数上限”）。</translation>
     </message>
     <message>
         <source>Ten times the data changes the cheapest rental from {a} to {b}.</source>
@@ -4899,6 +4911,62 @@
     <message>
         <source>the job would take {years:,.0f} years on the calendar (more than 100)</source>
         <translation>任务按日历需要 {years:,.0f} 年（超过 100 年）</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>nodes</source>
+        <translation>节点数</translation>
+    </message>
+    <message>
+        <source>framework</source>
+        <translation>框架</translation>
+    </message>
+    <message>
+        <source>ZeRO stage</source>
+        <translation>ZeRO 阶段</translation>
+    </message>
+    <message>
+        <source>interleaved stages</source>
+        <translation>交错调度段数</translation>
+    </message>
+    <message>
+        <source>sequence parallel</source>
+        <translation>序列并行</translation>
+    </message>
+    <message>
+        <source>optimizer offload</source>
+        <translation>优化器卸载</translation>
+    </message>
+    <message>
+        <source>parameter offload</source>
+        <translation>参数卸载</translation>
+    </message>
+    <message>
+        <source>recompute</source>
+        <translation>重计算</translation>
+    </message>
+    <message>
+        <source>micro-batch</source>
+        <translation>微批次</translation>
+    </message>
+    <message>
+        <source>accumulation</source>
+        <translation>梯度累积</translation>
+    </message>
+    <message>
+        <source>global batch</source>
+        <translation>全局批次</translation>
+    </message>
+    <message>
+        <source>pipeline micro-batches</source>
+        <translation>流水线微批次数</translation>
+    </message>
+    <message>
+        <source>pipeline micro-batch size</source>
+        <translation>流水线微批次大小</translation>
     </message>
 </context>
 <context>
@@ -6087,10 +6155,6 @@
         <translation>检查点间隔与损失的工作量：Young 1974（CACM 17(9)）；中断率取自 Llama 3（arXiv:2407.21783）§3.3.4。</translation>
     </message>
     <message>
-        <source>Rent versus build: straight-line depreciation, electricity = power × PUE × tariff (gpu-catalog.md §3.6).</source>
-        <translation>租用与自建对比：直线折旧，电费 = 功耗 × PUE × 电价（gpu-catalog.md §3.6）。</translation>
-    </message>
-    <message>
         <source>Inside each node: {link} between all {n} GPUs (tensor/expert parallelism runs inside the node); ask for the nvidia-smi topo -m output and check NV# links, not PHB/SYS.</source>
         <translation>每个节点内：全部 {n} 张 GPU 之间为 {link}（张量/专家并行在节点内运行）；请索取 nvidia-smi topo -m 的输出，确认是 NV# 链路，而不是 PHB/SYS。</translation>
     </message>
@@ -6121,10 +6185,6 @@
     <message>
         <source>measured (benchmark in the plan)</source>
         <translation>实测值（方案中的基准测试）</translation>
-    </message>
-    <message>
-        <source>modelled: achievable share of dense peak per GPU generation (gpu-catalog.md §4.1) minus exposed communication</source>
-        <translation>模型估算：各代 GPU 可达到的稠密峰值占比（gpu-catalog.md §4.1）减去未被掩盖的通信</translation>
     </message>
     <message>
         <source>MFU (model FLOPs utilisation)</source>
@@ -6858,6 +6918,46 @@
         <source>Source</source>
         <translation>来源</translation>
     </message>
+    <message>
+        <source>Rent versus build: straight-line depreciation, electricity = power × PUE × tariff (our arithmetic; node power from NVIDIA&apos;s DGX H100 datasheet).</source>
+        <translation>租用与自建对比：直线折旧，电费 = 功耗 × PUE × 电价（本工具的算术；节点功耗取自 NVIDIA DGX H100 数据手册）。</translation>
+    </message>
+    <message>
+        <source>modelled: achievable share of dense peak per GPU generation (published runs: Megatron-LM README, torchtitan arXiv:2410.06511, llm-foundry benchmarks, Llama 3 arXiv:2407.21783) minus exposed communication</source>
+        <translation>模型估算：各代 GPU 可达到的稠密峰值占比（已发表的训练：Megatron-LM README、torchtitan arXiv:2410.06511、llm-foundry 基准、Llama 3 arXiv:2407.21783）减去未被掩盖的通信</translation>
+    </message>
+    <message>
+        <source>your plan</source>
+        <translation>你的方案</translation>
+    </message>
+    <message>
+        <source>built-in price table (gpuplanner/resources/prices.json)</source>
+        <translation>内置价格表（gpuplanner/resources/prices.json）</translation>
+    </message>
+    <message>
+        <source>purchase price per server</source>
+        <translation>每台服务器采购价</translation>
+    </message>
+    <message>
+        <source>server power</source>
+        <translation>服务器功耗</translation>
+    </message>
+    <message>
+        <source>electricity tariff</source>
+        <translation>电价</translation>
+    </message>
+    <message>
+        <source>rack / colocation</source>
+        <translation>机柜/托管</translation>
+    </message>
+    <message>
+        <source>operations staff</source>
+        <translation>运维人员</translation>
+    </message>
+    <message>
+        <source>spares</source>
+        <translation>备件</translation>
+    </message>
 </context>
 <context>
     <name>Rules</name>
@@ -7270,6 +7370,10 @@
         <source>training.rl.schedule=one_step_off needs generation_engine vllm_separate (generation on its own GPUs, overlapped with training)</source>
         <translation>training.rl.schedule=one_step_off 需要 generation_engine 为 vllm_separate（在独立的 GPU 上生成，与训练重叠）</translation>
     </message>
+    <message>
+        <source>training.global_batch_size={gbs} is not a multiple of micro_batch_size×dp={mbs}×{dp}: with {n} GPUs a model-parallel group tp·pp·cp={g} (dp {d}) keeps this batch, or let the search choose the layout (parallel.auto)</source>
+        <translation>training.global_batch_size={gbs} 不是 micro_batch_size×dp={mbs}×{dp} 的整数倍：{n} 张 GPU 时，模型并行组 tp·pp·cp={g}（dp {d}）可保持这个批次；也可以在“训练设置”页把并行布局设为“自动”，让搜索来选</translation>
+    </message>
 </context>
 <context>
     <name>SearchController</name>
@@ -7291,6 +7395,14 @@
     <message>
         <source>~1000B tier: hundreds of cards from a cluster pool; confirm the vendor&apos;s real elastic capacity, the network topology and failure handling before planning.</source>
         <translation>~1000B 档：从集群资源池调用数百张卡；规划前请与供应商确认真实的弹性容量、网络拓扑和故障处理机制。</translation>
+    </message>
+    <message>
+        <source>~10B tier, LoRA/QLoRA: the frozen weights (2 bytes per parameter, about 0.5 with 4-bit QLoRA) and small adapters fit on one GPU (a 24 GB card for a 7B model); more GPUs only shorten the run.</source>
+        <translation>~10B 档，LoRA/QLoRA：冻结的权重（每个参数 2 字节，4 位 QLoRA 约 0.5 字节）和小的适配器放得进一张 GPU（7B 模型用一张 24 GB 的卡）；更多 GPU 只是缩短训练时间。</translation>
+    </message>
+    <message>
+        <source>~100B tier, LoRA/QLoRA: the frozen weights decide the cards: one node of ≥80 GB cards for 16-bit LoRA, a single 48–80 GB card for a ~70B model with 4-bit QLoRA; no multi-node network is needed.</source>
+        <translation>~100B 档，LoRA/QLoRA：冻结的权重决定用什么卡：16 位 LoRA 用一个 ≥80 GB 显卡的节点，~70B 模型用 4 位 QLoRA 时一张 48–80 GB 的卡即可；不需要多节点网络。</translation>
     </message>
 </context>
 <context>

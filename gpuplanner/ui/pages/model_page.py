@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (
 
 from gpuplanner.core.architecture import EXPLICIT_FIELDS, WRITE_IF_SET, ModelArch, load_presets
 from gpuplanner.core.errors import PlannerError
-from gpuplanner.core.estimate import TIER_GUIDANCE
+from gpuplanner.core.estimate import tier_guidance
 from gpuplanner.io.hf_cache import cache_dir, is_model_id, list_cached_models
 from gpuplanner.io.model_files import ModelFiles, load_model_source
 from gpuplanner.formatting import format_compact, format_number
@@ -430,7 +430,8 @@ class ModelPage(BasePage):
             self.tier_badge, f"background: {tier_color(tier)}; color: white; border-radius: 4px; padding: 3px 8px; font-weight: bold;")
         self.tier_badge.setToolTip(self.tr("Scale tier of the model (by total parameters)"))
         set_style(self.tier_text, "")
-        self.tier_text.setText(QCoreApplication.translate("Tier", TIER_GUIDANCE.get(tier, "")))
+        self.tier_text.setText(QCoreApplication.translate(
+            "Tier", tier_guidance(tier, self.model.scenario.training.method)))
         arch = est.arch
         if arch.unrecognised:
             bits = [self.tr("about {0} parameters (architecture not recognised)").format(format_number(pc.total, 0))]

@@ -85,8 +85,62 @@ def table_gpu_name(name: str) -> str:
         if short.startswith(prefix):
             short = short[len(prefix):]
             break
-    short = re.sub(r"\s*\((?:China)\)$", "", short)
+    short = re.sub(r"\s*\([^()]*\)", "", short)  # "(China)", "(HGX B200)", "(per Blackwell GPU)": in the tooltip
     return re.sub(r"\s+\d+\s*GB$", "", short) or short
+
+
+def two_line_header(text: str) -> str:
+    """A column title with its unit on a second line ("Cost (CNY)" → "Cost" / "(CNY)"), so that the unit does not
+    widen a column of short figures."""
+    for opening in (" (", "（"):
+        if opening in text and not text.startswith(opening):
+            head, _, tail = text.partition(opening)
+            return head.rstrip() + "\n" + opening.strip() + tail
+    return text
+
+
+class ElidedLabel(QLabel):
+    """One line at any width: a text wider than the label ends in "…" instead of being cut; the whole text is
+    :meth:`full_text` (and whatever tooltip the owner sets)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._full = ""
+
+    def set_full_text(self, text: str) -> None:
+        self._full = text
+        self._elide()
+
+    def full_text(self) -> str:
+        return self._full
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802 (Qt)
+        super().resizeEvent(ev)
+        self._elide()
+
+    def _elide(self) -> None:
+        shown = self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, max(self.width(), 16))
+        if shown != self.text():
+            self.setText(shown)
+
+
+class PlanHeader(QHeaderView):
+    """The table's header, each column as wide as its title and figures: Qt reserves room for the sort arrow
+    (the header's height and a margin, ~28 px) in every column; here only in the sorted one, which left the
+    last columns of the Plans page cut off at 1280×800."""
+
+    def __init__(self, parent=None):
+        super().__init__(Qt.Orientation.Horizontal, parent)
+        self.sortIndicatorChanged.connect(lambda *_a: self.resizeSections(QHeaderView.ResizeMode.ResizeToContents))
+
+    def sectionSizeFromContents(self, logical: int):  # noqa: N802 (Qt)
+        size = super().sectionSizeFromContents(logical)
+        if self.isSortIndicatorShown() and logical != self.sortIndicatorSection():
+            from PySide6.QtWidgets import QStyle
+
+            margin = self.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, self)
+            size.setWidth(max(size.width() - size.height() - margin, self.minimumSectionSize()))
+        return size
 
 
 class PlanTableModel(QAbstractTableModel):
@@ -160,8 +214,11 @@ class PlanTableModel(QAbstractTableModel):
                                  for r in p.plan.evaluation.rules
                                  if r.status != "not_applicable" and (col == "rank" or r.id == "mfu_grade")])
             if col == "framework":
-                return "\n".join(tr_msg(m) for m in p.plan.framework_reason[:1])
-            return None
+                return "\n".join([p.plan.framework_name] + [tr_msg(m) for m in p.plan.framework_reason[:1]])
+            if col == "cost" and p.cost is not None:
+                return f"{format_number(p.cost, 0)} {p.currency}"
+            # a column narrower than its text (a small window) still shows it whole on hover
+            return self.data(index, Qt.ItemDataRole.DisplayRole)
         if role == Qt.ItemDataRole.ForegroundRole and col in ("rank", "days", "cost", "mfu"):
             from PySide6.QtGui import QColor
 
@@ -238,7 +295,7 @@ class PlansPage(BasePage):
         box.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.body.addWidget(box)
         # one line (the full list: its tooltip and the end of the details), so the page never grows taller
-        self.skipped_label = QLabel()
+        self.skipped_label = ElidedLabel()
         self.skipped_label.setWordWrap(False)
         self.skipped_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.skipped_label.setStyleSheet("color: #555;")
@@ -251,6 +308,7 @@ class PlansPage(BasePage):
         self.proxy.setSourceModel(self.table_model)
         self.proxy.setSortRole(Qt.ItemDataRole.UserRole)
         self.view = QTableView()
+        self.view.setHorizontalHeader(PlanHeader(self.view))
         self.view.setModel(self.proxy)
         self.view.setSortingEnabled(True)
         self.view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
@@ -338,7 +396,7 @@ class PlansPage(BasePage):
             self.rule_checks[rid].box.set_help(tip + " " + self.tr("(untick to allow it)"))
         cur = self.model.scenario.constraints.currency
         self.table_model.headers = [self.tr("#"), self.tr("GPU"), self.tr("GPUs"), self.tr("Layout"),
-                                    self.tr("GiB/GPU"), self.tr("Days"), self.tr("Cost ({0})").format(cur),
+                                    self.tr("GiB/GPU"), self.tr("Days"), two_line_header(self.tr("Cost ({0})").format(cur)),
                                     self.tr("MFU"), self.tr("Framework")]
         self.table_model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
         self._update_status()
@@ -402,8 +460,8 @@ class PlansPage(BasePage):
             self.skipped_label.setVisible(False)
             return
         lines = [self.tr("{0}: {1}").format(why, ", ".join(names)) for why, names in groups.items()]
-        self.skipped_label.setText(self.tr("Not ranked — {0}").format(" · ".join(lines)))
-        self.skipped_label.setToolTip("\n".join(lines))
+        self.skipped_label.set_full_text(self.tr("Not ranked — {0}").format(" · ".join(lines)))
+        self.skipped_label.setToolTip(self.tr("Not ranked — {0}").format("\n" + "\n".join(lines)))
         self.skipped_label.setVisible(True)
 
     # ------------------------------------------------------------------------------- selection
@@ -519,6 +577,11 @@ class PlansPage(BasePage):
         tr = self.tr
         esc = html.escape
         rows = [f"<h3>{esc(tr('#{0}: {1} × {2}').format(p.rank, p.num_gpus, gpu_display_name(p.gpu_name)))}</h3>"]
+        if not self.model.scenario.parallel.auto and p.scenario != self.model.scenario:
+            # a manual layout is the user's: selecting a plan only previews it (the summary and charts stay theirs)
+            rows.append("<p style='color:#8a5300'><b>" + esc(tr(
+                "Preview: the summary and the live charts show your own layout until you press “Use this "
+                "layout”.")) + "</b></p>")
         summary = self.why_summary(p, self.next_plan(p))
         if summary:
             rows.append(f"<p><b>{esc(summary)}</b></p>")
@@ -698,7 +761,7 @@ class PlansPage(BasePage):
     def on_model_changed(self, section: str) -> None:
         if section == "constraints":
             cur = self.model.scenario.constraints.currency
-            self.table_model.headers[COLUMNS.index("cost")] = self.tr("Cost ({0})").format(cur)
+            self.table_model.headers[COLUMNS.index("cost")] = two_line_header(self.tr("Cost ({0})").format(cur))
 
 
 def _framework_display(fw: str) -> str:

@@ -382,8 +382,11 @@ class TrainingPage(BasePage):
 
     def on_model_changed(self, section: str) -> None:
         self._update_enabled()
-        # the step as the fields above describe it (the automatic layout's own split: auto_info)
+        # the step as it runs: the fields above, or with the automatic layout the adopted plan's split (its DP ×
+        # accumulation; the plan keeps the global batch), so this line agrees with auto_info and the live charts
         s = self.model.user_scenario()
+        if s.parallel.auto and self.model.plan_adopted:
+            s = self.model.scenario
         tokens = s.global_batch * s.training.seq_len
         self.batch_info.setText(self.tr(
             "Per optimizer step: {0} sequences = {1} tokens (micro-batch {2} × data-parallel {3} × "

@@ -1,0 +1,79 @@
+"""Issue 36 in the app at 1280×800: the Plans table's columns fit in English and Chinese (nothing cut), a manual
+layout's selected plan is marked a preview, and the Training page's step line follows the adopted plan."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _plans_page(win, qtbot):
+    win.resize(1280, 800)
+    win.show()
+    win.go_to(5)
+    page = win.page("plans")
+    qtbot.waitUntil(lambda: bool(page.table_model.plans) and page.isVisible(), timeout=20000)
+    qtbot.wait(50)
+    return page
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_every_column_of_the_plans_table_fits_at_1280x800(win, qtbot, lang, tmp_path):
+    from PySide6.QtWidgets import QApplication
+
+    from gpuplanner.i18n import LanguageManager, ensure_cjk_font
+
+    ensure_cjk_font()
+    lm = LanguageManager(QApplication.instance())
+    lm.install(lang)
+    try:
+        d = json.loads((ROOT / "examples" / "llama3-70b-pretrain-64xh800-tp8pp4.json").read_text(encoding="utf-8"))
+        d["hardware"]["num_gpus"] = 256
+        f = tmp_path / "s.json"
+        f.write_text(json.dumps(d), encoding="utf-8")
+        assert win.open_path(f, show_errors=False)
+        qtbot.waitUntil(lambda: win.search.state == "done", timeout=30000)
+        page = _plans_page(win, qtbot)
+        hh = page.view.horizontalHeader()
+        widths = [hh.sectionSize(i) for i in range(hh.count())]
+        assert sum(widths) <= page.view.viewport().width(), (widths, page.view.viewport().width())
+        assert not page.view.horizontalScrollBar().isVisible()
+        # each column at least as wide as its widest shown cell (nothing cut)
+        fm = page.view.fontMetrics()
+        for c in range(page.proxy.columnCount()):
+            texts = [page.proxy.data(page.proxy.index(r, c), Qt.ItemDataRole.DisplayRole) or ""
+                     for r in range(page.proxy.rowCount())]
+            assert max(fm.horizontalAdvance(t) for t in texts) <= widths[c], (c, widths[c], texts[:3])
+        # the skipped GPUs' line ends in "…" when it is longer than the page, with the whole list as its tooltip
+        label = page.skipped_label
+        assert label.isVisible() and label.toolTip()
+        assert label.text() == label.full_text() or label.text().endswith("…")
+    finally:
+        lm.install("en")
+
+
+def test_a_manual_layout_marks_the_selected_plan_a_preview(win, qtbot):
+    page = _plans_page(win, qtbot)
+    win.model.set_many({"parallel.auto": False})
+    qtbot.waitUntil(lambda: win.search.state == "done" and bool(page.table_model.plans), timeout=20000)
+    page.select_rank(3)
+    qtbot.wait(50)
+    html = page.details.toPlainText()
+    assert "Preview: the summary and the live charts show your own layout" in html
+
+
+def test_the_training_page_states_the_adopted_plans_step(win, qtbot):
+    page = _plans_page(win, qtbot)
+    page.select_rank(3)
+    qtbot.waitUntil(lambda: win.model.ui.get("selected_plan") == 3, timeout=5000)
+    plan = page.current_plan()
+    train = win.page("training")
+    train.on_model_changed("plan")
+    L = plan.layout
+    text = train.batch_info.text()
+    assert f"data-parallel {L['dp']} × accumulation {L['grad_accum']}" in text, (text, L)
