@@ -7,10 +7,6 @@ only delegate to it."""
 
 from __future__ import annotations
 
-from gpuplanner.formatting import format_number
-
-import os
-import time
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QEvent, QSize, Qt, QTimer
@@ -622,79 +618,8 @@ class MainWindow(QMainWindow):
         return QSize(1280, 800)
 
     # ================================================================== self test
-    def _grab_screen(self, path: str, timeout_s: float = 10.0) -> list[str]:
-        """Self-test (``GPUPLANNER_SELF_TEST_SCREENSHOT=FILE.png``): once the window system reports the first
-        window exposed and it has painted, save what the screen shows, read back from the window system
-        (``QScreen.grabWindow(0)``: on X11 the X server's root window), so a check outside the app can see
-        that a real window appeared (packaging/build_linux.sh runs it under Xvfb with the xcb platform).
-        Wayland lets no client read the screen; there the exposed window's own rendering is saved."""
-        app = QApplication.instance()
-        t0 = time.monotonic()
-        while not (self.windowHandle() and self.windowHandle().isExposed()) and time.monotonic() - t0 < timeout_s:
-            app.processEvents()
-            time.sleep(0.01)
-        if not (self.windowHandle() and self.windowHandle().isExposed()):
-            return [f"the window was not exposed within {format_number(timeout_s)} s"]
-        self.repaint()
-        app.processEvents()
-        pixmap, what = self.screen().grabWindow(0), "screen"
-        if pixmap.isNull():  # Wayland gives clients no screen grab: the exposed window's own rendering
-            pixmap, what = self.grab(), "window (no screen grab on this platform)"
-        if pixmap.isNull() or not pixmap.save(path, "PNG"):
-            return [f"could not save the screen grab to {path}"]
-        print(f"self-test: {app.platformName()}: {what} {pixmap.width()}x{pixmap.height()} saved to {path}; "
-              f"window at {self.x()},{self.y()} {self.width()}x{self.height()}")
-        return []
-
     def self_test(self, timeout_s: float = 60.0) -> int:
-        """Walk every page with the example plan, render every chart, and report (0 = all good)."""
-        import sys
-        import traceback
+        """Walk every page with the example plan, render every chart, and report (0 = all good): ui/selftest.py."""
+        from .selftest import run_self_test
 
-        app = QApplication.instance()
-        problems: list[str] = []
-        old_hook = sys.excepthook
-
-        def hook(etype, value, tb):  # an exception in a slot fails the self-test
-            problems.append("".join(traceback.format_exception_only(etype, value)).strip())
-            traceback.print_exception(etype, value, tb)
-
-        sys.excepthook = hook
-        app.processEvents()
-        shot = os.environ.get(SELF_TEST_SCREENSHOT_ENV)
-        if shot:
-            problems += self._grab_screen(shot)
-        for i in range(len(PAGE_KEYS)):
-            self.go_to(i)
-            app.processEvents()
-            if self.grab().isNull():
-                problems.append(f"page {PAGE_KEYS[i]} did not render")
-        t0 = time.monotonic()
-        while self.search.state == "running" and time.monotonic() - t0 < timeout_s:
-            app.processEvents()
-            time.sleep(0.01)
-        if self.search.state != "done":
-            problems.append(f"plan search state {self.search.state}: {self.search.error or ''}")
-        elif self.search.outcome is not None and self.search.outcome.plans:
-            self.page("plans").view.selectRow(0)
-            app.processEvents()
-        self.estimator.run_now()
-        self.estimator.run_scaling_now()
-        app.processEvents()
-        from pyqtgraph.exporters import ImageExporter
-
-        for chart in self.live.charts():
-            img = ImageExporter(chart.plot.getPlotItem()).export(toBytes=True)
-            if img is None or img.isNull():
-                problems.append(f"{type(chart).__name__} did not render")
-        res = self.estimator.result
-        if res is None or res.evaluation is None:
-            problems.append(f"no estimate: {res.error if res else ''}")
-        self.search.shutdown()
-        self.estimator.shutdown()
-        sys.excepthook = old_hook
-        for p in problems:
-            print(f"self-test: {p}")
-        if not problems:
-            print("self-test: ok")
-        return 1 if problems else 0
+        return run_self_test(self, timeout_s)
