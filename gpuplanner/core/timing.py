@@ -601,6 +601,8 @@ def time_layout(
     pipeline_mbs=None,
     lora_dropout: float = 0.0,
     expert_tp=None,
+    attn_len: float | None = None,
+    real_frac: float = 1.0,
     ops=None,
 ) -> dict:
     """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
@@ -633,7 +635,8 @@ def time_layout(
 
     # ---- FLOPs per token (flops.py; recomputation added element-wise here)
     lora_total, lora_active = _lora_total(m, lora_rank, lora_targets) if lora else (0.0, 0.0)
-    fwd = F.forward_flops_per_token(m, s)
+    # packed or padding-free samples attend within themselves (flops.sample_shape): attention over attn_len
+    fwd = F.forward_flops_per_token(m, s if attn_len is None else float(attn_len))
     f_lora = 2.0 * lora_active
     if lora:
         mflops_tok = 2.0 * (fwd.layers + fwd.head) + 3.0 * fwd.attention + 3.0 * f_lora
@@ -804,7 +807,8 @@ def time_layout(
     if method == "qlora":
         deq_passes = 2.0 + rec_whole + rec_op
         deq_bytes = _dequant_bytes(m) / mp * deq_passes * m_acc
-    tokens_step_gpu = mbs * s * m_acc * dp / n_gpus  # tokens per step per GPU
+    # tokens per step per GPU: the real ones (padding, flops.sample_shape, is processed but not counted)
+    tokens_step_gpu = mbs * s * m_acc * dp / n_gpus * float(real_frac)
     return {
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
@@ -1326,9 +1330,10 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
                         nics_per_node=h.nics_per_node, gpus_per_node=h.gpus_per_node)
     prof = method_profile(t)
     engine = _frameworks.engine_of(t.framework)
+    shape = sample_shape_of(s, prof)
     kw = dict(
         method=t.method, precision=t.precision, framework=engine, optimizer=t.optimizer,
-        seq_len=prof.train_seq_len if prof.rl else t.seq_len,
+        seq_len=shape.row_len, attn_len=shape.attn_len, real_frac=shape.real_frac,
         lora_rank=t.lora_rank, lora_targets=t.lora_targets, flash=t.flash_attention,
         fused=(engine == "megatron") or bool(getattr(t, "torch_compile", False))
         or _frameworks.tool_mechanics(t.framework, t.recompute)["fused"],
@@ -1353,6 +1358,17 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
     if cal is not None:  # a run measured on this GPU (core/calibration.py)
         kw["gen_efficiency"] = kw["gen_efficiency"] * cal[1]
     return kw, gf
+
+
+def sample_shape_of(s: Any, prof: MethodProfile) -> F.SampleShape:
+    """The rows of a scenario's micro-batches (:func:`flops.sample_shape`): ``data.mean_sample_len`` with
+    ``training.packing``/``padding_free``; RL objectives keep their rollout's own sequence (core/methods.py)."""
+    t = s.training
+    if prof.rl:
+        n = float(prof.train_seq_len)
+        return F.SampleShape(n, n, 1.0)
+    return F.sample_shape(t.seq_len, getattr(s.data, "mean_sample_len", None), bool(getattr(t, "packing", False)),
+                          bool(getattr(t, "padding_free", False)), bool(t.flash_attention))
 
 
 def calibration_of(r: Any, kw: dict | None = None) -> tuple[Any, float] | None:
