@@ -7368,6 +7368,10 @@
         <translation>MoE token 重排与路由</translation>
     </message>
     <message>
+        <source>context parallel: merging the ring&apos;s partial attention</source>
+        <translation>上下文并行：合并环形注意力的分块结果</translation>
+    </message>
+    <message>
         <source>rollouts: waiting for the longest completion</source>
         <translation>采样：等待最长的生成结束</translation>
     </message>
