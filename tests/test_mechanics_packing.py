@@ -38,7 +38,7 @@ def test_defaults_are_trl_defaults_and_change_nothing():
 
 def test_sample_shape_cases():
     assert F.sample_shape(4096, None, False, False, True) == F.SampleShape(4096.0, 4096.0, 1.0)
-    assert F.sample_shape(4096, 1024, False, False, True) == F.SampleShape(4096.0, 4096.0, 0.25)  # padded
+    assert F.sample_shape(4096, 1024, False, False, True) == F.SampleShape(4096.0, 4096.0, 0.25, 1024.0)  # padded
     assert F.sample_shape(4096, 1024, True, False, True) == F.SampleShape(4096.0, 1024.0, 1.0)  # packed, varlen
     assert F.sample_shape(4096, 1024, True, False, False) == F.SampleShape(4096.0, 4096.0, 1.0)  # packed, masked
     assert F.sample_shape(4096, 1024, False, True, True) == F.SampleShape(1024.0, 1024.0, 1.0)  # flattened
@@ -98,3 +98,14 @@ def test_vectorised_search_equals_evaluate_with_short_samples(training):
                 assert math.isclose(vec["train_hours"][i] / 24.0, ev.compute_days, rel_tol=1e-9)
                 assert math.isclose(vec["mfu"][i], ev.mfu, rel_tol=1e-9)
     assert checked >= 15
+
+
+def test_one_sequence_per_micro_batch_is_not_padded():
+    """The collators pad to the batch's longest sample: a micro-batch of one sequence runs its own length (time);
+    peak memory keeps seq_len, the longest sample of a run."""
+    one_pad = _ev(mean=1024, micro_batch_size=1)
+    one_flat = _ev(mean=1024, padding_free=True, micro_batch_size=1)
+    assert one_pad.time.tokens_per_s_per_gpu == pytest.approx(one_flat.time.tokens_per_s_per_gpu, rel=1e-9)
+    assert one_pad.memory.total == pytest.approx(_ev(micro_batch_size=1).memory.total, rel=1e-9)
+    assert one_pad.memory.total > one_flat.memory.total
+    assert F.sample_shape(4096, 1024, False, False, True).single_len == 1024.0

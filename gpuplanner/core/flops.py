@@ -78,6 +78,9 @@ class SampleShape:
     row_len: float
     attn_len: float
     real_frac: float
+    #: padded batches: a micro-batch of one sequence is padded to nothing (the collator pads to the batch's longest)
+    #: and runs this many tokens, all real; None where rows do not depend on the micro-batch
+    single_len: float | None = None
 
 
 def sample_shape(seq_len: int, mean_sample_len: int | None, packing: bool, padding_free: bool,
@@ -87,7 +90,9 @@ def sample_shape(seq_len: int, mean_sample_len: int | None, packing: bool, paddi
     - no packing, no padding-free: each sample is padded to the row (transformers/TRL collators pad to the
       longest sample of the batch, ``padding="max_length"`` to ``max_length``; with several samples of varied
       length per batch the longest comes near the cut-off, so the row is ``seq_len``): the GEMMs and attention
-      run over ``seq_len`` tokens of which ``mean/seq_len`` are real.
+      run over ``seq_len`` tokens of which ``mean/seq_len`` are real. A micro-batch of one sequence is its own
+      longest: ``single_len`` = the mean, no padding (the time model picks it per micro-batch size; peak memory
+      keeps ``seq_len``, the longest sample a run meets).
     - ``packing`` (TRL ``SFTConfig.packing``; ``trl/data_utils.py`` ``pack_dataset``): samples are concatenated
       into rows of ``seq_len`` real tokens; TRL's default ``bfd`` strategy emits per-sample ``position_ids`` so
       FlashAttention's varlen path (transformers ``modeling_flash_attention_utils``: ``cu_seqlens`` from the
@@ -105,7 +110,7 @@ def sample_shape(seq_len: int, mean_sample_len: int | None, packing: bool, paddi
         return SampleShape(mu, mu, 1.0)
     if packing:
         return SampleShape(L, mu if flash else L, 1.0)
-    return SampleShape(L, L, mu / L)
+    return SampleShape(L, L, mu / L, mu)
 
 
 def forward_flops_per_token(m: ModelFacts, seq_len, *, causal: bool = True, method: str = "full",

@@ -603,6 +603,7 @@ def time_layout(
     expert_tp=None,
     attn_len: float | None = None,
     real_frac: float = 1.0,
+    pad_single_len: float | None = None,
     ops=None,
 ) -> dict:
     """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
@@ -624,6 +625,13 @@ def time_layout(
     zero, recompute, sp, flash, fused, offload = (ops.b(x) for x in (zero, recompute, sp, flash, fused, offload))
     lora = method in ("lora", "qlora")
     s = float(seq_len)
+    s_attn = s if attn_len is None else float(attn_len)
+    if pad_single_len is not None:
+        # padded batches (flops.sample_shape): a micro-batch of one sequence is not padded at all
+        one = mbs <= 1.0
+        s = where(one, float(pad_single_len), s)
+        s_attn = where(one, float(pad_single_len), s_attn)
+        real_frac = where(one, 1.0, float(real_frac))
     s_loc = s / cp
     tokens_mb = mbs * s_loc  # tokens of one micro-batch on one GPU (its context-parallel slice)
     # the recompute policy's shares of the forward re-run in backward (core/recompute.py): whole layers
@@ -636,7 +644,7 @@ def time_layout(
     # ---- FLOPs per token (flops.py; recomputation added element-wise here)
     lora_total, lora_active = _lora_total(m, lora_rank, lora_targets) if lora else (0.0, 0.0)
     # packed or padding-free samples attend within themselves (flops.sample_shape): attention over attn_len
-    fwd = F.forward_flops_per_token(m, s if attn_len is None else float(attn_len))
+    fwd = F.forward_flops_per_token(m, s_attn)
     f_lora = 2.0 * lora_active
     if lora:
         mflops_tok = 2.0 * (fwd.layers + fwd.head) + 3.0 * fwd.attention + 3.0 * f_lora
@@ -814,7 +822,7 @@ def time_layout(
         deq_passes = 2.0 + rec_whole + rec_op
         deq_bytes = _dequant_bytes(m) / mp * deq_passes * m_acc
     # tokens per step per GPU: the real ones (padding, flops.sample_shape, is processed but not counted)
-    tokens_step_gpu = mbs * s * m_acc * dp / n_gpus * float(real_frac)
+    tokens_step_gpu = mbs * s * m_acc * dp / n_gpus * real_frac
     return {
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
@@ -1366,7 +1374,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
     shape = sample_shape_of(s, prof)
     kw = dict(
         method=t.method, precision=t.precision, framework=engine, optimizer=t.optimizer,
-        seq_len=shape.row_len, attn_len=shape.attn_len, real_frac=shape.real_frac,
+        seq_len=shape.row_len, attn_len=shape.attn_len, real_frac=shape.real_frac, pad_single_len=shape.single_len,
         lora_rank=t.lora_rank, lora_targets=t.lora_targets, flash=t.flash_attention,
         fused=(engine == "megatron") or bool(getattr(t, "torch_compile", False))
         or _frameworks.tool_mechanics(t.framework, t.recompute)["fused"],
