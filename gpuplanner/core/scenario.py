@@ -242,7 +242,8 @@ class TrainingSection(_Section):
     padding_free: bool = Field(False, description="flatten each micro-batch's samples into one row without padding "
                                                   "(TRL SFTConfig padding_free, default False; transformers "
                                                   "DataCollatorWithFlattening): the real tokens set activations "
-                                                  "and attention")
+                                                  "and attention (memory at the mean flattened batch; a run's "
+                                                  "longest batch, up to micro_batch_size × seq_len, needs more)")
     lora_rank: int = Field(16, gt=0, le=65536)
     lora_targets: LoraTargets = "all_linear"
     lora_dropout: float = Field(
