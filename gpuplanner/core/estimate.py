@@ -30,7 +30,7 @@ from .params import ParamCount, count_params, lora_params, tier, vision_tokens_p
 from .scenario import Scenario
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
 from .catalog_hw import get_gpu, lookup_gpu
-from .timing import time_estimate
+from .timing import sample_shape_of, time_estimate
 from .frameworks import engine_of, tool_mechanics
 from .methods import method_profile
 
@@ -163,7 +163,7 @@ def memory_kwargs(r: Resolved) -> dict:
     tool = tool_mechanics(t.framework, t.recompute)
     return dict(
         method=t.method, precision=t.precision, optimizer=t.optimizer, framework=engine_of(t.framework),
-        master_weights=t.master_weights, seq_len=prof.train_seq_len if prof.rl else t.seq_len,
+        master_weights=t.master_weights, seq_len=sample_shape_of(s, prof).row_len,
         lora_rank=t.lora_rank, lora_targets=t.lora_targets,
         flash=t.flash_attention, optimizer_in_backward=t.optimizer_in_backward,
         activation_offload=t.activation_offload, checkpoint_offload=tool["checkpoint_offload"],

@@ -69,6 +69,50 @@ def attended_context(seq_len, causal: bool = True):
     return (s + 1.0) / 2.0 if causal else s
 
 
+@dataclass(slots=True, frozen=True)
+class SampleShape:
+    """How a micro-batch's rows are filled (:func:`sample_shape`): ``row_len`` tokens processed per row (the
+    sequence that sets activations and the GEMMs), ``attn_len`` the span one token's causal attention covers,
+    ``real_frac`` the share of processed tokens that are real data (the rest is padding)."""
+
+    row_len: float
+    attn_len: float
+    real_frac: float
+    #: padded batches: a micro-batch of one sequence is padded to nothing (the collator pads to the batch's longest)
+    #: and runs this many tokens, all real; None where rows do not depend on the micro-batch
+    single_len: float | None = None
+
+
+def sample_shape(seq_len: int, mean_sample_len: int | None, packing: bool, padding_free: bool,
+                 flash: bool) -> SampleShape:
+    """Rows of a micro-batch for samples of mean length ``mean_sample_len`` cut at ``seq_len``.
+
+    - no packing, no padding-free: each sample is padded to the row (transformers/TRL collators pad to the
+      longest sample of the batch, ``padding="max_length"`` to ``max_length``; with several samples of varied
+      length per batch the longest comes near the cut-off, so the row is ``seq_len``): the GEMMs and attention
+      run over ``seq_len`` tokens of which ``mean/seq_len`` are real. A micro-batch of one sequence is its own
+      longest: ``single_len`` = the mean, no padding (the time model picks it per micro-batch size; peak memory
+      keeps ``seq_len``, the longest sample a run meets).
+    - ``packing`` (TRL ``SFTConfig.packing``; ``trl/data_utils.py`` ``pack_dataset``): samples are concatenated
+      into rows of ``seq_len`` real tokens; TRL's default ``bfd`` strategy emits per-sample ``position_ids`` so
+      FlashAttention's varlen path (transformers ``modeling_flash_attention_utils``: ``cu_seqlens`` from the
+      position ids) confines each token's attention to its own sample: attention over the mean sample. Without a
+      flash kernel the masked attention still spans the whole row.
+    - ``padding_free`` (TRL ``SFTConfig.padding_free``; transformers ``DataCollatorWithFlattening``): each
+      micro-batch's samples are flattened into one row with no padding: ``mbs × mean`` real tokens, attention per
+      sample (flash varlen; TRL warns that padding-free needs a flash kernel, so that case is taken as given).
+    ``mean_sample_len`` None (or ≥ ``seq_len``): every sample fills the row, today's pretraining case."""
+    L = float(seq_len)
+    mu = L if mean_sample_len is None else min(float(mean_sample_len), L)
+    if mu >= L:
+        return SampleShape(L, L, 1.0)
+    if padding_free and not packing:
+        return SampleShape(mu, mu, 1.0)
+    if packing:
+        return SampleShape(L, mu if flash else L, 1.0)
+    return SampleShape(L, L, mu / L, mu)
+
+
 def forward_flops_per_token(m: ModelFacts, seq_len, *, causal: bool = True, method: str = "full",
                             lora_rank: int = 16, lora_targets: str = "all_linear") -> ForwardFlops:
     """Forward FLOPs per token (Kaplan et al. 2020 Table 1; see the module docstring)."""

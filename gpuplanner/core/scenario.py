@@ -233,6 +233,17 @@ class TrainingSection(_Section):
                     "(parallelism.pipeline_parallel_microbatch_size); each rank's batch (micro_batch_size × "
                     "accumulation) is split into micro-batches of this many sequences; None: torchtitan's default, "
                     "1. Megatron and DeepSpeed pipelines run micro_batch_size itself (core/frameworks.pipeline_split)")
+    # sequence packing and padding-free batches (TRL SFTConfig ``packing`` and ``padding_free``, both default False;
+    # transformers DataCollatorWithFlattening): how samples shorter than seq_len fill a micro-batch
+    # (core/flops.sample_shape; data.mean_sample_len sets the real sample length)
+    packing: bool = Field(False, description="pack several samples into each seq_len row (TRL SFTConfig packing, "
+                                             "default False; with flash attention each sample attends only to "
+                                             "itself: TRL's bfd strategy passes per-sample position_ids)")
+    padding_free: bool = Field(False, description="flatten each micro-batch's samples into one row without padding "
+                                                  "(TRL SFTConfig padding_free, default False; transformers "
+                                                  "DataCollatorWithFlattening): the real tokens set activations "
+                                                  "and attention (memory at the mean flattened batch; a run's "
+                                                  "longest batch, up to micro_batch_size × seq_len, needs more)")
     lora_rank: int = Field(16, gt=0, le=65536)
     lora_targets: LoraTargets = "all_linear"
     lora_dropout: float = Field(
@@ -311,6 +322,11 @@ class DataSection(_Section):
     tokens: float = Field(1e9, ge=0, le=1e18)
     # vision-language models (ignored for text models): seq_len counts the image tokens, as LLaMA-Factory's
     # cutoff_len does
+    mean_sample_len: int | None = Field(
+        None, gt=0, le=10_000_000,
+        description="mean tokens per training sample (prompt + completion); null: every sample fills seq_len "
+                    "(pretraining documents cut to the context). Shorter samples are padded to seq_len unless "
+                    "training.packing or training.padding_free is on (core/flops.sample_shape)")
     images_per_sample: float = Field(1.0, ge=0, le=10_000, description="images per training sequence")
     image_resolution: int = Field(448, gt=0, le=100_000, description="image side in pixels for encoders with "
                                                                      "dynamic resolution (Qwen2-VL); CLIP/SigLIP "

@@ -601,6 +601,9 @@ def time_layout(
     pipeline_mbs=None,
     lora_dropout: float = 0.0,
     expert_tp=None,
+    attn_len: float | None = None,
+    real_frac: float = 1.0,
+    pad_single_len: float | None = None,
     ops=None,
 ) -> dict:
     """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
@@ -622,6 +625,13 @@ def time_layout(
     zero, recompute, sp, flash, fused, offload = (ops.b(x) for x in (zero, recompute, sp, flash, fused, offload))
     lora = method in ("lora", "qlora")
     s = float(seq_len)
+    s_attn = s if attn_len is None else float(attn_len)
+    if pad_single_len is not None:
+        # padded batches (flops.sample_shape): a micro-batch of one sequence is not padded at all
+        one = mbs <= 1.0
+        s = where(one, float(pad_single_len), s)
+        s_attn = where(one, float(pad_single_len), s_attn)
+        real_frac = where(one, 1.0, float(real_frac))
     s_loc = s / cp
     tokens_mb = mbs * s_loc  # tokens of one micro-batch on one GPU (its context-parallel slice)
     # the recompute policy's shares of the forward re-run in backward (core/recompute.py): whole layers
@@ -633,7 +643,8 @@ def time_layout(
 
     # ---- FLOPs per token (flops.py; recomputation added element-wise here)
     lora_total, lora_active = _lora_total(m, lora_rank, lora_targets) if lora else (0.0, 0.0)
-    fwd = F.forward_flops_per_token(m, s)
+    # packed or padding-free samples attend within themselves (flops.sample_shape): attention over attn_len
+    fwd = F.forward_flops_per_token(m, s_attn)
     f_lora = 2.0 * lora_active
     if lora:
         mflops_tok = 2.0 * (fwd.layers + fwd.head) + 3.0 * fwd.attention + 3.0 * f_lora
@@ -783,6 +794,12 @@ def time_layout(
     cp_dim = (m.q_dim if torch_cp else m.kv_dim) / minimum(tp, n_kv_heads)
     kv_chunk = 2.0 * tokens_mb * 2.0 * cp_dim
     cp_passes = 5.0 if torch_cp else 3.0
+    # torch's ring attention merges and accumulates around each ring step on the compute stream, memory-bound
+    # (torch/distributed/tensor/experimental/_attention.py, _cp_options.convert_to_f32 = True): cp_merge_bytes
+    cp_merge_tok = 0.0
+    if torch_cp:
+        cp_merge_tok = where(cp > 1, cp_merge_bytes(cp, rec_whole) * cp_dim * m.L / (pp * cp), 0.0)
+        mem_tok_bytes = mem_tok_bytes + cp_merge_tok
 
     # ---- expert parallelism: all-to-all dispatch + combine, forward and backward
     n_moe_stage = m.moe_frac * m.L / pp
@@ -804,11 +821,12 @@ def time_layout(
     if method == "qlora":
         deq_passes = 2.0 + rec_whole + rec_op
         deq_bytes = _dequant_bytes(m) / mp * deq_passes * m_acc
-    tokens_step_gpu = mbs * s * m_acc * dp / n_gpus  # tokens per step per GPU
+    # tokens per step per GPU: the real ones (padding, flops.sample_shape, is processed but not counted)
+    tokens_step_gpu = mbs * s * m_acc * dp / n_gpus * real_frac
     return {
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
-        "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok, "host_mb": host_mb, "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "mem_tok_bytes": mem_tok_bytes,
@@ -828,6 +846,29 @@ def time_layout(
         "opt_bytes": opt_params * (OPT_BYTES.get(optimizer, 30.0) + clip), "fp8_w_bytes": fp8_w_bytes,
         "deq_bytes": deq_bytes, "tokens_step_gpu": tokens_step_gpu, "tokens_per_step": tokens_step_gpu * n_gpus,
     }
+
+
+#: torch ring attention (``torch/distributed/tensor/experimental/_attention.py``, torchtitan's context parallel), bytes
+#: moved per query element of a local token and layer, by pass. Forward, each ring step after the first
+#: (``_SDPAMerger.step``/``_merge_one`` with ``convert_to_f32``): the block output cast to fp32 (read 2, write 4), the
+#: merge ``out - sigmoid(block_lse - lse) * (out - block_out)`` (three fp32 element-wise ops, 12 + 8 + 12), on 3/4
+#: of the queries on average (the load-balanced steps with ``i > rank`` take the second half of the queries), plus
+#: ``_partial_update``'s chunk-and-``torch.cat`` of the whole fp32 output (8) on half the steps, plus the K/V
+#: ``torch.cat`` before each exchange (K and V repeated to the query heads: 2 × (2 + 2)): 0.75·38 + 0.5·8 + 8 = 40.5;
+#: once per pass the first block's cast (6) and the final cast back (6): 12. Backward, every step (``_templated_ring_
+#: attention_backward``): the K/V ``torch.cat`` (8), dK and dV accumulated in fp32 (``grad_key += grad_key_``: read
+#: 4 + 2, write 4, twice, with ``_partial_update``'s cat on the steps ``i ≤ rank``: 23 on average), the fp32
+#: dK/dV ``torch.cat`` before their all-to-all (16), dQ accumulated in fp32 (11.5 on average): 58.5; once the three
+#: fp32 accumulators' zero fill and the casts back to 16 bits (18). A judgement from counting each op's operands.
+CP_MERGE_FWD_STEP, CP_MERGE_FWD_ONCE, CP_MERGE_BWD_STEP, CP_MERGE_BWD_ONCE = 40.5, 12.0, 58.5, 18.0
+
+
+def cp_merge_bytes(cp, rec_whole):
+    """Bytes per query element of a local token and layer that torch's ring attention moves outside the attention
+    kernels (:data:`CP_MERGE_FWD_STEP` …): the forward's merges (re-run by a recompute of the whole layer) and the
+    backward's fp32 accumulations, over ``cp`` ring steps."""
+    fwd = (cp - 1.0) * CP_MERGE_FWD_STEP + CP_MERGE_FWD_ONCE
+    return (1.0 + rec_whole) * fwd + cp * CP_MERGE_BWD_STEP + CP_MERGE_BWD_ONCE
 
 
 #: MoE dispatch traffic, 16-bit elements per token, MoE layer and routed copy (``k`` copies of each token):
@@ -959,6 +1000,8 @@ def time_gpu(
     lora_s = lay["lora_tok"] / mem_bw * mbs * s * m_acc
     # MoE token permute/unpermute and router passes (part of t_mem_tok; named in the breakdown)
     moe_s = lay["moe_tok"] / mem_bw * mbs * s * m_acc
+    # torch ring attention's merges and fp32 accumulations (part of t_mem_tok; named in the breakdown)
+    cp_merge_s = lay["cp_merge_tok"] / mem_bw * mbs * s * m_acc
     t_mb_objective = t_mb * lay["extra_h"] / hflops_tok  # the objective's other passes (time_layout)
     compute = t_mb * m_acc
     # forward and backward time of one micro-batch on one GPU (the backward includes the recompute forward)
@@ -1099,7 +1142,7 @@ def time_gpu(
 
     step = compute + tp_comm + dp_comm + pp_time + cp_comm + ep_comm + other + generation
     # named mechanisms inside the parts above (seconds per step; PART_PARENT says which part holds each)
-    parts = {"lora_adapters": lora_s + 0.0 * step, "moe_dispatch": moe_s + 0.0 * step,
+    parts = {"lora_adapters": lora_s + 0.0 * step, "moe_dispatch": moe_s + 0.0 * step, "cp_merge": cp_merge_s + 0.0 * step,
              "launch_overhead": launch_mb * m_acc + 0.0 * step, "rollout_wait_longest": wait_longest + 0.0 * step,
              "weight_refit": refit + 0.0 * step}
     tokens_step_gpu = lay["tokens_step_gpu"]  # tokens per step per GPU
@@ -1188,6 +1231,7 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: ``moe_dispatch``: MoE token permute/unpermute and router passes (:func:`_moe_terms`), inside compute.
 #: ``launch_overhead``: eager PyTorch waiting for the host to issue kernels (EAGER_OPS_*), inside compute.
 PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "launch_overhead": "compute",
+               "cp_merge": "compute",
                "rollout_wait_longest": "generation", "weight_refit": "generation"}
 #: What the views call each named part (translatable: context "Timing"; the CLI, the Plans details and the PDF
 #: look a breakdown key up here, as they do for the step's parts).
@@ -1195,6 +1239,7 @@ PART_LABELS = {
     "lora_adapters": QT_TRANSLATE_NOOP("Timing", "LoRA adapter passes"),
     "launch_overhead": QT_TRANSLATE_NOOP("Timing", "kernel launch overhead (eager PyTorch)"),
     "moe_dispatch": QT_TRANSLATE_NOOP("Timing", "MoE token permute and router"),
+    "cp_merge": QT_TRANSLATE_NOOP("Timing", "context parallel: merging the ring's partial attention"),
     "rollout_wait_longest": QT_TRANSLATE_NOOP("Timing", "rollouts: waiting for the longest completion"),
     "weight_refit": QT_TRANSLATE_NOOP("Timing", "rollouts: loading the new weights into the inference engine"),
 }
@@ -1326,9 +1371,10 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
                         nics_per_node=h.nics_per_node, gpus_per_node=h.gpus_per_node)
     prof = method_profile(t)
     engine = _frameworks.engine_of(t.framework)
+    shape = sample_shape_of(s, prof)
     kw = dict(
         method=t.method, precision=t.precision, framework=engine, optimizer=t.optimizer,
-        seq_len=prof.train_seq_len if prof.rl else t.seq_len,
+        seq_len=shape.row_len, attn_len=shape.attn_len, real_frac=shape.real_frac, pad_single_len=shape.single_len,
         lora_rank=t.lora_rank, lora_targets=t.lora_targets, flash=t.flash_attention,
         fused=(engine == "megatron") or bool(getattr(t, "torch_compile", False))
         or _frameworks.tool_mechanics(t.framework, t.recompute)["fused"],
@@ -1353,6 +1399,17 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
     if cal is not None:  # a run measured on this GPU (core/calibration.py)
         kw["gen_efficiency"] = kw["gen_efficiency"] * cal[1]
     return kw, gf
+
+
+def sample_shape_of(s: Any, prof: MethodProfile) -> F.SampleShape:
+    """The rows of a scenario's micro-batches (:func:`flops.sample_shape`): ``data.mean_sample_len`` with
+    ``training.packing``/``padding_free``; RL objectives keep their rollout's own sequence (core/methods.py)."""
+    t = s.training
+    if prof.rl:
+        n = float(prof.train_seq_len)
+        return F.SampleShape(n, n, 1.0)
+    return F.sample_shape(t.seq_len, getattr(s.data, "mean_sample_len", None), bool(getattr(t, "packing", False)),
+                          bool(getattr(t, "padding_free", False)), bool(t.flash_attention))
 
 
 def calibration_of(r: Any, kw: dict | None = None) -> tuple[Any, float] | None:

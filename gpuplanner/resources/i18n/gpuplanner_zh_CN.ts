@@ -7487,6 +7487,10 @@
         <source>rollouts: loading the new weights into the inference engine</source>
         <translation>采样：把新权重加载到推理引擎</translation>
     </message>
+    <message>
+        <source>context parallel: merging the ring&apos;s partial attention</source>
+        <translation>上下文并行：合并环形注意力的分块结果</translation>
+    </message>
 </context>
 <context>
     <name>Topology</name>
