@@ -110,13 +110,13 @@ def test_every_line_by_hand():
     # 40 h/week < 168: a new instance each week, ceil(21 / 7) = 3 instances
     # setup     2 h x 3 instances x 8 cards x 10 = 480
     # migration 5 h x 8 cards x 10 = 400
-    # storage   2 TB x 100 x 21 / 30 months = 140
+    # storage   2 TB x 100 x 1 month (21 days: one month started, billed whole) = 200
     # egress    0.5 TB x 500 = 250
-    # total     10,000 + 140 + 250 + 480 + 400 = 11,270
+    # total     10,000 + 200 + 250 + 480 + 400 = 11,330
     assert r.offer.offer.unit == "card_hour" and r.offer.instances == 3
-    assert r.breakdown == {"compute": Decimal("10000.00"), "storage": Decimal("140.00"), "egress": Decimal("250.00"),
+    assert r.breakdown == {"compute": Decimal("10000.00"), "storage": Decimal("200.00"), "egress": Decimal("250.00"),
                            "setup": Decimal("480.00"), "migration": Decimal("400.00")}
-    assert r.total == Decimal("11270.00")
+    assert r.total == Decimal("11330.00")
     # the other offers: card-month 8 x 5,000 = 40,000; server-month 1 x 30,000 = 30,000 (setup inside the rent)
     assert {c.offer.unit: c.compute for c in r.offers} == {"card_hour": Decimal("10000.00"),
                                                           "card_month": Decimal("40000.00"),
@@ -124,6 +124,15 @@ def test_every_line_by_hand():
     # break-even against the vendor's own card-hour price (10): card-month 5,000 / 10 / (30/7) = 116.7 h/week,
     # server-month 30,000 / 8 = 3,750 per card / 10 / (30/7) = 87.5 h/week: the server is the better package
     assert (r.break_even_hours_per_week, r.break_even_against) == (87.5, "server_month")
+
+
+def test_storage_billed_by_the_month_started_unless_by_the_day():
+    # 21 days: a monthly price is billed for the one month started (2 TB x 100 = 200); 45 days: two months (400)
+    assert compare([_vendor()], _plan()).vendors[0].breakdown["storage"] == Decimal("200.00")
+    assert compare([_vendor()], _plan(calendar_days=45.0)).vendors[0].breakdown["storage"] == Decimal("400.00")
+    # a vendor that bills by the day: prorated, 2 TB x 100 x 21 / 30 = 140
+    daily = _vendor(storage_billing="day")
+    assert compare([daily], _plan()).vendors[0].breakdown["storage"] == Decimal("140.00")
 
 
 def test_cap_at_the_month_price_and_minimum_term():
@@ -144,8 +153,8 @@ def test_currency_converted_only_with_a_stated_rate():
     assert r.total is None and "no exchange rate" in r.excluded.render()
     rated = _vendor(provider="U", currency="USD", exchange_rate=Decimal("7.1"))
     r = compare([rated], _plan()).vendors[0]
-    # every price x 7.1: 11,270 x 7.1 = 80,017
-    assert r.total == Decimal("80017.00")
+    # every price x 7.1: 11,330 x 7.1 = 80,443
+    assert r.total == Decimal("80443.00")
 
 
 def test_network_checked_against_the_plan():
