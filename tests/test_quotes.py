@@ -381,7 +381,7 @@ def test_cli_template(tmp_path, capsys, kind, lang):
     header = next(r for r in rows if r and r[0] and not str(r[0]).startswith("#"))
     assert tuple(header[:9]) == (quote_sheets.HEADER_ZH if lang == "zh_CN" else quote_sheets.COLUMNS)
     # the blank template imports as a vendor with no provider: a one-line error naming the cell
-    with pytest.raises(QuoteSheetError, match=r"cell C\d+: provider"):
+    with pytest.raises(QuoteSheetError, match=r"cell C\d+: Provider: String should have at least 1 character"):
         read_quotes(out)
 
 
@@ -459,3 +459,48 @@ def test_moving_between_vendors_counts_the_egress():
     assert pq.single_vendor == {"A": None, "B": None}  # neither serves both GPUs
     phase_totals = [c.vendors[0].total for _, c in pq.phases]
     assert pq.mixed_total == sum(phase_totals) + Decimal(600)
+
+
+# ------------------------------------------------------------------ break-even on real prices (RTX 4090)
+
+R4090 = ROOT / "examples" / "quotes" / "rtx4090"
+
+
+def test_break_even_on_published_card_hour_and_package_prices(capsys, tmp_path):
+    sheets = sorted(R4090.glob("*.csv"))
+    out = _cli_json(capsys, R4090 / "7b-lora-1x4090-month.json", *sheets)
+    v = {x["provider"]: x for x in out["vendors"]}
+    autodl, gj, ucloud = v["AutoDL 4090 (example)"], v["共绩算力 4090 (example)"], v["优云智算 4090 (example)"]
+    # AutoDL RTX 4090: 包月 1,052 per card-month against its own 1.98 per card-hour (one card):
+    #   1,052 / 1.98 = 531.31 card-hours a month; a month = 30 / 7 = 4.2857 weeks: 531.31 / 4.2857 = 123.97 h/week
+    assert autodl["billing"]["break_even_hours_per_week"] == 124.0
+    assert autodl["billing"]["break_even_against"] == "card_month"
+    # 优云智算: 1,154.64 / 1.92 / (30/7) = 140.33 h/week
+    assert ucloud["billing"]["break_even_hours_per_week"] == 140.3
+    # 共绩: 8-card 30-day pack 8,314.10 for a one-card plan: all 8 cards paid, 8,314.10 / 1.98 / (30/7) = 979.8 h/week,
+    # more than the 168 hours of a week: the pack never wins for one card (per card it would be 122.5)
+    assert gj["billing"]["break_even_hours_per_week"] == 979.8
+    # the plan runs around the clock (168 h/week > 124) for 585 card-hours in 24 days: the package wins at AutoDL
+    #   card-hours 585.5 x 1.98 = 1,159 > 1,052 (one card-month)
+    assert out["plan"]["hours_per_week"] == 168 and 531 < out["plan"]["card_hours"] < 720
+    assert autodl["billing"]["unit"] == "card_month" and autodl["total"] == 1052.0
+    assert out["ranking"][0] == "AutoDL 4090 (example)"
+    # spot as a cost band: 共绩's 1.19 spot from no reclaim to one reclaim per node-day of running
+    lo, hi = gj["spot_band"]
+    assert lo == round(out["plan"]["card_hours"] * 1.19, 2) and hi > lo
+    text = capsys.readouterr()
+    assert run_cli(["quotes", str(R4090 / "7b-lora-1x4090-month.json"), *map(str, sheets), "--lang", "en"]) == 0
+    text = capsys.readouterr().out
+    assert "per card-month beats card-hours above 124 hours per week" in text
+    assert "never beats card-hours for 1 card(s)" in text and "spot: ¥" in text
+    # the guide's "~40 h/week favours the whole machine" rule: at 40 h/week the same work takes ~3.5 months;
+    # the package is paid for every month started (4 x 1,052 = 4,208) and card-hours win (break-even is 124, not 40)
+    scen = json.loads((R4090 / "7b-lora-1x4090-month.json").read_text(encoding="utf-8"))
+    scen["constraints"]["hours_per_week"] = 40
+    scen["constraints"]["deadline_days"] = 200
+    part = tmp_path / "part-time.json"
+    part.write_text(json.dumps(scen), encoding="utf-8")
+    out40 = _cli_json(capsys, part, *sheets)
+    a40 = {x["provider"]: x for x in out40["vendors"]}["AutoDL 4090 (example)"]
+    assert a40["billing"]["unit"] == "card_hour" and a40["billing"]["break_even_hours_per_week"] == 124.0
+    assert a40["offers"][1]["unit"] == "card_month" and a40["offers"][1]["compute"] >= 4 * 1052
