@@ -590,6 +590,12 @@ def _reasons(r: VendorResult, best: VendorResult, p: PlanFigures) -> list[Msg]:
     if r.total and hidden > 0:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Costs the price leaves out: {amount} ({pct} of the total)."),
                        {"amount": format_money(float(hidden), p.currency), "pct": format_percent(float(hidden / r.total), 1)}))
+    if r.spot_band is not None and r.offer is not None and r.offer.offer.unit != "spot_card_hour" \
+            and r.spot_band[1] < r.breakdown.get("compute", r.spot_band[1]):
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Its spot offer costs {lo} – {hi} for the compute, less than the "
+                                                   "offer counted, if the job can take reclaims."),
+                       {"lo": format_money(float(r.spot_band[0]), p.currency),
+                        "hi": format_money(float(r.spot_band[1]), p.currency)}))
     bad = [c for c in r.network_check if c["status"] in ("fail", "warn")]
     if bad:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Network does not match the plan."), {}))

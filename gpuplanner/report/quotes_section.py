@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..core.quotes import NETWORK_LABELS, QUESTIONS, UNIT_LABELS, Comparison, VendorResult
-from ..formatting import format_date, format_days, format_hours, format_money, format_number, format_sig
+from ..formatting import (
+    format_date, format_days, format_hours, format_money, format_number, format_sig, gpu_display_name,
+)
 
 CTX = "Quotes"
 Tr = Callable[[str, str], str]
@@ -110,7 +112,7 @@ def text_lines(c: Comparison, translate: Tr | None = None, msg: Callable[[Any], 
     p = c.plan
     cur = p.currency
     out = [translate(CTX, "Plan: {n} × {gpu}, {h} card-hours, {d} from start to finish, {tb} TB stored").format(
-        n=p.num_gpus, gpu=p.gpu_name, h=format_number(p.card_hours), d=format_days(p.calendar_days),
+        n=p.num_gpus, gpu=gpu_display_name(p.gpu_name), h=format_number(p.card_hours), d=format_days(p.calendar_days),
         tb=format_sig(p.storage_tb, 2)), ""]
     names = part_names(translate)
     for v in c.vendors:
@@ -205,7 +207,7 @@ def html_section(c: Comparison, number: str = "7", translate: Tr | None = None,
            f"{_e(translate(CTX, 'Quotes compared'))}</h2>",
            "<p>" + _e(translate(CTX, "For the plan: {n} × {gpu}, {h} card-hours of compute, {d} from start to finish, about "
                                      "{tb} TB to store and {eg} TB to download; setup {s} per new instance.").format(
-               n=p.num_gpus, gpu=p.gpu_name, h=format_number(p.card_hours), d=format_days(p.calendar_days),
+               n=p.num_gpus, gpu=gpu_display_name(p.gpu_name), h=format_number(p.card_hours), d=format_days(p.calendar_days),
                tb=format_sig(p.storage_tb, 2), eg=format_sig(p.egress_tb, 2), s=format_hours(p.setup_hours))) + "</p>"]
     rank_rows = [[_e(f"#{v.rank}" if v.rank else "—"), _e(v.provider), _e(_money(v.total, cur)),
                   _e(f"{_money(v.total_band[0], cur)} – {_money(v.total_band[1], cur)}" if v.total_band else "—"),
@@ -265,7 +267,7 @@ def project_html(pq: Any, cur: str, translate: Tr) -> str:
     return (f"<h3>{_e(translate(CTX, 'Project phases: one vendor or the cheapest per phase'))}</h3>"
             + "<p>" + _e(translate(CTX, "Each GPU phase compared on its own; moving between vendors adds the egress of "
                                         "the project's data at the vendor left.")) + "</p>"
-            + _table(rows, [translate(CTX, "Phase"), translate(CTX, "Vendor"), translate(CTX, "Total")], [50, 30, 20],
+            + _table(rows, [translate(CTX, "Phase"), translate(CTX, "Vendor"), translate(CTX, "Total")], [46, 30, 24],
                      num_cols=frozenset({2})))
 
 
@@ -277,7 +279,7 @@ def rfq_html(c: Comparison, title: str = "", translate: Tr | None = None) -> str
     p = c.plan
     weeks = p.calendar_days / 7
     req = [
-        (translate(CTX, "GPU"), f"{p.gpu_name} ({format_number(p.gpu_memory_gib)} GiB)"),
+        (translate(CTX, "GPU"), f"{gpu_display_name(p.gpu_name)} ({format_number(p.gpu_memory_gib)} GiB)"),
         (translate(CTX, "Cards"), translate(CTX, "{n} cards, {per} per node, {nodes} node(s)").format(
             n=p.num_gpus, per=p.gpus_per_node, nodes=p.nodes)),
         (translate(CTX, "Interconnect between nodes"),
@@ -302,7 +304,7 @@ def rfq_html(c: Comparison, title: str = "", translate: Tr | None = None) -> str
     out.append(_table([[_e(k), _e(v)] for k, v in req], widths=[30, 70]))
     out.append(f"<h2>{_e(translate(CTX, 'Prices to state'))}</h2>")
     prices = [translate(CTX, "price and unit (card-hour, card-month, whole server per month), minimum term"),
-              translate(CTX, "storage per TB per month; egress per TB"),
+              translate(CTX, "storage per TB per month, billed by the month or by the day; egress per TB"),
               translate(CTX, "setup and image building: hours, and whether they are billed"),
               translate(CTX, "network: InfiniBand or RoCE, speed and NICs per node; software pre-installed")]
     out.append("<ul>" + "".join(f"<li>{_e(x)}</li>" for x in prices) + "</ul>")

@@ -5574,6 +5574,10 @@
         <translation>价格之外的费用：{amount}（占总价 {pct}）。</translation>
     </message>
     <message>
+        <source>Its spot offer costs {lo} – {hi} for the compute, less than the offer counted, if the job can take reclaims.</source>
+        <translation>若任务能承受被回收，其竞价报价的算力费用为 {lo} – {hi}，低于所计入的报价。</translation>
+    </message>
+    <message>
         <source>Network does not match the plan.</source>
         <translation>网络与方案不符。</translation>
     </message>
@@ -5608,6 +5612,10 @@
     <message>
         <source>does not match</source>
         <translation>不符</translation>
+    </message>
+    <message>
+        <source>storage per TB per month, billed by the month or by the day; egress per TB</source>
+        <translation>存储每 TB 每月价格，按月还是按天计费；出网流量每 TB 价格</translation>
     </message>
     <message>
         <source>yes</source>
@@ -5868,10 +5876,6 @@
     <message>
         <source>price and unit (card-hour, card-month, whole server per month), minimum term</source>
         <translation>价格与计价单位（卡时、卡月、整机月租），最短租期</translation>
-    </message>
-    <message>
-        <source>storage per TB per month; egress per TB</source>
-        <translation>存储每 TB 每月价格；出网流量每 TB 价格</translation>
     </message>
     <message>
         <source>setup and image building: hours, and whether they are billed</source>

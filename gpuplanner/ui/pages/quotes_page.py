@@ -164,7 +164,9 @@ class QuotesPage(BasePage):
                 self._combo(self.terms, r, 1, ids, str(v if v is not None else ids[0]),
                             [self._tr_q(_CHOICES[f][i]) for i in ids])
                 continue
-            self.terms.removeCellWidget(r, 1)
+            if self.terms.cellWidget(r, 1) is not None:
+                self.terms.cellWidget(r, 1).hide()
+                self.terms.removeCellWidget(r, 1)
             self.terms.setItem(r, 1, QTableWidgetItem("" if v is None else str(v)))
         offers = q.get("offers") or []
         self.offers.setRowCount(len(offers))
@@ -223,6 +225,9 @@ class QuotesPage(BasePage):
             box.addItem(label, v)
         box.setCurrentIndex(max(0, list(values).index(current) if current in values else 0))
         box.currentIndexChanged.connect(lambda _i: self._edited())
+        old = table.cellWidget(r, c)
+        if old is not None:
+            old.hide()  # Qt deletes the replaced widget later (deleteLater); until then it must not be drawn
         table.setCellWidget(r, c, box)
 
     # ------------------------------------------------------------------------------------------ editing
