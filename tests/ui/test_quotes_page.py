@@ -65,10 +65,17 @@ def test_editor_shows_labels_not_ids_and_the_project_phases(make_window, tmp_pat
     # choosing a label stores the id
     net.setCurrentIndex(net.findData("roce"))
     assert page.quotes[0]["network"] == "roce"
+    # the GPU shown by name, stored by id; a typed catalog name is taken back to its id
+    gpu = page.offers.item(0, 0)
+    assert gpu.text() == "NVIDIA A800 SXM4 80GB (China)" and gpu.toolTip() == "a800-sxm-80gb"
+    assert page.quotes[0]["offers"][0]["gpu"] == "a800-sxm-80gb"
     # the project's GPU phases (LoRA experiments, full fine-tuning, serving) compared in the tab, off the GUI thread
     qtbot.waitUntil(lambda: "cheapest vendor per phase" in page.compare_view.toPlainText(), timeout=60000)
     text = page.compare_view.toPlainText()
     assert "all phases at AutoDL (example)" in text and "19,410.73" in text
+    # a catalog name typed (any case) is stored as its id
+    page.offers.item(1, 0).setText("nvidia a800 sxm4 80gb (china)")
+    assert page.quotes[0]["offers"][1]["gpu"] == "a800-sxm-80gb"
 
 
 def test_validation_message_in_chinese(make_window, tmp_path, qtbot):

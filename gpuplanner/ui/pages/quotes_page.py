@@ -183,6 +183,9 @@ class QuotesPage(BasePage):
                                 [self._tr_q(ANSWER_LABELS[k]) for k in _YES_NO])
                     continue
                 v = o.get(col)
+                if col == "gpu":
+                    self.offers.setItem(r, c, self._gpu_item(str(v or "")))
+                    continue
                 self.offers.setItem(r, c, QTableWidgetItem("" if v is None else
                                                            ("yes" if v is True else "no" if v is False else str(v))))
         self.answers.setRowCount(len(QUESTIONS))
@@ -204,6 +207,33 @@ class QuotesPage(BasePage):
         self.offers.setColumnWidth(1, 150)
         self._loading = False
         self.refresh_comparison()
+
+    @staticmethod
+    def _gpu_names() -> dict[str, str]:
+        """Catalog GPU id -> its name as people read it (the offers table shows names, the sheet keeps ids)."""
+        from gpuplanner.core.catalog_hw import load_gpus
+        from gpuplanner.formatting import gpu_display_name
+
+        return {gid: gpu_display_name(g.name) for gid, g in load_gpus().items()}
+
+    def _gpu_item(self, gid: str) -> QTableWidgetItem:
+        name = self._gpu_names().get(gid.lower())
+        item = QTableWidgetItem(name or gid)
+        item.setData(Qt.ItemDataRole.UserRole, gid)
+        item.setToolTip(gid)
+        return item
+
+    def _gpu_id(self, item: QTableWidgetItem | None) -> str:
+        """The GPU id of an offers-table cell: the id behind the name shown, or what was typed (a catalog name is
+        taken back to its id; anything else is kept as typed, the comparison says when it offers no plan GPU)."""
+        if item is None:
+            return ""
+        text, gid = item.text().strip(), item.data(Qt.ItemDataRole.UserRole)
+        names = self._gpu_names()
+        if gid and names.get(str(gid).lower(), gid) == text:
+            return str(gid)
+        by_name = {n.lower(): k for k, n in names.items()}
+        return by_name.get(text.lower(), text)
 
     def _field_names(self) -> dict[str, str]:
         """The vendor fields as labels (the sheet's column ``item`` keeps the ids, shown as tooltips)."""
@@ -249,8 +279,11 @@ class QuotesPage(BasePage):
             o: dict[str, Any] = {}
             for c, col in enumerate(_OFFER_COLS):
                 w = self.offers.cellWidget(r, c)
-                text = w.currentData() if w is not None else (self.offers.item(r, c).text().strip()
-                                                               if self.offers.item(r, c) else "")
+                if col == "gpu":
+                    text = self._gpu_id(self.offers.item(r, c))
+                else:
+                    text = w.currentData() if w is not None else (self.offers.item(r, c).text().strip()
+                                                                   if self.offers.item(r, c) else "")
                 if text != "":
                     o[col] = (text == "yes") if col == "cap_at_month" else text
             offers.append(o)
