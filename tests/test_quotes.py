@@ -504,3 +504,34 @@ def test_break_even_on_published_card_hour_and_package_prices(capsys, tmp_path):
     a40 = {x["provider"]: x for x in out40["vendors"]}["AutoDL 4090 (example)"]
     assert a40["billing"]["unit"] == "card_hour" and a40["billing"]["break_even_hours_per_week"] == 124.0
     assert a40["offers"][1]["unit"] == "card_month" and a40["offers"][1]["compute"] >= 4 * 1052
+
+
+def test_bad_cell_in_chinese_names_the_cell_and_the_field(tmp_path, capsys):
+    path = tmp_path / "bad.csv"
+    path.write_text(",".join(quote_sheets.COLUMNS) + "\nvendor,provider,X,,,,,,\n"
+                    "offer,a800-sxm-80gb,-5,card_hour,8,,no,,\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run_cli(["quotes", str(PLAN), str(path), "--lang", "zh_CN"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "C3" in err, err
+    assert "报价 1 单价" in err and "Input should" not in err and "Offer" not in err, err
+
+
+def test_spot_band_by_hand():
+    from gpuplanner.core.cost import GPU_INTERRUPTIONS_PER_GPU_HOUR as lam
+
+    spot = _vendor(offers=[Offer(gpu="h100-sxm-80gb", unit="spot_card_hour", price=Decimal("4"))])
+    p = _plan(hours_per_week=168.0, checkpoint_tb=0.0)  # no checkpoint to write: Young's interval is 0
+    r = compare([spot], p).vendors[0]
+    # 8 cards on 1 node, 1,000 card-hours = 125 hours of running; one reclaim per node per day: 125 / 24 = 5.21
+    # overhead with a reclaim (restart 0.25 h + setup 1 h) minus the plan's own (restart 0.25 h):
+    #   (1.25 h) x (8 lam + 1/24) - 0.25 h x 8 lam = 1.25 / 24 + 8 lam  per hour of running
+    #   x 1,000 card-hours = 52.083 + 0.158 = 52.24 card-hours, x 4 = 208.97
+    extra = (1.25 / 24 + 8 * lam) * 1000 * 4
+    assert r.offer.offer.unit == "spot_card_hour" and r.offer.compute == Decimal("4000.00")
+    assert float(r.offer.interruptions) == pytest.approx(extra, abs=0.01)
+    assert r.offer.reclaims == pytest.approx(125 / 24)
+    assert r.spot_band == (Decimal("4000.00"), Decimal("4000.00") + r.offer.interruptions)
+    # the spot offer chosen (nothing else offered): the total's far end carries the reclaims
+    assert r.total_band[1] == r.total + r.offer.interruptions
+    assert any("counted in the band" in m.render() for m in r.risks)
