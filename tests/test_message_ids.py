@@ -307,6 +307,7 @@ def test_validation_reason_keeps_ids_and_pydantic_english():
         n: int = Field(1, gt=0, le=8)
         s: str = Field("", max_length=2)
         c: str = ""
+        xs: list[int] = Field([], max_length=1)
 
         @field_validator("c")
         @classmethod
@@ -322,6 +323,8 @@ def test_validation_reason_keeps_ids_and_pydantic_english():
     assert r == "Input should be less than or equal to 8" and r.context == "Errors" and r.params == {"value": "8"}
     r = reason(c="lots")
     assert r == "'lots' is not a count; use e.g. 300B, 1.5T or 2e9" and r.context == "Units"
-    r = reason(s="abc")  # string_too_long: not one of the marked sentences
-    assert r.startswith("String should have at most 2 characters") and not isinstance(r, MsgStr)
+    r = reason(s="abc")  # string_too_long: marked (quote sheets show it), pydantic's English kept
+    assert r == "String should have at most 2 characters" and isinstance(r, MsgStr) and r.params == {"value": "2"}
+    r = reason(xs=[1, 2])  # too_long: not one of the marked sentences
+    assert r.startswith("List should have at most 1 item") and not isinstance(r, MsgStr)
     assert not isinstance(error_text(ValueError("plain")), MsgStr) and error_text(ValueError("plain")) == "plain"

@@ -110,13 +110,13 @@ def test_every_line_by_hand():
     # 40 h/week < 168: a new instance each week, ceil(21 / 7) = 3 instances
     # setup     2 h x 3 instances x 8 cards x 10 = 480
     # migration 5 h x 8 cards x 10 = 400
-    # storage   2 TB x 100 x 21 / 30 months = 140
+    # storage   2 TB x 100 x 1 month (21 days: one month started, billed whole) = 200
     # egress    0.5 TB x 500 = 250
-    # total     10,000 + 140 + 250 + 480 + 400 = 11,270
+    # total     10,000 + 200 + 250 + 480 + 400 = 11,330
     assert r.offer.offer.unit == "card_hour" and r.offer.instances == 3
-    assert r.breakdown == {"compute": Decimal("10000.00"), "storage": Decimal("140.00"), "egress": Decimal("250.00"),
+    assert r.breakdown == {"compute": Decimal("10000.00"), "storage": Decimal("200.00"), "egress": Decimal("250.00"),
                            "setup": Decimal("480.00"), "migration": Decimal("400.00")}
-    assert r.total == Decimal("11270.00")
+    assert r.total == Decimal("11330.00")
     # the other offers: card-month 8 x 5,000 = 40,000; server-month 1 x 30,000 = 30,000 (setup inside the rent)
     assert {c.offer.unit: c.compute for c in r.offers} == {"card_hour": Decimal("10000.00"),
                                                           "card_month": Decimal("40000.00"),
@@ -124,6 +124,15 @@ def test_every_line_by_hand():
     # break-even against the vendor's own card-hour price (10): card-month 5,000 / 10 / (30/7) = 116.7 h/week,
     # server-month 30,000 / 8 = 3,750 per card / 10 / (30/7) = 87.5 h/week: the server is the better package
     assert (r.break_even_hours_per_week, r.break_even_against) == (87.5, "server_month")
+
+
+def test_storage_billed_by_the_month_started_unless_by_the_day():
+    # 21 days: a monthly price is billed for the one month started (2 TB x 100 = 200); 45 days: two months (400)
+    assert compare([_vendor()], _plan()).vendors[0].breakdown["storage"] == Decimal("200.00")
+    assert compare([_vendor()], _plan(calendar_days=45.0)).vendors[0].breakdown["storage"] == Decimal("400.00")
+    # a vendor that bills by the day: prorated, 2 TB x 100 x 21 / 30 = 140
+    daily = _vendor(storage_billing="day")
+    assert compare([daily], _plan()).vendors[0].breakdown["storage"] == Decimal("140.00")
 
 
 def test_cap_at_the_month_price_and_minimum_term():
@@ -144,8 +153,8 @@ def test_currency_converted_only_with_a_stated_rate():
     assert r.total is None and "no exchange rate" in r.excluded.render()
     rated = _vendor(provider="U", currency="USD", exchange_rate=Decimal("7.1"))
     r = compare([rated], _plan()).vendors[0]
-    # every price x 7.1: 11,270 x 7.1 = 80,017
-    assert r.total == Decimal("80017.00")
+    # every price x 7.1: 11,330 x 7.1 = 80,443
+    assert r.total == Decimal("80443.00")
 
 
 def test_network_checked_against_the_plan():
@@ -372,7 +381,7 @@ def test_cli_template(tmp_path, capsys, kind, lang):
     header = next(r for r in rows if r and r[0] and not str(r[0]).startswith("#"))
     assert tuple(header[:9]) == (quote_sheets.HEADER_ZH if lang == "zh_CN" else quote_sheets.COLUMNS)
     # the blank template imports as a vendor with no provider: a one-line error naming the cell
-    with pytest.raises(QuoteSheetError, match=r"cell C\d+: provider"):
+    with pytest.raises(QuoteSheetError, match=r"cell C\d+: Provider: String should have at least 1 character"):
         read_quotes(out)
 
 
@@ -450,3 +459,79 @@ def test_moving_between_vendors_counts_the_egress():
     assert pq.single_vendor == {"A": None, "B": None}  # neither serves both GPUs
     phase_totals = [c.vendors[0].total for _, c in pq.phases]
     assert pq.mixed_total == sum(phase_totals) + Decimal(600)
+
+
+# ------------------------------------------------------------------ break-even on real prices (RTX 4090)
+
+R4090 = ROOT / "examples" / "quotes" / "rtx4090"
+
+
+def test_break_even_on_published_card_hour_and_package_prices(capsys, tmp_path):
+    sheets = sorted(R4090.glob("*.csv"))
+    out = _cli_json(capsys, R4090 / "7b-lora-1x4090-month.json", *sheets)
+    v = {x["provider"]: x for x in out["vendors"]}
+    autodl, gj, ucloud = v["AutoDL 4090 (example)"], v["共绩算力 4090 (example)"], v["优云智算 4090 (example)"]
+    # AutoDL RTX 4090: 包月 1,052 per card-month against its own 1.98 per card-hour (one card):
+    #   1,052 / 1.98 = 531.31 card-hours a month; a month = 30 / 7 = 4.2857 weeks: 531.31 / 4.2857 = 123.97 h/week
+    assert autodl["billing"]["break_even_hours_per_week"] == 124.0
+    assert autodl["billing"]["break_even_against"] == "card_month"
+    # 优云智算: 1,154.64 / 1.92 / (30/7) = 140.33 h/week
+    assert ucloud["billing"]["break_even_hours_per_week"] == 140.3
+    # 共绩: 8-card 30-day pack 8,314.10 for a one-card plan: all 8 cards paid, 8,314.10 / 1.98 / (30/7) = 979.8 h/week,
+    # more than the 168 hours of a week: the pack never wins for one card (per card it would be 122.5)
+    assert gj["billing"]["break_even_hours_per_week"] == 979.8
+    # the plan runs around the clock (168 h/week > 124) for 585 card-hours in 24 days: the package wins at AutoDL
+    #   card-hours 585.5 x 1.98 = 1,159 > 1,052 (one card-month)
+    assert out["plan"]["hours_per_week"] == 168 and 531 < out["plan"]["card_hours"] < 720
+    assert autodl["billing"]["unit"] == "card_month" and autodl["total"] == 1052.0
+    assert out["ranking"][0] == "AutoDL 4090 (example)"
+    # spot as a cost band: 共绩's 1.19 spot from no reclaim to one reclaim per node-day of running
+    lo, hi = gj["spot_band"]
+    assert lo == round(out["plan"]["card_hours"] * 1.19, 2) and hi > lo
+    text = capsys.readouterr()
+    assert run_cli(["quotes", str(R4090 / "7b-lora-1x4090-month.json"), *map(str, sheets), "--lang", "en"]) == 0
+    text = capsys.readouterr().out
+    assert "per card-month beats card-hours above 124 hours per week" in text
+    assert "never beats card-hours for 1 card(s)" in text and "spot: ¥" in text
+    # the guide's "~40 h/week favours the whole machine" rule: at 40 h/week the same work takes ~3.5 months;
+    # the package is paid for every month started (4 x 1,052 = 4,208) and card-hours win (break-even is 124, not 40)
+    scen = json.loads((R4090 / "7b-lora-1x4090-month.json").read_text(encoding="utf-8"))
+    scen["constraints"]["hours_per_week"] = 40
+    scen["constraints"]["deadline_days"] = 200
+    part = tmp_path / "part-time.json"
+    part.write_text(json.dumps(scen), encoding="utf-8")
+    out40 = _cli_json(capsys, part, *sheets)
+    a40 = {x["provider"]: x for x in out40["vendors"]}["AutoDL 4090 (example)"]
+    assert a40["billing"]["unit"] == "card_hour" and a40["billing"]["break_even_hours_per_week"] == 124.0
+    assert a40["offers"][1]["unit"] == "card_month" and a40["offers"][1]["compute"] >= 4 * 1052
+
+
+def test_bad_cell_in_chinese_names_the_cell_and_the_field(tmp_path, capsys):
+    path = tmp_path / "bad.csv"
+    path.write_text(",".join(quote_sheets.COLUMNS) + "\nvendor,provider,X,,,,,,\n"
+                    "offer,a800-sxm-80gb,-5,card_hour,8,,no,,\n", encoding="utf-8")
+    capsys.readouterr()
+    assert run_cli(["quotes", str(PLAN), str(path), "--lang", "zh_CN"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "C3" in err, err
+    assert "报价 1 单价" in err and "Input should" not in err and "Offer" not in err, err
+
+
+def test_spot_band_by_hand():
+    from gpuplanner.core.cost import GPU_INTERRUPTIONS_PER_GPU_HOUR as lam
+
+    spot = _vendor(offers=[Offer(gpu="h100-sxm-80gb", unit="spot_card_hour", price=Decimal("4"))])
+    p = _plan(hours_per_week=168.0, checkpoint_tb=0.0)  # no checkpoint to write: Young's interval is 0
+    r = compare([spot], p).vendors[0]
+    # 8 cards on 1 node, 1,000 card-hours = 125 hours of running; one reclaim per node per day: 125 / 24 = 5.21
+    # overhead with a reclaim (restart 0.25 h + setup 1 h) minus the plan's own (restart 0.25 h):
+    #   (1.25 h) x (8 lam + 1/24) - 0.25 h x 8 lam = 1.25 / 24 + 8 lam  per hour of running
+    #   x 1,000 card-hours = 52.083 + 0.158 = 52.24 card-hours, x 4 = 208.97
+    extra = (1.25 / 24 + 8 * lam) * 1000 * 4
+    assert r.offer.offer.unit == "spot_card_hour" and r.offer.compute == Decimal("4000.00")
+    assert float(r.offer.interruptions) == pytest.approx(extra, abs=0.01)
+    assert r.offer.reclaims == pytest.approx(125 / 24)
+    assert r.spot_band == (Decimal("4000.00"), Decimal("4000.00") + r.offer.interruptions)
+    # the spot offer chosen (nothing else offered): the total's far end carries the reclaims
+    assert r.total_band[1] == r.total + r.offer.interruptions
+    assert any("counted in the band" in m.render() for m in r.risks)

@@ -90,16 +90,13 @@ def compare_for_file(path: str, sheets=None):
 
 def project_quotes(ans, quotes, main):
     """The quotes compared for every GPU phase of the plan file's project (None: no project of several GPU
-    phases). The phases are the Answer's project (:func:`core.project.evaluate_project`), as ``gpuplanner
-    project`` prints them."""
+    phases): :func:`gpuplanner.core.quotes.project_quotes` of the Answer's project, as ``gpuplanner project``
+    prints it."""
     if not ans.has_project or not quotes:
         return None
-    from ..core.quotes import compare_project
+    from ..core.quotes import project_quotes as _project_quotes
 
-    res = ans.project
-    if sum(1 for p in res.phases if p.resource == "gpu") < 2:
-        return None
-    return compare_project(list(quotes), list(res.phases), main)
+    return _project_quotes(list(quotes), ans.project, main)
 
 
 def _save(path: str, doc, sheets) -> None:

@@ -93,6 +93,11 @@ _PYDANTIC = {
     "model_type": QT_TRANSLATE_NOOP(_VCTX, "Input should be a valid dictionary or instance of {value}"),
     "list_type": QT_TRANSLATE_NOOP(_VCTX, "Input should be a valid list"),
     "finite_number": QT_TRANSLATE_NOOP(_VCTX, "Input should be a finite number"),
+    "string_too_short": QT_TRANSLATE_NOOP(_VCTX, "String should have at least {value} character"),
+    "string_too_long": QT_TRANSLATE_NOOP(_VCTX, "String should have at most {value} characters"),
+    "decimal_parsing": QT_TRANSLATE_NOOP(_VCTX, "Input should be a valid decimal"),
+    "date_from_datetime_parsing": QT_TRANSLATE_NOOP(_VCTX, "Input should be a valid date or datetime, {value}"),
+    "string_pattern_mismatch": QT_TRANSLATE_NOOP(_VCTX, "String should match pattern {value}"),
 }
 
 

@@ -14,7 +14,18 @@ Billing conventions (the same as the price reference's analysis): a month is 30 
 days, a year 365 days; a period rental is billed for whole periods (``ceil``) and at least its minimum term;
 an hourly rental is billed for the card-hours worked plus the hours spent setting up each new instance. The
 break-even of a package against the vendor's own card-hour price, in hours per week, is
-``package price per card ÷ card-hour price ÷ (period days ÷ 7)``.
+``package price for the plan's cards ÷ (cards × card-hour price) ÷ (period days ÷ 7)`` (per card when the plan
+fills whole servers; above 168 h/week the package never wins for this card count).
+
+Storage priced per TB-month is billed for every month started (``ceil(days / 30)`` months: a monthly price is
+billed by the month) unless the sheet says the vendor bills it by the day (``storage_billing = day``: prorated).
+
+Spot (interruptible) capacity is a cost band, not only a risk: its low end bills the plan's card-hours at the spot
+price (no reclaim), its far end adds the work lost and the restarts of one reclaim per node per day of running
+(:attr:`core.cost.Overheads.spot_preemptions_per_node_day`, the core's own setting; Google Cloud documents that its
+preemptible VMs "always stop after 24 hours", https://cloud.google.com/compute/docs/instances/create-use-preemptible),
+counted with the same Young (1974) checkpoint model the plan's own interruptions use
+(:func:`core.cost.interruption_overhead`).
 """
 
 from __future__ import annotations
@@ -66,8 +77,55 @@ QUESTIONS = {
 }
 Answer = Literal["yes", "no", "unknown"]
 Network = Literal["", "ib", "roce", "ethernet"]
+StorageBilling = Literal["month", "day"]
 NETWORK_LABELS = {"": QT_TRANSLATE_NOOP(CTX, "not stated"), "ib": "InfiniBand", "roce": "RoCE",
                   "ethernet": QT_TRANSLATE_NOOP(CTX, "Ethernet (TCP)")}
+ANSWER_LABELS = {"yes": QT_TRANSLATE_NOOP(CTX, "yes"), "no": QT_TRANSLATE_NOOP(CTX, "no"),
+                 "unknown": QT_TRANSLATE_NOOP(CTX, "still to ask")}
+STORAGE_BILLING_LABELS = {"month": QT_TRANSLATE_NOOP(CTX, "by the month (every month started)"),
+                          "day": QT_TRANSLATE_NOOP(CTX, "by the day (prorated)")}
+#: the quote's fields as people read them (sheet items, editor rows, error messages)
+FIELD_LABELS = {
+    "provider": QT_TRANSLATE_NOOP(CTX, "Provider"), "date": QT_TRANSLATE_NOOP(CTX, "Quote date"),
+    "region": QT_TRANSLATE_NOOP(CTX, "Region"), "contact": QT_TRANSLATE_NOOP(CTX, "Contact"),
+    "currency": QT_TRANSLATE_NOOP(CTX, "Currency"),
+    "exchange_rate": QT_TRANSLATE_NOOP(CTX, "Exchange rate (plan currency per unit)"),
+    "exchange_rate_date": QT_TRANSLATE_NOOP(CTX, "Exchange rate date"),
+    "storage_per_tb_month": QT_TRANSLATE_NOOP(CTX, "Storage per TB-month"),
+    "storage_billing": QT_TRANSLATE_NOOP(CTX, "Storage billed"),
+    "egress_per_tb": QT_TRANSLATE_NOOP(CTX, "Egress per TB"),
+    "setup_hours": QT_TRANSLATE_NOOP(CTX, "Setup hours per instance"),
+    "setup_billed": QT_TRANSLATE_NOOP(CTX, "Setup hours billed"),
+    "migration_hours": QT_TRANSLATE_NOOP(CTX, "Data migration hours"),
+    "network": QT_TRANSLATE_NOOP(CTX, "Network between nodes"), "network_gbps": QT_TRANSLATE_NOOP(CTX, "Gb/s per NIC"),
+    "nics_per_node": QT_TRANSLATE_NOOP(CTX, "NICs per node"),
+    "preinstalled": QT_TRANSLATE_NOOP(CTX, "Pre-installed software"), "source": QT_TRANSLATE_NOOP(CTX, "Source"),
+    "offers": QT_TRANSLATE_NOOP(CTX, "Offer"), "answers": QT_TRANSLATE_NOOP(CTX, "Answer"),
+    "gpu": QT_TRANSLATE_NOOP(CTX, "GPU"), "unit": QT_TRANSLATE_NOOP(CTX, "Unit"), "price": QT_TRANSLATE_NOOP(CTX, "Price"),
+    "gpus_per_server": QT_TRANSLATE_NOOP(CTX, "Cards/server"),
+    "min_term_days": QT_TRANSLATE_NOOP(CTX, "Min. term (days)"), "cap_at_month": QT_TRANSLATE_NOOP(CTX, "Cap at month"),
+    "note": QT_TRANSLATE_NOOP(CTX, "Note"), "answer": QT_TRANSLATE_NOOP(CTX, "Answer"),
+}
+
+
+def field_message(loc: tuple, why: str) -> "MsgStr":
+    """One pydantic error of a quote as a translatable line naming the field in words: ``Offer 2, Price: …``.
+    ``why`` is :func:`core.messages.validation_reason` of the error (a message id where pydantic's sentence
+    is known)."""
+    parts: list[Any] = []
+    for x in loc:
+        if isinstance(x, int):
+            parts.append(str(x + 1))
+        elif x in FIELD_LABELS:
+            parts.append(Msg(CTX, FIELD_LABELS[x], {}))
+        elif x in QUESTIONS:
+            parts.append(Msg(CTX, QUESTIONS[x], {}))
+        else:
+            parts.append(str(x)[:40])
+    field = parts[0] if parts else Msg(CTX, FIELD_LABELS["provider"], {})
+    for extra in parts[1:]:
+        field = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{a} {b}"), {"a": field, "b": extra})
+    return MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{field}: {why}"), field=field, why=why)
 
 
 def _text(v: Any) -> Any:
@@ -115,6 +173,7 @@ class VendorQuote(_Model):
     exchange_rate: Decimal | None = Field(None, gt=0, le=Decimal(100000), allow_inf_nan=False)
     exchange_rate_date: _dt.date | None = None
     storage_per_tb_month: Decimal | None = Field(None, ge=0, le=MAX_PRICE, allow_inf_nan=False)
+    storage_billing: StorageBilling = "month"  # a monthly price billed for every month started; "day": prorated
     egress_per_tb: Decimal | None = Field(None, ge=0, le=MAX_PRICE, allow_inf_nan=False)
     setup_hours: Decimal | None = Field(None, ge=0, le=1000, allow_inf_nan=False)
     setup_billed: Answer = "unknown"
@@ -164,6 +223,7 @@ class PlanFigures:
     egress_tb: float             # the final checkpoint and the 16-bit weights downloaded at the end
     inter_node: str | None       # the plan's fabric between nodes ("ib"/"roce"/None for one node)
     inter_node_gbps: float | None
+    checkpoint_tb: float = 0.0     # one resumable checkpoint (the work a spot reclaim loses is counted with it)
 
 
 def plan_figures(ev: Any) -> PlanFigures:
@@ -196,7 +256,7 @@ def plan_figures(ev: Any) -> PlanFigures:
         calendar_days_band=tuple(ev.calendar_days_band) if ev.calendar_days_band else None,
         setup_hours=float(ev.setup_hours), hours_per_week=float(s.constraints.hours_per_week),
         currency=ev.currency, storage_tb=(data_b + 3 * ckpt + weights) / 1e12, egress_tb=(ckpt + weights) / 1e12,
-        inter_node=fabric, inter_node_gbps=gbps)
+        inter_node=fabric, inter_node_gbps=gbps, checkpoint_tb=ckpt / 1e12)
 
 
 # ------------------------------------------------------------------------------------------ comparison
@@ -222,6 +282,8 @@ class OfferCost:
     servers: int | None       # whole servers rented (server units), else None (cards)
     instances: int            # new instances the rental mode implies (each is set up again)
     hourly_rate: Decimal | None  # the card-hour rate setup and migration are billed at (None: inside the period)
+    interruptions: Decimal = Decimal(0)  # spot: the far end's cost of reclaims (work lost + restarts), else 0
+    reclaims: float = 0.0                 # spot: reclaims counted at the far end
 
 
 @dataclass(slots=True)
@@ -235,6 +297,7 @@ class VendorResult:
     total_band: tuple[Decimal, Decimal] | None = None
     break_even_hours_per_week: float | None = None
     break_even_against: str | None = None   # the package unit compared with the card-hour price
+    spot_band: tuple[Decimal, Decimal] | None = None  # the vendor's spot offer for the plan: no reclaim – far end
     network_check: list[dict] = field(default_factory=list)  # {"item", "status": ok|warn|fail|unknown, "message"}
     unanswered: list[str] = field(default_factory=list)
     not_stated: list[str] = field(default_factory=list)  # breakdown lines the quote gives no price for
@@ -256,11 +319,18 @@ class VendorResult:
                 "break_even_hours_per_week": self.break_even_hours_per_week,
                 "break_even_against": self.break_even_against},
             "offers": [{"unit": c.offer.unit, "price": _num(c.offer.price), "compute": _num(c.compute),
-                        **_billed(c)} for c in self.offers],
+                        **_billed(c), **_spot_json(c)} for c in self.offers],
+            "spot_band": None if self.spot_band is None else [_num(v) for v in self.spot_band],
             "network_check": [{**c, "message": c["message"].render()} for c in self.network_check],
             "unanswered": self.unanswered, "not_stated": self.not_stated,
             "risks": [m.render() for m in self.risks], "reasons": [m.render() for m in self.reasons],
         }
+
+
+def _spot_json(c: OfferCost) -> dict:
+    if c.offer.unit != "spot_card_hour":
+        return {}
+    return {"interruptions_far_end": _num(c.interruptions), "reclaims_far_end": round(c.reclaims, 1)}
 
 
 def _billed(c: OfferCost) -> dict:
@@ -309,7 +379,8 @@ def _offer_cost(o: Offer, p: PlanFigures, rate: Decimal, month_price: Decimal | 
             cost = min(cost, month_price * rate * n * months)
         weekly = Decimal(str(p.hours_per_week)) < 168
         instances = max(1, _ceil(calendar_days / 7)) if weekly else 1
-        return OfferCost(o, cents(cost), hours, None, instances, price)
+        extra, reclaims = _spot_extra_hours(p, card_hours) if o.unit == "spot_card_hour" else (Decimal(0), 0.0)
+        return OfferCost(o, cents(cost), hours, None, instances, price, cents(extra * price), reclaims)
     days = Decimal(PERIOD_DAYS[o.unit])
     periods = max(_ceil(calendar_days / days), _ceil(o.min_term_days / days), 1)
     if o.unit.startswith("server_"):
@@ -318,9 +389,30 @@ def _offer_cost(o: Offer, p: PlanFigures, rate: Decimal, month_price: Decimal | 
     return OfferCost(o, cents(price * n * periods), Decimal(periods), None, 1, None)
 
 
-def _break_even(q: VendorQuote, gpu: str) -> tuple[float | None, str | None]:
-    """Hours per week above which the vendor's cheapest package (per card) beats its own card-hour price."""
+def _spot_extra_hours(p: PlanFigures, card_hours: Decimal) -> tuple[Decimal, float]:
+    """Card-hours a spot rental adds at its far end, and the reclaims counted: one reclaim per node per day of
+    running (``Overheads.spot_preemptions_per_node_day``), each losing the work since the last checkpoint and a
+    restart with a fresh setup (Young 1974, as :func:`core.cost.interruption_overhead` counts it for the plan),
+    less the interruptions the plan would have anyway."""
+    from . import cost
+
+    ov = cost.Overheads()
+    n, nodes = max(1, p.num_gpus), max(1, p.nodes)
+    ckpt = p.checkpoint_tb * 1e12
+    pre = ov.spot_preemptions_per_node_day / 24.0 * nodes
+    base = float(cost.interruption_overhead(n, nodes, ckpt, ov.resume_hours, ov.checkpoint_write_gbs_per_node,
+                                            ov.gpu_interruptions_per_gpu_hour)[0])
+    spot = float(cost.interruption_overhead(n, nodes, ckpt, ov.resume_hours + p.setup_hours,
+                                            ov.checkpoint_write_gbs_per_node, ov.gpu_interruptions_per_gpu_hour, pre)[0])
+    hours = float(card_hours)
+    return dec(max(0.0, spot - base) * hours), hours / n * pre
+
+
+def _break_even(q: VendorQuote, gpu: str, cards: int = 1) -> tuple[float | None, str | None]:
+    """Hours per week above which the vendor's cheapest package beats its own card-hour price for ``cards``
+    cards (whole servers: every card of every server paid for; over 168 the package never wins)."""
     mine = [o for o in q.offers if o.gpu.lower() == gpu.lower()]
+    cards = max(1, int(cards))
     hourly = [o.price for o in mine if o.unit == "card_hour" and o.price > 0]
     if not hourly:
         return None, None
@@ -329,9 +421,9 @@ def _break_even(q: VendorQuote, gpu: str) -> tuple[float | None, str | None]:
     for o in mine:
         if o.unit in HOURLY:
             continue
-        per_card = o.price / (o.gpus_per_server if o.unit.startswith("server_") else 1)
+        paid = o.price * (math.ceil(cards / o.gpus_per_server) if o.unit.startswith("server_") else cards)
         weeks = Decimal(PERIOD_DAYS[o.unit]) / 7
-        be = per_card / h / weeks
+        be = paid / (cards * h) / weeks
         if best is None or be < best[0]:
             best = (be, o.unit)
     if best is None:
@@ -350,7 +442,8 @@ def _network(q: VendorQuote, p: PlanFigures) -> list[dict]:
     elif q.network != (p.inter_node or "ib") and not (q.network == "ib" and p.inter_node == "roce"):
         out.append({"item": "fabric", "status": "fail" if q.network == "ethernet" else "warn",
                     "message": Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Offers {offered} where the plan assumed {planned}."),
-                                   {"offered": q.network, "planned": p.inter_node or "ib"})})
+                                   {"offered": Msg(CTX, NETWORK_LABELS[q.network], {}),
+                                    "planned": Msg(CTX, NETWORK_LABELS.get(p.inter_node or "ib", "InfiniBand"), {})})})
     else:
         out.append({"item": "fabric", "status": "ok", "message": Msg(CTX, NETWORK_LABELS[q.network], {})})
     if p.inter_node_gbps and q.network_gbps and q.nics_per_node:
@@ -372,7 +465,8 @@ def _hidden_costs(q: VendorQuote, p: PlanFigures, oc: OfferCost, rate: Decimal,
     """Storage, egress, setup and migration for the chosen offer (Decimal, to the cent)."""
     storage = egress = setup = migration = Decimal(0)
     if q.storage_per_tb_month is not None:
-        storage = cents(dec(p.storage_tb) * q.storage_per_tb_month * rate * calendar_days / 30)
+        months = calendar_days / 30 if q.storage_billing == "day" else Decimal(max(1, _ceil(calendar_days / 30)))
+        storage = cents(dec(p.storage_tb) * q.storage_per_tb_month * rate * months)
     if q.egress_per_tb is not None:
         egress = cents(dec(p.egress_tb) * q.egress_per_tb * rate)
     if oc.hourly_rate is not None:
@@ -391,7 +485,7 @@ def _risks(q: VendorQuote, p: PlanFigures, r: VendorResult) -> list[Msg]:
     o = r.offer.offer if r.offer else None
     if o is not None and o.unit == "spot_card_hour":
         risks.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Spot capacity: the job can be interrupted at any time; "
-                                                     "checkpoint often and count restarts."), {}))
+                                                     "checkpoint often and count restarts (counted in the band)."), {}))
     if o is not None and o.min_term_days > dec(p.calendar_days):
         risks.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Minimum term {term} days is longer than the job ({days} days)."),
                          {"term": format_sig(float(o.min_term_days)), "days": format_sig(p.calendar_days)}))
@@ -453,7 +547,14 @@ def compare_vendor(q: VendorQuote, p: PlanFigures) -> VendorResult:
             best, _, parts = _vendor_total(q, p, rate, dec(days), dec(p.card_hours) * f)
             ends.append(sum(parts.values(), Decimal(0)))
         r.total_band = (min(ends), max(ends))
-    r.break_even_hours_per_week, r.break_even_against = _break_even(q, p.gpu_id)
+    if r.offer.offer.unit == "spot_card_hour":
+        lo, hi = r.total_band or (r.total, r.total)
+        r.total_band = (min(lo, r.total), max(hi, r.total) + r.offer.interruptions)
+    spot = [c for c in r.offers if c.offer.unit == "spot_card_hour"]
+    if spot:
+        c = min(spot, key=lambda c: c.compute)
+        r.spot_band = (c.compute, c.compute + c.interruptions)
+    r.break_even_hours_per_week, r.break_even_against = _break_even(q, p.gpu_id, p.num_gpus)
     r.risks = _risks(q, p, r)
     return r
 
@@ -489,6 +590,12 @@ def _reasons(r: VendorResult, best: VendorResult, p: PlanFigures) -> list[Msg]:
     if r.total and hidden > 0:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Costs the price leaves out: {amount} ({pct} of the total)."),
                        {"amount": format_money(float(hidden), p.currency), "pct": format_percent(float(hidden / r.total), 1)}))
+    if r.spot_band is not None and r.offer is not None and r.offer.offer.unit != "spot_card_hour" \
+            and r.spot_band[1] < r.breakdown.get("compute", r.spot_band[1]):
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Its spot offer costs {lo} – {hi} for the compute, less than the "
+                                                   "offer counted, if the job can take reclaims."),
+                       {"lo": format_money(float(r.spot_band[0]), p.currency),
+                        "hi": format_money(float(r.spot_band[1]), p.currency)}))
     bad = [c for c in r.network_check if c["status"] in ("fail", "warn")]
     if bad:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Network does not match the plan."), {}))
@@ -559,3 +666,14 @@ def compare_project(quotes: list[VendorQuote], phases: list[Any], main: PlanFigu
                 total += cost
         prev = best
     return ProjectQuotes(phases=comps, single_vendor=single, mixed=mixed, moves=moves, mixed_total=total)
+
+
+def project_quotes(quotes: list[VendorQuote], project: Any, main: PlanFigures) -> ProjectQuotes | None:
+    """The quotes compared for every GPU phase of ``project`` (a :class:`core.project.ProjectResult`); None
+    without quotes or with fewer than two GPU phases (then the plan's comparison says it all)."""
+    if project is None or not quotes:
+        return None
+    phases = list(getattr(project, "phases", []) or [])
+    if sum(1 for p in phases if getattr(p, "resource", "") == "gpu") < 2:
+        return None
+    return compare_project(list(quotes), phases, main)

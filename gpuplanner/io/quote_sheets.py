@@ -6,7 +6,7 @@ Layout (the same in CSV and in every worksheet of an XLSX workbook; one workshee
     note, date`` (or the same columns under their Chinese names, :data:`HEADER_ZH`). Then one line per fact:
 
     * ``vendor`` lines: ``item`` is a field of the vendor (provider, date, region, contact, currency,
-      exchange_rate, exchange_rate_date, storage_per_tb_month, egress_per_tb, setup_hours, setup_billed,
+      exchange_rate, exchange_rate_date, storage_per_tb_month, storage_billing (month/day), egress_per_tb, setup_hours, setup_billed,
       migration_hours, network, network_gbps, nics_per_node, preinstalled, source), ``value`` its value;
     * ``offer`` lines, one per offer: ``item`` the GPU (catalog id, e.g. ``a800-sxm-80gb``), ``value`` the price,
       ``unit`` one of :data:`gpuplanner.core.quotes.UNITS`, then the server size, minimum term and cap rule;
@@ -35,8 +35,8 @@ from pydantic import ValidationError
 
 from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
-from ..core.messages import MsgStr
-from ..core.quotes import QUESTIONS, UNITS, Offer, QuestionAnswer, VendorQuote
+from ..core.messages import MsgStr, validation_reason
+from ..core.quotes import QUESTIONS, UNITS, Offer, QuestionAnswer, VendorQuote, field_message
 from .safe_read import one_line, read_limited
 
 CTX = "QuoteSheets"
@@ -52,8 +52,8 @@ HEADER_ZH = ("类别", "项目", "值", "计价单位", "每台卡数", "最短�
 SECTIONS = {"vendor": "vendor", "供应商": "vendor", "offer": "offer", "报价": "offer", "question": "question",
             "问题": "question"}
 VENDOR_FIELDS = ("provider", "date", "region", "contact", "currency", "exchange_rate", "exchange_rate_date",
-                 "storage_per_tb_month", "egress_per_tb", "setup_hours", "setup_billed", "migration_hours", "network",
-                 "network_gbps", "nics_per_node", "preinstalled", "source")
+                 "storage_per_tb_month", "storage_billing", "egress_per_tb", "setup_hours", "setup_billed",
+                 "migration_hours", "network", "network_gbps", "nics_per_node", "preinstalled", "source")
 _WORDS = {"yes": "yes", "no": "no", "unknown": "unknown", "是": "yes", "否": "no", "未知": "unknown",
           "true": "yes", "false": "no", "y": "yes", "n": "no", "1": "yes", "0": "no", "": "unknown"}
 _FORMULA_START = ("=", "+", "-", "@")
@@ -230,8 +230,9 @@ def _vendor_line(get: dict, where: dict, vendor: dict, cells: dict, name: str) -
     value = get["value"]
     if item == "setup_billed":
         value = _word(value, where["value"], name)
-    elif item in ("network", "currency"):
-        value = value.lower() if item == "network" else value.upper()
+    elif item in ("network", "currency", "storage_billing"):
+        value = value.upper() if item == "currency" else value.lower()
+        value = {"按月": "month", "按天": "day"}.get(value, value)
     if value != "" or item == "provider":
         vendor[item] = value
     cells[(item,)] = where["value"]
@@ -298,9 +299,10 @@ def _validate(vendor: dict, cells: dict, name: str) -> VendorQuote:
         first = err.errors()[0]
         loc = tuple(first.get("loc", ()))
         cell = cells.get(loc) or cells.get(loc[:3]) or cells.get(loc[:1])
-        field = ".".join(str(x) for x in loc) or "provider"
-        raise _err(name, cell, QT_TRANSLATE_NOOP(CTX, "{field}: {why}"), field=field,
-                   why=one_line(first.get("msg", "invalid"), 160)) from None
+        why = validation_reason(first)
+        if not isinstance(why, MsgStr):
+            why = one_line(why, 160)
+        raise _err(name, cell, QT_TRANSLATE_NOOP(CTX, "{why}"), why=field_message(loc, why)) from None
 
 
 # ----------------------------------------------------------------------------------------------- writing
@@ -316,7 +318,8 @@ def _doc_lines(lang: str) -> list[str]:
                  "# offer 行：项目 = GPU 型号 id（如 a800-sxm-80gb），值 = 单价，计价单位 = " + ", ".join(UNITS) + "。",
                  "# 每台卡数 = 整机报价的卡数；最短租期以天计；按月封顶 = 卡时费用不超过包月价（yes/no）。",
                  "# question 行：值 = yes / no / unknown（是 / 否 / 未知），备注与日期写在后面两列。",
-                 "# 金额使用 currency 一行的币种；与方案币种不同时，必须填写 exchange_rate 和 exchange_rate_date。"]
+                 "# 金额使用 currency 一行的币种；与方案币种不同时，必须填写 exchange_rate 和 exchange_rate_date。",
+                 "# storage_billing = month（按月，每个开始的月整月计费，默认）或 day（按天折算）。"]
         lines += [f"# {k}: {v}" for k, v in Q.items()]
         return lines
     lines = ["# GPU Planner quote sheet: one sheet per vendor. Lines starting with # are notes, skipped on import.",
@@ -326,7 +329,8 @@ def _doc_lines(lang: str) -> list[str]:
              "never cost more than the card-month price (yes/no).",
              "# question lines: value = yes / no / unknown, then a note and the date it was answered.",
              "# Prices are in the currency line's currency; another currency than the plan's needs exchange_rate "
-             "(plan currency per unit) and exchange_rate_date."]
+             "(plan currency per unit) and exchange_rate_date.",
+             "# storage_billing = month (every month started is billed whole; the default) or day (prorated)."]
     lines += [f"# {k}: {v}" for k, v in Q.items()]
     return lines
 

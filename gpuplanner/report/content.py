@@ -316,6 +316,7 @@ class ReportData:
     memory_cards: list[tuple[str, float]] = field(default_factory=list)
     project: ProjectInfo | None = None  # a plan file's project of more than one phase
     quotes: Any = None  # core.quotes.Comparison of the plan file's vendor quotes (report/quotes_section.py)
+    quotes_project: Any = None  # core.quotes.ProjectQuotes: the quotes for every GPU phase of the project
 
     @property
     def currency(self) -> str:
@@ -616,8 +617,9 @@ def build_report_data(answer, *, author: str = "", now: datetime | None = None) 
     title = (doc.title if doc is not None and doc.title else "") or task.model_name
     project = project_info(answer.project) if answer.has_project else None
     scenario = ev.scenario
+    quotes = _quotes(doc, ev)
     return ReportData(
-        quotes=_quotes(doc, ev), title=title, date=now or datetime.now(timezone.utc), author=author, app_version=__version__,
+        quotes=quotes, quotes_project=_quotes_project(doc, answer, quotes), title=title, date=now or datetime.now(timezone.utc), author=author, app_version=__version__,
         notes=doc.notes if doc is not None else "", task=task, plan=plan, alternatives=alternatives,
         scaling=scaling, memory_by_count=mem_counts, memory_cards=mem_cards, cost_vs_time=cost_vs_time,
         requirements=_requirements(plan, ev), checklist=_checklist(doc, plan, scenario),
@@ -634,3 +636,13 @@ def _quotes(doc, ev):
     from ..core.quotes import compare, plan_figures
 
     return compare(list(doc.quotes), plan_figures(ev))
+
+
+def _quotes_project(doc, answer, quotes):
+    """The plan file's quotes for every GPU phase of its project (single vendor against the cheapest per phase
+    with the egress of each move), read from the Answer's project; None without quotes or project."""
+    if quotes is None or not answer.has_project:
+        return None
+    from ..core.quotes import project_quotes
+
+    return project_quotes(list(doc.quotes), answer.project, quotes.plan)

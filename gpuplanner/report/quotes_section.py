@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..core.quotes import NETWORK_LABELS, QUESTIONS, UNIT_LABELS, Comparison, VendorResult
-from ..formatting import format_date, format_days, format_hours, format_money, format_number, format_sig
+from ..formatting import (
+    format_date, format_days, format_hours, format_money, format_number, format_sig, gpu_display_name,
+)
 
 CTX = "Quotes"
 Tr = Callable[[str, str], str]
@@ -79,11 +81,26 @@ def billing_text(v: VendorResult, cur: str, translate: Tr, cards: int) -> str:
     return translate(CTX, "{price} {unit}; {billed}").format(price=price, unit=unit, billed=billed)
 
 
-def break_even_text(v: VendorResult, translate: Tr) -> str:
+def break_even_text(v: VendorResult, translate: Tr, cards: int = 1) -> str:
+    """The vendor's package against its own card-hour price, for the plan's cards, in hours per week."""
     if v.break_even_hours_per_week is None:
         return translate(CTX, "no package and card-hour price of this vendor to compare")
-    return translate(CTX, "{unit} beats card-hours above {h} hours per week").format(
-        unit=translate(CTX, UNIT_LABELS[v.break_even_against]), h=format_number(v.break_even_hours_per_week))
+    unit = translate(CTX, UNIT_LABELS[v.break_even_against])
+    h = format_sig(v.break_even_hours_per_week, 3)
+    if v.break_even_hours_per_week > 168:
+        return translate(CTX, "{unit} never beats card-hours for {n} card(s): it would take {h} hours per week "
+                              "(a week has 168)").format(unit=unit, n=cards, h=h)
+    return translate(CTX, "{unit} beats card-hours above {h} hours per week").format(unit=unit, h=h)
+
+
+def spot_text(v: VendorResult, cur: str, translate: Tr) -> str | None:
+    """The vendor's spot offer as a cost band: no reclaim – one reclaim per node per day of running."""
+    if v.spot_band is None:
+        return None
+    spot = min((c for c in v.offers if c.offer.unit == "spot_card_hour"), key=lambda c: c.compute)
+    return translate(CTX, "{lo} – {hi}: no reclaim – {n} reclaim(s) (one per node per day of running, each "
+                          "losing the work since the last checkpoint and a fresh setup)").format(
+        lo=_money(v.spot_band[0], cur), hi=_money(v.spot_band[1], cur), n=format_sig(spot.reclaims, 2))
 
 
 # ------------------------------------------------------------------------------------------------ CLI text
@@ -95,7 +112,7 @@ def text_lines(c: Comparison, translate: Tr | None = None, msg: Callable[[Any], 
     p = c.plan
     cur = p.currency
     out = [translate(CTX, "Plan: {n} × {gpu}, {h} card-hours, {d} from start to finish, {tb} TB stored").format(
-        n=p.num_gpus, gpu=p.gpu_name, h=format_number(p.card_hours), d=format_days(p.calendar_days),
+        n=p.num_gpus, gpu=gpu_display_name(p.gpu_name), h=format_number(p.card_hours), d=format_days(p.calendar_days),
         tb=format_sig(p.storage_tb, 2)), ""]
     names = part_names(translate)
     for v in c.vendors:
@@ -114,7 +131,10 @@ def text_lines(c: Comparison, translate: Tr | None = None, msg: Callable[[Any], 
             band = "  " + translate(CTX, "(band {lo} – {hi})").format(lo=_money(v.total_band[0], cur),
                                                                       hi=_money(v.total_band[1], cur))
         out.append("    " + ljust(translate(CTX, "total"), 32) + rjust(_money(v.total, cur), 16) + band)
-        out.append("    " + translate(CTX, "break-even: {t}").format(t=break_even_text(v, translate)))
+        out.append("    " + translate(CTX, "break-even: {t}").format(t=break_even_text(v, translate, p.num_gpus)))
+        spot = spot_text(v, cur, translate)
+        if spot:
+            out.append("    " + translate(CTX, "spot: {t}").format(t=spot))
         for chk in v.network_check:
             out.append("    " + translate(CTX, "network: {status}: {m}").format(
                 status=status_names(translate)[chk["status"]], m=msg(chk["message"])))
@@ -134,15 +154,8 @@ def project_lines(pq: Any, cur: str, translate: Tr | None = None) -> list[str]:
     """The project's GPU phases: the cheapest vendor per phase, the moves between vendors, one vendor for all."""
     translate = translate or _qt_translate
     out = ["", translate(CTX, "Project phases")]
-    for (name, c), (_, best) in zip(pq.phases, [(n, c.vendors[0]) for n, c in pq.phases]):
-        total = _money(best.total, cur) if best.total is not None else "—"
-        out.append("    " + ljust(name, 28) + ljust(best.provider if best.total is not None else "—", 34) + rjust(total, 16))
-    for a, b, cost in pq.moves:
-        out.append("    " + translate(CTX, "move {a} → {b}: egress {cost}").format(a=a, b=b, cost=_money(cost, cur)))
-    out.append("    " + ljust(translate(CTX, "cheapest vendor per phase"), 62) + rjust(_money(pq.mixed_total, cur), 16))
-    for provider, total in pq.single_vendor.items():
-        out.append("    " + ljust(translate(CTX, "all phases at {v}").format(v=provider), 62)
-                   + rjust(_money(total, cur) if total is not None else translate(CTX, "no offer for every phase"), 16))
+    for what, vendor, amount in project_rows(pq, cur, translate):
+        out.append("    " + ljust(what, 34 if vendor else 62) + (ljust(vendor, 28) if vendor else "") + rjust(amount, 16))
     return out
 
 
@@ -183,7 +196,7 @@ def _table(rows: list[list[str]], header: list[str] | None = None, widths: list[
 
 
 def html_section(c: Comparison, number: str = "7", translate: Tr | None = None,
-                 msg: Callable[[Any], str] | None = None) -> str:
+                 msg: Callable[[Any], str] | None = None, project: Any = None) -> str:
     """The report's "Quotes compared" section: the ranking, one table per vendor with the hidden-cost lines,
     the network check, the questions still to ask and the risks."""
     translate = translate or _qt_translate
@@ -194,7 +207,7 @@ def html_section(c: Comparison, number: str = "7", translate: Tr | None = None,
            f"{_e(translate(CTX, 'Quotes compared'))}</h2>",
            "<p>" + _e(translate(CTX, "For the plan: {n} × {gpu}, {h} card-hours of compute, {d} from start to finish, about "
                                      "{tb} TB to store and {eg} TB to download; setup {s} per new instance.").format(
-               n=p.num_gpus, gpu=p.gpu_name, h=format_number(p.card_hours), d=format_days(p.calendar_days),
+               n=p.num_gpus, gpu=gpu_display_name(p.gpu_name), h=format_number(p.card_hours), d=format_days(p.calendar_days),
                tb=format_sig(p.storage_tb, 2), eg=format_sig(p.egress_tb, 2), s=format_hours(p.setup_hours))) + "</p>"]
     rank_rows = [[_e(f"#{v.rank}" if v.rank else "—"), _e(v.provider), _e(_money(v.total, cur)),
                   _e(f"{_money(v.total_band[0], cur)} – {_money(v.total_band[1], cur)}" if v.total_band else "—"),
@@ -211,7 +224,10 @@ def html_section(c: Comparison, number: str = "7", translate: Tr | None = None,
         rows = [[_e(translate(CTX, "Billing")), _e(billing_text(v, cur, translate, p.num_gpus))]]
         rows += [[_e(names[k]), _e(part_value(v, k, cur, translate))] for k in PARTS]
         rows.append([f"<b>{_e(translate(CTX, 'Total'))}</b>", f"<b>{_e(_money(v.total, cur))}</b>"])
-        rows.append([_e(translate(CTX, "Break-even")), _e(break_even_text(v, translate))])
+        rows.append([_e(translate(CTX, "Break-even")), _e(break_even_text(v, translate, p.num_gpus))])
+        spot = spot_text(v, cur, translate)
+        if spot:
+            rows.append([_e(translate(CTX, "Spot (interruptible)")), _e(spot)])
         rows.append([_e(translate(CTX, "Network")), "<br/>".join(
             _e(translate(CTX, "{status}: {message}").format(status=status_names(translate)[ch["status"]],
                                                             message=msg(ch["message"]))) for ch in v.network_check)])
@@ -223,7 +239,36 @@ def html_section(c: Comparison, number: str = "7", translate: Tr | None = None,
         if v.quote.source:
             rows.append([_e(translate(CTX, "Source")), _e(v.quote.source)])
         out.append(_table(rows, widths=[28, 72]))
+    if project is not None:
+        out.append(project_html(project, cur, translate))
     return "".join(out)
+
+
+def project_rows(pq: Any, cur: str, translate: Tr) -> list[tuple[str, str, str]]:
+    """The project's GPU phases as (what, vendor, amount): the cheapest vendor per phase, the moves between
+    vendors (the project's data leaving the vendor at its egress price), their sum, and one vendor for all."""
+    rows = []
+    for name, c in pq.phases:
+        best = c.vendors[0] if c.vendors and c.vendors[0].total is not None else None
+        rows.append((name, best.provider if best else "—", _money(best.total, cur) if best else "—"))
+    for a, b, cost in pq.moves:
+        rows.append((translate(CTX, "move {a} → {b}: egress").format(a=a, b=b), "", _money(cost, cur)))
+    rows.append((translate(CTX, "cheapest vendor per phase"), "", _money(pq.mixed_total, cur)))
+    for provider, total in pq.single_vendor.items():
+        rows.append((translate(CTX, "all phases at {v}").format(v=provider), "",
+                     _money(total, cur) if total is not None else translate(CTX, "no offer for every phase")))
+    return rows
+
+
+def project_html(pq: Any, cur: str, translate: Tr) -> str:
+    """The report's table of the project's phases: one vendor for the whole project against the cheapest vendor
+    per phase with the migrations between them."""
+    rows = [[_e(a), _e(b), _e(c)] for a, b, c in project_rows(pq, cur, translate)]
+    return (f"<h3>{_e(translate(CTX, 'Project phases: one vendor or the cheapest per phase'))}</h3>"
+            + "<p>" + _e(translate(CTX, "Each GPU phase compared on its own; moving between vendors adds the egress of "
+                                        "the project's data at the vendor left.")) + "</p>"
+            + _table(rows, [translate(CTX, "Phase"), translate(CTX, "Vendor"), translate(CTX, "Total")], [46, 30, 24],
+                     num_cols=frozenset({2})))
 
 
 # ------------------------------------------------------------------------------------------------------ RFQ
@@ -234,7 +279,7 @@ def rfq_html(c: Comparison, title: str = "", translate: Tr | None = None) -> str
     p = c.plan
     weeks = p.calendar_days / 7
     req = [
-        (translate(CTX, "GPU"), f"{p.gpu_name} ({format_number(p.gpu_memory_gib)} GiB)"),
+        (translate(CTX, "GPU"), f"{gpu_display_name(p.gpu_name)} ({format_number(p.gpu_memory_gib)} GiB)"),
         (translate(CTX, "Cards"), translate(CTX, "{n} cards, {per} per node, {nodes} node(s)").format(
             n=p.num_gpus, per=p.gpus_per_node, nodes=p.nodes)),
         (translate(CTX, "Interconnect between nodes"),
@@ -259,7 +304,7 @@ def rfq_html(c: Comparison, title: str = "", translate: Tr | None = None) -> str
     out.append(_table([[_e(k), _e(v)] for k, v in req], widths=[30, 70]))
     out.append(f"<h2>{_e(translate(CTX, 'Prices to state'))}</h2>")
     prices = [translate(CTX, "price and unit (card-hour, card-month, whole server per month), minimum term"),
-              translate(CTX, "storage per TB per month; egress per TB"),
+              translate(CTX, "storage per TB per month, billed by the month or by the day; egress per TB"),
               translate(CTX, "setup and image building: hours, and whether they are billed"),
               translate(CTX, "network: InfiniBand or RoCE, speed and NICs per node; software pre-installed")]
     out.append("<ul>" + "".join(f"<li>{_e(x)}</li>" for x in prices) + "</ul>")

@@ -1116,7 +1116,7 @@ def _html_quotes(data: ReportData) -> str:
     from .quotes_section import html_section
 
     return html_section(data.quotes, number="7" if data.project is not None else "6", translate=translate,
-                        msg=tr_text)
+                        msg=tr_text, project=getattr(data, "quotes_project", None))
 
 
 def build_document(data: ReportData, *, lang: str | None = None) -> QTextDocument:

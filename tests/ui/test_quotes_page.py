@@ -43,10 +43,56 @@ def test_quotes_page_edits_compares_and_saves(make_window, tmp_path, qtbot):
     assert "11,399.78" not in page.compare_view.toPlainText()
     # a bad value is refused with the field named, and the model keeps the last valid quotes
     price.setText("-1")
-    assert "price" in page.error.text()
+    assert "Offer 1 Price: Input should be greater than or equal to 0" in page.error.text()
     price.setText("6.00")
     assert page.error.text() == ""
     assert w.save_to(path) if hasattr(w, "save_to") else w.doc.save_to(path)
     data = json.loads(path.read_text(encoding="utf-8"))
     assert [q["provider"] for q in data["quotes"]][:1] == ["AutoDL (example)"]
     assert data["quotes"][0]["offers"][0]["price"] == "6.00"
+
+
+def test_editor_shows_labels_not_ids_and_the_project_phases(make_window, tmp_path, qtbot):
+    w, page, _ = _open(make_window, tmp_path, qtbot)
+    unit = page.offers.cellWidget(0, 1)
+    assert unit.currentText() == "per card-hour" and unit.currentData() == "card_hour"
+    assert "card_hour" not in [unit.itemText(i) for i in range(unit.count())]
+    rows = {page.terms.item(r, 0).text(): r for r in range(page.terms.rowCount())}
+    billed = page.terms.cellWidget(rows["Setup hours billed"], 1)
+    assert billed.currentData() == "yes" and billed.currentText() == "yes"
+    net = page.terms.cellWidget(rows["Network between nodes"], 1)
+    assert net.currentText() == "not stated"
+    # choosing a label stores the id
+    net.setCurrentIndex(net.findData("roce"))
+    assert page.quotes[0]["network"] == "roce"
+    # the GPU shown by name, stored by id; a typed catalog name is taken back to its id
+    gpu = page.offers.item(0, 0)
+    assert gpu.text() == "NVIDIA A800 SXM4 80GB (China)" and gpu.toolTip() == "a800-sxm-80gb"
+    assert page.quotes[0]["offers"][0]["gpu"] == "a800-sxm-80gb"
+    # the project's GPU phases (LoRA experiments, full fine-tuning, serving) compared in the tab, off the GUI thread
+    qtbot.waitUntil(lambda: "cheapest vendor per phase" in page.compare_view.toPlainText(), timeout=60000)
+    text = page.compare_view.toPlainText()
+    assert "all phases at AutoDL (example)" in text and "19,410.73" in text
+    # a catalog name typed (any case) is stored as its id
+    page.offers.item(1, 0).setText("nvidia a800 sxm4 80gb (china)")
+    assert page.quotes[0]["offers"][1]["gpu"] == "a800-sxm-80gb"
+
+
+def test_validation_message_in_chinese(make_window, tmp_path, qtbot):
+    from gpuplanner.core.messages import validation_reason
+    from gpuplanner.core.quotes import VendorQuote, field_message
+    from gpuplanner.i18n import translate_message
+    from gpuplanner.report import render
+
+    try:
+        VendorQuote.model_validate({"provider": "V", "offers": [{"gpu": "x", "unit": "card_hour", "price": "-1"}]})
+    except ValueError as err:
+        first = err.errors()[0]
+    m = field_message(tuple(first["loc"]), validation_reason(first))
+    assert m == "Offer 1 Price: Input should be greater than or equal to 0"
+    render.install_language("zh_CN")
+    try:
+        zh = translate_message(m.context, m.text, m.params)
+    finally:
+        render.install_language("en")
+    assert "报价 1" in zh and "单价" in zh and "Input" not in zh, zh

@@ -1761,6 +1761,26 @@
         <source>unknown field</source>
         <translation>未知字段</translation>
     </message>
+    <message>
+        <source>String should have at least {value} character</source>
+        <translation>字符串至少应有 {value} 个字符</translation>
+    </message>
+    <message>
+        <source>String should have at most {value} characters</source>
+        <translation>字符串最多只能有 {value} 个字符</translation>
+    </message>
+    <message>
+        <source>Input should be a valid decimal</source>
+        <translation>应为有效的数字</translation>
+    </message>
+    <message>
+        <source>Input should be a valid date or datetime, {value}</source>
+        <translation>应为有效的日期（YYYY-MM-DD），{value}</translation>
+    </message>
+    <message>
+        <source>String should match pattern {value}</source>
+        <translation>应符合格式 {value}</translation>
+    </message>
 </context>
 <context>
     <name>Estimate</name>
@@ -5359,8 +5379,8 @@
         <translation>应为有限的数字，而不是 {v!r}</translation>
     </message>
     <message>
-        <source>{field}: {why}</source>
-        <translation>{field}：{why}</translation>
+        <source>{why}</source>
+        <translation>{why}</translation>
     </message>
 </context>
 <context>
@@ -5464,10 +5484,6 @@
     <message>
         <source>NIC count and speed per node not stated: ask.</source>
         <translation>每节点网卡数量和速率未说明：需询问。</translation>
-    </message>
-    <message>
-        <source>Spot capacity: the job can be interrupted at any time; checkpoint often and count restarts.</source>
-        <translation>竞价实例：任务随时可能被中断；要勤存检查点，并把重启算进去。</translation>
     </message>
     <message>
         <source>Minimum term {term} days is longer than the job ({days} days).</source>
@@ -5634,10 +5650,6 @@
         <translation>项目各阶段</translation>
     </message>
     <message>
-        <source>move {a} → {b}: egress {cost}</source>
-        <translation>从 {a} 迁到 {b}：出网流量 {cost}</translation>
-    </message>
-    <message>
         <source>cheapest vendor per phase</source>
         <translation>每个阶段选最便宜的供应商</translation>
     </message>
@@ -5782,10 +5794,6 @@
         <translation>价格与计价单位（卡时、卡月、整机月租），最短租期</translation>
     </message>
     <message>
-        <source>storage per TB per month; egress per TB</source>
-        <translation>存储每 TB 每月价格；出网流量每 TB 价格</translation>
-    </message>
-    <message>
         <source>setup and image building: hours, and whether they are billed</source>
         <translation>环境准备与镜像构建：需要几小时，是否计费</translation>
     </message>
@@ -5808,6 +5816,158 @@
     <message>
         <source>Note</source>
         <translation>备注</translation>
+    </message>
+    <message>
+        <source>by the month (every month started)</source>
+        <translation>按月（每个开始的月整月计费）</translation>
+    </message>
+    <message>
+        <source>by the day (prorated)</source>
+        <translation>按天（折算）</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>供应商</translation>
+    </message>
+    <message>
+        <source>Quote date</source>
+        <translation>报价日期</translation>
+    </message>
+    <message>
+        <source>Region</source>
+        <translation>地区</translation>
+    </message>
+    <message>
+        <source>Contact</source>
+        <translation>联系人</translation>
+    </message>
+    <message>
+        <source>Currency</source>
+        <translation>币种</translation>
+    </message>
+    <message>
+        <source>Exchange rate (plan currency per unit)</source>
+        <translation>汇率（每单位折合方案币种）</translation>
+    </message>
+    <message>
+        <source>Exchange rate date</source>
+        <translation>汇率日期</translation>
+    </message>
+    <message>
+        <source>Storage per TB-month</source>
+        <translation>存储（每 TB 每月）</translation>
+    </message>
+    <message>
+        <source>Storage billed</source>
+        <translation>存储计费方式</translation>
+    </message>
+    <message>
+        <source>Egress per TB</source>
+        <translation>出网流量（每 TB）</translation>
+    </message>
+    <message>
+        <source>Setup hours per instance</source>
+        <translation>每个实例的环境准备小时数</translation>
+    </message>
+    <message>
+        <source>Setup hours billed</source>
+        <translation>环境准备时间是否计费</translation>
+    </message>
+    <message>
+        <source>Data migration hours</source>
+        <translation>数据迁移小时数</translation>
+    </message>
+    <message>
+        <source>Network between nodes</source>
+        <translation>节点间网络</translation>
+    </message>
+    <message>
+        <source>Gb/s per NIC</source>
+        <translation>每张网卡 Gb/s</translation>
+    </message>
+    <message>
+        <source>NICs per node</source>
+        <translation>每节点网卡数</translation>
+    </message>
+    <message>
+        <source>Pre-installed software</source>
+        <translation>预装软件</translation>
+    </message>
+    <message>
+        <source>Offer</source>
+        <translation>报价</translation>
+    </message>
+    <message>
+        <source>Unit</source>
+        <translation>计价单位</translation>
+    </message>
+    <message>
+        <source>Price</source>
+        <translation>单价</translation>
+    </message>
+    <message>
+        <source>Cards/server</source>
+        <translation>每台卡数</translation>
+    </message>
+    <message>
+        <source>Min. term (days)</source>
+        <translation>最短租期（天）</translation>
+    </message>
+    <message>
+        <source>Cap at month</source>
+        <translation>按月封顶</translation>
+    </message>
+    <message>
+        <source>{a} {b}</source>
+        <translation>{a} {b}</translation>
+    </message>
+    <message>
+        <source>{field}: {why}</source>
+        <translation>{field}：{why}</translation>
+    </message>
+    <message>
+        <source>Its spot offer costs {lo} – {hi} for the compute, less than the offer counted, if the job can take reclaims.</source>
+        <translation>若任务能承受被回收，其竞价报价的算力费用为 {lo} – {hi}，低于所计入的报价。</translation>
+    </message>
+    <message>
+        <source>storage per TB per month, billed by the month or by the day; egress per TB</source>
+        <translation>存储每 TB 每月价格，按月还是按天计费；出网流量每 TB 价格</translation>
+    </message>
+    <message>
+        <source>Spot capacity: the job can be interrupted at any time; checkpoint often and count restarts (counted in the band).</source>
+        <translation>竞价（抢占式）资源：任务随时可能被中断；请勤存检查点并计入重启（已计入区间）。</translation>
+    </message>
+    <message>
+        <source>{unit} never beats card-hours for {n} card(s): it would take {h} hours per week (a week has 168)</source>
+        <translation>对 {n} 张卡而言，{unit}永远不比卡时计费便宜：需要每周 {h} 小时（一周只有 168 小时）</translation>
+    </message>
+    <message>
+        <source>{lo} – {hi}: no reclaim – {n} reclaim(s) (one per node per day of running, each losing the work since the last checkpoint and a fresh setup)</source>
+        <translation>{lo} – {hi}：从不被回收 – 被回收 {n} 次（每节点每运行一天一次，每次损失上个检查点之后的工作并重新准备环境）</translation>
+    </message>
+    <message>
+        <source>spot: {t}</source>
+        <translation>竞价：{t}</translation>
+    </message>
+    <message>
+        <source>Spot (interruptible)</source>
+        <translation>竞价（可被中断）</translation>
+    </message>
+    <message>
+        <source>move {a} → {b}: egress</source>
+        <translation>从 {a} 迁到 {b}：出网流量</translation>
+    </message>
+    <message>
+        <source>Project phases: one vendor or the cheapest per phase</source>
+        <translation>项目各阶段：一家供应商，还是每个阶段选最便宜的</translation>
+    </message>
+    <message>
+        <source>Each GPU phase compared on its own; moving between vendors adds the egress of the project&apos;s data at the vendor left.</source>
+        <translation>每个 GPU 阶段单独比较；在供应商之间迁移时，按迁出供应商的出网价格计入项目数据的出网费用。</translation>
+    </message>
+    <message>
+        <source>Phase</source>
+        <translation>阶段</translation>
     </message>
 </context>
 <context>
@@ -5921,78 +6081,6 @@
         <translation>日期</translation>
     </message>
     <message>
-        <source>Provider</source>
-        <translation>供应商名称</translation>
-    </message>
-    <message>
-        <source>Quote date</source>
-        <translation>报价日期</translation>
-    </message>
-    <message>
-        <source>Region</source>
-        <translation>地域</translation>
-    </message>
-    <message>
-        <source>Contact</source>
-        <translation>联系人</translation>
-    </message>
-    <message>
-        <source>Currency</source>
-        <translation>币种</translation>
-    </message>
-    <message>
-        <source>Exchange rate (plan currency per unit)</source>
-        <translation>汇率（每单位折合方案币种）</translation>
-    </message>
-    <message>
-        <source>Exchange rate date</source>
-        <translation>汇率日期</translation>
-    </message>
-    <message>
-        <source>Storage per TB-month</source>
-        <translation>存储（每 TB 每月）</translation>
-    </message>
-    <message>
-        <source>Egress per TB</source>
-        <translation>出网流量（每 TB）</translation>
-    </message>
-    <message>
-        <source>Setup hours per instance</source>
-        <translation>每个实例的环境准备小时数</translation>
-    </message>
-    <message>
-        <source>Setup billed (yes/no)</source>
-        <translation>环境准备是否计费（yes/no）</translation>
-    </message>
-    <message>
-        <source>Data migration hours</source>
-        <translation>数据迁移小时数</translation>
-    </message>
-    <message>
-        <source>Network (ib/roce/ethernet)</source>
-        <translation>网络（ib/roce/ethernet）</translation>
-    </message>
-    <message>
-        <source>Gb/s per NIC</source>
-        <translation>每张网卡 Gb/s</translation>
-    </message>
-    <message>
-        <source>NICs per node</source>
-        <translation>每节点网卡数</translation>
-    </message>
-    <message>
-        <source>Pre-installed software</source>
-        <translation>预装软件</translation>
-    </message>
-    <message>
-        <source>Source</source>
-        <translation>来源</translation>
-    </message>
-    <message>
-        <source>{name}: {field}: {why}</source>
-        <translation>{name}：{field}：{why}</translation>
-    </message>
-    <message>
         <source>New vendor</source>
         <translation>新供应商</translation>
     </message>
@@ -6015,6 +6103,10 @@
     <message>
         <source>Add a vendor&apos;s quote to compare it with this plan.</source>
         <translation>添加供应商报价，与本方案比较。</translation>
+    </message>
+    <message>
+        <source>{name}: {why}</source>
+        <translation>{name}：{why}</translation>
     </message>
 </context>
 <context>

@@ -19,16 +19,23 @@ from PySide6.QtCore import Qt
 
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.core.messages import error_text
-from gpuplanner.core.quotes import QUESTIONS, UNITS, VendorQuote
+from gpuplanner.core.messages import validation_reason
+from gpuplanner.core.quotes import (
+    ANSWER_LABELS, FIELD_LABELS, NETWORK_LABELS, QUESTIONS, STORAGE_BILLING_LABELS, UNIT_LABELS, UNITS, VendorQuote,
+    field_message,
+)
 
 from .base import BasePage
 from ..text import tr_msg
 
 _VENDOR_FIELDS = ("provider", "date", "region", "contact", "currency", "exchange_rate", "exchange_rate_date",
-                  "storage_per_tb_month", "egress_per_tb", "setup_hours", "setup_billed", "migration_hours", "network",
+                  "storage_per_tb_month", "storage_billing", "egress_per_tb", "setup_hours", "setup_billed", "migration_hours", "network",
                   "network_gbps", "nics_per_node", "preinstalled", "source")
 _OFFER_COLS = ("gpu", "unit", "price", "gpus_per_server", "min_term_days", "cap_at_month", "note")
 _ANSWERS = ("unknown", "yes", "no")
+#: vendor fields chosen from a list: the values (ids, as the sheet stores them) and their labels
+_CHOICES = {"setup_billed": ANSWER_LABELS, "network": NETWORK_LABELS, "storage_billing": STORAGE_BILLING_LABELS}
+_YES_NO = {"no": "no", "yes": "yes"}
 
 
 class QuotesPage(BasePage):
@@ -151,15 +158,34 @@ class QuotesPage(BasePage):
             key.setFlags(key.flags() & ~Qt.ItemFlag.ItemIsEditable)
             self.terms.setItem(r, 0, key)
             v = q.get(f)
+            if f in _CHOICES:
+                ids = tuple(_CHOICES[f])
+                self.terms.setItem(r, 1, QTableWidgetItem(""))
+                self._combo(self.terms, r, 1, ids, str(v if v is not None else ids[0]),
+                            [self._tr_q(_CHOICES[f][i]) for i in ids])
+                continue
+            if self.terms.cellWidget(r, 1) is not None:
+                self.terms.cellWidget(r, 1).hide()
+                self.terms.removeCellWidget(r, 1)
             self.terms.setItem(r, 1, QTableWidgetItem("" if v is None else str(v)))
         offers = q.get("offers") or []
         self.offers.setRowCount(len(offers))
         for r, o in enumerate(offers):
             for c, col in enumerate(_OFFER_COLS):
                 if col == "unit":
-                    self._combo(self.offers, r, c, UNITS, o.get("unit", "card_hour"))
+                    self._combo(self.offers, r, c, UNITS, o.get("unit", "card_hour"),
+                                [self._tr_q(UNIT_LABELS[u]) for u in UNITS])
+                    continue
+                if col == "cap_at_month":
+                    v = o.get(col)
+                    on = v is True or str(v).lower() in ("yes", "true", "1", "是")
+                    self._combo(self.offers, r, c, tuple(_YES_NO), "yes" if on else "no",
+                                [self._tr_q(ANSWER_LABELS[k]) for k in _YES_NO])
                     continue
                 v = o.get(col)
+                if col == "gpu":
+                    self.offers.setItem(r, c, self._gpu_item(str(v or "")))
+                    continue
                 self.offers.setItem(r, c, QTableWidgetItem("" if v is None else
                                                            ("yes" if v is True else "no" if v is False else str(v))))
         self.answers.setRowCount(len(QUESTIONS))
@@ -182,17 +208,36 @@ class QuotesPage(BasePage):
         self._loading = False
         self.refresh_comparison()
 
+    @staticmethod
+    def _gpu_names() -> dict[str, str]:
+        """Catalog GPU id -> its name as people read it (the offers table shows names, the sheet keeps ids)."""
+        from gpuplanner.core.catalog_hw import load_gpus
+        from gpuplanner.formatting import gpu_display_name
+
+        return {gid: gpu_display_name(g.name) for gid, g in load_gpus().items()}
+
+    def _gpu_item(self, gid: str) -> QTableWidgetItem:
+        name = self._gpu_names().get(gid.lower())
+        item = QTableWidgetItem(name or gid)
+        item.setData(Qt.ItemDataRole.UserRole, gid)
+        item.setToolTip(gid)
+        return item
+
+    def _gpu_id(self, item: QTableWidgetItem | None) -> str:
+        """The GPU id of an offers-table cell: the id behind the name shown, or what was typed (a catalog name is
+        taken back to its id; anything else is kept as typed, the comparison says when it offers no plan GPU)."""
+        if item is None:
+            return ""
+        text, gid = item.text().strip(), item.data(Qt.ItemDataRole.UserRole)
+        names = self._gpu_names()
+        if gid and names.get(str(gid).lower(), gid) == text:
+            return str(gid)
+        by_name = {n.lower(): k for k, n in names.items()}
+        return by_name.get(text.lower(), text)
+
     def _field_names(self) -> dict[str, str]:
         """The vendor fields as labels (the sheet's column ``item`` keeps the ids, shown as tooltips)."""
-        return {"provider": self.tr("Provider"), "date": self.tr("Quote date"), "region": self.tr("Region"),
-                "contact": self.tr("Contact"), "currency": self.tr("Currency"),
-                "exchange_rate": self.tr("Exchange rate (plan currency per unit)"),
-                "exchange_rate_date": self.tr("Exchange rate date"),
-                "storage_per_tb_month": self.tr("Storage per TB-month"), "egress_per_tb": self.tr("Egress per TB"),
-                "setup_hours": self.tr("Setup hours per instance"), "setup_billed": self.tr("Setup billed (yes/no)"),
-                "migration_hours": self.tr("Data migration hours"), "network": self.tr("Network (ib/roce/ethernet)"),
-                "network_gbps": self.tr("Gb/s per NIC"), "nics_per_node": self.tr("NICs per node"),
-                "preinstalled": self.tr("Pre-installed software"), "source": self.tr("Source")}
+        return {f: self._tr_q(FIELD_LABELS[f]) for f in _VENDOR_FIELDS}
 
     def _tr_q(self, text: str) -> str:
         from PySide6.QtCore import QCoreApplication
@@ -202,8 +247,7 @@ class QuotesPage(BasePage):
     def _answer_names(self) -> list[str]:
         from PySide6.QtCore import QCoreApplication
 
-        return [QCoreApplication.translate("Quotes", "still to ask"), QCoreApplication.translate("Quotes", "yes"),
-                QCoreApplication.translate("Quotes", "no")]
+        return [QCoreApplication.translate("Quotes", ANSWER_LABELS[a]) for a in _ANSWERS]
 
     def _combo(self, table: QTableWidget, r: int, c: int, values, current: str, labels=None) -> None:
         box = QComboBox()
@@ -211,6 +255,9 @@ class QuotesPage(BasePage):
             box.addItem(label, v)
         box.setCurrentIndex(max(0, list(values).index(current) if current in values else 0))
         box.currentIndexChanged.connect(lambda _i: self._edited())
+        old = table.cellWidget(r, c)
+        if old is not None:
+            old.hide()  # Qt deletes the replaced widget later (deleteLater); until then it must not be drawn
         table.setCellWidget(r, c, box)
 
     # ------------------------------------------------------------------------------------------ editing
@@ -220,7 +267,11 @@ class QuotesPage(BasePage):
         i = self.vendor.currentIndex()
         q: dict[str, Any] = {}
         for r, f in enumerate(_VENDOR_FIELDS):
-            text = (self.terms.item(r, 1).text() if self.terms.item(r, 1) else "").strip()
+            w = self.terms.cellWidget(r, 1)
+            if w is not None:
+                text = str(w.currentData() or "")
+            else:
+                text = (self.terms.item(r, 1).text() if self.terms.item(r, 1) else "").strip()
             if text or f == "provider":
                 q[f] = text
         offers = []
@@ -228,10 +279,13 @@ class QuotesPage(BasePage):
             o: dict[str, Any] = {}
             for c, col in enumerate(_OFFER_COLS):
                 w = self.offers.cellWidget(r, c)
-                text = w.currentData() if w is not None else (self.offers.item(r, c).text().strip()
-                                                               if self.offers.item(r, c) else "")
+                if col == "gpu":
+                    text = self._gpu_id(self.offers.item(r, c))
+                else:
+                    text = w.currentData() if w is not None else (self.offers.item(r, c).text().strip()
+                                                                   if self.offers.item(r, c) else "")
                 if text != "":
-                    o[col] = (text.lower() in ("yes", "true", "1", "是")) if col == "cap_at_month" else text
+                    o[col] = (text == "yes") if col == "cap_at_month" else text
             offers.append(o)
         answers = {}
         for r, qid in enumerate(QUESTIONS):
@@ -254,9 +308,8 @@ class QuotesPage(BasePage):
                 VendorQuote.model_validate(q)
             except ValueError as err:
                 first = err.errors()[0] if hasattr(err, "errors") else {}
-                loc = ".".join(str(x) for x in first.get("loc", ()))
-                self.error.setText(self.tr("{name}: {field}: {why}").format(
-                    name=q.get("provider") or "?", field=loc, why=first.get("msg", error_text(err))))
+                why = field_message(tuple(first.get("loc", ())), validation_reason(first)) if first else error_text(err)
+                self.error.setText(self.tr("{name}: {why}").format(name=q.get("provider") or "?", why=tr_msg(why)))
                 return
         self.error.setText("")
         self.model.set_ui("quotes", copy.deepcopy(self.quotes))
@@ -341,12 +394,48 @@ class QuotesPage(BasePage):
             self.compare_view.setHtml("<p>" + self.tr("Add a vendor's quote to compare it with this plan.") + "</p>")
             return
         from gpuplanner.core.quotes import compare, plan_figures
-        from gpuplanner.report.quotes_section import html_section
 
         try:
             c = compare(valid, plan_figures(ev))
         except PlannerError as err:
             self.compare_view.setHtml(f"<p>{error_text(err)}</p>")
             return
-        self.compare_view.setHtml(html_section(c, number="", msg=tr_msg).replace(
+        self._comparison = c
+        self._show_comparison(valid)
+        self._ask_project(valid)
+
+    def _show_comparison(self, quotes: list, project=None) -> None:
+        from gpuplanner.report.quotes_section import html_section
+
+        self.compare_view.setHtml(html_section(self._comparison, number="", msg=tr_msg, project=project).replace(
             "page-break-before: always", ""))
+
+    def _ask_project(self, quotes: list) -> None:
+        """The plan file's project of several GPU phases: its result from the app layer (as the Project page asks
+        for it, off the GUI thread), then the quotes compared per phase (core.quotes.project_quotes)."""
+        data = self.model.ui.get("project")
+        if not data or len(data.get("phases") or []) < 2:
+            return
+        from gpuplanner.core.project import Project
+
+        try:
+            project = Project.model_validate(data)
+        except ValueError:
+            return
+        self._project_gen = gen = getattr(self, "_project_gen", 0) + 1
+        checklist = {k: bool(v.get("checked")) for k, v in (self.model.ui.get("checklist") or {}).items()
+                     if isinstance(v, dict)}
+        scenario, base_dir, main = self.model.scenario, self.model.base_dir, self._comparison.plan
+
+        def then(res, err) -> None:
+            if gen != self._project_gen or err is not None or res is None:
+                return
+            from gpuplanner.core.quotes import project_quotes
+
+            self._show_comparison(quotes, project_quotes(quotes, res, main))
+
+        from gpuplanner.app.engine import project_result
+
+        from ..offthread import run_off_gui
+
+        run_off_gui(lambda: project_result(project, scenario, base_dir, checklist), then)
