@@ -116,8 +116,8 @@ def test_automatic_layout_live_panel_and_plans_page_match_estimate(win, qtbot, c
     assert win.live.mem_value.text().startswith(format_number(e["memory_per_gpu_gib"]["total"], 1) + " of ")
     t = win.live.time_value.text()
     assert t.startswith(format_number(e["calendar_days"], 2) + " calendar days"), t
-    if e["cost"] is not None:
-        assert format_money(e["cost"], e["currency"]) in t, t
+    if e["cost"] is not None:  # the plan line (GPUs, MFU, cost) under the three figures
+        assert format_money(e["cost"], e["currency"]) in win.live.plan_value.text(), win.live.plan_value.text()
     win.go_to(5)
     page = win.page("plans")
     qtbot.waitUntil(lambda: page.current_plan() is not None, timeout=10000)
