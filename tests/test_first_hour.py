@@ -144,7 +144,7 @@ def test_plan_top_5_is_the_first_rows_of_the_apps_list(name):
     per GPU type in the CLI, all plans in the app)."""
     from gpuplanner.core.search import RANKED_LIST_LENGTH, search
     from gpuplanner.io.scenario_files import load_scenario
-    from gpuplanner.ui import engine
+    from gpuplanner.app import engine
 
     s, models = load_scenario(ROOT / "examples" / name)
     key = lambda p: (p.gpu, p.num_gpus, p.tp, p.pp, p.framework, p.cost)  # noqa: E731

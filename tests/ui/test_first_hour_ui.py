@@ -76,4 +76,4 @@ def test_the_training_page_states_the_adopted_plans_step(win, qtbot):
     train.on_model_changed("plan")
     L = plan.layout
     text = train.batch_info.text()
-    assert f"data-parallel {L['dp']} × accumulation {L['grad_accum']}" in text, (text, L)
+    assert f"data-parallel {L.dp} × accumulation {L.grad_accum}" in text, (text, L)

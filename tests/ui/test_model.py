@@ -16,8 +16,10 @@ def test_valid_edit_changes_scenario_and_emits_section(qtbot):
 
 def test_invalid_edit_is_kept_pending_with_reason_and_scenario_unchanged(qtbot):
     m = ScenarioModel()
+    # a layout of the user's own (the automatic layout picks TP/PP to keep any batch): 8 GPUs, micro-batch 1,
+    # no TP/PP, so the global batch must be a multiple of 8
+    assert m.set("parallel.auto", False) is None
     before = m.scenario.training.global_batch_size
-    # 8 GPUs, micro-batch 1, no TP/PP: the global batch must be a multiple of 8
     err = m.set("training.global_batch_size", 63)
     assert err and "multiple" in err
     assert m.scenario.training.global_batch_size == before
