@@ -77,19 +77,57 @@ def test_search_and_evaluate_agree_on_the_ceiling(plans):
             assert ev.compute_days == pytest.approx(p.compute_days, rel=1e-9)
 
 
+def _above_ceiling():
+    """7B on 8 × A800 with Megatron, plain DP: the time model gives more MFU than the best published A100 run."""
+    return scenario_from_dict({"model": {"preset": "qwen2.5-7b"}, "training": {"method": "full",
+                               "framework": "megatron", "seq_len": 4096, "global_batch_size": 512},
+                               "parallel": {"tp": 1, "pp": 1, "zero": 1},
+                               "hardware": {"gpu": "a800-sxm-80gb", "num_gpus": 8},
+                               "data": {"tokens": "2B"}, "constraints": {"deadline_days": 30}})
+
+
 def test_ceiling_costs_a_plan_above_it_at_the_ceiling():
-    s = scenario_from_dict({"model": {"preset": "qwen2.5-7b"}, "training": {"method": "full", "framework": "fsdp",
-                            "seq_len": 2048, "micro_batch_size": 4, "global_batch_size": 128},
-                            "parallel": {"zero": 3}, "hardware": {"gpu": "a800-sxm-80gb", "num_gpus": 8},
-                            "data": {"tokens": "1B"}, "constraints": {"deadline_days": 30}})
+    s = _above_ceiling()
     on = evaluate(s)
     off = evaluate(s.model_copy(update={"constraints": s.constraints.model_copy(update={
         "rules": s.constraints.rules.model_copy(update={"mfu_ceiling": False})})}))
     assert off.mfu_ceiling is None and off.mfu_used == pytest.approx(off.mfu)
     assert on.mfu_ceiling is not None
     ceil = on.mfu_ceiling["mfu"]
-    assert on.mfu_used == pytest.approx(min(on.mfu, ceil))
-    assert on.compute_days == pytest.approx(off.compute_days * max(1.0, on.mfu / ceil), rel=1e-9)
+    assert on.mfu_modelled > ceil  # the case this test is about
+    assert on.mfu_used == pytest.approx(min(on.mfu_modelled, ceil))
+    assert on.compute_days == pytest.approx(off.compute_days * max(1.0, on.mfu_modelled / ceil), rel=1e-9)
+
+
+def test_one_answer_for_the_capped_mfu():
+    """Issue 31 round 2: what a person sees of a capped plan is timed at mfu_used — step time, tokens/s, MFU and
+    compute days agree with each other and with the cost; the modelled figure is shown beside it with the reason."""
+    from gpuplanner.commands.estimate import text_lines
+
+    s = _above_ceiling()
+    ev = evaluate(s)
+    assert ev.mfu_capped and ev.mfu == pytest.approx(ev.mfu_used) and ev.mfu_modelled > ev.mfu_used
+    factor = ev.mfu_modelled / ev.mfu_used
+    assert ev.time.step_time_s == pytest.approx(ev.time_modelled.step_time_s * factor, rel=1e-12)
+    assert ev.tokens_per_s == pytest.approx(ev.time_modelled.tokens_per_s / factor, rel=1e-12)
+    # tokens / (tokens/s) is the compute time the plan is costed at
+    assert ev.tokens / ev.tokens_per_s / 86400.0 == pytest.approx(ev.compute_days, rel=1e-9)
+    assert ev.time.compute_days == pytest.approx(ev.compute_days, rel=1e-12)
+    assert ev.time.breakdown == pytest.approx(ev.time_modelled.breakdown)
+    j = ev.to_json()
+    assert j["mfu"] == pytest.approx(j["mfu_used"]) and j["mfu_modelled"] == pytest.approx(ev.mfu_modelled)
+    assert j["step_time_s"] == pytest.approx(ev.time.step_time_s)
+    assert j["time_modelled"]["step_time_s"] == pytest.approx(ev.time_modelled.step_time_s)
+    assert "modelled" in j["mfu_note"] and "A100" in j["mfu_note"]
+    # the CLI says the modelled figure and why beside the MFU it shows
+    mfu_line = next(x for x in text_lines(ev, j) if "MFU / HFU" in x)
+    assert f"{ev.mfu_used:.1%}".replace("%", "") in mfu_line.replace(" ", "") and "modelled" in mfu_line
+    # a plan under its ceiling shows the modelled figures unchanged
+    low = evaluate(s.model_copy(update={"hardware": s.hardware.model_copy(update={"gpu": "rtx-4090-24gb"}),
+                                        "training": s.training.model_copy(update={"framework": "fsdp"}),
+                                        "parallel": s.parallel.model_copy(update={"zero": 3})}))
+    if not low.mfu_capped:
+        assert low.time is low.time_modelled and low.mfu_note is None and low.to_json()["time_modelled"] is None
 
 
 def test_ceiling_falls_back_to_the_lowest_of_its_class():
