@@ -943,8 +943,10 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
         layout = timing.pack_layout(candidate_layout(ctx, {k: v[idx] for k, v in c.items()}, split))
     tm = candidate_times(ctx, sub, layout, split, shares=not lazy)
     sub.update({key: (_rows(val, len(idx)) if key != "train_hours" else val) for key, val in tm.items()})
-    sub["penalty"] = _layout_penalty(ctx, sub["mem_gib"], c["tp"][idx], cap)
-    found = unpriced and _unpriced(ctx, sub["num_gpus"], sub["nodes"], tm["train_hours"], sub["mfu"], sub["penalty"])
+    sub["penalty"] = _layout_penalty(ctx, sub["mem_gib"], cap)
+    sub["tp_pcie"] = _tp_pcie(ctx, c["tp"][idx])
+    found = unpriced and _unpriced(ctx, sub["num_gpus"], sub["nodes"], tm["train_hours"], sub["mfu"], sub["penalty"],
+                                   sub["tp_pcie"])
     if found:
         rest = np.flatnonzero(~found[0])
         idx, sub = idx[rest], {k: v[rest] for k, v in sub.items()}
@@ -955,11 +957,21 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
     return mem_gib, idx, sub
 
 
-def _layout_penalty(ctx: SearchContext, mem_gib: np.ndarray, tp: np.ndarray, cap: float) -> np.ndarray:
-    """The ranking penalty a row has before it is priced (core/advisor.py): TP over PCIe, memory too tight."""
+def _layout_penalty(ctx: SearchContext, mem_gib: np.ndarray, cap: float) -> np.ndarray:
+    """The ranking penalty a row has before it is priced (core/advisor.py): memory too tight. (TP over PCIe is
+    the column ``tp_pcie`` (:func:`_tp_pcie`): whether it counts is known only once the whole search has run.)"""
     sw = ctx.resolved.scenario.constraints.rules
-    return advisormod.penalty(tp_pcie=advisormod.tp_over_pcie(ctx.gpu, tp), tight_mem=advisormod.tight(mem_gib, cap),
-                              switches=sw)
+    return advisormod.penalty(tight_mem=advisormod.tight(mem_gib, cap), switches=sw)
+
+
+def _tp_pcie(ctx: SearchContext, tp: np.ndarray) -> np.ndarray:
+    """Rows with TP over PCIe while the rule ``tp_over_pcie`` is on (core/advisor.py). The rule is "no TP over
+    PCIe when an NVLink card fits the deadline" (issue 31): the search adds its penalty bit only when some plan
+    on a card with NVLink meets the deadline and budget at the upper end of its band (:func:`nvlink_fits`);
+    otherwise TP over PCIe ranks on its own time and cost (timed over PCIe, with no overlap: core/timing.py)."""
+    if not ctx.resolved.scenario.constraints.rules.tp_over_pcie:
+        return np.zeros(len(tp), bool)
+    return np.asarray(advisormod.tp_over_pcie(ctx.gpu, tp), bool).reshape(len(tp))
 
 
 def _band_risk(ctx: SearchContext, sub: dict, r: Any) -> np.ndarray:
@@ -1000,7 +1012,8 @@ def _price_rows(ctx: SearchContext, sub: dict) -> None:
 
 
 def _unpriced(ctx: SearchContext, num_gpus: np.ndarray, nodes: np.ndarray, train_hours: np.ndarray,
-              mfu: np.ndarray, penalty: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+              mfu: np.ndarray, penalty: np.ndarray | None = None,
+              tp_pcie: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """The fitting rows of one chunk (one context, GPU count ascending) that need not be priced: each is
     outranked by the fastest row of its GPU count, ``A``, under every key and mask of the search's ranking
     (:class:`_Reducer`), so a ranking that keeps one plan per GPU count never shows it. Returns ``(skip,
@@ -1043,6 +1056,9 @@ def _unpriced(ctx: SearchContext, num_gpus: np.ndarray, nodes: np.ndarray, train
     skip = (h > np.repeat(limit, lens)) & (h < np.inf) & (mfu <= np.repeat(np.asarray(mfu)[first], lens))
     if penalty is not None:  # (core/advisor.py: a row with a smaller layout penalty may rank above A)
         skip &= penalty >= np.repeat(np.asarray(penalty)[first], lens)
+        if tp_pcie is not None:  # ... with or without the TP-over-PCIe bit (decided after the search)
+            with_tp = penalty + np.where(tp_pcie, advisormod.TP_PCIE_BIT, 0)
+            skip &= with_tp >= np.repeat(with_tp[first], lens)
     if not skip.any():
         return None
     return skip, first, lens
@@ -1420,10 +1436,13 @@ def _seg_first_min(keys, mask: np.ndarray, starts: np.ndarray, seg: np.ndarray) 
     return cand[np.concatenate(([True], sg[1:] != sg[:-1]))]
 
 
-def _penalty_of(d: Mapping[str, np.ndarray], mfu_rule: bool) -> np.ndarray:
+def _penalty_of(d: Mapping[str, np.ndarray], mfu_rule: bool, tp: bool = True) -> np.ndarray:
     """A row's ranking penalty (core/advisor.py): its layout and band penalty plus the poor-MFU bit where that
-    rule is on. As float64 (a lexsort key beside the objective's)."""
+    rule is on, and the TP-over-PCIe bit of the rows ``tp_pcie`` (``tp``: counted). As float64 (a lexsort key
+    beside the objective's)."""
     pen = np.asarray(d["penalty"], dtype=np.int64) if "penalty" in d else np.zeros(len(d["cost"]), np.int64)
+    if tp and "tp_pcie" in d:
+        pen = pen + np.where(d["tp_pcie"], advisormod.TP_PCIE_BIT, 0)
     if mfu_rule:
         pen = pen + np.where(_poor_mfu(d["mfu"]), advisormod.POOR_BIT, 0)
     return pen.astype(np.float64)
@@ -1487,8 +1506,12 @@ class _Reducer:
             keys, keys_i = (days, cost / max(self.total_pflop, 1e-30)), (cost, days)
         else:
             keys, keys_i = (days, cost), (cost, days)
-        keys = keys + (_penalty_of(d, self.mfu_rule),)
-        return [(ok, keys, True), (finite, keys_i, False)], (np.isfinite(cost), (days, cost)), days, cost
+        ranks = [(ok, keys + (_penalty_of(d, self.mfu_rule),), True), (finite, keys_i, False)]
+        if "tp_pcie" in d and d["tp_pcie"].any():
+            # whether TP over PCIe is penalised is decided once every context is in (search.nvlink_fits): the
+            # rows each ranking would pick are kept
+            ranks.append((ok, keys + (_penalty_of(d, self.mfu_rule, tp=False),), True))
+        return ranks, (np.isfinite(cost), (days, cost)), days, cost
 
     def add(self, d: dict[str, np.ndarray], complete: Callable[[Any, Any], dict] | None = None) -> None:
         """One chunk: rows of one context, by GPU count ascending, in the search's order. Keys starting with
@@ -1793,6 +1816,10 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
         return _nothing_fits(evaluated, t0, tier, objective, skipped, fws)
     # every candidate any of the choices below can pick, in the search's order (see _Reducer)
     cat = red.result()
+    # "no TP over PCIe when an NVLink card fits the deadline": the penalty counts only then (issue 31)
+    tp_rule = nvlink_fits(cat, contexts, con)
+    if "tp_pcie" in cat:
+        cat["tp_pcie"] = cat["tp_pcie"] & tp_rule
     # per candidate: its GPU type and framework (a context is one GPU type × one framework)
     gpu_ids = list(dict.fromkeys(ctx.gpu.id for ctx in contexts))
     ctx_gpu = np.array([gpu_ids.index(ctx.gpu.id) for ctx in contexts], dtype=np.int64)
@@ -1809,7 +1836,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
         chosen = _diverse(order, gpu_of, cat["num_gpus"], top)
     front = pareto_front(days, cat["cost"])
     pareto = _distinct_front(front, gpu_of, cat, contexts, days)
-    plans = [_make_plan(contexts[int(cat["ctx"][i])], cat, int(i), tier) for i in chosen]
+    plans = [_make_plan(contexts[int(cat["ctx"][i])], cat, int(i), tier, tp_rule) for i in chosen]
     if plans:
         best_by = _best_per_gpu_framework(order, days, cat["cost"], gpu_of, fw_of)
         for i, plan in zip(chosen, plans):
@@ -1819,12 +1846,35 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
         plans[0].decision = decision(chosen[0], order, cat, gpu_of, fw_of, days, contexts, con, objective,
                                      table.currency)
     notes = _ranking_notes(objective, feasible, poor, order, con, table.currency)
+    if not tp_rule and con.rules.tp_over_pcie and any(p.evaluation.tp_over_pcie for p in plans):
+        notes.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "No plan on a card with NVLink meets the deadline and budget at the upper end of its band, so "
+                 "tensor parallelism over PCIe is not ranked down: it is timed over PCIe, with no overlap."), {}))
     rvb = plans[0].evaluation.rent_vs_build if plans else None
     return SearchResult(
         rent_vs_build=rvb, plans=plans, candidates_evaluated=evaluated, candidates_fitting=fitting,
         search_ms=(time.perf_counter() - t0) * 1e3, pareto=pareto, tier=tier, tier_guidance=guidance,
         objective=objective, feasible=feasible, notes=notes, skipped_gpus=skipped, frameworks=fws,
     )
+
+
+def nvlink_fits(cat: Mapping[str, np.ndarray], contexts: list[SearchContext], con: Any) -> bool:
+    """Whether some plan on a card with NVLink inside the node meets the deadline and the budget at the upper end
+    of its band (no deadline or budget: whether one fits at all) — the condition of the rule "no TP over PCIe when
+    an NVLink card fits the deadline" (issue 31). ``cat``: the search's kept rows; the reducer keeps each
+    context's best row under the constraints with the band's risk bit leading (:class:`_Reducer`), so a context
+    with such a plan has it among them."""
+    if not con.rules.tp_over_pcie or not len(cat.get("cost", ())):
+        return False
+    nvl = np.array([(c.gpu.intra_node_link or "pcie") in ("nvlink", "nvlink-bridge") for c in contexts], bool)
+    ok = nvl[cat["ctx"]] & np.isfinite(cat["cost"]) & np.isfinite(cat["calendar_hours"])
+    if con.deadline_days is not None:
+        ok &= cat["calendar_hours"] / 24.0 <= con.deadline_days
+    if con.budget is not None:
+        ok &= cat["cost"] <= con.budget
+    if "penalty" in cat:
+        ok &= (np.asarray(cat["penalty"], np.int64) & advisormod.RISK_BIT) == 0
+    return bool(ok.any())
 
 
 def _best_per_gpu_framework(order, days, cost, gpu_of, fw_of) -> dict[tuple[int, int], int]:
@@ -1887,7 +1937,8 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
         "deadline_risk": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} meets the deadline only at its point "
                                                 "estimate, not at the upper end of its band (ranked after safe plans)."),
         "tp_over_pcie": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} needs tensor parallelism over PCIe "
-                                               "(no NVLink), ranked after plans without it."),
+                                               "(no NVLink), ranked after plans without it while a card with NVLink "
+                                               "meets the deadline."),
         "mfu_grade": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other}'s MFU of {other_mfu:.0%} is graded poor."),
         "memory_headroom": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} leaves less free memory than the "
                                                   "memory model's p75 error (tight)."),
@@ -1967,11 +2018,15 @@ def _layout_words(cat, j: int) -> str:
 # -------------------------------------------------------------------------------------------- explain
 
 
-def _make_plan(ctx: SearchContext, cat: dict, i: int, tier: str) -> Plan:
+def _make_plan(ctx: SearchContext, cat: dict, i: int, tier: str, tp_rule: bool = True) -> Plan:
     """The shown plan: :func:`evaluate.evaluate` on the candidate's complete scenario (the same formulas the
-    ranking used), with the search's explanation and warnings."""
+    ranking used), with the search's explanation and warnings. ``tp_rule``: whether TP over PCIe was ranked
+    down (:func:`nvlink_fits`); where it was not, the plan's verdict on that rule says why."""
     scen = candidate_scenario(ctx, cat, i)
     ev = evaluate(scen, resolved=replace(ctx.resolved, scenario=scen), prices=ctx.table, overheads=ctx.overheads)
+    if not tp_rule and ev.tp_over_pcie:
+        ev = replace(ev, rules=tuple(rulesmod.tp_over_pcie_waived(r, ev.layout.tp, ev.gpu_name)
+                                     if r.id == "tp_over_pcie" else r for r in ev.rules))
     limits = {k[5:]: float(v[i]) for k, v in cat.items() if k.startswith("frac_") and np.isfinite(v[i])}
     plan = Plan.from_evaluation(ev, limits)
     plan.peak_tflops = _peak(ctx.gpu, scen.training.precision)
