@@ -1788,6 +1788,10 @@
 <context>
     <name>Evaluation</name>
     <message>
+        <source>modelled {modelled:.0%}, above the best published {ceil:.0%} for {cls} ({src}, {date}): timed and costed at {ceil:.0%}</source>
+        <translation>模型估算 {modelled:.0%}，高于 {cls} 的最佳公开值 {ceil:.0%}（{src}，{date}）：按 {ceil:.0%} 计算时间和成本</translation>
+    </message>
+    <message>
         <source>80% of the published runs of this framework family (calibration-runs.jsonl) took between the low and the high end of this range of what the model predicts for them; an untuned run can be slower.</source>
         <translation>该框架系列的已发表训练记录（calibration-runs.jsonl）中，80% 的实际用时落在模型预测值的这一区间内；未经调优的训练可能更慢。</translation>
     </message>
@@ -3842,6 +3846,14 @@
         <translation>满足约束的方案 MFU 都低于 30%（评为差）：请检查互联和并行布局。</translation>
     </message>
     <message>
+        <source>No plan on a card with NVLink meets the deadline and budget at the upper end of its band, so tensor parallelism over PCIe is not ranked down: it is timed over PCIe, with no overlap.</source>
+        <translation>没有任何 NVLink 卡的方案在其区间上限处满足截止时间和预算，因此经 PCIe 的张量并行不降低排名：按 PCIe 计时，且不做通信重叠。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {other} needs tensor parallelism over PCIe (no NVLink), ranked after plans without it while a card with NVLink meets the deadline.</source>
+        <translation>{me} 胜过 {other}：{other} 需要经 PCIe（无 NVLink）做张量并行；只要有 NVLink 卡满足截止时间，它就排在不需要的方案之后。</translation>
+    </message>
+    <message>
         <source>Framework: {fw}, as set in the scenario; let the search choose it (constraints.search_frameworks) to compare the others.</source>
         <translation>框架：{fw}，按场景中的设置；让搜索来选择框架（constraints.search_frameworks）即可与其他框架比较。</translation>
     </message>
@@ -4012,10 +4024,6 @@
     <message>
         <source>{me} beats {other}: {other} meets the deadline only at its point estimate, not at the upper end of its band (ranked after safe plans).</source>
         <translation>{me} 胜过 {other}：{other} 仅按点估计满足截止时间，按区间上限则不满足（排在稳妥的方案之后）。</translation>
-    </message>
-    <message>
-        <source>{me} beats {other}: {other} needs tensor parallelism over PCIe (no NVLink), ranked after plans without it.</source>
-        <translation>{me} 胜过 {other}：{other} 需要经 PCIe（无 NVLink）做张量并行，排在不需要的方案之后。</translation>
     </message>
     <message>
         <source>{me} beats {other}: {other}&apos;s MFU of {other_mfu:.0%} is graded poor.</source>
@@ -4546,6 +4554,10 @@
         <translation>日历 {0} 天（算力 {1} 天）· {2} tokens/s · MFU {3}</translation>
     </message>
     <message>
+        <source>MFU {0}: {1}.</source>
+        <translation>MFU {0}：{1}。</translation>
+    </message>
+    <message>
         <source>{0}–{1} calendar days</source>
         <translation>{0}–{1} 个日历天</translation>
     </message>
@@ -4722,10 +4734,6 @@
         <translation>有风险：按估计值满足截止时间或预算，但按区间上限不满足。</translation>
     </message>
     <message>
-        <source>Modelled MFU {0} is above the best published {1} for its class ({2}, {3}): timed and costed at {1}.</source>
-        <translation>模型 MFU {0} 高于同类最佳公开值 {1}（{2}，{3}）：按 {1} 计算时间和成本。</translation>
-    </message>
-    <message>
         <source>Priced from: {0} · region {1} · {2}, {3}</source>
         <translation>价格来源：{0} · 地区 {1} · {2}，{3}</translation>
     </message>
@@ -4817,6 +4825,18 @@
         <translation>CPU 阶段必须做清洗或分词（或两者）</translation>
     </message>
     <message>
+        <source>On the same servers the phase takes {need:.1f} weeks and overruns its slot of {slot:.1f} weeks by {over:.1f} weeks: every later phase moves back.</source>
+        <translation>在同样的服务器上，该阶段需要 {need:.1f} 周，超出为其安排的 {slot:.1f} 周 {over:.1f} 周：之后的每个阶段都要顺延。</translation>
+    </message>
+    <message>
+        <source>No plan finishes within {days:.1f} days.</source>
+        <translation>没有方案能在 {days:.1f} 天内完成。</translation>
+    </message>
+    <message>
+        <source>To keep the deadline of {days:.1f} days: {n} × {gpu} on {nodes} node(s), TP {tp} · PP {pp} · EP {ep} · DP {dp} · ZeRO-{zero} ({fw}), {mode}, {cal:.1f} days, {cost:,.0f} {cur}.</source>
+        <translation>要保住 {days:.1f} 天的截止时间：{n} × {gpu}，{nodes} 个节点，TP {tp} · PP {pp} · EP {ep} · DP {dp} · ZeRO-{zero}（{fw}），{mode}，{cal:.1f} 天，{cost:,.0f} {cur}。</translation>
+    </message>
+    <message>
         <source>No price for the rental mode you chose ({mode}): enter a quote for it.</source>
         <translation>你选择的租用方式（{mode}）没有价格：请输入报价。</translation>
     </message>
@@ -4891,6 +4911,14 @@
     <message>
         <source>an MFU of {mfu:.2g} is below 0.1%: no training run is that slow; enter a measured value</source>
         <translation>MFU 为 {mfu:.2g}，低于 0.1%：没有哪次训练这么慢；请填写实测值</translation>
+    </message>
+    <message>
+        <source>The search cannot plan the changed job: {e}</source>
+        <translation>搜索无法为变化后的任务给出方案：{e}</translation>
+    </message>
+    <message>
+        <source>No plan within {n} GPUs finishes the changed job within {days:.1f} days (the fastest: {best:.1f} days).</source>
+        <translation>{n} 张 GPU 以内没有方案能在 {days:.1f} 天内完成变化后的任务（最快：{best:.1f} 天）。</translation>
     </message>
     <message>
         <source>at {h:g} hours a week no session outlasts its setup: the work never finishes</source>
@@ -6954,6 +6982,14 @@
         <translation>{layers} 层分成 {pp} 个流水线段，每段 {per} 层。</translation>
     </message>
     <message>
+        <source>TP {tp} over PCIe on {gpu}: four all-reduces per layer through the host bridge, none hidden (Transformer Engine&apos;s overlap needs NVLink peer memory); ranked after plans without it when a card with NVLink meets the deadline.</source>
+        <translation>{gpu} 上经 PCIe 的 TP {tp}：每层四次 all-reduce 经过主机桥，无法隐藏（Transformer Engine 的通信重叠需要 NVLink 点对点显存）；当有 NVLink 卡满足截止时间时，排在不需要它的方案之后。</translation>
+    </message>
+    <message>
+        <source>TP {tp} over PCIe on {gpu}: no card with NVLink meets the deadline and budget at the upper end of its band, so it is ranked on its own time and cost (timed over PCIe, none of it hidden).</source>
+        <translation>{gpu} 上经 PCIe 的 TP {tp}：没有 NVLink 卡在其区间上限处满足截止时间和预算，因此按它自己的时间和成本排名（按 PCIe 计时，通信无法隐藏）。</translation>
+    </message>
+    <message>
         <source>MFU ceiling</source>
         <translation>MFU 上限</translation>
     </message>
@@ -7008,10 +7044,6 @@
     <message>
         <source>No tensor parallelism.</source>
         <translation>没有张量并行。</translation>
-    </message>
-    <message>
-        <source>TP {tp} over PCIe on {gpu}: four all-reduces per layer through the host bridge, none hidden (Transformer Engine&apos;s overlap needs NVLink peer memory); ranked after plans without it.</source>
-        <translation>{gpu} 上经 PCIe 的 TP {tp}：每层四次 all-reduce 经过主机桥，无法隐藏（Transformer Engine 的通信重叠需要 NVLink 点对点显存）；排在不需要它的方案之后。</translation>
     </message>
     <message>
         <source>TP {tp} inside the NVLink domain of {gpu}.</source>
