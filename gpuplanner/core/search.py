@@ -943,10 +943,8 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
         layout = timing.pack_layout(candidate_layout(ctx, {k: v[idx] for k, v in c.items()}, split))
     tm = candidate_times(ctx, sub, layout, split, shares=not lazy)
     sub.update({key: (_rows(val, len(idx)) if key != "train_hours" else val) for key, val in tm.items()})
-    sub["penalty"] = _layout_penalty(ctx, sub["mem_gib"], cap)
-    sub["tp_pcie"] = _tp_pcie(ctx, c["tp"][idx])
-    found = unpriced and _unpriced(ctx, sub["num_gpus"], sub["nodes"], tm["train_hours"], sub["mfu"], sub["penalty"],
-                                   sub["tp_pcie"])
+    sub["penalty"], sub["tp_pcie"] = _layout_penalty(ctx, sub["mem_gib"], cap), _tp_pcie(ctx, c["tp"][idx])
+    found = unpriced and _unpriced(ctx, sub["num_gpus"], sub["nodes"], tm["train_hours"], sub["mfu"], sub["penalty"], sub["tp_pcie"])
     if found:
         rest = np.flatnonzero(~found[0])
         idx, sub = idx[rest], {k: v[rest] for k, v in sub.items()}
@@ -1816,10 +1814,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
         return _nothing_fits(evaluated, t0, tier, objective, skipped, fws)
     # every candidate any of the choices below can pick, in the search's order (see _Reducer)
     cat = red.result()
-    # "no TP over PCIe when an NVLink card fits the deadline": the penalty counts only then (issue 31)
-    tp_rule = nvlink_fits(cat, contexts, con)
-    if "tp_pcie" in cat:
-        cat["tp_pcie"] = cat["tp_pcie"] & tp_rule
+    tp_rule = _apply_tp_rule(cat, contexts, con)
     # per candidate: its GPU type and framework (a context is one GPU type × one framework)
     gpu_ids = list(dict.fromkeys(ctx.gpu.id for ctx in contexts))
     ctx_gpu = np.array([gpu_ids.index(ctx.gpu.id) for ctx in contexts], dtype=np.int64)
@@ -1845,17 +1840,31 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
                                                      days, contexts, s)
         plans[0].decision = decision(chosen[0], order, cat, gpu_of, fw_of, days, contexts, con, objective,
                                      table.currency)
-    notes = _ranking_notes(objective, feasible, poor, order, con, table.currency)
-    if not tp_rule and con.rules.tp_over_pcie and any(p.evaluation.tp_over_pcie for p in plans):
-        notes.append(Msg(CTX, QT_TRANSLATE_NOOP(
-            CTX, "No plan on a card with NVLink meets the deadline and budget at the upper end of its band, so "
-                 "tensor parallelism over PCIe is not ranked down: it is timed over PCIe, with no overlap."), {}))
+    notes = _ranking_notes(objective, feasible, poor, order, con, table.currency) + _tp_rule_notes(tp_rule, con, plans)
     rvb = plans[0].evaluation.rent_vs_build if plans else None
     return SearchResult(
         rent_vs_build=rvb, plans=plans, candidates_evaluated=evaluated, candidates_fitting=fitting,
         search_ms=(time.perf_counter() - t0) * 1e3, pareto=pareto, tier=tier, tier_guidance=guidance,
         objective=objective, feasible=feasible, notes=notes, skipped_gpus=skipped, frameworks=fws,
     )
+
+
+def _apply_tp_rule(cat: dict, contexts: list[SearchContext], con: Any) -> bool:
+    """"No TP over PCIe when an NVLink card fits the deadline" (issue 31): the rows' TP-over-PCIe penalty counts
+    only when :func:`nvlink_fits`; returns whether it does."""
+    tp_rule = nvlink_fits(cat, contexts, con)
+    if "tp_pcie" in cat:
+        cat["tp_pcie"] = cat["tp_pcie"] & tp_rule
+    return tp_rule
+
+
+def _tp_rule_notes(tp_rule: bool, con: Any, plans: list[Plan]) -> list[Msg]:
+    """The search's note when plans shown run TP over PCIe that the rule did not rank down."""
+    if tp_rule or not con.rules.tp_over_pcie or not any(p.evaluation.tp_over_pcie for p in plans):
+        return []
+    return [Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "No plan on a card with NVLink meets the deadline and budget at the upper end of its band, so "
+             "tensor parallelism over PCIe is not ranked down: it is timed over PCIe, with no overlap."), {})]
 
 
 def nvlink_fits(cat: Mapping[str, np.ndarray], contexts: list[SearchContext], con: Any) -> bool:
