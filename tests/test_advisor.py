@@ -248,3 +248,49 @@ def test_grpo_plan_one_spends_a_large_part_of_the_step_generating(plans):
     assert gen >= 0.30, b
     rest = [v for k, v in b.items() if k not in ("compute", "generation", "rollout_wait_longest", "weight_refit")]
     assert gen > max(rest), b
+
+
+@pytest.mark.parametrize("name", REQUESTS)
+def test_plan_one_names_the_deciding_rule_or_figure_in_both_languages(plans, name):
+    """Explain like an expert (issue 31): #1 says why it beat the next GPU type and framework, naming the rule or
+    the figure that decided it — in English and in Chinese, with the same figures."""
+    import re
+
+    from gpuplanner.commands import _lang
+    from gpuplanner.i18n import translate_message
+
+    p = plans[name].plans[0]
+    assert p.decision, name
+    for d in p.decision:
+        assert d["rule"] in ("deadline_risk", "tp_over_pcie", "mfu_grade", "memory_headroom", "mfu_ceiling",
+                             "deadline", "cost", "days"), d
+        en = d["message"].render()
+        figures = re.findall(r"\d+(?:\.\d+)?%|\d[\d,]*(?:\.\d+)? (?:CNY|USD|days)", en)
+        assert figures, en  # a figure, not only a verdict
+        if d["rule"] == "mfu_ceiling":
+            f = d["figures"]
+            assert f["other_mfu"] > f["other_mfu_used"] and "best published" in en
+        _lang.install("zh_CN")
+        try:
+            zh = translate_message(d["message"].context, d["message"].text, d["message"].params)
+        finally:
+            _lang.install("en")
+        assert zh != en and "beats" not in zh and re.search(r"[\u4e00-\u9fff]", zh), zh
+        for fig in re.findall(r"\d+(?:\.\d+)?%", en):
+            assert fig in zh, (fig, zh)
+
+
+def test_the_mfu_ceiling_decides_only_where_it_changes_the_order(plans):
+    """The ceiling is named as the deciding rule only where the other plan would have won at its modelled MFU;
+    otherwise the cost decides and the sentence says the other plan is capped."""
+    seen = 0
+    for res in plans.values():
+        for d in res.plans[0].decision:
+            f = d["figures"]
+            capped = f["other_mfu"] > f["other_mfu_used"] + 1e-9
+            if d["rule"] == "mfu_ceiling":
+                seen += 1
+                assert capped and f["other_cost"] * f["other_mfu_used"] / f["other_mfu"] < f["cost"], d
+            elif d["rule"] == "cost" and capped:
+                assert "even were" in d["message"].render(), d
+    assert seen >= 1

@@ -53,7 +53,7 @@ from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr, error_text
 from . import rules as rulesmod
 from . import advisor as advisormod
-from .frameworks import FRAMEWORKS, ORDER as FRAMEWORK_ORDER, TOOLS as FRAMEWORK_TOOLS, frameworks_for
+from .frameworks import FRAMEWORKS, ORDER as FRAMEWORK_ORDER, TOOLS as FRAMEWORK_TOOLS, engine_of, frameworks_for
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
 from .recompute import POLICIES as RECOMPUTE_POLICIES
 from .params import tier as tier_of
@@ -1942,6 +1942,8 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
            "other_days": float(days[j]), "other_mfu": mfu_j, "other_mfu_used": used_j}
     base = {"me": me, "other": other, "cur": cur, **fig}
     rule = next((rid for bit, rid in _BIT_RULES if extra & bit), None)
+    ceil = advisormod.mfu_ceiling(cj.gpu.id, engine_of(cj.framework), float(cj.facts.params.total)) or {}
+    base.update(cls=ceil.get("gpu_type") or "", src=ceil.get("source") or "")
     texts = {
         "deadline_risk": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} meets the deadline only at its point "
                                                 "estimate, not at the upper end of its band (ranked after safe plans)."),
@@ -1952,8 +1954,17 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
         "memory_headroom": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} leaves less free memory than the "
                                                   "memory model's p75 error (tight)."),
         "mfu_ceiling": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other}'s modelled {other_mfu:.0%} MFU is above the "
-                                              "best published run of its class, so it is costed at {other_mfu_used:.0%}"
-                                              ": {other_cost:,.0f} {cur} against {cost:,.0f} {cur}."),
+                                              "best published {other_mfu_used:.0%} for {cls} ({src}), so it is costed "
+                                              "at {other_mfu_used:.0%}: {other_cost:,.0f} {cur} against {cost:,.0f} "
+                                              "{cur}; at its modelled MFU it would have won."),
+        "cost_capped": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} "
+                                              "({days:.1f} against {other_days:.1f} days), even were {other} as fast "
+                                              "as its modelled {other_mfu:.0%} MFU (it is costed at the best "
+                                              "published {other_mfu_used:.0%} for {cls})."),
+        "days_capped": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {days:.1f} against {other_days:.1f} days "
+                                              "({cost:,.0f} against {other_cost:,.0f} {cur}), even were {other} as "
+                                              "fast as its modelled {other_mfu:.0%} MFU (it is timed at the best "
+                                              "published {other_mfu_used:.0%} for {cls})."),
         "deadline": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} needs {other_days:.1f} days, over the "
                                            "deadline of {deadline:g} days."),
         "cost": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} "
@@ -1961,17 +1972,23 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
         "days": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {days:.1f} against {other_days:.1f} days "
                                        "({cost:,.0f} against {other_cost:,.0f} {cur})."),
     }
+    text = None
     if rule is None:
-        if mfu_j > used_j + 1e-9:
+        capped = mfu_j > used_j + 1e-9
+        # the ceiling decided it only if, at its modelled MFU, the other plan would have won (its hours, and so
+        # roughly its cost, shrink by used/modelled)
+        lead, other_lead = (fig["days"], fig["other_days"]) if objective == "fastest" else (fig["cost"], fig["other_cost"])
+        if capped and other_lead * used_j / mfu_j < lead:
             rule = "mfu_ceiling"
         elif con.deadline_days is not None and fig["other_days"] > con.deadline_days and objective != "fastest":
             rule = "deadline"
             base["deadline"] = con.deadline_days
         else:
             rule = "days" if objective == "fastest" else "cost"
+            text = texts[rule + "_capped"] if capped else None
     gpu_j, fw_j = cj.gpu.id, cj.framework
     return {"versus": versus, "gpu": gpu_j, "framework": fw_j, "rule": rule, "figures": fig,
-            "message": Msg(CTX, texts[rule], base)}
+            "message": Msg(CTX, text or texts[rule], base)}
 
 
 def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, fw_of, cat, days, contexts,

@@ -3854,6 +3854,18 @@
         <translation>{me} 胜过 {other}：{other} 需要经 PCIe（无 NVLink）做张量并行；只要有 NVLink 卡满足截止时间，它就排在不需要的方案之后。</translation>
     </message>
     <message>
+        <source>{me} beats {other}: {other}&apos;s modelled {other_mfu:.0%} MFU is above the best published {other_mfu_used:.0%} for {cls} ({src}), so it is costed at {other_mfu_used:.0%}: {other_cost:,.0f} {cur} against {cost:,.0f} {cur}; at its modelled MFU it would have won.</source>
+        <translation>{me} 胜过 {other}：{other} 的模型估算 MFU {other_mfu:.0%} 高于 {cls} 的最佳公开值 {other_mfu_used:.0%}（{src}），因此按 {other_mfu_used:.0%} 计算成本：{other_cost:,.0f} {cur} 对 {cost:,.0f} {cur}；若按模型估算的 MFU，它本会胜出。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} ({days:.1f} against {other_days:.1f} days), even were {other} as fast as its modelled {other_mfu:.0%} MFU (it is costed at the best published {other_mfu_used:.0%} for {cls}).</source>
+        <translation>{me} 胜过 {other}：{cost:,.0f} {cur} 对 {other_cost:,.0f} {cur}（{days:.1f} 天对 {other_days:.1f} 天）；即使 {other} 达到模型估算的 MFU {other_mfu:.0%} 也是如此（它按 {cls} 的最佳公开值 {other_mfu_used:.0%} 计算成本）。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {days:.1f} against {other_days:.1f} days ({cost:,.0f} against {other_cost:,.0f} {cur}), even were {other} as fast as its modelled {other_mfu:.0%} MFU (it is timed at the best published {other_mfu_used:.0%} for {cls}).</source>
+        <translation>{me} 胜过 {other}：{days:.1f} 天对 {other_days:.1f} 天（{cost:,.0f} 对 {other_cost:,.0f} {cur}）；即使 {other} 达到模型估算的 MFU {other_mfu:.0%} 也是如此（它按 {cls} 的最佳公开值 {other_mfu_used:.0%} 计时）。</translation>
+    </message>
+    <message>
         <source>Framework: {fw}, as set in the scenario; let the search choose it (constraints.search_frameworks) to compare the others.</source>
         <translation>框架：{fw}，按场景中的设置；让搜索来选择框架（constraints.search_frameworks）即可与其他框架比较。</translation>
     </message>
@@ -4032,10 +4044,6 @@
     <message>
         <source>{me} beats {other}: {other} leaves less free memory than the memory model&apos;s p75 error (tight).</source>
         <translation>{me} 胜过 {other}：{other} 的空闲显存少于显存模型的 p75 误差（偏紧）。</translation>
-    </message>
-    <message>
-        <source>{me} beats {other}: {other}&apos;s modelled {other_mfu:.0%} MFU is above the best published run of its class, so it is costed at {other_mfu_used:.0%}: {other_cost:,.0f} {cur} against {cost:,.0f} {cur}.</source>
-        <translation>{me} 胜过 {other}：{other} 的模型 MFU {other_mfu:.0%} 高于同类最佳公开运行，因此按 {other_mfu_used:.0%} 计费：{other_cost:,.0f} {cur}，对比 {cost:,.0f} {cur}。</translation>
     </message>
     <message>
         <source>{me} beats {other}: {other} needs {other_days:.1f} days, over the deadline of {deadline:g} days.</source>
