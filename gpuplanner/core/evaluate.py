@@ -228,9 +228,18 @@ class Evaluation:
         if not self.mfu_capped or self.mfu_ceiling is None:
             return None
         c = self.mfu_ceiling
-        return Msg(CTX, QT_TRANSLATE_NOOP(
+        text = {  # a class with no published run of its own borrows the lowest ceiling of its family (advisor.py)
+            "no_gpu_run": QT_TRANSLATE_NOOP(
+                CTX, "modelled {modelled:.0%}; no run on this card is published, so it takes the lowest ceiling of "
+                     "its framework family, {ceil:.0%} for {cls} ({src}, {date}): timed and costed at {ceil:.0%}"),
+            "no_framework_run": QT_TRANSLATE_NOOP(
+                CTX, "modelled {modelled:.0%}; no run of this framework on this card family is published, so it takes "
+                     "the lowest ceiling of the family, {ceil:.0%} for {cls} ({src}, {date}): timed and costed at "
+                     "{ceil:.0%}"),
+        }.get(c.get("fallback") or "", QT_TRANSLATE_NOOP(
             CTX, "modelled {modelled:.0%}, above the best published {ceil:.0%} for {cls} ({src}, {date}): timed and "
-                 "costed at {ceil:.0%}"),
+                 "costed at {ceil:.0%}"))
+        return Msg(CTX, text,
             {"modelled": self.mfu_modelled, "ceil": float(c["mfu"]), "cls": c.get("gpu_type") or "",
              "src": c.get("source") or "", "date": c.get("source_date") or ""})
 

@@ -1788,6 +1788,14 @@
 <context>
     <name>Evaluation</name>
     <message>
+        <source>modelled {modelled:.0%}; no run on this card is published, so it takes the lowest ceiling of its framework family, {ceil:.0%} for {cls} ({src}, {date}): timed and costed at {ceil:.0%}</source>
+        <translation>模型估算 {modelled:.0%}；这张卡没有公开的训练记录，因此取其框架类别中最低的上限，即 {cls} 的 {ceil:.0%}（{src}，{date}）：按 {ceil:.0%} 计算时间和成本</translation>
+    </message>
+    <message>
+        <source>modelled {modelled:.0%}; no run of this framework on this card family is published, so it takes the lowest ceiling of the family, {ceil:.0%} for {cls} ({src}, {date}): timed and costed at {ceil:.0%}</source>
+        <translation>模型估算 {modelled:.0%}；这一类卡上没有该框架的公开训练记录，因此取该类卡中最低的上限，即 {cls} 的 {ceil:.0%}（{src}，{date}）：按 {ceil:.0%} 计算时间和成本</translation>
+    </message>
+    <message>
         <source>modelled {modelled:.0%}, above the best published {ceil:.0%} for {cls} ({src}, {date}): timed and costed at {ceil:.0%}</source>
         <translation>模型估算 {modelled:.0%}，高于 {cls} 的最佳公开值 {ceil:.0%}（{src}，{date}）：按 {ceil:.0%} 计算时间和成本</translation>
     </message>

@@ -577,7 +577,7 @@ class PlansPage(BasePage):
                     f"<tr>{heads}<th>{tr('total')}</th>"
                     f"<th>{tr('capacity')}</th></tr><tr>{mem_cells}<td align=right><b>{format_number(m.total, 1)}</b></td>"
                     f"<td align=right>{format_sig(m.capacity)}</td></tr></table>")
-        rows.append("<p><b>" + tr("Time") + "</b>: " + esc(tr(
+        rows.append("<p><a name='time'></a><b>" + tr("Time") + "</b>: " + esc(tr(
             "{0} calendar days ({1} days of compute) · {2} tokens/s · MFU {3}").format(
             format_number(p.calendar_days, 2), format_number(p.compute_days, 2), format_compact(p.tokens_per_s or 0, 3),
             "—" if p.mfu is None else f"{format_percent(p.mfu, 0)} ({grade_text(ev.mfu_grade)})")) + "</p>")
