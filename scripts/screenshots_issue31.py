@@ -36,7 +36,9 @@ def _spin_until(app, cond, seconds: float) -> bool:
 def _scenarios() -> dict[str, dict]:
     at_risk = json.loads((DATA / "70b-cpt-1t.json").read_text(encoding="utf-8"))
     at_risk["constraints"]["max_gpus"] = 384  # the deadline is met at the estimate only
-    return {"mfu-ceiling": json.loads((DATA / "mixtral-ft.json").read_text(encoding="utf-8")),
+    # the 7B LoRA request's #1 beat DeepSpeed on the MFU ceiling (round 2: the ceiling is named only where it
+    # changed the order) and is itself timed at its ceiling
+    return {"mfu-ceiling": json.loads((DATA / "7b-lora-consumer.json").read_text(encoding="utf-8")),
             "at-risk": at_risk,
             "mode-comparison": json.loads((DATA / "7b-lora-consumer.json").read_text(encoding="utf-8"))}
 
@@ -50,7 +52,10 @@ def main(out: Path) -> int:
     app = qt_app()
     out.mkdir(parents=True, exist_ok=True)
     for lang in each_language(app):
+        only = [x for x in os.environ.get("SHOTS", "").split(",") if x]
         for name, d in _scenarios().items():
+            if only and name not in only:
+                continue
             w = MainWindow(autosave=False)
             w.resize(1280, 800)
             w.show()
@@ -71,6 +76,12 @@ def main(out: Path) -> int:
             p = out / f"{name}{suffix}.png"
             w.grab().save(str(p))
             print(p)
+            if name == "mfu-ceiling":  # the plan's own MFU: the ceiling's, the modelled one beside it
+                page.details.scrollToAnchor("time")
+                _spin_until(app, lambda: False, 0.3)
+                p = out / f"{name}-time{suffix}.png"
+                w.grab().save(str(p))
+                print(p)
             w.model.set_dirty(False)
             w.close()
     return 0

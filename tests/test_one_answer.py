@@ -115,7 +115,10 @@ def test_vectorised_search_equals_evaluate_on_10000_candidates():
                     fitting += 1
                     pairs += [("compute_days", vec["train_hours"][i] / 24.0, ev.compute_days),
                               ("calendar_days", vec["calendar_hours"][i] / 24.0, ev.calendar_days),
-                              ("cost", vec["cost"][i], ev.cost), ("mfu", vec["mfu"][i], ev.mfu)]
+                              ("cost", vec["cost"][i], ev.cost), ("mfu", vec["mfu"][i], ev.mfu_modelled),
+                              ("mfu_used", vec["mfu_used"][i], ev.mfu),
+                              ("step_time", vec["train_hours"][i] / ev.time_modelled.compute_days / 24.0
+                               * ev.time_modelled.step_time_s, ev.time.step_time_s)]
                     if S.MODES[int(vec["mode"][i])] != ev.rental_mode:
                         mismatches.append(("mode", ctx.gpu.id, S.MODES[int(vec["mode"][i])], ev.rental_mode))
                     for j, m in enumerate(S.MODES):

@@ -426,3 +426,44 @@ def test_a_phase_in_another_currency_is_priced_in_the_projects():
     a, b = res.phases
     assert a.currency == b.currency == "CNY" and a.cost == pytest.approx(b.cost, rel=1e-9)
     assert any("project's currency" in m.render() for m in b.messages)
+
+
+def test_what_if_says_the_overrun_and_what_keeps_the_deadline():
+    """Issue 31: ×2 parameters and ×10 data answer "same servers, longer" — with the overrun of the phase's slot
+    said — and "what it takes to keep the same deadline": a search for the changed job with the slot as its
+    deadline (GPUs, layout, rental mode, cost), through the app layer."""
+    from gpuplanner.app.engine import keep_deadline
+    from gpuplanner.core.project import Project, evaluate_project
+    from gpuplanner.core.scenario import scenario_from_dict
+
+    s = scenario_from_dict({"model": {"preset": "qwen2.5-7b"},
+                            "training": {"method": "full", "framework": "megatron", "seq_len": 4096,
+                                         "global_batch_size": 256},
+                            "parallel": {"tp": 1, "pp": 2, "zero": 1},
+                            "hardware": {"gpu": "h800-sxm-80gb", "num_gpus": 8}, "data": {"tokens": "2B"},
+                            "constraints": {"currency": "CNY", "max_gpus": 128,
+                                            "gpu_candidates": ["h800-sxm-80gb", "a800-sxm-80gb"]}})
+    proj = Project.model_validate({"phases": [{"name": "train", "kind": "training", "weeks": 0.25}]})
+    res = evaluate_project(proj, s)
+    wi = {w.change: w for w in res.what_if}
+    data = wi["tokens_x10"]
+    assert data.slot_weeks == pytest.approx(0.25)
+    assert data.overrun_weeks == pytest.approx(data.calendar_days / 7.0 - 0.25)  # same servers, longer
+    assert "overruns its slot" in data.overrun_note.render()
+    assert wi["params_x2"].calendar_days / 7.0 <= 0.25 and wi["params_x2"].overrun_weeks is None
+    assert all(w.keep_deadline is None for w in res.what_if)  # the core alone runs no search
+    got = {w.change: w for w in keep_deadline(res).what_if}
+    kd = got["tokens_x10"].keep_deadline
+    assert kd is not None and kd.meets and kd.deadline_days == pytest.approx(0.25 * 7.0)
+    ev = kd.evaluation
+    assert ev.calendar_days <= 0.25 * 7.0 and ev.num_gpus > data.num_gpus and ev.cost is not None
+    assert ev.tokens == pytest.approx(s.data.tokens * 10)
+    j = got["tokens_x10"].to_json()["keep_deadline"]
+    assert j["num_gpus"] == ev.num_gpus and j["rental_mode"] == ev.rental_mode and j["cost"] == pytest.approx(ev.cost)
+    assert "To keep the deadline" in j["sentence"]
+    assert got["params_x2"].keep_deadline is not None and got["upgrade_gpus"].keep_deadline is None
+    # the CLI's what-if lines say both answers
+    from gpuplanner.commands.project import text_lines
+
+    text = "\n".join(text_lines(keep_deadline(res)))
+    assert "overruns its slot" in text and "To keep the deadline" in text

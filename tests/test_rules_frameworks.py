@@ -100,7 +100,8 @@ def test_each_context_is_one_gpu_and_one_framework_and_both_paths_agree():
             assert ev.memory.total == pytest.approx(vec["mem_gib"][i], rel=1e-9)
             if vec["fits"][i]:
                 assert ev.cost == pytest.approx(vec["cost"][i], rel=1e-9)
-                assert ev.mfu == pytest.approx(vec["mfu"][i], rel=1e-9)
+                assert ev.mfu_modelled == pytest.approx(vec["mfu"][i], rel=1e-9)
+                assert ev.mfu == pytest.approx(vec["mfu_used"][i], rel=1e-9)
 
 
 def test_explicit_framework_is_kept_and_said():

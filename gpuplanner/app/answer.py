@@ -268,6 +268,14 @@ class Answer:
         checklist = doc.checklist_state() if doc is not None else {}
         return evaluate_project(project, base, self.models, checklist=checklist)
 
+    @cached_property
+    def project_replanned(self):
+        """:attr:`project` with "what it takes to keep the same deadline" for ×2 parameters and ×10 data: a search
+        each (:func:`app.engine.keep_deadline`); the ``project`` command and the Project page read it."""
+        from gpuplanner.app.engine import keep_deadline
+
+        return keep_deadline(self.project, self.models)
+
     @property
     def has_project(self) -> bool:
         """A plan file's project of more than one phase (what the report shows as its own section)."""

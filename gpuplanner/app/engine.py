@@ -182,4 +182,42 @@ def project_result(project: Any, scenario: Scenario, base_dir: Path | None = Non
     shows (raises the core's error)."""
     from gpuplanner.core.project import evaluate_project
 
-    return evaluate_project(project, scenario, ModelFiles(base_dir), checklist=checklist)
+    models = ModelFiles(base_dir)
+    return keep_deadline(evaluate_project(project, scenario, models, checklist=checklist), models)
+
+
+def keep_deadline(res: Any, models: Any = None, cancel: Any = None) -> Any:
+    """The project result ``res`` with, for ×2 parameters and ×10 data, "what it takes to keep the same deadline"
+    (issue 31): the search's best plan for the changed job with the main phase's slot as its deadline — GPUs,
+    layout, rental mode and cost (:class:`core.project.Replan`); where no plan ends within the slot, the
+    fastest the search found, said as missing it."""
+    from gpuplanner.core.i18n import QT_TRANSLATE_NOOP
+    from gpuplanner.core.messages import Msg
+    from gpuplanner.core.project import Replan, replan_scenario, with_replans
+    from gpuplanner.core.search import search
+
+    out = {}
+    for w in res.what_if:
+        s = replan_scenario(w)
+        if s is None:
+            continue
+        days = float(s.constraints.deadline_days)
+        try:
+            found = search(s, models, top=3, cancel=cancel)
+        except PlannerError as err:
+            out[w.change] = Replan(change=w.change, deadline_days=days, evaluation=None,
+                                   note=Msg("Project", QT_TRANSLATE_NOOP(
+                                       "Project", "The search cannot plan the changed job: {e}"),
+                                       {"e": str(err).splitlines()[0]}))
+            continue
+        plan = found.plans[0] if found.plans else None
+        if plan is None or not plan.meets_deadline:
+            out[w.change] = Replan(change=w.change, deadline_days=days, evaluation=None, note=Msg(
+                "Project", QT_TRANSLATE_NOOP("Project", "No plan within {n} GPUs finishes the changed job within {days:.1f} days "
+                                            "(the fastest: {best:.1f} days)."),
+                {"n": s.constraints.max_gpus, "days": days,
+                 "best": min((p.calendar_days for p in found.plans), default=float("inf"))}))
+            continue
+        out[w.change] = Replan(change=w.change, deadline_days=days, evaluation=plan.evaluation,
+                               framework=plan.framework_name)
+    return with_replans(res, out)

@@ -105,7 +105,8 @@ def text_lines(ev, data: dict) -> list[str]:
         translate(CTX, "Time"),
         "  " + _lbl(translate(CTX, "step time"), 17) + translate(CTX, "{s} s").format(s=format_number(data["step_time_s"], 3)),
         "  " + _lbl(translate(CTX, "tokens/s/GPU"), 17) + format_number(data["tokens_per_s_per_gpu"]),
-        "  " + _lbl(translate(CTX, "MFU / HFU"), 17) + f"{format_percent(data['mfu'], 1)} / {format_percent(data['hfu'], 1)}",
+        "  " + _lbl(translate(CTX, "MFU / HFU"), 17) + f"{format_percent(data['mfu'], 1)} / {format_percent(data['hfu'], 1)}"
+        + ("" if ev.mfu_note is None else f" ({msg(ev.mfu_note)})"),
         "  " + _lbl(translate(CTX, "compute"), 17) + translate(
             CTX, "{days} days around the clock, {hours} GPU-hours").format(
                 days=format_number(ev.compute_days, 2), hours=format_number(ev.gpu_hours)),

@@ -6,7 +6,8 @@ A plan file without a project (or a scenario JSON) is one phase running its plan
 ``gpu`` or ``cpu``, ``count``, ``rental_mode``, ``cost`` …), ``total_cost`` (the sum of the phases),
 ``currency``, ``timeline`` (week by week), ``overlap_advice``, ``rent_vs_build`` and ``what_if`` (entries with
 ``change`` = ``params_x2``, ``tokens_x10``, ``upgrade_gpus`` and ``fits``, ``calendar_days``, ``cost``,
-``in_place_upgrade``, ``layout_changes``).
+``in_place_upgrade``, ``layout_changes``, ``slot_weeks``/``overrun_weeks`` (same servers, longer) and
+``keep_deadline`` (the search's plan for the changed job within the phase's slot: GPUs, layout, rental mode, cost)).
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ def _money(v, cur: str) -> str:
 def run(args) -> int:
     from ..app.answer import answer
 
-    res = answer(args.file).project  # the project on the plan the file stands for (app.answer.decide)
+    # the project on the plan the file stands for (app.answer.decide), with what keeping its deadline takes
+    res = answer(args.file).project_replanned
     data = res.to_json()
     if args.json:
         print(strict_json(data, indent=2, sort_keys=True))
@@ -115,6 +117,10 @@ def text_lines(res) -> list[str]:
                          + ljust(yes if w.in_place_upgrade else no, 9, min_gap=1) + (", ".join(layout_change_text(c, translate) for c in w.layout_changes) or "-"))
             if w.note is not None:
                 lines.append(f"    {msg(w.note)}")
+            if w.overrun_note is not None:  # same servers, longer
+                lines.append(f"    {msg(w.overrun_note)}")
+            if w.keep_deadline is not None:  # what it takes to keep the deadline (a search)
+                lines.append(f"    {msg(w.keep_deadline.sentence)}")
     return lines
 
 

@@ -28,6 +28,7 @@ The search ranks plans that fail a check after those that pass it (:func:`penalt
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from typing import Any
@@ -112,6 +113,22 @@ def capped(mfu, ceiling: float | None):
     used = np.where(np.isfinite(m) & (m > ceiling), ceiling, m)
     factor = np.where(np.isfinite(m) & (m > ceiling), m / ceiling, 1.0)
     return used, factor
+
+
+def time_at(tm: Any, factor: float) -> Any:
+    """The time estimate ``tm`` at the MFU the plan is timed at: every part of the step, hidden communication and
+    named part stretched by ``factor`` (:func:`capped`), so the step time, tokens/s, MFU and compute days a person
+    sees are those the plan is costed at. The modelled shares are kept, as a measured or assumed MFU keeps them
+    (timing.time_arrays); ``tm`` itself is the modelled estimate. ``factor`` 1: ``tm`` unchanged."""
+    f = float(factor)
+    if tm is None or not math.isfinite(f) or f == 1.0:
+        return tm
+    return dataclasses.replace(
+        tm, step_time_s=tm.step_time_s * f, tokens_per_s_per_gpu=tm.tokens_per_s_per_gpu / f,
+        tokens_per_s=tm.tokens_per_s / f, mfu=tm.mfu / f, hfu=tm.hfu / f, compute_days=tm.compute_days * f,
+        gpu_hours=tm.gpu_hours * f, seconds={k: v * f for k, v in tm.seconds.items()},
+        hidden={k: v * f for k, v in tm.hidden.items()}, parts={k: v * f for k, v in tm.parts.items()},
+        p2p_s=tm.p2p_s * f)
 
 
 def memory_margin() -> float:

@@ -138,7 +138,10 @@ class Evaluation:
     nodes: int
     layout: Layout
     memory: MemoryBreakdown
-    time: Any  # timing.TimeEstimate
+    #: timing.TimeEstimate at the MFU the plan is timed and costed at (``mfu_used``: the modelled one, or the
+    #: ceiling where the modelled MFU is above it; core/advisor.time_at): the step time, tokens/s, MFU and
+    #: breakdown every view shows
+    time: Any
     tokens: float
     flops_per_token: float           # model FLOPs per token (the MFU definition)
     hardware_flops_per_token: float  # with recomputation
@@ -186,6 +189,8 @@ class Evaluation:
     memory_headroom: Mapping[str, Any] | None = None
     #: TP over a PCIe link (no NVLink in the node)
     tp_over_pcie: bool = False
+    #: the time model's own estimate (timing.TimeEstimate) before the MFU ceiling; ``time`` where none applies
+    time_modelled: Any = None
     _extra: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
     # ---- derived views of the same numbers (no new formulas)
@@ -205,6 +210,38 @@ class Evaluation:
     @property
     def mfu(self) -> float:
         return self.time.mfu
+
+    @property
+    def mfu_modelled(self) -> float:
+        """The time model's MFU before the ceiling (``mfu`` is the one the plan is timed at)."""
+        return (self.time_modelled or self.time).mfu
+
+    @property
+    def mfu_capped(self) -> bool:
+        """The modelled MFU is above the ceiling of its class, so the plan is timed and costed at the ceiling."""
+        return self.time_modelled is not None and self.time_modelled is not self.time
+
+    @property
+    def mfu_note(self) -> Msg | None:
+        """Why the MFU shown is not the modelled one (None: it is): "modelled 61%, above the best published 53%
+        for A100 80GB (source, date): timed at 53%"."""
+        if not self.mfu_capped or self.mfu_ceiling is None:
+            return None
+        c = self.mfu_ceiling
+        text = {  # a class with no published run of its own borrows the lowest ceiling of its family (advisor.py)
+            "no_gpu_run": QT_TRANSLATE_NOOP(
+                CTX, "modelled {modelled:.0%}; no run on this card is published, so it takes the lowest ceiling of "
+                     "its framework family, {ceil:.0%} for {cls} ({src}, {date}): timed and costed at {ceil:.0%}"),
+            "no_framework_run": QT_TRANSLATE_NOOP(
+                CTX, "modelled {modelled:.0%}; no run of this framework on this card family is published, so it takes "
+                     "the lowest ceiling of the family, {ceil:.0%} for {cls} ({src}, {date}): timed and costed at "
+                     "{ceil:.0%}"),
+        }.get(c.get("fallback") or "", QT_TRANSLATE_NOOP(
+            CTX, "modelled {modelled:.0%}, above the best published {ceil:.0%} for {cls} ({src}, {date}): timed and "
+                 "costed at {ceil:.0%}"))
+        return Msg(CTX, text,
+            {"modelled": self.mfu_modelled, "ceil": float(c["mfu"]), "cls": c.get("gpu_type") or "",
+             "src": c.get("source") or "", "date": c.get("source_date") or ""})
 
     @property
     def hfu(self) -> float:
@@ -325,6 +362,14 @@ class Evaluation:
             "calibration_notes": [m.render() for m in self.calibration_notes],
             "mfu_ceiling": None if self.mfu_ceiling is None else dict(self.mfu_ceiling),
             "mfu_used": self.mfu_used,
+            "mfu_modelled": self.mfu_modelled,
+            "mfu_note": None if self.mfu_note is None else self.mfu_note.render(),
+            # the time model's own figures before the ceiling (the keys above are at mfu_used)
+            "time_modelled": None if not self.mfu_capped else {
+                "mfu": self.time_modelled.mfu, "step_time_s": self.time_modelled.step_time_s,
+                "tokens_per_s": self.time_modelled.tokens_per_s,
+                "tokens_per_s_per_gpu": self.time_modelled.tokens_per_s_per_gpu,
+                "compute_days": self.time_modelled.compute_days},
             "deadline_risk": self.deadline_risk,
             "memory_headroom": None if self.memory_headroom is None else dict(self.memory_headroom),
             "tp_over_pcie": self.tp_over_pcie,
@@ -493,7 +538,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     except PlannerError:
         price = None
     nodes = units_nodes(h.num_gpus, h.gpus_per_node)
-    ceiling, mfu_used, train_hours = _capped_hours(s, r, tm)
+    ceiling, mfu_used, train_hours, factor = _capped_hours(s, r, tm)
     arr = costmod.rental_costs(
         price or _NO_PRICE, num_gpus=h.num_gpus, nodes=nodes, train_hours=train_hours, ckpt_bytes=ci.ckpt_bytes,
         setup_hours=ci.setup_hours, hours_per_week=c.hours_per_week, phase=c.phase, overheads=ci.overheads)
@@ -531,7 +576,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         scenario=s, model_name=r.arch.name, params=r.params, trainable=est.trainable, tier=tier(r.params.total),
         gpu_id=r.gpu.id, gpu_name=r.gpu.name, gpu_memory_gib=float(r.gpu.memory_gib or 0.0),
         num_gpus=h.num_gpus, gpus_per_node=h.gpus_per_node, nodes=nodes, layout=lay, memory=est.memory,
-        time=tm, tokens=float(s.data.tokens), flops_per_token=tm.flops_per_token,
+        time=advisormod.time_at(tm, factor), time_modelled=tm, tokens=float(s.data.tokens), flops_per_token=tm.flops_per_token,
         hardware_flops_per_token=tm.hardware_flops_per_token, total_flops=tm.total_flops,
         compute_days=train_hours / 24.0, calendar_days=cal_h / 24.0, currency=table.currency, rental_mode=mode,
         cost=total, mode_costs=mode_costs if total is not None else {}, price=price, setup_hours=ci.setup_hours,
@@ -570,13 +615,14 @@ def _check_framework(s: Scenario) -> None:
         raise ScenarioError(MsgStr.make(why.context, why.text, **why.params), field="training.framework")
 
 
-def _capped_hours(s: Scenario, r: Any, tm: Any) -> tuple[dict | None, float | None, float]:
-    """The MFU ceiling, the MFU the plan is timed at and its training hours at that MFU (core/advisor.py)."""
+def _capped_hours(s: Scenario, r: Any, tm: Any) -> tuple[dict | None, float | None, float, float]:
+    """The MFU ceiling, the MFU the plan is timed at, its training hours at that MFU and the factor they grew by
+    (core/advisor.py)."""
     ceiling = _ceiling_of(s, r)
     if tm.mfu is None:
-        return ceiling, None, tm.compute_days * 24.0
+        return ceiling, None, tm.compute_days * 24.0, 1.0
     used, factor = advisormod.capped(tm.mfu, None if ceiling is None else float(ceiling["mfu"]))
-    return ceiling, float(used), tm.compute_days * 24.0 * float(factor)
+    return ceiling, float(used), tm.compute_days * 24.0 * float(factor), float(factor)
 
 
 def _advice(c: Any, r: Any, est: Any, lay: Any, ceiling: Any, days_band: Any, cost_band: Any) -> dict:

@@ -396,15 +396,94 @@ class WhatIf:
     base_rental_mode: str | None
     note: Msg | None = None
     diff: tuple[tuple[str, Any, Any], ...] = ()  # (field, before, after): :func:`layout_diff`
+    #: the weeks the project gives the main phase (its slot on the timeline) and how far the change on the same
+    #: servers runs past it (None: within it, or no slot known)
+    slot_weeks: float | None = None
+    overrun_weeks: float | None = None
+    #: "what it takes to keep the same deadline": the search's cheapest plan for the changed job that ends
+    #: within the slot (:class:`Replan`, filled by the app layer: app.engine.keep_deadline); None: not asked
+    keep_deadline: "Replan | None" = None
+
+    @property
+    def overrun_note(self) -> Msg | None:
+        """"The phase overruns its slot of 6 weeks by 5.2 weeks on the same servers" (None: it does not)."""
+        if self.overrun_weeks is None:
+            return None
+        return Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "On the same servers the phase takes {need:.1f} weeks and overruns its slot of {slot:.1f} weeks by "
+                 "{over:.1f} weeks: every later phase moves back."),
+            {"need": (self.slot_weeks or 0.0) + self.overrun_weeks, "slot": self.slot_weeks or 0.0,
+             "over": self.overrun_weeks})
 
     def to_json(self) -> dict:
         return {"change": self.change, "fits": self.fits, "calendar_days": self.calendar_days, "cost": self.cost,
+                "slot_weeks": self.slot_weeks, "overrun_weeks": self.overrun_weeks,
+                "overrun_note": None if self.overrun_note is None else self.overrun_note.render(),
+                "keep_deadline": None if self.keep_deadline is None else self.keep_deadline.to_json(),
                 "num_gpus": self.num_gpus, "nodes": self.nodes, "gpus_needed": self.gpus_needed,
                 "in_place_upgrade": self.in_place_upgrade, "node_slots": self.node_slots,
                 "layout_changes": list(self.layout_changes), "rental_mode": self.rental_mode,
                 "base_rental_mode": self.base_rental_mode,
                 "memory_per_gpu_gib": None if self.evaluation is None else self.evaluation.memory_total_gib,
                 "note": None if self.note is None else self.note.render()}
+
+
+@dataclass(slots=True, frozen=True)
+class Replan:
+    """What it takes to keep the main phase's deadline after a what-if change: the search's best plan for the
+    changed job with the slot as its deadline (GPUs, layout, rental mode, cost), or why there is none."""
+
+    change: str
+    deadline_days: float
+    evaluation: Evaluation | None  # the plan found (None: no plan meets the deadline)
+    framework: str = ""
+    note: Msg | None = None
+
+    @property
+    def meets(self) -> bool:
+        return self.evaluation is not None and self.evaluation.calendar_days <= self.deadline_days + 1e-9
+
+    @property
+    def sentence(self) -> Msg:
+        """One line: "To keep 42 days: 16 × H800 (TP 2 · PP 2 · DP 4), 1 node(s), card-hours, 12,345 CNY"."""
+        ev = self.evaluation
+        if ev is None:
+            return self.note or Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No plan finishes within {days:.1f} days."),
+                                    {"days": self.deadline_days})
+        L = ev.layout
+        return Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "To keep the deadline of {days:.1f} days: {n} × {gpu} on {nodes} node(s), TP {tp} · PP {pp} · EP {ep} · "
+                 "DP {dp} · ZeRO-{zero} ({fw}), {mode}, {cal:.1f} days, {cost:,.0f} {cur}."),
+            {"days": self.deadline_days, "n": ev.num_gpus, "gpu": ev.gpu_name, "nodes": ev.nodes, "tp": L.tp,
+             "pp": L.pp, "ep": L.ep, "dp": L.dp, "zero": L.zero, "fw": self.framework or L.framework,
+             "mode": Msg("Cost", costmod.MODE_LABELS.get(ev.rental_mode or "card_hour", "")),
+             "cal": ev.calendar_days, "cost": ev.cost if ev.cost is not None else math.nan, "cur": ev.currency})
+
+    def to_json(self) -> dict:
+        ev = self.evaluation
+        return {"change": self.change, "deadline_days": self.deadline_days, "meets": self.meets,
+                "gpu": None if ev is None else ev.gpu_id, "num_gpus": None if ev is None else ev.num_gpus,
+                "nodes": None if ev is None else ev.nodes, "layout": None if ev is None else ev.layout.to_json(),
+                "rental_mode": None if ev is None else ev.rental_mode, "cost": None if ev is None else ev.cost,
+                "calendar_days": None if ev is None else ev.calendar_days, "sentence": self.sentence.render()}
+
+
+def replan_scenario(w: WhatIf) -> Scenario | None:
+    """The changed job as a search's input for "keep the same deadline": the what-if's scenario with the layout
+    and GPU count left to the search (``parallel.auto``) and the slot as the deadline; None without a slot or a
+    changed scenario (the GPU type candidates and every other constraint stay the user's)."""
+    if w.evaluation is None or w.slot_weeks is None or w.change == "upgrade_gpus":
+        return None
+    s = w.evaluation.scenario
+    return s.model_copy(update={
+        "parallel": s.parallel.model_copy(update={"auto": True}),
+        "constraints": s.constraints.model_copy(update={"deadline_days": float(w.slot_weeks) * 7.0})})
+
+
+def with_replans(res: "ProjectResult", replans: dict[str, Replan]) -> "ProjectResult":
+    """``res`` with each what-if's :class:`Replan` (by change) filled in."""
+    return replace(res, what_if=tuple(replace(w, keep_deadline=replans.get(w.change, w.keep_deadline))
+                                      for w in res.what_if))
 
 
 #: the timeline by week up to three years, then by month, and never more than :data:`MAX_ROWS` rows
@@ -741,7 +820,8 @@ def evaluate_project(project: Project, base: Scenario, models: ModelSource | Non
     if what_if and main is not None:
         base_pr = next(p for p in phases if p.name == main.name)
         wi = tuple(what_if_table(base_pr.evaluation, models, overheads=overheads,
-                                 vendor_confirmed=(checklist or {}).get("in_place_upgrade")))
+                                 vendor_confirmed=(checklist or {}).get("in_place_upgrade"),
+                                 slot_weeks=base_pr.weeks))
     return ProjectResult(phases=phases, currency=table.currency, total_cost=total, total_weeks=total_weeks,
                          by_mode=by_mode, by_kind=by_kind, overlap_advice=tuple(overlap_advice(phases, table)),
                          rent_vs_build=project_rent_vs_build(phases, table, total_weeks,
@@ -828,12 +908,13 @@ def _doubled_params(s: Scenario, arch: Any) -> Scenario:
 
 
 def what_if_table(ev: Evaluation, models: ModelSource | None = None, *, overheads: Overheads | None = None,
-                  vendor_confirmed: bool | None = None) -> list[WhatIf]:
+                  vendor_confirmed: bool | None = None, slot_weeks: float | None = None) -> list[WhatIf]:
     """The main training phase grown three ways (module docstring). Each is :func:`evaluate` of the changed
     scenario on the same servers; where it no longer fits, the GPU count doubles (within ``max_gpus``) until it
     does (``gpus_needed``). ``in_place_upgrade`` is true only when the count it needs stays within one server's
     slots (:func:`node_slots`): the vendor adds cards to the same machine, no data migration; it is never
-    suggested beyond the slots."""
+    suggested beyond the slots. ``slot_weeks``: the weeks the project gives the phase; a change that takes
+    longer on the same servers says by how much it overruns (``overrun_weeks``)."""
     s = ev.scenario
     slots = node_slots(ev)
     limit = max(s.constraints.max_gpus, ev.num_gpus)
@@ -852,7 +933,8 @@ def what_if_table(ev: Evaluation, models: ModelSource | None = None, *, overhead
             out.append(WhatIf(change=change, evaluation=None, fits=False, calendar_days=None, cost=None,
                               num_gpus=ev.num_gpus, nodes=ev.nodes, gpus_needed=None, in_place_upgrade=False,
                               node_slots=slots, layout_changes=(), rental_mode=None, base_rental_mode=ev.rental_mode,
-                              note=Msg(CTX, QT_TRANSLATE_NOOP(CTX, "This layout cannot run the change."), {})))
+                              note=Msg(CTX, QT_TRANSLATE_NOOP(CTX, "This layout cannot run the change."), {}),
+                              slot_weeks=slot_weeks))
             continue
         needed: int | None = ev2.num_gpus if ev2.fits else None
         n = ev2.num_gpus
@@ -890,9 +972,12 @@ def what_if_table(ev: Evaluation, models: ModelSource | None = None, *, overhead
             note = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Ten times the data changes the cheapest rental from {a} to {b}."),
                        {"a": Msg("Cost", costmod.MODE_LABELS.get(ev.rental_mode or "card_hour", "")),
                         "b": Msg("Cost", costmod.MODE_LABELS[ev2.rental_mode])})
+        over = None
+        if slot_weeks is not None and ev2.fits and ev2.calendar_days / 7.0 > slot_weeks + 1e-9:
+            over = ev2.calendar_days / 7.0 - slot_weeks
         out.append(WhatIf(change=change, evaluation=ev2, fits=ev2.fits, calendar_days=ev2.calendar_days,
                           cost=ev2.cost, num_gpus=ev2.num_gpus, nodes=ev2.nodes, gpus_needed=needed,
                           in_place_upgrade=bool(in_place), node_slots=slots, layout_changes=layout_changes(ev, ev2),
                           rental_mode=ev2.rental_mode, base_rental_mode=ev.rental_mode, note=note,
-                          diff=layout_diff(ev, ev2)))
+                          diff=layout_diff(ev, ev2), slot_weeks=slot_weeks, overrun_weeks=over))
     return out

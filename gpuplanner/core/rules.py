@@ -264,8 +264,21 @@ def advice_rules(mfu: float | None, gpu: Any, tp: int, a: Any, on: dict) -> list
     elif pcie:
         msg = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "TP {tp} over PCIe on {gpu}: four all-reduces per layer through the "
                                               "host bridge, none hidden (Transformer Engine's overlap needs NVLink "
-                                              "peer memory); ranked after plans without it."), {"tp": tp, "gpu": name})
+                                              "peer memory); ranked after plans without it when a card with NVLink "
+                                              "meets the deadline."), {"tp": tp, "gpu": name})
     else:
         msg = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "TP {tp} inside the NVLink domain of {gpu}."), {"tp": tp, "gpu": name})
     out.append(RuleResult("tp_over_pcie", _status(tp > 1, pcie, on["tp_over_pcie"]), msg))
     return out
+
+
+def tp_over_pcie_waived(r: RuleResult, tp: int, gpu_name: str) -> RuleResult:
+    """The verdict on ``tp_over_pcie`` of a plan the search did not rank down: no plan on a card with NVLink met
+    the deadline and budget at the upper end of its band (core/search.nvlink_fits), so the rule — "no TP over
+    PCIe when an NVLink card fits the deadline" — does not apply; the plan is timed over PCIe, with no overlap."""
+    if r.status != "failed":
+        return r
+    return RuleResult("tp_over_pcie", "passed", Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "TP {tp} over PCIe on {gpu}: no card with NVLink meets the deadline and budget at the upper end of its "
+             "band, so it is ranked on its own time and cost (timed over PCIe, none of it hidden)."),
+        {"tp": tp, "gpu": gpu_name}))

@@ -53,7 +53,7 @@ from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr, error_text
 from . import rules as rulesmod
 from . import advisor as advisormod
-from .frameworks import FRAMEWORKS, ORDER as FRAMEWORK_ORDER, TOOLS as FRAMEWORK_TOOLS, frameworks_for
+from .frameworks import FRAMEWORKS, ORDER as FRAMEWORK_ORDER, TOOLS as FRAMEWORK_TOOLS, engine_of, frameworks_for
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
 from .recompute import POLICIES as RECOMPUTE_POLICIES
 from .params import tier as tier_of
@@ -649,7 +649,7 @@ def evaluate_candidates(ctx: SearchContext, c: Mapping[str, np.ndarray]) -> dict
     give the same figures for thousands of random candidates.
 
     Returns arrays: ``mem_gib``, ``fits``, ``train_hours`` (pure training), ``calendar_hours``, ``cost``,
-    ``mode`` (index into :data:`cost.MODES`), ``mode_costs`` (modes × n), ``mfu`` and any breakdown the
+    ``mode`` (index into :data:`cost.MODES`), ``mode_costs`` (modes × n), ``mfu`` (modelled), ``mfu_used`` (capped) and any breakdown the
     time model gives (``frac_*``). Works the same for one candidate as for a million.
     """
 
@@ -662,7 +662,7 @@ def evaluate_candidates(ctx: SearchContext, c: Mapping[str, np.ndarray]) -> dict
     hours = np.full(n, np.inf)
     hours[idx] = sub["train_hours"] if len(idx) else np.zeros(0)
     out["train_hours"] = hours
-    for key in [k for k in sub if k.startswith("frac_") or k == "mfu"]:
+    for key in [k for k in sub if k.startswith("frac_") or k in ("mfu", "mfu_used")]:
         arr = np.full(n, np.nan)
         arr[idx] = sub[key]
         out[key] = arr
@@ -943,8 +943,8 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
         layout = timing.pack_layout(candidate_layout(ctx, {k: v[idx] for k, v in c.items()}, split))
     tm = candidate_times(ctx, sub, layout, split, shares=not lazy)
     sub.update({key: (_rows(val, len(idx)) if key != "train_hours" else val) for key, val in tm.items()})
-    sub["penalty"] = _layout_penalty(ctx, sub["mem_gib"], c["tp"][idx], cap)
-    found = unpriced and _unpriced(ctx, sub["num_gpus"], sub["nodes"], tm["train_hours"], sub["mfu"], sub["penalty"])
+    sub["penalty"], sub["tp_pcie"] = _layout_penalty(ctx, sub["mem_gib"], cap), _tp_pcie(ctx, c["tp"][idx])
+    found = unpriced and _unpriced(ctx, sub["num_gpus"], sub["nodes"], tm["train_hours"], sub["mfu"], sub["penalty"], sub["tp_pcie"])
     if found:
         rest = np.flatnonzero(~found[0])
         idx, sub = idx[rest], {k: v[rest] for k, v in sub.items()}
@@ -955,11 +955,21 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
     return mem_gib, idx, sub
 
 
-def _layout_penalty(ctx: SearchContext, mem_gib: np.ndarray, tp: np.ndarray, cap: float) -> np.ndarray:
-    """The ranking penalty a row has before it is priced (core/advisor.py): TP over PCIe, memory too tight."""
+def _layout_penalty(ctx: SearchContext, mem_gib: np.ndarray, cap: float) -> np.ndarray:
+    """The ranking penalty a row has before it is priced (core/advisor.py): memory too tight. (TP over PCIe is
+    the column ``tp_pcie`` (:func:`_tp_pcie`): whether it counts is known only once the whole search has run.)"""
     sw = ctx.resolved.scenario.constraints.rules
-    return advisormod.penalty(tp_pcie=advisormod.tp_over_pcie(ctx.gpu, tp), tight_mem=advisormod.tight(mem_gib, cap),
-                              switches=sw)
+    return advisormod.penalty(tight_mem=advisormod.tight(mem_gib, cap), switches=sw)
+
+
+def _tp_pcie(ctx: SearchContext, tp: np.ndarray) -> np.ndarray:
+    """Rows with TP over PCIe while the rule ``tp_over_pcie`` is on (core/advisor.py). The rule is "no TP over
+    PCIe when an NVLink card fits the deadline" (issue 31): the search adds its penalty bit only when some plan
+    on a card with NVLink meets the deadline and budget at the upper end of its band (:func:`nvlink_fits`);
+    otherwise TP over PCIe ranks on its own time and cost (timed over PCIe, with no overlap: core/timing.py)."""
+    if not ctx.resolved.scenario.constraints.rules.tp_over_pcie:
+        return np.zeros(len(tp), bool)
+    return np.asarray(advisormod.tp_over_pcie(ctx.gpu, tp), bool).reshape(len(tp))
 
 
 def _band_risk(ctx: SearchContext, sub: dict, r: Any) -> np.ndarray:
@@ -1000,7 +1010,8 @@ def _price_rows(ctx: SearchContext, sub: dict) -> None:
 
 
 def _unpriced(ctx: SearchContext, num_gpus: np.ndarray, nodes: np.ndarray, train_hours: np.ndarray,
-              mfu: np.ndarray, penalty: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+              mfu: np.ndarray, penalty: np.ndarray | None = None,
+              tp_pcie: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """The fitting rows of one chunk (one context, GPU count ascending) that need not be priced: each is
     outranked by the fastest row of its GPU count, ``A``, under every key and mask of the search's ranking
     (:class:`_Reducer`), so a ranking that keeps one plan per GPU count never shows it. Returns ``(skip,
@@ -1043,6 +1054,9 @@ def _unpriced(ctx: SearchContext, num_gpus: np.ndarray, nodes: np.ndarray, train
     skip = (h > np.repeat(limit, lens)) & (h < np.inf) & (mfu <= np.repeat(np.asarray(mfu)[first], lens))
     if penalty is not None:  # (core/advisor.py: a row with a smaller layout penalty may rank above A)
         skip &= penalty >= np.repeat(np.asarray(penalty)[first], lens)
+        if tp_pcie is not None:  # ... with or without the TP-over-PCIe bit (decided after the search)
+            with_tp = penalty + np.where(tp_pcie, advisormod.TP_PCIE_BIT, 0)
+            skip &= with_tp >= np.repeat(with_tp[first], lens)
     if not skip.any():
         return None
     return skip, first, lens
@@ -1425,10 +1439,13 @@ def _seg_first_min(keys, mask: np.ndarray, starts: np.ndarray, seg: np.ndarray) 
     return cand[np.concatenate(([True], sg[1:] != sg[:-1]))]
 
 
-def _penalty_of(d: Mapping[str, np.ndarray], mfu_rule: bool) -> np.ndarray:
+def _penalty_of(d: Mapping[str, np.ndarray], mfu_rule: bool, tp: bool = True) -> np.ndarray:
     """A row's ranking penalty (core/advisor.py): its layout and band penalty plus the poor-MFU bit where that
-    rule is on. As float64 (a lexsort key beside the objective's)."""
+    rule is on, and the TP-over-PCIe bit of the rows ``tp_pcie`` (``tp``: counted). As float64 (a lexsort key
+    beside the objective's)."""
     pen = np.asarray(d["penalty"], dtype=np.int64) if "penalty" in d else np.zeros(len(d["cost"]), np.int64)
+    if tp and "tp_pcie" in d:
+        pen = pen + np.where(d["tp_pcie"], advisormod.TP_PCIE_BIT, 0)
     if mfu_rule:
         pen = pen + np.where(_poor_mfu(d["mfu"]), advisormod.POOR_BIT, 0)
     return pen.astype(np.float64)
@@ -1492,8 +1509,12 @@ class _Reducer:
             keys, keys_i = (days, cost / max(self.total_pflop, 1e-30)), (cost, days)
         else:
             keys, keys_i = (days, cost), (cost, days)
-        keys = keys + (_penalty_of(d, self.mfu_rule),)
-        return [(ok, keys, True), (finite, keys_i, False)], (np.isfinite(cost), (days, cost)), days, cost
+        ranks = [(ok, keys + (_penalty_of(d, self.mfu_rule),), True), (finite, keys_i, False)]
+        if "tp_pcie" in d and d["tp_pcie"].any():
+            # whether TP over PCIe is penalised is decided once every context is in (search.nvlink_fits): the
+            # rows each ranking would pick are kept
+            ranks.append((ok, keys + (_penalty_of(d, self.mfu_rule, tp=False),), True))
+        return ranks, (np.isfinite(cost), (days, cost)), days, cost
 
     def add(self, d: dict[str, np.ndarray], complete: Callable[[Any, Any], dict] | None = None) -> None:
         """One chunk: rows of one context, by GPU count ascending, in the search's order. Keys starting with
@@ -1799,6 +1820,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
         return _nothing_fits(evaluated, t0, tier, objective, skipped, fws, guidance)
     # every candidate any of the choices below can pick, in the search's order (see _Reducer)
     cat = red.result()
+    tp_rule = _apply_tp_rule(cat, contexts, con)
     # per candidate: its GPU type and framework (a context is one GPU type × one framework)
     gpu_ids = list(dict.fromkeys(ctx.gpu.id for ctx in contexts))
     ctx_gpu = np.array([gpu_ids.index(ctx.gpu.id) for ctx in contexts], dtype=np.int64)
@@ -1816,7 +1838,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
         chosen = _diverse(order, gpu_of, cat["num_gpus"], max(top, RANKED_LIST_LENGTH))[:top]
     front = pareto_front(days, cat["cost"])
     pareto = _distinct_front(front, gpu_of, cat, contexts, days)
-    plans = [_make_plan(contexts[int(cat["ctx"][i])], cat, int(i), tier) for i in chosen]
+    plans = [_make_plan(contexts[int(cat["ctx"][i])], cat, int(i), tier, tp_rule) for i in chosen]
     if plans:
         best_by = _best_per_gpu_framework(order, days, cat["cost"], gpu_of, fw_of)
         for i, plan in zip(chosen, plans):
@@ -1825,13 +1847,50 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
                                                      days, contexts, s)
         plans[0].decision = decision(chosen[0], order, cat, gpu_of, fw_of, days, contexts, con, objective,
                                      table.currency)
-    notes = _ranking_notes(objective, feasible, poor, order, con, table.currency)
+    notes = _ranking_notes(objective, feasible, poor, order, con, table.currency) + _tp_rule_notes(tp_rule, con, plans)
     rvb = plans[0].evaluation.rent_vs_build if plans else None
     return SearchResult(
         rent_vs_build=rvb, plans=plans, candidates_evaluated=evaluated, candidates_fitting=fitting,
         search_ms=(time.perf_counter() - t0) * 1e3, pareto=pareto, tier=tier, tier_guidance=guidance,
         objective=objective, feasible=feasible, notes=notes, skipped_gpus=skipped, frameworks=fws,
     )
+
+
+def _apply_tp_rule(cat: dict, contexts: list[SearchContext], con: Any) -> bool:
+    """"No TP over PCIe when an NVLink card fits the deadline" (issue 31): the rows' TP-over-PCIe penalty counts
+    only when :func:`nvlink_fits`; returns whether it does."""
+    tp_rule = nvlink_fits(cat, contexts, con)
+    if "tp_pcie" in cat:
+        cat["tp_pcie"] = cat["tp_pcie"] & tp_rule
+    return tp_rule
+
+
+def _tp_rule_notes(tp_rule: bool, con: Any, plans: list[Plan]) -> list[Msg]:
+    """The search's note when plans shown run TP over PCIe that the rule did not rank down."""
+    if tp_rule or not con.rules.tp_over_pcie or not any(p.evaluation.tp_over_pcie for p in plans):
+        return []
+    return [Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "No plan on a card with NVLink meets the deadline and budget at the upper end of its band, so "
+             "tensor parallelism over PCIe is not ranked down: it is timed over PCIe, with no overlap."), {})]
+
+
+def nvlink_fits(cat: Mapping[str, np.ndarray], contexts: list[SearchContext], con: Any) -> bool:
+    """Whether some plan on a card with NVLink inside the node meets the deadline and the budget at the upper end
+    of its band (no deadline or budget: whether one fits at all) — the condition of the rule "no TP over PCIe when
+    an NVLink card fits the deadline" (issue 31). ``cat``: the search's kept rows; the reducer keeps each
+    context's best row under the constraints with the band's risk bit leading (:class:`_Reducer`), so a context
+    with such a plan has it among them."""
+    if not con.rules.tp_over_pcie or not len(cat.get("cost", ())):
+        return False
+    nvl = np.array([(c.gpu.intra_node_link or "pcie") in ("nvlink", "nvlink-bridge") for c in contexts], bool)
+    ok = nvl[cat["ctx"]] & np.isfinite(cat["cost"]) & np.isfinite(cat["calendar_hours"])
+    if con.deadline_days is not None:
+        ok &= cat["calendar_hours"] / 24.0 <= con.deadline_days
+    if con.budget is not None:
+        ok &= cat["cost"] <= con.budget
+    if "penalty" in cat:
+        ok &= (np.asarray(cat["penalty"], np.int64) & advisormod.RISK_BIT) == 0
+    return bool(ok.any())
 
 
 def _best_per_gpu_framework(order, days, cost, gpu_of, fw_of) -> dict[tuple[int, int], int]:
@@ -1890,17 +1949,29 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
            "other_days": float(days[j]), "other_mfu": mfu_j, "other_mfu_used": used_j}
     base = {"me": me, "other": other, "cur": cur, **fig}
     rule = next((rid for bit, rid in _BIT_RULES if extra & bit), None)
+    ceil = advisormod.mfu_ceiling(cj.gpu.id, engine_of(cj.framework), float(cj.facts.params.total)) or {}
+    base.update(cls=ceil.get("gpu_type") or "", src=ceil.get("source") or "")
     texts = {
         "deadline_risk": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} meets the deadline only at its point "
                                                 "estimate, not at the upper end of its band (ranked after safe plans)."),
         "tp_over_pcie": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} needs tensor parallelism over PCIe "
-                                               "(no NVLink), ranked after plans without it."),
+                                               "(no NVLink), ranked after plans without it while a card with NVLink "
+                                               "meets the deadline."),
         "mfu_grade": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other}'s MFU of {other_mfu:.0%} is graded poor."),
         "memory_headroom": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} leaves less free memory than the "
                                                   "memory model's p75 error (tight)."),
         "mfu_ceiling": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other}'s modelled {other_mfu:.0%} MFU is above the "
-                                              "best published run of its class, so it is costed at {other_mfu_used:.0%}"
-                                              ": {other_cost:,.0f} {cur} against {cost:,.0f} {cur}."),
+                                              "best published {other_mfu_used:.0%} for {cls} ({src}), so it is costed "
+                                              "at {other_mfu_used:.0%}: {other_cost:,.0f} {cur} against {cost:,.0f} "
+                                              "{cur}; at its modelled MFU it would have won."),
+        "cost_capped": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} "
+                                              "({days:.1f} against {other_days:.1f} days), even were {other} as fast "
+                                              "as its modelled {other_mfu:.0%} MFU (it is costed at the best "
+                                              "published {other_mfu_used:.0%} for {cls})."),
+        "days_capped": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {days:.1f} against {other_days:.1f} days "
+                                              "({cost:,.0f} against {other_cost:,.0f} {cur}), even were {other} as "
+                                              "fast as its modelled {other_mfu:.0%} MFU (it is timed at the best "
+                                              "published {other_mfu_used:.0%} for {cls})."),
         "deadline": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} needs {other_days:.1f} days, over the "
                                            "deadline of {deadline:g} days."),
         "cost": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} "
@@ -1908,17 +1979,23 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
         "days": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {days:.1f} against {other_days:.1f} days "
                                        "({cost:,.0f} against {other_cost:,.0f} {cur})."),
     }
+    text = None
     if rule is None:
-        if mfu_j > used_j + 1e-9:
+        capped = mfu_j > used_j + 1e-9
+        # the ceiling decided it only if, at its modelled MFU, the other plan would have won (its hours, and so
+        # roughly its cost, shrink by used/modelled)
+        lead, other_lead = (fig["days"], fig["other_days"]) if objective == "fastest" else (fig["cost"], fig["other_cost"])
+        if capped and other_lead * used_j / mfu_j < lead:
             rule = "mfu_ceiling"
         elif con.deadline_days is not None and fig["other_days"] > con.deadline_days and objective != "fastest":
             rule = "deadline"
             base["deadline"] = con.deadline_days
         else:
             rule = "days" if objective == "fastest" else "cost"
+            text = texts[rule + "_capped"] if capped else None
     gpu_j, fw_j = cj.gpu.id, cj.framework
     return {"versus": versus, "gpu": gpu_j, "framework": fw_j, "rule": rule, "figures": fig,
-            "message": Msg(CTX, texts[rule], base)}
+            "message": Msg(CTX, text or texts[rule], base)}
 
 
 def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, fw_of, cat, days, contexts,
@@ -1974,11 +2051,15 @@ def _layout_words(cat, j: int) -> str:
 # -------------------------------------------------------------------------------------------- explain
 
 
-def _make_plan(ctx: SearchContext, cat: dict, i: int, tier: str) -> Plan:
+def _make_plan(ctx: SearchContext, cat: dict, i: int, tier: str, tp_rule: bool = True) -> Plan:
     """The shown plan: :func:`evaluate.evaluate` on the candidate's complete scenario (the same formulas the
-    ranking used), with the search's explanation and warnings."""
+    ranking used), with the search's explanation and warnings. ``tp_rule``: whether TP over PCIe was ranked
+    down (:func:`nvlink_fits`); where it was not, the plan's verdict on that rule says why."""
     scen = candidate_scenario(ctx, cat, i)
     ev = evaluate(scen, resolved=replace(ctx.resolved, scenario=scen), prices=ctx.table, overheads=ctx.overheads)
+    if not tp_rule and ev.tp_over_pcie:
+        ev = replace(ev, rules=tuple(rulesmod.tp_over_pcie_waived(r, ev.layout.tp, ev.gpu_name)
+                                     if r.id == "tp_over_pcie" else r for r in ev.rules))
     limits = {k[5:]: float(v[i]) for k, v in cat.items() if k.startswith("frac_") and np.isfinite(v[i])}
     plan = Plan.from_evaluation(ev, limits)
     plan.peak_tflops = _peak(ctx.gpu, scen.training.precision)

@@ -157,7 +157,9 @@ class PlanInfo:
     calendar_days_band = property(lambda self: self.evaluation.calendar_days_band)
     cost_band = property(lambda self: self.evaluation.cost_band)
     band = property(lambda self: self.evaluation.band)
-    mfu = property(lambda self: self.evaluation.mfu)
+    mfu = property(lambda self: self.evaluation.mfu)  # the MFU the plan is timed and costed at (mfu_used)
+    #: why the MFU shown is not the modelled one (the MFU ceiling, core/advisor.py), as a sentence; None: it is
+    mfu_note = property(lambda self: None if self.evaluation.mfu_note is None else Text.of(self.evaluation.mfu_note))
     gpu_hours = property(lambda self: self.evaluation.gpu_hours)
     cost = property(lambda self: self.evaluation.cost)
     scenario = property(lambda self: self.evaluation.scenario)

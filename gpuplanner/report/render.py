@@ -852,8 +852,8 @@ def _html_plan(data: ReportData) -> str:
                           "{d} days of compute around the clock ({h} GPU-hours)").format(
                 c=fmt_days(p.calendar_days), d=fmt_days(p.compute_days),
                 h=format_number(p.gpu_hours, 0) if p.gpu_hours is not None else "—")),
-            (translate("Report", "Step time, MFU"), f"{format_number(p.step_time_s, 2)} s, {fmt_pct(p.mfu)}"
-             if p.step_time_s is not None else fmt_pct(p.mfu)),
+            (translate("Report", "Step time, MFU"), (f"{format_number(p.step_time_s, 2)} s, {fmt_pct(p.mfu)}"
+             if p.step_time_s is not None else fmt_pct(p.mfu)) + ("" if p.mfu_note is None else f" ({tr_text(p.mfu_note)})")),
         ]
     if p.cost is not None:
         pairs.append((translate("Report", "Cost"), f"{fmt_money(p.cost, cur)} — {_mode_name(p.rental_mode)}"))

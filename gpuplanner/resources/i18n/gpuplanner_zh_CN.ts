@@ -1851,6 +1851,18 @@
         <source>{net}: one NIC per server assumed ({gbps:g} Gb/s for {g} GPUs; the catalogue gives no count): enter NICs per server on the Hardware page.</source>
         <translation>{net}：按每台服务器一张网卡计算（{g} 张 GPU 共用 {gbps:g} Gb/s；目录中没有网卡数量）：请在“硬件与价格”页填写“每台服务器网卡数”。</translation>
     </message>
+    <message>
+        <source>modelled {modelled:.0%}; no run on this card is published, so it takes the lowest ceiling of its framework family, {ceil:.0%} for {cls} ({src}, {date}): timed and costed at {ceil:.0%}</source>
+        <translation>模型估算 {modelled:.0%}；这张卡没有公开的训练记录，因此取其框架类别中最低的上限，即 {cls} 的 {ceil:.0%}（{src}，{date}）：按 {ceil:.0%} 计算时间和成本</translation>
+    </message>
+    <message>
+        <source>modelled {modelled:.0%}; no run of this framework on this card family is published, so it takes the lowest ceiling of the family, {ceil:.0%} for {cls} ({src}, {date}): timed and costed at {ceil:.0%}</source>
+        <translation>模型估算 {modelled:.0%}；这一类卡上没有该框架的公开训练记录，因此取该类卡中最低的上限，即 {cls} 的 {ceil:.0%}（{src}，{date}）：按 {ceil:.0%} 计算时间和成本</translation>
+    </message>
+    <message>
+        <source>modelled {modelled:.0%}, above the best published {ceil:.0%} for {cls} ({src}, {date}): timed and costed at {ceil:.0%}</source>
+        <translation>模型估算 {modelled:.0%}，高于 {cls} 的最佳公开值 {ceil:.0%}（{src}，{date}）：按 {ceil:.0%} 计算时间和成本</translation>
+    </message>
 </context>
 <context>
     <name>Framework</name>
@@ -4042,20 +4054,12 @@
         <translation>{me} 胜过 {other}：{other} 仅按点估计满足截止时间，按区间上限则不满足（排在稳妥的方案之后）。</translation>
     </message>
     <message>
-        <source>{me} beats {other}: {other} needs tensor parallelism over PCIe (no NVLink), ranked after plans without it.</source>
-        <translation>{me} 胜过 {other}：{other} 需要经 PCIe（无 NVLink）做张量并行，排在不需要的方案之后。</translation>
-    </message>
-    <message>
         <source>{me} beats {other}: {other}&apos;s MFU of {other_mfu:.0%} is graded poor.</source>
         <translation>{me} 胜过 {other}：{other} 的 MFU 为 {other_mfu:.0%}，评级为差。</translation>
     </message>
     <message>
         <source>{me} beats {other}: {other} leaves less free memory than the memory model&apos;s p75 error (tight).</source>
         <translation>{me} 胜过 {other}：{other} 的空闲显存少于显存模型的 p75 误差（偏紧）。</translation>
-    </message>
-    <message>
-        <source>{me} beats {other}: {other}&apos;s modelled {other_mfu:.0%} MFU is above the best published run of its class, so it is costed at {other_mfu_used:.0%}: {other_cost:,.0f} {cur} against {cost:,.0f} {cur}.</source>
-        <translation>{me} 胜过 {other}：{other} 的模型 MFU {other_mfu:.0%} 高于同类最佳公开运行，因此按 {other_mfu_used:.0%} 计费：{other_cost:,.0f} {cur}，对比 {cost:,.0f} {cur}。</translation>
     </message>
     <message>
         <source>{me} beats {other}: {other} needs {other_days:.1f} days, over the deadline of {deadline:g} days.</source>
@@ -4068,6 +4072,26 @@
     <message>
         <source>{me} beats {other}: {days:.1f} against {other_days:.1f} days ({cost:,.0f} against {other_cost:,.0f} {cur}).</source>
         <translation>{me} 胜过 {other}：{days:.1f} 天对比 {other_days:.1f} 天（{cost:,.0f} 对比 {other_cost:,.0f} {cur}）。</translation>
+    </message>
+    <message>
+        <source>No plan on a card with NVLink meets the deadline and budget at the upper end of its band, so tensor parallelism over PCIe is not ranked down: it is timed over PCIe, with no overlap.</source>
+        <translation>没有任何 NVLink 卡的方案在其区间上限处满足截止时间和预算，因此经 PCIe 的张量并行不降低排名：按 PCIe 计时，且不做通信重叠。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {other} needs tensor parallelism over PCIe (no NVLink), ranked after plans without it while a card with NVLink meets the deadline.</source>
+        <translation>{me} 胜过 {other}：{other} 需要经 PCIe（无 NVLink）做张量并行；只要有 NVLink 卡满足截止时间，它就排在不需要的方案之后。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {other}&apos;s modelled {other_mfu:.0%} MFU is above the best published {other_mfu_used:.0%} for {cls} ({src}), so it is costed at {other_mfu_used:.0%}: {other_cost:,.0f} {cur} against {cost:,.0f} {cur}; at its modelled MFU it would have won.</source>
+        <translation>{me} 胜过 {other}：{other} 的模型估算 MFU {other_mfu:.0%} 高于 {cls} 的最佳公开值 {other_mfu_used:.0%}（{src}），因此按 {other_mfu_used:.0%} 计算成本：{other_cost:,.0f} {cur} 对 {cost:,.0f} {cur}；若按模型估算的 MFU，它本会胜出。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} ({days:.1f} against {other_days:.1f} days), even were {other} as fast as its modelled {other_mfu:.0%} MFU (it is costed at the best published {other_mfu_used:.0%} for {cls}).</source>
+        <translation>{me} 胜过 {other}：{cost:,.0f} {cur} 对 {other_cost:,.0f} {cur}（{days:.1f} 天对 {other_days:.1f} 天）；即使 {other} 达到模型估算的 MFU {other_mfu:.0%} 也是如此（它按 {cls} 的最佳公开值 {other_mfu_used:.0%} 计算成本）。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {days:.1f} against {other_days:.1f} days ({cost:,.0f} against {other_cost:,.0f} {cur}), even were {other} as fast as its modelled {other_mfu:.0%} MFU (it is timed at the best published {other_mfu_used:.0%} for {cls}).</source>
+        <translation>{me} 胜过 {other}：{days:.1f} 天对 {other_days:.1f} 天（{cost:,.0f} 对 {other_cost:,.0f} {cur}）；即使 {other} 达到模型估算的 MFU {other_mfu:.0%} 也是如此（它按 {cls} 的最佳公开值 {other_mfu_used:.0%} 计时）。</translation>
     </message>
 </context>
 <context>
@@ -4750,10 +4774,6 @@
         <translation>有风险：按估计值满足截止时间或预算，但按区间上限不满足。</translation>
     </message>
     <message>
-        <source>Modelled MFU {0} is above the best published {1} for its class ({2}, {3}): timed and costed at {1}.</source>
-        <translation>模型 MFU {0} 高于同类最佳公开值 {1}（{2}，{3}）：按 {1} 计算时间和成本。</translation>
-    </message>
-    <message>
         <source>Priced from: {0} · region {1} · {2}, {3}</source>
         <translation>价格来源：{0} · 地区 {1} · {2}，{3}</translation>
     </message>
@@ -4772,6 +4792,10 @@
     <message>
         <source>Preview: the summary and the live charts show your own layout until you press “Use this layout”.</source>
         <translation>预览：在你点击“采用此布局”之前，摘要和实时图表显示的仍是你自己的布局。</translation>
+    </message>
+    <message>
+        <source>MFU {0}: {1}.</source>
+        <translation>MFU {0}：{1}。</translation>
     </message>
 </context>
 <context>
@@ -4987,6 +5011,26 @@
     <message>
         <source>pipeline micro-batch size</source>
         <translation>流水线微批次大小</translation>
+    </message>
+    <message>
+        <source>On the same servers the phase takes {need:.1f} weeks and overruns its slot of {slot:.1f} weeks by {over:.1f} weeks: every later phase moves back.</source>
+        <translation>在同样的服务器上，该阶段需要 {need:.1f} 周，超出为其安排的 {slot:.1f} 周 {over:.1f} 周：之后的每个阶段都要顺延。</translation>
+    </message>
+    <message>
+        <source>No plan finishes within {days:.1f} days.</source>
+        <translation>没有方案能在 {days:.1f} 天内完成。</translation>
+    </message>
+    <message>
+        <source>To keep the deadline of {days:.1f} days: {n} × {gpu} on {nodes} node(s), TP {tp} · PP {pp} · EP {ep} · DP {dp} · ZeRO-{zero} ({fw}), {mode}, {cal:.1f} days, {cost:,.0f} {cur}.</source>
+        <translation>要保住 {days:.1f} 天的截止时间：{n} × {gpu}，{nodes} 个节点，TP {tp} · PP {pp} · EP {ep} · DP {dp} · ZeRO-{zero}（{fw}），{mode}，{cal:.1f} 天，{cost:,.0f} {cur}。</translation>
+    </message>
+    <message>
+        <source>The search cannot plan the changed job: {e}</source>
+        <translation>搜索无法为变化后的任务给出方案：{e}</translation>
+    </message>
+    <message>
+        <source>No plan within {n} GPUs finishes the changed job within {days:.1f} days (the fastest: {best:.1f} days).</source>
+        <translation>{n} 张 GPU 以内没有方案能在 {days:.1f} 天内完成变化后的任务（最快：{best:.1f} 天）。</translation>
     </message>
 </context>
 <context>
@@ -7202,12 +7246,16 @@
         <translation>没有张量并行。</translation>
     </message>
     <message>
-        <source>TP {tp} over PCIe on {gpu}: four all-reduces per layer through the host bridge, none hidden (Transformer Engine&apos;s overlap needs NVLink peer memory); ranked after plans without it.</source>
-        <translation>{gpu} 上经 PCIe 的 TP {tp}：每层四次 all-reduce 经过主机桥，无法隐藏（Transformer Engine 的通信重叠需要 NVLink 点对点显存）；排在不需要它的方案之后。</translation>
-    </message>
-    <message>
         <source>TP {tp} inside the NVLink domain of {gpu}.</source>
         <translation>TP {tp} 位于 {gpu} 的 NVLink 域内。</translation>
+    </message>
+    <message>
+        <source>TP {tp} over PCIe on {gpu}: four all-reduces per layer through the host bridge, none hidden (Transformer Engine&apos;s overlap needs NVLink peer memory); ranked after plans without it when a card with NVLink meets the deadline.</source>
+        <translation>{gpu} 上经 PCIe 的 TP {tp}：每层四次 all-reduce 经过主机桥，无法隐藏（Transformer Engine 的通信重叠需要 NVLink 点对点显存）；当有 NVLink 卡满足截止时间时，排在不需要它的方案之后。</translation>
+    </message>
+    <message>
+        <source>TP {tp} over PCIe on {gpu}: no card with NVLink meets the deadline and budget at the upper end of its band, so it is ranked on its own time and cost (timed over PCIe, none of it hidden).</source>
+        <translation>{gpu} 上经 PCIe 的 TP {tp}：没有 NVLink 卡在其区间上限处满足截止时间和预算，因此按它自己的时间和成本排名（按 PCIe 计时，通信无法隐藏）。</translation>
     </message>
 </context>
 <context>

@@ -640,15 +640,13 @@ class PlansPage(BasePage):
                     f"<tr>{heads}<th>{tr('total')}</th>"
                     f"<th>{tr('capacity')}</th></tr><tr>{mem_cells}<td align=right><b>{format_number(m.total, 1)}</b></td>"
                     f"<td align=right>{format_sig(m.capacity)}</td></tr></table>")
-        rows.append("<p><b>" + tr("Time") + "</b>: " + esc(tr(
+        rows.append("<p><a name='time'></a><b>" + tr("Time") + "</b>: " + esc(tr(
             "{0} calendar days ({1} days of compute) · {2} tokens/s · MFU {3}").format(
             format_number(p.calendar_days, 2), format_number(p.compute_days, 2), format_compact(p.tokens_per_s or 0, 3),
             "—" if p.mfu is None else f"{format_percent(p.mfu, 0)} ({grade_text(ev.mfu_grade)})")) + "</p>")
-        if ev.mfu_ceiling is not None and ev.mfu_used is not None and p.mfu is not None and ev.mfu_used < p.mfu - 1e-9:
-            rows.append("<p style='color:#b26a00'>" + esc(tr(
-                "Modelled MFU {0} is above the best published {1} for its class ({2}, {3}): timed and costed at {1}.").format(
-                format_percent(p.mfu, 0), format_percent(ev.mfu_ceiling["mfu"], 0), ev.mfu_ceiling.get("source", ""),
-                ev.mfu_ceiling.get("source_date", ""))) + "</p>")
+        if ev.mfu_note is not None:  # the MFU shown is the ceiling's; the modelled one beside it, with the reason
+            rows.append("<p style='color:#b26a00'>" + esc(tr("MFU {0}: {1}.").format(
+                format_percent(ev.mfu, 0), tr_msg(ev.mfu_note))) + "</p>")
         if ev.calendar_days_band is not None:
             lo, hi = ev.calendar_days_band
             rng = self.tr("{0}–{1} calendar days").format(format_number(lo, 1), format_number(hi, 1))

@@ -229,6 +229,11 @@ class ProjectPage(BasePage):
         self.whatif.horizontalHeader().setStretchLastSection(True)
         self.whatif.setMaximumHeight(130)
         wl.addWidget(self.whatif)
+        self.replans = QLabel()  # the what-ifs re-planned: overrun of the slot, what keeps the deadline
+        self.replans.setWordWrap(True)
+        self.replans.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.replans.setVisible(False)
+        wl.addWidget(self.replans)
         self.error_label = QLabel()
         self.error_label.setWordWrap(True)
         self.error_label.setTextFormat(Qt.TextFormat.PlainText)
@@ -643,6 +648,8 @@ class ProjectPage(BasePage):
             self.total.setText(self.tr("No result: {0}").format(tr_msg(self.error)) if self.error else "")
             self.table.setRowCount(0)
             self.whatif.setRowCount(0)
+            self.replans.setText("")
+            self.replans.setVisible(False)
             self.timeline.set_result(None, "CNY", "")
             self.advice.setText("")
             return
@@ -683,6 +690,15 @@ class ProjectPage(BasePage):
                 if w.note is not None:
                     item.setToolTip(_tr_msg(w.note))
                 self.whatif.setItem(r, c, item)
+        # same servers, longer (and whether the phase overruns its slot) / what keeping the deadline takes
+        lines = []
+        for w in res.what_if:
+            said = [_tr_msg(m) for m in (w.overrun_note, None if w.keep_deadline is None else w.keep_deadline.sentence)
+                    if m is not None]
+            if said:
+                lines.append(f"• {names.get(w.change, w.change)}: " + " ".join(said))
+        self.replans.setText("\n".join(lines))
+        self.replans.setVisible(bool(lines))
 
 
     def _field_name(self, key: str) -> str:
