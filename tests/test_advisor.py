@@ -207,7 +207,7 @@ def test_tp_over_pcie_is_ranked_down_only_when_an_nvlink_card_fits_the_deadline(
     verdict = {r.id: r for r in top.rules}["tp_over_pcie"]
     assert verdict.status == "passed" and "no card with NVLink" in verdict.message.render()
     assert any("NVLink" in m.render() for m in alone.notes)
-    mixed = search(_full_7b(pcie + ["h800-sxm-80gb"]), top=5)
+    mixed = search(_full_7b(pcie + ["h800-sxm-80gb"]), top=60)  # (the ranked list holds every plan: several per GPU type)
     ranks = [q.evaluation.tp_over_pcie for q in mixed.plans]
     assert mixed.plans[0].gpu == "h800-sxm-80gb" and not ranks[0]
     assert True in ranks and all(not x for x in ranks[:ranks.index(True)])
