@@ -61,6 +61,7 @@ from typing import Any, Literal
 from dataclasses import dataclass
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import Msg
+from .serving_facts import DECODE_MBU_GDDR, DECODE_MBU_HBM
 
 CTX = "Inference"
 
@@ -77,8 +78,8 @@ GIB = 1024.0 ** 3
 class ServingEfficiency:
     """Achieved fractions of the roofs (module docstring for the sources)."""
 
-    memory_bandwidth: float = 0.6  # Databricks/MosaicML 2023, MBU ~60% (HBM parts)
-    memory_bandwidth_gddr: float = 0.75  # GDDR cards at batch 1 (GDDR_BOARDS: the llama.cpp table's median)
+    memory_bandwidth: float = DECODE_MBU_HBM  # Databricks/MosaicML 2023, MBU ~60% (HBM parts): core/serving_facts.py
+    memory_bandwidth_gddr: float = DECODE_MBU_GDDR  # GDDR cards at batch 1 (GDDR_BOARDS: the llama.cpp table's median)
     compute: float = 0.5  # assumption: top of the guide's 40-55% MFU band
     activation_reserve_gib: float = 1.0  # assumption: activations and CUDA graphs of the serving engine
 

@@ -117,12 +117,11 @@ from . import recompute as rc
 from . import fp8 as fp8mod
 from . import calibration
 from . import frameworks as _frameworks
-from .inference import ServingEfficiency as _ServingEfficiency
+from .serving_facts import DECODE_MBU_HBM
 from .methods import EAGER_OP_S, SFT, MethodProfile, generation_seconds, method_profile
 
 # --------------------------------------------------------------------------------------------- constants
 
-_SERVING_EFF = _ServingEfficiency()
 
 #: Sustained fraction of dense peak on the GEMMs of large training layers, by GPU generation.
 #: Ampere/Hopper: gpu-catalog.md §4.1 (see module docstring). Ada and consumer Blackwell: no public MFU
@@ -1209,9 +1208,9 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
     else:
         pool = None
     # decoding reads the weights and KV cache at the model bandwidth utilisation serving engines reach
-    # (inference.ServingEfficiency.memory_bandwidth: Databricks/MosaicML measured MBU ~60% decoding 7B models on
+    # (serving_facts.DECODE_MBU_HBM, also inference.ServingEfficiency's: Databricks/MosaicML measured MBU ~60% decoding 7B models on
     # A100/H100), not at the streaming kernels' MEM_BW_EFFICIENCY
-    decode_bw = mem_bw / MEM_BW_EFFICIENCY * _SERVING_EFF.memory_bandwidth
+    decode_bw = mem_bw / MEM_BW_EFFICIENCY * DECODE_MBU_HBM
     generation, _waves, wait = generation_seconds(
         profile, arch=m.arch, params_total=float(m.params.total), active_params=float(m.params.active),
         seqs=seqs, tp=tp, peak_flops=peak16, eff=gen_eff, mem_bw=decode_bw, kv_pool_bytes=pool, ops=ops,
