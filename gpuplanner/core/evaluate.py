@@ -341,6 +341,11 @@ class Evaluation:
         out["scenario"] = s.model_dump(mode="json", exclude_none=True)
         return out
 
+    @property
+    def links(self) -> "PlanLinks":
+        """The links this plan runs on, named as the views show them (:func:`plan_links`)."""
+        return plan_links(self)
+
 
 # --------------------------------------------------------------------------------------------- evaluate
 
@@ -948,3 +953,46 @@ def inter_node_link(ev: Evaluation) -> tuple[str, float | None] | None:
     except PlannerError:
         return h.inter_node, None
     return net.name, (net.gbps_per_nic * gf.nics_per_node if net.gbps_per_nic else None)
+
+
+@dataclass(slots=True, frozen=True)
+class PlanLinks:
+    """The links one plan runs on, as the report and the pages show them: ``gpus_per_node`` as used (never more
+    than the plan's GPUs); the link inside a node (its name and the vendors' bidirectional GB/s per GPU; None on
+    one GPU); the fabric between nodes (its name and Gb/s per node as the time model counts it,
+    :func:`inter_node_link`; None on one node)."""
+
+    gpus_per_node: int
+    intra_node: str | None
+    intra_node_bw_gbs: float | None
+    inter_node: str | None
+    inter_node_gbps_per_node: float | None
+
+
+def _intra_link(gpu: Any, override: str | None) -> tuple[str | None, float | None]:
+    """The link inside a node: the catalog's link class of ``gpu`` (else its link kind) with the vendors'
+    figure; a scenario's ``hardware.intra_node`` (``pcie``/``nvlink``) names the link it forces and its figure
+    (twice :func:`catalog_hw.intra_node_bandwidth_gbs`, which is one-way)."""
+    from .catalog_hw import intra_node_bandwidth_gbs, intra_node_network
+
+    if override:
+        try:
+            uni = intra_node_bandwidth_gbs(gpu, override)
+        except PlannerError:
+            uni = None
+        return ("PCIE" if override == "pcie" else "NVLink"), (None if uni is None else 2.0 * uni)
+    try:
+        net = intra_node_network(gpu)
+    except PlannerError:
+        net = None
+    return (net.name if net else gpu.intra_node_link), gpu.intra_node_bw_gbs
+
+
+def plan_links(ev: Evaluation) -> PlanLinks:
+    """:class:`PlanLinks` of ``ev`` (the one place the report's and the pages' link names and figures come from)."""
+    h = ev.scenario.hardware
+    intra, intra_bw = _intra_link(ev._extra["resolved"].gpu, h.intra_node) if ev.num_gpus > 1 else (None, None)
+    inter = inter_node_link(ev) if ev.nodes > 1 else None
+    return PlanLinks(gpus_per_node=min(ev.gpus_per_node, ev.num_gpus), intra_node=intra, intra_node_bw_gbs=intra_bw,
+                     inter_node=None if inter is None else inter[0],
+                     inter_node_gbps_per_node=None if inter is None else inter[1])

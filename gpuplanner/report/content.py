@@ -128,11 +128,6 @@ class PlanInfo:
 
     evaluation: Any
     label: str
-    gpus_per_node: int  # per node as used: never more than the plan's GPUs
-    intra_node: str | None = None  # link name, e.g. "NVLink 4 (H100 SXM)"
-    intra_node_bw_gbs: float | None = None  # bidirectional per GPU, vendors' figure
-    inter_node: str | None = None  # network name
-    inter_node_gbps_per_node: float | None = None  # as the time model counts it (core.evaluate.inter_node_link)
     mfu_source: str | None = None  # "assumed" | "measured" | "modelled"
     explanation: list[Text] = field(default_factory=list)
     advice: list[Text] = field(default_factory=list)
@@ -164,6 +159,12 @@ class PlanInfo:
     step_time_s = property(lambda self: self.evaluation.time.step_time_s)
     tokens_per_s_per_gpu = property(lambda self: self.evaluation.time.tokens_per_s_per_gpu)
     memory_headroom_gib = property(lambda self: float(self.evaluation.memory.headroom))
+    # the links (Evaluation.links, core.evaluate.PlanLinks): per node as used, the link names and figures
+    gpus_per_node = property(lambda self: self.evaluation.links.gpus_per_node)
+    intra_node = property(lambda self: self.evaluation.links.intra_node)
+    intra_node_bw_gbs = property(lambda self: self.evaluation.links.intra_node_bw_gbs)
+    inter_node = property(lambda self: self.evaluation.links.inter_node)
+    inter_node_gbps_per_node = property(lambda self: self.evaluation.links.inter_node_gbps_per_node)
 
     @property
     def memory(self) -> dict[str, float]:
@@ -338,38 +339,11 @@ _FORMULAS = [
 ]
 
 
-def _intra(gpu) -> tuple[str | None, float | None]:
-    from ..core import catalog_hw
-
-    try:
-        net = catalog_hw.intra_node_network(gpu)
-    except PlannerError:
-        net = None
-    return (net.name if net else gpu.intra_node_link), gpu.intra_node_bw_gbs
-
-
-def _inter(ev) -> tuple[str | None, float | None]:
-    """The fabric between servers and its Gb/s per node as the time model counts them
-    (:func:`core.evaluate.inter_node_link`)."""
-    from ..core.evaluate import inter_node_link
-
-    link = inter_node_link(ev)
-    return (None, None) if link is None else link
-
-
 def plan_from_evaluation(ev, label: str, plan=None) -> PlanInfo:
     """A :class:`PlanInfo` of one :class:`core.evaluate.Evaluation` (and, for a ranked plan ``plan``, its
     explanation and warnings): the figures stay in the Evaluation; only names and sentences are added here."""
-    s = ev.scenario
-    h = s.hardware
-    intra, intra_bw = _intra(ev._extra["resolved"].gpu)
-    inter, inter_bw = _inter(ev)
-    if h.intra_node and h.num_gpus > 1:
-        intra = h.intra_node.upper() if h.intra_node == "pcie" else "NVLink"
     info = PlanInfo(
-        evaluation=ev, label=label, gpus_per_node=min(h.gpus_per_node, h.num_gpus),
-        intra_node=intra if h.num_gpus > 1 else None, intra_node_bw_gbs=intra_bw if h.num_gpus > 1 else None,
-        inter_node=inter if ev.nodes > 1 else None, inter_node_gbps_per_node=inter_bw if ev.nodes > 1 else None,
+        evaluation=ev, label=label,
         mfu_source="assumed" if ev.time.mfu_override else "modelled",
         advice=[Text.of(m) for m in ev.rental_advice],
         rent_vs_build=None if ev.rent_vs_build is None else Text.of(ev.rent_vs_build.sentence),
