@@ -83,23 +83,10 @@ class PlanRow:
     cost = property(lambda self: self.plan.evaluation.cost)
     currency = property(lambda self: self.plan.currency)
     rental_mode = property(lambda self: self.plan.evaluation.rental_mode)
-    cost_by_mode = property(lambda self: dict(self.plan.evaluation.mode_costs))
-    time_breakdown = property(lambda self: dict(self.plan.limits))
     explanation = property(lambda self: list(self.plan.explanation))
     warnings = property(lambda self: list(self.plan.warnings))
-    advice = property(lambda self: list(self.plan.rental_advice))
     meets_deadline = property(lambda self: self.plan.meets_deadline)
     within_budget = property(lambda self: self.plan.within_budget)
-
-    @property
-    def rent_vs_build(self) -> Any:
-        rb = self.plan.evaluation.rent_vs_build
-        return None if rb is None else rb.sentence
-
-    @property
-    def rent_vs_build_result(self) -> Any:
-        """The whole comparison (cost.BuildResult): rent, the five parts of building, break-even utilisation."""
-        return self.plan.evaluation.rent_vs_build
 
     @property
     def layout(self) -> Any:
