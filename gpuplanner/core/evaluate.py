@@ -996,3 +996,30 @@ def plan_links(ev: Evaluation) -> PlanLinks:
     return PlanLinks(gpus_per_node=min(ev.gpus_per_node, ev.num_gpus), intra_node=intra, intra_node_bw_gbs=intra_bw,
                      inter_node=None if inter is None else inter[0],
                      inter_node_gbps_per_node=None if inter is None else inter[1])
+
+
+class PlanFigures:
+    """A plan's figures read from its Evaluation under the Evaluation's own names: the one list the ranked plan
+    (:class:`core.search.Plan`), the Plans page's row (:class:`app.engine.PlanRow`) and the report's plan
+    (:class:`report.content.PlanInfo`) share, so each of them says only what it adds or shows differently. A
+    class using it has an ``evaluation``. Nothing is copied or computed here."""
+
+    __slots__ = ()
+
+    scenario = property(lambda self: self.evaluation.scenario)
+    gpu_name = property(lambda self: self.evaluation.gpu_name)
+    gpu_memory_gib = property(lambda self: self.evaluation.gpu_memory_gib)
+    num_gpus = property(lambda self: self.evaluation.num_gpus)
+    nodes = property(lambda self: self.evaluation.nodes)
+    gpus_per_node = property(lambda self: self.evaluation.gpus_per_node)
+    layout = property(lambda self: self.evaluation.layout)
+    compute_days = property(lambda self: self.evaluation.compute_days)
+    calendar_days = property(lambda self: self.evaluation.calendar_days)
+    calendar_days_band = property(lambda self: self.evaluation.calendar_days_band)
+    cost_band = property(lambda self: self.evaluation.cost_band)
+    band = property(lambda self: self.evaluation.band)
+    currency = property(lambda self: self.evaluation.currency)
+    mfu = property(lambda self: self.evaluation.mfu)
+    gpu_hours = property(lambda self: self.evaluation.gpu_hours)
+    meets_deadline = property(lambda self: self.evaluation.meets_deadline)
+    within_budget = property(lambda self: self.evaluation.within_budget)

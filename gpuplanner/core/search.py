@@ -48,7 +48,7 @@ from . import cost as costmod
 from .architecture import ModelSource
 from .cost import MODES, Msg, Overheads, PriceTable
 from .errors import PlannerError, ScenarioError
-from .evaluate import cost_inputs, evaluate, validation_band
+from .evaluate import PlanFigures, cost_inputs, evaluate, validation_band
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr, error_text
 from . import rules as rulesmod
@@ -168,7 +168,7 @@ def _step_shares(d: Mapping[str, np.ndarray], rows) -> dict[str, np.ndarray]:
 
 
 @dataclass(slots=True)  # mutable: run_search fills in the framework's reason and the link after ranking
-class Plan:
+class Plan(PlanFigures):
     """One ranked plan: the :class:`evaluate.Evaluation` of its complete scenario, and what the ranking adds
     (explanation, warnings, bottleneck shares, the framework's reason, #1's decision).
 
@@ -190,13 +190,7 @@ class Plan:
     decision: list[dict] = field(default_factory=list)
 
     # ---- read from the Evaluation (the plan is said once: core.evaluate.Evaluation and its Layout)
-    scenario = property(lambda self: self.evaluation.scenario)
     gpu = property(lambda self: self.evaluation.gpu_id)
-    gpu_name = property(lambda self: self.evaluation.gpu_name)
-    num_gpus = property(lambda self: self.evaluation.num_gpus)
-    nodes = property(lambda self: self.evaluation.nodes)
-    gpus_per_node = property(lambda self: self.evaluation.gpus_per_node)
-    layout = property(lambda self: self.evaluation.layout)
     framework = property(lambda self: self.evaluation.layout.framework)
     tp = property(lambda self: self.evaluation.layout.tp)
     pp = property(lambda self: self.evaluation.layout.pp)
@@ -213,15 +207,8 @@ class Plan:
     grad_accum = property(lambda self: self.evaluation.layout.grad_accum)
     global_batch_size = property(lambda self: self.evaluation.layout.global_batch_size)
     memory_per_gpu_gib = property(lambda self: self.evaluation.memory.total)
-    gpu_memory_gib = property(lambda self: self.evaluation.gpu_memory_gib)
-    compute_days = property(lambda self: self.evaluation.compute_days)
-    calendar_days = property(lambda self: self.evaluation.calendar_days)
-    currency = property(lambda self: self.evaluation.currency)
     rental_mode = property(lambda self: self.evaluation.rental_mode or "card_hour")
     mode_costs = property(lambda self: dict(self.evaluation.mode_costs))
-    mfu = property(lambda self: self.evaluation.mfu)
-    meets_deadline = property(lambda self: self.evaluation.meets_deadline)
-    within_budget = property(lambda self: self.evaluation.within_budget)
     rental_advice = property(lambda self: list(self.evaluation.rental_advice))
     price = property(lambda self: None if self.evaluation.price is None else self.evaluation.price.to_json())
 

@@ -24,6 +24,7 @@ from typing import Any, Mapping
 from .. import __version__
 from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
+from ..core.evaluate import PlanFigures
 from ..core.messages import Msg
 
 CTX = "Report"
@@ -121,7 +122,7 @@ class TaskInfo:
 
 
 @dataclass
-class PlanInfo:
+class PlanInfo(PlanFigures):
     """One plan as the report shows it: its :class:`core.evaluate.Evaluation` (every figure is read from it, under
     the Evaluation's own names, by the properties below) and what the report adds — the label, the link names,
     the sentences as translatable :class:`Text`, and why an alternative lost."""
@@ -141,21 +142,8 @@ class PlanInfo:
 
     # ---- read from the Evaluation (selected, never copied)
     gpu_id = property(lambda self: self.evaluation.gpu_id)
-    gpu_name = property(lambda self: self.evaluation.gpu_name)
-    gpu_memory_gib = property(lambda self: self.evaluation.gpu_memory_gib)
-    num_gpus = property(lambda self: self.evaluation.num_gpus)
-    nodes = property(lambda self: self.evaluation.nodes)
-    layout = property(lambda self: self.evaluation.layout)
     fits = property(lambda self: bool(self.evaluation.fits))
-    compute_days = property(lambda self: self.evaluation.compute_days)
-    calendar_days = property(lambda self: self.evaluation.calendar_days)
-    calendar_days_band = property(lambda self: self.evaluation.calendar_days_band)
-    cost_band = property(lambda self: self.evaluation.cost_band)
-    band = property(lambda self: self.evaluation.band)
-    mfu = property(lambda self: self.evaluation.mfu)
-    gpu_hours = property(lambda self: self.evaluation.gpu_hours)
     cost = property(lambda self: self.evaluation.cost)
-    scenario = property(lambda self: self.evaluation.scenario)
     step_time_s = property(lambda self: self.evaluation.time.step_time_s)
     tokens_per_s_per_gpu = property(lambda self: self.evaluation.time.tokens_per_s_per_gpu)
     memory_headroom_gib = property(lambda self: float(self.evaluation.memory.headroom))
