@@ -490,25 +490,21 @@ def _measured_mfu(doc) -> float | None:
 
 
 def _memory_by_count(res) -> tuple[list, list]:
-    """The scaling sweep's memory per GPU against GPU count (each point an Evaluation) and the candidate
-    cards' capacities, as plain values for the report."""
-    mb = getattr(res, "memory", None)
-    if mb is None:
-        return [], []
-    pts = [(p.num_gpus, p.memory.total if p.memory is not None else None,
-            p.current.total if p.current is not None else None) for p in mb.points]
-    return pts, [(c.name, c.memory_gib) for c in mb.cards]
+    """The sweep's memory per GPU against GPU count as the report's rows ``(GPUs, least-memory GiB or None, the
+    plan's own GiB or None)`` and the candidate cards: the same series the app's chart plots (core/series.py)."""
+    from ..core import series
+
+    least, own = dict(series.memory_least(res)), dict(series.memory_own(res))
+    mb = series.memory_of(res)
+    pts = [] if mb is None else [(p.num_gpus, least.get(p.num_gpus), own.get(p.num_gpus)) for p in mb.points]
+    return pts, series.card_capacities(res)
 
 
 def _scaling(res) -> list[tuple[int, float]]:
-    """Calendar days of the chosen layout at other GPU counts from the core's scaling sweep
-    (:func:`core.evaluate.scaling`: data parallelism grows, TP/PP/CP stay; each point is an Evaluation)."""
-    best: dict[int, float] = {}
-    for sr in res.series:
-        for n, d in zip(sr.gpus, sr.calendar_days):
-            if math.isfinite(d):
-                best[n] = min(d, best.get(n, math.inf))
-    return sorted(best.items())
+    """Calendar days of the chosen layout at other GPU counts (core/series.py, the app's series too)."""
+    from ..core import series
+
+    return series.days_by_count(res)
 
 
 def _short_gpu(name: str) -> str:

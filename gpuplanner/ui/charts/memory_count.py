@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
 from gpuplanner.formatting import format_number, format_sig, gpu_display_name
+from gpuplanner.core.series import memory_own
 from .axes import gpu_ticks
 from .base import ChartBase, _HoverPoint
 from .legend import legend_html
@@ -115,7 +116,7 @@ class MemoryCountChart(ChartBase):
         xs = np.array([p.num_gpus for p in pts], float)
         ys = np.array([p.memory.total for p in pts], float)
         self.best.setData(xs, ys)
-        cur = [(p.num_gpus, p.current.total) for p in mb.points if p.current is not None]
+        cur = memory_own(mb)  # the series the PDF's chart plots too (core/series.py)
         self.current.setData(np.array([c[0] for c in cur], float), np.array([c[1] for c in cur], float))
         # one line per distinct capacity, naming every ticked card of that size (the plan's GPU first)
         groups: dict[float, list[str]] = {}
