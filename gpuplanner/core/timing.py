@@ -118,7 +118,7 @@ from . import recompute as rc
 from . import fp8 as fp8mod
 from . import calibration
 from . import frameworks as _frameworks
-from .inference import ServingEfficiency as _ServingEfficiency
+from .serving_facts import ServingEfficiency as _ServingEfficiency
 from .methods import EAGER_OP_S, SFT, MethodProfile, generation_seconds, method_profile
 
 # --------------------------------------------------------------------------------------------- constants

@@ -1,0 +1,17 @@
+"""Serving efficiencies shared by the serving sizer (:mod:`core.inference`) and the time model's rollouts
+(:mod:`core.timing`): one small module both import, so a training estimate does not load the serving sizer.
+Sources: :mod:`core.inference`'s module docstring."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(slots=True, frozen=True)
+class ServingEfficiency:
+    """Achieved fractions of the roofs (core.inference's module docstring for the sources)."""
+
+    memory_bandwidth: float = 0.6  # Databricks/MosaicML 2023, MBU ~60% (HBM parts)
+    memory_bandwidth_gddr: float = 0.75  # GDDR cards at batch 1 (GDDR_BOARDS: the llama.cpp table's median)
+    compute: float = 0.5  # assumption: top of the guide's 40-55% MFU band
+    activation_reserve_gib: float = 1.0  # assumption: activations and CUDA graphs of the serving engine
