@@ -118,3 +118,21 @@ def test_array_nodes_match_the_scalar_ones():
         want = [nodes(int(k), per) for k in n]
         assert nodes(n, per).tolist() == want
         assert nodes(n.astype(float), float(per)).tolist() == [float(w) for w in want]
+
+
+def test_report_storage_is_the_evaluations(tmp_path):
+    """The report's storage requirements quote ``Evaluation.storage``, whose checkpoint is the one the costs
+    count (``cost_inputs``)."""
+    from gpuplanner.app.answer import answer
+    from gpuplanner.core.evaluate import cost_inputs
+    from gpuplanner.report.content import build_report_data, fmt_bytes
+
+    a = answer(example_path("llama3-8b-full-8xh100-zero3.json", tmp_path))
+    ev = a.evaluation
+    need = ev.storage
+    ci = cost_inputs(ev.scenario, ev.arch, ev.params.total, ev.trainable)
+    assert need.checkpoint_bytes == ci.ckpt_bytes
+    texts = [t.params for t in build_report_data(a).requirements.storage]
+    assert {"ckpt": fmt_bytes(need.checkpoint_bytes)} in texts
+    assert {"data": fmt_bytes(need.data_bytes)} in texts
+    assert {"w": fmt_bytes(need.weights_bytes)} in texts

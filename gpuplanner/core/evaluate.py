@@ -346,6 +346,11 @@ class Evaluation:
         """The links this plan runs on, named as the views show them (:func:`plan_links`)."""
         return plan_links(self)
 
+    @property
+    def storage(self) -> "StorageNeeds":
+        """What the plan stores (:class:`StorageNeeds`): the checkpoint the costs count, the data, the weights."""
+        return storage_needs(self)
+
 
 # --------------------------------------------------------------------------------------------- evaluate
 
@@ -1023,3 +1028,22 @@ class PlanFigures:
     gpu_hours = property(lambda self: self.evaluation.gpu_hours)
     meets_deadline = property(lambda self: self.evaluation.meets_deadline)
     within_budget = property(lambda self: self.evaluation.within_budget)
+
+
+@dataclass(slots=True, frozen=True)
+class StorageNeeds:
+    """Bytes the plan stores: one resumable checkpoint (:func:`cost.checkpoint_bytes`, the size the interruption
+    costs count), the tokenised training data (:func:`cost.token_bytes` per token) and the model's weights in
+    16 bit (the starting weights and the final model)."""
+
+    checkpoint_bytes: float
+    data_bytes: float
+    weights_bytes: float
+
+
+def storage_needs(ev: Evaluation) -> StorageNeeds:
+    """:class:`StorageNeeds` of ``ev`` (the report's storage requirements read it)."""
+    lora = ev.scenario.training.method in ("lora", "qlora")
+    return StorageNeeds(checkpoint_bytes=costmod.checkpoint_bytes(ev.trainable, lora),
+                        data_bytes=ev.tokens * costmod.token_bytes(ev.arch.vocab_size),
+                        weights_bytes=ev.params.total * 2.0)

@@ -404,11 +404,8 @@ def _requirements(plan: PlanInfo, ev) -> Requirements:
                 CTX, "Between nodes: InfiniBand or RoCE, dedicated to this job, all {nodes} nodes under one switch "
                      "tier; ask for the NIC count and speed per node."), {"nodes": plan.nodes})
     storage: list[Text] = []
-    from ..core import cost
-
-    t = ev.scenario.training
-    ckpt = cost.checkpoint_bytes(ev.trainable, t.method in ("lora", "qlora"))
-    data_b = ev.tokens * cost.token_bytes(ev.arch.vocab_size)
+    need_b = ev.storage  # core.evaluate.StorageNeeds
+    ckpt, data_b = need_b.checkpoint_bytes, need_b.data_bytes
     storage.append(Text(CTX, QT_TRANSLATE_NOOP(
         CTX, "One resumable checkpoint is about {ckpt} (weights and optimizer states); keep at least the "
              "last three, written in parallel from every node, with snapshots or a copy off the machines."),
@@ -416,7 +413,7 @@ def _requirements(plan: PlanInfo, ev) -> Requirements:
     storage.append(Text(CTX, QT_TRANSLATE_NOOP(
         CTX, "Tokenised training data: about {data}; it must be readable from every node."),
         {"data": fmt_bytes(data_b)}))
-    weights = ev.params.total * 2.0
+    weights = need_b.weights_bytes
     storage.append(Text(CTX, QT_TRANSLATE_NOOP(
         CTX, "Model weights in 16 bit: {w}; the final model and checkpoints must be downloadable at the end."),
         {"w": fmt_bytes(weights)}))
