@@ -165,7 +165,7 @@ class ChartBase(QWidget):
         write_output(path, self.png_bytes(width))
 
     def export_png_dialog(self) -> str | None:
-        from . import settings
+        from .. import settings
 
         path, _ = QFileDialog.getSaveFileName(self, self.tr("Export chart as PNG"),
                                               settings.last_dir(), self.tr("PNG images (*.png)"))
