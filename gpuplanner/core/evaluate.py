@@ -337,6 +337,9 @@ class Evaluation:
         t = self.time.to_json()
         t.pop("train_days", None)
         t.pop("gpu_hours", None)
+        # the plan's compute days are the Evaluation's (at the MFU it is timed at, under the class's ceiling);
+        # the time model's own figure (at the modelled MFU) must not replace them
+        t.pop("compute_days", None)
         out.update(t)
         out["scenario"] = s.model_dump(mode="json", exclude_none=True)
         return out
