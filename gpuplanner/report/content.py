@@ -171,22 +171,6 @@ class PlanInfo(PlanFigures):
 
     # ---- the price the costs use (Evaluation.price)
     card_hour = property(lambda self: None if self.evaluation.price is None else self.evaluation.price.card_hour)
-    price_source = property(lambda self: None if self.evaluation.price is None else self.evaluation.price.source)
-    price_date = property(lambda self: None if self.evaluation.price is None else self.evaluation.price.source_date)
-    price_is_default = property(
-        lambda self: None if self.evaluation.price is None else self.evaluation.price.is_default)
-
-    # ---- rent versus build (Evaluation.rent_vs_build, a core.cost.BuildResult)
-    def _rb(self, get: Any, default: Any = None) -> Any:
-        rb = self.evaluation.rent_vs_build
-        return default if rb is None else get(rb)
-
-    rent_total = property(lambda self: self._rb(lambda rb: rb.rent_total))
-    build_total = property(lambda self: self._rb(lambda rb: rb.build_total))
-    build_verdict = property(lambda self: self._rb(lambda rb: rb.verdict))
-    break_even_utilisation = property(lambda self: self._rb(lambda rb: rb.break_even_utilisation))
-    depreciation_years = property(lambda self: self._rb(lambda rb: rb.inputs.depreciation_years))
-    build_missing = property(lambda self: self._rb(lambda rb: list(rb.missing), []))
 
 
 @dataclass
@@ -463,10 +447,10 @@ def _assumptions(plan: PlanInfo, scenario, table) -> list[Source]:
     out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Memory headroom per GPU")),
                       f"{fmt_gib(a.memory_headroom_gib)} GiB", "scenario"))
     if table is not None:
-        if plan.card_hour is not None:
-            src = plan.price_source or ""
+        price = plan.evaluation.price  # the price the costs use (core.cost.GpuPrice)
+        if price is not None and price.card_hour is not None:
             out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Rental price per card-hour, {gpu}"), {"gpu": plan.gpu_id}),
-                              fmt_price(plan.card_hour, table.currency), src, plan.price_date or ""))
+                              fmt_price(price.card_hour, table.currency), price.source or "", price.source_date or ""))
         if table.currency and hasattr(table, "rate"):
             try:
                 out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Exchange rate")), f"{format_sig(table.rate, 6)} CNY/USD",
