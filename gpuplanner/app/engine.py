@@ -15,7 +15,7 @@ from typing import Any
 
 from gpuplanner.core.errors import PlannerError, ScenarioError
 from gpuplanner.core.messages import error_text
-from gpuplanner.core.evaluate import Evaluation, MemoryAlternative, Scaling, evaluate, memory_alternatives
+from gpuplanner.core.evaluate import Evaluation, MemoryAlternative, PlanFigures, Scaling, evaluate, memory_alternatives
 from gpuplanner.core.evaluate import scaling as core_scaling
 from gpuplanner.core.scenario import Scenario
 from gpuplanner.io.model_files import ModelFiles
@@ -53,7 +53,7 @@ def scaling(scenario: Scenario, base_dir: Path | None = None, max_gpus: int | No
 
 
 @dataclass
-class PlanRow:
+class PlanRow(PlanFigures):
     """One ranked plan as the Plans page and the cost chart show it: a view of ``plan.evaluation``."""
 
     plan: Any              # core.search.Plan
@@ -66,40 +66,13 @@ class PlanRow:
     def evaluation(self) -> Evaluation:
         return self.plan.evaluation
 
-    @property
-    def scenario(self) -> Scenario:
-        return self.plan.scenario
-
     gpu = property(lambda self: self.plan.gpu)
-    gpu_name = property(lambda self: self.plan.gpu_name)
-    num_gpus = property(lambda self: self.plan.num_gpus)
-    gpus_per_node = property(lambda self: self.plan.gpus_per_node)
-    nodes = property(lambda self: self.plan.nodes)
     memory = property(lambda self: self.plan.evaluation.memory)
     tokens_per_s = property(lambda self: self.plan.evaluation.tokens_per_s)
-    calendar_days = property(lambda self: self.plan.calendar_days)
-    compute_days = property(lambda self: self.plan.compute_days)
-    mfu = property(lambda self: self.plan.mfu)
     cost = property(lambda self: self.plan.evaluation.cost)
-    currency = property(lambda self: self.plan.currency)
     rental_mode = property(lambda self: self.plan.evaluation.rental_mode)
-    cost_by_mode = property(lambda self: dict(self.plan.evaluation.mode_costs))
-    time_breakdown = property(lambda self: dict(self.plan.limits))
     explanation = property(lambda self: list(self.plan.explanation))
     warnings = property(lambda self: list(self.plan.warnings))
-    advice = property(lambda self: list(self.plan.rental_advice))
-    meets_deadline = property(lambda self: self.plan.meets_deadline)
-    within_budget = property(lambda self: self.plan.within_budget)
-
-    @property
-    def rent_vs_build(self) -> Any:
-        rb = self.plan.evaluation.rent_vs_build
-        return None if rb is None else rb.sentence
-
-    @property
-    def rent_vs_build_result(self) -> Any:
-        """The whole comparison (cost.BuildResult): rent, the five parts of building, break-even utilisation."""
-        return self.plan.evaluation.rent_vs_build
 
     @property
     def layout(self) -> Any:

@@ -58,6 +58,7 @@ from .messages import Msg  # noqa: F401 (re-exported: cost.Msg)
 from .errors import CatalogError, ScenarioError
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr
+from .units import nodes as units_nodes
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
 from .catalog_hw import default_price, economics_document, exchange_rate_cny_per_usd, get_gpu
 
@@ -188,6 +189,21 @@ class GpuPrice:
         }
 
 
+#: a per-card price column of the hardware table → the quote field it sets (a week or a month is quoted per
+#: whole machine, an hour per card): the one mapping between what the user types and what the table stores
+QUOTE_FIELD_OF_COLUMN = {"card_hour": "card_hour", "card_week": "machine_week", "card_month": "machine_month"}
+
+
+def quote_from_card_price(column: str, per_card: float, machine_gpus: int) -> dict[str, float | int]:
+    """A price typed per card in ``column`` (``card_hour``, ``card_week`` or ``card_month``) as the quote fields
+    :meth:`PriceTable.set_quote` reads: an hour stays per card; a week or a month becomes the whole machine's
+    price, ``per_card × machine_gpus`` (the same ``machine_gpus`` :attr:`GpuPrice.card_week` divides by, so the
+    table shows back what was typed)."""
+    field_name = QUOTE_FIELD_OF_COLUMN[column]
+    g = max(int(machine_gpus), 1)
+    return {field_name: float(per_card) * (1 if field_name == "card_hour" else g), "machine_gpus": g}
+
+
 def complete_price(p: GpuPrice) -> GpuPrice:
     """The quote as it is: weekly and monthly prices come from their own quotes (a package or a whole-server
     rent), never from the card-hour price — a month at the hourly rate × 730 h could never beat card-hours, so
@@ -316,6 +332,13 @@ class PriceTable:
         self._cache[gid] = p
         return p
 
+    def machine_gpus(self, gpu_id: Any) -> int:
+        """GPUs in one machine a quote for ``gpu_id`` is for: its price's ``machine_gpus``, else the card's GPUs
+        per node (8 where unknown), as :meth:`get` counts a new quote's. The hardware table shows week and
+        month prices per card and stores them per machine with this count."""
+        p = self.get(gpu_id)
+        return p.machine_gpus if p is not None else int(get_gpu(gpu_id).gpus_per_node or 8)
+
     def to_json(self) -> dict:
         return {"currency": self.currency, "exchange_rate": self.exchange_rate, "overrides": self.overrides,
                 "region": self.region, "kinds": None if self.kinds is None else list(self.kinds),
@@ -441,7 +464,7 @@ def rental_costs(price: GpuPrice, *, num_gpus, nodes, train_hours, ckpt_bytes, s
                                             np.atleast_1d(_f(train_hours)))
     ov = overheads
     g = float(price.machine_gpus)
-    machines = np.ceil(n / g)
+    machines = units_nodes(n, g)
     nmodes = len(MODES)
     shape = (nmodes,) + n.shape
     costs = np.full(shape, np.inf)

@@ -382,9 +382,22 @@ class Evaluation:
         t = self.time.to_json()
         t.pop("train_days", None)
         t.pop("gpu_hours", None)
+        # the plan's compute days are the Evaluation's (at the MFU it is timed at, under the class's ceiling);
+        # the time model's own figure (at the modelled MFU) must not replace them
+        t.pop("compute_days", None)
         out.update(t)
         out["scenario"] = s.model_dump(mode="json", exclude_none=True)
         return out
+
+    @property
+    def links(self) -> "PlanLinks":
+        """The links this plan runs on, named as the views show them (:func:`plan_links`)."""
+        return plan_links(self)
+
+    @property
+    def storage(self) -> "StorageNeeds":
+        """What the plan stores (:class:`StorageNeeds`): the checkpoint the costs count, the data, the weights."""
+        return storage_needs(self)
 
 
 # --------------------------------------------------------------------------------------------- evaluate
@@ -1020,3 +1033,92 @@ def inter_node_link(ev: Evaluation) -> tuple[str, float | None] | None:
     except PlannerError:
         return h.inter_node, None
     return net.name, (net.gbps_per_nic * gf.nics_per_node if net.gbps_per_nic else None)
+
+
+@dataclass(slots=True, frozen=True)
+class PlanLinks:
+    """The links one plan runs on, as the report and the pages show them: ``gpus_per_node`` as used (never more
+    than the plan's GPUs); the link inside a node (its name and the vendors' bidirectional GB/s per GPU; None on
+    one GPU); the fabric between nodes (its name and Gb/s per node as the time model counts it,
+    :func:`inter_node_link`; None on one node)."""
+
+    gpus_per_node: int
+    intra_node: str | None
+    intra_node_bw_gbs: float | None
+    inter_node: str | None
+    inter_node_gbps_per_node: float | None
+
+
+def _intra_link(gpu: Any, override: str | None) -> tuple[str | None, float | None]:
+    """The link inside a node: the catalog's link class of ``gpu`` (else its link kind) with the vendors'
+    figure; a scenario's ``hardware.intra_node`` (``pcie``/``nvlink``) names the link it forces and its figure
+    (twice :func:`catalog_hw.intra_node_bandwidth_gbs`, which is one-way)."""
+    from .catalog_hw import intra_node_bandwidth_gbs, intra_node_network
+
+    if override:
+        try:
+            uni = intra_node_bandwidth_gbs(gpu, override)
+        except PlannerError:
+            uni = None
+        return ("PCIE" if override == "pcie" else "NVLink"), (None if uni is None else 2.0 * uni)
+    try:
+        net = intra_node_network(gpu)
+    except PlannerError:
+        net = None
+    return (net.name if net else gpu.intra_node_link), gpu.intra_node_bw_gbs
+
+
+def plan_links(ev: Evaluation) -> PlanLinks:
+    """:class:`PlanLinks` of ``ev`` (the one place the report's and the pages' link names and figures come from)."""
+    h = ev.scenario.hardware
+    intra, intra_bw = _intra_link(ev._extra["resolved"].gpu, h.intra_node) if ev.num_gpus > 1 else (None, None)
+    inter = inter_node_link(ev) if ev.nodes > 1 else None
+    return PlanLinks(gpus_per_node=min(ev.gpus_per_node, ev.num_gpus), intra_node=intra, intra_node_bw_gbs=intra_bw,
+                     inter_node=None if inter is None else inter[0],
+                     inter_node_gbps_per_node=None if inter is None else inter[1])
+
+
+class PlanFigures:
+    """A plan's figures read from its Evaluation under the Evaluation's own names: the one list the ranked plan
+    (:class:`core.search.Plan`), the Plans page's row (:class:`app.engine.PlanRow`) and the report's plan
+    (:class:`report.content.PlanInfo`) share, so each of them says only what it adds or shows differently. A
+    class using it has an ``evaluation``. Nothing is copied or computed here."""
+
+    __slots__ = ()
+
+    scenario = property(lambda self: self.evaluation.scenario)
+    gpu_name = property(lambda self: self.evaluation.gpu_name)
+    gpu_memory_gib = property(lambda self: self.evaluation.gpu_memory_gib)
+    num_gpus = property(lambda self: self.evaluation.num_gpus)
+    nodes = property(lambda self: self.evaluation.nodes)
+    gpus_per_node = property(lambda self: self.evaluation.gpus_per_node)
+    layout = property(lambda self: self.evaluation.layout)
+    compute_days = property(lambda self: self.evaluation.compute_days)
+    calendar_days = property(lambda self: self.evaluation.calendar_days)
+    calendar_days_band = property(lambda self: self.evaluation.calendar_days_band)
+    cost_band = property(lambda self: self.evaluation.cost_band)
+    band = property(lambda self: self.evaluation.band)
+    currency = property(lambda self: self.evaluation.currency)
+    mfu = property(lambda self: self.evaluation.mfu)
+    gpu_hours = property(lambda self: self.evaluation.gpu_hours)
+    meets_deadline = property(lambda self: self.evaluation.meets_deadline)
+    within_budget = property(lambda self: self.evaluation.within_budget)
+
+
+@dataclass(slots=True, frozen=True)
+class StorageNeeds:
+    """Bytes the plan stores: one resumable checkpoint (:func:`cost.checkpoint_bytes`, the size the interruption
+    costs count), the tokenised training data (:func:`cost.token_bytes` per token) and the model's weights in
+    16 bit (the starting weights and the final model)."""
+
+    checkpoint_bytes: float
+    data_bytes: float
+    weights_bytes: float
+
+
+def storage_needs(ev: Evaluation) -> StorageNeeds:
+    """:class:`StorageNeeds` of ``ev`` (the report's storage requirements read it)."""
+    lora = ev.scenario.training.method in ("lora", "qlora")
+    return StorageNeeds(checkpoint_bytes=costmod.checkpoint_bytes(ev.trainable, lora),
+                        data_bytes=ev.tokens * costmod.token_bytes(ev.arch.vocab_size),
+                        weights_bytes=ev.params.total * 2.0)

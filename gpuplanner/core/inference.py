@@ -61,7 +61,7 @@ from typing import Any, Literal
 from dataclasses import dataclass
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import Msg
-from .serving_facts import DECODE_MBU_GDDR, DECODE_MBU_HBM
+from .serving_facts import ServingEfficiency  # noqa: F401 (defined with the facts the time model shares)
 
 CTX = "Inference"
 
@@ -72,16 +72,6 @@ WEIGHT_BYTES = {"bf16": 2.0, "fp8": 1.0, "int8": 1.0, "int4": 0.5}
 KV_BYTES = {"bf16": 2.0, "fp8": 1.0}
 GPU_MEMORY_UTILIZATION = 0.90  # vLLM default gpu_memory_utilization; TensorRT-LLM kv_cache_free_gpu_mem_fraction
 GIB = 1024.0 ** 3
-
-
-@dataclass(slots=True, frozen=True)
-class ServingEfficiency:
-    """Achieved fractions of the roofs (module docstring for the sources)."""
-
-    memory_bandwidth: float = DECODE_MBU_HBM  # Databricks/MosaicML 2023, MBU ~60% (HBM parts): core/serving_facts.py
-    memory_bandwidth_gddr: float = DECODE_MBU_GDDR  # GDDR cards at batch 1 (GDDR_BOARDS: the llama.cpp table's median)
-    compute: float = 0.5  # assumption: top of the guide's 40-55% MFU band
-    activation_reserve_gib: float = 1.0  # assumption: activations and CUDA graphs of the serving engine
 
 
 @dataclass(slots=True, frozen=True)

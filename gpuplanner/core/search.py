@@ -48,7 +48,7 @@ from . import cost as costmod
 from .architecture import ModelSource
 from .cost import MODES, Msg, Overheads, PriceTable
 from .errors import PlannerError, ScenarioError
-from .evaluate import cost_inputs, evaluate, validation_band
+from .evaluate import PlanFigures, cost_inputs, evaluate, validation_band
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr, error_text
 from . import rules as rulesmod
@@ -168,53 +168,19 @@ def _step_shares(d: Mapping[str, np.ndarray], rows) -> dict[str, np.ndarray]:
 
 
 @dataclass(slots=True)  # mutable: run_search fills in the framework's reason and the link after ranking
-class Plan:
-    """One ranked plan: its complete scenario and the :class:`evaluate.Evaluation` of that scenario.
+class Plan(PlanFigures):
+    """One ranked plan: the :class:`evaluate.Evaluation` of its complete scenario, and what the ranking adds
+    (explanation, warnings, bottleneck shares, the framework's reason, #1's decision).
 
-    The figures below are copied from the Evaluation (nothing is computed here); ``calendar_days`` are
-    calendar days including setup, checkpoints, interruptions and the work pattern (hours per week),
-    ``compute_days`` GPU time around the clock. Money in ``currency``."""
+    Every figure is read from the Evaluation (the properties below: nothing copied, nothing computed);
+    ``calendar_days`` are calendar days including setup, checkpoints, interruptions and the work pattern
+    (hours per week), ``compute_days`` GPU time around the clock. Money in ``currency``; an unpriced plan's
+    ``cost``, ``cost_per_million_tokens`` and ``cost_per_pflop`` read as infinity (the ranking's order)."""
 
-    scenario: Scenario
     evaluation: Any  # evaluate.Evaluation
-    gpu: str
-    gpu_name: str
-    num_gpus: int
-    nodes: int
-    gpus_per_node: int
-    framework: str
-    tp: int
-    pp: int
-    cp: int
-    ep: int
-    vpp: int
-    dp: int
-    zero: int
-    sequence_parallel: bool
-    offload_optimizer: bool
-    offload_params: bool
-    recompute: str
-    micro_batch_size: int
-    grad_accum: int
-    global_batch_size: int
-    memory_per_gpu_gib: float
-    gpu_memory_gib: float
-    compute_days: float
-    calendar_days: float
-    cost: float
-    currency: str
-    rental_mode: str
-    mode_costs: dict[str, float]
-    mfu: float | None
-    cost_per_million_tokens: float
-    cost_per_pflop: float
-    meets_deadline: bool
-    within_budget: bool
     explanation: list[Msg] = field(default_factory=list)
     warnings: list[Msg] = field(default_factory=list)
-    rental_advice: list[Msg] = field(default_factory=list)
     limits: dict[str, float] = field(default_factory=dict)
-    price: dict | None = None
     peak_tflops: float | None = None  # dense peak at the training precision
     link: str = ""
     framework_searched: bool = False  # the search chose the framework (else the scenario's)
@@ -222,6 +188,36 @@ class Plan:
     #: #1 only: why it beat the best plan of the next GPU type and of the next framework (core.search.decision):
     #: ``{"versus", "gpu", "framework", "rule", "figures", "message"}`` each
     decision: list[dict] = field(default_factory=list)
+
+    # ---- read from the Evaluation (the plan is said once: core.evaluate.Evaluation and its Layout)
+    gpu = property(lambda self: self.evaluation.gpu_id)
+    framework = property(lambda self: self.evaluation.layout.framework)
+    tp = property(lambda self: self.evaluation.layout.tp)
+    pp = property(lambda self: self.evaluation.layout.pp)
+    cp = property(lambda self: self.evaluation.layout.cp)
+    ep = property(lambda self: self.evaluation.layout.ep)
+    vpp = property(lambda self: self.evaluation.layout.vpp)
+    dp = property(lambda self: self.evaluation.layout.dp)
+    zero = property(lambda self: self.evaluation.layout.zero)
+    sequence_parallel = property(lambda self: self.evaluation.layout.sequence_parallel)
+    offload_optimizer = property(lambda self: self.evaluation.layout.offload_optimizer)
+    offload_params = property(lambda self: self.evaluation.layout.offload_params)
+    recompute = property(lambda self: self.evaluation.layout.recompute)
+    micro_batch_size = property(lambda self: self.evaluation.layout.micro_batch_size)
+    grad_accum = property(lambda self: self.evaluation.layout.grad_accum)
+    global_batch_size = property(lambda self: self.evaluation.layout.global_batch_size)
+    memory_per_gpu_gib = property(lambda self: self.evaluation.memory.total)
+    rental_mode = property(lambda self: self.evaluation.rental_mode or "card_hour")
+    mode_costs = property(lambda self: dict(self.evaluation.mode_costs))
+    rental_advice = property(lambda self: list(self.evaluation.rental_advice))
+    price = property(lambda self: None if self.evaluation.price is None else self.evaluation.price.to_json())
+
+    def _priced(self, value: float | None) -> float:
+        return value if self.evaluation.cost is not None and value is not None else math.inf
+
+    cost = property(lambda self: self._priced(self.evaluation.cost))
+    cost_per_million_tokens = property(lambda self: self._priced(self.evaluation.cost_per_million_tokens))
+    cost_per_pflop = property(lambda self: self._priced(self.evaluation.cost_per_pflop))
 
     @property
     def framework_name(self) -> str:
@@ -243,22 +239,8 @@ class Plan:
 
     @classmethod
     def from_evaluation(cls, ev: Any, limits: Mapping[str, float] | None = None) -> "Plan":
-        """The plan's fields, read from its Evaluation."""
-        L = ev.layout
-        return cls(
-            scenario=ev.scenario, evaluation=ev, gpu=ev.gpu_id, gpu_name=ev.gpu_name, num_gpus=ev.num_gpus,
-            nodes=ev.nodes, gpus_per_node=ev.gpus_per_node, framework=L.framework, tp=L.tp, pp=L.pp, cp=L.cp,
-            ep=L.ep, vpp=L.vpp, dp=L.dp, zero=L.zero, sequence_parallel=L.sequence_parallel,
-            offload_optimizer=L.offload_optimizer, offload_params=L.offload_params, recompute=L.recompute,
-            micro_batch_size=L.micro_batch_size, grad_accum=L.grad_accum, global_batch_size=L.global_batch_size,
-            memory_per_gpu_gib=ev.memory.total, gpu_memory_gib=ev.gpu_memory_gib, compute_days=ev.compute_days,
-            calendar_days=ev.calendar_days, cost=ev.cost if ev.cost is not None else math.inf, currency=ev.currency,
-            rental_mode=ev.rental_mode or "card_hour", mode_costs=dict(ev.mode_costs), mfu=ev.mfu,
-            cost_per_million_tokens=ev.cost_per_million_tokens if ev.cost is not None else math.inf,
-            cost_per_pflop=ev.cost_per_pflop if ev.cost is not None else math.inf,
-            meets_deadline=ev.meets_deadline, within_budget=ev.within_budget, limits=dict(limits or {}),
-            rental_advice=list(ev.rental_advice), price=None if ev.price is None else ev.price.to_json(),
-        )
+        """The plan of an Evaluation (its figures stay there) with the ranking's bottleneck shares."""
+        return cls(evaluation=ev, limits=dict(limits or {}))
 
     @property
     def effective_tflops_per_gpu(self) -> float | None:

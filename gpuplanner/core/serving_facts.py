@@ -1,17 +1,22 @@
-"""Achieved fractions of the hardware roofs that serving engines reach: shared by the serving sizing
-(:mod:`core.inference`) and the RL rollouts inside a training step (:mod:`core.timing`), so the training time
-formula sheet needs no import of the serving module (``gpuplanner estimate`` loads only what it runs:
-tests/test_cli_imports.py).
-
-Sources:
-- ``DECODE_MBU_HBM`` 0.6: Databricks/MosaicML, "LLM Inference Performance Engineering: Best Practices"
-  (databricks.com/blog, October 2023): model bandwidth utilisation about 60% decoding 7B models at small batch
-  on A100/H100.
-- ``DECODE_MBU_GDDR`` 0.75: GDDR cards at batch 1 (``inference.GDDR_BOARDS``: the median of the llama.cpp
-  table cited there).
-"""
+"""Serving efficiencies shared by the serving sizer (:mod:`core.inference`) and the time model's rollouts
+(:mod:`core.timing`): one small module both import, so a training estimate does not load the serving sizer.
+Sources: :mod:`core.inference`'s module docstring (decode bandwidth: Databricks/MosaicML, "LLM Inference
+Performance Engineering: Best Practices", databricks.com/blog, October 2023, MBU about 60% decoding 7B models at
+small batch on A100/H100)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+#: decode reads weights and KV cache at this share of an HBM part's bandwidth (the rollouts in a training step too)
 DECODE_MBU_HBM = 0.6
-DECODE_MBU_GDDR = 0.75
+
+
+@dataclass(slots=True, frozen=True)
+class ServingEfficiency:
+    """Achieved fractions of the roofs (core.inference's module docstring for the sources)."""
+
+    memory_bandwidth: float = DECODE_MBU_HBM  # Databricks/MosaicML 2023, MBU ~60% (HBM parts)
+    memory_bandwidth_gddr: float = 0.75  # GDDR cards at batch 1 (GDDR_BOARDS: the llama.cpp table's median)
+    compute: float = 0.5  # assumption: top of the guide's 40-55% MFU band
+    activation_reserve_gib: float = 1.0  # assumption: activations and CUDA graphs of the serving engine

@@ -102,6 +102,7 @@ import numpy as np
 
 from dataclasses import dataclass
 from .arrayops import ArrayOps, ScalarOps, ops_for
+from .units import nodes as units_nodes
 from .overlap import OVERLAP_FIELDS, overlap_flags  # noqa: F401 (the time model's switches; re-exported)
 
 from . import flops as F
@@ -418,7 +419,7 @@ _ArrayOps, _ScalarOps, _ops_for = ArrayOps, ScalarOps, ops_for
 def _ring_latency(n, gpus_per_node, collective: str, ops=_ArrayOps):
     """Latency of one ring collective over ``n`` GPUs packed ``gpus_per_node`` to a node (seconds)."""
     n = ops.maximum(ops.f(n), 1.0)
-    nodes = ops.maximum(ops.ceil(n / gpus_per_node), 1.0)
+    nodes = ops.maximum(units_nodes(n, gpus_per_node), 1.0)
     inter = nodes - 1.0
     intra = (n - 1.0) - inter
     k = 2.0 if collective == "all_reduce" else 1.0

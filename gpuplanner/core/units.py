@@ -20,10 +20,11 @@ def nodes(num_gpus, gpus_per_node):
     """Servers a job of ``num_gpus`` needs at ``gpus_per_node`` each: ``ceil(gpus / per node)``, at least one (a
     per-node count of 0 reads as 1). Integers or numpy integer arrays (the search's columns) alike. The one
     place this is written: the Evaluation's ``nodes``, the search's, the project's phases and the views read it."""
-    import numpy as np  # noqa: PLC0415  (only for arrays; an int stays an int)
-
-    if isinstance(num_gpus, np.ndarray) or isinstance(gpus_per_node, np.ndarray):
-        return np.maximum(1, -(-num_gpus // np.maximum(gpus_per_node, 1)))
+    # numpy arrays and numpy numbers by their methods: no numpy import here (the CLI's start-up; and no import
+    # statement on the search's worker thread, where PySide6's import hook runs)
+    if hasattr(num_gpus, "__array_ufunc__") or hasattr(gpus_per_node, "__array_ufunc__"):
+        per = gpus_per_node.clip(1) if hasattr(gpus_per_node, "clip") else max(gpus_per_node, 1)
+        return (-(-num_gpus // per)).clip(1)
     return max(1, -(-int(num_gpus) // max(int(gpus_per_node), 1)))
 
 

@@ -24,6 +24,7 @@ from typing import Any, Mapping
 from .. import __version__
 from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
+from ..core.evaluate import PlanFigures
 from ..core.messages import Msg
 
 CTX = "Report"
@@ -121,18 +122,13 @@ class TaskInfo:
 
 
 @dataclass
-class PlanInfo:
+class PlanInfo(PlanFigures):
     """One plan as the report shows it: its :class:`core.evaluate.Evaluation` (every figure is read from it, under
     the Evaluation's own names, by the properties below) and what the report adds — the label, the link names,
     the sentences as translatable :class:`Text`, and why an alternative lost."""
 
     evaluation: Any
     label: str
-    gpus_per_node: int  # per node as used: never more than the plan's GPUs
-    intra_node: str | None = None  # link name, e.g. "NVLink 4 (H100 SXM)"
-    intra_node_bw_gbs: float | None = None  # bidirectional per GPU, vendors' figure
-    inter_node: str | None = None  # network name
-    inter_node_gbps_per_node: float | None = None  # as the time model counts it (core.evaluate.inter_node_link)
     mfu_source: str | None = None  # "assumed" | "measured" | "modelled"
     explanation: list[Text] = field(default_factory=list)
     advice: list[Text] = field(default_factory=list)
@@ -146,26 +142,19 @@ class PlanInfo:
 
     # ---- read from the Evaluation (selected, never copied)
     gpu_id = property(lambda self: self.evaluation.gpu_id)
-    gpu_name = property(lambda self: self.evaluation.gpu_name)
-    gpu_memory_gib = property(lambda self: self.evaluation.gpu_memory_gib)
-    num_gpus = property(lambda self: self.evaluation.num_gpus)
-    nodes = property(lambda self: self.evaluation.nodes)
-    layout = property(lambda self: self.evaluation.layout)
     fits = property(lambda self: bool(self.evaluation.fits))
-    compute_days = property(lambda self: self.evaluation.compute_days)
-    calendar_days = property(lambda self: self.evaluation.calendar_days)
-    calendar_days_band = property(lambda self: self.evaluation.calendar_days_band)
-    cost_band = property(lambda self: self.evaluation.cost_band)
-    band = property(lambda self: self.evaluation.band)
-    mfu = property(lambda self: self.evaluation.mfu)  # the MFU the plan is timed and costed at (mfu_used)
     #: why the MFU shown is not the modelled one (the MFU ceiling, core/advisor.py), as a sentence; None: it is
     mfu_note = property(lambda self: None if self.evaluation.mfu_note is None else Text.of(self.evaluation.mfu_note))
-    gpu_hours = property(lambda self: self.evaluation.gpu_hours)
     cost = property(lambda self: self.evaluation.cost)
-    scenario = property(lambda self: self.evaluation.scenario)
     step_time_s = property(lambda self: self.evaluation.time.step_time_s)
     tokens_per_s_per_gpu = property(lambda self: self.evaluation.time.tokens_per_s_per_gpu)
     memory_headroom_gib = property(lambda self: float(self.evaluation.memory.headroom))
+    # the links (Evaluation.links, core.evaluate.PlanLinks): per node as used, the link names and figures
+    gpus_per_node = property(lambda self: self.evaluation.links.gpus_per_node)
+    intra_node = property(lambda self: self.evaluation.links.intra_node)
+    intra_node_bw_gbs = property(lambda self: self.evaluation.links.intra_node_bw_gbs)
+    inter_node = property(lambda self: self.evaluation.links.inter_node)
+    inter_node_gbps_per_node = property(lambda self: self.evaluation.links.inter_node_gbps_per_node)
 
     @property
     def memory(self) -> dict[str, float]:
@@ -184,22 +173,6 @@ class PlanInfo:
 
     # ---- the price the costs use (Evaluation.price)
     card_hour = property(lambda self: None if self.evaluation.price is None else self.evaluation.price.card_hour)
-    price_source = property(lambda self: None if self.evaluation.price is None else self.evaluation.price.source)
-    price_date = property(lambda self: None if self.evaluation.price is None else self.evaluation.price.source_date)
-    price_is_default = property(
-        lambda self: None if self.evaluation.price is None else self.evaluation.price.is_default)
-
-    # ---- rent versus build (Evaluation.rent_vs_build, a core.cost.BuildResult)
-    def _rb(self, get: Any, default: Any = None) -> Any:
-        rb = self.evaluation.rent_vs_build
-        return default if rb is None else get(rb)
-
-    rent_total = property(lambda self: self._rb(lambda rb: rb.rent_total))
-    build_total = property(lambda self: self._rb(lambda rb: rb.build_total))
-    build_verdict = property(lambda self: self._rb(lambda rb: rb.verdict))
-    break_even_utilisation = property(lambda self: self._rb(lambda rb: rb.break_even_utilisation))
-    depreciation_years = property(lambda self: self._rb(lambda rb: rb.inputs.depreciation_years))
-    build_missing = property(lambda self: self._rb(lambda rb: list(rb.missing), []))
 
 
 @dataclass
@@ -341,38 +314,11 @@ _FORMULAS = [
 ]
 
 
-def _intra(gpu) -> tuple[str | None, float | None]:
-    from ..core import catalog_hw
-
-    try:
-        net = catalog_hw.intra_node_network(gpu)
-    except PlannerError:
-        net = None
-    return (net.name if net else gpu.intra_node_link), gpu.intra_node_bw_gbs
-
-
-def _inter(ev) -> tuple[str | None, float | None]:
-    """The fabric between servers and its Gb/s per node as the time model counts them
-    (:func:`core.evaluate.inter_node_link`)."""
-    from ..core.evaluate import inter_node_link
-
-    link = inter_node_link(ev)
-    return (None, None) if link is None else link
-
-
 def plan_from_evaluation(ev, label: str, plan=None) -> PlanInfo:
     """A :class:`PlanInfo` of one :class:`core.evaluate.Evaluation` (and, for a ranked plan ``plan``, its
     explanation and warnings): the figures stay in the Evaluation; only names and sentences are added here."""
-    s = ev.scenario
-    h = s.hardware
-    intra, intra_bw = _intra(ev._extra["resolved"].gpu)
-    inter, inter_bw = _inter(ev)
-    if h.intra_node and h.num_gpus > 1:
-        intra = h.intra_node.upper() if h.intra_node == "pcie" else "NVLink"
     info = PlanInfo(
-        evaluation=ev, label=label, gpus_per_node=min(h.gpus_per_node, h.num_gpus),
-        intra_node=intra if h.num_gpus > 1 else None, intra_node_bw_gbs=intra_bw if h.num_gpus > 1 else None,
-        inter_node=inter if ev.nodes > 1 else None, inter_node_gbps_per_node=inter_bw if ev.nodes > 1 else None,
+        evaluation=ev, label=label,
         mfu_source="assumed" if ev.time.mfu_override else "modelled",
         advice=[Text.of(m) for m in ev.rental_advice],
         rent_vs_build=None if ev.rent_vs_build is None else Text.of(ev.rent_vs_build.sentence),
@@ -445,11 +391,8 @@ def _requirements(plan: PlanInfo, ev) -> Requirements:
                 CTX, "Between nodes: InfiniBand or RoCE, dedicated to this job, all {nodes} nodes under one switch "
                      "tier; ask for the NIC count and speed per node."), {"nodes": plan.nodes})
     storage: list[Text] = []
-    from ..core import cost
-
-    t = ev.scenario.training
-    ckpt = cost.checkpoint_bytes(ev.trainable, t.method in ("lora", "qlora"))
-    data_b = ev.tokens * cost.token_bytes(ev.arch.vocab_size)
+    need_b = ev.storage  # core.evaluate.StorageNeeds
+    ckpt, data_b = need_b.checkpoint_bytes, need_b.data_bytes
     storage.append(Text(CTX, QT_TRANSLATE_NOOP(
         CTX, "One resumable checkpoint is about {ckpt} (weights and optimizer states); keep at least the "
              "last three, written in parallel from every node, with snapshots or a copy off the machines."),
@@ -457,7 +400,7 @@ def _requirements(plan: PlanInfo, ev) -> Requirements:
     storage.append(Text(CTX, QT_TRANSLATE_NOOP(
         CTX, "Tokenised training data: about {data}; it must be readable from every node."),
         {"data": fmt_bytes(data_b)}))
-    weights = ev.params.total * 2.0
+    weights = need_b.weights_bytes
     storage.append(Text(CTX, QT_TRANSLATE_NOOP(
         CTX, "Model weights in 16 bit: {w}; the final model and checkpoints must be downloadable at the end."),
         {"w": fmt_bytes(weights)}))
@@ -508,10 +451,10 @@ def _assumptions(plan: PlanInfo, scenario, table) -> list[Source]:
     out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Memory headroom per GPU")),
                       f"{fmt_gib(a.memory_headroom_gib)} GiB", QT_TRANSLATE_NOOP(CTX, "your plan")))
     if table is not None:
-        if plan.card_hour is not None:
-            src = plan.price_source or ""
+        price = plan.evaluation.price  # the price the costs use (core.cost.GpuPrice)
+        if price is not None and price.card_hour is not None:
             out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Rental price per card-hour, {gpu}"), {"gpu": plan.gpu_id}),
-                              fmt_price(plan.card_hour, table.currency), src, plan.price_date or ""))
+                              fmt_price(price.card_hour, table.currency), price.source or "", price.source_date or ""))
         if table.currency and hasattr(table, "rate"):
             try:
                 out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Exchange rate")), f"{format_sig(table.rate, 6)} CNY/USD",
@@ -532,25 +475,21 @@ def _measured_mfu(doc) -> float | None:
 
 
 def _memory_by_count(res) -> tuple[list, list]:
-    """The scaling sweep's memory per GPU against GPU count (each point an Evaluation) and the candidate
-    cards' capacities, as plain values for the report."""
-    mb = getattr(res, "memory", None)
-    if mb is None:
-        return [], []
-    pts = [(p.num_gpus, p.memory.total if p.memory is not None else None,
-            p.current.total if p.current is not None else None) for p in mb.points]
-    return pts, [(c.name, c.memory_gib) for c in mb.cards]
+    """The sweep's memory per GPU against GPU count as the report's rows ``(GPUs, least-memory GiB or None, the
+    plan's own GiB or None)`` and the candidate cards: the same series the app's chart plots (core/series.py)."""
+    from ..core import series
+
+    least, own = dict(series.memory_least(res)), dict(series.memory_own(res))
+    mb = series.memory_of(res)
+    pts = [] if mb is None else [(p.num_gpus, least.get(p.num_gpus), own.get(p.num_gpus)) for p in mb.points]
+    return pts, series.card_capacities(res)
 
 
 def _scaling(res) -> list[tuple[int, float]]:
-    """Calendar days of the chosen layout at other GPU counts from the core's scaling sweep
-    (:func:`core.evaluate.scaling`: data parallelism grows, TP/PP/CP stay; each point is an Evaluation)."""
-    best: dict[int, float] = {}
-    for sr in res.series:
-        for n, d in zip(sr.gpus, sr.calendar_days):
-            if math.isfinite(d):
-                best[n] = min(d, best.get(n, math.inf))
-    return sorted(best.items())
+    """Calendar days of the chosen layout at other GPU counts (core/series.py, the app's series too)."""
+    from ..core import series
+
+    return series.days_by_count(res)
 
 
 def _short_gpu(name: str) -> str:

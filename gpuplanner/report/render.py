@@ -577,25 +577,26 @@ _SPACER = '<p style="margin: 0px; font-size: 5pt;">&nbsp;</p>'
 
 def _rent_vs_build_table(p: PlanInfo, cur: str) -> str:
     """Renting the work next to the five parts of buying and running the servers, and the break-even
-    utilisation (from the Evaluation's BuildResult, via PlanInfo)."""
-    if not p.rent_vs_build_parts or p.rent_total is None:
+    utilisation (the Evaluation's BuildResult; the parts' labels from PlanInfo)."""
+    rb = p.evaluation.rent_vs_build
+    if not p.rent_vs_build_parts or rb is None:
         return ""
-    rows = [[f"<b>{_e(translate('Report', 'Rent the work'))}</b>", f"<b>{_e(fmt_money(p.rent_total, cur))}</b>"]]
+    rows = [[f"<b>{_e(translate('Report', 'Rent the work'))}</b>", f"<b>{_e(fmt_money(rb.rent_total, cur))}</b>"]]
     for label, amount in p.rent_vs_build_parts:
         rows.append([_e(translate("Report", "Build: {part}").format(part=tr_text(label))), _e(fmt_money(amount, cur))])
-    mark = " ◀" if p.build_verdict == "build" else ""
+    mark = " ◀" if rb.verdict == "build" else ""
     rows.append([f"<b>{_e(translate('Report', 'Build, total'))}{mark}</b>",
-                 f"<b>{_e(fmt_money(p.build_total, cur))}</b>"])
+                 f"<b>{_e(fmt_money(rb.build_total, cur))}</b>"])
     out = [_table(rows, escape=False, num_cols={1}, widths=[70, 30])]
-    u = p.break_even_utilisation
+    u = rb.break_even_utilisation
     if u is not None:
         note = translate("Report", "Owning breaks even when the servers are busy {u} of the time over {y} years "
                                    "(straight-line depreciation, no resale value).").format(
-            u=format_percent(u, 0), y=format_sig(p.depreciation_years or 0, 6))
+            u=format_percent(u, 0), y=format_sig(rb.inputs.depreciation_years or 0, 6))
     else:
         note = translate("Report", "Owning never breaks even at these prices, even with the servers busy all the time.")
     out.append(f"<p>{_e(note)}</p>")
-    if p.build_missing:
+    if rb.missing:
         # the inputs by their names on the Hardware page, never their keys (machine_price, …)
         names = {"machine_price": translate("Report", "purchase price per server"),
                  "power_kw_per_machine": translate("Report", "server power"),
@@ -604,7 +605,7 @@ def _rent_vs_build_table(p: PlanInfo, cur: str) -> str:
                  "ops_staff_per_month": translate("Report", "operations staff"),
                  "spare_rate_per_year": translate("Report", "spares")}
         out.append("<p>" + _e(translate("Report", "Not counted (no figure entered): {0}").format(
-            ", ".join(names.get(k, k) for k in p.build_missing))) + "</p>")
+            ", ".join(names.get(k, k) for k in rb.missing))) + "</p>")
     return "".join(out)
 
 
@@ -1007,8 +1008,9 @@ def _html_assumptions(data: ReportData) -> str:
                                         translate("Report", "Source"), translate("Report", "Date")],
                           widths=[22, 14, 48, 16]))
     p = data.plan
-    if p.price_source:
-        out.append(f'<p class="small">{_e(translate("Report", "Price used for {gpu}: {src} ({date}){default}.").format(gpu=_gpu(p.gpu_name), src=_source_text(p.price_source, "Cost"), date=p.price_date or "—", default=(" — " + translate("Report", "a shipped default; replace it with your quote")) if p.price_is_default else ""))}</p>')
+    price = p.evaluation.price  # the price the costs use (core.cost.GpuPrice)
+    if price is not None and price.source:
+        out.append(f'<p class="small">{_e(translate("Report", "Price used for {gpu}: {src} ({date}){default}.").format(gpu=_gpu(p.gpu_name), src=_source_text(price.source, "Cost"), date=price.source_date or "—", default=(" — " + translate("Report", "a shipped default; replace it with your quote")) if price.is_default else ""))}</p>')
     out.append(f"{_SPACER}<h3>{_e(translate('Report', 'Formulas'))}</h3><ul>")
     out.extend(f'<li class="small">{_e(tr_text(f))}</li>' for f in data.formulas)
     out.append("</ul>")

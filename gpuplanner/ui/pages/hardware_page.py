@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
 )
 
 from gpuplanner.core.catalog_hw import custom_gpu_record, load_gpus, load_networks, lookup_gpu
+from gpuplanner.core.cost import QUOTE_FIELD_OF_COLUMN, quote_from_card_price
 from gpuplanner.core.errors import PlannerError
 
 from ..fields import BoundCombo, BoundEdit, fmt_float, parse_float
@@ -256,10 +257,8 @@ class HardwarePage(BasePage):
                     v = vals[key]
                     it = QTableWidgetItem("" if v is None else format_number(v, 2))
                     it.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                    derived = price is not None and {"card_week": "machine_week", "card_month": "machine_month"}.get(
-                        key, key) in price.derived
-                    mine = (key if key == "card_hour" else {"card_week": "machine_week",
-                                                             "card_month": "machine_month"}[key]) in ov
+                    derived = price is not None and QUOTE_FIELD_OF_COLUMN[key] in price.derived
+                    mine = QUOTE_FIELD_OF_COLUMN[key] in ov
                     if v is None:
                         it.setText(self.tr("unknown"))
                         it.setForeground(QBrush(QColor("#888")))
@@ -308,7 +307,7 @@ class HardwarePage(BasePage):
         text = item.text().strip().replace(",", "")
         overrides = _quotes(self.model.scenario.constraints)
         ov = overrides.setdefault(gid, {})
-        field = {"card_hour": "card_hour", "card_week": "machine_week", "card_month": "machine_month"}[key]
+        field = QUOTE_FIELD_OF_COLUMN[key]
         if not text or text == self.tr("unknown"):
             ov.pop(field, None)
         else:
@@ -321,10 +320,9 @@ class HardwarePage(BasePage):
                     item.text(), gid))
                 self.table_error.show()
                 return
-            node = lookup_gpu(gid, self.model.scenario.hardware.custom_gpus).gpus_per_node or 8
-            gpn = 1 if field == "card_hour" else node
-            ov[field] = v * gpn
-            ov["machine_gpus"] = node
+            # the machine the table's per-card figure is shown for (the core's price: machine_gpus), so what
+            # was typed is what the table shows back; the per-machine quote is the core's (cost)
+            ov.update(quote_from_card_price(key, v, self._machine_gpus(gid)))
         if not {k for k in ov if k not in ("machine_gpus", "currency")}:
             overrides.pop(gid, None)
         else:
@@ -336,6 +334,11 @@ class HardwarePage(BasePage):
         else:
             self.table_error.hide()
         self.fill_table()
+
+    def _machine_gpus(self, gid: str) -> int:
+        """GPUs per machine of ``gid``'s price as the price table counts them (core.cost)."""
+        s = self.model.scenario
+        return _price_table(s.constraints).machine_gpus(lookup_gpu(gid, s.hardware.custom_gpus))
 
     def _candidates_from_table(self) -> None:
         ids = [self.row_ids[r] for r in range(self.table.rowCount())

@@ -659,21 +659,21 @@ class PlansPage(BasePage):
                         + "</span></p>")
         if ev.calibration_notes:
             rows.append("<ul>" + "".join(f"<li>{esc(tr_msg(m))}</li>" for m in ev.calibration_notes) + "</ul>")
-        if p.time_breakdown:
+        if p.plan.limits:
             from gpuplanner.core.timing import BREAKDOWN_LABELS
 
             names = {k: QCoreApplication.translate("Timing", v) for k, v in BREAKDOWN_LABELS.items()}
             cells = "".join(f"<tr><td>{esc(names.get(k, k))}</td><td align=right>{format_percent(v, 1)}</td></tr>"
-                            for k, v in sorted(p.time_breakdown.items(), key=lambda kv: -kv[1]) if v > 0.0005)
+                            for k, v in sorted(p.plan.limits.items(), key=lambda kv: -kv[1]) if v > 0.0005)
             rows.append(f"<p><b>{tr('Step time breakdown')}</b></p><table cellspacing=0 cellpadding=3 border=1>"
                         f"{cells}</table>")
-        if p.cost_by_mode:
+        if ev.mode_costs:
             try:
                 from gpuplanner.core.cost import MODE_LABELS
             except ImportError:
                 MODE_LABELS = {}
             cells = []
-            for k, v in sorted(p.cost_by_mode.items(), key=lambda kv: kv[1]):
+            for k, v in sorted(ev.mode_costs.items(), key=lambda kv: kv[1]):
                 label = QCoreApplication.translate("Cost", MODE_LABELS[k]) if k in MODE_LABELS else k
                 star = " ✔" if k == p.rental_mode else ""
                 cells.append(f"<tr><td>{esc(label)}{star}</td><td align=right>{format_number(v, 0)} {p.currency}</td></tr>")
@@ -701,16 +701,17 @@ class PlansPage(BasePage):
                     "Break-even: a whole machine per month pays off above {0} hours of use per week at these quotes; "
                     "the planning guide's rule of thumb says about {1}.").format(
                     format_number(be["month"], 0), format_number(be["guide_rule"], 0))) + "</p>")
-            offered = set(p.cost_by_mode)
+            offered = set(ev.mode_costs)
             missing = [QCoreApplication.translate("Cost", MODE_LABELS[k]) for k in MODE_LABELS if k not in offered]
             if missing:
                 rows.append("<p style='color:#555'>" + esc(tr("Not compared (no quote of that kind): {0}").format(
                     ", ".join(missing))) + "</p>")
-            if p.advice:
-                rows.append("<ul>" + "".join(f"<li>{esc(tr_msg(a))}</li>" for a in p.advice) + "</ul>")
-        if p.rent_vs_build is not None:
-            rows.append(f"<p><a name='rent-or-build'></a><b>{tr('Rent or build')}</b>: {esc(tr_msg(p.rent_vs_build))}</p>")
-            rows.append(self.rent_vs_build_table(p.rent_vs_build_result))
+            if ev.rental_advice:
+                rows.append("<ul>" + "".join(f"<li>{esc(tr_msg(a))}</li>" for a in ev.rental_advice) + "</ul>")
+        if ev.rent_vs_build is not None:
+            rows.append(f"<p><a name='rent-or-build'></a><b>{tr('Rent or build')}</b>: "
+                        f"{esc(tr_msg(ev.rent_vs_build.sentence))}</p>")
+            rows.append(self.rent_vs_build_table(ev.rent_vs_build))
         if p.warnings:
             rows.append(f"<p><b>{tr('Warnings')}</b></p><ul>" +
                         "".join(f"<li>{esc(tr_msg(w))}</li>" for w in p.warnings) + "</ul>")
