@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gpuplanner.cli import run_cli
-from gpuplanner.core.quotes import QUESTIONS, Offer, PlanFigures, QuestionAnswer, VendorQuote, compare, plan_figures
+from gpuplanner.core.quotes import QUESTIONS, Offer, QuotedPlan, QuestionAnswer, VendorQuote, compare, plan_figures
 from gpuplanner.io import quote_sheets
 from gpuplanner.io.quote_sheets import QuoteSheetError, read_quotes, write_sheet
 
@@ -86,12 +86,12 @@ def test_example_totals_checked_by_hand(capsys):
 
 # ----------------------------------------------------------------------------------- every line, by hand
 
-def _plan(**kw) -> PlanFigures:
+def _plan(**kw) -> QuotedPlan:
     base = dict(gpu_id="h100-sxm-80gb", gpu_name="H100", gpu_memory_gib=80.0, num_gpus=8, gpus_per_node=8, nodes=1,
                 card_hours=1000.0, calendar_days=21.0, calendar_days_band=None, setup_hours=1.0, hours_per_week=40.0,
                 currency="CNY", storage_tb=2.0, egress_tb=0.5, inter_node=None, inter_node_gbps=None)
     base.update(kw)
-    return PlanFigures(**base)
+    return QuotedPlan(**base)
 
 
 def _vendor(**kw) -> VendorQuote:

@@ -204,7 +204,7 @@ class VendorQuote(_Model):
 # ------------------------------------------------------------------------------------------ plan figures
 
 @dataclass(slots=True, frozen=True)
-class PlanFigures:
+class QuotedPlan:
     """What the comparison needs from the plan, read from its Evaluation."""
 
     gpu_id: str
@@ -226,7 +226,7 @@ class PlanFigures:
     checkpoint_tb: float = 0.0     # one resumable checkpoint (the work a spot reclaim loses is counted with it)
 
 
-def plan_figures(ev: Any) -> PlanFigures:
+def plan_figures(ev: Any) -> QuotedPlan:
     """The figures of the plan's :class:`Evaluation` the quotes are compared against; storage and egress
     from the sizes the core uses (:func:`cost.token_bytes`, :func:`cost.checkpoint_bytes`)."""
     from . import catalog_hw, cost
@@ -249,7 +249,7 @@ def plan_figures(ev: Any) -> PlanFigures:
                 gbps = net.gbps_per_nic * nics if (net.gbps_per_nic and nics) else None
             except PlannerError:
                 gbps = None  # a network the catalog does not know: its speed is asked, not assumed
-    return PlanFigures(
+    return QuotedPlan(
         gpu_id=ev.gpu_id, gpu_name=ev.gpu_name, gpu_memory_gib=ev.gpu_memory_gib, num_gpus=ev.num_gpus,
         gpus_per_node=ev.gpus_per_node, nodes=ev.nodes, card_hours=float(ev.gpu_hours),
         calendar_days=float(ev.calendar_days),
@@ -345,7 +345,7 @@ def _num(v: Decimal | None) -> float | None:
 
 @dataclass(slots=True, frozen=True)
 class Comparison:
-    plan: PlanFigures
+    plan: QuotedPlan
     vendors: list[VendorResult]
     ranking: list[str]
 
@@ -365,7 +365,7 @@ def _rate(q: VendorQuote, plan_currency: str) -> Decimal | None:
     return q.exchange_rate
 
 
-def _offer_cost(o: Offer, p: PlanFigures, rate: Decimal, month_price: Decimal | None,
+def _offer_cost(o: Offer, p: QuotedPlan, rate: Decimal, month_price: Decimal | None,
                 calendar_days: Decimal, card_hours: Decimal) -> OfferCost:
     """The compute cost of one offer for the plan (no setup or migration: those are their own lines)."""
     n = p.num_gpus
@@ -389,7 +389,7 @@ def _offer_cost(o: Offer, p: PlanFigures, rate: Decimal, month_price: Decimal | 
     return OfferCost(o, cents(price * n * periods), Decimal(periods), None, 1, None)
 
 
-def _spot_extra_hours(p: PlanFigures, card_hours: Decimal) -> tuple[Decimal, float]:
+def _spot_extra_hours(p: QuotedPlan, card_hours: Decimal) -> tuple[Decimal, float]:
     """Card-hours a spot rental adds at its far end, and the reclaims counted: one reclaim per node per day of
     running (``Overheads.spot_preemptions_per_node_day``), each losing the work since the last checkpoint and a
     restart with a fresh setup (Young 1974, as :func:`core.cost.interruption_overhead` counts it for the plan),
@@ -431,7 +431,7 @@ def _break_even(q: VendorQuote, gpu: str, cards: int = 1) -> tuple[float | None,
     return float(best[0].quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)), best[1]
 
 
-def _network(q: VendorQuote, p: PlanFigures) -> list[dict]:
+def _network(q: VendorQuote, p: QuotedPlan) -> list[dict]:
     if p.nodes <= 1:
         return [{"item": "inter_node", "status": "ok", "message": Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "One node: no network between nodes needed."), {})}]
@@ -460,7 +460,7 @@ def _network(q: VendorQuote, p: PlanFigures) -> list[dict]:
     return out
 
 
-def _hidden_costs(q: VendorQuote, p: PlanFigures, oc: OfferCost, rate: Decimal,
+def _hidden_costs(q: VendorQuote, p: QuotedPlan, oc: OfferCost, rate: Decimal,
                   calendar_days: Decimal) -> dict[str, Decimal]:
     """Storage, egress, setup and migration for the chosen offer (Decimal, to the cent)."""
     storage = egress = setup = migration = Decimal(0)
@@ -478,7 +478,7 @@ def _hidden_costs(q: VendorQuote, p: PlanFigures, oc: OfferCost, rate: Decimal,
     return {"storage": storage, "egress": egress, "setup": setup, "migration": migration}
 
 
-def _risks(q: VendorQuote, p: PlanFigures, r: VendorResult) -> list[Msg]:
+def _risks(q: VendorQuote, p: QuotedPlan, r: VendorResult) -> list[Msg]:
     from ..formatting import format_sig
 
     risks = []
@@ -509,7 +509,7 @@ def _risks(q: VendorQuote, p: PlanFigures, r: VendorResult) -> list[Msg]:
     return risks
 
 
-def _vendor_total(q: VendorQuote, p: PlanFigures, rate: Decimal, calendar_days: Decimal,
+def _vendor_total(q: VendorQuote, p: QuotedPlan, rate: Decimal, calendar_days: Decimal,
                   card_hours: Decimal) -> tuple[OfferCost | None, list[OfferCost], dict[str, Decimal]]:
     mine = [o for o in q.offers if o.gpu.lower() == p.gpu_id.lower()]
     months = [o.price for o in mine if o.unit == "card_month"]
@@ -524,7 +524,7 @@ def _vendor_total(q: VendorQuote, p: PlanFigures, rate: Decimal, calendar_days: 
     return best, costs, breakdown
 
 
-def compare_vendor(q: VendorQuote, p: PlanFigures) -> VendorResult:
+def compare_vendor(q: VendorQuote, p: QuotedPlan) -> VendorResult:
     r = VendorResult(provider=q.provider, quote=q)
     r.unanswered = [qid for qid in QUESTIONS if q.answer(qid).answer == "unknown"]
     r.network_check = _network(q, p)
@@ -559,7 +559,7 @@ def compare_vendor(q: VendorQuote, p: PlanFigures) -> VendorResult:
     return r
 
 
-def compare(quotes: list[VendorQuote], p: PlanFigures) -> Comparison:
+def compare(quotes: list[VendorQuote], p: QuotedPlan) -> Comparison:
     """Every vendor's result and the ranking: cheapest total first; vendors without a usable offer last."""
     results = [compare_vendor(q, p) for q in quotes]
     priced = sorted((r for r in results if r.total is not None), key=lambda r: (r.total, len(r.unanswered)))
@@ -575,7 +575,7 @@ def compare(quotes: list[VendorQuote], p: PlanFigures) -> Comparison:
     return Comparison(plan=p, vendors=results, ranking=ranking)
 
 
-def _reasons(r: VendorResult, best: VendorResult, p: PlanFigures) -> list[Msg]:
+def _reasons(r: VendorResult, best: VendorResult, p: QuotedPlan) -> list[Msg]:
     from ..formatting import format_money, format_percent
 
     out = []
@@ -604,12 +604,12 @@ def _reasons(r: VendorResult, best: VendorResult, p: PlanFigures) -> list[Msg]:
 
 # ------------------------------------------------------------------------------------------ project phases
 
-def phase_figures(phase: Any, main: PlanFigures) -> PlanFigures:
+def phase_figures(phase: Any, main: QuotedPlan) -> QuotedPlan:
     """A GPU phase of the project (:class:`core.project.PhaseResult`) as the figures quotes are compared for:
     its GPU, count, nodes and card-hours as the project bills them (count × weeks × hours per week), its weeks as
     the period held; setup from its Evaluation (training-like phases) or the plan's; the project's data volume."""
     ev = getattr(phase, "evaluation", None)
-    return PlanFigures(
+    return QuotedPlan(
         gpu_id=phase.device, gpu_name=phase.device_name, gpu_memory_gib=ev.gpu_memory_gib if ev else 0.0,
         num_gpus=int(phase.count), gpus_per_node=ev.gpus_per_node if ev else main.gpus_per_node, nodes=int(phase.nodes),
         card_hours=float(phase.gpu_hours), calendar_days=float(phase.weeks) * 7.0, calendar_days_band=None,
@@ -638,7 +638,7 @@ class ProjectQuotes:
                 "mixed_total": _num(self.mixed_total)}
 
 
-def compare_project(quotes: list[VendorQuote], phases: list[Any], main: PlanFigures) -> ProjectQuotes:
+def compare_project(quotes: list[VendorQuote], phases: list[Any], main: QuotedPlan) -> ProjectQuotes:
     gpu = [p for p in phases if getattr(p, "resource", "") == "gpu" and int(getattr(p, "count", 0) or 0) > 0]
     comps = [(p.name, compare(quotes, phase_figures(p, main))) for p in gpu]
     single: dict[str, Decimal | None] = {}
@@ -668,7 +668,7 @@ def compare_project(quotes: list[VendorQuote], phases: list[Any], main: PlanFigu
     return ProjectQuotes(phases=comps, single_vendor=single, mixed=mixed, moves=moves, mixed_total=total)
 
 
-def project_quotes(quotes: list[VendorQuote], project: Any, main: PlanFigures) -> ProjectQuotes | None:
+def project_quotes(quotes: list[VendorQuote], project: Any, main: QuotedPlan) -> ProjectQuotes | None:
     """The quotes compared for every GPU phase of ``project`` (a :class:`core.project.ProjectResult`); None
     without quotes or with fewer than two GPU phases (then the plan's comparison says it all)."""
     if project is None or not quotes:
