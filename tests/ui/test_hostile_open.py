@@ -102,3 +102,18 @@ def test_a_valid_autosave_is_offered_beside_corrupt_ones(make_window, dialogs, m
     assert len(lines) == 3 and sum(line.startswith("Survivor") for line in lines) == 2
     assert sum(line.startswith("Unreadable autosave") for line in lines) == 1
     assert w.model.title == "Survivor"
+
+
+@pytest.mark.parametrize("path, value", [("constraints.hours_per_week", 0.2), ("assumptions.mfu", 1e-9)])
+def test_the_live_estimate_refuses_an_absurd_plan_with_one_line_naming_the_field(make_window, qtbot, path, value):
+    """The window's live estimate goes through the same gate as the CLI (app.answer.shown): a work pattern no
+    session outlasts, or an MFU below 0.1 %, is one line naming the field, not a plan lasting for ever."""
+    w = make_window()
+    w.doc.open_path(PLAN)
+    qtbot.waitUntil(lambda: w.estimator.result is not None and w.estimator.result.evaluation is not None,
+                    timeout=20000)
+    assert w.model.set(path, value) is None  # each value is in its own range
+    qtbot.waitUntil(lambda: w.estimator.result is not None and bool(w.estimator.result.error), timeout=20000)
+    shown = w.live.error.text()
+    assert path in shown and "\n" not in shown and len(shown) <= 400 and w.live.error.isVisibleTo(w)
+    assert w.estimator.result.error_field == path
