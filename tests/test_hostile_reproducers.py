@@ -137,6 +137,21 @@ def test_4_kit_import_lone_surrogate(tmp_path):
     check(res)
 
 
+@pytest.mark.parametrize("where, literal", [("host", "NaN"), ("gpus", "Infinity")])
+def test_4_kit_import_non_finite_numbers_name_the_field(tmp_path, where, literal):
+    kit = json.loads(KIT.read_text(encoding="utf-8"))
+    if where == "gpus":
+        kit["gpus"] = [{"index": 0, "memory_gib": "@@"}]
+        field = "gpus[0].memory_gib"
+    else:
+        kit["host"] = "@@"
+        field = "host"
+    (tmp_path / "r.json").write_text(json.dumps(kit).replace('"@@"', literal), encoding="utf-8")
+    res = run(["kit-import", str(EXAMPLE), "r.json"], tmp_path)
+    assert res["rc"] == 2
+    check(res, names=f"{field}: {literal} is not allowed")
+
+
 # 5, 6 -------------------------------------------------------------------------- absurd assumptions, long jobs
 
 @pytest.mark.parametrize("sections, field", [
