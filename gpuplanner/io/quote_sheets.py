@@ -124,8 +124,15 @@ def _xlsx_sheets(raw: bytes, name: str) -> list[tuple[str, list[list[Any]]]]:
             infos = z.infolist()
             if len(infos) > MAX_ZIP_ENTRIES or sum(i.file_size for i in infos) > MAX_UNPACKED:
                 raise _err(name, None, QT_TRANSLATE_NOOP(CTX, "the workbook unpacks to too much data"))
+            # zipfile stops each part at its declared size (a lying header fails its CRC): at most MAX_UNPACKED
+            if any(_declares_dtd(z.read(i)) for i in infos):
+                raise _err(name, None, QT_TRANSLATE_NOOP(
+                    CTX, "the workbook declares a DTD or entities (no spreadsheet needs them; refused)"))
     except zipfile.BadZipFile:
         raise _err(name, None, QT_TRANSLATE_NOOP(CTX, "not an XLSX workbook")) from None
+    except (OSError, RuntimeError, NotImplementedError, ValueError, EOFError) as err:  # encrypted, odd method …
+        raise _err(name, None, QT_TRANSLATE_NOOP(CTX, "not a readable XLSX workbook ({why})"),
+                   why=one_line(type(err).__name__, 60)) from None
     import openpyxl
 
     try:
@@ -150,6 +157,17 @@ def _xlsx_sheets(raw: bytes, name: str) -> list[tuple[str, list[list[Any]]]]:
     finally:
         wb.close()
     return out
+
+
+_DTD_MARKS = tuple(m.encode(enc) for m in ("<!DOCTYPE", "<!ENTITY") for enc in ("utf-8", "utf-16-le", "utf-16-be"))
+
+
+def _declares_dtd(part: bytes) -> bool:
+    """A part that declares a DTD or entities (as UTF-8/ASCII or UTF-16, the encodings expat detects): entity
+    expansion ("billion laughs", external entities) is refused before any XML parser sees the workbook. Python's
+    expat stops the expansion, but the parse error it raises inside openpyxl's read-only reader crashed the
+    interpreter when collected (SIGSEGV, Python 3.12; issue #32 round 2)."""
+    return any(m in part for m in _DTD_MARKS)
 
 
 def _text(v: Any) -> str:
