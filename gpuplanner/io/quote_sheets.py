@@ -140,7 +140,9 @@ def _xlsx_sheets(raw: bytes, name: str) -> list[tuple[str, list[list[Any]]]]:
                            n=f"{MAX_TAGS:,}")
     except zipfile.BadZipFile:
         raise _err(name, None, QT_TRANSLATE_NOOP(CTX, "not an XLSX workbook")) from None
-    except (OSError, RuntimeError, NotImplementedError, ValueError, EOFError) as err:  # encrypted, odd method …
+    except QuoteSheetError:
+        raise
+    except Exception as err:  # noqa: BLE001 - zlib.error, encrypted, an unknown method, a broken header …: one line
         raise _err(name, None, QT_TRANSLATE_NOOP(CTX, "not a readable XLSX workbook ({why})"),
                    why=one_line(type(err).__name__, 60)) from None
     import openpyxl
