@@ -785,6 +785,10 @@
         <translation>--template 需要 -o 文件</translation>
     </message>
     <message>
+        <source>{path}: a folder; give -o a file name</source>
+        <translation>{path}：这是文件夹；请给 -o 一个文件名</translation>
+    </message>
+    <message>
         <source>quotes needs a plan FILE (or --template)</source>
         <translation>quotes（报价）命令需要一个方案文件（或 --template）</translation>
     </message>
@@ -5241,6 +5245,14 @@
     <message>
         <source>the workbook unpacks to too much data</source>
         <translation>工作簿解压后数据过大</translation>
+    </message>
+    <message>
+        <source>the workbook declares a DTD or entities (no spreadsheet needs them; refused)</source>
+        <translation>工作簿声明了 DTD 或实体（表格从不需要它们；已拒绝）</translation>
+    </message>
+    <message>
+        <source>the workbook holds too much markup (over {n} tags)</source>
+        <translation>工作簿的标记过多（超过 {n} 个标签）</translation>
     </message>
     <message>
         <source>not an XLSX workbook</source>
