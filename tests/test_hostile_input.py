@@ -452,6 +452,7 @@ def test_quick_fuzz_every_input_path(path, tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)  # 10,000 cases: 3-10 min a door on a loaded 2-core machine (the default 300 s killed it)
 @pytest.mark.parametrize("path", sorted(PATHS))
 def test_full_fuzz_every_input_path(path, tmp_path):
     _fuzz(path, FULL, tmp_path, seed=2)
