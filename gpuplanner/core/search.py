@@ -2013,6 +2013,11 @@ def compare_plans(a: Plan, b: Plan) -> list[Msg]:
              "mbs": p.micro_batch_size, "zero": z, "cpt": p.cost_per_million_tokens}))
     pa, pb = a.price_per_card_hour, b.price_per_card_hour
     ea, eb = a.effective_tflops_per_gpu, b.effective_tflops_per_gpu
+    # no ratio against a plan whose tokens cost nothing or are unknown (data.tokens 0: a ZeroDivisionError in
+    # the report before; issue #32 round 2, found by the report's 10,000-case fuzz)
+    cb = b.cost_per_million_tokens
+    if not (cb and math.isfinite(cb) and a.cost_per_million_tokens is not None):
+        return out
     if a.gpu == b.gpu:
         if ea and eb:
             out.append(Msg(CTX, QT_TRANSLATE_NOOP(
