@@ -176,7 +176,12 @@ def test_kit_runs_on_cpu_and_reestimates_with_measured_mfu(tmp_path):
     ('{"schema": "gpuplanner-kit/1", "matmul": [{"gpu": 0}]}', "matmul[0].tflops: Field required"),
     ('{"schema": "gpuplanner-kit/1", "allreduce": [{"n": 1, "busbw_gbs": 3}]}', "allreduce[0].n: Input should be greater than or equal to 2"),
     ('{"schema": "gpuplanner-kit/1", "train_step": [{"n": 2, "tokens_per_s": "fast"}]}', "train_step[0].tokens_per_s: Input should be a valid number"),
-    ('{"schema": "gpuplanner-kit/1", "train_step": [{"n": 2, "tokens_per_s": NaN}]}', "train_step[0].tokens_per_s: Input should be a finite number"),
+    # NaN/Infinity are refused when the JSON is read, naming the field (issue #32, round 2: before, the model
+    # refused them only in the fields it bounds, so gpus[0].memory_gib, time_s or an ignored key took Infinity)
+    ('{"schema": "gpuplanner-kit/1", "train_step": [{"n": 2, "tokens_per_s": NaN}]}', "train_step[0].tokens_per_s: NaN is not allowed"),
+    ('{"schema": "gpuplanner-kit/1", "gpus": [{"index": 0, "memory_gib": Infinity}]}', "gpus[0].memory_gib: Infinity is not allowed"),
+    ('{"schema": "gpuplanner-kit/1", "allreduce": [{"n": 2, "busbw_gbs": 3, "time_s": 1e999}]}', "allreduce[0].time_s: number 1e999 is out of range"),
+    ('{"schema": "gpuplanner-kit/1", "future": {"x": [1, -Infinity]}}', "future.x[1]: -Infinity is not allowed"),
     ('{"schema": "gpuplanner-kit/1", "power": [{"gpu": 0, "draw_w_mean": -5}]}', "power[0].draw_w_mean: Input should be greater than or equal to 0"),
     ('{"schema": "gpuplanner-kit/1", "shape": {"hidden": 64}}', "shape.layers: Field required"),
     ('{"schema": "gpuplanner-kit/1", "mode": "tpu"}', "mode: Input should be 'cuda' or 'cpu'"),

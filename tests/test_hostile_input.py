@@ -352,11 +352,91 @@ def case_special_files(rng, tmp: Path) -> list[str]:
     return door
 
 
+QUOTE_CSVS = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "examples" / "quotes").glob("*.csv"))]
+QUOTE_PLANS = [ROOT / "examples" / "mixtral-8x7b-ep8-16xa800.json", ROOT / "examples" / "7b-lora-1x4090.gpuplan",
+               ROOT / "examples" / "shenzhen-7b-domain-project.gpuplan"]
+_CELLS = ["=1+1", "+cmd|' /C calc'!A0", "@SUM(A1)", "-2", "'=x", "NaN", "inf", "-Infinity", "1e400", "9" * 400, "0",
+          "1,000.5", "5，88", "\x00", "a\x00b", "\u202eevil", "\x1b[2J", "是", "未知", "card_hour", "month",
+          "server_month", "yes", "no", "2026-13-45", "<script>", "_x0000_", "a" * 501, "a" * 500, "#", "", " ",
+          "vendor", "offer", "question", "provider", "a800-sxm-80gb", "h800-sxm-80gb", "nope-gpu", "real_stock"]
+_XML = [b"&lt;", b"&amp;#0;", b"_x0000_", b"_xD800_", b"]]>", b"<![CDATA[x]]>", b"<a>" * 500 + b"</a>" * 500,
+        b'<!DOCTYPE x [<!ENTITY e "e">]>', b"&e;", b"\xff\xfe", b"<t>", b"</c>"]
+
+
+def _quote_csv(rng) -> str:
+    import csv as _csv
+
+    rows = list(_csv.reader(io.StringIO(rng.choice(QUOTE_CSVS))))
+    for _ in range(rng.randint(0, 3)):
+        i, op = rng.randrange(len(rows) or 1), rng.randrange(6)
+        if op <= 1 and rows and rows[i]:
+            rows[i][rng.randrange(len(rows[i]))] = str(rng.choice(_CELLS + [str(v)[:600] for v in HOSTILE]))
+        elif op == 2 and rows:
+            rows.pop(i)
+        elif op == 3:
+            rows.insert(i, [rng.choice(["vendor", "offer", "question", "#", "供应商"])] + [rng.choice(_CELLS)
+                                                                                   for _ in range(rng.randint(0, 14))])
+        elif op == 4 and rows:
+            rows.insert(i, list(rows[i]))  # a line given twice
+        else:
+            rows = rows[: rng.randrange(len(rows) + 1)]
+    out = io.StringIO()
+    _csv.writer(out).writerows(rows)
+    text = out.getvalue()
+    if rng.random() < 0.1:
+        text = text[: rng.randrange(len(text) + 1)] + rng.choice(['"', "\r", "\x00", "\ufeff", ",,,\n" * 3000])
+    return text
+
+
+def case_quotes(rng, tmp: Path) -> list[str]:
+    """Vendor quote sheets (round 2 of issue #32): mutated CSV lines, the same as XLSX, XML-level attacks inside
+    the workbook, and the ``quotes`` flags."""
+    text = _quote_csv(rng)
+    kind = rng.randrange(4)
+    if kind == 0:
+        f = tmp / "q.csv"
+        f.write_bytes(text.encode("utf-8", "surrogatepass"))
+    else:
+        import csv as _csv
+
+        import openpyxl
+
+        wb = openpyxl.Workbook()
+        for row in _csv.reader(io.StringIO(text.replace("\x00", "").replace("\r", ""))):
+            try:
+                wb.active.append(row)
+            except Exception:  # noqa: BLE001 - a character openpyxl refuses to write: leave the line out
+                pass
+        buf = io.BytesIO()
+        wb.save(buf)
+        raw = buf.getvalue()
+        if kind == 3:  # XML-level: a snippet dropped into the sheet, or bytes of the zip flipped
+            import zipfile
+
+            out = io.BytesIO()
+            with zipfile.ZipFile(io.BytesIO(raw)) as zin, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+                for info in zin.infolist():
+                    data = zin.read(info.filename)
+                    if info.filename.endswith(".xml") and rng.random() < 0.5 and data:
+                        at = rng.randrange(len(data))
+                        data = data[:at] + rng.choice(_XML) + data[at:]
+                    z.writestr(info.filename, data)
+            raw = out.getvalue()
+            if rng.random() < 0.2:
+                at = rng.randrange(len(raw))
+                raw = raw[:at] + bytes([rng.randrange(256)]) + raw[at + 1:]
+        f = tmp / "q.xlsx"
+        f.write_bytes(raw)
+    extra = rng.choice([[], ["--json"], ["--json"], ["--rfq", str(tmp / "r.pdf")] if rng.random() < 0.05 else []])
+    return ["quotes", str(rng.choice(QUOTE_PLANS)), str(f), *extra]
+
+
 PATHS = {"scenario": case_scenario, "plan": case_plan, "config": case_config, "model_folder": case_model_folder,
          "topo": case_topo, "kit_result": case_kit, "nul_and_surrogates": case_nul_and_surrogates,
-         "health": case_health, "net": case_net, "project": case_project, "special_files": case_special_files}
+         "health": case_health, "net": case_net, "project": case_project, "special_files": case_special_files,
+         "quotes": case_quotes}
 #: the quick (default) run of the doors added for issue #32 is smaller: the full 10,000 run under -m slow
-QUICK_OF = {"nul_and_surrogates": 40, "health": 40, "net": 40, "project": 20, "special_files": 30}
+QUICK_OF = {"nul_and_surrogates": 40, "health": 40, "net": 40, "project": 20, "special_files": 30, "quotes": 30}
 
 
 def _fuzz(path: str, n: int, tmp: Path, seed: int) -> None:
@@ -372,6 +452,7 @@ def test_quick_fuzz_every_input_path(path, tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)  # 10,000 cases: 3-10 min a door on a loaded 2-core machine (the default 300 s killed it)
 @pytest.mark.parametrize("path", sorted(PATHS))
 def test_full_fuzz_every_input_path(path, tmp_path):
     _fuzz(path, FULL, tmp_path, seed=2)

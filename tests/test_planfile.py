@@ -371,9 +371,9 @@ BAD = {
     "bad-count": (_v2_with(scenario__data__tokens="lots"),
                   "bad.gpuplan: invalid plan (field scenario.data.tokens: 'lots' is not a count; use e.g. 300B, "
                   "1.5T or 2e9)"),
-    "nan": (b'{"schema_version": 2, "results": {"x": NaN}}', "bad.gpuplan: not valid JSON (NaN is not allowed)"),
+    "nan": (b'{"schema_version": 2, "results": {"x": NaN}}', "bad.gpuplan: not valid JSON (results.x: NaN is not allowed)"),
     "overflow-float": (b'{"schema_version": 2, "results": {"x": 1e999}}',
-                       "bad.gpuplan: not valid JSON (number 1e999 is out of range)"),
+                       "bad.gpuplan: not valid JSON (results.x: number 1e999 is out of range)"),
     "deep": (b"[" * 200_000 + b"]" * 200_000, "bad.gpuplan: not a plan: JSON nested too deeply"),
     "lone-surrogate": (b'{"schema_version": 2, "title": "\\ud800"}',
                        "bad.gpuplan: contains text that is not valid Unicode"),

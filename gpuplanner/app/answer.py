@@ -176,10 +176,21 @@ class Answer:
             return None
 
     def search_or_raise(self):
-        """:attr:`search`, raising the core's error when the search cannot run (the ``plan`` command)."""
+        """:attr:`search`, raising the core's error when the search cannot run (the ``plan`` command), or
+        :func:`shown`'s when the plan the document stands for is absurd (the search's #1, else the scenario as
+        given: an MFU or a work pattern no ranking makes sensible). A scenario as given that cannot be
+        evaluated (a manual layout that does not divide) leaves the ranked plans standing, as it always did."""
+        from gpuplanner.core.plausible import ImplausibleError
+
         res = self.search
         if res is None:
             raise self.search_error
+        try:
+            self.evaluation
+        except ImplausibleError:
+            raise
+        except PlannerError:
+            pass
         return res
 
     @property
@@ -205,15 +216,14 @@ class Answer:
 
     @cached_property
     def evaluation(self):
-        """The Evaluation of the plan the document stands for (raises the core's error for an impossible one)."""
+        """The Evaluation of the plan the document stands for (raises the core's error for an impossible one,
+        and :func:`shown`'s for an absurd one: every command and view that shows the plan reads it here)."""
         why, what = self._decision
         if why == SEARCH:
-            return what.evaluation
+            return shown(what.evaluation)
         if self.given_evaluation is not None and self.given_evaluation.scenario == what:
-            return self.given_evaluation
-        from gpuplanner.core.evaluate import evaluate
-
-        return evaluate(what, self.models)
+            return shown(self.given_evaluation)
+        return evaluate_shown(what, self.models)
 
     @cached_property
     def chosen_plan(self):
@@ -281,6 +291,25 @@ class Answer:
         """A plan file's project of more than one phase (what the report shows as its own section)."""
         doc = self.document.plan
         return doc is not None and doc.project is not None and len(doc.project.phases) > 1
+
+
+def shown(ev):
+    """``ev`` when it may be shown as a plan; :class:`core.plausible.ImplausibleError` naming the field when it is
+    absurd although each input is in its range (:func:`core.plausible.check_plausible`: an MFU below 0.1 %, a
+    calendar that never ends or passes 100 years). **The** gate for every plan shown: ``estimate``, ``plan``,
+    ``report``, ``project``, ``quotes``, ``kit``, the window's live estimate (:func:`app.engine.live`) and its
+    report all reach it through :attr:`Answer.evaluation` or :func:`evaluate_shown`."""
+    from gpuplanner.core.plausible import check_plausible
+
+    check_plausible(ev, ev.scenario.constraints.hours_per_week)
+    return ev
+
+
+def evaluate_shown(scenario, models=None):
+    """:func:`core.evaluate.evaluate` of a plan to show, through the gate (:func:`shown`)."""
+    from gpuplanner.core.evaluate import evaluate
+
+    return shown(evaluate(scenario, models))
 
 
 def report_data(document: Document | str | Path, *, author: str = "", now: Any = None, answer_: Answer | None = None):

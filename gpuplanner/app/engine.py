@@ -15,7 +15,8 @@ from typing import Any
 
 from gpuplanner.core.errors import PlannerError, ScenarioError
 from gpuplanner.core.messages import error_text
-from gpuplanner.core.evaluate import Evaluation, MemoryAlternative, PlanFigures, Scaling, evaluate, memory_alternatives
+from gpuplanner.app.answer import evaluate_shown
+from gpuplanner.core.evaluate import Evaluation, MemoryAlternative, PlanFigures, Scaling, memory_alternatives
 from gpuplanner.core.evaluate import scaling as core_scaling
 from gpuplanner.core.scenario import Scenario
 from gpuplanner.io.model_files import ModelFiles
@@ -37,7 +38,7 @@ class LiveResult:
 def live(scenario: Scenario, base_dir: Path | None = None) -> LiveResult:
     """The Evaluation of ``scenario`` plus the memory chart's what-ifs (core.evaluate.memory_alternatives)."""
     try:
-        ev = evaluate(scenario, ModelFiles(base_dir))
+        ev = evaluate_shown(scenario, ModelFiles(base_dir))  # an absurd plan (MFU < 0.1 %, > 100 years): one line
     except ScenarioError as err:
         return LiveResult(error=error_text(err), error_field=err.field)  # keeps its message id
     except PlannerError as err:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from typing import TYPE_CHECKING
@@ -62,8 +61,9 @@ def run(args: argparse.Namespace) -> int:
     gpus = list(load_gpus().values())
     out = sys.stdout
     if args.json:
-        json.dump([g.to_dict() for g in gpus], out, indent=2, ensure_ascii=False)
-        out.write("\n")
+        from ._args import strict_json
+
+        out.write(strict_json([g.to_dict() for g in gpus], indent=2) + "\n")  # allow_nan=False, as every --json
         return 0
     rows = table_rows(gpus)
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]

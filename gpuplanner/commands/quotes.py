@@ -16,10 +16,10 @@ the network checked against the plan, the hard questions still to ask, and the r
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from ..core.errors import PlannerError
+from ._args import strict_json
 from ._lang import translate
 
 CTX = "CLI"
@@ -44,8 +44,14 @@ def run(args) -> int:
         if not args.output:
             raise PlannerError(translate(CTX, "--template needs -o FILE"))
         out = Path(args.output)
-        if out.suffix.lower() != f".{args.template}":
-            out = out.with_suffix(f".{args.template}")
+        try:  # "-o ." made with_suffix raise (a traceback)
+            if out.is_dir() or not out.name:
+                raise ValueError(out)
+            if out.suffix.lower() != f".{args.template}":
+                out = out.with_suffix(f".{args.template}")
+        except (ValueError, OSError):
+            raise PlannerError(translate(CTX, "{path}: a folder; give -o a file name").format(
+                path=args.output[:120])) from None
         print(quote_sheets.write_sheet(out, None, lang=args.lang))
         return 0
     if not args.file:
@@ -62,7 +68,7 @@ def run(args) -> int:
         out = result.to_json()
         if project is not None:
             out["project"] = project.to_json()
-        print(json.dumps(out, indent=2, ensure_ascii=False))
+        print(strict_json(out, indent=2))
         return 0
     from ..report.quotes_section import project_lines, text_lines
     from ._lang import msg

@@ -115,6 +115,17 @@ class ModelSection(_Section):
     vision_max_tiles: int | None = Field(None, ge=0, le=1024)
     vision_thumbnail: bool | None = None
 
+    @field_validator("hf_config")
+    @classmethod
+    def _no_nul_in_path(cls, v: str | None) -> str | None:
+        """A path that no file system holds (a NUL byte) is refused when the file is read, by the CLI and the
+        app alike (issue #32: the app opened such a plan and showed the error only in its estimate); the same
+        sentence as the safe reader's path check (io.safe_read.check_path), which checks the rest."""
+        if v is not None and "\0" in v:
+            text = QT_TRANSLATE_NOOP("SafeRead", "{file}: a file name cannot hold a NUL byte")
+            raise ValueError(MsgStr.make("SafeRead", text, file=v.replace("\0", "\\0")[:120]))
+        return v
+
 
 class PreferenceSection(_Section):
     """Preference tuning and the reference model (``training.preference``; DPO/IPO/KTO, and the KL reference

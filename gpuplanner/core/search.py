@@ -1755,15 +1755,21 @@ def _nothing_fits(evaluated: int, t0: float, tier: str, objective: str, skipped:
                                                                                 "more GPUs (max_gpus) or larger cards."), {})])
 
 
+def _objective(objective: str) -> str:
+    """The ranking objective, checked (one line naming the field otherwise)."""
+    if objective not in ("cheapest", "fastest", "value"):
+        raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "objective must be cheapest, fastest or value")),
+                            field="constraints.objective")
+    return objective
+
+
 def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objective: str | None,
             prices: PriceTable | None, overheads: Overheads | None, cancel: Callable[[], bool] | None,
             distinct: bool, rules_on: bool) -> SearchResult:
     t0 = time.perf_counter()
     s = scenario
     con = s.constraints
-    objective = objective or con.objective
-    if objective not in ("cheapest", "fastest", "value"):
-        raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "objective must be cheapest, fastest or value")), field="constraints.objective")
+    objective = _objective(objective or con.objective)
     table = prices or PriceTable.from_constraints(con)
     ov = overheads or Overheads()
     arch = resolve_arch(s.model, models)
@@ -2083,6 +2089,11 @@ def compare_plans(a: Plan, b: Plan) -> list[Msg]:
              "mbs": p.micro_batch_size, "zero": z, "cpt": p.cost_per_million_tokens}))
     pa, pb = a.price_per_card_hour, b.price_per_card_hour
     ea, eb = a.effective_tflops_per_gpu, b.effective_tflops_per_gpu
+    # no ratio against a plan whose tokens cost nothing or are unknown (data.tokens 0: a ZeroDivisionError in
+    # the report before; issue #32 round 2, found by the report's 10,000-case fuzz)
+    cb = b.cost_per_million_tokens
+    if not (cb and math.isfinite(cb) and a.cost_per_million_tokens is not None):
+        return out
     if a.gpu == b.gpu:
         if ea and eb:
             out.append(Msg(CTX, QT_TRANSLATE_NOOP(

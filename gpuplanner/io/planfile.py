@@ -83,7 +83,7 @@ from ..core.quotes import VendorQuote
 from ..core.scenario import ModelSection, ParallelSection, Scenario
 from ..core.units import parse_count
 from .model_files import ModelFiles
-from .safe_read import MAX_DEPTH, UnsafeInput, check_path, finite_float, nesting_depth, reject_constant
+from .safe_read import MAX_DEPTH, UnsafeInput, check_path, loads_finite, nesting_depth
 
 CURRENT_SCHEMA = 6
 SUFFIX = ".gpuplan"
@@ -777,7 +777,7 @@ def _parse(text: str, name: str) -> Any:
     if nesting_depth(text) > MAX_DEPTH:  # the safe reader's limit: what the CLI refuses, the app refuses too
         raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not a plan: JSON nested too deeply")))
     try:
-        return json.loads(text, parse_constant=reject_constant, parse_float=finite_float)
+        return loads_finite(text)  # NaN, ±Infinity, 1e999: refused naming the field
     except json.JSONDecodeError as err:
         if err.pos >= len(text.rstrip()) or err.msg.startswith("Unterminated string"):
             raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not valid JSON: the file ends too early (truncated?)"))) \
@@ -787,7 +787,9 @@ def _parse(text: str, name: str) -> Any:
     except RecursionError:
         raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not a plan: JSON nested too deeply"))) from None
     except ValueError as err:  # NaN/Infinity, out-of-range floats, integers over the digit limit
-        raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not valid JSON ({why})"), why=_one_line(str(err), 80))) \
+        why = (MsgStr.make("Errors", "{field}: {message}", field=err.args[0], message=err.args[1])
+               if len(err.args) == 2 else _one_line(str(err), 80))
+        raise PlanFileError(name, MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "not valid JSON ({why})"), why=why)) \
             from None
 
 

@@ -43,6 +43,9 @@ CTX = "QuoteSheets"
 MAX_BYTES = 2 * 1024 * 1024          # a quote sheet is a few kB
 MAX_UNPACKED = 20 * 1024 * 1024      # the XML inside an XLSX (zip bombs)
 MAX_ZIP_ENTRIES = 200
+#: "<" in all the parts together: a full sheet (2,000 lines × 13 cells as inline strings, 6 tags each) is ~160k;
+#: 2 million nested elements in 14 MB took 1.4 s of CPU to parse (issue #32 round 2), 400k about 0.3 s
+MAX_TAGS = 400_000
 MAX_ROWS = 2000
 MAX_SHEETS = 20
 MAX_CELL = 500
@@ -124,8 +127,24 @@ def _xlsx_sheets(raw: bytes, name: str) -> list[tuple[str, list[list[Any]]]]:
             infos = z.infolist()
             if len(infos) > MAX_ZIP_ENTRIES or sum(i.file_size for i in infos) > MAX_UNPACKED:
                 raise _err(name, None, QT_TRANSLATE_NOOP(CTX, "the workbook unpacks to too much data"))
+            # zipfile stops each part at its declared size (a lying header fails its CRC): at most MAX_UNPACKED
+            tags = 0
+            for info in infos:
+                part = z.read(info)
+                if _declares_dtd(part):
+                    raise _err(name, None, QT_TRANSLATE_NOOP(
+                        CTX, "the workbook declares a DTD or entities (no spreadsheet needs them; refused)"))
+                tags += part.count(b"<")  # C speed; parsing time grows with the elements, not the bytes
+            if tags > MAX_TAGS:
+                raise _err(name, None, QT_TRANSLATE_NOOP(CTX, "the workbook holds too much markup (over {n} tags)"),
+                           n=f"{MAX_TAGS:,}")
     except zipfile.BadZipFile:
         raise _err(name, None, QT_TRANSLATE_NOOP(CTX, "not an XLSX workbook")) from None
+    except QuoteSheetError:
+        raise
+    except Exception as err:  # noqa: BLE001 - zlib.error, encrypted, an unknown method, a broken header …: one line
+        raise _err(name, None, QT_TRANSLATE_NOOP(CTX, "not a readable XLSX workbook ({why})"),
+                   why=one_line(type(err).__name__, 60)) from None
     import openpyxl
 
     try:
@@ -150,6 +169,17 @@ def _xlsx_sheets(raw: bytes, name: str) -> list[tuple[str, list[list[Any]]]]:
     finally:
         wb.close()
     return out
+
+
+_DTD_MARKS = tuple(m.encode(enc) for m in ("<!DOCTYPE", "<!ENTITY") for enc in ("utf-8", "utf-16-le", "utf-16-be"))
+
+
+def _declares_dtd(part: bytes) -> bool:
+    """A part that declares a DTD or entities (as UTF-8/ASCII or UTF-16, the encodings expat detects): entity
+    expansion ("billion laughs", external entities) is refused before any XML parser sees the workbook. Python's
+    expat stops the expansion, but the parse error it raises inside openpyxl's read-only reader crashed the
+    interpreter when collected (SIGSEGV, Python 3.12; issue #32 round 2)."""
+    return any(m in part for m in _DTD_MARKS)
 
 
 def _text(v: Any) -> str:

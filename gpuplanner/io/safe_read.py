@@ -165,6 +165,40 @@ def finite_float(token: str) -> float:
     return value
 
 
+class NonFinite(str):
+    """A ``NaN`` / ``±Infinity`` / overflowing literal kept where it stood while parsing (:func:`loads_finite`),
+    so the reader can name the field that held it."""
+
+
+class Overflow(NonFinite):
+    """A float literal that overflows to infinity (``1e999``)."""
+
+
+def _float_or_marker(token: str) -> Any:
+    value = float(token)
+    return value if math.isfinite(value) else Overflow(token[:20])
+
+
+def loads_finite(text: str) -> Any:
+    """``json.loads`` that refuses NaN, ±Infinity and floats overflowing to infinity, naming where: raises
+    ``ValueError(path, why)`` (``path`` as ``train_step[0].tokens_per_s``, the first in document order; ``why``
+    the one-line reason, :func:`reject_constant`'s or :func:`finite_float`'s)."""
+    data = json.loads(text, parse_constant=NonFinite, parse_float=_float_or_marker)
+    stack: list[tuple[str, Any]] = [("", data)]
+    while stack:  # iterative: no recursion on deep input
+        path, v = stack.pop()
+        if isinstance(v, NonFinite):
+            try:
+                finite_float(str(v)) if isinstance(v, Overflow) else reject_constant(str(v))
+            except ValueError as err:
+                raise ValueError(one_line(path or "$", 120), err.args[0]) from None
+        if isinstance(v, dict):
+            stack.extend(reversed([(f"{path}.{k}" if path else str(k), x) for k, x in v.items()]))
+        elif isinstance(v, list):
+            stack.extend(reversed([(f"{path}[{i}]", x) for i, x in enumerate(v)]))
+    return data
+
+
 SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")  # a \uD800-\uDFFF escape: checked after parsing
 
 
@@ -201,7 +235,7 @@ def parse_json(data: str | bytes, name: str = "file", max_depth: int = MAX_DEPTH
         raise UnsafeInput(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: JSON nested too deeply (over {n} levels)"),
                                       file=name, n=max_depth))
     try:
-        value = json.loads(data, parse_constant=reject_constant, parse_float=finite_float)
+        value = loads_finite(data)  # NaN, ±Infinity, 1e999: refused naming the field
         if SURROGATE_ESCAPE.search(data):
             refuse_lone_surrogates(value)
         return value
@@ -211,6 +245,10 @@ def parse_json(data: str | bytes, name: str = "file", max_depth: int = MAX_DEPTH
     except RecursionError:
         raise UnsafeInput(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: JSON nested too deeply"), file=name)) from None
     except ValueError as err:  # NaN/Infinity, out-of-range floats, integers over the digit limit
+        if len(err.args) == 2:  # loads_finite: (the field, why)
+            raise UnsafeInput(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: not valid JSON ({why})"), file=name,
+                                          why=MsgStr.make("Errors", "{field}: {message}", field=err.args[0],
+                                                          message=err.args[1]))) from None
         inner = err.args[0] if len(err.args) == 1 and isinstance(err.args[0], MsgStr) and len(err.args[0]) <= 80 \
             else one_line(err, 80)
         raise UnsafeInput(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "{file}: not valid JSON ({why})"), file=name,

@@ -329,8 +329,8 @@ def _log_range(lo: float, hi: float, below: float, above: float) -> tuple[float,
 def draw_scaling_chart(data: ReportData):
     """Training days against GPU count for the chosen GPU and layout, with ideal linear scaling."""
     pts = sorted(data.scaling)
-    if len(pts) < 2:
-        return None
+    if len(pts) < 2 or not all(math.isfinite(d) and d > 0 for _, d in pts):
+        return None  # a log axis has no zero (data.tokens 0: no training days; a math domain error before)
     xs = [float(n) for n, _ in pts]
     ys = [d for _, d in pts]
     n0, d0 = pts[0]

@@ -367,19 +367,26 @@ def parse_kit_result(text: str | bytes) -> KitResult:
             text = text.decode("utf-8-sig")
         except UnicodeDecodeError:
             raise KitResultError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "the result file is not UTF-8 text"))) from None
-    from ..io.safe_read import MAX_DEPTH, SURROGATE_ESCAPE, nesting_depth, one_line, refuse_lone_surrogates
+    from ..io.safe_read import (MAX_DEPTH, SURROGATE_ESCAPE, loads_finite, nesting_depth, one_line,
+                                refuse_lone_surrogates)
 
-    # the safe reader's nesting and lone-surrogate rules; a NaN the benchmark wrote is refused by the model,
-    # naming its field
+    # the safe reader's nesting and lone-surrogate rules; a NaN or Infinity the benchmark wrote is refused here,
+    # naming its field, wherever it stands (a field the model ignores or leaves unbounded included)
     if nesting_depth(text) > MAX_DEPTH:
         raise KitResultError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "not valid JSON (nested too deeply)")))
     try:
-        data = json.loads(text)
+        data = loads_finite(text)
         if SURROGATE_ESCAPE.search(text):
             refuse_lone_surrogates(data)
     except json.JSONDecodeError as err:
         raise KitResultError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "not valid JSON (line {line}, column {col}: {msg})"), line=err.lineno, col=err.colno, msg=err.msg)) from None
-    except (ValueError, RecursionError) as err:
+    except ValueError as err:
+        if len(err.args) == 2:  # loads_finite: (where, the literal)
+            raise KitResultError(MsgStr.make(CTX, "{field}: {why}", field=err.args[0], why=err.args[1])) from None
+        raise KitResultError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "not valid JSON ({why})"),
+                                         why=err.args[0] if err.args and hasattr(err.args[0], "context")
+                                         else one_line(err, 80))) from None
+    except RecursionError as err:
         raise KitResultError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "not valid JSON ({why})"),
                                          why=err.args[0] if err.args and hasattr(err.args[0], "context")
                                          else one_line(err, 80))) from None

@@ -968,6 +968,10 @@
         <source>break-even utilisation: unknown (no purchase price)</source>
         <translation>盈亏平衡利用率：未知（没有采购价）</translation>
     </message>
+    <message>
+        <source>{path}: a folder; give -o a file name</source>
+        <translation>{path}：这是文件夹；请给 -o 一个文件名</translation>
+    </message>
 </context>
 <context>
     <name>Calibration</name>
@@ -5425,6 +5429,14 @@
     <message>
         <source>{why}</source>
         <translation>{why}</translation>
+    </message>
+    <message>
+        <source>the workbook declares a DTD or entities (no spreadsheet needs them; refused)</source>
+        <translation>工作簿声明了 DTD 或实体（表格从不需要它们；已拒绝）</translation>
+    </message>
+    <message>
+        <source>the workbook holds too much markup (over {n} tags)</source>
+        <translation>工作簿的标记过多（超过 {n} 个标签）</translation>
     </message>
 </context>
 <context>
