@@ -3,8 +3,9 @@
 The step does what TRL's ``DPOTrainer`` does (``trl/trainer/dpo_trainer.py``): chosen and rejected sequences
 are concatenated along the batch and run in one forward of ``2 × batch``; the reference model's log-
 probabilities come from a ``torch.no_grad`` forward of the same batch (a frozen 16-bit copy, or — for a PEFT
-policy with ``ref_model=None`` — the policy with its adapters disabled); the per-token log-probabilities go
-through the fp32 log-softmax (``-cross_entropy(logits.float(), reduction="none")``); the loss is
+policy with ``ref_model=None`` — the policy with its adapters disabled); the per-token log-probabilities are
+taken as TRL takes them (``trl/trainer/utils.py`` ``selective_log_softmax``: 16-bit logits row by row through a
+log-softmax in their own dtype, no fp32 copy of the logits; :func:`selective_logps`); the loss is
 ``-logsigmoid(β·((π_c − π_r) − (ref_c − ref_r)))``.
 
 Measured as in :mod:`harness` (``saved_tensors_hooks`` for activations, storages for weights, ``p.grad``,
@@ -66,9 +67,9 @@ def measure_dpo(case: Case, reference: str) -> dict[str, float]:
 
     def logps(model, x):
         logits = model(input_ids=x).logits[:, :-1]
-        tok = -F.cross_entropy(logits.float().flatten(0, 1), labels[:, 1:].flatten(), reduction="none",
-                               ignore_index=-100)
-        return tok.view(x.shape[0], -1).sum(-1)
+        lab = labels[:, 1:]
+        mask = lab != -100  # TRL: masked labels set to 0 for the gather, their log-probabilities zeroed after
+        return (selective_logps(logits, lab.clamp(min=0)) * mask).sum(-1)
 
     saved: dict[int, int] = {}
 
@@ -103,6 +104,20 @@ def measure_dpo(case: Case, reference: str) -> dict[str, float]:
                 opt_bytes += v.untyped_storage().nbytes()
     return {"weights": weights, "gradients": grads, "optimizer": opt_bytes, "reference": ref_bytes,
             "activations": activations}
+
+
+def selective_logps(logits, index):
+    """Per-token log-probabilities the way TRL computes them (``trl/trainer/utils.py``, ``selective_log_softmax``):
+    fp32/fp64 logits gather the label's logit and subtract a row-wise logsumexp; 16-bit logits go row by row
+    through ``log_softmax`` in their own dtype, so no fp32 copy of the logits is made or saved for backward."""
+    import torch
+    import torch.nn.functional as F
+
+    if logits.dtype in (torch.float32, torch.float64):
+        picked = torch.gather(logits, -1, index.unsqueeze(-1)).squeeze(-1)
+        return picked - torch.stack([torch.logsumexp(row, dim=-1) for row in logits])
+    return torch.stack([F.log_softmax(row, dim=-1).gather(-1, i.unsqueeze(-1)).squeeze(-1)
+                        for row, i in zip(logits, index)])
 
 
 def estimate_dpo(case: Case, reference: str) -> dict[str, float]:
@@ -220,7 +235,8 @@ def test_reward_model_memory_within_tolerance(case):
 
 def measure_grpo_step(case: Case, prompt: int) -> float:
     """The saved activations of GRPO's policy step as TRL's ``GRPOTrainer`` runs it: prompt + completion through
-    the model with ``logits_to_keep`` = the completion (+1), per-token log-probabilities of the completion in fp32,
+    the model with ``logits_to_keep`` = the completion (+1), per-token log-probabilities of the completion as TRL's
+    ``selective_log_softmax`` takes them (:func:`selective_logps`: 16-bit logits, no fp32 copy),
     the clipped-ratio loss with ``beta = 0`` (no reference)."""
     import torch
     import torch.nn.functional as F
@@ -242,8 +258,7 @@ def measure_grpo_step(case: Case, prompt: int) -> float:
 
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
         logits = model(input_ids=ids, logits_to_keep=comp + 1).logits[:, :-1]
-        tok = -F.cross_entropy(logits.float().flatten(0, 1), ids[:, -comp:].flatten(), reduction="none")
-        logp = tok.view(case.batch, comp)
+        logp = selective_logps(logits, ids[:, -comp:])  # TRL's GRPOTrainer: selective_log_softmax of the logits
         ratio = torch.exp(logp - logp.detach())
         loss = -(torch.min(ratio * adv, torch.clamp(ratio, 0.8, 1.2) * adv)).mean()
     del loss
