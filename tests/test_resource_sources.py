@@ -82,3 +82,12 @@ def test_catalog_sources_name_an_original():
                 assert re.search(r"NVIDIA|AMD|Cambricon|Huawei|Gitee|arXiv|https?://|\.com|\.net|datasheet|"
                                  r"no reliable public datasheet|PCI-SIG|IEEE|Ethernet", src, re.I), \
                     (name, rec["id"], src)
+
+
+def test_no_translatable_text_cites_a_shared_reference_file():
+    """The app's and the PDF's own strings (every <source> and <translation> of the catalog) cite no shared file."""
+    ts = (RES / "i18n" / "gpuplanner_zh_CN.ts").read_text(encoding="utf-8")
+    texts = re.findall(r"<(?:source|translation)[^>]*>(.*?)</(?:source|translation)>", ts, re.S)
+    assert len(texts) > 500
+    bad = [t[:160] for t in texts if FORBIDDEN.search(t)]
+    assert not bad, "\n".join(bad)
