@@ -403,7 +403,7 @@ class Evaluation:
 # --------------------------------------------------------------------------------------------- evaluate
 
 BAND_MEANING = QT_TRANSLATE_NOOP(
-    CTX, "80% of the published runs of this framework family (calibration-runs.jsonl) took between the low and "
+    CTX, "80% of the published runs of this framework family took between the low and "
          "the high end of this range of what the model predicts for them; an untuned run can be slower.")
 
 

@@ -820,7 +820,7 @@ def _html_plan(data: ReportData) -> str:
             rng += translate("Report", ", {lo}–{hi}").format(lo=fmt_money(p.cost_band[0], cur),
                                                            hi=fmt_money(p.cost_band[1], cur))
         what = translate("Report", "The range is the 10th to 90th percentile of the model's error on {n} published "
-                                   "{family} training runs (calibration-runs.jsonl, {date}): 80% of those runs took "
+                                   "{family} training runs ({date}): 80% of those runs took "
                                    "between its low and high end of what the model predicted. An untuned run, slow "
                                    "data loading or a different server can be slower still.").format(
             n=p.band.get("rows"), family=_framework_name(p.band.get("family")), date=p.band.get("source_date") or "")

@@ -1816,8 +1816,8 @@
 <context>
     <name>Evaluation</name>
     <message>
-        <source>80% of the published runs of this framework family (calibration-runs.jsonl) took between the low and the high end of this range of what the model predicts for them; an untuned run can be slower.</source>
-        <translation>该框架系列的已发表训练记录（calibration-runs.jsonl）中，80% 的实际用时落在模型预测值的这一区间内；未经调优的训练可能更慢。</translation>
+        <source>80% of the published runs of this framework family took between the low and the high end of this range of what the model predicts for them; an untuned run can be slower.</source>
+        <translation>该框架系列的已发表训练记录中，80% 的实际用时落在模型预测值的这一区间内；未经调优的训练可能更慢。</translation>
     </message>
     <message>
         <source>Does not fit: {need:.1f} GiB per GPU (with {head:.1f} GiB headroom) on a {cap:g} GiB card.</source>
@@ -6699,8 +6699,8 @@
         <translation>，{lo}–{hi}</translation>
     </message>
     <message>
-        <source>The range is the 10th to 90th percentile of the model&apos;s error on {n} published {family} training runs (calibration-runs.jsonl, {date}): 80% of those runs took between its low and high end of what the model predicted. An untuned run, slow data loading or a different server can be slower still.</source>
-        <translation>该范围取模型在 {n} 条已发表的 {family} 训练记录（calibration-runs.jsonl，{date}）上误差的第 10 到第 90 百分位：这些记录中 80% 的实际用时落在模型预测值的这一区间内。未经调优的训练、数据加载缓慢或服务器不同，都可能更慢。</translation>
+        <source>The range is the 10th to 90th percentile of the model&apos;s error on {n} published {family} training runs ({date}): 80% of those runs took between its low and high end of what the model predicted. An untuned run, slow data loading or a different server can be slower still.</source>
+        <translation>该范围取模型在 {n} 条已发表的 {family} 训练记录（{date}）上误差的第 10 到第 90 百分位：这些记录中 80% 的实际用时落在模型预测值的这一区间内。未经调优的训练、数据加载缓慢或服务器不同，都可能更慢。</translation>
     </message>
     <message>
         <source>in node: {link}</source>
