@@ -87,7 +87,7 @@ def test_the_filter_passes_other_qt_messages():
 # ------------------------------------------------------------------------ identifiers in the Chinese output
 IDENTIFIERS = ("constraints.", "machine_price", "(China)", "search_frameworks")
 # the PDF has no configuration-syntax line (estimate's "Layout: tp=8 pp=4 … grad_accum=256" is shown as typed)
-PDF_IDENTIFIERS = IDENTIFIERS + ("num_gpus", "grad_accum")
+PDF_IDENTIFIERS = IDENTIFIERS + ("num_gpus", "grad_accum", "-80gb", "-sxm-")  # and catalog ids
 ZH_EXAMPLES = ("70b-cpt-64xh100.gpuplan", "llama3-70b-pretrain-64xh800-tp8pp4.json", "shenzhen-7b-domain-project.gpuplan",
                "7b-lora-1x4090.json")
 
@@ -243,3 +243,15 @@ def test_edge_ticks_do_not_count_as_labels():
     lo, hi = 1e4, 10 ** 5.75
     inside = [v for v, _ in log_ticks(lo, hi, max_ticks=3) if lo * 1.02 < 10 ** v < hi / 1.02]
     assert len(inside) >= 2, log_ticks(lo, hi, max_ticks=3)
+
+
+def test_the_reports_plan_names_the_gpu_not_the_files_label():
+    """Review of issue 36: the PDF's Plan row printed the label stored in the plan file ("4 × a800-sxm-80gb (full
+    fine-tuning)", a catalog id and English words in the Chinese report), its GPU row and its price source the
+    catalog id; now the plan is "N × GPU name" (a selected plan's rank after it), the price row the GPU's name."""
+    from gpuplanner.app.answer import report_data
+
+    data = report_data(ROOT / "examples" / "shenzhen-7b-domain-project.gpuplan")
+    assert data.plan.label == "4 × NVIDIA A800 SXM4 80GB (China)", data.plan.label
+    rows = [s for s in data.assumptions if "card-hour" in s.what.text]
+    assert rows and rows[0].what.params == {"gpu": "NVIDIA A800 SXM4 80GB (China)"}, rows
