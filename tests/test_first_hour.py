@@ -85,7 +85,9 @@ def test_the_filter_passes_other_qt_messages():
 
 
 # ------------------------------------------------------------------------ identifiers in the Chinese output
-IDENTIFIERS = ("constraints.", "machine_price", "(China)", "search_frameworks")
+IDENTIFIERS = ("constraints.", "machine_price", "(China)", "search_frameworks",
+               # the review pass: rule ids ("[mfu_grade: 通过]"), framework and method ids in `plan`
+               "mfu_grade", "memory_headroom", "deadline_risk", "：hf, ", "不支持 lora")
 # the PDF has no configuration-syntax line (estimate's "Layout: tp=8 pp=4 … grad_accum=256" is shown as typed)
 PDF_IDENTIFIERS = IDENTIFIERS + ("num_gpus", "grad_accum", "-80gb", "-sxm-")  # and catalog ids
 ZH_EXAMPLES = ("70b-cpt-64xh100.gpuplan", "llama3-70b-pretrain-64xh800-tp8pp4.json", "shenzhen-7b-domain-project.gpuplan",
@@ -136,6 +138,9 @@ def test_chinese_pdf_names_no_identifiers(name, tmp_path):
 def test_the_identifier_scan_can_fail():
     assert _found("未排名：a800（NVIDIA A800 PCIe 80GB (China)）") and _found("（可用 constraints.rules.card_class）")
     assert not _found("未排名：a800（NVIDIA A800 PCIe 80GB (中国特供版)）")
+    assert _found("   ✓ [mfu_grade: 通过] 估计 MFU 50%") and _found("搜索的框架：hf, deepspeed, fsdp")
+    assert _found("未尝试：Megatron-Core（不支持 lora）。")
+    assert not _found("   ✓ [MFU 评级: 通过] …") and not _found("未尝试：Megatron-Core（不支持 LoRA 微调）。")
 
 
 @pytest.mark.parametrize("name", ["llama3-8b-full-8xh100-zero3.json", "7b-lora-1x4090.json"])
