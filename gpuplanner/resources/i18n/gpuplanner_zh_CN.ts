@@ -897,8 +897,8 @@
         <translation>{nodes} 个节点，{n} 核</translation>
     </message>
     <message>
-        <source>serving: tp={tp}, {b} users per replica, {r} replica(s), {tps} tokens/s per GPU ({bound}), {per_m} per million tokens</source>
-        <translation>推理服务：tp={tp}，每副本 {b} 个用户，{r} 个副本，单卡 {tps} tokens/s（{bound}），每百万 token {per_m}</translation>
+        <source>serving: TP {tp}, {b} users per replica, {r} replica(s), {tps} tokens/s per GPU ({bound}), {per_m} per million tokens</source>
+        <translation>推理服务：TP {tp}，每副本 {b} 个用户，{r} 个副本，单卡 {tps} tokens/s（{bound}），每百万 token {per_m}</translation>
     </message>
     <message>
         <source>memory bound</source>
@@ -971,6 +971,10 @@
     <message>
         <source>{path}: a folder; give -o a file name</source>
         <translation>{path}：这是文件夹；请给 -o 一个文件名</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
     </message>
 </context>
 <context>
