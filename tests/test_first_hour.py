@@ -262,3 +262,19 @@ def test_the_reports_plan_names_the_gpu_not_the_files_label():
     assert data.plan.label == "4 × NVIDIA A800 SXM4 80GB (China)", data.plan.label
     rows = [s for s in data.assumptions if "card-hour" in s.what.text]
     assert rows and rows[0].what.params == {"gpu": "NVIDIA A800 SXM4 80GB (China)"}, rows
+
+
+@pytest.mark.skipif(not __import__("shutil").which("pdftotext"),
+                    reason="poppler's pdftotext is not installed (apt-get install poppler-utils)")
+def test_chinese_pdfs_default_price_note_has_no_stray_comma(tmp_path):
+    """Review of issue 36: the zh PDF read "（2024） — ，为内置默认值" (the note's translation began with a comma
+    that the " — " before it already stands for)."""
+    pdf = tmp_path / "r.pdf"
+    example = ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json"
+    r = subprocess.run([sys.executable, "-m", "gpuplanner", "report", str(example),
+                        "-o", str(pdf), "--lang", "zh_CN"], capture_output=True, text=True, env=_zh_env(tmp_path),
+                       cwd=tmp_path, timeout=180)
+    assert r.returncode == 0, r.stderr
+    text = subprocess.run(["pdftotext", "-enc", "UTF-8", str(pdf), "-"], capture_output=True, text=True, check=True,
+                          timeout=60).stdout.replace("\n", "")
+    assert "为内置默认值" in text and "— ，" not in text

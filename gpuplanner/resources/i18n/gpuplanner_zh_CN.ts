@@ -6908,7 +6908,7 @@
     </message>
     <message>
         <source>a shipped default; replace it with your quote</source>
-        <translation>，为内置默认值；请替换为你的报价</translation>
+        <translation>为内置默认值；请替换为你的报价</translation>
     </message>
     <message>
         <source>Formulas</source>
