@@ -85,9 +85,13 @@ def test_the_filter_passes_other_qt_messages():
 
 
 # ------------------------------------------------------------------------ identifiers in the Chinese output
-IDENTIFIERS = ("constraints.", "machine_price", "(China)", "search_frameworks")
+IDENTIFIERS = ("constraints.", "machine_price", "(China)", "search_frameworks",
+               # the review pass: rule ids ("[mfu_grade: 通过]"), framework and method ids in `plan`
+               "mfu_grade", "memory_headroom", "deadline_risk", "：hf, ", "不支持 lora",
+               # and `project`'s serving line ("推理服务：tp=1") and its what-if header ("GPUs")
+               "推理服务：tp=", "  GPUs  ")
 # the PDF has no configuration-syntax line (estimate's "Layout: tp=8 pp=4 … grad_accum=256" is shown as typed)
-PDF_IDENTIFIERS = IDENTIFIERS + ("num_gpus", "grad_accum")
+PDF_IDENTIFIERS = IDENTIFIERS + ("num_gpus", "grad_accum", "-80gb", "-sxm-")  # and catalog ids
 ZH_EXAMPLES = ("70b-cpt-64xh100.gpuplan", "llama3-70b-pretrain-64xh800-tp8pp4.json", "shenzhen-7b-domain-project.gpuplan",
                "7b-lora-1x4090.json")
 
@@ -136,6 +140,9 @@ def test_chinese_pdf_names_no_identifiers(name, tmp_path):
 def test_the_identifier_scan_can_fail():
     assert _found("未排名：a800（NVIDIA A800 PCIe 80GB (China)）") and _found("（可用 constraints.rules.card_class）")
     assert not _found("未排名：a800（NVIDIA A800 PCIe 80GB (中国特供版)）")
+    assert _found("   ✓ [mfu_grade: 通过] 估计 MFU 50%") and _found("搜索的框架：hf, deepspeed, fsdp")
+    assert _found("未尝试：Megatron-Core（不支持 lora）。")
+    assert not _found("   ✓ [MFU 评级: 通过] …") and not _found("未尝试：Megatron-Core（不支持 LoRA 微调）。")
 
 
 @pytest.mark.parametrize("name", ["llama3-8b-full-8xh100-zero3.json", "7b-lora-1x4090.json"])
@@ -243,3 +250,31 @@ def test_edge_ticks_do_not_count_as_labels():
     lo, hi = 1e4, 10 ** 5.75
     inside = [v for v, _ in log_ticks(lo, hi, max_ticks=3) if lo * 1.02 < 10 ** v < hi / 1.02]
     assert len(inside) >= 2, log_ticks(lo, hi, max_ticks=3)
+
+
+def test_the_reports_plan_names_the_gpu_not_the_files_label():
+    """Review of issue 36: the PDF's Plan row printed the label stored in the plan file ("4 × a800-sxm-80gb (full
+    fine-tuning)", a catalog id and English words in the Chinese report), its GPU row and its price source the
+    catalog id; now the plan is "N × GPU name" (a selected plan's rank after it), the price row the GPU's name."""
+    from gpuplanner.app.answer import report_data
+
+    data = report_data(ROOT / "examples" / "shenzhen-7b-domain-project.gpuplan")
+    assert data.plan.label == "4 × NVIDIA A800 SXM4 80GB (China)", data.plan.label
+    rows = [s for s in data.assumptions if "card-hour" in s.what.text]
+    assert rows and rows[0].what.params == {"gpu": "NVIDIA A800 SXM4 80GB (China)"}, rows
+
+
+@pytest.mark.skipif(not __import__("shutil").which("pdftotext"),
+                    reason="poppler's pdftotext is not installed (apt-get install poppler-utils)")
+def test_chinese_pdfs_default_price_note_has_no_stray_comma(tmp_path):
+    """Review of issue 36: the zh PDF read "（2024） — ，为内置默认值" (the note's translation began with a comma
+    that the " — " before it already stands for)."""
+    pdf = tmp_path / "r.pdf"
+    example = ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json"
+    r = subprocess.run([sys.executable, "-m", "gpuplanner", "report", str(example),
+                        "-o", str(pdf), "--lang", "zh_CN"], capture_output=True, text=True, env=_zh_env(tmp_path),
+                       cwd=tmp_path, timeout=180)
+    assert r.returncode == 0, r.stderr
+    text = subprocess.run(["pdftotext", "-enc", "UTF-8", str(pdf), "-"], capture_output=True, text=True, check=True,
+                          timeout=60).stdout.replace("\n", "")
+    assert "为内置默认值" in text and "— ，" not in text

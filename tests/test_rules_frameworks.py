@@ -148,4 +148,5 @@ def test_lora_never_picks_megatron():
                             "constraints": {"max_gpus": 8, "gpu_candidates": ["a800-sxm-80gb"]}})
     r = S.search(s, top=5)
     assert r.plans and all(p.framework != "megatron" for p in r.plans)
-    assert any("Megatron-Core" in m.render() and "lora" in m.render() for m in r.plans[0].framework_reason)
+    assert any("Megatron-Core" in m.render() and "(does not run LoRA fine-tuning)" in m.render()
+               for m in r.plans[0].framework_reason)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 
 from ..formatting import format_money, gpu_display_name, format_number, format_percent, format_sig
+from ..core.rules import RULE_NAMES
 from ._lang import msg, name, translate
 from ._args import display_width, int_in, ljust, rent_vs_build_lines, strict_json
 
@@ -63,7 +64,8 @@ def text_lines(result, con) -> list[str]:
                n=format_number(result.candidates_evaluated), fit=format_number(result.candidates_fitting),
                ms=format_number(result.search_ms), objective=_objective(result.objective))]
     if result.frameworks:
-        out.append(translate(CTX, "frameworks searched: {names}").format(names=", ".join(result.frameworks)))
+        out.append(translate(CTX, "frameworks searched: {names}").format(
+            names=", ".join(_framework_name(f) for f in result.frameworks)))
     for m in result.notes:
         out.append(translate(CTX, "note: {text}").format(text=msg(m)))
     for d in result.skipped:
@@ -113,7 +115,8 @@ def text_lines(result, con) -> list[str]:
             out.append(f"   - {msg(m)}")
         for r in p.rules:
             if r.status != "not_applicable":
-                out.append(f"   {'✓' if r.status == 'passed' else '✗'} [{r.id}: {status.get(r.status, r.status)}] "
+                title = translate("Rules", RULE_NAMES.get(r.id, r.id))  # the rule's name, as the Plans page shows it
+                out.append(f"   {'✓' if r.status == 'passed' else '✗'} [{title}: {status.get(r.status, r.status)}] "
                            f"{msg(r.message)}")
         for m in p.rental_advice:
             out.append(f"   $ {msg(m)}")

@@ -79,7 +79,7 @@ def text_lines(res) -> list[str]:
             per_m = ("-" if p.cost_per_million_tokens is None else
                      format_money(p.cost_per_million_tokens, cur, decimals=2))
             lines.append(" " * 22 + translate(
-                CTX, "serving: tp={tp}, {b} users per replica, {r} replica(s), {tps} tokens/s per GPU ({bound}), "
+                CTX, "serving: TP {tp}, {b} users per replica, {r} replica(s), {tps} tokens/s per GPU ({bound}), "
                      "{per_m} per million tokens").format(
                 tp=s.tp, b=s.batch_per_replica, r=s.replicas, tps=format_number(s.tokens_per_s_per_gpu),
                 bound=translate(CTX, "memory bound") if s.bound == "memory" else translate(CTX, "compute bound"),
@@ -108,7 +108,7 @@ def text_lines(res) -> list[str]:
         lines += ["", translate(CTX, "What if ({phase})").format(phase=res.main_phase),
                   "  " + ljust(translate(CTX, "change"), 16, min_gap=1) + ljust(translate(CTX, "fits"), 6, min_gap=1)
                   + rjust(translate(CTX, "days"), 8) + rjust(translate(CTX, "cost"), 16) + "  "
-                  + rjust("GPUs", 5) + "  " + ljust(translate(CTX, "in place"), 9, min_gap=1) + translate(CTX, "layout changes")]
+                  + rjust(translate(CTX, "GPUs"), 5) + "  " + ljust(translate(CTX, "in place"), 9, min_gap=1) + translate(CTX, "layout changes")]
         for w in res.what_if:
             days = "-" if w.calendar_days is None else format_number(w.calendar_days, 1)
             lines.append("  " + ljust(changes.get(w.change, w.change), 16, min_gap=1) + ljust(yes if w.fits else no, 6, min_gap=1)

@@ -2023,7 +2023,7 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
                     and s.training.method not in FRAMEWORKS[f].methods]
         if excluded:
             out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Not tried: {names} (does not run {method})."),
-                           {"names": ", ".join(excluded), "method": s.training.method}))
+                           {"names": ", ".join(excluded), "method": _method_words(s.training.method)}))
     out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{fw}: {setup}."), {"fw": sup.name, "setup": Msg("Framework", sup.setup)}))
     return out
 
@@ -2239,3 +2239,14 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Uses the default price for {gpu} ({date}): enter your quote."),
                      {"gpu": gpu.name, "date": ctx.price.source_date}))
     return w
+
+
+#: a training method as the report names it (its "Report" messages, translated there), not its identifier
+_METHOD_WORDS = {"pretrain": "pretraining", "full": "full fine-tuning", "lora": "LoRA fine-tuning",
+                 "qlora": "QLoRA fine-tuning"}
+
+
+def _method_words(method: str):
+    """``lora`` -> the message "LoRA fine-tuning" (shown translated); another method's name in capitals (DPO)."""
+    words = _METHOD_WORDS.get(method)
+    return Msg("Report", words) if words else str(method).upper()

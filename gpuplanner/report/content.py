@@ -17,6 +17,7 @@ from __future__ import annotations
 from gpuplanner.formatting import format_compact, format_money, format_number, format_percent, format_sig
 
 import math
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Mapping
@@ -453,7 +454,7 @@ def _assumptions(plan: PlanInfo, scenario, table) -> list[Source]:
     if table is not None:
         price = plan.evaluation.price  # the price the costs use (core.cost.GpuPrice)
         if price is not None and price.card_hour is not None:
-            out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Rental price per card-hour, {gpu}"), {"gpu": plan.gpu_id}),
+            out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Rental price per card-hour, {gpu}"), {"gpu": plan.gpu_name}),
                               fmt_price(price.card_hour, table.currency), price.source or "", price.source_date or ""))
         if table.currency and hasattr(table, "rate"):
             try:
@@ -535,7 +536,12 @@ def build_report_data(answer, *, author: str = "", now: datetime | None = None) 
     doc = answer.document.plan
     ev = answer.evaluation
     chosen_p = answer.chosen_plan
-    plan = plan_from_evaluation(ev, answer.label or f"{ev.num_gpus} × {ev.gpu_name}", chosen_p)
+    # the plan as "N × GPU name"; a selected plan's rank ("#3") after it. A label stored in the file is not printed
+    # as it is: older files hold catalog ids there ("4 × a800-sxm-80gb (full fine-tuning)").
+    label = f"{ev.num_gpus} × {ev.gpu_name}"
+    if re.fullmatch(r"#\d{1,4}", (answer.label or "").strip()):
+        label += f" ({answer.label.strip()})"
+    plan = plan_from_evaluation(ev, label, chosen_p)
     task = _task(ev)
     if doc is not None and plan.mfu_source == "assumed" and _measured_mfu(doc) is not None:
         plan.mfu_source = "measured"

@@ -837,7 +837,7 @@ def _html_plan(data: ReportData) -> str:
             translate("Report", "InfiniBand or RoCE")) + bw)
     pairs = [
         (translate("Report", "Plan"), gpu_display_name(p.label)),
-        (translate("Report", "GPU"), f"{_gpu(p.gpu_name)} ({p.gpu_id}), {fmt_gib(p.gpu_memory_gib)} GiB"),
+        (translate("Report", "GPU"), f"{_gpu(p.gpu_name)}, {fmt_gib(p.gpu_memory_gib)} GiB"),
         (translate("Report", "GPUs and nodes"), translate("Report", "{n} GPUs, {nodes} node(s) × {per}").format(
             n=p.num_gpus, nodes=p.nodes, per=p.gpus_per_node)),
         (translate("Report", "Interconnect"), "; ".join(interconnect) or translate("Report", "single GPU")),

@@ -525,3 +525,18 @@ def test_a_hidden_lines_label_catches_up_when_the_line_is_shown(qtbot):
                    budget=60000.0)
     qtbot.wait(20)
     assert c.deadline.isVisible() and c.deadline.label.toPlainText() == "deadline"
+
+
+def test_memory_bar_totals_use_the_applications_font(qtbot):
+    """Issue 36's review: the totals over the memory bars were drawn in a serif face (``QFont("", 8)``: an empty
+    family), unlike the chart's other text; now they are the application's font at 8 pt."""
+    from PySide6.QtGui import QFontInfo
+    from PySide6.QtWidgets import QApplication
+
+    from gpuplanner.ui.charts import MemoryChart
+
+    c = MemoryChart()
+    qtbot.addWidget(c)
+    f = c.totals[0].textItem.font()
+    assert f.pointSize() == 8
+    assert QFontInfo(f).family() == QFontInfo(QApplication.font()).family()

@@ -21,3 +21,15 @@ def test_week_price_typed_per_card_is_the_cores_machine_quote(win):
     assert price.card_week == 700.0
     row = page.row_ids.index(gid)
     assert page.table.item(row, PRICE_COLS["card_week"]).text() == format_number(price.card_week, 2)
+
+
+def test_the_price_source_column_takes_a_large_windows_width(win, qtbot):
+    """Issue 36's review at 1920×1080: the GPU table ended in a blank strip while its last column, the price
+    source, was cut ("AutoDL hom…"); the source column now stretches over the width the window has."""
+    win.resize(1920, 1080)
+    win.go_to(4)
+    qtbot.wait(100)
+    t = win.page("hardware").table
+    hh = t.horizontalHeader()
+    assert hh.length() >= t.viewport().width() - 1, (hh.length(), t.viewport().width())
+    assert hh.sectionSize(hh.count() - 1) > 100

@@ -7,6 +7,8 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from gpuplanner.core.quotes import compare, plan_figures
 from gpuplanner.io.quote_sheets import read_quotes
 
@@ -67,7 +69,7 @@ def test_editor_shows_labels_not_ids_and_the_project_phases(make_window, tmp_pat
     assert page.quotes[0]["network"] == "roce"
     # the GPU shown by name, stored by id; a typed catalog name is taken back to its id
     gpu = page.offers.item(0, 0)
-    assert gpu.text() == "NVIDIA A800 SXM4 80GB (China)" and gpu.toolTip() == "a800-sxm-80gb"
+    assert gpu.text() == "A800 SXM4 80GB (China)" and gpu.toolTip() == "NVIDIA A800 SXM4 80GB (China) (a800-sxm-80gb)"
     assert page.quotes[0]["offers"][0]["gpu"] == "a800-sxm-80gb"
     # the project's GPU phases (LoRA experiments, full fine-tuning, serving) compared in the tab, off the GUI thread
     qtbot.waitUntil(lambda: "cheapest vendor per phase" in page.compare_view.toPlainText(), timeout=60000)
@@ -96,3 +98,38 @@ def test_validation_message_in_chinese(make_window, tmp_path, qtbot):
     finally:
         render.install_language("en")
     assert "报价 1" in zh and "单价" in zh and "Input" not in zh, zh
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_offers_table_fits_at_1280x800_without_a_horizontal_scroll(make_window, tmp_path, qtbot, lang):
+    """Issue 36's review: the offers table's columns were fixed widths (the GPU name and the unit box took the room,
+    the price, cards and term columns needed a horizontal scroll at 1280×800); now each column is as wide as its
+    contents and the whole table fits in both languages."""
+    from PySide6.QtWidgets import QApplication
+
+    from gpuplanner.i18n import LanguageManager, ensure_cjk_font
+
+    ensure_cjk_font()
+    lm = LanguageManager(QApplication.instance())
+    lm.install(lang)
+    try:
+        w, page, _ = _open(make_window, tmp_path, qtbot)
+        w.resize(1280, 800)
+        qtbot.wait(100)
+        page._show_vendor()
+        qtbot.wait(50)
+        t = page.offers
+        hh = t.horizontalHeader()
+        widths = [hh.sectionSize(c) for c in range(hh.count())]
+        assert sum(widths[:-1]) < t.viewport().width(), (widths, t.viewport().width())
+        assert t.horizontalScrollBar().maximum() == 0, (widths, t.viewport().width(), hh.length())
+        fm = t.fontMetrics()
+        for c in range(hh.count() - 1):  # nothing cut: each column at least as wide as its text and its box
+            for r in range(t.rowCount()):
+                cell = t.cellWidget(r, c)
+                need = cell.sizeHint().width() if cell is not None else fm.horizontalAdvance(t.item(r, c).text())
+                assert need <= widths[c], (lang, c, need, widths[c])
+        note = t.item(0, t.columnCount() - 1)
+        assert note.text() and note.toolTip() == note.text()  # the note, elided in its column, whole on hover
+    finally:
+        lm.install("en")

@@ -897,10 +897,6 @@
         <translation>{nodes} 个节点，{n} 核</translation>
     </message>
     <message>
-        <source>serving: tp={tp}, {b} users per replica, {r} replica(s), {tps} tokens/s per GPU ({bound}), {per_m} per million tokens</source>
-        <translation>推理服务：tp={tp}，每副本 {b} 个用户，{r} 个副本，单卡 {tps} tokens/s（{bound}），每百万 token {per_m}</translation>
-    </message>
-    <message>
         <source>memory bound</source>
         <translation>受限于显存带宽</translation>
     </message>
@@ -971,6 +967,14 @@
     <message>
         <source>{path}: a folder; give -o a file name</source>
         <translation>{path}：这是文件夹；请给 -o 一个文件名</translation>
+    </message>
+    <message>
+        <source>serving: TP {tp}, {b} users per replica, {r} replica(s), {tps} tokens/s per GPU ({bound}), {per_m} per million tokens</source>
+        <translation>推理服务：TP {tp}，每副本 {b} 个用户，{r} 个副本，单卡 {tps} tokens/s（{bound}），每百万 token {per_m}</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
     </message>
 </context>
 <context>
@@ -6904,7 +6908,7 @@
     </message>
     <message>
         <source>a shipped default; replace it with your quote</source>
-        <translation>，为内置默认值；请替换为你的报价</translation>
+        <translation>为内置默认值；请替换为你的报价</translation>
     </message>
     <message>
         <source>Formulas</source>

@@ -49,7 +49,7 @@ class MemoryChart(ChartBase):
         self.totals = []
         for _ in range(self.MAX_BARS):
             t = pg.TextItem("", anchor=(0.5, 1.0), color="#222")
-            t.setFont(QFont("", 8))
+            t.setFont(_label_font())
             pi.addItem(t)
             self.totals.append(t)
         self.labels: list[str] = []
@@ -197,3 +197,11 @@ class MemoryChart(ChartBase):
     def _on_view_resized(self, *_a) -> None:
         if self._last:  # the stagger depends on the plot's width
             set_ticks(self.plot.getPlotItem().getAxis("bottom"), [self.bar_ticks([lab for lab, _ in self._last])])
+
+
+def _label_font() -> QFont:
+    """The bar totals' font: the application's (sans-serif, with the CJK fallback) at 8 pt. ``QFont("", 8)``, an
+    empty family, matched a serif face offscreen, unlike every other text of the chart."""
+    f = QFont()
+    f.setPointSize(8)
+    return f

@@ -122,6 +122,7 @@ class HardwarePage(BasePage):
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         hh.setSectionResizeMode(len(COLS) - 1, QHeaderView.ResizeMode.Interactive)
+        hh.setStretchLastSection(True)  # the price source takes the width a large window has (no blank strip)
         hh.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
         self.table.setColumnWidth(1, 165)
         self.table.setWordWrap(False)

@@ -186,8 +186,9 @@ class QuotesPage(BasePage):
                 if col == "gpu":
                     self.offers.setItem(r, c, self._gpu_item(str(v or "")))
                     continue
-                self.offers.setItem(r, c, QTableWidgetItem("" if v is None else
-                                                           ("yes" if v is True else "no" if v is False else str(v))))
+                item = QTableWidgetItem("" if v is None else ("yes" if v is True else "no" if v is False else str(v)))
+                item.setToolTip(item.text())  # the note column takes what is left: its whole text on hover
+                self.offers.setItem(r, c, item)
         self.answers.setRowCount(len(QUESTIONS))
         answers = q.get("answers") or {}
         for r, (qid, text) in enumerate(QUESTIONS.items()):
@@ -204,23 +205,47 @@ class QuotesPage(BasePage):
         self.answers.setColumnWidth(0, 330)
         self.answers.setColumnWidth(1, 110)
         self.answers.setColumnWidth(2, 220)
-        self.offers.setColumnWidth(1, 150)
+        self._fit_offers()
         self._loading = False
         self.refresh_comparison()
 
+    def _fit_offers(self) -> None:
+        """The offers table's columns as wide as their contents (text, unit box), a header wider than its column
+        on two lines (broken at a space or after a slash), the note column taking the rest: at 1280×800 the table
+        fits without a horizontal scroll bar in either language."""
+        t = self.offers
+        fm = t.horizontalHeader().fontMetrics()
+        last = t.columnCount() - 1
+        for c in range(last):
+            head = t.horizontalHeaderItem(c)
+            title = head.text().replace("\n", " ") if head is not None else ""
+            cells = [t.cellWidget(r, c).sizeHint().width() if t.cellWidget(r, c) is not None else
+                     fm.horizontalAdvance(t.item(r, c).text() if t.item(r, c) is not None else "") + 12
+                     for r in range(t.rowCount())]
+            if head is not None:
+                head.setText(_two_lines(title) if fm.horizontalAdvance(title) + 16 > max(cells, default=0) else title)
+            t.resizeColumnToContents(c)
+            boxes = [t.cellWidget(r, c).sizeHint().width() for r in range(t.rowCount()) if t.cellWidget(r, c)]
+            t.setColumnWidth(c, max([t.columnWidth(c), *boxes]))
+        t.horizontalHeader().setStretchLastSection(False)  # the note column stretched again over what is left
+        t.setColumnWidth(last, t.horizontalHeader().minimumSectionSize())
+        t.horizontalHeader().setStretchLastSection(True)
+
     @staticmethod
-    def _gpu_names() -> dict[str, str]:
-        """Catalog GPU id -> its name as people read it (the offers table shows names, the sheet keeps ids)."""
+    def _gpu_names(short: bool = True) -> dict[str, str]:
+        """Catalog GPU id -> its name as people read it (the offers table shows names without the vendor prefix,
+        ``A800 SXM4 80GB (China)``, so the table fits at 1280×800; the sheet keeps ids)."""
         from gpuplanner.core.catalog_hw import load_gpus
         from gpuplanner.formatting import gpu_display_name
 
-        return {gid: gpu_display_name(g.name) for gid, g in load_gpus().items()}
+        return {gid: gpu_display_name(g.name, short=short) for gid, g in load_gpus().items()}
 
     def _gpu_item(self, gid: str) -> QTableWidgetItem:
         name = self._gpu_names().get(gid.lower())
         item = QTableWidgetItem(name or gid)
         item.setData(Qt.ItemDataRole.UserRole, gid)
-        item.setToolTip(gid)
+        full = self._gpu_names(short=False).get(gid.lower())
+        item.setToolTip(f"{full} ({gid})" if full else gid)
         return item
 
     def _gpu_id(self, item: QTableWidgetItem | None) -> str:
@@ -232,7 +257,7 @@ class QuotesPage(BasePage):
         names = self._gpu_names()
         if gid and names.get(str(gid).lower(), gid) == text:
             return str(gid)
-        by_name = {n.lower(): k for k, n in names.items()}
+        by_name = {n.lower(): k for k, n in (*self._gpu_names(short=False).items(), *names.items())}
         return by_name.get(text.lower(), text)
 
     def _field_names(self) -> dict[str, str]:
@@ -439,3 +464,13 @@ class QuotesPage(BasePage):
         from ..offthread import run_off_gui
 
         run_off_gui(lambda: project_result(project, scenario, base_dir, checklist), then)
+
+
+def _two_lines(title: str) -> str:
+    """A column title on two lines, broken at the space (or after the slash) nearest its middle; a title with
+    neither (Chinese titles are short) as it is."""
+    cuts = [i for i, ch in enumerate(title) if ch == " "] + [i + 1 for i, ch in enumerate(title[:-1]) if ch == "/"]
+    if not cuts:
+        return title
+    i = min(cuts, key=lambda k: abs(k - len(title) / 2))
+    return title[:i].rstrip() + "\n" + title[i:].lstrip()
