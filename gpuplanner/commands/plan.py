@@ -17,7 +17,6 @@ from __future__ import annotations
 
 
 from ..formatting import format_money, gpu_display_name, format_number, format_percent, format_sig
-from ..core.rules import RULE_NAMES
 from ._lang import msg, name, translate
 from ._args import display_width, int_in, ljust, rent_vs_build_lines, strict_json
 
@@ -113,6 +112,8 @@ def text_lines(result, con) -> list[str]:
             out.append(f"   ~ {msg(m)}")
         for m in p.explanation:
             out.append(f"   - {msg(m)}")
+        from ..core.rules import RULE_NAMES  # (here: --help and --version load no numpy)
+
         for r in p.rules:
             if r.status != "not_applicable":
                 title = translate("Rules", RULE_NAMES.get(r.id, r.id))  # the rule's name, as the Plans page shows it
