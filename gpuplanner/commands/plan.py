@@ -58,6 +58,8 @@ def run(args) -> int:
 def text_lines(result, con) -> list[str]:
     """The ranked plans as text in the CLI's language; every figure read from the plans' Evaluations and
     printed through the one formatter."""
+    from ..core.rules import RULE_NAMES  # (imported here: --help and --version load no numpy)
+
     out = [translate(CTX, "Tier {tier}: {guidance}").format(tier=result.tier, guidance=translate("Tier", result.tier_guidance)),
            translate(CTX, "{n} candidates evaluated, {fit} fit and are priced ({ms} ms); objective: {objective}").format(
                n=format_number(result.candidates_evaluated), fit=format_number(result.candidates_fitting),
@@ -112,8 +114,6 @@ def text_lines(result, con) -> list[str]:
             out.append(f"   ~ {msg(m)}")
         for m in p.explanation:
             out.append(f"   - {msg(m)}")
-        from ..core.rules import RULE_NAMES  # (here: --help and --version load no numpy)
-
         for r in p.rules:
             if r.status != "not_applicable":
                 title = translate("Rules", RULE_NAMES.get(r.id, r.id))  # the rule's name, as the Plans page shows it

@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from .calibration import pick as calibrating_run
 from .shipped import load_json
 
 #: the penalty bits, most serious first (a higher penalty ranks later; equal penalties rank by the objective)
@@ -88,11 +89,9 @@ def mfu_ceiling(gpu_id: str, engine: str, params_total: float) -> dict | None:
 def ceiling_applies(s: Any, gpu_id: str) -> bool:
     """The ceiling is used unless the user gave an MFU, or switched it off, or a run measured on this very GPU
     calibrates its plans (core/calibration.pick: a run on another card, or a CPU smoke test, changes nothing here)."""
-    from .calibration import pick
-
     a = s.assumptions
     return (bool(getattr(s.constraints.rules, "mfu_ceiling", True)) and a.mfu is None
-            and pick(s, gpu_id) is None)
+            and calibrating_run(s, gpu_id) is None)
 
 
 def ceiling_for(s: Any, gpu_id: str, params_total: float) -> float | None:

@@ -250,13 +250,19 @@ def parse_rows(rows: list[list[Any]], name: str) -> VendorQuote:
     return _validate(vendor, cells, name)
 
 
+def _new_key(get: dict, where: dict, seen, known, name: str, unknown: str) -> str:
+    """A line's item as a key of ``known`` not given before (in ``seen``); else the one-line error naming its cell."""
+    key = get["item"].lower()
+    if key not in known:
+        raise _err(name, where["item"], unknown, v=get["item"][:40], known=", ".join(known))
+    if key in seen:
+        raise _err(name, where["item"], QT_TRANSLATE_NOOP(CTX, "{v} given twice"), v=key)
+    return key
+
+
 def _vendor_line(get: dict, where: dict, vendor: dict, cells: dict, name: str) -> None:
-    item = get["item"].lower()
-    if item not in VENDOR_FIELDS:
-        raise _err(name, where["item"], QT_TRANSLATE_NOOP(CTX, "unknown vendor field {v!r} (known: {known})"),
-                   v=get["item"][:40], known=", ".join(VENDOR_FIELDS))
-    if item in vendor:
-        raise _err(name, where["item"], QT_TRANSLATE_NOOP(CTX, "{v} given twice"), v=item)
+    item = _new_key(get, where, vendor, VENDOR_FIELDS, name,
+                    QT_TRANSLATE_NOOP(CTX, "unknown vendor field {v!r} (known: {known})"))
     value = get["value"]
     if item == "setup_billed":
         value = _word(value, where["value"], name)
@@ -291,12 +297,8 @@ def _offer_line(get: dict, where: dict, offers: list, cells: dict, name: str) ->
 
 
 def _question_line(get: dict, where: dict, answers: dict, cells: dict, name: str) -> None:
-    qid = get["item"].lower()
-    if qid not in QUESTIONS:
-        raise _err(name, where["item"], QT_TRANSLATE_NOOP(CTX, "unknown question {v!r} (known: {known})"),
-                   v=get["item"][:40], known=", ".join(QUESTIONS))
-    if qid in answers:
-        raise _err(name, where["item"], QT_TRANSLATE_NOOP(CTX, "{v} given twice"), v=qid)
+    qid = _new_key(get, where, answers, QUESTIONS, name,
+                   QT_TRANSLATE_NOOP(CTX, "unknown question {v!r} (known: {known})"))
     a: dict[str, Any] = {"answer": _word(get["value"], where["value"], name), "note": get.get("note", "")}
     if get.get("date"):
         a["date"] = get["date"]
