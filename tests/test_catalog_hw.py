@@ -53,12 +53,16 @@ def test_every_gpu_record_is_cited_and_complete():
     assert keys == {
         "id", "name", "vendor", "class", "memory_gib", "mem_bw_tbs", "bf16_tflops", "fp16_tflops", "fp8_tflops",
         "fp32_tflops", "tdp_w", "form_factor", "intra_node_link", "intra_node_bw_gbs", "pcie_gen", "nvlink_domain",
-        "gpus_per_node", "p2p", "source", "source_date", "notes",
+        "gpus_per_node", "p2p", "source", "source_date", "notes", "market",
     }
     for rec in recs:
         assert set(rec) == keys, rec["id"]
         _cited(rec, rec["id"])
         assert rec["id"] == rec["id"].lower()
+    # NVIDIA's China-market SKUs are marked (the _about names the sources); every other card is sold worldwide
+    china = {r["id"] for r in recs if r["market"] == "mainland_china"}
+    assert china == {"h800-sxm-80gb", "h20-96gb", "a800-sxm-80gb", "a800-pcie-80gb", "l20-48gb", "rtx-4090d-24gb"}
+    assert all(r["market"] is None for r in recs if r["id"] not in china)
     assert REQUIRED_IDS <= {r["id"] for r in recs}
     assert set(hw.load_gpus()) == {r["id"] for r in recs}
 
@@ -316,8 +320,14 @@ def test_default_price_picks_median_and_converts():
     assert rate is not None and rate > 0
     assert hw.default_price("b200-180gb", "CNY", converted=True).card_hour == pytest.approx(6.69 * rate)
     # RTX 4090D has CNY quotes only (AutoDL list 2.08 CNY/card-h; the 1.14 lowest seller is a marketplace figure).
-    d = hw.default_price("rtx-4090d-24gb", "USD", rate_cny_per_usd=7.0)
+    # ... a worldwide plan does not convert it by default: the card is sold only in mainland China (market);
+    # asked for (converted=True), the converted price is there
+    assert hw.default_price("rtx-4090d-24gb", "USD", rate_cny_per_usd=7.0) is None
+    d = hw.default_price("rtx-4090d-24gb", "USD", rate_cny_per_usd=7.0, converted=True)
     assert d.converted and d.card_hour == pytest.approx(2.08 / 7.0)
+    # a card sold worldwide with mainland quotes only (RTX 4090: AutoDL list 1.98) is still converted by default
+    w = hw.default_price("rtx-4090-24gb", "USD", rate_cny_per_usd=7.0)
+    assert w.converted and w.card_hour == pytest.approx(1.98 / 7.0)
     assert hw.default_price("rtx-4090d-24gb", "CNY").card_hour == 2.08
     assert hw.default_price("rtx-4090d-24gb", "CNY", kinds=("marketplace",)).card_hour == 1.14
     # No quote at all: None, not an invented number.

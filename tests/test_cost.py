@@ -66,8 +66,12 @@ def test_price_table_defaults_and_overrides():
     h = t.get("h100-sxm-80gb")
     assert h.card_hour == pytest.approx(14.0)  # 2 USD × 7
     # a USD (worldwide) table converts the CNY-only list price at the rate, labelled converted
-    u = PriceTable("USD", exchange_rate=7.0).get("rtx-4090d-24gb")
-    assert u.card_hour == pytest.approx(2.08 / 7.0) and u.kind == "converted"
+    u = PriceTable("USD", exchange_rate=7.0).get("rtx-4090-24gb")
+    assert u.card_hour == pytest.approx(1.98 / 7.0) and u.kind == "converted"
+    # ... but not a China-market SKU's (RTX 4090D), unless the plan asks for converted prices
+    assert PriceTable("USD", exchange_rate=7.0).get("rtx-4090d-24gb") is None
+    d = PriceTable("USD", exchange_rate=7.0, converted=True).get("rtx-4090d-24gb")
+    assert d.card_hour == pytest.approx(2.08 / 7.0) and d.kind == "converted"
 
 
 def test_price_table_from_constraints_dict():

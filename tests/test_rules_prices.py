@@ -133,6 +133,28 @@ def test_a_cny_plan_is_never_priced_from_a_converted_foreign_quote_without_optin
     assert S.search(s, top=1).plans[0].evaluation.price.kind == "converted"
 
 
+def test_a_worldwide_plan_never_rents_a_china_market_card_from_a_converted_mainland_quote():
+    # H800/A800/H20/L20/RTX 4090D are sold for the mainland Chinese market only (gpus.json market): a USD plan
+    # without a region does not price them from converted mainland quotes (they won the USD rankings before)
+    t = PriceTable("USD")
+    china = [g for g in hw.load_gpus().values() if g.market == "mainland_china"]
+    assert len(china) == 6 and all(t.get(g.id) is None for g in china)
+    s = scenario_from_dict({"model": {"preset": "llama-3.1-8b"}, "training": {"method": "full"},
+                            "data": {"tokens": "1B"}, "constraints": {"max_gpus": 16, "currency": "USD"}})
+    r = S.search(s, top=5)
+    assert r.plans and not any(hw.get_gpu(p.gpu).market for p in r.plans)
+    assert r.skipped_gpus["h800-sxm-80gb"].render() == (
+        "sold only in mainland China: no worldwide quote — rent it there (constraints.region) or enter a quote")
+    # the user's choices stand: converted prices asked for, a region set, or an own quote bring the card back
+    on = scenario_from_dict({**s.model_dump(exclude_none=True), "constraints": {
+        "max_gpus": 16, "currency": "USD", "converted_prices": True, "gpu_candidates": ["h800-sxm-80gb"]}})
+    assert S.search(on, top=1).plans[0].evaluation.price.kind == "converted"
+    quoted = scenario_from_dict({**s.model_dump(exclude_none=True), "constraints": {
+        "max_gpus": 16, "currency": "USD", "gpu_candidates": ["h800-sxm-80gb"],
+        "prices": {"h800-sxm-80gb": {"card_hour": 2.5}}}})
+    assert S.search(quoted, top=1).plans[0].evaluation.price.card_hour == pytest.approx(2.5)
+
+
 def test_the_4090_lora_example_costs_hours_not_a_month():
     from pathlib import Path
     from gpuplanner.io.scenario_files import load_scenario

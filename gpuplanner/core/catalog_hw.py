@@ -41,7 +41,7 @@ _PCIE_BIDIR_GBS = {3: 32.0, 4: 64.0, 5: 128.0, 6: 256.0}
 _GPU_KEYS = (
     "id", "name", "vendor", "class", "memory_gib", "mem_bw_tbs", "bf16_tflops", "fp16_tflops", "fp8_tflops",
     "fp32_tflops", "tdp_w", "form_factor", "intra_node_link", "intra_node_bw_gbs", "pcie_gen", "nvlink_domain",
-    "gpus_per_node", "p2p", "source", "source_date", "notes",
+    "gpus_per_node", "p2p", "source", "source_date", "notes", "market",
 )
 
 
@@ -73,6 +73,7 @@ class GPU:
     source: str
     source_date: str
     notes: str | None = None
+    market: str | None = None  # "mainland_china": a China-market SKU (gpus.json's _about names the sources)
 
     def to_dict(self) -> dict[str, Any]:
         """The record as it appears in ``gpus.json`` (key ``class``, same key order)."""
@@ -254,6 +255,8 @@ def _gpus() -> dict[str, GPU]:
             _num(rec[key], name, f"{gid}.{key}")
         if rec["p2p"] is not None and not isinstance(rec["p2p"], bool):
             raise _malformed(name, f"record {gid!r}: p2p must be true, false or null")
+        if rec["market"] is not None and rec["market"] not in PRICE_REGIONS:
+            raise _malformed(name, f"record {gid!r}: market must be null or one of {', '.join(PRICE_REGIONS)}")
         kwargs = {k: rec[k] for k in _GPU_KEYS if k != "class"}
         out[gid] = GPU(gpu_class=rec["class"], **kwargs)
     return out
@@ -601,7 +604,8 @@ def default_price(gpu_id: str | GPU, currency: str, rate_cny_per_usd: float | No
     never derived from the hourly price. Without a card-hour quote: the lower median by the monthly, weekly or
     spot price. Converted to ``currency`` at ``rate_cny_per_usd`` (default: ``prices.json``'s rate) and flagged
     ``converted=True`` where the offer is in the other currency. ``converted`` defaults to True for a non-CNY
-    currency without an explicit region (the old fallback), False otherwise.
+    currency without an explicit region (the old fallback) unless the card is sold only in the other region
+    (``GPU.market``), False otherwise.
     """
     g = get_gpu(gpu_id)
     cur = str(currency).upper()
@@ -614,7 +618,9 @@ def default_price(gpu_id: str | GPU, currency: str, rate_cny_per_usd: float | No
             and (p.kind or "list") in kinds]
     home = region if region is not None else region_for_currency(cur)
     if converted is None:
-        converted = region is None and home != "mainland_china"
+        # the default fallback converts the other region's quotes, but never for a card sold only in that other
+        # region (gpus.json ``market``: a China-market SKU is not what a worldwide renter can rent)
+        converted = region is None and home != "mainland_china" and g.market in (None, home)
     regions = (home,) + ((next(r for r in PRICE_REGIONS if r != home),) if converted else ())
     for reg in regions:
         pick = _compose([p for p in mine if p.region == reg])

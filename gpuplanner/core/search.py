@@ -60,7 +60,8 @@ from .params import tier as tier_of
 from .scenario import Scenario
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
 from . import timing
-from .catalog_hw import custom_gpu_record, get_gpu, get_network, load_gpus, lookup_gpu, peak_tflops
+from .catalog_hw import (custom_gpu_record, get_gpu, get_network, load_gpus, lookup_gpu, peak_tflops,
+                         region_for_currency)
 from .estimate import Resolved, tier_guidance, _facts_for, memory_kwargs, trainable_params
 from .flops import model_flops_per_token
 from .architecture import resolve_arch
@@ -1205,19 +1206,30 @@ def _why_not_default(gpu, table: PriceTable, precision: str) -> Msg | None:
     if not getattr(gpu, f"{precision}_tflops", None):
         return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "no {precision} peak in the catalog"), {"precision": precision})
     if table.get(gpu) is None:
-        return _no_price(table)
+        return _no_price(table, gpu)
     return None
 
 
-def _no_price(table: PriceTable) -> Msg:
+def _no_price(table: PriceTable, gpu=None) -> Msg:
+    home = table.region or region_for_currency(table.currency)
+    if getattr(gpu, "market", None) not in (None, home):
+        # a card sold only in the other region (gpus.json ``market``): no default converted from there
+        return Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "sold only in {market}: no {region} quote — rent it there (constraints.region) or enter a quote"),
+            {"market": _region_msg(gpu.market), "region": _region_msg(home)})
     if table.region:
         return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "no price in {region} — enter a quote"),
-                   {"region": REGION_NAMES.get(table.region, table.region)})
+                   {"region": _region_msg(table.region)})
     return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "no price — enter a quote"), {})
 
 
 REGION_NAMES = {"mainland_china": QT_TRANSLATE_NOOP(CTX, "mainland China"),
                 "worldwide": QT_TRANSLATE_NOOP(CTX, "worldwide")}
+
+
+def _region_msg(region: str) -> Msg:
+    """A rental region's name as a message (translated where it is shown)."""
+    return Msg(CTX, REGION_NAMES.get(region, region), {})
 
 
 def iter_contexts(scenario: Scenario, models: ModelSource | None = None, *, prices: PriceTable | None = None,
@@ -1264,7 +1276,7 @@ def iter_contexts(scenario: Scenario, models: ModelSource | None = None, *, pric
     for gpu in gpus:
         price = table.get(gpu)
         if price is None:
-            skipped[gpu.id] = _no_price(table)
+            skipped[gpu.id] = _no_price(table, gpu)
             continue
         if not gpu.memory_gib:
             skipped[gpu.id] = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "memory size unknown"), {})

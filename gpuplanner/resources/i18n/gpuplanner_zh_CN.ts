@@ -3882,6 +3882,10 @@
         <translation>没有方案在 {budget:,.0f} {cur} 的预算内：下面显示最便宜的方案。</translation>
     </message>
     <message>
+        <source>sold only in {market}: no {region} quote — rent it there (constraints.region) or enter a quote</source>
+        <translation>仅在{market}销售：没有{region}报价——请改到那里租用（计划文件中的租用地区），或输入报价</translation>
+    </message>
+    <message>
         <source>No plan meets the deadline of {days:g} days within {n} GPUs: the fastest plans are shown; raise max_gpus or the deadline.</source>
         <translation>在 {n} 张 GPU 以内没有方案能赶上 {days:g} 天的截止时间：下面显示最快的方案；请提高 max_gpus 或放宽截止时间。</translation>
     </message>
