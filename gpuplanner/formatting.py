@@ -105,6 +105,16 @@ def format_number(value: float, decimals: int = 0, lang: str | None = None) -> s
     return f"{v:,.{decimals}f}"
 
 
+def format_span(lo: float, hi: float, decimals: int = 1, lang: str | None = None) -> tuple[str, str]:
+    """The two ends of a range as :func:`format_number` text, with up to two more decimals where ``decimals``
+    would print different values as the same (``0.4–0.4`` → ``0.36–0.44``)."""
+    for d in range(decimals, decimals + 3):
+        a, b = format_number(lo, d, lang), format_number(hi, d, lang)
+        if a != b or float(lo) == float(hi):
+            return a, b
+    return a, b
+
+
 def format_percent(fraction: float, decimals: int = 0, lang: str | None = None) -> str:
     """``0.423`` → ``42%`` (no space before % in either locale, CLDR percent pattern ``#,##0%``)."""
     return format_number(float(fraction) * 100.0, decimals, lang) + "%"

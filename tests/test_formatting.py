@@ -109,3 +109,12 @@ def test_format_compact_reads_back_within_its_digits(v, digits):
     text = F.format_compact(v, digits)
     assert not SCI.search(text), text
     assert math.isclose(parse_count(text), float(f"{v:.{digits}g}"), rel_tol=1e-9), (v, text)
+
+
+def test_format_span_never_prints_a_range_as_one_value():
+    from gpuplanner.formatting import format_span
+
+    assert format_span(0.36, 0.44, 1) == ("0.36", "0.44")  # was "0.4–0.4"
+    assert format_span(1.1, 1.4, 1) == ("1.1", "1.4")
+    assert format_span(2.0, 2.0, 1) == ("2.0", "2.0")  # a real single value stays one
+    assert format_span(0.3601, 0.3604, 1) == ("0.360", "0.360")  # at most two more decimals

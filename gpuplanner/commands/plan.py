@@ -16,7 +16,7 @@ below the card class, nothing fits ...). ``gpuplanner estimate`` on a plan's ``s
 from __future__ import annotations
 
 
-from ..formatting import format_money, gpu_display_name, format_number, format_percent, format_sig
+from ..formatting import format_money, format_span, gpu_display_name, format_number, format_percent, format_sig
 from ._lang import msg, name, translate
 from ._args import display_width, int_in, ljust, rent_vs_build_lines, strict_json
 
@@ -102,9 +102,11 @@ def text_lines(result, con) -> list[str]:
             compute=format_number(p.compute_days, 1), cost=format_money(p.cost, p.currency)))
         if ev.calendar_days_band is not None:
             lo, hi = ev.calendar_days_band
-            rng = translate(CTX, "{lo}–{hi} calendar days").format(lo=format_number(lo, 1), hi=format_number(hi, 1))
+            lo_s, hi_s = format_span(lo, hi, 1)
+            rng = translate(CTX, "{lo}–{hi} calendar days").format(lo=lo_s, hi=hi_s)
             if ev.cost_band:
-                rng += ", " + format_money(ev.cost_band[0], p.currency) + "–" + format_money(ev.cost_band[1], p.currency)
+                rng = translate(CTX, "{days}, {lo}–{hi}").format(days=rng, lo=format_money(ev.cost_band[0], p.currency),
+                                                                hi=format_money(ev.cost_band[1], p.currency))
             out.append("   " + translate(CTX, "likely range") + " " + rng + " " + translate(
                 CTX, "(p10–p90 of the model's error on {n} published {family} runs)").format(
                     n=ev.band["rows"], family=_framework_name(ev.band["family"])))

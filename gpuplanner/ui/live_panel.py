@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from gpuplanner.formatting import format_compact, format_money, format_number, format_percent, format_sig, gpu_display_name
+from gpuplanner.formatting import (format_compact, format_money, format_number, format_percent, format_sig, format_span,
+                                   gpu_display_name)
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QSplitter, QVBoxLayout, QWidget
@@ -143,8 +144,8 @@ class LivePanel(QWidget):
         if ev.calendar_days_band is not None:
             lo, hi = ev.calendar_days_band
             tip += "\n\n" + self.tr("Likely range: {0}–{1} calendar days{2}.").format(
-                format_number(lo, 1), format_number(hi, 1), "" if ev.cost_band is None else
-                ", " + self.tr("{0}–{1}").format(format_money(ev.cost_band[0], ev.currency),
+                *format_span(lo, hi, 1), "" if ev.cost_band is None else
+                self.tr(", {0}–{1}").format(format_money(ev.cost_band[0], ev.currency),
                                                 format_money(ev.cost_band[1], ev.currency))) + " " + \
                 QCoreApplication.translate("Evaluation", ev.band["meaning"])
         if self.time_value.toolTip() != tip:

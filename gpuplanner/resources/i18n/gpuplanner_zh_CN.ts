@@ -589,6 +589,10 @@
         <translation>{lo}–{hi} 个日历天</translation>
     </message>
     <message>
+        <source>{days}, {lo}–{hi}</source>
+        <translation>{days}，{lo}–{hi}</translation>
+    </message>
+    <message>
         <source>likely range</source>
         <translation>可能区间</translation>
     </message>
@@ -2641,10 +2645,6 @@
         <translation>可能范围：{0}–{1} 个日历天{2}。</translation>
     </message>
     <message>
-        <source>{0}–{1}</source>
-        <translation>{0}–{1}</translation>
-    </message>
-    <message>
         <source>host RAM for offload: {0} GiB per node</source>
         <translation>卸载所需主机内存：每节点 {0} GiB</translation>
     </message>
@@ -2655,6 +2655,10 @@
     <message>
         <source>{0} ({1})</source>
         <translation>{0}（{1}）</translation>
+    </message>
+    <message>
+        <source>, {0}–{1}</source>
+        <translation>，{0}–{1}</translation>
     </message>
     <message>
         <source>Searching for plans…</source>

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from gpuplanner.formatting import format_compact, format_number, format_percent, format_sig, gpu_display_name
+from gpuplanner.formatting import format_compact, format_number, format_percent, format_sig, format_span, gpu_display_name
 
 import html
 import math
@@ -649,7 +649,7 @@ class PlansPage(BasePage):
                 format_percent(ev.mfu, 0), tr_msg(ev.mfu_note))) + "</p>")
         if ev.calendar_days_band is not None:
             lo, hi = ev.calendar_days_band
-            rng = self.tr("{0}–{1} calendar days").format(format_number(lo, 1), format_number(hi, 1))
+            rng = self.tr("{0}–{1} calendar days").format(*format_span(lo, hi, 1))
             if ev.cost_band is not None:
                 rng += " · " + self.tr("{0}–{1} {2}").format(format_number(ev.cost_band[0], 0), format_number(ev.cost_band[1], 0),
                                                              ev.currency)
