@@ -181,7 +181,7 @@ def test_plan_json_carries_framework_grade_rules_and_skipped(tmp_path, capsys):
     # and in the text output
     assert run_cli(["plan", str(f), "--top", "1"]) == 0
     text = capsys.readouterr().out
-    assert "skipped: l40-48gb" in text and "no price — enter a quote" in text
+    assert "skipped: NVIDIA L40 48GB (l40-48gb)" in text and "no price — enter a quote" in text
     assert "framework" in text and "MFU" in text
 
 

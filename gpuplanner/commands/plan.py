@@ -70,7 +70,7 @@ def text_lines(result, con) -> list[str]:
     for m in result.notes:
         out.append(translate(CTX, "note: {text}").format(text=msg(m)))
     for d in result.skipped:
-        out.append(translate(CTX, "skipped: {gpu} ({name}): {reason}").format(gpu=d["gpu"], name=gpu_display_name(d["gpu_name"]),
+        out.append(translate(CTX, "skipped: {name} ({gpu}): {reason}").format(gpu=d["gpu"], name=gpu_display_name(d["gpu_name"]),
                                                                            reason=msg(d["reason"])))
     if not result.plans:
         return out

@@ -745,8 +745,8 @@
         <translation>注：{text}</translation>
     </message>
     <message>
-        <source>skipped: {gpu} ({name}): {reason}</source>
-        <translation>未排名：{gpu}（{name}）：{reason}</translation>
+        <source>skipped: {name} ({gpu}): {reason}</source>
+        <translation>未排名：{name}（{gpu}）：{reason}</translation>
     </message>
     <message>
         <source>good</source>
