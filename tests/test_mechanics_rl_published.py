@@ -1,0 +1,104 @@
+"""RL rollouts, round 3: the old policy's log-probability pass, vLLM's concurrency cap, padding-free RL
+training, and the published verl step times (bench/rl_step_times.py)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from gpuplanner.core import methods as M
+from gpuplanner.core import timing as T
+from gpuplanner.core.estimate import estimate, resolve
+from gpuplanner.core.scenario import scenario_from_dict
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def scn(engine="vllm_colocated", frac=1.0, padding_free=False, max_num_seqs=None, gpu="h100-sxm-80gb", gbs=None):
+    rl = {"generation_engine": engine, "mean_response_fraction": frac, "rollout_len": 1024, "prompt_len": 512}
+    if max_num_seqs:
+        rl["max_num_seqs"] = max_num_seqs
+    t = {"objective": "grpo", "method": "full", "seq_len": 1536, "micro_batch_size": 4, "padding_free": padding_free,
+         "rl": rl}
+    if gbs:
+        t["global_batch_size"] = gbs
+    return scenario_from_dict({"model": {"preset": "llama-3.1-8b"}, "training": t, "parallel": {"zero": 3},
+                               "hardware": {"gpu": gpu, "num_gpus": 8}})
+
+
+def test_old_logprob_pass_with_vllm_only():
+    # TRL recomputes the old policy's log-probabilities when vLLM generates (importance-sampling correction on
+    # by default), verl always; TRL's HF generate with one generation per optimizer step does not
+    assert M.method_profile(scn("vllm_colocated").training).policy_nograd_forwards == 1.0
+    assert M.method_profile(scn("vllm_separate").training).policy_nograd_forwards == 1.0
+    assert M.method_profile(scn("training").training).policy_nograd_forwards == 0.0
+
+
+def test_vllm_default_max_num_seqs_by_gpu():
+    # vLLM get_batch_defaults: ≥ 70 GiB and not an A100 → 1024, else 256
+    assert T.vllm_default_max_num_seqs(resolve(scn()).gpu) == 1024
+    assert T.vllm_default_max_num_seqs(resolve(scn(gpu="a100-sxm-80gb")).gpu) == 256
+    assert T.vllm_default_max_num_seqs(resolve(scn(gpu="l40s-48gb")).gpu) == 256
+
+
+def test_decode_steps_by_hand():
+    prof = M.method_profile(scn(frac=0.25).training)
+    # all 512 fit: the longest completion sets the steps, the live batch averages 512 × 0.25
+    steps, live = M.decode_steps(prof, 512.0, kv_seq_bytes=1.0, max_seqs=1024.0)
+    assert steps == 1024 and live == pytest.approx(128.0)
+    # 2048 rollouts through 256 slots: 1024 + 256 × (8 − 1) steps (mean 256 tokens per completion)
+    steps, live = M.decode_steps(prof, 2048.0, kv_seq_bytes=1.0, max_seqs=256.0)
+    assert steps == pytest.approx(1024 + 256 * 7)
+    assert live == pytest.approx(2048 * 256 / steps)
+    # the KV pool caps it the same way: a pool of 100 sequences
+    steps, _ = M.decode_steps(prof, 400.0, kv_seq_bytes=10.0, kv_pool_bytes=1000.0)
+    assert steps == pytest.approx(1024 + 256 * 3)
+    # every completion at the cap: rollout_len × waves
+    full = M.method_profile(scn(frac=1.0).training)
+    assert M.decode_steps(full, 1024.0, kv_seq_bytes=1.0, max_seqs=256.0)[0] == pytest.approx(4 * 1024)
+
+
+def test_max_num_seqs_slows_generation():
+    big = estimate(scn(frac=0.25, gbs=4096)).time.seconds["generation"]
+    capped = estimate(scn(frac=0.25, gbs=4096, max_num_seqs=64)).time.seconds["generation"]
+    assert capped > 1.5 * big
+
+
+def test_padding_free_rl_trains_prompt_and_mean_completion():
+    padded = estimate(scn(frac=0.25)).time
+    flat = estimate(scn(frac=0.25, padding_free=True)).time
+    t_pad = padded.step_time_s - padded.seconds["generation"]
+    t_flat = flat.step_time_s - flat.seconds["generation"]
+    # 512 + 256 tokens instead of 1536: about half the training time (attention shrinks more)
+    assert 0.35 < t_flat / t_pad < 0.55
+    assert flat.seconds["generation"] == pytest.approx(padded.seconds["generation"])
+    # at the default (every completion at the cap) padding-free changes nothing
+    a, b = estimate(scn(frac=1.0)).time, estimate(scn(frac=1.0, padding_free=True)).time
+    assert a.step_time_s == pytest.approx(b.step_time_s)
+
+
+def _bench():
+    spec = importlib.util.spec_from_file_location("rl_step_times", ROOT / "bench" / "rl_step_times.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_published_verl_training_side():
+    """The training side of verl's GSM8K runs (old_log_prob + ref + values + update_*) from the published
+    configurations: within ±35% where the log gives every choice (the PPO "recommended" row's critic runs
+    padded at micro-batch 1, which the planner cannot express: it is only checked to be within +70%)."""
+    rows = {r["id"]: r for r in _bench().table()}
+    assert abs(rows["play-verl qwen2-7b ppo min"]["err"]["train"]) < 0.35
+    assert abs(rows["verl-data qwen2-7b grpo gsm8k"]["err"]["train"]) < 0.35
+    assert -0.35 < rows["play-verl qwen2-7b ppo recommended"]["err"]["train"] < 0.70
+
+
+def test_published_verl_generation_is_not_overestimated():
+    """Known gap, kept visible: verl's timing_s/gen is above the modelled generation on every row (per-step
+    engine overhead and the sleep/wake of the engine are not modelled; docs/notes/2026-12-06/issue-35-r3-rl.md).
+    Should a change make generation slower than published, this fails and the table must be looked at again."""
+    for r in _bench().table():
+        assert r["pred"]["gen"] < r["pub"]["gen"], r["id"]
