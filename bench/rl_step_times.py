@@ -14,7 +14,10 @@ verl mapping (verl ``trainer/config``): FSDP → ``framework fsdp``, ZeRO-3 (``f
 ``rollout.gpu_memory_utilization`` → ``generation_gpu_fraction``; ``free_cache_engine`` (default True) →
 ``engine_sleep``; ``use_kl_loss`` → a reference (``beta`` = ``kl_loss_coef``); ``rollout.n`` → ``group_size``;
 the prompt is the logged mean prompt length; one planner step = one verl step (``train_batch_size × n``
-sequences over all GPUs: ``global_batch_size``).
+sequences over all GPUs) is ``updates_per_generation`` = ``train_batch_size / ppo_mini_batch_size`` planner
+steps of ``ppo_mini_batch_size × n`` sequences (``global_batch_size``); the micro-batch is what verl runs per GPU: with
+``use_dynamic_bsz`` the sequences of a mini-batch per GPU (``ppo_mini_batch_size × n / GPUs``) up to
+``ppo_max_token_len_per_gpu`` tokens, else ``ppo_micro_batch_size_per_gpu``.
 """
 
 from __future__ import annotations
@@ -35,8 +38,9 @@ VERL_DATA = "github.com/eric-haibin-lin/verl-data, branch experiments, gsm8k/qwe
 
 
 def _verl(model, gpu, n_gpus, *, prompts, n, prompt_mean, resp_max, resp_mean, util, offload, objective="grpo",
-          kl=0.001, mbs=1, recompute="full"):
-    seqs = prompts * n
+          kl=0.001, mbs=1, recompute="full", mini=None):
+    mini = mini or prompts
+    seqs = mini * n
     return {
         "model": {"preset": model},
         "training": {"objective": objective, "method": "full", "framework": "fsdp", "padding_free": True,
@@ -45,7 +49,7 @@ def _verl(model, gpu, n_gpus, *, prompts, n, prompt_mean, resp_max, resp_mean, u
                      "rl": {"group_size": n, "rollout_len": resp_max, "prompt_len": prompt_mean,
                             "generation_engine": "vllm_colocated", "generation_gpu_fraction": util,
                             "engine_sleep": True, "mean_response_fraction": resp_mean / resp_max,
-                            "reward": "function"}},
+                            "reward": "function", "updates_per_generation": prompts // mini}},
         "parallel": {"zero": 3, "offload_optimizer": offload, "offload_params": offload},
         "hardware": {"gpu": gpu, "num_gpus": n_gpus},
     }
@@ -56,23 +60,23 @@ def _verl(model, gpu, n_gpus, *, prompts, n, prompt_mean, resp_max, resp_mean, u
 ROWS = [
     ("play-verl qwen2-7b ppo min", PLAY_VERL,
      _verl("qwen2.5-7b", "h100-sxm-80gb", 8, prompts=512, n=1, prompt_mean=94, resp_max=1024, resp_mean=164,
-           util=0.5, offload=True, objective="ppo"),
+           util=0.5, offload=True, objective="ppo", mbs=4, mini=32),
      {"gen": 12.07, "train": 1.34 + 0.75 + 3.92 + 15.61 + 11.15, "step": 45.71},
      "ASSUMED Qwen2.5-7B preset for Qwen2-7B-Instruct (same shape but vocabulary); critic offloaded too", True),
     ("play-verl qwen2-7b ppo recommended", PLAY_VERL,
      _verl("qwen2.5-7b", "h100-sxm-80gb", 8, prompts=1024, n=5, prompt_mean=94, resp_max=1024, resp_mean=183,
-           util=0.6, offload=False, objective="ppo"),
+           util=0.6, offload=False, objective="ppo", mbs=40, mini=64),
      {"gen": 26.07, "train": 6.50 + 6.25 + 27.55 + 98.92 + 33.61, "step": 201.72},
      "rollout TP 2 (modelled at TP 1); the critic runs padded (critic use_remove_padding unset) at micro-batch 1",
      True),
     ("play-verl qwen2.5-0.5b grpo", PLAY_VERL,
      _verl("qwen2.5-0.5b", "h100-sxm-80gb", 8, prompts=256, n=2, prompt_mean=104, resp_max=192, resp_mean=140,
-           util=0.6, offload=False, mbs=4),
+           util=0.6, offload=False, mbs=16, mini=64),
      {"gen": 4.99, "train": 0.23 + 0.20 + 1.00, "step": 6.54},
      "experiment name says a100x8, the README says H100: H100 taken", True),
     ("verl-data qwen2-7b grpo gsm8k", VERL_DATA,
      _verl("qwen2.5-7b", "h20-96gb", 8, prompts=1024, n=5, prompt_mean=94, resp_max=1024, resp_mean=199,
-           util=0.6, offload=True, mbs=40, recompute="none"),
+           util=0.6, offload=True, mbs=40, recompute="none", mini=256),
      {"gen": 42.92, "train": 27.32 + 25.06 + 82.58, "step": 179.0},
      "first step; ASSUMED H20: the GPU is not named, the logged actor MFU 0.77 fits only a 148 TFLOP/s part; "
      "rollout TP 2", False),
@@ -91,9 +95,11 @@ DOC_SHARES = [
 
 
 def predict(scn: dict) -> dict:
+    """One verl step: ``updates_per_generation`` optimizer steps of the planner."""
     t = estimate(scenario_from_dict(scn)).time
-    gen = t.seconds.get("generation", 0.0)
-    return {"gen": gen, "train": t.step_time_s - gen, "step": t.step_time_s}
+    k = scn["training"]["rl"]["updates_per_generation"]
+    gen = t.seconds.get("generation", 0.0) * k
+    return {"gen": gen, "train": t.step_time_s * k - gen, "step": t.step_time_s * k}
 
 
 def table() -> list[dict]:

@@ -79,6 +79,23 @@ PREFERENCE = ("dpo", "ipo", "kto", "orpo", "simpo")
 EAGER_OP_S = 10e-6
 EAGER_DECODE_S_PER_LAYER = 25 * EAGER_OP_S
 
+#: Sampling one token reads and writes the batch's logits several times over the whole vocabulary (bytes per
+#: vocabulary entry and sequence, each decode step): the LM head's 16-bit logits (2), their fp32 copy and the
+#: in-place temperature division (2 + 4 + 4 + 4), the fp32 softmax (4 + 4), the exponential noise (4) and the
+#: in-place ``probs / q`` (4 + 4 + 4), the argmax (4) — vLLM ``v1/sample/sampler.py`` ``Sampler.forward``
+#: (``apply_temperature``, ``get_probs``, ``random_sample``); HF ``generate`` makes the same fp32 copy, softmax and
+#: ``multinomial``. Top-k/top-p add a sort; RL rollouts run at top_p = 1, top_k = −1 (verl, TRL defaults).
+SAMPLER_BYTES_PER_LOGIT = 44.0
+
+#: The host's share of every vLLM decode step, not overlapped with the GPU (the sampled tokens are copied to the
+#: host each step, then the scheduler, the input preparation and the output processing run before the next
+#: step): a fixed part and a part per running sequence. vLLM RFC #6854 (multi-step scheduling, Llama 3 8B on an
+#: H100): "about 4ms of GPU bubble" per decode step; vLLM RFC #6801 (performance roadmap, maintainers agreeing):
+#: sampling, input preparation, output processing and scheduling "can be 20ms" at a batch of 200 — so
+#: (20 − 4) ms / 200 per sequence. vLLM's later async scheduling hides part of it (not modelled).
+ENGINE_STEP_S = 4e-3
+ENGINE_SEQ_S = (20e-3 - ENGINE_STEP_S) / 200.0
+
 
 @dataclass(slots=True, frozen=True)
 class MethodProfile:
@@ -104,6 +121,7 @@ class MethodProfile:
     mean_response_fraction: float = 1.0  # mean completion / rollout_len (generation_seconds)
     schedule: str = "on_policy"        # on_policy | one_step_off (timing: generation overlapped with training)
     max_num_seqs: int = 0              # vLLM's concurrent-sequence cap (0: the engine's default, timing._rollouts)
+    updates_per_generation: int = 1    # optimizer steps per generation batch (timing._rollouts)
 
     @property
     def train_seq_len(self) -> int:
@@ -176,12 +194,14 @@ def method_profile(training) -> MethodProfile:
     if ref in ("separate", "lora_base", "precomputed"):
         ref_fwd = 2.0 if obj == "kto" else 1.0
     nograd = 1.0 if obj in ("kto", "ppo") else 0.0
-    if obj == "grpo" and rl.generation_engine != "training":
+    updates = int(getattr(rl, "updates_per_generation", 1) or 1) if obj in RL else 1
+    if obj == "grpo" and (rl.generation_engine != "training" or updates > 1):
         # the old policy's log-probabilities, one no_grad forward over prompt + completion: TRL recomputes them
         # whenever vLLM generates (grpo_trainer ``_generate_and_score_completions``: ``vllm_importance_sampling_
         # correction`` defaults to True, grpo_config.py), verl always (ray_trainer ``_compute_old_log_prob``,
-        # timing key ``old_log_prob``), OpenRLHF in ``make_experience``; TRL with HF ``generate`` and one
-        # generation per optimizer step reuses the trained forward's (``old_per_token_logps = None``)
+        # timing key ``old_log_prob``), OpenRLHF in ``make_experience``, and TRL whenever a generation batch feeds
+        # more than one optimizer step; TRL with HF ``generate`` and one generation per optimizer step reuses the
+        # trained forward's (``old_per_token_logps = None``)
         nograd = 1.0
     return MethodProfile(
         objective=obj, seqs_per_example=2 if obj in PAIRED else 1, reference=ref,
@@ -192,7 +212,7 @@ def method_profile(training) -> MethodProfile:
         engine_sleep=bool(rl.engine_sleep), beta=beta,
         mean_response_fraction=float(getattr(rl, "mean_response_fraction", 1.0)) if obj in RL else 1.0,
         schedule=str(getattr(rl, "schedule", "on_policy")) if obj in RL else "on_policy",
-        max_num_seqs=int(getattr(rl, "max_num_seqs", None) or 0) if obj in RL else 0)
+        max_num_seqs=int(getattr(rl, "max_num_seqs", None) or 0) if obj in RL else 0, updates_per_generation=updates)
 
 
 def kv_bytes_per_token(arch, dtype_bytes: float = 2.0) -> float:
@@ -219,7 +239,8 @@ def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active
       reach) and the batch's KV cache, or compute ``2·N_active`` FLOPs per sequence — whichever is slower
       (PagedAttention paper §2: decoding is memory-bound at small batch); ``training`` engine (eager
       ``generate``): plus :data:`EAGER_DECODE_S_PER_LAYER` per layer, overlapped with the GPU work (the slower
-      of the two).
+      of the two). Sampling reads the live batch's logits (:data:`SAMPLER_BYTES_PER_LOGIT` per vocabulary entry),
+      and vLLM's host work per step (:data:`ENGINE_STEP_S`, :data:`ENGINE_SEQ_S`) follows the GPU's.
     * Concurrency (:func:`decode_steps`): vLLM runs at most ``max_seqs`` sequences at once (``max_num_seqs``)
       and only as many as its KV pool (``kv_pool_bytes``) holds; the others wait in its queue and take a
       finished one's place (continuous batching; the scheduler preempts what no longer fits).
@@ -258,9 +279,11 @@ def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active
     kv_ctx = live * (prompt_kv + frac * prof.rollout_len / 2.0) * kv_tok / tp
     mem_t = (w_read + kv_ctx) / mem_bw
     flop_t = live * 2.0 * active_params / tp / (peak_flops * eff)
-    step = xp.maximum(mem_t, flop_t)
+    step = xp.maximum(mem_t, flop_t) + live * getattr(arch, "vocab_size", 0) * SAMPLER_BYTES_PER_LOGIT / mem_bw
     if not vllm:
         step = xp.maximum(step, L * EAGER_DECODE_S_PER_LAYER)
+    else:
+        step = step + ENGINE_STEP_S + ENGINE_SEQ_S * live
     decode = steps * step
     waves = steps / float(prof.rollout_len)
     if detail:

@@ -1189,6 +1189,10 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
       (TRL ``VLLMClient.update_named_param``: ``PyNcclCommunicator.broadcast`` per parameter; OpenRLHF
       ``_broadcast_to_vllm``), over NVLink inside a node and the NIC between nodes.
     * ``training`` (HF ``generate`` on the trained model): nothing to copy.
+
+    One generation batch feeds ``updates_per_generation`` optimizer steps (verl ``train_batch_size /
+    ppo_mini_batch_size``): it holds that many steps' rollouts, generated together (the longest completion is
+    waited for once), and it and the refit are shared by those steps.
     """
     ops, m, profile, tp = lay["ops"], lay["m"], lay["profile"], lay["tp"]
     where, maximum = ops.where, ops.maximum
@@ -1213,11 +1217,12 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
     # (serving_facts.DECODE_MBU_HBM, also inference.ServingEfficiency's: Databricks/MosaicML measured MBU ~60% decoding 7B models on
     # A100/H100), not at the streaming kernels' MEM_BW_EFFICIENCY
     decode_bw = mem_bw / MEM_BW_EFFICIENCY * DECODE_MBU_HBM
+    k = float(profile.updates_per_generation)
     generation, _waves, wait = generation_seconds(
         profile, arch=m.arch, params_total=float(m.params.total), active_params=float(m.params.active),
-        seqs=seqs, tp=tp, peak_flops=peak16, eff=gen_eff, mem_bw=decode_bw, kv_pool_bytes=pool, ops=ops,
+        seqs=seqs * k, tp=tp, peak_flops=peak16, eff=gen_eff, mem_bw=decode_bw, kv_pool_bytes=pool, ops=ops,
         detail=True, max_seqs=None if pool is None else (profile.max_num_seqs or max_seqs))
-    return generation, wait, refit, scale_t
+    return generation / k, wait / k, refit / k, scale_t
 
 
 # ------------------------------------------------------------------------------------- one scenario
