@@ -12,7 +12,7 @@ logged ``response_length/mean`` over ``max_response_length`` where the log has i
 verl mapping (verl ``trainer/config``): FSDP → ``framework fsdp``, ZeRO-3 (``fsdp_config.param_offload`` /
 ``optimizer_offload`` → ``offload_params`` / ``offload_optimizer``); ``use_remove_padding`` → ``padding_free``;
 ``rollout.gpu_memory_utilization`` → ``generation_gpu_fraction``; ``free_cache_engine`` (default True) →
-``engine_sleep``; ``use_kl_loss`` → a reference (``beta`` = ``kl_loss_coef``); ``rollout.n`` → ``group_size``;
+``engine_sleep``; ``use_kl_loss`` → a reference (``beta`` = ``kl_loss_coef``); ``rollout.n`` → ``group_size``; ``rollout.tensor_model_parallel_size`` → ``rollout_tp``;
 the prompt is the logged mean prompt length; one planner step = one verl step (``train_batch_size × n``
 sequences over all GPUs) is ``updates_per_generation`` = ``train_batch_size / ppo_mini_batch_size`` planner
 steps of ``ppo_mini_batch_size × n`` sequences (``global_batch_size``); the micro-batch is what verl runs per GPU: with
@@ -38,7 +38,7 @@ VERL_DATA = "github.com/eric-haibin-lin/verl-data, branch experiments, gsm8k/qwe
 
 
 def _verl(model, gpu, n_gpus, *, prompts, n, prompt_mean, resp_max, resp_mean, util, offload, objective="grpo",
-          kl=0.001, mbs=1, recompute="full", mini=None):
+          kl=0.001, mbs=1, recompute="full", mini=None, gen_tp=1):
     mini = mini or prompts
     seqs = mini * n
     return {
@@ -49,7 +49,8 @@ def _verl(model, gpu, n_gpus, *, prompts, n, prompt_mean, resp_max, resp_mean, u
                      "rl": {"group_size": n, "rollout_len": resp_max, "prompt_len": prompt_mean,
                             "generation_engine": "vllm_colocated", "generation_gpu_fraction": util,
                             "engine_sleep": True, "mean_response_fraction": resp_mean / resp_max,
-                            "reward": "function", "updates_per_generation": prompts // mini}},
+                            "reward": "function", "updates_per_generation": prompts // mini,
+                            "rollout_tp": gen_tp}},
         "parallel": {"zero": 3, "offload_optimizer": offload, "offload_params": offload},
         "hardware": {"gpu": gpu, "num_gpus": n_gpus},
     }
@@ -65,9 +66,9 @@ ROWS = [
      "ASSUMED Qwen2.5-7B preset for Qwen2-7B-Instruct (same shape but vocabulary); critic offloaded too", True),
     ("play-verl qwen2-7b ppo recommended", PLAY_VERL,
      _verl("qwen2.5-7b", "h100-sxm-80gb", 8, prompts=1024, n=5, prompt_mean=94, resp_max=1024, resp_mean=183,
-           util=0.6, offload=False, objective="ppo", mbs=40, mini=64),
+           util=0.6, offload=False, objective="ppo", mbs=40, mini=64, gen_tp=2),
      {"gen": 26.07, "train": 6.50 + 6.25 + 27.55 + 98.92 + 33.61, "step": 201.72},
-     "rollout TP 2 (modelled at TP 1); the critic runs padded (critic use_remove_padding unset) at micro-batch 1",
+     "rollout TP 2; the critic runs padded (critic use_remove_padding unset) at micro-batch 1",
      True),
     ("play-verl qwen2.5-0.5b grpo", PLAY_VERL,
      _verl("qwen2.5-0.5b", "h100-sxm-80gb", 8, prompts=256, n=2, prompt_mean=104, resp_max=192, resp_mean=140,
@@ -76,7 +77,7 @@ ROWS = [
      "experiment name says a100x8, the README says H100: H100 taken", True),
     ("verl-data qwen2-7b grpo gsm8k", VERL_DATA,
      _verl("qwen2.5-7b", "h20-96gb", 8, prompts=1024, n=5, prompt_mean=94, resp_max=1024, resp_mean=199,
-           util=0.6, offload=True, mbs=40, recompute="none", mini=256),
+           util=0.6, offload=True, mbs=40, recompute="none", mini=256, gen_tp=2),
      {"gen": 42.92, "train": 27.32 + 25.06 + 82.58, "step": 179.0},
      "first step; ASSUMED H20: the GPU is not named, the logged actor MFU 0.77 fits only a 148 TFLOP/s part; "
      "rollout TP 2", True),

@@ -140,3 +140,21 @@ def test_published_verl_training_side():
     steps repeated per mini-batch or a padded critic: within ±35% (published 135 s)."""
     rows = {r["id"]: r for r in _bench().table()}
     assert abs(rows["verl-data qwen2-7b grpo gsm8k"]["err"]["train"]) < 0.35
+
+
+def test_rollout_tp_engines_of_several_gpus():
+    one = scn(frac=0.5, gbs=512)
+    two = scn(frac=0.5, gbs=512)
+    two.training.rl.rollout_tp = 2
+    e1, e2 = estimate(one), estimate(two)
+    # an engine of 2 GPUs: half the weights per GPU (memory and refit), twice the sequences per engine
+    assert e2.memory.extra["rollout_weights"] == pytest.approx(e1.memory.extra["rollout_weights"] / 2)
+    assert e2.time.parts["weight_refit"] < e1.time.parts["weight_refit"]
+    r = resolve(two)
+    prof = M.method_profile(r.scenario.training)
+    assert prof.rollout_tp == 2
+    # HF generate on the trained model ignores it
+    hf = scn(engine="training", frac=0.5, gbs=512)
+    hf2 = scn(engine="training", frac=0.5, gbs=512)
+    hf2.training.rl.rollout_tp = 2
+    assert estimate(hf2).time.step_time_s == pytest.approx(estimate(hf).time.step_time_s)

@@ -122,6 +122,7 @@ class MethodProfile:
     schedule: str = "on_policy"        # on_policy | one_step_off (timing: generation overlapped with training)
     max_num_seqs: int = 0              # vLLM's concurrent-sequence cap (0: the engine's default, timing._rollouts)
     updates_per_generation: int = 1    # optimizer steps per generation batch (timing._rollouts)
+    rollout_tp: int = 0                # vLLM's tensor parallelism (0: the training layout's tp)
 
     @property
     def train_seq_len(self) -> int:
@@ -212,7 +213,8 @@ def method_profile(training) -> MethodProfile:
         engine_sleep=bool(rl.engine_sleep), beta=beta,
         mean_response_fraction=float(getattr(rl, "mean_response_fraction", 1.0)) if obj in RL else 1.0,
         schedule=str(getattr(rl, "schedule", "on_policy")) if obj in RL else "on_policy",
-        max_num_seqs=int(getattr(rl, "max_num_seqs", None) or 0) if obj in RL else 0, updates_per_generation=updates)
+        max_num_seqs=int(getattr(rl, "max_num_seqs", None) or 0) if obj in RL else 0, updates_per_generation=updates,
+        rollout_tp=int(getattr(rl, "rollout_tp", None) or 0) if obj in RL else 0)
 
 
 def kv_bytes_per_token(arch, dtype_bytes: float = 2.0) -> float:

@@ -173,6 +173,10 @@ class RlSection(_Section):
                                          "num_iterations (default 1); verl train_batch_size / ppo_mini_batch_size "
                                          "× ppo_epochs; OpenRLHF rollout_batch_size × n_samples_per_prompt / "
                                          "train_batch_size × max_epochs")
+    rollout_tp: int | None = Field(
+        None, gt=0, le=1024, description="vLLM's tensor parallelism for the rollouts (one engine per rollout_tp "
+                                         "GPUs); null: the training layout's tp. verl rollout "
+                                         "tensor_model_parallel_size default 2, TRL vllm_tensor_parallel_size 1")
     max_num_seqs: int | None = Field(
         None, gt=0, le=1_000_000, description="vLLM: the most sequences decoding at once per engine (max_num_seqs); "
                                               "the rest queue. null: vLLM's default (1024 on GPUs of 70 GiB or more "

@@ -1197,6 +1197,11 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
     ops, m, profile, tp = lay["ops"], lay["m"], lay["profile"], lay["tp"]
     where, maximum = ops.where, ops.maximum
     seqs = lay["mbs_examples"] * lay["m_acc"]  # rollouts per GPU per step (TRL steps_per_generation = accumulation)
+    if profile.rollout_tp and profile.engine != "training":
+        # vLLM engines of ``rollout_tp`` GPUs (verl rollout.tensor_model_parallel_size, TRL
+        # vllm_tensor_parallel_size): each takes the rollouts of its GPUs' training model-parallel groups
+        seqs = seqs * profile.rollout_tp / tp
+        tp = float(profile.rollout_tp)
     w16 = 2.0 * float(m.params.total) / tp
     frac = profile.gpu_fraction
     refit = 0.0 * seqs
