@@ -265,6 +265,37 @@ def fp8_speedups() -> str:
             f"{tps(precision='fp8_tensorwise', fp8_all_gather=True) / base - 1:+.1%}")
 
 
+#: bench/rl_step_times.py before issue 35 round 3 (base e2dee63; each verl step = one planner step):
+#: |error| median / p90 over the four logged runs
+RL_BEFORE_R3 = {"gen": (0.36, 0.98), "train": (0.64, 2.98), "step": (0.67, 2.15)}
+
+
+def rl_sanity() -> list[str]:
+    """Published verl RL step times (bench/rl_step_times.py) next to the model: a sanity table, not fitted."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("rl_step_times", Path(__file__).with_name("rl_step_times.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    rows = mod.table()
+    out = ["| run | published gen / train / step (s) | predicted gen / train / step (s) | step error | "
+           "generation share published / predicted |", "|---|---|---|---:|---|"]
+    for r in rows:
+        p, q = r["pub"], r["pred"]
+        out.append(f"| {r['id']} | {p['gen']:.1f} / {p['train']:.1f} / {p['step']:.1f} | {q['gen']:.1f} / "
+                   f"{q['train']:.1f} / {q['step']:.1f} | {r['err']['step'] * 100:+.0f}% | "
+                   f"{r['pub_share'] * 100:.0f}% / {r['pred_share'] * 100:.0f}% |")
+    out += ["", "| part | before median / p90 | now median / p90 |", "|---|---|---|"]
+    for part, (b50, b90) in RL_BEFORE_R3.items():
+        errs = sorted(abs(r["err"][part]) for r in rows)
+        p90 = errs[min(len(errs) - 1, int(round(0.9 * (len(errs) - 1))))]
+        out.append(f"| {part} | {b50 * 100:.0f}% / {b90 * 100:.0f}% | {statistics.median(errs) * 100:.0f}% / "
+                   f"{p90 * 100:.0f}% |")
+    out += ["", "verl's own docs, colocated synchronous runs (generation share of the step): "
+            + "; ".join(f"{n} {g / st * 100:.0f}%" for n, g, st in mod.DOC_SHARES) + "."]
+    return out
+
+
 def torchtitan_sanity() -> list[str]:
     """The torchtitan table as markdown lines (evaluated now; ``before`` as recorded)."""
     from gpuplanner.core.evaluate import evaluate
@@ -665,6 +696,21 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "`global_batch_size` = local batch × data-parallel degree, as in the table above. Entering the local "
         "batch as `micro_batch_size` with no global batch gives one micro-batch per step: Table 6's 32k row "
         "would then be predicted at 19 tok/s/GPU (an 87% bubble) instead of 81 against 76 published.",
+        "",
+        "### RL step times: verl's logged timing breakdowns (sanity check, not in the shared set)",
+        "",
+        "`bench/rl_step_times.py`: verl's `timing_s/gen`, the training side (`old_log_prob` + `ref` + `values` + "
+        "`update_critic` + `update_actor`) and `timing_s/step`, medians over the logged steps, from the launch "
+        "scripts in the logs (issue 35 round 3: the old policy's log-probability pass, vLLM's `max_num_seqs` "
+        "with continuous batching, the sampler's logits passes and vLLM's host time per decode step, "
+        "padding-free RL training, `updates_per_generation`):",
+        "",
+        *rl_sanity(),
+        "",
+        "The training side is too fast on the PPO rows because verl repeats the CPU-offloaded optimizer step "
+        "for every mini-batch (the offloaded optimizer's CPU time is not modelled) and its critic runs padded "
+        "(`critic.model.use_remove_padding` unset) while the actor does not; the 0.5B row's generation carries "
+        "fixed per-generation costs (vLLM sleep/wake, Ray transfers) that no mechanism here covers.",
         "",
         "Recompute policies and FP8 recipes (issue 16, `core/recompute.py`, `core/fp8.py`) change no row: the "
         "shared rows run no recompute, full recompute, or (Megatron README) an unstated policy read as none, and "

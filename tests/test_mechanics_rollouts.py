@@ -40,9 +40,11 @@ def test_generation_seconds_wait_by_hand():
         prof, arch=r.arch, params_total=float(r.params.total), active_params=float(r.params.active), seqs=4,
         tp=1, peak_flops=989e12, eff=0.55, mem_bw=2.68e12)
     assert sec == sec1
-    # decode = steps × max(weights + KV, FLOPs); wait = decode × (1 − mean fraction)
+    # decode = steps × (max(weights + KV, FLOPs) + sampler + vLLM host time); wait = decode × (1 − mean fraction)
     w = 2.0 * r.params.total / 2.68e12
-    assert wait == pytest.approx(0.75 * 1024 * w, rel=0.05)
+    live = 4 * 0.25
+    host = M.ENGINE_STEP_S + M.ENGINE_SEQ_S * live + live * r.arch.vocab_size * M.SAMPLER_BYTES_PER_LOGIT / 2.68e12
+    assert wait == pytest.approx(0.75 * 1024 * (w + host), rel=0.05)
 
 
 def test_refit_colocated_and_separate():

@@ -1093,6 +1093,8 @@ def objective_parts(m: ModelFacts, prof: MethodProfile, *, precision, weights, g
         kv_need = kv_cache_tokens(prof, seqs, shared_prompts=vllm) * kv_tok / tp
         w16 = 2.0 * m.params.total / tp
         if vllm:
+            if prof.rollout_tp:
+                w16 = 2.0 * m.params.total / prof.rollout_tp  # vLLM's own tensor parallelism (timing._rollouts)
             pool = prof.gpu_fraction * gpu_capacity_gib * GIB
             if prof.engine_sleep:
                 out["kv_cache"] = xp.maximum(pool - acts, 0.0) + zeros

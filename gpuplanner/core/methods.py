@@ -79,6 +79,23 @@ PREFERENCE = ("dpo", "ipo", "kto", "orpo", "simpo")
 EAGER_OP_S = 10e-6
 EAGER_DECODE_S_PER_LAYER = 25 * EAGER_OP_S
 
+#: Sampling one token reads and writes the batch's logits several times over the whole vocabulary (bytes per
+#: vocabulary entry and sequence, each decode step): the LM head's 16-bit logits (2), their fp32 copy and the
+#: in-place temperature division (2 + 4 + 4 + 4), the fp32 softmax (4 + 4), the exponential noise (4) and the
+#: in-place ``probs / q`` (4 + 4 + 4), the argmax (4) — vLLM ``v1/sample/sampler.py`` ``Sampler.forward``
+#: (``apply_temperature``, ``get_probs``, ``random_sample``); HF ``generate`` makes the same fp32 copy, softmax and
+#: ``multinomial``. Top-k/top-p add a sort; RL rollouts run at top_p = 1, top_k = −1 (verl, TRL defaults).
+SAMPLER_BYTES_PER_LOGIT = 44.0
+
+#: The host's share of every vLLM decode step, not overlapped with the GPU (the sampled tokens are copied to the
+#: host each step, then the scheduler, the input preparation and the output processing run before the next
+#: step): a fixed part and a part per running sequence. vLLM RFC #6854 (multi-step scheduling, Llama 3 8B on an
+#: H100): "about 4ms of GPU bubble" per decode step; vLLM RFC #6801 (performance roadmap, maintainers agreeing):
+#: sampling, input preparation, output processing and scheduling "can be 20ms" at a batch of 200 — so
+#: (20 − 4) ms / 200 per sequence. vLLM's later async scheduling hides part of it (not modelled).
+ENGINE_STEP_S = 4e-3
+ENGINE_SEQ_S = (20e-3 - ENGINE_STEP_S) / 200.0
+
 
 @dataclass(slots=True, frozen=True)
 class MethodProfile:
@@ -103,6 +120,9 @@ class MethodProfile:
     beta: float = 0.1
     mean_response_fraction: float = 1.0  # mean completion / rollout_len (generation_seconds)
     schedule: str = "on_policy"        # on_policy | one_step_off (timing: generation overlapped with training)
+    max_num_seqs: int = 0              # vLLM's concurrent-sequence cap (0: the engine's default, timing._rollouts)
+    updates_per_generation: int = 1    # optimizer steps per generation batch (timing._rollouts)
+    rollout_tp: int = 0                # vLLM's tensor parallelism (0: the training layout's tp)
 
     @property
     def train_seq_len(self) -> int:
@@ -175,6 +195,15 @@ def method_profile(training) -> MethodProfile:
     if ref in ("separate", "lora_base", "precomputed"):
         ref_fwd = 2.0 if obj == "kto" else 1.0
     nograd = 1.0 if obj in ("kto", "ppo") else 0.0
+    updates = int(getattr(rl, "updates_per_generation", 1) or 1) if obj in RL else 1
+    if obj == "grpo" and (rl.generation_engine != "training" or updates > 1):
+        # the old policy's log-probabilities, one no_grad forward over prompt + completion: TRL recomputes them
+        # whenever vLLM generates (grpo_trainer ``_generate_and_score_completions``: ``vllm_importance_sampling_
+        # correction`` defaults to True, grpo_config.py), verl always (ray_trainer ``_compute_old_log_prob``,
+        # timing key ``old_log_prob``), OpenRLHF in ``make_experience``, and TRL whenever a generation batch feeds
+        # more than one optimizer step; TRL with HF ``generate`` and one generation per optimizer step reuses the
+        # trained forward's (``old_per_token_logps = None``)
+        nograd = 1.0
     return MethodProfile(
         objective=obj, seqs_per_example=2 if obj in PAIRED else 1, reference=ref,
         reference_offload=bool(pref.reference_offload), reward_model=reward_model, critic=critic,
@@ -183,7 +212,9 @@ def method_profile(training) -> MethodProfile:
         engine=rl.generation_engine if obj in RL else "training", gpu_fraction=rl.generation_gpu_fraction,
         engine_sleep=bool(rl.engine_sleep), beta=beta,
         mean_response_fraction=float(getattr(rl, "mean_response_fraction", 1.0)) if obj in RL else 1.0,
-        schedule=str(getattr(rl, "schedule", "on_policy")) if obj in RL else "on_policy")
+        schedule=str(getattr(rl, "schedule", "on_policy")) if obj in RL else "on_policy",
+        max_num_seqs=int(getattr(rl, "max_num_seqs", None) or 0) if obj in RL else 0, updates_per_generation=updates,
+        rollout_tp=int(getattr(rl, "rollout_tp", None) or 0) if obj in RL else 0)
 
 
 def kv_bytes_per_token(arch, dtype_bytes: float = 2.0) -> float:
@@ -202,7 +233,7 @@ def kv_cache_tokens(prof: MethodProfile, seqs, *, shared_prompts: bool):
 
 
 def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active_params: float, seqs, tp,
-                       peak_flops, eff, mem_bw, kv_pool_bytes=None, ops=None, detail=False):
+                       peak_flops, eff, mem_bw, kv_pool_bytes=None, ops=None, detail=False, max_seqs=None):
     """Seconds to generate ``seqs`` rollouts on one GPU (a model-parallel group of ``tp`` GPUs shares them).
 
     * Prefill: ``2·N_active`` FLOPs per prompt token (+ attention) at ``peak × eff`` (compute-bound).
@@ -210,31 +241,28 @@ def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active
       reach) and the batch's KV cache, or compute ``2·N_active`` FLOPs per sequence — whichever is slower
       (PagedAttention paper §2: decoding is memory-bound at small batch); ``training`` engine (eager
       ``generate``): plus :data:`EAGER_DECODE_S_PER_LAYER` per layer, overlapped with the GPU work (the slower
-      of the two).
-    * vLLM with a fixed KV pool (``kv_pool_bytes``): when the rollouts' KV cache does not fit, they run in
-      waves (vLLM schedules what fits and preempts the rest).
-    * The longest completion sets the number of decode steps: a batch's generation ends when its last
-      sequence hits EOS or ``max_tokens`` (vLLM ``LLM.generate`` returns once every request is finished; HF
-      ``generate`` stops when all sequences are done), so with hundreds of samples per step the cap
-      ``rollout_len`` is reached. Sequences that end earlier leave the batch: over the ``rollout_len`` steps
-      the live batch averages ``mean_response_fraction`` of the batch (the tokens generated, ``seqs × mean``,
-      spread over the steps), which scales the per-sequence terms (KV reads, FLOPs, the experts reached); the
-      weights are read every step regardless. ``detail``: also return the seconds spent after the mean length,
-      waiting for the longest completions (``decode × (1 − mean_response_fraction)``).
-    Returns (seconds, waves) (``detail``: (seconds, waves, wait_longest)).
+      of the two). Sampling reads the live batch's logits (:data:`SAMPLER_BYTES_PER_LOGIT` per vocabulary entry),
+      and vLLM's host work per step (:data:`ENGINE_STEP_S`, :data:`ENGINE_SEQ_S`) follows the GPU's.
+    * Concurrency (:func:`decode_steps`): vLLM runs at most ``max_seqs`` sequences at once (``max_num_seqs``)
+      and only as many as its KV pool (``kv_pool_bytes``) holds; the others wait in its queue and take a
+      finished one's place (continuous batching; the scheduler preempts what no longer fits).
+    * The longest completion sets the end: a batch's generation ends when its last sequence hits EOS or
+      ``max_tokens`` (vLLM ``LLM.generate`` returns once every request is finished; HF ``generate`` stops when
+      all sequences are done), so with hundreds of samples per step the cap ``rollout_len`` is reached.
+      Sequences that end earlier leave the batch, which scales the per-sequence terms (KV reads, FLOPs, the
+      experts reached) by the live batch; the weights are read every step regardless. ``detail``: also return
+      the seconds spent waiting for the longest completions (the last ``rollout_len − mean`` steps).
+    Returns (seconds, waves) (``detail``: (seconds, waves, wait_longest)); ``waves`` = decode steps / rollout_len.
     """
-    xp = ops or ops_for(seqs, tp, peak_flops, eff, mem_bw, kv_pool_bytes)
+    xp = ops or ops_for(seqs, tp, peak_flops, eff, mem_bw, kv_pool_bytes, max_seqs)
     seqs = xp.asarray(seqs, dtype=float)
     tp = xp.asarray(tp, dtype=float)
     vllm = prof.engine != "training"
     kv_tok = kv_bytes_per_token(arch)
-    kv_total = kv_cache_tokens(prof, seqs, shared_prompts=vllm) * kv_tok / tp
-    waves = xp.asarray(1.0)
-    if kv_pool_bytes is not None:
-        waves = xp.maximum(1.0, xp.ceil(kv_total / xp.maximum(kv_pool_bytes, 1.0)))
-    batch = seqs / waves
     frac = prof.mean_response_fraction
-    live = batch * frac  # the live batch, averaged over the decode steps (docstring)
+    prompt_kv = prof.prompt_len / (prof.group_size if vllm else 1)  # vLLM shares a prompt's blocks (§4.4)
+    steps, live = decode_steps(prof, seqs, kv_seq_bytes=(prompt_kv + frac * prof.rollout_len) * kv_tok / tp,
+                               kv_pool_bytes=kv_pool_bytes, max_seqs=max_seqs, xp=xp)
     prompts = (seqs / prof.group_size if vllm else seqs)
     h, L = arch.hidden_size, arch.num_layers
     q_dim = arch.num_heads * arch.head_dim
@@ -250,13 +278,38 @@ def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active
         reach = xp.minimum(1.0, live * k / n_exp)
         dense = params_total * (1.0 - expert_frac) + params_total * expert_frac * reach
     w_read = 2.0 * dense / tp
-    kv_ctx = live * (prof.prompt_len / (prof.group_size if vllm else 1) + frac * prof.rollout_len / 2.0) * kv_tok / tp
+    kv_ctx = live * (prompt_kv + frac * prof.rollout_len / 2.0) * kv_tok / tp
     mem_t = (w_read + kv_ctx) / mem_bw
     flop_t = live * 2.0 * active_params / tp / (peak_flops * eff)
-    step = xp.maximum(mem_t, flop_t)
+    step = xp.maximum(mem_t, flop_t) + live * getattr(arch, "vocab_size", 0) * SAMPLER_BYTES_PER_LOGIT / mem_bw
     if not vllm:
         step = xp.maximum(step, L * EAGER_DECODE_S_PER_LAYER)
-    decode = waves * prof.rollout_len * step
+    else:
+        step = step + ENGINE_STEP_S + ENGINE_SEQ_S * live
+    decode = steps * step
+    waves = steps / float(prof.rollout_len)
     if detail:
-        return prefill + decode, waves, decode * (1.0 - frac)
+        return prefill + decode, waves, step * prof.rollout_len * (1.0 - frac)
     return prefill + decode, waves
+
+
+def decode_steps(prof: MethodProfile, seqs, *, kv_seq_bytes, kv_pool_bytes=None, max_seqs=None, xp=None):
+    """Decode steps of ``seqs`` rollouts and the live batch they average (the tokens generated, ``seqs × m``
+    with ``m = mean_response_fraction × rollout_len``, spread over the steps).
+
+    At most ``B = min(seqs, max_seqs, kv_pool_bytes / kv_seq_bytes)`` sequences decode at once (vLLM
+    ``SchedulerConfig.max_num_seqs``; the KV blocks one mean completion holds at its end). A slot that frees
+    takes the next waiting sequence, so the slots drain the queue after ``seqs × m / B`` steps; the last
+    sequence started then began about ``m`` steps earlier and may be a longest one (``rollout_len`` steps):
+    ``steps = rollout_len + m × (seqs / B − 1)`` — ``rollout_len`` when every rollout fits at once, and
+    ``rollout_len × waves`` for completions that all reach the cap."""
+    xp = xp or ops_for(seqs, kv_pool_bytes, max_seqs)
+    L = float(prof.rollout_len)
+    m = prof.mean_response_fraction * L
+    cap = seqs
+    if max_seqs is not None:
+        cap = xp.minimum(cap, max_seqs)
+    if kv_pool_bytes is not None:
+        cap = xp.minimum(cap, xp.maximum(kv_pool_bytes / xp.maximum(kv_seq_bytes, 1e-30), 1.0))
+    steps = L + m * xp.maximum(seqs / xp.maximum(cap, 1e-30) - 1.0, 0.0)
+    return steps, seqs * m / steps

@@ -167,6 +167,20 @@ class RlSection(_Section):
         1.0, gt=0, le=1, description="mean completion length as a share of rollout_len (the maximum): the "
                                      "longest completion still sets the generation time, the shorter ones leave "
                                      "the batch early; 1.0: every completion reaches the maximum (time model)")
+    updates_per_generation: int = Field(
+        1, ge=1, le=100_000, description="optimizer steps trained on one generation batch (each on global_batch_size "
+                                         "sequences): TRL steps_per_generation / gradient accumulation × "
+                                         "num_iterations (default 1); verl train_batch_size / ppo_mini_batch_size "
+                                         "× ppo_epochs; OpenRLHF rollout_batch_size × n_samples_per_prompt / "
+                                         "train_batch_size × max_epochs")
+    rollout_tp: int | None = Field(
+        None, gt=0, le=1024, description="vLLM's tensor parallelism for the rollouts (one engine per rollout_tp "
+                                         "GPUs); null: the training layout's tp. verl rollout "
+                                         "tensor_model_parallel_size default 2, TRL vllm_tensor_parallel_size 1")
+    max_num_seqs: int | None = Field(
+        None, gt=0, le=1_000_000, description="vLLM: the most sequences decoding at once per engine (max_num_seqs); "
+                                              "the rest queue. null: vLLM's default (1024 on GPUs of 70 GiB or more "
+                                              "except A100, else 256); verl sets 256, TRL every rollout of the batch")
     schedule: Literal["on_policy", "one_step_off"] = Field(
         "on_policy", description="on_policy: generate, then train on those rollouts (TRL GRPOTrainer, verl and "
                                  "OpenRLHF defaults); one_step_off: vLLM on its own GPUs generates the next "

@@ -530,7 +530,7 @@ def bucket_params(framework: str, zero, n_dp, g_bytes: float, ops=_ScalarOps):
 #: the arguments of :func:`time_arrays` that describe the GPU (its rates and memory) and the measured MFU: the
 #: second stage, :func:`time_gpu`, reads them; everything else (model, scenario, layout) is the first stage's
 GPU_TIME_ARGS = ("peak_tflops", "peak16_tflops", "mem_bw_tbs", "gen_efficiency", "intra_busbw_gbs", "intra_p2p_gbs",
-                 "nic_gbs_per_gpu", "attn_efficiency", "gpu_memory_gib", "mfu")
+                 "nic_gbs_per_gpu", "attn_efficiency", "gpu_memory_gib", "mfu", "vllm_max_num_seqs")
 
 
 def time_arrays(m: ModelFacts, **kw):
@@ -960,6 +960,7 @@ def time_gpu(
     attn_efficiency=None,
     gpu_memory_gib: float = 0.0,
     mfu=None,
+    vllm_max_num_seqs=256.0,
     full: bool = True,
 ) -> dict:
     """The second stage of :func:`time_arrays`: the GPU's rates (peak, HBM and link bandwidths, the generation's
@@ -1126,7 +1127,7 @@ def time_gpu(
     if profile.rl:
         generation, wait_longest, refit, scale_t = _rollouts(
             lay, gpu_memory_gib=gpu_memory_gib, peak16=peak16, gen_eff=gen_eff, mem_bw=mem_bw, dp_bw=dp_bw,
-            intra_p2p=intra_p2p, nic=nic)
+            intra_p2p=intra_p2p, nic=nic, max_seqs=vllm_max_num_seqs)
         if profile.engine == "vllm_separate":
             # the training share of the GPUs runs the whole step's training: (1 − f) of the GPUs
             compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other = (
@@ -1175,7 +1176,7 @@ def time_gpu(
     }
 
 
-def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intra_p2p, nic):
+def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intra_p2p, nic, max_seqs=256.0):
     """RL rollouts of one step on one GPU: (generation seconds, of which waiting for the longest completion,
     weight refit seconds, the training time's factor). Generation: :func:`methods.generation_seconds` with the
     engine's KV pool. Refit, every step, after the optimizer step:
@@ -1188,10 +1189,19 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
       (TRL ``VLLMClient.update_named_param``: ``PyNcclCommunicator.broadcast`` per parameter; OpenRLHF
       ``_broadcast_to_vllm``), over NVLink inside a node and the NIC between nodes.
     * ``training`` (HF ``generate`` on the trained model): nothing to copy.
+
+    One generation batch feeds ``updates_per_generation`` optimizer steps (verl ``train_batch_size /
+    ppo_mini_batch_size``): it holds that many steps' rollouts, generated together (the longest completion is
+    waited for once), and it and the refit are shared by those steps.
     """
     ops, m, profile, tp = lay["ops"], lay["m"], lay["profile"], lay["tp"]
     where, maximum = ops.where, ops.maximum
     seqs = lay["mbs_examples"] * lay["m_acc"]  # rollouts per GPU per step (TRL steps_per_generation = accumulation)
+    if profile.rollout_tp and profile.engine != "training":
+        # vLLM engines of ``rollout_tp`` GPUs (verl rollout.tensor_model_parallel_size, TRL
+        # vllm_tensor_parallel_size): each takes the rollouts of its GPUs' training model-parallel groups
+        seqs = seqs * profile.rollout_tp / tp
+        tp = float(profile.rollout_tp)
     w16 = 2.0 * float(m.params.total) / tp
     frac = profile.gpu_fraction
     refit = 0.0 * seqs
@@ -1212,11 +1222,12 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
     # (serving_facts.DECODE_MBU_HBM, also inference.ServingEfficiency's: Databricks/MosaicML measured MBU ~60% decoding 7B models on
     # A100/H100), not at the streaming kernels' MEM_BW_EFFICIENCY
     decode_bw = mem_bw / MEM_BW_EFFICIENCY * DECODE_MBU_HBM
+    k = float(profile.updates_per_generation)
     generation, _waves, wait = generation_seconds(
         profile, arch=m.arch, params_total=float(m.params.total), active_params=float(m.params.active),
-        seqs=seqs, tp=tp, peak_flops=peak16, eff=gen_eff, mem_bw=decode_bw, kv_pool_bytes=pool, ops=ops,
-        detail=True)
-    return generation, wait, refit, scale_t
+        seqs=seqs * k, tp=tp, peak_flops=peak16, eff=gen_eff, mem_bw=decode_bw, kv_pool_bytes=pool, ops=ops,
+        detail=True, max_seqs=None if pool is None else (profile.max_num_seqs or max_seqs))
+    return generation / k, wait / k, refit / k, scale_t
 
 
 # ------------------------------------------------------------------------------------- one scenario
@@ -1380,6 +1391,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         or _frameworks.tool_mechanics(t.framework, t.recompute)["fused"],
         master_weights=t.master_weights, profile=prof,
         gpu_memory_gib=float(getattr(r.gpu, "memory_gib", 0.0) or 0.0),
+        vllm_max_num_seqs=vllm_default_max_num_seqs(r.gpu),
         **{k: getattr(t, k) for k in OVERLAP_FIELDS},
         **gf.kwargs(t.precision),
         recompute_every_n=t.recompute_every_n, recompute_num_layers=t.recompute_num_layers,
@@ -1401,12 +1413,28 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
     return kw, gf
 
 
+def vllm_default_max_num_seqs(gpu: Any) -> float:
+    """vLLM's default cap on concurrent sequences for an ``LLM`` engine (``max_num_seqs``): 1024 on GPUs with
+    at least 70 GiB whose name does not say A100, else 256 (vllm ``engine/arg_utils.py``
+    ``EngineArgs.get_batch_defaults``, UsageContext.LLM_CLASS; "large max_num_batched_tokens on A100 reduces
+    throughput", vLLM PR #17885). ``training.rl.max_num_seqs`` overrides it (verl rollout.yaml sets 256; TRL sets
+    every rollout of a generation batch, ``per_device_train_batch_size × vllm_tensor_parallel_size ×
+    steps_per_generation``)."""
+    mem = float(getattr(gpu, "memory_gib", 0.0) or 0.0)
+    name = f"{getattr(gpu, 'id', '')} {getattr(gpu, 'name', '')}".lower()
+    return 1024.0 if mem >= 70.0 and "a100" not in name else 256.0
+
+
 def sample_shape_of(s: Any, prof: MethodProfile) -> F.SampleShape:
     """The rows of a scenario's micro-batches (:func:`flops.sample_shape`): ``data.mean_sample_len`` with
     ``training.packing``/``padding_free``; RL objectives keep their rollout's own sequence (core/methods.py)."""
     t = s.training
     if prof.rl:
         n = float(prof.train_seq_len)
+        if bool(getattr(t, "padding_free", False)) or bool(getattr(t, "packing", False)):
+            # rollouts flattened without padding (verl ``use_remove_padding`` + ``use_dynamic_bsz``; OpenRLHF
+            # ``--packing_samples``): the training passes run the prompt and the mean completion only
+            n = float(prof.prompt_len + prof.mean_response_fraction * prof.rollout_len)
         return F.SampleShape(n, n, 1.0)
     return F.sample_shape(t.seq_len, getattr(s.data, "mean_sample_len", None), bool(getattr(t, "packing", False)),
                           bool(getattr(t, "padding_free", False)), bool(t.flash_attention))

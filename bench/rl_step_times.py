@@ -1,0 +1,140 @@
+"""Published RL step times with their timing breakdowns, next to the model's (a sanity table: nothing is fitted).
+
+Usage: python bench/rl_step_times.py [--markdown]
+
+Each row is a run whose configuration is published in full (the launch script in the log or the document) and
+whose per-step timing breakdown is printed by verl (``timing_s/gen``, ``timing_s/old_log_prob``,
+``timing_s/ref``, ``timing_s/values``, ``timing_s/update_critic``, ``timing_s/update_actor``,
+``timing_s/step``; medians over the logged steps). The model is run with the published configuration; where
+the source is silent the choice is written next to the row (``ASSUMED``). ``mean_response_fraction`` is the
+logged ``response_length/mean`` over ``max_response_length`` where the log has it.
+
+verl mapping (verl ``trainer/config``): FSDP → ``framework fsdp``, ZeRO-3 (``fsdp_config.param_offload`` /
+``optimizer_offload`` → ``offload_params`` / ``offload_optimizer``); ``use_remove_padding`` → ``padding_free``;
+``rollout.gpu_memory_utilization`` → ``generation_gpu_fraction``; ``free_cache_engine`` (default True) →
+``engine_sleep``; ``use_kl_loss`` → a reference (``beta`` = ``kl_loss_coef``); ``rollout.n`` → ``group_size``; ``rollout.tensor_model_parallel_size`` → ``rollout_tp``;
+the prompt is the logged mean prompt length; one planner step = one verl step (``train_batch_size × n``
+sequences over all GPUs) is ``updates_per_generation`` = ``train_batch_size / ppo_mini_batch_size`` planner
+steps of ``ppo_mini_batch_size × n`` sequences (``global_batch_size``); the micro-batch is what verl runs per GPU: with
+``use_dynamic_bsz`` the sequences of a mini-batch per GPU (``ppo_mini_batch_size × n / GPUs``) up to
+``ppo_max_token_len_per_gpu`` tokens, else ``ppo_micro_batch_size_per_gpu``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from gpuplanner.core.estimate import estimate  # noqa: E402
+from gpuplanner.core.scenario import scenario_from_dict  # noqa: E402
+
+PLAY_VERL = "github.com/dingxianzhong/play-verl (README: 8× H100 80GB, vLLM 0.8.3; logs/*.log)"
+VERL_DATA = "github.com/eric-haibin-lin/verl-data, branch experiments, gsm8k/qwen2-7b-fsdp2.log"
+
+
+def _verl(model, gpu, n_gpus, *, prompts, n, prompt_mean, resp_max, resp_mean, util, offload, objective="grpo",
+          kl=0.001, mbs=1, recompute="full", mini=None, gen_tp=1):
+    mini = mini or prompts
+    seqs = mini * n
+    return {
+        "model": {"preset": model},
+        "training": {"objective": objective, "method": "full", "framework": "fsdp", "padding_free": True,
+                     "seq_len": prompt_mean + resp_max, "micro_batch_size": mbs, "global_batch_size": seqs,
+                     "recompute": recompute, "preference": {"beta": kl, "reference_offload": offload},
+                     "rl": {"group_size": n, "rollout_len": resp_max, "prompt_len": prompt_mean,
+                            "generation_engine": "vllm_colocated", "generation_gpu_fraction": util,
+                            "engine_sleep": True, "mean_response_fraction": resp_mean / resp_max,
+                            "reward": "function", "updates_per_generation": prompts // mini,
+                            "rollout_tp": gen_tp}},
+        "parallel": {"zero": 3, "offload_optimizer": offload, "offload_params": offload},
+        "hardware": {"gpu": gpu, "num_gpus": n_gpus},
+    }
+
+
+#: (id, source, scenario, published seconds {gen, train (old_log_prob + ref + values + updates), step}, notes,
+#:  counted)
+ROWS = [
+    ("play-verl qwen2-7b ppo min", PLAY_VERL,
+     _verl("qwen2.5-7b", "h100-sxm-80gb", 8, prompts=512, n=1, prompt_mean=94, resp_max=1024, resp_mean=164,
+           util=0.5, offload=True, objective="ppo", mbs=4, mini=32),
+     {"gen": 12.07, "train": 1.34 + 0.75 + 3.92 + 15.61 + 11.15, "step": 45.71},
+     "ASSUMED Qwen2.5-7B preset for Qwen2-7B-Instruct (same shape but vocabulary); critic offloaded too", True),
+    ("play-verl qwen2-7b ppo recommended", PLAY_VERL,
+     _verl("qwen2.5-7b", "h100-sxm-80gb", 8, prompts=1024, n=5, prompt_mean=94, resp_max=1024, resp_mean=183,
+           util=0.6, offload=False, objective="ppo", mbs=40, mini=64, gen_tp=2),
+     {"gen": 26.07, "train": 6.50 + 6.25 + 27.55 + 98.92 + 33.61, "step": 201.72},
+     "rollout TP 2; the critic runs padded (critic use_remove_padding unset) at micro-batch 1",
+     True),
+    ("play-verl qwen2.5-0.5b grpo", PLAY_VERL,
+     _verl("qwen2.5-0.5b", "h100-sxm-80gb", 8, prompts=256, n=2, prompt_mean=104, resp_max=192, resp_mean=140,
+           util=0.6, offload=False, mbs=16, mini=64),
+     {"gen": 4.99, "train": 0.23 + 0.20 + 1.00, "step": 6.54},
+     "experiment name says a100x8, the README says H100: H100 taken", True),
+    ("verl-data qwen2-7b grpo gsm8k", VERL_DATA,
+     _verl("qwen2.5-7b", "h20-96gb", 8, prompts=1024, n=5, prompt_mean=94, resp_max=1024, resp_mean=199,
+           util=0.6, offload=True, mbs=40, recompute="none", mini=256, gen_tp=2),
+     {"gen": 42.92, "train": 27.32 + 25.06 + 82.58, "step": 179.0},
+     "first step; ASSUMED H20: the GPU is not named, the logged actor MFU 0.77 fits only a 148 TFLOP/s part; "
+     "rollout TP 2", True),
+]
+
+#: verl docs, colocated synchronous rows with a breakdown but no logged mean response length (generation share
+#: only): docs/advance/one_step_off.md (16× H20, Qwen2.5-Math-7B DAPO) and docs/advance/fully_async.md (H20)
+DOC_SHARES = [
+    ("verl one_step_off colocate FSDP2, 7B DAPO 20k, 16× H20", 321, 749),
+    ("verl one_step_off colocate Megatron, 7B DAPO 8k, 16× H20", 207, 699),
+    ("verl fully_async colocate 32× H20, 7B DAPO", 357.41, 790.10),
+    ("verl fully_async colocate 64× H20, 7B DAPO", 150.72, 365.28),
+    ("verl fully_async colocate 128× H20, 7B DAPO", 177.85, 356.30),
+    ("verl fully_async colocate 128× H20, Qwen3-30B-A3B GRPO 8k", 348.05, 497.89),
+]
+
+
+def predict(scn: dict) -> dict:
+    """One verl step: ``updates_per_generation`` optimizer steps of the planner."""
+    t = estimate(scenario_from_dict(scn)).time
+    k = scn["training"]["rl"]["updates_per_generation"]
+    gen = t.seconds.get("generation", 0.0) * k
+    return {"gen": gen, "train": t.step_time_s * k - gen, "step": t.step_time_s * k}
+
+
+def table() -> list[dict]:
+    out = []
+    for rid, src, scn, pub, note, counted in ROWS:
+        pred = predict(scn)
+        err = {k: pred[k] / pub[k] - 1.0 for k in pub}
+        out.append({"id": rid, "source": src, "pub": pub, "pred": pred, "err": err, "note": note,
+                    "counted": counted, "pub_share": pub["gen"] / pub["step"],
+                    "pred_share": pred["gen"] / pred["step"]})
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--markdown", action="store_true")
+    a = ap.parse_args()
+    rows = table()
+    print("| run | published gen / train / step (s) | predicted gen / train / step (s) | step error | "
+          "gen share published / predicted | note |")
+    print("|---|---|---|---:|---|---|")
+    for r in rows:
+        p, q = r["pub"], r["pred"]
+        print(f"| {r['id']} | {p['gen']:.1f} / {p['train']:.1f} / "
+              f"{p['step']:.1f} | {q['gen']:.1f} / {q['train']:.1f} / {q['step']:.1f} | {r['err']['step']:+.0%} | "
+              f"{r['pub_share']:.0%} / {r['pred_share']:.0%} | {r['note']} |")
+    for part in ("gen", "train", "step"):
+        errs = sorted(abs(r["err"][part]) for r in rows)
+        p90 = errs[min(len(errs) - 1, int(round(0.9 * (len(errs) - 1))))]
+        print(f"{part} |error| over {len(errs)} rows: median {statistics.median(errs):.0%}, p90 {p90:.0%}")
+    print("\nverl docs, generation share of the step (colocated, synchronous):")
+    for name, gen, step in DOC_SHARES:
+        print(f"- {name}: {gen / step:.0%} ({gen:g} of {step:g} s)")
+
+
+if __name__ == "__main__":
+    main()
