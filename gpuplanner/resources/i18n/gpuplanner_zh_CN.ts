@@ -4074,8 +4074,8 @@
         <translation>{me} 胜过 {other}：{other} 的 MFU 为 {other_mfu:.0%}，评级为差。</translation>
     </message>
     <message>
-        <source>{me} beats {other}: {other} leaves less free memory than the memory model&apos;s p75 error (tight).</source>
-        <translation>{me} 胜过 {other}：{other} 的空闲显存少于显存模型的 p75 误差（偏紧）。</translation>
+        <source>{me} beats {other}: {other} leaves {other_free:.0%} of the memory free, less than the memory model&apos;s p75 error of {margin:.0%} (tight).</source>
+        <translation>{me} 胜过 {other}：{other} 只空出 {other_free:.0%} 的显存，少于显存模型 {margin:.0%} 的 p75 误差（偏紧）。</translation>
     </message>
     <message>
         <source>{me} beats {other}: {other} needs {other_days:.1f} days, over the deadline of {deadline:g} days.</source>
