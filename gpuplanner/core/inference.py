@@ -62,6 +62,9 @@ from dataclasses import dataclass
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import Msg
 from .serving_facts import ServingEfficiency  # noqa: F401 (defined with the facts the time model shares)
+# the training time model's matmul efficiency, GEMM size factor and NCCL latency: one set of constants (issue 35)
+from . import timing as _timing
+from .fp8 import TE_GEMM_RATIO
 
 CTX = "Inference"
 
@@ -90,6 +93,13 @@ class ServingModel:
     expert_params: float = 0.0  # routed experts' weights over the whole model (0: dense)
     num_experts: int = 0
     experts_per_tok: int = 0
+    hidden_size: int = 0  # 0: num_heads × head_dim
+    ffn_size: int = 0  # MLP width (the profile run's activations); 0: 4 × hidden
+    vocab_size: int = 0
+
+    @property
+    def hidden(self) -> int:
+        return self.hidden_size or self.num_heads * self.head_dim
 
     @classmethod
     def of(cls, arch: Any, params: Any) -> "ServingModel":
@@ -100,7 +110,10 @@ class ServingModel:
                    qk_rope_head_dim=int(getattr(arch, "qk_rope_head_dim", 0) or 0),
                    expert_params=float(getattr(params, "expert_params", 0) or 0),
                    num_experts=int(getattr(arch, "num_experts", 0) or 0),
-                   experts_per_tok=int(getattr(arch, "num_experts_per_tok", 0) or 0))
+                   experts_per_tok=int(getattr(arch, "num_experts_per_tok", 0) or 0),
+                   hidden_size=int(getattr(arch, "hidden_size", 0) or 0),
+                   ffn_size=int(getattr(arch, "intermediate_size", 0) or 0),
+                   vocab_size=int(getattr(arch, "vocab_size", 0) or 0))
 
 
 def kv_bytes_per_token(m: ServingModel, kv_bytes: float) -> float:
@@ -178,44 +191,177 @@ def bandwidth_fraction(gpu: Any, eff: ServingEfficiency) -> float:
     return eff.memory_bandwidth_gddr if gddr else eff.memory_bandwidth
 
 
+#: GEMM rows at which a chunked prefill runs under continuous batching: the scheduler's token budget per step
+#: (vLLM ``max_num_batched_tokens`` default 8192 on the large-memory GPUs, vllm ``EngineArgs._set_default_args``;
+#: TensorRT-LLM ``max_num_tokens`` default 8192, ``llmapi/llm_args.py``), so a short prompt shares its GEMMs with
+#: the other requests' tokens.
+PREFILL_CHUNK_TOKENS = 8192
+#: Activations are 16-bit between the layers (the all-reduced hidden state, vLLM/TensorRT-LLM's model dtype).
+ACT_BYTES = 2.0
+
+
+def gemm_efficiency(m: ServingModel, gpu: Any, precision: str, tokens: float, tp: int) -> float:
+    """Share of the dense peak a forward's linear layers reach with ``tokens`` rows, the training time model's
+    rule (:mod:`core.timing` module docstring): the generation's matmul efficiency ``GEN_EFFICIENCY`` times the
+    size factor ``1/(1 + D0/(h/tp)) · 1/(1 + T0/tokens)`` (tile and wave quantisation, NVIDIA "Matrix
+    Multiplication Background User's Guide"). FP8/INT8 GEMMs reach ``TE_GEMM_RATIO`` = 70.9/80.3 of the 16-bit
+    share of their own peak (stas00 MAMF finder on H100, :mod:`core.fp8`); serving quantises no weights on the
+    fly, so the training runs' cast overheads (``FP8_EFFICIENCY_RATIO``) do not apply."""
+    e = _timing.GEN_EFFICIENCY[_timing.gpu_generation(str(getattr(gpu, "id", "")))]
+    if precision in ("fp8", "int8") and getattr(gpu, "fp8_tflops", None):
+        e *= TE_GEMM_RATIO
+    width = m.hidden / max(tp, 1)
+    return e / (1.0 + _timing.D0 / max(width, 1.0)) / (1.0 + _timing.T0 / max(tokens, 1.0))
+
+
+def _busbw_gbs(gpu: Any) -> float:
+    """NCCL all-reduce bus bandwidth inside the node, as the time model reads it (catalog measurement)."""
+    try:
+        return float(_timing._intra_node_link(gpu, None, [])[1])
+    except Exception:  # noqa: BLE001 - a custom card without link facts: PCIe Gen3
+        return _timing.BUSBW_FRACTION["pcie"] * 16.0
+
+
+def tp_all_reduce_s(m: ServingModel, gpu: Any, *, tokens: float, tp: int) -> float:
+    """The tensor-parallel all-reduces of one forward over ``tokens`` tokens: two per layer (after the attention
+    output and the MLP down projection, vLLM ``RowParallelLinear``; Shoeybi et al. 2019 §3) of ``tokens × h``
+    16-bit values, each the NCCL ring's latency (:data:`timing.NCCL_BASE_LAT`, ``2(tp−1)`` NVLink steps) plus
+    ``2(tp−1)/tp`` of the bytes at the node's bus bandwidth. Not overlapped with the GEMMs."""
+    if tp <= 1:
+        return 0.0
+    size = max(tokens, 1.0) * m.hidden * ACT_BYTES
+    one = _timing.NCCL_BASE_LAT + 2.0 * (tp - 1) * _timing.NCCL_INTRA_STEP_LAT \
+        + 2.0 * (tp - 1) / tp * size / (_busbw_gbs(gpu) * 1e9)
+    return 2.0 * m.num_layers * one
+
+
+def kv_read_bandwidth(gpu: Any, eff: ServingEfficiency) -> float:
+    """Bytes/s the decode attention reads the KV cache at: a batch's paged KV is many long streams, read like a
+    copy kernel at the time model's streaming share :data:`timing.MEM_BW_EFFICIENCY` (0.8: STREAM-like copies
+    reach 80–90% of the datasheet bandwidth, CUDA samples ``bandwidthTest``), not at batch-1 GEMV's model
+    bandwidth utilisation (:func:`bandwidth_fraction`); never below the latter (GDDR cards)."""
+    return float(gpu.mem_bw_tbs) * 1e12 * max(_timing.MEM_BW_EFFICIENCY, bandwidth_fraction(gpu, eff))
+
+
 def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float, batch: float, context: float,
                   tp: int, eff: ServingEfficiency) -> tuple[float, str]:
-    """Seconds of one decode step for ``batch`` requests with ``context`` tokens each (module docstring)."""
-    bw = float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff) * tp
-    peak = (peak_flops(gpu, precision) or 0.0) * eff.compute * tp
-    read = decode_weight_bytes(m, precision, batch) + batch * context * kv_bytes_per_token_per_gpu(m, kv_bytes, tp) * tp
-    flops = batch * (2.0 * m.params_active + 4.0 * m.num_layers * m.num_heads * m.head_dim * context)
-    t_mem = read / bw
-    t_cmp = flops / peak if peak > 0 else math.inf
-    return (t_mem, "memory") if t_mem >= t_cmp else (t_cmp, "compute")
+    """Seconds of one decode step for ``batch`` requests with ``context`` tokens each, per GPU of the ``tp``
+    group. The linear layers and the attention are separate kernels that run one after the other (vLLM's
+    FlashAttention/FlashInfer decode kernels, TensorRT-LLM's XQA): the GEMMs take the longer of reading the
+    weights and their FLOPs at :func:`gemm_efficiency` of ``batch`` rows; the attention then reads every
+    request's KV cache (memory bound: ~2·heads/kv_heads FLOPs per byte) at :func:`kv_read_bandwidth`; the TP all-reduces follow
+    (:func:`tp_all_reduce_s`). ``bound`` says which roof the GEMMs hit."""
+    bw = float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff)
+    peak = peak_flops(gpu, precision) or 0.0
+    t_read = decode_weight_bytes(m, precision, batch) / tp / bw
+    flops = batch * 2.0 * m.params_active / tp
+    t_gemm = flops / (peak * gemm_efficiency(m, gpu, precision, batch, tp)) if peak > 0 else math.inf
+    t_attn = batch * context * kv_bytes_per_token_per_gpu(m, kv_bytes, tp) / kv_read_bandwidth(gpu, eff)
+    t = max(t_read, t_gemm) + t_attn + tp_all_reduce_s(m, gpu, tokens=batch, tp=tp)
+    return t, ("memory" if t_read >= t_gemm else "compute")
 
 
-def prefill_s(m: ServingModel, gpu: Any, *, precision: str, prompt: float, tp: int, eff: ServingEfficiency) -> float:
-    peak = (peak_flops(gpu, precision) or 0.0) * eff.compute * tp
-    flops = 2.0 * m.params_active * prompt + 2.0 * m.num_layers * m.num_heads * m.head_dim * prompt * prompt
-    return flops / peak if peak > 0 else math.inf
+def prefill_s(m: ServingModel, gpu: Any, *, precision: str, prompt: float, tp: int, eff: ServingEfficiency,
+              rows: float | None = None) -> float:
+    """GPU seconds of one prompt's prefill inside a running batch: the linear layers' ``2·N·P`` FLOPs at
+    :func:`gemm_efficiency` of ``rows`` GEMM rows (default the scheduler's chunk, :data:`PREFILL_CHUNK_TOKENS`:
+    continuous batching mixes the prompt with other tokens), causal attention ``2·layers·heads·d·P²`` at the
+    same share, and its TP all-reduces. Its weights are read by the step it joins."""
+    peak = peak_flops(gpu, precision) or 0.0
+    if peak <= 0:
+        return math.inf
+    r = float(rows) if rows is not None else float(PREFILL_CHUNK_TOKENS)
+    lin = 2.0 * m.params_active * prompt / tp
+    attn = 2.0 * m.num_layers * m.num_heads * m.head_dim * prompt * prompt / tp
+    return (lin + attn) / (peak * gemm_efficiency(m, gpu, precision, r, tp)) \
+        + tp_all_reduce_s(m, gpu, tokens=prompt, tp=tp)
+
+
+#: Serving engines whose memory reservation and KV allocation are modelled (``inference.engine``).
+ENGINES = ("vllm", "sglang", "tensorrt-llm")
+DEFAULT_ENGINE = "vllm"
+#: Tokens and sequences of the engine's profiling forward: vLLM ``determine_available_memory`` runs
+#: ``profile_run`` over ``max_num_batched_tokens`` tokens split into ``max_num_seqs`` sequences (defaults 8192 and
+#: 256, vllm ``EngineArgs``); TensorRT-LLM's PyTorch backend runs one forward of ``max_num_tokens`` (8192,
+#: ``_torch/pyexecutor/_util.py`` ``KvCacheCreator``) before it sizes the KV cache.
+PROFILE_TOKENS, PROFILE_SEQS = 8192, 256
+#: fp32 tensors of ``sequences × vocab`` the sampler holds at once in the profile run: logits, probabilities,
+#: log-probabilities and the sorted copy for top-p/top-k (vLLM ``Sampler``; a count).
+SAMPLER_COPIES = 4
+#: Memory outside PyTorch's allocator (CUDA context, cuBLAS workspaces, NCCL and custom all-reduce buffers) that
+#: vLLM subtracts: 1.79 GiB on one H100, 3.58 GiB per GPU with TP 2 (vLLM PR #10511, memory profiling log of
+#: ``vllm serve meta-llama/Meta-Llama-3-8B``, Dec 2024).
+NON_TORCH_GIB = {1: 1.79, 2: 3.58}
+
+
+def activation_peak_bytes(m: ServingModel, tp: int) -> float:
+    """Peak of the profiling forward (per GPU): one layer's live tensors for :data:`PROFILE_TOKENS` tokens — the
+    residual and normed hidden states (``2h``) and the MLP's gate/up output and activation (``3·ffn/tp``), 16-bit
+    — and the sampler's :data:`SAMPLER_COPIES` fp32 copies of the logits of :data:`PROFILE_SEQS` sequences."""
+    ffn = m.ffn_size or 4 * m.hidden
+    layer = PROFILE_TOKENS * (2.0 * m.hidden + 3.0 * ffn / max(tp, 1)) * ACT_BYTES
+    return layer + PROFILE_SEQS * m.vocab_size * 4.0 * SAMPLER_COPIES
+
+
+def non_torch_bytes(tp: int) -> float:
+    return NON_TORCH_GIB[1 if tp <= 1 else 2] * GIB
+
+
+def kv_cache_bytes_per_gpu(m: ServingModel, gpu: Any, *, precision: str, tp: int, engine: str = DEFAULT_ENGINE,
+                           utilization: float = GPU_MEMORY_UTILIZATION) -> float:
+    """Bytes of KV cache the engine allocates on each GPU of the ``tp`` group (``utilization`` is the engine's own
+    memory knob):
+
+    * ``vllm``: ``total × gpu_memory_utilization − weights − activation peak − non-torch memory``
+      (vllm ``v1/worker/gpu_worker.py`` ``determine_available_memory``); CUDA graphs are captured afterwards in
+      the ``1 − gpu_memory_utilization`` left over;
+    * ``tensorrt-llm``: ``kv_cache_free_gpu_mem_fraction × (total − weights − activation peak − non-torch)``: a
+      share of the memory still FREE after the profiling forward (``KvCacheConfig.free_gpu_memory_fraction``,
+      default 0.9; ``_torch/pyexecutor/_util.py``);
+    * ``sglang``: ``total × mem_fraction_static − weights``: the static pool holds weights and KV cache,
+      activations and CUDA graphs use the rest (SGLang server arguments, ``mem_fraction_static``).
+    """
+    total = float(gpu.memory_gib or 0.0) * GIB
+    w = weight_bytes(m, precision) / max(tp, 1)
+    if engine == "sglang":
+        return max(total * utilization - w, 0.0)
+    other = activation_peak_bytes(m, tp) + non_torch_bytes(tp)
+    if engine == "tensorrt-llm":
+        return max(utilization * (total - w - other), 0.0)
+    return max(total * utilization - w - other, 0.0)
+
+
+def reserved_context(engine: str, prompt: float, output: float, average: float) -> float:
+    """KV tokens the scheduler holds per running request. vLLM and SGLang allocate pages as a request grows
+    (PagedAttention; preemption when full): the average context. TensorRT-LLM's default capacity policy
+    ``GUARANTEED_NO_EVICT`` admits a request only with blocks for its whole prompt + ``max_tokens``
+    (``llmapi/llm_args.py`` ``SchedulerConfig.capacity_scheduler_policy``)."""
+    return float(prompt) + float(output) if engine == "tensorrt-llm" else float(average)
 
 
 def max_batch_by_memory(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float, context: float, tp: int,
-                        eff: ServingEfficiency, utilization: float = GPU_MEMORY_UTILIZATION) -> int:
-    cap = float(gpu.memory_gib or 0.0) * GIB * utilization * tp
-    free = cap - weight_bytes(m, precision) - eff.activation_reserve_gib * GIB * tp
-    per_req = max(context, 1.0) * kv_bytes_per_token_per_gpu(m, kv_bytes, tp) * tp
+                        eff: ServingEfficiency, utilization: float = GPU_MEMORY_UTILIZATION,
+                        engine: str = DEFAULT_ENGINE) -> int:
+    """Requests whose ``context`` tokens of KV cache fit on the replica (:func:`kv_cache_bytes_per_gpu`)."""
+    free = kv_cache_bytes_per_gpu(m, gpu, precision=precision, tp=tp, engine=engine, utilization=utilization)
+    per_req = max(context, 1.0) * kv_bytes_per_token_per_gpu(m, kv_bytes, tp)
     return max(0, int(free // per_req)) if free > 0 else 0
 
 
 def replica(m: ServingModel, gpu: Any, *, precision: str, kv_precision: str | None, context: float, prompt: float,
             output: float, tp: int, tokens_per_s_per_user: float | None, max_batch: int | None = None,
             eff: ServingEfficiency = ServingEfficiency(),
-            utilization: float = GPU_MEMORY_UTILIZATION) -> ReplicaPoint | None:
+            utilization: float = GPU_MEMORY_UTILIZATION, engine: str = DEFAULT_ENGINE) -> ReplicaPoint | None:
     """The largest batch a ``tp``-card replica runs within memory and the latency target (None: not even one
-    request). ``context`` is the KV each request holds on average (prompt plus the output generated so far).
-    The target counts the other requests' prefills that stall every running user (module docstring)."""
+    request). ``context`` is the KV each request holds on average (prompt plus the output generated so far);
+    the engine reserves :func:`reserved_context` per request. The target counts the other requests' prefills
+    that stall every running user (module docstring)."""
     if not gpu.mem_bw_tbs or not gpu.memory_gib or peak_flops(gpu, precision) is None:
         return None
     kvb = KV_BYTES[kv_precision_for(precision, kv_precision)]
-    b_mem = max_batch_by_memory(m, gpu, precision=precision, kv_bytes=kvb, context=context, tp=tp, eff=eff,
-                                utilization=utilization)
+    held = reserved_context(engine, prompt, output, context)
+    b_mem = max_batch_by_memory(m, gpu, precision=precision, kv_bytes=kvb, context=held, tp=tp, eff=eff,
+                                utilization=utilization, engine=engine)
     b = b_mem if max_batch is None else min(b_mem, int(max_batch))
     if b < 1:
         return None
@@ -236,8 +382,8 @@ def replica(m: ServingModel, gpu: Any, *, precision: str, kv_precision: str | No
             return None
     t, bound = decode_step_s(m, gpu, precision=precision, kv_bytes=kvb, batch=b, context=context, tp=tp, eff=eff)
     tps = b / (t + b * pre / max(output, 1.0))
-    mem = (weight_bytes(m, precision) / tp + b * context * kv_bytes_per_token_per_gpu(m, kvb, tp)) / GIB \
-        + eff.activation_reserve_gib
+    mem = (weight_bytes(m, precision) / tp + b * held * kv_bytes_per_token_per_gpu(m, kvb, tp)
+           + activation_peak_bytes(m, tp) + non_torch_bytes(tp)) / GIB
     return ReplicaPoint(tp=tp, batch=b, max_batch_memory=b_mem, step_s=t, prefill_s=pre, output_tokens_per_s=tps,
                         bound=bound, memory_per_gpu_gib=mem)
 
@@ -267,6 +413,9 @@ class ServingSize:
     tokens_per_s_per_gpu: float  # output tokens at full load
     tokens_per_s: float  # all replicas
     messages: tuple[Msg, ...] = field(default_factory=tuple)
+    engine: str = DEFAULT_ENGINE
+    kv_cache_gib_per_gpu: float = 0.0  # the KV pool the engine allocates on each card (kv_cache_bytes_per_gpu)
+    ttft_s: float = 0.0  # an idle replica's time to the first token (time_to_first_token_s)
 
     def to_json(self) -> dict:
         out = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "messages"}
@@ -278,11 +427,13 @@ def size_serving(m: ServingModel, gpu: Any, *, concurrency: int, context_tokens:
                  output_tokens: int, precision: str = "bf16", kv_precision: str | None = None,
                  tokens_per_s_per_user: float | None = 20.0, gpus_per_node: int | None = None,
                  eff: ServingEfficiency = ServingEfficiency(),
-                 gpu_memory_utilization: float = GPU_MEMORY_UTILIZATION) -> ServingSize | None:
+                 gpu_memory_utilization: float = GPU_MEMORY_UTILIZATION,
+                 engine: str = DEFAULT_ENGINE) -> ServingSize | None:
     """The fewest cards of ``gpu`` that serve ``concurrency`` users: the smallest tensor-parallel group (1, 2,
     4 … up to the node) at which a replica meets the latency target, then as many replicas as the users need.
     The KV cache is reserved at the average context (prompt + half the output), PagedAttention's allocation
-    as a request grows. None when no group inside one node can serve one user."""
+    as a request grows (TensorRT-LLM: the whole request, :func:`reserved_context`). None when no group inside one
+    node can serve one user."""
     slots = int(gpus_per_node or gpu.gpus_per_node or 8)
     avg_ctx = min(float(context_tokens), float(prompt_tokens) + float(output_tokens) / 2.0)
     tp = 1
@@ -290,13 +441,13 @@ def size_serving(m: ServingModel, gpu: Any, *, concurrency: int, context_tokens:
         if m.num_heads % tp == 0:
             rp = replica(m, gpu, precision=precision, kv_precision=kv_precision, context=avg_ctx,
                          prompt=prompt_tokens, output=output_tokens, tp=tp, tokens_per_s_per_user=tokens_per_s_per_user,
-                         eff=eff, utilization=gpu_memory_utilization)
+                         eff=eff, utilization=gpu_memory_utilization, engine=engine)
             if rp is not None:
                 b = min(rp.batch, concurrency)
                 if b < rp.batch:
                     rp = replica(m, gpu, precision=precision, kv_precision=kv_precision, context=avg_ctx,
                                  prompt=prompt_tokens, output=output_tokens, tp=tp, tokens_per_s_per_user=None,
-                                 max_batch=b, eff=eff, utilization=gpu_memory_utilization)
+                                 max_batch=b, eff=eff, utilization=gpu_memory_utilization, engine=engine)
                 replicas = -(-concurrency // rp.batch)
                 kvp = kv_precision_for(precision, kv_precision)
                 msgs: list[Msg] = []
@@ -312,19 +463,25 @@ def size_serving(m: ServingModel, gpu: Any, *, concurrency: int, context_tokens:
                     kv_cache_gib_per_request=avg_ctx * kv_bytes_per_token_per_gpu(m, KV_BYTES[kvp], tp) * tp / GIB,
                     memory_per_gpu_gib=rp.memory_per_gpu_gib, step_s=rp.step_s, prefill_s=rp.prefill_s,
                     bound=rp.bound, tokens_per_s_per_gpu=rp.output_tokens_per_s / tp,
-                    tokens_per_s=rp.output_tokens_per_s * replicas, messages=tuple(msgs))
+                    tokens_per_s=rp.output_tokens_per_s * replicas, messages=tuple(msgs), engine=engine,
+                    kv_cache_gib_per_gpu=kv_cache_bytes_per_gpu(m, gpu, precision=precision, tp=tp, engine=engine,
+                                                                utilization=gpu_memory_utilization) / GIB,
+                    ttft_s=time_to_first_token_s(m, gpu, prompt_tokens=prompt_tokens, precision=precision, tp=tp,
+                                                 eff=eff))
         tp *= 2
     return None
 
 
 def max_throughput_per_gpu(m: ServingModel, gpu: Any, *, prompt_tokens: int, output_tokens: int, precision: str,
                            kv_precision: str | None = None, tp: int = 1, max_batch: int | None = None,
-                           eff: ServingEfficiency = ServingEfficiency()) -> float | None:
+                           eff: ServingEfficiency = ServingEfficiency(), engine: str = DEFAULT_ENGINE,
+                           utilization: float = GPU_MEMORY_UTILIZATION) -> float | None:
     """Output tokens/s per GPU under maximum load (no latency target: the batch memory allows) — what
     TensorRT-LLM's ``trtllm-bench throughput`` tables report (docs/validation_inference.md)."""
     avg_ctx = float(prompt_tokens) + float(output_tokens) / 2.0
     rp = replica(m, gpu, precision=precision, kv_precision=kv_precision, context=avg_ctx, prompt=prompt_tokens,
-                 output=output_tokens, tp=tp, tokens_per_s_per_user=None, max_batch=max_batch, eff=eff)
+                 output=output_tokens, tp=tp, tokens_per_s_per_user=None, max_batch=max_batch, eff=eff,
+                 utilization=utilization, engine=engine)
     return None if rp is None else rp.output_tokens_per_s / tp
 
 
@@ -333,9 +490,11 @@ def static_batch_tokens_per_s_per_gpu(m: ServingModel, gpu: Any, *, batch: int, 
                                       tp: int = 1, eff: ServingEfficiency = ServingEfficiency()) -> float:
     """Output tokens/s per GPU of one static batch (all ``batch`` prompts prefilled, then ``output_tokens``
     decode steps at the average context): what TensorRT-LLM's ``gptSessionBenchmark`` measured for its
-    v0.6.1 tables at a stated batch size (docs/validation_inference.md)."""
+    v0.6.1 tables at a stated batch size (docs/validation_inference.md). The context phase runs the batch's
+    prompts as one forward of ``batch × prompt`` GEMM rows (``remove_input_padding``)."""
     kvb = KV_BYTES[kv_precision_for(precision, kv_precision)]
-    pre = batch * prefill_s(m, gpu, precision=precision, prompt=prompt_tokens, tp=tp, eff=eff)
+    pre = batch * prefill_s(m, gpu, precision=precision, prompt=prompt_tokens, tp=tp, eff=eff,
+                            rows=batch * prompt_tokens)
     t, _ = decode_step_s(m, gpu, precision=precision, kv_bytes=kvb, batch=batch,
                          context=prompt_tokens + output_tokens / 2.0, tp=tp, eff=eff)
     return batch * output_tokens / (pre + output_tokens * t) / tp
@@ -343,8 +502,9 @@ def static_batch_tokens_per_s_per_gpu(m: ServingModel, gpu: Any, *, batch: int, 
 
 def time_to_first_token_s(m: ServingModel, gpu: Any, *, prompt_tokens: int, precision: str, tp: int = 1,
                           eff: ServingEfficiency = ServingEfficiency()) -> float:
-    """Batch-1 time to the first token: the prompt's prefill (compute bound) or one read of the weights,
+    """Batch-1 time to the first token on an idle replica: the prompt's prefill alone, its GEMMs at
+    :func:`gemm_efficiency` of ``prompt`` rows (a short prompt fills few tiles), or one read of the weights,
     whichever is longer."""
-    pre = prefill_s(m, gpu, precision=precision, prompt=prompt_tokens, tp=tp, eff=eff)
+    pre = prefill_s(m, gpu, precision=precision, prompt=prompt_tokens, tp=tp, eff=eff, rows=prompt_tokens)
     read = decode_weight_bytes(m, precision, 1.0) / (float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff) * tp)
     return max(pre, read)
