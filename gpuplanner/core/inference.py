@@ -12,20 +12,26 @@ Serving with PagedAttention" (vLLM), arXiv:2309.06180, §2-3):
   attention stores ``kv_heads`` heads, Ainslie et al. 2023 arXiv:2305.13245); multi-head latent attention stores
   ``(kv_lora_rank + qk_rope_head_dim)`` values per layer (DeepSeek-V2, arXiv:2405.04434 §2.1.2). The KV cache is
   16-bit unless fp8 is chosen (vLLM ``--kv-cache-dtype fp8``; TensorRT-LLM FP8 KV cache).
-* **Memory budget**: the serving engine takes ``gpu_memory_utilization`` = 0.90 of the card (vLLM's default,
-  docs.vllm.ai engine arguments; TensorRT-LLM's ``kv_cache_free_gpu_mem_fraction`` default 0.90) for weights,
-  activations and KV cache; what the weights leave is KV cache, allocated in pages as requests grow
-  (PagedAttention), so a replica holds ``floor(KV bytes / (context × KV per token))`` users at full context.
-* **Decode step** (one token for each of ``B`` running requests): reads the weights once and each request's
-  KV cache, and does ``2 × active params`` FLOPs per token plus attention ``4 × layers × heads × head_dim ×
-  context`` (Kaplan et al. 2020 arXiv:2001.08361 Table 1, forward pass):
-  ``t = max(bytes / (BW × η_mem), flops / (peak × η_flop))`` — whichever roof is lower binds (Pope et al. §3).
-* **Prefill** of a ``prompt`` of ``P`` tokens is compute bound: ``2 × N × P / (peak × η_flop)``; with
-  continuous batching (Yu et al. 2022, Orca, OSDI) each request's prefill is paid once per ``output`` tokens,
-  so a replica's output tokens/s is ``B / (t(B) + B × t_prefill / output)``.
+* **Memory budget**: the engine's own rule (:func:`kv_cache_bytes_per_gpu`, ``inference.engine``): vLLM takes
+  ``gpu_memory_utilization`` (0.90) of the card and subtracts the weights, the peak of a profiling forward and
+  the memory outside PyTorch; TensorRT-LLM takes ``kv_cache_free_gpu_mem_fraction`` (0.90) of what is left free
+  after those; SGLang's ``mem_fraction_static`` holds weights and KV cache. KV cache is allocated in pages as
+  requests grow (PagedAttention), so a replica holds ``floor(KV bytes / (context × KV per token))`` users;
+  TensorRT-LLM's default ``GUARANTEED_NO_EVICT`` reserves each request's whole prompt + output
+  (:func:`reserved_context`).
+* **Decode step** (one token for each of ``B`` running requests): the linear layers take the longer of reading
+  the weights (at ``η_mem``) and their ``2 × active params`` FLOPs per token at :func:`gemm_efficiency`; then the
+  attention kernel streams each request's KV cache (:func:`kv_read_bandwidth`); then the tensor-parallel
+  all-reduces (:func:`tp_all_reduce_s`). They are separate kernels, run one after the other, so the times add
+  (:func:`decode_step_s`); ``bound`` says which roof the GEMMs hit (Pope et al. §3).
+* **Prefill** of a ``prompt`` of ``P`` tokens is compute bound: ``2 × N × P`` plus causal attention at
+  :func:`gemm_efficiency` of the GEMM rows (the scheduler's 8192-token chunk under continuous batching, the
+  prompt alone for an idle replica's first token); with continuous batching (Yu et al. 2022, Orca, OSDI) each
+  request's prefill is paid once per ``output`` tokens, so a replica's output tokens/s is
+  ``B / (t(B) + B × t_prefill / output)``.
 * **Latency target**: a user who must see ``r`` tokens/s needs ``t(B) ≤ 1/r``; the batch is the largest that
   meets it and fits in memory. Tensor parallelism over ``tp`` cards of one node divides weights, KV and both
-  roofs (Shoeybi et al. 2019, Megatron-LM; the all-reduce cost is left out: NVLink inside one node).
+  roofs and adds two all-reduces per layer (Shoeybi et al. 2019, Megatron-LM).
 
 What the engines do beyond the roofline (issue 35):
 
@@ -43,12 +49,14 @@ What the engines do beyond the roofline (issue 35):
   "generation stalls"), so every running user waits ``B × t_prefill / output`` per generated token beside the
   step itself: the latency target is met when ``t(B) + B·t_prefill/output ≤ 1/r``, not ``t(B)`` alone.
 * **Engine memory reservation**: ``gpu_memory_utilization`` (vLLM engine argument, default 0.9; TensorRT-LLM
-  ``kv_cache_free_gpu_mem_fraction``) is a parameter of :func:`size_serving`.
+  ``kv_cache_free_gpu_mem_fraction``; SGLang ``mem_fraction_static``) and ``engine`` are parameters of
+  :func:`size_serving` (issue 35, round 3: the reservation rules above).
 
-Efficiencies (settings, :class:`ServingEfficiency`): ``η_mem`` = 0.6 of peak HBM bandwidth — the model bandwidth
-utilisation Databricks/MosaicML measured for 7B decoding on A100/H100 ("LLM Inference Performance Engineering:
-Best Practices", databricks.com/blog, Oct 2023: MBU about 60% at small batch); ``η_flop`` = 0.5 of the dense
-peak at the serving precision — an assumption at the top of the planning guide's 40–55% "good" MFU band.
+Efficiencies (settings, :class:`ServingEfficiency`): ``η_mem`` = 0.6 of peak HBM bandwidth for the weights — the
+model bandwidth utilisation Databricks/MosaicML measured for 7B decoding on A100/H100 ("LLM Inference Performance
+Engineering: Best Practices", databricks.com/blog, Oct 2023: MBU about 60% at small batch); 0.75 on GDDR cards.
+The GEMMs' share of the dense peak is the training time model's (:func:`gemm_efficiency`), one set of constants
+for training and serving; the KV cache streams at the time model's 0.8 (:func:`kv_read_bandwidth`).
 ``docs/validation_inference.md`` compares the result with TensorRT-LLM's published throughput tables.
 """
 
