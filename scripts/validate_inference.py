@@ -54,3 +54,30 @@ for p,g,prec,tp,i,meas in lat:
     v=inf.time_to_first_token_s(M(p),get_gpu(g),prompt_tokens=i,precision=prec,tp=tp)*1000
     e=v/meas-1; e2.append(abs(e)); print(f"| {p} | {g} | {prec.upper()} TP{tp} | 1 | {i} | {meas} | {v:.0f} | {e*100:+.0f}% |")
 print(f"TTFT: {len(e2)} rows, median {statistics.median(e2)*100:.1f}%, p90 {p90(e2)*100:.1f}%")
+
+# KV capacity: the KV pool the engine allocates per GPU, against the engines' own start-up logs (GiB per GPU).
+# (preset, gpu, precision, tp, engine, memory knob, CUDA-visible total GiB in the log, published KV GiB, source)
+KV_ROWS = [
+    ("llama-3-8b", "h100-sxm-80gb", "bf16", 1, "vllm", 0.90, 79.22, 53.29,
+     "vLLM PR #10511 (Dec 2024): vllm serve meta-llama/Meta-Llama-3-8B"),
+    ("qwen2.5-32b", "l40s-48gb", "bf16", 2, "vllm", 0.90, 44.42, 7.71,
+     "vLLM issue #15815 (Apr 2025): Qwen2.5-32B-Instruct, TP 2"),
+    ("llama-3.1-8b", "l40s-48gb", "bf16", 1, "vllm", 0.90, 44.42, 158656 * 131072 / 1024 ** 3,
+     "vLLM PR #17122 (Apr 2025, V1): 158,656 tokens"),
+    ("qwen3-235b-a22b", "h100-sxm-80gb", "fp8", 4, "vllm", 0.90, 79.22, 8.11,
+     "vLLM issue #21348 (Jul 2025): Qwen3-235B-A22B-FP8, TP 4"),
+    ("qwen3-235b-a22b", "h100-sxm-80gb", "fp8", 4, "sglang", 0.93, 79.22, 2 * 8.23,
+     "same issue, SGLang --mem-fraction-static 0.93: K 8.23 + V 8.23 GB"),
+]
+kv_cat, kv_log = [], []
+for p, g, prec, tp, eng, frac, total, meas, src in KV_ROWS:
+    gpu = get_gpu(g)
+    a = inf.kv_cache_bytes_per_gpu(M(p), gpu, precision=prec, tp=tp, engine=eng, utilization=frac) / inf.GIB
+    b = inf.kv_cache_bytes_per_gpu(M(p), gpu.model_copy(update={"memory_gib": total}) if hasattr(gpu, "model_copy")
+                                   else __import__("dataclasses").replace(gpu, memory_gib=total),
+                                   precision=prec, tp=tp, engine=eng, utilization=frac) / inf.GIB
+    kv_cat.append(abs(a / meas - 1)); kv_log.append(abs(b / meas - 1))
+    print(f"| {p} | {g} | {prec.upper()} TP{tp} | {eng} {frac:.2f} | {meas:.2f} | {a:.2f} ({a / meas - 1:+.0%}) | "
+          f"{b:.2f} ({b / meas - 1:+.0%}) | {src} |")
+print(f"KV capacity: {len(kv_cat)} rows, catalog memory median {statistics.median(kv_cat)*100:.1f}%, "
+      f"p90 {p90(kv_cat)*100:.1f}%; the log's memory median {statistics.median(kv_log)*100:.1f}%, p90 {p90(kv_log)*100:.1f}%")

@@ -199,11 +199,6 @@ def bandwidth_fraction(gpu: Any, eff: ServingEfficiency) -> float:
     return eff.memory_bandwidth_gddr if gddr else eff.memory_bandwidth
 
 
-#: GEMM rows at which a chunked prefill runs under continuous batching: the scheduler's token budget per step
-#: (vLLM ``max_num_batched_tokens`` default 8192 on the large-memory GPUs, vllm ``EngineArgs._set_default_args``;
-#: TensorRT-LLM ``max_num_tokens`` default 8192, ``llmapi/llm_args.py``), so a short prompt shares its GEMMs with
-#: the other requests' tokens.
-PREFILL_CHUNK_TOKENS = 8192
 #: Activations are 16-bit between the layers (the all-reduced hidden state, vLLM/TensorRT-LLM's model dtype).
 ACT_BYTES = 2.0
 
@@ -272,13 +267,13 @@ def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float,
 def prefill_s(m: ServingModel, gpu: Any, *, precision: str, prompt: float, tp: int, eff: ServingEfficiency,
               rows: float | None = None) -> float:
     """GPU seconds of one prompt's prefill inside a running batch: the linear layers' ``2·N·P`` FLOPs at
-    :func:`gemm_efficiency` of ``rows`` GEMM rows (default the scheduler's chunk, :data:`PREFILL_CHUNK_TOKENS`:
-    continuous batching mixes the prompt with other tokens), causal attention ``2·layers·heads·d·P²`` at the
+    :func:`gemm_efficiency` of ``rows`` GEMM rows (default 8192, the large cards' scheduler budget
+    :func:`token_budget`: continuous batching mixes the prompt with other tokens), causal attention ``2·layers·heads·d·P²`` at the
     same share, and its TP all-reduces. Its weights are read by the step it joins."""
     peak = peak_flops(gpu, precision) or 0.0
     if peak <= 0:
         return math.inf
-    r = float(rows) if rows is not None else float(PREFILL_CHUNK_TOKENS)
+    r = float(rows) if rows is not None else float(LARGE_BUDGET[0])
     lin = 2.0 * m.params_active * prompt / tp
     attn = 2.0 * m.num_layers * m.num_heads * m.head_dim * prompt * prompt / tp
     return (lin + attn) / (peak * gemm_efficiency(m, gpu, precision, r, tp)) \
@@ -288,31 +283,50 @@ def prefill_s(m: ServingModel, gpu: Any, *, precision: str, prompt: float, tp: i
 #: Serving engines whose memory reservation and KV allocation are modelled (``inference.engine``).
 ENGINES = ("vllm", "sglang", "tensorrt-llm")
 DEFAULT_ENGINE = "vllm"
-#: Tokens and sequences of the engine's profiling forward: vLLM ``determine_available_memory`` runs
-#: ``profile_run`` over ``max_num_batched_tokens`` tokens split into ``max_num_seqs`` sequences (defaults 8192 and
-#: 256, vllm ``EngineArgs``); TensorRT-LLM's PyTorch backend runs one forward of ``max_num_tokens`` (8192,
-#: ``_torch/pyexecutor/_util.py`` ``KvCacheCreator``) before it sizes the KV cache.
-PROFILE_TOKENS, PROFILE_SEQS = 8192, 256
+#: The engine's token budget per step and its sequence cap: vLLM's defaults for ``vllm serve``
+#: (``EngineArgs.get_batch_defaults``: 8192 tokens and 1024 sequences on GPUs with ≥ 70 GiB other than the A100,
+#: else 2048 and 256); TensorRT-LLM ``max_num_tokens`` 8192 (``llmapi/llm_args.py``); SGLang's chunked prefill of
+#: 8192 tokens on large cards (``server_args.py`` ``chunked_prefill_size``). The profiling forward that sizes the
+#: KV cache runs this many tokens (vLLM ``profile_run``; TensorRT-LLM ``KvCacheCreator``), and a prompt's prefill
+#: shares its GEMMs with that many tokens under continuous batching.
+LARGE_BUDGET, SMALL_BUDGET = (8192, 1024), (2048, 256)
+LARGE_GPU_GIB = 70.0
+
+
+def token_budget(engine: str, gpu: Any) -> tuple[int, int]:
+    """(tokens per step, sequences) of the engine's scheduler on ``gpu`` (:data:`LARGE_BUDGET`)."""
+    if engine != "vllm":
+        return LARGE_BUDGET[0], SMALL_BUDGET[1]
+    big = float(getattr(gpu, "memory_gib", 0) or 0) >= LARGE_GPU_GIB and \
+        not str(getattr(gpu, "id", "")).lower().startswith("a100")
+    return LARGE_BUDGET if big else SMALL_BUDGET
+
+
 #: fp32 tensors of ``sequences × vocab`` the sampler holds at once in the profile run: logits, probabilities,
 #: log-probabilities and the sorted copy for top-p/top-k (vLLM ``Sampler``; a count).
 SAMPLER_COPIES = 4
-#: Memory outside PyTorch's allocator (CUDA context, cuBLAS workspaces, NCCL and custom all-reduce buffers) that
-#: vLLM subtracts: 1.79 GiB on one H100, 3.58 GiB per GPU with TP 2 (vLLM PR #10511, memory profiling log of
-#: ``vllm serve meta-llama/Meta-Llama-3-8B``, Dec 2024).
-NON_TORCH_GIB = {1: 1.79, 2: 3.58}
+#: Memory outside PyTorch's allocator (cuBLAS workspaces, NCCL and custom all-reduce buffers) that the engines'
+#: profiling subtracts, as their start-up logs print it ("non_torch_memory"): on NVLink H100s 1.79 GiB alone and
+#: 3.58 GiB per GPU with TP 2 (vLLM PR #10511, ``vllm serve meta-llama/Meta-Llama-3-8B``, Dec 2024); on PCIe cards
+#: 0.30 GiB (vLLM issue #15815, Qwen2.5-32B on two L40S; 0.20–0.25 GiB in issues #13061 and PR #14447). Measured,
+#: not derived: vLLM's custom all-reduce and NCCL's NVLink buffers exist only on NVLink-connected cards.
+NON_TORCH_GIB = {("nvlink", 1): 1.79, ("nvlink", 2): 3.58, ("pcie", 1): 0.30, ("pcie", 2): 0.30}
 
 
-def activation_peak_bytes(m: ServingModel, tp: int) -> float:
-    """Peak of the profiling forward (per GPU): one layer's live tensors for :data:`PROFILE_TOKENS` tokens — the
-    residual and normed hidden states (``2h``) and the MLP's gate/up output and activation (``3·ffn/tp``), 16-bit
-    — and the sampler's :data:`SAMPLER_COPIES` fp32 copies of the logits of :data:`PROFILE_SEQS` sequences."""
+def activation_peak_bytes(m: ServingModel, tp: int, budget: tuple[int, int] = LARGE_BUDGET) -> float:
+    """Peak of the profiling forward (per GPU) over ``budget`` = (tokens, sequences): one layer's live tensors —
+    the residual and normed hidden states (``2h``) and the MLP's gate/up output and activation (``3·ffn/tp``),
+    16-bit — and the sampler's :data:`SAMPLER_COPIES` fp32 copies of the logits of the sequences."""
+    tokens, seqs = budget
     ffn = m.ffn_size or 4 * m.hidden
-    layer = PROFILE_TOKENS * (2.0 * m.hidden + 3.0 * ffn / max(tp, 1)) * ACT_BYTES
-    return layer + PROFILE_SEQS * m.vocab_size * 4.0 * SAMPLER_COPIES
+    layer = tokens * (2.0 * m.hidden + 3.0 * ffn / max(tp, 1)) * ACT_BYTES
+    return layer + seqs * m.vocab_size * 4.0 * SAMPLER_COPIES
 
 
-def non_torch_bytes(tp: int) -> float:
-    return NON_TORCH_GIB[1 if tp <= 1 else 2] * GIB
+def non_torch_bytes(gpu: Any, tp: int) -> float:
+    """:data:`NON_TORCH_GIB` for the card's link (NVLink or not) and one or several ranks."""
+    link = "nvlink" if str(getattr(gpu, "intra_node_link", "") or "").startswith("nvlink") else "pcie"
+    return NON_TORCH_GIB[(link, 1 if tp <= 1 else 2)] * GIB
 
 
 def kv_cache_bytes_per_gpu(m: ServingModel, gpu: Any, *, precision: str, tp: int, engine: str = DEFAULT_ENGINE,
@@ -326,14 +340,15 @@ def kv_cache_bytes_per_gpu(m: ServingModel, gpu: Any, *, precision: str, tp: int
     * ``tensorrt-llm``: ``kv_cache_free_gpu_mem_fraction × (total − weights − activation peak − non-torch)``: a
       share of the memory still FREE after the profiling forward (``KvCacheConfig.free_gpu_memory_fraction``,
       default 0.9; ``_torch/pyexecutor/_util.py``);
-    * ``sglang``: ``total × mem_fraction_static − weights``: the static pool holds weights and KV cache,
-      activations and CUDA graphs use the rest (SGLang server arguments, ``mem_fraction_static``).
+    * ``sglang``: ``total × mem_fraction_static − weights − non-torch``: the static pool holds weights and KV
+      cache, activations and CUDA graphs use the rest; the pool is what the memory free after loading exceeds
+      ``total × (1 − mem_fraction_static)`` by (sglang ``model_runner`` ``profile_max_num_token``).
     """
     total = float(gpu.memory_gib or 0.0) * GIB
     w = weight_bytes(m, precision) / max(tp, 1)
     if engine == "sglang":
-        return max(total * utilization - w, 0.0)
-    other = activation_peak_bytes(m, tp) + non_torch_bytes(tp)
+        return max(total * utilization - w - non_torch_bytes(gpu, tp), 0.0)
+    other = activation_peak_bytes(m, tp, token_budget(engine, gpu)) + non_torch_bytes(gpu, tp)
     if engine == "tensorrt-llm":
         return max(utilization * (total - w - other), 0.0)
     return max(total * utilization - w - other, 0.0)
@@ -373,7 +388,8 @@ def replica(m: ServingModel, gpu: Any, *, precision: str, kv_precision: str | No
     b = b_mem if max_batch is None else min(b_mem, int(max_batch))
     if b < 1:
         return None
-    pre = prefill_s(m, gpu, precision=precision, prompt=prompt, tp=tp, eff=eff)
+    pre = prefill_s(m, gpu, precision=precision, prompt=prompt, tp=tp, eff=eff,
+                    rows=token_budget(engine, gpu)[0])
     if tokens_per_s_per_user:
         target = 1.0 / float(tokens_per_s_per_user)
         # time per token a user sees grows with the batch: the largest batch meeting the target (bisection)
@@ -391,7 +407,7 @@ def replica(m: ServingModel, gpu: Any, *, precision: str, kv_precision: str | No
     t, bound = decode_step_s(m, gpu, precision=precision, kv_bytes=kvb, batch=b, context=context, tp=tp, eff=eff)
     tps = b / (t + b * pre / max(output, 1.0))
     mem = (weight_bytes(m, precision) / tp + b * held * kv_bytes_per_token_per_gpu(m, kvb, tp)
-           + activation_peak_bytes(m, tp) + non_torch_bytes(tp)) / GIB
+           + activation_peak_bytes(m, tp, token_budget(engine, gpu)) + non_torch_bytes(gpu, tp)) / GIB
     return ReplicaPoint(tp=tp, batch=b, max_batch_memory=b_mem, step_s=t, prefill_s=pre, output_tokens_per_s=tps,
                         bound=bound, memory_per_gpu_gib=mem)
 
