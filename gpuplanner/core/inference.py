@@ -283,6 +283,8 @@ def prefill_s(m: ServingModel, gpu: Any, *, precision: str, prompt: float, tp: i
 #: Serving engines whose memory reservation and KV allocation are modelled (``inference.engine``).
 ENGINES = ("vllm", "sglang", "tensorrt-llm")
 DEFAULT_ENGINE = "vllm"
+#: how the engines write their own names (proper nouns: not translated)
+ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "tensorrt-llm": "TensorRT-LLM"}
 #: The engine's token budget per step and its sequence cap: vLLM's defaults for ``vllm serve``
 #: (``EngineArgs.get_batch_defaults``: 8192 tokens and 1024 sequences on GPUs with ≥ 70 GiB other than the A100,
 #: else 2048 and 256); TensorRT-LLM ``max_num_tokens`` 8192 (``llmapi/llm_args.py``); SGLang's chunked prefill of

@@ -1036,6 +1036,10 @@ def _html_project(data: ReportData, charts: dict) -> str:
                 tp=d["tp"], r=d["replicas"], b=d["batch"], tps=format_number(d["tps"], 0), p=d["precision"])
             if d.get("per_m") is not None:
                 extra += "; " + translate("Report", "{price} per million tokens").format(price=fmt_price(d["per_m"], cur))
+            if d.get("engine"):
+                extra += "; " + translate("Report", "{engine}: KV cache {kv} GiB per GPU, first token {ttft} ms").format(
+                    engine=d["engine"], kv=format_number(d["kv_gib"], 1),
+                    ttft=format_number(d["ttft_s"] * 1e3, 0))
         elif d.get("what") == "cpu":
             extra = translate("Report", "{gb} GB of text, {h} core-hours").format(gb=format_number(d["gb"], 0),
                                                                                    h=format_number(d["core_hours"], 0))

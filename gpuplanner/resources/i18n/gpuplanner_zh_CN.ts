@@ -781,6 +781,10 @@
         <translation>日历天数</translation>
     </message>
     <message>
+        <source>{engine}: KV cache {kv} GiB per GPU, first token in {ttft} ms on an idle replica</source>
+        <translation>{engine}：单卡 KV 缓存 {kv} GiB，空闲副本上首个 token 用时 {ttft} ms</translation>
+    </message>
+    <message>
         <source>--template needs -o FILE</source>
         <translation>--template 需要 -o 文件</translation>
     </message>
@@ -6933,6 +6937,10 @@
     <message>
         <source>{price} per million tokens</source>
         <translation>每百万 token {price}</translation>
+    </message>
+    <message>
+        <source>{engine}: KV cache {kv} GiB per GPU, first token {ttft} ms</source>
+        <translation>{engine}：单卡 KV 缓存 {kv} GiB，首个 token {ttft} ms</translation>
     </message>
     <message>
         <source>{gb} GB of text, {h} core-hours</source>
