@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..core.inference import ENGINE_NAMES
+from ..core.serving_facts import ENGINE_NAMES
 from ..formatting import format_money, format_number, gpu_display_name
 from ._args import cut, ljust, rjust, strict_json
 from ._lang import msg, name, translate

@@ -70,6 +70,7 @@ from dataclasses import dataclass
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import Msg
 from .serving_facts import ServingEfficiency  # noqa: F401 (defined with the facts the time model shares)
+from .serving_facts import ENGINE_NAMES  # noqa: F401 (the views print them without loading this module)
 # the training time model's matmul efficiency, GEMM size factor and NCCL latency: one set of constants (issue 35)
 from . import timing as _timing
 from .fp8 import TE_GEMM_RATIO
@@ -283,8 +284,6 @@ def prefill_s(m: ServingModel, gpu: Any, *, precision: str, prompt: float, tp: i
 #: Serving engines whose memory reservation and KV allocation are modelled (``inference.engine``).
 ENGINES = ("vllm", "sglang", "tensorrt-llm")
 DEFAULT_ENGINE = "vllm"
-#: how the engines write their own names (proper nouns: not translated)
-ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "tensorrt-llm": "TensorRT-LLM"}
 #: The engine's token budget per step and its sequence cap: vLLM's defaults for ``vllm serve``
 #: (``EngineArgs.get_batch_defaults``: 8192 tokens and 1024 sequences on GPUs with ≥ 70 GiB other than the A100,
 #: else 2048 and 256); TensorRT-LLM ``max_num_tokens`` 8192 (``llmapi/llm_args.py``); SGLang's chunked prefill of

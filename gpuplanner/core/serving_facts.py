@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: how the serving engines (``inference.engine``) write their own names: proper nouns, not translated. Here, not in
+#: :mod:`core.inference`, so the CLI and the report print them without loading the sizer (and numpy).
+ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "tensorrt-llm": "TensorRT-LLM"}
 #: decode reads weights and KV cache at this share of an HBM part's bandwidth (the rollouts in a training step too)
 DECODE_MBU_HBM = 0.6
 

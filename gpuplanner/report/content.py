@@ -26,7 +26,7 @@ from .. import __version__
 from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.evaluate import PlanFigures
-from ..core.inference import ENGINE_NAMES
+from ..core.serving_facts import ENGINE_NAMES
 from ..core.messages import Msg
 
 CTX = "Report"
