@@ -88,9 +88,11 @@ kv_cat, kv_log = [], []
 for p, g, prec, tp, eng, frac, total, meas, src in KV_ROWS:
     gpu = get_gpu(g)
     a = inf.kv_cache_bytes_per_gpu(M(p), gpu, precision=prec, tp=tp, engine=eng, utilization=frac) / inf.GIB
-    b = inf.kv_cache_bytes_per_gpu(M(p), gpu.model_copy(update={"memory_gib": total}) if hasattr(gpu, "model_copy")
-                                   else __import__("dataclasses").replace(gpu, memory_gib=total),
-                                   precision=prec, tp=tp, engine=eng, utilization=frac) / inf.GIB
+    # the log's CUDA total as what the engine sees (undo the ECC share the card's id would apply)
+    seen = total * gpu.memory_gib * inf.GIB / inf.visible_memory_bytes(gpu)
+    alt = gpu.model_copy(update={"memory_gib": seen}) if hasattr(gpu, "model_copy") else \
+        __import__("dataclasses").replace(gpu, memory_gib=seen)
+    b = inf.kv_cache_bytes_per_gpu(M(p), alt, precision=prec, tp=tp, engine=eng, utilization=frac) / inf.GIB
     kv_cat.append(abs(a / meas - 1)); kv_log.append(abs(b / meas - 1))
     print(f"| {p} | {g} | {prec.upper()} TP{tp} | {eng} {frac:.2f} | {meas:.2f} | {a:.2f} ({a / meas - 1:+.0%}) | "
           f"{b:.2f} ({b / meas - 1:+.0%}) | {src} |")

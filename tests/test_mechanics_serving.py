@@ -202,3 +202,15 @@ def test_engine_field_reaches_the_serving_size_and_its_json():
     # TensorRT-LLM holds each request's whole length: fewer users per replica than vLLM's paged growth
     assert sizes["tensorrt-llm"].batch_per_replica <= sizes["vllm"].batch_per_replica
     assert len({round(s.kv_cache_gib_per_gpu, 3) for s in sizes.values()}) == 3
+
+
+def test_gddr_boards_lose_inline_ecc_memory():
+    """Datacenter GDDR boards report 15/16 of their memory with ECC on (nvidia-smi: L40S 46,068 MiB of 49,152);
+    HBM parts and consumer cards keep the catalog's figure."""
+    assert I.visible_memory_bytes(get_gpu("l40s-48gb")) == pytest.approx(46068 * 1024 ** 2)
+    assert I.visible_memory_bytes(get_gpu(H100)) == 80 * GIB
+    assert I.visible_memory_bytes(get_gpu("rtx-4090-24gb")) == 24 * GIB
+    m = _preset("qwen2.5-32b")
+    kv = I.kv_cache_bytes_per_gpu(m, get_gpu("l40s-48gb"), precision="bf16", tp=2)
+    # vLLM issue #15815 (two L40S, TP 2, 0.90): 7.71 GiB; the catalog's card within 20%
+    assert abs(kv / GIB / 7.71 - 1) < 0.20

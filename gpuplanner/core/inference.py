@@ -194,6 +194,19 @@ class ReplicaPoint:
 GDDR_BOARDS = frozenset({"l40s-48gb", "l40-48gb", "l20-48gb"})
 
 
+#: Share of a datacenter GDDR board's memory that CUDA can allocate: their ECC is on by default and inline, so the
+#: driver reports 15/16 of the chips — nvidia-smi totals L40S 46,068 MiB of 49,152, L4 23,034 and A10 23,028 of
+#: 24,576, T4 15,360 of 16,384 (modal-labs/modal-client PR #2797, Jan 2025; nvidia-smi ``--help-query-gpu``:
+#: "Reported total memory is affected by ECC state"). HBM parts keep ECC on the side (H100 81,559 MiB of 81,920).
+GDDR_ECC_VISIBLE = 46068.0 / 49152.0
+
+
+def visible_memory_bytes(gpu: Any) -> float:
+    """The memory the engine sees: the catalog's GiB, less inline ECC on datacenter GDDR boards."""
+    total = float(getattr(gpu, "memory_gib", 0) or 0.0) * GIB
+    return total * GDDR_ECC_VISIBLE if getattr(gpu, "id", "") in GDDR_BOARDS else total
+
+
 def bandwidth_fraction(gpu: Any, eff: ServingEfficiency) -> float:
     """The share of the datasheet bandwidth decoding reaches on ``gpu``: GDDR or HBM (:data:`GDDR_BOARDS`)."""
     gddr = getattr(gpu, "gpu_class", "") in ("consumer", "workstation") or getattr(gpu, "id", "") in GDDR_BOARDS
@@ -335,6 +348,8 @@ def kv_cache_bytes_per_gpu(m: ServingModel, gpu: Any, *, precision: str, tp: int
     """Bytes of KV cache the engine allocates on each GPU of the ``tp`` group (``utilization`` is the engine's own
     memory knob):
 
+    ``total`` is what CUDA reports (:func:`visible_memory_bytes`).
+
     * ``vllm``: ``total × gpu_memory_utilization − weights − activation peak − non-torch memory``
       (vllm ``v1/worker/gpu_worker.py`` ``determine_available_memory``); CUDA graphs are captured afterwards in
       the ``1 − gpu_memory_utilization`` left over;
@@ -345,7 +360,7 @@ def kv_cache_bytes_per_gpu(m: ServingModel, gpu: Any, *, precision: str, tp: int
       cache, activations and CUDA graphs use the rest; the pool is what the memory free after loading exceeds
       ``total × (1 − mem_fraction_static)`` by (sglang ``model_runner`` ``profile_max_num_token``).
     """
-    total = float(gpu.memory_gib or 0.0) * GIB
+    total = visible_memory_bytes(gpu)
     w = weight_bytes(m, precision) / max(tp, 1)
     if engine == "sglang":
         return max(total * utilization - w - non_torch_bytes(gpu, tp), 0.0)
