@@ -90,9 +90,15 @@ def test_gemm_efficiency_is_the_time_models_rule():
 def test_tp_all_reduce_by_hand():
     g = get_gpu(H100)
     assert I.tp_all_reduce_s(GQA, g, tokens=100, tp=1) == 0.0
-    # two per layer; NCCL ring latency 8.4 µs + 2(n−1) × 3.4 µs; 2(n−1)/n of 100 × 4096 × 2 B at 370 GB/s busbw
-    one = 8.4e-6 + 2 * 3 * 3.4e-6 + 2 * 3 / 4 * 100 * 4096 * 2 / 370e9
-    assert I.tp_all_reduce_s(GQA, g, tokens=100, tp=4) == pytest.approx(2 * 32 * one)
+    # two per layer; 2(n−1)/n of tokens × 4096 × 2 B at the 370 GB/s busbw; NCCL picks the faster protocol:
+    # LL (6.6 µs + 0.6 µs per NVLink step, half the bandwidth) for a decode step's small message ...
+    small = 2 * 3 / 4 * 100 * 4096 * 2
+    ll = 6.6e-6 + 6 * 0.6e-6 + small / (370e9 * 0.5)
+    assert I.tp_all_reduce_s(GQA, g, tokens=100, tp=4) == pytest.approx(2 * 32 * ll)
+    # ... Simple (8.4 µs + 3.4 µs per step, full bandwidth) for a prefill chunk's
+    big = 2 * 3 / 4 * 8192 * 4096 * 2
+    simple = 8.4e-6 + 6 * 3.4e-6 + big / 370e9
+    assert I.tp_all_reduce_s(GQA, g, tokens=8192, tp=4) == pytest.approx(2 * 32 * simple)
 
 
 def test_decode_kernels_add_at_large_batch():

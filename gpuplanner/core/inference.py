@@ -239,16 +239,34 @@ def _busbw_gbs(gpu: Any) -> float:
         return _timing.BUSBW_FRACTION["pcie"] * 16.0
 
 
+#: NCCL's ring all-reduce cost model (NVIDIA/nccl ``src/graph/tuning.cc``): per protocol a base latency, a latency per
+#: ring step on NVLink or PCIe (µs), and the share of the bus bandwidth it moves data at. Simple is the time model's
+#: (:data:`timing.NCCL_BASE_LAT`, :data:`timing.NCCL_INTRA_STEP_LAT`); LL sends 4 bytes of data with each 4-byte flag
+#: (``busBw * .5``) at a far lower latency. NCCL runs whichever the model makes faster, so the small all-reduces of a
+#: decode step go by LL. (vLLM's and TensorRT-LLM's custom all-reduce kernels are faster still for small messages.)
+NCCL_PROTOCOLS = {
+    "simple": (_timing.NCCL_BASE_LAT, {"nvlink": _timing.NCCL_INTRA_STEP_LAT, "pcie": 5.7e-6}, 1.0),
+    "ll": (6.6e-6, {"nvlink": 0.6e-6, "pcie": 1.0e-6}, 0.5),
+}
+
+
+def _link(gpu: Any) -> str:
+    return "nvlink" if str(getattr(gpu, "intra_node_link", "") or "").startswith("nvlink") else "pcie"
+
+
 def tp_all_reduce_s(m: ServingModel, gpu: Any, *, tokens: float, tp: int) -> float:
     """The tensor-parallel all-reduces of one forward over ``tokens`` tokens: two per layer (after the attention
     output and the MLP down projection, vLLM ``RowParallelLinear``; Shoeybi et al. 2019 §3) of ``tokens × h``
-    16-bit values, each the NCCL ring's latency (:data:`timing.NCCL_BASE_LAT`, ``2(tp−1)`` NVLink steps) plus
-    ``2(tp−1)/tp`` of the bytes at the node's bus bandwidth. Not overlapped with the GEMMs."""
+    16-bit values. Each costs NCCL's ring model for the faster protocol (:data:`NCCL_PROTOCOLS`): base latency
+    plus ``2(tp−1)`` steps, and ``2(tp−1)/tp`` of the bytes at the protocol's share of the node's bus bandwidth.
+    Not overlapped with the GEMMs."""
     if tp <= 1:
         return 0.0
-    size = max(tokens, 1.0) * m.hidden * ACT_BYTES
-    one = _timing.NCCL_BASE_LAT + 2.0 * (tp - 1) * _timing.NCCL_INTRA_STEP_LAT \
-        + 2.0 * (tp - 1) / tp * size / (_busbw_gbs(gpu) * 1e9)
+    moved = 2.0 * (tp - 1) / tp * max(tokens, 1.0) * m.hidden * ACT_BYTES
+    busbw = _busbw_gbs(gpu) * 1e9
+    link = _link(gpu)
+    one = min(base + 2.0 * (tp - 1) * step[link] + moved / (busbw * share)
+              for base, step, share in NCCL_PROTOCOLS.values())
     return 2.0 * m.num_layers * one
 
 
@@ -339,8 +357,7 @@ def activation_peak_bytes(m: ServingModel, tp: int, budget: tuple[int, int] = LA
 
 def non_torch_bytes(gpu: Any, tp: int) -> float:
     """:data:`NON_TORCH_GIB` for the card's link (NVLink or not) and one or several ranks."""
-    link = "nvlink" if str(getattr(gpu, "intra_node_link", "") or "").startswith("nvlink") else "pcie"
-    return NON_TORCH_GIB[(link, 1 if tp <= 1 else 2)] * GIB
+    return NON_TORCH_GIB[(_link(gpu), 1 if tp <= 1 else 2)] * GIB
 
 
 def kv_cache_bytes_per_gpu(m: ServingModel, gpu: Any, *, precision: str, tp: int, engine: str = DEFAULT_ENGINE,
