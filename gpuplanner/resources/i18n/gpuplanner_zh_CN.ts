@@ -980,6 +980,10 @@
         <source>GPUs</source>
         <translation>GPU 数</translation>
     </message>
+    <message>
+        <source>{engine}: KV cache {kv} GiB per GPU, first token in {ttft} ms on an idle replica</source>
+        <translation>{engine}：单卡 KV 缓存 {kv} GiB，空闲副本上首个 token 用时 {ttft} ms</translation>
+    </message>
 </context>
 <context>
     <name>Calibration</name>
@@ -7117,6 +7121,10 @@
     <message>
         <source>spares</source>
         <translation>备件</translation>
+    </message>
+    <message>
+        <source>{engine}: KV cache {kv} GiB per GPU, first token {ttft} ms</source>
+        <translation>{engine}：单卡 KV 缓存 {kv} GiB，首个 token {ttft} ms</translation>
     </message>
 </context>
 <context>
