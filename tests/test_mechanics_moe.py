@@ -52,3 +52,40 @@ def test_expert_tp_default_and_memory():
     whole = estimate(scn(tp=2, ep=4, sequence_parallel=True, expert_tp=1)).memory
     # whole experts on each GPU (expert_tp 1 under TP 2): twice the expert weights per GPU
     assert whole.weights > 1.5 * same.weights
+
+
+def test_ep_peer_shares_by_domain():
+    # 8 peers in one 8-GPU node: all over NVLink
+    assert T.ep_peer_shares(8, 1, 8) == pytest.approx((7 / 8, 0.0))
+    # 16 peers over two 8-GPU nodes: 7 near, 8 far
+    assert T.ep_peer_shares(16, 1, 8) == pytest.approx((7 / 16, 8 / 16))
+    # TP 2 spaces the EP group: 4 of its members per node
+    assert T.ep_peer_shares(8, 2, 8) == pytest.approx((3 / 8, 4 / 8))
+    # GB200 NVL72: 64 peers in one 72-GPU NVLink domain
+    assert T.ep_peer_shares(64, 1, 72) == pytest.approx((63 / 64, 0.0))
+
+
+def _ep_comm(gpu, ep, n):
+    sc = scenario_from_dict({
+        "model": {"preset": "qwen3-30b-a3b"},
+        "training": {"framework": "megatron", "seq_len": 4096, "micro_batch_size": 1, "global_batch_size": 4 * n},
+        "parallel": {"zero": 1, "ep": ep}, "hardware": {"gpu": gpu, "num_gpus": n}})
+    return estimate(sc).time
+
+
+def test_ep_all_to_all_inside_nvl72_domain_and_split_across_nodes():
+    # GB200 trays hold 4 GPUs, but the NVL72 domain joins 72: an EP 16 all-to-all stays on NVLink
+    t = _ep_comm("gb200-186gb", 16, 16)
+    assert t.links["ep_comm"] == "nvlink"
+    # H100 EP 16 over two nodes: half of each GPU's buffer crosses the NIC, the other 7/16 NVLink, concurrently
+    r = resolve(scenario_from_dict({
+        "model": {"preset": "qwen3-30b-a3b"},
+        "training": {"framework": "megatron", "seq_len": 4096, "micro_batch_size": 1, "global_batch_size": 64},
+        "parallel": {"zero": 1, "ep": 16}, "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 16}}))
+    kw, _ = T.time_kwargs(r)
+    out = T.time_arrays(r.facts, **kw, tp=1, pp=1, cp=1, ep=16, dp=16, zero=1, recompute=0, mbs=1, sp=False,
+                        grad_accum=4, vpp=1, num_gpus=16, gpus_per_node=8, offload=False)
+    m = r.facts
+    per_layer = 4.0 * 4096 * m.k_active * m.h * 2.0
+    want = max(per_layer * 7 / 16 / (kw["intra_p2p_gbs"] * 1e9), per_layer * 8 / 16 / (kw["nic_gbs_per_gpu"] * 1e9))
+    assert out["ep_comm"] == pytest.approx(want * m.moe_frac * m.L * 4, rel=1e-9)

@@ -601,6 +601,7 @@ def time_layout(
     pipeline_mbs=None,
     lora_dropout: float = 0.0,
     expert_tp=None,
+    ep_domain=None,
     attn_len: float | None = None,
     real_frac: float = 1.0,
     pad_single_len: float | None = None,
@@ -804,6 +805,7 @@ def time_layout(
     # ---- expert parallelism: all-to-all dispatch + combine, forward and backward
     n_moe_stage = m.moe_frac * m.L / pp
     a2a_bytes = tokens_mb * m.k_active * m.h * 2.0 * (ep - 1.0) / maximum(ep, 1.0)
+    a2a_in, a2a_off = ep_peer_shares(ep, tp * cp, gpn if ep_domain is None else f64(ep_domain), ops)
 
     # ---- other: optimizer update, QLoRA dequantisation
     opt_params = where(zero >= 1, grad_gpu / n_dp, grad_gpu)
@@ -826,7 +828,7 @@ def time_layout(
     return {
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
-        "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok, "tokens_mb": tokens_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "mem_tok_bytes": mem_tok_bytes,
@@ -843,6 +845,7 @@ def time_layout(
         "cp_in_node": tp * cp <= gpn, "cp_bytes": cp_passes * (cp - 1.0) * kv_chunk,
         "attn_layer_flops": (3.0 * fwd.attention / m.L) * tokens_mb, "stage_layers": m.L / pp,
         "ep_in_node": tp * ep * cp <= gpn, "a2a_bytes": 4.0 * a2a_bytes, "n_moe_stage": n_moe_stage,
+        "a2a_in": a2a_in, "a2a_off": a2a_off,
         "opt_bytes": opt_params * (OPT_BYTES.get(optimizer, 30.0) + clip), "fp8_w_bytes": fp8_w_bytes,
         "deq_bytes": deq_bytes, "tokens_step_gpu": tokens_step_gpu, "tokens_per_step": tokens_step_gpu * n_gpus,
     }
@@ -881,6 +884,20 @@ def cp_merge_bytes(cp, rec_whole):
 #: forward and backward, ``h + 6·E`` elements (a judgement from counting the kernels' operands).
 MOE_PERMUTE_ELEMS_PER_COPY = 8.0
 MOE_ROUTER_SCORE_ELEMS = 6.0
+
+
+def ep_peer_shares(ep, tp_cp, domain, ops=_ScalarOps):
+    """(share of a GPU's all-to-all buffer bound for peers inside its NVLink domain, share bound for peers outside
+    it) for an expert-parallel group of ``ep`` ranks. Megatron-Core orders its ranks ``tp-cp-ep-dp-pp``
+    (``parallel_state.initialize_model_parallel``): an EP group takes every ``tp·cp``-th rank, so
+    ``domain / (tp·cp)`` of its members (at least 1, at most ``ep``) share one NVLink domain. NCCL's all-to-all
+    (``all_to_all_single`` with uneven splits: one send/receive pair per peer) sends each peer its own slice, so the
+    slices for the ``local − 1`` near peers cross NVLink and the ``ep − local`` others the NICs, concurrently. The
+    domain is the node, or the whole NVLink domain where the NVSwitch spans nodes (GB200 NVL72: 72 GPUs,
+    ``catalog.nvlink_domain``; NCCL's multi-node NVLink)."""
+    ep = ops.f(ep)
+    local = ops.minimum(ops.maximum(-ops.ceil(-ops.f(domain) / ops.maximum(ops.f(tp_cp), 1.0)) * 1.0, 1.0), ep)
+    return (local - 1.0) / ops.maximum(ep, 1.0), (ep - local) / ops.maximum(ep, 1.0)
 
 
 def _moe_terms(m: ModelFacts, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp):
@@ -1102,8 +1119,10 @@ def time_gpu(
     if not full and np.ndim(ep) == 0 and not ep > 1:
         ep_comm = 0.0
     else:
-        ep_bw = where(lay["ep_in_node"], intra_p2p, nic)
-        ep_comm = where(ep > 1, lay["a2a_bytes"] / ep_bw * lay["n_moe_stage"] * m_acc, 0.0)
+        # the peers inside the NVLink domain over NVLink, the others over the NICs, at the same time (ep_peer_shares)
+        a2a_total = 4.0 * lay["tokens_mb"] * m.k_active * m.h * 2.0
+        ep_layer = maximum(a2a_total * lay["a2a_in"] / intra_p2p, a2a_total * lay["a2a_off"] / nic)
+        ep_comm = where(ep > 1, ep_layer * lay["n_moe_stage"] * m_acc, 0.0)
 
     # ---- other: optimizer update and gradient clipping, FP8 weight casts, QLoRA dequantisation
     other = where(lay["offload"], 0.0, lay["opt_bytes"] / mem_bw) + fsdp_copy
@@ -1389,6 +1408,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         pipeline_mbs=getattr(t, "pipeline_microbatch_size", None),
         lora_dropout=float(getattr(t, "lora_dropout", 0.0)),
         expert_tp=getattr(s.parallel, "expert_tp", None),
+        ep_domain=ep_domain_of(r.gpu, gf, h.gpus_per_node),
     )
     if t.tp_comm_overlap is None and gf.intra_link != "nvlink":
         # Transformer Engine's TP communication overlap (Megatron --tp-comm-overlap: userbuffers) exchanges through
@@ -1399,6 +1419,13 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
     if cal is not None:  # a run measured on this GPU (core/calibration.py)
         kw["gen_efficiency"] = kw["gen_efficiency"] * cal[1]
     return kw, gf
+
+
+def ep_domain_of(gpu: Any, gf: GpuTimeFacts, gpus_per_node: int) -> int | None:
+    """The GPUs one NVLink domain joins where it spans more than a node (GB200 NVL72: 72, catalogue
+    ``nvlink_domain``) and the scenario's link is NVLink; None otherwise (the node is the domain)."""
+    dom = int(getattr(gpu, "nvlink_domain", 0) or 0)
+    return dom if gf.intra_link == "nvlink" and dom > int(gpus_per_node) else None
 
 
 def sample_shape_of(s: Any, prof: MethodProfile) -> F.SampleShape:
@@ -1482,7 +1509,8 @@ def time_estimate(r: Any) -> TimeEstimate:
         "dp_comm": inter if (multi and p.tp * p.cp * s.dp > h.gpus_per_node) else gf.intra_link,
         "pp_bubble": inter if multi else gf.intra_link,
         "cp_comm": gf.intra_link if p.tp * p.cp <= h.gpus_per_node else inter,
-        "ep_comm": gf.intra_link if p.tp * p.ep * p.cp <= h.gpus_per_node else inter,
+        "ep_comm": gf.intra_link if p.tp * p.ep * p.cp <= (ep_domain_of(r.gpu, gf, h.gpus_per_node)
+                                                           or h.gpus_per_node) else inter,
     }
     return TimeEstimate(
         flops_per_token=fpt, hardware_flops_per_token=_scalar(out["hardware_flops_per_token"]),
