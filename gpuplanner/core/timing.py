@@ -695,6 +695,7 @@ def time_layout(
     exp_tp = expert_tp_of(framework, tp, expert_tp)
     lin_exp_tok, size_exp, moe_tok = _moe_terms(m, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp)
     mem_tok_bytes = ew_bytes + fp8_tok + loss_bytes / (tp * cp) + lora_tok + moe_tok
+    moe_host_mb = moe_host_seconds(m, framework, precision, ep, pp)  # Megatron's per-layer dispatcher sync
     # ---- the objective's other passes (core/methods.py): frozen reference/reward forwards, no_grad policy
     # forwards (KTO's KL sequences, PPO's old log-probs), the PPO critic's forward and its training step; at
     # the policy's rates (same shapes)
@@ -828,7 +829,7 @@ def time_layout(
     return {
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
-        "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok, "tokens_mb": tokens_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok, "tokens_mb": tokens_mb, "moe_host_mb": moe_host_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "mem_tok_bytes": mem_tok_bytes,
@@ -885,6 +886,39 @@ def cp_merge_bytes(cp, rec_whole):
 MOE_PERMUTE_ELEMS_PER_COPY = 8.0
 MOE_ROUTER_SCORE_ELEMS = 6.0
 
+#: Megatron-Core's dropless MoE waits for the GPU once per MoE layer: its all-to-all dispatcher copies the routing's
+#: token counts to the host (``token_dispatcher.py``, ``MoEAlltoAllTokenDispatcher.preprocess``: without
+#: ``moe_pad_expert_input_to_capacity`` the all-to-all's ``input_splits``/``output_splits`` and the grouped GEMM's
+#: ``m_splits`` are host lists, so ``cuda_sync_point`` is ``before_ep_alltoall``, or ``before_finish`` without
+#: EP). Each sync drains the host's run-ahead, so within each layer the GPU cannot finish before the host has issued
+#: the layer's kernels: a layer takes at least its host issue time (the Megatron MoE README's "CPU Overhead
+#: Bottleneck": gaps between kernels, cured by CUDA graphs or a larger micro-batch). Kernels the host issues per
+#: MoE layer and micro-batch, forward and backward:
+#:
+#: * per local expert (Transformer Engine ``GroupedLinear``, ``module/grouped_linear.py``, fc1 and fc2): one GEMM
+#:   per expert in the forward and two (dgrad, wgrad) in the backward (``general_grouped_gemm`` launches one
+#:   cuBLAS GEMM per expert); with FP8 current scaling ``split_quantize`` quantises each expert's input (forward)
+#:   and output gradient (backward) on its own, amax, scale and cast (3 kernels each; the weights' FP8 copies are
+#:   cached after the first micro-batch): 2 × 3 = 6 kernels per expert in BF16, 2 × (3 + 3·2) = 18 in FP8;
+#: * the rest of the layer (attention, norms, residuals, router, dispatcher pre/post-processing and permutes): the
+#:   same count as an eager decoder layer (:data:`EAGER_OPS_FWD_LAYER` + :data:`EAGER_OPS_BWD_LAYER`), a
+#:   judgement: Transformer Engine fuses the attention block's kernels, the router and dispatcher add as many;
+#:
+#: each at :data:`methods.EAGER_OP_S`. A judgement from counting, like :data:`EAGER_OPS_FWD_LAYER`.
+MOE_HOST_OPS_PER_EXPERT = {"bf16": 6.0, "fp8": 18.0}
+
+
+def moe_host_seconds(m: ModelFacts, framework: str, precision: str, ep, pp):
+    """Host issue time of one micro-batch's MoE layers on one pipeline stage (seconds) where the MoE dispatcher
+    syncs the host every layer (Megatron-Core's dropless all-to-all: :data:`MOE_HOST_OPS_PER_EXPERT`); 0 for a
+    dense model or another framework."""
+    n_exp = float(getattr(m, "n_experts", 0) or 0)
+    if framework != "megatron" or n_exp <= 0 or not m.moe_frac:
+        return 0.0
+    per_expert = MOE_HOST_OPS_PER_EXPERT["fp8" if precision == "fp8" else "bf16"]
+    ops_layer = EAGER_OPS_FWD_LAYER + EAGER_OPS_BWD_LAYER + per_expert * n_exp / ep
+    return ops_layer * m.moe_frac * m.L / pp * EAGER_OP_S
+
 
 def ep_peer_shares(ep, tp_cp, domain, ops=_ScalarOps):
     """(share of a GPU's all-to-all buffer bound for peers inside its NVLink domain, share bound for peers outside
@@ -923,6 +957,18 @@ def _moe_terms(m: ModelFacts, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp):
     # parallelism with TP), over the stage's layers and the context-parallel slice
     moe_tok = 2.0 * elems * n_moe / (tp * pp * cp)
     return lin_tok * share, size_exp, moe_tok
+
+
+def _ep_comm_mb(lay: dict, intra_p2p, nic):
+    """The expert all-to-all of one micro-batch on one GPU (seconds): dispatch and combine, forward and backward, the
+    peers inside the NVLink domain over NVLink and the others over the NICs, at the same time
+    (:func:`ep_peer_shares`); 0 without expert parallelism."""
+    ops, m, ep = lay["ops"], lay["m"], lay["ep"]
+    if np.ndim(ep) == 0 and not ep > 1:
+        return 0.0
+    a2a_total = 4.0 * lay["tokens_mb"] * m.k_active * m.h * 2.0
+    ep_layer = ops.maximum(a2a_total * lay["a2a_in"] / intra_p2p, a2a_total * lay["a2a_off"] / nic)
+    return ops.where(ep > 1, ep_layer * lay["n_moe_stage"], 0.0)
 
 
 def layout_rows(lay: dict) -> int | None:
@@ -1013,6 +1059,11 @@ def time_gpu(
     # eager PyTorch: the GPU cannot run ahead of the host issuing its kernels (time_layout's host_mb)
     launch_mb = maximum(lay["host_mb"] - t_mb, 0.0)
     t_mb = t_mb + launch_mb
+    # Megatron's dropless MoE syncs the host every MoE layer (moe_host_seconds): the stage's MoE layers take at least
+    # the host's issue time; the GPU's work in them (their compute and the expert all-to-all) runs under it
+    ep_mb = _ep_comm_mb(lay, intra_p2p, nic)
+    moe_host = maximum(lay["moe_host_mb"] - t_mb - ep_mb, 0.0)
+    t_mb = t_mb + moe_host
     # the LoRA adapter paths' memory traffic (part of t_mem_tok; named in the breakdown)
     lora_s = lay["lora_tok"] / mem_bw * mbs * s * m_acc
     # MoE token permute/unpermute and router passes (part of t_mem_tok; named in the breakdown)
@@ -1119,10 +1170,7 @@ def time_gpu(
     if not full and np.ndim(ep) == 0 and not ep > 1:
         ep_comm = 0.0
     else:
-        # the peers inside the NVLink domain over NVLink, the others over the NICs, at the same time (ep_peer_shares)
-        a2a_total = 4.0 * lay["tokens_mb"] * m.k_active * m.h * 2.0
-        ep_layer = maximum(a2a_total * lay["a2a_in"] / intra_p2p, a2a_total * lay["a2a_off"] / nic)
-        ep_comm = where(ep > 1, ep_layer * lay["n_moe_stage"] * m_acc, 0.0)
+        ep_comm = ep_mb * m_acc
 
     # ---- other: optimizer update and gradient clipping, FP8 weight casts, QLoRA dequantisation
     other = where(lay["offload"], 0.0, lay["opt_bytes"] / mem_bw) + fsdp_copy
@@ -1162,7 +1210,7 @@ def time_gpu(
     step = compute + tp_comm + dp_comm + pp_time + cp_comm + ep_comm + other + generation
     # named mechanisms inside the parts above (seconds per step; PART_PARENT says which part holds each)
     parts = {"lora_adapters": lora_s + 0.0 * step, "moe_dispatch": moe_s + 0.0 * step, "cp_merge": cp_merge_s + 0.0 * step,
-             "launch_overhead": launch_mb * m_acc + 0.0 * step, "rollout_wait_longest": wait_longest + 0.0 * step,
+             "launch_overhead": launch_mb * m_acc + 0.0 * step, "moe_host_sync": moe_host * m_acc + 0.0 * step, "rollout_wait_longest": wait_longest + 0.0 * step,
              "weight_refit": refit + 0.0 * step}
     tokens_step_gpu = lay["tokens_step_gpu"]  # tokens per step per GPU
     if mfu is not None:
@@ -1249,7 +1297,10 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: step (:func:`_rollouts`); both inside generation.
 #: ``moe_dispatch``: MoE token permute/unpermute and router passes (:func:`_moe_terms`), inside compute.
 #: ``launch_overhead``: eager PyTorch waiting for the host to issue kernels (EAGER_OPS_*), inside compute.
+#: ``moe_host_sync``: Megatron's dropless MoE layers waiting for the host to issue their kernels after each layer's
+#: device-to-host sync (:func:`moe_host_seconds`), inside compute.
 PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "launch_overhead": "compute",
+               "moe_host_sync": "compute",
                "cp_merge": "compute",
                "rollout_wait_longest": "generation", "weight_refit": "generation"}
 #: What the views call each named part (translatable: context "Timing"; the CLI, the Plans details and the PDF
@@ -1258,6 +1309,7 @@ PART_LABELS = {
     "lora_adapters": QT_TRANSLATE_NOOP("Timing", "LoRA adapter passes"),
     "launch_overhead": QT_TRANSLATE_NOOP("Timing", "kernel launch overhead (eager PyTorch)"),
     "moe_dispatch": QT_TRANSLATE_NOOP("Timing", "MoE token permute and router"),
+    "moe_host_sync": QT_TRANSLATE_NOOP("Timing", "MoE layers waiting for the host (dispatcher sync)"),
     "cp_merge": QT_TRANSLATE_NOOP("Timing", "context parallel: merging the ring's partial attention"),
     "rollout_wait_longest": QT_TRANSLATE_NOOP("Timing", "rollouts: waiting for the longest completion"),
     "weight_refit": QT_TRANSLATE_NOOP("Timing", "rollouts: loading the new weights into the inference engine"),

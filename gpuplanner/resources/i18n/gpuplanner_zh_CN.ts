@@ -7636,6 +7636,10 @@
         <translation>MoE token 重排与路由</translation>
     </message>
     <message>
+        <source>MoE layers waiting for the host (dispatcher sync)</source>
+        <translation>MoE 层等待主机下发（分发器同步）</translation>
+    </message>
+    <message>
         <source>rollouts: waiting for the longest completion</source>
         <translation>采样：等待最长的生成结束</translation>
     </message>
