@@ -8,6 +8,7 @@ import pytest
 from gpuplanner.core import timing as T
 from gpuplanner.core.estimate import estimate, resolve
 from gpuplanner.core.memory import expert_tp_of
+from gpuplanner.core.errors import ScenarioError
 from gpuplanner.core.scenario import scenario_from_dict
 
 
@@ -59,7 +60,7 @@ def test_ep_peer_shares_by_domain():
     assert T.ep_peer_shares(8, 1, 8) == pytest.approx((7 / 8, 0.0))
     # 16 peers over two 8-GPU nodes: 7 near, 8 far
     assert T.ep_peer_shares(16, 1, 8) == pytest.approx((7 / 16, 8 / 16))
-    # TP 2 spaces the EP group: 4 of its members per node
+    # expert TP 2 spaces the EP group: 4 of its members per node
     assert T.ep_peer_shares(8, 2, 8) == pytest.approx((3 / 8, 4 / 8))
     # GB200 NVL72: 64 peers in one 72-GPU NVLink domain
     assert T.ep_peer_shares(64, 1, 72) == pytest.approx((63 / 64, 0.0))
@@ -120,3 +121,17 @@ def test_host_floor_binds_at_small_micro_batches_only():
     # four times the tokens per micro-batch: the GPU's work covers the host's
     assert large.parts.get("moe_host_sync", 0.0) == 0.0
     assert sum(small.breakdown.values()) == pytest.approx(1.0)
+
+
+def test_megatron_folds_expert_parallelism_over_tp():
+    # Megatron-Bridge 25.11 DGX-H100 Qwen3-235B-A22B: 256 GPUs, TP 2, PP 8, EP 32, expert TP 1 — data parallel 16,
+    # so EP 32 spans the TP ranks (MoE parallel folding: 32 × 1 divides 2 × 16)
+    sc = {"model": {"preset": "qwen3-235b-a22b"},
+          "training": {"framework": "megatron", "seq_len": 4096, "micro_batch_size": 1, "global_batch_size": 2048},
+          "parallel": {"tp": 2, "pp": 8, "ep": 32, "expert_tp": 1, "sequence_parallel": True, "zero": 1},
+          "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 256}}
+    assert resolve(scenario_from_dict(sc)).scenario.dp == 16
+    with pytest.raises(ScenarioError, match="expert parallel folding"):
+        resolve(scenario_from_dict({**sc, "parallel": {**sc["parallel"], "expert_tp": 2}}))  # 32 × 2 > 32
+    with pytest.raises(ScenarioError, match="data-parallel degree"):
+        resolve(scenario_from_dict({**sc, "training": {**sc["training"], "framework": "fsdp"}}))

@@ -805,8 +805,11 @@ def time_layout(
 
     # ---- expert parallelism: all-to-all dispatch + combine, forward and backward
     n_moe_stage = m.moe_frac * m.L / pp
-    a2a_bytes = tokens_mb * m.k_active * m.h * 2.0 * (ep - 1.0) / maximum(ep, 1.0)
-    a2a_in, a2a_off = ep_peer_shares(ep, tp * cp, gpn if ep_domain is None else f64(ep_domain), ops)
+    # Megatron's expert grid spaces an EP group's ranks by the expert tensor-parallel size (MoE parallel folding:
+    # ``RankGenerator(tp=expert_tensor_parallel_size, ep=…, cp=1)``); other frameworks carve EP out of the data-
+    # parallel ranks, spaced by tp × cp
+    ep_stride = exp_tp if framework == "megatron" else tp * cp
+    a2a_in, a2a_off = ep_peer_shares(ep, ep_stride, gpn if ep_domain is None else f64(ep_domain), ops)
 
     # ---- other: optimizer update, QLoRA dequantisation
     opt_params = where(zero >= 1, grad_gpu / n_dp, grad_gpu)
@@ -845,7 +848,7 @@ def time_layout(
         "fsdp_copy_bytes": fsdp_copy_bytes, "fsdp_copy_on": (framework == "fsdp") & per_mb & (n_dp > 1),
         "cp_in_node": tp * cp <= gpn, "cp_bytes": cp_passes * (cp - 1.0) * kv_chunk,
         "attn_layer_flops": (3.0 * fwd.attention / m.L) * tokens_mb, "stage_layers": m.L / pp,
-        "ep_in_node": tp * ep * cp <= gpn, "a2a_bytes": 4.0 * a2a_bytes, "n_moe_stage": n_moe_stage,
+        "ep_in_node": tp * ep * cp <= gpn, "n_moe_stage": n_moe_stage,
         "a2a_in": a2a_in, "a2a_off": a2a_off,
         "opt_bytes": opt_params * (OPT_BYTES.get(optimizer, 30.0) + clip), "fp8_w_bytes": fp8_w_bytes,
         "deq_bytes": deq_bytes, "tokens_step_gpu": tokens_step_gpu, "tokens_per_step": tokens_step_gpu * n_gpus,
@@ -920,17 +923,17 @@ def moe_host_seconds(m: ModelFacts, framework: str, precision: str, ep, pp):
     return ops_layer * m.moe_frac * m.L / pp * EAGER_OP_S
 
 
-def ep_peer_shares(ep, tp_cp, domain, ops=_ScalarOps):
+def ep_peer_shares(ep, stride, domain, ops=_ScalarOps):
     """(share of a GPU's all-to-all buffer bound for peers inside its NVLink domain, share bound for peers outside
-    it) for an expert-parallel group of ``ep`` ranks. Megatron-Core orders its ranks ``tp-cp-ep-dp-pp``
-    (``parallel_state.initialize_model_parallel``): an EP group takes every ``tp·cp``-th rank, so
-    ``domain / (tp·cp)`` of its members (at least 1, at most ``ep``) share one NVLink domain. NCCL's all-to-all
+    it) for an expert-parallel group of ``ep`` ranks taking every ``stride``-th rank (Megatron-Core's expert grid
+    orders ``expert_tp-ep-edp-pp``, ``parallel_state.initialize_model_parallel``: ``stride`` = expert_tp), so
+    ``domain / stride`` of its members (at least 1, at most ``ep``) share one NVLink domain. NCCL's all-to-all
     (``all_to_all_single`` with uneven splits: one send/receive pair per peer) sends each peer its own slice, so the
     slices for the ``local − 1`` near peers cross NVLink and the ``ep − local`` others the NICs, concurrently. The
     domain is the node, or the whole NVLink domain where the NVSwitch spans nodes (GB200 NVL72: 72 GPUs,
     ``catalog.nvlink_domain``; NCCL's multi-node NVLink)."""
     ep = ops.f(ep)
-    local = ops.minimum(ops.maximum(-ops.ceil(-ops.f(domain) / ops.maximum(ops.f(tp_cp), 1.0)) * 1.0, 1.0), ep)
+    local = ops.minimum(ops.maximum(-ops.ceil(-ops.f(domain) / ops.maximum(ops.f(stride), 1.0)) * 1.0, 1.0), ep)
     return (local - 1.0) / ops.maximum(ep, 1.0), (ep - local) / ops.maximum(ep, 1.0)
 
 
@@ -966,7 +969,8 @@ def _ep_comm_mb(lay: dict, intra_p2p, nic):
     ops, m, ep = lay["ops"], lay["m"], lay["ep"]
     if np.ndim(ep) == 0 and not ep > 1:
         return 0.0
-    a2a_total = 4.0 * lay["tokens_mb"] * m.k_active * m.h * 2.0
+    # the tokens are split over the tensor-parallel ranks before dispatch (sequence parallelism, as in _moe_terms)
+    a2a_total = 4.0 * lay["tokens_mb"] / lay["tp"] * m.k_active * m.h * 2.0
     ep_layer = ops.maximum(a2a_total * lay["a2a_in"] / intra_p2p, a2a_total * lay["a2a_off"] / nic)
     return ops.where(ep > 1, ep_layer * lay["n_moe_stage"], 0.0)
 

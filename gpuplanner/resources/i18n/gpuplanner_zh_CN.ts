@@ -1813,6 +1813,10 @@
         <translation>ep={ep} 必须能整除数据并行度 {dp}</translation>
     </message>
     <message>
+        <source>ep={ep} × expert_tp={etp} must divide tp × cp × dp = {grid} (Megatron&apos;s expert parallel folding)</source>
+        <translation>ep={ep} × expert_tp={etp} 必须能整除 tp × cp × dp = {grid}（Megatron 的专家并行折叠）</translation>
+    </message>
+    <message>
         <source>cp={cp} does not divide seq_len={seq_len}</source>
         <translation>cp={cp} 不能整除 seq_len={seq_len}</translation>
     </message>
