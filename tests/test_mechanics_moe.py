@@ -155,3 +155,19 @@ def test_bridge_moe_table_closer_together():
     # the GB200 rows: their all-to-all stays inside the NVL72 domain (before: 37–71% too slow)
     gb = [r["pred"] / r["pub"] - 1 for r in res if r["row"][1] == "GB200"]
     assert min(gb) > 0.0
+
+
+def test_expert_tp_gathers_dispatched_tokens():
+    # Megatron's default expert_tp = tp: the all-to-all dispatcher all-gathers the dispatched tokens over the expert-TP
+    # group and reduce-scatters them in the combine (and the reverse in the backward), even without EP
+    r = resolve(scn(tp=2, sequence_parallel=True))
+    kw, _ = T.time_kwargs(r)
+    args = dict(pp=1, cp=1, ep=1, dp=4, zero=1, recompute=0, mbs=1, sp=True, grad_accum=16, vpp=1, num_gpus=8,
+                gpus_per_node=8, offload=False)
+    out = T.time_arrays(r.facts, **kw, tp=2, **args)
+    m = r.facts
+    per_layer = 4.0 * (2 - 1) * 4096 / 2 * m.k_active * m.h * 2.0 / (kw["intra_busbw_gbs"] * 1e9)
+    assert out["ep_comm"] == pytest.approx(per_layer * m.moe_frac * m.L * 16, rel=1e-9)
+    # whole experts on each GPU (expert_tp 1): no gather; other frameworks keep whole experts by default
+    assert T.time_arrays(r.facts, **{**kw, "expert_tp": 1}, tp=2, **args)["ep_comm"] == 0.0
+    assert T.time_arrays(r.facts, **{**kw, "framework": "fsdp"}, tp=2, **args)["ep_comm"] == 0.0

@@ -810,6 +810,14 @@ def time_layout(
     # parallel ranks, spaced by tp × cp
     ep_stride = exp_tp if framework == "megatron" else tp * cp
     a2a_in, a2a_off = ep_peer_shares(ep, ep_stride, gpn if ep_domain is None else f64(ep_domain), ops)
+    # with expert tensor parallelism Megatron's all-to-all dispatcher all-gathers the dispatched tokens over the
+    # expert-TP group after the all-to-all and reduce-scatters them before the combine (``token_dispatcher.py``,
+    # ``MoEAlltoAllTokenDispatcher``: ``gather_from_sequence_parallel_region`` / ``reduce_scatter_to_sequence_
+    # parallel_region`` on ``pg_collection.expt_tp``), the reverse in the backward: each GPU receives and sends
+    # (etp − 1) × its routed copies, four times per MoE layer and micro-batch
+    etp_bytes = 0.0
+    if framework == "megatron" and m.moe_frac and getattr(m, "n_experts", 0):
+        etp_bytes = 4.0 * maximum(exp_tp - 1.0, 0.0) * tokens_mb / tp * m.k_active * m.h * 2.0
 
     # ---- other: optimizer update, QLoRA dequantisation
     opt_params = where(zero >= 1, grad_gpu / n_dp, grad_gpu)
@@ -849,7 +857,7 @@ def time_layout(
         "cp_in_node": tp * cp <= gpn, "cp_bytes": cp_passes * (cp - 1.0) * kv_chunk,
         "attn_layer_flops": (3.0 * fwd.attention / m.L) * tokens_mb, "stage_layers": m.L / pp,
         "ep_in_node": tp * ep * cp <= gpn, "n_moe_stage": n_moe_stage,
-        "a2a_in": a2a_in, "a2a_off": a2a_off,
+        "a2a_in": a2a_in, "a2a_off": a2a_off, "etp_bytes": etp_bytes, "etp_in_node": exp_tp <= gpn,
         "opt_bytes": opt_params * (OPT_BYTES.get(optimizer, 30.0) + clip), "fp8_w_bytes": fp8_w_bytes,
         "deq_bytes": deq_bytes, "tokens_step_gpu": tokens_step_gpu, "tokens_per_step": tokens_step_gpu * n_gpus,
     }
@@ -962,17 +970,21 @@ def _moe_terms(m: ModelFacts, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp):
     return lin_tok * share, size_exp, moe_tok
 
 
-def _ep_comm_mb(lay: dict, intra_p2p, nic):
-    """The expert all-to-all of one micro-batch on one GPU (seconds): dispatch and combine, forward and backward, the
-    peers inside the NVLink domain over NVLink and the others over the NICs, at the same time
-    (:func:`ep_peer_shares`); 0 without expert parallelism."""
-    ops, m, ep = lay["ops"], lay["m"], lay["ep"]
+def _ep_comm_mb(lay: dict, intra_p2p, nic, intra_bus):
+    """The expert dispatch communication of one micro-batch on one GPU (seconds): the all-to-all's dispatch and
+    combine, forward and backward, the peers inside the NVLink domain over NVLink and the others over the NICs, at the
+    same time (:func:`ep_peer_shares`), plus Megatron's all-gather/reduce-scatter of the dispatched tokens over the
+    expert-TP group (time_layout's ``etp_bytes``, ring collectives at the bus bandwidth); 0 without either."""
+    ops, m, ep, etp_bytes = lay["ops"], lay["m"], lay["ep"], lay["etp_bytes"]
+    etp_s = 0.0
+    if not (np.ndim(etp_bytes) == 0 and not etp_bytes > 0):
+        etp_s = etp_bytes / ops.where(lay["etp_in_node"], intra_bus, nic) * lay["n_moe_stage"]
     if np.ndim(ep) == 0 and not ep > 1:
-        return 0.0
+        return etp_s
     # the tokens are split over the tensor-parallel ranks before dispatch (sequence parallelism, as in _moe_terms)
     a2a_total = 4.0 * lay["tokens_mb"] / lay["tp"] * m.k_active * m.h * 2.0
     ep_layer = ops.maximum(a2a_total * lay["a2a_in"] / intra_p2p, a2a_total * lay["a2a_off"] / nic)
-    return ops.where(ep > 1, ep_layer * lay["n_moe_stage"], 0.0)
+    return ops.where(ep > 1, ep_layer * lay["n_moe_stage"], 0.0) + etp_s
 
 
 def layout_rows(lay: dict) -> int | None:
@@ -1065,7 +1077,7 @@ def time_gpu(
     t_mb = t_mb + launch_mb
     # Megatron's dropless MoE syncs the host every MoE layer (moe_host_seconds): the stage's MoE layers take at least
     # the host's issue time; the GPU's work in them (their compute and the expert all-to-all) runs under it
-    ep_mb = _ep_comm_mb(lay, intra_p2p, nic)
+    ep_mb = _ep_comm_mb(lay, intra_p2p, nic, intra_bus)
     moe_host = maximum(lay["moe_host_mb"] - t_mb - ep_mb, 0.0)
     t_mb = t_mb + moe_host
     # the LoRA adapter paths' memory traffic (part of t_mem_tok; named in the breakdown)
@@ -1171,7 +1183,7 @@ def time_gpu(
     cp_hidden = where(cp > 1, cp_layer * lay["stage_layers"] * m_acc, 0.0) - cp_comm if full else None
 
     # ---- expert parallelism: all-to-all dispatch + combine, forward and backward
-    if not full and np.ndim(ep) == 0 and not ep > 1:
+    if not full and isinstance(ep_mb, float) and ep_mb == 0.0:
         ep_comm = 0.0
     else:
         ep_comm = ep_mb * m_acc
