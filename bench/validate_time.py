@@ -752,14 +752,16 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "Every MoE pre-training row on DGX-H100, DGX-B200 and DGX-GB200 of Megatron-Bridge's 25.11 and 26.04.01 "
         "tables (`docs/performance-summary-archive.md`) whose model the catalogue describes, entered as a user "
         "would (`BRIDGE_MOE`; expert TP 1 as in the recipes; FP8-MX run as TE current scaling; GPT-OSS's sliding "
-        "window and sinks not represented). Nothing is fitted to them. Issue 35 round 3 added three mechanisms: "
+        "window and sinks not represented). Nothing is fitted to them. Issue 35 round 3 added four mechanisms: "
         "(1) the expert all-to-all sends each peer its own slice, the peers inside the NVLink domain over NVLink "
         "and the others over the NICs at the same time, and GB200's NVL72 domain is 72 GPUs, not its 4-GPU tray "
         "(`timing.ep_peer_shares`); (2) Megatron's dropless dispatcher syncs the host once per MoE layer, so each "
         "layer takes at least the host's issue time: Transformer Engine's `GroupedLinear` issues per-expert "
         "quantisation and GEMM kernels (part `moe_host_sync`, `timing.moe_host_seconds`); (3) Megatron folds "
         "expert parallelism over the tensor-parallel ranks (`ep × expert_tp` divides `tp × cp × dp`), which makes "
-        "the two H100 Qwen3-235B rows (TP 2, EP 32 on 16 data-parallel ranks) representable. Most rows are still "
+        "the two H100 Qwen3-235B rows (TP 2, EP 32 on 16 data-parallel ranks) representable; (4) with expert tensor "
+        "parallelism (Megatron's default: expert_tp = tp) the dispatcher all-gathers the dispatched tokens over the "
+        "expert-TP group and reduce-scatters them in the combine (no row here has expert_tp > 1). Most rows are still "
         "predicted too fast: see the issue 35 round 3 note (`docs/notes/2026-12-06/issue-35-r3-moe.md`).",
         "",
         *bridge_moe_rows(),
