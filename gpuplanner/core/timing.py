@@ -601,6 +601,7 @@ def time_layout(
     pipeline_mbs=None,
     lora_dropout: float = 0.0,
     expert_tp=None,
+    ep_domain=None,
     attn_len: float | None = None,
     real_frac: float = 1.0,
     pad_single_len: float | None = None,
@@ -694,6 +695,7 @@ def time_layout(
     exp_tp = expert_tp_of(framework, tp, expert_tp)
     lin_exp_tok, size_exp, moe_tok = _moe_terms(m, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp)
     mem_tok_bytes = ew_bytes + fp8_tok + loss_bytes / (tp * cp) + lora_tok + moe_tok
+    moe_host_mb = moe_host_seconds(m, framework, precision, ep, pp)  # Megatron's per-layer dispatcher sync
     # ---- the objective's other passes (core/methods.py): frozen reference/reward forwards, no_grad policy
     # forwards (KTO's KL sequences, PPO's old log-probs), the PPO critic's forward and its training step; at
     # the policy's rates (same shapes)
@@ -803,7 +805,19 @@ def time_layout(
 
     # ---- expert parallelism: all-to-all dispatch + combine, forward and backward
     n_moe_stage = m.moe_frac * m.L / pp
-    a2a_bytes = tokens_mb * m.k_active * m.h * 2.0 * (ep - 1.0) / maximum(ep, 1.0)
+    # Megatron's expert grid spaces an EP group's ranks by the expert tensor-parallel size (MoE parallel folding:
+    # ``RankGenerator(tp=expert_tensor_parallel_size, ep=…, cp=1)``); other frameworks carve EP out of the data-
+    # parallel ranks, spaced by tp × cp
+    ep_stride = exp_tp if framework == "megatron" else tp * cp
+    a2a_in, a2a_off = ep_peer_shares(ep, ep_stride, gpn if ep_domain is None else f64(ep_domain), ops)
+    # with expert tensor parallelism Megatron's all-to-all dispatcher all-gathers the dispatched tokens over the
+    # expert-TP group after the all-to-all and reduce-scatters them before the combine (``token_dispatcher.py``,
+    # ``MoEAlltoAllTokenDispatcher``: ``gather_from_sequence_parallel_region`` / ``reduce_scatter_to_sequence_
+    # parallel_region`` on ``pg_collection.expt_tp``), the reverse in the backward: each GPU receives and sends
+    # (etp − 1) × its routed copies, four times per MoE layer and micro-batch
+    etp_bytes = 0.0
+    if framework == "megatron" and m.moe_frac and getattr(m, "n_experts", 0):
+        etp_bytes = 4.0 * maximum(exp_tp - 1.0, 0.0) * tokens_mb / tp * m.k_active * m.h * 2.0
 
     # ---- other: optimizer update, QLoRA dequantisation
     opt_params = where(zero >= 1, grad_gpu / n_dp, grad_gpu)
@@ -826,7 +840,7 @@ def time_layout(
     return {
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
-        "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok, "tokens_mb": tokens_mb, "moe_host_mb": moe_host_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "mem_tok_bytes": mem_tok_bytes,
@@ -842,7 +856,8 @@ def time_layout(
         "fsdp_copy_bytes": fsdp_copy_bytes, "fsdp_copy_on": (framework == "fsdp") & per_mb & (n_dp > 1),
         "cp_in_node": tp * cp <= gpn, "cp_bytes": cp_passes * (cp - 1.0) * kv_chunk,
         "attn_layer_flops": (3.0 * fwd.attention / m.L) * tokens_mb, "stage_layers": m.L / pp,
-        "ep_in_node": tp * ep * cp <= gpn, "a2a_bytes": 4.0 * a2a_bytes, "n_moe_stage": n_moe_stage,
+        "ep_in_node": tp * ep * cp <= gpn, "n_moe_stage": n_moe_stage,
+        "a2a_in": a2a_in, "a2a_off": a2a_off, "etp_bytes": etp_bytes, "etp_in_node": exp_tp <= gpn,
         "opt_bytes": opt_params * (OPT_BYTES.get(optimizer, 30.0) + clip), "fp8_w_bytes": fp8_w_bytes,
         "deq_bytes": deq_bytes, "tokens_step_gpu": tokens_step_gpu, "tokens_per_step": tokens_step_gpu * n_gpus,
     }
@@ -882,6 +897,53 @@ def cp_merge_bytes(cp, rec_whole):
 MOE_PERMUTE_ELEMS_PER_COPY = 8.0
 MOE_ROUTER_SCORE_ELEMS = 6.0
 
+#: Megatron-Core's dropless MoE waits for the GPU once per MoE layer: its all-to-all dispatcher copies the routing's
+#: token counts to the host (``token_dispatcher.py``, ``MoEAlltoAllTokenDispatcher.preprocess``: without
+#: ``moe_pad_expert_input_to_capacity`` the all-to-all's ``input_splits``/``output_splits`` and the grouped GEMM's
+#: ``m_splits`` are host lists, so ``cuda_sync_point`` is ``before_ep_alltoall``, or ``before_finish`` without
+#: EP). Each sync drains the host's run-ahead, so within each layer the GPU cannot finish before the host has issued
+#: the layer's kernels: a layer takes at least its host issue time (the Megatron MoE README's "CPU Overhead
+#: Bottleneck": gaps between kernels, cured by CUDA graphs or a larger micro-batch). Kernels the host issues per
+#: MoE layer and micro-batch, forward and backward:
+#:
+#: * per local expert (Transformer Engine ``GroupedLinear``, ``module/grouped_linear.py``, fc1 and fc2): one GEMM
+#:   per expert in the forward and two (dgrad, wgrad) in the backward (``general_grouped_gemm`` launches one
+#:   cuBLAS GEMM per expert); with FP8 current scaling ``split_quantize`` quantises each expert's input (forward)
+#:   and output gradient (backward) on its own, amax, scale and cast (3 kernels each; the weights' FP8 copies are
+#:   cached after the first micro-batch): 2 × 3 = 6 kernels per expert in BF16, 2 × (3 + 3·2) = 18 in FP8;
+#: * the rest of the layer (attention, norms, residuals, router, dispatcher pre/post-processing and permutes): the
+#:   same count as an eager decoder layer (:data:`EAGER_OPS_FWD_LAYER` + :data:`EAGER_OPS_BWD_LAYER`), a
+#:   judgement: Transformer Engine fuses the attention block's kernels, the router and dispatcher add as many;
+#:
+#: each at :data:`methods.EAGER_OP_S`. A judgement from counting, like :data:`EAGER_OPS_FWD_LAYER`.
+MOE_HOST_OPS_PER_EXPERT = {"bf16": 6.0, "fp8": 18.0}
+
+
+def moe_host_seconds(m: ModelFacts, framework: str, precision: str, ep, pp):
+    """Host issue time of one micro-batch's MoE layers on one pipeline stage (seconds) where the MoE dispatcher
+    syncs the host every layer (Megatron-Core's dropless all-to-all: :data:`MOE_HOST_OPS_PER_EXPERT`); 0 for a
+    dense model or another framework."""
+    n_exp = float(getattr(m, "n_experts", 0) or 0)
+    if framework != "megatron" or n_exp <= 0 or not m.moe_frac:
+        return 0.0
+    per_expert = MOE_HOST_OPS_PER_EXPERT["fp8" if precision == "fp8" else "bf16"]
+    ops_layer = EAGER_OPS_FWD_LAYER + EAGER_OPS_BWD_LAYER + per_expert * n_exp / ep
+    return ops_layer * m.moe_frac * m.L / pp * EAGER_OP_S
+
+
+def ep_peer_shares(ep, stride, domain, ops=_ScalarOps):
+    """(share of a GPU's all-to-all buffer bound for peers inside its NVLink domain, share bound for peers outside
+    it) for an expert-parallel group of ``ep`` ranks taking every ``stride``-th rank (Megatron-Core's expert grid
+    orders ``expert_tp-ep-edp-pp``, ``parallel_state.initialize_model_parallel``: ``stride`` = expert_tp), so
+    ``domain / stride`` of its members (at least 1, at most ``ep``) share one NVLink domain. NCCL's all-to-all
+    (``all_to_all_single`` with uneven splits: one send/receive pair per peer) sends each peer its own slice, so the
+    slices for the ``local − 1`` near peers cross NVLink and the ``ep − local`` others the NICs, concurrently. The
+    domain is the node, or the whole NVLink domain where the NVSwitch spans nodes (GB200 NVL72: 72 GPUs,
+    ``catalog.nvlink_domain``; NCCL's multi-node NVLink)."""
+    ep = ops.f(ep)
+    local = ops.minimum(ops.maximum(-ops.ceil(-ops.f(domain) / ops.maximum(ops.f(stride), 1.0)) * 1.0, 1.0), ep)
+    return (local - 1.0) / ops.maximum(ep, 1.0), (ep - local) / ops.maximum(ep, 1.0)
+
 
 def _moe_terms(m: ModelFacts, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp):
     """(routed-expert share of the linear FLOPs per token, the expert GEMMs' size factor, dispatch bytes per token)
@@ -906,6 +968,23 @@ def _moe_terms(m: ModelFacts, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp):
     # parallelism with TP), over the stage's layers and the context-parallel slice
     moe_tok = 2.0 * elems * n_moe / (tp * pp * cp)
     return lin_tok * share, size_exp, moe_tok
+
+
+def _ep_comm_mb(lay: dict, intra_p2p, nic, intra_bus):
+    """The expert dispatch communication of one micro-batch on one GPU (seconds): the all-to-all's dispatch and
+    combine, forward and backward, the peers inside the NVLink domain over NVLink and the others over the NICs, at the
+    same time (:func:`ep_peer_shares`), plus Megatron's all-gather/reduce-scatter of the dispatched tokens over the
+    expert-TP group (time_layout's ``etp_bytes``, ring collectives at the bus bandwidth); 0 without either."""
+    ops, m, ep, etp_bytes = lay["ops"], lay["m"], lay["ep"], lay["etp_bytes"]
+    etp_s = 0.0
+    if not (np.ndim(etp_bytes) == 0 and not etp_bytes > 0):
+        etp_s = etp_bytes / ops.where(lay["etp_in_node"], intra_bus, nic) * lay["n_moe_stage"]
+    if np.ndim(ep) == 0 and not ep > 1:
+        return etp_s
+    # the tokens are split over the tensor-parallel ranks before dispatch (sequence parallelism, as in _moe_terms)
+    a2a_total = 4.0 * lay["tokens_mb"] / lay["tp"] * m.k_active * m.h * 2.0
+    ep_layer = ops.maximum(a2a_total * lay["a2a_in"] / intra_p2p, a2a_total * lay["a2a_off"] / nic)
+    return ops.where(ep > 1, ep_layer * lay["n_moe_stage"], 0.0) + etp_s
 
 
 def layout_rows(lay: dict) -> int | None:
@@ -997,6 +1076,11 @@ def time_gpu(
     # eager PyTorch: the GPU cannot run ahead of the host issuing its kernels (time_layout's host_mb)
     launch_mb = maximum(lay["host_mb"] - t_mb, 0.0)
     t_mb = t_mb + launch_mb
+    # Megatron's dropless MoE syncs the host every MoE layer (moe_host_seconds): the stage's MoE layers take at least
+    # the host's issue time; the GPU's work in them (their compute and the expert all-to-all) runs under it
+    ep_mb = _ep_comm_mb(lay, intra_p2p, nic, intra_bus)
+    moe_host = maximum(lay["moe_host_mb"] - t_mb - ep_mb, 0.0)
+    t_mb = t_mb + moe_host
     # the LoRA adapter paths' memory traffic (part of t_mem_tok; named in the breakdown)
     lora_s = lay["lora_tok"] / mem_bw * mbs * s * m_acc
     # MoE token permute/unpermute and router passes (part of t_mem_tok; named in the breakdown)
@@ -1100,11 +1184,10 @@ def time_gpu(
     cp_hidden = where(cp > 1, cp_layer * lay["stage_layers"] * m_acc, 0.0) - cp_comm if full else None
 
     # ---- expert parallelism: all-to-all dispatch + combine, forward and backward
-    if not full and np.ndim(ep) == 0 and not ep > 1:
+    if not full and isinstance(ep_mb, float) and ep_mb == 0.0:
         ep_comm = 0.0
     else:
-        ep_bw = where(lay["ep_in_node"], intra_p2p, nic)
-        ep_comm = where(ep > 1, lay["a2a_bytes"] / ep_bw * lay["n_moe_stage"] * m_acc, 0.0)
+        ep_comm = ep_mb * m_acc
 
     # ---- other: optimizer update and gradient clipping, FP8 weight casts, QLoRA dequantisation
     other = where(lay["offload"], 0.0, lay["opt_bytes"] / mem_bw) + fsdp_copy
@@ -1144,7 +1227,7 @@ def time_gpu(
     step = compute + tp_comm + dp_comm + pp_time + cp_comm + ep_comm + other + generation
     # named mechanisms inside the parts above (seconds per step; PART_PARENT says which part holds each)
     parts = {"lora_adapters": lora_s + 0.0 * step, "moe_dispatch": moe_s + 0.0 * step, "cp_merge": cp_merge_s + 0.0 * step,
-             "launch_overhead": launch_mb * m_acc + 0.0 * step, "rollout_wait_longest": wait_longest + 0.0 * step,
+             "launch_overhead": launch_mb * m_acc + 0.0 * step, "moe_host_sync": moe_host * m_acc + 0.0 * step, "rollout_wait_longest": wait_longest + 0.0 * step,
              "weight_refit": refit + 0.0 * step}
     tokens_step_gpu = lay["tokens_step_gpu"]  # tokens per step per GPU
     if mfu is not None:
@@ -1241,7 +1324,10 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: step (:func:`_rollouts`); both inside generation.
 #: ``moe_dispatch``: MoE token permute/unpermute and router passes (:func:`_moe_terms`), inside compute.
 #: ``launch_overhead``: eager PyTorch waiting for the host to issue kernels (EAGER_OPS_*), inside compute.
+#: ``moe_host_sync``: Megatron's dropless MoE layers waiting for the host to issue their kernels after each layer's
+#: device-to-host sync (:func:`moe_host_seconds`), inside compute.
 PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "launch_overhead": "compute",
+               "moe_host_sync": "compute",
                "cp_merge": "compute",
                "rollout_wait_longest": "generation", "weight_refit": "generation"}
 #: What the views call each named part (translatable: context "Timing"; the CLI, the Plans details and the PDF
@@ -1250,6 +1336,7 @@ PART_LABELS = {
     "lora_adapters": QT_TRANSLATE_NOOP("Timing", "LoRA adapter passes"),
     "launch_overhead": QT_TRANSLATE_NOOP("Timing", "kernel launch overhead (eager PyTorch)"),
     "moe_dispatch": QT_TRANSLATE_NOOP("Timing", "MoE token permute and router"),
+    "moe_host_sync": QT_TRANSLATE_NOOP("Timing", "MoE layers waiting for the host (dispatcher sync)"),
     "cp_merge": QT_TRANSLATE_NOOP("Timing", "context parallel: merging the ring's partial attention"),
     "rollout_wait_longest": QT_TRANSLATE_NOOP("Timing", "rollouts: waiting for the longest completion"),
     "weight_refit": QT_TRANSLATE_NOOP("Timing", "rollouts: loading the new weights into the inference engine"),
@@ -1401,6 +1488,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         pipeline_mbs=getattr(t, "pipeline_microbatch_size", None),
         lora_dropout=float(getattr(t, "lora_dropout", 0.0)),
         expert_tp=getattr(s.parallel, "expert_tp", None),
+        ep_domain=ep_domain_of(r.gpu, gf, h.gpus_per_node),
     )
     if t.tp_comm_overlap is None and gf.intra_link != "nvlink":
         # Transformer Engine's TP communication overlap (Megatron --tp-comm-overlap: userbuffers) exchanges through
@@ -1423,6 +1511,13 @@ def vllm_default_max_num_seqs(gpu: Any) -> float:
     mem = float(getattr(gpu, "memory_gib", 0.0) or 0.0)
     name = f"{getattr(gpu, 'id', '')} {getattr(gpu, 'name', '')}".lower()
     return 1024.0 if mem >= 70.0 and "a100" not in name else 256.0
+
+
+def ep_domain_of(gpu: Any, gf: GpuTimeFacts, gpus_per_node: int) -> int | None:
+    """The GPUs one NVLink domain joins where it spans more than a node (GB200 NVL72: 72, catalogue
+    ``nvlink_domain``) and the scenario's link is NVLink; None otherwise (the node is the domain)."""
+    dom = int(getattr(gpu, "nvlink_domain", 0) or 0)
+    return dom if gf.intra_link == "nvlink" and dom > int(gpus_per_node) else None
 
 
 def sample_shape_of(s: Any, prof: MethodProfile) -> F.SampleShape:
@@ -1510,7 +1605,8 @@ def time_estimate(r: Any) -> TimeEstimate:
         "dp_comm": inter if (multi and p.tp * p.cp * s.dp > h.gpus_per_node) else gf.intra_link,
         "pp_bubble": inter if multi else gf.intra_link,
         "cp_comm": gf.intra_link if p.tp * p.cp <= h.gpus_per_node else inter,
-        "ep_comm": gf.intra_link if p.tp * p.ep * p.cp <= h.gpus_per_node else inter,
+        "ep_comm": gf.intra_link if p.tp * p.ep * p.cp <= (ep_domain_of(r.gpu, gf, h.gpus_per_node)
+                                                           or h.gpus_per_node) else inter,
     }
     return TimeEstimate(
         flops_per_token=fpt, hardware_flops_per_token=_scalar(out["hardware_flops_per_token"]),

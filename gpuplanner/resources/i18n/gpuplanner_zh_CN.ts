@@ -1824,6 +1824,10 @@
         <source>cp={cp} does not divide seq_len={seq_len}</source>
         <translation>cp={cp} 不能整除 seq_len={seq_len}</translation>
     </message>
+    <message>
+        <source>ep={ep} × expert_tp={etp} must divide tp × cp × dp = {grid} (Megatron&apos;s expert parallel folding)</source>
+        <translation>ep={ep} × expert_tp={etp} 必须能整除 tp × cp × dp = {grid}（Megatron 的专家并行折叠）</translation>
+    </message>
 </context>
 <context>
     <name>Evaluation</name>
@@ -7662,6 +7666,10 @@
     <message>
         <source>context parallel: merging the ring&apos;s partial attention</source>
         <translation>上下文并行：合并环形注意力的分块结果</translation>
+    </message>
+    <message>
+        <source>MoE layers waiting for the host (dispatcher sync)</source>
+        <translation>MoE 层等待主机下发（分发器同步）</translation>
     </message>
 </context>
 <context>
