@@ -26,8 +26,9 @@ def test_adapter_traffic_hand_derived():
     d_in = 32 * (4096 * 6 + 14336)
     d_out = 32 * (4096 + 1024 * 2 + 4096 + 14336 * 2 + 4096)
     assert F.lora_io_elements(r.arch, "all_linear") == (d_in, d_out)
-    # eager HF stack, no dropout, no recompute: forward x + 6·out, backward 5·in + 4·out, 2 bytes each
-    per_tok = 2.0 * ((d_in + 6 * d_out) + (5 * d_in + 4 * d_out))
+    # eager HF stack, no dropout, no recompute: forward x + 6·out, backward 5·in + 4·out, 2 bytes each; the HF
+    # Trainer's autocast over PEFT's fp32 adapters adds the input's cast to fp32 and back, 6·in each way
+    per_tok = 2.0 * ((d_in + 6 * d_out + 6 * d_in) + (5 * d_in + 4 * d_out + 6 * d_in))
     kw, _ = T.time_kwargs(r)
     mem_bw = kw["mem_bw_tbs"] * 1e12 * T.MEM_BW_EFFICIENCY
     assert t.parts["lora_adapters"] == pytest.approx(per_tok * 512 / mem_bw, rel=1e-9)
@@ -75,11 +76,69 @@ def test_eager_host_floor_hand_derived():
     L = r.arch.num_layers
     n = F.lora_targets_per_layer(r.arch, "all_linear")
     assert n == 7  # q, k, v, o, gate, up, down
-    host = L * ((T.EAGER_OPS_FWD_LAYER + n * T.EAGER_OPS_LORA_FWD) + T.EAGER_OPS_BWD_LAYER
-                + n * T.EAGER_OPS_LORA_BWD) * 10e-6
+    host = L * ((T.EAGER_OPS_FWD_LAYER + n * (T.EAGER_OPS_LORA_FWD + T.EAGER_OPS_LORA_AUTOCAST_FWD))
+                + T.EAGER_OPS_BWD_LAYER + n * (T.EAGER_OPS_LORA_BWD + T.EAGER_OPS_LORA_AUTOCAST_BWD)) * 10e-6
+    assert (T.EAGER_OPS_LORA_AUTOCAST_FWD, T.EAGER_OPS_LORA_AUTOCAST_BWD) == (4.0, 4.0)
     # a 0.5B model at 256 tokens: the GPU work is shorter than the host's issue time, which sets the compute
     assert t.parts["launch_overhead"] > 0
     assert t.seconds["compute"] == pytest.approx(host, rel=1e-9)
     # torch.compile (fused kernels) has no such floor; a long sequence hides it
     assert "launch_overhead" not in estimate(_small(torch_compile=True)).time.parts
     assert "launch_overhead" not in estimate(_small(seq_len=16384)).time.parts
+
+
+def _qwen_like(zero: int = 0, **training):
+    t = {"method": "lora", "lora_targets": "all_linear", "seq_len": 512, "micro_batch_size": 1, "framework": "hf",
+         **training}
+    return scenario_from_dict({"model": {"preset": "llama-3.1-8b"}, "training": t, "parallel": {"zero": zero},
+                               "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 1}, "data": {"tokens": 1e9}})
+
+
+def test_peft_autocast_casts_only_under_autocast():
+    """PEFT's fp32 adapters under autocast (LoraLayer._cast_input_dtype): 6 elements of fan_in each way, and the
+    dropout on the fp32 copy; none in pure 16 bits, under DeepSpeed (ZeRO > 0) or torch.compile."""
+    r = resolve(_qwen_like())
+    d_in, d_out = F.lora_io_elements(r.arch, "all_linear")
+    assert F.lora_traffic_elements(d_in, d_out, False, False, True) == (
+        d_in + 6 * d_out + 6 * d_in, 5 * d_in + 4 * d_out + 6 * d_in)
+    assert F.lora_traffic_elements(d_in, d_out, True, False, True) == (
+        d_in + 6 * d_out + 6 * d_in + 4.5 * d_in, 5 * d_in + 4 * d_out + 6 * d_in + 4.5 * d_in)
+    assert F.lora_traffic_elements(d_in, d_out, True, False, False) == (
+        d_in + 6 * d_out + 2.5 * d_in, 5 * d_in + 4 * d_out + 2.5 * d_in)
+    assert F.lora_traffic_elements(d_in, d_out, False, True, True) == (d_in + 4 * d_out, 5 * d_in + 4 * d_out)
+    mixed = estimate(_qwen_like()).time.parts["lora_adapters"]
+    pure = estimate(_qwen_like(master_weights=False)).time.parts["lora_adapters"]
+    zero2 = estimate(_qwen_like(zero=2)).time.parts["lora_adapters"]
+    # the casts add 12·d_in to the 6·d_in + 10·d_out of the adapters' own passes
+    base = (d_in + 6 * d_out) + (5 * d_in + 4 * d_out)
+    assert mixed / pure == pytest.approx((base + 12 * d_in) / base, rel=1e-9)
+    assert zero2 == pytest.approx(pure, rel=1e-9)
+
+
+def test_qlora_bitsandbytes_clone_and_dequant_kernels():
+    """bitsandbytes QLoRA: PEFT's defensive clone of the base output (2 fan_out per forward) and three dequantisation
+    kernels per 4-bit linear and pass (MatMul4Bit, double quantisation); no input cast under autocast."""
+    r = resolve(_small(method="qlora"))
+    d_in, d_out = F.lora_io_elements(r.arch, "all_linear")
+    assert F.lora_traffic_elements(d_in, d_out, False, False, True, qlora=True) == (
+        d_in + 6 * d_out + 2 * d_out, 5 * d_in + 4 * d_out)
+    t = estimate(_small(method="qlora")).time
+    L = r.arch.num_layers
+    n = F.lora_targets_per_layer(r.arch, "all_linear")
+    fwd = T.EAGER_OPS_FWD_LAYER + n * (T.EAGER_OPS_LORA_FWD + T.EAGER_OPS_QLORA_CLONE + T.EAGER_OPS_QLORA_DEQUANT)
+    bwd = T.EAGER_OPS_BWD_LAYER + n * (T.EAGER_OPS_LORA_BWD + T.EAGER_OPS_QLORA_DEQUANT)
+    assert t.parts["launch_overhead"] > 0
+    assert t.seconds["compute"] == pytest.approx(L * (fwd + bwd) * 10e-6, rel=1e-9)
+
+
+def test_autocast_follows_zero_in_the_vectorised_path():
+    r = resolve(_qwen_like())
+    kw, _ = T.time_kwargs(r)
+    common = dict(tp=1, pp=1, cp=1, ep=1, dp=1, sp=False, grad_accum=1, vpp=1, num_gpus=1, gpus_per_node=8,
+                  offload=False, recompute=0, mbs=1)
+    arr = T.time_arrays(r.facts, **kw, **{**common, "zero": np.array([0, 2])})
+    for i, z in enumerate((0, 2)):
+        one = T.time_arrays(r.facts, **kw, **{**common, "zero": z})
+        assert arr["lora_adapters"][i] == pytest.approx(one["lora_adapters"], rel=1e-12)
+        assert arr["step"][i] == pytest.approx(one["step"], rel=1e-12)
+    assert arr["lora_adapters"][0] > arr["lora_adapters"][1]

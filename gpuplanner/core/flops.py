@@ -235,6 +235,18 @@ def lora_io_elements(a, targets: str) -> tuple[float, float]:
 LORA_FWD_IN, LORA_FWD_OUT, LORA_FWD_OUT_FUSED = 1.0, 6.0, 4.0
 LORA_BWD_IN, LORA_BWD_OUT = 5.0, 4.0
 LORA_DROPOUT_IN = 2.5
+#: PEFT under autocast (the HF Trainer's ``bf16``/``fp16`` mixed precision) keeps the adapters in fp32:
+#: ``get_peft_model(autocast_adapter_dtype=True)`` upcasts 16-bit adapter weights (``tuners_utils.cast_adapter_dtype``).
+#: ``lora.Linear.forward`` then casts the adapter's input to the adapters' dtype
+#: (``LoraLayer._cast_input_dtype``: ``x.to(torch.float32)``, read 1 and write 2 in 16-bit elements) and autocast
+#: casts it back to bf16 for ``lora_A``'s matmul (read 2, write 1): 6 fan_in. The backward runs both casts' backward
+#: on the input gradient (``ToCopyBackward``): 6 fan_in. Dropout (p > 0) then runs on the fp32 copy: read 2, write 2
+#: and the 1-byte mask (4.5 instead of 2.5), forward and backward. The bitsandbytes 4-bit path
+#: (``lora/bnb.py`` ``Linear4bit.forward``) casts only without autocast, but clones the base output first ("for
+#: 4bit, we need to defensively clone here"): read and write fan_out, 2 per forward.
+LORA_AUTOCAST_IN = 6.0
+LORA_DROPOUT_IN_FP32 = 4.5
+QLORA_CLONE_OUT = 2.0
 
 
 @lru_cache(maxsize=256)
@@ -244,14 +256,22 @@ def lora_targets_per_layer(a, targets: str) -> float:
     return n / max(float(a.num_layers), 1.0)
 
 
-def lora_traffic_elements(d_in, d_out, dropout: bool, fused):
+def lora_traffic_elements(d_in, d_out, dropout: bool, fused, autocast=False, qlora: bool = False):
     """(forward, backward) 16-bit elements per token of the LoRA adapter paths (:data:`LORA_FWD_IN` …);
-    ``fused`` may be a boolean array."""
-    drop = LORA_DROPOUT_IN * d_in if dropout else 0.0
-    fwd = LORA_FWD_IN * d_in + np.where(fused, LORA_FWD_OUT_FUSED, LORA_FWD_OUT) * d_out + drop
+    ``fused`` and ``autocast`` may be boolean arrays. ``autocast``: PEFT's fp32 adapters under autocast, eager
+    (:data:`LORA_AUTOCAST_IN`; torch.compile folds the casts into the adapter's kernels); ``qlora``: the
+    bitsandbytes LoRA layer (:data:`QLORA_CLONE_OUT`), which skips the input cast under autocast."""
+    eager_cast = np.logical_and(autocast, np.logical_not(fused)) & (not qlora)
+    cast_in = np.where(eager_cast, LORA_AUTOCAST_IN, 0.0) * d_in
+    drop = (np.where(eager_cast, LORA_DROPOUT_IN_FP32, LORA_DROPOUT_IN) * d_in) if dropout else 0.0
+    clone = np.where(fused, 0.0, QLORA_CLONE_OUT) * d_out if qlora else 0.0
+    fwd = LORA_FWD_IN * d_in + np.where(fused, LORA_FWD_OUT_FUSED, LORA_FWD_OUT) * d_out + drop + cast_in + clone
+    bwd = LORA_BWD_IN * d_in + LORA_BWD_OUT * d_out + drop + cast_in
     if np.ndim(fwd) == 0:
         fwd = float(fwd)
-    return fwd, LORA_BWD_IN * d_in + LORA_BWD_OUT * d_out + drop
+    if np.ndim(bwd) == 0:
+        bwd = float(bwd)
+    return fwd, bwd
 
 
 def flops_per_step(flops_per_token, global_batch, seq_len):
