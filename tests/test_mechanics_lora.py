@@ -142,3 +142,17 @@ def test_autocast_follows_zero_in_the_vectorised_path():
         assert arr["lora_adapters"][i] == pytest.approx(one["lora_adapters"], rel=1e-12)
         assert arr["step"][i] == pytest.approx(one["step"], rel=1e-12)
     assert arr["lora_adapters"][0] > arr["lora_adapters"][1]
+
+
+def test_host_floor_counts_dropout_backward_and_gradient_accumulation():
+    """Dropout (p > 0) adds one kernel each way per LoRA module; micro-batches after the first of a step add the two
+    AccumulateGrad adds: with 4 micro-batches, 3/4 × 2 per module and micro-batch on average."""
+    sc = _small(lora_dropout=0.05, global_batch_size=4)
+    r = resolve(sc)
+    t = estimate(sc).time
+    L, n = r.arch.num_layers, F.lora_targets_per_layer(r.arch, "all_linear")
+    fwd = T.EAGER_OPS_FWD_LAYER + n * (T.EAGER_OPS_LORA_FWD + 1.0 + T.EAGER_OPS_LORA_AUTOCAST_FWD)
+    bwd = T.EAGER_OPS_BWD_LAYER + n * (T.EAGER_OPS_LORA_BWD + T.EAGER_OPS_LORA_DROPOUT_BWD + 2.0 * 3 / 4
+                                       + T.EAGER_OPS_LORA_AUTOCAST_BWD)
+    assert t.parts["launch_overhead"] > 0
+    assert t.seconds["compute"] == pytest.approx(4 * L * (fwd + bwd) * 10e-6, rel=1e-9)

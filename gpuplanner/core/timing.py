@@ -204,6 +204,11 @@ EAGER_OPS_LORA_AUTOCAST_FWD, EAGER_OPS_LORA_AUTOCAST_BWD = 4.0, 4.0
 #: and pass (forward, recompute forward, backward). PEFT's 4-bit LoRA layer adds the defensive ``result.clone()``:
 #: one forward kernel per adapted linear.
 EAGER_OPS_QLORA_DEQUANT, EAGER_OPS_QLORA_CLONE = 3.0, 1.0
+#: The rest of a LoRA module's backward (autograd's nodes for PEFT's ``lora_B(lora_A(dropout(x))) * scaling``): the
+#: dropout's backward (``NativeDropoutBackward``, p > 0) and, on every micro-batch after the first of a step, the
+#: ``AccumulateGrad`` add into the two adapter weights' ``.grad`` (the first micro-batch takes the gradient as it is:
+#: the Trainer zeroes with ``set_to_none``).
+EAGER_OPS_LORA_DROPOUT_BWD, EAGER_OPS_LORA_ACCUMULATE = 1.0, 2.0
 
 
 def attention_kernel(framework: str, generation: str, choice: str | None = "auto") -> str:
@@ -703,7 +708,7 @@ def time_layout(
                                                method == "qlora")
         lora_tok = 2.0 * (l_fwd * (1.0 + rec_whole + rec_op) + l_bwd) / (tp * pp * cp)
     # host-side issue time of one micro-batch in eager PyTorch (EAGER_OPS_*): a floor under its GPU time
-    ops_fwd, ops_bwd = _eager_ops_layer(m, method, lora_targets, lora_dropout, peft_autocast, where)
+    ops_fwd, ops_bwd = _eager_ops_layer(m, method, lora_targets, lora_dropout, peft_autocast, where, m_acc)
     host_mb = where(fused, 0.0, (ops_fwd * (1.0 + rec_whole + rec_op) + ops_bwd) * (m.L / pp) * EAGER_OP_S)
     # MoE (routed experts): the grouped expert GEMMs' own size factor and the dispatch's memory passes
     exp_tp = expert_tp_of(framework, tp, expert_tp)
@@ -863,18 +868,22 @@ def time_layout(
     }
 
 
-def _eager_ops_layer(m: ModelFacts, method: str, lora_targets: str, lora_dropout: float, peft_autocast, where):
-    """Kernels an eager decoder layer launches, (forward, backward): the HF layer's (``EAGER_OPS_FWD_LAYER``), each
-    LoRA module's (``EAGER_OPS_LORA_*``; its dropout; PEFT's autocast casts ``EAGER_OPS_LORA_AUTOCAST_*``) and, for
-    QLoRA, bitsandbytes' dequantisation of every 4-bit linear in each pass and PEFT's clone
-    (``EAGER_OPS_QLORA_*``). ``peft_autocast`` may be a boolean array."""
+def _eager_ops_layer(m: ModelFacts, method: str, lora_targets: str, lora_dropout: float, peft_autocast, where,
+                     m_acc=1.0):
+    """Kernels an eager decoder layer launches per micro-batch, (forward, backward): the HF layer's
+    (``EAGER_OPS_FWD_LAYER``), each LoRA module's (``EAGER_OPS_LORA_*``: its dropout forward and backward, the
+    gradient accumulation over the step's ``m_acc`` micro-batches, PEFT's autocast casts ``EAGER_OPS_LORA_AUTOCAST_*``)
+    and, for QLoRA, bitsandbytes' dequantisation of every 4-bit linear in each pass and PEFT's clone
+    (``EAGER_OPS_QLORA_*``). ``peft_autocast`` and ``m_acc`` may be arrays."""
     if method not in ("lora", "qlora"):
         return EAGER_OPS_FWD_LAYER, EAGER_OPS_BWD_LAYER
     n_lora = F.lora_targets_per_layer(m.arch, lora_targets)
     cast_f = where(peft_autocast, EAGER_OPS_LORA_AUTOCAST_FWD, 0.0)
     cast_b = where(peft_autocast, EAGER_OPS_LORA_AUTOCAST_BWD, 0.0)
-    fwd = EAGER_OPS_FWD_LAYER + n_lora * (EAGER_OPS_LORA_FWD + (1.0 if lora_dropout > 0.0 else 0.0))
-    bwd = EAGER_OPS_BWD_LAYER + n_lora * EAGER_OPS_LORA_BWD
+    drop = 1.0 if lora_dropout > 0.0 else 0.0
+    fwd = EAGER_OPS_FWD_LAYER + n_lora * (EAGER_OPS_LORA_FWD + drop)
+    accumulate = EAGER_OPS_LORA_ACCUMULATE * (m_acc - 1.0) / m_acc
+    bwd = EAGER_OPS_BWD_LAYER + n_lora * (EAGER_OPS_LORA_BWD + drop * EAGER_OPS_LORA_DROPOUT_BWD + accumulate)
     if method == "qlora":
         # the bitsandbytes layer casts nothing under autocast (flops.QLORA_CLONE_OUT); every linear is 4-bit
         n_4bit = F.lora_targets_per_layer(m.arch, "all_linear")
