@@ -149,10 +149,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--root", type=Path, default=ROOT, help="the repository whose gpuplanner is used")
     args = ap.parse_args(argv)
     sys.path.insert(0, str(args.root))
-    print("\n".join(table("lora")))
-    print()
-    print("Q-LoRA rows (GPTQ int4 + fp16 under DeepSpeed ZeRO-2: not the bitsandbytes path the scenario models)")
-    print("\n".join(table("qlora")))
+    try:
+        print("\n".join(table("lora")))
+        print()
+        print("Q-LoRA rows (GPTQ int4 + fp16 under DeepSpeed ZeRO-2: not the bitsandbytes path the scenario models)")
+        print("\n".join(table("qlora")))
+    except BrokenPipeError:  # piped into head
+        pass
     return 0
 
 
