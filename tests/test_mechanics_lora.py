@@ -122,13 +122,43 @@ def test_qlora_bitsandbytes_clone_and_dequant_kernels():
     d_in, d_out = F.lora_io_elements(r.arch, "all_linear")
     assert F.lora_traffic_elements(d_in, d_out, False, False, True, qlora=True) == (
         d_in + 6 * d_out + 2 * d_out, 5 * d_in + 4 * d_out)
-    t = estimate(_small(method="qlora")).time
+    # LLaMA-Factory does not call prepare_model_for_kbit_training: no fp32 casts
+    t = estimate(_small(method="qlora", framework="llamafactory", recompute="none")).time
     L = r.arch.num_layers
     n = F.lora_targets_per_layer(r.arch, "all_linear")
     fwd = T.EAGER_OPS_FWD_LAYER + n * (T.EAGER_OPS_LORA_FWD + T.EAGER_OPS_QLORA_CLONE + T.EAGER_OPS_QLORA_DEQUANT)
     bwd = T.EAGER_OPS_BWD_LAYER + n * (T.EAGER_OPS_LORA_BWD + T.EAGER_OPS_QLORA_DEQUANT)
     assert t.parts["launch_overhead"] > 0
     assert t.seconds["compute"] == pytest.approx(L * (fwd + bwd) * 10e-6, rel=1e-9)
+    # a plain HF script (PEFT's recipe) does: each 4-bit linear but o_proj casts its input and output (6 of 7), SDPA
+    # its q, k, v (3) and each adapter its input (7), one kernel each way
+    kb = 2 * (n - 1) + 3 + n
+    assert kb == 22
+    t = estimate(_small(method="qlora")).time
+    assert t.seconds["compute"] == pytest.approx(L * (fwd + kb + bwd + kb) * 10e-6, rel=1e-9)
+
+
+def test_kbit_training_fp32_activations_hand_derived():
+    """prepare_model_for_kbit_training: the element-wise passes in fp32 (× 2) and 6 bytes per cast element over
+    forward, backward (and the recompute forward); LLaMA-Factory's QLoRA (no such call) is unaffected."""
+    r = resolve(_qwen_like(method="qlora"))
+    a = r.arch
+    h, f, q, kv = a.hidden_size, a.intermediate_size, a.num_heads * a.head_dim, a.num_kv_heads * a.head_dim
+    per_layer = (h + q) + 2 * (h + kv) + 2 * (h + f) + (f + h) + (q + 2 * kv)  # q,k,v,gate,up,down + SDPA q/k/v
+    assert F.kbit_cast_elements(a) == per_layer * a.num_layers
+    kw_hf, _ = T.time_kwargs(r)
+    kw_lf, _ = T.time_kwargs(resolve(_qwen_like(method="qlora", framework="llamafactory", recompute="none")))
+    assert kw_hf["kbit_fp32"] and not kw_lf["kbit_fp32"]
+    common = dict(tp=1, pp=1, cp=1, ep=1, dp=1, sp=False, grad_accum=1, vpp=1, num_gpus=1, gpus_per_node=8,
+                  offload=False, recompute=0, mbs=1, zero=0)
+    on = T.time_layout(r.facts, **{k: v for k, v in kw_hf.items() if k not in T.GPU_TIME_ARGS}, **common)
+    off = T.time_layout(r.facts, **{k: v for k, v in {**kw_hf, "kbit_fp32": False}.items()
+                                    if k not in T.GPU_TIME_ARGS}, **common)
+    ew_rep, ew_split = T.elementwise_bytes_per_token_layer(r.facts, 512, True, False)
+    ew = (ew_rep + ew_split) * 3.0 * a.num_layers
+    d_in, _d_out = F.lora_io_elements(a, "all_linear")
+    expected = ew * (F.KBIT_FP32_EW_FACTOR - 1.0) + 6.0 * per_layer * a.num_layers * 2.0 + 2.0 * 2 * 3.0 * d_in
+    assert on["mem_tok_bytes"] - off["mem_tok_bytes"] == pytest.approx(expected, rel=1e-9)
 
 
 def test_autocast_follows_zero_in_the_vectorised_path():

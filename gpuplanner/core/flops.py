@@ -256,13 +256,17 @@ def lora_targets_per_layer(a, targets: str) -> float:
     return n / max(float(a.num_layers), 1.0)
 
 
-def lora_traffic_elements(d_in, d_out, dropout: bool, fused, autocast=False, qlora: bool = False):
+def lora_traffic_elements(d_in, d_out, dropout: bool, fused, autocast=False, qlora: bool = False,
+                          fp32_input=False):
     """(forward, backward) 16-bit elements per token of the LoRA adapter paths (:data:`LORA_FWD_IN` …);
     ``fused`` and ``autocast`` may be boolean arrays. ``autocast``: PEFT's fp32 adapters under autocast, eager
     (:data:`LORA_AUTOCAST_IN`; torch.compile folds the casts into the adapter's kernels); ``qlora``: the
-    bitsandbytes LoRA layer (:data:`QLORA_CLONE_OUT`), which skips the input cast under autocast."""
+    bitsandbytes LoRA layer (:data:`QLORA_CLONE_OUT`), which skips the input cast under autocast; ``fp32_input``: the
+    layer's input is fp32 (:data:`KBIT_FP32_EW_FACTOR`), and autocast casts it to bf16 for ``lora_A`` (half of
+    :data:`LORA_AUTOCAST_IN` each way)."""
     eager_cast = np.logical_and(autocast, np.logical_not(fused)) & (not qlora)
-    cast_in = np.where(eager_cast, LORA_AUTOCAST_IN, 0.0) * d_in
+    kbit_cast = np.logical_and(autocast, np.logical_not(fused)) & np.logical_and(qlora, fp32_input)
+    cast_in = (np.where(eager_cast, LORA_AUTOCAST_IN, 0.0) + np.where(kbit_cast, LORA_AUTOCAST_IN / 2.0, 0.0)) * d_in
     drop = (np.where(eager_cast, LORA_DROPOUT_IN_FP32, LORA_DROPOUT_IN) * d_in) if dropout else 0.0
     clone = np.where(fused, 0.0, QLORA_CLONE_OUT) * d_out if qlora else 0.0
     fwd = LORA_FWD_IN * d_in + np.where(fused, LORA_FWD_OUT_FUSED, LORA_FWD_OUT) * d_out + drop + cast_in + clone
@@ -272,6 +276,31 @@ def lora_traffic_elements(d_in, d_out, dropout: bool, fused, autocast=False, qlo
     if np.ndim(bwd) == 0:
         bwd = float(bwd)
     return fwd, bwd
+
+
+#: QLoRA prepared by PEFT's ``prepare_model_for_kbit_training`` (``utils/other.py``: "cast all non INT8 parameters to
+#: fp32"; called by the PEFT quantization guide's recipe, TRL's ``prepare_peft_model`` for non-sharded 4-bit models and
+#: Axolotl's model loader; LLaMA-Factory and Unsloth do not call it). The norms' weights are fp32, so HF's RMSNorm
+#: returns ``weight * hidden.to(input_dtype)`` in fp32 and the residual stream is fp32 from the first MLP on: the
+#: layer's element-wise passes move fp32 (:data:`KBIT_FP32_EW_FACTOR` × the 16-bit bytes), and every bitsandbytes
+#: ``Linear4bit`` fed an fp32 input casts it to the compute dtype (``x.to(self.compute_dtype)``) and its output back
+#: (``.to(inp_dtype)``), 6 bytes per element each (read 4 + write 2, read 2 + write 4), as does autocast's SDPA with
+#: q, k and v; the backward casts the gradients back the same way. ``o_proj`` is fed SDPA's bf16 output: no cast.
+KBIT_FP32_EW_FACTOR = 2.0
+KBIT_CAST_BYTES = 6.0
+
+
+@lru_cache(maxsize=256)
+def kbit_cast_elements(a) -> float:
+    """Elements cast per token and pass over all layers under :data:`KBIT_CAST_BYTES`: the inputs and outputs of
+    every 4-bit linear except ``o_proj`` (the routed experts a token reaches, for MoE) and SDPA's q, k and v."""
+    n = 0.0
+    for lin, n_layers in lora_linears(a, "all_linear"):
+        if lin.name != "o_proj":
+            n += float((lin.fan_in + lin.fan_out) * lin.active * n_layers)
+    q = float(a.num_heads * a.head_dim)
+    kv = float(a.num_kv_heads * a.head_dim)
+    return n + (q + 2.0 * kv) * float(a.num_layers)
 
 
 def flops_per_step(flops_per_token, global_batch, seq_len):

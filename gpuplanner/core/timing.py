@@ -209,6 +209,11 @@ EAGER_OPS_QLORA_DEQUANT, EAGER_OPS_QLORA_CLONE = 3.0, 1.0
 #: ``AccumulateGrad`` add into the two adapter weights' ``.grad`` (the first micro-batch takes the gradient as it is:
 #: the Trainer zeroes with ``set_to_none``).
 EAGER_OPS_LORA_DROPOUT_BWD, EAGER_OPS_LORA_ACCUMULATE = 1.0, 2.0
+#: The tools whose QLoRA goes through PEFT's ``prepare_model_for_kbit_training`` (flops.KBIT_FP32_EW_FACTOR): a plain
+#: HF Trainer script following PEFT's quantization guide, TRL (``prepare_peft_model``, 2023-09 to 2025) and Axolotl
+#: (its loader, unless ``skip_prepare_model_for_kbit_training``). LLaMA-Factory keeps its norms in the compute dtype
+#: (``upcast_layernorm`` defaults to False); Unsloth has its own kernels.
+KBIT_PREP_TOOLS = ("hf", "trl", "axolotl")
 
 
 def attention_kernel(framework: str, generation: str, choice: str | None = "auto") -> str:
@@ -617,6 +622,7 @@ def time_layout(
     fsdp_version: int = 2,
     pipeline_mbs=None,
     lora_dropout: float = 0.0,
+    kbit_fp32: bool = False,
     expert_tp=None,
     attn_len: float | None = None,
     real_frac: float = 1.0,
@@ -705,10 +711,15 @@ def time_layout(
     if lora:
         d_in, d_out = F.lora_io_elements(m.arch, lora_targets)
         l_fwd, l_bwd = F.lora_traffic_elements(d_in, d_out, lora_dropout > 0.0, fused, peft_autocast,
-                                               method == "qlora")
+                                               method == "qlora", kbit_fp32)
         lora_tok = 2.0 * (l_fwd * (1.0 + rec_whole + rec_op) + l_bwd) / (tp * pp * cp)
+    # QLoRA under prepare_model_for_kbit_training (flops.KBIT_*): fp32 element-wise passes and the 4-bit linears' casts
+    kbit_on = where(fused, False, peft_autocast) if (method == "qlora" and kbit_fp32) else False
+    if method == "qlora" and kbit_fp32:
+        kbit_cast = F.KBIT_CAST_BYTES * F.kbit_cast_elements(m.arch) * (2.0 + rec_whole + rec_op) / (tp * pp * cp)
+        ew_bytes = where(kbit_on, ew_bytes * F.KBIT_FP32_EW_FACTOR + kbit_cast, ew_bytes)
     # host-side issue time of one micro-batch in eager PyTorch (EAGER_OPS_*): a floor under its GPU time
-    ops_fwd, ops_bwd = _eager_ops_layer(m, method, lora_targets, lora_dropout, peft_autocast, where, m_acc)
+    ops_fwd, ops_bwd = _eager_ops_layer(m, method, lora_targets, lora_dropout, peft_autocast, where, m_acc, kbit_on)
     host_mb = where(fused, 0.0, (ops_fwd * (1.0 + rec_whole + rec_op) + ops_bwd) * (m.L / pp) * EAGER_OP_S)
     # MoE (routed experts): the grouped expert GEMMs' own size factor and the dispatch's memory passes
     exp_tp = expert_tp_of(framework, tp, expert_tp)
@@ -869,12 +880,14 @@ def time_layout(
 
 
 def _eager_ops_layer(m: ModelFacts, method: str, lora_targets: str, lora_dropout: float, peft_autocast, where,
-                     m_acc=1.0):
+                     m_acc=1.0, kbit_on=False):
     """Kernels an eager decoder layer launches per micro-batch, (forward, backward): the HF layer's
     (``EAGER_OPS_FWD_LAYER``), each LoRA module's (``EAGER_OPS_LORA_*``: its dropout forward and backward, the
     gradient accumulation over the step's ``m_acc`` micro-batches, PEFT's autocast casts ``EAGER_OPS_LORA_AUTOCAST_*``)
     and, for QLoRA, bitsandbytes' dequantisation of every 4-bit linear in each pass and PEFT's clone
-    (``EAGER_OPS_QLORA_*``). ``peft_autocast`` and ``m_acc`` may be arrays."""
+    (``EAGER_OPS_QLORA_*``) and, under ``prepare_model_for_kbit_training`` (``kbit_on``, flops.KBIT_CAST_BYTES), one
+    cast kernel per cast tensor each way: the 4-bit linears' inputs and outputs but ``o_proj``'s, SDPA's q/k/v and
+    each adapter's input. ``peft_autocast``, ``m_acc`` and ``kbit_on`` may be arrays."""
     if method not in ("lora", "qlora"):
         return EAGER_OPS_FWD_LAYER, EAGER_OPS_BWD_LAYER
     n_lora = F.lora_targets_per_layer(m.arch, lora_targets)
@@ -887,8 +900,9 @@ def _eager_ops_layer(m: ModelFacts, method: str, lora_targets: str, lora_dropout
     if method == "qlora":
         # the bitsandbytes layer casts nothing under autocast (flops.QLORA_CLONE_OUT); every linear is 4-bit
         n_4bit = F.lora_targets_per_layer(m.arch, "all_linear")
-        return (fwd + n_lora * EAGER_OPS_QLORA_CLONE + n_4bit * EAGER_OPS_QLORA_DEQUANT,
-                bwd + n_4bit * EAGER_OPS_QLORA_DEQUANT)
+        kbit = where(kbit_on, 2.0 * (n_4bit - 1.0) + 3.0 + n_lora, 0.0)
+        return (fwd + n_lora * EAGER_OPS_QLORA_CLONE + n_4bit * EAGER_OPS_QLORA_DEQUANT + kbit,
+                bwd + n_4bit * EAGER_OPS_QLORA_DEQUANT + kbit)
     return fwd + n_lora * cast_f, bwd + n_lora * cast_b
 
 
@@ -1432,6 +1446,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         fsdp_version=int(getattr(t, "fsdp_version", 2)),
         pipeline_mbs=getattr(t, "pipeline_microbatch_size", None),
         lora_dropout=float(getattr(t, "lora_dropout", 0.0)),
+        kbit_fp32=t.method == "qlora" and t.framework in KBIT_PREP_TOOLS,
         expert_tp=getattr(s.parallel, "expert_tp", None),
     )
     if t.tp_comm_overlap is None and gf.intra_link != "nvlink":
