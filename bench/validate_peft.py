@@ -144,6 +144,34 @@ def table(method: str = "lora") -> list[str]:
     return lines + ["", line]
 
 
+#: Unsloth's documentation ("Unsloth Benchmarks", docs.unsloth.ai/basics/unsloth-benchmarks): Llama 3.1 8B, QLoRA on
+#: all linear layers, rank 32, Alpaca, batch 2, gradient accumulation 4, an 80 GB GPU: Unsloth "2x" the speed of
+#: "Hugging Face + FA2" (the HF Trainer through TRL with PEFT and FlashAttention 2). Alpaca's samples are a few
+#: hundred tokens, padded to the batch's longest: 512 and 1024 tokens bracket them (ASSUMED).
+UNSLOTH_RATIO = 2.0
+UNSLOTH_BEFORE = {("a100-sxm-80gb", 512): 1.11, ("a100-sxm-80gb", 1024): 1.12, ("h100-sxm-80gb", 512): 1.14,
+                  ("h100-sxm-80gb", 1024): 1.16}
+
+
+def unsloth_ratios() -> dict:
+    """The model's Unsloth / HF (TRL) QLoRA throughput ratio for the Unsloth benchmark's setting."""
+    from gpuplanner.core.estimate import resolve
+    from gpuplanner.core.scenario import scenario_from_dict
+    from gpuplanner.core.timing import time_estimate
+
+    out = {}
+    for gpu, seq in UNSLOTH_BEFORE:
+        tps = {}
+        for fw in ("trl", "unsloth"):
+            sc = scenario_from_dict({"model": {"preset": "llama-3.1-8b"}, "training": {
+                "framework": fw, "method": "qlora", "lora_rank": 32, "lora_targets": "all_linear", "seq_len": seq,
+                "micro_batch_size": 2, "global_batch_size": 8, "recompute": "full", "flash_attention": True},
+                "hardware": {"gpu": gpu, "num_gpus": 1}})
+            tps[fw] = time_estimate(resolve(sc)).tokens_per_s_per_gpu
+        out[(gpu, seq)] = tps["unsloth"] / tps["trl"]
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--root", type=Path, default=ROOT, help="the repository whose gpuplanner is used")
@@ -154,6 +182,9 @@ def main(argv: list[str] | None = None) -> int:
         print()
         print("Q-LoRA rows (GPTQ int4 + fp16 under DeepSpeed ZeRO-2: not the bitsandbytes path the scenario models)")
         print("\n".join(table("qlora")))
+        print(f"\nUnsloth / HF + FA2 (TRL) QLoRA throughput, published {UNSLOTH_RATIO}x:")
+        for k, v in unsloth_ratios().items():
+            print(f"  {k[0]} {k[1]} tokens: model {v:.2f}x (before {UNSLOTH_BEFORE[k]:.2f}x)")
     except BrokenPipeError:  # piped into head
         pass
     return 0

@@ -281,8 +281,11 @@ def lora_traffic_elements(d_in, d_out, dropout: bool, fused, autocast=False, qlo
 #: QLoRA prepared by PEFT's ``prepare_model_for_kbit_training`` (``utils/other.py``: "cast all non INT8 parameters to
 #: fp32"; called by the PEFT quantization guide's recipe, TRL's ``prepare_peft_model`` for non-sharded 4-bit models and
 #: Axolotl's model loader; LLaMA-Factory and Unsloth do not call it). The norms' weights are fp32, so HF's RMSNorm
-#: returns ``weight * hidden.to(input_dtype)`` in fp32 and the residual stream is fp32 from the first MLP on: the
-#: layer's element-wise passes move fp32 (:data:`KBIT_FP32_EW_FACTOR` × the 16-bit bytes), and every bitsandbytes
+#: returns ``weight * hidden.to(input_dtype)`` in fp32 and the residual stream is fp32 from the first MLP on (HF's
+#: flash-attention path warns of exactly this: "The input hidden states seems to be silently casted in float32, this
+#: might be related to the fact you have upcasted embedding or layer norm layers in float32"): the residual adds,
+#: the activation and RoPE move fp32 (:data:`KBIT_FP32_EW_FACTOR` × their 16-bit bytes; the norms compute in fp32
+#: either way), and every bitsandbytes
 #: ``Linear4bit`` fed an fp32 input casts it to the compute dtype (``x.to(self.compute_dtype)``) and its output back
 #: (``.to(inp_dtype)``), 6 bytes per element each (read 4 + write 2, read 2 + write 4), as does autocast's SDPA with
 #: q, k and v; the backward casts the gradients back the same way. ``o_proj`` is fed SDPA's bf16 output: no cast.

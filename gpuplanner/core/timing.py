@@ -717,7 +717,12 @@ def time_layout(
     kbit_on = where(fused, False, peft_autocast) if (method == "qlora" and kbit_fp32) else False
     if method == "qlora" and kbit_fp32:
         kbit_cast = F.KBIT_CAST_BYTES * F.kbit_cast_elements(m.arch) * (2.0 + rec_whole + rec_op) / (tp * pp * cp)
-        ew_bytes = where(kbit_on, ew_bytes * F.KBIT_FP32_EW_FACTOR + kbit_cast, ew_bytes)
+        # the residual adds (6h of the replicated 4h + 6h (+ 6h dropout): elementwise_bytes_per_token_layer) and the
+        # split passes (activation, RoPE) go fp32; HF's RMSNorm computes in fp32 either way (not doubled)
+        res_share = 6.0 / (10.0 + (6.0 if m.dropout else 0.0))
+        kbit_ew = ((F.KBIT_FP32_EW_FACTOR - 1.0) * (ew_rep * res_share / where(sp, tp, 1.0) + ew_split / tp)
+                   * passes * m.L / (pp * cp))
+        ew_bytes = where(kbit_on, ew_bytes + kbit_ew + kbit_cast, ew_bytes)
     # host-side issue time of one micro-batch in eager PyTorch (EAGER_OPS_*): a floor under its GPU time
     ops_fwd, ops_bwd = _eager_ops_layer(m, method, lora_targets, lora_dropout, peft_autocast, where, m_acc, kbit_on)
     host_mb = where(fused, 0.0, (ops_fwd * (1.0 + rec_whole + rec_op) + ops_bwd) * (m.L / pp) * EAGER_OP_S)
