@@ -130,7 +130,10 @@ Every row whose error exceeds 25% (and the borderline ones) has its reason here.
   rates need 85% (full) and over 100% (LoRA) of the A6000's dense BF16 peak (154.8 TFLOPS), which is not
   physically possible; the recipe settings (from config defaults, see the row notes) were probably not
   the ones measured. The 4090 LoRA row (−28%) implies ~90% of that card's FP32-accumulate peak for the
-  same reason.
+  same reason. The 4090's 330 TFLOP/s figure is FP16 with FP16 accumulation; PyTorch runs BF16 matmuls with
+  FP32 accumulation (`aten/src/ATen/cuda/CUDABlas.cpp`, `gemm<at::BFloat16>`: compute type `CUDA_R_32F`; the
+  reduced-precision flag only changes split-K reductions, and the opt-in `allow_fp16_accumulation` is FP16-only),
+  so 165.2 is the peak these BF16 rows can reach and the catalogue keeps it (issue 35 round 3).
 - **Megatron-Core README 32B** (TP 8 on 384 H100s, −25%): the table gives neither the micro-batch nor the
   recomputation. With the assumed micro-batch of 1 the step has 4 micro-batches, and Megatron reduces the
   gradients only during the last one's backward and gathers the weights during the first one's forward
@@ -434,6 +437,21 @@ def torchtitan_sanity() -> list[str]:
              f"published {pub:,} tok/s/GPU, before {before:,} ({before / pub - 1:+.0%}), now {now:,.0f} "
              f"({now / pub - 1:+.0%})."]
     return rows
+
+
+def peft_sanity() -> list[str]:
+    """bench/validate_peft.py's tables (HF Trainer + PEFT LoRA step times of the Qwen README; Unsloth's ratio)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("validate_peft", Path(__file__).with_name("validate_peft.py"))
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    ratios = mod.unsloth_ratios()
+    return [*mod.table("lora"), "", "Unsloth's benchmark page gives Unsloth 2x the speed of \"Hugging Face + FA2\" for "
+            "Llama 3.1 8B QLoRA (rank 32, all linear layers, batch 2): the model's ratio (TRL against Unsloth, 512 / "
+            "1024-token batches) is now " + ", ".join(f"{v:.2f}x ({k[0]}, {k[1]})" for k, v in ratios.items())
+            + " (before 1.11-1.16x)."]
 
 
 def gpu_id(row: dict) -> str:
@@ -796,6 +814,19 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "predicted too fast: see the issue 35 round 3 note (`docs/notes/2026-12-06/issue-35-r3-moe.md`).",
         "",
         *bridge_moe_rows(),
+        "",
+        "### HF Trainer + PEFT LoRA at short context (issue 35 round 3; not in the shared set)",
+        "",
+        "The Qwen README's single-A100 LoRA table (`bench/validate_peft.py`: HF Trainer, PEFT r 64 on every linear "
+        "layer, dropout 0.05, gradient checkpointing, batch 1 × 8 accumulation, samples padded to the stated length). "
+        "Errors in tokens/s (+ = predicted too fast). What changed: PEFT's fp32 adapters under autocast cast each "
+        "adapter's input to fp32 and back (`flops.LORA_AUTOCAST_IN`), the eager host floor counts those casts, the "
+        "dropout backward and the gradient accumulation (`timing.EAGER_OPS_LORA_*`); QLoRA through bitsandbytes adds "
+        "its dequantisation kernels and PEFT's clone, and under `prepare_model_for_kbit_training` (HF recipe, TRL, "
+        "Axolotl) fp32 activations and the 4-bit linears' casts (`flops.KBIT_*`). The public set above is unchanged "
+        "(its LoRA rows are torchtune's pure-bf16, compiled runs).",
+        "",
+        *peft_sanity(),
         "",
         "### torchtitan's published tables (sanity check, not in the shared set)",
         "",

@@ -192,6 +192,28 @@ CLIP_BYTES = 12.0
 #: :data:`methods.EAGER_DECODE_S_PER_LAYER`.
 EAGER_OPS_FWD_LAYER, EAGER_OPS_BWD_LAYER = 41.0, 82.0
 EAGER_OPS_LORA_FWD, EAGER_OPS_LORA_BWD = 4.0, 6.0
+#: PEFT's fp32 adapters under autocast (:data:`flops.LORA_AUTOCAST_IN`), per LoRA module: the input cast to fp32
+#: (``_cast_input_dtype``), autocast's cast back for ``lora_A`` and its casts of the two fp32 adapter weights (frozen
+#: or not, a leaf's cast is redone in every autocast region: the recompute forward re-enters one) — 4 forward
+#: kernels; their backward: the two input-gradient casts and the two weight gradients cast to fp32 — 4.
+EAGER_OPS_LORA_AUTOCAST_FWD, EAGER_OPS_LORA_AUTOCAST_BWD = 4.0, 4.0
+#: QLoRA through bitsandbytes (``autograd/_functions.py`` ``MatMul4Bit``: ``F.dequantize_4bit`` before the forward
+#: matmul and again before the backward's input-gradient matmul, bitsandbytes 0.39–0.49). With double quantisation
+#: (``bnb_4bit_use_double_quant``, the QLoRA recipe) ``functional.dequantize_4bit`` launches three kernels: the
+#: blockwise dequantisation of the 8-bit absmax, ``absmax += offset`` and the NF4 dequantisation. Per 4-bit linear
+#: and pass (forward, recompute forward, backward). PEFT's 4-bit LoRA layer adds the defensive ``result.clone()``:
+#: one forward kernel per adapted linear.
+EAGER_OPS_QLORA_DEQUANT, EAGER_OPS_QLORA_CLONE = 3.0, 1.0
+#: The rest of a LoRA module's backward (autograd's nodes for PEFT's ``lora_B(lora_A(dropout(x))) * scaling``): the
+#: dropout's backward (``NativeDropoutBackward``, p > 0) and, on every micro-batch after the first of a step, the
+#: ``AccumulateGrad`` add into the two adapter weights' ``.grad`` (the first micro-batch takes the gradient as it is:
+#: the Trainer zeroes with ``set_to_none``).
+EAGER_OPS_LORA_DROPOUT_BWD, EAGER_OPS_LORA_ACCUMULATE = 1.0, 2.0
+#: The tools whose QLoRA goes through PEFT's ``prepare_model_for_kbit_training`` (flops.KBIT_FP32_EW_FACTOR): a plain
+#: HF Trainer script following PEFT's quantization guide, TRL (``prepare_peft_model``, 2023-09 to 2025) and Axolotl
+#: (its loader, unless ``skip_prepare_model_for_kbit_training``). LLaMA-Factory keeps its norms in the compute dtype
+#: (``upcast_layernorm`` defaults to False); Unsloth has its own kernels.
+KBIT_PREP_TOOLS = ("hf", "trl", "axolotl")
 
 
 def attention_kernel(framework: str, generation: str, choice: str | None = "auto") -> str:
@@ -600,6 +622,7 @@ def time_layout(
     fsdp_version: int = 2,
     pipeline_mbs=None,
     lora_dropout: float = 0.0,
+    kbit_fp32: bool = False,
     expert_tp=None,
     ep_domain=None,
     attn_len: float | None = None,
@@ -682,14 +705,27 @@ def time_layout(
     # LoRA adapter paths (flops.lora_traffic_elements: PEFT/torchtune LoRA linears): the rank-wide GEMMs' inputs
     # and outputs, the scaling and the add, at memory speed; the recompute forward re-runs the forward's part
     lora_tok = 0.0
+    # PEFT's fp32 adapters under the HF Trainer's autocast (flops.LORA_AUTOCAST_IN): fp32 master weights, no ZeRO
+    # (DeepSpeed runs the whole model, adapters included, in 16 bits), as memory.memory_arrays' ``autocast``
+    peft_autocast = ((framework == "hf") & (precision in ("bf16", "fp16")) & bool(master_weights) & (zero == 0)
+                     if lora else False)
     if lora:
         d_in, d_out = F.lora_io_elements(m.arch, lora_targets)
-        l_fwd, l_bwd = F.lora_traffic_elements(d_in, d_out, lora_dropout > 0.0, fused)
+        l_fwd, l_bwd = F.lora_traffic_elements(d_in, d_out, lora_dropout > 0.0, fused, peft_autocast,
+                                               method == "qlora", kbit_fp32)
         lora_tok = 2.0 * (l_fwd * (1.0 + rec_whole + rec_op) + l_bwd) / (tp * pp * cp)
+    # QLoRA under prepare_model_for_kbit_training (flops.KBIT_*): fp32 element-wise passes and the 4-bit linears' casts
+    kbit_on = where(fused, False, peft_autocast) if (method == "qlora" and kbit_fp32) else False
+    if method == "qlora" and kbit_fp32:
+        kbit_cast = F.KBIT_CAST_BYTES * F.kbit_cast_elements(m.arch) * (2.0 + rec_whole + rec_op) / (tp * pp * cp)
+        # the residual adds (6h of the replicated 4h + 6h (+ 6h dropout): elementwise_bytes_per_token_layer) and the
+        # split passes (activation, RoPE) go fp32; HF's RMSNorm computes in fp32 either way (not doubled)
+        res_share = 6.0 / (10.0 + (6.0 if m.dropout else 0.0))
+        kbit_ew = ((F.KBIT_FP32_EW_FACTOR - 1.0) * (ew_rep * res_share / where(sp, tp, 1.0) + ew_split / tp)
+                   * passes * m.L / (pp * cp))
+        ew_bytes = where(kbit_on, ew_bytes + kbit_ew + kbit_cast, ew_bytes)
     # host-side issue time of one micro-batch in eager PyTorch (EAGER_OPS_*): a floor under its GPU time
-    n_lora = F.lora_targets_per_layer(m.arch, lora_targets) if lora else 0.0
-    ops_fwd = EAGER_OPS_FWD_LAYER + n_lora * (EAGER_OPS_LORA_FWD + (1.0 if lora_dropout > 0.0 else 0.0))
-    ops_bwd = EAGER_OPS_BWD_LAYER + n_lora * EAGER_OPS_LORA_BWD
+    ops_fwd, ops_bwd = _eager_ops_layer(m, method, lora_targets, lora_dropout, peft_autocast, where, m_acc, kbit_on)
     host_mb = where(fused, 0.0, (ops_fwd * (1.0 + rec_whole + rec_op) + ops_bwd) * (m.L / pp) * EAGER_OP_S)
     # MoE (routed experts): the grouped expert GEMMs' own size factor and the dispatch's memory passes
     exp_tp = expert_tp_of(framework, tp, expert_tp)
@@ -861,6 +897,33 @@ def time_layout(
         "opt_bytes": opt_params * (OPT_BYTES.get(optimizer, 30.0) + clip), "fp8_w_bytes": fp8_w_bytes,
         "deq_bytes": deq_bytes, "tokens_step_gpu": tokens_step_gpu, "tokens_per_step": tokens_step_gpu * n_gpus,
     }
+
+
+def _eager_ops_layer(m: ModelFacts, method: str, lora_targets: str, lora_dropout: float, peft_autocast, where,
+                     m_acc=1.0, kbit_on=False):
+    """Kernels an eager decoder layer launches per micro-batch, (forward, backward): the HF layer's
+    (``EAGER_OPS_FWD_LAYER``), each LoRA module's (``EAGER_OPS_LORA_*``: its dropout forward and backward, the
+    gradient accumulation over the step's ``m_acc`` micro-batches, PEFT's autocast casts ``EAGER_OPS_LORA_AUTOCAST_*``)
+    and, for QLoRA, bitsandbytes' dequantisation of every 4-bit linear in each pass and PEFT's clone
+    (``EAGER_OPS_QLORA_*``) and, under ``prepare_model_for_kbit_training`` (``kbit_on``, flops.KBIT_CAST_BYTES), one
+    cast kernel per cast tensor each way: the 4-bit linears' inputs and outputs but ``o_proj``'s, SDPA's q/k/v and
+    each adapter's input. ``peft_autocast``, ``m_acc`` and ``kbit_on`` may be arrays."""
+    if method not in ("lora", "qlora"):
+        return EAGER_OPS_FWD_LAYER, EAGER_OPS_BWD_LAYER
+    n_lora = F.lora_targets_per_layer(m.arch, lora_targets)
+    cast_f = where(peft_autocast, EAGER_OPS_LORA_AUTOCAST_FWD, 0.0)
+    cast_b = where(peft_autocast, EAGER_OPS_LORA_AUTOCAST_BWD, 0.0)
+    drop = 1.0 if lora_dropout > 0.0 else 0.0
+    fwd = EAGER_OPS_FWD_LAYER + n_lora * (EAGER_OPS_LORA_FWD + drop)
+    accumulate = EAGER_OPS_LORA_ACCUMULATE * (m_acc - 1.0) / m_acc
+    bwd = EAGER_OPS_BWD_LAYER + n_lora * (EAGER_OPS_LORA_BWD + drop * EAGER_OPS_LORA_DROPOUT_BWD + accumulate)
+    if method == "qlora":
+        # the bitsandbytes layer casts nothing under autocast (flops.QLORA_CLONE_OUT); every linear is 4-bit
+        n_4bit = F.lora_targets_per_layer(m.arch, "all_linear")
+        kbit = where(kbit_on, 2.0 * (n_4bit - 1.0) + 3.0 + n_lora, 0.0)
+        return (fwd + n_lora * EAGER_OPS_QLORA_CLONE + n_4bit * EAGER_OPS_QLORA_DEQUANT + kbit,
+                bwd + n_4bit * EAGER_OPS_QLORA_DEQUANT + kbit)
+    return fwd + n_lora * cast_f, bwd + n_lora * cast_b
 
 
 #: torch ring attention (``torch/distributed/tensor/experimental/_attention.py``, torchtitan's context parallel), bytes
@@ -1487,6 +1550,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         fsdp_version=int(getattr(t, "fsdp_version", 2)),
         pipeline_mbs=getattr(t, "pipeline_microbatch_size", None),
         lora_dropout=float(getattr(t, "lora_dropout", 0.0)),
+        kbit_fp32=t.method == "qlora" and t.framework in KBIT_PREP_TOOLS,
         expert_tp=getattr(s.parallel, "expert_tp", None),
         ep_domain=ep_domain_of(r.gpu, gf, h.gpus_per_node),
     )
