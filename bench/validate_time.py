@@ -293,6 +293,68 @@ def torchtitan_sanity() -> list[str]:
     return rows
 
 
+# ------------------------------------------------------------------ long-context rows (sanity check, not fitted)
+#: NVIDIA NeMo ``docs/source/performance/performance_long_sequence.md`` ("LLAMA2-7B (FP8)", container NeMo 24.03.01,
+#: DGX-H100): Megatron-Core + Transformer Engine (p2p ring, cuDNN fused attention), FP8, "# of GPUs" = sequence
+#: length in K; the "with-CP" configurations (CP 1 up to 16K; the 8K row runs PP 2, the others PP 1).
+#: (seq K, TP, DP, CP, published model TFLOP/s per GPU). The batch is not given for these
+#: rows; the same page's later Llama 3 8B B200 table keeps 4M tokens per batch, which is used here (PP 1: the batch
+#: only spreads the data-parallel sync).
+NEMO_LONG_SEQ = [(4, 1, 4, 1, 768), (8, 1, 4, 1, 730), (16, 2, 8, 1, 660), (32, 2, 8, 2, 610), (64, 4, 8, 2, 574), (128, 4, 8, 4, 555), (256, 4, 8, 8, 549),
+                 (512, 8, 4, 16, 549), (1024, 8, 4, 32, 536)]
+#: Dubey et al. 2024, "The Llama 3 Herd of Models" (arXiv:2407.21783) Table 4: Llama 3 405B pre-training on
+#: H100 (700 W, HBM3), BF16, TP 8, PP 16, 16M tokens per batch. (GPUs, CP, sequence, batch per DP rank,
+#: published TFLOP/s per GPU). §3.3.2: CP all-gathers K and V (GQA-sized) then computes the local queries; the
+#: interleaved pipeline's virtual-stage count is not stated, so the rows are shown at 1 and 4.
+LLAMA3_TABLE4 = [(8192, 1, 8192, 32, 430), (16384, 1, 8192, 16, 400), (16384, 16, 131072, 16, 380)]
+
+
+def _nemo_llama2_flops_per_token(seq: int, causal: bool) -> float:
+    """NeMo ``flops_formulas.llama2`` per token (h 4096, 32 layers, 32 heads and groups, FFN 11008, vocab 32000):
+    as first written the attention term is ``12·s/h`` (full, not causal); later versions halve it."""
+    h, L, f, v = 4096, 32, 11008, 32000
+    return L * h * h * (12 + 12 + 18 * f / h + 12 * seq / h * (0.5 if causal else 1.0) + 6 * v / (L * h))
+
+
+def long_context_rows() -> list[str]:
+    """NeMo's Llama 2 7B FP8 CP rows and Llama 3's Table 4 as markdown lines (evaluated now)."""
+    from gpuplanner.core.evaluate import evaluate
+
+    out = ["| NeMo 24.03 Llama 2 7B FP8, H100 | published TFLOP/s | predicted (NeMo formula) | error | "
+           "error with causal-halved formula |", "|---|---:|---:|---:|---:|"]
+    for k, tp, dp, cp, pub in NEMO_LONG_SEQ:
+        seq, pp = k * 1024, 2 if k == 8 else 1  # the 8K row runs PP 2
+        sc = {"model": {"preset": "llama-2-7b"},
+              "training": {"framework": "megatron", "precision": "fp8", "seq_len": seq, "micro_batch_size": 1,
+                           "global_batch_size": max(4 * 1024 * 1024 // seq, dp)},
+              "parallel": {"tp": tp, "pp": pp, "cp": cp, "zero": 1, "sequence_parallel": tp > 1},
+              "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": tp * pp * dp * cp}}
+        tps = evaluate(scenario_from_dict(sc)).time_modelled.tokens_per_s_per_gpu
+        full, causal = (tps * _nemo_llama2_flops_per_token(seq, c) / 1e12 for c in (False, True))
+        pub_tps_causal = pub * 1e12 / _nemo_llama2_flops_per_token(seq, True)
+        out.append(f"| {k}K, TP {tp} PP {pp} DP {dp} CP {cp} ({tp * pp * dp * cp} GPUs) | {pub} | {full:,.0f} | "
+                   f"{full / pub - 1:+.0%} | {tps / pub_tps_causal - 1:+.0%} |")
+    out += ["", "| Llama 3 Table 4 (405B, BF16) | published TFLOP/s | Megatron-Core VP 1 / 4 | "
+            "torchtitan-style (torch ring) VP 1 / 4 |", "|---|---:|---:|---:|"]
+    for n, cp, seq, bpd, pub in LLAMA3_TABLE4:
+        cells = []
+        for fw in ("megatron", "fsdp"):
+            vals = []
+            for vpp in (1, 4):
+                sc = {"model": {"preset": "llama-3.1-405b"},
+                      "training": {"framework": fw, "seq_len": seq, "micro_batch_size": 1, "precision": "bf16",
+                                   "global_batch_size": bpd * n // (8 * 16 * cp), "torch_compile": True},
+                      "parallel": {"tp": 8, "pp": 16, "cp": cp, "vpp": vpp, "zero": 1 if fw == "megatron" else 3,
+                                   "sequence_parallel": True},
+                      "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": n}}
+                t = evaluate(scenario_from_dict(sc)).time_modelled
+                tf = t.tokens_per_s_per_gpu * t.flops_per_token / 1e12
+                vals.append(f"{tf:,.0f} ({tf / pub - 1:+.0%})")
+            cells.append(" / ".join(vals))
+        out.append(f"| {n:,} GPUs, CP {cp}, sequence {seq:,} | {pub} | {cells[0]} | {cells[1]} |")
+    return out
+
+
 def gpu_id(row: dict) -> str:
     g = row["gpu_type"].lower()
     if "h100" in g:
@@ -638,6 +700,10 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "### torchtitan's published tables (sanity check, not in the shared set)",
         "",
         *torchtitan_sanity(),
+        "",
+        "### Long-context rows (sanity check, not in the shared set)",
+        "",
+        *long_context_rows(),
         "",
         "Why these rows still miss: the tables were measured on 500 W power-limited HBM2e H100s whose peak the "
         "source puts between the SXM and NVL figures (835–989 TFLOP/s dense BF16), while the scenario names the "
