@@ -95,3 +95,8 @@ def test_torchtitan_405b_256k_cross_node_ring_is_exposed():
     t = estimate(scenario_from_dict(sc)).time
     assert t.seconds["cp_comm"] > 0.01 * t.step_time_s
     assert t.hidden["cp_comm"] > t.seconds["cp_comm"]
+    # named in the breakdown (inside "other", not called optimizer time), and the shares still sum to one
+    assert t.parts["cp_comm"] == pytest.approx(t.seconds["cp_comm"])
+    assert t.breakdown["cp_comm"] == pytest.approx(t.seconds["cp_comm"] / t.step_time_s, rel=1e-6)
+    assert sum(t.breakdown.values()) == pytest.approx(1.0)
+    assert T.PART_PARENT["cp_comm"] == "other" and "cp_comm" in T.BREAKDOWN_LABELS
