@@ -701,21 +701,6 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "",
         *torchtitan_sanity(),
         "",
-        "### Long-context rows (sanity check, not in the shared set)",
-        "",
-        *long_context_rows(),
-        "",
-        "NeMo's table gives model TFLOP/s, and its formula at the time (`flops_formulas.llama2` as first written) "
-        "counted full, not causal, attention; later versions halve the attention term. Read with the full "
-        "term, the error grows with the attention's share from 0% at 4K to +77% at 1M, CP or not (16K without "
-        "CP: +22%); read causal, every row from 4K to 1M, CP 1 to 32, lands within −11…+2%, which is why the "
-        "causal reading is the likelier one. Llama 3's Table 4 does not say how many virtual pipeline stages "
-        "ran: at 4 the Megatron-Core reading meets all three rows (+3%, 0%, +7%), including CP 16 at 131k, "
-        "where Meta all-gathers GQA-sized K/V (one 128-wide head per TP rank). Read as torchtitan's torch "
-        "ring, the same CP 16 row is 51–66% too slow: that ring repeats K/V to all 16 query heads per rank and "
-        "sends fp32 dK/dV, 16–32× the bytes, over the nodes' NICs — the size of the gap issue 35 reported for "
-        "405B with CP.",
-        "",
         "Why these rows still miss: the tables were measured on 500 W power-limited HBM2e H100s whose peak the "
         "source puts between the SXM and NVL figures (835–989 TFLOP/s dense BF16), while the scenario names the "
         "SXM card, so every row is expected ~15–20% too fast. The column *at H100 NVL rates* runs the same "
@@ -750,6 +735,26 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "`global_batch_size` = local batch × data-parallel degree, as in the table above. Entering the local "
         "batch as `micro_batch_size` with no global batch gives one micro-batch per step: Table 6's 32k row "
         "would then be predicted at 19 tok/s/GPU (an 87% bubble) instead of 81 against 76 published.",
+        "",
+        "Issue 35 round 3 (torch's all-gather ring exposure, part `cp_comm`), before (e2dee63) → after, tokens/s/GPU "
+        "error: 8B 64k/128k/256k +21%/+69%/+81% → +20%/+68%/+80%; 405B 64k/128k/256k +34%/+42%/+72% → "
+        "+31%/+39%/+62%; the six CP rows' median/p90 56%/77% → 51%/74%; all 17 rows' median 23% → 23%. No shared "
+        "row runs CP: the public set is unchanged, row for row.",
+        "",
+        "### Long-context rows (sanity check, not in the shared set)",
+        "",
+        *long_context_rows(),
+        "",
+        "NeMo's table gives model TFLOP/s, and its formula at the time (`flops_formulas.llama2` as first written) "
+        "counted full, not causal, attention; later versions halve the attention term. Read with the full "
+        "term, the error grows with the attention's share from 0% at 4K to +77% at 1M, CP or not (16K without "
+        "CP: +22%); read causal, every row from 4K to 1M, CP 1 to 32, lands within −11…+2%, which is why the "
+        "causal reading is the likelier one. Llama 3's Table 4 does not say how many virtual pipeline stages "
+        "ran: at 4 the Megatron-Core reading meets all three rows (+3%, 0%, +7%), including CP 16 at 131k, "
+        "where Meta all-gathers GQA-sized K/V (one 128-wide head per TP rank). Read as torchtitan's torch "
+        "ring, the same CP 16 row is 51–66% too slow: that ring repeats K/V to all 16 query heads per rank and "
+        "sends fp32 dK/dV, 16–32× the bytes, over the nodes' NICs — the size of the gap issue 35 reported for "
+        "405B with CP.",
         "",
         "Recompute policies and FP8 recipes (issue 16, `core/recompute.py`, `core/fp8.py`) change no row: the "
         "shared rows run no recompute, full recompute, or (Megatron README) an unstated policy read as none, and "
