@@ -32,6 +32,30 @@ def test_megatron_ring_bytes_per_tp_rank():
     assert l8["cp_bytes"] == pytest.approx(l1["cp_bytes"] / 8)
 
 
+def test_forward_ring_rerun_by_recompute():
+    """A recompute that re-runs the attention's forward re-runs its ring: full AC (whole layer) and Megatron's
+    selective (``checkpoint_core_attention``) add one forward pass of K/V to TE's 3, and one of attention compute
+    to hide it under (forward passes + backward 2×)."""
+    def lay_rec(framework, recompute):
+        r = resolve(scenario_from_dict({
+            "model": {"preset": "llama-3.1-70b"},
+            "training": {"framework": framework, "seq_len": 65536, "micro_batch_size": 1},
+            "parallel": {"tp": 1, "cp": 4, "zero": 1, "sequence_parallel": False},
+            "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 64}}))
+        kw, _ = T.time_kwargs(r)
+        kw = {k: v for k, v in kw.items() if k not in T.GPU_TIME_ARGS}
+        return T.time_layout(r.facts, **kw, tp=1, pp=1, cp=4, ep=1, dp=16, zero=1, recompute=recompute, mbs=1,
+                             sp=False, grad_accum=1, vpp=1, num_gpus=64, gpus_per_node=8)
+    from gpuplanner.core import recompute as rc
+    base, full, sel = (lay_rec("megatron", c) for c in (rc.NONE, rc.FULL, rc.MEGATRON_SELECTIVE))
+    assert full["cp_bytes"] == pytest.approx(base["cp_bytes"] * 4 / 3)
+    assert sel["cp_bytes"] == pytest.approx(base["cp_bytes"] * 4 / 3)
+    assert full["attn_layer_flops"] == pytest.approx(base["attn_layer_flops"] * 4 / 3)
+    # torch: full AC re-runs the forward gather: (2 + 1) gathers of cp − 1 chunks and cp dK/dV rotations (2 chunks)
+    t0, t1 = lay_rec("fsdp", rc.NONE), lay_rec("fsdp", rc.FULL)
+    assert t1["cp_bytes"] - t0["cp_bytes"] == pytest.approx(3 * t0["cp_kv_chunk"])
+
+
 def test_torchtitan_ring_repeats_heads_and_fp32_grads():
     l1, m = lay("fsdp", 1)
     tokens = 65536 / 4
@@ -70,7 +94,7 @@ def test_torch_allgather_ring_exposure_hand_derived():
     """torch's all-gather ring (timing._torch_cp_exposure): the K/V gather hides only under step 0's kernel (1/cp of
     the forward attention), once per forward pass (a whole-layer recompute re-runs it) and once in the backward;
     each fp32 dK/dV rotation hides under the next step's backward kernel, the last one under nothing."""
-    kv, cp, attn = 256e6, 8.0, 0.3  # bytes per chunk, ring size, layer attention seconds (fwd 0.1, bwd 0.2)
+    kv, cp, attn = 256e6, 8.0, 0.4  # bytes per chunk, ring size, layer attention s (fwd 0.1, recompute 0.1, bwd 0.2)
     lay_ = {"cp_kv_chunk": kv, "cp_fwd_passes": 2.0}
     ag_bw, p2p_bw = 50e9, 50e9
     total, exposed = T._torch_cp_exposure(lay_, cp, attn, ag_bw, p2p_bw, T._ArrayOps)

@@ -788,15 +788,18 @@ def time_layout(
     # (``models/llama/model.py``: ``keys = repeat_kv(xk, self.n_rep)``), so torch's ring passes the repeated
     # heads, and its backward rotates dK/dV in fp32 (``_ContextParallelOptions.convert_to_f32 = True``): bytes by
     # _torch_cp_bytes. Transformer Engine's ring (Megatron, ``AttnFuncWithCPAndKVP2P``) passes the KV heads and 16-bit
-    # dK/dV over cp − 1 steps: 1 + 1 + 2 = 3×.
+    # dK/dV over cp − 1 steps: K/V once per forward pass, K/V and dK/dV once each in the backward.
     torch_cp = framework == "fsdp"
     n_kv_heads = float(m.arch.num_heads if torch_cp else m.arch.num_kv_heads)
     cp_dim = (m.q_dim if torch_cp else m.kv_dim) / minimum(tp, n_kv_heads)
     kv_chunk = 2.0 * tokens_mb * 2.0 * cp_dim
-    cp_passes = 3.0
+    # the forward ring runs once per forward of the attention: a recompute of the whole layer (full AC) or of the
+    # attention core (Megatron's selective, ``checkpoint_core_attention``) re-runs it in the backward
+    cp_fwd_passes = 1.0 + rec_whole + rec_attn
+    cp_passes = cp_fwd_passes + 2.0
     # torch's ring as torchtitan runs it (``context_parallel_rotate_method`` default "allgather"): each pass gathers
-    # the other ranks' K/V once; the backward rotates fp32 dK/dV on every one of its ``cp`` steps (_TORCH_CP)
-    cp_bytes = (_torch_cp_bytes(cp, kv_chunk, rec_whole) if torch_cp else cp_passes * (cp - 1.0) * kv_chunk)
+    # the other ranks' K/V once; the backward rotates fp32 dK/dV on every one of its ``cp`` steps (_torch_cp_bytes)
+    cp_bytes = (_torch_cp_bytes(cp, kv_chunk, cp_fwd_passes - 1.0) if torch_cp else cp_passes * (cp - 1.0) * kv_chunk)
     # torch's ring attention merges and accumulates around each ring step on the compute stream, memory-bound
     # (torch/distributed/tensor/experimental/_attention.py, _cp_options.convert_to_f32 = True): cp_merge_bytes
     cp_merge_tok = 0.0
@@ -844,8 +847,8 @@ def time_layout(
         "rs_bytes": grad_gpu * g_bytes * ag_factor, "fsdp_pp": fsdp_pp, "per_mb": per_mb,
         "fsdp_copy_bytes": fsdp_copy_bytes, "fsdp_copy_on": (framework == "fsdp") & per_mb & (n_dp > 1),
         "cp_in_node": tp * cp <= gpn, "cp_bytes": cp_bytes, "torch_cp": torch_cp, "cp_kv_chunk": kv_chunk,
-        "cp_fwd_passes": 1.0 + rec_whole,
-        "attn_layer_flops": (3.0 * fwd.attention / m.L) * tokens_mb, "stage_layers": m.L / pp,
+        "cp_fwd_passes": cp_fwd_passes,
+        "attn_layer_flops": ((2.0 + cp_fwd_passes) * fwd.attention / m.L) * tokens_mb, "stage_layers": m.L / pp,
         "ep_in_node": tp * ep * cp <= gpn, "a2a_bytes": 4.0 * a2a_bytes, "n_moe_stage": n_moe_stage,
         "opt_bytes": opt_params * (OPT_BYTES.get(optimizer, 30.0) + clip), "fp8_w_bytes": fp8_w_bytes,
         "deq_bytes": deq_bytes, "tokens_step_gpu": tokens_step_gpu, "tokens_per_step": tokens_step_gpu * n_gpus,
@@ -897,13 +900,14 @@ def _torch_cp_bytes(cp, kv_chunk, rec_whole):
 
 def _torch_cp_exposure(lay: dict, cp, attn_layer, ag_bw, p2p_bw, ops):
     """(all, exposed) seconds of torch's all-gather ring per layer and micro-batch (see above). ``attn_layer`` is the
-    layer's attention-kernel time (forward 1×, backward 2×); each ring step's kernel is ``1/cp`` of it. The K/V
-    gathers run at the all-gather bus bandwidth ``ag_bw``, the dK/dV rotations at the point-to-point ``p2p_bw``."""
+    layer's attention-kernel time (each forward pass 1×, backward 2×); each ring step's kernel is ``1/cp`` of a pass.
+    The K/V gathers run at the all-gather bus bandwidth ``ag_bw``, the dK/dV rotations at the point-to-point
+    ``p2p_bw``."""
     maximum = ops.maximum
     kv = lay["cp_kv_chunk"]
     t_ag = (cp - 1.0) * kv / ag_bw
     t_dkv = 2.0 * kv / p2p_bw
-    step_f = attn_layer / (3.0 * cp)
+    step_f = attn_layer / ((2.0 + lay["cp_fwd_passes"]) * cp)
     step_b = 2.0 * step_f
     exposed = (lay["cp_fwd_passes"] * maximum(t_ag - step_f, 0.0) + maximum(t_ag - step_b, 0.0)
                + (cp - 1.0) * maximum(t_dkv - step_b, 0.0) + t_dkv)
