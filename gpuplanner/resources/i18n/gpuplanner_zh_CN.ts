@@ -7652,6 +7652,10 @@
         <translation>采样：把新权重加载到推理引擎</translation>
     </message>
     <message>
+        <source>CPU offload: optimizer step on the CPU and PCIe copies</source>
+        <translation>CPU 卸载：在 CPU 上执行的优化器步和 PCIe 拷贝</translation>
+    </message>
+    <message>
         <source>context parallel: merging the ring&apos;s partial attention</source>
         <translation>上下文并行：合并环形注意力的分块结果</translation>
     </message>
