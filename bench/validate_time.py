@@ -130,7 +130,10 @@ Every row whose error exceeds 25% (and the borderline ones) has its reason here.
   rates need 85% (full) and over 100% (LoRA) of the A6000's dense BF16 peak (154.8 TFLOPS), which is not
   physically possible; the recipe settings (from config defaults, see the row notes) were probably not
   the ones measured. The 4090 LoRA row (−28%) implies ~90% of that card's FP32-accumulate peak for the
-  same reason.
+  same reason. The 4090's 330 TFLOP/s figure is FP16 with FP16 accumulation; PyTorch runs BF16 matmuls with
+  FP32 accumulation (`aten/src/ATen/cuda/CUDABlas.cpp`, `gemm<at::BFloat16>`: compute type `CUDA_R_32F`; the
+  reduced-precision flag only changes split-K reductions, and the opt-in `allow_fp16_accumulation` is FP16-only),
+  so 165.2 is the peak these BF16 rows can reach and the catalogue keeps it (issue 35 round 3).
 - **Megatron-Core README 32B** (TP 8 on 384 H100s, −25%): the table gives neither the micro-batch nor the
   recomputation. With the assumed micro-batch of 1 the step has 4 micro-batches, and Megatron reduces the
   gradients only during the last one's backward and gathers the weights during the first one's forward
@@ -192,6 +195,118 @@ def bridge_fp8_rows() -> list[str]:
             "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": n}})
         pred = time_estimate(resolve(sc)).tokens_per_s_per_gpu
         out.append(f"| {label} | {pub:,} | {pred:,.0f} | {pred / pub - 1:+.1%} |")
+    return out
+
+# ------------------------------------------- Megatron-Bridge's published MoE rows (sanity check, not in the shared set)
+#: GPT-OSS 120B (openai/gpt-oss-120b config.json: 36 layers, hidden 2880, 64 query heads of 64, 8 KV heads, 128
+#: experts of 2880 with top-4, vocabulary 201,088, biased attention and MLP). Its alternate 128-token sliding-window
+#: layers and attention sinks are not represented (the attention is costed over the whole sequence).
+GPT_OSS_120B = {"name": "GPT-OSS 120B", "hidden_size": 2880, "num_hidden_layers": 36, "num_attention_heads": 64,
+                "head_dim": 64, "num_key_value_heads": 8, "intermediate_size": 2880, "moe_intermediate_size": 2880,
+                "num_experts": 128, "num_experts_per_tok": 4, "vocab_size": 201088, "tie_word_embeddings": False,
+                "attention_bias": True, "mlp_bias": True}
+BRIDGE_GPU = {"H100": "h100-sxm-80gb", "B200": "b200-180gb", "GB200": "gb200-186gb", "H800": "h800-sxm-80gb"}
+#: NVIDIA-NeMo/Megatron-Bridge ``docs/performance-summary-archive.md``: every MoE pre-training row on DGX-H100,
+#: DGX-B200 and DGX-GB200 of the 25.11 container (the issue's release) and of the 26.04.01 container (the last
+#: release with H100 and B200 rows) whose model the catalogue can describe (Nemotron 3 hybrid Mamba models and
+#: Kimi K2 are left out). Every run is dropless with the router's load balancing forced (the table's footnote).
+#: FP8-CS = Transformer Engine current scaling; FP8-MX/MXFP8 (Blackwell block scaling) is run as TE current
+#: scaling, the closest recipe the catalogue has. Expert tensor parallelism is 1 in every recipe
+#: (``scripts/performance/configs/*/workload_base_configs.py``, Megatron-Bridge v0.2.0).
+#: The DeepSeek-V3 report's own training throughput closes the list (another framework; a sanity figure).
+#: (release, system, model, precision, GPUs, GBS, MBS, sequence, TP, PP, VP, EP, published tok/s/GPU, note)
+BRIDGE_MOE = [
+    ("25.11", "GB200", "deepseek-v3", "bf16", 256, 4096, 1, 4096, 1, 4, 4, 64, 3139, "without MTP"),
+    ("25.11", "GB200", "deepseek-v3", "fp8", 256, 4096, 1, 4096, 1, 8, 4, 32, 4018, "without MTP; FP8-MX"),
+    ("25.11", "GB200", "gpt-oss-120b", "bf16", 64, 1280, 1, 8192, 1, 1, 1, 64, 15876, ""),
+    ("25.11", "GB200", "qwen3-30b-a3b", "fp8", 8, 512, 4, 4096, 1, 1, 1, 8, 23766, "FP8-MX"),
+    ("25.11", "GB200", "qwen3-235b-a22b", "bf16", 256, 8192, 1, 4096, 1, 8, 3, 32, 4916, ""),
+    ("25.11", "B200", "deepseek-v3", "fp8", 256, 2048, 1, 4096, 1, 16, 1, 8, 2139, "with MTP (not modelled); FP8-MX"),
+    ("25.11", "B200", "gpt-oss-120b", "bf16", 64, 512, 4, 4096, 1, 1, 1, 8, 8213, ""),
+    ("25.11", "B200", "qwen3-30b-a3b", "fp8", 8, 512, 1, 4096, 1, 1, 1, 8, 9299, "FP8-MX"),
+    ("25.11", "B200", "qwen3-235b-a22b", "fp8", 64, 1024, 1, 4096, 1, 8, 2, 8, 3269, "FP8-MX"),
+    ("25.11", "H100", "gpt-oss-120b", "bf16", 64, 512, 4, 4096, 1, 4, 1, 8, 5630, ""),
+    ("25.11", "H100", "qwen3-30b-a3b", "fp8", 16, 512, 2, 4096, 1, 2, 24, 8, 5275, "FP8-CS"),
+    ("25.11", "H100", "qwen3-235b-a22b", "fp8", 256, 2048, 1, 4096, 2, 8, 4, 32, 1575, "FP8-CS"),
+    ("26.04.01", "GB200", "deepseek-v3", "fp8", 256, 4096, 1, 4096, 1, 4, 4, 64, 4256, "MXFP8"),
+    ("26.04.01", "GB200", "gpt-oss-120b", "bf16", 64, 1280, 4, 4096, 1, 1, 1, 64, 16640, ""),
+    ("26.04.01", "GB200", "qwen3-30b-a3b", "fp8", 8, 512, 4, 4096, 1, 1, 1, 8, 26112, "MXFP8"),
+    ("26.04.01", "GB200", "qwen3-235b-a22b", "fp8", 256, 8192, 1, 4096, 1, 8, 3, 32, 5680, "MXFP8"),
+    ("26.04.01", "B200", "deepseek-v3", "fp8", 256, 4096, 1, 4096, 1, 8, 2, 32, 3328, "MXFP8"),
+    ("26.04.01", "B200", "gpt-oss-120b", "bf16", 64, 1280, 4, 4096, 1, 1, 1, 8, 13568, ""),
+    ("26.04.01", "B200", "qwen3-30b-a3b", "fp8", 8, 512, 4, 4096, 1, 1, 1, 8, 27136, "MXFP8"),
+    ("26.04.01", "B200", "qwen3-235b-a22b", "fp8", 256, 8192, 1, 4096, 1, 8, 1, 8, 3776, "MXFP8"),
+    ("26.04.01", "H100", "gpt-oss-120b", "bf16", 64, 1280, 1, 4096, 1, 4, 1, 8, 5824, ""),
+    ("26.04.01", "H100", "qwen3-30b-a3b", "fp8", 16, 1024, 1, 4096, 1, 1, 1, 16, 8960, "FP8"),
+    ("26.04.01", "H100", "qwen3-235b-a22b", "fp8", 256, 8192, 1, 4096, 2, 8, 4, 32, 1712, "FP8"),
+    # DeepSeek-AI, DeepSeek-V3 technical report (arXiv 2412.19437): 14.8T pre-training tokens in 2.664M H800 GPU
+    # hours (Table 1) = 1,543 tok/s/GPU on 2,048 H800; PP 16, EP 64 over 8 nodes, ZeRO-1, FP8, sequence 4096, batch
+    # growing to 15,360 (§3.2, §4.2); micro-batch not stated (1 assumed)
+    ("DeepSeek-V3 report", "H800", "deepseek-v3", "fp8", 2048, 15360, 1, 4096, 1, 16, 1, 64, 1543,
+     "HAI-LLM, not Megatron: DualPipe overlaps the all-to-all and node-limited routing sends a token to at most "
+     "4 nodes; neither is modelled"),
+]
+#: The MoE table's |error| before issue 35 round 3 (base e2dee63): median and p90 over the 21 rows predicted.
+BRIDGE_MOE_BEFORE = {"median": 0.67, "p90": 1.98}
+
+
+def bridge_moe_scenario(row) -> dict:
+    """The scenario a Megatron-Bridge user would enter for one :data:`BRIDGE_MOE` row."""
+    _rel, system, model, prec, n, gbs, mbs, seq, tp, pp, vp, ep, _pub, _note = row
+    return {"model": GPT_OSS_120B if model == "gpt-oss-120b" else {"preset": model},
+            "training": {"framework": "megatron", "precision": prec, "seq_len": seq, "micro_batch_size": mbs,
+                         "global_batch_size": gbs, **({"fp8_recipe": "te_current"} if prec == "fp8" else {})},
+            "parallel": {"tp": tp, "pp": pp, "vpp": vp, "ep": ep, "expert_tp": 1, "sequence_parallel": tp > 1,
+                         "zero": 1},
+            "hardware": {"gpu": BRIDGE_GPU[system], "num_gpus": n}}
+
+
+def bridge_moe_results() -> list[dict]:
+    """Each :data:`BRIDGE_MOE` row with its prediction (``pred`` None where the scenario is refused, ``why``)."""
+    from gpuplanner.core.errors import ScenarioError
+
+    out = []
+    for row in BRIDGE_MOE:
+        res = {"row": row, "pub": row[12], "pred": None, "why": "", "top": ""}
+        try:
+            t = time_estimate(resolve(scenario_from_dict(bridge_moe_scenario(row))))
+        except ScenarioError as e:
+            res["why"] = str(e)
+        else:
+            res["pred"] = t.tokens_per_s_per_gpu
+            # the step's parts in seconds (ep_comm on its own, not folded into "other") and the named mechanisms
+            bd = {**{k: v for k, v in t.seconds.items() if k != "compute"}, **t.parts}
+            k, v = max(bd.items(), key=lambda kv: kv[1])
+            res["top"] = f"{k} {v / t.step_time_s:.0%}"
+        out.append(res)
+    return out
+
+
+def bridge_moe_stats(results: list[dict]) -> tuple[int, float, float]:
+    """(rows predicted, median |error|, p90 |error|) of :func:`bridge_moe_results`."""
+    e = [abs(r["pred"] / r["pub"] - 1) for r in results if r["pred"] is not None]
+    return len(e), statistics.median(e), percentile(e, 0.9)
+
+
+def bridge_moe_rows() -> list[str]:
+    """The MoE table as markdown lines."""
+    res = bridge_moe_results()
+    out = ["| release | system | model | precision | GPUs | MBS | TP/PP/VP/EP | published | predicted | error | "
+           "largest overhead | note |", "|---|---|---|---|---:|---:|---|---:|---:|---:|---|---|"]
+    for r in res:
+        rel, system, model, prec, n, _gbs, mbs, _seq, tp, pp, vp, ep, pub, note = r["row"]
+        pred = "—" if r["pred"] is None else f"{r['pred']:,.0f}"
+        err = "—" if r["pred"] is None else f"{r['pred'] / pub - 1:+.0%}"
+        out.append(f"| {rel} | {system} | {model} | {prec} | {n} | {mbs} | {tp}/{pp}/{vp}/{ep} | {pub:,} | {pred} | "
+                   f"{err} | {r['top']} | {(note + '; ' if note and r['why'] else note) + r['why']} |")
+    n, med, p90 = bridge_moe_stats(res)
+    # the rows the model could represent before (not the H100 Qwen3-235B ones, refused then; not the DeepSeek report)
+    n_b, med_b, p90_b = bridge_moe_stats([r for r in res if r["row"][0] in ("25.11", "26.04.01")
+                                          and not (r["row"][1] == "H100" and r["row"][2] == "qwen3-235b-a22b")])
+    out += ["", f"Over the {n} rows predicted: median |error| {med:.0%}, p90 {p90:.0%}"
+            + (f" (before issue 35 round 3: {BRIDGE_MOE_BEFORE['median']:.0%} / {BRIDGE_MOE_BEFORE['p90']:.0%} over "
+               f"the {n_b} Bridge rows it could represent; the same rows now: {med_b:.0%} / {p90_b:.0%})."
+               if BRIDGE_MOE_BEFORE else ".")]
     return out
 
 # ------------------------------------------------------------------ torchtitan's own tables (sanity check)
@@ -337,6 +452,21 @@ def torchtitan_sanity() -> list[str]:
              f"published {pub:,} tok/s/GPU, before {before:,} ({before / pub - 1:+.0%}), now {now:,.0f} "
              f"({now / pub - 1:+.0%})."]
     return rows
+
+
+def peft_sanity() -> list[str]:
+    """bench/validate_peft.py's tables (HF Trainer + PEFT LoRA step times of the Qwen README; Unsloth's ratio)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("validate_peft", Path(__file__).with_name("validate_peft.py"))
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    ratios = mod.unsloth_ratios()
+    return [*mod.table("lora"), "", "Unsloth's benchmark page gives Unsloth 2x the speed of \"Hugging Face + FA2\" for "
+            "Llama 3.1 8B QLoRA (rank 32, all linear layers, batch 2): the model's ratio (TRL against Unsloth, 512 / "
+            "1024-token batches) is now " + ", ".join(f"{v:.2f}x ({k[0]}, {k[1]})" for k, v in ratios.items())
+            + " (before 1.11-1.16x)."]
 
 
 def gpu_id(row: dict) -> str:
@@ -680,6 +810,38 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "(`_fsdp_collectives.py`: `split_with_sizes_copy`, `_chunk_cat`), memory-bound passes FSDP1's flat "
         "parameters do not need (`training.fsdp_version`; llm-foundry's Composer runs FSDP1); (3) clipping by "
         "global norm reads and rescales every gradient once per step (on by default except in DeepSpeed).",
+        "",
+        "### Megatron-Bridge's published MoE rows (sanity check, not in the shared set)",
+        "",
+        "Every MoE pre-training row on DGX-H100, DGX-B200 and DGX-GB200 of Megatron-Bridge's 25.11 and 26.04.01 "
+        "tables (`docs/performance-summary-archive.md`) whose model the catalogue describes, entered as a user "
+        "would (`BRIDGE_MOE`; expert TP 1 as in the recipes; FP8-MX run as TE current scaling; GPT-OSS's sliding "
+        "window and sinks not represented). Nothing is fitted to them. Issue 35 round 3 added four mechanisms: "
+        "(1) the expert all-to-all sends each peer its own slice, the peers inside the NVLink domain over NVLink "
+        "and the others over the NICs at the same time, and GB200's NVL72 domain is 72 GPUs, not its 4-GPU tray "
+        "(`timing.ep_peer_shares`); (2) Megatron's dropless dispatcher syncs the host once per MoE layer, so each "
+        "layer takes at least the host's issue time: Transformer Engine's `GroupedLinear` issues per-expert "
+        "quantisation and GEMM kernels (part `moe_host_sync`, `timing.moe_host_seconds`); (3) Megatron folds "
+        "expert parallelism over the tensor-parallel ranks (`ep × expert_tp` divides `tp × cp × dp`), which makes "
+        "the two H100 Qwen3-235B rows (TP 2, EP 32 on 16 data-parallel ranks) representable; (4) with expert tensor "
+        "parallelism (Megatron's default: expert_tp = tp) the dispatcher all-gathers the dispatched tokens over the "
+        "expert-TP group and reduce-scatters them in the combine (no row here has expert_tp > 1). Most rows are still "
+        "predicted too fast: see the issue 35 round 3 note (`docs/notes/2026-12-06/issue-35-r3-moe.md`).",
+        "",
+        *bridge_moe_rows(),
+        "",
+        "### HF Trainer + PEFT LoRA at short context (issue 35 round 3; not in the shared set)",
+        "",
+        "The Qwen README's single-A100 LoRA table (`bench/validate_peft.py`: HF Trainer, PEFT r 64 on every linear "
+        "layer, dropout 0.05, gradient checkpointing, batch 1 × 8 accumulation, samples padded to the stated length). "
+        "Errors in tokens/s (+ = predicted too fast). What changed: PEFT's fp32 adapters under autocast cast each "
+        "adapter's input to fp32 and back (`flops.LORA_AUTOCAST_IN`), the eager host floor counts those casts, the "
+        "dropout backward and the gradient accumulation (`timing.EAGER_OPS_LORA_*`); QLoRA through bitsandbytes adds "
+        "its dequantisation kernels and PEFT's clone, and under `prepare_model_for_kbit_training` (HF recipe, TRL, "
+        "Axolotl) fp32 activations and the 4-bit linears' casts (`flops.KBIT_*`). The public set above is unchanged "
+        "(its LoRA rows are torchtune's pure-bf16, compiled runs).",
+        "",
+        *peft_sanity(),
         "",
         "### torchtitan's published tables (sanity check, not in the shared set)",
         "",

@@ -181,7 +181,8 @@ def test_kv_cache_and_decode_step_by_hand():
     g = get_gpu("h100-sxm-80gb")
     eff = inf.ServingEfficiency()
     t, bound = inf.decode_step_s(m, g, precision="bf16", kv_bytes=2.0, batch=1, context=4096, tp=1, eff=eff)
-    expect = (m.params_total * 2 + 4096 * 131072) / (3.35e12 * 0.6)
+    # the GEMMs read the weights at the decode MBU (0.6), the attention streams the KV cache at 0.8 (issue 35)
+    expect = m.params_total * 2 / (3.35e12 * 0.6) + 4096 * 131072 / (3.35e12 * 0.8)
     assert bound == "memory" and t == pytest.approx(expect, rel=1e-12)
     # fp8 weights halve the bytes read: at batch 1 the step is ~2x faster
     t8, _ = inf.decode_step_s(m, g, precision="fp8", kv_bytes=1.0, batch=1, context=4096, tp=1, eff=eff)
@@ -225,7 +226,8 @@ def test_max_throughput_against_tensorrt_llm_tables():
     g = get_gpu("h100-sxm-80gb")
     errs = []
     for (isl, osl), measured in TRTLLM_LLAMA31_8B_H100_FP8:
-        got = inf.max_throughput_per_gpu(m, g, prompt_tokens=isl, output_tokens=osl, precision="fp8")
+        got = inf.max_throughput_per_gpu(m, g, prompt_tokens=isl, output_tokens=osl, precision="fp8",
+                                         engine="tensorrt-llm")
         errs.append(abs(got / measured - 1))
     errs.sort()
     median = (errs[4] + errs[5]) / 2

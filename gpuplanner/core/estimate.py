@@ -23,6 +23,7 @@ from .memory import (
     MemoryBreakdown,
     ModelFacts,
     expandable_segments_default,
+    expert_tp_of,
     memory_arrays,
     model_facts,
 )
@@ -101,6 +102,25 @@ def _facts_for(arch: ModelArch) -> ModelFacts:
     return facts
 
 
+def _check_ep_fold(scenario: Scenario) -> None:
+    """Where the expert-parallel ranks come from. Megatron-Core folds the expert layers' parallelism over the whole
+    tensor × context × data-parallel grid of a stage ("MoE Parallel Folding": ``parallel_state.
+    initialize_model_parallel`` builds the expert groups from ``expert_tensor_parallel_size × expert_model_parallel_
+    size × expert data parallel × pp = world size``), so ``ep × expert_tp`` must divide ``tp × cp × dp``; other
+    frameworks carve the expert-parallel ranks out of the data-parallel ones (``ep`` divides ``dp``)."""
+    p = scenario.parallel
+    if engine_of(scenario.training.framework) == "megatron":
+        etp = int(expert_tp_of("megatron", p.tp, p.expert_tp))
+        grid = p.tp * p.cp * scenario.dp
+        if grid % (p.ep * etp):
+            raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "ep={ep} × expert_tp={etp} must divide tp × cp × dp = {grid} (Megatron's expert parallel folding)"),
+                ep=p.ep, etp=etp, grid=grid), field="parallel.ep")
+    elif scenario.dp % p.ep:
+        raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "ep={ep} must divide the data-parallel degree {dp}"), ep=p.ep, dp=scenario.dp), field="parallel.ep")
+
+
 def resolve(scenario: Scenario, models: ModelSource | None = None) -> Resolved:
     """Resolve the model and GPU and check the layout against the architecture."""
     arch = resolve_arch(scenario.model, models)
@@ -119,9 +139,7 @@ def resolve(scenario: Scenario, models: ModelSource | None = None) -> Resolved:
         if arch.num_experts % p.ep:
             raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "ep={ep} does not divide num_experts={experts}"),
                                             ep=p.ep, experts=arch.num_experts), field="parallel.ep")
-        if scenario.dp % p.ep:
-            raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
-                CTX, "ep={ep} must divide the data-parallel degree {dp}"), ep=p.ep, dp=scenario.dp), field="parallel.ep")
+        _check_ep_fold(scenario)
     if scenario.training.seq_len % p.cp:
         raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "cp={cp} does not divide seq_len={seq_len}"),
                                         cp=p.cp, seq_len=scenario.training.seq_len), field="parallel.cp")

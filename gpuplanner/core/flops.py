@@ -235,6 +235,18 @@ def lora_io_elements(a, targets: str) -> tuple[float, float]:
 LORA_FWD_IN, LORA_FWD_OUT, LORA_FWD_OUT_FUSED = 1.0, 6.0, 4.0
 LORA_BWD_IN, LORA_BWD_OUT = 5.0, 4.0
 LORA_DROPOUT_IN = 2.5
+#: PEFT under autocast (the HF Trainer's ``bf16``/``fp16`` mixed precision) keeps the adapters in fp32:
+#: ``get_peft_model(autocast_adapter_dtype=True)`` upcasts 16-bit adapter weights (``tuners_utils.cast_adapter_dtype``).
+#: ``lora.Linear.forward`` then casts the adapter's input to the adapters' dtype
+#: (``LoraLayer._cast_input_dtype``: ``x.to(torch.float32)``, read 1 and write 2 in 16-bit elements) and autocast
+#: casts it back to bf16 for ``lora_A``'s matmul (read 2, write 1): 6 fan_in. The backward runs both casts' backward
+#: on the input gradient (``ToCopyBackward``): 6 fan_in. Dropout (p > 0) then runs on the fp32 copy: read 2, write 2
+#: and the 1-byte mask (4.5 instead of 2.5), forward and backward. The bitsandbytes 4-bit path
+#: (``lora/bnb.py`` ``Linear4bit.forward``) casts only without autocast, but clones the base output first ("for
+#: 4bit, we need to defensively clone here"): read and write fan_out, 2 per forward.
+LORA_AUTOCAST_IN = 6.0
+LORA_DROPOUT_IN_FP32 = 4.5
+QLORA_CLONE_OUT = 2.0
 
 
 @lru_cache(maxsize=256)
@@ -244,14 +256,54 @@ def lora_targets_per_layer(a, targets: str) -> float:
     return n / max(float(a.num_layers), 1.0)
 
 
-def lora_traffic_elements(d_in, d_out, dropout: bool, fused):
+def lora_traffic_elements(d_in, d_out, dropout: bool, fused, autocast=False, qlora: bool = False,
+                          fp32_input=False):
     """(forward, backward) 16-bit elements per token of the LoRA adapter paths (:data:`LORA_FWD_IN` …);
-    ``fused`` may be a boolean array."""
-    drop = LORA_DROPOUT_IN * d_in if dropout else 0.0
-    fwd = LORA_FWD_IN * d_in + np.where(fused, LORA_FWD_OUT_FUSED, LORA_FWD_OUT) * d_out + drop
+    ``fused`` and ``autocast`` may be boolean arrays. ``autocast``: PEFT's fp32 adapters under autocast, eager
+    (:data:`LORA_AUTOCAST_IN`; torch.compile folds the casts into the adapter's kernels); ``qlora``: the
+    bitsandbytes LoRA layer (:data:`QLORA_CLONE_OUT`), which skips the input cast under autocast; ``fp32_input``: the
+    layer's input is fp32 (:data:`KBIT_FP32_EW_FACTOR`), and autocast casts it to bf16 for ``lora_A`` (half of
+    :data:`LORA_AUTOCAST_IN` each way)."""
+    eager_cast = np.logical_and(autocast, np.logical_not(fused)) & (not qlora)
+    kbit_cast = np.logical_and(autocast, np.logical_not(fused)) & np.logical_and(qlora, fp32_input)
+    cast_in = (np.where(eager_cast, LORA_AUTOCAST_IN, 0.0) + np.where(kbit_cast, LORA_AUTOCAST_IN / 2.0, 0.0)) * d_in
+    drop = (np.where(eager_cast, LORA_DROPOUT_IN_FP32, LORA_DROPOUT_IN) * d_in) if dropout else 0.0
+    clone = np.where(fused, 0.0, QLORA_CLONE_OUT) * d_out if qlora else 0.0
+    fwd = LORA_FWD_IN * d_in + np.where(fused, LORA_FWD_OUT_FUSED, LORA_FWD_OUT) * d_out + drop + cast_in + clone
+    bwd = LORA_BWD_IN * d_in + LORA_BWD_OUT * d_out + drop + cast_in
     if np.ndim(fwd) == 0:
         fwd = float(fwd)
-    return fwd, LORA_BWD_IN * d_in + LORA_BWD_OUT * d_out + drop
+    if np.ndim(bwd) == 0:
+        bwd = float(bwd)
+    return fwd, bwd
+
+
+#: QLoRA prepared by PEFT's ``prepare_model_for_kbit_training`` (``utils/other.py``: "cast all non INT8 parameters to
+#: fp32"; called by the PEFT quantization guide's recipe, TRL's ``prepare_peft_model`` for non-sharded 4-bit models and
+#: Axolotl's model loader; LLaMA-Factory and Unsloth do not call it). The norms' weights are fp32, so HF's RMSNorm
+#: returns ``weight * hidden.to(input_dtype)`` in fp32 and the residual stream is fp32 from the first MLP on (HF's
+#: flash-attention path warns of exactly this: "The input hidden states seems to be silently casted in float32, this
+#: might be related to the fact you have upcasted embedding or layer norm layers in float32"): the residual adds,
+#: the activation and RoPE move fp32 (:data:`KBIT_FP32_EW_FACTOR` × their 16-bit bytes; the norms compute in fp32
+#: either way), and every bitsandbytes
+#: ``Linear4bit`` fed an fp32 input casts it to the compute dtype (``x.to(self.compute_dtype)``) and its output back
+#: (``.to(inp_dtype)``), 6 bytes per element each (read 4 + write 2, read 2 + write 4), as does autocast's SDPA with
+#: q, k and v; the backward casts the gradients back the same way. ``o_proj`` is fed SDPA's bf16 output: no cast.
+KBIT_FP32_EW_FACTOR = 2.0
+KBIT_CAST_BYTES = 6.0
+
+
+@lru_cache(maxsize=256)
+def kbit_cast_elements(a) -> float:
+    """Elements cast per token and pass over all layers under :data:`KBIT_CAST_BYTES`: the inputs and outputs of
+    every 4-bit linear except ``o_proj`` (the routed experts a token reaches, for MoE) and SDPA's q, k and v."""
+    n = 0.0
+    for lin, n_layers in lora_linears(a, "all_linear"):
+        if lin.name != "o_proj":
+            n += float((lin.fan_in + lin.fan_out) * lin.active * n_layers)
+    q = float(a.num_heads * a.head_dim)
+    kv = float(a.num_kv_heads * a.head_dim)
+    return n + (q + 2.0 * kv) * float(a.num_layers)
 
 
 def flops_per_step(flops_per_token, global_batch, seq_len):

@@ -12,20 +12,26 @@ Serving with PagedAttention" (vLLM), arXiv:2309.06180, §2-3):
   attention stores ``kv_heads`` heads, Ainslie et al. 2023 arXiv:2305.13245); multi-head latent attention stores
   ``(kv_lora_rank + qk_rope_head_dim)`` values per layer (DeepSeek-V2, arXiv:2405.04434 §2.1.2). The KV cache is
   16-bit unless fp8 is chosen (vLLM ``--kv-cache-dtype fp8``; TensorRT-LLM FP8 KV cache).
-* **Memory budget**: the serving engine takes ``gpu_memory_utilization`` = 0.90 of the card (vLLM's default,
-  docs.vllm.ai engine arguments; TensorRT-LLM's ``kv_cache_free_gpu_mem_fraction`` default 0.90) for weights,
-  activations and KV cache; what the weights leave is KV cache, allocated in pages as requests grow
-  (PagedAttention), so a replica holds ``floor(KV bytes / (context × KV per token))`` users at full context.
-* **Decode step** (one token for each of ``B`` running requests): reads the weights once and each request's
-  KV cache, and does ``2 × active params`` FLOPs per token plus attention ``4 × layers × heads × head_dim ×
-  context`` (Kaplan et al. 2020 arXiv:2001.08361 Table 1, forward pass):
-  ``t = max(bytes / (BW × η_mem), flops / (peak × η_flop))`` — whichever roof is lower binds (Pope et al. §3).
-* **Prefill** of a ``prompt`` of ``P`` tokens is compute bound: ``2 × N × P / (peak × η_flop)``; with
-  continuous batching (Yu et al. 2022, Orca, OSDI) each request's prefill is paid once per ``output`` tokens,
-  so a replica's output tokens/s is ``B / (t(B) + B × t_prefill / output)``.
+* **Memory budget**: the engine's own rule (:func:`kv_cache_bytes_per_gpu`, ``inference.engine``): vLLM takes
+  ``gpu_memory_utilization`` (0.90) of the card and subtracts the weights, the peak of a profiling forward and
+  the memory outside PyTorch; TensorRT-LLM takes ``kv_cache_free_gpu_mem_fraction`` (0.90) of what is left free
+  after those; SGLang's ``mem_fraction_static`` holds weights and KV cache. KV cache is allocated in pages as
+  requests grow (PagedAttention), so a replica holds ``floor(KV bytes / (context × KV per token))`` users;
+  TensorRT-LLM's default ``GUARANTEED_NO_EVICT`` reserves each request's whole prompt + output
+  (:func:`reserved_context`).
+* **Decode step** (one token for each of ``B`` running requests): the linear layers take the longer of reading
+  the weights (at ``η_mem``) and their ``2 × active params`` FLOPs per token at :func:`gemm_efficiency`; then the
+  attention kernel streams each request's KV cache (:func:`kv_read_bandwidth`); then the tensor-parallel
+  all-reduces (:func:`tp_all_reduce_s`). They are separate kernels, run one after the other, so the times add
+  (:func:`decode_step_s`); ``bound`` says which roof the GEMMs hit (Pope et al. §3).
+* **Prefill** of a ``prompt`` of ``P`` tokens is compute bound: ``2 × N × P`` plus causal attention at
+  :func:`gemm_efficiency` of the GEMM rows (the scheduler's 8192-token chunk under continuous batching, the
+  prompt alone for an idle replica's first token); with continuous batching (Yu et al. 2022, Orca, OSDI) each
+  request's prefill is paid once per ``output`` tokens, so a replica's output tokens/s is
+  ``B / (t(B) + B × t_prefill / output)``.
 * **Latency target**: a user who must see ``r`` tokens/s needs ``t(B) ≤ 1/r``; the batch is the largest that
   meets it and fits in memory. Tensor parallelism over ``tp`` cards of one node divides weights, KV and both
-  roofs (Shoeybi et al. 2019, Megatron-LM; the all-reduce cost is left out: NVLink inside one node).
+  roofs and adds two all-reduces per layer (Shoeybi et al. 2019, Megatron-LM).
 
 What the engines do beyond the roofline (issue 35):
 
@@ -43,12 +49,14 @@ What the engines do beyond the roofline (issue 35):
   "generation stalls"), so every running user waits ``B × t_prefill / output`` per generated token beside the
   step itself: the latency target is met when ``t(B) + B·t_prefill/output ≤ 1/r``, not ``t(B)`` alone.
 * **Engine memory reservation**: ``gpu_memory_utilization`` (vLLM engine argument, default 0.9; TensorRT-LLM
-  ``kv_cache_free_gpu_mem_fraction``) is a parameter of :func:`size_serving`.
+  ``kv_cache_free_gpu_mem_fraction``; SGLang ``mem_fraction_static``) and ``engine`` are parameters of
+  :func:`size_serving` (issue 35, round 3: the reservation rules above).
 
-Efficiencies (settings, :class:`ServingEfficiency`): ``η_mem`` = 0.6 of peak HBM bandwidth — the model bandwidth
-utilisation Databricks/MosaicML measured for 7B decoding on A100/H100 ("LLM Inference Performance Engineering:
-Best Practices", databricks.com/blog, Oct 2023: MBU about 60% at small batch); ``η_flop`` = 0.5 of the dense
-peak at the serving precision — an assumption at the top of the planning guide's 40–55% "good" MFU band.
+Efficiencies (settings, :class:`ServingEfficiency`): ``η_mem`` = 0.6 of peak HBM bandwidth for the weights — the
+model bandwidth utilisation Databricks/MosaicML measured for 7B decoding on A100/H100 ("LLM Inference Performance
+Engineering: Best Practices", databricks.com/blog, Oct 2023: MBU about 60% at small batch); 0.75 on GDDR cards.
+The GEMMs' share of the dense peak is the training time model's (:func:`gemm_efficiency`), one set of constants
+for training and serving; the KV cache streams at the time model's 0.8 (:func:`kv_read_bandwidth`).
 ``docs/validation_inference.md`` compares the result with TensorRT-LLM's published throughput tables.
 """
 
@@ -62,6 +70,10 @@ from dataclasses import dataclass
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import Msg
 from .serving_facts import ServingEfficiency  # noqa: F401 (defined with the facts the time model shares)
+from .serving_facts import ENGINE_NAMES  # noqa: F401 (the views print them without loading this module)
+# the training time model's matmul efficiency, GEMM size factor and NCCL latency: one set of constants (issue 35)
+from . import timing as _timing
+from .fp8 import TE_GEMM_RATIO
 
 CTX = "Inference"
 
@@ -90,6 +102,13 @@ class ServingModel:
     expert_params: float = 0.0  # routed experts' weights over the whole model (0: dense)
     num_experts: int = 0
     experts_per_tok: int = 0
+    hidden_size: int = 0  # 0: num_heads × head_dim
+    ffn_size: int = 0  # MLP width (the profile run's activations); 0: 4 × hidden
+    vocab_size: int = 0
+
+    @property
+    def hidden(self) -> int:
+        return self.hidden_size or self.num_heads * self.head_dim
 
     @classmethod
     def of(cls, arch: Any, params: Any) -> "ServingModel":
@@ -100,7 +119,10 @@ class ServingModel:
                    qk_rope_head_dim=int(getattr(arch, "qk_rope_head_dim", 0) or 0),
                    expert_params=float(getattr(params, "expert_params", 0) or 0),
                    num_experts=int(getattr(arch, "num_experts", 0) or 0),
-                   experts_per_tok=int(getattr(arch, "num_experts_per_tok", 0) or 0))
+                   experts_per_tok=int(getattr(arch, "num_experts_per_tok", 0) or 0),
+                   hidden_size=int(getattr(arch, "hidden_size", 0) or 0),
+                   ffn_size=int(getattr(arch, "intermediate_size", 0) or 0),
+                   vocab_size=int(getattr(arch, "vocab_size", 0) or 0))
 
 
 def kv_bytes_per_token(m: ServingModel, kv_bytes: float) -> float:
@@ -172,54 +194,235 @@ class ReplicaPoint:
 GDDR_BOARDS = frozenset({"l40s-48gb", "l40-48gb", "l20-48gb"})
 
 
+#: Share of a datacenter GDDR board's memory that CUDA can allocate: their ECC is on by default and inline, so the
+#: driver reports 15/16 of the chips — nvidia-smi totals L40S 46,068 MiB of 49,152, L4 23,034 and A10 23,028 of
+#: 24,576, T4 15,360 of 16,384 (modal-labs/modal-client PR #2797, Jan 2025; nvidia-smi ``--help-query-gpu``:
+#: "Reported total memory is affected by ECC state"). HBM parts keep ECC on the side (H100 81,559 MiB of 81,920).
+GDDR_ECC_VISIBLE = 46068.0 / 49152.0
+
+
+def visible_memory_bytes(gpu: Any) -> float:
+    """The memory the engine sees: the catalog's GiB, less inline ECC on datacenter GDDR boards."""
+    total = float(getattr(gpu, "memory_gib", 0) or 0.0) * GIB
+    return total * GDDR_ECC_VISIBLE if getattr(gpu, "id", "") in GDDR_BOARDS else total
+
+
 def bandwidth_fraction(gpu: Any, eff: ServingEfficiency) -> float:
     """The share of the datasheet bandwidth decoding reaches on ``gpu``: GDDR or HBM (:data:`GDDR_BOARDS`)."""
     gddr = getattr(gpu, "gpu_class", "") in ("consumer", "workstation") or getattr(gpu, "id", "") in GDDR_BOARDS
     return eff.memory_bandwidth_gddr if gddr else eff.memory_bandwidth
 
 
+#: Activations are 16-bit between the layers (the all-reduced hidden state, vLLM/TensorRT-LLM's model dtype).
+ACT_BYTES = 2.0
+
+
+def gemm_efficiency(m: ServingModel, gpu: Any, precision: str, tokens: float, tp: int) -> float:
+    """Share of the dense peak a forward's linear layers reach with ``tokens`` rows, the training time model's
+    rule (:mod:`core.timing` module docstring): the generation's matmul efficiency ``GEN_EFFICIENCY`` times the
+    size factor ``1/(1 + D0/(h/tp)) · 1/(1 + T0/tokens)`` (tile and wave quantisation, NVIDIA "Matrix
+    Multiplication Background User's Guide"). FP8/INT8 GEMMs reach ``TE_GEMM_RATIO`` = 70.9/80.3 of the 16-bit
+    share of their own peak (stas00 MAMF finder on H100, :mod:`core.fp8`); serving quantises no weights on the
+    fly, so the training runs' cast overheads (``FP8_EFFICIENCY_RATIO``) do not apply."""
+    e = _timing.GEN_EFFICIENCY[_timing.gpu_generation(str(getattr(gpu, "id", "")))]
+    if precision in ("fp8", "int8") and getattr(gpu, "fp8_tflops", None):
+        e *= TE_GEMM_RATIO
+    width = m.hidden / max(tp, 1)
+    return e / (1.0 + _timing.D0 / max(width, 1.0)) / (1.0 + _timing.T0 / max(tokens, 1.0))
+
+
+def _busbw_gbs(gpu: Any) -> float:
+    """NCCL all-reduce bus bandwidth inside the node, as the time model reads it (catalog measurement)."""
+    try:
+        return float(_timing._intra_node_link(gpu, None, [])[1])
+    except Exception:  # noqa: BLE001 - a custom card without link facts: PCIe Gen3
+        return _timing.BUSBW_FRACTION["pcie"] * 16.0
+
+
+#: NCCL's ring all-reduce cost model (NVIDIA/nccl ``src/graph/tuning.cc``): per protocol a base latency, a latency per
+#: ring step on NVLink or PCIe (µs), and the share of the bus bandwidth it moves data at. Simple is the time model's
+#: (:data:`timing.NCCL_BASE_LAT`, :data:`timing.NCCL_INTRA_STEP_LAT`); LL sends 4 bytes of data with each 4-byte flag
+#: (``busBw * .5``) at a far lower latency. NCCL runs whichever the model makes faster, so the small all-reduces of a
+#: decode step go by LL. (vLLM's and TensorRT-LLM's custom all-reduce kernels are faster still for small messages.)
+NCCL_PROTOCOLS = {
+    "simple": (_timing.NCCL_BASE_LAT, {"nvlink": _timing.NCCL_INTRA_STEP_LAT, "pcie": 5.7e-6}, 1.0),
+    "ll": (6.6e-6, {"nvlink": 0.6e-6, "pcie": 1.0e-6}, 0.5),
+}
+
+
+def _link(gpu: Any) -> str:
+    return "nvlink" if str(getattr(gpu, "intra_node_link", "") or "").startswith("nvlink") else "pcie"
+
+
+def tp_all_reduce_s(m: ServingModel, gpu: Any, *, tokens: float, tp: int) -> float:
+    """The tensor-parallel all-reduces of one forward over ``tokens`` tokens: two per layer (after the attention
+    output and the MLP down projection, vLLM ``RowParallelLinear``; Shoeybi et al. 2019 §3) of ``tokens × h``
+    16-bit values. Each costs NCCL's ring model for the faster protocol (:data:`NCCL_PROTOCOLS`): base latency
+    plus ``2(tp−1)`` steps, and ``2(tp−1)/tp`` of the bytes at the protocol's share of the node's bus bandwidth.
+    Not overlapped with the GEMMs."""
+    if tp <= 1:
+        return 0.0
+    moved = 2.0 * (tp - 1) / tp * max(tokens, 1.0) * m.hidden * ACT_BYTES
+    busbw = _busbw_gbs(gpu) * 1e9
+    link = _link(gpu)
+    one = min(base + 2.0 * (tp - 1) * step[link] + moved / (busbw * share)
+              for base, step, share in NCCL_PROTOCOLS.values())
+    return 2.0 * m.num_layers * one
+
+
+def kv_read_bandwidth(gpu: Any, eff: ServingEfficiency) -> float:
+    """Bytes/s the decode attention reads the KV cache at: a batch's paged KV is many long streams, read like a
+    copy kernel at the time model's streaming share :data:`timing.MEM_BW_EFFICIENCY` (0.8: STREAM-like copies
+    reach 80–90% of the datasheet bandwidth, CUDA samples ``bandwidthTest``), not at batch-1 GEMV's model
+    bandwidth utilisation (:func:`bandwidth_fraction`); never below the latter (GDDR cards)."""
+    return float(gpu.mem_bw_tbs) * 1e12 * max(_timing.MEM_BW_EFFICIENCY, bandwidth_fraction(gpu, eff))
+
+
 def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float, batch: float, context: float,
                   tp: int, eff: ServingEfficiency) -> tuple[float, str]:
-    """Seconds of one decode step for ``batch`` requests with ``context`` tokens each (module docstring)."""
-    bw = float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff) * tp
-    peak = (peak_flops(gpu, precision) or 0.0) * eff.compute * tp
-    read = decode_weight_bytes(m, precision, batch) + batch * context * kv_bytes_per_token_per_gpu(m, kv_bytes, tp) * tp
-    flops = batch * (2.0 * m.params_active + 4.0 * m.num_layers * m.num_heads * m.head_dim * context)
-    t_mem = read / bw
-    t_cmp = flops / peak if peak > 0 else math.inf
-    return (t_mem, "memory") if t_mem >= t_cmp else (t_cmp, "compute")
+    """Seconds of one decode step for ``batch`` requests with ``context`` tokens each, per GPU of the ``tp``
+    group. The linear layers and the attention are separate kernels that run one after the other (vLLM's
+    FlashAttention/FlashInfer decode kernels, TensorRT-LLM's XQA): the GEMMs take the longer of reading the
+    weights and their FLOPs at :func:`gemm_efficiency` of ``batch`` rows; the attention then reads every
+    request's KV cache (memory bound: ~2·heads/kv_heads FLOPs per byte) at :func:`kv_read_bandwidth`; the TP all-reduces follow
+    (:func:`tp_all_reduce_s`). ``bound`` says which roof the GEMMs hit."""
+    bw = float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff)
+    peak = peak_flops(gpu, precision) or 0.0
+    t_read = decode_weight_bytes(m, precision, batch) / tp / bw
+    flops = batch * 2.0 * m.params_active / tp
+    t_gemm = flops / (peak * gemm_efficiency(m, gpu, precision, batch, tp)) if peak > 0 else math.inf
+    t_attn = batch * context * kv_bytes_per_token_per_gpu(m, kv_bytes, tp) / kv_read_bandwidth(gpu, eff)
+    t = max(t_read, t_gemm) + t_attn + tp_all_reduce_s(m, gpu, tokens=batch, tp=tp)
+    return t, ("memory" if t_read >= t_gemm else "compute")
 
 
-def prefill_s(m: ServingModel, gpu: Any, *, precision: str, prompt: float, tp: int, eff: ServingEfficiency) -> float:
-    peak = (peak_flops(gpu, precision) or 0.0) * eff.compute * tp
-    flops = 2.0 * m.params_active * prompt + 2.0 * m.num_layers * m.num_heads * m.head_dim * prompt * prompt
-    return flops / peak if peak > 0 else math.inf
+def prefill_s(m: ServingModel, gpu: Any, *, precision: str, prompt: float, tp: int, eff: ServingEfficiency,
+              rows: float | None = None) -> float:
+    """GPU seconds of one prompt's prefill inside a running batch: the linear layers' ``2·N·P`` FLOPs at
+    :func:`gemm_efficiency` of ``rows`` GEMM rows (default 8192, the large cards' scheduler budget
+    :func:`token_budget`: continuous batching mixes the prompt with other tokens), causal attention ``2·layers·heads·d·P²`` at the
+    same share, and its TP all-reduces. Its weights are read by the step it joins."""
+    peak = peak_flops(gpu, precision) or 0.0
+    if peak <= 0:
+        return math.inf
+    r = float(rows) if rows is not None else float(LARGE_BUDGET[0])
+    lin = 2.0 * m.params_active * prompt / tp
+    attn = 2.0 * m.num_layers * m.num_heads * m.head_dim * prompt * prompt / tp
+    return (lin + attn) / (peak * gemm_efficiency(m, gpu, precision, r, tp)) \
+        + tp_all_reduce_s(m, gpu, tokens=prompt, tp=tp)
+
+
+#: Serving engines whose memory reservation and KV allocation are modelled (``inference.engine``).
+ENGINES = ("vllm", "sglang", "tensorrt-llm")
+DEFAULT_ENGINE = "vllm"
+#: The engine's token budget per step and its sequence cap: vLLM's defaults for ``vllm serve``
+#: (``EngineArgs.get_batch_defaults``: 8192 tokens and 1024 sequences on GPUs with ≥ 70 GiB other than the A100,
+#: else 2048 and 256); TensorRT-LLM ``max_num_tokens`` 8192 (``llmapi/llm_args.py``); SGLang's chunked prefill of
+#: 8192 tokens on large cards (``server_args.py`` ``chunked_prefill_size``). The profiling forward that sizes the
+#: KV cache runs this many tokens (vLLM ``profile_run``; TensorRT-LLM ``KvCacheCreator``), and a prompt's prefill
+#: shares its GEMMs with that many tokens under continuous batching.
+LARGE_BUDGET, SMALL_BUDGET = (8192, 1024), (2048, 256)
+LARGE_GPU_GIB = 70.0
+
+
+def token_budget(engine: str, gpu: Any) -> tuple[int, int]:
+    """(tokens per step, sequences) of the engine's scheduler on ``gpu`` (:data:`LARGE_BUDGET`)."""
+    if engine != "vllm":
+        return LARGE_BUDGET[0], SMALL_BUDGET[1]
+    big = float(getattr(gpu, "memory_gib", 0) or 0) >= LARGE_GPU_GIB and \
+        not str(getattr(gpu, "id", "")).lower().startswith("a100")
+    return LARGE_BUDGET if big else SMALL_BUDGET
+
+
+#: fp32 tensors of ``sequences × vocab`` the sampler holds at once in the profile run: logits, probabilities,
+#: log-probabilities and the sorted copy for top-p/top-k (vLLM ``Sampler``; a count).
+SAMPLER_COPIES = 4
+#: Memory outside PyTorch's allocator (cuBLAS workspaces, NCCL and custom all-reduce buffers) that the engines'
+#: profiling subtracts, as their start-up logs print it ("non_torch_memory"): on NVLink H100s 1.79 GiB alone and
+#: 3.58 GiB per GPU with TP 2 (vLLM PR #10511, ``vllm serve meta-llama/Meta-Llama-3-8B``, Dec 2024); on PCIe cards
+#: 0.30 GiB (vLLM issue #15815, Qwen2.5-32B on two L40S; 0.20–0.25 GiB in issues #13061 and PR #14447). Measured,
+#: not derived: vLLM's custom all-reduce and NCCL's NVLink buffers exist only on NVLink-connected cards.
+NON_TORCH_GIB = {("nvlink", 1): 1.79, ("nvlink", 2): 3.58, ("pcie", 1): 0.30, ("pcie", 2): 0.30}
+
+
+def activation_peak_bytes(m: ServingModel, tp: int, budget: tuple[int, int] = LARGE_BUDGET) -> float:
+    """Peak of the profiling forward (per GPU) over ``budget`` = (tokens, sequences): one layer's live tensors —
+    the residual and normed hidden states (``2h``) and the MLP's gate/up output and activation (``3·ffn/tp``),
+    16-bit — and the sampler's :data:`SAMPLER_COPIES` fp32 copies of the logits of the sequences."""
+    tokens, seqs = budget
+    ffn = m.ffn_size or 4 * m.hidden
+    layer = tokens * (2.0 * m.hidden + 3.0 * ffn / max(tp, 1)) * ACT_BYTES
+    return layer + seqs * m.vocab_size * 4.0 * SAMPLER_COPIES
+
+
+def non_torch_bytes(gpu: Any, tp: int) -> float:
+    """:data:`NON_TORCH_GIB` for the card's link (NVLink or not) and one or several ranks."""
+    return NON_TORCH_GIB[(_link(gpu), 1 if tp <= 1 else 2)] * GIB
+
+
+def kv_cache_bytes_per_gpu(m: ServingModel, gpu: Any, *, precision: str, tp: int, engine: str = DEFAULT_ENGINE,
+                           utilization: float = GPU_MEMORY_UTILIZATION) -> float:
+    """Bytes of KV cache the engine allocates on each GPU of the ``tp`` group (``utilization`` is the engine's own
+    memory knob):
+
+    ``total`` is what CUDA reports (:func:`visible_memory_bytes`).
+
+    * ``vllm``: ``total × gpu_memory_utilization − weights − activation peak − non-torch memory``
+      (vllm ``v1/worker/gpu_worker.py`` ``determine_available_memory``); CUDA graphs are captured afterwards in
+      the ``1 − gpu_memory_utilization`` left over;
+    * ``tensorrt-llm``: ``kv_cache_free_gpu_mem_fraction × (total − weights − activation peak − non-torch)``: a
+      share of the memory still FREE after the profiling forward (``KvCacheConfig.free_gpu_memory_fraction``,
+      default 0.9; ``_torch/pyexecutor/_util.py``);
+    * ``sglang``: ``total × mem_fraction_static − weights − non-torch``: the static pool holds weights and KV
+      cache, activations and CUDA graphs use the rest; the pool is what the memory free after loading exceeds
+      ``total × (1 − mem_fraction_static)`` by (sglang ``model_runner`` ``profile_max_num_token``).
+    """
+    total = visible_memory_bytes(gpu)
+    w = weight_bytes(m, precision) / max(tp, 1)
+    if engine == "sglang":
+        return max(total * utilization - w - non_torch_bytes(gpu, tp), 0.0)
+    other = activation_peak_bytes(m, tp, token_budget(engine, gpu)) + non_torch_bytes(gpu, tp)
+    if engine == "tensorrt-llm":
+        return max(utilization * (total - w - other), 0.0)
+    return max(total * utilization - w - other, 0.0)
+
+
+def reserved_context(engine: str, prompt: float, output: float, average: float) -> float:
+    """KV tokens the scheduler holds per running request. vLLM and SGLang allocate pages as a request grows
+    (PagedAttention; preemption when full): the average context. TensorRT-LLM's default capacity policy
+    ``GUARANTEED_NO_EVICT`` admits a request only with blocks for its whole prompt + ``max_tokens``
+    (``llmapi/llm_args.py`` ``SchedulerConfig.capacity_scheduler_policy``)."""
+    return float(prompt) + float(output) if engine == "tensorrt-llm" else float(average)
 
 
 def max_batch_by_memory(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float, context: float, tp: int,
-                        eff: ServingEfficiency, utilization: float = GPU_MEMORY_UTILIZATION) -> int:
-    cap = float(gpu.memory_gib or 0.0) * GIB * utilization * tp
-    free = cap - weight_bytes(m, precision) - eff.activation_reserve_gib * GIB * tp
-    per_req = max(context, 1.0) * kv_bytes_per_token_per_gpu(m, kv_bytes, tp) * tp
+                        eff: ServingEfficiency, utilization: float = GPU_MEMORY_UTILIZATION,
+                        engine: str = DEFAULT_ENGINE) -> int:
+    """Requests whose ``context`` tokens of KV cache fit on the replica (:func:`kv_cache_bytes_per_gpu`)."""
+    free = kv_cache_bytes_per_gpu(m, gpu, precision=precision, tp=tp, engine=engine, utilization=utilization)
+    per_req = max(context, 1.0) * kv_bytes_per_token_per_gpu(m, kv_bytes, tp)
     return max(0, int(free // per_req)) if free > 0 else 0
 
 
 def replica(m: ServingModel, gpu: Any, *, precision: str, kv_precision: str | None, context: float, prompt: float,
             output: float, tp: int, tokens_per_s_per_user: float | None, max_batch: int | None = None,
             eff: ServingEfficiency = ServingEfficiency(),
-            utilization: float = GPU_MEMORY_UTILIZATION) -> ReplicaPoint | None:
+            utilization: float = GPU_MEMORY_UTILIZATION, engine: str = DEFAULT_ENGINE) -> ReplicaPoint | None:
     """The largest batch a ``tp``-card replica runs within memory and the latency target (None: not even one
-    request). ``context`` is the KV each request holds on average (prompt plus the output generated so far).
-    The target counts the other requests' prefills that stall every running user (module docstring)."""
+    request). ``context`` is the KV each request holds on average (prompt plus the output generated so far);
+    the engine reserves :func:`reserved_context` per request. The target counts the other requests' prefills
+    that stall every running user (module docstring)."""
     if not gpu.mem_bw_tbs or not gpu.memory_gib or peak_flops(gpu, precision) is None:
         return None
     kvb = KV_BYTES[kv_precision_for(precision, kv_precision)]
-    b_mem = max_batch_by_memory(m, gpu, precision=precision, kv_bytes=kvb, context=context, tp=tp, eff=eff,
-                                utilization=utilization)
+    held = reserved_context(engine, prompt, output, context)
+    b_mem = max_batch_by_memory(m, gpu, precision=precision, kv_bytes=kvb, context=held, tp=tp, eff=eff,
+                                utilization=utilization, engine=engine)
     b = b_mem if max_batch is None else min(b_mem, int(max_batch))
     if b < 1:
         return None
-    pre = prefill_s(m, gpu, precision=precision, prompt=prompt, tp=tp, eff=eff)
+    pre = prefill_s(m, gpu, precision=precision, prompt=prompt, tp=tp, eff=eff,
+                    rows=token_budget(engine, gpu)[0])
     if tokens_per_s_per_user:
         target = 1.0 / float(tokens_per_s_per_user)
         # time per token a user sees grows with the batch: the largest batch meeting the target (bisection)
@@ -236,8 +439,8 @@ def replica(m: ServingModel, gpu: Any, *, precision: str, kv_precision: str | No
             return None
     t, bound = decode_step_s(m, gpu, precision=precision, kv_bytes=kvb, batch=b, context=context, tp=tp, eff=eff)
     tps = b / (t + b * pre / max(output, 1.0))
-    mem = (weight_bytes(m, precision) / tp + b * context * kv_bytes_per_token_per_gpu(m, kvb, tp)) / GIB \
-        + eff.activation_reserve_gib
+    mem = (weight_bytes(m, precision) / tp + b * held * kv_bytes_per_token_per_gpu(m, kvb, tp)
+           + activation_peak_bytes(m, tp, token_budget(engine, gpu)) + non_torch_bytes(gpu, tp)) / GIB
     return ReplicaPoint(tp=tp, batch=b, max_batch_memory=b_mem, step_s=t, prefill_s=pre, output_tokens_per_s=tps,
                         bound=bound, memory_per_gpu_gib=mem)
 
@@ -267,6 +470,9 @@ class ServingSize:
     tokens_per_s_per_gpu: float  # output tokens at full load
     tokens_per_s: float  # all replicas
     messages: tuple[Msg, ...] = field(default_factory=tuple)
+    engine: str = DEFAULT_ENGINE
+    kv_cache_gib_per_gpu: float = 0.0  # the KV pool the engine allocates on each card (kv_cache_bytes_per_gpu)
+    ttft_s: float = 0.0  # an idle replica's time to the first token (time_to_first_token_s)
 
     def to_json(self) -> dict:
         out = {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "messages"}
@@ -278,11 +484,13 @@ def size_serving(m: ServingModel, gpu: Any, *, concurrency: int, context_tokens:
                  output_tokens: int, precision: str = "bf16", kv_precision: str | None = None,
                  tokens_per_s_per_user: float | None = 20.0, gpus_per_node: int | None = None,
                  eff: ServingEfficiency = ServingEfficiency(),
-                 gpu_memory_utilization: float = GPU_MEMORY_UTILIZATION) -> ServingSize | None:
+                 gpu_memory_utilization: float = GPU_MEMORY_UTILIZATION,
+                 engine: str = DEFAULT_ENGINE) -> ServingSize | None:
     """The fewest cards of ``gpu`` that serve ``concurrency`` users: the smallest tensor-parallel group (1, 2,
     4 … up to the node) at which a replica meets the latency target, then as many replicas as the users need.
     The KV cache is reserved at the average context (prompt + half the output), PagedAttention's allocation
-    as a request grows. None when no group inside one node can serve one user."""
+    as a request grows (TensorRT-LLM: the whole request, :func:`reserved_context`). None when no group inside one
+    node can serve one user."""
     slots = int(gpus_per_node or gpu.gpus_per_node or 8)
     avg_ctx = min(float(context_tokens), float(prompt_tokens) + float(output_tokens) / 2.0)
     tp = 1
@@ -290,13 +498,13 @@ def size_serving(m: ServingModel, gpu: Any, *, concurrency: int, context_tokens:
         if m.num_heads % tp == 0:
             rp = replica(m, gpu, precision=precision, kv_precision=kv_precision, context=avg_ctx,
                          prompt=prompt_tokens, output=output_tokens, tp=tp, tokens_per_s_per_user=tokens_per_s_per_user,
-                         eff=eff, utilization=gpu_memory_utilization)
+                         eff=eff, utilization=gpu_memory_utilization, engine=engine)
             if rp is not None:
                 b = min(rp.batch, concurrency)
                 if b < rp.batch:
                     rp = replica(m, gpu, precision=precision, kv_precision=kv_precision, context=avg_ctx,
                                  prompt=prompt_tokens, output=output_tokens, tp=tp, tokens_per_s_per_user=None,
-                                 max_batch=b, eff=eff, utilization=gpu_memory_utilization)
+                                 max_batch=b, eff=eff, utilization=gpu_memory_utilization, engine=engine)
                 replicas = -(-concurrency // rp.batch)
                 kvp = kv_precision_for(precision, kv_precision)
                 msgs: list[Msg] = []
@@ -312,19 +520,25 @@ def size_serving(m: ServingModel, gpu: Any, *, concurrency: int, context_tokens:
                     kv_cache_gib_per_request=avg_ctx * kv_bytes_per_token_per_gpu(m, KV_BYTES[kvp], tp) * tp / GIB,
                     memory_per_gpu_gib=rp.memory_per_gpu_gib, step_s=rp.step_s, prefill_s=rp.prefill_s,
                     bound=rp.bound, tokens_per_s_per_gpu=rp.output_tokens_per_s / tp,
-                    tokens_per_s=rp.output_tokens_per_s * replicas, messages=tuple(msgs))
+                    tokens_per_s=rp.output_tokens_per_s * replicas, messages=tuple(msgs), engine=engine,
+                    kv_cache_gib_per_gpu=kv_cache_bytes_per_gpu(m, gpu, precision=precision, tp=tp, engine=engine,
+                                                                utilization=gpu_memory_utilization) / GIB,
+                    ttft_s=time_to_first_token_s(m, gpu, prompt_tokens=prompt_tokens, precision=precision, tp=tp,
+                                                 eff=eff))
         tp *= 2
     return None
 
 
 def max_throughput_per_gpu(m: ServingModel, gpu: Any, *, prompt_tokens: int, output_tokens: int, precision: str,
                            kv_precision: str | None = None, tp: int = 1, max_batch: int | None = None,
-                           eff: ServingEfficiency = ServingEfficiency()) -> float | None:
+                           eff: ServingEfficiency = ServingEfficiency(), engine: str = DEFAULT_ENGINE,
+                           utilization: float = GPU_MEMORY_UTILIZATION) -> float | None:
     """Output tokens/s per GPU under maximum load (no latency target: the batch memory allows) — what
     TensorRT-LLM's ``trtllm-bench throughput`` tables report (docs/validation_inference.md)."""
     avg_ctx = float(prompt_tokens) + float(output_tokens) / 2.0
     rp = replica(m, gpu, precision=precision, kv_precision=kv_precision, context=avg_ctx, prompt=prompt_tokens,
-                 output=output_tokens, tp=tp, tokens_per_s_per_user=None, max_batch=max_batch, eff=eff)
+                 output=output_tokens, tp=tp, tokens_per_s_per_user=None, max_batch=max_batch, eff=eff,
+                 utilization=utilization, engine=engine)
     return None if rp is None else rp.output_tokens_per_s / tp
 
 
@@ -333,9 +547,11 @@ def static_batch_tokens_per_s_per_gpu(m: ServingModel, gpu: Any, *, batch: int, 
                                       tp: int = 1, eff: ServingEfficiency = ServingEfficiency()) -> float:
     """Output tokens/s per GPU of one static batch (all ``batch`` prompts prefilled, then ``output_tokens``
     decode steps at the average context): what TensorRT-LLM's ``gptSessionBenchmark`` measured for its
-    v0.6.1 tables at a stated batch size (docs/validation_inference.md)."""
+    v0.6.1 tables at a stated batch size (docs/validation_inference.md). The context phase runs the batch's
+    prompts as one forward of ``batch × prompt`` GEMM rows (``remove_input_padding``)."""
     kvb = KV_BYTES[kv_precision_for(precision, kv_precision)]
-    pre = batch * prefill_s(m, gpu, precision=precision, prompt=prompt_tokens, tp=tp, eff=eff)
+    pre = batch * prefill_s(m, gpu, precision=precision, prompt=prompt_tokens, tp=tp, eff=eff,
+                            rows=batch * prompt_tokens)
     t, _ = decode_step_s(m, gpu, precision=precision, kv_bytes=kvb, batch=batch,
                          context=prompt_tokens + output_tokens / 2.0, tp=tp, eff=eff)
     return batch * output_tokens / (pre + output_tokens * t) / tp
@@ -343,8 +559,9 @@ def static_batch_tokens_per_s_per_gpu(m: ServingModel, gpu: Any, *, batch: int, 
 
 def time_to_first_token_s(m: ServingModel, gpu: Any, *, prompt_tokens: int, precision: str, tp: int = 1,
                           eff: ServingEfficiency = ServingEfficiency()) -> float:
-    """Batch-1 time to the first token: the prompt's prefill (compute bound) or one read of the weights,
+    """Batch-1 time to the first token on an idle replica: the prompt's prefill alone, its GEMMs at
+    :func:`gemm_efficiency` of ``prompt`` rows (a short prompt fills few tiles), or one read of the weights,
     whichever is longer."""
-    pre = prefill_s(m, gpu, precision=precision, prompt=prompt_tokens, tp=tp, eff=eff)
+    pre = prefill_s(m, gpu, precision=precision, prompt=prompt_tokens, tp=tp, eff=eff, rows=prompt_tokens)
     read = decode_weight_bytes(m, precision, 1.0) / (float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff) * tp)
     return max(pre, read)

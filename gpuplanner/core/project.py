@@ -84,6 +84,11 @@ class InferenceSpec(_Section):
         0.9, gt=0, le=1, description="share of each GPU the serving engine takes for weights, activations and KV "
                                      "cache (vLLM gpu_memory_utilization, default 0.9; TensorRT-LLM "
                                      "kv_cache_free_gpu_mem_fraction)")
+    engine: Literal["vllm", "sglang", "tensorrt-llm"] = Field(
+        "vllm", description="serving engine: how it reserves memory and KV cache (vLLM profiles a forward and "
+                            "takes gpu_memory_utilization of the card; TensorRT-LLM takes that share of the memory "
+                            "left free and reserves each request's whole length; SGLang's mem_fraction_static "
+                            "holds weights and KV cache)")
 
     @model_validator(mode="after")
     def _check(self) -> "InferenceSpec":
@@ -665,7 +670,8 @@ def _inference_phase(phase: Phase, base: Scenario, start: float, models: ModelSo
         size = size_serving(m, g, concurrency=spec.concurrency, context_tokens=spec.context_tokens,
                             prompt_tokens=spec.prompt, output_tokens=spec.output_tokens, precision=spec.precision,
                             kv_precision=spec.kv_precision, tokens_per_s_per_user=spec.tokens_per_s_per_user,
-                            gpus_per_node=g.gpus_per_node, gpu_memory_utilization=spec.gpu_memory_utilization)
+                            gpus_per_node=g.gpus_per_node, gpu_memory_utilization=spec.gpu_memory_utilization,
+                            engine=spec.engine)
         if size is None:
             continue
         mode, c, costs, msg = _serving_cost(size, table, weeks=weeks, hours_per_week=h, fixed=phase.rental_mode)

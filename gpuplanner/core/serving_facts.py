@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: how the serving engines (``inference.engine``) write their own names: proper nouns, not translated. Here, not in
+#: :mod:`core.inference`, so the CLI and the report print them without loading the sizer (and numpy).
+ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "tensorrt-llm": "TensorRT-LLM"}
 #: decode reads weights and KV cache at this share of an HBM part's bandwidth (the rollouts in a training step too)
 DECODE_MBU_HBM = 0.6
 
@@ -18,5 +21,5 @@ class ServingEfficiency:
 
     memory_bandwidth: float = DECODE_MBU_HBM  # Databricks/MosaicML 2023, MBU ~60% (HBM parts)
     memory_bandwidth_gddr: float = 0.75  # GDDR cards at batch 1 (GDDR_BOARDS: the llama.cpp table's median)
-    compute: float = 0.5  # assumption: top of the guide's 40-55% MFU band
-    activation_reserve_gib: float = 1.0  # assumption: activations and CUDA graphs of the serving engine
+    # (issue 35: the GEMMs run at the time model's matmul efficiency, inference.gemm_efficiency, and the engine's
+    # memory reservation is inference.kv_cache_bytes_per_gpu: no serving-only compute share or fixed reserve)

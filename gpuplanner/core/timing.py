@@ -192,6 +192,28 @@ CLIP_BYTES = 12.0
 #: :data:`methods.EAGER_DECODE_S_PER_LAYER`.
 EAGER_OPS_FWD_LAYER, EAGER_OPS_BWD_LAYER = 41.0, 82.0
 EAGER_OPS_LORA_FWD, EAGER_OPS_LORA_BWD = 4.0, 6.0
+#: PEFT's fp32 adapters under autocast (:data:`flops.LORA_AUTOCAST_IN`), per LoRA module: the input cast to fp32
+#: (``_cast_input_dtype``), autocast's cast back for ``lora_A`` and its casts of the two fp32 adapter weights (frozen
+#: or not, a leaf's cast is redone in every autocast region: the recompute forward re-enters one) — 4 forward
+#: kernels; their backward: the two input-gradient casts and the two weight gradients cast to fp32 — 4.
+EAGER_OPS_LORA_AUTOCAST_FWD, EAGER_OPS_LORA_AUTOCAST_BWD = 4.0, 4.0
+#: QLoRA through bitsandbytes (``autograd/_functions.py`` ``MatMul4Bit``: ``F.dequantize_4bit`` before the forward
+#: matmul and again before the backward's input-gradient matmul, bitsandbytes 0.39–0.49). With double quantisation
+#: (``bnb_4bit_use_double_quant``, the QLoRA recipe) ``functional.dequantize_4bit`` launches three kernels: the
+#: blockwise dequantisation of the 8-bit absmax, ``absmax += offset`` and the NF4 dequantisation. Per 4-bit linear
+#: and pass (forward, recompute forward, backward). PEFT's 4-bit LoRA layer adds the defensive ``result.clone()``:
+#: one forward kernel per adapted linear.
+EAGER_OPS_QLORA_DEQUANT, EAGER_OPS_QLORA_CLONE = 3.0, 1.0
+#: The rest of a LoRA module's backward (autograd's nodes for PEFT's ``lora_B(lora_A(dropout(x))) * scaling``): the
+#: dropout's backward (``NativeDropoutBackward``, p > 0) and, on every micro-batch after the first of a step, the
+#: ``AccumulateGrad`` add into the two adapter weights' ``.grad`` (the first micro-batch takes the gradient as it is:
+#: the Trainer zeroes with ``set_to_none``).
+EAGER_OPS_LORA_DROPOUT_BWD, EAGER_OPS_LORA_ACCUMULATE = 1.0, 2.0
+#: The tools whose QLoRA goes through PEFT's ``prepare_model_for_kbit_training`` (flops.KBIT_FP32_EW_FACTOR): a plain
+#: HF Trainer script following PEFT's quantization guide, TRL (``prepare_peft_model``, 2023-09 to 2025) and Axolotl
+#: (its loader, unless ``skip_prepare_model_for_kbit_training``). LLaMA-Factory keeps its norms in the compute dtype
+#: (``upcast_layernorm`` defaults to False); Unsloth has its own kernels.
+KBIT_PREP_TOOLS = ("hf", "trl", "axolotl")
 
 
 def attention_kernel(framework: str, generation: str, choice: str | None = "auto") -> str:
@@ -602,7 +624,9 @@ def time_layout(
     fsdp_version: int = 2,
     pipeline_mbs=None,
     lora_dropout: float = 0.0,
+    kbit_fp32: bool = False,
     expert_tp=None,
+    ep_domain=None,
     attn_len: float | None = None,
     real_frac: float = 1.0,
     pad_single_len: float | None = None,
@@ -683,19 +707,33 @@ def time_layout(
     # LoRA adapter paths (flops.lora_traffic_elements: PEFT/torchtune LoRA linears): the rank-wide GEMMs' inputs
     # and outputs, the scaling and the add, at memory speed; the recompute forward re-runs the forward's part
     lora_tok = 0.0
+    # PEFT's fp32 adapters under the HF Trainer's autocast (flops.LORA_AUTOCAST_IN): fp32 master weights, no ZeRO
+    # (DeepSpeed runs the whole model, adapters included, in 16 bits), as memory.memory_arrays' ``autocast``
+    peft_autocast = ((framework == "hf") & (precision in ("bf16", "fp16")) & bool(master_weights) & (zero == 0)
+                     if lora else False)
     if lora:
         d_in, d_out = F.lora_io_elements(m.arch, lora_targets)
-        l_fwd, l_bwd = F.lora_traffic_elements(d_in, d_out, lora_dropout > 0.0, fused)
+        l_fwd, l_bwd = F.lora_traffic_elements(d_in, d_out, lora_dropout > 0.0, fused, peft_autocast,
+                                               method == "qlora", kbit_fp32)
         lora_tok = 2.0 * (l_fwd * (1.0 + rec_whole + rec_op) + l_bwd) / (tp * pp * cp)
+    # QLoRA under prepare_model_for_kbit_training (flops.KBIT_*): fp32 element-wise passes and the 4-bit linears' casts
+    kbit_on = where(fused, False, peft_autocast) if (method == "qlora" and kbit_fp32) else False
+    if method == "qlora" and kbit_fp32:
+        kbit_cast = F.KBIT_CAST_BYTES * F.kbit_cast_elements(m.arch) * (2.0 + rec_whole + rec_op) / (tp * pp * cp)
+        # the residual adds (6h of the replicated 4h + 6h (+ 6h dropout): elementwise_bytes_per_token_layer) and the
+        # split passes (activation, RoPE) go fp32; HF's RMSNorm computes in fp32 either way (not doubled)
+        res_share = 6.0 / (10.0 + (6.0 if m.dropout else 0.0))
+        kbit_ew = ((F.KBIT_FP32_EW_FACTOR - 1.0) * (ew_rep * res_share / where(sp, tp, 1.0) + ew_split / tp)
+                   * passes * m.L / (pp * cp))
+        ew_bytes = where(kbit_on, ew_bytes + kbit_ew + kbit_cast, ew_bytes)
     # host-side issue time of one micro-batch in eager PyTorch (EAGER_OPS_*): a floor under its GPU time
-    n_lora = F.lora_targets_per_layer(m.arch, lora_targets) if lora else 0.0
-    ops_fwd = EAGER_OPS_FWD_LAYER + n_lora * (EAGER_OPS_LORA_FWD + (1.0 if lora_dropout > 0.0 else 0.0))
-    ops_bwd = EAGER_OPS_BWD_LAYER + n_lora * EAGER_OPS_LORA_BWD
+    ops_fwd, ops_bwd = _eager_ops_layer(m, method, lora_targets, lora_dropout, peft_autocast, where, m_acc, kbit_on)
     host_mb = where(fused, 0.0, (ops_fwd * (1.0 + rec_whole + rec_op) + ops_bwd) * (m.L / pp) * EAGER_OP_S)
     # MoE (routed experts): the grouped expert GEMMs' own size factor and the dispatch's memory passes
     exp_tp = expert_tp_of(framework, tp, expert_tp)
     lin_exp_tok, size_exp, moe_tok = _moe_terms(m, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp)
     mem_tok_bytes = ew_bytes + fp8_tok + loss_bytes / (tp * cp) + lora_tok + moe_tok
+    moe_host_mb = moe_host_seconds(m, framework, precision, ep, pp)  # Megatron's per-layer dispatcher sync
     # ---- the objective's other passes (core/methods.py): frozen reference/reward forwards, no_grad policy
     # forwards (KTO's KL sequences, PPO's old log-probs), the PPO critic's forward and its training step; at
     # the policy's rates (same shapes)
@@ -805,7 +843,19 @@ def time_layout(
 
     # ---- expert parallelism: all-to-all dispatch + combine, forward and backward
     n_moe_stage = m.moe_frac * m.L / pp
-    a2a_bytes = tokens_mb * m.k_active * m.h * 2.0 * (ep - 1.0) / maximum(ep, 1.0)
+    # Megatron's expert grid spaces an EP group's ranks by the expert tensor-parallel size (MoE parallel folding:
+    # ``RankGenerator(tp=expert_tensor_parallel_size, ep=…, cp=1)``); other frameworks carve EP out of the data-
+    # parallel ranks, spaced by tp × cp
+    ep_stride = exp_tp if framework == "megatron" else tp * cp
+    a2a_in, a2a_off = ep_peer_shares(ep, ep_stride, gpn if ep_domain is None else f64(ep_domain), ops)
+    # with expert tensor parallelism Megatron's all-to-all dispatcher all-gathers the dispatched tokens over the
+    # expert-TP group after the all-to-all and reduce-scatters them before the combine (``token_dispatcher.py``,
+    # ``MoEAlltoAllTokenDispatcher``: ``gather_from_sequence_parallel_region`` / ``reduce_scatter_to_sequence_
+    # parallel_region`` on ``pg_collection.expt_tp``), the reverse in the backward: each GPU receives and sends
+    # (etp − 1) × its routed copies, four times per MoE layer and micro-batch
+    etp_bytes = 0.0
+    if framework == "megatron" and m.moe_frac and getattr(m, "n_experts", 0):
+        etp_bytes = 4.0 * maximum(exp_tp - 1.0, 0.0) * tokens_mb / tp * m.k_active * m.h * 2.0
 
     # ---- other: optimizer update, QLoRA dequantisation
     opt_params = where(zero >= 1, grad_gpu / n_dp, grad_gpu)
@@ -831,7 +881,7 @@ def time_layout(
     return {**off,
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
-        "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok, "tokens_mb": tokens_mb, "moe_host_mb": moe_host_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "mem_tok_bytes": mem_tok_bytes,
@@ -847,10 +897,38 @@ def time_layout(
         "fsdp_copy_bytes": fsdp_copy_bytes, "fsdp_copy_on": (framework == "fsdp") & per_mb & (n_dp > 1),
         "cp_in_node": tp * cp <= gpn, "cp_bytes": cp_passes * (cp - 1.0) * kv_chunk,
         "attn_layer_flops": (3.0 * fwd.attention / m.L) * tokens_mb, "stage_layers": m.L / pp,
-        "ep_in_node": tp * ep * cp <= gpn, "a2a_bytes": 4.0 * a2a_bytes, "n_moe_stage": n_moe_stage,
+        "ep_in_node": tp * ep * cp <= gpn, "n_moe_stage": n_moe_stage,
+        "a2a_in": a2a_in, "a2a_off": a2a_off, "etp_bytes": etp_bytes, "etp_in_node": exp_tp <= gpn,
         "opt_bytes": opt_params * (OPT_BYTES.get(optimizer, 30.0) + clip), "fp8_w_bytes": fp8_w_bytes,
         "deq_bytes": deq_bytes, "tokens_step_gpu": tokens_step_gpu, "tokens_per_step": tokens_step_gpu * n_gpus,
     }
+
+
+def _eager_ops_layer(m: ModelFacts, method: str, lora_targets: str, lora_dropout: float, peft_autocast, where,
+                     m_acc=1.0, kbit_on=False):
+    """Kernels an eager decoder layer launches per micro-batch, (forward, backward): the HF layer's
+    (``EAGER_OPS_FWD_LAYER``), each LoRA module's (``EAGER_OPS_LORA_*``: its dropout forward and backward, the
+    gradient accumulation over the step's ``m_acc`` micro-batches, PEFT's autocast casts ``EAGER_OPS_LORA_AUTOCAST_*``)
+    and, for QLoRA, bitsandbytes' dequantisation of every 4-bit linear in each pass and PEFT's clone
+    (``EAGER_OPS_QLORA_*``) and, under ``prepare_model_for_kbit_training`` (``kbit_on``, flops.KBIT_CAST_BYTES), one
+    cast kernel per cast tensor each way: the 4-bit linears' inputs and outputs but ``o_proj``'s, SDPA's q/k/v and
+    each adapter's input. ``peft_autocast``, ``m_acc`` and ``kbit_on`` may be arrays."""
+    if method not in ("lora", "qlora"):
+        return EAGER_OPS_FWD_LAYER, EAGER_OPS_BWD_LAYER
+    n_lora = F.lora_targets_per_layer(m.arch, lora_targets)
+    cast_f = where(peft_autocast, EAGER_OPS_LORA_AUTOCAST_FWD, 0.0)
+    cast_b = where(peft_autocast, EAGER_OPS_LORA_AUTOCAST_BWD, 0.0)
+    drop = 1.0 if lora_dropout > 0.0 else 0.0
+    fwd = EAGER_OPS_FWD_LAYER + n_lora * (EAGER_OPS_LORA_FWD + drop)
+    accumulate = EAGER_OPS_LORA_ACCUMULATE * (m_acc - 1.0) / m_acc
+    bwd = EAGER_OPS_BWD_LAYER + n_lora * (EAGER_OPS_LORA_BWD + drop * EAGER_OPS_LORA_DROPOUT_BWD + accumulate)
+    if method == "qlora":
+        # the bitsandbytes layer casts nothing under autocast (flops.QLORA_CLONE_OUT); every linear is 4-bit
+        n_4bit = F.lora_targets_per_layer(m.arch, "all_linear")
+        kbit = where(kbit_on, 2.0 * (n_4bit - 1.0) + 3.0 + n_lora, 0.0)
+        return (fwd + n_lora * EAGER_OPS_QLORA_CLONE + n_4bit * EAGER_OPS_QLORA_DEQUANT + kbit,
+                bwd + n_4bit * EAGER_OPS_QLORA_DEQUANT + kbit)
+    return fwd + n_lora * cast_f, bwd + n_lora * cast_b
 
 
 #: torch ring attention (``torch/distributed/tensor/experimental/_attention.py``, torchtitan's context parallel), bytes
@@ -977,6 +1055,53 @@ def offload_seconds(lay: dict, host_bw, t_bwd, compute):
 MOE_PERMUTE_ELEMS_PER_COPY = 8.0
 MOE_ROUTER_SCORE_ELEMS = 6.0
 
+#: Megatron-Core's dropless MoE waits for the GPU once per MoE layer: its all-to-all dispatcher copies the routing's
+#: token counts to the host (``token_dispatcher.py``, ``MoEAlltoAllTokenDispatcher.preprocess``: without
+#: ``moe_pad_expert_input_to_capacity`` the all-to-all's ``input_splits``/``output_splits`` and the grouped GEMM's
+#: ``m_splits`` are host lists, so ``cuda_sync_point`` is ``before_ep_alltoall``, or ``before_finish`` without
+#: EP). Each sync drains the host's run-ahead, so within each layer the GPU cannot finish before the host has issued
+#: the layer's kernels: a layer takes at least its host issue time (the Megatron MoE README's "CPU Overhead
+#: Bottleneck": gaps between kernels, cured by CUDA graphs or a larger micro-batch). Kernels the host issues per
+#: MoE layer and micro-batch, forward and backward:
+#:
+#: * per local expert (Transformer Engine ``GroupedLinear``, ``module/grouped_linear.py``, fc1 and fc2): one GEMM
+#:   per expert in the forward and two (dgrad, wgrad) in the backward (``general_grouped_gemm`` launches one
+#:   cuBLAS GEMM per expert); with FP8 current scaling ``split_quantize`` quantises each expert's input (forward)
+#:   and output gradient (backward) on its own, amax, scale and cast (3 kernels each; the weights' FP8 copies are
+#:   cached after the first micro-batch): 2 × 3 = 6 kernels per expert in BF16, 2 × (3 + 3·2) = 18 in FP8;
+#: * the rest of the layer (attention, norms, residuals, router, dispatcher pre/post-processing and permutes): the
+#:   same count as an eager decoder layer (:data:`EAGER_OPS_FWD_LAYER` + :data:`EAGER_OPS_BWD_LAYER`), a
+#:   judgement: Transformer Engine fuses the attention block's kernels, the router and dispatcher add as many;
+#:
+#: each at :data:`methods.EAGER_OP_S`. A judgement from counting, like :data:`EAGER_OPS_FWD_LAYER`.
+MOE_HOST_OPS_PER_EXPERT = {"bf16": 6.0, "fp8": 18.0}
+
+
+def moe_host_seconds(m: ModelFacts, framework: str, precision: str, ep, pp):
+    """Host issue time of one micro-batch's MoE layers on one pipeline stage (seconds) where the MoE dispatcher
+    syncs the host every layer (Megatron-Core's dropless all-to-all: :data:`MOE_HOST_OPS_PER_EXPERT`); 0 for a
+    dense model or another framework."""
+    n_exp = float(getattr(m, "n_experts", 0) or 0)
+    if framework != "megatron" or n_exp <= 0 or not m.moe_frac:
+        return 0.0
+    per_expert = MOE_HOST_OPS_PER_EXPERT["fp8" if precision == "fp8" else "bf16"]
+    ops_layer = EAGER_OPS_FWD_LAYER + EAGER_OPS_BWD_LAYER + per_expert * n_exp / ep
+    return ops_layer * m.moe_frac * m.L / pp * EAGER_OP_S
+
+
+def ep_peer_shares(ep, stride, domain, ops=_ScalarOps):
+    """(share of a GPU's all-to-all buffer bound for peers inside its NVLink domain, share bound for peers outside
+    it) for an expert-parallel group of ``ep`` ranks taking every ``stride``-th rank (Megatron-Core's expert grid
+    orders ``expert_tp-ep-edp-pp``, ``parallel_state.initialize_model_parallel``: ``stride`` = expert_tp), so
+    ``domain / stride`` of its members (at least 1, at most ``ep``) share one NVLink domain. NCCL's all-to-all
+    (``all_to_all_single`` with uneven splits: one send/receive pair per peer) sends each peer its own slice, so the
+    slices for the ``local − 1`` near peers cross NVLink and the ``ep − local`` others the NICs, concurrently. The
+    domain is the node, or the whole NVLink domain where the NVSwitch spans nodes (GB200 NVL72: 72 GPUs,
+    ``catalog.nvlink_domain``; NCCL's multi-node NVLink)."""
+    ep = ops.f(ep)
+    local = ops.minimum(ops.maximum(-ops.ceil(-ops.f(domain) / ops.maximum(ops.f(stride), 1.0)) * 1.0, 1.0), ep)
+    return (local - 1.0) / ops.maximum(ep, 1.0), (ep - local) / ops.maximum(ep, 1.0)
+
 
 def _moe_terms(m: ModelFacts, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp):
     """(routed-expert share of the linear FLOPs per token, the expert GEMMs' size factor, dispatch bytes per token)
@@ -1001,6 +1126,23 @@ def _moe_terms(m: ModelFacts, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp):
     # parallelism with TP), over the stage's layers and the context-parallel slice
     moe_tok = 2.0 * elems * n_moe / (tp * pp * cp)
     return lin_tok * share, size_exp, moe_tok
+
+
+def _ep_comm_mb(lay: dict, intra_p2p, nic, intra_bus):
+    """The expert dispatch communication of one micro-batch on one GPU (seconds): the all-to-all's dispatch and
+    combine, forward and backward, the peers inside the NVLink domain over NVLink and the others over the NICs, at the
+    same time (:func:`ep_peer_shares`), plus Megatron's all-gather/reduce-scatter of the dispatched tokens over the
+    expert-TP group (time_layout's ``etp_bytes``, ring collectives at the bus bandwidth); 0 without either."""
+    ops, m, ep, etp_bytes = lay["ops"], lay["m"], lay["ep"], lay["etp_bytes"]
+    etp_s = 0.0
+    if not (np.ndim(etp_bytes) == 0 and not etp_bytes > 0):
+        etp_s = etp_bytes / ops.where(lay["etp_in_node"], intra_bus, nic) * lay["n_moe_stage"]
+    if np.ndim(ep) == 0 and not ep > 1:
+        return etp_s
+    # the tokens are split over the tensor-parallel ranks before dispatch (sequence parallelism, as in _moe_terms)
+    a2a_total = 4.0 * lay["tokens_mb"] / lay["tp"] * m.k_active * m.h * 2.0
+    ep_layer = ops.maximum(a2a_total * lay["a2a_in"] / intra_p2p, a2a_total * lay["a2a_off"] / nic)
+    return ops.where(ep > 1, ep_layer * lay["n_moe_stage"], 0.0) + etp_s
 
 
 def layout_rows(lay: dict) -> int | None:
@@ -1093,6 +1235,11 @@ def time_gpu(
     # eager PyTorch: the GPU cannot run ahead of the host issuing its kernels (time_layout's host_mb)
     launch_mb = maximum(lay["host_mb"] - t_mb, 0.0)
     t_mb = t_mb + launch_mb
+    # Megatron's dropless MoE syncs the host every MoE layer (moe_host_seconds): the stage's MoE layers take at least
+    # the host's issue time; the GPU's work in them (their compute and the expert all-to-all) runs under it
+    ep_mb = _ep_comm_mb(lay, intra_p2p, nic, intra_bus)
+    moe_host = maximum(lay["moe_host_mb"] - t_mb - ep_mb, 0.0)
+    t_mb = t_mb + moe_host
     # the LoRA adapter paths' memory traffic (part of t_mem_tok; named in the breakdown)
     lora_s = lay["lora_tok"] / mem_bw * mbs * s * m_acc
     # MoE token permute/unpermute and router passes (part of t_mem_tok; named in the breakdown)
@@ -1196,11 +1343,10 @@ def time_gpu(
     cp_hidden = where(cp > 1, cp_layer * lay["stage_layers"] * m_acc, 0.0) - cp_comm if full else None
 
     # ---- expert parallelism: all-to-all dispatch + combine, forward and backward
-    if not full and np.ndim(ep) == 0 and not ep > 1:
+    if not full and isinstance(ep_mb, float) and ep_mb == 0.0:
         ep_comm = 0.0
     else:
-        ep_bw = where(lay["ep_in_node"], intra_p2p, nic)
-        ep_comm = where(ep > 1, lay["a2a_bytes"] / ep_bw * lay["n_moe_stage"] * m_acc, 0.0)
+        ep_comm = ep_mb * m_acc
 
     # ---- other: optimizer update and gradient clipping, FP8 weight casts, QLoRA dequantisation
     # (CPU offload: the optimizer steps on the CPU, except bitsandbytes' paged and verl's GPU steps: offload_layout)
@@ -1244,7 +1390,7 @@ def time_gpu(
     step = compute + tp_comm + dp_comm + pp_time + cp_comm + ep_comm + other + generation
     # named mechanisms inside the parts above (seconds per step; PART_PARENT says which part holds each)
     parts = {"lora_adapters": lora_s + 0.0 * step, "moe_dispatch": moe_s + 0.0 * step, "cp_merge": cp_merge_s + 0.0 * step,
-             "launch_overhead": launch_mb * m_acc + 0.0 * step, "rollout_wait_longest": wait_longest + 0.0 * step,
+             "launch_overhead": launch_mb * m_acc + 0.0 * step, "moe_host_sync": moe_host * m_acc + 0.0 * step, "rollout_wait_longest": wait_longest + 0.0 * step,
              "weight_refit": refit + 0.0 * step, "optimizer_offload": offload_s + 0.0 * step}
     tokens_step_gpu = lay["tokens_step_gpu"]  # tokens per step per GPU
     if mfu is not None:
@@ -1341,7 +1487,10 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: step (:func:`_rollouts`); both inside generation.
 #: ``moe_dispatch``: MoE token permute/unpermute and router passes (:func:`_moe_terms`), inside compute.
 #: ``launch_overhead``: eager PyTorch waiting for the host to issue kernels (EAGER_OPS_*), inside compute.
+#: ``moe_host_sync``: Megatron's dropless MoE layers waiting for the host to issue their kernels after each layer's
+#: device-to-host sync (:func:`moe_host_seconds`), inside compute.
 PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "launch_overhead": "compute",
+               "moe_host_sync": "compute",
                "cp_merge": "compute",
                "rollout_wait_longest": "generation", "weight_refit": "generation", "optimizer_offload": "other"}
 #: What the views call each named part (translatable: context "Timing"; the CLI, the Plans details and the PDF
@@ -1350,6 +1499,7 @@ PART_LABELS = {
     "lora_adapters": QT_TRANSLATE_NOOP("Timing", "LoRA adapter passes"),
     "launch_overhead": QT_TRANSLATE_NOOP("Timing", "kernel launch overhead (eager PyTorch)"),
     "moe_dispatch": QT_TRANSLATE_NOOP("Timing", "MoE token permute and router"),
+    "moe_host_sync": QT_TRANSLATE_NOOP("Timing", "MoE layers waiting for the host (dispatcher sync)"),
     "cp_merge": QT_TRANSLATE_NOOP("Timing", "context parallel: merging the ring's partial attention"),
     "rollout_wait_longest": QT_TRANSLATE_NOOP("Timing", "rollouts: waiting for the longest completion"),
     "weight_refit": QT_TRANSLATE_NOOP("Timing", "rollouts: loading the new weights into the inference engine"),
@@ -1501,7 +1651,9 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         fsdp_version=int(getattr(t, "fsdp_version", 2)),
         pipeline_mbs=getattr(t, "pipeline_microbatch_size", None),
         lora_dropout=float(getattr(t, "lora_dropout", 0.0)),
+        kbit_fp32=t.method == "qlora" and t.framework in KBIT_PREP_TOOLS,
         expert_tp=getattr(s.parallel, "expert_tp", None),
+        ep_domain=ep_domain_of(r.gpu, gf, h.gpus_per_node),
     )
     if t.tp_comm_overlap is None and gf.intra_link != "nvlink":
         # Transformer Engine's TP communication overlap (Megatron --tp-comm-overlap: userbuffers) exchanges through
@@ -1524,6 +1676,13 @@ def vllm_default_max_num_seqs(gpu: Any) -> float:
     mem = float(getattr(gpu, "memory_gib", 0.0) or 0.0)
     name = f"{getattr(gpu, 'id', '')} {getattr(gpu, 'name', '')}".lower()
     return 1024.0 if mem >= 70.0 and "a100" not in name else 256.0
+
+
+def ep_domain_of(gpu: Any, gf: GpuTimeFacts, gpus_per_node: int) -> int | None:
+    """The GPUs one NVLink domain joins where it spans more than a node (GB200 NVL72: 72, catalogue
+    ``nvlink_domain``) and the scenario's link is NVLink; None otherwise (the node is the domain)."""
+    dom = int(getattr(gpu, "nvlink_domain", 0) or 0)
+    return dom if gf.intra_link == "nvlink" and dom > int(gpus_per_node) else None
 
 
 def sample_shape_of(s: Any, prof: MethodProfile) -> F.SampleShape:
@@ -1611,7 +1770,8 @@ def time_estimate(r: Any) -> TimeEstimate:
         "dp_comm": inter if (multi and p.tp * p.cp * s.dp > h.gpus_per_node) else gf.intra_link,
         "pp_bubble": inter if multi else gf.intra_link,
         "cp_comm": gf.intra_link if p.tp * p.cp <= h.gpus_per_node else inter,
-        "ep_comm": gf.intra_link if p.tp * p.ep * p.cp <= h.gpus_per_node else inter,
+        "ep_comm": gf.intra_link if p.tp * p.ep * p.cp <= (ep_domain_of(r.gpu, gf, h.gpus_per_node)
+                                                           or h.gpus_per_node) else inter,
     }
     return TimeEstimate(
         flops_per_token=fpt, hardware_flops_per_token=_scalar(out["hardware_flops_per_token"]),

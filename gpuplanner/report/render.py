@@ -1019,6 +1019,18 @@ def _html_assumptions(data: ReportData) -> str:
     return "".join(out)
 
 
+def _serving_detail(d: dict, cur: str) -> str:
+    """A serving phase's line in the project table: the figures of its ServingSize (report.content)."""
+    extra = translate("Report", "TP {tp} × {r} replica(s), {b} users each, {tps} tokens/s per GPU ({p})").format(
+        tp=d["tp"], r=d["replicas"], b=d["batch"], tps=format_number(d["tps"], 0), p=d["precision"])
+    if d.get("per_m") is not None:
+        extra += "; " + translate("Report", "{price} per million tokens").format(price=fmt_price(d["per_m"], cur))
+    if d.get("engine"):
+        extra += "; " + translate("Report", "{engine}: KV cache {kv} GiB per GPU, first token {ttft} ms").format(
+            engine=d["engine"], kv=format_number(d["kv_gib"], 1), ttft=format_number(d["ttft_s"] * 1e3, 0))
+    return extra
+
+
 def _html_project(data: ReportData, charts: dict) -> str:
     """6. The project: phases in a table, the timeline, totals by rental mode, week by week, overlap advice,
     rent vs build over the project and the what-if table of the main training phase."""
@@ -1033,10 +1045,7 @@ def _html_project(data: ReportData, charts: dict) -> str:
                 else translate("Report", "{nodes} node(s), {n} CPU cores").format(nodes=ph.nodes, n=ph.count))
         d = ph.detail
         if d.get("what") == "serving":
-            extra = translate("Report", "TP {tp} × {r} replica(s), {b} users each, {tps} tokens/s per GPU ({p})").format(
-                tp=d["tp"], r=d["replicas"], b=d["batch"], tps=format_number(d["tps"], 0), p=d["precision"])
-            if d.get("per_m") is not None:
-                extra += "; " + translate("Report", "{price} per million tokens").format(price=fmt_price(d["per_m"], cur))
+            extra = _serving_detail(d, cur)
         elif d.get("what") == "cpu":
             extra = translate("Report", "{gb} GB of text, {h} core-hours").format(gb=format_number(d["gb"], 0),
                                                                                    h=format_number(d["core_hours"], 0))

@@ -980,6 +980,10 @@
         <source>GPUs</source>
         <translation>GPU 数</translation>
     </message>
+    <message>
+        <source>{engine}: KV cache {kv} GiB per GPU, first token in {ttft} ms on an idle replica</source>
+        <translation>{engine}：单卡 KV 缓存 {kv} GiB，空闲副本上首个 token 用时 {ttft} ms</translation>
+    </message>
 </context>
 <context>
     <name>Calibration</name>
@@ -1819,6 +1823,10 @@
     <message>
         <source>cp={cp} does not divide seq_len={seq_len}</source>
         <translation>cp={cp} 不能整除 seq_len={seq_len}</translation>
+    </message>
+    <message>
+        <source>ep={ep} × expert_tp={etp} must divide tp × cp × dp = {grid} (Megatron&apos;s expert parallel folding)</source>
+        <translation>ep={ep} × expert_tp={etp} 必须能整除 tp × cp × dp = {grid}（Megatron 的专家并行折叠）</translation>
     </message>
 </context>
 <context>
@@ -4074,10 +4082,6 @@
         <translation>{me} 胜过 {other}：{other} 的 MFU 为 {other_mfu:.0%}，评级为差。</translation>
     </message>
     <message>
-        <source>{me} beats {other}: {other} leaves less free memory than the memory model&apos;s p75 error (tight).</source>
-        <translation>{me} 胜过 {other}：{other} 的空闲显存少于显存模型的 p75 误差（偏紧）。</translation>
-    </message>
-    <message>
         <source>{me} beats {other}: {other} needs {other_days:.1f} days, over the deadline of {deadline:g} days.</source>
         <translation>{me} 胜过 {other}：{other} 需要 {other_days:.1f} 天，超过 {deadline:g} 天的截止时间。</translation>
     </message>
@@ -4108,6 +4112,10 @@
     <message>
         <source>{me} beats {other}: {days:.1f} against {other_days:.1f} days ({cost:,.0f} against {other_cost:,.0f} {cur}), even were {other} as fast as its modelled {other_mfu:.0%} MFU (it is timed at the best published {other_mfu_used:.0%} for {cls}).</source>
         <translation>{me} 胜过 {other}：{days:.1f} 天对 {other_days:.1f} 天（{cost:,.0f} 对 {other_cost:,.0f} {cur}）；即使 {other} 达到模型估算的 MFU {other_mfu:.0%} 也是如此（它按 {cls} 的最佳公开值 {other_mfu_used:.0%} 计时）。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {other} leaves {other_free:.0%} of the memory free, less than the memory model&apos;s p75 error of {margin:.0%} (tight).</source>
+        <translation>{me} 胜过 {other}：{other} 只空出 {other_free:.0%} 的显存，少于显存模型 {margin:.0%} 的 p75 误差（偏紧）。</translation>
     </message>
 </context>
 <context>
@@ -7118,6 +7126,10 @@
         <source>spares</source>
         <translation>备件</translation>
     </message>
+    <message>
+        <source>{engine}: KV cache {kv} GiB per GPU, first token {ttft} ms</source>
+        <translation>{engine}：单卡 KV 缓存 {kv} GiB，首个 token {ttft} ms</translation>
+    </message>
 </context>
 <context>
     <name>Rules</name>
@@ -7658,6 +7670,10 @@
     <message>
         <source>context parallel: merging the ring&apos;s partial attention</source>
         <translation>上下文并行：合并环形注意力的分块结果</translation>
+    </message>
+    <message>
+        <source>MoE layers waiting for the host (dispatcher sync)</source>
+        <translation>MoE 层等待主机下发（分发器同步）</translation>
     </message>
 </context>
 <context>
