@@ -610,6 +610,7 @@ def time_layout(
     num_gpus,
     gpus_per_node,
     offload=False,
+    offload_params=False,
     master_weights=True,
     overlap_grad_reduce=None,
     overlap_param_gather=None,
@@ -875,7 +876,8 @@ def time_layout(
         deq_bytes = _dequant_bytes(m) / mp * deq_passes * m_acc
     # tokens per step per GPU: the real ones (padding, flops.sample_shape, is processed but not counted)
     tokens_step_gpu = mbs * s * m_acc * dp / n_gpus * real_frac
-    off = offload_layout(framework, optimizer, profile, ops, offload=offload, opt_params=opt_params,
+    off = offload_layout(framework, optimizer, profile, ops, offload=offload, offload_params=ops.b(offload_params),
+                         opt_params=opt_params,
                          shard_params=weight_gpu / maximum(n_dp, 1.0), m_acc=m_acc, n_gather=n_gather, n_rs=n_rs,
                          host_ranks=minimum(gpn, n_gpus))
     return {**off,
@@ -983,7 +985,7 @@ HOST_PCIE_GEN = {"volta": 3, "ampere": 4, "ada": 4, "hopper": 5, "blackwell": 5,
 VERL_PARAM_BYTES, VERL_OPT_BYTES = 2.0 * 4.0, 2.0 * 8.0
 
 
-def offload_layout(framework, optimizer, profile, ops, *, offload, opt_params, shard_params, m_acc, n_gather,
+def offload_layout(framework, optimizer, profile, ops, *, offload, offload_params, opt_params, shard_params, m_acc, n_gather,
                    n_rs, host_ranks) -> dict:
     """What CPU offload moves and computes per step on one GPU (:func:`offload_seconds` turns it into seconds).
 
@@ -995,6 +997,9 @@ def offload_layout(framework, optimizer, profile, ops, *, offload, opt_params, s
     * Single-device CPU offload (engine ``hf``, ZeRO 0: torchtune ``optimizer`` =
       ``torchao...CPUOffloadOptimizer``): per-parameter gradient copies in the backward hooks on a side stream,
       ``torch.optim.AdamW(fused=True)`` on the CPU, the parameters copied back: the same shape as ZeRO-Offload.
+    * DeepSpeed ZeRO-3 ``offload_param`` (``offload_params``): the 16-bit partition lives on the CPU and is copied
+      to the GPU before each all-gather (``partitioned_param_swapper`` / ``_all_gather`` on the fetch), prefetched
+      under the compute like FSDP's below.
     * FSDP ``CPUOffload(offload_params=True)`` / FSDP2 ``CPUOffloadPolicy``: the fp32 shard lives on the CPU, is
       copied to the GPU before each all-gather and the gradient shard back after each reduce-scatter; torch's
       AdamW steps on the CPU (:data:`TORCH_CPU_ADAM_SLOWDOWN`).
@@ -1026,7 +1031,8 @@ def offload_layout(framework, optimizer, profile, ops, *, offload, opt_params, s
         "off_cpu_scale": TORCH_CPU_ADAM_SLOWDOWN if fsdp_cpu else 1.0,
         "off_h2d_once": where(once, 2.0 * opt_params, 0.0),
         "off_d2h": where(once, m_acc * opt_params * 2.0, where(cpu_side, n_rs * shard_params * 4.0 * crit, 0.0)),
-        "off_h2d_gather": where(cpu_side & fsdp_cpu, n_gather * shard_params * 4.0 * crit, 0.0),
+        "off_h2d_gather": where(cpu_side & fsdp_cpu, n_gather * shard_params * 4.0 * crit,
+                                where(once & offload_params, n_gather * shard_params * 2.0 * crit, 0.0)),
         "off_verl": verl_bytes, "off_gpu_step": where(offload, 1.0 if (paged or verl) else 0.0, 1.0),
     }
 
@@ -1747,7 +1753,7 @@ def time_estimate(r: Any) -> TimeEstimate:
         r.facts, **kw, tp=p.tp, pp=p.pp, cp=p.cp, ep=p.ep, dp=s.dp, zero=p.zero,
         recompute=RECOMPUTE_CODES[t.recompute], mbs=t.micro_batch_size, sp=p.sequence_parallel and p.tp > 1,
         grad_accum=s.grad_accum, vpp=p.vpp, num_gpus=h.num_gpus, gpus_per_node=h.gpus_per_node,
-        offload=p.offload_optimizer or p.offload_params, mfu=s.assumptions.mfu,
+        offload=p.offload_optimizer or p.offload_params, offload_params=p.offload_params, mfu=s.assumptions.mfu,
     )
     step = _scalar(out["step"])
     tps_gpu = _scalar(out["tokens_per_s_per_gpu"])
