@@ -148,3 +148,16 @@ def test_zero3_param_offload_uploads_each_fetch():
     gather = 2 * 2.0 * 6.738e9 / 8 / (32e9 * 0.8)  # two fetches of the 1/8 partition
     assert run(True, 32) - run(False, 32) <= gather + 1e-6
     assert run(True, 4096) - run(False, 4096) == pytest.approx(gather / 32, rel=0.05)
+
+
+def test_optimizer_in_backward_has_no_clipping_pass():
+    # torchtune's recipes raise "Gradient clipping is not supported with optimizer in bwd": the step's clipping
+    # pass (CLIP_BYTES per parameter) goes; the update itself stays
+    def other(in_bwd):
+        s = scn(framework="hf", zero=0, n=1, gpu="a100-sxm-80gb", offload=False, model="llama-3.1-8b",
+                optimizer_in_backward=in_bwd)
+        return time_of(s).seconds["other"]
+
+    bw = T.gpu_time_facts("a100-sxm-80gb").mem_bw_tbs * 1e12 * T.MEM_BW_EFFICIENCY
+    assert other(False) - other(True) == pytest.approx(8.03e9 * T.CLIP_BYTES / bw, rel=0.01)
+    assert other(True) == pytest.approx(8.03e9 * T.OPT_BYTES["adamw"] / bw, rel=0.01)

@@ -611,6 +611,7 @@ def time_layout(
     gpus_per_node,
     offload=False,
     offload_params=False,
+    optimizer_in_backward: bool = False,
     master_weights=True,
     overlap_grad_reduce=None,
     overlap_param_gather=None,
@@ -860,8 +861,9 @@ def time_layout(
 
     # ---- other: optimizer update, QLoRA dequantisation
     opt_params = where(zero >= 1, grad_gpu / n_dp, grad_gpu)
-    # optimizer update and the gradient clipping pass (CLIP_BYTES; DeepSpeed does not clip by default)
-    clip = 0.0 if framework == "deepspeed" else CLIP_BYTES
+    # optimizer update and the gradient clipping pass (CLIP_BYTES; DeepSpeed does not clip by default; torchtune's
+    # optimizer-in-backward cannot clip: its recipes raise "Gradient clipping is not supported with optimizer in bwd")
+    clip = 0.0 if framework == "deepspeed" or optimizer_in_backward else CLIP_BYTES
     fp8_w_bytes = 0.0
     if precision == "fp8":
         # FP8 weight casts: TE once per step (its FP8 weight cache), torchao every micro-batch (on the local
@@ -1647,6 +1649,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         fused=(engine == "megatron") or bool(getattr(t, "torch_compile", False))
         or _frameworks.tool_mechanics(t.framework, t.recompute)["fused"],
         master_weights=t.master_weights, profile=prof,
+        optimizer_in_backward=bool(getattr(t, "optimizer_in_backward", False)),
         gpu_memory_gib=float(getattr(r.gpu, "memory_gib", 0.0) or 0.0),
         vllm_max_num_seqs=vllm_default_max_num_seqs(r.gpu),
         **{k: getattr(t, k) for k in OVERLAP_FIELDS},
