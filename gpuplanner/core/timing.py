@@ -744,6 +744,8 @@ def time_layout(
              + (1.0 if profile.critic else 0.0))
     extra_h = n_fwd * fwd_total + (hflops_tok if profile.critic else 0.0)
     extra_m = n_fwd * fwd_total + (mflops_tok if profile.critic else 0.0)
+    if profile.critic_padded:
+        extra_h = extra_h + _padded_critic_extra(m, profile, float(seq_len), fwd_total, hflops_tok)
 
     # ---- communication overlap flags: the scenario's choice, else the framework's default
     ov_grad, ov_param, ov_tp, ov_p2p = overlap_flags(
@@ -948,6 +950,22 @@ def _eager_ops_layer(m: ModelFacts, method: str, lora_targets: str, lora_dropout
 #: dK/dV ``torch.cat`` before their all-to-all (16), dQ accumulated in fp32 (11.5 on average): 58.5; once the three
 #: fp32 accumulators' zero fill and the casts back to 16 bits (18). A judgement from counting each op's operands.
 CP_MERGE_FWD_STEP, CP_MERGE_FWD_ONCE, CP_MERGE_BWD_STEP, CP_MERGE_BWD_ONCE = 40.5, 12.0, 58.5, 18.0
+
+
+def _padded_critic_extra(m: ModelFacts, profile: MethodProfile, row_len: float, fwd_total: float, hflops_tok):
+    """Hardware FLOPs per trained (real) token that a padded PPO critic adds over one run at the policy's rows
+    (``training.rl.critic_padding_free`` = false): verl's critic without ``critic.model.use_remove_padding``
+    (``verl/workers/critic/dp_critic.py`` ``DataParallelPPOCritic``: ``config.model.get('use_remove_padding',
+    False)``; ``ppo_trainer.yaml`` false; the example scripts set it for the actor only) runs its values forward
+    and its update on the padded prompt + response rows (``_forward_micro_batch`` unpads only when it is set), so
+    each real token carries ``(prompt + rollout_len) / row`` tokens of work, attention at the padded length."""
+    s_pad = float(profile.train_seq_len)
+    if s_pad <= row_len:
+        return 0.0
+    fwd_pad = F.forward_flops_per_token(m, s_pad)
+    pad_total = fwd_pad.layers + fwd_pad.head + fwd_pad.attention
+    ratio = s_pad / row_len
+    return ratio * (pad_total + hflops_tok * pad_total / fwd_total) - (fwd_total + hflops_tok)
 
 
 def cp_merge_bytes(cp, rec_whole):
