@@ -385,7 +385,7 @@ def fp8_speedups() -> str:
 #: bench/rl_step_times.py before issue 35 round 3 (base e2dee63; each verl step = one planner step):
 #: |error| median / p90 over the four logged runs
 RL_BEFORE_R3 = {"gen": (0.36, 0.98), "train": (0.64, 2.98), "step": (0.67, 2.15)}
-#: the same rows after round 3's RL work, before the CPU-offload model (issue 35 round 3, helper offload)
+#: the same rows after round 3's RL work, before the CPU-offload model and the padded critic (helper offload)
 RL_BEFORE_OFFLOAD = {"gen": (0.18, 0.67), "train": (0.68, 0.75), "step": (0.53, 0.70)}
 
 
@@ -404,7 +404,7 @@ def rl_sanity() -> list[str]:
         out.append(f"| {r['id']} | {p['gen']:.1f} / {p['train']:.1f} / {p['step']:.1f} | {q['gen']:.1f} / "
                    f"{q['train']:.1f} / {q['step']:.1f} | {r['err']['step'] * 100:+.0f}% | "
                    f"{r['pub_share'] * 100:.0f}% / {r['pred_share'] * 100:.0f}% |")
-    out += ["", "| part | before round 3 median / p90 | before the offload model | now median / p90 |",
+    out += ["", "| part | before round 3 median / p90 | before offload + padded critic | now median / p90 |",
             "|---|---|---|---|"]
     for part, (b50, b90) in RL_BEFORE_R3.items():
         errs = sorted(abs(r["err"][part]) for r in rows)
@@ -889,11 +889,12 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "verl's `optimizer_offload` does not step on the CPU: `update_actor` loads the fp32 shard and both Adam "
         "moments to the GPU before its mini-batch loop and offloads them after it, so each mini-batch's "
         "optimizer step runs on the GPU (counted per update) and the PCIe copies come once per phase "
-        "(`timing.offload_layout`: 1.3 s of the \"min\" row's 45.7 s step). The training side stays too fast "
-        "on the PPO rows mainly because verl's critic runs padded (`critic.model.use_remove_padding` unset: "
-        "prompt 512 + response 1024 tokens per sequence against 258 real ones) while the actor does not; the "
-        "0.5B row's generation carries fixed per-generation costs (vLLM sleep/wake, Ray transfers) that no "
-        "mechanism here covers.",
+        "(`timing.offload_layout`: 1.3 s of the \"min\" row's 45.7 s step). The larger term on the PPO rows was "
+        "verl's critic, which runs padded (`critic.model.use_remove_padding` unset, `dp_critic.py` default "
+        "false) while the actor does not: `training.rl.critic_padding_free` = false runs the critic's values "
+        "pass and update on prompt + rollout_len rows (1118 tokens against 258 real ones on the \"min\" row). "
+        "The 0.5B row's generation carries fixed per-generation costs (vLLM sleep/wake, Ray transfers) that no "
+        "mechanism here covers; the \"min\" row's training side is still 39% low.",
         "",
         "### CPU offload of the optimizer: published figures (sanity check, not in the shared set)",
         "",
