@@ -830,14 +830,20 @@ def time_layout(
     # K and V of the local chunk, 16-bit, of this tensor-parallel rank's heads (TP splits the heads; each rank keeps
     # at least one when TP exceeds the KV heads). torchtitan repeats the K/V heads to the query heads before SDPA
     # (``models/llama/model.py``: ``keys = repeat_kv(xk, self.n_rep)``), so torch's ring passes the repeated
-    # heads, and its backward rotates dK/dV in fp32 (``_ContextParallelOptions.convert_to_f32 = True``): K/V
-    # forward 1×, K/V and fp32 dK/dV backward 1 + 2×2 = 5×. Transformer Engine's ring (Megatron,
-    # ``AttnFuncWithCPAndKVP2P``) passes the KV heads and 16-bit dK/dV: 1 + 1 + 2 = 3×.
+    # heads, and its backward rotates dK/dV in fp32 (``_ContextParallelOptions.convert_to_f32 = True``): bytes by
+    # _torch_cp_bytes. Transformer Engine's ring (Megatron, ``AttnFuncWithCPAndKVP2P``) passes the KV heads and 16-bit
+    # dK/dV over cp − 1 steps: K/V once per forward pass, K/V and dK/dV once each in the backward.
     torch_cp = framework == "fsdp"
     n_kv_heads = float(m.arch.num_heads if torch_cp else m.arch.num_kv_heads)
     cp_dim = (m.q_dim if torch_cp else m.kv_dim) / minimum(tp, n_kv_heads)
     kv_chunk = 2.0 * tokens_mb * 2.0 * cp_dim
-    cp_passes = 5.0 if torch_cp else 3.0
+    # the forward ring runs once per forward of the attention: a recompute of the whole layer (full AC) or of the
+    # attention core (Megatron's selective, ``checkpoint_core_attention``) re-runs it in the backward
+    cp_fwd_passes = 1.0 + rec_whole + rec_attn
+    cp_passes = cp_fwd_passes + 2.0
+    # torch's ring as torchtitan runs it (``context_parallel_rotate_method`` default "allgather"): each pass gathers
+    # the other ranks' K/V once; the backward rotates fp32 dK/dV on every one of its ``cp`` steps (_torch_cp_bytes)
+    cp_bytes = (_torch_cp_bytes(cp, kv_chunk, cp_fwd_passes - 1.0) if torch_cp else cp_passes * (cp - 1.0) * kv_chunk)
     # torch's ring attention merges and accumulates around each ring step on the compute stream, memory-bound
     # (torch/distributed/tensor/experimental/_attention.py, _cp_options.convert_to_f32 = True): cp_merge_bytes
     cp_merge_tok = 0.0
@@ -901,8 +907,9 @@ def time_layout(
         "param_sync_lat": n_buckets * ag_lat, "lat_ag": lat_ag, "gather_bytes": weight_gpu * w_bytes * ag_factor,
         "rs_bytes": grad_gpu * g_bytes * ag_factor, "fsdp_pp": fsdp_pp, "per_mb": per_mb,
         "fsdp_copy_bytes": fsdp_copy_bytes, "fsdp_copy_on": (framework == "fsdp") & per_mb & (n_dp > 1),
-        "cp_in_node": tp * cp <= gpn, "cp_bytes": cp_passes * (cp - 1.0) * kv_chunk,
-        "attn_layer_flops": (3.0 * fwd.attention / m.L) * tokens_mb, "stage_layers": m.L / pp,
+        "cp_in_node": tp * cp <= gpn, "cp_bytes": cp_bytes, "torch_cp": torch_cp, "cp_kv_chunk": kv_chunk,
+        "cp_fwd_passes": cp_fwd_passes,
+        "attn_layer_flops": ((2.0 + cp_fwd_passes) * fwd.attention / m.L) * tokens_mb, "stage_layers": m.L / pp,
         "ep_in_node": tp * ep * cp <= gpn, "n_moe_stage": n_moe_stage,
         "a2a_in": a2a_in, "a2a_off": a2a_off, "etp_bytes": etp_bytes, "etp_in_node": exp_tp <= gpn,
         "opt_bytes": opt_params * (OPT_BYTES.get(optimizer, 30.0) + clip), "fp8_w_bytes": fp8_w_bytes,
@@ -1068,6 +1075,42 @@ def offload_seconds(lay: dict, host_bw, t_bwd, compute):
     gat = lay["off_h2d_gather"] / host_bw
     return (cpu + lay["off_h2d_once"] / host_bw + maximum(d2h - t_bwd * lay["m_acc"], d2h / L)
             + maximum(gat - compute, gat / L) + lay["off_verl"] / host_bw)
+
+
+#: torch ring attention's exchange as torchtitan runs it (``torch/distributed/tensor/experimental/_attention.py`` at
+#: torch 1963fc8, the Dec-2024 torchtitan benchmark's; torchtitan 9dec370 ``--experimental.context_parallel_rotate_
+#: method`` default "allgather", ``utils.create_context_parallel_ctx`` → ``set_rotate_method``). Forward
+#: (``_templated_ring_attention``): before the first SDPA call the rank's K/V (``torch.cat`` of K and V) is all-gathered
+#: once (``_AllGatherRotater.exchange_buffers``) and waited for at step 1 (``next_buffer``), so the gather overlaps only
+#: step 0's kernel — one ``cp``-th of the layer's forward attention, since the load-balanced steps each cover the same
+#: ``2c²`` query-key pairs. A whole-layer recompute re-runs the forward and its gather. Backward
+#: (``_templated_ring_attention_backward``): K/V are all-gathered again (the same rotater), waited at step 1 behind step
+#: 0's backward kernel; the fp32 dK/dV of every step (``cp`` of them) go to the next rank by all-to-all
+#: (``_create_rotater(..., method=ALL_TO_ALL)``, ``permute_tensor``), each waited for after the next step's kernel, and
+#: the last one right after the loop, with no kernel left to hide it.
+
+
+def _torch_cp_bytes(cp, kv_chunk, rec_whole):
+    """Bytes one GPU receives per layer and micro-batch in torch's all-gather ring (see above): the K/V gathers of the
+    forward (re-run by a whole-layer recompute) and of the backward, ``(cp − 1)`` chunks each, and ``cp`` fp32 dK/dV
+    rotations of twice the 16-bit chunk."""
+    return (2.0 + rec_whole) * (cp - 1.0) * kv_chunk + cp * 2.0 * kv_chunk
+
+
+def _torch_cp_exposure(lay: dict, cp, attn_layer, ag_bw, p2p_bw, ops):
+    """(all, exposed) seconds of torch's all-gather ring per layer and micro-batch (see above). ``attn_layer`` is the
+    layer's attention-kernel time (each forward pass 1×, backward 2×); each ring step's kernel is ``1/cp`` of a pass.
+    The K/V gathers run at the all-gather bus bandwidth ``ag_bw``, the dK/dV rotations at the point-to-point
+    ``p2p_bw``."""
+    maximum = ops.maximum
+    kv = lay["cp_kv_chunk"]
+    t_ag = (cp - 1.0) * kv / ag_bw
+    t_dkv = 2.0 * kv / p2p_bw
+    step_f = attn_layer / ((2.0 + lay["cp_fwd_passes"]) * cp)
+    step_b = 2.0 * step_f
+    exposed = (lay["cp_fwd_passes"] * maximum(t_ag - step_f, 0.0) + maximum(t_ag - step_b, 0.0)
+               + (cp - 1.0) * maximum(t_dkv - step_b, 0.0) + t_dkv)
+    return (lay["cp_fwd_passes"] + 1.0) * t_ag + cp * t_dkv, exposed
 
 
 #: MoE dispatch traffic, 16-bit elements per token, MoE layer and routed copy (``k`` copies of each token):
@@ -1365,7 +1408,11 @@ def time_gpu(
         cp_bw = where(lay["cp_in_node"], intra_p2p, nic)
         cp_layer = lay["cp_bytes"] / cp_bw
         attn_layer = lay["attn_layer_flops"] / (peak16 * eff_attn * tp)
-        cp_comm = where(cp > 1, maximum(cp_layer - attn_layer, 0.0) * lay["stage_layers"] * m_acc, 0.0)
+        cp_exposed = maximum(cp_layer - attn_layer, 0.0)
+        if lay["torch_cp"]:  # torch's all-gather ring: what each wait finds unfinished (_torch_cp_exposure)
+            cp_layer, cp_exposed = _torch_cp_exposure(lay, cp, attn_layer, where(lay["cp_in_node"], intra_bus, nic),
+                                                      cp_bw, ops)
+        cp_comm = where(cp > 1, cp_exposed * lay["stage_layers"] * m_acc, 0.0)
     cp_hidden = where(cp > 1, cp_layer * lay["stage_layers"] * m_acc, 0.0) - cp_comm if full else None
 
     # ---- expert parallelism: all-to-all dispatch + combine, forward and backward
@@ -1515,9 +1562,12 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: ``launch_overhead``: eager PyTorch waiting for the host to issue kernels (EAGER_OPS_*), inside compute.
 #: ``moe_host_sync``: Megatron's dropless MoE layers waiting for the host to issue their kernels after each layer's
 #: device-to-host sync (:func:`moe_host_seconds`), inside compute.
+#: ``cp_comm``: the context-parallel exchange left exposed (torch's all-gather ring: :func:`_torch_cp_exposure`;
+#: Transformer Engine's ring: what the attention cannot cover), inside "other" (which the step's breakdown folds
+#: it into), so a long-context plan names it rather than calling it optimizer time.
 PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "launch_overhead": "compute",
                "moe_host_sync": "compute",
-               "cp_merge": "compute",
+               "cp_merge": "compute", "cp_comm": "other",
                "rollout_wait_longest": "generation", "weight_refit": "generation", "optimizer_offload": "other"}
 #: What the views call each named part (translatable: context "Timing"; the CLI, the Plans details and the PDF
 #: look a breakdown key up here, as they do for the step's parts).
