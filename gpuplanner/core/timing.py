@@ -762,7 +762,8 @@ def time_layout(
     P = float(m.params.total)
     grad_params = lora_total if lora else P
     expert_share = float(m.params.expert_params) / max(P, 1.0)
-    shard_frac = (1.0 - expert_share) / (tp * pp) + expert_share / (ep * pp * expert_tp_of(framework, tp, expert_tp))
+    exp_tp_dp = expert_tp_of(framework, tp, expert_tp)
+    shard_frac = (1.0 - expert_share) / (tp * pp) + expert_share / (ep * pp * exp_tp_dp)
     grad_gpu = grad_params * shard_frac  # gradients this GPU reduces
     weight_gpu = P * shard_frac  # weights this GPU holds before ZeRO-3 sharding
     g_bytes = grad_reduce_bytes(framework, precision, master_weights, lora)
@@ -787,6 +788,9 @@ def time_layout(
     bucket = bucket_params(framework, zero, n_dp, g_bytes, ops)
     n_buckets = ops.ceil(grad_gpu / bucket)
     last_bucket = minimum(bucket / maximum(grad_gpu, 1.0), 1.0)
+    # Megatron's routed-expert gradients and weights sync over the expert-data-parallel group, spaced ep·etp
+    # ranks apart (expert_dp_layout); the dense rest over the data-parallel ranks as before
+    exp_gpu, n_edp, k_exp = expert_dp_layout(m, framework, lora, grad_params, tp, pp, n_dp, ep, exp_tp_dp, gpn, ops)
     # FSDP with sharded weights (ZeRO-2 = SHARD_GRAD_OP / reshard_after_forward=False, ZeRO-3 = FULL_SHARD)
     # gathers weights in every forward; other frameworks' ZeRO-1/2 sync once per step
     fsdp_sharded = (framework == "fsdp") & (zero >= 2)
@@ -856,7 +860,8 @@ def time_layout(
         etp_bytes = 4.0 * maximum(exp_tp - 1.0, 0.0) * tokens_mb / tp * m.k_active * m.h * 2.0
 
     # ---- other: optimizer update, QLoRA dequantisation
-    opt_params = where(zero >= 1, grad_gpu / n_dp, grad_gpu)
+    # (Megatron's distributed optimizer shards the routed experts' states over the expert-data-parallel group)
+    opt_params = where(zero >= 1, (grad_gpu - exp_gpu) / n_dp + exp_gpu / n_edp, grad_gpu)
     # optimizer update and the gradient clipping pass (CLIP_BYTES; DeepSpeed does not clip by default)
     clip = 0.0 if framework == "deepspeed" else CLIP_BYTES
     fp8_w_bytes = 0.0
@@ -885,8 +890,12 @@ def time_layout(
         "tp_ar_lat": _ring_latency(tp, gpn, "all_reduce", ops), "bubble_share": (pp - 1.0) / vpp,
         "crosses_nodes": crosses_nodes, "multi_node": n_gpus > gpn, "p2p_num": 2.0 * vpp * p2p_bytes, "dp_spans": dp_spans, "k_node": k_node,
         "n_dp": n_dp, "L_stage": L_stage, "m_chunks": m_chunks, "win_factor": win_factor,
-        "last_bucket": last_bucket, "sharded_opt": sharded_opt, "grad_sync_bytes": grad_gpu * g_bytes * g_factor,
-        "grad_sync_lat": n_buckets * g_lat, "param_sync_bytes": weight_gpu * 2.0 * ag_factor,
+        "last_bucket": last_bucket, "sharded_opt": sharded_opt,
+        "grad_sync_bytes": (grad_gpu - exp_gpu) * g_bytes * g_factor,
+        "grad_sync_exp_bytes": exp_gpu * g_bytes * where(sharded_opt, _ring_factor(n_edp, "all_gather", ops),
+                                                         _ring_factor(n_edp, "all_reduce", ops)),
+        "param_sync_exp_bytes": exp_gpu * 2.0 * _ring_factor(n_edp, "all_gather", ops), "k_exp": k_exp,
+        "grad_sync_lat": n_buckets * g_lat, "param_sync_bytes": (weight_gpu - exp_gpu) * 2.0 * ag_factor,
         "param_sync_lat": n_buckets * ag_lat, "lat_ag": lat_ag, "gather_bytes": weight_gpu * w_bytes * ag_factor,
         "rs_bytes": grad_gpu * g_bytes * ag_factor, "fsdp_pp": fsdp_pp, "per_mb": per_mb,
         "fsdp_copy_bytes": fsdp_copy_bytes, "fsdp_copy_on": (framework == "fsdp") & per_mb & (n_dp > 1),
@@ -992,6 +1001,30 @@ def moe_host_seconds(m: ModelFacts, framework: str, precision: str, ep, pp):
     per_expert = MOE_HOST_OPS_PER_EXPERT["fp8" if precision == "fp8" else "bf16"]
     ops_layer = EAGER_OPS_FWD_LAYER + EAGER_OPS_BWD_LAYER + per_expert * n_exp / ep
     return ops_layer * m.moe_frac * m.L / pp * EAGER_OP_S
+
+
+def expert_dp_layout(m: ModelFacts, framework: str, lora: bool, grad_params, tp, pp, n_dp, ep, exp_tp, gpn, ops):
+    """(routed-expert gradients this GPU syncs over the expert-data-parallel group, the group's size, its members
+    per node) for Megatron-Core; ``(0, 1, 1)`` for a dense model, LoRA or another framework (its experts sync with
+    the rest, over the data-parallel ranks).
+
+    Megatron-Core keeps the routed experts' parameters in their own DDP buffers and reduces their gradients (and
+    all-gathers their weights under the distributed optimizer) over the expert-data-parallel group
+    (``distributed_data_parallel.py``: ``expert_parallel_buffers`` on ``intra_expt_dp``). That group has
+    ``tp·cp·dp / (ep·etp)`` ranks, spaced ``ep·etp`` apart: the expert grid orders ``tp-ep-dp-pp`` with the
+    expert tensor-parallel size as its ``tp`` (``parallel_state.initialize_model_parallel``,
+    ``RankGenerator(tp=expert_tensor_parallel_size, ep=…, dp=expert_data_parallel_size, cp=1,
+    order="tp-ep-dp-pp")``). So ``gpus_per_node / (ep·etp)`` members (at least 1) share a node: with EP filling a
+    node, every hop of the expert ring crosses the NICs, one rail per GPU, where the dense gradients' ring has
+    eight GPUs per node behind eight NICs."""
+    n_exp = float(getattr(m, "n_experts", 0) or 0)
+    if framework != "megatron" or lora or n_exp <= 0 or not m.params.expert_params:
+        return 0.0, 1.0, 1.0
+    exp_gpu = grad_params * (float(m.params.expert_params) / max(float(m.params.total), 1.0)) / (ep * pp * exp_tp)
+    stride = ops.maximum(ep * exp_tp, 1.0)
+    n_edp = ops.maximum(tp * n_dp / stride, 1.0)
+    k_exp = ops.minimum(ops.maximum(ops.f(gpn) / stride, 1.0), n_edp)
+    return exp_gpu, n_edp, k_exp
 
 
 def ep_peer_shares(ep, stride, domain, ops=_ScalarOps):
@@ -1190,9 +1223,12 @@ def time_gpu(
     win_b = t_bwd * lay["win_factor"] / vpp
     win_f = t_fwd * lay["win_factor"] / vpp
     last_bucket, sharded_opt = lay["last_bucket"], lay["sharded_opt"]
-    grad_sync = lay["grad_sync_bytes"] / dp_bw + lay["grad_sync_lat"]
+    # Megatron's routed experts over their expert-data-parallel group (expert_dp_layout): k_exp peers per node
+    exp_bw = where(lay["dp_spans"], minimum(intra_bus, lay["k_exp"] * nic), intra_bus)
+    grad_sync = lay["grad_sync_bytes"] / dp_bw + lay["grad_sync_exp_bytes"] / exp_bw + lay["grad_sync_lat"]
     # ZeRO-1/2 and the distributed optimizer all-gather the updated 16-bit weights after the step
-    param_sync = where(sharded_opt, lay["param_sync_bytes"] / dp_bw + lay["param_sync_lat"], 0.0)
+    param_sync = where(sharded_opt, lay["param_sync_bytes"] / dp_bw + lay["param_sync_exp_bytes"] / exp_bw
+                       + lay["param_sync_lat"], 0.0)
     grad_exp = where(ov_grad, maximum(grad_sync - win_b, grad_sync * last_bucket), grad_sync)
     param_exp = where(ov_param, maximum(param_sync - win_f, param_sync * last_bucket), param_sync)
     dp12 = grad_exp + param_exp
