@@ -729,7 +729,8 @@ def time_layout(
     host_mb = where(fused, 0.0, (ops_fwd * (1.0 + rec_whole + rec_op) + ops_bwd) * (m.L / pp) * EAGER_OP_S)
     # MoE (routed experts): the grouped expert GEMMs' own size factor and the dispatch's memory passes
     exp_tp = expert_tp_of(framework, tp, expert_tp)
-    lin_exp_tok, size_exp, moe_tok = _moe_terms(m, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp)
+    lin_exp_tok, size_exp, moe_tok = _moe_terms(m, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp,
+                                                moe_copy_elems(m, framework, precision))
     mem_tok_bytes = ew_bytes + fp8_tok + loss_bytes / (tp * cp) + lora_tok + moe_tok
     moe_host_mb = moe_host_seconds(m, framework, precision, ep, pp)  # Megatron's per-layer dispatcher sync
     # ---- the objective's other passes (core/methods.py): frozen reference/reward forwards, no_grad policy
@@ -969,6 +970,24 @@ def cp_merge_bytes(cp, rec_whole):
 MOE_PERMUTE_ELEMS_PER_COPY = 8.0
 MOE_ROUTER_SCORE_ELEMS = 6.0
 
+#: Megatron-Core's grouped experts under FP8 pad each local expert's rows to the FP8 GEMM's alignment (16 rows;
+#: 32 under MXFP8) and unpad the output: ``TEGroupedMLP.forward`` (``megatron/core/transformer/moe/experts.py``,
+#: core_r0.15) calls Transformer Engine's ``Fp8Padding`` on the dispatched hidden states and ``Fp8Unpadding`` on
+#: fc2's output (``transformer_engine/pytorch/module/fp8_padding.py``: ``fused_multi_row_padding`` copies every
+#: row into a new buffer; the backward runs the inverse copy). The copy is skipped only when every expert's count
+#: is already aligned, which a dropless router does not arrange (``moe_router_padding_for_fp8`` is off by default,
+#: ``transformer_config.py``; the Bridge benchmarks' forced balancing draws random logits, ``router.py``
+#: ``apply_random_logits``). Each of the four copies (pad and unpad, forward and backward) reads and writes every
+#: routed copy's ``h`` 16-bit elements: ``8·k·h`` elements per token and MoE layer.
+MOE_FP8_PAD_ELEMS_PER_COPY = 8.0
+#: Megatron-Core's grouped experts with linear biases (GPT-OSS: ``add_bias_linear``) add fc2's bias outside the
+#: GEMM, expert by expert, scaled by each row's router probability (``TEGroupedMLP._apply_bias``: ``torch.split``
+#: of the output, ``t + b * p`` per expert, ``torch.cat``): forward, ``b·p`` written (1), ``t + b·p`` read and
+#: written (3), the concatenation read and written (2); backward, the bias and probability gradients each
+#: multiply and reduce the output gradient (3 + 3) and the split's gradient is concatenated (2): 14 16-bit
+#: elements of width ``h`` per routed copy and MoE layer. A judgement from counting the ops' operands.
+MOE_BIAS_ELEMS_PER_COPY = 14.0
+
 #: Megatron-Core's dropless MoE waits for the GPU once per MoE layer: its all-to-all dispatcher copies the routing's
 #: token counts to the host (``token_dispatcher.py``, ``MoEAlltoAllTokenDispatcher.preprocess``: without
 #: ``moe_pad_expert_input_to_capacity`` the all-to-all's ``input_splits``/``output_splits`` and the grouped GEMM's
@@ -1041,7 +1060,7 @@ def ep_peer_shares(ep, stride, domain, ops=_ScalarOps):
     return (local - 1.0) / ops.maximum(ep, 1.0), (ep - local) / ops.maximum(ep, 1.0)
 
 
-def _moe_terms(m: ModelFacts, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp):
+def _moe_terms(m: ModelFacts, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp, copy_elems: float = 0.0):
     """(routed-expert share of the linear FLOPs per token, the expert GEMMs' size factor, dispatch bytes per token)
     for a model with routed experts; (0, 1, 0) for a dense one.
 
@@ -1049,7 +1068,8 @@ def _moe_terms(m: ModelFacts, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp):
     multiplies only the tokens routed to it — ``tokens × ep × k / E`` rows per micro-batch (the all-to-all brings
     the ``ep`` ranks' tokens to the expert's owner) — by a ``moe_intermediate_size / expert_tp``-wide weight, so
     the same tile-quantisation factor as the dense GEMMs (module docstring: ``D0``, ``T0``) is taken on those
-    dimensions; small experts (768 wide) and few tokens per expert run well below the dense layers' rate."""
+    dimensions; small experts (768 wide) and few tokens per expert run well below the dense layers' rate.
+    ``copy_elems``: the framework's further 16-bit passes per routed copy of width ``h`` (:func:`moe_copy_elems`)."""
     n_exp = float(getattr(m, "n_experts", 0) or 0)
     if n_exp <= 0 or not m.moe_frac or not m.params.expert_params:
         return 0.0, 1.0, 0.0
@@ -1059,11 +1079,21 @@ def _moe_terms(m: ModelFacts, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp):
     rows = tokens_mb * ep * k / n_exp
     size_exp = 1.0 / (1.0 + D0 * exp_tp / max(float(m.f_moe), 1.0)) / (1.0 + T0 / rows)
     n_moe = m.moe_frac * m.L
-    elems = MOE_PERMUTE_ELEMS_PER_COPY * k * m.h + m.h + MOE_ROUTER_SCORE_ELEMS * n_exp
+    elems = (MOE_PERMUTE_ELEMS_PER_COPY + copy_elems) * k * m.h + m.h + MOE_ROUTER_SCORE_ELEMS * n_exp
     # tokens are split over the tensor-parallel ranks before dispatch (Megatron's MoE requires sequence
     # parallelism with TP), over the stage's layers and the context-parallel slice
     moe_tok = 2.0 * elems * n_moe / (tp * pp * cp)
     return lin_tok * share, size_exp, moe_tok
+
+
+def moe_copy_elems(m: ModelFacts, framework: str, precision: str) -> float:
+    """16-bit elements of width ``h`` per routed copy and MoE layer that Megatron-Core's grouped experts move
+    besides the permute (:data:`MOE_FP8_PAD_ELEMS_PER_COPY` under FP8, :data:`MOE_BIAS_ELEMS_PER_COPY` with
+    linear biases); 0 for a dense model or another framework."""
+    if framework != "megatron" or not m.moe_frac or not float(getattr(m, "n_experts", 0) or 0):
+        return 0.0
+    pad = MOE_FP8_PAD_ELEMS_PER_COPY if precision == "fp8" else 0.0
+    return pad + (MOE_BIAS_ELEMS_PER_COPY if getattr(m.arch, "mlp_bias", False) else 0.0)
 
 
 def _ep_comm_mb(lay: dict, intra_p2p, nic, intra_bus):
