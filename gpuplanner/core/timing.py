@@ -1030,10 +1030,10 @@ def expert_dp_layout(m: ModelFacts, framework: str, lora: bool, grad_params, tp,
     Megatron-Core keeps the routed experts' parameters in their own DDP buffers and reduces their gradients (and
     all-gathers their weights under the distributed optimizer) over the expert-data-parallel group
     (``distributed_data_parallel.py``: ``expert_parallel_buffers`` on ``intra_expt_dp``). That group has
-    ``tp·cp·dp / (ep·etp)`` ranks, spaced ``ep·etp`` apart: the expert grid orders ``tp-ep-dp-pp`` with the
-    expert tensor-parallel size as its ``tp`` (``parallel_state.initialize_model_parallel``,
-    ``RankGenerator(tp=expert_tensor_parallel_size, ep=…, dp=expert_data_parallel_size, cp=1,
-    order="tp-ep-dp-pp")``). So ``gpus_per_node / (ep·etp)`` members (at least 1) share a node: with EP filling a
+    ``tp·cp·dp / (ep·etp)`` ranks, spaced ``ep·etp`` apart: the expert grid takes the model grid's order (default
+    ``tp-cp-ep-dp-pp``) with ``cp = 1`` and the expert tensor-parallel size as its ``tp``
+    (``parallel_state.initialize_model_parallel``, core_r0.15: ``RankGenerator(tp=expert_tensor_parallel_size,
+    ep=…, dp=expert_data_parallel_size, cp=1, order=order)``). So ``gpus_per_node / (ep·etp)`` members (at least 1) share a node: with EP filling a
     node, every hop of the expert ring crosses the NICs, one rail per GPU, where the dense gradients' ring has
     eight GPUs per node behind eight NICs."""
     n_exp = float(getattr(m, "n_experts", 0) or 0)
