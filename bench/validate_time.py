@@ -250,6 +250,8 @@ BRIDGE_MOE = [
 ]
 #: The MoE table's |error| before issue 35 round 3 (base e2dee63): median and p90 over the 21 rows predicted.
 BRIDGE_MOE_BEFORE = {"median": 0.67, "p90": 1.98}
+#: … and over all 24 rows before the second pass (helper moe2: expert-DP sync, FP8 padding, expert bias)
+BRIDGE_MOE_BEFORE_MOE2 = {"median": 0.52, "p90": 1.21}
 
 
 def bridge_moe_scenario(row) -> dict:
@@ -308,7 +310,9 @@ def bridge_moe_rows() -> list[str]:
     out += ["", f"Over the {n} rows predicted: median |error| {med:.0%}, p90 {p90:.0%}"
             + (f" (before issue 35 round 3: {BRIDGE_MOE_BEFORE['median']:.0%} / {BRIDGE_MOE_BEFORE['p90']:.0%} over "
                f"the {n_b} Bridge rows it could represent; the same rows now: {med_b:.0%} / {p90_b:.0%})."
-               if BRIDGE_MOE_BEFORE else ".")]
+               if BRIDGE_MOE_BEFORE else ".")
+            + (f" Before the second pass (helper moe2), over the {n} rows: {BRIDGE_MOE_BEFORE_MOE2['median']:.0%} / "
+               f"{BRIDGE_MOE_BEFORE_MOE2['p90']:.0%}." if BRIDGE_MOE_BEFORE_MOE2 else "")]
     return out
 
 # ------------------------------------------------------------------ torchtitan's own tables (sanity check)
@@ -889,8 +893,15 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "expert parallelism over the tensor-parallel ranks (`ep × expert_tp` divides `tp × cp × dp`), which makes "
         "the two H100 Qwen3-235B rows (TP 2, EP 32 on 16 data-parallel ranks) representable; (4) with expert tensor "
         "parallelism (Megatron's default: expert_tp = tp) the dispatcher all-gathers the dispatched tokens over the "
-        "expert-TP group and reduce-scatters them in the combine (no row here has expert_tp > 1). Most rows are still "
-        "predicted too fast: see the issue 35 round 3 note (`docs/notes/2026-12-06/issue-35-r3-moe.md`).",
+        "expert-TP group and reduce-scatters them in the combine (no row here has expert_tp > 1). A second pass "
+        "(helper moe2) added three more: (5) Megatron syncs the routed experts' gradients and weights over the "
+        "expert-data-parallel group, whose ranks sit `ep × expert_tp` apart, so with EP filling a node every hop "
+        "crosses the NICs, one rail per GPU (`timing.expert_dp_layout`; B200 GPT-OSS at GBS 512 and 1280 now differ "
+        "as published); (6) under FP8 the grouped experts pad each expert's rows to the FP8 alignment and unpad the "
+        "output, four copies of every routed token (`MOE_FP8_PAD_ELEMS_PER_COPY`); (7) with linear biases "
+        "(GPT-OSS) fc2's bias is added per expert outside the GEMM (`MOE_BIAS_ELEMS_PER_COPY`). Most rows are "
+        "still predicted too fast: see the issue 35 round 3 notes (`docs/notes/2026-12-06/issue-35-r3-moe.md`, "
+        "`issue-35-r3-moe2.md`).",
         "",
         *bridge_moe_rows(),
         "",

@@ -733,7 +733,8 @@ def time_layout(
     host_mb = where(fused, 0.0, (ops_fwd * (1.0 + rec_whole + rec_op) + ops_bwd) * (m.L / pp) * EAGER_OP_S)
     # MoE (routed experts): the grouped expert GEMMs' own size factor and the dispatch's memory passes
     exp_tp = expert_tp_of(framework, tp, expert_tp)
-    lin_exp_tok, size_exp, moe_tok = _moe_terms(m, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp)
+    lin_exp_tok, size_exp, moe_tok = _moe_terms(m, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp,
+                                                moe_copy_elems(m, framework, precision))
     mem_tok_bytes = ew_bytes + fp8_tok + loss_bytes / (tp * cp) + lora_tok + moe_tok
     moe_host_mb = moe_host_seconds(m, framework, precision, ep, pp)  # Megatron's per-layer dispatcher sync
     # ---- the objective's other passes (core/methods.py): frozen reference/reward forwards, no_grad policy
@@ -768,7 +769,8 @@ def time_layout(
     P = float(m.params.total)
     grad_params = lora_total if lora else P
     expert_share = float(m.params.expert_params) / max(P, 1.0)
-    shard_frac = (1.0 - expert_share) / (tp * pp) + expert_share / (ep * pp * expert_tp_of(framework, tp, expert_tp))
+    exp_tp_dp = expert_tp_of(framework, tp, expert_tp)
+    shard_frac = (1.0 - expert_share) / (tp * pp) + expert_share / (ep * pp * exp_tp_dp)
     grad_gpu = grad_params * shard_frac  # gradients this GPU reduces
     weight_gpu = P * shard_frac  # weights this GPU holds before ZeRO-3 sharding
     g_bytes = grad_reduce_bytes(framework, precision, master_weights, lora)
@@ -793,6 +795,9 @@ def time_layout(
     bucket = bucket_params(framework, zero, n_dp, g_bytes, ops)
     n_buckets = ops.ceil(grad_gpu / bucket)
     last_bucket = minimum(bucket / maximum(grad_gpu, 1.0), 1.0)
+    # Megatron's routed-expert gradients and weights sync over the expert-data-parallel group, spaced ep·etp
+    # ranks apart (expert_dp_layout); the dense rest over the data-parallel ranks as before
+    exp_gpu, n_edp, k_exp = expert_dp_layout(m, framework, lora, grad_params, tp, pp, n_dp, ep, exp_tp_dp, gpn, ops)
     # FSDP with sharded weights (ZeRO-2 = SHARD_GRAD_OP / reshard_after_forward=False, ZeRO-3 = FULL_SHARD)
     # gathers weights in every forward; other frameworks' ZeRO-1/2 sync once per step
     fsdp_sharded = (framework == "fsdp") & (zero >= 2)
@@ -868,7 +873,8 @@ def time_layout(
         etp_bytes = 4.0 * maximum(exp_tp - 1.0, 0.0) * tokens_mb / tp * m.k_active * m.h * 2.0
 
     # ---- other: optimizer update, QLoRA dequantisation
-    opt_params = where(zero >= 1, grad_gpu / n_dp, grad_gpu)
+    # (Megatron's distributed optimizer shards the routed experts' states over the expert-data-parallel group)
+    opt_params = where(zero >= 1, (grad_gpu - exp_gpu) / n_dp + exp_gpu / n_edp, grad_gpu)
     # optimizer update and the gradient clipping pass (CLIP_BYTES; DeepSpeed does not clip by default; torchtune's
     # optimizer-in-backward cannot clip: its recipes raise "Gradient clipping is not supported with optimizer in bwd")
     clip = 0.0 if framework == "deepspeed" or optimizer_in_backward else CLIP_BYTES
@@ -902,8 +908,12 @@ def time_layout(
         "tp_ar_lat": _ring_latency(tp, gpn, "all_reduce", ops), "bubble_share": (pp - 1.0) / vpp,
         "crosses_nodes": crosses_nodes, "multi_node": n_gpus > gpn, "p2p_num": 2.0 * vpp * p2p_bytes, "dp_spans": dp_spans, "k_node": k_node,
         "n_dp": n_dp, "L_stage": L_stage, "m_chunks": m_chunks, "win_factor": win_factor,
-        "last_bucket": last_bucket, "sharded_opt": sharded_opt, "grad_sync_bytes": grad_gpu * g_bytes * g_factor,
-        "grad_sync_lat": n_buckets * g_lat, "param_sync_bytes": weight_gpu * 2.0 * ag_factor,
+        "last_bucket": last_bucket, "sharded_opt": sharded_opt,
+        "grad_sync_bytes": (grad_gpu - exp_gpu) * g_bytes * g_factor,
+        "grad_sync_exp_bytes": exp_gpu * g_bytes * where(sharded_opt, _ring_factor(n_edp, "all_gather", ops),
+                                                         _ring_factor(n_edp, "all_reduce", ops)),
+        "param_sync_exp_bytes": exp_gpu * 2.0 * _ring_factor(n_edp, "all_gather", ops), "k_exp": k_exp,
+        "grad_sync_lat": n_buckets * g_lat, "param_sync_bytes": (weight_gpu - exp_gpu) * 2.0 * ag_factor,
         "param_sync_lat": n_buckets * ag_lat, "lat_ag": lat_ag, "gather_bytes": weight_gpu * w_bytes * ag_factor,
         "rs_bytes": grad_gpu * g_bytes * ag_factor, "fsdp_pp": fsdp_pp, "per_mb": per_mb,
         "fsdp_copy_bytes": fsdp_copy_bytes, "fsdp_copy_on": (framework == "fsdp") & per_mb & (n_dp > 1),
@@ -1124,6 +1134,24 @@ def _torch_cp_exposure(lay: dict, cp, attn_layer, ag_bw, p2p_bw, ops):
 MOE_PERMUTE_ELEMS_PER_COPY = 8.0
 MOE_ROUTER_SCORE_ELEMS = 6.0
 
+#: Megatron-Core's grouped experts under FP8 pad each local expert's rows to the FP8 GEMM's alignment (16 rows;
+#: 32 under MXFP8) and unpad the output: ``TEGroupedMLP.forward`` (``megatron/core/transformer/moe/experts.py``,
+#: core_r0.15) calls Transformer Engine's ``Fp8Padding`` on the dispatched hidden states and ``Fp8Unpadding`` on
+#: fc2's output (``transformer_engine/pytorch/module/fp8_padding.py``: ``fused_multi_row_padding`` copies every
+#: row into a new buffer; the backward runs the inverse copy). The copy is skipped only when every expert's count
+#: is already aligned, which a dropless router does not arrange (``moe_router_padding_for_fp8`` is off by default,
+#: ``transformer_config.py``; the Bridge benchmarks' forced balancing draws random logits, ``router.py``
+#: ``apply_random_logits``). Each of the four copies (pad and unpad, forward and backward) reads and writes every
+#: routed copy's ``h`` 16-bit elements: ``8·k·h`` elements per token and MoE layer.
+MOE_FP8_PAD_ELEMS_PER_COPY = 8.0
+#: Megatron-Core's grouped experts with linear biases (GPT-OSS: ``add_bias_linear``) add fc2's bias outside the
+#: GEMM, expert by expert, scaled by each row's router probability (``TEGroupedMLP._apply_bias``: ``torch.split``
+#: of the output, ``t + b * p`` per expert, ``torch.cat``): forward, ``b·p`` written (1), ``t + b·p`` read and
+#: written (3), the concatenation read and written (2); backward, the bias and probability gradients each
+#: multiply and reduce the output gradient (3 + 3) and the split's gradient is concatenated (2): 14 16-bit
+#: elements of width ``h`` per routed copy and MoE layer. A judgement from counting the ops' operands.
+MOE_BIAS_ELEMS_PER_COPY = 14.0
+
 #: Megatron-Core's dropless MoE waits for the GPU once per MoE layer: its all-to-all dispatcher copies the routing's
 #: token counts to the host (``token_dispatcher.py``, ``MoEAlltoAllTokenDispatcher.preprocess``: without
 #: ``moe_pad_expert_input_to_capacity`` the all-to-all's ``input_splits``/``output_splits`` and the grouped GEMM's
@@ -1158,6 +1186,30 @@ def moe_host_seconds(m: ModelFacts, framework: str, precision: str, ep, pp):
     return ops_layer * m.moe_frac * m.L / pp * EAGER_OP_S
 
 
+def expert_dp_layout(m: ModelFacts, framework: str, lora: bool, grad_params, tp, pp, n_dp, ep, exp_tp, gpn, ops):
+    """(routed-expert gradients this GPU syncs over the expert-data-parallel group, the group's size, its members
+    per node) for Megatron-Core; ``(0, 1, 1)`` for a dense model, LoRA or another framework (its experts sync with
+    the rest, over the data-parallel ranks).
+
+    Megatron-Core keeps the routed experts' parameters in their own DDP buffers and reduces their gradients (and
+    all-gathers their weights under the distributed optimizer) over the expert-data-parallel group
+    (``distributed_data_parallel.py``: ``expert_parallel_buffers`` on ``intra_expt_dp``). That group has
+    ``tp·cp·dp / (ep·etp)`` ranks, spaced ``ep·etp`` apart: the expert grid takes the model grid's order (default
+    ``tp-cp-ep-dp-pp``) with ``cp = 1`` and the expert tensor-parallel size as its ``tp``
+    (``parallel_state.initialize_model_parallel``, core_r0.15: ``RankGenerator(tp=expert_tensor_parallel_size,
+    ep=…, dp=expert_data_parallel_size, cp=1, order=order)``). So ``gpus_per_node / (ep·etp)`` members (at least 1) share a node: with EP filling a
+    node, every hop of the expert ring crosses the NICs, one rail per GPU, where the dense gradients' ring has
+    eight GPUs per node behind eight NICs."""
+    n_exp = float(getattr(m, "n_experts", 0) or 0)
+    if framework != "megatron" or lora or n_exp <= 0 or not m.params.expert_params:
+        return 0.0, 1.0, 1.0
+    exp_gpu = grad_params * (float(m.params.expert_params) / max(float(m.params.total), 1.0)) / (ep * pp * exp_tp)
+    stride = ops.maximum(ep * exp_tp, 1.0)
+    n_edp = ops.maximum(tp * n_dp / stride, 1.0)
+    k_exp = ops.minimum(ops.maximum(ops.f(gpn) / stride, 1.0), n_edp)
+    return exp_gpu, n_edp, k_exp
+
+
 def ep_peer_shares(ep, stride, domain, ops=_ScalarOps):
     """(share of a GPU's all-to-all buffer bound for peers inside its NVLink domain, share bound for peers outside
     it) for an expert-parallel group of ``ep`` ranks taking every ``stride``-th rank (Megatron-Core's expert grid
@@ -1172,7 +1224,7 @@ def ep_peer_shares(ep, stride, domain, ops=_ScalarOps):
     return (local - 1.0) / ops.maximum(ep, 1.0), (ep - local) / ops.maximum(ep, 1.0)
 
 
-def _moe_terms(m: ModelFacts, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp):
+def _moe_terms(m: ModelFacts, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp, copy_elems: float = 0.0):
     """(routed-expert share of the linear FLOPs per token, the expert GEMMs' size factor, dispatch bytes per token)
     for a model with routed experts; (0, 1, 0) for a dense one.
 
@@ -1180,7 +1232,8 @@ def _moe_terms(m: ModelFacts, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp):
     multiplies only the tokens routed to it — ``tokens × ep × k / E`` rows per micro-batch (the all-to-all brings
     the ``ep`` ranks' tokens to the expert's owner) — by a ``moe_intermediate_size / expert_tp``-wide weight, so
     the same tile-quantisation factor as the dense GEMMs (module docstring: ``D0``, ``T0``) is taken on those
-    dimensions; small experts (768 wide) and few tokens per expert run well below the dense layers' rate."""
+    dimensions; small experts (768 wide) and few tokens per expert run well below the dense layers' rate.
+    ``copy_elems``: the framework's further 16-bit passes per routed copy of width ``h`` (:func:`moe_copy_elems`)."""
     n_exp = float(getattr(m, "n_experts", 0) or 0)
     if n_exp <= 0 or not m.moe_frac or not m.params.expert_params:
         return 0.0, 1.0, 0.0
@@ -1190,11 +1243,21 @@ def _moe_terms(m: ModelFacts, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp):
     rows = tokens_mb * ep * k / n_exp
     size_exp = 1.0 / (1.0 + D0 * exp_tp / max(float(m.f_moe), 1.0)) / (1.0 + T0 / rows)
     n_moe = m.moe_frac * m.L
-    elems = MOE_PERMUTE_ELEMS_PER_COPY * k * m.h + m.h + MOE_ROUTER_SCORE_ELEMS * n_exp
+    elems = (MOE_PERMUTE_ELEMS_PER_COPY + copy_elems) * k * m.h + m.h + MOE_ROUTER_SCORE_ELEMS * n_exp
     # tokens are split over the tensor-parallel ranks before dispatch (Megatron's MoE requires sequence
     # parallelism with TP), over the stage's layers and the context-parallel slice
     moe_tok = 2.0 * elems * n_moe / (tp * pp * cp)
     return lin_tok * share, size_exp, moe_tok
+
+
+def moe_copy_elems(m: ModelFacts, framework: str, precision: str) -> float:
+    """16-bit elements of width ``h`` per routed copy and MoE layer that Megatron-Core's grouped experts move
+    besides the permute (:data:`MOE_FP8_PAD_ELEMS_PER_COPY` under FP8, :data:`MOE_BIAS_ELEMS_PER_COPY` with
+    linear biases); 0 for a dense model or another framework."""
+    if framework != "megatron" or not m.moe_frac or not float(getattr(m, "n_experts", 0) or 0):
+        return 0.0
+    pad = MOE_FP8_PAD_ELEMS_PER_COPY if precision == "fp8" else 0.0
+    return pad + (MOE_BIAS_ELEMS_PER_COPY if getattr(m.arch, "mlp_bias", False) else 0.0)
 
 
 def _ep_comm_mb(lay: dict, intra_p2p, nic, intra_bus):
@@ -1355,9 +1418,12 @@ def time_gpu(
     win_b = t_bwd * lay["win_factor"] / vpp
     win_f = t_fwd * lay["win_factor"] / vpp
     last_bucket, sharded_opt = lay["last_bucket"], lay["sharded_opt"]
-    grad_sync = lay["grad_sync_bytes"] / dp_bw + lay["grad_sync_lat"]
+    # Megatron's routed experts over their expert-data-parallel group (expert_dp_layout): k_exp peers per node
+    exp_bw = where(lay["dp_spans"], minimum(intra_bus, lay["k_exp"] * nic), intra_bus)
+    grad_sync = lay["grad_sync_bytes"] / dp_bw + lay["grad_sync_exp_bytes"] / exp_bw + lay["grad_sync_lat"]
     # ZeRO-1/2 and the distributed optimizer all-gather the updated 16-bit weights after the step
-    param_sync = where(sharded_opt, lay["param_sync_bytes"] / dp_bw + lay["param_sync_lat"], 0.0)
+    param_sync = where(sharded_opt, lay["param_sync_bytes"] / dp_bw + lay["param_sync_exp_bytes"] / exp_bw
+                       + lay["param_sync_lat"], 0.0)
     grad_exp = where(ov_grad, maximum(grad_sync - win_b, grad_sync * last_bucket), grad_sync)
     param_exp = where(ov_param, maximum(param_sync - win_f, param_sync * last_bucket), param_sync)
     dp12 = grad_exp + param_exp
