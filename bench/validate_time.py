@@ -491,6 +491,11 @@ def megatron_scenario(row: dict) -> tuple[dict, list[str]]:
         # overlap option: neither the gradient reduction nor the pipeline sends overlap compute
         training_extra = {"overlap_grad_reduce": False, "overlap_p2p_comm": False}
         notes.append("2021 Megatron-LM: gradient all-reduce and p2p sends not overlapped (code of the time)")
+    else:
+        # DeepSpeed of early 2021: ZeRO-3's parameter all-gathers got their own stream and the trace-based
+        # prefetch with v0.5.10 (PR #1453, January 2022; core/overlap.py); these runs predate it
+        training_extra = {"overlap_param_gather": False}
+        notes.append("2021 DeepSpeed ZeRO-3: parameter gathers not on a side stream (code of the time)")
     return {
         "model": {"name": row["model_name"], "hidden_size": h, "num_hidden_layers": L,
                   "num_attention_heads": row["num_heads"], "intermediate_size": 4 * h, "vocab_size": row["vocab_size"],

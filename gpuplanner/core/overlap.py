@@ -25,9 +25,8 @@ def overlap_flags(framework: str, zero, vpp, pp, sp, ops=ScalarOps, *, overlap_g
     ============== ====================================== ============================ =================
     grad reduce    on                                     on                           deepspeed: ZeRO-3
                                                                                        only; hf: on
-    param gather   on with the distributed optimizer      on (sharded weights:         off
-                   (ZeRO-1)                               ZeRO-2/3)
-                   (ZeRO-1)
+    param gather   on with the distributed optimizer      on (sharded weights:         ZeRO-3: as grad
+                   (ZeRO-1)                               ZeRO-2/3)                    reduce; else off
     TP comm        on with sequence parallelism           off                          (no TP)
     PP p2p         on with the interleaved schedule       off                          off
     ============== ====================================== ============================ =================
@@ -44,10 +43,14 @@ def overlap_flags(framework: str, zero, vpp, pp, sp, ops=ScalarOps, *, overlap_g
     FSDP2 all-gathers the next block on a separate stream (implicit prefetching) and reduce-scatters on
     another (``torch.distributed.fsdp.fully_shard`` docs); torchtitan's async TP is off by default
     (``parallelism.enable_async_tensor_parallel``). DeepSpeed: ``overlap_comm`` defaults to true for ZeRO-3
-    only (``deepspeed/runtime/zero/config.py`` ``overlap_comm_valid``); its ZeRO-3 parameter prefetch exists
-    (``stage3_prefetch_bucket_size``) but the published ZeRO-3 runs (Narayanan et al. 2021, Table 2) lose
-    throughput per GPU in proportion to the GPU count at a fixed batch, i.e. the gathers are not hidden, so
-    the default models it as off. The HF Trainer runs plain data parallelism through DDP and ZeRO through
+    only (``deepspeed/runtime/zero/config.py`` ``overlap_comm_valid``). The same switch puts ZeRO-3's
+    parameter all-gathers on their own stream (``deepspeed/runtime/zero/parameter_offload.py``:
+    ``__allgather_stream`` is a new stream if ``overlap_comm`` else the default stream; since v0.5.10, PR #1453,
+    January 2022), where ``PartitionedParameterCoordinator.fetch_sub_module`` prefetches the next
+    ``stage3_prefetch_bucket_size`` (5e7) elements of the recorded module trace while the current module
+    computes: the ZeRO-3 parameter gather follows the gradient switch in force. (The ZeRO-3 runs of Narayanan et
+    al. 2021, Table 2, predate that code and are entered with ``overlap_param_gather = false``:
+    bench/validate_time.py.) The HF Trainer runs plain data parallelism through DDP and ZeRO through
     DeepSpeed with the config templates of the Transformers DeepSpeed guide, which set ``"overlap_comm":
     true`` for ZeRO-2 and ZeRO-3 (``docs/source/en/deepspeed.md``).
     """
@@ -65,6 +68,10 @@ def overlap_flags(framework: str, zero, vpp, pp, sp, ops=ScalarOps, *, overlap_g
         return default if value is None else bool(value)
 
     grad = pick(overlap_grad_reduce, d_grad)
+    if framework in ("deepspeed", "hf"):
+        # DeepSpeed ZeRO-3: one switch, overlap_comm, puts both the gradient reduce-scatter and the parameter
+        # prefetch on side streams (docstring)
+        d_param = (zero >= 3) & grad
     param = pick(overlap_param_gather, d_param)
     tp = pick(tp_comm_overlap, d_tp)
     p2p = pick(overlap_p2p_comm, d_p2p)
