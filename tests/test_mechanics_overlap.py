@@ -59,9 +59,13 @@ def test_framework_defaults_follow_each_framework():
     # FSDP2: grad reduce and prefetch on when weights are sharded; no TP/p2p overlap
     assert f("fsdp", 3, 1, 1, True) == (True, True, False, False)
     assert f("fsdp", 0, 1, 1, False) == (True, False, False, False)
-    # DeepSpeed: overlap_comm only for ZeRO-3; gathers not hidden (measured)
-    assert f("deepspeed", 3, 1, 1, False) == (True, False, False, False)
+    # DeepSpeed: overlap_comm only for ZeRO-3, and the same switch puts ZeRO-3's prefetching all-gathers on a side
+    # stream (parameter_offload.py __allgather_stream): the param gather follows the gradient switch in force
+    assert f("deepspeed", 3, 1, 1, False) == (True, True, False, False)
     assert f("deepspeed", 2, 1, 1, False) == (False, False, False, False)
+    assert f("deepspeed", 3, 1, 1, False, overlap_grad_reduce=False)[:2] == (False, False)
+    assert f("hf", 3, 1, 1, False)[:2] == (True, True) and f("hf", 2, 1, 1, False)[1] is False
+    assert f("deepspeed", 3, 1, 1, False, overlap_param_gather=False)[:2] == (True, False)
     # HF Trainer: DDP overlaps; its DeepSpeed config templates set overlap_comm
     assert f("hf", 0, 1, 1, False)[0] is True and f("hf", 1, 1, 1, False)[0] is True
     # the scenario's value wins, but TP overlap without SP and p2p overlap without PP stay off
