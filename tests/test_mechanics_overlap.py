@@ -191,3 +191,20 @@ def test_larger_micro_batches_hide_more_of_the_data_parallel_traffic():
                          hardware={"num_gpus": 512})).time
         shares.append(t.seconds["dp_comm"] / t.step_time_s)
     assert shares[0] > shares[1] > shares[2]
+
+
+def test_fine_tuning_tools_overlap_as_their_shipped_deepspeed_configs():
+    """overlap.DS_TOOL_OVERLAP: LLaMA-Factory's ds_z2/ds_z3 configs set overlap_comm false; TRL's Accelerate configs
+    leave DeepSpeed's default (ZeRO-3 only); Axolotl's ZeRO-3 configs overlap but set stage3_max_live_parameters 0
+    (no prefetch); DDP (ZeRO 0) always overlaps its bucketed all-reduce."""
+    from gpuplanner.core.frameworks import overlap_defaults
+
+    def two(tool, zero):
+        d = overlap_defaults(tool, zero, 1, 1, False)
+        return d["overlap_grad_reduce"], d["overlap_param_gather"]
+
+    assert [two("llamafactory", z) for z in (0, 2, 3)] == [(True, False), (False, False), (False, False)]
+    assert [two("trl", z) for z in (0, 2, 3)] == [(True, False), (False, False), (True, True)]
+    assert [two("axolotl", z) for z in (2, 3)] == [(True, False), (True, False)]
+    assert [two("ms-swift", z) for z in (2, 3)] == [(True, False), (True, True)]
+    assert [two("hf", z) for z in (2, 3)] == [(True, False), (True, True)]

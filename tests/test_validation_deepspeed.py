@@ -68,7 +68,7 @@ def test_zero3_gathers_hide_under_the_prefetch_by_default():
 
 def test_published_deepspeed_step_times():
     res = _bench().results()
-    errs = [abs(e) for _, _, e, _ in res]
+    errs = [abs(e) for r, _, e, _ in res if not r.not_modelled]
     assert len(res) >= 3
     assert statistics.median(errs) <= 0.10
     assert max(errs) <= 0.20

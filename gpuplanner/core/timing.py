@@ -648,6 +648,7 @@ def time_layout(
     attn_len: float | None = None,
     real_frac: float = 1.0,
     pad_single_len: float | None = None,
+    tool: str | None = None,
     ops=None,
 ) -> dict:
     """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
@@ -763,7 +764,7 @@ def time_layout(
 
     # ---- communication overlap flags: the scenario's choice, else the framework's default
     ov_grad, ov_param, ov_tp, ov_p2p = overlap_flags(
-        framework, zero, vpp, pp, sp, ops, overlap_grad_reduce=overlap_grad_reduce,
+        framework, zero, vpp, pp, sp, ops, tool=tool, overlap_grad_reduce=overlap_grad_reduce,
         overlap_param_gather=overlap_param_gather, tp_comm_overlap=tp_comm_overlap, overlap_p2p_comm=overlap_p2p_comm)
     # the forward's share of one micro-batch on one GPU (the backward includes the recompute forward)
     fwd_share = (fwd.layers + fwd.head + fwd.attention + f_lora) / hflops_tok
@@ -1562,7 +1563,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
     engine = _frameworks.engine_of(t.framework)
     shape = sample_shape_of(s, prof)
     kw = dict(
-        method=t.method, precision=t.precision, framework=engine, optimizer=t.optimizer,
+        method=t.method, precision=t.precision, framework=engine, tool=t.framework, optimizer=t.optimizer,
         seq_len=shape.row_len, attn_len=shape.attn_len, real_frac=shape.real_frac, pad_single_len=shape.single_len,
         lora_rank=t.lora_rank, lora_targets=t.lora_targets, flash=t.flash_attention,
         fused=(engine == "megatron") or bool(getattr(t, "torch_compile", False))
