@@ -82,6 +82,12 @@ ROWS: list[Row] = [  # the MoE rows at the end: shown, not in the test's bound (
 ]
 
 
+#: predicted seconds per step before issue 35 round 3 (commit 75adbc5: ZeRO-1/2 gradients reduce-scattered once per
+#: step, ZeRO-3 parameter gathers never overlapped)
+BEFORE = {"swift-qwen2.5-14b-zero2": 11.24, "swift-qwen2.5-14b-zero3": 11.80, "hf-blog-granite-7b-zero3": 10.26,
+          "swift-qwen1.5-moe-a2.7b-zero2": 2.48, "swift-qwen1.5-moe-a2.7b-zero3": 3.03}
+
+
 def scenario(row: Row) -> dict:
     d = {k: dict(v) for k, v in row.base.items()}
     d["parallel"] = {"zero": row.zero}
@@ -100,6 +106,24 @@ def results() -> list[tuple[Row, float, float, str]]:
         step = float(t.step_time_s)
         key, share = t.largest_overhead
         out.append((r, step, (step - r.step_s) / r.step_s, f"{key} {share:.0%}"))
+    return out
+
+
+def table() -> list[str]:
+    """The markdown rows of docs/validation_time.md's DeepSpeed section (before → now)."""
+    out = ["| run | ZeRO | published s/step | before | now | step error before (+ = slower) | step error now | largest overhead now |",
+           "|---|---:|---:|---:|---:|---:|---:|---|"]
+    res = results()
+    for r, step, err, big in res:
+        b = BEFORE.get(r.id)
+        mark = " (not modelled)" if r.not_modelled else ""
+        out.append(f"| {r.id}{mark} | {r.zero} | {r.step_s:.2f} | {b:.2f} | {step:.2f} | {b / r.step_s - 1:+.1%} | "
+                   f"{err:+.1%} | {big} |")
+    mod = [(r, e) for r, _, e, _ in res if not r.not_modelled]
+    now = statistics.median(abs(e) for _, e in mod)
+    was = statistics.median(abs(BEFORE[r.id] / r.step_s - 1) for r, _ in mod)
+    out += ["", f"Modelled rows: step-time |error| median {was:.1%} before, {now:.1%} now; max "
+            f"{max(abs(BEFORE[r.id] / r.step_s - 1) for r, _ in mod):.1%} before, {max(abs(e) for _, e in mod):.1%} now."]
     return out
 
 

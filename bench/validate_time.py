@@ -120,9 +120,9 @@ Every row whose error exceeds 25% (and the borderline ones) has its reason here.
   which is what our model (and FSDP in the llm-foundry rows, which it matches within ~17%) assumes. The
   2021 DeepSpeed ZeRO-3 implementation (per-parameter gathers, limited prefetch) ran far below the
   hardware. The model keeps DeepSpeed's own overlap semantics — `overlap_comm` (on by default for ZeRO-3)
-  hides the gradient reduce-scatter under the backward — and, from these rows, treats its parameter
-  gathers as not hidden by default (`training.overlap_param_gather` can say otherwise), but it has no
-  per-version bandwidth penalty, so the rows stay too fast. Modern FSDP/ZeRO-3 behaves like the
+  hides the gradient reduce-scatter under the backward and, since v0.5.10 (January 2022), the parameter
+  prefetch on its own stream; these rows predate that code and are entered with `overlap_param_gather:
+  false` (the code of the time), but the model has no per-version bandwidth penalty, so the rows stay too fast. Modern FSDP/ZeRO-3 behaves like the
   llm-foundry rows.
 - **torchtune `l32-3b-baseline`** (+261%): unpacked Alpaca samples; real tokens per sequence are far below
   the 4096 the scenario assumes (the row's notes say so), so tokens/s is not comparable.
@@ -452,6 +452,18 @@ def peft_sanity() -> list[str]:
             "Llama 3.1 8B QLoRA (rank 32, all linear layers, batch 2): the model's ratio (TRL against Unsloth, 512 / "
             "1024-token batches) is now " + ", ".join(f"{v:.2f}x ({k[0]}, {k[1]})" for k, v in ratios.items())
             + " (before 1.11-1.16x)."]
+
+
+def deepspeed_sanity() -> list[str]:
+    """bench/validate_deepspeed.py's table (published DeepSpeed ZeRO-2/3 fine-tuning step times)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("validate_deepspeed",
+                                                  Path(__file__).with_name("validate_deepspeed.py"))
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    return mod.table()
 
 
 def gpu_id(row: dict) -> str:
@@ -832,6 +844,25 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "(its LoRA rows are torchtune's pure-bf16, compiled runs).",
         "",
         *peft_sanity(),
+        "",
+        "### DeepSpeed ZeRO-2/3 fine-tuning step times (issue 35 round 3; not in the shared set)",
+        "",
+        "Published step times of fine-tuning tools on the HF Trainer + DeepSpeed with their configurations "
+        "(`bench/validate_deepspeed.py`: ms-swift's Megatron-SWIFT benchmark table, Qwen2.5-14B full fine-tuning "
+        "on 8 A800, 8192-token packed rows, batch 1 × 2 accumulation, ZeRO-2 and ZeRO-3; the Hugging Face blog "
+        "\"FSDP and DeepSpeed\" Table 3, Granite 7B ZeRO-3 on 4 A100). What changed, from DeepSpeed's code "
+        "(`deepspeed/runtime/zero/`): (1) ZeRO-2 reduces the gradients in every micro-batch's backward, ZeRO-1 "
+        "once per step, and both all-reduce each bucket since v0.12.4 (`use_multi_rank_bucket_allreduce`), twice "
+        "the reduce-scatter's bytes (`timing.ds_grad_reductions`); (2) `overlap_comm` also puts ZeRO-3's parameter "
+        "all-gathers on a side stream where the next `stage3_prefetch_bucket_size` elements are prefetched, so "
+        "the gathers hide under compute like FSDP's (the 2021 ZeRO-3 rows above predate that code and are entered "
+        "with `overlap_param_gather: false`); (3) each fine-tuning tool's shipped DeepSpeed configs set "
+        "`overlap_comm` (LLaMA-Factory false, TRL through Accelerate DeepSpeed's own default, Axolotl's ZeRO-3 "
+        "without prefetch: `overlap.DS_TOOL_OVERLAP`). The MoE rows are shown, not modelled: Transformers' eager "
+        "MoE block loops over the experts with a host sync each, and ZeRO-3 hooks, fetches and releases every "
+        "expert module; neither has a sourced cost here.",
+        "",
+        *deepspeed_sanity(),
         "",
         "### torchtitan's published tables (sanity check, not in the shared set)",
         "",
