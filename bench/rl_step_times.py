@@ -50,7 +50,9 @@ def _verl(model, gpu, n_gpus, *, prompts, n, prompt_mean, resp_max, resp_mean, u
                             "generation_engine": "vllm_colocated", "generation_gpu_fraction": util,
                             "engine_sleep": True, "mean_response_fraction": resp_mean / resp_max,
                             "reward": "function", "updates_per_generation": prompts // mini,
-                            "rollout_tp": gen_tp}},
+                            "rollout_tp": gen_tp,
+                            # verl's critic: critic.model.use_remove_padding unset (false) in both PPO launches
+                            **({"critic_padding_free": False} if objective == "ppo" else {})}},
         "parallel": {"zero": 3, "offload_optimizer": offload, "offload_params": offload},
         "hardware": {"gpu": gpu, "num_gpus": n_gpus},
     }

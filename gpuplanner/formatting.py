@@ -82,6 +82,12 @@ def current_language() -> str:
     return EN
 
 
+def format_list(items, lang: str | None = None) -> str:
+    """Items joined as a list in the language: ``a, b, c`` / ``a、b、c`` (CLDR zh list pattern's enumeration
+    comma, so a Chinese line never carries an ASCII comma between its items)."""
+    return ("、" if normalize_lang(lang) == ZH else ", ").join(str(x) for x in items)
+
+
 # ------------------------------------------------------------------------------------------ numbers
 
 def _sig(value: float, digits: int) -> str:

@@ -23,6 +23,8 @@ ALLOWED = {
     # framework product names (Hugging Face Trainer / Accelerate, PyTorch FSDP2 (torchtitan), Megatron-Core)
     "Hugging", "Face", "Trainer", "Accelerate", "PyTorch", "FSDP2", "torchtitan", "Core", "Megatron-Core",
     "CUDA", "NCCL",
+    # serving engines' product names (inference.engine)
+    "vLLM", "SGLang", "TensorRT", "LLM",
 }
 
 

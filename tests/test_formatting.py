@@ -118,3 +118,11 @@ def test_format_span_never_prints_a_range_as_one_value():
     assert format_span(1.1, 1.4, 1) == ("1.1", "1.4")
     assert format_span(2.0, 2.0, 1) == ("2.0", "2.0")  # a real single value stays one
     assert format_span(0.3601, 0.3604, 1) == ("0.360", "0.360")  # at most two more decimals
+
+
+def test_format_list_uses_the_languages_list_comma():
+    from gpuplanner.formatting import format_list
+
+    assert format_list(["compute 78%", "MoE 5%"], "en") == "compute 78%, MoE 5%"
+    assert format_list(["计算 78%", "MoE 5%"], "zh_CN") == "计算 78%、MoE 5%"
+    assert format_list([], "zh_CN") == ""

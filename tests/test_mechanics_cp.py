@@ -32,10 +32,36 @@ def test_megatron_ring_bytes_per_tp_rank():
     assert l8["cp_bytes"] == pytest.approx(l1["cp_bytes"] / 8)
 
 
+def test_forward_ring_rerun_by_recompute():
+    """A recompute that re-runs the attention's forward re-runs its ring: full AC (whole layer) and Megatron's
+    selective (``checkpoint_core_attention``) add one forward pass of K/V to TE's 3, and one of attention compute
+    to hide it under (forward passes + backward 2×)."""
+    def lay_rec(framework, recompute):
+        r = resolve(scenario_from_dict({
+            "model": {"preset": "llama-3.1-70b"},
+            "training": {"framework": framework, "seq_len": 65536, "micro_batch_size": 1},
+            "parallel": {"tp": 1, "cp": 4, "zero": 1, "sequence_parallel": False},
+            "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 64}}))
+        kw, _ = T.time_kwargs(r)
+        kw = {k: v for k, v in kw.items() if k not in T.GPU_TIME_ARGS}
+        return T.time_layout(r.facts, **kw, tp=1, pp=1, cp=4, ep=1, dp=16, zero=1, recompute=recompute, mbs=1,
+                             sp=False, grad_accum=1, vpp=1, num_gpus=64, gpus_per_node=8)
+    from gpuplanner.core import recompute as rc
+    base, full, sel = (lay_rec("megatron", c) for c in (rc.NONE, rc.FULL, rc.MEGATRON_SELECTIVE))
+    assert full["cp_bytes"] == pytest.approx(base["cp_bytes"] * 4 / 3)
+    assert sel["cp_bytes"] == pytest.approx(base["cp_bytes"] * 4 / 3)
+    assert full["attn_layer_flops"] == pytest.approx(base["attn_layer_flops"] * 4 / 3)
+    # torch: full AC re-runs the forward gather: (2 + 1) gathers of cp − 1 chunks and cp dK/dV rotations (2 chunks)
+    t0, t1 = lay_rec("fsdp", rc.NONE), lay_rec("fsdp", rc.FULL)
+    assert t1["cp_bytes"] - t0["cp_bytes"] == pytest.approx(3 * t0["cp_kv_chunk"])
+
+
 def test_torchtitan_ring_repeats_heads_and_fp32_grads():
     l1, m = lay("fsdp", 1)
     tokens = 65536 / 4
-    assert l1["cp_bytes"] == pytest.approx(5 * 3 * tokens * 2 * 2 * m.q_dim)
+    kv = tokens * 2 * 2 * m.q_dim  # K and V, 16-bit, repeated to the query heads
+    # forward all-gather (cp − 1 chunks) + backward all-gather (cp − 1) + cp fp32 dK/dV rotations: 3 + 3 + 4 × 2
+    assert l1["cp_bytes"] == pytest.approx(14 * kv)
     l2, _ = lay("fsdp", 2)
     assert l2["cp_bytes"] == pytest.approx(l1["cp_bytes"] / 2)
 
@@ -62,3 +88,39 @@ def test_torchtitan_256k_names_the_merge_and_is_slower():
     assert 0.02 < t.breakdown["cp_merge"] < 0.15
     assert sum(t.breakdown.values()) == pytest.approx(1.0)
     assert "cp_merge" in T.BREAKDOWN_LABELS
+
+
+def test_torch_allgather_ring_exposure_hand_derived():
+    """torch's all-gather ring (timing._torch_cp_exposure): the K/V gather hides only under step 0's kernel (1/cp of
+    the forward attention), once per forward pass (a whole-layer recompute re-runs it) and once in the backward;
+    each fp32 dK/dV rotation hides under the next step's backward kernel, the last one under nothing."""
+    kv, cp, attn = 256e6, 8.0, 0.4  # bytes per chunk, ring size, layer attention s (fwd 0.1, recompute 0.1, bwd 0.2)
+    lay_ = {"cp_kv_chunk": kv, "cp_fwd_passes": 2.0}
+    ag_bw, p2p_bw = 50e9, 50e9
+    total, exposed = T._torch_cp_exposure(lay_, cp, attn, ag_bw, p2p_bw, T._ArrayOps)
+    t_ag, t_d = 7 * kv / ag_bw, 2 * kv / p2p_bw  # 35.8 ms, 10.2 ms
+    step_f, step_b = 0.1 / 8, 0.2 / 8  # 12.5 ms, 25 ms
+    assert exposed == pytest.approx(2 * (t_ag - step_f) + (t_ag - step_b) + t_d)
+    assert total == pytest.approx(3 * t_ag + 8 * t_d)
+    # in a node (8B at 256k, CP 8): the gathers hide under step 0, only the last dK/dV rotation is exposed
+    _, exposed_nvl = T._torch_cp_exposure(lay_, cp, attn, 360e9, 360e9, T._ArrayOps)
+    assert exposed_nvl == pytest.approx(2 * kv / 360e9)
+
+
+def test_torchtitan_405b_256k_cross_node_ring_is_exposed():
+    """torchtitan's 405B CP 8 under TP 8 runs its ring across nodes (one NIC per GPU): the all-gather, waited at
+    the second step, outlasts step 0's kernel, so some of it is exposed (cp_comm > 0); within a node it hides."""
+    from gpuplanner.core.estimate import estimate
+    sc = {"model": {"preset": "llama-3.1-405b"},
+          "training": {"framework": "fsdp", "seq_len": 262144, "micro_batch_size": 1, "recompute": "full",
+                       "torch_compile": True, "precision": "fp8_tensorwise", "global_batch_size": 8},
+          "parallel": {"zero": 3, "tp": 8, "pp": 8, "cp": 8, "sequence_parallel": True},
+          "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 512}}
+    t = estimate(scenario_from_dict(sc)).time
+    assert t.seconds["cp_comm"] > 0.01 * t.step_time_s
+    assert t.hidden["cp_comm"] > t.seconds["cp_comm"]
+    # named in the breakdown (inside "other", not called optimizer time), and the shares still sum to one
+    assert t.parts["cp_comm"] == pytest.approx(t.seconds["cp_comm"])
+    assert t.breakdown["cp_comm"] == pytest.approx(t.seconds["cp_comm"] / t.step_time_s, rel=1e-6)
+    assert sum(t.breakdown.values()) == pytest.approx(1.0)
+    assert T.PART_PARENT["cp_comm"] == "other" and "cp_comm" in T.BREAKDOWN_LABELS

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from ..formatting import format_list
 
 CTX = "CLI"
 
@@ -109,7 +110,7 @@ def rent_vs_build_lines(rb, indent: str = "   ") -> list[str]:
                   "spare_rate_per_year": translate(CTX, "spares per year"),
                   "pue": "PUE", "depreciation_years": translate(CTX, "depreciation years")}
         lines.append(indent + translate(CTX, "not counted (enter your figures): {items}").format(
-            items=", ".join(fields.get(k, k) for k in rb.missing)))
+            items=format_list(fields.get(k, k) for k in rb.missing)))
     return lines
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..formatting import format_compact, format_money, format_number, format_span, format_percent, format_sig, gpu_display_name
 from ._args import label as _lbl, rent_vs_build_lines, strict_json
 from ._lang import msg, name, translate
+from ..formatting import format_list
 
 CTX = "CLI"
 
@@ -71,7 +72,7 @@ def text_lines(ev, data: dict) -> list[str]:
            if lay["pp"] > 1 and lay.get("pipeline_microbatch_size") != lay["micro_batch_size"] else ""),
         *([_lbl(translate(CTX, "Objective")) + translate(CTX, "{objective}: models held: {models}").format(
             objective=ev.scenario.training.objective.upper(),
-            models=", ".join(part_names.get(m, m) for m in data["objective"]["models_held"]) or "-")]
+            models=format_list(part_names.get(m, m) for m in data["objective"]["models_held"]) or "-")]
           if ev.scenario.training.objective != "sft" else []),
         "",
         translate(CTX, "Memory per GPU (GiB)"),
@@ -128,7 +129,7 @@ def text_lines(ev, data: dict) -> list[str]:
     tb = data.get("time_breakdown") or {}
     if tb:
         lines.append("  " + _lbl(translate(CTX, "time share"), 17)
-                     + ", ".join(f"{share_names.get(k, k)} {format_percent(v)}" for k, v in tb.items()))
+                     + format_list(f"{share_names.get(k, k)} {format_percent(v)}" for k, v in tb.items()))
     lines += ["", translate(CTX, "Cost")]
     if ev.cost is None:
         lines.append("  " + translate(CTX, "no price for this GPU: enter a quote"))

@@ -19,6 +19,7 @@ from __future__ import annotations
 from ..formatting import format_money, format_span, gpu_display_name, format_number, format_percent, format_sig
 from ._lang import msg, name, translate
 from ._args import display_width, int_in, ljust, rent_vs_build_lines, strict_json
+from ..formatting import format_list
 
 
 CTX = "CLI"
@@ -66,7 +67,7 @@ def text_lines(result, con) -> list[str]:
                ms=format_number(result.search_ms), objective=_objective(result.objective))]
     if result.frameworks:
         out.append(translate(CTX, "frameworks searched: {names}").format(
-            names=", ".join(_framework_name(f) for f in result.frameworks)))
+            names=format_list(_framework_name(f) for f in result.frameworks)))
     for m in result.notes:
         out.append(translate(CTX, "note: {text}").format(text=msg(m)))
     for d in result.skipped:

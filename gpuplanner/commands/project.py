@@ -18,6 +18,7 @@ from ..core.serving_facts import ENGINE_NAMES
 from ..formatting import format_money, format_number, gpu_display_name
 from ._args import cut, ljust, rjust, strict_json
 from ._lang import msg, name, translate
+from ..formatting import format_list
 
 CTX = "CLI"
 
@@ -100,7 +101,7 @@ def text_lines(res) -> list[str]:
         cost=_money(res.total_cost, cur), w=format_number(res.total_weeks, 1)))
     if res.by_mode:
         lines.append(ljust(translate(CTX, "By rental"), 13, min_gap=1)
-                     + ", ".join(f"{_mode(k)} {_money(v, cur)}" for k, v in res.by_mode.items()))
+                     + format_list(f"{_mode(k)} {_money(v, cur)}" for k, v in res.by_mode.items()))
     for m in res.overlap_advice:
         lines.append(ljust(translate(CTX, "Overlap"), 13, min_gap=1) + msg(m))
     if res.rent_vs_build is not None:
@@ -119,7 +120,7 @@ def text_lines(res) -> list[str]:
             lines.append("  " + ljust(changes.get(w.change, w.change), 16, min_gap=1) + ljust(yes if w.fits else no, 6, min_gap=1)
                          + rjust(days, 8) + rjust(_money(w.cost, cur), 16) + "  "
                          + rjust(str(w.gpus_needed or w.num_gpus), 5) + "  "
-                         + ljust(yes if w.in_place_upgrade else no, 9, min_gap=1) + (", ".join(layout_change_text(c, translate) for c in w.layout_changes) or "-"))
+                         + ljust(yes if w.in_place_upgrade else no, 9, min_gap=1) + (format_list(layout_change_text(c, translate) for c in w.layout_changes) or "-"))
             if w.note is not None:
                 lines.append(f"    {msg(w.note)}")
             if w.overrun_note is not None:  # same servers, longer

@@ -123,6 +123,7 @@ class MethodProfile:
     max_num_seqs: int = 0              # vLLM's concurrent-sequence cap (0: the engine's default, timing._rollouts)
     updates_per_generation: int = 1    # optimizer steps per generation batch (timing._rollouts)
     rollout_tp: int = 0                # vLLM's tensor parallelism (0: the training layout's tp)
+    critic_padded: bool = False        # the PPO critic runs padded rows while the policy may not (timing)
 
     @property
     def train_seq_len(self) -> int:
@@ -214,7 +215,8 @@ def method_profile(training) -> MethodProfile:
         mean_response_fraction=float(getattr(rl, "mean_response_fraction", 1.0)) if obj in RL else 1.0,
         schedule=str(getattr(rl, "schedule", "on_policy")) if obj in RL else "on_policy",
         max_num_seqs=int(getattr(rl, "max_num_seqs", None) or 0) if obj in RL else 0, updates_per_generation=updates,
-        rollout_tp=int(getattr(rl, "rollout_tp", None) or 0) if obj in RL else 0)
+        rollout_tp=int(getattr(rl, "rollout_tp", None) or 0) if obj in RL else 0,
+        critic_padded=critic and obj in RL and getattr(rl, "critic_padding_free", None) is False)
 
 
 def kv_bytes_per_token(arch, dtype_bytes: float = 2.0) -> float:

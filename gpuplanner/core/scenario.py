@@ -177,6 +177,10 @@ class RlSection(_Section):
         None, gt=0, le=1024, description="vLLM's tensor parallelism for the rollouts (one engine per rollout_tp "
                                          "GPUs); null: the training layout's tp. verl rollout "
                                          "tensor_model_parallel_size default 2, TRL vllm_tensor_parallel_size 1")
+    critic_padding_free: bool | None = Field(
+        None, description="PPO: the critic's value and training passes without padding (verl critic.model."
+                          "use_remove_padding, default false: prompt + rollout_len per sequence); null: as the "
+                          "policy (training.padding_free / packing)")
     max_num_seqs: int | None = Field(
         None, gt=0, le=1_000_000, description="vLLM: the most sequences decoding at once per engine (max_num_seqs); "
                                               "the rest queue. null: vLLM's default (1024 on GPUs of 70 GiB or more "

@@ -116,7 +116,8 @@ def candidate_layout(ctx: "SearchContext", c: Mapping[str, np.ndarray], split: t
     return timing.time_layout(
         ctx.facts, **(split or _time_split(ctx))[0], tp=c["tp"], pp=c["pp"], cp=c["cp"], ep=c["ep"], dp=c["dp"], zero=c["zero"],
         recompute=c["recompute"], mbs=c["mbs"], sp=c["sp"], grad_accum=c["grad_accum"], vpp=c["vpp"],
-        num_gpus=c["num_gpus"], gpus_per_node=ctx.gpus_per_node, offload=c["offload"] | c["offload_params"])
+        num_gpus=c["num_gpus"], gpus_per_node=ctx.gpus_per_node, offload=c["offload"] | c["offload_params"],
+        offload_params=c["offload_params"])
 
 
 def candidate_times(ctx: "SearchContext", c: Mapping[str, np.ndarray], layout: dict | None = None,

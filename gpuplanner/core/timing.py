@@ -291,6 +291,7 @@ class GpuTimeFacts:
     inter_node: str
     nics_per_node: float
     notes: tuple[str, ...] = field(default_factory=tuple)
+    host_link_gbs: float = 32.0  # PCIe x16 to the host CPU, one way (CPU offload: offload_seconds)
 
     def kwargs(self, precision: str) -> dict:
         """The GPU arguments of :func:`time_arrays`."""
@@ -298,7 +299,7 @@ class GpuTimeFacts:
             peak_tflops=self.peak_tflops, peak16_tflops=self.peak16_tflops, mem_bw_tbs=self.mem_bw_tbs,
             gen_efficiency=self.gen_efficiency * (FP8_EFFICIENCY_RATIO if precision == "fp8" else 1.0),
             intra_busbw_gbs=self.intra_busbw_gbs, intra_p2p_gbs=self.intra_p2p_gbs,
-            nic_gbs_per_gpu=self.nic_gbs_per_gpu,
+            nic_gbs_per_gpu=self.nic_gbs_per_gpu, host_link_gbs=self.host_link_gbs,
         )
 
 
@@ -405,6 +406,7 @@ def gpu_time_facts(gpu: Any, precision: str = "bf16", *, intra_node: str | None 
         gen_efficiency=GEN_EFFICIENCY[gen], intra_link=link, intra_busbw_gbs=float(busbw),
         intra_p2p_gbs=p2p_uni, nic_gbs_per_gpu=float(nic_per_gpu),
         inter_node=net.id, nics_per_node=float(nics_per_node), notes=tuple(notes),
+        host_link_gbs=_PCIE_UNI.get(g.pcie_gen or HOST_PCIE_GEN.get(gen, 4), 32.0),
     )
 
 
@@ -572,7 +574,7 @@ def ds_grad_reductions(zero, m_acc, ops=_ScalarOps):
 #: the arguments of :func:`time_arrays` that describe the GPU (its rates and memory) and the measured MFU: the
 #: second stage, :func:`time_gpu`, reads them; everything else (model, scenario, layout) is the first stage's
 GPU_TIME_ARGS = ("peak_tflops", "peak16_tflops", "mem_bw_tbs", "gen_efficiency", "intra_busbw_gbs", "intra_p2p_gbs",
-                 "nic_gbs_per_gpu", "attn_efficiency", "gpu_memory_gib", "mfu", "vllm_max_num_seqs")
+                 "nic_gbs_per_gpu", "attn_efficiency", "gpu_memory_gib", "mfu", "vllm_max_num_seqs", "host_link_gbs")
 
 
 def time_arrays(m: ModelFacts, **kw):
@@ -628,6 +630,8 @@ def time_layout(
     num_gpus,
     gpus_per_node,
     offload=False,
+    offload_params=False,
+    optimizer_in_backward: bool = False,
     master_weights=True,
     overlap_grad_reduce=None,
     overlap_param_gather=None,
@@ -761,6 +765,8 @@ def time_layout(
              + (1.0 if profile.critic else 0.0))
     extra_h = n_fwd * fwd_total + (hflops_tok if profile.critic else 0.0)
     extra_m = n_fwd * fwd_total + (mflops_tok if profile.critic else 0.0)
+    if profile.critic_padded:
+        extra_h = extra_h + _padded_critic_extra(m, profile, float(seq_len), fwd_total, hflops_tok)
 
     # ---- communication overlap flags: the scenario's choice, else the framework's default
     ov_grad, ov_param, ov_tp, ov_p2p = overlap_flags(
@@ -851,14 +857,20 @@ def time_layout(
     # K and V of the local chunk, 16-bit, of this tensor-parallel rank's heads (TP splits the heads; each rank keeps
     # at least one when TP exceeds the KV heads). torchtitan repeats the K/V heads to the query heads before SDPA
     # (``models/llama/model.py``: ``keys = repeat_kv(xk, self.n_rep)``), so torch's ring passes the repeated
-    # heads, and its backward rotates dK/dV in fp32 (``_ContextParallelOptions.convert_to_f32 = True``): K/V
-    # forward 1×, K/V and fp32 dK/dV backward 1 + 2×2 = 5×. Transformer Engine's ring (Megatron,
-    # ``AttnFuncWithCPAndKVP2P``) passes the KV heads and 16-bit dK/dV: 1 + 1 + 2 = 3×.
+    # heads, and its backward rotates dK/dV in fp32 (``_ContextParallelOptions.convert_to_f32 = True``): bytes by
+    # _torch_cp_bytes. Transformer Engine's ring (Megatron, ``AttnFuncWithCPAndKVP2P``) passes the KV heads and 16-bit
+    # dK/dV over cp − 1 steps: K/V once per forward pass, K/V and dK/dV once each in the backward.
     torch_cp = framework == "fsdp"
     n_kv_heads = float(m.arch.num_heads if torch_cp else m.arch.num_kv_heads)
     cp_dim = (m.q_dim if torch_cp else m.kv_dim) / minimum(tp, n_kv_heads)
     kv_chunk = 2.0 * tokens_mb * 2.0 * cp_dim
-    cp_passes = 5.0 if torch_cp else 3.0
+    # the forward ring runs once per forward of the attention: a recompute of the whole layer (full AC) or of the
+    # attention core (Megatron's selective, ``checkpoint_core_attention``) re-runs it in the backward
+    cp_fwd_passes = 1.0 + rec_whole + rec_attn
+    cp_passes = cp_fwd_passes + 2.0
+    # torch's ring as torchtitan runs it (``context_parallel_rotate_method`` default "allgather"): each pass gathers
+    # the other ranks' K/V once; the backward rotates fp32 dK/dV on every one of its ``cp`` steps (_torch_cp_bytes)
+    cp_bytes = (_torch_cp_bytes(cp, kv_chunk, cp_fwd_passes - 1.0) if torch_cp else cp_passes * (cp - 1.0) * kv_chunk)
     # torch's ring attention merges and accumulates around each ring step on the compute stream, memory-bound
     # (torch/distributed/tensor/experimental/_attention.py, _cp_options.convert_to_f32 = True): cp_merge_bytes
     cp_merge_tok = 0.0
@@ -884,8 +896,9 @@ def time_layout(
 
     # ---- other: optimizer update, QLoRA dequantisation
     opt_params = where(zero >= 1, grad_gpu / n_dp, grad_gpu)
-    # optimizer update and the gradient clipping pass (CLIP_BYTES; DeepSpeed does not clip by default)
-    clip = 0.0 if framework == "deepspeed" else CLIP_BYTES
+    # optimizer update and the gradient clipping pass (CLIP_BYTES; DeepSpeed does not clip by default; torchtune's
+    # optimizer-in-backward cannot clip: its recipes raise "Gradient clipping is not supported with optimizer in bwd")
+    clip = 0.0 if framework == "deepspeed" or optimizer_in_backward else CLIP_BYTES
     fp8_w_bytes = 0.0
     if precision == "fp8":
         # FP8 weight casts: TE once per step (its FP8 weight cache), torchao every micro-batch (on the local
@@ -900,7 +913,11 @@ def time_layout(
         deq_bytes = _dequant_bytes(m) / mp * deq_passes * m_acc
     # tokens per step per GPU: the real ones (padding, flops.sample_shape, is processed but not counted)
     tokens_step_gpu = mbs * s * m_acc * dp / n_gpus * real_frac
-    return {
+    off = offload_layout(framework, optimizer, profile, ops, offload=offload, offload_params=ops.b(offload_params),
+                         opt_params=opt_params,
+                         shard_params=weight_gpu / maximum(n_dp, 1.0), m_acc=m_acc, n_gather=n_gather, n_rs=n_rs,
+                         host_ranks=minimum(gpn, n_gpus))
+    return {**off,
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
         "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok, "tokens_mb": tokens_mb, "moe_host_mb": moe_host_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
@@ -917,8 +934,9 @@ def time_layout(
         "param_sync_lat": n_buckets * ag_lat, "lat_ag": lat_ag, "gather_bytes": weight_gpu * w_bytes * ag_factor,
         "rs_bytes": grad_gpu * g_bytes * ag_factor, "fsdp_pp": fsdp_pp, "per_mb": per_mb,
         "fsdp_copy_bytes": fsdp_copy_bytes, "fsdp_copy_on": (framework == "fsdp") & per_mb & (n_dp > 1),
-        "cp_in_node": tp * cp <= gpn, "cp_bytes": cp_passes * (cp - 1.0) * kv_chunk,
-        "attn_layer_flops": (3.0 * fwd.attention / m.L) * tokens_mb, "stage_layers": m.L / pp,
+        "cp_in_node": tp * cp <= gpn, "cp_bytes": cp_bytes, "torch_cp": torch_cp, "cp_kv_chunk": kv_chunk,
+        "cp_fwd_passes": cp_fwd_passes,
+        "attn_layer_flops": ((2.0 + cp_fwd_passes) * fwd.attention / m.L) * tokens_mb, "stage_layers": m.L / pp,
         "ep_in_node": tp * ep * cp <= gpn, "n_moe_stage": n_moe_stage,
         "a2a_in": a2a_in, "a2a_off": a2a_off, "etp_bytes": etp_bytes, "etp_in_node": exp_tp <= gpn,
         "opt_bytes": opt_params * (OPT_BYTES.get(optimizer, 30.0) + clip), "fp8_w_bytes": fp8_w_bytes,
@@ -968,12 +986,158 @@ def _eager_ops_layer(m: ModelFacts, method: str, lora_targets: str, lora_dropout
 CP_MERGE_FWD_STEP, CP_MERGE_FWD_ONCE, CP_MERGE_BWD_STEP, CP_MERGE_BWD_ONCE = 40.5, 12.0, 58.5, 18.0
 
 
+def _padded_critic_extra(m: ModelFacts, profile: MethodProfile, row_len: float, fwd_total: float, hflops_tok):
+    """Hardware FLOPs per trained (real) token that a padded PPO critic adds over one run at the policy's rows
+    (``training.rl.critic_padding_free`` = false): verl's critic without ``critic.model.use_remove_padding``
+    (``verl/workers/critic/dp_critic.py`` ``DataParallelPPOCritic``: ``config.model.get('use_remove_padding',
+    False)``; ``ppo_trainer.yaml`` false; the example scripts set it for the actor only) runs its values forward
+    and its update on the padded prompt + response rows (``_forward_micro_batch`` unpads only when it is set), so
+    each real token carries ``(prompt + rollout_len) / row`` tokens of work, attention at the padded length."""
+    s_pad = float(profile.train_seq_len)
+    if s_pad <= row_len:
+        return 0.0
+    fwd_pad = F.forward_flops_per_token(m, s_pad)
+    pad_total = fwd_pad.layers + fwd_pad.head + fwd_pad.attention
+    ratio = s_pad / row_len
+    return ratio * (pad_total + hflops_tok * pad_total / fwd_total) - (fwd_total + hflops_tok)
+
+
 def cp_merge_bytes(cp, rec_whole):
     """Bytes per query element of a local token and layer that torch's ring attention moves outside the attention
     kernels (:data:`CP_MERGE_FWD_STEP` …): the forward's merges (re-run by a recompute of the whole layer) and the
     backward's fp32 accumulations, over ``cp`` ring steps."""
     fwd = (cp - 1.0) * CP_MERGE_FWD_STEP + CP_MERGE_FWD_ONCE
     return (1.0 + rec_whole) * fwd + cp * CP_MERGE_BWD_STEP + CP_MERGE_BWD_ONCE
+
+
+#: CPU offload of the optimizer (``parallel.offload_optimizer`` / ``offload_params``). Adam updates per second that
+#: one host's CPU sustains with DeepSpeed's vectorised ``DeepSpeedCPUAdam`` (``csrc/adam/cpu_adam_impl.cpp``:
+#: AVX-512/AVX2 over fp32 parameters, gradients and both moments, OpenMP threads), shared by the ranks on the host
+#: (each rank steps its own partition at the same time; DeepSpeed ``--bind_cores_to_rank`` splits the cores).
+#: DeepSpeed's ZenFlow blog (``blogs/deepspeed-zenflow/README.md``, "Offloading-Induced GPU Stalls"): ZeRO-Offload
+#: on Llama-2-7B (6.74e9 parameters) with 4× A100 spends "longer than 4s" per step on the CPU path (the CPU
+#: update and the parameters' upload), 6.74e9 / 4 s ≈ 1.7e9 per second for the host.
+CPU_ADAM_HOST_PARAMS_PER_S = 1.7e9
+#: ``torch.optim.AdamW`` on CPU tensors (FSDP ``CPUOffload(offload_params=True)`` steps the CPU shards with the
+#: model's own optimizer; PyTorch picks neither foreach nor fused for CPU tensors by default): DeepSpeed's
+#: docs (``docs/_pages/training.md``, "CPU-Adam") measure DeepSpeedCPUAdam 5.1× to 6.5× faster than torch's Adam
+#: for 1–10B parameters; the low end is taken (torch has improved since).
+TORCH_CPU_ADAM_SLOWDOWN = 5.1
+#: Achievable share of the PCIe x16 host link for pinned-memory copies (CUDA samples ``bandwidthTest``: about
+#: 26 GB/s of Gen4's 32, 52 of Gen5's 64), as for peer-to-peer over PCIe in :func:`_intra_node_link`.
+PCIE_HOST_EFFICIENCY = 0.8
+#: The host link's PCIe generation where the catalog gives none (SXM boards): HGX A100 Gen4, HGX H100/H200/H20
+#: Gen5 (NVIDIA DGX A100 / DGX H100 user guides), V100 Gen3, B200 Gen5.
+HOST_PCIE_GEN = {"volta": 3, "ampere": 4, "ada": 4, "hopper": 5, "blackwell": 5, "blackwell-consumer": 5}
+#: verl's FSDP workers with ``param_offload`` / ``optimizer_offload`` (``verl/workers/fsdp_workers.py``:
+#: ``update_actor`` calls ``load_fsdp_model_to_gpu`` and ``load_fsdp_optimizer`` before the mini-batch loop and
+#: ``offload_fsdp_model_to_cpu`` / ``offload_fsdp_optimizer`` after it; ``compute_log_prob`` / ``compute_values``
+#: and the rollout sharding manager's weight sync load and offload the parameters): the optimizer steps on the
+#: GPU, every mini-batch; each phase moves the shard both ways over PCIe (``.to(..., non_blocking=True)``, pinned).
+#: Bytes per shard element, there and back: fp32 parameters (verl builds the actor and critic in fp32) and the
+#: two fp32 Adam moments.
+VERL_PARAM_BYTES, VERL_OPT_BYTES = 2.0 * 4.0, 2.0 * 8.0
+
+
+def offload_layout(framework, optimizer, profile, ops, *, offload, offload_params, opt_params, shard_params, m_acc, n_gather,
+                   n_rs, host_ranks) -> dict:
+    """What CPU offload moves and computes per step on one GPU (:func:`offload_seconds` turns it into seconds).
+
+    * DeepSpeed ZeRO-Offload (engine ``deepspeed``; the HF-family tools with ZeRO ≥ 1 run DeepSpeed): the rank's
+      partition steps on the CPU (DeepSpeedCPUAdam); every micro-batch's reduced 16-bit gradients go to the CPU
+      during the backward (ZeRO stage 1/2 ``async_accumulate_grad_in_cpu_via_gpu``; Ren et al. 2021,
+      arXiv:2101.06840 §4.1: the copy overlaps the backward); after the step the updated 16-bit parameters come
+      back, not overlapped.
+    * Single-device CPU offload (engine ``hf``, ZeRO 0: torchtune ``optimizer`` =
+      ``torchao...CPUOffloadOptimizer``): per-parameter gradient copies in the backward hooks on a side stream,
+      ``torch.optim.AdamW(fused=True)`` on the CPU, the parameters copied back: the same shape as ZeRO-Offload.
+    * DeepSpeed ZeRO-3 ``offload_param`` (``offload_params``): the 16-bit partition lives on the CPU and is copied
+      to the GPU before each all-gather (``partitioned_param_swapper`` / ``_all_gather`` on the fetch), prefetched
+      under the compute like FSDP's below.
+    * FSDP ``CPUOffload(offload_params=True)`` / FSDP2 ``CPUOffloadPolicy``: the fp32 shard lives on the CPU, is
+      copied to the GPU before each all-gather and the gradient shard back after each reduce-scatter; torch's
+      AdamW steps on the CPU (:data:`TORCH_CPU_ADAM_SLOWDOWN`).
+    * An 8-bit optimizer with offload is bitsandbytes' paged optimizer (``PagedAdamW8bit``: states in CUDA
+      unified memory, paged out only under memory pressure): it steps on the GPU; the paging is not timed.
+    * RL on FSDP is verl's workers (:data:`VERL_PARAM_BYTES`): a GPU step, plus the per-phase copies, shared by
+      the ``updates_per_generation`` updates of one generation batch.
+    """
+    where = ops.where
+    paged = optimizer == "adamw_8bit"
+    verl = bool(profile.rl) and framework == "fsdp"
+    fsdp_cpu = framework == "fsdp" and not verl
+    cpu_side = offload & (not paged) & (not verl)
+    k = float(max(profile.updates_per_generation, 1))
+    verl_bytes = 0.0
+    if verl:
+        # actor: the update, the old-log-prob forward (GRPO/PPO, methods.method_profile), the rollout refit;
+        # the critic (PPO): its values forward and its update
+        n_fwd = 1.0 if profile.policy_nograd_forwards > 0 else 0.0
+        per_model = VERL_PARAM_BYTES + VERL_OPT_BYTES
+        actor = per_model + VERL_PARAM_BYTES * (n_fwd + (1.0 if profile.engine == "vllm_colocated" else 0.0))
+        critic = per_model + VERL_PARAM_BYTES if profile.critic else 0.0
+        verl_bytes = where(offload, (actor + critic) * shard_params / k, 0.0)
+    once = cpu_side & (not fsdp_cpu)
+    crit = 2.0 if profile.critic else 1.0  # the PPO critic's step and copies, like the policy's (not verl's: above)
+    opt_params = opt_params * crit
+    return {
+        "off_cpu_params": where(cpu_side, opt_params * host_ranks, 0.0),
+        "off_cpu_scale": TORCH_CPU_ADAM_SLOWDOWN if fsdp_cpu else 1.0,
+        "off_h2d_once": where(once, 2.0 * opt_params, 0.0),
+        "off_d2h": where(once, m_acc * opt_params * 2.0, where(cpu_side, n_rs * shard_params * 4.0 * crit, 0.0)),
+        "off_h2d_gather": where(cpu_side & fsdp_cpu, n_gather * shard_params * 4.0 * crit,
+                                where(once & offload_params, n_gather * shard_params * 2.0 * crit, 0.0)),
+        "off_verl": verl_bytes, "off_gpu_step": where(offload, 1.0 if (paged or verl) else 0.0, 1.0),
+    }
+
+
+def offload_seconds(lay: dict, host_bw, t_bwd, compute):
+    """Exposed seconds per step of CPU offload on one GPU (:func:`offload_layout`): the CPU optimizer step and the
+    parameters' upload in full (serial after the backward), the gradients' download beyond the backward it runs
+    under (at least the last layer's share), FSDP's shard uploads beyond the compute, verl's phase copies."""
+    maximum = lay["ops"].maximum
+    L = lay["L_stage"]
+    cpu = lay["off_cpu_params"] * lay["off_cpu_scale"] / CPU_ADAM_HOST_PARAMS_PER_S
+    d2h = lay["off_d2h"] / host_bw
+    gat = lay["off_h2d_gather"] / host_bw
+    return (cpu + lay["off_h2d_once"] / host_bw + maximum(d2h - t_bwd * lay["m_acc"], d2h / L)
+            + maximum(gat - compute, gat / L) + lay["off_verl"] / host_bw)
+
+
+#: torch ring attention's exchange as torchtitan runs it (``torch/distributed/tensor/experimental/_attention.py`` at
+#: torch 1963fc8, the Dec-2024 torchtitan benchmark's; torchtitan 9dec370 ``--experimental.context_parallel_rotate_
+#: method`` default "allgather", ``utils.create_context_parallel_ctx`` → ``set_rotate_method``). Forward
+#: (``_templated_ring_attention``): before the first SDPA call the rank's K/V (``torch.cat`` of K and V) is all-gathered
+#: once (``_AllGatherRotater.exchange_buffers``) and waited for at step 1 (``next_buffer``), so the gather overlaps only
+#: step 0's kernel — one ``cp``-th of the layer's forward attention, since the load-balanced steps each cover the same
+#: ``2c²`` query-key pairs. A whole-layer recompute re-runs the forward and its gather. Backward
+#: (``_templated_ring_attention_backward``): K/V are all-gathered again (the same rotater), waited at step 1 behind step
+#: 0's backward kernel; the fp32 dK/dV of every step (``cp`` of them) go to the next rank by all-to-all
+#: (``_create_rotater(..., method=ALL_TO_ALL)``, ``permute_tensor``), each waited for after the next step's kernel, and
+#: the last one right after the loop, with no kernel left to hide it.
+
+
+def _torch_cp_bytes(cp, kv_chunk, rec_whole):
+    """Bytes one GPU receives per layer and micro-batch in torch's all-gather ring (see above): the K/V gathers of the
+    forward (re-run by a whole-layer recompute) and of the backward, ``(cp − 1)`` chunks each, and ``cp`` fp32 dK/dV
+    rotations of twice the 16-bit chunk."""
+    return (2.0 + rec_whole) * (cp - 1.0) * kv_chunk + cp * 2.0 * kv_chunk
+
+
+def _torch_cp_exposure(lay: dict, cp, attn_layer, ag_bw, p2p_bw, ops):
+    """(all, exposed) seconds of torch's all-gather ring per layer and micro-batch (see above). ``attn_layer`` is the
+    layer's attention-kernel time (each forward pass 1×, backward 2×); each ring step's kernel is ``1/cp`` of a pass.
+    The K/V gathers run at the all-gather bus bandwidth ``ag_bw``, the dK/dV rotations at the point-to-point
+    ``p2p_bw``."""
+    maximum = ops.maximum
+    kv = lay["cp_kv_chunk"]
+    t_ag = (cp - 1.0) * kv / ag_bw
+    t_dkv = 2.0 * kv / p2p_bw
+    step_f = attn_layer / ((2.0 + lay["cp_fwd_passes"]) * cp)
+    step_b = 2.0 * step_f
+    exposed = (lay["cp_fwd_passes"] * maximum(t_ag - step_f, 0.0) + maximum(t_ag - step_b, 0.0)
+               + (cp - 1.0) * maximum(t_dkv - step_b, 0.0) + t_dkv)
+    return (lay["cp_fwd_passes"] + 1.0) * t_ag + cp * t_dkv, exposed
 
 
 #: MoE dispatch traffic, 16-bit elements per token, MoE layer and routed copy (``k`` copies of each token):
@@ -1130,6 +1294,7 @@ def time_gpu(
     gpu_memory_gib: float = 0.0,
     mfu=None,
     vllm_max_num_seqs=256.0,
+    host_link_gbs=32.0,
     full: bool = True,
 ) -> dict:
     """The second stage of :func:`time_arrays`: the GPU's rates (peak, HBM and link bandwidths, the generation's
@@ -1272,7 +1437,11 @@ def time_gpu(
         cp_bw = where(lay["cp_in_node"], intra_p2p, nic)
         cp_layer = lay["cp_bytes"] / cp_bw
         attn_layer = lay["attn_layer_flops"] / (peak16 * eff_attn * tp)
-        cp_comm = where(cp > 1, maximum(cp_layer - attn_layer, 0.0) * lay["stage_layers"] * m_acc, 0.0)
+        cp_exposed = maximum(cp_layer - attn_layer, 0.0)
+        if lay["torch_cp"]:  # torch's all-gather ring: what each wait finds unfinished (_torch_cp_exposure)
+            cp_layer, cp_exposed = _torch_cp_exposure(lay, cp, attn_layer, where(lay["cp_in_node"], intra_bus, nic),
+                                                      cp_bw, ops)
+        cp_comm = where(cp > 1, cp_exposed * lay["stage_layers"] * m_acc, 0.0)
     cp_hidden = where(cp > 1, cp_layer * lay["stage_layers"] * m_acc, 0.0) - cp_comm if full else None
 
     # ---- expert parallelism: all-to-all dispatch + combine, forward and backward
@@ -1282,7 +1451,8 @@ def time_gpu(
         ep_comm = ep_mb * m_acc
 
     # ---- other: optimizer update and gradient clipping, FP8 weight casts, QLoRA dequantisation
-    other = where(lay["offload"], 0.0, lay["opt_bytes"] / mem_bw) + fsdp_copy
+    # (CPU offload: the optimizer steps on the CPU, except bitsandbytes' paged and verl's GPU steps: offload_layout)
+    other = lay["off_gpu_step"] * lay["opt_bytes"] / mem_bw + fsdp_copy
     if precision == "fp8":
         other = other + lay["fp8_w_bytes"] / mem_bw
     if lay["method"] == "qlora":
@@ -1296,6 +1466,9 @@ def time_gpu(
         other = other * 2.0
     mflops_tok = mflops_tok + lay["extra_m"]
     hflops_tok = hflops_tok + lay["extra_h"] if full else None
+    # CPU offload (offload_layout): the CPU step and the PCIe copies, of the critic too (verl's bytes count it)
+    offload_s = offload_seconds(lay, f64(host_link_gbs) * 1e9 * PCIE_HOST_EFFICIENCY, t_bwd, compute)
+    other = other + offload_s
 
     # ---- RL rollouts (core/methods.generation_seconds and _rollouts): generation, weight refit, schedule
     generation = wait_longest = refit = 0.0 * compute
@@ -1320,7 +1493,7 @@ def time_gpu(
     # named mechanisms inside the parts above (seconds per step; PART_PARENT says which part holds each)
     parts = {"lora_adapters": lora_s + 0.0 * step, "moe_dispatch": moe_s + 0.0 * step, "cp_merge": cp_merge_s + 0.0 * step,
              "launch_overhead": launch_mb * m_acc + 0.0 * step, "moe_host_sync": moe_host * m_acc + 0.0 * step, "rollout_wait_longest": wait_longest + 0.0 * step,
-             "weight_refit": refit + 0.0 * step}
+             "weight_refit": refit + 0.0 * step, "optimizer_offload": offload_s + 0.0 * step}
     tokens_step_gpu = lay["tokens_step_gpu"]  # tokens per step per GPU
     if mfu is not None:
         # measured MFU: tokens/s/GPU = peak × MFU / model FLOPs per token; keep the modelled shares
@@ -1418,10 +1591,13 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: ``launch_overhead``: eager PyTorch waiting for the host to issue kernels (EAGER_OPS_*), inside compute.
 #: ``moe_host_sync``: Megatron's dropless MoE layers waiting for the host to issue their kernels after each layer's
 #: device-to-host sync (:func:`moe_host_seconds`), inside compute.
+#: ``cp_comm``: the context-parallel exchange left exposed (torch's all-gather ring: :func:`_torch_cp_exposure`;
+#: Transformer Engine's ring: what the attention cannot cover), inside "other" (which the step's breakdown folds
+#: it into), so a long-context plan names it rather than calling it optimizer time.
 PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "launch_overhead": "compute",
                "moe_host_sync": "compute",
-               "cp_merge": "compute",
-               "rollout_wait_longest": "generation", "weight_refit": "generation"}
+               "cp_merge": "compute", "cp_comm": "other",
+               "rollout_wait_longest": "generation", "weight_refit": "generation", "optimizer_offload": "other"}
 #: What the views call each named part (translatable: context "Timing"; the CLI, the Plans details and the PDF
 #: look a breakdown key up here, as they do for the step's parts).
 PART_LABELS = {
@@ -1432,6 +1608,7 @@ PART_LABELS = {
     "cp_merge": QT_TRANSLATE_NOOP("Timing", "context parallel: merging the ring's partial attention"),
     "rollout_wait_longest": QT_TRANSLATE_NOOP("Timing", "rollouts: waiting for the longest completion"),
     "weight_refit": QT_TRANSLATE_NOOP("Timing", "rollouts: loading the new weights into the inference engine"),
+    "optimizer_offload": QT_TRANSLATE_NOOP("Timing", "CPU offload: optimizer step on the CPU and PCIe copies"),
 }
 #: What the views call every key of a step-time breakdown (``Evaluation.time.breakdown``): the step's parts and
 #: the named parts above. The CLI, the Plans details and the PDF translate these (context "Timing"); one table, so
@@ -1569,6 +1746,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         fused=(engine == "megatron") or bool(getattr(t, "torch_compile", False))
         or _frameworks.tool_mechanics(t.framework, t.recompute)["fused"],
         master_weights=t.master_weights, profile=prof,
+        optimizer_in_backward=bool(getattr(t, "optimizer_in_backward", False)),
         gpu_memory_gib=float(getattr(r.gpu, "memory_gib", 0.0) or 0.0),
         vllm_max_num_seqs=vllm_default_max_num_seqs(r.gpu),
         **{k: getattr(t, k) for k in OVERLAP_FIELDS},
@@ -1675,7 +1853,7 @@ def time_estimate(r: Any) -> TimeEstimate:
         r.facts, **kw, tp=p.tp, pp=p.pp, cp=p.cp, ep=p.ep, dp=s.dp, zero=p.zero,
         recompute=RECOMPUTE_CODES[t.recompute], mbs=t.micro_batch_size, sp=p.sequence_parallel and p.tp > 1,
         grad_accum=s.grad_accum, vpp=p.vpp, num_gpus=h.num_gpus, gpus_per_node=h.gpus_per_node,
-        offload=p.offload_optimizer or p.offload_params, mfu=s.assumptions.mfu,
+        offload=p.offload_optimizer or p.offload_params, offload_params=p.offload_params, mfu=s.assumptions.mfu,
     )
     step = _scalar(out["step"])
     tps_gpu = _scalar(out["tokens_per_s_per_gpu"])

@@ -45,6 +45,7 @@ from .charts import Axis, Chart
 from .content import (
     PlanInfo, ReportData, Text, fmt_bytes, fmt_count, fmt_days, fmt_gib, fmt_money, fmt_pct, fmt_price,
 )
+from gpuplanner.formatting import format_list
 
 CTX = "Report"
 CHART_WIDTH_PX = charts.WIDTH  # width of a chart in the document's layout units (96 per inch): ≈ 169 mm
@@ -605,7 +606,7 @@ def _rent_vs_build_table(p: PlanInfo, cur: str) -> str:
                  "ops_staff_per_month": translate("Report", "operations staff"),
                  "spare_rate_per_year": translate("Report", "spares")}
         out.append("<p>" + _e(translate("Report", "Not counted (no figure entered): {0}").format(
-            ", ".join(names.get(k, k) for k in rb.missing))) + "</p>")
+            format_list(names.get(k, k) for k in rb.missing))) + "</p>")
     return "".join(out)
 
 
@@ -710,7 +711,7 @@ def _layout_text(lay) -> str:
     if lay.pp > 1 and lay.pipeline_microbatch_size != lay.micro_batch_size:
         parts.append(translate("Report", "pipeline: {m} micro-batches of {n} per step").format(
             m=lay.pipeline_microbatches, n=lay.pipeline_microbatch_size))
-    return ", ".join(parts)
+    return format_list(parts)
 
 
 
@@ -906,7 +907,7 @@ def _html_plan(data: ReportData) -> str:
             broken = [tr_text(name) for name, status, _m in a.rules if status == "failed"]
             if broken:
                 why += "<br/><span style='color:#c62828'>" + _e(translate("Report", "Fails the rules: {0}").format(
-                    ", ".join(broken))) + "</span>"
+                    format_list(broken))) + "</span>"
             rows.append([_e(gpu_display_name(a.label)) + f'<br/><span class="small">{_e(_layout_text(a.layout))}</span>',
                          _e(fmt_days(a.calendar_days)),
                          _e(fmt_money(a.cost, cur)), why])
@@ -954,7 +955,7 @@ def _html_charts(data: ReportData, charts: dict[str, str]) -> str:
                                             "the layout needing the least memory at each count, the plan's own "
                                             "layout, and the memory of each candidate card.") + (
             " " + "; ".join(translate("Report", "{g} GiB: {names}").format(g=format_number(cap, 0),
-                                                                         names=", ".join(names))
+                                                                         names=format_list(names))
                             for cap, names in memory_count_groups(data)) + "." if data.memory_cards else ""),
         "scaling": translate("Report", "Scaling: training days with more or fewer GPUs of the chosen type "
                                        "(same layout, more data-parallel copies), against ideal linear scaling."),
@@ -1072,7 +1073,7 @@ def _html_project(data: ReportData, charts: dict) -> str:
                    f'<br/><span class="small">{keys}</span></p>')
         out.append(f'<p class="small">{_e(translate("Report", "Timeline: each phase by week with its GPUs or CPU cores and its cost."))}</p>')
     if proj.by_mode:
-        out.append(f'<p>{_e(translate("Report", "By rental mode"))}: ' + _e(", ".join(
+        out.append(f'<p>{_e(translate("Report", "By rental mode"))}: ' + _e(format_list(
             f"{_cpu_or_gpu_mode(m)} {fmt_money(v, cur)}" for m, v in proj.by_mode.items())) + "</p>")
     weekly = [[str(w["week"]), str(w["gpus"]), str(w["cpu_cores"]), fmt_money(w["cost"], cur)] for w in proj.weekly]
     if weekly:
@@ -1093,7 +1094,7 @@ def _html_project(data: ReportData, charts: dict) -> str:
         for w in proj.what_if:
             from ..core.project import layout_change_text  # noqa: PLC0415 - only with a project
 
-            change = ", ".join(layout_change_text(c, translate) for c in w["layout_changes"]) or "—"
+            change = format_list(layout_change_text(c, translate) for c in w["layout_changes"]) or "—"
             note = tr_text(w["note"]) if w["note"] is not None else ""
             wrows.append([_e(names.get(w["change"], w["change"])), _e(yes if w["fits"] else no),
                           _e(fmt_days(w["calendar_days"])), _e(fmt_money(w["cost"], cur)),

@@ -4082,10 +4082,6 @@
         <translation>{me} 胜过 {other}：{other} 的 MFU 为 {other_mfu:.0%}，评级为差。</translation>
     </message>
     <message>
-        <source>{me} beats {other}: {other} leaves {other_free:.0%} of the memory free, less than the memory model&apos;s p75 error of {margin:.0%} (tight).</source>
-        <translation>{me} 胜过 {other}：{other} 只空出 {other_free:.0%} 的显存，少于显存模型 {margin:.0%} 的 p75 误差（偏紧）。</translation>
-    </message>
-    <message>
         <source>{me} beats {other}: {other} needs {other_days:.1f} days, over the deadline of {deadline:g} days.</source>
         <translation>{me} 胜过 {other}：{other} 需要 {other_days:.1f} 天，超过 {deadline:g} 天的截止时间。</translation>
     </message>
@@ -4116,6 +4112,10 @@
     <message>
         <source>{me} beats {other}: {days:.1f} against {other_days:.1f} days ({cost:,.0f} against {other_cost:,.0f} {cur}), even were {other} as fast as its modelled {other_mfu:.0%} MFU (it is timed at the best published {other_mfu_used:.0%} for {cls}).</source>
         <translation>{me} 胜过 {other}：{days:.1f} 天对 {other_days:.1f} 天（{cost:,.0f} 对 {other_cost:,.0f} {cur}）；即使 {other} 达到模型估算的 MFU {other_mfu:.0%} 也是如此（它按 {cls} 的最佳公开值 {other_mfu_used:.0%} 计时）。</translation>
+    </message>
+    <message>
+        <source>{me} beats {other}: {other} leaves {other_free:.0%} of the memory free, less than the memory model&apos;s p75 error of {margin:.0%} (tight).</source>
+        <translation>{me} 胜过 {other}：{other} 只空出 {other_free:.0%} 的显存，少于显存模型 {margin:.0%} 的 p75 误差（偏紧）。</translation>
     </message>
 </context>
 <context>
@@ -7662,6 +7662,10 @@
     <message>
         <source>rollouts: loading the new weights into the inference engine</source>
         <translation>采样：把新权重加载到推理引擎</translation>
+    </message>
+    <message>
+        <source>CPU offload: optimizer step on the CPU and PCIe copies</source>
+        <translation>CPU 卸载：在 CPU 上执行的优化器步和 PCIe 拷贝</translation>
     </message>
     <message>
         <source>context parallel: merging the ring&apos;s partial attention</source>

@@ -17,6 +17,7 @@ from gpuplanner.core.series import memory_own
 from .axes import gpu_ticks
 from .base import ChartBase, _HoverPoint
 from .legend import legend_html
+from gpuplanner.formatting import format_list
 
 
 CARD_COLORS = ("#c62828", "#6a1b9a", "#00838f", "#ef6c00", "#2e7d32", "#5d4037", "#283593", "#ad1457")
@@ -73,7 +74,7 @@ class MemoryCountChart(ChartBase):
         for i, (cap, names, _plan) in enumerate(self.groups[: self.MAX_LINES]):
             # a long list of cards may wrap between names, never inside one
             head = legend_html([(CARD_COLORS[i], "╌╌", self.tr("{0} GiB:").format(format_number(cap, 0)))])
-            parts.append(head + " " + ", ".join(
+            parts.append(head + " " + format_list(
                 "<span style='white-space:nowrap'>" + html.escape(n).replace(" ", "&nbsp;") + "</span>"
                 for n in names))
         self.legend_label.setText(" &nbsp; ".join(parts))
@@ -138,12 +139,12 @@ class MemoryCountChart(ChartBase):
         self.data = {"gpus": xs, "gib": ys, "current": cur, "capacities": [g[0] for g in self.groups]}
         hov = []
         for p in pts:
-            fit = [", ".join(names) for cap, names, _ in self.groups if p.memory.total + mb.headroom <= cap]
+            fit = [format_list(names) for cap, names, _ in self.groups if p.memory.total + mb.headroom <= cap]
             lines = [self.tr("{0} GPUs: {1} GiB per GPU").format(p.num_gpus, format_sig(p.memory.total)),
                      self.tr("least-memory layout: {0}").format(self.layout_text(p.layout))]
             if p.current is not None:
                 lines.append(self.tr("your layout: {0} GiB").format(format_sig(p.current.total)))
-            lines.append(self.tr("fits on: {0}").format(", ".join(fit)) if fit else self.tr("fits on none of the ticked GPUs"))
+            lines.append(self.tr("fits on: {0}").format(format_list(fit)) if fit else self.tr("fits on none of the ticked GPUs"))
             hov.append(_HoverPoint(math.log10(p.num_gpus), math.log10(p.memory.total), "\n".join(lines)))
         for n, v in cur:
             hov.append(_HoverPoint(math.log10(n), math.log10(v), self.tr("{0} GPUs, your layout: {1} GiB per GPU").format(

@@ -21,6 +21,7 @@ from gpuplanner.app import engine
 from ..fields import BoundCheck, BoundCombo
 from ..text import plural, tr_msg, set_style
 from .base import BasePage
+from gpuplanner.formatting import format_list
 
 # new columns go at the end: views and tests address the first ones by position
 COLUMNS = ("rank", "gpu", "num_gpus", "layout", "memory", "days", "cost", "mfu", "framework")
@@ -459,7 +460,7 @@ class PlansPage(BasePage):
         if not groups:
             self.skipped_label.setVisible(False)
             return
-        lines = [self.tr("{0}: {1}").format(why, ", ".join(names)) for why, names in groups.items()]
+        lines = [self.tr("{0}: {1}").format(why, format_list(names)) for why, names in groups.items()]
         self.skipped_label.set_full_text(self.tr("Not ranked — {0}").format(" · ".join(lines)))
         self.skipped_label.setToolTip(self.tr("Not ranked — {0}").format("\n" + "\n".join(lines)))
         self.skipped_label.setVisible(True)
@@ -595,7 +596,7 @@ class PlansPage(BasePage):
         bad = failed_rules(p)
         if bad:
             rows.append("<p style='color:#c62828'><b>" + esc(tr("Fails the planning rules: {0}").format(
-                ", ".join(rule_name(r.id) for r in bad))) + "</b></p>")
+                format_list(rule_name(r.id) for r in bad))) + "</b></p>")
         if not p.meets_deadline or not p.within_budget:
             flags = []
             if not p.meets_deadline:
@@ -705,7 +706,7 @@ class PlansPage(BasePage):
             missing = [QCoreApplication.translate("Cost", MODE_LABELS[k]) for k in MODE_LABELS if k not in offered]
             if missing:
                 rows.append("<p style='color:#555'>" + esc(tr("Not compared (no quote of that kind): {0}").format(
-                    ", ".join(missing))) + "</p>")
+                    format_list(missing))) + "</p>")
             if ev.rental_advice:
                 rows.append("<ul>" + "".join(f"<li>{esc(tr_msg(a))}</li>" for a in ev.rental_advice) + "</ul>")
         if ev.rent_vs_build is not None:
@@ -753,7 +754,7 @@ class PlansPage(BasePage):
         if rb.missing:
             missing = "<br/><span style='color:#c62828'>" + esc(self.tr(
                 "Not counted (enter them on the Hardware page): {0}").format(
-                ", ".join(names.get(k, k) for k in rb.missing))) + "</span>"
+                format_list(names.get(k, k) for k in rb.missing))) + "</span>"
         return (f"<table cellspacing=0 cellpadding=3 border=1>{''.join(cells)}</table>"
                 f"<p>{esc(be)}{missing}</p>")
 

@@ -28,6 +28,7 @@ from gpuplanner.formatting import format_money, format_number, format_sig, gpu_d
 
 from .base import BasePage
 from ..text import tr_msg
+from gpuplanner.formatting import format_list
 
 #: the phase a new entry of each kind starts with
 _NEW_PHASE = {
@@ -684,7 +685,7 @@ class ProjectPage(BasePage):
                      "—" if w.calendar_days is None else format_number(w.calendar_days, 1),
                      "—" if w.cost is None else format_money(w.cost, cur, decimals=0),
                      self.tr("yes") if w.in_place_upgrade else self.tr("no"),
-                     ", ".join(f"{self._field_name(k)} {a}→{b}" for k, a, b in w.diff) or "—"]
+                     format_list(f"{self._field_name(k)} {a}→{b}" for k, a, b in w.diff) or "—"]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if w.note is not None:

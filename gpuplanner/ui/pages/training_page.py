@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QFormLayout, QLabel
 from gpuplanner.core.methods import method_profile
 
 from gpuplanner.formatting import format_compact, gpu_display_name
+from gpuplanner.formatting import format_list
 
 from ..fields import BoundCheck, BoundCombo, BoundEdit, BoundSpin, fmt_float, fmt_int, parse_float, parse_int
 from ..fit_box import FitHeightBox
@@ -407,7 +408,7 @@ class TrainingPage(BasePage):
         if s.training.objective == "sft":
             self.obj_info.setText(self.tr("One model, trained on the next-token loss."))
             return
-        text = self.tr("Held besides the trained model: {0}.").format(", ".join(held) if held else self.tr("nothing"))
+        text = self.tr("Held besides the trained model: {0}.").format(format_list(held) if held else self.tr("nothing"))
         if prof.seqs_per_example == 2:
             text += " " + self.tr("Each example is a chosen and a rejected sequence run together: the micro-batch "
                                   "holds twice the sequences.")
