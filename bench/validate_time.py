@@ -120,9 +120,9 @@ Every row whose error exceeds 25% (and the borderline ones) has its reason here.
   which is what our model (and FSDP in the llm-foundry rows, which it matches within ~17%) assumes. The
   2021 DeepSpeed ZeRO-3 implementation (per-parameter gathers, limited prefetch) ran far below the
   hardware. The model keeps DeepSpeed's own overlap semantics — `overlap_comm` (on by default for ZeRO-3)
-  hides the gradient reduce-scatter under the backward — and, from these rows, treats its parameter
-  gathers as not hidden by default (`training.overlap_param_gather` can say otherwise), but it has no
-  per-version bandwidth penalty, so the rows stay too fast. Modern FSDP/ZeRO-3 behaves like the
+  hides the gradient reduce-scatter under the backward and, since v0.5.10 (January 2022), the parameter
+  prefetch on its own stream; these rows predate that code and are entered with `overlap_param_gather:
+  false` (the code of the time), but the model has no per-version bandwidth penalty, so the rows stay too fast. Modern FSDP/ZeRO-3 behaves like the
   llm-foundry rows.
 - **torchtune `l32-3b-baseline`** (+261%): unpacked Alpaca samples; real tokens per sequence are far below
   the 4096 the scenario assumes (the row's notes say so), so tokens/s is not comparable.
@@ -475,6 +475,18 @@ def peft_sanity() -> list[str]:
             + " (before 1.11-1.16x)."]
 
 
+def deepspeed_sanity() -> list[str]:
+    """bench/validate_deepspeed.py's table (published DeepSpeed ZeRO-2/3 fine-tuning step times)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("validate_deepspeed",
+                                                  Path(__file__).with_name("validate_deepspeed.py"))
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    return mod.table()
+
+
 # ------------------------------------------------------------------ long-context rows (sanity check, not fitted)
 #: NVIDIA NeMo ``docs/source/performance/performance_long_sequence.md`` ("LLAMA2-7B (FP8)", container NeMo 24.03.01,
 #: DGX-H100): Megatron-Core + Transformer Engine (p2p ring, cuDNN fused attention), FP8, "# of GPUs" = sequence
@@ -574,6 +586,11 @@ def megatron_scenario(row: dict) -> tuple[dict, list[str]]:
         # overlap option: neither the gradient reduction nor the pipeline sends overlap compute
         training_extra = {"overlap_grad_reduce": False, "overlap_p2p_comm": False}
         notes.append("2021 Megatron-LM: gradient all-reduce and p2p sends not overlapped (code of the time)")
+    else:
+        # DeepSpeed of early 2021: ZeRO-3's parameter all-gathers got their own stream and the trace-based
+        # prefetch with v0.5.10 (PR #1453, January 2022; core/overlap.py); these runs predate it
+        training_extra = {"overlap_param_gather": False}
+        notes.append("2021 DeepSpeed ZeRO-3: parameter gathers not on a side stream (code of the time)")
     return {
         "model": {"name": row["model_name"], "hidden_size": h, "num_hidden_layers": L,
                   "num_attention_heads": row["num_heads"], "intermediate_size": 4 * h, "vocab_size": row["vocab_size"],
@@ -917,6 +934,25 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "(its LoRA rows are torchtune's pure-bf16, compiled runs).",
         "",
         *peft_sanity(),
+        "",
+        "### DeepSpeed ZeRO-2/3 fine-tuning step times (issue 35 round 3; not in the shared set)",
+        "",
+        "Published step times of fine-tuning tools on the HF Trainer + DeepSpeed with their configurations "
+        "(`bench/validate_deepspeed.py`: ms-swift's Megatron-SWIFT benchmark table, Qwen2.5-14B full fine-tuning "
+        "on 8 A800, 8192-token packed rows, batch 1 × 2 accumulation, ZeRO-2 and ZeRO-3; the Hugging Face blog "
+        "\"FSDP and DeepSpeed\" Table 3, Granite 7B ZeRO-3 on 4 A100). What changed, from DeepSpeed's code "
+        "(`deepspeed/runtime/zero/`): (1) ZeRO-2 reduces the gradients in every micro-batch's backward, ZeRO-1 "
+        "once per step, and both all-reduce each bucket since v0.12.4 (`use_multi_rank_bucket_allreduce`), twice "
+        "the reduce-scatter's bytes (`timing.ds_grad_reductions`); (2) `overlap_comm` also puts ZeRO-3's parameter "
+        "all-gathers on a side stream where the next `stage3_prefetch_bucket_size` elements are prefetched, so "
+        "the gathers hide under compute like FSDP's (the 2021 ZeRO-3 rows above predate that code and are entered "
+        "with `overlap_param_gather: false`); (3) each fine-tuning tool's shipped DeepSpeed configs set "
+        "`overlap_comm` (LLaMA-Factory false, TRL through Accelerate DeepSpeed's own default, Axolotl's ZeRO-3 "
+        "without prefetch: `overlap.DS_TOOL_OVERLAP`). The MoE rows are shown, not modelled: Transformers' eager "
+        "MoE block loops over the experts with a host sync each, and ZeRO-3 hooks, fetches and releases every "
+        "expert module; neither has a sourced cost here.",
+        "",
+        *deepspeed_sanity(),
         "",
         "### torchtitan's published tables (sanity check, not in the shared set)",
         "",

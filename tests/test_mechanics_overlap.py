@@ -59,9 +59,13 @@ def test_framework_defaults_follow_each_framework():
     # FSDP2: grad reduce and prefetch on when weights are sharded; no TP/p2p overlap
     assert f("fsdp", 3, 1, 1, True) == (True, True, False, False)
     assert f("fsdp", 0, 1, 1, False) == (True, False, False, False)
-    # DeepSpeed: overlap_comm only for ZeRO-3; gathers not hidden (measured)
-    assert f("deepspeed", 3, 1, 1, False) == (True, False, False, False)
+    # DeepSpeed: overlap_comm only for ZeRO-3, and the same switch puts ZeRO-3's prefetching all-gathers on a side
+    # stream (parameter_offload.py __allgather_stream): the param gather follows the gradient switch in force
+    assert f("deepspeed", 3, 1, 1, False) == (True, True, False, False)
     assert f("deepspeed", 2, 1, 1, False) == (False, False, False, False)
+    assert f("deepspeed", 3, 1, 1, False, overlap_grad_reduce=False)[:2] == (False, False)
+    assert f("hf", 3, 1, 1, False)[:2] == (True, True) and f("hf", 2, 1, 1, False)[1] is False
+    assert f("deepspeed", 3, 1, 1, False, overlap_param_gather=False)[:2] == (True, False)
     # HF Trainer: DDP overlaps; its DeepSpeed config templates set overlap_comm
     assert f("hf", 0, 1, 1, False)[0] is True and f("hf", 1, 1, 1, False)[0] is True
     # the scenario's value wins, but TP overlap without SP and p2p overlap without PP stay off
@@ -187,3 +191,20 @@ def test_larger_micro_batches_hide_more_of_the_data_parallel_traffic():
                          hardware={"num_gpus": 512})).time
         shares.append(t.seconds["dp_comm"] / t.step_time_s)
     assert shares[0] > shares[1] > shares[2]
+
+
+def test_fine_tuning_tools_overlap_as_their_shipped_deepspeed_configs():
+    """overlap.DS_TOOL_OVERLAP: LLaMA-Factory's ds_z2/ds_z3 configs set overlap_comm false; TRL's Accelerate configs
+    leave DeepSpeed's default (ZeRO-3 only); Axolotl's ZeRO-3 configs overlap but set stage3_max_live_parameters 0
+    (no prefetch); DDP (ZeRO 0) always overlaps its bucketed all-reduce."""
+    from gpuplanner.core.frameworks import overlap_defaults
+
+    def two(tool, zero):
+        d = overlap_defaults(tool, zero, 1, 1, False)
+        return d["overlap_grad_reduce"], d["overlap_param_gather"]
+
+    assert [two("llamafactory", z) for z in (0, 2, 3)] == [(True, False), (False, False), (False, False)]
+    assert [two("trl", z) for z in (0, 2, 3)] == [(True, False), (False, False), (True, True)]
+    assert [two("axolotl", z) for z in (2, 3)] == [(True, False), (True, False)]
+    assert [two("ms-swift", z) for z in (2, 3)] == [(True, False), (True, True)]
+    assert [two("hf", z) for z in (2, 3)] == [(True, False), (True, True)]

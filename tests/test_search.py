@@ -187,13 +187,15 @@ def test_7b_full_finetune_4x80_vs_8x24_follows_time_and_price():
     assert a.cost_per_million_tokens == pytest.approx(a.cost / 1e3)
     msgs = [m.render() for m in S.compare_plans(a, b)]
     assert "effective TFLOPS" in msgs[0] and "ZeRO-3 over PCIe" in msgs[0]
-    # the 24 GB cards' utilisation is well below the 80 GB cards' (ZeRO-3 traffic over PCIe without P2P,
-    # not hidden under DeepSpeed), so their cost per effective token is higher than their price per peak
-    # TFLOP suggests
-    assert a.mfu < 0.75 * b.mfu
+    # the 24 GB cards move the whole 16-bit model three times per micro-batch over PCIe without P2P: as much
+    # time as their compute. DeepSpeed's ZeRO-3 prefetch (overlap_comm, core/overlap.py) runs it on a side stream,
+    # so only what outlasts the forward/backward stays exposed; the cost per effective token is the price per
+    # peak TFLOP divided by the utilisation ratio (setup hours aside)
+    comm = a.evaluation.time.communication["dp_comm"]
+    assert comm["hidden"] + comm["exposed"] > 0.9 * a.evaluation.time.seconds["compute"] and comm["exposed"] > 0
     price_per_peak = (a.price["card_hour"] / a.peak_tflops) / (b.price["card_hour"] / b.peak_tflops)
     cost_per_token = a.cost_per_million_tokens / b.cost_per_million_tokens
-    assert cost_per_token > 1.3 * price_per_peak
+    assert cost_per_token == pytest.approx(price_per_peak * b.mfu / a.mfu, rel=0.1)
     # break-even 4090 price: same cost per token as the H100 plan
     p_star = a.price["card_hour"] * b.cost_per_million_tokens / a.cost_per_million_tokens
     for factor, winner in ((0.9, "rtx-4090-24gb"), (1.1, "h100-sxm-80gb")):

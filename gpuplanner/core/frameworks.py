@@ -41,7 +41,7 @@ recomputation when ``training.recompute`` is not given, ``scenario._TOOL_RECOMPU
   on unless ``disable_gradient_checkpointing`` (``src/llamafactory/hparams/model_args.py``: default False;
   ``model/model_utils/checkpointing.py`` enables it for every decoder layer); ships DeepSpeed configs
   ``examples/deepspeed/ds_z0/z2/z3_config.json`` and ``ds_z2/z3_offload_config.json`` (``overlap_comm``
-  true) and FSDP through Accelerate; Liger kernels and Unsloth's checkpointing only when asked
+  false since 2025-10, true before: ``overlap.DS_TOOL_OVERLAP``) and FSDP through Accelerate; Liger kernels and Unsloth's checkpointing only when asked
   (``enable_liger_kernel``, ``use_unsloth_gc``: default False). Trains sft, dpo, kto, orpo, simpo (its
   ``pref_loss``), reward models and PPO (``stage: ppo``).
 * ``unsloth`` — Unsloth: ``FastLanguageModel.get_peft_model(use_gradient_checkpointing="unsloth")`` (as the
@@ -303,7 +303,8 @@ def overlap_defaults(framework: str, zero: int, vpp: int, pp: int, sp: bool) -> 
     """The communication-overlap switches a framework turns on by default for one layout (read from
     :func:`overlap.overlap_flags`, the one copy of these defaults)."""
 
-    return dict(zip(OVERLAP_FIELDS, (bool(v) for v in overlap_flags(engine_of(framework), zero, vpp, pp, sp))))
+    return dict(zip(OVERLAP_FIELDS, (bool(v) for v in overlap_flags(engine_of(framework), zero, vpp, pp, sp,
+                                                                     tool=framework))))
 
 
 def to_json() -> dict:

@@ -13,8 +13,28 @@ from .arrayops import ScalarOps
 OVERLAP_FIELDS = ("overlap_grad_reduce", "overlap_param_gather", "tp_comm_overlap", "overlap_p2p_comm")
 
 
+#: What the DeepSpeed configs a fine-tuning tool ships (engine ``hf`` with ZeRO ≥ 1) do: ``overlap_comm`` under
+#: ZeRO-1/2, ``overlap_comm`` under ZeRO-3, and whether ZeRO-3 prefetches (a ``stage3_max_live_parameters`` of 0
+#: leaves ``fetch_sub_module`` no room to prefetch: ``max_params_to_prefetch = min(max_live − available, bucket)``,
+#: deepspeed/runtime/zero/partitioned_param_coordinator.py). Sources, per tool: ``hf`` — the Transformers DeepSpeed
+#: guide's ZeRO-2/ZeRO-3 templates (``docs/source/en/deepspeed.md``: ``overlap_comm`` true, max live 1e9);
+#: ``ms-swift`` — ``swift/llm/ds_config/zero2.json``, ``zero3.json`` (true, true); ``axolotl`` —
+#: ``deepspeed_configs/zero2.json`` (true) and ``zero3.json``/``zero3_bf16.json`` (true, but
+#: ``stage3_max_live_parameters`` 0); ``llamafactory`` — ``examples/deepspeed/ds_z2_config.json`` and
+#: ``ds_z3_config.json`` (``overlap_comm`` false, 2025-10 onwards; earlier versions said true); ``trl`` —
+#: ``examples/accelerate_configs/deepspeed_zero2/3.yaml`` through Accelerate's ``DeepSpeedPlugin``, whose generated
+#: config sets stage and offload only, so DeepSpeed's own defaults hold (``overlap_comm`` = ZeRO-3 only).
+DS_TOOL_OVERLAP = {
+    "hf": (True, True, True),
+    "ms-swift": (True, True, True),
+    "axolotl": (True, True, False),
+    "llamafactory": (False, False, False),
+    "trl": (False, True, True),
+}
+
+
 def overlap_flags(framework: str, zero, vpp, pp, sp, ops=ScalarOps, *, overlap_grad_reduce=None,
-                  overlap_param_gather=None, tp_comm_overlap=None, overlap_p2p_comm=None):
+                  overlap_param_gather=None, tp_comm_overlap=None, overlap_p2p_comm=None, tool: str | None = None):
     """The overlap switches in force: the scenario's value where it gives one, else the framework default.
 
     Defaults (what each framework does when the user does not say), element-wise over ``zero``/``vpp``/``pp``/
@@ -24,10 +44,10 @@ def overlap_flags(framework: str, zero, vpp, pp, sp, ops=ScalarOps, *, overlap_g
     switch         megatron                               fsdp (FSDP2/torchtitan)      deepspeed / hf
     ============== ====================================== ============================ =================
     grad reduce    on                                     on                           deepspeed: ZeRO-3
-                                                                                       only; hf: on
-    param gather   on with the distributed optimizer      on (sharded weights:         off
-                   (ZeRO-1)                               ZeRO-2/3)
-                   (ZeRO-1)
+                                                                                       only; hf: DDP on,
+                                                                                       ZeRO: the tool's
+    param gather   on with the distributed optimizer      on (sharded weights:         ZeRO-3: as grad
+                   (ZeRO-1)                               ZeRO-2/3)                    reduce; else off
     TP comm        on with sequence parallelism           off                          (no TP)
     PP p2p         on with the interleaved schedule       off                          off
     ============== ====================================== ============================ =================
@@ -44,10 +64,14 @@ def overlap_flags(framework: str, zero, vpp, pp, sp, ops=ScalarOps, *, overlap_g
     FSDP2 all-gathers the next block on a separate stream (implicit prefetching) and reduce-scatters on
     another (``torch.distributed.fsdp.fully_shard`` docs); torchtitan's async TP is off by default
     (``parallelism.enable_async_tensor_parallel``). DeepSpeed: ``overlap_comm`` defaults to true for ZeRO-3
-    only (``deepspeed/runtime/zero/config.py`` ``overlap_comm_valid``); its ZeRO-3 parameter prefetch exists
-    (``stage3_prefetch_bucket_size``) but the published ZeRO-3 runs (Narayanan et al. 2021, Table 2) lose
-    throughput per GPU in proportion to the GPU count at a fixed batch, i.e. the gathers are not hidden, so
-    the default models it as off. The HF Trainer runs plain data parallelism through DDP and ZeRO through
+    only (``deepspeed/runtime/zero/config.py`` ``overlap_comm_valid``). The same switch puts ZeRO-3's
+    parameter all-gathers on their own stream (``deepspeed/runtime/zero/parameter_offload.py``:
+    ``__allgather_stream`` is a new stream if ``overlap_comm`` else the default stream; since v0.5.10, PR #1453,
+    January 2022), where ``PartitionedParameterCoordinator.fetch_sub_module`` prefetches the next
+    ``stage3_prefetch_bucket_size`` (5e7) elements of the recorded module trace while the current module
+    computes: the ZeRO-3 parameter gather follows the gradient switch in force. (The ZeRO-3 runs of Narayanan et
+    al. 2021, Table 2, predate that code and are entered with ``overlap_param_gather = false``:
+    bench/validate_time.py.) The HF Trainer runs plain data parallelism through DDP and ZeRO through
     DeepSpeed with the config templates of the Transformers DeepSpeed guide, which set ``"overlap_comm":
     true`` for ZeRO-2 and ZeRO-3 (``docs/source/en/deepspeed.md``).
     """
@@ -58,13 +82,19 @@ def overlap_flags(framework: str, zero, vpp, pp, sp, ops=ScalarOps, *, overlap_g
         d_grad, d_param, d_tp, d_p2p = True, zero >= 2, False, False
     elif framework == "deepspeed":
         d_grad, d_param, d_tp, d_p2p = zero >= 3, False, False, False
-    else:  # hf: DDP without ZeRO, DeepSpeed with the Transformers docs' config templates
-        d_grad, d_param, d_tp, d_p2p = True, False, False, False
+    else:  # hf: DDP without ZeRO, DeepSpeed with the tool's shipped configs (DS_TOOL_OVERLAP)
+        z12, z3, _ = DS_TOOL_OVERLAP.get(tool or "hf", DS_TOOL_OVERLAP["hf"])
+        d_grad, d_param, d_tp, d_p2p = ops.where(zero >= 3, z3, ops.where(zero >= 1, z12, True)), False, False, False
 
     def pick(value, default):
         return default if value is None else bool(value)
 
     grad = pick(overlap_grad_reduce, d_grad)
+    if framework in ("deepspeed", "hf"):
+        # DeepSpeed ZeRO-3: one switch, overlap_comm, puts both the gradient reduce-scatter and the parameter
+        # prefetch on side streams (docstring)
+        prefetch = framework == "deepspeed" or DS_TOOL_OVERLAP.get(tool or "hf", DS_TOOL_OVERLAP["hf"])[2]
+        d_param = (zero >= 3) & grad & prefetch
     param = pick(overlap_param_gather, d_param)
     tp = pick(tp_comm_overlap, d_tp)
     p2p = pick(overlap_p2p_comm, d_p2p)

@@ -551,6 +551,26 @@ def bucket_params(framework: str, zero, n_dp, g_bytes: float, ops=_ScalarOps):
     return ddp
 
 
+def ds_grad_reductions(zero, m_acc, ops=_ScalarOps):
+    """DeepSpeed ZeRO-1/2's gradient reduction (``deepspeed/runtime/zero/stage_1_and_2.py``): how many times per
+    optimizer step the gradients are reduced, and whether as an all-reduce.
+
+    * ZeRO-2 (``partition_gradients``) reduces in every micro-batch's backward:
+      ``reduce_ready_partitions_and_remove_grads`` runs ``if self.partition_gradients or
+      self.is_gradient_accumulation_boundary()``, so each micro-batch's gradients are reduced into the rank's
+      16-bit partition (accumulated there); ZeRO-1 reduces once, at the accumulation boundary
+      (``reduce_gradients``).
+    * Since v0.12.4 (PR #4695, November 2023) ``average_tensor`` all-reduces each ``reduce_bucket_size`` bucket
+      (``use_multi_rank_bucket_allreduce`` defaults to true: ``allreduce_and_scatter``) and keeps its own
+      partition's slice, where it earlier issued one ``dist.reduce`` per destination rank: 2(n−1)/n of the
+      bucket per GPU, the all-reduce's traffic, not the reduce-scatter's (n−1)/n.
+
+    Returns ``(reductions per step, all_reduce)`` element-wise over ``zero``: (m, True) for ZeRO-2, (1, True) for
+    ZeRO-1 and DDP, (1, False) for ZeRO-3 (its reduce-scatter is priced per micro-batch elsewhere)."""
+    z = ops.b(zero)
+    return ops.where(z == 2, ops.f(m_acc), 1.0), z <= 2
+
+
 #: the arguments of :func:`time_arrays` that describe the GPU (its rates and memory) and the measured MFU: the
 #: second stage, :func:`time_gpu`, reads them; everything else (model, scenario, layout) is the first stage's
 GPU_TIME_ARGS = ("peak_tflops", "peak16_tflops", "mem_bw_tbs", "gen_efficiency", "intra_busbw_gbs", "intra_p2p_gbs",
@@ -632,6 +652,7 @@ def time_layout(
     attn_len: float | None = None,
     real_frac: float = 1.0,
     pad_single_len: float | None = None,
+    tool: str | None = None,
     ops=None,
 ) -> dict:
     """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
@@ -750,7 +771,7 @@ def time_layout(
 
     # ---- communication overlap flags: the scenario's choice, else the framework's default
     ov_grad, ov_param, ov_tp, ov_p2p = overlap_flags(
-        framework, zero, vpp, pp, sp, ops, overlap_grad_reduce=overlap_grad_reduce,
+        framework, zero, vpp, pp, sp, ops, tool=tool, overlap_grad_reduce=overlap_grad_reduce,
         overlap_param_gather=overlap_param_gather, tp_comm_overlap=tp_comm_overlap, overlap_p2p_comm=overlap_p2p_comm)
     # the forward's share of one micro-batch on one GPU (the backward includes the recompute forward)
     fwd_share = (fwd.layers + fwd.head + fwd.attention + f_lora) / hflops_tok
@@ -806,6 +827,12 @@ def time_layout(
     ag_lat = _ring_latency(n_dp, gpn, "all_gather", ops)
     g_factor = where(sharded_opt, ag_factor, _ring_factor(n_dp, "all_reduce", ops))
     g_lat = where(sharded_opt, ag_lat, _ring_latency(n_dp, gpn, "all_reduce", ops))
+    # DeepSpeed ZeRO-1/2 all-reduce their gradient buckets, ZeRO-2 on every micro-batch (ds_grad_reductions)
+    n_red = 1.0
+    if framework in ("deepspeed", "hf"):
+        n_red, all_reduce = ds_grad_reductions(zero, m_acc, ops)
+        g_factor = where(all_reduce, _ring_factor(n_dp, "all_reduce", ops), g_factor)
+        g_lat = where(all_reduce, _ring_latency(n_dp, gpn, "all_reduce", ops), g_lat)
     # ZeRO-1/2 and the distributed optimizer all-gather the updated 16-bit weights after the step
     # ZeRO-3/FSDP: one all-gather per layer (FSDP wraps each decoder block) and pass, one reduce-scatter
     lat_ag = L_stage * ag_lat
@@ -909,11 +936,12 @@ def time_layout(
         "crosses_nodes": crosses_nodes, "multi_node": n_gpus > gpn, "p2p_num": 2.0 * vpp * p2p_bytes, "dp_spans": dp_spans, "k_node": k_node,
         "n_dp": n_dp, "L_stage": L_stage, "m_chunks": m_chunks, "win_factor": win_factor,
         "last_bucket": last_bucket, "sharded_opt": sharded_opt,
-        "grad_sync_bytes": (grad_gpu - exp_gpu) * g_bytes * g_factor,
-        "grad_sync_exp_bytes": exp_gpu * g_bytes * where(sharded_opt, _ring_factor(n_edp, "all_gather", ops),
-                                                         _ring_factor(n_edp, "all_reduce", ops)),
+        "grad_sync_bytes": (grad_gpu - exp_gpu) * g_bytes * g_factor * n_red,
+        "grad_sync_exp_bytes": exp_gpu * g_bytes * n_red * where(sharded_opt, _ring_factor(n_edp, "all_gather", ops),
+                                                                 _ring_factor(n_edp, "all_reduce", ops)),
         "param_sync_exp_bytes": exp_gpu * 2.0 * _ring_factor(n_edp, "all_gather", ops), "k_exp": k_exp,
-        "grad_sync_lat": n_buckets * g_lat, "param_sync_bytes": (weight_gpu - exp_gpu) * 2.0 * ag_factor,
+        "grad_sync_lat": n_buckets * g_lat * n_red, "grad_reductions": n_red,
+        "param_sync_bytes": (weight_gpu - exp_gpu) * 2.0 * ag_factor,
         "param_sync_lat": n_buckets * ag_lat, "lat_ag": lat_ag, "gather_bytes": weight_gpu * w_bytes * ag_factor,
         "rs_bytes": grad_gpu * g_bytes * ag_factor, "fsdp_pp": fsdp_pp, "per_mb": per_mb,
         "fsdp_copy_bytes": fsdp_copy_bytes, "fsdp_copy_on": (framework == "fsdp") & per_mb & (n_dp > 1),
@@ -1424,7 +1452,9 @@ def time_gpu(
     # ZeRO-1/2 and the distributed optimizer all-gather the updated 16-bit weights after the step
     param_sync = where(sharded_opt, lay["param_sync_bytes"] / dp_bw + lay["param_sync_exp_bytes"] / exp_bw
                        + lay["param_sync_lat"], 0.0)
-    grad_exp = where(ov_grad, maximum(grad_sync - win_b, grad_sync * last_bucket), grad_sync)
+    # (DeepSpeed ZeRO-2 reduces every micro-batch under that micro-batch's backward: grad_reductions windows)
+    grad_exp = where(ov_grad, maximum(grad_sync - win_b * lay["grad_reductions"], grad_sync * last_bucket),
+                     grad_sync)
     param_exp = where(ov_param, maximum(param_sync - win_f, param_sync * last_bucket), param_sync)
     dp12 = grad_exp + param_exp
     dp12_all = grad_sync + param_sync if full else None
@@ -1777,7 +1807,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
     engine = _frameworks.engine_of(t.framework)
     shape = sample_shape_of(s, prof)
     kw = dict(
-        method=t.method, precision=t.precision, framework=engine, optimizer=t.optimizer,
+        method=t.method, precision=t.precision, framework=engine, tool=t.framework, optimizer=t.optimizer,
         seq_len=shape.row_len, attn_len=shape.attn_len, real_frac=shape.real_frac, pad_single_len=shape.single_len,
         lora_rank=t.lora_rank, lora_targets=t.lora_targets, flash=t.flash_attention,
         fused=(engine == "megatron") or bool(getattr(t, "torch_compile", False))
