@@ -217,7 +217,8 @@ def bandwidth_fraction(gpu: Any, eff: ServingEfficiency) -> float:
 ACT_BYTES = 2.0
 
 
-def gemm_efficiency(m: ServingModel, gpu: Any, precision: str, tokens: float, tp: int) -> float:
+def gemm_efficiency(m: ServingModel, gpu: Any, precision: str, tokens: float, tp: int,
+                    t0: float | None = None) -> float:
     """Share of the dense peak a forward's linear layers reach with ``tokens`` rows, the training time model's
     rule (:mod:`core.timing` module docstring): the generation's matmul efficiency ``GEN_EFFICIENCY`` times the
     size factor ``1/(1 + D0/(h/tp)) · 1/(1 + T0/tokens)`` (tile and wave quantisation, NVIDIA "Matrix
@@ -228,7 +229,25 @@ def gemm_efficiency(m: ServingModel, gpu: Any, precision: str, tokens: float, tp
     if precision in ("fp8", "int8") and getattr(gpu, "fp8_tflops", None):
         e *= TE_GEMM_RATIO
     width = m.hidden / max(tp, 1)
-    return e / (1.0 + _timing.D0 / max(width, 1.0)) / (1.0 + _timing.T0 / max(tokens, 1.0))
+    rows0 = _timing.T0 if t0 is None else float(t0)
+    return e / (1.0 + _timing.D0 / max(width, 1.0)) / (1.0 + rows0 / max(tokens, 1.0))
+
+
+def ridge_rows(gpu: Any, precision: str) -> float:
+    """GEMM rows at which a linear layer's FLOPs take as long as reading its weights, at the card's datasheet
+    rates: ``peak × bytes per weight / (2 × bandwidth)`` (the roofline's ridge point, Williams et al. 2009,
+    "Roofline", CACM 52(4), in rows: a GEMM of ``M`` rows does ``2·M`` FLOPs per weight byte read ÷ bytes per
+    weight). A100 BF16: 312 × 2 / (2 × 2.039) = 153 rows; H100 FP8: 1979 × 1 / (2 × 3.35) = 295; H200 FP8:
+    206; L40S FP8: 424. Below it a prefill's GEMMs stream weights more than they multiply: used as the rows
+    constant of :func:`gemm_efficiency` for a prompt's GEMMs (:func:`prefill_s`), in place of the training
+    model's ``T0`` (128, calibrated on 16-bit training GEMMs, where A100 BF16 sits at 153). FP8 halves the
+    bytes but multiplies the peak by two, so its ridge is the 16-bit one over the same card: the short prompts
+    of the FP8 first-token tables need more rows to leave the weight stream (docs/validation_inference.md)."""
+    peak = peak_flops(gpu, precision) or 0.0
+    bw = float(getattr(gpu, "mem_bw_tbs", 0) or 0.0) * 1e12
+    if peak <= 0 or bw <= 0:
+        return float(_timing.T0)
+    return peak * WEIGHT_BYTES.get(precision, 2.0) / (2.0 * bw)
 
 
 def _busbw_gbs(gpu: Any) -> float:
@@ -301,14 +320,16 @@ def prefill_s(m: ServingModel, gpu: Any, *, precision: str, prompt: float, tp: i
     """GPU seconds of one prompt's prefill inside a running batch: the linear layers' ``2·N·P`` FLOPs at
     :func:`gemm_efficiency` of ``rows`` GEMM rows (default 8192, the large cards' scheduler budget
     :func:`token_budget`: continuous batching mixes the prompt with other tokens), causal attention ``2·layers·heads·d·P²`` at the
-    same share, and its TP all-reduces. Its weights are read by the step it joins."""
+    same share, and its TP all-reduces. Its weights are read by the step it joins. The rows constant is the card's
+    ridge (:func:`ridge_rows`): a GEMM of few rows streams its weights (issue 35, round 3: the FP8 first-token
+    rows at 128-token prompts)."""
     peak = peak_flops(gpu, precision) or 0.0
     if peak <= 0:
         return math.inf
     r = float(rows) if rows is not None else float(LARGE_BUDGET[0])
     lin = 2.0 * m.params_active * prompt / tp
     attn = 2.0 * m.num_layers * m.num_heads * m.head_dim * prompt * prompt / tp
-    return (lin + attn) / (peak * gemm_efficiency(m, gpu, precision, r, tp)) \
+    return (lin + attn) / (peak * gemm_efficiency(m, gpu, precision, r, tp, t0=ridge_rows(gpu, precision))) \
         + tp_all_reduce_s(m, gpu, tokens=prompt, tp=tp)
 
 
@@ -563,5 +584,7 @@ def time_to_first_token_s(m: ServingModel, gpu: Any, *, prompt_tokens: int, prec
     :func:`gemm_efficiency` of ``prompt`` rows (a short prompt fills few tiles), or one read of the weights,
     whichever is longer."""
     pre = prefill_s(m, gpu, precision=precision, prompt=prompt_tokens, tp=tp, eff=eff, rows=prompt_tokens)
-    read = decode_weight_bytes(m, precision, 1.0) / (float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff) * tp)
+    # the prompt's tokens reach the union of their experts (decode_weight_bytes with the prompt as the batch)
+    read = decode_weight_bytes(m, precision, float(prompt_tokens)) / (
+        float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff) * tp)
     return max(pre, read)
