@@ -201,9 +201,19 @@ GDDR_BOARDS = frozenset({"l40s-48gb", "l40-48gb", "l20-48gb"})
 GDDR_ECC_VISIBLE = 46068.0 / 49152.0
 
 
+#: Share of the memory nvidia-smi counts that CUDA hands out (``cudaMemGetInfo``'s total, what vLLM's profiler and
+#: PyTorch's allocator see): the driver keeps a few hundred MiB for itself. An H100 80GB reports 81,559 MiB in
+#: nvidia-smi and "total_gpu_memory (79.22GiB)" in vLLM's start-up log (vllm PR #10511, Dec 2024): 79.22 / 80. PyTorch's
+#: out-of-memory messages ("GPU 0 has a total capacity of …") give the same share elsewhere: 79.15–79.25 GiB on 80 GB
+#: A100/H100, 139.72–139.81 GiB on the 141 GB H200 (0.991), 23.64–23.69 GiB on the 24 GB RTX 4090 (0.986), and
+#: 44.34–44.42 GiB on the L40S after its ECC share (46,068 MiB × 0.987; vLLM issue #15815's log: 44.42 GiB).
+CUDA_VISIBLE_SHARE = 79.22 / 80.0
+
+
 def visible_memory_bytes(gpu: Any) -> float:
-    """The memory the engine sees: the catalog's GiB, less inline ECC on datacenter GDDR boards."""
-    total = float(getattr(gpu, "memory_gib", 0) or 0.0) * GIB
+    """The memory the engine sees: the catalog's GiB, less inline ECC on datacenter GDDR boards, less what the driver
+    keeps (:data:`CUDA_VISIBLE_SHARE`)."""
+    total = float(getattr(gpu, "memory_gib", 0) or 0.0) * GIB * CUDA_VISIBLE_SHARE
     return total * GDDR_ECC_VISIBLE if getattr(gpu, "id", "") in GDDR_BOARDS else total
 
 
@@ -316,20 +326,23 @@ def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float,
 
 
 def prefill_s(m: ServingModel, gpu: Any, *, precision: str, prompt: float, tp: int, eff: ServingEfficiency,
-              rows: float | None = None) -> float:
+              rows: float | None = None, own_weights: bool = False) -> float:
     """GPU seconds of one prompt's prefill inside a running batch: the linear layers' ``2·N·P`` FLOPs at
     :func:`gemm_efficiency` of ``rows`` GEMM rows (default 8192, the large cards' scheduler budget
     :func:`token_budget`: continuous batching mixes the prompt with other tokens), causal attention ``2·layers·heads·d·P²`` at the
-    same share, and its TP all-reduces. Its weights are read by the step it joins. The rows constant is the card's
-    ridge (:func:`ridge_rows`): a GEMM of few rows streams its weights (issue 35, round 3: the FP8 first-token
-    rows at 128-token prompts)."""
+    same share, and its TP all-reduces. Its weights are read by the step it joins (:func:`decode_step_s` charges
+    that read). ``own_weights``: the prompt runs alone (an idle replica's first token, a static batch's context
+    phase), so its GEMMs stream the weights themselves: the rows constant is then the card's ridge
+    (:func:`ridge_rows`), not the tile constant ``T0`` (issue 35, round 3: the FP8 first-token rows at 128-token
+    prompts)."""
     peak = peak_flops(gpu, precision) or 0.0
     if peak <= 0:
         return math.inf
     r = float(rows) if rows is not None else float(LARGE_BUDGET[0])
     lin = 2.0 * m.params_active * prompt / tp
     attn = 2.0 * m.num_layers * m.num_heads * m.head_dim * prompt * prompt / tp
-    return (lin + attn) / (peak * gemm_efficiency(m, gpu, precision, r, tp, t0=ridge_rows(gpu, precision))) \
+    t0 = ridge_rows(gpu, precision) if own_weights else None
+    return (lin + attn) / (peak * gemm_efficiency(m, gpu, precision, r, tp, t0=t0)) \
         + tp_all_reduce_s(m, gpu, tokens=prompt, tp=tp)
 
 
@@ -572,7 +585,7 @@ def static_batch_tokens_per_s_per_gpu(m: ServingModel, gpu: Any, *, batch: int, 
     prompts as one forward of ``batch × prompt`` GEMM rows (``remove_input_padding``)."""
     kvb = KV_BYTES[kv_precision_for(precision, kv_precision)]
     pre = batch * prefill_s(m, gpu, precision=precision, prompt=prompt_tokens, tp=tp, eff=eff,
-                            rows=batch * prompt_tokens)
+                            rows=batch * prompt_tokens, own_weights=True)
     t, _ = decode_step_s(m, gpu, precision=precision, kv_bytes=kvb, batch=batch,
                          context=prompt_tokens + output_tokens / 2.0, tp=tp, eff=eff)
     return batch * output_tokens / (pre + output_tokens * t) / tp
@@ -583,7 +596,8 @@ def time_to_first_token_s(m: ServingModel, gpu: Any, *, prompt_tokens: int, prec
     """Batch-1 time to the first token on an idle replica: the prompt's prefill alone, its GEMMs at
     :func:`gemm_efficiency` of ``prompt`` rows (a short prompt fills few tiles), or one read of the weights,
     whichever is longer."""
-    pre = prefill_s(m, gpu, precision=precision, prompt=prompt_tokens, tp=tp, eff=eff, rows=prompt_tokens)
+    pre = prefill_s(m, gpu, precision=precision, prompt=prompt_tokens, tp=tp, eff=eff, rows=prompt_tokens,
+                    own_weights=True)
     # the prompt's tokens reach the union of their experts (decode_weight_bytes with the prompt as the batch)
     read = decode_weight_bytes(m, precision, float(prompt_tokens)) / (
         float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff) * tp)
