@@ -132,7 +132,7 @@ def test_ttft_against_tensorrt_llm_first_token_tables():
 
 
 def test_ridge_rows_by_hand():
-    """The rows at which a GEMM's FLOPs take as long as reading its weights: peak × bytes/weight ÷ (2 × bandwidth)."""
+    """Rows at which a GEMM's FLOPs take as long as reading its weights: peak × bytes/weight ÷ (2 × bandwidth)."""
     assert I.ridge_rows(get_gpu("a100-sxm-80gb"), "bf16") == pytest.approx(312e12 * 2 / (2 * 2.039e12))  # 153
     assert I.ridge_rows(get_gpu(H100), "fp8") == pytest.approx(1979e12 * 1 / (2 * 3.35e12))  # 295
     assert I.ridge_rows(get_gpu(H100), "bf16") == pytest.approx(I.ridge_rows(get_gpu(H100), "fp8"), rel=0.01)
@@ -151,12 +151,14 @@ def test_ridge_rows_by_hand():
         1979e12 * I.gemm_efficiency(GQA, h, "fp8", 128, 1)), rel=1e-9)
 
 
-#: TensorRT-LLM v0.9.0 batch-1 first-token latency, ms (docs/source/performance/perf-overview.md "Low Latency": "All data
-#: was generated using version 0.9.0"): dense models only (the Mixtral engines were built from a config file alone)
+#: TensorRT-LLM v0.9.0 batch-1 first-token latency, ms (docs/source/performance/perf-overview.md "Low Latency":
+#: "All data was generated using version 0.9.0"): dense models only (the Mixtral engines were built from a config
+#: file alone)
 TTFT_V09 = [
     ("llama-2-7b", "h200-sxm-141gb", "fp8", 1, 128, 5.7), ("llama-2-7b", "h200-sxm-141gb", "fp8", 1, 2048, 30.2),
     ("llama-2-70b", "h200-sxm-141gb", "fp8", 4, 128, 17.8), ("llama-2-70b", "h200-sxm-141gb", "fp8", 4, 2048, 103.0),
-    ("mistral-7b-v0.1", "h200-sxm-141gb", "fp8", 1, 128, 5.9), ("mistral-7b-v0.1", "h200-sxm-141gb", "fp8", 1, 2048, 31.7),
+    ("mistral-7b-v0.1", "h200-sxm-141gb", "fp8", 1, 128, 5.9),
+    ("mistral-7b-v0.1", "h200-sxm-141gb", "fp8", 1, 2048, 31.7),
     ("llama-2-7b", H100, "fp8", 1, 128, 6.3), ("llama-2-7b", H100, "fp8", 1, 2048, 30.8),
     ("llama-2-70b", H100, "fp8", 4, 128, 19.6), ("llama-2-70b", H100, "fp8", 8, 2048, 85.1),
     ("mistral-7b-v0.1", H100, "fp8", 1, 128, 6.5), ("mistral-7b-v0.1", H100, "fp8", 1, 2048, 32.4),
@@ -165,7 +167,8 @@ TTFT_V09 = [
     ("mistral-7b-v0.1", "l40s-48gb", "fp8", 1, 128, 15.4), ("mistral-7b-v0.1", "l40s-48gb", "fp8", 1, 2048, 87.3),
     ("llama-2-7b", "a100-sxm-80gb", "bf16", 1, 128, 16.2), ("llama-2-7b", "a100-sxm-80gb", "bf16", 1, 2048, 132.4),
     ("llama-2-70b", "a100-sxm-80gb", "bf16", 4, 128, 45.6), ("llama-2-70b", "a100-sxm-80gb", "bf16", 8, 2048, 249.2),
-    ("mistral-7b-v0.1", "a100-sxm-80gb", "bf16", 1, 128, 16.3), ("mistral-7b-v0.1", "a100-sxm-80gb", "bf16", 1, 2048, 139.6),
+    ("mistral-7b-v0.1", "a100-sxm-80gb", "bf16", 1, 128, 16.3),
+    ("mistral-7b-v0.1", "a100-sxm-80gb", "bf16", 1, 2048, 139.6),
 ]
 
 

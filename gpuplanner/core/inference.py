@@ -14,7 +14,8 @@ Serving with PagedAttention" (vLLM), arXiv:2309.06180, §2-3):
   16-bit unless fp8 is chosen (vLLM ``--kv-cache-dtype fp8``; TensorRT-LLM FP8 KV cache).
 * **Memory budget**: the engine's own rule (:func:`kv_cache_bytes_per_gpu`, ``inference.engine``): vLLM takes
   ``gpu_memory_utilization`` (0.90) of the card and subtracts the weights, the peak of a profiling forward and
-  the memory outside PyTorch; TensorRT-LLM takes ``kv_cache_free_gpu_mem_fraction`` (0.90) of what is left free
+  the memory outside PyTorch, from the total CUDA reports (:data:`CUDA_VISIBLE_SHARE`); TensorRT-LLM takes
+  ``kv_cache_free_gpu_mem_fraction`` (0.90) of what is left free
   after those; SGLang's ``mem_fraction_static`` holds weights and KV cache. KV cache is allocated in pages as
   requests grow (PagedAttention), so a replica holds ``floor(KV bytes / (context × KV per token))`` users;
   TensorRT-LLM's default ``GUARANTEED_NO_EVICT`` reserves each request's whole prompt + output
@@ -28,7 +29,8 @@ Serving with PagedAttention" (vLLM), arXiv:2309.06180, §2-3):
   :func:`gemm_efficiency` of the GEMM rows (the scheduler's 8192-token chunk under continuous batching, the
   prompt alone for an idle replica's first token); with continuous batching (Yu et al. 2022, Orca, OSDI) each
   request's prefill is paid once per ``output`` tokens, so a replica's output tokens/s is
-  ``B / (t(B) + B × t_prefill / output)``.
+  ``B / (t(B) + B × t_prefill / output)``. A prompt run alone (an idle replica's first token, a static batch)
+  streams its own weights: its GEMMs' rows constant is the card's roofline ridge (:func:`ridge_rows`).
 * **Latency target**: a user who must see ``r`` tokens/s needs ``t(B) ≤ 1/r``; the batch is the largest that
   meets it and fits in memory. Tensor parallelism over ``tp`` cards of one node divides weights, KV and both
   roofs and adds two all-reduces per layer (Shoeybi et al. 2019, Megatron-LM).
@@ -204,7 +206,7 @@ GDDR_ECC_VISIBLE = 46068.0 / 49152.0
 #: Share of the memory nvidia-smi counts that CUDA hands out (``cudaMemGetInfo``'s total, what vLLM's profiler and
 #: PyTorch's allocator see): the driver keeps a few hundred MiB for itself. An H100 80GB reports 81,559 MiB in
 #: nvidia-smi and "total_gpu_memory (79.22GiB)" in vLLM's start-up log (vllm PR #10511, Dec 2024): 79.22 / 80. PyTorch's
-#: out-of-memory messages ("GPU 0 has a total capacity of …") give the same share elsewhere: 79.15–79.25 GiB on 80 GB
+#: out-of-memory messages ("GPU 0 has a total capacity of …") give the same share elsewhere: 79.15–79.25 GiB on 80GB
 #: A100/H100, 139.72–139.81 GiB on the 141 GB H200 (0.991), 23.64–23.69 GiB on the 24 GB RTX 4090 (0.986), and
 #: 44.34–44.42 GiB on the L40S after its ECC share (46,068 MiB × 0.987; vLLM issue #15815's log: 44.42 GiB).
 CUDA_VISIBLE_SHARE = 79.22 / 80.0
