@@ -98,3 +98,56 @@ for p, g, prec, tp, eng, frac, total, meas, src in KV_ROWS:
           f"{b:.2f} ({b / meas - 1:+.0%}) | {src} |")
 print(f"KV capacity: {len(kv_cat)} rows, catalog memory median {statistics.median(kv_cat)*100:.1f}%, "
       f"p90 {p90(kv_cat)*100:.1f}%; the log's memory median {statistics.median(kv_log)*100:.1f}%, p90 {p90(kv_log)*100:.1f}%")
+
+# Batch-1 first token, TensorRT-LLM v0.9.0 (NVIDIA/TensorRT-LLM docs/source/performance/perf-overview.md, "Low Latency"
+# tables: "All data was generated using version 0.9.0"; gptSessionBenchmark, output length 1, FP8 weights and KV cache on
+# H100/H200/L40S, FP16 on A100). Not looked at while the ridge rows (inference.ridge_rows) were written.
+TTFT_V09 = [
+    ("llama-2-7b", "h200-sxm-141gb", "fp8", 1, 128, 5.7), ("llama-2-7b", "h200-sxm-141gb", "fp8", 1, 2048, 30.2),
+    ("llama-2-70b", "h200-sxm-141gb", "fp8", 4, 128, 17.8), ("llama-2-70b", "h200-sxm-141gb", "fp8", 4, 2048, 103.0),
+    ("mistral-7b-v0.1", "h200-sxm-141gb", "fp8", 1, 128, 5.9), ("mistral-7b-v0.1", "h200-sxm-141gb", "fp8", 1, 2048, 31.7),
+    ("mixtral-8x7b", "h200-sxm-141gb", "fp8", 2, 128, 12.1), ("mixtral-8x7b", "h200-sxm-141gb", "fp8", 2, 2048, 87.7),
+    ("llama-2-7b", "h100-sxm-80gb", "fp8", 1, 128, 6.3), ("llama-2-7b", "h100-sxm-80gb", "fp8", 1, 2048, 30.8),
+    ("llama-2-70b", "h100-sxm-80gb", "fp8", 4, 128, 19.6), ("llama-2-70b", "h100-sxm-80gb", "fp8", 8, 2048, 85.1),
+    ("mistral-7b-v0.1", "h100-sxm-80gb", "fp8", 1, 128, 6.5), ("mistral-7b-v0.1", "h100-sxm-80gb", "fp8", 1, 2048, 32.4),
+    ("mixtral-8x7b", "h100-sxm-80gb", "fp8", 2, 128, 13.4), ("mixtral-8x7b", "h100-sxm-80gb", "fp8", 2, 2048, 89.5),
+    ("llama-2-7b", "l40s-48gb", "fp8", 1, 128, 14.1), ("llama-2-7b", "l40s-48gb", "fp8", 1, 2048, 80.1),
+    ("llama-2-70b", "l40s-48gb", "fp8", 8, 128, 70.4), ("llama-2-70b", "l40s-48gb", "fp8", 4, 2048, 673.3),
+    ("mistral-7b-v0.1", "l40s-48gb", "fp8", 1, 128, 15.4), ("mistral-7b-v0.1", "l40s-48gb", "fp8", 1, 2048, 87.3),
+    ("mixtral-8x7b", "l40s-48gb", "fp8", 4, 128, 19.5), ("mixtral-8x7b", "l40s-48gb", "fp8", 4, 2048, 165.6),
+    ("llama-2-7b", "a100-sxm-80gb", "bf16", 1, 128, 16.2), ("llama-2-7b", "a100-sxm-80gb", "bf16", 1, 2048, 132.4),
+    ("llama-2-70b", "a100-sxm-80gb", "bf16", 4, 128, 45.6), ("llama-2-70b", "a100-sxm-80gb", "bf16", 8, 2048, 249.2),
+    ("mistral-7b-v0.1", "a100-sxm-80gb", "bf16", 1, 128, 16.3), ("mistral-7b-v0.1", "a100-sxm-80gb", "bf16", 1, 2048, 139.6),
+    ("mixtral-8x7b", "a100-sxm-80gb", "bf16", 2, 128, 23.8), ("mixtral-8x7b", "a100-sxm-80gb", "bf16", 2, 2048, 160.9),
+]
+e9, e9moe = [], []
+for p, g, prec, tp, i, meas in TTFT_V09:
+    v = inf.time_to_first_token_s(M(p), get_gpu(g), prompt_tokens=i, precision=prec, tp=tp) * 1000
+    # Mixtral apart: the v0.9 engines were built from a config file alone (random weights, so the router's choices
+    # are not a real prompt's), and its grouped-GEMM prefill is a kernel the dense model does not describe
+    (e9moe if p.startswith("mixtral") else e9).append(abs(v / meas - 1))
+    print(f"| {p} | {g} | {prec.upper()} TP{tp} | 1 | {i} | {meas} | {v:.1f} | {v / meas - 1:+.0%} |")
+print(f"TTFT v0.9 (dense): {len(e9)} rows, median {statistics.median(e9)*100:.1f}%, p90 {p90(e9)*100:.1f}%; "
+      f"Mixtral {len(e9moe)} rows, median {statistics.median(e9moe)*100:.1f}%")
+
+# Batch-1 decode (one request, tokens/s = 1 / time per output token), context ~256 tokens.
+# (preset, gpu, precision, tp, measured tokens/s, source)
+DECODE_B1 = [
+    # pytorch-labs/gpt-fast README "Benchmarks" (8xA100-80GB SXM power-limited to 330 W, batch size 1, 5-token prompt,
+    # torch.compile + CUDA graphs, bf16; "Tensor Parallelism" table, ENABLE_INTRA_NODE_COMM=1)
+    ("llama-2-7b", "a100-sxm-80gb", "bf16", 1, 104.9, "gpt-fast"), ("llama-2-7b", "a100-sxm-80gb", "bf16", 2, 168.84, "gpt-fast"),
+    ("llama-2-7b", "a100-sxm-80gb", "bf16", 4, 254.02, "gpt-fast"), ("llama-2-7b", "a100-sxm-80gb", "bf16", 8, 328.43, "gpt-fast"),
+    ("llama-2-70b", "a100-sxm-80gb", "bf16", 2, 21.32, "gpt-fast"), ("llama-2-70b", "a100-sxm-80gb", "bf16", 4, 38.01, "gpt-fast"),
+    ("llama-2-70b", "a100-sxm-80gb", "bf16", 8, 62.50, "gpt-fast"),
+    # XiongjieDai/GPU-Benchmarks-on-LLM-Inference README (llama.cpp, -ngl all layers, F16 GGUF): LLaMA 2 7B f16 average
+    # eval speed, and LLaMA 3 8B F16 tg 512 (May 2024)
+    ("llama-2-7b", "rtx-4090-24gb", "bf16", 1, 60.78, "llama.cpp"), ("llama-3-8b", "rtx-4090-24gb", "bf16", 1, 54.84, "llama.cpp"),
+    ("llama-2-7b", "rtx-a6000-48gb", "bf16", 1, 44.01, "llama.cpp"),
+]
+eb1 = []
+for p, g, prec, tp, meas, src in DECODE_B1:
+    t, _ = inf.decode_step_s(M(p), get_gpu(g), precision=prec, kv_bytes=inf.KV_BYTES["bf16"], batch=1, context=256,
+                             tp=tp, eff=inf.ServingEfficiency())
+    eb1.append(abs(1 / t / meas - 1))
+    print(f"| {p} | {g} | {prec.upper()} TP{tp} | {src} | {meas:.1f} | {1 / t:.1f} | {1 / t / meas - 1:+.0%} |")
+print(f"batch-1 decode: {len(eb1)} rows, median {statistics.median(eb1)*100:.1f}%, p90 {p90(eb1)*100:.1f}%")

@@ -121,9 +121,97 @@ def test_ttft_against_tensorrt_llm_first_token_tables():
     rows = [(m7, "a100-sxm-80gb", "bf16", 1, 128, 16), (m7, "a100-sxm-80gb", "bf16", 1, 2048, 133),
             (m70, "a100-sxm-80gb", "bf16", 4, 128, 47), (m70, "a100-sxm-80gb", "bf16", 4, 2048, 377),
             (m7, H100, "fp8", 1, 2048, 36), (m70, H100, "fp8", 4, 2048, 109)]
+    rows += [(m7, H100, "fp8", 1, 128, 7), (m70, H100, "fp8", 4, 128, 26)]
+    errs = []
     for m, gid, prec, tp, isl, ms in rows:
         got = I.time_to_first_token_s(m, get_gpu(gid), prompt_tokens=isl, precision=prec, tp=tp) * 1e3
-        assert abs(got / ms - 1) < 0.12, (gid, prec, tp, isl, got, ms)
+        errs.append(abs(got / ms - 1))
+        # the two H100 FP8 rows at 128 tokens were −47…−48% before the ridge rows (issue 35, round 3)
+        assert abs(got / ms - 1) < 0.25, (gid, prec, tp, isl, got, ms)
+    assert sorted(errs)[len(errs) // 2] < 0.12
+
+
+def test_ridge_rows_by_hand():
+    """Rows at which a GEMM's FLOPs take as long as reading its weights: peak × bytes/weight ÷ (2 × bandwidth)."""
+    assert I.ridge_rows(get_gpu("a100-sxm-80gb"), "bf16") == pytest.approx(312e12 * 2 / (2 * 2.039e12))  # 153
+    assert I.ridge_rows(get_gpu(H100), "fp8") == pytest.approx(1979e12 * 1 / (2 * 3.35e12))  # 295
+    assert I.ridge_rows(get_gpu(H100), "bf16") == pytest.approx(I.ridge_rows(get_gpu(H100), "fp8"), rel=0.01)
+    # a 128-token prompt's GEMMs: half the A100 BF16 share at T0 = 128 would be 0.5; at 153 rows it is 128/281
+    g = get_gpu("a100-sxm-80gb")
+    assert I.gemm_efficiency(GQA, g, "bf16", 128, 1, t0=I.ridge_rows(g, "bf16")) == pytest.approx(
+        I.gemm_efficiency(GQA, g, "bf16", 1e12, 1) / (1 + 153.0 / 128), rel=1e-3)
+    # a short FP8 prompt run alone on H100 streams its own weights: (1 + 128/295)/(1 + 128/128) of the T0 time ...
+    eff = I.ServingEfficiency()
+    h = get_gpu(H100)
+    alone = I.prefill_s(GQA, h, precision="fp8", prompt=128, tp=1, eff=eff, rows=128, own_weights=True)
+    at_t0 = I.prefill_s(GQA, h, precision="fp8", prompt=128, tp=1, eff=eff, rows=128)
+    assert alone / at_t0 == pytest.approx((1 + 295.4 / 128) / (1 + 128 / 128), rel=1e-3)
+    # ... while inside a continuous batch the step it joins reads them (decode_step_s): the tile constant T0 stays
+    assert at_t0 == pytest.approx(2 * (8e9 * 128 + 32 * 32 * 128 * 128 * 128) / (
+        1979e12 * I.gemm_efficiency(GQA, h, "fp8", 128, 1)), rel=1e-9)
+
+
+#: TensorRT-LLM v0.9.0 batch-1 first-token latency, ms (docs/source/performance/perf-overview.md "Low Latency":
+#: "All data was generated using version 0.9.0"): dense models only (the Mixtral engines were built from a config
+#: file alone)
+TTFT_V09 = [
+    ("llama-2-7b", "h200-sxm-141gb", "fp8", 1, 128, 5.7), ("llama-2-7b", "h200-sxm-141gb", "fp8", 1, 2048, 30.2),
+    ("llama-2-70b", "h200-sxm-141gb", "fp8", 4, 128, 17.8), ("llama-2-70b", "h200-sxm-141gb", "fp8", 4, 2048, 103.0),
+    ("mistral-7b-v0.1", "h200-sxm-141gb", "fp8", 1, 128, 5.9),
+    ("mistral-7b-v0.1", "h200-sxm-141gb", "fp8", 1, 2048, 31.7),
+    ("llama-2-7b", H100, "fp8", 1, 128, 6.3), ("llama-2-7b", H100, "fp8", 1, 2048, 30.8),
+    ("llama-2-70b", H100, "fp8", 4, 128, 19.6), ("llama-2-70b", H100, "fp8", 8, 2048, 85.1),
+    ("mistral-7b-v0.1", H100, "fp8", 1, 128, 6.5), ("mistral-7b-v0.1", H100, "fp8", 1, 2048, 32.4),
+    ("llama-2-7b", "l40s-48gb", "fp8", 1, 128, 14.1), ("llama-2-7b", "l40s-48gb", "fp8", 1, 2048, 80.1),
+    ("llama-2-70b", "l40s-48gb", "fp8", 8, 128, 70.4), ("llama-2-70b", "l40s-48gb", "fp8", 4, 2048, 673.3),
+    ("mistral-7b-v0.1", "l40s-48gb", "fp8", 1, 128, 15.4), ("mistral-7b-v0.1", "l40s-48gb", "fp8", 1, 2048, 87.3),
+    ("llama-2-7b", "a100-sxm-80gb", "bf16", 1, 128, 16.2), ("llama-2-7b", "a100-sxm-80gb", "bf16", 1, 2048, 132.4),
+    ("llama-2-70b", "a100-sxm-80gb", "bf16", 4, 128, 45.6), ("llama-2-70b", "a100-sxm-80gb", "bf16", 8, 2048, 249.2),
+    ("mistral-7b-v0.1", "a100-sxm-80gb", "bf16", 1, 128, 16.3),
+    ("mistral-7b-v0.1", "a100-sxm-80gb", "bf16", 1, 2048, 139.6),
+]
+
+
+def test_ttft_against_tensorrt_llm_v09_tables():
+    """Out of sample (not looked at while the ridge rows were written): median < 12%, p90 < 25%, every row < 30%.
+    Before the ridge rows the 128-token FP8 rows on H100/H200 were −22…−42%."""
+    errs = []
+    for p, gid, prec, tp, isl, ms in TTFT_V09:
+        got = I.time_to_first_token_s(_preset(p), get_gpu(gid), prompt_tokens=isl, precision=prec, tp=tp) * 1e3
+        errs.append(abs(got / ms - 1))
+        assert abs(got / ms - 1) < 0.30, (p, gid, tp, isl, got, ms)
+    errs.sort()
+    assert errs[len(errs) // 2] < 0.12 and errs[int(round(0.9 * (len(errs) - 1)))] < 0.25
+
+
+#: Published batch-1 decode speeds, tokens/s: pytorch-labs/gpt-fast README (8×A100-80GB SXM at 330 W, bf16,
+#: torch.compile + CUDA graphs, 5-token prompt; "Tensor Parallelism" table) and XiongjieDai/GPU-Benchmarks-on-LLM-
+#: Inference README (llama.cpp, all layers on the GPU, F16: LLaMA 2 7B average eval speed, LLaMA 3 8B tg 512)
+DECODE_B1 = [
+    ("llama-2-7b", "a100-sxm-80gb", 1, 104.9), ("llama-2-7b", "a100-sxm-80gb", 2, 168.84),
+    ("llama-2-7b", "a100-sxm-80gb", 4, 254.02), ("llama-2-7b", "a100-sxm-80gb", 8, 328.43),
+    ("llama-2-70b", "a100-sxm-80gb", 2, 21.32), ("llama-2-70b", "a100-sxm-80gb", 4, 38.01),
+    ("llama-2-70b", "a100-sxm-80gb", 8, 62.50),
+    ("llama-2-7b", "rtx-4090-24gb", 1, 60.78), ("llama-3-8b", "rtx-4090-24gb", 1, 54.84),
+    ("llama-2-7b", "rtx-a6000-48gb", 1, 44.01),
+]
+
+
+def test_batch1_decode_against_published_runs():
+    """One request decoding: the weights at the card's bandwidth share (HBM 0.6, GDDR 0.75), the attention over a
+    short context and the TP all-reduces. Median < 15%, every row < 35%."""
+    eff = I.ServingEfficiency()
+    errs = []
+    for p, gid, tp, tok_s in DECODE_B1:
+        t, bound = I.decode_step_s(_preset(p), get_gpu(gid), precision="bf16", kv_bytes=2.0, batch=1, context=256,
+                                   tp=tp, eff=eff)
+        assert bound == "memory"
+        errs.append(abs(1 / t / tok_s - 1))
+        assert abs(1 / t / tok_s - 1) < 0.35, (p, gid, tp, 1 / t, tok_s)
+    assert sorted(errs)[len(errs) // 2] < 0.15
+    # the published runs themselves: a GDDR card reaches a larger share of its bandwidth than the HBM A100
+    w7 = I.weight_bytes(_preset("llama-2-7b"), "bf16")
+    assert w7 * 60.78 / 1.008e12 > w7 * 104.9 / 2.039e12
 
 
 def test_vllm_kv_pool_by_hand_and_against_its_log():
@@ -132,15 +220,12 @@ def test_vllm_kv_pool_by_hand_and_against_its_log():
     # total × 0.9 − weights − profile forward (8192 tokens × (2h + 3 ffn) × 2 B + 1024 seqs × vocab × 4 B × 4)
     #   − 1.79 GiB outside torch (H100: 8192 tokens and 1024 sequences, vLLM get_batch_defaults)
     act = 8192 * (2 * 4096 + 3 * 14336) * 2 + 1024 * 128256 * 4 * 4
-    expect = 80 * GIB * 0.9 - m.params_total * 2 - act - 1.79 * GIB
+    # (the total is what CUDA reports: 79.22 GiB of the catalog's 80, CUDA_VISIBLE_SHARE)
+    expect = 79.22 * GIB * 0.9 - m.params_total * 2 - act - 1.79 * GIB
     assert I.kv_cache_bytes_per_gpu(m, g, precision="bf16", tp=1) == pytest.approx(expect)
     assert I.activation_peak_bytes(m, 1, (8192, 256)) / GIB == pytest.approx(1.27, abs=0.01)  # the log: 1.26 GiB
     # vLLM PR #10511: 79.22 GiB visible, 0.90 → 53.29 GiB of KV cache
-    seen = g.model_copy(update={"memory_gib": 79.22}) if hasattr(g, "model_copy") else None
-    if seen is None:
-        import dataclasses
-        seen = dataclasses.replace(g, memory_gib=79.22)
-    got = I.kv_cache_bytes_per_gpu(m, seen, precision="bf16", tp=1) / GIB
+    got = I.kv_cache_bytes_per_gpu(m, g, precision="bf16", tp=1) / GIB
     assert abs(got / 53.29 - 1) < 0.04, got
     # smaller cards run vLLM's small budget (2048 tokens, 256 sequences)
     assert I.token_budget("vllm", get_gpu("l40s-48gb")) == (2048, 256)
@@ -154,9 +239,10 @@ def test_engines_reserve_memory_their_own_way():
     w = m.params_total * 1.0
     other = I.activation_peak_bytes(m, 1, I.token_budget("tensorrt-llm", g)) + 1.79 * GIB
     trt = I.kv_cache_bytes_per_gpu(m, g, precision="fp8", tp=1, engine="tensorrt-llm")
-    assert trt == pytest.approx(0.9 * (141 * GIB - w - other))  # a share of what is left free
+    seen = 141 * GIB * I.CUDA_VISIBLE_SHARE
+    assert trt == pytest.approx(0.9 * (seen - w - other))  # a share of what is left free
     sgl = I.kv_cache_bytes_per_gpu(m, g, precision="fp8", tp=1, engine="sglang", utilization=0.93)
-    assert sgl == pytest.approx(0.93 * 141 * GIB - w - 1.79 * GIB)
+    assert sgl == pytest.approx(0.93 * seen - w - 1.79 * GIB)
     # TensorRT-LLM's GUARANTEED_NO_EVICT holds the whole request; vLLM pages as it grows
     assert I.reserved_context("tensorrt-llm", 128, 2048, 1152) == 2176
     assert I.reserved_context("vllm", 128, 2048, 1152) == 1152
@@ -212,11 +298,29 @@ def test_engine_field_reaches_the_serving_size_and_its_json():
 
 def test_gddr_boards_lose_inline_ecc_memory():
     """Datacenter GDDR boards report 15/16 of their memory with ECC on (nvidia-smi: L40S 46,068 MiB of 49,152);
-    HBM parts and consumer cards keep the catalog's figure."""
-    assert I.visible_memory_bytes(get_gpu("l40s-48gb")) == pytest.approx(46068 * 1024 ** 2)
-    assert I.visible_memory_bytes(get_gpu(H100)) == 80 * GIB
-    assert I.visible_memory_bytes(get_gpu("rtx-4090-24gb")) == 24 * GIB
+    every card then loses what the driver keeps below nvidia-smi's total (CUDA_VISIBLE_SHARE = 79.22/80)."""
+    share = 79.22 / 80
+    assert I.visible_memory_bytes(get_gpu("l40s-48gb")) == pytest.approx(46068 * 1024 ** 2 * share)
+    assert I.visible_memory_bytes(get_gpu(H100)) == pytest.approx(79.22 * GIB)
+    assert I.visible_memory_bytes(get_gpu("rtx-4090-24gb")) == pytest.approx(24 * GIB * share)
+    # against what CUDA reports in the engines' logs and PyTorch's out-of-memory messages (within 1%): L40S 44.42 GiB
+    # (vLLM issue #15815), H200 139.80 GiB, RTX 4090 23.65 GiB
+    for gid, cuda_gib in (("l40s-48gb", 44.42), ("h200-sxm-141gb", 139.80), ("rtx-4090-24gb", 23.65)):
+        assert abs(I.visible_memory_bytes(get_gpu(gid)) / GIB / cuda_gib - 1) < 0.01, gid
     m = _preset("qwen2.5-32b")
     kv = I.kv_cache_bytes_per_gpu(m, get_gpu("l40s-48gb"), precision="bf16", tp=2)
-    # vLLM issue #15815 (two L40S, TP 2, 0.90): 7.71 GiB; the catalog's card within 20%
-    assert abs(kv / GIB / 7.71 - 1) < 0.20
+    # vLLM issue #15815 (two L40S, TP 2, 0.90): 7.71 GiB; the catalog's card within 12% (was +15% before the share)
+    assert abs(kv / GIB / 7.71 - 1) < 0.12
+
+
+def test_decode_all_reduce_against_measured_custom_all_reduce():
+    """A decode step's all-reduces are small: the model's NCCL LL/Simple cost lies between the one-shot kernels the
+    engines run instead. sgl-project/sglang PR #2904 (H100, TP 2/4/8, no CUDA graph) measured vLLM's custom
+    all-reduce at 8.5–11.8 µs for 4–32 KB and 26.6–45.0 µs for 1 MB, SGLang's at 3.7–7.8 µs and 19.9–33.8 µs."""
+    g = get_gpu(H100)
+    one_layer = I.ServingModel(name="h4096", params_total=1e9, params_active=1e9, num_layers=1, num_heads=32,
+                               num_kv_heads=8, head_dim=128)
+    for tokens, lo, hi in ((1, 3.7e-6, 11.8e-6), (128, 19.9e-6, 45.0e-6)):  # 8 KB and 1 MB of bf16 activations
+        for tp in (2, 4, 8):
+            one = I.tp_all_reduce_s(one_layer, g, tokens=tokens, tp=tp) / 2
+            assert 0.6 * lo < one < 1.5 * hi, (tokens, tp, one)

@@ -14,7 +14,8 @@ Serving with PagedAttention" (vLLM), arXiv:2309.06180, §2-3):
   16-bit unless fp8 is chosen (vLLM ``--kv-cache-dtype fp8``; TensorRT-LLM FP8 KV cache).
 * **Memory budget**: the engine's own rule (:func:`kv_cache_bytes_per_gpu`, ``inference.engine``): vLLM takes
   ``gpu_memory_utilization`` (0.90) of the card and subtracts the weights, the peak of a profiling forward and
-  the memory outside PyTorch; TensorRT-LLM takes ``kv_cache_free_gpu_mem_fraction`` (0.90) of what is left free
+  the memory outside PyTorch, from the total CUDA reports (:data:`CUDA_VISIBLE_SHARE`); TensorRT-LLM takes
+  ``kv_cache_free_gpu_mem_fraction`` (0.90) of what is left free
   after those; SGLang's ``mem_fraction_static`` holds weights and KV cache. KV cache is allocated in pages as
   requests grow (PagedAttention), so a replica holds ``floor(KV bytes / (context × KV per token))`` users;
   TensorRT-LLM's default ``GUARANTEED_NO_EVICT`` reserves each request's whole prompt + output
@@ -28,7 +29,8 @@ Serving with PagedAttention" (vLLM), arXiv:2309.06180, §2-3):
   :func:`gemm_efficiency` of the GEMM rows (the scheduler's 8192-token chunk under continuous batching, the
   prompt alone for an idle replica's first token); with continuous batching (Yu et al. 2022, Orca, OSDI) each
   request's prefill is paid once per ``output`` tokens, so a replica's output tokens/s is
-  ``B / (t(B) + B × t_prefill / output)``.
+  ``B / (t(B) + B × t_prefill / output)``. A prompt run alone (an idle replica's first token, a static batch)
+  streams its own weights: its GEMMs' rows constant is the card's roofline ridge (:func:`ridge_rows`).
 * **Latency target**: a user who must see ``r`` tokens/s needs ``t(B) ≤ 1/r``; the batch is the largest that
   meets it and fits in memory. Tensor parallelism over ``tp`` cards of one node divides weights, KV and both
   roofs and adds two all-reduces per layer (Shoeybi et al. 2019, Megatron-LM).
@@ -201,9 +203,19 @@ GDDR_BOARDS = frozenset({"l40s-48gb", "l40-48gb", "l20-48gb"})
 GDDR_ECC_VISIBLE = 46068.0 / 49152.0
 
 
+#: Share of the memory nvidia-smi counts that CUDA hands out (``cudaMemGetInfo``'s total, what vLLM's profiler and
+#: PyTorch's allocator see): the driver keeps a few hundred MiB for itself. An H100 80GB reports 81,559 MiB in
+#: nvidia-smi and "total_gpu_memory (79.22GiB)" in vLLM's start-up log (vllm PR #10511, Dec 2024): 79.22 / 80. PyTorch's
+#: out-of-memory messages ("GPU 0 has a total capacity of …") give the same share elsewhere: 79.15–79.25 GiB on 80GB
+#: A100/H100, 139.72–139.81 GiB on the 141 GB H200 (0.991), 23.64–23.69 GiB on the 24 GB RTX 4090 (0.986), and
+#: 44.34–44.42 GiB on the L40S after its ECC share (46,068 MiB × 0.987; vLLM issue #15815's log: 44.42 GiB).
+CUDA_VISIBLE_SHARE = 79.22 / 80.0
+
+
 def visible_memory_bytes(gpu: Any) -> float:
-    """The memory the engine sees: the catalog's GiB, less inline ECC on datacenter GDDR boards."""
-    total = float(getattr(gpu, "memory_gib", 0) or 0.0) * GIB
+    """The memory the engine sees: the catalog's GiB, less inline ECC on datacenter GDDR boards, less what the driver
+    keeps (:data:`CUDA_VISIBLE_SHARE`)."""
+    total = float(getattr(gpu, "memory_gib", 0) or 0.0) * GIB * CUDA_VISIBLE_SHARE
     return total * GDDR_ECC_VISIBLE if getattr(gpu, "id", "") in GDDR_BOARDS else total
 
 
@@ -217,7 +229,8 @@ def bandwidth_fraction(gpu: Any, eff: ServingEfficiency) -> float:
 ACT_BYTES = 2.0
 
 
-def gemm_efficiency(m: ServingModel, gpu: Any, precision: str, tokens: float, tp: int) -> float:
+def gemm_efficiency(m: ServingModel, gpu: Any, precision: str, tokens: float, tp: int,
+                    t0: float | None = None) -> float:
     """Share of the dense peak a forward's linear layers reach with ``tokens`` rows, the training time model's
     rule (:mod:`core.timing` module docstring): the generation's matmul efficiency ``GEN_EFFICIENCY`` times the
     size factor ``1/(1 + D0/(h/tp)) · 1/(1 + T0/tokens)`` (tile and wave quantisation, NVIDIA "Matrix
@@ -228,7 +241,25 @@ def gemm_efficiency(m: ServingModel, gpu: Any, precision: str, tokens: float, tp
     if precision in ("fp8", "int8") and getattr(gpu, "fp8_tflops", None):
         e *= TE_GEMM_RATIO
     width = m.hidden / max(tp, 1)
-    return e / (1.0 + _timing.D0 / max(width, 1.0)) / (1.0 + _timing.T0 / max(tokens, 1.0))
+    rows0 = _timing.T0 if t0 is None else float(t0)
+    return e / (1.0 + _timing.D0 / max(width, 1.0)) / (1.0 + rows0 / max(tokens, 1.0))
+
+
+def ridge_rows(gpu: Any, precision: str) -> float:
+    """GEMM rows at which a linear layer's FLOPs take as long as reading its weights, at the card's datasheet
+    rates: ``peak × bytes per weight / (2 × bandwidth)`` (the roofline's ridge point, Williams et al. 2009,
+    "Roofline", CACM 52(4), in rows: a GEMM of ``M`` rows does ``2·M`` FLOPs per weight byte read ÷ bytes per
+    weight). A100 BF16: 312 × 2 / (2 × 2.039) = 153 rows; H100 FP8: 1979 × 1 / (2 × 3.35) = 295; H200 FP8:
+    206; L40S FP8: 424. Below it a prefill's GEMMs stream weights more than they multiply: used as the rows
+    constant of :func:`gemm_efficiency` for a prompt's GEMMs (:func:`prefill_s`), in place of the training
+    model's ``T0`` (128, calibrated on 16-bit training GEMMs, where A100 BF16 sits at 153). FP8 halves the
+    bytes but multiplies the peak by two, so its ridge is the 16-bit one over the same card: the short prompts
+    of the FP8 first-token tables need more rows to leave the weight stream (docs/validation_inference.md)."""
+    peak = peak_flops(gpu, precision) or 0.0
+    bw = float(getattr(gpu, "mem_bw_tbs", 0) or 0.0) * 1e12
+    if peak <= 0 or bw <= 0:
+        return float(_timing.T0)
+    return peak * WEIGHT_BYTES.get(precision, 2.0) / (2.0 * bw)
 
 
 def _busbw_gbs(gpu: Any) -> float:
@@ -297,18 +328,23 @@ def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float,
 
 
 def prefill_s(m: ServingModel, gpu: Any, *, precision: str, prompt: float, tp: int, eff: ServingEfficiency,
-              rows: float | None = None) -> float:
+              rows: float | None = None, own_weights: bool = False) -> float:
     """GPU seconds of one prompt's prefill inside a running batch: the linear layers' ``2·N·P`` FLOPs at
     :func:`gemm_efficiency` of ``rows`` GEMM rows (default 8192, the large cards' scheduler budget
     :func:`token_budget`: continuous batching mixes the prompt with other tokens), causal attention ``2·layers·heads·d·P²`` at the
-    same share, and its TP all-reduces. Its weights are read by the step it joins."""
+    same share, and its TP all-reduces. Its weights are read by the step it joins (:func:`decode_step_s` charges
+    that read). ``own_weights``: the prompt runs alone (an idle replica's first token, a static batch's context
+    phase), so its GEMMs stream the weights themselves: the rows constant is then the card's ridge
+    (:func:`ridge_rows`), not the tile constant ``T0`` (issue 35, round 3: the FP8 first-token rows at 128-token
+    prompts)."""
     peak = peak_flops(gpu, precision) or 0.0
     if peak <= 0:
         return math.inf
     r = float(rows) if rows is not None else float(LARGE_BUDGET[0])
     lin = 2.0 * m.params_active * prompt / tp
     attn = 2.0 * m.num_layers * m.num_heads * m.head_dim * prompt * prompt / tp
-    return (lin + attn) / (peak * gemm_efficiency(m, gpu, precision, r, tp)) \
+    t0 = ridge_rows(gpu, precision) if own_weights else None
+    return (lin + attn) / (peak * gemm_efficiency(m, gpu, precision, r, tp, t0=t0)) \
         + tp_all_reduce_s(m, gpu, tokens=prompt, tp=tp)
 
 
@@ -551,7 +587,7 @@ def static_batch_tokens_per_s_per_gpu(m: ServingModel, gpu: Any, *, batch: int, 
     prompts as one forward of ``batch × prompt`` GEMM rows (``remove_input_padding``)."""
     kvb = KV_BYTES[kv_precision_for(precision, kv_precision)]
     pre = batch * prefill_s(m, gpu, precision=precision, prompt=prompt_tokens, tp=tp, eff=eff,
-                            rows=batch * prompt_tokens)
+                            rows=batch * prompt_tokens, own_weights=True)
     t, _ = decode_step_s(m, gpu, precision=precision, kv_bytes=kvb, batch=batch,
                          context=prompt_tokens + output_tokens / 2.0, tp=tp, eff=eff)
     return batch * output_tokens / (pre + output_tokens * t) / tp
@@ -562,6 +598,9 @@ def time_to_first_token_s(m: ServingModel, gpu: Any, *, prompt_tokens: int, prec
     """Batch-1 time to the first token on an idle replica: the prompt's prefill alone, its GEMMs at
     :func:`gemm_efficiency` of ``prompt`` rows (a short prompt fills few tiles), or one read of the weights,
     whichever is longer."""
-    pre = prefill_s(m, gpu, precision=precision, prompt=prompt_tokens, tp=tp, eff=eff, rows=prompt_tokens)
-    read = decode_weight_bytes(m, precision, 1.0) / (float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff) * tp)
+    pre = prefill_s(m, gpu, precision=precision, prompt=prompt_tokens, tp=tp, eff=eff, rows=prompt_tokens,
+                    own_weights=True)
+    # the prompt's tokens reach the union of their experts (decode_weight_bytes with the prompt as the batch)
+    read = decode_weight_bytes(m, precision, float(prompt_tokens)) / (
+        float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff) * tp)
     return max(pre, read)
