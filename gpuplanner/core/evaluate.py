@@ -580,8 +580,9 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
 
     cal, cal_notes = _calibration(r, tm)
     lay = Layout.of(s)
+    graded = tm.mfu if tm.mfu_training is None else tm.mfu_training  # RL: the training passes' MFU (timing)
     verdicts = evaluate_rules(
-        mfu=tm.mfu, gpu=r.gpu, gpu_memory_gb=float(r.gpu.memory_gib or 0.0), params_total=float(r.params.total),
+        mfu=graded, rollouts=graded != tm.mfu, gpu=r.gpu, gpu_memory_gb=float(r.gpu.memory_gib or 0.0), params_total=float(r.params.total),
         is_moe=bool(r.arch.is_moe), method=s.training.method, num_layers=int(r.arch.num_layers), nodes=nodes,
         tp=lay.tp, pp=lay.pp, cp=lay.cp, ep=lay.ep, zero=lay.zero, switches=c.rules,
         advice=(adv := _advice(c, r, est, lay, ceiling, days_band, cost_band)))
@@ -594,7 +595,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         compute_days=train_hours / 24.0, calendar_days=cal_h / 24.0, currency=table.currency, rental_mode=mode,
         cost=total, mode_costs=mode_costs if total is not None else {}, price=price, setup_hours=ci.setup_hours,
         deadline_days=c.deadline_days, budget=c.budget, rent_vs_build=rvb, rental_advice=advice,
-        messages=tuple(messages), mfu_grade=mfu_grade(tm.mfu), rules=verdicts,
+        messages=tuple(messages), mfu_grade=mfu_grade(graded), rules=verdicts,
         calibration=cal, calibration_notes=tuple(cal_notes),
         calendar_days_band=days_band, cost_band=cost_band, band=band,
         warnings=warnings, host_ram=host, mfu_ceiling=ceiling, mfu_used=mfu_used,

@@ -148,12 +148,13 @@ def _status(applies: bool, fails: bool, enabled: bool) -> str:
     return "failed" if enabled else "allowed"
 
 
-def evaluate_rules(*, mfu: float | None, gpu: Any, gpu_memory_gb: float, params_total: float, is_moe: bool,
+def evaluate_rules(*, mfu: float | None, rollouts: bool = False, gpu: Any, gpu_memory_gb: float, params_total: float, is_moe: bool,
                    method: str, num_layers: int, nodes: int, tp: int, pp: int, cp: int, ep: int, zero: int,
                    switches: Any = None, advice: Any = None) -> tuple[RuleResult, ...]:
     """Every rule's verdict for one plan (the same element-wise checks the search ranks with); ``advice``: the
     advisor's figures (a mapping: ``mfu_ceiling``, ``deadline_risk``, ``days_hi``, ``memory_headroom``,
-    ``tp_over_pcie``; :func:`advice_rules`)."""
+    ``tp_over_pcie``; :func:`advice_rules`). ``rollouts``: ``mfu`` is the training passes' MFU of an RL plan
+    (rollout generation left out: memory-bound decoding, not what the guide's grade is about), said in the line."""
     on = {rid: bool(getattr(switches, rid, True)) for rid in RULE_IDS}
     out = []
     # MFU grade
@@ -171,8 +172,11 @@ def evaluate_rules(*, mfu: float | None, gpu: Any, gpu_memory_gb: float, params_
     if grade is None:
         out.append(RuleResult("mfu_grade", "not_applicable", Msg(CTX, QT_TRANSLATE_NOOP(CTX, "MFU unknown."), {})))
     else:
-        out.append(RuleResult("mfu_grade", _status(True, grade == "poor", on["mfu_grade"]),
-                              Msg(CTX, texts[grade], {"mfu": mfu})))
+        text = Msg(CTX, texts[grade], {"mfu": mfu})
+        if rollouts:
+            text = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Training passes only (rollout generation, memory-bound decoding, "
+                                                   "is left out, as in verl's actor MFU): {grade}"), {"grade": text})
+        out.append(RuleResult("mfu_grade", _status(True, grade == "poor", on["mfu_grade"]), text))
     # card class
     applies = card_class_applies(params_total, is_moe, method)
     fails = bool(card_class_fails(params_total, is_moe, method, gpu_memory_gb))

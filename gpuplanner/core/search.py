@@ -136,13 +136,13 @@ def candidate_times(ctx: "SearchContext", c: Mapping[str, np.ndarray], layout: d
         layout = candidate_layout(ctx, c, split)
     out = timing.time_gpu(layout, **split[1], full=False)
     n = len(c["num_gpus"])
-    out = {k: _rows(out[k], n) for k in ("tokens_per_s_per_gpu", "step", "mfu", *_TIME_PARTS)}
+    out = {k: _rows(out[k], n) for k in ("tokens_per_s_per_gpu", "step", "mfu", "mfu_training", *_TIME_PARTS)}
     tps = out["tokens_per_s_per_gpu"] * c["num_gpus"]
     step = np.maximum(out["step"], 1e-30)
     # the MFU ceiling (core/advisor.py): a plan above the best published run of its class is timed at it
     used, factor = advisormod.capped(out["mfu"], ctx.mfu_ceiling)
     res = {"train_hours": ctx.tokens / np.maximum(tps, 1e-30) / 3600.0 * factor, "mfu": out["mfu"],
-           "mfu_used": used}
+           "mfu_used": used, "mfu_training": out["mfu_training"]}
     if not shares:
         res["_step"] = step
         res.update(("_part_" + k, out[k]) for k in _TIME_PARTS)
@@ -646,7 +646,7 @@ def evaluate_candidates(ctx: SearchContext, c: Mapping[str, np.ndarray]) -> dict
     hours = np.full(n, np.inf)
     hours[idx] = sub["train_hours"] if len(idx) else np.zeros(0)
     out["train_hours"] = hours
-    for key in [k for k in sub if k.startswith("frac_") or k in ("mfu", "mfu_used")]:
+    for key in [k for k in sub if k.startswith("frac_") or k in ("mfu", "mfu_used", "mfu_training")]:
         arr = np.full(n, np.nan)
         arr[idx] = sub[key]
         out[key] = arr
@@ -1442,7 +1442,8 @@ def _penalty_of(d: Mapping[str, np.ndarray], mfu_rule: bool, tp: bool = True) ->
     if tp and "tp_pcie" in d:
         pen = pen + np.where(d["tp_pcie"], advisormod.TP_PCIE_BIT, 0)
     if mfu_rule:
-        pen = pen + np.where(_poor_mfu(d["mfu"]), advisormod.POOR_BIT, 0)
+        # graded on the training passes' MFU (timing: RL rollout generation left out), as the plan's check is
+        pen = pen + np.where(_poor_mfu(d["mfu_training"] if "mfu_training" in d else d["mfu"]), advisormod.POOR_BIT, 0)
     return pen.astype(np.float64)
 
 
@@ -1830,7 +1831,8 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     fw_of = ctx_fw[cat["ctx"]]
     days = cat["calendar_hours"] / 24.0
     per_pflop = cat["cost"] / max(total_pflop, 1e-30)
-    poor = (rulesmod.mfu_grade_codes(cat["mfu"]) == 0) if con.rules.mfu_grade else None
+    poor = (rulesmod.mfu_grade_codes(cat["mfu_training"] if "mfu_training" in cat else cat["mfu"]) == 0
+            ) if con.rules.mfu_grade else None
     order, feasible, meets, within = _rank(objective, days, cat["cost"], per_pflop, con.deadline_days, con.budget,
                                            _penalty_of(cat, con.rules.mfu_grade))
     chosen = order[:top]

@@ -1574,10 +1574,15 @@ def time_gpu(
                 x * scale for x in (tp_hidden, dp_hidden, pp_hidden, cp_hidden, p2p))
         step = target
     tok_s_gpu = tokens_step_gpu / step
+    mfu_step = tok_s_gpu * mflops_tok / peak16
+    # the training passes' MFU (RL: the step less rollout generation and refit — what verl logs as
+    # perf/mfu/actor: the update's FLOPs over the update's time, fsdp_workers.update_actor + utils/flops_counter.py);
+    # equal to the MFU without rollouts. The MFU grade (rules.mfu_grade) reads this one.
+    mfu_train = mfu_step * step / maximum(step - generation, 1e-30)
     if not full:
         return {"compute": compute, "tp_comm": tp_comm, "dp_comm": dp_comm, "pp_bubble": pp_time,
                 "cp_comm": cp_comm, "ep_comm": ep_comm, "other": other, "generation": generation, "step": step,
-                "tokens_per_s_per_gpu": tok_s_gpu, "mfu": tok_s_gpu * mflops_tok / peak16, **parts}
+                "tokens_per_s_per_gpu": tok_s_gpu, "mfu": mfu_step, "mfu_training": mfu_train, **parts}
     return {
         "compute": compute, "tp_comm": tp_comm, "dp_comm": dp_comm, "pp_bubble": pp_time,
         "cp_comm": cp_comm, "ep_comm": ep_comm, "other": other, "generation": generation, "step": step,
@@ -1585,7 +1590,7 @@ def time_gpu(
         "overlap_grad_reduce": ov_grad, "overlap_param_gather": ov_param, "tp_comm_overlap": ov_tp,
         "overlap_p2p_comm": ov_p2p,
         "tokens_per_step": lay["tokens_per_step"], "tokens_per_s_per_gpu": tok_s_gpu,
-        "mfu": tok_s_gpu * mflops_tok / peak16, "hfu": tok_s_gpu * hflops_tok / peak16,
+        "mfu": mfu_step, "mfu_training": mfu_train, "hfu": tok_s_gpu * hflops_tok / peak16,
         "model_flops_per_token": mflops_tok + 0.0 * step, "hardware_flops_per_token": hflops_tok + 0.0 * step,
         "efficiency": eff * lay["fp8_gemm_scale"], **parts,
     }
@@ -1725,6 +1730,8 @@ class TimeEstimate:
     attention_kernel: str = ""
     #: named mechanisms, seconds per step, each inside the part :data:`PART_PARENT` names (not added to the step)
     parts: dict[str, float] = field(default_factory=dict)
+    #: the training passes' MFU (RL: without rollout generation; else the MFU): what the MFU grade reads
+    mfu_training: float | None = None
 
     @property
     def communication(self) -> dict[str, dict[str, float]]:
@@ -1953,6 +1960,7 @@ def time_estimate(r: Any) -> TimeEstimate:
         compute_days=days, gpu_hours=days * 24.0 * h.num_gpus, seconds=seconds,
         efficiency=_scalar(out["efficiency"]), links=links, mfu_override=s.assumptions.mfu is not None,
         notes=list(gf.notes), hidden=hidden, overlap=overlap, p2p_s=_scalar(out["pp_p2p"]), parts=parts,
+        mfu_training=_scalar(out["mfu_training"]),
         attention_kernel=attention_kernel(_frameworks.engine_of(t.framework), gpu_generation(gf.gpu_id),
                                           getattr(t, "attention_kernel", "auto")) if t.flash_attention else "eager",
     )

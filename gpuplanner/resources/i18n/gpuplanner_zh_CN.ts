@@ -7186,6 +7186,10 @@
         <translation>MFU 未知。</translation>
     </message>
     <message>
+        <source>Training passes only (rollout generation, memory-bound decoding, is left out, as in verl&apos;s actor MFU): {grade}</source>
+        <translation>只计训练部分（采样生成是受显存带宽限制的解码，不计入，与 verl 的 actor MFU 相同）：{grade}</translation>
+    </message>
+    <message>
         <source>Any card class: not a dense model of ~70B or more in full training.</source>
         <translation>不限显卡档位：不是约 70B 及以上稠密模型的全量训练。</translation>
     </message>
