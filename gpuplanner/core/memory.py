@@ -517,6 +517,42 @@ def logits_bytes(m: ModelFacts, s, b, tp, framework: str):
     return 10.0 * s * b * m.V / tp
 
 
+def ce_backward_bytes_per_logit() -> float:
+    """Bytes per logit live when cross-entropy's backward starts (unchunked, eager; HF ``ForCausalLMLoss`` and
+    torchtune's ``TransformerDecoder`` both upcast the logits with ``.float()`` before
+    ``F.cross_entropy`` = ``log_softmax`` + ``nll_loss``).
+
+    ``nll_loss_backward`` returns a dense fp32 gradient the size of its input (``at::zeros_like`` then a
+    scatter of the weights: PyTorch ``aten/src/ATen/native/cuda/Loss.cu``, ``nll_loss_backward_out_cuda``),
+    and ``_log_softmax_backward_data`` writes a new fp32 tensor from it and the saved output
+    (``tools/autograd/derivatives.yaml``: ``_log_softmax``); until that node returns, the saved log-softmax
+    (4), its gradient (4) and the logits' gradient (4) are live together: 12 bytes per logit. The forward's
+    peak is 10 (16-bit logits 2 + fp32 upcast 4 + log-softmax 4), which the backward's replaces."""
+    return 12.0
+
+
+def chunked_loss_bytes_per_logit(torch_compile: bool, chunks: int = 8) -> float:
+    """Bytes per logit at the loss with torchtune's ``CEWithChunkedOutputLoss`` (``num_output_chunks = 8``).
+
+    The model returns the 16-bit logits as a list of chunks (``TransformerDecoder.chunked_output``: no
+    ``.float()``), which the recipe holds until the loss is built (2 bytes). Each chunk runs
+    ``compute_cross_entropy`` = ``F.cross_entropy(logits.float(), ...)``:
+
+    * eager: ``log_softmax`` saves its fp32 output for every chunk (4), beside the 16-bit logits and the
+      fp32 upcast of the chunk being computed (4/chunks): 2 + 4 + 4/8 = 6.5 at the last chunk (the backward,
+      after the recipe's ``del logits``, holds less: 4 + one chunk's gradients);
+    * compiled (``compile=True``: ``training.compile_loss`` compiles ``compute_cross_entropy`` alone):
+      inductor fuses the upcast, log-softmax and gather into reductions over the 16-bit input, which the
+      backward graph keeps with the per-row log-sum-exp and recomputes from; the backward writes each chunk's
+      16-bit gradient (2/chunks): 2 + 2/8 = 2.25.
+
+    torchtune ``modules/loss/ce_chunked_output_loss.py`` and ``training/_compile.py`` (``compile_loss``);
+    the class's own note: "The CE and upcasting have to be compiled together for better performance"."""
+    if torch_compile:
+        return 2.0 + 2.0 / chunks
+    return 2.0 + 4.0 + 4.0 / chunks
+
+
 def head_saved_bytes(m: ModelFacts, s, b, tp, precision: str, autocast=False, lora: bool = False,
                      logps_b: float = 4.0):
     """HF: what the embeddings, final norm, LM head and loss save for backward (no transients).
@@ -743,6 +779,8 @@ def memory_arrays(
     activation_offload: bool = False,
     offload_params: bool = False,
     chunked_loss: bool = False,
+    torch_compile: bool = False,
+    paged_optimizer: bool = False,
     cuda_context_gib: float = DEFAULT_CUDA_CONTEXT_GIB,
     fragmentation: float = DEFAULT_FRAGMENTATION,
     vision_trainable: bool = False,
@@ -984,13 +1022,19 @@ def memory_arrays(
         # saved log-softmax output: 10sbV in 16-bit (see logits_bytes)
         upcast = 0.0 if (trl or act_b == 4.0) else 4.0
         out_layer = out_saved + (act_b + upcast) * s_local * mbs * mh.V / tp
+        if not trl:
+            # ... and at the start of backward (ce_backward_bytes_per_logit) the fp32 gradients of the saved
+            # log-softmax and of the logits exist beside it: 12 bytes per logit in 16-bit, above the forward's 10
+            out_layer = out_saved + xp.maximum(act_b + upcast, ce_backward_bytes_per_logit() - 4.0) * (
+                s_local * mbs * mh.V / tp)
     else:
         out_saved = 4.0 * s_local * mbs * mh.V / tp + 4.0 * s_local * mbs * m.h
         out_layer = logits_bytes(mh, s_local, mbs, tp, framework) + 4.0 * s_local * mbs * m.h
     if chunked_loss:
-        # torchtune CEWithChunkedOutputLoss: 8 chunks; the bf16 logits remain, the fp32 upcast and its
-        # gradient exist for one chunk at a time (2 × 4 bytes / 8 chunks = 1 byte per logit)
-        out_layer = (2.0 + 1.0) * s_local * mbs * mh.V / tp + 4.0 * s_local * mbs * m.h
+        # torchtune CEWithChunkedOutputLoss (chunked_loss_bytes_per_logit): compiled, the 16-bit logits and one
+        # chunk's gradient; eager, every chunk's fp32 log-softmax is saved beside the 16-bit logits
+        out_layer = (chunked_loss_bytes_per_logit(torch_compile) * s_local * mbs * mh.V / tp
+                     + 4.0 * s_local * mbs * m.h)
     if loss_kernel == "cce":
         # no logits tensor: the head's input (saved) and its gradient, plus the loss's per-token fp32 values
         out_saved = head_saved_bytes(_replace(mh, V=0), s_local, mbs, tp, precision, autocast, lora_t is not None)
@@ -1018,9 +1062,16 @@ def memory_arrays(
     buckets = xp.where((zero >= 1) & (zero <= 2) & (framework in ("hf", "deepspeed")),
                        xp.minimum(5e8, model_gpu) * 2.0,
                        xp.where((zero >= 3) & (framework == "deepspeed"), 5e8 * 2.0, 0.0))
+    grads_kept = gradients  # every gradient, as the objective's critic holds them
+    if framework == "hf" and not optimizer_in_backward and method not in ("lora", "qlora"):
+        head_grad = m.V * m.h / tp * g_b  # the output projection's (or the tied embedding's) gradient
+    else:
+        head_grad = 0.0
+    freed = (framework == "hf") & (zero == 0) & (pp_i == 1) & (xp.asarray(grad_accum) == 1)
+    gradients = gradients_at_peak(gradients, acts, working, head_grad, freed, xp)
     states = weights + gradients + opt
     extra = objective_parts(
-        m_full, profile, precision=precision, weights=weights, gradients=gradients, opt=opt, acts=acts,
+        m_full, profile, precision=precision, weights=weights, gradients=grads_kept, opt=opt, acts=acts,
         model_gpu=model_gpu, layer_full=layer_full, zero=zero, dp_sh=dp_sh, tp=tp,
         seqs=mbs_examples * xp.asarray(grad_accum, dtype=float), gpu_capacity_gib=gpu_capacity_gib, xp=xp)
     extra_sum = sum(extra.values())
@@ -1035,6 +1086,15 @@ def memory_arrays(
     # (max_memory_reserved: the same plus cached free blocks and rounding, the fragmentation share); the device
     # total adds the CUDA context, cuBLAS/NCCL workspaces and NCCL's own buffers, outside the allocator
     allocated = states + acts + ddp + gather + buckets + extra_sum
+    if paged_optimizer:
+        # bitsandbytes' paged optimizers keep their states in CUDA unified memory, outside PyTorch's caching
+        # allocator (paged_state_bytes): on the device, not in allocated or reserved
+        allocated = allocated - opt
+        waste = allocator_waste(states - opt + acts + extra_sum, fragmentation,
+                                expandable_segments_default(framework) if expandable_segments is None
+                                else bool(expandable_segments))
+        other = cuda_context_gib * GIB + waste + ddp + gather + buckets
+        total = states + acts + other + extra_sum
     reserved = allocated + waste
     out = {
         "weights": weights, "gradients": gradients, "optimizer": opt, "activations": acts,
@@ -1043,6 +1103,23 @@ def memory_arrays(
     }
     out.update(extra)
     return out
+
+
+def gradients_at_peak(gradients, acts, working, head_grad, freed, xp):
+    """Gradient bytes live at the step's peak when no gradient outlives the step.
+
+    PyTorch's ``Optimizer.zero_grad()`` sets gradients to None (``set_to_none=True``, the default since
+    PyTorch 2.0); the HF Trainer calls it after each optimizer step and torchtune's recipes call
+    ``zero_grad(set_to_none=True)`` (``full_finetune_single_device.py``, ``train``). With one micro-batch per
+    step (no accumulation, no pipeline) the next forward therefore starts with no gradient; backward creates
+    them layer by layer from the output side while it frees the saved activations, so the peak is either its
+    start (every activation, plus the output projection's gradient, ``head_grad``: the head is the first
+    layer backward reaches) or its end (every gradient, plus the first layer's recomputation, ``working``).
+    ``freed`` false (accumulation, pipelines, ZeRO/DeepSpeed's or Megatron's persistent gradient buffers):
+    all gradients are live with the activations. Returns the gradient part of that peak:
+    ``max(head_grad, gradients + working − acts)``, so that weights + optimizer + activations + this part is
+    the larger of the two."""
+    return xp.where(freed, xp.maximum(xp.minimum(head_grad, gradients), gradients + working - acts), gradients)
 
 
 def objective_parts(m: ModelFacts, prof: MethodProfile, *, precision, weights, gradients, opt, acts, model_gpu,
