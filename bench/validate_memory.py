@@ -35,63 +35,67 @@ LLAMA32_3B = {  # torchtune llama3_2_3b builder (pytorch/torchtune models/llama3
     "num_key_value_heads": 8, "intermediate_size": 8192, "vocab_size": 128256, "tie_word_embeddings": True,
 }
 TT = {"framework": "hf", "master_weights": False, "flash_attention": True}  # torchtune: pure bf16, SDPA
+#: the Llama 3.1 table: "torch compile enabled" (README note); its configs at 30b8519e
+#: (recipes/configs/llama3_1/*.yaml) use CEWithChunkedOutputLoss, except 405B_qlora (torch.nn.CrossEntropyLoss)
+T31 = {**TT, "torch_compile": True, "chunked_loss": True}
 
 # row id -> (scenario overrides, metric kind: "active" | "reserved" | "total")
 MAP: dict[str, tuple[dict, str]] = {
     "torchtune-readme-l31-8b-full-4090": ({"model": {"preset": "llama-3.1-8b"}, "training": {
-        **TT, "method": "full", "optimizer": "adamw_8bit", "optimizer_in_backward": True, "recompute": "full",
-        "seq_len": 2048, "micro_batch_size": 2}, "parallel": {"offload_optimizer": True},
-        "hardware": {"gpu": "rtx-4090-24gb"}}, "active"),  # PagedAdamW8bit pages its states to CPU
+        **T31, "method": "full", "optimizer": "adamw_8bit", "paged_optimizer": True, "optimizer_in_backward": True,
+        "recompute": "full", "seq_len": 2048, "micro_batch_size": 2}, "hardware": {"gpu": "rtx-4090-24gb"}},
+        "active"),  # 8B_full_single_device: bitsandbytes PagedAdamW8bit, optimizer_in_bwd
     "torchtune-readme-l31-8b-full-a6000": ({"model": {"preset": "llama-3.1-8b"}, "training": {
-        **TT, "method": "full", "optimizer": "adamw_8bit", "optimizer_in_backward": True, "recompute": "full",
-        "seq_len": 2048, "micro_batch_size": 2}, "hardware": {"gpu": "rtx-a6000-48gb"}}, "active"),
+        **T31, "method": "full", "optimizer": "adamw_8bit", "paged_optimizer": True, "optimizer_in_backward": True,
+        "recompute": "full", "seq_len": 2048, "micro_batch_size": 2}, "hardware": {"gpu": "rtx-a6000-48gb"}},
+        "active"),
     "torchtune-readme-l31-8b-lora-4090": ({"model": {"preset": "llama-3.1-8b"}, "training": {
-        **TT, "method": "lora", "lora_rank": 8, "lora_targets": "attention", "recompute": "full",
-        "seq_len": 2048, "micro_batch_size": 2}, "hardware": {"gpu": "rtx-4090-24gb"}}, "active"),
+        **T31, "method": "lora", "lora_rank": 8, "lora_targets": "attention", "recompute": "full",
+        "seq_len": 2048, "micro_batch_size": 2}, "hardware": {"gpu": "rtx-4090-24gb"}}, "active"),  # q, v
     "torchtune-readme-l31-8b-lora-a6000": ({"model": {"preset": "llama-3.1-8b"}, "training": {
-        **TT, "method": "lora", "lora_rank": 8, "lora_targets": "attention", "recompute": "full",
+        **T31, "method": "lora", "lora_rank": 8, "lora_targets": "attention", "recompute": "full",
         "seq_len": 2048, "micro_batch_size": 2}, "hardware": {"gpu": "rtx-a6000-48gb"}}, "active"),
     "torchtune-readme-l31-8b-qlora-4090": ({"model": {"preset": "llama-3.1-8b"}, "training": {
-        **TT, "method": "qlora", "lora_rank": 8, "lora_targets": "attention", "recompute": "full",
-        "seq_len": 2048, "micro_batch_size": 2}, "hardware": {"gpu": "rtx-4090-24gb"}}, "active"),
+        **T31, "method": "qlora", "lora_rank": 8, "lora_targets": "all_linear", "recompute": "full",
+        "seq_len": 2048, "micro_batch_size": 2}, "hardware": {"gpu": "rtx-4090-24gb"}}, "active"),  # q,k,v,o+MLP
     "torchtune-readme-l31-70b-full-8xa100": ({"model": {"preset": "llama-3.1-70b"}, "training": {
-        **TT, "method": "full", "recompute": "full", "seq_len": 2048, "micro_batch_size": 2},
+        **T31, "method": "full", "recompute": "full", "seq_len": 2048, "micro_batch_size": 2},
         "parallel": {"zero": 3, "offload_optimizer": True, "offload_params": True},
         "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 8}}, "active"),  # fsdp_cpu_offload=True
     "torchtune-readme-l31-70b-lora-8xa100": ({"model": {"preset": "llama-3.1-70b"}, "training": {
-        **TT, "method": "lora", "lora_rank": 16, "lora_targets": "attention", "recompute": "full",
+        **T31, "method": "lora", "lora_rank": 16, "lora_targets": "attention", "recompute": "full",
         "seq_len": 2048, "micro_batch_size": 2}, "parallel": {"zero": 3},
-        "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 8}}, "active"),
+        "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 8}}, "active"),  # q, k, v
     "torchtune-readme-l31-405b-qlora-8xa100": ({"model": {"preset": "llama-3.1-405b"}, "training": {
-        **TT, "method": "qlora", "lora_rank": 16, "lora_targets": "attention", "recompute": "full",
-        "seq_len": 2048, "micro_batch_size": 2}, "parallel": {"zero": 3},
-        "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 8}}, "active"),
+        **TT, "torch_compile": True, "method": "qlora", "lora_rank": 16, "lora_targets": "all_linear",
+        "recompute": "full", "seq_len": 2048, "micro_batch_size": 2}, "parallel": {"zero": 3},
+        "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 8}}, "active"),  # torch.nn.CrossEntropyLoss
     "torchtune-readme-l32-3b-packed": ({"model": LLAMA32_3B, "training": {
         **TT, "method": "full", "seq_len": 4096, "micro_batch_size": 2}, "hardware": {"gpu": "a100-sxm-80gb"}},
         "active"),
     "torchtune-readme-l32-3b-chunked-ce": ({"model": LLAMA32_3B, "training": {
-        **TT, "method": "full", "seq_len": 4096, "micro_batch_size": 2, "chunked_loss": True},
+        **TT, "torch_compile": True, "method": "full", "seq_len": 4096, "micro_batch_size": 2, "chunked_loss": True},
         "hardware": {"gpu": "a100-sxm-80gb"}}, "active"),
     "torchtune-readme-l32-3b-ac": ({"model": LLAMA32_3B, "training": {
-        **TT, "method": "full", "seq_len": 4096, "micro_batch_size": 2, "chunked_loss": True,
+        **TT, "torch_compile": True, "method": "full", "seq_len": 4096, "micro_batch_size": 2, "chunked_loss": True,
         "recompute": "full"}, "hardware": {"gpu": "a100-sxm-80gb"}}, "active"),
     "torchtune-readme-l32-3b-opt-in-bwd": ({"model": LLAMA32_3B, "training": {
-        **TT, "method": "full", "seq_len": 4096, "micro_batch_size": 2, "chunked_loss": True,
+        **TT, "torch_compile": True, "method": "full", "seq_len": 4096, "micro_batch_size": 2, "chunked_loss": True,
         "recompute": "full", "optimizer_in_backward": True}, "hardware": {"gpu": "a100-sxm-80gb"}}, "active"),
     "torchtune-readme-l32-3b-act-offload": ({"model": LLAMA32_3B, "training": {
-        **TT, "method": "full", "seq_len": 4096, "micro_batch_size": 2, "chunked_loss": True,
+        **TT, "torch_compile": True, "method": "full", "seq_len": 4096, "micro_batch_size": 2, "chunked_loss": True,
         "recompute": "full", "optimizer_in_backward": True, "activation_offload": True},
         "hardware": {"gpu": "a100-sxm-80gb"}}, "active"),
     "torchtune-readme-l32-3b-adamw8bit": ({"model": LLAMA32_3B, "training": {
-        **TT, "method": "full", "seq_len": 4096, "micro_batch_size": 2, "chunked_loss": True,
+        **TT, "torch_compile": True, "method": "full", "seq_len": 4096, "micro_batch_size": 2, "chunked_loss": True,
         "recompute": "full", "optimizer_in_backward": True, "activation_offload": True,
         "optimizer": "adamw_8bit"}, "hardware": {"gpu": "a100-sxm-80gb"}}, "active"),
     "torchtune-readme-l32-3b-lora": ({"model": LLAMA32_3B, "training": {
-        **TT, "method": "lora", "lora_rank": 8, "lora_targets": "attention", "seq_len": 4096,
+        **TT, "torch_compile": True, "method": "lora", "lora_rank": 64, "lora_targets": "all_linear", "seq_len": 4096,
         "micro_batch_size": 2, "chunked_loss": True, "recompute": "full", "activation_offload": True},
         "hardware": {"gpu": "a100-sxm-80gb"}}, "active"),
     "torchtune-readme-l32-3b-qlora": ({"model": LLAMA32_3B, "training": {
-        **TT, "method": "qlora", "lora_rank": 8, "lora_targets": "attention", "seq_len": 4096,
+        **TT, "torch_compile": True, "method": "qlora", "lora_rank": 64, "lora_targets": "all_linear", "seq_len": 4096,
         "micro_batch_size": 2, "chunked_loss": True, "recompute": "full", "activation_offload": True},
         "hardware": {"gpu": "a100-sxm-80gb"}}, "active"),
     "peft-docs-llama2-70b-qlora-fsdp-no-offload": ({"model": {"preset": "llama-2-70b"}, "training": {
