@@ -804,8 +804,9 @@ def memory_arrays(
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
-    Returns a dict of arrays in bytes: weights, gradients, optimizer, activations, other, total, and the
-    parts the training objective adds (:func:`objective_parts`): reference, reward, critic, rollout_weights,
+    Returns a dict of arrays in bytes: weights, gradients (those live at the step's peak:
+    :func:`gradients_at_peak`; ``gradients_all``: every gradient, as after backward), optimizer, activations,
+    other, total, and the parts the training objective adds (:func:`objective_parts`): reference, reward, critic, rollout_weights,
     kv_cache (zero when not held).
 
     ``profile`` (:mod:`core.methods`): paired objectives run ``seqs_per_example`` sequences per example in one
@@ -1098,7 +1099,7 @@ def memory_arrays(
     reserved = allocated + waste
     out = {
         "weights": weights, "gradients": gradients, "optimizer": opt, "activations": acts,
-        "other": other, "total": total, "activations_saved": acts_saved,
+        "other": other, "total": total, "activations_saved": acts_saved, "gradients_all": grads_kept,
         "allocated": allocated, "reserved": reserved,
     }
     out.update(extra)
