@@ -531,6 +531,29 @@ def ce_backward_bytes_per_logit() -> float:
     return 12.0
 
 
+def qlora_gathered_bytes(m: ModelFacts) -> float:
+    """Bytes per parameter of a QLoRA layer gathered by ZeRO-3/FSDP: the 4-bit data and its constants, not a 16-bit
+    copy. torchao's ``NF4Tensor.fsdp_pre_all_gather`` (torchtune's QLoRA under FSDP2) all-gathers
+    ``quantized_data`` (two 4-bit values a byte), ``quantized_scalers`` (8 bits per 64-value block) and
+    ``quantization_factor`` (fp32 per 256 blocks) and rebuilds an ``NF4Tensor`` from them
+    (``fsdp_post_all_gather``); bitsandbytes' ``Params4bit`` stored as ``bnb_4bit_quant_storage`` bf16 (the
+    PEFT/Accelerate FSDP and DeepSpeed ZeRO-3 guides) is flattened and gathered as that packed storage. The
+    layer's norms (and biases) stay 16-bit."""
+    layer_params = float(m.layer_non_expert + m.layer_expert) * max(m.L, 1)
+    q = min(base_linear_params(m.arch) / max(layer_params, 1.0), 1.0)
+    return q * QLORA_NF4_BYTES + (1.0 - q) * 2.0
+
+
+def qlora_dequant_bytes(m: ModelFacts, tp) -> float:
+    """The 16-bit copy of one frozen 4-bit weight while its matmul runs: torchao ``LinearNF4`` computes
+    ``F.linear(input, weight.to(input.dtype))`` in forward and ``grad_output @ weight.to(grad_output.dtype)`` in
+    backward (``torchao/dtypes/nf4tensor.py``); bitsandbytes ``MatMul4Bit`` dequantizes with
+    ``dequantize_4bit`` the same way. The largest linear of a layer sets it (the MLP's up/gate projection)."""
+    a = m.arch
+    lins = attention_linears(a) + mlp_linears(a, a.num_moe_layers > 0 and a.num_moe_layers == a.num_layers)
+    return 2.0 * max((lin.weight_each for lin in lins), default=0) / tp
+
+
 def chunked_loss_bytes_per_logit(torch_compile: bool, chunks: int = 8) -> float:
     """Bytes per logit at the loss with torchtune's ``CEWithChunkedOutputLoss`` (``num_output_chunks = 8``).
 
@@ -1009,6 +1032,9 @@ def memory_arrays(
         f_eff = (1 - m.moe_frac) * m.f + m.moe_frac * (m.k_active * m.f_moe + m.shared_f)
         grad_ws = 2.0 * activation_dtype_bytes(precision) * s_local * mbs * f_eff / tp
         working = working + xp.where(recomputes, grad_ws, 0.0)
+    if method == "qlora":
+        # the frozen 4-bit linear being run holds its weight dequantized to 16 bits (qlora_dequant_bytes)
+        working = working + qlora_dequant_bytes(m, tp)
     if hf_style:
         act_b = activation_dtype_bytes(precision)
         # TRL's objectives (DPO and its relatives, PPO, GRPO) take per-token log-probabilities with
@@ -1050,7 +1076,8 @@ def memory_arrays(
     # framework buffers: ZeRO-3/FSDP gather a layer's full 16-bit weights (current + prefetched);
     # DeepSpeed ZeRO-1/2 reduce/all-gather buckets (reduce_bucket_size 5e8 elements, DeepSpeed config docs)
     layer_full = (m.layer_non_expert + m.layer_expert / ep) / tp
-    gather = xp.where(fsdp_keep, 0.0, xp.where(zero >= 3, 2 * gathered_b * layer_full, 0.0))
+    layer_gathered_b = qlora_gathered_bytes(m) if method == "qlora" else gathered_b
+    gather = xp.where(fsdp_keep, 0.0, xp.where(zero >= 3, 2 * layer_gathered_b * layer_full, 0.0))
     # FSDP2's reduce-scatter of one layer (fsdp_rs_buffer_bytes): the reduce-scatter input in the reduce dtype,
     # held until the next layer's reduce-scatter is issued, beside the 16-bit gradients of the layer in backward
     if framework == "fsdp" and not lora_like:
