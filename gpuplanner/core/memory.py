@@ -959,7 +959,12 @@ def memory_arrays(
         gradients = xp.where(fsdp_pp, model_gpu * g_b, gradients)
         ddp = xp.where(dp > 1, model_gpu * ddp_b, 0.0)
     if optimizer_in_backward:
-        gradients = gradients * 0.0  # each parameter is stepped and its gradient freed during backward
+        # each parameter is stepped and its gradient freed during backward (``register_post_accumulate_grad_hook``),
+        # except a tied embedding: autograd sums the gradients a leaf receives in the node's input buffer before
+        # its AccumulateGrad runs, so the output projection's gradient (the first backward computes) waits for the
+        # embedding's (the last): one V×h gradient lives through the whole backward
+        tied_grad = 0.0 if (method in ("lora", "qlora") or not m.tied) else m.V * m.h / tp * g_b
+        gradients = gradients * 0.0 + xp.where(zero >= 2, tied_grad / dp_sh, tied_grad)
     opt = xp.where(offload, 0.0, opt)
     # the unsharded 16-bit copy FSDP keeps (fsdp_keep above): on the GPU even with CPU offload
     kept = xp.where(fsdp_keep & (method not in ("lora", "qlora")),
@@ -1066,8 +1071,12 @@ def memory_arrays(
         # no logits tensor: the head's input (saved) and its gradient, plus the loss's per-token fp32 values
         out_saved = head_saved_bytes(_replace(mh, V=0), s_local, mbs, tp, precision, autocast, lora_t is not None)
         out_layer = out_saved + (2.0 * m.h + 8.0) * s_local * mbs
-    last_stage = layers_stage * stored + out_layer
-    acts = xp.where(pp > 1, xp.maximum(first_stage, last_stage), first_stage + out_layer) + working
+    # the loss's transients (logits, log-softmax and their gradients) are freed once the output layer's backward
+    # is done, before backward reaches the last block and recomputes it: the two never coexist, the larger counts
+    # (autograd runs the loss's and the head's nodes first; a node's saved tensors are released when it returns)
+    tail = xp.maximum(out_layer, working)
+    last_stage = layers_stage * stored + tail
+    acts = xp.where(pp > 1, xp.maximum(first_stage + working, last_stage), first_stage + tail)
     # what is held from the end of the forward pass until backward, without backward/loss transients
     # (the quantity tests_validate/ measures with saved_tensors_hooks)
     acts_saved = xp.where(pp > 1, xp.maximum(first_stage, layers_stage * stored + out_saved),
@@ -1095,7 +1104,9 @@ def memory_arrays(
         head_grad = m.V * m.h / tp * g_b  # the output projection's (or the tied embedding's) gradient
     else:
         head_grad = 0.0
-    freed = (framework == "hf") & (zero == 0) & (pp_i == 1) & (xp.asarray(grad_accum) == 1)
+    # (optimizer in backward: ``gradients`` already holds what lives through backward)
+    freed = ((framework == "hf") & (zero == 0) & (pp_i == 1) & (xp.asarray(grad_accum) == 1)
+             & (not optimizer_in_backward))
     gradients = gradients_at_peak(gradients, acts, working, head_grad, freed, xp)
     states = weights + gradients + opt
     extra = objective_parts(
