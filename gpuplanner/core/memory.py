@@ -531,6 +531,31 @@ def ce_backward_bytes_per_logit() -> float:
     return 12.0
 
 
+def head_gather_bytes(m: ModelFacts, tp, precision: str, master_weights: bool, framework: str,
+                      trainable: bool) -> float:
+    """ZeRO-3/FSDP at the start of backward: the output projection's gathered weight and its unsharded gradient.
+
+    The head (``V × h``; larger than a block for a big vocabulary: Llama 3 8B's 525M against 218M per block) is
+    gathered for the forward's last matmul and stays gathered into backward: torchtitan shards ``[norm, lm_head]``
+    as one unit with ``reshard_after_forward`` off ("do not reshard_after_forward the last layers by default
+    since FSDP would prefetch them immediately", ``torchtitan/distributed/fsdp.py``); FSDP1 keeps the root unit
+    (embeddings, norm, head under Accelerate's transformer wrap policy) gathered from forward to backward;
+    torchtune shards ``tok_embeddings`` and ``output`` as their own units (``custom_sharded_layers``) and
+    gathers the head again for backward. During the head's backward its 16-bit weight and, when it trains, its
+    unsharded 16-bit gradient live (2 + 2 bytes); FSDP2 then reshards the weight and copies the gradient into
+    the fp32 reduce-scatter input (``post_backward``: ``reshard`` then ``foreach_reduce``;
+    :func:`fsdp_rs_buffer_bytes`: 2 + 4 bytes), the larger of the two; the last block is prefetched meanwhile
+    (the caller adds it)."""
+    vh = m.V * m.h / tp
+    act_b = activation_dtype_bytes(precision)
+    if not trainable:
+        return act_b * vh
+    per = 2.0 * act_b  # weight + gradient, bytes per head parameter
+    if framework == "fsdp":
+        per = max(per, fsdp_rs_buffer_bytes(1.0, precision, master_weights))
+    return per * vh
+
+
 def qlora_gathered_bytes(m: ModelFacts) -> float:
     """Bytes per parameter of a QLoRA layer gathered by ZeRO-3/FSDP: the 4-bit data and its constants, not a 16-bit
     copy. torchao's ``NF4Tensor.fsdp_pre_all_gather`` (torchtune's QLoRA under FSDP2) all-gathers
@@ -1092,6 +1117,11 @@ def memory_arrays(
     if framework == "fsdp" and not lora_like:
         gather = gather + xp.where((zero >= 2) & (dp_sh > 1),
                                    fsdp_rs_buffer_bytes(layer_full, precision, master_weights), 0.0)
+    # ... unless the output layer's phase holds more (head_gather_bytes): the gathered head and its gradient
+    # beside the prefetched last block, at the start of backward
+    head_phase = (head_gather_bytes(m, tp, precision, master_weights, framework, not lora_like)
+                  + layer_gathered_b * layer_full)
+    gather = xp.where(fsdp_keep, gather, xp.where(zero >= 3, xp.maximum(gather, head_phase), gather))
     # ZeRO-3 allocates its gradient reduce bucket whole when the optimizer is built (deepspeed/runtime/zero/
     # stage3.py: ``__ipg_bucket_flat_buffer = torch.empty(self.reduce_bucket_size, dtype=self.dtype, ...)``), at
     # the same default of 5e8 elements, whatever the model's size (framework deepspeed: the HF engine's ZeRO-3 may
