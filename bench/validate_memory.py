@@ -204,6 +204,10 @@ def published_gib(row: dict) -> float:
     unit = (row.get("peak_memory_unit") or "").lower()
     if unit.startswith("gib"):
         return v
+    if "torchtune memory stats" in (row.get("memory_metric_definition") or ""):
+        # torchtune's get_memory_stats divides by 1024**3 (training/memory.py): its figures are GiB whatever the
+        # README's label says (the Llama 3.1 table's 405B row prints "GB" beside the other rows' "GiB")
+        return v
     return v * 1e9 / GIB  # "GB (as printed)": decimal gigabytes
 
 
