@@ -71,8 +71,9 @@ def test_paged_optimizer_states_are_outside_the_allocator():
 
 
 def test_chunked_loss_eager_vs_compiled():
-    eager = _arr(_sc(chunked_loss=True))
-    compiled = _arr(_sc(chunked_loss=True, torch_compile=True))
+    # LoRA: compile leaves its frozen blocks' saved set as it is (compiled_layer_bytes is for full fine-tuning)
+    eager = _arr(_sc(method="lora", chunked_loss=True))
+    compiled = _arr(_sc(method="lora", chunked_loss=True, torch_compile=True))
     diff = float(eager["activations"]) - float(compiled["activations"])
     assert diff == pytest.approx((6.5 - 2.25) * S * B * V)
 
@@ -92,3 +93,25 @@ def test_trl_objectives_keep_the_16_bit_selective_log_softmax():
                       sp=False, grad_accum=1, vpp=1, offload=False)
     # chosen + rejected in one forward (2 sequences); at the loss only the 16-bit logits beside the saved output
     assert float(a["activations"]) - float(a["activations_saved"]) == pytest.approx(2.0 * 1024 * 2 * V)
+
+
+def test_compiled_block_saves_the_matmul_and_attention_inputs_only():
+    from gpuplanner.core.memory import compiled_layer_bytes
+
+    f = resolve(_sc()).facts
+    # 16-bit: 2 normed inputs (2h), q, k, v (3072 + 2·1024), attention output twice (2·3072), gate/up/product (3·8192);
+    # fp32: log-sum-exp per head (24) and two reciprocal RMS values
+    per_token = 2 * (2 * 3072 + 3072 + 2 * 1024 + 2 * 3072 + 3 * 8192) + 4 * (24 + 2)
+    assert per_token == 84072
+    assert compiled_layer_bytes(f, S, B) == pytest.approx(per_token * S * B)
+    eager, comp = _arr(_sc(chunked_loss=True)), _arr(_sc(chunked_loss=True, torch_compile=True))
+    from gpuplanner.core.memory import activation_parts_per_layer
+    keep = activation_parts_per_layer(f, S, B, 1, False, True, 0, "hf", precision="bf16")[0]
+    assert keep > per_token * S * B
+    saved_less = f.L * (keep - per_token * S * B)
+    loss_less = (6.5 - 2.25) * S * B * V
+    assert float(eager["activations"]) - float(comp["activations"]) == pytest.approx(saved_less + loss_less, rel=1e-6)
+    # LoRA's frozen blocks save a different set: not changed by compile
+    lo, lo_c = _arr(_sc(method="lora", chunked_loss=True)), _arr(_sc(method="lora", chunked_loss=True,
+                                                                     torch_compile=True))
+    assert float(lo["activations"]) - float(lo_c["activations"]) == pytest.approx(loss_less)
