@@ -127,7 +127,7 @@ MISSES = [
     "throughput, in `docs/validation_time.md`, would need more than 80% of the card's peak with it); the "
     "README does not say which settings changed, so the rows keep the configs' defaults.",
     "`torchtune-readme-l31-405b-qlora-8xa100` (+23%): the README says batch 2 for every row, the recipe's config "
-    "says `batch_size: 1`; at batch 1 the prediction is 43 GiB (−4%). Kept at the README's batch.",
+    "says `batch_size: 1`; at batch 1 the prediction is 44.4 GiB (−1%). Kept at the README's batch.",
     "`l32-3b-adamw8bit` (−14%): which 8-bit AdamW the row used is not stated (bitsandbytes or torchao); states "
     "are 2 bytes per parameter in both; a per-parameter step's temporaries under optimizer-in-backward are not "
     "modelled.",
