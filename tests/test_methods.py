@@ -39,13 +39,15 @@ def test_dpo_holds_a_frozen_reference_and_doubles_the_sequences():
     for k in ("weights", "gradients", "optimizer"):
         assert getattr(dpo.memory, k) == pytest.approx(getattr(sft1.memory, k))
     # chosen + rejected in one forward: the activations of two sequences per example (TRL concatenated batch),
-    # except the loss: TRL's selective_log_softmax on the bf16 logits saves a 16-bit log-softmax (2 bytes per
-    # logit, not 4) and makes no fp32 upcast (4): 6 bytes per logit less, 2 × 1024 tokens × 32,000 logits
-    assert dpo.memory.activations == pytest.approx(sft2.memory.activations - 6.0 * 2 * 1024 * 32000 / GIB)
+    # except the loss: TRL's selective_log_softmax on the bf16 logits saves a 16-bit log-softmax beside the 16-bit
+    # logits (4 bytes per logit at its peak) where SFT's cross-entropy peaks at 12 at backward's start (fp32
+    # log-softmax, its gradient and the logits' gradient: memory.ce_backward_bytes_per_logit): 8 bytes per logit
+    # less, 2 × 1024 tokens × 32,000 logits
+    assert dpo.memory.activations == pytest.approx(sft2.memory.activations - 8.0 * 2 * 1024 * 32000 / GIB)
     # the reference: 2 bytes per parameter, sharded over the 8 ranks by ZeRO-3
     assert dpo.memory.extra["reference"] == pytest.approx(2.0 * P / 8 / GIB)
     # other = context + 5% fragmentation of everything else (the reference included)
-    logits = 6.0 * 2 * 1024 * 32000 / GIB
+    logits = 8.0 * 2 * 1024 * 32000 / GIB
     assert dpo.memory.other - sft2.memory.other == pytest.approx(0.05 * (dpo.memory.extra["reference"] - logits))
     assert dpo.memory.total == pytest.approx(sft2.memory.total + 1.05 * (dpo.memory.extra["reference"] - logits))
     j = dpo.to_json()
@@ -84,12 +86,12 @@ def test_orpo_simpo_no_reference_kto_unpaired_reward_value_head():
     for obj in ("orpo", "simpo"):
         e = _ev({"objective": obj})
         assert "reference" not in e.memory.extra
-        # paired sequences; TRL's 16-bit selective log-softmax: 6 bytes per logit less than SFT's loss
-        assert e.memory.activations == pytest.approx(sft2.memory.activations - 6.0 * 2 * 1024 * 32000 / GIB)
+        # paired sequences; TRL's 16-bit selective log-softmax: 8 bytes per logit less than SFT's loss (12 → 4)
+        assert e.memory.activations == pytest.approx(sft2.memory.activations - 8.0 * 2 * 1024 * 32000 / GIB)
     kto = _ev({"objective": "kto"})
     sft1 = _ev({})
     # one sequence per example
-    assert kto.memory.activations == pytest.approx(sft1.memory.activations - 6.0 * 1024 * 32000 / GIB)
+    assert kto.memory.activations == pytest.approx(sft1.memory.activations - 8.0 * 1024 * 32000 / GIB)
     # KTO: a no_grad policy forward of the KL sequence + two reference forwards: 3F + 3F = 2 × SFT
     assert kto.flops_per_token == pytest.approx(2.0 * sft1.flops_per_token, rel=1e-9)
     rm = _ev({"objective": "reward"})

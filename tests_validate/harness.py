@@ -395,7 +395,7 @@ def estimate_case(case: Case) -> dict[str, float]:
                         recompute=RECOMPUTE_CODES[t.recompute], mbs=t.micro_batch_size, sp=False, grad_accum=1,
                         vpp=1, offload=False)
     params = r.params.total if case.method == "full" else r.params.total + trainable_params(r)
-    return {"params": float(params), "weights": float(arr["weights"]), "gradients": float(arr["gradients"]),
+    return {"params": float(params), "weights": float(arr["weights"]), "gradients": float(arr["gradients_all"]),
             "optimizer": float(arr["optimizer"]), "activations": float(arr["activations_saved"])}
 
 

@@ -137,7 +137,7 @@ def estimate_dpo(case: Case, reference: str) -> dict[str, float]:
     arr = memory_arrays(r.facts, **memory_kwargs(r), tp=1, pp=1, cp=1, ep=1, dp=1, zero=0,
                         recompute=RECOMPUTE_CODES[t.recompute], mbs=t.micro_batch_size, sp=False, grad_accum=1,
                         vpp=1, offload=False)
-    return {"weights": float(arr["weights"]), "gradients": float(arr["gradients"]),
+    return {"weights": float(arr["weights"]), "gradients": float(arr["gradients_all"]),
             "optimizer": float(arr["optimizer"]), "reference": float(arr.get("reference", 0.0)),
             "activations": float(arr["activations_saved"])}
 
@@ -214,7 +214,7 @@ def estimate_reward(case: Case) -> dict[str, float]:
     arr = memory_arrays(r.facts, **memory_kwargs(r), tp=1, pp=1, cp=1, ep=1, dp=1, zero=0,
                         recompute=RECOMPUTE_CODES[t.recompute], mbs=t.micro_batch_size, sp=False, grad_accum=1,
                         vpp=1, offload=False)
-    return {"weights": float(arr["weights"]), "gradients": float(arr["gradients"]),
+    return {"weights": float(arr["weights"]), "gradients": float(arr["gradients_all"]),
             "optimizer": float(arr["optimizer"]), "activations": float(arr["activations_saved"])}
 
 

@@ -185,7 +185,7 @@ def memory_kwargs(r: Resolved) -> dict:
         lora_rank=t.lora_rank, lora_targets=t.lora_targets,
         flash=t.flash_attention, optimizer_in_backward=t.optimizer_in_backward,
         activation_offload=t.activation_offload, checkpoint_offload=tool["checkpoint_offload"],
-        chunked_loss=t.chunked_loss,
+        chunked_loss=t.chunked_loss, torch_compile=t.torch_compile, paged_optimizer=t.paged_optimizer,
         loss_kernel=tool["loss_kernel"], layer_kernels=tool["layer_kernels"], profile=prof,
         gpu_capacity_gib=float(getattr(r.gpu, "memory_gib", 0.0) or 0.0) if r.gpu is not None else 0.0,
         offload_params=s.parallel.offload_params,

@@ -517,6 +517,106 @@ def logits_bytes(m: ModelFacts, s, b, tp, framework: str):
     return 10.0 * s * b * m.V / tp
 
 
+def ce_backward_bytes_per_logit() -> float:
+    """Bytes per logit live when cross-entropy's backward starts (unchunked, eager; HF ``ForCausalLMLoss`` and
+    torchtune's ``TransformerDecoder`` both upcast the logits with ``.float()`` before
+    ``F.cross_entropy`` = ``log_softmax`` + ``nll_loss``).
+
+    ``nll_loss_backward`` returns a dense fp32 gradient the size of its input (``at::zeros_like`` then a
+    scatter of the weights: PyTorch ``aten/src/ATen/native/cuda/Loss.cu``, ``nll_loss_backward_out_cuda``),
+    and ``_log_softmax_backward_data`` writes a new fp32 tensor from it and the saved output
+    (``tools/autograd/derivatives.yaml``: ``_log_softmax``); until that node returns, the saved log-softmax
+    (4), its gradient (4) and the logits' gradient (4) are live together: 12 bytes per logit. The forward's
+    peak is 10 (16-bit logits 2 + fp32 upcast 4 + log-softmax 4), which the backward's replaces."""
+    return 12.0
+
+
+def head_gather_bytes(m: ModelFacts, tp, precision: str, master_weights: bool, framework: str,
+                      trainable: bool) -> float:
+    """ZeRO-3/FSDP at the start of backward: the output projection's gathered weight and its unsharded gradient.
+
+    The head (``V × h``; larger than a block for a big vocabulary: Llama 3 8B's 525M against 218M per block) is
+    gathered for the forward's last matmul and stays gathered into backward: torchtitan shards ``[norm, lm_head]``
+    as one unit with ``reshard_after_forward`` off ("do not reshard_after_forward the last layers by default
+    since FSDP would prefetch them immediately", ``torchtitan/distributed/fsdp.py``); FSDP1 keeps the root unit
+    (embeddings, norm, head under Accelerate's transformer wrap policy) gathered from forward to backward;
+    torchtune shards ``tok_embeddings`` and ``output`` as their own units (``custom_sharded_layers``) and
+    gathers the head again for backward. During the head's backward its 16-bit weight and, when it trains, its
+    unsharded 16-bit gradient live (2 + 2 bytes); FSDP2 then reshards the weight and copies the gradient into
+    the fp32 reduce-scatter input (``post_backward``: ``reshard`` then ``foreach_reduce``;
+    :func:`fsdp_rs_buffer_bytes`: 2 + 4 bytes), the larger of the two; the last block is prefetched meanwhile
+    (the caller adds it)."""
+    vh = m.V * m.h / tp
+    act_b = activation_dtype_bytes(precision)
+    if not trainable:
+        return act_b * vh
+    per = 2.0 * act_b  # weight + gradient, bytes per head parameter
+    if framework == "fsdp":
+        per = max(per, fsdp_rs_buffer_bytes(1.0, precision, master_weights))
+    return per * vh
+
+
+def qlora_gathered_bytes(m: ModelFacts) -> float:
+    """Bytes per parameter of a QLoRA layer gathered by ZeRO-3/FSDP: the 4-bit data and its constants, not a 16-bit
+    copy. torchao's ``NF4Tensor.fsdp_pre_all_gather`` (torchtune's QLoRA under FSDP2) all-gathers
+    ``quantized_data`` (two 4-bit values a byte), ``quantized_scalers`` (8 bits per 64-value block) and
+    ``quantization_factor`` (fp32 per 256 blocks) and rebuilds an ``NF4Tensor`` from them
+    (``fsdp_post_all_gather``); bitsandbytes' ``Params4bit`` stored as ``bnb_4bit_quant_storage`` bf16 (the
+    PEFT/Accelerate FSDP and DeepSpeed ZeRO-3 guides) is flattened and gathered as that packed storage. The
+    layer's norms (and biases) stay 16-bit."""
+    layer_params = float(m.layer_non_expert + m.layer_expert) * max(m.L, 1)
+    q = min(base_linear_params(m.arch) / max(layer_params, 1.0), 1.0)
+    return q * QLORA_NF4_BYTES + (1.0 - q) * 2.0
+
+
+def qlora_dequant_bytes(m: ModelFacts, tp) -> float:
+    """The 16-bit copy of one frozen 4-bit weight while its matmul runs: torchao ``LinearNF4`` computes
+    ``F.linear(input, weight.to(input.dtype))`` in forward and ``grad_output @ weight.to(grad_output.dtype)`` in
+    backward (``torchao/dtypes/nf4tensor.py``); bitsandbytes ``MatMul4Bit`` dequantizes with
+    ``dequantize_4bit`` the same way. The largest linear of a layer sets it (the MLP's up/gate projection)."""
+    a = m.arch
+    lins = attention_linears(a) + mlp_linears(a, a.num_moe_layers > 0 and a.num_moe_layers == a.num_layers)
+    return 2.0 * max((lin.weight_each for lin in lins), default=0) / tp
+
+
+def compiled_layer_bytes(m: ModelFacts, s, b, act_b: float = 2.0):
+    """What a compiled dense SwiGLU block saves for backward (flash/SDPA attention, full fine-tuning, no TP).
+
+    torchtune compiles each block (``training.compile_model``: ``m.compile()`` per ``TransformerSelfAttentionLayer``;
+    torchtitan likewise); AOTAutograd's min-cut partitioner then keeps the matmuls' and attention's inputs and
+    recomputes the element-wise ops in backward, so the norms' fp32 upcasts, their 16-bit outputs before the
+    weight and the SwiGLU activation are not saved. Per token: the two normed inputs (``2h``), the rotated query
+    and key and the value (``q + 2kv``), the attention output and its copy in ``o_proj``'s layout (``2v``), gate,
+    up and product (``3f``), all 16-bit; the attention's fp32 log-sum-exp per head and the norms' two fp32
+    reciprocal RMS values. Measured with ``saved_tensors_hooks`` on the compiled Hugging Face Llama block
+    (PyTorch 2.13, inductor, CPU) at three shapes (GQA and MHA): exact (the rotary cos/sin, computed once per
+    model, aside); eager saves 1.5 times as much."""
+    per_token = act_b * (2 * m.h + m.q_dim + 2 * m.kv_dim + 2 * m.v_dim + 3 * m.f) + 4.0 * (m.heads + 2)
+    return per_token * s * b
+
+
+def chunked_loss_bytes_per_logit(torch_compile: bool, chunks: int = 8) -> float:
+    """Bytes per logit at the loss with torchtune's ``CEWithChunkedOutputLoss`` (``num_output_chunks = 8``).
+
+    The model returns the 16-bit logits as a list of chunks (``TransformerDecoder.chunked_output``: no
+    ``.float()``), which the recipe holds until the loss is built (2 bytes). Each chunk runs
+    ``compute_cross_entropy`` = ``F.cross_entropy(logits.float(), ...)``:
+
+    * eager: ``log_softmax`` saves its fp32 output for every chunk (4), beside the 16-bit logits and the
+      fp32 upcast of the chunk being computed (4/chunks): 2 + 4 + 4/8 = 6.5 at the last chunk (the backward,
+      after the recipe's ``del logits``, holds less: 4 + one chunk's gradients);
+    * compiled (``compile=True``: ``training.compile_loss`` compiles ``compute_cross_entropy`` alone):
+      inductor fuses the upcast, log-softmax and gather into reductions over the 16-bit input, which the
+      backward graph keeps with the per-row log-sum-exp and recomputes from; the backward writes each chunk's
+      16-bit gradient (2/chunks): 2 + 2/8 = 2.25.
+
+    torchtune ``modules/loss/ce_chunked_output_loss.py`` and ``training/_compile.py`` (``compile_loss``);
+    the class's own note: "The CE and upcasting have to be compiled together for better performance"."""
+    if torch_compile:
+        return 2.0 + 2.0 / chunks
+    return 2.0 + 4.0 + 4.0 / chunks
+
+
 def head_saved_bytes(m: ModelFacts, s, b, tp, precision: str, autocast=False, lora: bool = False,
                      logps_b: float = 4.0):
     """HF: what the embeddings, final norm, LM head and loss save for backward (no transients).
@@ -743,6 +843,8 @@ def memory_arrays(
     activation_offload: bool = False,
     offload_params: bool = False,
     chunked_loss: bool = False,
+    torch_compile: bool = False,
+    paged_optimizer: bool = False,
     cuda_context_gib: float = DEFAULT_CUDA_CONTEXT_GIB,
     fragmentation: float = DEFAULT_FRAGMENTATION,
     vision_trainable: bool = False,
@@ -766,8 +868,9 @@ def memory_arrays(
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
-    Returns a dict of arrays in bytes: weights, gradients, optimizer, activations, other, total, and the
-    parts the training objective adds (:func:`objective_parts`): reference, reward, critic, rollout_weights,
+    Returns a dict of arrays in bytes: weights, gradients (those live at the step's peak:
+    :func:`gradients_at_peak`; ``gradients_all``: every gradient, as after backward), optimizer, activations,
+    other, total, and the parts the training objective adds (:func:`objective_parts`): reference, reward, critic, rollout_weights,
     kv_cache (zero when not held).
 
     ``profile`` (:mod:`core.methods`): paired objectives run ``seqs_per_example`` sequences per example in one
@@ -775,7 +878,9 @@ def memory_arrays(
     (no vocabulary-sized logits). ``loss_kernel``: ``standard``; ``cce`` — the loss computed from the hidden
     states block by block without a logits tensor (Apple Cut Cross-Entropy, Wijmans et al. 2024,
     arXiv:2411.09009, which Unsloth uses; Liger's fused linear cross-entropy likewise): the output layer keeps
-    the head's input and its gradient only.
+    the head's input and its gradient only. ``torch_compile``: compiled blocks (:func:`compiled_layer_bytes`) and,
+    with ``chunked_loss``, torchtune's compiled loss (:func:`chunked_loss_bytes_per_logit`). ``paged_optimizer``:
+    bitsandbytes' paged states, on the device but outside the allocator's figures.
     """
     # torchtitan's pipeline splits each rank's batch into its own micro-batches (frameworks.pipeline_split)
     mbs, grad_accum = pipeline_split(framework, pp, mbs, grad_accum, pipeline_mbs)
@@ -897,7 +1002,12 @@ def memory_arrays(
         gradients = xp.where(fsdp_pp, model_gpu * g_b, gradients)
         ddp = xp.where(dp > 1, model_gpu * ddp_b, 0.0)
     if optimizer_in_backward:
-        gradients = gradients * 0.0  # each parameter is stepped and its gradient freed during backward
+        # each parameter is stepped and its gradient freed during backward (``register_post_accumulate_grad_hook``),
+        # except a tied embedding: autograd sums the gradients a leaf receives in the node's input buffer before
+        # its AccumulateGrad runs, so the output projection's gradient (the first backward computes) waits for the
+        # embedding's (the last): one V×h gradient lives through the whole backward
+        tied_grad = 0.0 if (method in ("lora", "qlora") or not m.tied) else m.V * m.h / tp * g_b
+        gradients = gradients * 0.0 + xp.where(zero >= 2, tied_grad / dp_sh, tied_grad)
     opt = xp.where(offload, 0.0, opt)
     # the unsharded 16-bit copy FSDP keeps (fsdp_keep above): on the GPU even with CPU offload
     kept = xp.where(fsdp_keep & (method not in ("lora", "qlora")),
@@ -931,6 +1041,12 @@ def memory_arrays(
     keep, ckpt, op_saved, full_layer = activation_parts_per_layer(
         m, s_local, mbs, tp, sp, flash, recompute, framework, precision=precision, autocast=autocast,
         lora_targets=lora_t, fp8_te=fp8_te and framework == "megatron")
+    full_layer_rc = full_layer  # what a checkpointed block's recomputation holds (compiled_layer_bytes)
+    if torch_compile and hf_style and method == "full" and m.moe_frac == 0 and m.gated and precision != "fp8":
+        compiled = compiled_layer_bytes(m, s_local, mbs, activation_dtype_bytes(precision))
+        c_ok = xp.asarray(flash, dtype=bool) & (tp == 1) & (autocast == False)  # noqa: E712 (arrays)
+        keep = xp.where(c_ok, xp.minimum(keep, compiled), keep)
+        full_layer_rc = xp.where(c_ok, xp.minimum(full_layer, compiled), full_layer)
     # the policy over the stage's layers (core/recompute.py): checkpointed layers keep their input (one per
     # group under Megatron's uniform method), per-op SAC keeps its saved outputs, the others keep everything
     n_ck, n_groups, group = rc.layer_counts(recompute, layers_stage, recompute_every_n, recompute_num_layers,
@@ -962,7 +1078,7 @@ def memory_arrays(
     # method groups several), or what per-op SAC did not save of the layer being recomputed
     recomputes = (n_ck > 0) | is_op
     working = xp.where(is_op, xp.maximum(full_layer - op_saved + ckpt, 0.0),
-                       xp.where(n_ck > 0, group * full_layer, 0.0))
+                       xp.where(n_ck > 0, group * full_layer_rc, 0.0))
     if hf_style:
         # ... and, while its MLP runs backward, the gradients of the intermediates beside what the layer
         # saved: d(product) with d(act) and d(up) (SwiGLU; GELU: d(act) and d(fc1)) before the product
@@ -970,6 +1086,9 @@ def memory_arrays(
         f_eff = (1 - m.moe_frac) * m.f + m.moe_frac * (m.k_active * m.f_moe + m.shared_f)
         grad_ws = 2.0 * activation_dtype_bytes(precision) * s_local * mbs * f_eff / tp
         working = working + xp.where(recomputes, grad_ws, 0.0)
+    if method == "qlora":
+        # the frozen 4-bit linear being run holds its weight dequantized to 16 bits (qlora_dequant_bytes)
+        working = working + qlora_dequant_bytes(m, tp)
     if hf_style:
         act_b = activation_dtype_bytes(precision)
         # TRL's objectives (DPO and its relatives, PPO, GRPO) take per-token log-probabilities with
@@ -984,19 +1103,29 @@ def memory_arrays(
         # saved log-softmax output: 10sbV in 16-bit (see logits_bytes)
         upcast = 0.0 if (trl or act_b == 4.0) else 4.0
         out_layer = out_saved + (act_b + upcast) * s_local * mbs * mh.V / tp
+        if not trl:
+            # ... and at the start of backward (ce_backward_bytes_per_logit) the fp32 gradients of the saved
+            # log-softmax and of the logits exist beside it: 12 bytes per logit in 16-bit, above the forward's 10
+            out_layer = out_saved + xp.maximum(act_b + upcast, ce_backward_bytes_per_logit() - 4.0) * (
+                s_local * mbs * mh.V / tp)
     else:
         out_saved = 4.0 * s_local * mbs * mh.V / tp + 4.0 * s_local * mbs * m.h
         out_layer = logits_bytes(mh, s_local, mbs, tp, framework) + 4.0 * s_local * mbs * m.h
     if chunked_loss:
-        # torchtune CEWithChunkedOutputLoss: 8 chunks; the bf16 logits remain, the fp32 upcast and its
-        # gradient exist for one chunk at a time (2 × 4 bytes / 8 chunks = 1 byte per logit)
-        out_layer = (2.0 + 1.0) * s_local * mbs * mh.V / tp + 4.0 * s_local * mbs * m.h
+        # torchtune CEWithChunkedOutputLoss (chunked_loss_bytes_per_logit): compiled, the 16-bit logits and one
+        # chunk's gradient; eager, every chunk's fp32 log-softmax is saved beside the 16-bit logits
+        out_layer = (chunked_loss_bytes_per_logit(torch_compile) * s_local * mbs * mh.V / tp
+                     + 4.0 * s_local * mbs * m.h)
     if loss_kernel == "cce":
         # no logits tensor: the head's input (saved) and its gradient, plus the loss's per-token fp32 values
         out_saved = head_saved_bytes(_replace(mh, V=0), s_local, mbs, tp, precision, autocast, lora_t is not None)
         out_layer = out_saved + (2.0 * m.h + 8.0) * s_local * mbs
-    last_stage = layers_stage * stored + out_layer
-    acts = xp.where(pp > 1, xp.maximum(first_stage, last_stage), first_stage + out_layer) + working
+    # the loss's transients (logits, log-softmax and their gradients) are freed once the output layer's backward
+    # is done, before backward reaches the last block and recomputes it: the two never coexist, the larger counts
+    # (autograd runs the loss's and the head's nodes first; a node's saved tensors are released when it returns)
+    tail = xp.maximum(out_layer, working)
+    last_stage = layers_stage * stored + tail
+    acts = xp.where(pp > 1, xp.maximum(first_stage + working, last_stage), first_stage + tail)
     # what is held from the end of the forward pass until backward, without backward/loss transients
     # (the quantity tests_validate/ measures with saved_tensors_hooks)
     acts_saved = xp.where(pp > 1, xp.maximum(first_stage, layers_stage * stored + out_saved),
@@ -1005,12 +1134,18 @@ def memory_arrays(
     # framework buffers: ZeRO-3/FSDP gather a layer's full 16-bit weights (current + prefetched);
     # DeepSpeed ZeRO-1/2 reduce/all-gather buckets (reduce_bucket_size 5e8 elements, DeepSpeed config docs)
     layer_full = (m.layer_non_expert + m.layer_expert / ep) / tp
-    gather = xp.where(fsdp_keep, 0.0, xp.where(zero >= 3, 2 * gathered_b * layer_full, 0.0))
+    layer_gathered_b = qlora_gathered_bytes(m) if method == "qlora" else gathered_b
+    gather = xp.where(fsdp_keep, 0.0, xp.where(zero >= 3, 2 * layer_gathered_b * layer_full, 0.0))
     # FSDP2's reduce-scatter of one layer (fsdp_rs_buffer_bytes): the reduce-scatter input in the reduce dtype,
     # held until the next layer's reduce-scatter is issued, beside the 16-bit gradients of the layer in backward
     if framework == "fsdp" and not lora_like:
         gather = gather + xp.where((zero >= 2) & (dp_sh > 1),
                                    fsdp_rs_buffer_bytes(layer_full, precision, master_weights), 0.0)
+    # ... unless the output layer's phase holds more (head_gather_bytes): the gathered head and its gradient
+    # beside the prefetched last block, at the start of backward
+    head_phase = (head_gather_bytes(m, tp, precision, master_weights, framework, not lora_like)
+                  + layer_gathered_b * layer_full)
+    gather = xp.where(fsdp_keep, gather, xp.where(zero >= 3, xp.maximum(gather, head_phase), gather))
     # ZeRO-3 allocates its gradient reduce bucket whole when the optimizer is built (deepspeed/runtime/zero/
     # stage3.py: ``__ipg_bucket_flat_buffer = torch.empty(self.reduce_bucket_size, dtype=self.dtype, ...)``), at
     # the same default of 5e8 elements, whatever the model's size (framework deepspeed: the HF engine's ZeRO-3 may
@@ -1018,9 +1153,18 @@ def memory_arrays(
     buckets = xp.where((zero >= 1) & (zero <= 2) & (framework in ("hf", "deepspeed")),
                        xp.minimum(5e8, model_gpu) * 2.0,
                        xp.where((zero >= 3) & (framework == "deepspeed"), 5e8 * 2.0, 0.0))
+    grads_kept = gradients  # every gradient, as the objective's critic holds them
+    if framework == "hf" and not optimizer_in_backward and method not in ("lora", "qlora"):
+        head_grad = m.V * m.h / tp * g_b  # the output projection's (or the tied embedding's) gradient
+    else:
+        head_grad = 0.0
+    # (optimizer in backward: ``gradients`` already holds what lives through backward)
+    freed = ((framework == "hf") & (zero == 0) & (pp_i == 1) & (xp.asarray(grad_accum) == 1)
+             & (not optimizer_in_backward))
+    gradients = gradients_at_peak(gradients, acts, working, head_grad, freed, xp)
     states = weights + gradients + opt
     extra = objective_parts(
-        m_full, profile, precision=precision, weights=weights, gradients=gradients, opt=opt, acts=acts,
+        m_full, profile, precision=precision, weights=weights, gradients=grads_kept, opt=opt, acts=acts,
         model_gpu=model_gpu, layer_full=layer_full, zero=zero, dp_sh=dp_sh, tp=tp,
         seqs=mbs_examples * xp.asarray(grad_accum, dtype=float), gpu_capacity_gib=gpu_capacity_gib, xp=xp)
     extra_sum = sum(extra.values())
@@ -1035,14 +1179,40 @@ def memory_arrays(
     # (max_memory_reserved: the same plus cached free blocks and rounding, the fragmentation share); the device
     # total adds the CUDA context, cuBLAS/NCCL workspaces and NCCL's own buffers, outside the allocator
     allocated = states + acts + ddp + gather + buckets + extra_sum
+    if paged_optimizer:
+        # bitsandbytes' paged optimizers keep their states in CUDA unified memory, outside PyTorch's caching
+        # allocator (paged_state_bytes): on the device, not in allocated or reserved
+        allocated = allocated - opt
+        waste = allocator_waste(states - opt + acts + extra_sum, fragmentation,
+                                expandable_segments_default(framework) if expandable_segments is None
+                                else bool(expandable_segments))
+        other = cuda_context_gib * GIB + waste + ddp + gather + buckets
+        total = states + acts + other + extra_sum
     reserved = allocated + waste
     out = {
         "weights": weights, "gradients": gradients, "optimizer": opt, "activations": acts,
-        "other": other, "total": total, "activations_saved": acts_saved,
+        "other": other, "total": total, "activations_saved": acts_saved, "gradients_all": grads_kept,
         "allocated": allocated, "reserved": reserved,
     }
     out.update(extra)
     return out
+
+
+def gradients_at_peak(gradients, acts, working, head_grad, freed, xp):
+    """Gradient bytes live at the step's peak when no gradient outlives the step.
+
+    PyTorch's ``Optimizer.zero_grad()`` sets gradients to None (``set_to_none=True``, the default since
+    PyTorch 2.0); the HF Trainer calls it after each optimizer step and torchtune's recipes call
+    ``zero_grad(set_to_none=True)`` (``full_finetune_single_device.py``, ``train``). With one micro-batch per
+    step (no accumulation, no pipeline) the next forward therefore starts with no gradient; backward creates
+    them layer by layer from the output side while it frees the saved activations, so the peak is either its
+    start (every activation, plus the output projection's gradient, ``head_grad``: the head is the first
+    layer backward reaches) or its end (every gradient, plus the first layer's recomputation, ``working``).
+    ``freed`` false (accumulation, pipelines, ZeRO/DeepSpeed's or Megatron's persistent gradient buffers):
+    all gradients are live with the activations. Returns the gradient part of that peak:
+    ``max(head_grad, gradients + working − acts)``, so that weights + optimizer + activations + this part is
+    the larger of the two."""
+    return xp.where(freed, xp.maximum(xp.minimum(head_grad, gradients), gradients + working - acts), gradients)
 
 
 def objective_parts(m: ModelFacts, prof: MethodProfile, *, precision, weights, gradients, opt, acts, model_gpu,

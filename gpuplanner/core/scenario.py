@@ -205,7 +205,12 @@ class TrainingSection(_Section):
     optimizer_in_backward: bool = Field(False, description="step each parameter during backward and free its gradient (torchtune)")
     activation_offload: bool = Field(False, description="offload saved activations to CPU memory (torchtune)")
     chunked_loss: bool = Field(False, description="chunked cross-entropy: logits in chunks, not all at once")
-    torch_compile: bool = Field(False, description="torch.compile or fused kernels: element-wise ops fused (time model)")
+    torch_compile: bool = Field(False, description="torch.compile or fused kernels: element-wise ops fused (time "
+                                                   "model); with chunked_loss, torchtune's compiled loss keeps "
+                                                   "only the 16-bit logits (memory model)")
+    paged_optimizer: bool = Field(False, description="bitsandbytes paged optimizer (PagedAdamW, PagedAdamW8bit): "
+                                                     "states in CUDA unified memory, outside PyTorch's allocator "
+                                                     "(not in allocated/reserved figures)")
     seq_len: int = Field(2048, gt=0, le=10_000_000)
     micro_batch_size: int = Field(1, gt=0, le=100_000)
     global_batch_size: int | None = Field(None, gt=0, le=1_000_000_000)
