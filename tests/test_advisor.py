@@ -21,6 +21,7 @@ from gpuplanner.core.scenario import scenario_from_dict
 from gpuplanner.core.search import search
 from gpuplanner.io.scenario_files import load_scenario
 
+ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).parent / "data" / "advisor"
 REQUESTS = sorted(p.name for p in DATA.glob("*.json"))
 
@@ -294,3 +295,27 @@ def test_the_mfu_ceiling_decides_only_where_it_changes_the_order(plans):
             elif d["rule"] == "cost" and capped:
                 assert "even were" in d["message"].render(), d
     assert seen >= 1
+
+
+def test_rl_plans_are_mfu_graded_on_their_training_passes():
+    """The guide's MFU grade is about the training layout (below 30%: framework or topology wrong). An RL step is
+    mostly rollout generation — memory-bound decoding the MFU does not count — so the grade reads the training
+    passes' MFU (verl logs the actor update's MFU the same way), and a cheaper, faster RL plan is not ranked
+    after a dearer one for a 'poor' MFU its rollouts cause."""
+    from gpuplanner.core.evaluate import evaluate
+
+    s = load_scenario(ROOT / "examples" / "7b-grpo-lora-8xh100-vllm.json")[0]
+    ev = evaluate(s)
+    tm = ev.time_modelled
+    b = tm.breakdown  # (the named rollout parts are shown apart from generation: PART_PARENT)
+    gen = b["generation"] + b.get("weight_refit", 0.0) + b.get("rollout_wait_longest", 0.0)
+    assert gen > 0.3 and tm.mfu_training == pytest.approx(tm.mfu / (1.0 - gen), rel=1e-6)
+    check = next(r for r in ev.rules if r.id == "mfu_grade")
+    assert "Training passes only" in check.message.render()
+    r = search(s, top=5)
+    best = r.plans[0]
+    # nothing ranked below #1 is both cheaper and faster than it
+    assert not any(p.cost < best.cost and p.calendar_days < best.calendar_days for p in r.plans[1:])
+    # a plan without rollouts grades its MFU as it is
+    dense = evaluate(load_scenario(ROOT / "examples" / "8b-full-8xh100.gpuplan")[0]).time_modelled
+    assert dense.mfu_training == pytest.approx(dense.mfu)
