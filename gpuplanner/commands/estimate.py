@@ -130,6 +130,14 @@ def text_lines(ev, data: dict) -> list[str]:
     if tb:
         lines.append("  " + _lbl(translate(CTX, "time share"), 17)
                      + format_list(f"{share_names.get(k, k)} {format_percent(v)}" for k, v in tb.items()))
+    hidden = ev.time.hidden_shares
+    if any(v >= 0.005 for v in hidden.values()):
+        from ..core.timing import HIDDEN_LABELS
+
+        lines.append("  " + _lbl(translate(CTX, "hidden"), 17) + translate(
+            CTX, "run under compute, not in the step time: {parts} of the step").format(parts=format_list(
+                f"{translate('Timing', HIDDEN_LABELS[k])} {format_percent(v)}" for k, v in hidden.items()
+                if v >= 0.005)))
     lines += ["", translate(CTX, "Cost")]
     if ev.cost is None:
         lines.append("  " + translate(CTX, "no price for this GPU: enter a quote"))

@@ -1685,6 +1685,14 @@ PART_LABELS = {
 #: What the views call every key of a step-time breakdown (``Evaluation.time.breakdown``): the step's parts and
 #: the named parts above. The CLI, the Plans details and the PDF translate these (context "Timing"); one table, so
 #: a new part needs one label.
+#: what the views call the communication that runs under compute (:attr:`TimeEstimate.hidden_shares`)
+HIDDEN_LABELS = {
+    "tp_comm": QT_TRANSLATE_NOOP("Timing", "tensor-parallel communication"),
+    "dp_comm": QT_TRANSLATE_NOOP("Timing", "data-parallel / ZeRO communication"),
+    "pp_p2p": QT_TRANSLATE_NOOP("Timing", "pipeline point-to-point sends"),
+    "cp_comm": QT_TRANSLATE_NOOP("Timing", "context-parallel communication"),
+}
+
 BREAKDOWN_LABELS = {
     "compute": QT_TRANSLATE_NOOP("Timing", "compute"),
     "tp_comm": QT_TRANSLATE_NOOP("Timing", "tensor-parallel communication"),
@@ -1744,6 +1752,13 @@ class TimeEstimate:
         return {k: {"exposed": exposed[k], "hidden": self.hidden.get(k, 0.0)} for k in HIDDEN_KEYS}
 
     p2p_s: float = 0.0  # exposed pipeline point-to-point sends (part of ``seconds["pp_bubble"]``)
+
+    @property
+    def hidden_shares(self) -> dict[str, float]:
+        """Communication run under compute, as a share of the step (not in the step time; :data:`HIDDEN_KEYS`,
+        named by :data:`HIDDEN_LABELS`): only the parts with some hidden time."""
+        step = max(self.step_time_s, 1e-30)
+        return {k: self.hidden[k] / step for k in HIDDEN_KEYS if self.hidden.get(k, 0.0) > 0.0}
 
     @property
     def breakdown(self) -> dict[str, float]:

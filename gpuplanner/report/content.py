@@ -168,6 +168,11 @@ class PlanInfo(PlanFigures):
         return {str(k): float(v) for k, v in self.evaluation.time.breakdown.items()}
 
     @property
+    def time_hidden(self) -> dict[str, float]:
+        """Communication run under compute, share of the step (``TimeEstimate.hidden_shares``)."""
+        return {str(k): float(v) for k, v in self.evaluation.time.hidden_shares.items()}
+
+    @property
     def mode_costs(self) -> dict[str, float]:
         return dict(self.evaluation.mode_costs)
 

@@ -605,6 +605,14 @@
         <translation>时间占比</translation>
     </message>
     <message>
+        <source>hidden</source>
+        <translation>被掩盖</translation>
+    </message>
+    <message>
+        <source>run under compute, not in the step time: {parts} of the step</source>
+        <translation>与计算重叠、不计入步骤时间：{parts}（占步骤时间）</translation>
+    </message>
+    <message>
         <source>Cost</source>
         <translation>费用</translation>
     </message>
@@ -4638,6 +4646,10 @@
         <translation>模型在 {0} 条已发表的 {1} 训练记录上误差的 p10–p90：{2}</translation>
     </message>
     <message>
+        <source>{0}, hidden under compute (not in the step)</source>
+        <translation>{0}，被计算掩盖（不计入步骤时间）</translation>
+    </message>
+    <message>
         <source>Step time breakdown</source>
         <translation>单步时间构成</translation>
     </message>
@@ -6783,6 +6795,10 @@
         <translation>成本</translation>
     </message>
     <message>
+        <source>{part}, hidden under compute (not in the step)</source>
+        <translation>{part}，被计算掩盖（不计入步骤时间）</translation>
+    </message>
+    <message>
         <source>Step time</source>
         <translation>单步时间</translation>
     </message>
@@ -7606,6 +7622,10 @@
     <message>
         <source>context-parallel communication</source>
         <translation>上下文并行通信</translation>
+    </message>
+    <message>
+        <source>pipeline point-to-point sends</source>
+        <translation>流水线点对点发送</translation>
     </message>
     <message>
         <source>expert all-to-all</source>
