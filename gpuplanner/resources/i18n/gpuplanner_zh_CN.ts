@@ -610,7 +610,7 @@
     </message>
     <message>
         <source>run under compute, not in the step time: {parts} of the step</source>
-        <translation>与计算重叠、不计入步骤时间：{parts}（占步骤时间）</translation>
+        <translation>与算力重叠、不计入步骤时间：{parts}（占步骤时间）</translation>
     </message>
     <message>
         <source>Cost</source>
@@ -4647,7 +4647,7 @@
     </message>
     <message>
         <source>{0}, hidden under compute (not in the step)</source>
-        <translation>{0}，被计算掩盖（不计入步骤时间）</translation>
+        <translation>{0}，与算力重叠（不计入步骤时间）</translation>
     </message>
     <message>
         <source>Step time breakdown</source>
@@ -6796,7 +6796,7 @@
     </message>
     <message>
         <source>{part}, hidden under compute (not in the step)</source>
-        <translation>{part}，被计算掩盖（不计入步骤时间）</translation>
+        <translation>{part}，与算力重叠（不计入步骤时间）</translation>
     </message>
     <message>
         <source>Step time</source>
