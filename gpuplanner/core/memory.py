@@ -1057,6 +1057,7 @@ def memory_arrays(
     if layer_kernels == "unsloth" and hf_style and lora_t == "all_linear" and m.moe_frac == 0 and m.gated:
         # Unsloth's LoRA kernels save fewer tensors per layer when it is not checkpointed
         full_layer = unsloth_lora_layer_bytes(m, s_local, mbs, activation_dtype_bytes(precision))
+        full_layer_rc = full_layer  # (a checkpointed block recomputes with Unsloth's kernels too)
         stored = xp.where(xp.asarray(recompute) == rc.FULL, stored, full_layer)
     # saved activations live in pinned CPU memory; the GPU keeps roughly the layer being computed and the
     # one being prefetched (torchtune OffloadActivations, double-buffered streams); Unsloth's offloaded
@@ -1122,8 +1123,10 @@ def memory_arrays(
         out_layer = out_saved + (2.0 * m.h + 8.0) * s_local * mbs
     # the loss's transients (logits, log-softmax and their gradients) are freed once the output layer's backward
     # is done, before backward reaches the last block and recomputes it: the two never coexist, the larger counts
-    # (autograd runs the loss's and the head's nodes first; a node's saved tensors are released when it returns)
-    tail = xp.maximum(out_layer, working)
+    # (autograd runs the loss's and the head's nodes first; a node's saved tensors are released when it returns),
+    # except the head's output: the gradient of the last hidden state, which the last block's backward takes in
+    grad_h = activation_dtype_bytes(precision) * s_local * mbs * m.h
+    tail = xp.maximum(out_layer, working + grad_h)
     last_stage = layers_stage * stored + tail
     acts = xp.where(pp > 1, xp.maximum(first_stage + working, last_stage), first_stage + tail)
     # what is held from the end of the forward pass until backward, without backward/loss transients

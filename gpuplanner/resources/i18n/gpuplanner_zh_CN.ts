@@ -7203,7 +7203,7 @@
     </message>
     <message>
         <source>Training passes only (rollout generation, memory-bound decoding, is left out, as in verl&apos;s actor MFU): {grade}</source>
-        <translation>只计训练部分（采样生成是受显存带宽限制的解码，不计入，与 verl 的 actor MFU 相同）：{grade}</translation>
+        <translation>只计训练部分（采样生成是受显存带宽限制的解码，不计入，与 verl 统计策略模型更新的 MFU 相同）：{grade}</translation>
     </message>
     <message>
         <source>Any card class: not a dense model of ~70B or more in full training.</source>
