@@ -319,3 +319,15 @@ def test_rl_plans_are_mfu_graded_on_their_training_passes():
     # a plan without rollouts grades its MFU as it is
     dense = evaluate(load_scenario(ROOT / "examples" / "8b-full-8xh100.gpuplan")[0]).time_modelled
     assert dense.mfu_training == pytest.approx(dense.mfu)
+
+
+@pytest.mark.parametrize("name", REQUESTS)
+def test_a_decision_never_prints_two_different_durations_as_one(plans, name):
+    """'0.35 against 0.43 days', not '0.4 against 0.4 days': the days get the decimals that tell them apart."""
+    import re
+
+    for d in plans[name].plans[0].decision:
+        f = d["figures"]
+        m = re.search(r"([\d.,]+) against ([\d.,]+) days", d["message"].render())
+        if m and abs(f["days"] - f["other_days"]) >= 0.001:
+            assert m.group(1) != m.group(2), d["message"].render()

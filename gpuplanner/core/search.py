@@ -1951,6 +1951,9 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
     fig = {"cost": float(cat["cost"][i]), "other_cost": float(cat["cost"][j]), "days": float(days[i]),
            "other_days": float(days[j]), "other_mfu": mfu_j, "other_mfu_used": used_j}
     base = {"me": me, "other": other, "cur": cur, **fig}
+    # the two plans' days to as many decimals (1 to 3) as tell them apart ("0.35 against 0.43", not "0.4 against 0.4")
+    d = next((k for k in (1, 2, 3) if round(fig["days"], k) != round(fig["other_days"], k)), 1)
+    base.update(days=round(fig["days"], d), other_days=round(fig["other_days"], d))
     rule = next((rid for bit, rid in _BIT_RULES if extra & bit), None)
     if rule == "memory_headroom" and "mem_gib" in cat and cj.gpu.memory_gib:
         # the figures of the tight-memory rule: the other plan's free share against the memory model's p75 error
@@ -1973,18 +1976,18 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
                                               "at {other_mfu_used:.0%}: {other_cost:,.0f} {cur} against {cost:,.0f} "
                                               "{cur}; at its modelled MFU it would have won."),
         "cost_capped": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} "
-                                              "({days:.1f} against {other_days:.1f} days), even were {other} as fast "
+                                              "({days:g} against {other_days:g} days), even were {other} as fast "
                                               "as its modelled {other_mfu:.0%} MFU (it is costed at the best "
                                               "published {other_mfu_used:.0%} for {cls})."),
-        "days_capped": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {days:.1f} against {other_days:.1f} days "
+        "days_capped": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {days:g} against {other_days:g} days "
                                               "({cost:,.0f} against {other_cost:,.0f} {cur}), even were {other} as "
                                               "fast as its modelled {other_mfu:.0%} MFU (it is timed at the best "
                                               "published {other_mfu_used:.0%} for {cls})."),
-        "deadline": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} needs {other_days:.1f} days, over the "
+        "deadline": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} needs {other_days:g} days, over the "
                                            "deadline of {deadline:g} days."),
         "cost": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} "
-                                       "({days:.1f} against {other_days:.1f} days)."),
-        "days": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {days:.1f} against {other_days:.1f} days "
+                                       "({days:g} against {other_days:g} days)."),
+        "days": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {days:g} against {other_days:g} days "
                                        "({cost:,.0f} against {other_cost:,.0f} {cur})."),
     }
     text = None
