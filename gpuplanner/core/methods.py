@@ -73,7 +73,8 @@ PREFERENCE = ("dpo", "ipo", "kto", "orpo", "simpo")
 
 #: Eager PyTorch decoding (``model.generate`` without CUDA graphs) is CPU-bound at small batch: every op is a
 #: kernel launch with its Python/dispatcher overhead (:data:`EAGER_FWD_OP_S` per kernel, counted below). vLLM replays CUDA
-#: graphs for decoding (vLLM docs, "CUDA graphs"), which removes this. A judgement from counting ops;
+#: graphs for decoding (vLLM docs, "CUDA graphs"), which removes this. :data:`EAGER_OP_S` is the host time of a
+#: kernel launched from C++ (autograd's backward engine; Megatron/TE's per-expert loops, timing.moe_host_seconds):
 #: PyTorch's own guidance puts eager per-op overhead at ~5–10 µs ("torch.compile" and CUDA Graphs tutorials).
 EAGER_OP_S = 10e-6
 #: Host time per kernel that a Python ``forward`` launches in eager PyTorch (nn.Module calls, the view/reshape/

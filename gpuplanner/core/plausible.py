@@ -49,10 +49,11 @@ def check_plausible(ev: Any, hours_per_week: float = HOURS_PER_WEEK) -> None:
     lasts over :data:`MAX_CALENDAR_DAYS` (100 years): constraints.hours_per_week when no session outlasts its
     setup or the work pattern is what stretches it, else data.tokens (the work itself). Every series over time
     (the project's timeline) is bounded by this."""
-    if _training_mfu(ev) < MIN_MFU:
+    train_mfu = _training_mfu(ev)
+    if train_mfu < MIN_MFU:
         raise ImplausibleError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "an MFU of {mfu:.2g} is below 0.1%: no training run is that slow; enter a measured value"),
-            mfu=ev.mfu), field="assumptions.mfu")
+            mfu=train_mfu), field="assumptions.mfu")
     days = ev.calendar_days
     if math.isfinite(days) and days <= MAX_CALENDAR_DAYS:
         return
