@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from gpuplanner.core import flops as F
+from gpuplanner.core import methods
 from gpuplanner.core import timing as T
 from gpuplanner.core.estimate import estimate, resolve
 from gpuplanner.core.scenario import scenario_from_dict
@@ -76,8 +77,13 @@ def test_eager_host_floor_hand_derived():
     L = r.arch.num_layers
     n = F.lora_targets_per_layer(r.arch, "all_linear")
     assert n == 7  # q, k, v, o, gate, up, down
-    host = L * ((T.EAGER_OPS_FWD_LAYER + n * (T.EAGER_OPS_LORA_FWD + T.EAGER_OPS_LORA_AUTOCAST_FWD))
-                + T.EAGER_OPS_BWD_LAYER + n * (T.EAGER_OPS_LORA_BWD + T.EAGER_OPS_LORA_AUTOCAST_BWD)) * 10e-6
+    # forward kernels are issued from Python at 24 µs each (methods.EAGER_FWD_OP_S, gpt-fast's eager decode), the
+    # backward's by autograd's C++ engine at 10 µs (methods.EAGER_OP_S): 41 + 7·8 = 97 and 82 + 7·10 = 152 kernels
+    fwd, bwd = (T.EAGER_OPS_FWD_LAYER + n * (T.EAGER_OPS_LORA_FWD + T.EAGER_OPS_LORA_AUTOCAST_FWD),
+                T.EAGER_OPS_BWD_LAYER + n * (T.EAGER_OPS_LORA_BWD + T.EAGER_OPS_LORA_AUTOCAST_BWD))
+    assert (fwd, bwd) == (97.0, 152.0)
+    assert (methods.EAGER_FWD_OP_S, methods.EAGER_OP_S) == (24e-6, 10e-6)
+    host = L * (fwd * 24e-6 + bwd * 10e-6)
     assert (T.EAGER_OPS_LORA_AUTOCAST_FWD, T.EAGER_OPS_LORA_AUTOCAST_BWD) == (4.0, 4.0)
     # a 0.5B model at 256 tokens: the GPU work is shorter than the host's issue time, which sets the compute
     assert t.parts["launch_overhead"] > 0
@@ -129,13 +135,13 @@ def test_qlora_bitsandbytes_clone_and_dequant_kernels():
     fwd = T.EAGER_OPS_FWD_LAYER + n * (T.EAGER_OPS_LORA_FWD + T.EAGER_OPS_QLORA_CLONE + T.EAGER_OPS_QLORA_DEQUANT)
     bwd = T.EAGER_OPS_BWD_LAYER + n * (T.EAGER_OPS_LORA_BWD + T.EAGER_OPS_QLORA_DEQUANT)
     assert t.parts["launch_overhead"] > 0
-    assert t.seconds["compute"] == pytest.approx(L * (fwd + bwd) * 10e-6, rel=1e-9)
+    assert t.seconds["compute"] == pytest.approx(L * (fwd * 24e-6 + bwd * 10e-6), rel=1e-9)
     # a plain HF script (PEFT's recipe) does: each 4-bit linear but o_proj casts its input and output (6 of 7), SDPA
     # its q, k, v (3) and each adapter its input (7), one kernel each way
     kb = 2 * (n - 1) + 3 + n
     assert kb == 22
     t = estimate(_small(method="qlora")).time
-    assert t.seconds["compute"] == pytest.approx(L * (fwd + kb + bwd + kb) * 10e-6, rel=1e-9)
+    assert t.seconds["compute"] == pytest.approx(L * ((fwd + kb) * 24e-6 + (bwd + kb) * 10e-6), rel=1e-9)
 
 
 def test_kbit_training_fp32_activations_hand_derived():
@@ -186,4 +192,4 @@ def test_host_floor_counts_dropout_backward_and_gradient_accumulation():
     bwd = T.EAGER_OPS_BWD_LAYER + n * (T.EAGER_OPS_LORA_BWD + T.EAGER_OPS_LORA_DROPOUT_BWD + 2.0 * 3 / 4
                                        + T.EAGER_OPS_LORA_AUTOCAST_BWD)
     assert t.parts["launch_overhead"] > 0
-    assert t.seconds["compute"] == pytest.approx(4 * L * (fwd + bwd) * 10e-6, rel=1e-9)
+    assert t.seconds["compute"] == pytest.approx(4 * L * (fwd * 24e-6 + bwd * 10e-6), rel=1e-9)

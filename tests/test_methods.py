@@ -333,3 +333,29 @@ def test_objective_a_tool_does_not_run_is_said():
     assert any("does not document the PPO objective" in m.render() for m in e.messages)
     ok = _ev({"framework": "unsloth", "objective": "grpo", "method": "lora"}, {"zero": 0}, {"num_gpus": 1})
     assert not any("does not document" in m.render() for m in ok.messages)
+
+
+def test_eager_decode_floor_recounted_and_against_gpt_fast():
+    """HF generate's eager decode floor: 43 kernels per Llama layer (timing.EAGER_OPS_FWD_LAYER's 41 + the KV cache's
+    two torch.cat) at methods.EAGER_FWD_OP_S = 24 µs. PyTorch's "GPT, Fast" blog measured its eager starting point at
+    25.5 tok/s for Llama-2-7B (32 layers) on an A100, CPU-bound: 39.2 ms per token, 1.2 ms per layer with the head's
+    share; 32 × 1.03 ms = 33 ms of it is the layers."""
+    from gpuplanner.core import methods as M
+    assert M.EAGER_DECODE_S_PER_LAYER == pytest.approx(43 * 24e-6)
+    per_token = 32 * M.EAGER_DECODE_S_PER_LAYER
+    assert 0.75 * (1 / 25.5) < per_token < 1 / 25.5
+
+
+def test_plausibility_gate_reads_the_training_phase_of_an_rl_step():
+    """TRL's default GRPO (HF generate) on Qwen2.5-0.5B spends most of its step decoding, host-bound: the step's MFU
+    is below 0.1 % but the training phase's is not, so the plan is not refused."""
+    from gpuplanner.core.evaluate import evaluate
+    from gpuplanner.core.plausible import MIN_MFU, _training_mfu, check_plausible
+    ev = evaluate(scenario_from_dict({"model": {"preset": "qwen2.5-0.5b"},
+                                      "training": {"objective": "grpo", "preference": {"beta": 0.04}},
+                                      "hardware": {"gpu": "h100-sxm-80gb"}}))
+    gen, step = ev.time.seconds["generation"], ev.time.step_time_s
+    assert gen > 0.5 * step
+    assert _training_mfu(ev) == pytest.approx(ev.mfu * step / (step - gen))
+    assert ev.mfu < MIN_MFU < _training_mfu(ev)  # the whole step's MFU alone would refuse it
+    check_plausible(ev)

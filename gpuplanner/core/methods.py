@@ -72,12 +72,30 @@ RL = ("ppo", "grpo")
 PREFERENCE = ("dpo", "ipo", "kto", "orpo", "simpo")
 
 #: Eager PyTorch decoding (``model.generate`` without CUDA graphs) is CPU-bound at small batch: every op is a
-#: kernel launch with ~10 µs of Python/dispatcher overhead, ~25 ops per Llama-style decoder layer (two
-#: RMSNorms of ~5 ops, q/k/v/o, RoPE ~6, SDPA, gate/up/act/mul/down, two residual adds). vLLM replays CUDA
-#: graphs for decoding (vLLM docs, "CUDA graphs"), which removes this. A judgement from counting ops;
+#: kernel launch with its Python/dispatcher overhead (:data:`EAGER_FWD_OP_S` per kernel, counted below). vLLM replays CUDA
+#: graphs for decoding (vLLM docs, "CUDA graphs"), which removes this. :data:`EAGER_OP_S` is the host time of a
+#: kernel launched from C++ (autograd's backward engine; Megatron/TE's per-expert loops, timing.moe_host_seconds):
 #: PyTorch's own guidance puts eager per-op overhead at ~5–10 µs ("torch.compile" and CUDA Graphs tutorials).
 EAGER_OP_S = 10e-6
-EAGER_DECODE_S_PER_LAYER = 25 * EAGER_OP_S
+#: Host time per kernel that a Python ``forward`` launches in eager PyTorch (nn.Module calls, the view/reshape/
+#: transpose ops between kernels, the dispatcher and the launch, all counted per launched kernel). Published:
+#: PyTorch blog "Accelerating Generative AI with PyTorch II: GPT, Fast" (Nov 2023, PyTorch 2.x nightly): the eager
+#: starting point decodes Llama-2-7B at 25.5 tok/s on an A100 (batch 1), "heavily CPU overhead bound", i.e. 39.2 ms
+#: of host time per token, where the compiled model needs 9.3 ms (107 tok/s). Counted in gpt-fast ``model.py``
+#: (``TransformerBlock``, pytorch-labs/gpt-fast): per decoder layer two ``RMSNorm`` of 8 kernels (float, x·x, mean,
+#: +eps, rsqrt, mul, type_as, ·weight), ``wqkv``, ``apply_rotary_emb`` on q and k (float, 4 mul, sub, add, stack,
+#: type_as: 9 each), the two KV-cache writes, the two ``repeat_interleave`` copies, SDPA with its boolean mask (~3),
+#: the transpose's ``contiguous``, ``wo``, the residual add, the MLP's w1/silu/w3/mul/w2 and the second add: 51;
+#: 32 layers plus the head and sampling (~18): ~1,650 kernels per token, 39.2 ms / 1,650 = 24 µs each. The
+#: backward's kernels are launched by autograd's C++ engine (no Python, no module calls) and stay at
+#: :data:`EAGER_OP_S` (PyTorch's ~5–10 µs per op; pytorch/pytorch#82793 measured ~4 µs per CUDA op on 1.12).
+EAGER_FWD_OP_S = 24e-6
+#: HF ``generate`` decodes through the same ``LlamaDecoderLayer.forward`` as training: the 41 kernels counted at
+#: :data:`timing.EAGER_OPS_FWD_LAYER` plus ``DynamicCache.update``'s two ``torch.cat`` (43), each at
+#: :data:`EAGER_FWD_OP_S`: 1.03 ms per layer (gpt-fast's eager start measured 39.2 ms / 32 layers = 1.2 ms with
+#: the head's share). The earlier count of 25 per layer left out most of RMSNorm's and RoPE's kernels.
+EAGER_DECODE_OPS_PER_LAYER = 43.0
+EAGER_DECODE_S_PER_LAYER = EAGER_DECODE_OPS_PER_LAYER * EAGER_FWD_OP_S
 
 #: Sampling one token reads and writes the batch's logits several times over the whole vocabulary (bytes per
 #: vocabulary entry and sequence, each decode step): the LM head's 16-bit logits (2), their fp32 copy and the

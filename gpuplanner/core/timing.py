@@ -119,7 +119,7 @@ from . import fp8 as fp8mod
 from . import calibration
 from . import frameworks as _frameworks
 from .serving_facts import DECODE_MBU_HBM
-from .methods import EAGER_OP_S, SFT, MethodProfile, generation_seconds, method_profile
+from .methods import EAGER_FWD_OP_S, EAGER_OP_S, SFT, MethodProfile, generation_seconds, method_profile
 
 # --------------------------------------------------------------------------------------------- constants
 
@@ -179,8 +179,9 @@ ATTN_KERNEL_CEILING = {"flash2": {"hopper": 0.33, "blackwell": 0.33}, "cudnn": {
 #: (8): 12 bytes per parameter per step (``torch.nn.utils.clip_grad_norm_`` with foreach ``_foreach_norm`` and
 #: ``_foreach_mul_``).
 CLIP_BYTES = 12.0
-#: Eager PyTorch issues every op from the host, ~10 µs each (:data:`methods.EAGER_OP_S`: Python, dispatcher,
-#: autograd bookkeeping and the launch); when a layer's kernels are shorter than that the GPU waits for the host.
+#: Eager PyTorch issues every op from the host: a forward kernel launched from Python costs
+#: :data:`methods.EAGER_FWD_OP_S` (24 µs: module calls, views, dispatcher, launch), a backward kernel launched by
+#: autograd's C++ engine :data:`methods.EAGER_OP_S` (10 µs); when a layer's kernels are shorter than that the GPU waits for the host.
 #: Kernels per decoder layer, counted in Hugging Face ``modeling_llama.py`` (``LlamaDecoderLayer.forward``): two
 #: ``LlamaRMSNorm`` of ~8 ops (upcast, pow, mean, add+rsqrt, mul, weight, downcast), q/k/v/o projections (4),
 #: ``apply_rotary_pos_emb`` on q and k (5 each: cos, rotate_half's neg and cat, sin, add), the K/V repeat and
@@ -751,7 +752,9 @@ def time_layout(
         ew_bytes = where(kbit_on, ew_bytes + kbit_ew + kbit_cast, ew_bytes)
     # host-side issue time of one micro-batch in eager PyTorch (EAGER_OPS_*): a floor under its GPU time
     ops_fwd, ops_bwd = _eager_ops_layer(m, method, lora_targets, lora_dropout, peft_autocast, where, m_acc, kbit_on)
-    host_mb = where(fused, 0.0, (ops_fwd * (1.0 + rec_whole + rec_op) + ops_bwd) * (m.L / pp) * EAGER_OP_S)
+    # the forwards' kernels come from Python (EAGER_FWD_OP_S each), the backward's from autograd's C++ engine
+    host_mb = where(fused, 0.0, (ops_fwd * (1.0 + rec_whole + rec_op) * EAGER_FWD_OP_S + ops_bwd * EAGER_OP_S)
+                    * (m.L / pp))
     # MoE (routed experts): the grouped expert GEMMs' own size factor and the dispatch's memory passes
     exp_tp = expert_tp_of(framework, tp, expert_tp)
     lin_exp_tok, size_exp, moe_tok = _moe_terms(m, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp,
