@@ -127,7 +127,7 @@ def time_at(tm: Any, factor: float) -> Any:
         tokens_per_s=tm.tokens_per_s / f, mfu=tm.mfu / f, hfu=tm.hfu / f, compute_days=tm.compute_days * f,
         gpu_hours=tm.gpu_hours * f, seconds={k: v * f for k, v in tm.seconds.items()},
         hidden={k: v * f for k, v in tm.hidden.items()}, parts={k: v * f for k, v in tm.parts.items()},
-        p2p_s=tm.p2p_s * f)
+        p2p_s=tm.p2p_s * f, mfu_training=None if tm.mfu_training is None else tm.mfu_training / f)
 
 
 def memory_margin() -> float:
