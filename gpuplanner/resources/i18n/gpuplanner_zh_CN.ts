@@ -7942,8 +7942,8 @@
         <translation>分页优化器</translation>
     </message>
     <message>
-        <source>bitsandbytes paged optimizers (PagedAdamW, PagedAdamW8bit) keep their states in CUDA unified memory, outside PyTorch&apos;s allocator: the device holds them, allocated and reserved do not show them. Default: off</source>
-        <translation>bitsandbytes 分页优化器（PagedAdamW、PagedAdamW8bit）把状态放在 CUDA 统一内存中，不经 PyTorch 的分配器：设备上占用它们，但 allocated 和 reserved 不计入。默认：关闭</translation>
+        <source>bitsandbytes paged optimizers (PagedAdamW, PagedAdamW8bit) keep their states in CUDA unified memory, outside PyTorch&apos;s allocator: the device holds them, PyTorch&apos;s memory_allocated and memory_reserved do not count them. Default: off</source>
+        <translation>bitsandbytes 分页优化器（PagedAdamW、PagedAdamW8bit）把状态放在 CUDA 统一内存中，不经 PyTorch 的分配器：设备上占用它们，PyTorch 的 memory_allocated 和 memory_reserved 不计入。默认：关闭</translation>
     </message>
     <message>
         <source>Framework</source>
@@ -7974,16 +7974,8 @@
         <translation>打包</translation>
     </message>
     <message>
-        <source>Pack several samples into each sequence-length row (TRL SFTConfig packing, default off); with flash attention each sample attends only to itself</source>
-        <translation>把多个样本打包进每一行序列长度（TRL SFTConfig packing，默认关闭）；使用 flash attention 时每个样本只关注自身</translation>
-    </message>
-    <message>
         <source>Padding-free</source>
         <translation>无填充</translation>
-    </message>
-    <message>
-        <source>Flatten each micro-batch&apos;s samples into one row without padding (TRL SFTConfig padding_free, default off): memory and time follow the real tokens; a run&apos;s longest batch needs more</source>
-        <translation>把每个微批次的样本展平成一行、不做填充（TRL SFTConfig padding_free，默认关闭）：显存和时间按真实 token 计；训练中最长的批次需要更多</translation>
     </message>
     <message>
         <source>Micro-batch</source>
@@ -8175,7 +8167,7 @@
     </message>
     <message>
         <source>GPUs per vLLM engine for the rollouts: each holds 1/TP of the weights. Empty: the training layout&apos;s TP. verl rollout tensor_model_parallel_size defaults to 2, TRL vllm_tensor_parallel_size to 1</source>
-        <translation>采样时每个 vLLM 引擎使用的 GPU 数：每张卡持有 1/TP 的权重。留空：训练布局的 TP。verl rollout tensor_model_parallel_size 默认 2，TRL vllm_tensor_parallel_size 默认 1</translation>
+        <translation>采样时每个 vLLM 引擎使用的 GPU 数：每张卡持有 1/TP 的权重。留空：训练布局的 TP。verl 采样配置 tensor_model_parallel_size 默认 2，TRL vllm_tensor_parallel_size 默认 1</translation>
     </message>
     <message>
         <source>Optimizer steps per generation</source>
@@ -8195,11 +8187,11 @@
     </message>
     <message>
         <source>RL schedule</source>
-        <translation>RL 调度</translation>
+        <translation>强化学习调度</translation>
     </message>
     <message>
         <source>On-policy (TRL, verl and OpenRLHF default): generate, then train on those rollouts. One step off-policy: vLLM on its own GPUs generates the next batch while this one trains (verl one_step_off_policy, OpenRLHF --async_train); needs vLLM on separate GPUs</source>
-        <translation>同策略（TRL、verl 和 OpenRLHF 的默认）：先生成，再用这些采样训练。异步一步（off-policy）：单独 GPU 上的 vLLM 在本批训练时生成下一批（verl one_step_off_policy、OpenRLHF --async_train）；需要 vLLM 在单独的 GPU 上</translation>
+        <translation>同策略（TRL、verl 和 OpenRLHF 的默认）：先生成，再用这些采样训练。提前一步：单独 GPU 上的 vLLM 在本批训练时生成下一批（verl one_step_off_policy、OpenRLHF --async_train）；需要 vLLM 在单独的 GPU 上</translation>
     </message>
     <message>
         <source>Critic without padding</source>
@@ -8207,7 +8199,7 @@
     </message>
     <message>
         <source>PPO: the critic&apos;s passes without padding (verl critic.model.use_remove_padding, default off: prompt + rollout length per sequence). Default here: as the policy (packing / padding-free)</source>
-        <translation>PPO：评论家模型的前向和训练不做填充（verl critic.model.use_remove_padding，默认关闭：每条序列按提示 + 采样长度计）。此处默认：与策略模型相同（打包 / 无填充）</translation>
+        <translation>PPO：评论家模型的前向和训练不做填充（verl 评论家配置 use_remove_padding，默认关闭：每条序列按提示 + 采样长度计）。此处默认：与策略模型相同（打包 / 无填充）</translation>
     </message>
     <message>
         <source>Expert tensor parallel</source>
@@ -8443,7 +8435,7 @@
     </message>
     <message>
         <source>one step off-policy (overlapped)</source>
-        <translation>异步一步（与训练重叠）</translation>
+        <translation>提前一步生成（与训练重叠）</translation>
     </message>
     <message>
         <source>as the policy</source>
@@ -8576,6 +8568,14 @@
     <message>
         <source>on</source>
         <translation>开启</translation>
+    </message>
+    <message>
+        <source>Pack several samples into each sequence-length row (TRL --packing, default off); with flash attention each sample attends only to itself</source>
+        <translation>把多个样本打包进每一行序列长度（TRL --packing，默认关闭）；使用 flash attention 时每个样本只关注自身</translation>
+    </message>
+    <message>
+        <source>Flatten each micro-batch&apos;s samples into one row without padding (TRL --padding_free, default off): memory and time follow the real tokens; a run&apos;s longest batch needs more</source>
+        <translation>把每个微批次的样本展平成一行、不做填充（TRL --padding_free，默认关闭）：显存和时间按真实 token 计；训练中最长的批次需要更多</translation>
     </message>
     <message>
         <source>off</source>

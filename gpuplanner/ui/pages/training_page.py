@@ -209,8 +209,8 @@ class TrainingPage(BasePage):
                 "momentum 4 bytes; Adafactor far less")),
             "paged_optimizer": (self.tr("Paged optimizer"), self.tr(
                 "bitsandbytes paged optimizers (PagedAdamW, PagedAdamW8bit) keep their states in CUDA unified "
-                "memory, outside PyTorch's allocator: the device holds them, allocated and reserved do not show "
-                "them. Default: off")),
+                "memory, outside PyTorch's allocator: the device holds them, PyTorch's memory_allocated and "
+                "memory_reserved do not count them. Default: off")),
             "framework": (self.tr("Framework"), self.tr(
                 "Changes what is kept in memory (e.g. Megatron's fused kernels, DeepSpeed's fp32 master copy)")),
             "seq_len": (self.tr("Sequence length"), self.tr(
@@ -220,10 +220,10 @@ class TrainingPage(BasePage):
                 "length unless packing or padding-free is on; empty (default): every sample fills the sequence "
                 "length, as in pretraining")),
             "packing": (self.tr("Packing"), self.tr(
-                "Pack several samples into each sequence-length row (TRL SFTConfig packing, default off); with "
+                "Pack several samples into each sequence-length row (TRL --packing, default off); with "
                 "flash attention each sample attends only to itself")),
             "padding_free": (self.tr("Padding-free"), self.tr(
-                "Flatten each micro-batch's samples into one row without padding (TRL SFTConfig padding_free, "
+                "Flatten each micro-batch's samples into one row without padding (TRL --padding_free, "
                 "default off): memory and time follow the real tokens; a run's longest batch needs more")),
             "mbs": (self.tr("Micro-batch"), self.tr(
                 "Sequences per GPU per forward pass: activation memory grows linearly; larger is faster "
