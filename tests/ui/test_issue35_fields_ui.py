@@ -150,3 +150,22 @@ def test_project_serving_phase_sets_engine_and_memory_share(make_window, tmp_pat
 
     doc, _ = planfile.load(path)
     assert doc.project.phases[i].inference.engine == "tensorrt-llm"
+
+
+def test_a_refused_value_is_said_in_the_ui_language(page, qapp):
+    """pydantic's range check and a cross-field rule, both shown in Chinese at the field (message ids kept)."""
+    from gpuplanner.i18n import LanguageManager
+
+    choose(page.method, "full")
+    choose(page.objective, "grpo")
+    lm = LanguageManager(qapp)
+    try:
+        assert lm.install("zh_CN")
+        type_text(page.mean_response_fraction, "1.5")
+        assert page.mean_response_fraction.box.error_label.text() == "输入值应小于或等于 1"
+        choose(page.schedule, "one_step_off")
+        text = page.schedule.box.error_label.text()
+        assert text and "needs generation_engine" not in text and "vllm_separate" in text
+        assert user(page).training.rl.schedule == "on_policy"
+    finally:
+        lm.install("en")
