@@ -45,6 +45,7 @@ def _training(app, w, out: Path, lang: str) -> None:
     page.mean_response_fraction.textEdited.emit("1")
     w.model.set_dirty(False)
     assert w.open_path(ROOT / "examples" / "qwen3-moe-full-16xh100.gpuplan", show_errors=False)
+    w.go_to(PAGE_KEYS.index("training"))  # a plan file opens on its first page
     spin(app, 0.8)
     _scroll_to(app, page, page.par_box)
     w.grab().save(str(out / f"training-parallel-{lang}.png"))

@@ -169,3 +169,27 @@ def test_a_refused_value_is_said_in_the_ui_language(page, qapp):
         assert user(page).training.rl.schedule == "on_policy"
     finally:
         lm.install("en")
+
+
+def test_a_plans_finer_memory_share_is_kept_until_the_user_changes_it(make_window, tmp_path, qtbot):
+    """The box shows two decimals: a plan's 0.925 is shown 0.93 but stays 0.925 when another field changes."""
+    import json
+
+    data = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    phases = data["project"]["phases"]
+    i = next(k for k, p in enumerate(phases) if p["kind"] == "inference")
+    phases[i]["inference"]["gpu_memory_utilization"] = 0.925
+    path = tmp_path / "p.gpuplan"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    w = make_window(search_enabled=False)
+    assert w.open_path(path, show_errors=False)
+    w.go_to(7)
+    page = w.pages[7]
+    qtbot.waitUntil(lambda: not page.busy() and page.result is not None, timeout=30000)
+    page.list.setCurrentRow(i)
+    assert page.mem_share.value() == pytest.approx(0.93)
+    page.concurrency.setValue(60)
+    inf = page.project_data()["phases"][i]["inference"]
+    assert inf["concurrency"] == 60 and inf["gpu_memory_utilization"] == 0.925
+    page.mem_share.setValue(0.8)
+    assert page.project_data()["phases"][i]["inference"]["gpu_memory_utilization"] == pytest.approx(0.8)

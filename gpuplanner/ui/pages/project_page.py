@@ -611,8 +611,8 @@ class ProjectPage(BasePage):
             inf = dict(ph.get("inference") or {})
             inf.update({"concurrency": self.concurrency.value(), "context_tokens": self.context.value(),
                         "output_tokens": self.output.value(), "precision": self.precision.currentData(),
-                        "tokens_per_s_per_user": self.speed.value() or None,
-                        "engine": self.serve_engine.currentData(), "gpu_memory_utilization": self.mem_share.value()})
+                        "tokens_per_s_per_user": self.speed.value() or None})
+            self._store_engine(inf)
             if (inf.get("prompt_tokens") or 0) + inf["output_tokens"] > inf["context_tokens"]:
                 inf.pop("prompt_tokens", None)
             gpu = self.serve_gpu.currentData()
@@ -627,6 +627,15 @@ class ProjectPage(BasePage):
             ph["cpu"] = cpu
         self._refresh_list_texts()
         self._store()
+
+    def _store_engine(self, inf: dict) -> None:
+        """The serving engine and its memory share into the phase: a value the box shows rounded (a plan's 0.925
+        as 0.93) stays as the plan has it unless the user changes it."""
+        inf["engine"] = self.serve_engine.currentData()
+        share = self.mem_share.value()
+        had = float(inf.get("gpu_memory_utilization", GPU_MEMORY_UTILIZATION))
+        if round(had, self.mem_share.decimals()) != round(share, self.mem_share.decimals()):
+            inf["gpu_memory_utilization"] = share
 
     # ------------------------------------------------------------------------------------------ results
     def on_model_changed(self, section: str) -> None:
