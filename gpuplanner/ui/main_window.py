@@ -44,7 +44,7 @@ _MODEL_PAGE_FIELDS = ("data.images_per_sample", "data.image_resolution", "traini
 def page_of_field(path: str) -> int:
     if path.startswith("model") or path.startswith(_MODEL_PAGE_FIELDS):
         return 0
-    if path.startswith(("training", "parallel", "hardware.num_gpus")):
+    if path.startswith(("training", "parallel", "hardware.num_gpus", "data.mean_sample_len")):  # by packing
         return 1
     if path.startswith("data"):
         return 2

@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import ValidationError
 from PySide6.QtCore import QObject, Signal
 
+from gpuplanner.core.messages import validation_reason
 from gpuplanner.core.scenario import Scenario, format_validation_error
 
 SECTIONS = ("model", "training", "parallel", "hardware", "data", "assumptions", "constraints")
@@ -256,9 +257,9 @@ class ScenarioModel(QObject):
         out: dict[str, str] = {}
         for e in err.errors():
             loc = ".".join(str(x) for x in e.get("loc", ()))
-            msg = e.get("msg", "invalid value")
-            if msg.startswith("Value error, "):
-                msg = msg[len("Value error, "):]
+            # the reason keeps its message id (core/messages.validation_reason): the field says it in the UI's
+            # language, a range check ("less than or equal to 1") as much as a cross-field rule
+            msg = validation_reason(e)
             target = None
             if loc in good:
                 target = loc

@@ -40,6 +40,8 @@ ALLOWED_WORDS = {
     "LLaMA", "Factory", "Unsloth", "ms", "swift", "SWIFT", "TRL", "Axolotl", "DPO", "IPO", "KTO", "GRPO",
     # training stacks named as products (recompute policies, FP8 recipes)
     "torchtitan", "torchao", "Transformer", "Engine",
+    # a library and its optimizer classes, named as they are (training.paged_optimizer)
+    "bitsandbytes", "PagedAdamW",
 }
 
 

@@ -5371,6 +5371,22 @@
         <source>pipeline micro-batch</source>
         <translation>流水线微批次</translation>
     </message>
+    <message>
+        <source>Serving engine</source>
+        <translation>推理引擎</translation>
+    </message>
+    <message>
+        <source>Engine memory share</source>
+        <translation>引擎显存占比</translation>
+    </message>
+    <message>
+        <source>How the engine reserves memory for the KV cache. vLLM (default) profiles a forward pass and takes the memory share of the whole card; TensorRT-LLM takes that share of the memory left free and holds each request&apos;s whole length; SGLang&apos;s mem_fraction_static holds weights and KV cache</source>
+        <translation>引擎如何为 KV 缓存预留显存。vLLM（默认）先试跑一次前向，再占用整卡显存的上述占比；TensorRT-LLM 占用剩余空闲显存的上述占比，并为每个请求预留完整长度；SGLang 的 mem_fraction_static 同时容纳权重和 KV 缓存</translation>
+    </message>
+    <message>
+        <source>Share of each GPU the engine takes for weights, activations and KV cache: vLLM gpu_memory_utilization (default 0.9), TensorRT-LLM kv_cache_free_gpu_mem_fraction, SGLang mem_fraction_static. Default here: 0.9</source>
+        <translation>引擎在每张 GPU 上为权重、激活值和 KV 缓存占用的显存比例：vLLM gpu_memory_utilization（默认 0.9）、TensorRT-LLM kv_cache_free_gpu_mem_fraction、SGLang mem_fraction_static。此处默认：0.9</translation>
+    </message>
 </context>
 <context>
     <name>QuoteSheets</name>
@@ -8516,6 +8532,134 @@
     <message>
         <source>Data-parallel degree = GPUs ÷ (TP × PP × CP) = {0}.</source>
         <translation>数据并行度 = GPU 数 ÷ (TP × PP × CP) = {0}。</translation>
+    </message>
+    <message>
+        <source>Paged optimizer</source>
+        <translation>分页优化器</translation>
+    </message>
+    <message>
+        <source>bitsandbytes paged optimizers (PagedAdamW, PagedAdamW8bit) keep their states in CUDA unified memory, outside PyTorch&apos;s allocator: the device holds them, PyTorch&apos;s memory_allocated and memory_reserved do not count them. Default: off</source>
+        <translation>bitsandbytes 分页优化器（PagedAdamW、PagedAdamW8bit）把状态放在 CUDA 统一内存中，不经 PyTorch 的分配器：设备上占用它们，PyTorch 的 memory_allocated 和 memory_reserved 不计入。默认：关闭</translation>
+    </message>
+    <message>
+        <source>Mean sample length</source>
+        <translation>平均样本长度</translation>
+    </message>
+    <message>
+        <source>Mean tokens per training sample (prompt + answer). Shorter samples are padded to the sequence length unless packing or padding-free is on; empty (default): every sample fills the sequence length, as in pretraining</source>
+        <translation>每个训练样本的平均 token 数（提示 + 回答）。除非开启打包或无填充，较短的样本会被填充到序列长度；留空（默认）：每个样本都占满序列长度，与预训练相同</translation>
+    </message>
+    <message>
+        <source>Packing</source>
+        <translation>打包</translation>
+    </message>
+    <message>
+        <source>Padding-free</source>
+        <translation>无填充</translation>
+    </message>
+    <message>
+        <source>vLLM concurrent sequences</source>
+        <translation>vLLM 并发序列数</translation>
+    </message>
+    <message>
+        <source>vLLM max_num_seqs: the most sequences one engine decodes at once, the rest queue. Empty: vLLM&apos;s default, 1024 on GPUs of 70 GiB or more (not A100), else 256; verl sets 256; TRL sends every rollout of the batch</source>
+        <translation>vLLM max_num_seqs：一个引擎同时解码的最多序列数，其余排队。留空：vLLM 默认值，70 GiB 及以上的 GPU（A100 除外）为 1024，否则为 256；verl 设为 256；TRL 一次送入整批采样</translation>
+    </message>
+    <message>
+        <source>vLLM tensor parallel</source>
+        <translation>vLLM 张量并行</translation>
+    </message>
+    <message>
+        <source>GPUs per vLLM engine for the rollouts: each holds 1/TP of the weights. Empty: the training layout&apos;s TP. verl rollout tensor_model_parallel_size defaults to 2, TRL vllm_tensor_parallel_size to 1</source>
+        <translation>采样时每个 vLLM 引擎使用的 GPU 数：每张卡持有 1/TP 的权重。留空：训练布局的 TP。verl 采样配置 tensor_model_parallel_size 默认 2，TRL vllm_tensor_parallel_size 默认 1</translation>
+    </message>
+    <message>
+        <source>Optimizer steps per generation</source>
+        <translation>每次生成的优化步数</translation>
+    </message>
+    <message>
+        <source>Optimizer steps trained on one batch of rollouts, each on the global batch (default 1). TRL: steps_per_generation ÷ accumulation × num_iterations; verl: train_batch_size ÷ ppo_mini_batch_size × ppo_epochs; OpenRLHF: rollout_batch_size × n_samples_per_prompt ÷ train_batch_size × max_epochs</source>
+        <translation>用同一批采样训练的优化步数，每步一个全局批次（默认 1）。TRL：steps_per_generation ÷ 累积步数 × num_iterations；verl：train_batch_size ÷ ppo_mini_batch_size × ppo_epochs；OpenRLHF：rollout_batch_size × n_samples_per_prompt ÷ train_batch_size × max_epochs</translation>
+    </message>
+    <message>
+        <source>Mean completion share</source>
+        <translation>平均回答占比</translation>
+    </message>
+    <message>
+        <source>Mean completion length as a share of the rollout length (the maximum): the longest completion still sets the generation time, shorter ones leave the batch early. Default 1: every completion reaches the maximum</source>
+        <translation>平均回答长度占采样长度（上限）的比例：生成时间仍由最长的回答决定，较短的回答提前离开批次。默认 1：每个回答都达到上限</translation>
+    </message>
+    <message>
+        <source>RL schedule</source>
+        <translation>强化学习调度</translation>
+    </message>
+    <message>
+        <source>On-policy (TRL, verl and OpenRLHF default): generate, then train on those rollouts. One step off-policy: vLLM on its own GPUs generates the next batch while this one trains (verl one_step_off_policy, OpenRLHF --async_train); needs vLLM on separate GPUs</source>
+        <translation>同策略（TRL、verl 和 OpenRLHF 的默认）：先生成，再用这些采样训练。提前一步：单独 GPU 上的 vLLM 在本批训练时生成下一批（verl one_step_off_policy、OpenRLHF --async_train）；需要 vLLM 在单独的 GPU 上</translation>
+    </message>
+    <message>
+        <source>Critic without padding</source>
+        <translation>评论家模型无填充</translation>
+    </message>
+    <message>
+        <source>PPO: the critic&apos;s passes without padding (verl critic.model.use_remove_padding, default off: prompt + rollout length per sequence). Default here: as the policy (packing / padding-free)</source>
+        <translation>PPO：评论家模型的前向和训练不做填充（verl 评论家配置 use_remove_padding，默认关闭：每条序列按提示 + 采样长度计）。此处默认：与策略模型相同（打包 / 无填充）</translation>
+    </message>
+    <message>
+        <source>Expert tensor parallel</source>
+        <translation>专家张量并行</translation>
+    </message>
+    <message>
+        <source>MoE: tensor parallelism inside each routed expert (Megatron-Core --expert-tensor-parallel-size). Empty: the framework&apos;s default, Megatron the TP degree, others 1 (each GPU holds whole experts). The automatic layout keeps this value</source>
+        <translation>MoE：每个路由专家内部的张量并行（Megatron-Core --expert-tensor-parallel-size）。留空：按框架默认，Megatron 为 TP 度，其他框架为 1（每张 GPU 持有完整专家）。自动布局保留此值</translation>
+    </message>
+    <message>
+        <source>optimizer states in unified memory (bitsandbytes)</source>
+        <translation>优化器状态放在统一内存（bitsandbytes）</translation>
+    </message>
+    <message>
+        <source>pack samples into rows</source>
+        <translation>把样本打包成行</translation>
+    </message>
+    <message>
+        <source>flatten micro-batches, no padding</source>
+        <translation>展平微批次，不做填充</translation>
+    </message>
+    <message>
+        <source>fills the sequence length</source>
+        <translation>占满序列长度</translation>
+    </message>
+    <message>
+        <source>vLLM default</source>
+        <translation>vLLM 默认</translation>
+    </message>
+    <message>
+        <source>training TP</source>
+        <translation>训练 TP</translation>
+    </message>
+    <message>
+        <source>of the maximum</source>
+        <translation>× 上限</translation>
+    </message>
+    <message>
+        <source>on-policy (generate, then train)</source>
+        <translation>同策略（先生成，再训练）</translation>
+    </message>
+    <message>
+        <source>one step off-policy (overlapped)</source>
+        <translation>提前一步生成（与训练重叠）</translation>
+    </message>
+    <message>
+        <source>as the policy</source>
+        <translation>与策略模型相同</translation>
+    </message>
+    <message>
+        <source>Pack several samples into each sequence-length row (TRL --packing, default off); with flash attention each sample attends only to itself</source>
+        <translation>把多个样本打包进每一行序列长度（TRL --packing，默认关闭）；使用 flash attention 时每个样本只关注自身</translation>
+    </message>
+    <message>
+        <source>Flatten each micro-batch&apos;s samples into one row without padding (TRL --padding_free, default off): memory and time follow the real tokens; a run&apos;s longest batch needs more</source>
+        <translation>把每个微批次的样本展平成一行、不做填充（TRL --padding_free，默认关闭）：显存和时间按真实 token 计；训练中最长的批次需要更多</translation>
     </message>
 </context>
 <context>

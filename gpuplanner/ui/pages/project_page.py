@@ -11,6 +11,7 @@ scenario (a copy of the plan taken with "Use the current plan").
 from __future__ import annotations
 
 import copy
+import typing
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
@@ -23,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.core.messages import error_text
-from gpuplanner.core.project import KIND_LABELS, PHASE_KINDS, TRAINING_KINDS, Project
+from gpuplanner.core.project import KIND_LABELS, PHASE_KINDS, TRAINING_KINDS, InferenceSpec, Project
 from gpuplanner.formatting import format_money, format_number, format_sig, gpu_display_name
 
 from .base import BasePage
@@ -42,6 +43,9 @@ _KIND_COLOURS = {"cpu_preprocessing": "#9e9e9e", "research": "#66bb6a", "trainin
                  "inference": "#8e24aa"}
 _GPU_MODES = ("card_hour", "spot", "week", "month", "hybrid_week", "hybrid_month")
 _CPU_MODES = ("core_hour", "node_month")
+#: the serving engines the schema knows and its default memory share (core/project.InferenceSpec)
+SERVING_ENGINES = typing.get_args(InferenceSpec.model_fields["engine"].annotation)
+GPU_MEMORY_UTILIZATION = InferenceSpec.model_fields["gpu_memory_utilization"].default
 
 
 def kind_name(kind: str) -> str:
@@ -293,11 +297,22 @@ class ProjectPage(BasePage):
 
         for gid, g in load_gpus().items():
             self.serve_gpu.addItem(g.name, gid)
+        # the serving engine and its memory share (core/inference.py: how each engine reserves the KV cache);
+        # the range is the schema's (0 < share ≤ 1), so the box never holds a value the project refuses
+        self.serve_engine = QComboBox()
+        for e in SERVING_ENGINES:
+            self.serve_engine.addItem(e, e)
+        self.mem_share = QDoubleSpinBox()
+        self.mem_share.setRange(0.01, 1.0)
+        self.mem_share.setDecimals(2)
+        self.mem_share.setSingleStep(0.05)
         for sig in (self.concurrency.valueChanged, self.context.valueChanged, self.output.valueChanged,
-                    self.precision.currentIndexChanged, self.speed.valueChanged, self.serve_gpu.currentIndexChanged):
+                    self.precision.currentIndexChanged, self.speed.valueChanged, self.serve_gpu.currentIndexChanged,
+                    self.serve_engine.currentIndexChanged, self.mem_share.valueChanged):
             sig.connect(self._edited)
         for key, wid in (("concurrency", self.concurrency), ("context", self.context), ("output", self.output),
-                         ("precision", self.precision), ("speed", self.speed), ("serve_gpu", self.serve_gpu)):
+                         ("precision", self.precision), ("speed", self.speed), ("serve_gpu", self.serve_gpu),
+                         ("serve_engine", self.serve_engine), ("mem_share", self.mem_share)):
             self.labels[key] = QLabel()
             form.addRow(self.labels[key], wid)
         return w
@@ -339,6 +354,7 @@ class ProjectPage(BasePage):
                  "concurrency": self.tr("Concurrent users"), "context": self.tr("Context per user"),
                  "output": self.tr("Answer length"), "precision": self.tr("Serving precision"),
                  "speed": self.tr("Speed per user"), "serve_gpu": self.tr("Serve on"),
+                 "serve_engine": self.tr("Serving engine"), "mem_share": self.tr("Engine memory share"),
                  "data_gb": self.tr("Raw text"), "cores": self.tr("Cores per node")}
         for k, lab in self.labels.items():
             lab.setText(texts[k])
@@ -354,6 +370,17 @@ class ProjectPage(BasePage):
         self.speed.setSpecialValueText(self.tr("no target"))
         self.data_gb.setSuffix(" GB")
         self.serve_gpu.setItemText(0, self.tr("cheapest per million tokens"))
+        engine_names = {"vllm": "vLLM", "sglang": "SGLang", "tensorrt-llm": "TensorRT-LLM"}
+        for i in range(self.serve_engine.count()):
+            self.serve_engine.setItemText(i, engine_names.get(self.serve_engine.itemData(i), ""))
+        self.serve_engine.setToolTip(self.tr(
+            "How the engine reserves memory for the KV cache. vLLM (default) profiles a forward pass and takes "
+            "the memory share of the whole card; TensorRT-LLM takes that share of the memory left free and holds "
+            "each request's whole length; SGLang's mem_fraction_static holds weights and KV cache"))
+        self.mem_share.setToolTip(self.tr(
+            "Share of each GPU the engine takes for weights, activations and KV cache: vLLM "
+            "gpu_memory_utilization (default 0.9), TensorRT-LLM kv_cache_free_gpu_mem_fraction, SGLang "
+            "mem_fraction_static. Default here: 0.9"))
         self.edit_workload_btn.setText(self.tr("Edit workload…"))
         self.edit_workload_btn.setToolTip(self.tr("The plan's model, training and data are set in steps 1–5"))
         self.take_plan_btn.setText(self.tr("Use the current plan"))
@@ -530,6 +557,8 @@ class ProjectPage(BasePage):
             self.precision.setCurrentIndex(max(0, self.precision.findData(inf.get("precision", "bf16"))))
             self.speed.setValue(float(inf.get("tokens_per_s_per_user", 20.0) or 0))
             self.serve_gpu.setCurrentIndex(max(0, self.serve_gpu.findData(inf.get("gpu"))))
+            self.serve_engine.setCurrentIndex(max(0, self.serve_engine.findData(inf.get("engine", "vllm"))))
+            self.mem_share.setValue(float(inf.get("gpu_memory_utilization", GPU_MEMORY_UTILIZATION)))
         else:
             self.detail.setCurrentIndex(2)
             cpu = ph.get("cpu") or {}
@@ -583,6 +612,7 @@ class ProjectPage(BasePage):
             inf.update({"concurrency": self.concurrency.value(), "context_tokens": self.context.value(),
                         "output_tokens": self.output.value(), "precision": self.precision.currentData(),
                         "tokens_per_s_per_user": self.speed.value() or None})
+            self._store_engine(inf)
             if (inf.get("prompt_tokens") or 0) + inf["output_tokens"] > inf["context_tokens"]:
                 inf.pop("prompt_tokens", None)
             gpu = self.serve_gpu.currentData()
@@ -597,6 +627,15 @@ class ProjectPage(BasePage):
             ph["cpu"] = cpu
         self._refresh_list_texts()
         self._store()
+
+    def _store_engine(self, inf: dict) -> None:
+        """The serving engine and its memory share into the phase: a value the box shows rounded (a plan's 0.925
+        as 0.93) stays as the plan has it unless the user changes it."""
+        inf["engine"] = self.serve_engine.currentData()
+        share = self.mem_share.value()
+        had = float(inf.get("gpu_memory_utilization", GPU_MEMORY_UTILIZATION))
+        if round(had, self.mem_share.decimals()) != round(share, self.mem_share.decimals()):
+            inf["gpu_memory_utilization"] = share
 
     # ------------------------------------------------------------------------------------------ results
     def on_model_changed(self, section: str) -> None:

@@ -44,8 +44,13 @@ class TrainingPage(BasePage):
             setter=lambda v: m.set("training.fp8_recipe", None if v == "default" else v))
         self.fp8_all_gather = BoundCheck(m, "training.fp8_all_gather")
         self.optimizer = BoundCombo(m, "training.optimizer", ["adamw", "adamw_8bit", "adafactor", "sgd"])
+        self.paged_optimizer = BoundCheck(m, "training.paged_optimizer")
         self.framework = BoundCombo(m, "training.framework", FRAMEWORKS)
         self.seq_len = BoundEdit(m, "training.seq_len")
+        # samples shorter than seq_len: padded, packed or flattened (core/flops.sample_shape)
+        self.mean_sample_len = BoundEdit(m, "data.mean_sample_len", allow_empty=True)
+        self.packing = BoundCheck(m, "training.packing")
+        self.padding_free = BoundCheck(m, "training.padding_free")
         self.mbs = BoundEdit(m, "training.micro_batch_size")
         self.pipeline_mbs = BoundEdit(m, "training.pipeline_microbatch_size", allow_empty=True)
         self.batch_mode = BoundCombo(m, None, ["global", "accum"], setter=self._set_batch_mode,
@@ -70,8 +75,10 @@ class TrainingPage(BasePage):
         self.labels = {}
         for key, f in [("method", self.method), ("precision", self.precision),
                        ("fp8_recipe", self.fp8_recipe), ("fp8_all_gather", self.fp8_all_gather),
-                       ("optimizer", self.optimizer), ("framework", self.framework),
-                       ("seq_len", self.seq_len), ("mbs", self.mbs), ("pipeline_mbs", self.pipeline_mbs),
+                       ("optimizer", self.optimizer), ("paged_optimizer", self.paged_optimizer),
+                       ("framework", self.framework), ("seq_len", self.seq_len),
+                       ("mean_sample_len", self.mean_sample_len), ("packing", self.packing),
+                       ("padding_free", self.padding_free), ("mbs", self.mbs), ("pipeline_mbs", self.pipeline_mbs),
                        ("batch_mode", self.batch_mode), ("gbs", self.gbs),
                        ("accum", self.accum), ("recompute", self.recompute),
                        ("recompute_every_n", self.recompute_every_n),
@@ -108,11 +115,25 @@ class TrainingPage(BasePage):
         self.reward = BoundCombo(m, None, ["default", "model", "function"],
                                  getter=lambda: m.value("training.rl.reward") or "default",
                                  setter=lambda v: m.set("training.rl.reward", None if v == "default" else v))
+        # the rollouts' engine and schedule (core/methods.py, timing._rollouts); empty fields: the tools' defaults
+        self.max_num_seqs = BoundEdit(m, "training.rl.max_num_seqs", allow_empty=True)
+        self.rollout_tp = BoundEdit(m, "training.rl.rollout_tp", allow_empty=True)
+        self.updates_per_generation = BoundEdit(m, "training.rl.updates_per_generation")
+        self.mean_response_fraction = BoundEdit(m, "training.rl.mean_response_fraction", parse=parse_float,
+                                                fmt=fmt_float)
+        self.schedule = BoundCombo(m, "training.rl.schedule", ["on_policy", "one_step_off"])
+        self.critic_padding_free = BoundCombo(
+            m, None, ["default", "on", "off"],
+            getter=lambda: {None: "default", True: "on", False: "off"}[m.value("training.rl.critic_padding_free")],
+            setter=lambda v: m.set("training.rl.critic_padding_free", {"default": None, "on": True, "off": False}[v]))
         for key, f in [("objective", self.objective), ("beta", self.beta), ("reference", self.reference),
                        ("ref_offload", self.ref_offload), ("group_size", self.group_size),
                        ("rollout_len", self.rollout_len), ("prompt_len", self.prompt_len), ("engine", self.engine),
                        ("gen_fraction", self.gen_fraction), ("engine_sleep", self.engine_sleep),
-                       ("reward", self.reward)]:
+                       ("reward", self.reward), ("max_num_seqs", self.max_num_seqs),
+                       ("rollout_tp", self.rollout_tp), ("updates_per_generation", self.updates_per_generation),
+                       ("mean_response_fraction", self.mean_response_fraction), ("schedule", self.schedule),
+                       ("critic_padding_free", self.critic_padding_free)]:
             self.labels[key] = self.add_field(of, f)
         self.obj_form = of
         self.obj_info = QLabel()
@@ -134,11 +155,14 @@ class TrainingPage(BasePage):
         self.pp = BoundSpin(m, "parallel.pp", 1, 512)
         self.cp = BoundSpin(m, "parallel.cp", 1, 512)
         self.ep = BoundSpin(m, "parallel.ep", 1, 1024)
+        # not searched: the automatic layout keeps it (core/search.py), so it stays editable
+        self.expert_tp = BoundEdit(m, "parallel.expert_tp", allow_empty=True)
         self.zero = BoundCombo(m, "parallel.zero", [0, 1, 2, 3])
         self.sp = BoundCheck(m, "parallel.sequence_parallel")
         self.offload = BoundCheck(m, "parallel.offload_optimizer")
         for key, f in [("auto", self.auto), ("num_gpus", self.num_gpus), ("tp", self.tp),
-                       ("pp", self.pp), ("cp", self.cp), ("ep", self.ep), ("zero", self.zero),
+                       ("pp", self.pp), ("cp", self.cp), ("ep", self.ep), ("expert_tp", self.expert_tp),
+                       ("zero", self.zero),
                        ("sp", self.sp), ("offload", self.offload)]:
             self.labels[key] = self.add_field(pf, f)
         self.layout_info = QLabel()
@@ -183,10 +207,24 @@ class TrainingPage(BasePage):
             "optimizer": (self.tr("Optimizer"), self.tr(
                 "AdamW keeps two fp32 states per trainable weight (8 bytes); 8-bit Adam 2 bytes; SGD with "
                 "momentum 4 bytes; Adafactor far less")),
+            "paged_optimizer": (self.tr("Paged optimizer"), self.tr(
+                "bitsandbytes paged optimizers (PagedAdamW, PagedAdamW8bit) keep their states in CUDA unified "
+                "memory, outside PyTorch's allocator: the device holds them, PyTorch's memory_allocated and "
+                "memory_reserved do not count them. Default: off")),
             "framework": (self.tr("Framework"), self.tr(
                 "Changes what is kept in memory (e.g. Megatron's fused kernels, DeepSpeed's fp32 master copy)")),
             "seq_len": (self.tr("Sequence length"), self.tr(
                 "Tokens per sample: activation memory grows with it (quadratically without flash attention)")),
+            "mean_sample_len": (self.tr("Mean sample length"), self.tr(
+                "Mean tokens per training sample (prompt + answer). Shorter samples are padded to the sequence "
+                "length unless packing or padding-free is on; empty (default): every sample fills the sequence "
+                "length, as in pretraining")),
+            "packing": (self.tr("Packing"), self.tr(
+                "Pack several samples into each sequence-length row (TRL --packing, default off); with "
+                "flash attention each sample attends only to itself")),
+            "padding_free": (self.tr("Padding-free"), self.tr(
+                "Flatten each micro-batch's samples into one row without padding (TRL --padding_free, "
+                "default off): memory and time follow the real tokens; a run's longest batch needs more")),
             "mbs": (self.tr("Micro-batch"), self.tr(
                 "Sequences per GPU per forward pass: activation memory grows linearly; larger is faster "
                 "until memory runs out")),
@@ -262,6 +300,34 @@ class TrainingPage(BasePage):
                 "vLLM frees its memory while the model trains (verl, TRL vllm_enable_sleep_mode)")),
             "reward": (self.tr("Reward"), self.tr(
                 "A frozen reward model (the policy's architecture with a value head) or a reward function")),
+            "max_num_seqs": (self.tr("vLLM concurrent sequences"), self.tr(
+                "vLLM max_num_seqs: the most sequences one engine decodes at once, the rest queue. Empty: vLLM's "
+                "default, 1024 on GPUs of 70 GiB or more (not A100), else 256; verl sets 256; TRL sends every "
+                "rollout of the batch")),
+            "rollout_tp": (self.tr("vLLM tensor parallel"), self.tr(
+                "GPUs per vLLM engine for the rollouts: each holds 1/TP of the weights. Empty: the training "
+                "layout's TP. verl rollout tensor_model_parallel_size defaults to 2, TRL "
+                "vllm_tensor_parallel_size to 1")),
+            "updates_per_generation": (self.tr("Optimizer steps per generation"), self.tr(
+                "Optimizer steps trained on one batch of rollouts, each on the global batch (default 1). TRL: "
+                "steps_per_generation ÷ accumulation × num_iterations; verl: train_batch_size ÷ "
+                "ppo_mini_batch_size × ppo_epochs; OpenRLHF: rollout_batch_size × n_samples_per_prompt ÷ "
+                "train_batch_size × max_epochs")),
+            "mean_response_fraction": (self.tr("Mean completion share"), self.tr(
+                "Mean completion length as a share of the rollout length (the maximum): the longest completion "
+                "still sets the generation time, shorter ones leave the batch early. Default 1: every completion "
+                "reaches the maximum")),
+            "schedule": (self.tr("RL schedule"), self.tr(
+                "On-policy (TRL, verl and OpenRLHF default): generate, then train on those rollouts. One step "
+                "off-policy: vLLM on its own GPUs generates the next batch while this one trains (verl "
+                "one_step_off_policy, OpenRLHF --async_train); needs vLLM on separate GPUs")),
+            "critic_padding_free": (self.tr("Critic without padding"), self.tr(
+                "PPO: the critic's passes without padding (verl critic.model.use_remove_padding, default off: "
+                "prompt + rollout length per sequence). Default here: as the policy (packing / padding-free)")),
+            "expert_tp": (self.tr("Expert tensor parallel"), self.tr(
+                "MoE: tensor parallelism inside each routed expert (Megatron-Core --expert-tensor-parallel-size). "
+                "Empty: the framework's default, Megatron the TP degree, others 1 (each GPU holds whole "
+                "experts). The automatic layout keeps this value")),
             "auto": (self.tr("Layout"), self.tr(
                 "Automatic: the plan search picks GPU count, TP/PP/ZeRO and recompute; manual: you set them")),
             "num_gpus": (self.tr("GPUs"), self.tr("Total GPUs for this layout (whole nodes when more than one node)")),
@@ -312,6 +378,23 @@ class TrainingPage(BasePage):
                                 "function": self.tr("reward function")})
         self.ref_offload.setText(self.tr("frozen models in CPU memory"))
         self.engine_sleep.setText(self.tr("free vLLM memory while training"))
+        self.paged_optimizer.setText(self.tr("optimizer states in unified memory (bitsandbytes)"))
+        self.packing.setText(self.tr("pack samples into rows"))
+        self.padding_free.setText(self.tr("flatten micro-batches, no padding"))
+        self.mean_sample_len.box.set_unit(self.tr("tokens"))
+        self.mean_sample_len.setPlaceholderText(self.tr("fills the sequence length"))
+        self.max_num_seqs.box.set_unit(self.tr("sequences"))
+        self.max_num_seqs.setPlaceholderText(self.tr("vLLM default"))
+        self.rollout_tp.box.set_unit(self.tr("GPUs"))
+        self.rollout_tp.setPlaceholderText(self.tr("training TP"))
+        self.updates_per_generation.box.set_unit(self.tr("steps"))
+        self.mean_response_fraction.box.set_unit(self.tr("of the maximum"))
+        self.schedule.set_labels({"on_policy": self.tr("on-policy (generate, then train)"),
+                                  "one_step_off": self.tr("one step off-policy (overlapped)")})
+        self.critic_padding_free.set_labels({"default": self.tr("as the policy"), "on": self.tr("on"),
+                                             "off": self.tr("off")})
+        self.expert_tp.box.set_unit(self.tr("GPUs"))
+        self.expert_tp.setPlaceholderText(self.tr("framework default"))
         self.rollout_len.box.set_unit(self.tr("tokens"))
         self.prompt_len.box.set_unit(self.tr("tokens"))
         self.group_size.box.set_unit(self.tr("completions"))
@@ -372,7 +455,11 @@ class TrainingPage(BasePage):
                    "ref_offload": obj in REFERENCED or obj == "ppo", "group_size": obj == "grpo",
                    "rollout_len": rl, "prompt_len": rl, "engine": rl, "reward": rl,
                    "gen_fraction": rl and s.training.rl.generation_engine != "training",
-                   "engine_sleep": rl and s.training.rl.generation_engine == "vllm_colocated"}
+                   "engine_sleep": rl and s.training.rl.generation_engine == "vllm_colocated",
+                   "max_num_seqs": rl and s.training.rl.generation_engine != "training",
+                   "rollout_tp": rl and s.training.rl.generation_engine != "training",
+                   "updates_per_generation": rl, "mean_response_fraction": rl, "schedule": rl,
+                   "critic_padding_free": obj == "ppo"}
         for key, on in enabled.items():
             getattr(self, key).setEnabled(on)
             self.labels[key].setEnabled(on)

@@ -1,0 +1,195 @@
+"""The scenario fields of issue 35 are set where the user works: each control writes its scenario (or project)
+field, a bad value is refused with one line at the field and is not stored, and each field is enabled only
+where its mechanism applies (RL fields for PPO/GRPO, the vLLM ones when vLLM generates, the critic's for PPO)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from gpuplanner.core.project import InferenceSpec, Project
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "shenzhen-7b-domain-project.gpuplan"
+
+
+def choose(combo, value) -> None:
+    idx = combo.findData(value)
+    assert idx >= 0, value
+    combo.setCurrentIndex(idx)
+    combo.activated.emit(idx)
+
+
+def type_text(edit, text: str) -> None:
+    edit.setText(text)
+    edit.textEdited.emit(text)
+
+
+def refused(edit) -> str:
+    """The one-line reason shown under a field; it is visible and has no line break."""
+    err = edit.box.error
+    assert err, "no message at the field"
+    assert "\n" not in err and edit.box.error_label.text() and not edit.box.error_label.isHidden()
+    return err
+
+
+@pytest.fixture
+def page(make_window):
+    w = make_window(search_enabled=False)
+    w.go_to(1)
+    return w.page("training")
+
+
+def user(page):
+    return page.model.user_scenario()
+
+
+def test_training_fields_write_the_scenario(page):
+    page.paged_optimizer.setChecked(True)
+    page.packing.setChecked(True)
+    page.padding_free.setChecked(True)
+    t = user(page).training
+    assert t.paged_optimizer and t.packing and t.padding_free
+    page.packing.setChecked(False)
+    assert user(page).training.packing is False
+    type_text(page.mean_sample_len, "700")
+    assert user(page).data.mean_sample_len == 700
+    type_text(page.mean_sample_len, "-5")  # the schema wants more than 0
+    refused(page.mean_sample_len)
+    assert user(page).data.mean_sample_len == 700
+    type_text(page.mean_sample_len, "")  # empty: every sample fills seq_len (the default)
+    assert user(page).data.mean_sample_len is None and page.mean_sample_len.box.error is None
+    type_text(page.expert_tp, "2")
+    assert user(page).parallel.expert_tp == 2
+    type_text(page.expert_tp, "0")
+    refused(page.expert_tp)
+    assert user(page).parallel.expert_tp == 2
+    assert page.expert_tp.isEnabled()  # the search keeps it: editable with the automatic layout too
+    type_text(page.expert_tp, "")
+    assert user(page).parallel.expert_tp is None
+
+
+def test_rl_fields_follow_the_objective_and_the_engine(page):
+    rl_keys = ("max_num_seqs", "rollout_tp", "updates_per_generation", "mean_response_fraction", "schedule",
+               "critic_padding_free")
+    assert not any(getattr(page, k).isEnabled() for k in rl_keys)  # sft: no rollouts
+    choose(page.method, "full")
+    choose(page.objective, "grpo")
+    assert page.updates_per_generation.isEnabled() and page.mean_response_fraction.isEnabled()
+    assert not page.max_num_seqs.isEnabled() and not page.rollout_tp.isEnabled()  # HF generate: no vLLM
+    assert not page.critic_padding_free.isEnabled()  # GRPO has no critic
+    choose(page.engine, "vllm_colocated")
+    assert page.max_num_seqs.isEnabled() and page.rollout_tp.isEnabled()
+    choose(page.objective, "ppo")
+    assert page.critic_padding_free.isEnabled() and page.labels["critic_padding_free"].isEnabled()
+
+
+def test_rl_fields_write_the_scenario_and_refuse_bad_values(page):
+    choose(page.method, "full")
+    choose(page.objective, "ppo")
+    choose(page.engine, "vllm_colocated")
+    rl = lambda: user(page).training.rl  # noqa: E731
+    for edit, good, bad, field, want in (
+            (page.max_num_seqs, "256", "0", "max_num_seqs", 256),
+            (page.rollout_tp, "2", "-1", "rollout_tp", 2),
+            (page.updates_per_generation, "4", "0", "updates_per_generation", 4),
+            (page.mean_response_fraction, "0.6", "1.5", "mean_response_fraction", 0.6)):
+        type_text(edit, good)
+        assert getattr(rl(), field) == pytest.approx(want), field
+        assert edit.box.error is None
+        type_text(edit, bad)
+        refused(edit)
+        assert getattr(rl(), field) == pytest.approx(want), f"{field}: a refused value was stored"
+        type_text(edit, good)
+        assert edit.box.error is None
+    type_text(page.mean_response_fraction, "abc")  # not a number: said at the field, the model untouched
+    assert "not a number" in refused(page.mean_response_fraction)
+    assert rl().mean_response_fraction == pytest.approx(0.6)
+    type_text(page.max_num_seqs, "")
+    type_text(page.rollout_tp, "")
+    assert rl().max_num_seqs is None and rl().rollout_tp is None  # empty: the tools' defaults
+    for choice, want in (("off", False), ("on", True), ("default", None)):
+        choose(page.critic_padding_free, choice)
+        assert rl().critic_padding_free is want
+    # one step off-policy needs vLLM on its own GPUs: refused at the field, kept pending, stored once it can be
+    choose(page.schedule, "one_step_off")
+    assert "vllm_separate" in refused(page.schedule)
+    assert rl().schedule == "on_policy"
+    choose(page.engine, "vllm_separate")
+    assert rl().schedule == "one_step_off" and rl().generation_engine == "vllm_separate"
+
+
+def test_project_serving_phase_sets_engine_and_memory_share(make_window, tmp_path, qtbot):
+    path = tmp_path / "p.gpuplan"
+    shutil.copy(EXAMPLE, path)
+    w = make_window(search_enabled=False)
+    assert w.open_path(path, show_errors=False)
+    w.go_to(7)
+    page = w.pages[7]
+    qtbot.waitUntil(lambda: not page.busy() and page.result is not None, timeout=30000)
+    i = next(k for k, p in enumerate(page.project_data()["phases"]) if p["kind"] == "inference")
+    page.list.setCurrentRow(i)
+    assert page.serve_engine.currentData() == "vllm"  # the schema's defaults are shown
+    assert page.mem_share.value() == pytest.approx(InferenceSpec().gpu_memory_utilization)
+    before = page.result.phases[i].serving.kv_cache_gib_per_gpu
+    page.mem_share.setValue(0.5)
+    qtbot.waitUntil(lambda: page.result.phases[i].serving.kv_cache_gib_per_gpu < before, timeout=10000)
+    page.serve_engine.setCurrentIndex(page.serve_engine.findData("tensorrt-llm"))
+    qtbot.waitUntil(lambda: page.result.phases[i].serving.engine == "tensorrt-llm", timeout=10000)
+    stored = w.model.ui["project"]["phases"][i]["inference"]
+    assert stored["engine"] == "tensorrt-llm" and stored["gpu_memory_utilization"] == pytest.approx(0.5)
+    # the box holds only what the schema takes (0 < share ≤ 1): out-of-range input is clamped, never stored
+    page.mem_share.setValue(0.0)
+    page.mem_share.setValue(1.5)
+    assert 0 < page.mem_share.value() <= 1
+    assert Project.model_validate(w.model.ui["project"])
+    assert w.save_to(path)
+    from gpuplanner.io import planfile
+
+    doc, _ = planfile.load(path)
+    assert doc.project.phases[i].inference.engine == "tensorrt-llm"
+
+
+def test_a_refused_value_is_said_in_the_ui_language(page, qapp):
+    """pydantic's range check and a cross-field rule, both shown in Chinese at the field (message ids kept)."""
+    from gpuplanner.i18n import LanguageManager
+
+    choose(page.method, "full")
+    choose(page.objective, "grpo")
+    lm = LanguageManager(qapp)
+    try:
+        assert lm.install("zh_CN")
+        type_text(page.mean_response_fraction, "1.5")
+        assert page.mean_response_fraction.box.error_label.text() == "输入值应小于或等于 1"
+        choose(page.schedule, "one_step_off")
+        text = page.schedule.box.error_label.text()
+        assert text and "needs generation_engine" not in text and "vllm_separate" in text
+        assert user(page).training.rl.schedule == "on_policy"
+    finally:
+        lm.install("en")
+
+
+def test_a_plans_finer_memory_share_is_kept_until_the_user_changes_it(make_window, tmp_path, qtbot):
+    """The box shows two decimals: a plan's 0.925 is shown 0.93 but stays 0.925 when another field changes."""
+    import json
+
+    data = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    phases = data["project"]["phases"]
+    i = next(k for k, p in enumerate(phases) if p["kind"] == "inference")
+    phases[i]["inference"]["gpu_memory_utilization"] = 0.925
+    path = tmp_path / "p.gpuplan"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    w = make_window(search_enabled=False)
+    assert w.open_path(path, show_errors=False)
+    w.go_to(7)
+    page = w.pages[7]
+    qtbot.waitUntil(lambda: not page.busy() and page.result is not None, timeout=30000)
+    page.list.setCurrentRow(i)
+    assert page.mem_share.value() == pytest.approx(0.93)
+    page.concurrency.setValue(60)
+    inf = page.project_data()["phases"][i]["inference"]
+    assert inf["concurrency"] == 60 and inf["gpu_memory_utilization"] == 0.925
+    page.mem_share.setValue(0.8)
+    assert page.project_data()["phases"][i]["inference"]["gpu_memory_utilization"] == pytest.approx(0.8)
