@@ -99,3 +99,16 @@ def tiny_config(tmp_path):
     p.parent.mkdir()
     p.write_text(json.dumps(TINY_CONFIG), encoding="utf-8")
     return p
+
+
+def searched(win) -> bool:
+    """The window's plan search is done for the document as it is now (not an earlier one's, none pending)."""
+    s = win.search
+    return s.state in ("done", "failed") and not s._timer.isActive() and s._key == s.search_key(win.model)
+
+
+@pytest.fixture
+def search_done():
+    """:func:`searched`, for the tests that wait for the window's own search."""
+    return searched
+

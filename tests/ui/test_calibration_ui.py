@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from gpuplanner.core.scenario import scenario_from_dict
+from tests.ui.conftest import searched
 
 ROOT = Path(__file__).resolve().parents[2]
 H100_RESULT = ROOT / "tests" / "data" / "kit" / "result-cpu-sample.json"  # synthetic 8× H100 run (mode cuda)
@@ -16,11 +17,6 @@ CPU_RESULT = ROOT / "tests" / "data" / "kit" / "result-cpu-run.json"      # a re
 SCENARIO = {"model": {"preset": "llama-3-8b"}, "training": {"method": "full", "seq_len": 4096},
             "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}, "data": {"tokens": "20B"},
             "constraints": {"max_gpus": 16, "gpu_candidates": ["h100-sxm-80gb", "a800-sxm-80gb"]}}
-
-
-def _searched(win) -> bool:
-    s = win.search
-    return s.state in ("done", "failed") and not s._timer.isActive() and s._key == s.search_key(win.model)
 
 
 def _plans(win) -> dict[str, list[tuple]]:
@@ -35,7 +31,7 @@ def _plans(win) -> dict[str, list[tuple]]:
 
 def test_h100_result_changes_only_h100_plans_and_cpu_cannot_be_applied(win, qtbot):
     win.model.load(scenario_from_dict(SCENARIO))
-    qtbot.waitUntil(lambda: _searched(win) and win.search.outcome is not None, timeout=60000)
+    qtbot.waitUntil(lambda: searched(win) and win.search.outcome is not None, timeout=60000)
     before = _plans(win)
     assert before.get("h100-sxm-80gb") and before.get("a800-sxm-80gb")
     panel = win.page("verify").panel
@@ -44,7 +40,7 @@ def test_h100_result_changes_only_h100_plans_and_cpu_cannot_be_applied(win, qtbo
     panel.apply_button.click()
     runs = win.model.scenario.assumptions.measured_runs
     assert len(runs) == 1 and runs[0].gpu == "h100-sxm-80gb" and win.model.scenario.assumptions.mfu is None
-    qtbot.waitUntil(lambda: _searched(win) and win.search.outcome is not None, timeout=60000)
+    qtbot.waitUntil(lambda: searched(win) and win.search.outcome is not None, timeout=60000)
     after = _plans(win)
     # A800 plans: the very same plans, figures unchanged, no calibration
     assert [r[:3] for r in after["a800-sxm-80gb"]] == [r[:3] for r in before["a800-sxm-80gb"]]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from gpuplanner.core.scenario import scenario_from_dict
 from gpuplanner.formatting import format_percent
+from tests.ui.conftest import searched
 
 SCENARIO = {"model": {"preset": "llama-3.1-70b"}, "training": {"method": "pretrain", "framework": "megatron"},
             "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 64}, "parallel": {"tp": 8, "pp": 4},
@@ -12,14 +13,9 @@ SCENARIO = {"model": {"preset": "llama-3.1-70b"}, "training": {"method": "pretra
                                                       "currency": "USD"}}
 
 
-def _searched(win) -> bool:
-    s = win.search
-    return s.state in ("done", "failed") and not s._timer.isActive() and s._key == s.search_key(win.model)
-
-
 def test_plans_details_show_the_hidden_communication(win, qtbot):
     win.model.load(scenario_from_dict(SCENARIO))
-    qtbot.waitUntil(lambda: _searched(win) and win.search.outcome is not None, timeout=60000)
+    qtbot.waitUntil(lambda: searched(win) and win.search.outcome is not None, timeout=60000)
     win.go_to(5)
     page = win.page("plans")
     page.view.selectRow(0)

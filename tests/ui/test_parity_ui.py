@@ -22,6 +22,7 @@ from gpuplanner.core.scenario import scenario_from_dict
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 from test_one_answer import random_scenario  # noqa: E402
+from tests.ui.conftest import searched
 
 EXAMPLES = sorted((ROOT / "examples").glob("*.json")) + sorted((ROOT / "examples").glob("*.gpuplan"))
 COL = {"memory": 4, "days": 5, "cost": 6}
@@ -36,15 +37,10 @@ def _row_text(page, row: int, col: str) -> str:
     return page.table_model.data(page.table_model.index(row, COL[col]), Qt.ItemDataRole.DisplayRole)
 
 
-def _searched(win) -> bool:
-    s = win.search
-    return s.state in ("done", "failed") and not s._timer.isActive() and s._key == s.search_key(win.model)
-
-
 def _load(win, qtbot, scenario) -> None:
     """Load ``scenario`` as a new document and wait for its own search."""
     win.model.load(scenario)
-    qtbot.waitUntil(lambda: _searched(win) and win.search.outcome is not None, timeout=30000)
+    qtbot.waitUntil(lambda: searched(win) and win.search.outcome is not None, timeout=30000)
 
 
 def _check_window(win, qtbot, scenario, cli: list[dict], top: int = 5) -> int:

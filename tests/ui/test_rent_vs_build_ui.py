@@ -9,20 +9,16 @@ from pathlib import Path
 from gpuplanner.cli import run_cli
 from gpuplanner.core.scenario import scenario_from_dict
 from gpuplanner.formatting import format_number
+from tests.ui.conftest import searched
 
 SCENARIO = {"model": {"preset": "llama-3-8b"}, "training": {"method": "full", "framework": "fsdp"},
             "hardware": {"gpu": "h200-sxm-141gb", "num_gpus": 8}, "parallel": {"zero": 3},
             "data": {"tokens": "2B"}, "constraints": {"max_gpus": 8, "gpu_candidates": ["h200-sxm-141gb"]}}
 
 
-def _searched(win) -> bool:
-    s = win.search
-    return s.state in ("done", "failed") and not s._timer.isActive() and s._key == s.search_key(win.model)
-
-
 def test_ownership_fields_and_the_plans_page_breakdown(win, qtbot, tmp_path, capsys):
     win.model.load(scenario_from_dict(SCENARIO))
-    qtbot.waitUntil(lambda: _searched(win) and win.search.outcome is not None, timeout=30000)
+    qtbot.waitUntil(lambda: searched(win) and win.search.outcome is not None, timeout=30000)
     hw = win.page("hardware")
     # empty fields show the dated default (H200 8-card module, 1.4M CNY, Jan 2026, gpu-catalog.md §3.4) and keep it out of
     # the scenario
@@ -39,7 +35,7 @@ def test_ownership_fields_and_the_plans_page_breakdown(win, qtbot, tmp_path, cap
     hw.own_fields["pue"].textEdited.emit("0.8")
     assert hw.own_fields["pue"].box.error  # PUE below 1 is refused at the field
     assert win.model.scenario.constraints.ownership.pue is None
-    qtbot.waitUntil(lambda: _searched(win) and win.search.outcome is not None, timeout=30000)
+    qtbot.waitUntil(lambda: searched(win) and win.search.outcome is not None, timeout=30000)
     win.go_to(5)
     page = win.page("plans")
     page.view.selectRow(0)
