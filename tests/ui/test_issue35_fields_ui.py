@@ -287,3 +287,22 @@ def test_serving_prompt_and_kv_precision_are_set_on_the_project_page(make_window
     page.prompt.setValue(4000)  # 4000 + 512 > 4096: refused with one line, not stored in the document
     assert page.error and "\n" not in page.error
     assert "prompt_tokens" not in w.model.ui["project"]["phases"][i]["inference"]
+
+
+def test_a_disabled_row_does_not_show_its_placeholder(page):
+    """'vLLM default' in a disabled row read like a value: disabled, the row is drawn empty (the same pixels as
+    without the placeholder); enabled, the placeholder is drawn."""
+    edit = page.rollout_tp  # disabled for SFT
+    assert not edit.isEnabled() and edit.placeholderText() and not edit.text()
+    page.window().resize(1280, 800)
+    page.window().show()
+    shown = edit.grab().toImage()
+    text = edit.placeholderText()
+    edit.setPlaceholderText("")
+    assert edit.grab().toImage() == shown
+    edit.setPlaceholderText(text)
+    edit.setEnabled(True)
+    with_text = edit.grab().toImage()
+    edit.setPlaceholderText("")
+    assert edit.grab().toImage() != with_text
+    edit.setPlaceholderText(text)
