@@ -243,6 +243,8 @@ class DocumentController(QObject):
         self.pageRequested.emit((doc.ui_state.current_page or "") if is_plan else "")
         if warnings:
             self.message.emit(" · ".join(tr_msg(w) for w in warnings), 10000)
+        else:  # replaces what the previous file said (its warnings would otherwise stay on this one)
+            self.message.emit(self.tr("Opened {0}").format(path.name), 6000)
         return True
 
     def file_save(self) -> bool:

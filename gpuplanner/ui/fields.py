@@ -10,6 +10,7 @@ import math
 from typing import Any, Callable
 
 from PySide6.QtCore import Signal
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QSizePolicy, QSpinBox, QVBoxLayout, QWidget,
 )
@@ -140,6 +141,11 @@ class BoundEdit(QLineEdit):
         self._setter = setter
         self._getter = getter
         self.local_error: str | None = None
+        # a disabled row is visibly empty: its placeholder (a default such as "vLLM default") is not drawn, so
+        # it cannot read as a value of a setting that does not apply; the tooltip still names the default
+        pal = self.palette()
+        pal.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.PlaceholderText, QColor(0, 0, 0, 0))
+        self.setPalette(pal)
         self.box = FieldBox(self)
         self.textEdited.connect(self._on_edited)
         self.sync()

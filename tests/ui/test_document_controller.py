@@ -132,6 +132,15 @@ def test_controller_opens_a_schema_4_plan_with_its_input_state(controller):
     assert not model.dirty
 
 
+def test_opening_another_file_replaces_the_previous_files_message(controller):
+    """The status bar said the first file's warning; a second file without warnings must not leave it there."""
+    ctl, _model, events, _ = controller
+    assert ctl.open_path(PLANS / "v4-app-ui.gpuplan")
+    assert "plan format 4" in events["message"][-1]
+    assert ctl.open_path(ROOT / "examples" / "shenzhen-7b-domain-project.gpuplan")
+    assert events["message"][-1] == "Opened shenzhen-7b-domain-project.gpuplan"
+
+
 def test_controller_saves_the_typed_ui_state_and_reopens_it(controller, tmp_path):
     ctl, model, events, page = controller
     assert ctl.open_path(PLANS / "v4-app-ui.gpuplan")

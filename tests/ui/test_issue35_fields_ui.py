@@ -193,3 +193,116 @@ def test_a_plans_finer_memory_share_is_kept_until_the_user_changes_it(make_windo
     assert inf["concurrency"] == 60 and inf["gpu_memory_utilization"] == 0.925
     page.mem_share.setValue(0.8)
     assert page.project_data()["phases"][i]["inference"]["gpu_memory_utilization"] == pytest.approx(0.8)
+
+
+def _open_project(make_window, tmp_path, qtbot, edit):
+    """The example project, changed by ``edit(phases)`` and opened on the Project page."""
+    import json
+
+    data = json.loads(EXAMPLE.read_text(encoding="utf-8"))
+    edit(data["project"]["phases"])
+    path = tmp_path / "p.gpuplan"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    w = make_window(search_enabled=False)
+    assert w.open_path(path, show_errors=False)
+    w.go_to(7)
+    page = w.pages[7]
+    qtbot.waitUntil(lambda: not page.busy() and page.result is not None, timeout=30000)
+    return w, page
+
+
+def _phase_of(page, kind: str) -> int:
+    return next(k for k, p in enumerate(page.project_data()["phases"]) if p["kind"] == kind)
+
+
+def test_values_finer_than_the_boxes_are_kept_when_another_field_changes(make_window, tmp_path, qtbot):
+    """Every box of the Project page's phase editor shows a plan's value rounded (weeks to 0.1, hours and speed to
+    whole numbers, the memory share to 0.01, raw text to whole GB) or clamped (context ≥ 16). Editing one field must leave
+    every other value of the phase exactly as the plan has it."""
+    import copy
+
+    def edit(phases):
+        for p in phases:
+            if p["kind"] == "inference":
+                p.update({"weeks": 2.25, "hours_per_week": 37.5})
+                p["inference"].update({"tokens_per_s_per_user": 12.5, "gpu_memory_utilization": 0.925,
+                                       "context_tokens": 8, "output_tokens": 2, "prompt_tokens": 5})
+            if p["kind"] == "cpu_preprocessing":
+                p.update({"weeks": 0.04})
+                p["cpu"]["data_gb"] = 200.4
+
+    w, page = _open_project(make_window, tmp_path, qtbot, edit)
+    i = _phase_of(page, "inference")
+    page.list.setCurrentRow(i)
+    assert page.weeks.value() == pytest.approx(2.3) and page.speed.value() in (12, 13)  # shown rounded
+    assert page.context.value() == 16  # clamped to the box's range
+    before = copy.deepcopy(page.project_data()["phases"][i])
+    page.concurrency.setValue(60)
+    after = page.project_data()["phases"][i]
+    assert after["inference"].pop("concurrency") == 60
+    before["inference"].pop("concurrency")
+    assert after == before
+    page.mode.setCurrentIndex(page.mode.findData("week"))  # a combo of the phase itself
+    after = copy.deepcopy(page.project_data()["phases"][i])
+    assert after.pop("rental_mode") == "week"
+    assert after == {**before, "inference": {**before["inference"], "concurrency": 60}}
+    # a box the user changes is the user's value from then on, also when another field changes afterwards
+    page.weeks.setValue(3.0)
+    page.precision.setCurrentIndex(page.precision.findData("fp8"))
+    ph = page.project_data()["phases"][i]
+    assert ph["weeks"] == 3.0 and ph["hours_per_week"] == 37.5 and ph["inference"]["precision"] == "fp8"
+    assert ph["inference"]["tokens_per_s_per_user"] == 12.5 and ph["inference"]["context_tokens"] == 8
+    # the CPU phase: weeks shown as 0.0 ("what the work takes") and 200.4 GB shown as 200 stay as they are
+    c = _phase_of(page, "cpu_preprocessing")
+    page.list.setCurrentRow(c)
+    cpu_before = copy.deepcopy(page.project_data()["phases"][c])
+    page.cores.setValue(32)
+    cpu = page.project_data()["phases"][c]
+    assert cpu["cpu"].pop("cores_per_node") == 32 and cpu_before["cpu"].pop("cores_per_node") == 64
+    assert cpu == cpu_before
+    # the name box: a phase's name is not rewritten by another edit either
+    assert page.project_data()["phases"][c]["name"] == "clean and tokenise"
+
+
+def test_serving_prompt_and_kv_precision_are_set_on_the_project_page(make_window, tmp_path, qtbot):
+    """The serving phase's prompt length and KV-cache precision reach the project and the core's answer: fp8 KV
+    holds half the bytes per token of bf16, so each request's KV cache halves."""
+    w, page = _open_project(make_window, tmp_path, qtbot, lambda phases: None)
+    i = _phase_of(page, "inference")
+    page.list.setCurrentRow(i)
+    assert page.prompt.value() == 0 and page.prompt.text() == page.prompt.specialValueText()  # the default
+    assert page.kv_precision.currentData() is None
+    res = page.result.phases[i].serving
+    assert res.kv_precision == "bf16"
+    page.kv_precision.setCurrentIndex(page.kv_precision.findData("fp8"))
+    qtbot.waitUntil(lambda: page.result.phases[i].serving.kv_precision == "fp8", timeout=10000)
+    # KV bytes per token: 2 (bf16) → 1 (fp8), same context: half the KV cache per request
+    assert page.result.phases[i].serving.kv_cache_gib_per_request == pytest.approx(res.kv_cache_gib_per_request / 2)
+    assert page.project_data()["phases"][i]["inference"]["kv_precision"] == "fp8"
+    page.prompt.setValue(1000)
+    qtbot.waitUntil(lambda: w.model.ui["project"]["phases"][i]["inference"].get("prompt_tokens") == 1000,
+                    timeout=10000)
+    page.prompt.setValue(0)  # back to the default: the key goes, the schema's context − answer applies
+    assert "prompt_tokens" not in page.project_data()["phases"][i]["inference"]
+    page.prompt.setValue(4000)  # 4000 + 512 > 4096: refused with one line, not stored in the document
+    assert page.error and "\n" not in page.error
+    assert "prompt_tokens" not in w.model.ui["project"]["phases"][i]["inference"]
+
+
+def test_a_disabled_row_does_not_show_its_placeholder(page):
+    """'vLLM default' in a disabled row read like a value: disabled, the row is drawn empty (the same pixels as
+    without the placeholder); enabled, the placeholder is drawn."""
+    edit = page.rollout_tp  # disabled for SFT
+    assert not edit.isEnabled() and edit.placeholderText() and not edit.text()
+    page.window().resize(1280, 800)
+    page.window().show()
+    shown = edit.grab().toImage()
+    text = edit.placeholderText()
+    edit.setPlaceholderText("")
+    assert edit.grab().toImage() == shown
+    edit.setPlaceholderText(text)
+    edit.setEnabled(True)
+    with_text = edit.grab().toImage()
+    edit.setPlaceholderText("")
+    assert edit.grab().toImage() != with_text
+    edit.setPlaceholderText(text)

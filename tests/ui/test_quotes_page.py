@@ -133,3 +133,19 @@ def test_offers_table_fits_at_1280x800_without_a_horizontal_scroll(make_window, 
         assert note.text() and note.toolTip() == note.text()  # the note, elided in its column, whole on hover
     finally:
         lm.install("en")
+
+
+def test_a_term_the_quote_does_not_state_is_not_written_by_another_edit(make_window, tmp_path, qtbot):
+    """A quote without setup_billed (a plan file's quotes keep what the user gave) means "still to ask", the
+    schema's default. The list's first item is "yes": showing that and writing it back when the user edits a price
+    would say setup is billed, which nobody said."""
+    from gpuplanner.core.quotes import VendorQuote
+    from gpuplanner.ui.pages.quotes_page import _VENDOR_FIELDS
+
+    w, page, _ = _open(make_window, tmp_path, qtbot)
+    page.quotes[0].pop("setup_billed")
+    page._fill_vendors()
+    assert page.terms.cellWidget(_VENDOR_FIELDS.index("setup_billed"), 1).currentData() == "unknown"
+    page.offers.item(0, 2).setText("6.00")
+    assert page.quotes[0]["offers"][0]["price"] == "6.00"
+    assert VendorQuote.model_validate(page.quotes[0]).setup_billed == "unknown"

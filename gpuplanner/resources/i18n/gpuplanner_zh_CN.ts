@@ -1639,6 +1639,10 @@
         <translation>无法打开</translation>
     </message>
     <message>
+        <source>Opened {0}</source>
+        <translation>已打开 {0}</translation>
+    </message>
+    <message>
         <source>Save plan</source>
         <translation>保存方案</translation>
     </message>
@@ -5148,8 +5152,16 @@
         <translation>回答长度</translation>
     </message>
     <message>
+        <source>Prompt length</source>
+        <translation>提示长度</translation>
+    </message>
+    <message>
         <source>Serving precision</source>
         <translation>推理精度</translation>
+    </message>
+    <message>
+        <source>KV-cache precision</source>
+        <translation>KV 缓存精度</translation>
     </message>
     <message>
         <source>Speed per user</source>
@@ -5186,6 +5198,22 @@
     <message>
         <source> tokens</source>
         <translation> token</translation>
+    </message>
+    <message>
+        <source>context − answer</source>
+        <translation>上下文 − 回答</translation>
+    </message>
+    <message>
+        <source>as the weights (fp8 with fp8, else bf16)</source>
+        <translation>跟随权重（权重为 fp8 时用 fp8，否则 bf16）</translation>
+    </message>
+    <message>
+        <source>Prompt tokens per request: the prefill work (time to first token) and the KV cache each request holds (vLLM and SGLang: the prompt plus the tokens generated so far; TensorRT-LLM reserves prompt plus the whole answer). Prompt plus answer must fit the context. Default: context per user minus answer length</source>
+        <translation>每个请求的提示 token 数：决定预填充的计算量（首个 token 的用时）和每个请求占用的 KV 缓存（vLLM 和 SGLang：提示加上已生成的 token；TensorRT-LLM 预留提示加完整回答）。提示加回答不得超过上下文。默认：每位用户的上下文减去回答长度</translation>
+    </message>
+    <message>
+        <source>Precision of the KV cache: fp8 halves its memory per token against bf16, so more users fit on a GPU. vLLM and SGLang --kv-cache-dtype (default auto: the model&apos;s precision); TensorRT-LLM kv_cache_quant_algo FP8. Default here: fp8 with fp8 weights, else bf16</source>
+        <translation>KV 缓存的精度：fp8 每个 token 占用的显存是 bf16 的一半，一张 GPU 能容纳更多用户。vLLM 和 SGLang --kv-cache-dtype（默认 auto：模型的精度）；TensorRT-LLM kv_cache_quant_algo FP8。此处默认：权重为 fp8 时用 fp8，否则 bf16</translation>
     </message>
     <message>
         <source> tokens/s</source>

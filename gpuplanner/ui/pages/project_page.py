@@ -46,6 +46,8 @@ _CPU_MODES = ("core_hour", "node_month")
 #: the serving engines the schema knows and its default memory share (core/project.InferenceSpec)
 SERVING_ENGINES = typing.get_args(InferenceSpec.model_fields["engine"].annotation)
 GPU_MEMORY_UTILIZATION = InferenceSpec.model_fields["gpu_memory_utilization"].default
+#: the KV-cache precisions the schema takes (empty: the core's default, core/inference.kv_precision_for)
+KV_PRECISIONS = typing.get_args(typing.get_args(InferenceSpec.model_fields["kv_precision"].annotation)[0])
 
 
 def kind_name(kind: str) -> str:
@@ -130,6 +132,7 @@ class ProjectPage(BasePage):
     # long: builds the page's form row by row (Qt layout code)
     def build(self) -> None:
         self._loading = False
+        self._shown: dict[QWidget, Any] = {}  # what each editor box showed of the phase (see _touched)
         self.result = None
         self.error = ""
         # ---- phases: list and buttons
@@ -291,6 +294,15 @@ class ProjectPage(BasePage):
         self.speed = QDoubleSpinBox()
         self.speed.setRange(0, 100_000)
         self.speed.setDecimals(0)
+        # prompt tokens per request (0: context − answer, the schema's default) and the KV-cache precision
+        # (first item: the core's default, fp8 with fp8 weights, else 16-bit)
+        self.prompt = QSpinBox()
+        self.prompt.setRange(0, 10_000_000)
+        self.prompt.setSingleStep(128)
+        self.kv_precision = QComboBox()
+        self.kv_precision.addItem("", None)
+        for p in KV_PRECISIONS:
+            self.kv_precision.addItem(p, p)
         self.serve_gpu = QComboBox()
         self.serve_gpu.addItem("", None)
         from gpuplanner.core.catalog_hw import load_gpus
@@ -307,11 +319,14 @@ class ProjectPage(BasePage):
         self.mem_share.setDecimals(2)
         self.mem_share.setSingleStep(0.05)
         for sig in (self.concurrency.valueChanged, self.context.valueChanged, self.output.valueChanged,
-                    self.precision.currentIndexChanged, self.speed.valueChanged, self.serve_gpu.currentIndexChanged,
-                    self.serve_engine.currentIndexChanged, self.mem_share.valueChanged):
+                    self.prompt.valueChanged, self.precision.currentIndexChanged,
+                    self.kv_precision.currentIndexChanged, self.speed.valueChanged,
+                    self.serve_gpu.currentIndexChanged, self.serve_engine.currentIndexChanged,
+                    self.mem_share.valueChanged):
             sig.connect(self._edited)
         for key, wid in (("concurrency", self.concurrency), ("context", self.context), ("output", self.output),
-                         ("precision", self.precision), ("speed", self.speed), ("serve_gpu", self.serve_gpu),
+                         ("prompt", self.prompt), ("precision", self.precision),
+                         ("kv_precision", self.kv_precision), ("speed", self.speed), ("serve_gpu", self.serve_gpu),
                          ("serve_engine", self.serve_engine), ("mem_share", self.mem_share)):
             self.labels[key] = QLabel()
             form.addRow(self.labels[key], wid)
@@ -352,7 +367,8 @@ class ProjectPage(BasePage):
         texts = {"name": self.tr("Name"), "kind": self.tr("Kind"), "weeks": self.tr("Weeks"),
                  "hours": self.tr("Hours per week"), "mode": self.tr("Rental mode"),
                  "concurrency": self.tr("Concurrent users"), "context": self.tr("Context per user"),
-                 "output": self.tr("Answer length"), "precision": self.tr("Serving precision"),
+                 "output": self.tr("Answer length"), "prompt": self.tr("Prompt length"),
+                 "precision": self.tr("Serving precision"), "kv_precision": self.tr("KV-cache precision"),
                  "speed": self.tr("Speed per user"), "serve_gpu": self.tr("Serve on"),
                  "serve_engine": self.tr("Serving engine"), "mem_share": self.tr("Engine memory share"),
                  "data_gb": self.tr("Raw text"), "cores": self.tr("Cores per node")}
@@ -366,6 +382,18 @@ class ProjectPage(BasePage):
         self.hours.setSuffix(self.tr(" h/week"))
         self.context.setSuffix(self.tr(" tokens"))
         self.output.setSuffix(self.tr(" tokens"))
+        self.prompt.setSuffix(self.tr(" tokens"))
+        self.prompt.setSpecialValueText(self.tr("context − answer"))
+        self.kv_precision.setItemText(0, self.tr("as the weights (fp8 with fp8, else bf16)"))
+        self.prompt.setToolTip(self.tr(
+            "Prompt tokens per request: the prefill work (time to first token) and the KV cache each request "
+            "holds (vLLM and SGLang: the prompt plus the tokens generated so far; TensorRT-LLM reserves prompt "
+            "plus the whole answer). Prompt plus answer must fit the context. Default: context per user minus "
+            "answer length"))
+        self.kv_precision.setToolTip(self.tr(
+            "Precision of the KV cache: fp8 halves its memory per token against bf16, so more users fit on a "
+            "GPU. vLLM and SGLang --kv-cache-dtype (default auto: the model's precision); TensorRT-LLM "
+            "kv_cache_quant_algo FP8. Default here: fp8 with fp8 weights, else bf16"))
         self.speed.setSuffix(self.tr(" tokens/s"))
         self.speed.setSpecialValueText(self.tr("no target"))
         self.data_gb.setSuffix(" GB")
@@ -519,7 +547,7 @@ class ProjectPage(BasePage):
         for m in modes:
             self.mode.addItem(mode_name(m), m)
         cur = (ph or {}).get("rental_mode")
-        self.mode.setCurrentIndex(max(0, self.mode.findData(cur)) if cur else 0)
+        self._show(self.mode, max(0, self.mode.findData(cur)) if cur else 0)
         self._loading = was
 
     def _on_row(self, i: int) -> None:
@@ -531,10 +559,11 @@ class ProjectPage(BasePage):
         if ph is None:
             return
         self._loading = True
-        self.name.setText(self.display_name(ph.get("name", ""), ph.get("kind", "")))
+        self._shown = {}
+        self._show(self.name, self.display_name(ph.get("name", ""), ph.get("kind", "")))
         self.kind.setCurrentIndex(max(0, self.kind.findData(ph.get("kind"))))
-        self.weeks.setValue(float(ph.get("weeks") or 0))
-        self.hours.setValue(float(ph.get("hours_per_week") or 0))
+        self._show(self.weeks, float(ph.get("weeks") or 0))
+        self._show(self.hours, float(ph.get("hours_per_week") or 0))
         self._fill_mode_combo(ph.get("kind"))
         kind = ph.get("kind")
         if kind in TRAINING_KINDS:
@@ -550,21 +579,65 @@ class ProjectPage(BasePage):
             self.use_plan_btn.setEnabled(bool(own))
         elif kind == "inference":
             self.detail.setCurrentIndex(1)
-            inf = ph.get("inference") or {}
-            self.concurrency.setValue(int(inf.get("concurrency", 1)))
-            self.context.setValue(int(inf.get("context_tokens", 4096)))
-            self.output.setValue(int(inf.get("output_tokens", 512)))
-            self.precision.setCurrentIndex(max(0, self.precision.findData(inf.get("precision", "bf16"))))
-            self.speed.setValue(float(inf.get("tokens_per_s_per_user", 20.0) or 0))
-            self.serve_gpu.setCurrentIndex(max(0, self.serve_gpu.findData(inf.get("gpu"))))
-            self.serve_engine.setCurrentIndex(max(0, self.serve_engine.findData(inf.get("engine", "vllm"))))
-            self.mem_share.setValue(float(inf.get("gpu_memory_utilization", GPU_MEMORY_UTILIZATION)))
+            self._show_inference(ph.get("inference") or {})
         else:
             self.detail.setCurrentIndex(2)
             cpu = ph.get("cpu") or {}
-            self.data_gb.setValue(float(cpu.get("data_gb", 100)))
-            self.cores.setValue(int(cpu.get("cores_per_node", 64)))
+            self._show(self.data_gb, float(cpu.get("data_gb", 100)))
+            self._show(self.cores, int(cpu.get("cores_per_node", 64)))
         self._loading = False
+
+    def _show_inference(self, inf: dict) -> None:
+        self._show(self.concurrency, int(inf.get("concurrency", 1)))
+        self._show(self.context, int(inf.get("context_tokens", 4096)))
+        self._show(self.output, int(inf.get("output_tokens", 512)))
+        self._show(self.prompt, int(inf.get("prompt_tokens") or 0))
+        self._show(self.precision, max(0, self.precision.findData(inf.get("precision", "bf16"))))
+        kv = inf.get("kv_precision")
+        self._show(self.kv_precision, max(0, self.kv_precision.findData(kv)) if kv else 0)
+        self._show(self.speed, float(inf.get("tokens_per_s_per_user", 20.0) or 0))
+        gpu = inf.get("gpu")
+        self._show(self.serve_gpu, max(0, self.serve_gpu.findData(gpu)) if gpu else 0)
+        self._show(self.serve_engine, max(0, self.serve_engine.findData(inf.get("engine", "vllm"))))
+        self._show(self.mem_share, float(inf.get("gpu_memory_utilization", GPU_MEMORY_UTILIZATION)))
+
+    # A box shows a plan's value rounded to its decimals, clamped to its range, or (a combo) as its first item
+    # when the plan's value is not in its list; writing every box back when one field changes would rewrite the
+    # others (a plan's 2.25 weeks as 2.3). So each box remembers what it showed, and a box the user has not
+    # changed since leaves the plan's value exactly as it was ("the user's choices are sacred").
+    @staticmethod
+    def _state(box: QWidget) -> Any:
+        if isinstance(box, QComboBox):
+            return box.currentIndex()
+        if isinstance(box, QLineEdit):
+            return box.text()
+        return box.value()
+
+    def _show(self, box: QWidget, value: Any) -> None:
+        """Show a plan value (a combo: the index) and remember what the box shows of it."""
+        if isinstance(box, QComboBox):
+            box.setCurrentIndex(value)
+        elif isinstance(box, QLineEdit):
+            box.setText(value)
+        else:
+            box.setValue(value)
+        self._shown[box] = self._state(box)
+
+    def _touched(self, box: QWidget) -> bool:
+        """The user changed this box since the phase was shown; from then on its value is the user's."""
+        if box in self._shown and self._shown[box] == self._state(box):
+            return False
+        self._shown.pop(box, None)
+        return True
+
+    def _write(self, section: dict, key: str, box: QWidget, value: Any) -> None:
+        """``value`` (None: the field's default, the key removed) into ``section`` if the user changed ``box``."""
+        if not self._touched(box):
+            return
+        if value is None:
+            section.pop(key, None)
+        else:
+            section[key] = value
 
     def _kind_changed(self) -> None:
         if self._loading:
@@ -590,52 +663,40 @@ class ProjectPage(BasePage):
         if ph is None:
             return
         old_name = ph.get("name")
-        name = self.name.text().strip() or old_name
-        if name == self.display_name(old_name, ph.get("kind", "")):
-            name = old_name  # the shown name of a phase named after its kind is not a rename
-        ph["name"] = name
-        if self._data.get("main_phase") == old_name:
-            self._data["main_phase"] = name
-        for key, value in (("weeks", self.weeks.value()), ("hours_per_week", self.hours.value())):
-            if value > 0:
-                ph[key] = value
-            else:
-                ph.pop(key, None)
-        mode = self.mode.currentData()
-        if mode:
-            ph["rental_mode"] = mode
-        else:
-            ph.pop("rental_mode", None)
+        if self._touched(self.name):
+            name = self.name.text().strip() or old_name
+            if name == self.display_name(old_name, ph.get("kind", "")):
+                name = old_name  # the shown name of a phase named after its kind is not a rename
+            ph["name"] = name
+            if self._data.get("main_phase") == old_name:
+                self._data["main_phase"] = name
+        for key, box in (("weeks", self.weeks), ("hours_per_week", self.hours)):
+            self._write(ph, key, box, box.value() or None)  # 0: the special value (what the work takes)
+        self._write(ph, "rental_mode", self.mode, self.mode.currentData() or None)
         kind = ph.get("kind")
         if kind == "inference":
             inf = dict(ph.get("inference") or {})
-            inf.update({"concurrency": self.concurrency.value(), "context_tokens": self.context.value(),
-                        "output_tokens": self.output.value(), "precision": self.precision.currentData(),
-                        "tokens_per_s_per_user": self.speed.value() or None})
-            self._store_engine(inf)
-            if (inf.get("prompt_tokens") or 0) + inf["output_tokens"] > inf["context_tokens"]:
-                inf.pop("prompt_tokens", None)
-            gpu = self.serve_gpu.currentData()
-            if gpu:
-                inf["gpu"] = gpu
-            else:
-                inf.pop("gpu", None)
+            for key, box, value in (
+                    ("concurrency", self.concurrency, self.concurrency.value()),
+                    ("context_tokens", self.context, self.context.value()),
+                    ("output_tokens", self.output, self.output.value()),
+                    ("prompt_tokens", self.prompt, self.prompt.value() or None),
+                    ("precision", self.precision, self.precision.currentData()),
+                    ("kv_precision", self.kv_precision, self.kv_precision.currentData()),
+                    ("gpu", self.serve_gpu, self.serve_gpu.currentData() or None),
+                    ("engine", self.serve_engine, self.serve_engine.currentData()),
+                    ("gpu_memory_utilization", self.mem_share, self.mem_share.value())):
+                self._write(inf, key, box, value)
+            if self._touched(self.speed):  # 0: no target (null: the schema's default is 20)
+                inf["tokens_per_s_per_user"] = self.speed.value() or None
             ph["inference"] = inf
         elif kind == "cpu_preprocessing":
             cpu = dict(ph.get("cpu") or {})
-            cpu.update({"data_gb": self.data_gb.value(), "cores_per_node": self.cores.value()})
+            self._write(cpu, "data_gb", self.data_gb, self.data_gb.value())
+            self._write(cpu, "cores_per_node", self.cores, self.cores.value())
             ph["cpu"] = cpu
         self._refresh_list_texts()
         self._store()
-
-    def _store_engine(self, inf: dict) -> None:
-        """The serving engine and its memory share into the phase: a value the box shows rounded (a plan's 0.925
-        as 0.93) stays as the plan has it unless the user changes it."""
-        inf["engine"] = self.serve_engine.currentData()
-        share = self.mem_share.value()
-        had = float(inf.get("gpu_memory_utilization", GPU_MEMORY_UTILIZATION))
-        if round(had, self.mem_share.decimals()) != round(share, self.mem_share.decimals()):
-            inf["gpu_memory_utilization"] = share
 
     # ------------------------------------------------------------------------------------------ results
     def on_model_changed(self, section: str) -> None:

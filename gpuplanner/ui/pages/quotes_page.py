@@ -161,7 +161,9 @@ class QuotesPage(BasePage):
             if f in _CHOICES:
                 ids = tuple(_CHOICES[f])
                 self.terms.setItem(r, 1, QTableWidgetItem(""))
-                self._combo(self.terms, r, 1, ids, str(v if v is not None else ids[0]),
+                # a term the quote does not state shows the schema's default (setup_billed: "still to ask", not
+                # the list's first item "yes"), so editing another field does not write an answer nobody gave
+                self._combo(self.terms, r, 1, ids, str(v if v is not None else VendorQuote.model_fields[f].default),
                             [self._tr_q(_CHOICES[f][i]) for i in ids])
                 continue
             if self.terms.cellWidget(r, 1) is not None:
