@@ -331,3 +331,18 @@ def test_a_decision_never_prints_two_different_durations_as_one(plans, name):
         m = re.search(r"([\d.,]+) against ([\d.,]+) days", d["message"].render())
         if m and abs(f["days"] - f["other_days"]) >= 0.001:
             assert m.group(1) != m.group(2), d["message"].render()
+
+
+def test_an_rl_plans_training_passes_are_held_to_the_mfu_ceiling():
+    """'MFU never above the best published run of its class' holds for an RL plan's training passes: only they
+    are slowed to the ceiling (the rollouts are decoding), so the step grows by 1 + train share × (MFU_train /
+    ceiling − 1) — hand-derived below from the plan's own figures."""
+    p = search(load_scenario(DATA / "7b-grpo-vllm.json")[0], top=1).plans[0]
+    ev = p.evaluation
+    tm, ceil = ev.time_modelled, ev.mfu_ceiling["mfu"]
+    assert tm.mfu_training > ceil > tm.mfu  # the step's MFU alone would never have met the ceiling
+    factor = 1.0 + (tm.mfu / tm.mfu_training) * (tm.mfu_training / ceil - 1.0)
+    assert ev.mfu_used == pytest.approx(tm.mfu / factor, rel=1e-9)
+    assert ev.time.step_time_s == pytest.approx(tm.step_time_s * factor, rel=1e-9)
+    line = next(r for r in ev.rules if r.id == "mfu_ceiling").message.render()
+    assert line.startswith("Training passes only") and "timed and costed at 46%" in line

@@ -104,13 +104,20 @@ def ceiling_for(s: Any, gpu_id: str, params_total: float) -> float | None:
     return None if c is None else float(c["mfu"])
 
 
-def capped(mfu, ceiling: float | None):
-    """``(mfu_used, factor)``: the MFU the plan is timed at and the factor its training hours grow by."""
+def capped(mfu, ceiling: float | None, mfu_training=None):
+    """``(mfu_used, factor)``: the MFU the plan is timed at and the factor its training hours grow by.
+
+    The ceiling bounds the training passes' MFU (``mfu_training``, timing's: an RL step less its rollout
+    generation; without rollouts the MFU itself): only those passes are slowed to the ceiling, so the step grows
+    by ``1 + (train share) × (mfu_training / ceiling − 1)`` with train share = ``mfu / mfu_training``."""
     m = np.asarray(mfu, dtype=float)
     if ceiling is None:
         return m, np.ones_like(m)
-    used = np.where(np.isfinite(m) & (m > ceiling), ceiling, m)
-    factor = np.where(np.isfinite(m) & (m > ceiling), m / ceiling, 1.0)
+    mt = m if mfu_training is None else np.asarray(mfu_training, dtype=float)
+    over = np.isfinite(m) & np.isfinite(mt) & (mt > ceiling) & (mt > 0)
+    share = np.where(over, m / np.where(over, mt, 1.0), 0.0)
+    factor = np.where(over, 1.0 + share * (np.where(over, mt, ceiling) / ceiling - 1.0), 1.0)
+    used = np.where(over, m / factor, m)
     return used, factor
 
 

@@ -635,7 +635,7 @@ def _capped_hours(s: Scenario, r: Any, tm: Any) -> tuple[dict | None, float | No
     ceiling = _ceiling_of(s, r)
     if tm.mfu is None:
         return ceiling, None, tm.compute_days * 24.0, 1.0
-    used, factor = advisormod.capped(tm.mfu, None if ceiling is None else float(ceiling["mfu"]))
+    used, factor = advisormod.capped(tm.mfu, None if ceiling is None else float(ceiling["mfu"]), tm.mfu_training)
     return ceiling, float(used), tm.compute_days * 24.0 * float(factor), float(factor)
 
 

@@ -174,8 +174,7 @@ def evaluate_rules(*, mfu: float | None, rollouts: bool = False, gpu: Any, gpu_m
     else:
         text = Msg(CTX, texts[grade], {"mfu": mfu})
         if rollouts:
-            text = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Training passes only (rollout generation, memory-bound decoding, "
-                                                   "is left out, as in verl's actor MFU): {grade}"), {"grade": text})
+            text = _training_passes(text)
         out.append(RuleResult("mfu_grade", _status(True, grade == "poor", on["mfu_grade"]), text))
     # card class
     applies = card_class_applies(params_total, is_moe, method)
@@ -216,12 +215,19 @@ def evaluate_rules(*, mfu: float | None, rollouts: bool = False, gpu: Any, gpu_m
         msg = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{layers} layers in {pp} pipeline stages of {per}."),
                   {"layers": num_layers, "pp": pp, "per": num_layers // pp})
     out.append(RuleResult("pipeline_layers", _status(pp > 1, fails, on["pipeline_layers"]), msg))
-    out.extend(advice_rules(mfu, gpu, tp, advice or {}, on))
+    out.extend(advice_rules(mfu, gpu, tp, advice or {}, on, rollouts))
     return tuple(out)
 
 
-def advice_rules(mfu: float | None, gpu: Any, tp: int, a: Any, on: dict) -> list[RuleResult]:
-    """The advisor's four verdicts (core/advisor.py) from the figures :func:`evaluate.evaluate` computed."""
+def _training_passes(inner: Msg) -> Msg:
+    """``inner`` said of an RL plan's training passes (its MFU without the rollouts: timing's mfu_training)."""
+    return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Training passes only (rollout generation, memory-bound decoding, "
+                                           "is left out, as in verl's actor MFU): {grade}"), {"grade": inner})
+
+
+def advice_rules(mfu: float | None, gpu: Any, tp: int, a: Any, on: dict, rollouts: bool = False) -> list[RuleResult]:
+    """The advisor's four verdicts (core/advisor.py) from the figures :func:`evaluate.evaluate` computed
+    (``rollouts``: ``mfu`` is an RL plan's training passes' MFU, which the ceiling bounds: advisor.capped)."""
     out = []
     ceil = a.get("mfu_ceiling")
     if ceil is None or mfu is None:
@@ -237,8 +243,10 @@ def advice_rules(mfu: float | None, gpu: Any, tp: int, a: Any, on: dict) -> list
                 QT_TRANSLATE_NOOP(CTX, "Modelled MFU {mfu:.0%} is within the best published {ceil:.0%} of its class "
                                        "({cls}; {src}, {date})."))
         # on: the plan is timed and costed at the ceiling, so it keeps the rule (the message says so); off: allowed
-        out.append(RuleResult("mfu_ceiling", "allowed" if above and not on["mfu_ceiling"] else "passed",
-                              Msg(CTX, text, args)))
+        msg = Msg(CTX, text, args)
+        if rollouts:
+            msg = _training_passes(msg)
+        out.append(RuleResult("mfu_ceiling", "allowed" if above and not on["mfu_ceiling"] else "passed", msg))
     risk = a.get("deadline_risk")
     if risk is None:
         out.append(RuleResult("deadline_risk", "not_applicable", Msg(CTX, QT_TRANSLATE_NOOP(

@@ -140,7 +140,7 @@ def candidate_times(ctx: "SearchContext", c: Mapping[str, np.ndarray], layout: d
     tps = out["tokens_per_s_per_gpu"] * c["num_gpus"]
     step = np.maximum(out["step"], 1e-30)
     # the MFU ceiling (core/advisor.py): a plan above the best published run of its class is timed at it
-    used, factor = advisormod.capped(out["mfu"], ctx.mfu_ceiling)
+    used, factor = advisormod.capped(out["mfu"], ctx.mfu_ceiling, out["mfu_training"])
     res = {"train_hours": ctx.tokens / np.maximum(tps, 1e-30) / 3600.0 * factor, "mfu": out["mfu"],
            "mfu_used": used, "mfu_training": out["mfu_training"]}
     if not shares:
