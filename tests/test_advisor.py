@@ -346,3 +346,16 @@ def test_an_rl_plans_training_passes_are_held_to_the_mfu_ceiling():
     assert ev.time.step_time_s == pytest.approx(tm.step_time_s * factor, rel=1e-9)
     line = next(r for r in ev.rules if r.id == "mfu_ceiling").message.render()
     assert line.startswith("Training passes only") and "timed and costed at 46%" in line
+
+
+def test_estimate_prints_the_training_passes_mfu_of_an_rl_plan_only(capsys):
+    from gpuplanner.cli import run_cli
+    from gpuplanner.formatting import format_percent
+
+    rl = ROOT / "examples" / "7b-grpo-lora-8xh100-vllm.json"
+    ev = evaluate(load_scenario(rl)[0])
+    assert run_cli(["estimate", str(rl)]) == 0
+    line = next(ln for ln in capsys.readouterr().out.splitlines() if "MFU, training" in ln)
+    assert format_percent(ev.time.mfu_training, 1) in line
+    assert run_cli(["estimate", str(ROOT / "examples" / "8b-full-8xh100.gpuplan")]) == 0
+    assert "MFU, training" not in capsys.readouterr().out

@@ -106,6 +106,10 @@ def text_lines(ev, data: dict) -> list[str]:
         "  " + _lbl(translate(CTX, "tokens/s/GPU"), 17) + format_number(data["tokens_per_s_per_gpu"]),
         "  " + _lbl(translate(CTX, "MFU / HFU"), 17) + f"{format_percent(data['mfu'], 1)} / {format_percent(data['hfu'], 1)}"
         + ("" if ev.mfu_note is None else f" ({msg(ev.mfu_note)})"),
+        *([] if ev.time.mfu_training is None or abs(ev.time.mfu_training - ev.time.mfu) < 1e-9 else [
+            "  " + _lbl(translate(CTX, "MFU, training"), 17) + translate(
+                CTX, "{mfu} of the training passes (rollout generation left out; the MFU grade and ceiling read it)"
+            ).format(mfu=format_percent(ev.time.mfu_training, 1))]),
         "  " + _lbl(translate(CTX, "compute"), 17) + translate(
             CTX, "{days} days around the clock, {hours} GPU-hours").format(
                 days=format_number(ev.compute_days, 2), hours=format_number(ev.gpu_hours)),

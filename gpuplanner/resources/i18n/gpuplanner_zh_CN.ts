@@ -569,6 +569,14 @@
         <translation>MFU / HFU</translation>
     </message>
     <message>
+        <source>MFU, training</source>
+        <translation>MFU（训练部分）</translation>
+    </message>
+    <message>
+        <source>{mfu} of the training passes (rollout generation left out; the MFU grade and ceiling read it)</source>
+        <translation>训练部分的 {mfu}（不计采样生成；MFU 评级和上限按它判断）</translation>
+    </message>
+    <message>
         <source>compute</source>
         <translation>算力时间</translation>
     </message>
