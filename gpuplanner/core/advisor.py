@@ -115,8 +115,9 @@ def capped(mfu, ceiling: float | None, mfu_training=None):
         return m, np.ones_like(m)
     mt = m if mfu_training is None else np.asarray(mfu_training, dtype=float)
     over = np.isfinite(m) & np.isfinite(mt) & (mt > ceiling) & (mt > 0)
-    share = np.where(over, m / np.where(over, mt, 1.0), 0.0)
-    factor = np.where(over, 1.0 + share * (np.where(over, mt, ceiling) / ceiling - 1.0), 1.0)
+    f_train = np.where(over, mt / ceiling, 1.0)  # how much the training passes slow down
+    share = np.where(over, m / np.where(over, mt, 1.0), 0.0)  # their share of the step (mfu / mfu_training)
+    factor = 1.0 + share * (f_train - 1.0)
     used = np.where(over, m / factor, m)
     return used, factor
 

@@ -1688,14 +1688,6 @@ PART_LABELS = {
 #: What the views call every key of a step-time breakdown (``Evaluation.time.breakdown``): the step's parts and
 #: the named parts above. The CLI, the Plans details and the PDF translate these (context "Timing"); one table, so
 #: a new part needs one label.
-#: what the views call the communication that runs under compute (:attr:`TimeEstimate.hidden_shares`)
-HIDDEN_LABELS = {
-    "tp_comm": QT_TRANSLATE_NOOP("Timing", "tensor-parallel communication"),
-    "dp_comm": QT_TRANSLATE_NOOP("Timing", "data-parallel / ZeRO communication"),
-    "pp_p2p": QT_TRANSLATE_NOOP("Timing", "pipeline point-to-point sends"),
-    "cp_comm": QT_TRANSLATE_NOOP("Timing", "context-parallel communication"),
-}
-
 BREAKDOWN_LABELS = {
     "compute": QT_TRANSLATE_NOOP("Timing", "compute"),
     "tp_comm": QT_TRANSLATE_NOOP("Timing", "tensor-parallel communication"),
@@ -1709,6 +1701,10 @@ BREAKDOWN_LABELS = {
 }
 #: Communication that runs under compute (seconds per step), by part: not in the step time.
 HIDDEN_KEYS = ("tp_comm", "dp_comm", "pp_p2p", "cp_comm")
+#: what the views call the communication that runs under compute (:attr:`TimeEstimate.hidden_shares`): the step's
+#: own labels, and the pipeline's sends (their exposed part is inside the bubble)
+HIDDEN_LABELS = {k: BREAKDOWN_LABELS[k] for k in HIDDEN_KEYS if k in BREAKDOWN_LABELS}
+HIDDEN_LABELS["pp_p2p"] = QT_TRANSLATE_NOOP("Timing", "pipeline point-to-point sends")
 SECONDS_PER_DAY = 86400.0
 
 
