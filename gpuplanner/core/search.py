@@ -2226,8 +2226,9 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
     if s.training.method == "pretrain":
         per = ctx.tokens / max(ctx.facts.params.total, 1)
         if per < CHINCHILLA_TOKENS_PER_PARAM:
-            w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Only {per:.1f} tokens per parameter: compute-optimal pretraining "
-                                                     "uses about 20 (Chinchilla)."), {"per": per}))
+            w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Only {per:.1f} tokens per parameter: pretraining from scratch "
+                                                     "uses about 20 to be compute-optimal (Chinchilla); continued "
+                                                     "pretraining of a trained model needs far fewer."), {"per": per}))
     target = ctx.target_batch_seqs
     if target is not None and p.micro_batch_size * p.dp > 1.5 * target:
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "The batch is too small to keep {n} GPUs busy: one micro-batch per "

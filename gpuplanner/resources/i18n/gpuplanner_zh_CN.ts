@@ -4054,8 +4054,8 @@
         <translation>该时间按 {mfu:.0%} 的模型 FLOPs 利用率估算；请实测一次短时运行并修正。</translation>
     </message>
     <message>
-        <source>Only {per:.1f} tokens per parameter: compute-optimal pretraining uses about 20 (Chinchilla).</source>
-        <translation>每个参数仅 {per:.1f} 个 token：算力最优的预训练约用 20 个（Chinchilla）。</translation>
+        <source>Only {per:.1f} tokens per parameter: pretraining from scratch uses about 20 to be compute-optimal (Chinchilla); continued pretraining of a trained model needs far fewer.</source>
+        <translation>每个参数仅 {per:.1f} 个 token：从头预训练约需 20 个才达到算力最优（Chinchilla）；在已训练的模型上继续预训练所需少得多。</translation>
     </message>
     <message>
         <source>The batch is too small to keep {n} GPUs busy: one micro-batch per replica already makes {gbs} sequences per step, above the usual {target}.</source>
