@@ -345,7 +345,7 @@ def test_an_rl_plans_training_passes_are_held_to_the_mfu_ceiling():
     assert ev.mfu_used == pytest.approx(tm.mfu / factor, rel=1e-9)
     assert ev.time.step_time_s == pytest.approx(tm.step_time_s * factor, rel=1e-9)
     line = next(r for r in ev.rules if r.id == "mfu_ceiling").message.render()
-    assert line.startswith("Training passes only") and "timed and costed at 46%" in line
+    assert line.startswith("Training passes only") and "timed and costed at 46.0%" in line
 
 
 def test_estimate_prints_the_training_passes_mfu_of_an_rl_plan_only(capsys):

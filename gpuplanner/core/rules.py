@@ -237,8 +237,8 @@ def advice_rules(mfu: float | None, gpu: Any, tp: int, a: Any, on: dict, rollout
         args = {"mfu": mfu, "ceil": ceil["mfu"], "cls": ceil.get("gpu_type") or "", "src": ceil.get("source") or "",
                 "date": ceil.get("source_date") or "", "layout": ceil.get("layout") or ""}
         above = mfu > ceil["mfu"] + 1e-12
-        text = (QT_TRANSLATE_NOOP(CTX, "Modelled MFU {mfu:.0%} is above the best published {ceil:.0%} of its class "
-                                       "({cls}; {src}, {date}, {layout}): timed and costed at {ceil:.0%}.")
+        text = (QT_TRANSLATE_NOOP(CTX, "Modelled MFU {mfu:.1%} is above the best published {ceil:.1%} of its class "
+                                       "({cls}; {src}, {date}, {layout}): timed and costed at {ceil:.1%}.")
                 if above else
                 QT_TRANSLATE_NOOP(CTX, "Modelled MFU {mfu:.0%} is within the best published {ceil:.0%} of its class "
                                        "({cls}; {src}, {date})."))

@@ -1967,22 +1967,22 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
         "tp_over_pcie": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} needs tensor parallelism over PCIe "
                                                "(no NVLink), ranked after plans without it while a card with NVLink "
                                                "meets the deadline."),
-        "mfu_grade": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other}'s MFU of {other_mfu:.0%} is graded poor."),
+        "mfu_grade": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other}'s MFU of {other_mfu:.1%} is graded poor."),
         "memory_headroom": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} leaves {other_free:.0%} of the "
                                                   "memory free, less than the memory model's p75 error of {margin:.0%} "
                                                   "(tight)."),
-        "mfu_ceiling": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other}'s modelled {other_mfu:.0%} MFU is above the "
-                                              "best published {other_mfu_used:.0%} for {cls} ({src}), so it is costed "
-                                              "at {other_mfu_used:.0%}: {other_cost:,.0f} {cur} against {cost:,.0f} "
+        "mfu_ceiling": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other}'s modelled {other_mfu:.1%} MFU is above the "
+                                              "best published {other_mfu_used:.1%} for {cls} ({src}), so it is costed "
+                                              "at {other_mfu_used:.1%}: {other_cost:,.0f} {cur} against {cost:,.0f} "
                                               "{cur}; at its modelled MFU it would have won."),
         "cost_capped": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} "
                                               "({days:g} against {other_days:g} days), even were {other} as fast "
-                                              "as its modelled {other_mfu:.0%} MFU (it is costed at the best "
-                                              "published {other_mfu_used:.0%} for {cls})."),
+                                              "as its modelled {other_mfu:.1%} MFU (it is costed at the best "
+                                              "published {other_mfu_used:.1%} for {cls})."),
         "days_capped": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {days:g} against {other_days:g} days "
                                               "({cost:,.0f} against {other_cost:,.0f} {cur}), even were {other} as "
-                                              "fast as its modelled {other_mfu:.0%} MFU (it is timed at the best "
-                                              "published {other_mfu_used:.0%} for {cls})."),
+                                              "fast as its modelled {other_mfu:.1%} MFU (it is timed at the best "
+                                              "published {other_mfu_used:.1%} for {cls})."),
         "deadline": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} needs {other_days:g} days, over the "
                                            "deadline of {deadline:g} days."),
         "cost": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} "

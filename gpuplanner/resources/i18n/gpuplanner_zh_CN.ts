@@ -4098,8 +4098,8 @@
         <translation>{me} 胜过 {other}：{other} 仅按点估计满足截止时间，按区间上限则不满足（排在稳妥的方案之后）。</translation>
     </message>
     <message>
-        <source>{me} beats {other}: {other}&apos;s MFU of {other_mfu:.0%} is graded poor.</source>
-        <translation>{me} 胜过 {other}：{other} 的 MFU 为 {other_mfu:.0%}，评级为差。</translation>
+        <source>{me} beats {other}: {other}&apos;s MFU of {other_mfu:.1%} is graded poor.</source>
+        <translation>{me} 胜过 {other}：{other} 的 MFU 为 {other_mfu:.1%}，评级为差。</translation>
     </message>
     <message>
         <source>{me} beats {other}: {other} needs {other_days:g} days, over the deadline of {deadline:g} days.</source>
@@ -4122,16 +4122,16 @@
         <translation>{me} 胜过 {other}：{other} 需要经 PCIe（无 NVLink）做张量并行；只要有 NVLink 卡满足截止时间，它就排在不需要的方案之后。</translation>
     </message>
     <message>
-        <source>{me} beats {other}: {other}&apos;s modelled {other_mfu:.0%} MFU is above the best published {other_mfu_used:.0%} for {cls} ({src}), so it is costed at {other_mfu_used:.0%}: {other_cost:,.0f} {cur} against {cost:,.0f} {cur}; at its modelled MFU it would have won.</source>
-        <translation>{me} 胜过 {other}：{other} 的模型估算 MFU {other_mfu:.0%} 高于 {cls} 的最佳公开值 {other_mfu_used:.0%}（{src}），因此按 {other_mfu_used:.0%} 计算成本：{other_cost:,.0f} {cur} 对 {cost:,.0f} {cur}；若按模型估算的 MFU，它本会胜出。</translation>
+        <source>{me} beats {other}: {other}&apos;s modelled {other_mfu:.1%} MFU is above the best published {other_mfu_used:.1%} for {cls} ({src}), so it is costed at {other_mfu_used:.1%}: {other_cost:,.0f} {cur} against {cost:,.0f} {cur}; at its modelled MFU it would have won.</source>
+        <translation>{me} 胜过 {other}：{other} 的模型估算 MFU {other_mfu:.1%} 高于 {cls} 的最佳公开值 {other_mfu_used:.1%}（{src}），因此按 {other_mfu_used:.1%} 计算成本：{other_cost:,.0f} {cur} 对 {cost:,.0f} {cur}；若按模型估算的 MFU，它本会胜出。</translation>
     </message>
     <message>
-        <source>{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} ({days:g} against {other_days:g} days), even were {other} as fast as its modelled {other_mfu:.0%} MFU (it is costed at the best published {other_mfu_used:.0%} for {cls}).</source>
-        <translation>{me} 胜过 {other}：{cost:,.0f} {cur} 对 {other_cost:,.0f} {cur}（{days:g} 天对 {other_days:g} 天）；即使 {other} 达到模型估算的 MFU {other_mfu:.0%} 也是如此（它按 {cls} 的最佳公开值 {other_mfu_used:.0%} 计算成本）。</translation>
+        <source>{me} beats {other}: {cost:,.0f} {cur} against {other_cost:,.0f} {cur} ({days:g} against {other_days:g} days), even were {other} as fast as its modelled {other_mfu:.1%} MFU (it is costed at the best published {other_mfu_used:.1%} for {cls}).</source>
+        <translation>{me} 胜过 {other}：{cost:,.0f} {cur} 对 {other_cost:,.0f} {cur}（{days:g} 天对 {other_days:g} 天）；即使 {other} 达到模型估算的 MFU {other_mfu:.1%} 也是如此（它按 {cls} 的最佳公开值 {other_mfu_used:.1%} 计算成本）。</translation>
     </message>
     <message>
-        <source>{me} beats {other}: {days:g} against {other_days:g} days ({cost:,.0f} against {other_cost:,.0f} {cur}), even were {other} as fast as its modelled {other_mfu:.0%} MFU (it is timed at the best published {other_mfu_used:.0%} for {cls}).</source>
-        <translation>{me} 胜过 {other}：{days:g} 天对 {other_days:g} 天（{cost:,.0f} 对 {other_cost:,.0f} {cur}）；即使 {other} 达到模型估算的 MFU {other_mfu:.0%} 也是如此（它按 {cls} 的最佳公开值 {other_mfu_used:.0%} 计时）。</translation>
+        <source>{me} beats {other}: {days:g} against {other_days:g} days ({cost:,.0f} against {other_cost:,.0f} {cur}), even were {other} as fast as its modelled {other_mfu:.1%} MFU (it is timed at the best published {other_mfu_used:.1%} for {cls}).</source>
+        <translation>{me} 胜过 {other}：{days:g} 天对 {other_days:g} 天（{cost:,.0f} 对 {other_cost:,.0f} {cur}）；即使 {other} 达到模型估算的 MFU {other_mfu:.1%} 也是如此（它按 {cls} 的最佳公开值 {other_mfu_used:.1%} 计时）。</translation>
     </message>
     <message>
         <source>{me} beats {other}: {other} leaves {other_free:.0%} of the memory free, less than the memory model&apos;s p75 error of {margin:.0%} (tight).</source>
@@ -7318,8 +7318,8 @@
         <translation>不适用 MFU 上限（使用了你自己的 MFU 或实测运行，或规则已关闭）。</translation>
     </message>
     <message>
-        <source>Modelled MFU {mfu:.0%} is above the best published {ceil:.0%} of its class ({cls}; {src}, {date}, {layout}): timed and costed at {ceil:.0%}.</source>
-        <translation>模型 MFU {mfu:.0%} 高于同类最佳公开值 {ceil:.0%}（{cls}；{src}，{date}，{layout}）：按 {ceil:.0%} 计算时间和成本。</translation>
+        <source>Modelled MFU {mfu:.1%} is above the best published {ceil:.1%} of its class ({cls}; {src}, {date}, {layout}): timed and costed at {ceil:.1%}.</source>
+        <translation>模型 MFU {mfu:.1%} 高于同类最佳公开值 {ceil:.1%}（{cls}；{src}，{date}，{layout}）：按 {ceil:.1%} 计算时间和成本。</translation>
     </message>
     <message>
         <source>Modelled MFU {mfu:.0%} is within the best published {ceil:.0%} of its class ({cls}; {src}, {date}).</source>
