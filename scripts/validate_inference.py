@@ -151,3 +151,126 @@ for p, g, prec, tp, meas, src in DECODE_B1:
     eb1.append(abs(1 / t / meas - 1))
     print(f"| {p} | {g} | {prec.upper()} TP{tp} | {src} | {meas:.1f} | {1 / t:.1f} | {1 / t / meas - 1:+.0%} |")
 print(f"batch-1 decode: {len(eb1)} rows, median {statistics.median(eb1)*100:.1f}%, p90 {p90(eb1)*100:.1f}%")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Issue 35, round 4: other engines (vLLM, LMDeploy TurboMind, NVIDIA NIM) and MoE. Each row as a user would enter
+# it: the model preset, the card, the precision, TP, the lengths and (fixed batch) the batch; the source per table.
+def _report(name, errs):
+    print(f"{name}: {len(errs)} rows, median {statistics.median(errs)*100:.1f}%, p90 {p90(errs)*100:.1f}%, "
+          f"max {max(errs)*100:.1f}%")
+
+
+def _fits(p, g, prec, tp, batch, tokens, engine="vllm"):
+    """Does the batch's whole KV (batch × tokens) fit in the pool the engine would allocate? (a row that does not
+    queues requests: its figure is no longer a fixed batch)"""
+    m = M(p)
+    kvb = inf.KV_BYTES[inf.kv_precision_for(prec)]
+    return batch * tokens * inf.kv_bytes_per_token_per_gpu(m, kvb, tp) <= inf.kv_cache_bytes_per_gpu(
+        m, get_gpu(g), precision=prec, tp=tp, engine=engine)
+
+
+# MoE batch-1 decode: pytorch-labs/gpt-fast mixtral-moe/README.md "Benchmarks" (8xA100-80GB power-limited to 330 W,
+# batch size 1, 5-token prompt, torch.compile, tensor parallelism with ENABLE_INTRA_NODE_COMM=1); bf16 does not fit
+# one GPU (OOM); int8 is weight-only int8 (1 byte per weight). Each token reads its 2 of 8 experts.
+MOE_B1 = [("mixtral-8x7b", "a100-sxm-80gb", "bf16", 2, 96.67), ("mixtral-8x7b", "a100-sxm-80gb", "bf16", 4, 155.35),
+          ("mixtral-8x7b", "a100-sxm-80gb", "bf16", 8, 227.82), ("mixtral-8x7b", "a100-sxm-80gb", "int8", 1, 97.92),
+          ("mixtral-8x7b", "a100-sxm-80gb", "int8", 2, 155.03), ("mixtral-8x7b", "a100-sxm-80gb", "int8", 4, 216.87),
+          ("mixtral-8x7b", "a100-sxm-80gb", "int8", 8, 279.35)]
+
+
+def decode_tps(p, g, prec, tp, batch=1, context=256):
+    t, _ = inf.decode_step_s(M(p), get_gpu(g), precision=prec, kv_bytes=inf.KV_BYTES[inf.kv_precision_for(prec)],
+                             batch=batch, context=context, tp=tp, eff=inf.ServingEfficiency())
+    return batch / t
+
+
+emoe = []
+for p, g, prec, tp, meas in MOE_B1:
+    v = decode_tps(p, g, prec, tp)
+    emoe.append(abs(v / meas - 1))
+    print(f"| {p} | {g} | {prec.upper()} TP{tp} | gpt-fast | {meas:.1f} | {v:.1f} | {v / meas - 1:+.0%} |")
+_report("MoE batch-1 decode (gpt-fast Mixtral)", emoe)
+
+# LMDeploy TurboMind, InternLM/lmdeploy docs/en/benchmark/a100_fp16.md (commit 3e391df4673326f79363eebe030876861a9b7090;
+# "All the following results are tested on (x8) A100-80G CUDA 11.8", lmdeploy v0.1.0a1, profile_generation.py: a fixed
+# batch of requests with fixed prompt/output lengths; FP16 weights and KV cache). (preset, tp, batch, prompt, output,
+# output tok/s, first-token latency at batch 1 in s)
+LMD = [
+    ("llama-2-7b", 1, 1, 1, 128, 100.02, None), ("llama-2-7b", 1, 1, 128, 128, 102.21, 0.022),
+    ("llama-2-7b", 1, 1, 2048, 128, 86.1, 0.139),
+    ("llama-2-7b", 1, 16, 1, 128, 1504.72, None), ("llama-2-7b", 1, 16, 128, 128, 1272.47, None),
+    ("llama-2-7b", 1, 16, 128, 2048, 1010.62, None), ("llama-2-7b", 1, 16, 2048, 128, 348.87, None),
+    ("llama-2-7b", 1, 16, 2048, 2048, 601.63, None),
+    ("llama-2-7b", 1, 32, 1, 128, 2136.73, None), ("llama-2-7b", 1, 32, 128, 128, 2125.47, None),
+    ("llama-2-7b", 1, 32, 128, 2048, 1462.12, None), ("llama-2-7b", 1, 32, 2048, 128, 450.43, None),
+    ("llama-2-7b", 1, 32, 2048, 2048, 733.34, None),
+    ("llama-2-7b", 1, 64, 1, 128, 4154.81, None), ("llama-2-7b", 1, 64, 128, 128, 3024.07, None),
+    ("llama-2-7b", 1, 64, 128, 2048, 1852.06, None), ("llama-2-7b", 1, 64, 2048, 128, 493.46, None),
+    ("llama-2-7b", 1, 64, 2048, 2048, 755.65, None),
+    ("llama-2-13b", 1, 1, 1, 128, 57.49, None), ("llama-2-13b", 1, 1, 128, 128, 56.58, 0.040),
+    ("llama-2-13b", 1, 1, 2048, 128, 48.99, 0.242),
+    ("llama-2-13b", 1, 16, 1, 128, 869.45, None), ("llama-2-13b", 1, 16, 128, 128, 757.3, None),
+    ("llama-2-13b", 1, 16, 128, 2048, 605.88, None), ("llama-2-13b", 1, 16, 2048, 128, 257.92, None),
+    ("llama-2-13b", 1, 16, 2048, 2048, 366.67, None),
+    ("llama-2-13b", 1, 32, 1, 128, 1667.5, None), ("llama-2-13b", 1, 32, 128, 128, 1301.27, None),
+    ("llama-2-13b", 1, 32, 128, 2048, 860.14, None), ("llama-2-13b", 1, 32, 2048, 128, 291.54, None),
+    ("llama-2-13b", 1, 64, 1, 128, 3049.16, None), ("llama-2-13b", 1, 64, 128, 128, 2033.22, None),
+    ("llama-2-70b", 4, 1, 1, 128, 33.94, None), ("llama-2-70b", 4, 1, 128, 128, 33.63, 0.074),
+    ("llama-2-70b", 4, 1, 2048, 128, 28.32, 0.402),
+    ("llama-2-70b", 4, 16, 1, 128, 468.52, None), ("llama-2-70b", 4, 16, 128, 128, 439.77, None),
+    ("llama-2-70b", 4, 16, 128, 2048, 482.99, None), ("llama-2-70b", 4, 16, 2048, 128, 189.34, None),
+    ("llama-2-70b", 4, 16, 2048, 2048, 399.42, None),
+    ("llama-2-70b", 4, 32, 1, 128, 906.03, None), ("llama-2-70b", 4, 32, 128, 128, 746.36, None),
+    ("llama-2-70b", 4, 32, 128, 2048, 853.56, None), ("llama-2-70b", 4, 32, 2048, 128, 232.6, None),
+    ("llama-2-70b", 4, 32, 2048, 2048, 636.23, None),
+    ("llama-2-70b", 4, 64, 1, 128, 1425.79, None), ("llama-2-70b", 4, 64, 128, 128, 1159.84, None),
+    ("llama-2-70b", 4, 64, 128, 2048, 1391.8, None), ("llama-2-70b", 4, 64, 2048, 128, 270.47, None),
+    ("llama-2-70b", 4, 64, 2048, 2048, 930.46, None),
+]
+G_LMD = "a100-sxm-80gb"
+elmd_b1, elmd_fix, elmd_ttft, lmd_out = [], [], [], []
+for p, tp, b, i, o, meas, ftl in LMD:
+    if not _fits(p, G_LMD, "bf16", tp, b, i + o):
+        lmd_out.append((p, tp, b, i, o))
+        continue
+    v = inf.static_batch_tokens_per_s_per_gpu(M(p), get_gpu(G_LMD), batch=b, prompt_tokens=i, output_tokens=o,
+                                              precision="bf16", tp=tp) * tp
+    (elmd_b1 if b == 1 else elmd_fix).append(abs(v / meas - 1))
+    print(f"| {p} | {G_LMD} | BF16 TP{tp} | {b} | {i}/{o} | {meas:,.1f} | {v:,.1f} | {v / meas - 1:+.0%} |")
+    if ftl:
+        f = inf.time_to_first_token_s(M(p), get_gpu(G_LMD), prompt_tokens=i, precision="bf16", tp=tp)
+        elmd_ttft.append(abs(f / ftl - 1))
+        print(f"|   first token | | | 1 | {i} | {ftl * 1000:.0f} ms | {f * 1000:.0f} ms | {f / ftl - 1:+.0%} |")
+_report("LMDeploy batch 1 (output tok/s)", elmd_b1)
+_report("LMDeploy fixed batch 16-64 (output tok/s)", elmd_fix)
+_report("LMDeploy first token (batch 1)", elmd_ttft)
+print(f"LMDeploy rows whose batch does not fit the KV pool (requests queue), left out: {lmd_out}")
+
+# vLLM's own performance benchmark, latency tests (.buildkite/nightly-benchmarks/tests/latency-tests.json;
+# buildkite.com/vllm/performance-benchmark/builds/9515: "Input length: 32 tokens. Output length: 128 tokens.
+# Batch size: fixed (8)", H200, mean end-to-end latency of the batch; bf16 weights). Llama 3 70B is llama-3-70b.
+VLLM_LAT = [("llama-3.1-8b", "h200-sxm-141gb", 1, 833.421), ("llama-3-70b", "h200-sxm-141gb", 4, 2077.53),
+            ("mixtral-8x7b", "h200-sxm-141gb", 2, 1917.44)]
+evl = []
+for p, g, tp, ms in VLLM_LAT:
+    tps = inf.static_batch_tokens_per_s_per_gpu(M(p), get_gpu(g), batch=8, prompt_tokens=32, output_tokens=128,
+                                                precision="bf16", tp=tp) * tp
+    v = 8 * 128 / tps * 1000
+    evl.append(abs(v / ms - 1))
+    print(f"| {p} | {g} | BF16 TP{tp} | vLLM | 8 | 32/128 | {ms:,.0f} ms | {v:,.0f} ms | {v / ms - 1:+.0%} |")
+_report("vLLM latency tests (batch 8, 32/128, end-to-end)", evl)
+
+# NVIDIA NIM for LLMs benchmarking guide, "Performance" (docs.nvidia.com/nim/benchmarking/llm/1.0.0/performance.md):
+# Llama-3.3-70b-instruct, NIM 1.8.0, 2 x H100 80G, fp8 TP2; concurrency 1 (one user): TTFT and inter-token latency.
+NIM = [("llama-3.1-70b", "h100-sxm-80gb", "fp8", 2, 5000, 500, 406.77, 18.58),
+       ("llama-3.1-70b", "h100-sxm-80gb", "fp8", 2, 500, 2000, 47.77, 18.91)]
+enim_itl, enim_ttft = [], []
+for p, g, prec, tp, i, o, ttft, itl in NIM:
+    v = 1000 / decode_tps(p, g, prec, tp, context=i + o / 2)
+    f = inf.time_to_first_token_s(M(p), get_gpu(g), prompt_tokens=i, precision=prec, tp=tp) * 1000
+    enim_itl.append(abs(v / itl - 1)); enim_ttft.append(abs(f / ttft - 1))
+    print(f"| {p} | {g} | FP8 TP{tp} | NIM | {i}/{o} | ITL {itl} ms | {v:.1f} ms | {v / itl - 1:+.0%} | "
+          f"TTFT {ttft} ms | {f:.0f} ms | {f / ttft - 1:+.0%} |")
+_report("NIM concurrency-1 inter-token latency", enim_itl)
+_report("NIM concurrency-1 first token", enim_ttft)
