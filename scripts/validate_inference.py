@@ -274,3 +274,51 @@ for p, g, prec, tp, i, o, ttft, itl in NIM:
           f"TTFT {ttft} ms | {f:.0f} ms | {f / ttft - 1:+.0%} |")
 _report("NIM concurrency-1 inter-token latency", enim_itl)
 _report("NIM concurrency-1 first token", enim_ttft)
+
+# Maximum load on ShareGPT, vLLM v0.6.0 and SGLang v0.3.0: sgl-project/sglang benchmark/benchmark_vllm_060/README.md
+# (commit 120affb9613cc3f5bcd055ec09c7621d3ced0ebc), "Offline benchmark results": 5,000 ShareGPT prompts at an infinite
+# request rate, BF16, output tokens/s of the whole TP group. vLLM: gpu_memory_utilization 0.90 (default), --num-scheduler-
+# steps 10; SGLang: mem_fraction_static 0.88 (TP 1 default; set to 0.88 at TP 4). ShareGPT's lengths vary by request;
+# the rows use the means of the same 5,000-prompt sample: 1,130,466 input and 971,613 generated tokens with the Llama 3.1
+# tokenizer (sgl-project/sglang issue #1505, bench_serving --num-prompts 5000), 226 in / 194 out (the README's own
+# output/request ratio, 4281.51 / 22.03 = 194.3, agrees).
+SHAREGPT = [("llama-3.1-8b", "a100-sxm-80gb", 1, "sglang", 0.88, 4281.51), ("llama-3.1-8b", "a100-sxm-80gb", 1, "vllm", 0.90, 4132.37),
+            ("llama-3.1-70b", "h100-sxm-80gb", 4, "sglang", 0.88, 3856.01), ("llama-3.1-70b", "h100-sxm-80gb", 4, "vllm", 0.90, 3700.64)]
+eshare = []
+for p, g, tp, eng, frac, meas in SHAREGPT:
+    v = inf.max_throughput_per_gpu(M(p), get_gpu(g), prompt_tokens=226, output_tokens=194, precision="bf16", tp=tp,
+                                   engine=eng, utilization=frac) * tp
+    eshare.append(abs(v / meas - 1))
+    print(f"| {p} | {g} | BF16 TP{tp} | {eng} {frac:.2f} | 226/194 (ShareGPT means) | {meas:,.0f} | {v:,.0f} | {v / meas - 1:+.0%} |")
+_report("max load ShareGPT, vLLM 0.6 / SGLang 0.3", eshare)
+
+# MoE: which weights a decode step reads. The vLLM H200 Mixtral row (batch 8) and gpt-fast's batch-1 rows, predicted
+# with the union of activated experts (the model), with every expert (a dense read) and with only k/E of them per
+# token summed over the batch without overlap.
+import dataclasses as _dc
+for p, g, prec, tp, b, meas_s in [("mixtral-8x7b", "a100-sxm-80gb", "bf16", 2, 1, 1 / 96.67),
+                                  ("mixtral-8x7b", "a100-sxm-80gb", "bf16", 8, 1, 1 / 227.82),
+                                  ("mixtral-8x7b", "h200-sxm-141gb", "bf16", 2, 8, None)]:
+    m = M(p)
+    dense = _dc.replace(m, expert_params=0.0)
+    kv = inf.KV_BYTES["bf16"]
+    def _t(mm):
+        return inf.decode_step_s(mm, get_gpu(g), precision=prec, kv_bytes=kv, batch=b, context=256, tp=tp,
+                                 eff=inf.ServingEfficiency())[0]
+    print(f"  MoE read, {p} {g} TP{tp} batch {b}: union {_t(m) * 1000:.2f} ms, every expert {_t(dense) * 1000:.2f} ms"
+          + (f", measured {meas_s * 1000:.2f} ms" if meas_s else "")
+          + f" (experts reached: {1 - (1 - m.experts_per_tok / m.num_experts) ** b:.0%})")
+
+# The issue's five serving categories over every table above (|error| pooled; Mixtral v0.9 first token stays apart).
+CATEGORIES = {
+    "batch-1 decode": eb1 + emoe + elmd_b1 + enim_itl,
+    "fixed batch": errs + elmd_fix + evl,
+    "max load": allerr + err405 + eshare,
+    "first token": e2 + e9 + elmd_ttft + enim_ttft,
+    "KV capacity (catalog memory)": kv_cat,
+}
+print("\nBy category (all sources pooled):")
+for _name, _e in CATEGORIES.items():
+    _report(f"  {_name}", _e)
+_all = [x for _e in CATEGORIES.values() for x in _e]
+_report("  all serving rows", _all)

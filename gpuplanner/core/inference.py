@@ -245,6 +245,23 @@ def gemm_efficiency(m: ServingModel, gpu: Any, precision: str, tokens: float, tp
     return e / (1.0 + _timing.D0 / max(width, 1.0)) / (1.0 + rows0 / max(tokens, 1.0))
 
 
+#: GEMM rows a weight-only kernel pads a decode step to. Weight-only formats (int4 always; int8 on cards without an
+#: 8-bit tensor-core rate in the catalog, where :func:`peak_flops` runs it at the 16-bit rate) dequantise each weight
+#: tile inside the kernel and multiply in 16-bit: Marlin (IST-DASLab/marlin, the FP16×INT4 kernel vLLM and SGLang use
+#: for GPTQ/AWQ checkpoints) holds the activations in m-blocks of 16 rows (``tile_m = 16 * thread_m_blocks``, up to
+#: 4 blocks; ``marlin_cuda_kernel.cu``) and its README reports "close to ideal (4x) speedups up to batchsizes of 16-32
+#: tokens": a small batch pads to 16 rows, not to the 128-row cuBLAS tile :data:`timing.T0` stands for. gpt-fast's int8
+#: Mixtral at batch 1 (12.9 GB of active weights in 10.2 ms on one A100: 0.62 of its bandwidth, mixtral-moe/README.md)
+#: is bound by the weights, which a 128-row pad at the 16-bit rate would not allow (15 ms).
+WEIGHT_ONLY_TILE_ROWS = 16.0
+
+
+def weight_only(gpu: Any, precision: str) -> bool:
+    """Whether ``precision`` runs as a weight-only format on ``gpu``: int4, or int8 without an 8-bit peak
+    (:data:`WEIGHT_ONLY_TILE_ROWS`)."""
+    return precision == "int4" or (precision == "int8" and not getattr(gpu, "fp8_tflops", None))
+
+
 def ridge_rows(gpu: Any, precision: str) -> float:
     """GEMM rows at which a linear layer's FLOPs take as long as reading its weights, at the card's datasheet
     rates: ``peak × bytes per weight / (2 × bandwidth)`` (the roofline's ridge point, Williams et al. 2009,
@@ -321,7 +338,8 @@ def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float,
     peak = peak_flops(gpu, precision) or 0.0
     t_read = decode_weight_bytes(m, precision, batch) / tp / bw
     flops = batch * 2.0 * m.params_active / tp
-    t_gemm = flops / (peak * gemm_efficiency(m, gpu, precision, batch, tp)) if peak > 0 else math.inf
+    rows0 = WEIGHT_ONLY_TILE_ROWS if weight_only(gpu, precision) else None  # small-M weight-only kernels
+    t_gemm = flops / (peak * gemm_efficiency(m, gpu, precision, batch, tp, t0=rows0)) if peak > 0 else math.inf
     t_attn = batch * context * kv_bytes_per_token_per_gpu(m, kv_bytes, tp) / kv_read_bandwidth(gpu, eff)
     t = max(t_read, t_gemm) + t_attn + tp_all_reduce_s(m, gpu, tokens=batch, tp=tp)
     return t, ("memory" if t_read >= t_gemm else "compute")
