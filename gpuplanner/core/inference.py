@@ -441,6 +441,16 @@ def kv_cache_bytes_per_gpu(m: ServingModel, gpu: Any, *, precision: str, tp: int
     return max(total * utilization - w - other, 0.0)
 
 
+def max_running_requests(engine: str, gpu: Any) -> int | None:
+    """Requests the engine's scheduler runs at once at most, whatever memory allows (None: memory alone). vLLM stops
+    admitting at ``max_num_seqs`` (``EngineArgs.get_batch_defaults``: 1024 on cards of at least 70 GiB other than the
+    A100, else 256; vLLM ≤ 0.6: 256 on every card), the second figure of :func:`token_budget`. TensorRT-LLM's
+    ``trtllm-bench`` sets ``max_batch_size`` from the dataset and the memory (its perf-overview tables run batches in
+    the thousands), and SGLang's ``max_running_requests`` is ``max_total_num_tokens // 2`` (``scheduler.py``), both
+    above what memory holds at these contexts, so memory alone decides there."""
+    return token_budget(engine, gpu)[1] if engine == "vllm" else None
+
+
 def reserved_context(engine: str, prompt: float, output: float, average: float) -> float:
     """KV tokens the scheduler holds per running request. vLLM and SGLang allocate pages as a request grows
     (PagedAttention; preemption when full): the average context. TensorRT-LLM's default capacity policy
@@ -472,7 +482,9 @@ def replica(m: ServingModel, gpu: Any, *, precision: str, kv_precision: str | No
     held = reserved_context(engine, prompt, output, context)
     b_mem = max_batch_by_memory(m, gpu, precision=precision, kv_bytes=kvb, context=held, tp=tp, eff=eff,
                                 utilization=utilization, engine=engine)
-    b = b_mem if max_batch is None else min(b_mem, int(max_batch))
+    cap = max_running_requests(engine, gpu)  # the scheduler's own sequence cap (vLLM max_num_seqs)
+    b = b_mem if cap is None else min(b_mem, cap)
+    b = b if max_batch is None else min(b, int(max_batch))
     if b < 1:
         return None
     pre = prefill_s(m, gpu, precision=precision, prompt=prompt, tp=tp, eff=eff,
