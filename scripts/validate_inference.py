@@ -83,6 +83,11 @@ KV_ROWS = [
      "vLLM issue #21348 (Jul 2025): Qwen3-235B-A22B-FP8, TP 4"),
     ("qwen3-235b-a22b", "h100-sxm-80gb", "fp8", 4, "sglang", 0.93, 79.22, 2 * 8.23,
      "same issue, SGLang --mem-fraction-static 0.93: K 8.23 + V 8.23 GB"),
+    # issue 35 round 4: a current vLLM's own split, printed in ovg-project/kvcached PR #448 (Aug 2026): "Measured on an
+    # A100, enforce_eager, util 0.92, requested 36.33 GiB": Qwen2.5-0.5B weights 0.93, torch peak 0.59, non-torch
+    # 0.11 GiB, real KV capacity 34.70 GiB (36.33 / 0.92 = 39.49 GiB seen: an A100 40GB)
+    ("qwen2.5-0.5b", "a100-sxm-40gb", "bf16", 1, "vllm", 0.92, 39.49, 34.70,
+     "ovg-project/kvcached PR #448 (Aug 2026): Qwen2.5-0.5B, A100 40GB, util 0.92, enforce_eager"),
 ]
 kv_cat, kv_log = [], []
 for p, g, prec, tp, eng, frac, total, meas, src in KV_ROWS:
@@ -309,9 +314,24 @@ for p, g, prec, tp, b, meas_s in [("mixtral-8x7b", "a100-sxm-80gb", "bf16", 2, 1
           + (f", measured {meas_s * 1000:.2f} ms" if meas_s else "")
           + f" (experts reached: {1 - (1 - m.experts_per_tok / m.num_experts) ** b:.0%})")
 
+# Batch-1 decode under current vLLM (V1), one request at a time:
+# * InferenceBench "Recipe: concurrency sweep" (yobitelcomm.github.io/bench/recipes/concurrency-sweep/, 2026-05-16):
+#   H100-80GB-HBM3, vLLM 0.21.0, Llama-3.1-8B-Instruct fp16, concurrency 1: TPOT p50 6.48 ms (short chatbot prompts;
+#   the prompt length is not stated, 512 tokens assumed: its KV is 0.4% of the bytes a step reads);
+# * J. Musgrave, "vLLM throughput-latency sweep on NVIDIA A100" (johnmusgrave.com, vLLM 0.23.0, A100 40GB on Lambda,
+#   Llama-3.1-8B-Instruct BF16, 1024 in / 128 out, --max-concurrency 1): "about 75 tokens/sec".
+VLLM_B1 = [("llama-3.1-8b", "h100-sxm-80gb", 1, 512 + 64, 1000 / 6.48, "vLLM 0.21 (InferenceBench)"),
+           ("llama-3.1-8b", "a100-sxm-40gb", 1, 1024 + 64, 75.0, "vLLM 0.23 (J. Musgrave)")]
+evb1 = []
+for p, g, tp, ctx, meas, src in VLLM_B1:
+    v = decode_tps(p, g, "bf16", tp, context=ctx)
+    evb1.append(abs(v / meas - 1))
+    print(f"| {p} | {g} | BF16 TP{tp} | {src} | {meas:.1f} | {v:.1f} | {v / meas - 1:+.0%} |")
+_report("batch-1 decode, current vLLM", evb1)
+
 # The issue's five serving categories over every table above (|error| pooled; Mixtral v0.9 first token stays apart).
 CATEGORIES = {
-    "batch-1 decode": eb1 + emoe + elmd_b1 + enim_itl,
+    "batch-1 decode": eb1 + emoe + elmd_b1 + enim_itl + evb1,
     "fixed batch": errs + elmd_fix + evl,
     "max load": allerr + err405 + eshare,
     "first token": e2 + e9 + elmd_ttft + enim_ttft,
