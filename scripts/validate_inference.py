@@ -340,9 +340,22 @@ for p, g, meas in INT4_B1:
     print(f"| {p} | {g} | INT4 TP1 | MLC LLM | {meas:.1f} | {v:.1f} | {v / meas - 1:+.0%} |")
 _report("batch-1 decode, int4 weight-only (MLC LLM)", eint4)
 
+# Weight-only int8/int4 at batch 1 under gpt-fast (pytorch-labs/gpt-fast README, "Benchmarks" and "Tensor Parallelism +
+# Quantization", same A100s at 330 W as the dense rows above): int8 per-channel, int4 with a bf16 scale and zero per
+# 32 weights (G=32: 5 bits a weight, the model's int4 counts 4), tinygemm's int4 kernel. The README prints the bandwidth
+# each run reached: 1,069 GB/s (7B int8), 863 GB/s (7B int4), 1,323 / 1,098 GB/s (70B int8 / int4).
+GPTFAST_Q = [("llama-2-7b", "int8", 1, 155.58), ("llama-2-7b", "int4", 1, 196.80), ("llama-2-70b", "int8", 1, 19.13),
+             ("llama-2-70b", "int4", 1, 25.25), ("llama-2-70b", "int8", 8, 80.44), ("llama-2-70b", "int4", 8, 90.77)]
+egfq = []
+for p, prec, tp, meas in GPTFAST_Q:
+    v = decode_tps(p, "a100-sxm-80gb", prec, tp)
+    egfq.append(abs(v / meas - 1))
+    print(f"| {p} | a100-sxm-80gb | {prec.upper()} TP{tp} | gpt-fast | {meas:.1f} | {v:.1f} | {v / meas - 1:+.0%} |")
+_report("batch-1 decode, gpt-fast int8/int4", egfq)
+
 # The issue's five serving categories over every table above (|error| pooled; Mixtral v0.9 first token stays apart).
 CATEGORIES = {
-    "batch-1 decode": eb1 + emoe + elmd_b1 + enim_itl + evb1 + eint4,
+    "batch-1 decode": eb1 + emoe + elmd_b1 + enim_itl + evb1 + eint4 + egfq,
     "fixed batch": errs + elmd_fix + evl,
     "max load": allerr + err405 + eshare,
     "first token": e2 + e9 + elmd_ttft + enim_ttft,
@@ -353,3 +366,11 @@ for _name, _e in CATEGORIES.items():
     _report(f"  {_name}", _e)
 _all = [x for _e in CATEGORIES.values() for x in _e]
 _report("  all serving rows", _all)
+# The same without the rows of gpt-fast and llama.cpp (reference implementations, not the serving engines the planner
+# sizes for: gpt-fast's own all-reduce and its tinygemm int4 kernel, llama.cpp's GGUF kernels)
+ENGINE_ONLY = {"batch-1 decode": elmd_b1 + enim_itl + evb1 + eint4, "fixed batch": errs + elmd_fix + evl}
+print("Serving engines only (vLLM, SGLang, TensorRT-LLM, NIM, LMDeploy, MLC LLM):")
+for _name, _e in ENGINE_ONLY.items():
+    _report(f"  {_name}", _e)
+_report("  all serving rows", ENGINE_ONLY["batch-1 decode"] + ENGINE_ONLY["fixed batch"] + CATEGORIES["max load"]
+        + CATEGORIES["first token"] + CATEGORIES["KV capacity (catalog memory)"])
