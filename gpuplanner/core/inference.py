@@ -50,6 +50,10 @@ What the engines do beyond the roofline (issue 35):
   steps (vLLM's default scheduler prioritises prefills; Agrawal et al. 2024, Sarathi-Serve, arXiv:2403.02310 §2:
   "generation stalls"), so every running user waits ``B × t_prefill / output`` per generated token beside the
   step itself: the latency target is met when ``t(B) + B·t_prefill/output ≤ 1/r``, not ``t(B)`` alone.
+* **Weight-only formats** (int4; int8 without an 8-bit tensor-core rate) pad a decode GEMM to Marlin's 16-row
+  m-blocks, not the 128-row tile: :data:`WEIGHT_ONLY_TILE_ROWS` (issue 35, round 4).
+* **The engine's sequence cap**: vLLM runs at most ``max_num_seqs`` requests whatever memory holds
+  (:func:`max_running_requests`).
 * **Engine memory reservation**: ``gpu_memory_utilization`` (vLLM engine argument, default 0.9; TensorRT-LLM
   ``kv_cache_free_gpu_mem_fraction``; SGLang ``mem_fraction_static``) and ``engine`` are parameters of
   :func:`size_serving` (issue 35, round 3: the reservation rules above).
