@@ -83,6 +83,11 @@ KV_ROWS = [
      "vLLM issue #21348 (Jul 2025): Qwen3-235B-A22B-FP8, TP 4"),
     ("qwen3-235b-a22b", "h100-sxm-80gb", "fp8", 4, "sglang", 0.93, 79.22, 2 * 8.23,
      "same issue, SGLang --mem-fraction-static 0.93: K 8.23 + V 8.23 GB"),
+    # issue 35 round 4: a current vLLM's own split, printed in ovg-project/kvcached PR #448 (Aug 2026): "Measured on an
+    # A100, enforce_eager, util 0.92, requested 36.33 GiB": Qwen2.5-0.5B weights 0.93, torch peak 0.59, non-torch
+    # 0.11 GiB, real KV capacity 34.70 GiB (36.33 / 0.92 = 39.49 GiB seen: an A100 40GB)
+    ("qwen2.5-0.5b", "a100-sxm-40gb", "bf16", 1, "vllm", 0.92, 39.49, 34.70,
+     "ovg-project/kvcached PR #448 (Aug 2026): Qwen2.5-0.5B, A100 40GB, util 0.92, enforce_eager"),
 ]
 kv_cat, kv_log = [], []
 for p, g, prec, tp, eng, frac, total, meas, src in KV_ROWS:
@@ -151,3 +156,221 @@ for p, g, prec, tp, meas, src in DECODE_B1:
     eb1.append(abs(1 / t / meas - 1))
     print(f"| {p} | {g} | {prec.upper()} TP{tp} | {src} | {meas:.1f} | {1 / t:.1f} | {1 / t / meas - 1:+.0%} |")
 print(f"batch-1 decode: {len(eb1)} rows, median {statistics.median(eb1)*100:.1f}%, p90 {p90(eb1)*100:.1f}%")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Issue 35, round 4: other engines (vLLM, LMDeploy TurboMind, NVIDIA NIM) and MoE. Each row as a user would enter
+# it: the model preset, the card, the precision, TP, the lengths and (fixed batch) the batch; the source per table.
+def _report(name, errs):
+    print(f"{name}: {len(errs)} rows, median {statistics.median(errs)*100:.1f}%, p90 {p90(errs)*100:.1f}%, "
+          f"max {max(errs)*100:.1f}%")
+
+
+def _fits(p, g, prec, tp, batch, tokens, engine="vllm"):
+    """Does the batch's whole KV (batch × tokens) fit in the pool the engine would allocate? (a row that does not
+    queues requests: its figure is no longer a fixed batch)"""
+    m = M(p)
+    kvb = inf.KV_BYTES[inf.kv_precision_for(prec)]
+    return batch * tokens * inf.kv_bytes_per_token_per_gpu(m, kvb, tp) <= inf.kv_cache_bytes_per_gpu(
+        m, get_gpu(g), precision=prec, tp=tp, engine=engine)
+
+
+# MoE batch-1 decode: pytorch-labs/gpt-fast mixtral-moe/README.md "Benchmarks" (8xA100-80GB power-limited to 330 W,
+# batch size 1, 5-token prompt, torch.compile, tensor parallelism with ENABLE_INTRA_NODE_COMM=1); bf16 does not fit
+# one GPU (OOM); int8 is weight-only int8 (1 byte per weight). Each token reads its 2 of 8 experts.
+MOE_B1 = [("mixtral-8x7b", "a100-sxm-80gb", "bf16", 2, 96.67), ("mixtral-8x7b", "a100-sxm-80gb", "bf16", 4, 155.35),
+          ("mixtral-8x7b", "a100-sxm-80gb", "bf16", 8, 227.82), ("mixtral-8x7b", "a100-sxm-80gb", "int8", 1, 97.92),
+          ("mixtral-8x7b", "a100-sxm-80gb", "int8", 2, 155.03), ("mixtral-8x7b", "a100-sxm-80gb", "int8", 4, 216.87),
+          ("mixtral-8x7b", "a100-sxm-80gb", "int8", 8, 279.35)]
+
+
+def decode_tps(p, g, prec, tp, batch=1, context=256):
+    t, _ = inf.decode_step_s(M(p), get_gpu(g), precision=prec, kv_bytes=inf.KV_BYTES[inf.kv_precision_for(prec)],
+                             batch=batch, context=context, tp=tp, eff=inf.ServingEfficiency())
+    return batch / t
+
+
+emoe = []
+for p, g, prec, tp, meas in MOE_B1:
+    v = decode_tps(p, g, prec, tp)
+    emoe.append(abs(v / meas - 1))
+    print(f"| {p} | {g} | {prec.upper()} TP{tp} | gpt-fast | {meas:.1f} | {v:.1f} | {v / meas - 1:+.0%} |")
+_report("MoE batch-1 decode (gpt-fast Mixtral)", emoe)
+
+# LMDeploy TurboMind, InternLM/lmdeploy docs/en/benchmark/a100_fp16.md (commit 3e391df4673326f79363eebe030876861a9b7090;
+# "All the following results are tested on (x8) A100-80G CUDA 11.8", lmdeploy v0.1.0a1, profile_generation.py: a fixed
+# batch of requests with fixed prompt/output lengths; FP16 weights and KV cache). (preset, tp, batch, prompt, output,
+# output tok/s, first-token latency at batch 1 in s)
+LMD = [
+    ("llama-2-7b", 1, 1, 1, 128, 100.02, None), ("llama-2-7b", 1, 1, 128, 128, 102.21, 0.022),
+    ("llama-2-7b", 1, 1, 2048, 128, 86.1, 0.139),
+    ("llama-2-7b", 1, 16, 1, 128, 1504.72, None), ("llama-2-7b", 1, 16, 128, 128, 1272.47, None),
+    ("llama-2-7b", 1, 16, 128, 2048, 1010.62, None), ("llama-2-7b", 1, 16, 2048, 128, 348.87, None),
+    ("llama-2-7b", 1, 16, 2048, 2048, 601.63, None),
+    ("llama-2-7b", 1, 32, 1, 128, 2136.73, None), ("llama-2-7b", 1, 32, 128, 128, 2125.47, None),
+    ("llama-2-7b", 1, 32, 128, 2048, 1462.12, None), ("llama-2-7b", 1, 32, 2048, 128, 450.43, None),
+    ("llama-2-7b", 1, 32, 2048, 2048, 733.34, None),
+    ("llama-2-7b", 1, 64, 1, 128, 4154.81, None), ("llama-2-7b", 1, 64, 128, 128, 3024.07, None),
+    ("llama-2-7b", 1, 64, 128, 2048, 1852.06, None), ("llama-2-7b", 1, 64, 2048, 128, 493.46, None),
+    ("llama-2-7b", 1, 64, 2048, 2048, 755.65, None),
+    ("llama-2-13b", 1, 1, 1, 128, 57.49, None), ("llama-2-13b", 1, 1, 128, 128, 56.58, 0.040),
+    ("llama-2-13b", 1, 1, 2048, 128, 48.99, 0.242),
+    ("llama-2-13b", 1, 16, 1, 128, 869.45, None), ("llama-2-13b", 1, 16, 128, 128, 757.3, None),
+    ("llama-2-13b", 1, 16, 128, 2048, 605.88, None), ("llama-2-13b", 1, 16, 2048, 128, 257.92, None),
+    ("llama-2-13b", 1, 16, 2048, 2048, 366.67, None),
+    ("llama-2-13b", 1, 32, 1, 128, 1667.5, None), ("llama-2-13b", 1, 32, 128, 128, 1301.27, None),
+    ("llama-2-13b", 1, 32, 128, 2048, 860.14, None), ("llama-2-13b", 1, 32, 2048, 128, 291.54, None),
+    ("llama-2-13b", 1, 64, 1, 128, 3049.16, None), ("llama-2-13b", 1, 64, 128, 128, 2033.22, None),
+    ("llama-2-70b", 4, 1, 1, 128, 33.94, None), ("llama-2-70b", 4, 1, 128, 128, 33.63, 0.074),
+    ("llama-2-70b", 4, 1, 2048, 128, 28.32, 0.402),
+    ("llama-2-70b", 4, 16, 1, 128, 468.52, None), ("llama-2-70b", 4, 16, 128, 128, 439.77, None),
+    ("llama-2-70b", 4, 16, 128, 2048, 482.99, None), ("llama-2-70b", 4, 16, 2048, 128, 189.34, None),
+    ("llama-2-70b", 4, 16, 2048, 2048, 399.42, None),
+    ("llama-2-70b", 4, 32, 1, 128, 906.03, None), ("llama-2-70b", 4, 32, 128, 128, 746.36, None),
+    ("llama-2-70b", 4, 32, 128, 2048, 853.56, None), ("llama-2-70b", 4, 32, 2048, 128, 232.6, None),
+    ("llama-2-70b", 4, 32, 2048, 2048, 636.23, None),
+    ("llama-2-70b", 4, 64, 1, 128, 1425.79, None), ("llama-2-70b", 4, 64, 128, 128, 1159.84, None),
+    ("llama-2-70b", 4, 64, 128, 2048, 1391.8, None), ("llama-2-70b", 4, 64, 2048, 128, 270.47, None),
+    ("llama-2-70b", 4, 64, 2048, 2048, 930.46, None),
+]
+G_LMD = "a100-sxm-80gb"
+elmd_b1, elmd_fix, elmd_ttft, lmd_out = [], [], [], []
+for p, tp, b, i, o, meas, ftl in LMD:
+    if not _fits(p, G_LMD, "bf16", tp, b, i + o):
+        lmd_out.append((p, tp, b, i, o))
+        continue
+    v = inf.static_batch_tokens_per_s_per_gpu(M(p), get_gpu(G_LMD), batch=b, prompt_tokens=i, output_tokens=o,
+                                              precision="bf16", tp=tp) * tp
+    (elmd_b1 if b == 1 else elmd_fix).append(abs(v / meas - 1))
+    print(f"| {p} | {G_LMD} | BF16 TP{tp} | {b} | {i}/{o} | {meas:,.1f} | {v:,.1f} | {v / meas - 1:+.0%} |")
+    if ftl:
+        f = inf.time_to_first_token_s(M(p), get_gpu(G_LMD), prompt_tokens=i, precision="bf16", tp=tp)
+        elmd_ttft.append(abs(f / ftl - 1))
+        print(f"|   first token | | | 1 | {i} | {ftl * 1000:.0f} ms | {f * 1000:.0f} ms | {f / ftl - 1:+.0%} |")
+_report("LMDeploy batch 1 (output tok/s)", elmd_b1)
+_report("LMDeploy fixed batch 16-64 (output tok/s)", elmd_fix)
+_report("LMDeploy first token (batch 1)", elmd_ttft)
+print(f"LMDeploy rows whose batch does not fit the KV pool (requests queue), left out: {lmd_out}")
+
+# vLLM's own performance benchmark, latency tests (.buildkite/nightly-benchmarks/tests/latency-tests.json;
+# buildkite.com/vllm/performance-benchmark/builds/9515: "Input length: 32 tokens. Output length: 128 tokens.
+# Batch size: fixed (8)", H200, mean end-to-end latency of the batch; bf16 weights). Llama 3 70B is llama-3-70b.
+VLLM_LAT = [("llama-3.1-8b", "h200-sxm-141gb", 1, 833.421), ("llama-3-70b", "h200-sxm-141gb", 4, 2077.53),
+            ("mixtral-8x7b", "h200-sxm-141gb", 2, 1917.44)]
+evl = []
+for p, g, tp, ms in VLLM_LAT:
+    tps = inf.static_batch_tokens_per_s_per_gpu(M(p), get_gpu(g), batch=8, prompt_tokens=32, output_tokens=128,
+                                                precision="bf16", tp=tp) * tp
+    v = 8 * 128 / tps * 1000
+    evl.append(abs(v / ms - 1))
+    print(f"| {p} | {g} | BF16 TP{tp} | vLLM | 8 | 32/128 | {ms:,.0f} ms | {v:,.0f} ms | {v / ms - 1:+.0%} |")
+_report("vLLM latency tests (batch 8, 32/128, end-to-end)", evl)
+
+# NVIDIA NIM for LLMs benchmarking guide, "Performance" (docs.nvidia.com/nim/benchmarking/llm/1.0.0/performance.md):
+# Llama-3.3-70b-instruct, NIM 1.8.0, 2 x H100 80G, fp8 TP2; concurrency 1 (one user): TTFT and inter-token latency.
+NIM = [("llama-3.1-70b", "h100-sxm-80gb", "fp8", 2, 5000, 500, 406.77, 18.58),
+       ("llama-3.1-70b", "h100-sxm-80gb", "fp8", 2, 500, 2000, 47.77, 18.91)]
+enim_itl, enim_ttft = [], []
+for p, g, prec, tp, i, o, ttft, itl in NIM:
+    v = 1000 / decode_tps(p, g, prec, tp, context=i + o / 2)
+    f = inf.time_to_first_token_s(M(p), get_gpu(g), prompt_tokens=i, precision=prec, tp=tp) * 1000
+    enim_itl.append(abs(v / itl - 1)); enim_ttft.append(abs(f / ttft - 1))
+    print(f"| {p} | {g} | FP8 TP{tp} | NIM | {i}/{o} | ITL {itl} ms | {v:.1f} ms | {v / itl - 1:+.0%} | "
+          f"TTFT {ttft} ms | {f:.0f} ms | {f / ttft - 1:+.0%} |")
+_report("NIM concurrency-1 inter-token latency", enim_itl)
+_report("NIM concurrency-1 first token", enim_ttft)
+
+# Maximum load on ShareGPT, vLLM v0.6.0 and SGLang v0.3.0: sgl-project/sglang benchmark/benchmark_vllm_060/README.md
+# (commit 120affb9613cc3f5bcd055ec09c7621d3ced0ebc), "Offline benchmark results": 5,000 ShareGPT prompts at an infinite
+# request rate, BF16, output tokens/s of the whole TP group. vLLM: gpu_memory_utilization 0.90 (default), --num-scheduler-
+# steps 10; SGLang: mem_fraction_static 0.88 (TP 1 default; set to 0.88 at TP 4). ShareGPT's lengths vary by request;
+# the rows use the means of the same 5,000-prompt sample: 1,130,466 input and 971,613 generated tokens with the Llama 3.1
+# tokenizer (sgl-project/sglang issue #1505, bench_serving --num-prompts 5000), 226 in / 194 out (the README's own
+# output/request ratio, 4281.51 / 22.03 = 194.3, agrees).
+SHAREGPT = [("llama-3.1-8b", "a100-sxm-80gb", 1, "sglang", 0.88, 4281.51), ("llama-3.1-8b", "a100-sxm-80gb", 1, "vllm", 0.90, 4132.37),
+            ("llama-3.1-70b", "h100-sxm-80gb", 4, "sglang", 0.88, 3856.01), ("llama-3.1-70b", "h100-sxm-80gb", 4, "vllm", 0.90, 3700.64)]
+eshare = []
+for p, g, tp, eng, frac, meas in SHAREGPT:
+    v = inf.max_throughput_per_gpu(M(p), get_gpu(g), prompt_tokens=226, output_tokens=194, precision="bf16", tp=tp,
+                                   engine=eng, utilization=frac) * tp
+    eshare.append(abs(v / meas - 1))
+    print(f"| {p} | {g} | BF16 TP{tp} | {eng} {frac:.2f} | 226/194 (ShareGPT means) | {meas:,.0f} | {v:,.0f} | {v / meas - 1:+.0%} |")
+_report("max load ShareGPT, vLLM 0.6 / SGLang 0.3", eshare)
+
+# MoE: which weights a decode step reads. The vLLM H200 Mixtral row (batch 8) and gpt-fast's batch-1 rows, predicted
+# with the union of activated experts (the model), with every expert (a dense read) and with only k/E of them per
+# token summed over the batch without overlap.
+import dataclasses as _dc
+for p, g, prec, tp, b, meas_s in [("mixtral-8x7b", "a100-sxm-80gb", "bf16", 2, 1, 1 / 96.67),
+                                  ("mixtral-8x7b", "a100-sxm-80gb", "bf16", 8, 1, 1 / 227.82),
+                                  ("mixtral-8x7b", "h200-sxm-141gb", "bf16", 2, 8, None)]:
+    m = M(p)
+    dense = _dc.replace(m, expert_params=0.0)
+    kv = inf.KV_BYTES["bf16"]
+    def _t(mm):
+        return inf.decode_step_s(mm, get_gpu(g), precision=prec, kv_bytes=kv, batch=b, context=256, tp=tp,
+                                 eff=inf.ServingEfficiency())[0]
+    print(f"  MoE read, {p} {g} TP{tp} batch {b}: union {_t(m) * 1000:.2f} ms, every expert {_t(dense) * 1000:.2f} ms"
+          + (f", measured {meas_s * 1000:.2f} ms" if meas_s else "")
+          + f" (experts reached: {1 - (1 - m.experts_per_tok / m.num_experts) ** b:.0%})")
+
+# Batch-1 decode under current vLLM (V1), one request at a time:
+# * InferenceBench "Recipe: concurrency sweep" (yobitelcomm.github.io/bench/recipes/concurrency-sweep/, 2026-05-16):
+#   H100-80GB-HBM3, vLLM 0.21.0, Llama-3.1-8B-Instruct fp16, concurrency 1: TPOT p50 6.48 ms (short chatbot prompts;
+#   the prompt length is not stated, 512 tokens assumed: its KV is 0.4% of the bytes a step reads);
+# * J. Musgrave, "vLLM throughput-latency sweep on NVIDIA A100" (johnmusgrave.com, vLLM 0.23.0, A100 40GB on Lambda,
+#   Llama-3.1-8B-Instruct BF16, 1024 in / 128 out, --max-concurrency 1): "about 75 tokens/sec".
+VLLM_B1 = [("llama-3.1-8b", "h100-sxm-80gb", 1, 512 + 64, 1000 / 6.48, "vLLM 0.21 (InferenceBench)"),
+           ("llama-3.1-8b", "a100-sxm-40gb", 1, 1024 + 64, 75.0, "vLLM 0.23 (J. Musgrave)")]
+evb1 = []
+for p, g, tp, ctx, meas, src in VLLM_B1:
+    v = decode_tps(p, g, "bf16", tp, context=ctx)
+    evb1.append(abs(v / meas - 1))
+    print(f"| {p} | {g} | BF16 TP{tp} | {src} | {meas:.1f} | {v:.1f} | {v / meas - 1:+.0%} |")
+_report("batch-1 decode, current vLLM", evb1)
+
+# Weight-only int4 at batch 1 on a consumer card: mlc-ai/llm-perf-bench README, "Int4-quantized, Single GPU" (MLC LLM,
+# q4f16_1: 4-bit weights with fp16 activations and compute, decoding 256 tokens): Llama2-7B 204.8 and Llama2-13B 113.5
+# tokens/s on an RTX 4090. (q4f16_1 adds an fp16 scale per 32 weights, 4.5 bits a weight; the model's int4 is 4.)
+INT4_B1 = [("llama-2-7b", "rtx-4090-24gb", 204.8), ("llama-2-13b", "rtx-4090-24gb", 113.5)]
+eint4 = []
+for p, g, meas in INT4_B1:
+    v = decode_tps(p, g, "int4", 1, context=128)
+    eint4.append(abs(v / meas - 1))
+    print(f"| {p} | {g} | INT4 TP1 | MLC LLM | {meas:.1f} | {v:.1f} | {v / meas - 1:+.0%} |")
+_report("batch-1 decode, int4 weight-only (MLC LLM)", eint4)
+
+# Weight-only int8/int4 at batch 1 under gpt-fast (pytorch-labs/gpt-fast README, "Benchmarks" and "Tensor Parallelism +
+# Quantization", same A100s at 330 W as the dense rows above): int8 per-channel, int4 with a bf16 scale and zero per
+# 32 weights (G=32: 5 bits a weight, the model's int4 counts 4), tinygemm's int4 kernel. The README prints the bandwidth
+# each run reached: 1,069 GB/s (7B int8), 863 GB/s (7B int4), 1,323 / 1,098 GB/s (70B int8 / int4).
+GPTFAST_Q = [("llama-2-7b", "int8", 1, 155.58), ("llama-2-7b", "int4", 1, 196.80), ("llama-2-70b", "int8", 1, 19.13),
+             ("llama-2-70b", "int4", 1, 25.25), ("llama-2-70b", "int8", 8, 80.44), ("llama-2-70b", "int4", 8, 90.77)]
+egfq = []
+for p, prec, tp, meas in GPTFAST_Q:
+    v = decode_tps(p, "a100-sxm-80gb", prec, tp)
+    egfq.append(abs(v / meas - 1))
+    print(f"| {p} | a100-sxm-80gb | {prec.upper()} TP{tp} | gpt-fast | {meas:.1f} | {v:.1f} | {v / meas - 1:+.0%} |")
+_report("batch-1 decode, gpt-fast int8/int4", egfq)
+
+# The issue's five serving categories over every table above (|error| pooled; Mixtral v0.9 first token stays apart).
+CATEGORIES = {
+    "batch-1 decode": eb1 + emoe + elmd_b1 + enim_itl + evb1 + eint4 + egfq,
+    "fixed batch": errs + elmd_fix + evl,
+    "max load": allerr + err405 + eshare,
+    "first token": e2 + e9 + elmd_ttft + enim_ttft,
+    "KV capacity (catalog memory)": kv_cat,
+}
+print("\nBy category (all sources pooled):")
+for _name, _e in CATEGORIES.items():
+    _report(f"  {_name}", _e)
+_all = [x for _e in CATEGORIES.values() for x in _e]
+_report("  all serving rows", _all)
+# The same without the rows of gpt-fast and llama.cpp (reference implementations, not the serving engines the planner
+# sizes for: gpt-fast's own all-reduce and its tinygemm int4 kernel, llama.cpp's GGUF kernels)
+ENGINE_ONLY = {"batch-1 decode": elmd_b1 + enim_itl + evb1 + eint4, "fixed batch": errs + elmd_fix + evl}
+print("Serving engines only (vLLM, SGLang, TensorRT-LLM, NIM, LMDeploy, MLC LLM):")
+for _name, _e in ENGINE_ONLY.items():
+    _report(f"  {_name}", _e)
+_report("  all serving rows", ENGINE_ONLY["batch-1 decode"] + ENGINE_ONLY["fixed batch"] + CATEGORIES["max load"]
+        + CATEGORIES["first token"] + CATEGORIES["KV capacity (catalog memory)"])

@@ -50,6 +50,10 @@ What the engines do beyond the roofline (issue 35):
   steps (vLLM's default scheduler prioritises prefills; Agrawal et al. 2024, Sarathi-Serve, arXiv:2403.02310 §2:
   "generation stalls"), so every running user waits ``B × t_prefill / output`` per generated token beside the
   step itself: the latency target is met when ``t(B) + B·t_prefill/output ≤ 1/r``, not ``t(B)`` alone.
+* **Weight-only formats** (int4; int8 without an 8-bit tensor-core rate) pad a decode GEMM to Marlin's 16-row
+  m-blocks, not the 128-row tile: :data:`WEIGHT_ONLY_TILE_ROWS` (issue 35, round 4).
+* **The engine's sequence cap**: vLLM runs at most ``max_num_seqs`` requests whatever memory holds
+  (:func:`max_running_requests`).
 * **Engine memory reservation**: ``gpu_memory_utilization`` (vLLM engine argument, default 0.9; TensorRT-LLM
   ``kv_cache_free_gpu_mem_fraction``; SGLang ``mem_fraction_static``) and ``engine`` are parameters of
   :func:`size_serving` (issue 35, round 3: the reservation rules above).
@@ -245,6 +249,23 @@ def gemm_efficiency(m: ServingModel, gpu: Any, precision: str, tokens: float, tp
     return e / (1.0 + _timing.D0 / max(width, 1.0)) / (1.0 + rows0 / max(tokens, 1.0))
 
 
+#: GEMM rows a weight-only kernel pads a decode step to. Weight-only formats (int4 always; int8 on cards without an
+#: 8-bit tensor-core rate in the catalog, where :func:`peak_flops` runs it at the 16-bit rate) dequantise each weight
+#: tile inside the kernel and multiply in 16-bit: Marlin (IST-DASLab/marlin, the FP16×INT4 kernel vLLM and SGLang use
+#: for GPTQ/AWQ checkpoints) holds the activations in m-blocks of 16 rows (``tile_m = 16 * thread_m_blocks``, up to
+#: 4 blocks; ``marlin_cuda_kernel.cu``) and its README reports "close to ideal (4x) speedups up to batchsizes of 16-32
+#: tokens": a small batch pads to 16 rows, not to the 128-row cuBLAS tile :data:`timing.T0` stands for. gpt-fast's int8
+#: Mixtral at batch 1 (12.9 GB of active weights in 10.2 ms on one A100: 0.62 of its bandwidth, mixtral-moe/README.md)
+#: is bound by the weights, which a 128-row pad at the 16-bit rate would not allow (15 ms).
+WEIGHT_ONLY_TILE_ROWS = 16.0
+
+
+def weight_only(gpu: Any, precision: str) -> bool:
+    """Whether ``precision`` runs as a weight-only format on ``gpu``: int4, or int8 without an 8-bit peak
+    (:data:`WEIGHT_ONLY_TILE_ROWS`)."""
+    return precision == "int4" or (precision == "int8" and not getattr(gpu, "fp8_tflops", None))
+
+
 def ridge_rows(gpu: Any, precision: str) -> float:
     """GEMM rows at which a linear layer's FLOPs take as long as reading its weights, at the card's datasheet
     rates: ``peak × bytes per weight / (2 × bandwidth)`` (the roofline's ridge point, Williams et al. 2009,
@@ -321,7 +342,8 @@ def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float,
     peak = peak_flops(gpu, precision) or 0.0
     t_read = decode_weight_bytes(m, precision, batch) / tp / bw
     flops = batch * 2.0 * m.params_active / tp
-    t_gemm = flops / (peak * gemm_efficiency(m, gpu, precision, batch, tp)) if peak > 0 else math.inf
+    rows0 = WEIGHT_ONLY_TILE_ROWS if weight_only(gpu, precision) else None  # small-M weight-only kernels
+    t_gemm = flops / (peak * gemm_efficiency(m, gpu, precision, batch, tp, t0=rows0)) if peak > 0 else math.inf
     t_attn = batch * context * kv_bytes_per_token_per_gpu(m, kv_bytes, tp) / kv_read_bandwidth(gpu, eff)
     t = max(t_read, t_gemm) + t_attn + tp_all_reduce_s(m, gpu, tokens=batch, tp=tp)
     return t, ("memory" if t_read >= t_gemm else "compute")
@@ -423,6 +445,16 @@ def kv_cache_bytes_per_gpu(m: ServingModel, gpu: Any, *, precision: str, tp: int
     return max(total * utilization - w - other, 0.0)
 
 
+def max_running_requests(engine: str, gpu: Any) -> int | None:
+    """Requests the engine's scheduler runs at once at most, whatever memory allows (None: memory alone). vLLM stops
+    admitting at ``max_num_seqs`` (``EngineArgs.get_batch_defaults``: 1024 on cards of at least 70 GiB other than the
+    A100, else 256; vLLM ≤ 0.6: 256 on every card), the second figure of :func:`token_budget`. TensorRT-LLM's
+    ``trtllm-bench`` sets ``max_batch_size`` from the dataset and the memory (its perf-overview tables run batches in
+    the thousands), and SGLang's ``max_running_requests`` is ``max_total_num_tokens // 2`` (``scheduler.py``), both
+    above what memory holds at these contexts, so memory alone decides there."""
+    return token_budget(engine, gpu)[1] if engine == "vllm" else None
+
+
 def reserved_context(engine: str, prompt: float, output: float, average: float) -> float:
     """KV tokens the scheduler holds per running request. vLLM and SGLang allocate pages as a request grows
     (PagedAttention; preemption when full): the average context. TensorRT-LLM's default capacity policy
@@ -454,7 +486,9 @@ def replica(m: ServingModel, gpu: Any, *, precision: str, kv_precision: str | No
     held = reserved_context(engine, prompt, output, context)
     b_mem = max_batch_by_memory(m, gpu, precision=precision, kv_bytes=kvb, context=held, tp=tp, eff=eff,
                                 utilization=utilization, engine=engine)
-    b = b_mem if max_batch is None else min(b_mem, int(max_batch))
+    cap = max_running_requests(engine, gpu)  # the scheduler's own sequence cap (vLLM max_num_seqs)
+    b = b_mem if cap is None else min(b_mem, cap)
+    b = b if max_batch is None else min(b, int(max_batch))
     if b < 1:
         return None
     pre = prefill_s(m, gpu, precision=precision, prompt=prompt, tp=tp, eff=eff,
