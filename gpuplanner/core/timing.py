@@ -758,7 +758,8 @@ def time_layout(
     # MoE (routed experts): the grouped expert GEMMs' own size factor and the dispatch's memory passes
     exp_tp = expert_tp_of(framework, tp, expert_tp)
     lin_exp_tok, size_exp, moe_tok = _moe_terms(m, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp,
-                                                moe_copy_elems(m, framework, precision))
+                                                moe_copy_elems(m, framework, precision)
+                                                + moe_sort_elems(m, framework, ep, ops))
     mem_tok_bytes = ew_bytes + fp8_tok + loss_bytes / (tp * cp) + lora_tok + moe_tok
     moe_host_mb = moe_host_seconds(m, framework, precision, ep, pp)  # Megatron's per-layer dispatcher sync
     # ---- the objective's other passes (core/methods.py): frozen reference/reward forwards, no_grad policy
@@ -1182,6 +1183,14 @@ MOE_FP8_PAD_ELEMS_PER_COPY = 8.0
 #: multiply and reduce the output gradient (3 + 3) and the split's gradient is concatenated (2): 14 16-bit
 #: elements of width ``h`` per routed copy and MoE layer. A judgement from counting the ops' operands.
 MOE_BIAS_ELEMS_PER_COPY = 14.0
+#: Megatron-Core's all-to-all dispatcher sorts the tokens it receives a second time when a GPU holds more than one
+#: expert: the all-to-all delivers them grouped by source rank, then by expert, and the grouped GEMM wants them
+#: grouped by expert (``token_dispatcher.py``, ``MoEAlltoAllTokenDispatcher.dispatch_postprocess``, "Permutation 2:
+#: Sort tokens by local expert": ``sort_chunks_by_idxs`` when ``num_local_experts > 1``; ``combine_preprocess``,
+#: "Unpermutation 2", restores the order before the combine). Each sort copies every received routed copy (a gather
+#: into a new buffer, fused or not: ``moe_utils.sort_chunks_by_idxs``), and the backward runs the inverse copies:
+#: four passes, each reading and writing every routed copy's ``h`` 16-bit elements, ``8·k·h`` per token and MoE layer.
+MOE_SORT_ELEMS_PER_COPY = 8.0
 
 #: Megatron-Core's dropless MoE waits for the GPU once per MoE layer: its all-to-all dispatcher copies the routing's
 #: token counts to the host (``token_dispatcher.py``, ``MoEAlltoAllTokenDispatcher.preprocess``: without
@@ -1289,6 +1298,16 @@ def moe_copy_elems(m: ModelFacts, framework: str, precision: str) -> float:
         return 0.0
     pad = MOE_FP8_PAD_ELEMS_PER_COPY if precision == "fp8" else 0.0
     return pad + (MOE_BIAS_ELEMS_PER_COPY if getattr(m.arch, "mlp_bias", False) else 0.0)
+
+
+def moe_sort_elems(m: ModelFacts, framework: str, ep, ops=_ScalarOps):
+    """16-bit elements of width ``h`` per routed copy and MoE layer of Megatron-Core's second sort of the dispatched
+    tokens (:data:`MOE_SORT_ELEMS_PER_COPY`), where a GPU holds more than one expert (``E / ep > 1``); 0 for a dense
+    model or another framework."""
+    n_exp = float(getattr(m, "n_experts", 0) or 0)
+    if framework != "megatron" or not m.moe_frac or n_exp <= 0:
+        return 0.0
+    return ops.where(n_exp / ops.f(ep) > 1.0, MOE_SORT_ELEMS_PER_COPY, 0.0)
 
 
 def _ep_comm_mb(lay: dict, intra_p2p, nic, intra_bus):
