@@ -26,7 +26,8 @@ def test_dispatch_bytes_hand_derived():
     out = T.time_arrays(m, **kw, tp=1, pp=1, cp=1, ep=8, dp=8, zero=1, recompute=0, mbs=1, sp=False, grad_accum=8,
                         vpp=1, num_gpus=8, gpus_per_node=8, offload=False)
     k, h, E = m.k_active, m.h, m.n_experts
-    per_tok = 2.0 * (8 * k * h + h + 6 * E) * m.moe_frac * m.L
+    # permute/unpermute (8·k·h) + the second sort of 16 local experts (8·k·h) + router (h + 6·E)
+    per_tok = 2.0 * (16 * k * h + h + 6 * E) * m.moe_frac * m.L
     mem_bw = kw["mem_bw_tbs"] * 1e12 * T.MEM_BW_EFFICIENCY
     assert out["moe_dispatch"] == pytest.approx(per_tok * 4096 * 8 / mem_bw, rel=1e-9)
     t = estimate(scn(ep=8)).time
@@ -171,3 +172,17 @@ def test_expert_tp_gathers_dispatched_tokens():
     # whole experts on each GPU (expert_tp 1): no gather; other frameworks keep whole experts by default
     assert T.time_arrays(r.facts, **{**kw, "expert_tp": 1}, tp=2, **args)["ep_comm"] == 0.0
     assert T.time_arrays(r.facts, **{**kw, "framework": "fsdp"}, tp=2, **args)["ep_comm"] == 0.0
+
+
+def test_second_sort_only_with_several_local_experts():
+    """Megatron's dispatcher sorts the received tokens by local expert (sort_chunks_by_idxs) only when a GPU holds
+    more than one expert, and only Megatron's dispatcher does it."""
+    import numpy as np
+
+    m = resolve(scn(ep=8)).facts  # 128 experts
+    assert T.moe_sort_elems(m, "megatron", 8) == 8.0
+    assert T.moe_sort_elems(m, "megatron", 128) == 0.0
+    assert T.moe_sort_elems(m, "torchtitan", 8) == 0.0
+    assert T.moe_sort_elems(resolve(scn("llama-3.1-8b")).facts, "megatron", 1) == 0.0
+    arr = T.moe_sort_elems(m, "megatron", np.array([1.0, 64.0, 128.0]), T._ArrayOps)
+    assert list(arr) == [8.0, 8.0, 0.0]
