@@ -186,3 +186,23 @@ def test_second_sort_only_with_several_local_experts():
     assert T.moe_sort_elems(resolve(scn("llama-3.1-8b")).facts, "megatron", 1) == 0.0
     arr = T.moe_sort_elems(m, "megatron", np.array([1.0, 64.0, 128.0]), T._ArrayOps)
     assert list(arr) == [8.0, 8.0, 0.0]
+
+
+def test_expert_gemm_launch_cost_hand_derived():
+    """Transformer Engine's multi-stream grouped GEMM: one GEMM per local expert, fc1 and fc2, forward and two
+    backward; TE PR #2045's H100 table gives R and t0 from its two shapes (the constant's source)."""
+    m = resolve(scn(ep=8)).facts  # 128 experts, 48 MoE layers
+    assert T.moe_gemm_launches(m, "megatron", 8, 1) == 48 * 16 * 6
+    assert T.moe_gemm_launches(m, "megatron", 8, 2, rec_whole=1.0) == 24 * 16 * 8
+    assert T.moe_gemm_launches(m, "torchtitan", 8, 1) == 0.0
+    assert T.moe_gemm_launches(resolve(scn("llama-3.1-8b")).facts, "megatron", 1, 1) == 0.0
+    # the published pair: 103.1 GFLOP in 8 or 16 per-expert GEMMs at 627.9 / 553.9 TFLOP/s
+    flops = 2.0 * 32768 * 768 * 2048
+    t8, t16 = flops / 627.9e12, flops / 553.9e12
+    t0 = (t16 / 16 - t8 / 16) / (1.0 - 0.5)  # per GEMM: t/n = F/(n·R) + t0, solved for t0
+    rate = flops / 8 / (t8 / 8 - t0)
+    assert t0 == pytest.approx(T.MOE_GEMM_LAUNCH_S, rel=0.02) and rate == pytest.approx(724e12, rel=0.01)
+    # the part: launches × t0 per micro-batch, inside compute
+    t = estimate(scn(ep=8)).time
+    assert t.parts["moe_gemm_launch"] == pytest.approx(48 * 16 * 6 * T.MOE_GEMM_LAUNCH_S * 8, rel=1e-9)
+    assert "moe_gemm_launch" not in estimate(scn("llama-3.1-8b")).time.parts
