@@ -206,3 +206,27 @@ def test_expert_gemm_launch_cost_hand_derived():
     t = estimate(scn(ep=8)).time
     assert t.parts["moe_gemm_launch"] == pytest.approx(48 * 16 * 6 * T.MOE_GEMM_LAUNCH_S * 8, rel=1e-9)
     assert "moe_gemm_launch" not in estimate(scn("llama-3.1-8b")).time.parts
+
+
+#: DeepGEMM's README at commit 55ab91f (2025-03-25, "Update performance"), H800 SXM5, FP8: grouped GEMMs of the
+#: masked layout (groups, rows per group, N, K, TFLOP/s) and of the contiguous layout (rows per group 4096/8192)
+DEEPGEMM_MASKED = [(1, 1024, 4096, 7168, 1233), (1, 1024, 7168, 2048, 925), (2, 512, 4096, 7168, 1040),
+                   (2, 512, 7168, 2048, 916), (4, 256, 4096, 7168, 932), (4, 256, 7168, 2048, 815)]
+DEEPGEMM_CONTIGUOUS = {(4096, 7168): 1346, (7168, 2048): 1214}
+
+
+def test_expert_rows_factor_against_deepgemm():
+    """The rows term of the expert GEMMs' size factor (T0 = 128: 1/(1 + T0/rows)) against DeepGEMM's published
+    grouped GEMMs: the same N and K with 256, 512 and 1024 rows per expert, relative to the contiguous layout's
+    8192 rows per expert: five of six within 8%, the sixth (1024 rows, K 2048) 18% above; on average within 6%."""
+    import math
+
+    def rows_factor(r):
+        return 1.0 / (1.0 + T.T0 / r)
+
+    ratios = []
+    for _g, rows, n, k, tflops in DEEPGEMM_MASKED:
+        measured = tflops / DEEPGEMM_CONTIGUOUS[(n, k)]
+        ratios.append(rows_factor(rows) / rows_factor(8192) / measured)
+    assert sum(abs(r - 1.0) < 0.08 for r in ratios) == 5 and max(abs(r - 1.0) for r in ratios) < 0.2
+    assert abs(math.exp(sum(math.log(r) for r in ratios) / len(ratios)) - 1.0) < 0.06
