@@ -1216,9 +1216,10 @@ MOE_HOST_OPS_PER_EXPERT = {"bf16": 6.0, "fp8": 18.0}
 
 
 #: Megatron-Core's grouped experts (``TEGroupedMLP``) run Transformer Engine's ``GroupedLinear``, whose default grouped
-#: GEMM launches one cuBLAS GEMM per local expert, spread over several CUDA streams
-#: (``general_grouped_gemm`` → ``nvte_multi_stream_cublas_gemm``, TE PR #853; the single-launch CUTLASS kernel is opt-in:
-#: ``NVTE_USE_CUTLASS_GROUPED_GEMM``, TE PR #2045, Hopper BF16 only). Each launch costs the GPU a fixed time on top of
+#: GEMM launches one cuBLAS GEMM per local expert, spread over several CUDA streams (TE v2.9 and v2.13
+#: ``common/gemm/cublaslt_gemm.cu``: ``nvte_multi_tensor_gemm`` takes the multi-stream path unless
+#: ``NVTE_USE_CUTLASS_GROUPED_GEMM`` is set, default false; the single-launch CUTLASS kernel of TE PR #2045 is opt-in
+#: and Hopper BF16 only; multi-stream path from TE PR #853). Each launch costs the GPU a fixed time on top of
 #: its FLOPs. TE PR #2045 measured ``general_grouped_gemm`` on an H100 (BF16, TE 2.7, CUDA 12.9) at the same total
 #: work split two ways, (experts, rows, N, K) = (8, 4096, 768, 2048): 627.9 TFLOP/s and (16, 2048, 768, 2048): 553.9.
 #: With each expert's GEMM taking ``FLOPs / R + t0``, the two points give ``R`` = 724 TFLOP/s (a large GEMM's rate)
