@@ -252,6 +252,8 @@ BRIDGE_MOE = [
 BRIDGE_MOE_BEFORE = {"median": 0.67, "p90": 1.98}
 #: … and over all 24 rows before the second pass (helper moe2: expert-DP sync, FP8 padding, expert bias)
 BRIDGE_MOE_BEFORE_MOE2 = {"median": 0.52, "p90": 1.21}
+#: … and before issue 35 round 4 (helper moe3: Megatron's second token sort, TE's per-expert GEMM launches)
+BRIDGE_MOE_BEFORE_MOE3 = {"median": 0.43, "p90": 0.95}
 
 
 def bridge_moe_scenario(row) -> dict:
@@ -312,7 +314,9 @@ def bridge_moe_rows() -> list[str]:
                f"the {n_b} Bridge rows it could represent; the same rows now: {med_b:.0%} / {p90_b:.0%})."
                if BRIDGE_MOE_BEFORE else ".")
             + (f" Before the second pass (helper moe2), over the {n} rows: {BRIDGE_MOE_BEFORE_MOE2['median']:.0%} / "
-               f"{BRIDGE_MOE_BEFORE_MOE2['p90']:.0%}." if BRIDGE_MOE_BEFORE_MOE2 else "")]
+               f"{BRIDGE_MOE_BEFORE_MOE2['p90']:.0%}." if BRIDGE_MOE_BEFORE_MOE2 else "")
+            + (f" Before issue 35 round 4 (helper moe3): {BRIDGE_MOE_BEFORE_MOE3['median']:.0%} / "
+               f"{BRIDGE_MOE_BEFORE_MOE3['p90']:.0%}." if BRIDGE_MOE_BEFORE_MOE3 else "")]
     return out
 
 # ------------------------------------------------------------------ torchtitan's own tables (sanity check)
@@ -916,9 +920,18 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "crosses the NICs, one rail per GPU (`timing.expert_dp_layout`; B200 GPT-OSS at GBS 512 and 1280 now differ "
         "as published); (6) under FP8 the grouped experts pad each expert's rows to the FP8 alignment and unpad the "
         "output, four copies of every routed token (`MOE_FP8_PAD_ELEMS_PER_COPY`); (7) with linear biases "
-        "(GPT-OSS) fc2's bias is added per expert outside the GEMM (`MOE_BIAS_ELEMS_PER_COPY`). Most rows are "
-        "still predicted too fast: see the issue 35 round 3 notes (`docs/notes/2026-12-06/issue-35-r3-moe.md`, "
-        "`issue-35-r3-moe2.md`).",
+        "(GPT-OSS) fc2's bias is added per expert outside the GEMM (`MOE_BIAS_ELEMS_PER_COPY`). Round 4 (helper "
+        "moe3) looked at the expert GEMMs' efficiency as a function of their shape and added two: (8) when a GPU "
+        "holds more than one expert, Megatron's all-to-all dispatcher sorts the received tokens by local expert "
+        "and restores their order before the combine (`sort_chunks_by_idxs`, \"Permutation 2\"), four more "
+        "copies of every routed token (`MOE_SORT_ELEMS_PER_COPY`); (9) Transformer Engine's grouped GEMM launches "
+        "one cuBLAS GEMM per local expert on several streams, and each launch costs the GPU about 2.7 µs on top "
+        "of its FLOPs (TE PR #2045's H100 measurements of 8 × 4096 and 16 × 2048 rows of 768 × 2048; part "
+        "`moe_gemm_launch`). The published grouped-GEMM figures otherwise show the experts' GEMMs at these "
+        "shapes (2,048 rows or more per expert) running near the dense rate, which the existing size factor "
+        "already assumes (its rows term T0 = 128 matches DeepGEMM's grouped GEMMs from 256 to 8,192 rows per "
+        "expert); the expert GEMMs' shape does not explain the rows still predicted too fast. See the notes "
+        "`docs/notes/2026-12-06/issue-35-r3-moe.md`, `issue-35-r3-moe2.md` and `issue-35-r4-moe3.md`.",
         "",
         *bridge_moe_rows(),
         "",

@@ -89,7 +89,8 @@ def test_fp8_padding_and_bias_passes_hand_derived():
     out = T.time_arrays(m, **kw, tp=1, pp=1, cp=1, ep=8, dp=8, zero=1, recompute=0, mbs=1, sp=False, grad_accum=8,
                         vpp=1, num_gpus=8, gpus_per_node=8, offload=False)
     k, h, E = m.k_active, m.h, m.n_experts
-    per_tok = 2.0 * ((8 + 8) * k * h + h + 6 * E) * m.moe_frac * m.L
+    # permute (8) + FP8 padding (8) + the second sort of 16 local experts (8), per routed copy
+    per_tok = 2.0 * ((8 + 8 + 8) * k * h + h + 6 * E) * m.moe_frac * m.L
     mem_bw = kw["mem_bw_tbs"] * 1e12 * T.MEM_BW_EFFICIENCY
     assert out["moe_dispatch"] == pytest.approx(per_tok * 4096 * 8 / mem_bw, rel=1e-9)
 

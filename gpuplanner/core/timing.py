@@ -758,9 +758,11 @@ def time_layout(
     # MoE (routed experts): the grouped expert GEMMs' own size factor and the dispatch's memory passes
     exp_tp = expert_tp_of(framework, tp, expert_tp)
     lin_exp_tok, size_exp, moe_tok = _moe_terms(m, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp,
-                                                moe_copy_elems(m, framework, precision))
+                                                moe_copy_elems(m, framework, precision)
+                                                + moe_sort_elems(m, framework, ep, ops))
     mem_tok_bytes = ew_bytes + fp8_tok + loss_bytes / (tp * cp) + lora_tok + moe_tok
     moe_host_mb = moe_host_seconds(m, framework, precision, ep, pp)  # Megatron's per-layer dispatcher sync
+    moe_launch_mb = moe_gemm_launches(m, framework, ep, pp, rec_whole) * MOE_GEMM_LAUNCH_S  # TE's per-expert GEMMs
     # ---- the objective's other passes (core/methods.py): frozen reference/reward forwards, no_grad policy
     # forwards (KTO's KL sequences, PPO's old log-probs), the PPO critic's forward and its training step; at
     # the policy's rates (same shapes)
@@ -929,7 +931,7 @@ def time_layout(
     return {**off,
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
-        "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok, "tokens_mb": tokens_mb, "moe_host_mb": moe_host_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok, "tokens_mb": tokens_mb, "moe_host_mb": moe_host_mb, "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "mem_tok_bytes": mem_tok_bytes,
@@ -1182,6 +1184,14 @@ MOE_FP8_PAD_ELEMS_PER_COPY = 8.0
 #: multiply and reduce the output gradient (3 + 3) and the split's gradient is concatenated (2): 14 16-bit
 #: elements of width ``h`` per routed copy and MoE layer. A judgement from counting the ops' operands.
 MOE_BIAS_ELEMS_PER_COPY = 14.0
+#: Megatron-Core's all-to-all dispatcher sorts the tokens it receives a second time when a GPU holds more than one
+#: expert: the all-to-all delivers them grouped by source rank, then by expert, and the grouped GEMM wants them
+#: grouped by expert (``token_dispatcher.py``, ``MoEAlltoAllTokenDispatcher.dispatch_postprocess``, "Permutation 2:
+#: Sort tokens by local expert": ``sort_chunks_by_idxs`` when ``num_local_experts > 1``; ``combine_preprocess``,
+#: "Unpermutation 2", restores the order before the combine). Each sort copies every received routed copy (a gather
+#: into a new buffer, fused or not: ``moe_utils.sort_chunks_by_idxs``), and the backward runs the inverse copies:
+#: four passes, each reading and writing every routed copy's ``h`` 16-bit elements, ``8·k·h`` per token and MoE layer.
+MOE_SORT_ELEMS_PER_COPY = 8.0
 
 #: Megatron-Core's dropless MoE waits for the GPU once per MoE layer: its all-to-all dispatcher copies the routing's
 #: token counts to the host (``token_dispatcher.py``, ``MoEAlltoAllTokenDispatcher.preprocess``: without
@@ -1203,6 +1213,32 @@ MOE_BIAS_ELEMS_PER_COPY = 14.0
 #:
 #: each at :data:`methods.EAGER_OP_S`. A judgement from counting, like :data:`EAGER_OPS_FWD_LAYER`.
 MOE_HOST_OPS_PER_EXPERT = {"bf16": 6.0, "fp8": 18.0}
+
+
+#: Megatron-Core's grouped experts (``TEGroupedMLP``) run Transformer Engine's ``GroupedLinear``, whose default grouped
+#: GEMM launches one cuBLAS GEMM per local expert, spread over several CUDA streams (TE v2.9 and v2.13
+#: ``common/gemm/cublaslt_gemm.cu``: ``nvte_multi_tensor_gemm`` takes the multi-stream path unless
+#: ``NVTE_USE_CUTLASS_GROUPED_GEMM`` is set, default false; the single-launch CUTLASS kernel of TE PR #2045 is opt-in
+#: and Hopper BF16 only; multi-stream path from TE PR #853). Each launch costs the GPU a fixed time on top of
+#: its FLOPs. TE PR #2045 measured ``general_grouped_gemm`` on an H100 (BF16, TE 2.7, CUDA 12.9) at the same total
+#: work split two ways, (experts, rows, N, K) = (8, 4096, 768, 2048): 627.9 TFLOP/s and (16, 2048, 768, 2048): 553.9.
+#: With each expert's GEMM taking ``FLOPs / R + t0``, the two points give ``R`` = 724 TFLOP/s (a large GEMM's rate)
+#: and ``t0`` = 2.7 µs per launch (TE 2.2's column of the same table: ``R`` = 703, ``t0`` = 7.0 µs; the single-launch
+#: CUTLASS column: ``t0`` ≈ 0.4 µs, as a single kernel should). Per expert and micro-batch, fc1 and fc2 each launch
+#: one forward GEMM and two backward GEMMs (data and weight gradients; ``GroupedLinear``'s backward), and a full
+#: recompute re-runs the forward two.
+MOE_GEMM_LAUNCH_S = 2.7e-6
+
+
+def moe_gemm_launches(m: ModelFacts, framework: str, ep, pp, rec_whole=0.0):
+    """Per-expert GEMM launches of one micro-batch's MoE layers on one pipeline stage (:data:`MOE_GEMM_LAUNCH_S`):
+    ``E / ep`` local experts × (6 + 2 × the recomputed share) per MoE layer, for Megatron-Core (Transformer Engine's
+    multi-stream grouped GEMM); 0 for a dense model or another framework (torchtitan's ``torch._grouped_mm`` is one
+    launch)."""
+    n_exp = float(getattr(m, "n_experts", 0) or 0)
+    if framework != "megatron" or n_exp <= 0 or not m.moe_frac:
+        return 0.0
+    return m.moe_frac * m.L / pp * n_exp / ep * (6.0 + 2.0 * rec_whole)
 
 
 def moe_host_seconds(m: ModelFacts, framework: str, precision: str, ep, pp):
@@ -1289,6 +1325,16 @@ def moe_copy_elems(m: ModelFacts, framework: str, precision: str) -> float:
         return 0.0
     pad = MOE_FP8_PAD_ELEMS_PER_COPY if precision == "fp8" else 0.0
     return pad + (MOE_BIAS_ELEMS_PER_COPY if getattr(m.arch, "mlp_bias", False) else 0.0)
+
+
+def moe_sort_elems(m: ModelFacts, framework: str, ep, ops=_ScalarOps):
+    """16-bit elements of width ``h`` per routed copy and MoE layer of Megatron-Core's second sort of the dispatched
+    tokens (:data:`MOE_SORT_ELEMS_PER_COPY`), where a GPU holds more than one expert (``E / ep > 1``); 0 for a dense
+    model or another framework."""
+    n_exp = float(getattr(m, "n_experts", 0) or 0)
+    if framework != "megatron" or not m.moe_frac or n_exp <= 0:
+        return 0.0
+    return ops.where(n_exp / ops.f(ep) > 1.0, MOE_SORT_ELEMS_PER_COPY, 0.0)
 
 
 def _ep_comm_mb(lay: dict, intra_p2p, nic, intra_bus):
@@ -1395,6 +1441,9 @@ def time_gpu(
     t_mem_tok = lay["mem_tok_bytes"] / mem_bw  # memory-bound work (time_layout)
     t_compute_tok = t_flops_tok / mp + t_mem_tok  # seconds per replica token, on one GPU
     t_mb = t_compute_tok * mbs * s  # one micro-batch on one GPU (all its layers)
+    # the grouped experts' per-expert GEMM launches (moe_gemm_launches): a fixed GPU cost each
+    moe_launch = lay["moe_launch_mb"] + 0.0 * t_mb
+    t_mb = t_mb + moe_launch
     # eager PyTorch: the GPU cannot run ahead of the host issuing its kernels (time_layout's host_mb)
     launch_mb = maximum(lay["host_mb"] - t_mb, 0.0)
     t_mb = t_mb + launch_mb
@@ -1562,7 +1611,8 @@ def time_gpu(
     step = compute + tp_comm + dp_comm + pp_time + cp_comm + ep_comm + other + generation
     # named mechanisms inside the parts above (seconds per step; PART_PARENT says which part holds each)
     parts = {"lora_adapters": lora_s + 0.0 * step, "moe_dispatch": moe_s + 0.0 * step, "cp_merge": cp_merge_s + 0.0 * step,
-             "launch_overhead": launch_mb * m_acc + 0.0 * step, "moe_host_sync": moe_host * m_acc + 0.0 * step, "rollout_wait_longest": wait_longest + 0.0 * step,
+             "launch_overhead": launch_mb * m_acc + 0.0 * step, "moe_host_sync": moe_host * m_acc + 0.0 * step,
+             "moe_gemm_launch": moe_launch * m_acc + 0.0 * step, "rollout_wait_longest": wait_longest + 0.0 * step,
              "weight_refit": refit + 0.0 * step, "optimizer_offload": offload_s + 0.0 * step}
     tokens_step_gpu = lay["tokens_step_gpu"]  # tokens per step per GPU
     if mfu is not None:
@@ -1665,12 +1715,13 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: ``moe_dispatch``: MoE token permute/unpermute and router passes (:func:`_moe_terms`), inside compute.
 #: ``launch_overhead``: eager PyTorch waiting for the host to issue kernels (EAGER_OPS_*), inside compute.
 #: ``moe_host_sync``: Megatron's dropless MoE layers waiting for the host to issue their kernels after each layer's
-#: device-to-host sync (:func:`moe_host_seconds`), inside compute.
+#: device-to-host sync (:func:`moe_host_seconds`), inside compute. ``moe_gemm_launch``: the fixed GPU cost of the
+#: grouped experts' per-expert GEMM launches (:data:`MOE_GEMM_LAUNCH_S`), inside compute.
 #: ``cp_comm``: the context-parallel exchange left exposed (torch's all-gather ring: :func:`_torch_cp_exposure`;
 #: Transformer Engine's ring: what the attention cannot cover), inside "other" (which the step's breakdown folds
 #: it into), so a long-context plan names it rather than calling it optimizer time.
 PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "launch_overhead": "compute",
-               "moe_host_sync": "compute",
+               "moe_host_sync": "compute", "moe_gemm_launch": "compute",
                "cp_merge": "compute", "cp_comm": "other",
                "rollout_wait_longest": "generation", "weight_refit": "generation", "optimizer_offload": "other"}
 #: What the views call each named part (translatable: context "Timing"; the CLI, the Plans details and the PDF
@@ -1680,6 +1731,7 @@ PART_LABELS = {
     "launch_overhead": QT_TRANSLATE_NOOP("Timing", "kernel launch overhead (eager PyTorch)"),
     "moe_dispatch": QT_TRANSLATE_NOOP("Timing", "MoE token permute and router"),
     "moe_host_sync": QT_TRANSLATE_NOOP("Timing", "MoE layers waiting for the host (dispatcher sync)"),
+    "moe_gemm_launch": QT_TRANSLATE_NOOP("Timing", "MoE expert GEMM launches (one per expert)"),
     "cp_merge": QT_TRANSLATE_NOOP("Timing", "context parallel: merging the ring's partial attention"),
     "rollout_wait_longest": QT_TRANSLATE_NOOP("Timing", "rollouts: waiting for the longest completion"),
     "weight_refit": QT_TRANSLATE_NOOP("Timing", "rollouts: loading the new weights into the inference engine"),

@@ -7751,6 +7751,10 @@
         <source>MoE layers waiting for the host (dispatcher sync)</source>
         <translation>MoE 层等待主机下发（分发器同步）</translation>
     </message>
+    <message>
+        <source>MoE expert GEMM launches (one per expert)</source>
+        <translation>MoE 专家 GEMM 逐个启动（每个专家一次）</translation>
+    </message>
 </context>
 <context>
     <name>Topology</name>
