@@ -1540,8 +1540,8 @@
         <translation>平均长度</translation>
     </message>
     <message>
-        <source>Average tokens per example after tokenisation</source>
-        <translation>分词后每个样本的平均 token 数</translation>
+        <source>Average tokens per example after tokenisation. The same value as the Training page&apos;s Mean sample length: it also sets how much padding the rows carry</source>
+        <translation>分词后每个样本的平均 token 数。与“训练设置”页的“平均样本长度”是同一个值：它也决定每行要填充多少</translation>
     </message>
     <message>
         <source>Dataset size</source>
@@ -7624,6 +7624,13 @@
     </message>
 </context>
 <context>
+    <name>ScenarioModel</name>
+    <message>
+        <source>The Data page gives the data as samples × length: enter the length</source>
+        <translation>“数据量”页按“样本数 × 长度”给出数据：请填写长度</translation>
+    </message>
+</context>
+<context>
     <name>SearchController</name>
     <message>
         <source>The plan search process stopped unexpectedly (exit code {0}); the next search starts it again.</source>
@@ -7988,6 +7995,10 @@
     <message>
         <source>Tokens per sample: activation memory grows with it (quadratically without flash attention)</source>
         <translation>每个样本的 token 数：激活显存随之增长（不用 flash attention 时按平方增长）</translation>
+    </message>
+    <message>
+        <source>Mean tokens per training sample (prompt + answer). Shorter samples are padded to the sequence length unless packing or padding-free is on; empty (default): every sample fills the sequence length, as in pretraining. The same value as the Data page&apos;s Average length: when the data is given as samples × length, the data volume follows it</source>
+        <translation>每个训练样本的平均 token 数（提示 + 回答）。除非开启打包或无填充，较短的样本会被填充到序列长度；留空（默认）：每个样本都占满序列长度，与预训练相同。与“数据量”页的“平均长度”是同一个值：数据按“样本数 × 长度”给出时，数据量随之变化</translation>
     </message>
     <message>
         <source>Micro-batch</source>
@@ -8580,10 +8591,6 @@
     <message>
         <source>Mean sample length</source>
         <translation>平均样本长度</translation>
-    </message>
-    <message>
-        <source>Mean tokens per training sample (prompt + answer). Shorter samples are padded to the sequence length unless packing or padding-free is on; empty (default): every sample fills the sequence length, as in pretraining</source>
-        <translation>每个训练样本的平均 token 数（提示 + 回答）。除非开启打包或无填充，较短的样本会被填充到序列长度；留空（默认）：每个样本都占满序列长度，与预训练相同</translation>
     </message>
     <message>
         <source>Packing</source>

@@ -48,7 +48,7 @@ class TrainingPage(BasePage):
         self.framework = BoundCombo(m, "training.framework", FRAMEWORKS)
         self.seq_len = BoundEdit(m, "training.seq_len")
         # samples shorter than seq_len: padded, packed or flattened (core/flops.sample_shape)
-        self.mean_sample_len = BoundEdit(m, "data.mean_sample_len", allow_empty=True)
+        self.mean_sample_len = BoundEdit(m, "data.mean_sample_len", allow_empty=True, setter=m.set_mean_sample_len)
         self.packing = BoundCheck(m, "training.packing")
         self.padding_free = BoundCheck(m, "training.padding_free")
         self.mbs = BoundEdit(m, "training.micro_batch_size")
@@ -218,7 +218,8 @@ class TrainingPage(BasePage):
             "mean_sample_len": (self.tr("Mean sample length"), self.tr(
                 "Mean tokens per training sample (prompt + answer). Shorter samples are padded to the sequence "
                 "length unless packing or padding-free is on; empty (default): every sample fills the sequence "
-                "length, as in pretraining")),
+                "length, as in pretraining. The same value as the Data page's Average length: when the data is "
+                "given as samples × length, the data volume follows it")),
             "packing": (self.tr("Packing"), self.tr(
                 "Pack several samples into each sequence-length row (TRL --packing, default off); with "
                 "flash attention each sample attends only to itself")),
