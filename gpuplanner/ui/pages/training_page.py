@@ -174,6 +174,10 @@ class TrainingPage(BasePage):
             sig.connect(self._update_auto_info)
         s.finished.connect(lambda _o: self._update_auto_info())
         s.failed.connect(lambda _m: self._update_auto_info())
+        # the older fields (torchtune switches, overlap, VPP, parameter offload, the estimate's assumptions)
+        from .advanced_fields import TrainingAdvanced
+
+        self.advanced = TrainingAdvanced(self)
         self._update_enabled()
 
     def _set_batch_mode(self, mode: str) -> None:
@@ -421,6 +425,7 @@ class TrainingPage(BasePage):
                                     "off": self.tr("off")})
         self.sp.setText(self.tr("split norm/dropout activations over TP"))
         self.offload.setText(self.tr("optimizer states in CPU memory"))
+        self.advanced.retranslate()
         self.on_model_changed("all")
 
     def recompute_labels(self) -> dict:
@@ -468,6 +473,8 @@ class TrainingPage(BasePage):
         for key in ("num_gpus", "tp", "pp", "cp", "ep", "zero", "sp", "offload"):
             getattr(self, key).setEnabled(manual)
             self.labels[key].setEnabled(manual)
+        if hasattr(self, "advanced"):
+            self.advanced.update_enabled(s)
 
     def on_model_changed(self, section: str) -> None:
         self._update_enabled()
