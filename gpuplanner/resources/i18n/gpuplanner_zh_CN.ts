@@ -8004,10 +8004,6 @@
         <translation>概率</translation>
     </message>
     <message>
-        <source>stages per GPU</source>
-        <translation>每卡阶段数</translation>
-    </message>
-    <message>
         <source>of peak</source>
         <translation>占峰值</translation>
     </message>
@@ -8060,6 +8056,10 @@
         <translation>反向中更新优化器</translation>
     </message>
     <message>
+        <source>per GPU</source>
+        <translation>每卡</translation>
+    </message>
+    <message>
         <source>torchtune optimizer_in_bwd (default off): each parameter is stepped as soon as its gradient is ready and the gradient is freed, so no full set of gradients is held; no gradient accumulation</source>
         <translation>torchtune optimizer_in_bwd（默认关闭）：每个参数的梯度一算出就立即更新该参数并释放梯度，因此不保存整套梯度；不能梯度累积</translation>
     </message>
@@ -8085,7 +8085,7 @@
     </message>
     <message>
         <source>LoRA dropout</source>
-        <translation>LoRA 随机失活 (dropout)</translation>
+        <translation>LoRA 丢弃率</translation>
     </message>
     <message>
         <source>PEFT LoraConfig lora_dropout (default 0.0: no dropout layer). Above 0 each adapted linear layer runs a dropout pass on its input (slower steps); from 0 to below 1</source>

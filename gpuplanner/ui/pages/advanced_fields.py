@@ -49,10 +49,14 @@ class TrainingAdvanced(QObject):
         # the search keeps both (core/search.py: the user's interleaving besides its own, offload_params_applies):
         # editable with the automatic layout too, as expert parallel's expert_tp
         par = page.par_box.layout()
+        row = par.getWidgetPosition(page.layout_info)[0]  # above the data-parallel line that closes the box
         for k, f in (("vpp", BoundEdit(m, "parallel.vpp", parse=parse_int, fmt=fmt_int)),
                      ("offload_params", BoundCheck(m, "parallel.offload_params"))):
             self.fields[k] = f
-            self.labels[k] = page.add_field(par, f)
+            self.labels[k] = page.add_field(par, f)  # appended: moved up to ``row``
+            par.takeRow(f.box)
+            par.insertRow(row, self.labels[k], f.box)
+            row += 1
         self.assume_box, af = page.group()
         a = {"mfu": float_edit(m, "assumptions.mfu", True),
              "memory_headroom_gib": float_edit(m, "assumptions.memory_headroom_gib"),
@@ -85,7 +89,7 @@ class TrainingAdvanced(QObject):
         for k in OVERLAP:
             f[k].set_labels({"default": self.tr("framework default"), "on": self.tr("on"), "off": self.tr("off")})
         f["lora_dropout"].box.set_unit(self.tr("probability"))
-        f["vpp"].box.set_unit(self.tr("stages per GPU"))
+        f["vpp"].box.set_unit(self.tr("per GPU"))
         f["mfu"].box.set_unit(self.tr("of peak"))
         f["mfu"].setPlaceholderText(self.tr("modelled"))
         for k in ("memory_headroom_gib", "cuda_context_gib"):
