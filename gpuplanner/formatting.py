@@ -126,6 +126,20 @@ def format_percent(fraction: float, decimals: int = 0, lang: str | None = None) 
     return format_number(float(fraction) * 100.0, decimals, lang) + "%"
 
 
+#: decimals of a share of the step run under compute (``TimeEstimate.hidden_shares``): one precision for the CLI,
+#: the Plans details and the PDF, so the three show the same rows with the same figures
+HIDDEN_SHARE_DECIMALS = 1
+
+
+def hidden_share_rows(shares: dict[str, float], lang: str | None = None) -> list[tuple[str, str]]:
+    """The hidden-communication rows every view shows: ``(key, percent text)`` for each share of ``shares``
+    (``TimeEstimate.hidden_shares``, in its order) at :data:`HIDDEN_SHARE_DECIMALS`, leaving out a share that
+    would print as zero at that precision (a part of a few microseconds per step says nothing)."""
+    zero = format_percent(0.0, HIDDEN_SHARE_DECIMALS, lang)
+    rows = [(str(k), format_percent(v, HIDDEN_SHARE_DECIMALS, lang)) for k, v in shares.items()]
+    return [(k, text) for k, text in rows if text != zero]
+
+
 def _unit_text(unit: str, lang: str, value: float) -> str:
     if not unit:
         return ""

@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..formatting import format_compact, format_money, format_number, format_span, format_percent, format_sig, gpu_display_name
 from ._args import label as _lbl, rent_vs_build_lines, strict_json
 from ._lang import msg, name, translate
-from ..formatting import format_list
+from ..formatting import format_list, hidden_share_rows
 
 CTX = "CLI"
 
@@ -134,14 +134,13 @@ def text_lines(ev, data: dict) -> list[str]:
     if tb:
         lines.append("  " + _lbl(translate(CTX, "time share"), 17)
                      + format_list(f"{share_names.get(k, k)} {format_percent(v)}" for k, v in tb.items()))
-    hidden = ev.time.hidden_shares
-    if any(v >= 0.005 for v in hidden.values()):
+    hidden = hidden_share_rows(ev.time.hidden_shares)  # the rows the Plans details and the PDF show too
+    if hidden:
         from ..core.timing import HIDDEN_LABELS
 
         lines.append("  " + _lbl(translate(CTX, "hidden"), 17) + translate(
             CTX, "run under compute, not in the step time: {parts} of the step").format(parts=format_list(
-                f"{translate('Timing', HIDDEN_LABELS[k])} {format_percent(v)}" for k, v in hidden.items()
-                if v >= 0.005)))
+                f"{translate('Timing', HIDDEN_LABELS[k])} {pct}" for k, pct in hidden)))
     lines += ["", translate(CTX, "Cost")]
     if ev.cost is None:
         lines.append("  " + translate(CTX, "no price for this GPU: enter a quote"))

@@ -77,16 +77,17 @@ def text_lines(result, con) -> list[str]:
         return out
     grades = {"good": translate(CTX, "good"), "fair": translate(CTX, "fair"), "poor": translate(CTX, "poor"),
               "optimistic": translate(CTX, "optimistic")}
+    extra = layout_columns(result.plans)  # cp / ep: only when a plan shown uses them, as the Plans page's layout
     header = ("#", "GPU", translate(CTX, "count"), translate(CTX, "nodes"), translate(CTX, "framework"), "tp", "pp",
-              "dp", "zero", translate(CTX, "recompute"), "mbs", "GiB/GPU", translate(CTX, "cal. days"),
+              *extra, "dp", "zero", translate(CTX, "recompute"), "mbs", "GiB/GPU", translate(CTX, "cal. days"),
               translate(CTX, "cost ({currency})").format(currency=con.currency), translate(CTX, "rental mode"), "MFU",
               translate(CTX, "rules failed"))
     rows = []
     for i, p in enumerate(result.plans, 1):
         mfu = "-" if p.mfu is None else f"{format_percent(p.mfu)} {grades.get(p.mfu_grade, p.mfu_grade)}"
         failed = ",".join(r.id for r in p.rules if r.status == "failed") or "-"
-        rows.append((str(i), p.gpu, str(p.num_gpus), str(p.nodes), p.framework, str(p.tp), str(p.pp), str(p.dp),
-                     str(p.zero), p.recompute, str(p.micro_batch_size),
+        rows.append((str(i), p.gpu, str(p.num_gpus), str(p.nodes), p.framework, str(p.tp), str(p.pp),
+                     *(str(getattr(p, k)) for k in extra), str(p.dp), str(p.zero), p.recompute, str(p.micro_batch_size),
                      f"{format_number(p.memory_per_gpu_gib, 1)}/{format_sig(p.gpu_memory_gib)}",
                      format_number(p.calendar_days, 1), format_number(p.cost),
                      name("Cost", p.evaluation.rental_mode_label), mfu, failed))
@@ -143,6 +144,13 @@ def text_lines(result, con) -> list[str]:
                 days=_days(q["calendar_days"]),
                 cost=format_money(q["cost"], con.currency)))
     return out
+
+
+def layout_columns(plans) -> tuple[str, ...]:
+    """The table's optional degrees: ``cp`` and ``ep`` when any plan shown uses them (above 1). The Plans page's
+    layout names a degree only above 1 (``ui/pages/plans_page.layout_text``); a column of 1s would only crowd
+    the table for the dense models that never split a sequence or an expert."""
+    return tuple(k for k in ("cp", "ep") if any(getattr(p, k) > 1 for p in plans))
 
 
 def _days(days: float) -> str:

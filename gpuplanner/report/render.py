@@ -870,9 +870,10 @@ def _html_plan(data: ReportData) -> str:
         names = {k: translate("Timing", v) for k, v in BREAKDOWN_LABELS.items()}
         rows = [[names.get(k, k), fmt_pct(v)] for k, v in p.time_breakdown.items()]
         from ..core.timing import HIDDEN_LABELS
+        from ..formatting import hidden_share_rows
 
         rows += [[translate("Report", "{part}, hidden under compute (not in the step)").format(
-            part=translate("Timing", HIDDEN_LABELS[k])), fmt_pct(v)] for k, v in p.time_hidden.items() if v >= 0.0005]
+            part=translate("Timing", HIDDEN_LABELS[k])), pct] for k, pct in hidden_share_rows(p.time_hidden)]
         tshare = _table(rows, header=[translate("Report", "Step time"), translate("Report", "share")],
                         num_cols={1}, widths=[70, 30])
     else:

@@ -302,6 +302,26 @@ class ScenarioModel(QObject):
                 self._update_dirty()
             self.changed.emit("ui")
 
+    def set_mean_sample_len(self, value: int | None) -> str | None:
+        """Set ``data.mean_sample_len``, the one average sample length: the Training page's "Mean sample length"
+        and, while the Data page describes the data as samples × length, that page's "Average length". In that
+        mode the data volume follows the length (samples × length × epochs, one validation) and the input state
+        keeps the same length (``ui["avg_len"]``, what the plan file writes). Returns the reason it is refused."""
+        if self.ui.get("data_mode") != "samples":
+            return self.set("data.mean_sample_len", value)
+        if value is None:
+            return self.tr("The Data page gives the data as samples × length: enter the length")
+        from gpuplanner.app.engine import unique_tokens
+
+        try:
+            tokens = unique_tokens({**self.ui, "avg_len": value}) * float(self.ui.get("epochs") or 1.0)
+        except (ValueError, TypeError):
+            return self.set("data.mean_sample_len", value)
+        errors = self.set_many({"data.mean_sample_len": value, "data.tokens": tokens})
+        if not errors:
+            self.set_ui("avg_len", int(value))
+        return errors.get("data.mean_sample_len") or errors.get("data.tokens")
+
     def set_meta(self, title: str | None = None, notes: str | None = None) -> None:
         changed = False
         if title is not None and title != self.title:
@@ -350,7 +370,10 @@ class ScenarioModel(QObject):
             described = unique_tokens(self.ui) * float(self.ui.get("epochs") or 1.0)
         except (ValueError, TypeError, OverflowError):
             described = None
-        if "data_mode" not in given or described is None or not math.isclose(described, tokens, rel_tol=1e-9):
+        # samples × length: the length is the scenario's mean sample length (one value, :meth:`set_mean_sample_len`)
+        other_len = self.ui.get("data_mode") == "samples" and self.ui.get("avg_len") != scenario.data.mean_sample_len
+        if ("data_mode" not in given or described is None or not math.isclose(described, tokens, rel_tol=1e-9)
+                or other_len):
             self.ui.update(data_mode="tokens", epochs=1.0, tokens_text=format_compact(tokens, 6))
         continuous = scenario.constraints.hours_per_week >= 168
         if "work_mode" not in given or (self.ui["work_mode"] == "continuous") != continuous:

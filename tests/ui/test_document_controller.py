@@ -122,13 +122,37 @@ def controller(qtbot):
     estimator.shutdown()
 
 
-def test_controller_opens_a_schema_4_plan_with_its_input_state(controller):
+def v4_with_length(tmp_path) -> Path:
+    """The schema 4 plan with its samples' length as the scenario's mean sample length (the one value the Data page's
+    samples × length and the Training page share; the file itself predates the link and leaves it out)."""
+    plan = json.loads((PLANS / "v4-app-ui.gpuplan").read_text(encoding="utf-8"))
+    plan["scenario"]["data"]["mean_sample_len"] = V4_INPUTS["avg_len"]
+    path = tmp_path / "v4-app-ui.gpuplan"
+    path.write_text(json.dumps(plan), encoding="utf-8")
+    return path
+
+
+def test_controller_opens_a_schema_4_plan_with_its_input_state(controller, tmp_path):
     ctl, model, events, _ = controller
-    assert ctl.open_path(PLANS / "v4-app-ui.gpuplan")
+    path = v4_with_length(tmp_path)
+    assert ctl.open_path(path)
     assert {k: model.ui[k] for k in V4_INPUTS} == V4_INPUTS
     assert model.scenario.data.tokens == 250000 * 1536 * 3
-    assert events["page"] == ["data"] and events["changed"] == [PLANS / "v4-app-ui.gpuplan"]
+    assert events["page"] == ["data"] and events["changed"] == [path]
     assert events["message"] == [f"v4-app-ui.gpuplan: written in plan format 4; saving will upgrade it to format {CURRENT_SCHEMA}"]
+    assert not model.dirty
+
+
+def test_a_plan_whose_samples_length_is_not_the_mean_sample_length_opens_as_tokens(controller):
+    """Samples × 1,536 tokens with a scenario whose samples fill the sequence length (no mean sample length, a file
+    older than the link) do not describe one plan: the scenario wins, unchanged (the estimate and the saved file
+    stay the same), and the data is described as its tokens; the samples and their length stay in the inputs."""
+    ctl, model, _events, _ = controller
+    assert ctl.open_path(PLANS / "v4-app-ui.gpuplan")
+    assert model.scenario.data.tokens == 250000 * 1536 * 3 and model.scenario.data.mean_sample_len is None
+    assert (model.ui["data_mode"], model.ui["tokens_text"], model.ui["epochs"]) == ("tokens", "1.152B", 1.0)
+    assert (model.ui["samples"], model.ui["avg_len"]) == (250000, 1536)
+    assert model.ui["batch_mode"] == "accum" and model.ui["work_mode"] == "weekly"  # the other inputs as typed
     assert not model.dirty
 
 
@@ -143,7 +167,7 @@ def test_opening_another_file_replaces_the_previous_files_message(controller):
 
 def test_controller_saves_the_typed_ui_state_and_reopens_it(controller, tmp_path):
     ctl, model, events, page = controller
-    assert ctl.open_path(PLANS / "v4-app-ui.gpuplan")
+    assert ctl.open_path(v4_with_length(tmp_path))
     model.set_ui("epochs", 2.5)
     model.set_ui("data_mode", "bytes")
     model.set("data.tokens", 10.0 * 2.5e8 * 2.5)  # what the Data page writes: 10 GB × 250M tokens/GB × 2.5 epochs
@@ -202,7 +226,7 @@ def test_recovering_a_schema_4_autosave_restores_its_input_state(make_window, mo
 
     root = Path(os.environ["GPUPLANNER_DATA_DIR"]) / "autosave"
     root.mkdir(parents=True, exist_ok=True)
-    plan = json.loads((PLANS / "v4-app-ui.gpuplan").read_text(encoding="utf-8"))
+    plan = json.loads(v4_with_length(tmp_path).read_text(encoding="utf-8"))
     record = {"autosave_format": 1, "session": "oldversion", "pid": 999_999_999,
               "saved_at": "2026-11-30T08:00:00+00:00", "source_path": None, "plan": plan}
     (root / "oldversion-main.autosave").write_text(json.dumps(record), encoding="utf-8")

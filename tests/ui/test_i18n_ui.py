@@ -42,6 +42,9 @@ ALLOWED_WORDS = {
     "torchtitan", "torchao", "Transformer", "Engine",
     # a library and its optimizer classes, named as they are (training.paged_optimizer)
     "bitsandbytes", "PagedAdamW",
+    # the PyTorch module and library classes named as they are (torch.compile, torch.cuda's memory figures; PEFT
+    # LoraConfig, torchtune CEWithChunkedOutputLoss, FSDP CPUOffload: the Training page's advanced rows)
+    "torch", "LoraConfig", "CEWithChunkedOutputLoss", "CPUOffload",
 }
 
 

@@ -70,7 +70,7 @@ def test_load_resets_document():
 def test_load_keeps_an_input_state_that_describes_the_scenario_and_derives_one_that_does_not():
     """The scenario's values are what a plan means; the input state is how they were typed (ui_state)."""
     s = default_scenario()
-    s = s.model_copy(update={"data": s.data.model_copy(update={"tokens": 250000 * 1536 * 3.0}),
+    s = s.model_copy(update={"data": s.data.model_copy(update={"tokens": 250000 * 1536 * 3.0, "mean_sample_len": 1536}),
                              "constraints": s.constraints.model_copy(update={"hours_per_week": 60.0})})
     typed = {"data_mode": "samples", "samples": 250000, "avg_len": 1536, "epochs": 3.0, "work_mode": "weekly",
              "deadline_mode": "days"}
@@ -82,3 +82,9 @@ def test_load_keeps_an_input_state_that_describes_the_scenario_and_derives_one_t
     assert (m.ui["data_mode"], m.ui["tokens_text"], m.ui["epochs"]) == ("tokens", "1.152B", 1.0)
     assert (m.ui["work_mode"], m.ui["deadline_mode"]) == ("weekly", "days")
     assert m.scenario == s and not m.dirty
+    # samples × 1,536 is the scenario's mean sample length (one value); a scenario whose samples fill the sequence
+    # length is not those samples: described as its tokens, the scenario unchanged
+    short = s.model_copy(update={"data": s.data.model_copy(update={"mean_sample_len": None})})
+    m.load(short, ui=typed)
+    assert (m.ui["data_mode"], m.ui["tokens_text"], m.ui["epochs"]) == ("tokens", "1.152B", 1.0)
+    assert m.scenario == short and not m.dirty

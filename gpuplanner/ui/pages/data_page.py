@@ -43,7 +43,7 @@ class DataPage(BasePage):
             self.mode_group.addButton(b, i)
             self.mode_buttons[key] = b
             row.addWidget(b)
-            b.toggled.connect(lambda on, k=key: on and self._set_ui("data_mode", k))
+            b.toggled.connect(lambda on, k=key: on and self._set_mode(k))
         row.addStretch(1)
         w = QWidget()
         w.setLayout(row)
@@ -56,7 +56,10 @@ class DataPage(BasePage):
 
         self.tokens = ui_edit("tokens_text", lambda t: (parse_positive_count(t), t)[1], lambda v: str(v))
         self.samples = ui_edit("samples", lambda t: int(parse_positive_count(t)), fmt_count)
-        self.avg_len = ui_edit("avg_len", lambda t: int(parse_positive_count(t)), fmt_int)
+        # the samples' average length is the scenario's data.mean_sample_len (the Training page's "Mean sample
+        # length"): one value, shown and written in both places
+        self.avg_len = BoundEdit(m, "data.mean_sample_len", parse=lambda t: int(parse_positive_count(t)), fmt=fmt_int,
+                                 getter=self._avg_len, setter=m.set_mean_sample_len)
         self.dataset_gb = ui_edit("dataset_gb", parse_positive_float, fmt_float)
         self.language = BoundCombo(m, None, list(TOKENS_PER_GB), getter=lambda: m.ui.get("language"),
                                    setter=self._set_language)
@@ -88,6 +91,21 @@ class DataPage(BasePage):
         self.model.set_ui(key, value)
         return self.apply_tokens()
 
+    def _avg_len(self) -> int | None:
+        """The samples' average length: the scenario's mean sample length, else the input state's (the default)."""
+        v = self.model.value("data.mean_sample_len")
+        return v if v is not None else self.model.ui.get("avg_len")
+
+    def _set_mode(self, mode: str) -> str | None:
+        """Describe the data as tokens, samples × length or GB of text. Samples × length writes its length as
+        the scenario's mean sample length (the value the field shows), with the data volume it makes."""
+        self.model.set_ui("data_mode", mode)
+        if mode == "samples":
+            err = self.model.set_mean_sample_len(self._avg_len())
+            self._update_visibility()
+            return err
+        return self.apply_tokens()
+
     def _set_language(self, lang: str) -> None:
         self.model.set_ui("language", lang)
         self.model.set_ui("tokens_per_gb", TOKENS_PER_GB[lang])
@@ -116,7 +134,9 @@ class DataPage(BasePage):
         texts = {
             "tokens": (self.tr("Tokens"), self.tr("Tokens in one pass, e.g. 300B, 1.5T or 2000000000: time and cost grow linearly")),
             "samples": (self.tr("Samples"), self.tr("Number of training examples (e.g. 50k, 1.2M)")),
-            "avg_len": (self.tr("Average length"), self.tr("Average tokens per example after tokenisation")),
+            "avg_len": (self.tr("Average length"), self.tr(
+                "Average tokens per example after tokenisation. The same value as the Training page's Mean sample "
+                "length: it also sets how much padding the rows carry")),
             "dataset_gb": (self.tr("Dataset size"), self.tr("Raw UTF-8 text size in GB (10^9 bytes)")),
             "language": (self.tr("Language"), self.tr("Sets the default tokens per GB; measure with your tokenizer when you can")),
             "tokens_per_gb": (self.tr("Tokens per GB"), self.tr(

@@ -171,6 +171,9 @@ class HardwarePage(BasePage):
         self.labels = {}
         for key in ("node", "inter", "nics"):
             self.labels[key] = self.add_field(nf, getattr(self, key))
+        from .advanced_fields import HardwareAdvanced
+
+        self.advanced = HardwareAdvanced(self, nf)  # the link inside a server, the host memory
         self.build_ownership()
         self._filling = False
         self.table.itemChanged.connect(self._on_item_changed)
@@ -517,6 +520,7 @@ class HardwarePage(BasePage):
                                **{k: QCoreApplication.translate("catalog", v) for k, v in self.net_names.items()}})
         self.labels["nics"].setText(self.tr("NICs per server"))
         self.nics.box.set_help(self.tr("Network cards per server (empty: the network's default, often one per GPU)"))
+        self.advanced.retranslate()
         self.own_box.setTitle(self.tr("Owning instead of renting"))
         names = {"machine_price": self.tr("Purchase price"), "depreciation_years": self.tr("Depreciation"),
                  "rack_per_month": self.tr("Rack / colocation"), "power_kw": self.tr("Server power"),

@@ -667,10 +667,11 @@ class PlansPage(BasePage):
             cells = "".join(f"<tr><td>{esc(names.get(k, k))}</td><td align=right>{format_percent(v, 1)}</td></tr>"
                             for k, v in sorted(p.plan.limits.items(), key=lambda kv: -kv[1]) if v > 0.0005)
             from gpuplanner.core.timing import HIDDEN_LABELS
+            from gpuplanner.formatting import hidden_share_rows
 
             cells += "".join(
                 f"<tr style='color:#555'><td>{esc(self.tr('{0}, hidden under compute (not in the step)').format(QCoreApplication.translate('Timing', HIDDEN_LABELS[k])))}</td>"
-                f"<td align=right>{format_percent(v, 1)}</td></tr>" for k, v in ev.time.hidden_shares.items() if v > 0.0005)
+                f"<td align=right>{pct}</td></tr>" for k, pct in hidden_share_rows(ev.time.hidden_shares))
             rows.append(f"<p><b>{tr('Step time breakdown')}</b></p><table cellspacing=0 cellpadding=3 border=1>"
                         f"{cells}</table>")
         if ev.mode_costs:

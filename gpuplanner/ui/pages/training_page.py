@@ -48,7 +48,7 @@ class TrainingPage(BasePage):
         self.framework = BoundCombo(m, "training.framework", FRAMEWORKS)
         self.seq_len = BoundEdit(m, "training.seq_len")
         # samples shorter than seq_len: padded, packed or flattened (core/flops.sample_shape)
-        self.mean_sample_len = BoundEdit(m, "data.mean_sample_len", allow_empty=True)
+        self.mean_sample_len = BoundEdit(m, "data.mean_sample_len", allow_empty=True, setter=m.set_mean_sample_len)
         self.packing = BoundCheck(m, "training.packing")
         self.padding_free = BoundCheck(m, "training.padding_free")
         self.mbs = BoundEdit(m, "training.micro_batch_size")
@@ -174,6 +174,10 @@ class TrainingPage(BasePage):
             sig.connect(self._update_auto_info)
         s.finished.connect(lambda _o: self._update_auto_info())
         s.failed.connect(lambda _m: self._update_auto_info())
+        # the older fields (torchtune switches, overlap, VPP, parameter offload, the estimate's assumptions)
+        from .advanced_fields import TrainingAdvanced
+
+        self.advanced = TrainingAdvanced(self)
         self._update_enabled()
 
     def _set_batch_mode(self, mode: str) -> None:
@@ -218,7 +222,8 @@ class TrainingPage(BasePage):
             "mean_sample_len": (self.tr("Mean sample length"), self.tr(
                 "Mean tokens per training sample (prompt + answer). Shorter samples are padded to the sequence "
                 "length unless packing or padding-free is on; empty (default): every sample fills the sequence "
-                "length, as in pretraining")),
+                "length, as in pretraining. The same value as the Data page's Average length: when the data is "
+                "given as samples × length, the data volume follows it")),
             "packing": (self.tr("Packing"), self.tr(
                 "Pack several samples into each sequence-length row (TRL --packing, default off); with "
                 "flash attention each sample attends only to itself")),
@@ -420,6 +425,7 @@ class TrainingPage(BasePage):
                                     "off": self.tr("off")})
         self.sp.setText(self.tr("split norm/dropout activations over TP"))
         self.offload.setText(self.tr("optimizer states in CPU memory"))
+        self.advanced.retranslate()
         self.on_model_changed("all")
 
     def recompute_labels(self) -> dict:
@@ -467,6 +473,8 @@ class TrainingPage(BasePage):
         for key in ("num_gpus", "tp", "pp", "cp", "ep", "zero", "sp", "offload"):
             getattr(self, key).setEnabled(manual)
             self.labels[key].setEnabled(manual)
+        if hasattr(self, "advanced"):
+            self.advanced.update_enabled(s)
 
     def on_model_changed(self, section: str) -> None:
         self._update_enabled()

@@ -1,0 +1,195 @@
+"""Rows for the older scenario fields that only a plan file could set: the memory switches of torchtune-style
+recipes, LoRA dropout and the communication-overlap switches (the Training page's "Advanced" box), the interleaved
+pipeline and parameter offload (its "Parallel layout" box), the estimate's assumptions (a box of their own), the
+link inside a server and the host memory (the Hardware page's server box).
+
+Each row is bound to its scenario path (``ui/fields.py``): a value nobody touched stays exactly as the file gave
+it, a bad value is refused with one line at the field and not stored. Each tooltip names the tool's setting and
+its default, from the field descriptions in ``core/scenario.py`` and ``core/overlap.overlap_flags``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QObject
+
+from ..fields import BoundCheck, BoundCombo, BoundEdit, fmt_float, fmt_int, parse_float, parse_int
+
+#: the communication-overlap switches (``training.*``, None: the framework's default, core/overlap.overlap_flags)
+OVERLAP = ("overlap_grad_reduce", "overlap_param_gather", "tp_comm_overlap", "overlap_p2p_comm")
+#: on/off switches of the Advanced box (``training.*``)
+SWITCHES = ("master_weights", "optimizer_in_backward", "activation_offload", "chunked_loss", "torch_compile")
+_TRI = {None: "default", True: "on", False: "off"}
+
+
+def tri_state(m, path: str) -> BoundCombo:
+    """A ``bool | None`` field as framework default / on / off (the scenario keeps null for the default)."""
+    return BoundCombo(m, path, list(_TRI.values()), getter=lambda: _TRI.get(m.value(path), "default"),
+                      setter=lambda v: m.set(path, {"default": None, "on": True, "off": False}[v]))
+
+
+def float_edit(m, path: str, allow_empty: bool = False) -> BoundEdit:
+    return BoundEdit(m, path, parse=parse_float, fmt=fmt_float, allow_empty=allow_empty)
+
+
+class TrainingAdvanced(QObject):
+    """The Training page's rows for the older fields: an "Advanced" box, two rows in "Parallel layout" and an
+    "Estimate assumptions" box."""
+
+    def __init__(self, page: Any):
+        super().__init__(page)
+        self.page = page
+        m = page.model
+        self.box, form = page.group()
+        self.fields: dict[str, Any] = {k: BoundCheck(m, f"training.{k}") for k in SWITCHES}
+        self.fields["lora_dropout"] = float_edit(m, "training.lora_dropout")
+        self.fields.update({k: tri_state(m, f"training.{k}") for k in OVERLAP})
+        self.labels = {k: page.add_field(form, f) for k, f in self.fields.items()}
+        # the search keeps both (core/search.py: the user's interleaving besides its own, offload_params_applies):
+        # editable with the automatic layout too, as expert parallel's expert_tp
+        par = page.par_box.layout()
+        row = par.getWidgetPosition(page.layout_info)[0]  # above the data-parallel line that closes the box
+        for k, f in (("vpp", BoundEdit(m, "parallel.vpp", parse=parse_int, fmt=fmt_int)),
+                     ("offload_params", BoundCheck(m, "parallel.offload_params"))):
+            self.fields[k] = f
+            self.labels[k] = page.add_field(par, f)  # appended: moved up to ``row``
+            par.takeRow(f.box)
+            par.insertRow(row, self.labels[k], f.box)
+            row += 1
+        self.assume_box, af = page.group()
+        a = {"mfu": float_edit(m, "assumptions.mfu", True),
+             "memory_headroom_gib": float_edit(m, "assumptions.memory_headroom_gib"),
+             "cuda_context_gib": float_edit(m, "assumptions.cuda_context_gib", True),
+             "fragmentation": float_edit(m, "assumptions.fragmentation", True),
+             "memory_metric": BoundCombo(m, "assumptions.memory_metric", ["reserved", "allocated"])}
+        self.fields.update(a)
+        self.labels.update({k: page.add_field(af, f) for k, f in a.items()})
+
+    def update_enabled(self, s) -> None:
+        """LoRA dropout exists for LoRA/QLoRA only (disabled, never hidden, as the page's other rows)."""
+        lora = s.training.method in ("lora", "qlora")
+        self.fields["lora_dropout"].setEnabled(lora)
+        self.labels["lora_dropout"].setEnabled(lora)
+
+    def retranslate(self) -> None:
+        self.box.setTitle(self.tr("Advanced: memory switches and communication overlap"))
+        self.assume_box.setTitle(self.tr("Estimate assumptions"))
+        for key, (label, tip) in {**self._switch_texts(), **self._overlap_texts(), **self._layout_texts(),
+                                  **self._assumption_texts()}.items():
+            self.labels[key].setText(label)
+            self.fields[key].box.set_help(tip)
+        f = self.fields
+        f["master_weights"].setText(self.tr("fp32 master weights and optimizer states"))
+        f["optimizer_in_backward"].setText(self.tr("step each weight during the backward pass"))
+        f["activation_offload"].setText(self.tr("saved activations in CPU memory"))
+        f["chunked_loss"].setText(self.tr("loss over the logits in chunks"))
+        f["torch_compile"].setText(self.tr("compiled (fused element-wise kernels)"))
+        f["offload_params"].setText(self.tr("weights and gradients in CPU memory too"))
+        for k in OVERLAP:
+            f[k].set_labels({"default": self.tr("framework default"), "on": self.tr("on"), "off": self.tr("off")})
+        f["lora_dropout"].box.set_unit(self.tr("probability"))
+        f["vpp"].box.set_unit(self.tr("per GPU"))
+        f["mfu"].box.set_unit(self.tr("of peak"))
+        f["mfu"].setPlaceholderText(self.tr("modelled"))
+        for k in ("memory_headroom_gib", "cuda_context_gib"):
+            f[k].box.set_unit("GiB")
+        f["cuda_context_gib"].setPlaceholderText(self.tr("default: 0.75"))
+        f["fragmentation"].box.set_unit(self.tr("of the rest"))
+        f["fragmentation"].setPlaceholderText(self.tr("default: 0.05"))
+        f["memory_metric"].set_labels({"reserved": self.tr("reserved (max_memory_reserved)"),
+                                       "allocated": self.tr("allocated (max_memory_allocated)")})
+
+    def _switch_texts(self) -> dict[str, tuple[str, str]]:
+        return {
+            "master_weights": (self.tr("Master weights"), self.tr(
+                "On (default): an fp32 copy of the weights and fp32 optimizer states, as Megatron, DeepSpeed and "
+                "PyTorch mixed precision keep them. Off: everything in 16 bits, as torchtune's bf16 recipes")),
+            "optimizer_in_backward": (self.tr("Optimizer in backward"), self.tr(
+                "torchtune optimizer_in_bwd (default off): each parameter is stepped as soon as its gradient is "
+                "ready and the gradient is freed, so no full set of gradients is held; no gradient accumulation")),
+            "activation_offload": (self.tr("Activation offload"), self.tr(
+                "torchtune enable_activation_offloading (default off): saved activations go to CPU memory and "
+                "come back for the backward pass")),
+            "chunked_loss": (self.tr("Chunked loss"), self.tr(
+                "torchtune CEWithChunkedOutputLoss (default off here): the output layer and the cross-entropy run "
+                "in 8 chunks, so the full logits are never held at once")),
+            "torch_compile": (self.tr("torch.compile"), self.tr(
+                "The compile setting of torchtune and torchtitan (default off): element-wise operations are fused "
+                "(faster steps); with chunked loss, only the 16-bit logits are kept")),
+            "lora_dropout": (self.tr("LoRA dropout"), self.tr(
+                "PEFT LoraConfig lora_dropout (default 0.0: no dropout layer). Above 0 each adapted linear layer "
+                "runs a dropout pass on its input (slower steps); from 0 to below 1")),
+        }
+
+    def _overlap_texts(self) -> dict[str, tuple[str, str]]:
+        return {
+            "overlap_grad_reduce": (self.tr("Overlap gradient reduce"), self.tr(
+                "Reduce gradients during the backward pass (Megatron --overlap-grad-reduce, DDP buckets, FSDP2, "
+                "DeepSpeed overlap_comm). Framework default: on for Megatron recipes, DDP and FSDP2; DeepSpeed "
+                "on for ZeRO-3 only")),
+            "overlap_param_gather": (self.tr("Overlap weight gather"), self.tr(
+                "Gather sharded weights under compute (Megatron --overlap-param-gather, FSDP2 prefetch, DeepSpeed "
+                "ZeRO-3 prefetch). Framework default: on with Megatron's distributed optimizer and FSDP2 "
+                "ZeRO-2/3; DeepSpeed as the gradient reduce")),
+            "tp_comm_overlap": (self.tr("Overlap tensor-parallel communication"), self.tr(
+                "Run tensor-parallel collectives under the matrix multiplies (Megatron/Transformer Engine "
+                "--tp-comm-overlap, torchtitan enable_async_tensor_parallel; needs sequence parallelism). Framework default: on for "
+                "Megatron with sequence parallelism, off for torchtitan")),
+            "overlap_p2p_comm": (self.tr("Overlap pipeline sends"), self.tr(
+                "Run the pipeline's sends and receives under compute (Megatron, on by default with the "
+                "interleaved schedule); off for the other frameworks")),
+        }
+
+    def _layout_texts(self) -> dict[str, tuple[str, str]]:
+        return {
+            "vpp": (self.tr("Interleaved pipeline (VPP)"), self.tr(
+                "Megatron --num-virtual-stages-per-pipeline-rank: each GPU holds this many smaller pipeline "
+                "stages, which shrinks the pipeline bubble but sends more. Default 1 (no interleaving); the "
+                "layers of each stage must divide evenly. The automatic layout keeps it and tries others")),
+            "offload_params": (self.tr("Offload parameters"), self.tr(
+                "DeepSpeed ZeRO-3 offload_param / FSDP CPUOffload with offload_params: weights and gradients "
+                "live in CPU memory too (default off). Needs ZeRO stage 3")),
+        }
+
+    def _assumption_texts(self) -> dict[str, tuple[str, str]]:
+        return {
+            "mfu": (self.tr("MFU"), self.tr(
+                "Your own model FLOPs utilisation, from 0 to 1 (e.g. 0.4 from a run you measured): it replaces the "
+                "modelled step time. Empty (default): the time model's own estimate")),
+            "memory_headroom_gib": (self.tr("Memory headroom"), self.tr(
+                "GiB each GPU keeps free beyond the estimate before a layout counts as fitting (default 2)")),
+            "cuda_context_gib": (self.tr("CUDA context"), self.tr(
+                "Memory the CUDA context, NCCL and library workspaces take on each GPU, outside PyTorch's "
+                "allocator. Empty: 0.75 GiB")),
+            "fragmentation": (self.tr("Fragmentation"), self.tr(
+                "Reserved memory PyTorch's caching allocator cannot reuse, as a share of the rest, from 0 to 1. "
+                "Empty: 0.05 (a judgement; expandable segments leave almost none)")),
+            "memory_metric": (self.tr("Measured memory figure"), self.tr(
+                "Which allocator figure a measured peak is compared with: torch.cuda.max_memory_reserved "
+                "(default) or max_memory_allocated. What fits is judged on the whole card either way")),
+        }
+
+
+class HardwareAdvanced(QObject):
+    """The Hardware page's server box: the link inside a server and the host memory per server."""
+
+    def __init__(self, page: Any, form: Any):
+        super().__init__(page)
+        m = page.model
+        self.intra = BoundCombo(m, "hardware.intra_node", [None, "nvlink", "pcie"])
+        self.host_ram = float_edit(m, "hardware.host_ram_gib", True)
+        self.labels = {"intra": page.add_field(form, self.intra), "host_ram": page.add_field(form, self.host_ram)}
+
+    def retranslate(self) -> None:
+        self.labels["intra"].setText(self.tr("Link inside a server"))
+        self.intra.box.set_help(self.tr(
+            "The GPU-to-GPU link the estimate uses inside one server. Default: the catalog's link for the GPU "
+            "(NVLink for SXM cards, PCIe for PCIe cards); set it when the servers you rent differ"))
+        self.intra.set_labels({None: self.tr("the GPU's own link"), "nvlink": "NVLink", "pcie": "PCIe"})
+        self.labels["host_ram"].setText(self.tr("CPU memory per server"))
+        self.host_ram.box.set_help(self.tr(
+            "The servers' CPU memory: checked against what CPU offload of optimizer states, weights or "
+            "activations needs. Empty (default): not checked"))
+        self.host_ram.box.set_unit("GiB")
+        self.host_ram.setPlaceholderText(self.tr("not checked"))
