@@ -1952,6 +1952,33 @@
     </message>
 </context>
 <context>
+    <name>HardwareAdvanced</name>
+    <message>
+        <source>Link inside a server</source>
+        <translation>服务器内 GPU 互联</translation>
+    </message>
+    <message>
+        <source>The GPU-to-GPU link the estimate uses inside one server. Default: the catalog&apos;s link for the GPU (NVLink for SXM cards, PCIe for PCIe cards); set it when the servers you rent differ</source>
+        <translation>估算在一台服务器内使用的 GPU 间互联。默认：目录中该 GPU 的链路（SXM 卡为 NVLink，PCIe 卡为 PCIe）；所租服务器不同时再设置</translation>
+    </message>
+    <message>
+        <source>the GPU&apos;s own link</source>
+        <translation>该 GPU 自身的链路</translation>
+    </message>
+    <message>
+        <source>CPU memory per server</source>
+        <translation>每台服务器 CPU 内存</translation>
+    </message>
+    <message>
+        <source>The servers&apos; CPU memory: checked against what CPU offload of optimizer states, weights or activations needs. Empty (default): not checked</source>
+        <translation>服务器的 CPU 内存：用来核对把优化器状态、权重或激活值卸载到 CPU 时所需的内存。留空（默认）：不核对</translation>
+    </message>
+    <message>
+        <source>not checked</source>
+        <translation>不核对</translation>
+    </message>
+</context>
+<context>
     <name>HardwarePage</name>
     <message>
         <source>Hardware and prices</source>
@@ -7624,6 +7651,13 @@
     </message>
 </context>
 <context>
+    <name>ScenarioModel</name>
+    <message>
+        <source>The Data page gives the data as samples × length: enter the length</source>
+        <translation>“数据量”页按“样本数 × 长度”给出数据：请填写长度</translation>
+    </message>
+</context>
+<context>
     <name>SearchController</name>
     <message>
         <source>The plan search process stopped unexpectedly (exit code {0}); the next search starts it again.</source>
@@ -7921,6 +7955,225 @@
     <message>
         <source>GPU{i} draws {d:.0f} W of its {l:.0f} W limit ({p:.0f}%): if a training job is running, it is starved (data loading, communication) or capped; idle GPUs always draw little</source>
         <translation>GPU{i} 功耗 {d:.0f} W，上限 {l:.0f} W（{p:.0f}%）：如果正在训练，说明它在空等（数据加载、通信）或被限功耗；空闲的 GPU 功耗本来就低</translation>
+    </message>
+</context>
+<context>
+    <name>TrainingAdvanced</name>
+    <message>
+        <source>Advanced: memory switches and communication overlap</source>
+        <translation>高级：显存开关与通信重叠</translation>
+    </message>
+    <message>
+        <source>Estimate assumptions</source>
+        <translation>估算假设</translation>
+    </message>
+    <message>
+        <source>fp32 master weights and optimizer states</source>
+        <translation>fp32 主权重和优化器状态</translation>
+    </message>
+    <message>
+        <source>step each weight during the backward pass</source>
+        <translation>在反向传播中逐个更新权重</translation>
+    </message>
+    <message>
+        <source>saved activations in CPU memory</source>
+        <translation>保存的激活值放在 CPU 内存</translation>
+    </message>
+    <message>
+        <source>loss over the logits in chunks</source>
+        <translation>分块计算 logits 上的损失</translation>
+    </message>
+    <message>
+        <source>compiled (fused element-wise kernels)</source>
+        <translation>编译（融合逐元素算子）</translation>
+    </message>
+    <message>
+        <source>weights and gradients in CPU memory too</source>
+        <translation>权重和梯度也放在 CPU 内存</translation>
+    </message>
+    <message>
+        <source>framework default</source>
+        <translation>按框架默认</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>开启</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>probability</source>
+        <translation>概率</translation>
+    </message>
+    <message>
+        <source>of peak</source>
+        <translation>占峰值</translation>
+    </message>
+    <message>
+        <source>modelled</source>
+        <translation>按模型估算</translation>
+    </message>
+    <message>
+        <source>default: 0.75</source>
+        <translation>默认：0.75</translation>
+    </message>
+    <message>
+        <source>of the rest</source>
+        <translation>占其余部分</translation>
+    </message>
+    <message>
+        <source>default: 0.05</source>
+        <translation>默认：0.05</translation>
+    </message>
+    <message>
+        <source>reserved (max_memory_reserved)</source>
+        <translation>已预留 (max_memory_reserved)</translation>
+    </message>
+    <message>
+        <source>allocated (max_memory_allocated)</source>
+        <translation>已分配 (max_memory_allocated)</translation>
+    </message>
+    <message>
+        <source>Master weights</source>
+        <translation>主权重</translation>
+    </message>
+    <message>
+        <source>On (default): an fp32 copy of the weights and fp32 optimizer states, as Megatron, DeepSpeed and PyTorch mixed precision keep them. Off: everything in 16 bits, as torchtune&apos;s bf16 recipes</source>
+        <translation>开启（默认）：保留一份 fp32 权重副本和 fp32 优化器状态，与 Megatron、DeepSpeed 和 PyTorch 混合精度相同。关闭：全部用 16 位，与 torchtune 的 bf16 配方相同</translation>
+    </message>
+    <message>
+        <source>The compile setting of torchtune and torchtitan (default off): element-wise operations are fused (faster steps); with chunked loss, only the 16-bit logits are kept</source>
+        <translation>torchtune 和 torchtitan 的 compile 设置（默认关闭）：融合逐元素运算（单步更快）；配合分块损失时只保留 16 位 logits</translation>
+    </message>
+    <message>
+        <source>Run tensor-parallel collectives under the matrix multiplies (Megatron/Transformer Engine --tp-comm-overlap, torchtitan enable_async_tensor_parallel; needs sequence parallelism). Framework default: on for Megatron with sequence parallelism, off for torchtitan</source>
+        <translation>与矩阵乘法重叠执行张量并行集合通信（Megatron/Transformer Engine --tp-comm-overlap、torchtitan enable_async_tensor_parallel；需要序列并行）。框架默认：Megatron 开启序列并行时开启，torchtitan 关闭</translation>
+    </message>
+    <message>
+        <source>DeepSpeed ZeRO-3 offload_param / FSDP CPUOffload with offload_params: weights and gradients live in CPU memory too (default off). Needs ZeRO stage 3</source>
+        <translation>DeepSpeed ZeRO-3 的 offload_param / FSDP 的 CPUOffload（offload_params）：权重和梯度也放在 CPU 内存（默认关闭）。需要 ZeRO 阶段 3</translation>
+    </message>
+    <message>
+        <source>Optimizer in backward</source>
+        <translation>反向中更新优化器</translation>
+    </message>
+    <message>
+        <source>per GPU</source>
+        <translation>每卡</translation>
+    </message>
+    <message>
+        <source>torchtune optimizer_in_bwd (default off): each parameter is stepped as soon as its gradient is ready and the gradient is freed, so no full set of gradients is held; no gradient accumulation</source>
+        <translation>torchtune optimizer_in_bwd（默认关闭）：每个参数的梯度一算出就立即更新该参数并释放梯度，因此不保存整套梯度；不能梯度累积</translation>
+    </message>
+    <message>
+        <source>Activation offload</source>
+        <translation>激活值卸载</translation>
+    </message>
+    <message>
+        <source>torchtune enable_activation_offloading (default off): saved activations go to CPU memory and come back for the backward pass</source>
+        <translation>torchtune enable_activation_offloading（默认关闭）：保存的激活值放到 CPU 内存，反向传播时再取回</translation>
+    </message>
+    <message>
+        <source>Chunked loss</source>
+        <translation>分块损失</translation>
+    </message>
+    <message>
+        <source>torchtune CEWithChunkedOutputLoss (default off here): the output layer and the cross-entropy run in 8 chunks, so the full logits are never held at once</source>
+        <translation>torchtune CEWithChunkedOutputLoss（此处默认关闭）：输出层和交叉熵分 8 块计算，因此从不同时保存完整的 logits</translation>
+    </message>
+    <message>
+        <source>torch.compile</source>
+        <translation>torch.compile</translation>
+    </message>
+    <message>
+        <source>LoRA dropout</source>
+        <translation>LoRA 丢弃率</translation>
+    </message>
+    <message>
+        <source>PEFT LoraConfig lora_dropout (default 0.0: no dropout layer). Above 0 each adapted linear layer runs a dropout pass on its input (slower steps); from 0 to below 1</source>
+        <translation>PEFT LoraConfig lora_dropout（默认 0.0：没有 dropout 层）。大于 0 时，每个加了适配器的线性层都要对输入做一次 dropout（单步更慢）；取值从 0 到小于 1</translation>
+    </message>
+    <message>
+        <source>Overlap gradient reduce</source>
+        <translation>梯度归约重叠</translation>
+    </message>
+    <message>
+        <source>Reduce gradients during the backward pass (Megatron --overlap-grad-reduce, DDP buckets, FSDP2, DeepSpeed overlap_comm). Framework default: on for Megatron recipes, DDP and FSDP2; DeepSpeed on for ZeRO-3 only</source>
+        <translation>在反向传播期间归约梯度（Megatron --overlap-grad-reduce、DDP 分桶、FSDP2、DeepSpeed overlap_comm）。框架默认：Megatron 配方、DDP 和 FSDP2 开启；DeepSpeed 仅 ZeRO-3 开启</translation>
+    </message>
+    <message>
+        <source>Overlap weight gather</source>
+        <translation>权重收集重叠</translation>
+    </message>
+    <message>
+        <source>Gather sharded weights under compute (Megatron --overlap-param-gather, FSDP2 prefetch, DeepSpeed ZeRO-3 prefetch). Framework default: on with Megatron&apos;s distributed optimizer and FSDP2 ZeRO-2/3; DeepSpeed as the gradient reduce</source>
+        <translation>与算力重叠收集分片的权重（Megatron --overlap-param-gather、FSDP2 预取、DeepSpeed ZeRO-3 预取）。框架默认：Megatron 分布式优化器和 FSDP2 ZeRO-2/3 开启；DeepSpeed 与梯度归约相同</translation>
+    </message>
+    <message>
+        <source>Overlap tensor-parallel communication</source>
+        <translation>张量并行通信重叠</translation>
+    </message>
+    <message>
+        <source>Overlap pipeline sends</source>
+        <translation>流水线收发重叠</translation>
+    </message>
+    <message>
+        <source>Run the pipeline&apos;s sends and receives under compute (Megatron, on by default with the interleaved schedule); off for the other frameworks</source>
+        <translation>与算力重叠执行流水线的发送和接收（Megatron 交错调度时默认开启）；其他框架关闭</translation>
+    </message>
+    <message>
+        <source>Interleaved pipeline (VPP)</source>
+        <translation>交错流水线 (VPP)</translation>
+    </message>
+    <message>
+        <source>Megatron --num-virtual-stages-per-pipeline-rank: each GPU holds this many smaller pipeline stages, which shrinks the pipeline bubble but sends more. Default 1 (no interleaving); the layers of each stage must divide evenly. The automatic layout keeps it and tries others</source>
+        <translation>Megatron --num-virtual-stages-per-pipeline-rank：每张卡持有这么多个更小的流水线阶段，流水线气泡变小，但发送更多。默认 1（不交错）；每个阶段的层数必须能整除。自动布局保留此值，并尝试其他值</translation>
+    </message>
+    <message>
+        <source>Offload parameters</source>
+        <translation>卸载参数</translation>
+    </message>
+    <message>
+        <source>MFU</source>
+        <translation>MFU</translation>
+    </message>
+    <message>
+        <source>Your own model FLOPs utilisation, from 0 to 1 (e.g. 0.4 from a run you measured): it replaces the modelled step time. Empty (default): the time model&apos;s own estimate</source>
+        <translation>你自己的模型算力利用率 (MFU)，取值 0 到 1（例如实测运行得到的 0.4）：它取代模型估算的单步时间。留空（默认）：使用时间模型自身的估算</translation>
+    </message>
+    <message>
+        <source>Memory headroom</source>
+        <translation>显存余量</translation>
+    </message>
+    <message>
+        <source>GiB each GPU keeps free beyond the estimate before a layout counts as fitting (default 2)</source>
+        <translation>每张卡在估算之外要留出的空闲 GiB，留足才算放得下（默认 2）</translation>
+    </message>
+    <message>
+        <source>CUDA context</source>
+        <translation>CUDA 上下文</translation>
+    </message>
+    <message>
+        <source>Memory the CUDA context, NCCL and library workspaces take on each GPU, outside PyTorch&apos;s allocator. Empty: 0.75 GiB</source>
+        <translation>CUDA 上下文、NCCL 和各库工作区在每张卡上占用的显存，不经过 PyTorch 分配器。留空：0.75 GiB</translation>
+    </message>
+    <message>
+        <source>Fragmentation</source>
+        <translation>碎片</translation>
+    </message>
+    <message>
+        <source>Reserved memory PyTorch&apos;s caching allocator cannot reuse, as a share of the rest, from 0 to 1. Empty: 0.05 (a judgement; expandable segments leave almost none)</source>
+        <translation>PyTorch 缓存分配器已预留但无法复用的显存，占其余部分的比例，取值 0 到 1。留空：0.05（经验判断；可扩展内存段几乎没有碎片）</translation>
+    </message>
+    <message>
+        <source>Measured memory figure</source>
+        <translation>实测显存指标</translation>
+    </message>
+    <message>
+        <source>Which allocator figure a measured peak is compared with: torch.cuda.max_memory_reserved (default) or max_memory_allocated. What fits is judged on the whole card either way</source>
+        <translation>实测峰值与分配器的哪个数字比较：torch.cuda.max_memory_reserved（默认）或 max_memory_allocated。能否放下都按整张卡判断</translation>
     </message>
 </context>
 <context>
@@ -9199,259 +9452,6 @@
     <message>
         <source>link (both directions)</source>
         <translation>互联（双向）</translation>
-    </message>
-</context>
-<context>
-    <name>HardwareAdvanced</name>
-    <message>
-        <source>Link inside a server</source>
-        <translation>服务器内 GPU 互联</translation>
-    </message>
-    <message>
-        <source>The GPU-to-GPU link the estimate uses inside one server. Default: the catalog&apos;s link for the GPU (NVLink for SXM cards, PCIe for PCIe cards); set it when the servers you rent differ</source>
-        <translation>估算在一台服务器内使用的 GPU 间互联。默认：目录中该 GPU 的链路（SXM 卡为 NVLink，PCIe 卡为 PCIe）；所租服务器不同时再设置</translation>
-    </message>
-    <message>
-        <source>the GPU&apos;s own link</source>
-        <translation>该 GPU 自身的链路</translation>
-    </message>
-    <message>
-        <source>CPU memory per server</source>
-        <translation>每台服务器 CPU 内存</translation>
-    </message>
-    <message>
-        <source>The servers&apos; CPU memory: checked against what CPU offload of optimizer states, weights or activations needs. Empty (default): not checked</source>
-        <translation>服务器的 CPU 内存：用来核对把优化器状态、权重或激活值卸载到 CPU 时所需的内存。留空（默认）：不核对</translation>
-    </message>
-    <message>
-        <source>not checked</source>
-        <translation>不核对</translation>
-    </message>
-</context>
-<context>
-    <name>ScenarioModel</name>
-    <message>
-        <source>The Data page gives the data as samples × length: enter the length</source>
-        <translation>“数据量”页按“样本数 × 长度”给出数据：请填写长度</translation>
-    </message>
-</context>
-<context>
-    <name>TrainingAdvanced</name>
-    <message>
-        <source>Advanced: memory switches and communication overlap</source>
-        <translation>高级：显存开关与通信重叠</translation>
-    </message>
-    <message>
-        <source>Estimate assumptions</source>
-        <translation>估算假设</translation>
-    </message>
-    <message>
-        <source>fp32 master weights and optimizer states</source>
-        <translation>fp32 主权重和优化器状态</translation>
-    </message>
-    <message>
-        <source>step each weight during the backward pass</source>
-        <translation>在反向传播中逐个更新权重</translation>
-    </message>
-    <message>
-        <source>saved activations in CPU memory</source>
-        <translation>保存的激活值放在 CPU 内存</translation>
-    </message>
-    <message>
-        <source>loss over the logits in chunks</source>
-        <translation>分块计算 logits 上的损失</translation>
-    </message>
-    <message>
-        <source>compiled (fused element-wise kernels)</source>
-        <translation>编译（融合逐元素算子）</translation>
-    </message>
-    <message>
-        <source>weights and gradients in CPU memory too</source>
-        <translation>权重和梯度也放在 CPU 内存</translation>
-    </message>
-    <message>
-        <source>framework default</source>
-        <translation>按框架默认</translation>
-    </message>
-    <message>
-        <source>on</source>
-        <translation>开启</translation>
-    </message>
-    <message>
-        <source>off</source>
-        <translation>关闭</translation>
-    </message>
-    <message>
-        <source>probability</source>
-        <translation>概率</translation>
-    </message>
-    <message>
-        <source>of peak</source>
-        <translation>占峰值</translation>
-    </message>
-    <message>
-        <source>modelled</source>
-        <translation>按模型估算</translation>
-    </message>
-    <message>
-        <source>default: 0.75</source>
-        <translation>默认：0.75</translation>
-    </message>
-    <message>
-        <source>of the rest</source>
-        <translation>占其余部分</translation>
-    </message>
-    <message>
-        <source>default: 0.05</source>
-        <translation>默认：0.05</translation>
-    </message>
-    <message>
-        <source>reserved (max_memory_reserved)</source>
-        <translation>已预留 (max_memory_reserved)</translation>
-    </message>
-    <message>
-        <source>allocated (max_memory_allocated)</source>
-        <translation>已分配 (max_memory_allocated)</translation>
-    </message>
-    <message>
-        <source>Master weights</source>
-        <translation>主权重</translation>
-    </message>
-    <message>
-        <source>On (default): an fp32 copy of the weights and fp32 optimizer states, as Megatron, DeepSpeed and PyTorch mixed precision keep them. Off: everything in 16 bits, as torchtune&apos;s bf16 recipes</source>
-        <translation>开启（默认）：保留一份 fp32 权重副本和 fp32 优化器状态，与 Megatron、DeepSpeed 和 PyTorch 混合精度相同。关闭：全部用 16 位，与 torchtune 的 bf16 配方相同</translation>
-    </message>
-    <message>
-        <source>The compile setting of torchtune and torchtitan (default off): element-wise operations are fused (faster steps); with chunked loss, only the 16-bit logits are kept</source>
-        <translation>torchtune 和 torchtitan 的 compile 设置（默认关闭）：融合逐元素运算（单步更快）；配合分块损失时只保留 16 位 logits</translation>
-    </message>
-    <message>
-        <source>Run tensor-parallel collectives under the matrix multiplies (Megatron/Transformer Engine --tp-comm-overlap, torchtitan enable_async_tensor_parallel; needs sequence parallelism). Framework default: on for Megatron with sequence parallelism, off for torchtitan</source>
-        <translation>与矩阵乘法重叠执行张量并行集合通信（Megatron/Transformer Engine --tp-comm-overlap、torchtitan enable_async_tensor_parallel；需要序列并行）。框架默认：Megatron 开启序列并行时开启，torchtitan 关闭</translation>
-    </message>
-    <message>
-        <source>DeepSpeed ZeRO-3 offload_param / FSDP CPUOffload with offload_params: weights and gradients live in CPU memory too (default off). Needs ZeRO stage 3</source>
-        <translation>DeepSpeed ZeRO-3 的 offload_param / FSDP 的 CPUOffload（offload_params）：权重和梯度也放在 CPU 内存（默认关闭）。需要 ZeRO 阶段 3</translation>
-    </message>
-    <message>
-        <source>Optimizer in backward</source>
-        <translation>反向中更新优化器</translation>
-    </message>
-    <message>
-        <source>per GPU</source>
-        <translation>每卡</translation>
-    </message>
-    <message>
-        <source>torchtune optimizer_in_bwd (default off): each parameter is stepped as soon as its gradient is ready and the gradient is freed, so no full set of gradients is held; no gradient accumulation</source>
-        <translation>torchtune optimizer_in_bwd（默认关闭）：每个参数的梯度一算出就立即更新该参数并释放梯度，因此不保存整套梯度；不能梯度累积</translation>
-    </message>
-    <message>
-        <source>Activation offload</source>
-        <translation>激活值卸载</translation>
-    </message>
-    <message>
-        <source>torchtune enable_activation_offloading (default off): saved activations go to CPU memory and come back for the backward pass</source>
-        <translation>torchtune enable_activation_offloading（默认关闭）：保存的激活值放到 CPU 内存，反向传播时再取回</translation>
-    </message>
-    <message>
-        <source>Chunked loss</source>
-        <translation>分块损失</translation>
-    </message>
-    <message>
-        <source>torchtune CEWithChunkedOutputLoss (default off here): the output layer and the cross-entropy run in 8 chunks, so the full logits are never held at once</source>
-        <translation>torchtune CEWithChunkedOutputLoss（此处默认关闭）：输出层和交叉熵分 8 块计算，因此从不同时保存完整的 logits</translation>
-    </message>
-    <message>
-        <source>torch.compile</source>
-        <translation>torch.compile</translation>
-    </message>
-    <message>
-        <source>LoRA dropout</source>
-        <translation>LoRA 丢弃率</translation>
-    </message>
-    <message>
-        <source>PEFT LoraConfig lora_dropout (default 0.0: no dropout layer). Above 0 each adapted linear layer runs a dropout pass on its input (slower steps); from 0 to below 1</source>
-        <translation>PEFT LoraConfig lora_dropout（默认 0.0：没有 dropout 层）。大于 0 时，每个加了适配器的线性层都要对输入做一次 dropout（单步更慢）；取值从 0 到小于 1</translation>
-    </message>
-    <message>
-        <source>Overlap gradient reduce</source>
-        <translation>梯度归约重叠</translation>
-    </message>
-    <message>
-        <source>Reduce gradients during the backward pass (Megatron --overlap-grad-reduce, DDP buckets, FSDP2, DeepSpeed overlap_comm). Framework default: on for Megatron recipes, DDP and FSDP2; DeepSpeed on for ZeRO-3 only</source>
-        <translation>在反向传播期间归约梯度（Megatron --overlap-grad-reduce、DDP 分桶、FSDP2、DeepSpeed overlap_comm）。框架默认：Megatron 配方、DDP 和 FSDP2 开启；DeepSpeed 仅 ZeRO-3 开启</translation>
-    </message>
-    <message>
-        <source>Overlap weight gather</source>
-        <translation>权重收集重叠</translation>
-    </message>
-    <message>
-        <source>Gather sharded weights under compute (Megatron --overlap-param-gather, FSDP2 prefetch, DeepSpeed ZeRO-3 prefetch). Framework default: on with Megatron&apos;s distributed optimizer and FSDP2 ZeRO-2/3; DeepSpeed as the gradient reduce</source>
-        <translation>与算力重叠收集分片的权重（Megatron --overlap-param-gather、FSDP2 预取、DeepSpeed ZeRO-3 预取）。框架默认：Megatron 分布式优化器和 FSDP2 ZeRO-2/3 开启；DeepSpeed 与梯度归约相同</translation>
-    </message>
-    <message>
-        <source>Overlap tensor-parallel communication</source>
-        <translation>张量并行通信重叠</translation>
-    </message>
-    <message>
-        <source>Overlap pipeline sends</source>
-        <translation>流水线收发重叠</translation>
-    </message>
-    <message>
-        <source>Run the pipeline&apos;s sends and receives under compute (Megatron, on by default with the interleaved schedule); off for the other frameworks</source>
-        <translation>与算力重叠执行流水线的发送和接收（Megatron 交错调度时默认开启）；其他框架关闭</translation>
-    </message>
-    <message>
-        <source>Interleaved pipeline (VPP)</source>
-        <translation>交错流水线 (VPP)</translation>
-    </message>
-    <message>
-        <source>Megatron --num-virtual-stages-per-pipeline-rank: each GPU holds this many smaller pipeline stages, which shrinks the pipeline bubble but sends more. Default 1 (no interleaving); the layers of each stage must divide evenly. The automatic layout keeps it and tries others</source>
-        <translation>Megatron --num-virtual-stages-per-pipeline-rank：每张卡持有这么多个更小的流水线阶段，流水线气泡变小，但发送更多。默认 1（不交错）；每个阶段的层数必须能整除。自动布局保留此值，并尝试其他值</translation>
-    </message>
-    <message>
-        <source>Offload parameters</source>
-        <translation>卸载参数</translation>
-    </message>
-    <message>
-        <source>MFU</source>
-        <translation>MFU</translation>
-    </message>
-    <message>
-        <source>Your own model FLOPs utilisation, from 0 to 1 (e.g. 0.4 from a run you measured): it replaces the modelled step time. Empty (default): the time model&apos;s own estimate</source>
-        <translation>你自己的模型算力利用率 (MFU)，取值 0 到 1（例如实测运行得到的 0.4）：它取代模型估算的单步时间。留空（默认）：使用时间模型自身的估算</translation>
-    </message>
-    <message>
-        <source>Memory headroom</source>
-        <translation>显存余量</translation>
-    </message>
-    <message>
-        <source>GiB each GPU keeps free beyond the estimate before a layout counts as fitting (default 2)</source>
-        <translation>每张卡在估算之外要留出的空闲 GiB，留足才算放得下（默认 2）</translation>
-    </message>
-    <message>
-        <source>CUDA context</source>
-        <translation>CUDA 上下文</translation>
-    </message>
-    <message>
-        <source>Memory the CUDA context, NCCL and library workspaces take on each GPU, outside PyTorch&apos;s allocator. Empty: 0.75 GiB</source>
-        <translation>CUDA 上下文、NCCL 和各库工作区在每张卡上占用的显存，不经过 PyTorch 分配器。留空：0.75 GiB</translation>
-    </message>
-    <message>
-        <source>Fragmentation</source>
-        <translation>碎片</translation>
-    </message>
-    <message>
-        <source>Reserved memory PyTorch&apos;s caching allocator cannot reuse, as a share of the rest, from 0 to 1. Empty: 0.05 (a judgement; expandable segments leave almost none)</source>
-        <translation>PyTorch 缓存分配器已预留但无法复用的显存，占其余部分的比例，取值 0 到 1。留空：0.05（经验判断；可扩展内存段几乎没有碎片）</translation>
-    </message>
-    <message>
-        <source>Measured memory figure</source>
-        <translation>实测显存指标</translation>
-    </message>
-    <message>
-        <source>Which allocator figure a measured peak is compared with: torch.cuda.max_memory_reserved (default) or max_memory_allocated. What fits is judged on the whole card either way</source>
-        <translation>实测峰值与分配器的哪个数字比较：torch.cuda.max_memory_reserved（默认）或 max_memory_allocated。能否放下都按整张卡判断</translation>
     </message>
 </context>
 </TS>
