@@ -1,0 +1,250 @@
+"""Megatron-Bridge / NeMo published dense pre-training rows against the time model (out of sample).
+
+Usage: python bench/validate_bridge_dense.py
+
+Every dense pre-training row of NVIDIA's public performance tables whose system the catalogue has (DGX-H100,
+DGX-B200, DGX-GB200; GB300/B300 are not in the catalogue) and whose precision the model can represent (BF16,
+FP8 delayed scaling, FP8 current scaling, MXFP8; NVFP4 rows are left out), entered the way a user would fill the
+scenario: framework ``megatron``, the table's GPUs, GBS, MBS, sequence, TP/PP/CP/VP, Megatron FSDP (``zero 3``)
+where the FSDP column says so, else the distributed optimizer (``zero 1``); sequence parallelism with TP > 1;
+the overlaps at the framework's defaults, which are what the recipes set (``core/overlap.py``). Nothing here is
+fitted: the rows are not in the shared calibration set.
+
+Sources (tables read with ``git show``):
+
+* Megatron-Bridge ``docs/performance-summary.md`` at fa0315ae2 (25.09), 97ad8cc6f (25.11), c0b9a0003 (26.02),
+  74695a06d (26.04), 21d102f5e (26.04.01), 8f341b04f (26.06), and ``docs/performance-summary-archive.md`` at
+  067f987df (every release, 25.09–26.06.01), github.com/NVIDIA-NeMo/Megatron-Bridge.
+* NeMo 24.07: github.com/NVIDIA/NeMo ``docs/source/performance/performance_summary.md`` at 8e3d65dcfe (DGX-H100,
+  FP8; NeMo's default FP8 recipe of the time, Transformer Engine delayed scaling).
+* NeMo 25.02 (DGX-B200), 25.04 and 25.07 (DGX-GB200): docs.nvidia.com/nemo-framework/user-guide/latest/
+  performance/performance_summary.html and archive/25.04-performance-summary.html ("per-tensor FP8 quantization
+  … scaling factors computed in the current step" for 25.04 and 25.07; 25.02 says FP8 only: entered as delayed
+  scaling, Megatron-Core's default then).
+
+Precision codes: ``cs`` FP8 current scaling (``te_current``), ``ds`` FP8 delayed scaling (``te_delayed``),
+``mx`` MXFP8 (``te_mxfp8``: Blackwell 1×32 block scaling), ``bf16``. The 25.09 table has no precision column;
+its numbers match 25.11's FP8-CS (plain) and FP8-MX (parentheses) figures and are entered so.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from gpuplanner.core.errors import ScenarioError  # noqa: E402
+from gpuplanner.core.estimate import resolve  # noqa: E402
+from gpuplanner.core.scenario import scenario_from_dict  # noqa: E402
+from gpuplanner.core.timing import time_estimate  # noqa: E402
+
+GPU = {"H100": "h100-sxm-80gb", "B200": "b200-180gb", "GB200": "gb200-186gb"}
+
+#: Nemotron-4 (NeMo ``collections/llm/gpt/model/nemotron.py``: ``Nemotron4Config15B`` / ``Nemotron4Config340B``;
+#: squared-ReLU MLP without gate, LayerNorm, untied embeddings, vocabulary 256,000 — Parmar et al. 2024,
+#: arXiv:2402.16819 §2). The squared ReLU is entered as a plain (ungated) two-matrix MLP: the same GEMM shapes.
+_NEMOTRON = {"gated_mlp": False, "vocab_size": 256000, "tie_word_embeddings": False, "norm_type": "layernorm"}
+NEMOTRON4_15B = {"name": "Nemotron-4 15B", "hidden_size": 6144, "num_hidden_layers": 32, "num_attention_heads": 48,
+                 "num_key_value_heads": 8, "intermediate_size": 24576, **_NEMOTRON}
+NEMOTRON4_340B = {"name": "Nemotron-4 340B", "hidden_size": 18432, "num_hidden_layers": 96,
+                  "num_attention_heads": 96, "num_key_value_heads": 8, "intermediate_size": 73728, **_NEMOTRON}
+#: NeMo's Nemotron-3 8B / 22B (``Nemotron3Config8B`` / ``Nemotron3Config22B``: multi-head attention)
+NEMOTRON3_8B = {"name": "Nemotron-3 8B", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+                "num_key_value_heads": 32, "intermediate_size": 16384, **_NEMOTRON}
+NEMOTRON3_22B = {"name": "Nemotron-3 22B", "hidden_size": 6144, "num_hidden_layers": 40, "num_attention_heads": 48,
+                 "num_key_value_heads": 48, "intermediate_size": 24576, **_NEMOTRON}
+#: NeMo GPT-3 5B / 20B (``collections/llm/gpt/model/base.py``: ``GPTConfig5B``: 24 layers, 4096, 32 heads, FFN
+#: 16384; ``GPTConfig20B``: 44, 6144, 48, 24576), GeLU MLP, GPT-2 vocabulary
+_GPT = {"gated_mlp": False, "vocab_size": 50257, "tie_word_embeddings": True, "norm_type": "layernorm",
+        "position_embedding": "learned", "attention_bias": True, "mlp_bias": True}
+GPT3_5B = {"name": "NeMo GPT-3 5B", "hidden_size": 4096, "num_hidden_layers": 24, "num_attention_heads": 32,
+           "num_key_value_heads": 32, "intermediate_size": 16384, **_GPT}
+GPT3_20B = {"name": "NeMo GPT-3 20B", "hidden_size": 6144, "num_hidden_layers": 44, "num_attention_heads": 48,
+            "num_key_value_heads": 48, "intermediate_size": 24576, **_GPT}
+MODELS = {"nemotron4-15b": NEMOTRON4_15B, "nemotron4-340b": NEMOTRON4_340B, "nemotron3-8b": NEMOTRON3_8B,
+          "nemotron3-22b": NEMOTRON3_22B, "gpt3-5b": GPT3_5B, "gpt3-20b": GPT3_20B}
+
+#: (source, system, model, precision, GPUs, GBS, MBS, sequence, FSDP, TP, PP, CP, VP, published tok/s/GPU)
+B, N = "Bridge", "NeMo"
+ROWS = [
+    # Megatron-Bridge 25.09 (no precision column: FP8-CS, parentheses FP8-MX)
+    (f"{B} 25.09", "GB200", "llama-3-8b", "cs", 8, 128, 2, 8192, 0, 1, 1, 1, 1, 31357),
+    (f"{B} 25.09", "GB200", "llama-3-8b", "mx", 8, 128, 2, 8192, 0, 1, 1, 1, 1, 29925),
+    (f"{B} 25.09", "GB200", "llama-3-70b", "cs", 64, 128, 2, 8192, 1, 1, 1, 1, 1, 3986),
+    (f"{B} 25.09", "GB200", "llama-3-70b", "mx", 64, 128, 2, 8192, 0, 2, 4, 1, 5, 3546),
+    (f"{B} 25.09", "GB200", "llama-3.1-405b", "cs", 128, 64, 1, 8192, 1, 2, 1, 1, 1, 729),
+    (f"{B} 25.09", "GB200", "llama-3.1-405b", "mx", 128, 64, 1, 8192, 0, 4, 8, 2, 8, 578),
+    (f"{B} 25.09", "B200", "llama-3-8b", "cs", 8, 128, 2, 8192, 0, 1, 1, 1, 1, 29994),
+    (f"{B} 25.09", "B200", "llama-3-8b", "mx", 8, 128, 2, 8192, 0, 1, 1, 1, 1, 29388),
+    (f"{B} 25.09", "B200", "llama-3.1-405b", "cs", 128, 64, 1, 8192, 0, 4, 8, 2, 8, 664),
+    (f"{B} 25.09", "B200", "llama-3.1-405b", "mx", 128, 64, 1, 8192, 0, 4, 8, 2, 8, 622),
+    (f"{B} 25.09", "H100", "llama-3-8b", "cs", 8, 128, 1, 8192, 1, 1, 1, 1, 1, 14079),
+    (f"{B} 25.09", "H100", "llama-3-70b", "cs", 64, 128, 1, 8192, 0, 4, 8, 1, 5, 1619),
+    (f"{B} 25.09", "H100", "llama-3.1-405b", "cs", 1024, 512, 1, 8192, 0, 8, 8, 2, 8, 302),
+    # 25.11
+    (f"{B} 25.11", "GB200", "llama-3-8b", "cs", 8, 128, 2, 8192, 0, 1, 1, 1, 1, 31508),
+    (f"{B} 25.11", "GB200", "llama-3-8b", "mx", 8, 128, 2, 8192, 0, 1, 1, 1, 1, 29789),
+    (f"{B} 25.11", "GB200", "llama-3-70b", "cs", 64, 256, 2, 8192, 1, 1, 1, 1, 1, 4312),
+    (f"{B} 25.11", "GB200", "llama-3.1-405b", "cs", 256, 1536, 1, 8192, 0, 4, 16, 1, 4, 813),
+    (f"{B} 25.11", "B200", "llama-3-8b", "cs", 8, 128, 2, 8192, 0, 1, 1, 1, 1, 30624),
+    (f"{B} 25.11", "B200", "llama-3-8b", "mx", 8, 128, 2, 8192, 0, 1, 1, 1, 1, 29521),
+    (f"{B} 25.11", "B200", "llama-3.1-405b", "cs", 128, 64, 1, 8192, 0, 4, 8, 2, 8, 661),
+    (f"{B} 25.11", "B200", "llama-3.1-405b", "mx", 128, 64, 1, 8192, 0, 4, 8, 2, 8, 624),
+    (f"{B} 25.11", "H100", "llama-3-8b", "cs", 8, 128, 1, 8192, 1, 1, 1, 1, 1, 14451),
+    (f"{B} 25.11", "H100", "llama-3-70b", "cs", 64, 128, 1, 8192, 0, 4, 8, 1, 5, 1602),
+    (f"{B} 25.11", "H100", "llama-3.1-405b", "cs", 1024, 512, 1, 8192, 0, 8, 8, 2, 8, 292),
+    # 26.02 ("FP8" = current scaling, the recipes' ``fp8_cs``)
+    (f"{B} 26.02", "GB200", "llama-3-70b", "cs", 64, 256, 2, 8192, 1, 1, 1, 1, 1, 4040),
+    (f"{B} 26.02", "GB200", "llama-3-70b", "mx", 64, 256, 1, 8192, 0, 2, 4, 1, 5, 3613),
+    (f"{B} 26.02", "GB200", "llama-3.1-405b", "cs", 256, 1536, 1, 8192, 0, 4, 16, 1, 4, 793),
+    (f"{B} 26.02", "GB200", "llama-3.1-405b", "mx", 256, 1536, 1, 8192, 0, 4, 16, 1, 8, 786),
+    (f"{B} 26.02", "H100", "llama-3-70b", "cs", 64, 256, 1, 8192, 0, 4, 8, 1, 5, 1621),
+    (f"{B} 26.02", "H100", "llama-3.1-405b", "cs", 1024, 1536, 1, 8192, 0, 8, 8, 2, 8, 311),
+    # 26.02.01
+    (f"{B} 26.02.01", "GB200", "llama-3-70b", "cs", 64, 256, 2, 8192, 1, 1, 1, 1, 1, 4357),
+    (f"{B} 26.02.01", "GB200", "llama-3-70b", "mx", 64, 256, 1, 8192, 0, 2, 4, 1, 5, 3837),
+    (f"{B} 26.02.01", "GB200", "llama-3.1-405b", "cs", 256, 1536, 1, 8192, 0, 4, 16, 1, 4, 818),
+    (f"{B} 26.02.01", "GB200", "llama-3.1-405b", "mx", 256, 1536, 1, 8192, 0, 4, 16, 1, 8, 775),
+    (f"{B} 26.02.01", "H100", "llama-3-70b", "cs", 64, 256, 1, 8192, 0, 4, 8, 1, 5, 1639),
+    # 26.04
+    (f"{B} 26.04", "GB200", "llama-3-70b", "mx", 64, 256, 1, 8192, 0, 2, 4, 1, 5, 3828),
+    (f"{B} 26.04", "GB200", "llama-3-70b", "cs", 64, 256, 2, 8192, 1, 1, 1, 1, 1, 4143),
+    (f"{B} 26.04", "GB200", "llama-3.1-405b", "mx", 256, 1536, 1, 8192, 0, 4, 16, 1, 8, 793),
+    (f"{B} 26.04", "GB200", "llama-3.1-405b", "cs", 256, 1536, 1, 8192, 0, 4, 16, 1, 4, 842),
+    (f"{B} 26.04", "H100", "llama-3-70b", "cs", 64, 256, 1, 8192, 0, 4, 8, 1, 5, 1633),
+    # 26.04.01
+    (f"{B} 26.04.01", "GB200", "llama-3-70b", "cs", 64, 256, 2, 8192, 1, 1, 1, 1, 1, 4224),
+    (f"{B} 26.04.01", "GB200", "llama-3-70b", "mx", 64, 256, 1, 8192, 0, 2, 4, 1, 5, 3712),
+    (f"{B} 26.04.01", "GB200", "llama-3.1-405b", "cs", 256, 1536, 1, 8192, 0, 4, 16, 1, 4, 864),
+    (f"{B} 26.04.01", "GB200", "llama-3.1-405b", "mx", 256, 1536, 1, 8192, 0, 4, 16, 1, 8, 800),
+    (f"{B} 26.04.01", "H100", "llama-3-70b", "cs", 64, 256, 1, 8192, 0, 4, 8, 1, 5, 1664),
+    (f"{B} 26.04.01", "H100", "llama-3.1-405b", "cs", 1024, 1536, 1, 8192, 0, 8, 8, 2, 8, 328),
+    # 26.06
+    (f"{B} 26.06", "GB200", "llama-3.1-405b", "cs", 256, 1536, 1, 8192, 0, 4, 16, 1, 4, 843),
+    (f"{B} 26.06", "GB200", "llama-3.1-405b", "mx", 256, 1536, 1, 8192, 0, 4, 16, 1, 8, 783),
+    (f"{B} 26.06", "H100", "llama-3.1-405b", "cs", 1024, 1536, 1, 8192, 0, 8, 8, 2, 8, 326),
+    # NeMo 24.07, DGX-H100, FP8 (delayed scaling)
+    (f"{N} 24.07", "H100", "gpt3-5b", "ds", 64, 2048, 4, 2048, 0, 1, 1, 1, 1, 23406),
+    (f"{N} 24.07", "H100", "gpt3-20b", "ds", 64, 256, 2, 2048, 0, 2, 1, 1, 1, 5851),
+    (f"{N} 24.07", "H100", "gpt3-175b", "ds", 128, 256, 1, 2048, 0, 4, 8, 1, 6, 716),
+    (f"{N} 24.07", "H100", "gpt3-175b", "ds", 512, 2048, 2, 2048, 0, 4, 8, 1, 6, 825),
+    (f"{N} 24.07", "H100", "llama-2-7b", "ds", 8, 128, 1, 4096, 0, 1, 1, 1, 1, 16934),
+    (f"{N} 24.07", "H100", "llama-2-13b", "ds", 16, 128, 1, 4096, 0, 1, 4, 1, 10, 8715),
+    (f"{N} 24.07", "H100", "llama-2-70b", "ds", 64, 128, 1, 4096, 0, 4, 4, 1, 20, 1728),
+    (f"{N} 24.07", "H100", "nemotron3-8b", "ds", 64, 256, 4, 4096, 0, 2, 1, 1, 1, 12507),
+    (f"{N} 24.07", "H100", "nemotron3-22b", "ds", 64, 256, 2, 4096, 0, 2, 4, 1, 10, 4312),
+    (f"{N} 24.07", "H100", "nemotron4-340b", "ds", 128, 32, 1, 4096, 0, 8, 8, 1, 12, 326),
+    (f"{N} 24.07", "H100", "llama-3-8b", "ds", 8, 128, 1, 8192, 0, 1, 1, 2, 1, 12273),
+    (f"{N} 24.07", "H100", "llama-3-70b", "ds", 64, 128, 1, 8192, 0, 4, 4, 2, 5, 1524),
+    # NeMo 25.02, DGX-B200, FP8
+    (f"{N} 25.02", "B200", "gpt3-175b", "ds", 512, 2048, 2, 2048, 0, 4, 4, 1, 6, 1600),
+    (f"{N} 25.02", "B200", "llama-3-8b", "ds", 8, 128, 2, 8192, 0, 1, 1, 1, 1, 26006),
+    (f"{N} 25.02", "B200", "llama-3-70b", "ds", 64, 128, 1, 8192, 0, 2, 4, 2, 5, 3062),
+    (f"{N} 25.02", "B200", "llama-3.1-405b", "ds", 128, 64, 1, 8192, 0, 4, 8, 2, 8, 625),
+    (f"{N} 25.02", "B200", "nemotron4-15b", "ds", 64, 256, 2, 4096, 0, 1, 1, 1, 1, 14760),
+    (f"{N} 25.02", "B200", "nemotron4-340b", "ds", 128, 32, 1, 4096, 0, 8, 4, 1, 12, 602),
+    # NeMo 25.04, DGX-GB200, FP8 current scaling
+    (f"{N} 25.04", "GB200", "gpt3-175b", "cs", 128, 256, 2, 2048, 0, 4, 4, 1, 12, 1804),
+    (f"{N} 25.04", "GB200", "llama-3-8b", "cs", 8, 128, 2, 8192, 0, 1, 1, 1, 1, 33099),
+    (f"{N} 25.04", "GB200", "llama-3-70b", "cs", 64, 128, 1, 8192, 1, 1, 1, 1, 1, 4035),
+    (f"{N} 25.04", "GB200", "llama-3.1-405b", "cs", 128, 64, 1, 8192, 0, 4, 8, 2, 8, 665),
+    (f"{N} 25.04", "GB200", "nemotron4-15b", "cs", 64, 256, 2, 4096, 0, 1, 1, 1, 1, 17809),
+    (f"{N} 25.04", "GB200", "nemotron4-340b", "cs", 128, 32, 1, 4096, 0, 8, 4, 1, 12, 737),
+    # NeMo 25.07, DGX-GB200, FP8 current scaling (parentheses: MXFP8)
+    (f"{N} 25.07", "GB200", "llama-3-8b", "cs", 8, 128, 2, 8192, 0, 1, 1, 1, 1, 31737),
+    (f"{N} 25.07", "GB200", "llama-3-8b", "mx", 8, 128, 2, 8192, 0, 1, 1, 1, 1, 30341),
+    (f"{N} 25.07", "GB200", "llama-3-70b", "cs", 64, 128, 1, 8192, 1, 1, 1, 1, 1, 4066),
+    (f"{N} 25.07", "GB200", "llama-3-70b", "mx", 64, 128, 1, 8192, 0, 2, 4, 2, 5, 2605),
+    (f"{N} 25.07", "GB200", "llama-3.1-405b", "cs", 128, 64, 1, 8192, 1, 2, 1, 1, 1, 706),
+    (f"{N} 25.07", "GB200", "llama-3.1-405b", "mx", 128, 64, 1, 8192, 0, 4, 8, 2, 8, 638),
+]
+#: how each precision code is entered
+PRECISION = {"cs": ("fp8", "te_current"), "ds": ("fp8", "te_delayed"), "mx": ("fp8", "te_current"),
+             "bf16": ("bf16", None)}
+
+
+def scenario(row) -> dict:
+    """The scenario a Megatron-Bridge / NeMo user would enter for one :data:`ROWS` row."""
+    _src, system, model, prec, n, gbs, mbs, seq, fsdp, tp, pp, cp, vp, _pub = row
+    precision, recipe = PRECISION[prec]
+    return {"model": MODELS.get(model, {"preset": model}),
+            "training": {"framework": "megatron", "precision": precision, "seq_len": seq, "micro_batch_size": mbs,
+                         "global_batch_size": gbs, **({"fp8_recipe": recipe} if recipe else {})},
+            "parallel": {"tp": tp, "pp": pp, "cp": cp, "vpp": vp, "sequence_parallel": tp > 1,
+                         "zero": 3 if fsdp else 1},
+            "hardware": {"gpu": GPU[system], "num_gpus": n}}
+
+
+def results() -> list[dict]:
+    """Each row with its prediction (``pred`` None where the scenario is refused: ``why``)."""
+    out = []
+    for row in ROWS:
+        res = {"row": row, "pub": row[-1], "pred": None, "why": "", "top": ""}
+        try:
+            t = time_estimate(resolve(scenario_from_dict(scenario(row))))
+        except ScenarioError as e:
+            res["why"] = str(e)
+        else:
+            res["pred"] = t.tokens_per_s_per_gpu
+            bd = {k: v for k, v in t.seconds.items() if k != "compute"}
+            bd.update(t.parts)
+            k, v = max(bd.items(), key=lambda kv: kv[1]) if bd else ("", 0.0)
+            res["top"] = f"{k} {v / t.step_time_s:.0%}" if k else ""
+        out.append(res)
+    return out
+
+
+def _pct(values: list[float], q: float) -> float:
+    v = sorted(values)
+    if not v:
+        return float("nan")
+    k = (len(v) - 1) * q
+    lo, hi = int(k), min(int(k) + 1, len(v) - 1)
+    return v[lo] + (v[hi] - v[lo]) * (k - lo)
+
+
+def stats(res: list[dict]) -> tuple[int, float, float, float]:
+    """(rows predicted, median |error|, p90 |error|, signed median error)."""
+    e = [r["pred"] / r["pub"] - 1 for r in res if r["pred"] is not None]
+    if not e:
+        return 0, float("nan"), float("nan"), float("nan")
+    a = [abs(x) for x in e]
+    return len(e), statistics.median(a), _pct(a, 0.9), statistics.median(e)
+
+
+def group_lines(res: list[dict]) -> list[str]:
+    """Per system × precision: rows, median |error|, p90 |error|, signed median."""
+    out = ["| system | precision | rows | median |err| | p90 |err| | signed median |", "|---|---|---:|---:|---:|---:|"]
+    keys = sorted({(r["row"][1], r["row"][3]) for r in res})
+    for sysname, prec in keys + [("all", "all")]:
+        sub = [r for r in res if sysname == "all" or (r["row"][1], r["row"][3]) == (sysname, prec)]
+        n, med, p90, sgn = stats(sub)
+        out.append(f"| {sysname} | {prec} | {n} | {med:.1%} | {p90:.1%} | {sgn:+.1%} |")
+    return out
+
+
+def row_lines(res: list[dict]) -> list[str]:
+    out = ["| source | system | model | prec | GPUs | GBS/MBS | seq | FSDP | TP/PP/CP/VP | published | predicted | "
+           "error | largest overhead |", "|---|---|---|---|---:|---|---:|---|---|---:|---:|---:|---|"]
+    for r in res:
+        src, system, model, prec, n, gbs, mbs, seq, fsdp, tp, pp, cp, vp, pub = r["row"]
+        pred = "—" if r["pred"] is None else f"{r['pred']:,.0f}"
+        err = "—" if r["pred"] is None else f"{r['pred'] / pub - 1:+.1%}"
+        out.append(f"| {src} | {system} | {model} | {prec} | {n} | {gbs}/{mbs} | {seq} | {'yes' if fsdp else ''} | "
+                   f"{tp}/{pp}/{cp}/{vp} | {pub:,} | {pred} | {err} | {r['top'] or r['why']} |")
+    return out
+
+
+def main() -> int:
+    res = results()
+    print("\n".join(row_lines(res)))
+    print()
+    print("\n".join(group_lines(res)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
