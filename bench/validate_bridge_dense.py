@@ -161,6 +161,26 @@ ROWS = [
     (f"{N} 25.07", "GB200", "llama-3.1-405b", "cs", 128, 64, 1, 8192, 1, 2, 1, 1, 1, 706),
     (f"{N} 25.07", "GB200", "llama-3.1-405b", "mx", 128, 64, 1, 8192, 0, 4, 8, 2, 8, 638),
 ]
+#: Fine-tuning rows (packed / padded to the sequence length, so every token counts): Megatron-Bridge 26.06 (Llama 3 70B
+#: SFT and LoRA, ``docs/performance-summary.md`` at 8f341b04f; recipes ``perf_recipes/llama/{h100,gb200}/llama3.py``:
+#: LoRA on ``linear_qkv`` only, rank 32, no recompute in the FP8 recipes, ``pad_to_max_length``) and NeMo 24.07
+#: (DGX-H100, FP8, SQuAD packed to 4096; NeMo's LoRA default then: rank 32 on the fused QKV). LoRA is entered with
+#: ``lora_targets: attention`` (q/k/v/o: one adapter more than the recipes' QKV-only; the catalogue has no QKV-only
+#: choice). (source, system, model, method, precision, GPUs, GBS, MBS, sequence, TP, PP, VP, published tok/s/GPU)
+FT_ROWS = [
+    (f"{B} 26.06", "GB200", "llama-3-70b", "full", "cs", 32, 32, 1, 4096, 1, 8, 10, 3864),
+    (f"{B} 26.06", "GB200", "llama-3-70b", "full", "mx", 32, 32, 1, 4096, 1, 8, 10, 3593),
+    (f"{B} 26.06", "H100", "llama-3-70b", "full", "cs", 32, 32, 1, 4096, 4, 4, 5, 1638),
+    (f"{B} 26.06", "GB200", "llama-3-70b", "lora", "cs", 8, 32, 1, 4096, 1, 2, 20, 6206),
+    (f"{B} 26.06", "GB200", "llama-3-70b", "lora", "mx", 8, 32, 1, 4096, 1, 4, 20, 5958),
+    (f"{B} 26.06", "H100", "llama-3-70b", "lora", "cs", 8, 32, 1, 4096, 2, 4, 20, 2643),
+    (f"{N} 24.07", "H100", "llama-2-7b", "full", "ds", 8, 32, 1, 4096, 1, 1, 1, 16891),
+    (f"{N} 24.07", "H100", "llama-2-13b", "full", "ds", 8, 32, 1, 4096, 1, 4, 1, 10176),
+    (f"{N} 24.07", "H100", "llama-2-70b", "full", "ds", 16, 32, 1, 4096, 4, 4, 1, 1816),
+    (f"{N} 24.07", "H100", "llama-2-7b", "lora", "ds", 8, 32, 1, 4096, 1, 1, 1, 24824),
+    (f"{N} 24.07", "H100", "llama-2-13b", "lora", "ds", 8, 32, 1, 4096, 1, 1, 1, 14629),
+    (f"{N} 24.07", "H100", "llama-2-70b", "lora", "ds", 8, 32, 1, 4096, 2, 4, 1, 2621),
+]
 #: how each precision code is entered
 PRECISION = {"cs": ("fp8", "te_current"), "ds": ("fp8", "te_delayed"), "mx": ("fp8", "te_current"),
              "bf16": ("bf16", None)}
@@ -178,13 +198,22 @@ def scenario(row) -> dict:
             "hardware": {"gpu": GPU[system], "num_gpus": n}}
 
 
-def results() -> list[dict]:
+def ft_scenario(row) -> dict:
+    """The scenario for one :data:`FT_ROWS` row (same conventions as :func:`scenario`)."""
+    src, system, model, method, prec, n, gbs, mbs, seq, tp, pp, vp, pub = row
+    sc = scenario((src, system, model, prec, n, gbs, mbs, seq, 0, tp, pp, 1, vp, pub))
+    sc["training"].update({"method": method, **({"lora_rank": 32, "lora_targets": "attention"}
+                                                if method == "lora" else {})})
+    return sc
+
+
+def results(rows=None, make=None) -> list[dict]:
     """Each row with its prediction (``pred`` None where the scenario is refused: ``why``)."""
     out = []
-    for row in ROWS:
+    for row in ROWS if rows is None else rows:
         res = {"row": row, "pub": row[-1], "pred": None, "why": "", "top": ""}
         try:
-            t = time_estimate(resolve(scenario_from_dict(scenario(row))))
+            t = time_estimate(resolve(scenario_from_dict((make or scenario)(row))))
         except ScenarioError as e:
             res["why"] = str(e)
         else:
@@ -238,11 +267,42 @@ def row_lines(res: list[dict]) -> list[str]:
     return out
 
 
+def ft_row_lines(res: list[dict]) -> list[str]:
+    out = ["| source | system | model | method | prec | GPUs | GBS/MBS | seq | TP/PP/VP | published | predicted | "
+           "error | largest overhead |", "|---|---|---|---|---|---:|---|---:|---|---:|---:|---:|---|"]
+    for r in res:
+        src, system, model, method, prec, n, gbs, mbs, seq, tp, pp, vp, pub = r["row"]
+        pred = "—" if r["pred"] is None else f"{r['pred']:,.0f}"
+        err = "—" if r["pred"] is None else f"{r['pred'] / pub - 1:+.1%}"
+        out.append(f"| {src} | {system} | {model} | {method} | {prec} | {n} | {gbs}/{mbs} | {seq} | {tp}/{pp}/{vp} | "
+                   f"{pub:,} | {pred} | {err} | {r['top'] or r['why']} |")
+    return out
+
+
+def ft_results() -> list[dict]:
+    """:data:`FT_ROWS` with predictions; ``row`` re-keyed so :func:`group_lines` reads system [1] and precision [3]."""
+    res = results(FT_ROWS, ft_scenario)
+    for r in res:
+        r["ft_row"] = r["row"]
+    return res
+
+
+def ft_group_lines(res: list[dict]) -> list[str]:
+    """Per system × method: rows, median |error|, p90 |error|, signed median."""
+    keyed = [{**r, "row": (r["row"][0], r["row"][1], r["row"][2], r["row"][3])} for r in res]
+    return group_lines(keyed)
+
+
 def main() -> int:
     res = results()
     print("\n".join(row_lines(res)))
     print()
     print("\n".join(group_lines(res)))
+    ft = ft_results()
+    print()
+    print("\n".join(ft_row_lines(ft)))
+    print()
+    print("\n".join(ft_group_lines(ft)))
     return 0
 
 
