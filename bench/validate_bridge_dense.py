@@ -182,17 +182,20 @@ FT_ROWS = [
     (f"{N} 24.07", "H100", "llama-2-70b", "lora", "ds", 8, 32, 1, 4096, 2, 4, 1, 2621),
 ]
 #: how each precision code is entered
-PRECISION = {"cs": ("fp8", "te_current"), "ds": ("fp8", "te_delayed"), "mx": ("fp8", "te_current"),
+PRECISION = {"cs": ("fp8", "te_current"), "ds": ("fp8", "te_delayed"), "mx": ("fp8", "te_mxfp8"),
              "bf16": ("bf16", None)}
 
 
 def scenario(row) -> dict:
     """The scenario a Megatron-Bridge / NeMo user would enter for one :data:`ROWS` row."""
-    _src, system, model, prec, n, gbs, mbs, seq, fsdp, tp, pp, cp, vp, _pub = row
+    src, system, model, prec, n, gbs, mbs, seq, fsdp, tp, pp, cp, vp, _pub = row
     precision, recipe = PRECISION[prec]
+    # Bridge's and NeMo 2.0's FP8 presets gather the weights in FP8 (fp8_param_gather; core/fp8.all_gather_in_fp8);
+    # NeMo 24.07 predates them (its configs' fp8_params defaulted to off)
+    fp8_ag = {"fp8_all_gather": True} if recipe and not src.startswith(f"{N} 24.07") else {}
     return {"model": MODELS.get(model, {"preset": model}),
             "training": {"framework": "megatron", "precision": precision, "seq_len": seq, "micro_batch_size": mbs,
-                         "global_batch_size": gbs, **({"fp8_recipe": recipe} if recipe else {})},
+                         "global_batch_size": gbs, **({"fp8_recipe": recipe} if recipe else {}), **fp8_ag},
             "parallel": {"tp": tp, "pp": pp, "cp": cp, "vpp": vp, "sequence_parallel": tp > 1,
                          "zero": 3 if fsdp else 1},
             "hardware": {"gpu": GPU[system], "num_gpus": n}}

@@ -224,12 +224,14 @@ class TrainingSection(_Section):
     recompute_method: Literal["uniform", "block"] = Field(
         "uniform", description="full with recompute_num_layers: Megatron --recompute-method")
 
-    fp8_recipe: Literal["te_delayed", "te_current", "torchao_tensorwise", "torchao_rowwise"] | None = Field(
-        None, description="precision fp8: Transformer Engine delayed/current scaling or torchao float8 "
-                          "tensorwise/rowwise (core/fp8.py); null: the framework's default")
+    fp8_recipe: Literal["te_delayed", "te_current", "te_mxfp8", "torchao_tensorwise", "torchao_rowwise"] | None = Field(
+        None, description="precision fp8: Transformer Engine delayed/current scaling or MXFP8 block scaling "
+                          "(Blackwell), or torchao float8 tensorwise/rowwise (core/fp8.py); null: the framework's "
+                          "default")
     fp8_all_gather: bool | None = Field(
-        None, description="FSDP2 with torchao tensorwise FP8: all-gather weights in FP8 "
-                          "(enable_fsdp_float8_all_gather); null: off, torchtitan's default")
+        None, description="all-gather weights in FP8: FSDP2 with torchao tensorwise (enable_fsdp_float8_all_gather) "
+                          "or Megatron-Core with a Transformer Engine recipe (--fp8-param-gather, which Megatron-"
+                          "Bridge's and NeMo's FP8 presets set); null: off, both tools' default")
 
     @model_validator(mode="before")
     @classmethod

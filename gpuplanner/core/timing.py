@@ -1831,12 +1831,24 @@ def _scalar(x) -> float:
     return float(np.asarray(x).reshape(-1)[0])
 
 
+def _check_fp8_recipe_gpu(t: Any, gpu_id: str) -> None:
+    """Refuse an FP8 recipe the GPU cannot run (:data:`fp8.RECIPE_GENERATIONS`: MXFP8 needs datacenter Blackwell)."""
+    if t.precision != "fp8" or not t.fp8_recipe:
+        return
+    gens = fp8mod.RECIPE_GENERATIONS.get(t.fp8_recipe)
+    if gens and gpu_generation(gpu_id) not in gens:
+        raise CatalogError(MsgStr.make("Timing", QT_TRANSLATE_NOOP(
+            "Timing", "FP8 recipe {recipe} needs a datacenter Blackwell GPU (B200, GB200); {gpu} cannot run it"),
+            recipe=t.fp8_recipe, gpu=gpu_id))
+
+
 def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
     """The fixed (per-scenario) arguments of :func:`time_arrays` and the GPU facts."""
     s = r.scenario
     t, h = s.training, s.hardware
     gf = gpu_time_facts(r.gpu, t.precision, intra_node=h.intra_node, inter_node=h.inter_node,
                         nics_per_node=h.nics_per_node, gpus_per_node=h.gpus_per_node)
+    _check_fp8_recipe_gpu(t, gf.gpu_id)
     prof = method_profile(t)
     engine = _frameworks.engine_of(t.framework)
     shape = sample_shape_of(s, prof)

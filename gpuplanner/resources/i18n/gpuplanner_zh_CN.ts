@@ -7700,6 +7700,10 @@
         <translation>目录中没有 {gpu} 的稠密 {p} TFLOPS；请换一种精度或 GPU，或在 assumptions.mfu 中按已知峰值设定</translation>
     </message>
     <message>
+        <source>FP8 recipe {recipe} needs a datacenter Blackwell GPU (B200, GB200); {gpu} cannot run it</source>
+        <translation>FP8 方案 {recipe} 需要数据中心级 Blackwell GPU（B200、GB200）；{gpu} 无法运行</translation>
+    </message>
+    <message>
         <source>memory bandwidth unknown; assuming 1 TB/s</source>
         <translation>显存带宽未知；按 1 TB/s 计</translation>
     </message>
@@ -8266,6 +8270,10 @@
         <translation>Transformer Engine，即时缩放</translation>
     </message>
     <message>
+        <source>Transformer Engine, MXFP8 (Blackwell)</source>
+        <translation>Transformer Engine，MXFP8（Blackwell）</translation>
+    </message>
+    <message>
         <source>torchao, tensorwise</source>
         <translation>torchao，按张量缩放</translation>
     </message>
@@ -8438,16 +8446,16 @@
         <translation>FP8 方案</translation>
     </message>
     <message>
-        <source>How FP8 scales are computed: Transformer Engine delayed (amax history) or current scaling (Megatron, DeepSpeed), torchao tensorwise or rowwise (torchtitan). The linear layers run in FP8; attention and the output layer stay in BF16</source>
-        <translation>FP8 缩放因子的计算方式：Transformer Engine 延迟缩放（amax 历史）或即时缩放（Megatron、DeepSpeed），torchao 按张量或按行缩放（torchtitan）。线性层以 FP8 运行；注意力和输出层保持 BF16</translation>
+        <source>How FP8 scales are computed: Transformer Engine delayed (amax history) or current scaling (Megatron, DeepSpeed) or MXFP8 blocks of 32 (Megatron, Blackwell only), torchao tensorwise or rowwise (torchtitan). The linear layers run in FP8; attention and the output layer stay in BF16</source>
+        <translation>FP8 缩放因子的计算方式：Transformer Engine 延迟缩放（amax 历史）或即时缩放（Megatron、DeepSpeed），或每 32 个元素一块的 MXFP8（Megatron，仅 Blackwell），torchao 按张量或按行缩放（torchtitan）。线性层以 FP8 运行；注意力和输出层保持 BF16</translation>
     </message>
     <message>
         <source>FP8 weight all-gather</source>
         <translation>FP8 权重全收集</translation>
     </message>
     <message>
-        <source>FSDP2 with torchao tensorwise: gather the sharded weights in FP8 (half the bytes and buffer)</source>
-        <translation>FSDP2 配合 torchao 按张量缩放：以 FP8 收集切分的权重（字节数和缓冲区减半）</translation>
+        <source>Gather the sharded weights in FP8 (half the bytes and buffer): FSDP2 with torchao tensorwise, or Megatron with a Transformer Engine recipe (--fp8-param-gather, set by Megatron-Bridge's FP8 presets)</source>
+        <translation>以 FP8 收集切分的权重（字节数和缓冲区减半）：FSDP2 配合 torchao 按张量缩放，或 Megatron 配合 Transformer Engine 方案（--fp8-param-gather，Megatron-Bridge 的 FP8 预设会开启）</translation>
     </message>
     <message>
         <source>Recompute every N-th layer</source>
