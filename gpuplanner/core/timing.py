@@ -809,6 +809,9 @@ def time_layout(
     fp8_ag = fp8mod.all_gather_in_fp8(framework, precision, fp8_recipe, fp8_all_gather)
     if fp8_ag:
         w_bytes = 1.0  # torchao enable_fsdp_float8_all_gather: the shard is cast before the all-gather
+    # the distributed optimizer's all-gather of the updated weights: FP8 under Megatron's --fp8-param-gather
+    # (fp8.all_gather_in_fp8), else the 16-bit working copy
+    ps_bytes = 1.0 if fp8_ag else 2.0
     L_stage = maximum(m.L / pp, 1.0)
     m_chunks = minimum(m_acc, pp)
     # the overlap windows' factor (time_gpu: after the first gradients of the step are final, before the
@@ -943,9 +946,9 @@ def time_layout(
         "grad_sync_bytes": (grad_gpu - exp_gpu) * g_bytes * g_factor * n_red,
         "grad_sync_exp_bytes": exp_gpu * g_bytes * n_red * where(sharded_opt, _ring_factor(n_edp, "all_gather", ops),
                                                                  _ring_factor(n_edp, "all_reduce", ops)),
-        "param_sync_exp_bytes": exp_gpu * 2.0 * _ring_factor(n_edp, "all_gather", ops), "k_exp": k_exp,
+        "param_sync_exp_bytes": exp_gpu * ps_bytes * _ring_factor(n_edp, "all_gather", ops), "k_exp": k_exp,
         "grad_sync_lat": n_buckets * g_lat * n_red, "grad_reductions": n_red,
-        "param_sync_bytes": (weight_gpu - exp_gpu) * 2.0 * ag_factor,
+        "param_sync_bytes": (weight_gpu - exp_gpu) * ps_bytes * ag_factor,
         "param_sync_lat": n_buckets * ag_lat, "lat_ag": lat_ag, "gather_bytes": weight_gpu * w_bytes * ag_factor,
         "rs_bytes": grad_gpu * g_bytes * ag_factor, "fsdp_pp": fsdp_pp, "per_mb": per_mb,
         "fsdp_copy_bytes": fsdp_copy_bytes, "fsdp_copy_on": (framework == "fsdp") & per_mb & (n_dp > 1),

@@ -8454,7 +8454,7 @@
         <translation>FP8 权重全收集</translation>
     </message>
     <message>
-        <source>Gather the sharded weights in FP8 (half the bytes and buffer): FSDP2 with torchao tensorwise, or Megatron with a Transformer Engine recipe (--fp8-param-gather, set by Megatron-Bridge's FP8 presets)</source>
+        <source>Gather the sharded weights in FP8 (half the bytes and buffer): FSDP2 with torchao tensorwise, or Megatron with a Transformer Engine recipe (--fp8-param-gather, set by Megatron-Bridge&apos;s FP8 presets)</source>
         <translation>以 FP8 收集切分的权重（字节数和缓冲区减半）：FSDP2 配合 torchao 按张量缩放，或 Megatron 配合 Transformer Engine 方案（--fp8-param-gather，Megatron-Bridge 的 FP8 预设会开启）</translation>
     </message>
     <message>
