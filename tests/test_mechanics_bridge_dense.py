@@ -114,3 +114,18 @@ def test_megatron_fp8_param_gather_halves_the_weight_all_gather():
     assert fp8.all_gather_in_fp8("megatron", "fp8", "te_current", True)
     assert not fp8.all_gather_in_fp8("megatron", "fp8", "te_current", None)
     assert not fp8.all_gather_in_fp8("megatron", "bf16", None, True)
+
+
+def test_megatron_lora_wraps_the_fused_qkv():
+    # Megatron-Bridge's LoRA on linear_qkv: one adapter per layer reading h and writing q + 2·kv; PEFT on an unfused
+    # HF model with q/k/v targets: three adapters, each reading h
+    from gpuplanner.core import flops as F
+    from gpuplanner.core.params import lora_linears
+
+    a = resolve(scn(gpu="h100-sxm-80gb", preset="llama-3-70b", n=8, mbs=1)).arch
+    h, L = a.hidden_size, a.num_layers
+    kv = a.num_kv_heads * a.head_dim
+    d_in, d_out = F.lora_io_elements(T.lora_arch(a, "megatron"), "qkv")
+    assert (d_in, d_out) == (h * L, (h + 2 * kv) * L)
+    assert F.lora_io_elements(T.lora_arch(a, "hf"), "qkv") == (3 * h * L, (h + 2 * kv) * L)
+    assert [lin.name for lin, _ in lora_linears(a, "qkv")] == ["q_proj", "k_proj", "v_proj"]

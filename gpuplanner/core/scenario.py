@@ -32,7 +32,9 @@ Framework = Literal["hf", "fsdp", "deepspeed", "megatron",
 Objective = Literal["sft", "dpo", "ipo", "kto", "orpo", "simpo", "reward", "ppo", "grpo"]
 ReferenceMode = Literal["separate", "lora_base", "precomputed", "none"]
 GenerationEngine = Literal["training", "vllm_colocated", "vllm_separate"]
-LoraTargets = Literal["attention", "all_linear"]
+#: ``qkv``: the query/key/value projections only (Megatron-Bridge's and NeMo's LoRA performance recipes: ``target_modules =
+#: ["linear_qkv"]``; PEFT ``target_modules=["q_proj", "k_proj", "v_proj"]``)
+LoraTargets = Literal["attention", "all_linear", "qkv"]
 
 
 #: Activation recomputation each fine-tuning tool runs by default (sources in core/frameworks.py; the

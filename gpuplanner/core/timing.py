@@ -484,6 +484,18 @@ def elementwise_bytes_per_token_layer(m: ModelFacts, seq_len, flash, fused, ops=
 _LORA_CACHE: dict = {}
 
 
+def lora_arch(a, framework: str):
+    """The layer shapes LoRA adapters wrap. Megatron-Core stores q/k/v as one ``linear_qkv`` and gate/up as one
+    ``linear_fc1`` (``SelfAttention``, ``MLP`` with ``gated_linear_unit``), and Megatron-Bridge's ``LoRALinear`` wraps
+    those modules (``peft/lora.py``: ``target_modules`` ``linear_qkv``, ``linear_proj``, ``linear_fc1``, ``linear_fc2``):
+    one adapter per fused matrix, reading the layer input once (``ParallelLinearAdapter.forward`` on the norm output the
+    fused linear returns). Its forward then scales (``x * (alpha / dim)``) and ``LoRALinear.forward`` adds
+    (``linear_output + adapter_output``) as separate eager ops (``peft/utils.py``, ``peft/lora_layers.py``)."""
+    if framework != "megatron":
+        return a
+    return _replace(a, fused_qkv=True, fused_gate_up=bool(a.gated_mlp))
+
+
 def _lora_total(m: ModelFacts, rank: int, targets: str) -> float:
     key = (m.arch, rank, targets)
     v = _LORA_CACHE.get(key)
@@ -737,8 +749,10 @@ def time_layout(
     peft_autocast = ((framework == "hf") & (precision in ("bf16", "fp16")) & bool(master_weights) & (zero == 0)
                      if lora else False)
     if lora:
-        d_in, d_out = F.lora_io_elements(m.arch, lora_targets)
-        l_fwd, l_bwd = F.lora_traffic_elements(d_in, d_out, lora_dropout > 0.0, fused, peft_autocast,
+        d_in, d_out = F.lora_io_elements(lora_arch(m.arch, framework), lora_targets)
+        # Megatron-Bridge's adapter scales and adds in eager PyTorch ops (below): the unfused traffic
+        l_fused = False if framework == "megatron" else fused
+        l_fwd, l_bwd = F.lora_traffic_elements(d_in, d_out, lora_dropout > 0.0, l_fused, peft_autocast,
                                                method == "qlora", kbit_fp32)
         lora_tok = 2.0 * (l_fwd * (1.0 + rec_whole + rec_op) + l_bwd) / (tp * pp * cp)
     # QLoRA under prepare_model_for_kbit_training (flops.KBIT_*): fp32 element-wise passes and the 4-bit linears' casts

@@ -8386,6 +8386,10 @@
         <translation>完全（每一层）</translation>
     </message>
     <message>
+        <source>query/key/value projections</source>
+        <translation>查询/键/值投影</translation>
+    </message>
+    <message>
         <source>attention projections</source>
         <translation>注意力投影层</translation>
     </message>
