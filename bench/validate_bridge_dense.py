@@ -361,12 +361,15 @@ def doc_section() -> list[str]:
         "- **MXFP8 vs current scaling**: Bridge publishes MX 3–6% slower on identical layouts; the model gives "
         "~1% (the slower block-scaled GEMM is offset by MXFP8's cheaper quantisation, which TE's own autocast "
         "benchmark also shows: 8.98 vs 9.15 ms per layer on B300). The rest of the gap is not explained.",
+        "- **B200 `ds` p90 moves 23.5% → 24.1%**: NeMo 25.02's Nemotron-4 340B (TP 8, PP 4, DP 4, 8 micro-batches) "
+        "goes from −0.5% to +10.1% because its preset gathers the weights in FP8 (NeMo 25.02 `bf16_with_fp8_mixed`: "
+        "`fp8_params = True`), which halves its exposed parameter all-gather. The recipe is entered as it was run.",
         "- **NeMo 25.02 on B200** (+13% to +26%): the same layouts ran 6–15% faster in Bridge 25.09 on the same "
         "GPU (Llama 3 8B 26,006 → 29,994); early Blackwell software, not a mechanism.",
         "- **Nemotron-4 15B / 340B** run 10–25% too fast on every system while Llama rows of the same release are "
         "within ±7%; the squared-ReLU MLP is entered as a plain MLP (Megatron computes it unfused: about 2% "
         "more element-wise traffic) and no other Nemotron-specific cost was identified.",
-        "- **LoRA on H100** (−14% to −27%): Megatron's LoRA runs the frozen base without weight-gradient GEMMs "
+        "- **LoRA on H100** (−11% to −26%): Megatron's LoRA runs the frozen base without weight-gradient GEMMs "
         "(modelled: 4N instead of 6N FLOPs), yet the published LoRA/SFT ratio (NeMo 24.07 7B: 24,824 / 16,891 = "
         "1.47) exceeds the FLOP ratio (1.44): the element-wise and FP8-cast traffic the model keeps for LoRA "
         "(unchanged from full training) must be smaller in practice. Bridge LoRA targets only the fused QKV "
