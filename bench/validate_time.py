@@ -174,30 +174,14 @@ BEFORE_35 = {"Megatron-LM 2021 (A100)": (0.081, 0.897, 0.045, 1.008),
              "llm-foundry (A100/H100)": (0.084, 0.145, 0.066, 0.130),
              "torchtune": (0.094, 0.525, 0.127, 0.494), "all": (0.085, 0.442, 0.068, 0.464)}
 
-# ------------------------------------------------------ Megatron-Bridge's published H100 FP8 rows (not in the shared set)
-#: NVIDIA-NeMo/Megatron-Bridge ``docs/performance-summary.md`` (25.11 container), DGX-H100, FP8 current scaling,
-#: sequence 8192, micro-batch 1: (label, preset, GPUs, TP, PP, CP, VP, GBS, Megatron FSDP, published tok/s/GPU)
-BRIDGE_H100_FP8 = [
-    ("Llama 3 8B, 8 GPUs, FSDP", "llama-3.1-8b", 8, 1, 1, 1, 1, 128, True, 14451),
-    ("Llama 3 70B, 64 GPUs, TP 4 PP 8 VP 5", "llama-3.1-70b", 64, 4, 8, 1, 5, 128, False, 1602),
-    ("Llama 3.1 405B, 1024 GPUs, TP 8 PP 8 CP 2 VP 8", "llama-3.1-405b", 1024, 8, 8, 2, 8, 512, False, 292),
-]
+# ------------------------------------------------- Megatron-Bridge / NeMo dense rows (bench/validate_bridge_dense.py)
+def bridge_dense_section() -> list[str]:
+    """Every dense Bridge/NeMo row (its own module: rows, sources, per-system tables)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import validate_bridge_dense
 
+    return validate_bridge_dense.doc_section()
 
-def bridge_fp8_rows() -> list[str]:
-    """Predicted vs published tokens/s/GPU for Megatron-Bridge's H100 FP8 rows (TE current scaling)."""
-    out = ["| Megatron-Bridge H100 FP8 row | published | predicted | error |", "|---|---:|---:|---:|"]
-    for label, preset, n, tp, pp, cp, vp, gbs, fsdp, pub in BRIDGE_H100_FP8:
-        sc = scenario_from_dict({
-            "model": {"preset": preset},
-            "training": {"framework": "megatron", "precision": "fp8", "fp8_recipe": "te_current", "seq_len": 8192,
-                         "micro_batch_size": 1, "global_batch_size": gbs},
-            "parallel": {"tp": tp, "pp": pp, "cp": cp, "vpp": vp, "sequence_parallel": tp > 1,
-                         "zero": 3 if fsdp else 1},
-            "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": n}})
-        pred = time_estimate(resolve(sc)).tokens_per_s_per_gpu
-        out.append(f"| {label} | {pub:,} | {pred:,.0f} | {pred / pub - 1:+.1%} |")
-    return out
 
 # ------------------------------------------- Megatron-Bridge's published MoE rows (sanity check, not in the shared set)
 #: GPT-OSS 120B (openai/gpt-oss-120b config.json: 36 layers, hidden 2880, 64 query heads of 64, 8 KV heads, 128
@@ -880,12 +864,7 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "whose published rate needs more than 100% of the card's peak; the LoRA adapter traffic makes every LoRA "
         "row a little slower, which moves the 3B LoRA/QLoRA rows from +10% to +4%.",
         "",
-        "### Megatron-Bridge's published H100 FP8 rows (not in the shared set)",
-        "",
-        "Transformer Engine's FP8 GEMMs at the MAMF FP8/BF16 ratio (`core/fp8.TE_GEMM_RATIO` = 70.9/80.3, "
-        "gpu-catalog.md §4.1) instead of the whole-run 0.7 (before: −21% / −16% / −14%):",
-        "",
-        *bridge_fp8_rows(),
+        *bridge_dense_section(),
         "",
         "The FSDP2 throughput mechanics (issue 16, `core/timing.py`) change the rows that run FlashAttention-2 on "
         "H100 (llm-foundry's H100 rows: its Triton/FA2 kernels; torchtune's 3B rows: PyTorch SDPA) and every row "

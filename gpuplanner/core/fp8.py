@@ -27,6 +27,15 @@ an FP8 write 1):
   the FP8 weight copy lives through the step (**1 byte per parameter**, :func:`memory.state_bytes`).
 * ``te_current`` — TE ``Float8CurrentScaling``: the amax of the tensor itself is computed first (one more 2-byte
   read): **6** per element; weights 6 bytes per parameter per step; FP8 weight copy 1 byte.
+* ``te_mxfp8`` — TE ``MXFP8BlockScaling`` (Blackwell only: SM 10.x; TE docs, "MXFP8"; Megatron ``--fp8-recipe
+  mxfp8``): one E8M0 scale per 32 consecutive elements, computed inside the quantisation kernel (no separate amax
+  pass). Rowwise (1×32) and columnwise (32×1) copies are numerically different, so "both must be quantized
+  independently from the full-precision data" (TE docs, "Handling transposes"): one 2-byte read, two 1-byte
+  writes and two 1-byte scales per 32 elements: x and dy each 2 + 1 + 1 + 2/32 = **4.0625**; the scales' GEMM
+  layout (swizzle) is fused into the quantisation when no communication follows (TE docs, "Swizzling scaling
+  factors"). Weights 4.0625 bytes per parameter per step (cached like the other TE recipes); the kept weight holds
+  both orientations: **2 + 2/32 bytes per parameter**. The block-scaled GEMM runs slower than the tensor-scaled
+  one (:data:`MX_GEMM_RATIO`).
 * ``torchao_tensorwise`` — torchao ``Float8Linear`` with dynamic tensorwise scaling (torchao ``float8`` README;
   torchtitan ``quantize.linear.float8``): the linear saves its *high-precision* input for backward
   (``matmul_with_hp_or_float8_args``: ``ctx.save_for_backward(input_hp, weight_hp_t)``) and casts it again there:
@@ -81,9 +90,20 @@ class Fp8Recipe:
 #: −9% / 0% / +4% where 0.7 gave −21% / −16% / −14% (docs/validation_time.md).
 TE_GEMM_RATIO = 70.9 / 80.3
 
+#: MXFP8's block-scaled GEMM against the tensor-scaled FP8 GEMM on the same Blackwell GPU: Transformer Engine's GEMM
+#: profiling tutorial (``docs/examples/gemm_profiling/gemm_profiling.rst``, "Autocast vs Pre-quantized", NVIDIA
+#: B300, a 5B model: hidden 4096, FFN 16384, 15,872 tokens) measures the 12 GEMMs of a layer on pre-quantized
+#: inputs (kernel time only) at 6.812 ms with FP8 tensor scaling and 7.161 ms with MXFP8: 6.812 / 7.161 = 0.951.
+#: Against Megatron-Bridge's published tables the same layouts run 3–6% slower with MXFP8 than with FP8 current
+#: scaling (Llama 3 8B on GB200 and B200, 405B on B200: bench/validate_bridge_dense.py).
+MX_GEMM_RATIO = 6.812 / 7.161
+MX_ELEM_BYTES = 2.0 + 1.0 + 1.0 + 2.0 / 32.0
+
 RECIPES: dict[str, Fp8Recipe] = {
     "te_delayed": Fp8Recipe("te_delayed", "te", 4.0, 4.0, 4.0, False, 1.0, 0.0, False, TE_GEMM_RATIO),
     "te_current": Fp8Recipe("te_current", "te", 6.0, 6.0, 6.0, False, 1.0, 0.0, False, TE_GEMM_RATIO),
+    "te_mxfp8": Fp8Recipe("te_mxfp8", "te", MX_ELEM_BYTES, MX_ELEM_BYTES, MX_ELEM_BYTES, False, 2.0 + 2.0 / 32.0, 0.0,
+                          False, TE_GEMM_RATIO * MX_GEMM_RATIO),
     "torchao_tensorwise": Fp8Recipe("torchao_tensorwise", "torchao", 10.0, 7.0, 10.0, True, 0.0, 2.0, True),
     "torchao_rowwise": Fp8Recipe("torchao_rowwise", "torchao", 10.0, 10.0, 10.0, True, 0.0, 2.0, False),
 }
@@ -95,6 +115,11 @@ PRECISION_ALIASES = {"fp8_te_delayed": "te_delayed", "fp8_te_current": "te_curre
 #: (tensorwise is torchao's default ``Float8LinearConfig``)
 DEFAULT_RECIPE = {"megatron": "te_delayed", "deepspeed": "te_delayed", "hf": "te_delayed",
                   "fsdp": "torchao_tensorwise"}
+
+
+#: recipes that need a given GPU generation (``timing.gpu_generation``): MXFP8's block-scaled tensor-core MMA exists
+#: on datacenter Blackwell only (TE docs, "MXFP8", supported devices: SM 10.0, SM 10.3)
+RECIPE_GENERATIONS = {"te_mxfp8": ("blackwell",)}
 
 
 def recipe_for(framework: str, recipe: str | None) -> Fp8Recipe:
@@ -116,6 +141,20 @@ def cast_elements_per_token(m) -> tuple[float, float]:
 
 
 def all_gather_in_fp8(framework: str, precision: str, recipe: str | None, flag: bool | None) -> bool:
-    """Whether FSDP2 all-gathers the weights in FP8 (torchao ``enable_fsdp_float8_all_gather``): only asked for
-    (torchtitan's default is off), only FSDP2 with an FP8 recipe that supports it."""
-    return bool(flag) and framework == "fsdp" and precision == "fp8" and recipe_for(framework, recipe).all_gather_fp8
+    """Whether the data-parallel weight all-gather moves FP8 (1 byte per parameter) instead of 16 bits; only when
+    asked for (``training.fp8_all_gather``; off by default in both tools):
+
+    * FSDP2 with an FP8 recipe that supports it: torchao ``enable_fsdp_float8_all_gather`` (torchtitan's default
+      is off).
+    * Megatron-Core with a Transformer Engine recipe: ``--fp8-param-gather`` ("keep the compute param in fp8 ... and
+      perform the param all-gather in fp8", ``megatron/training/arguments.py``, default off): the distributed
+      optimizer's parameter all-gather and Megatron FSDP's gathers move the FP8 weights. Megatron-Bridge's and NeMo's
+      FP8 mixed-precision presets switch it on (Bridge ``training/mixed_precision.py``: ``bf16_with_fp8_current_
+      scaling_mixed``, ``bf16_with_mxfp8_mixed``: ``fp8_param_gather = True``; NeMo ``recipes/precision/
+      mixed_precision.py``, delayed scaling too), so their performance recipes run with it."""
+    if not flag or precision != "fp8":
+        return False
+    rc = recipe_for(framework, recipe)
+    if framework == "megatron":
+        return rc.library == "te"
+    return framework == "fsdp" and rc.all_gather_fp8

@@ -151,7 +151,8 @@ FRAMEWORKS: dict[str, FrameworkSupport] = {
         setup=QT_TRANSLATE_NOOP(CTX, "needs Megatron checkpoints (convert Hugging Face weights) and a tested "
                                      "image; ask the vendor for a pre-configured Megatron-LM"),
         source="Narayanan et al. 2021 (arXiv:2104.04473); Korthikanti et al. 2022 (arXiv:2205.05198); "
-               "Megatron-LM docs and megatron/training/arguments.py", fp8_recipes=("te_delayed", "te_current")),
+               "Megatron-LM docs and megatron/training/arguments.py",
+        fp8_recipes=("te_delayed", "te_current", "te_mxfp8")),
 }
 
 _ALL_OBJ = ("sft", "dpo", "ipo", "kto", "orpo", "simpo", "reward", "ppo", "grpo")

@@ -289,7 +289,8 @@ def _fuse(lins: list[Linear], names: tuple[str, ...], fused_name: str) -> list[L
 
 
 def lora_linears(a: ModelArch, targets: str) -> list[Linear]:
-    """The linear layers PEFT adapts: ``attention`` = q/k/v/o projections (MLA: its projections);
+    """The linear layers PEFT adapts: ``attention`` = q/k/v/o projections (MLA: its projections); ``qkv`` = the
+    same without the output projection;
     ``all_linear`` = every linear layer in the blocks except the router (PEFT ``target_modules="all-linear"``
     excludes the output head; Mixtral's experts are linear layers and are included). Where the modelling
     code stores q/k/v (or gate/up) as one matrix — GPT-2 ``c_attn``, NeoX/BLOOM/Falcon/ChatGLM
@@ -302,6 +303,8 @@ def lora_linears(a: ModelArch, targets: str) -> list[Linear]:
         m = [l for l in mlp_linears(a, moe) if l.name not in ("router", "shared_expert_gate")]
         return _fuse(m, ("gate_proj", "up_proj"), "gate_up_proj") if a.fused_gate_up else m
 
+    if targets == "qkv":  # the projections that read the attention input (MLA: its q and kv down/up projections)
+        return [(l, a.num_layers) for l in lin if l.name != "o_proj"]
     if targets == "all_linear":
         n_moe = a.num_moe_layers
         dense = mlp(False) if a.num_layers - n_moe else []

@@ -32,7 +32,9 @@ Framework = Literal["hf", "fsdp", "deepspeed", "megatron",
 Objective = Literal["sft", "dpo", "ipo", "kto", "orpo", "simpo", "reward", "ppo", "grpo"]
 ReferenceMode = Literal["separate", "lora_base", "precomputed", "none"]
 GenerationEngine = Literal["training", "vllm_colocated", "vllm_separate"]
-LoraTargets = Literal["attention", "all_linear"]
+#: ``qkv``: the query/key/value projections only (Megatron-Bridge's and NeMo's LoRA performance recipes: ``target_modules =
+#: ["linear_qkv"]``; PEFT ``target_modules=["q_proj", "k_proj", "v_proj"]``)
+LoraTargets = Literal["attention", "all_linear", "qkv"]
 
 
 #: Activation recomputation each fine-tuning tool runs by default (sources in core/frameworks.py; the
@@ -224,12 +226,14 @@ class TrainingSection(_Section):
     recompute_method: Literal["uniform", "block"] = Field(
         "uniform", description="full with recompute_num_layers: Megatron --recompute-method")
 
-    fp8_recipe: Literal["te_delayed", "te_current", "torchao_tensorwise", "torchao_rowwise"] | None = Field(
-        None, description="precision fp8: Transformer Engine delayed/current scaling or torchao float8 "
-                          "tensorwise/rowwise (core/fp8.py); null: the framework's default")
+    fp8_recipe: Literal["te_delayed", "te_current", "te_mxfp8", "torchao_tensorwise", "torchao_rowwise"] | None = Field(
+        None, description="precision fp8: Transformer Engine delayed/current scaling or MXFP8 block scaling "
+                          "(Blackwell), or torchao float8 tensorwise/rowwise (core/fp8.py); null: the framework's "
+                          "default")
     fp8_all_gather: bool | None = Field(
-        None, description="FSDP2 with torchao tensorwise FP8: all-gather weights in FP8 "
-                          "(enable_fsdp_float8_all_gather); null: off, torchtitan's default")
+        None, description="all-gather weights in FP8: FSDP2 with torchao tensorwise (enable_fsdp_float8_all_gather) "
+                          "or Megatron-Core with a Transformer Engine recipe (--fp8-param-gather, which Megatron-"
+                          "Bridge's and NeMo's FP8 presets set); null: off, both tools' default")
 
     @model_validator(mode="before")
     @classmethod

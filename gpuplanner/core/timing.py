@@ -484,6 +484,18 @@ def elementwise_bytes_per_token_layer(m: ModelFacts, seq_len, flash, fused, ops=
 _LORA_CACHE: dict = {}
 
 
+def lora_arch(a, framework: str):
+    """The layer shapes LoRA adapters wrap. Megatron-Core stores q/k/v as one ``linear_qkv`` and gate/up as one
+    ``linear_fc1`` (``SelfAttention``, ``MLP`` with ``gated_linear_unit``), and Megatron-Bridge's ``LoRALinear`` wraps
+    those modules (``peft/lora.py``: ``target_modules`` ``linear_qkv``, ``linear_proj``, ``linear_fc1``, ``linear_fc2``):
+    one adapter per fused matrix, reading the layer input once (``ParallelLinearAdapter.forward`` on the norm output the
+    fused linear returns). Its forward then scales (``x * (alpha / dim)``) and ``LoRALinear.forward`` adds
+    (``linear_output + adapter_output``) as separate eager ops (``peft/utils.py``, ``peft/lora_layers.py``)."""
+    if framework != "megatron":
+        return a
+    return _replace(a, fused_qkv=True, fused_gate_up=bool(a.gated_mlp))
+
+
 def _lora_total(m: ModelFacts, rank: int, targets: str) -> float:
     key = (m.arch, rank, targets)
     v = _LORA_CACHE.get(key)
@@ -670,6 +682,7 @@ def time_layout(
     f64, where, maximum, minimum = ops.f, ops.where, ops.maximum, ops.minimum
     tp, pp, cp, ep, dp = f64(tp), f64(pp), f64(cp), f64(ep), f64(dp)
     mbs, m_acc, vpp, n_gpus, gpn = f64(mbs), f64(grad_accum), f64(vpp), f64(num_gpus), f64(gpus_per_node)
+    dom = nvlink_span(gpn, ep_domain, f64)
     mbs_examples = mbs
     mbs = mbs * profile.seqs_per_example  # paired objectives: chosen + rejected in one forward (core/methods.py)
     zero, recompute, sp, flash, fused, offload = (ops.b(x) for x in (zero, recompute, sp, flash, fused, offload))
@@ -736,8 +749,10 @@ def time_layout(
     peft_autocast = ((framework == "hf") & (precision in ("bf16", "fp16")) & bool(master_weights) & (zero == 0)
                      if lora else False)
     if lora:
-        d_in, d_out = F.lora_io_elements(m.arch, lora_targets)
-        l_fwd, l_bwd = F.lora_traffic_elements(d_in, d_out, lora_dropout > 0.0, fused, peft_autocast,
+        d_in, d_out = F.lora_io_elements(lora_arch(m.arch, framework), lora_targets)
+        # Megatron-Bridge's adapter scales and adds in eager PyTorch ops (below): the unfused traffic
+        l_fused = False if framework == "megatron" else fused
+        l_fwd, l_bwd = F.lora_traffic_elements(d_in, d_out, lora_dropout > 0.0, l_fused, peft_autocast,
                                                method == "qlora", kbit_fp32)
         lora_tok = 2.0 * (l_fwd * (1.0 + rec_whole + rec_op) + l_bwd) / (tp * pp * cp)
     # QLoRA under prepare_model_for_kbit_training (flops.KBIT_*): fp32 element-wise passes and the 4-bit linears' casts
@@ -788,7 +803,7 @@ def time_layout(
     tp_ar_bytes = act_bytes * _ring_factor(tp, "all_reduce", ops)  # bytes moved per GPU, one all-reduce
 
     # ---- pipeline: bubble (p−1)/v micro-batch times + p2p boundary sends
-    crosses_nodes = (tp * cp * dp < n_gpus) & (n_gpus > gpn)  # stages land on different nodes
+    crosses_nodes = (tp * cp * dp < n_gpus) & (n_gpus > dom)  # stages land on different NVLink domains
     p2p_bytes = act_bytes / tp  # scatter/gather optimisation (Narayanan et al. 2021 §4.1)
 
     # ---- data parallelism (and ZeRO/FSDP): per step and GPU, what is moved (time_gpu: what hides)
@@ -804,12 +819,15 @@ def time_layout(
     # the context-parallel ranks hold the same weights (Megatron ``get_data_parallel_group(with_context_
     # parallel=True)``; torchtitan's ``dp_shard_cp`` mesh)
     n_dp = dp * where(cp_joins_dp(framework), cp, 1.0)
-    k_node = maximum(minimum(gpn / maximum(tp, 1.0), n_dp), 1.0)  # DP peers per node (NCCL rails)
-    dp_spans = tp * n_dp > gpn
+    k_node = maximum(minimum(dom / maximum(tp, 1.0), n_dp), 1.0)  # DP peers per NVLink domain (NCCL rails)
+    dp_spans = tp * n_dp > dom
     w_bytes = 0.5 + 1.0 / 64 if method == "qlora" else 2.0
     fp8_ag = fp8mod.all_gather_in_fp8(framework, precision, fp8_recipe, fp8_all_gather)
     if fp8_ag:
         w_bytes = 1.0  # torchao enable_fsdp_float8_all_gather: the shard is cast before the all-gather
+    # the distributed optimizer's all-gather of the updated weights: FP8 under Megatron's --fp8-param-gather
+    # (fp8.all_gather_in_fp8), else the 16-bit working copy
+    ps_bytes = 1.0 if fp8_ag else 2.0
     L_stage = maximum(m.L / pp, 1.0)
     m_chunks = minimum(m_acc, pp)
     # the overlap windows' factor (time_gpu: after the first gradients of the step are final, before the
@@ -823,7 +841,7 @@ def time_layout(
     last_bucket = minimum(bucket / maximum(grad_gpu, 1.0), 1.0)
     # Megatron's routed-expert gradients and weights sync over the expert-data-parallel group, spaced ep·etp
     # ranks apart (expert_dp_layout); the dense rest over the data-parallel ranks as before
-    exp_gpu, n_edp, k_exp = expert_dp_layout(m, framework, lora, grad_params, tp, pp, n_dp, ep, exp_tp_dp, gpn, ops)
+    exp_gpu, n_edp, k_exp = expert_dp_layout(m, framework, lora, grad_params, tp, pp, n_dp, ep, exp_tp_dp, dom, ops)
     # FSDP with sharded weights (ZeRO-2 = SHARD_GRAD_OP / reshard_after_forward=False, ZeRO-3 = FULL_SHARD)
     # gathers weights in every forward; other frameworks' ZeRO-1/2 sync once per step
     fsdp_sharded = (framework == "fsdp") & (zero >= 2)
@@ -935,26 +953,26 @@ def time_layout(
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "mem_tok_bytes": mem_tok_bytes,
-        "tp_in_node": tp <= gpn, "ov_grad": ov_grad, "ov_param": ov_param, "ov_tp": ov_tp, "ov_p2p": ov_p2p,
+        "tp_in_node": tp <= dom, "ov_grad": ov_grad, "ov_param": ov_param, "ov_tp": ov_tp, "ov_p2p": ov_p2p,
         "fwd_share": fwd_share, "n_layer_coll": n_layer_coll, "tp_ar_bytes": tp_ar_bytes,
         "tp_ar_lat": _ring_latency(tp, gpn, "all_reduce", ops), "bubble_share": (pp - 1.0) / vpp,
-        "crosses_nodes": crosses_nodes, "multi_node": n_gpus > gpn, "p2p_num": 2.0 * vpp * p2p_bytes, "dp_spans": dp_spans, "k_node": k_node,
+        "crosses_nodes": crosses_nodes, "multi_node": n_gpus > dom, "p2p_num": 2.0 * vpp * p2p_bytes, "dp_spans": dp_spans, "k_node": k_node,
         "n_dp": n_dp, "L_stage": L_stage, "m_chunks": m_chunks, "win_factor": win_factor,
         "last_bucket": last_bucket, "sharded_opt": sharded_opt,
         "grad_sync_bytes": (grad_gpu - exp_gpu) * g_bytes * g_factor * n_red,
         "grad_sync_exp_bytes": exp_gpu * g_bytes * n_red * where(sharded_opt, _ring_factor(n_edp, "all_gather", ops),
                                                                  _ring_factor(n_edp, "all_reduce", ops)),
-        "param_sync_exp_bytes": exp_gpu * 2.0 * _ring_factor(n_edp, "all_gather", ops), "k_exp": k_exp,
+        "param_sync_exp_bytes": exp_gpu * ps_bytes * _ring_factor(n_edp, "all_gather", ops), "k_exp": k_exp,
         "grad_sync_lat": n_buckets * g_lat * n_red, "grad_reductions": n_red,
-        "param_sync_bytes": (weight_gpu - exp_gpu) * 2.0 * ag_factor,
+        "param_sync_bytes": (weight_gpu - exp_gpu) * ps_bytes * ag_factor,
         "param_sync_lat": n_buckets * ag_lat, "lat_ag": lat_ag, "gather_bytes": weight_gpu * w_bytes * ag_factor,
         "rs_bytes": grad_gpu * g_bytes * ag_factor, "fsdp_pp": fsdp_pp, "per_mb": per_mb,
         "fsdp_copy_bytes": fsdp_copy_bytes, "fsdp_copy_on": (framework == "fsdp") & per_mb & (n_dp > 1),
-        "cp_in_node": tp * cp <= gpn, "cp_bytes": cp_bytes, "torch_cp": torch_cp, "cp_kv_chunk": kv_chunk,
+        "cp_in_node": tp * cp <= dom, "cp_bytes": cp_bytes, "torch_cp": torch_cp, "cp_kv_chunk": kv_chunk,
         "cp_fwd_passes": cp_fwd_passes,
         "attn_layer_flops": ((2.0 + cp_fwd_passes) * fwd.attention / m.L) * tokens_mb, "stage_layers": m.L / pp,
         "ep_in_node": tp * ep * cp <= gpn, "n_moe_stage": n_moe_stage,
-        "a2a_in": a2a_in, "a2a_off": a2a_off, "etp_bytes": etp_bytes, "etp_in_node": exp_tp <= gpn,
+        "a2a_in": a2a_in, "a2a_off": a2a_off, "etp_bytes": etp_bytes, "etp_in_node": exp_tp <= dom,
         "opt_bytes": opt_params * (OPT_BYTES.get(optimizer, 30.0) + clip), "fp8_w_bytes": fp8_w_bytes,
         "deq_bytes": deq_bytes, "tokens_step_gpu": tokens_step_gpu, "tokens_per_step": tokens_step_gpu * n_gpus,
     }
@@ -1275,6 +1293,18 @@ def expert_dp_layout(m: ModelFacts, framework: str, lora: bool, grad_params, tp,
     n_edp = ops.maximum(tp * n_dp / stride, 1.0)
     k_exp = ops.minimum(ops.maximum(ops.f(gpn) / stride, 1.0), n_edp)
     return exp_gpu, n_edp, k_exp
+
+
+def nvlink_span(gpn, ep_domain, f64=float):
+    """The GPUs that reach each other over NVLink: the node, or the whole NVLink domain where the NVSwitch spans
+    nodes (``ep_domain``: GB200 NVL72, 72 GPUs, :func:`ep_domain_of`). NVIDIA's GB200 NVL72 joins its 18 compute
+    trays through the rack's NVLink switch trays into one 72-GPU NVLink domain (GB200 NVL72 spec: "72 GPUs in one
+    NVLink domain", 130 TB/s), and NCCL runs collectives among GPUs of one domain over NVLink across trays
+    (multi-node NVLink, MNNVL: NCCL 2.20+ ``NCCL_MNNVL_ENABLE``, on by default where the fabric is present). So
+    tensor-, context- and data-parallel groups, pipeline neighbours and the RL refit inside one rack use the NVLink
+    bus bandwidth, not the tray's NICs, and a data-parallel ring spanning racks drives one NIC per member of each
+    domain (the NCCL rails, as between DGX nodes)."""
+    return gpn if ep_domain is None else f64(ep_domain)
 
 
 def ep_peer_shares(ep, stride, domain, ops=_ScalarOps):
@@ -1870,12 +1900,24 @@ def _scalar(x) -> float:
     return float(np.asarray(x).reshape(-1)[0])
 
 
+def _check_fp8_recipe_gpu(t: Any, gpu_id: str) -> None:
+    """Refuse an FP8 recipe the GPU cannot run (:data:`fp8.RECIPE_GENERATIONS`: MXFP8 needs datacenter Blackwell)."""
+    if t.precision != "fp8" or not t.fp8_recipe:
+        return
+    gens = fp8mod.RECIPE_GENERATIONS.get(t.fp8_recipe)
+    if gens and gpu_generation(gpu_id) not in gens:
+        raise CatalogError(MsgStr.make("Timing", QT_TRANSLATE_NOOP(
+            "Timing", "FP8 recipe {recipe} needs a datacenter Blackwell GPU (B200, GB200); {gpu} cannot run it"),
+            recipe=t.fp8_recipe, gpu=gpu_id))
+
+
 def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
     """The fixed (per-scenario) arguments of :func:`time_arrays` and the GPU facts."""
     s = r.scenario
     t, h = s.training, s.hardware
     gf = gpu_time_facts(r.gpu, t.precision, intra_node=h.intra_node, inter_node=h.inter_node,
                         nics_per_node=h.nics_per_node, gpus_per_node=h.gpus_per_node)
+    _check_fp8_recipe_gpu(t, gf.gpu_id)
     prof = method_profile(t)
     engine = _frameworks.engine_of(t.framework)
     shape = sample_shape_of(s, prof)
@@ -2009,13 +2051,14 @@ def time_estimate(r: Any) -> TimeEstimate:
     parts = {k: _scalar(out[k]) for k in PART_PARENT if _scalar(out[k]) > 0.0}
     overlap = {k: bool(_scalar(out[k])) for k in OVERLAP_FIELDS}
     inter = f"{gf.inter_node} ×{gf.nics_per_node:g}/node"
-    multi = h.num_gpus > h.gpus_per_node
+    span = nvlink_span(h.gpus_per_node, ep_domain_of(r.gpu, gf, h.gpus_per_node))
+    multi = h.num_gpus > span
     links = {
         "compute": "", "other": "", "generation": "",
-        "tp_comm": gf.intra_link if p.tp <= h.gpus_per_node else inter,
-        "dp_comm": inter if (multi and p.tp * p.cp * s.dp > h.gpus_per_node) else gf.intra_link,
+        "tp_comm": gf.intra_link if p.tp <= span else inter,
+        "dp_comm": inter if (multi and p.tp * p.cp * s.dp > span) else gf.intra_link,
         "pp_bubble": inter if multi else gf.intra_link,
-        "cp_comm": gf.intra_link if p.tp * p.cp <= h.gpus_per_node else inter,
+        "cp_comm": gf.intra_link if p.tp * p.cp <= span else inter,
         "ep_comm": gf.intra_link if p.tp * p.ep * p.cp <= (ep_domain_of(r.gpu, gf, h.gpus_per_node)
                                                            or h.gpus_per_node) else inter,
     }

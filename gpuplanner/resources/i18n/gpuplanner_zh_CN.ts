@@ -7789,6 +7789,10 @@
         <source>MoE expert GEMM launches (one per expert)</source>
         <translation>MoE 专家 GEMM 逐个启动（每个专家一次）</translation>
     </message>
+    <message>
+        <source>FP8 recipe {recipe} needs a datacenter Blackwell GPU (B200, GB200); {gpu} cannot run it</source>
+        <translation>FP8 方案 {recipe} 需要数据中心级 Blackwell GPU（B200、GB200）；{gpu} 无法运行</translation>
+    </message>
 </context>
 <context>
     <name>Topology</name>
@@ -8695,16 +8699,8 @@
         <translation>FP8 方案</translation>
     </message>
     <message>
-        <source>How FP8 scales are computed: Transformer Engine delayed (amax history) or current scaling (Megatron, DeepSpeed), torchao tensorwise or rowwise (torchtitan). The linear layers run in FP8; attention and the output layer stay in BF16</source>
-        <translation>FP8 缩放因子的计算方式：Transformer Engine 延迟缩放（amax 历史）或即时缩放（Megatron、DeepSpeed），torchao 按张量或按行缩放（torchtitan）。线性层以 FP8 运行；注意力和输出层保持 BF16</translation>
-    </message>
-    <message>
         <source>FP8 weight all-gather</source>
         <translation>FP8 权重全收集</translation>
-    </message>
-    <message>
-        <source>FSDP2 with torchao tensorwise: gather the sharded weights in FP8 (half the bytes and buffer)</source>
-        <translation>FSDP2 配合 torchao 按张量缩放：以 FP8 收集切分的权重（字节数和缓冲区减半）</translation>
     </message>
     <message>
         <source>Recompute every N-th layer</source>
@@ -8953,6 +8949,22 @@
     <message>
         <source>Mean tokens per training sample (prompt + answer). Shorter samples are padded to the sequence length unless packing or padding-free is on; empty (default): every sample fills the sequence length, as in pretraining. The same value as the Data page&apos;s Average length: when the data is given as samples × length, the data volume follows it</source>
         <translation>每个训练样本的平均 token 数（提示 + 回答）。除非开启打包或无填充，较短的样本会被填充到序列长度；留空（默认）：每个样本都占满序列长度，与预训练相同。与“数据量”页的“平均长度”是同一个值：数据按“样本数 × 长度”给出时，数据量随之变化</translation>
+    </message>
+    <message>
+        <source>Transformer Engine, MXFP8 (Blackwell)</source>
+        <translation>Transformer Engine，MXFP8（Blackwell）</translation>
+    </message>
+    <message>
+        <source>query/key/value projections</source>
+        <translation>查询/键/值投影</translation>
+    </message>
+    <message>
+        <source>How FP8 scales are computed: Transformer Engine delayed (amax history) or current scaling (Megatron, DeepSpeed) or MXFP8 blocks of 32 (Megatron, Blackwell only), torchao tensorwise or rowwise (torchtitan). The linear layers run in FP8; attention and the output layer stay in BF16</source>
+        <translation>FP8 缩放因子的计算方式：Transformer Engine 延迟缩放（amax 历史）或即时缩放（Megatron、DeepSpeed），或每 32 个元素一块的 MXFP8（Megatron，仅 Blackwell），torchao 按张量或按行缩放（torchtitan）。线性层以 FP8 运行；注意力和输出层保持 BF16</translation>
+    </message>
+    <message>
+        <source>Gather the sharded weights in FP8 (half the bytes and buffer): FSDP2 with torchao tensorwise, or Megatron with a Transformer Engine recipe (--fp8-param-gather, set by Megatron-Bridge&apos;s FP8 presets)</source>
+        <translation>以 FP8 收集切分的权重（字节数和缓冲区减半）：FSDP2 配合 torchao 按张量缩放，或 Megatron 配合 Transformer Engine 方案（--fp8-param-gather，Megatron-Bridge 的 FP8 预设会开启）</translation>
     </message>
 </context>
 <context>

@@ -39,7 +39,7 @@ class TrainingPage(BasePage):
         self.precision = BoundCombo(m, "training.precision", ["bf16", "fp16", "fp8", "fp32"])
         # FP8 recipe (core/fp8.py): "default" = the framework's own (the scenario keeps null)
         self.fp8_recipe = BoundCombo(
-            m, None, ["default", "te_delayed", "te_current", "torchao_tensorwise", "torchao_rowwise"],
+            m, None, ["default", "te_delayed", "te_current", "te_mxfp8", "torchao_tensorwise", "torchao_rowwise"],
             getter=lambda: m.user_scenario().training.fp8_recipe or "default",
             setter=lambda v: m.set("training.fp8_recipe", None if v == "default" else v))
         self.fp8_all_gather = BoundCheck(m, "training.fp8_all_gather")
@@ -71,7 +71,7 @@ class TrainingPage(BasePage):
             getter=lambda: {None: "default", True: "on", False: "off"}[m.user_scenario().assumptions.expandable_segments],
             setter=lambda v: m.set("assumptions.expandable_segments", {"default": None, "on": True, "off": False}[v]))
         self.lora_rank = BoundEdit(m, "training.lora_rank")
-        self.lora_targets = BoundCombo(m, "training.lora_targets", ["attention", "all_linear"])
+        self.lora_targets = BoundCombo(m, "training.lora_targets", ["qkv", "attention", "all_linear"])
         self.labels = {}
         for key, f in [("method", self.method), ("precision", self.precision),
                        ("fp8_recipe", self.fp8_recipe), ("fp8_all_gather", self.fp8_all_gather),
@@ -256,10 +256,12 @@ class TrainingPage(BasePage):
                 "the first layers of each stage and keeps the rest")),
             "fp8_recipe": (self.tr("FP8 recipe"), self.tr(
                 "How FP8 scales are computed: Transformer Engine delayed (amax history) or current scaling "
-                "(Megatron, DeepSpeed), torchao tensorwise or rowwise (torchtitan). The linear layers run in FP8; "
-                "attention and the output layer stay in BF16")),
+                "(Megatron, DeepSpeed) or MXFP8 blocks of 32 (Megatron, Blackwell only), torchao tensorwise or "
+                "rowwise (torchtitan). The linear layers run in FP8; attention and the output layer stay in BF16")),
             "fp8_all_gather": (self.tr("FP8 weight all-gather"), self.tr(
-                "FSDP2 with torchao tensorwise: gather the sharded weights in FP8 (half the bytes and buffer)")),
+                "Gather the sharded weights in FP8 (half the bytes and buffer): FSDP2 with torchao tensorwise, or "
+                "Megatron with a Transformer Engine recipe (--fp8-param-gather, set by Megatron-Bridge's FP8 "
+                "presets)")),
             "recompute_every_n": (self.tr("Recompute every N-th layer"), self.tr(
                 "Every N-th layer: checkpoint the layers whose number is a multiple of N (torchtitan "
                 "selective_ac_option)")),
@@ -358,6 +360,7 @@ class TrainingPage(BasePage):
         self.fp8_recipe.set_labels({"default": self.tr("framework default"),
                                     "te_delayed": self.tr("Transformer Engine, delayed scaling"),
                                     "te_current": self.tr("Transformer Engine, current scaling"),
+                                    "te_mxfp8": self.tr("Transformer Engine, MXFP8 (Blackwell)"),
                                     "torchao_tensorwise": self.tr("torchao, tensorwise"),
                                     "torchao_rowwise": self.tr("torchao, rowwise")})
         self.fp8_all_gather.setText(self.tr("all-gather weights in FP8"))
@@ -405,7 +408,8 @@ class TrainingPage(BasePage):
         self.group_size.box.set_unit(self.tr("completions"))
         self.batch_mode.set_labels({"global": self.tr("global batch"), "accum": self.tr("gradient accumulation")})
         self.recompute.set_labels(self.recompute_labels())
-        self.lora_targets.set_labels({"attention": self.tr("attention projections"),
+        self.lora_targets.set_labels({"qkv": self.tr("query/key/value projections"),
+                                      "attention": self.tr("attention projections"),
                                       "all_linear": self.tr("all linear layers")})
         self.auto.set_labels({True: self.tr("automatic (best found)"), False: self.tr("manual")})
         self.zero.set_labels({0: self.tr("0 (none)"), 1: self.tr("1 (optimizer)"), 2: self.tr("2 (+ gradients)"),
@@ -442,7 +446,7 @@ class TrainingPage(BasePage):
             self.labels[key].setEnabled(lora)
         fp8_on = s.training.precision == "fp8"
         self.form.setRowVisible(self.fp8_recipe.box, fp8_on)
-        self.form.setRowVisible(self.fp8_all_gather.box, fp8_on and s.training.framework == "fsdp")
+        self.form.setRowVisible(self.fp8_all_gather.box, fp8_on and s.training.framework in ("fsdp", "megatron"))
         self.form.setRowVisible(self.fsdp_version.box, s.training.framework == "fsdp")
         self.form.setRowVisible(self.pipeline_mbs.box, s.training.framework == "fsdp")
         self.form.setRowVisible(self.attention_kernel.box, bool(s.training.flash_attention))
