@@ -13,6 +13,8 @@ verl mapping (verl ``trainer/config``): FSDP → ``framework fsdp``, ZeRO-3 (``f
 ``optimizer_offload`` → ``offload_params`` / ``offload_optimizer``); ``use_remove_padding`` → ``padding_free``;
 ``rollout.gpu_memory_utilization`` → ``generation_gpu_fraction``; ``free_cache_engine`` (default True) →
 ``engine_sleep``; ``use_kl_loss`` → a reference (``beta`` = ``kl_loss_coef``); ``rollout.n`` → ``group_size``; ``rollout.tensor_model_parallel_size`` → ``rollout_tp``;
+``enforce_eager`` → ``enforce_eager`` (verl's default True until August 2025, logged in every play-verl
+run); vLLM < 0.8.5 (play-verl: 0.8.3) → ``sleep_level`` 1 (verl ``third_party/vllm``);
 the prompt is the logged mean prompt length; one planner step = one verl step (``train_batch_size × n``
 sequences over all GPUs) is ``updates_per_generation`` = ``train_batch_size / ppo_mini_batch_size`` planner
 steps of ``ppo_mini_batch_size × n`` sequences (``global_batch_size``); the micro-batch is what verl runs per GPU: with
@@ -38,19 +40,22 @@ VERL_DATA = "github.com/eric-haibin-lin/verl-data, branch experiments, gsm8k/qwe
 
 
 def _verl(model, gpu, n_gpus, *, prompts, n, prompt_mean, resp_max, resp_mean, util, offload, objective="grpo",
-          kl=0.001, mbs=1, recompute="full", mini=None, gen_tp=1):
+          kl=0.001, mbs=1, recompute="full", mini=None, gen_tp=1, eager=True, sleep_level=1, padding_free=True,
+          ref=True):
     mini = mini or prompts
     seqs = mini * n
     return {
         "model": {"preset": model},
-        "training": {"objective": objective, "method": "full", "framework": "fsdp", "padding_free": True,
+        "training": {"objective": objective, "method": "full", "framework": "fsdp", "padding_free": padding_free,
                      "seq_len": prompt_mean + resp_max, "micro_batch_size": mbs, "global_batch_size": seqs,
-                     "recompute": recompute, "preference": {"beta": kl, "reference_offload": offload},
+                     "recompute": recompute,
+                     "preference": {"beta": kl, "reference_offload": offload,
+                                    **({} if ref else {"reference": "none"})},
                      "rl": {"group_size": n, "rollout_len": resp_max, "prompt_len": prompt_mean,
                             "generation_engine": "vllm_colocated", "generation_gpu_fraction": util,
                             "engine_sleep": True, "mean_response_fraction": resp_mean / resp_max,
                             "reward": "function", "updates_per_generation": prompts // mini,
-                            "rollout_tp": gen_tp,
+                            "rollout_tp": gen_tp, "enforce_eager": eager, "sleep_level": sleep_level,
                             # verl's critic: critic.model.use_remove_padding unset (false) in both PPO launches
                             **({"critic_padding_free": False} if objective == "ppo" else {})}},
         "parallel": {"zero": 3, "offload_optimizer": offload, "offload_params": offload},
@@ -77,12 +82,19 @@ ROWS = [
            util=0.6, offload=False, mbs=16, mini=64),
      {"gen": 4.99, "train": 0.23 + 0.20 + 1.00, "step": 6.54},
      "experiment name says a100x8, the README says H100: H100 taken", True),
+    ("play-verl qwen2.5-0.5b ppo", PLAY_VERL,
+     _verl("qwen2.5-0.5b", "h100-sxm-80gb", 8, prompts=2048, n=1, prompt_mean=104, resp_max=256, resp_mean=192,
+           util=0.6, offload=False, objective="ppo", mbs=4, mini=512, padding_free=False, ref=False),
+     {"gen": 8.46, "train": 2.23 + 3.39 + 12.86 + 13.03, "step": 40.74},
+     "no reference (use_kl_loss unset, no timing_s/ref); actor and critic padded (use_remove_padding unset); "
+     "reward 0.29 s in the step", True),
     ("verl-data qwen2-7b grpo gsm8k", VERL_DATA,
      _verl("qwen2.5-7b", "h20-96gb", 8, prompts=1024, n=5, prompt_mean=94, resp_max=1024, resp_mean=199,
-           util=0.6, offload=True, mbs=40, recompute="none", mini=256, gen_tp=2),
+           util=0.6, offload=True, mbs=40, recompute="none", mini=256, gen_tp=2, sleep_level=2),
      {"gen": 42.92, "train": 27.32 + 25.06 + 82.58, "step": 179.0},
      "first step; ASSUMED H20: the GPU is not named, the logged actor MFU 0.77 fits only a 148 TFLOP/s part; "
-     "rollout TP 2", True),
+     "rollout TP 2; enforce_eager the verl default of May 2025 (not set in the script); ASSUMED vLLM >= 0.8.5 "
+     "(sleep level 2)", True),
 ]
 
 #: verl docs, colocated synchronous rows with a breakdown but no logged mean response length (generation share
