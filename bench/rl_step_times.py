@@ -69,23 +69,23 @@ ROWS = [
     ("play-verl qwen2-7b ppo min", PLAY_VERL,
      _verl("qwen2.5-7b", "h100-sxm-80gb", 8, prompts=512, n=1, prompt_mean=94, resp_max=1024, resp_mean=164,
            util=0.5, offload=True, objective="ppo", mbs=4, mini=32),
-     {"gen": 12.07, "train": 1.34 + 0.75 + 3.92 + 15.61 + 11.15, "step": 45.71},
+     {"gen": 12.07, "train": 1.34 + 0.75 + 3.92 + 15.61 + 11.15, "step": 45.71, "mem": 54.49},
      "ASSUMED Qwen2.5-7B preset for Qwen2-7B-Instruct (same shape but vocabulary); critic offloaded too", True),
     ("play-verl qwen2-7b ppo recommended", PLAY_VERL,
      _verl("qwen2.5-7b", "h100-sxm-80gb", 8, prompts=1024, n=5, prompt_mean=94, resp_max=1024, resp_mean=183,
            util=0.6, offload=False, objective="ppo", mbs=40, mini=64, gen_tp=2),
-     {"gen": 26.07, "train": 6.50 + 6.25 + 27.55 + 98.92 + 33.61, "step": 201.72},
+     {"gen": 26.07, "train": 6.50 + 6.25 + 27.55 + 98.92 + 33.61, "step": 201.72, "mem": 83.59},
      "rollout TP 2; the critic runs padded (critic use_remove_padding unset) at micro-batch 1",
      True),
     ("play-verl qwen2.5-0.5b grpo", PLAY_VERL,
      _verl("qwen2.5-0.5b", "h100-sxm-80gb", 8, prompts=256, n=2, prompt_mean=104, resp_max=192, resp_mean=140,
            util=0.6, offload=False, mbs=16, mini=64),
-     {"gen": 4.99, "train": 0.23 + 0.20 + 1.00, "step": 6.54},
+     {"gen": 4.99, "train": 0.23 + 0.20 + 1.00, "step": 6.54, "mem": 52.80},
      "experiment name says a100x8, the README says H100: H100 taken", True),
     ("play-verl qwen2.5-0.5b ppo", PLAY_VERL,
      _verl("qwen2.5-0.5b", "h100-sxm-80gb", 8, prompts=2048, n=1, prompt_mean=104, resp_max=256, resp_mean=192,
            util=0.6, offload=False, objective="ppo", mbs=4, mini=512, padding_free=False, ref=False),
-     {"gen": 8.46, "train": 2.23 + 3.39 + 12.86 + 13.03, "step": 40.74},
+     {"gen": 8.46, "train": 2.23 + 3.39 + 12.86 + 13.03, "step": 40.74, "mem": 53.04},
      "no reference (use_kl_loss unset, no timing_s/ref); actor and critic padded (use_remove_padding unset); "
      "reward 0.29 s in the step", True),
     ("verl-data qwen2-7b grpo gsm8k", VERL_DATA,
@@ -96,6 +96,12 @@ ROWS = [
      "rollout TP 2; enforce_eager the verl default of May 2025 (not set in the script); ASSUMED vLLM >= 0.8.5 "
      "(sleep level 2)", True),
 ]
+
+#: Logged memory peaks that cannot be a live peak (shown, not counted)
+MEM_NOT_COUNTED = {
+    "play-verl qwen2-7b ppo recommended": "83.6 GiB is more than the H100's 79.6 GiB: torch's counter keeps "
+                                          "allocations of vLLM's pool that sleep mode unmapped",
+}
 
 #: verl docs, colocated synchronous rows with a breakdown but no logged mean response length (generation share
 #: only): docs/advance/one_step_off.md (16× H20, Qwen2.5-Math-7B DAPO) and docs/advance/fully_async.md (H20)
@@ -110,11 +116,12 @@ DOC_SHARES = [
 
 
 def predict(scn: dict) -> dict:
-    """One verl step: ``updates_per_generation`` optimizer steps of the planner."""
-    t = estimate(scenario_from_dict(scn)).time
+    """One verl step: ``updates_per_generation`` optimizer steps of the planner; the allocated peak (GiB)."""
+    e = estimate(scenario_from_dict(scn))
+    t = e.time
     k = scn["training"]["rl"]["updates_per_generation"]
     gen = t.seconds.get("generation", 0.0) * k
-    return {"gen": gen, "train": t.step_time_s * k - gen, "step": t.step_time_s * k}
+    return {"gen": gen, "train": t.step_time_s * k - gen, "step": t.step_time_s * k, "mem": e.memory.allocated}
 
 
 def table() -> list[dict]:
@@ -145,6 +152,16 @@ def main() -> None:
         errs = sorted(abs(r["err"][part]) for r in rows)
         p90 = errs[min(len(errs) - 1, int(round(0.9 * (len(errs) - 1))))]
         print(f"{part} |error| over {len(errs)} rows: median {statistics.median(errs):.0%}, p90 {p90:.0%}")
+    print("\nMemory: verl's perf/max_memory_allocated_gb (torch.cuda.max_memory_allocated() / 1024**3 in the actor "
+          "worker, vLLM's pool in the same process; a lifetime peak, the maximum over the log) against the allocated "
+          "peak:")
+    mem = [r for r in rows if "mem" in r["pub"]]
+    for r in mem:
+        why = MEM_NOT_COUNTED.get(r["id"])
+        print(f"- {r['id']}: {r['pub']['mem']:.1f} GiB published, {r['pred']['mem']:.1f} GiB predicted "
+              f"({r['err']['mem']:+.0%})" + (f" — not counted: {why}" if why else ""))
+    errs = sorted(abs(r["err"]["mem"]) for r in mem if r["id"] not in MEM_NOT_COUNTED)
+    print(f"mem |error| over {len(errs)} rows: median {statistics.median(errs):.0%}, max {errs[-1]:.0%}")
     print("\nverl docs, generation share of the step (colocated, synchronous):")
     for name, gen, step in DOC_SHARES:
         print(f"- {name}: {gen / step:.0%} ({gen:g} of {step:g} s)")
