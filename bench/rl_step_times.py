@@ -14,7 +14,8 @@ verl mapping (verl ``trainer/config``): FSDP → ``framework fsdp``, ZeRO-3 (``f
 ``rollout.gpu_memory_utilization`` → ``generation_gpu_fraction``; ``free_cache_engine`` (default True) →
 ``engine_sleep``; ``use_kl_loss`` → a reference (``beta`` = ``kl_loss_coef``); ``rollout.n`` → ``group_size``; ``rollout.tensor_model_parallel_size`` → ``rollout_tp``;
 ``enforce_eager`` → ``enforce_eager`` (verl's default True until August 2025, logged in every play-verl
-run); vLLM < 0.8.5 (play-verl: 0.8.3) → ``sleep_level`` 1 (verl ``third_party/vllm``);
+run); vLLM < 0.8.5 (play-verl: 0.8.3) → ``sleep_level`` 1 (verl ``third_party/vllm``); ``data.max_prompt_length``
+(512 in every script) → ``prompt_pad_len`` (verl pads every prompt to it: the padded actor and critic rows);
 the prompt is the logged mean prompt length; one planner step = one verl step (``train_batch_size × n``
 sequences over all GPUs) is ``updates_per_generation`` = ``train_batch_size / ppo_mini_batch_size`` planner
 steps of ``ppo_mini_batch_size × n`` sequences (``global_batch_size``); the micro-batch is what verl runs per GPU: with
@@ -41,7 +42,7 @@ VERL_DATA = "github.com/eric-haibin-lin/verl-data, branch experiments, gsm8k/qwe
 
 def _verl(model, gpu, n_gpus, *, prompts, n, prompt_mean, resp_max, resp_mean, util, offload, objective="grpo",
           kl=0.001, mbs=1, recompute="full", mini=None, gen_tp=1, eager=True, sleep_level=1, padding_free=True,
-          ref=True):
+          ref=True, prompt_pad=512):
     mini = mini or prompts
     seqs = mini * n
     return {
@@ -56,6 +57,7 @@ def _verl(model, gpu, n_gpus, *, prompts, n, prompt_mean, resp_max, resp_mean, u
                             "engine_sleep": True, "mean_response_fraction": resp_mean / resp_max,
                             "reward": "function", "updates_per_generation": prompts // mini,
                             "rollout_tp": gen_tp, "enforce_eager": eager, "sleep_level": sleep_level,
+                            "prompt_pad_len": prompt_pad,
                             # verl's critic: critic.model.use_remove_padding unset (false) in both PPO launches
                             **({"critic_padding_free": False} if objective == "ppo" else {})}},
         "parallel": {"zero": 3, "offload_optimizer": offload, "offload_params": offload},

@@ -120,3 +120,28 @@ def test_vectorised_search_equals_evaluate_with_the_new_fields():
             assert vec["mfu"][i] == pytest.approx(ev.mfu_modelled, rel=1e-9)
             checked += 1
     assert checked >= 5
+
+
+def test_verl_pads_prompts_to_max_prompt_length():
+    """verl's RLHFDataset pads every prompt to data.max_prompt_length (left) and every response to
+    response_length: rows that are not padding-free run max_prompt_length + response_length tokens."""
+    from gpuplanner.core.timing import sample_shape_of
+
+    def ppo(pad=None, padding_free=False):
+        rl = {"generation_engine": "vllm_colocated", "rollout_len": 256, "prompt_len": 104, "reward": "function",
+              "critic_padding_free": False}
+        if pad:
+            rl["prompt_pad_len"] = pad
+        return scenario_from_dict({
+            "model": {"preset": "qwen2.5-0.5b"},
+            "training": {"objective": "ppo", "method": "full", "framework": "fsdp", "seq_len": 360,
+                         "padding_free": padding_free, "micro_batch_size": 4, "global_batch_size": 64, "rl": rl},
+            "parallel": {"zero": 3}, "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}})
+    for s, row in ((ppo(), 360.0), (ppo(512), 768.0), (ppo(64), 360.0)):
+        r = resolve(s)
+        assert sample_shape_of(r.scenario, M.method_profile(r.scenario.training)).row_len == row
+    # padding-free policy rows stay prompt + mean completion; the padded critic's extra work grows with the pad
+    r = resolve(ppo(512, padding_free=True))
+    assert sample_shape_of(r.scenario, M.method_profile(r.scenario.training)).row_len == 360.0
+    a, b = estimate(ppo(None, True)).time, estimate(ppo(512, True)).time
+    assert b.step_time_s - b.seconds["generation"] > a.step_time_s - a.seconds["generation"]

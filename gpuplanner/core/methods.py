@@ -161,10 +161,19 @@ class MethodProfile:
     critic_padded: bool = False        # the PPO critic runs padded rows while the policy may not (timing)
     enforce_eager: bool = False        # vLLM without CUDA graphs: decode steps wait for Python's launches
     sleep_level: int = 2               # engine_sleep: 1 offloads vLLM's weights to the CPU and back, 2 drops them
+    prompt_pad_len: int = 0            # padded rows: prompts padded to this length (verl max_prompt_length)
 
     @property
     def train_seq_len(self) -> int:
         return self.prompt_len + self.rollout_len
+
+    @property
+    def padded_row_len(self) -> int:
+        """A training row without padding-free batches: the prompt padded to ``prompt_pad_len`` (verl pads every
+        prompt to ``data.max_prompt_length``, ``RLHFDataset`` → ``tokenize_and_postprocess_data(left_pad=True)``,
+        and every response to ``response_length``) or to ``prompt_len`` (TRL pads to the batch's longest), plus
+        ``rollout_len``."""
+        return max(self.prompt_pad_len, self.prompt_len) + self.rollout_len
 
     @property
     def logit_fraction(self) -> float:
@@ -255,7 +264,8 @@ def method_profile(training) -> MethodProfile:
         rollout_tp=int(getattr(rl, "rollout_tp", None) or 0) if obj in RL else 0,
         critic_padded=critic and obj in RL and getattr(rl, "critic_padding_free", None) is False,
         enforce_eager=bool(getattr(rl, "enforce_eager", False)) and obj in RL,
-        sleep_level=int(getattr(rl, "sleep_level", 2) or 2) if obj in RL else 2)
+        sleep_level=int(getattr(rl, "sleep_level", 2) or 2) if obj in RL else 2,
+        prompt_pad_len=int(getattr(rl, "prompt_pad_len", None) or 0) if obj in RL else 0)
 
 
 def kv_bytes_per_token(arch, dtype_bytes: float = 2.0) -> float:

@@ -1006,8 +1006,9 @@ def _padded_critic_extra(m: ModelFacts, profile: MethodProfile, row_len: float, 
     (``verl/workers/critic/dp_critic.py`` ``DataParallelPPOCritic``: ``config.model.get('use_remove_padding',
     False)``; ``ppo_trainer.yaml`` false; the example scripts set it for the actor only) runs its values forward
     and its update on the padded prompt + response rows (``_forward_micro_batch`` unpads only when it is set), so
-    each real token carries ``(prompt + rollout_len) / row`` tokens of work, attention at the padded length."""
-    s_pad = float(profile.train_seq_len)
+    each real token carries ``(padded prompt + rollout_len) / row`` tokens of work, attention at the padded length
+    (:attr:`MethodProfile.padded_row_len`: verl pads prompts to ``data.max_prompt_length``)."""
+    s_pad = float(profile.padded_row_len)
     if s_pad <= row_len:
         return 0.0
     fwd_pad = F.forward_flops_per_token(m, s_pad)
@@ -1897,7 +1898,7 @@ def sample_shape_of(s: Any, prof: MethodProfile) -> F.SampleShape:
     ``training.packing``/``padding_free``; RL objectives keep their rollout's own sequence (core/methods.py)."""
     t = s.training
     if prof.rl:
-        n = float(prof.train_seq_len)
+        n = float(prof.padded_row_len)  # padded rows: the prompt padded as the tool pads it + rollout_len
         if bool(getattr(t, "padding_free", False)) or bool(getattr(t, "packing", False)):
             # rollouts flattened without padding (verl ``use_remove_padding`` + ``use_dynamic_bsz``; OpenRLHF
             # ``--packing_samples``): the training passes run the prompt and the mean completion only
