@@ -369,7 +369,7 @@ def expected_longest(prof: MethodProfile, n_rollouts, *, xp):
     ``m × H_N`` (H_N ≈ ln N + γ + 1/(2N), the N-th harmonic number), cut at ``max_tokens`` = ``rollout_len``
     (vLLM ``SamplingParams.max_tokens``; verl ``response_length``, TRL ``max_completion_length``). At the default
     ``mean_response_fraction`` = 1 it is ``rollout_len``. Check (``bench/rl_step_times.py``): play-verl's Qwen2-7B
-    PPO "min" run logs a mean of 164 tokens over 512 rollouts: m × H_512 = 1,117 → the cap 1,024; the logged
+    PPO "min" run logs a mean of 164 tokens over 512 rollouts: m × H_512 = 1,118 → the cap 1,024; the logged
     ``response_length/max`` has a median of 1,002 over its 140 steps."""
     L = float(prof.rollout_len)
     m = prof.mean_response_fraction * L
