@@ -101,8 +101,8 @@ ROWS = [
 
 #: Logged memory peaks that cannot be a live peak (shown, not counted)
 MEM_NOT_COUNTED = {
-    "play-verl qwen2-7b ppo recommended": "83.6 GiB is more than the H100's 79.6 GiB: torch's counter keeps "
-                                          "allocations of vLLM's pool that sleep mode unmapped",
+    "play-verl qwen2-7b ppo recommended": "83.6 GiB is more than the H100's 79.6 GiB, so not a live peak "
+                                          "(likely vLLM's pool counted after sleep mode unmapped it)",
 }
 
 #: verl docs, colocated synchronous rows with a breakdown but no logged mean response length (generation share
