@@ -145,3 +145,20 @@ def test_verl_pads_prompts_to_max_prompt_length():
     assert sample_shape_of(r.scenario, M.method_profile(r.scenario.training)).row_len == 360.0
     a, b = estimate(ppo(None, True)).time, estimate(ppo(512, True)).time
     assert b.step_time_s - b.seconds["generation"] > a.step_time_s - a.seconds["generation"]
+
+
+def test_pipeline_stages_hold_their_own_engines():
+    """vLLM runs tensor parallelism only: a data-parallel rank's rollouts are shared by the engines on its
+    model-parallel group's tp·pp GPUs (NeMo RL: Megatron PP 4 with vLLM TP 4 holds four engines per group)."""
+    def meg(gpus, pp, gbs):
+        return scenario_from_dict({
+            "model": {"preset": "llama-3.1-8b"},
+            "training": {"objective": "grpo", "method": "full", "framework": "megatron", "seq_len": 1024,
+                         "micro_batch_size": 1, "global_batch_size": gbs,
+                         "rl": {"generation_engine": "vllm_colocated", "rollout_len": 512, "prompt_len": 256,
+                                "generation_gpu_fraction": 0.6, "reward": "function"}},
+            "parallel": {"tp": 1, "pp": pp, "zero": 1}, "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": gpus}})
+    two_stages = estimate(meg(16, 2, 4096)).time.seconds["generation"]  # 512 rollouts per rank over 2 engines
+    half_batch = estimate(meg(8, 1, 2048)).time.seconds["generation"]   # 256 rollouts per rank, 1 engine each
+    assert two_stages == pytest.approx(half_batch, rel=0.02)
+    assert two_stages < 0.75 * estimate(meg(8, 1, 4096)).time.seconds["generation"]

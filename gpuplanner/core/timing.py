@@ -1632,11 +1632,14 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
     seqs = lay["mbs_examples"] * lay["m_acc"]  # rollouts per GPU per step (TRL steps_per_generation = accumulation)
     # every rollout of the generation batch, all engines together: the trainer waits for the last one
     n_rollouts = seqs * lay["n_dp"] * float(profile.updates_per_generation)
-    if profile.rollout_tp and profile.engine != "training":
+    if profile.engine != "training":
         # vLLM engines of ``rollout_tp`` GPUs (verl rollout.tensor_model_parallel_size, TRL
-        # vllm_tensor_parallel_size): each takes the rollouts of its GPUs' training model-parallel groups
-        seqs = seqs * profile.rollout_tp / tp
-        tp = float(profile.rollout_tp)
+        # vllm_tensor_parallel_size; default the training tp): a data-parallel rank's rollouts are shared by the
+        # engines on its model-parallel group's tp·pp·cp GPUs (vLLM runs tensor parallelism only: NeMo RL's
+        # Megatron PP 4 / vLLM TP 4 recipes hold four engines per training group)
+        gen_tp = float(profile.rollout_tp) if profile.rollout_tp else tp
+        seqs = seqs * gen_tp / (tp * lay["pp"] * lay["cp"])
+        tp = gen_tp
     w16 = 2.0 * float(m.params.total) / tp
     frac = profile.gpu_fraction
     refit = 0.0 * seqs
