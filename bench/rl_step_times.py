@@ -99,6 +99,47 @@ ROWS = [
      "(sleep level 2)", True),
 ]
 
+NEMO_RL = ("github.com/NVIDIA-NeMo/RL v0.4.0, docs/about/performance-summary.md (\"Nemo RL v0.4\", GRPO on "
+           "OpenMathInstruct-2, DGX-H100, BF16) and examples/configs/recipes/llm/performance/*.yaml at tag v0.4.0")
+
+#: Qwen3-32B (huggingface.co/Qwen/Qwen3-32B config.json); no preset ships
+QWEN3_32B = {"name": "Qwen3-32B", "hidden_size": 5120, "num_hidden_layers": 64, "num_attention_heads": 64,
+             "num_key_value_heads": 8, "head_dim": 128, "intermediate_size": 25600, "gated_mlp": True,
+             "vocab_size": 151936, "tie_word_embeddings": False, "qk_norm": True}
+
+
+def _nemo_rl(model, n_gpus, *, tp, pp, gen_tp, avg_seq, recompute, sp=False, prompt=150, seq_max=4096):
+    """A NeMo RL v0.4 GRPO performance recipe (``grpo_math_1B.yaml`` defaults): Megatron training with sequence
+    packing (padding-free), micro-batch 1, distributed optimizer; vLLM colocated at gpu_memory_utilization 0.6,
+    CUDA graphs (enforce_eager false), sleep mode at level 1 (``vllm_worker.py`` ``sleep(level=1)``); KL penalty
+    0.01 against a reference whose weights NeMo RL keeps in CPU memory and swaps in; 64 prompts × 32 generations
+    = 2,048 rollouts per step, train_global_batch_size 512 (4 optimizer steps per generation);
+    max_new_tokens = max_model_len = 4,096. The table's G-Average Seq len is prompt + response; the prompt is
+    ASSUMED 150 tokens (OpenMathInstruct-2 question, cot.txt template and chat header; not published)."""
+    resp_max = seq_max - prompt
+    return {"model": model,
+            "training": {"objective": "grpo", "method": "full", "framework": "megatron", "padding_free": True,
+                         "seq_len": seq_max, "micro_batch_size": 1, "global_batch_size": 512,
+                         "recompute": recompute, "preference": {"beta": 0.01, "reference_offload": True},
+                         "rl": {"group_size": 32, "rollout_len": resp_max, "prompt_len": prompt,
+                                "generation_engine": "vllm_colocated", "generation_gpu_fraction": 0.6,
+                                "engine_sleep": True, "sleep_level": 1,
+                                "mean_response_fraction": (avg_seq - prompt) / resp_max, "reward": "function",
+                                "updates_per_generation": 4, "rollout_tp": gen_tp}},
+            "parallel": {"tp": tp, "pp": pp, "sequence_parallel": sp, "zero": 1},
+            "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": n_gpus, "gpus_per_node": 8}}
+
+
+#: NeMo RL's published on-policy step times (the table gives no breakdown): (id, source, scenario, {step}, note)
+STEP_ROWS = [
+    ("nemo-rl llama3.1-8b grpo 16xh100", NEMO_RL,
+     _nemo_rl({"preset": "llama-3.1-8b"}, 16, tp=1, pp=2, gen_tp=1, avg_seq=1060, recompute="full"),
+     {"step": 97.7}, "grpo-llama3.1-8b-instruct-2n8g.yaml: PP 2, activation checkpointing; vLLM TP 1"),
+    ("nemo-rl qwen3-32b grpo 32xh100", NEMO_RL,
+     _nemo_rl(QWEN3_32B, 32, tp=4, pp=4, gen_tp=4, avg_seq=3206, recompute="none", sp=True),
+     {"step": 393.0}, "grpo-qwen3-32b-4n8g.yaml: TP 4 + sequence parallel, PP 4; vLLM TP 4"),
+]
+
 #: Logged memory peaks that cannot be a live peak (shown, not counted)
 MEM_NOT_COUNTED = {
     "play-verl qwen2-7b ppo recommended": "83.6 GiB is more than the H100's 79.6 GiB, so not a live peak "
@@ -137,6 +178,16 @@ def table() -> list[dict]:
     return out
 
 
+def step_table() -> list[dict]:
+    """The rows that publish the step time only."""
+    out = []
+    for rid, src, scn, pub, note in STEP_ROWS:
+        pred = predict(scn)
+        out.append({"id": rid, "source": src, "pub": pub, "pred": pred, "err": {"step": pred["step"] / pub["step"] - 1.0},
+                    "note": note, "pred_share": pred["gen"] / pred["step"]})
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--markdown", action="store_true")
@@ -154,6 +205,14 @@ def main() -> None:
         errs = sorted(abs(r["err"][part]) for r in rows)
         p90 = errs[min(len(errs) - 1, int(round(0.9 * (len(errs) - 1))))]
         print(f"{part} |error| over {len(errs)} rows: median {statistics.median(errs):.0%}, p90 {p90:.0%}")
+    steps = step_table()
+    print("\nNeMo RL v0.4 performance summary (step time only):")
+    for r in steps:
+        print(f"- {r['id']}: {r['pub']['step']:.1f} s published, {r['pred']['step']:.1f} s predicted "
+              f"({r['err']['step']:+.0%}; generation {r['pred']['gen']:.1f} s) — {r['note']}")
+    errs = sorted(abs(r["err"]["step"]) for r in rows + steps)
+    p90 = errs[min(len(errs) - 1, int(round(0.9 * (len(errs) - 1))))]
+    print(f"step |error| over all {len(errs)} rows: median {statistics.median(errs):.0%}, p90 {p90:.0%}")
     print("\nMemory: verl's perf/max_memory_allocated_gb (torch.cuda.max_memory_allocated() / 1024**3 in the actor "
           "worker, vLLM's pool in the same process; a lifetime peak, the maximum over the log) against the allocated "
           "peak:")
