@@ -108,7 +108,8 @@ QWEN3_32B = {"name": "Qwen3-32B", "hidden_size": 5120, "num_hidden_layers": 64, 
              "vocab_size": 151936, "tie_word_embeddings": False, "qk_norm": True}
 
 
-def _nemo_rl(model, n_gpus, *, tp, pp, gen_tp, avg_seq, recompute, sp=False, prompt=150, seq_max=4096, ep=1):
+def _nemo_rl(model, n_gpus, *, tp, pp, gen_tp, avg_seq, recompute, sp=False, prompt=150, seq_max=4096, ep=1,
+             rl_extra=None):
     """A NeMo RL v0.4 GRPO performance recipe (``grpo_math_1B.yaml`` defaults): Megatron training with sequence
     packing (padding-free), micro-batch 1, distributed optimizer; vLLM colocated at gpu_memory_utilization 0.6,
     CUDA graphs (enforce_eager false), sleep mode at level 1 (``vllm_worker.py`` ``sleep(level=1)``); KL penalty
@@ -125,7 +126,7 @@ def _nemo_rl(model, n_gpus, *, tp, pp, gen_tp, avg_seq, recompute, sp=False, pro
                                 "generation_engine": "vllm_colocated", "generation_gpu_fraction": 0.6,
                                 "engine_sleep": True, "sleep_level": 1,
                                 "mean_response_fraction": (avg_seq - prompt) / resp_max, "reward": "function",
-                                "updates_per_generation": 4, "rollout_tp": gen_tp}},
+                                "updates_per_generation": 4, "rollout_tp": gen_tp, **(rl_extra or {})}},
             "parallel": {"tp": tp, "pp": pp, "ep": ep, "sequence_parallel": sp, "zero": 1},
             "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": n_gpus, "gpus_per_node": 8}}
 
@@ -135,9 +136,21 @@ STEP_ROWS = [
     ("nemo-rl llama3.1-8b grpo 16xh100", NEMO_RL,
      _nemo_rl({"preset": "llama-3.1-8b"}, 16, tp=1, pp=2, gen_tp=1, avg_seq=1060, recompute="full"),
      {"step": 97.7}, "grpo-llama3.1-8b-instruct-2n8g.yaml: PP 2, activation checkpointing; vLLM TP 1"),
+    ("nemo-rl llama3.1-8b grpo 16xh100 1-step off", NEMO_RL,
+     _nemo_rl({"preset": "llama-3.1-8b"}, 16, tp=1, pp=2, gen_tp=1, avg_seq=1129, recompute="full",
+              rl_extra={"generation_engine": "vllm_separate", "generation_gpu_fraction": 0.5,
+                        "schedule": "one_step_off", "engine_sleep": False}),
+     {"step": 74.6}, "grpo-llama3.1-8b-instruct-2n8g-async-1off.yaml: vLLM on its own node (8 of 16 GPUs, "
+     "gpu_memory_utilization 0.8, the model's separate engine takes 0.9), max_trajectory_age_steps 1"),
     ("nemo-rl qwen3-32b grpo 32xh100", NEMO_RL,
      _nemo_rl(QWEN3_32B, 32, tp=4, pp=4, gen_tp=4, avg_seq=3206, recompute="none", sp=True),
      {"step": 393.0}, "grpo-qwen3-32b-4n8g.yaml: TP 4 + sequence parallel, PP 4; vLLM TP 4"),
+    ("nemo-rl qwen3-32b grpo 64xh100 1-step off", NEMO_RL,
+     _nemo_rl(QWEN3_32B, 64, tp=4, pp=4, gen_tp=4, avg_seq=3207, recompute="none", sp=True,
+              rl_extra={"generation_engine": "vllm_separate", "generation_gpu_fraction": 0.5,
+                        "schedule": "one_step_off", "engine_sleep": False}),
+     {"step": 215.0}, "grpo-qwen3-32b-8n8g-async-1off.yaml: vLLM TP 4 on 4 of 8 nodes (gpu_memory_utilization "
+     "0.8), training TP 4 PP 4 on the other 4"),
     ("nemo-rl qwen3-30b-a3b grpo 32xh100", NEMO_RL,
      _nemo_rl({"preset": "qwen3-30b-a3b"}, 32, tp=2, pp=1, ep=8, gen_tp=4, avg_seq=3154, recompute="none", sp=True),
      {"step": 225.0}, "grpo-qwen3-30ba3b-4n8g.yaml: TP 2 + sequence parallel, EP 8 (dropless); vLLM TP 4"),
