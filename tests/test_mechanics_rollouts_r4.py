@@ -162,3 +162,18 @@ def test_pipeline_stages_hold_their_own_engines():
     half_batch = estimate(meg(8, 1, 2048)).time.seconds["generation"]   # 256 rollouts per rank, 1 engine each
     assert two_stages == pytest.approx(half_batch, rel=0.02)
     assert two_stages < 0.75 * estimate(meg(8, 1, 4096)).time.seconds["generation"]
+
+
+def test_published_nemo_rl_step_times():
+    """NeMo RL v0.4's published GRPO step times on DGX-H100 (bench/rl_step_times.py STEP_ROWS): each within 35%.
+    Before the pipeline stages' engines were counted, the Qwen3-32B rows were +103% and +158%."""
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "bench" / "rl_step_times.py"
+    spec = importlib.util.spec_from_file_location("rl_step_times_r4", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    rows = mod.step_table()
+    assert len(rows) == 5
+    for r in rows:
+        assert abs(r["err"]["step"]) < 0.35, (r["id"], r["err"]["step"])
