@@ -13,6 +13,9 @@ verl mapping (verl ``trainer/config``): FSDP → ``framework fsdp``, ZeRO-3 (``f
 ``optimizer_offload`` → ``offload_params`` / ``offload_optimizer``); ``use_remove_padding`` → ``padding_free``;
 ``rollout.gpu_memory_utilization`` → ``generation_gpu_fraction``; ``free_cache_engine`` (default True) →
 ``engine_sleep``; ``use_kl_loss`` → a reference (``beta`` = ``kl_loss_coef``); ``rollout.n`` → ``group_size``; ``rollout.tensor_model_parallel_size`` → ``rollout_tp``;
+``enforce_eager`` → ``enforce_eager`` (verl's default True until August 2025, logged in every play-verl
+run); vLLM < 0.8.5 (play-verl: 0.8.3) → ``sleep_level`` 1 (verl ``third_party/vllm``); ``data.max_prompt_length``
+(512 in every script) → ``prompt_pad_len`` (verl pads every prompt to it: the padded actor and critic rows);
 the prompt is the logged mean prompt length; one planner step = one verl step (``train_batch_size × n``
 sequences over all GPUs) is ``updates_per_generation`` = ``train_batch_size / ppo_mini_batch_size`` planner
 steps of ``ppo_mini_batch_size × n`` sequences (``global_batch_size``); the micro-batch is what verl runs per GPU: with
@@ -38,19 +41,23 @@ VERL_DATA = "github.com/eric-haibin-lin/verl-data, branch experiments, gsm8k/qwe
 
 
 def _verl(model, gpu, n_gpus, *, prompts, n, prompt_mean, resp_max, resp_mean, util, offload, objective="grpo",
-          kl=0.001, mbs=1, recompute="full", mini=None, gen_tp=1):
+          kl=0.001, mbs=1, recompute="full", mini=None, gen_tp=1, eager=True, sleep_level=1, padding_free=True,
+          ref=True, prompt_pad=512):
     mini = mini or prompts
     seqs = mini * n
     return {
         "model": {"preset": model},
-        "training": {"objective": objective, "method": "full", "framework": "fsdp", "padding_free": True,
+        "training": {"objective": objective, "method": "full", "framework": "fsdp", "padding_free": padding_free,
                      "seq_len": prompt_mean + resp_max, "micro_batch_size": mbs, "global_batch_size": seqs,
-                     "recompute": recompute, "preference": {"beta": kl, "reference_offload": offload},
+                     "recompute": recompute,
+                     "preference": {"beta": kl, "reference_offload": offload,
+                                    **({} if ref else {"reference": "none"})},
                      "rl": {"group_size": n, "rollout_len": resp_max, "prompt_len": prompt_mean,
                             "generation_engine": "vllm_colocated", "generation_gpu_fraction": util,
                             "engine_sleep": True, "mean_response_fraction": resp_mean / resp_max,
                             "reward": "function", "updates_per_generation": prompts // mini,
-                            "rollout_tp": gen_tp,
+                            "rollout_tp": gen_tp, "enforce_eager": eager, "sleep_level": sleep_level,
+                            "prompt_pad_len": prompt_pad,
                             # verl's critic: critic.model.use_remove_padding unset (false) in both PPO launches
                             **({"critic_padding_free": False} if objective == "ppo" else {})}},
         "parallel": {"zero": 3, "offload_optimizer": offload, "offload_params": offload},
@@ -64,26 +71,96 @@ ROWS = [
     ("play-verl qwen2-7b ppo min", PLAY_VERL,
      _verl("qwen2.5-7b", "h100-sxm-80gb", 8, prompts=512, n=1, prompt_mean=94, resp_max=1024, resp_mean=164,
            util=0.5, offload=True, objective="ppo", mbs=4, mini=32),
-     {"gen": 12.07, "train": 1.34 + 0.75 + 3.92 + 15.61 + 11.15, "step": 45.71},
+     {"gen": 12.07, "train": 1.34 + 0.75 + 3.92 + 15.61 + 11.15, "step": 45.71, "mem": 54.49},
      "ASSUMED Qwen2.5-7B preset for Qwen2-7B-Instruct (same shape but vocabulary); critic offloaded too", True),
     ("play-verl qwen2-7b ppo recommended", PLAY_VERL,
      _verl("qwen2.5-7b", "h100-sxm-80gb", 8, prompts=1024, n=5, prompt_mean=94, resp_max=1024, resp_mean=183,
            util=0.6, offload=False, objective="ppo", mbs=40, mini=64, gen_tp=2),
-     {"gen": 26.07, "train": 6.50 + 6.25 + 27.55 + 98.92 + 33.61, "step": 201.72},
+     {"gen": 26.07, "train": 6.50 + 6.25 + 27.55 + 98.92 + 33.61, "step": 201.72, "mem": 83.59},
      "rollout TP 2; the critic runs padded (critic use_remove_padding unset) at micro-batch 1",
      True),
     ("play-verl qwen2.5-0.5b grpo", PLAY_VERL,
      _verl("qwen2.5-0.5b", "h100-sxm-80gb", 8, prompts=256, n=2, prompt_mean=104, resp_max=192, resp_mean=140,
            util=0.6, offload=False, mbs=16, mini=64),
-     {"gen": 4.99, "train": 0.23 + 0.20 + 1.00, "step": 6.54},
+     {"gen": 4.99, "train": 0.23 + 0.20 + 1.00, "step": 6.54, "mem": 52.80},
      "experiment name says a100x8, the README says H100: H100 taken", True),
+    ("play-verl qwen2.5-0.5b ppo", PLAY_VERL,
+     _verl("qwen2.5-0.5b", "h100-sxm-80gb", 8, prompts=2048, n=1, prompt_mean=104, resp_max=256, resp_mean=192,
+           util=0.6, offload=False, objective="ppo", mbs=4, mini=512, padding_free=False, ref=False),
+     {"gen": 8.46, "train": 2.23 + 3.39 + 12.86 + 13.03, "step": 40.74, "mem": 53.04},
+     "no reference (use_kl_loss unset, no timing_s/ref); actor and critic padded (use_remove_padding unset); "
+     "reward 0.29 s in the step", True),
     ("verl-data qwen2-7b grpo gsm8k", VERL_DATA,
      _verl("qwen2.5-7b", "h20-96gb", 8, prompts=1024, n=5, prompt_mean=94, resp_max=1024, resp_mean=199,
-           util=0.6, offload=True, mbs=40, recompute="none", mini=256, gen_tp=2),
+           util=0.6, offload=True, mbs=40, recompute="none", mini=256, gen_tp=2, sleep_level=2),
      {"gen": 42.92, "train": 27.32 + 25.06 + 82.58, "step": 179.0},
      "first step; ASSUMED H20: the GPU is not named, the logged actor MFU 0.77 fits only a 148 TFLOP/s part; "
-     "rollout TP 2", True),
+     "rollout TP 2; enforce_eager the verl default of May 2025 (not set in the script); ASSUMED vLLM >= 0.8.5 "
+     "(sleep level 2)", True),
 ]
+
+NEMO_RL = ("github.com/NVIDIA-NeMo/RL v0.4.0, docs/about/performance-summary.md (\"Nemo RL v0.4\", GRPO on "
+           "OpenMathInstruct-2, DGX-H100, BF16) and examples/configs/recipes/llm/performance/*.yaml at tag v0.4.0")
+
+#: Qwen3-32B (huggingface.co/Qwen/Qwen3-32B config.json); no preset ships
+QWEN3_32B = {"name": "Qwen3-32B", "hidden_size": 5120, "num_hidden_layers": 64, "num_attention_heads": 64,
+             "num_key_value_heads": 8, "head_dim": 128, "intermediate_size": 25600, "gated_mlp": True,
+             "vocab_size": 151936, "tie_word_embeddings": False, "qk_norm": True}
+
+
+def _nemo_rl(model, n_gpus, *, tp, pp, gen_tp, avg_seq, recompute, sp=False, prompt=150, seq_max=4096, ep=1,
+             rl_extra=None):
+    """A NeMo RL v0.4 GRPO performance recipe (``grpo_math_1B.yaml`` defaults): Megatron training with sequence
+    packing (padding-free), micro-batch 1, distributed optimizer; vLLM colocated at gpu_memory_utilization 0.6,
+    CUDA graphs (enforce_eager false), sleep mode at level 1 (``vllm_worker.py`` ``sleep(level=1)``); KL penalty
+    0.01 against a reference whose weights NeMo RL keeps in CPU memory and swaps in; 64 prompts × 32 generations
+    = 2,048 rollouts per step, train_global_batch_size 512 (4 optimizer steps per generation);
+    max_new_tokens = max_model_len = 4,096. The table's G-Average Seq len is prompt + response; the prompt is
+    ASSUMED 150 tokens (OpenMathInstruct-2 question, cot.txt template and chat header; not published)."""
+    resp_max = seq_max - prompt
+    return {"model": model,
+            "training": {"objective": "grpo", "method": "full", "framework": "megatron", "padding_free": True,
+                         "seq_len": seq_max, "micro_batch_size": 1, "global_batch_size": 512,
+                         "recompute": recompute, "preference": {"beta": 0.01, "reference_offload": True},
+                         "rl": {"group_size": 32, "rollout_len": resp_max, "prompt_len": prompt,
+                                "generation_engine": "vllm_colocated", "generation_gpu_fraction": 0.6,
+                                "engine_sleep": True, "sleep_level": 1,
+                                "mean_response_fraction": (avg_seq - prompt) / resp_max, "reward": "function",
+                                "updates_per_generation": 4, "rollout_tp": gen_tp, **(rl_extra or {})}},
+            "parallel": {"tp": tp, "pp": pp, "ep": ep, "sequence_parallel": sp, "zero": 1},
+            "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": n_gpus, "gpus_per_node": 8}}
+
+
+#: NeMo RL's published on-policy step times (the table gives no breakdown): (id, source, scenario, {step}, note)
+STEP_ROWS = [
+    ("nemo-rl llama3.1-8b grpo 16xh100", NEMO_RL,
+     _nemo_rl({"preset": "llama-3.1-8b"}, 16, tp=1, pp=2, gen_tp=1, avg_seq=1060, recompute="full"),
+     {"step": 97.7}, "grpo-llama3.1-8b-instruct-2n8g.yaml: PP 2, activation checkpointing; vLLM TP 1"),
+    ("nemo-rl llama3.1-8b grpo 16xh100 1-step off", NEMO_RL,
+     _nemo_rl({"preset": "llama-3.1-8b"}, 16, tp=1, pp=2, gen_tp=1, avg_seq=1129, recompute="full",
+              rl_extra={"generation_engine": "vllm_separate", "generation_gpu_fraction": 0.5,
+                        "schedule": "one_step_off", "engine_sleep": False}),
+     {"step": 74.6}, "grpo-llama3.1-8b-instruct-2n8g-async-1off.yaml: vLLM on its own node (8 of 16 GPUs, "
+     "gpu_memory_utilization 0.8, the model's separate engine takes 0.9), max_trajectory_age_steps 1"),
+    ("nemo-rl qwen3-32b grpo 32xh100", NEMO_RL,
+     _nemo_rl(QWEN3_32B, 32, tp=4, pp=4, gen_tp=4, avg_seq=3206, recompute="none", sp=True),
+     {"step": 393.0}, "grpo-qwen3-32b-4n8g.yaml: TP 4 + sequence parallel, PP 4; vLLM TP 4"),
+    ("nemo-rl qwen3-32b grpo 64xh100 1-step off", NEMO_RL,
+     _nemo_rl(QWEN3_32B, 64, tp=4, pp=4, gen_tp=4, avg_seq=3207, recompute="none", sp=True,
+              rl_extra={"generation_engine": "vllm_separate", "generation_gpu_fraction": 0.5,
+                        "schedule": "one_step_off", "engine_sleep": False}),
+     {"step": 215.0}, "grpo-qwen3-32b-8n8g-async-1off.yaml: vLLM TP 4 on 4 of 8 nodes (gpu_memory_utilization "
+     "0.8), training TP 4 PP 4 on the other 4"),
+    ("nemo-rl qwen3-30b-a3b grpo 32xh100", NEMO_RL,
+     _nemo_rl({"preset": "qwen3-30b-a3b"}, 32, tp=2, pp=1, ep=8, gen_tp=4, avg_seq=3154, recompute="none", sp=True),
+     {"step": 225.0}, "grpo-qwen3-30ba3b-4n8g.yaml: TP 2 + sequence parallel, EP 8 (dropless); vLLM TP 4"),
+]
+
+#: Logged memory peaks that cannot be a live peak (shown, not counted)
+MEM_NOT_COUNTED = {
+    "play-verl qwen2-7b ppo recommended": "83.6 GiB is more than the H100's 79.6 GiB, so not a live peak "
+                                          "(likely vLLM's pool counted after sleep mode unmapped it)",
+}
 
 #: verl docs, colocated synchronous rows with a breakdown but no logged mean response length (generation share
 #: only): docs/advance/one_step_off.md (16× H20, Qwen2.5-Math-7B DAPO) and docs/advance/fully_async.md (H20)
@@ -98,11 +175,12 @@ DOC_SHARES = [
 
 
 def predict(scn: dict) -> dict:
-    """One verl step: ``updates_per_generation`` optimizer steps of the planner."""
-    t = estimate(scenario_from_dict(scn)).time
+    """One verl step: ``updates_per_generation`` optimizer steps of the planner; the allocated peak (GiB)."""
+    e = estimate(scenario_from_dict(scn))
+    t = e.time
     k = scn["training"]["rl"]["updates_per_generation"]
     gen = t.seconds.get("generation", 0.0) * k
-    return {"gen": gen, "train": t.step_time_s * k - gen, "step": t.step_time_s * k}
+    return {"gen": gen, "train": t.step_time_s * k - gen, "step": t.step_time_s * k, "mem": e.memory.allocated}
 
 
 def table() -> list[dict]:
@@ -113,6 +191,16 @@ def table() -> list[dict]:
         out.append({"id": rid, "source": src, "pub": pub, "pred": pred, "err": err, "note": note,
                     "counted": counted, "pub_share": pub["gen"] / pub["step"],
                     "pred_share": pred["gen"] / pred["step"]})
+    return out
+
+
+def step_table() -> list[dict]:
+    """The rows that publish the step time only."""
+    out = []
+    for rid, src, scn, pub, note in STEP_ROWS:
+        pred = predict(scn)
+        out.append({"id": rid, "source": src, "pub": pub, "pred": pred, "err": {"step": pred["step"] / pub["step"] - 1.0},
+                    "note": note, "pred_share": pred["gen"] / pred["step"]})
     return out
 
 
@@ -133,6 +221,24 @@ def main() -> None:
         errs = sorted(abs(r["err"][part]) for r in rows)
         p90 = errs[min(len(errs) - 1, int(round(0.9 * (len(errs) - 1))))]
         print(f"{part} |error| over {len(errs)} rows: median {statistics.median(errs):.0%}, p90 {p90:.0%}")
+    steps = step_table()
+    print("\nNeMo RL v0.4 performance summary (step time only):")
+    for r in steps:
+        print(f"- {r['id']}: {r['pub']['step']:.1f} s published, {r['pred']['step']:.1f} s predicted "
+              f"({r['err']['step']:+.0%}; generation {r['pred']['gen']:.1f} s) — {r['note']}")
+    errs = sorted(abs(r["err"]["step"]) for r in rows + steps)
+    p90 = errs[min(len(errs) - 1, int(round(0.9 * (len(errs) - 1))))]
+    print(f"step |error| over all {len(errs)} rows: median {statistics.median(errs):.0%}, p90 {p90:.0%}")
+    print("\nMemory: verl's perf/max_memory_allocated_gb (torch.cuda.max_memory_allocated() / 1024**3 in the actor "
+          "worker, vLLM's pool in the same process; a lifetime peak, the maximum over the log) against the allocated "
+          "peak:")
+    mem = [r for r in rows if "mem" in r["pub"]]
+    for r in mem:
+        why = MEM_NOT_COUNTED.get(r["id"])
+        print(f"- {r['id']}: {r['pub']['mem']:.1f} GiB published, {r['pred']['mem']:.1f} GiB predicted "
+              f"({r['err']['mem']:+.0%})" + (f" — not counted: {why}" if why else ""))
+    errs = sorted(abs(r["err"]["mem"]) for r in mem if r["id"] not in MEM_NOT_COUNTED)
+    print(f"mem |error| over {len(errs)} rows: median {statistics.median(errs):.0%}, max {errs[-1]:.0%}")
     print("\nverl docs, generation share of the step (colocated, synchronous):")
     for name, gen, step in DOC_SHARES:
         print(f"- {name}: {gen / step:.0%} ({gen:g} of {step:g} s)")

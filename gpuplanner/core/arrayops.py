@@ -20,6 +20,7 @@ class ArrayOps:
     minimum = staticmethod(np.minimum)
     ceil = staticmethod(np.ceil)
     asarray = staticmethod(np.asarray)
+    log = staticmethod(np.log)
     int64 = np.int64
 
     @staticmethod
@@ -36,6 +37,7 @@ class ScalarOps:
 
     int64 = int
     ceil = staticmethod(math.ceil)
+    log = staticmethod(math.log)
     f = staticmethod(float)
 
     @staticmethod

@@ -114,6 +114,23 @@ SAMPLER_BYTES_PER_LOGIT = 44.0
 ENGINE_STEP_S = 4e-3
 ENGINE_SEQ_S = (20e-3 - ENGINE_STEP_S) / 200.0
 
+#: vLLM with ``enforce_eager`` (no CUDA graphs) launches every decode step's kernels from Python, one by one,
+#: each at :data:`EAGER_FWD_OP_S`; the GPU waits when the launches take longer than its work (small models,
+#: small live batches). Kernels per decoder layer, counted in vLLM ``model_executor/models/qwen2.py`` and
+#: ``llama.py`` (``DecoderLayer.forward``) with vLLM's fused custom ops: two ``fused_add_rms_norm``, the QKV GEMM,
+#: ``rotary_embedding``, ``reshape_and_cache``, paged attention's two kernels (``paged_attention_v2``: partitions
+#: and their reduction), the output GEMM, the gate/up GEMM, ``silu_and_mul`` and the down GEMM: 11; with tensor
+#: parallelism each ``RowParallelLinear`` (output and down projections) adds its all-reduce.
+VLLM_EAGER_OPS_PER_LAYER = 11.0
+VLLM_EAGER_TP_OPS_PER_LAYER = 2.0
+#: Kernels once per decode step outside the layers: the embedding, the final norm, the LM head, the logits
+#: gather, and the sampler at RL settings (top_p = 1, top_k = −1: no sort) — temperature, softmax and
+#: log-softmax, the exponential noise, the division, the argmax, the sampled tokens' copy to the host and the
+#: log-probabilities' gather (vLLM ``model_executor/layers/sampler.py`` / ``v1/sample/sampler.py``): about 12.
+VLLM_EAGER_OPS_STEP = 12.0
+#: Euler–Mascheroni constant γ: the expected largest of N geometric lengths of mean m is m × H_N, H_N ≈ ln N + γ.
+EULER_GAMMA = 0.5772156649
+
 
 @dataclass(slots=True, frozen=True)
 class MethodProfile:
@@ -142,10 +159,21 @@ class MethodProfile:
     updates_per_generation: int = 1    # optimizer steps per generation batch (timing._rollouts)
     rollout_tp: int = 0                # vLLM's tensor parallelism (0: the training layout's tp)
     critic_padded: bool = False        # the PPO critic runs padded rows while the policy may not (timing)
+    enforce_eager: bool = False        # vLLM without CUDA graphs: decode steps wait for Python's launches
+    sleep_level: int = 2               # engine_sleep: 1 offloads vLLM's weights to the CPU and back, 2 drops them
+    prompt_pad_len: int = 0            # padded rows: prompts padded to this length (verl max_prompt_length)
 
     @property
     def train_seq_len(self) -> int:
         return self.prompt_len + self.rollout_len
+
+    @property
+    def padded_row_len(self) -> int:
+        """A training row without padding-free batches: the prompt padded to ``prompt_pad_len`` (verl pads every
+        prompt to ``data.max_prompt_length``, ``RLHFDataset`` → ``tokenize_and_postprocess_data(left_pad=True)``,
+        and every response to ``response_length``) or to ``prompt_len`` (TRL pads to the batch's longest), plus
+        ``rollout_len``."""
+        return max(self.prompt_pad_len, self.prompt_len) + self.rollout_len
 
     @property
     def logit_fraction(self) -> float:
@@ -234,7 +262,10 @@ def method_profile(training) -> MethodProfile:
         schedule=str(getattr(rl, "schedule", "on_policy")) if obj in RL else "on_policy",
         max_num_seqs=int(getattr(rl, "max_num_seqs", None) or 0) if obj in RL else 0, updates_per_generation=updates,
         rollout_tp=int(getattr(rl, "rollout_tp", None) or 0) if obj in RL else 0,
-        critic_padded=critic and obj in RL and getattr(rl, "critic_padding_free", None) is False)
+        critic_padded=critic and obj in RL and getattr(rl, "critic_padding_free", None) is False,
+        enforce_eager=bool(getattr(rl, "enforce_eager", False)) and obj in RL,
+        sleep_level=int(getattr(rl, "sleep_level", 2) or 2) if obj in RL else 2,
+        prompt_pad_len=int(getattr(rl, "prompt_pad_len", None) or 0) if obj in RL else 0)
 
 
 def kv_bytes_per_token(arch, dtype_bytes: float = 2.0) -> float:
@@ -253,7 +284,8 @@ def kv_cache_tokens(prof: MethodProfile, seqs, *, shared_prompts: bool):
 
 
 def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active_params: float, seqs, tp,
-                       peak_flops, eff, mem_bw, kv_pool_bytes=None, ops=None, detail=False, max_seqs=None):
+                       peak_flops, eff, mem_bw, kv_pool_bytes=None, ops=None, detail=False, max_seqs=None,
+                       n_rollouts=None):
     """Seconds to generate ``seqs`` rollouts on one GPU (a model-parallel group of ``tp`` GPUs shares them).
 
     * Prefill: ``2·N_active`` FLOPs per prompt token (+ attention) at ``peak × eff`` (compute-bound).
@@ -271,7 +303,11 @@ def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active
       all sequences are done), so with hundreds of samples per step the cap ``rollout_len`` is reached.
       Sequences that end earlier leave the batch, which scales the per-sequence terms (KV reads, FLOPs, the
       experts reached) by the live batch; the weights are read every step regardless. ``detail``: also return
-      the seconds spent waiting for the longest completions (the last ``rollout_len − mean`` steps).
+      the seconds spent waiting for the longest completions (the last ``longest − mean`` steps).
+      ``n_rollouts`` (every rollout of the generation batch, all engines: the trainer waits for the last one)
+      sets the longest through :func:`expected_longest`; None: ``rollout_len``.
+    * ``enforce_eager`` (vLLM without CUDA graphs): a decode step takes at least the host's kernel launches,
+      :func:`vllm_eager_launch_s`.
     Returns (seconds, waves) (``detail``: (seconds, waves, wait_longest)); ``waves`` = decode steps / rollout_len.
     """
     xp = ops or ops_for(seqs, tp, peak_flops, eff, mem_bw, kv_pool_bytes, max_seqs)
@@ -281,8 +317,9 @@ def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active
     kv_tok = kv_bytes_per_token(arch)
     frac = prof.mean_response_fraction
     prompt_kv = prof.prompt_len / (prof.group_size if vllm else 1)  # vLLM shares a prompt's blocks (§4.4)
+    longest = None if n_rollouts is None else expected_longest(prof, n_rollouts, xp=xp)
     steps, live = decode_steps(prof, seqs, kv_seq_bytes=(prompt_kv + frac * prof.rollout_len) * kv_tok / tp,
-                               kv_pool_bytes=kv_pool_bytes, max_seqs=max_seqs, xp=xp)
+                               kv_pool_bytes=kv_pool_bytes, max_seqs=max_seqs, xp=xp, longest=longest)
     prompts = (seqs / prof.group_size if vllm else seqs)
     h, L = arch.hidden_size, arch.num_layers
     q_dim = arch.num_heads * arch.head_dim
@@ -305,15 +342,44 @@ def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active
     if not vllm:
         step = xp.maximum(step, L * EAGER_DECODE_S_PER_LAYER)
     else:
+        if prof.enforce_eager:
+            step = xp.maximum(step, vllm_eager_launch_s(L, tp, xp))
         step = step + ENGINE_STEP_S + ENGINE_SEQ_S * live
     decode = steps * step
     waves = steps / float(prof.rollout_len)
     if detail:
-        return prefill + decode, waves, step * prof.rollout_len * (1.0 - frac)
+        tail = (float(prof.rollout_len) if longest is None else longest) - frac * prof.rollout_len
+        return prefill + decode, waves, step * xp.maximum(tail, 0.0)
     return prefill + decode, waves
 
 
-def decode_steps(prof: MethodProfile, seqs, *, kv_seq_bytes, kv_pool_bytes=None, max_seqs=None, xp=None):
+def vllm_eager_launch_s(num_layers: int, tp, xp):
+    """Host seconds to launch one eager vLLM decode step's kernels (:data:`VLLM_EAGER_OPS_PER_LAYER` per layer,
+    plus the two all-reduces per layer under tensor parallelism, plus :data:`VLLM_EAGER_OPS_STEP`), each at
+    :data:`EAGER_FWD_OP_S`."""
+    per_layer = VLLM_EAGER_OPS_PER_LAYER + xp.where(tp > 1.0, VLLM_EAGER_TP_OPS_PER_LAYER, 0.0)
+    return (num_layers * per_layer + VLLM_EAGER_OPS_STEP) * EAGER_FWD_OP_S
+
+
+def expected_longest(prof: MethodProfile, n_rollouts, *, xp):
+    """Expected length of the longest of ``n_rollouts`` completions, at most ``rollout_len``.
+
+    Sampling ends a completion at each token with about the same probability (EOS), so lengths are about
+    geometric with the mean ``m = mean_response_fraction × rollout_len``; the largest of N such lengths averages
+    ``m × H_N`` (H_N ≈ ln N + γ + 1/(2N), the N-th harmonic number), cut at ``max_tokens`` = ``rollout_len``
+    (vLLM ``SamplingParams.max_tokens``; verl ``response_length``, TRL ``max_completion_length``). At the default
+    ``mean_response_fraction`` = 1 it is ``rollout_len``. Check (``bench/rl_step_times.py``): play-verl's Qwen2-7B
+    PPO "min" run logs a mean of 164 tokens over 512 rollouts: m × H_512 = 1,118 → the cap 1,024; the logged
+    ``response_length/max`` has a median of 1,002 over its 140 steps."""
+    L = float(prof.rollout_len)
+    m = prof.mean_response_fraction * L
+    n = xp.maximum(xp.asarray(n_rollouts, dtype=float), 1.0)
+    h_n = xp.maximum(xp.log(n) + EULER_GAMMA + 0.5 / n, 1.0)  # H_N (≥ 1: one rollout is its own longest)
+    return xp.minimum(L, m * h_n)
+
+
+def decode_steps(prof: MethodProfile, seqs, *, kv_seq_bytes, kv_pool_bytes=None, max_seqs=None, xp=None,
+                 longest=None):
     """Decode steps of ``seqs`` rollouts and the live batch they average (the tokens generated, ``seqs × m``
     with ``m = mean_response_fraction × rollout_len``, spread over the steps).
 
@@ -322,10 +388,11 @@ def decode_steps(prof: MethodProfile, seqs, *, kv_seq_bytes, kv_pool_bytes=None,
     takes the next waiting sequence, so the slots drain the queue after ``seqs × m / B`` steps; the last
     sequence started then began about ``m`` steps earlier and may be a longest one (``rollout_len`` steps):
     ``steps = rollout_len + m × (seqs / B − 1)`` — ``rollout_len`` when every rollout fits at once, and
-    ``rollout_len × waves`` for completions that all reach the cap."""
+    ``rollout_len × waves`` for completions that all reach the cap. ``longest``: the longest completion's
+    expected length (:func:`expected_longest`) in place of ``rollout_len``."""
     xp = xp or ops_for(seqs, kv_pool_bytes, max_seqs)
-    L = float(prof.rollout_len)
-    m = prof.mean_response_fraction * L
+    m = prof.mean_response_fraction * float(prof.rollout_len)
+    L = float(prof.rollout_len) if longest is None else longest
     cap = seqs
     if max_seqs is not None:
         cap = xp.minimum(cap, max_seqs)

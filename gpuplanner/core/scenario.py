@@ -187,6 +187,19 @@ class RlSection(_Section):
         None, gt=0, le=1_000_000, description="vLLM: the most sequences decoding at once per engine (max_num_seqs); "
                                               "the rest queue. null: vLLM's default (1024 on GPUs of 70 GiB or more "
                                               "except A100, else 256); verl sets 256, TRL every rollout of the batch")
+    prompt_pad_len: int | None = Field(
+        None, gt=0, le=10_000_000, description="training rows that are not padding-free (and verl's padded "
+                                              "critic): every prompt padded to this length. verl pads to "
+                                              "data.max_prompt_length; null: prompt_len (TRL pads to the batch's "
+                                              "longest prompt)")
+    enforce_eager: bool = Field(
+        False, description="vLLM runs the model eagerly, without CUDA graphs (enforce_eager): each decode step "
+                            "waits for Python to launch its kernels. vLLM and TRL default false; verl's rollout "
+                            "config set true until August 2025 (verl PR #2956), false since")
+    sleep_level: Literal[1, 2] = Field(
+        2, description="engine_sleep: vLLM sleep level. 1 copies vLLM's weights to CPU memory and back every "
+                       "generation (verl with vLLM < 0.8.5); 2 drops them, the weight refit rewrites them (TRL; "
+                       "verl with vLLM >= 0.8.5)")
     schedule: Literal["on_policy", "one_step_off"] = Field(
         "on_policy", description="on_policy: generate, then train on those rollouts (TRL GRPOTrainer, verl and "
                                  "OpenRLHF defaults); one_step_off: vLLM on its own GPUs generates the next "

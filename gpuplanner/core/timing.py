@@ -1026,8 +1026,9 @@ def _padded_critic_extra(m: ModelFacts, profile: MethodProfile, row_len: float, 
     (``verl/workers/critic/dp_critic.py`` ``DataParallelPPOCritic``: ``config.model.get('use_remove_padding',
     False)``; ``ppo_trainer.yaml`` false; the example scripts set it for the actor only) runs its values forward
     and its update on the padded prompt + response rows (``_forward_micro_batch`` unpads only when it is set), so
-    each real token carries ``(prompt + rollout_len) / row`` tokens of work, attention at the padded length."""
-    s_pad = float(profile.train_seq_len)
+    each real token carries ``(padded prompt + rollout_len) / row`` tokens of work, attention at the padded length
+    (:attr:`MethodProfile.padded_row_len`: verl pads prompts to ``data.max_prompt_length``)."""
+    s_pad = float(profile.padded_row_len)
     if s_pad <= row_len:
         return 0.0
     fwd_pad = F.forward_flops_per_token(m, s_pad)
@@ -1624,7 +1625,8 @@ def time_gpu(
     if profile.rl:
         generation, wait_longest, refit, scale_t = _rollouts(
             lay, gpu_memory_gib=gpu_memory_gib, peak16=peak16, gen_eff=gen_eff, mem_bw=mem_bw, dp_bw=dp_bw,
-            intra_p2p=intra_p2p, nic=nic, max_seqs=vllm_max_num_seqs)
+            intra_p2p=intra_p2p, nic=nic, max_seqs=vllm_max_num_seqs,
+            host_bw=f64(host_link_gbs) * 1e9 * PCIE_HOST_EFFICIENCY)
         if profile.engine == "vllm_separate":
             # the training share of the GPUs runs the whole step's training: (1 − f) of the GPUs
             compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other = (
@@ -1679,7 +1681,8 @@ def time_gpu(
     }
 
 
-def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intra_p2p, nic, max_seqs=256.0):
+def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intra_p2p, nic, max_seqs=256.0,
+              host_bw=32e9 * PCIE_HOST_EFFICIENCY):
     """RL rollouts of one step on one GPU: (generation seconds, of which waiting for the longest completion,
     weight refit seconds, the training time's factor). Generation: :func:`methods.generation_seconds` with the
     engine's KV pool. Refit, every step, after the optimizer step:
@@ -1692,6 +1695,13 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
       (TRL ``VLLMClient.update_named_param``: ``PyNcclCommunicator.broadcast`` per parameter; OpenRLHF
       ``_broadcast_to_vllm``), over NVLink inside a node and the NIC between nodes.
     * ``training`` (HF ``generate`` on the trained model): nothing to copy.
+    * ``engine_sleep`` at ``sleep_level`` 1 (vLLM ``CuMemAllocator.sleep``: the weights' allocations are copied
+      to pinned CPU memory, then copied back at ``wake_up``): vLLM's weights cross the host link twice per
+      generation, at ``host_bw``; level 2 drops them (the refit writes them anyway). verl's
+      ``third_party/vllm`` picks level 2 from vLLM 0.8.5 (1 before); TRL's colocate mode sleeps at level 2
+      (``trl/generation/vllm_generation.py``). Published (vLLM blog "Zero-Reload Model Switching with vLLM Sleep
+      Mode", 2025-10-26, A100, level 1): Qwen3-Coder-30B-A3B (61 GB of bf16 weights, TP 1) wakes in 2.86 s
+      and sleeps in 2.78 s, 21–22 GB/s, where 61 GB at Gen4's 32 GB/s × 0.8 takes 2.4 s each way.
 
     One generation batch feeds ``updates_per_generation`` optimizer steps (verl ``train_batch_size /
     ppo_mini_batch_size``): it holds that many steps' rollouts, generated together (the longest completion is
@@ -1700,11 +1710,16 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
     ops, m, profile, tp = lay["ops"], lay["m"], lay["profile"], lay["tp"]
     where, maximum = ops.where, ops.maximum
     seqs = lay["mbs_examples"] * lay["m_acc"]  # rollouts per GPU per step (TRL steps_per_generation = accumulation)
-    if profile.rollout_tp and profile.engine != "training":
+    # every rollout of the generation batch, all engines together: the trainer waits for the last one
+    n_rollouts = seqs * lay["n_dp"] * float(profile.updates_per_generation)
+    if profile.engine != "training":
         # vLLM engines of ``rollout_tp`` GPUs (verl rollout.tensor_model_parallel_size, TRL
-        # vllm_tensor_parallel_size): each takes the rollouts of its GPUs' training model-parallel groups
-        seqs = seqs * profile.rollout_tp / tp
-        tp = float(profile.rollout_tp)
+        # vllm_tensor_parallel_size; default the training tp): a data-parallel rank's rollouts are shared by the
+        # engines on its model-parallel group's tp·pp·cp GPUs (vLLM runs tensor parallelism only: NeMo RL's
+        # Megatron PP 4 / vLLM TP 4 recipes hold four engines per training group)
+        gen_tp = float(profile.rollout_tp) if profile.rollout_tp else tp
+        seqs = seqs * gen_tp / (tp * lay["pp"] * lay["cp"])
+        tp = gen_tp
     w16 = 2.0 * float(m.params.total) / tp
     frac = profile.gpu_fraction
     refit = 0.0 * seqs
@@ -1713,6 +1728,8 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
         pool = maximum(frac * gpu_memory_gib * 2.0**30 - w16, 1.0)
         gather = where(lay["per_mb"] & (lay["n_dp"] > 1), lay["gather_bytes"] / dp_bw, 0.0)
         refit = 2.0 * w16 / mem_bw + gather
+        if profile.engine_sleep and profile.sleep_level == 1:
+            refit = refit + 2.0 * w16 / host_bw  # wake_up copies the weights back, sleep copies them out
     elif profile.engine == "vllm_separate":
         # vLLM's own GPUs at its default gpu_memory_utilization = 0.9 (vLLM engine arguments)
         pool = maximum(0.9 * gpu_memory_gib * 2.0**30 - w16, 1.0)
@@ -1729,7 +1746,7 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
     generation, _waves, wait = generation_seconds(
         profile, arch=m.arch, params_total=float(m.params.total), active_params=float(m.params.active),
         seqs=seqs * k, tp=tp, peak_flops=peak16, eff=gen_eff, mem_bw=decode_bw, kv_pool_bytes=pool, ops=ops,
-        detail=True, max_seqs=None if pool is None else (profile.max_num_seqs or max_seqs))
+        detail=True, max_seqs=None if pool is None else (profile.max_num_seqs or max_seqs), n_rollouts=n_rollouts)
     return generation / k, wait / k, refit / k, scale_t
 
 
@@ -1978,7 +1995,7 @@ def sample_shape_of(s: Any, prof: MethodProfile) -> F.SampleShape:
     ``training.packing``/``padding_free``; RL objectives keep their rollout's own sequence (core/methods.py)."""
     t = s.training
     if prof.rl:
-        n = float(prof.train_seq_len)
+        n = float(prof.padded_row_len)  # padded rows: the prompt padded as the tool pads it + rollout_len
         if bool(getattr(t, "padding_free", False)) or bool(getattr(t, "packing", False)):
             # rollouts flattened without padding (verl ``use_remove_padding`` + ``use_dynamic_bsz``; OpenRLHF
             # ``--packing_samples``): the training passes run the prompt and the mean completion only

@@ -8966,6 +8966,46 @@
         <source>Gather the sharded weights in FP8 (half the bytes and buffer): FSDP2 with torchao tensorwise, or Megatron with a Transformer Engine recipe (--fp8-param-gather, set by Megatron-Bridge&apos;s FP8 presets)</source>
         <translation>以 FP8 收集切分的权重（字节数和缓冲区减半）：FSDP2 配合 torchao 按张量缩放，或 Megatron 配合 Transformer Engine 方案（--fp8-param-gather，Megatron-Bridge 的 FP8 预设会开启）</translation>
     </message>
+    <message>
+        <source>vLLM eager mode</source>
+        <translation>vLLM eager 模式</translation>
+    </message>
+    <message>
+        <source>vLLM without CUDA graphs (enforce_eager): every decode step waits for Python to launch its kernels, which slows small models. vLLM and TRL default off; verl set it on until August 2025</source>
+        <translation>vLLM 不使用 CUDA graph（enforce_eager）：每个解码步都要等待 Python 逐个启动内核，小模型会明显变慢。vLLM 和 TRL 默认关闭；verl 在 2025 年 8 月之前默认开启</translation>
+    </message>
+    <message>
+        <source>vLLM sleep level</source>
+        <translation>vLLM 休眠级别</translation>
+    </message>
+    <message>
+        <source>With sleep mode: level 1 copies vLLM&apos;s weights to CPU memory and back every generation (verl with vLLM before 0.8.5); level 2 drops them and the weight update rewrites them (TRL; verl with vLLM 0.8.5 or later)</source>
+        <translation>开启休眠模式时：级别 1 在每次生成时把 vLLM 的权重复制到 CPU 内存再复制回来（verl 搭配 vLLM 0.8.5 之前的版本）；级别 2 直接丢弃权重，由权重更新重新写入（TRL；verl 搭配 vLLM 0.8.5 及之后的版本）</translation>
+    </message>
+    <message>
+        <source>Padded prompt length</source>
+        <translation>填充后的提示长度</translation>
+    </message>
+    <message>
+        <source>Without padding-free batches (and for verl&apos;s padded critic) every prompt is padded to this length: verl pads to data.max_prompt_length. Empty: the prompt length (TRL pads to the batch&apos;s longest prompt)</source>
+        <translation>未使用无填充批次时（以及 verl 带填充的评论家模型），每个提示都会被填充到此长度：verl 填充到 data.max_prompt_length。留空：提示长度（TRL 填充到批次内最长的提示）</translation>
+    </message>
+    <message>
+        <source>no CUDA graphs (enforce_eager)</source>
+        <translation>不使用 CUDA graph（enforce_eager）</translation>
+    </message>
+    <message>
+        <source>1: weights to CPU memory and back</source>
+        <translation>1：权重移到 CPU 内存再移回</translation>
+    </message>
+    <message>
+        <source>2: weights dropped</source>
+        <translation>2：丢弃权重</translation>
+    </message>
+    <message>
+        <source>prompt length</source>
+        <translation>提示长度</translation>
+    </message>
 </context>
 <context>
     <name>Units</name>

@@ -122,6 +122,9 @@ class TrainingPage(BasePage):
         self.mean_response_fraction = BoundEdit(m, "training.rl.mean_response_fraction", parse=parse_float,
                                                 fmt=fmt_float)
         self.schedule = BoundCombo(m, "training.rl.schedule", ["on_policy", "one_step_off"])
+        self.enforce_eager = BoundCheck(m, "training.rl.enforce_eager")
+        self.sleep_level = BoundCombo(m, "training.rl.sleep_level", [1, 2])
+        self.prompt_pad_len = BoundEdit(m, "training.rl.prompt_pad_len", allow_empty=True)
         self.critic_padding_free = BoundCombo(
             m, None, ["default", "on", "off"],
             getter=lambda: {None: "default", True: "on", False: "off"}[m.value("training.rl.critic_padding_free")],
@@ -133,7 +136,8 @@ class TrainingPage(BasePage):
                        ("reward", self.reward), ("max_num_seqs", self.max_num_seqs),
                        ("rollout_tp", self.rollout_tp), ("updates_per_generation", self.updates_per_generation),
                        ("mean_response_fraction", self.mean_response_fraction), ("schedule", self.schedule),
-                       ("critic_padding_free", self.critic_padding_free)]:
+                       ("enforce_eager", self.enforce_eager), ("sleep_level", self.sleep_level),
+                       ("prompt_pad_len", self.prompt_pad_len), ("critic_padding_free", self.critic_padding_free)]:
             self.labels[key] = self.add_field(of, f)
         self.obj_form = of
         self.obj_info = QLabel()
@@ -328,6 +332,17 @@ class TrainingPage(BasePage):
                 "On-policy (TRL, verl and OpenRLHF default): generate, then train on those rollouts. One step "
                 "off-policy: vLLM on its own GPUs generates the next batch while this one trains (verl "
                 "one_step_off_policy, OpenRLHF --async_train); needs vLLM on separate GPUs")),
+            "enforce_eager": (self.tr("vLLM eager mode"), self.tr(
+                "vLLM without CUDA graphs (enforce_eager): every decode step waits for Python to launch its "
+                "kernels, which slows small models. vLLM and TRL default off; verl set it on until August 2025")),
+            "sleep_level": (self.tr("vLLM sleep level"), self.tr(
+                "With sleep mode: level 1 copies vLLM's weights to CPU memory and back every generation (verl with "
+                "vLLM before 0.8.5); level 2 drops them and the weight update rewrites them (TRL; verl with vLLM "
+                "0.8.5 or later)")),
+            "prompt_pad_len": (self.tr("Padded prompt length"), self.tr(
+                "Without padding-free batches (and for verl's padded critic) every prompt is padded to this "
+                "length: verl pads to data.max_prompt_length. Empty: the prompt length (TRL pads to the batch's "
+                "longest prompt)")),
             "critic_padding_free": (self.tr("Critic without padding"), self.tr(
                 "PPO: the critic's passes without padding (verl critic.model.use_remove_padding, default off: "
                 "prompt + rollout length per sequence). Default here: as the policy (packing / padding-free)")),
@@ -399,6 +414,11 @@ class TrainingPage(BasePage):
         self.mean_response_fraction.box.set_unit(self.tr("of the maximum"))
         self.schedule.set_labels({"on_policy": self.tr("on-policy (generate, then train)"),
                                   "one_step_off": self.tr("one step off-policy (overlapped)")})
+        self.enforce_eager.setText(self.tr("no CUDA graphs (enforce_eager)"))
+        self.sleep_level.set_labels({1: self.tr("1: weights to CPU memory and back"),
+                                     2: self.tr("2: weights dropped")})
+        self.prompt_pad_len.box.set_unit(self.tr("tokens"))
+        self.prompt_pad_len.setPlaceholderText(self.tr("prompt length"))
         self.critic_padding_free.set_labels({"default": self.tr("as the policy"), "on": self.tr("on"),
                                              "off": self.tr("off")})
         self.expert_tp.box.set_unit(self.tr("GPUs"))
@@ -469,6 +489,10 @@ class TrainingPage(BasePage):
                    "max_num_seqs": rl and s.training.rl.generation_engine != "training",
                    "rollout_tp": rl and s.training.rl.generation_engine != "training",
                    "updates_per_generation": rl, "mean_response_fraction": rl, "schedule": rl,
+                   "enforce_eager": rl and s.training.rl.generation_engine != "training",
+                   "sleep_level": rl and s.training.rl.generation_engine == "vllm_colocated"
+                   and s.training.rl.engine_sleep,
+                   "prompt_pad_len": rl,
                    "critic_padding_free": obj == "ppo"}
         for key, on in enabled.items():
             getattr(self, key).setEnabled(on)
