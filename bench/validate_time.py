@@ -409,6 +409,48 @@ def rl_sanity() -> list[str]:
     return out
 
 
+#: the NeMo RL step rows before issue 35 round 4 (helper rl2; base efaf7ef), step seconds
+NEMO_RL_BEFORE_R4 = {"nemo-rl llama3.1-8b grpo 16xh100": 101.8, "nemo-rl llama3.1-8b grpo 16xh100 1-step off": 106.3,
+                     "nemo-rl qwen3-32b grpo 32xh100": 795.9, "nemo-rl qwen3-32b grpo 64xh100 1-step off": 554.9,
+                     "nemo-rl qwen3-30b-a3b grpo 32xh100": 165.3}
+
+
+def _rl_parts() -> dict[str, list[str]]:
+    """bench/data/rl_round4.md split at its ``<!-- part: NAME -->`` markers."""
+    parts: dict[str, list[str]] = {}
+    name = None
+    for line in (Path(__file__).parent / "data" / "rl_round4.md").read_text(encoding="utf-8").splitlines():
+        if line.startswith("<!-- part: "):
+            name = line[len("<!-- part: "):-len(" -->")]
+            parts[name] = []
+        elif name is not None:
+            parts[name].append(line)
+    return parts
+
+
+def rl_round4() -> list[str]:
+    """Issue 35 round 4's RL mechanisms and NeMo RL's published step times (evaluated now)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("rl_step_times", Path(__file__).with_name("rl_step_times.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    parts = _rl_parts()
+    out = ["Round 4 (helper rl2) added:", "", *parts["mechanisms"], "",
+           "| run | published step (s) | before round 4 | now |", "|---|---:|---|---|"]
+    errs = [abs(r["err"]["step"]) for r in mod.table()]
+    for r in mod.step_table():
+        pub, now, before = r["pub"]["step"], r["pred"]["step"], NEMO_RL_BEFORE_R4.get(r["id"])
+        was = f"{before:.1f} ({before / pub - 1:+.0%})" if before else "new"
+        out.append(f"| {r['id']} | {pub:g} | {was} | {now:.1f} ({now / pub - 1:+.0%}) |")
+        errs.append(abs(r["err"]["step"]))
+    errs.sort()
+    p90 = errs[min(len(errs) - 1, int(round(0.9 * (len(errs) - 1))))]
+    out += ["", f"Step |error| over all {len(errs)} rows (verl + NeMo RL): 35% / 103% before round 4, "
+                f"{statistics.median(errs):.0%} / {p90:.0%} now.", "", *parts["after-nemo"], "", *parts["still-missing"]]
+    return out
+
+
 def offload_sanity() -> list[str]:
     """Published CPU-offload figures (bench/offload_step_times.py) next to the model: a sanity table, not fitted."""
     import importlib.util
@@ -1018,6 +1060,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "padding-free RL training, `updates_per_generation`):",
         "",
         *rl_sanity(),
+        "",
+        *rl_round4(),
         "",
         "verl's `optimizer_offload` does not step on the CPU: `update_actor` loads the fp32 shard and both Adam "
         "moments to the GPU before its mini-batch loop and offloads them after it, so each mini-batch's "
