@@ -32,7 +32,10 @@ Framework = Literal["hf", "fsdp", "deepspeed", "megatron",
 Objective = Literal["sft", "dpo", "ipo", "kto", "orpo", "simpo", "reward", "ppo", "grpo"]
 ReferenceMode = Literal["separate", "lora_base", "precomputed", "none"]
 GenerationEngine = Literal["training", "vllm_colocated", "vllm_separate"]
-LoraTargets = Literal["attention", "all_linear"]
+#: LoRA target sets: ``attention`` (q/k/v/o), ``all_linear`` (every linear of the blocks) and ``qkv``, one adapter
+#: on the fused query/key/value projection (Megatron-Core's ``linear_qkv``: the Megatron-Bridge performance recipes'
+#: ``target_modules=["linear_qkv"]``, NeMo 1.0's ``lora_tuning.target_modules: ['attention_qkv']`` default)
+LoraTargets = Literal["attention", "all_linear", "qkv"]
 
 
 #: Activation recomputation each fine-tuning tool runs by default (sources in core/frameworks.py; the

@@ -8386,6 +8386,10 @@
         <translation>所有线性层</translation>
     </message>
     <message>
+        <source>fused q/k/v projection (Megatron linear_qkv)</source>
+        <translation>融合的 q/k/v 投影层（Megatron linear_qkv）</translation>
+    </message>
+    <message>
         <source>automatic (best found)</source>
         <translation>自动（取最优）</translation>
     </message>

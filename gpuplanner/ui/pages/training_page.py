@@ -71,7 +71,7 @@ class TrainingPage(BasePage):
             getter=lambda: {None: "default", True: "on", False: "off"}[m.user_scenario().assumptions.expandable_segments],
             setter=lambda v: m.set("assumptions.expandable_segments", {"default": None, "on": True, "off": False}[v]))
         self.lora_rank = BoundEdit(m, "training.lora_rank")
-        self.lora_targets = BoundCombo(m, "training.lora_targets", ["attention", "all_linear"])
+        self.lora_targets = BoundCombo(m, "training.lora_targets", ["attention", "all_linear", "qkv"])
         self.labels = {}
         for key, f in [("method", self.method), ("precision", self.precision),
                        ("fp8_recipe", self.fp8_recipe), ("fp8_all_gather", self.fp8_all_gather),
@@ -401,7 +401,8 @@ class TrainingPage(BasePage):
         self.batch_mode.set_labels({"global": self.tr("global batch"), "accum": self.tr("gradient accumulation")})
         self.recompute.set_labels(self.recompute_labels())
         self.lora_targets.set_labels({"attention": self.tr("attention projections"),
-                                      "all_linear": self.tr("all linear layers")})
+                                      "all_linear": self.tr("all linear layers"),
+                                      "qkv": self.tr("fused q/k/v projection (Megatron linear_qkv)")})
         self.auto.set_labels({True: self.tr("automatic (best found)"), False: self.tr("manual")})
         self.zero.set_labels({0: self.tr("0 (none)"), 1: self.tr("1 (optimizer)"), 2: self.tr("2 (+ gradients)"),
                               3: self.tr("3 (+ weights)")})

@@ -1,0 +1,184 @@
+"""NVIDIA's published Megatron-Core fine-tuning throughput (NeMo and Megatron-Bridge SFT / LoRA rows) against the
+model, entered as a user would (a sanity table, not fitted).
+
+Usage: python bench/validate_nemo_finetune.py [--root DIR]
+
+Rows (every fine-tuning row whose GPU and model the catalogue describes, from two sources):
+
+* NeMo 24.07 (NVIDIA/NeMo ``docs/source/performance/performance_summary.md`` at commit 8e3d65dcfe, "24.07 perf
+  numbers", the last version of that table before it moved to docs.nvidia.com): DGX-H100, FP8, Llama 2 7B / 13B /
+  70B, SFT and LoRA, "SQuAD-v1.1 … inputs are packed to 4096 tokens", MBS 1, GBS 32. NeMo 24.07 trains through
+  Megatron-Core with Transformer Engine; its FP8 is TE's delayed scaling (``fp8_hybrid`` with an amax history;
+  NeMo 1.0 ``megatron_gpt_config.yaml``), its LoRA ``peft.lora_tuning`` default is ``target_modules:
+  ['attention_qkv']``, ``adapter_dim: 32``, ``adapter_dropout: 0.0`` (``examples/nlp/language_modeling/tuning/conf/
+  megatron_gpt_finetuning_config.yaml`` at the same commit).
+* Megatron-Bridge 26.06 (NVIDIA-NeMo/Megatron-Bridge ``docs/performance-summary.md`` at commit 8f341b04f, "SFT
+  Performance" and "LoRA Performance", Llama 3 70B). The recipes at the same commit
+  (``scripts/performance/configs/llama/llama3_llm_finetune.py``, ``llama3_workload_base_configs.py``,
+  ``src/megatron/bridge/recipes/llama/llama3.py``): packed SQuAD at 4096 tokens, MBS 1, distributed optimizer,
+  sequence parallelism and TP communication overlap when TP > 1, no activation recomputation on the FP8 rows;
+  LoRA rank 16 (alpha 32, dropout 0) on ``linear_qkv`` only (the perf recipe overrides ``target_modules``);
+  FP8 = Transformer Engine current scaling (``fp8_cs``), MXFP8 = block scaling (run as current scaling, the
+  closest recipe the catalogue has, as bench/validate_time.py does for the MoE rows). DGX-GB300 rows are listed
+  but not predicted: the catalogue has no GB300.
+
+Tokens/s/GPU as published count every token of the packed rows (``GBS × sequence length / step time / GPUs``).
+
+Looked for and not used: NeMo 2.0's later fine-tuning tables (25.02 – 25.09 containers: Llama 3 8B / 70B and
+Llama 3.1 405B SFT and LoRA on H100 / B200 / GB200) live only on docs.nvidia.com, whose stored copy here holds
+the headings without the table bodies.
+
+SQuAD's mean sample length (prompt + answer, Llama tokenizer) is not published with the tables. ASSUMED 256
+tokens: TensorFlow Datasets lists SQuAD v1.1 at 94.06 MiB for 98,169 examples (about 1,000 bytes each with the
+context, question, answer, title and id), about 250 tokens at ~4 bytes per token. It only sets the attention span
+inside each packed row (THD ``cu_seqlens``): attention over 128 vs 512 keys per token moves these rows by < 3%.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: ASSUMED mean SQuAD sample length in tokens (module docstring)
+SQUAD_MEAN_TOKENS = 256
+GPU = {"H100": "h100-sxm-80gb", "B200": "b200-180gb", "GB200": "gb200-186gb", "GB300": None}
+NEMO_2407 = "NeMo 24.07"
+BRIDGE_2606 = "Megatron-Bridge 26.06"
+#: (source, system, model preset, method, precision label, GPUs, GBS, TP, PP, VP, published tok/s/GPU,
+#: published model TFLOP/s/GPU)
+ROWS = [
+    (NEMO_2407, "H100", "llama-2-7b", "full", "FP8", 8, 32, 1, 1, 1, 16891, 673),
+    (NEMO_2407, "H100", "llama-2-13b", "full", "FP8", 8, 32, 1, 4, 1, 10176, 787),
+    (NEMO_2407, "H100", "llama-2-70b", "full", "FP8", 16, 32, 4, 4, 1, 1816, 749),
+    (NEMO_2407, "H100", "llama-2-7b", "lora", "FP8", 8, 32, 1, 1, 1, 24824, 663),
+    (NEMO_2407, "H100", "llama-2-13b", "lora", "FP8", 8, 32, 1, 1, 1, 14629, 757),
+    (NEMO_2407, "H100", "llama-2-70b", "lora", "FP8", 8, 32, 2, 4, 1, 2621, 722),
+    (BRIDGE_2606, "GB300", "llama-3-70b", "full", "FP8", 32, 32, 1, 2, 20, 4819, 2083),
+    (BRIDGE_2606, "GB300", "llama-3-70b", "full", "MXFP8", 32, 32, 1, 2, 20, 4312, 1877),
+    (BRIDGE_2606, "GB200", "llama-3-70b", "full", "FP8", 32, 32, 1, 8, 10, 3864, 1671),
+    (BRIDGE_2606, "GB200", "llama-3-70b", "full", "MXFP8", 32, 32, 1, 8, 10, 3593, 1553),
+    (BRIDGE_2606, "H100", "llama-3-70b", "full", "FP8", 32, 32, 4, 4, 5, 1638, 710),
+    (BRIDGE_2606, "GB300", "llama-3-70b", "lora", "FP8", 8, 32, 1, 2, 20, 7481, 2086),
+    (BRIDGE_2606, "GB300", "llama-3-70b", "lora", "MXFP8", 8, 32, 1, 2, 20, 7447, 2072),
+    (BRIDGE_2606, "GB200", "llama-3-70b", "lora", "FP8", 8, 32, 1, 2, 20, 6206, 1731),
+    (BRIDGE_2606, "GB200", "llama-3-70b", "lora", "MXFP8", 8, 32, 1, 4, 20, 5958, 1663),
+    (BRIDGE_2606, "H100", "llama-3-70b", "lora", "FP8", 8, 32, 2, 4, 20, 2643, 735),
+]
+#: LoRA as each source's recipe sets it: (rank, targets)
+LORA = {NEMO_2407: (32, "qkv"), BRIDGE_2606: (16, "qkv")}
+#: FP8 recipe per source and label (module docstring)
+FP8_RECIPE = {(NEMO_2407, "FP8"): "te_delayed", (BRIDGE_2606, "FP8"): "te_current",
+              (BRIDGE_2606, "MXFP8"): "te_current"}
+#: the predictions before this work (commit efaf7ef, LoRA entered on q/k/v/o: the scenario had no fused-qkv
+#: target), tokens/s/GPU, in ROWS order (None: not predicted)
+BEFORE: list[float | None] = [18052, 8225, 1674, 21008, 11749, 2338, None, None, 4337, 4337, 1707, None, None, 6151,
+                                6291, 2450]
+
+
+def _percentile(values: list[float], q: float) -> float:
+    v = sorted(values)
+    pos = (len(v) - 1) * q
+    lo = int(pos)
+    hi = min(lo + 1, len(v) - 1)
+    return v[lo] + (v[hi] - v[lo]) * (pos - lo)
+
+
+def scenario(row, targets: str | None = None) -> dict | None:
+    """The scenario a NeMo / Megatron-Bridge user would enter for one row (None: GPU not in the catalogue)."""
+    src, system, preset, method, prec, n, gbs, tp, pp, vp, _pub, _tf = row
+    if GPU[system] is None:
+        return None
+    t = {"framework": "megatron", "method": method, "precision": "fp8", "fp8_recipe": FP8_RECIPE[(src, prec)],
+         "seq_len": 4096, "micro_batch_size": 1, "global_batch_size": gbs, "packing": True, "recompute": "none"}
+    if method == "lora":
+        rank, tgt = LORA[src]
+        t.update(lora_rank=rank, lora_targets=targets or tgt, lora_dropout=0.0)
+    return {"model": {"preset": preset}, "training": t,
+            "data": {"mean_sample_len": SQUAD_MEAN_TOKENS},
+            "parallel": {"tp": tp, "pp": pp, "vpp": vp, "sequence_parallel": tp > 1, "zero": 1},
+            "hardware": {"gpu": GPU[system], "num_gpus": n}}
+
+
+def predict(row):
+    """(TimeEstimate or None, note) for one row; LoRA on ``qkv`` falls back to q/k/v/o where refused."""
+    from gpuplanner.core.errors import ScenarioError
+    from gpuplanner.core.estimate import resolve
+    from gpuplanner.core.scenario import scenario_from_dict
+    from gpuplanner.core.timing import time_estimate
+
+    sc = scenario(row)
+    if sc is None:
+        return None, "GPU not in the catalogue"
+    try:
+        return time_estimate(resolve(scenario_from_dict(sc))), ""
+    except (ScenarioError, ValueError) as e:
+        if row[3] != "lora":
+            return None, str(e).splitlines()[0]
+        sc = scenario(row, "attention")
+        return time_estimate(resolve(scenario_from_dict(sc))), "LoRA on q/k/v/o (no fused-qkv target)"
+
+
+def results() -> list[dict]:
+    out = []
+    for i, row in enumerate(ROWS):
+        t, note = predict(row)
+        r = {"row": row, "pub": row[10], "pred": None if t is None else t.tokens_per_s_per_gpu, "note": note,
+             "top": "", "before": BEFORE[i] if i < len(BEFORE) else None}
+        if t is not None:
+            bd = {**{k: v for k, v in t.seconds.items() if k != "compute"}, **t.parts}
+            k, v = max(bd.items(), key=lambda kv: kv[1])
+            r["top"] = f"{k} {v / t.step_time_s:.0%}"
+        out.append(r)
+    return out
+
+
+def stats(errs: list[float]) -> tuple[int, float, float]:
+    a = [abs(e) for e in errs]
+    return len(a), statistics.median(a), _percentile(a, 0.9)
+
+
+def table() -> list[str]:
+    res = results()
+    lines = ["| source | system | model | method | precision | GPUs | TP/PP/VP | published | before | predicted | "
+             "error before | error | largest overhead | note |",
+             "|---|---|---|---|---|---:|---|---:|---:|---:|---:|---:|---|---|"]
+    for r in res:
+        src, system, preset, method, prec, n, _gbs, tp, pp, vp, pub, _tf = r["row"]
+        pred = "—" if r["pred"] is None else f"{r['pred']:,.0f}"
+        err = "—" if r["pred"] is None else f"{r['pred'] / pub - 1:+.0%}"
+        b = r["before"]
+        lines.append(f"| {src} | {system} | {preset} | {method} | {prec} | {n} | {tp}/{pp}/{vp} | {pub:,} | "
+                     f"{'—' if b is None else f'{b:,.0f}'} | {pred} | "
+                     f"{'—' if b is None else f'{b / pub - 1:+.0%}'} | {err} | {r['top']} | {r['note']} |")
+    lines.append("")
+    for name, keep in (("all", lambda r: True), ("SFT", lambda r: r["row"][3] == "full"),
+                       ("LoRA", lambda r: r["row"][3] == "lora")):
+        sel = [r for r in res if keep(r) and r["pred"] is not None]
+        n, med, p90 = stats([r["pred"] / r["pub"] - 1 for r in sel])
+        line = f"{name}: {n} rows, |error| median {med:.1%}, p90 {p90:.1%}"
+        old = [r for r in sel if r["before"] is not None]
+        if old:
+            nb, mb, pb = stats([r["before"] / r["pub"] - 1 for r in old])
+            line += f" (before: {mb:.1%} / {pb:.1%} over {nb})"
+        lines.append(line)
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--root", type=Path, default=ROOT, help="the repository whose gpuplanner is used")
+    args = ap.parse_args(argv)
+    sys.path.insert(0, str(args.root))
+    try:
+        print("\n".join(table()))
+    except BrokenPipeError:  # piped into head
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
