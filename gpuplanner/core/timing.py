@@ -530,6 +530,16 @@ def grad_reduce_bytes(framework: str, precision: str, master_weights: bool = Tru
     return 4.0 if master_weights else 2.0
 
 
+def trainable_sync_gpu(weight_gpu, grad_gpu, lora: bool):
+    """Parameters whose updated 16-bit copies ZeRO-1/2 and Megatron's distributed optimizer all-gather after the
+    step: the trainable ones only. Megatron-Core builds its gradient/parameter buffers from parameters that require
+    gradients (``distributed_data_parallel.py``: ``if not param.requires_grad: continue``), and the distributed
+    optimizer shards and gathers those buffers; DeepSpeed partitions the parameter groups handed to its optimizer
+    (PEFT/the HF Trainer hand it the trainable ones). Under LoRA the frozen base weights never move: only the
+    adapters (``grad_gpu``) are gathered."""
+    return grad_gpu if lora else weight_gpu
+
+
 def cp_joins_dp(framework: str) -> bool:
     """Context-parallel ranks join the gradient reduction and ZeRO/FSDP sharding group (Megatron's
     distributed optimizer shards over ``data_parallel_group_with_context_parallel``; torchtitan applies
@@ -944,7 +954,7 @@ def time_layout(
                                                                  _ring_factor(n_edp, "all_reduce", ops)),
         "param_sync_exp_bytes": exp_gpu * 2.0 * _ring_factor(n_edp, "all_gather", ops), "k_exp": k_exp,
         "grad_sync_lat": n_buckets * g_lat * n_red, "grad_reductions": n_red,
-        "param_sync_bytes": (weight_gpu - exp_gpu) * 2.0 * ag_factor,
+        "param_sync_bytes": (trainable_sync_gpu(weight_gpu, grad_gpu, lora) - exp_gpu) * 2.0 * ag_factor,
         "param_sync_lat": n_buckets * ag_lat, "lat_ag": lat_ag, "gather_bytes": weight_gpu * w_bytes * ag_factor,
         "rs_bytes": grad_gpu * g_bytes * ag_factor, "fsdp_pp": fsdp_pp, "per_mb": per_mb,
         "fsdp_copy_bytes": fsdp_copy_bytes, "fsdp_copy_on": (framework == "fsdp") & per_mb & (n_dp > 1),
