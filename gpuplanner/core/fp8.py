@@ -102,6 +102,23 @@ def recipe_for(framework: str, recipe: str | None) -> Fp8Recipe:
     return RECIPES[recipe or DEFAULT_RECIPE.get(framework, "te_delayed")]
 
 
+#: Frozen weights under Transformer Engine (LoRA/QLoRA base layers): no weight-gradient GEMM, so TE writes only the
+#: row-wise FP8 copy of each linear's input, not the transposed (column-wise) one the wgrad GEMM reads
+#: (``transformer_engine/pytorch/module/linear.py`` and ``layernorm_linear.py``: ``backward_needs_input =
+#: is_grad_enabled and weight.requires_grad``; ``input_quantizer.set_usage(rowwise=True,
+#: columnwise=backward_needs_input)``; TE 1.x: ``cast_to_fp8`` instead of ``fp8_cast_transpose_fused`` when the
+#: weight needs no gradient): one 1-byte write fewer per input element. The output gradient keeps both copies
+#: (``grad_output_quantizer.set_usage(rowwise=True, columnwise=True)`` in the modules' backward). torchao's
+#: ``Float8Linear`` casts the saved input in its backward only for the weight gradient as well, but no LoRA row
+#: runs it; only TE is changed.
+TE_FROZEN_X_SAVING = 1.0
+
+
+def frozen_x_saving(recipe: Fp8Recipe, lora: bool) -> float:
+    """Bytes per linear-input element that a frozen base weight saves on the FP8 casts (:data:`TE_FROZEN_X_SAVING`)."""
+    return TE_FROZEN_X_SAVING if lora and recipe.library == "te" else 0.0
+
+
 def cast_elements_per_token(m) -> tuple[float, float]:
     """(x, dy) elements per token and decoder layer that FP8 casts (before tensor parallelism): the distinct
     linear inputs (q/k/v share the norm output, gate/up share theirs) and every linear's output gradient.

@@ -735,7 +735,7 @@ def time_layout(
         rcp = fp8mod.recipe_for(framework, fp8_recipe)
         fp8_gemm_scale = rcp.gemm_ratio / FP8_EFFICIENCY_RATIO
         n_x, n_dy = fp8mod.cast_elements_per_token(m)
-        x_b = rcp.x_bytes - where(fused, rcp.fused_saving, 0.0)
+        x_b = rcp.x_bytes - where(fused, rcp.fused_saving, 0.0) - fp8mod.frozen_x_saving(rcp, lora)
         dy_b = rcp.dy_bytes - where(fused, rcp.fused_saving, 0.0)
         fp8_tok = (n_x * x_b + n_dy * dy_b) / tp * m.L / (pp * cp)
     # LoRA adapter paths (flops.lora_traffic_elements: PEFT/torchtune LoRA linears): the rank-wide GEMMs' inputs
