@@ -530,6 +530,16 @@ def grad_reduce_bytes(framework: str, precision: str, master_weights: bool = Tru
     return 4.0 if master_weights else 2.0
 
 
+def lora_fused(framework: str, fused):
+    """Whether a LoRA adapter's scaling and add run fused (:data:`flops.LORA_FWD_OUT_FUSED`). Megatron's adapters run
+    as eager PyTorch ops even though its layers are fused kernels: Megatron-Bridge ``ParallelLinearAdapter.forward``
+    scales with ``x * (self.alpha / self.dim)`` and ``LoRALinear.forward`` returns ``linear_output +
+    adapter_output`` (``peft/utils.py``, ``peft/lora_layers.py``; NeMo 1.0's ``ParallelLinearAdapter`` the same); the
+    TE operation fuser (``TEFusedLoRALinear``) is used only with ``use_transformer_engine_op_fuser``, off by default
+    and in the Llama fine-tuning recipes. Elsewhere ``fused`` (torch.compile) decides."""
+    return False if framework == "megatron" else fused
+
+
 def trainable_sync_gpu(weight_gpu, grad_gpu, lora: bool):
     """Parameters whose updated 16-bit copies ZeRO-1/2 and Megatron's distributed optimizer all-gather after the
     step: the trainable ones only. Megatron-Core builds its gradient/parameter buffers from parameters that require
@@ -747,8 +757,8 @@ def time_layout(
                      if lora else False)
     if lora:
         d_in, d_out = F.lora_io_elements(m.arch, lora_targets)
-        l_fwd, l_bwd = F.lora_traffic_elements(d_in, d_out, lora_dropout > 0.0, fused, peft_autocast,
-                                               method == "qlora", kbit_fp32)
+        l_fwd, l_bwd = F.lora_traffic_elements(d_in, d_out, lora_dropout > 0.0, lora_fused(framework, fused),
+                                               peft_autocast, method == "qlora", kbit_fp32)
         lora_tok = 2.0 * (l_fwd * (1.0 + rec_whole + rec_op) + l_bwd) / (tp * pp * cp)
     # QLoRA under prepare_model_for_kbit_training (flops.KBIT_*): fp32 element-wise passes and the 4-bit linears' casts
     kbit_on = where(fused, False, peft_autocast) if (method == "qlora" and kbit_fp32) else False
