@@ -11,7 +11,13 @@ Rows (every fine-tuning row whose GPU and model the catalogue describes, from tw
   Megatron-Core with Transformer Engine; its FP8 is TE's delayed scaling (``fp8_hybrid`` with an amax history;
   NeMo 1.0 ``megatron_gpt_config.yaml``), its LoRA ``peft.lora_tuning`` default is ``target_modules:
   ['attention_qkv']``, ``adapter_dim: 32``, ``adapter_dropout: 0.0`` (``examples/nlp/language_modeling/tuning/conf/
-  megatron_gpt_finetuning_config.yaml`` at the same commit).
+  megatron_gpt_finetuning_config.yaml`` at the same commit). The runs themselves are NVIDIA/NeMo-Framework-Launcher
+  ``examples/peft/llama/h100/{7b,13b}_1node{,_lora}.sh``, ``70b_2node.sh``, ``70b_1node_lora.sh`` (commit 97f45c18,
+  "use new launcher naming", June 2024; GBS 32 since 8b834caf): ``packed_sequence=true``, ``pad_to_max_length=true``,
+  ``max_seq_length=4096``, ``fp8=true``, ``++fp8_params=true``; SFT with ``mcore_distributed_optim`` (bf16 gradient
+  sync), 13B SFT PP 4 with VP 10, 70B SFT TP 4 PP 4 VP 20 with sequence parallelism and ``ub_tp_comm_overlap``;
+  LoRA with ``optim.name=fused_adam`` and the ``llama/sft.yaml`` LoRA defaults (``adapter_dim: 32``, dropout 0),
+  70B LoRA TP 2 PP 4 with ``ub_tp_comm_overlap`` (``sequence_parallel: False`` in the yaml).
 * Megatron-Bridge 26.06 (NVIDIA-NeMo/Megatron-Bridge ``docs/performance-summary.md`` at commit 8f341b04f, "SFT
   Performance" and "LoRA Performance", Llama 3 70B). The recipes at the same commit
   (``scripts/performance/configs/llama/llama3_llm_finetune.py``, ``llama3_workload_base_configs.py``,
@@ -52,8 +58,8 @@ BRIDGE_2606 = "Megatron-Bridge 26.06"
 #: published model TFLOP/s/GPU)
 ROWS = [
     (NEMO_2407, "H100", "llama-2-7b", "full", "FP8", 8, 32, 1, 1, 1, 16891, 673),
-    (NEMO_2407, "H100", "llama-2-13b", "full", "FP8", 8, 32, 1, 4, 1, 10176, 787),
-    (NEMO_2407, "H100", "llama-2-70b", "full", "FP8", 16, 32, 4, 4, 1, 1816, 749),
+    (NEMO_2407, "H100", "llama-2-13b", "full", "FP8", 8, 32, 1, 4, 10, 10176, 787),
+    (NEMO_2407, "H100", "llama-2-70b", "full", "FP8", 16, 32, 4, 4, 20, 1816, 749),
     (NEMO_2407, "H100", "llama-2-7b", "lora", "FP8", 8, 32, 1, 1, 1, 24824, 663),
     (NEMO_2407, "H100", "llama-2-13b", "lora", "FP8", 8, 32, 1, 1, 1, 14629, 757),
     (NEMO_2407, "H100", "llama-2-70b", "lora", "FP8", 8, 32, 2, 4, 1, 2621, 722),
@@ -75,7 +81,7 @@ FP8_RECIPE = {(NEMO_2407, "FP8"): "te_delayed", (BRIDGE_2606, "FP8"): "te_curren
               (BRIDGE_2606, "MXFP8"): "te_current"}
 #: the predictions before this work (commit efaf7ef, LoRA entered on q/k/v/o: the scenario had no fused-qkv
 #: target), tokens/s/GPU, in ROWS order (None: not predicted)
-BEFORE: list[float | None] = [18052, 8225, 1674, 21008, 11749, 2338, None, None, 4337, 4337, 1707, None, None, 6151,
+BEFORE: list[float | None] = [18052, 9579, 1828, 21880, 12149, 2171, None, None, 4337, 4337, 1707, None, None, 6151,
                                 6291, 2450]
 
 
@@ -93,13 +99,25 @@ def scenario(row, targets: str | None = None) -> dict | None:
     if GPU[system] is None:
         return None
     t = {"framework": "megatron", "method": method, "precision": "fp8", "fp8_recipe": FP8_RECIPE[(src, prec)],
-         "seq_len": 4096, "micro_batch_size": 1, "global_batch_size": gbs, "packing": True, "recompute": "none"}
+         "seq_len": 4096, "micro_batch_size": 1, "global_batch_size": gbs, "packing": True, "recompute": "none",
+         # NeMo ``fp8_params=true`` (every launcher script), Megatron-Bridge ``fp8_param_gather = True``
+         "fp8_all_gather": True}
+    # sequence parallelism and TP overlap: Megatron-Bridge when TP > 1; NeMo's scripts set them on the 70B SFT
+    # run only (the 70B LoRA script sets ub_tp_comm_overlap without sequence parallelism, the yaml default, and
+    # NeMo then turns the overlap off: megatron_base_model.py "Pipelined tensor-parallel communication overlap is
+    # available with sequence-parallelism. Setting `ub_tp_comm_overlap` to False.")
+    sp = tp > 1 and not (src == NEMO_2407 and method == "lora")
+    if tp > 1:
+        t["tp_comm_overlap"] = sp
+    # NeMo's LoRA scripts run ``optim.name=fused_adam`` (no distributed optimizer); its SFT scripts and every
+    # Megatron-Bridge recipe the distributed optimizer
+    zero = 0 if (src == NEMO_2407 and method == "lora") else 1
     if method == "lora":
         rank, tgt = LORA[src]
         t.update(lora_rank=rank, lora_targets=targets or tgt, lora_dropout=0.0)
     return {"model": {"preset": preset}, "training": t,
             "data": {"mean_sample_len": SQUAD_MEAN_TOKENS},
-            "parallel": {"tp": tp, "pp": pp, "vpp": vp, "sequence_parallel": tp > 1, "zero": 1},
+            "parallel": {"tp": tp, "pp": pp, "vpp": vp, "sequence_parallel": sp, "zero": zero},
             "hardware": {"gpu": GPU[system], "num_gpus": n}}
 
 

@@ -101,3 +101,26 @@ def test_published_rows_as_entered_and_closer_than_before():
     sc = mod.scenario(mod.ROWS[3])
     assert sc["training"]["lora_targets"] == "qkv" and sc["training"]["lora_rank"] == 32
     assert sc["training"]["packing"] and sc["data"]["mean_sample_len"] == mod.SQUAD_MEAN_TOKENS
+
+
+def test_megatron_fp8_param_gather_hand_derived():
+    from gpuplanner.core.params import base_linear_params
+
+    # LoRA: the frozen FP8 weights are never cast again (TE fp8_model_init); without the flag TE casts every
+    # local weight once per step (delayed scaling: 4 bytes per weight)
+    r, on = layout(scn(fp8_all_gather=True))
+    _, off = layout(scn())
+    n_w = float(base_linear_params(r.arch))
+    assert off["fp8_w_bytes"] == pytest.approx(n_w * 4.0)
+    assert on["fp8_w_bytes"] == 0.0
+    # full fine-tuning with the distributed optimizer over 8 ranks: the optimizer casts its shard (4 / 8 bytes per
+    # weight), TE transposes the gathered weight once (2 bytes); the all-gather moves 1 byte per FP8 weight
+    r, full = layout(scn(method="full", fp8_all_gather=True))
+    assert full["fp8_w_bytes"] == pytest.approx(n_w * (4.0 / 8 + 2.0))
+    p_tot = float(r.facts.params.total)
+    ag = T._ring_factor(8.0, "all_gather", T._ScalarOps)
+    assert full["param_sync_bytes"] == pytest.approx(p_tot * (2.0 - n_w / p_tot) * ag)
+    # only Megatron with a TE recipe; torchao's FSDP2 flag keeps its own meaning
+    assert not fp8mod.megatron_fp8_param_gather("megatron", "bf16", None, True)
+    assert not fp8mod.megatron_fp8_param_gather("fsdp", "fp8", None, True)
+    assert fp8mod.megatron_fp8_param_gather("megatron", "fp8", "te_current", True)

@@ -136,3 +136,20 @@ def all_gather_in_fp8(framework: str, precision: str, recipe: str | None, flag: 
     """Whether FSDP2 all-gathers the weights in FP8 (torchao ``enable_fsdp_float8_all_gather``): only asked for
     (torchtitan's default is off), only FSDP2 with an FP8 recipe that supports it."""
     return bool(flag) and framework == "fsdp" and precision == "fp8" and recipe_for(framework, recipe).all_gather_fp8
+
+
+def megatron_fp8_param_gather(framework: str, precision: str, recipe: str | None, flag: bool | None) -> bool:
+    """Megatron-Core ``--fp8-param-gather`` (``training.fp8_all_gather`` under framework ``megatron``): "Keep the
+    compute param in fp8 (do not use any other intermediate dtype) and perform the param all-gather in fp8"
+    (``megatron/training/arguments.py``); the model is built under TE's ``fp8_model_init`` (NeMo 1.0
+    ``fp8_params``, ``megatron_gpt_model.py``). Off by default in Megatron-Core and NeMo 1.0; Megatron-Bridge's FP8
+    mixed-precision presets (``bf16_with_fp8_current_scaling_mixed``, ``bf16_with_mxfp8_mixed``) set
+    ``fp8_param_gather = True``. What changes in time (:mod:`timing`): the distributed optimizer casts only its
+    fp32 shard into the FP8 parameter after the step (``fp8_utils.quantize_param_shard``) and all-gathers 1 byte per
+    FP8 weight; TE then builds the transposed copy of each gathered weight once (``post_all_gather_processing``,
+    read 1 + write 1 byte); frozen FP8 weights (LoRA's base layers) are never cast again."""
+    return bool(flag) and framework == "megatron" and precision == "fp8" and recipe_for(framework, recipe).library == "te"
+
+
+#: bytes per FP8 weight of TE's transposed copy after each FP8 parameter all-gather (read 1 + write 1)
+FP8_PARAM_TRANSPOSE_BYTES = 2.0

@@ -232,7 +232,9 @@ class TrainingSection(_Section):
                           "tensorwise/rowwise (core/fp8.py); null: the framework's default")
     fp8_all_gather: bool | None = Field(
         None, description="FSDP2 with torchao tensorwise FP8: all-gather weights in FP8 "
-                          "(enable_fsdp_float8_all_gather); null: off, torchtitan's default")
+                          "(enable_fsdp_float8_all_gather); Megatron with a Transformer Engine recipe: "
+                          "--fp8-param-gather (weights kept in FP8, gathered in FP8; Megatron-Bridge's FP8 "
+                          "presets turn it on); null: off, the frameworks' default")
 
     @model_validator(mode="before")
     @classmethod

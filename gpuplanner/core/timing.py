@@ -826,6 +826,10 @@ def time_layout(
     dp_spans = tp * n_dp > gpn
     w_bytes = 0.5 + 1.0 / 64 if method == "qlora" else 2.0
     fp8_ag = fp8mod.all_gather_in_fp8(framework, precision, fp8_recipe, fp8_all_gather)
+    mg_fp8_pg = fp8mod.megatron_fp8_param_gather(framework, precision, fp8_recipe, fp8_all_gather)
+    # the distributed optimizer's parameter all-gather: 16-bit, or 1 byte for the FP8 linear weights (embeddings, norms
+    # and the output layer stay 16-bit) under Megatron's --fp8-param-gather
+    sync_b = 2.0 - (float(base_linear_params(m.arch)) / float(m.params.total) if mg_fp8_pg and not lora else 0.0)
     if fp8_ag:
         w_bytes = 1.0  # torchao enable_fsdp_float8_all_gather: the shard is cast before the all-gather
     L_stage = maximum(m.L / pp, 1.0)
@@ -936,6 +940,11 @@ def time_layout(
         w_cast = rcp.w_bytes - where(fused, rcp.fused_saving, 0.0)
         w_params = base_linear_params(m.arch) * shard_frac / where(fp8_ag & (zero >= 2), n_dp, 1.0)
         fp8_w_bytes = w_params * w_cast * (m_acc if rcp.w_per_micro_batch else 1.0)
+        if mg_fp8_pg:
+            # Megatron --fp8-param-gather (fp8.megatron_fp8_param_gather): the optimizer casts its shard, TE transposes
+            # each gathered weight once; frozen base weights (LoRA) stay as they were cast at load
+            fp8_w_bytes = 0.0 if lora else w_params * (w_cast / maximum(where(zero >= 1, n_dp, 1.0), 1.0)
+                                                       + fp8mod.FP8_PARAM_TRANSPOSE_BYTES)
     deq_bytes = 0.0
     if method == "qlora":
         deq_passes = 2.0 + rec_whole + rec_op
@@ -964,7 +973,7 @@ def time_layout(
                                                                  _ring_factor(n_edp, "all_reduce", ops)),
         "param_sync_exp_bytes": exp_gpu * 2.0 * _ring_factor(n_edp, "all_gather", ops), "k_exp": k_exp,
         "grad_sync_lat": n_buckets * g_lat * n_red, "grad_reductions": n_red,
-        "param_sync_bytes": (trainable_sync_gpu(weight_gpu, grad_gpu, lora) - exp_gpu) * 2.0 * ag_factor,
+        "param_sync_bytes": (trainable_sync_gpu(weight_gpu, grad_gpu, lora) - exp_gpu) * sync_b * ag_factor,
         "param_sync_lat": n_buckets * ag_lat, "lat_ag": lat_ag, "gather_bytes": weight_gpu * w_bytes * ag_factor,
         "rs_bytes": grad_gpu * g_bytes * ag_factor, "fsdp_pp": fsdp_pp, "per_mb": per_mb,
         "fsdp_copy_bytes": fsdp_copy_bytes, "fsdp_copy_on": (framework == "fsdp") & per_mb & (n_dp > 1),

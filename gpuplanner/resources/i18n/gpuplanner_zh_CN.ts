@@ -8450,8 +8450,8 @@
         <translation>FP8 权重全收集</translation>
     </message>
     <message>
-        <source>FSDP2 with torchao tensorwise: gather the sharded weights in FP8 (half the bytes and buffer)</source>
-        <translation>FSDP2 配合 torchao 按张量缩放：以 FP8 收集切分的权重（字节数和缓冲区减半）</translation>
+        <source>FSDP2 with torchao tensorwise: gather the sharded weights in FP8 (half the bytes and buffer). Megatron with Transformer Engine: --fp8-param-gather, weights kept and gathered in FP8</source>
+        <translation>FSDP2 配合 torchao 按张量缩放：以 FP8 收集切分的权重（字节数和缓冲区减半）。Megatron 配合 Transformer Engine：--fp8-param-gather，权重以 FP8 保存并以 FP8 收集</translation>
     </message>
     <message>
         <source>Recompute every N-th layer</source>

@@ -254,7 +254,8 @@ class TrainingPage(BasePage):
                 "(Megatron, DeepSpeed), torchao tensorwise or rowwise (torchtitan). The linear layers run in FP8; "
                 "attention and the output layer stay in BF16")),
             "fp8_all_gather": (self.tr("FP8 weight all-gather"), self.tr(
-                "FSDP2 with torchao tensorwise: gather the sharded weights in FP8 (half the bytes and buffer)")),
+                "FSDP2 with torchao tensorwise: gather the sharded weights in FP8 (half the bytes and buffer). "
+                "Megatron with Transformer Engine: --fp8-param-gather, weights kept and gathered in FP8")),
             "recompute_every_n": (self.tr("Recompute every N-th layer"), self.tr(
                 "Every N-th layer: checkpoint the layers whose number is a multiple of N (torchtitan "
                 "selective_ac_option)")),
@@ -437,7 +438,7 @@ class TrainingPage(BasePage):
             self.labels[key].setEnabled(lora)
         fp8_on = s.training.precision == "fp8"
         self.form.setRowVisible(self.fp8_recipe.box, fp8_on)
-        self.form.setRowVisible(self.fp8_all_gather.box, fp8_on and s.training.framework == "fsdp")
+        self.form.setRowVisible(self.fp8_all_gather.box, fp8_on and s.training.framework in ("fsdp", "megatron"))
         self.form.setRowVisible(self.fsdp_version.box, s.training.framework == "fsdp")
         self.form.setRowVisible(self.pipeline_mbs.box, s.training.framework == "fsdp")
         self.form.setRowVisible(self.attention_kernel.box, bool(s.training.flash_attention))
