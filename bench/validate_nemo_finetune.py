@@ -103,7 +103,7 @@ def scenario(row, targets: str | None = None) -> dict | None:
     src, system, preset, method, prec, n, gbs, tp, pp, vp, _pub, _tf = row
     if GPU[system] is None:
         return None
-    t = {"framework": "megatron", "method": method, "precision": "fp8", "fp8_recipe": FP8_RECIPE[(src, prec)],
+    t = {"framework": "megatron-bridge", "method": method, "precision": "fp8", "fp8_recipe": FP8_RECIPE[(src, prec)],
          "seq_len": 4096, "micro_batch_size": 1, "global_batch_size": gbs, "packing": True, "recompute": "none",
          # NeMo ``fp8_params=true`` (every launcher script), Megatron-Bridge ``fp8_param_gather = True``
          "fp8_all_gather": True}

@@ -27,7 +27,7 @@ Optimizer = Literal["adamw", "adamw_8bit", "sgd", "adafactor"]
 Recompute = Literal["none", "megatron_selective", "full", "op_sac", "layer_sac"]
 Framework = Literal["hf", "fsdp", "deepspeed", "megatron",
                     # fine-tuning tools (core/frameworks.py: each one's engine, defaults and sources)
-                    "llamafactory", "unsloth", "ms-swift", "megatron-swift", "trl", "axolotl"]
+                    "llamafactory", "unsloth", "ms-swift", "megatron-swift", "megatron-bridge", "trl", "axolotl"]
 #: The training objective on top of ``method`` (core/methods.py has what each one holds and runs).
 Objective = Literal["sft", "dpo", "ipo", "kto", "orpo", "simpo", "reward", "ppo", "grpo"]
 ReferenceMode = Literal["separate", "lora_base", "precomputed", "none"]
@@ -41,7 +41,7 @@ LoraTargets = Literal["attention", "all_linear", "qkv"]
 #: Activation recomputation each fine-tuning tool runs by default (sources in core/frameworks.py; the
 #: scenario applies it when ``training.recompute`` is not given: the user's own choice always wins).
 _TOOL_RECOMPUTE = {"llamafactory": "full", "unsloth": "full", "ms-swift": "full", "megatron-swift": "megatron_selective",
-                   "trl": "full", "axolotl": "none"}
+                   "megatron-bridge": "none", "trl": "full", "axolotl": "none"}
 
 
 class _Section(BaseModel):

@@ -1939,6 +1939,10 @@
         <translation>megatron sft / megatron rlhf（ms-swift）；自行转换 Hugging Face 权重；需要 Transformer Engine 和 Apex</translation>
     </message>
     <message>
+        <source>Megatron-Bridge recipes (NeMo framework container); converts Hugging Face weights itself (AutoBridge)</source>
+        <translation>Megatron-Bridge 配方（NeMo 框架容器）；自行转换 Hugging Face 权重（AutoBridge）</translation>
+    </message>
+    <message>
         <source>trl CLI or a script; DeepSpeed/FSDP through Accelerate configs</source>
         <translation>用 trl 命令行或脚本；通过 Accelerate 配置使用 DeepSpeed/FSDP</translation>
     </message>

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QFormLayout, QLabel
 
+from gpuplanner.core.frameworks import engine_of
 from gpuplanner.core.methods import method_profile
 
 from gpuplanner.formatting import format_compact, gpu_display_name
@@ -20,7 +21,7 @@ from ..fit_box import FitHeightBox
 
 OBJECTIVES = ["sft", "dpo", "ipo", "kto", "orpo", "simpo", "reward", "ppo", "grpo"]
 FRAMEWORKS = ["hf", "fsdp", "deepspeed", "megatron", "llamafactory", "unsloth", "ms-swift", "megatron-swift",
-              "trl", "axolotl"]
+              "megatron-bridge", "trl", "axolotl"]
 #: which objective uses which field (the rest are disabled, never hidden: the user sees what exists)
 REFERENCED = ("dpo", "ipo", "kto", "ppo", "grpo")
 RL = ("ppo", "grpo")
@@ -364,7 +365,8 @@ class TrainingPage(BasePage):
         self.framework.set_labels({"hf": self.tr("HF Trainer / PyTorch"), "fsdp": "PyTorch FSDP",
                                    "deepspeed": "DeepSpeed", "megatron": "Megatron-LM",
                                    "llamafactory": "LLaMA-Factory", "unsloth": "Unsloth", "ms-swift": "ms-swift",
-                                   "megatron-swift": "Megatron-SWIFT", "trl": "TRL", "axolotl": "Axolotl"})
+                                   "megatron-swift": "Megatron-SWIFT", "megatron-bridge": "NeMo / Megatron-Bridge",
+                                   "trl": "TRL", "axolotl": "Axolotl"})
         self.objective.set_labels({
             "sft": self.tr("next-token loss (pretraining / SFT)"), "dpo": "DPO", "ipo": "IPO", "kto": "KTO",
             "orpo": self.tr("ORPO (no reference)"), "simpo": self.tr("SimPO (no reference)"),
@@ -438,7 +440,8 @@ class TrainingPage(BasePage):
             self.labels[key].setEnabled(lora)
         fp8_on = s.training.precision == "fp8"
         self.form.setRowVisible(self.fp8_recipe.box, fp8_on)
-        self.form.setRowVisible(self.fp8_all_gather.box, fp8_on and s.training.framework in ("fsdp", "megatron"))
+        self.form.setRowVisible(self.fp8_all_gather.box,
+                                fp8_on and engine_of(s.training.framework) in ("fsdp", "megatron"))
         self.form.setRowVisible(self.fsdp_version.box, s.training.framework == "fsdp")
         self.form.setRowVisible(self.pipeline_mbs.box, s.training.framework == "fsdp")
         self.form.setRowVisible(self.attention_kernel.box, bool(s.training.flash_attention))
