@@ -124,3 +124,37 @@ def test_megatron_fp8_param_gather_hand_derived():
     assert not fp8mod.megatron_fp8_param_gather("megatron", "bf16", None, True)
     assert not fp8mod.megatron_fp8_param_gather("fsdp", "fp8", None, True)
     assert fp8mod.megatron_fp8_param_gather("megatron", "fp8", "te_current", True)
+
+
+def test_fp8_plans_have_their_own_mfu_ceiling():
+    from gpuplanner.core import advisor
+    from gpuplanner.core.timing import time_estimate
+
+    # the class's published FP8 run, by the time model's own MFU definition (model FLOPs, BF16 dense peak):
+    # NeMo 24.07 Llama 2 7B FP8 pre-training, 16,934 tokens/s/GPU on 8 H100
+    sc = scenario_from_dict({"model": {"preset": "llama-2-7b"}, "training": {
+        "framework": "megatron", "precision": "fp8", "seq_len": 4096, "micro_batch_size": 1,
+        "global_batch_size": 128}, "parallel": {"zero": 1}, "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}})
+    t = time_estimate(resolve(sc))
+    c7 = advisor.mfu_ceiling("h100-sxm-80gb", "megatron", 7e9, "fp8")
+    assert c7["mfu"] == pytest.approx(16934 * t.flops_per_token / 989e12, abs=5e-4)
+    assert advisor.mfu_ceiling("h100-sxm-80gb", "megatron", 70e9, "fp8")["mfu"] == 0.7482
+    # no FP8 run of the class: the lowest FP8 ceiling; BF16 plans keep the shipped table
+    fs = advisor.mfu_ceiling("h100-sxm-80gb", "fsdp", 7e9, "fp8")
+    assert fs["mfu"] == 0.7336 and fs["fallback"] == "no_framework_run"
+    assert advisor.mfu_ceiling("h100-sxm-80gb", "megatron", 7e9)["mfu"] < 0.6
+    # the Megatron-Bridge H100 FP8 LoRA row is timed as modelled, not at a BF16 run's MFU
+    from gpuplanner.core.evaluate import evaluate
+
+    ev = evaluate(scenario_from_dict(_bench().scenario(_bench().ROWS[15])))
+    assert ev.mfu_ceiling is not None and ev.mfu_ceiling["class"].endswith("/fp8")
+    assert not ev.mfu_capped and ev.mfu_used == pytest.approx(ev.mfu_modelled)
+
+
+def test_megatron_bridge_runs_lora_with_model_parallelism():
+    from gpuplanner.core import frameworks as fw
+
+    assert fw.unsupported("megatron-bridge", "lora", tp=2, pp=4, vpp=20, zero=1) is None
+    assert fw.unsupported("megatron", "lora", tp=2, pp=4) is not None  # Megatron-LM has no LoRA
+    assert fw.engine_of("megatron-bridge") == "megatron"
+    assert scn(framework="megatron-bridge").training.recompute == "none"
