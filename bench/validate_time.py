@@ -986,8 +986,13 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "(3) Transformer Engine writes no transposed FP8 copy of a frozen layer's input (`fp8.TE_FROZEN_X_SAVING`); "
         "(4) Megatron's adapter scaling and add are eager ops (`timing.lora_fused`); (5) Megatron's "
         "`--fp8-param-gather` (`fp8.megatron_fp8_param_gather`): shard cast, one transpose, 1-byte parameter "
-        "gather, frozen FP8 weights never re-cast. `before` is the model before these changes on the same "
-        "scenarios (LoRA on q/k/v/o, the only attention choice then).",
+        "gather, frozen FP8 weights never re-cast; (6) a fine-tuning tool `megatron-bridge` (NeMo / Megatron-"
+        "Bridge: the Megatron-Core engine with LoRA inside the Megatron model, so TP/PP apply; before, framework "
+        "`megatron` refused LoRA); (7) FP8 plans have their own MFU ceiling class (`advisor.FP8_CEILINGS`: NeMo "
+        "24.07's FP8 Llama 2 7B / 70B runs, MFU 73% / 75% of the BF16 peak) instead of the BF16 runs' 48–49%, which "
+        "capped every Megatron FP8 plan a user saw (\"shown before\": 20–38% too slow). `before` is the time model "
+        "before these changes on the same scenarios (LoRA on q/k/v/o, the only attention choice then); the "
+        "\"shown\" columns are what `evaluate()` reports after the MFU ceiling.",
         "",
         *nemo_finetune_sanity(),
         "",
