@@ -13,7 +13,8 @@ Each check is written once, element-wise (numpy arrays or plain numbers), so the
   of its GPU family and size; a GPU family without one (consumer, workstation, Blackwell, domestic cards) the
   lowest ceiling of its framework family and size over the families that have runs. The user's own MFU
   (``assumptions.mfu``) and a measured run (``assumptions.measured_runs``) are evidence and are not capped;
-  ``constraints.rules.mfu_ceiling = false`` turns the ceiling off.
+  ``constraints.rules.mfu_ceiling = false`` turns the ceiling off. FP8 plans are a class of their own
+  (:data:`FP8_CEILINGS`: NVIDIA's published FP8 runs), since the MFU is counted on the BF16 peak.
 * **Memory headroom** (``memory_margin``): the memory model's 75th-percentile under-prediction on published peaks
   (docs/validation_memory.md). A plan using more than ``(1 − margin)`` of the card is *tight*.
 * **Deadline and budget at the band's far end**: the upper end of the calendar and cost band
