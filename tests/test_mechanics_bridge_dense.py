@@ -95,9 +95,10 @@ def test_mxfp8_refused_off_blackwell():
         tps(scn(gpu="h100-sxm-80gb", recipe="te_mxfp8", mbs=1))
 
 
-def test_megatron_fp8_param_gather_halves_the_weight_all_gather():
-    # Megatron --fp8-param-gather (Bridge's FP8 presets): the distributed optimizer's parameter all-gather and
-    # Megatron FSDP's gathers move 1 byte per parameter instead of 2; off unless asked for
+def test_megatron_fp8_param_gather_moves_the_linear_weights_in_one_byte():
+    # Megatron --fp8-param-gather (Bridge's FP8 presets): the distributed optimizer's parameter all-gather moves 1 byte
+    # per FP8 linear weight instead of 2; embeddings, norms and the output layer stay 16-bit; off unless asked for
+    from gpuplanner.core.params import base_linear_params
     from gpuplanner.core.scenario import scenario_from_dict as sfd
 
     def lay(ag):
@@ -106,19 +107,22 @@ def test_megatron_fp8_param_gather_halves_the_weight_all_gather():
         r = resolve(sfd(d))
         kw, _ = T.time_kwargs(r)
         kw = {k: v for k, v in kw.items() if k not in T.GPU_TIME_ARGS}
-        return T.time_layout(r.facts, **kw, tp=1, pp=1, cp=1, ep=1, dp=16, zero=1, recompute=0, mbs=1, sp=False,
-                             grad_accum=8, vpp=1, num_gpus=16, gpus_per_node=8, offload=False)
+        return r, T.time_layout(r.facts, **kw, tp=1, pp=1, cp=1, ep=1, dp=16, zero=1, recompute=0, mbs=1, sp=False,
+                                grad_accum=8, vpp=1, num_gpus=16, gpus_per_node=8, offload=False)
 
-    off, on = lay(None), lay(True)
-    assert float(on["param_sync_bytes"]) == pytest.approx(float(off["param_sync_bytes"]) / 2.0, rel=1e-9)
-    assert fp8.all_gather_in_fp8("megatron", "fp8", "te_current", True)
-    assert not fp8.all_gather_in_fp8("megatron", "fp8", "te_current", None)
-    assert not fp8.all_gather_in_fp8("megatron", "bf16", None, True)
+    (r, off), (_, on) = lay(None), lay(True)
+    linear = float(base_linear_params(r.facts.arch)) / float(r.facts.params.total)
+    assert 0.5 < linear < 1.0
+    assert float(on["param_sync_bytes"]) == pytest.approx(float(off["param_sync_bytes"]) * (2.0 - linear) / 2.0,
+                                                          rel=1e-9)
+    assert fp8.megatron_fp8_param_gather("megatron", "fp8", "te_current", True)
+    assert not fp8.megatron_fp8_param_gather("megatron", "fp8", "te_current", None)
+    assert not fp8.megatron_fp8_param_gather("megatron", "bf16", None, True)
+    assert not fp8.all_gather_in_fp8("megatron", "fp8", "te_current", True)  # FSDP2's torchao path only
 
 
 def test_megatron_lora_wraps_the_fused_qkv():
-    # Megatron-Bridge's LoRA on linear_qkv: one adapter per layer reading h and writing q + 2·kv; PEFT on an unfused
-    # HF model with q/k/v targets: three adapters, each reading h
+    # Megatron-Bridge's LoRA on linear_qkv: one adapter per layer reading h and writing q + 2·kv
     from gpuplanner.core import flops as F
     from gpuplanner.core.params import lora_linears
 
@@ -127,5 +131,8 @@ def test_megatron_lora_wraps_the_fused_qkv():
     kv = a.num_kv_heads * a.head_dim
     d_in, d_out = F.lora_io_elements(T.lora_arch(a, "megatron"), "qkv")
     assert (d_in, d_out) == (h * L, (h + 2 * kv) * L)
-    assert F.lora_io_elements(T.lora_arch(a, "hf"), "qkv") == (3 * h * L, (h + 2 * kv) * L)
-    assert [lin.name for lin, _ in lora_linears(a, "qkv")] == ["q_proj", "k_proj", "v_proj"]
+    # the ``qkv`` target is Megatron's fused linear_qkv (scenario.LoraTargets): one adapter in every tool
+    assert F.lora_io_elements(T.lora_arch(a, "hf"), "qkv") == (h * L, (h + 2 * kv) * L)
+    assert [lin.name for lin, _ in lora_linears(a, "qkv")] == ["qkv_proj"]
+    # the attention target on an unfused HF checkpoint keeps PEFT's separate q/k/v adapters
+    assert F.lora_io_elements(T.lora_arch(a, "hf"), "attention")[0] == 4 * h * L

@@ -13,7 +13,8 @@ Each check is written once, element-wise (numpy arrays or plain numbers), so the
   of its GPU family and size; a GPU family without one (consumer, workstation, Blackwell, domestic cards) the
   lowest ceiling of its framework family and size over the families that have runs. The user's own MFU
   (``assumptions.mfu``) and a measured run (``assumptions.measured_runs``) are evidence and are not capped;
-  ``constraints.rules.mfu_ceiling = false`` turns the ceiling off.
+  ``constraints.rules.mfu_ceiling = false`` turns the ceiling off. FP8 plans are a class of their own
+  (:data:`FP8_CEILINGS`: NVIDIA's published FP8 runs), since the MFU is counted on the BF16 peak.
 * **Memory headroom** (``memory_margin``): the memory model's 75th-percentile under-prediction on published peaks
   (docs/validation_memory.md). A plan using more than ``(1 − margin)`` of the card is *tight*.
 * **Deadline and budget at the band's far end**: the upper end of the calendar and cost band
@@ -60,10 +61,49 @@ def gpu_family(gpu_id: str) -> str | None:
     return None
 
 
+#: FP8 plans are a class of their own: the time model's MFU counts model FLOPs against the card's dense *BF16* peak
+#: (timing: ``mfu = tokens/s × model FLOPs / peak16``), and FP8 GEMMs run at up to twice that rate, so the BF16
+#: runs of ``validation_bands.json`` (the shared set has no FP8 run) do not bound an FP8 plan. The best published
+#: FP8 runs, by the same MFU (model FLOPs per token with causal attention, the catalogue's 989 TFLOP/s BF16 peak):
+#: NVIDIA's NeMo 24.07 pre-training table on DGX-H100 at FP8 (Transformer Engine, Megatron-Core; NVIDIA/NeMo
+#: ``docs/source/performance/performance_summary.md`` at commit 8e3d65dcfe, 2024-09-09): Llama 2 7B on 8 GPUs,
+#: 16,934 tokens/s/GPU (MFU 0.7336 at 42.86 GFLOP per token); Llama 2 70B on 64 GPUs (TP 4, PP 4, VP 20), 1,728
+#: tokens/s/GPU (0.7482 at 428.4 GFLOP per token). Classes without an FP8 run take the lowest FP8 ceiling (the
+#: same fallback as the BF16 table's).
+FP8_CEILINGS = {
+    "hopper_dc/megatron/le20b": {
+        "mfu": 0.7336, "metric": "mfu", "row": "nemo-24.07-llama2-7b-fp8-8gpu",
+        "source": "NVIDIA NeMo 24.07 performance summary (DGX-H100, FP8)",
+        "source_url": "https://github.com/NVIDIA/NeMo/blob/8e3d65dcfe/docs/source/performance/performance_summary.md",
+        "source_locator": "docs/source/performance/performance_summary.md, Pretraining table, LLAMA2-7B",
+        "layout": "8 GPUs, TP 1 × PP 1, seq 4096, GBS 128", "gpu_type": "H100", "source_date": "2024-09-09"},
+    "hopper_dc/megatron/gt20b": {
+        "mfu": 0.7482, "metric": "mfu", "row": "nemo-24.07-llama2-70b-fp8-64gpu",
+        "source": "NVIDIA NeMo 24.07 performance summary (DGX-H100, FP8)",
+        "source_url": "https://github.com/NVIDIA/NeMo/blob/8e3d65dcfe/docs/source/performance/performance_summary.md",
+        "source_locator": "docs/source/performance/performance_summary.md, Pretraining table, LLAMA2-70B",
+        "layout": "64 GPUs, TP 4 × PP 4 × VP 20, seq 4096, GBS 128", "gpu_type": "H100", "source_date": "2024-09-09"},
+}
+
+
+def _fp8_ceiling(gpu_id: str, engine: str, params_total: float) -> dict | None:
+    """The FP8 class's ceiling (:data:`FP8_CEILINGS`): the class's own run, else the lowest FP8 ceiling."""
+    size = "le20b" if params_total <= DENSE_SPLIT_PARAMS else "gt20b"
+    key = f"{gpu_family(gpu_id)}/{engine}/{size}"
+    if key in FP8_CEILINGS:
+        return {**FP8_CEILINGS[key], "class": key + "/fp8", "fallback": None}
+    k = min(FP8_CEILINGS, key=lambda k: FP8_CEILINGS[k]["mfu"])
+    why = "no_framework_run" if gpu_family(gpu_id) == "hopper_dc" else "no_gpu_run"
+    return {**FP8_CEILINGS[k], "class": k + "/fp8", "fallback": why}
+
+
 @functools.lru_cache(maxsize=512)
-def mfu_ceiling(gpu_id: str, engine: str, params_total: float) -> dict | None:
+def mfu_ceiling(gpu_id: str, engine: str, params_total: float, precision: str = "bf16") -> dict | None:
     """The ceiling for a GPU × framework family (``engine``: core.frameworks.engine_of) × model size: ``{"mfu",
-    "row", "source", "source_date", "layout", "class", "fallback"}``; None when the table is missing."""
+    "row", "source", "source_date", "layout", "class", "fallback"}``; None when the table is missing. FP8 plans
+    (``precision == "fp8"``) have their own class (:data:`FP8_CEILINGS`)."""
+    if precision == "fp8":
+        return _fp8_ceiling(gpu_id, engine, params_total)
     table = (_doc().get("mfu_ceilings") or {}).get("ceilings") or {}
     if not table:
         return None
@@ -100,7 +140,7 @@ def ceiling_for(s: Any, gpu_id: str, params_total: float) -> float | None:
         return None
     from .frameworks import engine_of
 
-    c = mfu_ceiling(gpu_id, engine_of(s.training.framework), float(params_total))
+    c = mfu_ceiling(gpu_id, engine_of(s.training.framework), float(params_total), str(s.training.precision))
     return None if c is None else float(c["mfu"])
 
 

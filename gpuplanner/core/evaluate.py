@@ -652,7 +652,8 @@ def _ceiling_of(s: Scenario, r: Any) -> dict | None:
         return None
     from .frameworks import engine_of
 
-    return advisormod.mfu_ceiling(r.gpu.id, engine_of(s.training.framework), float(r.params.total))
+    return advisormod.mfu_ceiling(r.gpu.id, engine_of(s.training.framework), float(r.params.total),
+                                  str(s.training.precision))
 
 
 def _risk(c: Any, days_band: Any, cost_band: Any) -> bool | None:

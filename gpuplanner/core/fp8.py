@@ -127,6 +127,23 @@ def recipe_for(framework: str, recipe: str | None) -> Fp8Recipe:
     return RECIPES[recipe or DEFAULT_RECIPE.get(framework, "te_delayed")]
 
 
+#: Frozen weights under Transformer Engine (LoRA/QLoRA base layers): no weight-gradient GEMM, so TE writes only the
+#: row-wise FP8 copy of each linear's input, not the transposed (column-wise) one the wgrad GEMM reads
+#: (``transformer_engine/pytorch/module/linear.py`` and ``layernorm_linear.py``: ``backward_needs_input =
+#: is_grad_enabled and weight.requires_grad``; ``input_quantizer.set_usage(rowwise=True,
+#: columnwise=backward_needs_input)``; TE 1.x: ``cast_to_fp8`` instead of ``fp8_cast_transpose_fused`` when the
+#: weight needs no gradient): one 1-byte write fewer per input element. The output gradient keeps both copies
+#: (``grad_output_quantizer.set_usage(rowwise=True, columnwise=True)`` in the modules' backward). torchao's
+#: ``Float8Linear`` casts the saved input in its backward only for the weight gradient as well, but no LoRA row
+#: runs it; only TE is changed.
+TE_FROZEN_X_SAVING = 1.0
+
+
+def frozen_x_saving(recipe: Fp8Recipe, lora: bool) -> float:
+    """Bytes per linear-input element that a frozen base weight saves on the FP8 casts (:data:`TE_FROZEN_X_SAVING`)."""
+    return TE_FROZEN_X_SAVING if lora and recipe.library == "te" else 0.0
+
+
 def cast_elements_per_token(m) -> tuple[float, float]:
     """(x, dy) elements per token and decoder layer that FP8 casts (before tensor parallelism): the distinct
     linear inputs (q/k/v share the norm output, gate/up share theirs) and every linear's output gradient.
@@ -141,20 +158,23 @@ def cast_elements_per_token(m) -> tuple[float, float]:
 
 
 def all_gather_in_fp8(framework: str, precision: str, recipe: str | None, flag: bool | None) -> bool:
-    """Whether the data-parallel weight all-gather moves FP8 (1 byte per parameter) instead of 16 bits; only when
-    asked for (``training.fp8_all_gather``; off by default in both tools):
+    """Whether FSDP2 all-gathers the weights in FP8 (torchao ``enable_fsdp_float8_all_gather``): only asked for
+    (torchtitan's default is off), only FSDP2 with an FP8 recipe that supports it."""
+    return bool(flag) and framework == "fsdp" and precision == "fp8" and recipe_for(framework, recipe).all_gather_fp8
 
-    * FSDP2 with an FP8 recipe that supports it: torchao ``enable_fsdp_float8_all_gather`` (torchtitan's default
-      is off).
-    * Megatron-Core with a Transformer Engine recipe: ``--fp8-param-gather`` ("keep the compute param in fp8 ... and
-      perform the param all-gather in fp8", ``megatron/training/arguments.py``, default off): the distributed
-      optimizer's parameter all-gather and Megatron FSDP's gathers move the FP8 weights. Megatron-Bridge's and NeMo's
-      FP8 mixed-precision presets switch it on (Bridge ``training/mixed_precision.py``: ``bf16_with_fp8_current_
-      scaling_mixed``, ``bf16_with_mxfp8_mixed``: ``fp8_param_gather = True``; NeMo ``recipes/precision/
-      mixed_precision.py``, delayed scaling too), so their performance recipes run with it."""
-    if not flag or precision != "fp8":
-        return False
-    rc = recipe_for(framework, recipe)
-    if framework == "megatron":
-        return rc.library == "te"
-    return framework == "fsdp" and rc.all_gather_fp8
+
+def megatron_fp8_param_gather(framework: str, precision: str, recipe: str | None, flag: bool | None) -> bool:
+    """Megatron-Core ``--fp8-param-gather`` (``training.fp8_all_gather`` under framework ``megatron``): "Keep the
+    compute param in fp8 (do not use any other intermediate dtype) and perform the param all-gather in fp8"
+    (``megatron/training/arguments.py``); the model is built under TE's ``fp8_model_init`` (NeMo 1.0
+    ``fp8_params``, ``megatron_gpt_model.py``). Off by default in Megatron-Core and NeMo 1.0; Megatron-Bridge's FP8
+    mixed-precision presets (``bf16_with_fp8_current_scaling_mixed``, ``bf16_with_mxfp8_mixed``) set
+    ``fp8_param_gather = True``. What changes in time (:mod:`timing`): the distributed optimizer casts only its
+    fp32 shard into the FP8 parameter after the step (``fp8_utils.quantize_param_shard``) and all-gathers 1 byte per
+    FP8 weight; TE then builds the transposed copy of each gathered weight once (``post_all_gather_processing``,
+    read 1 + write 1 byte); frozen FP8 weights (LoRA's base layers) are never cast again."""
+    return bool(flag) and framework == "megatron" and precision == "fp8" and recipe_for(framework, recipe).library == "te"
+
+
+#: bytes per FP8 weight of TE's transposed copy after each FP8 parameter all-gather (read 1 + write 1)
+FP8_PARAM_TRANSPOSE_BYTES = 2.0

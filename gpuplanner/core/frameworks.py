@@ -58,6 +58,9 @@ recomputation when ``training.recompute`` is not given, ``scenario._TOOL_RECOMPU
   ``recompute_granularity`` default ``selective`` (core attention, ``recompute_modules=["core_attn"]``),
   ``sequence_parallel`` default false, ``micro_batch_size`` 1, the distributed optimizer; TP, PP, CP, EP;
   LoRA through its own tuner (SWIFT docs "Megatron-SWIFT / Command line parameters", v3.10).
+* ``megatron-bridge`` — NeMo / Megatron-Bridge (NVIDIA-NeMo/Megatron-Bridge; NeMo 1.0's NLP collection before it):
+  Megatron-Core with its own PEFT (LoRA adapters inside the Megatron model: TP/PP apply), recomputation off in the
+  fine-tuning recipes (``recipes/llama/llama3.py``), packed sequences and Transformer Engine FP8; SFT and LoRA.
 * ``trl`` — Hugging Face TRL: ``SFTConfig``/``DPOConfig``/``GRPOConfig`` set ``gradient_checkpointing = True``
   instead of the Trainer's False (``trl/trainer/*_config.py`` at f2cd577, 2026-07); DeepSpeed/FSDP through
   Accelerate configs; every method of :mod:`core.methods`.
@@ -193,6 +196,21 @@ _TOOLS = {
                                      "itself; needs Transformer Engine and Apex"),
         source="ms-swift docs 'Megatron-SWIFT / Command line parameters' (recompute_granularity selective, "
                "sequence_parallel false)"),
+    "megatron-bridge": FrameworkSupport(
+        # NeMo 2 / Megatron-Bridge (and NeMo 1.0's NLP collection before it): fine-tuning on Megatron-Core with its
+        # own PEFT (``megatron/bridge/peft/lora.py``: ``ParallelLinearAdapter`` inside the Megatron model, so TP/PP
+        # apply to LoRA too); the fine-tuning recipes leave recomputation off (``recipes/llama/llama3.py``
+        # ``*_sft_config`` / ``*_peft_config``: ``recompute_granularity = None``); packed sequences (THD) and FP8
+        # through Transformer Engine. No QLoRA in the Megatron path (bitsandbytes only on Hugging Face modules).
+        id="megatron-bridge", name="NeMo / Megatron-Bridge", tensor_parallel=True, pipeline_parallel=True,
+        context_parallel=True, expert_parallel=True, sequence_parallel=True, interleaved_pipeline=True,
+        zero_stages=(0, 1), pipeline_max_zero=1, recompute=("none", "megatron_selective", "full"),
+        methods=("pretrain", "full", "lora"), fused_kernels=True, engine="megatron", default_recompute="none",
+        objectives=("sft",), peft_model_parallel=True,
+        setup=QT_TRANSLATE_NOOP(CTX, "Megatron-Bridge recipes (NeMo framework container); converts Hugging Face "
+                                     "weights itself (AutoBridge)"),
+        source="NVIDIA-NeMo/Megatron-Bridge src/megatron/bridge/recipes/llama/llama3.py, peft/lora.py, "
+               "scripts/performance/configs/llama/"),
     "trl": FrameworkSupport(
         id="trl", name="TRL", tensor_parallel=False, pipeline_parallel=False, context_parallel=False,
         expert_parallel=False, sequence_parallel=False, interleaved_pipeline=False, zero_stages=(0, 1, 2, 3),

@@ -290,21 +290,24 @@ def _fuse(lins: list[Linear], names: tuple[str, ...], fused_name: str) -> list[L
 
 def lora_linears(a: ModelArch, targets: str) -> list[Linear]:
     """The linear layers PEFT adapts: ``attention`` = q/k/v/o projections (MLA: its projections); ``qkv`` = the
-    same without the output projection;
+    fused query/key/value projection alone (Megatron ``linear_qkv``);
     ``all_linear`` = every linear layer in the blocks except the router (PEFT ``target_modules="all-linear"``
     excludes the output head; Mixtral's experts are linear layers and are included). Where the modelling
     code stores q/k/v (or gate/up) as one matrix — GPT-2 ``c_attn``, NeoX/BLOOM/Falcon/ChatGLM
     ``query_key_value``, Phi-3 ``qkv_proj``/``gate_up_proj`` — PEFT puts one adapter ``r·(in + Σout)`` on it."""
     lin = attention_linears(a)
-    if a.fused_qkv and not a.is_mla:
+    if (a.fused_qkv or targets == "qkv") and not a.is_mla:
         lin = _fuse(lin, ("q_proj", "k_proj", "v_proj"), "qkv_proj")
+    if targets == "qkv":
+        # Megatron-Core keeps q/k/v in one ``linear_qkv`` whatever the checkpoint stores; its LoRA puts one adapter
+        # ``r·(h + q + 2·kv)`` on it (Megatron-Bridge ``peft/lora.py`` → ``ParallelLinearAdapter`` over the linear's
+        # in/out features); MLA has no fused projection: its query and KV down-projections
+        return [(l, a.num_layers) for l in lin if l.name in ("qkv_proj", "q_proj", "q_a_proj", "kv_a_proj_with_mqa")]
 
     def mlp(moe: bool) -> list[Linear]:
         m = [l for l in mlp_linears(a, moe) if l.name not in ("router", "shared_expert_gate")]
         return _fuse(m, ("gate_proj", "up_proj"), "gate_up_proj") if a.fused_gate_up else m
 
-    if targets == "qkv":  # the projections that read the attention input (MLA: its q and kv down/up projections)
-        return [(l, a.num_layers) for l in lin if l.name != "o_proj"]
     if targets == "all_linear":
         n_moe = a.num_moe_layers
         dense = mlp(False) if a.num_layers - n_moe else []

@@ -27,20 +27,21 @@ Optimizer = Literal["adamw", "adamw_8bit", "sgd", "adafactor"]
 Recompute = Literal["none", "megatron_selective", "full", "op_sac", "layer_sac"]
 Framework = Literal["hf", "fsdp", "deepspeed", "megatron",
                     # fine-tuning tools (core/frameworks.py: each one's engine, defaults and sources)
-                    "llamafactory", "unsloth", "ms-swift", "megatron-swift", "trl", "axolotl"]
+                    "llamafactory", "unsloth", "ms-swift", "megatron-swift", "megatron-bridge", "trl", "axolotl"]
 #: The training objective on top of ``method`` (core/methods.py has what each one holds and runs).
 Objective = Literal["sft", "dpo", "ipo", "kto", "orpo", "simpo", "reward", "ppo", "grpo"]
 ReferenceMode = Literal["separate", "lora_base", "precomputed", "none"]
 GenerationEngine = Literal["training", "vllm_colocated", "vllm_separate"]
-#: ``qkv``: the query/key/value projections only (Megatron-Bridge's and NeMo's LoRA performance recipes: ``target_modules =
-#: ["linear_qkv"]``; PEFT ``target_modules=["q_proj", "k_proj", "v_proj"]``)
+#: LoRA target sets: ``attention`` (q/k/v/o), ``all_linear`` (every linear of the blocks) and ``qkv``, one adapter
+#: on the fused query/key/value projection (Megatron-Core's ``linear_qkv``: the Megatron-Bridge performance recipes'
+#: ``target_modules=["linear_qkv"]``, NeMo 1.0's ``lora_tuning.target_modules: ['attention_qkv']`` default)
 LoraTargets = Literal["attention", "all_linear", "qkv"]
 
 
 #: Activation recomputation each fine-tuning tool runs by default (sources in core/frameworks.py; the
 #: scenario applies it when ``training.recompute`` is not given: the user's own choice always wins).
 _TOOL_RECOMPUTE = {"llamafactory": "full", "unsloth": "full", "ms-swift": "full", "megatron-swift": "megatron_selective",
-                   "trl": "full", "axolotl": "none"}
+                   "megatron-bridge": "none", "trl": "full", "axolotl": "none"}
 
 
 class _Section(BaseModel):
@@ -244,9 +245,10 @@ class TrainingSection(_Section):
                           "(Blackwell), or torchao float8 tensorwise/rowwise (core/fp8.py); null: the framework's "
                           "default")
     fp8_all_gather: bool | None = Field(
-        None, description="all-gather weights in FP8: FSDP2 with torchao tensorwise (enable_fsdp_float8_all_gather) "
-                          "or Megatron-Core with a Transformer Engine recipe (--fp8-param-gather, which Megatron-"
-                          "Bridge's and NeMo's FP8 presets set); null: off, both tools' default")
+        None, description="FSDP2 with torchao tensorwise FP8: all-gather weights in FP8 "
+                          "(enable_fsdp_float8_all_gather); Megatron with a Transformer Engine recipe: "
+                          "--fp8-param-gather (weights kept in FP8, gathered in FP8; Megatron-Bridge's FP8 "
+                          "presets turn it on); null: off, the frameworks' default")
 
     @model_validator(mode="before")
     @classmethod

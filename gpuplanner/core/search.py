@@ -1959,7 +1959,8 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
         # the figures of the tight-memory rule: the other plan's free share against the memory model's p75 error
         base.update(other_free=max(1.0 - float(cat["mem_gib"][j]) / float(cj.gpu.memory_gib), 0.0),
                     margin=advisormod.memory_margin())
-    ceil = advisormod.mfu_ceiling(cj.gpu.id, engine_of(cj.framework), float(cj.facts.params.total)) or {}
+    ceil = advisormod.mfu_ceiling(cj.gpu.id, engine_of(cj.framework), float(cj.facts.params.total),
+                                  str(cj.resolved.scenario.training.precision)) or {}
     base.update(cls=ceil.get("gpu_type") or "", src=ceil.get("source") or "")
     texts = {
         "deadline_risk": QT_TRANSLATE_NOOP(CTX, "{me} beats {other}: {other} meets the deadline only at its point "

@@ -542,6 +542,26 @@ def grad_reduce_bytes(framework: str, precision: str, master_weights: bool = Tru
     return 4.0 if master_weights else 2.0
 
 
+def lora_fused(framework: str, fused):
+    """Whether a LoRA adapter's scaling and add run fused (:data:`flops.LORA_FWD_OUT_FUSED`). Megatron's adapters run
+    as eager PyTorch ops even though its layers are fused kernels: Megatron-Bridge ``ParallelLinearAdapter.forward``
+    scales with ``x * (self.alpha / self.dim)`` and ``LoRALinear.forward`` returns ``linear_output +
+    adapter_output`` (``peft/utils.py``, ``peft/lora_layers.py``; NeMo 1.0's ``ParallelLinearAdapter`` the same); the
+    TE operation fuser (``TEFusedLoRALinear``) is used only with ``use_transformer_engine_op_fuser``, off by default
+    and in the Llama fine-tuning recipes. Elsewhere ``fused`` (torch.compile) decides."""
+    return False if framework == "megatron" else fused
+
+
+def trainable_sync_gpu(weight_gpu, grad_gpu, lora: bool):
+    """Parameters whose updated 16-bit copies ZeRO-1/2 and Megatron's distributed optimizer all-gather after the
+    step: the trainable ones only. Megatron-Core builds its gradient/parameter buffers from parameters that require
+    gradients (``distributed_data_parallel.py``: ``if not param.requires_grad: continue``), and the distributed
+    optimizer shards and gathers those buffers; DeepSpeed partitions the parameter groups handed to its optimizer
+    (PEFT/the HF Trainer hand it the trainable ones). Under LoRA the frozen base weights never move: only the
+    adapters (``grad_gpu``) are gathered."""
+    return grad_gpu if lora else weight_gpu
+
+
 def cp_joins_dp(framework: str) -> bool:
     """Context-parallel ranks join the gradient reduction and ZeRO/FSDP sharding group (Megatron's
     distributed optimizer shards over ``data_parallel_group_with_context_parallel``; torchtitan applies
@@ -738,7 +758,7 @@ def time_layout(
         rcp = fp8mod.recipe_for(framework, fp8_recipe)
         fp8_gemm_scale = rcp.gemm_ratio / FP8_EFFICIENCY_RATIO
         n_x, n_dy = fp8mod.cast_elements_per_token(m)
-        x_b = rcp.x_bytes - where(fused, rcp.fused_saving, 0.0)
+        x_b = rcp.x_bytes - where(fused, rcp.fused_saving, 0.0) - fp8mod.frozen_x_saving(rcp, lora)
         dy_b = rcp.dy_bytes - where(fused, rcp.fused_saving, 0.0)
         fp8_tok = (n_x * x_b + n_dy * dy_b) / tp * m.L / (pp * cp)
     # LoRA adapter paths (flops.lora_traffic_elements: PEFT/torchtune LoRA linears): the rank-wide GEMMs' inputs
@@ -750,10 +770,9 @@ def time_layout(
                      if lora else False)
     if lora:
         d_in, d_out = F.lora_io_elements(lora_arch(m.arch, framework), lora_targets)
-        # Megatron-Bridge's adapter scales and adds in eager PyTorch ops (below): the unfused traffic
-        l_fused = False if framework == "megatron" else fused
-        l_fwd, l_bwd = F.lora_traffic_elements(d_in, d_out, lora_dropout > 0.0, l_fused, peft_autocast,
-                                               method == "qlora", kbit_fp32)
+        # Megatron-Bridge's adapter scales and adds in eager PyTorch ops (lora_fused): the unfused traffic
+        l_fwd, l_bwd = F.lora_traffic_elements(d_in, d_out, lora_dropout > 0.0, lora_fused(framework, fused),
+                                               peft_autocast, method == "qlora", kbit_fp32)
         lora_tok = 2.0 * (l_fwd * (1.0 + rec_whole + rec_op) + l_bwd) / (tp * pp * cp)
     # QLoRA under prepare_model_for_kbit_training (flops.KBIT_*): fp32 element-wise passes and the 4-bit linears' casts
     kbit_on = where(fused, False, peft_autocast) if (method == "qlora" and kbit_fp32) else False
@@ -823,11 +842,15 @@ def time_layout(
     dp_spans = tp * n_dp > dom
     w_bytes = 0.5 + 1.0 / 64 if method == "qlora" else 2.0
     fp8_ag = fp8mod.all_gather_in_fp8(framework, precision, fp8_recipe, fp8_all_gather)
+    mg_fp8_pg = fp8mod.megatron_fp8_param_gather(framework, precision, fp8_recipe, fp8_all_gather)
+    # the distributed optimizer's parameter all-gather: 16-bit, or 1 byte for the FP8 linear weights (embeddings, norms
+    # and the output layer stay 16-bit) under Megatron's --fp8-param-gather
+    sync_b = 2.0 - (float(base_linear_params(m.arch)) / float(m.params.total) if mg_fp8_pg and not lora else 0.0)
     if fp8_ag:
         w_bytes = 1.0  # torchao enable_fsdp_float8_all_gather: the shard is cast before the all-gather
-    # the distributed optimizer's all-gather of the updated weights: FP8 under Megatron's --fp8-param-gather
-    # (fp8.all_gather_in_fp8), else the 16-bit working copy
-    ps_bytes = 1.0 if fp8_ag else 2.0
+    # the routed experts' weights are FP8 linear weights: 1 byte each in the expert-data-parallel all-gather under
+    # --fp8-param-gather (fp8.megatron_fp8_param_gather), else the 16-bit working copy
+    ps_bytes = 1.0 if (mg_fp8_pg and not lora) else 2.0
     L_stage = maximum(m.L / pp, 1.0)
     m_chunks = minimum(m_acc, pp)
     # the overlap windows' factor (time_gpu: after the first gradients of the step are final, before the
@@ -936,6 +959,11 @@ def time_layout(
         w_cast = rcp.w_bytes - where(fused, rcp.fused_saving, 0.0)
         w_params = base_linear_params(m.arch) * shard_frac / where(fp8_ag & (zero >= 2), n_dp, 1.0)
         fp8_w_bytes = w_params * w_cast * (m_acc if rcp.w_per_micro_batch else 1.0)
+        if mg_fp8_pg:
+            # Megatron --fp8-param-gather (fp8.megatron_fp8_param_gather): the optimizer casts its shard, TE transposes
+            # each gathered weight once; frozen base weights (LoRA) stay as they were cast at load
+            fp8_w_bytes = 0.0 if lora else w_params * (w_cast / maximum(where(zero >= 1, n_dp, 1.0), 1.0)
+                                                       + fp8mod.FP8_PARAM_TRANSPOSE_BYTES)
     deq_bytes = 0.0
     if method == "qlora":
         deq_passes = 2.0 + rec_whole + rec_op
@@ -964,7 +992,7 @@ def time_layout(
                                                                  _ring_factor(n_edp, "all_reduce", ops)),
         "param_sync_exp_bytes": exp_gpu * ps_bytes * _ring_factor(n_edp, "all_gather", ops), "k_exp": k_exp,
         "grad_sync_lat": n_buckets * g_lat * n_red, "grad_reductions": n_red,
-        "param_sync_bytes": (weight_gpu - exp_gpu) * ps_bytes * ag_factor,
+        "param_sync_bytes": (trainable_sync_gpu(weight_gpu, grad_gpu, lora) - exp_gpu) * sync_b * ag_factor,
         "param_sync_lat": n_buckets * ag_lat, "lat_ag": lat_ag, "gather_bytes": weight_gpu * w_bytes * ag_factor,
         "rs_bytes": grad_gpu * g_bytes * ag_factor, "fsdp_pp": fsdp_pp, "per_mb": per_mb,
         "fsdp_copy_bytes": fsdp_copy_bytes, "fsdp_copy_on": (framework == "fsdp") & per_mb & (n_dp > 1),

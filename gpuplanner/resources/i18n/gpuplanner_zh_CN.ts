@@ -1950,6 +1950,10 @@
         <source>{fw} does not run {what} for {method}: it runs {runs} ({source}). Choose another framework or layout.</source>
         <translation>{fw} 不支持以 {method} 运行 {what}：它支持 {runs}（{source}）。请选择其他框架或并行布局。</translation>
     </message>
+    <message>
+        <source>Megatron-Bridge recipes (NeMo framework container); converts Hugging Face weights itself (AutoBridge)</source>
+        <translation>Megatron-Bridge 配方（NeMo 框架容器）；自行转换 Hugging Face 权重（AutoBridge）</translation>
+    </message>
 </context>
 <context>
     <name>HardwareAdvanced</name>
@@ -8955,10 +8959,6 @@
         <translation>Transformer Engine，MXFP8（Blackwell）</translation>
     </message>
     <message>
-        <source>query/key/value projections</source>
-        <translation>查询/键/值投影</translation>
-    </message>
-    <message>
         <source>How FP8 scales are computed: Transformer Engine delayed (amax history) or current scaling (Megatron, DeepSpeed) or MXFP8 blocks of 32 (Megatron, Blackwell only), torchao tensorwise or rowwise (torchtitan). The linear layers run in FP8; attention and the output layer stay in BF16</source>
         <translation>FP8 缩放因子的计算方式：Transformer Engine 延迟缩放（amax 历史）或即时缩放（Megatron、DeepSpeed），或每 32 个元素一块的 MXFP8（Megatron，仅 Blackwell），torchao 按张量或按行缩放（torchtitan）。线性层以 FP8 运行；注意力和输出层保持 BF16</translation>
     </message>
@@ -9005,6 +9005,10 @@
     <message>
         <source>prompt length</source>
         <translation>提示长度</translation>
+    </message>
+    <message>
+        <source>fused q/k/v projection (Megatron linear_qkv)</source>
+        <translation>融合的 q/k/v 投影层（Megatron linear_qkv）</translation>
     </message>
 </context>
 <context>

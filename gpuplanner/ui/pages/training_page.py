@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QFormLayout, QLabel
 
+from gpuplanner.core.frameworks import engine_of
 from gpuplanner.core.methods import method_profile
 
 from gpuplanner.formatting import format_compact, gpu_display_name
@@ -20,7 +21,7 @@ from ..fit_box import FitHeightBox
 
 OBJECTIVES = ["sft", "dpo", "ipo", "kto", "orpo", "simpo", "reward", "ppo", "grpo"]
 FRAMEWORKS = ["hf", "fsdp", "deepspeed", "megatron", "llamafactory", "unsloth", "ms-swift", "megatron-swift",
-              "trl", "axolotl"]
+              "megatron-bridge", "trl", "axolotl"]
 #: which objective uses which field (the rest are disabled, never hidden: the user sees what exists)
 REFERENCED = ("dpo", "ipo", "kto", "ppo", "grpo")
 RL = ("ppo", "grpo")
@@ -71,7 +72,7 @@ class TrainingPage(BasePage):
             getter=lambda: {None: "default", True: "on", False: "off"}[m.user_scenario().assumptions.expandable_segments],
             setter=lambda v: m.set("assumptions.expandable_segments", {"default": None, "on": True, "off": False}[v]))
         self.lora_rank = BoundEdit(m, "training.lora_rank")
-        self.lora_targets = BoundCombo(m, "training.lora_targets", ["qkv", "attention", "all_linear"])
+        self.lora_targets = BoundCombo(m, "training.lora_targets", ["attention", "all_linear", "qkv"])
         self.labels = {}
         for key, f in [("method", self.method), ("precision", self.precision),
                        ("fp8_recipe", self.fp8_recipe), ("fp8_all_gather", self.fp8_all_gather),
@@ -386,7 +387,8 @@ class TrainingPage(BasePage):
         self.framework.set_labels({"hf": self.tr("HF Trainer / PyTorch"), "fsdp": "PyTorch FSDP",
                                    "deepspeed": "DeepSpeed", "megatron": "Megatron-LM",
                                    "llamafactory": "LLaMA-Factory", "unsloth": "Unsloth", "ms-swift": "ms-swift",
-                                   "megatron-swift": "Megatron-SWIFT", "trl": "TRL", "axolotl": "Axolotl"})
+                                   "megatron-swift": "Megatron-SWIFT", "megatron-bridge": "NeMo / Megatron-Bridge",
+                                   "trl": "TRL", "axolotl": "Axolotl"})
         self.objective.set_labels({
             "sft": self.tr("next-token loss (pretraining / SFT)"), "dpo": "DPO", "ipo": "IPO", "kto": "KTO",
             "orpo": self.tr("ORPO (no reference)"), "simpo": self.tr("SimPO (no reference)"),
@@ -428,9 +430,9 @@ class TrainingPage(BasePage):
         self.group_size.box.set_unit(self.tr("completions"))
         self.batch_mode.set_labels({"global": self.tr("global batch"), "accum": self.tr("gradient accumulation")})
         self.recompute.set_labels(self.recompute_labels())
-        self.lora_targets.set_labels({"qkv": self.tr("query/key/value projections"),
-                                      "attention": self.tr("attention projections"),
-                                      "all_linear": self.tr("all linear layers")})
+        self.lora_targets.set_labels({"attention": self.tr("attention projections"),
+                                      "all_linear": self.tr("all linear layers"),
+                                      "qkv": self.tr("fused q/k/v projection (Megatron linear_qkv)")})
         self.auto.set_labels({True: self.tr("automatic (best found)"), False: self.tr("manual")})
         self.zero.set_labels({0: self.tr("0 (none)"), 1: self.tr("1 (optimizer)"), 2: self.tr("2 (+ gradients)"),
                               3: self.tr("3 (+ weights)")})
@@ -466,7 +468,8 @@ class TrainingPage(BasePage):
             self.labels[key].setEnabled(lora)
         fp8_on = s.training.precision == "fp8"
         self.form.setRowVisible(self.fp8_recipe.box, fp8_on)
-        self.form.setRowVisible(self.fp8_all_gather.box, fp8_on and s.training.framework in ("fsdp", "megatron"))
+        self.form.setRowVisible(self.fp8_all_gather.box,
+                                fp8_on and engine_of(s.training.framework) in ("fsdp", "megatron"))
         self.form.setRowVisible(self.fsdp_version.box, s.training.framework == "fsdp")
         self.form.setRowVisible(self.pipeline_mbs.box, s.training.framework == "fsdp")
         self.form.setRowVisible(self.attention_kernel.box, bool(s.training.flash_attention))
