@@ -355,10 +355,15 @@ TORCHTITAN_SANITY = [
                                                          precision=_F8, tp=8), 829, 71.9, 810, 62.9),
     ("T4 … + AsyncTP", _tt("llama-3.1-70b", 256, 8192, 16, mbs=16, rec="full", precision=_F8, tp=8,
                            tp_comm_overlap=True), 876, 67.6, 1028, 62.9),
-    ("T5 405B FSDP 8 TP 8 PP 8, lbs 32, 1F1B", _tt("llama-3.1-405b", 512, 8192, 32, rec="full", precision=_F8, tp=8,
-                                                   pp=8, tp_comm_overlap=True), 100, 82.5, 155, 53.9),
-    ("T5 … interleaved 1F1B (2 stages/rank)", _tt("llama-3.1-405b", 512, 8192, 32, rec="full", precision=_F8, tp=8,
-                                                  pp=8, vpp=2, tp_comm_overlap=True), 128, 72.7, 171, 55.7),
+    # torchtitan 9dec370 splits the local batch into ``pipeline_parallel_microbatches`` micro-batches, default the
+    # pipeline degree (``pipelining_utils.build_pipeline_schedule``: ``n_microbatches = pipeline_parallel_degree``;
+    # ``pipeline_llama.py`` the same): 8 micro-batches of 32 / 8 = 4 sequences, 1F1B and interleaved alike
+    ("T5 405B FSDP 8 TP 8 PP 8, lbs 32, 1F1B", _tt("llama-3.1-405b", 512, 8192, 32, mbs=32, rec="full",
+                                                   precision=_F8, tp=8, pp=8, tp_comm_overlap=True,
+                                                   pipeline_microbatch_size=4), 100, 82.5, 155, 53.9),
+    ("T5 … interleaved 1F1B (2 stages/rank)", _tt("llama-3.1-405b", 512, 8192, 32, mbs=32, rec="full",
+                                                  precision=_F8, tp=8, pp=8, vpp=2, tp_comm_overlap=True,
+                                                  pipeline_microbatch_size=4), 128, 72.7, 171, 55.7),
     ("T6 405B 32k, FSDP 8 TP 8 PP 8, lbs 8", _tt("llama-3.1-405b", 512, 32768, 8, rec="full", precision=_F8, tp=8,
                                                  pp=8, tp_comm_overlap=True), 76, 75.3, 91, 69.4),
     ("T6 405B 64k, FSDP 4 CP 2", _tt("llama-3.1-405b", 512, 65536, 8, rec="full", precision=_F8, tp=8, pp=8, cp=2,

@@ -1068,9 +1068,9 @@ def memory_arrays(
     stored = xp.where(offloaded, stored * xp.minimum(1.0, 2.0 / layers_stage), stored)
     m_micro = xp.asarray(grad_accum, dtype=float)
     inflight = xp.where(pp > 1, xp.minimum(pp, m_micro), 1.0)
-    vpp = xp.asarray(vpp, dtype=float)
-    interleave = xp.where((vpp > 1) & (pp > 1), 1.0 + (pp - 1) / (pp * vpp), 1.0)
-    first_stage = layers_stage * stored * inflight * interleave
+    # the first stage's micro-batches in flight at the steady state (pipeline_inflight): the warm-up forwards
+    # plus one, never more than the step runs
+    first_stage = layers_stage * stored * pipeline_inflight(pp, vpp, m_micro, xp)
     if vision_patches and m.vision_params:
         first_stage = first_stage + inflight * vision_activation_bytes(
             m, vision_patches, vision_tokens, vision_images, mbs, tp, recompute, precision, flash,
@@ -1199,6 +1199,25 @@ def memory_arrays(
     }
     out.update(extra)
     return out
+
+
+def pipeline_inflight(pp, vpp, micro_batches, xp=np):
+    """Micro-batches whose activations the first pipeline stage holds at once, in whole-stage units.
+
+    Rank 0 runs its warm-up forwards and one more before its first backward. 1F1B: ``pp − 1`` warm-up
+    micro-batches (Narayanan et al. 2021, arXiv:2104.04473 §2.2). Interleaved with ``vpp`` model chunks per rank:
+    ``2·(pp − 1) + (vpp − 1)·pp`` warm-up chunk-forwards of ``1/vpp`` of the rank's layers each, i.e.
+    ``pp + (pp − 1)/vpp`` whole-stage micro-batches (Megatron-Core ``get_pp_rank_microbatches`` in
+    ``megatron/core/pipeline_parallel/schedules.py``; torch ``ScheduleInterleaved1F1B`` warm-up
+    ``(n_local_stages − 1)·pp + 2·(pp − 1 − rank)``). Both cap the warm-up at the step's chunk-forwards
+    (``num_microbatches × vpp``), so with as many micro-batches as stages (torchtitan's default until 2025,
+    ``n_microbatches = pipeline_parallel_degree``) the interleaved rank holds ``m`` micro-batches, as 1F1B does.
+    One micro-batch without a pipeline."""
+    pp = xp.asarray(pp, dtype=float)
+    vpp = xp.asarray(vpp, dtype=float)
+    m = xp.asarray(micro_batches, dtype=float)
+    steady = xp.where(vpp > 1, pp + (pp - 1) / xp.maximum(vpp, 1.0), pp)
+    return xp.where(pp > 1, xp.minimum(steady, m), 1.0)
 
 
 def gradients_at_peak(gradients, acts, working, head_grad, freed, xp):
