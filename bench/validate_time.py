@@ -323,12 +323,15 @@ def bridge_moe_rows() -> list[str]:
 #: compile, Float8 = torchao tensorwise, AsyncTP = tp_comm_overlap); the catalogue's H100 SXM is used, so
 #: the rows run ~15–20% slower than an unthrottled SXM card would (the source's footnote 2: "the actual peak
 #: TFLOPs number is between SXM and NVL"). ``before`` = commit 2c3755a (before the FSDP2 mechanics).
+#: ``compile_loss`` False: both commits (9dec370, 7a04053) predate torchtitan's compiled loss (bbb1b616, April
+#: 2025); 9dec370's ``train.py``: "TODO: compiling loss function causes CUDA errors, turning off for now"
 def _tt(model, gpus, seq, lbs, mbs=1, precision="bf16", rec="op_sac", compile_=True, tp=1, pp=1, cp=1,
         vpp=1, **t):
     dp = gpus // (tp * pp * cp)
     return {"model": {"preset": model},
             "training": {"framework": "fsdp", "seq_len": seq, "micro_batch_size": mbs, "recompute": rec,
-                         "torch_compile": compile_, "precision": precision, "global_batch_size": lbs * dp, **t},
+                         "torch_compile": compile_, "precision": precision, "global_batch_size": lbs * dp,
+                         "compile_loss": False, **t},
             "parallel": {"zero": 3, "tp": tp, "pp": pp, "cp": cp, "vpp": vpp, "sequence_parallel": tp > 1},
             "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": gpus},
             "assumptions": {"memory_metric": "reserved"}}

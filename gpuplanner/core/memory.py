@@ -531,6 +531,44 @@ def ce_backward_bytes_per_logit() -> float:
     return 12.0
 
 
+def loss_parallel_bytes_per_logit() -> float:
+    """Bytes per local logit live at the peak of DTensor's loss-parallel cross-entropy (torchtitan with tensor
+    parallelism: the output layer's logits stay sharded over the vocabulary, ``loss_parallel()``).
+
+    ``torch/distributed/tensor/parallel/loss.py``: the forward ``_log_softmax`` (after the caller's ``.float()``,
+    4) makes ``shifted = x − max`` (4) and ``exp(shifted)`` (4) for the sum, then the result (4): 14 with the
+    16-bit logits; the backward ``_nll_loss_and_log_softmax_backward`` computes ``(grad_input + exp(x)) *
+    grad_output`` from ``grad_input = zeros_like(x)`` (4) and the saved log-softmax ``x`` (4): ``exp(x)`` (4) and
+    the sum (4) exist together beside them, 16 bytes per logit, above plain cross-entropy's 12
+    (:func:`ce_backward_bytes_per_logit`)."""
+    return 16.0
+
+
+def compiled_loss_bytes_per_logit() -> float:
+    """Bytes per logit at a compiled ``F.cross_entropy(logits.float(), labels)``: the 16-bit logits the compiled
+    graph saves (it recomputes the fp32 upcast and log-softmax from them and two fp32 values per row) and their
+    16-bit gradient, written by one fused kernel: 2 + 2. torchtitan compiles the loss with the model since
+    commit bbb1b616 (April 2025: ``build_cross_entropy_loss`` wraps it in ``torch.compile`` when
+    ``training.compile``; later ``compile.components = ["model", "loss"]``); the compiled chunk of torchtune's
+    chunked loss was measured to save the same (:func:`chunked_loss_bytes_per_logit`)."""
+    return 4.0
+
+
+def loss_reserved_extra_bytes_per_logit() -> float:
+    """Bytes per logit the caching allocator holds beyond the live tensors at an eager fp32 cross-entropy.
+
+    The allocator serves a request from the smallest cached free block that fits and otherwise grows the pool
+    (a new segment, or with expandable segments more pages mapped at the end of the stream's segment:
+    ``get_free_block``, ``try_allocate_expandable_block`` in ``c10/cuda/CUDACachingAllocator.cpp``). The loss
+    allocates the 16-bit logits (2 bytes per logit), their fp32 upcast (4) and the log-softmax (4) in a row,
+    then frees the upcast and, before backward, the logits: a 6-byte hole below the saved log-softmax. The
+    backward's first fp32 tensor (``nll_loss``'s gradient; loss parallel: ``zeros_like``, then ``exp``, also
+    placed in the hole) fits in it; the next (the log-softmax gradient; loss parallel: the sum) does not fit in
+    what is left and goes above: the pool reaches 14 bytes per logit for 12 live (loss parallel: 18 for 16).
+    2 bytes per logit, the 16-bit logits' size, in both; not with the compiled, chunked or TRL losses."""
+    return 2.0
+
+
 def head_gather_bytes(m: ModelFacts, tp, precision: str, master_weights: bool, framework: str,
                       trainable: bool) -> float:
     """ZeRO-3/FSDP at the start of backward: the output projection's gathered weight and its unsharded gradient.
@@ -865,6 +903,7 @@ def memory_arrays(
     expandable_segments: bool | None = None,
     pipeline_mbs=None,
     expert_tp=None,
+    compile_loss: bool = False,
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
@@ -1099,6 +1138,8 @@ def memory_arrays(
         # completions go through one concatenated forward (profile.seqs_per_example)
         trl = profile.objective in TRL_SELECTIVE_LOG_SOFTMAX
         logps_b = act_b if trl else 4.0
+        # the eager fp32 cross-entropy whose allocation order leaves a hole (loss_reserved_extra_bytes_per_logit)
+        eager_ce = xp.asarray(not trl and act_b != 4.0 and not chunked_loss and loss_kernel != "cce") & (tp > 0)
         out_saved = head_saved_bytes(mh, s_local, mbs, tp, precision, autocast, lora_t is not None, logps_b)
         # at the loss the logits (act_b) and, unless already fp32 (or TRL's), their fp32 upcast exist beside the
         # saved log-softmax output: 10sbV in 16-bit (see logits_bytes)
@@ -1106,12 +1147,23 @@ def memory_arrays(
         out_layer = out_saved + (act_b + upcast) * s_local * mbs * mh.V / tp
         if not trl:
             # ... and at the start of backward (ce_backward_bytes_per_logit) the fp32 gradients of the saved
-            # log-softmax and of the logits exist beside it: 12 bytes per logit in 16-bit, above the forward's 10
-            out_layer = out_saved + xp.maximum(act_b + upcast, ce_backward_bytes_per_logit() - 4.0) * (
-                s_local * mbs * mh.V / tp)
+            # log-softmax and of the logits exist beside it: 12 bytes per logit in 16-bit, above the forward's 10;
+            # torchtitan under tensor parallelism runs DTensor's loss-parallel cross-entropy (16: loss_parallel_
+            # bytes_per_logit)
+            ce_b = xp.where((framework == "fsdp") & (tp > 1), loss_parallel_bytes_per_logit(),
+                            ce_backward_bytes_per_logit())
+            out_layer = out_saved + xp.maximum(act_b + upcast, ce_b - 4.0) * (s_local * mbs * mh.V / tp)
+            # torchtitan compiles the loss with the blocks (compiled_loss_bytes_per_logit; not under loss parallel)
+            if compile_loss and framework == "fsdp" and upcast:
+                c_saved = head_saved_bytes(mh, s_local, mbs, tp, precision, autocast, lora_t is not None, act_b)
+                c_layer = c_saved + (compiled_loss_bytes_per_logit() - act_b) * (s_local * mbs * mh.V / tp)
+                out_saved = xp.where(tp == 1, c_saved, out_saved)
+                out_layer = xp.where(tp == 1, c_layer, out_layer)
+                eager_ce = eager_ce & (tp > 1)
     else:
         out_saved = 4.0 * s_local * mbs * mh.V / tp + 4.0 * s_local * mbs * m.h
         out_layer = logits_bytes(mh, s_local, mbs, tp, framework) + 4.0 * s_local * mbs * m.h
+        eager_ce = xp.asarray(False) & (tp > 0)
     if chunked_loss:
         # torchtune CEWithChunkedOutputLoss (chunked_loss_bytes_per_logit): compiled, the 16-bit logits and one
         # chunk's gradient; eager, every chunk's fp32 log-softmax is saved beside the 16-bit logits
@@ -1127,8 +1179,19 @@ def memory_arrays(
     # except the head's output: the gradient of the last hidden state, which the last block's backward takes in
     grad_h = activation_dtype_bytes(precision) * s_local * mbs * m.h
     tail = xp.maximum(out_layer, working + grad_h)
-    last_stage = layers_stage * stored + tail
+    # torch.distributed.pipelining's per-micro-batch stage buffers (pipeline_stage_buffer_bytes), torchtitan only
+    io_first, io_last = pipeline_stage_buffer_bytes(
+        activation_dtype_bytes(precision) * s_local * mbs * m.h / xp.where(sp, tp, 1.0), m_micro,
+        xp.asarray(vpp, dtype=float), xp)
+    io_on = (framework == "fsdp") & (pp > 1)
+    first_stage = first_stage + xp.where(io_on, io_first, 0.0)
+    last_stage = layers_stage * stored + xp.where(io_on, io_last, 0.0) + tail
     acts = xp.where(pp > 1, xp.maximum(first_stage + working, last_stage), first_stage + tail)
+    # the caching allocator's high-water mark at the loss (loss_reserved_extra_bytes_per_logit): reserved, not live
+    loss_hw = xp.where(eager_ce, loss_reserved_extra_bytes_per_logit() * s_local * mbs * mh.V / tp, 0.0)
+    tail_hw = xp.maximum(out_layer + loss_hw, working + grad_h)
+    acts_hw = xp.where(pp > 1, xp.maximum(first_stage + working, last_stage - tail + tail_hw), first_stage + tail_hw)
+    loss_extra = acts_hw - acts
     # what is held from the end of the forward pass until backward, without backward/loss transients
     # (the quantity tests_validate/ measures with saved_tensors_hooks)
     acts_saved = xp.where(pp > 1, xp.maximum(first_stage, layers_stage * stored + out_saved),
@@ -1175,7 +1238,7 @@ def memory_arrays(
     waste = allocator_waste(states + acts + extra_sum, fragmentation,
                             expandable_segments_default(framework) if expandable_segments is None
                             else bool(expandable_segments))
-    other = cuda_context_gib * GIB + waste + ddp + gather + buckets
+    other = cuda_context_gib * GIB + waste + loss_extra + ddp + gather + buckets
     total = states + acts + other + extra_sum
     # the caching allocator's two figures (module docstring, "Allocated, reserved, device"): what live tensors
     # hold at the peak (torch.cuda.max_memory_allocated) and what the allocator holds from the driver
@@ -1189,9 +1252,9 @@ def memory_arrays(
         waste = allocator_waste(states - opt + acts + extra_sum, fragmentation,
                                 expandable_segments_default(framework) if expandable_segments is None
                                 else bool(expandable_segments))
-        other = cuda_context_gib * GIB + waste + ddp + gather + buckets
+        other = cuda_context_gib * GIB + waste + loss_extra + ddp + gather + buckets
         total = states + acts + other + extra_sum
-    reserved = allocated + waste
+    reserved = allocated + waste + loss_extra
     out = {
         "weights": weights, "gradients": gradients, "optimizer": opt, "activations": acts,
         "other": other, "total": total, "activations_saved": acts_saved, "gradients_all": grads_kept,
@@ -1218,6 +1281,26 @@ def pipeline_inflight(pp, vpp, micro_batches, xp=np):
     m = xp.asarray(micro_batches, dtype=float)
     steady = xp.where(vpp > 1, pp + (pp - 1) / xp.maximum(vpp, 1.0), pp)
     return xp.where(pp > 1, xp.minimum(steady, m), 1.0)
+
+
+def pipeline_stage_buffer_bytes(stage_io, micro_batches, vpp, xp=np):
+    """Bytes torch.distributed.pipelining holds per rank for the stage boundaries, on the first and last ranks.
+
+    ``stage_io`` is one micro-batch's stage input/output (``[mbs, s, h]`` in 16 bits, split by sequence
+    parallelism). Each stage allocates, once, a receive buffer per micro-batch for its input (not the first
+    stage) and for its output's gradient (not the last stage) (``_PipelineStageBase._prepare_forward_infra``
+    and ``_prepare_backward_infra`` → ``_make_tensor_from_meta``), and keeps every micro-batch's output until
+    the step's end (``fwd_cache`` and the pending send ``Work`` objects retain ``microbatches ×
+    stages_per_rank`` activations: pytorch/pytorch#193903; before pytorch#153383, May 2025, also
+    ``output_chunks``). A rank runs ``vpp`` stages. First rank: outputs and gradient buffers of its ``vpp``
+    stages and the input buffers of the ``vpp − 1`` later ones: ``m·(3·vpp − 1)``; last rank: input buffers of
+    its ``vpp`` stages and outputs and gradient buffers of the ``vpp − 1`` earlier ones (the last stage's
+    output, the logits, is not kept since torchtitan passes ``return_outputs=False``, torchtitan#1922):
+    ``m·(3·vpp − 2)``, in ``stage_io`` units. Megatron frees its outputs after the send
+    (``deallocate_output_tensor``) and allocates receive buffers per transfer: not counted there."""
+    m = xp.asarray(micro_batches, dtype=float)
+    v = xp.maximum(xp.asarray(vpp, dtype=float), 1.0)
+    return stage_io * m * (3.0 * v - 1.0), stage_io * m * (3.0 * v - 2.0)
 
 
 def gradients_at_peak(gradients, acts, working, head_grad, freed, xp):
