@@ -1228,6 +1228,11 @@ def memory_arrays(
     freed = ((framework == "hf") & (zero == 0) & (pp_i == 1) & (xp.asarray(grad_accum) == 1)
              & (not optimizer_in_backward))
     gradients = gradients_at_peak(gradients, acts, working, head_grad, freed, xp)
+    # FSDP2 with one micro-batch and no pipeline: the sharded gradients are freed before the forward and cached in
+    # the reduce-scatter stream's pool (fsdp_grads_cached_bytes): reserved, not live, at the activations' peak
+    fsdp_freed = ((framework == "fsdp") & (zero >= 2) & (pp_i == 1) & (xp.asarray(grad_accum) == 1)
+                  & (not optimizer_in_backward))
+    grads_cached = fsdp_grads_cached_bytes(gradients, acts, working, fsdp_freed, xp)
     states = weights + gradients + opt
     extra = objective_parts(
         m_full, profile, precision=precision, weights=weights, gradients=grads_kept, opt=opt, acts=acts,
@@ -1244,7 +1249,7 @@ def memory_arrays(
     # hold at the peak (torch.cuda.max_memory_allocated) and what the allocator holds from the driver
     # (max_memory_reserved: the same plus cached free blocks and rounding, the fragmentation share); the device
     # total adds the CUDA context, cuBLAS/NCCL workspaces and NCCL's own buffers, outside the allocator
-    allocated = states + acts + ddp + gather + buckets + extra_sum
+    allocated = states + acts + ddp + gather + buckets + extra_sum - grads_cached
     if paged_optimizer:
         # bitsandbytes' paged optimizers keep their states in CUDA unified memory, outside PyTorch's caching
         # allocator (paged_state_bytes): on the device, not in allocated or reserved
@@ -1254,7 +1259,7 @@ def memory_arrays(
                                 else bool(expandable_segments))
         other = cuda_context_gib * GIB + waste + loss_extra + ddp + gather + buckets
         total = states + acts + other + extra_sum
-    reserved = allocated + waste + loss_extra
+    reserved = allocated + waste + loss_extra + grads_cached
     out = {
         "weights": weights, "gradients": gradients, "optimizer": opt, "activations": acts,
         "other": other, "total": total, "activations_saved": acts_saved, "gradients_all": grads_kept,
@@ -1301,6 +1306,22 @@ def pipeline_stage_buffer_bytes(stage_io, micro_batches, vpp, xp=np):
     m = xp.asarray(micro_batches, dtype=float)
     v = xp.maximum(xp.asarray(vpp, dtype=float), 1.0)
     return stage_io * m * (3.0 * v - 1.0), stage_io * m * (3.0 * v - 2.0)
+
+
+def fsdp_grads_cached_bytes(gradients, acts, working, freed, xp=np):
+    """FSDP2's sharded gradients at the activations' peak: freed, yet held by the caching allocator.
+
+    torchtitan calls ``optimizers.zero_grad()`` (``set_to_none=True``, PyTorch's default) before each forward, so
+    with one micro-batch and no pipeline no sharded gradient is live when backward starts; each layer's comes back
+    from its reduce-scatter as backward proceeds, while the activations are freed (the live peak:
+    :func:`gradients_at_peak`). FSDP2 allocates them on the reduce-scatter stream (``_fsdp_collectives.
+    foreach_reduce``: ``reduce_output = ...new_empty(...)`` under ``device_handle.stream(reduce_scatter_stream)``,
+    the sharded ``.grad`` are views of it), and the caching allocator returns a freed block to the pool of the
+    stream that allocated it, reused only by that stream's later requests ("CUDA semantics → Memory
+    management"; ``CUDACachingAllocator.cpp`` pools by stream): the default stream's activations cannot use it,
+    so it stays in ``max_memory_reserved`` beside them. Returns the bytes to take from the live peak and keep in
+    reserved: all the gradients minus those live at the peak."""
+    return gradients - gradients_at_peak(gradients, acts, working, 0.0, freed, xp)
 
 
 def gradients_at_peak(gradients, acts, working, head_grad, freed, xp):
