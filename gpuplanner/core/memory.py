@@ -1211,7 +1211,19 @@ def memory_arrays(
     # beside the prefetched last block, at the start of backward
     head_phase = (head_gather_bytes(m, tp, precision, master_weights, framework, not lora_like)
                   + layer_gathered_b * layer_full)
+    layer_bufs = gather
     gather = xp.where(fsdp_keep, gather, xp.where(zero >= 3, xp.maximum(gather, head_phase), gather))
+    if framework == "fsdp" and not lora_like:
+        # torchtitan's FSDP2 without a pipeline: the loss, the head's backward and a block's backward are separate
+        # moments, each with its own gathered weights (fsdp_backward_phases), instead of the largest buffers of
+        # any moment beside the larger transient of any moment
+        ph_on = (zero >= 3) & (xp.asarray(fsdp_keep) == False) & (pp_i == 1)  # noqa: E712 (arrays)
+        peak, peak_hw = fsdp_backward_phases(
+            out_layer, loss_hw, working + grad_h, layer_bufs, head_phase,
+            activation_dtype_bytes(precision) * s_local * mbs * mh.V / tp,
+            activation_dtype_bytes(precision) * m.V * m.h / tp + layer_gathered_b * layer_full, xp)
+        gather = xp.where(ph_on, peak - tail, gather)
+        loss_extra = xp.where(ph_on, peak_hw - peak, loss_extra)
     # ZeRO-3 allocates its gradient reduce bucket whole when the optimizer is built (deepspeed/runtime/zero/
     # stage3.py: ``__ipg_bucket_flat_buffer = torch.empty(self.reduce_bucket_size, dtype=self.dtype, ...)``), at
     # the same default of 5e8 elements, whatever the model's size (framework deepspeed: the HF engine's ZeRO-3 may
@@ -1267,6 +1279,28 @@ def memory_arrays(
     }
     out.update(extra)
     return out
+
+
+def fsdp_backward_phases(loss, loss_hole, block, layer_bufs, head_bufs, logits_grad, loss_bufs, xp=np):
+    """The transient part of an FSDP2 step's peak (beside the saved activations and the model states), as the
+    largest of three moments of backward, each with the weights FSDP2 holds gathered at that moment.
+
+    * The loss (``loss``: the output layer's transients, :func:`ce_backward_bytes_per_logit` and relatives): the
+      head stays gathered from its forward and the last block is not resharded after forward (torchtitan
+      ``apply_fsdp``: "do not reshard after forward for the last transformer block since FSDP would prefetch it
+      immediately"; the head's unit ``reshard_after_forward`` off) — ``loss_bufs``; nothing else is gathered: the
+      head's pre-backward hook (and the prefetch it issues) runs only when autograd reaches the head.
+    * The head's backward: its input gradient is the logits' 16-bit gradient (``logits_grad``), beside the head's
+      weight, gradient and fp32 reduce-scatter input and the prefetched last block (``head_bufs``,
+      :func:`head_gather_bytes`); the loss's fp32 tensors are freed by then.
+    * A block's backward (``block``: its recomputation and the incoming gradient) with two gathered blocks and one
+      block's reduce-scatter buffers (``layer_bufs``).
+
+    ``loss_hole``: the allocator's 2 bytes per logit at the eager loss (:func:`loss_reserved_extra_bytes_per_logit`).
+    Returns (live peak, reserved high-water)."""
+    live = xp.maximum(xp.maximum(loss + loss_bufs, logits_grad + head_bufs), block + layer_bufs)
+    high = xp.maximum(xp.maximum(loss + loss_hole + loss_bufs, logits_grad + head_bufs), block + layer_bufs)
+    return live, high
 
 
 def pipeline_inflight(pp, vpp, micro_batches, xp=np):
