@@ -174,7 +174,10 @@ MECHANISMS = [
     "47.65 GiB BF16 and 47.32 GiB tensorwise FP8 with FP8 all-gather) are predicted at 44.1 and 43.7 GiB "
     "reserved (−7.5%; before this version 45.0 and 44.6 with a flat 5% share: −6%; "
     "`tests/test_fp8_recipes.py`); torchtitan's December 2024 benchmark tables are compared in "
-    "`docs/validation_time.md` (reserved 7–20% below the published figures, 405B PP rows 24–35% below).",
+    "`docs/validation_time.md` (then: reserved 7–20% below the published figures, 405B PP rows 24–35% below; "
+    "issue 35 round 4: see the pretraining section at the end — the eager loss's allocator hole, FSDP2's gradients "
+    "cached on the reduce-scatter stream and the pipeline stage buffers are reserved or live memory that was "
+    "missing).",
     "FP8 (`core/fp8.py`): Transformer Engine keeps an FP8 weight copy (1 byte per parameter), torchao casts on "
     "the fly; torchao's FP8 all-gather halves FSDP2's gathered-layer buffers; `tests/test_fp8_recipes.py`.",
 ]
