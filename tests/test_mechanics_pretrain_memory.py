@@ -47,15 +47,19 @@ def test_stage_buffers_hand_derived():
     assert (first, last) == (400.0, 320.0)
 
 
-def test_pipeline_stage_buffers_grow_with_the_stages_per_rank():
-    """torchtitan (torch.distributed.pipelining), 8 micro-batches of 4 × 8192 tokens on PP 8: with two stages per
-    rank the first rank holds all 8 micro-batches either way (pipeline_inflight), so its activations differ only
-    by the stage buffers: m·(3·2 − 1) − m·(3·1 − 1) = 3·8 stage tensors of [4, 8192/8, h] in bf16."""
+def test_interleaving_on_the_last_rank_hand_derived():
+    """torchtitan (torch.distributed.pipelining), 70B, 8 micro-batches of 4 × 8192 tokens on PP 8 × TP 8, full
+    recompute: the last rank (the loss's) is the peak with one stage per rank and with two. With two it holds
+    ((2 − 1)·8 + 1)/2 = 4.5 micro-batches of its 10 layers instead of 1 (pipeline_inflight_last) and
+    8·(3·2 − 2) stage buffers instead of 8·(3·1 − 2) (pipeline_stage_buffer_bytes). A checkpointed layer's input
+    and a stage buffer are the same [4, 8192/8, h] bf16 tensor X: 3.5 × 10 + 8 × 3 = 59 X more."""
+    assert M.pipeline_inflight_last(8, 2, 8) == 4.5
+    assert M.pipeline_inflight_last(8, 1, 8) == 1.0
+    assert M.pipeline_inflight_last(4, 8, 4) == pytest.approx(29 / 8)
     kw = dict(gpus=64, mbs=32, gbs=32, tp=8, pp=8, pipeline_microbatch_size=4, model="llama-3.1-70b")
     one, two = evaluate(_tt(vpp=1, **kw)).memory, evaluate(_tt(vpp=2, **kw)).memory
-    h = resolve(_tt(vpp=1, **kw)).facts.h
-    stage_io = 2.0 * 4 * 8192 * h / 8
-    assert (two.activations - one.activations) * GIB == pytest.approx(3 * 8 * stage_io, rel=1e-9)
+    x = 2.0 * 4 * 8192 * resolve(_tt(vpp=1, **kw)).facts.h / 8
+    assert (two.activations - one.activations) * GIB == pytest.approx(59 * x, rel=1e-9)
 
 
 def test_loss_parallel_holds_16_bytes_per_local_logit():

@@ -1185,7 +1185,10 @@ def memory_arrays(
         xp.asarray(vpp, dtype=float), xp)
     io_on = (framework == "fsdp") & (pp > 1)
     first_stage = first_stage + xp.where(io_on, io_first, 0.0)
-    last_stage = layers_stage * stored + xp.where(io_on, io_last, 0.0) + tail
+    # the last rank: one micro-batch under 1F1B; under the interleaved schedule its (vpp − 1)·pp warm-up forwards
+    # (pipeline_inflight_last)
+    last_stage = (layers_stage * stored * pipeline_inflight_last(pp, vpp, m_micro, xp)
+                  + xp.where(io_on, io_last, 0.0) + tail)
     acts = xp.where(pp > 1, xp.maximum(first_stage + working, last_stage), first_stage + tail)
     # the caching allocator's high-water mark at the loss (loss_reserved_extra_bytes_per_logit): reserved, not live
     loss_hw = xp.where(eager_ce, loss_reserved_extra_bytes_per_logit() * s_local * mbs * mh.V / tp, 0.0)
@@ -1279,6 +1282,19 @@ def memory_arrays(
     }
     out.update(extra)
     return out
+
+
+def pipeline_inflight_last(pp, vpp, micro_batches, xp=np):
+    """Micro-batches whose activations the last pipeline rank holds at once, in whole-stage units: one under 1F1B
+    (no warm-up); under the interleaved schedule the last rank still runs ``(vpp − 1)·pp`` warm-up chunk-forwards
+    (Megatron-Core ``get_pp_rank_microbatches``: ``(pp − rank − 1)·2 + (vpp − 1)·pp`` with rank = pp − 1; torch
+    ``ScheduleInterleaved1F1B`` the same) and one more, capped at the step's ``m·vpp``: ``((vpp − 1)·pp + 1)/vpp``
+    whole-stage micro-batches, at most ``m``."""
+    pp = xp.asarray(pp, dtype=float)
+    v = xp.maximum(xp.asarray(vpp, dtype=float), 1.0)
+    m = xp.asarray(micro_batches, dtype=float)
+    held = xp.where(v > 1, xp.minimum(((v - 1.0) * pp + 1.0) / v, m), 1.0)
+    return xp.where(pp > 1, held, 1.0)
 
 
 def fsdp_backward_phases(loss, loss_hole, block, layer_bufs, head_bufs, logits_grad, loss_bufs, xp=np):
