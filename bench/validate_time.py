@@ -998,7 +998,7 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "8.8%, from the eager fp32 loss's allocator hole (2 bytes per logit reserved), DTensor's loss-parallel "
         "cross-entropy under TP (16 bytes per local logit: T4 −21%/−16% → −6%/0%), the T5 mapping, the pipeline "
         "warm-up capped by the step's micro-batches and torch.distributed.pipelining's stage buffers (T5 "
-        "−35%/−24% → −15%/+1%), and FSDP2's backward taken as three moments (about −2 GiB on 8B). Still missing: "
+        "−35%/−24% → −15%/+2%), and FSDP2's backward taken as three moments (about −2 GiB on 8B). Still missing: "
         "the eager rows sit 5 GiB above the compiled ones with the same saved tensors (T1/T3 eager −9%), the 1F1B "
         "row is 10 GiB above the interleaved one where the model puts the interleaved rank higher (stage "
         "buffers), and CP 8 at 256k (−17%) needs the ring's K/V and fp32 dK/dV buffers, not modelled.",
