@@ -131,3 +131,14 @@ def test_torchtitan_december_2024_table_within_20_percent(row):
     _label, sc, _tps, gib, _bt, _bg = vt.TORCHTITAN_SANITY[row]
     got = evaluate(scenario_from_dict(sc)).memory.reserved
     assert got == pytest.approx(gib, rel=0.20)
+
+
+def test_compile_loss_is_the_users_choice_elsewhere():
+    """An explicit ``compile_loss`` applies to any HF-style tool (a compiled HF model computes its loss inside the
+    compiled forward); the default stays off there. 8 bytes per logit less while the loss is the peak."""
+    def hf(**t):
+        return scenario_from_dict({"model": {"preset": "llama-3.1-8b"}, "hardware": {"gpu": "h100-sxm-80gb"},
+                                   "training": {"framework": "hf", "seq_len": 4096, "recompute": "full",
+                                                "torch_compile": True, **t}})
+    default, on = evaluate(hf()).memory, evaluate(hf(compile_loss=True)).memory
+    assert (default.activations - on.activations) * GIB == pytest.approx(8 * 4096 * V, rel=1e-6)

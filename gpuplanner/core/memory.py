@@ -1153,8 +1153,9 @@ def memory_arrays(
             ce_b = xp.where((framework == "fsdp") & (tp > 1), loss_parallel_bytes_per_logit(),
                             ce_backward_bytes_per_logit())
             out_layer = out_saved + xp.maximum(act_b + upcast, ce_b - 4.0) * (s_local * mbs * mh.V / tp)
-            # torchtitan compiles the loss with the blocks (compiled_loss_bytes_per_logit; not under loss parallel)
-            if compile_loss and framework == "fsdp" and upcast:
+            # a compiled loss (compiled_loss_bytes_per_logit; torchtitan's default with compile, estimate.
+            # compile_loss_of; a user's explicit choice elsewhere); not under loss parallel / tensor parallelism
+            if compile_loss and upcast:
                 c_saved = head_saved_bytes(mh, s_local, mbs, tp, precision, autocast, lora_t is not None, act_b)
                 c_layer = c_saved + (compiled_loss_bytes_per_logit() - act_b) * (s_local * mbs * mh.V / tp)
                 out_saved = xp.where(tp == 1, c_saved, out_saved)
