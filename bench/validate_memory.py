@@ -174,7 +174,10 @@ MECHANISMS = [
     "47.65 GiB BF16 and 47.32 GiB tensorwise FP8 with FP8 all-gather) are predicted at 44.1 and 43.7 GiB "
     "reserved (−7.5%; before this version 45.0 and 44.6 with a flat 5% share: −6%; "
     "`tests/test_fp8_recipes.py`); torchtitan's December 2024 benchmark tables are compared in "
-    "`docs/validation_time.md` (reserved 7–20% below the published figures, 405B PP rows 24–35% below).",
+    "`docs/validation_time.md` (then: reserved 7–20% below the published figures, 405B PP rows 24–35% below; "
+    "issue 35 round 4: see the pretraining section at the end — the eager loss's allocator hole, FSDP2's gradients "
+    "cached on the reduce-scatter stream and the pipeline stage buffers are reserved or live memory that was "
+    "missing).",
     "FP8 (`core/fp8.py`): Transformer Engine keeps an FP8 weight copy (1 byte per parameter), torchao casts on "
     "the fly; torchao's FP8 all-gather halves FSDP2's gathered-layer buffers; `tests/test_fp8_recipes.py`.",
 ]
@@ -222,6 +225,49 @@ ISSUE35_TORCHTUNE = [
     "fp32 reduce-scatter input) and the prefetched block at backward's start, when larger than two blocks' "
     "buffers (Llama 3 8B: 525M head parameters against 218M per block). torchtitan's Llama 3 8B on 8 GPUs "
     "(commit 7a04053, max reserved 47.65 / 47.32 GiB BF16 / FP8): 44.1 → 45.8 and 43.7 → 45.6 GiB.",
+]
+
+
+#: issue 35, round 4 (pretraining memory, helper ptmem): the mechanisms, each with its source
+ISSUE35_PRETRAIN = [
+    "Mapping fix: torchtitan 9dec370 (the December 2024 table) splits the local batch into "
+    "`pipeline_parallel_microbatches` micro-batches, default the pipeline degree (`build_pipeline_schedule`: "
+    "`n_microbatches = pipeline_parallel_degree`): Table 5's local batch of 32 on PP 8 is 8 micro-batches of 4 "
+    "sequences, not 32 of one. T5 memory 53.9 → 68.3 GiB (1F1B) before any mechanism below; throughput "
+    "+50%/+29% → +1%/+3% (`docs/validation_time.md`).",
+    "Pipeline warm-up capped by the step's micro-batches (`memory.pipeline_inflight`): the first rank holds "
+    "`pp + (pp − 1)/vpp` micro-batches under the interleaved schedule, but never more than the step has "
+    "(Megatron-Core `get_pp_rank_microbatches`: warm-up = min(2·(pp − 1) + (vpp − 1)·pp, m·vpp); torch "
+    "`ScheduleInterleaved1F1B` the same). With m = pp = 8 the interleaved rank holds 8, as 1F1B does (before: 11.5).",
+    "The last rank under the interleaved schedule (`memory.pipeline_inflight_last`): it too runs `(vpp − 1)·pp` "
+    "warm-up chunk-forwards (Megatron-Core and torch, as above), so it holds `((vpp − 1)·pp + 1)/vpp` micro-batches "
+    "of its layers beside the loss, not one. Megatron-LM's `gpt3_7b_tp1_pp4_memory_speed` test (8 chunks per "
+    "rank, logged on the last rank) goes from −0.8% (the first rank's over-counted warm-up standing in for it) to "
+    "+3.3%.",
+    "torch.distributed.pipelining's stage buffers (`memory.pipeline_stage_buffer_bytes`, torchtitan only): one "
+    "receive buffer per micro-batch for each stage's input and for its output's gradient (`_prepare_forward_infra`,"
+    " `_prepare_backward_infra`), and every micro-batch's output kept to the step's end (pytorch#193903; "
+    "pytorch#153383): m·(3·vpp − 1) stage-sized tensors on the first rank, m·(3·vpp − 2) on the last.",
+    "Loss-parallel cross-entropy (`memory.loss_parallel_bytes_per_logit`): torchtitan with TP keeps the logits "
+    "sharded over the vocabulary and DTensor's `loss_parallel` handlers (`torch/distributed/tensor/parallel/"
+    "loss.py`) hold 16 bytes per local logit in the fused NLL + log-softmax backward (zeros, exp, sum, the saved "
+    "log-softmax), not 12. T4 (70B, TP 8, 16 × 8192 tokens): +7.8 GiB.",
+    "Compiled loss (`memory.compiled_loss_bytes_per_logit`, new field `training.compile_loss`, default: on for "
+    "torchtitan with `torch_compile`): torchtitan compiles the loss with the model since bbb1b616 (April 2025; "
+    "`compile.components = [\"model\", \"loss\"]`); the compiled cross-entropy keeps the 16-bit logits and writes "
+    "their 16-bit gradient, 4 bytes per logit instead of 12. The December 2024 and January 2025 runs predate it "
+    "(9dec370: \"TODO: compiling loss function causes CUDA errors, turning off for now\").",
+    "The allocator's hole at the eager loss (`memory.loss_reserved_extra_bytes_per_logit`): best-fit placement "
+    "(`get_free_block`; with expandable segments, growth at the segment's end: `try_allocate_expandable_block`) "
+    "puts the backward's first fp32 tensor in the hole the freed 16-bit logits and fp32 upcast leave and the "
+    "second above: reserved reaches 14 bytes per logit for 12 live (loss parallel 18 for 16). Reserved only.",
+    "FSDP2's freed sharded gradients (`memory.fsdp_grads_cached_bytes`): `zero_grad(set_to_none=True)` frees them "
+    "before the forward, so they are not live at backward's start; FSDP2 allocates them on the reduce-scatter "
+    "stream (`foreach_reduce`), whose pool the default stream's activations cannot reuse: they stay in reserved. "
+    "Allocated drops by the gradients; reserved is unchanged.",
+    "torchtitan's backward as three moments (`memory.fsdp_backward_phases`): at the loss only the head and the last "
+    "block are gathered; the head's gradient and fp32 reduce-scatter input come after the loss's fp32 tensors are "
+    "freed. Before, the head's backward buffers were added to the loss's transients (about 2 GiB on 8B).",
 ]
 
 
@@ -281,6 +327,61 @@ def family_lines(results) -> list[str]:
         errs = [abs(p - q) / q * 100 for rid, p, q, _ in results if rid.startswith(prefix)]
         if errs:
             out.append(f"| {name} | {len(errs)} | {statistics.median(errs):.1f}% | {_p90(errs):.1f}% |")
+    return out
+
+
+#: bench/pretrain_memory_rows.py evaluated on main before issue 35 round 4's pretraining-memory work (commit
+#: efaf7ef; the same scenarios, without ``compile_loss``, which that version did not have: its loss was never
+#: compiled), reserved GiB
+PRETRAIN_BEFORE = {
+    "T1 8B FSDP 8 GPUs, lbs 2, SAC": 73.35, "T1 … + torch.compile": 73.35, "T1 … + compile + Float8": 73.35,
+    "T2 8B 32k, FSDP 8, full AC, Float8": 74.27, "T2 8B 64k, FSDP 4 CP 2": 74.27, "T2 8B 128k, FSDP 2 CP 4": 74.27,
+    "T2 8B 256k, FSDP 1 CP 8": 74.27, "T3 8B FSDP 128 GPUs, lbs 2, SAC": 59.32, "T3 … + torch.compile": 59.32,
+    "T4 70B FSDP 32 TP 8, lbs 16, full AC, Float8": 56.59, "T4 … + AsyncTP": 56.59,
+    "T5 405B FSDP 8 TP 8 PP 8, lbs 32, 1F1B": 68.3, "T5 … interleaved 1F1B (2 stages/rank)": 75.3,
+    "T6 405B 32k, FSDP 8 TP 8 PP 8, lbs 8": 68.3, "T6 405B 64k, FSDP 4 CP 2": 68.3, "T6 405B 128k, FSDP 2 CP 4": 68.3,
+    "T6 405B 256k, FSDP 1 CP 8": 68.3, "7a04053 8B BF16": 45.82, "7a04053 8B FP8 tensorwise + FP8 all-gather": 45.62,
+    "Trainy 8B 32 H200 FP8": 61.93, "Trainy 8B 64 H200 FP8": 60.06, "B200 8B bf16": 45.82,
+    "B200 8B FP8 tensorwise + FP8 all-gather": 45.62, "B200 8B FP8 rowwise": 45.82,
+    "gpt3_7b_tp1_pp4 H100": 56.08, "gpt3_7b_tp1_pp4 A100": 56.08, "gpt3_7b_tp4_pp1 H100": 53.64,
+    "gpt3_7b_tp4_pp1 A100": 53.64,
+}
+#: the December 2024 table's T5 rows before their mapping was corrected (one-sequence micro-batches, 32 of them:
+#: 53.9 and 55.7 GiB; docs/validation_time.md), for the record
+PRETRAIN_BEFORE_T5_OLD_MAPPING = {"T5 405B FSDP 8 TP 8 PP 8, lbs 32, 1F1B": 53.9,
+                                  "T5 … interleaved 1F1B (2 stages/rank)": 55.7}
+
+
+def _stats(errs: list[float]) -> tuple[float, float]:
+    return statistics.median(errs), _p90(errs)
+
+
+def pretrain_lines() -> list[str]:
+    """Published pretraining peak memory outside the shared set (bench/pretrain_memory_rows.py): per row and per
+    family, before → now, as reserved memory (what torchtitan logs)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("pretrain_memory_rows",
+                                                  Path(__file__).with_name("pretrain_memory_rows.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    out = ["| family | row | published GiB | before | now | error before → now |", "|---|---|---:|---:|---:|---|"]
+    # (torchtitan rows: reserved; Megatron-LM rows: max allocated, as each source logs)
+    fams: dict[str, list[tuple[float, float]]] = {}
+    for fam, rid, sc, pub, _src in mod.rows():
+        sc = {**sc, "assumptions": {"memory_metric": "reserved", **sc.get("assumptions", {})}}
+        metric = sc["assumptions"]["memory_metric"]
+        now = estimate(scenario_from_dict(sc)).memory.metric(metric)
+        before = PRETRAIN_BEFORE[rid]
+        fams.setdefault(fam, []).append((abs(before / pub - 1) * 100, abs(now / pub - 1) * 100))
+        out.append(f"| {fam} | {rid} | {pub:.2f} | {before:.1f} | {now:.1f} | "
+                   f"{(before / pub - 1) * 100:+.1f}% → {(now / pub - 1) * 100:+.1f}% |")
+    out += ["", "| family | rows | median before → now | p90 before → now |", "|---|---:|---|---|"]
+    for fam, pairs in {**fams, "all": None}.items():
+        pairs = [p for v in fams.values() for p in v] if pairs is None else pairs
+        (mb, pb), (mn, pn) = _stats([b for b, _ in pairs]), _stats([n for _, n in pairs])
+        out.append(f"| {fam} | {len(pairs)} | {mb:.1f}% → {mn:.1f}% | {pb:.1f}% → {pn:.1f}% |")
+    out += ["", "Sources: " + "; ".join(sorted({f"{fam}: {src}" for fam, _r, _s, _p, src in mod.rows()}))]
     return out
 
 
@@ -346,6 +447,11 @@ def main(argv=None) -> int:
         f"- {t}" for t in MISSES]
     lines += ["", "Skipped rows:", ""] + [f"- `{rid}`: {why}" for rid, why in skipped]
     lines += ["", "Per source (median / 90th percentile |error|):", ""] + family_lines(results)
+    lines += ["", "### Pretraining runs outside the shared set (torchtitan reserved, Megatron-LM max allocated)", "",
+              "Issue 35 round 4. Not in the headline above (the shared set has no pretraining memory row); "
+              "before = main at efaf7ef on the same scenarios.", ""] + pretrain_lines()
+    lines += ["", "Mechanisms behind the change (issue 35 round 4, `core/memory.py`):", ""] + [
+        f"- {t}" for t in ISSUE35_PRETRAIN]
     text = "\n".join(lines) + "\n"
     print(text)
     if args.write:

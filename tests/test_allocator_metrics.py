@@ -19,24 +19,35 @@ def _sc(**assumptions):
                                "assumptions": assumptions})
 
 
+def _loss_hole(tokens: int) -> float:
+    """The eager fp32 cross-entropy's allocation-order high-water mark above its live bytes (GiB): 2 bytes per
+    logit (memory.loss_reserved_extra_bytes_per_logit), Llama 3's 128,256-token vocabulary."""
+    return 2.0 * tokens * 128256 / GIB
+
+
 def test_allocated_reserved_device_hand_derived():
     """With PyTorch's default fixed segments (expandable_segments off) the cached free blocks are the
-    fragmentation share of the live memory; FSDP2's buffers are live tensors: two gathered 16-bit layers
-    (current + prefetched) and one layer's reduce-scatter (16-bit gradients + the fp32 reduce input)."""
+    fragmentation share of the live memory, plus the hole the eager loss leaves at its peak (2 bytes per logit);
+    FSDP2's buffers are live tensors: two gathered 16-bit layers (current + prefetched) and one layer's
+    reduce-scatter (16-bit gradients + the fp32 reduce input)."""
     ev = evaluate(_sc(fragmentation=0.10, cuda_context_gib=1.0, expandable_segments=False))
     m = ev.memory
     states_acts = m.weights + m.gradients + m.optimizer + m.activations
-    buffers = m.other - 1.0 - 0.10 * states_acts
+    buffers = m.other - 1.0 - 0.10 * states_acts - _loss_hole(4096)
     f = resolve(_sc()).facts
     layer, head = f.layer_non_expert, f.V * f.h
-    layer_phase = (2 * 2 + 2 + 4) * layer
-    # at backward's start: the gathered head with its gradient / fp32 reduce input (6 bytes per head parameter)
-    # beside the prefetched block (memory.head_gather_bytes); Llama 3 8B's 525M-parameter head makes it the larger
-    head_phase = 6 * head + 2 * layer
-    assert head_phase > layer_phase
-    assert buffers == pytest.approx(max(layer_phase, head_phase) / GIB, rel=1e-9)
-    assert m.allocated == pytest.approx(states_acts + buffers)
-    assert m.reserved == pytest.approx(m.allocated + 0.10 * states_acts)
+    # torchtitan's FSDP2 (memory.fsdp_backward_phases): at the eager loss (12 bytes per logit, 4096 × 128,256
+    # logits) only the head (kept from its forward) and the last block (not resharded after forward) are gathered,
+    # 16-bit; the head's backward (16-bit logits' gradient, head weight + gradient + fp32 reduce input, 6 bytes per
+    # head parameter, and the prefetched block) and a block's backward (two blocks + one reduce-scatter) hold less
+    loss_phase = 12 * 4096 * f.V + 2 * head + 2 * layer
+    head_phase = 2 * 4096 * f.V + 6 * head + 2 * layer
+    assert loss_phase > head_phase
+    assert buffers == pytest.approx((2 * head + 2 * layer) / GIB, rel=1e-9)
+    # zero_grad(set_to_none) frees the sharded gradients before the forward: not live at backward's start, but
+    # cached in the reduce-scatter stream's pool (memory.fsdp_grads_cached_bytes): in reserved
+    assert m.allocated == pytest.approx(states_acts - m.gradients + buffers)
+    assert m.reserved == pytest.approx(m.allocated + m.gradients + 0.10 * states_acts + _loss_hole(4096))
     assert m.total == pytest.approx(m.reserved + 1.0)
     assert m.allocated < m.reserved < m.total
 
@@ -59,33 +70,39 @@ def test_default_metric_is_reserved_and_bad_values_refused():
 
 def test_expandable_segments_torchtitan_default_reserved_equals_allocated():
     """torchtitan's launcher sets PYTORCH_ALLOC_CONF=expandable_segments:True (run_train.sh): no cached
-    fragments, reserved = allocated; the user's choice overrides the framework's default."""
+    fragments, reserved = allocated beside the eager loss's hole; the user's choice overrides the framework's
+    default."""
     d = evaluate(_sc(cuda_context_gib=1.0)).memory
-    assert d.reserved == pytest.approx(d.allocated)
+    assert d.reserved == pytest.approx(d.allocated + d.gradients + _loss_hole(4096))
     assert d.total == pytest.approx(d.reserved + 1.0)
     off = evaluate(_sc(cuda_context_gib=1.0, expandable_segments=False)).memory
     assert off.allocated == pytest.approx(d.allocated)
-    assert off.reserved == pytest.approx(d.allocated + 0.05 * (off.weights + off.gradients + off.optimizer
-                                                               + off.activations))
+    assert off.reserved == pytest.approx(d.allocated + d.gradients + _loss_hole(4096) + 0.05 * (
+        off.weights + off.gradients + off.optimizer + off.activations))
     # Megatron / DeepSpeed / HF keep PyTorch's default (off): the fragmentation share stays
     hf = scenario_from_dict({"model": {"preset": "llama-3.1-8b"}, "training": {"framework": "hf", "seq_len": 4096},
                              "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}})
     mh = evaluate(hf).memory
     assert mh.reserved > mh.allocated
     hf_on = hf.model_copy(update={"assumptions": hf.assumptions.model_copy(update={"expandable_segments": True})})
-    assert evaluate(hf_on).memory.reserved == pytest.approx(mh.allocated)
+    assert evaluate(hf_on).memory.reserved == pytest.approx(mh.allocated + _loss_hole(4096))
 
 
 def test_fsdp_reduce_scatter_buffer_follows_the_reduce_dtype():
     """Pure 16-bit training (master_weights false) reduces in bf16: the reduce-scatter input is 2 bytes per
     parameter instead of 4 — of the head, whose phase holds the most here (memory.head_gather_bytes: bf16
-    weight + gradient, 4 bytes, against gradient + reduce input, 6 in fp32 and 4 in bf16)."""
+    weight + gradient, 4 bytes, against gradient + reduce input, 6 in fp32 and 4 in bf16). With the compiled loss
+    (4 bytes per logit) at 2048 tokens the head's backward, not the loss, is the largest moment in both
+    (memory.fsdp_backward_phases)."""
     f = resolve(_sc()).facts
     layer = f.V * f.h
-    fp32 = evaluate(_sc()).memory
+    compiled = {"model": {"preset": "llama-3.1-8b"},
+                "training": {"framework": "fsdp", "seq_len": 2048, "recompute": "op_sac", "torch_compile": True},
+                "parallel": {"zero": 3}, "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}}
+    fp32 = evaluate(scenario_from_dict(compiled)).memory
     bf = scenario_from_dict({"model": {"preset": "llama-3.1-8b"},
-                             "training": {"framework": "fsdp", "seq_len": 4096, "recompute": "op_sac",
-                                          "master_weights": False},
+                             "training": {"framework": "fsdp", "seq_len": 2048, "recompute": "op_sac",
+                                          "torch_compile": True, "master_weights": False},
                              "parallel": {"zero": 3}, "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}})
     m16 = evaluate(bf).memory
     gathered_and_rs_32 = fp32.other - 0.75  # default CUDA context; no fragmentation (expandable segments)

@@ -174,6 +174,17 @@ def vision_inputs(r: Resolved) -> dict:
                 vision_patches=patches * n, vision_tokens=tokens * n, vision_images=n)
 
 
+def compile_loss_of(t) -> bool:
+    """Whether the run's cross-entropy is compiled: only with ``torch_compile``; ``training.compile_loss`` when
+    given, else torchtitan's default (framework ``fsdp`` with FSDP2: ``compile.components = ["model", "loss"]``,
+    torchtitan ``torchtitan/config`` ``CompileConfig``; the loss is compiled since commit bbb1b616, April 2025)."""
+    if not t.torch_compile:
+        return False
+    if t.compile_loss is not None:
+        return bool(t.compile_loss)
+    return engine_of(t.framework) == "fsdp" and int(t.fsdp_version) == 2
+
+
 def memory_kwargs(r: Resolved) -> dict:
     """The fixed (per-scenario) arguments of :func:`memory_arrays`."""
     s, t, a = r.scenario, r.scenario.training, r.scenario.assumptions
@@ -194,6 +205,7 @@ def memory_kwargs(r: Resolved) -> dict:
         expandable_segments=(expandable_segments_default(engine_of(t.framework), int(t.fsdp_version))
                              if a.expandable_segments is None else a.expandable_segments),
         pipeline_mbs=t.pipeline_microbatch_size, expert_tp=s.parallel.expert_tp,
+        compile_loss=compile_loss_of(t),
         **vision_inputs(r),
         **recompute_kwargs(t),
     )

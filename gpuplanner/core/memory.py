@@ -531,6 +531,44 @@ def ce_backward_bytes_per_logit() -> float:
     return 12.0
 
 
+def loss_parallel_bytes_per_logit() -> float:
+    """Bytes per local logit live at the peak of DTensor's loss-parallel cross-entropy (torchtitan with tensor
+    parallelism: the output layer's logits stay sharded over the vocabulary, ``loss_parallel()``).
+
+    ``torch/distributed/tensor/parallel/loss.py``: the forward ``_log_softmax`` (after the caller's ``.float()``,
+    4) makes ``shifted = x − max`` (4) and ``exp(shifted)`` (4) for the sum, then the result (4): 14 with the
+    16-bit logits; the backward ``_nll_loss_and_log_softmax_backward`` computes ``(grad_input + exp(x)) *
+    grad_output`` from ``grad_input = zeros_like(x)`` (4) and the saved log-softmax ``x`` (4): ``exp(x)`` (4) and
+    the sum (4) exist together beside them, 16 bytes per logit, above plain cross-entropy's 12
+    (:func:`ce_backward_bytes_per_logit`)."""
+    return 16.0
+
+
+def compiled_loss_bytes_per_logit() -> float:
+    """Bytes per logit at a compiled ``F.cross_entropy(logits.float(), labels)``: the 16-bit logits the compiled
+    graph saves (it recomputes the fp32 upcast and log-softmax from them and two fp32 values per row) and their
+    16-bit gradient, written by one fused kernel: 2 + 2. torchtitan compiles the loss with the model since
+    commit bbb1b616 (April 2025: ``build_cross_entropy_loss`` wraps it in ``torch.compile`` when
+    ``training.compile``; later ``compile.components = ["model", "loss"]``); the compiled chunk of torchtune's
+    chunked loss was measured to save the same (:func:`chunked_loss_bytes_per_logit`)."""
+    return 4.0
+
+
+def loss_reserved_extra_bytes_per_logit() -> float:
+    """Bytes per logit the caching allocator holds beyond the live tensors at an eager fp32 cross-entropy.
+
+    The allocator serves a request from the smallest cached free block that fits and otherwise grows the pool
+    (a new segment, or with expandable segments more pages mapped at the end of the stream's segment:
+    ``get_free_block``, ``try_allocate_expandable_block`` in ``c10/cuda/CUDACachingAllocator.cpp``). The loss
+    allocates the 16-bit logits (2 bytes per logit), their fp32 upcast (4) and the log-softmax (4) in a row,
+    then frees the upcast and, before backward, the logits: a 6-byte hole below the saved log-softmax. The
+    backward's first fp32 tensor (``nll_loss``'s gradient; loss parallel: ``zeros_like``, then ``exp``, also
+    placed in the hole) fits in it; the next (the log-softmax gradient; loss parallel: the sum) does not fit in
+    what is left and goes above: the pool reaches 14 bytes per logit for 12 live (loss parallel: 18 for 16).
+    2 bytes per logit, the 16-bit logits' size, in both; not with the compiled, chunked or TRL losses."""
+    return 2.0
+
+
 def head_gather_bytes(m: ModelFacts, tp, precision: str, master_weights: bool, framework: str,
                       trainable: bool) -> float:
     """ZeRO-3/FSDP at the start of backward: the output projection's gathered weight and its unsharded gradient.
@@ -865,6 +903,7 @@ def memory_arrays(
     expandable_segments: bool | None = None,
     pipeline_mbs=None,
     expert_tp=None,
+    compile_loss: bool = False,
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
@@ -1068,9 +1107,9 @@ def memory_arrays(
     stored = xp.where(offloaded, stored * xp.minimum(1.0, 2.0 / layers_stage), stored)
     m_micro = xp.asarray(grad_accum, dtype=float)
     inflight = xp.where(pp > 1, xp.minimum(pp, m_micro), 1.0)
-    vpp = xp.asarray(vpp, dtype=float)
-    interleave = xp.where((vpp > 1) & (pp > 1), 1.0 + (pp - 1) / (pp * vpp), 1.0)
-    first_stage = layers_stage * stored * inflight * interleave
+    # the first stage's micro-batches in flight at the steady state (pipeline_inflight): the warm-up forwards
+    # plus one, never more than the step runs
+    first_stage = layers_stage * stored * pipeline_inflight(pp, vpp, m_micro, xp)
     if vision_patches and m.vision_params:
         first_stage = first_stage + inflight * vision_activation_bytes(
             m, vision_patches, vision_tokens, vision_images, mbs, tp, recompute, precision, flash,
@@ -1099,6 +1138,8 @@ def memory_arrays(
         # completions go through one concatenated forward (profile.seqs_per_example)
         trl = profile.objective in TRL_SELECTIVE_LOG_SOFTMAX
         logps_b = act_b if trl else 4.0
+        # the eager fp32 cross-entropy whose allocation order leaves a hole (loss_reserved_extra_bytes_per_logit)
+        eager_ce = xp.asarray(not trl and act_b != 4.0 and not chunked_loss and loss_kernel != "cce") & (tp > 0)
         out_saved = head_saved_bytes(mh, s_local, mbs, tp, precision, autocast, lora_t is not None, logps_b)
         # at the loss the logits (act_b) and, unless already fp32 (or TRL's), their fp32 upcast exist beside the
         # saved log-softmax output: 10sbV in 16-bit (see logits_bytes)
@@ -1106,12 +1147,24 @@ def memory_arrays(
         out_layer = out_saved + (act_b + upcast) * s_local * mbs * mh.V / tp
         if not trl:
             # ... and at the start of backward (ce_backward_bytes_per_logit) the fp32 gradients of the saved
-            # log-softmax and of the logits exist beside it: 12 bytes per logit in 16-bit, above the forward's 10
-            out_layer = out_saved + xp.maximum(act_b + upcast, ce_backward_bytes_per_logit() - 4.0) * (
-                s_local * mbs * mh.V / tp)
+            # log-softmax and of the logits exist beside it: 12 bytes per logit in 16-bit, above the forward's 10;
+            # torchtitan under tensor parallelism runs DTensor's loss-parallel cross-entropy (16: loss_parallel_
+            # bytes_per_logit)
+            ce_b = xp.where((framework == "fsdp") & (tp > 1), loss_parallel_bytes_per_logit(),
+                            ce_backward_bytes_per_logit())
+            out_layer = out_saved + xp.maximum(act_b + upcast, ce_b - 4.0) * (s_local * mbs * mh.V / tp)
+            # a compiled loss (compiled_loss_bytes_per_logit; torchtitan's default with compile, estimate.
+            # compile_loss_of; a user's explicit choice elsewhere); not under loss parallel / tensor parallelism
+            if compile_loss and upcast:
+                c_saved = head_saved_bytes(mh, s_local, mbs, tp, precision, autocast, lora_t is not None, act_b)
+                c_layer = c_saved + (compiled_loss_bytes_per_logit() - act_b) * (s_local * mbs * mh.V / tp)
+                out_saved = xp.where(tp == 1, c_saved, out_saved)
+                out_layer = xp.where(tp == 1, c_layer, out_layer)
+                eager_ce = eager_ce & (tp > 1)
     else:
         out_saved = 4.0 * s_local * mbs * mh.V / tp + 4.0 * s_local * mbs * m.h
         out_layer = logits_bytes(mh, s_local, mbs, tp, framework) + 4.0 * s_local * mbs * m.h
+        eager_ce = xp.asarray(False) & (tp > 0)
     if chunked_loss:
         # torchtune CEWithChunkedOutputLoss (chunked_loss_bytes_per_logit): compiled, the 16-bit logits and one
         # chunk's gradient; eager, every chunk's fp32 log-softmax is saved beside the 16-bit logits
@@ -1127,8 +1180,22 @@ def memory_arrays(
     # except the head's output: the gradient of the last hidden state, which the last block's backward takes in
     grad_h = activation_dtype_bytes(precision) * s_local * mbs * m.h
     tail = xp.maximum(out_layer, working + grad_h)
-    last_stage = layers_stage * stored + tail
+    # torch.distributed.pipelining's per-micro-batch stage buffers (pipeline_stage_buffer_bytes), torchtitan only
+    io_first, io_last = pipeline_stage_buffer_bytes(
+        activation_dtype_bytes(precision) * s_local * mbs * m.h / xp.where(sp, tp, 1.0), m_micro,
+        xp.asarray(vpp, dtype=float), xp)
+    io_on = (framework == "fsdp") & (pp > 1)
+    first_stage = first_stage + xp.where(io_on, io_first, 0.0)
+    # the last rank: one micro-batch under 1F1B; under the interleaved schedule its (vpp − 1)·pp warm-up forwards
+    # (pipeline_inflight_last)
+    last_stage = (layers_stage * stored * pipeline_inflight_last(pp, vpp, m_micro, xp)
+                  + xp.where(io_on, io_last, 0.0) + tail)
     acts = xp.where(pp > 1, xp.maximum(first_stage + working, last_stage), first_stage + tail)
+    # the caching allocator's high-water mark at the loss (loss_reserved_extra_bytes_per_logit): reserved, not live
+    loss_hw = xp.where(eager_ce, loss_reserved_extra_bytes_per_logit() * s_local * mbs * mh.V / tp, 0.0)
+    tail_hw = xp.maximum(out_layer + loss_hw, working + grad_h)
+    acts_hw = xp.where(pp > 1, xp.maximum(first_stage + working, last_stage - tail + tail_hw), first_stage + tail_hw)
+    loss_extra = acts_hw - acts
     # what is held from the end of the forward pass until backward, without backward/loss transients
     # (the quantity tests_validate/ measures with saved_tensors_hooks)
     acts_saved = xp.where(pp > 1, xp.maximum(first_stage, layers_stage * stored + out_saved),
@@ -1148,7 +1215,19 @@ def memory_arrays(
     # beside the prefetched last block, at the start of backward
     head_phase = (head_gather_bytes(m, tp, precision, master_weights, framework, not lora_like)
                   + layer_gathered_b * layer_full)
+    layer_bufs = gather
     gather = xp.where(fsdp_keep, gather, xp.where(zero >= 3, xp.maximum(gather, head_phase), gather))
+    if framework == "fsdp" and not lora_like:
+        # torchtitan's FSDP2 without a pipeline: the loss, the head's backward and a block's backward are separate
+        # moments, each with its own gathered weights (fsdp_backward_phases), instead of the largest buffers of
+        # any moment beside the larger transient of any moment
+        ph_on = (zero >= 3) & (xp.asarray(fsdp_keep) == False) & (pp_i == 1)  # noqa: E712 (arrays)
+        peak, peak_hw = fsdp_backward_phases(
+            out_layer, loss_hw, working + grad_h, layer_bufs, head_phase,
+            activation_dtype_bytes(precision) * s_local * mbs * mh.V / tp,
+            activation_dtype_bytes(precision) * m.V * m.h / tp + layer_gathered_b * layer_full, xp)
+        gather = xp.where(ph_on, peak - tail, gather)
+        loss_extra = xp.where(ph_on, peak_hw - peak, loss_extra)
     # ZeRO-3 allocates its gradient reduce bucket whole when the optimizer is built (deepspeed/runtime/zero/
     # stage3.py: ``__ipg_bucket_flat_buffer = torch.empty(self.reduce_bucket_size, dtype=self.dtype, ...)``), at
     # the same default of 5e8 elements, whatever the model's size (framework deepspeed: the HF engine's ZeRO-3 may
@@ -1165,6 +1244,11 @@ def memory_arrays(
     freed = ((framework == "hf") & (zero == 0) & (pp_i == 1) & (xp.asarray(grad_accum) == 1)
              & (not optimizer_in_backward))
     gradients = gradients_at_peak(gradients, acts, working, head_grad, freed, xp)
+    # FSDP2 with one micro-batch and no pipeline: the sharded gradients are freed before the forward and cached in
+    # the reduce-scatter stream's pool (fsdp_grads_cached_bytes): reserved, not live, at the activations' peak
+    fsdp_freed = ((framework == "fsdp") & (zero >= 2) & (pp_i == 1) & (xp.asarray(grad_accum) == 1)
+                  & (not optimizer_in_backward))
+    grads_cached = fsdp_grads_cached_bytes(gradients, acts, working, fsdp_freed, xp)
     states = weights + gradients + opt
     extra = objective_parts(
         m_full, profile, precision=precision, weights=weights, gradients=grads_kept, opt=opt, acts=acts,
@@ -1175,13 +1259,13 @@ def memory_arrays(
     waste = allocator_waste(states + acts + extra_sum, fragmentation,
                             expandable_segments_default(framework) if expandable_segments is None
                             else bool(expandable_segments))
-    other = cuda_context_gib * GIB + waste + ddp + gather + buckets
+    other = cuda_context_gib * GIB + waste + loss_extra + ddp + gather + buckets
     total = states + acts + other + extra_sum
     # the caching allocator's two figures (module docstring, "Allocated, reserved, device"): what live tensors
     # hold at the peak (torch.cuda.max_memory_allocated) and what the allocator holds from the driver
     # (max_memory_reserved: the same plus cached free blocks and rounding, the fragmentation share); the device
     # total adds the CUDA context, cuBLAS/NCCL workspaces and NCCL's own buffers, outside the allocator
-    allocated = states + acts + ddp + gather + buckets + extra_sum
+    allocated = states + acts + ddp + gather + buckets + extra_sum - grads_cached
     if paged_optimizer:
         # bitsandbytes' paged optimizers keep their states in CUDA unified memory, outside PyTorch's caching
         # allocator (paged_state_bytes): on the device, not in allocated or reserved
@@ -1189,9 +1273,9 @@ def memory_arrays(
         waste = allocator_waste(states - opt + acts + extra_sum, fragmentation,
                                 expandable_segments_default(framework) if expandable_segments is None
                                 else bool(expandable_segments))
-        other = cuda_context_gib * GIB + waste + ddp + gather + buckets
+        other = cuda_context_gib * GIB + waste + loss_extra + ddp + gather + buckets
         total = states + acts + other + extra_sum
-    reserved = allocated + waste
+    reserved = allocated + waste + loss_extra + grads_cached
     out = {
         "weights": weights, "gradients": gradients, "optimizer": opt, "activations": acts,
         "other": other, "total": total, "activations_saved": acts_saved, "gradients_all": grads_kept,
@@ -1199,6 +1283,96 @@ def memory_arrays(
     }
     out.update(extra)
     return out
+
+
+def pipeline_inflight_last(pp, vpp, micro_batches, xp=np):
+    """Micro-batches whose activations the last pipeline rank holds at once, in whole-stage units: one under 1F1B
+    (no warm-up); under the interleaved schedule the last rank still runs ``(vpp − 1)·pp`` warm-up chunk-forwards
+    (Megatron-Core ``get_pp_rank_microbatches``: ``(pp − rank − 1)·2 + (vpp − 1)·pp`` with rank = pp − 1; torch
+    ``ScheduleInterleaved1F1B`` the same) and one more, capped at the step's ``m·vpp``: ``((vpp − 1)·pp + 1)/vpp``
+    whole-stage micro-batches, at most ``m``."""
+    pp = xp.asarray(pp, dtype=float)
+    v = xp.maximum(xp.asarray(vpp, dtype=float), 1.0)
+    m = xp.asarray(micro_batches, dtype=float)
+    held = xp.where(v > 1, xp.minimum(((v - 1.0) * pp + 1.0) / v, m), 1.0)
+    return xp.where(pp > 1, held, 1.0)
+
+
+def fsdp_backward_phases(loss, loss_hole, block, layer_bufs, head_bufs, logits_grad, loss_bufs, xp=np):
+    """The transient part of an FSDP2 step's peak (beside the saved activations and the model states), as the
+    largest of three moments of backward, each with the weights FSDP2 holds gathered at that moment.
+
+    * The loss (``loss``: the output layer's transients, :func:`ce_backward_bytes_per_logit` and relatives): the
+      head stays gathered from its forward and the last block is not resharded after forward (torchtitan
+      ``apply_fsdp``: "do not reshard after forward for the last transformer block since FSDP would prefetch it
+      immediately"; the head's unit ``reshard_after_forward`` off) — ``loss_bufs``; nothing else is gathered: the
+      head's pre-backward hook (and the prefetch it issues) runs only when autograd reaches the head.
+    * The head's backward: its input gradient is the logits' 16-bit gradient (``logits_grad``), beside the head's
+      weight, gradient and fp32 reduce-scatter input and the prefetched last block (``head_bufs``,
+      :func:`head_gather_bytes`); the loss's fp32 tensors are freed by then.
+    * A block's backward (``block``: its recomputation and the incoming gradient) with two gathered blocks and one
+      block's reduce-scatter buffers (``layer_bufs``).
+
+    ``loss_hole``: the allocator's 2 bytes per logit at the eager loss (:func:`loss_reserved_extra_bytes_per_logit`).
+    Returns (live peak, reserved high-water)."""
+    live = xp.maximum(xp.maximum(loss + loss_bufs, logits_grad + head_bufs), block + layer_bufs)
+    high = xp.maximum(xp.maximum(loss + loss_hole + loss_bufs, logits_grad + head_bufs), block + layer_bufs)
+    return live, high
+
+
+def pipeline_inflight(pp, vpp, micro_batches, xp=np):
+    """Micro-batches whose activations the first pipeline stage holds at once, in whole-stage units.
+
+    Rank 0 runs its warm-up forwards and one more before its first backward. 1F1B: ``pp − 1`` warm-up
+    micro-batches (Narayanan et al. 2021, arXiv:2104.04473 §2.2). Interleaved with ``vpp`` model chunks per rank:
+    ``2·(pp − 1) + (vpp − 1)·pp`` warm-up chunk-forwards of ``1/vpp`` of the rank's layers each, i.e.
+    ``pp + (pp − 1)/vpp`` whole-stage micro-batches (Megatron-Core ``get_pp_rank_microbatches`` in
+    ``megatron/core/pipeline_parallel/schedules.py``; torch ``ScheduleInterleaved1F1B`` warm-up
+    ``(n_local_stages − 1)·pp + 2·(pp − 1 − rank)``). Both cap the warm-up at the step's chunk-forwards
+    (``num_microbatches × vpp``), so with as many micro-batches as stages (torchtitan's default until 2025,
+    ``n_microbatches = pipeline_parallel_degree``) the interleaved rank holds ``m`` micro-batches, as 1F1B does.
+    One micro-batch without a pipeline."""
+    pp = xp.asarray(pp, dtype=float)
+    vpp = xp.asarray(vpp, dtype=float)
+    m = xp.asarray(micro_batches, dtype=float)
+    steady = xp.where(vpp > 1, pp + (pp - 1) / xp.maximum(vpp, 1.0), pp)
+    return xp.where(pp > 1, xp.minimum(steady, m), 1.0)
+
+
+def pipeline_stage_buffer_bytes(stage_io, micro_batches, vpp, xp=np):
+    """Bytes torch.distributed.pipelining holds per rank for the stage boundaries, on the first and last ranks.
+
+    ``stage_io`` is one micro-batch's stage input/output (``[mbs, s, h]`` in 16 bits, split by sequence
+    parallelism). Each stage allocates, once, a receive buffer per micro-batch for its input (not the first
+    stage) and for its output's gradient (not the last stage) (``_PipelineStageBase._prepare_forward_infra``
+    and ``_prepare_backward_infra`` → ``_make_tensor_from_meta``), and keeps every micro-batch's output until
+    the step's end (``fwd_cache`` and the pending send ``Work`` objects retain ``microbatches ×
+    stages_per_rank`` activations: pytorch/pytorch#193903; before pytorch#153383, May 2025, also
+    ``output_chunks``). A rank runs ``vpp`` stages. First rank: outputs and gradient buffers of its ``vpp``
+    stages and the input buffers of the ``vpp − 1`` later ones: ``m·(3·vpp − 1)``; last rank: input buffers of
+    its ``vpp`` stages and outputs and gradient buffers of the ``vpp − 1`` earlier ones (the last stage's
+    output, the logits, is not kept since torchtitan passes ``return_outputs=False``, torchtitan#1922):
+    ``m·(3·vpp − 2)``, in ``stage_io`` units. Megatron frees its outputs after the send
+    (``deallocate_output_tensor``) and allocates receive buffers per transfer: not counted there."""
+    m = xp.asarray(micro_batches, dtype=float)
+    v = xp.maximum(xp.asarray(vpp, dtype=float), 1.0)
+    return stage_io * m * (3.0 * v - 1.0), stage_io * m * (3.0 * v - 2.0)
+
+
+def fsdp_grads_cached_bytes(gradients, acts, working, freed, xp=np):
+    """FSDP2's sharded gradients at the activations' peak: freed, yet held by the caching allocator.
+
+    torchtitan calls ``optimizers.zero_grad()`` (``set_to_none=True``, PyTorch's default) before each forward, so
+    with one micro-batch and no pipeline no sharded gradient is live when backward starts; each layer's comes back
+    from its reduce-scatter as backward proceeds, while the activations are freed (the live peak:
+    :func:`gradients_at_peak`). FSDP2 allocates them on the reduce-scatter stream (``_fsdp_collectives.
+    foreach_reduce``: ``reduce_output = ...new_empty(...)`` under ``device_handle.stream(reduce_scatter_stream)``,
+    the sharded ``.grad`` are views of it), and the caching allocator returns a freed block to the pool of the
+    stream that allocated it, reused only by that stream's later requests ("CUDA semantics → Memory
+    management"; ``CUDACachingAllocator.cpp`` pools by stream): the default stream's activations cannot use it,
+    so it stays in ``max_memory_reserved`` beside them. Returns the bytes to take from the live peak and keep in
+    reserved: all the gradients minus those live at the peak."""
+    return gradients - gradients_at_peak(gradients, acts, working, 0.0, freed, xp)
 
 
 def gradients_at_peak(gradients, acts, working, head_grad, freed, xp):

@@ -224,6 +224,11 @@ class TrainingSection(_Section):
     torch_compile: bool = Field(False, description="torch.compile or fused kernels: element-wise ops fused (time "
                                                    "model); with chunked_loss, torchtune's compiled loss keeps "
                                                    "only the 16-bit logits (memory model)")
+    compile_loss: bool | None = Field(
+        None, description="with torch_compile, compile the cross-entropy with the model (torchtitan "
+                          "compile.components, default [\"model\", \"loss\"]; since April 2025): the compiled loss "
+                          "keeps the 16-bit logits only (memory model); None: the tool's default, on for torchtitan "
+                          "(framework fsdp, FSDP2), off elsewhere; no effect without torch_compile")
     paged_optimizer: bool = Field(False, description="bitsandbytes paged optimizer (PagedAdamW, PagedAdamW8bit): "
                                                      "states in CUDA unified memory, outside PyTorch's allocator "
                                                      "(not in allocated/reserved figures)")
