@@ -187,8 +187,22 @@ def _lf_rows() -> list[Row]:
     return out
 
 
+def _unsloth_hf_rows() -> list[Row]:
+    """Unsloth docs "Unsloth Benchmarks" (docs.unsloth.ai/basics/unsloth-benchmarks; unsloth.ai/blog/llama3-3,
+    2024-12), context-length table, "Hugging Face + FA2" column: Llama 3.1 8B, QLoRA (bitsandbytes 4-bit) on all
+    linear layers, rank 32, batch 1, the longest context that fits an 80 GB card: 28,454 tokens. At that context
+    the run fills the card, so the estimate is compared with the card (as tests/test_validation_tools.py does for
+    the Unsloth column). The HF side is TRL's SFTTrainer (``framework: trl``; gradient checkpointing on, TRL's
+    default), which prepares the 4-bit base with ``prepare_model_for_kbit_training``."""
+    t = {"framework": "trl", "method": "qlora", "lora_rank": 32, "lora_targets": "all_linear", "seq_len": 28454,
+         "micro_batch_size": 1, "optimizer": "adamw_8bit", "flash_attention": True}
+    return [Row("unsloth-docs-hf-fa2-l31-8b-80gb", "unsloth-docs-hf", "memory", 80.0, {"preset": "llama-3.1-8b"}, t,
+                assumed=("the card's 80 GB compared with the device total in GiB, as the Unsloth column's test does",
+                         "8-bit AdamW, as the Unsloth column's rows"))]
+
+
 def all_rows() -> list[Row]:
-    return _qwen_rows() + _swift_rows() + _lf_rows()
+    return _qwen_rows() + _swift_rows() + _lf_rows() + _unsloth_hf_rows()
 
 
 def predict(row: Row) -> float:

@@ -90,6 +90,22 @@ GIB = float(1024**3)
 DEFAULT_CUDA_CONTEXT_GIB = 0.75
 DEFAULT_FRAGMENTATION = 0.05
 QLORA_NF4_BYTES = 0.5 + 1.0 / 64 + 4.0 / (64 * 256)  # double-quantised NF4 (QLoRA §3)
+#: QLoRA prepared by PEFT's ``prepare_model_for_kbit_training`` (``peft/utils/other.py``: "cast all non INT8
+#: parameters to fp32" — every 16-bit parameter that is not a ``Params4bit``), which the HF Trainer recipes, TRL's
+#: ``prepare_peft_model`` and Axolotl's loader call (``timing.KBIT_PREP_TOOLS``; LLaMA-Factory and Unsloth do not):
+#:
+#: * the embedding, the LM head (transformers keeps the output layer unquantised: ``get_keys_to_not_convert``) and the
+#:   norms are held in fp32: 4 bytes per parameter instead of 2 (:data:`KBIT_FP32_PARAM_BYTES`);
+#: * the fp32 norm weights make the norms' outputs fp32 (HF ``LlamaRMSNorm``: ``weight * x.to(input_dtype)``), and
+#:   residual adds keep fp32, so the residual stream — the checkpointed layer input — is fp32 (4 bytes, not 2);
+#: * a 4-bit linear returns its input's dtype (bitsandbytes ``Linear4bit.forward``: ``matmul_4bit(x.to(compute_dtype),
+#:   ...).to(inp_dtype)``), so the MLP's gate, up and act(gate), saved for backward, are fp32
+#:   (:data:`KBIT_FP32_MLP_BYTES`); the attention core still saves 16-bit q/k/v (FlashAttention/SDPA cast them);
+#: * under autocast the fp32 LM head is cast to 16 bits on every forward and the copy is saved for the input
+#:   gradient (autocast caches casts only of leaf tensors that require grad; the frozen head does not): ``2·V·h``
+#:   bytes from the head's forward to its backward.
+KBIT_FP32_PARAM_BYTES = 4.0
+KBIT_FP32_MLP_BYTES = 4.0
 RECOMPUTE_CODES = rc.CODES  # policy name (aliases included) → code (core/recompute.py)
 
 
@@ -314,7 +330,7 @@ def _hf_attention_saved(m: ModelFacts, s, flash, act_b: float, autocast, lora: b
     return qkv, attn_out, o_copy, core
 
 
-def _hf_layer_parts(m: ModelFacts, s, b, flash, act_b: float, autocast, lora_targets: str | None):
+def _hf_layer_parts(m: ModelFacts, s, b, flash, act_b: float, autocast, lora_targets: str | None, kbit=False):
     """(replicated, split) bytes one decoder layer of Hugging Face modelling code saves for backward.
 
     Rebuilt from what each PyTorch op saves (``tools/autograd/derivatives.yaml``) in the HF modules
@@ -338,9 +354,10 @@ def _hf_layer_parts(m: ModelFacts, s, b, flash, act_b: float, autocast, lora_tar
       product and expert output (weighted by the router), and the router's fp32 softmax.
 
     ``act_b`` is the matmul output dtype size (2, or 4 for fp32); ``autocast`` (fp32 weights under
-    ``torch.autocast``) keeps the residual stream and norm outputs in fp32.
+    ``torch.autocast``) keeps the residual stream and norm outputs in fp32. ``kbit``: a QLoRA base prepared by
+    PEFT's ``prepare_model_for_kbit_training`` (:data:`KBIT_FP32_MLP_BYTES`).
     """
-    xp = _xp(s, b, flash, autocast)
+    xp = _xp(s, b, flash, autocast, kbit)
     h, sb = m.h, s * b
     arch = m.arch
     mt = arch.model_type
@@ -349,6 +366,7 @@ def _hf_layer_parts(m: ModelFacts, s, b, flash, act_b: float, autocast, lora_tar
     # residual-stream bytes: fp32 when fp32 weights run under autocast (embedding and residual adds are
     # not autocast ops); LoRA's base stays 16-bit, only its fp32 adapters are autocast
     r = act_b if lora else xp.where(autocast, 4.0, act_b)
+    r = xp.where(kbit := xp.asarray(kbit, dtype=bool) & lora, 4.0, r)  # kbit: fp32 norms, fp32 residual stream
     mlp_trains = (not lora) or lora_targets == "all_linear"
     fused_qkv = mt in _PYTHON_GELU  # GPT-2 Conv1D c_attn: one linear reads the norm output
     n_attn_in = 1 if fused_qkv else 3
@@ -379,6 +397,9 @@ def _hf_layer_parts(m: ModelFacts, s, b, flash, act_b: float, autocast, lora_tar
         dense_mlp = act_b * m.f * 5
     elif m.gated:
         dense_mlp = act_b * m.f * (4 if mlp_trains else 3)  # product saved only if down_proj learns
+        # kbit: the 4-bit gate and up return fp32 (their input's dtype), so gate, up and act(gate) are fp32; the
+        # product reaches down_proj's adapter as autocast's 16-bit copy
+        dense_mlp = xp.where(kbit, KBIT_FP32_MLP_BYTES * m.f * 3 + (act_b * m.f if mlp_trains else 0.0), dense_mlp)
     else:
         dense_mlp = act_b * m.f * (2 if mlp_trains else 1)
     moe_mlp = (
@@ -413,7 +434,7 @@ def activation_bytes_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, fr
 
 def activation_parts_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, framework: str, *,
                                precision: str = "bf16", autocast=False, lora_targets: str | None = None,
-                               fp8_te: bool = False):
+                               fp8_te: bool = False, kbit=False):
     """(keep, checkpoint, op_sac, full) bytes of one decoder layer for one micro-batch.
 
     ``keep``: what the layer saves when it is not checkpointed (Megatron's selective drops the attention
@@ -439,9 +460,10 @@ def activation_parts_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, fr
     plan = rc.op_sac_plan(m.arch)
     if hf_style:
         act_b = activation_dtype_bytes(precision)
-        rep, split = _hf_layer_parts(m, s, b, flash, act_b, autocast, lora_targets)
+        rep, split = _hf_layer_parts(m, s, b, flash, act_b, autocast, lora_targets, kbit)
         full = xp.where(sp, (rep + split) / tp, rep + split / tp)
         r = act_b if lora_targets is not None else xp.where(xp.asarray(autocast, dtype=bool), 4.0, act_b)
+        r = xp.where(xp.asarray(kbit, dtype=bool) & (lora_targets is not None), 4.0, r)  # fp32 residual (kbit)
         # torch.utils.checkpoint (non-reentrant, the HF default) saves the layer's input
         ckpt = xp.where(sp, r * sb * h / tp, r * sb * h)
         keep = full  # flash: nothing of the attention core to drop; eager HF attention has no selective path
@@ -865,6 +887,7 @@ def memory_arrays(
     expandable_segments: bool | None = None,
     pipeline_mbs=None,
     expert_tp=None,
+    kbit_fp32: bool = False,
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
@@ -880,7 +903,8 @@ def memory_arrays(
     arXiv:2411.09009, which Unsloth uses; Liger's fused linear cross-entropy likewise): the output layer keeps
     the head's input and its gradient only. ``torch_compile``: compiled blocks (:func:`compiled_layer_bytes`) and,
     with ``chunked_loss``, torchtune's compiled loss (:func:`chunked_loss_bytes_per_logit`). ``paged_optimizer``:
-    bitsandbytes' paged states, on the device but outside the allocator's figures.
+    bitsandbytes' paged states, on the device but outside the allocator's figures. ``kbit_fp32``: the tool prepares a
+    QLoRA base with PEFT's ``prepare_model_for_kbit_training`` (:data:`KBIT_FP32_PARAM_BYTES`).
     """
     # torchtitan's pipeline splits each rank's batch into its own micro-batches (frameworks.pipeline_split)
     mbs, grad_accum = pipeline_split(framework, pp, mbs, grad_accum, pipeline_mbs)
@@ -901,6 +925,11 @@ def memory_arrays(
     recompute = xp.asarray(recompute)
     mbs = xp.asarray(mbs, dtype=float)
     sbytes = state_bytes(framework, precision, optimizer, master_weights, fp8_recipe)
+    # prepare_model_for_kbit_training's fp32 casts (KBIT_FP32_PARAM_BYTES), in the HF Trainer's mixed precision (the
+    # same condition as ``autocast`` below; pure 16-bit recipes such as torchtune's never call it); with ZeRO,
+    # DeepSpeed's engine casts the module back to its 16-bit dtype (``_configure_distributed_model``: ``bfloat16()``)
+    kbit_on = xp.asarray(bool(kbit_fp32) and method == "qlora" and framework == "hf" and precision != "fp32"
+                         and bool(master_weights)) & (zero == 0)
     # torchao enable_fsdp_float8_all_gather: FSDP2 gathers (and holds gathered) weights in FP8 (core/fp8.py)
     gathered_b = 1.0 if fp8mod.all_gather_in_fp8(framework, precision, fp8_recipe, fp8_all_gather) else 2.0
     w_b, g_b, master_b, ddp_b = sbytes.weight, sbytes.grad, sbytes.master, sbytes.ddp_buckets
@@ -973,7 +1002,7 @@ def memory_arrays(
         base_bytes_per = 4.0 if precision == "fp32" else 2.0
         if method == "qlora":
             lin = base_linear_params(m.arch)
-            frozen = (lin * QLORA_NF4_BYTES + (total_params - lin) * 2.0) * scale
+            frozen = (lin * QLORA_NF4_BYTES + (total_params - lin) * xp.where(kbit_on, KBIT_FP32_PARAM_BYTES, 2.0)) * scale
         else:
             frozen = base_gpu * base_bytes_per
         # (FSDP-kept layouts: the whole stage's frozen base stays gathered)
@@ -1040,7 +1069,7 @@ def memory_arrays(
     fp8_te = precision == "fp8" and fp8mod.recipe_for(framework, fp8_recipe).library == "te"
     keep, ckpt, op_saved, full_layer = activation_parts_per_layer(
         m, s_local, mbs, tp, sp, flash, recompute, framework, precision=precision, autocast=autocast,
-        lora_targets=lora_t, fp8_te=fp8_te and framework == "megatron")
+        lora_targets=lora_t, fp8_te=fp8_te and framework == "megatron", kbit=kbit_on)
     full_layer_rc = full_layer  # what a checkpointed block's recomputation holds (compiled_layer_bytes)
     if torch_compile and hf_style and method == "full" and m.moe_frac == 0 and m.gated and precision != "fp8":
         compiled = compiled_layer_bytes(m, s_local, mbs, activation_dtype_bytes(precision))
@@ -1121,6 +1150,10 @@ def memory_arrays(
         # no logits tensor: the head's input (saved) and its gradient, plus the loss's per-token fp32 values
         out_saved = head_saved_bytes(_replace(mh, V=0), s_local, mbs, tp, precision, autocast, lora_t is not None)
         out_layer = out_saved + (2.0 * m.h + 8.0) * s_local * mbs
+    # kbit under autocast: the fp32 LM head's 16-bit copy, saved by its matmul until the head's backward
+    head_copy = xp.where(kbit_on, 2.0 * m.V * m.h / tp, 0.0) if method == "qlora" else 0.0
+    out_saved = out_saved + head_copy
+    out_layer = out_layer + head_copy
     # the loss's transients (logits, log-softmax and their gradients) are freed once the output layer's backward
     # is done, before backward reaches the last block and recomputes it: the two never coexist, the larger counts
     # (autograd runs the loss's and the head's nodes first; a node's saved tensors are released when it returns),
