@@ -1015,12 +1015,14 @@ def memory_arrays(
             # autocast's bf16 adapter copies, saved by the adapters' matmuls (remade under full recompute)
             weights = weights + xp.where((zero > 0) | (xp.asarray(recompute) == rc.FULL), 0.0, adapters * 2.0)
         gradients = adapters * adapter_b
+        trained_gpu = adapters
         opt = adapters * (moments_b if optimizer != "adafactor" else 8.0)
         opt = xp.where(zero >= 1, opt / dp_sh, opt)
         ddp = xp.where((dp > 1) & (zero == 0), gradients, 0.0) if framework == "hf" else 0.0
     else:
         weights, gradients, opt = model_state_arrays(
             non_expert_gpu, expert_gpu, w_b, g_b, master_b + moments_b, zero, dp_sh, dp_exp)
+        trained_gpu = model_gpu
         # FSDP2 kept layouts: sharded fp32 parameters (also under ZeRO-2) beside the unsharded 16-bit copy
         # (added below); with PP the unsharded gradients of the whole stage in the reduce dtype replace the
         # sharded ones
@@ -1189,6 +1191,11 @@ def memory_arrays(
     buckets = xp.where((zero >= 1) & (zero <= 2) & (framework in ("hf", "deepspeed")),
                        xp.minimum(5e8, model_gpu) * 2.0,
                        xp.where((zero >= 3) & (framework == "deepspeed"), 5e8 * 2.0, 0.0))
+    # DeepSpeed's optimizer step (ds_step_grad_bytes): the fp32 copy of the gradient partition, after the
+    # activations are freed; counted where it exceeds them (the peak is the larger of the two phases)
+    if framework in ("hf", "deepspeed") and precision != "fp32" and master_weights:
+        step_b = ds_step_grad_bytes(trained_gpu / dp_sh, zero, xp)
+        buckets = buckets + xp.where(offload, 0.0, xp.where(zero >= 1, xp.maximum(step_b - acts, 0.0), 0.0))
     grads_kept = gradients  # every gradient, as the objective's critic holds them
     if framework == "hf" and not optimizer_in_backward and method not in ("lora", "qlora"):
         head_grad = m.V * m.h / tp * g_b  # the output projection's (or the tied embedding's) gradient
@@ -1232,6 +1239,21 @@ def memory_arrays(
     }
     out.update(extra)
     return out
+
+
+#: DeepSpeed ZeRO-3's ``sub_group_size`` default (``deepspeed/runtime/zero/config.py``: ``pp_int(1e9)``): the optimizer
+#: steps the rank's partition in sub-groups of this many elements.
+DS_SUB_GROUP_SIZE = 1e9
+
+
+def ds_step_grad_bytes(partition, zero, xp=np):
+    """Bytes DeepSpeed's ZeRO optimizer step adds for the rank's gradient ``partition`` (elements): each group's 16-bit
+    gradients are flattened and converted to an fp32 gradient for the fp32 master partition, which lives through
+    that group's optimizer step (ZeRO-1/2 ``stage_1_and_2.py`` ``step``: ``flat_grad_partition.to(fp32)`` per parameter
+    group, the whole partition; ZeRO-3 ``stage3.py`` ``_prepare_fp32_grad_for_sub_group``: one sub-group of at most
+    :data:`DS_SUB_GROUP_SIZE` elements at a time). 4 bytes per element; the flat 16-bit copy is freed at once.
+    CPU-offloaded optimizers step on the host (none)."""
+    return 4.0 * xp.where(xp.asarray(zero) >= 3, xp.minimum(partition, DS_SUB_GROUP_SIZE), partition)
 
 
 def gradients_at_peak(gradients, acts, working, head_grad, freed, xp):
