@@ -201,8 +201,21 @@ def _unsloth_hf_rows() -> list[Row]:
                          "8-bit AdamW, as the Unsloth column's rows"))]
 
 
+def _liger_rows() -> list[Row]:
+    """linkedin/Liger-Kernel README, "Supercharge Your Model with Liger Kernel" (benchmark note): LLaMA 3-8B, batch 8,
+    bf16, AdamW, gradient checkpointing, FSDP1 on 8 A100s; "Hugging Face models start to OOM at a 4K context length,
+    whereas Hugging Face + Liger Kernel scales up to 16K". The 16K run is the longest that fits: compared with the
+    card (80 GB, as the Unsloth rows). The HF side's 4K OOM is checked in tests/test_mechanics_liger.py."""
+    t = {"framework": "fsdp", "fsdp_version": 1, "method": "full", "seq_len": 16384, "micro_batch_size": 8,
+         "recompute": "full", "flash_attention": True, "liger_kernel": True}
+    return [Row("liger-readme-l3-8b-fsdp1-16k", "liger-readme", "memory", 80.0, {"preset": "llama-3-8b"}, t,
+                parallel={"zero": 3}, num_gpus=8,
+                assumed=("A100 80 GB (the README says A100s)", "the card's 80 GB against the device total in GiB",
+                         "FSDP1 FULL_SHARD under Accelerate: fsdp_version 1, zero 3"))]
+
+
 def all_rows() -> list[Row]:
-    return _qwen_rows() + _swift_rows() + _lf_rows() + _unsloth_hf_rows()
+    return _qwen_rows() + _swift_rows() + _lf_rows() + _unsloth_hf_rows() + _liger_rows()
 
 
 def predict(row: Row) -> float:

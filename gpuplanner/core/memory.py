@@ -502,6 +502,22 @@ def activation_parts_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, fr
     return keep, ckpt, op, full
 
 
+def liger_layer_saving(m: ModelFacts, s, b, lora: bool, act_b: float, r) -> float:
+    """Bytes per layer Liger Kernel's fused RMSNorm and SwiGLU save less than HF's modules (``training.liger_kernel``).
+
+    linkedin/Liger-Kernel ``ops/rms_norm.py``: ``LigerRMSNormFunction.forward`` saves the input ``X`` (in its own
+    dtype, ``r`` bytes: the residual stream's) and the fp32 ``RSTD`` per row, where HF's ``LlamaRMSNorm`` saves the fp32
+    upcast (4h), ``rsqrt`` and, when the weight trains, the normalised tensor (``r·h``): a saving of
+    ``(4 − r)·h`` plus ``r·h`` for a trained weight, per norm (two per layer). ``ops/swiglu.py``:
+    ``LigerSiLUMulFunction`` saves ``a`` and ``b`` (gate and up) and recomputes SiLU in backward, where HF saves the gate
+    (SiLU's input), act(gate) and up: one ``f``-wide tensor less (dense gated MLPs). RMSNorm models only."""
+    if not m.arch.norm_type.startswith("rms") or m.arch.model_type in _GEMMA:
+        return 0.0
+    per_norm = (4.0 - r) * m.h + (0.0 if lora else r * m.h)
+    mlp = (1 - m.moe_frac) * act_b * m.f if m.gated else 0.0
+    return (2.0 * per_norm + mlp) * s * b
+
+
 def unsloth_lora_layer_bytes(m: ModelFacts, s, b, act_b: float = 2.0):
     """What one Llama-style decoder layer saves under Unsloth's LoRA kernels (``unsloth/kernels``), per
     micro-batch of ``s × b`` tokens:
@@ -1078,6 +1094,13 @@ def memory_arrays(
         c_ok = xp.asarray(flash, dtype=bool) & (tp == 1) & (autocast == False)  # noqa: E712 (arrays)
         keep = xp.where(c_ok, xp.minimum(keep, compiled), keep)
         full_layer_rc = xp.where(c_ok, xp.minimum(full_layer, compiled), full_layer)
+    if layer_kernels == "liger" and hf_style:
+        # Liger's fused RMSNorm and SwiGLU save less per layer (liger_layer_saving); tp is 1 for these engines
+        r_res = act_b_l = activation_dtype_bytes(precision)
+        if lora_t is None:
+            r_res = xp.where(autocast, 4.0, act_b_l)
+        lig = liger_layer_saving(m, s_local, mbs, lora_t is not None, act_b_l, r_res) / tp
+        keep, full_layer, full_layer_rc = keep - lig, full_layer - lig, full_layer_rc - lig
     # the policy over the stage's layers (core/recompute.py): checkpointed layers keep their input (one per
     # group under Megatron's uniform method), per-op SAC keeps its saved outputs, the others keep everything
     n_ck, n_groups, group = rc.layer_counts(recompute, layers_stage, recompute_every_n, recompute_num_layers,

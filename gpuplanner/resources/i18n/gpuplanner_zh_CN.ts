@@ -7603,6 +7603,10 @@
         <translation>training.preference.reference=lora_base 需要 method 为 lora 或 qlora</translation>
     </message>
     <message>
+        <source>training.liger_kernel patches Hugging Face models; framework {framework} does not run them</source>
+        <translation>training.liger_kernel 修补的是 Hugging Face 模型；框架 {framework} 不运行这类模型</translation>
+    </message>
+    <message>
         <source>parallel.offload_params needs zero=3 (FSDP/ZeRO-3 CPU offload)</source>
         <translation>parallel.offload_params 需要 zero=3（FSDP/ZeRO-3 CPU 卸载）</translation>
     </message>
