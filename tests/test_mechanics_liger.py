@@ -60,3 +60,22 @@ def test_liger_refused_where_models_are_not_hugging_face():
         scenario_from_dict({"model": {"preset": "llama-3-8b"},
                             "training": {"framework": "megatron", "liger_kernel": True},
                             "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 8}})
+
+
+def test_no_norm_saving_on_an_fp32_residual_under_kbit():
+    # TRL QLoRA: PEFT's kbit preparation makes the residual fp32, so Liger's RMSNorm saves X in fp32 too (4h):
+    # only the SwiGLU's f-wide tensor is saved less per layer
+    def run(liger):
+        d = {"model": {"preset": "llama-3-8b"},
+             "training": {"framework": "trl", "method": "qlora", "seq_len": 4096, "micro_batch_size": 1,
+                          "recompute": "none", "flash_attention": True, "liger_kernel": liger},
+             "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 1}}
+        r = resolve(scenario_from_dict(d))
+        return r, memory_breakdown(r)
+    r, a = run(False)
+    _, b = run(True)
+    f = r.facts
+    layers = f.L * 2.0 * f.f * 4096  # one 16-bit f-wide tensor per layer, every layer kept (no recompute)
+    logits_gone = a.activations - b.activations - layers / GIB
+    assert logits_gone > 0  # the rest is the loss path (no logits tensor)
+    assert liger_layer_saving(f, 4096, 1, True, 2.0, 4.0) == pytest.approx(2.0 * f.f * 4096)

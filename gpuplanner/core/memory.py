@@ -1097,8 +1097,8 @@ def memory_arrays(
     if layer_kernels == "liger" and hf_style:
         # Liger's fused RMSNorm and SwiGLU save less per layer (liger_layer_saving); tp is 1 for these engines
         r_res = act_b_l = activation_dtype_bytes(precision)
-        if lora_t is None:
-            r_res = xp.where(autocast, 4.0, act_b_l)
+        # the residual stream's bytes, as _hf_layer_parts: fp32 under autocast (full) or PEFT's kbit preparation (QLoRA)
+        r_res = xp.where(kbit_on, 4.0, act_b_l) if lora_t is not None else xp.where(autocast, 4.0, act_b_l)
         lig = liger_layer_saving(m, s_local, mbs, lora_t is not None, act_b_l, r_res) / tp
         keep, full_layer, full_layer_rc = keep - lig, full_layer - lig, full_layer_rc - lig
     # the policy over the stage's layers (core/recompute.py): checkpointed layers keep their input (one per
