@@ -79,3 +79,15 @@ def test_no_norm_saving_on_an_fp32_residual_under_kbit():
     logits_gone = a.activations - b.activations - layers / GIB
     assert logits_gone > 0  # the rest is the loss path (no logits tensor)
     assert liger_layer_saving(f, 4096, 1, True, 2.0, 4.0) == pytest.approx(2.0 * f.f * 4096)
+
+
+def test_search_keeps_hugging_face_stacks_with_liger():
+    from gpuplanner.core.search import searched_frameworks
+
+    s = scenario_from_dict({"model": {"preset": "llama-3-8b"}, "training": {"method": "full", "liger_kernel": True},
+                            "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}})
+    fws, chooses = searched_frameworks(s)
+    assert chooses and "megatron" not in fws and "hf" in fws
+    s0 = scenario_from_dict({"model": {"preset": "llama-3-8b"}, "training": {"method": "full"},
+                             "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}})
+    assert "megatron" in searched_frameworks(s0)[0]
