@@ -97,6 +97,39 @@ def _qwen_rows() -> list[Row]:
     return out
 
 
+#: Qwen-72B (Qwen/Qwen-72B config.json: hidden 8192, 80 layers, 64 heads, ``intermediate_size`` 49152 = two MLP branches
+#: of 24576, vocabulary 152064, untied)
+QWEN_72B = dict(hidden_size=8192, num_hidden_layers=80, num_attention_heads=64, num_key_value_heads=64,
+                intermediate_size=24576, vocab_size=152064)
+#: the same README table's multi-GPU ZeRO-3 rows: "Full-parameter" Qwen-7B on 2 GPUs (256-1024 tokens) and
+#: "LoRA + Deepspeed Zero3" Qwen-72B on 4 GPUs; "G" is the sum over the GPUs (above 80 per card)
+QWEN_Z3_MULTI = {
+    ("7B", "full", 2): ((139.2, 4.0), (148.0, 4.0), (162.0, 4.5)),
+    ("72B", "lora", 4): ((215.4, 17.6), (217.7, 20.5), (222.6, 29.4), (228.8, 45.7), (249.0, 83.4), (289.2, 161.5)),
+}
+
+
+def _qwen_z3_rows() -> list[Row]:
+    import validate_peft as vp
+
+    out = []
+    for (size, method, gpus), vals in QWEN_Z3_MULTI.items():
+        dims = QWEN_72B if size == "72B" else vp.QWEN[size]
+        model = {"name": f"Qwen-{size}", **dims, "tie_word_embeddings": False, "attention_bias": True}
+        for seq, (g, s_it) in zip(vp.LENGTHS, vals):
+            t = {"framework": "hf", "method": method, "seq_len": seq, "micro_batch_size": 1,
+                 "global_batch_size": 8 * gpus, "recompute": "full", "flash_attention": True, "optimizer": "adamw"}
+            if method == "lora":
+                t.update(lora_rank=64, lora_targets="all_linear", lora_dropout=0.05)
+            for kind, val in (("memory", g / gpus), ("step", s_it)):
+                out.append(Row(f"qwen-readme-{size}-{method}-z3-{gpus}gpu-{seq}-{kind}", "qwen-readme-z3-multi", kind,
+                               val, model, t, num_gpus=gpus, parallel={"zero": 3}, fused_qkv=True,
+                               assumed=("'G' is the sum over the GPUs: compared per GPU (G / GPUs), as device GiB",
+                                        "finetune_ds.sh / finetune_lora_ds.sh with ds_config_zero3.json, batch 1 x 8 "
+                                        "per GPU as the profile states", "A100-SXM4-80G with NVLink (one node)")))
+    return out
+
+
 # -------------------------------------------------------------------------------------- ms-swift Benchmark
 def _qwen_model(size: str) -> dict:
     import validate_peft as vp
@@ -215,7 +248,7 @@ def _liger_rows() -> list[Row]:
 
 
 def all_rows() -> list[Row]:
-    return _qwen_rows() + _swift_rows() + _lf_rows() + _unsloth_hf_rows() + _liger_rows()
+    return _qwen_rows() + _qwen_z3_rows() + _swift_rows() + _lf_rows() + _unsloth_hf_rows() + _liger_rows()
 
 
 def predict(row: Row) -> float:

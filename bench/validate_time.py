@@ -961,9 +961,10 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "",
         "`bench/validate_ft_tools.py` (sources and ASSUMED notes there): the LLaMA-Factory wiki's long-context table "
         "(one A100 40GB, LLaMA2-7B, QLoRA r 8 on all modules, batch 1 × 4, 1k–100k tokens; LLaMA-Factory's own path "
-        "and its Unsloth path) and the Qwen README's full-parameter Qwen-1.8B row (ZeRO-3 on one A100, batch 1 × 8). "
+        "and its Unsloth path) and the Qwen README's ZeRO-3 rows (full-parameter Qwen-1.8B on one A100 and Qwen-7B on "
+        "two, LoRA Qwen-72B on four; batch 1 × 8 per GPU). "
         "Round 4 changed memory only, so these figures are the same before and after. The ZeRO-3 rows at 256–2048 "
-        "tokens are predicted 2–3× too fast: DeepSpeed ZeRO-3's per-module Python hooks (fetch/release around every "
+        "tokens are predicted up to 3.8× too fast (8–13 ms per decoder layer and micro-batch unaccounted for): DeepSpeed ZeRO-3's per-module Python hooks (fetch/release around every "
         "submodule's forward, recompute and backward) are not modelled; BELLE issue #402 shows the same flat, "
         "length-independent ZeRO-3 step (BLOOM-560M: 2.6 batches/s at 512 and at 1024 tokens, against 8.5 and 4 under "
         "ZeRO-1). No per-hook figure was found to model it from.",
