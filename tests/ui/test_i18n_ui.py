@@ -42,6 +42,8 @@ ALLOWED_WORDS = {
     "torchtitan", "torchao", "Transformer", "Engine",
     # a library and its optimizer classes, named as they are (training.paged_optimizer)
     "bitsandbytes", "PagedAdamW",
+    # a kernel library, named as it is (training.liger_kernel)
+    "Liger", "Kernel",
 }
 
 

@@ -8574,6 +8574,18 @@
         <translation>数据并行度 = GPU 数 ÷ (TP × PP × CP) = {0}。</translation>
     </message>
     <message>
+        <source>Liger kernels</source>
+        <translation>Liger Kernel 融合内核</translation>
+    </message>
+    <message>
+        <source>Liger Kernel&apos;s Triton kernels on Hugging Face models (use_liger_kernel in the HF Trainer and TRL, enable_liger_kernel in LLaMA-Factory): the loss is computed chunk by chunk without a logits tensor, and RMSNorm, RoPE and SwiGLU are fused. Not for Megatron or Unsloth. Default: off</source>
+        <translation>在 Hugging Face 模型上使用 Liger Kernel 的 Triton 内核（HF Trainer 与 TRL 中为 use_liger_kernel，LLaMA-Factory 中为 enable_liger_kernel）：损失按块计算，不生成 logits 张量；RMSNorm、RoPE 和 SwiGLU 均为融合内核。不适用于 Megatron 或 Unsloth。默认：关闭</translation>
+    </message>
+    <message>
+        <source>fused loss and layer kernels (Hugging Face models)</source>
+        <translation>融合的损失与层内核（Hugging Face 模型）</translation>
+    </message>
+    <message>
         <source>Paged optimizer</source>
         <translation>分页优化器</translation>
     </message>
