@@ -188,6 +188,27 @@ HISTORY = [("before issue 16", 7.8, 47.7),
            ("issue 35 before the torchtune mechanisms (commit 75adbc5)", 6.0, 35.5)]
 
 #: issue 35, round 3 (torchtune): per source before (commit 75adbc5) → now, and what moved them
+ISSUE35_FTTOOLS = [
+    "QLoRA under PEFT's `prepare_model_for_kbit_training` (`memory.KBIT_FP32_*`; the HF Trainer, TRL and Axolotl call it, "
+    "LLaMA-Factory and Unsloth do not; only in the HF Trainer's mixed precision without ZeRO): every 16-bit parameter "
+    "that is not `Params4bit` is cast to fp32 (embedding, LM head, norms: 4 bytes instead of 2); the fp32 norms make "
+    "the residual stream fp32, so the checkpointed layer inputs take 4 bytes; bitsandbytes' `Linear4bit` returns its "
+    "input's dtype, so gate, up and act(gate) are saved in fp32; autocast's 16-bit copy of the fp32 LM head is saved "
+    "until the head's backward (2·V·h). The Unsloth docs' \"Hugging Face + FA2\" maximum context (Llama 3.1 8B QLoRA, "
+    "28,454 tokens on 80 GB) moves from −28% to −15% (the rest: 18 bytes per logit in Transformers < 4.45, §2 of "
+    "docs/validation_methods.md).",
+    "DeepSpeed's optimizer step (`memory.ds_step_grad_bytes`): ZeRO-1/2 convert the rank's 16-bit gradient partition "
+    "to an fp32 gradient in `step` (`stage_1_and_2.py`: `flat_grad_partition.to(fp32)`), ZeRO-3 one sub-group of at "
+    "most `sub_group_size` (1e9) elements at a time (`stage3.py` `_prepare_fp32_grad_for_sub_group`); it lives after "
+    "the activations are freed, so the peak rises by what it exceeds them by (CPU-offloaded optimizers: none). Qwen "
+    "README full-parameter Qwen-1.8B on one GPU under ZeRO-3: −28…−20% → −21…−20% at 256–2048 tokens.",
+    "Liger Kernel (`training.liger_kernel`, default False as HF `use_liger_kernel`): `LigerFusedLinearCrossEntropy` "
+    "keeps no logits tensor (the `cce` path); `LigerRMSNormFunction` saves the input and the fp32 rstd, "
+    "`LigerSiLUMulFunction` the gate and up only (`memory.liger_layer_saving`). Liger README's benchmark (LLaMA 3-8B, "
+    "batch 8, FSDP1 on 8 A100s, gradient checkpointing): 16K is estimated at 79.7 GiB on the 80 GiB card (it fits, "
+    "as published); without Liger 4K is at 78.6 GiB (\"starts to OOM at 4K\").",
+]
+
 ISSUE35_TORCHTUNE = [
     "Per source before → after: torchtune README median 17.4% → 7.5%, p90 35.5% → 22.8%; PEFT docs 4.9% → "
     "14.5%; ZeRO table unchanged; all rows 6.0% / 35.5% → 4.2% / 22.8%.",
@@ -443,6 +464,9 @@ def main(argv=None) -> int:
               "", "New mechanisms (no shared row; guarded by tests):", ""] + [f"- {t}" for t in MECHANISMS]
     lines += ["", "Issue 35, torchtune round (mechanisms from torchtune's recipes and PyTorch's autograd):", ""] + [
         f"- {t}" for t in ISSUE35_TORCHTUNE]
+    lines += ["", "Issue 35 round 4, fine-tuning tools (mechanisms from PEFT, bitsandbytes, DeepSpeed and Liger Kernel; "
+              "no shared row changes; published rows in `bench/validate_ft_tools.py`):", ""] + [
+        f"- {t}" for t in ISSUE35_FTTOOLS]
     lines += ["", "Where rows miss and why (every row beyond 25%, and the sources' larger misses):", ""] + [
         f"- {t}" for t in MISSES]
     lines += ["", "Skipped rows:", ""] + [f"- `{rid}`: {why}" for rid, why in skipped]

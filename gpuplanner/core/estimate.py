@@ -31,7 +31,7 @@ from .params import ParamCount, count_params, lora_params, tier, vision_tokens_p
 from .scenario import Scenario
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
 from .catalog_hw import get_gpu, lookup_gpu
-from .timing import sample_shape_of, time_estimate
+from .timing import KBIT_PREP_TOOLS, sample_shape_of, time_estimate
 from .frameworks import engine_of, tool_mechanics
 from .methods import method_profile
 
@@ -189,7 +189,7 @@ def memory_kwargs(r: Resolved) -> dict:
     """The fixed (per-scenario) arguments of :func:`memory_arrays`."""
     s, t, a = r.scenario, r.scenario.training, r.scenario.assumptions
     prof = method_profile(t)
-    tool = tool_mechanics(t.framework, t.recompute)
+    tool = tool_mechanics(t.framework, t.recompute, t.liger_kernel)
     return dict(
         method=t.method, precision=t.precision, optimizer=t.optimizer, framework=engine_of(t.framework),
         master_weights=t.master_weights, seq_len=sample_shape_of(s, prof).row_len,
@@ -206,6 +206,7 @@ def memory_kwargs(r: Resolved) -> dict:
                              if a.expandable_segments is None else a.expandable_segments),
         pipeline_mbs=t.pipeline_microbatch_size, expert_tp=s.parallel.expert_tp,
         compile_loss=compile_loss_of(t),
+        kbit_fp32=t.method == "qlora" and t.framework in KBIT_PREP_TOOLS,
         **vision_inputs(r),
         **recompute_kwargs(t),
     )

@@ -249,15 +249,22 @@ def engine_of(framework: str) -> str:
     return (f.engine or framework) if f is not None else framework
 
 
-def tool_mechanics(framework: str, recompute: str = "") -> dict:
+def tool_mechanics(framework: str, recompute: str = "", liger: bool = False) -> dict:
     """What a fine-tuning tool does beyond its engine (module docstring): CPU offload of the checkpointed layer
     inputs (Unsloth's gradient checkpointing; applies where layers are recomputed), the loss kernel
-    (``cce``: no logits tensor) and fused element-wise kernels (time model)."""
+    (``cce``: no logits tensor) and fused element-wise kernels (time model).
+
+    ``liger`` (``training.liger_kernel``; HF TrainingArguments ``use_liger_kernel``, default False): Liger Kernel's
+    ``LigerFusedLinearCrossEntropyLoss`` computes the head's matmul and the loss chunk by chunk and writes the
+    input gradient in the forward, so no vocabulary-sized logits tensor lives (the ``cce`` path); its RMSNorm, RoPE
+    and SwiGLU are fused Triton kernels (``fused``). Source: linkedin/Liger-Kernel README and
+    ``ops/fused_linear_cross_entropy.py``; Hsu et al. 2024, arXiv:2410.10989 §3. Only on Hugging Face models."""
     if framework == "unsloth":
         return {"checkpoint_offload": True, "loss_kernel": "cce", "fused": True, "layer_kernels": "unsloth"}
     f = FRAMEWORKS.get(framework)
-    return {"checkpoint_offload": False, "loss_kernel": "standard", "fused": bool(f and f.fused_kernels),
-            "layer_kernels": "hf"}
+    liger = bool(liger) and engine_of(framework) in ("hf", "deepspeed", "fsdp")
+    return {"checkpoint_offload": False, "loss_kernel": "cce" if liger else "standard",
+            "fused": bool(f and f.fused_kernels) or liger, "layer_kernels": "liger" if liger else "hf"}
 
 
 def support(framework: str) -> FrameworkSupport:

@@ -90,6 +90,22 @@ GIB = float(1024**3)
 DEFAULT_CUDA_CONTEXT_GIB = 0.75
 DEFAULT_FRAGMENTATION = 0.05
 QLORA_NF4_BYTES = 0.5 + 1.0 / 64 + 4.0 / (64 * 256)  # double-quantised NF4 (QLoRA §3)
+#: QLoRA prepared by PEFT's ``prepare_model_for_kbit_training`` (``peft/utils/other.py``: "cast all non INT8
+#: parameters to fp32" — every 16-bit parameter that is not a ``Params4bit``), which the HF Trainer recipes, TRL's
+#: ``prepare_peft_model`` and Axolotl's loader call (``timing.KBIT_PREP_TOOLS``; LLaMA-Factory and Unsloth do not):
+#:
+#: * the embedding, the LM head (transformers keeps the output layer unquantised: ``get_keys_to_not_convert``) and the
+#:   norms are held in fp32: 4 bytes per parameter instead of 2 (:data:`KBIT_FP32_PARAM_BYTES`);
+#: * the fp32 norm weights make the norms' outputs fp32 (HF ``LlamaRMSNorm``: ``weight * x.to(input_dtype)``), and
+#:   residual adds keep fp32, so the residual stream — the checkpointed layer input — is fp32 (4 bytes, not 2);
+#: * a 4-bit linear returns its input's dtype (bitsandbytes ``Linear4bit.forward``: ``matmul_4bit(x.to(compute_dtype),
+#:   ...).to(inp_dtype)``), so the MLP's gate, up and act(gate), saved for backward, are fp32
+#:   (:data:`KBIT_FP32_MLP_BYTES`); the attention core still saves 16-bit q/k/v (FlashAttention/SDPA cast them);
+#: * under autocast the fp32 LM head is cast to 16 bits on every forward and the copy is saved for the input
+#:   gradient (autocast caches casts only of leaf tensors that require grad; the frozen head does not): ``2·V·h``
+#:   bytes from the head's forward to its backward.
+KBIT_FP32_PARAM_BYTES = 4.0
+KBIT_FP32_MLP_BYTES = 4.0
 RECOMPUTE_CODES = rc.CODES  # policy name (aliases included) → code (core/recompute.py)
 
 
@@ -314,7 +330,7 @@ def _hf_attention_saved(m: ModelFacts, s, flash, act_b: float, autocast, lora: b
     return qkv, attn_out, o_copy, core
 
 
-def _hf_layer_parts(m: ModelFacts, s, b, flash, act_b: float, autocast, lora_targets: str | None):
+def _hf_layer_parts(m: ModelFacts, s, b, flash, act_b: float, autocast, lora_targets: str | None, kbit=False):
     """(replicated, split) bytes one decoder layer of Hugging Face modelling code saves for backward.
 
     Rebuilt from what each PyTorch op saves (``tools/autograd/derivatives.yaml``) in the HF modules
@@ -338,9 +354,10 @@ def _hf_layer_parts(m: ModelFacts, s, b, flash, act_b: float, autocast, lora_tar
       product and expert output (weighted by the router), and the router's fp32 softmax.
 
     ``act_b`` is the matmul output dtype size (2, or 4 for fp32); ``autocast`` (fp32 weights under
-    ``torch.autocast``) keeps the residual stream and norm outputs in fp32.
+    ``torch.autocast``) keeps the residual stream and norm outputs in fp32. ``kbit``: a QLoRA base prepared by
+    PEFT's ``prepare_model_for_kbit_training`` (:data:`KBIT_FP32_MLP_BYTES`).
     """
-    xp = _xp(s, b, flash, autocast)
+    xp = _xp(s, b, flash, autocast, kbit)
     h, sb = m.h, s * b
     arch = m.arch
     mt = arch.model_type
@@ -349,6 +366,7 @@ def _hf_layer_parts(m: ModelFacts, s, b, flash, act_b: float, autocast, lora_tar
     # residual-stream bytes: fp32 when fp32 weights run under autocast (embedding and residual adds are
     # not autocast ops); LoRA's base stays 16-bit, only its fp32 adapters are autocast
     r = act_b if lora else xp.where(autocast, 4.0, act_b)
+    r = xp.where(kbit := xp.asarray(kbit, dtype=bool) & lora, 4.0, r)  # kbit: fp32 norms, fp32 residual stream
     mlp_trains = (not lora) or lora_targets == "all_linear"
     fused_qkv = mt in _PYTHON_GELU  # GPT-2 Conv1D c_attn: one linear reads the norm output
     n_attn_in = 1 if fused_qkv else 3
@@ -379,6 +397,9 @@ def _hf_layer_parts(m: ModelFacts, s, b, flash, act_b: float, autocast, lora_tar
         dense_mlp = act_b * m.f * 5
     elif m.gated:
         dense_mlp = act_b * m.f * (4 if mlp_trains else 3)  # product saved only if down_proj learns
+        # kbit: the 4-bit gate and up return fp32 (their input's dtype), so gate, up and act(gate) are fp32; the
+        # product reaches down_proj's adapter as autocast's 16-bit copy
+        dense_mlp = xp.where(kbit, KBIT_FP32_MLP_BYTES * m.f * 3 + (act_b * m.f if mlp_trains else 0.0), dense_mlp)
     else:
         dense_mlp = act_b * m.f * (2 if mlp_trains else 1)
     moe_mlp = (
@@ -413,7 +434,7 @@ def activation_bytes_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, fr
 
 def activation_parts_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, framework: str, *,
                                precision: str = "bf16", autocast=False, lora_targets: str | None = None,
-                               fp8_te: bool = False):
+                               fp8_te: bool = False, kbit=False):
     """(keep, checkpoint, op_sac, full) bytes of one decoder layer for one micro-batch.
 
     ``keep``: what the layer saves when it is not checkpointed (Megatron's selective drops the attention
@@ -439,9 +460,10 @@ def activation_parts_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, fr
     plan = rc.op_sac_plan(m.arch)
     if hf_style:
         act_b = activation_dtype_bytes(precision)
-        rep, split = _hf_layer_parts(m, s, b, flash, act_b, autocast, lora_targets)
+        rep, split = _hf_layer_parts(m, s, b, flash, act_b, autocast, lora_targets, kbit)
         full = xp.where(sp, (rep + split) / tp, rep + split / tp)
         r = act_b if lora_targets is not None else xp.where(xp.asarray(autocast, dtype=bool), 4.0, act_b)
+        r = xp.where(xp.asarray(kbit, dtype=bool) & (lora_targets is not None), 4.0, r)  # fp32 residual (kbit)
         # torch.utils.checkpoint (non-reentrant, the HF default) saves the layer's input
         ckpt = xp.where(sp, r * sb * h / tp, r * sb * h)
         keep = full  # flash: nothing of the attention core to drop; eager HF attention has no selective path
@@ -478,6 +500,22 @@ def activation_parts_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, fr
     op = ckpt + sb * (act_b * plan["saved_split"] + sdpa) / tp + xp.where(
         sp, act_b * sb * plan["saved_rep"] / tp, act_b * sb * plan["saved_rep"])
     return keep, ckpt, op, full
+
+
+def liger_layer_saving(m: ModelFacts, s, b, lora: bool, act_b: float, r) -> float:
+    """Bytes per layer Liger Kernel's fused RMSNorm and SwiGLU save less than HF's modules (``training.liger_kernel``).
+
+    linkedin/Liger-Kernel ``ops/rms_norm.py``: ``LigerRMSNormFunction.forward`` saves the input ``X`` (in its own
+    dtype, ``r`` bytes: the residual stream's) and the fp32 ``RSTD`` per row, where HF's ``LlamaRMSNorm`` saves the fp32
+    upcast (4h), ``rsqrt`` and, when the weight trains, the normalised tensor (``r·h``): a saving of
+    ``(4 − r)·h`` plus ``r·h`` for a trained weight, per norm (two per layer). ``ops/swiglu.py``:
+    ``LigerSiLUMulFunction`` saves ``a`` and ``b`` (gate and up) and recomputes SiLU in backward, where HF saves the gate
+    (SiLU's input), act(gate) and up: one ``f``-wide tensor less (dense gated MLPs). RMSNorm models only."""
+    if not m.arch.norm_type.startswith("rms") or m.arch.model_type in _GEMMA:
+        return 0.0
+    per_norm = (4.0 - r) * m.h + (0.0 if lora else r * m.h)
+    mlp = (1 - m.moe_frac) * act_b * m.f if m.gated else 0.0
+    return (2.0 * per_norm + mlp) * s * b
 
 
 def unsloth_lora_layer_bytes(m: ModelFacts, s, b, act_b: float = 2.0):
@@ -904,6 +942,7 @@ def memory_arrays(
     pipeline_mbs=None,
     expert_tp=None,
     compile_loss: bool = False,
+    kbit_fp32: bool = False,
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
@@ -919,7 +958,8 @@ def memory_arrays(
     arXiv:2411.09009, which Unsloth uses; Liger's fused linear cross-entropy likewise): the output layer keeps
     the head's input and its gradient only. ``torch_compile``: compiled blocks (:func:`compiled_layer_bytes`) and,
     with ``chunked_loss``, torchtune's compiled loss (:func:`chunked_loss_bytes_per_logit`). ``paged_optimizer``:
-    bitsandbytes' paged states, on the device but outside the allocator's figures.
+    bitsandbytes' paged states, on the device but outside the allocator's figures. ``kbit_fp32``: the tool prepares a
+    QLoRA base with PEFT's ``prepare_model_for_kbit_training`` (:data:`KBIT_FP32_PARAM_BYTES`).
     """
     # torchtitan's pipeline splits each rank's batch into its own micro-batches (frameworks.pipeline_split)
     mbs, grad_accum = pipeline_split(framework, pp, mbs, grad_accum, pipeline_mbs)
@@ -940,6 +980,11 @@ def memory_arrays(
     recompute = xp.asarray(recompute)
     mbs = xp.asarray(mbs, dtype=float)
     sbytes = state_bytes(framework, precision, optimizer, master_weights, fp8_recipe)
+    # prepare_model_for_kbit_training's fp32 casts (KBIT_FP32_PARAM_BYTES), in the HF Trainer's mixed precision (the
+    # same condition as ``autocast`` below; pure 16-bit recipes such as torchtune's never call it); with ZeRO,
+    # DeepSpeed's engine casts the module back to its 16-bit dtype (``_configure_distributed_model``: ``bfloat16()``)
+    kbit_on = xp.asarray(bool(kbit_fp32) and method == "qlora" and framework == "hf" and precision != "fp32"
+                         and bool(master_weights)) & (zero == 0)
     # torchao enable_fsdp_float8_all_gather: FSDP2 gathers (and holds gathered) weights in FP8 (core/fp8.py)
     gathered_b = 1.0 if fp8mod.all_gather_in_fp8(framework, precision, fp8_recipe, fp8_all_gather) else 2.0
     w_b, g_b, master_b, ddp_b = sbytes.weight, sbytes.grad, sbytes.master, sbytes.ddp_buckets
@@ -1012,7 +1057,7 @@ def memory_arrays(
         base_bytes_per = 4.0 if precision == "fp32" else 2.0
         if method == "qlora":
             lin = base_linear_params(m.arch)
-            frozen = (lin * QLORA_NF4_BYTES + (total_params - lin) * 2.0) * scale
+            frozen = (lin * QLORA_NF4_BYTES + (total_params - lin) * xp.where(kbit_on, KBIT_FP32_PARAM_BYTES, 2.0)) * scale
         else:
             frozen = base_gpu * base_bytes_per
         # (FSDP-kept layouts: the whole stage's frozen base stays gathered)
@@ -1025,12 +1070,14 @@ def memory_arrays(
             # autocast's bf16 adapter copies, saved by the adapters' matmuls (remade under full recompute)
             weights = weights + xp.where((zero > 0) | (xp.asarray(recompute) == rc.FULL), 0.0, adapters * 2.0)
         gradients = adapters * adapter_b
+        trained_gpu = adapters
         opt = adapters * (moments_b if optimizer != "adafactor" else 8.0)
         opt = xp.where(zero >= 1, opt / dp_sh, opt)
         ddp = xp.where((dp > 1) & (zero == 0), gradients, 0.0) if framework == "hf" else 0.0
     else:
         weights, gradients, opt = model_state_arrays(
             non_expert_gpu, expert_gpu, w_b, g_b, master_b + moments_b, zero, dp_sh, dp_exp)
+        trained_gpu = model_gpu
         # FSDP2 kept layouts: sharded fp32 parameters (also under ZeRO-2) beside the unsharded 16-bit copy
         # (added below); with PP the unsharded gradients of the whole stage in the reduce dtype replace the
         # sharded ones
@@ -1079,13 +1126,20 @@ def memory_arrays(
     fp8_te = precision == "fp8" and fp8mod.recipe_for(framework, fp8_recipe).library == "te"
     keep, ckpt, op_saved, full_layer = activation_parts_per_layer(
         m, s_local, mbs, tp, sp, flash, recompute, framework, precision=precision, autocast=autocast,
-        lora_targets=lora_t, fp8_te=fp8_te and framework == "megatron")
+        lora_targets=lora_t, fp8_te=fp8_te and framework == "megatron", kbit=kbit_on)
     full_layer_rc = full_layer  # what a checkpointed block's recomputation holds (compiled_layer_bytes)
     if torch_compile and hf_style and method == "full" and m.moe_frac == 0 and m.gated and precision != "fp8":
         compiled = compiled_layer_bytes(m, s_local, mbs, activation_dtype_bytes(precision))
         c_ok = xp.asarray(flash, dtype=bool) & (tp == 1) & (autocast == False)  # noqa: E712 (arrays)
         keep = xp.where(c_ok, xp.minimum(keep, compiled), keep)
         full_layer_rc = xp.where(c_ok, xp.minimum(full_layer, compiled), full_layer)
+    if layer_kernels == "liger" and hf_style:
+        # Liger's fused RMSNorm and SwiGLU save less per layer (liger_layer_saving); tp is 1 for these engines
+        r_res = act_b_l = activation_dtype_bytes(precision)
+        # the residual stream's bytes, as _hf_layer_parts: fp32 under autocast (full) or PEFT's kbit preparation (QLoRA)
+        r_res = xp.where(kbit_on, 4.0, act_b_l) if lora_t is not None else xp.where(autocast, 4.0, act_b_l)
+        lig = liger_layer_saving(m, s_local, mbs, lora_t is not None, act_b_l, r_res) / tp
+        keep, full_layer, full_layer_rc = keep - lig, full_layer - lig, full_layer_rc - lig
     # the policy over the stage's layers (core/recompute.py): checkpointed layers keep their input (one per
     # group under Megatron's uniform method), per-op SAC keeps its saved outputs, the others keep everything
     n_ck, n_groups, group = rc.layer_counts(recompute, layers_stage, recompute_every_n, recompute_num_layers,
@@ -1174,6 +1228,10 @@ def memory_arrays(
         # no logits tensor: the head's input (saved) and its gradient, plus the loss's per-token fp32 values
         out_saved = head_saved_bytes(_replace(mh, V=0), s_local, mbs, tp, precision, autocast, lora_t is not None)
         out_layer = out_saved + (2.0 * m.h + 8.0) * s_local * mbs
+    # kbit under autocast: the fp32 LM head's 16-bit copy, saved by its matmul until the head's backward
+    head_copy = xp.where(kbit_on, 2.0 * m.V * m.h / tp, 0.0) if method == "qlora" else 0.0
+    out_saved = out_saved + head_copy
+    out_layer = out_layer + head_copy
     # the loss's transients (logits, log-softmax and their gradients) are freed once the output layer's backward
     # is done, before backward reaches the last block and recomputes it: the two never coexist, the larger counts
     # (autograd runs the loss's and the head's nodes first; a node's saved tensors are released when it returns),
@@ -1224,7 +1282,9 @@ def memory_arrays(
         ph_on = (zero >= 3) & (xp.asarray(fsdp_keep) == False) & (pp_i == 1)  # noqa: E712 (arrays)
         peak, peak_hw = fsdp_backward_phases(
             out_layer, loss_hw, working + grad_h, layer_bufs, head_phase,
-            activation_dtype_bytes(precision) * s_local * mbs * mh.V / tp,
+            # the logits' 16-bit gradient: none where the loss kernel keeps no logits (cce: Cut Cross-Entropy,
+            # Liger's fused linear cross-entropy)
+            0.0 if loss_kernel == "cce" else activation_dtype_bytes(precision) * s_local * mbs * mh.V / tp,
             activation_dtype_bytes(precision) * m.V * m.h / tp + layer_gathered_b * layer_full, xp)
         gather = xp.where(ph_on, peak - tail, gather)
         loss_extra = xp.where(ph_on, peak_hw - peak, loss_extra)
@@ -1235,6 +1295,11 @@ def memory_arrays(
     buckets = xp.where((zero >= 1) & (zero <= 2) & (framework in ("hf", "deepspeed")),
                        xp.minimum(5e8, model_gpu) * 2.0,
                        xp.where((zero >= 3) & (framework == "deepspeed"), 5e8 * 2.0, 0.0))
+    # DeepSpeed's optimizer step (ds_step_grad_bytes): the fp32 copy of the gradient partition, after the
+    # activations are freed; counted where it exceeds them (the peak is the larger of the two phases)
+    if framework in ("hf", "deepspeed") and precision != "fp32" and master_weights:
+        step_b = ds_step_grad_bytes(trained_gpu / dp_sh, zero, xp)
+        buckets = buckets + xp.where(offload, 0.0, xp.where(zero >= 1, xp.maximum(step_b - acts, 0.0), 0.0))
     grads_kept = gradients  # every gradient, as the objective's critic holds them
     if framework == "hf" and not optimizer_in_backward and method not in ("lora", "qlora"):
         head_grad = m.V * m.h / tp * g_b  # the output projection's (or the tied embedding's) gradient
@@ -1373,6 +1438,21 @@ def fsdp_grads_cached_bytes(gradients, acts, working, freed, xp=np):
     so it stays in ``max_memory_reserved`` beside them. Returns the bytes to take from the live peak and keep in
     reserved: all the gradients minus those live at the peak."""
     return gradients - gradients_at_peak(gradients, acts, working, 0.0, freed, xp)
+
+
+#: DeepSpeed ZeRO-3's ``sub_group_size`` default (``deepspeed/runtime/zero/config.py``: ``pp_int(1e9)``): the optimizer
+#: steps the rank's partition in sub-groups of this many elements.
+DS_SUB_GROUP_SIZE = 1e9
+
+
+def ds_step_grad_bytes(partition, zero, xp=np):
+    """Bytes DeepSpeed's ZeRO optimizer step adds for the rank's gradient ``partition`` (elements): each group's 16-bit
+    gradients are flattened and converted to an fp32 gradient for the fp32 master partition, which lives through
+    that group's optimizer step (ZeRO-1/2 ``stage_1_and_2.py`` ``step``: ``flat_grad_partition.to(fp32)`` per parameter
+    group, the whole partition; ZeRO-3 ``stage3.py`` ``_prepare_fp32_grad_for_sub_group``: one sub-group of at most
+    :data:`DS_SUB_GROUP_SIZE` elements at a time). 4 bytes per element; the flat 16-bit copy is freed at once.
+    CPU-offloaded optimizers step on the host (none)."""
+    return 4.0 * xp.where(xp.asarray(zero) >= 3, xp.minimum(partition, DS_SUB_GROUP_SIZE), partition)
 
 
 def gradients_at_peak(gradients, acts, working, head_grad, freed, xp):

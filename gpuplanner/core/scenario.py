@@ -38,6 +38,11 @@ GenerationEngine = Literal["training", "vllm_colocated", "vllm_separate"]
 LoraTargets = Literal["attention", "all_linear", "qkv"]
 
 
+#: Frameworks whose models are not Hugging Face modelling code (Megatron-Core) or that bring their own kernels
+#: (Unsloth): Liger Kernel's ``apply_liger_kernel_to_*`` patches transformers' model classes only
+#: (linkedin/Liger-Kernel ``transformers/monkey_patch.py``); FSDP runs them under Accelerate (Liger's own benchmark)
+_NO_LIGER = ("megatron", "megatron-swift", "unsloth")
+
 #: Activation recomputation each fine-tuning tool runs by default (sources in core/frameworks.py; the
 #: scenario applies it when ``training.recompute`` is not given: the user's own choice always wins).
 _TOOL_RECOMPUTE = {"llamafactory": "full", "unsloth": "full", "ms-swift": "full", "megatron-swift": "megatron_selective",
@@ -232,6 +237,10 @@ class TrainingSection(_Section):
     paged_optimizer: bool = Field(False, description="bitsandbytes paged optimizer (PagedAdamW, PagedAdamW8bit): "
                                                      "states in CUDA unified memory, outside PyTorch's allocator "
                                                      "(not in allocated/reserved figures)")
+    liger_kernel: bool = Field(False, description="Liger Kernel (HF TrainingArguments/TRL use_liger_kernel, "
+                                                  "LLaMA-Factory enable_liger_kernel, ms-swift use_liger_kernel; "
+                                                  "default False): fused linear cross-entropy (no logits tensor) "
+                                                  "and fused RMSNorm/RoPE/SwiGLU kernels on Hugging Face models")
     seq_len: int = Field(2048, gt=0, le=10_000_000)
     micro_batch_size: int = Field(1, gt=0, le=100_000)
     global_batch_size: int | None = Field(None, gt=0, le=1_000_000_000)
@@ -587,6 +596,10 @@ class Scenario(_Section):
         if self.training.framework in _TOOL_RECOMPUTE and "recompute" not in self.training.model_fields_set:
             # a tool's documented default (core/frameworks.py), unless the user set recompute
             self.training.recompute = _TOOL_RECOMPUTE[self.training.framework]
+        if t.liger_kernel and "framework" in t.model_fields_set and t.framework in _NO_LIGER:
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "training.liger_kernel patches Hugging Face models; framework {framework} does not run them"),
+                framework=t.framework))
         if p.offload_params and p.zero != 3:
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "parallel.offload_params needs zero=3 (FSDP/ZeRO-3 CPU offload)")))

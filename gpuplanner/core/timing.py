@@ -1971,7 +1971,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         seq_len=shape.row_len, attn_len=shape.attn_len, real_frac=shape.real_frac, pad_single_len=shape.single_len,
         lora_rank=t.lora_rank, lora_targets=t.lora_targets, flash=t.flash_attention,
         fused=(engine == "megatron") or bool(getattr(t, "torch_compile", False))
-        or _frameworks.tool_mechanics(t.framework, t.recompute)["fused"],
+        or _frameworks.tool_mechanics(t.framework, t.recompute, getattr(t, "liger_kernel", False))["fused"],
         master_weights=t.master_weights, profile=prof,
         optimizer_in_backward=bool(getattr(t, "optimizer_in_backward", False)),
         gpu_memory_gib=float(getattr(r.gpu, "memory_gib", 0.0) or 0.0),

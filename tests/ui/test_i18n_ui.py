@@ -45,6 +45,8 @@ ALLOWED_WORDS = {
     # the PyTorch module and library classes named as they are (torch.compile, torch.cuda's memory figures; PEFT
     # LoraConfig, torchtune CEWithChunkedOutputLoss, FSDP CPUOffload: the Training page's advanced rows)
     "torch", "LoraConfig", "CEWithChunkedOutputLoss", "CPUOffload",
+    # a kernel library, named as it is (training.liger_kernel)
+    "Liger", "Kernel",
 }
 
 

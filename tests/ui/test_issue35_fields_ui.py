@@ -52,6 +52,10 @@ def test_training_fields_write_the_scenario(page):
     page.padding_free.setChecked(True)
     t = user(page).training
     assert t.paged_optimizer and t.packing and t.padding_free
+    page.liger_kernel.setChecked(True)  # training.liger_kernel (issue 35 round 4)
+    assert user(page).training.liger_kernel is True
+    page.liger_kernel.setChecked(False)
+    assert user(page).training.liger_kernel is False
     page.packing.setChecked(False)
     assert user(page).training.packing is False
     type_text(page.mean_sample_len, "700")

@@ -7653,6 +7653,10 @@
         <source>training.global_batch_size={gbs} is not a multiple of micro_batch_size×dp={mbs}×{dp}: with {n} GPUs a model-parallel group tp·pp·cp={g} (dp {d}) keeps this batch, or let the search choose the layout (parallel.auto)</source>
         <translation>training.global_batch_size={gbs} 不是 micro_batch_size×dp={mbs}×{dp} 的整数倍：{n} 张 GPU 时，模型并行组 tp·pp·cp={g}（dp {d}）可保持这个批次；也可以在“训练设置”页把并行布局设为“自动”，让搜索来选</translation>
     </message>
+    <message>
+        <source>training.liger_kernel patches Hugging Face models; framework {framework} does not run them</source>
+        <translation>training.liger_kernel 修补的是 Hugging Face 模型；框架 {framework} 不运行这类模型</translation>
+    </message>
 </context>
 <context>
     <name>ScenarioModel</name>
@@ -9009,6 +9013,18 @@
     <message>
         <source>fused q/k/v projection (Megatron linear_qkv)</source>
         <translation>融合的 q/k/v 投影层（Megatron linear_qkv）</translation>
+    </message>
+    <message>
+        <source>Liger kernels</source>
+        <translation>Liger Kernel 融合内核</translation>
+    </message>
+    <message>
+        <source>Liger Kernel&apos;s Triton kernels on Hugging Face models (use_liger_kernel in the HF Trainer and TRL, enable_liger_kernel in LLaMA-Factory): the loss is computed chunk by chunk without a logits tensor, and RMSNorm, RoPE and SwiGLU are fused. Not for Megatron or Unsloth. Default: off</source>
+        <translation>在 Hugging Face 模型上使用 Liger Kernel 的 Triton 内核（HF Trainer 与 TRL 中为 use_liger_kernel，LLaMA-Factory 中为 enable_liger_kernel）：损失按块计算，不生成 logits 张量；RMSNorm、RoPE 和 SwiGLU 均为融合内核。不适用于 Megatron 或 Unsloth。默认：关闭</translation>
+    </message>
+    <message>
+        <source>fused loss and layer kernels (Hugging Face models)</source>
+        <translation>融合的损失与层内核（Hugging Face 模型）</translation>
     </message>
 </context>
 <context>

@@ -46,6 +46,7 @@ class TrainingPage(BasePage):
         self.fp8_all_gather = BoundCheck(m, "training.fp8_all_gather")
         self.optimizer = BoundCombo(m, "training.optimizer", ["adamw", "adamw_8bit", "adafactor", "sgd"])
         self.paged_optimizer = BoundCheck(m, "training.paged_optimizer")
+        self.liger_kernel = BoundCheck(m, "training.liger_kernel")
         self.framework = BoundCombo(m, "training.framework", FRAMEWORKS)
         self.seq_len = BoundEdit(m, "training.seq_len")
         # samples shorter than seq_len: padded, packed or flattened (core/flops.sample_shape)
@@ -77,6 +78,7 @@ class TrainingPage(BasePage):
         for key, f in [("method", self.method), ("precision", self.precision),
                        ("fp8_recipe", self.fp8_recipe), ("fp8_all_gather", self.fp8_all_gather),
                        ("optimizer", self.optimizer), ("paged_optimizer", self.paged_optimizer),
+                       ("liger_kernel", self.liger_kernel),
                        ("framework", self.framework), ("seq_len", self.seq_len),
                        ("mean_sample_len", self.mean_sample_len), ("packing", self.packing),
                        ("padding_free", self.padding_free), ("mbs", self.mbs), ("pipeline_mbs", self.pipeline_mbs),
@@ -220,6 +222,10 @@ class TrainingPage(BasePage):
                 "bitsandbytes paged optimizers (PagedAdamW, PagedAdamW8bit) keep their states in CUDA unified "
                 "memory, outside PyTorch's allocator: the device holds them, PyTorch's memory_allocated and "
                 "memory_reserved do not count them. Default: off")),
+            "liger_kernel": (self.tr("Liger kernels"), self.tr(
+                "Liger Kernel's Triton kernels on Hugging Face models (use_liger_kernel in the HF Trainer and TRL, "
+                "enable_liger_kernel in LLaMA-Factory): the loss is computed chunk by chunk without a logits "
+                "tensor, and RMSNorm, RoPE and SwiGLU are fused. Not for Megatron or Unsloth. Default: off")),
             "framework": (self.tr("Framework"), self.tr(
                 "Changes what is kept in memory (e.g. Megatron's fused kernels, DeepSpeed's fp32 master copy)")),
             "seq_len": (self.tr("Sequence length"), self.tr(
@@ -404,6 +410,7 @@ class TrainingPage(BasePage):
         self.ref_offload.setText(self.tr("frozen models in CPU memory"))
         self.engine_sleep.setText(self.tr("free vLLM memory while training"))
         self.paged_optimizer.setText(self.tr("optimizer states in unified memory (bitsandbytes)"))
+        self.liger_kernel.setText(self.tr("fused loss and layer kernels (Hugging Face models)"))
         self.packing.setText(self.tr("pack samples into rows"))
         self.padding_free.setText(self.tr("flatten micro-batches, no padding"))
         self.mean_sample_len.box.set_unit(self.tr("tokens"))
