@@ -243,3 +243,23 @@ def test_bridge_moe_table_after_round_4():
 
     n, med, p90 = V.bridge_moe_stats(V.bridge_moe_results())
     assert n == 24 and med < 0.37 and p90 < 0.85
+
+
+def test_expert_all_to_all_is_named_in_the_breakdown_not_called_optimizer_time():
+    """Mixtral with EP 8 across two nodes on one 200 GbE NIC per server: the exposed expert all-to-all is a large
+    share of the step; the breakdown names it (BREAKDOWN_LABELS["ep_comm"]) instead of adding it to "optimizer step
+    and other", and the shares still sum to one."""
+    import json
+    from pathlib import Path
+
+    from gpuplanner.core import timing as T
+    from gpuplanner.core.estimate import estimate
+
+    d = json.loads((Path(__file__).resolve().parents[1] / "examples" / "mixtral-8x7b-ep8-16xa800.json").read_text())
+    t = estimate(scenario_from_dict(d)).time
+    share = t.seconds["ep_comm"] / t.step_time_s
+    assert share > 0.2
+    assert t.breakdown["ep_comm"] == pytest.approx(share, rel=1e-6)
+    assert t.breakdown["other"] == pytest.approx(t.seconds["other"] / t.step_time_s, abs=1e-9)
+    assert sum(t.breakdown.values()) == pytest.approx(1.0)
+    assert "ep_comm" in T.BREAKDOWN_LABELS

@@ -1797,7 +1797,7 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: it into), so a long-context plan names it rather than calling it optimizer time.
 PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "launch_overhead": "compute",
                "moe_host_sync": "compute", "moe_gemm_launch": "compute",
-               "cp_merge": "compute", "cp_comm": "other",
+               "cp_merge": "compute", "cp_comm": "other", "ep_comm": "other",
                "rollout_wait_longest": "generation", "weight_refit": "generation", "optimizer_offload": "other"}
 #: What the views call each named part (translatable: context "Timing"; the CLI, the Plans details and the PDF
 #: look a breakdown key up here, as they do for the step's parts).
@@ -1888,7 +1888,9 @@ class TimeEstimate:
 
     @property
     def breakdown(self) -> dict[str, float]:
-        """Shares of the step: compute, tp_comm, dp_comm, pp_bubble and other (cp, ep, optimizer, …)."""
+        """Shares of the step: compute, tp_comm, dp_comm, pp_bubble and other (optimizer, …), with the named parts
+        carved out of their parent (:data:`PART_PARENT`: the context-parallel exchange and the expert all-to-all
+        are named, not called optimizer time)."""
         sec = self.seconds
         total = self.step_time_s if self.step_time_s > 0 else 1.0
         other = sec["other"] + sec["cp_comm"] + sec["ep_comm"]

@@ -3862,7 +3862,7 @@
     </message>
     <message>
         <source>expert all-to-all</source>
-        <translation>专家 all-to-all 通信</translation>
+        <translation>专家全对全通信</translation>
     </message>
     <message>
         <source>the optimizer step and other memory-bound work</source>
@@ -7723,7 +7723,7 @@
     </message>
     <message>
         <source>expert all-to-all</source>
-        <translation>专家 all-to-all 通信</translation>
+        <translation>专家全对全通信</translation>
     </message>
     <message>
         <source>rollout generation (RL)</source>
@@ -7795,7 +7795,7 @@
     </message>
     <message>
         <source>MoE expert GEMM launches (one per expert)</source>
-        <translation>MoE 专家 GEMM 逐个启动（每个专家一次）</translation>
+        <translation>MoE 专家矩阵乘逐个启动（每个专家一次）</translation>
     </message>
     <message>
         <source>FP8 recipe {recipe} needs a datacenter Blackwell GPU (B200, GB200); {gpu} cannot run it</source>
