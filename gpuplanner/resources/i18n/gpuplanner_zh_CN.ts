@@ -8972,7 +8972,7 @@
     </message>
     <message>
         <source>vLLM eager mode</source>
-        <translation>vLLM eager 模式</translation>
+        <translation>vLLM 即时执行模式</translation>
     </message>
     <message>
         <source>vLLM without CUDA graphs (enforce_eager): every decode step waits for Python to launch its kernels, which slows small models. vLLM and TRL default off; verl set it on until August 2025</source>
@@ -9020,7 +9020,7 @@
     </message>
     <message>
         <source>Liger Kernel&apos;s Triton kernels on Hugging Face models (use_liger_kernel in the HF Trainer and TRL, enable_liger_kernel in LLaMA-Factory): the loss is computed chunk by chunk without a logits tensor, and RMSNorm, RoPE and SwiGLU are fused. Not for Megatron or Unsloth. Default: off</source>
-        <translation>在 Hugging Face 模型上使用 Liger Kernel 的 Triton 内核（HF Trainer 与 TRL 中为 use_liger_kernel，LLaMA-Factory 中为 enable_liger_kernel）：损失按块计算，不生成 logits 张量；RMSNorm、RoPE 和 SwiGLU 均为融合内核。不适用于 Megatron 或 Unsloth。默认：关闭</translation>
+        <translation>在 Hugging Face 模型上使用 Liger Kernel 的融合内核（HF Trainer 与 TRL 中为 use_liger_kernel，LLaMA-Factory 中为 enable_liger_kernel）：损失按块计算，不生成 logits 张量；RMSNorm、RoPE 和 SwiGLU 均为融合内核。不适用于 Megatron 或 Unsloth。默认：关闭</translation>
     </message>
     <message>
         <source>fused loss and layer kernels (Hugging Face models)</source>
