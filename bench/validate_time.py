@@ -723,7 +723,8 @@ def run_row(row: dict) -> dict:
     sc = scenario_from_dict(sc_dict)
     r = resolve(sc)
     if rid.startswith("megatron"):  # GPT dropout masks (not a scenario field): rebuild the model facts
-        arch = r.arch.replace(dropout=True)
+        # (and Megatron's fused q/k/v matrix, ``ParallelAttention.query_key_value``: one ZeRO-3 module)
+        arch = r.arch.replace(dropout=True, fused_qkv=True)
         r = dataclasses.replace(r, arch=arch, facts=model_facts(arch, count_params(arch)))
     t = time_estimate(r)
     pub, pub_as = published_tokens_per_s(row)

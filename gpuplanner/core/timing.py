@@ -592,7 +592,15 @@ def ds_z3_gather_plan(m: ModelFacts) -> tuple[float, float]:
     a = m.arch
     lins = params_mod.attention_linears(a) + params_mod.mlp_linears(a, a.num_moe_layers == a.num_layers
                                                                       and a.num_layers > 0)
-    big = [(float(l.weight_each), float(l.count)) for l in lins if l.weight_each >= DS_PERSISTENCE_THRESHOLD]
+    # a fused q/k/v (GPT-2 c_attn, NeoX and Megatron query_key_value) or gate/up matrix is one module, one weight
+    fused = {"q_proj": "qkv", "k_proj": "qkv", "v_proj": "qkv"} if a.fused_qkv and not a.is_mla else {}
+    if a.fused_gate_up:
+        fused.update({"gate_proj": "gate_up", "up_proj": "gate_up"})
+    mods: dict[str, list[float]] = {}
+    for l in lins:
+        w = mods.setdefault(fused.get(l.name, l.name), [0.0, float(l.count)])
+        w[0] += float(l.weight_each)
+    big = [(w, c) for w, c in mods.values() if w >= DS_PERSISTENCE_THRESHOLD]
     units = sum(c for _, c in big)
     total = sum(w * c for w, c in big)
     if not total:
