@@ -617,10 +617,12 @@ def megatron_scenario(row: dict) -> tuple[dict, list[str]]:
         training_extra = {"overlap_grad_reduce": False, "overlap_p2p_comm": False}
         notes.append("2021 Megatron-LM: gradient all-reduce and p2p sends not overlapped (code of the time)")
     else:
-        # DeepSpeed of early 2021: ZeRO-3's parameter all-gathers got their own stream and the trace-based
-        # prefetch with v0.5.10 (PR #1453, January 2022; core/overlap.py); these runs predate it
-        training_extra = {"overlap_param_gather": False}
-        notes.append("2021 DeepSpeed ZeRO-3: parameter gathers not on a side stream (code of the time)")
+        # DeepSpeed of early 2021 (ZeRO-3 shipped in v0.3.13, March 2021; the paper is of April 2021): one list
+        # all-gather per parameter after a device sync, per-parameter list reduce-scatters, nothing overlapped
+        # (PR #1188, v0.5.5, October 2021, replaced it: timing.ds_list_collectives)
+        training_extra = {"ds_zero3_gather": "list"}
+        notes.append("2021 DeepSpeed ZeRO-3 (v0.3.13): per-parameter list all-gathers after a device sync, "
+                     "per-parameter list reduce-scatters, no overlap (code of the time)")
     return {
         "model": {"name": row["model_name"], "hidden_size": h, "num_hidden_layers": L,
                   "num_attention_heads": row["num_heads"], "intermediate_size": 4 * h, "vocab_size": row["vocab_size"],

@@ -613,6 +613,35 @@ def ds_z3_gather_plan(m: ModelFacts) -> tuple[float, float]:
     return max(units, 1.0), regather / total
 
 
+def ds_list_collectives(ds_z3, n_dp, L_stage, units, bwd_gathers, lat_rs, ov_grad, ov_param, overlap_grad_reduce,
+                        overlap_param_gather, ops=_ScalarOps):
+    """DeepSpeed ZeRO-3 as it shipped from v0.3.13 (March 2021) to v0.5.4 (``training.ds_zero3_gather = "list"``):
+    ``(reduce-scatter latency per pass, host seconds per micro-batch, overlap_grad_reduce, overlap_param_gather)``.
+
+    * ``partition_parameters.py`` ``_allgather_param`` gathers one parameter at a time with
+      ``torch.distributed.all_gather(partitions, …)`` into a list of ``world_size`` views, after a
+      ``torch.cuda.synchronize()``; PyTorch's ``ProcessGroupNCCL::allgather`` gathers into a flat buffer and then
+      copies it into the views one ``copy_`` per rank (``torch/lib/c10d/ProcessGroupNCCL.cpp``). Gradients go the
+      same way: ``_reduce_scatter_gradients`` reduce-scatters each parameter from ``world_size`` views, which
+      ``ProcessGroupNCCL::reduce_scatter`` first copies into a flat buffer one per rank. Each collective costs the
+      host one dispatched op per data-parallel rank (:data:`methods.EAGER_OP_S`), with the device drained.
+    * Nothing overlaps: DeepSpeed's own PR #1188 (October 2021, v0.5.5), which replaced this code, says "the async
+      version is not async at all, because each all_gather calls torch.cuda.synchronize()"; the device-wide
+      sync also waits for the gradient reduce-scatters on the reduction stream. The scenario's explicit overlap
+      choices stand.
+    Gathers per micro-batch: one per gathered weight in the forward and ``bwd_gathers`` in the backward
+    (``ds_z3_gather_plan``); reduce-scatters: one per gathered weight."""
+    where, f = ops.where, ops.f
+    per_rank = f(n_dp) * EAGER_OP_S
+    host = where(ds_z3 & (f(n_dp) > 1.0), L_stage * units * (2.0 + bwd_gathers) * per_rank, 0.0)
+    lat_rs = where(ds_z3, lat_rs * units, lat_rs)
+    if overlap_grad_reduce is None:
+        ov_grad = where(ds_z3, False, ov_grad)
+    if overlap_param_gather is None:
+        ov_param = where(ds_z3, False, ov_param)
+    return lat_rs, host, ov_grad, ov_param
+
+
 def ds_grad_reductions(zero, m_acc, ops=_ScalarOps):
     """DeepSpeed ZeRO-1/2's gradient reduction (``deepspeed/runtime/zero/stage_1_and_2.py``): how many times per
     optimizer step the gradients are reduced, and whether as an all-reduce.
@@ -715,6 +744,7 @@ def time_layout(
     real_frac: float = 1.0,
     pad_single_len: float | None = None,
     tool: str | None = None,
+    ds_zero3_gather: str = "flat",
     ops=None,
 ) -> dict:
     """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
@@ -912,11 +942,16 @@ def time_layout(
     # DeepSpeed ZeRO-3 gathers per linear weight, not per block, and re-gathers the weights of a recomputed layer
     # whose reuse distance exceeds stage3_max_reuse_distance (ds_z3_gather_plan)
     bwd_gathers = 1.0
+    ds_list_host = 0.0
     if _frameworks.engine_of(framework) in ("deepspeed", "hf"):
         ds_units, ds_regather = ds_z3_gather_plan(m)
         ds_z3 = zero >= 3
         lat_ag = where(ds_z3, lat_ag * ds_units, lat_ag)
         bwd_gathers = where(ds_z3, 1.0 + ds_regather * rec_whole, 1.0)
+        if ds_zero3_gather == "list":
+            lat_rs, ds_list_host, ov_grad, ov_param = ds_list_collectives(
+                ds_z3, n_dp, L_stage, ds_units, bwd_gathers, lat_rs, ov_grad, ov_param, overlap_grad_reduce,
+                overlap_param_gather, ops)
     fsdp_pp = (framework == "fsdp") & (pp > 1)
     per_mb = (zero >= 3) | fsdp_sharded
     # FSDP2's copies around its collectives (torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py), memory-
@@ -1023,7 +1058,7 @@ def time_layout(
         "param_sync_exp_bytes": exp_gpu * ps_bytes * _ring_factor(n_edp, "all_gather", ops), "k_exp": k_exp,
         "grad_sync_lat": n_buckets * g_lat * n_red, "grad_reductions": n_red,
         "param_sync_bytes": (weight_gpu - exp_gpu) * ps_bytes * ag_factor,
-        "param_sync_lat": n_buckets * ag_lat, "lat_ag": lat_ag, "lat_rs": lat_rs, "bwd_gathers": bwd_gathers, "gather_bytes": weight_gpu * w_bytes * ag_factor,
+        "param_sync_lat": n_buckets * ag_lat, "lat_ag": lat_ag, "lat_rs": lat_rs, "bwd_gathers": bwd_gathers, "ds_list_host": ds_list_host, "gather_bytes": weight_gpu * w_bytes * ag_factor,
         "rs_bytes": grad_gpu * g_bytes * ag_factor, "fsdp_pp": fsdp_pp, "per_mb": per_mb,
         "fsdp_copy_bytes": fsdp_copy_bytes, "fsdp_copy_on": (framework == "fsdp") & per_mb & (n_dp > 1),
         "cp_in_node": tp * cp <= dom, "cp_bytes": cp_bytes, "torch_cp": torch_cp, "cp_kv_chunk": kv_chunk,
@@ -1615,8 +1650,9 @@ def time_gpu(
         f_exp = where(ov_param, maximum(gather - t_fwd, gather / L_stage), gather)
         b_ov = where(ov_param, gather_b, 0.0) + where(ov_grad, rs, 0.0)
         b_exp = (gather_b + rs - b_ov) + maximum(b_ov - t_bwd, b_ov / L_stage)
-        z3_mb = m_acc * (f_exp + b_exp)
-        z3_mb_all = m_acc * (gather + gather_b + rs) if full else None
+        # (DeepSpeed ZeRO-3's list collectives before v0.5.5: the host's per-rank copies, ds_list_collectives)
+        z3_mb = m_acc * (f_exp + b_exp + lay["ds_list_host"])
+        z3_mb_all = m_acc * (gather + gather_b + rs + lay["ds_list_host"]) if full else None
         z3 = z3_mb
         if any_row(fsdp_pp):
             # FSDP2 with pipeline parallelism (torchtitan): parameters stay unsharded from the first forward to
@@ -2017,6 +2053,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         kbit_fp32=t.method == "qlora" and t.framework in KBIT_PREP_TOOLS,
         expert_tp=getattr(s.parallel, "expert_tp", None),
         ep_domain=ep_domain_of(r.gpu, gf, h.gpus_per_node),
+        ds_zero3_gather=getattr(t, "ds_zero3_gather", "flat"),
     )
     if t.tp_comm_overlap is None and gf.intra_link != "nvlink":
         # Transformer Engine's TP communication overlap (Megatron --tp-comm-overlap: userbuffers) exchanges through
