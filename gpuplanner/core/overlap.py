@@ -69,8 +69,10 @@ def overlap_flags(framework: str, zero, vpp, pp, sp, ops=ScalarOps, *, overlap_g
     ``__allgather_stream`` is a new stream if ``overlap_comm`` else the default stream; since v0.5.10, PR #1453,
     January 2022), where ``PartitionedParameterCoordinator.fetch_sub_module`` prefetches the next
     ``stage3_prefetch_bucket_size`` (5e7) elements of the recorded module trace while the current module
-    computes: the ZeRO-3 parameter gather follows the gradient switch in force. (The ZeRO-3 runs of Narayanan et
-    al. 2021, Table 2, predate that code and are entered with ``overlap_param_gather = false``:
+    computes: the ZeRO-3 parameter gather follows the gradient switch in force. (v0.3.13–v0.5.4 had the side
+    stream too, but a ``torch.cuda.synchronize()`` before every per-parameter gather made it "not async at all"
+    (PR #1188, v0.5.5): ``training.ds_zero3_gather = "list"`` turns both ZeRO-3 switches off by default,
+    ``timing.ds_list_collectives``; the ZeRO-3 runs of Narayanan et al. 2021, Table 2, are entered so:
     bench/validate_time.py.) The HF Trainer runs plain data parallelism through DDP and ZeRO through
     DeepSpeed with the config templates of the Transformers DeepSpeed guide, which set ``"overlap_comm":
     true`` for ZeRO-2 and ZeRO-3 (``docs/source/en/deepspeed.md``).

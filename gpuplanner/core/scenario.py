@@ -336,6 +336,11 @@ class TrainingSection(_Section):
     overlap_p2p_comm: bool | None = Field(
         None, description="overlap pipeline send/receive with compute (Megatron interleaved schedule); "
                           "null: framework default")
+    ds_zero3_gather: Literal["flat", "list"] = Field(
+        "flat", description="DeepSpeed ZeRO-3's collectives: 'flat' (v0.5.5 and later, PR #1188: one flat all-gather "
+                            "per module fetch) or 'list' (v0.3.13-v0.5.4: one torch.distributed.all_gather per "
+                            "parameter into per-rank views after a device sync, gradients reduce-scattered per "
+                            "parameter from per-rank views; nothing overlaps)")
 
 
 class ParallelSection(_Section):

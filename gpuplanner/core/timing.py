@@ -113,6 +113,7 @@ from .errors import CatalogError
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr
 from .params import base_linear_params, lora_params
+from . import params as params_mod
 from .memory import RECOMPUTE_CODES, expert_tp_of
 from . import recompute as rc
 from . import fp8 as fp8mod
@@ -584,6 +585,83 @@ def bucket_params(framework: str, zero, n_dp, g_bytes: float, ops=_ScalarOps):
     return ddp
 
 
+#: DeepSpeed ZeRO-3's defaults, unchanged since ZeRO-3 shipped (v0.3.13, March 2021: ``deepspeed/runtime/zero/
+#: constants.py``; today ``deepspeed/runtime/zero/config.py``): parameters with fewer elements than
+#: ``stage3_param_persistence_threshold`` stay whole on every rank (never gathered); a fetched parameter is kept
+#: after its module ran only if it is used again within ``stage3_max_reuse_distance`` elements of other modules'
+#: parameters (``PartitionedParameterCoordinator.release_sub_module`` / ``_keep_for_later``)
+DS_PERSISTENCE_THRESHOLD = 1e5
+DS_MAX_REUSE_DISTANCE = 1e9
+
+
+def ds_z3_gather_plan(m: ModelFacts) -> tuple[float, float]:
+    """DeepSpeed ZeRO-3's parameter all-gathers per decoder layer: ``(collectives per layer and pass, share of the
+    layer's gathered weights gathered once more in the backward of a recomputed layer)``.
+
+    * Granularity: ZeRO-3 fetches per submodule from its forward/backward pre-hooks (``fetch_sub_module``): in
+      v0.3.13 (``partition_parameters.py`` ``_all_gather`` → ``_allgather_param``) one ``all_gather`` per
+      parameter; since PR #1188 (October 2021) one coalesced all-gather per fetch. Each linear layer is its own
+      submodule with one weight above the persistence threshold (its bias and the norms stay whole), so a layer
+      issues one all-gather per linear weight and pass, each paying NCCL's ring latency (``_ring_latency``),
+      where FSDP gathers the whole wrapped block at once.
+    * Re-gather: with the layer recomputed in the backward, the recompute forward fetches each linear again and the
+      backward of that linear comes after the recompute of the later linears and their own backward: the reuse
+      distance is twice the later linears' elements. Above :data:`DS_MAX_REUSE_DISTANCE` the weight is released
+      after the recompute and fetched a third time (``_keep_for_later``). Zero for layers under 5e8 elements (7–70B
+      dense models keep everything); two thirds of a GPT-3 175B layer (h = 12,288: q, k, v, o and fc1)."""
+    a = m.arch
+    lins = params_mod.attention_linears(a) + params_mod.mlp_linears(a, a.num_moe_layers == a.num_layers
+                                                                      and a.num_layers > 0)
+    # a fused q/k/v (GPT-2 c_attn, NeoX and Megatron query_key_value) or gate/up matrix is one module, one weight
+    fused = {"q_proj": "qkv", "k_proj": "qkv", "v_proj": "qkv"} if a.fused_qkv and not a.is_mla else {}
+    if a.fused_gate_up:
+        fused.update({"gate_proj": "gate_up", "up_proj": "gate_up"})
+    mods: dict[str, list[float]] = {}
+    for l in lins:
+        w = mods.setdefault(fused.get(l.name, l.name), [0.0, float(l.count)])
+        w[0] += float(l.weight_each)
+    big = [(w, c) for w, c in mods.values() if w >= DS_PERSISTENCE_THRESHOLD]
+    units = sum(c for _, c in big)
+    total = sum(w * c for w, c in big)
+    if not total:
+        return 1.0, 0.0
+    regather, later = 0.0, 0.0
+    for w, c in reversed(big):
+        if 2.0 * later > DS_MAX_REUSE_DISTANCE:
+            regather += w * c
+        later += w * c
+    return max(units, 1.0), regather / total
+
+
+def ds_list_collectives(ds_z3, n_dp, L_stage, units, bwd_gathers, lat_rs, ov_grad, ov_param, overlap_grad_reduce,
+                        overlap_param_gather, ops=_ScalarOps):
+    """DeepSpeed ZeRO-3 as it shipped from v0.3.13 (March 2021) to v0.5.4 (``training.ds_zero3_gather = "list"``):
+    ``(reduce-scatter latency per pass, host seconds per micro-batch, overlap_grad_reduce, overlap_param_gather)``.
+
+    * ``partition_parameters.py`` ``_allgather_param`` gathers one parameter at a time with
+      ``torch.distributed.all_gather(partitions, …)`` into a list of ``world_size`` views, after a
+      ``torch.cuda.synchronize()``; PyTorch's ``ProcessGroupNCCL::allgather`` gathers into a flat buffer and then
+      copies it into the views one ``copy_`` per rank (``torch/lib/c10d/ProcessGroupNCCL.cpp``). Gradients go the
+      same way: ``_reduce_scatter_gradients`` reduce-scatters each parameter from ``world_size`` views, which
+      ``ProcessGroupNCCL::reduce_scatter`` first copies into a flat buffer one per rank. Each collective costs the
+      host one dispatched op per data-parallel rank (:data:`methods.EAGER_OP_S`), with the device drained.
+    * Nothing overlaps: DeepSpeed's own PR #1188 (October 2021, v0.5.5), which replaced this code, says "the async
+      version is not async at all, because each all_gather calls torch.cuda.synchronize()"; the device-wide
+      sync also waits for the gradient reduce-scatters on the reduction stream. The scenario's explicit overlap
+      choices stand.
+    Gathers per micro-batch: one per gathered weight in the forward and ``bwd_gathers`` in the backward
+    (``ds_z3_gather_plan``); reduce-scatters: one per gathered weight."""
+    where, f = ops.where, ops.f
+    per_rank = f(n_dp) * EAGER_OP_S
+    host = where(ds_z3 & (f(n_dp) > 1.0), L_stage * units * (2.0 + bwd_gathers) * per_rank, 0.0)
+    lat_rs = where(ds_z3, lat_rs * units, lat_rs)
+    if overlap_grad_reduce is None:
+        ov_grad = where(ds_z3, False, ov_grad)
+    if overlap_param_gather is None:
+        ov_param = where(ds_z3, False, ov_param)
+    return lat_rs, host, ov_grad, ov_param
+
+
 def ds_grad_reductions(zero, m_acc, ops=_ScalarOps):
     """DeepSpeed ZeRO-1/2's gradient reduction (``deepspeed/runtime/zero/stage_1_and_2.py``): how many times per
     optimizer step the gradients are reduced, and whether as an all-reduce.
@@ -686,6 +764,7 @@ def time_layout(
     real_frac: float = 1.0,
     pad_single_len: float | None = None,
     tool: str | None = None,
+    ds_zero3_gather: str = "flat",
     ops=None,
 ) -> dict:
     """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
@@ -882,6 +961,20 @@ def time_layout(
     # ZeRO-1/2 and the distributed optimizer all-gather the updated 16-bit weights after the step
     # ZeRO-3/FSDP: one all-gather per layer (FSDP wraps each decoder block) and pass, one reduce-scatter
     lat_ag = L_stage * ag_lat
+    lat_rs = lat_ag
+    # DeepSpeed ZeRO-3 gathers per linear weight, not per block, and re-gathers the weights of a recomputed layer
+    # whose reuse distance exceeds stage3_max_reuse_distance (ds_z3_gather_plan)
+    bwd_gathers = 1.0
+    ds_list_host = 0.0
+    if _frameworks.engine_of(framework) in ("deepspeed", "hf"):
+        ds_units, ds_regather = ds_z3_gather_plan(m)
+        ds_z3 = zero >= 3
+        lat_ag = where(ds_z3, lat_ag * ds_units, lat_ag)
+        bwd_gathers = where(ds_z3, 1.0 + ds_regather * rec_whole, 1.0)
+        if ds_zero3_gather == "list":
+            lat_rs, ds_list_host, ov_grad, ov_param = ds_list_collectives(
+                ds_z3, n_dp, L_stage, ds_units, bwd_gathers, lat_rs, ov_grad, ov_param, overlap_grad_reduce,
+                overlap_param_gather, ops)
     fsdp_pp = (framework == "fsdp") & (pp > 1)
     per_mb = (zero >= 3) | fsdp_sharded
     # FSDP2's copies around its collectives (torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py), memory-
@@ -993,7 +1086,8 @@ def time_layout(
         "param_sync_exp_bytes": exp_gpu * ps_bytes * _ring_factor(n_edp, "all_gather", ops), "k_exp": k_exp,
         "grad_sync_lat": n_buckets * g_lat * n_red, "grad_reductions": n_red,
         "param_sync_bytes": (trainable_sync_gpu(weight_gpu, grad_gpu, lora) - exp_gpu) * sync_b * ag_factor,
-        "param_sync_lat": n_buckets * ag_lat, "lat_ag": lat_ag, "gather_bytes": weight_gpu * w_bytes * ag_factor,
+        "param_sync_lat": n_buckets * ag_lat, "lat_ag": lat_ag, "lat_rs": lat_rs, "bwd_gathers": bwd_gathers,
+        "ds_list_host": ds_list_host, "gather_bytes": weight_gpu * w_bytes * ag_factor,
         "rs_bytes": grad_gpu * g_bytes * ag_factor, "fsdp_pp": fsdp_pp, "per_mb": per_mb,
         "fsdp_copy_bytes": fsdp_copy_bytes, "fsdp_copy_on": (framework == "fsdp") & per_mb & (n_dp > 1),
         "cp_in_node": tp * cp <= dom, "cp_bytes": cp_bytes, "torch_cp": torch_cp, "cp_kv_chunk": kv_chunk,
@@ -1577,16 +1671,17 @@ def time_gpu(
     if any_row(per_mb):
         # one all-gather per layer (FSDP wraps each decoder block) and pass, one reduce-scatter
         gather = lay["gather_bytes"] / dp_bw + lay["lat_ag"]  # all weights, once
-        rs = lay["rs_bytes"] / dp_bw + lay["lat_ag"]
+        rs = lay["rs_bytes"] / dp_bw + lay["lat_rs"]
         # per micro-batch (no PP): forward gathers under the forward (the first unit's gather is not
         # prefetched), backward gathers (ZeRO-3 only: ZeRO-2 keeps the gathered weights for the backward) and
         # reduce-scatters under the backward (the last unit's reduce-scatter is not hidden)
-        gather_b = where(zero >= 3, gather, 0.0)
+        gather_b = where(zero >= 3, gather * lay["bwd_gathers"], 0.0)
         f_exp = where(ov_param, maximum(gather - t_fwd, gather / L_stage), gather)
         b_ov = where(ov_param, gather_b, 0.0) + where(ov_grad, rs, 0.0)
         b_exp = (gather_b + rs - b_ov) + maximum(b_ov - t_bwd, b_ov / L_stage)
-        z3_mb = m_acc * (f_exp + b_exp)
-        z3_mb_all = m_acc * (gather + gather_b + rs) if full else None
+        # (DeepSpeed ZeRO-3's list collectives before v0.5.5: the host's per-rank copies, ds_list_collectives)
+        z3_mb = m_acc * (f_exp + b_exp + lay["ds_list_host"])
+        z3_mb_all = m_acc * (gather + gather_b + rs + lay["ds_list_host"]) if full else None
         z3 = z3_mb
         if any_row(fsdp_pp):
             # FSDP2 with pipeline parallelism (torchtitan): parameters stay unsharded from the first forward to
@@ -1989,6 +2084,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         kbit_fp32=t.method == "qlora" and t.framework in KBIT_PREP_TOOLS,
         expert_tp=getattr(s.parallel, "expert_tp", None),
         ep_domain=ep_domain_of(r.gpu, gf, h.gpus_per_node),
+        ds_zero3_gather=getattr(t, "ds_zero3_gather", "flat"),
     )
     if t.tp_comm_overlap is None and gf.intra_link != "nvlink":
         # Transformer Engine's TP communication overlap (Megatron --tp-comm-overlap: userbuffers) exchanges through
