@@ -118,6 +118,7 @@ from . import recompute as rc
 from . import fp8 as fp8mod
 from . import calibration
 from . import frameworks as _frameworks
+from . import zero3 as _z3
 from .serving_facts import DECODE_MBU_HBM
 from .methods import EAGER_FWD_OP_S, EAGER_OP_S, SFT, MethodProfile, generation_seconds, method_profile
 
@@ -789,6 +790,9 @@ def time_layout(
     # the forwards' kernels come from Python (EAGER_FWD_OP_S each), the backward's from autograd's C++ engine
     host_mb = where(fused, 0.0, (ops_fwd * (1.0 + rec_whole + rec_op) * EAGER_FWD_OP_S + ops_bwd * EAGER_OP_S)
                     * (m.L / pp))
+    # DeepSpeed ZeRO-3's Python hooks on every submodule, each pass (core/zero3.py): more host time per layer
+    host_mb = host_mb + where(zero >= 3, _z3.z3_host_seconds_layer(
+        m.arch, framework, tool, method, lora_rank, lora_targets, rec_whole) * (m.L / pp), 0.0)
     # MoE (routed experts): the grouped expert GEMMs' own size factor and the dispatch's memory passes
     exp_tp = expert_tp_of(framework, tp, expert_tp)
     lin_exp_tok, size_exp, moe_tok = _moe_terms(m, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp,
