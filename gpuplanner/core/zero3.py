@@ -59,7 +59,7 @@ from functools import lru_cache
 
 from .architecture import ModelArch
 from .methods import EAGER_FWD_OP_S
-from .params import attention_linears, lora_linears, mlp_linears
+from .params import _fuse, lora_linears, mlp_linears
 
 Z3_HOOK_OPS_MODULE = 5.0
 Z3_HOOK_OPS_FETCH = 3.0
@@ -86,8 +86,11 @@ Z3_ENGINES = ("hf", "deepspeed")
 def _linears(a: ModelArch, moe: bool) -> tuple[float, float, float]:
     """(attention linears, MLP or MoE-block linears, routed experts) of one layer (the Qwen-MoE shared expert's
     one-output gate stays resident: below any persistence threshold)."""
-    att = sum(float(l.count) for l in attention_linears(a))
-    mlp = sum(float(l.count) for l in mlp_linears(a, moe) if l.name != "shared_expert_gate")
+    att = sum(float(l.count) for l, _n in lora_linears(a, "attention"))  # as stored: Qwen ``c_attn`` is one
+    lins = [l for l in mlp_linears(a, moe) if l.name != "shared_expert_gate"]
+    if a.fused_gate_up:
+        lins = _fuse(lins, ("gate_proj", "up_proj"), "gate_up_proj")
+    mlp = sum(float(l.count) for l in lins)
     return att, mlp, float(a.num_experts) if moe else 0.0
 
 
