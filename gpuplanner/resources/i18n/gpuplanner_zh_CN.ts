@@ -7770,6 +7770,10 @@
         <translation>内核启动开销（PyTorch eager 模式）</translation>
     </message>
     <message>
+        <source>DeepSpeed ZeRO-3 hooks on every submodule (host)</source>
+        <translation>DeepSpeed ZeRO-3 逐子模块钩子（主机端）</translation>
+    </message>
+    <message>
         <source>MoE token permute and router</source>
         <translation>MoE token 重排与路由</translation>
     </message>
