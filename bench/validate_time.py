@@ -1072,11 +1072,7 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "(one A100 40GB, LLaMA2-7B, QLoRA r 8 on all modules, batch 1 × 4, 1k–100k tokens; LLaMA-Factory's own path "
         "and its Unsloth path) and the Qwen README's ZeRO-3 rows (full-parameter Qwen-1.8B on one A100 and Qwen-7B on "
         "two, LoRA Qwen-72B on four; batch 1 × 8 per GPU). "
-        "Round 4 changed memory only, so these figures are the same before and after. The ZeRO-3 rows at 256–2048 "
-        "tokens are predicted up to 3.8× too fast (8–13 ms per decoder layer and micro-batch unaccounted for): DeepSpeed ZeRO-3's per-module Python hooks (fetch/release around every "
-        "submodule's forward, recompute and backward) are not modelled; BELLE issue #402 shows the same flat, "
-        "length-independent ZeRO-3 step (BLOOM-560M: 2.6 batches/s at 512 and at 1024 tokens, against 8.5 and 4 under "
-        "ZeRO-1). No per-hook figure was found to model it from.",
+        "Round 4 (helper fttools) changed memory only. The ZeRO-3 rows then (helper z3host) got DeepSpeed ZeRO-3's per-submodule Python hooks as host time (`core/zero3.py`; see the section below): the published step is flat from 256 to 2048 tokens because the host, not the GPU, sets it. The LLaMA-Factory rows have no ZeRO and are unchanged.",
         "",
         *ft_tools_sanity(),
         "",
@@ -1093,11 +1089,11 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "the gathers hide under compute like FSDP's (the 2021 ZeRO-3 rows above predate that code and are entered "
         "with `overlap_param_gather: false`); (3) each fine-tuning tool's shipped DeepSpeed configs set "
         "`overlap_comm` (LLaMA-Factory false, TRL through Accelerate DeepSpeed's own default, Axolotl's ZeRO-3 "
-        "without prefetch: `overlap.DS_TOOL_OVERLAP`). The MoE rows are shown, not modelled: Transformers' eager "
-        "MoE block loops over the experts with a host sync each, and ZeRO-3 hooks, fetches and releases every "
-        "expert module; neither has a sourced cost here.",
+        "without prefetch: `overlap.DS_TOOL_OVERLAP`). The MoE rows are shown, not modelled: Transformers' eager MoE block loops over the experts with a host sync each (no sourced cost here). ZeRO-3's hooks on every expert module are modelled since round 4 (`core/zero3.py`), which takes the ZeRO-3 MoE row from −90% to −56%; what is left is about the ZeRO-2 row's gap (−58%), the eager expert loop.",
         "",
         *deepspeed_sanity(),
+        "",
+        *(Path(__file__).parent / "data" / "zero3_hooks.md").read_text(encoding="utf-8").splitlines()[1:],
         "",
         "### NeMo / Megatron-Bridge SFT and LoRA throughput (issue 35 round 4; not in the shared set)",
         "",

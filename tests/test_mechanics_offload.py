@@ -146,12 +146,12 @@ def test_zero3_param_offload_uploads_each_fetch():
 
     gather = 2 * 2.0 * 6.738e9 / 8 / (32e9 * 0.8)  # two fetches of the 1/8 partition
     # at 32 tokens the micro-batch's compute window is the eager host floor (HF model under DeepSpeed, full
-    # recompute): 32 layers × (41 forward kernels × 2 passes × 24 µs + 82 backward kernels × 10 µs) = 89 ms; the
-    # rest of the upload shows
-    host = 32 * (41 * 2 * 24e-6 + 82 * 10e-6)
-    assert run(True, 32) - run(False, 32) == pytest.approx(gather - host, rel=0.05)
-    assert run(True, 32) > run(False, 32) + 0.03
-    assert run(True, 32) - run(False, 32) <= gather + 1e-6
+    # recompute): 32 layers × (41 forward kernels × 2 passes × 24 µs + 82 backward kernels × 10 µs) = 89 ms, plus
+    # ZeRO-3's per-module hooks (core/zero3.py: (3 × 114 + 18) ops × 24 µs = 8.64 ms per layer) = 365 ms: the
+    # 132 ms upload hides under it but for the last layer's share
+    host = 32 * (41 * 2 * 24e-6 + 82 * 10e-6 + 360 * 24e-6)
+    assert host > gather
+    assert run(True, 32) - run(False, 32) == pytest.approx(max(gather - host, gather / 32), rel=0.05)
     assert run(True, 4096) - run(False, 4096) == pytest.approx(gather / 32, rel=0.05)
 
 

@@ -119,6 +119,7 @@ from . import recompute as rc
 from . import fp8 as fp8mod
 from . import calibration
 from . import frameworks as _frameworks
+from . import zero3 as _z3
 from .serving_facts import DECODE_MBU_HBM
 from .methods import EAGER_FWD_OP_S, EAGER_OP_S, SFT, MethodProfile, generation_seconds, method_profile
 
@@ -868,6 +869,10 @@ def time_layout(
     # the forwards' kernels come from Python (EAGER_FWD_OP_S each), the backward's from autograd's C++ engine
     host_mb = where(fused, 0.0, (ops_fwd * (1.0 + rec_whole + rec_op) * EAGER_FWD_OP_S + ops_bwd * EAGER_OP_S)
                     * (m.L / pp))
+    # DeepSpeed ZeRO-3's Python hooks on every submodule, each pass (core/zero3.py): more host time per layer
+    z3_host_mb = where(zero >= 3, _z3.z3_host_seconds_layer(
+        m.arch, framework, tool, method, lora_rank, lora_targets, rec_whole) * (m.L / pp), 0.0)
+    host_mb = host_mb + z3_host_mb
     # MoE (routed experts): the grouped expert GEMMs' own size factor and the dispatch's memory passes
     exp_tp = expert_tp_of(framework, tp, expert_tp)
     lin_exp_tok, size_exp, moe_tok = _moe_terms(m, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp,
@@ -1070,7 +1075,7 @@ def time_layout(
     return {**off,
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
-        "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok, "tokens_mb": tokens_mb, "moe_host_mb": moe_host_mb, "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok, "tokens_mb": tokens_mb, "moe_host_mb": moe_host_mb, "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "z3_host_mb": z3_host_mb, "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "mem_tok_bytes": mem_tok_bytes,
@@ -1599,6 +1604,8 @@ def time_gpu(
     t_mb = t_mb + moe_launch
     # eager PyTorch: the GPU cannot run ahead of the host issuing its kernels (time_layout's host_mb)
     launch_mb = maximum(lay["host_mb"] - t_mb, 0.0)
+    # of which ZeRO-3's hooks (core/zero3.py), in proportion to their share of the host's time
+    z3_wait = launch_mb * lay["z3_host_mb"] / maximum(lay["host_mb"], 1e-30)
     t_mb = t_mb + launch_mb
     # Megatron's dropless MoE syncs the host every MoE layer (moe_host_seconds): the stage's MoE layers take at least
     # the host's issue time; the GPU's work in them (their compute and the expert all-to-all) runs under it
@@ -1766,7 +1773,8 @@ def time_gpu(
     step = compute + tp_comm + dp_comm + pp_time + cp_comm + ep_comm + other + generation
     # named mechanisms inside the parts above (seconds per step; PART_PARENT says which part holds each)
     parts = {"lora_adapters": lora_s + 0.0 * step, "moe_dispatch": moe_s + 0.0 * step, "cp_merge": cp_merge_s + 0.0 * step,
-             "launch_overhead": launch_mb * m_acc + 0.0 * step, "moe_host_sync": moe_host * m_acc + 0.0 * step,
+             "launch_overhead": (launch_mb - z3_wait) * m_acc + 0.0 * step, "zero3_hooks": z3_wait * m_acc + 0.0 * step,
+             "moe_host_sync": moe_host * m_acc + 0.0 * step,
              "moe_gemm_launch": moe_launch * m_acc + 0.0 * step, "rollout_wait_longest": wait_longest + 0.0 * step,
              "weight_refit": refit + 0.0 * step, "optimizer_offload": offload_s + 0.0 * step}
     tokens_step_gpu = lay["tokens_step_gpu"]  # tokens per step per GPU
@@ -1884,6 +1892,7 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: step (:func:`_rollouts`); both inside generation.
 #: ``moe_dispatch``: MoE token permute/unpermute and router passes (:func:`_moe_terms`), inside compute.
 #: ``launch_overhead``: eager PyTorch waiting for the host to issue kernels (EAGER_OPS_*), inside compute.
+#: ``zero3_hooks``: the part of that wait due to DeepSpeed ZeRO-3's per-submodule hooks (core/zero3.py), inside compute.
 #: ``moe_host_sync``: Megatron's dropless MoE layers waiting for the host to issue their kernels after each layer's
 #: device-to-host sync (:func:`moe_host_seconds`), inside compute. ``moe_gemm_launch``: the fixed GPU cost of the
 #: grouped experts' per-expert GEMM launches (:data:`MOE_GEMM_LAUNCH_S`), inside compute.
@@ -1891,6 +1900,7 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: Transformer Engine's ring: what the attention cannot cover), inside "other" (which the step's breakdown folds
 #: it into), so a long-context plan names it rather than calling it optimizer time.
 PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "launch_overhead": "compute",
+               "zero3_hooks": "compute",
                "moe_host_sync": "compute", "moe_gemm_launch": "compute",
                "cp_merge": "compute", "cp_comm": "other", "ep_comm": "other",
                "rollout_wait_longest": "generation", "weight_refit": "generation", "optimizer_offload": "other"}
@@ -1899,6 +1909,7 @@ PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "launch_ov
 PART_LABELS = {
     "lora_adapters": QT_TRANSLATE_NOOP("Timing", "LoRA adapter passes"),
     "launch_overhead": QT_TRANSLATE_NOOP("Timing", "kernel launch overhead (eager PyTorch)"),
+    "zero3_hooks": QT_TRANSLATE_NOOP("Timing", "DeepSpeed ZeRO-3 hooks on every submodule (host)"),
     "moe_dispatch": QT_TRANSLATE_NOOP("Timing", "MoE token permute and router"),
     "moe_host_sync": QT_TRANSLATE_NOOP("Timing", "MoE layers waiting for the host (dispatcher sync)"),
     "moe_gemm_launch": QT_TRANSLATE_NOOP("Timing", "MoE expert GEMM launches (one per expert)"),

@@ -7801,6 +7801,10 @@
         <source>FP8 recipe {recipe} needs a datacenter Blackwell GPU (B200, GB200); {gpu} cannot run it</source>
         <translation>FP8 方案 {recipe} 需要数据中心级 Blackwell GPU（B200、GB200）；{gpu} 无法运行</translation>
     </message>
+    <message>
+        <source>DeepSpeed ZeRO-3 hooks on every submodule (host)</source>
+        <translation>DeepSpeed ZeRO-3 逐子模块钩子（主机端）</translation>
+    </message>
 </context>
 <context>
     <name>Topology</name>

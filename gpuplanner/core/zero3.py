@@ -1,0 +1,144 @@
+"""DeepSpeed ZeRO-3's per-submodule hooks: host time per micro-batch (time model).
+
+ZeRO-3 hooks every ``nn.Module`` of the model, recursively, down to the leaves or to a module marked as a "z3
+leaf" (``deepspeed/runtime/zero/parameter_offload.py``, ``DeepSpeedZeRoOffload._register_deepspeed_module``):
+
+* a forward pre-hook (``pre_sub_module_forward_function`` → ``PartitionedParameterCoordinator.fetch_sub_module``:
+  the trace bookkeeping, the all-gather of the module's partitioned parameters or the wait for its prefetch, and
+  the prefetch of the next modules of the recorded trace);
+* a forward hook (``post_sub_module_forward_function`` → ``release_sub_module``: each gathered parameter's buffer
+  freed again);
+* two autograd ``Function``\\ s applied in the forward to the module's outputs and inputs
+  (``_pre_backward_module_hook`` / ``_post_backward_module_hook``), whose ``backward`` runs the same fetch and
+  release around the module's backward (``pre_sub_module_backward_function``, ``post_sub_module_backward_function``).
+
+Every hook runs in Python on the host, once per module per pass: forward, the recompute forward of gradient
+checkpointing (it re-enters the same hooks) and backward. In the backward each trainable parameter's gradient
+also goes through ZeRO-3's per-parameter hook (``stage3.py`` ``reduce_partition_and_remove_grads``: the gradient
+copied into the reduce bucket and dropped).
+
+Parameters smaller than ``stage3_param_persistence_threshold`` stay gathered (``mark_persistent_parameters``):
+the DeepSpeed default is 1e5 elements (``docs/_pages/config-json.md``); the Hugging Face integration that the
+fine-tuning tools use fills ``"auto"`` with ``10 * hidden_size`` (transformers ``integrations/deepspeed.py``,
+``HfTrainerDeepSpeedConfig.trainer_config_finalize``). Norm weights and biases stay resident; every linear
+weight is partitioned; a LoRA adapter (``r × h``) is partitioned once ``r·h`` reaches the threshold.
+
+Mixture-of-experts blocks written as a Python loop over ``nn.ModuleList`` experts (Transformers' Mixtral and
+Qwen-MoE blocks) are hooked expert by expert, each expert's MLP, its linears and its activation a hooked module,
+unless the tool marks the block a z3 leaf (``deepspeed.utils.set_z3_leaf_modules``: "ZeRO gathers all of its
+descendants immediately and stops inserting hooks beneath it", DeepSpeed ``docs/code-docs/source/training.rst``).
+LLaMA-Factory does so for its MoE models (``src/llamafactory/model/model_utils/moe.py``,
+``add_z3_leaf_module``); DeepSpeed's ``stage3_module_granularity_threshold`` (default 0, off) exists to cut
+"host and communication overhead from separate hooks" (``config-json.md``; PR #6649 measured 40% on a
+64-expert model on HPU).
+
+Host cost, counted in DeepSpeed's code and priced at :data:`methods.EAGER_FWD_OP_S` per Python-issued operation
+(the same price as an eager forward op; a judgement from counting, like :data:`timing.EAGER_OPS_FWD_LAYER`):
+
+* :data:`Z3_HOOK_OPS_MODULE` per hooked module per pass (5): the two autograd ``Function`` applications (forward)
+  or their ``backward`` calls, ``fetch_sub_module``'s bookkeeping (``trace_prologue``, the step id, the walk of the
+  prefetch queue: 2) and ``release_sub_module``'s (1);
+* :data:`Z3_HOOK_OPS_FETCH` per module with partitioned parameters per pass (3): the flat buffer
+  (``torch.empty``), the all-gather's launch (``_all_gather_params`` → ``all_gather_into_tensor``) and the
+  compute stream's ``wait_stream`` on the all-gather stream;
+* :data:`Z3_HOOK_OPS_PARAM` per partitioned parameter per pass (4): its view into the gathered buffer, the
+  handle's ``wait`` with the fetch event recorded (``__ongoing_fetch_events``), and in the release the
+  ``param.data`` swap to an empty tensor and its ``record_stream``;
+* :data:`Z3_GRAD_OPS_PARAM` per trainable parameter per backward (2): the copy into the reduce bucket and the
+  gradient dropped.
+
+The GPU runs ahead of this host work only so far: ``fetch_sub_module`` synchronises on the oldest fetch event
+once more than ``__max_ongoing_fetch_events`` (2) are outstanding, so the layers take at least the host's time:
+the time model adds it to the eager host floor of each micro-batch (``timing.time_gpu``: the GPU waits only where
+the host's time exceeds its own).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .architecture import ModelArch
+from .methods import EAGER_FWD_OP_S
+from .params import _fuse, lora_linears, mlp_linears
+
+Z3_HOOK_OPS_MODULE = 5.0
+Z3_HOOK_OPS_FETCH = 3.0
+Z3_HOOK_OPS_PARAM = 4.0
+Z3_GRAD_OPS_PARAM = 2.0
+#: hooked modules of a decoder layer besides its linears: the layer, its two norms, the attention and MLP
+#: containers and the MLP's activation module (Transformers ``LlamaDecoderLayer``: ``input_layernorm``,
+#: ``self_attn``, ``post_attention_layernorm``, ``mlp``, ``act_fn``)
+Z3_LAYER_MODULES = 6.0
+#: hooked modules of one routed expert besides its linears: the expert's MLP and its activation
+Z3_EXPERT_MODULES = 2.0
+#: hooked modules a PEFT LoRA linear adds besides its base linear: the ``lora.Linear`` wrapper, the dropout,
+#: ``lora_A`` and ``lora_B`` (PEFT ``tuners/lora/layer.py``)
+Z3_LORA_MODULES = 4.0
+#: ``stage3_param_persistence_threshold``: DeepSpeed's default (elements) and the HF integration's ``auto``
+#: (× hidden size)
+Z3_PERSIST_DEFAULT, Z3_PERSIST_HF_PER_H = 1e5, 10.0
+#: tools that mark the MoE block a z3 leaf (LLaMA-Factory ``model_utils/moe.py`` ``add_z3_leaf_module``)
+Z3_LEAF_MOE_TOOLS = ("llamafactory",)
+#: engines whose ZeRO-3 is DeepSpeed's (the HF-based tools run DeepSpeed for ZeRO: core/overlap.py)
+Z3_ENGINES = ("hf", "deepspeed")
+
+
+def _linears(a: ModelArch, moe: bool) -> tuple[float, float, float]:
+    """(attention linears, MLP or MoE-block linears, routed experts) of one layer (the Qwen-MoE shared expert's
+    one-output gate stays resident: below any persistence threshold)."""
+    att = sum(float(l.count) for l, _n in lora_linears(a, "attention"))  # as stored: Qwen ``c_attn`` is one
+    lins = [l for l in mlp_linears(a, moe) if l.name != "shared_expert_gate"]
+    if a.fused_gate_up:
+        lins = _fuse(lins, ("gate_proj", "up_proj"), "gate_up_proj")
+    mlp = sum(float(l.count) for l in lins)
+    return att, mlp, float(a.num_experts) if moe else 0.0
+
+
+def _layer_ops(a: ModelArch, moe: bool, leaf: bool, n_ad: float, ad_part: float) -> float:
+    """Host ops of one layer's hooks in one pass (module docstring)."""
+    att, mlp, n_exp = _linears(a, moe)
+    fp = Z3_HOOK_OPS_FETCH + Z3_HOOK_OPS_PARAM
+    if leaf:
+        # the MoE block is one hooked module: one fetch of all its weights, no hooks beneath it
+        mods = Z3_LAYER_MODULES + att
+        fetch = att * fp + Z3_HOOK_OPS_FETCH + mlp * Z3_HOOK_OPS_PARAM
+    else:
+        mods = Z3_LAYER_MODULES + att + mlp + Z3_EXPERT_MODULES * n_exp
+        fetch = (att + mlp) * fp
+    mods += Z3_LORA_MODULES * n_ad
+    fetch += ad_part * n_ad * fp / 2.0  # lora_A and lora_B: one module and one parameter each
+    return mods * Z3_HOOK_OPS_MODULE + fetch
+
+
+@lru_cache(maxsize=256)
+def z3_ops_layer(a: ModelArch, framework: str, tool: str | None, method: str, lora_rank: int,
+                 lora_targets: str) -> tuple[float, float]:
+    """(host ops per pass, gradient-hook ops per backward) of ZeRO-3's hooks for one decoder layer, averaged over
+    the dense and MoE layers (module docstring)."""
+    h = float(a.hidden_size)
+    thr = Z3_PERSIST_DEFAULT if framework == "deepspeed" else Z3_PERSIST_HF_PER_H * h
+    lora = method in ("lora", "qlora")
+    L = max(float(a.num_layers), 1.0)
+    n_ad = sum(float(l.count) * n for l, n in lora_linears(a, lora_targets)) / L if lora else 0.0
+    ad_part = 2.0 if lora and lora_rank * h >= thr else 0.0  # lora_A and lora_B partitioned
+    n_moe = float(a.num_moe_layers)
+    per_pass = grads = 0.0
+    for moe, share in ((False, L - n_moe), (True, n_moe)):
+        if share <= 0.0:
+            continue
+        att, mlp, _n_exp = _linears(a, moe)
+        per_pass += share * _layer_ops(a, moe, moe and tool in Z3_LEAF_MOE_TOOLS, n_ad, ad_part)
+        trainable = 2.0 * n_ad if lora else att + mlp + 2.0  # full: every linear weight and the two norms
+        grads += share * trainable * Z3_GRAD_OPS_PARAM
+    return per_pass / L, grads / L
+
+
+def z3_host_seconds_layer(a: ModelArch, framework: str, tool: str | None, method: str, lora_rank: int,
+                          lora_targets: str, rec_whole):
+    """Host seconds of ZeRO-3's hooks per decoder layer and micro-batch: forward, backward and the recompute
+    forward (``rec_whole``: the share of layers re-run whole; may be an array). 0 where the engine's ZeRO-3 is
+    not DeepSpeed's (FSDP, Megatron)."""
+    if framework not in Z3_ENGINES:
+        return 0.0 * rec_whole
+    per_pass, grads = z3_ops_layer(a, framework, tool, method, int(lora_rank), lora_targets)
+    return (per_pass * (2.0 + rec_whole) + grads) * EAGER_FWD_OP_S
