@@ -77,15 +77,18 @@ def text_lines(result, con) -> list[str]:
         return out
     grades = {"good": translate(CTX, "good"), "fair": translate(CTX, "fair"), "poor": translate(CTX, "poor"),
               "optimistic": translate(CTX, "optimistic")}
+    # CP and EP columns when a plan uses them: GPUs = TP × PP × CP × DP, and a CP plan without them reads as idle GPUs
+    extra = tuple(k for k in ("cp", "ep") if any(getattr(p, k) > 1 for p in result.plans))
     header = ("#", "GPU", translate(CTX, "count"), translate(CTX, "nodes"), translate(CTX, "framework"), "tp", "pp",
-              "dp", "zero", translate(CTX, "recompute"), "mbs", "GiB/GPU", translate(CTX, "cal. days"),
+              *extra, "dp", "zero", translate(CTX, "recompute"), "mbs", "GiB/GPU", translate(CTX, "cal. days"),
               translate(CTX, "cost ({currency})").format(currency=con.currency), translate(CTX, "rental mode"), "MFU",
               translate(CTX, "rules failed"))
     rows = []
     for i, p in enumerate(result.plans, 1):
         mfu = "-" if p.mfu is None else f"{format_percent(p.mfu)} {grades.get(p.mfu_grade, p.mfu_grade)}"
         failed = ",".join(r.id for r in p.rules if r.status == "failed") or "-"
-        rows.append((str(i), p.gpu, str(p.num_gpus), str(p.nodes), p.framework, str(p.tp), str(p.pp), str(p.dp),
+        rows.append((str(i), p.gpu, str(p.num_gpus), str(p.nodes), p.framework, str(p.tp), str(p.pp),
+                     *(str(getattr(p, k)) for k in extra), str(p.dp),
                      str(p.zero), p.recompute, str(p.micro_batch_size),
                      f"{format_number(p.memory_per_gpu_gib, 1)}/{format_sig(p.gpu_memory_gib)}",
                      format_number(p.calendar_days, 1), format_number(p.cost),

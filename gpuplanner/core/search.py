@@ -2149,6 +2149,24 @@ def _link(gpu) -> str:
                                                                                      gpu.intra_node_link or "?")
 
 
+def _cp_ep_lines(s: Scenario, arch, p: Plan) -> list[Msg]:
+    """Context and expert parallelism in words: the GPUs a plan spends on them are otherwise unaccounted for
+    (GPUs = TP × PP × CP × DP; EP is carved out of DP × CP in Megatron-Core, ``expert_model_parallel_size``
+    dividing the data-parallel size: Megatron-Core ``parallel_state.initialize_model_parallel``)."""
+    out = []
+    if p.cp > 1:
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "Context parallel {cp}: each sequence of {seq:,} tokens is split over {cp} GPUs ({per:,} tokens "
+                 "each); attention exchanges keys and values between them."),
+            {"cp": p.cp, "seq": s.training.seq_len, "per": s.training.seq_len // p.cp}))
+    n = int(getattr(arch, "num_experts", 0) or 0)
+    if p.ep > 1 and n:
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "Expert parallel {ep}: {per} of the {n} experts of each MoE layer on each GPU; tokens reach their "
+                 "experts by all-to-all."), {"ep": p.ep, "per": n // p.ep, "n": n}))
+    return out
+
+
 def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
     """Why this layout, what limits it — sentences built from the plan's numbers."""
     s = ctx.scenario
@@ -2167,6 +2185,7 @@ def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
                  "keep the pipeline bubble at {bubble:.0%} ((p−1)/m)."),
             {"pp": p.pp, "layers": arch.num_layers, "per": math.ceil(arch.num_layers / p.pp), "m": p.grad_accum,
              "bubble": (p.pp - 1) / max(p.grad_accum, 1)}))
+    out += _cp_ep_lines(s, arch, p)
     if p.zero > 0:
         what = {1: QT_TRANSLATE_NOOP(CTX, "optimizer states"), 2: QT_TRANSLATE_NOOP(CTX, "optimizer states and gradients"),
                 3: QT_TRANSLATE_NOOP(CTX, "optimizer states, gradients and weights")}[p.zero]

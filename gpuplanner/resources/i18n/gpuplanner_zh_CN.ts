@@ -3974,6 +3974,14 @@
         <translation>{a} 的每卡时价格是 {b} 的 {pr:.2f} 倍，有效 TFLOPS 是其 {er:.2f} 倍，因此每 token 成本是其 {cr:.2f} 倍（其余来自环境搭建、检查点和计费方式：{rest:.2f} 倍）。</translation>
     </message>
     <message>
+        <source>Context parallel {cp}: each sequence of {seq:,} tokens is split over {cp} GPUs ({per:,} tokens each); attention exchanges keys and values between them.</source>
+        <translation>上下文并行 {cp}：每条 {seq:,} token 的序列切分到 {cp} 张 GPU 上（每张 {per:,} token）；注意力计算在它们之间交换键和值。</translation>
+    </message>
+    <message>
+        <source>Expert parallel {ep}: {per} of the {n} experts of each MoE layer on each GPU; tokens reach their experts by all-to-all.</source>
+        <translation>专家并行 {ep}：每个 MoE 层的 {n} 个专家中，每张 GPU 放 {per} 个；token 通过 all-to-all 到达各自的专家。</translation>
+    </message>
+    <message>
         <source>{n} × {gpu} ({nodes} node(s)): {mem:.1f} of {cap:g} GiB per GPU used, {days:.1f} calendar days, {cost:,.0f} {cur}.</source>
         <translation>{n} × {gpu}（{nodes} 个节点）：每张 GPU 用 {mem:.1f} / {cap:g} GiB，日历 {days:.1f} 天，{cost:,.0f} {cur}。</translation>
     </message>

@@ -1,0 +1,62 @@
+"""A senior infrastructure engineer reads plan #1 of everyday requests (tests/data/expert_review/*.json, from the
+round-4 review in docs/notes/2026-12-06/issue-35-r4-advice2.md) and signs it only if it says what will be
+rented and run. Each test is one defect found in that review, asserted as the expert would."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gpuplanner.core.search import search
+from gpuplanner.io.scenario_files import load_scenario
+
+DATA = Path(__file__).parent / "data" / "expert_review"
+
+
+@pytest.fixture(scope="module")
+def results():
+    cache: dict = {}
+
+    def get(name: str):
+        if name not in cache:
+            cache[name] = search(load_scenario(DATA / name)[0], top=5)
+        return cache[name]
+    return get
+
+
+def _texts(msgs) -> list[str]:
+    return [m.render() for m in msgs]
+
+
+def test_context_parallel_plan_says_where_the_gpus_go(results):
+    """LoRA 7B at 128k: plan #1 is 8 GPUs with TP 1, PP 1, DP 1 and CP 8. Without a word on CP the plan reads
+    as 8 GPUs of which 7 do nothing: the explanation names the CP degree and the tokens each GPU holds."""
+    p = results("lora-7b-128k.json").plans[0]
+    assert p.cp > 1 and p.tp * p.pp * p.dp * p.cp == p.num_gpus
+    lines = _texts(p.explanation)
+    per = 131072 // p.cp
+    assert any(f"Context parallel {p.cp}" in t and f"{per:,}" in t for t in lines), lines
+
+
+def test_expert_parallel_plan_says_how_the_experts_are_split(results):
+    """Qwen3-30B-A3B full fine-tuning: plan #1 runs EP > 1; the explanation names it with the experts per GPU."""
+    p = results("moe-qwen3-30b-a3b-full.json").plans[0]
+    assert p.ep > 1
+    lines = _texts(p.explanation)
+    assert any(f"Expert parallel {p.ep}" in t and f"{128 // p.ep} of the 128" in t for t in lines), lines
+
+
+def _header(res, name: str) -> str:
+    from gpuplanner.commands.plan import text_lines  # noqa: PLC0415
+
+    lines = text_lines(res, load_scenario(DATA / name)[0].constraints)
+    return next(line for line in lines if line.startswith("#  GPU"))
+
+
+def test_cli_table_has_cp_and_ep_columns_when_a_plan_uses_them(results):
+    """The CLI table's layout columns multiply to the GPU count: CP (and EP) appear when a listed plan uses them."""
+    head = _header(results("lora-7b-128k.json"), "lora-7b-128k.json").split()
+    assert "cp" in head and "ep" not in head, head
+    head = _header(results("moe-qwen3-30b-a3b-full.json"), "moe-qwen3-30b-a3b-full.json").split()
+    assert "ep" in head and head.index("ep") < head.index("dp"), head
