@@ -60,3 +60,21 @@ def test_cli_table_has_cp_and_ep_columns_when_a_plan_uses_them(results):
     assert "cp" in head and "ep" not in head, head
     head = _header(results("moe-qwen3-30b-a3b-full.json"), "moe-qwen3-30b-a3b-full.json").split()
     assert "ep" in head and head.index("ep") < head.index("dp"), head
+
+
+def test_unsloth_only_on_the_accelerators_it_runs_on(results):
+    """GRPO LoRA 7B: Unsloth was plan #2 on an Ascend 910B. Unsloth runs on NVIDIA, AMD and Intel GPUs only
+    (Unsloth docs "Unsloth Requirements"): no plan pairs it with a domestic accelerator, and an explicit choice is
+    refused with one line."""
+    from gpuplanner.core.errors import ScenarioError  # noqa: PLC0415
+    from gpuplanner.core.evaluate import evaluate  # noqa: PLC0415
+    from gpuplanner.core.scenario import scenario_from_dict  # noqa: PLC0415
+
+    res = search(load_scenario(DATA / "grpo-7b-lora.json")[0], top=30)
+    pairs = {(p.framework, p.gpu) for p in res.plans}
+    assert not any(fw == "unsloth" and gpu.startswith(("ascend", "mlu", "hygon")) for fw, gpu in pairs), pairs
+    assert any(p.gpu.startswith("ascend") for p in res.plans), "the Ascend plans of other tools stay"
+    s = scenario_from_dict({"model": {"preset": "qwen2.5-7b"}, "training": {"method": "lora", "framework": "unsloth"},
+                            "hardware": {"gpu": "ascend-910b-64gb", "num_gpus": 1}, "data": {"tokens": "10M"}})
+    with pytest.raises(ScenarioError, match="Unsloth does not run on Huawei"):
+        evaluate(s)

@@ -49,7 +49,7 @@ from .calibration import gpu_name as calibration_name, describe as calibration_d
 from .shipped import load_json
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
 from .methods import method_profile
-from .frameworks import FRAMEWORKS, unsupported
+from .frameworks import FRAMEWORKS, unsupported, vendor_unsupported
 from .messages import MsgStr
 from .frameworks import support as framework_support
 
@@ -541,6 +541,9 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     r = resolved or resolve(scenario, models)
     s = r.scenario
     _check_framework(s)
+    why = vendor_unsupported(s.training.framework, r.gpu)
+    if why is not None:  # an explicit choice the framework cannot run on this accelerator: said, never estimated
+        raise ScenarioError(MsgStr.make(why.context, why.text, **why.params), field="training.framework")
     est = estimate(scenario, resolved=r)
     c, h = s.constraints, s.hardware
     table = prices or PriceTable.from_constraints(c)

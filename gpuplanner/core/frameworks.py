@@ -110,6 +110,11 @@ class FrameworkSupport:
     #: "Pipeline Parallelism"), which no PEFT tool builds; torchtune's LoRA recipes (``lora_finetune_distributed``)
     #: shard with FSDP2 alone.
     peft_model_parallel: bool = False
+    #: accelerator vendors (catalog ``vendor``) it runs on; empty: any vendor whose PyTorch backend runs it.
+    #: Unsloth's kernels are Triton/CUDA: NVIDIA GPUs of compute capability ≥ 7.0, and AMD and Intel GPUs through
+    #: its dedicated guides (Unsloth docs "Unsloth Requirements", unsloth.ai/docs/get-started/
+    #: fine-tuning-for-beginners/unsloth-requirements); no Ascend, Cambricon or Hygon backend.
+    vendors: tuple[str, ...] = ()
 
 
 FRAMEWORKS: dict[str, FrameworkSupport] = {
@@ -171,6 +176,7 @@ _TOOLS = {
         expert_parallel=False, sequence_parallel=False, interleaved_pipeline=False, zero_stages=(0,),
         pipeline_max_zero=0, recompute=("none", "full"), methods=_FT, fused_kernels=True, engine="hf",
         default_recompute="full", objectives=("sft", "dpo", "kto", "orpo", "simpo", "grpo"),
+        vendors=("NVIDIA", "AMD", "Intel"),
         setup=QT_TRANSLATE_NOOP(CTX, "pip install unsloth; one GPU (or DDP); Hugging Face models as they are"),
         source="unslothai/unsloth README and notebooks: get_peft_model(use_gradient_checkpointing='unsloth'); Unsloth docs "
                "'Unsloth Benchmarks'; unsloth.ai/blog/llama3-3 (Cut Cross-Entropy)"),
@@ -283,6 +289,23 @@ def unsupported(framework: str, method: str, *, tp: int = 1, pp: int = 1, cp: in
                                            "Choose another framework or layout."),
                {"fw": f.name, "what": ", ".join(bad), "method": method, "runs": ", ".join(runs),
                 "source": f.source})
+
+
+def runs_on(framework: str, gpu) -> bool:
+    """Whether ``framework`` runs on ``gpu``'s vendor (its ``vendors``; a user-entered card counts as any)."""
+    f = FRAMEWORKS.get(framework)
+    vendor = getattr(gpu, "vendor", None)
+    return f is None or not f.vendors or vendor in (None, "custom") or vendor in f.vendors
+
+
+def vendor_unsupported(framework: str, gpu) -> Msg | None:
+    """Why ``framework`` cannot run on ``gpu`` (its vendor), or None."""
+    if runs_on(framework, gpu):
+        return None
+    f = FRAMEWORKS[framework]
+    return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{fw} does not run on {vendor} accelerators: it runs on {vendors} "
+                                           "({source})."),
+               {"fw": f.name, "vendor": gpu.vendor, "vendors": ", ".join(f.vendors), "source": f.source})
 
 
 def frameworks_for(method: str, allowed=None, objective: str = "sft") -> tuple[str, ...]:

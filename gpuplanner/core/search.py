@@ -54,6 +54,7 @@ from .messages import MsgStr, error_text
 from . import rules as rulesmod
 from . import advisor as advisormod
 from .frameworks import FRAMEWORKS, ORDER as FRAMEWORK_ORDER, TOOLS as FRAMEWORK_TOOLS, engine_of, frameworks_for
+from .frameworks import runs_on, vendor_unsupported
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
 from .recompute import POLICIES as RECOMPUTE_POLICIES
 from .params import tier as tier_of
@@ -1288,7 +1289,11 @@ def iter_contexts(scenario: Scenario, models: ModelSource | None = None, *, pric
                      "(allow smaller ones with constraints.rules.card_class)"), {"b": params_total / 1e9})
             continue
         g = int(gpu.gpus_per_node or s.hardware.gpus_per_node)
-        for fw in fws:
+        here = [fw for fw in fws if runs_on(fw, gpu)]  # a framework only on the accelerators it runs on
+        if not here:
+            skipped[gpu.id] = vendor_unsupported(fws[0], gpu)
+            continue
+        for fw in here:
             r = _resolved_for(base, gpu, g, fw if searched else None)
             try:
                 tkw = _time_kwargs(r)

@@ -1950,6 +1950,10 @@
         <source>{fw} does not run {what} for {method}: it runs {runs} ({source}). Choose another framework or layout.</source>
         <translation>{fw} 不支持以 {method} 运行 {what}：它支持 {runs}（{source}）。请选择其他框架或并行布局。</translation>
     </message>
+    <message>
+        <source>{fw} does not run on {vendor} accelerators: it runs on {vendors} ({source}).</source>
+        <translation>{fw} 不能在 {vendor} 加速卡上运行：它支持 {vendors}（{source}）。</translation>
+    </message>
 </context>
 <context>
     <name>HardwarePage</name>
