@@ -76,5 +76,5 @@ def test_unsloth_only_on_the_accelerators_it_runs_on(results):
     assert any(p.gpu.startswith("ascend") for p in res.plans), "the Ascend plans of other tools stay"
     s = scenario_from_dict({"model": {"preset": "qwen2.5-7b"}, "training": {"method": "lora", "framework": "unsloth"},
                             "hardware": {"gpu": "ascend-910b-64gb", "num_gpus": 1}, "data": {"tokens": "10M"}})
-    with pytest.raises(ScenarioError, match="Unsloth does not run on Huawei"):
+    with pytest.raises(ScenarioError, match="Unsloth does not run on Huawei Ascend 910B"):
         evaluate(s)

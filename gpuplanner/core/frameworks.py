@@ -303,9 +303,10 @@ def vendor_unsupported(framework: str, gpu) -> Msg | None:
     if runs_on(framework, gpu):
         return None
     f = FRAMEWORKS[framework]
-    return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{fw} does not run on {vendor} accelerators: it runs on {vendors} "
+    return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{fw} does not run on {gpu}: it runs on cards made by {makers} "
                                            "({source})."),
-               {"fw": f.name, "vendor": gpu.vendor, "vendors": ", ".join(f.vendors), "source": f.source})
+               {"fw": f.name, "gpu": getattr(gpu, "name", gpu.vendor), "makers": ", ".join(f.vendors),
+                "source": f.source})
 
 
 def frameworks_for(method: str, allowed=None, objective: str = "sft") -> tuple[str, ...]:

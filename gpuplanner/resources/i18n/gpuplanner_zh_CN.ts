@@ -1951,8 +1951,8 @@
         <translation>{fw} 不支持以 {method} 运行 {what}：它支持 {runs}（{source}）。请选择其他框架或并行布局。</translation>
     </message>
     <message>
-        <source>{fw} does not run on {vendor} accelerators: it runs on {vendors} ({source}).</source>
-        <translation>{fw} 不能在 {vendor} 加速卡上运行：它支持 {vendors}（{source}）。</translation>
+        <source>{fw} does not run on {gpu}: it runs on cards made by {makers} ({source}).</source>
+        <translation>{fw} 不能在 {gpu} 上运行：它只支持 {makers} 的卡（{source}）。</translation>
     </message>
 </context>
 <context>
