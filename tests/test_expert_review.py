@@ -78,3 +78,15 @@ def test_unsloth_only_on_the_accelerators_it_runs_on(results):
                             "hardware": {"gpu": "ascend-910b-64gb", "num_gpus": 1}, "data": {"tokens": "10M"}})
     with pytest.raises(ScenarioError, match="Unsloth does not run on Huawei Ascend 910B"):
         evaluate(s)
+
+
+def test_domestic_accelerator_plan_says_to_check_the_software_first(results):
+    """Full SFT 8B in 2 days, USD: plan #1 is 16 × Ascend 910B. The planning guide's FAQ: domestic accelerators
+    are cheaper but framework/operator support varies and porting is the hidden big item; verify on a small
+    instance before renting in bulk. Plan #1 must say so; an NVIDIA plan must not."""
+    res = results("full-8b-usd-2-days.json")
+    dom = [p for p in res.plans if p.gpu.startswith("ascend")]
+    assert dom, [p.gpu for p in res.plans]
+    for p in res.plans:
+        said = any("domestic accelerator" in t and "small instance" in t for t in _texts(p.warnings))
+        assert said == p.gpu.startswith("ascend"), (p.gpu, _texts(p.warnings))

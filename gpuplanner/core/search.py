@@ -2283,6 +2283,12 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
     if not p.within_budget:
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Over the budget of {b:,.0f} {cur}."),
                      {"b": s.constraints.budget or 0, "cur": p.currency}))
+    if getattr(gpu, "gpu_class", None) == "domestic":
+        # the planning guide's FAQ on domestic accelerators: cheaper, but the porting is the hidden big item
+        w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{gpu} is a domestic accelerator: framework and operator support "
+                                                 "varies and porting the software is the hidden cost; run your own "
+                                                 "training script on a small instance before renting in bulk."),
+                     {"gpu": gpu.name}))
     if ctx.price.is_default:
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Uses the default price for {gpu} ({date}): enter your quote."),
                      {"gpu": gpu.name, "date": ctx.price.source_date}))

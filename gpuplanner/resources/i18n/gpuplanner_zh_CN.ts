@@ -4102,6 +4102,10 @@
         <translation>超出 {b:,.0f} {cur} 的预算。</translation>
     </message>
     <message>
+        <source>{gpu} is a domestic accelerator: framework and operator support varies and porting the software is the hidden cost; run your own training script on a small instance before renting in bulk.</source>
+        <translation>{gpu} 是国产加速卡：框架和算子支持程度不一，软件移植是隐藏的大头成本；批量租用前先在小实例上跑通你自己的训练脚本。</translation>
+    </message>
+    <message>
         <source>Uses the default price for {gpu} ({date}): enter your quote.</source>
         <translation>使用了 {gpu} 的默认价格（{date}）：请输入你的报价。</translation>
     </message>
