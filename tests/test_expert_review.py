@@ -90,3 +90,13 @@ def test_domestic_accelerator_plan_says_to_check_the_software_first(results):
     for p in res.plans:
         said = any("domestic accelerator" in t and "small instance" in t for t in _texts(p.warnings))
         assert said == p.gpu.startswith("ascend"), (p.gpu, _texts(p.warnings))
+
+
+def test_only_an_rl_plan_speaks_of_rollouts(results):
+    """QLoRA 70B on one card (SFT): the H200 plan's MFU lines read "Training passes only (rollout generation ...
+    is left out)" because its training-pass MFU differed from its MFU in the last bit. No rollout, no such words."""
+    for p in results("qlora-70b-one-card.json").plans:
+        for r in p.rules:
+            assert "rollout" not in r.message.render(), (p.gpu, r.id, r.message.render())
+    grpo = results("grpo-7b-lora.json").plans[0]
+    assert any("rollout" in r.message.render() for r in grpo.rules if r.id == "mfu_grade")

@@ -583,9 +583,11 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
 
     cal, cal_notes = _calibration(r, tm)
     lay = Layout.of(s)
-    graded = tm.mfu if tm.mfu_training is None else tm.mfu_training  # RL: the training passes' MFU (timing)
+    # RL: the training passes' MFU (timing). Whether the plan has rollouts is the method's, not ``graded != mfu``:
+    # without rollouts the two differ in the last bit (mfu × step / step) and an SFT plan read "training passes only"
+    graded = tm.mfu if tm.mfu_training is None else tm.mfu_training
     verdicts = evaluate_rules(
-        mfu=graded, rollouts=graded != tm.mfu, gpu=r.gpu, gpu_memory_gb=float(r.gpu.memory_gib or 0.0), params_total=float(r.params.total),
+        mfu=graded, rollouts=bool(method_profile(s.training).rl), gpu=r.gpu, gpu_memory_gb=float(r.gpu.memory_gib or 0.0), params_total=float(r.params.total),
         is_moe=bool(r.arch.is_moe), method=s.training.method, num_layers=int(r.arch.num_layers), nodes=nodes,
         tp=lay.tp, pp=lay.pp, cp=lay.cp, ep=lay.ep, zero=lay.zero, switches=c.rules,
         advice=(adv := _advice(c, r, est, lay, ceiling, days_band, cost_band)))
