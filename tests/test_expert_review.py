@@ -100,3 +100,16 @@ def test_only_an_rl_plan_speaks_of_rollouts(results):
             assert "rollout" not in r.message.render(), (p.gpu, r.id, r.message.render())
     grpo = results("grpo-7b-lora.json").plans[0]
     assert any("rollout" in r.message.render() for r in grpo.rules if r.id == "mfu_grade")
+
+
+def test_a_lora_plan_on_fsdp2_names_torchtune_not_torchtitan(results):
+    """LoRA 7B at 128k, plan #1 on the fsdp row: torchtitan trains full weights only, so the plan is run with
+    torchtune's lora_finetune_distributed (FSDP2 + context parallelism). The plan names the program it runs."""
+    p = results("lora-7b-128k.json").plans[0]
+    assert p.framework == "fsdp"
+    assert p.framework_name == "PyTorch FSDP2 (torchtune)"
+    first = _texts(p.framework_reason)[0]
+    assert "torchtune" in first and "torchtitan)" not in first, first
+    full = results("moe-qwen3-30b-a3b-full.json").plans[0]
+    from gpuplanner.core.frameworks import name_for  # noqa: PLC0415
+    assert name_for("fsdp", full.evaluation.scenario.training.method) == "PyTorch FSDP2 (torchtitan)"

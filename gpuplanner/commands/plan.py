@@ -65,9 +65,10 @@ def text_lines(result, con) -> list[str]:
            translate(CTX, "{n} candidates evaluated, {fit} fit and are priced ({ms} ms); objective: {objective}").format(
                n=format_number(result.candidates_evaluated), fit=format_number(result.candidates_fitting),
                ms=format_number(result.search_ms), objective=_objective(result.objective))]
+    method = result.plans[0].scenario.training.method if result.plans else ""
     if result.frameworks:
         out.append(translate(CTX, "frameworks searched: {names}").format(
-            names=format_list(_framework_name(f) for f in result.frameworks)))
+            names=format_list(_framework_name(f, method) for f in result.frameworks)))
     for m in result.notes:
         out.append(translate(CTX, "note: {text}").format(text=msg(m)))
     for d in result.skipped:
@@ -175,9 +176,9 @@ def _objective(key: str) -> str:
 
 
 
-def _framework_name(fw: str) -> str:
-    """A framework's product name (the calibration data keeps its identifier)."""
-    from ..core.frameworks import FRAMEWORKS
+def _framework_name(fw: str, method: str = "") -> str:
+    """A framework's product name (the calibration data keeps its identifier); with ``method``, the program a
+    plan of that method runs (core.frameworks.name_for: torchtune for LoRA on FSDP2)."""
+    from ..core.frameworks import name_for
 
-    sup = FRAMEWORKS.get(fw)
-    return sup.name if sup is not None else str(fw)
+    return name_for(fw, method)

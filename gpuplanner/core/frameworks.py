@@ -291,6 +291,22 @@ def unsupported(framework: str, method: str, *, tp: int = 1, pp: int = 1, cp: in
                 "source": f.source})
 
 
+#: the program a framework row is run with, where it is not the row's name: torchtitan has no LoRA/QLoRA (its
+#: ``torchtitan/models`` train full weights only), so PEFT plans of the ``fsdp`` row run torchtune's
+#: ``lora_finetune_distributed`` recipe — FSDP2 with context parallelism (``context_parallel_dim``) and no tensor
+#: parallelism ("Tensor parallelism is not supported in this recipe": pytorch/torchtune recipes/
+#: lora_finetune_distributed.py at bd2a0fc)
+PEFT_NAMES = {"fsdp": "PyTorch FSDP2 (torchtune)"}
+
+
+def name_for(framework: str, method: str) -> str:
+    """The product name a plan of ``method`` runs under ``framework`` (the row's name unless PEFT_NAMES says)."""
+    if method in ("lora", "qlora") and framework in PEFT_NAMES:
+        return PEFT_NAMES[framework]
+    f = FRAMEWORKS.get(framework)
+    return f.name if f is not None else str(framework)
+
+
 def runs_on(framework: str, gpu) -> bool:
     """Whether ``framework`` runs on ``gpu``'s vendor (its ``vendors``; a user-entered card counts as any)."""
     f = FRAMEWORKS.get(framework)

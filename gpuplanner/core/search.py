@@ -54,7 +54,7 @@ from .messages import MsgStr, error_text
 from . import rules as rulesmod
 from . import advisor as advisormod
 from .frameworks import FRAMEWORKS, ORDER as FRAMEWORK_ORDER, TOOLS as FRAMEWORK_TOOLS, engine_of, frameworks_for
-from .frameworks import runs_on, vendor_unsupported
+from .frameworks import name_for, runs_on, vendor_unsupported
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
 from .recompute import POLICIES as RECOMPUTE_POLICIES
 from .params import tier as tier_of
@@ -224,7 +224,7 @@ class Plan(PlanFigures):
 
     @property
     def framework_name(self) -> str:
-        return FRAMEWORKS[self.framework].name if self.framework in FRAMEWORKS else self.framework
+        return name_for(self.framework, self.evaluation.scenario.training.method)
 
     @property
     def mfu_grade(self) -> str | None:
@@ -1947,8 +1947,9 @@ def decision(i: int, order, cat, gpu_of, fw_of, days, contexts, con, objective: 
 def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective: str, cur: str) -> dict:
     """The deciding rule or figure between #1 (``i``) and another plan (``j``)."""
     ci, cj = contexts[int(cat["ctx"][i])], contexts[int(cat["ctx"][j])]
-    me = ci.gpu.name if versus == "gpu" else FRAMEWORKS[ci.framework].name
-    other = cj.gpu.name if versus == "gpu" else FRAMEWORKS[cj.framework].name
+    method = ci.scenario.training.method
+    me = ci.gpu.name if versus == "gpu" else name_for(ci.framework, method)
+    other = cj.gpu.name if versus == "gpu" else name_for(cj.framework, method)
     pen = _penalty_of(cat, con.rules.mfu_grade)
     extra = int(pen[j]) & ~int(pen[i])
     mfu_j = float(cat["mfu"][j])
@@ -2020,6 +2021,7 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
     other framework reaches on the same GPU type; then what the framework takes to set up (the table's line)."""
     fw = plan.framework
     sup = FRAMEWORKS[fw]
+    sup = replace(sup, name=name_for(fw, s.training.method))  # torchtune for a PEFT plan of the fsdp row
     out: list[Msg] = []
     if not searched:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
@@ -2034,7 +2036,7 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
             if other == fw:
                 continue
             j = best_by.get((g, FRAMEWORK_INDEX[other]))
-            oname = FRAMEWORKS[other].name
+            oname = name_for(other, s.training.method)
             if j is None:
                 out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{other}: no layout fits {gpu} within {n} GPUs."),
                                {"other": oname, "gpu": plan.gpu_name, "n": s.constraints.max_gpus}))
