@@ -113,3 +113,12 @@ def test_a_lora_plan_on_fsdp2_names_torchtune_not_torchtitan(results):
     full = results("moe-qwen3-30b-a3b-full.json").plans[0]
     from gpuplanner.core.frameworks import name_for  # noqa: PLC0415
     assert name_for("fsdp", full.evaluation.scenario.training.method) == "PyTorch FSDP2 (torchtitan)"
+
+
+def test_torchtune_lora_plans_use_the_recompute_its_recipe_has(results):
+    """LoRA 7B at 128k: plan #1 used per-op selective recomputation (op_sac) on the FSDP2 row. torchtune's
+    lora_finetune_distributed has only enable_activation_checkpointing (whole layers): none or full."""
+    res = search(load_scenario(DATA / "lora-7b-128k.json")[0], top=20, distinct=False)
+    fsdp = [p for p in res.plans if p.framework == "fsdp"]
+    assert fsdp
+    assert {p.recompute for p in fsdp} <= {"none", "full"}, {p.recompute for p in fsdp}

@@ -115,6 +115,8 @@ class FrameworkSupport:
     #: its dedicated guides (Unsloth docs "Unsloth Requirements", unsloth.ai/docs/get-started/
     #: fine-tuning-for-beginners/unsloth-requirements); no Ascend, Cambricon or Hygon backend.
     vendors: tuple[str, ...] = ()
+    #: recomputation policies with LoRA/QLoRA where the PEFT program differs from the row's (None: ``recompute``)
+    peft_recompute: tuple[str, ...] | None = None
 
 
 FRAMEWORKS: dict[str, FrameworkSupport] = {
@@ -144,6 +146,9 @@ FRAMEWORKS: dict[str, FrameworkSupport] = {
         context_parallel=True, expert_parallel=False, sequence_parallel=True, interleaved_pipeline=True,
         zero_stages=(0, 2, 3), pipeline_max_zero=3, recompute=("none", "op_sac", "layer_sac", "full"),
         methods=("pretrain", "full", "lora", "qlora"), fused_kernels=False,
+        # torchtune's lora_finetune_distributed has one switch, enable_activation_checkpointing: every decoder
+        # layer checkpointed whole (training.set_activation_checkpointing), no per-op or every-N-th policy
+        peft_recompute=("none", "full"),
         setup=QT_TRANSLATE_NOOP(CTX, "torchtitan/torchtune recipes; reads Hugging Face weights after conversion "
                                      "to DCP"),
         source="Liang et al. 2024, TorchTitan (arXiv:2410.06511); PyTorch fully_shard docs",

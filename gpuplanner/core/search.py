@@ -421,7 +421,8 @@ def _enum_setup(ctx: SearchContext, max_gpus: int) -> dict:
     zeros = sup.zero_stages
     if offload_params_applies(s):
         zeros = (3,)  # the user's parameter offload needs ZeRO-3/FSDP full sharding
-    recomputes = tuple(RECOMPUTE_CODES[r] for r in sup.recompute)
+    rcs = sup.peft_recompute if (t.method in ("lora", "qlora") and sup.peft_recompute) else sup.recompute
+    recomputes = tuple(RECOMPUTE_CODES[r] for r in rcs)
     Z, R, M = (a.ravel() for a in np.meshgrid(zeros, recomputes, MBS_CHOICES, indexing="ij"))
     counts = gpu_counts(g, max_gpus)
     per_count = max(len(tps) * len(pps) * len(cps) * len(eps), 1)
