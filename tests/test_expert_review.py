@@ -122,3 +122,14 @@ def test_torchtune_lora_plans_use_the_recompute_its_recipe_has(results):
     fsdp = [p for p in res.plans if p.framework == "fsdp"]
     assert fsdp
     assert {p.recompute for p in fsdp} <= {"none", "full"}, {p.recompute for p in fsdp}
+
+
+def test_plan_lines_read_as_english_and_big_numbers_have_separators(results):
+    """Every plan said "is 1 GPUs", "among 1 frameworks" and "sequences of 131072 tokens": counts agree with
+    their noun, and sequence lengths carry thousands separators like every other figure."""
+    for name in ("lora-7b-128k.json", "moe-qwen3-30b-a3b-full.json", "grpo-7b-lora.json"):
+        for p in results(name).plans:
+            text = " ".join(_texts(p.framework_reason) + _texts(p.explanation))
+            assert " 1 GPUs" not in text and " 1 frameworks" not in text, (name, text)
+    lines = _texts(results("lora-7b-128k.json").plans[0].explanation)
+    assert any("sequences of 131,072 tokens" in t for t in lines), lines

@@ -2030,7 +2030,7 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
                  "to compare the others."), {"fw": sup.name}))
     else:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
-            CTX, "Framework: {fw}, chosen by the search among {n} frameworks for this plan's cards."),
+            CTX, "Framework: {fw}, chosen by the search (frameworks tried on this plan's cards: {n})."),
             {"fw": sup.name, "n": len(fws)}))
         g = int(gpu_of[i])
         for other in fws:
@@ -2045,7 +2045,7 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
             oc, od = float(cat["cost"][j]), float(days[j])
             L = _layout_words(cat, j)
             out.append(Msg(CTX, QT_TRANSLATE_NOOP(
-                CTX, "{other}: its best plan on {gpu} is {n} GPUs ({layout}, MFU {mfu:.0%}), {days:.1f} days, "
+                CTX, "{other}: its best plan is {n} × {gpu} ({layout}, MFU {mfu:.0%}), {days:.1f} days, "
                      "{cost:,.0f} {cur} ({rel:+.0%} against this plan)."),
                 {"other": oname, "gpu": plan.gpu_name, "n": int(cat["num_gpus"][j]), "layout": L,
                  "mfu": float(cat["mfu"][j]), "days": od, "cost": oc, "cur": plan.currency,
@@ -2206,7 +2206,8 @@ def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Activation recomputation ({rc}) trades extra compute for memory."),
                        {"rc": Msg(CTX, RECOMPUTE_LABELS.get(p.recompute, p.recompute))}))
     out.append(Msg(CTX, QT_TRANSLATE_NOOP(
-        CTX, "Micro-batch {mbs} × {ga} accumulation steps × {dp} replicas = {gbs} sequences of {seq} tokens per step."),
+        CTX, "Micro-batch {mbs} × {ga} accumulation steps × {dp} replicas = {gbs:,} sequences of {seq:,} tokens per "
+             "step."),
         {"mbs": p.micro_batch_size, "ga": p.grad_accum, "dp": p.dp, "gbs": p.global_batch_size, "seq": s.training.seq_len}))
     # what limits it
     use = p.memory_per_gpu_gib / max(p.gpu_memory_gib, 1e-9)

@@ -3934,16 +3934,8 @@
         <translation>框架：{fw}，按场景中的设置；在“方案”页勾选“自动选择框架”，即可让搜索与其他框架比较。</translation>
     </message>
     <message>
-        <source>Framework: {fw}, chosen by the search among {n} frameworks for this plan&apos;s cards.</source>
-        <translation>框架：{fw}，由搜索在 {n} 个框架中为本方案的显卡选出。</translation>
-    </message>
-    <message>
         <source>{other}: no layout fits {gpu} within {n} GPUs.</source>
         <translation>{other}：在 {n} 张 {gpu} 以内没有放得下的布局。</translation>
-    </message>
-    <message>
-        <source>{other}: its best plan on {gpu} is {n} GPUs ({layout}, MFU {mfu:.0%}), {days:.1f} days, {cost:,.0f} {cur} ({rel:+.0%} against this plan).</source>
-        <translation>{other}：它在 {gpu} 上的最佳方案为 {n} 张 GPU（{layout}，MFU {mfu:.0%}），{days:.1f} 天，{cost:,.0f} {cur}（相对本方案 {rel:+.0%}）。</translation>
     </message>
     <message>
         <source>Not tried: {names} (does not run {method}).</source>
@@ -4022,8 +4014,16 @@
         <translation>激活重计算（{rc}）用额外的算力换取显存。</translation>
     </message>
     <message>
-        <source>Micro-batch {mbs} × {ga} accumulation steps × {dp} replicas = {gbs} sequences of {seq} tokens per step.</source>
-        <translation>微批次 {mbs} × 累积 {ga} 步 × {dp} 个副本 = 每步 {gbs} 条长度为 {seq} token 的序列。</translation>
+        <source>Framework: {fw}, chosen by the search (frameworks tried on this plan&apos;s cards: {n}).</source>
+        <translation>框架：{fw}，由搜索为本方案的显卡选出（尝试的框架数：{n}）。</translation>
+    </message>
+    <message>
+        <source>{other}: its best plan is {n} × {gpu} ({layout}, MFU {mfu:.0%}), {days:.1f} days, {cost:,.0f} {cur} ({rel:+.0%} against this plan).</source>
+        <translation>{other}：它的最佳方案为 {n} × {gpu}（{layout}，MFU {mfu:.0%}），{days:.1f} 天，{cost:,.0f} {cur}（相对本方案 {rel:+.0%}）。</translation>
+    </message>
+    <message>
+        <source>Micro-batch {mbs} × {ga} accumulation steps × {dp} replicas = {gbs:,} sequences of {seq:,} tokens per step.</source>
+        <translation>微批次 {mbs} × 累积 {ga} 步 × {dp} 个副本 = 每步 {gbs:,} 条长度为 {seq:,} token 的序列。</translation>
     </message>
     <message>
         <source>Limited by memory: {use:.0%} of each GPU is used.</source>
