@@ -133,3 +133,21 @@ def test_plan_lines_read_as_english_and_big_numbers_have_separators(results):
             assert " 1 GPUs" not in text and " 1 frameworks" not in text, (name, text)
     lines = _texts(results("lora-7b-128k.json").plans[0].explanation)
     assert any("sequences of 131,072 tokens" in t for t in lines), lines
+
+
+def test_the_grade_is_of_the_mfu_the_plan_is_costed_at(results):
+    """Full SFT 32B: the table read "52% optimistic" (and the 7B LoRA example "46% good" beside a line saying
+    "Estimated MFU 50%"): the grade was of the modelled MFU, the figure shown the capped one. One figure: the
+    grade and its line read the MFU the plan is timed and costed at."""
+    from gpuplanner.core.rules import mfu_grade  # noqa: PLC0415
+
+    seen_capped = False
+    for p in results("full-32b.json").plans:
+        ev = p.evaluation
+        t = ev.time
+        costed = t.mfu if t.mfu_training is None else t.mfu_training
+        assert p.mfu_grade == mfu_grade(costed), (p.gpu, p.mfu, p.mfu_grade)
+        line = next(r.message.render() for r in p.rules if r.id == "mfu_grade")
+        assert f"Estimated MFU {costed:.0%}" in line, (line, costed)
+        seen_capped |= ev.mfu_used is not None and ev.time_modelled.mfu > ev.mfu_used + 1e-9
+    assert seen_capped, "a plan of this request is above its ceiling"

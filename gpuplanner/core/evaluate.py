@@ -583,14 +583,12 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
 
     cal, cal_notes = _calibration(r, tm)
     lay = Layout.of(s)
-    # RL: the training passes' MFU (timing). Whether the plan has rollouts is the method's, not ``graded != mfu``:
-    # without rollouts the two differ in the last bit (mfu × step / step) and an SFT plan read "training passes only"
-    graded = tm.mfu if tm.mfu_training is None else tm.mfu_training
+    graded, graded_used = _graded(tm, factor)
     verdicts = evaluate_rules(
         mfu=graded, rollouts=bool(method_profile(s.training).rl), gpu=r.gpu, gpu_memory_gb=float(r.gpu.memory_gib or 0.0), params_total=float(r.params.total),
         is_moe=bool(r.arch.is_moe), method=s.training.method, num_layers=int(r.arch.num_layers), nodes=nodes,
         tp=lay.tp, pp=lay.pp, cp=lay.cp, ep=lay.ep, zero=lay.zero, switches=c.rules,
-        advice=(adv := _advice(c, r, est, lay, ceiling, days_band, cost_band)))
+        advice=(adv := _advice(c, r, est, lay, ceiling, days_band, cost_band)), grade_mfu=graded_used)
     return Evaluation(
         scenario=s, model_name=r.arch.name, params=r.params, trainable=est.trainable, tier=tier(r.params.total),
         gpu_id=r.gpu.id, gpu_name=r.gpu.name, gpu_memory_gib=float(r.gpu.memory_gib or 0.0),
@@ -600,7 +598,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         compute_days=train_hours / 24.0, calendar_days=cal_h / 24.0, currency=table.currency, rental_mode=mode,
         cost=total, mode_costs=mode_costs if total is not None else {}, price=price, setup_hours=ci.setup_hours,
         deadline_days=c.deadline_days, budget=c.budget, rent_vs_build=rvb, rental_advice=advice,
-        messages=tuple(messages), mfu_grade=mfu_grade(graded), rules=verdicts,
+        messages=tuple(messages), mfu_grade=mfu_grade(graded_used), rules=verdicts,
         calibration=cal, calibration_notes=tuple(cal_notes),
         calendar_days_band=days_band, cost_band=cost_band, band=band,
         warnings=warnings, host_ram=host, mfu_ceiling=ceiling, mfu_used=mfu_used,
@@ -623,6 +621,15 @@ def _bands(s: Scenario, price: Any, nodes: int, train_hours: float, ci: Any, bes
     days_band = (float(arr_b.calendar_hours[best][0]) / 24.0, float(arr_b.calendar_hours[best][1]) / 24.0)
     cost_band = (float(arr_b.costs[best][0]), float(arr_b.costs[best][1])) if priced else None
     return band, days_band, cost_band
+
+
+def _graded(tm: Any, factor: float) -> tuple[Any, Any]:
+    """The MFU the ceiling checks (modelled) and the one the grade reads (the plan's timed MFU: the ceiling's when
+    capped), each the training passes' MFU for RL (timing's mfu_training). Whether a plan has rollouts is its
+    method's (rules' ``rollouts``), not ``mfu_training != mfu``: without rollouts the two differ in the last bit."""
+    used = advisormod.time_at(tm, factor)
+    return ((tm.mfu if tm.mfu_training is None else tm.mfu_training),
+            (used.mfu if used.mfu_training is None else used.mfu_training))
 
 
 def _check_framework(s: Scenario) -> None:
