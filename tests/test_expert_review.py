@@ -151,3 +151,19 @@ def test_the_grade_is_of_the_mfu_the_plan_is_costed_at(results):
         assert f"Estimated MFU {costed:.0%}" in line, (line, costed)
         seen_capped |= ev.mfu_used is not None and ev.time_modelled.mfu > ev.mfu_used + 1e-9
     assert seen_capped, "a plan of this request is above its ceiling"
+
+
+def test_an_rl_plan_table_shows_the_graded_training_mfu_beside_the_step_mfu(results):
+    """GRPO: the table read "25% good" (and "28% good" for full GRPO 7B) although below 30% is poor: the grade
+    is of the training passes (52%), the figure of the whole step. The table shows both, and says which is which."""
+    from gpuplanner.commands.plan import text_lines  # noqa: PLC0415
+
+    res = results("grpo-7b-lora.json")
+    lines = text_lines(res, load_scenario(DATA / "grpo-7b-lora.json")[0].constraints)
+    p = res.plans[0]
+    row = next(line for line in lines if line.startswith("1  "))
+    t = p.evaluation.time
+    assert f"{t.mfu:.0%} ({t.mfu_training:.0%} " in row, row
+    assert any(line.startswith("MFU of an RL plan") for line in lines)
+    plain = text_lines(results("lora-7b-128k.json"), load_scenario(DATA / "lora-7b-128k.json")[0].constraints)
+    assert not any(line.startswith("MFU of an RL plan") for line in plain)

@@ -84,9 +84,13 @@ def text_lines(result, con) -> list[str]:
               *extra, "dp", "zero", translate(CTX, "recompute"), "mbs", "GiB/GPU", translate(CTX, "cal. days"),
               translate(CTX, "cost ({currency})").format(currency=con.currency), translate(CTX, "rental mode"), "MFU",
               translate(CTX, "rules failed"))
-    rows = []
+    rows, rl_rows = [], False
     for i, p in enumerate(result.plans, 1):
         mfu = "-" if p.mfu is None else f"{format_percent(p.mfu)} {grades.get(p.mfu_grade, p.mfu_grade)}"
+        train = _rl_training_mfu(p)
+        if train is not None:  # RL: the grade is of the training passes (rules.mfu_grade), shown with its figure
+            mfu = f"{format_percent(p.mfu)} ({format_percent(train)} {grades.get(p.mfu_grade, p.mfu_grade)})"
+            rl_rows = True
         failed = ",".join(r.id for r in p.rules if r.status == "failed") or "-"
         rows.append((str(i), p.gpu, str(p.num_gpus), str(p.nodes), p.framework, str(p.tp), str(p.pp),
                      *(str(getattr(p, k)) for k in extra), str(p.dp),
@@ -98,6 +102,9 @@ def text_lines(result, con) -> list[str]:
     out.append("  ".join(ljust(h, w) for h, w in zip(header, widths)).rstrip())
     for r in rows:
         out.append("  ".join(ljust(c, w) for c, w in zip(r, widths)).rstrip())
+    if rl_rows:
+        out.append(translate(CTX, "MFU of an RL plan: the whole step, rollout generation included (in brackets: "
+                                  "its training passes, which the grade is of)."))
     status = {"passed": translate(CTX, "passed"), "failed": translate(CTX, "failed")}
     for i, p in enumerate(result.plans, 1):
         ev = p.evaluation
@@ -174,6 +181,16 @@ def _objective(key: str) -> str:
             "value": translate(CTX, "lowest cost per effective PFLOP")}.get(key, key)
 
 
+
+
+def _rl_training_mfu(p) -> float | None:
+    """An RL plan's training-pass MFU (the graded one, core.evaluate._graded), None for a plan without rollouts."""
+    from ..core.methods import method_profile
+
+    t = p.evaluation.time
+    if not method_profile(p.evaluation.scenario.training).rl or t.mfu_training is None:
+        return None
+    return t.mfu_training
 
 
 def _framework_name(fw: str, method: str = "") -> str:

@@ -801,6 +801,10 @@
         <translation>日历天数</translation>
     </message>
     <message>
+        <source>MFU of an RL plan: the whole step, rollout generation included (in brackets: its training passes, which the grade is of).</source>
+        <translation>强化学习方案的 MFU：整个训练步，含 rollout 生成（括号内：训练阶段的 MFU，评级依据它）。</translation>
+    </message>
+    <message>
         <source>--template needs -o FILE</source>
         <translation>--template 需要 -o 文件</translation>
     </message>
