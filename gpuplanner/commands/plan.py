@@ -187,10 +187,9 @@ def _rl_training_mfu(p) -> float | None:
     """An RL plan's training-pass MFU (the graded one, core.evaluate._graded), None for a plan without rollouts."""
     from ..core.methods import method_profile
 
-    t = p.evaluation.time
-    if not method_profile(p.evaluation.scenario.training).rl or t.mfu_training is None:
+    if not method_profile(p.evaluation.scenario.training).rl:
         return None
-    return t.mfu_training
+    return p.evaluation.mfu_graded
 
 
 def _framework_name(fw: str, method: str = "") -> str:

@@ -161,6 +161,8 @@ class Evaluation:
     messages: tuple[Msg, ...] = ()
     #: ``good`` 40–55%, ``fair`` 30–40%, ``poor`` < 30%, ``optimistic`` > 55% (:mod:`core.rules`)
     mfu_grade: str | None = None
+    #: the MFU the grade reads: the training passes' (RL) MFU the plan is timed at — the ceiling's where it caps
+    mfu_graded: float | None = None
     #: every planning rule's verdict for this plan (:func:`rules.evaluate_rules`)
     rules: tuple[Any, ...] = ()
     #: days and cost as a band from the validation spread (:func:`validation_band`): what the user waits and
@@ -352,7 +354,7 @@ class Evaluation:
             "warnings": [m.render() for m in self.warnings],
             "host_ram_per_node_gib": None if self.host_ram is None else self.host_ram.to_json(),
             "image_tokens_per_sample": self.image_tokens[1] if self.arch.vision_kind else None,
-            "mfu_grade": self.mfu_grade,
+            "mfu_grade": self.mfu_grade, "mfu_graded": self.mfu_graded,
             "rules": [r.to_json() for r in self.rules],
             "calendar_days_band": None if self.calendar_days_band is None else list(self.calendar_days_band),
             "cost_band": None if self.cost_band is None else list(self.cost_band),
@@ -583,7 +585,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
 
     cal, cal_notes = _calibration(r, tm)
     lay = Layout.of(s)
-    graded, graded_used = _graded(tm, factor)
+    graded, graded_used = _graded(tm, factor, ceiling)
     verdicts = evaluate_rules(
         mfu=graded, rollouts=bool(method_profile(s.training).rl), gpu=r.gpu, gpu_memory_gb=float(r.gpu.memory_gib or 0.0), params_total=float(r.params.total),
         is_moe=bool(r.arch.is_moe), method=s.training.method, num_layers=int(r.arch.num_layers), nodes=nodes,
@@ -598,7 +600,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         compute_days=train_hours / 24.0, calendar_days=cal_h / 24.0, currency=table.currency, rental_mode=mode,
         cost=total, mode_costs=mode_costs if total is not None else {}, price=price, setup_hours=ci.setup_hours,
         deadline_days=c.deadline_days, budget=c.budget, rent_vs_build=rvb, rental_advice=advice,
-        messages=tuple(messages), mfu_grade=mfu_grade(graded_used), rules=verdicts,
+        messages=tuple(messages), mfu_grade=mfu_grade(graded_used), mfu_graded=graded_used, rules=verdicts,
         calibration=cal, calibration_notes=tuple(cal_notes),
         calendar_days_band=days_band, cost_band=cost_band, band=band,
         warnings=warnings, host_ram=host, mfu_ceiling=ceiling, mfu_used=mfu_used,
@@ -623,13 +625,15 @@ def _bands(s: Scenario, price: Any, nodes: int, train_hours: float, ci: Any, bes
     return band, days_band, cost_band
 
 
-def _graded(tm: Any, factor: float) -> tuple[Any, Any]:
+def _graded(tm: Any, factor: float, ceiling: dict | None) -> tuple[Any, Any]:
     """The MFU the ceiling checks (modelled) and the one the grade reads (the plan's timed MFU: the ceiling's when
-    capped), each the training passes' MFU for RL (timing's mfu_training). Whether a plan has rollouts is its
-    method's (rules' ``rollouts``), not ``mfu_training != mfu``: without rollouts the two differ in the last bit."""
-    used = advisormod.time_at(tm, factor)
-    return ((tm.mfu if tm.mfu_training is None else tm.mfu_training),
-            (used.mfu if used.mfu_training is None else used.mfu_training))
+    capped), each the training passes' MFU for RL (timing's mfu_training): advisor.capped slows only the training
+    passes to the ceiling, so theirs is min(modelled, ceiling). Whether a plan has rollouts is its method's
+    (rules' ``rollouts``), not ``mfu_training != mfu``: without rollouts the two differ in the last bit."""
+    modelled = tm.mfu if tm.mfu_training is None else tm.mfu_training
+    if modelled is None or factor == 1.0 or ceiling is None:
+        return modelled, modelled
+    return modelled, min(float(modelled), float(ceiling["mfu"]))
 
 
 def _check_framework(s: Scenario) -> None:
