@@ -2031,9 +2031,13 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
     else:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "Framework: {fw}, chosen by the search (frameworks tried on this plan's cards: {n})."),
-            {"fw": sup.name, "n": len(fws)}))
+            {"fw": sup.name, "n": len([f for f in fws if runs_on(f, contexts[int(cat["ctx"][i])].gpu)])}))
         g = int(gpu_of[i])
+        gpu = contexts[int(cat["ctx"][i])].gpu
         for other in fws:
+            if not runs_on(other, gpu):  # not tried on this card (frameworks.runs_on): said, not "no layout fits"
+                out.append(vendor_unsupported(other, gpu))
+                continue
             if other == fw:
                 continue
             j = best_by.get((g, FRAMEWORK_INDEX[other]))
