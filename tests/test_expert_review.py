@@ -191,3 +191,10 @@ def test_a_framework_not_run_on_the_card_is_said_so_not_no_layout_fits(results):
     assert not any(t.startswith("Unsloth: no layout fits") for t in lines), lines
     assert any(t.startswith("Unsloth does not run on Huawei Ascend 910B") for t in lines), lines
     assert "frameworks tried on this plan's cards: 4)" in lines[0], lines[0]
+
+
+def test_a_tie_reads_plus_zero_not_minus_zero(results):
+    """GRPO LoRA 7B: Megatron-SWIFT's best plan costs the same as Unsloth's (both at the MFU ceiling) and read
+    "(-0% against this plan)", as if cheaper than the plan chosen."""
+    lines = _texts(results("grpo-7b-lora.json").plans[0].framework_reason)
+    assert not any("(-0% against" in t for t in lines), lines

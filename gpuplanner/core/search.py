@@ -2053,7 +2053,7 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
                      "{cost:,.0f} {cur} ({rel:+.0%} against this plan)."),
                 {"other": oname, "gpu": plan.gpu_name, "n": int(cat["num_gpus"][j]), "layout": L,
                  "mfu": float(cat["mfu"][j]), "days": od, "cost": oc, "cur": plan.currency,
-                 "rel": (oc / plan.cost - 1.0) if plan.cost and math.isfinite(plan.cost) else 0.0}))
+                 "rel": _rel(oc, plan.cost)}))
         excluded = [FRAMEWORKS[f].name for f in FRAMEWORK_ORDER if f not in fws
                     and s.training.method not in FRAMEWORKS[f].methods]
         if excluded:
@@ -2061,6 +2061,15 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
                            {"names": ", ".join(excluded), "method": _method_words(s.training.method)}))
     out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{fw}: {setup}."), {"fw": sup.name, "setup": Msg("Framework", sup.setup)}))
     return out
+
+
+def _rel(other: float, cost: float) -> float:
+    """``other`` against ``cost`` as a share; a tie to half a percent is 0 (a search cost and an evaluated one differ
+    in the last digits, and "-0%" read as cheaper than the plan chosen)."""
+    if not cost or not math.isfinite(cost):
+        return 0.0
+    rel = other / cost - 1.0
+    return 0.0 if abs(rel) < 0.005 else rel
 
 
 def _layout_words(cat, j: int) -> str:
