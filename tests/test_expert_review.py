@@ -198,3 +198,24 @@ def test_a_tie_reads_plus_zero_not_minus_zero(results):
     "(-0% against this plan)", as if cheaper than the plan chosen."""
     lines = _texts(results("grpo-7b-lora.json").plans[0].framework_reason)
     assert not any("(-0% against" in t for t in lines), lines
+
+
+def test_serving_takes_the_tp_group_with_the_fewest_cards():
+    """Serving Qwen3-30B-A3B to 200 users at 4k context and 30 tokens/s on H800: the sizing stopped at the
+    smallest TP group that fits (TP 1: 57 GiB of weights leave 10 GiB of KV, 28 users a card, 8 cards), while a
+    TP 2 group holds 119 users in two cards (4 cards). The fewest cards win; the smaller group on a tie."""
+    from gpuplanner.core import inference as inf  # noqa: PLC0415
+    from gpuplanner.core.catalog_hw import get_gpu  # noqa: PLC0415
+    from gpuplanner.core.estimate import resolve  # noqa: PLC0415
+    from gpuplanner.core.scenario import Scenario  # noqa: PLC0415
+
+    r = resolve(Scenario.model_validate({"model": {"preset": "qwen3-30b-a3b"}}))
+    m, g = inf.ServingModel.of(r.arch, r.params), get_gpu("h800-sxm-80gb")
+    kw = dict(concurrency=200, context_tokens=4096, prompt_tokens=3584, output_tokens=512, tokens_per_s_per_user=30.0)
+    size = inf.size_serving(m, g, **kw)
+    each = {tp: inf.size_serving(m, g, **kw, gpus_per_node=tp) for tp in (1, 2, 4, 8)}  # groups up to tp
+    fewest = min(s.num_gpus for s in each.values() if s is not None)
+    assert size.num_gpus == fewest < each[1].num_gpus, (size.tp, size.num_gpus, each[1].num_gpus)
+    assert size.tp == min(s.tp for s in each.values() if s is not None and s.num_gpus == fewest)
+    per_user = 1.0 / (size.step_s + size.batch_per_replica * size.prefill_s / 512)
+    assert per_user >= 30.0 - 1e-9 and size.batch_per_replica * size.replicas >= 200
