@@ -219,3 +219,17 @@ def test_serving_takes_the_tp_group_with_the_fewest_cards():
     assert size.tp == min(s.tp for s in each.values() if s is not None and s.num_gpus == fewest)
     per_user = 1.0 / (size.step_s + size.batch_per_replica * size.prefill_s / 512)
     assert per_user >= 30.0 - 1e-9 and size.batch_per_replica * size.replicas >= 200
+
+
+def test_the_time_share_names_the_expert_all_to_all():
+    """Mixtral 8x7B, EP 8 over two nodes on RoCE (examples/mixtral-8x7b-ep8-16xa800.json): 40% of the step is the
+    expert all-to-all, and the time share called it "optimizer step and other". Each part under its own label."""
+    from gpuplanner.core.evaluate import evaluate  # noqa: PLC0415
+
+    root = Path(__file__).resolve().parents[1]
+    t = evaluate(load_scenario(root / "examples" / "mixtral-8x7b-ep8-16xa800.json")[0]).time
+    b = t.breakdown
+    assert b["ep_comm"] == pytest.approx(t.seconds["ep_comm"] / t.step_time_s)
+    assert b["other"] == pytest.approx(t.seconds["other"] / t.step_time_s)
+    assert b["ep_comm"] > 0.2 > b["other"], b
+    assert sum(b.values()) == pytest.approx(1.0, abs=1e-9)
