@@ -233,3 +233,14 @@ def test_the_time_share_names_the_expert_all_to_all():
     assert b["other"] == pytest.approx(t.seconds["other"] / t.step_time_s)
     assert b["ep_comm"] > 0.2 > b["other"], b
     assert sum(b.values()) == pytest.approx(1.0, abs=1e-9)
+
+
+def test_megatron_on_ascend_names_mindspeed(results):
+    """Full SFT 8B in 2 days: plan #1 is Megatron-Core on 16 × Ascend 910B, with the setup line "ask the vendor for
+    a pre-configured Megatron-LM". On Ascend, Megatron runs through Huawei's MindSpeed adapter (hiascend MindSpeed
+    docs; ms-swift "NPU support"): the plan says so; an NVIDIA Megatron plan does not."""
+    res = results("full-8b-usd-2-days.json")
+    for p in res.plans:
+        said = any("MindSpeed" in t for t in _texts(p.warnings))
+        assert said == (p.gpu.startswith("ascend") and p.framework in ("megatron", "megatron-swift")), (p.gpu, p.framework)
+    assert res.plans[0].gpu.startswith("ascend") and res.plans[0].framework == "megatron"

@@ -2306,6 +2306,14 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
                                                  "varies and porting the software is the hidden cost; run your own "
                                                  "training script on a small instance before renting in bulk."),
                      {"gpu": gpu.name}))
+        if getattr(gpu, "vendor", None) == "Huawei" and engine_of(p.framework) == "megatron":
+            # Megatron-LM on Ascend NPUs runs through Huawei's MindSpeed adapter (hiascend.com MindSpeed docs:
+            # "MindSpeed Core: migrating Megatron from GPU to NPU"; ms-swift "NPU support": MindSpeed(Megatron) is
+            # how Megatron-SWIFT runs there), not Transformer Engine and Apex
+            w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "On {gpu}, {fw} runs through Huawei's MindSpeed adapter (no "
+                                                     "Transformer Engine or Apex): ask the vendor for an image with "
+                                                     "MindSpeed matching your Megatron version."),
+                         {"gpu": gpu.name, "fw": FRAMEWORKS[p.framework].name}))
     if ctx.price.is_default:
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Uses the default price for {gpu} ({date}): enter your quote."),
                      {"gpu": gpu.name, "date": ctx.price.source_date}))

@@ -4110,6 +4110,10 @@
         <translation>{gpu} 是国产加速卡：框架和算子支持程度不一，软件移植是隐藏的大头成本；批量租用前先在小实例上跑通你自己的训练脚本。</translation>
     </message>
     <message>
+        <source>On {gpu}, {fw} runs through Huawei&apos;s MindSpeed adapter (no Transformer Engine or Apex): ask the vendor for an image with MindSpeed matching your Megatron version.</source>
+        <translation>在 {gpu} 上，{fw} 通过华为的 MindSpeed 适配层运行（没有 Transformer Engine 和 Apex）：请向供应商要一个与你的 Megatron 版本匹配的 MindSpeed 镜像。</translation>
+    </message>
+    <message>
         <source>Uses the default price for {gpu} ({date}): enter your quote.</source>
         <translation>使用了 {gpu} 的默认价格（{date}）：请输入你的报价。</translation>
     </message>
