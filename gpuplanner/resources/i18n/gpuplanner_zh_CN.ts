@@ -3839,7 +3839,7 @@
     </message>
     <message>
         <source>expert all-to-all</source>
-        <translation>专家 all-to-all 通信</translation>
+        <translation>专家全对全通信</translation>
     </message>
     <message>
         <source>the optimizer step and other memory-bound work</source>
@@ -3979,7 +3979,7 @@
     </message>
     <message>
         <source>Expert parallel {ep}: {per} of the {n} experts of each MoE layer on each GPU; tokens reach their experts by all-to-all.</source>
-        <translation>专家并行 {ep}：每个 MoE 层的 {n} 个专家中，每张 GPU 放 {per} 个；token 通过 all-to-all 到达各自的专家。</translation>
+        <translation>专家并行 {ep}：每个 MoE 层的 {n} 个专家中，每张 GPU 放 {per} 个；token 通过全对全通信到达各自的专家。</translation>
     </message>
     <message>
         <source>{n} × {gpu} ({nodes} node(s)): {mem:.1f} of {cap:g} GiB per GPU used, {days:.1f} calendar days, {cost:,.0f} {cur}.</source>
@@ -7705,7 +7705,7 @@
     </message>
     <message>
         <source>expert all-to-all</source>
-        <translation>专家 all-to-all 通信</translation>
+        <translation>专家全对全通信</translation>
     </message>
     <message>
         <source>rollout generation (RL)</source>
