@@ -244,3 +244,13 @@ def test_megatron_on_ascend_names_mindspeed(results):
         said = any("MindSpeed" in t for t in _texts(p.warnings))
         assert said == (p.gpu.startswith("ascend") and p.framework in ("megatron", "megatron-swift")), (p.gpu, p.framework)
     assert res.plans[0].gpu.startswith("ascend") and res.plans[0].framework == "megatron"
+
+
+def test_zero_with_context_parallel_names_the_real_sharding_group(results):
+    """LoRA 7B at 128k, CP 4 × DP 2 with ZeRO-3: the line said "sharded over the 2 data-parallel GPUs" while FSDP
+    shards over data × context parallel ranks (torchtitan/torchtune fully_shard on dp_shard_cp), 8 GPUs, which the
+    memory model uses."""
+    p = results("lora-7b-128k.json").plans[0]
+    assert p.cp > 1 and p.zero > 0
+    lines = _texts(p.explanation)
+    assert any(f"sharded over {p.dp * p.cp} GPUs" in t for t in lines), lines

@@ -2210,8 +2210,15 @@ def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
     if p.zero > 0:
         what = {1: QT_TRANSLATE_NOOP(CTX, "optimizer states"), 2: QT_TRANSLATE_NOOP(CTX, "optimizer states and gradients"),
                 3: QT_TRANSLATE_NOOP(CTX, "optimizer states, gradients and weights")}[p.zero]
-        out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "ZeRO-{z}: {what} sharded over the {dp} data-parallel GPUs."),
-                       {"z": p.zero, "what": what, "dp": p.dp}))
+        if p.cp > 1 and engine_of(p.framework) in ("megatron", "fsdp"):
+            # the sharding group is data × context parallel (core/memory.py: Megatron's distributed optimizer over
+            # the data-parallel group with context parallel; torchtitan/torchtune fully_shard on dp_shard_cp)
+            out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "ZeRO-{z}: {what} sharded over {n} GPUs ({dp} data-parallel × "
+                                                       "{cp} context-parallel ranks)."),
+                           {"z": p.zero, "what": what, "n": p.dp * p.cp, "dp": p.dp, "cp": p.cp}))
+        else:
+            out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "ZeRO-{z}: {what} sharded over the {dp} data-parallel GPUs."),
+                           {"z": p.zero, "what": what, "dp": p.dp}))
     elif p.dp > 1:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Plain data parallel over {dp} GPUs: the model states fit without sharding."),
                        {"dp": p.dp}))

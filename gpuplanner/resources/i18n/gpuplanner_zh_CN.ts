@@ -4006,6 +4006,10 @@
         <translation>优化器状态、梯度和权重</translation>
     </message>
     <message>
+        <source>ZeRO-{z}: {what} sharded over {n} GPUs ({dp} data-parallel × {cp} context-parallel ranks).</source>
+        <translation>ZeRO-{z}：{what}切分到 {n} 张 GPU 上（{dp} 路数据并行 × {cp} 路上下文并行）。</translation>
+    </message>
+    <message>
         <source>ZeRO-{z}: {what} sharded over the {dp} data-parallel GPUs.</source>
         <translation>ZeRO-{z}：{what}切分到 {dp} 张数据并行的 GPU 上。</translation>
     </message>
