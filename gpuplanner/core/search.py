@@ -2200,12 +2200,22 @@ def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "Tensor parallel {tp}: each layer's weights split over {tp} GPUs inside one node ({link})."),
             {"tp": p.tp, "link": _link(ctx.gpu)}))
-    if p.pp > 1:
+    m = int(getattr(p.evaluation.layout, "pipeline_microbatches", 0) or p.grad_accum)
+    if p.pp > 1 and p.vpp > 1:
+        # the interleaved schedule: v model chunks per GPU cut the bubble v-fold, (p−1)/(v·m) (Narayanan et al.
+        # 2021 §2.2.2; timing's bubble_share (pp − 1)/vpp)
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "Pipeline parallel {pp}, interleaved with {v} virtual stages per GPU: {layers} layers in chunks of "
+                 "about {per} layers; {m} micro-batches per step keep the pipeline bubble at {bubble:.1%} "
+                 "((p−1)/(v·m))."),
+            {"pp": p.pp, "v": p.vpp, "layers": arch.num_layers, "per": math.ceil(arch.num_layers / (p.pp * p.vpp)),
+             "m": m, "bubble": (p.pp - 1) / max(p.vpp * m, 1)}))
+    elif p.pp > 1:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "Pipeline parallel {pp}: {layers} layers in stages of about {per} layers; {m} micro-batches per step "
                  "keep the pipeline bubble at {bubble:.0%} ((p−1)/m)."),
-            {"pp": p.pp, "layers": arch.num_layers, "per": math.ceil(arch.num_layers / p.pp), "m": p.grad_accum,
-             "bubble": (p.pp - 1) / max(p.grad_accum, 1)}))
+            {"pp": p.pp, "layers": arch.num_layers, "per": math.ceil(arch.num_layers / p.pp), "m": m,
+             "bubble": (p.pp - 1) / max(m, 1)}))
     out += _cp_ep_lines(s, arch, p)
     if p.zero > 0:
         what = {1: QT_TRANSLATE_NOOP(CTX, "optimizer states"), 2: QT_TRANSLATE_NOOP(CTX, "optimizer states and gradients"),

@@ -3990,6 +3990,10 @@
         <translation>张量并行 {tp}：每层权重切分到同一节点内的 {tp} 张 GPU 上（{link}）。</translation>
     </message>
     <message>
+        <source>Pipeline parallel {pp}, interleaved with {v} virtual stages per GPU: {layers} layers in chunks of about {per} layers; {m} micro-batches per step keep the pipeline bubble at {bubble:.1%} ((p−1)/(v·m)).</source>
+        <translation>流水线并行 {pp}，交错调度，每张 GPU {v} 个虚拟阶段：{layers} 层分成每块约 {per} 层；每步 {m} 个微批次，使流水线气泡保持在 {bubble:.1%}（(p−1)/(v·m)）。</translation>
+    </message>
+    <message>
         <source>Pipeline parallel {pp}: {layers} layers in stages of about {per} layers; {m} micro-batches per step keep the pipeline bubble at {bubble:.0%} ((p−1)/m).</source>
         <translation>流水线并行 {pp}：{layers} 层分成每段约 {per} 层的阶段；每步 {m} 个微批次，使流水线气泡保持在 {bubble:.0%}（(p−1)/m）。</translation>
     </message>
