@@ -22,6 +22,8 @@ ALLOWED = {
     "unsloth", "axolotl", "swift",
     # framework product names (Hugging Face Trainer / Accelerate, PyTorch FSDP2 (torchtitan), Megatron-Core)
     "Hugging", "Face", "Trainer", "Accelerate", "PyTorch", "FSDP2", "torchtitan", "Core", "Megatron-Core",
+    # torchtune (LoRA on FSDP2), Huawei's MindSpeed adapter and what it replaces on Ascend
+    "torchtune", "MindSpeed", "Transformer", "Engine", "Apex",
     "CUDA", "NCCL",
     # serving engines' product names (inference.engine)
     "vLLM", "SGLang", "TensorRT", "LLM",

@@ -65,9 +65,10 @@ def text_lines(result, con) -> list[str]:
            translate(CTX, "{n} candidates evaluated, {fit} fit and are priced ({ms} ms); objective: {objective}").format(
                n=format_number(result.candidates_evaluated), fit=format_number(result.candidates_fitting),
                ms=format_number(result.search_ms), objective=_objective(result.objective))]
+    method = result.plans[0].scenario.training.method if result.plans else ""
     if result.frameworks:
         out.append(translate(CTX, "frameworks searched: {names}").format(
-            names=format_list(_framework_name(f) for f in result.frameworks)))
+            names=format_list(_framework_name(f, method) for f in result.frameworks)))
     for m in result.notes:
         out.append(translate(CTX, "note: {text}").format(text=msg(m)))
     for d in result.skipped:
@@ -82,9 +83,13 @@ def text_lines(result, con) -> list[str]:
               *extra, "dp", "zero", translate(CTX, "recompute"), "mbs", "GiB/GPU", translate(CTX, "cal. days"),
               translate(CTX, "cost ({currency})").format(currency=con.currency), translate(CTX, "rental mode"), "MFU",
               translate(CTX, "rules failed"))
-    rows = []
+    rows, rl_rows = [], False
     for i, p in enumerate(result.plans, 1):
         mfu = "-" if p.mfu is None else f"{format_percent(p.mfu)} {grades.get(p.mfu_grade, p.mfu_grade)}"
+        train = _rl_training_mfu(p)
+        if train is not None:  # RL: the grade is of the training passes (rules.mfu_grade), shown with its figure
+            mfu = f"{format_percent(p.mfu)} ({format_percent(train)} {grades.get(p.mfu_grade, p.mfu_grade)})"
+            rl_rows = True
         failed = ",".join(r.id for r in p.rules if r.status == "failed") or "-"
         rows.append((str(i), p.gpu, str(p.num_gpus), str(p.nodes), p.framework, str(p.tp), str(p.pp),
                      *(str(getattr(p, k)) for k in extra), str(p.dp), str(p.zero), p.recompute, str(p.micro_batch_size),
@@ -95,6 +100,9 @@ def text_lines(result, con) -> list[str]:
     out.append("  ".join(ljust(h, w) for h, w in zip(header, widths)).rstrip())
     for r in rows:
         out.append("  ".join(ljust(c, w) for c, w in zip(r, widths)).rstrip())
+    if rl_rows:
+        out.append(translate(CTX, "MFU of an RL plan: the whole step, rollout generation included (in brackets: "
+                                  "its training passes, which the grade is of)."))
     status = {"passed": translate(CTX, "passed"), "failed": translate(CTX, "failed")}
     for i, p in enumerate(result.plans, 1):
         ev = p.evaluation
@@ -180,9 +188,18 @@ def _objective(key: str) -> str:
 
 
 
-def _framework_name(fw: str) -> str:
-    """A framework's product name (the calibration data keeps its identifier)."""
-    from ..core.frameworks import FRAMEWORKS
+def _rl_training_mfu(p) -> float | None:
+    """An RL plan's training-pass MFU (the graded one, core.evaluate._graded), None for a plan without rollouts."""
+    from ..core.methods import method_profile
 
-    sup = FRAMEWORKS.get(fw)
-    return sup.name if sup is not None else str(fw)
+    if not method_profile(p.evaluation.scenario.training).rl:
+        return None
+    return p.evaluation.mfu_graded
+
+
+def _framework_name(fw: str, method: str = "") -> str:
+    """A framework's product name (the calibration data keeps its identifier); with ``method``, the program a
+    plan of that method runs (core.frameworks.name_for: torchtune for LoRA on FSDP2)."""
+    from ..core.frameworks import name_for
+
+    return name_for(fw, method)

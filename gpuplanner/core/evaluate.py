@@ -49,7 +49,7 @@ from .calibration import gpu_name as calibration_name, describe as calibration_d
 from .shipped import load_json
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
 from .methods import method_profile
-from .frameworks import FRAMEWORKS, unsupported
+from .frameworks import FRAMEWORKS, unsupported, vendor_unsupported
 from .messages import MsgStr
 from .frameworks import support as framework_support
 
@@ -161,6 +161,8 @@ class Evaluation:
     messages: tuple[Msg, ...] = ()
     #: ``good`` 40–55%, ``fair`` 30–40%, ``poor`` < 30%, ``optimistic`` > 55% (:mod:`core.rules`)
     mfu_grade: str | None = None
+    #: the MFU the grade reads: the training passes' (RL) MFU the plan is timed at — the ceiling's where it caps
+    mfu_graded: float | None = None
     #: every planning rule's verdict for this plan (:func:`rules.evaluate_rules`)
     rules: tuple[Any, ...] = ()
     #: days and cost as a band from the validation spread (:func:`validation_band`): what the user waits and
@@ -352,7 +354,7 @@ class Evaluation:
             "warnings": [m.render() for m in self.warnings],
             "host_ram_per_node_gib": None if self.host_ram is None else self.host_ram.to_json(),
             "image_tokens_per_sample": self.image_tokens[1] if self.arch.vision_kind else None,
-            "mfu_grade": self.mfu_grade,
+            "mfu_grade": self.mfu_grade, "mfu_graded": self.mfu_graded,
             "rules": [r.to_json() for r in self.rules],
             "calendar_days_band": None if self.calendar_days_band is None else list(self.calendar_days_band),
             "cost_band": None if self.cost_band is None else list(self.cost_band),
@@ -541,6 +543,9 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     r = resolved or resolve(scenario, models)
     s = r.scenario
     _check_framework(s)
+    why = vendor_unsupported(s.training.framework, r.gpu)
+    if why is not None:  # an explicit choice the framework cannot run on this accelerator: said, never estimated
+        raise ScenarioError(MsgStr.make(why.context, why.text, **why.params), field="training.framework")
     est = estimate(scenario, resolved=r)
     c, h = s.constraints, s.hardware
     table = prices or PriceTable.from_constraints(c)
@@ -580,12 +585,12 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
 
     cal, cal_notes = _calibration(r, tm)
     lay = Layout.of(s)
-    graded = tm.mfu if tm.mfu_training is None else tm.mfu_training  # RL: the training passes' MFU (timing)
+    graded, graded_used = _graded(tm, factor, ceiling)
     verdicts = evaluate_rules(
-        mfu=graded, rollouts=graded != tm.mfu, gpu=r.gpu, gpu_memory_gb=float(r.gpu.memory_gib or 0.0), params_total=float(r.params.total),
+        mfu=graded, rollouts=bool(method_profile(s.training).rl), gpu=r.gpu, gpu_memory_gb=float(r.gpu.memory_gib or 0.0), params_total=float(r.params.total),
         is_moe=bool(r.arch.is_moe), method=s.training.method, num_layers=int(r.arch.num_layers), nodes=nodes,
         tp=lay.tp, pp=lay.pp, cp=lay.cp, ep=lay.ep, zero=lay.zero, switches=c.rules,
-        advice=(adv := _advice(c, r, est, lay, ceiling, days_band, cost_band)))
+        advice=(adv := _advice(c, r, est, lay, ceiling, days_band, cost_band)), grade_mfu=graded_used)
     return Evaluation(
         scenario=s, model_name=r.arch.name, params=r.params, trainable=est.trainable, tier=tier(r.params.total),
         gpu_id=r.gpu.id, gpu_name=r.gpu.name, gpu_memory_gib=float(r.gpu.memory_gib or 0.0),
@@ -595,7 +600,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         compute_days=train_hours / 24.0, calendar_days=cal_h / 24.0, currency=table.currency, rental_mode=mode,
         cost=total, mode_costs=mode_costs if total is not None else {}, price=price, setup_hours=ci.setup_hours,
         deadline_days=c.deadline_days, budget=c.budget, rent_vs_build=rvb, rental_advice=advice,
-        messages=tuple(messages), mfu_grade=mfu_grade(graded), rules=verdicts,
+        messages=tuple(messages), mfu_grade=mfu_grade(graded_used), mfu_graded=graded_used, rules=verdicts,
         calibration=cal, calibration_notes=tuple(cal_notes),
         calendar_days_band=days_band, cost_band=cost_band, band=band,
         warnings=warnings, host_ram=host, mfu_ceiling=ceiling, mfu_used=mfu_used,
@@ -618,6 +623,17 @@ def _bands(s: Scenario, price: Any, nodes: int, train_hours: float, ci: Any, bes
     days_band = (float(arr_b.calendar_hours[best][0]) / 24.0, float(arr_b.calendar_hours[best][1]) / 24.0)
     cost_band = (float(arr_b.costs[best][0]), float(arr_b.costs[best][1])) if priced else None
     return band, days_band, cost_band
+
+
+def _graded(tm: Any, factor: float, ceiling: dict | None) -> tuple[Any, Any]:
+    """The MFU the ceiling checks (modelled) and the one the grade reads (the plan's timed MFU: the ceiling's when
+    capped), each the training passes' MFU for RL (timing's mfu_training): advisor.capped slows only the training
+    passes to the ceiling, so theirs is min(modelled, ceiling). Whether a plan has rollouts is its method's
+    (rules' ``rollouts``), not ``mfu_training != mfu``: without rollouts the two differ in the last bit."""
+    modelled = tm.mfu if tm.mfu_training is None else tm.mfu_training
+    if modelled is None or factor == 1.0 or ceiling is None:
+        return modelled, modelled
+    return modelled, min(float(modelled), float(ceiling["mfu"]))
 
 
 def _check_framework(s: Scenario) -> None:

@@ -113,6 +113,13 @@ class FrameworkSupport:
     #: "Pipeline Parallelism"), which no PEFT tool builds; torchtune's LoRA recipes (``lora_finetune_distributed``)
     #: shard with FSDP2 alone.
     peft_model_parallel: bool = False
+    #: accelerator vendors (catalog ``vendor``) it runs on; empty: any vendor whose PyTorch backend runs it.
+    #: Unsloth's kernels are Triton/CUDA: NVIDIA GPUs of compute capability ≥ 7.0, and AMD and Intel GPUs through
+    #: its dedicated guides (Unsloth docs "Unsloth Requirements", unsloth.ai/docs/get-started/
+    #: fine-tuning-for-beginners/unsloth-requirements); no Ascend, Cambricon or Hygon backend.
+    vendors: tuple[str, ...] = ()
+    #: recomputation policies with LoRA/QLoRA where the PEFT program differs from the row's (None: ``recompute``)
+    peft_recompute: tuple[str, ...] | None = None
 
 
 FRAMEWORKS: dict[str, FrameworkSupport] = {
@@ -142,6 +149,9 @@ FRAMEWORKS: dict[str, FrameworkSupport] = {
         context_parallel=True, expert_parallel=False, sequence_parallel=True, interleaved_pipeline=True,
         zero_stages=(0, 2, 3), pipeline_max_zero=3, recompute=("none", "op_sac", "layer_sac", "full"),
         methods=("pretrain", "full", "lora", "qlora"), fused_kernels=False,
+        # torchtune's lora_finetune_distributed has one switch, enable_activation_checkpointing: every decoder
+        # layer checkpointed whole (training.set_activation_checkpointing), no per-op or every-N-th policy
+        peft_recompute=("none", "full"),
         setup=QT_TRANSLATE_NOOP(CTX, "torchtitan/torchtune recipes; reads Hugging Face weights after conversion "
                                      "to DCP"),
         source="Liang et al. 2024, TorchTitan (arXiv:2410.06511); PyTorch fully_shard docs",
@@ -175,6 +185,7 @@ _TOOLS = {
         expert_parallel=False, sequence_parallel=False, interleaved_pipeline=False, zero_stages=(0,),
         pipeline_max_zero=0, recompute=("none", "full"), methods=_FT, fused_kernels=True, engine="hf",
         default_recompute="full", objectives=("sft", "dpo", "kto", "orpo", "simpo", "grpo"),
+        vendors=("NVIDIA", "AMD", "Intel"),
         setup=QT_TRANSLATE_NOOP(CTX, "pip install unsloth; one GPU (or DDP); Hugging Face models as they are"),
         source="unslothai/unsloth README and notebooks: get_peft_model(use_gradient_checkpointing='unsloth'); Unsloth docs "
                "'Unsloth Benchmarks'; unsloth.ai/blog/llama3-3 (Cut Cross-Entropy)"),
@@ -308,6 +319,40 @@ def unsupported(framework: str, method: str, *, tp: int = 1, pp: int = 1, cp: in
     return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{fw} does not run {what} for {method}: it runs {runs} ({source}). "
                                            "Choose another framework or layout."),
                {"fw": f.name, "what": ", ".join(bad), "method": method, "runs": ", ".join(runs),
+                "source": f.source})
+
+
+#: the program a framework row is run with, where it is not the row's name: torchtitan has no LoRA/QLoRA (its
+#: ``torchtitan/models`` train full weights only), so PEFT plans of the ``fsdp`` row run torchtune's
+#: ``lora_finetune_distributed`` recipe — FSDP2 with context parallelism (``context_parallel_dim``) and no tensor
+#: parallelism ("Tensor parallelism is not supported in this recipe": pytorch/torchtune recipes/
+#: lora_finetune_distributed.py at bd2a0fc)
+PEFT_NAMES = {"fsdp": "PyTorch FSDP2 (torchtune)"}
+
+
+def name_for(framework: str, method: str) -> str:
+    """The product name a plan of ``method`` runs under ``framework`` (the row's name unless PEFT_NAMES says)."""
+    if method in ("lora", "qlora") and framework in PEFT_NAMES:
+        return PEFT_NAMES[framework]
+    f = FRAMEWORKS.get(framework)
+    return f.name if f is not None else str(framework)
+
+
+def runs_on(framework: str, gpu) -> bool:
+    """Whether ``framework`` runs on ``gpu``'s vendor (its ``vendors``; a user-entered card counts as any)."""
+    f = FRAMEWORKS.get(framework)
+    vendor = getattr(gpu, "vendor", None)
+    return f is None or not f.vendors or vendor in (None, "custom") or vendor in f.vendors
+
+
+def vendor_unsupported(framework: str, gpu) -> Msg | None:
+    """Why ``framework`` cannot run on ``gpu`` (its vendor), or None."""
+    if runs_on(framework, gpu):
+        return None
+    f = FRAMEWORKS[framework]
+    return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{fw} does not run on {gpu}: it runs on cards made by {makers} "
+                                           "({source})."),
+               {"fw": f.name, "gpu": getattr(gpu, "name", gpu.vendor), "makers": ", ".join(f.vendors),
                 "source": f.source})
 
 

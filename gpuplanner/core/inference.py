@@ -556,47 +556,66 @@ def size_serving(m: ServingModel, gpu: Any, *, concurrency: int, context_tokens:
                  eff: ServingEfficiency = ServingEfficiency(),
                  gpu_memory_utilization: float = GPU_MEMORY_UTILIZATION,
                  engine: str = DEFAULT_ENGINE) -> ServingSize | None:
-    """The fewest cards of ``gpu`` that serve ``concurrency`` users: the smallest tensor-parallel group (1, 2,
-    4 … up to the node) at which a replica meets the latency target, then as many replicas as the users need.
+    """The fewest cards of ``gpu`` that serve ``concurrency`` users: at each tensor-parallel group (1, 2, 4 … up
+    to the node, dividing the attention heads as vLLM requires) as many replicas as the users need; the group
+    with the fewest cards in all wins, the smaller group on a tie (less all-reduce per step). The smallest group
+    that fits is not always the fewest cards: when the weights fill most of a card (a 30B MoE on an 80 GB card)
+    its KV room holds few users, and a group of two holds many times more (the weights split, the KV pool grows).
     The KV cache is reserved at the average context (prompt + half the output), PagedAttention's allocation
     as a request grows (TensorRT-LLM: the whole request, :func:`reserved_context`). None when no group inside one
     node can serve one user."""
     slots = int(gpus_per_node or gpu.gpus_per_node or 8)
-    avg_ctx = min(float(context_tokens), float(prompt_tokens) + float(output_tokens) / 2.0)
+    kw = dict(concurrency=concurrency, context_tokens=context_tokens, prompt_tokens=prompt_tokens,
+              output_tokens=output_tokens, precision=precision, kv_precision=kv_precision,
+              tokens_per_s_per_user=tokens_per_s_per_user, slots=slots, eff=eff,
+              gpu_memory_utilization=gpu_memory_utilization, engine=engine)
+    best = None
     tp = 1
     while tp <= slots:
         if m.num_heads % tp == 0:
-            rp = replica(m, gpu, precision=precision, kv_precision=kv_precision, context=avg_ctx,
-                         prompt=prompt_tokens, output=output_tokens, tp=tp, tokens_per_s_per_user=tokens_per_s_per_user,
-                         eff=eff, utilization=gpu_memory_utilization, engine=engine)
-            if rp is not None:
-                b = min(rp.batch, concurrency)
-                if b < rp.batch:
-                    rp = replica(m, gpu, precision=precision, kv_precision=kv_precision, context=avg_ctx,
-                                 prompt=prompt_tokens, output=output_tokens, tp=tp, tokens_per_s_per_user=None,
-                                 max_batch=b, eff=eff, utilization=gpu_memory_utilization, engine=engine)
-                replicas = -(-concurrency // rp.batch)
-                kvp = kv_precision_for(precision, kv_precision)
-                msgs: list[Msg] = []
-                if precision in ("int8", "int4"):
-                    msgs.append(Msg(CTX, QT_TRANSLATE_NOOP(
-                        CTX, "{p} weights: check the quality on your own evaluation set before serving."),
-                        {"p": precision}))
-                return ServingSize(
-                    gpu_id=gpu.id, gpu_name=gpu.name, precision=precision, kv_precision=kvp, concurrency=concurrency,
-                    context_tokens=int(context_tokens), tokens_per_s_per_user=tokens_per_s_per_user, tp=tp,
-                    batch_per_replica=rp.batch, replicas=replicas, num_gpus=replicas * tp, gpus_per_node=slots,
-                    weights_gib=weight_bytes(m, precision) / GIB,
-                    kv_cache_gib_per_request=avg_ctx * kv_bytes_per_token_per_gpu(m, KV_BYTES[kvp], tp) * tp / GIB,
-                    memory_per_gpu_gib=rp.memory_per_gpu_gib, step_s=rp.step_s, prefill_s=rp.prefill_s,
-                    bound=rp.bound, tokens_per_s_per_gpu=rp.output_tokens_per_s / tp,
-                    tokens_per_s=rp.output_tokens_per_s * replicas, messages=tuple(msgs), engine=engine,
-                    kv_cache_gib_per_gpu=kv_cache_bytes_per_gpu(m, gpu, precision=precision, tp=tp, engine=engine,
-                                                                utilization=gpu_memory_utilization) / GIB,
-                    ttft_s=time_to_first_token_s(m, gpu, prompt_tokens=prompt_tokens, precision=precision, tp=tp,
-                                                 eff=eff))
+            size = _size_at(m, gpu, tp, **kw)
+            if size is not None and (best is None or size.num_gpus < best.num_gpus):
+                best = size
         tp *= 2
-    return None
+    return best
+
+
+def _size_at(m: ServingModel, gpu: Any, tp: int, *, concurrency: int, context_tokens: int, prompt_tokens: int,
+             output_tokens: int, precision: str, kv_precision: str | None, tokens_per_s_per_user: float | None,
+             slots: int, eff: ServingEfficiency, gpu_memory_utilization: float, engine: str) -> ServingSize | None:
+    """:func:`size_serving` at one tensor-parallel group ``tp`` (None: a replica of ``tp`` cards cannot serve one
+    user at the target)."""
+    avg_ctx = min(float(context_tokens), float(prompt_tokens) + float(output_tokens) / 2.0)
+    rp = replica(m, gpu, precision=precision, kv_precision=kv_precision, context=avg_ctx,
+                 prompt=prompt_tokens, output=output_tokens, tp=tp, tokens_per_s_per_user=tokens_per_s_per_user,
+                 eff=eff, utilization=gpu_memory_utilization, engine=engine)
+    if rp is None:
+        return None
+    b = min(rp.batch, concurrency)
+    if b < rp.batch:
+        rp = replica(m, gpu, precision=precision, kv_precision=kv_precision, context=avg_ctx,
+                     prompt=prompt_tokens, output=output_tokens, tp=tp, tokens_per_s_per_user=None,
+                     max_batch=b, eff=eff, utilization=gpu_memory_utilization, engine=engine)
+    replicas = -(-concurrency // rp.batch)
+    kvp = kv_precision_for(precision, kv_precision)
+    msgs: list[Msg] = []
+    if precision in ("int8", "int4"):
+        msgs.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "{p} weights: check the quality on your own evaluation set before serving."),
+            {"p": precision}))
+    return ServingSize(
+        gpu_id=gpu.id, gpu_name=gpu.name, precision=precision, kv_precision=kvp, concurrency=concurrency,
+        context_tokens=int(context_tokens), tokens_per_s_per_user=tokens_per_s_per_user, tp=tp,
+        batch_per_replica=rp.batch, replicas=replicas, num_gpus=replicas * tp, gpus_per_node=slots,
+        weights_gib=weight_bytes(m, precision) / GIB,
+        kv_cache_gib_per_request=avg_ctx * kv_bytes_per_token_per_gpu(m, KV_BYTES[kvp], tp) * tp / GIB,
+        memory_per_gpu_gib=rp.memory_per_gpu_gib, step_s=rp.step_s, prefill_s=rp.prefill_s,
+        bound=rp.bound, tokens_per_s_per_gpu=rp.output_tokens_per_s / tp,
+        tokens_per_s=rp.output_tokens_per_s * replicas, messages=tuple(msgs), engine=engine,
+        kv_cache_gib_per_gpu=kv_cache_bytes_per_gpu(m, gpu, precision=precision, tp=tp, engine=engine,
+                                                    utilization=gpu_memory_utilization) / GIB,
+        ttft_s=time_to_first_token_s(m, gpu, prompt_tokens=prompt_tokens, precision=precision, tp=tp,
+                                     eff=eff))
 
 
 def max_throughput_per_gpu(m: ServingModel, gpu: Any, *, prompt_tokens: int, output_tokens: int, precision: str,

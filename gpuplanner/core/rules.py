@@ -150,15 +150,20 @@ def _status(applies: bool, fails: bool, enabled: bool) -> str:
 
 def evaluate_rules(*, mfu: float | None, rollouts: bool = False, gpu: Any, gpu_memory_gb: float, params_total: float, is_moe: bool,
                    method: str, num_layers: int, nodes: int, tp: int, pp: int, cp: int, ep: int, zero: int,
-                   switches: Any = None, advice: Any = None) -> tuple[RuleResult, ...]:
+                   switches: Any = None, advice: Any = None, grade_mfu: float | None = None) -> tuple[RuleResult, ...]:
     """Every rule's verdict for one plan (the same element-wise checks the search ranks with); ``advice``: the
     advisor's figures (a mapping: ``mfu_ceiling``, ``deadline_risk``, ``days_hi``, ``memory_headroom``,
     ``tp_over_pcie``; :func:`advice_rules`). ``rollouts``: ``mfu`` is the training passes' MFU of an RL plan
-    (rollout generation left out: memory-bound decoding, not what the guide's grade is about), said in the line."""
+    (rollout generation left out: memory-bound decoding, not what the guide's grade is about), said in the line.
+    ``grade_mfu``: the MFU the plan is timed and costed at (below ``mfu`` when the ceiling caps it), which the grade
+    reads so that the grade and the MFU a person sees are one figure; ``mfu`` (modelled) is what the ceiling checks.
+    Capping never makes a plan poor (a ceiling is a published MFU, far above 30%), so the search's ranking, which
+    grades the modelled MFU, agrees."""
     on = {rid: bool(getattr(switches, rid, True)) for rid in RULE_IDS}
     out = []
     # MFU grade
-    grade = mfu_grade(mfu)
+    shown = mfu if grade_mfu is None else grade_mfu
+    grade = mfu_grade(shown)
     texts = {
         "good": QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: good (40–55% is what a tuned framework reaches on "
                                        "mainstream GPUs)."),
@@ -172,7 +177,7 @@ def evaluate_rules(*, mfu: float | None, rollouts: bool = False, gpu: Any, gpu_m
     if grade is None:
         out.append(RuleResult("mfu_grade", "not_applicable", Msg(CTX, QT_TRANSLATE_NOOP(CTX, "MFU unknown."), {})))
     else:
-        text = Msg(CTX, texts[grade], {"mfu": mfu})
+        text = Msg(CTX, texts[grade], {"mfu": shown})
         if rollouts:
             text = _training_passes(text)
         out.append(RuleResult("mfu_grade", _status(True, grade == "poor", on["mfu_grade"]), text))

@@ -54,6 +54,7 @@ from .messages import MsgStr, error_text
 from . import rules as rulesmod
 from . import advisor as advisormod
 from .frameworks import FRAMEWORKS, ORDER as FRAMEWORK_ORDER, TOOLS as FRAMEWORK_TOOLS, engine_of, frameworks_for
+from .frameworks import name_for, runs_on, vendor_unsupported
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
 from .recompute import POLICIES as RECOMPUTE_POLICIES
 from .params import tier as tier_of
@@ -223,7 +224,7 @@ class Plan(PlanFigures):
 
     @property
     def framework_name(self) -> str:
-        return FRAMEWORKS[self.framework].name if self.framework in FRAMEWORKS else self.framework
+        return name_for(self.framework, self.evaluation.scenario.training.method)
 
     @property
     def mfu_grade(self) -> str | None:
@@ -420,7 +421,8 @@ def _enum_setup(ctx: SearchContext, max_gpus: int) -> dict:
     zeros = sup.zero_stages
     if offload_params_applies(s):
         zeros = (3,)  # the user's parameter offload needs ZeRO-3/FSDP full sharding
-    recomputes = tuple(RECOMPUTE_CODES[r] for r in sup.recompute)
+    rcs = sup.peft_recompute if (t.method in ("lora", "qlora") and sup.peft_recompute) else sup.recompute
+    recomputes = tuple(RECOMPUTE_CODES[r] for r in rcs)
     Z, R, M = (a.ravel() for a in np.meshgrid(zeros, recomputes, MBS_CHOICES, indexing="ij"))
     counts = gpu_counts(g, max_gpus)
     per_count = max(len(tps) * len(pps) * len(cps) * len(eps), 1)
@@ -1291,7 +1293,11 @@ def iter_contexts(scenario: Scenario, models: ModelSource | None = None, *, pric
                      "(allow smaller ones with constraints.rules.card_class)"), {"b": params_total / 1e9})
             continue
         g = int(gpu.gpus_per_node or s.hardware.gpus_per_node)
-        for fw in fws:
+        here = [fw for fw in fws if runs_on(fw, gpu)]  # a framework only on the accelerators it runs on
+        if not here:
+            skipped[gpu.id] = vendor_unsupported(fws[0], gpu)
+            continue
+        for fw in here:
             r = _resolved_for(base, gpu, g, fw if searched else None)
             try:
                 tkw = _time_kwargs(r)
@@ -1945,8 +1951,9 @@ def decision(i: int, order, cat, gpu_of, fw_of, days, contexts, con, objective: 
 def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective: str, cur: str) -> dict:
     """The deciding rule or figure between #1 (``i``) and another plan (``j``)."""
     ci, cj = contexts[int(cat["ctx"][i])], contexts[int(cat["ctx"][j])]
-    me = ci.gpu.name if versus == "gpu" else FRAMEWORKS[ci.framework].name
-    other = cj.gpu.name if versus == "gpu" else FRAMEWORKS[cj.framework].name
+    method = ci.scenario.training.method
+    me = ci.gpu.name if versus == "gpu" else name_for(ci.framework, method)
+    other = cj.gpu.name if versus == "gpu" else name_for(cj.framework, method)
     pen = _penalty_of(cat, con.rules.mfu_grade)
     extra = int(pen[j]) & ~int(pen[i])
     mfu_j = float(cat["mfu"][j])
@@ -2019,6 +2026,7 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
     other framework reaches on the same GPU type; then what the framework takes to set up (the table's line)."""
     fw = plan.framework
     sup = FRAMEWORKS[fw]
+    sup = replace(sup, name=name_for(fw, s.training.method))  # torchtune for a PEFT plan of the fsdp row
     out: list[Msg] = []
     if not searched:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
@@ -2026,14 +2034,18 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
                  "to compare the others."), {"fw": sup.name}))
     else:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
-            CTX, "Framework: {fw}, chosen by the search among {n} frameworks for this plan's cards."),
-            {"fw": sup.name, "n": len(fws)}))
+            CTX, "Framework: {fw}, chosen by the search (frameworks tried on this plan's cards: {n})."),
+            {"fw": sup.name, "n": len([f for f in fws if runs_on(f, contexts[int(cat["ctx"][i])].gpu)])}))
         g = int(gpu_of[i])
+        gpu = contexts[int(cat["ctx"][i])].gpu
         for other in fws:
+            if not runs_on(other, gpu):  # not tried on this card (frameworks.runs_on): said, not "no layout fits"
+                out.append(vendor_unsupported(other, gpu))
+                continue
             if other == fw:
                 continue
             j = best_by.get((g, FRAMEWORK_INDEX[other]))
-            oname = FRAMEWORKS[other].name
+            oname = name_for(other, s.training.method)
             if j is None:
                 out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{other}: no layout fits {gpu} within {n} GPUs."),
                                {"other": oname, "gpu": plan.gpu_name, "n": s.constraints.max_gpus}))
@@ -2041,11 +2053,11 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
             oc, od = float(cat["cost"][j]), float(days[j])
             L = _layout_words(cat, j)
             out.append(Msg(CTX, QT_TRANSLATE_NOOP(
-                CTX, "{other}: its best plan on {gpu} is {n} GPUs ({layout}, MFU {mfu:.0%}), {days:.1f} days, "
+                CTX, "{other}: its best plan is {n} × {gpu} ({layout}, MFU {mfu:.0%}), {days:.1f} days, "
                      "{cost:,.0f} {cur} ({rel:+.0%} against this plan)."),
                 {"other": oname, "gpu": plan.gpu_name, "n": int(cat["num_gpus"][j]), "layout": L,
                  "mfu": float(cat["mfu"][j]), "days": od, "cost": oc, "cur": plan.currency,
-                 "rel": (oc / plan.cost - 1.0) if plan.cost and math.isfinite(plan.cost) else 0.0}))
+                 "rel": _rel(oc, plan.cost)}))
         excluded = [FRAMEWORKS[f].name for f in FRAMEWORK_ORDER if f not in fws
                     and s.training.method not in FRAMEWORKS[f].methods]
         if excluded:
@@ -2053,6 +2065,15 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
                            {"names": ", ".join(excluded), "method": _method_words(s.training.method)}))
     out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{fw}: {setup}."), {"fw": sup.name, "setup": Msg("Framework", sup.setup)}))
     return out
+
+
+def _rel(other: float, cost: float) -> float:
+    """``other`` against ``cost`` as a share; a tie to half a percent is 0 (a search cost and an evaluated one differ
+    in the last digits, and "-0%" read as cheaper than the plan chosen)."""
+    if not cost or not math.isfinite(cost):
+        return 0.0
+    rel = other / cost - 1.0
+    return 0.0 if abs(rel) < 0.005 else rel
 
 
 def _layout_words(cat, j: int) -> str:
@@ -2153,6 +2174,24 @@ def _link(gpu) -> str:
                                                                                      gpu.intra_node_link or "?")
 
 
+def _cp_ep_lines(s: Scenario, arch, p: Plan) -> list[Msg]:
+    """Context and expert parallelism in words: the GPUs a plan spends on them are otherwise unaccounted for
+    (GPUs = TP × PP × CP × DP; EP is carved out of DP × CP in Megatron-Core, ``expert_model_parallel_size``
+    dividing the data-parallel size: Megatron-Core ``parallel_state.initialize_model_parallel``)."""
+    out = []
+    if p.cp > 1:
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "Context parallel {cp}: each sequence of {seq:,} tokens is split over {cp} GPUs ({per:,} tokens "
+                 "each); attention exchanges keys and values between them."),
+            {"cp": p.cp, "seq": s.training.seq_len, "per": s.training.seq_len // p.cp}))
+    n = int(getattr(arch, "num_experts", 0) or 0)
+    if p.ep > 1 and n:
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "Expert parallel {ep}: {per} of the {n} experts of each MoE layer on each GPU; tokens reach their "
+                 "experts by all-to-all."), {"ep": p.ep, "per": n // p.ep, "n": n}))
+    return out
+
+
 def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
     """Why this layout, what limits it — sentences built from the plan's numbers."""
     s = ctx.scenario
@@ -2165,17 +2204,35 @@ def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "Tensor parallel {tp}: each layer's weights split over {tp} GPUs inside one node ({link})."),
             {"tp": p.tp, "link": _link(ctx.gpu)}))
-    if p.pp > 1:
+    m = int(getattr(p.evaluation.layout, "pipeline_microbatches", 0) or p.grad_accum)
+    if p.pp > 1 and p.vpp > 1:
+        # the interleaved schedule: v model chunks per GPU cut the bubble v-fold, (p−1)/(v·m) (Narayanan et al.
+        # 2021 §2.2.2; timing's bubble_share (pp − 1)/vpp)
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "Pipeline parallel {pp}, interleaved with {v} virtual stages per GPU: {layers} layers in chunks of "
+                 "about {per} layers; {m} micro-batches per step keep the pipeline bubble at {bubble:.1%} "
+                 "((p−1)/(v·m))."),
+            {"pp": p.pp, "v": p.vpp, "layers": arch.num_layers, "per": math.ceil(arch.num_layers / (p.pp * p.vpp)),
+             "m": m, "bubble": (p.pp - 1) / max(p.vpp * m, 1)}))
+    elif p.pp > 1:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "Pipeline parallel {pp}: {layers} layers in stages of about {per} layers; {m} micro-batches per step "
                  "keep the pipeline bubble at {bubble:.0%} ((p−1)/m)."),
-            {"pp": p.pp, "layers": arch.num_layers, "per": math.ceil(arch.num_layers / p.pp), "m": p.grad_accum,
-             "bubble": (p.pp - 1) / max(p.grad_accum, 1)}))
+            {"pp": p.pp, "layers": arch.num_layers, "per": math.ceil(arch.num_layers / p.pp), "m": m,
+             "bubble": (p.pp - 1) / max(m, 1)}))
+    out += _cp_ep_lines(s, arch, p)
     if p.zero > 0:
         what = {1: QT_TRANSLATE_NOOP(CTX, "optimizer states"), 2: QT_TRANSLATE_NOOP(CTX, "optimizer states and gradients"),
                 3: QT_TRANSLATE_NOOP(CTX, "optimizer states, gradients and weights")}[p.zero]
-        out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "ZeRO-{z}: {what} sharded over the {dp} data-parallel GPUs."),
-                       {"z": p.zero, "what": what, "dp": p.dp}))
+        if p.cp > 1 and engine_of(p.framework) in ("megatron", "fsdp"):
+            # the sharding group is data × context parallel (core/memory.py: Megatron's distributed optimizer over
+            # the data-parallel group with context parallel; torchtitan/torchtune fully_shard on dp_shard_cp)
+            out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "ZeRO-{z}: {what} sharded over {n} GPUs ({dp} data-parallel × "
+                                                       "{cp} context-parallel ranks)."),
+                           {"z": p.zero, "what": what, "n": p.dp * p.cp, "dp": p.dp, "cp": p.cp}))
+        else:
+            out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "ZeRO-{z}: {what} sharded over the {dp} data-parallel GPUs."),
+                           {"z": p.zero, "what": what, "dp": p.dp}))
     elif p.dp > 1:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Plain data parallel over {dp} GPUs: the model states fit without sharding."),
                        {"dp": p.dp}))
@@ -2183,7 +2240,8 @@ def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Activation recomputation ({rc}) trades extra compute for memory."),
                        {"rc": Msg(CTX, RECOMPUTE_LABELS.get(p.recompute, p.recompute))}))
     out.append(Msg(CTX, QT_TRANSLATE_NOOP(
-        CTX, "Micro-batch {mbs} × {ga} accumulation steps × {dp} replicas = {gbs} sequences of {seq} tokens per step."),
+        CTX, "Micro-batch {mbs} × {ga} accumulation steps × {dp} replicas = {gbs:,} sequences of {seq:,} tokens per "
+             "step."),
         {"mbs": p.micro_batch_size, "ga": p.grad_accum, "dp": p.dp, "gbs": p.global_batch_size, "seq": s.training.seq_len}))
     # what limits it
     use = p.memory_per_gpu_gib / max(p.gpu_memory_gib, 1e-9)
@@ -2263,6 +2321,20 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
     if not p.within_budget:
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Over the budget of {b:,.0f} {cur}."),
                      {"b": s.constraints.budget or 0, "cur": p.currency}))
+    if getattr(gpu, "gpu_class", None) == "domestic":
+        # the planning guide's FAQ on domestic accelerators: cheaper, but the porting is the hidden big item
+        w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{gpu} is a domestic accelerator: framework and operator support "
+                                                 "varies and porting the software is the hidden cost; run your own "
+                                                 "training script on a small instance before renting in bulk."),
+                     {"gpu": gpu.name}))
+        if getattr(gpu, "vendor", None) == "Huawei" and engine_of(p.framework) == "megatron":
+            # Megatron-LM on Ascend NPUs runs through Huawei's MindSpeed adapter (hiascend.com MindSpeed docs:
+            # "MindSpeed Core: migrating Megatron from GPU to NPU"; ms-swift "NPU support": MindSpeed(Megatron) is
+            # how Megatron-SWIFT runs there), not Transformer Engine and Apex
+            w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "On {gpu}, {fw} runs through Huawei's MindSpeed adapter (no "
+                                                     "Transformer Engine or Apex): ask the vendor for an image with "
+                                                     "MindSpeed matching your Megatron version."),
+                         {"gpu": gpu.name, "fw": FRAMEWORKS[p.framework].name}))
     if ctx.price.is_default:
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Uses the default price for {gpu} ({date}): enter your quote."),
                      {"gpu": gpu.name, "date": ctx.price.source_date}))

@@ -1000,6 +1000,10 @@
         <source>{engine}: KV cache {kv} GiB per GPU, first token in {ttft} ms on an idle replica</source>
         <translation>{engine}：单卡 KV 缓存 {kv} GiB，空闲副本上首个 token 用时 {ttft} ms</translation>
     </message>
+    <message>
+        <source>MFU of an RL plan: the whole step, rollout generation included (in brackets: its training passes, which the grade is of).</source>
+        <translation>强化学习方案的 MFU：整个训练步，含 rollout 生成（括号内：训练阶段的 MFU，评级依据它）。</translation>
+    </message>
 </context>
 <context>
     <name>Calibration</name>
@@ -1953,6 +1957,10 @@
     <message>
         <source>Megatron-Bridge recipes (NeMo framework container); converts Hugging Face weights itself (AutoBridge)</source>
         <translation>Megatron-Bridge 配方（NeMo 框架容器）；自行转换 Hugging Face 权重（AutoBridge）</translation>
+    </message>
+    <message>
+        <source>{fw} does not run on {gpu}: it runs on cards made by {makers} ({source}).</source>
+        <translation>{fw} 不能在 {gpu} 上运行：它只支持 {makers} 的卡（{source}）。</translation>
     </message>
 </context>
 <context>
@@ -3961,16 +3969,8 @@
         <translation>框架：{fw}，按场景中的设置；在“方案”页勾选“自动选择框架”，即可让搜索与其他框架比较。</translation>
     </message>
     <message>
-        <source>Framework: {fw}, chosen by the search among {n} frameworks for this plan&apos;s cards.</source>
-        <translation>框架：{fw}，由搜索在 {n} 个框架中为本方案的显卡选出。</translation>
-    </message>
-    <message>
         <source>{other}: no layout fits {gpu} within {n} GPUs.</source>
         <translation>{other}：在 {n} 张 {gpu} 以内没有放得下的布局。</translation>
-    </message>
-    <message>
-        <source>{other}: its best plan on {gpu} is {n} GPUs ({layout}, MFU {mfu:.0%}), {days:.1f} days, {cost:,.0f} {cur} ({rel:+.0%} against this plan).</source>
-        <translation>{other}：它在 {gpu} 上的最佳方案为 {n} 张 GPU（{layout}，MFU {mfu:.0%}），{days:.1f} 天，{cost:,.0f} {cur}（相对本方案 {rel:+.0%}）。</translation>
     </message>
     <message>
         <source>Not tried: {names} (does not run {method}).</source>
@@ -4039,10 +4039,6 @@
     <message>
         <source>Activation recomputation ({rc}) trades extra compute for memory.</source>
         <translation>激活重计算（{rc}）用额外的算力换取显存。</translation>
-    </message>
-    <message>
-        <source>Micro-batch {mbs} × {ga} accumulation steps × {dp} replicas = {gbs} sequences of {seq} tokens per step.</source>
-        <translation>微批次 {mbs} × 累积 {ga} 步 × {dp} 个副本 = 每步 {gbs} 条长度为 {seq} token 的序列。</translation>
     </message>
     <message>
         <source>Limited by memory: {use:.0%} of each GPU is used.</source>
@@ -4167,6 +4163,42 @@
     <message>
         <source>{me} beats {other}: {other} leaves {other_free:.0%} of the memory free, less than the memory model&apos;s p75 error of {margin:.0%} (tight).</source>
         <translation>{me} 胜过 {other}：{other} 只空出 {other_free:.0%} 的显存，少于显存模型 {margin:.0%} 的 p75 误差（偏紧）。</translation>
+    </message>
+    <message>
+        <source>Context parallel {cp}: each sequence of {seq:,} tokens is split over {cp} GPUs ({per:,} tokens each); attention exchanges keys and values between them.</source>
+        <translation>上下文并行 {cp}：每条 {seq:,} token 的序列切分到 {cp} 张 GPU 上（每张 {per:,} token）；注意力计算在它们之间交换键和值。</translation>
+    </message>
+    <message>
+        <source>Expert parallel {ep}: {per} of the {n} experts of each MoE layer on each GPU; tokens reach their experts by all-to-all.</source>
+        <translation>专家并行 {ep}：每个 MoE 层的 {n} 个专家中，每张 GPU 放 {per} 个；token 通过全对全通信到达各自的专家。</translation>
+    </message>
+    <message>
+        <source>Pipeline parallel {pp}, interleaved with {v} virtual stages per GPU: {layers} layers in chunks of about {per} layers; {m} micro-batches per step keep the pipeline bubble at {bubble:.1%} ((p−1)/(v·m)).</source>
+        <translation>流水线并行 {pp}，交错调度，每张 GPU {v} 个虚拟阶段：{layers} 层分成每块约 {per} 层；每步 {m} 个微批次，使流水线气泡保持在 {bubble:.1%}（(p−1)/(v·m)）。</translation>
+    </message>
+    <message>
+        <source>ZeRO-{z}: {what} sharded over {n} GPUs ({dp} data-parallel × {cp} context-parallel ranks).</source>
+        <translation>ZeRO-{z}：{what}切分到 {n} 张 GPU 上（{dp} 路数据并行 × {cp} 路上下文并行）。</translation>
+    </message>
+    <message>
+        <source>Framework: {fw}, chosen by the search (frameworks tried on this plan&apos;s cards: {n}).</source>
+        <translation>框架：{fw}，由搜索为本方案的显卡选出（尝试的框架数：{n}）。</translation>
+    </message>
+    <message>
+        <source>{other}: its best plan is {n} × {gpu} ({layout}, MFU {mfu:.0%}), {days:.1f} days, {cost:,.0f} {cur} ({rel:+.0%} against this plan).</source>
+        <translation>{other}：它的最佳方案为 {n} × {gpu}（{layout}，MFU {mfu:.0%}），{days:.1f} 天，{cost:,.0f} {cur}（相对本方案 {rel:+.0%}）。</translation>
+    </message>
+    <message>
+        <source>Micro-batch {mbs} × {ga} accumulation steps × {dp} replicas = {gbs:,} sequences of {seq:,} tokens per step.</source>
+        <translation>微批次 {mbs} × 累积 {ga} 步 × {dp} 个副本 = 每步 {gbs:,} 条长度为 {seq:,} token 的序列。</translation>
+    </message>
+    <message>
+        <source>{gpu} is a domestic accelerator: framework and operator support varies and porting the software is the hidden cost; run your own training script on a small instance before renting in bulk.</source>
+        <translation>{gpu} 是国产加速卡：框架和算子支持程度不一，软件移植是隐藏的大头成本；批量租用前先在小实例上跑通你自己的训练脚本。</translation>
+    </message>
+    <message>
+        <source>On {gpu}, {fw} runs through Huawei&apos;s MindSpeed adapter (no Transformer Engine or Apex): ask the vendor for an image with MindSpeed matching your Megatron version.</source>
+        <translation>在 {gpu} 上，{fw} 通过华为的 MindSpeed 适配层运行（没有 Transformer Engine 和 Apex）：请向供应商要一个与你的 Megatron 版本匹配的 MindSpeed 镜像。</translation>
     </message>
 </context>
 <context>
