@@ -624,7 +624,7 @@ def _check_framework(s: Scenario) -> None:
     """An explicit layout the framework cannot run (core/frameworks.py) is an error naming what it runs."""
     p = s.parallel
     why = unsupported(s.training.framework, s.training.method, tp=p.tp, pp=p.pp, cp=p.cp, ep=p.ep, zero=p.zero,
-                      vpp=p.vpp)
+                      vpp=p.vpp, offload_params=p.offload_params)
     if why is not None:  # said, never estimated silently
         raise ScenarioError(MsgStr.make(why.context, why.text, **why.params), field="training.framework")
 
@@ -966,7 +966,7 @@ def memory_by_gpu_count(scenario: Scenario, models: ModelSource | None = None, c
     sup = FRAMEWORKS[t.framework]
     g = max(1, h.gpus_per_node)
     tps, pps, cps, eps = _layout_axes(arch, sup, t.seq_len, p.cp, g, t.method)
-    offload_params = bool(p.offload_params) and 3 in sup.zero_stages
+    offload_params = bool(p.offload_params) and 3 in sup.zero_stages and sup.param_offload
     zeros = (3,) if offload_params else tuple(sup.zero_stages)
     gbs = t.global_batch_size
     mbs = t.micro_batch_size

@@ -27,11 +27,18 @@ Sources, per row:
   torchtitan is recent and not modelled. LoRA/QLoRA: torchtune's FSDP2 recipes and Answer.AI's FSDP-QLoRA.
 * ``megatron`` — Megatron-Core / Megatron-LM: tensor (with sequence parallelism, Korthikanti et al. 2022),
   pipeline (1F1B and the interleaved schedule, Narayanan et al. 2021, arXiv:2104.04473), context and expert
-  parallelism, the distributed optimizer (ZeRO-1: ``--use-distributed-optimizer``), selective
+  parallelism, the distributed optimizer (ZeRO-1: ``--use-distributed-optimizer``), Megatron-FSDP (ZeRO-3:
+  ``--use-megatron-fsdp --data-parallel-sharding-strategy optim_grads_params``, Megatron-Core ≥ 0.14; composes with
+  TP, PP, CP and EP: Megatron-LM ``docs/user-guide/features/megatron_fsdp.md``, Megatron-Bridge
+  ``docs/training/megatron-fsdp.md``; Bridge's performance recipes run it, e.g. Llama 3 8B on H100 and Llama 3 70B
+  on GB200; mechanics in :mod:`core.megatron_fsdp`; it has no parameter CPU offload), selective
   (``--recompute-activations``: ``megatron_selective``) or full (``--recompute-granularity full``, on all or
   ``--recompute-num-layers`` layers with ``--recompute-method uniform|block``) recomputation; pretraining and
   full fine-tuning (Megatron-LM has no LoRA; NeMo adds it on top). Layers must divide evenly into the pipeline
-  stages unless uneven first/last stages are configured (``megatron/training/arguments.py``).
+  stages unless uneven first/last stages are configured (``megatron/training/arguments.py``). LoRA: Megatron-LM
+  itself has none, but Megatron-Bridge (and NeMo 2.0 before it) trains LoRA on Megatron-Core models with TP, PP and
+  the interleaved schedule (``src/megatron/bridge/peft/lora.py``; its performance tables publish Llama 3 70B LoRA at
+  TP 2 PP 4 VP 20 on H100); QLoRA is not offered (no 4-bit base weights in Megatron-Core).
 
 Fine-tuning tools (one row each; ``engine`` is the framework above whose byte conventions and communication
 they run, :func:`tool_mechanics` what they change on top; the scenario applies each tool's default activation
@@ -110,6 +117,9 @@ class FrameworkSupport:
     #: "Pipeline Parallelism"), which no PEFT tool builds; torchtune's LoRA recipes (``lora_finetune_distributed``)
     #: shard with FSDP2 alone.
     peft_model_parallel: bool = False
+    #: parameter CPU offload under ZeRO-3 (``parallel.offload_params``: DeepSpeed ``offload_param``, FSDP
+    #: ``CPUOffload(offload_params=True)``); Megatron-FSDP has none (core/megatron_fsdp.py)
+    param_offload: bool = True
 
 
 FRAMEWORKS: dict[str, FrameworkSupport] = {
@@ -145,13 +155,14 @@ FRAMEWORKS: dict[str, FrameworkSupport] = {
         fp8_recipes=("torchao_tensorwise", "torchao_rowwise")),
     "megatron": FrameworkSupport(
         id="megatron", name="Megatron-Core", tensor_parallel=True, pipeline_parallel=True, context_parallel=True,
-        expert_parallel=True, sequence_parallel=True, interleaved_pipeline=True, zero_stages=(0, 1),
-        pipeline_max_zero=1, recompute=("none", "megatron_selective", "full"), methods=("pretrain", "full"),
-        fused_kernels=True,
+        expert_parallel=True, sequence_parallel=True, interleaved_pipeline=True, zero_stages=(0, 1, 3),
+        pipeline_max_zero=3, recompute=("none", "megatron_selective", "full"), methods=("pretrain", "full", "lora"),
+        fused_kernels=True, peft_model_parallel=True, param_offload=False,
         setup=QT_TRANSLATE_NOOP(CTX, "needs Megatron checkpoints (convert Hugging Face weights) and a tested "
                                      "image; ask the vendor for a pre-configured Megatron-LM"),
         source="Narayanan et al. 2021 (arXiv:2104.04473); Korthikanti et al. 2022 (arXiv:2205.05198); "
-               "Megatron-LM docs and megatron/training/arguments.py",
+               "Megatron-LM docs and megatron/training/arguments.py; Megatron-FSDP feature guide; "
+               "Megatron-Bridge PEFT (LoRA)",
         fp8_recipes=("te_delayed", "te_current", "te_mxfp8")),
 }
 
@@ -247,7 +258,7 @@ def support(framework: str) -> FrameworkSupport:
 
 
 def unsupported(framework: str, method: str, *, tp: int = 1, pp: int = 1, cp: int = 1, ep: int = 1,
-                zero: int = 0, vpp: int = 1) -> Msg | None:
+                zero: int = 0, vpp: int = 1, offload_params: bool = False) -> Msg | None:
     """Why ``framework`` cannot run this layout (a translatable message naming what it does run), or None.
 
     Read from the one table above: an explicit choice outside it is an error, never estimated silently."""
@@ -272,6 +283,8 @@ def unsupported(framework: str, method: str, *, tp: int = 1, pp: int = 1, cp: in
         bad.append(f"ZeRO-{zero} with PP")
     if method not in f.methods:
         bad.append(method)
+    if offload_params and not f.param_offload:
+        bad.append("offload_params")  # the field, as the user wrote it
     if not bad:
         return None
     runs = ["DDP"] + [f"ZeRO-{z}" for z in f.zero_stages if z]

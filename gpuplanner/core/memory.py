@@ -79,6 +79,7 @@ from dataclasses import dataclass
 from .arrayops import ops_for as _xp
 from . import recompute as rc
 from . import fp8 as fp8mod
+from . import megatron_fsdp as mfsdpmod
 
 from .architecture import ModelArch
 from .params import ParamCount, base_linear_params, count_params, lora_params
@@ -920,6 +921,13 @@ def memory_arrays(
         head_frac = m.V * m.h / max(m.params.language, 1)
         copied = xp.where(xp.asarray(recompute) == rc.FULL, head_frac, _autocast_copied_fraction(m))
         w_b = xp.where(zero > 0, w_b, 4.0 + 2.0 * copied)
+    # Megatron-FSDP (core/megatron_fsdp.py): sharded compute weights (FP8 under --fp8-param-gather) beside the fp32
+    # main weights; main gradients in the compute dtype
+    mfsdp = mfsdpmod.applies(framework, zero)
+    if framework == "megatron" and np.any(mfsdp):
+        fp8_gather = gathered_b == 1.0
+        w_b = xp.where(mfsdp, mfsdpmod.weight_bytes(precision, fp8_recipe, fp8_gather), w_b)
+        g_b = xp.where(mfsdp, mfsdpmod.grad_bytes(precision), g_b)
     if optimizer == "adafactor":
         moments_b = m.adafactor_bytes_per_param
     else:
@@ -1149,6 +1157,12 @@ def memory_arrays(
     head_phase = (head_gather_bytes(m, tp, precision, master_weights, framework, not lora_like)
                   + layer_gathered_b * layer_full)
     gather = xp.where(fsdp_keep, gather, xp.where(zero >= 3, xp.maximum(gather, head_phase), gather))
+    if framework == "megatron" and np.any(mfsdp):
+        # Megatron-FSDP: two units' gathered weights and un-sharded gradients, the non-unit modules held whole
+        # (mfsdpmod.buffer_bytes); LoRA's frozen base has no gradient buffer
+        nu = mfsdpmod.non_unit_params(m.first_extra, m.last_extra, m.tied, pp_i)
+        unit_g = 0.0 if lora_like else g_b
+        gather = xp.where(mfsdp, mfsdpmod.buffer_bytes(layer_full, layer_gathered_b, unit_g, nu, tp), gather)
     # ZeRO-3 allocates its gradient reduce bucket whole when the optimizer is built (deepspeed/runtime/zero/
     # stage3.py: ``__ipg_bucket_flat_buffer = torch.empty(self.reduce_bucket_size, dtype=self.dtype, ...)``), at
     # the same default of 5e8 elements, whatever the model's size (framework deepspeed: the HF engine's ZeRO-3 may

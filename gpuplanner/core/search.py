@@ -591,7 +591,8 @@ def _vpp_parts(c: dict[str, np.ndarray], num_layers: int, user_vpp: int, fw: str
 def offload_params_applies(s: Scenario) -> bool:
     """The user's parameter offload is kept where the framework can shard fully (ZeRO-3/FSDP); ``s`` is the
     scenario with the framework in question (a context's ``resolved.scenario``)."""
-    return bool(s.parallel.offload_params) and 3 in ZERO_BY_FRAMEWORK[s.training.framework]
+    return (bool(s.parallel.offload_params) and 3 in ZERO_BY_FRAMEWORK[s.training.framework]
+            and FRAMEWORKS[s.training.framework].param_offload)
 
 
 def candidate_scenario(ctx: SearchContext, c: Mapping[str, np.ndarray], i: int) -> Scenario:

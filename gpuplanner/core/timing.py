@@ -116,6 +116,7 @@ from .params import base_linear_params, lora_params
 from .memory import RECOMPUTE_CODES, expert_tp_of
 from . import recompute as rc
 from . import fp8 as fp8mod
+from . import megatron_fsdp as mfsdpmod
 from . import calibration
 from . import frameworks as _frameworks
 from .serving_facts import DECODE_MBU_HBM
@@ -873,6 +874,18 @@ def time_layout(
     # = 1``: Composer/llm-foundry, Accelerate) gathers into its FlatParameter's unsharded buffer, whose views
     # are the parameters, and reduce-scatters the flat gradient in place: only the shard's cast remains
     # (``_cast_flat_param_to_param_dtype``: read 4, write w).
+    # Megatron-FSDP (core/megatron_fsdp.py): each unit (decoder layer) gathered before its forward and its backward
+    # and reduce-scattered in the compute dtype on every micro-batch; the non-unit modules (embedding, output layer,
+    # final norm) gathered once per step and kept; no copies around the collectives
+    mfsdp = mfsdpmod.applies(framework, zero)
+    unit_w = weight_gpu
+    gather_once = 0.0
+    rs_g_bytes = g_bytes
+    if framework == "megatron" and np.any(mfsdp):
+        non_unit = float(m.first_extra + m.last_extra) / (tp * pp)
+        unit_w = where(mfsdp, weight_gpu - non_unit, weight_gpu)
+        gather_once = where(mfsdp, non_unit * mfsdpmod.NON_UNIT_BYTES * ag_factor, 0.0)
+        rs_g_bytes = where(mfsdp, mfsdpmod.grad_bytes(precision), g_bytes)
     n_gather = where(fsdp_pp, 1.0, (1.0 + where(zero >= 3, 1.0, 0.0)) * m_acc)
     n_rs = where(fsdp_pp, 1.0, m_acc)
     if fsdp_version == 1:
@@ -935,7 +948,10 @@ def time_layout(
         rcp = fp8mod.recipe_for(framework, fp8_recipe)
         w_cast = rcp.w_bytes - where(fused, rcp.fused_saving, 0.0)
         w_params = base_linear_params(m.arch) * shard_frac / where(fp8_ag & (zero >= 2), n_dp, 1.0)
-        fp8_w_bytes = w_params * w_cast * (m_acc if rcp.w_per_micro_batch else 1.0)
+        # (Megatron-FSDP without --fp8-param-gather: the gathered 16-bit weight is released after each unit, so TE
+        # casts it again on every micro-batch: core/megatron_fsdp.py)
+        per_mb_cast = where(mfsdp & (not fp8_ag), True, rcp.w_per_micro_batch)
+        fp8_w_bytes = w_params * w_cast * where(per_mb_cast, m_acc, 1.0)
     deq_bytes = 0.0
     if method == "qlora":
         deq_passes = 2.0 + rec_whole + rec_op
@@ -965,8 +981,8 @@ def time_layout(
         "param_sync_exp_bytes": exp_gpu * ps_bytes * _ring_factor(n_edp, "all_gather", ops), "k_exp": k_exp,
         "grad_sync_lat": n_buckets * g_lat * n_red, "grad_reductions": n_red,
         "param_sync_bytes": (weight_gpu - exp_gpu) * ps_bytes * ag_factor,
-        "param_sync_lat": n_buckets * ag_lat, "lat_ag": lat_ag, "gather_bytes": weight_gpu * w_bytes * ag_factor,
-        "rs_bytes": grad_gpu * g_bytes * ag_factor, "fsdp_pp": fsdp_pp, "per_mb": per_mb,
+        "param_sync_lat": n_buckets * ag_lat, "lat_ag": lat_ag, "gather_bytes": unit_w * w_bytes * ag_factor,
+        "gather_once_bytes": gather_once, "rs_bytes": grad_gpu * rs_g_bytes * ag_factor, "fsdp_pp": fsdp_pp, "per_mb": per_mb,
         "fsdp_copy_bytes": fsdp_copy_bytes, "fsdp_copy_on": (framework == "fsdp") & per_mb & (n_dp > 1),
         "cp_in_node": tp * cp <= dom, "cp_bytes": cp_bytes, "torch_cp": torch_cp, "cp_kv_chunk": kv_chunk,
         "cp_fwd_passes": cp_fwd_passes,
@@ -1549,15 +1565,17 @@ def time_gpu(
         # one all-gather per layer (FSDP wraps each decoder block) and pass, one reduce-scatter
         gather = lay["gather_bytes"] / dp_bw + lay["lat_ag"]  # all weights, once
         rs = lay["rs_bytes"] / dp_bw + lay["lat_ag"]
+        # Megatron-FSDP's non-unit modules: gathered in the step's first forward only (time_layout)
+        gather_f = gather + lay["gather_once_bytes"] / dp_bw / m_acc
         # per micro-batch (no PP): forward gathers under the forward (the first unit's gather is not
         # prefetched), backward gathers (ZeRO-3 only: ZeRO-2 keeps the gathered weights for the backward) and
         # reduce-scatters under the backward (the last unit's reduce-scatter is not hidden)
         gather_b = where(zero >= 3, gather, 0.0)
-        f_exp = where(ov_param, maximum(gather - t_fwd, gather / L_stage), gather)
+        f_exp = where(ov_param, maximum(gather_f - t_fwd, gather_f / L_stage), gather_f)
         b_ov = where(ov_param, gather_b, 0.0) + where(ov_grad, rs, 0.0)
         b_exp = (gather_b + rs - b_ov) + maximum(b_ov - t_bwd, b_ov / L_stage)
         z3_mb = m_acc * (f_exp + b_exp)
-        z3_mb_all = m_acc * (gather + gather_b + rs) if full else None
+        z3_mb_all = m_acc * (gather_f + gather_b + rs) if full else None
         z3 = z3_mb
         if any_row(fsdp_pp):
             # FSDP2 with pipeline parallelism (torchtitan): parameters stay unsharded from the first forward to
