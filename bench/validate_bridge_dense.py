@@ -385,6 +385,47 @@ def doc_section() -> list[str]:
     ]
 
 
+#: The Megatron FSDP rows through the scenario path (``evaluate``, what the app and CLI run) before issue 35 round 4's
+#: Megatron-FSDP work (main at 63ad561): every one refused with "Megatron-Core does not run ZeRO-3 for pretrain"
+#: (core/frameworks.py listed ZeRO 0/1 only), so they were scored by calling the time model directly (``results``).
+FSDP_SCENARIO_BEFORE = "refused (Megatron-Core does not run ZeRO-3)"
+
+
+def scenario_path_results() -> list[dict]:
+    """The Megatron FSDP rows (``zero 3``) as a user enters them, through :func:`gpuplanner.core.evaluate.evaluate`:
+    the modelled tokens/s per GPU (before the MFU ceiling), the figure the plan shows (after it), memory and fit."""
+    from gpuplanner.core.evaluate import evaluate
+
+    out = []
+    for row in ROWS:
+        if not row[8]:
+            continue
+        res = {"row": row, "pub": row[-1], "pred": None, "shown": None, "why": "", "mem": None, "fits": None}
+        try:
+            ev = evaluate(scenario_from_dict(scenario(row)))
+        except ScenarioError as e:
+            res["why"] = str(e)
+        else:
+            res["pred"] = (ev.time_modelled or ev.time).tokens_per_s_per_gpu
+            res["shown"] = ev.time.tokens_per_s_per_gpu
+            res["mem"], res["fits"] = ev.memory_total_gib, ev.fits
+        out.append(res)
+    return out
+
+
+def scenario_path_lines(res: list[dict]) -> list[str]:
+    out = ["| source | system | model | GPUs | GBS/MBS | TP | published | modelled (error) | shown (MFU ceiling) | "
+           "GiB/GPU | fits |", "|---|---|---|---:|---|---:|---:|---:|---:|---:|---|"]
+    for r in res:
+        src, system, model, prec, n, gbs, mbs, seq, fsdp, tp, pp, cp, vp, pub = r["row"]
+        if r["pred"] is None:
+            out.append(f"| {src} | {system} | {model} | {n} | {gbs}/{mbs} | {tp} | {pub:,} | {r['why']} | | | |")
+            continue
+        out.append(f"| {src} | {system} | {model} | {n} | {gbs}/{mbs} | {tp} | {pub:,} | {r['pred']:,.0f} "
+                   f"({r['pred'] / pub - 1:+.1%}) | {r['shown']:,.0f} | {r['mem']:.0f} | {'yes' if r['fits'] else 'no'} |")
+    return out
+
+
 def main() -> int:
     res = results()
     print("\n".join(row_lines(res)))
@@ -395,6 +436,12 @@ def main() -> int:
     print("\n".join(ft_row_lines(ft)))
     print()
     print("\n".join(ft_group_lines(ft)))
+    sp = scenario_path_results()
+    print()
+    print(f"Megatron FSDP rows through the scenario path (before: {FSDP_SCENARIO_BEFORE}):")
+    print("\n".join(scenario_path_lines(sp)))
+    n, med, p90, sgn = stats(sp)
+    print(f"modelled: {n} rows, median |error| {med:.1%}, p90 {p90:.1%}, signed median {sgn:+.1%}")
     return 0
 
 

@@ -148,5 +148,9 @@ def test_lora_never_picks_megatron():
                             "constraints": {"max_gpus": 8, "gpu_candidates": ["a800-sxm-80gb"]}})
     r = S.search(s, top=5)
     assert r.plans and all(p.framework != "megatron" for p in r.plans)
-    assert any("Megatron-Core" in m.render() and "(does not run LoRA fine-tuning)" in m.render()
+    # Megatron-Core runs LoRA through Megatron-Bridge (frameworks.py): tried only when named
+    assert any("Megatron-Core" in m.render() and "Not tried unless named" in m.render()
                for m in r.plans[0].framework_reason)
+    named = scenario_from_dict({"model": {"preset": "llama-2-7b"}, "training": {"method": "lora"},
+                                "constraints": {"framework_candidates": ["megatron", "hf"]}})
+    assert S.searched_frameworks(named) == (("hf", "megatron"), True)

@@ -120,6 +120,10 @@ class FrameworkSupport:
     #: parameter CPU offload under ZeRO-3 (``parallel.offload_params``: DeepSpeed ``offload_param``, FSDP
     #: ``CPUOffload(offload_params=True)``); Megatron-FSDP has none (core/megatron_fsdp.py)
     param_offload: bool = True
+    #: the methods the plan search tries this framework for when the user names none (None: every method it
+    #: runs). Megatron-Core's LoRA comes through Megatron-Bridge/NeMo, not Megatron-LM: a user who names framework
+    #: ``megatron`` (or lists it in ``constraints.framework_candidates``) gets it, the default LoRA search does not
+    searched_methods: tuple[str, ...] | None = None
 
 
 FRAMEWORKS: dict[str, FrameworkSupport] = {
@@ -157,7 +161,7 @@ FRAMEWORKS: dict[str, FrameworkSupport] = {
         id="megatron", name="Megatron-Core", tensor_parallel=True, pipeline_parallel=True, context_parallel=True,
         expert_parallel=True, sequence_parallel=True, interleaved_pipeline=True, zero_stages=(0, 1, 3),
         pipeline_max_zero=3, recompute=("none", "megatron_selective", "full"), methods=("pretrain", "full", "lora"),
-        fused_kernels=True, peft_model_parallel=True, param_offload=False,
+        fused_kernels=True, peft_model_parallel=True, param_offload=False, searched_methods=("pretrain", "full"),
         setup=QT_TRANSLATE_NOOP(CTX, "needs Megatron checkpoints (convert Hugging Face weights) and a tested "
                                      "image; ask the vendor for a pre-configured Megatron-LM"),
         source="Narayanan et al. 2021 (arXiv:2104.04473); Korthikanti et al. 2022 (arXiv:2205.05198); "
@@ -310,7 +314,13 @@ def frameworks_for(method: str, allowed=None, objective: str = "sft") -> tuple[s
         if tools:
             return tools
     ok = set(allowed) if allowed else set(ORDER)
-    return tuple(f for f in ORDER + TOOLS if f in ok and method in FRAMEWORKS[f].methods)
+
+    def runs(f: str) -> bool:
+        sup = FRAMEWORKS[f]
+        listed = sup.methods if allowed or sup.searched_methods is None else sup.searched_methods
+        return method in listed
+
+    return tuple(f for f in ORDER + TOOLS if f in ok and runs(f))
 
 
 def overlap_defaults(framework: str, zero: int, vpp: int, pp: int, sp: bool) -> dict[str, bool]:

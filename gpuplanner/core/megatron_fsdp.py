@@ -92,3 +92,24 @@ def buffer_bytes(layer_params, gathered_b: float, g_b: float, non_unit, tp):
     un-sharded gradients (:data:`UNITS_IN_FLIGHT`), plus the persistently gathered non-unit modules (16-bit),
     ``layer_params`` and ``non_unit`` before tensor parallelism is divided out for the latter."""
     return UNITS_IN_FLIGHT * layer_params * (gathered_b + g_b) + non_unit * NON_UNIT_BYTES / tp
+
+
+#: GPU generations where Megatron-LM advises against combining Megatron-FSDP with tensor or context parallelism:
+#: "Try not to using them together since they require different CUDA_MAX_CONNECTIONS settings for best performance.
+#: sequence parallelism requires setting the environment variable CUDA_DEVICE_MAX_CONNECTIONS to 1 while Megatron-FSDP
+#: requires not setting CUDA_DEVICE_MAX_CONNECTIONS=1" — raised for ``get_device_arch_version() < 10`` only
+#: ("CUDA_DEVICE_MAX_CONNECTIONS requirement no longer exists since the Blackwell architecture"), and Megatron-FSDP
+#: asserts the variable is not 1 (``megatron/training/arguments.py``). NVIDIA's published Megatron-FSDP runs follow it:
+#: TP 1 on H100 (Llama 3 8B), TP 1–2 on GB200 (Llama 3 70B, Llama 3.1 405B). The plan search therefore does not
+#: propose Megatron-FSDP with TP or CP > 1 on these generations; a user who enters it gets it estimated.
+MODEL_PARALLEL_ADVISED_AGAINST = ("hopper", "ampere", "ada", "volta", "turing")
+
+
+def search_excludes(framework: str, generation: str, zero, tp, cp):
+    """Rows the plan search leaves out (element-wise): Megatron-FSDP with TP or CP > 1 on a generation where
+    Megatron-LM advises against it (:data:`MODEL_PARALLEL_ADVISED_AGAINST`)."""
+    import numpy as np
+
+    if framework != "megatron" or generation not in MODEL_PARALLEL_ADVISED_AGAINST:
+        return np.zeros(np.broadcast(zero, tp, cp).shape, dtype=bool)
+    return (np.asarray(zero) >= 3) & ((np.asarray(tp) > 1) | (np.asarray(cp) > 1))

@@ -60,6 +60,7 @@ from .params import tier as tier_of
 from .scenario import Scenario
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
 from . import timing
+from . import megatron_fsdp as mfsdpmod
 from .catalog_hw import (custom_gpu_record, get_gpu, get_network, load_gpus, lookup_gpu, peak_tflops,
                          region_for_currency)
 from .estimate import Resolved, tier_guidance, _facts_for, memory_kwargs, trainable_params
@@ -472,6 +473,10 @@ def _enum_parts(ctx: SearchContext, setup: dict, a: int, b: int) -> list[tuple[i
         nodes = units_nodes(N, g)[:, None]
         keep = keep & ~rulesmod.consumer_multinode_fails(ctx.gpu, nodes, TP[:, None], PP[:, None], CP[:, None],
                                                          EP[:, None], Zr)
+    # Megatron-FSDP with TP/CP on pre-Blackwell GPUs: advised against by Megatron-LM (megatron_fsdp.search_excludes)
+    excl = mfsdpmod.search_excludes(engine_of(fw), timing.gpu_generation(ctx.gpu.id), Zr, TP[:, None], CP[:, None])
+    if excl.any():
+        keep = keep & ~excl
     gbs = t.global_batch_size
     per_step = Mr * dpc
     if gbs is not None:
@@ -2048,6 +2053,16 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
         if excluded:
             out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Not tried: {names} (does not run {method})."),
                            {"names": ", ".join(excluded), "method": _method_words(s.training.method)}))
+        # frameworks that run the method through another tool (frameworks.FrameworkSupport.searched_methods)
+        on_request = [FRAMEWORKS[f].name for f in FRAMEWORK_ORDER if f not in fws
+                      and s.training.method in FRAMEWORKS[f].methods
+                      and FRAMEWORKS[f].searched_methods is not None
+                      and s.training.method not in FRAMEWORKS[f].searched_methods]
+        if on_request:
+            out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+                CTX, "Not tried unless named: {names} ({method} through Megatron-Bridge; add it to "
+                     "constraints.framework_candidates)."),
+                {"names": ", ".join(on_request), "method": _method_words(s.training.method)}))
     out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{fw}: {setup}."), {"fw": sup.name, "setup": Msg("Framework", sup.setup)}))
     return out
 

@@ -3973,6 +3973,10 @@
         <translation>未尝试：{names}（不支持 {method}）。</translation>
     </message>
     <message>
+        <source>Not tried unless named: {names} ({method} through Megatron-Bridge; add it to constraints.framework_candidates).</source>
+        <translation>除非指定否则不尝试：{names}（{method} 需通过 Megatron-Bridge；请将其加入 constraints.framework_candidates）。</translation>
+    </message>
+    <message>
         <source>{fw}: {setup}.</source>
         <translation>{fw}：{setup}。</translation>
     </message>
