@@ -149,3 +149,10 @@ def test_refusals_that_remain(fw, method, layout, what):
 def test_offload_params_refused_for_megatron_through_evaluate():
     with pytest.raises(ScenarioError, match="offload_params"):
         evaluate(scenario_from_dict(_sc(parallel={"zero": 3, "offload_params": True})))
+
+
+def test_llamafactory_runs_a_zero1_config():
+    """LLaMA-Factory passes ``deepspeed:`` to the Trainer, which takes any DeepSpeed config: ZeRO-1 is not refused
+    (its shipped files are ZeRO-0/2/3); DeepSpeed's default ``overlap_comm`` (off below ZeRO-3) applies."""
+    assert F.unsupported("llamafactory", "lora", zero=1) is None
+    assert F.overlap_defaults("llamafactory", 1, 1, 1, False)["overlap_grad_reduce"] is False

@@ -47,7 +47,9 @@ recomputation when ``training.recompute`` is not given, ``scenario._TOOL_RECOMPU
 * ``llamafactory`` — LLaMA-Factory (hiyouga/LLaMA-Factory): the HF Trainer with PEFT; gradient checkpointing is
   on unless ``disable_gradient_checkpointing`` (``src/llamafactory/hparams/model_args.py``: default False;
   ``model/model_utils/checkpointing.py`` enables it for every decoder layer); ships DeepSpeed configs
-  ``examples/deepspeed/ds_z0/z2/z3_config.json`` and ``ds_z2/z3_offload_config.json`` (``overlap_comm``
+  ``examples/deepspeed/ds_z0/z2/z3_config.json`` and ``ds_z2/z3_offload_config.json`` (ZeRO-1 has no shipped file,
+  but ``deepspeed:`` is the Trainer's own argument and takes any DeepSpeed config, so ZeRO-1 runs too; DeepSpeed's
+  own ``overlap_comm`` default, off, holds for it) (``overlap_comm``
   false since 2025-10, true before: ``overlap.DS_TOOL_OVERLAP``) and FSDP through Accelerate; Liger kernels and Unsloth's checkpointing only when asked
   (``enable_liger_kernel``, ``use_unsloth_gc``: default False). Trains sft, dpo, kto, orpo, simpo (its
   ``pref_loss``), reward models and PPO (``stage: ppo``).
@@ -176,7 +178,7 @@ _TOOLS = {
     "llamafactory": FrameworkSupport(
         id="llamafactory", name="LLaMA-Factory", tensor_parallel=False, pipeline_parallel=False,
         context_parallel=False, expert_parallel=False, sequence_parallel=False, interleaved_pipeline=False,
-        zero_stages=(0, 2, 3), pipeline_max_zero=3, recompute=("none", "full"), methods=("pretrain",) + _FT,
+        zero_stages=(0, 1, 2, 3), pipeline_max_zero=3, recompute=("none", "full"), methods=("pretrain",) + _FT,
         fused_kernels=False, engine="hf", default_recompute="full",
         objectives=("sft", "dpo", "ipo", "kto", "orpo", "simpo", "reward", "ppo"),
         setup=QT_TRANSLATE_NOOP(CTX, "llamafactory-cli with a YAML; DeepSpeed ZeRO-0/2/3 configs are shipped"),
