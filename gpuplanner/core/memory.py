@@ -19,7 +19,9 @@ Sources:
   - ``deepspeed`` — the ZeRO paper's layout: 2 + 2 + 12 (DeepSpeed ZeRO docs, "memory requirements").
   - ``megatron`` — bf16 weights (2) + fp32 main gradients (4) + fp32 master (4) + Adam (8) = 18; the
     distributed optimizer shards the 12 optimizer bytes over data parallelism (Megatron-LM
-    ``docs/source/distrib_optimizer.md``, table "6 + 12/d").
+    ``docs/source/distrib_optimizer.md``, table "6 + 12/d"). With ZeRO-3 Megatron runs Megatron-FSDP
+    (:mod:`core.megatron_fsdp`): 16-bit (or FP8) compute weights, fp32 main weights, Adam and 16-bit main gradients,
+    all sharded; two units' gathered weights and gradients and the embedding/output layer held whole.
   - ``fsdp`` — PyTorch FSDP2 with ``MixedPrecisionPolicy(param_dtype=bf16, reduce_dtype=fp32)``: sharded
     fp32 parameters (4) and gradients (4), AdamW (8); unsharded bf16 parameters of the layer being run
     and the one prefetched (PyTorch FSDP2 ``fully_shard`` docs). As torchtitan applies it: the shard group
