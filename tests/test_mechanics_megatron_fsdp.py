@@ -156,3 +156,10 @@ def test_llamafactory_runs_a_zero1_config():
     (its shipped files are ZeRO-0/2/3); DeepSpeed's default ``overlap_comm`` (off below ZeRO-3) applies."""
     assert F.unsupported("llamafactory", "lora", zero=1) is None
     assert F.overlap_defaults("llamafactory", 1, 1, 1, False)["overlap_grad_reduce"] is False
+
+
+def test_entered_tp_with_megatron_fsdp_on_hopper_is_told():
+    ev = evaluate(scenario_from_dict(_sc(parallel={"tp": 2, "zero": 3})))
+    assert any("advises against" in m.render() for m in ev.messages)
+    ev = evaluate(scenario_from_dict(_sc(parallel={"tp": 2, "zero": 3}, hardware={"gpu": "b200-180gb"})))
+    assert not any("advises against" in m.render() for m in ev.messages)

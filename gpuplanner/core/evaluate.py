@@ -482,7 +482,25 @@ def _plan_messages(r: Any, est: Any, price: Any, warnings: tuple) -> list[Msg]:
         messages.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No rental price for {gpu}: enter a quote."),
                             {"gpu": r.gpu.name}))
     messages += _nic_default_message(s)
+    messages += _mfsdp_message(s, r.gpu.id)
     return messages
+
+
+def _mfsdp_message(s: Scenario, gpu_id: str) -> list[Msg]:
+    """Megatron-FSDP with TP or CP before Blackwell: Megatron-LM warns against it (core/megatron_fsdp.py); the plan
+    search leaves such layouts out, an entered one is estimated and told."""
+    from . import megatron_fsdp as mfsdpmod
+    from .frameworks import engine_of
+    from .timing import gpu_generation
+
+    p = s.parallel
+    if not mfsdpmod.search_excludes(engine_of(s.training.framework), gpu_generation(gpu_id), p.zero, p.tp,
+                                    p.cp).any():
+        return []
+    return [Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "Megatron-FSDP with tensor or context parallelism on GPUs before Blackwell: Megatron-LM advises against "
+             "it (sequence parallelism wants CUDA_DEVICE_MAX_CONNECTIONS=1, Megatron-FSDP refuses it); expect the "
+             "TP/CP communication to overlap worse than estimated, or use TP 1 with more data parallelism."), {})]
 
 
 def _nic_default_message(s: Scenario) -> list[Msg]:

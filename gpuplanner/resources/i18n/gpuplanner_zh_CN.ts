@@ -1864,6 +1864,10 @@
         <translation>{fw} 的文档未说明 {objective} 训练目标；按其底层引擎的惯例估算。</translation>
     </message>
     <message>
+        <source>Megatron-FSDP with tensor or context parallelism on GPUs before Blackwell: Megatron-LM advises against it (sequence parallelism wants CUDA_DEVICE_MAX_CONNECTIONS=1, Megatron-FSDP refuses it); expect the TP/CP communication to overlap worse than estimated, or use TP 1 with more data parallelism.</source>
+        <translation>在 Blackwell 之前的 GPU 上将 Megatron-FSDP 与张量并行或上下文并行合用：Megatron-LM 不建议这样做（序列并行需要 CUDA_DEVICE_MAX_CONNECTIONS=1，而 Megatron-FSDP 不允许该设置）；TP/CP 通信的重叠可能比估算差，或改用 TP 1 并加大数据并行。</translation>
+    </message>
+    <message>
         <source>vLLM&apos;s share of each GPU ({share:.1f} GiB) does not hold the model&apos;s 16-bit weights ({w:.1f} GiB): raise training.rl.generation_gpu_fraction or use more tensor parallelism.</source>
         <translation>vLLM 在每张 GPU 上的份额（{share:.1f} GiB）放不下模型的 16 位权重（{w:.1f} GiB）：请调高 training.rl.generation_gpu_fraction 或增大张量并行。</translation>
     </message>
