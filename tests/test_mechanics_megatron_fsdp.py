@@ -163,3 +163,21 @@ def test_entered_tp_with_megatron_fsdp_on_hopper_is_told():
     assert any("advises against" in m.render() for m in ev.messages)
     ev = evaluate(scenario_from_dict(_sc(parallel={"tp": 2, "zero": 3}, hardware={"gpu": "b200-180gb"})))
     assert not any("advises against" in m.render() for m in ev.messages)
+
+
+def test_routed_experts_gather_over_the_expert_data_parallel_group():
+    """Megatron-FSDP shards the routed experts over their own DeviceMesh (expert data parallel, "Mixing FSDP & Model
+    Parallelism"): with EP 8 on 8 GPUs that group has one rank, so the experts are neither gathered nor
+    reduce-scattered; the dense rest goes over the 8 data-parallel ranks."""
+    sc = {"model": {"preset": "mixtral-8x7b"},
+          "training": {"framework": "megatron", "precision": "bf16", "seq_len": 4096, "micro_batch_size": 1,
+                       "global_batch_size": 8},
+          "parallel": {"ep": 8, "zero": 3}, "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}}
+    r = resolve(scenario_from_dict(sc))
+    kw, _ = T.time_kwargs(r)
+    lay = T.time_layout(r.facts, **{k: v for k, v in kw.items() if k not in T.GPU_TIME_ARGS}, tp=1, pp=1, cp=1, ep=8,
+                        dp=8, zero=3, recompute=0, mbs=1, sp=False, grad_accum=1, vpp=1, num_gpus=8, gpus_per_node=8)
+    p = r.facts.params
+    dense_units = p.total - p.expert_params - (r.facts.first_extra + r.facts.last_extra)
+    assert lay["gather_exp_bytes"] == 0.0 and lay["rs_exp_bytes"] == 0.0
+    assert lay["gather_bytes"] == pytest.approx(dense_units * 2 * 7 / 8, rel=1e-9)

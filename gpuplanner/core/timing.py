@@ -878,14 +878,21 @@ def time_layout(
     # and reduce-scattered in the compute dtype on every micro-batch; the non-unit modules (embedding, output layer,
     # final norm) gathered once per step and kept; no copies around the collectives
     mfsdp = mfsdpmod.applies(framework, zero)
+    # (the routed experts' share over the expert-data-parallel group, as Megatron-FSDP's expert DeviceMesh shards
+    # them: expert_dp_layout; exp_gpu is 0 outside Megatron MoE)
     unit_w = weight_gpu
-    gather_once = 0.0
+    gather_once = gather_exp = rs_exp = 0.0
     rs_g_bytes = g_bytes
+    rs_dense = grad_gpu
     if framework == "megatron" and np.any(mfsdp):
         non_unit = float(m.first_extra + m.last_extra) / (tp * pp)
-        unit_w = where(mfsdp, weight_gpu - non_unit, weight_gpu)
+        unit_w = where(mfsdp, weight_gpu - non_unit - exp_gpu, weight_gpu)
         gather_once = where(mfsdp, non_unit * mfsdpmod.NON_UNIT_BYTES * ag_factor, 0.0)
         rs_g_bytes = where(mfsdp, mfsdpmod.grad_bytes(precision), g_bytes)
+        rs_dense = where(mfsdp, grad_gpu - exp_gpu, grad_gpu)
+        ag_exp = _ring_factor(n_edp, "all_gather", ops)
+        gather_exp = where(mfsdp, exp_gpu * w_bytes * ag_exp, 0.0)
+        rs_exp = where(mfsdp, exp_gpu * rs_g_bytes * ag_exp, 0.0)
     n_gather = where(fsdp_pp, 1.0, (1.0 + where(zero >= 3, 1.0, 0.0)) * m_acc)
     n_rs = where(fsdp_pp, 1.0, m_acc)
     if fsdp_version == 1:
@@ -982,7 +989,8 @@ def time_layout(
         "grad_sync_lat": n_buckets * g_lat * n_red, "grad_reductions": n_red,
         "param_sync_bytes": (weight_gpu - exp_gpu) * ps_bytes * ag_factor,
         "param_sync_lat": n_buckets * ag_lat, "lat_ag": lat_ag, "gather_bytes": unit_w * w_bytes * ag_factor,
-        "gather_once_bytes": gather_once, "rs_bytes": grad_gpu * rs_g_bytes * ag_factor, "fsdp_pp": fsdp_pp, "per_mb": per_mb,
+        "gather_once_bytes": gather_once, "rs_bytes": rs_dense * rs_g_bytes * ag_factor,
+        "gather_exp_bytes": gather_exp, "rs_exp_bytes": rs_exp, "fsdp_pp": fsdp_pp, "per_mb": per_mb,
         "fsdp_copy_bytes": fsdp_copy_bytes, "fsdp_copy_on": (framework == "fsdp") & per_mb & (n_dp > 1),
         "cp_in_node": tp * cp <= dom, "cp_bytes": cp_bytes, "torch_cp": torch_cp, "cp_kv_chunk": kv_chunk,
         "cp_fwd_passes": cp_fwd_passes,
@@ -1563,8 +1571,9 @@ def time_gpu(
     z3 = z3_all = 0.0
     if any_row(per_mb):
         # one all-gather per layer (FSDP wraps each decoder block) and pass, one reduce-scatter
-        gather = lay["gather_bytes"] / dp_bw + lay["lat_ag"]  # all weights, once
-        rs = lay["rs_bytes"] / dp_bw + lay["lat_ag"]
+        # (Megatron-FSDP's routed experts over their expert-data-parallel group: exp_bw)
+        gather = lay["gather_bytes"] / dp_bw + lay["gather_exp_bytes"] / exp_bw + lay["lat_ag"]  # all weights, once
+        rs = lay["rs_bytes"] / dp_bw + lay["rs_exp_bytes"] / exp_bw + lay["lat_ag"]
         # Megatron-FSDP's non-unit modules: gathered in the step's first forward only (time_layout)
         gather_f = gather + lay["gather_once_bytes"] / dp_bw / m_acc
         # per micro-batch (no PP): forward gathers under the forward (the first unit's gather is not
