@@ -2188,6 +2188,11 @@ def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
                 3: QT_TRANSLATE_NOOP(CTX, "optimizer states, gradients and weights")}[p.zero]
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "ZeRO-{z}: {what} sharded over the {dp} data-parallel GPUs."),
                        {"z": p.zero, "what": what, "dp": p.dp}))
+        if p.zero == 3 and engine_of(p.framework) == "megatron":
+            # how Megatron runs ZeRO-3 (core/megatron_fsdp.py; Megatron-LM docs "Megatron-FSDP")
+            out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+                CTX, "Megatron-FSDP: --use-megatron-fsdp --data-parallel-sharding-strategy optim_grads_params "
+                     "(Megatron-Core 0.14 or later; checkpoints in the fsdp_dtensor format)."), {}))
     elif p.dp > 1:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Plain data parallel over {dp} GPUs: the model states fit without sharding."),
                        {"dp": p.dp}))

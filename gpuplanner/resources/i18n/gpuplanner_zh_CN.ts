@@ -4037,6 +4037,10 @@
         <translation>ZeRO-{z}：{what}切分到 {dp} 张数据并行的 GPU 上。</translation>
     </message>
     <message>
+        <source>Megatron-FSDP: --use-megatron-fsdp --data-parallel-sharding-strategy optim_grads_params (Megatron-Core 0.14 or later; checkpoints in the fsdp_dtensor format).</source>
+        <translation>Megatron-FSDP：--use-megatron-fsdp --data-parallel-sharding-strategy optim_grads_params（需 Megatron-Core 0.14 或更高版本；检查点使用 fsdp_dtensor 格式）。</translation>
+    </message>
+    <message>
         <source>Plain data parallel over {dp} GPUs: the model states fit without sharding.</source>
         <translation>在 {dp} 张 GPU 上做普通数据并行：模型状态无需切分即可放下。</translation>
     </message>
