@@ -181,3 +181,28 @@ def test_routed_experts_gather_over_the_expert_data_parallel_group():
     dense_units = p.total - p.expert_params - (r.facts.first_extra + r.facts.last_extra)
     assert lay["gather_exp_bytes"] == 0.0 and lay["rs_exp_bytes"] == 0.0
     assert lay["gather_bytes"] == pytest.approx(dense_units * 2 * 7 / 8, rel=1e-9)
+
+
+def test_optim_grads_zero2_by_hand():
+    """``optim_grads`` (ZeRO-2): weights whole (2 bytes), BF16 main gradients and fp32 main weights + Adam sharded,
+    two units' un-sharded gradients; the gradients reduce-scattered on each of the 4 micro-batches, the weights
+    all-gathered once after the step. Entered, not searched."""
+    ev = evaluate(scenario_from_dict(_sc(parallel={"zero": 2})))
+    m = ev.memory
+    assert m.weights * GIB == pytest.approx(P * 2, rel=1e-9)
+    assert m.gradients * GIB == pytest.approx(P * 2 / 8, rel=1e-9)
+    assert m.optimizer * GIB == pytest.approx(P * 12 / 8, rel=1e-9)
+    assert m.other * GIB == pytest.approx(2 * LAYER * 2, rel=1e-9)
+    sc = _sc(parallel={"zero": 2}, training={"overlap_param_gather": False, "overlap_grad_reduce": False})
+    r = resolve(scenario_from_dict(sc))
+    t = T.time_estimate(r)
+    kw, gf = T.time_kwargs(r)
+    lay = T.time_layout(r.facts, **{k: v for k, v in kw.items() if k not in T.GPU_TIME_ARGS}, tp=1, pp=1, cp=1, ep=1,
+                        dp=8, zero=2, recompute=0, mbs=1, sp=False, grad_accum=4, vpp=1, num_gpus=8, gpus_per_node=8)
+    assert lay["grad_sync_bytes"] == pytest.approx(4 * P * 2 * 7 / 8, rel=1e-9)
+    assert lay["param_sync_bytes"] == pytest.approx(P * 2 * 7 / 8, rel=1e-9)
+    bw = gf.intra_busbw_gbs * 1e9
+    expect = (lay["grad_sync_bytes"] / bw + lay["grad_sync_lat"]) + (lay["param_sync_bytes"] / bw
+                                                                       + lay["param_sync_lat"])
+    assert t.seconds["dp_comm"] == pytest.approx(expect, rel=1e-9)
+    assert 2 in F.FRAMEWORKS["megatron"].zero_stages and 2 not in S.SEARCHED_ZERO["megatron"]

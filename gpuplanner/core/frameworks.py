@@ -28,7 +28,8 @@ Sources, per row:
 * ``megatron`` — Megatron-Core / Megatron-LM: tensor (with sequence parallelism, Korthikanti et al. 2022),
   pipeline (1F1B and the interleaved schedule, Narayanan et al. 2021, arXiv:2104.04473), context and expert
   parallelism, the distributed optimizer (ZeRO-1: ``--use-distributed-optimizer``), Megatron-FSDP (ZeRO-3:
-  ``--use-megatron-fsdp --data-parallel-sharding-strategy optim_grads_params``, Megatron-Core ≥ 0.14; composes with
+  ``--use-megatron-fsdp --data-parallel-sharding-strategy optim_grads_params``, Megatron-Core ≥ 0.14; ZeRO-2 is its
+  ``optim_grads`` strategy, entered only, not searched; composes with
   TP, PP, CP and EP: Megatron-LM ``docs/user-guide/features/megatron_fsdp.md``, Megatron-Bridge
   ``docs/training/megatron-fsdp.md``; Bridge's performance recipes run it, e.g. Llama 3 8B on H100 and Llama 3 70B
   on GB200; mechanics in :mod:`core.megatron_fsdp`; it has no parameter CPU offload), selective
@@ -126,6 +127,9 @@ class FrameworkSupport:
     #: runs). Megatron-Core's LoRA comes through Megatron-Bridge/NeMo, not Megatron-LM: a user who names framework
     #: ``megatron`` (or lists it in ``constraints.framework_candidates``) gets it, the default LoRA search does not
     searched_methods: tuple[str, ...] | None = None
+    #: the ZeRO stages the plan search tries (None: every stage it runs); Megatron-FSDP's ``optim_grads``
+    #: (ZeRO-2) is runnable but no published recipe uses it (core/megatron_fsdp.py)
+    searched_zero: tuple[int, ...] | None = None
 
 
 FRAMEWORKS: dict[str, FrameworkSupport] = {
@@ -161,9 +165,10 @@ FRAMEWORKS: dict[str, FrameworkSupport] = {
         fp8_recipes=("torchao_tensorwise", "torchao_rowwise")),
     "megatron": FrameworkSupport(
         id="megatron", name="Megatron-Core", tensor_parallel=True, pipeline_parallel=True, context_parallel=True,
-        expert_parallel=True, sequence_parallel=True, interleaved_pipeline=True, zero_stages=(0, 1, 3),
+        expert_parallel=True, sequence_parallel=True, interleaved_pipeline=True, zero_stages=(0, 1, 2, 3),
         pipeline_max_zero=3, recompute=("none", "megatron_selective", "full"), methods=("pretrain", "full", "lora"),
         fused_kernels=True, peft_model_parallel=True, param_offload=False, searched_methods=("pretrain", "full"),
+        searched_zero=(0, 1, 3),
         setup=QT_TRANSLATE_NOOP(CTX, "needs Megatron checkpoints (convert Hugging Face weights) and a tested "
                                      "image; ask the vendor for a pre-configured Megatron-LM"),
         source="Narayanan et al. 2021 (arXiv:2104.04473); Korthikanti et al. 2022 (arXiv:2205.05198); "

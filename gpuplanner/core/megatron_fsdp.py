@@ -36,8 +36,15 @@ parallelism"). The facts the memory and time models read, with their sources (Me
 * **No copies**: parameters are views into the flat buffers the collectives read and write ("zero-COPY", "Advanced
   Bucketing"), unlike FSDP2's copy-in/copy-out (``timing.time_layout``'s ``fsdp_copy_bytes`` stays off).
 
-Not modelled: HSDP/HFSDP (``--num-distributed-optimizer-instances``, outer-DP sharding), ``optim``/``optim_grads``
-sharding strategies (ZeRO-1/2 under Megatron-FSDP; the scenario's ZeRO-1 is the classic distributed optimizer),
+* **``optim_grads`` (ZeRO-2, ``parallel.zero = 2``)**: optimizer states, main weights and main gradients sharded, the
+  compute weights whole; "Gradient reduce-scatter is overlapped with backward compute and accumulated during every
+  backward pass" (feature guide, "Data-Parallel Sharding Strategies"), so each micro-batch reduce-scatters its BF16
+  gradients through two units' un-sharded gradient buffers, and the updated weights are all-gathered after the step
+  like the distributed optimizer's. Entered only: NVIDIA's recipes use ``optim_grads_params`` or the distributed
+  optimizer, so the plan search does not propose it (``frameworks.FrameworkSupport.searched_zero``).
+
+Not modelled: HSDP/HFSDP (``--num-distributed-optimizer-instances``, outer-DP sharding), the ``optim`` strategy
+(ZeRO-1 under Megatron-FSDP; the scenario's ZeRO-1 is the classic distributed optimizer, same states),
 NCCL user-buffer/SHARP SM savings, Megatron-FSDP v2, CPU offload of parameters (Megatron-FSDP has none).
 """
 
@@ -52,11 +59,12 @@ UNITS_IN_FLIGHT = 2.0
 NON_UNIT_BYTES = 2.0
 
 
-def applies(framework: str, zero) -> object:
-    """Megatron-FSDP is in force (framework ``megatron``, ZeRO-3); element-wise over ``zero``."""
+def applies(framework: str, zero, stage: int = 3) -> object:
+    """Megatron-FSDP with this sharding strategy is in force (framework ``megatron``; ``stage`` 3 =
+    ``optim_grads_params``, 2 = ``optim_grads``); element-wise over ``zero``."""
     import numpy as np
 
-    z = np.asarray(zero) >= 3
+    z = np.asarray(zero) == stage
     return z & (framework == "megatron") if z.ndim else bool(z) and framework == "megatron"
 
 

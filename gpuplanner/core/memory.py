@@ -926,10 +926,11 @@ def memory_arrays(
     # Megatron-FSDP (core/megatron_fsdp.py): sharded compute weights (FP8 under --fp8-param-gather) beside the fp32
     # main weights; main gradients in the compute dtype
     mfsdp = mfsdpmod.applies(framework, zero)
-    if framework == "megatron" and np.any(mfsdp):
+    mfsdp2 = mfsdpmod.applies(framework, zero, 2)  # optim_grads: weights whole, gradients sharded
+    if framework == "megatron" and np.any(mfsdp | mfsdp2):
         fp8_gather = gathered_b == 1.0
         w_b = xp.where(mfsdp, mfsdpmod.weight_bytes(precision, fp8_recipe, fp8_gather), w_b)
-        g_b = xp.where(mfsdp, mfsdpmod.grad_bytes(precision), g_b)
+        g_b = xp.where(mfsdp | mfsdp2, mfsdpmod.grad_bytes(precision), g_b)
     if optimizer == "adafactor":
         moments_b = m.adafactor_bytes_per_param
     else:
@@ -1165,6 +1166,9 @@ def memory_arrays(
         nu = mfsdpmod.non_unit_params(m.first_extra, m.last_extra, m.tied, pp_i)
         unit_g = 0.0 if lora_like else g_b
         gather = xp.where(mfsdp, mfsdpmod.buffer_bytes(layer_full, layer_gathered_b, unit_g, nu, tp), gather)
+    if framework == "megatron" and np.any(mfsdp2):
+        # optim_grads: two units' un-sharded gradients only (the weights stay whole)
+        gather = xp.where(mfsdp2, mfsdpmod.UNITS_IN_FLIGHT * layer_full * (0.0 if lora_like else g_b), gather)
     # ZeRO-3 allocates its gradient reduce bucket whole when the optimizer is built (deepspeed/runtime/zero/
     # stage3.py: ``__ipg_bucket_flat_buffer = torch.empty(self.reduce_bucket_size, dtype=self.dtype, ...)``), at
     # the same default of 5e8 elements, whatever the model's size (framework deepspeed: the HF engine's ZeRO-3 may

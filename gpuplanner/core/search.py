@@ -72,6 +72,8 @@ RECOMPUTE_NAMES = RECOMPUTE_POLICIES  # indexed by code (core/recompute.py)
 from .recompute import RECOMPUTE_LABELS  # noqa: E402,F401  (the policies' display names; context "Plan")
 # what each framework runs, read from the one table (core/frameworks.py, with sources)
 ZERO_BY_FRAMEWORK = {k: f.zero_stages for k, f in FRAMEWORKS.items()}
+#: the stages the search tries (frameworks.FrameworkSupport.searched_zero)
+SEARCHED_ZERO = {k: (f.searched_zero or f.zero_stages) for k, f in FRAMEWORKS.items()}
 TP_FRAMEWORKS = tuple(k for k in FRAMEWORK_ORDER if FRAMEWORKS[k].tensor_parallel)
 PP_FRAMEWORKS = tuple(k for k in FRAMEWORK_ORDER if FRAMEWORKS[k].pipeline_parallel)
 # index of every framework value (the engines, then the fine-tuning tools a scenario may name)
@@ -418,7 +420,7 @@ def _enum_setup(ctx: SearchContext, max_gpus: int) -> dict:
     eps = [1]
     if arch.is_moe and sup.expert_parallel:
         eps = [e for e in _powers_of_two_upto(min(arch.num_experts, 64)) if arch.num_experts % e == 0]
-    zeros = sup.zero_stages
+    zeros = SEARCHED_ZERO[t.framework]
     if offload_params_applies(s):
         zeros = (3,)  # the user's parameter offload needs ZeRO-3/FSDP full sharding
     recomputes = tuple(RECOMPUTE_CODES[r] for r in sup.recompute)

@@ -857,6 +857,12 @@ def time_layout(
         n_red, all_reduce = ds_grad_reductions(zero, m_acc, ops)
         g_factor = where(all_reduce, _ring_factor(n_dp, "all_reduce", ops), g_factor)
         g_lat = where(all_reduce, _ring_latency(n_dp, gpn, "all_reduce", ops), g_lat)
+    if framework == "megatron":
+        # Megatron-FSDP optim_grads (ZeRO-2): BF16 gradients reduce-scattered on every micro-batch
+        # (core/megatron_fsdp.py); the weights' all-gather after the step as the distributed optimizer's
+        mfsdp2 = mfsdpmod.applies(framework, zero, 2)
+        n_red = where(mfsdp2, m_acc, n_red)
+        g_bytes = where(mfsdp2, mfsdpmod.grad_bytes(precision), g_bytes)
     # ZeRO-1/2 and the distributed optimizer all-gather the updated 16-bit weights after the step
     # ZeRO-3/FSDP: one all-gather per layer (FSDP wraps each decoder block) and pass, one reduce-scatter
     lat_ag = L_stage * ag_lat
