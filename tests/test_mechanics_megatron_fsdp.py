@@ -206,3 +206,21 @@ def test_optim_grads_zero2_by_hand():
                                                                        + lay["param_sync_lat"])
     assert t.seconds["dp_comm"] == pytest.approx(expect, rel=1e-9)
     assert 2 in F.FRAMEWORKS["megatron"].zero_stages and 2 not in S.SEARCHED_ZERO["megatron"]
+
+
+def test_deepspeed_autotp_is_entered_not_searched():
+    """DeepSpeed AutoTP training (deepspeed.ai "Automatic Tensor Parallelism (Training)": TP with ZeRO 0, 1 or 2, no
+    sequence parallelism): entered TP runs, with the per-block all-reduces priced; ZeRO-3, PP or SP with TP refused;
+    the plan search does not try it."""
+    assert F.unsupported("deepspeed", "full", tp=2, zero=2) is None
+    for layout, what in (({"tp": 2, "zero": 3}, "ZeRO-3 with TP"), ({"tp": 2, "pp": 2, "zero": 1}, "TP with PP"),
+                         ({"tp": 2, "zero": 1, "sp": True}, "sequence_parallel"), ({"tp": 2}, "TP 2")):
+        why = F.unsupported("deepspeed", "lora" if what == "TP 2" else "full", **layout)
+        assert why is not None and what in why.params["what"]
+    sc = _sc(training={"framework": "deepspeed"}, parallel={"tp": 2, "zero": 1})
+    ev = evaluate(scenario_from_dict(sc))
+    assert ev.time.seconds["tp_comm"] > 0
+    assert "deepspeed" not in S.TP_FRAMEWORKS
+    scn = scenario_from_dict({**sc, "constraints": {"max_gpus": 8, "gpu_candidates": ["h100-sxm-80gb"]}})
+    c = S.enumerate_candidates(next(S.iter_contexts(scn)), 8)
+    assert set(np.unique(c["tp"])) == {1}

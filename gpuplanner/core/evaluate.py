@@ -642,7 +642,7 @@ def _check_framework(s: Scenario) -> None:
     """An explicit layout the framework cannot run (core/frameworks.py) is an error naming what it runs."""
     p = s.parallel
     why = unsupported(s.training.framework, s.training.method, tp=p.tp, pp=p.pp, cp=p.cp, ep=p.ep, zero=p.zero,
-                      vpp=p.vpp, offload_params=p.offload_params)
+                      vpp=p.vpp, offload_params=p.offload_params, sp=p.sequence_parallel)
     if why is not None:  # said, never estimated silently
         raise ScenarioError(MsgStr.make(why.context, why.text, **why.params), field="training.framework")
 
@@ -906,7 +906,7 @@ def _layout_axes(arch: Any, sup: Any, seq_len: int, cp: int, g: int,
     layers, sequence and experts, as far as the framework runs them; TP inside one server of ``g`` GPUs."""
     tps = [v for v in _pow2_upto(g) if arch.num_heads % v == 0 and (arch.num_kv_heads % v == 0 or v <= 1)]
     model_parallel = sup.peft_model_parallel or method not in ("lora", "qlora")  # core/frameworks.py
-    if not (sup.tensor_parallel and model_parallel):
+    if not (sup.tensor_parallel and sup.tp_searched and model_parallel):
         tps = [1]
     pps = ([v for v in _pow2_upto(arch.num_layers) if arch.num_layers % v == 0]
            if sup.pipeline_parallel and model_parallel else [1])

@@ -14,8 +14,12 @@ Sources, per row:
   selective policy. LoRA/QLoRA through PEFT.
 * ``deepspeed`` — DeepSpeed: ZeRO stages 0–3; pipeline parallelism (``PipelineModule``) only with ZeRO ≤ 1
   ("ZeRO stages 2 and 3 are not compatible with pipeline parallelism", DeepSpeed pipeline docs);
-  ``deepspeed.checkpointing`` recomputes whole layers. Its AutoTP training and Ulysses sequence parallelism
-  are newer and not modelled here. LoRA/QLoRA through PEFT (PEFT docs "DeepSpeed").
+  ``deepspeed.checkpointing`` recomputes whole layers. AutoTP training (``"tensor_parallel": {"autotp_size": N}``,
+  DeepSpeed ≥ 0.16.4: deepspeed.ai tutorial "Automatic Tensor Parallelism (Training)") splits a Hugging Face model's
+  linears Megatron-style (column then row parallel, one all-reduce per block and pass, no sequence parallelism)
+  with ZeRO 0–2 over the data-parallel ranks: entered only (the plan search does not try it: newer than the rest of
+  the table), refused with ZeRO-3 or PP. Ulysses sequence parallelism is not modelled. LoRA/QLoRA through PEFT (PEFT
+  docs "DeepSpeed"); AutoTP with PEFT adapters is not documented (refused like every PEFT tool's TP).
 * ``fsdp`` — PyTorch FSDP2 as torchtitan applies it (Liang et al. 2024, "TorchTitan", arXiv:2410.06511):
   DDP, ``SHARD_GRAD_OP`` (ZeRO-2) or ``FULL_SHARD`` (ZeRO-3) composed with tensor parallelism (DTensor, with
   sequence parallelism by default: ``parallelism.enable_sequence_parallel``), pipeline parallelism
@@ -130,6 +134,13 @@ class FrameworkSupport:
     #: the ZeRO stages the plan search tries (None: every stage it runs); Megatron-FSDP's ``optim_grads``
     #: (ZeRO-2) is runnable but no published recipe uses it (core/megatron_fsdp.py)
     searched_zero: tuple[int, ...] | None = None
+    #: tensor parallelism tried by the plan search (False: entered only), the highest ZeRO stage it runs with, and
+    #: whether it composes with pipeline parallelism. DeepSpeed's AutoTP training: "ZeRO Optimization: … (Stage 0,
+    #: 1, or 2)", no sequence parallelism, no documented pipeline composition (deepspeed.ai tutorial "Automatic Tensor
+    #: Parallelism (Training)"; DeepSpeed ``blogs/huggingface-tp``: deepspeed ≥ 0.16.4)
+    tp_searched: bool = True
+    tp_max_zero: int = 3
+    tp_with_pp: bool = True
 
 
 FRAMEWORKS: dict[str, FrameworkSupport] = {
@@ -142,10 +153,10 @@ FRAMEWORKS: dict[str, FrameworkSupport] = {
         source="Transformers docs: Efficient training on multiple GPUs, DeepSpeed, FSDP",
         fp8_recipes=("te_delayed", "te_current", "torchao_tensorwise", "torchao_rowwise")),
     "deepspeed": FrameworkSupport(
-        id="deepspeed", name="DeepSpeed", tensor_parallel=False, pipeline_parallel=True, context_parallel=False,
+        id="deepspeed", name="DeepSpeed", tensor_parallel=True, pipeline_parallel=True, context_parallel=False,
         expert_parallel=False, sequence_parallel=False, interleaved_pipeline=False, zero_stages=(0, 1, 2, 3),
         pipeline_max_zero=1, recompute=("none", "full"), methods=("pretrain", "full", "lora", "qlora"),
-        fused_kernels=False,
+        fused_kernels=False, tp_searched=False, tp_max_zero=2, tp_with_pp=False,
         setup=QT_TRANSLATE_NOOP(CTX, "needs a DeepSpeed config; pipeline parallelism needs the model as a "
                                      "PipelineModule"),
         source="DeepSpeed docs: ZeRO, pipeline parallelism (ZeRO-2/3 not compatible with PP), activation "
@@ -269,7 +280,7 @@ def support(framework: str) -> FrameworkSupport:
 
 
 def unsupported(framework: str, method: str, *, tp: int = 1, pp: int = 1, cp: int = 1, ep: int = 1,
-                zero: int = 0, vpp: int = 1, offload_params: bool = False) -> Msg | None:
+                zero: int = 0, vpp: int = 1, offload_params: bool = False, sp: bool = False) -> Msg | None:
     """Why ``framework`` cannot run this layout (a translatable message naming what it does run), or None.
 
     Read from the one table above: an explicit choice outside it is an error, never estimated silently."""
@@ -292,6 +303,12 @@ def unsupported(framework: str, method: str, *, tp: int = 1, pp: int = 1, cp: in
         bad.append(f"ZeRO-{zero}")
     elif pp > 1 and zero > f.pipeline_max_zero:
         bad.append(f"ZeRO-{zero} with PP")
+    elif tp > 1 and zero > f.tp_max_zero:
+        bad.append(f"ZeRO-{zero} with TP")
+    if tp > 1 and pp > 1 and not f.tp_with_pp:
+        bad.append("TP with PP")
+    if sp and tp > 1 and f.tensor_parallel and not f.sequence_parallel:
+        bad.append("sequence_parallel")  # the field, as the user wrote it (DeepSpeed AutoTP has none)
     if method not in f.methods:
         bad.append(method)
     if offload_params and not f.param_offload:

@@ -74,7 +74,7 @@ from .recompute import RECOMPUTE_LABELS  # noqa: E402,F401  (the policies' displ
 ZERO_BY_FRAMEWORK = {k: f.zero_stages for k, f in FRAMEWORKS.items()}
 #: the stages the search tries (frameworks.FrameworkSupport.searched_zero)
 SEARCHED_ZERO = {k: (f.searched_zero or f.zero_stages) for k, f in FRAMEWORKS.items()}
-TP_FRAMEWORKS = tuple(k for k in FRAMEWORK_ORDER if FRAMEWORKS[k].tensor_parallel)
+TP_FRAMEWORKS = tuple(k for k in FRAMEWORK_ORDER if FRAMEWORKS[k].tensor_parallel and FRAMEWORKS[k].tp_searched)
 PP_FRAMEWORKS = tuple(k for k in FRAMEWORK_ORDER if FRAMEWORKS[k].pipeline_parallel)
 # index of every framework value (the engines, then the fine-tuning tools a scenario may name)
 FRAMEWORK_INDEX = {k: i for i, k in enumerate(FRAMEWORK_ORDER + FRAMEWORK_TOOLS)}
@@ -409,7 +409,7 @@ def _enum_setup(ctx: SearchContext, max_gpus: int) -> dict:
     rules_on = s.constraints.rules if ctx.rules_on else None
     tps = [v for v in _powers_of_two_upto(g) if arch.num_heads % v == 0 and (arch.num_kv_heads % v == 0 or v <= 1)]
     model_parallel = sup.peft_model_parallel or t.method not in ("lora", "qlora")  # core/frameworks.py
-    if not (sup.tensor_parallel and model_parallel):
+    if not (sup.tensor_parallel and sup.tp_searched and model_parallel):
         tps = [1]
     pps = [p for p in PP_CHOICES if p <= arch.num_layers] if sup.pipeline_parallel and model_parallel else [1]
     if rules_on is not None and rules_on.pipeline_layers:
