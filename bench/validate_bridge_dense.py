@@ -352,6 +352,8 @@ def doc_section() -> list[str]:
         "",
         *_before_after(ft, FT_BEFORE, lambda r: (r["row"][1], r["row"][3])),
         "",
+        *fsdp_doc_lines(),
+        "",
         "What still misses, and why (no factor is added for any of them):",
         "",
         "- **GB200 runs 5–9% too fast** (signed median of its FP8 rows). The catalogue's GB200 peak is 11% above "
@@ -385,6 +387,76 @@ def doc_section() -> list[str]:
     ]
 
 
+#: The Megatron FSDP rows through the scenario path (``evaluate``, what the app and CLI run) before issue 35 round 4's
+#: Megatron-FSDP work (main at 63ad561): every one refused with "Megatron-Core does not run ZeRO-3 for pretrain"
+#: (core/frameworks.py listed ZeRO 0/1 only), so they were scored by calling the time model directly (``results``).
+FSDP_SCENARIO_BEFORE = "refused (Megatron-Core does not run ZeRO-3)"
+
+
+#: the same 12 rows through the time model directly, before (main at 63ad561, generic ZeRO-3): rows, median |error|,
+#: p90 |error|, signed median
+FSDP_DIRECT_BEFORE = (12, 0.0750, 0.1309, 0.0692)
+
+
+def fsdp_doc_lines() -> list[str]:
+    """The Megatron-FSDP paragraph and table of docs/validation_time.md (issue 35 round 4, helper mfsdp)."""
+    sp = scenario_path_results()
+    n, med, p90, sgn = stats(sp)
+    n0, med0, p900, sgn0 = FSDP_DIRECT_BEFORE
+    return [
+        "Megatron-FSDP rows (`zero 3`, issue 35 round 4): before, `evaluate()` refused every one (\"Megatron-Core does "
+        "not run ZeRO-3\") and this table scored them by calling the time model directly. Megatron-FSDP is now a "
+        "stack a user enters and the search proposes (`core/megatron_fsdp.py`: sharded FP8/BF16 compute weights "
+        "beside fp32 main weights, BF16 main gradients and reduce-scatter, two units' gathered weights and "
+        "gradients in flight, embedding/output layer kept gathered and gathered once per step, no copies around "
+        "the collectives, TE's FP8 cast per micro-batch without `--fp8-param-gather`). Through the scenario path "
+        f"the {n} rows now evaluate: modelled median |error| {med0:.1%} → {med:.1%}, p90 {p900:.1%} → {p90:.1%}, "
+        f"signed {sgn0:+.1%} → {sgn:+.1%} (before = the direct time-model call). Two things the user still sees "
+        "differently from the published run: the GB200 rows do not fit in memory as entered, because Bridge's "
+        "recipes also offload 20–92 layers' activations to the Grace CPU (`cpu_offloading_num_layers`, "
+        "`scripts/performance/configs/llama/llama3_workload_base_configs.py` before NVIDIA-NeMo/Megatron-Bridge "
+        "c8327cfc2), which the scenario cannot express for Megatron; and the figure shown is capped by the MFU "
+        "ceiling of the class (no published GB200 run in it: the ceiling falls back to a Megatron-LM README H100 row, 48% MFU).",
+        "",
+        *scenario_path_lines(sp),
+    ]
+
+
+def scenario_path_results() -> list[dict]:
+    """The Megatron FSDP rows (``zero 3``) as a user enters them, through :func:`gpuplanner.core.evaluate.evaluate`:
+    the modelled tokens/s per GPU (before the MFU ceiling), the figure the plan shows (after it), memory and fit."""
+    from gpuplanner.core.evaluate import evaluate
+
+    out = []
+    for row in ROWS:
+        if not row[8]:
+            continue
+        res = {"row": row, "pub": row[-1], "pred": None, "shown": None, "why": "", "mem": None, "fits": None}
+        try:
+            ev = evaluate(scenario_from_dict(scenario(row)))
+        except ScenarioError as e:
+            res["why"] = str(e)
+        else:
+            res["pred"] = (ev.time_modelled or ev.time).tokens_per_s_per_gpu
+            res["shown"] = ev.time.tokens_per_s_per_gpu
+            res["mem"], res["fits"] = ev.memory_total_gib, ev.fits
+        out.append(res)
+    return out
+
+
+def scenario_path_lines(res: list[dict]) -> list[str]:
+    out = ["| source | system | model | GPUs | GBS/MBS | TP | published | modelled (error) | shown (MFU ceiling) | "
+           "GiB/GPU | fits |", "|---|---|---|---:|---|---:|---:|---:|---:|---:|---|"]
+    for r in res:
+        src, system, model, prec, n, gbs, mbs, seq, fsdp, tp, pp, cp, vp, pub = r["row"]
+        if r["pred"] is None:
+            out.append(f"| {src} | {system} | {model} | {n} | {gbs}/{mbs} | {tp} | {pub:,} | {r['why']} | | | |")
+            continue
+        out.append(f"| {src} | {system} | {model} | {n} | {gbs}/{mbs} | {tp} | {pub:,} | {r['pred']:,.0f} "
+                   f"({r['pred'] / pub - 1:+.1%}) | {r['shown']:,.0f} | {r['mem']:.0f} | {'yes' if r['fits'] else 'no'} |")
+    return out
+
+
 def main() -> int:
     res = results()
     print("\n".join(row_lines(res)))
@@ -395,6 +467,12 @@ def main() -> int:
     print("\n".join(ft_row_lines(ft)))
     print()
     print("\n".join(ft_group_lines(ft)))
+    sp = scenario_path_results()
+    print()
+    print(f"Megatron FSDP rows through the scenario path (before: {FSDP_SCENARIO_BEFORE}):")
+    print("\n".join(scenario_path_lines(sp)))
+    n, med, p90, sgn = stats(sp)
+    print(f"modelled: {n} rows, median |error| {med:.1%}, p90 {p90:.1%}, signed median {sgn:+.1%}")
     return 0
 
 

@@ -25,6 +25,8 @@ ALLOWED = {
     # torchtune (LoRA on FSDP2), Huawei's MindSpeed adapter and what it replaces on Ascend
     "torchtune", "MindSpeed", "Transformer", "Engine", "Apex",
     "CUDA", "NCCL",
+    # Megatron-FSDP and the flags that run it, as the user types them (core/search.py's layout line)
+    "Megatron-FSDP", "use-megatron-fsdp", "data-parallel-sharding-strategy", "optim_grads_params", "fsdp_dtensor",
     # serving engines' product names (inference.engine)
     "vLLM", "SGLang", "TensorRT", "LLM",
 }

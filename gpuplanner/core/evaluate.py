@@ -484,7 +484,25 @@ def _plan_messages(r: Any, est: Any, price: Any, warnings: tuple) -> list[Msg]:
         messages.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No rental price for {gpu}: enter a quote."),
                             {"gpu": r.gpu.name}))
     messages += _nic_default_message(s)
+    messages += _mfsdp_message(s, r.gpu.id)
     return messages
+
+
+def _mfsdp_message(s: Scenario, gpu_id: str) -> list[Msg]:
+    """Megatron-FSDP with TP or CP before Blackwell: Megatron-LM warns against it (core/megatron_fsdp.py); the plan
+    search leaves such layouts out, an entered one is estimated and told."""
+    from . import megatron_fsdp as mfsdpmod
+    from .frameworks import engine_of
+    from .timing import gpu_generation
+
+    p = s.parallel
+    if not mfsdpmod.search_excludes(engine_of(s.training.framework), gpu_generation(gpu_id), p.zero, p.tp,
+                                    p.cp).any():
+        return []
+    return [Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "Megatron-FSDP with tensor or context parallelism on GPUs before Blackwell: Megatron-LM advises against "
+             "it (sequence parallelism wants CUDA_DEVICE_MAX_CONNECTIONS=1, Megatron-FSDP refuses it); expect the "
+             "TP/CP communication to overlap worse than estimated, or use TP 1 with more data parallelism."), {})]
 
 
 def _nic_default_message(s: Scenario) -> list[Msg]:
@@ -640,7 +658,7 @@ def _check_framework(s: Scenario) -> None:
     """An explicit layout the framework cannot run (core/frameworks.py) is an error naming what it runs."""
     p = s.parallel
     why = unsupported(s.training.framework, s.training.method, tp=p.tp, pp=p.pp, cp=p.cp, ep=p.ep, zero=p.zero,
-                      vpp=p.vpp)
+                      vpp=p.vpp, offload_params=p.offload_params, sp=p.sequence_parallel)
     if why is not None:  # said, never estimated silently
         raise ScenarioError(MsgStr.make(why.context, why.text, **why.params), field="training.framework")
 
@@ -905,7 +923,7 @@ def _layout_axes(arch: Any, sup: Any, seq_len: int, cp: int, g: int,
     layers, sequence and experts, as far as the framework runs them; TP inside one server of ``g`` GPUs."""
     tps = [v for v in _pow2_upto(g) if arch.num_heads % v == 0 and (arch.num_kv_heads % v == 0 or v <= 1)]
     model_parallel = sup.peft_model_parallel or method not in ("lora", "qlora")  # core/frameworks.py
-    if not (sup.tensor_parallel and model_parallel):
+    if not (sup.tensor_parallel and sup.tp_searched and model_parallel):
         tps = [1]
     pps = ([v for v in _pow2_upto(arch.num_layers) if arch.num_layers % v == 0]
            if sup.pipeline_parallel and model_parallel else [1])
@@ -983,8 +1001,8 @@ def memory_by_gpu_count(scenario: Scenario, models: ModelSource | None = None, c
     sup = FRAMEWORKS[t.framework]
     g = max(1, h.gpus_per_node)
     tps, pps, cps, eps = _layout_axes(arch, sup, t.seq_len, p.cp, g, t.method)
-    offload_params = bool(p.offload_params) and 3 in sup.zero_stages
-    zeros = (3,) if offload_params else tuple(sup.zero_stages)
+    offload_params = bool(p.offload_params) and 3 in sup.zero_stages and sup.param_offload
+    zeros = (3,) if offload_params else tuple(sup.searched_zero or sup.zero_stages)
     gbs = t.global_batch_size
     mbs = t.micro_batch_size
     kw = memory_kwargs(r0)

@@ -14,8 +14,12 @@ Sources, per row:
   selective policy. LoRA/QLoRA through PEFT.
 * ``deepspeed`` — DeepSpeed: ZeRO stages 0–3; pipeline parallelism (``PipelineModule``) only with ZeRO ≤ 1
   ("ZeRO stages 2 and 3 are not compatible with pipeline parallelism", DeepSpeed pipeline docs);
-  ``deepspeed.checkpointing`` recomputes whole layers. Its AutoTP training and Ulysses sequence parallelism
-  are newer and not modelled here. LoRA/QLoRA through PEFT (PEFT docs "DeepSpeed").
+  ``deepspeed.checkpointing`` recomputes whole layers. AutoTP training (``"tensor_parallel": {"autotp_size": N}``,
+  DeepSpeed ≥ 0.16.4: deepspeed.ai tutorial "Automatic Tensor Parallelism (Training)") splits a Hugging Face model's
+  linears Megatron-style (column then row parallel, one all-reduce per block and pass, no sequence parallelism)
+  with ZeRO 0–2 over the data-parallel ranks: entered only (the plan search does not try it: newer than the rest of
+  the table), refused with ZeRO-3 or PP. Ulysses sequence parallelism is not modelled. LoRA/QLoRA through PEFT (PEFT
+  docs "DeepSpeed"); AutoTP with PEFT adapters is not documented (refused like every PEFT tool's TP).
 * ``fsdp`` — PyTorch FSDP2 as torchtitan applies it (Liang et al. 2024, "TorchTitan", arXiv:2410.06511):
   DDP, ``SHARD_GRAD_OP`` (ZeRO-2) or ``FULL_SHARD`` (ZeRO-3) composed with tensor parallelism (DTensor, with
   sequence parallelism by default: ``parallelism.enable_sequence_parallel``), pipeline parallelism
@@ -27,11 +31,19 @@ Sources, per row:
   torchtitan is recent and not modelled. LoRA/QLoRA: torchtune's FSDP2 recipes and Answer.AI's FSDP-QLoRA.
 * ``megatron`` — Megatron-Core / Megatron-LM: tensor (with sequence parallelism, Korthikanti et al. 2022),
   pipeline (1F1B and the interleaved schedule, Narayanan et al. 2021, arXiv:2104.04473), context and expert
-  parallelism, the distributed optimizer (ZeRO-1: ``--use-distributed-optimizer``), selective
+  parallelism, the distributed optimizer (ZeRO-1: ``--use-distributed-optimizer``), Megatron-FSDP (ZeRO-3:
+  ``--use-megatron-fsdp --data-parallel-sharding-strategy optim_grads_params``, Megatron-Core ≥ 0.14; ZeRO-2 is its
+  ``optim_grads`` strategy, entered only, not searched; composes with
+  TP, PP, CP and EP: Megatron-LM ``docs/user-guide/features/megatron_fsdp.md``, Megatron-Bridge
+  ``docs/training/megatron-fsdp.md``; Bridge's performance recipes run it, e.g. Llama 3 8B on H100 and Llama 3 70B
+  on GB200; mechanics in :mod:`core.megatron_fsdp`; it has no parameter CPU offload), selective
   (``--recompute-activations``: ``megatron_selective``) or full (``--recompute-granularity full``, on all or
   ``--recompute-num-layers`` layers with ``--recompute-method uniform|block``) recomputation; pretraining and
   full fine-tuning (Megatron-LM has no LoRA; NeMo adds it on top). Layers must divide evenly into the pipeline
-  stages unless uneven first/last stages are configured (``megatron/training/arguments.py``).
+  stages unless uneven first/last stages are configured (``megatron/training/arguments.py``). LoRA: Megatron-LM
+  itself has none; Megatron-Bridge (framework ``megatron-bridge``, and NeMo 2.0 before it) trains LoRA on
+  Megatron-Core models with TP, PP and the interleaved schedule (``src/megatron/bridge/peft/lora.py``; its performance tables publish Llama 3 70B LoRA at
+  TP 2 PP 4 VP 20 on H100); QLoRA is not offered (no 4-bit base weights in Megatron-Core).
 
 Fine-tuning tools (one row each; ``engine`` is the framework above whose byte conventions and communication
 they run, :func:`tool_mechanics` what they change on top; the scenario applies each tool's default activation
@@ -40,7 +52,9 @@ recomputation when ``training.recompute`` is not given, ``scenario._TOOL_RECOMPU
 * ``llamafactory`` — LLaMA-Factory (hiyouga/LLaMA-Factory): the HF Trainer with PEFT; gradient checkpointing is
   on unless ``disable_gradient_checkpointing`` (``src/llamafactory/hparams/model_args.py``: default False;
   ``model/model_utils/checkpointing.py`` enables it for every decoder layer); ships DeepSpeed configs
-  ``examples/deepspeed/ds_z0/z2/z3_config.json`` and ``ds_z2/z3_offload_config.json`` (``overlap_comm``
+  ``examples/deepspeed/ds_z0/z2/z3_config.json`` and ``ds_z2/z3_offload_config.json`` (ZeRO-1 has no shipped file,
+  but ``deepspeed:`` is the Trainer's own argument and takes any DeepSpeed config, so ZeRO-1 runs too; DeepSpeed's
+  own ``overlap_comm`` default, off, holds for it) (``overlap_comm``
   false since 2025-10, true before: ``overlap.DS_TOOL_OVERLAP``) and FSDP through Accelerate; Liger kernels and Unsloth's checkpointing only when asked
   (``enable_liger_kernel``, ``use_unsloth_gc``: default False). Trains sft, dpo, kto, orpo, simpo (its
   ``pref_loss``), reward models and PPO (``stage: ppo``).
@@ -120,6 +134,23 @@ class FrameworkSupport:
     vendors: tuple[str, ...] = ()
     #: recomputation policies with LoRA/QLoRA where the PEFT program differs from the row's (None: ``recompute``)
     peft_recompute: tuple[str, ...] | None = None
+    #: parameter CPU offload under ZeRO-3 (``parallel.offload_params``: DeepSpeed ``offload_param``, FSDP
+    #: ``CPUOffload(offload_params=True)``); Megatron-FSDP has none (core/megatron_fsdp.py)
+    param_offload: bool = True
+    #: the methods the plan search tries this framework for when the user names none (None: every method it
+    #: runs). Megatron-Core's LoRA comes through Megatron-Bridge/NeMo, not Megatron-LM: a user who names framework
+    #: ``megatron`` (or lists it in ``constraints.framework_candidates``) gets it, the default LoRA search does not
+    searched_methods: tuple[str, ...] | None = None
+    #: the ZeRO stages the plan search tries (None: every stage it runs); Megatron-FSDP's ``optim_grads``
+    #: (ZeRO-2) is runnable but no published recipe uses it (core/megatron_fsdp.py)
+    searched_zero: tuple[int, ...] | None = None
+    #: tensor parallelism tried by the plan search (False: entered only), the highest ZeRO stage it runs with, and
+    #: whether it composes with pipeline parallelism. DeepSpeed's AutoTP training: "ZeRO Optimization: … (Stage 0,
+    #: 1, or 2)", no sequence parallelism, no documented pipeline composition (deepspeed.ai tutorial "Automatic Tensor
+    #: Parallelism (Training)"; DeepSpeed ``blogs/huggingface-tp``: deepspeed ≥ 0.16.4)
+    tp_searched: bool = True
+    tp_max_zero: int = 3
+    tp_with_pp: bool = True
 
 
 FRAMEWORKS: dict[str, FrameworkSupport] = {
@@ -132,10 +163,10 @@ FRAMEWORKS: dict[str, FrameworkSupport] = {
         source="Transformers docs: Efficient training on multiple GPUs, DeepSpeed, FSDP",
         fp8_recipes=("te_delayed", "te_current", "torchao_tensorwise", "torchao_rowwise")),
     "deepspeed": FrameworkSupport(
-        id="deepspeed", name="DeepSpeed", tensor_parallel=False, pipeline_parallel=True, context_parallel=False,
+        id="deepspeed", name="DeepSpeed", tensor_parallel=True, pipeline_parallel=True, context_parallel=False,
         expert_parallel=False, sequence_parallel=False, interleaved_pipeline=False, zero_stages=(0, 1, 2, 3),
         pipeline_max_zero=1, recompute=("none", "full"), methods=("pretrain", "full", "lora", "qlora"),
-        fused_kernels=False,
+        fused_kernels=False, tp_searched=False, tp_max_zero=2, tp_with_pp=False,
         setup=QT_TRANSLATE_NOOP(CTX, "needs a DeepSpeed config; pipeline parallelism needs the model as a "
                                      "PipelineModule"),
         source="DeepSpeed docs: ZeRO, pipeline parallelism (ZeRO-2/3 not compatible with PP), activation "
@@ -158,13 +189,13 @@ FRAMEWORKS: dict[str, FrameworkSupport] = {
         fp8_recipes=("torchao_tensorwise", "torchao_rowwise")),
     "megatron": FrameworkSupport(
         id="megatron", name="Megatron-Core", tensor_parallel=True, pipeline_parallel=True, context_parallel=True,
-        expert_parallel=True, sequence_parallel=True, interleaved_pipeline=True, zero_stages=(0, 1),
-        pipeline_max_zero=1, recompute=("none", "megatron_selective", "full"), methods=("pretrain", "full"),
-        fused_kernels=True,
+        expert_parallel=True, sequence_parallel=True, interleaved_pipeline=True, zero_stages=(0, 1, 2, 3),
+        pipeline_max_zero=3, recompute=("none", "megatron_selective", "full"), methods=("pretrain", "full"),
+        fused_kernels=True, param_offload=False, searched_zero=(0, 1, 3),
         setup=QT_TRANSLATE_NOOP(CTX, "needs Megatron checkpoints (convert Hugging Face weights) and a tested "
                                      "image; ask the vendor for a pre-configured Megatron-LM"),
         source="Narayanan et al. 2021 (arXiv:2104.04473); Korthikanti et al. 2022 (arXiv:2205.05198); "
-               "Megatron-LM docs and megatron/training/arguments.py",
+               "Megatron-LM docs and megatron/training/arguments.py; Megatron-FSDP feature guide",
         fp8_recipes=("te_delayed", "te_current", "te_mxfp8")),
 }
 
@@ -174,7 +205,7 @@ _TOOLS = {
     "llamafactory": FrameworkSupport(
         id="llamafactory", name="LLaMA-Factory", tensor_parallel=False, pipeline_parallel=False,
         context_parallel=False, expert_parallel=False, sequence_parallel=False, interleaved_pipeline=False,
-        zero_stages=(0, 2, 3), pipeline_max_zero=3, recompute=("none", "full"), methods=("pretrain",) + _FT,
+        zero_stages=(0, 1, 2, 3), pipeline_max_zero=3, recompute=("none", "full"), methods=("pretrain",) + _FT,
         fused_kernels=False, engine="hf", default_recompute="full",
         objectives=("sft", "dpo", "ipo", "kto", "orpo", "simpo", "reward", "ppo"),
         setup=QT_TRANSLATE_NOOP(CTX, "llamafactory-cli with a YAML; DeepSpeed ZeRO-0/2/3 configs are shipped"),
@@ -215,9 +246,9 @@ _TOOLS = {
         # through Transformer Engine. No QLoRA in the Megatron path (bitsandbytes only on Hugging Face modules).
         id="megatron-bridge", name="NeMo / Megatron-Bridge", tensor_parallel=True, pipeline_parallel=True,
         context_parallel=True, expert_parallel=True, sequence_parallel=True, interleaved_pipeline=True,
-        zero_stages=(0, 1), pipeline_max_zero=1, recompute=("none", "megatron_selective", "full"),
+        zero_stages=(0, 1, 2, 3), pipeline_max_zero=3, recompute=("none", "megatron_selective", "full"),
         methods=("pretrain", "full", "lora"), fused_kernels=True, engine="megatron", default_recompute="none",
-        objectives=("sft",), peft_model_parallel=True,
+        objectives=("sft",), peft_model_parallel=True, param_offload=False, searched_zero=(0, 1, 3),
         setup=QT_TRANSLATE_NOOP(CTX, "Megatron-Bridge recipes (NeMo framework container); converts Hugging Face "
                                      "weights itself (AutoBridge)"),
         source="NVIDIA-NeMo/Megatron-Bridge src/megatron/bridge/recipes/llama/llama3.py, peft/lora.py, "
@@ -283,7 +314,7 @@ def support(framework: str) -> FrameworkSupport:
 
 
 def unsupported(framework: str, method: str, *, tp: int = 1, pp: int = 1, cp: int = 1, ep: int = 1,
-                zero: int = 0, vpp: int = 1) -> Msg | None:
+                zero: int = 0, vpp: int = 1, offload_params: bool = False, sp: bool = False) -> Msg | None:
     """Why ``framework`` cannot run this layout (a translatable message naming what it does run), or None.
 
     Read from the one table above: an explicit choice outside it is an error, never estimated silently."""
@@ -306,10 +337,27 @@ def unsupported(framework: str, method: str, *, tp: int = 1, pp: int = 1, cp: in
         bad.append(f"ZeRO-{zero}")
     elif pp > 1 and zero > f.pipeline_max_zero:
         bad.append(f"ZeRO-{zero} with PP")
+    elif tp > 1 and zero > f.tp_max_zero:
+        bad.append(f"ZeRO-{zero} with TP")
+    if tp > 1 and pp > 1 and not f.tp_with_pp:
+        bad.append("TP with PP")
+    if sp and tp > 1 and f.tensor_parallel and not f.sequence_parallel:
+        bad.append("sequence_parallel")  # the field, as the user wrote it (DeepSpeed AutoTP has none)
     if method not in f.methods:
         bad.append(method)
+    if offload_params and not f.param_offload:
+        bad.append("offload_params")  # the field, as the user wrote it
     if not bad:
         return None
+    if method not in f.methods:
+        # the method alone: say which frameworks on the same engine run it (Megatron-Core's LoRA: Megatron-Bridge)
+        same = [g.name for g in FRAMEWORKS.values()
+                if (g.engine or g.id) == (f.engine or f.id) and g.id != f.id and method in g.methods]
+        msg = (QT_TRANSLATE_NOOP(CTX, "{fw} does not run {method} ({source}); on the same engine {alts} does. "
+                                      "Choose another framework.") if same else
+               QT_TRANSLATE_NOOP(CTX, "{fw} does not run {method} ({source}). Choose another framework."))
+        return Msg(CTX, msg, {"fw": f.name, "method": method, "what": method, "source": f.source,
+                              "alts": ", ".join(same)})
     runs = ["DDP"] + [f"ZeRO-{z}" for z in f.zero_stages if z]
     if f.tensor_parallel and (f.peft_model_parallel or not peft):
         runs.append("TP")
@@ -367,7 +415,13 @@ def frameworks_for(method: str, allowed=None, objective: str = "sft") -> tuple[s
         if tools:
             return tools
     ok = set(allowed) if allowed else set(ORDER)
-    return tuple(f for f in ORDER + TOOLS if f in ok and method in FRAMEWORKS[f].methods)
+
+    def runs(f: str) -> bool:
+        sup = FRAMEWORKS[f]
+        listed = sup.methods if allowed or sup.searched_methods is None else sup.searched_methods
+        return method in listed
+
+    return tuple(f for f in ORDER + TOOLS if f in ok and runs(f))
 
 
 def overlap_defaults(framework: str, zero: int, vpp: int, pp: int, sp: bool) -> dict[str, bool]:

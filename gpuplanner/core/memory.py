@@ -19,7 +19,9 @@ Sources:
   - ``deepspeed`` — the ZeRO paper's layout: 2 + 2 + 12 (DeepSpeed ZeRO docs, "memory requirements").
   - ``megatron`` — bf16 weights (2) + fp32 main gradients (4) + fp32 master (4) + Adam (8) = 18; the
     distributed optimizer shards the 12 optimizer bytes over data parallelism (Megatron-LM
-    ``docs/source/distrib_optimizer.md``, table "6 + 12/d").
+    ``docs/source/distrib_optimizer.md``, table "6 + 12/d"). With ZeRO-3 Megatron runs Megatron-FSDP
+    (:mod:`core.megatron_fsdp`): 16-bit (or FP8) compute weights, fp32 main weights, Adam and 16-bit main gradients,
+    all sharded; two units' gathered weights and gradients and the embedding/output layer held whole.
   - ``fsdp`` — PyTorch FSDP2 with ``MixedPrecisionPolicy(param_dtype=bf16, reduce_dtype=fp32)``: sharded
     fp32 parameters (4) and gradients (4), AdamW (8); unsharded bf16 parameters of the layer being run
     and the one prefetched (PyTorch FSDP2 ``fully_shard`` docs). As torchtitan applies it: the shard group
@@ -79,6 +81,7 @@ from dataclasses import dataclass
 from .arrayops import ops_for as _xp
 from . import recompute as rc
 from . import fp8 as fp8mod
+from . import megatron_fsdp as mfsdpmod
 
 from .architecture import ModelArch
 from .params import ParamCount, base_linear_params, count_params, lora_params
@@ -986,7 +989,9 @@ def memory_arrays(
     kbit_on = xp.asarray(bool(kbit_fp32) and method == "qlora" and framework == "hf" and precision != "fp32"
                          and bool(master_weights)) & (zero == 0)
     # torchao enable_fsdp_float8_all_gather: FSDP2 gathers (and holds gathered) weights in FP8 (core/fp8.py)
-    gathered_b = 1.0 if fp8mod.all_gather_in_fp8(framework, precision, fp8_recipe, fp8_all_gather) else 2.0
+    # FP8 gathers: torchao's FSDP2 float8 all-gather, or Megatron's --fp8-param-gather (weights kept in FP8)
+    gathered_b = 1.0 if (fp8mod.all_gather_in_fp8(framework, precision, fp8_recipe, fp8_all_gather)
+                         or fp8mod.megatron_fp8_param_gather(framework, precision, fp8_recipe, fp8_all_gather)) else 2.0
     w_b, g_b, master_b, ddp_b = sbytes.weight, sbytes.grad, sbytes.master, sbytes.ddp_buckets
     if framework == "hf":
         # With ZeRO on, the HF Trainer hands the model states to DeepSpeed: its convention applies.
@@ -1004,6 +1009,14 @@ def memory_arrays(
         head_frac = m.V * m.h / max(m.params.language, 1)
         copied = xp.where(xp.asarray(recompute) == rc.FULL, head_frac, _autocast_copied_fraction(m))
         w_b = xp.where(zero > 0, w_b, 4.0 + 2.0 * copied)
+    # Megatron-FSDP (core/megatron_fsdp.py): sharded compute weights (FP8 under --fp8-param-gather) beside the fp32
+    # main weights; main gradients in the compute dtype
+    mfsdp = mfsdpmod.applies(framework, zero)
+    mfsdp2 = mfsdpmod.applies(framework, zero, 2)  # optim_grads: weights whole, gradients sharded
+    if framework == "megatron" and np.any(mfsdp | mfsdp2):
+        fp8_gather = gathered_b == 1.0
+        w_b = xp.where(mfsdp, mfsdpmod.weight_bytes(precision, fp8_recipe, fp8_gather), w_b)
+        g_b = xp.where(mfsdp | mfsdp2, mfsdpmod.grad_bytes(precision), g_b)
     if optimizer == "adafactor":
         moments_b = m.adafactor_bytes_per_param
     else:
@@ -1288,6 +1301,15 @@ def memory_arrays(
             activation_dtype_bytes(precision) * m.V * m.h / tp + layer_gathered_b * layer_full, xp)
         gather = xp.where(ph_on, peak - tail, gather)
         loss_extra = xp.where(ph_on, peak_hw - peak, loss_extra)
+    if framework == "megatron" and np.any(mfsdp):
+        # Megatron-FSDP: two units' gathered weights and un-sharded gradients, the non-unit modules held whole
+        # (mfsdpmod.buffer_bytes); LoRA's frozen base has no gradient buffer
+        nu = mfsdpmod.non_unit_params(m.first_extra, m.last_extra, m.tied, pp_i)
+        unit_g = 0.0 if lora_like else g_b
+        gather = xp.where(mfsdp, mfsdpmod.buffer_bytes(layer_full, layer_gathered_b, unit_g, nu, tp), gather)
+    if framework == "megatron" and np.any(mfsdp2):
+        # optim_grads: two units' un-sharded gradients only (the weights stay whole)
+        gather = xp.where(mfsdp2, mfsdpmod.UNITS_IN_FLIGHT * layer_full * (0.0 if lora_like else g_b), gather)
     # ZeRO-3 allocates its gradient reduce bucket whole when the optimizer is built (deepspeed/runtime/zero/
     # stage3.py: ``__ipg_bucket_flat_buffer = torch.empty(self.reduce_bucket_size, dtype=self.dtype, ...)``), at
     # the same default of 5e8 elements, whatever the model's size (framework deepspeed: the HF engine's ZeRO-3 may

@@ -61,6 +61,7 @@ from .params import tier as tier_of
 from .scenario import Scenario
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
 from . import timing
+from . import megatron_fsdp as mfsdpmod
 from .catalog_hw import (custom_gpu_record, get_gpu, get_network, load_gpus, lookup_gpu, peak_tflops,
                          region_for_currency)
 from .estimate import Resolved, tier_guidance, _facts_for, memory_kwargs, trainable_params
@@ -72,7 +73,9 @@ RECOMPUTE_NAMES = RECOMPUTE_POLICIES  # indexed by code (core/recompute.py)
 from .recompute import RECOMPUTE_LABELS  # noqa: E402,F401  (the policies' display names; context "Plan")
 # what each framework runs, read from the one table (core/frameworks.py, with sources)
 ZERO_BY_FRAMEWORK = {k: f.zero_stages for k, f in FRAMEWORKS.items()}
-TP_FRAMEWORKS = tuple(k for k in FRAMEWORK_ORDER if FRAMEWORKS[k].tensor_parallel)
+#: the stages the search tries (frameworks.FrameworkSupport.searched_zero)
+SEARCHED_ZERO = {k: (f.searched_zero or f.zero_stages) for k, f in FRAMEWORKS.items()}
+TP_FRAMEWORKS = tuple(k for k in FRAMEWORK_ORDER if FRAMEWORKS[k].tensor_parallel and FRAMEWORKS[k].tp_searched)
 PP_FRAMEWORKS = tuple(k for k in FRAMEWORK_ORDER if FRAMEWORKS[k].pipeline_parallel)
 # index of every framework value (the engines, then the fine-tuning tools a scenario may name)
 FRAMEWORK_INDEX = {k: i for i, k in enumerate(FRAMEWORK_ORDER + FRAMEWORK_TOOLS)}
@@ -407,7 +410,7 @@ def _enum_setup(ctx: SearchContext, max_gpus: int) -> dict:
     rules_on = s.constraints.rules if ctx.rules_on else None
     tps = [v for v in _powers_of_two_upto(g) if arch.num_heads % v == 0 and (arch.num_kv_heads % v == 0 or v <= 1)]
     model_parallel = sup.peft_model_parallel or t.method not in ("lora", "qlora")  # core/frameworks.py
-    if not (sup.tensor_parallel and model_parallel):
+    if not (sup.tensor_parallel and sup.tp_searched and model_parallel):
         tps = [1]
     pps = [p for p in PP_CHOICES if p <= arch.num_layers] if sup.pipeline_parallel and model_parallel else [1]
     if rules_on is not None and rules_on.pipeline_layers:
@@ -418,7 +421,7 @@ def _enum_setup(ctx: SearchContext, max_gpus: int) -> dict:
     eps = [1]
     if arch.is_moe and sup.expert_parallel:
         eps = [e for e in _powers_of_two_upto(min(arch.num_experts, 64)) if arch.num_experts % e == 0]
-    zeros = sup.zero_stages
+    zeros = SEARCHED_ZERO[t.framework]
     if offload_params_applies(s):
         zeros = (3,)  # the user's parameter offload needs ZeRO-3/FSDP full sharding
     rcs = sup.peft_recompute if (t.method in ("lora", "qlora") and sup.peft_recompute) else sup.recompute
@@ -474,6 +477,10 @@ def _enum_parts(ctx: SearchContext, setup: dict, a: int, b: int) -> list[tuple[i
         nodes = units_nodes(N, g)[:, None]
         keep = keep & ~rulesmod.consumer_multinode_fails(ctx.gpu, nodes, TP[:, None], PP[:, None], CP[:, None],
                                                          EP[:, None], Zr)
+    # Megatron-FSDP with TP/CP on pre-Blackwell GPUs: advised against by Megatron-LM (megatron_fsdp.search_excludes)
+    excl = mfsdpmod.search_excludes(engine_of(fw), timing.gpu_generation(ctx.gpu.id), Zr, TP[:, None], CP[:, None])
+    if excl.any():
+        keep = keep & ~excl
     gbs = t.global_batch_size
     per_step = Mr * dpc
     if gbs is not None:
@@ -593,7 +600,8 @@ def _vpp_parts(c: dict[str, np.ndarray], num_layers: int, user_vpp: int, fw: str
 def offload_params_applies(s: Scenario) -> bool:
     """The user's parameter offload is kept where the framework can shard fully (ZeRO-3/FSDP); ``s`` is the
     scenario with the framework in question (a context's ``resolved.scenario``)."""
-    return bool(s.parallel.offload_params) and 3 in ZERO_BY_FRAMEWORK[s.training.framework]
+    return (bool(s.parallel.offload_params) and 3 in ZERO_BY_FRAMEWORK[s.training.framework]
+            and FRAMEWORKS[s.training.framework].param_offload)
 
 
 def candidate_scenario(ctx: SearchContext, c: Mapping[str, np.ndarray], i: int) -> Scenario:
@@ -2233,6 +2241,11 @@ def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
         else:
             out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "ZeRO-{z}: {what} sharded over the {dp} data-parallel GPUs."),
                            {"z": p.zero, "what": what, "dp": p.dp}))
+        if p.zero == 3 and engine_of(p.framework) == "megatron":
+            # how Megatron runs ZeRO-3 (core/megatron_fsdp.py; Megatron-LM docs "Megatron-FSDP")
+            out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+                CTX, "Megatron-FSDP: --use-megatron-fsdp --data-parallel-sharding-strategy optim_grads_params "
+                     "(Megatron-Core 0.14 or later; checkpoints in the fsdp_dtensor format)."), {}))
     elif p.dp > 1:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Plain data parallel over {dp} GPUs: the model states fit without sharding."),
                        {"dp": p.dp}))

@@ -117,6 +117,7 @@ from . import params as params_mod
 from .memory import RECOMPUTE_CODES, expert_tp_of
 from . import recompute as rc
 from . import fp8 as fp8mod
+from . import megatron_fsdp as mfsdpmod
 from . import calibration
 from . import frameworks as _frameworks
 from . import zero3 as _z3
@@ -932,6 +933,9 @@ def time_layout(
     sync_b = 2.0 - (float(base_linear_params(m.arch)) / float(m.params.total) if mg_fp8_pg and not lora else 0.0)
     if fp8_ag:
         w_bytes = 1.0  # torchao enable_fsdp_float8_all_gather: the shard is cast before the all-gather
+    elif mg_fp8_pg:
+        # Megatron-FSDP's gathers under --fp8-param-gather: the FP8 linear weights in 1 byte, the rest in 16 bits
+        w_bytes = 2.0 - float(base_linear_params(m.arch)) / float(m.params.total)
     # the routed experts' weights are FP8 linear weights: 1 byte each in the expert-data-parallel all-gather under
     # --fp8-param-gather (fp8.megatron_fp8_param_gather), else the 16-bit working copy
     ps_bytes = 1.0 if (mg_fp8_pg and not lora) else 2.0
@@ -963,6 +967,12 @@ def time_layout(
         n_red, all_reduce = ds_grad_reductions(zero, m_acc, ops)
         g_factor = where(all_reduce, _ring_factor(n_dp, "all_reduce", ops), g_factor)
         g_lat = where(all_reduce, _ring_latency(n_dp, gpn, "all_reduce", ops), g_lat)
+    if framework == "megatron":
+        # Megatron-FSDP optim_grads (ZeRO-2): BF16 gradients reduce-scattered on every micro-batch
+        # (core/megatron_fsdp.py); the weights' all-gather after the step as the distributed optimizer's
+        mfsdp2 = mfsdpmod.applies(framework, zero, 2)
+        n_red = where(mfsdp2, m_acc, n_red)
+        g_bytes = where(mfsdp2, mfsdpmod.grad_bytes(precision), g_bytes)
     # ZeRO-1/2 and the distributed optimizer all-gather the updated 16-bit weights after the step
     # ZeRO-3/FSDP: one all-gather per layer (FSDP wraps each decoder block) and pass, one reduce-scatter
     lat_ag = L_stage * ag_lat
@@ -994,6 +1004,25 @@ def time_layout(
     # = 1``: Composer/llm-foundry, Accelerate) gathers into its FlatParameter's unsharded buffer, whose views
     # are the parameters, and reduce-scatters the flat gradient in place: only the shard's cast remains
     # (``_cast_flat_param_to_param_dtype``: read 4, write w).
+    # Megatron-FSDP (core/megatron_fsdp.py): each unit (decoder layer) gathered before its forward and its backward
+    # and reduce-scattered in the compute dtype on every micro-batch; the non-unit modules (embedding, output layer,
+    # final norm) gathered once per step and kept; no copies around the collectives
+    mfsdp = mfsdpmod.applies(framework, zero)
+    # (the routed experts' share over the expert-data-parallel group, as Megatron-FSDP's expert DeviceMesh shards
+    # them: expert_dp_layout; exp_gpu is 0 outside Megatron MoE)
+    unit_w = weight_gpu
+    gather_once = gather_exp = rs_exp = 0.0
+    rs_g_bytes = g_bytes
+    rs_dense = grad_gpu
+    if framework == "megatron" and np.any(mfsdp):
+        non_unit = float(m.first_extra + m.last_extra) / (tp * pp)
+        unit_w = where(mfsdp, weight_gpu - non_unit - exp_gpu, weight_gpu)
+        gather_once = where(mfsdp, non_unit * mfsdpmod.NON_UNIT_BYTES * ag_factor, 0.0)
+        rs_g_bytes = where(mfsdp, mfsdpmod.grad_bytes(precision), g_bytes)
+        rs_dense = where(mfsdp, grad_gpu - exp_gpu, grad_gpu)
+        ag_exp = _ring_factor(n_edp, "all_gather", ops)
+        gather_exp = where(mfsdp, exp_gpu * w_bytes * ag_exp, 0.0)
+        rs_exp = where(mfsdp, exp_gpu * rs_g_bytes * ag_exp, 0.0)
     n_gather = where(fsdp_pp, 1.0, (1.0 + where(zero >= 3, 1.0, 0.0)) * m_acc)
     n_rs = where(fsdp_pp, 1.0, m_acc)
     if fsdp_version == 1:
@@ -1056,7 +1085,10 @@ def time_layout(
         rcp = fp8mod.recipe_for(framework, fp8_recipe)
         w_cast = rcp.w_bytes - where(fused, rcp.fused_saving, 0.0)
         w_params = base_linear_params(m.arch) * shard_frac / where(fp8_ag & (zero >= 2), n_dp, 1.0)
-        fp8_w_bytes = w_params * w_cast * (m_acc if rcp.w_per_micro_batch else 1.0)
+        # (Megatron-FSDP without --fp8-param-gather: the gathered 16-bit weight is released after each unit, so TE
+        # casts it again on every micro-batch: core/megatron_fsdp.py)
+        per_mb_cast = where(mfsdp & (not mg_fp8_pg), True, rcp.w_per_micro_batch)
+        fp8_w_bytes = w_params * w_cast * where(per_mb_cast, m_acc, 1.0)
         if mg_fp8_pg:
             # Megatron --fp8-param-gather (fp8.megatron_fp8_param_gather): the optimizer casts its shard, TE transposes
             # each gathered weight once; frozen base weights (LoRA) stay as they were cast at load
@@ -1092,8 +1124,9 @@ def time_layout(
         "grad_sync_lat": n_buckets * g_lat * n_red, "grad_reductions": n_red,
         "param_sync_bytes": (trainable_sync_gpu(weight_gpu, grad_gpu, lora) - exp_gpu) * sync_b * ag_factor,
         "param_sync_lat": n_buckets * ag_lat, "lat_ag": lat_ag, "lat_rs": lat_rs, "bwd_gathers": bwd_gathers,
-        "ds_list_host": ds_list_host, "gather_bytes": weight_gpu * w_bytes * ag_factor,
-        "rs_bytes": grad_gpu * g_bytes * ag_factor, "fsdp_pp": fsdp_pp, "per_mb": per_mb,
+        "ds_list_host": ds_list_host, "gather_bytes": unit_w * w_bytes * ag_factor,
+        "gather_once_bytes": gather_once, "rs_bytes": rs_dense * rs_g_bytes * ag_factor,
+        "gather_exp_bytes": gather_exp, "rs_exp_bytes": rs_exp, "fsdp_pp": fsdp_pp, "per_mb": per_mb,
         "fsdp_copy_bytes": fsdp_copy_bytes, "fsdp_copy_on": (framework == "fsdp") & per_mb & (n_dp > 1),
         "cp_in_node": tp * cp <= dom, "cp_bytes": cp_bytes, "torch_cp": torch_cp, "cp_kv_chunk": kv_chunk,
         "cp_fwd_passes": cp_fwd_passes,
@@ -1677,18 +1710,21 @@ def time_gpu(
     z3 = z3_all = 0.0
     if any_row(per_mb):
         # one all-gather per layer (FSDP wraps each decoder block) and pass, one reduce-scatter
-        gather = lay["gather_bytes"] / dp_bw + lay["lat_ag"]  # all weights, once
-        rs = lay["rs_bytes"] / dp_bw + lay["lat_rs"]
+        # (Megatron-FSDP's routed experts over their expert-data-parallel group: exp_bw)
+        gather = lay["gather_bytes"] / dp_bw + lay["gather_exp_bytes"] / exp_bw + lay["lat_ag"]  # all weights, once
+        rs = lay["rs_bytes"] / dp_bw + lay["rs_exp_bytes"] / exp_bw + lay["lat_rs"]
+        # Megatron-FSDP's non-unit modules: gathered in the step's first forward only (time_layout)
+        gather_f = gather + lay["gather_once_bytes"] / dp_bw / m_acc
         # per micro-batch (no PP): forward gathers under the forward (the first unit's gather is not
         # prefetched), backward gathers (ZeRO-3 only: ZeRO-2 keeps the gathered weights for the backward) and
         # reduce-scatters under the backward (the last unit's reduce-scatter is not hidden)
         gather_b = where(zero >= 3, gather * lay["bwd_gathers"], 0.0)
-        f_exp = where(ov_param, maximum(gather - t_fwd, gather / L_stage), gather)
+        f_exp = where(ov_param, maximum(gather_f - t_fwd, gather_f / L_stage), gather_f)
         b_ov = where(ov_param, gather_b, 0.0) + where(ov_grad, rs, 0.0)
         b_exp = (gather_b + rs - b_ov) + maximum(b_ov - t_bwd, b_ov / L_stage)
         # (DeepSpeed ZeRO-3's list collectives before v0.5.5: the host's per-rank copies, ds_list_collectives)
         z3_mb = m_acc * (f_exp + b_exp + lay["ds_list_host"])
-        z3_mb_all = m_acc * (gather + gather_b + rs + lay["ds_list_host"]) if full else None
+        z3_mb_all = m_acc * (gather_f + gather_b + rs + lay["ds_list_host"]) if full else None
         z3 = z3_mb
         if any_row(fsdp_pp):
             # FSDP2 with pipeline parallelism (torchtitan): parameters stay unsharded from the first forward to

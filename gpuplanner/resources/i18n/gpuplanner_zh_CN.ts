@@ -1907,6 +1907,10 @@
         <source>modelled {modelled:.0%}, above the best published {ceil:.0%} for {cls} ({src}, {date}): timed and costed at {ceil:.0%}</source>
         <translation>模型估算 {modelled:.0%}，高于 {cls} 的最佳公开值 {ceil:.0%}（{src}，{date}）：按 {ceil:.0%} 计算时间和成本</translation>
     </message>
+    <message>
+        <source>Megatron-FSDP with tensor or context parallelism on GPUs before Blackwell: Megatron-LM advises against it (sequence parallelism wants CUDA_DEVICE_MAX_CONNECTIONS=1, Megatron-FSDP refuses it); expect the TP/CP communication to overlap worse than estimated, or use TP 1 with more data parallelism.</source>
+        <translation>在 Blackwell 之前的 GPU 上将 Megatron-FSDP 与张量并行或上下文并行合用：Megatron-LM 不建议这样做（序列并行需要 CUDA_DEVICE_MAX_CONNECTIONS=1，而 Megatron-FSDP 不允许该设置）；TP/CP 通信的重叠可能比估算差，或改用 TP 1 并加大数据并行。</translation>
+    </message>
 </context>
 <context>
     <name>Framework</name>
@@ -1949,6 +1953,14 @@
     <message>
         <source>axolotl train config.yml; DeepSpeed configs are shipped</source>
         <translation>axolotl train config.yml；自带 DeepSpeed 配置</translation>
+    </message>
+    <message>
+        <source>{fw} does not run {method} ({source}); on the same engine {alts} does. Choose another framework.</source>
+        <translation>{fw} 不支持 {method}（{source}）；同一引擎上的 {alts} 支持。请换用其他框架。</translation>
+    </message>
+    <message>
+        <source>{fw} does not run {method} ({source}). Choose another framework.</source>
+        <translation>{fw} 不支持 {method}（{source}）。请换用其他框架。</translation>
     </message>
     <message>
         <source>{fw} does not run {what} for {method}: it runs {runs} ({source}). Choose another framework or layout.</source>
@@ -4199,6 +4211,10 @@
     <message>
         <source>On {gpu}, {fw} runs through Huawei&apos;s MindSpeed adapter (no Transformer Engine or Apex): ask the vendor for an image with MindSpeed matching your Megatron version.</source>
         <translation>在 {gpu} 上，{fw} 通过华为的 MindSpeed 适配层运行（没有 Transformer Engine 和 Apex）：请向供应商要一个与你的 Megatron 版本匹配的 MindSpeed 镜像。</translation>
+    </message>
+    <message>
+        <source>Megatron-FSDP: --use-megatron-fsdp --data-parallel-sharding-strategy optim_grads_params (Megatron-Core 0.14 or later; checkpoints in the fsdp_dtensor format).</source>
+        <translation>Megatron-FSDP：--use-megatron-fsdp --data-parallel-sharding-strategy optim_grads_params（需 Megatron-Core 0.14 或更高版本；检查点使用 fsdp_dtensor 格式）。</translation>
     </message>
 </context>
 <context>
