@@ -289,12 +289,22 @@ _report("NIM concurrency-1 first token", enim_ttft)
 # output/request ratio, 4281.51 / 22.03 = 194.3, agrees).
 SHAREGPT = [("llama-3.1-8b", "a100-sxm-80gb", 1, "sglang", 0.88, 4281.51), ("llama-3.1-8b", "a100-sxm-80gb", 1, "vllm", 0.90, 4132.37),
             ("llama-3.1-70b", "h100-sxm-80gb", 4, "sglang", 0.88, 3856.01), ("llama-3.1-70b", "h100-sxm-80gb", 4, "vllm", 0.90, 3700.64)]
-eshare = []
+# Issue 35 round 4 (serve4): the same rows as the runs they were: 5,000 requests at once whose lengths spread like
+# ShareGPT's within the scripts' filter (inf.request_mix "sharegpt", inf.max_load_run), each engine at its version's
+# defaults: vLLM 0.6.0's max_num_seqs was 256 on every card (vllm v0.6.0 vllm/engine/arg_utils.py EngineArgs), and
+# SGLang 0.3.0 ran its scheduler between the GPU's batches (inf.SGLANG_PRE_OVERLAP_STEP, overlap from v0.4).
+SHAREGPT_RUN = {"vllm": dict(max_batch=256, host_step=1.0), "sglang": dict(max_batch=None, host_step=inf.SGLANG_PRE_OVERLAP_STEP)}
+eshare, eshare_means = [], []
 for p, g, tp, eng, frac, meas in SHAREGPT:
+    v0 = inf.max_throughput_per_gpu(M(p), get_gpu(g), prompt_tokens=226, output_tokens=194, precision="bf16", tp=tp,
+                                    engine=eng, utilization=frac) * tp
     v = inf.max_throughput_per_gpu(M(p), get_gpu(g), prompt_tokens=226, output_tokens=194, precision="bf16", tp=tp,
-                                   engine=eng, utilization=frac) * tp
-    eshare.append(abs(v / meas - 1))
-    print(f"| {p} | {g} | BF16 TP{tp} | {eng} {frac:.2f} | 226/194 (ShareGPT means) | {meas:,.0f} | {v:,.0f} | {v / meas - 1:+.0%} |")
+                                   engine=eng, utilization=frac, spread="sharegpt", requests=5000,
+                                   **SHAREGPT_RUN[eng]) * tp
+    eshare.append(abs(v / meas - 1)); eshare_means.append(abs(v0 / meas - 1))
+    print(f"| {p} | {g} | BF16 TP{tp} | {eng} {frac:.2f} | 5,000 ShareGPT requests (226/194 mean) | {meas:,.0f} | "
+          f"{v0:,.0f} ({v0 / meas - 1:+.0%}) | {v:,.0f} ({v / meas - 1:+.0%}) |")
+_report("max load ShareGPT, steady state at the mean lengths (before serve4)", eshare_means)
 _report("max load ShareGPT, vLLM 0.6 / SGLang 0.3", eshare)
 
 # MoE: which weights a decode step reads. The vLLM H200 Mixtral row (batch 8) and gpt-fast's batch-1 rows, predicted
