@@ -610,7 +610,7 @@ def max_throughput_per_gpu(m: ServingModel, gpu: Any, *, prompt_tokens: int, out
     (:func:`request_mix`, :func:`max_load_run`: vLLM's ``benchmark_serving``/``benchmark_throughput``, SGLang's
     ``bench_serving``); without, the steady state at the means."""
     if requests is not None:
-        prompts, outputs = request_mix(prompt_tokens, output_tokens, spread)
+        prompts, outputs = request_mix(prompt_tokens, output_tokens, spread, samples=min(MIX_SAMPLES, int(requests)))
         run = max_load_run(m, gpu, prompts=prompts, outputs=outputs, requests=int(requests), precision=precision,
                            kv_precision=kv_precision, tp=tp, engine=engine, utilization=utilization,
                            max_batch=max_batch, eff=eff, host_step=host_step)
@@ -672,7 +672,8 @@ REQUEST_SPREADS = ("fixed", "sharegpt")
 #: with the Llama 3 tokenizer, 5,000 prompts, sgl-project/sglang issue #1505). The vLLM paper's ShareGPT histograms
 #: (Kwon et al. 2023, Fig. 11) have this shape: a mode near the shortest lengths and a long tail.
 SHAREGPT_FILTER = (4.0, 1024.0, 2048.0)
-#: Requests the run is followed with (each stands for ``requests / MIX_SAMPLES`` of the benchmark's requests).
+#: Requests the run is followed with at most (each stands for ``requests / MIX_SAMPLES`` of the benchmark's requests; a
+#: smaller run is followed request by request, so its longest request is a sample of its size's, not of 400's).
 MIX_SAMPLES = 400
 #: SGLang's reservation for the running requests' future tokens (``schedule_policy.PrefillAdder``: a request is
 #: admitted only if its prompt plus ``new_token_ratio × max_new_tokens`` fits beside ``new_token_ratio ×`` every
