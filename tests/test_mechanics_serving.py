@@ -491,3 +491,24 @@ def test_vllm_throughput_tests_200_sharegpt_prompts_are_a_drain():
             got[spread] = 200 / I.max_load_run(_preset(p), get_gpu(g), prompts=ps, outputs=os_, requests=200,
                                                precision="bf16", tp=tp).duration_s
         assert got["fixed"] / meas > 1.8 and abs(got["sharegpt"] / meas - 1) < 0.20, (p, g, got, meas)
+
+
+def test_length_spread_field_default_refusal_and_held_context():
+    """inference.length_spread: "fixed" by default (the old sizing, unchanged); "sharegpt" holds the length-biased
+    context Σ o(p + o/2) / Σ o — by hand for an exponential, about p + o (E[o²] = 2E[o]²) — and refuses, in one line,
+    lengths outside the ShareGPT filter."""
+    from pydantic import ValidationError
+    from gpuplanner.core.project import InferenceSpec
+    assert InferenceSpec().length_spread == "fixed"
+    with pytest.raises(ValidationError) as exc:
+        InferenceSpec(context_tokens=4096, output_tokens=512, length_spread="sharegpt")
+    assert "length_spread sharegpt needs prompts under 1024" in str(exc.value)
+    assert InferenceSpec(context_tokens=2048, prompt_tokens=226, output_tokens=194, length_spread="sharegpt")
+    assert I.held_context(226, 194) == 226 + 97
+    held = I.held_context(226, 194, "sharegpt")
+    assert 226 + 0.8 * 194 < held < 226 + 1.05 * 194  # truncation at 2048 − p trims the exponential's tail
+    m, a100 = _preset("llama-3.1-8b"), get_gpu("a100-sxm-80gb")
+    kw = dict(concurrency=100000, context_tokens=2048, prompt_tokens=226, output_tokens=194, tokens_per_s_per_user=None,
+              engine="sglang")
+    fixed, spread = I.size_serving(m, a100, **kw), I.size_serving(m, a100, **kw, spread="sharegpt")
+    assert spread.batch_per_replica == pytest.approx(fixed.batch_per_replica * (226 + 97) / held, rel=0.01)

@@ -555,14 +555,15 @@ def size_serving(m: ServingModel, gpu: Any, *, concurrency: int, context_tokens:
                  tokens_per_s_per_user: float | None = 20.0, gpus_per_node: int | None = None,
                  eff: ServingEfficiency = ServingEfficiency(),
                  gpu_memory_utilization: float = GPU_MEMORY_UTILIZATION,
-                 engine: str = DEFAULT_ENGINE) -> ServingSize | None:
+                 engine: str = DEFAULT_ENGINE, spread: str = "fixed") -> ServingSize | None:
     """The fewest cards of ``gpu`` that serve ``concurrency`` users: the smallest tensor-parallel group (1, 2,
     4 … up to the node) at which a replica meets the latency target, then as many replicas as the users need.
     The KV cache is reserved at the average context (prompt + half the output), PagedAttention's allocation
-    as a request grows (TensorRT-LLM: the whole request, :func:`reserved_context`). None when no group inside one
+    as a request grows (TensorRT-LLM: the whole request, :func:`reserved_context`); with a ``spread`` of request
+    lengths, the length-biased average a running request holds (:func:`held_context`). None when no group inside one
     node can serve one user."""
     slots = int(gpus_per_node or gpu.gpus_per_node or 8)
-    avg_ctx = min(float(context_tokens), float(prompt_tokens) + float(output_tokens) / 2.0)
+    avg_ctx = min(float(context_tokens), held_context(prompt_tokens, output_tokens, spread))
     tp = 1
     while tp <= slots:
         if m.num_heads % tp == 0:
@@ -728,6 +729,17 @@ def request_mix(prompt_mean: float, output_mean: float, spread: str = "fixed",
     bounds = [(low, max(low, total_max - p)) for p in prompts]
     os_ = _scale_for_mean(output_mean, bounds, uo)
     return prompts, [_texp(u, os_, lo, hi) for u, (lo, hi) in zip(uo, bounds)]
+
+
+def held_context(prompt: float, output: float, spread: str = "fixed") -> float:
+    """KV tokens a running request holds, averaged over the decode steps of a steady stream of requests: each request
+    holds ``p + g`` tokens at its ``g``-th step for ``o`` steps, so the average is ``Σ o·(p + o/2) / Σ o`` over the
+    mix (:func:`request_mix`) — the means' ``p + o/2`` for ``fixed``; more for a spread, where the long requests are
+    the ones running most of the time (length-biased sampling)."""
+    if spread == "fixed":
+        return float(prompt) + float(output) / 2.0
+    ps, os_ = request_mix(prompt, output, spread)
+    return sum(o * (p + o / 2.0) for p, o in zip(ps, os_)) / sum(os_)
 
 
 @dataclass(slots=True, frozen=True)

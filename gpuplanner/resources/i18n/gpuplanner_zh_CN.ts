@@ -4908,6 +4908,10 @@
         <translation>prompt_tokens + output_tokens 不能超过 context_tokens</translation>
     </message>
     <message>
+        <source>length_spread sharegpt needs prompts under 1024 tokens and prompt + output under 2048</source>
+        <translation>length_spread 为 sharegpt 时，提示须少于 1024 个 token，且提示 + 输出少于 2048</translation>
+    </message>
+    <message>
         <source>an inference phase needs an &apos;inference&apos; section</source>
         <translation>推理阶段需要“inference”部分</translation>
     </message>
