@@ -5215,6 +5215,10 @@
         <translation>推理 GPU</translation>
     </message>
     <message>
+        <source>Request lengths</source>
+        <translation>请求长度</translation>
+    </message>
+    <message>
         <source>Raw text</source>
         <translation>原始文本</translation>
     </message>
@@ -5269,6 +5273,18 @@
     <message>
         <source>cheapest per million tokens</source>
         <translation>每百万 token 最便宜的</translation>
+    </message>
+    <message>
+        <source>all alike</source>
+        <translation>全部相同</translation>
+    </message>
+    <message>
+        <source>varied, like chat (ShareGPT)</source>
+        <translation>长短不一，如聊天（ShareGPT）</translation>
+    </message>
+    <message>
+        <source>How prompt and answer lengths vary between requests. All alike (default): every request at the lengths above. Varied: as spread as chat traffic within the ShareGPT filter of the engines&apos; benchmark scripts (prompt under 1024 tokens, prompt plus answer under 2048); long requests hold their KV cache longer, so fewer users fit per GPU</source>
+        <translation>各请求的提示和回答长度如何变化。全部相同（默认）：每个请求都是上面的长度。长短不一：像聊天流量一样分散，范围取引擎基准脚本的 ShareGPT 过滤条件（提示少于 1024 个 token，提示加回答少于 2048）；长请求占用 KV 缓存更久，所以每块 GPU 容纳的用户更少</translation>
     </message>
     <message>
         <source>Edit workload…</source>
