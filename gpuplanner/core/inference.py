@@ -68,6 +68,7 @@ for training and serving; the KV cache streams at the time model's 0.8 (:func:`k
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import field
 from typing import Any, Literal
@@ -731,6 +732,7 @@ def request_mix(prompt_mean: float, output_mean: float, spread: str = "fixed",
     return prompts, [_texp(u, os_, lo, hi) for u, (lo, hi) in zip(uo, bounds)]
 
 
+@functools.lru_cache(maxsize=256)
 def held_context(prompt: float, output: float, spread: str = "fixed") -> float:
     """KV tokens a running request holds, averaged over the decode steps of a steady stream of requests: each request
     holds ``p + g`` tokens at its ``g``-th step for ``o`` steps, so the average is ``Σ o·(p + o/2) / Σ o`` over the
