@@ -355,6 +355,17 @@ class ProjectPage(BasePage):
         return w
 
     # ------------------------------------------------------------------------------------------ texts
+    def _retranslate_length_spread(self) -> None:
+        """The request-length spread box (inference.length_spread): its items and tooltip."""
+        spread_names = {"fixed": self.tr("all alike"), "sharegpt": self.tr("varied, like chat (ShareGPT)")}
+        for i in range(self.length_spread.count()):
+            self.length_spread.setItemText(i, spread_names.get(self.length_spread.itemData(i), ""))
+        self.length_spread.setToolTip(self.tr(
+            "How prompt and answer lengths vary between requests. All alike (default): every request at the "
+            "lengths above. Varied: as spread as chat traffic within the ShareGPT filter of the engines' benchmark "
+            "scripts (prompt under 1024 tokens, prompt plus answer under 2048); long requests hold their KV cache "
+            "longer, so fewer users fit per GPU"))
+
     def retranslate(self) -> None:
         self.heading.setText(self.tr("8 · Project"))
         self.intro.setText(self.tr(
@@ -411,14 +422,7 @@ class ProjectPage(BasePage):
             "How the engine reserves memory for the KV cache. vLLM (default) profiles a forward pass and takes "
             "the memory share of the whole card; TensorRT-LLM takes that share of the memory left free and holds "
             "each request's whole length; SGLang's mem_fraction_static holds weights and KV cache"))
-        spread_names = {"fixed": self.tr("all alike"), "sharegpt": self.tr("varied, like chat (ShareGPT)")}
-        for i in range(self.length_spread.count()):
-            self.length_spread.setItemText(i, spread_names.get(self.length_spread.itemData(i), ""))
-        self.length_spread.setToolTip(self.tr(
-            "How prompt and answer lengths vary between requests. All alike (default): every request at the "
-            "lengths above. Varied: as spread as chat traffic within the ShareGPT filter of the engines' benchmark "
-            "scripts (prompt under 1024 tokens, prompt plus answer under 2048); long requests hold their KV cache "
-            "longer, so fewer users fit per GPU"))
+        self._retranslate_length_spread()
         self.mem_share.setToolTip(self.tr(
             "Share of each GPU the engine takes for weights, activations and KV cache: vLLM "
             "gpu_memory_utilization (default 0.9), TensorRT-LLM kv_cache_free_gpu_mem_fraction, SGLang "
