@@ -256,7 +256,12 @@ print(f"LMDeploy rows whose batch does not fit the KV pool (requests queue), lef
 # buildkite.com/vllm/performance-benchmark/builds/9515: "Input length: 32 tokens. Output length: 128 tokens.
 # Batch size: fixed (8)", H200, mean end-to-end latency of the batch; bf16 weights). Llama 3 70B is llama-3-70b.
 VLLM_LAT = [("llama-3.1-8b", "h200-sxm-141gb", 1, 833.421), ("llama-3-70b", "h200-sxm-141gb", 4, 2077.53),
-            ("mixtral-8x7b", "h200-sxm-141gb", 2, 1917.44)]
+            ("mixtral-8x7b", "h200-sxm-141gb", 2, 1917.44),
+            # issue 35 round 4 (serve4): the same tests on the other cards of the same benchmark: build 9523 (A100-SXM4-80GB)
+            # and build 9555 ("8xH100") of buildkite.com/vllm/performance-benchmark, mean latency (ms)
+            ("llama-3.1-8b", "a100-sxm-80gb", 1, 1579.27), ("llama-3-70b", "a100-sxm-80gb", 4, 3990.59),
+            ("mixtral-8x7b", "a100-sxm-80gb", 2, 3643.84), ("llama-3.1-8b", "h100-sxm-80gb", 1, 997.542),
+            ("llama-3-70b", "h100-sxm-80gb", 4, 2444.47), ("mixtral-8x7b", "h100-sxm-80gb", 2, 2326.97)]
 evl = []
 for p, g, tp, ms in VLLM_LAT:
     tps = inf.static_batch_tokens_per_s_per_gpu(M(p), get_gpu(g), batch=8, prompt_tokens=32, output_tokens=128,
@@ -289,13 +294,55 @@ _report("NIM concurrency-1 first token", enim_ttft)
 # output/request ratio, 4281.51 / 22.03 = 194.3, agrees).
 SHAREGPT = [("llama-3.1-8b", "a100-sxm-80gb", 1, "sglang", 0.88, 4281.51), ("llama-3.1-8b", "a100-sxm-80gb", 1, "vllm", 0.90, 4132.37),
             ("llama-3.1-70b", "h100-sxm-80gb", 4, "sglang", 0.88, 3856.01), ("llama-3.1-70b", "h100-sxm-80gb", 4, "vllm", 0.90, 3700.64)]
-eshare = []
+# Issue 35 round 4 (serve4): the same rows as the runs they were: 5,000 requests at once whose lengths spread like
+# ShareGPT's within the scripts' filter (inf.request_mix "sharegpt", inf.max_load_run), each engine at its version's
+# defaults: vLLM 0.6.0's max_num_seqs was 256 on every card (vllm v0.6.0 vllm/engine/arg_utils.py EngineArgs), and
+# SGLang 0.3.0 ran its scheduler between the GPU's batches (inf.SGLANG_PRE_OVERLAP_STEP, overlap from v0.4).
+SHAREGPT_RUN = {"vllm": dict(max_batch=256, host_step=1.0), "sglang": dict(max_batch=None, host_step=inf.SGLANG_PRE_OVERLAP_STEP)}
+eshare, eshare_means = [], []
 for p, g, tp, eng, frac, meas in SHAREGPT:
+    v0 = inf.max_throughput_per_gpu(M(p), get_gpu(g), prompt_tokens=226, output_tokens=194, precision="bf16", tp=tp,
+                                    engine=eng, utilization=frac) * tp
     v = inf.max_throughput_per_gpu(M(p), get_gpu(g), prompt_tokens=226, output_tokens=194, precision="bf16", tp=tp,
-                                   engine=eng, utilization=frac) * tp
-    eshare.append(abs(v / meas - 1))
-    print(f"| {p} | {g} | BF16 TP{tp} | {eng} {frac:.2f} | 226/194 (ShareGPT means) | {meas:,.0f} | {v:,.0f} | {v / meas - 1:+.0%} |")
+                                   engine=eng, utilization=frac, spread="sharegpt", requests=5000,
+                                   **SHAREGPT_RUN[eng]) * tp
+    eshare.append(abs(v / meas - 1)); eshare_means.append(abs(v0 / meas - 1))
+    print(f"| {p} | {g} | BF16 TP{tp} | {eng} {frac:.2f} | 5,000 ShareGPT requests (226/194 mean) | {meas:,.0f} | "
+          f"{v0:,.0f} ({v0 / meas - 1:+.0%}) | {v:,.0f} ({v / meas - 1:+.0%}) |")
+_report("max load ShareGPT, steady state at the mean lengths (before serve4)", eshare_means)
 _report("max load ShareGPT, vLLM 0.6 / SGLang 0.3", eshare)
+
+# vLLM's performance benchmark, throughput tests (issue 35 round 4, serve4; not used to build the mechanism):
+# benchmarks/benchmark_throughput.py, "randomly sample 200 prompts from ShareGPT dataset (with fixed random seed). Output
+# length: the corresponding output length of these 200 prompts", all sent at once; "Tput (req/s)". Builds 9513 (H200),
+# 9523 (A100-SXM4-80GB) and 9555 ("8xH100") of buildkite.com/vllm/performance-benchmark; bf16. 200 requests fit every
+# card's pool and vLLM's sequence cap at once: the run is one prefill and a drain whose batch shrinks as the short
+# requests finish, so the spread of the output lengths sets it (the same ShareGPT filter; the Llama 3 means 226/194).
+# Mixtral apart: its tokenizer is not Llama 3's, so the same prompts are other lengths.
+VLLM_THR = [("llama-3.1-8b", 1, {"h200-sxm-141gb": 21.8334, "a100-sxm-80gb": 11.0567, "h100-sxm-80gb": 19.5005}),
+            ("llama-3-70b", 4, {"h200-sxm-141gb": 9.74671, "a100-sxm-80gb": 4.78859, "h100-sxm-80gb": 8.86239}),
+            ("mixtral-8x7b", 2, {"h200-sxm-141gb": 8.04811, "a100-sxm-80gb": 5.2096, "h100-sxm-80gb": 8.15186})]
+ethr, ethr_fixed, ethr_moe, ethr_steady = [], [], [], []
+for p, tp, by_gpu in VLLM_THR:
+    for g, meas in by_gpu.items():
+        got = {}
+        for spread in ("fixed", "sharegpt"):
+            ps_, os_ = inf.request_mix(226, 194, spread, samples=200)
+            run = inf.max_load_run(M(p), get_gpu(g), prompts=ps_, outputs=os_, requests=200, precision="bf16", tp=tp)
+            got[spread] = 200 / run.duration_s
+        e = got["sharegpt"] / meas - 1
+        (ethr_moe if p.startswith("mixtral") else ethr).append(abs(e))
+        if not p.startswith("mixtral"):
+            ethr_fixed.append(abs(got["fixed"] / meas - 1))
+            steady = inf.max_throughput_per_gpu(M(p), get_gpu(g), prompt_tokens=226, output_tokens=194,
+                                                precision="bf16", tp=tp) * tp / 194
+            ethr_steady.append(abs(steady / meas - 1))
+        print(f"| {p} | {g} | BF16 TP{tp} | vLLM | 200 ShareGPT prompts | {meas:.2f} req/s | every request 226/194: "
+              f"{got['fixed']:.2f} ({got['fixed'] / meas - 1:+.0%}) | ShareGPT spread: {got['sharegpt']:.2f} ({e:+.0%}) |")
+_report("vLLM throughput tests (200 ShareGPT prompts), steady state at the means (before serve4)", ethr_steady)
+_report("vLLM throughput tests (200 ShareGPT prompts), every request at the means", ethr_fixed)
+_report("vLLM throughput tests (200 ShareGPT prompts), Llama, ShareGPT spread", ethr)
+_report("vLLM throughput tests, Mixtral (other tokenizer), ShareGPT spread", ethr_moe)
 
 # MoE: which weights a decode step reads. The vLLM H200 Mixtral row (batch 8) and gpt-fast's batch-1 rows, predicted
 # with the union of activated experts (the model), with every expert (a dense read) and with only k/E of them per
@@ -357,7 +404,7 @@ _report("batch-1 decode, gpt-fast int8/int4", egfq)
 CATEGORIES = {
     "batch-1 decode": eb1 + emoe + elmd_b1 + enim_itl + evb1 + eint4 + egfq,
     "fixed batch": errs + elmd_fix + evl,
-    "max load": allerr + err405 + eshare,
+    "max load": allerr + err405 + eshare + ethr,
     "first token": e2 + e9 + elmd_ttft + enim_ttft,
     "KV capacity (catalog memory)": kv_cat,
 }
@@ -366,6 +413,10 @@ for _name, _e in CATEGORIES.items():
     _report(f"  {_name}", _e)
 _all = [x for _e in CATEGORIES.values() for x in _e]
 _report("  all serving rows", _all)
+# before issue 35 round 4 serve4: the ShareGPT runs as a steady state at the mean lengths
+_before = allerr + err405 + eshare_means + ethr_steady
+_report("  max load before serve4 (steady state at the means)", _before)
+_report("  all serving rows before serve4", [x for _n, _e in CATEGORIES.items() if _n != "max load" for x in _e] + _before)
 # The same without the rows of gpt-fast and llama.cpp (reference implementations, not the serving engines the planner
 # sizes for: gpt-fast's own all-reduce and its tinygemm int4 kernel, llama.cpp's GGUF kernels)
 ENGINE_ONLY = {"batch-1 decode": elmd_b1 + enim_itl + evb1 + eint4, "fixed batch": errs + elmd_fix + evl}

@@ -68,6 +68,7 @@ for training and serving; the KV cache streams at the time model's 0.8 (:func:`k
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import field
 from typing import Any, Literal
@@ -555,20 +556,21 @@ def size_serving(m: ServingModel, gpu: Any, *, concurrency: int, context_tokens:
                  tokens_per_s_per_user: float | None = 20.0, gpus_per_node: int | None = None,
                  eff: ServingEfficiency = ServingEfficiency(),
                  gpu_memory_utilization: float = GPU_MEMORY_UTILIZATION,
-                 engine: str = DEFAULT_ENGINE) -> ServingSize | None:
+                 engine: str = DEFAULT_ENGINE, spread: str = "fixed") -> ServingSize | None:
     """The fewest cards of ``gpu`` that serve ``concurrency`` users: at each tensor-parallel group (1, 2, 4 … up
     to the node, dividing the attention heads as vLLM requires) as many replicas as the users need; the group
     with the fewest cards in all wins, the smaller group on a tie (less all-reduce per step). The smallest group
     that fits is not always the fewest cards: when the weights fill most of a card (a 30B MoE on an 80 GB card)
     its KV room holds few users, and a group of two holds many times more (the weights split, the KV pool grows).
     The KV cache is reserved at the average context (prompt + half the output), PagedAttention's allocation
-    as a request grows (TensorRT-LLM: the whole request, :func:`reserved_context`). None when no group inside one
+    as a request grows (TensorRT-LLM: the whole request, :func:`reserved_context`); with a ``spread`` of request
+    lengths, the length-biased average a running request holds (:func:`held_context`). None when no group inside one
     node can serve one user."""
     slots = int(gpus_per_node or gpu.gpus_per_node or 8)
     kw = dict(concurrency=concurrency, context_tokens=context_tokens, prompt_tokens=prompt_tokens,
               output_tokens=output_tokens, precision=precision, kv_precision=kv_precision,
               tokens_per_s_per_user=tokens_per_s_per_user, slots=slots, eff=eff,
-              gpu_memory_utilization=gpu_memory_utilization, engine=engine)
+              gpu_memory_utilization=gpu_memory_utilization, engine=engine, spread=spread)
     best = None
     tp = 1
     while tp <= slots:
@@ -582,10 +584,11 @@ def size_serving(m: ServingModel, gpu: Any, *, concurrency: int, context_tokens:
 
 def _size_at(m: ServingModel, gpu: Any, tp: int, *, concurrency: int, context_tokens: int, prompt_tokens: int,
              output_tokens: int, precision: str, kv_precision: str | None, tokens_per_s_per_user: float | None,
-             slots: int, eff: ServingEfficiency, gpu_memory_utilization: float, engine: str) -> ServingSize | None:
+             slots: int, eff: ServingEfficiency, gpu_memory_utilization: float, engine: str,
+             spread: str = "fixed") -> ServingSize | None:
     """:func:`size_serving` at one tensor-parallel group ``tp`` (None: a replica of ``tp`` cards cannot serve one
     user at the target)."""
-    avg_ctx = min(float(context_tokens), float(prompt_tokens) + float(output_tokens) / 2.0)
+    avg_ctx = min(float(context_tokens), held_context(prompt_tokens, output_tokens, spread))
     rp = replica(m, gpu, precision=precision, kv_precision=kv_precision, context=avg_ctx,
                  prompt=prompt_tokens, output=output_tokens, tp=tp, tokens_per_s_per_user=tokens_per_s_per_user,
                  eff=eff, utilization=gpu_memory_utilization, engine=engine)
@@ -621,9 +624,21 @@ def _size_at(m: ServingModel, gpu: Any, tp: int, *, concurrency: int, context_to
 def max_throughput_per_gpu(m: ServingModel, gpu: Any, *, prompt_tokens: int, output_tokens: int, precision: str,
                            kv_precision: str | None = None, tp: int = 1, max_batch: int | None = None,
                            eff: ServingEfficiency = ServingEfficiency(), engine: str = DEFAULT_ENGINE,
-                           utilization: float = GPU_MEMORY_UTILIZATION) -> float | None:
+                           utilization: float = GPU_MEMORY_UTILIZATION, spread: str = "fixed",
+                           requests: int | None = None, host_step: float = 1.0) -> float | None:
     """Output tokens/s per GPU under maximum load (no latency target: the batch memory allows) — what
-    TensorRT-LLM's ``trtllm-bench throughput`` tables report (docs/validation_inference.md)."""
+    TensorRT-LLM's ``trtllm-bench throughput`` tables report (docs/validation_inference.md). Given ``requests``, a
+    benchmark run of that many requests whose lengths spread as ``spread`` says around the stated means
+    (:func:`request_mix`, :func:`max_load_run`: vLLM's ``benchmark_serving``/``benchmark_throughput``, SGLang's
+    ``bench_serving``); without, the steady state at the means."""
+    if requests is not None:
+        prompts, outputs = request_mix(prompt_tokens, output_tokens, spread, samples=min(MIX_SAMPLES, int(requests)))
+        run = max_load_run(m, gpu, prompts=prompts, outputs=outputs, requests=int(requests), precision=precision,
+                           kv_precision=kv_precision, tp=tp, engine=engine, utilization=utilization,
+                           max_batch=max_batch, eff=eff, host_step=host_step)
+        return None if run is None else run.output_tokens_per_s / tp
+    if spread != "fixed":
+        raise ValueError("a spread of request lengths needs the run's number of requests")
     avg_ctx = float(prompt_tokens) + float(output_tokens) / 2.0
     rp = replica(m, gpu, precision=precision, kv_precision=kv_precision, context=avg_ctx, prompt=prompt_tokens,
                  output=output_tokens, tp=tp, tokens_per_s_per_user=None, max_batch=max_batch, eff=eff,
@@ -657,3 +672,179 @@ def time_to_first_token_s(m: ServingModel, gpu: Any, *, prompt_tokens: int, prec
     read = decode_weight_bytes(m, precision, float(prompt_tokens)) / (
         float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff) * tp)
     return max(pre, read)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Issue 35, round 4 (serve4): a maximum-load benchmark run with a real request mix. The serving benchmarks most teams
+# publish (vLLM ``benchmarks/benchmark_serving.py`` and ``benchmark_throughput.py``, SGLang ``bench_serving``) send a
+# finite number of requests at once (request rate inf) whose prompt and output lengths vary request by request, and
+# report output tokens / the run's duration. Under continuous batching three things then differ from a steady state at
+# the mean lengths: long requests hold their KV longer (the pool holds fewer of them), the run ends with a drain in
+# which the last long requests decode at a shrinking batch, and SGLang keeps room for the running requests' future
+# tokens. :func:`max_load_run` follows the engine's scheduler step by step over a sample of the mix.
+
+#: How request lengths spread around the stated means: ``fixed`` (every request at the means: trtllm-bench's synthetic
+#: datasets with zero deviation) or ``sharegpt`` (lengths as varied as a chat dataset, within the ShareGPT filter).
+REQUEST_SPREADS = ("fixed", "sharegpt")
+#: The ShareGPT filter of the benchmark scripts (vLLM ``benchmarks/benchmark_dataset.py`` ``is_valid_sequence`` /
+#: ``sample_sharegpt_requests``; SGLang ``bench_serving.sample_sharegpt_requests``): a prompt or an output below 4
+#: tokens is dropped, a prompt over 1024 tokens or a prompt + output over 2048; the output length is the dataset's
+#: own reply. Within these bounds the lengths are taken as exponential at the stated means, the maximum-entropy
+#: distribution of a positive length of known mean (only the means of the sample are published: 226 in / 194 out
+#: with the Llama 3 tokenizer, 5,000 prompts, sgl-project/sglang issue #1505). The vLLM paper's ShareGPT histograms
+#: (Kwon et al. 2023, Fig. 11) have this shape: a mode near the shortest lengths and a long tail.
+SHAREGPT_FILTER = (4.0, 1024.0, 2048.0)
+#: Requests the run is followed with at most (each stands for ``requests / MIX_SAMPLES`` of the benchmark's requests; a
+#: smaller run is followed request by request, so its longest request is a sample of its size's, not of 400's).
+MIX_SAMPLES = 400
+#: SGLang's reservation for the running requests' future tokens (``schedule_policy.PrefillAdder``: a request is
+#: admitted only if its prompt plus ``new_token_ratio × max_new_tokens`` fits beside ``new_token_ratio ×`` every
+#: running request's remaining tokens; bench_serving sets ``max_new_tokens`` to the dataset's output length). The
+#: ratio starts at 0.7 and falls to 0.7 × 0.14 over 600 decode steps (``SGLANG_INIT_NEW_TOKEN_RATIO``,
+#: ``SGLANG_MIN_NEW_TOKEN_RATIO_FACTOR``, ``SGLANG_NEW_TOKEN_RATIO_DECAY_STEPS``; SGLang 0.3's ``global_config``:
+#: 0.7 falling by 0.001 a step to 0.1, the same 600 steps).
+SGLANG_NEW_TOKEN_RATIO = (0.7, 0.7 * 0.14, 600.0)
+#: Step time over GPU time of an engine whose scheduler runs between the GPU's batches rather than beside them. SGLang
+#: before 0.4: its "zero-overhead batch scheduler" (run one batch ahead, NanoFlow's idea) gave "1.1x increase in
+#: throughput" (LMSYS blog "SGLang v0.4", 2024-12-04), so the CPU's share of a step was 1 − 1/1.1 before it. The engines
+#: the planner sizes for overlap it (SGLang ≥ 0.4 by default; TensorRT-LLM's overlap scheduler, on by default; vLLM
+#: V1's engine-core process and async scheduling), so their steps are the GPU's (``host_step`` 1).
+SGLANG_PRE_OVERLAP_STEP = 1.1
+
+
+def _texp(u: float, scale: float, lo: float, hi: float) -> float:
+    """The ``u`` quantile of an exponential of ``scale`` truncated to [lo, hi]."""
+    if hi <= lo:
+        return lo
+    a, b = -math.expm1(-lo / scale), -math.expm1(-hi / scale)
+    return -scale * math.log1p(-(a + u * (b - a)))
+
+
+def _scale_for_mean(mean: float, bounds: list[tuple[float, float]], us: list[float]) -> float:
+    """The exponential's scale whose truncated sample (quantiles ``us``, bounds per request) has ``mean``."""
+    lo_s, hi_s = 1e-3 * mean, 1e3 * mean
+    for _ in range(60):
+        mid = math.sqrt(lo_s * hi_s)
+        got = sum(_texp(u, mid, lo, hi) for u, (lo, hi) in zip(us, bounds)) / len(us)
+        lo_s, hi_s = (mid, hi_s) if got < mean else (lo_s, mid)
+    return math.sqrt(lo_s * hi_s)
+
+
+def request_mix(prompt_mean: float, output_mean: float, spread: str = "fixed",
+                samples: int = MIX_SAMPLES) -> tuple[list[float], list[float]]:
+    """Prompt and output lengths of ``samples`` requests whose means are the stated ones (:data:`REQUEST_SPREADS`).
+    ``sharegpt``: even quantiles of exponentials truncated to :data:`SHAREGPT_FILTER` (the output's upper bound is
+    what the prompt leaves), prompts and outputs paired independently (a fixed stride through the quantiles)."""
+    if spread not in REQUEST_SPREADS:
+        raise ValueError(f"request length spread must be one of {', '.join(REQUEST_SPREADS)}, not {spread!r}")
+    if spread == "fixed":
+        return [float(prompt_mean)] * samples, [float(output_mean)] * samples
+    low, p_max, total_max = SHAREGPT_FILTER
+    us = [(i + 0.5) / samples for i in range(samples)]
+    if not (low < prompt_mean < p_max and low < output_mean < total_max - prompt_mean):
+        raise ValueError("mean lengths outside the ShareGPT filter (prompt 4-1024, prompt + output 2048 tokens)")
+    ps_ = _scale_for_mean(prompt_mean, [(low, p_max)] * samples, us)
+    prompts = [_texp(u, ps_, low, p_max) for u in us]
+    stride = next(k for k in range(int(samples * 0.618), samples) if math.gcd(k, samples) == 1)
+    uo = [us[(i * stride) % samples] for i in range(samples)]
+    bounds = [(low, max(low, total_max - p)) for p in prompts]
+    os_ = _scale_for_mean(output_mean, bounds, uo)
+    return prompts, [_texp(u, os_, lo, hi) for u, (lo, hi) in zip(uo, bounds)]
+
+
+@functools.lru_cache(maxsize=256)
+def held_context(prompt: float, output: float, spread: str = "fixed") -> float:
+    """KV tokens a running request holds, averaged over the decode steps of a steady stream of requests: each request
+    holds ``p + g`` tokens at its ``g``-th step for ``o`` steps, so the average is ``Σ o·(p + o/2) / Σ o`` over the
+    mix (:func:`request_mix`) — the means' ``p + o/2`` for ``fixed``; more for a spread, where the long requests are
+    the ones running most of the time (length-biased sampling)."""
+    if spread == "fixed":
+        return float(prompt) + float(output) / 2.0
+    ps, os_ = request_mix(prompt, output, spread)
+    return sum(o * (p + o / 2.0) for p, o in zip(ps, os_)) / sum(os_)
+
+
+@dataclass(slots=True, frozen=True)
+class MaxLoadRun:
+    """A maximum-load benchmark run followed step by step (:func:`max_load_run`)."""
+
+    output_tokens_per_s: float  # the whole replica: output tokens ÷ the run's duration
+    duration_s: float
+    steps: int
+    mean_batch: float  # running requests, averaged over the steps
+    peak_batch: float
+    preemptions: float  # requests sent back to the queue when the pool ran out (vLLM: recompute; SGLang: retract)
+
+
+def _sglang_ratio(engine: str, step: int) -> float:
+    """SGLang's ``new_token_ratio`` after ``step`` decode steps (:data:`SGLANG_NEW_TOKEN_RATIO`); 0 elsewhere."""
+    if engine != "sglang":
+        return 0.0
+    init, low, steps = SGLANG_NEW_TOKEN_RATIO
+    return max(init - step * (init - low) / steps, low)
+
+
+def max_load_run(m: ServingModel, gpu: Any, *, prompts: list[float], outputs: list[float], requests: int,
+                 precision: str, kv_precision: str | None = None, tp: int = 1, engine: str = DEFAULT_ENGINE,
+                 utilization: float = GPU_MEMORY_UTILIZATION, max_batch: int | None = None,
+                 eff: ServingEfficiency = ServingEfficiency(), host_step: float = 1.0) -> MaxLoadRun | None:
+    """``requests`` requests sent at once (the benchmark scripts' request rate ``inf``), their lengths the sample
+    ``prompts``/``outputs`` (:func:`request_mix`; each sample stands for ``requests / len(prompts)`` requests), run
+    through the engine's scheduler: first come first served; a request is admitted while the running count is below
+    the sequence cap (:func:`max_running_requests`, ``max_batch``) and its prompt — plus, under SGLang, the future
+    tokens :data:`SGLANG_NEW_TOKEN_RATIO` reserves — fits in the KV pool (:func:`kv_cache_bytes_per_gpu`), which the
+    running requests fill as they grow (PagedAttention); when it overflows the newest request goes back to the queue
+    and is prefilled again later (vLLM's ``RECOMPUTE`` preemption, SGLang's retraction). Each step runs the admitted
+    prompts' prefill (:func:`prefill_s` at the scheduler's token budget) and one decode step of every running request
+    at their mean context (:func:`decode_step_s`); a request leaves after its output length. ``host_step``: each
+    step's time over the GPU's, for an engine that does not overlap its scheduler with the GPU
+    (:data:`SGLANG_PRE_OVERLAP_STEP`; 1 for the current engines). None when no request fits."""
+    if not gpu.mem_bw_tbs or not gpu.memory_gib or peak_flops(gpu, precision) is None or not prompts:
+        return None
+    w = float(requests) / len(prompts)
+    kvb = KV_BYTES[kv_precision_for(precision, kv_precision)]
+    pool = kv_cache_bytes_per_gpu(m, gpu, precision=precision, tp=tp, engine=engine, utilization=utilization) \
+        / kv_bytes_per_token_per_gpu(m, kvb, tp) / w
+    cap = max_running_requests(engine, gpu)
+    cap = min(x for x in (cap, max_batch, math.inf) if x is not None) / w
+    need = [max(1, round(o)) for o in outputs]
+    if prompts[0] + 1 > pool or cap < 1:
+        return None
+    rows = token_budget(engine, gpu)[0]
+    waiting = [(i, 0) for i in range(len(prompts))]  # (request, tokens generated before a preemption)
+    run: dict[int, int] = {}
+    t = steps = batch_sum = peak = preempt = out = 0.0
+    since = 0  # decode steps since the start or SGLang's last retraction
+    while waiting or run:
+        r = _sglang_ratio(engine, since)
+        used = sum(prompts[i] + g + r * (need[i] - g) for i, g in run.items())
+        new = []
+        while waiting and (len(run) + 0.5) < cap and used + prompts[waiting[0][0]] + waiting[0][1] \
+                + r * (need[waiting[0][0]] - waiting[0][1]) <= pool:
+            i, g = waiting.pop(0)
+            run[i] = g
+            used += prompts[i] + g + r * (need[i] - g)
+            new.append(prompts[i] + g)
+        if not run:
+            return None
+        t += host_step * w * sum(prefill_s(m, gpu, precision=precision, prompt=p, tp=tp, eff=eff, rows=rows) for p in new)
+        b = len(run) * w
+        ctx = sum(prompts[i] + g for i, g in run.items()) / len(run)
+        t += host_step * decode_step_s(m, gpu, precision=precision, kv_bytes=kvb, batch=b, context=ctx, tp=tp,
+                                       eff=eff)[0]
+        steps += 1
+        since += 1
+        batch_sum += b
+        peak = max(peak, b)
+        out += b
+        for i in list(run):
+            run[i] += 1
+            if run[i] >= need[i]:
+                del run[i]
+        while run and sum(prompts[i] + g for i, g in run.items()) > pool:
+            i = next(reversed(run))  # the newest request leaves for the queue's head
+            waiting.insert(0, (i, run.pop(i)))
+            preempt += w
+            since = 0  # SGLang sets its ratio back to the start after a retraction
+    return MaxLoadRun(output_tokens_per_s=out / t, duration_s=t, steps=int(steps), mean_batch=batch_sum / max(steps, 1),
+                      peak_batch=peak, preemptions=preempt)

@@ -89,6 +89,10 @@ class InferenceSpec(_Section):
                             "takes gpu_memory_utilization of the card; TensorRT-LLM takes that share of the memory "
                             "left free and reserves each request's whole length; SGLang's mem_fraction_static "
                             "holds weights and KV cache)")
+    length_spread: Literal["fixed", "sharegpt"] = Field(
+        "fixed", description="how request lengths vary around prompt_tokens/output_tokens: fixed (every request "
+                             "at those lengths, as trtllm-bench's synthetic data) or sharegpt (as varied as chat "
+                             "traffic, within the ShareGPT filter of vLLM's and SGLang's benchmark scripts)")
 
     @model_validator(mode="after")
     def _check(self) -> "InferenceSpec":
@@ -97,6 +101,10 @@ class InferenceSpec(_Section):
         if self.prompt_tokens is not None and self.prompt_tokens + self.output_tokens > self.context_tokens:
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "prompt_tokens + output_tokens must not exceed context_tokens")))
+        if self.length_spread == "sharegpt" and not (4 < self.prompt < 1024 and 4 < self.output_tokens
+                                                     < 2048 - self.prompt):
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "length_spread sharegpt needs prompts under 1024 tokens and prompt + output under 2048")))
         return self
 
     @property
@@ -671,7 +679,7 @@ def _inference_phase(phase: Phase, base: Scenario, start: float, models: ModelSo
                             prompt_tokens=spec.prompt, output_tokens=spec.output_tokens, precision=spec.precision,
                             kv_precision=spec.kv_precision, tokens_per_s_per_user=spec.tokens_per_s_per_user,
                             gpus_per_node=g.gpus_per_node, gpu_memory_utilization=spec.gpu_memory_utilization,
-                            engine=spec.engine)
+                            engine=spec.engine, spread=spec.length_spread)
         if size is None:
             continue
         mode, c, costs, msg = _serving_cost(size, table, weeks=weeks, hours_per_week=h, fixed=phase.rental_mode)

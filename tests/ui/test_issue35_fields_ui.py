@@ -310,3 +310,26 @@ def test_a_disabled_row_does_not_show_its_placeholder(page):
     edit.setPlaceholderText("")
     assert edit.grab().toImage() != with_text
     edit.setPlaceholderText(text)
+
+
+def test_project_serving_phase_sets_request_length_spread(make_window, tmp_path, qtbot):
+    """inference.length_spread: shown at the schema's default ("fixed"); "sharegpt" stored once the lengths fit the
+    ShareGPT filter, and the serving phase is computed with it."""
+    path = tmp_path / "p.gpuplan"
+    shutil.copy(EXAMPLE, path)
+    w = make_window(search_enabled=False)
+    assert w.open_path(path, show_errors=False)
+    w.go_to(7)
+    page = w.pages[7]
+    qtbot.waitUntil(lambda: not page.busy() and page.result is not None, timeout=30000)
+    i = next(k for k, p in enumerate(page.project_data()["phases"]) if p["kind"] == "inference")
+    page.list.setCurrentRow(i)
+    assert page.length_spread.currentData() == InferenceSpec().length_spread == "fixed"
+    page.context.setValue(2048)
+    page.output.setValue(194)
+    page.prompt.setValue(226)
+    page.length_spread.setCurrentIndex(page.length_spread.findData("sharegpt"))
+    stored = lambda: w.model.ui["project"]["phases"][i]["inference"]  # noqa: E731
+    qtbot.waitUntil(lambda: stored().get("length_spread") == "sharegpt", timeout=10000)
+    qtbot.waitUntil(lambda: not page.busy() and page.result is not None
+                    and page.result.phases[i].serving is not None, timeout=30000)

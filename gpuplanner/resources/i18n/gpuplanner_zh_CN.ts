@@ -5159,6 +5159,10 @@
         <source>No plan within {n} GPUs finishes the changed job within {days:.1f} days (the fastest: {best:.1f} days).</source>
         <translation>{n} 张 GPU 以内没有方案能在 {days:.1f} 天内完成变化后的任务（最快：{best:.1f} 天）。</translation>
     </message>
+    <message>
+        <source>length_spread sharegpt needs prompts under 1024 tokens and prompt + output under 2048</source>
+        <translation>length_spread 为 sharegpt 时，提示须少于 1024 个 token，且提示 + 输出少于 2048</translation>
+    </message>
 </context>
 <context>
     <name>ProjectPage</name>
@@ -5501,6 +5505,22 @@
     <message>
         <source>Share of each GPU the engine takes for weights, activations and KV cache: vLLM gpu_memory_utilization (default 0.9), TensorRT-LLM kv_cache_free_gpu_mem_fraction, SGLang mem_fraction_static. Default here: 0.9</source>
         <translation>引擎在每张 GPU 上为权重、激活值和 KV 缓存占用的显存比例：vLLM gpu_memory_utilization（默认 0.9）、TensorRT-LLM kv_cache_free_gpu_mem_fraction、SGLang mem_fraction_static。此处默认：0.9</translation>
+    </message>
+    <message>
+        <source>Request lengths</source>
+        <translation>请求长度</translation>
+    </message>
+    <message>
+        <source>all alike</source>
+        <translation>全部相同</translation>
+    </message>
+    <message>
+        <source>varied, like chat (ShareGPT)</source>
+        <translation>长短不一，如聊天（ShareGPT）</translation>
+    </message>
+    <message>
+        <source>How prompt and answer lengths vary between requests. All alike (default): every request at the lengths above. Varied: as spread as chat traffic within the ShareGPT filter of the engines&apos; benchmark scripts (prompt under 1024 tokens, prompt plus answer under 2048); long requests hold their KV cache longer, so fewer users fit per GPU</source>
+        <translation>各请求的提示和回答长度如何变化。全部相同（默认）：每个请求都是上面的长度。长短不一：像聊天流量一样分散，范围取引擎基准脚本的 ShareGPT 过滤条件（提示少于 1024 个 token，提示加回答少于 2048）；长请求占用 KV 缓存更久，所以每块 GPU 容纳的用户更少</translation>
     </message>
 </context>
 <context>

@@ -45,6 +45,7 @@ _GPU_MODES = ("card_hour", "spot", "week", "month", "hybrid_week", "hybrid_month
 _CPU_MODES = ("core_hour", "node_month")
 #: the serving engines the schema knows and its default memory share (core/project.InferenceSpec)
 SERVING_ENGINES = typing.get_args(InferenceSpec.model_fields["engine"].annotation)
+LENGTH_SPREADS = typing.get_args(InferenceSpec.model_fields["length_spread"].annotation)
 GPU_MEMORY_UTILIZATION = InferenceSpec.model_fields["gpu_memory_utilization"].default
 #: the KV-cache precisions the schema takes (empty: the core's default, core/inference.kv_precision_for)
 KV_PRECISIONS = typing.get_args(typing.get_args(InferenceSpec.model_fields["kv_precision"].annotation)[0])
@@ -314,6 +315,9 @@ class ProjectPage(BasePage):
         self.serve_engine = QComboBox()
         for e in SERVING_ENGINES:
             self.serve_engine.addItem(e, e)
+        self.length_spread = QComboBox()  # inference.length_spread (core/inference.py held_context)
+        for e in LENGTH_SPREADS:
+            self.length_spread.addItem(e, e)
         self.mem_share = QDoubleSpinBox()
         self.mem_share.setRange(0.01, 1.0)
         self.mem_share.setDecimals(2)
@@ -322,12 +326,13 @@ class ProjectPage(BasePage):
                     self.prompt.valueChanged, self.precision.currentIndexChanged,
                     self.kv_precision.currentIndexChanged, self.speed.valueChanged,
                     self.serve_gpu.currentIndexChanged, self.serve_engine.currentIndexChanged,
-                    self.mem_share.valueChanged):
+                    self.mem_share.valueChanged, self.length_spread.currentIndexChanged):
             sig.connect(self._edited)
         for key, wid in (("concurrency", self.concurrency), ("context", self.context), ("output", self.output),
                          ("prompt", self.prompt), ("precision", self.precision),
                          ("kv_precision", self.kv_precision), ("speed", self.speed), ("serve_gpu", self.serve_gpu),
-                         ("serve_engine", self.serve_engine), ("mem_share", self.mem_share)):
+                         ("serve_engine", self.serve_engine), ("mem_share", self.mem_share),
+                         ("length_spread", self.length_spread)):
             self.labels[key] = QLabel()
             form.addRow(self.labels[key], wid)
         return w
@@ -350,6 +355,17 @@ class ProjectPage(BasePage):
         return w
 
     # ------------------------------------------------------------------------------------------ texts
+    def _retranslate_length_spread(self) -> None:
+        """The request-length spread box (inference.length_spread): its items and tooltip."""
+        spread_names = {"fixed": self.tr("all alike"), "sharegpt": self.tr("varied, like chat (ShareGPT)")}
+        for i in range(self.length_spread.count()):
+            self.length_spread.setItemText(i, spread_names.get(self.length_spread.itemData(i), ""))
+        self.length_spread.setToolTip(self.tr(
+            "How prompt and answer lengths vary between requests. All alike (default): every request at the "
+            "lengths above. Varied: as spread as chat traffic within the ShareGPT filter of the engines' benchmark "
+            "scripts (prompt under 1024 tokens, prompt plus answer under 2048); long requests hold their KV cache "
+            "longer, so fewer users fit per GPU"))
+
     def retranslate(self) -> None:
         self.heading.setText(self.tr("8 · Project"))
         self.intro.setText(self.tr(
@@ -371,6 +387,7 @@ class ProjectPage(BasePage):
                  "precision": self.tr("Serving precision"), "kv_precision": self.tr("KV-cache precision"),
                  "speed": self.tr("Speed per user"), "serve_gpu": self.tr("Serve on"),
                  "serve_engine": self.tr("Serving engine"), "mem_share": self.tr("Engine memory share"),
+                 "length_spread": self.tr("Request lengths"),
                  "data_gb": self.tr("Raw text"), "cores": self.tr("Cores per node")}
         for k, lab in self.labels.items():
             lab.setText(texts[k])
@@ -405,6 +422,7 @@ class ProjectPage(BasePage):
             "How the engine reserves memory for the KV cache. vLLM (default) profiles a forward pass and takes "
             "the memory share of the whole card; TensorRT-LLM takes that share of the memory left free and holds "
             "each request's whole length; SGLang's mem_fraction_static holds weights and KV cache"))
+        self._retranslate_length_spread()
         self.mem_share.setToolTip(self.tr(
             "Share of each GPU the engine takes for weights, activations and KV cache: vLLM "
             "gpu_memory_utilization (default 0.9), TensorRT-LLM kv_cache_free_gpu_mem_fraction, SGLang "
@@ -600,6 +618,7 @@ class ProjectPage(BasePage):
         self._show(self.serve_gpu, max(0, self.serve_gpu.findData(gpu)) if gpu else 0)
         self._show(self.serve_engine, max(0, self.serve_engine.findData(inf.get("engine", "vllm"))))
         self._show(self.mem_share, float(inf.get("gpu_memory_utilization", GPU_MEMORY_UTILIZATION)))
+        self._show(self.length_spread, max(0, self.length_spread.findData(inf.get("length_spread", "fixed"))))
 
     # A box shows a plan's value rounded to its decimals, clamped to its range, or (a combo) as its first item
     # when the plan's value is not in its list; writing every box back when one field changes would rewrite the
@@ -685,7 +704,8 @@ class ProjectPage(BasePage):
                     ("kv_precision", self.kv_precision, self.kv_precision.currentData()),
                     ("gpu", self.serve_gpu, self.serve_gpu.currentData() or None),
                     ("engine", self.serve_engine, self.serve_engine.currentData()),
-                    ("gpu_memory_utilization", self.mem_share, self.mem_share.value())):
+                    ("gpu_memory_utilization", self.mem_share, self.mem_share.value()),
+                    ("length_spread", self.length_spread, self.length_spread.currentData())):
                 self._write(inf, key, box, value)
             if self._touched(self.speed):  # 0: no target (null: the schema's default is 20)
                 inf["tokens_per_s_per_user"] = self.speed.value() or None
