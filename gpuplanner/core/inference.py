@@ -75,7 +75,7 @@ from typing import Any, Literal
 
 from dataclasses import dataclass
 from .i18n import QT_TRANSLATE_NOOP
-from .messages import Msg
+from .messages import Msg, MsgStr
 from .serving_facts import ServingEfficiency  # noqa: F401 (defined with the facts the time model shares)
 from .serving_facts import ENGINE_NAMES  # noqa: F401 (the views print them without loading this module)
 # the training time model's matmul efficiency, GEMM size factor and NCCL latency: one set of constants (issue 35)
@@ -638,7 +638,7 @@ def max_throughput_per_gpu(m: ServingModel, gpu: Any, *, prompt_tokens: int, out
                            max_batch=max_batch, eff=eff, host_step=host_step)
         return None if run is None else run.output_tokens_per_s / tp
     if spread != "fixed":
-        raise ValueError("a spread of request lengths needs the run's number of requests")
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "a spread of request lengths needs the run's number of requests")))
     avg_ctx = float(prompt_tokens) + float(output_tokens) / 2.0
     rp = replica(m, gpu, precision=precision, kv_precision=kv_precision, context=avg_ctx, prompt=prompt_tokens,
                  output=output_tokens, tp=tp, tokens_per_s_per_user=None, max_batch=max_batch, eff=eff,
@@ -736,13 +736,15 @@ def request_mix(prompt_mean: float, output_mean: float, spread: str = "fixed",
     ``sharegpt``: even quantiles of exponentials truncated to :data:`SHAREGPT_FILTER` (the output's upper bound is
     what the prompt leaves), prompts and outputs paired independently (a fixed stride through the quantiles)."""
     if spread not in REQUEST_SPREADS:
-        raise ValueError(f"request length spread must be one of {', '.join(REQUEST_SPREADS)}, not {spread!r}")
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "request length spread must be one of {choices}, not {spread}"),
+                                     choices=", ".join(REQUEST_SPREADS), spread=repr(spread)))
     if spread == "fixed":
         return [float(prompt_mean)] * samples, [float(output_mean)] * samples
     low, p_max, total_max = SHAREGPT_FILTER
     us = [(i + 0.5) / samples for i in range(samples)]
     if not (low < prompt_mean < p_max and low < output_mean < total_max - prompt_mean):
-        raise ValueError("mean lengths outside the ShareGPT filter (prompt 4-1024, prompt + output 2048 tokens)")
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "mean lengths outside the ShareGPT filter (prompt 4-1024, prompt + output 2048 tokens)")))
     ps_ = _scale_for_mean(prompt_mean, [(low, p_max)] * samples, us)
     prompts = [_texp(u, ps_, low, p_max) for u in us]
     stride = next(k for k in range(int(samples * 0.618), samples) if math.gcd(k, samples) == 1)

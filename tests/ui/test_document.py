@@ -221,7 +221,7 @@ def test_open_after_first_search_shows_only_the_opened_document(make_window, qtb
     if text is not None:
         flat = " ".join(text.split())
         assert not [m for m in A_MARKS if m in flat], [m for m in A_MARKS if m in flat]
-        assert B_MODEL in flat and "1024 sequences" in flat                  # B's model and batch
+        assert B_MODEL in flat and "1,024 sequences" in flat                 # B's model and batch
         assert f"Rent {plan.num_gpus} × NVIDIA B200" in flat                 # B's plan's GPUs
 
 

@@ -2649,6 +2649,18 @@
         <source>{p} weights: check the quality on your own evaluation set before serving.</source>
         <translation>{p} 权重：上线服务前请在自己的评测集上检查效果。</translation>
     </message>
+    <message>
+        <source>a spread of request lengths needs the run&apos;s number of requests</source>
+        <translation>请求长度分布需要本次运行的请求数</translation>
+    </message>
+    <message>
+        <source>request length spread must be one of {choices}, not {spread}</source>
+        <translation>请求长度分布必须是 {choices} 之一，而不是 {spread}</translation>
+    </message>
+    <message>
+        <source>mean lengths outside the ShareGPT filter (prompt 4-1024, prompt + output 2048 tokens)</source>
+        <translation>平均长度超出 ShareGPT 筛选范围（提示 4–1024 个 token，提示加输出不超过 2048 个 token）</translation>
+    </message>
 </context>
 <context>
     <name>Intake</name>
