@@ -868,7 +868,9 @@ def _html_plan(data: ReportData) -> str:
         from ..core.timing import BREAKDOWN_LABELS
 
         names = {k: translate("Timing", v) for k, v in BREAKDOWN_LABELS.items()}
-        rows = [[names.get(k, k), fmt_pct(v)] for k, v in p.time_breakdown.items()]
+        from ..formatting import breakdown_rows
+
+        rows = [[names.get(k, k), pct] for k, pct in breakdown_rows(p.time_breakdown)]  # the CLI's rows too
         from ..core.timing import HIDDEN_LABELS
         from ..formatting import hidden_share_rows
 

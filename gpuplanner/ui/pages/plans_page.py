@@ -660,12 +660,13 @@ class PlansPage(BasePage):
                         + "</span></p>")
         if ev.calibration_notes:
             rows.append("<ul>" + "".join(f"<li>{esc(tr_msg(m))}</li>" for m in ev.calibration_notes) + "</ul>")
-        if p.plan.limits:
+        if ev.time.breakdown:
             from gpuplanner.core.timing import BREAKDOWN_LABELS
+            from gpuplanner.formatting import breakdown_rows
 
             names = {k: QCoreApplication.translate("Timing", v) for k, v in BREAKDOWN_LABELS.items()}
-            cells = "".join(f"<tr><td>{esc(names.get(k, k))}</td><td align=right>{format_percent(v, 1)}</td></tr>"
-                            for k, v in sorted(p.plan.limits.items(), key=lambda kv: -kv[1]) if v > 0.0005)
+            cells = "".join(f"<tr><td>{esc(names.get(k, k))}</td><td align=right>{pct}</td></tr>"
+                            for k, pct in breakdown_rows(ev.time.breakdown))  # the CLI's and the PDF's rows
             from gpuplanner.core.timing import HIDDEN_LABELS
             from gpuplanner.formatting import hidden_share_rows
 
