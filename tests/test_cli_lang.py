@@ -156,3 +156,17 @@ def test_kit_and_topo_in_chinese(tmp_path, capsys):
     out = capsys.readouterr().out
     findings = [ln for ln in out.splitlines() if ln.startswith(("[ok]", "[warn]", "[BAD]"))]
     assert findings and all(re.search(r"[\u4e00-\u9fff]", ln) for ln in findings), out
+
+
+def test_plan_file_refusals_read_as_chinese(tmp_path, capsys):
+    """A plan file an old schema cannot be upgraded with is refused in the CLI's language (issue 35 r4: the
+    upgrade's "expected an object" was English in the Chinese output)."""
+    from gpuplanner.cli import run_cli
+
+    bad = tmp_path / "bad.gpuplan"
+    bad.write_text('{"schema_version": 1, "scenario": [1]}', encoding="utf-8")
+    assert run_cli(["estimate", "--lang", "zh_CN", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "应为对象" in err, err
+    body = err.split("gpuplanner: error:", 1)[-1].replace("bad.gpuplan", " ").replace("schema", " ")
+    assert _english_words(body.replace("scenario", " "), set()) == [], err

@@ -31,7 +31,7 @@ from gpuplanner.io.safe_read import check_path, one_line
 
 from . import settings
 from .model import DEFAULT_UI, ScenarioModel, default_scenario
-from .text import tr_msg
+from .text import error_message, tr_msg
 
 
 class DocumentController(QObject):
@@ -277,7 +277,7 @@ class DocumentController(QObject):
         try:
             warnings = planfile.save(doc, path, base_dir=self.model.base_dir)
         except PlannerError as err:
-            QMessageBox.warning(self.window, self.tr("Cannot save"), str(err))
+            QMessageBox.warning(self.window, self.tr("Cannot save"), error_message(err))
             return False
         self._disk_stamp = planfile.file_stamp(path)
         self._doc = doc
@@ -419,7 +419,7 @@ class DocumentController(QObject):
             try:
                 store.discard(rec.id)
             except PlannerError as err:
-                return str(err)
+                return error_message(err)
             return None
 
         dlg = RecoveryDialog(pending, discard, self.window)

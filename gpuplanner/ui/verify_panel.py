@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from gpuplanner.core.units import nodes as units_nodes
 from gpuplanner.core import checklist as ck
-from .text import tr_msg
+from .text import error_message, tr_msg
 from gpuplanner.verify.acceptance import Analysis, KitResult, analyse, before_after, load_kit_result, measured_run, render_kit
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.core.scenario import Scenario
@@ -365,7 +365,7 @@ class VerifyPanel(QWidget):
                 text = read_limited(path, MAX_TOPO_CHARS, "nvidia-smi topo -m output").decode("utf-8", errors="replace")
             except (PlannerError, OSError) as err:
                 self.topo_verdict.setText(_html(self.tr("Cannot read the file: {0}").format(
-                    str(err) if isinstance(err, PlannerError) else err.strerror or str(err))))
+                    error_message(err) if isinstance(err, PlannerError) else err.strerror or str(err))))
                 return
             self.load_topology_text(text)
 
@@ -425,7 +425,7 @@ class VerifyPanel(QWidget):
         try:
             return read_limited(path, vhealth.MAX_CHARS, "text file").decode("utf-8", errors="replace")
         except PlannerError as err:
-            return "\x00" + str(err)
+            return "\x00" + error_message(err)
 
     def _on_load_net(self) -> None:
         text = self._read_text_file(self.tr("Open ibstat or ibv_devinfo output"))

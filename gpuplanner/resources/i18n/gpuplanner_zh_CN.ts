@@ -1135,6 +1135,13 @@
     </message>
 </context>
 <context>
+    <name>Cli</name>
+    <message>
+        <source>the input is too large or nested too deeply</source>
+        <translation>输入过大或嵌套过深</translation>
+    </message>
+</context>
+<context>
     <name>Cost</name>
     <message>
         <source>card-hours on demand</source>
@@ -1902,6 +1909,29 @@
     <message>
         <source>modelled {modelled:.0%}, above the best published {ceil:.0%} for {cls} ({src}, {date}): timed and costed at {ceil:.0%}</source>
         <translation>模型估算 {modelled:.0%}，高于 {cls} 的最佳公开值 {ceil:.0%}（{src}，{date}）：按 {ceil:.0%} 计算时间和成本</translation>
+    </message>
+</context>
+<context>
+    <name>Fields</name>
+    <message>
+        <source>enter a whole number</source>
+        <translation>请输入整数</translation>
+    </message>
+    <message>
+        <source>&apos;{text}&apos; is not a whole number</source>
+        <translation>“{text}”不是整数</translation>
+    </message>
+    <message>
+        <source>&apos;{text}&apos; is not a number</source>
+        <translation>“{text}”不是数字</translation>
+    </message>
+    <message>
+        <source>&apos;{text}&apos; is not a finite number</source>
+        <translation>“{text}”不是有限的数字</translation>
+    </message>
+    <message>
+        <source>must be more than zero</source>
+        <translation>必须大于零</translation>
     </message>
 </context>
 <context>
@@ -4238,6 +4268,26 @@
     <message>
         <source>not a plan: JSON nested too deeply</source>
         <translation>不是方案：JSON 嵌套过深</translation>
+    </message>
+    <message>
+        <source>expected an object</source>
+        <translation>应为对象</translation>
+    </message>
+    <message>
+        <source>expected a list</source>
+        <translation>应为列表</translation>
+    </message>
+    <message>
+        <source>expected text</source>
+        <translation>应为文本</translation>
+    </message>
+    <message>
+        <source>expected {kind}</source>
+        <translation>应为 {kind}</translation>
+    </message>
+    <message>
+        <source>not allowed in schema 1 (use goal)</source>
+        <translation>schema 1 中不允许（请使用 goal）</translation>
     </message>
     <message>
         <source>not valid JSON ({why})</source>

@@ -712,7 +712,11 @@ class ProjectPage(BasePage):
         try:
             project = Project.model_validate(self._data)
         except ValueError as err:
-            self.result, self.error = None, str(err).splitlines()[0]
+            from gpuplanner.core.scenario import format_validation_error
+
+            # the field and why, keeping the message id (str(err) began "1 validation error for Project")
+            self.result = None
+            self.error = format_validation_error(err) if hasattr(err, "errors") else error_text(err)
             self.show_result()
             return
         checklist = {k: bool(v.get("checked")) for k, v in (self.model.ui.get("checklist") or {}).items()
@@ -726,7 +730,7 @@ class ProjectPage(BasePage):
                 self.result, self.error = res, ""
             else:
                 self.result = None
-                self.error = error_text(err) if isinstance(err, PlannerError) else str(err).splitlines()[0]
+                self.error = error_text(err) if isinstance(err, (PlannerError, ValueError)) else str(err).splitlines()[0]
             self.show_result()
 
         from gpuplanner.app.engine import project_result
