@@ -155,6 +155,12 @@ def breakdown_rows(shares: dict[str, float], lang: str | None = None) -> list[tu
     return [(k, text) for k, text in rows if text != zero]
 
 
+def plural_s(text: str, n: float) -> str:
+    """An English sentence's ``(s)`` read right for the count ``n`` ("1 node", "2 nodes"); a translation has no
+    ``(s)`` and comes back as it is. For a sentence with one count (the app ships no English plural forms)."""
+    return text.replace("(s)", "" if abs(float(n)) == 1 else "s")
+
+
 def _unit_text(unit: str, lang: str, value: float) -> str:
     if not unit:
         return ""

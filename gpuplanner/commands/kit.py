@@ -20,7 +20,7 @@ import sys
 from ._args import label as _lbl, positive_int, strict_json
 from . import _lang
 from ._lang import translate
-from ..formatting import format_money, format_number, format_percent, format_sig
+from ..formatting import format_money, format_number, format_percent, format_sig, plural_s
 
 CTX = "CLI"
 
@@ -120,7 +120,7 @@ def run_import(args) -> int:
         print(strict_json(out, indent=2))
         return 1 if args.strict and a.worst == "bad" else 0
     low = translate(CTX, "LOW")
-    lines = [_lbl(translate(CTX, "Server")) + translate(CTX, "{host}: {n} GPU(s) {names}").format(
+    lines = [_lbl(translate(CTX, "Server")) + plural_s(translate(CTX, "{host}: {n} GPU(s) {names}"), len(result.gpus)).format(
                  host=result.host or "?", n=len(result.gpus),
                  names=", ".join(sorted({g.name for g in result.gpus})) or "").rstrip(),
              _lbl(translate(CTX, "Versions")) + translate(CTX, "driver {d}, CUDA {c}, torch {t} ({mode})").format(

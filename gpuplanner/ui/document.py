@@ -31,6 +31,8 @@ from gpuplanner.io.safe_read import check_path, one_line
 
 from . import settings
 from .model import DEFAULT_UI, ScenarioModel, default_scenario
+from gpuplanner.formatting import plural_s
+
 from .text import error_message, tr_msg
 
 
@@ -430,8 +432,8 @@ class DocumentController(QObject):
             restored = self._restore(rec)
         left = [r for r in dlg.pending if not (restored and r is rec)]
         if left:
-            self.message.emit(self.tr(
-                "{0} more autosaved plan(s) kept: File › Recover Unsaved Work… offers them again.").format(len(left)),
+            self.message.emit(plural_s(self.tr(
+                "{0} more autosaved plan(s) kept: File › Recover Unsaved Work… offers them again."), len(left)).format(len(left)),
                 10000)
         return restored
 

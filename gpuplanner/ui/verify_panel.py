@@ -12,7 +12,7 @@ Every string is set in :meth:`retranslate` (called again on ``QEvent.LanguageCha
 
 from __future__ import annotations
 
-from gpuplanner.formatting import format_number, format_sig
+from gpuplanner.formatting import format_number, format_sig, plural_s
 
 from pathlib import Path
 
@@ -518,9 +518,9 @@ class VerifyPanel(QWidget):
         cards = len(rep.gpus) or len(rep.npus) or len(rep.amd)
         tool = {"nvidia": "nvidia-smi -q", "ascend": "npu-smi info", "amd": "rocm-smi"}.get(rep.kind)
         if tool:
-            text = self.tr("{0}: {1} card(s)").format(tool, cards)
+            text = plural_s(self.tr("{0}: {1} card(s)"), cards).format(tool, cards)
         else:
-            text = self.tr("Kernel log: {0} Xid event(s)").format(len(rep.xids))
+            text = plural_s(self.tr("Kernel log: {0} Xid event(s)"), len(rep.xids)).format(len(rep.xids))
         if rep.driver:
             text += " · " + self.tr("driver {0}").format(rep.driver)
         if rep.cuda:

@@ -4011,12 +4011,12 @@
         <translation>经 {link} 的 ZeRO-{z}</translation>
     </message>
     <message>
-        <source>the network</source>
-        <translation>网络</translation>
-    </message>
-    <message>
         <source>no ZeRO</source>
         <translation>无 ZeRO</translation>
+    </message>
+    <message>
+        <source>ZeRO-{z} over the network</source>
+        <translation>经节点间网络的 ZeRO-{z}</translation>
     </message>
     <message>
         <source>{n} × {gpu}: {price:,.2f} {cur} per card-hour for {eff:,.0f} effective TFLOPS per card ({peak:,.0f} peak × {mfu:.0%} utilisation; micro-batch {mbs}, {zero}) → {cpt:,.3f} {cur} per million tokens.</source>
@@ -5139,7 +5139,7 @@
     </message>
     <message>
         <source>On the same servers the phase takes {need:.1f} weeks and overruns its slot of {slot:.1f} weeks by {over:.1f} weeks: every later phase moves back.</source>
-        <translation>在同样的服务器上，该阶段需要 {need:.1f} 周，超出为其安排的 {slot:.1f} 周 {over:.1f} 周：之后的每个阶段都要顺延。</translation>
+        <translation>在同样的服务器上，该阶段需要 {need:.1f} 周，比为其安排的 {slot:.1f} 周多出 {over:.1f} 周：之后的每个阶段都要顺延。</translation>
     </message>
     <message>
         <source>No plan finishes within {days:.1f} days.</source>
@@ -6204,6 +6204,10 @@
     <message>
         <source>Vendor:</source>
         <translation>供应商：</translation>
+    </message>
+    <message>
+        <source>No vendor yet. Click “Add vendor” to type a vendor&apos;s quote, or “Import sheet…” to read a quote sheet; “Blank template…” writes one to send to the vendors.</source>
+        <translation>还没有供应商。点“添加供应商”录入一家供应商的报价，或点“导入报价单…”读取报价单；“空白模板…”会生成一份可发给供应商填写的模板。</translation>
     </message>
     <message>
         <source>Add vendor</source>
