@@ -170,3 +170,19 @@ def test_plan_file_refusals_read_as_chinese(tmp_path, capsys):
     assert "应为对象" in err, err
     body = err.split("gpuplanner: error:", 1)[-1].replace("bad.gpuplan", " ").replace("schema", " ")
     assert _english_words(body.replace("scenario", " "), set()) == [], err
+
+
+def test_multinode_kit_report_reads_as_chinese(capsys):
+    """`gpuplanner kit-import` of a multi-node result: the report's labels, sentences and table (cluster, network,
+    bandwidths, scaling, before/after) were English f-strings, also with --lang zh_CN (issue 35 r4)."""
+    from gpuplanner.cli import run_cli
+
+    data = Path(__file__).parent / "data"
+    assert run_cli(["kit-import", "--lang", "zh_CN", str(data / "net" / "plan-16x-h100.json"),
+                    str(data / "kit" / "multinode-2x8-h100-ib-constructed.json")]) == 0
+    out = capsys.readouterr().out
+    assert "集群" in out and "跨节点" in out and "之后" in out
+    # the result's own names (hosts, device, backend, torch version, network id) and NCCL's are data
+    names = {"node0", "node1", "host-a", "host-b", "cuda", "nccl", "torch", "ib-ndr-400", "NET/IB", "RDMA",
+             "MiB", "bfloat16", "tokens/s"}
+    assert _english_words(out, names) == [], out

@@ -737,6 +737,66 @@
         <translation>（费用 = 卡时 × 每卡时 {price}，不含其他开销）</translation>
     </message>
     <message>
+        <source>in one node</source>
+        <translation>节点内</translation>
+    </message>
+    <message>
+        <source>across nodes</source>
+        <translation>跨节点</translation>
+    </message>
+    <message>
+        <source>one GPU per node</source>
+        <translation>每节点一张 GPU</translation>
+    </message>
+    <message>
+        <source>every GPU</source>
+        <translation>全部 GPU</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>{nodes} node(s) × {per} ({device}, {backend}), torch {torch}</source>
+        <translation>{nodes} 个节点 × 每节点 {per} 张（{device}，{backend}），torch {torch}</translation>
+    </message>
+    <message>
+        <source>Plan network</source>
+        <translation>方案网络</translation>
+    </message>
+    <message>
+        <source>{network} × {n} per node</source>
+        <translation>每节点 {n} × {network}</translation>
+    </message>
+    <message>
+        <source>Transport</source>
+        <translation>传输方式</translation>
+    </message>
+    <message>
+        <source>Intra-node</source>
+        <translation>节点内</translation>
+    </message>
+    <message>
+        <source>all-reduce bus bandwidth {bw} GB/s</source>
+        <translation>all-reduce 总线带宽 {bw} GB/s</translation>
+    </message>
+    <message>
+        <source>Inter-node</source>
+        <translation>节点间</translation>
+    </message>
+    <message>
+        <source>Op probe</source>
+        <translation>算子探测</translation>
+    </message>
+    <message>
+        <source>{ops} operators on {device}, {failed} failed, {cpu} on CPU</source>
+        <translation>{device} 上 {ops} 个算子，{failed} 个失败，{cpu} 个回退到 CPU</translation>
+    </message>
+    <message>
+        <source>Plan with the measured network (= {n} × {network} per node)</source>
+        <translation>按实测网络重新估算的方案（相当于每节点 {n} × {network}）</translation>
+    </message>
+    <message>
         <source>plan: {n} × {name} per node ({source})</source>
         <translation>方案：每节点 {n} × {name}（{source}）</translation>
     </message>
@@ -819,6 +879,26 @@
     <message>
         <source>cost ({currency})</source>
         <translation>费用（{currency}）</translation>
+    </message>
+    <message>
+        <source>{scope}: all-reduce {size} MiB, bus bandwidth {bw} GB/s (runs {runs}); NICs {nics} GB/s, plan {plan} GB/s</source>
+        <translation>{scope}：all-reduce {size} MiB，总线带宽 {bw} GB/s（各次 {runs}）；网卡 {nics} GB/s，方案 {plan} GB/s</translation>
+    </message>
+    <message>
+        <source>scope</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <source>tokens/s</source>
+        <translation>tokens/s</translation>
+    </message>
+    <message>
+        <source>before</source>
+        <translation>之前</translation>
+    </message>
+    <message>
+        <source>after</source>
+        <translation>之后</translation>
     </message>
     <message>
         <source>rental mode</source>
