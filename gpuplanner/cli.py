@@ -202,7 +202,8 @@ def run_cli(argv: list[str]) -> int:
         print(f"gpuplanner: error: {one_line(text)}", file=sys.stderr)
         return 2
     except (RecursionError, MemoryError, OverflowError):
-        print("gpuplanner: error: the input is too large or nested too deeply", file=sys.stderr)
+        print("gpuplanner: error: " + _lang.translate("Cli", "the input is too large or nested too deeply"),
+              file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0

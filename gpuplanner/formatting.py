@@ -140,6 +140,27 @@ def hidden_share_rows(shares: dict[str, float], lang: str | None = None) -> list
     return [(k, text) for k, text in rows if text != zero]
 
 
+#: decimals of a share of the step time (``TimeEstimate.breakdown``): one precision for the CLI, the Plans details
+#: and the PDF, so the three list the same parts with the same figures (a 0.4% share read "0%" in one view)
+BREAKDOWN_SHARE_DECIMALS = 1
+
+
+def breakdown_rows(shares: dict[str, float], lang: str | None = None) -> list[tuple[str, str]]:
+    """The step-time rows every view shows: ``(key, percent text)`` for each share of ``shares``
+    (``TimeEstimate.breakdown``), largest first (ties in the breakdown's order), at
+    :data:`BREAKDOWN_SHARE_DECIMALS`, leaving out a share that would print as zero at that precision."""
+    zero = format_percent(0.0, BREAKDOWN_SHARE_DECIMALS, lang)
+    ordered = sorted(shares.items(), key=lambda kv: -float(kv[1]))
+    rows = [(str(k), format_percent(v, BREAKDOWN_SHARE_DECIMALS, lang)) for k, v in ordered]
+    return [(k, text) for k, text in rows if text != zero]
+
+
+def plural_s(text: str, n: float) -> str:
+    """An English sentence's ``(s)`` read right for the count ``n`` ("1 node", "2 nodes"); a translation has no
+    ``(s)`` and comes back as it is. For a sentence with one count (the app ships no English plural forms)."""
+    return text.replace("(s)", "" if abs(float(n)) == 1 else "s")
+
+
 def _unit_text(unit: str, lang: str, value: float) -> str:
     if not unit:
         return ""

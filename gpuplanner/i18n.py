@@ -218,6 +218,9 @@ def translate_message(context: str | None, text: str, params: dict | None) -> st
 
     params = dict(params or {})
     translated = QCoreApplication.translate(context, text) if context else text
+    from .core.messages import english_plurals
+
+    translated = english_plurals(translated, params)  # an English sentence (no translation) read with its counts
     try:
         return translated.format(**{k: translate_param(context or "", v) for k, v in params.items()})
     except (KeyError, IndexError, ValueError):

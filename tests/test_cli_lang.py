@@ -29,6 +29,9 @@ ALLOWED = {
     "Megatron-FSDP", "use-megatron-fsdp", "data-parallel-sharding-strategy", "optim_grads_params", "fsdp_dtensor",
     # serving engines' product names (inference.engine)
     "vLLM", "SGLang", "TensorRT", "LLM",
+    # NCCL collective names, kept as written in Chinese ML documentation (the .ts keeps all-reduce and all-to-all):
+    # the expert all-to-all is its own share of the step since issue 35 r4
+    "all-to-all", "all-reduce",
 }
 
 
@@ -157,3 +160,33 @@ def test_kit_and_topo_in_chinese(tmp_path, capsys):
     out = capsys.readouterr().out
     findings = [ln for ln in out.splitlines() if ln.startswith(("[ok]", "[warn]", "[BAD]"))]
     assert findings and all(re.search(r"[\u4e00-\u9fff]", ln) for ln in findings), out
+
+
+def test_plan_file_refusals_read_as_chinese(tmp_path, capsys):
+    """A plan file an old schema cannot be upgraded with is refused in the CLI's language (issue 35 r4: the
+    upgrade's "expected an object" was English in the Chinese output)."""
+    from gpuplanner.cli import run_cli
+
+    bad = tmp_path / "bad.gpuplan"
+    bad.write_text('{"schema_version": 1, "scenario": [1]}', encoding="utf-8")
+    assert run_cli(["estimate", "--lang", "zh_CN", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "应为对象" in err, err
+    body = err.split("gpuplanner: error:", 1)[-1].replace("bad.gpuplan", " ").replace("schema", " ")
+    assert _english_words(body.replace("scenario", " "), set()) == [], err
+
+
+def test_multinode_kit_report_reads_as_chinese(capsys):
+    """`gpuplanner kit-import` of a multi-node result: the report's labels, sentences and table (cluster, network,
+    bandwidths, scaling, before/after) were English f-strings, also with --lang zh_CN (issue 35 r4)."""
+    from gpuplanner.cli import run_cli
+
+    data = Path(__file__).parent / "data"
+    assert run_cli(["kit-import", "--lang", "zh_CN", str(data / "net" / "plan-16x-h100.json"),
+                    str(data / "kit" / "multinode-2x8-h100-ib-constructed.json")]) == 0
+    out = capsys.readouterr().out
+    assert "集群" in out and "跨节点" in out and "之后" in out
+    # the result's own names (hosts, device, backend, torch version, network id) and NCCL's are data
+    names = {"node0", "node1", "host-a", "host-b", "cuda", "nccl", "torch", "ib-ndr-400", "NET/IB", "RDMA",
+             "MiB", "bfloat16", "tokens/s"}
+    assert _english_words(out, names) == [], out

@@ -328,3 +328,19 @@ def test_validation_reason_keeps_ids_and_pydantic_english():
     r = reason(xs=[1, 2])  # too_long: not one of the marked sentences
     assert r.startswith("List should have at most 1 item") and not isinstance(r, MsgStr)
     assert not isinstance(error_text(ValueError("plain")), MsgStr) and error_text(ValueError("plain")) == "plain"
+
+
+def test_english_counts_read_with_their_word():
+    """"{nodes} node(s)" reads "1 node" / "2 nodes" in English (issue 35 r4: "4 × H800 (1 node(s))" in the Plans
+    details); a word not right after its count keeps "(s)"; the message id is unchanged."""
+    from gpuplanner.core.messages import Msg, MsgStr, english_plurals
+
+    assert english_plurals("{n} × {gpu} ({nodes} node(s))", {"n": 4, "gpu": "H800", "nodes": 1}) == \
+        "{n} × {gpu} ({nodes} node)"
+    assert english_plurals("{k:d} port(s) down", {"k": 3}) == "{k:d} ports down"
+    assert english_plurals("{n} × {g}-GPU server(s)", {"n": 1, "g": 8}) == "{n} × {g}-GPU server(s)"
+    assert english_plurals("{x} item(s)", {"x": "many"}) == "{x} item(s)"
+    m = Msg("Search", "{n} × {gpu} ({nodes} node(s)): ok", {"n": 4, "gpu": "H800", "nodes": 1})
+    assert m.render() == "4 × H800 (1 node): ok" and m.text.endswith("node(s)): ok")
+    s = MsgStr.make("Search", "{k} GPU(s) idle", k=2)
+    assert s == "2 GPUs idle" and s.text == "{k} GPU(s) idle"

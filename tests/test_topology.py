@@ -243,7 +243,7 @@ def test_single_gpu():
     assert topo.gpus == 1 and topo.cpu_affinity == ["0-15"] and topo.numa == ["0"]
     d = diagnose(topo, plan_tp=2)
     assert d.nvlink == "none" and d.max_nvlink_tp == 1 and d.pairs == {}
-    assert _sev(d, "plan uses TP=2 but this server has only 1 GPU(s)") == "bad"
+    assert _sev(d, "plan uses TP=2 but this server has only 1 GPU:") == "bad"  # (one GPU: issue 35 r4 plurals)
 
 
 def test_max_nvlink_tp_needs_consecutive_power_of_two_groups():

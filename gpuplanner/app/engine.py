@@ -182,7 +182,7 @@ def keep_deadline(res: Any, models: Any = None, cancel: Any = None) -> Any:
             out[w.change] = Replan(change=w.change, deadline_days=days, evaluation=None,
                                    note=Msg("Project", QT_TRANSLATE_NOOP(
                                        "Project", "The search cannot plan the changed job: {e}"),
-                                       {"e": str(err).splitlines()[0]}))
+                                       {"e": error_text(err)}))  # keeps its id: shown translated
             continue
         plan = found.plans[0] if found.plans else None
         if plan is None or not plan.meets_deadline:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..formatting import format_compact, format_money, format_number, format_span, format_percent, format_sig, gpu_display_name
 from ._args import label as _lbl, rent_vs_build_lines, strict_json
 from ._lang import msg, name, translate
-from ..formatting import format_list, hidden_share_rows
+from ..formatting import breakdown_rows, format_list, hidden_share_rows, plural_s
 
 CTX = "CLI"
 
@@ -63,7 +63,7 @@ def text_lines(ev, data: dict) -> list[str]:
         + (translate(CTX, "   (vision encoder {v} + projector {pr})").format(
             v=format_compact(p["vision"]), pr=format_compact(p["projector"])) if p.get("vision") else ""),
         _lbl(translate(CTX, "Tier")) + f"{data['tier']}: {translate('Tier', tier_guidance(data['tier'], ev.scenario.training.method))}",
-        _lbl(translate(CTX, "Hardware")) + translate(CTX, "{n} × {gpu} ({mem} GiB each, {nodes} node(s))").format(
+        _lbl(translate(CTX, "Hardware")) + plural_s(translate(CTX, "{n} × {gpu} ({mem} GiB each, {nodes} node(s))"), ev.nodes).format(
             n=ev.num_gpus, gpu=gpu_display_name(ev.gpu_name), mem=format_sig(ev.gpu_memory_gib), nodes=ev.nodes),
         _lbl(translate(CTX, "Layout")) + "{framework}: tp={tp} pp={pp} cp={cp} ep={ep} vpp={vpp} dp={dp} zero={zero} "
         "mbs={micro_batch_size} grad_accum={grad_accum} recompute={recompute}".format(**lay)
@@ -130,10 +130,10 @@ def text_lines(ev, data: dict) -> list[str]:
     from ..core.timing import BREAKDOWN_LABELS
 
     share_names = {k: translate("Timing", v) for k, v in BREAKDOWN_LABELS.items()}
-    tb = data.get("time_breakdown") or {}
+    tb = breakdown_rows(ev.time.breakdown)  # the rows the Plans details and the PDF show too
     if tb:
         lines.append("  " + _lbl(translate(CTX, "time share"), 17)
-                     + format_list(f"{share_names.get(k, k)} {format_percent(v)}" for k, v in tb.items()))
+                     + format_list(f"{share_names.get(k, k)} {pct}" for k, pct in tb))
     hidden = hidden_share_rows(ev.time.hidden_shares)  # the rows the Plans details and the PDF show too
     if hidden:
         from ..core.timing import HIDDEN_LABELS

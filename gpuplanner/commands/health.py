@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ._args import read_input, strict_json
 from ._lang import msg, translate
+from ..formatting import plural_s
 
 CTX = "CLI"
 
@@ -58,8 +59,9 @@ def run(args) -> int:
         kinds = {"nvidia": "nvidia-smi -q", "ascend": "npu-smi info", "amd": "rocm-smi",
                  "dmesg": translate(CTX, "kernel log")}
         cards = len(rep.gpus) or len(rep.npus) or len(rep.amd)
-        head = (translate(CTX, "{tool}: {n} card(s)").format(tool=kinds[rep.kind], n=cards) if rep.kind != "dmesg"
-                else translate(CTX, "{tool}: {n} Xid event(s)").format(tool=kinds[rep.kind], n=len(rep.xids)))
+        head = (plural_s(translate(CTX, "{tool}: {n} card(s)"), cards).format(tool=kinds[rep.kind], n=cards)
+                if rep.kind != "dmesg" else plural_s(translate(CTX, "{tool}: {n} Xid event(s)"), len(rep.xids)).format(
+                    tool=kinds[rep.kind], n=len(rep.xids)))
         if rep.driver or rep.cuda:
             head += translate(CTX, ", driver {d}").format(d=rep.driver or "?") + (f", CUDA {rep.cuda}" if rep.cuda else "")
         print(head)

@@ -17,10 +17,11 @@ import os
 import sys
 
 # verify and io are imported by the run functions: ``gpuplanner --help`` and the other commands do not load them
-from ._args import label as _lbl, positive_int, strict_json
+from ._args import label as _lbl, ljust, positive_int, rjust, strict_json
 from . import _lang
 from ._lang import translate
-from ..formatting import format_money, format_number, format_percent, format_sig
+from ..core.i18n import QT_TRANSLATE_NOOP
+from ..formatting import format_list, format_money, format_number, format_percent, format_sig, plural_s
 
 CTX = "CLI"
 
@@ -120,7 +121,7 @@ def run_import(args) -> int:
         print(strict_json(out, indent=2))
         return 1 if args.strict and a.worst == "bad" else 0
     low = translate(CTX, "LOW")
-    lines = [_lbl(translate(CTX, "Server")) + translate(CTX, "{host}: {n} GPU(s) {names}").format(
+    lines = [_lbl(translate(CTX, "Server")) + plural_s(translate(CTX, "{host}: {n} GPU(s) {names}"), len(result.gpus)).format(
                  host=result.host or "?", n=len(result.gpus),
                  names=", ".join(sorted({g.name for g in result.gpus})) or "").rstrip(),
              _lbl(translate(CTX, "Versions")) + translate(CTX, "driver {d}, CUDA {c}, torch {t} ({mode})").format(
@@ -169,6 +170,64 @@ def run_import(args) -> int:
     return 1 if args.strict and a.worst == "bad" else 0
 
 
+#: what the multi-node kit's measurement scopes are called (verify/multinode: scaling "gpus"/"nodes", the
+#: inter-node all-reduce "inter" (one GPU per node) and "world" (every GPU))
+_SCOPES = {"gpus": QT_TRANSLATE_NOOP(CTX, "in one node"), "nodes": QT_TRANSLATE_NOOP(CTX, "across nodes"),
+           "inter": QT_TRANSLATE_NOOP(CTX, "one GPU per node"), "world": QT_TRANSLATE_NOOP(CTX, "every GPU")}
+
+
+def _scope(key: str) -> str:
+    return translate(CTX, _SCOPES[key]) if key in _SCOPES else str(key)
+
+
+def _multinode_lines(result, a, ba) -> list[str]:
+    """The text report of a multi-node kit result, in the CLI's language (labels and sentences translated, every
+    number through the formatter)."""
+    lines = [_lbl(translate(CTX, "Cluster")) + plural_s(translate(
+                 CTX, "{nodes} node(s) × {per} ({device}, {backend}), torch {torch}"), result.nodes).format(
+                 nodes=result.nodes, per=result.gpus_per_node, device=result.device or "?",
+                 backend=result.backend or "?", torch=result.torch or "?"),
+             _lbl(translate(CTX, "Plan network")) + translate(CTX, "{network} × {n} per node").format(
+                 network=a.network or "?", n=format_sig(a.nics_per_node or 0, 6)), ""]
+    if a.transports:
+        lines.append(_lbl(translate(CTX, "Transport")) + ", ".join(f"{h}: {t or '?'}" for h, t in a.transports.items()))
+    if a.intra_busbw_gbs is not None:
+        lines.append(_lbl(translate(CTX, "Intra-node")) + translate(CTX, "all-reduce bus bandwidth {bw} GB/s").format(
+            bw=_num(a.intra_busbw_gbs, 0).strip()))
+    for c in a.inter:
+        lines.append(_lbl(translate(CTX, "Inter-node")) + translate(
+            CTX, "{scope}: all-reduce {size} MiB, bus bandwidth {bw} GB/s (runs {runs}); NICs {nics} GB/s, plan "
+                 "{plan} GB/s").format(scope=_scope(c.scope), size=format_sig(c.size_bytes / 2**20, 6),
+                                       bw=_num(c.busbw_gbs, 0).strip(), runs=format_list(_num(r, 0).strip() for r in c.runs),
+                                       nics=_fmt(c.achievable_gbs, 0), plan=_fmt(c.plan_gbs, 0)))
+    if a.scaling:
+        lines.append(_lbl(translate(CTX, "Scaling")) + ljust(translate(CTX, "scope"), 16) + rjust(translate(CTX, "GPUs"), 6)
+                     + rjust(translate(CTX, "tokens/s"), 11) + rjust(translate(CTX, "efficiency"), 12))
+        for p in a.scaling:
+            lines.append(_lbl("") + ljust(_scope(p["scope"]), 16) + f"{p['n']:>6} {_fmt(p['tokens_per_s'], 0, 10)}"
+                         f"  {format_percent(p['efficiency'], 1):>10}")
+    if a.probe is not None:
+        lines.append(_lbl(translate(CTX, "Op probe")) + translate(
+            CTX, "{ops} operators on {device}, {failed} failed, {cpu} on CPU").format(
+                ops=a.probe.get("ops", 0), device=a.probe.get("device"), failed=len(a.probe.get("failed") or []),
+                cpu=len(a.probe.get("cpu_fallback") or [])))
+    lines.append("")
+    for f in a.findings:
+        lines.append(f"{_MARK[f.severity]} {_lang.msg(getattr(f, 'msg', None) or f.text)}")
+    if ba is not None:
+        b, c = ba["before"], ba["after"]
+        lines += ["", translate(CTX, "Plan with the measured network (= {n} × {network} per node)").format(
+            n=ba["effective_nics_per_node"], network=ba["network"]),
+                  " " * 16 + rjust(translate(CTX, "before"), 10) + "  " + rjust(translate(CTX, "after"), 10)]
+        for label, key, f in ((translate(CTX, "tokens/s/GPU"), "tokens_per_s_per_gpu", lambda v: format_number(v, 0)),
+                              (translate(CTX, "days"), "compute_days", lambda v: format_number(v, 2)),
+                              (translate(CTX, "cost ({currency})").format(currency=b["currency"]), "cost",
+                               lambda v: format_number(v, 0))):
+            lines.append(f"  {ljust(label, 14)}{(f(b[key]) if b[key] is not None else '—'):>10}  "
+                         f"{(f(c[key]) if c[key] is not None else '—'):>10}")
+    return lines
+
+
 def _run_import_multinode(args, scenario) -> int:
     from ..verify.acceptance import _figures
     from ..verify.multinode import analyse_multinode, load_multinode_result, measured_network_scenario
@@ -187,35 +246,6 @@ def _run_import_multinode(args, scenario) -> int:
                           "backend": result.backend, "hosts": [h.host for h in result.hosts]}}
         print(strict_json(out, indent=2))
         return 1 if args.strict and a.worst == "bad" else 0
-    lines = [f"Cluster      {result.nodes} node(s) x {result.gpus_per_node} ({result.device or '?'}, "
-             f"{result.backend or '?'}), torch {result.torch or '?'}",
-             f"Plan network {a.network or '?'} x {format_sig(a.nics_per_node or 0, 6)} per node", ""]
-    if a.transports:
-        lines.append("Transport    " + ", ".join(f"{h}: {t or '?'}" for h, t in a.transports.items()))
-    if a.intra_busbw_gbs is not None:
-        lines.append(f"Intra-node   all-reduce busbw {_num(a.intra_busbw_gbs, 0).strip()} GB/s")
-    for c in a.inter:
-        runs = ", ".join(_num(r, 0).strip() for r in c.runs)
-        lines.append(f"Inter-node   {c.scope:<5} all-reduce {format_sig(c.size_bytes / 2**20, 6)} MiB: busbw {_num(c.busbw_gbs, 0).strip()} GB/s"
-                     f" (runs {runs}); NICs {_fmt(c.achievable_gbs, 0)} GB/s, plan {_fmt(c.plan_gbs, 0)} GB/s")
-    if a.scaling:
-        lines.append("Scaling      scope  GPUs   tokens/s  efficiency")
-        for p in a.scaling:
-            lines.append(f"             {p['scope']:<5} {p['n']:>5} {_fmt(p['tokens_per_s'], 0, 10)}  {format_percent(p['efficiency'], 1):>10}")
-    if a.probe is not None:
-        lines.append(f"Op probe     {a.probe.get('ops', 0)} operators on {a.probe.get('device')}, "
-                     f"{len(a.probe.get('failed') or [])} failed, {len(a.probe.get('cpu_fallback') or [])} on CPU")
-    lines.append("")
-    for f in a.findings:
-        lines.append(f"{_MARK[f.severity]} {_lang.msg(getattr(f, 'msg', None) or f.text)}")
-    if ba is not None:
-        b, c = ba["before"], ba["after"]
-        lines += ["", f"Plan with the measured network (= {ba['effective_nics_per_node']} x {ba['network']} per node)",
-                  "             before      after"]
-        for label, key, f in (("tokens/s/GPU", "tokens_per_s_per_gpu", lambda v: format_number(v, 0)),
-                              ("days", "compute_days", lambda v: format_number(v, 2)),
-                              (f"cost {b['currency']}", "cost", lambda v: format_number(v, 0))):
-            lines.append(f"  {label:<12}{(f(b[key]) if b[key] is not None else '—'):>10}  "
-                         f"{(f(c[key]) if c[key] is not None else '—'):>10}")
+    lines = _multinode_lines(result, a, ba)
     print("\n".join(lines))
     return 1 if args.strict and a.worst == "bad" else 0

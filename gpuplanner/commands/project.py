@@ -18,7 +18,7 @@ from ..core.serving_facts import ENGINE_NAMES
 from ..formatting import format_money, format_number, gpu_display_name
 from ._args import cut, ljust, rjust, strict_json
 from ._lang import msg, name, translate
-from ..formatting import format_list
+from ..formatting import format_list, plural_s
 
 CTX = "CLI"
 
@@ -70,7 +70,7 @@ def text_lines(res) -> list[str]:
              + ljust(translate(CTX, "rental"), 22, min_gap=1) + rjust(translate(CTX, "cost"), 16)]
     for p in res.phases:
         what = (f"{p.count} × {gpu_display_name(p.device_name, short=True)}" if p.resource == "gpu" else
-                translate(CTX, "{nodes} node(s), {n} cores").format(nodes=p.nodes, n=p.count))
+                plural_s(translate(CTX, "{nodes} node(s), {n} cores"), p.nodes).format(nodes=p.nodes, n=p.count))
         weeks = f"{format_number(p.start_week, 1)}–{format_number(p.end_week, 1)}"
         lines.append(ljust(cut(p.name, 21), 22, min_gap=1) + ljust(cut(name("Project", KIND_LABELS[p.kind]), 25), 26, min_gap=1)
                      + rjust(weeks, 12) + rjust(format_number(p.hours_per_week), 8) + "  "
@@ -80,9 +80,9 @@ def text_lines(res) -> list[str]:
             s = p.serving
             per_m = ("-" if p.cost_per_million_tokens is None else
                      format_money(p.cost_per_million_tokens, cur, decimals=2))
-            lines.append(" " * 22 + translate(
+            lines.append(" " * 22 + plural_s(translate(
                 CTX, "serving: TP {tp}, {b} users per replica, {r} replica(s), {tps} tokens/s per GPU ({bound}), "
-                     "{per_m} per million tokens").format(
+                     "{per_m} per million tokens"), s.replicas).format(
                 tp=s.tp, b=s.batch_per_replica, r=s.replicas, tps=format_number(s.tokens_per_s_per_gpu),
                 bound=translate(CTX, "memory bound") if s.bound == "memory" else translate(CTX, "compute bound"),
                 per_m=per_m))

@@ -11,6 +11,27 @@ from typing import Any, Mapping
 from dataclasses import dataclass
 from .i18n import QT_TRANSLATE_NOOP
 
+import re as _re
+
+#: "{nodes} node(s)": a count placeholder right before a word marked "(s)"
+_PLURAL = _re.compile(r"\{(\w+)(?::[^{}]*)?\} ([A-Za-z][\w-]*)\(s\)")
+
+
+def english_plurals(text: str, params: Mapping[str, Any]) -> str:
+    """An English template's "{n} word(s)" read with its count: "1 node", "2 nodes" (the app ships no English
+    plural forms). Only a word right after its count's placeholder is changed ("{n} × {g}-GPU server(s)" keeps
+    its "(s)": which number counts the servers is not known here); a translation has no "(s)" and is unchanged."""
+    if "(s)" not in text:
+        return text
+
+    def one(m: "_re.Match[str]") -> str:
+        v = params.get(m.group(1))
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            return m.group(0)
+        return m.group(0)[:-3] + ("" if abs(v) == 1 else "s")
+
+    return _PLURAL.sub(one, text)
+
 
 @dataclass(slots=True, frozen=True)
 class Msg:
@@ -23,7 +44,8 @@ class Msg:
 
     def render(self) -> str:
         """The English sentence (parameters that are messages themselves are rendered too)."""
-        return self.text.format(**{k: v.render() if isinstance(v, Msg) else v for k, v in self.params.items()})
+        return english_plurals(self.text, self.params).format(
+            **{k: v.render() if isinstance(v, Msg) else v for k, v in self.params.items()})
 
     def to_json(self) -> dict:
         return {"text": self.render(), "template": self.text, "context": self.context,
@@ -54,7 +76,8 @@ class MsgStr(str):
 
     @classmethod
     def make(klass, context: str, template: str, /, **params: Any) -> "MsgStr":
-        rendered = template.format(**{k: v.render() if isinstance(v, Msg) else v for k, v in params.items()})
+        rendered = english_plurals(template, params).format(
+            **{k: v.render() if isinstance(v, Msg) else v for k, v in params.items()})
         out = klass(rendered)
         out.context, out.text, out.params = context, template, dict(params)
         return out

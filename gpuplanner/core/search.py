@@ -2133,9 +2133,11 @@ def compare_plans(a: Plan, b: Plan) -> list[Msg]:
     out: list[Msg] = []
     for p in (a, b):
         # a nested message: translated with the sentence, never formatted in English first
-        z = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "ZeRO-{z} over {link}"),
-                {"z": p.zero, "link": p.link if p.nodes == 1 else QT_TRANSLATE_NOOP(CTX, "the network")}) \
-            if p.zero else QT_TRANSLATE_NOOP(CTX, "no ZeRO")
+        # (the network has its own sentence: a translation joins "the network" to its words differently from a
+        # link's name such as NVLink)
+        z = (QT_TRANSLATE_NOOP(CTX, "no ZeRO") if not p.zero
+             else Msg(CTX, QT_TRANSLATE_NOOP(CTX, "ZeRO-{z} over {link}"), {"z": p.zero, "link": p.link})
+             if p.nodes == 1 else Msg(CTX, QT_TRANSLATE_NOOP(CTX, "ZeRO-{z} over the network"), {"z": p.zero}))
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "{n} × {gpu}: {price:,.2f} {cur} per card-hour for {eff:,.0f} effective TFLOPS per card "
                  "({peak:,.0f} peak × {mfu:.0%} utilisation; micro-batch {mbs}, {zero}) → {cpt:,.3f} {cur} per "

@@ -1934,7 +1934,9 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: grouped experts' per-expert GEMM launches (:data:`MOE_GEMM_LAUNCH_S`), inside compute.
 #: ``cp_comm``: the context-parallel exchange left exposed (torch's all-gather ring: :func:`_torch_cp_exposure`;
 #: Transformer Engine's ring: what the attention cannot cover), inside "other" (which the step's breakdown folds
-#: it into), so a long-context plan names it rather than calling it optimizer time.
+#: it into), so a long-context plan names it rather than calling it optimizer time. ``ep_comm``: the expert
+#: all-to-all left exposed, inside "other" too, for the same reason (an EP plan names it; the search's shares
+#: ``frac_ep_comm`` already do, so the Plans details and the CLI name the same parts).
 PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "launch_overhead": "compute",
                "zero3_hooks": "compute",
                "moe_host_sync": "compute", "moe_gemm_launch": "compute",

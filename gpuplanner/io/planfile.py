@@ -315,9 +315,9 @@ class EmbeddedModel(_Doc):
         try:
             _ARCH_MODEL.model_validate(known)
         except ValidationError as err:
-            first = err.errors()[0]
-            loc = ".".join(str(x) for x in first.get("loc", ()))
-            raise ValueError(f"{loc}: {first.get('msg', 'invalid')}" if loc else first.get("msg", "invalid")) from None
+            from ..core.scenario import format_validation_error
+
+            raise ValueError(format_validation_error(err)) from None  # the field and why, keeping its message id
         return v
 
     def model_arch(self) -> ModelArch:
@@ -411,9 +411,16 @@ def migration(from_version: int) -> Callable[[Callable[[dict], dict]], Callable[
 
 
 class MigrationError(ValueError):
+    """A field an old schema's plan cannot be upgraded with; ``why`` keeps its message id (shown translated)."""
+
     def __init__(self, field: str, why: str):
         self.field, self.why = field, why
-        super().__init__(f"{field}: {why}")
+        super().__init__(MsgStr.make(_CTX, "{field}: {why}", field=field, why=why))
+
+
+#: what :func:`_take` says a field should have been (marked: the app and ``--lang`` show it translated)
+_EXPECTED = {"dict": QT_TRANSLATE_NOOP(_CTX, "expected an object"), "list": QT_TRANSLATE_NOOP(_CTX, "expected a list"),
+             "str": QT_TRANSLATE_NOOP(_CTX, "expected text")}
 
 
 def _take(d: dict, key: str, kind: type | tuple[type, ...], default: Any = None) -> Any:
@@ -422,8 +429,9 @@ def _take(d: dict, key: str, kind: type | tuple[type, ...], default: Any = None)
         return default
     if not isinstance(v, kind):
         names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        names = {"dict": "an object", "list": "a list", "str": "text"}.get(names, names)
-        raise MigrationError(key, f"expected {names}")
+        why = (MsgStr.make(_CTX, _EXPECTED[names]) if names in _EXPECTED
+               else MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "expected {kind}"), kind=names))
+        raise MigrationError(key, why)
     return v
 
 
@@ -438,12 +446,13 @@ def _migrate_1_to_2(d: dict) -> dict:
     if saved is not None:
         out["created"] = out["modified"] = saved
     if "scenario" in d and d["scenario"] is None:
-        raise MigrationError("scenario", "expected an object")
+        raise MigrationError("scenario", MsgStr.make(_CTX, _EXPECTED["dict"]))
     scenario = _take(d, "scenario", dict, {})
     goal = _take(d, "goal", dict)
     if goal is not None:
         if "constraints" in scenario:
-            raise MigrationError("scenario.constraints", "not allowed in schema 1 (use goal)")
+            raise MigrationError("scenario.constraints", MsgStr.make(_CTX, QT_TRANSLATE_NOOP(
+                _CTX, "not allowed in schema 1 (use goal)")))
         goal = dict(goal)
         constraints: dict[str, Any] = {}
         if "deadline_days" in goal:
@@ -535,7 +544,7 @@ def _migrate_2_to_3(d: dict) -> dict:
     if sel is None:
         return d
     if not isinstance(sel, dict):
-        raise MigrationError("selected_plan", "expected an object")
+        raise MigrationError("selected_plan", MsgStr.make(_CTX, _EXPECTED["dict"]))
     if "days" in sel:
         sel["calendar_days"] = sel.pop("days")
     full = selection_scenario(d.get("scenario"), sel, d.get("price_snapshot"))

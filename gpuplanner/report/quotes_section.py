@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from ..core.quotes import NETWORK_LABELS, QUESTIONS, UNIT_LABELS, Comparison, VendorResult
 from ..formatting import (
-    format_date, format_days, format_hours, format_money, format_number, format_sig, gpu_display_name,
+    format_date, format_days, format_hours, format_money, format_number, format_sig, gpu_display_name, plural_s,
 )
 
 CTX = "Quotes"
@@ -280,7 +280,7 @@ def rfq_html(c: Comparison, title: str = "", translate: Tr | None = None) -> str
     weeks = p.calendar_days / 7
     req = [
         (translate(CTX, "GPU"), f"{gpu_display_name(p.gpu_name)} ({format_number(p.gpu_memory_gib)} GiB)"),
-        (translate(CTX, "Cards"), translate(CTX, "{n} cards, {per} per node, {nodes} node(s)").format(
+        (translate(CTX, "Cards"), plural_s(translate(CTX, "{n} cards, {per} per node, {nodes} node(s)"), p.nodes).format(
             n=p.num_gpus, per=p.gpus_per_node, nodes=p.nodes)),
         (translate(CTX, "Interconnect between nodes"),
          translate(CTX, "not needed (one node)") if p.nodes <= 1 else translate(CTX, "{net}, {gbps} Gb/s per node").format(

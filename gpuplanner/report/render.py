@@ -45,7 +45,7 @@ from .charts import Axis, Chart
 from .content import (
     PlanInfo, ReportData, Text, fmt_bytes, fmt_count, fmt_days, fmt_gib, fmt_money, fmt_pct, fmt_price,
 )
-from gpuplanner.formatting import format_list
+from gpuplanner.formatting import format_list, plural_s
 
 CTX = "Report"
 CHART_WIDTH_PX = charts.WIDTH  # width of a chart in the document's layout units (96 per inch): ≈ 169 mm
@@ -803,7 +803,7 @@ def _html_plan(data: ReportData) -> str:
     p = data.plan
     cur = data.currency
     out = [f"{_SPACER}<h2>2. {_e(translate('Report', 'The recommendation'))}</h2>"]
-    summary = translate("Report", "Rent {n} × {gpu} ({nodes} node(s) of {per}).").format(
+    summary = plural_s(translate("Report", "Rent {n} × {gpu} ({nodes} node(s) of {per})."), p.nodes).format(
         n=p.num_gpus, gpu=_gpu(p.gpu_name), nodes=p.nodes, per=p.gpus_per_node)
     if p.calendar_days is not None:
         summary += " " + translate("Report", "Training takes about {d} calendar days").format(
@@ -840,7 +840,7 @@ def _html_plan(data: ReportData) -> str:
     pairs = [
         (translate("Report", "Plan"), gpu_display_name(p.label)),
         (translate("Report", "GPU"), f"{_gpu(p.gpu_name)}, {fmt_gib(p.gpu_memory_gib)} GiB"),
-        (translate("Report", "GPUs and nodes"), translate("Report", "{n} GPUs, {nodes} node(s) × {per}").format(
+        (translate("Report", "GPUs and nodes"), plural_s(translate("Report", "{n} GPUs, {nodes} node(s) × {per}"), p.nodes).format(
             n=p.num_gpus, nodes=p.nodes, per=p.gpus_per_node)),
         (translate("Report", "Interconnect"), "; ".join(interconnect) or translate("Report", "single GPU")),
         (translate("Report", "Parallel layout"), _layout_text(p.layout)),
@@ -868,7 +868,9 @@ def _html_plan(data: ReportData) -> str:
         from ..core.timing import BREAKDOWN_LABELS
 
         names = {k: translate("Timing", v) for k, v in BREAKDOWN_LABELS.items()}
-        rows = [[names.get(k, k), fmt_pct(v)] for k, v in p.time_breakdown.items()]
+        from ..formatting import breakdown_rows
+
+        rows = [[names.get(k, k), pct] for k, pct in breakdown_rows(p.time_breakdown)]  # the CLI's rows too
         from ..core.timing import HIDDEN_LABELS
         from ..formatting import hidden_share_rows
 
@@ -1027,7 +1029,8 @@ def _html_assumptions(data: ReportData) -> str:
 
 def _serving_detail(d: dict, cur: str) -> str:
     """A serving phase's line in the project table: the figures of its ServingSize (report.content)."""
-    extra = translate("Report", "TP {tp} × {r} replica(s), {b} users each, {tps} tokens/s per GPU ({p})").format(
+    extra = plural_s(translate("Report", "TP {tp} × {r} replica(s), {b} users each, {tps} tokens/s per GPU ({p})"),
+                     d["replicas"]).format(
         tp=d["tp"], r=d["replicas"], b=d["batch"], tps=format_number(d["tps"], 0), p=d["precision"])
     if d.get("per_m") is not None:
         extra += "; " + translate("Report", "{price} per million tokens").format(price=fmt_price(d["per_m"], cur))
@@ -1048,7 +1051,7 @@ def _html_project(data: ReportData, charts: dict) -> str:
     rows = []
     for ph in proj.phases:
         what = (f"{ph.count} × {_gpu(ph.device_name)}" if ph.resource == "gpu"
-                else translate("Report", "{nodes} node(s), {n} CPU cores").format(nodes=ph.nodes, n=ph.count))
+                else plural_s(translate("Report", "{nodes} node(s), {n} CPU cores"), ph.nodes).format(nodes=ph.nodes, n=ph.count))
         d = ph.detail
         if d.get("what") == "serving":
             extra = _serving_detail(d, cur)

@@ -31,7 +31,9 @@ from gpuplanner.io.safe_read import check_path, one_line
 
 from . import settings
 from .model import DEFAULT_UI, ScenarioModel, default_scenario
-from .text import tr_msg
+from gpuplanner.formatting import plural_s
+
+from .text import error_message, tr_msg
 
 
 class DocumentController(QObject):
@@ -277,7 +279,7 @@ class DocumentController(QObject):
         try:
             warnings = planfile.save(doc, path, base_dir=self.model.base_dir)
         except PlannerError as err:
-            QMessageBox.warning(self.window, self.tr("Cannot save"), str(err))
+            QMessageBox.warning(self.window, self.tr("Cannot save"), error_message(err))
             return False
         self._disk_stamp = planfile.file_stamp(path)
         self._doc = doc
@@ -419,7 +421,7 @@ class DocumentController(QObject):
             try:
                 store.discard(rec.id)
             except PlannerError as err:
-                return str(err)
+                return error_message(err)
             return None
 
         dlg = RecoveryDialog(pending, discard, self.window)
@@ -430,8 +432,8 @@ class DocumentController(QObject):
             restored = self._restore(rec)
         left = [r for r in dlg.pending if not (restored and r is rec)]
         if left:
-            self.message.emit(self.tr(
-                "{0} more autosaved plan(s) kept: File › Recover Unsaved Work… offers them again.").format(len(left)),
+            self.message.emit(plural_s(self.tr(
+                "{0} more autosaved plan(s) kept: File › Recover Unsaved Work… offers them again."), len(left)).format(len(left)),
                 10000)
         return restored
 

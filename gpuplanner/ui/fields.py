@@ -15,6 +15,8 @@ from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QSizePolicy, QSpinBox, QVBoxLayout, QWidget,
 )
 
+from gpuplanner.core.i18n import QT_TRANSLATE_NOOP
+from gpuplanner.core.messages import MsgStr, error_text
 from gpuplanner.core.units import parse_count
 from gpuplanner.formatting import format_compact
 
@@ -28,16 +30,26 @@ def fmt_int(v: Any) -> str:
     return "" if v is None else str(int(v))
 
 
+#: context of the fields' own refusals (a value that cannot be read as a number): marked, so the field shows them
+#: in the UI language (FieldBox.set_error translates a message that keeps its id)
+CTX = "Fields"
+
+
+def field_error(template: str, **params: Any) -> ValueError:
+    """A field's one-line refusal, keeping its message id (``MsgStr``): ``raise field_error(QT_TRANSLATE_NOOP(…))``."""
+    return ValueError(MsgStr.make(CTX, template, **params))
+
+
 def parse_int(text: str) -> int:
     t = text.strip().replace(",", "").replace("_", "")
     if not t:
-        raise ValueError("enter a whole number")
+        raise field_error(QT_TRANSLATE_NOOP(CTX, "enter a whole number"))
     try:
         f = float(parse_count(t))
     except ValueError:
-        raise ValueError(f"'{text}' is not a whole number") from None
+        raise field_error(QT_TRANSLATE_NOOP(CTX, "'{text}' is not a whole number"), text=text) from None
     if f != int(f):
-        raise ValueError(f"'{text}' is not a whole number")
+        raise field_error(QT_TRANSLATE_NOOP(CTX, "'{text}' is not a whole number"), text=text)
     return int(f)
 
 
@@ -46,9 +58,16 @@ def parse_float(text: str) -> float:
     try:
         v = float(t)
     except ValueError:
-        raise ValueError(f"'{text}' is not a number") from None
+        raise field_error(QT_TRANSLATE_NOOP(CTX, "'{text}' is not a number"), text=text) from None
     if not math.isfinite(v):
-        raise ValueError(f"'{text}' is not a finite number")
+        raise field_error(QT_TRANSLATE_NOOP(CTX, "'{text}' is not a finite number"), text=text)
+    return v
+
+
+def parse_positive(v: float) -> float:
+    """``v`` when above zero, else the fields' refusal "must be more than zero"."""
+    if v <= 0:
+        raise field_error(QT_TRANSLATE_NOOP(CTX, "must be more than zero"))
     return v
 
 
@@ -160,7 +179,7 @@ class BoundEdit(QLineEdit):
             try:
                 value = self.parse(text)
             except ValueError as err:
-                self.local_error = str(err)
+                self.local_error = error_text(err)  # keeps its message id: shown in the UI language
                 self.box.set_error(self.local_error)
                 return
         self.local_error = None

@@ -60,7 +60,9 @@ def _printer(window):
 
 
 def _fail(window, err: Exception) -> None:
-    QMessageBox.warning(window, QCoreApplication.translate("MainWindow", "Report"), str(err))
+    from .text import error_message
+
+    QMessageBox.warning(window, QCoreApplication.translate("MainWindow", "Report"), error_message(err))
 
 
 def _with_data(window, show: Callable[[Any], None]) -> None:

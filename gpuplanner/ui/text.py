@@ -22,6 +22,15 @@ def tr_msg(m: Any) -> str:
     return str(m)
 
 
+def error_message(err: BaseException) -> str:
+    """An error's one-line sentence in the UI language: its message id when it keeps one (``MsgStr`` as the
+    exception's argument: the core's, io's and the fields' refusals), else its text as it is. ``str(err)`` would
+    lose the id and show the English sentence in the Chinese UI."""
+    from gpuplanner.core.messages import error_text
+
+    return tr_msg(error_text(err))
+
+
 def plural(text: str, n: int) -> str:
     """A ``tr(…, "", n)`` result read right in English too: Qt fills ``%n`` but the app ships no English
     catalogue for plural forms, so an English source's ``(s)`` becomes ``s`` or nothing here (a translation,

@@ -12,7 +12,7 @@ Every string is set in :meth:`retranslate` (called again on ``QEvent.LanguageCha
 
 from __future__ import annotations
 
-from gpuplanner.formatting import format_number, format_sig
+from gpuplanner.formatting import format_number, format_sig, plural_s
 
 from pathlib import Path
 
@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from gpuplanner.core.units import nodes as units_nodes
 from gpuplanner.core import checklist as ck
-from .text import tr_msg
+from .text import error_message, tr_msg
 from gpuplanner.verify.acceptance import Analysis, KitResult, analyse, before_after, load_kit_result, measured_run, render_kit
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.core.scenario import Scenario
@@ -365,7 +365,7 @@ class VerifyPanel(QWidget):
                 text = read_limited(path, MAX_TOPO_CHARS, "nvidia-smi topo -m output").decode("utf-8", errors="replace")
             except (PlannerError, OSError) as err:
                 self.topo_verdict.setText(_html(self.tr("Cannot read the file: {0}").format(
-                    str(err) if isinstance(err, PlannerError) else err.strerror or str(err))))
+                    error_message(err) if isinstance(err, PlannerError) else err.strerror or str(err))))
                 return
             self.load_topology_text(text)
 
@@ -425,7 +425,7 @@ class VerifyPanel(QWidget):
         try:
             return read_limited(path, vhealth.MAX_CHARS, "text file").decode("utf-8", errors="replace")
         except PlannerError as err:
-            return "\x00" + str(err)
+            return "\x00" + error_message(err)
 
     def _on_load_net(self) -> None:
         text = self._read_text_file(self.tr("Open ibstat or ibv_devinfo output"))
@@ -518,9 +518,9 @@ class VerifyPanel(QWidget):
         cards = len(rep.gpus) or len(rep.npus) or len(rep.amd)
         tool = {"nvidia": "nvidia-smi -q", "ascend": "npu-smi info", "amd": "rocm-smi"}.get(rep.kind)
         if tool:
-            text = self.tr("{0}: {1} card(s)").format(tool, cards)
+            text = plural_s(self.tr("{0}: {1} card(s)"), cards).format(tool, cards)
         else:
-            text = self.tr("Kernel log: {0} Xid event(s)").format(len(rep.xids))
+            text = plural_s(self.tr("Kernel log: {0} Xid event(s)"), len(rep.xids)).format(len(rep.xids))
         if rep.driver:
             text += " · " + self.tr("driver {0}").format(rep.driver)
         if rep.cuda:

@@ -46,7 +46,7 @@ def test_network_garbage_shows_the_line(panel):
 
 def test_health_section(panel):
     assert panel.load_health_text((HEALTH / "constructed-nvidia-smi-q-h100-throttled-ecc.txt").read_text())
-    assert "2 card(s)" in panel.health_summary.text() and "535.104.05" in panel.health_summary.text()
+    assert "2 cards" in panel.health_summary.text() and "535.104.05" in panel.health_summary.text()
     v = panel.health_verdict.text()
     assert "power limit 500 W" in v and v.index("power limit") < v.index("recent enough")  # problems first
     assert not panel.load_health_text("nonsense here\n")

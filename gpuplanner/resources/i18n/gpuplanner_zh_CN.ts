@@ -1004,6 +1004,86 @@
         <source>MFU of an RL plan: the whole step, rollout generation included (in brackets: its training passes, which the grade is of).</source>
         <translation>强化学习方案的 MFU：整个训练步，含 rollout 生成（括号内：训练阶段的 MFU，评级依据它）。</translation>
     </message>
+    <message>
+        <source>in one node</source>
+        <translation>节点内</translation>
+    </message>
+    <message>
+        <source>across nodes</source>
+        <translation>跨节点</translation>
+    </message>
+    <message>
+        <source>one GPU per node</source>
+        <translation>每节点一张 GPU</translation>
+    </message>
+    <message>
+        <source>every GPU</source>
+        <translation>全部 GPU</translation>
+    </message>
+    <message>
+        <source>Cluster</source>
+        <translation>集群</translation>
+    </message>
+    <message>
+        <source>{nodes} node(s) × {per} ({device}, {backend}), torch {torch}</source>
+        <translation>{nodes} 个节点 × 每节点 {per} 张（{device}，{backend}），torch {torch}</translation>
+    </message>
+    <message>
+        <source>Plan network</source>
+        <translation>方案网络</translation>
+    </message>
+    <message>
+        <source>{network} × {n} per node</source>
+        <translation>每节点 {n} × {network}</translation>
+    </message>
+    <message>
+        <source>Transport</source>
+        <translation>传输方式</translation>
+    </message>
+    <message>
+        <source>Intra-node</source>
+        <translation>节点内</translation>
+    </message>
+    <message>
+        <source>all-reduce bus bandwidth {bw} GB/s</source>
+        <translation>all-reduce 总线带宽 {bw} GB/s</translation>
+    </message>
+    <message>
+        <source>Inter-node</source>
+        <translation>节点间</translation>
+    </message>
+    <message>
+        <source>Op probe</source>
+        <translation>算子探测</translation>
+    </message>
+    <message>
+        <source>{ops} operators on {device}, {failed} failed, {cpu} on CPU</source>
+        <translation>{device} 上 {ops} 个算子，{failed} 个失败，{cpu} 个回退到 CPU</translation>
+    </message>
+    <message>
+        <source>Plan with the measured network (= {n} × {network} per node)</source>
+        <translation>按实测网络重新估算的方案（相当于每节点 {n} × {network}）</translation>
+    </message>
+    <message>
+        <source>{scope}: all-reduce {size} MiB, bus bandwidth {bw} GB/s (runs {runs}); NICs {nics} GB/s, plan {plan} GB/s</source>
+        <translation>{scope}：all-reduce {size} MiB，总线带宽 {bw} GB/s（各次 {runs}）；网卡 {nics} GB/s，方案 {plan} GB/s</translation>
+    </message>
+    <message>
+        <source>scope</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <source>tokens/s</source>
+        <translation>tokens/s</translation>
+    </message>
+    <message>
+        <source>before</source>
+        <translation>之前</translation>
+    </message>
+    <message>
+        <source>after</source>
+        <translation>之后</translation>
+    </message>
 </context>
 <context>
     <name>Calibration</name>
@@ -4009,10 +4089,6 @@
         <translation>经 {link} 的 ZeRO-{z}</translation>
     </message>
     <message>
-        <source>the network</source>
-        <translation>网络</translation>
-    </message>
-    <message>
         <source>no ZeRO</source>
         <translation>无 ZeRO</translation>
     </message>
@@ -4228,6 +4304,10 @@
         <source>Megatron-FSDP: --use-megatron-fsdp --data-parallel-sharding-strategy optim_grads_params (Megatron-Core 0.14 or later; checkpoints in the fsdp_dtensor format).</source>
         <translation>Megatron-FSDP：--use-megatron-fsdp --data-parallel-sharding-strategy optim_grads_params（需 Megatron-Core 0.14 或更高版本；检查点使用 fsdp_dtensor 格式）。</translation>
     </message>
+    <message>
+        <source>ZeRO-{z} over the network</source>
+        <translation>经节点间网络的 ZeRO-{z}</translation>
+    </message>
 </context>
 <context>
     <name>PlanFile</name>
@@ -4410,6 +4490,26 @@
     <message>
         <source>the embedded model cannot be used</source>
         <translation>嵌入的模型无法使用</translation>
+    </message>
+    <message>
+        <source>expected an object</source>
+        <translation>应为对象</translation>
+    </message>
+    <message>
+        <source>expected a list</source>
+        <translation>应为列表</translation>
+    </message>
+    <message>
+        <source>expected text</source>
+        <translation>应为文本</translation>
+    </message>
+    <message>
+        <source>expected {kind}</source>
+        <translation>应为 {kind}</translation>
+    </message>
+    <message>
+        <source>not allowed in schema 1 (use goal)</source>
+        <translation>schema 1 中不允许（请使用 goal）</translation>
     </message>
 </context>
 <context>
@@ -5153,7 +5253,7 @@
     </message>
     <message>
         <source>On the same servers the phase takes {need:.1f} weeks and overruns its slot of {slot:.1f} weeks by {over:.1f} weeks: every later phase moves back.</source>
-        <translation>在同样的服务器上，该阶段需要 {need:.1f} 周，超出为其安排的 {slot:.1f} 周 {over:.1f} 周：之后的每个阶段都要顺延。</translation>
+        <translation>在同样的服务器上，该阶段需要 {need:.1f} 周，比为其安排的 {slot:.1f} 周多出 {over:.1f} 周：之后的每个阶段都要顺延。</translation>
     </message>
     <message>
         <source>No plan finishes within {days:.1f} days.</source>
@@ -6358,6 +6458,10 @@
     <message>
         <source>{name}: {why}</source>
         <translation>{name}：{why}</translation>
+    </message>
+    <message>
+        <source>No vendor yet. Click “Add vendor” to type a vendor&apos;s quote, or “Import sheet…” to read a quote sheet; “Blank template…” writes one to send to the vendors.</source>
+        <translation>还没有供应商。点“添加供应商”录入一家供应商的报价，或点“导入报价单…”读取报价单；“空白模板…”会生成一份可发给供应商填写的模板。</translation>
     </message>
 </context>
 <context>
@@ -9608,6 +9712,36 @@
     <message>
         <source>link (both directions)</source>
         <translation>互联（双向）</translation>
+    </message>
+</context>
+<context>
+    <name>Cli</name>
+    <message>
+        <source>the input is too large or nested too deeply</source>
+        <translation>输入过大或嵌套过深</translation>
+    </message>
+</context>
+<context>
+    <name>Fields</name>
+    <message>
+        <source>enter a whole number</source>
+        <translation>请输入整数</translation>
+    </message>
+    <message>
+        <source>&apos;{text}&apos; is not a whole number</source>
+        <translation>“{text}”不是整数</translation>
+    </message>
+    <message>
+        <source>&apos;{text}&apos; is not a number</source>
+        <translation>“{text}”不是数字</translation>
+    </message>
+    <message>
+        <source>&apos;{text}&apos; is not a finite number</source>
+        <translation>“{text}”不是有限的数字</translation>
+    </message>
+    <message>
+        <source>must be more than zero</source>
+        <translation>必须大于零</translation>
     </message>
 </context>
 </TS>

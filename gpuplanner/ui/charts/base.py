@@ -178,7 +178,9 @@ class ChartBase(QWidget):
         try:
             self.export_png(path)
         except PlannerError as err:
-            QMessageBox.warning(self, self.tr("Cannot export the chart"), str(err))
+            from ..text import error_message
+
+            QMessageBox.warning(self, self.tr("Cannot export the chart"), error_message(err))
             return None
         settings.remember_dir(path)
         return path

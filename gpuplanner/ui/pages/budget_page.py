@@ -9,15 +9,12 @@ from PySide6.QtWidgets import QDateEdit, QLabel
 
 from gpuplanner.formatting import format_number
 
-from ..fields import BoundCombo, BoundEdit, FieldBox, fmt_float, fmt_int, parse_float
+from ..fields import BoundCombo, BoundEdit, FieldBox, fmt_float, fmt_int, parse_float, parse_positive
 from .base import BasePage
 
 
 def parse_pos(text: str) -> float:
-    v = parse_float(text)
-    if v <= 0:
-        raise ValueError("must be more than zero")
-    return v
+    return parse_positive(parse_float(text))
 
 
 class DateField(QDateEdit):

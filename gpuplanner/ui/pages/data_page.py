@@ -6,26 +6,21 @@ from gpuplanner.formatting import format_compact, format_flops, format_number
 
 from PySide6.QtWidgets import QButtonGroup, QFormLayout, QHBoxLayout, QLabel, QRadioButton, QWidget
 
+from gpuplanner.core.messages import error_text
 from gpuplanner.core.units import parse_count
 
 from gpuplanner.app import engine
-from ..fields import BoundCombo, BoundEdit, fmt_count, fmt_float, parse_float, parse_int, fmt_int
+from ..fields import BoundCombo, BoundEdit, fmt_count, fmt_float, parse_float, parse_int, parse_positive, fmt_int
 from ..model import TOKENS_PER_GB
 from .base import BasePage
 
 
 def parse_positive_count(text: str) -> float:
-    v = parse_count(text)
-    if v <= 0:
-        raise ValueError("must be more than zero")
-    return v
+    return parse_positive(parse_count(text))
 
 
 def parse_positive_float(text: str) -> float:
-    v = parse_float(text)
-    if v <= 0:
-        raise ValueError("must be more than zero")
-    return v
+    return parse_positive(parse_float(text))
 
 
 class DataPage(BasePage):
@@ -117,7 +112,7 @@ class DataPage(BasePage):
         try:
             total = engine.unique_tokens(self.model.ui) * float(self.model.ui.get("epochs") or 1.0)
         except ValueError as err:
-            return str(err)
+            return error_text(err)  # keeps its message id: the field shows it in the UI language
         self._update_visibility()
         return self.model.set("data.tokens", total)
 

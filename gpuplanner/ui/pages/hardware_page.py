@@ -18,6 +18,7 @@ from gpuplanner.core.cost import QUOTE_FIELD_OF_COLUMN, quote_from_card_price
 from gpuplanner.core.errors import PlannerError
 
 from ..fields import BoundCombo, BoundEdit, fmt_float, parse_float
+from ..text import error_message
 from .base import BasePage
 
 COLS = ("use", "gpu", "memory", "bf16", "card_hour", "card_week", "card_month", "link", "tdp", "source")
@@ -98,7 +99,7 @@ class CustomGpuDialog(QDialog):
                 "tdp_w": self._num(self.tdp, self.tr("TDP")), "card_hour": self._num(self.price, self.tr("Price")),
             }
         except ValueError as err:
-            self.error.setText(str(err))
+            self.error.setText(error_message(err))
             return
         self.accept()
 

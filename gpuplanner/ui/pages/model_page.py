@@ -20,7 +20,7 @@ from gpuplanner.formatting import format_compact, format_number
 
 from .. import settings
 from ..fields import BoundCheck, BoundEdit, fmt_float, fmt_int, parse_float, parse_int
-from ..text import tr_msg, set_style
+from ..text import error_message, tr_msg, set_style
 from .base import BasePage
 
 MANUAL_FIELDS = [
@@ -337,7 +337,7 @@ class ModelPage(BasePage):
         try:
             ModelFiles().load(ref)
         except PlannerError as err:
-            self.import_error.setText(self.tr("Cannot import {0}: {1}").format(ref, str(err)))
+            self.import_error.setText(self.tr("Cannot import {0}: {1}").format(ref, error_message(err)))
             self.import_error.show()
             return False
         self.import_error.hide()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from gpuplanner.formatting import format_compact, format_number, format_percent, format_sig, format_span, gpu_display_name
+from gpuplanner.formatting import plural_s
 
 import html
 import math
@@ -207,7 +208,8 @@ class PlanTableModel(QAbstractTableModel):
 
                 return f"{gpu_display_name(p.gpu_name)} ({p.gpu})"
             if col == "num_gpus":
-                return QCoreApplication.translate("PlansPage", "{0} node(s) of {1}").format(p.nodes, p.gpus_per_node)
+                return plural_s(QCoreApplication.translate("PlansPage", "{0} node(s) of {1}"), p.nodes).format(
+                    p.nodes, p.gpus_per_node)
             if col in ("rank", "mfu"):
                 head = [QCoreApplication.translate("PlansPage", "MFU grade") + ": " + grade_text(p.plan.mfu_grade)] \
                     if col == "mfu" and p.plan.mfu_grade else []
@@ -410,6 +412,8 @@ class PlansPage(BasePage):
 
     def _on_finished(self, out: engine.SearchOutcome) -> None:
         self.progress.setValue(100)
+        if out.plans:
+            self._set_cost_header(out.plans[0].currency)
         self.table_model.set_plans(out.plans)
         self.proxy.sort(self.proxy.sortColumn(), self.proxy.sortOrder())
         self._update_status()
@@ -605,9 +609,9 @@ class PlansPage(BasePage):
                 flags.append(tr("over budget"))
             rows.append(f"<p style='color:#c62828'><b>{esc(', '.join(flags))}</b></p>")
         L = p.layout
-        rows.append(f"<p><b>{tr('Parallel layout')}</b>: " + esc(tr(
+        rows.append(f"<p><b>{tr('Parallel layout')}</b>: " + esc(plural_s(tr(
             "TP {0} · PP {1} · CP {2} · EP {3} · DP {4} · ZeRO-{5} · recompute {6} · micro-batch {7} × "
-            "accumulation {8} · {9} node(s) of {10}").format(
+            "accumulation {8} · {9} node(s) of {10}"), p.nodes).format(
             L.tp, L.pp, L.cp, L.ep, L.dp, L.zero,
             {"none": tr("none"), "selective": tr("selective"), "megatron_selective": tr("selective"),
              "op_sac": tr("per-op selective"), "layer_sac": tr("every N-th layer"), "full": tr("full")}.get(
@@ -660,12 +664,13 @@ class PlansPage(BasePage):
                         + "</span></p>")
         if ev.calibration_notes:
             rows.append("<ul>" + "".join(f"<li>{esc(tr_msg(m))}</li>" for m in ev.calibration_notes) + "</ul>")
-        if p.plan.limits:
+        if ev.time.breakdown:
             from gpuplanner.core.timing import BREAKDOWN_LABELS
+            from gpuplanner.formatting import breakdown_rows
 
             names = {k: QCoreApplication.translate("Timing", v) for k, v in BREAKDOWN_LABELS.items()}
-            cells = "".join(f"<tr><td>{esc(names.get(k, k))}</td><td align=right>{format_percent(v, 1)}</td></tr>"
-                            for k, v in sorted(p.plan.limits.items(), key=lambda kv: -kv[1]) if v > 0.0005)
+            cells = "".join(f"<tr><td>{esc(names.get(k, k))}</td><td align=right>{pct}</td></tr>"
+                            for k, pct in breakdown_rows(ev.time.breakdown))  # the CLI's and the PDF's rows
             from gpuplanner.core.timing import HIDDEN_LABELS
             from gpuplanner.formatting import hidden_share_rows
 
@@ -765,9 +770,16 @@ class PlansPage(BasePage):
                 f"<p>{esc(be)}{missing}</p>")
 
     def on_model_changed(self, section: str) -> None:
-        if section == "constraints":
-            cur = self.model.scenario.constraints.currency
-            self.table_model.headers[COLUMNS.index("cost")] = two_line_header(self.tr("Cost ({0})").format(cur))
+        if section in ("constraints", "all"):  # "all": a file was opened (its currency may differ)
+            self._set_cost_header(self.model.scenario.constraints.currency)
+
+    def _set_cost_header(self, currency: str) -> None:
+        """The cost column's header names the currency of the figures under it (the plans' own)."""
+        col = COLUMNS.index("cost")
+        header = two_line_header(self.tr("Cost ({0})").format(currency))
+        if len(self.table_model.headers) > col and self.table_model.headers[col] != header:
+            self.table_model.headers[col] = header
+            self.table_model.headerDataChanged.emit(Qt.Orientation.Horizontal, col, col)
 
 
 def _framework_display(fw: str) -> str:

@@ -29,7 +29,7 @@ from gpuplanner.formatting import format_money, format_number, format_sig, gpu_d
 
 from .base import BasePage
 from ..text import tr_msg
-from gpuplanner.formatting import format_list
+from gpuplanner.formatting import format_list, plural_s
 
 #: the phase a new entry of each kind starts with
 _NEW_PHASE = {
@@ -201,6 +201,8 @@ class ProjectPage(BasePage):
         self.detail.addWidget(self._build_inference())
         self.detail.addWidget(self._build_cpu())
         form.addRow(self.detail)
+        self.detail.currentChanged.connect(self._fit_detail)
+        self._fit_detail(self.detail.currentIndex())
         self.body.addWidget(self.edit_box)
 
         # ---- results
@@ -255,6 +257,15 @@ class ProjectPage(BasePage):
         self._timer.setInterval(250)
         self._timer.timeout.connect(self.recompute)
         self.load_from_model()
+
+    def _fit_detail(self, current: int) -> None:
+        """The kind-specific part is as tall as the kind shown: a QStackedWidget takes its tallest page's height
+        (the serving phase's), which left a training phase's two lines in a blank box."""
+        ignored, preferred = QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred
+        for i in range(self.detail.count()):
+            w = self.detail.widget(i)
+            w.setSizePolicy(preferred, preferred if i == current else ignored)
+        self.detail.updateGeometry()
 
     def _build_training(self) -> QWidget:
         w = QWidget()
@@ -732,7 +743,11 @@ class ProjectPage(BasePage):
         try:
             project = Project.model_validate(self._data)
         except ValueError as err:
-            self.result, self.error = None, str(err).splitlines()[0]
+            from gpuplanner.core.scenario import format_validation_error
+
+            # the field and why, keeping the message id (str(err) began "1 validation error for Project")
+            self.result = None
+            self.error = format_validation_error(err) if hasattr(err, "errors") else error_text(err)
             self.show_result()
             return
         checklist = {k: bool(v.get("checked")) for k, v in (self.model.ui.get("checklist") or {}).items()
@@ -746,7 +761,7 @@ class ProjectPage(BasePage):
                 self.result, self.error = res, ""
             else:
                 self.result = None
-                self.error = error_text(err) if isinstance(err, PlannerError) else str(err).splitlines()[0]
+                self.error = error_text(err) if isinstance(err, (PlannerError, ValueError)) else str(err).splitlines()[0]
             self.show_result()
 
         from gpuplanner.app.engine import project_result
@@ -780,7 +795,7 @@ class ProjectPage(BasePage):
         self.table.setRowCount(len(res.phases))
         for r, ph in enumerate(res.phases):
             what = (self.tr("{0} × {1}").format(ph.count, gpu_display_name(ph.device_name)) if ph.resource == "gpu"
-                    else self.tr("{0} node(s), {1} CPU cores").format(ph.nodes, ph.count))
+                    else plural_s(self.tr("{0} node(s), {1} CPU cores"), ph.nodes).format(ph.nodes, ph.count))
             cells = [self.display_name(ph.name, ph.kind), f"{format_sig(ph.start_week, 6)}–{format_number(ph.end_week, 1)}", what,
                      mode_name(ph.rental_mode),
                      "—" if ph.cost is None else format_money(ph.cost, cur, decimals=0)]

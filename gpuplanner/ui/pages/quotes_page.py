@@ -69,6 +69,13 @@ class QuotesPage(BasePage):
         files.addStretch(1)
         self.body.addLayout(bar)
         self.body.addLayout(files)
+        # no vendor yet: say what to do (the sheet's cells would take typing that goes nowhere, so they are
+        # disabled until a vendor exists)
+        self.empty_hint = QLabel()
+        self.empty_hint.setObjectName("quotes_empty_hint")
+        self.empty_hint.setWordWrap(True)
+        self.empty_hint.setStyleSheet("color: #555;")
+        self.body.addWidget(self.empty_hint)
         self.tabs = QTabWidget()
         sheet = QWidget()
         lv = QVBoxLayout(sheet)
@@ -115,6 +122,9 @@ class QuotesPage(BasePage):
             "Enter each vendor's quote (or import their sheet), answer the hard questions as they reply, and "
             "compare the totals for this plan with the costs quotes leave out: storage, egress, setup and migration."))
         self.vendor_label.setText(self.tr("Vendor:"))
+        self.empty_hint.setText(self.tr(
+            "No vendor yet. Click “Add vendor” to type a vendor's quote, or “Import sheet…” to read a quote "
+            "sheet; “Blank template…” writes one to send to the vendors."))
         self.add_btn.setText(self.tr("Add vendor"))
         self.remove_btn.setText(self.tr("Remove"))
         self.import_btn.setText(self.tr("Import sheet…"))
@@ -140,7 +150,14 @@ class QuotesPage(BasePage):
             self.vendor.addItem(str(q.get("provider") or "?"))
         self.vendor.setCurrentIndex(min(i, len(self.quotes) - 1))
         self._loading = False
+        self._show_empty_state()
         self._show_vendor()
+
+    def _show_empty_state(self) -> None:
+        has = bool(self.quotes)
+        self.empty_hint.setVisible(not has)
+        for w in (self.vendor, self.remove_btn, self.export_btn, self.tabs.widget(0), self.answers):
+            w.setEnabled(has)
 
     def _current(self) -> dict | None:
         i = self.vendor.currentIndex()
