@@ -1219,6 +1219,13 @@
     </message>
 </context>
 <context>
+    <name>Cli</name>
+    <message>
+        <source>the input is too large or nested too deeply</source>
+        <translation>输入过大或嵌套过深</translation>
+    </message>
+</context>
+<context>
     <name>Cost</name>
     <message>
         <source>card-hours on demand</source>
@@ -1990,6 +1997,29 @@
     <message>
         <source>Megatron-FSDP with tensor or context parallelism on GPUs before Blackwell: Megatron-LM advises against it (sequence parallelism wants CUDA_DEVICE_MAX_CONNECTIONS=1, Megatron-FSDP refuses it); expect the TP/CP communication to overlap worse than estimated, or use TP 1 with more data parallelism.</source>
         <translation>在 Blackwell 之前的 GPU 上将 Megatron-FSDP 与张量并行或上下文并行合用：Megatron-LM 不建议这样做（序列并行需要 CUDA_DEVICE_MAX_CONNECTIONS=1，而 Megatron-FSDP 不允许该设置）；TP/CP 通信的重叠可能比估算差，或改用 TP 1 并加大数据并行。</translation>
+    </message>
+</context>
+<context>
+    <name>Fields</name>
+    <message>
+        <source>enter a whole number</source>
+        <translation>请输入整数</translation>
+    </message>
+    <message>
+        <source>&apos;{text}&apos; is not a whole number</source>
+        <translation>“{text}”不是整数</translation>
+    </message>
+    <message>
+        <source>&apos;{text}&apos; is not a number</source>
+        <translation>“{text}”不是数字</translation>
+    </message>
+    <message>
+        <source>&apos;{text}&apos; is not a finite number</source>
+        <translation>“{text}”不是有限的数字</translation>
+    </message>
+    <message>
+        <source>must be more than zero</source>
+        <translation>必须大于零</translation>
     </message>
 </context>
 <context>
@@ -9712,36 +9742,6 @@
     <message>
         <source>link (both directions)</source>
         <translation>互联（双向）</translation>
-    </message>
-</context>
-<context>
-    <name>Cli</name>
-    <message>
-        <source>the input is too large or nested too deeply</source>
-        <translation>输入过大或嵌套过深</translation>
-    </message>
-</context>
-<context>
-    <name>Fields</name>
-    <message>
-        <source>enter a whole number</source>
-        <translation>请输入整数</translation>
-    </message>
-    <message>
-        <source>&apos;{text}&apos; is not a whole number</source>
-        <translation>“{text}”不是整数</translation>
-    </message>
-    <message>
-        <source>&apos;{text}&apos; is not a number</source>
-        <translation>“{text}”不是数字</translation>
-    </message>
-    <message>
-        <source>&apos;{text}&apos; is not a finite number</source>
-        <translation>“{text}”不是有限的数字</translation>
-    </message>
-    <message>
-        <source>must be more than zero</source>
-        <translation>必须大于零</translation>
     </message>
 </context>
 </TS>
