@@ -15,7 +15,6 @@ import os
 import resource
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -32,32 +31,41 @@ MAX_RSS_MB = 300
 pytestmark = pytest.mark.skipif(not hasattr(os, "wait4"), reason="rusage of one child (POSIX)")
 
 
-def _limits() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))  # a runaway fails at 2 GB, not at the machine's end
+#: The measuring parent: a fresh interpreter that forks ``python -m gpuplanner`` and reports its rusage. Linux
+#: carries the forking process's resident high-water mark into the child's ``ru_maxrss`` across ``exec``
+#: (``exec_mmap``: ``setmax_mm_hiwater_rss``), so a child forked straight from a pytest process that has grown past
+#: 300 MB reads as 300 MB before it runs a line; forked from this small launcher, it reads its own peak.
+LAUNCHER = """
+import json, os, resource, sys
+report = sys.argv[1]
+pid = os.fork()
+if pid == 0:
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))  # a runaway fails at 2 GB, not the machine's end
     resource.setrlimit(resource.RLIMIT_CPU, (30, 30))
+    os.execv(sys.executable, [sys.executable, "-m", "gpuplanner", *sys.argv[2:]])
+_, status, ru = os.wait4(pid, 0)
+with open(report, "w") as f:
+    json.dump({"rc": os.waitstatus_to_exitcode(status), "cpu": ru.ru_utime + ru.ru_stime,
+               "rss": ru.ru_maxrss / 1024}, f)
+"""
 
 
 def run(argv: list[str], tmp: Path, stdin: str | None = None) -> dict:
     """``gpuplanner argv`` in a child: exit code, stdout, stderr, CPU seconds and peak RSS (MB)."""
-    out, err = tmp / "stdout", tmp / "stderr"
+    out, err, report = tmp / "stdout", tmp / "stderr", tmp / "rusage.json"
+    report.unlink(missing_ok=True)
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", QT_QPA_PLATFORM="offscreen", COLUMNS="120")
     with open(out, "wb") as o, open(err, "wb") as e, open(stdin or os.devnull, "rb") as i:
-        proc = subprocess.Popen([sys.executable, "-m", "gpuplanner", *argv], stdin=i, stdout=o, stderr=e,
-                                cwd=tmp, env=env, preexec_fn=_limits)
-        deadline = time.monotonic() + 60
-        while True:
-            pid, status, ru = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.monotonic() > deadline:  # a FIFO that blocks: fail, never hang the suite
-                proc.kill()
-                pid, status, ru = os.wait4(proc.pid, 0)
-                break
-            time.sleep(0.01)
-        proc.returncode = os.waitstatus_to_exitcode(status)
-    return {"rc": proc.returncode, "out": out.read_text(encoding="utf-8", errors="replace"),
-            "err": err.read_text(encoding="utf-8", errors="replace"), "cpu": ru.ru_utime + ru.ru_stime,
-            "rss": ru.ru_maxrss / 1024}
+        proc = subprocess.Popen([sys.executable, "-c", LAUNCHER, str(report), *argv], stdin=i, stdout=o, stderr=e,
+                                cwd=tmp, env=env, start_new_session=True)
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:  # a FIFO that blocks: fail, never hang the suite
+            os.killpg(proc.pid, 9)
+            proc.wait()
+    got = json.loads(report.read_text()) if report.exists() else {"rc": proc.returncode, "cpu": 99.0, "rss": 0.0}
+    return {"rc": got["rc"], "out": out.read_text(encoding="utf-8", errors="replace"),
+            "err": err.read_text(encoding="utf-8", errors="replace"), "cpu": got["cpu"], "rss": got["rss"]}
 
 
 def check(res: dict, *, names: str | None = None) -> None:

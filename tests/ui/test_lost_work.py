@@ -80,7 +80,7 @@ def test_two_crashed_runs_are_both_offered_newest_first_and_kept(make_window, re
         assert local in line
     assert "4 × h100-sxm-80gb" in shown[0] and "16 × h100-sxm-80gb" in shown[1]
     assert older.exists() and newer.exists()  # nothing deleted that the user only looked at
-    assert "2 more autosaved plan(s) kept" in w.statusBar().currentMessage()
+    assert "2 more autosaved plans kept" in w.statusBar().currentMessage()
 
     # the next start (or File › Recover Unsaved Work…) offers both again; recovering one keeps the other
     recovery.actions.append(lambda dlg: dlg.recover(1))
@@ -93,7 +93,7 @@ def test_two_crashed_runs_are_both_offered_newest_first_and_kept(make_window, re
     record = json.loads(_own_autosave(w).read_text(encoding="utf-8"))
     assert record["plan"]["title"] == "Pretraining budget"
     assert record["plan"]["scenario"]["hardware"]["num_gpus"] == 16
-    assert "1 more autosaved plan(s) kept" in w.statusBar().currentMessage()
+    assert "1 more autosaved plan kept" in w.statusBar().currentMessage()
 
 
 def test_recovered_document_survives_a_second_crash(make_window, recovery, qtbot):
