@@ -337,7 +337,7 @@ class PriceTable:
             kinds.update({k: "your_quote" for k in quoted})
             fabrics = {k: v for k, v in (base.fabrics if base else {}).items() if k in merged and k not in quoted}
             fabrics.update({k: ov.get("multi_node") for k in quoted})
-            why = [QT_TRANSLATE_NOOP(CTX, "your quote")] if ov.get("multi_node") is not None else []
+            why = []
             if base is not None and base.multi_node_source and set(fabrics) - set(quoted):
                 why.append(base.multi_node_source)
             p = complete_price(GpuPrice(

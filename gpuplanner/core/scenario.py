@@ -488,9 +488,9 @@ class PlanningRules(_Section):
                                                     "error after those with room")
     tp_over_pcie: bool = Field(True, description="rank tensor parallelism over PCIe (no NVLink) after plans "
                                                  "without it")
-    price_fabric: bool = Field(True, description="rank a plan over several nodes priced from a quote not known to "
-                                                 "offer networked servers (InfiniBand/RoCE) after plans without "
-                                                 "that risk")
+    price_fabric: bool = Field(True, description="a plan over several nodes priced from a quote not known to offer "
+                                                 "networked servers (InfiniBand/RoCE) fails this check (false: "
+                                                 "allowed); a check, not a ranking key (core/rules.py)")
 
 
 class Ownership(_Section):

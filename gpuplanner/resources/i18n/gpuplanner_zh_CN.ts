@@ -4661,6 +4661,14 @@
         <translation>权重</translation>
     </message>
     <message>
+        <source>networked multi-node price</source>
+        <translation>多机价格来自组网报价</translation>
+    </message>
+    <message>
+        <source>A plan over several nodes priced from a quote not known to offer networked servers (InfiniBand or RoCE) fails this check and says what to ask the vendor</source>
+        <translation>跨多个节点的方案，若所用报价未说明服务器之间组网（InfiniBand 或 RoCE），则不通过此项检查，并列出要向服务商确认的问题</translation>
+    </message>
+    <message>
         <source>per-op selective</source>
         <translation>逐算子选择性</translation>
     </message>
@@ -7413,6 +7421,10 @@
         <translation>不经 PCIe 做 TP</translation>
     </message>
     <message>
+        <source>multi-node price from a networked offer</source>
+        <translation>多机价格来自组网报价</translation>
+    </message>
+    <message>
         <source>No MFU ceiling applies (your own MFU or a measured run is used, or the rule is off).</source>
         <translation>不适用 MFU 上限（使用了你自己的 MFU 或实测运行，或规则已关闭）。</translation>
     </message>
@@ -7459,6 +7471,30 @@
     <message>
         <source>TP {tp} over PCIe on {gpu}: four all-reduces per layer through the host bridge, none hidden (Transformer Engine&apos;s overlap needs NVLink peer memory); ranked after plans without it when a card with NVLink meets the deadline.</source>
         <translation>{gpu} 上经 PCIe 的 TP {tp}：每层四次 all-reduce 经过主机桥，无法隐藏（Transformer Engine 的通信重叠需要 NVLink 点对点显存）；当有 NVLink 卡满足截止时间时，排在不需要它的方案之后。</translation>
+    </message>
+    <message>
+        <source>Ask the vendor for InfiniBand or RoCE between the {nodes} nodes, bandwidth dedicated to you (独享, not shared with other tenants) and every node in the same data centre, and for the price of that.</source>
+        <translation>请向服务商确认：{nodes} 个节点之间为 InfiniBand 或 RoCE 网络、带宽独享（不与其他租户共享）、所有节点在同一机房，并按此报价。</translation>
+    </message>
+    <message>
+        <source>No rental price: no quote to check.</source>
+        <translation>没有租用价格：无报价可查。</translation>
+    </message>
+    <message>
+        <source>One node: no network between nodes to rent.</source>
+        <translation>单节点：无需租用节点间网络。</translation>
+    </message>
+    <message>
+        <source>{nodes} nodes priced from {provider}, a networked offer ({why}). Still ask that the bandwidth is dedicated (独享) and the nodes are in one data centre.</source>
+        <translation>{nodes} 个节点按 {provider} 的组网报价计价（{why}）。仍请确认带宽独享、节点在同一机房。</translation>
+    </message>
+    <message>
+        <source>{nodes} nodes priced from {provider}, which rents single machines ({why}): that price buys no network between them. {ask}</source>
+        <translation>{nodes} 个节点按 {provider} 的价格计价，而该来源出租的是单台机器（{why}）：这个价格不含机器之间的网络。{ask}</translation>
+    </message>
+    <message>
+        <source>{nodes} nodes priced from {provider}, whose quote does not say that its servers are networked. {ask}</source>
+        <translation>{nodes} 个节点按 {provider} 的价格计价，其报价未说明服务器之间组网。{ask}</translation>
     </message>
     <message>
         <source>TP {tp} over PCIe on {gpu}: no card with NVLink meets the deadline and budget at the upper end of its band, so it is ranked on its own time and cost (timed over PCIe, none of it hidden).</source>
