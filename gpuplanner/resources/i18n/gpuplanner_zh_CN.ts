@@ -4666,7 +4666,7 @@
     </message>
     <message>
         <source>A plan over several nodes priced from a quote not known to offer networked servers (InfiniBand or RoCE) fails this check and says what to ask the vendor</source>
-        <translation>跨多个节点的方案，若所用报价未说明服务器之间组网（InfiniBand 或 RoCE），则不通过此项检查，并列出要向服务商确认的问题</translation>
+        <translation>跨多个节点的方案，若所用报价未说明服务器之间组网（InfiniBand 或 RoCE），则不通过此项检查，并列出要向供应商确认的问题</translation>
     </message>
     <message>
         <source>per-op selective</source>
@@ -7474,7 +7474,7 @@
     </message>
     <message>
         <source>Ask the vendor for InfiniBand or RoCE between the {nodes} nodes, bandwidth dedicated to you (独享, not shared with other tenants) and every node in the same data centre, and for the price of that.</source>
-        <translation>请向服务商确认：{nodes} 个节点之间为 InfiniBand 或 RoCE 网络、带宽独享（不与其他租户共享）、所有节点在同一机房，并按此报价。</translation>
+        <translation>请向供应商确认：{nodes} 个节点之间为 InfiniBand 或 RoCE 网络、带宽独享（不与其他租户共享）、所有节点在同一机房，并按此报价。</translation>
     </message>
     <message>
         <source>No rental price: no quote to check.</source>
