@@ -5705,6 +5705,10 @@
         <translation>以太网（TCP）</translation>
     </message>
     <message>
+        <source>Networked servers (multi-node)</source>
+        <translation>服务器组网（多机）</translation>
+    </message>
+    <message>
         <source>longer than {n} characters</source>
         <translation>超过 {n} 个字符</translation>
     </message>
@@ -5759,6 +5763,14 @@
     <message>
         <source>{n} of {m} questions still to ask.</source>
         <translation>{m} 个问题中还有 {n} 个待问。</translation>
+    </message>
+    <message>
+        <source>The offer billed is for networked servers.</source>
+        <translation>所计费的报价是组网的服务器。</translation>
+    </message>
+    <message>
+        <source>The offer billed is for single machines: no network between the plan&apos;s {nodes} nodes.</source>
+        <translation>所计费的报价是单台机器：方案的 {nodes} 个节点之间没有网络。</translation>
     </message>
     <message>
         <source>Prices in {cur} with no exchange rate stated: not converted.</source>
