@@ -306,7 +306,8 @@ _ASK_FABRIC = QT_TRANSLATE_NOOP(CTX, "Ask the vendor for InfiniBand or RoCE betw
 
 def price_fabric_rule(f: Any, on: dict) -> RuleResult:
     """The verdict on ``price_fabric`` from the plan's nodes and its price's ``multi_node`` (``f``: a mapping
-    ``nodes``, ``multi_node``, ``provider``, ``why``; None without a price)."""
+    ``nodes``, ``multi_node``, ``provider``, ``why`` (the source's words, kept for plan --json); None without a
+    price)."""
     if f is None:
         return RuleResult("price_fabric", "not_applicable",
                           Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No rental price: no quote to check."), {}))
@@ -314,15 +315,16 @@ def price_fabric_rule(f: Any, on: dict) -> RuleResult:
     if nodes <= 1:
         return RuleResult("price_fabric", "not_applicable",
                           Msg(CTX, QT_TRANSLATE_NOOP(CTX, "One node: no network between nodes to rent."), {}))
-    args = {"nodes": nodes, "provider": f.get("provider") or "", "why": f.get("why") or ""}
+    args = {"nodes": nodes, "provider": f.get("provider") or ""}  # (the source's words: price.multi_node_source)
     ask = Msg(CTX, _ASK_FABRIC, {"nodes": nodes})
     v = f.get("multi_node")
     if v is True:
-        text = QT_TRANSLATE_NOOP(CTX, "{nodes} nodes priced from {provider}, a networked offer ({why}). Still ask "
-                                      "that the bandwidth is dedicated (独享) and the nodes are in one data centre.")
+        text = QT_TRANSLATE_NOOP(CTX, "{nodes} nodes priced from {provider}, a networked offer (its source says so). "
+                                      "Still ask that the bandwidth is dedicated (独享) and the nodes are in one data "
+                                      "centre.")
         return RuleResult("price_fabric", "passed", Msg(CTX, text, args))
-    text = (QT_TRANSLATE_NOOP(CTX, "{nodes} nodes priced from {provider}, which rents single machines ({why}): that "
-                                   "price buys no network between them. {ask}") if v is False else
+    text = (QT_TRANSLATE_NOOP(CTX, "{nodes} nodes priced from {provider}, which rents single machines (its source "
+                                   "says so): that price buys no network between them. {ask}") if v is False else
             QT_TRANSLATE_NOOP(CTX, "{nodes} nodes priced from {provider}, whose quote does not say that its servers "
                                    "are networked. {ask}"))
     return RuleResult("price_fabric", _status(True, True, on["price_fabric"]), Msg(CTX, text, {**args, "ask": ask}))

@@ -7481,6 +7481,14 @@
         <translation>TP {tp} 位于 {gpu} 的 NVLink 域内。</translation>
     </message>
     <message>
+        <source>{nodes} nodes priced from {provider}, a networked offer (its source says so). Still ask that the bandwidth is dedicated (独享) and the nodes are in one data centre.</source>
+        <translation>{nodes} 个节点按 {provider} 的组网报价计价（来源如此说明）。仍请确认带宽独享、节点在同一机房。</translation>
+    </message>
+    <message>
+        <source>{nodes} nodes priced from {provider}, which rents single machines (its source says so): that price buys no network between them. {ask}</source>
+        <translation>{nodes} 个节点按 {provider} 的价格计价，而该来源出租的是单台机器（来源如此说明）：这个价格不含机器之间的网络。{ask}</translation>
+    </message>
+    <message>
         <source>TP {tp} over PCIe on {gpu}: four all-reduces per layer through the host bridge, none hidden (Transformer Engine&apos;s overlap needs NVLink peer memory); ranked after plans without it when a card with NVLink meets the deadline.</source>
         <translation>{gpu} 上经 PCIe 的 TP {tp}：每层四次 all-reduce 经过主机桥，无法隐藏（Transformer Engine 的通信重叠需要 NVLink 点对点显存）；当有 NVLink 卡满足截止时间时，排在不需要它的方案之后。</translation>
     </message>
@@ -7495,14 +7503,6 @@
     <message>
         <source>One node: no network between nodes to rent.</source>
         <translation>单节点：无需租用节点间网络。</translation>
-    </message>
-    <message>
-        <source>{nodes} nodes priced from {provider}, a networked offer ({why}). Still ask that the bandwidth is dedicated (独享) and the nodes are in one data centre.</source>
-        <translation>{nodes} 个节点按 {provider} 的组网报价计价（{why}）。仍请确认带宽独享、节点在同一机房。</translation>
-    </message>
-    <message>
-        <source>{nodes} nodes priced from {provider}, which rents single machines ({why}): that price buys no network between them. {ask}</source>
-        <translation>{nodes} 个节点按 {provider} 的价格计价，而该来源出租的是单台机器（{why}）：这个价格不含机器之间的网络。{ask}</translation>
     </message>
     <message>
         <source>{nodes} nodes priced from {provider}, whose quote does not say that its servers are networked. {ask}</source>
