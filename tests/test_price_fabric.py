@@ -241,3 +241,13 @@ def test_a_single_machine_offer_fails_the_network_check_of_a_multi_node_plan():
     assert [c["status"] for c in ok if c["item"] == "offer_fabric"] == ["ok"]
     assert not [c for c in quotes.compare_vendor(vendor(None), _plan(2)).network_check if c["item"] == "offer_fabric"]
     assert not [c for c in quotes.compare_vendor(vendor(False), _plan(1)).network_check if c["item"] == "offer_fabric"]
+
+
+def test_a_bad_multi_node_in_the_users_quote_is_one_line_exit_2(tmp_path, capsys):
+    scn = copy.deepcopy(SIXTEEN)
+    scn["constraints"]["prices"] = {"h800-sxm-80gb": {"card_hour": 10.0, "multi_node": "maybe"}}
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(scn), encoding="utf-8")
+    assert run_cli(["estimate", str(f)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "constraints.prices.h800-sxm-80gb.multi_node" in err
