@@ -159,6 +159,12 @@ class Price:
     modes: tuple[str, ...] = ()
     kind: str | None = None  # PRICE_KINDS (None: not stated, a user's sheet)
     kinds: tuple[tuple[str, str], ...] = ()  # (field, kind of the quote it came from) for a composed offer
+    #: whether the source offers these servers networked for multi-node training (``prices.json``
+    #: ``multi_node``: True a cluster fabric, False single machines, None not stated); a composed offer's is
+    #: :func:`combine_multi_node` of its quotes'
+    multi_node: bool | None = None
+    multi_node_source: str | None = None
+    fabrics: tuple[tuple[str, bool | None], ...] = ()  # (field, multi_node of the quote it came from)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -479,14 +485,39 @@ _RECORD_KEYS = ("gpu", "price", "currency", "unit", "mode", "machine_gpus", "reg
                 "notes")
 
 
+_OPTIONAL_KEYS = {"kind", "multi_node", "multi_node_source"}
+
+
+def combine_multi_node(*values: bool | None) -> bool | None:
+    """Whether an offer composed of several quotes is networked: False when any quote is known to be single
+    machines, True only when every quote says networked, else None (not stated)."""
+    if any(v is False for v in values):
+        return False
+    return True if values and all(v is True for v in values) else None
+
+
+def _check_multi_node(rec: dict, i: int, name: str) -> None:
+    """``multi_node`` is true, false or null; a known value cites what the source says (``multi_node_source``)."""
+    v = rec.get("multi_node")
+    if v is not None and not isinstance(v, bool):
+        raise _malformed(name, f"prices[{i}]: multi_node must be true, false or null")
+    why = rec.get("multi_node_source")
+    if why is not None and not isinstance(why, str):
+        raise _malformed(name, f"prices[{i}]: multi_node_source must be text or null")
+    if v is not None and not why:
+        raise _malformed(name, f"prices[{i}]: multi_node {str(v).lower()} needs multi_node_source (what the source says)")
+
+
 def parse_price_record(rec: Any, i: int = 0, name: str = "prices.json") -> Price:
     """One ``prices.json`` entry as a :class:`Price` with its one figure in the field it bills. Raises
     ``CatalogError`` for an entry whose unit, mode or region is missing or ambiguous (a node price without its
     card count, a unit the mode cannot be quoted in), or that lacks its source and date."""
     if not isinstance(rec, dict):
         raise _malformed(name, f"prices[{i}] must be an object")
-    if set(rec) - {"kind"} != set(_RECORD_KEYS):
-        raise _malformed(name, f"prices[{i}] must have exactly the keys {', '.join(_RECORD_KEYS)} (and kind)")
+    if set(rec) - _OPTIONAL_KEYS != set(_RECORD_KEYS):
+        raise _malformed(name, f"prices[{i}] must have exactly the keys {', '.join(_RECORD_KEYS)} "
+                               f"(and {', '.join(sorted(_OPTIONAL_KEYS))})")
+    _check_multi_node(rec, i, name)
     if "kind" in rec and rec["kind"] not in PRICE_KINDS:
         raise _malformed(name, f"prices[{i}]: kind must be one of {', '.join(PRICE_KINDS)}")
     if rec.get("gpu") not in _gpus():
@@ -519,7 +550,8 @@ def parse_price_record(rec: Any, i: int = 0, name: str = "prices.json") -> Price
     return Price(gpu=rec["gpu"], currency=rec["currency"], region=rec["region"], provider=rec.get("provider"),
                  machine_gpus=int(g) if g else None, source=rec["source"], source_date=str(rec["date"]),
                  notes=rec.get("notes"), unit=unit, mode=mode, quoted_price=float(price), basis=basis,
-                 modes=(mode,), kind=rec.get("kind"), **money)
+                 modes=(mode,), kind=rec.get("kind"), multi_node=rec.get("multi_node"),
+                 multi_node_source=rec.get("multi_node_source"), **money)
 
 
 def load_prices() -> list[Price]:
@@ -547,7 +579,8 @@ def _merge(quotes: list[Price]) -> Price:
 def _offers() -> tuple[Price, ...]:
     groups: dict[tuple, list[Price]] = {}
     for q in _prices()[0]:
-        key = (q.gpu, q.currency, q.region, q.provider, q.source, q.source_date, q.machine_gpus, q.kind)
+        key = (q.gpu, q.currency, q.region, q.provider, q.source, q.source_date, q.machine_gpus, q.kind,
+               q.multi_node)
         groups.setdefault(key, []).append(q)
     return tuple(_merge(v) for v in groups.values())
 
@@ -629,6 +662,11 @@ def default_price(gpu_id: str | GPU, currency: str, rate_cny_per_usd: float | No
     return None
 
 
+def _fabrics(offer: Price) -> tuple[tuple[str, bool | None], ...]:
+    """(field, multi_node) for each figure an offer quotes."""
+    return tuple((k, offer.multi_node) for k in _MONEY_FIELDS if getattr(offer, k) is not None)
+
+
 def _compose(pool: list[Price]) -> Price | None:
     """One region's default offer: the lower-median card-hour offer with a month price from the region's package,
     else wholesale, quote where it has none of its own (each figure keeps the kind of its quote)."""
@@ -640,20 +678,24 @@ def _compose(pool: list[Price]) -> Price | None:
                 break
         if hour is None:
             return None
-        return replace(hour, kinds=tuple((k, hour.kind or "list") for k in _MONEY_FIELDS if getattr(hour, k) is not None))
+        return replace(hour, kinds=tuple((k, hour.kind or "list") for k in _MONEY_FIELDS if getattr(hour, k) is not None),
+                       fabrics=_fabrics(hour))
     kinds = [(k, hour.kind or "list") for k in _MONEY_FIELDS if getattr(hour, k) is not None]
     if hour.card_month is not None:
-        return replace(hour, kinds=tuple(kinds))
+        return replace(hour, kinds=tuple(kinds), fabrics=_fabrics(hour))
     month = (_lower_median([p for p in pool if p.kind == "package"], "card_month")
              or _lower_median([p for p in pool if p.kind == "wholesale" and "yearly" not in p.modes], "card_month"))
     if month is None:
-        return replace(hour, kinds=tuple(kinds))
+        return replace(hour, kinds=tuple(kinds), fabrics=_fabrics(hour))
     basis = dict(hour.basis)
     basis["card_month"] = dict(month.basis).get("card_month", "monthly:card_month")
     kinds.append(("card_month", month.kind or "list"))
     src = f"{hour.source}; month: {month.provider}, {month.source} ({month.source_date})"
+    why = "; ".join(dict.fromkeys(w for w in (hour.multi_node_source, month.multi_node_source) if w)) or None
     return replace(hour, card_month=month.card_month, basis=tuple(basis.items()), kinds=tuple(kinds), source=src,
-                   machine_gpus=month.machine_gpus if hour.machine_gpus is None else hour.machine_gpus)
+                   machine_gpus=month.machine_gpus if hour.machine_gpus is None else hour.machine_gpus,
+                   multi_node=combine_multi_node(hour.multi_node, month.multi_node), multi_node_source=why,
+                   fabrics=_fabrics(hour) + (("card_month", month.multi_node),))
 
 
 # ---------------------------------------------------------------------------------------------- economics

@@ -60,7 +60,7 @@ from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr
 from .units import nodes as units_nodes
 # imported here, not inside functions: the search runs on a worker thread, where an import statement goes through PySide6's import hook (a deadlock was seen there)
-from .catalog_hw import default_price, economics_document, exchange_rate_cny_per_usd, get_gpu
+from .catalog_hw import combine_multi_node, default_price, economics_document, exchange_rate_cny_per_usd, get_gpu
 
 CTX = "Cost"
 
@@ -148,6 +148,18 @@ class GpuPrice:
     #: field -> kind of the quote it came from (catalog_hw.PRICE_KINDS; ``converted`` for a quote of the other
     #: region converted into this currency; ``your_quote``)
     kinds: Mapping[str, str] = field(default_factory=dict)
+    #: whether the quotes' servers are networked for multi-node training (catalog_hw.Price.multi_node; the
+    #: user's quote's ``multi_node``): True a stated cluster fabric, False single machines, None not stated
+    fabrics: Mapping[str, bool | None] = field(default_factory=dict)  # field -> multi_node of its quote
+    multi_node_source: str | None = None
+
+    @property
+    def multi_node(self) -> bool | None:
+        """Whether the quotes this price bills from offer networked servers: False when any quoted figure's source
+        rents single machines, True only when every figure's source states a cluster fabric, else None."""
+        vals = [self.fabrics.get(k) for k in ("card_hour", "machine_week", "machine_month", "spot_card_hour")
+                if getattr(self, k) is not None]
+        return combine_multi_node(*vals)
 
     @property
     def kind(self) -> str | None:
@@ -185,7 +197,8 @@ class GpuPrice:
             "spot_card_hour": self.spot_card_hour, "machine_gpus": self.machine_gpus, "source": self.source,
             "source_date": self.source_date, "is_default": self.is_default, "derived": list(self.derived),
             "provider": self.provider, "region": self.region, "basis": dict(self.basis),
-            "kind": self.kind, "kinds": dict(self.kinds),
+            "kind": self.kind, "kinds": dict(self.kinds), "multi_node": self.multi_node,
+            "fabrics": dict(self.fabrics), "multi_node_source": self.multi_node_source,
         }
 
 
@@ -236,6 +249,8 @@ def price_from_catalog(gpu_id: Any, currency: str, exchange_rate: float | None =
         is_default=True, provider=rec.provider, region=rec.region, basis=basis,
         kinds={{"card_week": "machine_week", "card_month": "machine_month"}.get(k, k):
                ("converted" if rec.converted else v) for k, v in rec.kinds},
+        fabrics={{"card_week": "machine_week", "card_month": "machine_month"}.get(k, k): v for k, v in rec.fabrics},
+        multi_node_source=rec.multi_node_source,
     )
     return complete_price(base)
 
@@ -320,10 +335,16 @@ class PriceTable:
             basis.update({k: "your_quote" for k in quoted})
             kinds = {k: v for k, v in (base.kinds if base else {}).items() if k in merged and k not in quoted}
             kinds.update({k: "your_quote" for k in quoted})
+            fabrics = {k: v for k, v in (base.fabrics if base else {}).items() if k in merged and k not in quoted}
+            fabrics.update({k: ov.get("multi_node") for k in quoted})
+            why = []
+            if base is not None and base.multi_node_source and set(fabrics) - set(quoted):
+                why.append(base.multi_node_source)
             p = complete_price(GpuPrice(
                 gpu=gid, currency=self.currency, machine_gpus=g, source=QT_TRANSLATE_NOOP(CTX, "your quote"),
                 source_date=str(ov.get("date") or ""), is_default=False, provider=ov.get("provider"),
-                region=base.region if base else None, basis=basis, kinds=kinds, **merged,
+                region=base.region if base else None, basis=basis, kinds=kinds, fabrics=fabrics,
+                multi_node_source="; ".join(why) or None, **merged,
             ))
         else:
             p = base

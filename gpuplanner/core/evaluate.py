@@ -608,7 +608,8 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         mfu=graded, rollouts=bool(method_profile(s.training).rl), gpu=r.gpu, gpu_memory_gb=float(r.gpu.memory_gib or 0.0), params_total=float(r.params.total),
         is_moe=bool(r.arch.is_moe), method=s.training.method, num_layers=int(r.arch.num_layers), nodes=nodes,
         tp=lay.tp, pp=lay.pp, cp=lay.cp, ep=lay.ep, zero=lay.zero, switches=c.rules,
-        advice=(adv := _advice(c, r, est, lay, ceiling, days_band, cost_band)), grade_mfu=graded_used)
+        advice=(adv := _advice(c, r, est, lay, ceiling, days_band, cost_band) | _fabric(price, nodes)),
+        grade_mfu=graded_used)
     return Evaluation(
         scenario=s, model_name=r.arch.name, params=r.params, trainable=est.trainable, tier=tier(r.params.total),
         gpu_id=r.gpu.id, gpu_name=r.gpu.name, gpu_memory_gib=float(r.gpu.memory_gib or 0.0),
@@ -678,6 +679,14 @@ def _advice(c: Any, r: Any, est: Any, lay: Any, ceiling: Any, days_band: Any, co
     return {"mfu_ceiling": ceiling, "deadline_risk": _risk(c, days_band, cost_band),
             "days_hi": None if days_band is None else days_band[1],
             "memory_headroom": _headroom(est.memory, r.gpu), "tp_over_pcie": bool(advisormod.tp_over_pcie(r.gpu, lay.tp))}
+
+
+def _fabric(price: GpuPrice | None, nodes: int) -> dict:
+    """What rules.price_fabric reads: the plan's nodes and whether its price's quotes offer networked servers."""
+    if price is None:
+        return {"price_fabric": None}
+    return {"price_fabric": {"nodes": nodes, "multi_node": price.multi_node, "why": price.multi_node_source or "",
+                             "provider": price.provider or Msg("Cost", QT_TRANSLATE_NOOP("Cost", "your quote"), {})}}
 
 
 def _ceiling_of(s: Scenario, r: Any) -> dict | None:

@@ -105,6 +105,7 @@ FIELD_LABELS = {
     "gpus_per_server": QT_TRANSLATE_NOOP(CTX, "Cards/server"),
     "min_term_days": QT_TRANSLATE_NOOP(CTX, "Min. term (days)"), "cap_at_month": QT_TRANSLATE_NOOP(CTX, "Cap at month"),
     "note": QT_TRANSLATE_NOOP(CTX, "Note"), "answer": QT_TRANSLATE_NOOP(CTX, "Answer"),
+    "multi_node": QT_TRANSLATE_NOOP(CTX, "Networked servers (multi-node)"),
 }
 
 
@@ -150,6 +151,9 @@ class Offer(_Model):
     min_term_days: Decimal = Field(Decimal(0), ge=0, le=3650, allow_inf_nan=False)
     cap_at_month: bool = False  # card-hours capped at the vendor's card-month price of the same GPU
     note: str = ""
+    #: the offer's servers are networked for multi-node training (a cluster with InfiniBand/RoCE between them);
+    #: False: single machines; None: not stated (core/rules.py price_fabric asks the same of the price table)
+    multi_node: bool | None = None
 
     _clean = field_validator("gpu", "note", mode="before")(_text)
 
@@ -524,6 +528,18 @@ def _vendor_total(q: VendorQuote, p: QuotedPlan, rate: Decimal, calendar_days: D
     return best, costs, breakdown
 
 
+def _offer_fabric(o: Offer, p: QuotedPlan) -> list[dict]:
+    """The billed offer's own word on networked servers for a plan over several nodes (``Offer.multi_node``)."""
+    if p.nodes <= 1 or o.multi_node is None:
+        return []
+    if o.multi_node:
+        return [{"item": "offer_fabric", "status": "ok", "message": Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "The offer billed is for networked servers."), {})}]
+    return [{"item": "offer_fabric", "status": "fail", "message": Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "The offer billed is for single machines: no network between the plan's {nodes} nodes."),
+        {"nodes": p.nodes})}]
+
+
 def compare_vendor(q: VendorQuote, p: QuotedPlan) -> VendorResult:
     r = VendorResult(provider=q.provider, quote=q)
     r.unanswered = [qid for qid in QUESTIONS if q.answer(qid).answer == "unknown"]
@@ -538,6 +554,7 @@ def compare_vendor(q: VendorQuote, p: QuotedPlan) -> VendorResult:
     if r.offer is None:
         r.excluded = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No offer for {gpu}."), {"gpu": p.gpu_name})
         return r
+    r.network_check += _offer_fabric(r.offer.offer, p)
     r.total = sum(r.breakdown.values(), Decimal(0))
     r.not_stated = [k for k, v in (("storage", q.storage_per_tb_month), ("egress", q.egress_per_tb)) if v is None]
     if p.calendar_days_band and p.calendar_days > 0:

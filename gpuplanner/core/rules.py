@@ -27,6 +27,14 @@ Rules (ids are a public contract: ``plan --json`` lists them):
   costed at that run's MFU; a plan meeting the deadline or budget only at the point estimate (not at its band's
   upper end) is at risk; less free memory than the memory model's p75 error is tight; tensor parallelism over
   PCIe. The search ranks plans failing the last three after those that pass (:func:`advisor.penalty`).
+* ``price_fabric`` — a plan over several nodes is priced from a quote whose source offers networked servers
+  (``prices.json`` ``multi_node``; a user's quote's ``multi_node``). The planning guide §2: "Between nodes: RoCE
+  or InfiniBand, and is the bandwidth really dedicated (独享)?"; §1: the ~100B tier is multi-node at ≥400 Gb/s.
+  A card-hour price of single machines (a container marketplace), or a quote that does not say, buys no such
+  network: the plan fails the check and says what to ask the vendor. It is a check, not a ranking key: ranked
+  after one-node plans, Mixtral 8x7B's plan #1 went from 32 × H800 (¥11,314) to 8 × H200 on a monthly lease
+  (¥94,000), and 70B CPT's from 16 × B200 in 6 days to 8 × B200 in 15 days at +24% — a penalty for the price
+  table's gap (no networked quote for the card), not for a risk of the plan; the remedy is the networked quote.
 * ``pipeline_layers`` — pipeline stages hold the same number of layers: ``num_layers mod pp = 0`` (Megatron-LM
   asserts it unless uneven first/last stages are configured, ``megatron/training/arguments.py``; an uneven split
   leaves every stage waiting for the largest).
@@ -52,7 +60,7 @@ GRADES = ("poor", "fair", "good", "optimistic")  # codes 0..3
 CARD_CLASS_MIN_PARAMS = 60e9
 CARD_CLASS_MIN_GB = 80.0
 RULE_IDS = ("mfu_grade", "card_class", "consumer_multinode", "pipeline_layers", "mfu_ceiling", "deadline_risk",
-            "memory_headroom", "tp_over_pcie")
+            "memory_headroom", "tp_over_pcie", "price_fabric")
 RULE_NAMES = {
     "mfu_grade": QT_TRANSLATE_NOOP(CTX, "MFU grade"),
     "card_class": QT_TRANSLATE_NOOP(CTX, "card class"),
@@ -62,6 +70,7 @@ RULE_NAMES = {
     "deadline_risk": QT_TRANSLATE_NOOP(CTX, "deadline at the band's far end"),
     "memory_headroom": QT_TRANSLATE_NOOP(CTX, "memory headroom"),
     "tp_over_pcie": QT_TRANSLATE_NOOP(CTX, "no TP over PCIe"),
+    "price_fabric": QT_TRANSLATE_NOOP(CTX, "multi-node price from a networked offer"),
 }
 GRADE_NAMES = {
     "good": QT_TRANSLATE_NOOP(CTX, "good"),
@@ -286,7 +295,39 @@ def advice_rules(mfu: float | None, gpu: Any, tp: int, a: Any, on: dict, rollout
     else:
         msg = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "TP {tp} inside the NVLink domain of {gpu}."), {"tp": tp, "gpu": name})
     out.append(RuleResult("tp_over_pcie", _status(tp > 1, pcie, on["tp_over_pcie"]), msg))
+    out.append(price_fabric_rule(a.get("price_fabric"), on))
     return out
+
+
+_ASK_FABRIC = QT_TRANSLATE_NOOP(CTX, "Ask the vendor for InfiniBand or RoCE between the {nodes} nodes, bandwidth "
+                                     "dedicated to you (独享, not shared with other tenants) and every node in the "
+                                     "same data centre, and for the price of that.")
+
+
+def price_fabric_rule(f: Any, on: dict) -> RuleResult:
+    """The verdict on ``price_fabric`` from the plan's nodes and its price's ``multi_node`` (``f``: a mapping
+    ``nodes``, ``multi_node``, ``provider``, ``why`` (the source's words, kept for plan --json); None without a
+    price)."""
+    if f is None:
+        return RuleResult("price_fabric", "not_applicable",
+                          Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No rental price: no quote to check."), {}))
+    nodes = int(f.get("nodes") or 1)
+    if nodes <= 1:
+        return RuleResult("price_fabric", "not_applicable",
+                          Msg(CTX, QT_TRANSLATE_NOOP(CTX, "One node: no network between nodes to rent."), {}))
+    args = {"nodes": nodes, "provider": f.get("provider") or ""}  # (the source's words: price.multi_node_source)
+    ask = Msg(CTX, _ASK_FABRIC, {"nodes": nodes})
+    v = f.get("multi_node")
+    if v is True:
+        text = QT_TRANSLATE_NOOP(CTX, "{nodes} nodes priced from {provider}, a networked offer (its source says so). "
+                                      "Still ask that the bandwidth is dedicated (独享) and the nodes are in one data "
+                                      "centre.")
+        return RuleResult("price_fabric", "passed", Msg(CTX, text, args))
+    text = (QT_TRANSLATE_NOOP(CTX, "{nodes} nodes priced from {provider}, which rents single machines (its source "
+                                   "says so): that price buys no network between them. {ask}") if v is False else
+            QT_TRANSLATE_NOOP(CTX, "{nodes} nodes priced from {provider}, whose quote does not say that its servers "
+                                   "are networked. {ask}"))
+    return RuleResult("price_fabric", _status(True, True, on["price_fabric"]), Msg(CTX, text, {**args, "ask": ask}))
 
 
 def tp_over_pcie_waived(r: RuleResult, tp: int, gpu_name: str) -> RuleResult:

@@ -463,6 +463,9 @@ class PriceQuote(_Section):
     currency: Literal["CNY", "USD"] | None = Field(None, description="the quote's currency (default: constraints.currency)")
     provider: str | None = Field(None, max_length=200)
     date: str | None = Field(None, max_length=40)
+    multi_node: bool | None = Field(None, description="the vendor's servers are networked for multi-node training "
+                                                      "(InfiniBand/RoCE between them): true, false, or not stated "
+                                                      "(core/rules.py, price_fabric)")
 
 
 class PlanningRules(_Section):
@@ -485,6 +488,9 @@ class PlanningRules(_Section):
                                                     "error after those with room")
     tp_over_pcie: bool = Field(True, description="rank tensor parallelism over PCIe (no NVLink) after plans "
                                                  "without it")
+    price_fabric: bool = Field(True, description="a plan over several nodes priced from a quote not known to offer "
+                                                 "networked servers (InfiniBand/RoCE) fails this check (false: "
+                                                 "allowed); a check, not a ranking key (core/rules.py)")
 
 
 class Ownership(_Section):

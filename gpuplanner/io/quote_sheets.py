@@ -3,13 +3,15 @@
 Layout (the same in CSV and in every worksheet of an XLSX workbook; one worksheet = one vendor)
     Lines whose first cell starts with ``#`` are notes (the template documents the columns there). The first
     other line is the header: ``section, item, value, unit, gpus_per_server, min_term_days, cap_at_month,
-    note, date`` (or the same columns under their Chinese names, :data:`HEADER_ZH`). Then one line per fact:
+    note, date, multi_node`` (or the same columns under their Chinese names, :data:`HEADER_ZH`; ``multi_node`` is
+    optional: sheets written before it load without it). Then one line per fact:
 
     * ``vendor`` lines: ``item`` is a field of the vendor (provider, date, region, contact, currency,
       exchange_rate, exchange_rate_date, storage_per_tb_month, storage_billing (month/day), egress_per_tb, setup_hours, setup_billed,
       migration_hours, network, network_gbps, nics_per_node, preinstalled, source), ``value`` its value;
     * ``offer`` lines, one per offer: ``item`` the GPU (catalog id, e.g. ``a800-sxm-80gb``), ``value`` the price,
-      ``unit`` one of :data:`gpuplanner.core.quotes.UNITS`, then the server size, minimum term and cap rule;
+      ``unit`` one of :data:`gpuplanner.core.quotes.UNITS`, then the server size, minimum term and cap rule, and
+      whether the offer's servers are networked for multi-node training (``multi_node``: yes / no / unknown);
     * ``question`` lines: ``item`` the question id, ``value`` yes / no / unknown, a note and the date asked.
 
     An ``offer`` line with no price is a blank template line and is skipped.
@@ -50,8 +52,9 @@ MAX_ROWS = 2000
 MAX_SHEETS = 20
 MAX_CELL = 500
 
-COLUMNS = ("section", "item", "value", "unit", "gpus_per_server", "min_term_days", "cap_at_month", "note", "date")
-HEADER_ZH = ("类别", "项目", "值", "计价单位", "每台卡数", "最短租期（天）", "按月封顶", "备注", "日期")
+COLUMNS = ("section", "item", "value", "unit", "gpus_per_server", "min_term_days", "cap_at_month", "note", "date",
+           "multi_node")
+HEADER_ZH = ("类别", "项目", "值", "计价单位", "每台卡数", "最短租期（天）", "按月封顶", "备注", "日期", "多机组网")
 SECTIONS = {"vendor": "vendor", "供应商": "vendor", "offer": "offer", "报价": "offer", "question": "question",
             "问题": "question"}
 VENDOR_FIELDS = ("provider", "date", "region", "contact", "currency", "exchange_rate", "exchange_rate_date",
@@ -289,9 +292,12 @@ def _offer_line(get: dict, where: dict, offers: list, cells: dict, name: str) ->
         o["min_term_days"] = _decimal(get["min_term_days"], where["min_term_days"], name)
     if get.get("cap_at_month"):
         o["cap_at_month"] = _word(get["cap_at_month"], where["cap_at_month"], name) == "yes"
+    if get.get("multi_node"):  # optional column (sheets written before it load without it): yes / no / unknown
+        o["multi_node"] = {"yes": True, "no": False}.get(_word(get["multi_node"], where["multi_node"], name))
     i = len(offers)
     for key, col in (("gpu", "item"), ("unit", "unit"), ("price", "value"), ("gpus_per_server", "gpus_per_server"),
-                     ("min_term_days", "min_term_days"), ("cap_at_month", "cap_at_month"), ("note", "note")):
+                     ("min_term_days", "min_term_days"), ("cap_at_month", "cap_at_month"), ("note", "note"),
+                     ("multi_node", "multi_node")):
         cells[("offers", i, key)] = where.get(col, where["value"])
     offers.append(o)
 
@@ -351,7 +357,8 @@ def _doc_lines(lang: str) -> list[str]:
                  "# 每台卡数 = 整机报价的卡数；最短租期以天计；按月封顶 = 卡时费用不超过包月价（yes/no）。",
                  "# question 行：值 = yes / no / unknown（是 / 否 / 未知），备注与日期写在后面两列。",
                  "# 金额使用 currency 一行的币种；与方案币种不同时，必须填写 exchange_rate 和 exchange_rate_date。",
-                 "# storage_billing = month（按月，每个开始的月整月计费，默认）或 day（按天折算）。"]
+                 "# storage_billing = month（按月，每个开始的月整月计费，默认）或 day（按天折算）。",
+                 "# 多机组网（可选）：该报价的服务器之间是否组网（InfiniBand/RoCE），yes / no / unknown。"]
         lines += [f"# {k}: {v}" for k, v in Q.items()]
         return lines
     lines = ["# GPU Planner quote sheet: one sheet per vendor. Lines starting with # are notes, skipped on import.",
@@ -362,7 +369,9 @@ def _doc_lines(lang: str) -> list[str]:
              "# question lines: value = yes / no / unknown, then a note and the date it was answered.",
              "# Prices are in the currency line's currency; another currency than the plan's needs exchange_rate "
              "(plan currency per unit) and exchange_rate_date.",
-             "# storage_billing = month (every month started is billed whole; the default) or day (prorated)."]
+             "# storage_billing = month (every month started is billed whole; the default) or day (prorated).",
+             "# multi_node (optional): the offer's servers are networked to each other (InfiniBand/RoCE) for "
+             "multi-node training: yes / no / unknown."]
     lines += [f"# {k}: {v}" for k, v in Q.items()]
     return lines
 
@@ -374,16 +383,17 @@ def quote_rows(q: VendorQuote | None, lang: str = "en") -> list[list[Any]]:
     data = q.model_dump(mode="python") if q is not None else {}
     for f in VENDOR_FIELDS:
         v = data.get(f)
-        rows.append(["vendor", f, "" if v is None else v] + [""] * 6)
+        rows.append(["vendor", f, "" if v is None else v] + [""] * 7)
     offers = q.offers if q is not None else []
     for o in offers:
         rows.append(["offer", o.gpu, o.price, o.unit, o.gpus_per_server, o.min_term_days,
-                     "yes" if o.cap_at_month else "no", o.note, ""])
+                     "yes" if o.cap_at_month else "no", o.note, "",
+                     {True: "yes", False: "no"}.get(o.multi_node, "unknown")])
     if not offers:
-        rows.append(["offer", "", "", "card_hour", 8, "", "no", "", ""])
+        rows.append(["offer", "", "", "card_hour", 8, "", "no", "", "", "unknown"])
     for qid in QUESTIONS:
         a = q.answer(qid) if q is not None else QuestionAnswer()
-        rows.append(["question", qid, a.answer, "", "", "", "", a.note, a.date or ""])
+        rows.append(["question", qid, a.answer, "", "", "", "", a.note, a.date or "", ""])
     return rows
 
 

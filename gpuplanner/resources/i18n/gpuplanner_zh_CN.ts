@@ -5066,6 +5066,14 @@
         <source>MFU {0}: {1}.</source>
         <translation>MFU {0}：{1}。</translation>
     </message>
+    <message>
+        <source>networked multi-node price</source>
+        <translation>多机价格来自组网报价</translation>
+    </message>
+    <message>
+        <source>A plan over several nodes priced from a quote not known to offer networked servers (InfiniBand or RoCE) fails this check and says what to ask the vendor</source>
+        <translation>跨多个节点的方案，若所用报价未说明服务器之间组网（InfiniBand 或 RoCE），则不通过此项检查，并列出要向供应商确认的问题</translation>
+    </message>
 </context>
 <context>
     <name>Project</name>
@@ -6350,6 +6358,18 @@
         <source>Phase</source>
         <translation>阶段</translation>
     </message>
+    <message>
+        <source>Networked servers (multi-node)</source>
+        <translation>服务器组网（多机）</translation>
+    </message>
+    <message>
+        <source>The offer billed is for networked servers.</source>
+        <translation>所计费的报价是组网的服务器。</translation>
+    </message>
+    <message>
+        <source>The offer billed is for single machines: no network between the plan&apos;s {nodes} nodes.</source>
+        <translation>所计费的报价是单台机器：方案的 {nodes} 个节点之间没有网络。</translation>
+    </message>
 </context>
 <context>
     <name>QuotesPage</name>
@@ -7609,6 +7629,34 @@
     <message>
         <source>TP {tp} over PCIe on {gpu}: no card with NVLink meets the deadline and budget at the upper end of its band, so it is ranked on its own time and cost (timed over PCIe, none of it hidden).</source>
         <translation>{gpu} 上经 PCIe 的 TP {tp}：没有 NVLink 卡在其区间上限处满足截止时间和预算，因此按它自己的时间和成本排名（按 PCIe 计时，通信无法隐藏）。</translation>
+    </message>
+    <message>
+        <source>multi-node price from a networked offer</source>
+        <translation>多机价格来自组网报价</translation>
+    </message>
+    <message>
+        <source>{nodes} nodes priced from {provider}, a networked offer (its source says so). Still ask that the bandwidth is dedicated (独享) and the nodes are in one data centre.</source>
+        <translation>{nodes} 个节点按 {provider} 的组网报价计价（来源如此说明）。仍请确认带宽独享、节点在同一机房。</translation>
+    </message>
+    <message>
+        <source>{nodes} nodes priced from {provider}, which rents single machines (its source says so): that price buys no network between them. {ask}</source>
+        <translation>{nodes} 个节点按 {provider} 的价格计价，而该来源出租的是单台机器（来源如此说明）：这个价格不含机器之间的网络。{ask}</translation>
+    </message>
+    <message>
+        <source>Ask the vendor for InfiniBand or RoCE between the {nodes} nodes, bandwidth dedicated to you (独享, not shared with other tenants) and every node in the same data centre, and for the price of that.</source>
+        <translation>请向供应商确认：{nodes} 个节点之间为 InfiniBand 或 RoCE 网络、带宽独享（不与其他租户共享）、所有节点在同一机房，并按此报价。</translation>
+    </message>
+    <message>
+        <source>No rental price: no quote to check.</source>
+        <translation>没有租用价格：无报价可查。</translation>
+    </message>
+    <message>
+        <source>One node: no network between nodes to rent.</source>
+        <translation>单节点：无需租用节点间网络。</translation>
+    </message>
+    <message>
+        <source>{nodes} nodes priced from {provider}, whose quote does not say that its servers are networked. {ask}</source>
+        <translation>{nodes} 个节点按 {provider} 的价格计价，其报价未说明服务器之间组网。{ask}</translation>
     </message>
 </context>
 <context>

@@ -319,8 +319,14 @@ class QuotesPage(BasePage):
             if text or f == "provider":
                 q[f] = text
         offers = []
+        # the offers' own word on networked servers (core/quotes.Offer.multi_node, from the sheet's optional column)
+        # is not a column of this table (it must fit at 1280 px): kept row by row, shown in the comparison's
+        # network check, never dropped by an edit
+        before = (self.quotes[i].get("offers") or []) if 0 <= i < len(self.quotes) else []
         for r in range(self.offers.rowCount()):
             o: dict[str, Any] = {}
+            if r < len(before) and before[r].get("multi_node") is not None:
+                o["multi_node"] = before[r]["multi_node"]
             for c, col in enumerate(_OFFER_COLS):
                 w = self.offers.cellWidget(r, c)
                 if col == "gpu":
