@@ -940,11 +940,16 @@ _RULE_STATUS = {
 }
 
 
+#: each rule verdict's mark in the PDF (× not ✗: the bundled font, the only one the PDF may use, has U+2713 ✓ and
+#: U+00D7 ×, not U+2717; tests/test_report_marks.py)
+RULE_MARKS = {"passed": "✓", "failed": "×", "allowed": "!", "not_applicable": "–"}
+
+
 def _rules_table(p: PlanInfo) -> str:
     """Each planning rule's verdict for the plan (core.rules via the Evaluation): passed, failed, allowed."""
     rows = []
     for name, status, msg in p.rules:
-        mark = {"passed": "✓", "failed": "✗", "allowed": "!"}.get(status, "–")
+        mark = RULE_MARKS.get(status, "–")
         colour = " style='color:#c62828'" if status == "failed" else ""
         rows.append([f"<span{colour}>{_e(mark + ' ' + tr_text(name))}</span>",
                      f"<span{colour}>{_e(translate('Report', _RULE_STATUS.get(status, status)))}</span>",
