@@ -42,7 +42,7 @@ import numpy as np
 from .estimate import estimate, memory_kwargs, resolve
 from .params import tier, vision_tokens_per_image, weights_count
 from .intake import host_ram, intake_warnings
-from .rules import evaluate_rules, mfu_grade
+from .rules import comm_share as rules_comm_share, evaluate_rules, mfu_grade
 from . import advisor as advisormod
 from .timing import calibration_of
 from .calibration import gpu_name as calibration_name, describe as calibration_describe, run_status
@@ -608,7 +608,8 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         mfu=graded, rollouts=bool(method_profile(s.training).rl), gpu=r.gpu, gpu_memory_gb=float(r.gpu.memory_gib or 0.0), params_total=float(r.params.total),
         is_moe=bool(r.arch.is_moe), method=s.training.method, num_layers=int(r.arch.num_layers), nodes=nodes,
         tp=lay.tp, pp=lay.pp, cp=lay.cp, ep=lay.ep, zero=lay.zero, switches=c.rules,
-        advice=(adv := _advice(c, r, est, lay, ceiling, days_band, cost_band)), grade_mfu=graded_used)
+        advice=(adv := _advice(c, r, est, lay, ceiling, days_band, cost_band)), grade_mfu=graded_used,
+        comm=float(rules_comm_share(tm.seconds, tm.step_time_s, tm.seconds.get("generation", 0.0))))
     return Evaluation(
         scenario=s, model_name=r.arch.name, params=r.params, trainable=est.trainable, tier=tier(r.params.total),
         gpu_id=r.gpu.id, gpu_name=r.gpu.name, gpu_memory_gib=float(r.gpu.memory_gib or 0.0),
