@@ -7491,6 +7491,10 @@
         <translation>估计 MFU {mfu:.0%}：差（低于 30% 说明有问题：互联、数据加载或并行布局），每个 token 的成本会上升。</translation>
     </message>
     <message>
+        <source>Estimated MFU {mfu:.0%}: poor, but not from the interconnect: communication and pipeline bubble are {comm:.0%} of the step, the rest is compute-side work (the method&apos;s memory-bound kernels on a fast card), which the time and cost already count; ranked by cost.</source>
+        <translation>估计 MFU {mfu:.0%}：差，但不是互联造成的：通信和流水线气泡只占每步的 {comm:.0%}，其余是计算侧的工作（该方法在高算力卡上的访存受限内核），时间和成本已计入；按成本排序。</translation>
+    </message>
+    <message>
         <source>Estimated MFU {mfu:.0%}: optimistic (above 55% is rare in published runs); measure a short run before committing.</source>
         <translation>估计 MFU {mfu:.0%}：偏乐观（公开的训练记录很少超过 55%）；下单前先做一次短时实测。</translation>
     </message>
