@@ -645,7 +645,8 @@ def evaluate_candidates(ctx: SearchContext, c: Mapping[str, np.ndarray]) -> dict
     give the same figures for thousands of random candidates.
 
     Returns arrays: ``mem_gib``, ``fits``, ``train_hours`` (pure training), ``calendar_hours``, ``cost``,
-    ``mode`` (index into :data:`cost.MODES`), ``mode_costs`` (modes × n), ``mfu`` (modelled), ``mfu_used`` (capped) and any breakdown the
+    ``mode`` (index into :data:`cost.MODES`), ``mode_costs`` (modes × n), ``mfu`` (modelled), ``mfu_used`` (capped),
+    ``comm_share`` (:func:`rules.comm_share`: whether a poor MFU is penalised) and any breakdown the
     time model gives (``frac_*``). Works the same for one candidate as for a million.
     """
 
@@ -658,7 +659,7 @@ def evaluate_candidates(ctx: SearchContext, c: Mapping[str, np.ndarray]) -> dict
     hours = np.full(n, np.inf)
     hours[idx] = sub["train_hours"] if len(idx) else np.zeros(0)
     out["train_hours"] = hours
-    for key in [k for k in sub if k.startswith("frac_") or k in ("mfu", "mfu_used", "mfu_training")]:
+    for key in [k for k in sub if k.startswith("frac_") or k in ("mfu", "mfu_used", "mfu_training", "comm_share")]:
         arr = np.full(n, np.nan)
         arr[idx] = sub[key]
         out[key] = arr
