@@ -16,6 +16,8 @@ import numpy as np
 import pytest
 
 from gpuplanner.cli import run_cli
+from gpuplanner.core import rules as R
+from gpuplanner.core.timing import gpu_generation
 from gpuplanner.core import search as S
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.core.evaluate import evaluate
@@ -118,7 +120,12 @@ def test_vectorised_search_equals_evaluate_on_10000_candidates():
                               ("cost", vec["cost"][i], ev.cost), ("mfu", vec["mfu"][i], ev.mfu_modelled),
                               ("mfu_used", vec["mfu_used"][i], ev.mfu),
                               ("step_time", vec["train_hours"][i] / ev.time_modelled.compute_days / 24.0
-                               * ev.time_modelled.step_time_s, ev.time.step_time_s)]
+                               * ev.time_modelled.step_time_s, ev.time.step_time_s),
+                              ("comm_share", vec["comm_share"][i], _comm_share(ev))]
+                    # the poor-MFU rule: the search's penalty bit is evaluate's verdict (failed, or allowed when off)
+                    row = {k: vec[k][i:i + 1] for k in ("mfu", "mfu_training", "comm_share")}
+                    if bool(S._poor_mfu(row)[0]) != _fails_mfu_grade(ev):
+                        mismatches.append(("mfu_grade", ctx.gpu.id, sc.parallel, vec["comm_share"][i], ev.mfu))
                     if S.MODES[int(vec["mode"][i])] != ev.rental_mode:
                         mismatches.append(("mode", ctx.gpu.id, S.MODES[int(vec["mode"][i])], ev.rental_mode))
                     for j, m in enumerate(S.MODES):
@@ -131,6 +138,16 @@ def test_vectorised_search_equals_evaluate_on_10000_candidates():
     assert checked >= 10_000, checked
     assert fitting >= 2_000, fitting
     assert not mismatches, mismatches[:5]
+
+
+def _comm_share(ev) -> float:
+    tm = ev.time_modelled
+    return float(R.rule_comm_share(R.comm_share(tm.seconds, tm.step_time_s, tm.seconds.get("generation", 0.0)),
+                                   gpu_generation(ev.gpu_id)))
+
+
+def _fails_mfu_grade(ev) -> bool:
+    return [r.status for r in ev.rules if r.id == "mfu_grade"] in (["failed"], ["allowed"])
 
 
 # ---------------------------------------------------------------------------- plan == estimate

@@ -42,9 +42,9 @@ import numpy as np
 from .estimate import estimate, memory_kwargs, resolve
 from .params import tier, vision_tokens_per_image, weights_count
 from .intake import host_ram, intake_warnings
-from .rules import evaluate_rules, mfu_grade
+from .rules import comm_share as rules_comm_share, evaluate_rules, mfu_grade, rule_comm_share
 from . import advisor as advisormod
-from .timing import calibration_of
+from .timing import calibration_of, gpu_generation
 from .calibration import gpu_name as calibration_name, describe as calibration_describe, run_status
 from .shipped import load_json
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
@@ -609,7 +609,9 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         is_moe=bool(r.arch.is_moe), method=s.training.method, num_layers=int(r.arch.num_layers), nodes=nodes,
         tp=lay.tp, pp=lay.pp, cp=lay.cp, ep=lay.ep, zero=lay.zero, switches=c.rules,
         advice=(adv := _advice(c, r, est, lay, ceiling, days_band, cost_band) | _fabric(price, nodes)),
-        grade_mfu=graded_used)
+        grade_mfu=graded_used,
+        comm=float(rule_comm_share(rules_comm_share(tm.seconds, tm.step_time_s, tm.seconds.get("generation", 0.0)),
+                                   gpu_generation(r.gpu.id))))
     return Evaluation(
         scenario=s, model_name=r.arch.name, params=r.params, trainable=est.trainable, tier=tier(r.params.total),
         gpu_id=r.gpu.id, gpu_name=r.gpu.name, gpu_memory_gib=float(r.gpu.memory_gib or 0.0),

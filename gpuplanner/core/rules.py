@@ -12,7 +12,12 @@ Rules (ids are a public contract: ``plan --json`` lists them):
   30% (framework incompatibility, bad topology) means the cost per token goes up"; the published runs agree
   (gpu-catalog.md §4.1: Megatron-LM 41–48% on H100, Llama 3 38–43%, llm-foundry 40–46% on H100; above 55%
   only on A100 with small models and heavy tuning — MegaScale 55.2%, torchtitan 56–61%). A poor plan is
-  ranked after every acceptable one unless no acceptable plan meets the deadline.
+  ranked after every acceptable one unless no acceptable plan meets the deadline — but only when its low MFU
+  comes from what the guide's parenthesis names, the interconnect and topology: its exposed communication and
+  pipeline bubble are at least :data:`MFU_POOR_COMM_SHARE` of the training step (:func:`poor_penalised`).
+  A plan poor from compute-side work (QLoRA's memory-bound dequantisation on a card with a high peak, LoRA
+  passes, host launch time: all inside the step's compute) keeps its grade but passes the rule and ranks by
+  its cost and time, which already count that work.
 * ``card_class`` — dense models of about 70B and more in full training or pretraining run on cards with
   ≥80 GB (the guide's ~100B tier: "70B needs ≥80 GB cards"; tier ~100B = 70B, 130B). 60B is the threshold so
   that 65B/67B models count. MoE models and LoRA/QLoRA are exempt (their per-card memory is set by the active
@@ -55,6 +60,14 @@ CTX = "Rules"
 
 MFU_POOR_BELOW = 0.30
 MFU_GOOD_FROM = 0.40
+#: Our reading of the planning guide §4's parenthesis ("below 30% (framework incompatibility, bad topology) means
+#: the cost per token goes up"): a poor MFU is the interconnect's or the layout's when the step's exposed
+#: communication and pipeline bubble (:data:`COMM_PARTS`) are at least this share of the training step. Below it
+#: the time goes to compute-side work (memory-bound kernels, LoRA passes, dequantisation, host launch time, in
+#: the step's "compute" or "other"), which the plan's time and cost already count: no ranking penalty.
+MFU_POOR_COMM_SHARE = 0.20
+#: The step's parts that are communication or pipeline bubble (core/timing.py ``time_gpu``'s keys; exposed only)
+COMM_PARTS = ("tp_comm", "dp_comm", "pp_bubble", "cp_comm", "ep_comm")
 MFU_GOOD_UPTO = 0.55
 GRADES = ("poor", "fair", "good", "optimistic")  # codes 0..3
 CARD_CLASS_MIN_PARAMS = 60e9
@@ -88,6 +101,36 @@ def mfu_grade_codes(mfu) -> np.ndarray:
     m = np.asarray(mfu, dtype=float)
     code = np.select([m < MFU_POOR_BELOW, m < MFU_GOOD_FROM, m <= MFU_GOOD_UPTO], [0, 1, 2], 3)
     return np.where(np.isfinite(m), code, -1).astype(np.int64)
+
+
+def comm_share(parts: Any, step, generation=0.0):
+    """The exposed communication and pipeline bubble (:data:`COMM_PARTS` of ``parts``: seconds per step) over the
+    training step (``step`` less RL rollout ``generation``, as timing's ``mfu_training`` reads it). Element-wise."""
+    comm = sum(np.asarray(parts.get(k, 0.0), dtype=float) for k in COMM_PARTS)
+    return comm / np.maximum(np.asarray(step, dtype=float) - np.asarray(generation, dtype=float), 1e-30)
+
+
+#: GPU generations whose time model runs on the unsourced default matmul efficiency (``timing.GEN_EFFICIENCY
+#: ["other"]``: accelerators other than NVIDIA and AMD, e.g. Ascend, Cambricon, Hygon): a poor MFU there is the
+#: guide's other cause, framework and operator support ("verify operator compatibility on a small instance"), so it
+#: is penalised whatever the communication share (callers pass an infinite share)
+MFU_POOR_ANY_CAUSE_GENERATIONS = frozenset({"other"})
+
+
+def rule_comm_share(share, generation: str):
+    """The communication share the ``mfu_grade`` rule reads (:func:`poor_penalised`): the plan's own
+    (:func:`comm_share`), or infinite on a generation of :data:`MFU_POOR_ANY_CAUSE_GENERATIONS` (penalised whatever
+    the share). The search and :func:`evaluate.evaluate` both call it."""
+    if generation in MFU_POOR_ANY_CAUSE_GENERATIONS:
+        return np.full(np.shape(share), np.inf) if np.ndim(share) else math.inf
+    return share
+
+
+def poor_penalised(mfu, comm) -> np.ndarray:
+    """Graded poor (a finite MFU below :data:`MFU_POOR_BELOW`) with the low MFU from the interconnect or layout:
+    communication share ``comm`` (:func:`comm_share`) at least :data:`MFU_POOR_COMM_SHARE` (unknown: counted)."""
+    m = np.asarray(mfu, dtype=float)
+    return (m < MFU_POOR_BELOW) & np.isfinite(m) & ~(np.asarray(comm, dtype=float) < MFU_POOR_COMM_SHARE)
 
 
 def mfu_grade(mfu: float | None) -> str | None:
@@ -159,7 +202,8 @@ def _status(applies: bool, fails: bool, enabled: bool) -> str:
 
 def evaluate_rules(*, mfu: float | None, rollouts: bool = False, gpu: Any, gpu_memory_gb: float, params_total: float, is_moe: bool,
                    method: str, num_layers: int, nodes: int, tp: int, pp: int, cp: int, ep: int, zero: int,
-                   switches: Any = None, advice: Any = None, grade_mfu: float | None = None) -> tuple[RuleResult, ...]:
+                   switches: Any = None, advice: Any = None, grade_mfu: float | None = None,
+                   comm: float | None = None) -> tuple[RuleResult, ...]:
     """Every rule's verdict for one plan (the same element-wise checks the search ranks with); ``advice``: the
     advisor's figures (a mapping: ``mfu_ceiling``, ``deadline_risk``, ``days_hi``, ``memory_headroom``,
     ``tp_over_pcie``; :func:`advice_rules`). ``rollouts``: ``mfu`` is the training passes' MFU of an RL plan
@@ -167,29 +211,13 @@ def evaluate_rules(*, mfu: float | None, rollouts: bool = False, gpu: Any, gpu_m
     ``grade_mfu``: the MFU the plan is timed and costed at (below ``mfu`` when the ceiling caps it), which the grade
     reads so that the grade and the MFU a person sees are one figure; ``mfu`` (modelled) is what the ceiling checks.
     Capping never makes a plan poor (a ceiling is a published MFU, far above 30%), so the search's ranking, which
-    grades the modelled MFU, agrees."""
+    grades the modelled MFU, agrees. ``comm``: the step's communication share (:func:`comm_share`; None: unknown),
+    which decides whether a poor grade fails the rule (:func:`poor_penalised`)."""
     on = {rid: bool(getattr(switches, rid, True)) for rid in RULE_IDS}
     out = []
     # MFU grade
     shown = mfu if grade_mfu is None else grade_mfu
-    grade = mfu_grade(shown)
-    texts = {
-        "good": QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: good (40–55% is what a tuned framework reaches on "
-                                       "mainstream GPUs)."),
-        "fair": QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: fair (30–40%); the interconnect or the layout "
-                                       "leaves some compute unused."),
-        "poor": QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: poor (below 30% something is wrong: interconnect, "
-                                       "data loading or layout), so the cost per token goes up."),
-        "optimistic": QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: optimistic (above 55% is rare in published "
-                                             "runs); measure a short run before committing."),
-    }
-    if grade is None:
-        out.append(RuleResult("mfu_grade", "not_applicable", Msg(CTX, QT_TRANSLATE_NOOP(CTX, "MFU unknown."), {})))
-    else:
-        text = Msg(CTX, texts[grade], {"mfu": shown})
-        if rollouts:
-            text = _training_passes(text)
-        out.append(RuleResult("mfu_grade", _status(True, grade == "poor", on["mfu_grade"]), text))
+    out.append(_mfu_grade_rule(shown, rollouts, comm, on["mfu_grade"]))
     # card class
     applies = card_class_applies(params_total, is_moe, method)
     fails = bool(card_class_fails(params_total, is_moe, method, gpu_memory_gb))
@@ -231,6 +259,36 @@ def evaluate_rules(*, mfu: float | None, rollouts: bool = False, gpu: Any, gpu_m
     out.append(RuleResult("pipeline_layers", _status(pp > 1, fails, on["pipeline_layers"]), msg))
     out.extend(advice_rules(mfu, gpu, tp, advice or {}, on, rollouts))
     return tuple(out)
+
+
+def _mfu_grade_rule(shown: float | None, rollouts: bool, comm: float | None, enabled: bool) -> RuleResult:
+    """The ``mfu_grade`` verdict: the grade of the MFU ``shown``; a poor one fails only when the communication
+    share ``comm`` says the interconnect or layout made it (:func:`poor_penalised`)."""
+    grade = mfu_grade(shown)
+    texts = {
+        "good": QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: good (40–55% is what a tuned framework reaches on "
+                                       "mainstream GPUs)."),
+        "fair": QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: fair (30–40%); the interconnect or the layout "
+                                       "leaves some compute unused."),
+        "poor": QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: poor (below 30% something is wrong: interconnect, "
+                                       "data loading or layout), so the cost per token goes up."),
+        "optimistic": QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: optimistic (above 55% is rare in published "
+                                             "runs); measure a short run before committing."),
+    }
+    if grade is None:
+        return RuleResult("mfu_grade", "not_applicable", Msg(CTX, QT_TRANSLATE_NOOP(CTX, "MFU unknown."), {}))
+    fails = bool(poor_penalised(shown, np.nan if comm is None else comm))
+    if grade == "poor" and not fails:
+        text = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: poor, but not from the interconnect: "
+                                               "communication and pipeline bubble are {comm:.0%} of the step, the "
+                                               "rest is compute-side work (the method's memory-bound kernels on a "
+                                               "fast card), which the time and cost already count; ranked by cost."),
+                   {"mfu": shown, "comm": float(comm)})
+    else:
+        text = Msg(CTX, texts[grade], {"mfu": shown})
+    if rollouts:
+        text = _training_passes(text)
+    return RuleResult("mfu_grade", _status(True, fails, enabled), text)
 
 
 def _training_passes(inner: Msg) -> Msg:

@@ -140,13 +140,16 @@ def candidate_times(ctx: "SearchContext", c: Mapping[str, np.ndarray], layout: d
         layout = candidate_layout(ctx, c, split)
     out = timing.time_gpu(layout, **split[1], full=False)
     n = len(c["num_gpus"])
+    # the share of the training step that is communication or bubble: whether a poor MFU is penalised (rules)
+    comm = _rows(rulesmod.rule_comm_share(rulesmod.comm_share(out, out["step"], out["generation"]),
+                                          timing.gpu_generation(ctx.gpu.id)), n)
     out = {k: _rows(out[k], n) for k in ("tokens_per_s_per_gpu", "step", "mfu", "mfu_training", *_TIME_PARTS)}
     tps = out["tokens_per_s_per_gpu"] * c["num_gpus"]
     step = np.maximum(out["step"], 1e-30)
     # the MFU ceiling (core/advisor.py): a plan above the best published run of its class is timed at it
     used, factor = advisormod.capped(out["mfu"], ctx.mfu_ceiling, out["mfu_training"])
     res = {"train_hours": ctx.tokens / np.maximum(tps, 1e-30) / 3600.0 * factor, "mfu": out["mfu"],
-           "mfu_used": used, "mfu_training": out["mfu_training"]}
+           "mfu_used": used, "mfu_training": out["mfu_training"], "comm_share": comm}
     if not shares:
         res["_step"] = step
         res.update(("_part_" + k, out[k]) for k in _TIME_PARTS)
@@ -643,7 +646,8 @@ def evaluate_candidates(ctx: SearchContext, c: Mapping[str, np.ndarray]) -> dict
     give the same figures for thousands of random candidates.
 
     Returns arrays: ``mem_gib``, ``fits``, ``train_hours`` (pure training), ``calendar_hours``, ``cost``,
-    ``mode`` (index into :data:`cost.MODES`), ``mode_costs`` (modes × n), ``mfu`` (modelled), ``mfu_used`` (capped) and any breakdown the
+    ``mode`` (index into :data:`cost.MODES`), ``mode_costs`` (modes × n), ``mfu`` (modelled), ``mfu_used`` (capped),
+    ``comm_share`` (:func:`rules.comm_share`: whether a poor MFU is penalised) and any breakdown the
     time model gives (``frac_*``). Works the same for one candidate as for a million.
     """
 
@@ -656,7 +660,7 @@ def evaluate_candidates(ctx: SearchContext, c: Mapping[str, np.ndarray]) -> dict
     hours = np.full(n, np.inf)
     hours[idx] = sub["train_hours"] if len(idx) else np.zeros(0)
     out["train_hours"] = hours
-    for key in [k for k in sub if k.startswith("frac_") or k in ("mfu", "mfu_used", "mfu_training")]:
+    for key in [k for k in sub if k.startswith("frac_") or k in ("mfu", "mfu_used", "mfu_training", "comm_share")]:
         arr = np.full(n, np.nan)
         arr[idx] = sub[key]
         out[key] = arr
@@ -938,7 +942,7 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
     tm = candidate_times(ctx, sub, layout, split, shares=not lazy)
     sub.update({key: (_rows(val, len(idx)) if key != "train_hours" else val) for key, val in tm.items()})
     sub["penalty"], sub["tp_pcie"] = _layout_penalty(ctx, sub["mem_gib"], cap), _tp_pcie(ctx, c["tp"][idx])
-    found = unpriced and _unpriced(ctx, sub["num_gpus"], sub["nodes"], tm["train_hours"], sub["mfu"], sub["penalty"], sub["tp_pcie"])
+    found = unpriced and _unpriced(ctx, sub["num_gpus"], sub["nodes"], tm["train_hours"], sub["mfu"], sub["penalty"], sub["tp_pcie"], _poor_mfu(sub))
     if found:
         rest = np.flatnonzero(~found[0])
         idx, sub = idx[rest], {k: v[rest] for k, v in sub.items()}
@@ -1005,7 +1009,8 @@ def _price_rows(ctx: SearchContext, sub: dict) -> None:
 
 def _unpriced(ctx: SearchContext, num_gpus: np.ndarray, nodes: np.ndarray, train_hours: np.ndarray,
               mfu: np.ndarray, penalty: np.ndarray | None = None,
-              tp_pcie: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+              tp_pcie: np.ndarray | None = None, poor: np.ndarray | None = None
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """The fitting rows of one chunk (one context, GPU count ascending) that need not be priced: each is
     outranked by the fastest row of its GPU count, ``A``, under every key and mask of the search's ranking
     (:class:`_Reducer`), so a ranking that keeps one plan per GPU count never shows it. Returns ``(skip,
@@ -1019,7 +1024,8 @@ def _unpriced(ctx: SearchContext, num_gpus: np.ndarray, nodes: np.ndarray, train
     (:func:`cost.calendar_floor`: the least calendar time any mode could give it) is later than the latest
     calendar ``A``'s cheapest mode can have (:func:`cost.calendar_ceiling`, or ``A``'s priced calendar where a
     spot price makes the ceiling loose; :func:`cost.hours_within_calendar`), and its MFU is no higher than
-    ``A``'s (the poor-MFU key). It then finishes later and costs no less: it is neither ranked above ``A``
+    ``A``'s and, where ``A`` fails the poor-MFU rule (``poor``: :func:`_poor_mfu`, which reads the step's
+    communication share too, so a lower MFU need not fail it), it fails it too. It then finishes later and costs no less: it is neither ranked above ``A``
     (whichever of cost or time leads), nor meets a deadline or budget ``A`` misses, nor is on the time-vs-cost
     Pareto front. Its cost is finite exactly where ``A``'s is (prices and sessions are
     the context's)."""
@@ -1051,6 +1057,8 @@ def _unpriced(ctx: SearchContext, num_gpus: np.ndarray, nodes: np.ndarray, train
         if tp_pcie is not None:  # ... with or without the TP-over-PCIe bit (decided after the search)
             with_tp = penalty + np.where(tp_pcie, advisormod.TP_PCIE_BIT, 0)
             skip &= with_tp >= np.repeat(with_tp[first], lens)
+    if poor is not None:  # (a row passing the poor-MFU rule that A fails may rank above A)
+        skip &= poor | ~np.repeat(np.asarray(poor)[first], lens)
     if not skip.any():
         return None
     return skip, first, lens
@@ -1460,15 +1468,15 @@ def _penalty_of(d: Mapping[str, np.ndarray], mfu_rule: bool, tp: bool = True) ->
         pen = pen + np.where(d["tp_pcie"], advisormod.TP_PCIE_BIT, 0)
     if mfu_rule:
         # graded on the training passes' MFU (timing: RL rollout generation left out), as the plan's check is
-        pen = pen + np.where(_poor_mfu(d["mfu_training"] if "mfu_training" in d else d["mfu"]), advisormod.POOR_BIT, 0)
+        pen = pen + np.where(_poor_mfu(d), advisormod.POOR_BIT, 0)
     return pen.astype(np.float64)
 
 
-def _poor_mfu(mfu) -> np.ndarray:
-    """``rules.mfu_grade_codes(mfu) == 0`` (graded poor: a finite MFU below ``rules.MFU_POOR_BELOW``; an unknown
-    one is graded -1), in three operations instead of nine."""
-    m = np.asarray(mfu, dtype=float)
-    return (m < rulesmod.MFU_POOR_BELOW) & np.isfinite(m)
+def _poor_mfu(d: Mapping[str, np.ndarray]) -> np.ndarray:
+    """Rows failing the ``mfu_grade`` rule (:func:`rules.poor_penalised`): graded poor on the training passes'
+    MFU with a communication share (``comm_share``; none: counted) at least ``rules.MFU_POOR_COMM_SHARE``."""
+    mfu = d["mfu_training"] if "mfu_training" in d else d["mfu"]
+    return rulesmod.poor_penalised(mfu, d["comm_share"] if "comm_share" in d else np.nan)
 
 
 def _lex_order(keys, mask: np.ndarray) -> np.ndarray:
@@ -1848,8 +1856,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     fw_of = ctx_fw[cat["ctx"]]
     days = cat["calendar_hours"] / 24.0
     per_pflop = cat["cost"] / max(total_pflop, 1e-30)
-    poor = (rulesmod.mfu_grade_codes(cat["mfu_training"] if "mfu_training" in cat else cat["mfu"]) == 0
-            ) if con.rules.mfu_grade else None
+    poor = _poor_mfu(cat) if con.rules.mfu_grade else None
     order, feasible, meets, within = _rank(objective, days, cat["cost"], per_pflop, con.deadline_days, con.budget,
                                            _penalty_of(cat, con.rules.mfu_grade))
     chosen = order[:top]

@@ -7658,6 +7658,10 @@
         <source>{nodes} nodes priced from {provider}, whose quote does not say that its servers are networked. {ask}</source>
         <translation>{nodes} 个节点按 {provider} 的价格计价，其报价未说明服务器之间组网。{ask}</translation>
     </message>
+    <message>
+        <source>Estimated MFU {mfu:.0%}: poor, but not from the interconnect: communication and pipeline bubble are {comm:.0%} of the step, the rest is compute-side work (the method&apos;s memory-bound kernels on a fast card), which the time and cost already count; ranked by cost.</source>
+        <translation>估计 MFU {mfu:.0%}：差，但不是互联造成的：通信和流水线气泡只占每步的 {comm:.0%}，其余是计算侧的工作（该方法在高算力卡上的访存受限内核），时间和成本已计入；按成本排序。</translation>
+    </message>
 </context>
 <context>
     <name>SafeRead</name>

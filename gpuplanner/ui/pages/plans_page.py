@@ -538,7 +538,9 @@ class PlansPage(BasePage):
         first = self.why_head(a, b)
         decisive = engine.compare(a, b).decisive
         second = tr_msg(decisive) if decisive is not None else ""
-        if not second and a.plan.mfu_grade != b.plan.mfu_grade and b.plan.mfu_grade == "poor":
+        # (a poor grade ranks lower only where it fails the rule: core.rules.poor_penalised)
+        if not second and a.plan.mfu_grade != b.plan.mfu_grade and b.plan.mfu_grade == "poor" and any(
+                r.id == "mfu_grade" and r.status == "failed" for r in b.plan.rules):
             second = self.tr("#{0} is graded poor (MFU below 30%), so it ranks lower.").format(b.rank)
         return (first + " " + second).strip()
 
