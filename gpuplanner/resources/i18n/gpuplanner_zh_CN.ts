@@ -4602,7 +4602,7 @@
     </message>
     <message>
         <source>GPUs</source>
-        <translation>GPU 数</translation>
+        <translation>卡数</translation>
     </message>
     <message>
         <source>Layout</source>
