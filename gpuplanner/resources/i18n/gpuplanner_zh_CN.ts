@@ -8370,6 +8370,14 @@
         <translation>torch.compile</translation>
     </message>
     <message>
+        <source>Compiled loss</source>
+        <translation>编译损失函数</translation>
+    </message>
+    <message>
+        <source>With torch.compile, compile the cross-entropy with the model (torchtitan compile.components, [&quot;model&quot;, &quot;loss&quot;] since April 2025): it keeps only the 16-bit logits instead of their fp32 copies. Framework default: on for torchtitan (FSDP2), off elsewhere; no effect without torch.compile</source>
+        <translation>开启 torch.compile 时，把交叉熵损失与模型一起编译（torchtitan 自 2025 年 4 月起默认同时编译模型与损失函数）：只保留 16 位 logits，不再保留其 fp32 副本。框架默认：torchtitan（FSDP2）开启，其他框架关闭；未开启 torch.compile 时无效</translation>
+    </message>
+    <message>
         <source>LoRA dropout</source>
         <translation>LoRA 丢弃率</translation>
     </message>

@@ -43,6 +43,7 @@ class TrainingAdvanced(QObject):
         m = page.model
         self.box, form = page.group()
         self.fields: dict[str, Any] = {k: BoundCheck(m, f"training.{k}") for k in SWITCHES}
+        self.fields["compile_loss"] = tri_state(m, "training.compile_loss")
         self.fields["lora_dropout"] = float_edit(m, "training.lora_dropout")
         self.fields.update({k: tri_state(m, f"training.{k}") for k in OVERLAP})
         self.labels = {k: page.add_field(form, f) for k, f in self.fields.items()}
@@ -86,7 +87,7 @@ class TrainingAdvanced(QObject):
         f["chunked_loss"].setText(self.tr("loss over the logits in chunks"))
         f["torch_compile"].setText(self.tr("compiled (fused element-wise kernels)"))
         f["offload_params"].setText(self.tr("weights and gradients in CPU memory too"))
-        for k in OVERLAP:
+        for k in (*OVERLAP, "compile_loss"):
             f[k].set_labels({"default": self.tr("framework default"), "on": self.tr("on"), "off": self.tr("off")})
         f["lora_dropout"].box.set_unit(self.tr("probability"))
         f["vpp"].box.set_unit(self.tr("per GPU"))
@@ -117,6 +118,11 @@ class TrainingAdvanced(QObject):
             "torch_compile": (self.tr("torch.compile"), self.tr(
                 "The compile setting of torchtune and torchtitan (default off): element-wise operations are fused "
                 "(faster steps); with chunked loss, only the 16-bit logits are kept")),
+            "compile_loss": (self.tr("Compiled loss"), self.tr(
+                "With torch.compile, compile the cross-entropy with the model (torchtitan compile.components, "
+                "[\"model\", \"loss\"] since April 2025): it keeps only the 16-bit logits instead of their fp32 "
+                "copies. Framework default: on for torchtitan (FSDP2), off elsewhere; no effect without "
+                "torch.compile")),
             "lora_dropout": (self.tr("LoRA dropout"), self.tr(
                 "PEFT LoraConfig lora_dropout (default 0.0: no dropout layer). Above 0 each adapted linear layer "
                 "runs a dropout pass on its input (slower steps); from 0 to below 1")),
