@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import json
 import statistics
 import sys
@@ -383,6 +384,18 @@ def fp8_speedups() -> str:
             f"{tps(precision='fp8_tensorwise', fp8_all_gather=True) / base - 1:+.1%}")
 
 
+@functools.lru_cache(maxsize=None)
+def _bench_module(name: str):
+    """bench/NAME.py loaded once (registered in ``sys.modules``: its dataclasses look their module up there)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
 #: bench/rl_step_times.py before issue 35 round 3 (base e2dee63; each verl step = one planner step):
 #: |error| median / p90 over the four logged runs
 RL_BEFORE_R3 = {"gen": (0.36, 0.98), "train": (0.64, 2.98), "step": (0.67, 2.15)}
@@ -392,11 +405,7 @@ RL_BEFORE_OFFLOAD = {"gen": (0.18, 0.67), "train": (0.68, 0.75), "step": (0.53, 
 
 def rl_sanity() -> list[str]:
     """Published verl RL step times (bench/rl_step_times.py) next to the model: a sanity table, not fitted."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("rl_step_times", Path(__file__).with_name("rl_step_times.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = _bench_module("rl_step_times")
     rows = mod.table()
     out = ["| run | published gen / train / step (s) | predicted gen / train / step (s) | step error | "
            "generation share published / predicted |", "|---|---|---|---:|---|"]
@@ -439,11 +448,7 @@ def _rl_parts() -> dict[str, list[str]]:
 
 def rl_round4() -> list[str]:
     """Issue 35 round 4's RL mechanisms and NeMo RL's published step times (evaluated now)."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("rl_step_times", Path(__file__).with_name("rl_step_times.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = _bench_module("rl_step_times")
     parts = _rl_parts()
     out = ["Round 4 (helper rl2) added:", "", *parts["mechanisms"], "",
            "| run | published step (s) | before round 4 | now |", "|---|---:|---|---|"]
@@ -462,12 +467,7 @@ def rl_round4() -> list[str]:
 
 def offload_sanity() -> list[str]:
     """Published CPU-offload figures (bench/offload_step_times.py) next to the model: a sanity table, not fitted."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("offload_step_times",
-                                                  Path(__file__).with_name("offload_step_times.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = _bench_module("offload_step_times")
     return mod.markdown()
 
 
@@ -501,12 +501,7 @@ def torchtitan_sanity() -> list[str]:
 
 def peft_sanity() -> list[str]:
     """bench/validate_peft.py's tables (HF Trainer + PEFT LoRA step times of the Qwen README; Unsloth's ratio)."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("validate_peft", Path(__file__).with_name("validate_peft.py"))
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
+    mod = _bench_module("validate_peft")
     ratios = mod.unsloth_ratios()
     return [*mod.table("lora"), "", "Unsloth's benchmark page gives Unsloth 2x the speed of \"Hugging Face + FA2\" for "
             "Llama 3.1 8B QLoRA (rank 32, all linear layers, batch 2): the model's ratio (TRL against Unsloth, 512 / "
@@ -516,24 +511,13 @@ def peft_sanity() -> list[str]:
 
 def nemo_finetune_sanity() -> list[str]:
     """bench/validate_nemo_finetune.py's table (NeMo 24.07 and Megatron-Bridge 26.06 SFT / LoRA throughput)."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("validate_nemo_finetune",
-                                                  Path(__file__).with_name("validate_nemo_finetune.py"))
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
+    mod = _bench_module("validate_nemo_finetune")
     return mod.table()
 
 
 def ft_tools_sanity() -> list[str]:
     """bench/validate_ft_tools.py's step-time rows (LLaMA-Factory wiki long-context QLoRA; Qwen README full-parameter)."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("validate_ft_tools", Path(__file__).with_name("validate_ft_tools.py"))
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
+    mod = _bench_module("validate_ft_tools")
     res = [(r, p, mod.error(r, p)) for r in mod.all_rows() if r.kind != "memory" for p in (mod.predict(r),)]
     lines = ["| row | published | predicted | error (+ = too fast) |", "|---|---:|---:|---:|"]
     for r, p, e in res:
@@ -546,13 +530,7 @@ def ft_tools_sanity() -> list[str]:
 
 def deepspeed_sanity() -> list[str]:
     """bench/validate_deepspeed.py's table (published DeepSpeed ZeRO-2/3 fine-tuning step times)."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("validate_deepspeed",
-                                                  Path(__file__).with_name("validate_deepspeed.py"))
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
+    mod = _bench_module("validate_deepspeed")
     return mod.table()
 
 

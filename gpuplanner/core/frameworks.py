@@ -137,10 +137,6 @@ class FrameworkSupport:
     #: parameter CPU offload under ZeRO-3 (``parallel.offload_params``: DeepSpeed ``offload_param``, FSDP
     #: ``CPUOffload(offload_params=True)``); Megatron-FSDP has none (core/megatron_fsdp.py)
     param_offload: bool = True
-    #: the methods the plan search tries this framework for when the user names none (None: every method it
-    #: runs). Megatron-Core's LoRA comes through Megatron-Bridge/NeMo, not Megatron-LM: a user who names framework
-    #: ``megatron`` (or lists it in ``constraints.framework_candidates``) gets it, the default LoRA search does not
-    searched_methods: tuple[str, ...] | None = None
     #: the ZeRO stages the plan search tries (None: every stage it runs); Megatron-FSDP's ``optim_grads``
     #: (ZeRO-2) is runnable but no published recipe uses it (core/megatron_fsdp.py)
     searched_zero: tuple[int, ...] | None = None
@@ -415,13 +411,7 @@ def frameworks_for(method: str, allowed=None, objective: str = "sft") -> tuple[s
         if tools:
             return tools
     ok = set(allowed) if allowed else set(ORDER)
-
-    def runs(f: str) -> bool:
-        sup = FRAMEWORKS[f]
-        listed = sup.methods if allowed or sup.searched_methods is None else sup.searched_methods
-        return method in listed
-
-    return tuple(f for f in ORDER + TOOLS if f in ok and runs(f))
+    return tuple(f for f in ORDER + TOOLS if f in ok and method in FRAMEWORKS[f].methods)
 
 
 def overlap_defaults(framework: str, zero: int, vpp: int, pp: int, sp: bool) -> dict[str, bool]:

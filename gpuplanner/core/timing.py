@@ -928,14 +928,15 @@ def time_layout(
     w_bytes = 0.5 + 1.0 / 64 if method == "qlora" else 2.0
     fp8_ag = fp8mod.all_gather_in_fp8(framework, precision, fp8_recipe, fp8_all_gather)
     mg_fp8_pg = fp8mod.megatron_fp8_param_gather(framework, precision, fp8_recipe, fp8_all_gather)
-    # the distributed optimizer's parameter all-gather: 16-bit, or 1 byte for the FP8 linear weights (embeddings, norms
-    # and the output layer stay 16-bit) under Megatron's --fp8-param-gather
-    sync_b = 2.0 - (float(base_linear_params(m.arch)) / float(m.params.total) if mg_fp8_pg and not lora else 0.0)
+    # under Megatron's --fp8-param-gather the linear weights move in 1 byte, embeddings, norms and the output layer in
+    # 16 bits: bytes per parameter of a gather of all the weights
+    fp8_pg_bytes = 2.0 - float(base_linear_params(m.arch)) / float(m.params.total) if mg_fp8_pg else 2.0
+    # the distributed optimizer's parameter all-gather (trainable weights only: LoRA's adapters stay 16-bit)
+    sync_b = 2.0 if lora else fp8_pg_bytes
     if fp8_ag:
         w_bytes = 1.0  # torchao enable_fsdp_float8_all_gather: the shard is cast before the all-gather
     elif mg_fp8_pg:
-        # Megatron-FSDP's gathers under --fp8-param-gather: the FP8 linear weights in 1 byte, the rest in 16 bits
-        w_bytes = 2.0 - float(base_linear_params(m.arch)) / float(m.params.total)
+        w_bytes = fp8_pg_bytes  # Megatron-FSDP's gathers
     # the routed experts' weights are FP8 linear weights: 1 byte each in the expert-data-parallel all-gather under
     # --fp8-param-gather (fp8.megatron_fp8_param_gather), else the 16-bit working copy
     ps_bytes = 1.0 if (mg_fp8_pg and not lora) else 2.0
@@ -2039,10 +2040,9 @@ class TimeEstimate:
         total = self.step_time_s if self.step_time_s > 0 else 1.0
         out = {"compute": sec["compute"] / total, "tp_comm": sec["tp_comm"] / total,
                "dp_comm": sec["dp_comm"] / total, "pp_bubble": sec["pp_bubble"] / total}
-        # a part named in ``parts`` (torchtitan's CP exchange) is carved out of "other" by the loop below
-        own = {k: sec[k] for k in ("cp_comm", "ep_comm") if sec.get(k, 0.0) > 0.0 and k not in self.parts}
-        out.update({k: v / total for k, v in own.items()})
-        out["other"] = (sec["other"] + sum(sec[k] for k in ("cp_comm", "ep_comm") if k not in own)) / total
+        # the context-parallel exchange and the expert all-to-all are named parts (PART_PARENT), carved out of
+        # "other" by the loop below
+        out["other"] = (sec["other"] + sec["cp_comm"] + sec["ep_comm"]) / total
         if "generation" in sec:
             out["generation"] = sec["generation"] / total
         for k, v in self.parts.items():
