@@ -13,6 +13,21 @@ def p90(xs):
     return xs[min(len(xs) - 1, int(round(0.9 * (len(xs) - 1))))]
 
 
+class Errs(list):
+    """|error| per row (a list, as before) that also keeps each row's signed error and label: the per-category
+    summary names its worst rows."""
+
+    def __init__(self):
+        super().__init__()
+        self.rows = []
+
+    def add(self, err, label):
+        self.append(abs(err))
+        self.rows.append((err, label))
+
+
+
+
 rows_isl=[(128,128),(128,2048),(128,4096),(500,2000),(1000,1000),(1000,2000),(2048,128),(2048,2048),(5000,500),(20000,2000)]
 tables={
  ("llama-3.1-8b","h200-sxm-141gb",1):[27911,26221,18027,20770,17744,16828,3538,12194,3902,1804],
@@ -20,7 +35,7 @@ tables={
  ("llama-3.1-70b","h200-sxm-141gb",1):[3803,4336,2872,3666,2909,2994,442,2003,566,283],
  ("llama-3.1-70b","h100-sxm-80gb",2):[6378,6651,4199,5222,4205,4146,762,3082,898,437],
 }
-allerr=[]
+allerr=Errs()
 out=[]
 for (preset,gpu,tp),vals in tables.items():
     r=resolve(Scenario.model_validate({'model':{'preset':preset}}))
@@ -29,7 +44,7 @@ for (preset,gpu,tp),vals in tables.items():
     for (isl,osl),meas in zip(rows_isl,vals):
         per=inf.max_throughput_per_gpu(m,g,prompt_tokens=isl,output_tokens=osl,precision='fp8',tp=tp,engine='tensorrt-llm')
         pred=per*tp
-        e=pred/meas-1; errs.append(abs(e)); allerr.append(abs(e))
+        e=pred/meas-1; errs.append(abs(e)); allerr.add(e, f"TRT-LLM max load {preset} {gpu} TP{tp} {isl}/{osl}")
         out.append(f"| {preset} | {gpu} | TP{tp} FP8 | {isl}/{osl} | {meas:,} | {pred:,.0f} | {e*100:+.0f}% |")
     out.append(f"| | | | **median \\|error\\|** | | | **{statistics.median(errs)*100:.0f}%** |")
 print("\n".join(out))
@@ -37,14 +52,14 @@ out = []
 # Llama 3.1 405B FP8, TP8, same page and commit: not looked at while the mechanisms were built (issue 35, round 3)
 t405 = {("llama-3.1-405b", "h200-sxm-141gb", 8): [3814, 5348, 4741, 4724, 3330, 3722, 456, 2948, 650, 505],
         ("llama-3.1-405b", "h100-sxm-80gb", 8): [3627, 4340, 3116, 3994, 2919, 2895, 453, 2296, 610, 345]}
-err405 = []
+err405 = Errs()
 for (preset, gpu, tp), vals in t405.items():
     r = resolve(Scenario.model_validate({'model': {'preset': preset}}))
     m = inf.ServingModel.of(r.arch, r.params); g = get_gpu(gpu)
     for (isl, osl), meas in zip(rows_isl, vals):
         pred = inf.max_throughput_per_gpu(m, g, prompt_tokens=isl, output_tokens=osl, precision='fp8', tp=tp,
                                           engine='tensorrt-llm') * tp
-        err405.append(abs(pred / meas - 1))
+        err405.add(pred / meas - 1, f"TRT-LLM max load {preset} {gpu} TP{tp} {isl}/{osl}")
         out.append(f"| {preset} | {gpu} | TP{tp} FP8 | {isl}/{osl} | {meas:,} | {pred:,.0f} | {pred/meas-1:+.0%} |")
 print("\n".join(out[-20:]))
 print(f"max load 405B TP8: {len(err405)} rows, median {statistics.median(err405)*100:.1f}%, p90 {p90(err405)*100:.1f}%")
@@ -57,17 +72,17 @@ rows=[("llama-2-7b","h100-sxm-80gb","fp8",768,1,128,128,19694),("llama-2-7b","h1
 ("llama-2-70b","h100-sxm-80gb","fp8",96,2,2048,128,306),("llama-2-70b","h100-sxm-80gb","fp8",64,2,2048,2048,547),
 ("llama-2-7b","a100-sxm-80gb","bf16",384,1,128,128,5586),("llama-2-7b","a100-sxm-80gb","bf16",60,1,128,2048,1928),
 ("llama-2-7b","a100-sxm-80gb","bf16",52,1,2048,128,591)]
-errs=[]
+errs=Errs()
 for p,g,prec,b,tp,i,o,meas in rows:
     v=inf.static_batch_tokens_per_s_per_gpu(M(p),get_gpu(g),batch=b,prompt_tokens=i,output_tokens=o,precision=prec,tp=tp)
-    e=v/meas-1; errs.append(abs(e)); print(f"| {p} | {g} | {prec.upper()} TP{tp} | {b} | {i}/{o} | {meas:,} | {v:,.0f} | {e*100:+.0f}% |")
+    e=v/meas-1; errs.add(e, f"TRT-LLM v0.6.1 fixed batch {p} {g} TP{tp} b{b} {i}/{o}"); print(f"| {p} | {g} | {prec.upper()} TP{tp} | {b} | {i}/{o} | {meas:,} | {v:,.0f} | {e*100:+.0f}% |")
 print(f"static batch: {len(errs)} rows, median {statistics.median(errs)*100:.1f}%, p90 {p90(errs)*100:.1f}%")
 lat=[("llama-2-7b","h100-sxm-80gb","fp8",1,128,7),("llama-2-7b","h100-sxm-80gb","fp8",1,2048,36),("llama-2-70b","h100-sxm-80gb","fp8",4,128,26),("llama-2-70b","h100-sxm-80gb","fp8",4,2048,109),
 ("llama-2-7b","a100-sxm-80gb","bf16",1,128,16),("llama-2-7b","a100-sxm-80gb","bf16",1,2048,133),("llama-2-70b","a100-sxm-80gb","bf16",4,128,47),("llama-2-70b","a100-sxm-80gb","bf16",4,2048,377)]
-e2=[]
+e2=Errs()
 for p,g,prec,tp,i,meas in lat:
     v=inf.time_to_first_token_s(M(p),get_gpu(g),prompt_tokens=i,precision=prec,tp=tp)*1000
-    e=v/meas-1; e2.append(abs(e)); print(f"| {p} | {g} | {prec.upper()} TP{tp} | 1 | {i} | {meas} | {v:.0f} | {e*100:+.0f}% |")
+    e=v/meas-1; e2.add(e, f"TRT-LLM v0.5 first token {p} {g} TP{tp} {i}"); print(f"| {p} | {g} | {prec.upper()} TP{tp} | 1 | {i} | {meas} | {v:.0f} | {e*100:+.0f}% |")
 print(f"TTFT: {len(e2)} rows, median {statistics.median(e2)*100:.1f}%, p90 {p90(e2)*100:.1f}%")
 
 # KV capacity: the KV pool the engine allocates per GPU, against the engines' own start-up logs (GiB per GPU).
@@ -89,7 +104,7 @@ KV_ROWS = [
     ("qwen2.5-0.5b", "a100-sxm-40gb", "bf16", 1, "vllm", 0.92, 39.49, 34.70,
      "ovg-project/kvcached PR #448 (Aug 2026): Qwen2.5-0.5B, A100 40GB, util 0.92, enforce_eager"),
 ]
-kv_cat, kv_log = [], []
+kv_cat, kv_log = Errs(), []
 for p, g, prec, tp, eng, frac, total, meas, src in KV_ROWS:
     gpu = get_gpu(g)
     a = inf.kv_cache_bytes_per_gpu(M(p), gpu, precision=prec, tp=tp, engine=eng, utilization=frac) / inf.GIB
@@ -98,7 +113,7 @@ for p, g, prec, tp, eng, frac, total, meas, src in KV_ROWS:
     alt = gpu.model_copy(update={"memory_gib": seen}) if hasattr(gpu, "model_copy") else \
         __import__("dataclasses").replace(gpu, memory_gib=seen)
     b = inf.kv_cache_bytes_per_gpu(M(p), alt, precision=prec, tp=tp, engine=eng, utilization=frac) / inf.GIB
-    kv_cat.append(abs(a / meas - 1)); kv_log.append(abs(b / meas - 1))
+    kv_cat.add(a / meas - 1, f"KV pool {p} {g} TP{tp} {eng}"); kv_log.append(abs(b / meas - 1))
     print(f"| {p} | {g} | {prec.upper()} TP{tp} | {eng} {frac:.2f} | {meas:.2f} | {a:.2f} ({a / meas - 1:+.0%}) | "
           f"{b:.2f} ({b / meas - 1:+.0%}) | {src} |")
 print(f"KV capacity: {len(kv_cat)} rows, catalog memory median {statistics.median(kv_cat)*100:.1f}%, "
@@ -125,12 +140,12 @@ TTFT_V09 = [
     ("mistral-7b-v0.1", "a100-sxm-80gb", "bf16", 1, 128, 16.3), ("mistral-7b-v0.1", "a100-sxm-80gb", "bf16", 1, 2048, 139.6),
     ("mixtral-8x7b", "a100-sxm-80gb", "bf16", 2, 128, 23.8), ("mixtral-8x7b", "a100-sxm-80gb", "bf16", 2, 2048, 160.9),
 ]
-e9, e9moe = [], []
+e9, e9moe = Errs(), Errs()
 for p, g, prec, tp, i, meas in TTFT_V09:
     v = inf.time_to_first_token_s(M(p), get_gpu(g), prompt_tokens=i, precision=prec, tp=tp) * 1000
     # Mixtral apart: the v0.9 engines were built from a config file alone (random weights, so the router's choices
     # are not a real prompt's), and its grouped-GEMM prefill is a kernel the dense model does not describe
-    (e9moe if p.startswith("mixtral") else e9).append(abs(v / meas - 1))
+    (e9moe if p.startswith("mixtral") else e9).add(v / meas - 1, f"TRT-LLM v0.9 first token {p} {g} TP{tp} {i}")
     print(f"| {p} | {g} | {prec.upper()} TP{tp} | 1 | {i} | {meas} | {v:.1f} | {v / meas - 1:+.0%} |")
 print(f"TTFT v0.9 (dense): {len(e9)} rows, median {statistics.median(e9)*100:.1f}%, p90 {p90(e9)*100:.1f}%; "
       f"Mixtral {len(e9moe)} rows, median {statistics.median(e9moe)*100:.1f}%")
@@ -149,11 +164,11 @@ DECODE_B1 = [
     ("llama-2-7b", "rtx-4090-24gb", "bf16", 1, 60.78, "llama.cpp"), ("llama-3-8b", "rtx-4090-24gb", "bf16", 1, 54.84, "llama.cpp"),
     ("llama-2-7b", "rtx-a6000-48gb", "bf16", 1, 44.01, "llama.cpp"),
 ]
-eb1 = []
+eb1 = Errs()
 for p, g, prec, tp, meas, src in DECODE_B1:
     t, _ = inf.decode_step_s(M(p), get_gpu(g), precision=prec, kv_bytes=inf.KV_BYTES["bf16"], batch=1, context=256,
                              tp=tp, eff=inf.ServingEfficiency())
-    eb1.append(abs(1 / t / meas - 1))
+    eb1.add(1 / t / meas - 1, f"{src} batch 1 {p} {g} TP{tp}")
     print(f"| {p} | {g} | {prec.upper()} TP{tp} | {src} | {meas:.1f} | {1 / t:.1f} | {1 / t / meas - 1:+.0%} |")
 print(f"batch-1 decode: {len(eb1)} rows, median {statistics.median(eb1)*100:.1f}%, p90 {p90(eb1)*100:.1f}%")
 
@@ -190,10 +205,10 @@ def decode_tps(p, g, prec, tp, batch=1, context=256):
     return batch / t
 
 
-emoe = []
+emoe = Errs()
 for p, g, prec, tp, meas in MOE_B1:
     v = decode_tps(p, g, prec, tp)
-    emoe.append(abs(v / meas - 1))
+    emoe.add(v / meas - 1, f"gpt-fast MoE batch 1 {p} {prec} TP{tp}")
     print(f"| {p} | {g} | {prec.upper()} TP{tp} | gpt-fast | {meas:.1f} | {v:.1f} | {v / meas - 1:+.0%} |")
 _report("MoE batch-1 decode (gpt-fast Mixtral)", emoe)
 
@@ -234,18 +249,18 @@ LMD = [
     ("llama-2-70b", 4, 64, 2048, 2048, 930.46, None),
 ]
 G_LMD = "a100-sxm-80gb"
-elmd_b1, elmd_fix, elmd_ttft, lmd_out = [], [], [], []
+elmd_b1, elmd_fix, elmd_ttft, lmd_out = Errs(), Errs(), Errs(), []
 for p, tp, b, i, o, meas, ftl in LMD:
     if not _fits(p, G_LMD, "bf16", tp, b, i + o):
         lmd_out.append((p, tp, b, i, o))
         continue
     v = inf.static_batch_tokens_per_s_per_gpu(M(p), get_gpu(G_LMD), batch=b, prompt_tokens=i, output_tokens=o,
                                               precision="bf16", tp=tp) * tp
-    (elmd_b1 if b == 1 else elmd_fix).append(abs(v / meas - 1))
+    (elmd_b1 if b == 1 else elmd_fix).add(v / meas - 1, f"LMDeploy {p} TP{tp} b{b} {i}/{o}")
     print(f"| {p} | {G_LMD} | BF16 TP{tp} | {b} | {i}/{o} | {meas:,.1f} | {v:,.1f} | {v / meas - 1:+.0%} |")
     if ftl:
         f = inf.time_to_first_token_s(M(p), get_gpu(G_LMD), prompt_tokens=i, precision="bf16", tp=tp)
-        elmd_ttft.append(abs(f / ftl - 1))
+        elmd_ttft.add(f / ftl - 1, f"LMDeploy first token {p} TP{tp} {i}")
         print(f"|   first token | | | 1 | {i} | {ftl * 1000:.0f} ms | {f * 1000:.0f} ms | {f / ftl - 1:+.0%} |")
 _report("LMDeploy batch 1 (output tok/s)", elmd_b1)
 _report("LMDeploy fixed batch 16-64 (output tok/s)", elmd_fix)
@@ -262,12 +277,12 @@ VLLM_LAT = [("llama-3.1-8b", "h200-sxm-141gb", 1, 833.421), ("llama-3-70b", "h20
             ("llama-3.1-8b", "a100-sxm-80gb", 1, 1579.27), ("llama-3-70b", "a100-sxm-80gb", 4, 3990.59),
             ("mixtral-8x7b", "a100-sxm-80gb", 2, 3643.84), ("llama-3.1-8b", "h100-sxm-80gb", 1, 997.542),
             ("llama-3-70b", "h100-sxm-80gb", 4, 2444.47), ("mixtral-8x7b", "h100-sxm-80gb", 2, 2326.97)]
-evl = []
+evl = Errs()
 for p, g, tp, ms in VLLM_LAT:
     tps = inf.static_batch_tokens_per_s_per_gpu(M(p), get_gpu(g), batch=8, prompt_tokens=32, output_tokens=128,
                                                 precision="bf16", tp=tp) * tp
     v = 8 * 128 / tps * 1000
-    evl.append(abs(v / ms - 1))
+    evl.add(v / ms - 1, f"vLLM latency test b8 {p} {g} TP{tp}")
     print(f"| {p} | {g} | BF16 TP{tp} | vLLM | 8 | 32/128 | {ms:,.0f} ms | {v:,.0f} ms | {v / ms - 1:+.0%} |")
 _report("vLLM latency tests (batch 8, 32/128, end-to-end)", evl)
 
@@ -275,11 +290,11 @@ _report("vLLM latency tests (batch 8, 32/128, end-to-end)", evl)
 # Llama-3.3-70b-instruct, NIM 1.8.0, 2 x H100 80G, fp8 TP2; concurrency 1 (one user): TTFT and inter-token latency.
 NIM = [("llama-3.1-70b", "h100-sxm-80gb", "fp8", 2, 5000, 500, 406.77, 18.58),
        ("llama-3.1-70b", "h100-sxm-80gb", "fp8", 2, 500, 2000, 47.77, 18.91)]
-enim_itl, enim_ttft = [], []
+enim_itl, enim_ttft = Errs(), Errs()
 for p, g, prec, tp, i, o, ttft, itl in NIM:
     v = 1000 / decode_tps(p, g, prec, tp, context=i + o / 2)
     f = inf.time_to_first_token_s(M(p), get_gpu(g), prompt_tokens=i, precision=prec, tp=tp) * 1000
-    enim_itl.append(abs(v / itl - 1)); enim_ttft.append(abs(f / ttft - 1))
+    enim_itl.add(v / itl - 1, f"NIM ITL {p} {i}/{o}"); enim_ttft.add(f / ttft - 1, f"NIM TTFT {p} {i}/{o}")
     print(f"| {p} | {g} | FP8 TP{tp} | NIM | {i}/{o} | ITL {itl} ms | {v:.1f} ms | {v / itl - 1:+.0%} | "
           f"TTFT {ttft} ms | {f:.0f} ms | {f / ttft - 1:+.0%} |")
 _report("NIM concurrency-1 inter-token latency", enim_itl)
@@ -299,14 +314,14 @@ SHAREGPT = [("llama-3.1-8b", "a100-sxm-80gb", 1, "sglang", 0.88, 4281.51), ("lla
 # defaults: vLLM 0.6.0's max_num_seqs was 256 on every card (vllm v0.6.0 vllm/engine/arg_utils.py EngineArgs), and
 # SGLang 0.3.0 ran its scheduler between the GPU's batches (inf.SGLANG_PRE_OVERLAP_STEP, overlap from v0.4).
 SHAREGPT_RUN = {"vllm": dict(max_batch=256, host_step=1.0), "sglang": dict(max_batch=None, host_step=inf.SGLANG_PRE_OVERLAP_STEP)}
-eshare, eshare_means = [], []
+eshare, eshare_means = Errs(), []
 for p, g, tp, eng, frac, meas in SHAREGPT:
     v0 = inf.max_throughput_per_gpu(M(p), get_gpu(g), prompt_tokens=226, output_tokens=194, precision="bf16", tp=tp,
                                     engine=eng, utilization=frac) * tp
     v = inf.max_throughput_per_gpu(M(p), get_gpu(g), prompt_tokens=226, output_tokens=194, precision="bf16", tp=tp,
                                    engine=eng, utilization=frac, spread="sharegpt", requests=5000,
                                    **SHAREGPT_RUN[eng]) * tp
-    eshare.append(abs(v / meas - 1)); eshare_means.append(abs(v0 / meas - 1))
+    eshare.add(v / meas - 1, f"ShareGPT max load {eng} {p} {g} TP{tp}"); eshare_means.append(abs(v0 / meas - 1))
     print(f"| {p} | {g} | BF16 TP{tp} | {eng} {frac:.2f} | 5,000 ShareGPT requests (226/194 mean) | {meas:,.0f} | "
           f"{v0:,.0f} ({v0 / meas - 1:+.0%}) | {v:,.0f} ({v / meas - 1:+.0%}) |")
 _report("max load ShareGPT, steady state at the mean lengths (before serve4)", eshare_means)
@@ -322,7 +337,7 @@ _report("max load ShareGPT, vLLM 0.6 / SGLang 0.3", eshare)
 VLLM_THR = [("llama-3.1-8b", 1, {"h200-sxm-141gb": 21.8334, "a100-sxm-80gb": 11.0567, "h100-sxm-80gb": 19.5005}),
             ("llama-3-70b", 4, {"h200-sxm-141gb": 9.74671, "a100-sxm-80gb": 4.78859, "h100-sxm-80gb": 8.86239}),
             ("mixtral-8x7b", 2, {"h200-sxm-141gb": 8.04811, "a100-sxm-80gb": 5.2096, "h100-sxm-80gb": 8.15186})]
-ethr, ethr_fixed, ethr_moe, ethr_steady = [], [], [], []
+ethr, ethr_fixed, ethr_moe, ethr_steady = Errs(), [], Errs(), []
 for p, tp, by_gpu in VLLM_THR:
     for g, meas in by_gpu.items():
         got = {}
@@ -331,7 +346,7 @@ for p, tp, by_gpu in VLLM_THR:
             run = inf.max_load_run(M(p), get_gpu(g), prompts=ps_, outputs=os_, requests=200, precision="bf16", tp=tp)
             got[spread] = 200 / run.duration_s
         e = got["sharegpt"] / meas - 1
-        (ethr_moe if p.startswith("mixtral") else ethr).append(abs(e))
+        (ethr_moe if p.startswith("mixtral") else ethr).add(e, f"vLLM throughput test {p} {g} TP{tp}")
         if not p.startswith("mixtral"):
             ethr_fixed.append(abs(got["fixed"] / meas - 1))
             steady = inf.max_throughput_per_gpu(M(p), get_gpu(g), prompt_tokens=226, output_tokens=194,
@@ -369,10 +384,10 @@ for p, g, prec, tp, b, meas_s in [("mixtral-8x7b", "a100-sxm-80gb", "bf16", 2, 1
 #   Llama-3.1-8B-Instruct BF16, 1024 in / 128 out, --max-concurrency 1): "about 75 tokens/sec".
 VLLM_B1 = [("llama-3.1-8b", "h100-sxm-80gb", 1, 512 + 64, 1000 / 6.48, "vLLM 0.21 (InferenceBench)"),
            ("llama-3.1-8b", "a100-sxm-40gb", 1, 1024 + 64, 75.0, "vLLM 0.23 (J. Musgrave)")]
-evb1 = []
+evb1 = Errs()
 for p, g, tp, ctx, meas, src in VLLM_B1:
     v = decode_tps(p, g, "bf16", tp, context=ctx)
-    evb1.append(abs(v / meas - 1))
+    evb1.add(v / meas - 1, f"{src} batch 1 {p} {g}")
     print(f"| {p} | {g} | BF16 TP{tp} | {src} | {meas:.1f} | {v:.1f} | {v / meas - 1:+.0%} |")
 _report("batch-1 decode, current vLLM", evb1)
 
@@ -380,10 +395,10 @@ _report("batch-1 decode, current vLLM", evb1)
 # q4f16_1: 4-bit weights with fp16 activations and compute, decoding 256 tokens): Llama2-7B 204.8 and Llama2-13B 113.5
 # tokens/s on an RTX 4090. (q4f16_1 adds an fp16 scale per 32 weights, 4.5 bits a weight; the model's int4 is 4.)
 INT4_B1 = [("llama-2-7b", "rtx-4090-24gb", 204.8), ("llama-2-13b", "rtx-4090-24gb", 113.5)]
-eint4 = []
+eint4 = Errs()
 for p, g, meas in INT4_B1:
     v = decode_tps(p, g, "int4", 1, context=128)
-    eint4.append(abs(v / meas - 1))
+    eint4.add(v / meas - 1, f"MLC LLM int4 batch 1 {p} {g}")
     print(f"| {p} | {g} | INT4 TP1 | MLC LLM | {meas:.1f} | {v:.1f} | {v / meas - 1:+.0%} |")
 _report("batch-1 decode, int4 weight-only (MLC LLM)", eint4)
 
@@ -393,21 +408,22 @@ _report("batch-1 decode, int4 weight-only (MLC LLM)", eint4)
 # each run reached: 1,069 GB/s (7B int8), 863 GB/s (7B int4), 1,323 / 1,098 GB/s (70B int8 / int4).
 GPTFAST_Q = [("llama-2-7b", "int8", 1, 155.58), ("llama-2-7b", "int4", 1, 196.80), ("llama-2-70b", "int8", 1, 19.13),
              ("llama-2-70b", "int4", 1, 25.25), ("llama-2-70b", "int8", 8, 80.44), ("llama-2-70b", "int4", 8, 90.77)]
-egfq = []
+egfq = Errs()
 for p, prec, tp, meas in GPTFAST_Q:
     v = decode_tps(p, "a100-sxm-80gb", prec, tp)
-    egfq.append(abs(v / meas - 1))
+    egfq.add(v / meas - 1, f"gpt-fast {prec} batch 1 {p} TP{tp}")
     print(f"| {p} | a100-sxm-80gb | {prec.upper()} TP{tp} | gpt-fast | {meas:.1f} | {v:.1f} | {v / meas - 1:+.0%} |")
 _report("batch-1 decode, gpt-fast int8/int4", egfq)
 
 # The issue's five serving categories over every table above (|error| pooled; Mixtral v0.9 first token stays apart).
-CATEGORIES = {
-    "batch-1 decode": eb1 + emoe + elmd_b1 + enim_itl + evb1 + eint4 + egfq,
-    "fixed batch": errs + elmd_fix + evl,
-    "max load": allerr + err405 + eshare + ethr,
-    "first token": e2 + e9 + elmd_ttft + enim_ttft,
-    "KV capacity (catalog memory)": kv_cat,
+_CAT_PARTS = {
+    "batch-1 decode": [eb1, emoe, elmd_b1, enim_itl, evb1, eint4, egfq],
+    "fixed batch": [errs, elmd_fix, evl],
+    "max load": [allerr, err405, eshare, ethr],
+    "first token": [e2, e9, elmd_ttft, enim_ttft],
+    "KV capacity (catalog memory)": [kv_cat],
 }
+CATEGORIES = {_n: [x for part in _parts for x in part] for _n, _parts in _CAT_PARTS.items()}
 print("\nBy category (all sources pooled):")
 for _name, _e in CATEGORIES.items():
     _report(f"  {_name}", _e)
@@ -425,3 +441,10 @@ for _name, _e in ENGINE_ONLY.items():
     _report(f"  {_name}", _e)
 _report("  all serving rows", ENGINE_ONLY["batch-1 decode"] + ENGINE_ONLY["fixed batch"] + CATEGORIES["max load"]
         + CATEGORIES["first token"] + CATEGORIES["KV capacity (catalog memory)"])
+
+# issue 35 round 5 (serve5): the rows that set each category's tail
+WORST = 5
+print(f"\nWorst {WORST} rows per category (signed error of the predicted figure as each table states it: tokens/s, or time for the latency and first-token rows):")
+for _name, _e in CATEGORIES.items():
+    _rows = sorted((r for part in _CAT_PARTS[_name] for r in part.rows), key=lambda r: -abs(r[0]))
+    print(f"  {_name}: " + "; ".join(f"{lab} {err:+.0%}" for err, lab in _rows[:WORST]))
