@@ -73,10 +73,35 @@ rows=[("llama-2-7b","h100-sxm-80gb","fp8",768,1,128,128,19694),("llama-2-7b","h1
 ("llama-2-7b","a100-sxm-80gb","bf16",384,1,128,128,5586),("llama-2-7b","a100-sxm-80gb","bf16",60,1,128,2048,1928),
 ("llama-2-7b","a100-sxm-80gb","bf16",52,1,2048,128,591)]
 errs=Errs()
+errs_xqa = []  # the same rows as if v0.6.1 had a grouped-query decode kernel (before serve5)
 for p,g,prec,b,tp,i,o,meas in rows:
-    v=inf.static_batch_tokens_per_s_per_gpu(M(p),get_gpu(g),batch=b,prompt_tokens=i,output_tokens=o,precision=prec,tp=tp)
+    # v0.6.1 ran GQA decode attention in its masked multi-head attention kernel, before XQA (issue 35 round 5, serve5;
+    # inf.attention_kv_passes): Llama 2 70B streams each KV head 8 times, the 7B (multi-head) once
+    v0=inf.static_batch_tokens_per_s_per_gpu(M(p),get_gpu(g),batch=b,prompt_tokens=i,output_tokens=o,precision=prec,tp=tp)
+    errs_xqa.append(abs(v0/meas-1))
+    v=inf.static_batch_tokens_per_s_per_gpu(M(p),get_gpu(g),batch=b,prompt_tokens=i,output_tokens=o,precision=prec,tp=tp,
+                                            kv_passes=inf.attention_kv_passes(M(p), grouped_kernel=False))
     e=v/meas-1; errs.add(e, f"TRT-LLM v0.6.1 fixed batch {p} {g} TP{tp} b{b} {i}/{o}"); print(f"| {p} | {g} | {prec.upper()} TP{tp} | {b} | {i}/{o} | {meas:,} | {v:,.0f} | {e*100:+.0f}% |")
-print(f"static batch: {len(errs)} rows, median {statistics.median(errs)*100:.1f}%, p90 {p90(errs)*100:.1f}%")
+print(f"static batch: {len(errs)} rows, median {statistics.median(errs)*100:.1f}%, p90 {p90(errs)*100:.1f}%"
+      f" (with a grouped-query kernel, as before serve5: median {statistics.median(errs_xqa)*100:.1f}%, "
+      f"p90 {p90(errs_xqa)*100:.1f}%)")
+# TensorRT-LLM's XQA blog (NVIDIA/TensorRT-LLM docs/source/blogs/XQA-kernel.md, "H200 2.4x with XQA"; v0.8a, FP8,
+# Llama-70B, 128/2048, output tok/s per GPU without and with XQA). The batch is not stated: taken as the largest whose
+# whole requests the engine's KV pool holds (a static batch at maximum throughput).
+XQA_BLOG = [("llama-2-70b", "h200-sxm-141gb", 1, 1227, 2941), ("llama-2-70b", "h200-sxm-141gb", 8, 13232 / 8, 25300 / 8)]
+exqa = Errs()
+for p, g, tp, without, with_ in XQA_BLOG:
+    m, gpu = M(p), get_gpu(g)
+    b = int(inf.kv_cache_bytes_per_gpu(m, gpu, precision="fp8", tp=tp, engine="tensorrt-llm")
+            // ((128 + 2048) * inf.kv_bytes_per_token_per_gpu(m, 1.0, tp)))
+    got = [inf.static_batch_tokens_per_s_per_gpu(m, gpu, batch=b, prompt_tokens=128, output_tokens=2048, precision="fp8",
+                                                 tp=tp, kv_passes=inf.attention_kv_passes(m, grouped_kernel=k))
+           for k in (False, True)]
+    exqa.add(got[0] / without - 1, f"XQA blog without XQA {p} TP{tp}"); exqa.add(got[1] / with_ - 1, f"XQA blog with XQA {p} TP{tp}")
+    print(f"| {p} | {g} | FP8 TP{tp} | batch {b} | 128/2048 | without XQA {without:,.0f} -> {got[0]:,.0f} "
+          f"({got[0] / without - 1:+.0%}) | with XQA {with_:,.0f} -> {got[1]:,.0f} ({got[1] / with_ - 1:+.0%}) | "
+          f"speed-up {with_ / without:.2f}x published, {got[1] / got[0]:.2f}x modelled |")
+_report("XQA blog, without and with XQA (batch assumed, not pooled)", exqa)
 lat=[("llama-2-7b","h100-sxm-80gb","fp8",1,128,7),("llama-2-7b","h100-sxm-80gb","fp8",1,2048,36),("llama-2-70b","h100-sxm-80gb","fp8",4,128,26),("llama-2-70b","h100-sxm-80gb","fp8",4,2048,109),
 ("llama-2-7b","a100-sxm-80gb","bf16",1,128,16),("llama-2-7b","a100-sxm-80gb","bf16",1,2048,133),("llama-2-70b","a100-sxm-80gb","bf16",4,128,47),("llama-2-70b","a100-sxm-80gb","bf16",4,2048,377)]
 e2=Errs()

@@ -331,21 +331,40 @@ def kv_read_bandwidth(gpu: Any, eff: ServingEfficiency) -> float:
     return float(gpu.mem_bw_tbs) * 1e12 * max(_timing.MEM_BW_EFFICIENCY, bandwidth_fraction(gpu, eff))
 
 
+#: How many times a decode step's attention streams each KV head's cache. The engines' grouped-query decode kernels
+#: load a KV head once for all the query heads that share it: TensorRT-LLM's XQA ("reducing data loading",
+#: docs/source/blogs/XQA-kernel.md; in the v0.8 releases), vLLM's and SGLang's FlashAttention/FlashInfer decode
+#: kernels. Before XQA, TensorRT-LLM ran GQA decode attention in its masked multi-head attention kernel: one thread
+#: block per (sequence, query head), each loading the K/V of its group's head itself
+#: (``decoderMaskedMultiheadAttentionTemplate.h``: ``hi_kv = hi / qhead_per_kv``, the cache read at ``hi_kv`` in every
+#: block), so the group's cache is streamed once per query head: ``num_heads / num_kv_heads`` passes (8 for Llama 2
+#: 70B). Checks: the XQA blog's Llama-70B FP8 on H200 at 128/2048, without and with XQA, 1,227 and 2,941 tok/s/GPU
+#: on one GPU and 13,232 / 25,300 on eight (2.4x and 1.9x); TensorRT-LLM v0.6.1's fixed-batch 70B rows
+#: (docs/validation_inference.md). Not a planner choice: every engine the planner sizes for has a grouped kernel.
+def attention_kv_passes(m: ServingModel, grouped_kernel: bool = True) -> float:
+    """KV passes of one decode step's attention (see above): 1 with a grouped-query kernel, else the query heads per
+    KV head (MLA's latent is one head: 1)."""
+    if grouped_kernel or m.kv_lora_rank > 0 or m.num_kv_heads <= 0:
+        return 1.0
+    return max(1.0, m.num_heads / m.num_kv_heads)
+
+
 def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float, batch: float, context: float,
-                  tp: int, eff: ServingEfficiency) -> tuple[float, str]:
+                  tp: int, eff: ServingEfficiency, kv_passes: float = 1.0) -> tuple[float, str]:
     """Seconds of one decode step for ``batch`` requests with ``context`` tokens each, per GPU of the ``tp``
     group. The linear layers and the attention are separate kernels that run one after the other (vLLM's
     FlashAttention/FlashInfer decode kernels, TensorRT-LLM's XQA): the GEMMs take the longer of reading the
     weights and their FLOPs at :func:`gemm_efficiency` of ``batch`` rows; the attention then reads every
     request's KV cache (memory bound: ~2·heads/kv_heads FLOPs per byte) at :func:`kv_read_bandwidth`; the TP all-reduces follow
-    (:func:`tp_all_reduce_s`). ``bound`` says which roof the GEMMs hit."""
+    (:func:`tp_all_reduce_s`). ``bound`` says which roof the GEMMs hit. ``kv_passes``: how many times the attention
+    streams each KV head's cache (:func:`attention_kv_passes`; 1 for the current engines)."""
     bw = float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff)
     peak = peak_flops(gpu, precision) or 0.0
     t_read = decode_weight_bytes(m, precision, batch) / tp / bw
     flops = batch * 2.0 * m.params_active / tp
     rows0 = WEIGHT_ONLY_TILE_ROWS if weight_only(gpu, precision) else None  # small-M weight-only kernels
     t_gemm = flops / (peak * gemm_efficiency(m, gpu, precision, batch, tp, t0=rows0)) if peak > 0 else math.inf
-    t_attn = batch * context * kv_bytes_per_token_per_gpu(m, kv_bytes, tp) / kv_read_bandwidth(gpu, eff)
+    t_attn = kv_passes * batch * context * kv_bytes_per_token_per_gpu(m, kv_bytes, tp) / kv_read_bandwidth(gpu, eff)
     t = max(t_read, t_gemm) + t_attn + tp_all_reduce_s(m, gpu, tokens=batch, tp=tp)
     return t, ("memory" if t_read >= t_gemm else "compute")
 
@@ -648,16 +667,18 @@ def max_throughput_per_gpu(m: ServingModel, gpu: Any, *, prompt_tokens: int, out
 
 def static_batch_tokens_per_s_per_gpu(m: ServingModel, gpu: Any, *, batch: int, prompt_tokens: int,
                                       output_tokens: int, precision: str, kv_precision: str | None = None,
-                                      tp: int = 1, eff: ServingEfficiency = ServingEfficiency()) -> float:
+                                      tp: int = 1, eff: ServingEfficiency = ServingEfficiency(),
+                                      kv_passes: float = 1.0) -> float:
     """Output tokens/s per GPU of one static batch (all ``batch`` prompts prefilled, then ``output_tokens``
     decode steps at the average context): what TensorRT-LLM's ``gptSessionBenchmark`` measured for its
     v0.6.1 tables at a stated batch size (docs/validation_inference.md). The context phase runs the batch's
-    prompts as one forward of ``batch × prompt`` GEMM rows (``remove_input_padding``)."""
+    prompts as one forward of ``batch × prompt`` GEMM rows (``remove_input_padding``). ``kv_passes``: the engine
+    version's decode attention (:func:`attention_kv_passes`; TensorRT-LLM before XQA)."""
     kvb = KV_BYTES[kv_precision_for(precision, kv_precision)]
     pre = batch * prefill_s(m, gpu, precision=precision, prompt=prompt_tokens, tp=tp, eff=eff,
                             rows=batch * prompt_tokens, own_weights=True)
     t, _ = decode_step_s(m, gpu, precision=precision, kv_bytes=kvb, batch=batch,
-                         context=prompt_tokens + output_tokens / 2.0, tp=tp, eff=eff)
+                         context=prompt_tokens + output_tokens / 2.0, tp=tp, eff=eff, kv_passes=kv_passes)
     return batch * output_tokens / (pre + output_tokens * t) / tp
 
 
