@@ -51,16 +51,22 @@ def test_memory_utilization_sets_kv_capacity():
     assert I.max_batch_by_memory(GQA, g, **kw, utilization=0.5) < I.max_batch_by_memory(GQA, g, **kw)
 
 
-def test_gddr_cards_reach_a_larger_bandwidth_share():
+#: GQA's fixed kernel time by hand (issue 35 round 5): 32 layers × 4 GEMMs + the LM head = 129 GEMM kernels; 32 × 11
+#: + 12 = 364 kernels in all, so 235 others; 2.7 µs each
+GQA_GEMM_K, GQA_OTHER_K = 129 * 2.7e-6, 235 * 2.7e-6
+
+
+def test_decode_streams_the_weights_at_one_share_on_every_card():
+    """Issue 35 round 5: the weights stream at the copy share (0.8) on HBM and GDDR alike; what a single MBU of 0.6 /
+    0.75 stood for is the fixed time of the step's kernels (decode_kernels_s)."""
     eff = I.ServingEfficiency()
-    assert I.bandwidth_fraction(get_gpu("rtx-4090-24gb"), eff) == 0.75
-    assert I.bandwidth_fraction(get_gpu("l40s-48gb"), eff) == 0.75
-    assert I.bandwidth_fraction(get_gpu("h100-sxm-80gb"), eff) == 0.6
+    for g in ("rtx-4090-24gb", "l40s-48gb", "h100-sxm-80gb"):
+        assert I.bandwidth_fraction(get_gpu(g), eff) == 0.8
     t, bound = I.decode_step_s(GQA, get_gpu("rtx-4090-24gb"), precision="bf16", kv_bytes=2.0, batch=1, context=1,
                                tp=1, eff=eff)
     assert bound == "memory"
-    assert t == pytest.approx(16e9 / (1.008e12 * 0.75) + I.kv_bytes_per_token(GQA, 2.0) / (1.008e12 * 0.8),
-                              rel=1e-12)
+    assert t == pytest.approx(16e9 / (1.008e12 * 0.8) + GQA_GEMM_K + GQA_OTHER_K
+                              + I.kv_bytes_per_token(GQA, 2.0) / (1.008e12 * 0.8), rel=1e-12)
 
 
 # ------------------------------------------------------------------ issue 35, round 3: engine mechanics
@@ -110,7 +116,8 @@ def test_decode_kernels_add_at_large_batch():
     t, bound = I.decode_step_s(GQA, g, precision="fp8", kv_bytes=1.0, batch=b, context=ctx, tp=1, eff=eff)
     gemm = b * 2 * 8e9 / (1979e12 * I.gemm_efficiency(GQA, g, "fp8", b, 1))
     attn = b * ctx * I.kv_bytes_per_token(GQA, 1.0) / (3.35e12 * 0.8)
-    assert bound == "compute" and t == pytest.approx(gemm + attn, rel=1e-12)
+    # the GEMMs' fixed kernel time is inside the compute roof's share; the other kernels' is paid (round 5)
+    assert bound == "compute" and t == pytest.approx(gemm + attn + GQA_OTHER_K, rel=1e-12)
     assert t > max(gemm, attn) * 1.3
 
 
@@ -336,10 +343,10 @@ def test_weight_only_decode_pads_to_marlins_16_row_blocks():
     eff = I.ServingEfficiency()
     # by hand: batch 1, int8 on an A100 is bound by its 1-byte weights (the 16-bit GEMM padded to 16 rows is faster)
     t, bound = I.decode_step_s(GQA, a100, precision="int8", kv_bytes=2.0, batch=1, context=1, tp=1, eff=eff)
-    read = 8e9 / (2.039e12 * 0.6)
+    read = 8e9 / (2.039e12 * 0.8) + GQA_GEMM_K
     flops = 2 * 8e9 / (312e12 * I.gemm_efficiency(GQA, a100, "int8", 1, 1, t0=16.0))
     assert flops < read and bound == "memory"
-    assert t == pytest.approx(read + I.kv_bytes_per_token(GQA, 2.0) / (2.039e12 * 0.8), rel=1e-12)
+    assert t == pytest.approx(read + GQA_OTHER_K + I.kv_bytes_per_token(GQA, 2.0) / (2.039e12 * 0.8), rel=1e-12)
     # with the 128-row tile the same step would be compute bound and ~40% slower: the gpt-fast measurement says not
     pad128 = 2 * 8e9 / (312e12 * I.gemm_efficiency(GQA, a100, "int8", 1, 1))
     assert pad128 > 1.3 * read
@@ -475,7 +482,7 @@ def test_sharegpt_max_load_rows_as_the_runs_were():
         errs.append(v / meas - 1)
         steady.append(I.max_throughput_per_gpu(_preset(p), get_gpu(g), **kw) * tp / meas - 1)
     assert max(abs(e) for e in errs) < 0.10, errs
-    assert min(steady) > 0.04 and max(steady) > 0.2, steady
+    assert min(steady) > 0.03 and max(steady) > 0.2, steady
 
 
 def test_vllm_throughput_tests_200_sharegpt_prompts_are_a_drain():
@@ -512,3 +519,76 @@ def test_length_spread_field_default_refusal_and_held_context():
               engine="sglang")
     fixed, spread = I.size_serving(m, a100, **kw), I.size_serving(m, a100, **kw, spread="sharegpt")
     assert spread.batch_per_replica == pytest.approx(fixed.batch_per_replica * (226 + 97) / held, rel=0.01)
+
+
+# ------------------------------------------------------------------ issue 35, round 5 (serve5)
+
+def test_decode_kernel_time_by_hand():
+    """(GEMMs, other kernels) × 2.7 µs: a dense layer has 4 GEMMs of its 11 kernels (vLLM's count), the step 12 more
+    (the LM head a GEMM among them); an MoE layer adds the router GEMM and three other kernels."""
+    from gpuplanner.core import timing
+    from gpuplanner.core.serving_facts import DECODE_KERNEL_S
+    assert DECODE_KERNEL_S == timing.MOE_GEMM_LAUNCH_S  # one measurement (TE PR #2045), two uses
+    gemm, other = I.decode_kernels_s(GQA)
+    assert gemm == pytest.approx(129 * 2.7e-6) and other == pytest.approx(235 * 2.7e-6)
+    assert gemm + other == pytest.approx(0.98e-3, rel=0.01)  # (11 × 32 + 12) × 2.7 µs
+    gm, om = I.decode_kernels_s(MOE)
+    assert gm == pytest.approx((5 * 32 + 1) * 2.7e-6) and om == pytest.approx((15 * 32 + 12 - 161) * 2.7e-6)
+
+
+def _b1_ms(p, g, prec, tp, ctx, batch=1):
+    m = _preset(p)
+    return I.decode_step_s(m, get_gpu(g), precision=prec, kv_bytes=I.KV_BYTES[I.kv_precision_for(prec)], batch=batch,
+                           context=ctx, tp=tp, eff=I.ServingEfficiency())[0] * 1e3
+
+
+def test_one_decode_model_for_batch_1_and_batch_8_on_a100_h100():
+    """Time per output token, published: current vLLM at batch 1 (0.21 on an H100: 6.48 ms, InferenceBench; 0.23 on an
+    A100 40GB: 75 tok/s, J. Musgrave), NIM 1.8.0 at one user (70B FP8 TP2 on H100s: 18.58 ms), gpt-fast (A100 at 330 W,
+    7B: 104.9 tok/s), and vLLM's batch-8 latency tests on A100/H100 (32/128, less the modelled prefill). The single
+    share 0.6 put current vLLM 19–23% too slow; the streaming share with the kernels' fixed time holds all within 12%."""
+    rows = [("llama-3.1-8b", "h100-sxm-80gb", "bf16", 1, 576, 1, 6.48), ("llama-3.1-8b", "a100-sxm-40gb", "bf16", 1, 1088,
+            1, 1000 / 75), ("llama-3.1-70b", "h100-sxm-80gb", "fp8", 2, 5250, 1, 18.58),
+            ("llama-2-7b", "a100-sxm-80gb", "bf16", 1, 256, 1, 1000 / 104.9)]
+    for p, g, prec, tp, ctx, b, meas in rows:
+        assert _b1_ms(p, g, prec, tp, ctx, b) == pytest.approx(meas, rel=0.12), (p, g)
+    # vLLM latency tests, batch 8: mean end-to-end latency over 128 steps, the 8 prompts' prefill taken off
+    for p, g, tp, ms in (("llama-3.1-8b", "a100-sxm-80gb", 1, 1579.27), ("llama-3.1-8b", H100, 1, 997.542),
+                         ("llama-3-70b", H100, 4, 2444.47)):
+        m = _preset(p)
+        pre = 8 * I.prefill_s(m, get_gpu(g), precision="bf16", prompt=32, tp=tp, eff=I.ServingEfficiency(), rows=256,
+                              own_weights=True)
+        assert _b1_ms(p, g, "bf16", tp, 96, 8) == pytest.approx((ms / 1000 - pre) / 128 * 1e3, rel=0.12), (p, g)
+    # the kernels are ~14% of an 8B step on an H100 at batch 1: (11 × 32 + 12) × 2.7 µs = 0.98 ms of ~7 ms
+    assert sum(I.decode_kernels_s(_preset("llama-3.1-8b"))) / _b1_ms("llama-3.1-8b", H100, "bf16", 1, 576) * 1e3 \
+        == pytest.approx(0.14, abs=0.01)
+
+
+def test_tensorrt_llm_before_xqa_streams_kv_per_query_head():
+    """TensorRT-LLM v0.6.1's masked multi-head attention kernel: one block per query head, each loading its group's
+    KV head (hi_kv = hi / qhead_per_kv). Llama 2 70B: 64 query heads on 8 KV heads, 8 passes; the 7B (multi-head) 1."""
+    m70, m7 = _preset("llama-2-70b"), _preset("llama-2-7b")
+    assert I.attention_kv_passes(m70, grouped_kernel=False) == 8.0 and I.attention_kv_passes(m70) == 1.0
+    assert I.attention_kv_passes(m7, grouped_kernel=False) == 1.0 and I.attention_kv_passes(MLA, grouped_kernel=False) == 1.0
+    # the attention term scales by the passes, nothing else does
+    kw = dict(precision="fp8", kv_bytes=1.0, batch=64, context=3072, tp=2, eff=I.ServingEfficiency())
+    g = get_gpu(H100)
+    attn = 64 * 3072 * I.kv_bytes_per_token_per_gpu(m70, 1.0, 2) / (3.35e12 * 0.8)
+    assert I.decode_step_s(m70, g, kv_passes=8.0, **kw)[0] - I.decode_step_s(m70, g, **kw)[0] == pytest.approx(7 * attn)
+    # v0.6.1 fixed-batch rows (docs/validation_inference.md): 70B FP8 on H100, (batch, tp, in, out, tok/s per GPU)
+    for b, tp, i, o, meas in ((480, 4, 128, 2048, 1486), (64, 2, 2048, 2048, 547), (1024, 2, 128, 128, 2657),
+                              (96, 2, 2048, 128, 306)):
+        v = I.static_batch_tokens_per_s_per_gpu(m70, g, batch=b, prompt_tokens=i, output_tokens=o, precision="fp8",
+                                                tp=tp, kv_passes=8.0)
+        grouped = I.static_batch_tokens_per_s_per_gpu(m70, g, batch=b, prompt_tokens=i, output_tokens=o,
+                                                      precision="fp8", tp=tp)
+        assert abs(v / meas - 1) < 0.25, (b, i, o, v)
+        if o == 2048:  # the long decodes: a grouped kernel would be ~1.9x too fast
+            assert grouped / meas > 1.75
+    # the XQA blog (H200, Llama-70B FP8, 128/2048, one GPU): 2.4x from XQA; modelled at the largest static batch
+    h200 = get_gpu("h200-sxm-141gb")
+    b = int(I.kv_cache_bytes_per_gpu(m70, h200, precision="fp8", tp=1, engine="tensorrt-llm")
+            // (2176 * I.kv_bytes_per_token_per_gpu(m70, 1.0, 1)))
+    tps = [I.static_batch_tokens_per_s_per_gpu(m70, h200, batch=b, prompt_tokens=128, output_tokens=2048,
+                                               precision="fp8", tp=1, kv_passes=k) for k in (8.0, 1.0)]
+    assert tps[1] / tps[0] == pytest.approx(2941 / 1227, rel=0.15)

@@ -77,6 +77,8 @@ from dataclasses import dataclass
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import Msg, MsgStr
 from .serving_facts import ServingEfficiency  # noqa: F401 (defined with the facts the time model shares)
+from .serving_facts import DECODE_KERNEL_S
+from .methods import VLLM_EAGER_OPS_PER_LAYER, VLLM_EAGER_OPS_STEP
 from .serving_facts import ENGINE_NAMES  # noqa: F401 (the views print them without loading this module)
 # the training time model's matmul efficiency, GEMM size factor and NCCL latency: one set of constants (issue 35)
 from . import timing as _timing
@@ -331,6 +333,32 @@ def kv_read_bandwidth(gpu: Any, eff: ServingEfficiency) -> float:
     return float(gpu.mem_bw_tbs) * 1e12 * max(_timing.MEM_BW_EFFICIENCY, bandwidth_fraction(gpu, eff))
 
 
+#: Kernels one MoE layer's decode adds to a dense layer's: the router GEMM, the top-k softmax, the block alignment of the
+#: routed tokens and the sum of the experts' outputs (vLLM ``fused_moe``: ``fused_topk``, ``moe_align_block_size``,
+#: ``moe_sum``; the two expert GEMMs and the activation take the dense MLP's three places).
+MOE_DECODE_EXTRA_KERNELS = 4.0
+
+
+#: Of a decoder layer's kernels, the GEMMs (QKV, output, gate/up, down): their fixed time is part of the compute roof's
+#: calibrated share (:func:`gemm_efficiency`, from measured steps of the same GEMMs), so :func:`decode_step_s` adds it
+#: to their weight stream only; the other kernels' fixed time is paid in either regime.
+DECODE_GEMMS_PER_LAYER = 4.0
+
+
+def decode_kernels_s(m: ServingModel) -> tuple[float, float]:
+    """GPU time of one decode step's kernels beyond their bytes and FLOPs: :data:`serving_facts.DECODE_KERNEL_S` for
+    each kernel — vLLM's 11 per decoder layer (``methods.VLLM_EAGER_OPS_PER_LAYER``: two fused add-RMSNorms, QKV GEMM,
+    rotary embedding, KV-cache write, paged attention's two kernels, output GEMM, gate/up GEMM, SiLU-and-mul, down
+    GEMM), :data:`MOE_DECODE_EXTRA_KERNELS` more in an MoE layer, and 12 once per step (embedding, final norm, LM
+    head, sampler: ``methods.VLLM_EAGER_OPS_STEP``). The TP all-reduces carry their own latency
+    (:func:`tp_all_reduce_s`). Returns (the GEMMs' part, the other kernels' part) (:data:`DECODE_GEMMS_PER_LAYER`).
+    Llama 3 8B: (4 × 32 + 1) × 2.7 µs = 0.35 ms and (11 × 32 + 12 − 129) × 2.7 µs = 0.63 ms: 0.98 ms in all."""
+    moe = m.num_experts > 0
+    gemms = (DECODE_GEMMS_PER_LAYER + (1.0 if moe else 0.0)) * m.num_layers + 1.0  # + the router; + the LM head
+    per_layer = VLLM_EAGER_OPS_PER_LAYER + (MOE_DECODE_EXTRA_KERNELS if moe else 0.0)
+    return gemms * DECODE_KERNEL_S, (per_layer * m.num_layers + VLLM_EAGER_OPS_STEP - gemms) * DECODE_KERNEL_S
+
+
 #: How many times a decode step's attention streams each KV head's cache. The engines' grouped-query decode kernels
 #: load a KV head once for all the query heads that share it: TensorRT-LLM's XQA ("reducing data loading",
 #: docs/source/blogs/XQA-kernel.md; in the v0.8 releases), vLLM's and SGLang's FlashAttention/FlashInfer decode
@@ -356,7 +384,7 @@ def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float,
     FlashAttention/FlashInfer decode kernels, TensorRT-LLM's XQA): the GEMMs take the longer of reading the
     weights and their FLOPs at :func:`gemm_efficiency` of ``batch`` rows; the attention then reads every
     request's KV cache (memory bound: ~2·heads/kv_heads FLOPs per byte) at :func:`kv_read_bandwidth`; the TP all-reduces follow
-    (:func:`tp_all_reduce_s`). ``bound`` says which roof the GEMMs hit. ``kv_passes``: how many times the attention
+    (:func:`tp_all_reduce_s`); every kernel adds its fixed GPU time (:func:`decode_kernels_s`). ``bound`` says which roof the GEMMs hit. ``kv_passes``: how many times the attention
     streams each KV head's cache (:func:`attention_kv_passes`; 1 for the current engines)."""
     bw = float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff)
     peak = peak_flops(gpu, precision) or 0.0
@@ -365,7 +393,9 @@ def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float,
     rows0 = WEIGHT_ONLY_TILE_ROWS if weight_only(gpu, precision) else None  # small-M weight-only kernels
     t_gemm = flops / (peak * gemm_efficiency(m, gpu, precision, batch, tp, t0=rows0)) if peak > 0 else math.inf
     t_attn = kv_passes * batch * context * kv_bytes_per_token_per_gpu(m, kv_bytes, tp) / kv_read_bandwidth(gpu, eff)
-    t = max(t_read, t_gemm) + t_attn + tp_all_reduce_s(m, gpu, tokens=batch, tp=tp)
+    gemm_k, other_k = decode_kernels_s(m)
+    t_read += gemm_k  # the GEMMs' fixed time joins their weight stream; the compute roof's share already holds it
+    t = max(t_read, t_gemm) + other_k + t_attn + tp_all_reduce_s(m, gpu, tokens=batch, tp=tp)
     return t, ("memory" if t_read >= t_gemm else "compute")
 
 
