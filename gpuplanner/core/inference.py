@@ -77,8 +77,7 @@ from dataclasses import dataclass
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import Msg, MsgStr
 from .serving_facts import ServingEfficiency  # noqa: F401 (defined with the facts the time model shares)
-from .serving_facts import DECODE_KERNEL_S
-from .methods import VLLM_EAGER_OPS_PER_LAYER, VLLM_EAGER_OPS_STEP
+from .methods import DECODE_GEMMS_PER_LAYER, MOE_DECODE_EXTRA_KERNELS, decode_kernels_fixed_s  # noqa: F401
 from .serving_facts import ENGINE_NAMES  # noqa: F401 (the views print them without loading this module)
 # the training time model's matmul efficiency, GEMM size factor and NCCL latency: one set of constants (issue 35)
 from . import timing as _timing
@@ -333,30 +332,10 @@ def kv_read_bandwidth(gpu: Any, eff: ServingEfficiency) -> float:
     return float(gpu.mem_bw_tbs) * 1e12 * max(_timing.MEM_BW_EFFICIENCY, bandwidth_fraction(gpu, eff))
 
 
-#: Kernels one MoE layer's decode adds to a dense layer's: the router GEMM, the top-k softmax, the block alignment of the
-#: routed tokens and the sum of the experts' outputs (vLLM ``fused_moe``: ``fused_topk``, ``moe_align_block_size``,
-#: ``moe_sum``; the two expert GEMMs and the activation take the dense MLP's three places).
-MOE_DECODE_EXTRA_KERNELS = 4.0
-
-
-#: Of a decoder layer's kernels, the GEMMs (QKV, output, gate/up, down): their fixed time is part of the compute roof's
-#: calibrated share (:func:`gemm_efficiency`, from measured steps of the same GEMMs), so :func:`decode_step_s` adds it
-#: to their weight stream only; the other kernels' fixed time is paid in either regime.
-DECODE_GEMMS_PER_LAYER = 4.0
-
-
 def decode_kernels_s(m: ServingModel) -> tuple[float, float]:
-    """GPU time of one decode step's kernels beyond their bytes and FLOPs: :data:`serving_facts.DECODE_KERNEL_S` for
-    each kernel — vLLM's 11 per decoder layer (``methods.VLLM_EAGER_OPS_PER_LAYER``: two fused add-RMSNorms, QKV GEMM,
-    rotary embedding, KV-cache write, paged attention's two kernels, output GEMM, gate/up GEMM, SiLU-and-mul, down
-    GEMM), :data:`MOE_DECODE_EXTRA_KERNELS` more in an MoE layer, and 12 once per step (embedding, final norm, LM
-    head, sampler: ``methods.VLLM_EAGER_OPS_STEP``). The TP all-reduces carry their own latency
-    (:func:`tp_all_reduce_s`). Returns (the GEMMs' part, the other kernels' part) (:data:`DECODE_GEMMS_PER_LAYER`).
-    Llama 3 8B: (4 × 32 + 1) × 2.7 µs = 0.35 ms and (11 × 32 + 12 − 129) × 2.7 µs = 0.63 ms: 0.98 ms in all."""
-    moe = m.num_experts > 0
-    gemms = (DECODE_GEMMS_PER_LAYER + (1.0 if moe else 0.0)) * m.num_layers + 1.0  # + the router; + the LM head
-    per_layer = VLLM_EAGER_OPS_PER_LAYER + (MOE_DECODE_EXTRA_KERNELS if moe else 0.0)
-    return gemms * DECODE_KERNEL_S, (per_layer * m.num_layers + VLLM_EAGER_OPS_STEP - gemms) * DECODE_KERNEL_S
+    """GPU time of one decode step's kernels beyond their bytes and FLOPs, (the GEMMs' part, the other kernels' part):
+    :func:`methods.decode_kernels_fixed_s` for the model's layers (Llama 3 8B: 0.35 ms and 0.63 ms)."""
+    return decode_kernels_fixed_s(m.num_layers, m.num_experts > 0)
 
 
 #: How many times a decode step's attention streams each KV head's cache. The engines' grouped-query decode kernels

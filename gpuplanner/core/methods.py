@@ -65,6 +65,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from .arrayops import ops_for
+from .serving_facts import DECODE_KERNEL_S
 
 PAIRED = ("dpo", "ipo", "orpo", "simpo", "reward")
 REFERENCED = ("dpo", "ipo", "kto", "ppo", "grpo")
@@ -128,6 +129,32 @@ VLLM_EAGER_TP_OPS_PER_LAYER = 2.0
 #: log-softmax, the exponential noise, the division, the argmax, the sampled tokens' copy to the host and the
 #: log-probabilities' gather (vLLM ``model_executor/layers/sampler.py`` / ``v1/sample/sampler.py``): about 12.
 VLLM_EAGER_OPS_STEP = 12.0
+# issue 35 round 5 (serve5): the fixed GPU time of a decode step's kernels, for the serving sizer and the rollouts
+#: Kernels one MoE layer's decode adds to a dense layer's: the router GEMM, the top-k softmax, the block alignment of the
+#: routed tokens and the sum of the experts' outputs (vLLM ``fused_moe``: ``fused_topk``, ``moe_align_block_size``,
+#: ``moe_sum``; the two expert GEMMs and the activation take the dense MLP's three places).
+MOE_DECODE_EXTRA_KERNELS = 4.0
+
+
+#: Of a decoder layer's kernels, the GEMMs (QKV, output, gate/up, down): their fixed time is part of the compute roof's
+#: calibrated share (``inference.gemm_efficiency``, from measured steps of the same GEMMs), so a decode step adds it to
+#: their weight stream only; the other kernels' fixed time is paid in either regime.
+DECODE_GEMMS_PER_LAYER = 4.0
+
+
+def decode_kernels_fixed_s(num_layers: int, moe: bool = False) -> tuple[float, float]:
+    """GPU time of one decode step's kernels beyond their bytes and FLOPs: :data:`serving_facts.DECODE_KERNEL_S` for
+    each kernel — vLLM's 11 per decoder layer (:data:`VLLM_EAGER_OPS_PER_LAYER`: two fused add-RMSNorms, QKV GEMM,
+    rotary embedding, KV-cache write, paged attention's two kernels, output GEMM, gate/up GEMM, SiLU-and-mul, down
+    GEMM), :data:`MOE_DECODE_EXTRA_KERNELS` more in an MoE layer, and 12 once per step (embedding, final norm, LM
+    head, sampler: :data:`VLLM_EAGER_OPS_STEP`). The TP all-reduces carry their own latency
+    (``inference.tp_all_reduce_s``). Returns (the GEMMs' part, the other kernels' part): :data:`DECODE_GEMMS_PER_LAYER`.
+    Llama 3 8B: (4 × 32 + 1) × 2.7 µs = 0.35 ms and (11 × 32 + 12 − 129) × 2.7 µs = 0.63 ms: 0.98 ms in all."""
+    gemms = (DECODE_GEMMS_PER_LAYER + (1.0 if moe else 0.0)) * num_layers + 1.0  # + the router; + the LM head
+    per_layer = VLLM_EAGER_OPS_PER_LAYER + (MOE_DECODE_EXTRA_KERNELS if moe else 0.0)
+    return gemms * DECODE_KERNEL_S, (per_layer * num_layers + VLLM_EAGER_OPS_STEP - gemms) * DECODE_KERNEL_S
+
+
 #: Euler–Mascheroni constant γ: the expected largest of N geometric lengths of mean m is m × H_N, H_N ≈ ln N + γ.
 EULER_GAMMA = 0.5772156649
 
@@ -338,7 +365,11 @@ def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active
     kv_ctx = live * (prompt_kv + frac * prof.rollout_len / 2.0) * kv_tok / tp
     mem_t = (w_read + kv_ctx) / mem_bw
     flop_t = live * 2.0 * active_params / tp / (peak_flops * eff)
-    step = xp.maximum(mem_t, flop_t) + live * getattr(arch, "vocab_size", 0) * SAMPLER_BYTES_PER_LOGIT / mem_bw
+    # vLLM's kernels each add a fixed GPU time (decode_kernels_fixed_s; issue 35 round 5, as the serving sizer): the
+    # GEMMs' beside the weight stream, the others' always. Eager ``generate`` hides them under its host launches.
+    gemm_k, other_k = decode_kernels_fixed_s(L, n_exp > 0) if vllm else (0.0, 0.0)
+    step = xp.maximum(mem_t + gemm_k, flop_t) + other_k \
+        + live * getattr(arch, "vocab_size", 0) * SAMPLER_BYTES_PER_LOGIT / mem_bw
     if not vllm:
         step = xp.maximum(step, L * EAGER_DECODE_S_PER_LAYER)
     else:

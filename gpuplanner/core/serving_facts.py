@@ -12,8 +12,6 @@ from dataclasses import dataclass
 #: how the serving engines (``inference.engine``) write their own names: proper nouns, not translated. Here, not in
 #: :mod:`core.inference`, so the CLI and the report print them without loading the sizer (and numpy).
 ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "tensorrt-llm": "TensorRT-LLM"}
-#: decode reads weights and KV cache at this share of an HBM part's bandwidth (the rollouts in a training step too)
-DECODE_MBU_HBM = 0.6
 #: Issue 35, round 5 (serve5): the serving sizer's decode step is two terms, not one share. The weights and the KV cache
 #: stream at the share any large copy reaches (``timing.MEM_BW_EFFICIENCY``, 0.8: STREAM-like kernels), and every
 #: kernel of the step costs the GPU a fixed time on top (:data:`DECODE_KERNEL_S`, ``inference.decode_kernels_s``).
@@ -21,6 +19,10 @@ DECODE_MBU_HBM = 0.6
 #: at 0.8 + 1.0 ms of kernels) against vLLM 0.21's 6.48 ms; the same on an A100 40GB (13.0 + 1.0) against vLLM 0.23's
 #: 13.3 ms; 70B at TP 2 (14.6 + 2.4 + all-reduces) against NIM's 18.6 ms.
 DECODE_STREAM_SHARE = 0.8
+#: decode reads weights and KV cache at this share of an HBM part's bandwidth (the rollouts in a training step too):
+#: since issue 35 round 5 the streaming share above (it was 0.6, Databricks' MBU), the rest of the old share being the
+#: kernels' fixed time (``methods.decode_kernels_fixed_s``, which the rollouts' vLLM step adds too)
+DECODE_MBU_HBM = DECODE_STREAM_SHARE
 #: GPU time a kernel costs beyond its bytes and FLOPs (its launch, ramp and tail): 2.7 µs, measured on an H100 as the
 #: fixed part of back-to-back cuBLAS GEMMs (TransformerEngine PR #2045's grouped-GEMM table, two splits of the same
 #: work: ``FLOPs / R + t0``; the time model's ``timing.MOE_GEMM_LAUNCH_S``, same measurement). CUDA graphs remove the

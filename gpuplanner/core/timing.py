@@ -1906,9 +1906,9 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
         scale_t = 1.0 / (1.0 - frac)
     else:
         pool = None
-    # decoding reads the weights and KV cache at the model bandwidth utilisation serving engines reach
-    # (serving_facts.DECODE_MBU_HBM, also inference.ServingEfficiency's: Databricks/MosaicML measured MBU ~60% decoding 7B models on
-    # A100/H100), not at the streaming kernels' MEM_BW_EFFICIENCY
+    # decoding reads the weights and KV cache at the share serving engines reach (serving_facts.DECODE_MBU_HBM, also
+    # inference.ServingEfficiency's: since issue 35 round 5 the streaming share, the step's kernels adding their fixed
+    # time in methods.generation_seconds)
     decode_bw = mem_bw / MEM_BW_EFFICIENCY * DECODE_MBU_HBM
     k = float(profile.updates_per_generation)
     generation, _waves, wait = generation_seconds(
