@@ -58,9 +58,11 @@ What the engines do beyond the roofline (issue 35):
   ``kv_cache_free_gpu_mem_fraction``; SGLang ``mem_fraction_static``) and ``engine`` are parameters of
   :func:`size_serving` (issue 35, round 3: the reservation rules above).
 
-Efficiencies (settings, :class:`ServingEfficiency`): ``η_mem`` = 0.6 of peak HBM bandwidth for the weights — the
-model bandwidth utilisation Databricks/MosaicML measured for 7B decoding on A100/H100 ("LLM Inference Performance
-Engineering: Best Practices", databricks.com/blog, Oct 2023: MBU about 60% at small batch); 0.75 on GDDR cards.
+Efficiencies (settings, :class:`ServingEfficiency`): ``η_mem`` = 0.8 of peak bandwidth for the weights on every card,
+the share a large copy reaches, plus a fixed GPU time per kernel of the step (:func:`decode_kernels_s`; issue 35
+round 5). Together they give the ~60% model bandwidth utilisation Databricks/MosaicML measured for 7B decoding at small
+batch on A100/H100 ("LLM Inference Performance Engineering: Best Practices", databricks.com/blog, Oct 2023), which
+rounds 1–4 used as one share (0.6; 0.75 on GDDR cards), and the faster batch-1 decode of current vLLM.
 The GEMMs' share of the dense peak is the training time model's (:func:`gemm_efficiency`), one set of constants
 for training and serving; the KV cache streams at the time model's 0.8 (:func:`kv_read_bandwidth`).
 ``docs/validation_inference.md`` compares the result with TensorRT-LLM's published throughput tables.
@@ -197,8 +199,9 @@ class ReplicaPoint:
 #: llama.cpp's batch-1 F16 generation (XiongjieDai/GPU-Benchmarks-on-LLM-Inference, README, May 2024; weights ÷
 #: time per token ÷ datasheet bandwidth) gives RTX 4090 0.81, 4080 0.85, 3090 0.76, L40S 0.75, A40 0.73, RTX A6000
 #: 0.72, RTX 6000 Ada 0.67 — median 0.75 — while the same table's HBM parts reach 0.46 (A100 80GB) and 0.52
-#: (H100 PCIe): a wide memory needs more bytes in flight than one token's GEMVs keep outstanding. The HBM figure
-#: stays Databricks' 0.6 for the serving engines (vLLM, TensorRT-LLM) this sizing assumes.
+#: (H100 PCIe): llama.cpp's own kernels. Since issue 35 round 5 the serving engines' decode streams at one share on
+#: every card (:data:`serving_facts.DECODE_STREAM_SHARE`) plus the kernels' fixed time (:func:`decode_kernels_s`), which
+#: puts these llama.cpp rows within −13…−2%; the set remains the memory type's (ECC, :data:`GDDR_ECC_VISIBLE`).
 GDDR_BOARDS = frozenset({"l40s-48gb", "l40-48gb", "l20-48gb"})
 
 
