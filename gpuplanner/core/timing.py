@@ -767,6 +767,7 @@ def time_layout(
     pad_single_len: float | None = None,
     tool: str | None = None,
     ds_zero3_gather: str = "flat",
+    torch_compile: bool = False,
     ops=None,
 ) -> dict:
     """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
@@ -1130,7 +1131,7 @@ def time_layout(
         "gather_exp_bytes": gather_exp, "rs_exp_bytes": rs_exp, "fsdp_pp": fsdp_pp, "per_mb": per_mb,
         "fsdp_copy_bytes": fsdp_copy_bytes, "fsdp_copy_on": (framework == "fsdp") & per_mb & (n_dp > 1),
         "cp_in_node": tp * cp <= dom, "cp_bytes": cp_bytes, "torch_cp": torch_cp, "cp_kv_chunk": kv_chunk,
-        "cp_fwd_passes": cp_fwd_passes,
+        "cp_fwd_passes": cp_fwd_passes, "cp_traced": torch_cp and bool(torch_compile),
         "attn_layer_flops": ((2.0 + cp_fwd_passes) * fwd.attention / m.L) * tokens_mb, "stage_layers": m.L / pp,
         "ep_in_node": tp * ep * cp <= gpn, "n_moe_stage": n_moe_stage,
         "a2a_in": a2a_in, "a2a_off": a2a_off, "etp_bytes": etp_bytes, "etp_in_node": exp_tp <= dom,
@@ -1311,6 +1312,16 @@ def offload_seconds(lay: dict, host_bw, t_bwd, compute):
 #: 0's backward kernel; the fp32 dK/dV of every step (``cp`` of them) go to the next rank by all-to-all
 #: (``_create_rotater(..., method=ALL_TO_ALL)``, ``permute_tensor``), each waited for after the next step's kernel, and
 #: the last one right after the loop, with no kernel left to hide it.
+#:
+#: CP_TRACED_WAITS_AT_ONCE — under ``torch.compile`` none of this overlaps. torchtitan compiles each TransformerBlock
+#: with ``fullgraph=True`` (9dec370 ``parallelize_llama.apply_compile``), so the CP-patched SDPA, its DTensor dispatch
+#: (``_sdpa_handler``) and the whole ring are traced into the block's graph. A functional collective traced that way
+#: is waited for at once: ``torch/distributed/_functional_collectives.py`` ``_maybe_wrap_tensor``: ``if
+#: _are_we_tracing(): return wait_tensor(self)`` (eager wraps it in an ``AsyncCollectiveTensor`` waited at first use),
+#: and Inductor moves waits only with ``torch._inductor.config.reorder_for_compute_comm_overlap``, which defaults to
+#: False. So every K/V gather and every dK/dV rotation waits before the next kernel: all of it is exposed
+#: (``timing._torch_cp_exposure``). A compiled graph of the ring shows the pattern: pytorch/torchtitan PR #3305's
+#: generated code, ``all_gather_into_tensor`` followed directly by ``wait_tensor``.
 
 
 def _torch_cp_bytes(cp, kv_chunk, rec_whole):
@@ -1324,7 +1335,7 @@ def _torch_cp_exposure(lay: dict, cp, attn_layer, ag_bw, p2p_bw, ops):
     """(all, exposed) seconds of torch's all-gather ring per layer and micro-batch (see above). ``attn_layer`` is the
     layer's attention-kernel time (each forward pass 1×, backward 2×); each ring step's kernel is ``1/cp`` of a pass.
     The K/V gathers run at the all-gather bus bandwidth ``ag_bw``, the dK/dV rotations at the point-to-point
-    ``p2p_bw``."""
+    ``p2p_bw``. Under ``torch.compile`` (``lay["cp_traced"]``) all of it is exposed (CP_TRACED_WAITS_AT_ONCE)."""
     maximum = ops.maximum
     kv = lay["cp_kv_chunk"]
     t_ag = (cp - 1.0) * kv / ag_bw
@@ -1333,7 +1344,9 @@ def _torch_cp_exposure(lay: dict, cp, attn_layer, ag_bw, p2p_bw, ops):
     step_b = 2.0 * step_f
     exposed = (lay["cp_fwd_passes"] * maximum(t_ag - step_f, 0.0) + maximum(t_ag - step_b, 0.0)
                + (cp - 1.0) * maximum(t_dkv - step_b, 0.0) + t_dkv)
-    return (lay["cp_fwd_passes"] + 1.0) * t_ag + cp * t_dkv, exposed
+    total = (lay["cp_fwd_passes"] + 1.0) * t_ag + cp * t_dkv
+    # compiled (CP_TRACED_WAITS_AT_ONCE, above): every gather and rotation is waited for as soon as it is issued
+    return total, (total if lay["cp_traced"] else exposed)
 
 
 #: MoE dispatch traffic, 16-bit elements per token, MoE layer and routed copy (``k`` copies of each token):
@@ -2130,7 +2143,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         recompute_every_n=t.recompute_every_n, recompute_num_layers=t.recompute_num_layers,
         recompute_method=t.recompute_method, fp8_recipe=t.fp8_recipe, fp8_all_gather=t.fp8_all_gather,
         attn_efficiency=attention_ceiling(engine, gf.gpu_id, getattr(t, "attention_kernel", "auto")),
-        fsdp_version=int(getattr(t, "fsdp_version", 2)),
+        fsdp_version=int(getattr(t, "fsdp_version", 2)), torch_compile=bool(getattr(t, "torch_compile", False)),
         pipeline_mbs=getattr(t, "pipeline_microbatch_size", None),
         lora_dropout=float(getattr(t, "lora_dropout", 0.0)),
         kbit_fp32=t.method == "qlora" and t.framework in KBIT_PREP_TOOLS,
