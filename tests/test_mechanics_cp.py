@@ -105,6 +105,14 @@ def test_torch_allgather_ring_exposure_hand_derived():
     # in a node (8B at 256k, CP 8): the gathers hide under step 0, only the last dK/dV rotation is exposed
     _, exposed_nvl = T._torch_cp_exposure(lay_, cp, attn, 360e9, 360e9, T._ArrayOps)
     assert exposed_nvl == pytest.approx(2 * kv / 360e9)
+    # under flash2 the backward kernel takes FLASH2_BWD_TIME_FACTOR × twice a forward: the same layer time splits
+    # into shorter forward steps and longer backward steps
+    k = T.FLASH2_BWD_TIME_FACTOR
+    assert k == pytest.approx(1.25 * 370 / 322)
+    _, exposed_k = T._torch_cp_exposure(lay_, cp, attn, ag_bw, p2p_bw, T._ArrayOps, k)
+    sf = attn / ((2 * k + 2) * 8)
+    sb = 2 * k * sf
+    assert exposed_k == pytest.approx(2 * (t_ag - sf) + (t_ag - sb) + 7 * max(t_d - sb, 0.0) + t_d)
     # compiled (CP_TRACED_WAITS_AT_ONCE): each traced collective is waited for at once, nothing hides
     total_c, exposed_c = T._torch_cp_exposure({**lay_, "cp_traced": True}, cp, attn, 360e9, 360e9, T._ArrayOps)
     assert exposed_c == pytest.approx(total_c) and total_c == pytest.approx((3 * 7 * kv + 8 * 2 * kv) / 360e9)
