@@ -149,3 +149,35 @@ def test_torchtitan_405b_256k_cross_node_ring_is_exposed():
     assert t.breakdown["cp_comm"] == pytest.approx(t.seconds["cp_comm"] / t.step_time_s, rel=1e-6)
     assert sum(t.breakdown.values()) == pytest.approx(1.0)
     assert T.PART_PARENT["cp_comm"] == "other" and "cp_comm" in T.BREAKDOWN_LABELS
+
+
+def test_torch_ring_backward_memory_hand_derived():
+    """torch's ring backward holds the all-gathered K/V of every rank, fp32 dQ, the fp32 dK/dV pair with its copy
+    being sent and the buffer receiving, and the step's 16-bit gradients: (cp + 8.5) local K/V chunks
+    (memory.cp_ring_backward_bytes); 405B under TP 8 (16 query heads per rank), 32k local tokens: 256 MiB a chunk."""
+    from gpuplanner.core import memory as M
+    m = resolve(scenario_from_dict({"model": {"preset": "llama-3.1-405b"}, "training": {"framework": "fsdp"},
+                                    "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}})).facts
+    chunk = 2 * 2 * 32768 * 16 * 128  # K and V, 16-bit, 32768 tokens, 16 heads of 128
+    assert chunk == 256 * 2**20
+    assert M.cp_ring_backward_bytes(m, 32768, 1, 8, 8) == pytest.approx((8 + 8.5) * chunk)
+    assert M.cp_ring_backward_bytes(m, 32768, 1, 8, 1) == 0.0
+
+
+def test_torchtitan_405b_ring_memory_grows_with_cp():
+    """Table 6 of torchtitan's Dec-2024 benchmark: reserved memory rises with CP at the same local sequence (75.3,
+    75.9, 77.1, 84.9 GiB); the model's first pipeline rank gains the ring backward's buffers, CP 1 gains nothing."""
+    from gpuplanner.core.estimate import estimate
+
+    def peak(cp):
+        sc = {"model": {"preset": "llama-3.1-405b"},
+              "training": {"framework": "fsdp", "seq_len": 32768 * cp, "micro_batch_size": 8, "recompute": "full",
+                           "torch_compile": True, "precision": "fp8_tensorwise", "global_batch_size": 8 * 8 // cp,
+                           "pipeline_microbatch_size": 1, "compile_loss": False},
+              "parallel": {"zero": 3, "tp": 8, "pp": 8, "cp": cp, "sequence_parallel": True},
+              "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 512}, "assumptions": {"memory_metric": "reserved"}}
+        return estimate(scenario_from_dict(sc)).memory.allocated
+    p1, p2, p8 = peak(1), peak(2), peak(8)
+    gib = 2**30
+    assert p2 - p1 == pytest.approx(10.5 * 256 * 2**20 / gib, rel=0.05)
+    assert p8 - p2 == pytest.approx(6 * 256 * 2**20 / gib, rel=0.05)
