@@ -1119,7 +1119,7 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "under torch.compile — every row here — is waited for as soon as it is issued, so none of it hides "
         "(round 5: traced functional collectives get an immediate `wait_tensor`, and Inductor does not reorder "
         "them by default), and FlashAttention-2's backward, 2.5× the forward's FLOPs at 322/370 of its rate "
-        "(round 5, `timing.FLASH2_BWD_TIME_FACTOR`, FlashAttention-3 paper Figures 5–6; it also moves every "
+        "(round 5, `timing.FLASH2_BWD_TIME_FACTOR`, FlashAttention-3 paper, its forward and backward speed figures; it also moves every "
         "non-CP row here 3–13 points down). 8B at 128k–256k (CP 4/8) stays +39%/+46% (+16%/+20% at NVL rates) "
         "where CP 2 is +3% (−13%): the local chunk (32k tokens) and every kernel shape are the same at CP 2, 4 "
         "and 8, and the published step times fit CP 1 + (cp − 1) × 7.3 s at CP 4 and 8 within 1% while CP 2 "

@@ -48,7 +48,7 @@ def test_flash2_ceiling_on_hopper_hand_derived():
     fwd = F.forward_flops_per_token(m, 8192)
     size = 1.0 / (1.0 + T.D0 / m.h) / (1.0 + T.T0 / 8192)
     # forward + backward, one micro-batch of 8192 tokens; FlashAttention-2's backward runs 2.5 × the forward's FLOPs
-    # at 322/370 of its forward rate (FlashAttention-3 paper, Figures 5–6): 2 × (2.5/2) × (370/322) forward times
+    # at 322/370 of its forward rate (FlashAttention-3 paper, forward/backward speed figures): 2 × (2.5/2) × (370/322) forward times
     fa2 = (1.0 + 2.0 * 1.25 * 370.0 / 322.0) * fwd.attention * 8192
     cud = 3.0 * fwd.attention * 8192
     want = fa2 / (H100_BF16 * 0.33 * size) - cud / (H100_BF16 * 0.55 * size)

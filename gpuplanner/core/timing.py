@@ -181,8 +181,9 @@ ATTN_KERNEL_CEILING = {"flash2": {"hopper": 0.33, "blackwell": 0.33}, "cudnn": {
 #: the saved log-sum-exp (FlashAttention-2 paper, Dao 2023, arXiv:2307.08691, §3.1.2, Algorithm 2), so it runs 2.5 ×
 #: the forward's FLOPs (Dao-AILab/flash-attention ``benchmarks/benchmark_flash_attention.py``, ``flops``: ``2.5 * f``
 #: for ``bwd``), and it runs them slower than the forward: FlashAttention-3 paper (Shah et al. 2024,
-#: arXiv:2407.08608) Figures 5–6, H100 80GB SXM5, head dim 128, sequence 16k, FlashAttention-2 forward 370 TFLOP/s,
-#: backward 322 (on those 2.5 × FLOPs). Factor (2.5 / 2) × (370 / 322) = 1.436. The forward keeps
+#: arXiv:2407.08608), its "Attention forward speed" and "Attention backward speed" figures, H100 80GB SXM5, head
+#: dim 128, sequence 16k: FlashAttention-2 forward 370 TFLOP/s, backward 322 (on those 2.5 × FLOPs). Factor
+#: (2.5 / 2) × (370 / 322) = 1.436. The forward keeps
 #: :data:`ATTN_KERNEL_CEILING` (PyTorch's own SDPA measurement).
 FLASH2_BWD_TIME_FACTOR = (2.5 / 2.0) * (370.0 / 322.0)
 #: Gradient clipping by global norm (on by default: torchtitan ``training.max_norm = 1.0``, Megatron
