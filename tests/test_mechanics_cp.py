@@ -95,7 +95,7 @@ def test_torch_allgather_ring_exposure_hand_derived():
     the forward attention), once per forward pass (a whole-layer recompute re-runs it) and once in the backward;
     each fp32 dK/dV rotation hides under the next step's backward kernel, the last one under nothing."""
     kv, cp, attn = 256e6, 8.0, 0.4  # bytes per chunk, ring size, layer attention s (fwd 0.1, recompute 0.1, bwd 0.2)
-    lay_ = {"cp_kv_chunk": kv, "cp_fwd_passes": 2.0}
+    lay_ = {"cp_kv_chunk": kv, "cp_fwd_passes": 2.0, "cp_traced": False}
     ag_bw, p2p_bw = 50e9, 50e9
     total, exposed = T._torch_cp_exposure(lay_, cp, attn, ag_bw, p2p_bw, T._ArrayOps)
     t_ag, t_d = 7 * kv / ag_bw, 2 * kv / p2p_bw  # 35.8 ms, 10.2 ms
@@ -105,18 +105,43 @@ def test_torch_allgather_ring_exposure_hand_derived():
     # in a node (8B at 256k, CP 8): the gathers hide under step 0, only the last dK/dV rotation is exposed
     _, exposed_nvl = T._torch_cp_exposure(lay_, cp, attn, 360e9, 360e9, T._ArrayOps)
     assert exposed_nvl == pytest.approx(2 * kv / 360e9)
+    # under flash2 the backward kernel takes FLASH2_BWD_TIME_FACTOR × twice a forward: the same layer time splits
+    # into shorter forward steps and longer backward steps
+    k = T.FLASH2_BWD_TIME_FACTOR
+    assert k == pytest.approx(1.25 * 370 / 322)
+    _, exposed_k = T._torch_cp_exposure(lay_, cp, attn, ag_bw, p2p_bw, T._ArrayOps, k)
+    sf = attn / ((2 * k + 2) * 8)
+    sb = 2 * k * sf
+    assert exposed_k == pytest.approx(2 * (t_ag - sf) + (t_ag - sb) + 7 * max(t_d - sb, 0.0) + t_d)
+    # compiled (CP_TRACED_WAITS_AT_ONCE): each traced collective is waited for at once, nothing hides
+    total_c, exposed_c = T._torch_cp_exposure({**lay_, "cp_traced": True}, cp, attn, 360e9, 360e9, T._ArrayOps)
+    assert exposed_c == pytest.approx(total_c) and total_c == pytest.approx((3 * 7 * kv + 8 * 2 * kv) / 360e9)
 
 
-def test_torchtitan_405b_256k_cross_node_ring_is_exposed():
-    """torchtitan's 405B CP 8 under TP 8 runs its ring across nodes (one NIC per GPU): the all-gather, waited at
-    the second step, outlasts step 0's kernel, so some of it is exposed (cp_comm > 0); within a node it hides."""
+def _tt_405b_256k(compiled):
     from gpuplanner.core.estimate import estimate
     sc = {"model": {"preset": "llama-3.1-405b"},
           "training": {"framework": "fsdp", "seq_len": 262144, "micro_batch_size": 1, "recompute": "full",
-                       "torch_compile": True, "precision": "fp8_tensorwise", "global_batch_size": 8},
+                       "torch_compile": compiled, "precision": "fp8_tensorwise", "global_batch_size": 8},
           "parallel": {"zero": 3, "tp": 8, "pp": 8, "cp": 8, "sequence_parallel": True},
           "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 512}}
-    t = estimate(scenario_from_dict(sc)).time
+    return estimate(scenario_from_dict(sc)).time
+
+
+def test_torchtitan_compiled_ring_waits_at_once():
+    """Compiled (torchtitan's per-block ``torch.compile``), the traced ring's collectives are waited for as soon as
+    they are issued (``_functional_collectives._maybe_wrap_tensor``; Inductor does not reorder by default): the whole
+    exchange is exposed, none hidden; eager, part of it hides behind the step kernels."""
+    eager, comp = _tt_405b_256k(False), _tt_405b_256k(True)
+    assert comp.hidden["cp_comm"] == pytest.approx(0.0, abs=1e-9)
+    assert comp.seconds["cp_comm"] == pytest.approx(eager.seconds["cp_comm"] + eager.hidden["cp_comm"], rel=1e-6)
+    assert eager.hidden["cp_comm"] > 0.0
+
+
+def test_torchtitan_405b_256k_cross_node_ring_is_exposed():
+    """torchtitan's 405B CP 8 under TP 8 runs its ring across nodes (one NIC per GPU): eager, the all-gather, waited
+    at the second step, outlasts step 0's kernel, so some of it is exposed (cp_comm > 0); within a node it hides."""
+    t = _tt_405b_256k(False)
     assert t.seconds["cp_comm"] > 0.01 * t.step_time_s
     assert t.hidden["cp_comm"] > t.seconds["cp_comm"]
     # named in the breakdown (inside "other", not called optimizer time), and the shares still sum to one
@@ -124,3 +149,35 @@ def test_torchtitan_405b_256k_cross_node_ring_is_exposed():
     assert t.breakdown["cp_comm"] == pytest.approx(t.seconds["cp_comm"] / t.step_time_s, rel=1e-6)
     assert sum(t.breakdown.values()) == pytest.approx(1.0)
     assert T.PART_PARENT["cp_comm"] == "other" and "cp_comm" in T.BREAKDOWN_LABELS
+
+
+def test_torch_ring_backward_memory_hand_derived():
+    """torch's ring backward holds the all-gathered K/V of every rank, fp32 dQ, the fp32 dK/dV pair with its copy
+    being sent and the buffer receiving, and the step's 16-bit gradients: (cp + 8.5) local K/V chunks
+    (memory.cp_ring_backward_bytes); 405B under TP 8 (16 query heads per rank), 32k local tokens: 256 MiB a chunk."""
+    from gpuplanner.core import memory as M
+    m = resolve(scenario_from_dict({"model": {"preset": "llama-3.1-405b"}, "training": {"framework": "fsdp"},
+                                    "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 8}})).facts
+    chunk = 2 * 2 * 32768 * 16 * 128  # K and V, 16-bit, 32768 tokens, 16 heads of 128
+    assert chunk == 256 * 2**20
+    assert M.cp_ring_backward_bytes(m, 32768, 1, 8, 8) == pytest.approx((8 + 8.5) * chunk)
+    assert M.cp_ring_backward_bytes(m, 32768, 1, 8, 1) == 0.0
+
+
+def test_torchtitan_405b_ring_memory_grows_with_cp():
+    """Table 6 of torchtitan's Dec-2024 benchmark: reserved memory rises with CP at the same local sequence (75.3,
+    75.9, 77.1, 84.9 GiB); the model's first pipeline rank gains the ring backward's buffers, CP 1 gains nothing."""
+    from gpuplanner.core.estimate import estimate
+
+    def peak(cp):
+        sc = {"model": {"preset": "llama-3.1-405b"},
+              "training": {"framework": "fsdp", "seq_len": 32768 * cp, "micro_batch_size": 8, "recompute": "full",
+                           "torch_compile": True, "precision": "fp8_tensorwise", "global_batch_size": 8 * 8 // cp,
+                           "pipeline_microbatch_size": 1, "compile_loss": False},
+              "parallel": {"zero": 3, "tp": 8, "pp": 8, "cp": cp, "sequence_parallel": True},
+              "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 512}, "assumptions": {"memory_metric": "reserved"}}
+        return estimate(scenario_from_dict(sc)).memory.allocated
+    p1, p2, p8 = peak(1), peak(2), peak(8)
+    gib = 2**30
+    assert p2 - p1 == pytest.approx(10.5 * 256 * 2**20 / gib, rel=0.05)
+    assert p8 - p2 == pytest.approx(6 * 256 * 2**20 / gib, rel=0.05)

@@ -648,6 +648,26 @@ def qlora_gathered_bytes(m: ModelFacts) -> float:
     return q * QLORA_NF4_BYTES + (1.0 - q) * 2.0
 
 
+#: torch's ring attention backward (``torch/distributed/tensor/experimental/_attention.py``,
+#: ``_templated_ring_attention_backward``, torch 1963fc8 as torchtitan ran it; the same loop since), what one layer's
+#: attention backward holds beside the layer's recomputed activations, in units of the rank's local K/V (K and V,
+#: 16-bit, repeated to the query heads: torchtitan ``repeat_kv`` before SDPA): the all-gathered K/V of every rank
+#: (the default "allgather" rotater keeps its ``_aggregated_buffer`` for the whole loop: ``cp`` units), dQ in fp32
+#: (``grad_query = torch.zeros_like(query, dtype=accum_dtype)``, ``convert_to_f32``: 1), the fp32 dK/dV pair the rank
+#: accumulates into (2), its ``torch.cat`` copy being sent to the next rank and the buffer receiving the previous
+#: rank's (``permute_tensor``: 2 each), and the step kernel's 16-bit dQ, dK, dV (1.5): ``cp + 8.5``. A judgement
+#: from counting the loop's live tensors at its exchange.
+CP_RING_BWD_EXTRA_UNITS = 8.5
+
+
+def cp_ring_backward_bytes(m: ModelFacts, s_local, mbs, tp, cp, xp=np):
+    """Bytes torch's ring attention backward holds for one layer (:data:`CP_RING_BWD_EXTRA_UNITS`); 0 at ``cp`` 1."""
+    heads = xp.minimum(xp.asarray(tp, dtype=float), float(m.arch.num_heads))
+    kv_local = 2.0 * 2.0 * s_local * mbs * m.q_dim / heads
+    cp = xp.asarray(cp, dtype=float)
+    return xp.where(cp > 1, (cp + CP_RING_BWD_EXTRA_UNITS) * kv_local, 0.0)
+
+
 def qlora_dequant_bytes(m: ModelFacts, tp) -> float:
     """The 16-bit copy of one frozen 4-bit weight while its matmul runs: torchao ``LinearNF4`` computes
     ``F.linear(input, weight.to(input.dtype))`` in forward and ``grad_output @ weight.to(grad_output.dtype)`` in
@@ -1196,6 +1216,9 @@ def memory_arrays(
     if method == "qlora":
         # the frozen 4-bit linear being run holds its weight dequantized to 16 bits (qlora_dequant_bytes)
         working = working + qlora_dequant_bytes(m, tp)
+    if framework == "fsdp":
+        # torch's context-parallel ring (torchtitan): its backward's gathered K/V and fp32 gradients (cp_ring_backward_bytes)
+        working = working + cp_ring_backward_bytes(m, s_local, mbs, tp, cp, xp)
     if hf_style:
         act_b = activation_dtype_bytes(precision)
         # TRL's objectives (DPO and its relatives, PPO, GRPO) take per-token log-probabilities with

@@ -176,6 +176,16 @@ PCIE_BOX_FABRIC = ("roce-100", 2)  # (network, NICs per node)
 #: ``flash2``: no published figure; assumed Hopper's fraction. ``cudnn`` (cuDNN fused attention: Transformer
 #: Engine's FusedAttention, SDPA's CUDNN_ATTENTION backend, FlashAttention-3): no ceiling below the matmuls.
 ATTN_KERNEL_CEILING = {"flash2": {"hopper": 0.33, "blackwell": 0.33}, "cudnn": {}}
+#: FlashAttention-2's backward where its ceiling is in force (flash2 on Hopper/Blackwell), as a multiple of the time
+#: the model's 2 × forward FLOPs would take at that ceiling. The backward kernel recomputes QKᵀ and the softmax from
+#: the saved log-sum-exp (FlashAttention-2 paper, Dao 2023, arXiv:2307.08691, §3.1.2, Algorithm 2), so it runs 2.5 ×
+#: the forward's FLOPs (Dao-AILab/flash-attention ``benchmarks/benchmark_flash_attention.py``, ``flops``: ``2.5 * f``
+#: for ``bwd``), and it runs them slower than the forward: FlashAttention-3 paper (Shah et al. 2024,
+#: arXiv:2407.08608), its "Attention forward speed" and "Attention backward speed" figures, H100 80GB SXM5, head
+#: dim 128, sequence 16k: FlashAttention-2 forward 370 TFLOP/s, backward 322 (on those 2.5 × FLOPs). Factor
+#: (2.5 / 2) × (370 / 322) = 1.436. The forward keeps
+#: :data:`ATTN_KERNEL_CEILING` (PyTorch's own SDPA measurement).
+FLASH2_BWD_TIME_FACTOR = (2.5 / 2.0) * (370.0 / 322.0)
 #: Gradient clipping by global norm (on by default: torchtitan ``training.max_norm = 1.0``, Megatron
 #: ``--clip-grad 1.0``, the HF Trainer's ``max_grad_norm = 1.0``; DeepSpeed's ``gradient_clipping`` defaults
 #: to 0, off): the norm reads each fp32 gradient of the shard (4 bytes), the scaling reads and writes it
@@ -767,6 +777,7 @@ def time_layout(
     pad_single_len: float | None = None,
     tool: str | None = None,
     ds_zero3_gather: str = "flat",
+    torch_compile: bool = False,
     ops=None,
 ) -> dict:
     """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
@@ -1130,8 +1141,9 @@ def time_layout(
         "gather_exp_bytes": gather_exp, "rs_exp_bytes": rs_exp, "fsdp_pp": fsdp_pp, "per_mb": per_mb,
         "fsdp_copy_bytes": fsdp_copy_bytes, "fsdp_copy_on": (framework == "fsdp") & per_mb & (n_dp > 1),
         "cp_in_node": tp * cp <= dom, "cp_bytes": cp_bytes, "torch_cp": torch_cp, "cp_kv_chunk": kv_chunk,
-        "cp_fwd_passes": cp_fwd_passes,
+        "cp_fwd_passes": cp_fwd_passes, "cp_traced": torch_cp and bool(torch_compile),
         "attn_layer_flops": ((2.0 + cp_fwd_passes) * fwd.attention / m.L) * tokens_mb, "stage_layers": m.L / pp,
+        "attn_bwd_tok": 2.0 * fwd.attention,
         "ep_in_node": tp * ep * cp <= gpn, "n_moe_stage": n_moe_stage,
         "a2a_in": a2a_in, "a2a_off": a2a_off, "etp_bytes": etp_bytes, "etp_in_node": exp_tp <= dom,
         "opt_bytes": opt_params * (OPT_BYTES.get(optimizer, 30.0) + clip), "fp8_w_bytes": fp8_w_bytes,
@@ -1311,6 +1323,16 @@ def offload_seconds(lay: dict, host_bw, t_bwd, compute):
 #: 0's backward kernel; the fp32 dK/dV of every step (``cp`` of them) go to the next rank by all-to-all
 #: (``_create_rotater(..., method=ALL_TO_ALL)``, ``permute_tensor``), each waited for after the next step's kernel, and
 #: the last one right after the loop, with no kernel left to hide it.
+#:
+#: CP_TRACED_WAITS_AT_ONCE — under ``torch.compile`` none of this overlaps. torchtitan compiles each TransformerBlock
+#: with ``fullgraph=True`` (9dec370 ``parallelize_llama.apply_compile``), so the CP-patched SDPA, its DTensor dispatch
+#: (``_sdpa_handler``) and the whole ring are traced into the block's graph. A functional collective traced that way
+#: is waited for at once: ``torch/distributed/_functional_collectives.py`` ``_maybe_wrap_tensor``: ``if
+#: _are_we_tracing(): return wait_tensor(self)`` (eager wraps it in an ``AsyncCollectiveTensor`` waited at first use),
+#: and Inductor moves waits only with ``torch._inductor.config.reorder_for_compute_comm_overlap``, which defaults to
+#: False. So every K/V gather and every dK/dV rotation waits before the next kernel: all of it is exposed
+#: (``timing._torch_cp_exposure``). A compiled graph of the ring shows the pattern: pytorch/torchtitan PR #3305's
+#: generated code, ``all_gather_into_tensor`` followed directly by ``wait_tensor``.
 
 
 def _torch_cp_bytes(cp, kv_chunk, rec_whole):
@@ -1320,20 +1342,23 @@ def _torch_cp_bytes(cp, kv_chunk, rec_whole):
     return (2.0 + rec_whole) * (cp - 1.0) * kv_chunk + cp * 2.0 * kv_chunk
 
 
-def _torch_cp_exposure(lay: dict, cp, attn_layer, ag_bw, p2p_bw, ops):
+def _torch_cp_exposure(lay: dict, cp, attn_layer, ag_bw, p2p_bw, ops, bwd_factor=1.0):
     """(all, exposed) seconds of torch's all-gather ring per layer and micro-batch (see above). ``attn_layer`` is the
     layer's attention-kernel time (each forward pass 1×, backward 2×); each ring step's kernel is ``1/cp`` of a pass.
     The K/V gathers run at the all-gather bus bandwidth ``ag_bw``, the dK/dV rotations at the point-to-point
-    ``p2p_bw``."""
+    ``p2p_bw``. Under ``torch.compile`` (``lay["cp_traced"]``) all of it is exposed (CP_TRACED_WAITS_AT_ONCE).
+    ``bwd_factor``: the backward pass's time over twice a forward pass's (FLASH2_BWD_TIME_FACTOR under flash2)."""
     maximum = ops.maximum
     kv = lay["cp_kv_chunk"]
     t_ag = (cp - 1.0) * kv / ag_bw
     t_dkv = 2.0 * kv / p2p_bw
-    step_f = attn_layer / ((2.0 + lay["cp_fwd_passes"]) * cp)
-    step_b = 2.0 * step_f
+    step_f = attn_layer / ((2.0 * bwd_factor + lay["cp_fwd_passes"]) * cp)
+    step_b = 2.0 * bwd_factor * step_f
     exposed = (lay["cp_fwd_passes"] * maximum(t_ag - step_f, 0.0) + maximum(t_ag - step_b, 0.0)
                + (cp - 1.0) * maximum(t_dkv - step_b, 0.0) + t_dkv)
-    return (lay["cp_fwd_passes"] + 1.0) * t_ag + cp * t_dkv, exposed
+    total = (lay["cp_fwd_passes"] + 1.0) * t_ag + cp * t_dkv
+    # compiled (CP_TRACED_WAITS_AT_ONCE, above): every gather and rotation is waited for as soon as it is issued
+    return total, (total if lay["cp_traced"] else exposed)
 
 
 #: MoE dispatch traffic, 16-bit elements per token, MoE layer and routed copy (``k`` copies of each token):
@@ -1629,6 +1654,9 @@ def time_gpu(
     # (MoE: the routed experts' GEMMs at their own size factor, _moe_terms)
     lin_exp = lay["lin_exp_tok"]
     t_lin_tok = ((lin_tok - lin_exp) / eff + lin_exp / (gen_eff * lay["size_exp"])) / (peak * lay["fp8_gemm_scale"])
+    # FlashAttention-2's backward under its ceiling: 2.5 × the forward's FLOPs at its slower rate (FLASH2_BWD_TIME_FACTOR)
+    flash_bwd = 1.0 if attn_efficiency is None else where(lay["flash"], FLASH2_BWD_TIME_FACTOR, 1.0)
+    attn_tok = attn_tok + (flash_bwd - 1.0) * lay["attn_bwd_tok"]
     t_flops_tok = t_lin_tok + attn_tok / (peak16 * eff_attn) + head_tok / (peak16 * eff16)
     t_mem_tok = lay["mem_tok_bytes"] / mem_bw  # memory-bound work (time_layout)
     t_compute_tok = t_flops_tok / mp + t_mem_tok  # seconds per replica token, on one GPU
@@ -1753,11 +1781,12 @@ def time_gpu(
     else:
         cp_bw = where(lay["cp_in_node"], intra_p2p, nic)
         cp_layer = lay["cp_bytes"] / cp_bw
-        attn_layer = lay["attn_layer_flops"] / (peak16 * eff_attn * tp)
+        attn_bwd_layer = lay["attn_layer_flops"] * 2.0 / (2.0 + lay["cp_fwd_passes"])
+        attn_layer = (lay["attn_layer_flops"] + (flash_bwd - 1.0) * attn_bwd_layer) / (peak16 * eff_attn * tp)
         cp_exposed = maximum(cp_layer - attn_layer, 0.0)
         if lay["torch_cp"]:  # torch's all-gather ring: what each wait finds unfinished (_torch_cp_exposure)
             cp_layer, cp_exposed = _torch_cp_exposure(lay, cp, attn_layer, where(lay["cp_in_node"], intra_bus, nic),
-                                                      cp_bw, ops)
+                                                      cp_bw, ops, flash_bwd)
         cp_comm = where(cp > 1, cp_exposed * lay["stage_layers"] * m_acc, 0.0)
     cp_hidden = where(cp > 1, cp_layer * lay["stage_layers"] * m_acc, 0.0) - cp_comm if full else None
 
@@ -2130,7 +2159,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         recompute_every_n=t.recompute_every_n, recompute_num_layers=t.recompute_num_layers,
         recompute_method=t.recompute_method, fp8_recipe=t.fp8_recipe, fp8_all_gather=t.fp8_all_gather,
         attn_efficiency=attention_ceiling(engine, gf.gpu_id, getattr(t, "attention_kernel", "auto")),
-        fsdp_version=int(getattr(t, "fsdp_version", 2)),
+        fsdp_version=int(getattr(t, "fsdp_version", 2)), torch_compile=bool(getattr(t, "torch_compile", False)),
         pipeline_mbs=getattr(t, "pipeline_microbatch_size", None),
         lora_dropout=float(getattr(t, "lora_dropout", 0.0)),
         kbit_fp32=t.method == "qlora" and t.framework in KBIT_PREP_TOOLS,
