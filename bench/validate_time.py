@@ -234,6 +234,21 @@ BRIDGE_MOE = [
      "HAI-LLM, not Megatron: DualPipe overlaps the all-to-all and node-limited routing sends a token to at most "
      "4 nodes; neither is modelled"),
 ]
+#: The token dispatcher each row's recipe runs (``parallel.moe_dispatcher``): Megatron-Bridge's performance recipes
+#: set ``moe_flex_dispatcher_backend`` ("hybridep" or "deepep"), which turns on Megatron's flex dispatcher
+#: (``src/megatron/bridge/training/flex_dispatcher_backend.py``, ``apply_flex_dispatcher_backend``:
+#: ``moe_token_dispatcher_type = "flex"``); elsewhere the model providers' "alltoall" stays. 25.11 = Bridge v0.2.2
+#: ``scripts/performance/configs/{deepseek,qwen3,gpt_oss}/workload_base_configs.py``: HybridEP for DeepSeek-V3 and
+#: both Qwen3 on GB200; 26.04.01 = v0.4.2 ``scripts/performance/configs/{deepseek,qwen,gpt_oss}/*_workload_base_
+#: configs.py``: HybridEP for DeepSeek-V3 and both Qwen3 on GB200, Qwen3-30B on B200 and H100; DeepEP for B200
+#: DeepSeek-V3 (``DEEPSEEK_V3_PRETRAIN_CONFIG_B200_FP8_MX_V2``). GPT-OSS runs the all-to-all everywhere. The
+#: DeepSeek-V3 report's own dispatch (§3.2.2: IB to the same-index GPU of each target node, then NVLink) is the
+#: flex dispatcher's scheme (DeepEP is its release).
+BRIDGE_MOE_FLEX = {("25.11", "GB200", "deepseek-v3"), ("25.11", "GB200", "qwen3-30b-a3b"),
+                   ("25.11", "GB200", "qwen3-235b-a22b"), ("26.04.01", "GB200", "deepseek-v3"),
+                   ("26.04.01", "GB200", "qwen3-30b-a3b"), ("26.04.01", "GB200", "qwen3-235b-a22b"),
+                   ("26.04.01", "B200", "deepseek-v3"), ("26.04.01", "B200", "qwen3-30b-a3b"),
+                   ("26.04.01", "H100", "qwen3-30b-a3b"), ("DeepSeek-V3 report", "H800", "deepseek-v3")}
 #: The MoE table's |error| before issue 35 round 3 (base e2dee63): median and p90 over the 21 rows predicted.
 BRIDGE_MOE_BEFORE = {"median": 0.67, "p90": 1.98}
 #: … and over all 24 rows before the second pass (helper moe2: expert-DP sync, FP8 padding, expert bias)
@@ -249,7 +264,8 @@ def bridge_moe_scenario(row) -> dict:
             "training": {"framework": "megatron", "precision": prec, "seq_len": seq, "micro_batch_size": mbs,
                          "global_batch_size": gbs, **({"fp8_recipe": "te_current"} if prec == "fp8" else {})},
             "parallel": {"tp": tp, "pp": pp, "vpp": vp, "ep": ep, "expert_tp": 1, "sequence_parallel": tp > 1,
-                         "zero": 1},
+                         "zero": 1, "moe_dispatcher": "flex" if (_rel, system, model) in BRIDGE_MOE_FLEX
+                         else "alltoall"},
             "hardware": {"gpu": BRIDGE_GPU[system], "num_gpus": n}}
 
 

@@ -353,6 +353,12 @@ class ParallelSection(_Section):
                                          "--expert-tensor-parallel-size); null: the framework's default — Megatron "
                                          "the tp degree, others 1 (each GPU holds whole experts)")
     vpp: int = Field(1, gt=0, le=1024, description="virtual pipeline stages per GPU (interleaved schedule)")
+    moe_dispatcher: Literal["alltoall", "allgather", "flex"] | None = Field(
+        None, description="Megatron-Core's MoE token dispatcher (--moe-token-dispatcher-type): 'alltoall' (each "
+                          "routed copy to its expert's GPU), 'allgather' (every GPU gathers the group's tokens) or "
+                          "'flex' (DeepEP / HybridEP kernels: a token crosses the network once per remote node, then "
+                          "NVLink); null: 'alltoall', as Megatron-Bridge's model providers set it (Megatron-LM's bare "
+                          "command line defaults to 'allgather'). Megatron only")
     zero: int = Field(0, ge=0, le=3)
     sequence_parallel: bool = False
     offload_optimizer: bool = False

@@ -1939,6 +1939,14 @@
         <source>ep={ep} × expert_tp={etp} must divide tp × cp × dp = {grid} (Megatron&apos;s expert parallel folding)</source>
         <translation>ep={ep} × expert_tp={etp} 必须能整除 tp × cp × dp = {grid}（Megatron 的专家并行折叠）</translation>
     </message>
+    <message>
+        <source>moe_dispatcher={d} is a Megatron-Core setting; {framework} has no such choice</source>
+        <translation>moe_dispatcher={d} 是 Megatron-Core 的设置；{framework} 没有这一选项</translation>
+    </message>
+    <message>
+        <source>moe_dispatcher=flex needs tp × ep &gt; 1 (Megatron&apos;s flex dispatcher)</source>
+        <translation>moe_dispatcher=flex 需要 tp × ep &gt; 1（Megatron 的 flex 分发器）</translation>
+    </message>
 </context>
 <context>
     <name>Evaluation</name>
