@@ -881,7 +881,7 @@ def time_layout(
                                                 moe_copy_elems(m, framework, precision)
                                                 + moe_sort_elems(m, framework, ep, ops, moe_dispatcher))
     mem_tok_bytes = ew_bytes + fp8_tok + loss_bytes / (tp * cp) + lora_tok + moe_tok
-    moe_host_mb = moe_host_seconds(m, framework, precision, ep, pp)  # Megatron's per-layer dispatcher sync
+    moe_host_mb = moe_host_parts(m, framework, precision, ep, pp)  # Megatron's per-layer dispatcher sync
     moe_launch_mb = moe_gemm_launches(m, framework, ep, pp, rec_whole) * MOE_GEMM_LAUNCH_S  # TE's per-expert GEMMs
     # ---- the objective's other passes (core/methods.py): frozen reference/reward forwards, no_grad policy
     # forwards (KTO's KL sequences, PPO's old log-probs), the PPO critic's forward and its training step; at
@@ -1112,7 +1112,7 @@ def time_layout(
     return {**off,
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
-        "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok, "tokens_mb": tokens_mb, "moe_host_mb": moe_host_mb, "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "z3_host_mb": z3_host_mb, "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok, "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "z3_host_mb": z3_host_mb, "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "mem_tok_bytes": mem_tok_bytes,
@@ -1426,16 +1426,61 @@ def moe_gemm_launches(m: ModelFacts, framework: str, ep, pp, rec_whole=0.0):
     return m.moe_frac * m.L / pp * n_exp / ep * (6.0 + 2.0 * rec_whole)
 
 
+#: The per-expert kernels of :data:`MOE_HOST_OPS_PER_EXPERT` in the forward: one GEMM per linear (fc1, fc2), and
+#: under FP8 current scaling the input's quantisation (3 kernels) per linear: 2 (BF16), 2 × (1 + 3) = 8 (FP8); the
+#: backward has the rest (two GEMMs per linear, and the output gradient's quantisation under FP8).
+MOE_HOST_FWD_OPS_PER_EXPERT = {"bf16": 2.0, "fp8": 8.0}
+
+
+def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp):
+    """Host issue time of one micro-batch's MoE layers on one pipeline stage, split as Megatron-Core's per-layer
+    dispatcher sync needs it (seconds): (the forward's per-expert kernels, the forward's other kernels, the
+    backward's kernels); zeros for a dense model or another framework. The forward's other kernels are launched by
+    Python module code (Megatron's layers, the router, the dispatcher), at :data:`methods.EAGER_FWD_OP_S` each as
+    for every eager forward in this model (``time_layout``'s ``host_mb``); the per-expert kernels come from
+    Transformer Engine's C++ loops (``general_grouped_gemm``, ``split_quantize``) and the backward's from autograd's
+    C++ engine, at :data:`methods.EAGER_OP_S`."""
+    n_exp = float(getattr(m, "n_experts", 0) or 0)
+    if framework != "megatron" or n_exp <= 0 or not m.moe_frac:
+        return 0.0, 0.0, 0.0
+    prec = "fp8" if precision == "fp8" else "bf16"
+    per_fwd, per_all = MOE_HOST_FWD_OPS_PER_EXPERT[prec], MOE_HOST_OPS_PER_EXPERT[prec]
+    n_layers = m.moe_frac * m.L / pp
+    exp_fwd = per_fwd * n_exp / ep * EAGER_OP_S * n_layers
+    rest_fwd = EAGER_OPS_FWD_LAYER * EAGER_FWD_OP_S * n_layers
+    bwd = (EAGER_OPS_BWD_LAYER + (per_all - per_fwd) * n_exp / ep) * EAGER_OP_S * n_layers
+    return exp_fwd, rest_fwd, bwd
+
+
+def moe_sync_exposure(parts, t_mb, ep_mb, t_exp_mb, fwd_share, moe_frac, ops=_ScalarOps):
+    """Seconds one micro-batch's MoE layers wait for the host, with Megatron-Core's dispatcher syncing the host once
+    per MoE layer in the forward (:data:`MOE_HOST_OPS_PER_EXPERT`'s sources: ``cuda_sync_point`` "before_ep_alltoall";
+    the flex dispatcher's DeepEP host wait for the received counts and HybridEP's "CPU sync in dispatch" without
+    ``moe_expert_rank_capacity_factor``; the all-gather dispatcher's ``tokens_per_expert.cpu()``). ``parts``:
+    :func:`moe_host_parts`; ``t_mb``: the micro-batch's GPU work; ``ep_mb``: its expert dispatch
+    (:func:`_ep_comm_mb`); ``t_exp_mb``: its expert GEMMs.
+
+    After each sync the GPU's queue is empty, so each layer's forward is a two-stage pipeline (the host issues a
+    kernel, the GPU runs it): it lasts the larger of the GPU's work, the host's work, and the host's issue of the
+    experts followed by the GPU's work after them (a flow shop's makespan, ``max_j (Σ_{i≤j} host_i + Σ_{i≥j}
+    gpu_i)``, taken at the experts' end: the combine all-to-all, the next attention block). The backward has no
+    sync (the all-to-all reuses the forward's host-side splits), so there the host can run ahead across layers and
+    only its total counts. Exposed = forward's excess + backward's excess; 0 without MoE layers. Where the host
+    never binds this equals the old ``max(host − GPU, 0)`` form's 0; where it binds in both passes, their sum."""
+    exp_fwd, rest_fwd, bwd = parts
+    g_f = t_mb * fwd_share * moe_frac
+    g_b = t_mb * (1.0 - fwd_share) * moe_frac
+    gx_f = t_exp_mb * fwd_share
+    e_half = 0.5 * ep_mb
+    over_f = ops.maximum(ops.maximum(exp_fwd + rest_fwd - g_f - e_half, exp_fwd - gx_f - 0.5 * e_half), 0.0)
+    return over_f + ops.maximum(bwd - g_b - e_half, 0.0)
+
+
 def moe_host_seconds(m: ModelFacts, framework: str, precision: str, ep, pp):
     """Host issue time of one micro-batch's MoE layers on one pipeline stage (seconds) where the MoE dispatcher
     syncs the host every layer (Megatron-Core's dropless all-to-all: :data:`MOE_HOST_OPS_PER_EXPERT`); 0 for a
-    dense model or another framework."""
-    n_exp = float(getattr(m, "n_experts", 0) or 0)
-    if framework != "megatron" or n_exp <= 0 or not m.moe_frac:
-        return 0.0
-    per_expert = MOE_HOST_OPS_PER_EXPERT["fp8" if precision == "fp8" else "bf16"]
-    ops_layer = EAGER_OPS_FWD_LAYER + EAGER_OPS_BWD_LAYER + per_expert * n_exp / ep
-    return ops_layer * m.moe_frac * m.L / pp * EAGER_OP_S
+    dense model or another framework. The sum of :func:`moe_host_parts`."""
+    return sum(moe_host_parts(m, framework, precision, ep, pp))
 
 
 def expert_dp_layout(m: ModelFacts, framework: str, lora: bool, grad_params, tp, pp, n_dp, ep, exp_tp, gpn, ops):
@@ -1708,7 +1753,9 @@ def time_gpu(
     # Megatron's dropless MoE syncs the host every MoE layer (moe_host_seconds): the stage's MoE layers take at least
     # the host's issue time; the GPU's work in them (their compute and the expert all-to-all) runs under it
     ep_mb = _ep_comm_mb(lay, intra_p2p, nic, intra_bus)
-    moe_host = maximum(lay["moe_host_mb"] - t_mb - ep_mb, 0.0)
+    t_exp_mb = lin_exp / (gen_eff * lay["size_exp"]) / (peak * lay["fp8_gemm_scale"]) / mp * mbs * s + moe_launch
+    moe_host = moe_sync_exposure((lay["moe_host_exp_f"], lay["moe_host_rest_f"], lay["moe_host_b"]), t_mb, ep_mb,
+                                 t_exp_mb, lay["fwd_share"], m.moe_frac, ops)
     t_mb = t_mb + moe_host
     # the LoRA adapter paths' memory traffic (part of t_mem_tok; named in the breakdown)
     lora_s = lay["lora_tok"] / mem_bw * mbs * s * m_acc
