@@ -122,16 +122,10 @@ def _check_ep_fold(scenario: Scenario) -> None:
 
 
 def _check_moe_dispatcher(scenario: Scenario) -> None:
-    """``parallel.moe_dispatcher`` names one of Megatron-Core's token dispatchers (``--moe-token-dispatcher-type``);
-    other frameworks have no such choice. The flex dispatcher (DeepEP / HybridEP) needs ``tp × ep > 1``
-    (``token_dispatcher.py``, ``MoEFlexTokenDispatcher``: "Flex token dispatcher requires TPxEP > 1")."""
-    p, t = scenario.parallel, scenario.training
-    if p.moe_dispatcher is None:
-        return
-    if engine_of(t.framework) != "megatron":
-        raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
-            CTX, "moe_dispatcher={d} is a Megatron-Core setting; {framework} has no such choice"),
-            d=p.moe_dispatcher, framework=t.framework), field="parallel.moe_dispatcher")
+    """``parallel.moe_dispatcher`` names one of Megatron-Core's token dispatchers (``--moe-token-dispatcher-type``;
+    other frameworks are refused by the scenario itself). The flex dispatcher (DeepEP / HybridEP) needs
+    ``tp × ep > 1`` (``token_dispatcher.py``, ``MoEFlexTokenDispatcher``: "Flex token dispatcher requires TPxEP > 1")."""
+    p = scenario.parallel
     if p.moe_dispatcher == "flex" and p.tp * p.ep <= 1 and not p.auto:  # the plan search picks its own layouts
         raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "moe_dispatcher=flex needs tp × ep > 1 (Megatron's flex dispatcher)")),
