@@ -255,6 +255,8 @@ BRIDGE_MOE_BEFORE = {"median": 0.67, "p90": 1.98}
 BRIDGE_MOE_BEFORE_MOE2 = {"median": 0.52, "p90": 1.21}
 #: … and before issue 35 round 4 (helper moe3: Megatron's second token sort, TE's per-expert GEMM launches)
 BRIDGE_MOE_BEFORE_MOE3 = {"median": 0.43, "p90": 0.95}
+#: … and before issue 35 round 5 (helper moe5: the forward's per-layer host sync, the recipes' dispatchers)
+BRIDGE_MOE_BEFORE_MOE5 = {"median": 0.35, "p90": 0.80}
 
 
 def bridge_moe_scenario(row) -> dict:
@@ -299,14 +301,15 @@ def bridge_moe_stats(results: list[dict]) -> tuple[int, float, float]:
 def bridge_moe_rows() -> list[str]:
     """The MoE table as markdown lines."""
     res = bridge_moe_results()
-    out = ["| release | system | model | precision | GPUs | MBS | TP/PP/VP/EP | published | predicted | error | "
-           "largest overhead | note |", "|---|---|---|---|---:|---:|---|---:|---:|---:|---|---|"]
+    out = ["| release | system | model | precision | GPUs | MBS | TP/PP/VP/EP | dispatcher | published | predicted | "
+           "error | largest overhead | note |", "|---|---|---|---|---:|---:|---|---|---:|---:|---:|---|---|"]
     for r in res:
         rel, system, model, prec, n, _gbs, mbs, _seq, tp, pp, vp, ep, pub, note = r["row"]
         pred = "—" if r["pred"] is None else f"{r['pred']:,.0f}"
         err = "—" if r["pred"] is None else f"{r['pred'] / pub - 1:+.0%}"
-        out.append(f"| {rel} | {system} | {model} | {prec} | {n} | {mbs} | {tp}/{pp}/{vp}/{ep} | {pub:,} | {pred} | "
-                   f"{err} | {r['top']} | {(note + '; ' if note and r['why'] else note) + r['why']} |")
+        disp = "flex" if (rel, system, model) in BRIDGE_MOE_FLEX else "alltoall"
+        out.append(f"| {rel} | {system} | {model} | {prec} | {n} | {mbs} | {tp}/{pp}/{vp}/{ep} | {disp} | {pub:,} | "
+                   f"{pred} | {err} | {r['top']} | {(note + '; ' if note and r['why'] else note) + r['why']} |")
     n, med, p90 = bridge_moe_stats(res)
     # the rows the model could represent before (not the H100 Qwen3-235B ones, refused then; not the DeepSeek report)
     n_b, med_b, p90_b = bridge_moe_stats([r for r in res if r["row"][0] in ("25.11", "26.04.01")
@@ -318,7 +321,9 @@ def bridge_moe_rows() -> list[str]:
             + (f" Before the second pass (helper moe2), over the {n} rows: {BRIDGE_MOE_BEFORE_MOE2['median']:.0%} / "
                f"{BRIDGE_MOE_BEFORE_MOE2['p90']:.0%}." if BRIDGE_MOE_BEFORE_MOE2 else "")
             + (f" Before issue 35 round 4 (helper moe3): {BRIDGE_MOE_BEFORE_MOE3['median']:.0%} / "
-               f"{BRIDGE_MOE_BEFORE_MOE3['p90']:.0%}." if BRIDGE_MOE_BEFORE_MOE3 else "")]
+               f"{BRIDGE_MOE_BEFORE_MOE3['p90']:.0%}." if BRIDGE_MOE_BEFORE_MOE3 else "")
+            + (f" Before issue 35 round 5 (helper moe5): {BRIDGE_MOE_BEFORE_MOE5['median']:.0%} / "
+               f"{BRIDGE_MOE_BEFORE_MOE5['p90']:.0%}." if BRIDGE_MOE_BEFORE_MOE5 else "")]
     return out
 
 # ------------------------------------------------------------------ torchtitan's own tables (sanity check)
@@ -1038,8 +1043,17 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "`moe_gemm_launch`). The published grouped-GEMM figures otherwise show the experts' GEMMs at these "
         "shapes (2,048 rows or more per expert) running near the dense rate, which the existing size factor "
         "already assumes (its rows term T0 = 128 matches DeepGEMM's grouped GEMMs from 256 to 8,192 rows per "
-        "expert); the expert GEMMs' shape does not explain the rows still predicted too fast. See the notes "
-        "`docs/notes/2026-12-06/issue-35-r3-moe.md`, `issue-35-r3-moe2.md` and `issue-35-r4-moe3.md`.",
+        "expert); the expert GEMMs' shape does not explain the rows still predicted too fast. Round 5 (helper "
+        "moe5) added two: (10) the dispatcher's host sync drains the host once per MoE layer in the forward only "
+        "(the backward reuses the forward's host-side splits), so each forward layer lasts the larger of its GPU "
+        "work, its host issue time and the experts' issue followed by the GPU's work after them, while the "
+        "backward's host time counts in total; the forward's Python-launched kernels at `EAGER_FWD_OP_S` "
+        "(`timing.moe_sync_exposure`); (11) the token dispatcher is a scenario field (`parallel.moe_dispatcher`: "
+        "alltoall, the Bridge providers' default; allgather; flex), and each row runs its recipe's: the flex "
+        "dispatcher's DeepEP/HybridEP kernels send a token once per remote node holding any of its experts, then "
+        "forward it over NVLink, with no second sort (`timing.flex_peer_shares`; `BRIDGE_MOE_FLEX`). See the "
+        "notes `docs/notes/2026-12-06/issue-35-r3-moe.md`, `issue-35-r3-moe2.md`, `issue-35-r4-moe3.md` and "
+        "`issue-35-r5-moe5.md`.",
         "",
         *bridge_moe_rows(),
         "",
