@@ -8435,7 +8435,7 @@
     </message>
     <message>
         <source>MoE token dispatcher</source>
-        <translation>MoE 令牌分发器</translation>
+        <translation>MoE token 分发器</translation>
     </message>
     <message>
         <source>Megatron --moe-token-dispatcher-type, for MoE models. All-to-all (the default, as Megatron-Bridge sets it): each token&apos;s routed copies go to their experts&apos; GPUs. All-gather: every GPU gathers the expert group&apos;s tokens. Flex (DeepEP or HybridEP kernels): a token crosses the network once per remote node and is forwarded over NVLink. Megatron only</source>
