@@ -234,12 +234,29 @@ BRIDGE_MOE = [
      "HAI-LLM, not Megatron: DualPipe overlaps the all-to-all and node-limited routing sends a token to at most "
      "4 nodes; neither is modelled"),
 ]
+#: The token dispatcher each row's recipe runs (``parallel.moe_dispatcher``): Megatron-Bridge's performance recipes
+#: set ``moe_flex_dispatcher_backend`` ("hybridep" or "deepep"), which turns on Megatron's flex dispatcher
+#: (``src/megatron/bridge/training/flex_dispatcher_backend.py``, ``apply_flex_dispatcher_backend``:
+#: ``moe_token_dispatcher_type = "flex"``); elsewhere the model providers' "alltoall" stays. 25.11 = Bridge v0.2.2
+#: ``scripts/performance/configs/{deepseek,qwen3,gpt_oss}/workload_base_configs.py``: HybridEP for DeepSeek-V3 and
+#: both Qwen3 on GB200; 26.04.01 = v0.4.2 ``scripts/performance/configs/{deepseek,qwen,gpt_oss}/*_workload_base_
+#: configs.py``: HybridEP for DeepSeek-V3 and both Qwen3 on GB200, Qwen3-30B on B200 and H100; DeepEP for B200
+#: DeepSeek-V3 (``DEEPSEEK_V3_PRETRAIN_CONFIG_B200_FP8_MX_V2``). GPT-OSS runs the all-to-all everywhere. The
+#: DeepSeek-V3 report's own dispatch (§3.2.2: IB to the same-index GPU of each target node, then NVLink) is the
+#: flex dispatcher's scheme (DeepEP is its release).
+BRIDGE_MOE_FLEX = {("25.11", "GB200", "deepseek-v3"), ("25.11", "GB200", "qwen3-30b-a3b"),
+                   ("25.11", "GB200", "qwen3-235b-a22b"), ("26.04.01", "GB200", "deepseek-v3"),
+                   ("26.04.01", "GB200", "qwen3-30b-a3b"), ("26.04.01", "GB200", "qwen3-235b-a22b"),
+                   ("26.04.01", "B200", "deepseek-v3"), ("26.04.01", "B200", "qwen3-30b-a3b"),
+                   ("26.04.01", "H100", "qwen3-30b-a3b"), ("DeepSeek-V3 report", "H800", "deepseek-v3")}
 #: The MoE table's |error| before issue 35 round 3 (base e2dee63): median and p90 over the 21 rows predicted.
 BRIDGE_MOE_BEFORE = {"median": 0.67, "p90": 1.98}
 #: … and over all 24 rows before the second pass (helper moe2: expert-DP sync, FP8 padding, expert bias)
 BRIDGE_MOE_BEFORE_MOE2 = {"median": 0.52, "p90": 1.21}
 #: … and before issue 35 round 4 (helper moe3: Megatron's second token sort, TE's per-expert GEMM launches)
 BRIDGE_MOE_BEFORE_MOE3 = {"median": 0.43, "p90": 0.95}
+#: … and before issue 35 round 5 (helper moe5: the forward's per-layer host sync, the recipes' dispatchers)
+BRIDGE_MOE_BEFORE_MOE5 = {"median": 0.35, "p90": 0.80}
 
 
 def bridge_moe_scenario(row) -> dict:
@@ -249,7 +266,8 @@ def bridge_moe_scenario(row) -> dict:
             "training": {"framework": "megatron", "precision": prec, "seq_len": seq, "micro_batch_size": mbs,
                          "global_batch_size": gbs, **({"fp8_recipe": "te_current"} if prec == "fp8" else {})},
             "parallel": {"tp": tp, "pp": pp, "vpp": vp, "ep": ep, "expert_tp": 1, "sequence_parallel": tp > 1,
-                         "zero": 1},
+                         "zero": 1, "moe_dispatcher": "flex" if (_rel, system, model) in BRIDGE_MOE_FLEX
+                         else "alltoall"},
             "hardware": {"gpu": BRIDGE_GPU[system], "num_gpus": n}}
 
 
@@ -283,14 +301,15 @@ def bridge_moe_stats(results: list[dict]) -> tuple[int, float, float]:
 def bridge_moe_rows() -> list[str]:
     """The MoE table as markdown lines."""
     res = bridge_moe_results()
-    out = ["| release | system | model | precision | GPUs | MBS | TP/PP/VP/EP | published | predicted | error | "
-           "largest overhead | note |", "|---|---|---|---|---:|---:|---|---:|---:|---:|---|---|"]
+    out = ["| release | system | model | precision | GPUs | MBS | TP/PP/VP/EP | dispatcher | published | predicted | "
+           "error | largest overhead | note |", "|---|---|---|---|---:|---:|---|---|---:|---:|---:|---|---|"]
     for r in res:
         rel, system, model, prec, n, _gbs, mbs, _seq, tp, pp, vp, ep, pub, note = r["row"]
         pred = "—" if r["pred"] is None else f"{r['pred']:,.0f}"
         err = "—" if r["pred"] is None else f"{r['pred'] / pub - 1:+.0%}"
-        out.append(f"| {rel} | {system} | {model} | {prec} | {n} | {mbs} | {tp}/{pp}/{vp}/{ep} | {pub:,} | {pred} | "
-                   f"{err} | {r['top']} | {(note + '; ' if note and r['why'] else note) + r['why']} |")
+        disp = "flex" if (rel, system, model) in BRIDGE_MOE_FLEX else "alltoall"
+        out.append(f"| {rel} | {system} | {model} | {prec} | {n} | {mbs} | {tp}/{pp}/{vp}/{ep} | {disp} | {pub:,} | "
+                   f"{pred} | {err} | {r['top']} | {(note + '; ' if note and r['why'] else note) + r['why']} |")
     n, med, p90 = bridge_moe_stats(res)
     # the rows the model could represent before (not the H100 Qwen3-235B ones, refused then; not the DeepSeek report)
     n_b, med_b, p90_b = bridge_moe_stats([r for r in res if r["row"][0] in ("25.11", "26.04.01")
@@ -302,7 +321,9 @@ def bridge_moe_rows() -> list[str]:
             + (f" Before the second pass (helper moe2), over the {n} rows: {BRIDGE_MOE_BEFORE_MOE2['median']:.0%} / "
                f"{BRIDGE_MOE_BEFORE_MOE2['p90']:.0%}." if BRIDGE_MOE_BEFORE_MOE2 else "")
             + (f" Before issue 35 round 4 (helper moe3): {BRIDGE_MOE_BEFORE_MOE3['median']:.0%} / "
-               f"{BRIDGE_MOE_BEFORE_MOE3['p90']:.0%}." if BRIDGE_MOE_BEFORE_MOE3 else "")]
+               f"{BRIDGE_MOE_BEFORE_MOE3['p90']:.0%}." if BRIDGE_MOE_BEFORE_MOE3 else "")
+            + (f" Before issue 35 round 5 (helper moe5): {BRIDGE_MOE_BEFORE_MOE5['median']:.0%} / "
+               f"{BRIDGE_MOE_BEFORE_MOE5['p90']:.0%}." if BRIDGE_MOE_BEFORE_MOE5 else "")]
     return out
 
 # ------------------------------------------------------------------ torchtitan's own tables (sanity check)
@@ -1022,8 +1043,17 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "`moe_gemm_launch`). The published grouped-GEMM figures otherwise show the experts' GEMMs at these "
         "shapes (2,048 rows or more per expert) running near the dense rate, which the existing size factor "
         "already assumes (its rows term T0 = 128 matches DeepGEMM's grouped GEMMs from 256 to 8,192 rows per "
-        "expert); the expert GEMMs' shape does not explain the rows still predicted too fast. See the notes "
-        "`docs/notes/2026-12-06/issue-35-r3-moe.md`, `issue-35-r3-moe2.md` and `issue-35-r4-moe3.md`.",
+        "expert); the expert GEMMs' shape does not explain the rows still predicted too fast. Round 5 (helper "
+        "moe5) added two: (10) the dispatcher's host sync drains the host once per MoE layer in the forward only "
+        "(the backward reuses the forward's host-side splits), so each forward layer lasts the larger of its GPU "
+        "work, its host issue time and the experts' issue followed by the GPU's work after them, while the "
+        "backward's host time counts in total; the forward's Python-launched kernels at `EAGER_FWD_OP_S` "
+        "(`timing.moe_sync_exposure`); (11) the token dispatcher is a scenario field (`parallel.moe_dispatcher`: "
+        "alltoall, the Bridge providers' default; allgather; flex), and each row runs its recipe's: the flex "
+        "dispatcher's DeepEP/HybridEP kernels send a token once per remote node holding any of its experts, then "
+        "forward it over NVLink, with no second sort (`timing.flex_peer_shares`; `BRIDGE_MOE_FLEX`). See the "
+        "notes `docs/notes/2026-12-06/issue-35-r3-moe.md`, `issue-35-r3-moe2.md`, `issue-35-r4-moe3.md` and "
+        "`issue-35-r5-moe5.md`.",
         "",
         *bridge_moe_rows(),
         "",

@@ -121,6 +121,17 @@ def _check_ep_fold(scenario: Scenario) -> None:
             CTX, "ep={ep} must divide the data-parallel degree {dp}"), ep=p.ep, dp=scenario.dp), field="parallel.ep")
 
 
+def _check_moe_dispatcher(scenario: Scenario) -> None:
+    """``parallel.moe_dispatcher`` names one of Megatron-Core's token dispatchers (``--moe-token-dispatcher-type``;
+    other frameworks are refused by the scenario itself). The flex dispatcher (DeepEP / HybridEP) needs
+    ``tp × ep > 1`` (``token_dispatcher.py``, ``MoEFlexTokenDispatcher``: "Flex token dispatcher requires TPxEP > 1")."""
+    p = scenario.parallel
+    if p.moe_dispatcher == "flex" and p.tp * p.ep <= 1 and not p.auto:  # the plan search picks its own layouts
+        raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "moe_dispatcher=flex needs tp × ep > 1 (Megatron's flex dispatcher)")),
+            field="parallel.moe_dispatcher")
+
+
 def resolve(scenario: Scenario, models: ModelSource | None = None) -> Resolved:
     """Resolve the model and GPU and check the layout against the architecture."""
     arch = resolve_arch(scenario.model, models)
@@ -140,6 +151,7 @@ def resolve(scenario: Scenario, models: ModelSource | None = None) -> Resolved:
             raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "ep={ep} does not divide num_experts={experts}"),
                                             ep=p.ep, experts=arch.num_experts), field="parallel.ep")
         _check_ep_fold(scenario)
+    _check_moe_dispatcher(scenario)
     if scenario.training.seq_len % p.cp:
         raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "cp={cp} does not divide seq_len={seq_len}"),
                                         cp=p.cp, seq_len=scenario.training.seq_len), field="parallel.cp")

@@ -42,6 +42,8 @@ LoraTargets = Literal["attention", "all_linear", "qkv"]
 #: (Unsloth): Liger Kernel's ``apply_liger_kernel_to_*`` patches transformers' model classes only
 #: (linkedin/Liger-Kernel ``transformers/monkey_patch.py``); FSDP runs them under Accelerate (Liger's own benchmark)
 _NO_LIGER = ("megatron", "megatron-swift", "unsloth")
+#: the tools that run Megatron-Core (core/frameworks.py engine "megatron"): parallel.moe_dispatcher is theirs
+_MEGATRON_TOOLS = ("megatron", "megatron-swift", "megatron-bridge")
 
 #: Activation recomputation each fine-tuning tool runs by default (sources in core/frameworks.py; the
 #: scenario applies it when ``training.recompute`` is not given: the user's own choice always wins).
@@ -353,6 +355,12 @@ class ParallelSection(_Section):
                                          "--expert-tensor-parallel-size); null: the framework's default — Megatron "
                                          "the tp degree, others 1 (each GPU holds whole experts)")
     vpp: int = Field(1, gt=0, le=1024, description="virtual pipeline stages per GPU (interleaved schedule)")
+    moe_dispatcher: Literal["alltoall", "allgather", "flex"] | None = Field(
+        None, description="Megatron-Core's MoE token dispatcher (--moe-token-dispatcher-type): 'alltoall' (each "
+                          "routed copy to its expert's GPU), 'allgather' (every GPU gathers the group's tokens) or "
+                          "'flex' (DeepEP / HybridEP kernels: a token crosses the network once per remote node, then "
+                          "NVLink); null: 'alltoall', as Megatron-Bridge's model providers set it (Megatron-LM's bare "
+                          "command line defaults to 'allgather'). Megatron only")
     zero: int = Field(0, ge=0, le=3)
     sequence_parallel: bool = False
     offload_optimizer: bool = False
@@ -611,6 +619,10 @@ class Scenario(_Section):
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.liger_kernel patches Hugging Face models; framework {framework} does not run them"),
                 framework=t.framework))
+        if p.moe_dispatcher is not None and t.framework not in _MEGATRON_TOOLS:
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "parallel.moe_dispatcher={d} is a Megatron-Core setting; {framework} has no such choice"),
+                d=p.moe_dispatcher, framework=t.framework))
         if p.offload_params and p.zero != 3:
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "parallel.offload_params needs zero=3 (FSDP/ZeRO-3 CPU offload)")))

@@ -778,6 +778,7 @@ def time_layout(
     tool: str | None = None,
     ds_zero3_gather: str = "flat",
     torch_compile: bool = False,
+    moe_dispatcher: str | None = None,
     ops=None,
 ) -> dict:
     """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
@@ -889,9 +890,9 @@ def time_layout(
     exp_tp = expert_tp_of(framework, tp, expert_tp)
     lin_exp_tok, size_exp, moe_tok = _moe_terms(m, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp,
                                                 moe_copy_elems(m, framework, precision)
-                                                + moe_sort_elems(m, framework, ep, ops))
+                                                + moe_sort_elems(m, framework, ep, ops, moe_dispatcher))
     mem_tok_bytes = ew_bytes + fp8_tok + loss_bytes / (tp * cp) + lora_tok + moe_tok
-    moe_host_mb = moe_host_seconds(m, framework, precision, ep, pp)  # Megatron's per-layer dispatcher sync
+    moe_host_mb = moe_host_parts(m, framework, precision, ep, pp)  # Megatron's per-layer dispatcher sync
     moe_launch_mb = moe_gemm_launches(m, framework, ep, pp, rec_whole) * MOE_GEMM_LAUNCH_S  # TE's per-expert GEMMs
     # ---- the objective's other passes (core/methods.py): frozen reference/reward forwards, no_grad policy
     # forwards (KTO's KL sequences, PPO's old log-probs), the PPO critic's forward and its training step; at
@@ -1075,13 +1076,16 @@ def time_layout(
     # parallel ranks, spaced by tp × cp
     ep_stride = exp_tp if framework == "megatron" else tp * cp
     a2a_in, a2a_off = ep_peer_shares(ep, ep_stride, gpn if ep_domain is None else f64(ep_domain), ops)
+    disp = moe_dispatcher_of(framework, moe_dispatcher)
+    if disp == "flex":  # DeepEP / HybridEP: one network copy per remote NVLink domain (flex_peer_shares)
+        a2a_in, a2a_off = flex_peer_shares(m, ep, ep_stride, gpn if ep_domain is None else f64(ep_domain), ops)
     # with expert tensor parallelism Megatron's all-to-all dispatcher all-gathers the dispatched tokens over the
     # expert-TP group after the all-to-all and reduce-scatters them before the combine (``token_dispatcher.py``,
     # ``MoEAlltoAllTokenDispatcher``: ``gather_from_sequence_parallel_region`` / ``reduce_scatter_to_sequence_
     # parallel_region`` on ``pg_collection.expt_tp``), the reverse in the backward: each GPU receives and sends
     # (etp − 1) × its routed copies, four times per MoE layer and micro-batch
     etp_bytes = 0.0
-    if framework == "megatron" and m.moe_frac and getattr(m, "n_experts", 0):
+    if framework == "megatron" and m.moe_frac and getattr(m, "n_experts", 0) and disp != "allgather":
         etp_bytes = 4.0 * maximum(exp_tp - 1.0, 0.0) * tokens_mb / tp * m.k_active * m.h * 2.0
 
     # ---- other: optimizer update, QLoRA dequantisation
@@ -1119,7 +1123,7 @@ def time_layout(
     return {**off,
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
-        "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok, "tokens_mb": tokens_mb, "moe_host_mb": moe_host_mb, "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "z3_host_mb": z3_host_mb, "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok, "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "z3_host_mb": z3_host_mb, "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "mem_tok_bytes": mem_tok_bytes,
@@ -1146,6 +1150,7 @@ def time_layout(
         "attn_bwd_tok": 2.0 * fwd.attention,
         "ep_in_node": tp * ep * cp <= gpn, "n_moe_stage": n_moe_stage,
         "a2a_in": a2a_in, "a2a_off": a2a_off, "etp_bytes": etp_bytes, "etp_in_node": exp_tp <= dom,
+        "ag_dispatch": disp == "allgather", "exp_tp": exp_tp, "ep_stride": ep_stride, "dom": dom,
         "opt_bytes": opt_params * (OPT_BYTES.get(optimizer, 30.0) + clip), "fp8_w_bytes": fp8_w_bytes,
         "deq_bytes": deq_bytes, "tokens_step_gpu": tokens_step_gpu, "tokens_per_step": tokens_step_gpu * n_gpus,
     }
@@ -1446,16 +1451,61 @@ def moe_gemm_launches(m: ModelFacts, framework: str, ep, pp, rec_whole=0.0):
     return m.moe_frac * m.L / pp * n_exp / ep * (6.0 + 2.0 * rec_whole)
 
 
+#: The per-expert kernels of :data:`MOE_HOST_OPS_PER_EXPERT` in the forward: one GEMM per linear (fc1, fc2), and
+#: under FP8 current scaling the input's quantisation (3 kernels) per linear: 2 (BF16), 2 × (1 + 3) = 8 (FP8); the
+#: backward has the rest (two GEMMs per linear, and the output gradient's quantisation under FP8).
+MOE_HOST_FWD_OPS_PER_EXPERT = {"bf16": 2.0, "fp8": 8.0}
+
+
+def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp):
+    """Host issue time of one micro-batch's MoE layers on one pipeline stage, split as Megatron-Core's per-layer
+    dispatcher sync needs it (seconds): (the forward's per-expert kernels, the forward's other kernels, the
+    backward's kernels); zeros for a dense model or another framework. The forward's other kernels are launched by
+    Python module code (Megatron's layers, the router, the dispatcher), at :data:`methods.EAGER_FWD_OP_S` each as
+    for every eager forward in this model (``time_layout``'s ``host_mb``); the per-expert kernels come from
+    Transformer Engine's C++ loops (``general_grouped_gemm``, ``split_quantize``) and the backward's from autograd's
+    C++ engine, at :data:`methods.EAGER_OP_S`."""
+    n_exp = float(getattr(m, "n_experts", 0) or 0)
+    if framework != "megatron" or n_exp <= 0 or not m.moe_frac:
+        return 0.0, 0.0, 0.0
+    prec = "fp8" if precision == "fp8" else "bf16"
+    per_fwd, per_all = MOE_HOST_FWD_OPS_PER_EXPERT[prec], MOE_HOST_OPS_PER_EXPERT[prec]
+    n_layers = m.moe_frac * m.L / pp
+    exp_fwd = per_fwd * n_exp / ep * EAGER_OP_S * n_layers
+    rest_fwd = EAGER_OPS_FWD_LAYER * EAGER_FWD_OP_S * n_layers
+    bwd = (EAGER_OPS_BWD_LAYER + (per_all - per_fwd) * n_exp / ep) * EAGER_OP_S * n_layers
+    return exp_fwd, rest_fwd, bwd
+
+
+def moe_sync_exposure(parts, t_mb, ep_mb, t_exp_mb, fwd_share, moe_frac, ops=_ScalarOps):
+    """Seconds one micro-batch's MoE layers wait for the host, with Megatron-Core's dispatcher syncing the host once
+    per MoE layer in the forward (:data:`MOE_HOST_OPS_PER_EXPERT`'s sources: ``cuda_sync_point`` "before_ep_alltoall";
+    the flex dispatcher's DeepEP host wait for the received counts and HybridEP's "CPU sync in dispatch" without
+    ``moe_expert_rank_capacity_factor``; the all-gather dispatcher's ``tokens_per_expert.cpu()``). ``parts``:
+    :func:`moe_host_parts`; ``t_mb``: the micro-batch's GPU work; ``ep_mb``: its expert dispatch
+    (:func:`_ep_comm_mb`); ``t_exp_mb``: its expert GEMMs.
+
+    After each sync the GPU's queue is empty, so each layer's forward is a two-stage pipeline (the host issues a
+    kernel, the GPU runs it): it lasts the larger of the GPU's work, the host's work, and the host's issue of the
+    experts followed by the GPU's work after them (a flow shop's makespan, ``max_j (Σ_{i≤j} host_i + Σ_{i≥j}
+    gpu_i)``, taken at the experts' end: the combine all-to-all, the next attention block). The backward has no
+    sync (the all-to-all reuses the forward's host-side splits), so there the host can run ahead across layers and
+    only its total counts. Exposed = forward's excess + backward's excess; 0 without MoE layers. Where the host
+    never binds this equals the old ``max(host − GPU, 0)`` form's 0; where it binds in both passes, their sum."""
+    exp_fwd, rest_fwd, bwd = parts
+    g_f = t_mb * fwd_share * moe_frac
+    g_b = t_mb * (1.0 - fwd_share) * moe_frac
+    gx_f = t_exp_mb * fwd_share
+    e_half = 0.5 * ep_mb
+    over_f = ops.maximum(ops.maximum(exp_fwd + rest_fwd - g_f - e_half, exp_fwd - gx_f - 0.5 * e_half), 0.0)
+    return over_f + ops.maximum(bwd - g_b - e_half, 0.0)
+
+
 def moe_host_seconds(m: ModelFacts, framework: str, precision: str, ep, pp):
     """Host issue time of one micro-batch's MoE layers on one pipeline stage (seconds) where the MoE dispatcher
     syncs the host every layer (Megatron-Core's dropless all-to-all: :data:`MOE_HOST_OPS_PER_EXPERT`); 0 for a
-    dense model or another framework."""
-    n_exp = float(getattr(m, "n_experts", 0) or 0)
-    if framework != "megatron" or n_exp <= 0 or not m.moe_frac:
-        return 0.0
-    per_expert = MOE_HOST_OPS_PER_EXPERT["fp8" if precision == "fp8" else "bf16"]
-    ops_layer = EAGER_OPS_FWD_LAYER + EAGER_OPS_BWD_LAYER + per_expert * n_exp / ep
-    return ops_layer * m.moe_frac * m.L / pp * EAGER_OP_S
+    dense model or another framework. The sum of :func:`moe_host_parts`."""
+    return sum(moe_host_parts(m, framework, precision, ep, pp))
 
 
 def expert_dp_layout(m: ModelFacts, framework: str, lora: bool, grad_params, tp, pp, n_dp, ep, exp_tp, gpn, ops):
@@ -1508,6 +1558,59 @@ def ep_peer_shares(ep, stride, domain, ops=_ScalarOps):
     return (local - 1.0) / ops.maximum(ep, 1.0), (ep - local) / ops.maximum(ep, 1.0)
 
 
+def moe_dispatcher_of(framework: str, moe_dispatcher: str | None) -> str | None:
+    """The MoE token dispatcher a run uses: the scenario's ``parallel.moe_dispatcher``, else ``"alltoall"`` for
+    Megatron-Core (Megatron-Bridge's model providers set ``moe_token_dispatcher_type = "alltoall"``, e.g.
+    ``models/qwen/qwen_provider.py``; Megatron-LM's bare ``--moe-token-dispatcher-type`` defaults to ``"allgather"``,
+    ``training/arguments.py``); None for other frameworks (their own expert paths)."""
+    if framework != "megatron":
+        return None
+    return moe_dispatcher or "alltoall"
+
+
+def flex_peer_shares(m: ModelFacts, ep, stride, domain, ops=_ScalarOps):
+    """(share of the all-to-all's routed copies that cross NVLink, share that crosses the NICs) for Megatron-Core's
+    flex dispatcher (``--moe-token-dispatcher-type flex``, DeepEP or HybridEP kernels): the same shares as
+    :func:`ep_peer_shares` inside one NVLink domain, but a token bound for several experts in another domain crosses
+    the network once and is forwarded to their GPUs over NVLink (DeepEP README, "internode" normal kernels: RDMA to
+    the peer GPU of the target node, then NVLink; the DeepSeek-V3 report §3.2.2 describes the same two hops).
+
+    With ``n_dom = ep / local`` domains in the expert-parallel group, ``E / n_dom`` experts each, and a token's ``k``
+    experts drawn without replacement and uniformly (the Bridge benchmarks force balanced routing: ``router.py``
+    ``apply_random_logits``; a trained router's node-limited routing would send fewer), a given other domain holds
+    at least one of them with probability ``1 − Π_{i<k} (E − E/n_dom − i) / (E − i)``. The network carries
+    ``(n_dom − 1)`` times that per token instead of ``k · (ep − local) / ep`` copies; the NVLink side carries the
+    direct copies plus the forwarded ones."""
+    n_exp, k = float(getattr(m, "n_experts", 0) or 0), int(round(float(m.k_active)))
+    a_in, a_off = ep_peer_shares(ep, stride, domain, ops)
+    if n_exp <= 0 or k <= 0:
+        return a_in, a_off
+    ep = ops.f(ep)
+    local = ops.minimum(ops.maximum(-ops.ceil(-ops.f(domain) / ops.maximum(ops.f(stride), 1.0)) * 1.0, 1.0), ep)
+    n_dom = ep / local
+    e_dom = n_exp / n_dom
+    miss = 1.0
+    for i in range(k):
+        miss = miss * ops.maximum(n_exp - e_dom - i, 0.0) / (n_exp - i)
+    remote = (n_dom - 1.0) * (1.0 - miss) / k  # network copies per routed copy
+    off = ops.minimum(remote, a_off)
+    return a_in + a_off * (local - 1.0) / local, off
+
+
+def allgather_dispatch_seconds(lay: dict, intra_bus, nic):
+    """One MoE layer's dispatch under Megatron-Core's all-gather dispatcher (``MoEAllGatherTokenDispatcher``): every
+    GPU all-gathers the hidden states of its ``ep × expert_tp`` group (``gather_from_sequence_parallel_region`` on
+    ``tp_ep_group``) and reduce-scatters the experts' output back (``reduce_scatter_to_sequence_parallel_region``);
+    the backward runs the reverse pair. Each of the four ring collectives moves ``(n − 1)`` times the GPU's
+    ``tokens / tp`` hidden states of 16-bit width ``h`` at the bus bandwidth: NVLink's inside one NVLink domain,
+    else ``local`` NICs per domain (as the expert data-parallel ring, :func:`expert_dp_layout`)."""
+    ops, m = lay["ops"], lay["m"]
+    n = lay["ep"] * lay["exp_tp"]
+    local = ops.minimum(lay["dom"], n)  # the group's ranks are consecutive in Megatron's expert grid
+    bw = ops.where(n <= lay["dom"], intra_bus, ops.minimum(intra_bus, local * nic))
+    return 4.0 * ops.maximum(n - 1.0, 0.0) * lay["tokens_mb"] / lay["tp"] * m.h * 2.0 / bw
+
+
 def _moe_terms(m: ModelFacts, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp, copy_elems: float = 0.0):
     """(routed-expert share of the linear FLOPs per token, the expert GEMMs' size factor, dispatch bytes per token)
     for a model with routed experts; (0, 1, 0) for a dense one.
@@ -1544,12 +1647,16 @@ def moe_copy_elems(m: ModelFacts, framework: str, precision: str) -> float:
     return pad + (MOE_BIAS_ELEMS_PER_COPY if getattr(m.arch, "mlp_bias", False) else 0.0)
 
 
-def moe_sort_elems(m: ModelFacts, framework: str, ep, ops=_ScalarOps):
+def moe_sort_elems(m: ModelFacts, framework: str, ep, ops=_ScalarOps, moe_dispatcher: str | None = None):
     """16-bit elements of width ``h`` per routed copy and MoE layer of Megatron-Core's second sort of the dispatched
     tokens (:data:`MOE_SORT_ELEMS_PER_COPY`), where a GPU holds more than one expert (``E / ep > 1``); 0 for a dense
-    model or another framework."""
+    model, another framework, or another dispatcher than the all-to-all (the all-gather and flex dispatchers permute
+    the received tokens by expert once: ``MoEAllGatherTokenDispatcher.dispatch_postprocess``,
+    ``MoEFlexTokenDispatcher`` ``get_permuted_hidden_states_by_experts``)."""
     n_exp = float(getattr(m, "n_experts", 0) or 0)
     if framework != "megatron" or not m.moe_frac or n_exp <= 0:
+        return 0.0
+    if moe_dispatcher_of(framework, moe_dispatcher) != "alltoall":
         return 0.0
     return ops.where(n_exp / ops.f(ep) > 1.0, MOE_SORT_ELEMS_PER_COPY, 0.0)
 
@@ -1560,6 +1667,8 @@ def _ep_comm_mb(lay: dict, intra_p2p, nic, intra_bus):
     same time (:func:`ep_peer_shares`), plus Megatron's all-gather/reduce-scatter of the dispatched tokens over the
     expert-TP group (time_layout's ``etp_bytes``, ring collectives at the bus bandwidth); 0 without either."""
     ops, m, ep, etp_bytes = lay["ops"], lay["m"], lay["ep"], lay["etp_bytes"]
+    if lay.get("ag_dispatch"):  # the all-gather dispatcher: its ring collectives cover the expert-TP ranks too
+        return allgather_dispatch_seconds(lay, intra_bus, nic) * lay["n_moe_stage"]
     etp_s = 0.0
     if not (np.ndim(etp_bytes) == 0 and not etp_bytes > 0):
         etp_s = etp_bytes / ops.where(lay["etp_in_node"], intra_bus, nic) * lay["n_moe_stage"]
@@ -1672,7 +1781,9 @@ def time_gpu(
     # Megatron's dropless MoE syncs the host every MoE layer (moe_host_seconds): the stage's MoE layers take at least
     # the host's issue time; the GPU's work in them (their compute and the expert all-to-all) runs under it
     ep_mb = _ep_comm_mb(lay, intra_p2p, nic, intra_bus)
-    moe_host = maximum(lay["moe_host_mb"] - t_mb - ep_mb, 0.0)
+    t_exp_mb = lin_exp / (gen_eff * lay["size_exp"]) / (peak * lay["fp8_gemm_scale"]) / mp * mbs * s + moe_launch
+    moe_host = moe_sync_exposure((lay["moe_host_exp_f"], lay["moe_host_rest_f"], lay["moe_host_b"]), t_mb, ep_mb,
+                                 t_exp_mb, lay["fwd_share"], m.moe_frac, ops)
     t_mb = t_mb + moe_host
     # the LoRA adapter paths' memory traffic (part of t_mem_tok; named in the breakdown)
     lora_s = lay["lora_tok"] / mem_bw * mbs * s * m_acc
@@ -2166,6 +2277,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         expert_tp=getattr(s.parallel, "expert_tp", None),
         ep_domain=ep_domain_of(r.gpu, gf, h.gpus_per_node),
         ds_zero3_gather=getattr(t, "ds_zero3_gather", "flat"),
+        moe_dispatcher=getattr(s.parallel, "moe_dispatcher", None),
     )
     if t.tp_comm_overlap is None and gf.intra_link != "nvlink":
         # Transformer Engine's TP communication overlap (Megatron --tp-comm-overlap: userbuffers) exchanges through

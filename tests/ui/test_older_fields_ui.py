@@ -75,6 +75,23 @@ def test_vpp_and_parameter_offload(win):
     assert user(win).parallel.offload_params is True and not f["offload_params"].box.error
 
 
+def test_moe_dispatcher_choice(win):
+    """parallel.moe_dispatcher: Megatron's token dispatcher; refused with one line for another framework."""
+    f = _adv(win)
+    win.model.set_many({"model.preset": "qwen3-30b-a3b", "parallel.auto": False, "parallel.ep": 8,
+                        "parallel.zero": 1, "hardware.num_gpus": 8})
+    assert user(win).parallel.moe_dispatcher is None and f["moe_dispatcher"].currentData() is None
+    if user(win).training.framework != "megatron":
+        choose(f["moe_dispatcher"], "flex")
+        assert "Megatron-Core setting" in refused(f["moe_dispatcher"])
+        assert user(win).parallel.moe_dispatcher is None
+        win.model.set("training.framework", "megatron")
+    choose(f["moe_dispatcher"], "flex")
+    assert user(win).parallel.moe_dispatcher == "flex"
+    choose(f["moe_dispatcher"], None)
+    assert user(win).parallel.moe_dispatcher is None
+
+
 def test_assumptions_write_and_refuse(win):
     f = _adv(win)
     cases = {"mfu": ("0.42", 0.42, "1.5"), "memory_headroom_gib": ("4", 4.0, "-1"),

@@ -1939,6 +1939,10 @@
         <source>ep={ep} × expert_tp={etp} must divide tp × cp × dp = {grid} (Megatron&apos;s expert parallel folding)</source>
         <translation>ep={ep} × expert_tp={etp} 必须能整除 tp × cp × dp = {grid}（Megatron 的专家并行折叠）</translation>
     </message>
+    <message>
+        <source>moe_dispatcher=flex needs tp × ep &gt; 1 (Megatron&apos;s flex dispatcher)</source>
+        <translation>moe_dispatcher=flex 需要 tp × ep &gt; 1（Megatron 的 flex 分发器）</translation>
+    </message>
 </context>
 <context>
     <name>Evaluation</name>
@@ -7904,6 +7908,10 @@
         <translation>parallel.offload_params 需要 zero=3（FSDP/ZeRO-3 CPU 卸载）</translation>
     </message>
     <message>
+        <source>parallel.moe_dispatcher={d} is a Megatron-Core setting; {framework} has no such choice</source>
+        <translation>parallel.moe_dispatcher={d} 是 Megatron-Core 的设置；{framework} 没有这一选项</translation>
+    </message>
+    <message>
         <source>training.global_batch_size={gbs} is not a multiple of micro_batch_size×dp={mbs}×{dp}</source>
         <translation>training.global_batch_size={gbs} 不是 micro_batch_size×dp={mbs}×{dp} 的整数倍</translation>
     </message>
@@ -8424,6 +8432,26 @@
     <message>
         <source>Offload parameters</source>
         <translation>卸载参数</translation>
+    </message>
+    <message>
+        <source>MoE token dispatcher</source>
+        <translation>MoE token 分发器</translation>
+    </message>
+    <message>
+        <source>Megatron --moe-token-dispatcher-type, for MoE models. All-to-all (the default, as Megatron-Bridge sets it): each token&apos;s routed copies go to their experts&apos; GPUs. All-gather: every GPU gathers the expert group&apos;s tokens. Flex (DeepEP or HybridEP kernels): a token crosses the network once per remote node and is forwarded over NVLink. Megatron only</source>
+        <translation>Megatron 的 --moe-token-dispatcher-type，用于 MoE 模型。all-to-all（默认，Megatron-Bridge 即如此设置）：每个 token 的各路由副本发往其专家所在的 GPU。all-gather：每个 GPU 收集整个专家组的 token。flex（DeepEP 或 HybridEP 内核）：一个 token 对每个远端节点只经网络发送一次，再经 NVLink 转发。仅适用于 Megatron</translation>
+    </message>
+    <message>
+        <source>all-to-all</source>
+        <translation>all-to-all（全交换）</translation>
+    </message>
+    <message>
+        <source>all-gather</source>
+        <translation>all-gather（全收集）</translation>
+    </message>
+    <message>
+        <source>flex (DeepEP / HybridEP)</source>
+        <translation>flex（DeepEP / HybridEP）</translation>
     </message>
     <message>
         <source>MFU</source>

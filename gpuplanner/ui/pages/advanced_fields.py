@@ -21,6 +21,8 @@ OVERLAP = ("overlap_grad_reduce", "overlap_param_gather", "tp_comm_overlap", "ov
 #: on/off switches of the Advanced box (``training.*``)
 SWITCHES = ("master_weights", "optimizer_in_backward", "activation_offload", "chunked_loss", "torch_compile")
 _TRI = {None: "default", True: "on", False: "off"}
+#: Megatron-Core's MoE token dispatchers (``parallel.moe_dispatcher``; None: the framework's default, all-to-all)
+MOE_DISPATCHERS = [None, "alltoall", "allgather", "flex"]
 
 
 def tri_state(m, path: str) -> BoundCombo:
@@ -52,7 +54,8 @@ class TrainingAdvanced(QObject):
         par = page.par_box.layout()
         row = par.getWidgetPosition(page.layout_info)[0]  # above the data-parallel line that closes the box
         for k, f in (("vpp", BoundEdit(m, "parallel.vpp", parse=parse_int, fmt=fmt_int)),
-                     ("offload_params", BoundCheck(m, "parallel.offload_params"))):
+                     ("offload_params", BoundCheck(m, "parallel.offload_params")),
+                     ("moe_dispatcher", BoundCombo(m, "parallel.moe_dispatcher", MOE_DISPATCHERS))):
             self.fields[k] = f
             self.labels[k] = page.add_field(par, f)  # appended: moved up to ``row``
             par.takeRow(f.box)
@@ -91,6 +94,9 @@ class TrainingAdvanced(QObject):
             f[k].set_labels({"default": self.tr("framework default"), "on": self.tr("on"), "off": self.tr("off")})
         f["lora_dropout"].box.set_unit(self.tr("probability"))
         f["vpp"].box.set_unit(self.tr("per GPU"))
+        f["moe_dispatcher"].set_labels({None: self.tr("framework default"), "alltoall": self.tr("all-to-all"),
+                                        "allgather": self.tr("all-gather"),
+                                        "flex": self.tr("flex (DeepEP / HybridEP)")})
         f["mfu"].box.set_unit(self.tr("of peak"))
         f["mfu"].setPlaceholderText(self.tr("modelled"))
         for k in ("memory_headroom_gib", "cuda_context_gib"):
@@ -156,6 +162,11 @@ class TrainingAdvanced(QObject):
             "offload_params": (self.tr("Offload parameters"), self.tr(
                 "DeepSpeed ZeRO-3 offload_param / FSDP CPUOffload with offload_params: weights and gradients "
                 "live in CPU memory too (default off). Needs ZeRO stage 3")),
+            "moe_dispatcher": (self.tr("MoE token dispatcher"), self.tr(
+                "Megatron --moe-token-dispatcher-type, for MoE models. All-to-all (the default, as Megatron-Bridge "
+                "sets it): each token's routed copies go to their experts' GPUs. All-gather: every GPU gathers the "
+                "expert group's tokens. Flex (DeepEP or HybridEP kernels): a token crosses the network once per "
+                "remote node and is forwarded over NVLink. Megatron only")),
         }
 
     def _assumption_texts(self) -> dict[str, tuple[str, str]]:
