@@ -156,6 +156,36 @@ STEP_ROWS = [
      {"step": 225.0}, "grpo-qwen3-30ba3b-4n8g.yaml: TP 2 + sequence parallel, EP 8 (dropless); vLLM TP 4"),
 ]
 
+NEMO_RL_V05 = ("github.com/NVIDIA-NeMo/RL v0.5.0, docs/about/performance-summary.md (\"Nemo RL v0.5\", H100 BF16, GRPO "
+               "on OpenMathInstruct-2, DGX-H100) and examples/configs/recipes/llm/performance/*.yaml at tag v0.5.0")
+_OFF = {"generation_engine": "vllm_separate", "generation_gpu_fraction": 0.5, "schedule": "one_step_off",
+        "engine_sleep": False}
+
+#: NeMo RL v0.5's published on-policy and 1-step-off step times (the same recipes as v0.4 unless noted; the v0.5
+#: recipes differ from v0.4.0's in the Qwen3-30B-A3B layouts and the Llama 1-step-off PP only)
+STEP_ROWS_V05 = [
+    ("nemo-rl v0.5 llama3.1-8b grpo 16xh100", NEMO_RL_V05,
+     _nemo_rl({"preset": "llama-3.1-8b"}, 16, tp=1, pp=2, gen_tp=1, avg_seq=1019, recompute="full"),
+     {"step": 92.8}, "grpo-llama3.1-8b-instruct-2n8g.yaml: PP 2, activation checkpointing; vLLM TP 1"),
+    ("nemo-rl v0.5 llama3.1-8b grpo 16xh100 1-step off", NEMO_RL_V05,
+     _nemo_rl({"preset": "llama-3.1-8b"}, 16, tp=1, pp=1, gen_tp=1, avg_seq=1123, recompute="full", rl_extra=_OFF),
+     {"step": 64.8}, "grpo-llama3.1-8b-instruct-2n8g-async-1off.yaml: PP 1 (v0.5), vLLM on its own node"),
+    ("nemo-rl v0.5 qwen3-30b-a3b grpo 32xh100", NEMO_RL_V05,
+     _nemo_rl({"preset": "qwen3-30b-a3b"}, 32, tp=1, pp=1, ep=8, gen_tp=2, avg_seq=3196, recompute="none"),
+     {"step": 198.0}, "grpo-qwen3-30ba3b-4n8g.yaml at v0.5.0: TP 1, EP 8 (dropless); vLLM TP 2"),
+    ("nemo-rl v0.5 qwen3-30b-a3b grpo 32xh100 1-step off", NEMO_RL_V05,
+     _nemo_rl({"preset": "qwen3-30b-a3b"}, 32, tp=1, pp=2, ep=8, gen_tp=2, avg_seq=3201, recompute="none",
+              rl_extra=_OFF),
+     {"step": 154.0}, "grpo-qwen3-30ba3b-4n8g-async-1off.yaml at v0.5.0: training TP 1 PP 2 EP 8 on 2 nodes, "
+     "vLLM TP 2 on 2 nodes (gpu_memory_utilization 0.8)"),
+    ("nemo-rl v0.5 qwen3-32b grpo 32xh100", NEMO_RL_V05,
+     _nemo_rl(QWEN3_32B, 32, tp=4, pp=4, gen_tp=4, avg_seq=3251, recompute="none", sp=True),
+     {"step": 376.0}, "grpo-qwen3-32b-4n8g.yaml: TP 4 + sequence parallel, PP 4; vLLM TP 4"),
+    ("nemo-rl v0.5 qwen3-32b grpo 64xh100 1-step off", NEMO_RL_V05,
+     _nemo_rl(QWEN3_32B, 64, tp=4, pp=4, gen_tp=4, avg_seq=3252, recompute="none", sp=True, rl_extra=_OFF),
+     {"step": 200.0}, "grpo-qwen3-32b-8n8g-async-1off.yaml: vLLM TP 4 on 4 of 8 nodes, training on the other 4"),
+]
+
 #: Logged memory peaks that cannot be a live peak (shown, not counted)
 MEM_NOT_COUNTED = {
     "play-verl qwen2-7b ppo recommended": "83.6 GiB is more than the H100's 79.6 GiB, so not a live peak "
@@ -197,7 +227,7 @@ def table() -> list[dict]:
 def step_table() -> list[dict]:
     """The rows that publish the step time only."""
     out = []
-    for rid, src, scn, pub, note in STEP_ROWS:
+    for rid, src, scn, pub, note in STEP_ROWS + STEP_ROWS_V05:
         pred = predict(scn)
         out.append({"id": rid, "source": src, "pub": pub, "pred": pred, "err": {"step": pred["step"] / pub["step"] - 1.0},
                     "note": note, "pred_share": pred["gen"] / pred["step"]})
@@ -222,7 +252,7 @@ def main() -> None:
         p90 = errs[min(len(errs) - 1, int(round(0.9 * (len(errs) - 1))))]
         print(f"{part} |error| over {len(errs)} rows: median {statistics.median(errs):.0%}, p90 {p90:.0%}")
     steps = step_table()
-    print("\nNeMo RL v0.4 performance summary (step time only):")
+    print("\nNeMo RL v0.4 and v0.5 performance summaries (step time only):")
     for r in steps:
         print(f"- {r['id']}: {r['pub']['step']:.1f} s published, {r['pred']['step']:.1f} s predicted "
               f"({r['err']['step']:+.0%}; generation {r['pred']['gen']:.1f} s) — {r['note']}")
