@@ -109,7 +109,7 @@ QWEN3_32B = {"name": "Qwen3-32B", "hidden_size": 5120, "num_hidden_layers": 64, 
 
 
 def _nemo_rl(model, n_gpus, *, tp, pp, gen_tp, avg_seq, recompute, sp=False, prompt=150, seq_max=4096, ep=1,
-             rl_extra=None):
+             rl_extra=None, gpu="h100-sxm-80gb", per_node=8):
     """A NeMo RL v0.4 GRPO performance recipe (``grpo_math_1B.yaml`` defaults): Megatron training with sequence
     packing (padding-free), micro-batch 1, distributed optimizer; vLLM colocated at gpu_memory_utilization 0.6,
     CUDA graphs (enforce_eager false), sleep mode at level 1 (``vllm_worker.py`` ``sleep(level=1)``); KL penalty
@@ -128,7 +128,7 @@ def _nemo_rl(model, n_gpus, *, tp, pp, gen_tp, avg_seq, recompute, sp=False, pro
                                 "mean_response_fraction": (avg_seq - prompt) / resp_max, "reward": "function",
                                 "updates_per_generation": 4, "rollout_tp": gen_tp, **(rl_extra or {})}},
             "parallel": {"tp": tp, "pp": pp, "ep": ep, "sequence_parallel": sp, "zero": 1},
-            "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": n_gpus, "gpus_per_node": 8}}
+            "hardware": {"gpu": gpu, "num_gpus": n_gpus, "gpus_per_node": per_node}}
 
 
 #: NeMo RL's published on-policy step times (the table gives no breakdown): (id, source, scenario, {step}, note)
@@ -186,6 +186,32 @@ STEP_ROWS_V05 = [
      {"step": 200.0}, "grpo-qwen3-32b-8n8g-async-1off.yaml: vLLM TP 4 on 4 of 8 nodes, training on the other 4"),
 ]
 
+NEMO_RL_V05_GB200 = ("github.com/NVIDIA-NeMo/RL v0.5.0, docs/about/performance-summary.md (\"Nemo RL v0.5\", GB200 BF16, "
+                     "GB200-NVL72, GRPO on OpenMathInstruct-2) and the *n4g*.yaml recipes at tag v0.5.0")
+_GB = {"gpu": "gb200-186gb", "per_node": 4}
+#: The same release on GB200 NVL72 (4 GPUs per compute tray: the recipes' ``gpus_per_node: 4``; the 1-step-off
+#: recipes give vLLM half of the GPUs at gpu_memory_utilization 0.8, async engine)
+STEP_ROWS_V05_GB200 = [
+    ("nemo-rl v0.5 gb200 llama3.1-8b grpo 8 gpus", NEMO_RL_V05_GB200,
+     _nemo_rl({"preset": "llama-3.1-8b"}, 8, tp=1, pp=1, gen_tp=1, avg_seq=1066, recompute="none", **_GB),
+     {"step": 91.0}, "grpo-llama3.1-8b-instruct-2n4g.yaml: TP 1 PP 1, no activation checkpointing; vLLM TP 1"),
+    ("nemo-rl v0.5 gb200 llama3.1-8b grpo 8 gpus 1-step off", NEMO_RL_V05_GB200,
+     _nemo_rl({"preset": "llama-3.1-8b"}, 8, tp=1, pp=1, gen_tp=1, avg_seq=1107, recompute="none", rl_extra=_OFF,
+              **_GB), {"step": 71.1}, "grpo-llama3.1-8b-instruct-2n4g-async-1off.yaml: vLLM on 4 of 8 GPUs"),
+    ("nemo-rl v0.5 gb200 qwen3-32b grpo 16 gpus", NEMO_RL_V05_GB200,
+     _nemo_rl(QWEN3_32B, 16, tp=2, pp=1, gen_tp=1, avg_seq=3253, recompute="none", sp=True, **_GB),
+     {"step": 381.0}, "grpo-qwen3-32b-4n4g.yaml: TP 2 + sequence parallel; vLLM TP 1"),
+    ("nemo-rl v0.5 gb200 qwen3-32b grpo 32 gpus 1-step off", NEMO_RL_V05_GB200,
+     _nemo_rl(QWEN3_32B, 32, tp=2, pp=1, gen_tp=1, avg_seq=3258, recompute="none", sp=True, rl_extra=_OFF, **_GB),
+     {"step": 210.0}, "grpo-qwen3-32b-8n4g-async-1off.yaml: vLLM TP 1 on 16 of 32 GPUs"),
+    ("nemo-rl v0.5 gb200 qwen3-30b-a3b grpo 16 gpus", NEMO_RL_V05_GB200,
+     _nemo_rl({"preset": "qwen3-30b-a3b"}, 16, tp=1, pp=1, ep=16, gen_tp=1, avg_seq=3198, recompute="none", **_GB),
+     {"step": 232.0}, "grpo-qwen3-30ba3b-4n4g.yaml: EP 16 (dropless); vLLM TP 1"),
+    ("nemo-rl v0.5 gb200 qwen3-30b-a3b grpo 32 gpus 1-step off", NEMO_RL_V05_GB200,
+     _nemo_rl({"preset": "qwen3-30b-a3b"}, 32, tp=1, pp=1, ep=16, gen_tp=1, avg_seq=3204, recompute="none",
+              rl_extra=_OFF, **_GB), {"step": 136.0}, "grpo-qwen3-30ba3b-8n4g-async-1off.yaml: vLLM TP 1 on 16 of 32 GPUs"),
+]
+
 #: Logged memory peaks that cannot be a live peak (shown, not counted)
 MEM_NOT_COUNTED = {
     "play-verl qwen2-7b ppo recommended": "83.6 GiB is more than the H100's 79.6 GiB, so not a live peak "
@@ -227,7 +253,7 @@ def table() -> list[dict]:
 def step_table() -> list[dict]:
     """The rows that publish the step time only."""
     out = []
-    for rid, src, scn, pub, note in STEP_ROWS + STEP_ROWS_V05:
+    for rid, src, scn, pub, note in STEP_ROWS + STEP_ROWS_V05 + STEP_ROWS_V05_GB200:
         pred = predict(scn)
         out.append({"id": rid, "source": src, "pub": pub, "pred": pred, "err": {"step": pred["step"] / pub["step"] - 1.0},
                     "note": note, "pred_share": pred["gen"] / pred["step"]})
