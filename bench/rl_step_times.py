@@ -250,10 +250,10 @@ def table() -> list[dict]:
     return out
 
 
-def step_table() -> list[dict]:
-    """The rows that publish the step time only."""
+def step_table(rows=None) -> list[dict]:
+    """The rows that publish the step time only (default: NeMo RL v0.4's, :data:`STEP_ROWS`)."""
     out = []
-    for rid, src, scn, pub, note in STEP_ROWS + STEP_ROWS_V05 + STEP_ROWS_V05_GB200:
+    for rid, src, scn, pub, note in (STEP_ROWS if rows is None else rows):
         pred = predict(scn)
         out.append({"id": rid, "source": src, "pub": pub, "pred": pred, "err": {"step": pred["step"] / pub["step"] - 1.0},
                     "note": note, "pred_share": pred["gen"] / pred["step"]})
@@ -277,7 +277,7 @@ def main() -> None:
         errs = sorted(abs(r["err"][part]) for r in rows)
         p90 = errs[min(len(errs) - 1, int(round(0.9 * (len(errs) - 1))))]
         print(f"{part} |error| over {len(errs)} rows: median {statistics.median(errs):.0%}, p90 {p90:.0%}")
-    steps = step_table()
+    steps = step_table(STEP_ROWS + STEP_ROWS_V05 + STEP_ROWS_V05_GB200)
     print("\nNeMo RL v0.4 and v0.5 performance summaries (step time only):")
     for r in steps:
         print(f"- {r['id']}: {r['pub']['step']:.1f} s published, {r['pred']['step']:.1f} s predicted "
