@@ -304,8 +304,9 @@ def method_profile(training) -> MethodProfile:
         enforce_eager=bool(getattr(rl, "enforce_eager", False)) and obj in RL,
         sleep_level=int(getattr(rl, "sleep_level", 2) or 2) if obj in RL else 2,
         prompt_pad_len=int(getattr(rl, "prompt_pad_len", None) or 0) if obj in RL else 0,
-        # TRL's server mode syncs one tensor per HTTP call (TRL_SERVER_SYNC_S_PER_TENSOR); TRL's colocate mode loads
-        # the whole state dict in one ``load_weights`` call, and verl, OpenRLHF and NeMo RL are other tools
+        # TRL's server mode syncs one tensor per HTTP call (TRL_SERVER_SYNC_S_PER_TENSOR); TRL's colocate mode calls
+        # vLLM's ``load_weights`` in-process per tensor (no HTTP, broadcast or barrier; no published per-call time),
+        # and verl, OpenRLHF and NeMo RL are other tools
         per_tensor_sync=obj in RL and getattr(t, "framework", "") == "trl" and rl.generation_engine == "vllm_separate")
 
 
