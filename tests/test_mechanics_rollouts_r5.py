@@ -52,6 +52,7 @@ def test_per_tensor_calls_only_in_trl_server_mode():
     def prof(fw, engine):
         return M.method_profile(scn(fw=fw, engine=engine).training)
     assert prof("trl", "vllm_separate").per_tensor_sync
+    assert prof("axolotl", "vllm_separate").per_tensor_sync  # AxolotlGRPOTrainer subclasses trl.GRPOTrainer
     assert not prof("trl", "vllm_colocated").per_tensor_sync  # colocate: in-process load_weights, no HTTP
     assert not prof("fsdp", "vllm_separate").per_tensor_sync  # verl / OpenRLHF-like separate engines: bytes only
     # the separate-engine refit's bytes term is the same for both tools: the difference is 290 calls × 2.07 ms

@@ -165,6 +165,10 @@ def decode_kernels_fixed_s(num_layers: int, moe: bool = False) -> tuple[float, f
 #: tensor, the bytes (1 GB over NVLink, milliseconds) aside. Check: TRL issue #3557 reports "~40s" to move
 #: Qwen3-30B-A3B (18,867 tensors: 128 experts × 3 per layer) into the server on 8× H200; 18,867 × 2.07 ms = 39 s.
 TRL_SERVER_SYNC_S_PER_TENSOR = 0.6 / 290.0
+#: The tools whose GRPO runs TRL's ``GRPOTrainer`` with its ``VLLMClient``: TRL, and Axolotl (``AxolotlGRPOTrainer``
+#: subclasses ``trl.GRPOTrainer`` and keeps its ``_move_model_to_vllm`` and ``vllm_client``:
+#: ``src/axolotl/core/trainers/grpo/trainer.py``; ``axolotl vllm-serve`` starts TRL's server)
+TRL_SERVER_TOOLS = ("trl", "axolotl")
 #: Euler–Mascheroni constant γ: the expected largest of N geometric lengths of mean m is m × H_N, H_N ≈ ln N + γ.
 EULER_GAMMA = 0.5772156649
 
@@ -307,7 +311,8 @@ def method_profile(training) -> MethodProfile:
         # TRL's server mode syncs one tensor per HTTP call (TRL_SERVER_SYNC_S_PER_TENSOR); TRL's colocate mode calls
         # vLLM's ``load_weights`` in-process per tensor (no HTTP, broadcast or barrier; no published per-call time),
         # and verl, OpenRLHF and NeMo RL are other tools
-        per_tensor_sync=obj in RL and getattr(t, "framework", "") == "trl" and rl.generation_engine == "vllm_separate")
+        per_tensor_sync=(obj in RL and getattr(t, "framework", "") in TRL_SERVER_TOOLS
+                         and rl.generation_engine == "vllm_separate"))
 
 
 def param_tensors(arch) -> int:
