@@ -109,7 +109,7 @@ QWEN3_32B = {"name": "Qwen3-32B", "hidden_size": 5120, "num_hidden_layers": 64, 
 
 
 def _nemo_rl(model, n_gpus, *, tp, pp, gen_tp, avg_seq, recompute, sp=False, prompt=150, seq_max=4096, ep=1,
-             rl_extra=None):
+             rl_extra=None, gpu="h100-sxm-80gb", per_node=8):
     """A NeMo RL v0.4 GRPO performance recipe (``grpo_math_1B.yaml`` defaults): Megatron training with sequence
     packing (padding-free), micro-batch 1, distributed optimizer; vLLM colocated at gpu_memory_utilization 0.6,
     CUDA graphs (enforce_eager false), sleep mode at level 1 (``vllm_worker.py`` ``sleep(level=1)``); KL penalty
@@ -128,7 +128,7 @@ def _nemo_rl(model, n_gpus, *, tp, pp, gen_tp, avg_seq, recompute, sp=False, pro
                                 "mean_response_fraction": (avg_seq - prompt) / resp_max, "reward": "function",
                                 "updates_per_generation": 4, "rollout_tp": gen_tp, **(rl_extra or {})}},
             "parallel": {"tp": tp, "pp": pp, "ep": ep, "sequence_parallel": sp, "zero": 1},
-            "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": n_gpus, "gpus_per_node": 8}}
+            "hardware": {"gpu": gpu, "num_gpus": n_gpus, "gpus_per_node": per_node}}
 
 
 #: NeMo RL's published on-policy step times (the table gives no breakdown): (id, source, scenario, {step}, note)
@@ -154,6 +154,62 @@ STEP_ROWS = [
     ("nemo-rl qwen3-30b-a3b grpo 32xh100", NEMO_RL,
      _nemo_rl({"preset": "qwen3-30b-a3b"}, 32, tp=2, pp=1, ep=8, gen_tp=4, avg_seq=3154, recompute="none", sp=True),
      {"step": 225.0}, "grpo-qwen3-30ba3b-4n8g.yaml: TP 2 + sequence parallel, EP 8 (dropless); vLLM TP 4"),
+]
+
+NEMO_RL_V05 = ("github.com/NVIDIA-NeMo/RL v0.5.0, docs/about/performance-summary.md (\"Nemo RL v0.5\", H100 BF16, GRPO "
+               "on OpenMathInstruct-2, DGX-H100) and examples/configs/recipes/llm/performance/*.yaml at tag v0.5.0")
+_OFF = {"generation_engine": "vllm_separate", "generation_gpu_fraction": 0.5, "schedule": "one_step_off",
+        "engine_sleep": False}
+
+#: NeMo RL v0.5's published on-policy and 1-step-off step times (the same recipes as v0.4 unless noted; the v0.5
+#: recipes differ from v0.4.0's in the Qwen3-30B-A3B layouts and the Llama 1-step-off PP only)
+STEP_ROWS_V05 = [
+    ("nemo-rl v0.5 llama3.1-8b grpo 16xh100", NEMO_RL_V05,
+     _nemo_rl({"preset": "llama-3.1-8b"}, 16, tp=1, pp=2, gen_tp=1, avg_seq=1019, recompute="full"),
+     {"step": 92.8}, "grpo-llama3.1-8b-instruct-2n8g.yaml: PP 2, activation checkpointing; vLLM TP 1"),
+    ("nemo-rl v0.5 llama3.1-8b grpo 16xh100 1-step off", NEMO_RL_V05,
+     _nemo_rl({"preset": "llama-3.1-8b"}, 16, tp=1, pp=1, gen_tp=1, avg_seq=1123, recompute="full", rl_extra=_OFF),
+     {"step": 64.8}, "grpo-llama3.1-8b-instruct-2n8g-async-1off.yaml: PP 1 (v0.5), vLLM on its own node"),
+    ("nemo-rl v0.5 qwen3-30b-a3b grpo 32xh100", NEMO_RL_V05,
+     _nemo_rl({"preset": "qwen3-30b-a3b"}, 32, tp=1, pp=1, ep=8, gen_tp=2, avg_seq=3196, recompute="none"),
+     {"step": 198.0}, "grpo-qwen3-30ba3b-4n8g.yaml at v0.5.0: TP 1, EP 8 (dropless); vLLM TP 2"),
+    ("nemo-rl v0.5 qwen3-30b-a3b grpo 32xh100 1-step off", NEMO_RL_V05,
+     _nemo_rl({"preset": "qwen3-30b-a3b"}, 32, tp=1, pp=2, ep=8, gen_tp=2, avg_seq=3201, recompute="none",
+              rl_extra=_OFF),
+     {"step": 154.0}, "grpo-qwen3-30ba3b-4n8g-async-1off.yaml at v0.5.0: training TP 1 PP 2 EP 8 on 2 nodes, "
+     "vLLM TP 2 on 2 nodes (gpu_memory_utilization 0.8)"),
+    ("nemo-rl v0.5 qwen3-32b grpo 32xh100", NEMO_RL_V05,
+     _nemo_rl(QWEN3_32B, 32, tp=4, pp=4, gen_tp=4, avg_seq=3251, recompute="none", sp=True),
+     {"step": 376.0}, "grpo-qwen3-32b-4n8g.yaml: TP 4 + sequence parallel, PP 4; vLLM TP 4"),
+    ("nemo-rl v0.5 qwen3-32b grpo 64xh100 1-step off", NEMO_RL_V05,
+     _nemo_rl(QWEN3_32B, 64, tp=4, pp=4, gen_tp=4, avg_seq=3252, recompute="none", sp=True, rl_extra=_OFF),
+     {"step": 200.0}, "grpo-qwen3-32b-8n8g-async-1off.yaml: vLLM TP 4 on 4 of 8 nodes, training on the other 4"),
+]
+
+NEMO_RL_V05_GB200 = ("github.com/NVIDIA-NeMo/RL v0.5.0, docs/about/performance-summary.md (\"Nemo RL v0.5\", GB200 BF16, "
+                     "GB200-NVL72, GRPO on OpenMathInstruct-2) and the *n4g*.yaml recipes at tag v0.5.0")
+_GB = {"gpu": "gb200-186gb", "per_node": 4}
+#: The same release on GB200 NVL72 (4 GPUs per compute tray: the recipes' ``gpus_per_node: 4``; the 1-step-off
+#: recipes give vLLM half of the GPUs at gpu_memory_utilization 0.8, async engine)
+STEP_ROWS_V05_GB200 = [
+    ("nemo-rl v0.5 gb200 llama3.1-8b grpo 8 gpus", NEMO_RL_V05_GB200,
+     _nemo_rl({"preset": "llama-3.1-8b"}, 8, tp=1, pp=1, gen_tp=1, avg_seq=1066, recompute="none", **_GB),
+     {"step": 91.0}, "grpo-llama3.1-8b-instruct-2n4g.yaml: TP 1 PP 1, no activation checkpointing; vLLM TP 1"),
+    ("nemo-rl v0.5 gb200 llama3.1-8b grpo 8 gpus 1-step off", NEMO_RL_V05_GB200,
+     _nemo_rl({"preset": "llama-3.1-8b"}, 8, tp=1, pp=1, gen_tp=1, avg_seq=1107, recompute="none", rl_extra=_OFF,
+              **_GB), {"step": 71.1}, "grpo-llama3.1-8b-instruct-2n4g-async-1off.yaml: vLLM on 4 of 8 GPUs"),
+    ("nemo-rl v0.5 gb200 qwen3-32b grpo 16 gpus", NEMO_RL_V05_GB200,
+     _nemo_rl(QWEN3_32B, 16, tp=2, pp=1, gen_tp=1, avg_seq=3253, recompute="none", sp=True, **_GB),
+     {"step": 381.0}, "grpo-qwen3-32b-4n4g.yaml: TP 2 + sequence parallel; vLLM TP 1"),
+    ("nemo-rl v0.5 gb200 qwen3-32b grpo 32 gpus 1-step off", NEMO_RL_V05_GB200,
+     _nemo_rl(QWEN3_32B, 32, tp=2, pp=1, gen_tp=1, avg_seq=3258, recompute="none", sp=True, rl_extra=_OFF, **_GB),
+     {"step": 210.0}, "grpo-qwen3-32b-8n4g-async-1off.yaml: vLLM TP 1 on 16 of 32 GPUs"),
+    ("nemo-rl v0.5 gb200 qwen3-30b-a3b grpo 16 gpus", NEMO_RL_V05_GB200,
+     _nemo_rl({"preset": "qwen3-30b-a3b"}, 16, tp=1, pp=1, ep=16, gen_tp=1, avg_seq=3198, recompute="none", **_GB),
+     {"step": 232.0}, "grpo-qwen3-30ba3b-4n4g.yaml: EP 16 (dropless); vLLM TP 1"),
+    ("nemo-rl v0.5 gb200 qwen3-30b-a3b grpo 32 gpus 1-step off", NEMO_RL_V05_GB200,
+     _nemo_rl({"preset": "qwen3-30b-a3b"}, 32, tp=1, pp=1, ep=16, gen_tp=1, avg_seq=3204, recompute="none",
+              rl_extra=_OFF, **_GB), {"step": 136.0}, "grpo-qwen3-30ba3b-8n4g-async-1off.yaml: vLLM TP 1 on 16 of 32 GPUs"),
 ]
 
 #: Logged memory peaks that cannot be a live peak (shown, not counted)
@@ -194,10 +250,10 @@ def table() -> list[dict]:
     return out
 
 
-def step_table() -> list[dict]:
-    """The rows that publish the step time only."""
+def step_table(rows=None) -> list[dict]:
+    """The rows that publish the step time only (default: NeMo RL v0.4's, :data:`STEP_ROWS`)."""
     out = []
-    for rid, src, scn, pub, note in STEP_ROWS:
+    for rid, src, scn, pub, note in (STEP_ROWS if rows is None else rows):
         pred = predict(scn)
         out.append({"id": rid, "source": src, "pub": pub, "pred": pred, "err": {"step": pred["step"] / pub["step"] - 1.0},
                     "note": note, "pred_share": pred["gen"] / pred["step"]})
@@ -221,8 +277,8 @@ def main() -> None:
         errs = sorted(abs(r["err"][part]) for r in rows)
         p90 = errs[min(len(errs) - 1, int(round(0.9 * (len(errs) - 1))))]
         print(f"{part} |error| over {len(errs)} rows: median {statistics.median(errs):.0%}, p90 {p90:.0%}")
-    steps = step_table()
-    print("\nNeMo RL v0.4 performance summary (step time only):")
+    steps = step_table(STEP_ROWS + STEP_ROWS_V05 + STEP_ROWS_V05_GB200)
+    print("\nNeMo RL v0.4 and v0.5 performance summaries (step time only):")
     for r in steps:
         print(f"- {r['id']}: {r['pub']['step']:.1f} s published, {r['pred']['step']:.1f} s predicted "
               f"({r['err']['step']:+.0%}; generation {r['pred']['gen']:.1f} s) — {r['note']}")

@@ -454,11 +454,11 @@ NEMO_RL_BEFORE_R4 = {"nemo-rl llama3.1-8b grpo 16xh100": 101.8, "nemo-rl llama3.
                      "nemo-rl qwen3-30b-a3b grpo 32xh100": 165.3}
 
 
-def _rl_parts() -> dict[str, list[str]]:
-    """bench/data/rl_round4.md split at its ``<!-- part: NAME -->`` markers."""
+def _rl_parts(fname: str = "rl_round4.md") -> dict[str, list[str]]:
+    """bench/data/``fname`` split at its ``<!-- part: NAME -->`` markers."""
     parts: dict[str, list[str]] = {}
     name = None
-    for line in (Path(__file__).parent / "data" / "rl_round4.md").read_text(encoding="utf-8").splitlines():
+    for line in (Path(__file__).parent / "data" / fname).read_text(encoding="utf-8").splitlines():
         if line.startswith("<!-- part: "):
             name = line[len("<!-- part: "):-len(" -->")]
             parts[name] = []
@@ -483,6 +483,39 @@ def rl_round4() -> list[str]:
     p90 = errs[min(len(errs) - 1, int(round(0.9 * (len(errs) - 1))))]
     out += ["", f"Step |error| over all {len(errs)} rows (verl + NeMo RL): 35% / 103% before round 4, "
                 f"{statistics.median(errs):.0%} / {p90:.0%} now.", "", *parts["after-nemo"], "", *parts["still-missing"]]
+    return out
+
+
+def rl_round5() -> list[str]:
+    """Issue 35 round 5's RL work: TRL server mode's per-tensor sync and NeMo RL v0.5's published step times."""
+    from gpuplanner.core import methods as _m
+    from gpuplanner.core.estimate import estimate as _estimate
+    from gpuplanner.core.estimate import resolve as _resolve
+    from gpuplanner.core.scenario import scenario_from_dict as _sfd
+    mod = _bench_module("rl_step_times")
+    parts = _rl_parts("rl_round5.md")
+    checks = []
+    for preset, gpu, pub, src in (("qwen2.5-0.5b", "h100-sxm-80gb", 0.6, "TRL PR #5249, the source"),
+                                  ("qwen3-30b-a3b", "h200-sxm-141gb", 40.0, "TRL issue #3557, a check")):
+        scn = _sfd({"model": {"preset": preset}, "training": {
+            "objective": "grpo", "method": "full", "framework": "trl", "seq_len": 1024, "micro_batch_size": 4,
+            "global_batch_size": 64, "rl": {"generation_engine": "vllm_separate", "rollout_len": 512, "prompt_len": 512,
+                                            "group_size": 8, "generation_gpu_fraction": 0.5}},
+            "parallel": {"zero": 3}, "hardware": {"gpu": gpu, "num_gpus": 8}})
+        e = _estimate(scn)
+        checks.append(f"| {preset}, 8× {gpu} | {_m.param_tensors(_resolve(scn).arch):,} | "
+                      f"{pub:g} ({src}) | {e.time.parts['weight_refit']:.2f} |")
+    out = ["Round 5 (helper rl5) added:", "", *parts["mechanisms"], "",
+           "| TRL server-mode weight sync | tensors | published (s) | model (s) |", "|---|---:|---:|---:|", *checks, "",
+           "| run | published step (s) | now |", "|---|---:|---|"]
+    rows = mod.step_table(mod.STEP_ROWS_V05 + mod.STEP_ROWS_V05_GB200)
+    for r in rows:
+        now, pub = r["pred"]["step"], r["pub"]["step"]
+        out.append(f"| {r['id']} | {pub:g} | {now:.1f} ({now / pub - 1:+.0%}) |")
+    errs = sorted([abs(r["err"]["step"]) for r in mod.table() + mod.step_table() + rows])
+    p90 = errs[min(len(errs) - 1, int(round(0.9 * (len(errs) - 1))))]
+    out += ["", f"Step |error| over all {len(errs)} RL rows: {statistics.median(errs):.0%} / {p90:.0%}.", "",
+            *parts["after"], "", *parts["evidence"], "", *parts["still-missing"]]
     return out
 
 
@@ -1222,6 +1255,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *rl_sanity(),
         "",
         *rl_round4(),
+        "",
+        *rl_round5(),
         "",
         "verl's `optimizer_offload` does not step on the CPU: `update_actor` loads the fp32 shard and both Adam "
         "moments to the GPU before its mini-batch loop and offloads them after it, so each mini-batch's "

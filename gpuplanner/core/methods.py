@@ -155,6 +155,20 @@ def decode_kernels_fixed_s(num_layers: int, moe: bool = False) -> tuple[float, f
     return gemms * DECODE_KERNEL_S, (per_layer * num_layers + VLLM_EAGER_OPS_STEP - gemms) * DECODE_KERNEL_S
 
 
+#: TRL's vLLM server mode (``vllm_mode="server"``: ``trl vllm-serve`` on GPUs of its own) syncs the trained weights one
+#: parameter tensor at a time: ``VLLMClient.update_named_param`` makes one HTTP request to the server (which runs a
+#: ``collective_rpc`` on its workers), one NCCL broadcast and one barrier per tensor of ``model.named_parameters()``
+#: (trl ``GRPOTrainer._move_model_to_vllm`` / ``VLLMGeneration.sync_weights``, the 2025 and early-2026 releases; a
+#: PEFT model merges its adapters first and syncs the base tensors). Seconds per tensor, published: TRL PR #5249
+#: ("batch params together in weight sync", 2026-03) measured the per-tensor sync of Qwen2 0.5B at 0.6 s, and that
+#: model holds 290 tensors (Qwen2.5-0.5B's safetensors header; the tied head is one of them): 0.6 / 290 = 2.07 ms a
+#: tensor, the bytes (1 GB over NVLink, milliseconds) aside. Check: TRL issue #3557 reports "~40s" to move
+#: Qwen3-30B-A3B (18,867 tensors: 128 experts × 3 per layer) into the server on 8× H200; 18,867 × 2.07 ms = 39 s.
+TRL_SERVER_SYNC_S_PER_TENSOR = 0.6 / 290.0
+#: The tools whose GRPO runs TRL's ``GRPOTrainer`` with its ``VLLMClient``: TRL, and Axolotl (``AxolotlGRPOTrainer``
+#: subclasses ``trl.GRPOTrainer`` and keeps its ``_move_model_to_vllm`` and ``vllm_client``:
+#: ``src/axolotl/core/trainers/grpo/trainer.py``; ``axolotl vllm-serve`` starts TRL's server)
+TRL_SERVER_TOOLS = ("trl", "axolotl")
 #: Euler–Mascheroni constant γ: the expected largest of N geometric lengths of mean m is m × H_N, H_N ≈ ln N + γ.
 EULER_GAMMA = 0.5772156649
 
@@ -189,6 +203,7 @@ class MethodProfile:
     enforce_eager: bool = False        # vLLM without CUDA graphs: decode steps wait for Python's launches
     sleep_level: int = 2               # engine_sleep: 1 offloads vLLM's weights to the CPU and back, 2 drops them
     prompt_pad_len: int = 0            # padded rows: prompts padded to this length (verl max_prompt_length)
+    per_tensor_sync: bool = False      # the refit makes one call per parameter tensor (TRL server mode, timing)
 
     @property
     def train_seq_len(self) -> int:
@@ -292,7 +307,40 @@ def method_profile(training) -> MethodProfile:
         critic_padded=critic and obj in RL and getattr(rl, "critic_padding_free", None) is False,
         enforce_eager=bool(getattr(rl, "enforce_eager", False)) and obj in RL,
         sleep_level=int(getattr(rl, "sleep_level", 2) or 2) if obj in RL else 2,
-        prompt_pad_len=int(getattr(rl, "prompt_pad_len", None) or 0) if obj in RL else 0)
+        prompt_pad_len=int(getattr(rl, "prompt_pad_len", None) or 0) if obj in RL else 0,
+        # TRL's server mode syncs one tensor per HTTP call (TRL_SERVER_SYNC_S_PER_TENSOR); TRL's colocate mode calls
+        # vLLM's ``load_weights`` in-process per tensor (no HTTP, broadcast or barrier; no published per-call time),
+        # and verl, OpenRLHF and NeMo RL are other tools
+        per_tensor_sync=(obj in RL and getattr(t, "framework", "") in TRL_SERVER_TOOLS
+                         and rl.generation_engine == "vllm_separate"))
+
+
+def param_tensors(arch) -> int:
+    """Parameter tensors of the Hugging Face model (``model.named_parameters()``, a tied head once), counted from
+    the modelling code of transformers 4.x: per layer the q/k/v (one fused tensor where the checkpoint fuses them) and
+    o projections, their biases, q/k norms, the layer norms (LayerNorm: weight and bias), and the MLP — gate/up/down
+    (or up/down), or an MoE block's router (and DeepSeek's correction bias), ``num_experts`` experts of their own
+    tensors each (transformers 4.x keeps experts in a ``ModuleList``), the shared expert(s) and Qwen-MoE's shared
+    gate; MLA's q_a/q_b (or q), kv_a, kv_b projections and their two norms; then the embeddings, the final norm and
+    an untied head. Checks: Qwen2.5-0.5B 290, Llama-3.1-8B 291, Qwen3-30B-A3B 18,867 (their safetensors headers).
+    Vision towers are not counted."""
+    a = arch
+    ln = 2 if a.norm_type == "layernorm" else 1
+    if a.is_mla:
+        attn = (3 if a.q_lora_rank else 1) + 3 + 1
+    else:
+        attn = (1 if a.fused_qkv else 3) + 1 + ((1 if a.fused_qkv else 3) if a.attention_bias else 0)
+    attn += (1 if a.attention_out_bias else 0) + (2 if a.qk_norm else 0)
+    mlp_w = ((2 if a.fused_gate_up else 3) if a.gated_mlp else 2)
+    dense = attn + mlp_w * (2 if a.mlp_bias else 1) + a.norms_per_layer * ln
+    total = a.num_layers * dense
+    if a.is_moe:
+        moe = 1 + (1 if a.router_bias else 0) + a.num_experts * mlp_w + (mlp_w if a.num_shared_experts else 0)
+        moe += (mlp_w + 1) if a.shared_expert_intermediate_size else 0
+        total += (a.num_layers - a.num_dense_layers) * (attn + moe + a.norms_per_layer * ln - dense)
+    total += 1 + ln + (0 if a.tie_word_embeddings else 1)
+    total += (1 if a.position_embedding == "learned" else 0) + (ln if a.embedding_norm else 0)
+    return int(total)
 
 
 def kv_bytes_per_token(arch, dtype_bytes: float = 2.0) -> float:
