@@ -69,3 +69,18 @@ def test_qwen_readme_zero3_step_times():
     multi = [abs(e) for rid, e in errs.items() if "z3-" in rid]
     assert statistics.median(multi) < 0.35
     assert max(multi) < 0.55
+
+
+def test_multi_rank_gather_ops_by_hand():
+    """Llama-2-7B full: 7 weights gathered a pass, two gathers each a micro-batch, 3 more ops each on several ranks:
+    42 × 24 µs = 1.008 ms a layer; nothing on one rank. LoRA r 64 on q/k/v/o partitions A and B (64 × 4096 ≥ 10 ×
+    4096): 7 + 8 weights; r 8 keeps them whole: 7."""
+    from gpuplanner.core.methods import EAGER_FWD_OP_S
+    a = _arch("llama-2-7b")
+    assert Z.z3_gathered_layer(a, "hf", "hf", "full", 0, "attention") == pytest.approx(7.0)
+    assert Z.z3_gather_host_seconds_layer(a, "hf", "hf", "full", 0, "attention", 8.0) == pytest.approx(
+        42.0 * EAGER_FWD_OP_S)
+    assert Z.z3_gather_host_seconds_layer(a, "hf", "hf", "full", 0, "attention", 1.0) == 0.0
+    assert Z.z3_gathered_layer(a, "hf", "hf", "lora", 64, "attention") == pytest.approx(15.0)
+    assert Z.z3_gathered_layer(a, "hf", "hf", "lora", 8, "attention") == pytest.approx(7.0)
+    assert Z.z3_gather_host_seconds_layer(a, "fsdp", None, "full", 0, "attention", 8.0) == 0.0

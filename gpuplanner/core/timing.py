@@ -875,8 +875,9 @@ def time_layout(
     z3_host_mb = where(zero >= 3, _z3.z3_host_seconds_layer(
         m.arch, framework, tool, method, lora_rank, lora_targets, rec_whole) * (m.L / pp), 0.0)
     # and its gradient reduce-scatter path, bucket by bucket, in the backward (core/zero3.py)
-    z3_host_mb = z3_host_mb + where(zero >= 3, _z3.z3_rs_host_seconds_layer(
-        m.arch, framework, method, lora_rank, lora_targets, dp) * (m.L / pp), 0.0)
+    z3_host_mb = z3_host_mb + where(zero >= 3, (_z3.z3_rs_host_seconds_layer(
+        m.arch, framework, method, lora_rank, lora_targets, dp) + _z3.z3_gather_host_seconds_layer(
+        m.arch, framework, tool, method, lora_rank, lora_targets, dp)) * (m.L / pp), 0.0)
     host_mb = host_mb + z3_host_mb
     # Transformers' eager MoE block (core/hf_moe.py): a host sync per hit expert in each Python forward pass; the
     # backward's per-expert kernels join the host floor, the forward loop is serialised with the GPU (time_gpu)

@@ -217,3 +217,46 @@ def z3_rs_host_seconds_layer(a: ModelArch, framework: str, method: str, lora_ran
         return 0.0 * n_dp
     rs, tensors = z3_rs_ops_layer(a, framework, method, int(lora_rank), lora_targets)
     return (rs * Z3_RS_OPS_BUCKET + tensors * (Z3_RS_OPS_TENSOR + n_dp)) * EAGER_OP_S
+
+
+# ------------------------------------------------------------------ the all-gather itself, on more than one rank
+#: What a real all-gather adds per gathered weight to :data:`Z3_HOOK_OPS_FETCH` / :data:`Z3_HOOK_OPS_PARAM` on more
+#: than one rank (``partition_parameters.py`` v0.10.3 … v0.12.4, ``all_gather_coalesced``, the one-parameter path a
+#: hooked linear takes): the partition's ``.to(device)``, the buffer's ``narrow`` and the view's ``.to(device)``
+#: besides the counted buffer, launch and view (3). On one rank ``_no_gather_coalesced`` returns a
+#: ``NoGatherHandle`` instead (the partition's ``.to`` and ``.view``, and in ``wait`` a synchronisation of the
+#: gather stream, which holds no collective): as many ops as counted, so nothing is added there.
+Z3_GATHER_OPS_MULTI = 3.0
+
+
+@lru_cache(maxsize=256)
+def z3_gathered_layer(a: ModelArch, framework: str, tool: str | None, method: str, lora_rank: int,
+                      lora_targets: str) -> float:
+    """Weights one decoder layer gathers in one pass, averaged over the dense and MoE layers: every linear as stored
+    (each routed expert's), LoRA's A and B where they are partitioned, a z3-leaf MoE block as one gather."""
+    h = float(a.hidden_size)
+    thr = Z3_PERSIST_DEFAULT if framework == "deepspeed" else Z3_PERSIST_HF_PER_H * h
+    lora = method in ("lora", "qlora")
+    L = max(float(a.num_layers), 1.0)
+    n_ad = sum(float(l.count) * n for l, n in lora_linears(a, lora_targets)) / L if lora else 0.0
+    ad = 2.0 * n_ad if lora and lora_rank * h >= thr else 0.0
+    n_moe = float(a.num_moe_layers)
+    total = 0.0
+    for moe, share in ((False, L - n_moe), (True, n_moe)):
+        if share <= 0.0:
+            continue
+        att, mlp, _n = _linears(a, moe)
+        leaf = moe and tool in Z3_LEAF_MOE_TOOLS
+        total += share * (att + (1.0 if leaf else mlp) + ad)
+    return total / L
+
+
+def z3_gather_host_seconds_layer(a: ModelArch, framework: str, tool: str | None, method: str, lora_rank: int,
+                                 lora_targets: str, n_dp):
+    """Host seconds per decoder layer and micro-batch that ZeRO-3's all-gathers add on more than one rank: two
+    gathers of each weight (the forward, and the recompute forward or the backward), :data:`Z3_GATHER_OPS_MULTI`
+    ops each. ``n_dp`` may be an array; 0 on one rank and where ZeRO-3 is not DeepSpeed's."""
+    if framework not in Z3_ENGINES:
+        return 0.0 * n_dp
+    g = z3_gathered_layer(a, framework, tool, method, int(lora_rank), lora_targets)
+    return (n_dp > 1.0) * (2.0 * g * Z3_GATHER_OPS_MULTI * EAGER_FWD_OP_S)
