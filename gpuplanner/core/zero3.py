@@ -106,7 +106,7 @@ def _layer_ops(a: ModelArch, moe: bool, leaf: bool, n_ad: float, ad_part: float)
         mods = Z3_LAYER_MODULES + att + mlp + Z3_EXPERT_MODULES * n_exp
         fetch = (att + mlp) * fp
     mods += Z3_LORA_MODULES * n_ad
-    fetch += ad_part * n_ad * fp / 2.0  # lora_A and lora_B: one module and one parameter each
+    fetch += ad_part * n_ad * fp  # lora_A and lora_B: two hooked modules of one partitioned weight each
     return mods * Z3_HOOK_OPS_MODULE + fetch
 
 
