@@ -74,12 +74,15 @@ ROWS: list[Row] = [  # the MoE rows at the end: shown, not in the test's bound (
          "not fit an 80 GB card without it)", "FlashAttention-2, A100 SXM 80 GB in one node")),
     Row("swift-qwen1.5-moe-a2.7b-zero2", "ms-swift Megatron-SWIFT Benchmark table (MoE), Deepspeed-ZeRO2 6.02 s/it",
         {**_SWIFT_14B, "model": {"preset": "qwen1.5-moe-a2.7b"}}, 2, 2, 6.02, ("as the Qwen2.5-14B rows",),
-        not_modelled="Transformers' eager MoE block loops over the 60 experts in Python (a host sync per expert)"),
+        not_modelled="Transformers' eager expert loop (a host sync per expert, core/hf_moe.py) is modelled since "
+                     "issue 35 round 5 (-58% -> -36%); the rest (DeepSpeed ZeRO-2's per-tensor gradient hooks on "
+                     "the 4,320 expert weights, the loop's small-GEMM rates) is not"),
     Row("swift-qwen1.5-moe-a2.7b-zero3", "ms-swift Megatron-SWIFT Benchmark table (MoE), Deepspeed-ZeRO3 24.30 s/it",
         {**_SWIFT_14B, "model": {"preset": "qwen1.5-moe-a2.7b"}}, 3, 2, 24.30, ("as the Qwen2.5-14B rows",),
-        not_modelled="as ZeRO-2 (the eager expert loop); ZeRO-3's hooks, fetch and release on every expert module "
-                     "are modelled (core/zero3.py: 60 experts hooked one by one, no z3 leaf in ms-swift); routed "
-                     "experts also break the prefetch trace"),
+        not_modelled="as ZeRO-2 (the eager expert loop is modelled, core/hf_moe.py); ZeRO-3's hooks, fetch and "
+                     "release on every expert module, their gradient reduce-scatters (180 expert tensors a layer) "
+                     "and the multi-rank gather ops are modelled (core/zero3.py); routed experts also break the "
+                     "prefetch trace (not modelled)"),
 ]
 
 

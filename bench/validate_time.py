@@ -1130,11 +1130,13 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "the gathers hide under compute like FSDP's (the 2021 ZeRO-3 rows above predate that code and are entered "
         "with `overlap_param_gather: false`); (3) each fine-tuning tool's shipped DeepSpeed configs set "
         "`overlap_comm` (LLaMA-Factory false, TRL through Accelerate DeepSpeed's own default, Axolotl's ZeRO-3 "
-        "without prefetch: `overlap.DS_TOOL_OVERLAP`). The MoE rows are shown, not modelled: Transformers' eager MoE block loops over the experts with a host sync each (no sourced cost here). ZeRO-3's hooks on every expert module are modelled since round 4 (`core/zero3.py`), which takes the ZeRO-3 MoE row from −90% to −56%; what is left is about the ZeRO-2 row's gap (−58%), the eager expert loop.",
+        "without prefetch: `overlap.DS_TOOL_OVERLAP`). The MoE rows are shown, outside the bound. ZeRO-3's hooks on every expert module are modelled since round 4 (`core/zero3.py`: the ZeRO-3 MoE row −90% → −56%), and Transformers' eager expert loop with its host sync per expert since round 5 (`core/hf_moe.py`: ZeRO-2 −58% → −36%, ZeRO-3 −56% → −34%, with round 5's ZeRO-3 gradient path).",
         "",
         *deepspeed_sanity(),
         "",
         *(Path(__file__).parent / "data" / "zero3_hooks.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
+        *(Path(__file__).parent / "data" / "ftstep5.md").read_text(encoding="utf-8").splitlines()[1:],
         "",
         "### NeMo / Megatron-Bridge SFT and LoRA throughput (issue 35 round 4; not in the shared set)",
         "",

@@ -121,6 +121,7 @@ from . import megatron_fsdp as mfsdpmod
 from . import calibration
 from . import frameworks as _frameworks
 from . import zero3 as _z3
+from . import hf_moe as _hfmoe
 from .serving_facts import DECODE_MBU_HBM
 from .methods import EAGER_FWD_OP_S, EAGER_OP_S, SFT, MethodProfile, generation_seconds, method_profile
 from .methods import TRL_SERVER_SYNC_S_PER_TENSOR, param_tensors
@@ -886,7 +887,16 @@ def time_layout(
     # DeepSpeed ZeRO-3's Python hooks on every submodule, each pass (core/zero3.py): more host time per layer
     z3_host_mb = where(zero >= 3, _z3.z3_host_seconds_layer(
         m.arch, framework, tool, method, lora_rank, lora_targets, rec_whole) * (m.L / pp), 0.0)
+    # and its gradient reduce-scatter path, bucket by bucket, in the backward (core/zero3.py)
+    z3_host_mb = z3_host_mb + where(zero >= 3, (_z3.z3_rs_host_seconds_layer(
+        m.arch, framework, method, lora_rank, lora_targets, dp) + _z3.z3_gather_host_seconds_layer(
+        m.arch, framework, tool, method, lora_rank, lora_targets, dp)) * (m.L / pp), 0.0)
     host_mb = host_mb + z3_host_mb
+    # Transformers' eager MoE block (core/hf_moe.py): a host sync per hit expert in each Python forward pass; the
+    # backward's per-expert kernels join the host floor, the forward loop is serialised with the GPU (time_gpu)
+    hfmoe_loop_mb, hfmoe_bwd_mb = _hfmoe.loop_host_seconds(m, framework, tokens_mb, rec_whole, pp)
+    host_mb = host_mb + where(fused, 0.0, hfmoe_bwd_mb)
+    hfmoe_loop_mb = hfmoe_loop_mb + 0.0 * host_mb
     # MoE (routed experts): the grouped expert GEMMs' own size factor and the dispatch's memory passes
     exp_tp = expert_tp_of(framework, tp, expert_tp)
     lin_exp_tok, size_exp, moe_tok = _moe_terms(m, fwd, lin_tok, tokens_mb, ep, exp_tp, tp, pp, cp,
@@ -1124,7 +1134,7 @@ def time_layout(
     return {**off,
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
-        "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok, "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "z3_host_mb": z3_host_mb, "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok, "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "z3_host_mb": z3_host_mb, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "mem_tok_bytes": mem_tok_bytes,
@@ -1786,6 +1796,11 @@ def time_gpu(
     moe_host = moe_sync_exposure((lay["moe_host_exp_f"], lay["moe_host_rest_f"], lay["moe_host_b"]), t_mb, ep_mb,
                                  t_exp_mb, lay["fwd_share"], m.moe_frac, ops)
     t_mb = t_mb + moe_host
+    # Transformers' eager expert loop (core/hf_moe.py): serialised by its per-expert host syncs; the experts' own
+    # forward GEMMs run under it, the rest of its host time is added
+    t_exp_fwd = lin_exp / (gen_eff * lay["size_exp"]) / (peak * lay["fp8_gemm_scale"]) / mp * mbs * s
+    hf_moe = maximum(lay["hfmoe_loop_mb"] - t_exp_fwd * lay["hfmoe_fwd_share"], 0.0)
+    t_mb = t_mb + hf_moe
     # the LoRA adapter paths' memory traffic (part of t_mem_tok; named in the breakdown)
     lora_s = lay["lora_tok"] / mem_bw * mbs * s * m_acc
     # MoE token permute/unpermute and router passes (part of t_mem_tok; named in the breakdown)
@@ -1952,7 +1967,7 @@ def time_gpu(
     # named mechanisms inside the parts above (seconds per step; PART_PARENT says which part holds each)
     parts = {"lora_adapters": lora_s + 0.0 * step, "moe_dispatch": moe_s + 0.0 * step, "cp_merge": cp_merge_s + 0.0 * step,
              "launch_overhead": (launch_mb - z3_wait) * m_acc + 0.0 * step, "zero3_hooks": z3_wait * m_acc + 0.0 * step,
-             "moe_host_sync": moe_host * m_acc + 0.0 * step,
+             "moe_host_sync": moe_host * m_acc + 0.0 * step, "hf_moe_loop": hf_moe * m_acc + 0.0 * step,
              "moe_gemm_launch": moe_launch * m_acc + 0.0 * step, "rollout_wait_longest": wait_longest + 0.0 * step,
              "weight_refit": refit + 0.0 * step, "optimizer_offload": offload_s + 0.0 * step}
     tokens_step_gpu = lay["tokens_step_gpu"]  # tokens per step per GPU
@@ -2078,7 +2093,8 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: ``zero3_hooks``: the part of that wait due to DeepSpeed ZeRO-3's per-submodule hooks (core/zero3.py), inside compute.
 #: ``moe_host_sync``: Megatron's dropless MoE layers waiting for the host to issue their kernels after each layer's
 #: device-to-host sync (:func:`moe_host_seconds`), inside compute. ``moe_gemm_launch``: the fixed GPU cost of the
-#: grouped experts' per-expert GEMM launches (:data:`MOE_GEMM_LAUNCH_S`), inside compute.
+#: grouped experts' per-expert GEMM launches (:data:`MOE_GEMM_LAUNCH_S`), inside compute. ``hf_moe_loop``:
+#: Transformers' eager MoE block looping over the experts with a host sync each (core/hf_moe.py), inside compute.
 #: ``cp_comm``: the context-parallel exchange left exposed (torch's all-gather ring: :func:`_torch_cp_exposure`;
 #: Transformer Engine's ring: what the attention cannot cover), inside "other" (which the step's breakdown folds
 #: it into), so a long-context plan names it rather than calling it optimizer time. ``ep_comm``: the expert
@@ -2086,7 +2102,7 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: ``frac_ep_comm`` already do, so the Plans details and the CLI name the same parts).
 PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "launch_overhead": "compute",
                "zero3_hooks": "compute",
-               "moe_host_sync": "compute", "moe_gemm_launch": "compute",
+               "moe_host_sync": "compute", "moe_gemm_launch": "compute", "hf_moe_loop": "compute",
                "cp_merge": "compute", "cp_comm": "other", "ep_comm": "other",
                "rollout_wait_longest": "generation", "weight_refit": "generation", "optimizer_offload": "other"}
 #: What the views call each named part (translatable: context "Timing"; the CLI, the Plans details and the PDF
@@ -2098,6 +2114,7 @@ PART_LABELS = {
     "moe_dispatch": QT_TRANSLATE_NOOP("Timing", "MoE token permute and router"),
     "moe_host_sync": QT_TRANSLATE_NOOP("Timing", "MoE layers waiting for the host (dispatcher sync)"),
     "moe_gemm_launch": QT_TRANSLATE_NOOP("Timing", "MoE expert GEMM launches (one per expert)"),
+    "hf_moe_loop": QT_TRANSLATE_NOOP("Timing", "MoE expert loop in Python (a host sync per expert)"),
     "cp_merge": QT_TRANSLATE_NOOP("Timing", "context parallel: merging the ring's partial attention"),
     "rollout_wait_longest": QT_TRANSLATE_NOOP("Timing", "rollouts: waiting for the longest completion"),
     "weight_refit": QT_TRANSLATE_NOOP("Timing", "rollouts: loading the new weights into the inference engine"),

@@ -58,7 +58,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .architecture import ModelArch
-from .methods import EAGER_FWD_OP_S
+from .methods import EAGER_FWD_OP_S, EAGER_OP_S
 from .params import _fuse, lora_linears, mlp_linears
 
 Z3_HOOK_OPS_MODULE = 5.0
@@ -106,7 +106,7 @@ def _layer_ops(a: ModelArch, moe: bool, leaf: bool, n_ad: float, ad_part: float)
         mods = Z3_LAYER_MODULES + att + mlp + Z3_EXPERT_MODULES * n_exp
         fetch = (att + mlp) * fp
     mods += Z3_LORA_MODULES * n_ad
-    fetch += ad_part * n_ad * fp / 2.0  # lora_A and lora_B: one module and one parameter each
+    fetch += ad_part * n_ad * fp  # lora_A and lora_B: two hooked modules of one partitioned weight each
     return mods * Z3_HOOK_OPS_MODULE + fetch
 
 
@@ -142,3 +142,121 @@ def z3_host_seconds_layer(a: ModelArch, framework: str, tool: str | None, method
         return 0.0 * rec_whole
     per_pass, grads = z3_ops_layer(a, framework, tool, method, int(lora_rank), lora_targets)
     return (per_pass * (2.0 + rec_whole) + grads) * EAGER_FWD_OP_S
+
+
+# ------------------------------------------------------------------ gradient reduce-scatter, bucket by bucket
+#: ZeRO-3's gradient path in the backward, host ops (``deepspeed/runtime/zero/stage3.py`` at v0.10.3 … v0.12.4,
+#: ``__reduce_and_partition_ipg_grads`` → ``__avg_scatter_grads`` → ``runtime/comm/coalesced_collectives.py``
+#: ``reduce_scatter_coalesced`` → ``partition_grads``), each at :data:`methods.EAGER_OP_S` (one aten op or CUDA
+#: call from Python with its bookkeeping, as ``timing.ds_list_collectives`` prices DeepSpeed's per-rank loop):
+#:
+#: * per reduce-scatter (:data:`Z3_RS_OPS_BUCKET`, 7): the query of the oldest reduce event, the switch to the
+#:   reduction stream, the flat buffer (a view, or ``torch.cat`` of several gradients), the pre-division
+#:   (``div_``), ``torch.chunk`` into the ranks' parts, the collective's launch, and the new event's record;
+#: * per gradient tensor in the bucket (:data:`Z3_RS_OPS_TENSOR`, 8, plus one per data-parallel rank): the stream
+#:   wait in ``__add_grad_to_ipg_bucket``, the flat ``view``, one slice per rank (``reduce_scatter_coalesced``
+#:   cuts every gradient into ``world_size`` parts), the output ``narrow``, ``partition_grads``' ``narrow`` of the
+#:   partition buffer, the copy into it (or, after the first micro-batch, ``add_`` of the cast and viewed part: 3)
+#:   and ``record_stream`` (the gradient's release is :data:`Z3_GRAD_OPS_PARAM`'s).
+#:
+#: A new reduce-scatter starts when the next gradient would overflow ``reduce_bucket_size`` elements: DeepSpeed's
+#: default 5e8 (``zero/config.py``), ``hidden_size²`` under the Hugging Face integration's ``auto``
+#: (transformers ``integrations/deepspeed.py``, ``trainer_config_finalize``). So under ``auto`` each weight matrix of
+#: ``h²`` or more is reduced on its own, and the small tensors between them (norms, biases) in their own buckets.
+Z3_RS_OPS_BUCKET = 7.0
+Z3_RS_OPS_TENSOR = 8.0
+Z3_REDUCE_BUCKET_DEFAULT, Z3_REDUCE_BUCKET_HF_PER_H2 = 5e8, 1.0
+
+
+def _trainable_tensors(a: ModelArch, moe: bool, lora: bool, lora_rank: int, lora_targets: str) -> list:
+    """``(elements, count)`` of one layer's trainable tensors: LoRA's A and B per adapted linear; else every
+    weight matrix as the checkpoint stores it, the attention biases and the two norms."""
+    L = max(float(a.num_layers), 1.0)
+    if lora:
+        out = []
+        for l, n in lora_linears(a, lora_targets):
+            out += [(float(lora_rank * l.fan_in), float(l.count) * n / L),
+                    (float(lora_rank * l.fan_out), float(l.count) * n / L)]
+        return out
+    att = [l for l, _n in lora_linears(a, "attention")]
+    lins = mlp_linears(a, moe)
+    if a.fused_gate_up:
+        lins = _fuse(lins, ("gate_proj", "up_proj"), "gate_up_proj")
+    out = [(float(l.weight_each), float(l.count)) for l in att + lins]
+    out += [(float(l.fan_out), float(l.count)) for l in att + lins if l.bias]
+    return out + [(float(a.hidden_size), 2.0)]
+
+
+@lru_cache(maxsize=256)
+def z3_rs_ops_layer(a: ModelArch, framework: str, method: str, lora_rank: int, lora_targets: str) -> tuple:
+    """``(reduce-scatters, gradient tensors)`` per decoder layer and backward, averaged over the dense and MoE layers
+    (the note above :data:`Z3_RS_OPS_BUCKET`): tensors of ``reduce_bucket_size`` or more are reduced alone; the
+    smaller ones fill buckets, and between two large ones (a norm, the attention biases) start one of their own."""
+    bucket = (Z3_REDUCE_BUCKET_DEFAULT if framework == "deepspeed"
+              else Z3_REDUCE_BUCKET_HF_PER_H2 * float(a.hidden_size) ** 2)
+    L = max(float(a.num_layers), 1.0)
+    n_moe = float(a.num_moe_layers)
+    rs = tensors = 0.0
+    for moe, share in ((False, L - n_moe), (True, n_moe)):
+        if share <= 0.0:
+            continue
+        tt = _trainable_tensors(a, moe, method in ("lora", "qlora"), lora_rank, lora_targets)
+        big = sum(c for e, c in tt if e >= bucket)
+        small_el = sum(e * c for e, c in tt if e < bucket)
+        n_small = sum(c for e, c in tt if e < bucket)
+        runs = max(small_el / bucket, min(2.0, n_small)) if big > 0 else small_el / bucket
+        rs += share * (big + runs)
+        tensors += share * sum(c for _e, c in tt)
+    return rs / L, tensors / L
+
+
+def z3_rs_host_seconds_layer(a: ModelArch, framework: str, method: str, lora_rank: int, lora_targets: str, n_dp):
+    """Host seconds of ZeRO-3's gradient reduce-scatter path per decoder layer and micro-batch (its backward);
+    ``n_dp`` (the data-parallel ranks) may be an array. 0 where the engine's ZeRO-3 is not DeepSpeed's."""
+    if framework not in Z3_ENGINES:
+        return 0.0 * n_dp
+    rs, tensors = z3_rs_ops_layer(a, framework, method, int(lora_rank), lora_targets)
+    return (rs * Z3_RS_OPS_BUCKET + tensors * (Z3_RS_OPS_TENSOR + n_dp)) * EAGER_OP_S
+
+
+# ------------------------------------------------------------------ the all-gather itself, on more than one rank
+#: What a real all-gather adds per gathered weight to :data:`Z3_HOOK_OPS_FETCH` / :data:`Z3_HOOK_OPS_PARAM` on more
+#: than one rank (``partition_parameters.py`` v0.10.3 … v0.12.4, ``all_gather_coalesced``, the one-parameter path a
+#: hooked linear takes): the partition's ``.to(device)``, the buffer's ``narrow`` and the view's ``.to(device)``
+#: besides the counted buffer, launch and view (3). On one rank ``_no_gather_coalesced`` returns a
+#: ``NoGatherHandle`` instead (the partition's ``.to`` and ``.view``, and in ``wait`` a synchronisation of the
+#: gather stream, which holds no collective): as many ops as counted, so nothing is added there.
+Z3_GATHER_OPS_MULTI = 3.0
+
+
+@lru_cache(maxsize=256)
+def z3_gathered_layer(a: ModelArch, framework: str, tool: str | None, method: str, lora_rank: int,
+                      lora_targets: str) -> float:
+    """Weights one decoder layer gathers in one pass, averaged over the dense and MoE layers: every linear as stored
+    (each routed expert's), LoRA's A and B where they are partitioned, a z3-leaf MoE block as one gather."""
+    h = float(a.hidden_size)
+    thr = Z3_PERSIST_DEFAULT if framework == "deepspeed" else Z3_PERSIST_HF_PER_H * h
+    lora = method in ("lora", "qlora")
+    L = max(float(a.num_layers), 1.0)
+    n_ad = sum(float(l.count) * n for l, n in lora_linears(a, lora_targets)) / L if lora else 0.0
+    ad = 2.0 * n_ad if lora and lora_rank * h >= thr else 0.0
+    n_moe = float(a.num_moe_layers)
+    total = 0.0
+    for moe, share in ((False, L - n_moe), (True, n_moe)):
+        if share <= 0.0:
+            continue
+        att, mlp, _n = _linears(a, moe)
+        leaf = moe and tool in Z3_LEAF_MOE_TOOLS
+        total += share * (att + (1.0 if leaf else mlp) + ad)
+    return total / L
+
+
+def z3_gather_host_seconds_layer(a: ModelArch, framework: str, tool: str | None, method: str, lora_rank: int,
+                                 lora_targets: str, n_dp):
+    """Host seconds per decoder layer and micro-batch that ZeRO-3's all-gathers add on more than one rank: two
+    gathers of each weight (the forward, and the recompute forward or the backward), :data:`Z3_GATHER_OPS_MULTI`
+    ops each. ``n_dp`` may be an array; 0 on one rank and where ZeRO-3 is not DeepSpeed's."""
+    if framework not in Z3_ENGINES:
+        return 0.0 * n_dp
+    g = z3_gathered_layer(a, framework, tool, method, int(lora_rank), lora_targets)
+    return (n_dp > 1.0) * (2.0 * g * Z3_GATHER_OPS_MULTI * EAGER_FWD_OP_S)

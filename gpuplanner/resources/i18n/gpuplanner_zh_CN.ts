@@ -8079,6 +8079,10 @@
         <source>DeepSpeed ZeRO-3 hooks on every submodule (host)</source>
         <translation>DeepSpeed ZeRO-3 逐子模块钩子（主机端）</translation>
     </message>
+    <message>
+        <source>MoE expert loop in Python (a host sync per expert)</source>
+        <translation>MoE 专家的 Python 循环（每个专家一次主机同步）</translation>
+    </message>
 </context>
 <context>
     <name>Topology</name>
