@@ -413,6 +413,55 @@ def sdpa_case(backend: str, b: int, heads: int, kv_heads: int, seq: int, d: int)
     return {"fwd_s": tf, "fwd_tflops": fl / tf / 1e12, "fwd_bwd_s": tfb, "fwd_bwd_tflops": 3.5 * fl / tfb / 1e12}
 
 
+def probe_case(name: str, mode: str, gc: str, seq: int = 512, mb: int = 1) -> dict:
+    """Kernel launches and host-bound time of one real model's forward, forward+backward and whole step (clip and
+    AdamW included) at a short context; ``gc`` none / nonreentrant / reentrant."""
+    model = make_model(name, mode, "all-linear")
+    lora = mode == "lora"
+    if gc != "none":
+        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": gc == "reentrant"})
+        if lora:
+            model.enable_input_require_grads()
+    params = [p for p in model.parameters() if p.requires_grad]
+    opt = torch.optim.AdamW(params, lr=1e-5, **({"fused": True} if DEV == "cuda" else {}))
+    if ARGS.tiny:
+        seq = min(seq, 64)
+    ids = torch.randint(0, model.config.vocab_size, (mb, seq), device=DEV)
+
+    def fwd():
+        with torch.autocast(DEV, dtype=torch.bfloat16):
+            return model(input_ids=ids, labels=ids).loss
+
+    def fb():
+        fwd().backward()
+
+    def step():
+        fb()
+        torch.nn.utils.clip_grad_norm_(params, 1.0)
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+
+    for _ in range(3):
+        step()
+    out = {}
+    for tag, fn in (("fwd", fwd), ("fb", fb), ("step", step)):
+        ts = []
+        for _ in range(3 if ARGS.tiny else 8):
+            sync()
+            t = time.perf_counter()
+            fn()
+            if tag == "fb":
+                opt.zero_grad(set_to_none=True)
+            sync()
+            ts.append(time.perf_counter() - t)
+        out[f"{tag}_s"] = statistics.median(ts)
+        out[f"{tag}_min_s"] = min(ts)
+        out[f"{tag}_launches"] = count_kernels(fn)["launches"]
+        opt.zero_grad(set_to_none=True)
+    out["layers"] = model.config.num_hidden_layers
+    return out
+
+
 # ---------------------------------------------------------------------------------------------------- main
 
 GEMMS = [  # (M tokens, N out, K in)
@@ -494,6 +543,17 @@ def main() -> None:
         for name in ("qwen2.5-0.5b", "qwen2.5-1.5b"):
             train_group(name, "mixed", [(512, 1, False), (2048, 1, True)], fused=False, label="foreach")
         train_group("qwen2.5-1.5b", "bf16", [(512, 4, True), (2048, 1, True), (2048, 4, False)])
+    if want("probe"):
+        run_case("launch", {"case": "elementwise_loop"}, launch_loop)
+        for name, mode, gc in (("qwen2.5-1.5b", "mixed", "none"), ("qwen2.5-1.5b", "bf16", "none"),
+                               ("qwen2.5-1.5b", "lora", "none"), ("qwen2.5-1.5b", "mixed", "nonreentrant"),
+                               ("qwen2.5-1.5b", "mixed", "reentrant"), ("qwen2.5-1.5b", "lora", "reentrant"),
+                               ("qwen2.5-1.5b", "lora", "nonreentrant"), ("qwen2.5-0.5b", "mixed", "none"),
+                               ("qwen2.5-0.5b", "lora", "none"), ("qwen2.5-1.5b", "mixed", "none")):
+            run_case("probe", {"model": name, "mode": mode, "gc": gc, "seq": 512, "mb": 1},
+                     lambda: probe_case(name, mode, gc))
+        for lora, gc in ((False, False), (True, False)):
+            run_case("launch", {"case": "tiny_llama_stack", "lora": lora, "gc": gc}, lambda: tiny_stack(lora, gc))
     emit({"kind": "done", "elapsed_s": time.time() - T0})
 
 
