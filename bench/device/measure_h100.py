@@ -191,8 +191,8 @@ def tiny_stack(lora: bool, gc: bool) -> dict:
     for _ in range(n):
         t = time.perf_counter(); fwd(); sync(); ts_f.append(time.perf_counter() - t)
         t = time.perf_counter(); step(); sync(); ts_s.append(time.perf_counter() - t)
-    kf = count_kernels(fwd)
-    ks = count_kernels(step)
+    kf = count_kernels(fwd) if not ARGS.no_profile else {"launches": 0, "device_events": 0}
+    ks = count_kernels(step) if not ARGS.no_profile else {"launches": 0, "device_events": 0}
     L = MODELS["tiny-llama"]["num_hidden_layers"]
     return {"layers": L, "fwd_s": statistics.median(ts_f), "fwd_bwd_s": statistics.median(ts_s),
             "fwd_launches": kf["launches"], "fwd_bwd_launches": ks["launches"],
@@ -280,6 +280,8 @@ def set_gc(model, gc: bool, lora: bool) -> None:
 
 def train_steps(model, opt, seq: int, mb: int, n_warm=2, n_time=5) -> dict:
     vocab = model.config.vocab_size if hasattr(model, "config") else 256
+    if "short" in ARGS.only:
+        n_time = 10
     if ARGS.tiny:
         seq = min(seq, 64)
         n_warm, n_time = 1, 2
@@ -503,6 +505,8 @@ def main() -> None:
     ap.add_argument("--out", required=True)
     ap.add_argument("--budget", type=float, default=330.0)
     ap.add_argument("--tiny", action="store_true")
+    ap.add_argument("--no-profile", action="store_true", help="never start torch.profiler (its CUPTI hooks may "
+                    "stay and slow later launches)")
     ap.add_argument("--only", default="", help="comma list of families: launch,gemm,full,lora,trainer")
     ARGS = ap.parse_args()
     os.makedirs(ARGS.out, exist_ok=True)
@@ -553,6 +557,13 @@ def main() -> None:
             run_case("probe", {"model": name, "mode": mode, "gc": gc, "seq": 512, "mb": 1},
                      lambda: probe_case(name, mode, gc))
         for lora, gc in ((False, False), (True, False)):
+            run_case("launch", {"case": "tiny_llama_stack", "lora": lora, "gc": gc}, lambda: tiny_stack(lora, gc))
+    if want("short"):  # the host-bound rows again, in a process that never profiles (--no-profile)
+        run_case("launch", {"case": "elementwise_loop"}, launch_loop)
+        for name in models:
+            train_group(name, "mixed", [(512, 1, False), (512, 1, True), (2048, 4, True)], label="short")
+            train_group(name, "lora", [(512, 1, False), (512, 1, True)], label="short")
+        for lora, gc in ((False, False), (True, False), (False, True)):
             run_case("launch", {"case": "tiny_llama_stack", "lora": lora, "gc": gc}, lambda: tiny_stack(lora, gc))
     emit({"kind": "done", "elapsed_s": time.time() - T0})
 
