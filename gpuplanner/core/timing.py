@@ -881,6 +881,12 @@ def time_layout(
         ew_bytes = where(kbit_on, ew_bytes + kbit_ew + kbit_cast, ew_bytes)
     # host-side issue time of one micro-batch in eager PyTorch (EAGER_OPS_*): a floor under its GPU time
     ops_fwd, ops_bwd = _eager_ops_layer(m, method, lora_targets, lora_dropout, peft_autocast, where, m_acc, kbit_on)
+    # the HF Trainer's autocast over fp32 parameters (full fine-tuning, no ZeRO; memory.memory_arrays' ``hf``): one cast
+    # per linear weight and bias each way (EAGER_OPS_AUTOCAST_PARAM)
+    full_autocast = ((framework == "hf") & (precision in ("bf16", "fp16")) & bool(master_weights) & (zero == 0)
+                     if method in ("full", "pretrain") else False)
+    param_casts = where(full_autocast, EAGER_OPS_AUTOCAST_PARAM * autocast_param_tensors(m), 0.0)
+    ops_fwd, ops_bwd = ops_fwd + param_casts, ops_bwd + param_casts
     # the forwards' kernels come from Python (EAGER_FWD_OP_S each), the backward's from autograd's C++ engine
     host_mb = where(fused, 0.0, (ops_fwd * (1.0 + rec_whole + rec_op) * EAGER_FWD_OP_S + ops_bwd * EAGER_OP_S)
                     * (m.L / pp))
@@ -1165,6 +1171,26 @@ def time_layout(
         "opt_bytes": opt_params * (OPT_BYTES.get(optimizer, 30.0) + clip), "fp8_w_bytes": fp8_w_bytes,
         "deq_bytes": deq_bytes, "tokens_step_gpu": tokens_step_gpu, "tokens_per_step": tokens_step_gpu * n_gpus,
     }
+
+
+#: Autocast over fp32 parameters (the HF Trainer's ``bf16=True`` on a model loaded in fp32, memory.py ``hf``): each
+#: linear's fp32 weight and bias is cast to 16 bits by ``at::autocast`` in every forward (the cast cache lives for one
+#: autocast region) and the gradient is cast back to fp32 in the backward (``ToCopyBackward0``): one kernel each way
+#: per parameter tensor (:func:`autocast_param_tensors`). Measured with torch.profiler on one H100
+#: (bench/validate_h100_measured.py, transformers 5.17 Qwen2.5-1.5B at 512 tokens): fp32 weights launch 13 more
+#: forward and 19 more backward kernels per layer than bf16 weights; the count here is the 10 parameter casts.
+EAGER_OPS_AUTOCAST_PARAM = 1.0
+
+
+def autocast_param_tensors(m: ModelFacts) -> float:
+    """Parameter tensors of a decoder layer's linears that autocast casts: every linear's weight (the all-linear LoRA
+    targets' count, fused matrices once) plus the q/k/v biases (``attention_bias``; one when q/k/v are fused) and
+    the MLP's biases (``mlp_bias``)."""
+    a = m.arch
+    n_lin = F.lora_targets_per_layer(a, "all_linear")
+    qkv_b = (1.0 if a.fused_qkv else 3.0) if a.attention_bias else 0.0
+    mlp_b = (2.0 if a.fused_gate_up else 3.0) if a.mlp_bias else 0.0
+    return n_lin + qkv_b + mlp_b
 
 
 def _eager_ops_layer(m: ModelFacts, method: str, lora_targets: str, lora_dropout: float, peft_autocast, where,
