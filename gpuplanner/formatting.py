@@ -121,6 +121,18 @@ def format_span(lo: float, hi: float, decimals: int = 1, lang: str | None = None
     return a, b
 
 
+def format_range(lo: str, hi: str) -> str:
+    """Two ends of a range already formatted, as one text: ``lo–hi``, or one number when both ends print the same
+    (a whole server leased for a month costs the same at both ends of the band: ``¥69,500``, never
+    ``¥69,500–¥69,500``). The en dash joins a range in both languages."""
+    return lo if lo == hi else f"{lo}–{hi}"
+
+
+def format_money_range(lo: float, hi: float, currency: str = "CNY", lang: str | None = None) -> str:
+    """A range of money (:func:`format_money` at each end), one number when both ends print the same."""
+    return format_range(format_money(lo, currency, lang), format_money(hi, currency, lang))
+
+
 def format_percent(fraction: float, decimals: int = 0, lang: str | None = None) -> str:
     """``0.423`` → ``42%`` (no space before % in either locale, CLDR percent pattern ``#,##0%``)."""
     return format_number(float(fraction) * 100.0, decimals, lang) + "%"

@@ -72,6 +72,8 @@ def test_the_search_and_evaluate_give_one_price_per_plan():
         ev = p.evaluation
         want = "SMM market report" if p.nodes > 1 else "AutoDL"
         assert ev.price.provider == want, (p.num_gpus, ev.price.provider)
+        dates = [m.params["date"] for m in p.warnings if "date" in m.params]
+        assert dates == [ev.price.source_date]  # "Uses the default price for … (date)": the offer that billed it
         again = evaluate(ev.scenario)
         assert np.isclose(again.cost, p.cost, rtol=1e-9) and again.rental_mode == ev.rental_mode
 

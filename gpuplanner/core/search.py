@@ -2419,9 +2419,10 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
                                                      "Transformer Engine or Apex): ask the vendor for an image with "
                                                      "MindSpeed matching your Megatron version."),
                          {"gpu": gpu.name, "fw": FRAMEWORKS[p.framework].name}))
-    if ctx.price.is_default:
+    price = p.evaluation.price or ctx.price  # the offer that billed this plan (PriceTable.for_nodes)
+    if price.is_default:
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Uses the default price for {gpu} ({date}): enter your quote."),
-                     {"gpu": gpu.name, "date": ctx.price.source_date}))
+                     {"gpu": gpu.name, "date": price.source_date}))
     return w
 
 

@@ -21,7 +21,7 @@ How (qt-app-engineering notes §C2, §C3, pitfalls 2, 7, 8):
 from __future__ import annotations
 
 from gpuplanner.formatting import (
-    format_count, format_flops, format_number, format_span, format_percent, format_sig, gpu_display_name,
+    format_count, format_flops, format_number, format_range, format_span, format_percent, format_sig, gpu_display_name,
 )
 
 import html
@@ -819,8 +819,8 @@ def _html_plan(data: ReportData) -> str:
         lo_s, hi_s = format_span(lo, hi, 1 if hi < 100 else 0)
         rng = translate("Report", "Likely range: {lo}–{hi} calendar days").format(lo=lo_s, hi=hi_s)
         if p.cost_band is not None:
-            rng += translate("Report", ", {lo}–{hi}").format(lo=fmt_money(p.cost_band[0], cur),
-                                                           hi=fmt_money(p.cost_band[1], cur))
+            rng += translate("Report", ", {cost}").format(cost=format_range(fmt_money(p.cost_band[0], cur),
+                                                                          fmt_money(p.cost_band[1], cur)))
         what = translate("Report", "The range is the 10th to 90th percentile of the model's error on {n} published "
                                    "{family} training runs ({date}): 80% of those runs took "
                                    "between its low and high end of what the model predicted. An untuned run, slow "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from gpuplanner.formatting import format_compact, format_number, format_percent, format_sig, format_span, gpu_display_name
+from gpuplanner.formatting import format_compact, format_number, format_range, format_percent, format_sig, format_span, gpu_display_name
 from gpuplanner.formatting import plural_s
 
 import html
@@ -662,8 +662,8 @@ class PlansPage(BasePage):
             lo, hi = ev.calendar_days_band
             rng = self.tr("{0}–{1} calendar days").format(*format_span(lo, hi, 1))
             if ev.cost_band is not None:
-                rng += " · " + self.tr("{0}–{1} {2}").format(format_number(ev.cost_band[0], 0), format_number(ev.cost_band[1], 0),
-                                                             ev.currency)
+                rng += " · " + self.tr("{0} {1}").format(format_range(format_number(ev.cost_band[0], 0),
+                                                                      format_number(ev.cost_band[1], 0)), ev.currency)
             rows.append("<p><b>" + tr("Likely range") + "</b>: " + esc(rng) + "<br/><span style='color:#555'>"
                         + esc(self.tr("p10–p90 of the model's error on {0} published {1} runs: {2}").format(
                             ev.band["rows"], _framework_display(ev.band["family"]), QCoreApplication.translate("Evaluation", ev.band["meaning"])))
