@@ -827,19 +827,19 @@ def _build_sentence(b: BuildInputs, verdict: str, H: float, rent_total: float, b
     servers = {"n": b.machines, "g": b.gpus_per_machine}
     if verdict == "unknown":
         sentence = Msg(CTX, QT_TRANSLATE_NOOP(
-            "Cost", "No purchase price is known for {n} × {g}-GPU server(s): enter one on the Hardware page "
+            "Cost", "No purchase price is known for {n} server(s) with {g} GPU(s) each: enter one on the Hardware page "
                     "to compare building with renting (renting costs {rent:,.0f} {cur})."),
             {**servers, "rent": rent_total, "cur": cur})
     else:
         if single_job:
             head = Msg(CTX, QT_TRANSLATE_NOOP(
                 "Cost", "For this job alone ({days:.1f} days) renting costs {rent:,.0f} {cur}; buying and running "
-                        "{n} × {g}-GPU server(s) for it costs {build:,.0f} {cur}."),
+                        "{n} server(s) with {g} GPU(s) each for it costs {build:,.0f} {cur}."),
                 {**servers, "days": days, "rent": rent_total, "build": build_total, "cur": cur})
         else:
             head = Msg(CTX, QT_TRANSLATE_NOOP(
                 "Cost", "Over {months:.1f} months ({jobs} job(s) like this) renting costs {rent:,.0f} {cur}; buying and "
-                        "running {n} × {g}-GPU server(s) costs {build:,.0f} {cur}."),
+                        "running {n} server(s) with {g} GPU(s) each costs {build:,.0f} {cur}."),
                 {**servers, "months": H, "jobs": jobs, "rent": rent_total, "build": build_total, "cur": cur})
         if verdict == "build":
             tail = (Msg(CTX, QT_TRANSLATE_NOOP("Cost", "Build: the purchase pays for itself after {be:.1f} months."),
