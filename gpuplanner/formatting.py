@@ -299,6 +299,15 @@ def format_compact(value: float, digits: int = 3) -> str:
     return _sig(rounded, d) if abs(rounded) >= 1e-6 else format_power(rounded, d)
 
 
+def format_tokens(value: float, lang: str | None = None, digits: int = 3) -> str:
+    """A number of tokens the way each language counts it: English the trade's short form (``2B``, ``524K``,
+    :func:`format_compact`), Chinese 万/亿 (``20 亿``, ``52.4 万``, :func:`format_large`): a Chinese reader counts
+    in 万 and 亿, not in thousands and millions. The word "tokens" is the caller's template's."""
+    if normalize_lang(lang) == ZH:
+        return format_large(value, "", ZH, digits)
+    return format_compact(value, digits)
+
+
 def format_axis(value: float, lang: str | None = None) -> str:
     """A compact axis tick: ``950``, ``1,500``, ``20K``/``2 万``, ``3M``/``300 万``, ``0.2`` — never ``1e+06``."""
     lang = normalize_lang(lang)

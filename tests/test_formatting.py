@@ -158,3 +158,28 @@ def test_the_cli_prints_a_flat_cost_range_once(tmp_path, capsys):
         out = capsys.readouterr().out
         line = next(x for x in out.splitlines() if "p10" in x)
         assert "¥69,500" in line and "¥69,500–" not in line, line
+
+
+def test_tokens_count_in_wan_and_yi_in_chinese():
+    from gpuplanner.formatting import format_tokens
+
+    assert format_tokens(1.2e8, "zh_CN") == "1.2 亿" and format_tokens(1.2e8, "en") == "120M"
+    assert format_tokens(2e9, "zh_CN") == "20 亿" and format_tokens(2e9, "en") == "2B"
+    assert format_tokens(524_288, "zh_CN") == "52.4 万" and format_tokens(524_288, "en") == "524K"
+    assert format_tokens(1.5e13, "zh_CN") == "15 万亿"
+    assert format_tokens(4_096, "zh_CN") == "4,096"
+
+
+def test_the_reports_data_line_counts_tokens_in_the_language():
+    from PySide6.QtCore import QLocale
+
+    from gpuplanner.report.content import fmt_tokens
+
+    old = QLocale()
+    try:
+        QLocale.setDefault(QLocale(QLocale.Language.Chinese, QLocale.Country.China))
+        assert fmt_tokens(2e9) == "20 亿"
+        QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
+        assert fmt_tokens(2e9) == "2B"
+    finally:
+        QLocale.setDefault(old)

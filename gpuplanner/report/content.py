@@ -14,7 +14,7 @@ by the ``fmt_*`` helpers below, which the renderer and the tests share.
 
 from __future__ import annotations
 
-from gpuplanner.formatting import format_compact, format_money, format_number, format_percent, format_sig
+from gpuplanner.formatting import format_compact, format_tokens, format_money, format_number, format_percent, format_sig
 
 import math
 import re
@@ -75,6 +75,11 @@ def fmt_pct(frac: float | None) -> str:
 
 def fmt_count(n: float | None) -> str:
     return "—" if n is None else format_compact(n)
+
+
+def fmt_tokens(n: float | None) -> str:
+    """A number of tokens in the report's language (formatting.format_tokens: 万/亿 in Chinese)."""
+    return "—" if n is None else format_tokens(n)
 
 
 def fmt_bytes(n: float | None) -> str:

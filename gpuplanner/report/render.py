@@ -43,7 +43,7 @@ from ..core.i18n import QT_TRANSLATE_NOOP
 from . import charts
 from .charts import Axis, Chart
 from .content import (
-    PlanInfo, ReportData, Text, fmt_bytes, fmt_count, fmt_days, fmt_gib, fmt_money, fmt_pct, fmt_price,
+    PlanInfo, ReportData, Text, fmt_bytes, fmt_count, fmt_tokens, fmt_days, fmt_gib, fmt_money, fmt_pct, fmt_price,
 )
 from gpuplanner.formatting import format_list, plural_s
 
@@ -773,7 +773,7 @@ def _html_task(data: ReportData) -> str:
         (translate("Report", "Scale tier"), translate("Report", "~{tier}").format(tier=t.tier)),
         (translate("Report", "Training"), setup),
         (translate("Report", "Batch"), batch),
-        (translate("Report", "Data"), translate("Report", "{tokens} tokens").format(tokens=fmt_count(t.tokens))),
+        (translate("Report", "Data"), translate("Report", "{tokens} tokens").format(tokens=fmt_tokens(t.tokens))),
         (translate("Report", "Compute"), compute),
         (translate("Report", "Deadline"), deadline),
         (translate("Report", "Budget"), budget),
@@ -1065,7 +1065,7 @@ def _html_project(data: ReportData, charts: dict) -> str:
                                                                                    h=format_number(d["core_hours"], 0))
         elif d.get("what") == "training":
             extra = translate("Report", "{model}, {tokens} tokens, {days} days").format(
-                model=d["model"], tokens=fmt_count(d["tokens"]), days=fmt_days(d["days"]))
+                model=d["model"], tokens=fmt_tokens(d["tokens"]), days=fmt_days(d["days"]))
         else:
             extra = ""
         rows.append([f"<b>{_e(ph.name)}</b><br/><span class='small'>{_e(_kind_name(ph.kind))}</span>",
