@@ -597,10 +597,6 @@
         <translation>{lo}–{hi} 个日历天</translation>
     </message>
     <message>
-        <source>{days}, {lo}–{hi}</source>
-        <translation>{days}，{lo}–{hi}</translation>
-    </message>
-    <message>
         <source>likely range</source>
         <translation>可能区间</translation>
     </message>
@@ -819,6 +815,10 @@
     <message>
         <source>cost ({currency})</source>
         <translation>费用（{currency}）</translation>
+    </message>
+    <message>
+        <source>{days}, {cost}</source>
+        <translation>{days}，{cost}</translation>
     </message>
     <message>
         <source>rental mode</source>
@@ -2834,6 +2834,10 @@
         <translation>{0} × {1} · MFU {2}</translation>
     </message>
     <message>
+        <source>, {0}</source>
+        <translation>，{0}</translation>
+    </message>
+    <message>
         <source>rollout generation: {0} of each step</source>
         <translation>采样生成：占每步的 {0}</translation>
     </message>
@@ -2856,10 +2860,6 @@
     <message>
         <source>{0} ({1})</source>
         <translation>{0}（{1}）</translation>
-    </message>
-    <message>
-        <source>, {0}–{1}</source>
-        <translation>，{0}–{1}</translation>
     </message>
     <message>
         <source>Searching for plans…</source>
@@ -4867,10 +4867,6 @@
         <translation>{0}–{1} 个日历天</translation>
     </message>
     <message>
-        <source>{0}–{1} {2}</source>
-        <translation>{0}–{1} {2}</translation>
-    </message>
-    <message>
         <source>Likely range</source>
         <translation>可能范围</translation>
     </message>
@@ -5041,6 +5037,10 @@
     <message>
         <source>At risk: meets the deadline or budget at the estimate, but not at the upper end of its band.</source>
         <translation>有风险：按估计值满足截止时间或预算，但按区间上限不满足。</translation>
+    </message>
+    <message>
+        <source>{0} {1}</source>
+        <translation>{0} {1}</translation>
     </message>
     <message>
         <source>Priced from: {0} · region {1} · {2}, {3}</source>
@@ -7044,10 +7044,6 @@
         <translation>可能范围：{lo}–{hi} 个日历天</translation>
     </message>
     <message>
-        <source>, {lo}–{hi}</source>
-        <translation>，{lo}–{hi}</translation>
-    </message>
-    <message>
         <source>The range is the 10th to 90th percentile of the model&apos;s error on {n} published {family} training runs ({date}): 80% of those runs took between its low and high end of what the model predicted. An untuned run, slow data loading or a different server can be slower still.</source>
         <translation>该范围取模型在 {n} 条已发表的 {family} 训练记录（{date}）上误差的第 10 到第 90 百分位：这些记录中 80% 的实际用时落在模型预测值的这一区间内。未经调优的训练、数据加载缓慢或服务器不同，都可能更慢。</translation>
     </message>
@@ -7330,6 +7326,10 @@
     <message>
         <source>GPUs</source>
         <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>, {cost}</source>
+        <translation>，{cost}</translation>
     </message>
     <message>
         <source>CPU cores</source>
@@ -8342,6 +8342,14 @@
         <translation>反向中更新优化器</translation>
     </message>
     <message>
+        <source>one flat all-gather per module (v0.5.5 and later)</source>
+        <translation>每个模块一次扁平全收集（v0.5.5 及以后）</translation>
+    </message>
+    <message>
+        <source>one all-gather per parameter (v0.3.13 to v0.5.4)</source>
+        <translation>每个参数一次全收集（v0.3.13 至 v0.5.4）</translation>
+    </message>
+    <message>
         <source>per GPU</source>
         <translation>每卡</translation>
     </message>
@@ -8412,6 +8420,14 @@
     <message>
         <source>Run the pipeline&apos;s sends and receives under compute (Megatron, on by default with the interleaved schedule); off for the other frameworks</source>
         <translation>与算力重叠执行流水线的发送和接收（Megatron 交错调度时默认开启）；其他框架关闭</translation>
+    </message>
+    <message>
+        <source>DeepSpeed ZeRO-3 collectives</source>
+        <translation>DeepSpeed ZeRO-3 集合通信</translation>
+    </message>
+    <message>
+        <source>How your DeepSpeed version gathers ZeRO-3 weights. Default: one flat all-gather per module fetch (v0.5.5 and later, PR #1188). Older versions (v0.3.13 to v0.5.4) run one all-gather per parameter after a device sync and reduce-scatter gradients per parameter, with nothing overlapped: choose it only for a run on those versions. DeepSpeed plans only</source>
+        <translation>你的 DeepSpeed 版本如何收集 ZeRO-3 权重。默认：每次取用一个模块时做一次扁平全收集（v0.5.5 及以后）。更早的版本（v0.3.13 至 v0.5.4）先同步设备，再对每个参数单独全收集，梯度也逐个参数归约分散，全都不与计算重叠：只有在这些版本上运行时才选它。仅用于 DeepSpeed 方案</translation>
     </message>
     <message>
         <source>Interleaved pipeline (VPP)</source>
