@@ -128,6 +128,12 @@ def format_range(lo: str, hi: str) -> str:
     return lo if lo == hi else f"{lo}–{hi}"
 
 
+def join_clause(text: str, clause: str) -> str:
+    """``text`` and a following ``clause`` with a space between, none before a full-width bracket or punctuation
+    (a Chinese clause "（…）" follows its text directly: "¥69,500（…）", not "¥69,500 （…）")."""
+    return text + ("" if clause[:1] in "（，。：；、" else " ") + clause
+
+
 def format_money_range(lo: float, hi: float, currency: str = "CNY", lang: str | None = None) -> str:
     """A range of money (:func:`format_money` at each end), one number when both ends print the same."""
     return format_range(format_money(lo, currency, lang), format_money(hi, currency, lang))

@@ -70,6 +70,9 @@ def _training_and_data(app, w, out: Path, suffix: str) -> None:
     w.go_to(PAGE_KEYS.index("data"))
     spin(app, 0.6)
     w.grab().save(str(out / f"data-tokens{suffix}.png"))
+    w.model.set_dirty(False)
+    assert w.open_path(ROOT / "examples" / "llama3-8b-full-8xh100-zero3.json", show_errors=False)
+    _wait_search(app, w)
     w.model.set("parallel.auto", False)
     w.model.set("training.framework", "deepspeed")
     w.model.set("parallel.zero", 3)
@@ -107,6 +110,11 @@ def _plans(app, w, out: Path, suffix: str) -> None:
     bar.setValue(bar.value() + page.details.cursorRect().top() - 8)
     spin(app, 0.3)
     w.grab().save(str(out / f"plans-a100-networked-range{suffix}.png"))
+    page.details.moveCursor(page.details.textCursor().MoveOperation.Start)
+    page.details.find(page.tr("Priced from: {0} · region {1} · {2}, {3}").split("{0}")[0])  # the offer that billed it
+    bar.setValue(bar.value() + page.details.cursorRect().top() - 120)
+    spin(app, 0.3)
+    w.grab().save(str(out / f"plans-a100-networked-offer{suffix}.png"))
     w.model.set_dirty(False)
 
 

@@ -183,3 +183,10 @@ def test_the_reports_data_line_counts_tokens_in_the_language():
         assert fmt_tokens(2e9) == "2B"
     finally:
         QLocale.setDefault(old)
+
+
+def test_a_chinese_clause_follows_its_text_without_a_space():
+    from gpuplanner.formatting import join_clause
+
+    assert join_clause("¥69,500", "（模型误差的 p10–p90）") == "¥69,500（模型误差的 p10–p90）"
+    assert join_clause("¥69,500", "(p10–p90 of the error)") == "¥69,500 (p10–p90 of the error)"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 
 # the core and io are imported by run(): ``gpuplanner --help`` and the other commands do not load them
-from ..formatting import format_compact, format_money, format_money_range, format_number, format_span, format_percent, format_sig, gpu_display_name
+from ..formatting import format_compact, format_money, format_money_range, join_clause, format_number, format_span, format_percent, format_sig, gpu_display_name
 from ._args import label as _lbl, rent_vs_build_lines, strict_json
 from ._lang import msg, name, translate
 from ..formatting import breakdown_rows, format_list, hidden_share_rows, plural_s
@@ -123,9 +123,9 @@ def text_lines(ev, data: dict) -> list[str]:
         rng = translate(CTX, "{lo}–{hi} calendar days").format(lo=lo_s, hi=hi_s)
         if ev.cost_band:
             rng = translate(CTX, "{days}, {cost}").format(days=rng, cost=format_money_range(*ev.cost_band, ev.currency))
-        lines.append("  " + _lbl(translate(CTX, "likely range"), 17) + rng + " " + translate(
+        lines.append("  " + _lbl(translate(CTX, "likely range"), 17) + join_clause(rng, translate(
             CTX, "(p10–p90 of the model's error on {n} published {family} runs)").format(
-                n=ev.band["rows"], family=_framework_name(ev.band["family"])))
+                n=ev.band["rows"], family=_framework_name(ev.band["family"]))))
     from ..core.timing import BREAKDOWN_LABELS
 
     share_names = {k: translate("Timing", v) for k, v in BREAKDOWN_LABELS.items()}

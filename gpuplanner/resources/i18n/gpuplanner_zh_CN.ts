@@ -7048,6 +7048,10 @@
         <translation>该范围取模型在 {n} 条已发表的 {family} 训练记录（{date}）上误差的第 10 到第 90 百分位：这些记录中 80% 的实际用时落在模型预测值的这一区间内。未经调优的训练、数据加载缓慢或服务器不同，都可能更慢。</translation>
     </message>
     <message>
+        <source>{range}.</source>
+        <translation>{range}。</translation>
+    </message>
+    <message>
         <source>in node: {link}</source>
         <translation>节点内：{link}</translation>
     </message>
@@ -8422,8 +8426,8 @@
         <translation>与算力重叠执行流水线的发送和接收（Megatron 交错调度时默认开启）；其他框架关闭</translation>
     </message>
     <message>
-        <source>DeepSpeed ZeRO-3 collectives</source>
-        <translation>DeepSpeed ZeRO-3 集合通信</translation>
+        <source>ZeRO-3 gather</source>
+        <translation>ZeRO-3 收集方式</translation>
     </message>
     <message>
         <source>How your DeepSpeed version gathers ZeRO-3 weights. Default: one flat all-gather per module fetch (v0.5.5 and later, PR #1188). Older versions (v0.3.13 to v0.5.4) run one all-gather per parameter after a device sync and reduce-scatter gradients per parameter, with nothing overlapped: choose it only for a run on those versions. DeepSpeed plans only</source>

@@ -151,7 +151,7 @@ class TrainingAdvanced(QObject):
             "overlap_p2p_comm": (self.tr("Overlap pipeline sends"), self.tr(
                 "Run the pipeline's sends and receives under compute (Megatron, on by default with the "
                 "interleaved schedule); off for the other frameworks")),
-            "ds_zero3_gather": (self.tr("DeepSpeed ZeRO-3 collectives"), self.tr(
+            "ds_zero3_gather": (self.tr("ZeRO-3 gather"), self.tr(
                 "How your DeepSpeed version gathers ZeRO-3 weights. Default: one flat all-gather per module fetch "
                 "(v0.5.5 and later, PR #1188). Older versions (v0.3.13 to v0.5.4) run one all-gather per parameter "
                 "after a device sync and reduce-scatter gradients per parameter, with nothing overlapped: choose "
