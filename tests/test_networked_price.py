@@ -87,3 +87,14 @@ def test_plan_json_names_the_offer(tmp_path, capsys):
     top = json.loads(capsys.readouterr().out)["plans"][0]
     assert top["nodes"] == 2 and top["price"]["provider"] == "SMM market report"
     assert top["price"]["multi_node"] is True
+
+
+def test_the_report_lists_the_month_price_that_billed_the_plan(tmp_path):
+    """The PDF's assumptions name the price the costs use: the cluster lease quotes a server-month only."""
+    from gpuplanner.app.answer import report_data
+
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(SCN), encoding="utf-8")
+    rows = {s.what.render(): s for s in report_data(f).assumptions}
+    row = rows["Rental price per 8-GPU server-month, NVIDIA A100 SXM4 80GB"]
+    assert row.value == "¥34,750.00" and row.date == "2026-07-14" and "smm" in row.source.lower()

@@ -468,6 +468,10 @@ def _assumptions(plan: PlanInfo, scenario, table) -> list[Source]:
         if price is not None and price.card_hour is not None:
             out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Rental price per card-hour, {gpu}"), {"gpu": plan.gpu_name}),
                               fmt_price(price.card_hour, table.currency), price.source or "", price.source_date or ""))
+        elif price is not None and price.machine_month is not None:  # a whole-server lease only (a cluster's month)
+            out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Rental price per {n}-GPU server-month, {gpu}"),
+                                   {"gpu": plan.gpu_name, "n": price.machine_gpus}),
+                              fmt_price(price.machine_month, table.currency), price.source or "", price.source_date or ""))
         if table.currency and hasattr(table, "rate"):
             try:
                 out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Exchange rate")), f"{format_sig(table.rate, 6)} CNY/USD",

@@ -6780,6 +6780,10 @@
         <translation>自开始起的周数</translation>
     </message>
     <message>
+        <source>Rental price per {n}-GPU server-month, {gpu}</source>
+        <translation>{gpu} 每台 {n} 卡服务器每月租用价格</translation>
+    </message>
+    <message>
         <source>Rent the work</source>
         <translation>租用完成这些工作</translation>
     </message>
