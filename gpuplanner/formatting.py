@@ -82,6 +82,11 @@ def current_language() -> str:
     return EN
 
 
+def colon(lang: str | None = None) -> str:
+    """What follows a label in the language: ``": "`` / ``"："`` (a full-width colon, no space, in Chinese)."""
+    return "：" if normalize_lang(lang) == ZH else ": "
+
+
 def format_list(items, lang: str | None = None) -> str:
     """Items joined as a list in the language: ``a, b, c`` / ``a、b、c`` (CLDR zh list pattern's enumeration
     comma, so a Chinese line never carries an ASCII comma between its items)."""

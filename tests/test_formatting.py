@@ -190,3 +190,9 @@ def test_a_chinese_clause_follows_its_text_without_a_space():
 
     assert join_clause("¥69,500", "（模型误差的 p10–p90）") == "¥69,500（模型误差的 p10–p90）"
     assert join_clause("¥69,500", "(p10–p90 of the error)") == "¥69,500 (p10–p90 of the error)"
+
+
+def test_a_label_is_followed_by_the_languages_colon():
+    from gpuplanner.formatting import colon
+
+    assert colon("en") == ": " and colon("zh_CN") == "："
