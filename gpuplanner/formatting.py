@@ -82,6 +82,11 @@ def current_language() -> str:
     return EN
 
 
+def colon(lang: str | None = None) -> str:
+    """What follows a label in the language: ``": "`` / ``"："`` (a full-width colon, no space, in Chinese)."""
+    return "：" if normalize_lang(lang) == ZH else ": "
+
+
 def format_list(items, lang: str | None = None) -> str:
     """Items joined as a list in the language: ``a, b, c`` / ``a、b、c`` (CLDR zh list pattern's enumeration
     comma, so a Chinese line never carries an ASCII comma between its items)."""
@@ -119,6 +124,24 @@ def format_span(lo: float, hi: float, decimals: int = 1, lang: str | None = None
         if a != b or float(lo) == float(hi):
             return a, b
     return a, b
+
+
+def format_range(lo: str, hi: str) -> str:
+    """Two ends of a range already formatted, as one text: ``lo–hi``, or one number when both ends print the same
+    (a whole server leased for a month costs the same at both ends of the band: ``¥69,500``, never
+    ``¥69,500–¥69,500``). The en dash joins a range in both languages."""
+    return lo if lo == hi else f"{lo}–{hi}"
+
+
+def join_clause(text: str, clause: str) -> str:
+    """``text`` and a following ``clause`` with a space between, none before a full-width bracket or punctuation
+    (a Chinese clause "（…）" follows its text directly: "¥69,500（…）", not "¥69,500 （…）")."""
+    return text + ("" if clause[:1] in "（，。：；、" else " ") + clause
+
+
+def format_money_range(lo: float, hi: float, currency: str = "CNY", lang: str | None = None) -> str:
+    """A range of money (:func:`format_money` at each end), one number when both ends print the same."""
+    return format_range(format_money(lo, currency, lang), format_money(hi, currency, lang))
 
 
 def format_percent(fraction: float, decimals: int = 0, lang: str | None = None) -> str:
@@ -285,6 +308,15 @@ def format_compact(value: float, digits: int = 3) -> str:
         if abs(rounded) >= size:
             return _sig(rounded / size, d) + suffix
     return _sig(rounded, d) if abs(rounded) >= 1e-6 else format_power(rounded, d)
+
+
+def format_tokens(value: float, lang: str | None = None, digits: int = 3) -> str:
+    """A number of tokens the way each language counts it: English the trade's short form (``2B``, ``524K``,
+    :func:`format_compact`), Chinese 万/亿 (``20 亿``, ``52.4 万``, :func:`format_large`): a Chinese reader counts
+    in 万 and 亿, not in thousands and millions. The word "tokens" is the caller's template's."""
+    if normalize_lang(lang) == ZH:
+        return format_large(value, "", ZH, digits)
+    return format_compact(value, digits)
 
 
 def format_axis(value: float, lang: str | None = None) -> str:

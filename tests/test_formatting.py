@@ -126,3 +126,73 @@ def test_format_list_uses_the_languages_list_comma():
     assert format_list(["compute 78%", "MoE 5%"], "en") == "compute 78%, MoE 5%"
     assert format_list(["计算 78%", "MoE 5%"], "zh_CN") == "计算 78%、MoE 5%"
     assert format_list([], "zh_CN") == ""
+
+
+def test_a_range_whose_ends_print_the_same_is_one_number():
+    from gpuplanner.formatting import format_money_range, format_range
+
+    assert format_money_range(69_500.0, 69_500.4, "CNY") == "¥69,500"  # a month's lease: the same at both ends
+    assert format_money_range(69_500.0, 69_500.4, "CNY", lang="zh_CN") == "¥69,500"
+    assert format_money_range(961.2, 1_130.0, "CNY") == "¥961–¥1,130"
+    assert format_money_range(0.5, 0.504, "USD") == "$0.50"
+    assert format_money_range(0.5, 0.51, "USD") == "$0.50–$0.51"
+    assert format_range("3", "3") == "3" and format_range("3", "4") == "3–4"
+
+
+def test_the_cli_prints_a_flat_cost_range_once(tmp_path, capsys):
+    """Two A100 nodes billed from the whole-server monthly cluster lease: the cost is the same at the band's ends."""
+    import json
+
+    from gpuplanner.cli import run_cli
+
+    scn = {"model": {"preset": "llama-3-8b"},
+           "training": {"method": "full", "precision": "bf16", "seq_len": 4096, "micro_batch_size": 1,
+                        "global_batch_size": 128, "recompute": "full"},
+           "parallel": {"tp": 1, "pp": 1, "zero": 3},
+           "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 16, "gpus_per_node": 8},
+           "data": {"tokens": "2B"}, "constraints": {"currency": "CNY"}}
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps(scn), encoding="utf-8")
+    for lang in ("en", "zh_CN"):
+        assert run_cli(["estimate", str(f), "--lang", lang]) == 0
+        out = capsys.readouterr().out
+        line = next(x for x in out.splitlines() if "p10" in x)
+        assert "¥69,500" in line and "¥69,500–" not in line, line
+
+
+def test_tokens_count_in_wan_and_yi_in_chinese():
+    from gpuplanner.formatting import format_tokens
+
+    assert format_tokens(1.2e8, "zh_CN") == "1.2 亿" and format_tokens(1.2e8, "en") == "120M"
+    assert format_tokens(2e9, "zh_CN") == "20 亿" and format_tokens(2e9, "en") == "2B"
+    assert format_tokens(524_288, "zh_CN") == "52.4 万" and format_tokens(524_288, "en") == "524K"
+    assert format_tokens(1.5e13, "zh_CN") == "15 万亿"
+    assert format_tokens(4_096, "zh_CN") == "4,096"
+
+
+def test_the_reports_data_line_counts_tokens_in_the_language():
+    from PySide6.QtCore import QLocale
+
+    from gpuplanner.report.content import fmt_tokens
+
+    old = QLocale()
+    try:
+        QLocale.setDefault(QLocale(QLocale.Language.Chinese, QLocale.Country.China))
+        assert fmt_tokens(2e9) == "20 亿"
+        QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
+        assert fmt_tokens(2e9) == "2B"
+    finally:
+        QLocale.setDefault(old)
+
+
+def test_a_chinese_clause_follows_its_text_without_a_space():
+    from gpuplanner.formatting import join_clause
+
+    assert join_clause("¥69,500", "（模型误差的 p10–p90）") == "¥69,500（模型误差的 p10–p90）"
+    assert join_clause("¥69,500", "(p10–p90 of the error)") == "¥69,500 (p10–p90 of the error)"
+
+
+def test_a_label_is_followed_by_the_languages_colon():
+    from gpuplanner.formatting import colon
+
+    assert colon("en") == ": " and colon("zh_CN") == "："

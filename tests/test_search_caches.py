@@ -147,10 +147,16 @@ PRICING_CASES = [
                                                             "deadline_days": 0.5, "max_gpus": 64}),
     _scn("qwen2.5-7b", training={"method": "lora"},
          constraints={"max_gpus": 32, "deadline_days": 30, "gpu_candidates": ["rtx-4090-24gb", "l40s-48gb"]}),
+    # two prices in one context (PriceTable.for_nodes): one node at AutoDL's card-hours, several nodes from the
+    # networked A100 cluster lease (CNY) or AWS's EFA instances (USD H100)
+    _scn("llama-3-8b", constraints={"gpu_candidates": ["a100-sxm-80gb"], "max_gpus": 64, "currency": "CNY"}),
+    _scn("llama-3-8b", constraints={"gpu_candidates": ["h100-sxm-80gb"], "max_gpus": 64, "currency": "USD",
+                                    "objective": "fastest"}),
 ]
 
 
-@pytest.mark.parametrize("scn", PRICING_CASES, ids=["research", "40h-spot-value", "burst-fastest", "poor-mfu"])
+@pytest.mark.parametrize("scn", PRICING_CASES, ids=["research", "40h-spot-value", "burst-fastest", "poor-mfu",
+                                                    "networked-cny", "networked-usd"])
 def test_pricing_only_rows_that_can_rank_changes_nothing(monkeypatch, scn):
     """The search prices only the fastest row of each GPU count and the rows that might still beat it
     (``_unpriced``): the same plans, front and counts as pricing every fitting row."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 
 # the core and io are imported by run(): ``gpuplanner --help`` and the other commands do not load them
-from ..formatting import format_compact, format_money, format_number, format_span, format_percent, format_sig, gpu_display_name
+from ..formatting import format_compact, format_money, format_money_range, join_clause, format_number, format_span, format_percent, format_sig, gpu_display_name
 from ._args import label as _lbl, rent_vs_build_lines, strict_json
 from ._lang import msg, name, translate
 from ..formatting import breakdown_rows, format_list, hidden_share_rows, plural_s
@@ -122,11 +122,10 @@ def text_lines(ev, data: dict) -> list[str]:
         lo_s, hi_s = format_span(lo, hi, 2)
         rng = translate(CTX, "{lo}–{hi} calendar days").format(lo=lo_s, hi=hi_s)
         if ev.cost_band:
-            rng = translate(CTX, "{days}, {lo}–{hi}").format(days=rng, lo=format_money(ev.cost_band[0], ev.currency),
-                                                            hi=format_money(ev.cost_band[1], ev.currency))
-        lines.append("  " + _lbl(translate(CTX, "likely range"), 17) + rng + " " + translate(
+            rng = translate(CTX, "{days}, {cost}").format(days=rng, cost=format_money_range(*ev.cost_band, ev.currency))
+        lines.append("  " + _lbl(translate(CTX, "likely range"), 17) + join_clause(rng, translate(
             CTX, "(p10–p90 of the model's error on {n} published {family} runs)").format(
-                n=ev.band["rows"], family=_framework_name(ev.band["family"])))
+                n=ev.band["rows"], family=_framework_name(ev.band["family"]))))
     from ..core.timing import BREAKDOWN_LABELS
 
     share_names = {k: translate("Timing", v) for k, v in BREAKDOWN_LABELS.items()}

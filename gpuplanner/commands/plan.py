@@ -16,7 +16,7 @@ below the card class, nothing fits ...). ``gpuplanner estimate`` on a plan's ``s
 from __future__ import annotations
 
 
-from ..formatting import format_money, format_span, gpu_display_name, format_number, format_percent, format_sig
+from ..formatting import format_money, format_money_range, join_clause, format_span, gpu_display_name, format_number, format_percent, format_sig
 from ._lang import msg, name, translate
 from ._args import display_width, int_in, ljust, rent_vs_build_lines, strict_json
 from ..formatting import format_list
@@ -115,11 +115,10 @@ def text_lines(result, con) -> list[str]:
             lo_s, hi_s = format_span(lo, hi, 1)
             rng = translate(CTX, "{lo}–{hi} calendar days").format(lo=lo_s, hi=hi_s)
             if ev.cost_band:
-                rng = translate(CTX, "{days}, {lo}–{hi}").format(days=rng, lo=format_money(ev.cost_band[0], p.currency),
-                                                                hi=format_money(ev.cost_band[1], p.currency))
-            out.append("   " + translate(CTX, "likely range") + " " + rng + " " + translate(
+                rng = translate(CTX, "{days}, {cost}").format(days=rng, cost=format_money_range(*ev.cost_band, p.currency))
+            out.append("   " + translate(CTX, "likely range") + " " + join_clause(rng, translate(
                 CTX, "(p10–p90 of the model's error on {n} published {family} runs)").format(
-                    n=ev.band["rows"], family=_framework_name(ev.band["family"])))
+                    n=ev.band["rows"], family=_framework_name(ev.band["family"]))))
         for m in p.framework_reason:
             out.append(f"   * {msg(m)}")
         for m in ev.calibration_notes:

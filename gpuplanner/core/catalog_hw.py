@@ -626,8 +626,11 @@ def region_for_currency(currency: str) -> str:
 
 def default_price(gpu_id: str | GPU, currency: str, rate_cny_per_usd: float | None = None,
                   region: str | None = None, kinds: tuple[str, ...] | None = None,
-                  converted: bool | None = None) -> Price | None:
+                  converted: bool | None = None, networked: bool = False) -> Price | None:
     """The default rental offer for ``gpu_id`` in ``currency`` (CNY or USD), or None if there is none.
+
+    ``networked``: the same rule among the offers whose source states a cluster fabric (``multi_node`` true)
+    alone: what a plan over several nodes is priced from when such an offer exists (cost.PriceTable.for_nodes).
 
     Rule: among the offers of the ``kinds`` given (default :data:`DEFAULT_PRICE_KINDS`: list card-hours, package
     or wholesale months) from ``region`` (default: the currency's own region, :func:`region_for_currency`; the
@@ -648,7 +651,7 @@ def default_price(gpu_id: str | GPU, currency: str, rate_cny_per_usd: float | No
         raise CatalogError(MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "unknown region '{r}'; use mainland_china or worldwide"), r=region))
     kinds = tuple(kinds or DEFAULT_PRICE_KINDS)
     mine = [p for p in _offers() if p.gpu == g.id and any(getattr(p, k) is not None for k in _MONEY_FIELDS)
-            and (p.kind or "list") in kinds]
+            and (p.kind or "list") in kinds and (p.multi_node is True or not networked)]
     home = region if region is not None else region_for_currency(cur)
     if converted is None:
         # the default fallback converts the other region's quotes, but never for a card sold only in that other

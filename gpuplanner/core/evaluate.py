@@ -569,11 +569,11 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     table = prices or PriceTable.from_constraints(c)
     tm = est.time
     ci = cost_inputs(s, r.arch, r.params.total, est.trainable, overheads)
+    nodes = units_nodes(h.num_gpus, h.gpus_per_node)
     try:
-        price = table.get(r.gpu)
+        price = table.for_nodes(r.gpu, nodes)  # a multi-node plan from a networked offer where one exists
     except PlannerError:
         price = None
-    nodes = units_nodes(h.num_gpus, h.gpus_per_node)
     ceiling, mfu_used, train_hours, factor = _capped_hours(s, r, tm)
     arr = costmod.rental_costs(
         price or _NO_PRICE, num_gpus=h.num_gpus, nodes=nodes, train_hours=train_hours, ckpt_bytes=ci.ckpt_bytes,

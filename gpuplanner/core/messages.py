@@ -19,8 +19,8 @@ _PLURAL = _re.compile(r"\{(\w+)(?::[^{}]*)?\} ([A-Za-z][\w-]*)\(s\)")
 
 def english_plurals(text: str, params: Mapping[str, Any]) -> str:
     """An English template's "{n} word(s)" read with its count: "1 node", "2 nodes" (the app ships no English
-    plural forms). Only a word right after its count's placeholder is changed ("{n} × {g}-GPU server(s)" keeps
-    its "(s)": which number counts the servers is not known here); a translation has no "(s)" and is unchanged."""
+    plural forms). Only a word right after its count's placeholder is changed, so a sentence with several counts
+    puts each count's word right after it ("{n} server(s) with {g} GPU(s) each"); a translation has no "(s)" and is unchanged."""
     if "(s)" not in text:
         return text
 

@@ -351,6 +351,9 @@ class SearchContext:
     time_kwargs: dict = field(default_factory=dict)  # fixed arguments of timing.time_arrays for this GPU
     framework_searched: bool = False
     rules_on: bool = True  # apply the card/node/pipeline planning rules (constraints.rules) to the candidates
+    #: the price of the rows over several nodes where it is not ``price`` (PriceTable.for_nodes: a networked
+    #: offer of the card); None: ``price`` bills every row
+    price_multi: costmod.GpuPrice | None = None
 
     @property
     def facts(self):
@@ -989,7 +992,38 @@ def _band_risk(ctx: SearchContext, sub: dict, r: Any) -> np.ndarray:
     return advisormod.at_risk(cal, cost, con.deadline_days, con.budget)
 
 
+def _node_groups(ctx: SearchContext, nodes: np.ndarray) -> list[tuple[SearchContext, np.ndarray]]:
+    """The rows of one context by the price that bills them (PriceTable.for_nodes, the one rule evaluate()
+    reads too): ``(context with that price, row indices)``; one group when every row has the same price. Rows
+    of one GPU count share their nodes, so each group is whole GPU counts, in order."""
+    if getattr(ctx, "price_multi", None) is None:  # (a test's stand-in context may have no such field)
+        return [(ctx, np.arange(len(nodes)))]
+    multi = np.asarray(nodes) > 1
+    return [(c, np.flatnonzero(m)) for c, m in ((ctx, ~multi), (replace(ctx, price=ctx.price_multi), multi))
+            if m.any()]
+
+
 def _price_rows(ctx: SearchContext, sub: dict) -> None:
+    """:func:`_price_rows_one` of each group of rows a price bills (:func:`_node_groups`)."""
+    groups = _node_groups(ctx, sub["nodes"])
+    if len(groups) == 1:
+        return _price_rows_one(groups[0][0], sub)
+    n = len(sub["num_gpus"])
+    out = {"mode_costs": np.empty((len(MODES), n)), "mode": np.empty(n, np.int64), "cost": np.empty(n),
+           "calendar_hours": np.empty(n), "penalty": np.empty(n, np.int64)}
+    for c, rows in groups:
+        part = {k: (v[rows] if isinstance(v, np.ndarray) and v.ndim == 1 and len(v) == n else v)
+                for k, v in sub.items()}
+        _price_rows_one(c, part)
+        for k, v in out.items():
+            if k == "mode_costs":
+                v[:, rows] = part[k]
+            else:
+                v[rows] = np.broadcast_to(part[k], len(rows))
+    sub.update(out)
+
+
+def _price_rows_one(ctx: SearchContext, sub: dict) -> None:
     """The rental modes' costs of the rows ``sub`` (their ``num_gpus``, ``nodes`` and ``train_hours``), into
     ``sub``: ``mode_costs`` (modes × rows), the cheapest ``mode``, its ``cost`` and ``calendar_hours``."""
     s = ctx.resolved.scenario
@@ -1008,6 +1042,32 @@ def _price_rows(ctx: SearchContext, sub: dict) -> None:
 
 
 def _unpriced(ctx: SearchContext, num_gpus: np.ndarray, nodes: np.ndarray, train_hours: np.ndarray,
+              mfu: np.ndarray, penalty: np.ndarray | None = None,
+              tp_pcie: np.ndarray | None = None, poor: np.ndarray | None = None
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """:func:`_unpriced_one` of each group of rows a price bills (:func:`_node_groups`: whole GPU counts, so
+    each row ``A`` and the rows it outranks share one price)."""
+    groups = _node_groups(ctx, nodes)
+    if len(groups) == 1:
+        return _unpriced_one(ctx, num_gpus, nodes, train_hours, mfu, penalty, tp_pcie, poor)
+    skip, first, lens = np.zeros(len(nodes), bool), [], []
+    for c, rows in groups:
+        pick = (lambda a: None if a is None else np.asarray(a)[rows])
+        got = _unpriced_one(c, num_gpus[rows], nodes[rows], train_hours[rows], mfu[rows], pick(penalty),
+                            pick(tp_pcie), pick(poor))
+        if got is None:  # nothing skipped: every GPU count's first row stands for it
+            cnt = num_gpus[rows]
+            starts = np.concatenate(([0], np.flatnonzero(cnt[1:] != cnt[:-1]) + 1))
+            got = (np.zeros(len(rows), bool), starts, np.diff(np.append(starts, len(rows))))
+        skip[rows] = got[0]
+        first.append(rows[got[1]])
+        lens.append(got[2])
+    if not skip.any():
+        return None
+    return skip, np.concatenate(first), np.concatenate(lens)
+
+
+def _unpriced_one(ctx: SearchContext, num_gpus: np.ndarray, nodes: np.ndarray, train_hours: np.ndarray,
               mfu: np.ndarray, penalty: np.ndarray | None = None,
               tp_pcie: np.ndarray | None = None, poor: np.ndarray | None = None
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
@@ -1313,6 +1373,7 @@ def iter_contexts(scenario: Scenario, models: ModelSource | None = None, *, pric
         if not here:
             skipped[gpu.id] = vendor_unsupported(fws[0], gpu)
             continue
+        multi = table.for_nodes(gpu, 2)
         for fw in here:
             r = _resolved_for(base, gpu, g, fw if searched else None)
             try:
@@ -1324,6 +1385,7 @@ def iter_contexts(scenario: Scenario, models: ModelSource | None = None, *, pric
                 scenario=s, resolved=r, gpu=gpu, time_kwargs=tkw, gpus_per_node=g, price=price, overheads=ov,
                 tokens=tokens, setup_hours=ci.setup_hours, ckpt_bytes=ci.ckpt_bytes, model_flops_per_token=mf_tok,
                 target_batch_seqs=target, table=table, framework_searched=searched, rules_on=rules_on,
+                price_multi=None if multi is price else multi,
             )
 
 
@@ -2357,9 +2419,10 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
                                                      "Transformer Engine or Apex): ask the vendor for an image with "
                                                      "MindSpeed matching your Megatron version."),
                          {"gpu": gpu.name, "fw": FRAMEWORKS[p.framework].name}))
-    if ctx.price.is_default:
+    price = p.evaluation.price or ctx.price  # the offer that billed this plan (PriceTable.for_nodes)
+    if price.is_default:
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Uses the default price for {gpu} ({date}): enter your quote."),
-                     {"gpu": gpu.name, "date": ctx.price.source_date}))
+                     {"gpu": gpu.name, "date": price.source_date}))
     return w
 
 

@@ -14,7 +14,7 @@ by the ``fmt_*`` helpers below, which the renderer and the tests share.
 
 from __future__ import annotations
 
-from gpuplanner.formatting import format_compact, format_money, format_number, format_percent, format_sig
+from gpuplanner.formatting import format_compact, format_tokens, format_money, format_number, format_percent, format_sig
 
 import math
 import re
@@ -75,6 +75,11 @@ def fmt_pct(frac: float | None) -> str:
 
 def fmt_count(n: float | None) -> str:
     return "—" if n is None else format_compact(n)
+
+
+def fmt_tokens(n: float | None) -> str:
+    """A number of tokens in the report's language (formatting.format_tokens: 万/亿 in Chinese)."""
+    return "—" if n is None else format_tokens(n)
 
 
 def fmt_bytes(n: float | None) -> str:
@@ -463,6 +468,10 @@ def _assumptions(plan: PlanInfo, scenario, table) -> list[Source]:
         if price is not None and price.card_hour is not None:
             out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Rental price per card-hour, {gpu}"), {"gpu": plan.gpu_name}),
                               fmt_price(price.card_hour, table.currency), price.source or "", price.source_date or ""))
+        elif price is not None and price.machine_month is not None:  # a whole-server lease only (a cluster's month)
+            out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Rental price per {n}-GPU server-month, {gpu}"),
+                                   {"gpu": plan.gpu_name, "n": price.machine_gpus}),
+                              fmt_price(price.machine_month, table.currency), price.source or "", price.source_date or ""))
         if table.currency and hasattr(table, "rate"):
             try:
                 out.append(Source(Text(CTX, QT_TRANSLATE_NOOP(CTX, "Exchange rate")), f"{format_sig(table.rate, 6)} CNY/USD",

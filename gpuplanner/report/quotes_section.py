@@ -13,6 +13,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, Callable
 
+from ..core.messages import english_plurals
 from ..core.quotes import NETWORK_LABELS, QUESTIONS, UNIT_LABELS, Comparison, VendorResult
 from ..formatting import (
     format_date, format_days, format_hours, format_money, format_number, format_sig, gpu_display_name, plural_s,
@@ -75,10 +76,16 @@ def billing_text(v: VendorResult, cur: str, translate: Tr, cards: int) -> str:
     if o.hourly_rate is not None:
         billed = translate(CTX, "{h} card-hours").format(h=format_number(float(o.quantity)))
     elif o.servers:
-        billed = translate(CTX, "{s} server(s) × {p} period(s)").format(s=o.servers, p=int(o.quantity))
+        billed = _fill(translate(CTX, "{s} server(s) × {p} period(s)"), s=o.servers, p=int(o.quantity))
     else:
-        billed = translate(CTX, "{n} card(s) × {p} period(s)").format(n=cards, p=int(o.quantity))
+        billed = _fill(translate(CTX, "{n} card(s) × {p} period(s)"), n=cards, p=int(o.quantity))
     return translate(CTX, "{price} {unit}; {billed}").format(price=price, unit=unit, billed=billed)
+
+
+def _fill(text: str, **params: Any) -> str:
+    """A translated template filled in, an English one read with its counts ("1 server × 3 periods"; every
+    count's word right after its placeholder, core.messages.english_plurals; a translation has no "(s)")."""
+    return english_plurals(text, params).format(**params)
 
 
 def break_even_text(v: VendorResult, translate: Tr, cards: int = 1) -> str:
@@ -88,8 +95,8 @@ def break_even_text(v: VendorResult, translate: Tr, cards: int = 1) -> str:
     unit = translate(CTX, UNIT_LABELS[v.break_even_against])
     h = format_sig(v.break_even_hours_per_week, 3)
     if v.break_even_hours_per_week > 168:
-        return translate(CTX, "{unit} never beats card-hours for {n} card(s): it would take {h} hours per week "
-                              "(a week has 168)").format(unit=unit, n=cards, h=h)
+        return _fill(translate(CTX, "{unit} never beats card-hours for {n} card(s): it would take {h} hours per week "
+                                    "(a week has 168)"), unit=unit, n=cards, h=h)
     return translate(CTX, "{unit} beats card-hours above {h} hours per week").format(unit=unit, h=h)
 
 
@@ -98,8 +105,9 @@ def spot_text(v: VendorResult, cur: str, translate: Tr) -> str | None:
     if v.spot_band is None:
         return None
     spot = min((c for c in v.offers if c.offer.unit == "spot_card_hour"), key=lambda c: c.compute)
-    return translate(CTX, "{lo} – {hi}: no reclaim – {n} reclaim(s) (one per node per day of running, each "
-                          "losing the work since the last checkpoint and a fresh setup)").format(
+    return plural_s(translate(CTX, "{lo} – {hi}: no reclaim – {n} reclaim(s) (one per node per day of running, each "
+                                   "losing the work since the last checkpoint and a fresh setup)"),
+                    float(format_sig(spot.reclaims, 2).replace(",", ""))).format(
         lo=_money(v.spot_band[0], cur), hi=_money(v.spot_band[1], cur), n=format_sig(spot.reclaims, 2))
 
 

@@ -21,7 +21,7 @@ How (qt-app-engineering notes §C2, §C3, pitfalls 2, 7, 8):
 from __future__ import annotations
 
 from gpuplanner.formatting import (
-    format_count, format_flops, format_number, format_span, format_percent, format_sig, gpu_display_name,
+    format_count, format_flops, format_number, format_range, format_span, format_percent, format_sig, gpu_display_name,
 )
 
 import html
@@ -43,7 +43,7 @@ from ..core.i18n import QT_TRANSLATE_NOOP
 from . import charts
 from .charts import Axis, Chart
 from .content import (
-    PlanInfo, ReportData, Text, fmt_bytes, fmt_count, fmt_days, fmt_gib, fmt_money, fmt_pct, fmt_price,
+    PlanInfo, ReportData, Text, fmt_bytes, fmt_count, fmt_tokens, fmt_days, fmt_gib, fmt_money, fmt_pct, fmt_price,
 )
 from gpuplanner.formatting import format_list, plural_s
 
@@ -773,7 +773,7 @@ def _html_task(data: ReportData) -> str:
         (translate("Report", "Scale tier"), translate("Report", "~{tier}").format(tier=t.tier)),
         (translate("Report", "Training"), setup),
         (translate("Report", "Batch"), batch),
-        (translate("Report", "Data"), translate("Report", "{tokens} tokens").format(tokens=fmt_count(t.tokens))),
+        (translate("Report", "Data"), translate("Report", "{tokens} tokens").format(tokens=fmt_tokens(t.tokens))),
         (translate("Report", "Compute"), compute),
         (translate("Report", "Deadline"), deadline),
         (translate("Report", "Budget"), budget),
@@ -819,14 +819,15 @@ def _html_plan(data: ReportData) -> str:
         lo_s, hi_s = format_span(lo, hi, 1 if hi < 100 else 0)
         rng = translate("Report", "Likely range: {lo}–{hi} calendar days").format(lo=lo_s, hi=hi_s)
         if p.cost_band is not None:
-            rng += translate("Report", ", {lo}–{hi}").format(lo=fmt_money(p.cost_band[0], cur),
-                                                           hi=fmt_money(p.cost_band[1], cur))
+            rng += translate("Report", ", {cost}").format(cost=format_range(fmt_money(p.cost_band[0], cur),
+                                                                          fmt_money(p.cost_band[1], cur)))
         what = translate("Report", "The range is the 10th to 90th percentile of the model's error on {n} published "
                                    "{family} training runs ({date}): 80% of those runs took "
                                    "between its low and high end of what the model predicted. An untuned run, slow "
                                    "data loading or a different server can be slower still.").format(
             n=p.band.get("rows"), family=_framework_name(p.band.get("family")), date=p.band.get("source_date") or "")
-        out.append(f"<p>{_e(rng + '.')}<br/><span class=\"small\">{_e(what)}</span></p>")
+        sentence = translate("Report", "{range}.").format(range=rng)  # (a Chinese sentence ends with 。)
+        out.append(f"<p>{_e(sentence)}<br/><span class=\"small\">{_e(what)}</span></p>")
     interconnect = []
     if p.intra_node:
         bw = f" ({format_number(p.intra_node_bw_gbs, 0)} GB/s)" if p.intra_node_bw_gbs else ""
@@ -1065,7 +1066,7 @@ def _html_project(data: ReportData, charts: dict) -> str:
                                                                                    h=format_number(d["core_hours"], 0))
         elif d.get("what") == "training":
             extra = translate("Report", "{model}, {tokens} tokens, {days} days").format(
-                model=d["model"], tokens=fmt_count(d["tokens"]), days=fmt_days(d["days"]))
+                model=d["model"], tokens=fmt_tokens(d["tokens"]), days=fmt_days(d["days"]))
         else:
             extra = ""
         rows.append([f"<b>{_e(ph.name)}</b><br/><span class='small'>{_e(_kind_name(ph.kind))}</span>",

@@ -597,10 +597,6 @@
         <translation>{lo}–{hi} 个日历天</translation>
     </message>
     <message>
-        <source>{days}, {lo}–{hi}</source>
-        <translation>{days}，{lo}–{hi}</translation>
-    </message>
-    <message>
         <source>likely range</source>
         <translation>可能区间</translation>
     </message>
@@ -1084,6 +1080,10 @@
         <source>after</source>
         <translation>之后</translation>
     </message>
+    <message>
+        <source>{days}, {cost}</source>
+        <translation>{days}，{cost}</translation>
+    </message>
 </context>
 <context>
     <name>Calibration</name>
@@ -1372,18 +1372,6 @@
         <translation>备件</translation>
     </message>
     <message>
-        <source>No purchase price is known for {n} × {g}-GPU server(s): enter one on the Hardware page to compare building with renting (renting costs {rent:,.0f} {cur}).</source>
-        <translation>{n} 台 {g} 卡服务器没有已知的购买价格：请在“硬件”页填写，以便比较自建与租用（租用需 {rent:,.0f} {cur}）。</translation>
-    </message>
-    <message>
-        <source>For this job alone ({days:.1f} days) renting costs {rent:,.0f} {cur}; buying and running {n} × {g}-GPU server(s) for it costs {build:,.0f} {cur}.</source>
-        <translation>仅这一个任务（{days:.1f} 天）：租用需 {rent:,.0f} {cur}；为它购买并运行 {n} 台 {g} 卡服务器需 {build:,.0f} {cur}。</translation>
-    </message>
-    <message>
-        <source>Over {months:.1f} months ({jobs} job(s) like this) renting costs {rent:,.0f} {cur}; buying and running {n} × {g}-GPU server(s) costs {build:,.0f} {cur}.</source>
-        <translation>{months:.1f} 个月内（{jobs} 个同类任务）租用需 {rent:,.0f} {cur}；购买并运行 {n} 台 {g} 卡服务器需 {build:,.0f} {cur}。</translation>
-    </message>
-    <message>
         <source>Build: the purchase pays for itself after {be:.1f} months.</source>
         <translation>建议自建：购买在 {be:.1f} 个月后回本。</translation>
     </message>
@@ -1430,6 +1418,18 @@
     <message>
         <source>A whole machine per month pays off above {x:.0f} hours of use per week at these quotes (the planning guide&apos;s rule of thumb says about {rule:.0f}); your work pattern is {h:.0f} hours a week.</source>
         <translation>按这些报价，每周使用超过 {x:.0f} 小时时整机月租才划算（规划指南的经验法则约为 {rule:.0f} 小时）；你的工作模式为每周 {h:.0f} 小时。</translation>
+    </message>
+    <message>
+        <source>No purchase price is known for {n} server(s) with {g} GPU(s) each: enter one on the Hardware page to compare building with renting (renting costs {rent:,.0f} {cur}).</source>
+        <translation>{n} 台 {g} 卡服务器没有已知的购买价格：请在“硬件”页填写，以便比较自建与租用（租用需 {rent:,.0f} {cur}）。</translation>
+    </message>
+    <message>
+        <source>For this job alone ({days:.1f} days) renting costs {rent:,.0f} {cur}; buying and running {n} server(s) with {g} GPU(s) each for it costs {build:,.0f} {cur}.</source>
+        <translation>仅这一个任务（{days:.1f} 天）：租用需 {rent:,.0f} {cur}；为它购买并运行 {n} 台 {g} 卡服务器需 {build:,.0f} {cur}。</translation>
+    </message>
+    <message>
+        <source>Over {months:.1f} months ({jobs} job(s) like this) renting costs {rent:,.0f} {cur}; buying and running {n} server(s) with {g} GPU(s) each costs {build:,.0f} {cur}.</source>
+        <translation>{months:.1f} 个月内（{jobs} 个同类任务）租用需 {rent:,.0f} {cur}；购买并运行 {n} 台 {g} 卡服务器需 {build:,.0f} {cur}。</translation>
     </message>
 </context>
 <context>
@@ -2862,10 +2862,6 @@
         <translation>{0}（{1}）</translation>
     </message>
     <message>
-        <source>, {0}–{1}</source>
-        <translation>，{0}–{1}</translation>
-    </message>
-    <message>
         <source>Searching for plans…</source>
         <translation>正在搜索方案…</translation>
     </message>
@@ -2884,6 +2880,10 @@
     <message>
         <source>Time</source>
         <translation>时间</translation>
+    </message>
+    <message>
+        <source>, {0}</source>
+        <translation>，{0}</translation>
     </message>
 </context>
 <context>
@@ -4871,10 +4871,6 @@
         <translation>{0}–{1} 个日历天</translation>
     </message>
     <message>
-        <source>{0}–{1} {2}</source>
-        <translation>{0}–{1} {2}</translation>
-    </message>
-    <message>
         <source>Likely range</source>
         <translation>可能范围</translation>
     </message>
@@ -5077,6 +5073,10 @@
     <message>
         <source>A plan over several nodes priced from a quote not known to offer networked servers (InfiniBand or RoCE) fails this check and says what to ask the vendor</source>
         <translation>跨多个节点的方案，若所用报价未说明服务器之间组网（InfiniBand 或 RoCE），则不通过此项检查，并列出要向供应商确认的问题</translation>
+    </message>
+    <message>
+        <source>{0} {1}</source>
+        <translation>{0} {1}</translation>
     </message>
 </context>
 <context>
@@ -7048,10 +7048,6 @@
         <translation>可能范围：{lo}–{hi} 个日历天</translation>
     </message>
     <message>
-        <source>, {lo}–{hi}</source>
-        <translation>，{lo}–{hi}</translation>
-    </message>
-    <message>
         <source>The range is the 10th to 90th percentile of the model&apos;s error on {n} published {family} training runs ({date}): 80% of those runs took between its low and high end of what the model predicted. An untuned run, slow data loading or a different server can be slower still.</source>
         <translation>该范围取模型在 {n} 条已发表的 {family} 训练记录（{date}）上误差的第 10 到第 90 百分位：这些记录中 80% 的实际用时落在模型预测值的这一区间内。未经调优的训练、数据加载缓慢或服务器不同，都可能更慢。</translation>
     </message>
@@ -7466,6 +7462,18 @@
     <message>
         <source>{engine}: KV cache {kv} GiB per GPU, first token {ttft} ms</source>
         <translation>{engine}：单卡 KV 缓存 {kv} GiB，首个 token {ttft} ms</translation>
+    </message>
+    <message>
+        <source>Rental price per {n}-GPU server-month, {gpu}</source>
+        <translation>{gpu} 每台 {n} 卡服务器每月租用价格</translation>
+    </message>
+    <message>
+        <source>{range}.</source>
+        <translation>{range}。</translation>
+    </message>
+    <message>
+        <source>, {cost}</source>
+        <translation>，{cost}</translation>
     </message>
 </context>
 <context>
@@ -8496,6 +8504,22 @@
     <message>
         <source>Which allocator figure a measured peak is compared with: torch.cuda.max_memory_reserved (default) or max_memory_allocated. What fits is judged on the whole card either way</source>
         <translation>实测峰值与分配器的哪个数字比较：torch.cuda.max_memory_reserved（默认）或 max_memory_allocated。能否放下都按整张卡判断</translation>
+    </message>
+    <message>
+        <source>one flat all-gather per module (v0.5.5 and later)</source>
+        <translation>每个模块一次扁平全收集（v0.5.5 及以后）</translation>
+    </message>
+    <message>
+        <source>one all-gather per parameter (v0.3.13 to v0.5.4)</source>
+        <translation>每个参数一次全收集（v0.3.13 至 v0.5.4）</translation>
+    </message>
+    <message>
+        <source>ZeRO-3 gather</source>
+        <translation>ZeRO-3 收集方式</translation>
+    </message>
+    <message>
+        <source>How your DeepSpeed version gathers ZeRO-3 weights. Default: one flat all-gather per module fetch (v0.5.5 and later, PR #1188). Older versions (v0.3.13 to v0.5.4) run one all-gather per parameter after a device sync and reduce-scatter gradients per parameter, with nothing overlapped: choose it only for a run on those versions. DeepSpeed plans only</source>
+        <translation>你的 DeepSpeed 版本如何收集 ZeRO-3 权重。默认：每次取用一个模块时做一次扁平全收集（v0.5.5 及以后）。更早的版本（v0.3.13 至 v0.5.4）先同步设备，再对每个参数单独全收集，梯度也逐个参数归约分散，全都不与计算重叠：只有在这些版本上运行时才选它。仅用于 DeepSpeed 方案</translation>
     </message>
 </context>
 <context>

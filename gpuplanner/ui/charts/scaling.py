@@ -19,6 +19,52 @@ from .items import LogLineItem
 from .legend import legend_html
 
 
+#: where the deadline's label may sit on its line, in order of preference: (place along the line from the left,
+#: text anchor): the right end, the left end, the middle, above the line, then the same below it
+LABEL_PLACES = ((0.98, (1.0, 1.0)), (0.02, (0.0, 1.0)), (0.5, (0.5, 1.0)),
+                (0.98, (1.0, 0.0)), (0.02, (0.0, 0.0)), (0.5, (0.5, 0.0)))
+
+
+def label_box(view: tuple[float, float, float, float], line_y: float, size: tuple[float, float],
+              place: tuple[float, tuple[float, float]]) -> tuple[float, float, float, float]:
+    """The box (x0, x1, y0, y1, view units) a label of ``size`` (view units) covers at ``place`` on the horizontal
+    line at ``line_y`` in the view ``(x0, x1, y0, y1)``: the anchor's point of the text sits on the line."""
+    x0, x1, _y0, _y1 = view
+    pos, (ax, ay) = place
+    px = x0 + pos * (x1 - x0)
+    w, h = size
+    left = px - ax * w
+    bottom = line_y - (1.0 - ay) * h  # anchor y 1: the text's bottom on the line (text above it)
+    return left, left + w, bottom, bottom + h
+
+
+def free_label_place(view, line_y: float, size, curves) -> tuple[float, tuple[float, float]] | None:
+    """The first of :data:`LABEL_PLACES` whose box crosses no curve (``curves``: lists of (x, y) points in view
+    units, each joined by straight segments) and stays inside the view; None when every place is taken (the
+    chart then writes the text in its legend)."""
+    samples = []
+    for pts in curves:
+        for (xa, ya), (xb, yb) in zip(pts, pts[1:]):
+            samples += [(xa + (xb - xa) * t / 16, ya + (yb - ya) * t / 16) for t in range(17)]
+        if len(pts) == 1:
+            samples.append(pts[0])
+    vx0, vx1, vy0, vy1 = view
+    for place in LABEL_PLACES:
+        bx0, bx1, by0, by1 = label_box(view, line_y, size, place)
+        if by0 < vy0 or by1 > vy1 or bx0 < vx0 or bx1 > vx1:
+            continue  # cut by the frame
+        if not any(bx0 <= x <= bx1 and by0 <= y <= by1 for x, y in samples):
+            return place
+    return None
+
+
+def _log_points(x, y) -> list[tuple[float, float]]:
+    """A curve's finite, positive points as (log10 x, log10 y): the view's units in log mode."""
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    ok = np.isfinite(x) & np.isfinite(y) & (x > 0) & (y > 0)
+    return list(zip(np.log10(x[ok]).tolist(), np.log10(y[ok]).tolist()))
+
+
 class ScalingChart(ChartBase):
     """Throughput (or days to finish) against GPU count over NVLink, PCIe and multi-node."""
 
@@ -43,6 +89,7 @@ class ScalingChart(ChartBase):
                                                              "anchors": [(1, 1), (1, 1)],
                                                              "fill": (255, 255, 255, 200)})
         pi.addItem(self.deadline)
+        pi.vb.sigResized.connect(lambda _vb: self._place_deadline_label())  # the label's size against the view
         self._res: engine.ScalingResult | None = None
         self._deadline_days: float | None = None
         self.data: dict[str, Any] = {}
@@ -62,7 +109,7 @@ class ScalingChart(ChartBase):
 
     def _update_legend(self) -> None:
         kinds = [k for k in self.curves if self.data.get(k) is not None] or list(self.curves)
-        note = getattr(self, "deadline_note", "")
+        note = getattr(self, "deadline_note", "") or getattr(self, "_label_note", "")
         set_text(self.legend_label, legend_html(
             [(LINK_COLORS[k], "●", self.kind_names[k]) for k in kinds]
             + [("#777", "╌╌", self.kind_names["ideal"]), (RED, "─·─", note or self.tr("deadline"))]))
@@ -137,6 +184,7 @@ class ScalingChart(ChartBase):
         else:
             self.deadline.setVisible(False)
         self.set_hover_points(hov)
+        self._line_target = target
         xs_all = [v for x, _ in self.data.values() for v in x]
         ys_all = [v for _, y in self.data.values() for v in y]
         self.deadline_note = ""
@@ -150,4 +198,36 @@ class ScalingChart(ChartBase):
                     short_num(target))
         self._update_legend()
         self._set_log_ranges(xs_all, ys_all, x_ticks=gpu_ticks)
+        self._place_deadline_label()
         self.settle_view()
+
+    def _place_deadline_label(self) -> None:
+        """Put the deadline's label where it crosses no curve (:func:`free_label_place`): the tokens/s curves rise
+        to the right, so the right end above the line is often taken."""
+        target = getattr(self, "_line_target", None)
+        vb = self.plot.getPlotItem().vb
+        if not (target and target > 0 and self.deadline.isVisible()) or vb.width() <= 0 or vb.height() <= 0:
+            return self._label_to_legend("")
+        (x0, x1), (y0, y1) = vb.viewRange()
+        label = self.deadline.label
+        label.setVisible(True)  # (pyqtgraph's label takes a new text only while shown: measured as it will read)
+        br = label.boundingRect()  # pixels (the text ignores the view's scale)
+        size = (br.width() * (x1 - x0) / vb.width(), br.height() * (y1 - y0) / vb.height())
+        curves = [_log_points(x, y) for x, y in (*self.data.values(), self.ideal.getData())]
+        place = free_label_place((x0, x1, y0, y1), math.log10(target), size, curves)
+        if place is None:  # the curves cross the line wherever the text would sit: the legend says it instead
+            label.setVisible(False)
+            return self._label_to_legend(label.format)
+        pos, anchor = place
+        if (label.orthoPos, label.anchors[0]) != (pos, anchor):
+            label.anchors = [anchor, anchor]
+            label.setPosition(pos)
+        label.setVisible(True)
+        self._label_to_legend("")
+
+    def _label_to_legend(self, text: str) -> None:
+        """The deadline's text in the legend (``text``) rather than on its line, or back on the line ("")."""
+        if getattr(self, "_label_note", "") != text:
+            self._label_note = text
+            self._update_legend()
+

@@ -48,6 +48,7 @@ class TrainingAdvanced(QObject):
         self.fields["compile_loss"] = tri_state(m, "training.compile_loss")
         self.fields["lora_dropout"] = float_edit(m, "training.lora_dropout")
         self.fields.update({k: tri_state(m, f"training.{k}") for k in OVERLAP})
+        self.fields["ds_zero3_gather"] = BoundCombo(m, "training.ds_zero3_gather", ["flat", "list"])
         self.labels = {k: page.add_field(form, f) for k, f in self.fields.items()}
         # the search keeps both (core/search.py: the user's interleaving besides its own, offload_params_applies):
         # editable with the automatic layout too, as expert parallel's expert_tp
@@ -75,6 +76,9 @@ class TrainingAdvanced(QObject):
         lora = s.training.method in ("lora", "qlora")
         self.fields["lora_dropout"].setEnabled(lora)
         self.labels["lora_dropout"].setEnabled(lora)
+        ds = s.training.framework == "deepspeed"  # DeepSpeed's ZeRO-3 collectives: read for DeepSpeed plans only
+        self.fields["ds_zero3_gather"].setEnabled(ds)
+        self.labels["ds_zero3_gather"].setEnabled(ds)
 
     def retranslate(self) -> None:
         self.box.setTitle(self.tr("Advanced: memory switches and communication overlap"))
@@ -92,6 +96,8 @@ class TrainingAdvanced(QObject):
         f["offload_params"].setText(self.tr("weights and gradients in CPU memory too"))
         for k in (*OVERLAP, "compile_loss"):
             f[k].set_labels({"default": self.tr("framework default"), "on": self.tr("on"), "off": self.tr("off")})
+        f["ds_zero3_gather"].set_labels({"flat": self.tr("one flat all-gather per module (v0.5.5 and later)"),
+                                          "list": self.tr("one all-gather per parameter (v0.3.13 to v0.5.4)")})
         f["lora_dropout"].box.set_unit(self.tr("probability"))
         f["vpp"].box.set_unit(self.tr("per GPU"))
         f["moe_dispatcher"].set_labels({None: self.tr("framework default"), "alltoall": self.tr("all-to-all"),
@@ -151,6 +157,11 @@ class TrainingAdvanced(QObject):
             "overlap_p2p_comm": (self.tr("Overlap pipeline sends"), self.tr(
                 "Run the pipeline's sends and receives under compute (Megatron, on by default with the "
                 "interleaved schedule); off for the other frameworks")),
+            "ds_zero3_gather": (self.tr("ZeRO-3 gather"), self.tr(
+                "How your DeepSpeed version gathers ZeRO-3 weights. Default: one flat all-gather per module fetch "
+                "(v0.5.5 and later, PR #1188). Older versions (v0.3.13 to v0.5.4) run one all-gather per parameter "
+                "after a device sync and reduce-scatter gradients per parameter, with nothing overlapped: choose "
+                "it only for a run on those versions. DeepSpeed plans only")),
         }
 
     def _layout_texts(self) -> dict[str, tuple[str, str]]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpuplanner.formatting import format_compact, format_flops, format_number
+from gpuplanner.formatting import format_flops, format_number, format_tokens
 
 from PySide6.QtWidgets import QButtonGroup, QFormLayout, QHBoxLayout, QLabel, QRadioButton, QWidget
 
@@ -173,7 +173,7 @@ class DataPage(BasePage):
     def _update_results(self) -> None:
         s = self.model.scenario
         tokens = s.data.tokens
-        self.total_value.setText(self.tr("{0} tokens").format(format_compact(tokens, 4)))
+        self.total_value.setText(self.tr("{0} tokens").format(format_tokens(tokens, digits=4)))
         res = self.ctx.estimator.result
         if res is None or res.evaluation is None:
             self.flops_value.setText("—")
@@ -187,7 +187,7 @@ class DataPage(BasePage):
             ratio = ev.tokens_per_param
             self.hint.setText(self.tr(
                 "Compute-optimal hint (Chinchilla, ≈20 tokens per parameter): about {0} tokens for this "
-                "model; you have {1} tokens per parameter.").format(format_compact(opt, 3), format_number(ratio, 1)))
+                "model; you have {1} tokens per parameter.").format(format_tokens(opt, digits=3), format_number(ratio, 1)))
         else:
             self.hint.setText(self.tr("Fine-tuning: the data volume is whatever your task needs; the "
                                       "20-tokens-per-parameter rule applies to pretraining only."))

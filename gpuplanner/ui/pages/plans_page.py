@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from gpuplanner.formatting import format_compact, format_number, format_percent, format_sig, format_span, gpu_display_name
+from gpuplanner.formatting import colon, format_compact, format_number, format_range, format_percent, format_sig, format_span, gpu_display_name
 from gpuplanner.formatting import plural_s
 
 import html
@@ -597,7 +597,7 @@ class PlansPage(BasePage):
         if summary:
             rows.append(f"<p><b>{esc(summary)}</b></p>")
         if p.plan.decision:  # #1: why it beat the next GPU type and framework (the search's sentences)
-            rows.append(f"<p><b>{tr('Why this plan')}</b>: " + esc(" ".join(tr_msg(d["message"]) for d in p.plan.decision))
+            rows.append(f"<p><b>{tr('Why this plan')}</b>" + colon() + esc(" ".join(tr_msg(d["message"]) for d in p.plan.decision))
                         + "</p>")
         ev = p.plan.evaluation
         if ev.deadline_risk:
@@ -615,7 +615,7 @@ class PlansPage(BasePage):
                 flags.append(tr("over budget"))
             rows.append(f"<p style='color:#c62828'><b>{esc(', '.join(flags))}</b></p>")
         L = p.layout
-        rows.append(f"<p><b>{tr('Parallel layout')}</b>: " + esc(plural_s(tr(
+        rows.append(f"<p><b>{tr('Parallel layout')}</b>" + colon() + esc(plural_s(tr(
             "TP {0} · PP {1} · CP {2} · EP {3} · DP {4} · ZeRO-{5} · recompute {6} · micro-batch {7} × "
             "accumulation {8} · {9} node(s) of {10}"), p.nodes).format(
             L.tp, L.pp, L.cp, L.ep, L.dp, L.zero,
@@ -626,7 +626,7 @@ class PlansPage(BasePage):
                            tr(" · sequence parallel") if L.sequence_parallel else "",
                            tr(" · optimizer offloaded to CPU") if L.offload_optimizer else ""])) + "</p>")
         if p.plan.framework_reason:
-            rows.append(f"<p><b>{tr('Framework')}</b>: {esc(framework_name(p))}</p><ul>" + "".join(
+            rows.append(f"<p><b>{tr('Framework')}</b>{colon()}{esc(framework_name(p))}</p><ul>" + "".join(
                 f"<li>{esc(tr_msg(x))}</li>" for x in p.plan.framework_reason) + "</ul>")
         if ev.rules:
             marks = {"passed": "✓", "failed": "✗", "allowed": "✗", "not_applicable": "–"}
@@ -651,7 +651,7 @@ class PlansPage(BasePage):
                     f"<tr>{heads}<th>{tr('total')}</th>"
                     f"<th>{tr('capacity')}</th></tr><tr>{mem_cells}<td align=right><b>{format_number(m.total, 1)}</b></td>"
                     f"<td align=right>{format_sig(m.capacity)}</td></tr></table>")
-        rows.append("<p><a name='time'></a><b>" + tr("Time") + "</b>: " + esc(tr(
+        rows.append("<p><a name='time'></a><b>" + tr("Time") + "</b>" + colon() + esc(tr(
             "{0} calendar days ({1} days of compute) · {2} tokens/s · MFU {3}").format(
             format_number(p.calendar_days, 2), format_number(p.compute_days, 2), format_compact(p.tokens_per_s or 0, 3),
             "—" if p.mfu is None else f"{format_percent(p.mfu, 0)} ({grade_text(ev.mfu_grade)})")) + "</p>")
@@ -662,9 +662,9 @@ class PlansPage(BasePage):
             lo, hi = ev.calendar_days_band
             rng = self.tr("{0}–{1} calendar days").format(*format_span(lo, hi, 1))
             if ev.cost_band is not None:
-                rng += " · " + self.tr("{0}–{1} {2}").format(format_number(ev.cost_band[0], 0), format_number(ev.cost_band[1], 0),
-                                                             ev.currency)
-            rows.append("<p><b>" + tr("Likely range") + "</b>: " + esc(rng) + "<br/><span style='color:#555'>"
+                rng += " · " + self.tr("{0} {1}").format(format_range(format_number(ev.cost_band[0], 0),
+                                                                      format_number(ev.cost_band[1], 0)), ev.currency)
+            rows.append("<p><b>" + tr("Likely range") + "</b>" + colon() + esc(rng) + "<br/><span style='color:#555'>"
                         + esc(self.tr("p10–p90 of the model's error on {0} published {1} runs: {2}").format(
                             ev.band["rows"], _framework_display(ev.band["family"]), QCoreApplication.translate("Evaluation", ev.band["meaning"])))
                         + "</span></p>")
@@ -701,7 +701,7 @@ class PlansPage(BasePage):
 
             pr = ev.price
             if pr is not None and pr.kinds:
-                parts = [f"{QCoreApplication.translate('Cost', MODE_LABELS['card_hour' if k == 'card_hour' else 'month' if k == 'machine_month' else 'week' if k == 'machine_week' else 'spot'])}: "
+                parts = [f"{QCoreApplication.translate('Cost', MODE_LABELS['card_hour' if k == 'card_hour' else 'month' if k == 'machine_month' else 'week' if k == 'machine_week' else 'spot'])}{colon()}"
                          f"{QCoreApplication.translate('Cost', KIND_LABELS.get(v, v))}" for k, v in pr.kinds.items()]
                 from gpuplanner.core.search import REGION_NAMES
 
@@ -727,7 +727,7 @@ class PlansPage(BasePage):
             if ev.rental_advice:
                 rows.append("<ul>" + "".join(f"<li>{esc(tr_msg(a))}</li>" for a in ev.rental_advice) + "</ul>")
         if ev.rent_vs_build is not None:
-            rows.append(f"<p><a name='rent-or-build'></a><b>{tr('Rent or build')}</b>: "
+            rows.append(f"<p><a name='rent-or-build'></a><b>{tr('Rent or build')}</b>{colon()}"
                         f"{esc(tr_msg(ev.rent_vs_build.sentence))}</p>")
             rows.append(self.rent_vs_build_table(ev.rent_vs_build))
         if p.warnings:
@@ -736,7 +736,7 @@ class PlansPage(BasePage):
         if p.explanation:
             rows.append(f"<p><b>{tr('How it works')}</b></p><ul>" +
                         "".join(f"<li>{esc(tr_msg(e))}</li>" for e in p.explanation) + "</ul>")
-        rows.append(f"<p><b>{tr('Why it beat the next plan')}</b>: {self.why_text(p, self.next_plan(p))}</p>")
+        rows.append(f"<p><b>{tr('Why it beat the next plan')}</b>{colon()}{self.why_text(p, self.next_plan(p))}</p>")
         groups = self.skipped_groups()
         if groups:
             rows.append(f"<p><b>{tr('Not ranked')}</b></p><ul>" + "".join(

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QFormLayout, QLabel
 from gpuplanner.core.frameworks import engine_of
 from gpuplanner.core.methods import method_profile
 
-from gpuplanner.formatting import format_compact, gpu_display_name
+from gpuplanner.formatting import format_tokens, gpu_display_name
 from gpuplanner.formatting import format_list
 
 from ..fields import BoundCheck, BoundCombo, BoundEdit, BoundSpin, fmt_float, fmt_int, parse_float, parse_int
@@ -524,7 +524,7 @@ class TrainingPage(BasePage):
         tokens = s.global_batch * s.training.seq_len
         self.batch_info.setText(self.tr(
             "Per optimizer step: {0} sequences = {1} tokens (micro-batch {2} × data-parallel {3} × "
-            "accumulation {4}).").format(s.global_batch, format_compact(tokens, 3), s.training.micro_batch_size,
+            "accumulation {4}).").format(s.global_batch, format_tokens(tokens, digits=3), s.training.micro_batch_size,
                                          s.dp, s.grad_accum))
         self.layout_info.setText(self.tr("Data-parallel degree = GPUs ÷ (TP × PP × CP) = {0}.").format(s.dp))
         self._update_objective_info(s)
