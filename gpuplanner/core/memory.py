@@ -610,6 +610,33 @@ def loss_reserved_extra_bytes_per_logit() -> float:
     return 2.0
 
 
+def trl_amp_saved_bytes_per_logit() -> float:
+    """Bytes per logit TRL's objectives save under the HF Trainer's mixed precision: the fp32 logits.
+
+    Accelerate's native AMP (``Accelerator.prepare_model`` when ``mixed_precision`` is fp16/bf16 and the run is
+    not DeepSpeed or Megatron) wraps the model's forward in ``convert_outputs_to_fp32``
+    (``accelerate/utils/operations.py``: every fp16/bf16 tensor of the output gets ``.float()``), so TRL's
+    ``selective_log_softmax`` (``trl/trainer/utils.py``) receives fp32 logits and takes its fp32 branch:
+    ``torch.gather`` plus a per-row ``torch.logsumexp``, both of which save the fp32 logits for backward
+    (``derivatives.yaml``: ``gather`` and ``logsumexp`` keep ``self``). 4 bytes per logit, where the 16-bit
+    branch (row-wise ``log_softmax`` in the logits' dtype) saves 2."""
+    return 4.0
+
+
+def trl_amp_backward_extra_bytes_per_logit() -> float:
+    """Bytes per logit beside the saved fp32 logits at the start of backward, TRL's fp32 branch under AMP.
+
+    The per-row ``logsumexp`` runs over ``for lg in logits`` (``Tensor.__iter__`` = ``unbind(0)``): autograd
+    holds every row's fp32 gradient in ``UnbindBackward``'s input buffer until the last row arrives, then
+    ``unbind_backward`` stacks them into one full fp32 tensor (4 + 4 while it runs); next ``gather``'s
+    backward scatters into a new zero fp32 tensor (``gather_backward``: 4) while the logits are still saved
+    and the stacked gradient waits in the input buffer. Either moment: 8 bytes per logit beside the saved 4,
+    12 in all (the forward's moment, the 16-bit logits beside their fp32 copy, is 6). Measured by the
+    ``_get_per_token_logps_and_entropies`` instrumentation in huggingface/trl#3678 (B = 2, 257 kept positions,
+    151,665 vocabulary): its "full logits tensor" of 310 MB is 4 bytes per logit, the fp32 copy."""
+    return 8.0
+
+
 def head_gather_bytes(m: ModelFacts, tp, precision: str, master_weights: bool, framework: str,
                       trainable: bool) -> float:
     """ZeRO-3/FSDP at the start of backward: the output projection's gathered weight and its unsharded gradient.
@@ -1205,6 +1232,10 @@ def memory_arrays(
         # completions go through one concatenated forward (profile.seqs_per_example)
         trl = profile.objective in TRL_SELECTIVE_LOG_SOFTMAX
         logps_b = act_b if trl else 4.0
+        # ... unless the HF Trainer's mixed precision (Accelerate's native AMP, the ``autocast`` case; not under
+        # DeepSpeed) has converted the logits to fp32 first: TRL's fp32 branch saves them (trl_amp_saved_bytes_
+        # per_logit) and its backward holds two fp32 gradients beside them (trl_amp_backward_extra_bytes_per_logit)
+        trl_amp = xp.asarray(trl and act_b != 4.0 and loss_kernel != "cce") & xp.asarray(autocast, dtype=bool)
         # the eager fp32 cross-entropy whose allocation order leaves a hole (loss_reserved_extra_bytes_per_logit)
         eager_ce = xp.asarray(not trl and act_b != 4.0 and not chunked_loss and loss_kernel != "cce") & (tp > 0)
         out_saved = head_saved_bytes(mh, s_local, mbs, tp, precision, autocast, lora_t is not None, logps_b)
@@ -1212,6 +1243,13 @@ def memory_arrays(
         # saved log-softmax output: 10sbV in 16-bit (see logits_bytes)
         upcast = 0.0 if (trl or act_b == 4.0) else 4.0
         out_layer = out_saved + (act_b + upcast) * s_local * mbs * mh.V / tp
+        if trl:
+            amp_saved = head_saved_bytes(mh, s_local, mbs, tp, precision, autocast, lora_t is not None,
+                                         trl_amp_saved_bytes_per_logit())
+            amp_layer = amp_saved + xp.maximum(act_b, trl_amp_backward_extra_bytes_per_logit()) * (
+                s_local * mbs * mh.V / tp)
+            out_saved = xp.where(trl_amp, amp_saved, out_saved)
+            out_layer = xp.where(trl_amp, amp_layer, out_layer)
         if not trl:
             # ... and at the start of backward (ce_backward_bytes_per_logit) the fp32 gradients of the saved
             # log-softmax and of the logits exist beside it: 12 bytes per logit in 16-bit, above the forward's 10;
