@@ -68,3 +68,23 @@ def test_trl_3678_instrumentation_is_the_fp32_copy():
     # huggingface/trl#3678: B = 2, logits_to_keep 256 (+1), vocabulary 151,665: "full logits tensor" 310 MB
     logits = 2 * 257 * 151665
     assert 310e6 / logits == pytest.approx(mem.trl_amp_saved_bytes_per_logit(), rel=0.01)
+
+
+@pytest.mark.parametrize("par", [{}, {"zero": 3}])
+def test_llamafactory_dpo_casts_to_fp32_under_any_engine(monkeypatch, par):
+    # LLaMA-Factory's concatenated_forward: model(...).logits.to(torch.float32), then log_softmax + gather: the same
+    # 4 saved + 8 in backward per logit, with DeepSpeed ZeRO-3 too (where Accelerate's AMP is off)
+    kw = dict(framework="llamafactory", parallel=dict(par))
+    a = _mb(**dict(kw, parallel=dict(par)))
+    _sixteen_bit_branch(monkeypatch)
+    b = _mb(**dict(kw, parallel=dict(par)))
+    tokens = 2 * 1024  # chosen + rejected, one pair per GPU
+    assert a.activations - b.activations == pytest.approx(8.0 * tokens * V / GIB, rel=1e-9)
+
+
+def test_llamafactory_sft_and_trl_under_zero3_unchanged(monkeypatch):
+    a_sft = _mb(framework="llamafactory", objective="sft")
+    a_trl = _mb(parallel={"zero": 3})
+    _sixteen_bit_branch(monkeypatch)
+    assert a_sft.activations == pytest.approx(_mb(framework="llamafactory", objective="sft").activations, rel=1e-12)
+    assert a_trl.activations == pytest.approx(_mb(parallel={"zero": 3}).activations, rel=1e-12)

@@ -18,6 +18,8 @@ from .messages import MsgStr
 from .memory import (
     DEFAULT_CUDA_CONTEXT_GIB,
     DEFAULT_FRAGMENTATION,
+    FP32_LOGPS_OBJECTIVES,
+    FP32_LOGPS_TOOLS,
     GIB,
     RECOMPUTE_CODES,
     MemoryBreakdown,
@@ -207,6 +209,7 @@ def memory_kwargs(r: Resolved) -> dict:
         pipeline_mbs=t.pipeline_microbatch_size, expert_tp=s.parallel.expert_tp,
         compile_loss=compile_loss_of(t),
         kbit_fp32=t.method == "qlora" and t.framework in KBIT_PREP_TOOLS,
+        fp32_logps=t.framework in FP32_LOGPS_TOOLS and t.objective in FP32_LOGPS_OBJECTIVES,
         **vision_inputs(r),
         **recompute_kwargs(t),
     )

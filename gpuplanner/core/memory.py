@@ -542,6 +542,14 @@ def unsloth_lora_layer_bytes(m: ModelFacts, s, b, act_b: float = 2.0):
 
 #: objectives whose loss TRL computes from ``selective_log_softmax`` on the raw (16-bit) logits (memory_arrays)
 TRL_SELECTIVE_LOG_SOFTMAX = ("dpo", "ipo", "kto", "orpo", "simpo", "ppo", "grpo")
+#: tools whose preference trainers cast the logits to fp32 themselves: LLaMA-Factory's ``CustomDPOTrainer`` and
+#: ``CustomKTOTrainer`` (``src/llamafactory/train/dpo/trainer.py`` ``concatenated_forward``:
+#: ``model(...).logits.to(torch.float32)``; ``train/kto/trainer.py`` likewise), then ``get_batch_logps``
+#: (``train/trainer_utils.py``: ``torch.gather(logits.log_softmax(-1), ...)``): the saved fp32 log-softmax (4 bytes per
+#: logit) and, in backward, ``gather``'s scattered fp32 gradient and the log-softmax's (8), whatever the engine
+#: (DeepSpeed included). The same 4 + 8 as TRL's fp32 branch (trl_amp_*_bytes_per_logit); objectives below.
+FP32_LOGPS_TOOLS = ("llamafactory",)
+FP32_LOGPS_OBJECTIVES = ("dpo", "ipo", "kto", "orpo", "simpo")
 
 
 def logits_bytes(m: ModelFacts, s, b, tp, framework: str):
@@ -973,6 +981,7 @@ def memory_arrays(
     expert_tp=None,
     compile_loss: bool = False,
     kbit_fp32: bool = False,
+    fp32_logps: bool = False,
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
@@ -989,7 +998,10 @@ def memory_arrays(
     the head's input and its gradient only. ``torch_compile``: compiled blocks (:func:`compiled_layer_bytes`) and,
     with ``chunked_loss``, torchtune's compiled loss (:func:`chunked_loss_bytes_per_logit`). ``paged_optimizer``:
     bitsandbytes' paged states, on the device but outside the allocator's figures. ``kbit_fp32``: the tool prepares a
-    QLoRA base with PEFT's ``prepare_model_for_kbit_training`` (:data:`KBIT_FP32_PARAM_BYTES`).
+    QLoRA base with PEFT's ``prepare_model_for_kbit_training`` (:data:`KBIT_FP32_PARAM_BYTES`). ``fp32_logps``: the
+    tool casts the logits to fp32 itself before its preference log-probabilities (:data:`FP32_LOGPS_TOOLS`), under
+    any engine; otherwise TRL's objectives see fp32 logits only under Accelerate's native AMP
+    (:func:`trl_amp_saved_bytes_per_logit`).
     """
     # torchtitan's pipeline splits each rank's batch into its own micro-batches (frameworks.pipeline_split)
     mbs, grad_accum = pipeline_split(framework, pp, mbs, grad_accum, pipeline_mbs)
@@ -1235,7 +1247,8 @@ def memory_arrays(
         # ... unless the HF Trainer's mixed precision (Accelerate's native AMP, the ``autocast`` case; not under
         # DeepSpeed) has converted the logits to fp32 first: TRL's fp32 branch saves them (trl_amp_saved_bytes_
         # per_logit) and its backward holds two fp32 gradients beside them (trl_amp_backward_extra_bytes_per_logit)
-        trl_amp = xp.asarray(trl and act_b != 4.0 and loss_kernel != "cce") & xp.asarray(autocast, dtype=bool)
+        trl_amp = xp.asarray(trl and act_b != 4.0 and loss_kernel != "cce") & (
+            xp.asarray(autocast, dtype=bool) | bool(fp32_logps))
         # the eager fp32 cross-entropy whose allocation order leaves a hole (loss_reserved_extra_bytes_per_logit)
         eager_ce = xp.asarray(not trl and act_b != 4.0 and not chunked_loss and loss_kernel != "cce") & (tp > 0)
         out_saved = head_saved_bytes(mh, s_local, mbs, tp, precision, autocast, lora_t is not None, logps_b)
