@@ -645,6 +645,19 @@ def trl_amp_backward_extra_bytes_per_logit() -> float:
     return 8.0
 
 
+def unsloth_ce_copy_bytes_per_logit() -> float:
+    """Bytes per logit beside the saved 16-bit logits at the forward's end, Unsloth before Cut Cross-Entropy.
+
+    Unsloth's ``Fast_CrossEntropyLoss`` (``unsloth/kernels/cross_entropy_loss.py`` at 6dad5dd, April 2024) runs on
+    the 16-bit logits, saves them with the per-row logsumexp (``ctx.save_for_backward(logits, logsumexp, labels)``)
+    and returns the gradient written into them in place: 2 bytes per logit from the forward through the head's
+    backward. The model still returns the logits (``CausalLMOutputWithPast(logits=logits)``), and under the HF
+    Trainer's mixed precision Accelerate's ``convert_outputs_to_fp32`` copies them to fp32 (4), alive until
+    ``compute_loss`` returns, before backward. Peak 6 bytes per logit, at the forward's end. Since fa8e59e
+    (November 2024) Unsloth uses Cut Cross-Entropy and returns no logits (``loss_kernel`` ``cce``)."""
+    return 4.0
+
+
 def head_gather_bytes(m: ModelFacts, tp, precision: str, master_weights: bool, framework: str,
                       trainable: bool) -> float:
     """ZeRO-3/FSDP at the start of backward: the output projection's gathered weight and its unsharded gradient.
@@ -1250,7 +1263,8 @@ def memory_arrays(
         trl_amp = xp.asarray(trl and act_b != 4.0 and loss_kernel != "cce") & (
             xp.asarray(autocast, dtype=bool) | bool(fp32_logps))
         # the eager fp32 cross-entropy whose allocation order leaves a hole (loss_reserved_extra_bytes_per_logit)
-        eager_ce = xp.asarray(not trl and act_b != 4.0 and not chunked_loss and loss_kernel != "cce") & (tp > 0)
+        eager_ce = xp.asarray(not trl and act_b != 4.0 and not chunked_loss
+                              and loss_kernel not in ("cce", "unsloth_ce")) & (tp > 0)
         out_saved = head_saved_bytes(mh, s_local, mbs, tp, precision, autocast, lora_t is not None, logps_b)
         # at the loss the logits (act_b) and, unless already fp32 (or TRL's), their fp32 upcast exist beside the
         # saved log-softmax output: 10sbV in 16-bit (see logits_bytes)
@@ -1292,6 +1306,13 @@ def memory_arrays(
         # no logits tensor: the head's input (saved) and its gradient, plus the loss's per-token fp32 values
         out_saved = head_saved_bytes(_replace(mh, V=0), s_local, mbs, tp, precision, autocast, lora_t is not None)
         out_layer = out_saved + (2.0 * m.h + 8.0) * s_local * mbs
+    if loss_kernel == "unsloth_ce":
+        # Unsloth before Cut Cross-Entropy (unsloth_ce_copy_bytes_per_logit): the 16-bit logits saved by its Triton
+        # loss, and at the forward's end Accelerate's fp32 copy of them in the output (HF Trainer's AMP only)
+        out_saved = head_saved_bytes(mh, s_local, mbs, tp, precision, autocast, lora_t is not None,
+                                     activation_dtype_bytes(precision))
+        out_layer = out_saved + xp.where(xp.asarray(autocast, dtype=bool), unsloth_ce_copy_bytes_per_logit(),
+                                         0.0) * (s_local * mbs * mh.V / tp)
     # kbit under autocast: the fp32 LM head's 16-bit copy, saved by its matmul until the head's backward
     head_copy = xp.where(kbit_on, 2.0 * m.V * m.h / tp, 0.0) if method == "qlora" else 0.0
     out_saved = out_saved + head_copy

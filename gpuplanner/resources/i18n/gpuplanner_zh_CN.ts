@@ -7923,6 +7923,10 @@
         <source>training.liger_kernel patches Hugging Face models; framework {framework} does not run them</source>
         <translation>training.liger_kernel 修补的是 Hugging Face 模型；框架 {framework} 不运行这类模型</translation>
     </message>
+    <message>
+        <source>training.cut_cross_entropy=false describes Unsloth before November 2024; framework {framework} is not Unsloth</source>
+        <translation>training.cut_cross_entropy=false 表示 2024 年 11 月之前的 Unsloth；框架 {framework} 不是 Unsloth</translation>
+    </message>
 </context>
 <context>
     <name>ScenarioModel</name>
