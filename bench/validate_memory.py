@@ -220,7 +220,7 @@ ISSUE35_R5 = [
     "scatters into a new fp32 tensor beside them (8 more): 12 bytes per logit at the output layer instead of 4. Llama 3 "
     "8B LoRA DPO, one pair of 1,024 tokens per GPU: +1.96 GiB. Under DeepSpeed the logits stay 16-bit (unchanged). "
     "huggingface/trl#3678 instrumented GRPO's `_get_per_token_logps_and_entropies` (B 2, 257 kept positions, 151,665 "
-    "vocabulary): its 310 MB \"full logits tensor\" is 4 bytes per logit, the fp32 copy.",
+    "vocabulary): its 310 MB \"full logits tensor\" is 4 bytes per logit, the fp32 copy. Measured on the CPU (`tests_validate/test_trl_logps_memory.py`, peak RSS): 11.95 bytes per logit.",
     "LLaMA-Factory's DPO and KTO trainers cast the logits to fp32 themselves (`train/dpo/trainer.py` "
     "`concatenated_forward`: `.logits.to(torch.float32)`; `get_batch_logps`: `gather(logits.log_softmax(-1))`): the "
     "same 4 + 8 bytes per logit under any engine, DeepSpeed included (`memory.FP32_LOGPS_TOOLS`).",
