@@ -48,11 +48,17 @@ _SCRIPT = textwrap.dedent("""
     w.grad = torch.zeros_like(w)  # the 16-bit gradients of the head's weight and input, outside the loss
     h.grad = torch.zeros_like(h)
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    kind = sys.argv[1]
     lg = F.linear(h, w)
-    if sys.argv[1] == "amp":  # accelerate.utils.operations.convert_to_fp32 on the model's output
+    if kind in ("amp", "lf_dpo", "hf445"):  # convert_to_fp32 / .to(torch.float32) / the model's .float()
         lg = lg.float()
-    loss = -sls(lg, lab).sum()
-    del lg  # TRL drops its references when _compute_loss returns, before backward
+    if kind == "lf_dpo":  # LLaMA-Factory get_batch_logps: gather(logits.log_softmax(-1))
+        loss = -torch.gather(lg.log_softmax(-1), 2, lab.unsqueeze(2)).sum()
+    elif kind == "hf445":  # Transformers <= 4.45 LlamaForCausalLM: shifted contiguous copy, CrossEntropyLoss
+        loss = F.cross_entropy(lg[..., :-1, :].contiguous().view(-1, V), lab[..., 1:].contiguous().view(-1))
+    else:
+        loss = -sls(lg, lab).sum()
+    del lg  # the trainer drops the outputs when compute_loss returns, before backward
     loss.backward()
     print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base) * 1024 / (B * N * V))
 """)
@@ -71,3 +77,19 @@ def test_fp32_branch_peaks_at_12_bytes_per_logit():
 
 def test_16_bit_branch_holds_far_less():
     assert _peak("bf16") < 0.5 * _peak("amp")
+
+
+def test_llamafactory_dpo_logps_peak_at_12_bytes_per_logit():
+    # LLaMA-Factory's concatenated_forward + get_batch_logps (memory.FP32_LOGPS_TOOLS): the same 4 + 8
+    measured = _peak("lf_dpo")
+    expected = trl_amp_saved_bytes_per_logit() + trl_amp_backward_extra_bytes_per_logit()
+    assert abs(measured - expected) / expected < 0.05, measured
+
+
+def test_transformers_445_loss_path_peaks_at_12_not_18():
+    # the pre-4.46 model-side upcast and shifted copy, with the outputs dropped before backward as the HF Trainer
+    # does: the same peak as today's ForCausalLMLoss (ce_backward_bytes_per_logit), not 18 bytes per logit
+    from gpuplanner.core.memory import ce_backward_bytes_per_logit
+
+    measured = _peak("hf445")
+    assert abs(measured - ce_backward_bytes_per_logit()) / ce_backward_bytes_per_logit() < 0.05, measured
