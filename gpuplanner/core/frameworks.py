@@ -303,7 +303,7 @@ def tool_mechanics(framework: str, recompute: str = "", liger: bool = False, cut
     ``logits=None`` in ``unsloth/models/llama.py`` when ``cut_cross_entropy`` is installed). Before it (e.g. 6dad5dd,
     2024-04-15) ``Fast_CrossEntropyLoss`` (``unsloth/kernels/cross_entropy_loss.py``) ran on the 16-bit logits, saved
     them for backward and wrote the gradient into them in place: the ``unsloth_ce`` loss path
-    (``memory.UNSLOTH_CE_*``)."""
+    (:func:`memory.unsloth_ce_copy_bytes_per_logit`)."""
     if framework == "unsloth":
         return {"checkpoint_offload": True, "loss_kernel": "cce" if cut_cross_entropy else "unsloth_ce",
                 "fused": True, "layer_kernels": "unsloth"}

@@ -540,7 +540,8 @@ def unsloth_lora_layer_bytes(m: ModelFacts, s, b, act_b: float = 2.0):
     return (rep + split) * s * b
 
 
-#: objectives whose loss TRL computes from ``selective_log_softmax`` on the raw (16-bit) logits (memory_arrays)
+#: objectives whose loss TRL computes from ``selective_log_softmax`` on the model's logits (memory_arrays): 16-bit
+#: under DeepSpeed, fp32 under Accelerate's native AMP (trl_amp_saved_bytes_per_logit)
 TRL_SELECTIVE_LOG_SOFTMAX = ("dpo", "ipo", "kto", "orpo", "simpo", "ppo", "grpo")
 #: tools whose preference trainers cast the logits to fp32 themselves: LLaMA-Factory's ``CustomDPOTrainer`` and
 #: ``CustomKTOTrainer`` (``src/llamafactory/train/dpo/trainer.py`` ``concatenated_forward``:
@@ -639,9 +640,10 @@ def trl_amp_backward_extra_bytes_per_logit() -> float:
     ``unbind_backward`` stacks them into one full fp32 tensor (4 + 4 while it runs); next ``gather``'s
     backward scatters into a new zero fp32 tensor (``gather_backward``: 4) while the logits are still saved
     and the stacked gradient waits in the input buffer. Either moment: 8 bytes per logit beside the saved 4,
-    12 in all (the forward's moment, the 16-bit logits beside their fp32 copy, is 6). Measured by the
+    12 in all (the forward's moment, the 16-bit logits beside their fp32 copy, is 6). Measured on the CPU (peak RSS
+    of a fresh process, ``tests_validate/test_trl_logps_memory.py``): 11.95 bytes per logit. The
     ``_get_per_token_logps_and_entropies`` instrumentation in huggingface/trl#3678 (B = 2, 257 kept positions,
-    151,665 vocabulary): its "full logits tensor" of 310 MB is 4 bytes per logit, the fp32 copy."""
+    151,665 vocabulary) shows the fp32 copy: its "full logits tensor" of 310 MB is 4 bytes per logit."""
     return 8.0
 
 
