@@ -209,6 +209,11 @@ def _lf_rows() -> list[Row]:
                  "micro_batch_size": 1, "global_batch_size": 4, "flash_attention": True}
             note = ("samples of the stated length", "LLaMA-Factory's default recompute (gradient checkpointing on)",
                     "bf16 compute, AdamW")
+            if fw == "unsloth":
+                # the wiki's revision (2024-04-15) predates Unsloth's Cut Cross-Entropy (fa8e59e, 2024-11-17):
+                # Fast_CrossEntropyLoss on the 16-bit logits (unsloth 6dad5dd, 2024-04-15)
+                t["cut_cross_entropy"] = False
+                note += ("Unsloth of April 2024: no Cut Cross-Entropy (training.cut_cross_entropy false)",)
             if LF_VRAM[fw][i] is not None:
                 out.append(Row(f"lf-wiki-{fw}-qlora-{seq}-mem", "lf-wiki-longctx", "memory", float(LF_VRAM[fw][i]),
                                {"preset": "llama-2-7b"}, t, gpu="a100-sxm-40gb",

@@ -209,6 +209,31 @@ ISSUE35_FTTOOLS = [
     "as published); without Liger 4K is at 78.6 GiB (\"starts to OOM at 4K\").",
 ]
 
+#: issue 35 round 5 (helper ftmem5): post-training logits under the HF Trainer, and what was investigated but not built
+ISSUE35_R5 = [
+    "TRL's objectives (DPO, IPO, KTO, ORPO, SimPO, PPO, GRPO) under the HF Trainer's mixed precision "
+    "(`memory.trl_amp_saved_bytes_per_logit`, `trl_amp_backward_extra_bytes_per_logit`): Accelerate's native AMP "
+    "(`Accelerator.prepare_model` for bf16/fp16 outside DeepSpeed and Megatron) wraps the forward in "
+    "`convert_outputs_to_fp32` (`accelerate/utils/operations.py`), so TRL's `selective_log_softmax` receives fp32 "
+    "logits and takes its fp32 branch: `gather` and a per-row `logsumexp` save the fp32 logits (4 bytes per logit, not "
+    "the 16-bit branch's 2), and in backward `UnbindBackward` stacks the rows' fp32 gradients and `gather`'s backward "
+    "scatters into a new fp32 tensor beside them (8 more): 12 bytes per logit at the output layer instead of 4. Llama 3 "
+    "8B LoRA DPO, one pair of 1,024 tokens per GPU: +1.96 GiB. Under DeepSpeed the logits stay 16-bit (unchanged). "
+    "huggingface/trl#3678 instrumented GRPO's `_get_per_token_logps_and_entropies` (B 2, 257 kept positions, 151,665 "
+    "vocabulary): its 310 MB \"full logits tensor\" is 4 bytes per logit, the fp32 copy. Measured on the CPU (`tests_validate/test_trl_logps_memory.py`, peak RSS): 11.95 bytes per logit.",
+    "LLaMA-Factory's DPO and KTO trainers cast the logits to fp32 themselves (`train/dpo/trainer.py` "
+    "`concatenated_forward`: `.logits.to(torch.float32)`; `get_batch_logps`: `gather(logits.log_softmax(-1))`): the "
+    "same 4 + 8 bytes per logit under any engine, DeepSpeed included (`memory.FP32_LOGPS_TOOLS`).",
+    "Unsloth before Cut Cross-Entropy (new field `training.cut_cross_entropy`, default true; false only with "
+    "framework `unsloth`): Unsloth added Cut Cross-Entropy in fa8e59e (2024-11-17); before it `Fast_CrossEntropyLoss` "
+    "saved the 16-bit logits and wrote the gradient into them in place, and Accelerate copied the returned logits to "
+    "fp32: 2 + 4 bytes per logit at the forward's end (`memory.unsloth_ce_copy_bytes_per_logit`). The LLaMA-Factory "
+    "wiki's April-2024 Unsloth rows (`bench/validate_ft_tools.py`): median 21.3% → 17.5%, p90 36.1% → 25.5%.",
+    "No shared row and no verl row changes (all SFT or verl); the public figures above are byte-identical before and "
+    "after. The ms-swift reserved rows, the pre-4.46 Transformers loss path and what else was looked at: "
+    "docs/validation_methods.md §7.",
+]
+
 ISSUE35_TORCHTUNE = [
     "Per source before → after: torchtune README median 17.4% → 7.5%, p90 35.5% → 22.8%; PEFT docs 4.9% → "
     "14.5%; ZeRO table unchanged; all rows 6.0% / 35.5% → 4.2% / 22.8%.",
@@ -473,6 +498,8 @@ def main(argv=None) -> int:
     lines += ["", "Issue 35 round 4, fine-tuning tools (mechanisms from PEFT, bitsandbytes, DeepSpeed and Liger Kernel; "
               "no shared row changes; published rows in `bench/validate_ft_tools.py`):", ""] + [
         f"- {t}" for t in ISSUE35_FTTOOLS]
+    lines += ["", "Issue 35 round 5, logits under the HF Trainer (no shared row changes; "
+              "`tests/test_mechanics_trl_amp_logits.py`, `tests/test_mechanics_unsloth_pre_cce.py`):", ""] + [f"- {t}" for t in ISSUE35_R5]
     lines += ["", "Where rows miss and why (every row beyond 25%, and the sources' larger misses):", ""] + [
         f"- {t}" for t in MISSES]
     lines += ["", "Skipped rows:", ""] + [f"- `{rid}`: {why}" for rid, why in skipped]

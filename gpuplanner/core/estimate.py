@@ -18,6 +18,8 @@ from .messages import MsgStr
 from .memory import (
     DEFAULT_CUDA_CONTEXT_GIB,
     DEFAULT_FRAGMENTATION,
+    FP32_LOGPS_OBJECTIVES,
+    FP32_LOGPS_TOOLS,
     GIB,
     RECOMPUTE_CODES,
     MemoryBreakdown,
@@ -201,7 +203,7 @@ def memory_kwargs(r: Resolved) -> dict:
     """The fixed (per-scenario) arguments of :func:`memory_arrays`."""
     s, t, a = r.scenario, r.scenario.training, r.scenario.assumptions
     prof = method_profile(t)
-    tool = tool_mechanics(t.framework, t.recompute, t.liger_kernel)
+    tool = tool_mechanics(t.framework, t.recompute, t.liger_kernel, t.cut_cross_entropy)
     return dict(
         method=t.method, precision=t.precision, optimizer=t.optimizer, framework=engine_of(t.framework),
         master_weights=t.master_weights, seq_len=sample_shape_of(s, prof).row_len,
@@ -219,6 +221,7 @@ def memory_kwargs(r: Resolved) -> dict:
         pipeline_mbs=t.pipeline_microbatch_size, expert_tp=s.parallel.expert_tp,
         compile_loss=compile_loss_of(t),
         kbit_fp32=t.method == "qlora" and t.framework in KBIT_PREP_TOOLS,
+        fp32_logps=t.framework in FP32_LOGPS_TOOLS and t.objective in FP32_LOGPS_OBJECTIVES,
         **vision_inputs(r),
         **recompute_kwargs(t),
     )

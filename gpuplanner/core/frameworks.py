@@ -287,7 +287,7 @@ def engine_of(framework: str) -> str:
     return (f.engine or framework) if f is not None else framework
 
 
-def tool_mechanics(framework: str, recompute: str = "", liger: bool = False) -> dict:
+def tool_mechanics(framework: str, recompute: str = "", liger: bool = False, cut_cross_entropy: bool = True) -> dict:
     """What a fine-tuning tool does beyond its engine (module docstring): CPU offload of the checkpointed layer
     inputs (Unsloth's gradient checkpointing; applies where layers are recomputed), the loss kernel
     (``cce``: no logits tensor) and fused element-wise kernels (time model).
@@ -296,9 +296,17 @@ def tool_mechanics(framework: str, recompute: str = "", liger: bool = False) -> 
     ``LigerFusedLinearCrossEntropyLoss`` computes the head's matmul and the loss chunk by chunk and writes the
     input gradient in the forward, so no vocabulary-sized logits tensor lives (the ``cce`` path); its RMSNorm, RoPE
     and SwiGLU are fused Triton kernels (``fused``). Source: linkedin/Liger-Kernel README and
-    ``ops/fused_linear_cross_entropy.py``; Hsu et al. 2024, arXiv:2410.10989 §3. Only on Hugging Face models."""
+    ``ops/fused_linear_cross_entropy.py``; Hsu et al. 2024, arXiv:2410.10989 §3. Only on Hugging Face models.
+
+    ``cut_cross_entropy`` (``training.cut_cross_entropy``, Unsloth only): Unsloth computes its loss with Cut
+    Cross-Entropy since commit fa8e59e ("Cut Cross Entropy", 2024-11-17; ``fused_linear_cross_entropy`` and
+    ``logits=None`` in ``unsloth/models/llama.py`` when ``cut_cross_entropy`` is installed). Before it (e.g. 6dad5dd,
+    2024-04-15) ``Fast_CrossEntropyLoss`` (``unsloth/kernels/cross_entropy_loss.py``) ran on the 16-bit logits, saved
+    them for backward and wrote the gradient into them in place: the ``unsloth_ce`` loss path
+    (:func:`memory.unsloth_ce_copy_bytes_per_logit`)."""
     if framework == "unsloth":
-        return {"checkpoint_offload": True, "loss_kernel": "cce", "fused": True, "layer_kernels": "unsloth"}
+        return {"checkpoint_offload": True, "loss_kernel": "cce" if cut_cross_entropy else "unsloth_ce",
+                "fused": True, "layer_kernels": "unsloth"}
     f = FRAMEWORKS.get(framework)
     liger = bool(liger) and engine_of(framework) in ("hf", "deepspeed", "fsdp")
     return {"checkpoint_offload": False, "loss_kernel": "cce" if liger else "standard",

@@ -540,8 +540,17 @@ def unsloth_lora_layer_bytes(m: ModelFacts, s, b, act_b: float = 2.0):
     return (rep + split) * s * b
 
 
-#: objectives whose loss TRL computes from ``selective_log_softmax`` on the raw (16-bit) logits (memory_arrays)
+#: objectives whose loss TRL computes from ``selective_log_softmax`` on the model's logits (memory_arrays): 16-bit
+#: under DeepSpeed, fp32 under Accelerate's native AMP (trl_amp_saved_bytes_per_logit)
 TRL_SELECTIVE_LOG_SOFTMAX = ("dpo", "ipo", "kto", "orpo", "simpo", "ppo", "grpo")
+#: tools whose preference trainers cast the logits to fp32 themselves: LLaMA-Factory's ``CustomDPOTrainer`` and
+#: ``CustomKTOTrainer`` (``src/llamafactory/train/dpo/trainer.py`` ``concatenated_forward``:
+#: ``model(...).logits.to(torch.float32)``; ``train/kto/trainer.py`` likewise), then ``get_batch_logps``
+#: (``train/trainer_utils.py``: ``torch.gather(logits.log_softmax(-1), ...)``): the saved fp32 log-softmax (4 bytes per
+#: logit) and, in backward, ``gather``'s scattered fp32 gradient and the log-softmax's (8), whatever the engine
+#: (DeepSpeed included). The same 4 + 8 as TRL's fp32 branch (trl_amp_*_bytes_per_logit); objectives below.
+FP32_LOGPS_TOOLS = ("llamafactory",)
+FP32_LOGPS_OBJECTIVES = ("dpo", "ipo", "kto", "orpo", "simpo")
 
 
 def logits_bytes(m: ModelFacts, s, b, tp, framework: str):
@@ -608,6 +617,47 @@ def loss_reserved_extra_bytes_per_logit() -> float:
     what is left and goes above: the pool reaches 14 bytes per logit for 12 live (loss parallel: 18 for 16).
     2 bytes per logit, the 16-bit logits' size, in both; not with the compiled, chunked or TRL losses."""
     return 2.0
+
+
+def trl_amp_saved_bytes_per_logit() -> float:
+    """Bytes per logit TRL's objectives save under the HF Trainer's mixed precision: the fp32 logits.
+
+    Accelerate's native AMP (``Accelerator.prepare_model`` when ``mixed_precision`` is fp16/bf16 and the run is
+    not DeepSpeed or Megatron) wraps the model's forward in ``convert_outputs_to_fp32``
+    (``accelerate/utils/operations.py``: every fp16/bf16 tensor of the output gets ``.float()``), so TRL's
+    ``selective_log_softmax`` (``trl/trainer/utils.py``) receives fp32 logits and takes its fp32 branch:
+    ``torch.gather`` plus a per-row ``torch.logsumexp``, both of which save the fp32 logits for backward
+    (``derivatives.yaml``: ``gather`` and ``logsumexp`` keep ``self``). 4 bytes per logit, where the 16-bit
+    branch (row-wise ``log_softmax`` in the logits' dtype) saves 2."""
+    return 4.0
+
+
+def trl_amp_backward_extra_bytes_per_logit() -> float:
+    """Bytes per logit beside the saved fp32 logits at the start of backward, TRL's fp32 branch under AMP.
+
+    The per-row ``logsumexp`` runs over ``for lg in logits`` (``Tensor.__iter__`` = ``unbind(0)``): autograd
+    holds every row's fp32 gradient in ``UnbindBackward``'s input buffer until the last row arrives, then
+    ``unbind_backward`` stacks them into one full fp32 tensor (4 + 4 while it runs); next ``gather``'s
+    backward scatters into a new zero fp32 tensor (``gather_backward``: 4) while the logits are still saved
+    and the stacked gradient waits in the input buffer. Either moment: 8 bytes per logit beside the saved 4,
+    12 in all (the forward's moment, the 16-bit logits beside their fp32 copy, is 6). Measured on the CPU (peak RSS
+    of a fresh process, ``tests_validate/test_trl_logps_memory.py``): 11.95 bytes per logit. The
+    ``_get_per_token_logps_and_entropies`` instrumentation in huggingface/trl#3678 (B = 2, 257 kept positions,
+    151,665 vocabulary) shows the fp32 copy: its "full logits tensor" of 310 MB is 4 bytes per logit."""
+    return 8.0
+
+
+def unsloth_ce_copy_bytes_per_logit() -> float:
+    """Bytes per logit beside the saved 16-bit logits at the forward's end, Unsloth before Cut Cross-Entropy.
+
+    Unsloth's ``Fast_CrossEntropyLoss`` (``unsloth/kernels/cross_entropy_loss.py`` at 6dad5dd, April 2024) runs on
+    the 16-bit logits, saves them with the per-row logsumexp (``ctx.save_for_backward(logits, logsumexp, labels)``)
+    and returns the gradient written into them in place: 2 bytes per logit from the forward through the head's
+    backward. The model still returns the logits (``CausalLMOutputWithPast(logits=logits)``), and under the HF
+    Trainer's mixed precision Accelerate's ``convert_outputs_to_fp32`` copies them to fp32 (4), alive until
+    ``compute_loss`` returns, before backward. Peak 6 bytes per logit, at the forward's end. Since fa8e59e
+    (November 2024) Unsloth uses Cut Cross-Entropy and returns no logits (``loss_kernel`` ``cce``)."""
+    return 4.0
 
 
 def head_gather_bytes(m: ModelFacts, tp, precision: str, master_weights: bool, framework: str,
@@ -966,6 +1016,7 @@ def memory_arrays(
     expert_tp=None,
     compile_loss: bool = False,
     kbit_fp32: bool = False,
+    fp32_logps: bool = False,
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
@@ -982,7 +1033,10 @@ def memory_arrays(
     the head's input and its gradient only. ``torch_compile``: compiled blocks (:func:`compiled_layer_bytes`) and,
     with ``chunked_loss``, torchtune's compiled loss (:func:`chunked_loss_bytes_per_logit`). ``paged_optimizer``:
     bitsandbytes' paged states, on the device but outside the allocator's figures. ``kbit_fp32``: the tool prepares a
-    QLoRA base with PEFT's ``prepare_model_for_kbit_training`` (:data:`KBIT_FP32_PARAM_BYTES`).
+    QLoRA base with PEFT's ``prepare_model_for_kbit_training`` (:data:`KBIT_FP32_PARAM_BYTES`). ``fp32_logps``: the
+    tool casts the logits to fp32 itself before its preference log-probabilities (:data:`FP32_LOGPS_TOOLS`), under
+    any engine; otherwise TRL's objectives see fp32 logits only under Accelerate's native AMP
+    (:func:`trl_amp_saved_bytes_per_logit`).
     """
     # torchtitan's pipeline splits each rank's batch into its own micro-batches (frameworks.pipeline_split)
     mbs, grad_accum = pipeline_split(framework, pp, mbs, grad_accum, pipeline_mbs)
@@ -1228,13 +1282,26 @@ def memory_arrays(
         # completions go through one concatenated forward (profile.seqs_per_example)
         trl = profile.objective in TRL_SELECTIVE_LOG_SOFTMAX
         logps_b = act_b if trl else 4.0
+        # ... unless the HF Trainer's mixed precision (Accelerate's native AMP, the ``autocast`` case; not under
+        # DeepSpeed) has converted the logits to fp32 first: TRL's fp32 branch saves them (trl_amp_saved_bytes_
+        # per_logit) and its backward holds two fp32 gradients beside them (trl_amp_backward_extra_bytes_per_logit)
+        trl_amp = xp.asarray(trl and act_b != 4.0 and loss_kernel != "cce") & (
+            xp.asarray(autocast, dtype=bool) | bool(fp32_logps))
         # the eager fp32 cross-entropy whose allocation order leaves a hole (loss_reserved_extra_bytes_per_logit)
-        eager_ce = xp.asarray(not trl and act_b != 4.0 and not chunked_loss and loss_kernel != "cce") & (tp > 0)
+        eager_ce = xp.asarray(not trl and act_b != 4.0 and not chunked_loss
+                              and loss_kernel not in ("cce", "unsloth_ce")) & (tp > 0)
         out_saved = head_saved_bytes(mh, s_local, mbs, tp, precision, autocast, lora_t is not None, logps_b)
         # at the loss the logits (act_b) and, unless already fp32 (or TRL's), their fp32 upcast exist beside the
         # saved log-softmax output: 10sbV in 16-bit (see logits_bytes)
         upcast = 0.0 if (trl or act_b == 4.0) else 4.0
         out_layer = out_saved + (act_b + upcast) * s_local * mbs * mh.V / tp
+        if trl:
+            amp_saved = head_saved_bytes(mh, s_local, mbs, tp, precision, autocast, lora_t is not None,
+                                         trl_amp_saved_bytes_per_logit())
+            amp_layer = amp_saved + xp.maximum(act_b, trl_amp_backward_extra_bytes_per_logit()) * (
+                s_local * mbs * mh.V / tp)
+            out_saved = xp.where(trl_amp, amp_saved, out_saved)
+            out_layer = xp.where(trl_amp, amp_layer, out_layer)
         if not trl:
             # ... and at the start of backward (ce_backward_bytes_per_logit) the fp32 gradients of the saved
             # log-softmax and of the logits exist beside it: 12 bytes per logit in 16-bit, above the forward's 10;
@@ -1264,6 +1331,13 @@ def memory_arrays(
         # no logits tensor: the head's input (saved) and its gradient, plus the loss's per-token fp32 values
         out_saved = head_saved_bytes(_replace(mh, V=0), s_local, mbs, tp, precision, autocast, lora_t is not None)
         out_layer = out_saved + (2.0 * m.h + 8.0) * s_local * mbs
+    if loss_kernel == "unsloth_ce":
+        # Unsloth before Cut Cross-Entropy (unsloth_ce_copy_bytes_per_logit): the 16-bit logits saved by its Triton
+        # loss, and at the forward's end Accelerate's fp32 copy of them in the output (HF Trainer's AMP only)
+        out_saved = head_saved_bytes(mh, s_local, mbs, tp, precision, autocast, lora_t is not None,
+                                     activation_dtype_bytes(precision))
+        out_layer = out_saved + xp.where(xp.asarray(autocast, dtype=bool), unsloth_ce_copy_bytes_per_logit(),
+                                         0.0) * (s_local * mbs * mh.V / tp)
     # kbit under autocast: the fp32 LM head's 16-bit copy, saved by its matmul until the head's backward
     head_copy = xp.where(kbit_on, 2.0 * m.V * m.h / tp, 0.0) if method == "qlora" else 0.0
     out_saved = out_saved + head_copy

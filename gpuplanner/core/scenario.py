@@ -243,6 +243,11 @@ class TrainingSection(_Section):
                                                   "LLaMA-Factory enable_liger_kernel, ms-swift use_liger_kernel; "
                                                   "default False): fused linear cross-entropy (no logits tensor) "
                                                   "and fused RMSNorm/RoPE/SwiGLU kernels on Hugging Face models")
+    cut_cross_entropy: bool = Field(
+        True, description="Unsloth only: Cut Cross-Entropy (Unsloth since November 2024, commit fa8e59e, with the "
+                          "cut_cross_entropy package; default on): no logits tensor. False: the Unsloth before it "
+                          "(Fast_CrossEntropyLoss saves the 16-bit logits and the HF Trainer's Accelerate copies them to "
+                          "fp32)")
     seq_len: int = Field(2048, gt=0, le=10_000_000)
     micro_batch_size: int = Field(1, gt=0, le=100_000)
     global_batch_size: int | None = Field(None, gt=0, le=1_000_000_000)
@@ -623,6 +628,10 @@ class Scenario(_Section):
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "parallel.moe_dispatcher={d} is a Megatron-Core setting; {framework} has no such choice"),
                 d=p.moe_dispatcher, framework=t.framework))
+        if not t.cut_cross_entropy and t.framework != "unsloth":
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "training.cut_cross_entropy=false describes Unsloth before November 2024; framework {framework} "
+                     "is not Unsloth"), framework=t.framework))
         if p.offload_params and p.zero != 3:
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "parallel.offload_params needs zero=3 (FSDP/ZeRO-3 CPU offload)")))

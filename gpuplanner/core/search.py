@@ -1273,6 +1273,9 @@ def searched_frameworks(s: Scenario, is_moe: bool = False) -> tuple[tuple[str, .
     if getattr(s.training, "liger_kernel", False):
         # Liger Kernel patches Hugging Face models only (scenario._NO_LIGER): the search keeps the stacks that run them
         fws = tuple(f for f in fws if f not in ("megatron", "megatron-swift", "unsloth")) or fws
+    if not getattr(s.training, "cut_cross_entropy", True):
+        # an Unsloth version before Cut Cross-Entropy (scenario.cut_cross_entropy): only Unsloth is that tool
+        fws = tuple(f for f in fws if f == "unsloth") or fws
     if is_moe and not con.framework_candidates:
         # an MoE model: the frameworks with expert parallelism, where the method has one (the user widens the
         # list with constraints.framework_candidates)

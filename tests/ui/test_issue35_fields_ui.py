@@ -56,6 +56,8 @@ def test_training_fields_write_the_scenario(page):
     assert user(page).training.liger_kernel is True
     page.liger_kernel.setChecked(False)
     assert user(page).training.liger_kernel is False
+    # training.cut_cross_entropy (issue 35 round 5): Unsloth only; cleared for another tool it is refused
+    assert page.cut_cross_entropy.isChecked() and user(page).training.cut_cross_entropy is True
     page.packing.setChecked(False)
     assert user(page).training.packing is False
     type_text(page.mean_sample_len, "700")
@@ -333,3 +335,29 @@ def test_project_serving_phase_sets_request_length_spread(make_window, tmp_path,
     qtbot.waitUntil(lambda: stored().get("length_spread") == "sharegpt", timeout=10000)
     qtbot.waitUntil(lambda: not page.busy() and page.result is not None
                     and page.result.phases[i].serving is not None, timeout=30000)
+
+
+def test_cut_cross_entropy_is_unsloths_and_refused_for_other_tools(page):
+    # training.cut_cross_entropy (issue 35 round 5): shown for Unsloth, written by the box; cleared under another
+    # tool it is refused at the field, not stored, and the row stays in sight
+    choose(page.framework, "unsloth")
+    assert page.form.isRowVisible(page.cut_cross_entropy.box)
+    page.cut_cross_entropy.setChecked(False)
+    assert user(page).training.cut_cross_entropy is False
+    page.cut_cross_entropy.setChecked(True)
+    assert user(page).training.cut_cross_entropy is True
+    choose(page.framework, "trl")
+    assert user(page).training.framework == "trl"
+    assert not page.form.isRowVisible(page.cut_cross_entropy.box)
+    page.cut_cross_entropy.setChecked(False)
+    assert "cut_cross_entropy" in page.cut_cross_entropy.box.error
+    assert user(page).training.cut_cross_entropy is True
+
+
+def test_leaving_unsloth_with_cut_cross_entropy_cleared_is_said(page):
+    choose(page.framework, "unsloth")
+    page.cut_cross_entropy.setChecked(False)
+    choose(page.framework, "trl")  # an older Unsloth's loss is not TRL's: said at the field, not stored
+    assert "cut_cross_entropy" in (page.framework.box.error or "")
+    assert user(page).training.framework == "unsloth"
+    assert page.form.isRowVisible(page.cut_cross_entropy.box)

@@ -7939,6 +7939,10 @@
         <source>training.liger_kernel patches Hugging Face models; framework {framework} does not run them</source>
         <translation>training.liger_kernel 修补的是 Hugging Face 模型；框架 {framework} 不运行这类模型</translation>
     </message>
+    <message>
+        <source>training.cut_cross_entropy=false describes Unsloth before November 2024; framework {framework} is not Unsloth</source>
+        <translation>training.cut_cross_entropy=false 表示 2024 年 11 月之前的 Unsloth；框架 {framework} 不是 Unsloth</translation>
+    </message>
 </context>
 <context>
     <name>ScenarioModel</name>
@@ -9359,6 +9363,18 @@
     <message>
         <source>fused loss and layer kernels (Hugging Face models)</source>
         <translation>融合的损失与层内核（Hugging Face 模型）</translation>
+    </message>
+    <message>
+        <source>Cut cross-entropy (Unsloth)</source>
+        <translation>切分交叉熵（Unsloth）</translation>
+    </message>
+    <message>
+        <source>Unsloth computes the loss with Cut Cross-Entropy since November 2024: no logits tensor. Clear it for an older Unsloth, whose cross-entropy kernel keeps the 16-bit logits, beside the HF Trainer&apos;s fp32 copy of them. Unsloth only. Default: on</source>
+        <translation>自 2024 年 11 月起，Unsloth 用切分交叉熵计算损失，不生成 logits 张量。使用更早版本的 Unsloth 时请取消勾选：其交叉熵内核会保留 16 位 logits，另有 HF Trainer 生成的 fp32 副本。仅适用于 Unsloth。默认：开启</translation>
+    </message>
+    <message>
+        <source>no logits tensor (Unsloth since November 2024)</source>
+        <translation>不生成 logits 张量（2024 年 11 月起的 Unsloth）</translation>
     </message>
 </context>
 <context>

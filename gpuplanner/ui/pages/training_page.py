@@ -47,6 +47,7 @@ class TrainingPage(BasePage):
         self.optimizer = BoundCombo(m, "training.optimizer", ["adamw", "adamw_8bit", "adafactor", "sgd"])
         self.paged_optimizer = BoundCheck(m, "training.paged_optimizer")
         self.liger_kernel = BoundCheck(m, "training.liger_kernel")
+        self.cut_cross_entropy = BoundCheck(m, "training.cut_cross_entropy")
         self.framework = BoundCombo(m, "training.framework", FRAMEWORKS)
         self.seq_len = BoundEdit(m, "training.seq_len")
         # samples shorter than seq_len: padded, packed or flattened (core/flops.sample_shape)
@@ -79,6 +80,7 @@ class TrainingPage(BasePage):
                        ("fp8_recipe", self.fp8_recipe), ("fp8_all_gather", self.fp8_all_gather),
                        ("optimizer", self.optimizer), ("paged_optimizer", self.paged_optimizer),
                        ("liger_kernel", self.liger_kernel),
+                       ("cut_cross_entropy", self.cut_cross_entropy),
                        ("framework", self.framework), ("seq_len", self.seq_len),
                        ("mean_sample_len", self.mean_sample_len), ("packing", self.packing),
                        ("padding_free", self.padding_free), ("mbs", self.mbs), ("pipeline_mbs", self.pipeline_mbs),
@@ -226,6 +228,10 @@ class TrainingPage(BasePage):
                 "Liger Kernel's Triton kernels on Hugging Face models (use_liger_kernel in the HF Trainer and TRL, "
                 "enable_liger_kernel in LLaMA-Factory): the loss is computed chunk by chunk without a logits "
                 "tensor, and RMSNorm, RoPE and SwiGLU are fused. Not for Megatron or Unsloth. Default: off")),
+            "cut_cross_entropy": (self.tr("Cut cross-entropy (Unsloth)"), self.tr(
+                "Unsloth computes the loss with Cut Cross-Entropy since November 2024: no logits tensor. Clear it for "
+                "an older Unsloth, whose cross-entropy kernel keeps the 16-bit logits, beside the HF Trainer's fp32 "
+                "copy of them. Unsloth only. Default: on")),
             "framework": (self.tr("Framework"), self.tr(
                 "Changes what is kept in memory (e.g. Megatron's fused kernels, DeepSpeed's fp32 master copy)")),
             "seq_len": (self.tr("Sequence length"), self.tr(
@@ -411,6 +417,7 @@ class TrainingPage(BasePage):
         self.engine_sleep.setText(self.tr("free vLLM memory while training"))
         self.paged_optimizer.setText(self.tr("optimizer states in unified memory (bitsandbytes)"))
         self.liger_kernel.setText(self.tr("fused loss and layer kernels (Hugging Face models)"))
+        self.cut_cross_entropy.setText(self.tr("no logits tensor (Unsloth since November 2024)"))
         self.packing.setText(self.tr("pack samples into rows"))
         self.padding_free.setText(self.tr("flatten micro-batches, no padding"))
         self.mean_sample_len.box.set_unit(self.tr("tokens"))
@@ -478,6 +485,10 @@ class TrainingPage(BasePage):
         self.form.setRowVisible(self.fp8_all_gather.box,
                                 fp8_on and engine_of(s.training.framework) in ("fsdp", "megatron"))
         self.form.setRowVisible(self.fsdp_version.box, s.training.framework == "fsdp")
+        # Unsloth's loss before/after Cut Cross-Entropy; shown while it is Unsloth or while it is cleared (so that a
+        # cleared box, refused for other tools, stays in sight)
+        self.form.setRowVisible(self.cut_cross_entropy.box,
+                                s.training.framework == "unsloth" or not s.training.cut_cross_entropy)
         self.form.setRowVisible(self.pipeline_mbs.box, s.training.framework == "fsdp")
         self.form.setRowVisible(self.attention_kernel.box, bool(s.training.flash_attention))
         layer_sac = s.training.recompute == "layer_sac"
