@@ -796,16 +796,28 @@ def megatron_core_scenario(row: dict) -> tuple[dict, list[str]]:
 
 
 def foundry_scenario(row: dict) -> tuple[dict, list[str]]:
-    """MosaicML llm-foundry MPT: 4h GeLU MLP, ALiBi, tied embeddings, no biases, FlashAttention (Triton),
-    FSDP FULL_SHARD (ZeRO-3) or SHARD_GRAD_OP (ZeRO-2), bf16. Composer wraps the model in PyTorch FSDP1
-    (``FullyShardedDataParallel`` with flat parameters; the yamls' ``fsdp_config``): ``fsdp_version`` 1."""
+    """MosaicML llm-foundry MPT as benchmarked: 4h GeLU MLP, tied embeddings, FSDP FULL_SHARD (ZeRO-3) or
+    SHARD_GRAD_OP (ZeRO-2), bf16. Composer wraps the model in PyTorch FSDP1 (``FullyShardedDataParallel`` with flat
+    parameters; the yamls' ``fsdp_config``): ``fsdp_version`` 1.
+
+    The H100 tables came with PR #543 (commit b2a43a1, Oct 2023; the large-scale one with #838): its
+    ``submit_benchmarks.py`` runs llm-foundry v0.3.0 (``git_branch: v0.3.0``, ``pip install -e .[gpu]``), sets
+    ``attn_impl`` to ``--attn_impl``, default ``triton`` (``sweep.sh`` never passes it) and ``norm_type:
+    low_precision_layernorm``. v0.3.0's ``scripts/train/yamls/pretrain/mpt-*.yaml`` set neither ``alibi`` nor
+    ``no_bias``, and ``MPTConfig``'s defaults are ``learned_pos_emb=True``, ``alibi=False``, ``no_bias=False``
+    (``llmfoundry/models/mpt/configuration_mpt.py``): learned positions and biases on every linear. The tables'
+    NumParams confirm it (7B at 2k: 6,658,859,008 = 32 × (12h² + 9h + 4h) + V·h + 2048·h + 2h; at 4k +2048·h).
+    The Triton kernel (``flash_attn_triton.py``, Tri Dao's FlashAttention in Triton) has FlashAttention-2's
+    algorithm, backward recompute included, at no faster a rate on Hopper (no wgmma), so ``flash2`` stands."""
     h = row["hidden_size"]
     rec = "full" if (row["activation_recompute"] or "").startswith("full") else "none"
     return {
         "model": {"name": row["model_name"], "hidden_size": h, "num_hidden_layers": row["num_layers"],
                   "num_attention_heads": row["num_heads"], "intermediate_size": row["ffn_hidden_size"] or 4 * h,
                   "vocab_size": row["vocab_size"], "gated_mlp": False, "tie_word_embeddings": True,
-                  "norm_type": "layernorm", "position_embedding": "alibi"},
+                  "attention_bias": True, "attention_out_bias": True, "mlp_bias": True,
+                  "norm_type": "layernorm", "position_embedding": "learned",
+                  "max_position_embeddings": row["seq_len"]},
         "training": {"method": "pretrain", "precision": "bf16", "framework": "fsdp", "seq_len": row["seq_len"],
                      "micro_batch_size": row["micro_batch_size"], "global_batch_size": row["global_batch_size"],
                      "recompute": rec, "flash_attention": True, "fsdp_version": 1},
