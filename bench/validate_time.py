@@ -808,7 +808,9 @@ def foundry_scenario(row: dict) -> tuple[dict, list[str]]:
     (``llmfoundry/models/mpt/configuration_mpt.py``): learned positions and biases on every linear. The tables'
     NumParams confirm it (7B at 2k: 6,658,859,008 = 32 × (12h² + 9h + 4h) + V·h + 2048·h + 2h; at 4k +2048·h).
     The Triton kernel (``flash_attn_triton.py``, Tri Dao's FlashAttention in Triton) has FlashAttention-2's
-    algorithm, backward recompute included, at no faster a rate on Hopper (no wgmma), so ``flash2`` stands."""
+    algorithm, backward recompute included, at no faster a rate on Hopper (no wgmma), so ``flash2`` stands.
+    Eager element-wise kernels: ``LPLayerNorm`` is one ``F.layer_norm`` call, the MLP's activation one
+    ``nn.GELU(approximate='none')`` (v0.3.0 ``llmfoundry/models/layers/norm.py``, ``ffn.py``): ``hidden_act`` gelu."""
     h = row["hidden_size"]
     rec = "full" if (row["activation_recompute"] or "").startswith("full") else "none"
     return {
@@ -817,7 +819,7 @@ def foundry_scenario(row: dict) -> tuple[dict, list[str]]:
                   "vocab_size": row["vocab_size"], "gated_mlp": False, "tie_word_embeddings": True,
                   "attention_bias": True, "attention_out_bias": True, "mlp_bias": True,
                   "norm_type": "layernorm", "position_embedding": "learned",
-                  "max_position_embeddings": row["seq_len"]},
+                  "max_position_embeddings": row["seq_len"], "hidden_act": "gelu"},
         "training": {"method": "pretrain", "precision": "bf16", "framework": "fsdp", "seq_len": row["seq_len"],
                      "micro_batch_size": row["micro_batch_size"], "global_batch_size": row["global_batch_size"],
                      "recompute": rec, "flash_attention": True, "fsdp_version": 1},

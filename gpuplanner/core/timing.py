@@ -481,7 +481,25 @@ def eager_norm_factor(m: ModelFacts) -> float:
     backward one input-gradient kernel plus the weight/bias reduction). llm-foundry's MPT ``LPLayerNorm``
     (``llmfoundry/models/layers/norm.py``, v0.3.0) casts to 16 bits and calls that same ``layer_norm``; nn.LayerNorm
     (GPT-2, OPT, BLOOM, Falcon) too. Its traffic is then the fused count (read + write ``h``, 16-bit)."""
-    return 1.0 / UNFUSED_FACTOR if m.arch.norm_type == "layernorm" else 1.0
+    return 1.0 / UNFUSED_FACTOR if m.arch.norm_type.startswith("layernorm") else 1.0
+
+
+#: Activations eager PyTorch runs as one ATen kernel (read ``f``, write ``f``: the fused count): ``nn.GELU`` /
+#: ``F.gelu`` (exact or ``approximate='tanh'``; PyTorch ``aten/src/ATen/native/cuda/ActivationGeluKernel.cu``) and
+#: ``F.relu``. Hugging Face ``activations.py`` ``ACT2FN``: ``gelu`` → ``GELUActivation`` (``F.gelu``),
+#: ``gelu_pytorch_tanh`` → ``F.gelu(approximate="tanh")``, ``relu`` → ``nn.ReLU``; llm-foundry MPT ``nn.GELU``
+#: (``layers/ffn.py``). Not here: ``gelu_new``/``gelu_fast`` (GPT-2, Phi: tanh formula written as ~8 Python ops),
+#: BLOOM's own GeLU, ``quick_gelu`` (``x * sigmoid(1.702 x)``), and gated MLPs (SwiGLU: activation and product).
+EAGER_ONE_KERNEL_ACTS = frozenset({"gelu", "gelu_pytorch_tanh", "relu"})
+
+
+def eager_act_factor(m: ModelFacts) -> float:
+    """The MLP activation's share of :data:`UNFUSED_FACTOR` in eager PyTorch, as a multiplier on it:
+    ``1 / UNFUSED_FACTOR`` for a plain (non-gated) MLP whose activation is one ATen kernel
+    (:data:`EAGER_ONE_KERNEL_ACTS`), else 1 (the judgement behind the factor; an unknown activation keeps it)."""
+    if not m.gated and m.arch.mlp_act in EAGER_ONE_KERNEL_ACTS:
+        return 1.0 / UNFUSED_FACTOR
+    return 1.0
 
 
 def elementwise_bytes_per_token_layer(m: ModelFacts, seq_len, flash, fused, ops=_ArrayOps):
@@ -495,15 +513,17 @@ def elementwise_bytes_per_token_layer(m: ModelFacts, seq_len, flash, fused, ops=
     (SwiGLU), RoPE reads and writes q and k. Without FlashAttention each token's ``heads×s`` score row is
     written by ``QKᵀ``, read+written by the fused softmax, read by ``·V``: 4 passes, 6.5 with attention
     dropout (read, write, 1-byte mask) (Dao et al. 2022 §3.1: standard attention is memory-bound on these).
-    Eager PyTorch multiplies the non-attention part by :data:`UNFUSED_FACTOR`, except a LayerNorm's, which is one
-    ATen kernel in eager PyTorch too (:func:`eager_norm_factor`).
+    Eager PyTorch multiplies the non-attention part by :data:`UNFUSED_FACTOR`, except a LayerNorm's and a
+    single-kernel activation's, which are one ATen kernel in eager PyTorch too (:func:`eager_norm_factor`,
+    :func:`eager_act_factor`).
     """
     h = m.h
     f_width = (1 - m.moe_frac) * m.f + m.moe_frac * (m.k_active * m.f_moe + m.shared_f)
     unfused = ops.where(fused, 1.0, UNFUSED_FACTOR)
     norm_unfused = ops.where(fused, 1.0, UNFUSED_FACTOR * eager_norm_factor(m))
     rep = 4.0 * h * norm_unfused + (6.0 * h + (6.0 * h if m.dropout else 0.0)) * unfused
-    split = ((3.0 if m.gated else 2.0) * f_width + 2.0 * (m.q_dim + m.kv_dim)) * unfused
+    act_unfused = ops.where(fused, 1.0, UNFUSED_FACTOR * eager_act_factor(m))
+    split = (3.0 if m.gated else 2.0) * f_width * act_unfused + 2.0 * (m.q_dim + m.kv_dim) * unfused
     scores = (6.5 if m.dropout else 4.0) * m.heads * ops.f(seq_len)
     split = split + ops.where(flash, 0.0, scores)
     return 2.0 * rep, 2.0 * split
