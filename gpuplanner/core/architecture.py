@@ -67,6 +67,7 @@ class ModelArch:
     embedding_norm: bool = False  # LayerNorm after the word embeddings (BLOOM)
     parallel_attn_mlp: bool = False  # attention and MLP share one input norm (Falcon, GPT-J)
     dropout: bool = False  # GPT-style dropout masks saved for backward (Megatron GPT)
+    mlp_act: str = ""  # the MLP activation as the config names it (hidden_act): "" unknown (time model only)
     fused_qkv: bool = False  # q, k, v stored as one matrix (GPT-2 c_attn, NeoX/BLOOM/Falcon query_key_value, ...)
     fused_gate_up: bool = False  # gate and up stored as one matrix (Phi-3 gate_up_proj, ChatGLM dense_h_to_4h)
     stored_params: int | None = None  # exact count read from safetensors headers, when known
@@ -335,6 +336,22 @@ def _gated(cfg: dict, got: dict) -> bool:
     return act not in _GELU_ACTS or got["_mt"].startswith("gemma")
 
 
+def _act_name(*keys: str, default: str):
+    """The MLP activation's name from a config key (``hidden_act``, ``activation_function``, ...), lower case."""
+    def step(cfg: dict, got: dict) -> str:
+        v = _get(cfg, *keys, default=default)
+        return (v if isinstance(v, str) else default).lower()[:64]
+    return step
+
+
+def _mpt_act(cfg: dict, got: dict) -> str:
+    """MPT: ``ffn_config.ffn_act_fn`` (llm-foundry ``layers/ffn.py``: default ``{'name': 'gelu', 'approximate':
+    'none'}``, i.e. ``nn.GELU``); v0.3.0 and the released configs hard-code ``nn.GELU(approximate='none')``."""
+    fn = _obj(cfg, "ffn_config").get("ffn_act_fn")
+    name = fn.get("name", "gelu") if isinstance(fn, dict) else "gelu"
+    return (name if isinstance(name, str) else "gelu").lower()[:64]
+
+
 def _check_moe_every_layer(cfg: dict, got: dict) -> None:
     if (_int(cfg, "moe_layer_freq", default=1, required=False) or 1) != 1:
         raise ModelConfigError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "moe_layer_freq != 1 is not supported")),
@@ -423,6 +440,7 @@ GPT2: Steps = (
     ("max_position_embeddings", count("n_positions", "n_ctx", default=1024)),
     ("dropout", const(True)),
     ("fused_qkv", const(True)),
+    ("mlp_act", _act_name("activation_function", default="gelu_new")),
 )
 #: GPT-NeoX (configuration_gpt_neox.py): fused query_key_value, LayerNorm, biases per attention_bias
 GPT_NEOX: Steps = (
@@ -441,6 +459,7 @@ GPT_NEOX: Steps = (
     ("norm_type", const("layernorm")),
     ("parallel_attn_mlp", const(False)),
     ("fused_qkv", const(True)),
+    ("mlp_act", _act_name("hidden_act", default="gelu")),
 )
 #: OPT (configuration_opt.py): learned positions with an offset of 2, biases per enable_bias
 OPT: Steps = (
@@ -461,6 +480,7 @@ OPT: Steps = (
     ("position_embedding", const("learned")),
     ("max_position_embeddings", _opt_positions),
     ("dropout", const(True)),
+    ("mlp_act", _act_name("activation_function", default="relu")),
 )
 #: BLOOM (configuration_bloom.py): ALiBi, a LayerNorm after the embeddings, 4h MLP, tied embeddings
 BLOOM: Steps = (
@@ -478,6 +498,7 @@ BLOOM: Steps = (
     ("position_embedding", const("alibi")),
     ("embedding_norm", const(True)),
     ("fused_qkv", const(True)),
+    ("mlp_act", const("bloom_gelu")),
 )
 #: Falcon / RefinedWeb (configuration_falcon.py): multi-query or grouped KV, parallel attention and MLP
 FALCON: Steps = (
@@ -499,6 +520,7 @@ FALCON: Steps = (
     ("norm_type", const("layernorm")),
     ("fused_qkv", const(True)),
     ("position_embedding", lambda cfg, got: "alibi" if cfg.get("alibi") else "rope"),
+    ("mlp_act", _act_name("activation", default="gelu")),
 )
 #: MPT (configuration_mpt.py): d_model, expansion_ratio, attn_config (kv_n_heads, alibi), no_bias
 MPT: Steps = (
@@ -520,6 +542,7 @@ MPT: Steps = (
     ("position_embedding", _mpt_positions),
     ("max_position_embeddings", count("max_seq_len", default=2048)),
     ("fused_qkv", const(True)),
+    ("mlp_act", _mpt_act),
 )
 #: ChatGLM2/3, GLM-4 (THUDM configuration_chatglm.py): multi-query groups, kv_channels, fused QKV and gate/up
 CHATGLM: Steps = (
@@ -557,6 +580,7 @@ LLAMA: Steps = (
     ("vocab_size", size("vocab_size")),
     ("tie_word_embeddings", flag("tie_word_embeddings", default=lambda got: got["_mt"] in _GEMMA_TIED)),
     ("gated_mlp", _gated),
+    ("mlp_act", _act_name("hidden_act", "activation_function", "hidden_activation", default="silu")),
     ("max_position_embeddings", count("max_position_embeddings", default=0)),
     ("attention_bias", flag("attention_bias", "bias", default=False)),
     ("mlp_bias", flag("mlp_bias", default=False)),
@@ -1061,6 +1085,7 @@ EXPLICIT_FIELDS = {
     "attention_bias": "attention_bias", "attention_out_bias": "attention_out_bias", "mlp_bias": "mlp_bias",
     "norm_type": "norm_type", "norms_per_layer": "norms_per_layer", "qk_norm": "qk_norm",
     "position_embedding": "position_embedding", "max_position_embeddings": "max_position_embeddings",
+    "hidden_act": "mlp_act",
     "unrecognised_model_type": "unrecognised", "uncounted_sections": "uncounted", "context_length": "context_length",
     **{k: k for k in ("vision_kind", "vision_hidden", "vision_layers", "vision_heads", "vision_intermediate",
                       "vision_gated", "vision_norm", "vision_patch", "vision_temporal_patch", "vision_merge",
@@ -1071,7 +1096,7 @@ EXPLICIT_FIELDS = {
 #: explicit fields a plan's embedded architecture writes only when they differ from the default (a text model's
 #: scenario stays as short as before)
 WRITE_IF_SET = frozenset(k for k in EXPLICIT_FIELDS if k.startswith(("vision_", "projector_", "image_"))
-                         or k in ("unrecognised_model_type", "uncounted_sections", "context_length"))
+                         or k in ("unrecognised_model_type", "uncounted_sections", "context_length", "hidden_act"))
 
 
 class ModelSource(Protocol):

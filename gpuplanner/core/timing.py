@@ -473,6 +473,36 @@ def _ring_factor(n, collective: str, ops=_ArrayOps):
     return 2.0 * f if collective == "all_reduce" else f
 
 
+def eager_norm_factor(m: ModelFacts) -> float:
+    """The norms' share of :data:`UNFUSED_FACTOR` in eager PyTorch, as a multiplier on it: 1 for RMSNorm (Hugging Face
+    ``LlamaRMSNorm`` runs ~5 separate fp32 kernels, the judgement behind the factor), ``1 / UNFUSED_FACTOR`` for
+    LayerNorm, which eager PyTorch already runs as one fused kernel that reads ``x`` and writes ``y`` once:
+    ``torch.nn.functional.layer_norm`` → ``aten::native_layer_norm`` (PyTorch
+    ``aten/src/ATen/native/cuda/layer_norm_kernel.cu``, ``LayerNormKernelImpl``: one vectorised kernel forward; the
+    backward one input-gradient kernel plus the weight/bias reduction). llm-foundry's MPT ``LPLayerNorm``
+    (``llmfoundry/models/layers/norm.py``, v0.3.0) casts to 16 bits and calls that same ``layer_norm``; nn.LayerNorm
+    (GPT-2, OPT, BLOOM, Falcon) too. Its traffic is then the fused count (read + write ``h``, 16-bit)."""
+    return 1.0 / UNFUSED_FACTOR if m.arch.norm_type.startswith("layernorm") else 1.0
+
+
+#: Activations eager PyTorch runs as one ATen kernel (read ``f``, write ``f``: the fused count): ``nn.GELU`` /
+#: ``F.gelu`` (exact or ``approximate='tanh'``; PyTorch ``aten/src/ATen/native/cuda/ActivationGeluKernel.cu``) and
+#: ``F.relu``. Hugging Face ``activations.py`` ``ACT2FN``: ``gelu`` → ``GELUActivation`` (``F.gelu``),
+#: ``gelu_pytorch_tanh`` → ``F.gelu(approximate="tanh")``, ``relu`` → ``nn.ReLU``; llm-foundry MPT ``nn.GELU``
+#: (``layers/ffn.py``). Not here: ``gelu_new``/``gelu_fast`` (GPT-2, Phi: tanh formula written as ~8 Python ops),
+#: BLOOM's own GeLU, ``quick_gelu`` (``x * sigmoid(1.702 x)``), and gated MLPs (SwiGLU: activation and product).
+EAGER_ONE_KERNEL_ACTS = frozenset({"gelu", "gelu_pytorch_tanh", "relu"})
+
+
+def eager_act_factor(m: ModelFacts) -> float:
+    """The MLP activation's share of :data:`UNFUSED_FACTOR` in eager PyTorch, as a multiplier on it:
+    ``1 / UNFUSED_FACTOR`` for a plain (non-gated) MLP whose activation is one ATen kernel
+    (:data:`EAGER_ONE_KERNEL_ACTS`), else 1 (the judgement behind the factor; an unknown activation keeps it)."""
+    if not m.gated and m.arch.mlp_act in EAGER_ONE_KERNEL_ACTS:
+        return 1.0 / UNFUSED_FACTOR
+    return 1.0
+
+
 def elementwise_bytes_per_token_layer(m: ModelFacts, seq_len, flash, fused, ops=_ArrayOps):
     """Forward memory traffic (bytes) of one decoder layer's non-matmul ops per token (16-bit tensors),
     as ``(replicated, split)``: the part every tensor-parallel rank repeats unless sequence parallelism
@@ -484,13 +514,17 @@ def elementwise_bytes_per_token_layer(m: ModelFacts, seq_len, flash, fused, ops=
     (SwiGLU), RoPE reads and writes q and k. Without FlashAttention each token's ``heads×s`` score row is
     written by ``QKᵀ``, read+written by the fused softmax, read by ``·V``: 4 passes, 6.5 with attention
     dropout (read, write, 1-byte mask) (Dao et al. 2022 §3.1: standard attention is memory-bound on these).
-    Eager PyTorch multiplies the non-attention part by :data:`UNFUSED_FACTOR`.
+    Eager PyTorch multiplies the non-attention part by :data:`UNFUSED_FACTOR`, except a LayerNorm's and a
+    single-kernel activation's, which are one ATen kernel in eager PyTorch too (:func:`eager_norm_factor`,
+    :func:`eager_act_factor`).
     """
     h = m.h
     f_width = (1 - m.moe_frac) * m.f + m.moe_frac * (m.k_active * m.f_moe + m.shared_f)
     unfused = ops.where(fused, 1.0, UNFUSED_FACTOR)
-    rep = (4.0 * h + 6.0 * h + (6.0 * h if m.dropout else 0.0)) * unfused
-    split = ((3.0 if m.gated else 2.0) * f_width + 2.0 * (m.q_dim + m.kv_dim)) * unfused
+    norm_unfused = ops.where(fused, 1.0, UNFUSED_FACTOR * eager_norm_factor(m))
+    rep = 4.0 * h * norm_unfused + (6.0 * h + (6.0 * h if m.dropout else 0.0)) * unfused
+    act_unfused = ops.where(fused, 1.0, UNFUSED_FACTOR * eager_act_factor(m))
+    split = (3.0 if m.gated else 2.0) * f_width * act_unfused + 2.0 * (m.q_dim + m.kv_dim) * unfused
     scores = (6.5 if m.dropout else 4.0) * m.heads * ops.f(seq_len)
     split = split + ops.where(flash, 0.0, scores)
     return 2.0 * rep, 2.0 * split
@@ -875,7 +909,7 @@ def time_layout(
         kbit_cast = F.KBIT_CAST_BYTES * F.kbit_cast_elements(m.arch) * (2.0 + rec_whole + rec_op) / (tp * pp * cp)
         # the residual adds (6h of the replicated 4h + 6h (+ 6h dropout): elementwise_bytes_per_token_layer) and the
         # split passes (activation, RoPE) go fp32; HF's RMSNorm computes in fp32 either way (not doubled)
-        res_share = 6.0 / (10.0 + (6.0 if m.dropout else 0.0))
+        res_share = 6.0 / (4.0 * eager_norm_factor(m) + 6.0 + (6.0 if m.dropout else 0.0))
         kbit_ew = ((F.KBIT_FP32_EW_FACTOR - 1.0) * (ew_rep * res_share / where(sp, tp, 1.0) + ew_split / tp)
                    * passes * m.L / (pp * cp))
         ew_bytes = where(kbit_on, ew_bytes + kbit_ew + kbit_cast, ew_bytes)
