@@ -165,6 +165,9 @@ class Price:
     multi_node: bool | None = None
     multi_node_source: str | None = None
     fabrics: tuple[tuple[str, bool | None], ...] = ()  # (field, multi_node of the quote it came from)
+    #: the fewest servers the offer rents (``prices.json`` ``min_nodes``; None: one): a whole-cluster lease
+    #: prices no plan of fewer servers
+    min_nodes: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -485,7 +488,7 @@ _RECORD_KEYS = ("gpu", "price", "currency", "unit", "mode", "machine_gpus", "reg
                 "notes")
 
 
-_OPTIONAL_KEYS = {"kind", "multi_node", "multi_node_source"}
+_OPTIONAL_KEYS = {"kind", "multi_node", "multi_node_source", "min_nodes"}
 
 
 def combine_multi_node(*values: bool | None) -> bool | None:
@@ -518,6 +521,9 @@ def parse_price_record(rec: Any, i: int = 0, name: str = "prices.json") -> Price
         raise _malformed(name, f"prices[{i}] must have exactly the keys {', '.join(_RECORD_KEYS)} "
                                f"(and {', '.join(sorted(_OPTIONAL_KEYS))})")
     _check_multi_node(rec, i, name)
+    mn = rec.get("min_nodes")
+    if mn is not None and (isinstance(mn, bool) or not isinstance(mn, int) or not 1 <= mn <= 100_000):
+        raise _malformed(name, f"prices[{i}]: min_nodes must be a whole number of servers from 1 to 100000, or null")
     if "kind" in rec and rec["kind"] not in PRICE_KINDS:
         raise _malformed(name, f"prices[{i}]: kind must be one of {', '.join(PRICE_KINDS)}")
     if rec.get("gpu") not in _gpus():
@@ -551,7 +557,7 @@ def parse_price_record(rec: Any, i: int = 0, name: str = "prices.json") -> Price
                  machine_gpus=int(g) if g else None, source=rec["source"], source_date=str(rec["date"]),
                  notes=rec.get("notes"), unit=unit, mode=mode, quoted_price=float(price), basis=basis,
                  modes=(mode,), kind=rec.get("kind"), multi_node=rec.get("multi_node"),
-                 multi_node_source=rec.get("multi_node_source"), **money)
+                 multi_node_source=rec.get("multi_node_source"), min_nodes=rec.get("min_nodes"), **money)
 
 
 def load_prices() -> list[Price]:
@@ -626,11 +632,13 @@ def region_for_currency(currency: str) -> str:
 
 def default_price(gpu_id: str | GPU, currency: str, rate_cny_per_usd: float | None = None,
                   region: str | None = None, kinds: tuple[str, ...] | None = None,
-                  converted: bool | None = None, networked: bool = False) -> Price | None:
+                  converted: bool | None = None, networked: bool = False, nodes: int = 1) -> Price | None:
     """The default rental offer for ``gpu_id`` in ``currency`` (CNY or USD), or None if there is none.
 
     ``networked``: the same rule among the offers whose source states a cluster fabric (``multi_node`` true)
     alone: what a plan over several nodes is priced from when such an offer exists (cost.PriceTable.for_nodes).
+    ``nodes``: the plan's servers; an offer that rents no fewer than ``min_nodes`` servers (a whole-cluster lease)
+    prices only plans of at least that many.
 
     Rule: among the offers of the ``kinds`` given (default :data:`DEFAULT_PRICE_KINDS`: list card-hours, package
     or wholesale months) from ``region`` (default: the currency's own region, :func:`region_for_currency`; the
@@ -651,7 +659,8 @@ def default_price(gpu_id: str | GPU, currency: str, rate_cny_per_usd: float | No
         raise CatalogError(MsgStr.make(_CTX, QT_TRANSLATE_NOOP(_CTX, "unknown region '{r}'; use mainland_china or worldwide"), r=region))
     kinds = tuple(kinds or DEFAULT_PRICE_KINDS)
     mine = [p for p in _offers() if p.gpu == g.id and any(getattr(p, k) is not None for k in _MONEY_FIELDS)
-            and (p.kind or "list") in kinds and (p.multi_node is True or not networked)]
+            and (p.kind or "list") in kinds and (p.multi_node is True or not networked)
+            and (p.min_nodes or 1) <= max(int(nodes), 1)]
     home = region if region is not None else region_for_currency(cur)
     if converted is None:
         # the default fallback converts the other region's quotes, but never for a card sold only in that other

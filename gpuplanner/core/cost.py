@@ -227,7 +227,7 @@ def complete_price(p: GpuPrice) -> GpuPrice:
 
 def price_from_catalog(gpu_id: Any, currency: str, exchange_rate: float | None = None,
                        region: str | None = None, kinds: tuple[str, ...] | None = None,
-                       converted: bool | None = None, networked: bool = False) -> GpuPrice | None:
+                       converted: bool | None = None, networked: bool = False, nodes: int = 1) -> GpuPrice | None:
     """The shipped default price for ``gpu_id`` (an id or a catalog_hw.GPU; catalog_hw.default_price's pick,
     from ``region``'s quotes when given), completed. User-entered GPUs have no default price."""
 
@@ -235,7 +235,8 @@ def price_from_catalog(gpu_id: Any, currency: str, exchange_rate: float | None =
     gid = gpu.id
     if gpu.vendor == "custom":
         return None
-    rec = default_price(gid, currency, exchange_rate, region, kinds=kinds, converted=converted, networked=networked)
+    rec = default_price(gid, currency, exchange_rate, region, kinds=kinds, converted=converted, networked=networked,
+                        nodes=nodes)
     if rec is None:
         return None
     g = int(rec.machine_gpus or gpu.gpus_per_node or 8)
@@ -272,7 +273,7 @@ class PriceTable:
     kinds: tuple[str, ...] | None = None  # kinds of default quotes used (None: catalog_hw.DEFAULT_PRICE_KINDS)
     converted: bool | None = None  # the other region's quotes, converted (None: catalog_hw.default_price's rule)
     _cache: dict[str, GpuPrice | None] = field(default_factory=dict, init=False, repr=False, compare=False)
-    _net_cache: dict[str, GpuPrice | None] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _net_cache: dict[tuple[str, int], GpuPrice | None] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.currency = str(self.currency).upper()
@@ -308,7 +309,8 @@ class PriceTable:
         cur.update({k: v for k, v in fields.items()})
         self.overrides[gid] = cur
         self._cache.pop(gid, None)
-        self._net_cache.pop(gid, None)
+        for key in [k for k in self._net_cache if k[0] == gid]:
+            del self._net_cache[key]
 
     def get(self, gpu_id: Any) -> GpuPrice | None:
         """The completed price for ``gpu_id`` (a catalog id, or a catalog_hw.GPU such as the scenario's
@@ -361,18 +363,20 @@ class PriceTable:
         One node: :meth:`get`. Several nodes: the default pick among the shipped offers whose source states a
         cluster fabric (``prices.json`` ``multi_node`` true; catalog_hw.default_price ``networked``) when one
         exists for the card in the table's region and kinds, since a single-machine price buys no network between
-        the nodes (rules.price_fabric, the planning guide §2). A user's quote for the card is the user's choice and
+        the nodes (rules.price_fabric, the planning guide §2), among the offers that rent that few servers
+        (``min_nodes``: a whole-cluster lease prices no smaller plan). A user's quote for the card is the user's choice and
         prices every node count; without a networked offer the plan keeps :meth:`get`'s price (and the check
         price_fabric says what to ask)."""
         p = self.get(gpu_id)
         if int(nodes) <= 1 or p is None or not p.is_default or p.multi_node is True:
             return p
         gpu = get_gpu(gpu_id)
-        if gpu.id not in self._net_cache:
+        key = (gpu.id, int(nodes))
+        if key not in self._net_cache:
             net = price_from_catalog(gpu, self.currency, self.exchange_rate, self.region, kinds=self.kinds,
-                                     converted=self.converted, networked=True)
-            self._net_cache[gpu.id] = net if net is not None and net.has_price else None
-        return self._net_cache[gpu.id] or p
+                                     converted=self.converted, networked=True, nodes=int(nodes))
+            self._net_cache[key] = net if net is not None and net.has_price else None
+        return self._net_cache[key] or p
 
     def machine_gpus(self, gpu_id: Any) -> int:
         """GPUs in one machine a quote for ``gpu_id`` is for: its price's ``machine_gpus``, else the card's GPUs

@@ -998,9 +998,13 @@ def _node_groups(ctx: SearchContext, nodes: np.ndarray) -> list[tuple[SearchCont
     of one GPU count share their nodes, so each group is whole GPU counts, in order."""
     if getattr(ctx, "price_multi", None) is None:  # (a test's stand-in context may have no such field)
         return [(ctx, np.arange(len(nodes)))]
-    multi = np.asarray(nodes) > 1
-    return [(c, np.flatnonzero(m)) for c, m in ((ctx, ~multi), (replace(ctx, price=ctx.price_multi), multi))
-            if m.any()]
+    nodes = np.asarray(nodes)
+    groups: dict[int, tuple[Any, list]] = {}
+    for n in np.unique(nodes):
+        p = ctx.price if n <= 1 else ctx.table.for_nodes(ctx.gpu, int(n))
+        groups.setdefault(id(p), (p, []))[1].append(n)
+    return [(ctx if p is ctx.price else replace(ctx, price=p), np.flatnonzero(np.isin(nodes, ns)))
+            for p, ns in groups.values()]
 
 
 def _price_rows(ctx: SearchContext, sub: dict) -> None:
@@ -1376,7 +1380,7 @@ def iter_contexts(scenario: Scenario, models: ModelSource | None = None, *, pric
         if not here:
             skipped[gpu.id] = vendor_unsupported(fws[0], gpu)
             continue
-        multi = table.for_nodes(gpu, 2)
+        multi = table.for_nodes(gpu, 1 << 20)  # some node count is priced apart (_node_groups)
         for fw in here:
             r = _resolved_for(base, gpu, g, fw if searched else None)
             try:
