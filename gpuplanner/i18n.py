@@ -191,6 +191,10 @@ def translate_param(context: str, value):
     Anything that is not a translated string (numbers, GPU names, paths) comes back unchanged."""
     if hasattr(value, "context") and hasattr(value, "text") and hasattr(value, "params"):
         return translate_message(value.context, value.text, value.params)  # a nested message
+    if isinstance(value, (list, tuple)):  # a list of items: each translated, joined the language's way ("、")
+        from .formatting import format_list
+
+        return format_list([translate_param(context, v) for v in value])
     if not isinstance(value, str) or not value:
         return value
     from PySide6.QtCore import QCoreApplication
@@ -224,4 +228,6 @@ def translate_message(context: str | None, text: str, params: dict | None) -> st
     try:
         return translated.format(**{k: translate_param(context or "", v) for k, v in params.items()})
     except (KeyError, IndexError, ValueError):
-        return text.format(**{k: v.render() if hasattr(v, "render") else v for k, v in params.items()})
+        from .core.messages import plain_param
+
+        return text.format(**{k: v.render() if hasattr(v, "render") else plain_param(v) for k, v in params.items()})

@@ -156,7 +156,7 @@ FRAMEWORKS: dict[str, FrameworkSupport] = {
         zero_stages=(0, 1, 2, 3), pipeline_max_zero=3, recompute=("none", "full"),
         methods=("pretrain", "full", "lora", "qlora"), fused_kernels=False,
         setup=QT_TRANSLATE_NOOP(CTX, "runs Hugging Face checkpoints as they are; DDP or ZeRO through DeepSpeed/FSDP"),
-        source="Transformers docs: Efficient training on multiple GPUs, DeepSpeed, FSDP",
+        source=QT_TRANSLATE_NOOP(CTX, "Transformers docs: Efficient training on multiple GPUs, DeepSpeed, FSDP"),
         fp8_recipes=("te_delayed", "te_current", "torchao_tensorwise", "torchao_rowwise")),
     "deepspeed": FrameworkSupport(
         id="deepspeed", name="DeepSpeed", tensor_parallel=True, pipeline_parallel=True, context_parallel=False,
@@ -165,8 +165,8 @@ FRAMEWORKS: dict[str, FrameworkSupport] = {
         fused_kernels=False, tp_searched=False, tp_max_zero=2, tp_with_pp=False,
         setup=QT_TRANSLATE_NOOP(CTX, "needs a DeepSpeed config; pipeline parallelism needs the model as a "
                                      "PipelineModule"),
-        source="DeepSpeed docs: ZeRO, pipeline parallelism (ZeRO-2/3 not compatible with PP), activation "
-               "checkpointing", fp8_recipes=("te_delayed", "te_current")),
+        source=QT_TRANSLATE_NOOP(CTX, "DeepSpeed docs: ZeRO, pipeline parallelism (ZeRO-2/3 not compatible with PP), activation "
+               "checkpointing"), fp8_recipes=("te_delayed", "te_current")),
     "fsdp": FrameworkSupport(
         # torchtitan: tensor parallelism with sequence parallelism on by default
         # (``parallelism.enable_sequence_parallel = True``), looped pipeline schedules (Interleaved1F1B,
@@ -181,7 +181,7 @@ FRAMEWORKS: dict[str, FrameworkSupport] = {
         peft_recompute=("none", "full"),
         setup=QT_TRANSLATE_NOOP(CTX, "torchtitan/torchtune recipes; reads Hugging Face weights after conversion "
                                      "to DCP"),
-        source="Liang et al. 2024, TorchTitan (arXiv:2410.06511); PyTorch fully_shard docs",
+        source=QT_TRANSLATE_NOOP(CTX, "Liang et al. 2024, TorchTitan (arXiv:2410.06511); PyTorch fully_shard docs"),
         fp8_recipes=("torchao_tensorwise", "torchao_rowwise")),
     "megatron": FrameworkSupport(
         id="megatron", name="Megatron-Core", tensor_parallel=True, pipeline_parallel=True, context_parallel=True,
@@ -190,8 +190,8 @@ FRAMEWORKS: dict[str, FrameworkSupport] = {
         fused_kernels=True, param_offload=False, searched_zero=(0, 1, 3),
         setup=QT_TRANSLATE_NOOP(CTX, "needs Megatron checkpoints (convert Hugging Face weights) and a tested "
                                      "image; ask the vendor for a pre-configured Megatron-LM"),
-        source="Narayanan et al. 2021 (arXiv:2104.04473); Korthikanti et al. 2022 (arXiv:2205.05198); "
-               "Megatron-LM docs and megatron/training/arguments.py; Megatron-FSDP feature guide",
+        source=QT_TRANSLATE_NOOP(CTX, "Narayanan et al. 2021 (arXiv:2104.04473); Korthikanti et al. 2022 (arXiv:2205.05198); "
+               "Megatron-LM docs and megatron/training/arguments.py; Megatron-FSDP feature guide"),
         fp8_recipes=("te_delayed", "te_current", "te_mxfp8")),
 }
 
@@ -205,8 +205,8 @@ _TOOLS = {
         fused_kernels=False, engine="hf", default_recompute="full",
         objectives=("sft", "dpo", "ipo", "kto", "orpo", "simpo", "reward", "ppo"),
         setup=QT_TRANSLATE_NOOP(CTX, "llamafactory-cli with a YAML; DeepSpeed ZeRO-0/2/3 configs are shipped"),
-        source="hiyouga/LLaMA-Factory: hparams/model_args.py (disable_gradient_checkpointing=False), "
-               "model/model_utils/checkpointing.py, examples/deepspeed/ds_z*_config.json"),
+        source=QT_TRANSLATE_NOOP(CTX, "hiyouga/LLaMA-Factory: hparams/model_args.py (disable_gradient_checkpointing=False), "
+               "model/model_utils/checkpointing.py, examples/deepspeed/ds_z*_config.json")),
     "unsloth": FrameworkSupport(
         id="unsloth", name="Unsloth", tensor_parallel=False, pipeline_parallel=False, context_parallel=False,
         expert_parallel=False, sequence_parallel=False, interleaved_pipeline=False, zero_stages=(0,),
@@ -214,16 +214,16 @@ _TOOLS = {
         default_recompute="full", objectives=("sft", "dpo", "kto", "orpo", "simpo", "grpo"),
         vendors=("NVIDIA", "AMD", "Intel"),
         setup=QT_TRANSLATE_NOOP(CTX, "pip install unsloth; one GPU (or DDP); Hugging Face models as they are"),
-        source="unslothai/unsloth README and notebooks: get_peft_model(use_gradient_checkpointing='unsloth'); Unsloth docs "
-               "'Unsloth Benchmarks'; unsloth.ai/blog/llama3-3 (Cut Cross-Entropy)"),
+        source=QT_TRANSLATE_NOOP(CTX, "unslothai/unsloth README and notebooks: get_peft_model(use_gradient_checkpointing='unsloth'); Unsloth docs "
+               "'Unsloth Benchmarks'; unsloth.ai/blog/llama3-3 (Cut Cross-Entropy)")),
     "ms-swift": FrameworkSupport(
         id="ms-swift", name="ms-swift", tensor_parallel=False, pipeline_parallel=False, context_parallel=False,
         expert_parallel=False, sequence_parallel=False, interleaved_pipeline=False, zero_stages=(0, 1, 2, 3),
         pipeline_max_zero=3, recompute=("none", "full"), methods=("pretrain",) + _FT, fused_kernels=False,
         engine="hf", default_recompute="full", objectives=_ALL_OBJ,
         setup=QT_TRANSLATE_NOOP(CTX, "swift sft / swift rlhf; DeepSpeed zero0–zero3 configs are shipped"),
-        source="modelscope/ms-swift docs 'Command line parameters' (gradient_checkpointing true), "
-               "swift/llm/ds_config"),
+        source=QT_TRANSLATE_NOOP(CTX, "modelscope/ms-swift docs 'Command line parameters' (gradient_checkpointing true), "
+               "swift/llm/ds_config")),
     "megatron-swift": FrameworkSupport(
         id="megatron-swift", name="Megatron-SWIFT", tensor_parallel=True, pipeline_parallel=True,
         context_parallel=True, expert_parallel=True, sequence_parallel=True, interleaved_pipeline=True,
@@ -232,8 +232,8 @@ _TOOLS = {
         objectives=("sft", "dpo", "kto", "reward", "grpo"), peft_model_parallel=True,
         setup=QT_TRANSLATE_NOOP(CTX, "megatron sft / megatron rlhf (ms-swift); converts Hugging Face weights "
                                      "itself; needs Transformer Engine and Apex"),
-        source="ms-swift docs 'Megatron-SWIFT / Command line parameters' (recompute_granularity selective, "
-               "sequence_parallel false)"),
+        source=QT_TRANSLATE_NOOP(CTX, "ms-swift docs 'Megatron-SWIFT / Command line parameters' (recompute_granularity selective, "
+               "sequence_parallel false)")),
     "megatron-bridge": FrameworkSupport(
         # NeMo 2 / Megatron-Bridge (and NeMo 1.0's NLP collection before it): fine-tuning on Megatron-Core with its
         # own PEFT (``megatron/bridge/peft/lora.py``: ``ParallelLinearAdapter`` inside the Megatron model, so TP/PP
@@ -247,15 +247,15 @@ _TOOLS = {
         objectives=("sft",), peft_model_parallel=True, param_offload=False, searched_zero=(0, 1, 3),
         setup=QT_TRANSLATE_NOOP(CTX, "Megatron-Bridge recipes (NeMo framework container); converts Hugging Face "
                                      "weights itself (AutoBridge)"),
-        source="NVIDIA-NeMo/Megatron-Bridge src/megatron/bridge/recipes/llama/llama3.py, peft/lora.py, "
-               "scripts/performance/configs/llama/"),
+        source=QT_TRANSLATE_NOOP(CTX, "NVIDIA-NeMo/Megatron-Bridge src/megatron/bridge/recipes/llama/llama3.py, peft/lora.py, "
+               "scripts/performance/configs/llama/")),
     "trl": FrameworkSupport(
         id="trl", name="TRL", tensor_parallel=False, pipeline_parallel=False, context_parallel=False,
         expert_parallel=False, sequence_parallel=False, interleaved_pipeline=False, zero_stages=(0, 1, 2, 3),
         pipeline_max_zero=3, recompute=("none", "full"), methods=_FT, fused_kernels=False, engine="hf",
         default_recompute="full", objectives=_ALL_OBJ,
         setup=QT_TRANSLATE_NOOP(CTX, "trl CLI or a script; DeepSpeed/FSDP through Accelerate configs"),
-        source="huggingface/trl trl/trainer/*_config.py (gradient_checkpointing defaults to True)"),
+        source=QT_TRANSLATE_NOOP(CTX, "huggingface/trl trl/trainer/*_config.py (gradient_checkpointing defaults to True)")),
     "axolotl": FrameworkSupport(
         id="axolotl", name="Axolotl", tensor_parallel=False, pipeline_parallel=False, context_parallel=False,
         expert_parallel=False, sequence_parallel=False, interleaved_pipeline=False, zero_stages=(0, 1, 2, 3),
@@ -263,7 +263,7 @@ _TOOLS = {
         engine="hf", default_recompute="none",
         objectives=("sft", "dpo", "ipo", "kto", "orpo", "simpo", "reward", "grpo"),
         setup=QT_TRANSLATE_NOOP(CTX, "axolotl train config.yml; DeepSpeed configs are shipped"),
-        source="axolotl-ai-cloud/axolotl config reference (gradient_checkpointing false), deepspeed_configs/"),
+        source=QT_TRANSLATE_NOOP(CTX, "axolotl-ai-cloud/axolotl config reference (gradient_checkpointing false), deepspeed_configs/")),
 }
 FRAMEWORKS.update(_TOOLS)
 for _k in ("hf", "deepspeed", "fsdp", "megatron"):
@@ -317,6 +317,18 @@ def support(framework: str) -> FrameworkSupport:
     return FRAMEWORKS[framework]
 
 
+#: the training methods as a refusal names them ("does not run TP 2 for full fine-tuning"), translated where shown
+#: (``i18n.translate_param`` looks in this context); an unknown method id is shown as it is
+METHOD_WORDS = {"pretrain": QT_TRANSLATE_NOOP(CTX, "pretraining"),
+                "full": QT_TRANSLATE_NOOP(CTX, "full fine-tuning"),
+                "lora": QT_TRANSLATE_NOOP(CTX, "LoRA"), "qlora": QT_TRANSLATE_NOOP(CTX, "QLoRA")}
+
+
+def method_word(method: str) -> str:
+    """``method`` as a refusal names it (:data:`METHOD_WORDS`)."""
+    return METHOD_WORDS.get(method, str(method))
+
+
 def unsupported(framework: str, method: str, *, tp: int = 1, pp: int = 1, cp: int = 1, ep: int = 1,
                 zero: int = 0, vpp: int = 1, offload_params: bool = False, sp: bool = False) -> Msg | None:
     """Why ``framework`` cannot run this layout (a translatable message naming what it does run), or None.
@@ -340,11 +352,11 @@ def unsupported(framework: str, method: str, *, tp: int = 1, pp: int = 1, cp: in
     if zero not in f.zero_stages:
         bad.append(f"ZeRO-{zero}")
     elif pp > 1 and zero > f.pipeline_max_zero:
-        bad.append(f"ZeRO-{zero} with PP")
+        bad.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "ZeRO-{zero} with PP"), {"zero": zero}))
     elif tp > 1 and zero > f.tp_max_zero:
-        bad.append(f"ZeRO-{zero} with TP")
+        bad.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "ZeRO-{zero} with TP"), {"zero": zero}))
     if tp > 1 and pp > 1 and not f.tp_with_pp:
-        bad.append("TP with PP")
+        bad.append(QT_TRANSLATE_NOOP(CTX, "TP with PP"))
     if sp and tp > 1 and f.tensor_parallel and not f.sequence_parallel:
         bad.append("sequence_parallel")  # the field, as the user wrote it (DeepSpeed AutoTP has none)
     if method not in f.methods:
@@ -360,8 +372,8 @@ def unsupported(framework: str, method: str, *, tp: int = 1, pp: int = 1, cp: in
         msg = (QT_TRANSLATE_NOOP(CTX, "{fw} does not run {method} ({source}); on the same engine {alts} does. "
                                       "Choose another framework.") if same else
                QT_TRANSLATE_NOOP(CTX, "{fw} does not run {method} ({source}). Choose another framework."))
-        return Msg(CTX, msg, {"fw": f.name, "method": method, "what": method, "source": f.source,
-                              "alts": ", ".join(same)})
+        return Msg(CTX, msg, {"fw": f.name, "method": method_word(method), "what": method_word(method),
+                              "source": f.source, "alts": tuple(same)})
     runs = ["DDP"] + [f"ZeRO-{z}" for z in f.zero_stages if z]
     if f.tensor_parallel and (f.peft_model_parallel or not peft):
         runs.append("TP")
@@ -370,7 +382,7 @@ def unsupported(framework: str, method: str, *, tp: int = 1, pp: int = 1, cp: in
     runs += [n for n, ok in (("CP", f.context_parallel), ("EP", f.expert_parallel)) if ok]
     return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{fw} does not run {what} for {method}: it runs {runs} ({source}). "
                                            "Choose another framework or layout."),
-               {"fw": f.name, "what": ", ".join(bad), "method": method, "runs": ", ".join(runs),
+               {"fw": f.name, "what": tuple(bad), "method": method_word(method), "runs": tuple(runs),
                 "source": f.source})
 
 
@@ -404,7 +416,7 @@ def vendor_unsupported(framework: str, gpu) -> Msg | None:
     f = FRAMEWORKS[framework]
     return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{fw} does not run on {gpu}: it runs on cards made by {makers} "
                                            "({source})."),
-               {"fw": f.name, "gpu": getattr(gpu, "name", gpu.vendor), "makers": ", ".join(f.vendors),
+               {"fw": f.name, "gpu": getattr(gpu, "name", gpu.vendor), "makers": tuple(f.vendors),
                 "source": f.source})
 
 

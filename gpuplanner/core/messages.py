@@ -33,6 +33,17 @@ def english_plurals(text: str, params: Mapping[str, Any]) -> str:
     return _PLURAL.sub(one, text)
 
 
+def plain_param(v: Any) -> Any:
+    """A parameter as the English sentence shows it: a message rendered, a list or tuple of items (each a message
+    or a word) joined with ", " (a view joins them with its language's list separator:
+    ``i18n.translate_param`` and ``formatting.format_list``), anything else as it is."""
+    if isinstance(v, Msg):
+        return v.render()
+    if isinstance(v, (list, tuple)):
+        return ", ".join(str(plain_param(x)) for x in v)
+    return v
+
+
 @dataclass(slots=True, frozen=True)
 class Msg:
     """A user-facing sentence: ``QCoreApplication.translate(context, text).format(**params)``;
@@ -45,11 +56,11 @@ class Msg:
     def render(self) -> str:
         """The English sentence (parameters that are messages themselves are rendered too)."""
         return english_plurals(self.text, self.params).format(
-            **{k: v.render() if isinstance(v, Msg) else v for k, v in self.params.items()})
+            **{k: plain_param(v) for k, v in self.params.items()})
 
     def to_json(self) -> dict:
         return {"text": self.render(), "template": self.text, "context": self.context,
-                "params": {k: v.to_json() if isinstance(v, Msg) else v for k, v in self.params.items()}}
+                "params": {k: v.to_json() if isinstance(v, Msg) else plain_param(v) for k, v in self.params.items()}}
 
     def __str__(self) -> str:  # pragma: no cover - convenience
         return self.render()
@@ -76,8 +87,7 @@ class MsgStr(str):
 
     @classmethod
     def make(klass, context: str, template: str, /, **params: Any) -> "MsgStr":
-        rendered = english_plurals(template, params).format(
-            **{k: v.render() if isinstance(v, Msg) else v for k, v in params.items()})
+        rendered = english_plurals(template, params).format(**{k: plain_param(v) for k, v in params.items()})
         out = klass(rendered)
         out.context, out.text, out.params = context, template, dict(params)
         return out

@@ -2033,40 +2033,112 @@
         <translation>直接运行 Hugging Face 检查点；通过 DeepSpeed/FSDP 使用 DDP 或 ZeRO</translation>
     </message>
     <message>
+        <source>Transformers docs: Efficient training on multiple GPUs, DeepSpeed, FSDP</source>
+        <translation>Transformers 文档：多 GPU 高效训练、DeepSpeed、FSDP</translation>
+    </message>
+    <message>
         <source>needs a DeepSpeed config; pipeline parallelism needs the model as a PipelineModule</source>
         <translation>需要 DeepSpeed 配置；流水线并行需要把模型改写为 PipelineModule</translation>
+    </message>
+    <message>
+        <source>DeepSpeed docs: ZeRO, pipeline parallelism (ZeRO-2/3 not compatible with PP), activation checkpointing</source>
+        <translation>DeepSpeed 文档：ZeRO、流水线并行（ZeRO-2/3 与 PP 不兼容）、激活检查点</translation>
     </message>
     <message>
         <source>torchtitan/torchtune recipes; reads Hugging Face weights after conversion to DCP</source>
         <translation>使用 torchtitan/torchtune 配方；Hugging Face 权重需先转换为 DCP 格式</translation>
     </message>
     <message>
+        <source>Liang et al. 2024, TorchTitan (arXiv:2410.06511); PyTorch fully_shard docs</source>
+        <translation>Liang 等，2024，TorchTitan（arXiv:2410.06511）；PyTorch fully_shard 文档</translation>
+    </message>
+    <message>
         <source>needs Megatron checkpoints (convert Hugging Face weights) and a tested image; ask the vendor for a pre-configured Megatron-LM</source>
         <translation>需要 Megatron 格式检查点（转换 Hugging Face 权重）和经过测试的镜像；请向供应商询问是否预装 Megatron-LM</translation>
+    </message>
+    <message>
+        <source>Narayanan et al. 2021 (arXiv:2104.04473); Korthikanti et al. 2022 (arXiv:2205.05198); Megatron-LM docs and megatron/training/arguments.py; Megatron-FSDP feature guide</source>
+        <translation>Narayanan 等，2021（arXiv:2104.04473）；Korthikanti 等，2022（arXiv:2205.05198）；Megatron-LM 文档与 megatron/training/arguments.py；Megatron-FSDP 功能指南</translation>
     </message>
     <message>
         <source>llamafactory-cli with a YAML; DeepSpeed ZeRO-0/2/3 configs are shipped</source>
         <translation>用 llamafactory-cli 加 YAML 配置；自带 DeepSpeed ZeRO-0/2/3 配置</translation>
     </message>
     <message>
+        <source>hiyouga/LLaMA-Factory: hparams/model_args.py (disable_gradient_checkpointing=False), model/model_utils/checkpointing.py, examples/deepspeed/ds_z*_config.json</source>
+        <translation>hiyouga/LLaMA-Factory：hparams/model_args.py（disable_gradient_checkpointing=False）、model/model_utils/checkpointing.py、examples/deepspeed/ds_z*_config.json</translation>
+    </message>
+    <message>
         <source>pip install unsloth; one GPU (or DDP); Hugging Face models as they are</source>
         <translation>pip install unsloth；单卡（或 DDP）；直接使用 Hugging Face 模型</translation>
+    </message>
+    <message>
+        <source>unslothai/unsloth README and notebooks: get_peft_model(use_gradient_checkpointing=&apos;unsloth&apos;); Unsloth docs &apos;Unsloth Benchmarks&apos;; unsloth.ai/blog/llama3-3 (Cut Cross-Entropy)</source>
+        <translation>unslothai/unsloth 的说明文件与示例笔记本：get_peft_model(use_gradient_checkpointing=&apos;unsloth&apos;)；Unsloth 文档的基准测试页；unsloth.ai/blog/llama3-3（Cut Cross-Entropy）</translation>
     </message>
     <message>
         <source>swift sft / swift rlhf; DeepSpeed zero0–zero3 configs are shipped</source>
         <translation>swift sft / swift rlhf；自带 DeepSpeed zero0–zero3 配置</translation>
     </message>
     <message>
+        <source>modelscope/ms-swift docs &apos;Command line parameters&apos; (gradient_checkpointing true), swift/llm/ds_config</source>
+        <translation>modelscope/ms-swift 文档“命令行参数”（gradient_checkpointing 为 true）、swift/llm/ds_config</translation>
+    </message>
+    <message>
         <source>megatron sft / megatron rlhf (ms-swift); converts Hugging Face weights itself; needs Transformer Engine and Apex</source>
         <translation>megatron sft / megatron rlhf（ms-swift）；自行转换 Hugging Face 权重；需要 Transformer Engine 和 Apex</translation>
+    </message>
+    <message>
+        <source>ms-swift docs &apos;Megatron-SWIFT / Command line parameters&apos; (recompute_granularity selective, sequence_parallel false)</source>
+        <translation>ms-swift 文档“Megatron-SWIFT / 命令行参数”（recompute_granularity 为 selective，sequence_parallel 为 false）</translation>
+    </message>
+    <message>
+        <source>NVIDIA-NeMo/Megatron-Bridge src/megatron/bridge/recipes/llama/llama3.py, peft/lora.py, scripts/performance/configs/llama/</source>
+        <translation>NVIDIA-NeMo/Megatron-Bridge 的 src/megatron/bridge/recipes/llama/llama3.py、peft/lora.py、scripts/performance/configs/llama/</translation>
     </message>
     <message>
         <source>trl CLI or a script; DeepSpeed/FSDP through Accelerate configs</source>
         <translation>用 trl 命令行或脚本；通过 Accelerate 配置使用 DeepSpeed/FSDP</translation>
     </message>
     <message>
+        <source>huggingface/trl trl/trainer/*_config.py (gradient_checkpointing defaults to True)</source>
+        <translation>huggingface/trl 的 trl/trainer/*_config.py（gradient_checkpointing 默认为 True）</translation>
+    </message>
+    <message>
         <source>axolotl train config.yml; DeepSpeed configs are shipped</source>
         <translation>axolotl train config.yml；自带 DeepSpeed 配置</translation>
+    </message>
+    <message>
+        <source>axolotl-ai-cloud/axolotl config reference (gradient_checkpointing false), deepspeed_configs/</source>
+        <translation>axolotl-ai-cloud/axolotl 配置参考（gradient_checkpointing 为 false）、deepspeed_configs/</translation>
+    </message>
+    <message>
+        <source>pretraining</source>
+        <translation>预训练</translation>
+    </message>
+    <message>
+        <source>full fine-tuning</source>
+        <translation>全参微调</translation>
+    </message>
+    <message>
+        <source>LoRA</source>
+        <translation>LoRA</translation>
+    </message>
+    <message>
+        <source>QLoRA</source>
+        <translation>QLoRA</translation>
+    </message>
+    <message>
+        <source>ZeRO-{zero} with PP</source>
+        <translation>ZeRO-{zero} 与 PP 同用</translation>
+    </message>
+    <message>
+        <source>ZeRO-{zero} with TP</source>
+        <translation>ZeRO-{zero} 与 TP 同用</translation>
+    </message>
+    <message>
+        <source>TP with PP</source>
+        <translation>TP 与 PP 同用</translation>
     </message>
     <message>
         <source>{fw} does not run {method} ({source}); on the same engine {alts} does. Choose another framework.</source>
