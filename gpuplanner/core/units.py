@@ -10,8 +10,16 @@ from .messages import MsgStr
 
 CTX = "Units"
 
-_SUFFIX = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12, "p": 1e15}
-_NUM_RE = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([kKmMbBgGtTpP]?)\s*(?:tokens?)?\s*$")
+#: the trade's short scale (k, M, B/G, T, P) and the Chinese counting units 千 = 10^3, 万 = 10^4, 亿 = 10^8 and
+#: 万亿 = 10^12 (GB/T 15835-2011 writes large numbers with 万 and 亿; 万亿 is how 10^12 is read): "20亿", "1.41万亿"
+_SUFFIX = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9, "g": 1e9, "t": 1e12, "p": 1e15,
+           "千": 1e3, "万": 1e4, "亿": 1e8, "万亿": 1e12}
+#: a number, an optional power of ten as ``formatting.format_power`` writes it ("1.5×10^15"), an optional unit, an
+#: optional word "token(s)" (or "个 token")
+_NUM_RE = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)(?:\s*[×*]\s*10\^([+-]?[0-9]{1,4}))?"
+                     r"\s*(万亿|[kKmMbBgGtTpP千万亿]?)\s*(?:个\s*)?(?:tokens?)?\s*$")
+#: the longest text read as a count: a longer one is refused, never cut to a different number
+MAX_COUNT_TEXT = 200
 
 GIB = 1024**3
 
@@ -41,23 +49,37 @@ def parse_count(text: str | float | int) -> float:
     """
     if isinstance(text, bool):
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "expected a number such as 300B, 1.5T or 2e9")))
-    shown = str(text)[:40]
+    shown = re.sub(r"\s+", " ", str(text)[:40])  # a refusal is one line, whatever was pasted
     try:
         if isinstance(text, (int, float)):
             value = float(text)
         else:
-            cleaned = str(text)[:200].replace(",", "").replace("_", "").strip()
-            m = _NUM_RE.match(cleaned)
-            if not m:
-                raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
-                    CTX, "'{text}' is not a count; use e.g. 300B, 1.5T or 2e9"), text=shown))
-            value = float(m.group(1)) * _SUFFIX[m.group(2).lower()]
+            value = _count_of_text(str(text), shown)
     except OverflowError:
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "'{text}…' is too large"), text=shown)) from None
     if not math.isfinite(value) or value < 0:
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "'{text}' must be a finite, non-negative count"),
                                      text=shown))
     return value
+
+
+def _count_of_text(text: str, shown: str) -> float:
+    """The count a text means (:func:`parse_count`): full-width digits and separators as typed with a Chinese input
+    method read as their ASCII forms (NFKC), group separators (``,`` ``_`` and spaces inside the digits) dropped."""
+    import unicodedata
+
+    m = None
+    if len(text) <= MAX_COUNT_TEXT:
+        cleaned = unicodedata.normalize("NFKC", text).replace(",", "").replace("_", "").strip()
+        m = _NUM_RE.match(cleaned)
+    if not m:
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "'{text}' is not a count; use e.g. 300B, 1.5T or 2e9"), text=shown))
+    value = float(m.group(1))
+    if m.group(2):
+        value *= 10.0 ** int(m.group(2))  # OverflowError past 10^308: "too large"
+    unit = m.group(3)
+    return value * _SUFFIX[unit.lower() if unit.isascii() else unit]
 
 
 def dataset_tokens(mode: str, *, tokens_text: str | float | int = "0", samples: float = 0.0, avg_len: float = 0.0,

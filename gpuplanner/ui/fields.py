@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 from gpuplanner.core.i18n import QT_TRANSLATE_NOOP
 from gpuplanner.core.messages import MsgStr, error_text
 from gpuplanner.core.units import parse_count
-from gpuplanner.formatting import format_compact
+from gpuplanner.formatting import format_compact, format_tokens
 
 from .model import ScenarioModel
 from .text import tr_msg
@@ -84,6 +84,28 @@ def fmt_float(v: Any) -> str:
 
 def fmt_count(v: Any) -> str:
     return "" if v is None else format_compact(float(v), 4)
+
+
+def fmt_tokens(v: Any) -> str:
+    """A token count (a number, or a text :func:`parse_count` reads: "100B", "20亿") the way the UI language counts
+    it (``formatting.format_tokens``: "100B" / "1,000 亿"), with as many digits as it takes to read back the same
+    count, so showing a value never changes it ("1.4123T", not "1.41T"). A text that is not a count is shown as
+    it is (the field's error names it)."""
+    if v is None:
+        return ""
+    try:
+        n = parse_count(v)
+    except ValueError:
+        return str(v)
+    text = str(v)
+    for digits in range(3, 18):
+        text = format_tokens(n, digits=digits)
+        try:
+            if abs(parse_count(text) - n) <= 1e-12 * abs(n):
+                return text
+        except ValueError:
+            break
+    return text
 
 
 class FieldBox(QWidget):

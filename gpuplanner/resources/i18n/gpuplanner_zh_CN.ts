@@ -1616,7 +1616,7 @@
     </message>
     <message>
         <source>Tokens in one pass, e.g. 300B, 1.5T or 2000000000: time and cost grow linearly</source>
-        <translation>单轮的 token 数，例如 300B、1.5T 或 2000000000：时间和成本随之线性增长</translation>
+        <translation>单轮的 token 数，例如 3000 亿、1.5 万亿、300B 或 2000000000：时间和成本随之线性增长</translation>
     </message>
     <message>
         <source>Samples</source>
@@ -9453,11 +9453,11 @@
     <name>Units</name>
     <message>
         <source>expected a number such as 300B, 1.5T or 2e9</source>
-        <translation>应为数量，例如 300B、1.5T 或 2e9</translation>
+        <translation>应为数量，例如 20 亿、1.5 万亿、300B 或 2e9</translation>
     </message>
     <message>
         <source>&apos;{text}&apos; is not a count; use e.g. 300B, 1.5T or 2e9</source>
-        <translation>“{text}”不是数量；请填写例如 300B、1.5T 或 2e9</translation>
+        <translation>“{text}”不是数量；请填写例如 20 亿、1.5 万亿、300B 或 2e9</translation>
     </message>
     <message>
         <source>&apos;{text}…&apos; is too large</source>

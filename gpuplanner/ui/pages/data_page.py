@@ -10,7 +10,7 @@ from gpuplanner.core.messages import error_text
 from gpuplanner.core.units import parse_count
 
 from gpuplanner.app import engine
-from ..fields import BoundCombo, BoundEdit, fmt_count, fmt_float, parse_float, parse_int, parse_positive, fmt_int
+from ..fields import BoundCombo, BoundEdit, fmt_count, fmt_tokens, fmt_float, parse_float, parse_int, parse_positive, fmt_int
 from ..model import TOKENS_PER_GB
 from .base import BasePage
 
@@ -49,7 +49,10 @@ class DataPage(BasePage):
             return BoundEdit(m, None, parse=parse, fmt=fmt, getter=lambda: m.ui.get(key),
                              setter=lambda v, k=key: self._set_ui(k, v))
 
-        self.tokens = ui_edit("tokens_text", lambda t: (parse_positive_count(t), t)[1], lambda v: str(v))
+        # the text as typed is kept (the plan file's tokens_text); the field shows the count in the UI language
+        # (fmt_tokens: "2B" / "20 亿") once the edit is finished and whenever the language changes
+        self.tokens = ui_edit("tokens_text", lambda t: (parse_positive_count(t), t)[1], fmt_tokens)
+        self.tokens.editingFinished.connect(self._show_tokens)
         self.samples = ui_edit("samples", lambda t: int(parse_positive_count(t)), fmt_count)
         # the samples' average length is the scenario's data.mean_sample_len (the Training page's "Mean sample
         # length"): one value, shown and written in both places
@@ -85,6 +88,13 @@ class DataPage(BasePage):
     def _set_ui(self, key, value) -> str | None:
         self.model.set_ui(key, value)
         return self.apply_tokens()
+
+    def _show_tokens(self) -> None:
+        """The token field, once edited, shows the count it read (the typed text is kept unless it is an error)."""
+        if self.tokens.local_error is None:
+            text = fmt_tokens(self.tokens.current())
+            if text != self.tokens.text():
+                self.tokens.setText(text)
 
     def _avg_len(self) -> int | None:
         """The samples' average length: the scenario's mean sample length, else the input state's (the default)."""
@@ -148,6 +158,7 @@ class DataPage(BasePage):
         self.result_box.setTitle(self.tr("Training volume"))
         self.total_label.setText(self.tr("Tokens processed"))
         self.flops_label.setText(self.tr("Total compute (6·N·D)"))
+        self._show_tokens()  # the count in the new language's units
         self.flops_value.setToolTip(self.tr(
             "6 × active parameters × tokens (Kaplan et al. 2020): forward 2, backward 4 FLOPs per parameter and token"))
         self._update_visibility()
