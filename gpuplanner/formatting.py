@@ -93,6 +93,12 @@ def format_list(items, lang: str | None = None) -> str:
     return ("、" if normalize_lang(lang) == ZH else ", ").join(str(x) for x in items)
 
 
+def format_clauses(items, lang: str | None = None) -> str:
+    """Clauses (items that carry their own commas) joined in the language: ``a; b`` / ``a；b`` (a Chinese
+    semicolon, full width, no space), so a Chinese line never carries an ASCII "; " between its parts."""
+    return ("；" if normalize_lang(lang) == ZH else "; ").join(str(x) for x in items)
+
+
 # ------------------------------------------------------------------------------------------ numbers
 
 def _sig(value: float, digits: int) -> str:

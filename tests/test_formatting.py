@@ -196,3 +196,11 @@ def test_a_label_is_followed_by_the_languages_colon():
     from gpuplanner.formatting import colon
 
     assert colon("en") == ": " and colon("zh_CN") == "："
+
+
+def test_clauses_join_with_the_languages_semicolon():
+    from gpuplanner.formatting import format_clauses
+
+    assert format_clauses(["card-hour: list", "month: wholesale"], "en") == "card-hour: list; month: wholesale"
+    assert format_clauses(["按卡时：标价", "整机月租：批发整机租金"], "zh_CN") == "按卡时：标价；整机月租：批发整机租金"
+    assert format_clauses(["one"], "zh_CN") == "one" and format_clauses([], "en") == ""

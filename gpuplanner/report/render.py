@@ -45,7 +45,7 @@ from .charts import Axis, Chart
 from .content import (
     PlanInfo, ReportData, Text, fmt_bytes, fmt_count, fmt_tokens, fmt_days, fmt_gib, fmt_money, fmt_pct, fmt_price,
 )
-from gpuplanner.formatting import format_list, plural_s
+from gpuplanner.formatting import format_clauses, format_list, plural_s
 
 CTX = "Report"
 CHART_WIDTH_PX = charts.WIDTH  # width of a chart in the document's layout units (96 per inch): ≈ 169 mm
@@ -747,8 +747,8 @@ def _html_task(data: ReportData) -> str:
         layers=a["layers"], hidden=a["hidden"], heads=a["heads"], kv=a["kv_heads"], att=a["attention"],
         mlp=a["mlp"], ffn=a["ffn"], vocab=format_number(a["vocab"], 0))
     if t.is_moe:
-        arch += "; " + translate("Report", "MoE: {e} experts, {k} active per token").format(
-            e=a["experts"], k=a["experts_per_tok"])
+        arch = format_clauses([arch, translate("Report", "MoE: {e} experts, {k} active per token").format(
+            e=a["experts"], k=a["experts_per_tok"])])
     tr = t.training
     setup = translate("Report", "{method}, {prec}, {opt}, {fw}").format(
         method=_method_name(tr["method"]), prec=tr["precision"], opt=_optimizer_name(tr["optimizer"]),
@@ -843,7 +843,7 @@ def _html_plan(data: ReportData) -> str:
         (translate("Report", "GPU"), f"{_gpu(p.gpu_name)}, {fmt_gib(p.gpu_memory_gib)} GiB"),
         (translate("Report", "GPUs and nodes"), plural_s(translate("Report", "{n} GPUs, {nodes} node(s) × {per}"), p.nodes).format(
             n=p.num_gpus, nodes=p.nodes, per=p.gpus_per_node)),
-        (translate("Report", "Interconnect"), "; ".join(interconnect) or translate("Report", "single GPU")),
+        (translate("Report", "Interconnect"), format_clauses(interconnect) or translate("Report", "single GPU")),
         (translate("Report", "Parallel layout"), _layout_text(p.layout)),
         (translate("Report", "Memory per GPU"), translate("Report", "{m} GiB of {cap} GiB ({free} GiB free)").format(
             m=fmt_gib(p.memory.get("total")), cap=fmt_gib(p.gpu_memory_gib),
@@ -967,7 +967,7 @@ def _html_charts(data: ReportData, charts: dict[str, str]) -> str:
         "memory_count": translate("Report", "Memory per GPU against GPU count for this model and training method: "
                                             "the layout needing the least memory at each count, the plan's own "
                                             "layout, and the memory of each candidate card.") + (
-            " " + "; ".join(translate("Report", "{g} GiB: {names}").format(g=format_number(cap, 0),
+            " " + format_clauses(translate("Report", "{g} GiB: {names}").format(g=format_number(cap, 0),
                                                                          names=format_list(names))
                             for cap, names in memory_count_groups(data)) + "." if data.memory_cards else ""),
         "scaling": translate("Report", "Scaling: training days with more or fewer GPUs of the chosen type "
@@ -1039,10 +1039,11 @@ def _serving_detail(d: dict, cur: str) -> str:
                      d["replicas"]).format(
         tp=d["tp"], r=d["replicas"], b=d["batch"], tps=format_number(d["tps"], 0), p=d["precision"])
     if d.get("per_m") is not None:
-        extra += "; " + translate("Report", "{price} per million tokens").format(price=fmt_price(d["per_m"], cur))
+        extra = format_clauses([extra, translate("Report", "{price} per million tokens").format(
+            price=fmt_price(d["per_m"], cur))])
     if d.get("engine"):
-        extra += "; " + translate("Report", "{engine}: KV cache {kv} GiB per GPU, first token {ttft} ms").format(
-            engine=d["engine"], kv=format_number(d["kv_gib"], 1), ttft=format_number(d["ttft_s"] * 1e3, 0))
+        extra = format_clauses([extra, translate("Report", "{engine}: KV cache {kv} GiB per GPU, first token {ttft} ms").format(
+            engine=d["engine"], kv=format_number(d["kv_gib"], 1), ttft=format_number(d["ttft_s"] * 1e3, 0))])
     return extra
 
 

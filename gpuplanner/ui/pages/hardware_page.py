@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpuplanner.formatting import format_number, format_sig
+from gpuplanner.formatting import format_clauses, format_number, format_sig
 
 import re
 
@@ -18,7 +18,7 @@ from gpuplanner.core.cost import QUOTE_FIELD_OF_COLUMN, quote_from_card_price
 from gpuplanner.core.errors import PlannerError
 
 from ..fields import BoundCombo, BoundEdit, fmt_float, parse_float
-from ..text import error_message
+from ..text import error_message, tr_msg
 from .base import BasePage
 
 COLS = ("use", "gpu", "memory", "bf16", "card_hour", "card_week", "card_month", "link", "tdp", "source")
@@ -397,7 +397,7 @@ class HardwarePage(BasePage):
             values["constraints.gpu_candidates"] = list(s.constraints.gpu_candidates) + [gid]
         errors = self.model.set_many(values)
         if errors:
-            self.table_error.setText("; ".join(errors.values()))
+            self.table_error.setText(format_clauses(tr_msg(e) for e in errors.values()))
             self.table_error.show()
         self.fill_table()
 

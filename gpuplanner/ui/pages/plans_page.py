@@ -22,7 +22,7 @@ from gpuplanner.app import engine
 from ..fields import BoundCheck, BoundCombo
 from ..text import plural, tr_msg, set_style
 from .base import BasePage
-from gpuplanner.formatting import format_list
+from gpuplanner.formatting import format_clauses, format_list
 
 # new columns go at the end: views and tests address the first ones by position
 COLUMNS = ("rank", "gpu", "num_gpus", "layout", "memory", "days", "cost", "mfu", "framework")
@@ -561,7 +561,7 @@ class PlansPage(BasePage):
             return self.tr("Against #{0} ({1} × {2}): it ties on the ranking objective.").format(
                 b.rank, b.num_gpus, short_gpu_name(b.gpu_name))
         return self.tr("Against #{0} ({1} × {2}): {3}.").format(b.rank, b.num_gpus, short_gpu_name(b.gpu_name),
-                                                            "; ".join(bits))
+                                                            format_clauses(bits))
 
     def why_text(self, a: engine.PlanRow, b: engine.PlanRow | None) -> str:
         """Why ``a`` beat the next plan: the ranking numbers, then the core's per-token comparison."""
@@ -707,7 +707,7 @@ class PlansPage(BasePage):
 
                 region = QCoreApplication.translate("Plan", REGION_NAMES[pr.region]) if pr.region in REGION_NAMES else "—"
                 rows.append("<p>" + esc(tr("Priced from: {0} · region {1} · {2}, {3}").format(
-                    "; ".join(parts), region, pr.provider or "", pr.source_date)) + "</p>")
+                    format_clauses(parts), region, pr.provider or "", pr.source_date)) + "</p>")
             be = costmod_break_even(pr)
             if be is not None and be.get("month") is not None and be["month"] >= 168.0:
                 rows.append("<p>" + esc(tr(
