@@ -93,6 +93,12 @@ def format_list(items, lang: str | None = None) -> str:
     return ("、" if normalize_lang(lang) == ZH else ", ").join(str(x) for x in items)
 
 
+def paren(text: str, lang: str | None = None) -> str:
+    """``text`` in brackets the language's way: ``(text)`` / ``（text）`` (full-width in Chinese); put it after its
+    word with :func:`join_clause` ("¥82.14 (card-hour)" / "¥82.14（按需卡时）")."""
+    return f"（{text}）" if normalize_lang(lang) == ZH else f"({text})"
+
+
 def format_clauses(items, lang: str | None = None) -> str:
     """Clauses (items that carry their own commas) joined in the language: ``a; b`` / ``a；b`` (a Chinese
     semicolon, full width, no space), so a Chinese line never carries an ASCII "; " between its parts."""

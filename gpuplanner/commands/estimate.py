@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..formatting import format_compact, format_money, format_money_range, join_clause, format_number, format_span, format_percent, format_sig, gpu_display_name
 from ._args import label as _lbl, rent_vs_build_lines, strict_json
 from ._lang import msg, name, translate
-from ..formatting import breakdown_rows, format_list, hidden_share_rows, plural_s
+from ..formatting import breakdown_rows, colon, format_list, hidden_share_rows, paren, plural_s
 
 CTX = "CLI"
 
@@ -62,7 +62,7 @@ def text_lines(ev, data: dict) -> list[str]:
             trainable=format_compact(p["trainable"]))
         + (translate(CTX, "   (vision encoder {v} + projector {pr})").format(
             v=format_compact(p["vision"]), pr=format_compact(p["projector"])) if p.get("vision") else ""),
-        _lbl(translate(CTX, "Tier")) + f"{data['tier']}: {translate('Tier', tier_guidance(data['tier'], ev.scenario.training.method))}",
+        _lbl(translate(CTX, "Tier")) + f"{data['tier']}{colon()}{translate('Tier', tier_guidance(data['tier'], ev.scenario.training.method))}",
         _lbl(translate(CTX, "Hardware")) + plural_s(translate(CTX, "{n} × {gpu} ({mem} GiB each, {nodes} node(s))"), ev.nodes).format(
             n=ev.num_gpus, gpu=gpu_display_name(ev.gpu_name), mem=format_sig(ev.gpu_memory_gib), nodes=ev.nodes),
         _lbl(translate(CTX, "Layout")) + "{framework}: tp={tp} pp={pp} cp={cp} ep={ep} vpp={vpp} dp={dp} zero={zero} "
@@ -144,7 +144,7 @@ def text_lines(ev, data: dict) -> list[str]:
     if ev.cost is None:
         lines.append("  " + translate(CTX, "no price for this GPU: enter a quote"))
     else:
-        lines.append(f"  {format_money(ev.cost, ev.currency)} ({name('Cost', ev.rental_mode_label)})")
+        lines.append("  " + join_clause(format_money(ev.cost, ev.currency), paren(name('Cost', ev.rental_mode_label))))
     if ev.rent_vs_build is not None:
         lines += ["", translate(CTX, "Rent or build"), f"  {msg(ev.rent_vs_build.sentence)}"]
         lines += rent_vs_build_lines(ev.rent_vs_build, indent="  ")

@@ -19,7 +19,7 @@ from __future__ import annotations
 from ..formatting import format_money, format_money_range, join_clause, format_span, gpu_display_name, format_number, format_percent, format_sig
 from ._lang import msg, name, translate
 from ._args import display_width, int_in, ljust, rent_vs_build_lines, strict_json
-from ..formatting import format_list
+from ..formatting import colon, format_list, paren
 
 
 CTX = "CLI"
@@ -88,7 +88,7 @@ def text_lines(result, con) -> list[str]:
         mfu = "-" if p.mfu is None else f"{format_percent(p.mfu)} {grades.get(p.mfu_grade, p.mfu_grade)}"
         train = _rl_training_mfu(p)
         if train is not None:  # RL: the grade is of the training passes (rules.mfu_grade), shown with its figure
-            mfu = f"{format_percent(p.mfu)} ({format_percent(train)} {grades.get(p.mfu_grade, p.mfu_grade)})"
+            mfu = join_clause(format_percent(p.mfu), paren(f"{format_percent(train)} {grades.get(p.mfu_grade, p.mfu_grade)}"))
             rl_rows = True
         failed = ",".join(r.id for r in p.rules if r.status == "failed") or "-"
         rows.append((str(i), p.gpu, str(p.num_gpus), str(p.nodes), p.framework, str(p.tp), str(p.pp),
@@ -128,7 +128,7 @@ def text_lines(result, con) -> list[str]:
         for r in p.rules:
             if r.status != "not_applicable":
                 title = translate("Rules", RULE_NAMES.get(r.id, r.id))  # the rule's name, as the Plans page shows it
-                out.append(f"   {'✓' if r.status == 'passed' else '✗'} [{title}: {status.get(r.status, r.status)}] "
+                out.append(f"   {'✓' if r.status == 'passed' else '✗'} [{title}{colon()}{status.get(r.status, r.status)}] "
                            f"{msg(r.message)}")
         for m in p.rental_advice:
             out.append(f"   $ {msg(m)}")
