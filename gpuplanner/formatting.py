@@ -99,6 +99,12 @@ def paren(text: str, lang: str | None = None) -> str:
     return f"（{text}）" if normalize_lang(lang) == ZH else f"({text})"
 
 
+def format_phrases(items, lang: str | None = None) -> str:
+    """Phrases of one sentence joined in the language: ``a, b`` / ``a，b`` (the Chinese comma between phrases; a
+    list of like items takes :func:`format_list`'s "、" instead)."""
+    return ("，" if normalize_lang(lang) == ZH else ", ").join(str(x) for x in items)
+
+
 def format_clauses(items, lang: str | None = None) -> str:
     """Clauses (items that carry their own commas) joined in the language: ``a; b`` / ``a；b`` (a Chinese
     semicolon, full width, no space), so a Chinese line never carries an ASCII "; " between its parts."""

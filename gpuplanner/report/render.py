@@ -45,7 +45,7 @@ from .charts import Axis, Chart
 from .content import (
     PlanInfo, ReportData, Text, fmt_bytes, fmt_count, fmt_tokens, fmt_days, fmt_gib, fmt_money, fmt_pct, fmt_price,
 )
-from gpuplanner.formatting import format_clauses, format_list, plural_s
+from gpuplanner.formatting import colon, format_clauses, format_list, format_phrases, join_clause, paren, plural_s
 
 CTX = "Report"
 CHART_WIDTH_PX = charts.WIDTH  # width of a chart in the document's layout units (96 per inch): ≈ 169 mm
@@ -525,7 +525,7 @@ def draw_timeline_chart(data: ReportData):
                   charts.hatch(grey, style), charts.pen("#000000", 1.0))
         what = (translate("Report", "{n} × {gpu}").format(n=ph.count, gpu=_gpu(ph.device_name)) if ph.resource == "gpu"
                 else translate("Report", "{n} CPU cores").format(n=ph.count))
-        label = f"{ph.name}: {what}, {fmt_money(ph.cost, proj.currency)}"
+        label = ph.name + colon() + format_phrases([what, fmt_money(ph.cost, proj.currency)])
         right = ph.start_week > weeks / 2  # right-hand bars: the label ends at the bar's end
         chart.label(label, ph.end_week - 0.05 if right else ph.start_week + 0.05, y + 0.3,
                     (1.0 if right else 0.0, 1.0), (0, -2), size_pt=7.5)
@@ -754,7 +754,7 @@ def _html_task(data: ReportData) -> str:
         method=_method_name(tr["method"]), prec=tr["precision"], opt=_optimizer_name(tr["optimizer"]),
         fw=_framework_name(tr["framework"]))
     if tr.get("lora_rank"):
-        setup += ", " + translate("Report", "rank {r}").format(r=tr["lora_rank"])
+        setup = format_phrases([setup, translate("Report", "rank {r}").format(r=tr["lora_rank"])])
     batch = translate("Report", "sequence {s}, global batch {g} sequences, recompute {r}").format(
         s=format_number(tr["seq_len"], 0), g=tr["global_batch"], r=_recompute_name(tr["recompute"]))
     params = translate("Report", "{total} total, {active} active per token, {train} trained").format(
@@ -840,7 +840,7 @@ def _html_plan(data: ReportData) -> str:
             translate("Report", "InfiniBand or RoCE")) + bw)
     pairs = [
         (translate("Report", "Plan"), gpu_display_name(p.label)),
-        (translate("Report", "GPU"), f"{_gpu(p.gpu_name)}, {fmt_gib(p.gpu_memory_gib)} GiB"),
+        (translate("Report", "GPU"), format_phrases([_gpu(p.gpu_name), f"{fmt_gib(p.gpu_memory_gib)} GiB"])),
         (translate("Report", "GPUs and nodes"), plural_s(translate("Report", "{n} GPUs, {nodes} node(s) × {per}"), p.nodes).format(
             n=p.num_gpus, nodes=p.nodes, per=p.gpus_per_node)),
         (translate("Report", "Interconnect"), format_clauses(interconnect) or translate("Report", "single GPU")),
@@ -856,8 +856,7 @@ def _html_plan(data: ReportData) -> str:
                           "{d} days of compute around the clock ({h} GPU-hours)").format(
                 c=fmt_days(p.calendar_days), d=fmt_days(p.compute_days),
                 h=format_number(p.gpu_hours, 0) if p.gpu_hours is not None else "—")),
-            (translate("Report", "Step time, MFU"), (f"{format_number(p.step_time_s, 2)} s, {fmt_pct(p.mfu)}"
-             if p.step_time_s is not None else fmt_pct(p.mfu)) + ("" if p.mfu_note is None else f" ({tr_text(p.mfu_note)})")),
+            (translate("Report", "Step time, MFU"), _step_mfu_text(p)),
         ]
     if p.cost is not None:
         pairs.append((translate("Report", "Cost"), f"{fmt_money(p.cost, cur)} — {_mode_name(p.rental_mode)}"))
@@ -1031,6 +1030,13 @@ def _html_assumptions(data: ReportData) -> str:
     out.append("</ul>")
     out.append(f'<p class="small">{_e(translate("Report", "Estimates from GPU Planner {v}. Measure on the rented machines before committing (nvidia-smi topo -m, nccl-tests all_reduce_perf, a short training run).").format(v=data.app_version))}</p>')
     return "".join(out)
+
+
+def _step_mfu_text(p) -> str:
+    """The plan's step time and MFU, with the MFU's note in brackets, punctuated the language's way."""
+    mfu = fmt_pct(p.mfu)
+    text = mfu if p.step_time_s is None else format_phrases([f"{format_number(p.step_time_s, 2)} s", mfu])
+    return text if p.mfu_note is None else join_clause(text, paren(tr_text(p.mfu_note)))
 
 
 def _serving_detail(d: dict, cur: str) -> str:
