@@ -21,7 +21,7 @@ from gpuplanner.core.units import parse_count
 from gpuplanner.formatting import format_compact, format_tokens
 
 from .model import ScenarioModel
-from .text import tr_msg
+from .text import tr_error
 
 INVALID_STYLE = "border: 1px solid #d32f2f; background: #fff3f3;"
 
@@ -146,7 +146,8 @@ class FieldBox(QWidget):
         if message == self._error:
             return
         self._error = message
-        self.error_label.setText(tr_msg(message) if message else "")  # a core message: in the UI language
+        # a core message in the UI language, without the field's own path in front (it is shown at the field)
+        self.error_label.setText(tr_error(message, own=True) if message else "")
         self.error_label.setVisible(bool(message))
         self.editor.setStyleSheet(INVALID_STYLE if message else "")
         self.editor.setProperty("invalid", bool(message))
@@ -160,7 +161,7 @@ class FieldBox(QWidget):
     def _update_tip(self) -> None:
         tip = self._help
         if self._error:
-            err = tr_msg(self._error)
+            err = tr_error(self._error, own=True)
             tip = f"{tip}\n\n⚠ {err}" if tip else f"⚠ {err}"
         self.editor.setToolTip(tip)
         self.setToolTip(tip)

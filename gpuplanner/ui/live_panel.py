@@ -13,7 +13,7 @@ from gpuplanner.app import engine
 from .charts import CostChart, MemoryChart, ScalingChart
 from .fit_box import FitHeightBox
 from .model import ScenarioModel
-from .text import set_style, set_text, tr_msg
+from .text import set_style, set_text, tr_error, tr_msg
 
 
 class LivePanel(QWidget):
@@ -96,31 +96,6 @@ class LivePanel(QWidget):
         if section in ("ui", "plan", "constraints", "all"):
             self.refresh_cost()
 
-    def _error_text(self, err) -> str:
-        """The estimate's error in the UI language. A scenario error names its field by its dotted path in front
-        ("training.framework: …", the plan file's name for it): here the field is named by its label on its page
-        ("框架：…") when that page is built, and left out otherwise in a translated UI (the field itself shows the
-        error), so no English path stands in front of a Chinese sentence."""
-        params = getattr(err, "params", None) or {}
-        if getattr(err, "context", None) != "Errors" or getattr(err, "text", None) != "{field}: {message}" \
-                or "field" not in params or "message" not in params:
-            return tr_msg(err)
-        label = self._field_label(str(params["field"]))
-        message = tr_msg(params["message"])
-        if label:
-            return QCoreApplication.translate("Errors", "{field}: {message}").format(field=label, message=message)
-        return tr_msg(err) if QCoreApplication.translate("Errors", "{field}: {message}") == "{field}: {message}" \
-            else message
-
-    def _field_label(self, path: str) -> str:
-        """The text of the form label whose field is bound to ``path`` in this window, or ""."""
-        root = self.window()
-        for label in root.findChildren(QLabel) if root is not None else ():
-            buddy = label.buddy()
-            if buddy is not None and getattr(buddy, "path", None) == path and label.text().strip():
-                return label.text().strip()
-        return ""
-
     def on_estimate(self, res: engine.LiveResult) -> None:
         self.memory_chart.update_from(res)
         if res is None or res.evaluation is None:
@@ -128,7 +103,7 @@ class LivePanel(QWidget):
             self.mem_value.setText("—")
             self.time_value.setText("—")
             self.plan_value.setText("")
-            self.error.setText(self._error_text(res.error) if res is not None else "")
+            self.error.setText(tr_error(res.error, self) if res is not None else "")
             self.error.setVisible(bool(res is not None and res.error))
             self.warnings.hide()
             return

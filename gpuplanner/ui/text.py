@@ -22,6 +22,40 @@ def tr_msg(m: Any) -> str:
     return str(m)
 
 
+def field_label(widget: Any, path: str) -> str:
+    """The text of the form label (in ``widget``'s window) whose field is bound to the scenario ``path``, or "" when
+    no page built so far shows that field."""
+    from PySide6.QtWidgets import QLabel
+
+    root = widget.window() if widget is not None else None
+    for label in root.findChildren(QLabel) if root is not None else ():
+        buddy = label.buddy()
+        if buddy is not None and getattr(buddy, "path", None) == path and label.text().strip():
+            return label.text().strip()
+    return ""
+
+
+def tr_error(m: Any, widget: Any = None, own: bool = False) -> str:
+    """A scenario error in the UI language. The core names the field by its dotted path in front ("training.framework:
+    …", the plan file's name for it); a view names it by its label on its page ("框架：…", :func:`field_label` in
+    ``widget``'s window), or leaves it out at the field itself (``own``) and, in a translated UI, where no page
+    shows it yet: no English path stands in front of a Chinese sentence."""
+    params = getattr(m, "params", None) or {}
+    if getattr(m, "context", None) != "Errors" or getattr(m, "text", None) != "{field}: {message}" \
+            or "field" not in params or "message" not in params:
+        return tr_msg(m)
+    from PySide6.QtCore import QCoreApplication
+
+    message = tr_msg(params["message"])
+    if own:
+        return message
+    template = QCoreApplication.translate("Errors", "{field}: {message}")
+    label = field_label(widget, str(params["field"])) if widget is not None else ""
+    if label:
+        return template.format(field=label, message=message)
+    return tr_msg(m) if template == "{field}: {message}" else message
+
+
 def error_message(err: BaseException) -> str:
     """An error's one-line sentence in the UI language: its message id when it keeps one (``MsgStr`` as the
     exception's argument: the core's, io's and the fields' refusals), else its text as it is. ``str(err)`` would

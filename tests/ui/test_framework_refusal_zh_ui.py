@@ -68,3 +68,7 @@ def test_the_refusal_names_the_field_by_its_label(make_window, language, qtbot):
     text = w.live.error.text()
     assert label and text.startswith(label + "："), (label, text)
     assert "不支持" in text and "training.framework" not in text, text
+    box = w.page("training").framework.box  # at the field itself: the sentence alone, no path in front
+    qtbot.waitUntil(lambda: bool(box.error_label.text()), timeout=5000)
+    shown = box.error_label.text()
+    assert shown.startswith("Hugging Face") and "不支持" in shown and "training." not in box.toolTip(), shown

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QWidget
 
-from ..text import tr_msg
+from ..text import tr_error
 from gpuplanner.app import engine
 from gpuplanner.formatting import format_number
 from .axes import RED, SERIES_COLORS, nice_ceil, set_ticks
@@ -92,7 +92,7 @@ class MemoryChart(ChartBase):
 
     def update_from(self, res: engine.LiveResult | None) -> None:
         if res is None or res.evaluation is None:
-            self.set_empty(tr_msg(res.error) if res is not None and res.error else self.tr("No estimate yet."))
+            self.set_empty(tr_error(res.error, self) if res is not None and res.error else self.tr("No estimate yet."))
             self.update_bars([])
             return
         self.set_empty(None)

@@ -20,7 +20,7 @@ from gpuplanner.formatting import format_compact, format_number
 
 from .. import settings
 from ..fields import BoundCheck, BoundEdit, fmt_float, fmt_int, parse_float, parse_int
-from ..text import error_message, tr_msg, set_style
+from ..text import error_message, set_style, tr_error, tr_msg
 from .base import BasePage
 
 MANUAL_FIELDS = [
@@ -406,7 +406,7 @@ class ModelPage(BasePage):
                 v.setText("—")
             self.tier_badge.setText("")
             set_style(self.tier_badge, "")
-            self.tier_text.setText(tr_msg(res.error) if res is not None and res.error else "")
+            self.tier_text.setText(tr_error(res.error, self) if res is not None and res.error else "")
             set_style(self.tier_text, "color: #c62828;")
             self.exact_label.setText("")
             self.intake_warnings.hide()
