@@ -1521,7 +1521,7 @@
     </message>
     <message>
         <source>Memory (GiB)</source>
-        <translation>显存 (GiB)</translation>
+        <translation>显存（GiB）</translation>
     </message>
     <message>
         <source>Dense BF16 TFLOPS</source>
@@ -1656,7 +1656,7 @@
     </message>
     <message>
         <source>Epochs</source>
-        <translation>轮数 (epoch)</translation>
+        <translation>轮数（epoch）</translation>
     </message>
     <message>
         <source>Passes over the data: multiplies the tokens processed</source>
@@ -1692,7 +1692,7 @@
     </message>
     <message>
         <source>Total compute (6·N·D)</source>
-        <translation>总算力需求 (6·N·D)</translation>
+        <translation>总算力需求（6·N·D）</translation>
     </message>
     <message>
         <source>6 × active parameters × tokens (Kaplan et al. 2020): forward 2, backward 4 FLOPs per parameter and token</source>
@@ -3203,7 +3203,7 @@
     <name>MemoryChart</name>
     <message>
         <source>Memory per GPU (GiB)</source>
-        <translation>单卡显存 (GiB)</translation>
+        <translation>单卡显存（GiB）</translation>
     </message>
     <message>
         <source>Weights</source>
@@ -3711,7 +3711,7 @@
     </message>
     <message>
         <source>Width of the residual stream (d_model); weights grow with its square</source>
-        <translation>残差流宽度 (d_model)；权重随其平方增长</translation>
+        <translation>残差流宽度（d_model）；权重随其平方增长</translation>
     </message>
     <message>
         <source>Layers</source>
@@ -3735,7 +3735,7 @@
     </message>
     <message>
         <source>Key/value heads (GQA); fewer heads shrink the K/V projections</source>
-        <translation>键/值头数 (GQA)；头数越少，K/V 投影越小</translation>
+        <translation>键/值头数（GQA）；头数越少，K/V 投影越小</translation>
     </message>
     <message>
         <source>MLP width</source>
@@ -3755,7 +3755,7 @@
     </message>
     <message>
         <source>Experts (MoE)</source>
-        <translation>专家数 (MoE)</translation>
+        <translation>专家数（MoE）</translation>
     </message>
     <message>
         <source>Routed experts per MoE layer; 0 for a dense model</source>
@@ -4872,7 +4872,7 @@
     </message>
     <message>
         <source>Memory per GPU (GiB)</source>
-        <translation>单卡显存 (GiB)</translation>
+        <translation>单卡显存（GiB）</translation>
     </message>
     <message>
         <source>weights</source>
@@ -8407,11 +8407,11 @@
     </message>
     <message>
         <source>reserved (max_memory_reserved)</source>
-        <translation>已预留 (max_memory_reserved)</translation>
+        <translation>已预留（max_memory_reserved）</translation>
     </message>
     <message>
         <source>allocated (max_memory_allocated)</source>
-        <translation>已分配 (max_memory_allocated)</translation>
+        <translation>已分配（max_memory_allocated）</translation>
     </message>
     <message>
         <source>Master weights</source>
@@ -8511,7 +8511,7 @@
     </message>
     <message>
         <source>Interleaved pipeline (VPP)</source>
-        <translation>交错流水线 (VPP)</translation>
+        <translation>交错流水线（VPP）</translation>
     </message>
     <message>
         <source>Megatron --num-virtual-stages-per-pipeline-rank: each GPU holds this many smaller pipeline stages, which shrinks the pipeline bubble but sends more. Default 1 (no interleaving); the layers of each stage must divide evenly. The automatic layout keeps it and tries others</source>
@@ -8547,7 +8547,7 @@
     </message>
     <message>
         <source>Your own model FLOPs utilisation, from 0 to 1 (e.g. 0.4 from a run you measured): it replaces the modelled step time. Empty (default): the time model&apos;s own estimate</source>
-        <translation>你自己的模型算力利用率 (MFU)，取值 0 到 1（例如实测运行得到的 0.4）：它取代模型估算的单步时间。留空（默认）：使用时间模型自身的估算</translation>
+        <translation>你自己的模型算力利用率（MFU），取值 0 到 1（例如实测运行得到的 0.4）：它取代模型估算的单步时间。留空（默认）：使用时间模型自身的估算</translation>
     </message>
     <message>
         <source>Memory headroom</source>
@@ -8862,7 +8862,7 @@
     </message>
     <message>
         <source>Tensor parallel (TP)</source>
-        <translation>张量并行 (TP)</translation>
+        <translation>张量并行（TP）</translation>
     </message>
     <message>
         <source>Splits every layer&apos;s matrices over TP GPUs: divides weights and activations, needs fast links (keep it inside an NVLink node)</source>
@@ -8870,7 +8870,7 @@
     </message>
     <message>
         <source>Pipeline parallel (PP)</source>
-        <translation>流水线并行 (PP)</translation>
+        <translation>流水线并行（PP）</translation>
     </message>
     <message>
         <source>Splits the layers into PP stages: divides weights; adds a pipeline bubble</source>
@@ -8878,7 +8878,7 @@
     </message>
     <message>
         <source>Context parallel (CP)</source>
-        <translation>上下文并行 (CP)</translation>
+        <translation>上下文并行（CP）</translation>
     </message>
     <message>
         <source>Splits each sequence over CP GPUs: divides activations at long context</source>
@@ -8886,7 +8886,7 @@
     </message>
     <message>
         <source>Expert parallel (EP)</source>
-        <translation>专家并行 (EP)</translation>
+        <translation>专家并行（EP）</translation>
     </message>
     <message>
         <source>Spreads MoE experts over EP GPUs: divides expert weights</source>
