@@ -6981,7 +6981,7 @@
     </message>
     <message>
         <source>sequence {s}, global batch {g} sequences, recompute {r}</source>
-        <translation>序列长度 {s}，全局批次 {g} 条序列，重计算 {r}</translation>
+        <translation>序列长度 {s}，全局批次 {g} 条序列，激活重计算：{r}</translation>
     </message>
     <message>
         <source>{total} total, {active} active per token, {train} trained</source>
