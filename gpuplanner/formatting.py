@@ -468,13 +468,13 @@ def format_date(date: _dt.date | _dt.datetime, lang: str | None = None, long: bo
 # ---------------------------------------------------------------------------------------- GPU names
 
 #: Regional suffixes of catalog GPU names, translated at display time (the product name stays as sold).
-_REGION_SUFFIXES = {" (China)": " (中国特供版)"}
+_REGION_SUFFIXES = {" (China)": "（中国特供版）"}  # full-width brackets, no space, in Chinese
 _VENDOR_PREFIXES = ("NVIDIA GeForce ", "NVIDIA ", "AMD Instinct ", "AMD ", "Huawei ")
 
 
 def gpu_display_name(name: str, short: bool = False, lang: str | None = None) -> str:
     """A GPU's name as a person reads it: the product name unchanged, a regional suffix such as ``(China)``
-    in the display language (``H20 96GB (中国特供版)``); ``short`` drops the vendor prefix (``NVIDIA …``)."""
+    in the display language (``H20 96GB（中国特供版）``); ``short`` drops the vendor prefix (``NVIDIA …``)."""
     lang = normalize_lang(lang)
     out = str(name)
     if short:

@@ -18,9 +18,9 @@ TS = ROOT / "gpuplanner" / "resources" / "i18n" / "gpuplanner_zh_CN.ts"
 
 def test_gpu_display_name_translates_only_the_regional_suffix():
     assert gpu_display_name("NVIDIA H20 96GB (China)", lang="en") == "NVIDIA H20 96GB (China)"
-    assert gpu_display_name("NVIDIA H20 96GB (China)", lang="zh_CN") == "NVIDIA H20 96GB (中国特供版)"
+    assert gpu_display_name("NVIDIA H20 96GB (China)", lang="zh_CN") == "NVIDIA H20 96GB（中国特供版）"
     assert gpu_display_name("NVIDIA GeForce RTX 4090 24GB", short=True, lang="zh_CN") == "RTX 4090 24GB"
-    assert gpu_display_name("NVIDIA A800 SXM4 80GB (China)", short=True, lang="zh_CN") == "A800 SXM4 80GB (中国特供版)"
+    assert gpu_display_name("NVIDIA A800 SXM4 80GB (China)", short=True, lang="zh_CN") == "A800 SXM4 80GB（中国特供版）"
     assert gpu_display_name("My card (China) v2", lang="zh_CN") == "My card (China) v2"  # only a suffix
 
 
