@@ -1121,6 +1121,7 @@ def time_layout(
                          opt_params=opt_params,
                          shard_params=weight_gpu / maximum(n_dp, 1.0), m_acc=m_acc, n_gather=n_gather, n_rs=n_rs,
                          host_ranks=minimum(gpn, n_gpus))
+    off["off_nemo_rl"] = nemo_rl_swap_bytes(framework, profile, weight_gpu=weight_gpu, opt_params=opt_params)
     return {**off,
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
@@ -1315,7 +1316,43 @@ def offload_seconds(lay: dict, host_bw, t_bwd, compute):
     d2h = lay["off_d2h"] / host_bw
     gat = lay["off_h2d_gather"] / host_bw
     return (cpu + lay["off_h2d_once"] / host_bw + maximum(d2h - t_bwd * lay["m_acc"], d2h / L)
-            + maximum(gat - compute, gat / L) + lay["off_verl"] / host_bw)
+            + maximum(gat - compute, gat / L) + (lay["off_verl"] + lay.get("off_nemo_rl", 0.0)) / host_bw)
+
+
+#: NeMo RL's Megatron policy worker (RL objectives on the Megatron engine: NeMo RL is the tool that runs GRPO/PPO on
+#: Megatron-Core here, as verl's workers are RL on FSDP above) moves state over the host link every generation batch,
+#: whatever ``parallel.offload_optimizer`` says (NVIDIA-NeMo/RL v0.5.0 ``nemo_rl/algorithms/grpo.py`` ``grpo_train``
+#: and ``refit_policy_generation``; ``nemo_rl/models/policy/workers/megatron_policy_worker.py``):
+#:
+#: * colocated vLLM: ``offload_before_refit`` → ``move_optimizer("cpu")`` and ``prepare_for_training`` →
+#:   ``move_optimizer("cuda")`` copy the optimizer state out and back ("colocated generation will always offload
+#:   optimizer", grpo_math_1B.yaml); ``offload_after_refit`` → ``move_model(model, "cpu")`` copies the 16-bit
+#:   parameter buffer out (Megatron-Core ``_ParamAndGradBuffer.offload_to_cpu``: pinned ``param_data_cpu``; the
+#:   gradient buffer is freed, not copied) and ``prepare_for_lp_inference`` copies it back before the log-probs.
+#: * a KL reference (``reference_state_dict``, built on the CPU at start-up): ``use_reference_model`` copies the
+#:   policy's ``state_dict`` out, loads the reference's in and the policy's back: three 16-bit copies of the
+#:   stage's weights, once per generation batch (``get_reference_policy_logprobs``), colocated or not.
+#:
+#: Bytes per optimizer-state element: :data:`NEMO_RL_OPT_BYTES`. The copies run at the pinned rate
+#: (``PCIE_HOST_EFFICIENCY``); ``move_optimizer`` and the reference swap use pageable memory (``.to("cpu")``),
+#: which is slower, so this is a lower bound.
+NEMO_RL_OPT_BYTES = 12.0
+#: ^ Adam's two fp32 moments and the fp32 master copy: grpo_math_1B.yaml sets ``use_precision_aware_optimizer: true``,
+#: under which Transformer Engine's FusedAdam keeps the master weights in its state (``master_param``), so
+#: ``move_optimizer`` moves all three.
+
+
+def nemo_rl_swap_bytes(framework, profile, *, weight_gpu, opt_params):
+    """Host-link bytes per step on one GPU of NeMo RL's per-generation swaps (:data:`NEMO_RL_OPT_BYTES` has the
+    mechanism): colocated, the optimizer state out and back and the 16-bit weights out and back; with a KL
+    reference, three 16-bit copies of the stage's weights. Shared by the ``updates_per_generation`` optimizer
+    steps of one generation batch. Zero off the Megatron engine or outside RL."""
+    if not (profile.rl and framework == "megatron"):
+        return 0.0
+    w16 = 2.0 * weight_gpu
+    colocated = 2.0 * NEMO_RL_OPT_BYTES * opt_params + 2.0 * w16 if profile.engine == "vllm_colocated" else 0.0
+    reference = 3.0 * w16 if profile.ref_forwards > 0 else 0.0
+    return (colocated + reference) / float(max(profile.updates_per_generation, 1))
 
 
 #: torch ring attention's exchange as torchtitan runs it (``torch/distributed/tensor/experimental/_attention.py`` at
