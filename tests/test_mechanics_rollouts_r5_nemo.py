@@ -93,3 +93,40 @@ def test_vectorised_search_equals_evaluate_for_nemo_rl():
             assert vec["mfu"][i] == pytest.approx(ev.mfu_modelled, rel=1e-9)
             checked += 1
     assert checked >= 3
+
+
+def test_packed_rows_by_hand():
+    from gpuplanner.core.arrayops import ScalarOps
+    ops = ScalarOps
+    # NeMo RL's bins hold seq_len × train_micro_batch_size tokens: 4,096 / 1,019-token rollouts = 4.02 rows a bin
+    assert T.packed_rows(4096.0, 1019.0, 64.0, ops) == pytest.approx(4096 / 1019, rel=1e-12)
+    assert T.packed_rows(4096.0, 5000.0, 64.0, ops) == 1.0  # a row longer than the bin is a bin of its own
+    assert T.packed_rows(4096.0, 100.0, 8.0, ops) == 8.0  # never more rows than the step holds
+    assert T.packed_rows(None, 1019.0, 64.0, ops) == 1.0  # nothing packed
+    # only RL on the Megatron engine with packing (NeMo RL's sequence_packing); seq_len 4096
+    s = nemo()
+    assert T.nemo_rl_pack_len(s.training, M.method_profile(s.training), "megatron") == 4096.0
+    assert T.nemo_rl_pack_len(s.training, M.method_profile(s.training), "fsdp") is None
+
+
+def test_packed_bubble_in_the_step():
+    """The pipeline bubble grows with the rows a bin holds; p2p and the work do not change: pp(f) = p2p + f × b."""
+    r = resolve(nemo())
+    kw, _ = T.time_kwargs(r)
+    s, t = r.scenario, r.scenario.training
+    row = float(kw["seq_len"])
+    assert row == pytest.approx(1019.0, rel=1e-6)  # prompt 150 + the mean completion (1019 − 150)
+
+    def pp_time(pack):
+        out = T.time_arrays(r.facts, **{**kw, "pack_len": pack}, tp=1, pp=2, cp=1, ep=1, dp=8, zero=1,
+                            recompute=T.RECOMPUTE_CODES[t.recompute], mbs=1, sp=False, grad_accum=s.grad_accum,
+                            vpp=1, num_gpus=16, gpus_per_node=8, mfu=None)
+        return out["pp_bubble"], out["compute"]
+    one, c1 = pp_time(None)
+    two, c2 = pp_time(2.0 * row)
+    packed, c4 = pp_time(4096.0)
+    b = two - one
+    assert b > 0
+    assert packed - one == pytest.approx((4096.0 / row - 1.0) * b, rel=1e-9)
+    assert c1 == c2 == c4  # the same tokens are trained
+    assert kw["pack_len"] == 4096.0
