@@ -522,6 +522,46 @@ def rl_round5() -> list[str]:
     return out
 
 
+#: the RL step rows on main before helper rl6's NeMo RL swaps (base e70d6a2), step seconds
+RL_BEFORE_RL6 = {
+    "nemo-rl llama3.1-8b grpo 16xh100": 84.3, "nemo-rl llama3.1-8b grpo 16xh100 1-step off": 70.3,
+    "nemo-rl qwen3-32b grpo 32xh100": 310.0, "nemo-rl qwen3-32b grpo 64xh100 1-step off": 153.5,
+    "nemo-rl qwen3-30b-a3b grpo 32xh100": 162.0, "nemo-rl v0.5 llama3.1-8b grpo 16xh100": 82.7,
+    "nemo-rl v0.5 llama3.1-8b grpo 16xh100 1-step off": 70.1, "nemo-rl v0.5 qwen3-30b-a3b grpo 32xh100": 138.5,
+    "nemo-rl v0.5 qwen3-30b-a3b grpo 32xh100 1-step off": 156.2, "nemo-rl v0.5 qwen3-32b grpo 32xh100": 315.0,
+    "nemo-rl v0.5 qwen3-32b grpo 64xh100 1-step off": 155.6, "nemo-rl v0.5 gb200 llama3.1-8b grpo 8 gpus": 70.2,
+    "nemo-rl v0.5 gb200 llama3.1-8b grpo 8 gpus 1-step off": 74.1, "nemo-rl v0.5 gb200 qwen3-32b grpo 16 gpus": 287.3,
+    "nemo-rl v0.5 gb200 qwen3-32b grpo 32 gpus 1-step off": 121.6,
+    "nemo-rl v0.5 gb200 qwen3-30b-a3b grpo 16 gpus": 128.5,
+    "nemo-rl v0.5 gb200 qwen3-30b-a3b grpo 32 gpus 1-step off": 102.2}
+
+
+def rl_round5_swaps() -> list[str]:
+    """Issue 35 round 5, helper rl6: NeMo RL's per-generation swaps through CPU memory, before (main) and now."""
+    mod = _bench_module("rl_step_times")
+    parts = _rl_parts("rl_round5_rl6.md")
+    out = [*parts["mechanism"], "", "| run | published step (s) | before (main) | now |", "|---|---:|---|---|"]
+    rows = mod.step_table(mod.STEP_ROWS + mod.STEP_ROWS_V05 + mod.STEP_ROWS_V05_GB200)
+    for r in rows:
+        pub, now, was = r["pub"]["step"], r["pred"]["step"], RL_BEFORE_RL6[r["id"]]
+        out.append(f"| {r['id']} | {pub:g} | {was:.1f} ({was / pub - 1:+.0%}) | {now:.1f} ({now / pub - 1:+.0%}) |")
+    verl = [abs(r["err"]["step"]) for r in mod.table()]
+    pubs = {r["id"]: r["pub"]["step"] for r in rows}
+
+    def stats(errs):
+        errs = sorted(errs)
+        return statistics.median(errs), errs[min(len(errs) - 1, int(round(0.9 * (len(errs) - 1))))]
+    old_ids = [r["id"] for r in mod.step_table()]
+    b10 = stats(verl + [abs(RL_BEFORE_RL6[i] / pubs[i] - 1) for i in old_ids])
+    n10 = stats(verl + [abs(r["err"]["step"]) for r in rows if r["id"] in old_ids])
+    b22 = stats(verl + [abs(RL_BEFORE_RL6[i] / pubs[i] - 1) for i in pubs])
+    n22 = stats(verl + [abs(r["err"]["step"]) for r in rows])
+    out += ["", f"Step |error| median / p90, the 10 rows of rounds 3–4: {b10[0]:.1%} / {b10[1]:.1%} before, "
+                f"{n10[0]:.1%} / {n10[1]:.1%} now; all 22 RL rows: {b22[0]:.1%} / {b22[1]:.1%} before, "
+                f"{n22[0]:.1%} / {n22[1]:.1%} now (the verl rows do not change).", "", *parts["after"]]
+    return out
+
+
 def offload_sanity() -> list[str]:
     """Published CPU-offload figures (bench/offload_step_times.py) next to the model: a sanity table, not fitted."""
     mod = _bench_module("offload_step_times")
@@ -1290,6 +1330,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *rl_round4(),
         "",
         *rl_round5(),
+        "",
+        *rl_round5_swaps(),
         "",
         "verl's `optimizer_offload` does not step on the CPU: `update_actor` loads the fp32 shard and both Adam "
         "moments to the GPU before its mini-batch loop and offloads them after it, so each mini-batch's "

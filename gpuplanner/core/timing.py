@@ -815,6 +815,7 @@ def time_layout(
     ds_zero3_gather: str = "flat",
     torch_compile: bool = False,
     moe_dispatcher: str | None = None,
+    pack_len: float | None = None,
     ops=None,
 ) -> dict:
     """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
@@ -1171,6 +1172,7 @@ def time_layout(
                          opt_params=opt_params,
                          shard_params=weight_gpu / maximum(n_dp, 1.0), m_acc=m_acc, n_gather=n_gather, n_rs=n_rs,
                          host_ranks=minimum(gpn, n_gpus))
+    off["off_nemo_rl"] = nemo_rl_swap_bytes(framework, profile, weight_gpu=weight_gpu, opt_params=opt_params)
     return {**off,
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
@@ -1180,7 +1182,7 @@ def time_layout(
         "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "mem_tok_bytes": mem_tok_bytes,
         "tp_in_node": tp <= dom, "ov_grad": ov_grad, "ov_param": ov_param, "ov_tp": ov_tp, "ov_p2p": ov_p2p,
         "fwd_share": fwd_share, "n_layer_coll": n_layer_coll, "tp_ar_bytes": tp_ar_bytes,
-        "tp_ar_lat": _ring_latency(tp, gpn, "all_reduce", ops), "bubble_share": (pp - 1.0) / vpp,
+        "tp_ar_lat": _ring_latency(tp, gpn, "all_reduce", ops), "bubble_share": (pp - 1.0) / vpp * packed_rows(pack_len, s, m_acc, ops),
         "crosses_nodes": crosses_nodes, "multi_node": n_gpus > dom, "p2p_num": 2.0 * vpp * p2p_bytes, "dp_spans": dp_spans, "k_node": k_node,
         "n_dp": n_dp, "L_stage": L_stage, "m_chunks": m_chunks, "win_factor": win_factor,
         "last_bucket": last_bucket, "sharded_opt": sharded_opt,
@@ -1385,7 +1387,69 @@ def offload_seconds(lay: dict, host_bw, t_bwd, compute):
     d2h = lay["off_d2h"] / host_bw
     gat = lay["off_h2d_gather"] / host_bw
     return (cpu + lay["off_h2d_once"] / host_bw + maximum(d2h - t_bwd * lay["m_acc"], d2h / L)
-            + maximum(gat - compute, gat / L) + lay["off_verl"] / host_bw)
+            + maximum(gat - compute, gat / L) + (lay["off_verl"] + lay.get("off_nemo_rl", 0.0)) / host_bw)
+
+
+#: NeMo RL's Megatron policy worker (RL objectives on the Megatron engine: NeMo RL is the tool that runs GRPO/PPO on
+#: Megatron-Core here, as verl's workers are RL on FSDP above) moves state over the host link every generation batch,
+#: whatever ``parallel.offload_optimizer`` says (NVIDIA-NeMo/RL v0.5.0 ``nemo_rl/algorithms/grpo.py`` ``grpo_train``
+#: and ``refit_policy_generation``; ``nemo_rl/models/policy/workers/megatron_policy_worker.py``):
+#:
+#: * colocated vLLM: ``offload_before_refit`` → ``move_optimizer("cpu")`` and ``prepare_for_training`` →
+#:   ``move_optimizer("cuda")`` copy the optimizer state out and back ("colocated generation will always offload
+#:   optimizer", grpo_math_1B.yaml); ``offload_after_refit`` → ``move_model(model, "cpu")`` copies the 16-bit
+#:   parameter buffer out (Megatron-Core ``_ParamAndGradBuffer.offload_to_cpu``: pinned ``param_data_cpu``; the
+#:   gradient buffer is freed, not copied) and ``prepare_for_lp_inference`` copies it back before the log-probs.
+#: * a KL reference (``reference_state_dict``, built on the CPU at start-up): ``use_reference_model`` copies the
+#:   policy's ``state_dict`` out, loads the reference's in and the policy's back: three 16-bit copies of the
+#:   stage's weights, once per generation batch (``get_reference_policy_logprobs``), colocated or not.
+#:
+#: Bytes per optimizer-state element: :data:`NEMO_RL_OPT_BYTES`. The copies run at the pinned rate
+#: (``PCIE_HOST_EFFICIENCY``); ``move_optimizer`` and the reference swap use pageable memory (``.to("cpu")``),
+#: which is slower, so this is a lower bound.
+NEMO_RL_OPT_BYTES = 12.0
+#: ^ Adam's two fp32 moments and the fp32 master copy: grpo_math_1B.yaml sets ``use_precision_aware_optimizer: true``,
+#: under which Transformer Engine's FusedAdam keeps the master weights in its state (``master_param``), so
+#: ``move_optimizer`` moves all three.
+
+
+def nemo_rl_swap_bytes(framework, profile, *, weight_gpu, opt_params):
+    """Host-link bytes per step on one GPU of NeMo RL's per-generation swaps (:data:`NEMO_RL_OPT_BYTES` has the
+    mechanism): colocated, the optimizer state out and back and the 16-bit weights out and back; with a KL
+    reference, three 16-bit copies of the stage's weights. Shared by the ``updates_per_generation`` optimizer
+    steps of one generation batch. Zero off the Megatron engine or outside RL."""
+    if not (profile.rl and framework == "megatron"):
+        return 0.0
+    w16 = 2.0 * weight_gpu
+    colocated = 2.0 * NEMO_RL_OPT_BYTES * opt_params + 2.0 * w16 if profile.engine == "vllm_colocated" else 0.0
+    reference = 3.0 * w16 if profile.ref_forwards > 0 else 0.0
+    return (colocated + reference) / float(max(profile.updates_per_generation, 1))
+
+
+def nemo_rl_pack_len(t, profile, engine) -> float | None:
+    """Tokens one packed micro-batch holds in NeMo RL's Megatron training (RL objectives on the Megatron engine
+    with ``padding_free``/``packing``: NeMo RL's ``sequence_packing``, on in ``grpo_math_1B.yaml``):
+    ``train_mb_tokens = max_total_sequence_length × train_micro_batch_size`` (``training.seq_len`` ×
+    ``micro_batch_size``; per row of the micro-batch, ``seq_len``). The rollouts are packed into bins of that many
+    tokens (``BatchedDataDict.shard_by_batch_size``, ``modified_first_fit_decreasing``) and each bin is one
+    micro-batch of Megatron's schedule (``megatron_policy_worker.train``: ``mbs = 1``, ``num_microbatches`` = the
+    bins). None elsewhere: one micro-batch holds ``micro_batch_size`` rows."""
+    if not (profile.rl and engine == "megatron"):
+        return None
+    if not (bool(getattr(t, "padding_free", False)) or bool(getattr(t, "packing", False))):
+        return None
+    return float(t.seq_len)
+
+
+def packed_rows(pack_len, row_len, m_acc, ops):
+    """How many of the model's micro-batches one packed micro-batch holds (:func:`nemo_rl_pack_len`): the bin's
+    tokens over a row's, at least 1 and at most all ``m_acc`` of the step (rows are whole; first-fit-decreasing on
+    the model's capped-geometric lengths fills 96–99% of a bin, taken as full). The pipeline's fill and drain
+    last ``pp − 1`` micro-batch times of the schedule's micro-batches — the bins — so the bubble grows by this
+    factor while the step's work does not change. 1 where nothing is packed."""
+    if pack_len is None:
+        return 1.0
+    return ops.minimum(ops.maximum(float(pack_len) / ops.maximum(row_len, 1.0), 1.0), ops.maximum(m_acc, 1.0))
 
 
 #: torch ring attention's exchange as torchtitan runs it (``torch/distributed/tensor/experimental/_attention.py`` at
@@ -2341,6 +2405,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
     kw = dict(
         method=t.method, precision=t.precision, framework=engine, tool=t.framework, optimizer=t.optimizer,
         seq_len=shape.row_len, attn_len=shape.attn_len, real_frac=shape.real_frac, pad_single_len=shape.single_len,
+        pack_len=nemo_rl_pack_len(t, prof, engine),
         lora_rank=t.lora_rank, lora_targets=t.lora_targets, flash=t.flash_attention,
         fused=(engine == "megatron") or bool(getattr(t, "torch_compile", False))
         or _frameworks.tool_mechanics(t.framework, t.recompute, getattr(t, "liger_kernel", False))["fused"],
