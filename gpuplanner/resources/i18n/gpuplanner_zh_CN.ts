@@ -7931,6 +7931,10 @@
         <source>training.liger_kernel patches Hugging Face models; framework {framework} does not run them</source>
         <translation>training.liger_kernel 修补的是 Hugging Face 模型；框架 {framework} 不运行这类模型</translation>
     </message>
+    <message>
+        <source>training.checkpoint_reentrant={value}: {framework} runs its own checkpoint function and has no such choice</source>
+        <translation>training.checkpoint_reentrant={value}：{framework} 使用自带的检查点函数，没有这个选项</translation>
+    </message>
 </context>
 <context>
     <name>ScenarioModel</name>
@@ -8496,6 +8500,14 @@
     <message>
         <source>Which allocator figure a measured peak is compared with: torch.cuda.max_memory_reserved (default) or max_memory_allocated. What fits is judged on the whole card either way</source>
         <translation>实测峰值与分配器的哪个数字比较：torch.cuda.max_memory_reserved（默认）或 max_memory_allocated。能否放下都按整张卡判断</translation>
+    </message>
+    <message>
+        <source>Reentrant checkpoint</source>
+        <translation>可重入检查点</translation>
+    </message>
+    <message>
+        <source>use_reentrant of torch.utils.checkpoint for gradient checkpointing (HF gradient_checkpointing_kwargs, LLaMA-Factory use_reentrant_gc). Off (non-reentrant) adds about 1 ms of host time per layer and micro-batch. Framework default: off for transformers 5 and TRL, on for LLaMA-Factory and Axolotl; Megatron and Unsloth have no such choice</source>
+        <translation>梯度检查点所用 torch.utils.checkpoint 的 use_reentrant（HF gradient_checkpointing_kwargs，LLaMA-Factory use_reentrant_gc）。关闭（非可重入）时每层每个微批次约多 1 ms 主机时间。框架默认：transformers 5 与 TRL 为关闭，LLaMA-Factory 与 Axolotl 为开启；Megatron 与 Unsloth 没有这个选项</translation>
     </message>
 </context>
 <context>
