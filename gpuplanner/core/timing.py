@@ -213,6 +213,25 @@ EAGER_OPS_LORA_FWD, EAGER_OPS_LORA_BWD = 4.0, 6.0
 #: or not, a leaf's cast is redone in every autocast region: the recompute forward re-enters one) — 4 forward
 #: kernels; their backward: the two input-gradient casts and the two weight gradients cast to fp32 — 4.
 EAGER_OPS_LORA_AUTOCAST_FWD, EAGER_OPS_LORA_AUTOCAST_BWD = 4.0, 4.0
+#: Non-reentrant activation checkpointing's own host time, per checkpointed layer and micro-batch, beyond the
+#: recompute forward's kernels (which :data:`methods.EAGER_FWD_OP_S` prices like any forward). ``torch.utils.checkpoint``
+#: with ``use_reentrant=False`` (torch/utils/checkpoint.py ``_checkpoint_without_reentrant_generator``) runs the
+#: layer's first forward with autograd recording, under ``_checkpoint_hook``: for every tensor an autograd node saves,
+#: a Python pack hook makes a ``_Holder``, appends a weak reference to the frame and records the tensor's shape, dtype
+#: and device under ``no_grad`` (the determinism check). In the backward, the first unpack re-runs the layer under
+#: ``_recomputation_hook`` (a ``torch._dynamo.disable``-wrapped Python pack hook per saved tensor: detach, counter,
+#: ``_Handle``, dict insert), then ``check_recomputed_tensors_match`` re-extracts and compares every tensor's
+#: metadata, and each saved tensor's unpack is one more Python hook (graph-task id, dict look-ups). Reentrant
+#: checkpointing (``CheckpointFunction``) runs the first forward under ``no_grad`` and the recompute as a plain
+#: forward: none of this, so it gets no term. Priced on this project's H100 (bench/data/h100_measured_2026-12-06_
+#: short.jsonl, run 3 without the profiler, ``launch`` rows ``tiny_llama_stack``: a 16-layer Llama of width 64 where
+#: the GPU work is nil): forward+backward 30.58 ms without and 63.26 ms with checkpointing, 2.04 ms per layer, of
+#: which the recompute forward's 41 kernels are 41 × 24 µs = 0.98 ms in this model: 1.06 ms left per layer. The
+#: forward alone (12.62 → 20.88 ms) shows 0.52 ms per layer of it in the first forward's pack hooks. One constant
+#: for every model: the real Qwen2.5/Llama-3.2 rows of the same run, full or LoRA (where the LoRA modules double the
+#: layer's kernels), leave 1.05–1.18 ms per layer after the model's recompute kernels. Host time, so it scales with
+#: the CPU like the EAGER_* figures.
+CKPT_NONREENTRANT_LAYER_S = 1.06e-3
 #: QLoRA through bitsandbytes (``autograd/_functions.py`` ``MatMul4Bit``: ``F.dequantize_4bit`` before the forward
 #: matmul and again before the backward's input-gradient matmul, bitsandbytes 0.39–0.49). With double quantisation
 #: (``bnb_4bit_use_double_quant``, the QLoRA recipe) ``functional.dequantize_4bit`` launches three kernels: the
@@ -816,6 +835,7 @@ def time_layout(
     torch_compile: bool = False,
     moe_dispatcher: str | None = None,
     pack_len: float | None = None,
+    checkpoint_reentrant: bool | None = None,
     ops=None,
 ) -> dict:
     """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
@@ -933,6 +953,11 @@ def time_layout(
         m.arch, framework, method, lora_rank, lora_targets, dp) + _z3.z3_gather_host_seconds_layer(
         m.arch, framework, tool, method, lora_rank, lora_targets, dp)) * (m.L / pp), 0.0)
     host_mb = host_mb + z3_host_mb
+    # non-reentrant checkpointing's saved-tensor hooks, per recomputed layer (CKPT_NONREENTRANT_LAYER_S)
+    nonre = _frameworks.checkpoint_nonreentrant(tool or framework, checkpoint_reentrant, profile.objective, lora, dp,
+                                                zero)
+    host_mb = host_mb + where(fused, 0.0, where(nonre, (rec_whole + rec_op) * CKPT_NONREENTRANT_LAYER_S * (m.L / pp),
+                                                0.0))
     # Transformers' eager MoE block (core/hf_moe.py): a host sync per hit expert in each Python forward pass; the
     # backward's per-expert kernels join the host floor, the forward loop is serialised with the GPU (time_gpu)
     hfmoe_loop_mb, hfmoe_bwd_mb = _hfmoe.loop_host_seconds(m, framework, tokens_mb, rec_whole, pp)
@@ -2426,6 +2451,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         ep_domain=ep_domain_of(r.gpu, gf, h.gpus_per_node),
         ds_zero3_gather=getattr(t, "ds_zero3_gather", "flat"),
         moe_dispatcher=getattr(s.parallel, "moe_dispatcher", None),
+        checkpoint_reentrant=getattr(t, "checkpoint_reentrant", None),
     )
     if t.tp_comm_overlap is None and gf.intra_link != "nvlink":
         # Transformer Engine's TP communication overlap (Megatron --tp-comm-overlap: userbuffers) exchanges through

@@ -7943,6 +7943,10 @@
         <source>training.cut_cross_entropy=false describes Unsloth before November 2024; framework {framework} is not Unsloth</source>
         <translation>training.cut_cross_entropy=false 表示 2024 年 11 月之前的 Unsloth；框架 {framework} 不是 Unsloth</translation>
     </message>
+    <message>
+        <source>training.checkpoint_reentrant={value}: {framework} runs its own checkpoint function and has no such choice</source>
+        <translation>training.checkpoint_reentrant={value}：{framework} 使用自带的检查点函数，没有这个选项</translation>
+    </message>
 </context>
 <context>
     <name>ScenarioModel</name>
@@ -8524,6 +8528,14 @@
     <message>
         <source>How your DeepSpeed version gathers ZeRO-3 weights. Default: one flat all-gather per module fetch (v0.5.5 and later, PR #1188). Older versions (v0.3.13 to v0.5.4) run one all-gather per parameter after a device sync and reduce-scatter gradients per parameter, with nothing overlapped: choose it only for a run on those versions. DeepSpeed plans only</source>
         <translation>你的 DeepSpeed 版本如何收集 ZeRO-3 权重。默认：每次取用一个模块时做一次扁平全收集（v0.5.5 及以后）。更早的版本（v0.3.13 至 v0.5.4）先同步设备，再对每个参数单独全收集，梯度也逐个参数归约分散，全都不与计算重叠：只有在这些版本上运行时才选它。仅用于 DeepSpeed 方案</translation>
+    </message>
+    <message>
+        <source>Reentrant checkpoint</source>
+        <translation>可重入检查点</translation>
+    </message>
+    <message>
+        <source>use_reentrant of torch.utils.checkpoint for gradient checkpointing (HF gradient_checkpointing_kwargs, LLaMA-Factory use_reentrant_gc). Off (non-reentrant) adds about 1 ms of host time per layer and micro-batch. Framework default: off for transformers 5 and TRL, on for LLaMA-Factory and Axolotl; Megatron and Unsloth have no such choice</source>
+        <translation>梯度检查点所用 torch.utils.checkpoint 的 use_reentrant（HF gradient_checkpointing_kwargs，LLaMA-Factory use_reentrant_gc）。关闭（非可重入）时每层每个微批次约多 1 ms 主机时间。框架默认：transformers 5 与 TRL 为关闭，LLaMA-Factory 与 Axolotl 为开启；Megatron 与 Unsloth 没有这个选项</translation>
     </message>
 </context>
 <context>
