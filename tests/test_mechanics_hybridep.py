@@ -73,3 +73,67 @@ def test_bridge_moe_flex_rows_in_one_nvlink_domain():
     assert 0.13 < err[("25.11", "GB200", "deepseek-v3", "bf16")] < 0.22
     assert -0.25 < err[("26.04.01", "B200", "deepseek-v3", "fp8")] < -0.15
     assert 0.55 < err[("25.11", "GB200", "gpt-oss-120b", "bf16")] < 0.63  # all-to-all: unchanged
+
+
+# ---- squared ReLU (Nemotron-3/4): two eager kernels in the MLP activation
+
+_NEMOTRON_HF = {"model_type": "nemotron", "hidden_size": 6144, "num_attention_heads": 48, "num_key_value_heads": 8,
+                "num_hidden_layers": 32, "intermediate_size": 24576, "vocab_size": 256000, "hidden_act": "relu2",
+                "tie_word_embeddings": False}
+
+
+def test_relu2_config_is_a_plain_mlp_with_squared_relu():
+    """HF's Nemotron (``NemotronMLP``: up_proj, relu2, down_proj) has no gate: 2 × 6,144 × 24,576 = 302 M MLP weights
+    per layer, not 3 × (the SwiGLU reading before)."""
+    from gpuplanner.core.architecture import arch_from_hf_config
+
+    a = arch_from_hf_config(_NEMOTRON_HF)
+    assert a.gated_mlp is False and a.mlp_activation == "squared_relu"
+    b = arch_from_hf_config({**_NEMOTRON_HF, "hidden_act": "silu", "model_type": "llama"})
+    assert b.gated_mlp is True and b.mlp_activation == ""
+
+
+def _nemotron15(**model):
+    from gpuplanner.core.estimate import resolve
+    from gpuplanner.core.scenario import scenario_from_dict
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import validate_bridge_dense as D
+
+    base = {k: v for k, v in D.NEMOTRON4_15B.items() if k != "mlp_activation"}
+    return resolve(scenario_from_dict({"model": {**base, **model}, "training": {"framework": "megatron"},
+                                       "hardware": {"gpu": "b200-180gb", "num_gpus": 8}}))
+
+
+def test_squared_relu_activation_traffic_hand_derived():
+    """Nemotron-4 15B (h 6,144, f 24,576, 48 q heads of 128, 8 KV heads): the split element-wise traffic per token and
+    layer is (2f + 2(q + k)) × 2 bytes (activation; RoPE reads and writes q and k) = (49,152 + 2 × (6,144 + 1,024)) × 2
+    = 126,976 bytes with a fused activation;
+    squared ReLU adds 2f × 2 = 98,304 bytes (relu and pow each read and write f); eager (unfused) kernels count the
+    plain MLP's 2f three times (UNFUSED_FACTOR) but squared ReLU's 4f once; torch.compile fuses it back to 2f."""
+    plain = _nemotron15().facts
+    sq = _nemotron15(mlp_activation="squared_relu").facts
+    _, s0 = T.elementwise_bytes_per_token_layer(plain, 4096, True, True, ScalarOps)
+    _, s1 = T.elementwise_bytes_per_token_layer(sq, 4096, True, True, ScalarOps)
+    assert s0 == pytest.approx(126976.0)
+    assert s1 - s0 == pytest.approx(98304.0)
+    _, e0 = T.elementwise_bytes_per_token_layer(plain, 4096, True, False, ScalarOps)
+    _, e1 = T.elementwise_bytes_per_token_layer(sq, 4096, True, False, ScalarOps)
+    assert e0 == pytest.approx(126976.0 * 3)
+    assert e1 - e0 == pytest.approx((4.0 - 6.0) * 24576 * 2)
+    _, c1 = T.elementwise_bytes_per_token_layer(sq, 4096, True, True, ScalarOps, eager_act=False)
+    assert c1 == pytest.approx(s0)
+
+
+def test_nemotron_rows_move_toward_published():
+    """Every Nemotron-3/4 row of the dense Bridge/NeMo table gets slower with the eager squared ReLU (published
+    NeMo 25.04 GB200 Nemotron-4 15B 17,809 tok/s: +13.6% → +10.3%), no other row moves."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import validate_bridge_dense as D
+
+    res = D.results()
+    err = {r["row"][:4]: r["pred"] / r["pub"] - 1 for r in res}
+    assert 0.08 < err[("NeMo 25.04", "GB200", "nemotron4-15b", "cs")] < 0.12
+    assert 0.02 < err[("NeMo 24.07", "H100", "nemotron3-8b", "ds")] < 0.07
+    n, med, p90, _ = D.stats(res)
+    assert n == 79 and med < 0.053 and p90 < 0.168

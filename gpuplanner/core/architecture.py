@@ -40,6 +40,9 @@ class ModelArch:
     intermediate_size: int  # dense MLP width (dense layers)
     vocab_size: int
     gated_mlp: bool = True
+    # the MLP's activation where its kernels cost more than the fused default: "squared_relu" (Nemotron-4:
+    # NeMo ``Nemotron4Config`` ``activation_func = squared_relu``; HF ``hidden_act = "relu2"``); "" otherwise
+    mlp_activation: str = ""
     tie_word_embeddings: bool = False
     # MoE
     num_experts: int = 0  # routed experts per MoE layer (0 = dense model)
@@ -190,7 +193,7 @@ def _div(h: int, heads: int, key: str = "num_attention_heads") -> int:
     return h // heads
 
 
-_GELU_ACTS = {"gelu", "gelu_new", "gelu_fast", "gelu_pytorch_tanh", "relu", "quick_gelu", "gelu_python"}
+_GELU_ACTS = {"gelu", "gelu_new", "gelu_fast", "gelu_pytorch_tanh", "relu", "quick_gelu", "gelu_python", "relu2"}
 
 
 # ------------------------------------------------------------------------- config.json key tables
@@ -333,6 +336,12 @@ def _gated(cfg: dict, got: dict) -> bool:
     """SwiGLU unless the activation is a GELU/ReLU of a plain MLP (Gemma's GELU is gated: GeGLU)."""
     act = str(_get(cfg, "hidden_act", "activation_function", "hidden_activation", default="silu")).lower()[:64]
     return act not in _GELU_ACTS or got["_mt"].startswith("gemma")
+
+
+def _mlp_activation(cfg: dict, got: dict) -> str:
+    """"squared_relu" for HF's ``relu2`` (transformers ``activations.ReLUSquaredActivation``: Nemotron), else ""."""
+    act = str(_get(cfg, "hidden_act", "activation_function", "hidden_activation", default="silu")).lower()[:64]
+    return "squared_relu" if act == "relu2" else ""
 
 
 def _check_moe_every_layer(cfg: dict, got: dict) -> None:
@@ -557,6 +566,7 @@ LLAMA: Steps = (
     ("vocab_size", size("vocab_size")),
     ("tie_word_embeddings", flag("tie_word_embeddings", default=lambda got: got["_mt"] in _GEMMA_TIED)),
     ("gated_mlp", _gated),
+    ("mlp_activation", _mlp_activation),
     ("max_position_embeddings", count("max_position_embeddings", default=0)),
     ("attention_bias", flag("attention_bias", "bias", default=False)),
     ("mlp_bias", flag("mlp_bias", default=False)),
@@ -1052,7 +1062,7 @@ def get_preset(preset_id: str) -> Preset:
 EXPLICIT_FIELDS = {
     "hidden_size": "hidden_size", "num_hidden_layers": "num_layers", "num_attention_heads": "num_heads",
     "num_key_value_heads": "num_kv_heads", "head_dim": "head_dim", "intermediate_size": "intermediate_size",
-    "gated_mlp": "gated_mlp", "vocab_size": "vocab_size", "tie_word_embeddings": "tie_word_embeddings",
+    "gated_mlp": "gated_mlp", "mlp_activation": "mlp_activation", "vocab_size": "vocab_size", "tie_word_embeddings": "tie_word_embeddings",
     "num_experts": "num_experts", "num_experts_per_tok": "num_experts_per_tok",
     "moe_intermediate_size": "moe_intermediate_size", "num_shared_experts": "num_shared_experts",
     "shared_expert_intermediate_size": "shared_expert_intermediate_size",
@@ -1071,7 +1081,8 @@ EXPLICIT_FIELDS = {
 #: explicit fields a plan's embedded architecture writes only when they differ from the default (a text model's
 #: scenario stays as short as before)
 WRITE_IF_SET = frozenset(k for k in EXPLICIT_FIELDS if k.startswith(("vision_", "projector_", "image_"))
-                         or k in ("unrecognised_model_type", "uncounted_sections", "context_length"))
+                         or k in ("unrecognised_model_type", "uncounted_sections", "context_length",
+                                  "mlp_activation"))
 
 
 class ModelSource(Protocol):

@@ -73,6 +73,9 @@ class ModelSection(_Section):
     head_dim: int | None = Field(None, gt=0, le=1 << 16)
     intermediate_size: int | None = Field(None, gt=0, le=1 << 24)
     gated_mlp: bool | None = None
+    mlp_activation: Literal["squared_relu", ""] | None = Field(
+        None, description="the MLP's activation where it costs more than a fused GeLU/SwiGLU: squared_relu "
+                          "(Nemotron-4; HF hidden_act 'relu2'), run as two eager kernels")
     vocab_size: int | None = Field(None, gt=0, le=1 << 27)
     tie_word_embeddings: bool | None = None
     num_experts: int | None = Field(None, ge=0, le=1 << 16)

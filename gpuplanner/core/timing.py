@@ -152,6 +152,16 @@ MEM_BW_EFFICIENCY = 0.8
 #: RMSNorm/LayerNorm is ~5 kernels in fp32 instead of one (HF ``LlamaRMSNorm`` upcasts, squares, means,
 #: rsqrt-multiplies, downcasts); SwiGLU 2 kernels instead of 1; RoPE 6. Judgement from counting kernels.
 UNFUSED_FACTOR = 3.0
+#: Squared ReLU's forward traffic in 16-bit elements per element of the MLP width: NeMo's ``Nemotron4Config`` (and
+#: Nemotron-3) set ``activation_func = squared_relu``, ``torch.pow(F.relu(x), 2)`` (``nemo/collections/llm/fn/
+#: activation.py``, its ``@torch.jit.script`` commented out; Megatron-LM ``megatron/core/activations.py`` the same),
+#: and Megatron's ``MLP.forward`` runs it eagerly: ``bias_activation_fusion`` only fuses GeLU and SwiGLU
+#: (``transformer/mlp.py`` raises "Only support fusion of gelu and swiglu" otherwise), so the recipe leaves it off.
+#: Two kernels, each reading and writing ``f``: 4 elements (a fused GeLU's 2). HF's ``relu2``
+#: (``ReLUSquaredActivation``: ``relu`` then ``torch.square``) is the same two kernels. The backward (PowBackward:
+#: ``grad · 2 · x^1``, three kernels; ReluBackward: one) moves 10 more, which the model's ``3 ×`` forward passes
+#: count as 8: a 2-element undercount per element of ``f``.
+SQRELU_FWD_ELEMS = 4.0
 #: Fallback NCCL all-reduce busbw as a fraction of the one-way link bandwidth when the catalog has no
 #: measurement: NVLink A100 200/300 = 0.67, H100 370/450 = 0.82 → 0.7; PCIe Gen5 28/64 = 0.44 → 0.4
 #: (networks.json measurements, gpu-catalog.md §4.2).
@@ -477,7 +487,7 @@ def _ring_factor(n, collective: str, ops=_ArrayOps):
     return 2.0 * f if collective == "all_reduce" else f
 
 
-def elementwise_bytes_per_token_layer(m: ModelFacts, seq_len, flash, fused, ops=_ArrayOps):
+def elementwise_bytes_per_token_layer(m: ModelFacts, seq_len, flash, fused, ops=_ArrayOps, eager_act=True):
     """Forward memory traffic (bytes) of one decoder layer's non-matmul ops per token (16-bit tensors),
     as ``(replicated, split)``: the part every tensor-parallel rank repeats unless sequence parallelism
     splits it (norms, residual adds, hidden-size dropout; Korthikanti et al. 2022 §4.2.2) and the part
@@ -488,13 +498,18 @@ def elementwise_bytes_per_token_layer(m: ModelFacts, seq_len, flash, fused, ops=
     (SwiGLU), RoPE reads and writes q and k. Without FlashAttention each token's ``heads×s`` score row is
     written by ``QKᵀ``, read+written by the fused softmax, read by ``·V``: 4 passes, 6.5 with attention
     dropout (read, write, 1-byte mask) (Dao et al. 2022 §3.1: standard attention is memory-bound on these).
-    Eager PyTorch multiplies the non-attention part by :data:`UNFUSED_FACTOR`.
+    Eager PyTorch multiplies the non-attention part by :data:`UNFUSED_FACTOR`. A squared-ReLU MLP
+    (``arch.mlp_activation``) moves :data:`SQRELU_FWD_ELEMS` per element of ``f`` in its activation, fused kernels
+    or not, unless ``eager_act`` is False (torch.compile fuses the two ops).
     """
     h = m.h
     f_width = (1 - m.moe_frac) * m.f + m.moe_frac * (m.k_active * m.f_moe + m.shared_f)
     unfused = ops.where(fused, 1.0, UNFUSED_FACTOR)
     rep = (4.0 * h + 6.0 * h + (6.0 * h if m.dropout else 0.0)) * unfused
     split = ((3.0 if m.gated else 2.0) * f_width + 2.0 * (m.q_dim + m.kv_dim)) * unfused
+    if getattr(m.arch, "mlp_activation", "") == "squared_relu" and not m.gated:
+        # squared ReLU runs as two eager kernels whatever the framework (SQRELU_FWD_ELEMS): in place of 2f
+        split = split + (SQRELU_FWD_ELEMS - 2.0 * unfused) * ops.where(eager_act, 1.0, 0.0) * f_width
     scores = (6.5 if m.dropout else 4.0) * m.heads * ops.f(seq_len)
     split = split + ops.where(flash, 0.0, scores)
     return 2.0 * rep, 2.0 * split
@@ -844,7 +859,7 @@ def time_layout(
     size = 1.0 / (1.0 + D0 * tp / m.h) / (1.0 + T0 / tokens_mb)
 
     # ---- memory-bound work per token (bytes), per replica: divided over the model-parallel GPUs
-    ew_rep, ew_split = elementwise_bytes_per_token_layer(m, s, flash, fused, ops)
+    ew_rep, ew_split = elementwise_bytes_per_token_layer(m, s, flash, fused, ops, eager_act=not torch_compile)
     passes = 3.0 + rec_whole + rec_op  # forward, backward ≈ 2 × forward, recompute forward
     loss_bytes = where(fused, 8.0, 16.0) * m.V  # logits + fp32 softmax + gradient (module docstring)
     # replicated element-wise work is split by TP only with sequence parallelism (Korthikanti §4.2.2)
