@@ -137,3 +137,16 @@ def test_nemotron_rows_move_toward_published():
     assert 0.02 < err[("NeMo 24.07", "H100", "nemotron3-8b", "ds")] < 0.07
     n, med, p90, _ = D.stats(res)
     assert n == 79 and med < 0.053 and p90 < 0.168
+
+
+def test_squared_relu_on_a_gated_mlp_is_refused():
+    """The choice is costed for a plain MLP only: on a gated one it would be dropped silently, so it is refused."""
+    from gpuplanner.core.errors import ScenarioError
+    from gpuplanner.core.estimate import resolve
+    from gpuplanner.core.scenario import scenario_from_dict
+
+    with pytest.raises(ScenarioError, match="gated_mlp") as e:
+        resolve(scenario_from_dict({"model": {"preset": "llama-3-8b", "mlp_activation": "squared_relu"}}))
+    assert "\n" not in str(e.value)
+    with pytest.raises(ScenarioError):
+        scenario_from_dict({"model": {"preset": "llama-3-8b", "mlp_activation": "gelu"}})

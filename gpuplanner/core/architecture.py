@@ -1171,6 +1171,10 @@ def check_arch(a: ModelArch) -> None:
             raise ScenarioError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "{key}={value} is outside {lo:,}–{hi:,}"),
                                          key=section.get(key, key), value=str(v)[:40], lo=lo, hi=hi),
                                 field=f"model.{section.get(key, key)}")
+    if a.mlp_activation == "squared_relu" and a.gated_mlp:
+        raise ScenarioError(_cfg_msg(QT_TRANSLATE_NOOP(
+            _CTX_CFG, "mlp_activation=squared_relu is costed for a plain MLP; set gated_mlp to false")),
+            field="model.mlp_activation")
     if a.num_heads % a.num_kv_heads and not a.is_mla:
         raise ScenarioError(_cfg_msg(QT_TRANSLATE_NOOP(
             _CTX_CFG, "num_attention_heads={heads} is not a multiple of num_key_value_heads={kv_heads}"),

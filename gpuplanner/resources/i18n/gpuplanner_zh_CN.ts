@@ -3416,6 +3416,10 @@
         <translation>MoE 模型需要 {key}</translation>
     </message>
     <message>
+        <source>mlp_activation=squared_relu is costed for a plain MLP; set gated_mlp to false</source>
+        <translation>mlp_activation=squared_relu 按非门控 MLP 计算；请将 gated_mlp 设为 false</translation>
+    </message>
+    <message>
         <source>dense layers need {key}</source>
         <translation>稠密层需要 {key}</translation>
     </message>
