@@ -260,6 +260,8 @@ BRIDGE_MOE_BEFORE_MOE2 = {"median": 0.52, "p90": 1.21}
 BRIDGE_MOE_BEFORE_MOE3 = {"median": 0.43, "p90": 0.95}
 #: … and before issue 35 round 5 (helper moe5: the forward's per-layer host sync, the recipes' dispatchers)
 BRIDGE_MOE_BEFORE_MOE5 = {"median": 0.35, "p90": 0.80}
+#: … and before the HybridEP NVLink rates (helper bridge5, issue 35 round 5; main at e70d6a2)
+BRIDGE_MOE_BEFORE_BRIDGE5 = {"median": 0.385, "p90": 0.740}
 
 
 def bridge_moe_scenario(row) -> dict:
@@ -326,7 +328,10 @@ def bridge_moe_rows() -> list[str]:
             + (f" Before issue 35 round 4 (helper moe3): {BRIDGE_MOE_BEFORE_MOE3['median']:.0%} / "
                f"{BRIDGE_MOE_BEFORE_MOE3['p90']:.0%}." if BRIDGE_MOE_BEFORE_MOE3 else "")
             + (f" Before issue 35 round 5 (helper moe5): {BRIDGE_MOE_BEFORE_MOE5['median']:.0%} / "
-               f"{BRIDGE_MOE_BEFORE_MOE5['p90']:.0%}." if BRIDGE_MOE_BEFORE_MOE5 else "")]
+               f"{BRIDGE_MOE_BEFORE_MOE5['p90']:.0%}." if BRIDGE_MOE_BEFORE_MOE5 else "")
+            + (f" Before the HybridEP rates (helper bridge5): {BRIDGE_MOE_BEFORE_BRIDGE5['median']:.1%} / "
+               f"{BRIDGE_MOE_BEFORE_BRIDGE5['p90']:.1%}; now {med:.1%} / {p90:.1%}."
+               if BRIDGE_MOE_BEFORE_BRIDGE5 else "")]
     return out
 
 # ------------------------------------------------------------------ torchtitan's own tables (sanity check)
@@ -1153,9 +1158,14 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "(`timing.moe_sync_exposure`); (11) the token dispatcher is a scenario field (`parallel.moe_dispatcher`: "
         "alltoall, the Bridge providers' default; allgather; flex), and each row runs its recipe's: the flex "
         "dispatcher's DeepEP/HybridEP kernels send a token once per remote node holding any of its experts, then "
-        "forward it over NVLink, with no second sort (`timing.flex_peer_shares`; `BRIDGE_MOE_FLEX`). See the "
-        "notes `docs/notes/2026-12-06/issue-35-r3-moe.md`, `issue-35-r3-moe2.md`, `issue-35-r4-moe3.md` and "
-        "`issue-35-r5-moe5.md`.",
+        "forward it over NVLink, with no second sort (`timing.flex_peer_shares`; `BRIDGE_MOE_FLEX`). A third "
+        "round-5 helper (bridge5) added (12): a flex dispatcher whose expert-parallel group lies in one NVLink "
+        "domain runs at HybridEP's measured rates (DeepEP `hybrid-ep` README, GB200, BF16, Torch API, 32 SMs as "
+        "Bridge's performance scripts set: dispatch 546 → 479 GB/s and combine 569 → 448 GB/s from 8 to 36 ranks), "
+        "counted as that benchmark counts them, one row per distinct destination rank (`timing.hybridep_nvl_seconds`,"
+        " `timing.flex_dest_ranks`); the per-copy NCCL rate priced the GB200 EP 32/64 dispatches 1.6× too fast. "
+        "See the notes `docs/notes/2026-12-06/issue-35-r3-moe.md`, `issue-35-r3-moe2.md`, `issue-35-r4-moe3.md`, "
+        "`issue-35-r5-moe5.md` and `issue-35-r5-bridge5.md`.",
         "",
         *bridge_moe_rows(),
         "",

@@ -106,8 +106,8 @@ class ModelSection(_Section):
     max_position_embeddings: int | None = Field(None, gt=0, le=1 << 31)
     hidden_act: str | None = Field(None, max_length=64, pattern=r"^[A-Za-z0-9_.-]*$",
                                    description="MLP activation as the config names it (hidden_act: gelu, "
-                                               "relu, gelu_new, silu...); time model: eager single-kernel "
-                                               "activations")
+                                               "relu, gelu_new, silu, relu2 = squared ReLU...); time model: "
+                                               "eager single-kernel activations, squared ReLU's two kernels")
     # what the model intake did not read exactly (carried when a plan's embedded architecture stands in for a
     # missing model folder, so the estimate still says so; core/intake.py)
     unrecognised_model_type: str | None = Field(None, max_length=64)

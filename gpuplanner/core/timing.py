@@ -153,6 +153,16 @@ MEM_BW_EFFICIENCY = 0.8
 #: RMSNorm/LayerNorm is ~5 kernels in fp32 instead of one (HF ``LlamaRMSNorm`` upcasts, squares, means,
 #: rsqrt-multiplies, downcasts); SwiGLU 2 kernels instead of 1; RoPE 6. Judgement from counting kernels.
 UNFUSED_FACTOR = 3.0
+#: Squared ReLU's forward traffic in 16-bit elements per element of the MLP width: NeMo's ``Nemotron4Config`` (and
+#: Nemotron-3) set ``activation_func = squared_relu``, ``torch.pow(F.relu(x), 2)`` (``nemo/collections/llm/fn/
+#: activation.py``, its ``@torch.jit.script`` commented out; Megatron-LM ``megatron/core/activations.py`` the same),
+#: and Megatron's ``MLP.forward`` runs it eagerly: ``bias_activation_fusion`` only fuses GeLU and SwiGLU
+#: (``transformer/mlp.py`` raises "Only support fusion of gelu and swiglu" otherwise), so the recipe leaves it off.
+#: Two kernels, each reading and writing ``f``: 4 elements (a fused GeLU's 2). HF's ``relu2``
+#: (``ReLUSquaredActivation``: ``relu`` then ``torch.square``) is the same two kernels. The backward (PowBackward:
+#: ``grad · 2 · x^1``, three kernels; ReluBackward: one) moves 10 more, which the model's ``3 ×`` forward passes
+#: count as 8: a 2-element undercount per element of ``f``.
+SQRELU_FWD_ELEMS = 4.0
 #: Fallback NCCL all-reduce busbw as a fraction of the one-way link bandwidth when the catalog has no
 #: measurement: NVLink A100 200/300 = 0.67, H100 370/450 = 0.82 → 0.7; PCIe Gen5 28/64 = 0.44 → 0.4
 #: (networks.json measurements, gpu-catalog.md §4.2).
@@ -338,6 +348,11 @@ class GpuTimeFacts:
         )
 
 
+#: one-way peer-to-peer rate over NVLink as a share of its line rate (the figure :func:`_intra_node_link` has
+#: always used; named so that :func:`hybridep_nvl_seconds` can undo it)
+NVLINK_P2P_FRACTION = 0.87
+
+
 def _intra_node_link(g: Any, intra_node: str | None, notes: list[str]) -> tuple[str, float, float]:
     """The GPU's link inside a server (the scenario's ``intra_node`` if set): its kind, the all-reduce bus
     bandwidth (the catalog's measured NCCL figure, else a fraction of the one-way bandwidth) and the one-way
@@ -364,7 +379,7 @@ def _intra_node_link(g: Any, intra_node: str | None, notes: list[str]) -> tuple[
         notes.append(QT_TRANSLATE_NOOP("Timing", "intra-node bandwidth unknown; assuming PCIe Gen3 (16 GB/s)"))
     if busbw is None:
         busbw = BUSBW_FRACTION[link] * uni
-    p2p_uni = float(uni) * (0.87 if link == "nvlink" else 0.8)
+    p2p_uni = float(uni) * (NVLINK_P2P_FRACTION if link == "nvlink" else 0.8)
     if link == "pcie" and (g.p2p is False or (g.p2p is None and g.gpu_class == "consumer")):
         # (GeForce cards share the RTX 4090's driver policy; unknown P2P on a consumer card is treated alike)
         # No peer-to-peer (RTX 4090 stock driver): NCCL stages every transfer through host memory, and an
@@ -522,7 +537,7 @@ def eager_act_factor(m: ModelFacts) -> float:
     return 1.0
 
 
-def elementwise_bytes_per_token_layer(m: ModelFacts, seq_len, flash, fused, ops=_ArrayOps):
+def elementwise_bytes_per_token_layer(m: ModelFacts, seq_len, flash, fused, ops=_ArrayOps, eager_act=True):
     """Forward memory traffic (bytes) of one decoder layer's non-matmul ops per token (16-bit tensors),
     as ``(replicated, split)``: the part every tensor-parallel rank repeats unless sequence parallelism
     splits it (norms, residual adds, hidden-size dropout; Korthikanti et al. 2022 §4.2.2) and the part
@@ -535,7 +550,9 @@ def elementwise_bytes_per_token_layer(m: ModelFacts, seq_len, flash, fused, ops=
     dropout (read, write, 1-byte mask) (Dao et al. 2022 §3.1: standard attention is memory-bound on these).
     Eager PyTorch multiplies the non-attention part by :data:`UNFUSED_FACTOR`, except a LayerNorm's and a
     single-kernel activation's, which are one ATen kernel in eager PyTorch too (:func:`eager_norm_factor`,
-    :func:`eager_act_factor`).
+    :func:`eager_act_factor`). A squared-ReLU MLP (``hidden_act`` ``relu2``) moves :data:`SQRELU_FWD_ELEMS` per
+    element of ``f`` in its activation, fused kernels or not, unless ``eager_act`` is False (torch.compile fuses
+    the two ops).
     """
     h = m.h
     f_width = (1 - m.moe_frac) * m.f + m.moe_frac * (m.k_active * m.f_moe + m.shared_f)
@@ -544,6 +561,9 @@ def elementwise_bytes_per_token_layer(m: ModelFacts, seq_len, flash, fused, ops=
     rep = 4.0 * h * norm_unfused + (6.0 * h + (6.0 * h if m.dropout else 0.0)) * unfused
     act_unfused = ops.where(fused, 1.0, UNFUSED_FACTOR * eager_act_factor(m))
     split = (3.0 if m.gated else 2.0) * f_width * act_unfused + 2.0 * (m.q_dim + m.kv_dim) * unfused
+    if m.arch.mlp_act == "relu2" and not m.gated:
+        # squared ReLU runs as two eager kernels whatever the framework (SQRELU_FWD_ELEMS): in place of 2f
+        split = split + (SQRELU_FWD_ELEMS - 2.0 * act_unfused) * ops.where(eager_act, 1.0, 0.0) * f_width
     scores = (6.5 if m.dropout else 4.0) * m.heads * ops.f(seq_len)
     split = split + ops.where(flash, 0.0, scores)
     return 2.0 * rep, 2.0 * split
@@ -895,7 +915,7 @@ def time_layout(
     size = 1.0 / (1.0 + D0 * tp / m.h) / (1.0 + T0 / tokens_mb)
 
     # ---- memory-bound work per token (bytes), per replica: divided over the model-parallel GPUs
-    ew_rep, ew_split = elementwise_bytes_per_token_layer(m, s, flash, fused, ops)
+    ew_rep, ew_split = elementwise_bytes_per_token_layer(m, s, flash, fused, ops, eager_act=not torch_compile)
     passes = 3.0 + rec_whole + rec_op  # forward, backward ≈ 2 × forward, recompute forward
     loss_bytes = where(fused, 8.0, 16.0) * m.V  # logits + fp32 softmax + gradient (module docstring)
     # replicated element-wise work is split by TP only with sequence parallelism (Korthikanti §4.2.2)
@@ -1228,7 +1248,8 @@ def time_layout(
         "attn_bwd_tok": 2.0 * fwd.attention,
         "ep_in_node": tp * ep * cp <= gpn, "n_moe_stage": n_moe_stage,
         "a2a_in": a2a_in, "a2a_off": a2a_off, "etp_bytes": etp_bytes, "etp_in_node": exp_tp <= dom,
-        "ag_dispatch": disp == "allgather", "exp_tp": exp_tp, "ep_stride": ep_stride, "dom": dom,
+        "ag_dispatch": disp == "allgather", "hybridep_nvl": (disp == "flex") & (ep * ep_stride <= dom),
+        "exp_tp": exp_tp, "ep_stride": ep_stride, "dom": dom,
         "opt_bytes": opt_params * (OPT_BYTES.get(optimizer, 30.0) + clip), "fp8_w_bytes": fp8_w_bytes,
         "deq_bytes": deq_bytes, "tokens_step_gpu": tokens_step_gpu, "tokens_per_step": tokens_step_gpu * n_gpus,
     }
@@ -1757,6 +1778,61 @@ def flex_peer_shares(m: ModelFacts, ep, stride, domain, ops=_ScalarOps):
     return a_in + a_off * (local - 1.0) / local, off
 
 
+#: HybridEP's measured dispatch and combine rates inside one NVLink domain (DeepEP ``hybrid-ep`` branch,
+#: ``docs/README_Hybrid-EP.md``, "GB200 Platform": 4,096 tokens per rank, hidden 7,168, top-8, uniform random routing,
+#: 8 experts per rank, BF16, "Torch API" column, 32 SMs: the SM count Megatron-Bridge's performance scripts set,
+#: ``scripts/performance/utils/helpers.py`` v0.2.2 / ``utils/overrides.py`` v0.4.2 ``moe_hybridep_num_sms = 32``).
+#: (ranks, dispatch GB/s, combine GB/s). The README's "algorithm bandwidth" is the bytes each rank receives over the
+#: call's time (``tests/test_hybrid_ep.py``: ``dispatched_hidden.numel() * 2``): one row per distinct (token,
+#: destination rank) pair, the rank's own rows included (:func:`flex_dest_ranks`). Measured on NVLink 5
+#: (:data:`HYBRIDEP_NVLINK_UNI_GBS` one way per GPU).
+HYBRIDEP_NVL_GBS = ((8.0, 545.71, 568.94), (16.0, 523.48, 521.55), (24.0, 507.32, 483.76), (32.0, 484.22, 464.54),
+                    (36.0, 479.02, 447.89))
+#: NVLink 5's one-way bandwidth per GPU of the GB200 the table was measured on (18 links × 50 GB/s; NVIDIA GB200 NVL72
+#: spec: 1.8 TB/s bidirectional per GPU): another GPU's rate is the table's × its own NVLink rate / this
+HYBRIDEP_NVLINK_UNI_GBS = 900.0
+
+
+def flex_dest_ranks(m: ModelFacts, ep, ops=_ScalarOps):
+    """Distinct expert-parallel ranks a token is sent to, its own included: ``ep · (1 − Π_{i<k} (E − E/ep − i) /
+    (E − i))`` with the ``k`` experts drawn uniformly without replacement (the Bridge runs force balanced routing;
+    HybridEP's benchmark routes uniformly at random). HybridEP sends a token once per destination rank, not once
+    per expert (``hybrid_dispatch``: one row per rank in the routing map)."""
+    n_exp, k = float(getattr(m, "n_experts", 0) or 0), int(round(float(m.k_active)))
+    ep = ops.maximum(ops.f(ep), 1.0)
+    if n_exp <= 0 or k <= 0:
+        return ep * 0.0
+    miss = 1.0
+    for i in range(k):
+        miss = miss * ops.maximum(n_exp - n_exp / ep - i, 0.0) / (n_exp - i)
+    return ep * (1.0 - miss)
+
+
+def hybridep_nvl_rates(ep):
+    """(dispatch, combine) bytes/s per rank of HybridEP inside one NVLink 5 domain for an ``ep``-rank group:
+    :data:`HYBRIDEP_NVL_GBS` interpolated linearly in the rank count, held at the end points outside 8–36 ranks
+    (no larger group was measured; the rates fall slowly from 16 ranks on)."""
+    r = [x[0] for x in HYBRIDEP_NVL_GBS]
+    d = np.interp(ep, r, [x[1] for x in HYBRIDEP_NVL_GBS]) * 1e9
+    c = np.interp(ep, r, [x[2] for x in HYBRIDEP_NVL_GBS]) * 1e9
+    if np.ndim(d) == 0:
+        return float(d), float(c)
+    return d, c
+
+
+def hybridep_nvl_seconds(lay: dict, intra_p2p):
+    """One MoE layer's dispatch under the flex dispatcher whose expert-parallel group lies in one NVLink domain
+    (HybridEP: the backend Megatron-Bridge's recipes pick there, ``moe_flex_dispatcher_backend = "hybridep"``):
+    forward dispatch and combine, and their backward (the combine's backward is a dispatch, the dispatch's a
+    combine), each moving ``tokens / tp × D`` rows of ``h`` 16-bit elements (:func:`flex_dest_ranks`) at the
+    measured rates (:func:`hybridep_nvl_rates`), scaled by the GPU's NVLink rate against NVLink 5's."""
+    ops, m = lay["ops"], lay["m"]
+    rows = lay["tokens_mb"] / lay["tp"] * flex_dest_ranks(m, lay["ep"], ops)
+    d, c = hybridep_nvl_rates(lay["ep"])
+    scale = intra_p2p / (NVLINK_P2P_FRACTION * HYBRIDEP_NVLINK_UNI_GBS * 1e9)
+    return 2.0 * rows * m.h * 2.0 * (1.0 / d + 1.0 / c) / scale
+
+
 def allgather_dispatch_seconds(lay: dict, intra_bus, nic):
     """One MoE layer's dispatch under Megatron-Core's all-gather dispatcher (``MoEAllGatherTokenDispatcher``): every
     GPU all-gathers the hidden states of its ``ep × expert_tp`` group (``gather_from_sequence_parallel_region`` on
@@ -1837,6 +1913,9 @@ def _ep_comm_mb(lay: dict, intra_p2p, nic, intra_bus):
     # the tokens are split over the tensor-parallel ranks before dispatch (sequence parallelism, as in _moe_terms)
     a2a_total = 4.0 * lay["tokens_mb"] / lay["tp"] * m.k_active * m.h * 2.0
     ep_layer = ops.maximum(a2a_total * lay["a2a_in"] / intra_p2p, a2a_total * lay["a2a_off"] / nic)
+    hyb = lay.get("hybridep_nvl", False)
+    if not (np.ndim(hyb) == 0 and not hyb):  # flex inside one NVLink domain: HybridEP's measured rates
+        ep_layer = ops.where(hyb, hybridep_nvl_seconds(lay, intra_p2p), ep_layer)
     return ops.where(ep > 1, ep_layer * lay["n_moe_stage"], 0.0) + etp_s
 
 

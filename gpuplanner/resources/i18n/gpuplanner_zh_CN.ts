@@ -3404,6 +3404,10 @@
         <translation>{key}={value} 超出范围 {lo:,}–{hi:,}</translation>
     </message>
     <message>
+        <source>hidden_act=relu2 (squared ReLU) is costed for a plain MLP; set gated_mlp to false</source>
+        <translation>hidden_act=relu2（平方 ReLU）按不带门控的 MLP 计算；请把 gated_mlp 设为 false</translation>
+    </message>
+    <message>
         <source>num_attention_heads={heads} is not a multiple of num_key_value_heads={kv_heads}</source>
         <translation>num_attention_heads={heads} 不是 num_key_value_heads={kv_heads} 的整数倍</translation>
     </message>
