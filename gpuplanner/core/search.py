@@ -2295,9 +2295,8 @@ def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
         # the interleaved schedule: v model chunks per GPU cut the bubble v-fold, (p−1)/(v·m) (Narayanan et al.
         # 2021 §2.2.2; timing's bubble_share (pp − 1)/vpp)
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
-            CTX, "Pipeline parallel {pp}, interleaved with {v} virtual stages per GPU: {layers} layers in chunks of "
-                 "about {per} layers; {m} micro-batches per step keep the pipeline bubble at {bubble:.1%} "
-                 "((p−1)/(v·m))."),
+            CTX, "Pipeline parallel {pp}, interleaved with {v} virtual stages per GPU: {layers} layers, about {per} "
+                 "per chunk; {m} micro-batches per step keep the pipeline bubble at {bubble:.1%} ((p−1)/(v·m))."),
             {"pp": p.pp, "v": p.vpp, "layers": arch.num_layers, "per": math.ceil(arch.num_layers / (p.pp * p.vpp)),
              "m": m, "bubble": (p.pp - 1) / max(p.vpp * m, 1)}))
     elif p.pp > 1:
@@ -2331,8 +2330,8 @@ def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Activation recomputation ({rc}) trades extra compute for memory."),
                        {"rc": Msg(CTX, RECOMPUTE_LABELS.get(p.recompute, p.recompute))}))
     out.append(Msg(CTX, QT_TRANSLATE_NOOP(
-        CTX, "Micro-batch {mbs} × {ga} accumulation steps × {dp} replicas = {gbs:,} sequences of {seq:,} tokens per "
-             "step."),
+        CTX, "Per step: {gbs:,} sequences of {seq:,} tokens = micro-batch {mbs} × gradient accumulation {ga} × "
+             "data-parallel replicas {dp}."),
         {"mbs": p.micro_batch_size, "ga": p.grad_accum, "dp": p.dp, "gbs": p.global_batch_size, "seq": s.training.seq_len}))
     # what limits it
     use = p.memory_per_gpu_gib / max(p.gpu_memory_gib, 1e-9)

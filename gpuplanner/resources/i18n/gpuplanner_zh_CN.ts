@@ -4311,7 +4311,7 @@
         <translation>专家并行 {ep}：每个 MoE 层的 {n} 个专家中，每张 GPU 放 {per} 个；token 通过全对全通信到达各自的专家。</translation>
     </message>
     <message>
-        <source>Pipeline parallel {pp}, interleaved with {v} virtual stages per GPU: {layers} layers in chunks of about {per} layers; {m} micro-batches per step keep the pipeline bubble at {bubble:.1%} ((p−1)/(v·m)).</source>
+        <source>Pipeline parallel {pp}, interleaved with {v} virtual stages per GPU: {layers} layers, about {per} per chunk; {m} micro-batches per step keep the pipeline bubble at {bubble:.1%} ((p−1)/(v·m)).</source>
         <translation>流水线并行 {pp}，交错调度，每张 GPU {v} 个虚拟阶段：{layers} 层分成每块约 {per} 层；每步 {m} 个微批次，使流水线气泡保持在 {bubble:.1%}（(p−1)/(v·m)）。</translation>
     </message>
     <message>
@@ -4327,8 +4327,8 @@
         <translation>{other}：它的最佳方案为 {n} × {gpu}（{layout}，MFU {mfu:.0%}），{days:.1f} 天，{cost:,.0f} {cur}（相对本方案 {rel:+.0%}）。</translation>
     </message>
     <message>
-        <source>Micro-batch {mbs} × {ga} accumulation steps × {dp} replicas = {gbs:,} sequences of {seq:,} tokens per step.</source>
-        <translation>微批次 {mbs} × 累积 {ga} 步 × {dp} 个副本 = 每步 {gbs:,} 条长度为 {seq:,} token 的序列。</translation>
+        <source>Per step: {gbs:,} sequences of {seq:,} tokens = micro-batch {mbs} × gradient accumulation {ga} × data-parallel replicas {dp}.</source>
+        <translation>每步 {gbs:,} 条长度为 {seq:,} token 的序列 = 微批次 {mbs} × 梯度累积 {ga} × 数据并行副本 {dp}。</translation>
     </message>
     <message>
         <source>{gpu} is a domestic accelerator: framework and operator support varies and porting the software is the hidden cost; run your own training script on a small instance before renting in bulk.</source>
