@@ -70,7 +70,7 @@ def test_unsloth_only_on_the_accelerators_it_runs_on(results):
     from gpuplanner.core.evaluate import evaluate  # noqa: PLC0415
     from gpuplanner.core.scenario import scenario_from_dict  # noqa: PLC0415
 
-    res = search(load_scenario(DATA / "grpo-7b-lora.json")[0], top=30)
+    res = search(load_scenario(DATA / "grpo-7b-lora.json")[0], top=80)  # Ascend plans rank ~40th
     pairs = {(p.framework, p.gpu) for p in res.plans}
     assert not any(fw == "unsloth" and gpu.startswith(("ascend", "mlu", "hygon")) for fw, gpu in pairs), pairs
     assert any(p.gpu.startswith("ascend") for p in res.plans), "the Ascend plans of other tools stay"
