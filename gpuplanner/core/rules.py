@@ -192,6 +192,23 @@ class RuleResult:
         return {"id": self.id, "status": self.status, "passed": self.passed, "message": self.message.render()}
 
 
+def _point_miss_msg(miss: Any) -> Msg | None:
+    """The deadline_risk line of a plan whose point estimate already misses the deadline or the budget (the search
+    shows such plans when nothing meets both): what it misses, with the figures; None when the estimate meets both."""
+    if not miss or not (miss.get("deadline") or miss.get("budget")):
+        return None
+    if miss["deadline"] and miss["budget"]:
+        text = QT_TRANSLATE_NOOP(CTX, "Misses the deadline and the budget already at the estimate ({days:.1f} days "
+                                      "against {deadline_days:g}; {cost:,.0f} {cur} against {budget_cap:,.0f} {cur}).")
+    elif miss["budget"]:
+        text = QT_TRANSLATE_NOOP(CTX, "Over the budget already at the estimate ({cost:,.0f} {cur} against "
+                                      "{budget_cap:,.0f} {cur}), not only at the upper end of its band.")
+    else:
+        text = QT_TRANSLATE_NOOP(CTX, "Misses the deadline already at the estimate ({days:.1f} days against "
+                                      "{deadline_days:g}), not only at the upper end of its band.")
+    return Msg(CTX, text, {k: v for k, v in miss.items() if k not in ("deadline", "budget")})
+
+
 def _status(applies: bool, fails: bool, enabled: bool) -> str:
     if not applies:
         return "not_applicable"
@@ -327,8 +344,9 @@ def advice_rules(mfu: float | None, gpu: Any, tp: int, a: Any, on: dict, rollout
         text = (QT_TRANSLATE_NOOP(CTX, "At risk: meets the deadline and budget at the estimate, but not at the upper "
                                        "end of its band ({days:.1f} days).") if risk else
                 QT_TRANSLATE_NOOP(CTX, "Meets the deadline and budget at the upper end of its band ({days:.1f} days)."))
+        msg = _point_miss_msg(a.get("point_miss")) if risk else None
         out.append(RuleResult("deadline_risk", _status(True, bool(risk), on["deadline_risk"]),
-                              Msg(CTX, text, {"days": a.get("days_hi") or 0.0})))
+                              msg or Msg(CTX, text, {"days": a.get("days_hi") or 0.0})))
     head = a.get("memory_headroom") or {}
     if head.get("tight") is None:
         out.append(RuleResult("memory_headroom", "not_applicable",

@@ -1776,6 +1776,33 @@ def _ranking_notes(objective: str, feasible: bool, poor: Any, order: Any, con: A
     return notes
 
 
+def _both_constraints_note(feasible: bool, meets: Any, within: Any, days: Any, cost: Any, con: Any,
+                           currency: str) -> list[Msg]:
+    """A deadline and a budget that no plan meets together (the objective ranks by one of them, so the plans shown
+    meet one and miss the other): said at the top, with what the deadline costs and what the budget buys."""
+    if not feasible or con.deadline_days is None or con.budget is None:
+        return []
+    finite = np.isfinite(days) & np.isfinite(cost)
+    if bool((meets & within & finite).any()):
+        return []
+    on_time, cheap = meets & finite, within & finite
+    args = {"days": con.deadline_days, "budget": con.budget, "cur": currency,
+            "cost": float(cost[on_time].min()) if on_time.any() else math.inf,
+            "fast": float(days[cheap].min()) if cheap.any() else math.inf}
+    if not on_time.any():
+        text = QT_TRANSLATE_NOOP(CTX, "No plan meets both the deadline of {days:g} days and the budget of {budget:,.0f} "
+                                      "{cur}: within the budget the fastest plan takes {fast:.1f} days.")
+    elif not cheap.any():
+        text = QT_TRANSLATE_NOOP(CTX, "No plan meets both the deadline of {days:g} days and the budget of {budget:,.0f} "
+                                      "{cur}: meeting the deadline costs at least {cost:,.0f} {cur}, and no plan is "
+                                      "within the budget.")
+    else:
+        text = QT_TRANSLATE_NOOP(CTX, "No plan meets both the deadline of {days:g} days and the budget of {budget:,.0f} "
+                                      "{cur}: meeting the deadline costs at least {cost:,.0f} {cur}; within the budget "
+                                      "the fastest plan takes {fast:.1f} days.")
+    return [Msg(CTX, text, args)]
+
+
 def _note_unfit(tried: dict[str, int], skipped: dict[str, Msg], max_gpus: int) -> None:
     """Name the GPU types where no layout of any framework fits (``tried``: fitting candidates per GPU id)."""
     for gid, n in tried.items():
@@ -1874,7 +1901,8 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
                                                      days, contexts, s)
         plans[0].decision = decision(chosen[0], order, cat, gpu_of, fw_of, days, contexts, con, objective,
                                      table.currency)
-    notes = _ranking_notes(objective, feasible, poor, order, con, table.currency) + _tp_rule_notes(tp_rule, con, plans)
+    notes = (_ranking_notes(objective, feasible, poor, order, con, table.currency) + _both_constraints_note(
+        feasible, meets, within, days, cat["cost"], con, table.currency) + _tp_rule_notes(tp_rule, con, plans))
     rvb = plans[0].evaluation.rent_vs_build if plans else None
     return SearchResult(
         rent_vs_build=rvb, plans=plans, candidates_evaluated=evaluated, candidates_fitting=fitting,

@@ -4091,6 +4091,18 @@
         <translation>没有方案在 {budget:,.0f} {cur} 的预算内：下面显示最便宜的方案。</translation>
     </message>
     <message>
+        <source>No plan meets both the deadline of {days:g} days and the budget of {budget:,.0f} {cur}: within the budget the fastest plan takes {fast:.1f} days.</source>
+        <translation>没有方案能同时满足 {days:g} 天的截止时间和 {budget:,.0f} {cur} 的预算：预算内最快的方案需要 {fast:.1f} 天。</translation>
+    </message>
+    <message>
+        <source>No plan meets both the deadline of {days:g} days and the budget of {budget:,.0f} {cur}: meeting the deadline costs at least {cost:,.0f} {cur}, and no plan is within the budget.</source>
+        <translation>没有方案能同时满足 {days:g} 天的截止时间和 {budget:,.0f} {cur} 的预算：满足截止时间至少需要 {cost:,.0f} {cur}，且没有方案在预算内。</translation>
+    </message>
+    <message>
+        <source>No plan meets both the deadline of {days:g} days and the budget of {budget:,.0f} {cur}: meeting the deadline costs at least {cost:,.0f} {cur}; within the budget the fastest plan takes {fast:.1f} days.</source>
+        <translation>没有方案能同时满足 {days:g} 天的截止时间和 {budget:,.0f} {cur} 的预算：满足截止时间至少需要 {cost:,.0f} {cur}；预算内最快的方案需要 {fast:.1f} 天。</translation>
+    </message>
+    <message>
         <source>sold only in {market}: no {region} quote — rent it there (constraints.region) or enter a quote</source>
         <translation>仅在{market}销售：没有{region}报价——请改到那里租用（计划文件中的租用地区），或输入报价</translation>
     </message>
@@ -7601,6 +7613,18 @@
     <message>
         <source>At risk: meets the deadline and budget at the estimate, but not at the upper end of its band ({days:.1f} days).</source>
         <translation>有风险：按估计值满足截止时间和预算，但按区间上限（{days:.1f} 天）不满足。</translation>
+    </message>
+    <message>
+        <source>Misses the deadline and the budget already at the estimate ({days:.1f} days against {deadline_days:g}; {cost:,.0f} {cur} against {budget_cap:,.0f} {cur}).</source>
+        <translation>按估计值就已错过截止时间并超出预算（{days:.1f} 天，截止 {deadline_days:g} 天；{cost:,.0f} {cur}，预算 {budget_cap:,.0f} {cur}）。</translation>
+    </message>
+    <message>
+        <source>Over the budget already at the estimate ({cost:,.0f} {cur} against {budget_cap:,.0f} {cur}), not only at the upper end of its band.</source>
+        <translation>按估计值就已超出预算（{cost:,.0f} {cur}，预算 {budget_cap:,.0f} {cur}），不只是按区间上限。</translation>
+    </message>
+    <message>
+        <source>Misses the deadline already at the estimate ({days:.1f} days against {deadline_days:g}), not only at the upper end of its band.</source>
+        <translation>按估计值就已错过截止时间（{days:.1f} 天，截止 {deadline_days:g} 天），不只是按区间上限。</translation>
     </message>
     <message>
         <source>Meets the deadline and budget at the upper end of its band ({days:.1f} days).</source>
