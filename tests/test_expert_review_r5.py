@@ -47,3 +47,25 @@ def test_the_search_says_no_plan_meets_both_the_deadline_and_the_budget(budget_r
                                                   "5,000 CNY")), None)
     assert head is not None, lines
     assert f"{res.plans[0].cost:,.0f} CNY" in head, head
+
+
+def test_the_grade_is_of_the_mfu_as_printed():
+    """LoRA 14B for research at 40 h/week: plan #2 read "30% poor" in the table and "Estimated MFU 30%: poor" in
+    its check, while the guide's poor is "below 30%". The MFU is printed to the whole percent (formatting's
+    format_percent, the lines' {mfu:.0%}); the grade is of that figure, so a figure never sits beside a grade
+    its own bounds (30 / 40 / 55%) contradict."""
+    from gpuplanner.core.rules import GRADES, mfu_grade, mfu_grade_codes  # noqa: PLC0415
+    from gpuplanner.formatting import format_percent  # noqa: PLC0415
+
+    assert mfu_grade(0.296) == "fair" and mfu_grade(0.294) == "poor"
+    assert mfu_grade(0.396) == "good" and mfu_grade(0.554) == "good" and mfu_grade(0.556) == "optimistic"
+    bounds = {"poor": (0, 29), "fair": (30, 39), "good": (40, 55), "optimistic": (56, 100)}
+    res = search(load_scenario(DATA / "lora-14b-research-40h.json")[0], top=10)
+    for p in res.plans:
+        ev = p.evaluation
+        shown = int(format_percent(ev.mfu_graded).rstrip("%"))
+        lo, hi = bounds[p.mfu_grade]
+        assert lo <= shown <= hi, (p.gpu, ev.mfu_graded, p.mfu_grade)
+        line = next(r.message.render() for r in p.rules if r.id == "mfu_grade")
+        assert f"Estimated MFU {shown}%: {p.mfu_grade}" in line, line
+    assert GRADES[int(mfu_grade_codes(0.2999))] == "fair"

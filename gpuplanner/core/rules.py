@@ -96,9 +96,21 @@ GRADE_NAMES = {
 # ------------------------------------------------------------------------------------ element-wise checks
 
 
+#: Decimals of a fraction at which an MFU is printed beside its grade (a whole percent: formatting.format_percent's
+#: default, the rule lines' ``{mfu:.0%}``). The grade reads the MFU at this precision, so "30%" never reads "poor"
+#: (the guide's "below 30%") nor "55%" "optimistic": one figure, one grade.
+MFU_PRINTED_DECIMALS = 2
+
+
+def printed_mfu(mfu) -> np.ndarray:
+    """The MFU as printed (rounded to :data:`MFU_PRINTED_DECIMALS` decimals of the fraction), which the grades read."""
+    return np.round(np.asarray(mfu, dtype=float), MFU_PRINTED_DECIMALS)
+
+
 def mfu_grade_codes(mfu) -> np.ndarray:
-    """0 poor (< 30%), 1 fair (30–40%), 2 good (40–55%), 3 optimistic (> 55%); -1 where MFU is unknown."""
-    m = np.asarray(mfu, dtype=float)
+    """0 poor (< 30%), 1 fair (30–40%), 2 good (40–55%), 3 optimistic (> 55%) of the MFU as printed
+    (:func:`printed_mfu`); -1 where MFU is unknown."""
+    m = printed_mfu(mfu)
     code = np.select([m < MFU_POOR_BELOW, m < MFU_GOOD_FROM, m <= MFU_GOOD_UPTO], [0, 1, 2], 3)
     return np.where(np.isfinite(m), code, -1).astype(np.int64)
 
@@ -129,7 +141,7 @@ def rule_comm_share(share, generation: str):
 def poor_penalised(mfu, comm) -> np.ndarray:
     """Graded poor (a finite MFU below :data:`MFU_POOR_BELOW`) with the low MFU from the interconnect or layout:
     communication share ``comm`` (:func:`comm_share`) at least :data:`MFU_POOR_COMM_SHARE` (unknown: counted)."""
-    m = np.asarray(mfu, dtype=float)
+    m = printed_mfu(mfu)
     return (m < MFU_POOR_BELOW) & np.isfinite(m) & ~(np.asarray(comm, dtype=float) < MFU_POOR_COMM_SHARE)
 
 
