@@ -69,3 +69,15 @@ def test_the_grade_is_of_the_mfu_as_printed():
         line = next(r.message.render() for r in p.rules if r.id == "mfu_grade")
         assert f"Estimated MFU {shown}%: {p.mfu_grade}" in line, line
     assert GRADES[int(mfu_grade_codes(0.2999))] == "fair"
+
+
+def test_a_short_plan_does_not_read_zero_days_of_compute():
+    """GRPO 7B on 8 × H800: plan #2 read "0.07 calendar days (0.0 of compute)", as if it computed nothing. The
+    compute days carry the decimals a short job needs, as the calendar days beside them do."""
+    from gpuplanner.commands.plan import text_lines  # noqa: PLC0415
+
+    s = load_scenario(DATA / "grpo-7b-8xh800.json")[0]
+    res = search(s, top=5)
+    heads = [t for t in text_lines(res, s.constraints) if " calendar days (" in t and "of compute)" in t]
+    assert heads and all("(0.0 of compute)" not in t for t in heads), heads
+    assert any(p.compute_days < 0.1 for p in res.plans), [p.compute_days for p in res.plans]
