@@ -81,3 +81,15 @@ def test_a_short_plan_does_not_read_zero_days_of_compute():
     heads = [t for t in text_lines(res, s.constraints) if " calendar days (" in t and "of compute)" in t]
     assert heads and all("(0.0 of compute)" not in t for t in heads), heads
     assert any(p.compute_days < 0.1 for p in res.plans), [p.compute_days for p in res.plans]
+
+
+def test_a_qlora_plan_on_a_48_gb_card_is_not_told_it_needs_80_gb():
+    """QLoRA 32B on one 48 GB card: the tier line says "a single 48–80 GB card for a ~70B model with 4-bit QLoRA",
+    and plan #1 (1 × L20) then warned "A model of this size normally runs on cards with ≥80 GB". The 4-bit frozen
+    weights are what decide the card for QLoRA (the guide's FAQ: 4×80 GB covers LoRA, QLoRA and full; a 24 GB card
+    runs a 7B): no ≥80 GB warning on a QLoRA plan; 16-bit LoRA and full training keep it."""
+    res = search(load_scenario(DATA / "qlora-32b-one-48gb.json")[0], top=5)
+    assert "48–80 GB card" in str(res.tier_guidance), res.tier_guidance
+    assert res.plans and all(p.gpu_memory_gib < 80 for p in res.plans)
+    for p in res.plans:
+        assert not any("≥80 GB" in m.render() for m in p.warnings), (p.gpu, [m.render() for m in p.warnings])

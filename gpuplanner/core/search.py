@@ -2350,7 +2350,8 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Only {m} micro-batches for {pp} pipeline stages: the bubble wastes "
                                                  "{b:.0%} of the time; use a larger global batch."),
                      {"m": p.grad_accum, "pp": p.pp, "b": (p.pp - 1) / max(p.grad_accum, 1)}))
-    if tier in ("100B", "1000B") and p.gpu_memory_gib < 80:
+    if tier in ("100B", "1000B") and p.gpu_memory_gib < 80 and s.training.method != "qlora":
+        # QLoRA: the 4-bit frozen weights decide the card (tier guidance: one 48–80 GB card for a ~70B model)
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "A model of this size normally runs on cards with ≥80 GB."), {}))
     if p.nodes > 1:
         net = s.hardware.inter_node
