@@ -93,3 +93,18 @@ def test_a_qlora_plan_on_a_48_gb_card_is_not_told_it_needs_80_gb():
     assert res.plans and all(p.gpu_memory_gib < 80 for p in res.plans)
     for p in res.plans:
         assert not any("≥80 GB" in m.render() for m in p.warnings), (p.gpu, [m.render() for m in p.warnings])
+
+
+def test_a_framework_held_to_one_node_of_consumer_cards_says_so():
+    """7B continued pretraining on RTX 4090s (max 16 GPUs): plan #1 is 8 × 4090 TP 4 × PP 2 and read "DeepSpeed:
+    no layout fits NVIDIA GeForce RTX 4090 24GB within 16 GPUs". DeepSpeed ZeRO-3 over 16 cards was never tried:
+    GeForce cards have no P2P, and the consumer_multinode rule keeps the layouts that communicate every step inside
+    one node (8 cards). The line names the node limit and the rule, not a 16-GPU search that did not happen."""
+    res = search(load_scenario(DATA / "cpt-7b-4090-2-weeks.json")[0], top=5)
+    p = res.plans[0]
+    assert p.gpu == "rtx-4090-24gb" and p.nodes == 1
+    lines = [m.render() for m in p.framework_reason]
+    nofit = [t for t in lines if "no layout fits" in t]
+    assert nofit, lines
+    for t in nofit:
+        assert "within 16 GPUs" not in t and "one node of 8 GPUs" in t and "consumer_multinode" in t, t

@@ -2063,6 +2063,19 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
             "message": Msg(CTX, text or texts[rule], base)}
 
 
+def _no_layout_fits(other: str, gpu_name: str, gpu: Any, con: Any) -> Msg:
+    """A framework with no plan on this card: within the GPUs allowed, or, for consumer cards without P2P held to
+    one node by the consumer_multinode rule (the search's own filter), within one node."""
+    per_node = int(getattr(gpu, "gpus_per_node", 0) or 0)
+    if con.rules.consumer_multinode and rulesmod.consumer_without_p2p(gpu) and 0 < per_node < con.max_gpus:
+        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{other}: no layout fits {gpu} within one node of {k} GPUs; consumer "
+                                               "cards without P2P keep ZeRO-2/3, TP, PP, CP and EP inside one node "
+                                               "(planning rule consumer_multinode)."),
+                   {"other": other, "gpu": gpu_name, "k": per_node})
+    return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{other}: no layout fits {gpu} within {n} GPUs."),
+               {"other": other, "gpu": gpu_name, "n": con.max_gpus})
+
+
 def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, fw_of, cat, days, contexts,
                      s: Scenario) -> list[Msg]:
     """Which framework the plan runs and why: the scenario's choice, or the search's, with the best plan each
@@ -2090,8 +2103,7 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
             j = best_by.get((g, FRAMEWORK_INDEX[other]))
             oname = name_for(other, s.training.method)
             if j is None:
-                out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{other}: no layout fits {gpu} within {n} GPUs."),
-                               {"other": oname, "gpu": plan.gpu_name, "n": s.constraints.max_gpus}))
+                out.append(_no_layout_fits(oname, plan.gpu_name, gpu, s.constraints))
                 continue
             oc, od = float(cat["cost"][j]), float(days[j])
             L = _layout_words(cat, j)
