@@ -108,3 +108,21 @@ def test_a_framework_held_to_one_node_of_consumer_cards_says_so():
     assert nofit, lines
     for t in nofit:
         assert "within 16 GPUs" not in t and "one node of 8 GPUs" in t and "consumer_multinode" in t, t
+
+
+def test_moe_lora_is_searched_on_a_tool_with_expert_parallelism():
+    """Qwen3-30B-A3B LoRA: the search tried only the HF Trainer, DeepSpeed and torchtune (Megatron-LM has no LoRA),
+    so plan #1 was torchtune at 23% MFU and the HF stacks at 2%. ms-swift's docs recommend Megatron-SWIFT for MoE
+    training, LoRA included ("Megatron-SWIFT / Quick start"; Qwen3-30B-A3B 9.6 s/it against 91.2 s/it with
+    DeepSpeed ZeRO-3). An MoE LoRA search includes it, and plan #1 uses expert parallelism; a dense LoRA search
+    keeps the default list."""
+    from gpuplanner.core.estimate import resolve  # noqa: PLC0415
+    from gpuplanner.core.search import searched_frameworks  # noqa: PLC0415
+
+    s = load_scenario(DATA / "moe-30b-a3b-lora.json")[0]
+    fws, chosen = searched_frameworks(s, is_moe=bool(resolve(s).arch.is_moe))
+    assert chosen and "megatron-swift" in fws and "fsdp" in fws, fws
+    p = search(s, top=5).plans[0]
+    assert p.framework == "megatron-swift" and p.ep > 1, (p.framework, p.ep)
+    dense = load_scenario(DATA / "lora-7b-128k.json")[0]
+    assert "megatron-swift" not in searched_frameworks(dense, is_moe=False)[0]
