@@ -126,3 +126,21 @@ def test_moe_lora_is_searched_on_a_tool_with_expert_parallelism():
     assert p.framework == "megatron-swift" and p.ep > 1, (p.framework, p.ep)
     dense = load_scenario(DATA / "lora-7b-128k.json")[0]
     assert "megatron-swift" not in searched_frameworks(dense, is_moe=False)[0]
+
+
+def test_a_fixed_price_band_prints_one_figure():
+    """QLoRA 32B on one 48 GB card: the L40S plan is priced from a monthly lease only and read "likely range
+    0.8–1.0 calendar days, ¥12,000–¥12,000". A band whose two ends are the same money prints that figure once and
+    says it does not move with the days."""
+    import re  # noqa: PLC0415
+
+    from gpuplanner.commands.plan import text_lines  # noqa: PLC0415
+
+    s = load_scenario(DATA / "qlora-32b-one-48gb.json")[0]
+    res = search(s, top=5)
+    lines = [t for t in text_lines(res, s.constraints) if t.lstrip().startswith("likely range")]
+    assert any(p.evaluation.cost_band and round(p.evaluation.cost_band[0]) == round(p.evaluation.cost_band[1])
+               for p in res.plans)
+    for t in lines:
+        assert not re.search(r"(¥[\d,.]+)–\1\b", t), t
+    assert any("whatever the days" in t for t in lines), lines

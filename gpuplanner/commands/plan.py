@@ -115,8 +115,9 @@ def text_lines(result, con) -> list[str]:
             lo_s, hi_s = format_span(lo, hi, 1)
             rng = translate(CTX, "{lo}–{hi} calendar days").format(lo=lo_s, hi=hi_s)
             if ev.cost_band:
-                rng = translate(CTX, "{days}, {lo}–{hi}").format(days=rng, lo=format_money(ev.cost_band[0], p.currency),
-                                                                hi=format_money(ev.cost_band[1], p.currency))
+                c_lo, c_hi = (format_money(c, p.currency) for c in ev.cost_band)
+                rng = (translate(CTX, "{days}, {lo}–{hi}").format(days=rng, lo=c_lo, hi=c_hi) if c_lo != c_hi else
+                       translate(CTX, "{days}, {cost} whatever the days (a fixed-price lease)").format(days=rng, cost=c_lo))
             out.append("   " + translate(CTX, "likely range") + " " + rng + " " + translate(
                 CTX, "(p10–p90 of the model's error on {n} published {family} runs)").format(
                     n=ev.band["rows"], family=_framework_name(ev.band["family"])))

@@ -601,6 +601,10 @@
         <translation>{days}，{lo}–{hi}</translation>
     </message>
     <message>
+        <source>{days}, {cost} whatever the days (a fixed-price lease)</source>
+        <translation>{days}，无论天数多少都是 {cost}（固定价格的租期）</translation>
+    </message>
+    <message>
         <source>likely range</source>
         <translation>可能区间</translation>
     </message>
