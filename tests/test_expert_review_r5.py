@@ -144,3 +144,28 @@ def test_a_fixed_price_band_prints_one_figure():
     for t in lines:
         assert not re.search(r"(¥[\d,.]+)–\1\b", t), t
     assert any("whatever the days" in t for t in lines), lines
+
+
+def test_the_other_frameworks_lines_show_the_mfu_they_are_costed_at():
+    """DPO 14B on A800 card-hours: plan #1 (ms-swift) is capped at the published 46% and shows 46%; the lines on
+    the other frameworks read "(DP 8 × ZeRO-3, MFU 47%) … 318 CNY (+0% against this plan)": their modelled MFU
+    beside a cost at the capped one. Every figure of a plan is of the MFU it is timed and costed at."""
+    import re  # noqa: PLC0415
+
+    s = load_scenario(DATA / "dpo-14b-a800-research.json")[0]
+    res = search(s, top=80, distinct=False)
+    p0 = res.plans[0]
+    pat = re.compile(r"^(.+): its best plan is (\d+) × .*, MFU (\d+)%\), .* days, ([\d,]+) CNY")
+    seen = 0
+    for t in (m.render() for m in p0.framework_reason):
+        m = pat.match(t)
+        if not m:
+            continue
+        name, n, mfu, cost = m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)
+        q = next((q for q in res.plans if q.framework_name == name and q.num_gpus == n and q.gpu == p0.gpu
+                  and f"{q.cost:,.0f}" == cost), None)
+        if q is None:
+            continue
+        seen += 1
+        assert mfu == round(q.mfu * 100), (t, q.mfu)
+    assert seen >= 2

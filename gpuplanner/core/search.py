@@ -2128,7 +2128,8 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
                 CTX, "{other}: its best plan is {n} × {gpu} ({layout}, MFU {mfu:.0%}), {days:.1f} days, "
                      "{cost:,.0f} {cur} ({rel:+.0%} against this plan)."),
                 {"other": oname, "gpu": plan.gpu_name, "n": int(cat["num_gpus"][j]), "layout": L,
-                 "mfu": float(cat["mfu"][j]), "days": od, "cost": oc, "cur": plan.currency,
+                 "mfu": float(cat["mfu_used" if "mfu_used" in cat else "mfu"][j]), "days": od, "cost": oc,
+                 "cur": plan.currency,
                  "rel": _rel(oc, plan.cost)}))
         excluded = [FRAMEWORKS[f].name for f in FRAMEWORK_ORDER if f not in fws
                     and s.training.method not in FRAMEWORKS[f].methods]
