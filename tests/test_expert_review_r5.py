@@ -169,3 +169,12 @@ def test_the_other_frameworks_lines_show_the_mfu_they_are_costed_at():
         seen += 1
         assert mfu == round(q.mfu * 100), (t, q.mfu)
     assert seen >= 2
+
+
+def test_a_consumer_card_skipped_for_memory_names_the_one_node_limit():
+    """LoRA 7B at 128k, max 16 GPUs: "skipped: RTX 4090: no layout fits in memory with up to 16 GPUs". The 4090
+    was tried only inside one node of 8 (no P2P: the consumer_multinode rule). The skipped line says so."""
+    res = search(load_scenario(DATA / "lora-7b-128k.json")[0], top=5)
+    why = res.skipped_gpus["rtx-4090-24gb"].render()
+    assert "up to 16 GPUs" not in why and "one node of 8 GPUs" in why and "consumer_multinode" in why, why
+    assert "h20-96gb" not in res.skipped_gpus or "one node" not in res.skipped_gpus["h20-96gb"].render()

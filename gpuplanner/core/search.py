@@ -1820,10 +1820,21 @@ def _both_constraints_note(feasible: bool, meets: Any, within: Any, days: Any, c
     return [Msg(CTX, text, args)]
 
 
-def _note_unfit(tried: dict[str, int], skipped: dict[str, Msg], max_gpus: int) -> None:
-    """Name the GPU types where no layout of any framework fits (``tried``: fitting candidates per GPU id)."""
+def _note_unfit(tried: dict[str, int], skipped: dict[str, Msg], max_gpus: int, gpus: dict | None = None,
+                con: Any = None) -> None:
+    """Name the GPU types where no layout of any framework fits (``tried``: fitting candidates per GPU id); a
+    consumer card held to one node by the consumer_multinode rule (``gpus``: the records, ``con``: the
+    constraints) says that node is the limit."""
     for gid, n in tried.items():
         if n == 0:
+            g = (gpus or {}).get(gid)
+            per_node = int(getattr(g, "gpus_per_node", 0) or 0)
+            if (g is not None and con is not None and con.rules.consumer_multinode
+                    and rulesmod.consumer_without_p2p(g) and 0 < per_node < max_gpus):
+                skipped[gid] = Msg(CTX, QT_TRANSLATE_NOOP(
+                    CTX, "no layout fits in memory within one node of {k} GPUs (consumer cards without P2P stay in "
+                         "one node: planning rule consumer_multinode)"), {"k": per_node})
+                continue
             skipped[gid] = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "no layout fits in memory with up to {n} GPUs"),
                                {"n": max_gpus})
 
@@ -1883,7 +1894,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
         evaluated += n_eval
         tried[ctx.gpu.id] = tried.get(ctx.gpu.id, 0) + n_fit
         fitting += n_fit
-    _note_unfit(tried, skipped, con.max_gpus)
+    _note_unfit(tried, skipped, con.max_gpus, {c.gpu.id: c.gpu for c in all_ctx}, con)
 
     tier = tier_of(facts.params.total)
     guidance = tier_guidance(tier, s.training.method)

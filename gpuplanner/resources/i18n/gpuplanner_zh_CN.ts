@@ -4087,6 +4087,10 @@
         <translation>最多 {n} 张 GPU 时没有放得下显存的布局</translation>
     </message>
     <message>
+        <source>no layout fits in memory within one node of {k} GPUs (consumer cards without P2P stay in one node: planning rule consumer_multinode)</source>
+        <translation>在一个 {k} 卡节点内没有放得进显存的配置（没有 P2P 的消费级卡限制在一个节点内：规划规则 consumer_multinode）</translation>
+    </message>
+    <message>
         <source>No candidate fits in memory: allow more GPUs (max_gpus) or larger cards.</source>
         <translation>没有候选配置放得进显存：请允许更多 GPU（max_gpus）或更大显存的卡。</translation>
     </message>
