@@ -178,3 +178,12 @@ def test_a_consumer_card_skipped_for_memory_names_the_one_node_limit():
     why = res.skipped_gpus["rtx-4090-24gb"].render()
     assert "up to 16 GPUs" not in why and "one node of 8 GPUs" in why and "consumer_multinode" in why, why
     assert "h20-96gb" not in res.skipped_gpus or "one node" not in res.skipped_gpus["h20-96gb"].render()
+
+
+def test_a_data_parallel_only_tool_that_does_not_fit_says_why():
+    """DPO 14B (full) on A800: "Unsloth: no layout fits NVIDIA A800 within 16 GPUs", as if more cards could help.
+    Unsloth runs one GPU or DDP (no ZeRO, no TP/PP: frameworks table, Unsloth README): every GPU holds the whole
+    model, so the card, not the count, is what does not fit. The line says so."""
+    p = search(load_scenario(DATA / "dpo-14b-a800-research.json")[0], top=5).plans[0]
+    line = next(m.render() for m in p.framework_reason if m.render().startswith("Unsloth"))
+    assert "within 16 GPUs" not in line and "whole model on every GPU" in line, line

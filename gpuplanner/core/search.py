@@ -2091,9 +2091,15 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
             "message": Msg(CTX, text or texts[rule], base)}
 
 
-def _no_layout_fits(other: str, gpu_name: str, gpu: Any, con: Any) -> Msg:
+def _no_layout_fits(other: str, gpu_name: str, gpu: Any, con: Any, fw: str = "") -> Msg:
     """A framework with no plan on this card: within the GPUs allowed, or, for consumer cards without P2P held to
-    one node by the consumer_multinode rule (the search's own filter), within one node."""
+    one node by the consumer_multinode rule (the search's own filter), within one node; a framework that only
+    replicates the model (data parallel, no ZeRO, TP or PP: Unsloth) does not fit the card at any count."""
+    sup = FRAMEWORKS.get(fw)
+    if sup is not None and sup.zero_stages == (0,) and not (sup.tensor_parallel or sup.pipeline_parallel):
+        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{other}: does not fit {gpu}: it keeps the whole model on every GPU "
+                                               "(data parallel only), so more GPUs do not help."),
+                   {"other": other, "gpu": gpu_name})
     per_node = int(getattr(gpu, "gpus_per_node", 0) or 0)
     if con.rules.consumer_multinode and rulesmod.consumer_without_p2p(gpu) and 0 < per_node < con.max_gpus:
         return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{other}: no layout fits {gpu} within one node of {k} GPUs; consumer "
@@ -2131,7 +2137,7 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
             j = best_by.get((g, FRAMEWORK_INDEX[other]))
             oname = name_for(other, s.training.method)
             if j is None:
-                out.append(_no_layout_fits(oname, plan.gpu_name, gpu, s.constraints))
+                out.append(_no_layout_fits(oname, plan.gpu_name, gpu, s.constraints, other))
                 continue
             oc, od = float(cat["cost"][j]), float(days[j])
             L = _layout_words(cat, j)

@@ -4131,6 +4131,10 @@
         <translation>{other}：在 {n} 张 {gpu} 以内没有放得下的布局。</translation>
     </message>
     <message>
+        <source>{other}: does not fit {gpu}: it keeps the whole model on every GPU (data parallel only), so more GPUs do not help.</source>
+        <translation>{other}：{gpu} 放不下：它在每张 GPU 上都保存完整模型（只有数据并行），增加 GPU 数量也没有用。</translation>
+    </message>
+    <message>
         <source>{other}: no layout fits {gpu} within one node of {k} GPUs; consumer cards without P2P keep ZeRO-2/3, TP, PP, CP and EP inside one node (planning rule consumer_multinode).</source>
         <translation>{other}：在一个 {k} 卡节点内没有放得下 {gpu} 的配置；没有 P2P 的消费级卡，ZeRO-2/3、TP、PP、CP 和 EP 都限制在一个节点内（规划规则 consumer_multinode）。</translation>
     </message>
