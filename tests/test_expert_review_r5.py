@@ -187,3 +187,23 @@ def test_a_data_parallel_only_tool_that_does_not_fit_says_why():
     p = search(load_scenario(DATA / "dpo-14b-a800-research.json")[0], top=5).plans[0]
     line = next(m.render() for m in p.framework_reason if m.render().startswith("Unsloth"))
     assert "within 16 GPUs" not in line and "whole model on every GPU" in line, line
+
+
+def test_serving_rents_the_cheapest_option_that_serves_the_users(capsys):
+    """Serving Qwen2.5-7B to 30 users at 20 tokens/s for 13 weeks: the phase chose 1 × H800 (¥22,937) over
+    1 × A800 (¥12,845) that serves the same 30 users at the same rate, because options were sorted by cost per
+    million tokens of their capacity, which counts tokens the team will not ask for. Every option meets the
+    demand; the team pays the cost: the cheapest is rented (per token, then fewer cards, on a tie)."""
+    import json  # noqa: PLC0415
+
+    from gpuplanner.cli import run_cli  # noqa: PLC0415
+
+    assert run_cli(["project", str(DATA / "serve-7b-30-users.gpuplan"), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    serving = next(p for p in out["phases"] if "inference" in p)
+    alts = serving["inference"]["alternatives"]
+    priced = [a for a in alts if a["cost"] is not None]
+    assert len(priced) >= 2
+    assert serving["cost"] == pytest.approx(min(a["cost"] for a in priced)), alts
+    assert alts[0]["gpu"] == serving["gpu"] and serving["inference"]["batch_per_replica"] * \
+        serving["inference"]["replicas"] >= 30
