@@ -207,3 +207,18 @@ def test_serving_rents_the_cheapest_option_that_serves_the_users(capsys):
     assert serving["cost"] == pytest.approx(min(a["cost"] for a in priced)), alts
     assert alts[0]["gpu"] == serving["gpu"] and serving["inference"]["batch_per_replica"] * \
         serving["inference"]["replicas"] >= 30
+
+
+def test_an_rl_plan_says_how_its_rollouts_run_and_what_they_cost():
+    """GRPO 7B on 8 × H800: rollout generation is 56% of each step (the time share says so), but the plan's lines
+    named neither the engine nor the share ("Largest loss" reads the training parts only). The expert signing an
+    RL plan reads where the rollouts run (vLLM colocated on the training GPUs) and their share of the step; an SFT
+    plan has no such line."""
+    p = search(load_scenario(DATA / "grpo-7b-8xh800.json")[0], top=3).plans[0]
+    share = p.evaluation.time.breakdown["generation"]
+    assert share > 0.3
+    lines = [m.render() for m in p.explanation]
+    assert any(t.startswith("Rollout generation") and "vLLM" in t and "colocated" in t and f"{share:.0%}" in t
+               for t in lines), lines
+    sft = search(load_scenario(DATA / "lora-7b-128k.json")[0], top=1).plans[0]
+    assert not any(m.render().startswith("Rollout generation") for m in sft.explanation)

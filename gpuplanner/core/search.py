@@ -65,6 +65,7 @@ from . import megatron_fsdp as mfsdpmod
 from .catalog_hw import (custom_gpu_record, get_gpu, get_network, load_gpus, lookup_gpu, peak_tflops,
                          region_for_currency)
 from .estimate import Resolved, tier_guidance, _facts_for, memory_kwargs, trainable_params
+from .methods import method_profile
 from .flops import model_flops_per_token
 from .architecture import resolve_arch
 
@@ -2284,6 +2285,26 @@ def _cp_ep_lines(s: Scenario, arch, p: Plan) -> list[Msg]:
     return out
 
 
+#: Where an RL plan's rollouts run (``training.rl.generation_engine``), as its explanation says it
+ROLLOUT_ENGINE_LINES = {
+    "vllm_colocated": QT_TRANSLATE_NOOP(CTX, "Rollout generation: vLLM colocated on the training GPUs, {frac:.0%} of "
+                                             "each step (the training passes take the rest)."),
+    "vllm_separate": QT_TRANSLATE_NOOP(CTX, "Rollout generation: vLLM on GPUs of its own; waiting for it is {frac:.0%} "
+                                            "of each step."),
+    "training": QT_TRANSLATE_NOOP(CTX, "Rollout generation: the training framework's own generate(), {frac:.0%} of "
+                                       "each step."),
+}
+
+
+def _rollout_line(s: Scenario, p: Plan) -> list[Msg]:
+    """An RL plan's rollouts: the engine and their share of the step as timed (the time share's "generation")."""
+    if not method_profile(s.training).rl:
+        return []
+    frac = float((p.evaluation.time.breakdown or {}).get("generation", 0.0))
+    text = ROLLOUT_ENGINE_LINES.get(str(s.training.rl.generation_engine))
+    return [Msg(CTX, text, {"frac": frac})] if text and frac > 0 else []
+
+
 def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
     """Why this layout, what limits it — sentences built from the plan's numbers."""
     s = ctx.scenario
@@ -2351,6 +2372,7 @@ def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
             if frac >= 0.05:
                 out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Largest loss: {what} takes {frac:.0%} of each step."),
                                {"what": PART_LABELS.get(worst, worst), "frac": frac}))
+    out.extend(_rollout_line(s, p))
     if p.mfu is not None:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "Estimated utilisation {mfu:.0%} of peak → {cpt:,.2f} {cur} per million tokens."),

@@ -4211,6 +4211,18 @@
         <translation>最大损耗：{what}占每步的 {frac:.0%}。</translation>
     </message>
     <message>
+        <source>Rollout generation: vLLM colocated on the training GPUs, {frac:.0%} of each step (the training passes take the rest).</source>
+        <translation>rollout 生成：vLLM 与训练共用同一批 GPU，占每步的 {frac:.0%}（其余是训练计算）。</translation>
+    </message>
+    <message>
+        <source>Rollout generation: vLLM on GPUs of its own; waiting for it is {frac:.0%} of each step.</source>
+        <translation>rollout 生成：vLLM 在独立的 GPU 上；等待它占每步的 {frac:.0%}。</translation>
+    </message>
+    <message>
+        <source>Rollout generation: the training framework&apos;s own generate(), {frac:.0%} of each step.</source>
+        <translation>rollout 生成：训练框架自带的 generate()，占每步的 {frac:.0%}。</translation>
+    </message>
+    <message>
         <source>Estimated utilisation {mfu:.0%} of peak → {cpt:,.2f} {cur} per million tokens.</source>
         <translation>估计利用率为峰值的 {mfu:.0%} → 每百万 token {cpt:,.2f} {cur}。</translation>
     </message>
