@@ -222,3 +222,20 @@ def test_an_rl_plan_says_how_its_rollouts_run_and_what_they_cost():
                for t in lines), lines
     sft = search(load_scenario(DATA / "lora-7b-128k.json")[0], top=1).plans[0]
     assert not any(m.render().startswith("Rollout generation") for m in sft.explanation)
+
+
+def test_a_fair_grade_on_one_card_does_not_blame_the_interconnect():
+    """QLoRA 70B on one card: the A800 plan read "Estimated MFU 37%: fair (30–40%); the interconnect or the layout
+    leaves some compute unused" — one GPU, no interconnect, no layout. As the poor grade does since round 4 (the
+    communication share, rules.comm_share), a fair grade with little communication says the rest is compute-side
+    work; with communication at or above rules.MFU_POOR_COMM_SHARE it keeps naming the interconnect."""
+    from gpuplanner.core import rules as R  # noqa: PLC0415
+
+    res = search(load_scenario(DATA / "qlora-70b-one-card.json")[0], top=5)
+    fair = [p for p in res.plans if p.mfu_grade == "fair" and p.num_gpus == 1]
+    assert fair, [(p.gpu, p.mfu_grade) for p in res.plans]
+    for p in fair:
+        line = next(r.message.render() for r in p.rules if r.id == "mfu_grade")
+        assert "the interconnect or the layout leaves" not in line and "not from the interconnect" in line, line
+    loud = R._mfu_grade_rule(0.35, False, 0.25, True).message.render()
+    assert "the interconnect or the layout leaves some compute unused" in loud, loud

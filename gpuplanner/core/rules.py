@@ -313,6 +313,13 @@ def _mfu_grade_rule(shown: float | None, rollouts: bool, comm: float | None, ena
                                                "rest is compute-side work (the method's memory-bound kernels on a "
                                                "fast card), which the time and cost already count; ranked by cost."),
                    {"mfu": shown, "comm": float(comm)})
+    elif grade == "fair" and comm is not None and math.isfinite(comm) and comm < MFU_POOR_COMM_SHARE:
+        # as the poor grade: little communication, so the unused compute is the kernels', not the link's
+        text = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: fair (30–40%), not from the interconnect: "
+                                               "communication and pipeline bubble are {comm:.0%} of the step, the "
+                                               "rest is compute-side work (memory-bound kernels, the method's extra "
+                                               "passes)."),
+                   {"mfu": shown, "comm": float(comm)})
     else:
         text = Msg(CTX, texts[grade], {"mfu": shown})
     if rollouts:

@@ -7563,6 +7563,10 @@
         <translation>MFU 未知。</translation>
     </message>
     <message>
+        <source>Estimated MFU {mfu:.0%}: fair (30–40%), not from the interconnect: communication and pipeline bubble are {comm:.0%} of the step, the rest is compute-side work (memory-bound kernels, the method&apos;s extra passes).</source>
+        <translation>估计 MFU {mfu:.0%}：一般（30–40%），但不是互联造成的：通信和流水线气泡只占每步的 {comm:.0%}，其余是计算侧的工作（访存受限的内核、该方法额外的计算）。</translation>
+    </message>
+    <message>
         <source>Training passes only (rollout generation, memory-bound decoding, is left out, as in verl&apos;s actor MFU): {grade}</source>
         <translation>只计训练部分（采样生成是受显存带宽限制的解码，不计入，与 verl 统计策略模型更新的 MFU 相同）：{grade}</translation>
     </message>
