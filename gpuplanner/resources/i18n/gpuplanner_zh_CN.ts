@@ -4346,6 +4346,42 @@
         <source>ZeRO-{z} over the network</source>
         <translation>经节点间网络的 ZeRO-{z}</translation>
     </message>
+    <message>
+        <source>no layout fits in memory within one node of {k} GPUs (consumer cards without P2P stay in one node: planning rule consumer_multinode)</source>
+        <translation>在一个 {k} 卡节点内没有放得进显存的配置（没有 P2P 的消费级卡限制在一个节点内：规划规则 consumer_multinode）</translation>
+    </message>
+    <message>
+        <source>No plan meets both the deadline of {days:g} days and the budget of {budget:,.0f} {cur}: within the budget the fastest plan takes {fast:.1f} days.</source>
+        <translation>没有方案能同时满足 {days:g} 天的截止时间和 {budget:,.0f} {cur} 的预算：预算内最快的方案需要 {fast:.1f} 天。</translation>
+    </message>
+    <message>
+        <source>No plan meets both the deadline of {days:g} days and the budget of {budget:,.0f} {cur}: meeting the deadline costs at least {cost:,.0f} {cur}, and no plan is within the budget.</source>
+        <translation>没有方案能同时满足 {days:g} 天的截止时间和 {budget:,.0f} {cur} 的预算：满足截止时间至少需要 {cost:,.0f} {cur}，且没有方案在预算内。</translation>
+    </message>
+    <message>
+        <source>No plan meets both the deadline of {days:g} days and the budget of {budget:,.0f} {cur}: meeting the deadline costs at least {cost:,.0f} {cur}; within the budget the fastest plan takes {fast:.1f} days.</source>
+        <translation>没有方案能同时满足 {days:g} 天的截止时间和 {budget:,.0f} {cur} 的预算：满足截止时间至少需要 {cost:,.0f} {cur}；预算内最快的方案需要 {fast:.1f} 天。</translation>
+    </message>
+    <message>
+        <source>{other}: does not fit {gpu}: it keeps the whole model on every GPU (data parallel only), so more GPUs do not help.</source>
+        <translation>{other}：{gpu} 放不下：它在每张 GPU 上都保存完整模型（只有数据并行），增加 GPU 数量也没有用。</translation>
+    </message>
+    <message>
+        <source>{other}: no layout fits {gpu} within one node of {k} GPUs; consumer cards without P2P keep ZeRO-2/3, TP, PP, CP and EP inside one node (planning rule consumer_multinode).</source>
+        <translation>{other}：在一个 {k} 卡节点内没有放得下 {gpu} 的配置；没有 P2P 的消费级卡，ZeRO-2/3、TP、PP、CP 和 EP 都限制在一个节点内（规划规则 consumer_multinode）。</translation>
+    </message>
+    <message>
+        <source>Rollout generation: vLLM colocated on the training GPUs, {frac:.0%} of each step (the training passes take the rest).</source>
+        <translation>rollout 生成：vLLM 与训练共用同一批 GPU，占每步的 {frac:.0%}（其余是训练计算）。</translation>
+    </message>
+    <message>
+        <source>Rollout generation: vLLM on GPUs of its own; waiting for it is {frac:.0%} of each step.</source>
+        <translation>rollout 生成：vLLM 在独立的 GPU 上；等待它占每步的 {frac:.0%}。</translation>
+    </message>
+    <message>
+        <source>Rollout generation: the training framework&apos;s own generate(), {frac:.0%} of each step.</source>
+        <translation>rollout 生成：训练框架自带的 generate()，占每步的 {frac:.0%}。</translation>
+    </message>
 </context>
 <context>
     <name>PlanFile</name>
@@ -7677,6 +7713,22 @@
     <message>
         <source>Estimated MFU {mfu:.0%}: poor, but not from the interconnect: communication and pipeline bubble are {comm:.0%} of the step, the rest is compute-side work (the method&apos;s memory-bound kernels on a fast card), which the time and cost already count; ranked by cost.</source>
         <translation>估计 MFU {mfu:.0%}：差，但不是互联造成的：通信和流水线气泡只占每步的 {comm:.0%}，其余是计算侧的工作（该方法在高算力卡上的访存受限内核），时间和成本已计入；按成本排序。</translation>
+    </message>
+    <message>
+        <source>Estimated MFU {mfu:.0%}: fair (30–40%), not from the interconnect: communication and pipeline bubble are {comm:.0%} of the step, the rest is compute-side work (memory-bound kernels, the method&apos;s extra passes).</source>
+        <translation>估计 MFU {mfu:.0%}：一般（30–40%），但不是互联造成的：通信和流水线气泡只占每步的 {comm:.0%}，其余是计算侧的工作（访存受限的内核、该方法额外的计算）。</translation>
+    </message>
+    <message>
+        <source>Misses the deadline and the budget already at the estimate ({days:.1f} days against {deadline_days:g}; {cost:,.0f} {cur} against {budget_cap:,.0f} {cur}).</source>
+        <translation>按估计值就已错过截止时间并超出预算（{days:.1f} 天，截止 {deadline_days:g} 天；{cost:,.0f} {cur}，预算 {budget_cap:,.0f} {cur}）。</translation>
+    </message>
+    <message>
+        <source>Over the budget already at the estimate ({cost:,.0f} {cur} against {budget_cap:,.0f} {cur}), not only at the upper end of its band.</source>
+        <translation>按估计值就已超出预算（{cost:,.0f} {cur}，预算 {budget_cap:,.0f} {cur}），不只是按区间上限。</translation>
+    </message>
+    <message>
+        <source>Misses the deadline already at the estimate ({days:.1f} days against {deadline_days:g}), not only at the upper end of its band.</source>
+        <translation>按估计值就已错过截止时间（{days:.1f} 天，截止 {deadline_days:g} 天），不只是按区间上限。</translation>
     </message>
 </context>
 <context>
