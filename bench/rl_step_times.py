@@ -127,7 +127,9 @@ def _nemo_rl(model, n_gpus, *, tp, pp, gen_tp, avg_seq, recompute, sp=False, pro
                                 "engine_sleep": True, "sleep_level": 1,
                                 "mean_response_fraction": (avg_seq - prompt) / resp_max, "reward": "function",
                                 "updates_per_generation": 4, "rollout_tp": gen_tp, **(rl_extra or {})}},
-            "parallel": {"tp": tp, "pp": pp, "ep": ep, "sequence_parallel": sp, "zero": 1},
+            # grpo_math_1B.yaml sets megatron_cfg.expert_tensor_parallel_size: 1 (no recipe here overrides it)
+            "parallel": {"tp": tp, "pp": pp, "ep": ep, "sequence_parallel": sp, "zero": 1,
+                         **({"expert_tp": 1} if ep > 1 else {})},
             "hardware": {"gpu": gpu, "num_gpus": n_gpus, "gpus_per_node": per_node}}
 
 

@@ -118,7 +118,8 @@ def _qwen_z3_rows() -> list[Row]:
         model = {"name": f"Qwen-{size}", **dims, "tie_word_embeddings": False, "attention_bias": True}
         for seq, (g, s_it) in zip(vp.LENGTHS, vals):
             t = {"framework": "hf", "method": method, "seq_len": seq, "micro_batch_size": 1,
-                 "global_batch_size": 8 * gpus, "recompute": "full", "flash_attention": True, "optimizer": "adamw"}
+                 "global_batch_size": 8 * gpus, "recompute": "full", "flash_attention": True, "optimizer": "adamw",
+                 "checkpoint_reentrant": True}  # modeling_qwen.py's checkpoint call: PyTorch 2.0's reentrant default
             if method == "lora":
                 t.update(lora_rank=64, lora_targets="all_linear", lora_dropout=0.05)
             for kind, val in (("memory", g / gpus), ("step", s_it)):

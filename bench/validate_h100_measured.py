@@ -69,6 +69,8 @@ def scenario(row: dict) -> dict:
          "micro_batch_size": row["mb"], "global_batch_size": row["mb"], "recompute": "full" if row["gc"] else "none",
          "flash_attention": True, "attention_kernel": "cudnn", "optimizer": "adamw",
          "master_weights": row["mode"] != "bf16"}
+    if row["gc"]:
+        t["checkpoint_reentrant"] = False  # transformers 5.17's default (huggingface/transformers#43203)
     if lora:
         targets = row.get("targets") or "all-linear"
         t.update(lora_rank=16, lora_dropout=0.0,

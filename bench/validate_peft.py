@@ -77,7 +77,9 @@ BEFORE = {
 def scenario(size: str, method: str, seq: int) -> dict:
     t = {"framework": "hf", "method": method, "lora_rank": 64, "lora_targets": "all_linear", "lora_dropout": 0.05,
          "seq_len": seq, "micro_batch_size": 1, "global_batch_size": 8, "recompute": "full",
-         "flash_attention": True, "optimizer": "adamw"}
+         "flash_attention": True, "optimizer": "adamw",
+         # modeling_qwen.py calls torch.utils.checkpoint.checkpoint without use_reentrant: PyTorch 2.0's reentrant
+         "checkpoint_reentrant": True}
     if method == "qlora":
         t.update(precision="fp16")
     return {"model": {"name": f"Qwen-{size}", **QWEN[size], "tie_word_embeddings": False, "attention_bias": True},
@@ -165,7 +167,9 @@ def unsloth_ratios() -> dict:
         for fw in ("trl", "unsloth"):
             sc = scenario_from_dict({"model": {"preset": "llama-3.1-8b"}, "training": {
                 "framework": fw, "method": "qlora", "lora_rank": 32, "lora_targets": "all_linear", "seq_len": seq,
-                "micro_batch_size": 2, "global_batch_size": 8, "recompute": "full", "flash_attention": True},
+                "micro_batch_size": 2, "global_batch_size": 8, "recompute": "full", "flash_attention": True,
+                # 2024-12: TRL left use_reentrant to transformers 4.x, which set True (transformers#28538)
+                **({"checkpoint_reentrant": True} if fw == "trl" else {})},
                 "hardware": {"gpu": gpu, "num_gpus": 1}})
             tps[fw] = time_estimate(resolve(sc)).tokens_per_s_per_gpu
         out[(gpu, seq)] = tps["unsloth"] / tps["trl"]

@@ -260,6 +260,8 @@ BRIDGE_MOE_BEFORE_MOE2 = {"median": 0.52, "p90": 1.21}
 BRIDGE_MOE_BEFORE_MOE3 = {"median": 0.43, "p90": 0.95}
 #: … and before issue 35 round 5 (helper moe5: the forward's per-layer host sync, the recipes' dispatchers)
 BRIDGE_MOE_BEFORE_MOE5 = {"median": 0.35, "p90": 0.80}
+#: … and before the HybridEP NVLink rates (helper bridge5, issue 35 round 5; main at e70d6a2)
+BRIDGE_MOE_BEFORE_BRIDGE5 = {"median": 0.385, "p90": 0.740}
 
 
 def bridge_moe_scenario(row) -> dict:
@@ -326,7 +328,10 @@ def bridge_moe_rows() -> list[str]:
             + (f" Before issue 35 round 4 (helper moe3): {BRIDGE_MOE_BEFORE_MOE3['median']:.0%} / "
                f"{BRIDGE_MOE_BEFORE_MOE3['p90']:.0%}." if BRIDGE_MOE_BEFORE_MOE3 else "")
             + (f" Before issue 35 round 5 (helper moe5): {BRIDGE_MOE_BEFORE_MOE5['median']:.0%} / "
-               f"{BRIDGE_MOE_BEFORE_MOE5['p90']:.0%}." if BRIDGE_MOE_BEFORE_MOE5 else "")]
+               f"{BRIDGE_MOE_BEFORE_MOE5['p90']:.0%}." if BRIDGE_MOE_BEFORE_MOE5 else "")
+            + (f" Before the HybridEP rates (helper bridge5): {BRIDGE_MOE_BEFORE_BRIDGE5['median']:.1%} / "
+               f"{BRIDGE_MOE_BEFORE_BRIDGE5['p90']:.1%}; now {med:.1%} / {p90:.1%}."
+               if BRIDGE_MOE_BEFORE_BRIDGE5 else "")]
     return out
 
 # ------------------------------------------------------------------ torchtitan's own tables (sanity check)
@@ -519,6 +524,46 @@ def rl_round5() -> list[str]:
     p90 = errs[min(len(errs) - 1, int(round(0.9 * (len(errs) - 1))))]
     out += ["", f"Step |error| over all {len(errs)} RL rows: {statistics.median(errs):.0%} / {p90:.0%}.", "",
             *parts["after"], "", *parts["evidence"], "", *parts["still-missing"]]
+    return out
+
+
+#: the RL step rows on main before helper rl6's NeMo RL swaps (base e70d6a2), step seconds
+RL_BEFORE_RL6 = {
+    "nemo-rl llama3.1-8b grpo 16xh100": 84.3, "nemo-rl llama3.1-8b grpo 16xh100 1-step off": 70.3,
+    "nemo-rl qwen3-32b grpo 32xh100": 310.0, "nemo-rl qwen3-32b grpo 64xh100 1-step off": 153.5,
+    "nemo-rl qwen3-30b-a3b grpo 32xh100": 162.0, "nemo-rl v0.5 llama3.1-8b grpo 16xh100": 82.7,
+    "nemo-rl v0.5 llama3.1-8b grpo 16xh100 1-step off": 70.1, "nemo-rl v0.5 qwen3-30b-a3b grpo 32xh100": 138.5,
+    "nemo-rl v0.5 qwen3-30b-a3b grpo 32xh100 1-step off": 156.2, "nemo-rl v0.5 qwen3-32b grpo 32xh100": 315.0,
+    "nemo-rl v0.5 qwen3-32b grpo 64xh100 1-step off": 155.6, "nemo-rl v0.5 gb200 llama3.1-8b grpo 8 gpus": 70.2,
+    "nemo-rl v0.5 gb200 llama3.1-8b grpo 8 gpus 1-step off": 74.1, "nemo-rl v0.5 gb200 qwen3-32b grpo 16 gpus": 287.3,
+    "nemo-rl v0.5 gb200 qwen3-32b grpo 32 gpus 1-step off": 121.6,
+    "nemo-rl v0.5 gb200 qwen3-30b-a3b grpo 16 gpus": 128.5,
+    "nemo-rl v0.5 gb200 qwen3-30b-a3b grpo 32 gpus 1-step off": 102.2}
+
+
+def rl_round5_swaps() -> list[str]:
+    """Issue 35 round 5, helper rl6: NeMo RL's per-generation swaps through CPU memory, before (main) and now."""
+    mod = _bench_module("rl_step_times")
+    parts = _rl_parts("rl_round5_rl6.md")
+    out = [*parts["mechanism"], "", "| run | published step (s) | before (main) | now |", "|---|---:|---|---|"]
+    rows = mod.step_table(mod.STEP_ROWS + mod.STEP_ROWS_V05 + mod.STEP_ROWS_V05_GB200)
+    for r in rows:
+        pub, now, was = r["pub"]["step"], r["pred"]["step"], RL_BEFORE_RL6[r["id"]]
+        out.append(f"| {r['id']} | {pub:g} | {was:.1f} ({was / pub - 1:+.0%}) | {now:.1f} ({now / pub - 1:+.0%}) |")
+    verl = [abs(r["err"]["step"]) for r in mod.table()]
+    pubs = {r["id"]: r["pub"]["step"] for r in rows}
+
+    def stats(errs):
+        errs = sorted(errs)
+        return statistics.median(errs), errs[min(len(errs) - 1, int(round(0.9 * (len(errs) - 1))))]
+    old_ids = [r["id"] for r in mod.step_table()]
+    b10 = stats(verl + [abs(RL_BEFORE_RL6[i] / pubs[i] - 1) for i in old_ids])
+    n10 = stats(verl + [abs(r["err"]["step"]) for r in rows if r["id"] in old_ids])
+    b22 = stats(verl + [abs(RL_BEFORE_RL6[i] / pubs[i] - 1) for i in pubs])
+    n22 = stats(verl + [abs(r["err"]["step"]) for r in rows])
+    out += ["", f"Step |error| median / p90, the 10 rows of rounds 3–4: {b10[0]:.1%} / {b10[1]:.1%} before, "
+                f"{n10[0]:.1%} / {n10[1]:.1%} now; all 22 RL rows: {b22[0]:.1%} / {b22[1]:.1%} before, "
+                f"{n22[0]:.1%} / {n22[1]:.1%} now (the verl rows do not change).", "", *parts["after"]]
     return out
 
 
@@ -1113,9 +1158,14 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "(`timing.moe_sync_exposure`); (11) the token dispatcher is a scenario field (`parallel.moe_dispatcher`: "
         "alltoall, the Bridge providers' default; allgather; flex), and each row runs its recipe's: the flex "
         "dispatcher's DeepEP/HybridEP kernels send a token once per remote node holding any of its experts, then "
-        "forward it over NVLink, with no second sort (`timing.flex_peer_shares`; `BRIDGE_MOE_FLEX`). See the "
-        "notes `docs/notes/2026-12-06/issue-35-r3-moe.md`, `issue-35-r3-moe2.md`, `issue-35-r4-moe3.md` and "
-        "`issue-35-r5-moe5.md`.",
+        "forward it over NVLink, with no second sort (`timing.flex_peer_shares`; `BRIDGE_MOE_FLEX`). A third "
+        "round-5 helper (bridge5) added (12): a flex dispatcher whose expert-parallel group lies in one NVLink "
+        "domain runs at HybridEP's measured rates (DeepEP `hybrid-ep` README, GB200, BF16, Torch API, 32 SMs as "
+        "Bridge's performance scripts set: dispatch 546 → 479 GB/s and combine 569 → 448 GB/s from 8 to 36 ranks), "
+        "counted as that benchmark counts them, one row per distinct destination rank (`timing.hybridep_nvl_seconds`,"
+        " `timing.flex_dest_ranks`); the per-copy NCCL rate priced the GB200 EP 32/64 dispatches 1.6× too fast. "
+        "See the notes `docs/notes/2026-12-06/issue-35-r3-moe.md`, `issue-35-r3-moe2.md`, `issue-35-r4-moe3.md`, "
+        "`issue-35-r5-moe5.md` and `issue-35-r5-bridge5.md`.",
         "",
         *bridge_moe_rows(),
         "",
@@ -1290,6 +1340,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *rl_round4(),
         "",
         *rl_round5(),
+        "",
+        *rl_round5_swaps(),
         "",
         "verl's `optimizer_offload` does not step on the CPU: `update_actor` loads the fp32 shard and both Adam "
         "moments to the GPU before its mini-batch loop and offloads them after it, so each mini-batch's "

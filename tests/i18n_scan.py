@@ -51,6 +51,9 @@ GLOSSARY = BASE_WORDS | {
     "multinode", "constructed", "big", "usr", "bin", "python",
     # NUMA terms as nvidia-smi prints them ("CPU Affinity") and an IB port state quoted from ibstat ("Down")
     "Affinity", "NUMA", "Down", "Active", "Polling", "Disabled",
+    # Megatron's MoE token dispatchers as its --moe-token-dispatcher-type names them (the collectives all-to-all /
+    # all-gather are kept as written, like all-reduce) and the DeepEP / HybridEP kernel libraries (products)
+    "gather", "flex", "DeepEP", "HybridEP",
 }
 
 

@@ -70,7 +70,7 @@ def test_unsloth_only_on_the_accelerators_it_runs_on(results):
     from gpuplanner.core.evaluate import evaluate  # noqa: PLC0415
     from gpuplanner.core.scenario import scenario_from_dict  # noqa: PLC0415
 
-    res = search(load_scenario(DATA / "grpo-7b-lora.json")[0], top=30)
+    res = search(load_scenario(DATA / "grpo-7b-lora.json")[0], top=80)  # Ascend plans rank ~40th
     pairs = {(p.framework, p.gpu) for p in res.plans}
     assert not any(fw == "unsloth" and gpu.startswith(("ascend", "mlu", "hygon")) for fw, gpu in pairs), pairs
     assert any(p.gpu.startswith("ascend") for p in res.plans), "the Ascend plans of other tools stay"
@@ -186,7 +186,8 @@ def test_a_framework_not_run_on_the_card_is_said_so_not_no_layout_fits(results):
     """GRPO LoRA 7B, the Ascend plan: "Unsloth: no layout fits Huawei Ascend 910B 64GB within 8 GPUs" — Unsloth
     was never tried there. The line says it does not run on that card, and the count of frameworks tried leaves it
     out."""
-    p = next(q for q in results("grpo-7b-lora.json").plans if q.gpu.startswith("ascend"))
+    plans = search(load_scenario(DATA / "grpo-7b-lora.json")[0], top=80).plans  # Ascend ranks ~40th
+    p = next(q for q in plans if q.gpu.startswith("ascend"))
     lines = _texts(p.framework_reason)
     assert not any(t.startswith("Unsloth: no layout fits") for t in lines), lines
     assert any(t.startswith("Unsloth does not run on Huawei Ascend 910B") for t in lines), lines

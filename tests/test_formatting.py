@@ -140,16 +140,17 @@ def test_a_range_whose_ends_print_the_same_is_one_number():
 
 
 def test_the_cli_prints_a_flat_cost_range_once(tmp_path, capsys):
-    """Two A100 nodes billed from the whole-server monthly cluster lease: the cost is the same at the band's ends."""
+    """32 A100 nodes billed from the whole-cluster monthly lease (32 servers): the cost is the same at the band's
+    ends."""
     import json
 
     from gpuplanner.cli import run_cli
 
     scn = {"model": {"preset": "llama-3-8b"},
            "training": {"method": "full", "precision": "bf16", "seq_len": 4096, "micro_batch_size": 1,
-                        "global_batch_size": 128, "recompute": "full"},
+                        "global_batch_size": 512, "recompute": "full"},
            "parallel": {"tp": 1, "pp": 1, "zero": 3},
-           "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 16, "gpus_per_node": 8},
+           "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 256, "gpus_per_node": 8},
            "data": {"tokens": "2B"}, "constraints": {"currency": "CNY"}}
     f = tmp_path / "s.json"
     f.write_text(json.dumps(scn), encoding="utf-8")
@@ -157,7 +158,7 @@ def test_the_cli_prints_a_flat_cost_range_once(tmp_path, capsys):
         assert run_cli(["estimate", str(f), "--lang", lang]) == 0
         out = capsys.readouterr().out
         line = next(x for x in out.splitlines() if "p10" in x)
-        assert "¥69,500" in line and "¥69,500–" not in line, line
+        assert "¥1,112,000" in line and "¥1,112,000–" not in line, line  # 32 × 34,750
 
 
 def test_tokens_count_in_wan_and_yi_in_chinese():

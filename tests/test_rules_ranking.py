@@ -24,8 +24,12 @@ def _7b(**constraints):
 
 
 def test_mfu_grades_at_the_guides_boundaries():
-    assert [R.mfu_grade(m) for m in (0.10, 0.2999, 0.30, 0.3999, 0.40, 0.55, 0.5501, 0.9)] == \
-        ["poor", "poor", "fair", "fair", "good", "good", "optimistic", "optimistic"]
+    """The guide's bounds (below 30% poor, 30–40% fair, 40–55% good, above 55% optimistic) on the MFU as printed,
+    to the whole percent (rules.printed_mfu; docs/notes/2026-12-06/issue-35-r5-advice3.md): 29.6% prints "30%"
+    and grades fair, 55.4% prints "55%" and grades good."""
+    assert [R.mfu_grade(m) for m in (0.10, 0.2949, 0.2951, 0.30, 0.3949, 0.3951, 0.40, 0.55, 0.5549, 0.5551,
+                                     0.9)] == \
+        ["poor", "poor", "fair", "fair", "fair", "good", "good", "good", "good", "optimistic", "optimistic"]
     assert R.mfu_grade(None) is None and R.mfu_grade(float("nan")) is None
     assert R.mfu_grade_codes(np.array([0.2, 0.35, 0.45, 0.6, np.nan])).tolist() == [0, 1, 2, 3, -1]
 

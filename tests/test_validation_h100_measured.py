@@ -52,12 +52,21 @@ def test_step_time_without_checkpointing_within_15_percent(clean_steps):
 
 
 def test_step_time_all_clean_rows_band(clean_steps):
-    """With checkpointing the estimate is 18–33% fast (transformers 5's non-reentrant checkpoint's own host time is
-    not modelled): every row within 40%, median within 10%, and never more than 10% slow."""
+    """Every run-3 row within 35%, median within 5%, never more than 10% slow. The one row past 15% is Qwen2.5-0.5B
+    at 2048 × 4 with checkpointing (+30%): neither host-bound nor GPU-bound, left as measured."""
     errs = [it["time_err"] for it in clean_steps]
-    assert max(abs(e) for e in errs) <= 0.40
-    assert statistics.median(abs(e) for e in errs) <= 0.10
+    assert max(abs(e) for e in errs) <= 0.35
+    assert statistics.median(abs(e) for e in errs) <= 0.05
     assert min(errs) >= -0.10
+
+
+def test_host_bound_checkpointing_rows_within_8_percent(clean_steps):
+    """The 512-token steps with checkpointing (transformers 5.17: non-reentrant, the hf default) are host-bound: the
+    recompute forward's kernels plus CKPT_NONREENTRANT_LAYER_S per layer (18–33% fast without the constant)."""
+    rows = [it for it in clean_steps if it["gc"] and it["seq"] == 512 and it["mb"] == 1]
+    assert len(rows) == 8
+    for it in rows:
+        assert abs(it["time_err"]) <= 0.08, (it["model"], it["mode"], it["time_err"])
 
 
 def test_gpu_bound_rows_of_run1_within_25_percent(run1_steps):

@@ -109,7 +109,7 @@ def text_lines(result, con) -> list[str]:
         out.append("")
         out.append(translate(CTX, "{i}. {n} × {gpu}: {days} calendar days ({compute} of compute), {cost}").format(
             i=i, n=p.num_gpus, gpu=gpu_display_name(ev.gpu_name), days=_days(p.calendar_days),
-            compute=format_number(p.compute_days, 1), cost=format_money(p.cost, p.currency)))
+            compute=_days(p.compute_days), cost=format_money(p.cost, p.currency)))
         if ev.calendar_days_band is not None:
             lo, hi = ev.calendar_days_band
             lo_s, hi_s = format_span(lo, hi, 1)

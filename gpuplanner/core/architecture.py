@@ -191,7 +191,7 @@ def _div(h: int, heads: int, key: str = "num_attention_heads") -> int:
     return h // heads
 
 
-_GELU_ACTS = {"gelu", "gelu_new", "gelu_fast", "gelu_pytorch_tanh", "relu", "quick_gelu", "gelu_python"}
+_GELU_ACTS = {"gelu", "gelu_new", "gelu_fast", "gelu_pytorch_tanh", "relu", "quick_gelu", "gelu_python", "relu2"}
 
 
 # ------------------------------------------------------------------------- config.json key tables
@@ -1185,6 +1185,10 @@ def check_arch(a: ModelArch) -> None:
             raise ScenarioError(_cfg_msg(QT_TRANSLATE_NOOP(_CTX_CFG, "{key}={value} is outside {lo:,}–{hi:,}"),
                                          key=section.get(key, key), value=str(v)[:40], lo=lo, hi=hi),
                                 field=f"model.{section.get(key, key)}")
+    if a.mlp_act == "relu2" and a.gated_mlp:
+        raise ScenarioError(_cfg_msg(QT_TRANSLATE_NOOP(
+            _CTX_CFG, "hidden_act=relu2 (squared ReLU) is costed for a plain MLP; set gated_mlp to false")),
+            field="model.hidden_act")
     if a.num_heads % a.num_kv_heads and not a.is_mla:
         raise ScenarioError(_cfg_msg(QT_TRANSLATE_NOOP(
             _CTX_CFG, "num_attention_heads={heads} is not a multiple of num_key_value_heads={kv_heads}"),

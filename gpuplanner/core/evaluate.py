@@ -608,7 +608,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         mfu=graded, rollouts=bool(method_profile(s.training).rl), gpu=r.gpu, gpu_memory_gb=float(r.gpu.memory_gib or 0.0), params_total=float(r.params.total),
         is_moe=bool(r.arch.is_moe), method=s.training.method, num_layers=int(r.arch.num_layers), nodes=nodes,
         tp=lay.tp, pp=lay.pp, cp=lay.cp, ep=lay.ep, zero=lay.zero, switches=c.rules,
-        advice=(adv := _advice(c, r, est, lay, ceiling, days_band, cost_band) | _fabric(price, nodes)),
+        advice=(adv := _advice(c, r, est, lay, ceiling, days_band, cost_band) | _fabric(price, nodes) | _point_miss(c, cal_h / 24.0, total, table.currency)),
         grade_mfu=graded_used,
         comm=float(rule_comm_share(rules_comm_share(tm.seconds, tm.step_time_s, tm.seconds.get("generation", 0.0)),
                                    gpu_generation(r.gpu.id))))
@@ -689,6 +689,15 @@ def _fabric(price: GpuPrice | None, nodes: int) -> dict:
         return {"price_fabric": None}
     return {"price_fabric": {"nodes": nodes, "multi_node": price.multi_node, "why": price.multi_node_source or "",
                              "provider": price.provider or Msg("Cost", QT_TRANSLATE_NOOP("Cost", "your quote"), {})}}
+
+
+def _point_miss(c: Any, days: float, cost: float | None, currency: str) -> dict:
+    """What rules' deadline_risk line reads: whether the point estimate itself already misses the deadline or the
+    budget (then the line says so, with both figures, instead of "meets them at the estimate")."""
+    late = c.deadline_days is not None and days > c.deadline_days + 1e-9
+    dear = c.budget is not None and cost is not None and cost > c.budget * (1 + 1e-9)
+    return {"point_miss": {"deadline": late, "budget": dear, "days": days, "deadline_days": c.deadline_days or 0.0,
+                           "cost": cost or 0.0, "budget_cap": c.budget or 0.0, "cur": currency}}
 
 
 def _ceiling_of(s: Scenario, r: Any) -> dict | None:

@@ -495,3 +495,44 @@ def pipeline_split(framework, pp, mbs, grad_accum, pipeline_mbs=None):
     new_mbs[rows] = split
     new_ga[rows] = per_rank // max(split, 1)
     return new_mbs, new_ga
+
+
+def checkpoint_nonreentrant(tool: str, choice: bool | None, objective: str, lora: bool, dp, zero):
+    """Whether whole-layer recompute runs ``torch.utils.checkpoint`` with ``use_reentrant=False`` (saved-tensor
+    hooks; its host cost is :data:`timing.CKPT_NONREENTRANT_LAYER_S`). ``choice``: ``training.checkpoint_reentrant``
+    (None: the tool's default). ``dp``/``zero`` may be candidate arrays (element-wise ``&``, ``|``).
+
+    Tool defaults at the versions the profiles model (a published run of an older version states its own):
+
+    * ``hf``: transformers >= 5.0 calls ``checkpoint(..., use_reentrant=False)`` when
+      ``gradient_checkpointing_kwargs`` is unset (huggingface/transformers#43203, 2026-01); 4.35–4.57 set
+      ``{"use_reentrant": True}`` (#28538), and before 4.35 torch's own default was reentrant.
+    * ``trl``: every trainer sets ``use_reentrant=False`` by default (huggingface/trl#4811,
+      ``trl/trainer/sft_trainer.py`` and ``dpo_trainer.py``: ``setdefault("use_reentrant", False)`` for
+      transformers < 5), except PEFT under DeepSpeed ZeRO-3, which it forces to ``True`` (same files).
+    * ``llamafactory``: ``ModelArguments.use_reentrant_gc = True`` (``src/llamafactory/hparams/model_args.py``), passed
+      by ``model/model_utils/checkpointing.py`` ``_get_gradient_checkpointing_kwargs``: reentrant.
+    * ``axolotl``: ``utils/config/__init__.py`` sets ``{"use_reentrant": True}`` when gradient checkpointing is on
+      and ``rl`` is unset; its preference/RL trainers are TRL's (non-reentrant).
+    * ``ms-swift``: ``swift/trainers/mixin.py`` ``_fix_gradient_checkpointing``: unset ``use_reentrant`` becomes
+      False under plain DDP (distributed, no DeepSpeed, no FSDP), True otherwise (one GPU, DeepSpeed).
+    * ``deepspeed`` (Megatron-DeepSpeed): ``deepspeed.checkpointing.checkpoint`` is a reentrant autograd Function.
+    * ``fsdp`` (torchtitan ``distributed/activation_checkpoint.py``, torchtune ``training/activations.py``):
+      ``checkpoint_wrapper`` with ``CheckpointImpl.NO_REENTRANT``, no switch.
+    * Megatron-Core tools and Unsloth run their own reentrant checkpoint functions (no switch).
+    """
+    if tool in ("megatron", "megatron-swift", "megatron-bridge", "unsloth", "deepspeed"):
+        return False if choice is None else not choice
+    if choice is not None:
+        return not choice
+    if tool == "fsdp":
+        return True
+    if tool == "llamafactory":
+        return False
+    if tool == "axolotl":
+        return objective != "sft"
+    if tool == "trl":
+        return (zero < 3) | (not lora)
+    if tool == "ms-swift":
+        return (dp > 1) & (zero == 0)
+    return True

@@ -78,7 +78,7 @@ class InferenceSpec(_Section):
     kv_precision: Literal["bf16", "fp8"] | None = None
     tokens_per_s_per_user: float | None = Field(20.0, gt=0, le=100_000,
                                                 description="latency target: output tokens/s each user sees")
-    gpu: str | None = Field(None, max_length=200, description="serve on this GPU (default: cheapest per token)")
+    gpu: str | None = Field(None, max_length=200, description="serve on this GPU (default: the cheapest that serves the users at the target)")
     gpu_candidates: list[str] | None = Field(None, max_length=200)
     gpu_memory_utilization: float = Field(
         0.9, gt=0, le=1, description="share of each GPU the serving engine takes for weights, activations and KV "
@@ -690,8 +690,12 @@ def _inference_phase(phase: Phase, base: Scenario, start: float, models: ModelSo
         raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "{name}: no GPU can serve this model at the latency target inside one node"), name=phase.name),
             field="inference")
-    # cost per million tokens served decides (unpriced options last); the user's GPU is the only option
-    options.sort(key=lambda o: (o[5] is None, o[5] if o[5] is not None else 0.0, o[0].num_gpus))
+    # every option serves the users at the target rate, so the phase's cost decides (unpriced options last), then
+    # the cost per million tokens, then fewer cards; capacity above the demand is not worth paying for (issue 35
+    # round 5, advice3: a per-token order picked 1 × H800 at ¥22,937 over 1 × A800 at ¥12,845 for the same 30
+    # users). The user's GPU is the only option.
+    options.sort(key=lambda o: (o[2] is None, o[2] if o[2] is not None else 0.0,
+                                o[5] if o[5] is not None else 0.0, o[0].num_gpus))
     size, mode, c, costs, msg, _ = options[0]
     msgs = list(size.messages) + ([msg] if msg else [])
     alts = tuple((o[0], o[2], o[5]) for o in options[:6])

@@ -96,9 +96,21 @@ GRADE_NAMES = {
 # ------------------------------------------------------------------------------------ element-wise checks
 
 
+#: Decimals of a fraction at which an MFU is printed beside its grade (a whole percent: formatting.format_percent's
+#: default, the rule lines' ``{mfu:.0%}``). The grade reads the MFU at this precision, so "30%" never reads "poor"
+#: (the guide's "below 30%") nor "55%" "optimistic": one figure, one grade.
+MFU_PRINTED_DECIMALS = 2
+
+
+def printed_mfu(mfu) -> np.ndarray:
+    """The MFU as printed (rounded to :data:`MFU_PRINTED_DECIMALS` decimals of the fraction), which the grades read."""
+    return np.round(np.asarray(mfu, dtype=float), MFU_PRINTED_DECIMALS)
+
+
 def mfu_grade_codes(mfu) -> np.ndarray:
-    """0 poor (< 30%), 1 fair (30–40%), 2 good (40–55%), 3 optimistic (> 55%); -1 where MFU is unknown."""
-    m = np.asarray(mfu, dtype=float)
+    """0 poor (< 30%), 1 fair (30–40%), 2 good (40–55%), 3 optimistic (> 55%) of the MFU as printed
+    (:func:`printed_mfu`); -1 where MFU is unknown."""
+    m = printed_mfu(mfu)
     code = np.select([m < MFU_POOR_BELOW, m < MFU_GOOD_FROM, m <= MFU_GOOD_UPTO], [0, 1, 2], 3)
     return np.where(np.isfinite(m), code, -1).astype(np.int64)
 
@@ -129,7 +141,7 @@ def rule_comm_share(share, generation: str):
 def poor_penalised(mfu, comm) -> np.ndarray:
     """Graded poor (a finite MFU below :data:`MFU_POOR_BELOW`) with the low MFU from the interconnect or layout:
     communication share ``comm`` (:func:`comm_share`) at least :data:`MFU_POOR_COMM_SHARE` (unknown: counted)."""
-    m = np.asarray(mfu, dtype=float)
+    m = printed_mfu(mfu)
     return (m < MFU_POOR_BELOW) & np.isfinite(m) & ~(np.asarray(comm, dtype=float) < MFU_POOR_COMM_SHARE)
 
 
@@ -190,6 +202,23 @@ class RuleResult:
 
     def to_json(self) -> dict:
         return {"id": self.id, "status": self.status, "passed": self.passed, "message": self.message.render()}
+
+
+def _point_miss_msg(miss: Any) -> Msg | None:
+    """The deadline_risk line of a plan whose point estimate already misses the deadline or the budget (the search
+    shows such plans when nothing meets both): what it misses, with the figures; None when the estimate meets both."""
+    if not miss or not (miss.get("deadline") or miss.get("budget")):
+        return None
+    if miss["deadline"] and miss["budget"]:
+        text = QT_TRANSLATE_NOOP(CTX, "Misses the deadline and the budget already at the estimate ({days:.1f} days "
+                                      "against {deadline_days:g}; {cost:,.0f} {cur} against {budget_cap:,.0f} {cur}).")
+    elif miss["budget"]:
+        text = QT_TRANSLATE_NOOP(CTX, "Over the budget already at the estimate ({cost:,.0f} {cur} against "
+                                      "{budget_cap:,.0f} {cur}), not only at the upper end of its band.")
+    else:
+        text = QT_TRANSLATE_NOOP(CTX, "Misses the deadline already at the estimate ({days:.1f} days against "
+                                      "{deadline_days:g}), not only at the upper end of its band.")
+    return Msg(CTX, text, {k: v for k, v in miss.items() if k not in ("deadline", "budget")})
 
 
 def _status(applies: bool, fails: bool, enabled: bool) -> str:
@@ -284,6 +313,13 @@ def _mfu_grade_rule(shown: float | None, rollouts: bool, comm: float | None, ena
                                                "rest is compute-side work (the method's memory-bound kernels on a "
                                                "fast card), which the time and cost already count; ranked by cost."),
                    {"mfu": shown, "comm": float(comm)})
+    elif grade == "fair" and comm is not None and math.isfinite(comm) and comm < MFU_POOR_COMM_SHARE:
+        # as the poor grade: little communication, so the unused compute is the kernels', not the link's
+        text = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Estimated MFU {mfu:.0%}: fair (30–40%), not from the interconnect: "
+                                               "communication and pipeline bubble are {comm:.0%} of the step, the "
+                                               "rest is compute-side work (memory-bound kernels, the method's extra "
+                                               "passes)."),
+                   {"mfu": shown, "comm": float(comm)})
     else:
         text = Msg(CTX, texts[grade], {"mfu": shown})
     if rollouts:
@@ -327,8 +363,9 @@ def advice_rules(mfu: float | None, gpu: Any, tp: int, a: Any, on: dict, rollout
         text = (QT_TRANSLATE_NOOP(CTX, "At risk: meets the deadline and budget at the estimate, but not at the upper "
                                        "end of its band ({days:.1f} days).") if risk else
                 QT_TRANSLATE_NOOP(CTX, "Meets the deadline and budget at the upper end of its band ({days:.1f} days)."))
+        msg = _point_miss_msg(a.get("point_miss")) if risk else None
         out.append(RuleResult("deadline_risk", _status(True, bool(risk), on["deadline_risk"]),
-                              Msg(CTX, text, {"days": a.get("days_hi") or 0.0})))
+                              msg or Msg(CTX, text, {"days": a.get("days_hi") or 0.0})))
     head = a.get("memory_headroom") or {}
     if head.get("tight") is None:
         out.append(RuleResult("memory_headroom", "not_applicable",

@@ -45,6 +45,14 @@ _NO_LIGER = ("megatron", "megatron-swift", "unsloth")
 #: the tools that run Megatron-Core (core/frameworks.py engine "megatron"): parallel.moe_dispatcher is theirs
 _MEGATRON_TOOLS = ("megatron", "megatron-swift", "megatron-bridge")
 
+#: Frameworks whose checkpoint implementation is fixed, by the ``training.checkpoint_reentrant`` value they cannot run:
+#: Megatron-Core's ``tensor_parallel.checkpoint`` (a reentrant ``torch.autograd.Function``) and Unsloth's offloaded
+#: checkpoint (``use_gradient_checkpointing="unsloth"``, its own autograd Function) take no ``use_reentrant``;
+#: torchtitan/torchtune (framework fsdp) wrap layers with ``checkpoint_wrapper``'s ``CheckpointImpl.NO_REENTRANT``
+#: and offer no reentrant switch (core/frameworks.checkpoint_nonreentrant has the sources)
+_OWN_CHECKPOINT = {True: ("megatron", "megatron-swift", "megatron-bridge", "unsloth", "fsdp"),
+                   False: ("megatron", "megatron-swift", "megatron-bridge", "unsloth")}
+
 #: Activation recomputation each fine-tuning tool runs by default (sources in core/frameworks.py; the
 #: scenario applies it when ``training.recompute`` is not given: the user's own choice always wins).
 _TOOL_RECOMPUTE = {"llamafactory": "full", "unsloth": "full", "ms-swift": "full", "megatron-swift": "megatron_selective",
@@ -98,8 +106,8 @@ class ModelSection(_Section):
     max_position_embeddings: int | None = Field(None, gt=0, le=1 << 31)
     hidden_act: str | None = Field(None, max_length=64, pattern=r"^[A-Za-z0-9_.-]*$",
                                    description="MLP activation as the config names it (hidden_act: gelu, "
-                                               "relu, gelu_new, silu...); time model: eager single-kernel "
-                                               "activations")
+                                               "relu, gelu_new, silu, relu2 = squared ReLU...); time model: "
+                                               "eager single-kernel activations, squared ReLU's two kernels")
     # what the model intake did not read exactly (carried when a plan's embedded architecture stands in for a
     # missing model folder, so the estimate still says so; core/intake.py)
     unrecognised_model_type: str | None = Field(None, max_length=64)
@@ -264,6 +272,11 @@ class TrainingSection(_Section):
                                              "pipeline stage (Megatron --recompute-num-layers); null: all")
     recompute_method: Literal["uniform", "block"] = Field(
         "uniform", description="full with recompute_num_layers: Megatron --recompute-method")
+    checkpoint_reentrant: bool | None = Field(
+        None, description="torch.utils.checkpoint's use_reentrant for whole-layer recompute (HF "
+                          "gradient_checkpointing_kwargs, LLaMA-Factory use_reentrant_gc); null: the tool's default "
+                          "(core/frameworks.checkpoint_nonreentrant): false for transformers >= 5 and TRL, true for "
+                          "LLaMA-Factory and Axolotl SFT; Megatron and Unsloth run their own checkpoint function")
 
     fp8_recipe: Literal["te_delayed", "te_current", "te_mxfp8", "torchao_tensorwise", "torchao_rowwise"] | None = Field(
         None, description="precision fp8: Transformer Engine delayed/current scaling or MXFP8 block scaling "
@@ -624,6 +637,10 @@ class Scenario(_Section):
         if self.training.framework in _TOOL_RECOMPUTE and "recompute" not in self.training.model_fields_set:
             # a tool's documented default (core/frameworks.py), unless the user set recompute
             self.training.recompute = _TOOL_RECOMPUTE[self.training.framework]
+        if t.checkpoint_reentrant is not None and t.framework in _OWN_CHECKPOINT.get(t.checkpoint_reentrant, ()):
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "training.checkpoint_reentrant={value}: {framework} runs its own checkpoint function and has no "
+                     "such choice"), value=str(t.checkpoint_reentrant).lower(), framework=t.framework))
         if t.liger_kernel and "framework" in t.model_fields_set and t.framework in _NO_LIGER:
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.liger_kernel patches Hugging Face models; framework {framework} does not run them"),

@@ -65,6 +65,7 @@ from . import megatron_fsdp as mfsdpmod
 from .catalog_hw import (custom_gpu_record, get_gpu, get_network, load_gpus, lookup_gpu, peak_tflops,
                          region_for_currency)
 from .estimate import Resolved, tier_guidance, _facts_for, memory_kwargs, trainable_params
+from .methods import method_profile
 from .flops import model_flops_per_token
 from .architecture import resolve_arch
 
@@ -1283,9 +1284,26 @@ def searched_frameworks(s: Scenario, is_moe: bool = False) -> tuple[tuple[str, .
     if is_moe and not con.framework_candidates:
         # an MoE model: the frameworks with expert parallelism, where the method has one (the user widens the
         # list with constraints.framework_candidates)
-        ep = tuple(f for f in fws if FRAMEWORKS[f].expert_parallel)
+        ep = tuple(f for f in fws if FRAMEWORKS[f].expert_parallel) or _moe_tools(s, fws)
         fws = ep or fws
     return fws, True
+
+
+#: Tools whose own documentation gives parameter-efficient training of MoE models with expert parallelism:
+#: ms-swift docs v3.10 "Megatron-SWIFT / Quick start" (the method table: LoRA ✓ with MoE ✓; "we recommend using
+#: Megatron-SWIFT for MoE training"), and "Megatron-SWIFT Training" (Qwen3-30B-A3B on 16 × A100: 9.6 s/it against
+#: 91.2 s/it with DeepSpeed ZeRO-3). Megatron-Bridge's PEFT with Megatron-FSDP on MoE is not documented: left out.
+MOE_PEFT_TOOLS = ("megatron-swift",)
+
+
+def _moe_tools(s: Scenario, fws: tuple[str, ...]) -> tuple[str, ...]:
+    """An MoE model whose method no listed framework runs with expert parallelism (LoRA: Megatron-LM has no
+    PEFT): the listed frameworks plus the :data:`MOE_PEFT_TOOLS` that run the method and objective. Empty when
+    none does."""
+    t = s.training
+    extra = tuple(f for f in MOE_PEFT_TOOLS if f not in fws and FRAMEWORKS[f].expert_parallel
+                  and t.method in FRAMEWORKS[f].methods and t.objective in FRAMEWORKS[f].objectives)
+    return fws + extra if extra else ()
 
 
 def _why_not_default(gpu, table: PriceTable, precision: str) -> Msg | None:
@@ -1845,10 +1863,48 @@ def _ranking_notes(objective: str, feasible: bool, poor: Any, order: Any, con: A
     return notes
 
 
-def _note_unfit(tried: dict[str, int], skipped: dict[str, Msg], max_gpus: int) -> None:
-    """Name the GPU types where no layout of any framework fits (``tried``: fitting candidates per GPU id)."""
+def _both_constraints_note(feasible: bool, meets: Any, within: Any, days: Any, cost: Any, con: Any,
+                           currency: str) -> list[Msg]:
+    """A deadline and a budget that no plan meets together (the objective ranks by one of them, so the plans shown
+    meet one and miss the other): said at the top, with what the deadline costs and what the budget buys."""
+    if not feasible or con.deadline_days is None or con.budget is None:
+        return []
+    finite = np.isfinite(days) & np.isfinite(cost)
+    if bool((meets & within & finite).any()):
+        return []
+    on_time, cheap = meets & finite, within & finite
+    args = {"days": con.deadline_days, "budget": con.budget, "cur": currency,
+            "cost": float(cost[on_time].min()) if on_time.any() else math.inf,
+            "fast": float(days[cheap].min()) if cheap.any() else math.inf}
+    if not on_time.any():
+        text = QT_TRANSLATE_NOOP(CTX, "No plan meets both the deadline of {days:g} days and the budget of {budget:,.0f} "
+                                      "{cur}: within the budget the fastest plan takes {fast:.1f} days.")
+    elif not cheap.any():
+        text = QT_TRANSLATE_NOOP(CTX, "No plan meets both the deadline of {days:g} days and the budget of {budget:,.0f} "
+                                      "{cur}: meeting the deadline costs at least {cost:,.0f} {cur}, and no plan is "
+                                      "within the budget.")
+    else:
+        text = QT_TRANSLATE_NOOP(CTX, "No plan meets both the deadline of {days:g} days and the budget of {budget:,.0f} "
+                                      "{cur}: meeting the deadline costs at least {cost:,.0f} {cur}; within the budget "
+                                      "the fastest plan takes {fast:.1f} days.")
+    return [Msg(CTX, text, args)]
+
+
+def _note_unfit(tried: dict[str, int], skipped: dict[str, Msg], max_gpus: int, gpus: dict | None = None,
+                con: Any = None) -> None:
+    """Name the GPU types where no layout of any framework fits (``tried``: fitting candidates per GPU id); a
+    consumer card held to one node by the consumer_multinode rule (``gpus``: the records, ``con``: the
+    constraints) says that node is the limit."""
     for gid, n in tried.items():
         if n == 0:
+            g = (gpus or {}).get(gid)
+            per_node = int(getattr(g, "gpus_per_node", 0) or 0)
+            if (g is not None and con is not None and con.rules.consumer_multinode
+                    and rulesmod.consumer_without_p2p(g) and 0 < per_node < max_gpus):
+                skipped[gid] = Msg(CTX, QT_TRANSLATE_NOOP(
+                    CTX, "no layout fits in memory within one node of {k} GPUs (consumer cards without P2P stay in "
+                         "one node: planning rule consumer_multinode)"), {"k": per_node})
+                continue
             skipped[gid] = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "no layout fits in memory with up to {n} GPUs"),
                                {"n": max_gpus})
 
@@ -1908,7 +1964,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
         evaluated += n_eval
         tried[ctx.gpu.id] = tried.get(ctx.gpu.id, 0) + n_fit
         fitting += n_fit
-    _note_unfit(tried, skipped, con.max_gpus)
+    _note_unfit(tried, skipped, con.max_gpus, {c.gpu.id: c.gpu for c in all_ctx}, con)
 
     tier = tier_of(facts.params.total)
     guidance = tier_guidance(tier, s.training.method)
@@ -1943,7 +1999,8 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
                                                      days, contexts, s)
         plans[0].decision = decision(chosen[0], order, cat, gpu_of, fw_of, days, contexts, con, objective,
                                      table.currency)
-    notes = _ranking_notes(objective, feasible, poor, order, con, table.currency) + _tp_rule_notes(tp_rule, con, plans)
+    notes = (_ranking_notes(objective, feasible, poor, order, con, table.currency) + _both_constraints_note(
+        feasible, meets, within, days, cat["cost"], con, table.currency) + _tp_rule_notes(tp_rule, con, plans))
     rvb = plans[0].evaluation.rent_vs_build if plans else None
     return SearchResult(
         rent_vs_build=rvb, plans=plans, candidates_evaluated=evaluated, candidates_fitting=fitting,
@@ -2104,6 +2161,25 @@ def _why_beats(i: int, j: int, versus: str, cat, days, contexts, con, objective:
             "message": Msg(CTX, text or texts[rule], base)}
 
 
+def _no_layout_fits(other: str, gpu_name: str, gpu: Any, con: Any, fw: str = "") -> Msg:
+    """A framework with no plan on this card: within the GPUs allowed, or, for consumer cards without P2P held to
+    one node by the consumer_multinode rule (the search's own filter), within one node; a framework that only
+    replicates the model (data parallel, no ZeRO, TP or PP: Unsloth) does not fit the card at any count."""
+    sup = FRAMEWORKS.get(fw)
+    if sup is not None and sup.zero_stages == (0,) and not (sup.tensor_parallel or sup.pipeline_parallel):
+        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{other}: does not fit {gpu}: it keeps the whole model on every GPU "
+                                               "(data parallel only), so more GPUs do not help."),
+                   {"other": other, "gpu": gpu_name})
+    per_node = int(getattr(gpu, "gpus_per_node", 0) or 0)
+    if con.rules.consumer_multinode and rulesmod.consumer_without_p2p(gpu) and 0 < per_node < con.max_gpus:
+        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{other}: no layout fits {gpu} within one node of {k} GPUs; consumer "
+                                               "cards without P2P keep ZeRO-2/3, TP, PP, CP and EP inside one node "
+                                               "(planning rule consumer_multinode)."),
+                   {"other": other, "gpu": gpu_name, "k": per_node})
+    return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{other}: no layout fits {gpu} within {n} GPUs."),
+               {"other": other, "gpu": gpu_name, "n": con.max_gpus})
+
+
 def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, fw_of, cat, days, contexts,
                      s: Scenario) -> list[Msg]:
     """Which framework the plan runs and why: the scenario's choice, or the search's, with the best plan each
@@ -2131,8 +2207,7 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
             j = best_by.get((g, FRAMEWORK_INDEX[other]))
             oname = name_for(other, s.training.method)
             if j is None:
-                out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{other}: no layout fits {gpu} within {n} GPUs."),
-                               {"other": oname, "gpu": plan.gpu_name, "n": s.constraints.max_gpus}))
+                out.append(_no_layout_fits(oname, plan.gpu_name, gpu, s.constraints, other))
                 continue
             oc, od = float(cat["cost"][j]), float(days[j])
             L = _layout_words(cat, j)
@@ -2140,7 +2215,8 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
                 CTX, "{other}: its best plan is {n} × {gpu} ({layout}, MFU {mfu:.0%}), {days:.1f} days, "
                      "{cost:,.0f} {cur} ({rel:+.0%} against this plan)."),
                 {"other": oname, "gpu": plan.gpu_name, "n": int(cat["num_gpus"][j]), "layout": L,
-                 "mfu": float(cat["mfu"][j]), "days": od, "cost": oc, "cur": plan.currency,
+                 "mfu": float(cat["mfu_used" if "mfu_used" in cat else "mfu"][j]), "days": od, "cost": oc,
+                 "cur": plan.currency,
                  "rel": _rel(oc, plan.cost)}))
         excluded = [FRAMEWORKS[f].name for f in FRAMEWORK_ORDER if f not in fws
                     and s.training.method not in FRAMEWORKS[f].methods]
@@ -2278,6 +2354,26 @@ def _cp_ep_lines(s: Scenario, arch, p: Plan) -> list[Msg]:
     return out
 
 
+#: Where an RL plan's rollouts run (``training.rl.generation_engine``), as its explanation says it
+ROLLOUT_ENGINE_LINES = {
+    "vllm_colocated": QT_TRANSLATE_NOOP(CTX, "Rollout generation: vLLM colocated on the training GPUs, {frac:.0%} of "
+                                             "each step (the training passes take the rest)."),
+    "vllm_separate": QT_TRANSLATE_NOOP(CTX, "Rollout generation: vLLM on GPUs of its own; waiting for it is {frac:.0%} "
+                                            "of each step."),
+    "training": QT_TRANSLATE_NOOP(CTX, "Rollout generation: the training framework's own generate(), {frac:.0%} of "
+                                       "each step."),
+}
+
+
+def _rollout_line(s: Scenario, p: Plan) -> list[Msg]:
+    """An RL plan's rollouts: the engine and their share of the step as timed (the time share's "generation")."""
+    if not method_profile(s.training).rl:
+        return []
+    frac = float((p.evaluation.time.breakdown or {}).get("generation", 0.0))
+    text = ROLLOUT_ENGINE_LINES.get(str(s.training.rl.generation_engine))
+    return [Msg(CTX, text, {"frac": frac})] if text and frac > 0 else []
+
+
 def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
     """Why this layout, what limits it — sentences built from the plan's numbers."""
     s = ctx.scenario
@@ -2295,9 +2391,8 @@ def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
         # the interleaved schedule: v model chunks per GPU cut the bubble v-fold, (p−1)/(v·m) (Narayanan et al.
         # 2021 §2.2.2; timing's bubble_share (pp − 1)/vpp)
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
-            CTX, "Pipeline parallel {pp}, interleaved with {v} virtual stages per GPU: {layers} layers in chunks of "
-                 "about {per} layers; {m} micro-batches per step keep the pipeline bubble at {bubble:.1%} "
-                 "((p−1)/(v·m))."),
+            CTX, "Pipeline parallel {pp}, interleaved with {v} virtual stages per GPU: {layers} layers, about {per} "
+                 "per chunk; {m} micro-batches per step keep the pipeline bubble at {bubble:.1%} ((p−1)/(v·m))."),
             {"pp": p.pp, "v": p.vpp, "layers": arch.num_layers, "per": math.ceil(arch.num_layers / (p.pp * p.vpp)),
              "m": m, "bubble": (p.pp - 1) / max(p.vpp * m, 1)}))
     elif p.pp > 1:
@@ -2331,8 +2426,8 @@ def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Activation recomputation ({rc}) trades extra compute for memory."),
                        {"rc": Msg(CTX, RECOMPUTE_LABELS.get(p.recompute, p.recompute))}))
     out.append(Msg(CTX, QT_TRANSLATE_NOOP(
-        CTX, "Micro-batch {mbs} × {ga} accumulation steps × {dp} replicas = {gbs:,} sequences of {seq:,} tokens per "
-             "step."),
+        CTX, "Per step: {gbs:,} sequences of {seq:,} tokens = micro-batch {mbs} × gradient accumulation {ga} × "
+             "data-parallel replicas {dp}."),
         {"mbs": p.micro_batch_size, "ga": p.grad_accum, "dp": p.dp, "gbs": p.global_batch_size, "seq": s.training.seq_len}))
     # what limits it
     use = p.memory_per_gpu_gib / max(p.gpu_memory_gib, 1e-9)
@@ -2345,6 +2440,7 @@ def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
             if frac >= 0.05:
                 out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Largest loss: {what} takes {frac:.0%} of each step."),
                                {"what": PART_LABELS.get(worst, worst), "frac": frac}))
+    out.extend(_rollout_line(s, p))
     if p.mfu is not None:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
             CTX, "Estimated utilisation {mfu:.0%} of peak → {cpt:,.2f} {cur} per million tokens."),
@@ -2391,7 +2487,8 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Only {m} micro-batches for {pp} pipeline stages: the bubble wastes "
                                                  "{b:.0%} of the time; use a larger global batch."),
                      {"m": p.grad_accum, "pp": p.pp, "b": (p.pp - 1) / max(p.grad_accum, 1)}))
-    if tier in ("100B", "1000B") and p.gpu_memory_gib < 80:
+    if tier in ("100B", "1000B") and p.gpu_memory_gib < 80 and s.training.method != "qlora":
+        # QLoRA: the 4-bit frozen weights decide the card (tier guidance: one 48–80 GB card for a ~70B model)
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "A model of this size normally runs on cards with ≥80 GB."), {}))
     if p.nodes > 1:
         net = s.hardware.inter_node

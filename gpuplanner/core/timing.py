@@ -153,6 +153,16 @@ MEM_BW_EFFICIENCY = 0.8
 #: RMSNorm/LayerNorm is ~5 kernels in fp32 instead of one (HF ``LlamaRMSNorm`` upcasts, squares, means,
 #: rsqrt-multiplies, downcasts); SwiGLU 2 kernels instead of 1; RoPE 6. Judgement from counting kernels.
 UNFUSED_FACTOR = 3.0
+#: Squared ReLU's forward traffic in 16-bit elements per element of the MLP width: NeMo's ``Nemotron4Config`` (and
+#: Nemotron-3) set ``activation_func = squared_relu``, ``torch.pow(F.relu(x), 2)`` (``nemo/collections/llm/fn/
+#: activation.py``, its ``@torch.jit.script`` commented out; Megatron-LM ``megatron/core/activations.py`` the same),
+#: and Megatron's ``MLP.forward`` runs it eagerly: ``bias_activation_fusion`` only fuses GeLU and SwiGLU
+#: (``transformer/mlp.py`` raises "Only support fusion of gelu and swiglu" otherwise), so the recipe leaves it off.
+#: Two kernels, each reading and writing ``f``: 4 elements (a fused GeLU's 2). HF's ``relu2``
+#: (``ReLUSquaredActivation``: ``relu`` then ``torch.square``) is the same two kernels. The backward (PowBackward:
+#: ``grad · 2 · x^1``, three kernels; ReluBackward: one) moves 10 more, which the model's ``3 ×`` forward passes
+#: count as 8: a 2-element undercount per element of ``f``.
+SQRELU_FWD_ELEMS = 4.0
 #: Fallback NCCL all-reduce busbw as a fraction of the one-way link bandwidth when the catalog has no
 #: measurement: NVLink A100 200/300 = 0.67, H100 370/450 = 0.82 → 0.7; PCIe Gen5 28/64 = 0.44 → 0.4
 #: (networks.json measurements, gpu-catalog.md §4.2).
@@ -213,6 +223,25 @@ EAGER_OPS_LORA_FWD, EAGER_OPS_LORA_BWD = 4.0, 6.0
 #: or not, a leaf's cast is redone in every autocast region: the recompute forward re-enters one) — 4 forward
 #: kernels; their backward: the two input-gradient casts and the two weight gradients cast to fp32 — 4.
 EAGER_OPS_LORA_AUTOCAST_FWD, EAGER_OPS_LORA_AUTOCAST_BWD = 4.0, 4.0
+#: Non-reentrant activation checkpointing's own host time, per checkpointed layer and micro-batch, beyond the
+#: recompute forward's kernels (which :data:`methods.EAGER_FWD_OP_S` prices like any forward). ``torch.utils.checkpoint``
+#: with ``use_reentrant=False`` (torch/utils/checkpoint.py ``_checkpoint_without_reentrant_generator``) runs the
+#: layer's first forward with autograd recording, under ``_checkpoint_hook``: for every tensor an autograd node saves,
+#: a Python pack hook makes a ``_Holder``, appends a weak reference to the frame and records the tensor's shape, dtype
+#: and device under ``no_grad`` (the determinism check). In the backward, the first unpack re-runs the layer under
+#: ``_recomputation_hook`` (a ``torch._dynamo.disable``-wrapped Python pack hook per saved tensor: detach, counter,
+#: ``_Handle``, dict insert), then ``check_recomputed_tensors_match`` re-extracts and compares every tensor's
+#: metadata, and each saved tensor's unpack is one more Python hook (graph-task id, dict look-ups). Reentrant
+#: checkpointing (``CheckpointFunction``) runs the first forward under ``no_grad`` and the recompute as a plain
+#: forward: none of this, so it gets no term. Priced on this project's H100 (bench/data/h100_measured_2026-12-06_
+#: short.jsonl, run 3 without the profiler, ``launch`` rows ``tiny_llama_stack``: a 16-layer Llama of width 64 where
+#: the GPU work is nil): forward+backward 30.58 ms without and 63.26 ms with checkpointing, 2.04 ms per layer, of
+#: which the recompute forward's 41 kernels are 41 × 24 µs = 0.98 ms in this model: 1.06 ms left per layer. The
+#: forward alone (12.62 → 20.88 ms) shows 0.52 ms per layer of it in the first forward's pack hooks. One constant
+#: for every model: the real Qwen2.5/Llama-3.2 rows of the same run, full or LoRA (where the LoRA modules double the
+#: layer's kernels), leave 1.05–1.18 ms per layer after the model's recompute kernels. Host time, so it scales with
+#: the CPU like the EAGER_* figures.
+CKPT_NONREENTRANT_LAYER_S = 1.06e-3
 #: QLoRA through bitsandbytes (``autograd/_functions.py`` ``MatMul4Bit``: ``F.dequantize_4bit`` before the forward
 #: matmul and again before the backward's input-gradient matmul, bitsandbytes 0.39–0.49). With double quantisation
 #: (``bnb_4bit_use_double_quant``, the QLoRA recipe) ``functional.dequantize_4bit`` launches three kernels: the
@@ -319,6 +348,11 @@ class GpuTimeFacts:
         )
 
 
+#: one-way peer-to-peer rate over NVLink as a share of its line rate (the figure :func:`_intra_node_link` has
+#: always used; named so that :func:`hybridep_nvl_seconds` can undo it)
+NVLINK_P2P_FRACTION = 0.87
+
+
 def _intra_node_link(g: Any, intra_node: str | None, notes: list[str]) -> tuple[str, float, float]:
     """The GPU's link inside a server (the scenario's ``intra_node`` if set): its kind, the all-reduce bus
     bandwidth (the catalog's measured NCCL figure, else a fraction of the one-way bandwidth) and the one-way
@@ -345,7 +379,7 @@ def _intra_node_link(g: Any, intra_node: str | None, notes: list[str]) -> tuple[
         notes.append(QT_TRANSLATE_NOOP("Timing", "intra-node bandwidth unknown; assuming PCIe Gen3 (16 GB/s)"))
     if busbw is None:
         busbw = BUSBW_FRACTION[link] * uni
-    p2p_uni = float(uni) * (0.87 if link == "nvlink" else 0.8)
+    p2p_uni = float(uni) * (NVLINK_P2P_FRACTION if link == "nvlink" else 0.8)
     if link == "pcie" and (g.p2p is False or (g.p2p is None and g.gpu_class == "consumer")):
         # (GeForce cards share the RTX 4090's driver policy; unknown P2P on a consumer card is treated alike)
         # No peer-to-peer (RTX 4090 stock driver): NCCL stages every transfer through host memory, and an
@@ -503,7 +537,7 @@ def eager_act_factor(m: ModelFacts) -> float:
     return 1.0
 
 
-def elementwise_bytes_per_token_layer(m: ModelFacts, seq_len, flash, fused, ops=_ArrayOps):
+def elementwise_bytes_per_token_layer(m: ModelFacts, seq_len, flash, fused, ops=_ArrayOps, eager_act=True):
     """Forward memory traffic (bytes) of one decoder layer's non-matmul ops per token (16-bit tensors),
     as ``(replicated, split)``: the part every tensor-parallel rank repeats unless sequence parallelism
     splits it (norms, residual adds, hidden-size dropout; Korthikanti et al. 2022 §4.2.2) and the part
@@ -516,7 +550,9 @@ def elementwise_bytes_per_token_layer(m: ModelFacts, seq_len, flash, fused, ops=
     dropout (read, write, 1-byte mask) (Dao et al. 2022 §3.1: standard attention is memory-bound on these).
     Eager PyTorch multiplies the non-attention part by :data:`UNFUSED_FACTOR`, except a LayerNorm's and a
     single-kernel activation's, which are one ATen kernel in eager PyTorch too (:func:`eager_norm_factor`,
-    :func:`eager_act_factor`).
+    :func:`eager_act_factor`). A squared-ReLU MLP (``hidden_act`` ``relu2``) moves :data:`SQRELU_FWD_ELEMS` per
+    element of ``f`` in its activation, fused kernels or not, unless ``eager_act`` is False (torch.compile fuses
+    the two ops).
     """
     h = m.h
     f_width = (1 - m.moe_frac) * m.f + m.moe_frac * (m.k_active * m.f_moe + m.shared_f)
@@ -525,6 +561,9 @@ def elementwise_bytes_per_token_layer(m: ModelFacts, seq_len, flash, fused, ops=
     rep = 4.0 * h * norm_unfused + (6.0 * h + (6.0 * h if m.dropout else 0.0)) * unfused
     act_unfused = ops.where(fused, 1.0, UNFUSED_FACTOR * eager_act_factor(m))
     split = (3.0 if m.gated else 2.0) * f_width * act_unfused + 2.0 * (m.q_dim + m.kv_dim) * unfused
+    if m.arch.mlp_act == "relu2" and not m.gated:
+        # squared ReLU runs as two eager kernels whatever the framework (SQRELU_FWD_ELEMS): in place of 2f
+        split = split + (SQRELU_FWD_ELEMS - 2.0 * act_unfused) * ops.where(eager_act, 1.0, 0.0) * f_width
     scores = (6.5 if m.dropout else 4.0) * m.heads * ops.f(seq_len)
     split = split + ops.where(flash, 0.0, scores)
     return 2.0 * rep, 2.0 * split
@@ -815,6 +854,8 @@ def time_layout(
     ds_zero3_gather: str = "flat",
     torch_compile: bool = False,
     moe_dispatcher: str | None = None,
+    pack_len: float | None = None,
+    checkpoint_reentrant: bool | None = None,
     ops=None,
 ) -> dict:
     """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
@@ -874,7 +915,7 @@ def time_layout(
     size = 1.0 / (1.0 + D0 * tp / m.h) / (1.0 + T0 / tokens_mb)
 
     # ---- memory-bound work per token (bytes), per replica: divided over the model-parallel GPUs
-    ew_rep, ew_split = elementwise_bytes_per_token_layer(m, s, flash, fused, ops)
+    ew_rep, ew_split = elementwise_bytes_per_token_layer(m, s, flash, fused, ops, eager_act=not torch_compile)
     passes = 3.0 + rec_whole + rec_op  # forward, backward ≈ 2 × forward, recompute forward
     loss_bytes = where(fused, 8.0, 16.0) * m.V  # logits + fp32 softmax + gradient (module docstring)
     # replicated element-wise work is split by TP only with sequence parallelism (Korthikanti §4.2.2)
@@ -932,6 +973,11 @@ def time_layout(
         m.arch, framework, method, lora_rank, lora_targets, dp) + _z3.z3_gather_host_seconds_layer(
         m.arch, framework, tool, method, lora_rank, lora_targets, dp)) * (m.L / pp), 0.0)
     host_mb = host_mb + z3_host_mb
+    # non-reentrant checkpointing's saved-tensor hooks, per recomputed layer (CKPT_NONREENTRANT_LAYER_S)
+    nonre = _frameworks.checkpoint_nonreentrant(tool or framework, checkpoint_reentrant, profile.objective, lora, dp,
+                                                zero)
+    host_mb = host_mb + where(fused, 0.0, where(nonre, (rec_whole + rec_op) * CKPT_NONREENTRANT_LAYER_S * (m.L / pp),
+                                                0.0))
     # Transformers' eager MoE block (core/hf_moe.py): a host sync per hit expert in each Python forward pass; the
     # backward's per-expert kernels join the host floor, the forward loop is serialised with the GPU (time_gpu)
     hfmoe_loop_mb, hfmoe_bwd_mb = _hfmoe.loop_host_seconds(m, framework, tokens_mb, rec_whole, pp)
@@ -1171,6 +1217,7 @@ def time_layout(
                          opt_params=opt_params,
                          shard_params=weight_gpu / maximum(n_dp, 1.0), m_acc=m_acc, n_gather=n_gather, n_rs=n_rs,
                          host_ranks=minimum(gpn, n_gpus))
+    off["off_nemo_rl"] = nemo_rl_swap_bytes(framework, profile, weight_gpu=weight_gpu, opt_params=opt_params)
     return {**off,
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
@@ -1180,7 +1227,7 @@ def time_layout(
         "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "mem_tok_bytes": mem_tok_bytes,
         "tp_in_node": tp <= dom, "ov_grad": ov_grad, "ov_param": ov_param, "ov_tp": ov_tp, "ov_p2p": ov_p2p,
         "fwd_share": fwd_share, "n_layer_coll": n_layer_coll, "tp_ar_bytes": tp_ar_bytes,
-        "tp_ar_lat": _ring_latency(tp, gpn, "all_reduce", ops), "bubble_share": (pp - 1.0) / vpp,
+        "tp_ar_lat": _ring_latency(tp, gpn, "all_reduce", ops), "bubble_share": (pp - 1.0) / vpp * packed_rows(pack_len, s, m_acc, ops),
         "crosses_nodes": crosses_nodes, "multi_node": n_gpus > dom, "p2p_num": 2.0 * vpp * p2p_bytes, "dp_spans": dp_spans, "k_node": k_node,
         "n_dp": n_dp, "L_stage": L_stage, "m_chunks": m_chunks, "win_factor": win_factor,
         "last_bucket": last_bucket, "sharded_opt": sharded_opt,
@@ -1201,7 +1248,8 @@ def time_layout(
         "attn_bwd_tok": 2.0 * fwd.attention,
         "ep_in_node": tp * ep * cp <= gpn, "n_moe_stage": n_moe_stage,
         "a2a_in": a2a_in, "a2a_off": a2a_off, "etp_bytes": etp_bytes, "etp_in_node": exp_tp <= dom,
-        "ag_dispatch": disp == "allgather", "exp_tp": exp_tp, "ep_stride": ep_stride, "dom": dom,
+        "ag_dispatch": disp == "allgather", "hybridep_nvl": (disp == "flex") & (ep * ep_stride <= dom),
+        "exp_tp": exp_tp, "ep_stride": ep_stride, "dom": dom,
         "opt_bytes": opt_params * (OPT_BYTES.get(optimizer, 30.0) + clip), "fp8_w_bytes": fp8_w_bytes,
         "deq_bytes": deq_bytes, "tokens_step_gpu": tokens_step_gpu, "tokens_per_step": tokens_step_gpu * n_gpus,
     }
@@ -1385,7 +1433,69 @@ def offload_seconds(lay: dict, host_bw, t_bwd, compute):
     d2h = lay["off_d2h"] / host_bw
     gat = lay["off_h2d_gather"] / host_bw
     return (cpu + lay["off_h2d_once"] / host_bw + maximum(d2h - t_bwd * lay["m_acc"], d2h / L)
-            + maximum(gat - compute, gat / L) + lay["off_verl"] / host_bw)
+            + maximum(gat - compute, gat / L) + (lay["off_verl"] + lay.get("off_nemo_rl", 0.0)) / host_bw)
+
+
+#: NeMo RL's Megatron policy worker (RL objectives on the Megatron engine: NeMo RL is the tool that runs GRPO/PPO on
+#: Megatron-Core here, as verl's workers are RL on FSDP above) moves state over the host link every generation batch,
+#: whatever ``parallel.offload_optimizer`` says (NVIDIA-NeMo/RL v0.5.0 ``nemo_rl/algorithms/grpo.py`` ``grpo_train``
+#: and ``refit_policy_generation``; ``nemo_rl/models/policy/workers/megatron_policy_worker.py``):
+#:
+#: * colocated vLLM: ``offload_before_refit`` → ``move_optimizer("cpu")`` and ``prepare_for_training`` →
+#:   ``move_optimizer("cuda")`` copy the optimizer state out and back ("colocated generation will always offload
+#:   optimizer", grpo_math_1B.yaml); ``offload_after_refit`` → ``move_model(model, "cpu")`` copies the 16-bit
+#:   parameter buffer out (Megatron-Core ``_ParamAndGradBuffer.offload_to_cpu``: pinned ``param_data_cpu``; the
+#:   gradient buffer is freed, not copied) and ``prepare_for_lp_inference`` copies it back before the log-probs.
+#: * a KL reference (``reference_state_dict``, built on the CPU at start-up): ``use_reference_model`` copies the
+#:   policy's ``state_dict`` out, loads the reference's in and the policy's back: three 16-bit copies of the
+#:   stage's weights, once per generation batch (``get_reference_policy_logprobs``), colocated or not.
+#:
+#: Bytes per optimizer-state element: :data:`NEMO_RL_OPT_BYTES`. The copies run at the pinned rate
+#: (``PCIE_HOST_EFFICIENCY``); ``move_optimizer`` and the reference swap use pageable memory (``.to("cpu")``),
+#: which is slower, so this is a lower bound.
+NEMO_RL_OPT_BYTES = 12.0
+#: ^ Adam's two fp32 moments and the fp32 master copy: grpo_math_1B.yaml sets ``use_precision_aware_optimizer: true``,
+#: under which Transformer Engine's FusedAdam keeps the master weights in its state (``master_param``), so
+#: ``move_optimizer`` moves all three.
+
+
+def nemo_rl_swap_bytes(framework, profile, *, weight_gpu, opt_params):
+    """Host-link bytes per step on one GPU of NeMo RL's per-generation swaps (:data:`NEMO_RL_OPT_BYTES` has the
+    mechanism): colocated, the optimizer state out and back and the 16-bit weights out and back; with a KL
+    reference, three 16-bit copies of the stage's weights. Shared by the ``updates_per_generation`` optimizer
+    steps of one generation batch. Zero off the Megatron engine or outside RL."""
+    if not (profile.rl and framework == "megatron"):
+        return 0.0
+    w16 = 2.0 * weight_gpu
+    colocated = 2.0 * NEMO_RL_OPT_BYTES * opt_params + 2.0 * w16 if profile.engine == "vllm_colocated" else 0.0
+    reference = 3.0 * w16 if profile.ref_forwards > 0 else 0.0
+    return (colocated + reference) / float(max(profile.updates_per_generation, 1))
+
+
+def nemo_rl_pack_len(t, profile, engine) -> float | None:
+    """Tokens one packed micro-batch holds in NeMo RL's Megatron training (RL objectives on the Megatron engine
+    with ``padding_free``/``packing``: NeMo RL's ``sequence_packing``, on in ``grpo_math_1B.yaml``):
+    ``train_mb_tokens = max_total_sequence_length × train_micro_batch_size`` (``training.seq_len`` ×
+    ``micro_batch_size``; per row of the micro-batch, ``seq_len``). The rollouts are packed into bins of that many
+    tokens (``BatchedDataDict.shard_by_batch_size``, ``modified_first_fit_decreasing``) and each bin is one
+    micro-batch of Megatron's schedule (``megatron_policy_worker.train``: ``mbs = 1``, ``num_microbatches`` = the
+    bins). None elsewhere: one micro-batch holds ``micro_batch_size`` rows."""
+    if not (profile.rl and engine == "megatron"):
+        return None
+    if not (bool(getattr(t, "padding_free", False)) or bool(getattr(t, "packing", False))):
+        return None
+    return float(t.seq_len)
+
+
+def packed_rows(pack_len, row_len, m_acc, ops):
+    """How many of the model's micro-batches one packed micro-batch holds (:func:`nemo_rl_pack_len`): the bin's
+    tokens over a row's, at least 1 and at most all ``m_acc`` of the step (rows are whole; first-fit-decreasing on
+    the model's capped-geometric lengths fills 96–99% of a bin, taken as full). The pipeline's fill and drain
+    last ``pp − 1`` micro-batch times of the schedule's micro-batches — the bins — so the bubble grows by this
+    factor while the step's work does not change. 1 where nothing is packed."""
+    if pack_len is None:
+        return 1.0
+    return ops.minimum(ops.maximum(float(pack_len) / ops.maximum(row_len, 1.0), 1.0), ops.maximum(m_acc, 1.0))
 
 
 #: torch ring attention's exchange as torchtitan runs it (``torch/distributed/tensor/experimental/_attention.py`` at
@@ -1668,6 +1778,61 @@ def flex_peer_shares(m: ModelFacts, ep, stride, domain, ops=_ScalarOps):
     return a_in + a_off * (local - 1.0) / local, off
 
 
+#: HybridEP's measured dispatch and combine rates inside one NVLink domain (DeepEP ``hybrid-ep`` branch,
+#: ``docs/README_Hybrid-EP.md``, "GB200 Platform": 4,096 tokens per rank, hidden 7,168, top-8, uniform random routing,
+#: 8 experts per rank, BF16, "Torch API" column, 32 SMs: the SM count Megatron-Bridge's performance scripts set,
+#: ``scripts/performance/utils/helpers.py`` v0.2.2 / ``utils/overrides.py`` v0.4.2 ``moe_hybridep_num_sms = 32``).
+#: (ranks, dispatch GB/s, combine GB/s). The README's "algorithm bandwidth" is the bytes each rank receives over the
+#: call's time (``tests/test_hybrid_ep.py``: ``dispatched_hidden.numel() * 2``): one row per distinct (token,
+#: destination rank) pair, the rank's own rows included (:func:`flex_dest_ranks`). Measured on NVLink 5
+#: (:data:`HYBRIDEP_NVLINK_UNI_GBS` one way per GPU).
+HYBRIDEP_NVL_GBS = ((8.0, 545.71, 568.94), (16.0, 523.48, 521.55), (24.0, 507.32, 483.76), (32.0, 484.22, 464.54),
+                    (36.0, 479.02, 447.89))
+#: NVLink 5's one-way bandwidth per GPU of the GB200 the table was measured on (18 links × 50 GB/s; NVIDIA GB200 NVL72
+#: spec: 1.8 TB/s bidirectional per GPU): another GPU's rate is the table's × its own NVLink rate / this
+HYBRIDEP_NVLINK_UNI_GBS = 900.0
+
+
+def flex_dest_ranks(m: ModelFacts, ep, ops=_ScalarOps):
+    """Distinct expert-parallel ranks a token is sent to, its own included: ``ep · (1 − Π_{i<k} (E − E/ep − i) /
+    (E − i))`` with the ``k`` experts drawn uniformly without replacement (the Bridge runs force balanced routing;
+    HybridEP's benchmark routes uniformly at random). HybridEP sends a token once per destination rank, not once
+    per expert (``hybrid_dispatch``: one row per rank in the routing map)."""
+    n_exp, k = float(getattr(m, "n_experts", 0) or 0), int(round(float(m.k_active)))
+    ep = ops.maximum(ops.f(ep), 1.0)
+    if n_exp <= 0 or k <= 0:
+        return ep * 0.0
+    miss = 1.0
+    for i in range(k):
+        miss = miss * ops.maximum(n_exp - n_exp / ep - i, 0.0) / (n_exp - i)
+    return ep * (1.0 - miss)
+
+
+def hybridep_nvl_rates(ep):
+    """(dispatch, combine) bytes/s per rank of HybridEP inside one NVLink 5 domain for an ``ep``-rank group:
+    :data:`HYBRIDEP_NVL_GBS` interpolated linearly in the rank count, held at the end points outside 8–36 ranks
+    (no larger group was measured; the rates fall slowly from 16 ranks on)."""
+    r = [x[0] for x in HYBRIDEP_NVL_GBS]
+    d = np.interp(ep, r, [x[1] for x in HYBRIDEP_NVL_GBS]) * 1e9
+    c = np.interp(ep, r, [x[2] for x in HYBRIDEP_NVL_GBS]) * 1e9
+    if np.ndim(d) == 0:
+        return float(d), float(c)
+    return d, c
+
+
+def hybridep_nvl_seconds(lay: dict, intra_p2p):
+    """One MoE layer's dispatch under the flex dispatcher whose expert-parallel group lies in one NVLink domain
+    (HybridEP: the backend Megatron-Bridge's recipes pick there, ``moe_flex_dispatcher_backend = "hybridep"``):
+    forward dispatch and combine, and their backward (the combine's backward is a dispatch, the dispatch's a
+    combine), each moving ``tokens / tp × D`` rows of ``h`` 16-bit elements (:func:`flex_dest_ranks`) at the
+    measured rates (:func:`hybridep_nvl_rates`), scaled by the GPU's NVLink rate against NVLink 5's."""
+    ops, m = lay["ops"], lay["m"]
+    rows = lay["tokens_mb"] / lay["tp"] * flex_dest_ranks(m, lay["ep"], ops)
+    d, c = hybridep_nvl_rates(lay["ep"])
+    scale = intra_p2p / (NVLINK_P2P_FRACTION * HYBRIDEP_NVLINK_UNI_GBS * 1e9)
+    return 2.0 * rows * m.h * 2.0 * (1.0 / d + 1.0 / c) / scale
+
+
 def allgather_dispatch_seconds(lay: dict, intra_bus, nic):
     """One MoE layer's dispatch under Megatron-Core's all-gather dispatcher (``MoEAllGatherTokenDispatcher``): every
     GPU all-gathers the hidden states of its ``ep × expert_tp`` group (``gather_from_sequence_parallel_region`` on
@@ -1748,6 +1913,9 @@ def _ep_comm_mb(lay: dict, intra_p2p, nic, intra_bus):
     # the tokens are split over the tensor-parallel ranks before dispatch (sequence parallelism, as in _moe_terms)
     a2a_total = 4.0 * lay["tokens_mb"] / lay["tp"] * m.k_active * m.h * 2.0
     ep_layer = ops.maximum(a2a_total * lay["a2a_in"] / intra_p2p, a2a_total * lay["a2a_off"] / nic)
+    hyb = lay.get("hybridep_nvl", False)
+    if not (np.ndim(hyb) == 0 and not hyb):  # flex inside one NVLink domain: HybridEP's measured rates
+        ep_layer = ops.where(hyb, hybridep_nvl_seconds(lay, intra_p2p), ep_layer)
     return ops.where(ep > 1, ep_layer * lay["n_moe_stage"], 0.0) + etp_s
 
 
@@ -2341,6 +2509,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
     kw = dict(
         method=t.method, precision=t.precision, framework=engine, tool=t.framework, optimizer=t.optimizer,
         seq_len=shape.row_len, attn_len=shape.attn_len, real_frac=shape.real_frac, pad_single_len=shape.single_len,
+        pack_len=nemo_rl_pack_len(t, prof, engine),
         lora_rank=t.lora_rank, lora_targets=t.lora_targets, flash=t.flash_attention,
         fused=(engine == "megatron") or bool(getattr(t, "torch_compile", False))
         or _frameworks.tool_mechanics(t.framework, t.recompute, getattr(t, "liger_kernel", False))["fused"],
@@ -2361,6 +2530,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         ep_domain=ep_domain_of(r.gpu, gf, h.gpus_per_node),
         ds_zero3_gather=getattr(t, "ds_zero3_gather", "flat"),
         moe_dispatcher=getattr(s.parallel, "moe_dispatcher", None),
+        checkpoint_reentrant=getattr(t, "checkpoint_reentrant", None),
     )
     if t.tp_comm_overlap is None and gf.intra_link != "nvlink":
         # Transformer Engine's TP communication overlap (Megatron --tp-comm-overlap: userbuffers) exchanges through

@@ -35,7 +35,7 @@ def test_switches_and_overlap_write_the_training_section(win):
         f[key].setChecked(not default)
         assert getattr(user(win).training, key) is (not default)
     for key in ("overlap_grad_reduce", "overlap_param_gather", "tp_comm_overlap", "overlap_p2p_comm",
-                "compile_loss"):
+                "compile_loss", "checkpoint_reentrant"):
         assert getattr(user(win).training, key) is None and f[key].currentData() == "default"
         choose(f[key], "off")
         assert getattr(user(win).training, key) is False

@@ -1,4 +1,4 @@
-"""The Plans details of the two-node A100 plan in Chinese: full-width colons after the labels, the networked
+"""The Plans details of the 32-node A100 plan in Chinese: full-width colons after the labels, the networked
 offer that billed it, and its likely range with one cost (the monthly cluster lease costs the same at both ends)."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def language(qapp):
 
 def test_the_details_read_in_chinese(make_window, language, qtbot, tmp_path):
     scn = json.loads(json.dumps(SCN))
-    scn["constraints"].update({"gpu_candidates": ["a100-sxm-80gb"], "max_gpus": 16, "objective": "fastest"})
+    scn["constraints"].update({"gpu_candidates": ["a100-sxm-80gb"], "max_gpus": 256, "objective": "fastest"})
     f = tmp_path / "a100.json"
     f.write_text(json.dumps(scn), encoding="utf-8")
     language.install("zh_CN")
@@ -37,6 +37,6 @@ def test_the_details_read_in_chinese(make_window, language, qtbot, tmp_path):
     QApplication.processEvents()
     text = page.details.toPlainText()
     rng = next(x for x in text.splitlines() if x.startswith("可能范围："))
-    assert rng.count("69,500") == 1 and "个日历天" in rng  # one cost, not "69,500–69,500"
+    assert rng.count("1,112,000") == 1 and "个日历天" in rng  # one cost (32 × 34,750), not "1,112,000–1,112,000"
     line = next(x for x in text.splitlines() if x.startswith("价格来源："))
     assert "整机月租：" in line and "SMM market report" in line and ": " not in line

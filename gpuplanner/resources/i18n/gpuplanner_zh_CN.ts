@@ -3507,6 +3507,10 @@
         <source>{key} must be at least {minimum}</source>
         <translation>{key} 应不小于 {minimum}</translation>
     </message>
+    <message>
+        <source>hidden_act=relu2 (squared ReLU) is costed for a plain MLP; set gated_mlp to false</source>
+        <translation>hidden_act=relu2（平方 ReLU）按不带门控的 MLP 计算；请把 gated_mlp 设为 false</translation>
+    </message>
 </context>
 <context>
     <name>ModelFiles</name>
@@ -4379,10 +4383,6 @@
         <translation>专家并行 {ep}：每个 MoE 层的 {n} 个专家中，每张 GPU 放 {per} 个；token 通过全对全通信到达各自的专家。</translation>
     </message>
     <message>
-        <source>Pipeline parallel {pp}, interleaved with {v} virtual stages per GPU: {layers} layers in chunks of about {per} layers; {m} micro-batches per step keep the pipeline bubble at {bubble:.1%} ((p−1)/(v·m)).</source>
-        <translation>流水线并行 {pp}，交错调度，每张 GPU {v} 个虚拟阶段：{layers} 层分成每块约 {per} 层；每步 {m} 个微批次，使流水线气泡保持在 {bubble:.1%}（(p−1)/(v·m)）。</translation>
-    </message>
-    <message>
         <source>ZeRO-{z}: {what} sharded over {n} GPUs ({dp} data-parallel × {cp} context-parallel ranks).</source>
         <translation>ZeRO-{z}：{what}切分到 {n} 张 GPU 上（{dp} 路数据并行 × {cp} 路上下文并行）。</translation>
     </message>
@@ -4393,10 +4393,6 @@
     <message>
         <source>{other}: its best plan is {n} × {gpu} ({layout}, MFU {mfu:.0%}), {days:.1f} days, {cost:,.0f} {cur} ({rel:+.0%} against this plan).</source>
         <translation>{other}：它的最佳方案为 {n} × {gpu}（{layout}，MFU {mfu:.0%}），{days:.1f} 天，{cost:,.0f} {cur}（相对本方案 {rel:+.0%}）。</translation>
-    </message>
-    <message>
-        <source>Micro-batch {mbs} × {ga} accumulation steps × {dp} replicas = {gbs:,} sequences of {seq:,} tokens per step.</source>
-        <translation>微批次 {mbs} × 累积 {ga} 步 × {dp} 个副本 = 每步 {gbs:,} 条长度为 {seq:,} token 的序列。</translation>
     </message>
     <message>
         <source>{gpu} is a domestic accelerator: framework and operator support varies and porting the software is the hidden cost; run your own training script on a small instance before renting in bulk.</source>
@@ -4413,6 +4409,50 @@
     <message>
         <source>ZeRO-{z} over the network</source>
         <translation>经节点间网络的 ZeRO-{z}</translation>
+    </message>
+    <message>
+        <source>Pipeline parallel {pp}, interleaved with {v} virtual stages per GPU: {layers} layers, about {per} per chunk; {m} micro-batches per step keep the pipeline bubble at {bubble:.1%} ((p−1)/(v·m)).</source>
+        <translation>流水线并行 {pp}，交错调度，每张 GPU {v} 个虚拟阶段：{layers} 层分成每块约 {per} 层；每步 {m} 个微批次，使流水线气泡保持在 {bubble:.1%}（(p−1)/(v·m)）。</translation>
+    </message>
+    <message>
+        <source>Per step: {gbs:,} sequences of {seq:,} tokens = micro-batch {mbs} × gradient accumulation {ga} × data-parallel replicas {dp}.</source>
+        <translation>每步 {gbs:,} 条长度为 {seq:,} token 的序列 = 微批次 {mbs} × 梯度累积 {ga} × 数据并行副本 {dp}。</translation>
+    </message>
+    <message>
+        <source>no layout fits in memory within one node of {k} GPUs (consumer cards without P2P stay in one node: planning rule consumer_multinode)</source>
+        <translation>在一个 {k} 卡节点内没有放得进显存的配置（没有 P2P 的消费级卡限制在一个节点内：规划规则 consumer_multinode）</translation>
+    </message>
+    <message>
+        <source>No plan meets both the deadline of {days:g} days and the budget of {budget:,.0f} {cur}: within the budget the fastest plan takes {fast:.1f} days.</source>
+        <translation>没有方案能同时满足 {days:g} 天的截止时间和 {budget:,.0f} {cur} 的预算：预算内最快的方案需要 {fast:.1f} 天。</translation>
+    </message>
+    <message>
+        <source>No plan meets both the deadline of {days:g} days and the budget of {budget:,.0f} {cur}: meeting the deadline costs at least {cost:,.0f} {cur}, and no plan is within the budget.</source>
+        <translation>没有方案能同时满足 {days:g} 天的截止时间和 {budget:,.0f} {cur} 的预算：满足截止时间至少需要 {cost:,.0f} {cur}，且没有方案在预算内。</translation>
+    </message>
+    <message>
+        <source>No plan meets both the deadline of {days:g} days and the budget of {budget:,.0f} {cur}: meeting the deadline costs at least {cost:,.0f} {cur}; within the budget the fastest plan takes {fast:.1f} days.</source>
+        <translation>没有方案能同时满足 {days:g} 天的截止时间和 {budget:,.0f} {cur} 的预算：满足截止时间至少需要 {cost:,.0f} {cur}；预算内最快的方案需要 {fast:.1f} 天。</translation>
+    </message>
+    <message>
+        <source>{other}: does not fit {gpu}: it keeps the whole model on every GPU (data parallel only), so more GPUs do not help.</source>
+        <translation>{other}：{gpu} 放不下：它在每张 GPU 上都保存完整模型（只有数据并行），增加 GPU 数量也没有用。</translation>
+    </message>
+    <message>
+        <source>{other}: no layout fits {gpu} within one node of {k} GPUs; consumer cards without P2P keep ZeRO-2/3, TP, PP, CP and EP inside one node (planning rule consumer_multinode).</source>
+        <translation>{other}：在一个 {k} 卡节点内没有放得下 {gpu} 的配置；没有 P2P 的消费级卡，ZeRO-2/3、TP、PP、CP 和 EP 都限制在一个节点内（规划规则 consumer_multinode）。</translation>
+    </message>
+    <message>
+        <source>Rollout generation: vLLM colocated on the training GPUs, {frac:.0%} of each step (the training passes take the rest).</source>
+        <translation>rollout 生成：vLLM 与训练共用同一批 GPU，占每步的 {frac:.0%}（其余是训练计算）。</translation>
+    </message>
+    <message>
+        <source>Rollout generation: vLLM on GPUs of its own; waiting for it is {frac:.0%} of each step.</source>
+        <translation>rollout 生成：vLLM 在独立的 GPU 上；等待它占每步的 {frac:.0%}。</translation>
+    </message>
+    <message>
+        <source>Rollout generation: the training framework&apos;s own generate(), {frac:.0%} of each step.</source>
+        <translation>rollout 生成：训练框架自带的 generate()，占每步的 {frac:.0%}。</translation>
     </message>
 </context>
 <context>
@@ -7746,6 +7786,22 @@
         <source>Estimated MFU {mfu:.0%}: poor, but not from the interconnect: communication and pipeline bubble are {comm:.0%} of the step, the rest is compute-side work (the method&apos;s memory-bound kernels on a fast card), which the time and cost already count; ranked by cost.</source>
         <translation>估计 MFU {mfu:.0%}：差，但不是互联造成的：通信和流水线气泡只占每步的 {comm:.0%}，其余是计算侧的工作（该方法在高算力卡上的访存受限内核），时间和成本已计入；按成本排序。</translation>
     </message>
+    <message>
+        <source>Estimated MFU {mfu:.0%}: fair (30–40%), not from the interconnect: communication and pipeline bubble are {comm:.0%} of the step, the rest is compute-side work (memory-bound kernels, the method&apos;s extra passes).</source>
+        <translation>估计 MFU {mfu:.0%}：一般（30–40%），但不是互联造成的：通信和流水线气泡只占每步的 {comm:.0%}，其余是计算侧的工作（访存受限的内核、该方法额外的计算）。</translation>
+    </message>
+    <message>
+        <source>Misses the deadline and the budget already at the estimate ({days:.1f} days against {deadline_days:g}; {cost:,.0f} {cur} against {budget_cap:,.0f} {cur}).</source>
+        <translation>按估计值就已错过截止时间并超出预算（{days:.1f} 天，截止 {deadline_days:g} 天；{cost:,.0f} {cur}，预算 {budget_cap:,.0f} {cur}）。</translation>
+    </message>
+    <message>
+        <source>Over the budget already at the estimate ({cost:,.0f} {cur} against {budget_cap:,.0f} {cur}), not only at the upper end of its band.</source>
+        <translation>按估计值就已超出预算（{cost:,.0f} {cur}，预算 {budget_cap:,.0f} {cur}），不只是按区间上限。</translation>
+    </message>
+    <message>
+        <source>Misses the deadline already at the estimate ({days:.1f} days against {deadline_days:g}), not only at the upper end of its band.</source>
+        <translation>按估计值就已错过截止时间（{days:.1f} 天，截止 {deadline_days:g} 天），不只是按区间上限。</translation>
+    </message>
 </context>
 <context>
     <name>SafeRead</name>
@@ -8014,6 +8070,10 @@
     <message>
         <source>training.cut_cross_entropy=false describes Unsloth before November 2024; framework {framework} is not Unsloth</source>
         <translation>training.cut_cross_entropy=false 表示 2024 年 11 月之前的 Unsloth；框架 {framework} 不是 Unsloth</translation>
+    </message>
+    <message>
+        <source>training.checkpoint_reentrant={value}: {framework} runs its own checkpoint function and has no such choice</source>
+        <translation>training.checkpoint_reentrant={value}：{framework} 使用自带的检查点函数，没有这个选项</translation>
     </message>
 </context>
 <context>
@@ -8596,6 +8656,14 @@
     <message>
         <source>How your DeepSpeed version gathers ZeRO-3 weights. Default: one flat all-gather per module fetch (v0.5.5 and later, PR #1188). Older versions (v0.3.13 to v0.5.4) run one all-gather per parameter after a device sync and reduce-scatter gradients per parameter, with nothing overlapped: choose it only for a run on those versions. DeepSpeed plans only</source>
         <translation>你的 DeepSpeed 版本如何收集 ZeRO-3 权重。默认：每次取用一个模块时做一次扁平全收集（v0.5.5 及以后）。更早的版本（v0.3.13 至 v0.5.4）先同步设备，再对每个参数单独全收集，梯度也逐个参数归约分散，全都不与计算重叠：只有在这些版本上运行时才选它。仅用于 DeepSpeed 方案</translation>
+    </message>
+    <message>
+        <source>Reentrant checkpoint</source>
+        <translation>可重入检查点</translation>
+    </message>
+    <message>
+        <source>use_reentrant of torch.utils.checkpoint for gradient checkpointing (HF gradient_checkpointing_kwargs, LLaMA-Factory use_reentrant_gc). Off (non-reentrant) adds about 1 ms of host time per layer and micro-batch. Framework default: off for transformers 5 and TRL, on for LLaMA-Factory and Axolotl; Megatron and Unsloth have no such choice</source>
+        <translation>梯度检查点所用 torch.utils.checkpoint 的 use_reentrant（HF gradient_checkpointing_kwargs，LLaMA-Factory use_reentrant_gc）。关闭（非可重入）时每层每个微批次约多 1 ms 主机时间。框架默认：transformers 5 与 TRL 为关闭，LLaMA-Factory 与 Axolotl 为开启；Megatron 与 Unsloth 没有这个选项</translation>
     </message>
 </context>
 <context>

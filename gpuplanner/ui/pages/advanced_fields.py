@@ -46,6 +46,7 @@ class TrainingAdvanced(QObject):
         self.box, form = page.group()
         self.fields: dict[str, Any] = {k: BoundCheck(m, f"training.{k}") for k in SWITCHES}
         self.fields["compile_loss"] = tri_state(m, "training.compile_loss")
+        self.fields["checkpoint_reentrant"] = tri_state(m, "training.checkpoint_reentrant")
         self.fields["lora_dropout"] = float_edit(m, "training.lora_dropout")
         self.fields.update({k: tri_state(m, f"training.{k}") for k in OVERLAP})
         self.fields["ds_zero3_gather"] = BoundCombo(m, "training.ds_zero3_gather", ["flat", "list"])
@@ -94,7 +95,7 @@ class TrainingAdvanced(QObject):
         f["chunked_loss"].setText(self.tr("loss over the logits in chunks"))
         f["torch_compile"].setText(self.tr("compiled (fused element-wise kernels)"))
         f["offload_params"].setText(self.tr("weights and gradients in CPU memory too"))
-        for k in (*OVERLAP, "compile_loss"):
+        for k in (*OVERLAP, "compile_loss", "checkpoint_reentrant"):
             f[k].set_labels({"default": self.tr("framework default"), "on": self.tr("on"), "off": self.tr("off")})
         f["ds_zero3_gather"].set_labels({"flat": self.tr("one flat all-gather per module (v0.5.5 and later)"),
                                           "list": self.tr("one all-gather per parameter (v0.3.13 to v0.5.4)")})
@@ -135,6 +136,11 @@ class TrainingAdvanced(QObject):
                 "[\"model\", \"loss\"] since April 2025): it keeps only the 16-bit logits instead of their fp32 "
                 "copies. Framework default: on for torchtitan (FSDP2), off elsewhere; no effect without "
                 "torch.compile")),
+            "checkpoint_reentrant": (self.tr("Reentrant checkpoint"), self.tr(
+                "use_reentrant of torch.utils.checkpoint for gradient checkpointing (HF "
+                "gradient_checkpointing_kwargs, LLaMA-Factory use_reentrant_gc). Off (non-reentrant) adds about "
+                "1 ms of host time per layer and micro-batch. Framework default: off for transformers 5 and TRL, "
+                "on for LLaMA-Factory and Axolotl; Megatron and Unsloth have no such choice")),
             "lora_dropout": (self.tr("LoRA dropout"), self.tr(
                 "PEFT LoraConfig lora_dropout (default 0.0: no dropout layer). Above 0 each adapted linear layer "
                 "runs a dropout pass on its input (slower steps); from 0 to below 1")),
