@@ -427,14 +427,15 @@ def test_project_phases_by_hand(capsys):
     ft = {v["provider"]: v for v in phases["full fine-tuning"]["vendors"]}["AutoDL (example)"]
     # 2,016 x 5.88 = 11,854.08; setup 0.702736 h x 4 cards x 5.88 = 16.53; total 11,870.61
     assert ft["breakdown"]["compute"] == 11854.08 and ft["total"] == 11870.61
-    # serving runs on one H800 (core.project's serving sizing): AutoDL's H800 list price 10.50 x 672 = 7,056.00;
-    # setup 0.702736 h x 1 card x 10.50 = 7.38; total 7,063.38
+    # serving runs on one A800 (core.project's serving sizing: the cheapest option that serves the 50 users):
+    # AutoDL's A800 list price 5.88 x 672 = 3,951.36; setup 0.702736 h x 1 card x 5.88 = 4.13; total 3,955.49
     sv = {v["provider"]: v for v in phases["serving"]["vendors"]}["AutoDL (example)"]
-    assert phases["serving"]["plan"]["gpu"] == "h800-sxm-80gb"
-    assert sv["breakdown"]["compute"] == 7056.0 and sv["total"] == 7063.38
-    # only AutoDL offers both GPUs: one vendor for everything is AutoDL's three phases, 476.74 + 11,870.61 + 7,063.38
-    assert out["single_vendor"]["AutoDL (example)"] == 19410.73
-    assert out["single_vendor"]["云擎天下 omniyq (example)"] is None  # it offers no H800 for the serving phase
+    assert phases["serving"]["plan"]["gpu"] == "a800-sxm-80gb"
+    assert sv["breakdown"]["compute"] == 3951.36 and sv["total"] == 3955.49
+    # one vendor for everything: AutoDL's three phases, 476.74 + 11,870.61 + 3,955.49 = 16,302.84
+    assert out["single_vendor"]["AutoDL (example)"] == 16302.84
+    # 云擎天下 rents the A800 x8 server by the month only: 35,000 for each phase (each shorter than a month)
+    assert out["single_vendor"]["云擎天下 omniyq (example)"] == 105000.0
     # AutoDL is cheapest in every phase: no move between vendors, the mix is AutoDL alone
     assert out["moves"] == [] and out["mixed_total"] == out["single_vendor"]["AutoDL (example)"]
     assert {m["provider"] for m in out["mixed"]} == {"AutoDL (example)"}
