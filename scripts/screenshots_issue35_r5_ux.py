@@ -1,7 +1,7 @@
 """Screenshots of the issue 35 round-5 ux pass (ux5), at 1280×800 in English and Simplified Chinese (offscreen):
 the live scaling chart's deadline label (tokens/s and days), the Training page's DeepSpeed ZeRO-3 collectives
-control, the Data page's token total (万/亿 in Chinese), and the Plans page of a two-node A100 plan priced from
-the networked cluster lease (its likely range prints one cost).
+control, the Data page's token total (万/亿 in Chinese), and the Plans page of a 32-node A100 plan priced from
+the networked cluster lease (it rents its 32 servers together: prices.json min_nodes) (its likely range prints one cost).
 
 Run: PYTHONPATH=. QT_QPA_PLATFORM=offscreen python scripts/screenshots_issue35_r5_ux.py [OUT_DIR]
 (OUT_DIR defaults to docs/screenshots/issue35-r5-ux.) Besides the window, the scaling chart alone is saved
@@ -20,14 +20,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _screens import each_language, open_window, qt_app, spin  # noqa: E402
 
-#: 8B full fine-tuning on A100 80GB in CNY, ranked fastest: plan #1 is two nodes billed from the SMM cluster lease
+#: 8B full fine-tuning on A100 80GB in CNY, ranked fastest: plan #1 is 32 nodes billed from the SMM cluster lease
+#: (the lease rents its 32 servers together: smaller plans keep AutoDL's single machines)
 A100_PLAN = {"model": {"preset": "llama-3-8b"},
              "training": {"method": "full", "precision": "bf16", "seq_len": 4096, "micro_batch_size": 1,
-                          "global_batch_size": 128, "recompute": "full"},
+                          "global_batch_size": 512, "recompute": "full"},
              "parallel": {"tp": 1, "pp": 1, "zero": 3},
-             "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 16, "gpus_per_node": 8},
+             "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 256, "gpus_per_node": 8},
              "data": {"tokens": "2B"},
-             "constraints": {"currency": "CNY", "gpu_candidates": ["a100-sxm-80gb"], "max_gpus": 16,
+             "constraints": {"currency": "CNY", "gpu_candidates": ["a100-sxm-80gb"], "max_gpus": 256,
                              "objective": "fastest"}}
 SCALING_EXAMPLES = ("llama3-70b-pretrain-64xh800-tp8pp4.json", "llama3-8b-full-8xh100-zero3.json",
                     "mixtral-8x7b-ep8-16xa800.json")
@@ -95,7 +96,7 @@ def _plans(app, w, out: Path, suffix: str) -> None:
     from gpuplanner.ui.main_window import PAGE_KEYS
 
     with tempfile.TemporaryDirectory() as d:
-        f = Path(d) / "a100-two-nodes.json"
+        f = Path(d) / "a100-32-nodes.json"
         f.write_text(json.dumps(A100_PLAN), encoding="utf-8")
         assert w.open_path(f, show_errors=False)
         _wait_search(app, w)
@@ -127,8 +128,9 @@ def main(out: Path) -> int:
     for lang in each_language(app):
         suffix = "" if lang == "en" else f"-{lang}"
         w = open_window(app)
-        _scaling(app, w, out, suffix)
-        _training_and_data(app, w, out, suffix)
+        if "--plans-only" not in sys.argv:
+            _scaling(app, w, out, suffix)
+            _training_and_data(app, w, out, suffix)
         _plans(app, w, out, suffix)
         w.model.set_dirty(False)
         w.close()
