@@ -145,7 +145,7 @@ REFUSALS = [
 @pytest.mark.parametrize("fw,method,layout,what", REFUSALS)
 def test_refusals_that_remain(fw, method, layout, what):
     why = F.unsupported(fw, method, **layout)
-    assert why is not None and what in why.params["what"]
+    assert why is not None and what.lower() in why.render().lower()  # the refusal names it
 
 
 def test_offload_params_refused_for_megatron_through_evaluate():
@@ -218,7 +218,7 @@ def test_deepspeed_autotp_is_entered_not_searched():
     for layout, what in (({"tp": 2, "zero": 3}, "ZeRO-3 with TP"), ({"tp": 2, "pp": 2, "zero": 1}, "TP with PP"),
                          ({"tp": 2, "zero": 1, "sp": True}, "sequence_parallel"), ({"tp": 2}, "TP 2")):
         why = F.unsupported("deepspeed", "lora" if what == "TP 2" else "full", **layout)
-        assert why is not None and what in why.params["what"]
+        assert why is not None and what.lower() in why.render().lower()  # the refusal names it
     sc = _sc(training={"framework": "deepspeed"}, parallel={"tp": 2, "zero": 1})
     ev = evaluate(scenario_from_dict(sc))
     assert ev.time.seconds["tp_comm"] > 0
