@@ -252,6 +252,15 @@ BRIDGE_MOE_FLEX = {("25.11", "GB200", "deepseek-v3"), ("25.11", "GB200", "qwen3-
                    ("26.04.01", "GB200", "qwen3-30b-a3b"), ("26.04.01", "GB200", "qwen3-235b-a22b"),
                    ("26.04.01", "B200", "deepseek-v3"), ("26.04.01", "B200", "qwen3-30b-a3b"),
                    ("26.04.01", "H100", "qwen3-30b-a3b"), ("DeepSeek-V3 report", "H800", "deepseek-v3")}
+#: The models whose recipe counts the embedding and the loss as a pipeline layer each
+#: (``parallel.pp_account_embedding_loss``): Megatron-Bridge v0.2.2 (25.11) ``src/megatron/bridge/recipes/qwen/
+#: qwen3_moe.py`` ``qwen3_235b_a22b_pretrain_config`` (``account_for_embedding_in_pipeline_split`` and
+#: ``account_for_loss_in_pipeline_split`` True) and v0.4.2 (26.04.01) the same file and function (both set on
+#: ``cfg.model``). Qwen3-30B-A3B and GPT-OSS keep Megatron's even split (v0.4.2 ``recipes/gpt_oss/gpt_oss.py`` sets
+#: both False); DeepSeek-V3 sets both False and an explicit ``pipeline_model_parallel_layout`` instead (v0.2.2
+#: ``recipes/deepseek/deepseek_v3.py``, ``layout_map``: e.g. PP 16 = embedding + 4 layers, 14 × 4, 1 layer + MTP +
+#: loss), which the scenario cannot describe; its rows keep the even split.
+BRIDGE_MOE_PP_EDGES = ("qwen3-235b-a22b",)
 #: The MoE table's |error| before issue 35 round 3 (base e2dee63): median and p90 over the 21 rows predicted.
 BRIDGE_MOE_BEFORE = {"median": 0.67, "p90": 1.98}
 #: … and over all 24 rows before the second pass (helper moe2: expert-DP sync, FP8 padding, expert bias)
@@ -272,7 +281,7 @@ def bridge_moe_scenario(row) -> dict:
                          "global_batch_size": gbs, **({"fp8_recipe": "te_current"} if prec == "fp8" else {})},
             "parallel": {"tp": tp, "pp": pp, "vpp": vp, "ep": ep, "expert_tp": 1, "sequence_parallel": tp > 1,
                          "zero": 1, "moe_dispatcher": "flex" if (_rel, system, model) in BRIDGE_MOE_FLEX
-                         else "alltoall"},
+                         else "alltoall", "pp_account_embedding_loss": model in BRIDGE_MOE_PP_EDGES and pp > 1},
             "hardware": {"gpu": BRIDGE_GPU[system], "num_gpus": n}}
 
 

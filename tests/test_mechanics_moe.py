@@ -177,7 +177,8 @@ def test_bridge_moe_table_closer_together():
     assert med < 0.60 and p90 < 1.30
     # the GB200 rows: their all-to-all stays inside the NVL72 domain (before: 37–71% too slow)
     gb = [r["pred"] / r["pub"] - 1 for r in res if r["row"][1] == "GB200"]
-    assert min(gb) > 0.0
+    # (since the output layer sits on the last pipeline stage, helper moe6, the PP rows are within a few percent)
+    assert min(gb) > -0.05
 
 
 def test_expert_tp_gathers_dispatched_tokens():
@@ -282,7 +283,8 @@ def test_bridge_moe_table_after_round_5():
     n, med, p90 = V.bridge_moe_stats(res)
     assert n == 24 and med < 0.40 and p90 < 0.76
     err = {(r["row"][0], r["row"][1], r["row"][2], r["row"][6]): r["pred"] / r["pub"] - 1 for r in res}
-    assert -0.25 < err[("26.04.01", "B200", "deepseek-v3", 1)] < -0.15  # −51% on the all-to-all
+    # −51% on the all-to-all; −20% after round 5, −27% with the output layer on the last of its 8 stages (moe6)
+    assert -0.30 < err[("26.04.01", "B200", "deepseek-v3", 1)] < -0.15
     assert 0.85 < err[("25.11", "B200", "qwen3-30b-a3b", 1)] < 1.0  # +123% before the per-layer sync
 
 

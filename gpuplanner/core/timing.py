@@ -855,6 +855,7 @@ def time_layout(
     torch_compile: bool = False,
     moe_dispatcher: str | None = None,
     pack_len: float | None = None,
+    pp_account_edges: bool = False,
     checkpoint_reentrant: bool | None = None,
     ops=None,
 ) -> dict:
@@ -1224,6 +1225,7 @@ def time_layout(
         "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok, "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "z3_host_mb": z3_host_mb, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
+        **pp_stage_shares(framework, pp, m.L, pp_account_edges, ops),
         "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "mem_tok_bytes": mem_tok_bytes,
         "tp_in_node": tp <= dom, "ov_grad": ov_grad, "ov_param": ov_param, "ov_tp": ov_tp, "ov_p2p": ov_p2p,
         "fwd_share": fwd_share, "n_layer_coll": n_layer_coll, "tp_ar_bytes": tp_ar_bytes,
@@ -1739,6 +1741,30 @@ def ep_peer_shares(ep, stride, domain, ops=_ScalarOps):
     return (local - 1.0) / ops.maximum(ep, 1.0), (ep - local) / ops.maximum(ep, 1.0)
 
 
+def pp_stage_shares(framework: str, pp, n_layers: float, account_edges: bool = False, ops=_ScalarOps) -> dict:
+    """Megatron-Core's pipeline stages, as multiples of the average stage (``L / pp`` decoder layers and ``1 / pp`` of
+    the output layer), for the stage that sets the pace. Sources, Megatron-LM ``megatron/core/transformer/
+    transformer_block.py`` ``get_num_layers_to_build`` (core_r0.15 and main): the decoder layers are split evenly over
+    the stages (``num_layers % pipeline_model_parallel_size == 0`` is asserted); ``megatron/core/models/gpt/
+    gpt_model.py``: the output layer and the loss are built on the last stage only (``post_process``), the embedding
+    on the first (``pre_process``). So the last stage runs its ``L / pp`` layers and the whole output layer
+    (``pp_head_stage = pp``). With ``--account-for-embedding-in-pipeline-split`` and
+    ``--account-for-loss-in-pipeline-split`` (``parallel.pp_account_embedding_loss``) the split is over ``L + 2``
+    slots: the middle stages hold ``(L + 2) / pp`` layers (``pp_mid_layers``), the last ``(L + 2) / pp − 1`` beside
+    the output layer (``pp_last_layers``; the first stage's embedding lookup is no GEMM). The stage time is the
+    larger of the two (:func:`time_gpu`). Other frameworks keep the old even spread (torchtitan's default split,
+    ``generate_llm_fqn_per_model_part``, already weighs the embedding and the output as a layer each; DeepSpeed's
+    ``PipelineModule`` balances parameters), and a single stage has nothing to balance: all three are 1."""
+    f = ops.f
+    pp = f(pp)
+    mega = (pp > 1.0) & (framework == "megatron")
+    acc = mega & bool(account_edges)
+    per = float(n_layers) / pp  # the even split's layers per stage
+    mid = ops.where(acc, (float(n_layers) + 2.0) / pp / per, 1.0)
+    last = ops.where(acc, ((float(n_layers) + 2.0) / pp - 1.0) / per, 1.0)
+    return {"pp_head_stage": ops.where(mega, pp, 1.0), "pp_mid_layers": mid, "pp_last_layers": last}
+
+
 def moe_dispatcher_of(framework: str, moe_dispatcher: str | None) -> str | None:
     """The MoE token dispatcher a run uses: the scenario's ``parallel.moe_dispatcher``, else ``"alltoall"`` for
     Megatron-Core (Megatron-Bridge's model providers set ``moe_token_dispatcher_type = "alltoall"``, e.g.
@@ -2005,9 +2031,14 @@ def time_gpu(
     # FlashAttention-2's backward under its ceiling: 2.5 × the forward's FLOPs at its slower rate (FLASH2_BWD_TIME_FACTOR)
     flash_bwd = 1.0 if attn_efficiency is None else where(lay["flash"], FLASH2_BWD_TIME_FACTOR, 1.0)
     attn_tok = attn_tok + (flash_bwd - 1.0) * lay["attn_bwd_tok"]
-    t_flops_tok = t_lin_tok + attn_tok / (peak16 * eff_attn) + head_tok / (peak16 * eff16)
+    t_layers_tok = t_lin_tok + attn_tok / (peak16 * eff_attn)
+    t_head_tok = head_tok / (peak16 * eff16)
+    t_flops_tok = t_layers_tok + t_head_tok
     t_mem_tok = lay["mem_tok_bytes"] / mem_bw  # memory-bound work (time_layout)
-    t_compute_tok = t_flops_tok / mp + t_mem_tok  # seconds per replica token, on one GPU
+    # Megatron's pipeline: the output layer runs on the last stage, the slowest one sets the pace (pp_stage_shares)
+    t_stage_tok = maximum(t_layers_tok * lay["pp_mid_layers"],
+                          t_layers_tok * lay["pp_last_layers"] + t_head_tok * lay["pp_head_stage"])
+    t_compute_tok = t_stage_tok / mp + t_mem_tok  # seconds per replica token, on one GPU
     t_mb = t_compute_tok * mbs * s  # one micro-batch on one GPU (all its layers)
     # the grouped experts' per-expert GEMM launches (moe_gemm_launches): a fixed GPU cost each
     moe_launch = lay["moe_launch_mb"] + 0.0 * t_mb
@@ -2530,6 +2561,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         ep_domain=ep_domain_of(r.gpu, gf, h.gpus_per_node),
         ds_zero3_gather=getattr(t, "ds_zero3_gather", "flat"),
         moe_dispatcher=getattr(s.parallel, "moe_dispatcher", None),
+        pp_account_edges=bool(getattr(s.parallel, "pp_account_embedding_loss", False)),
         checkpoint_reentrant=getattr(t, "checkpoint_reentrant", None),
     )
     if t.tp_comm_overlap is None and gf.intra_link != "nvlink":

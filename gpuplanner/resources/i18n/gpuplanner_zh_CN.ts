@@ -7924,6 +7924,10 @@
         <translation>parallel.moe_dispatcher={d} 是 Megatron-Core 的设置；{framework} 没有这一选项</translation>
     </message>
     <message>
+        <source>parallel.pp_account_embedding_loss is a Megatron-Core setting; {framework} has no such choice</source>
+        <translation>parallel.pp_account_embedding_loss 是 Megatron-Core 的设置；{framework} 没有这一选项</translation>
+    </message>
+    <message>
         <source>training.global_batch_size={gbs} is not a multiple of micro_batch_size×dp={mbs}×{dp}</source>
         <translation>training.global_batch_size={gbs} 不是 micro_batch_size×dp={mbs}×{dp} 的整数倍</translation>
     </message>
