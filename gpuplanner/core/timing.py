@@ -2039,6 +2039,8 @@ def time_gpu(
     t_stage_tok = maximum(t_layers_tok * lay["pp_mid_layers"],
                           t_layers_tok * lay["pp_last_layers"] + t_head_tok * lay["pp_head_stage"])
     t_compute_tok = t_stage_tok / mp + t_mem_tok  # seconds per replica token, on one GPU
+    # the other stages wait for the slowest one: named apart, in the pipeline's part of the step
+    pp_imb_mb = maximum(t_stage_tok - t_flops_tok, 0.0) / mp * mbs * s
     t_mb = t_compute_tok * mbs * s  # one micro-batch on one GPU (all its layers)
     # the grouped experts' per-expert GEMM launches (moe_gemm_launches): a fixed GPU cost each
     moe_launch = lay["moe_launch_mb"] + 0.0 * t_mb
@@ -2201,6 +2203,10 @@ def time_gpu(
     # CPU offload (offload_layout): the CPU step and the PCIe copies, of the critic too (verl's bytes count it)
     offload_s = offload_seconds(lay, f64(host_link_gbs) * 1e9 * PCIE_HOST_EFFICIENCY, t_bwd, compute)
     other = other + offload_s
+    # the pipeline's slowest stage (pp_stage_shares): its extra time over the average stage is the other stages'
+    # wait, reported with the bubble rather than as compute
+    pp_imb = pp_imb_mb * m_acc
+    compute, pp_time = compute - pp_imb, pp_time + pp_imb
 
     # ---- RL rollouts (core/methods.generation_seconds and _rollouts): generation, weight refit, schedule
     generation = wait_longest = refit = 0.0 * compute
@@ -2228,7 +2234,8 @@ def time_gpu(
              "launch_overhead": (launch_mb - z3_wait) * m_acc + 0.0 * step, "zero3_hooks": z3_wait * m_acc + 0.0 * step,
              "moe_host_sync": moe_host * m_acc + 0.0 * step, "hf_moe_loop": hf_moe * m_acc + 0.0 * step,
              "moe_gemm_launch": moe_launch * m_acc + 0.0 * step, "rollout_wait_longest": wait_longest + 0.0 * step,
-             "weight_refit": refit + 0.0 * step, "optimizer_offload": offload_s + 0.0 * step}
+             "weight_refit": refit + 0.0 * step, "optimizer_offload": offload_s + 0.0 * step,
+             "pp_imbalance": pp_imb + 0.0 * step}
     tokens_step_gpu = lay["tokens_step_gpu"]  # tokens per step per GPU
     if mfu is not None:
         # measured MFU: tokens/s/GPU = peak × MFU / model FLOPs per token; keep the modelled shares
@@ -2363,7 +2370,8 @@ PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "launch_ov
                "zero3_hooks": "compute",
                "moe_host_sync": "compute", "moe_gemm_launch": "compute", "hf_moe_loop": "compute",
                "cp_merge": "compute", "cp_comm": "other", "ep_comm": "other",
-               "rollout_wait_longest": "generation", "weight_refit": "generation", "optimizer_offload": "other"}
+               "rollout_wait_longest": "generation", "weight_refit": "generation", "optimizer_offload": "other",
+               "pp_imbalance": "pp_bubble"}
 #: What the views call each named part (translatable: context "Timing"; the CLI, the Plans details and the PDF
 #: look a breakdown key up here, as they do for the step's parts).
 PART_LABELS = {
@@ -2378,6 +2386,7 @@ PART_LABELS = {
     "rollout_wait_longest": QT_TRANSLATE_NOOP("Timing", "rollouts: waiting for the longest completion"),
     "weight_refit": QT_TRANSLATE_NOOP("Timing", "rollouts: loading the new weights into the inference engine"),
     "optimizer_offload": QT_TRANSLATE_NOOP("Timing", "CPU offload: optimizer step on the CPU and PCIe copies"),
+    "pp_imbalance": QT_TRANSLATE_NOOP("Timing", "pipeline: waiting for the last stage (output layer)"),
 }
 #: What the views call every key of a step-time breakdown (``Evaluation.time.breakdown``): the step's parts and
 #: the named parts above. The CLI, the Plans details and the PDF translate these (context "Timing"); one table, so

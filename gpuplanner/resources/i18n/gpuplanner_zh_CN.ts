@@ -8107,6 +8107,10 @@
         <source>MoE expert loop in Python (a host sync per expert)</source>
         <translation>MoE 专家的 Python 循环（每个专家一次主机同步）</translation>
     </message>
+    <message>
+        <source>pipeline: waiting for the last stage (output layer)</source>
+        <translation>流水线：等待最后一级（输出层）</translation>
+    </message>
 </context>
 <context>
     <name>Topology</name>
