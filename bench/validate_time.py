@@ -271,6 +271,8 @@ BRIDGE_MOE_BEFORE_MOE3 = {"median": 0.43, "p90": 0.95}
 BRIDGE_MOE_BEFORE_MOE5 = {"median": 0.35, "p90": 0.80}
 #: … and before the HybridEP NVLink rates (helper bridge5, issue 35 round 5; main at e70d6a2)
 BRIDGE_MOE_BEFORE_BRIDGE5 = {"median": 0.385, "p90": 0.740}
+#: … and before the output layer on the last pipeline stage (helper moe6, issue 35 round 5; main at 75a23bf)
+BRIDGE_MOE_BEFORE_MOE6 = {"median": 0.378, "p90": 0.740}
 
 
 def bridge_moe_scenario(row) -> dict:
@@ -339,8 +341,10 @@ def bridge_moe_rows() -> list[str]:
             + (f" Before issue 35 round 5 (helper moe5): {BRIDGE_MOE_BEFORE_MOE5['median']:.0%} / "
                f"{BRIDGE_MOE_BEFORE_MOE5['p90']:.0%}." if BRIDGE_MOE_BEFORE_MOE5 else "")
             + (f" Before the HybridEP rates (helper bridge5): {BRIDGE_MOE_BEFORE_BRIDGE5['median']:.1%} / "
-               f"{BRIDGE_MOE_BEFORE_BRIDGE5['p90']:.1%}; now {med:.1%} / {p90:.1%}."
-               if BRIDGE_MOE_BEFORE_BRIDGE5 else "")]
+               f"{BRIDGE_MOE_BEFORE_BRIDGE5['p90']:.1%}." if BRIDGE_MOE_BEFORE_BRIDGE5 else "")
+            + (f" Before the output layer on the last pipeline stage (helper moe6): "
+               f"{BRIDGE_MOE_BEFORE_MOE6['median']:.1%} / {BRIDGE_MOE_BEFORE_MOE6['p90']:.1%}; now {med:.1%} / "
+               f"{p90:.1%}." if BRIDGE_MOE_BEFORE_MOE6 else "")]
     return out
 
 # ------------------------------------------------------------------ torchtitan's own tables (sanity check)
@@ -1173,8 +1177,15 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "Bridge's performance scripts set: dispatch 546 → 479 GB/s and combine 569 → 448 GB/s from 8 to 36 ranks), "
         "counted as that benchmark counts them, one row per distinct destination rank (`timing.hybridep_nvl_seconds`,"
         " `timing.flex_dest_ranks`); the per-copy NCCL rate priced the GB200 EP 32/64 dispatches 1.6× too fast. "
+        "A fourth round-5 helper (moe6) audited each row's recipe and added (13): Megatron builds the output layer "
+        "and the loss on the last pipeline stage only and splits the decoder layers evenly (`get_num_layers_to_"
+        "build`), so the last stage runs its `L / pp` layers and the whole output layer and the others wait for it "
+        "(part `pp_imbalance`, inside the pipeline bubble; `timing.pp_stage_shares`); the model had spread the output "
+        "layer over the stages. Qwen3-235B's recipes count the embedding and the loss as a layer each "
+        "(`parallel.pp_account_embedding_loss`, `BRIDGE_MOE_PP_EDGES`). GPT-OSS (vocabulary 201k, hidden 2,880: the "
+        "output layer is about four layers' FLOPs) and DeepSeek-V3 on PP 16 move most. "
         "See the notes `docs/notes/2026-12-06/issue-35-r3-moe.md`, `issue-35-r3-moe2.md`, `issue-35-r4-moe3.md`, "
-        "`issue-35-r5-moe5.md` and `issue-35-r5-bridge5.md`.",
+        "`issue-35-r5-moe5.md`, `issue-35-r5-bridge5.md` and `issue-35-r5-moe6.md`.",
         "",
         *bridge_moe_rows(),
         "",
