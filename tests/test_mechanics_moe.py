@@ -424,3 +424,22 @@ def test_bridge_moe_table_after_moe6():
     err = {r["row"][:3] + (r["row"][6],): r["pred"] / r["pub"] - 1 for r in res}
     assert 0.10 < err[("25.11", "H100", "gpt-oss-120b", 4)] < 0.25  # +42% with the output layer spread over 4 stages
     assert 0.20 < err[("25.11", "B200", "deepseek-v3", 1)] < 0.40  # +65% before
+
+
+def test_account_for_edges_makes_94_layers_even_over_8_stages():
+    # Qwen3-235B: 94 layers do not divide into 8 stages; with the embedding and the loss counted (96 slots) they do
+    # (Megatron-LM get_num_layers_to_build asserts (num_layers + 2) % pp == 0 then)
+    from gpuplanner.core import rules as R
+    from gpuplanner.core.evaluate import evaluate
+
+    assert R.pipeline_slots(94) == 94 and R.pipeline_slots(94, True) == 96
+    verdict = {}
+    for flag in (False, True):
+        s = scenario_from_dict({
+            "model": {"preset": "qwen3-235b-a22b"},
+            "training": {"method": "pretrain", "framework": "megatron", "seq_len": 4096, "micro_batch_size": 1,
+                         "global_batch_size": 1024},
+            "parallel": {"pp": 8, "ep": 8, "zero": 1, "pp_account_embedding_loss": flag},
+            "hardware": {"gpu": "b200-180gb", "num_gpus": 64}, "data": {"tokens": "10B"}})
+        verdict[flag] = next(r.status for r in evaluate(s).rules if r.id == "pipeline_layers")
+    assert verdict == {False: "failed", True: "passed"}
