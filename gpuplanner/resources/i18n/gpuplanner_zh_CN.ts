@@ -8314,6 +8314,10 @@
         <translation>权重和梯度也放在 CPU 内存</translation>
     </message>
     <message>
+        <source>embedding and loss count as a layer each</source>
+        <translation>嵌入层和损失各算作一层</translation>
+    </message>
+    <message>
         <source>framework default</source>
         <translation>按框架默认</translation>
     </message>
@@ -8472,6 +8476,14 @@
     <message>
         <source>Megatron --moe-token-dispatcher-type, for MoE models. All-to-all (the default, as Megatron-Bridge sets it): each token&apos;s routed copies go to their experts&apos; GPUs. All-gather: every GPU gathers the expert group&apos;s tokens. Flex (DeepEP or HybridEP kernels): a token crosses the network once per remote node and is forwarded over NVLink. Megatron only</source>
         <translation>Megatron 的 --moe-token-dispatcher-type，用于 MoE 模型。all-to-all（默认，Megatron-Bridge 即如此设置）：每个 token 的各路由副本发往其专家所在的 GPU。all-gather：每个 GPU 收集整个专家组的 token。flex（DeepEP 或 HybridEP 内核）：一个 token 对每个远端节点只经网络发送一次，再经 NVLink 转发。仅适用于 Megatron</translation>
+    </message>
+    <message>
+        <source>Pipeline split</source>
+        <translation>流水线切分</translation>
+    </message>
+    <message>
+        <source>Megatron --account-for-embedding-in-pipeline-split and --account-for-loss-in-pipeline-split: the first and last pipeline stages hold one layer fewer, because the embedding and the output layer count as a layer each. Off (Megatron&apos;s default): the layers are split evenly and the last stage also runs the output layer, which the others wait for. Megatron only</source>
+        <translation>Megatron 的 --account-for-embedding-in-pipeline-split 与 --account-for-loss-in-pipeline-split：嵌入层和输出层各算作一层，因此第一级和最后一级流水线各少放一层。关闭（Megatron 默认）：各层平均切分，最后一级还要运行输出层，其他各级需等待它。仅适用于 Megatron</translation>
     </message>
     <message>
         <source>all-to-all</source>
