@@ -2054,8 +2054,9 @@ def time_gpu(
     # the host's issue time; the GPU's work in them (their compute and the expert all-to-all) runs under it
     ep_mb = _ep_comm_mb(lay, intra_p2p, nic, intra_bus)
     t_exp_mb = lin_exp / (gen_eff * lay["size_exp"]) / (peak * lay["fp8_gemm_scale"]) / mp * mbs * s + moe_launch
-    moe_host = moe_sync_exposure((lay["moe_host_exp_f"], lay["moe_host_rest_f"], lay["moe_host_b"]), t_mb, ep_mb,
-                                 t_exp_mb, lay["fwd_share"], m.moe_frac, ops)
+    # (the layers' share of the GPU's work: the last stage's whole output layer runs after them, pp_imb_mb is not theirs)
+    moe_host = moe_sync_exposure((lay["moe_host_exp_f"], lay["moe_host_rest_f"], lay["moe_host_b"]), t_mb - pp_imb_mb,
+                                 ep_mb, t_exp_mb, lay["fwd_share"], m.moe_frac, ops)
     t_mb = t_mb + moe_host
     # Transformers' eager expert loop (core/hf_moe.py): serialised by its per-expert host syncs; the experts' own
     # forward GEMMs run under it, the rest of its host time is added
