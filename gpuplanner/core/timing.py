@@ -73,7 +73,9 @@ Sources, per term:
   ``b·s·h`` boundary activations (``/t`` with the scatter/gather optimisation, §4.1), forward and
   backward, ``v`` times as many with interleaving. ``overlap_p2p_comm`` (Megatron's interleaved
   schedule posts the next send/receive before computing: ``forward_backward_pipelining_with_
-  interleaving``) hides them under the stage's compute.
+  interleaving``) hides them under the stage's compute. Megatron builds the output layer and the loss on the last
+  stage only and splits the decoder layers evenly, so the last stage sets the pace; the others' wait is the named
+  part ``pp_imbalance`` inside the bubble (:func:`pp_stage_shares`).
 
 Every overlapped part is reported twice: exposed (in the step) and hidden under compute
 (:attr:`TimeEstimate.communication`); overlap never adds time, and more overlap never exposes more.
