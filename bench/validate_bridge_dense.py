@@ -192,6 +192,15 @@ PRECISION = {"cs": ("fp8", "te_current"), "ds": ("fp8", "te_delayed"), "mx": ("f
              "bf16": ("bf16", None)}
 
 
+#: The models whose recipes count the embedding and the loss as a pipeline layer each
+#: (``parallel.pp_account_embedding_loss``): Llama 3.1 405B (126 layers: 128 slots over PP 8 or 16).
+#: Megatron-Bridge v0.2.2 ``src/megatron/bridge/recipes/llama/llama3.py`` ``llama31_405b_pretrain_config``
+#: (``account_for_embedding_in_pipeline_split`` / ``account_for_loss_in_pipeline_split`` True); NeMo 2.0
+#: ``nemo/collections/llm/recipes/llama31_405b.py`` (both default True in ``model``). The other models' recipes
+#: keep Megatron's even split (Bridge ``llama3_70b_pretrain_config`` does not set them).
+PP_EDGES = ("llama-3.1-405b",)
+
+
 def scenario(row) -> dict:
     """The scenario a Megatron-Bridge / NeMo user would enter for one :data:`ROWS` row."""
     src, system, model, prec, n, gbs, mbs, seq, fsdp, tp, pp, cp, vp, _pub = row
@@ -208,7 +217,8 @@ def scenario(row) -> dict:
             "training": {"framework": "megatron", "precision": precision, "seq_len": seq, "micro_batch_size": mbs,
                          "global_batch_size": gbs, **({"fp8_recipe": recipe} if recipe else {}), **fp8_ag},
             "parallel": {"tp": tp, "pp": pp, "cp": cp, "vpp": vp, "sequence_parallel": tp > 1,
-                         "zero": 3 if fsdp else 1},
+                         "zero": 3 if fsdp else 1,
+                         **({"pp_account_embedding_loss": True} if model in PP_EDGES and pp > 1 else {})},
             "hardware": {"gpu": GPU[system], "num_gpus": n}}
 
 

@@ -252,6 +252,15 @@ BRIDGE_MOE_FLEX = {("25.11", "GB200", "deepseek-v3"), ("25.11", "GB200", "qwen3-
                    ("26.04.01", "GB200", "qwen3-30b-a3b"), ("26.04.01", "GB200", "qwen3-235b-a22b"),
                    ("26.04.01", "B200", "deepseek-v3"), ("26.04.01", "B200", "qwen3-30b-a3b"),
                    ("26.04.01", "H100", "qwen3-30b-a3b"), ("DeepSeek-V3 report", "H800", "deepseek-v3")}
+#: The models whose recipe counts the embedding and the loss as a pipeline layer each
+#: (``parallel.pp_account_embedding_loss``): Megatron-Bridge v0.2.2 (25.11) ``src/megatron/bridge/recipes/qwen/
+#: qwen3_moe.py`` ``qwen3_235b_a22b_pretrain_config`` (``account_for_embedding_in_pipeline_split`` and
+#: ``account_for_loss_in_pipeline_split`` True) and v0.4.2 (26.04.01) the same file and function (both set on
+#: ``cfg.model``). Qwen3-30B-A3B and GPT-OSS keep Megatron's even split (v0.4.2 ``recipes/gpt_oss/gpt_oss.py`` sets
+#: both False); DeepSeek-V3 sets both False and an explicit ``pipeline_model_parallel_layout`` instead (v0.2.2
+#: ``recipes/deepseek/deepseek_v3.py``, ``layout_map``: e.g. PP 16 = embedding + 4 layers, 14 × 4, 1 layer + MTP +
+#: loss), which the scenario cannot describe; its rows keep the even split.
+BRIDGE_MOE_PP_EDGES = ("qwen3-235b-a22b",)
 #: The MoE table's |error| before issue 35 round 3 (base e2dee63): median and p90 over the 21 rows predicted.
 BRIDGE_MOE_BEFORE = {"median": 0.67, "p90": 1.98}
 #: … and over all 24 rows before the second pass (helper moe2: expert-DP sync, FP8 padding, expert bias)
@@ -262,6 +271,8 @@ BRIDGE_MOE_BEFORE_MOE3 = {"median": 0.43, "p90": 0.95}
 BRIDGE_MOE_BEFORE_MOE5 = {"median": 0.35, "p90": 0.80}
 #: … and before the HybridEP NVLink rates (helper bridge5, issue 35 round 5; main at e70d6a2)
 BRIDGE_MOE_BEFORE_BRIDGE5 = {"median": 0.385, "p90": 0.740}
+#: … and before the output layer on the last pipeline stage (helper moe6, issue 35 round 5; main at 75a23bf)
+BRIDGE_MOE_BEFORE_MOE6 = {"median": 0.378, "p90": 0.740}
 
 
 def bridge_moe_scenario(row) -> dict:
@@ -272,7 +283,7 @@ def bridge_moe_scenario(row) -> dict:
                          "global_batch_size": gbs, **({"fp8_recipe": "te_current"} if prec == "fp8" else {})},
             "parallel": {"tp": tp, "pp": pp, "vpp": vp, "ep": ep, "expert_tp": 1, "sequence_parallel": tp > 1,
                          "zero": 1, "moe_dispatcher": "flex" if (_rel, system, model) in BRIDGE_MOE_FLEX
-                         else "alltoall"},
+                         else "alltoall", "pp_account_embedding_loss": model in BRIDGE_MOE_PP_EDGES and pp > 1},
             "hardware": {"gpu": BRIDGE_GPU[system], "num_gpus": n}}
 
 
@@ -330,8 +341,10 @@ def bridge_moe_rows() -> list[str]:
             + (f" Before issue 35 round 5 (helper moe5): {BRIDGE_MOE_BEFORE_MOE5['median']:.0%} / "
                f"{BRIDGE_MOE_BEFORE_MOE5['p90']:.0%}." if BRIDGE_MOE_BEFORE_MOE5 else "")
             + (f" Before the HybridEP rates (helper bridge5): {BRIDGE_MOE_BEFORE_BRIDGE5['median']:.1%} / "
-               f"{BRIDGE_MOE_BEFORE_BRIDGE5['p90']:.1%}; now {med:.1%} / {p90:.1%}."
-               if BRIDGE_MOE_BEFORE_BRIDGE5 else "")]
+               f"{BRIDGE_MOE_BEFORE_BRIDGE5['p90']:.1%}." if BRIDGE_MOE_BEFORE_BRIDGE5 else "")
+            + (f" Before the output layer on the last pipeline stage (helper moe6): "
+               f"{BRIDGE_MOE_BEFORE_MOE6['median']:.1%} / {BRIDGE_MOE_BEFORE_MOE6['p90']:.1%}; now {med:.1%} / "
+               f"{p90:.1%}." if BRIDGE_MOE_BEFORE_MOE6 else "")]
     return out
 
 # ------------------------------------------------------------------ torchtitan's own tables (sanity check)
@@ -1164,8 +1177,15 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "Bridge's performance scripts set: dispatch 546 → 479 GB/s and combine 569 → 448 GB/s from 8 to 36 ranks), "
         "counted as that benchmark counts them, one row per distinct destination rank (`timing.hybridep_nvl_seconds`,"
         " `timing.flex_dest_ranks`); the per-copy NCCL rate priced the GB200 EP 32/64 dispatches 1.6× too fast. "
+        "A fourth round-5 helper (moe6) audited each row's recipe and added (13): Megatron builds the output layer "
+        "and the loss on the last pipeline stage only and splits the decoder layers evenly (`get_num_layers_to_"
+        "build`), so the last stage runs its `L / pp` layers and the whole output layer and the others wait for it "
+        "(part `pp_imbalance`, inside the pipeline bubble; `timing.pp_stage_shares`); the model had spread the output "
+        "layer over the stages. Qwen3-235B's recipes count the embedding and the loss as a layer each "
+        "(`parallel.pp_account_embedding_loss`, `BRIDGE_MOE_PP_EDGES`). GPT-OSS (vocabulary 201k, hidden 2,880: the "
+        "output layer is about four layers' FLOPs) and DeepSeek-V3 on PP 16 move most. "
         "See the notes `docs/notes/2026-12-06/issue-35-r3-moe.md`, `issue-35-r3-moe2.md`, `issue-35-r4-moe3.md`, "
-        "`issue-35-r5-moe5.md` and `issue-35-r5-bridge5.md`.",
+        "`issue-35-r5-moe5.md`, `issue-35-r5-bridge5.md` and `issue-35-r5-moe6.md`.",
         "",
         *bridge_moe_rows(),
         "",

@@ -177,7 +177,8 @@ def test_bridge_moe_table_closer_together():
     assert med < 0.60 and p90 < 1.30
     # the GB200 rows: their all-to-all stays inside the NVL72 domain (before: 37–71% too slow)
     gb = [r["pred"] / r["pub"] - 1 for r in res if r["row"][1] == "GB200"]
-    assert min(gb) > 0.0
+    # (since the output layer sits on the last pipeline stage, helper moe6, the PP rows are within a few percent)
+    assert min(gb) > -0.05
 
 
 def test_expert_tp_gathers_dispatched_tokens():
@@ -282,7 +283,8 @@ def test_bridge_moe_table_after_round_5():
     n, med, p90 = V.bridge_moe_stats(res)
     assert n == 24 and med < 0.40 and p90 < 0.76
     err = {(r["row"][0], r["row"][1], r["row"][2], r["row"][6]): r["pred"] / r["pub"] - 1 for r in res}
-    assert -0.25 < err[("26.04.01", "B200", "deepseek-v3", 1)] < -0.15  # −51% on the all-to-all
+    # −51% on the all-to-all; −20% after round 5, −27% with the output layer on the last of its 8 stages (moe6)
+    assert -0.30 < err[("26.04.01", "B200", "deepseek-v3", 1)] < -0.15
     assert 0.85 < err[("25.11", "B200", "qwen3-30b-a3b", 1)] < 1.0  # +123% before the per-layer sync
 
 
@@ -361,3 +363,83 @@ def test_expert_all_to_all_is_named_in_the_breakdown_not_called_optimizer_time()
     assert t.breakdown["other"] == pytest.approx(t.seconds["other"] / t.step_time_s, abs=1e-9)
     assert sum(t.breakdown.values()) == pytest.approx(1.0)
     assert "ep_comm" in T.BREAKDOWN_LABELS
+
+
+def test_pipeline_stage_shares_hand_derived():
+    # Megatron-Core get_num_layers_to_build: an even split, the output layer on the last stage (pp_head_stage = pp);
+    # with --account-for-{embedding,loss}-in-pipeline-split, 94 layers + 2 slots over 8 stages: 12 per middle stage
+    # (12 / 11.75 of the even split), 11 beside the output layer on the last (11 / 11.75)
+    sh = T.pp_stage_shares("megatron", 8, 94, True)
+    assert sh["pp_head_stage"] == 8.0
+    assert sh["pp_mid_layers"] == pytest.approx(12 / 11.75, rel=1e-12)
+    assert sh["pp_last_layers"] == pytest.approx(11 / 11.75, rel=1e-12)
+    assert T.pp_stage_shares("megatron", 8, 94) == {"pp_head_stage": 8.0, "pp_mid_layers": 1.0, "pp_last_layers": 1.0}
+    # one stage, or another framework (torchtitan / DeepSpeed split their own way): nothing moves
+    for fw, pp in (("megatron", 1), ("fsdp", 4), ("deepspeed", 4)):
+        assert T.pp_stage_shares(fw, pp, 32, True) == {"pp_head_stage": 1.0, "pp_mid_layers": 1.0,
+                                                       "pp_last_layers": 1.0}
+
+
+def test_output_layer_on_the_last_stage_hand_derived():
+    # Llama 3.1 8B (h 4096, vocabulary 128,256), BF16, PP 4 on 4 H100, 16 micro-batches of 4096 tokens: the last
+    # stage runs the whole output layer, 3 · 2 · h · V FLOPs per token at the 16-bit GEMM rate; the even split
+    # charged each stage a quarter of it. The other stages' wait, (pp − 1)/pp of the output layer's time, is the
+    # named part pp_imbalance (inside pp_bubble)
+    s = scenario_from_dict({
+        "model": {"preset": "llama-3.1-8b"},
+        "training": {"framework": "megatron", "seq_len": 4096, "micro_batch_size": 1, "global_batch_size": 16},
+        "parallel": {"pp": 4, "zero": 1}, "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 4}})
+    r = resolve(s)
+    kw, _ = T.time_kwargs(r)
+    t = T.time_estimate(r)
+    head_tok = 3.0 * 2.0 * 4096 * 128256
+    size = 1.0 / (1.0 + T.D0 / 4096) / (1.0 + T.T0 / 4096)
+    rate = kw["peak16_tflops"] * 1e12 * kw["gen_efficiency"] * size
+    head_mb = head_tok / rate * 4096  # the whole output layer, one micro-batch
+    assert t.parts["pp_imbalance"] == pytest.approx(head_mb * 3 / 4 * 16, rel=1e-9)
+    assert t.seconds["pp_bubble"] > t.parts["pp_imbalance"]
+    # the recipe's option: 32 layers + 2 slots over 4 stages = 8.5 per middle stage, 7.5 beside the output layer
+    s2 = scenario_from_dict({**s.model_dump(mode="json"), "parallel": {"pp": 4, "zero": 1,
+                                                                          "pp_account_embedding_loss": True}})
+    t2 = T.time_estimate(resolve(s2))
+    assert t2.step_time_s < t.step_time_s
+    with pytest.raises((ScenarioError, ValueError), match="pp_account_embedding_loss is a Megatron-Core setting"):
+        scenario_from_dict({"model": {"preset": "llama-3.1-8b"}, "training": {"framework": "fsdp"},
+                            "parallel": {"pp": 2, "pp_account_embedding_loss": True},
+                            "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 2}})
+
+
+def test_bridge_moe_table_after_moe6():
+    """Issue 35 round 5 (helper moe6): the output layer on the last pipeline stage, and the Qwen3-235B recipes'
+    account-for-embedding/loss split. Before: 37.8% / 74.0% (median / p90 |error|, 24 rows)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import validate_time as V
+
+    res = V.bridge_moe_results()
+    n, med, p90 = V.bridge_moe_stats(res)
+    assert n == 24 and med < 0.33 and p90 < 0.66
+    err = {r["row"][:3] + (r["row"][6],): r["pred"] / r["pub"] - 1 for r in res}
+    assert 0.10 < err[("25.11", "H100", "gpt-oss-120b", 4)] < 0.25  # +42% with the output layer spread over 4 stages
+    assert 0.20 < err[("25.11", "B200", "deepseek-v3", 1)] < 0.40  # +65% before
+
+
+def test_account_for_edges_makes_94_layers_even_over_8_stages():
+    # Qwen3-235B: 94 layers do not divide into 8 stages; with the embedding and the loss counted (96 slots) they do
+    # (Megatron-LM get_num_layers_to_build asserts (num_layers + 2) % pp == 0 then)
+    from gpuplanner.core import rules as R
+    from gpuplanner.core.evaluate import evaluate
+
+    assert R.pipeline_slots(94) == 94 and R.pipeline_slots(94, True) == 96
+    verdict = {}
+    for flag in (False, True):
+        s = scenario_from_dict({
+            "model": {"preset": "qwen3-235b-a22b"},
+            "training": {"method": "pretrain", "framework": "megatron", "seq_len": 4096, "micro_batch_size": 1,
+                         "global_batch_size": 1024},
+            "parallel": {"pp": 8, "ep": 8, "zero": 1, "pp_account_embedding_loss": flag},
+            "hardware": {"gpu": "b200-180gb", "num_gpus": 64}, "data": {"tokens": "10B"}})
+        verdict[flag] = next(r.status for r in evaluate(s).rules if r.id == "pipeline_layers")
+    assert verdict == {False: "failed", True: "passed"}

@@ -42,7 +42,7 @@ import numpy as np
 from .estimate import estimate, memory_kwargs, resolve
 from .params import tier, vision_tokens_per_image, weights_count
 from .intake import host_ram, intake_warnings
-from .rules import comm_share as rules_comm_share, evaluate_rules, mfu_grade, rule_comm_share
+from .rules import comm_share as rules_comm_share, evaluate_rules, mfu_grade, pipeline_slots, rule_comm_share
 from . import advisor as advisormod
 from .timing import calibration_of, gpu_generation
 from .calibration import gpu_name as calibration_name, describe as calibration_describe, run_status
@@ -609,7 +609,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         is_moe=bool(r.arch.is_moe), method=s.training.method, num_layers=int(r.arch.num_layers), nodes=nodes,
         tp=lay.tp, pp=lay.pp, cp=lay.cp, ep=lay.ep, zero=lay.zero, switches=c.rules,
         advice=(adv := _advice(c, r, est, lay, ceiling, days_band, cost_band) | _fabric(price, nodes) | _point_miss(c, cal_h / 24.0, total, table.currency)),
-        grade_mfu=graded_used,
+        grade_mfu=graded_used, pp_slots=pipeline_slots(r.arch.num_layers, s.parallel.pp_account_embedding_loss),
         comm=float(rule_comm_share(rules_comm_share(tm.seconds, tm.step_time_s, tm.seconds.get("generation", 0.0)),
                                    gpu_generation(r.gpu.id))))
     return Evaluation(

@@ -175,6 +175,13 @@ def consumer_multinode_fails(gpu: Any, nodes, tp, pp, cp, ep, zero) -> np.ndarra
     return np.asarray(consumer_without_p2p(gpu)) & (np.asarray(nodes) > 1) & communicates_every_step(tp, pp, cp, ep, zero)
 
 
+def pipeline_slots(num_layers: int, account_edges: bool = False) -> int:
+    """The units Megatron splits over the pipeline stages: the decoder layers, plus the embedding and the loss
+    with ``--account-for-{embedding,loss}-in-pipeline-split`` (``parallel.pp_account_embedding_loss``; Megatron-LM
+    ``transformer_block.get_num_layers_to_build`` asserts ``(num_layers + 2) % pp == 0`` then)."""
+    return int(num_layers) + (2 if account_edges else 0)
+
+
 def pipeline_layers_fails(pp, num_layers: int) -> np.ndarray:
     pp = np.asarray(pp)
     return (pp > 1) & (num_layers % np.maximum(pp, 1) != 0)
@@ -232,7 +239,7 @@ def _status(applies: bool, fails: bool, enabled: bool) -> str:
 def evaluate_rules(*, mfu: float | None, rollouts: bool = False, gpu: Any, gpu_memory_gb: float, params_total: float, is_moe: bool,
                    method: str, num_layers: int, nodes: int, tp: int, pp: int, cp: int, ep: int, zero: int,
                    switches: Any = None, advice: Any = None, grade_mfu: float | None = None,
-                   comm: float | None = None) -> tuple[RuleResult, ...]:
+                   comm: float | None = None, pp_slots: int | None = None) -> tuple[RuleResult, ...]:
     """Every rule's verdict for one plan (the same element-wise checks the search ranks with); ``advice``: the
     advisor's figures (a mapping: ``mfu_ceiling``, ``deadline_risk``, ``days_hi``, ``memory_headroom``,
     ``tp_over_pcie``; :func:`advice_rules`). ``rollouts``: ``mfu`` is the training passes' MFU of an RL plan
@@ -276,7 +283,7 @@ def evaluate_rules(*, mfu: float | None, rollouts: bool = False, gpu: Any, gpu_m
         msg = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{gpu} in one node."), {"gpu": name})
     out.append(RuleResult("consumer_multinode", _status(consumer, fails, on["consumer_multinode"]), msg))
     # pipeline stages
-    fails = bool(pipeline_layers_fails(pp, num_layers))
+    fails = bool(pipeline_layers_fails(pp, num_layers if pp_slots is None else pp_slots))
     if pp <= 1:
         msg = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No pipeline parallelism."), {})
     elif fails:

@@ -383,6 +383,12 @@ class ParallelSection(_Section):
                           "'flex' (DeepEP / HybridEP kernels: a token crosses the network once per remote node, then "
                           "NVLink); null: 'alltoall', as Megatron-Bridge's model providers set it (Megatron-LM's bare "
                           "command line defaults to 'allgather'). Megatron only")
+    pp_account_embedding_loss: bool = Field(
+        False, description="Megatron-Core --account-for-embedding-in-pipeline-split and "
+                           "--account-for-loss-in-pipeline-split (both): the pipeline split counts the embedding and "
+                           "the output layer as one decoder layer each, so the first and last stages hold one layer "
+                           "fewer; false (Megatron's default): the decoder layers are split evenly and the last stage "
+                           "also runs the output layer. Megatron only")
     zero: int = Field(0, ge=0, le=3)
     sequence_parallel: bool = False
     offload_optimizer: bool = False
@@ -649,6 +655,10 @@ class Scenario(_Section):
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "parallel.moe_dispatcher={d} is a Megatron-Core setting; {framework} has no such choice"),
                 d=p.moe_dispatcher, framework=t.framework))
+        if p.pp_account_embedding_loss and t.framework not in _MEGATRON_TOOLS:
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "parallel.pp_account_embedding_loss is a Megatron-Core setting; {framework} has no such choice"),
+                framework=t.framework))
         if not t.cut_cross_entropy and t.framework != "unsloth":
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.cut_cross_entropy=false describes Unsloth before November 2024; framework {framework} "

@@ -421,7 +421,8 @@ def _enum_setup(ctx: SearchContext, max_gpus: int) -> dict:
         tps = [1]
     pps = [p for p in PP_CHOICES if p <= arch.num_layers] if sup.pipeline_parallel and model_parallel else [1]
     if rules_on is not None and rules_on.pipeline_layers:
-        pps = [p for p in pps if not rulesmod.pipeline_layers_fails(p, arch.num_layers)]
+        slots = rulesmod.pipeline_slots(arch.num_layers, bool(getattr(s.parallel, "pp_account_embedding_loss", False)))
+        pps = [p for p in pps if not rulesmod.pipeline_layers_fails(p, slots)]
     cps = [1]
     if t.seq_len >= CP_MIN_SEQ and sup.context_parallel:
         cps = [c for c in (1, 2, 4, 8) if t.seq_len % c == 0]

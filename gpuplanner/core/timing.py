@@ -73,7 +73,9 @@ Sources, per term:
   ``b·s·h`` boundary activations (``/t`` with the scatter/gather optimisation, §4.1), forward and
   backward, ``v`` times as many with interleaving. ``overlap_p2p_comm`` (Megatron's interleaved
   schedule posts the next send/receive before computing: ``forward_backward_pipelining_with_
-  interleaving``) hides them under the stage's compute.
+  interleaving``) hides them under the stage's compute. Megatron builds the output layer and the loss on the last
+  stage only and splits the decoder layers evenly, so the last stage sets the pace; the others' wait is the named
+  part ``pp_imbalance`` inside the bubble (:func:`pp_stage_shares`).
 
 Every overlapped part is reported twice: exposed (in the step) and hidden under compute
 (:attr:`TimeEstimate.communication`); overlap never adds time, and more overlap never exposes more.
@@ -855,6 +857,7 @@ def time_layout(
     torch_compile: bool = False,
     moe_dispatcher: str | None = None,
     pack_len: float | None = None,
+    pp_account_edges: bool = False,
     checkpoint_reentrant: bool | None = None,
     ops=None,
 ) -> dict:
@@ -1224,6 +1227,7 @@ def time_layout(
         "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok, "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "z3_host_mb": z3_host_mb, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
+        **pp_stage_shares(framework, pp, m.L, pp_account_edges, ops),
         "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "mem_tok_bytes": mem_tok_bytes,
         "tp_in_node": tp <= dom, "ov_grad": ov_grad, "ov_param": ov_param, "ov_tp": ov_tp, "ov_p2p": ov_p2p,
         "fwd_share": fwd_share, "n_layer_coll": n_layer_coll, "tp_ar_bytes": tp_ar_bytes,
@@ -1739,6 +1743,30 @@ def ep_peer_shares(ep, stride, domain, ops=_ScalarOps):
     return (local - 1.0) / ops.maximum(ep, 1.0), (ep - local) / ops.maximum(ep, 1.0)
 
 
+def pp_stage_shares(framework: str, pp, n_layers: float, account_edges: bool = False, ops=_ScalarOps) -> dict:
+    """Megatron-Core's pipeline stages, as multiples of the average stage (``L / pp`` decoder layers and ``1 / pp`` of
+    the output layer), for the stage that sets the pace. Sources, Megatron-LM ``megatron/core/transformer/
+    transformer_block.py`` ``get_num_layers_to_build`` (core_r0.15 and main): the decoder layers are split evenly over
+    the stages (``num_layers % pipeline_model_parallel_size == 0`` is asserted); ``megatron/core/models/gpt/
+    gpt_model.py``: the output layer and the loss are built on the last stage only (``post_process``), the embedding
+    on the first (``pre_process``). So the last stage runs its ``L / pp`` layers and the whole output layer
+    (``pp_head_stage = pp``). With ``--account-for-embedding-in-pipeline-split`` and
+    ``--account-for-loss-in-pipeline-split`` (``parallel.pp_account_embedding_loss``) the split is over ``L + 2``
+    slots: the middle stages hold ``(L + 2) / pp`` layers (``pp_mid_layers``), the last ``(L + 2) / pp − 1`` beside
+    the output layer (``pp_last_layers``; the first stage's embedding lookup is no GEMM). The stage time is the
+    larger of the two (:func:`time_gpu`). Other frameworks keep the old even spread (torchtitan's default split,
+    ``generate_llm_fqn_per_model_part``, already weighs the embedding and the output as a layer each; DeepSpeed's
+    ``PipelineModule`` balances parameters), and a single stage has nothing to balance: all three are 1."""
+    f = ops.f
+    pp = f(pp)
+    mega = (pp > 1.0) & (framework == "megatron")
+    acc = mega & bool(account_edges)
+    per = float(n_layers) / pp  # the even split's layers per stage
+    mid = ops.where(acc, (float(n_layers) + 2.0) / pp / per, 1.0)
+    last = ops.where(acc, ((float(n_layers) + 2.0) / pp - 1.0) / per, 1.0)
+    return {"pp_head_stage": ops.where(mega, pp, 1.0), "pp_mid_layers": mid, "pp_last_layers": last}
+
+
 def moe_dispatcher_of(framework: str, moe_dispatcher: str | None) -> str | None:
     """The MoE token dispatcher a run uses: the scenario's ``parallel.moe_dispatcher``, else ``"alltoall"`` for
     Megatron-Core (Megatron-Bridge's model providers set ``moe_token_dispatcher_type = "alltoall"``, e.g.
@@ -2005,9 +2033,16 @@ def time_gpu(
     # FlashAttention-2's backward under its ceiling: 2.5 × the forward's FLOPs at its slower rate (FLASH2_BWD_TIME_FACTOR)
     flash_bwd = 1.0 if attn_efficiency is None else where(lay["flash"], FLASH2_BWD_TIME_FACTOR, 1.0)
     attn_tok = attn_tok + (flash_bwd - 1.0) * lay["attn_bwd_tok"]
-    t_flops_tok = t_lin_tok + attn_tok / (peak16 * eff_attn) + head_tok / (peak16 * eff16)
+    t_layers_tok = t_lin_tok + attn_tok / (peak16 * eff_attn)
+    t_head_tok = head_tok / (peak16 * eff16)
+    t_flops_tok = t_layers_tok + t_head_tok
     t_mem_tok = lay["mem_tok_bytes"] / mem_bw  # memory-bound work (time_layout)
-    t_compute_tok = t_flops_tok / mp + t_mem_tok  # seconds per replica token, on one GPU
+    # Megatron's pipeline: the output layer runs on the last stage, the slowest one sets the pace (pp_stage_shares)
+    t_stage_tok = maximum(t_layers_tok * lay["pp_mid_layers"],
+                          t_layers_tok * lay["pp_last_layers"] + t_head_tok * lay["pp_head_stage"])
+    t_compute_tok = t_stage_tok / mp + t_mem_tok  # seconds per replica token, on one GPU
+    # the other stages wait for the slowest one: named apart, in the pipeline's part of the step
+    pp_imb_mb = maximum(t_stage_tok - t_flops_tok, 0.0) / mp * mbs * s
     t_mb = t_compute_tok * mbs * s  # one micro-batch on one GPU (all its layers)
     # the grouped experts' per-expert GEMM launches (moe_gemm_launches): a fixed GPU cost each
     moe_launch = lay["moe_launch_mb"] + 0.0 * t_mb
@@ -2021,8 +2056,9 @@ def time_gpu(
     # the host's issue time; the GPU's work in them (their compute and the expert all-to-all) runs under it
     ep_mb = _ep_comm_mb(lay, intra_p2p, nic, intra_bus)
     t_exp_mb = lin_exp / (gen_eff * lay["size_exp"]) / (peak * lay["fp8_gemm_scale"]) / mp * mbs * s + moe_launch
-    moe_host = moe_sync_exposure((lay["moe_host_exp_f"], lay["moe_host_rest_f"], lay["moe_host_b"]), t_mb, ep_mb,
-                                 t_exp_mb, lay["fwd_share"], m.moe_frac, ops)
+    # (the layers' share of the GPU's work: the last stage's whole output layer runs after them, pp_imb_mb is not theirs)
+    moe_host = moe_sync_exposure((lay["moe_host_exp_f"], lay["moe_host_rest_f"], lay["moe_host_b"]), t_mb - pp_imb_mb,
+                                 ep_mb, t_exp_mb, lay["fwd_share"], m.moe_frac, ops)
     t_mb = t_mb + moe_host
     # Transformers' eager expert loop (core/hf_moe.py): serialised by its per-expert host syncs; the experts' own
     # forward GEMMs run under it, the rest of its host time is added
@@ -2170,6 +2206,10 @@ def time_gpu(
     # CPU offload (offload_layout): the CPU step and the PCIe copies, of the critic too (verl's bytes count it)
     offload_s = offload_seconds(lay, f64(host_link_gbs) * 1e9 * PCIE_HOST_EFFICIENCY, t_bwd, compute)
     other = other + offload_s
+    # the pipeline's slowest stage (pp_stage_shares): its extra time over the average stage is the other stages'
+    # wait, reported with the bubble rather than as compute
+    pp_imb = pp_imb_mb * m_acc
+    compute, pp_time = compute - pp_imb, pp_time + pp_imb
 
     # ---- RL rollouts (core/methods.generation_seconds and _rollouts): generation, weight refit, schedule
     generation = wait_longest = refit = 0.0 * compute
@@ -2197,7 +2237,8 @@ def time_gpu(
              "launch_overhead": (launch_mb - z3_wait) * m_acc + 0.0 * step, "zero3_hooks": z3_wait * m_acc + 0.0 * step,
              "moe_host_sync": moe_host * m_acc + 0.0 * step, "hf_moe_loop": hf_moe * m_acc + 0.0 * step,
              "moe_gemm_launch": moe_launch * m_acc + 0.0 * step, "rollout_wait_longest": wait_longest + 0.0 * step,
-             "weight_refit": refit + 0.0 * step, "optimizer_offload": offload_s + 0.0 * step}
+             "weight_refit": refit + 0.0 * step, "optimizer_offload": offload_s + 0.0 * step,
+             "pp_imbalance": pp_imb + 0.0 * step}
     tokens_step_gpu = lay["tokens_step_gpu"]  # tokens per step per GPU
     if mfu is not None:
         # measured MFU: tokens/s/GPU = peak × MFU / model FLOPs per token; keep the modelled shares
@@ -2332,7 +2373,8 @@ PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "launch_ov
                "zero3_hooks": "compute",
                "moe_host_sync": "compute", "moe_gemm_launch": "compute", "hf_moe_loop": "compute",
                "cp_merge": "compute", "cp_comm": "other", "ep_comm": "other",
-               "rollout_wait_longest": "generation", "weight_refit": "generation", "optimizer_offload": "other"}
+               "rollout_wait_longest": "generation", "weight_refit": "generation", "optimizer_offload": "other",
+               "pp_imbalance": "pp_bubble"}
 #: What the views call each named part (translatable: context "Timing"; the CLI, the Plans details and the PDF
 #: look a breakdown key up here, as they do for the step's parts).
 PART_LABELS = {
@@ -2347,6 +2389,7 @@ PART_LABELS = {
     "rollout_wait_longest": QT_TRANSLATE_NOOP("Timing", "rollouts: waiting for the longest completion"),
     "weight_refit": QT_TRANSLATE_NOOP("Timing", "rollouts: loading the new weights into the inference engine"),
     "optimizer_offload": QT_TRANSLATE_NOOP("Timing", "CPU offload: optimizer step on the CPU and PCIe copies"),
+    "pp_imbalance": QT_TRANSLATE_NOOP("Timing", "pipeline: waiting for the last stage (output layer)"),
 }
 #: What the views call every key of a step-time breakdown (``Evaluation.time.breakdown``): the step's parts and
 #: the named parts above. The CLI, the Plans details and the PDF translate these (context "Timing"); one table, so
@@ -2530,6 +2573,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         ep_domain=ep_domain_of(r.gpu, gf, h.gpus_per_node),
         ds_zero3_gather=getattr(t, "ds_zero3_gather", "flat"),
         moe_dispatcher=getattr(s.parallel, "moe_dispatcher", None),
+        pp_account_edges=bool(getattr(s.parallel, "pp_account_embedding_loss", False)),
         checkpoint_reentrant=getattr(t, "checkpoint_reentrant", None),
     )
     if t.tp_comm_overlap is None and gf.intra_link != "nvlink":

@@ -163,3 +163,21 @@ def test_untouched_values_stay_exactly_as_given(win, tmp_path):
     assert win.save_to(path)
     saved = json.loads(path.read_text(encoding="utf-8"))["scenario"]
     assert {p: saved[p.split(".")[0]][p.split(".")[1]] for p in PATHS} == want
+
+
+def test_pp_account_embedding_loss_choice(win):
+    """parallel.pp_account_embedding_loss: Megatron's account-for-embedding/loss split; refused for another tool."""
+    f = _adv(win)
+    win.model.set_many({"model.preset": "qwen3-235b-a22b", "parallel.auto": False, "parallel.pp": 2,
+                        "parallel.zero": 1, "hardware.num_gpus": 8})
+    assert user(win).parallel.pp_account_embedding_loss is False and not f["pp_account_embedding_loss"].isChecked()
+    if user(win).training.framework != "megatron":
+        f["pp_account_embedding_loss"].setChecked(True)
+        assert "Megatron-Core setting" in refused(f["pp_account_embedding_loss"])
+        assert user(win).parallel.pp_account_embedding_loss is False
+        win.model.set("training.framework", "megatron")
+        f["pp_account_embedding_loss"].setChecked(False)
+    f["pp_account_embedding_loss"].setChecked(True)
+    assert user(win).parallel.pp_account_embedding_loss is True and not f["pp_account_embedding_loss"].box.error
+    f["pp_account_embedding_loss"].setChecked(False)
+    assert user(win).parallel.pp_account_embedding_loss is False

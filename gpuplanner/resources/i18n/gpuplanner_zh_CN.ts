@@ -8075,6 +8075,10 @@
         <source>training.checkpoint_reentrant={value}: {framework} runs its own checkpoint function and has no such choice</source>
         <translation>training.checkpoint_reentrant={value}：{framework} 使用自带的检查点函数，没有这个选项</translation>
     </message>
+    <message>
+        <source>parallel.pp_account_embedding_loss is a Megatron-Core setting; {framework} has no such choice</source>
+        <translation>parallel.pp_account_embedding_loss 是 Megatron-Core 的设置；{framework} 没有这一选项</translation>
+    </message>
 </context>
 <context>
     <name>ScenarioModel</name>
@@ -8226,6 +8230,10 @@
     <message>
         <source>MoE expert loop in Python (a host sync per expert)</source>
         <translation>MoE 专家的 Python 循环（每个专家一次主机同步）</translation>
+    </message>
+    <message>
+        <source>pipeline: waiting for the last stage (output layer)</source>
+        <translation>流水线：等待最后一级（输出层）</translation>
     </message>
 </context>
 <context>
@@ -8664,6 +8672,18 @@
     <message>
         <source>use_reentrant of torch.utils.checkpoint for gradient checkpointing (HF gradient_checkpointing_kwargs, LLaMA-Factory use_reentrant_gc). Off (non-reentrant) adds about 1 ms of host time per layer and micro-batch. Framework default: off for transformers 5 and TRL, on for LLaMA-Factory and Axolotl; Megatron and Unsloth have no such choice</source>
         <translation>梯度检查点所用 torch 检查点函数的 use_reentrant（HF gradient_checkpointing_kwargs，LLaMA-Factory use_reentrant_gc）。关闭（非可重入）时每层每个微批次约多 1 ms 主机时间。框架默认：transformers 5 与 TRL 为关闭，LLaMA-Factory 与 Axolotl 为开启；Megatron 与 Unsloth 没有这个选项</translation>
+    </message>
+    <message>
+        <source>embedding and loss count as a layer each</source>
+        <translation>嵌入层和损失各算作一层</translation>
+    </message>
+    <message>
+        <source>Pipeline split</source>
+        <translation>流水线切分</translation>
+    </message>
+    <message>
+        <source>Megatron --account-for-embedding-in-pipeline-split and --account-for-loss-in-pipeline-split: the first and last pipeline stages hold one layer fewer, because the embedding and the output layer count as a layer each. Off (Megatron&apos;s default): the layers are split evenly and the last stage also runs the output layer, which the others wait for. Megatron only</source>
+        <translation>Megatron 的 --account-for-embedding-in-pipeline-split 与 --account-for-loss-in-pipeline-split：嵌入层和输出层各算作一层，因此第一级和最后一级流水线各少放一层。关闭（Megatron 默认）：各层平均切分，最后一级还要运行输出层，其他各级需等待它。仅适用于 Megatron</translation>
     </message>
 </context>
 <context>

@@ -57,7 +57,8 @@ class TrainingAdvanced(QObject):
         row = par.getWidgetPosition(page.layout_info)[0]  # above the data-parallel line that closes the box
         for k, f in (("vpp", BoundEdit(m, "parallel.vpp", parse=parse_int, fmt=fmt_int)),
                      ("offload_params", BoundCheck(m, "parallel.offload_params")),
-                     ("moe_dispatcher", BoundCombo(m, "parallel.moe_dispatcher", MOE_DISPATCHERS))):
+                     ("moe_dispatcher", BoundCombo(m, "parallel.moe_dispatcher", MOE_DISPATCHERS)),
+                     ("pp_account_embedding_loss", BoundCheck(m, "parallel.pp_account_embedding_loss"))):
             self.fields[k] = f
             self.labels[k] = page.add_field(par, f)  # appended: moved up to ``row``
             par.takeRow(f.box)
@@ -95,6 +96,7 @@ class TrainingAdvanced(QObject):
         f["chunked_loss"].setText(self.tr("loss over the logits in chunks"))
         f["torch_compile"].setText(self.tr("compiled (fused element-wise kernels)"))
         f["offload_params"].setText(self.tr("weights and gradients in CPU memory too"))
+        f["pp_account_embedding_loss"].setText(self.tr("embedding and loss count as a layer each"))
         for k in (*OVERLAP, "compile_loss", "checkpoint_reentrant"):
             f[k].set_labels({"default": self.tr("framework default"), "on": self.tr("on"), "off": self.tr("off")})
         f["ds_zero3_gather"].set_labels({"flat": self.tr("one flat all-gather per module (v0.5.5 and later)"),
@@ -184,6 +186,11 @@ class TrainingAdvanced(QObject):
                 "sets it): each token's routed copies go to their experts' GPUs. All-gather: every GPU gathers the "
                 "expert group's tokens. Flex (DeepEP or HybridEP kernels): a token crosses the network once per "
                 "remote node and is forwarded over NVLink. Megatron only")),
+            "pp_account_embedding_loss": (self.tr("Pipeline split"), self.tr(
+                "Megatron --account-for-embedding-in-pipeline-split and --account-for-loss-in-pipeline-split: the "
+                "first and last pipeline stages hold one layer fewer, because the embedding and the output layer "
+                "count as a layer each. Off (Megatron's default): the layers are split evenly and the last stage "
+                "also runs the output layer, which the others wait for. Megatron only")),
         }
 
     def _assumption_texts(self) -> dict[str, tuple[str, str]]:
