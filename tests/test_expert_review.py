@@ -262,8 +262,10 @@ def test_zero_with_context_parallel_names_the_real_sharding_group(results):
 def test_an_interleaved_pipeline_states_its_own_bubble(results):
     """Qwen3-30B-A3B: plan #1 runs PP 2 with 8 virtual stages per GPU (interleaved 1F1B) and read "bubble at 6%
     ((p−1)/m)"; the interleaved schedule's bubble is (p−1)/(v·m) (Narayanan et al. 2021), 8× smaller."""
-    p = results("moe-qwen3-30b-a3b-full.json").plans[0]
-    assert p.pp > 1 and p.vpp > 1
+    # since the output layer sits on the last pipeline stage (round 5) plan #1 runs without PP: the first
+    # interleaved plan of the list states the bubble the same way
+    plans = search(load_scenario(DATA / "moe-qwen3-30b-a3b-full.json")[0], top=20).plans
+    p = next(q for q in plans if q.pp > 1 and q.vpp > 1)
     line = next(t for t in _texts(p.explanation) if t.startswith("Pipeline parallel"))
     m = p.evaluation.layout.pipeline_microbatches
     assert f"{(p.pp - 1) / (p.vpp * m):.1%}" in line and f"{p.vpp} virtual stages" in line, line

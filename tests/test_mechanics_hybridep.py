@@ -67,11 +67,13 @@ def test_bridge_moe_flex_rows_in_one_nvlink_domain():
     res = V.bridge_moe_results()
     n, med, p90 = V.bridge_moe_stats(res)
     assert n == 24 and med < 0.38 and p90 < 0.745
+    # since helper moe6 the output layer sits on the last pipeline stage (pp_imbalance): the pipelined rows below
+    # are 1–10 points slower than when this test was written (GB200 Qwen3-235B +11% → +1%)
     err = {(r["row"][0], r["row"][1], r["row"][2], r["row"][3]): r["pred"] / r["pub"] - 1 for r in res}
-    assert 0.06 < err[("26.04.01", "GB200", "qwen3-235b-a22b", "fp8")] < 0.16
-    assert 0.0 < err[("26.04.01", "GB200", "deepseek-v3", "fp8")] < 0.10
-    assert 0.13 < err[("25.11", "GB200", "deepseek-v3", "bf16")] < 0.22
-    assert -0.25 < err[("26.04.01", "B200", "deepseek-v3", "fp8")] < -0.15
+    assert -0.04 < err[("26.04.01", "GB200", "qwen3-235b-a22b", "fp8")] < 0.06
+    assert -0.06 < err[("26.04.01", "GB200", "deepseek-v3", "fp8")] < 0.04
+    assert 0.07 < err[("25.11", "GB200", "deepseek-v3", "bf16")] < 0.17
+    assert -0.32 < err[("26.04.01", "B200", "deepseek-v3", "fp8")] < -0.22
     assert 0.55 < err[("25.11", "GB200", "gpt-oss-120b", "bf16")] < 0.63  # all-to-all: unchanged
 
 
