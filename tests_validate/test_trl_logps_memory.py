@@ -64,8 +64,23 @@ _SCRIPT = textwrap.dedent("""
 """)
 
 
+#: Linux carries the forking process's resident high-water mark into the child's ``ru_maxrss`` across ``exec``
+#: (``exec_mmap``: ``setmax_mm_hiwater_rss``): forked straight from a pytest process that has grown large, the
+#: measuring script would read that process's peak as its own and every delta as 0. This small interpreter forks
+#: it instead (as tests/test_hostile_reproducers.py's LAUNCHER does), so it reads its own peak.
+_LAUNCHER = textwrap.dedent("""
+    import os, sys
+    pid = os.fork()
+    if pid == 0:
+        os.execv(sys.executable, [sys.executable, "-c", sys.argv[1], sys.argv[2]])
+    _, status = os.waitpid(pid, 0)
+    sys.exit(os.waitstatus_to_exitcode(status))
+""")
+
+
 def _peak(kind: str) -> float:
-    out = subprocess.run([sys.executable, "-c", _SCRIPT, kind], capture_output=True, text=True, check=True, timeout=600)
+    out = subprocess.run([sys.executable, "-c", _LAUNCHER, _SCRIPT, kind], capture_output=True, text=True, check=True,
+                         timeout=600)
     return float(out.stdout.strip().splitlines()[-1])
 
 
