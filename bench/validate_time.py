@@ -771,6 +771,19 @@ def gpu_id(row: dict) -> str:
     raise ValueError(row["gpu_type"])
 
 
+#: Table 1 of Narayanan et al. 2021 as its authors ran it: NVIDIA/Megatron-LM ``examples/sc21/run_table_1.sh``
+#: (commit de7dc40f, "scripts for sc21", August 2021; the SC21 artifact, README: "Table 1 showing weak-scaling
+#: throughput"). Per model: ``--micro-batch-size``, ``--DDP-impl`` and ``--num-layers-per-virtual-pipeline-stage``
+#: (None: not passed, so the non-interleaved 1F1B schedule). TP, PP, GBS, L, h and heads there equal the table's.
+SC21_TABLE1 = {
+    "megatron-ptdp-t1-1.7b": (16, "torch", None), "megatron-ptdp-t1-3.6b": (16, "torch", None),
+    "megatron-ptdp-t1-7.5b": (16, "torch", None), "megatron-ptdp-t1-18.4b": (8, "torch", None),
+    "megatron-ptdp-t1-39.1b": (4, "local", None), "megatron-ptdp-t1-76.1b": (2, "local", 5),
+    "megatron-ptdp-t1-145.6b": (2, "local", 5), "megatron-ptdp-t1-310.1b": (1, "local", 3),
+    "megatron-ptdp-t1-529.6b": (1, "local", 1), "megatron-ptdp-t1-1008.0b": (1, "local", None),
+}
+
+
 def megatron_scenario(row: dict) -> tuple[dict, list[str]]:
     """Narayanan et al. 2021 (Tables 1–2): GPT with 4h GeLU MLP, learned positions, dropout, fused kernels,
     no FlashAttention (2021), full recomputation, fp16 (peak 312)."""
@@ -793,7 +806,17 @@ def megatron_scenario(row: dict) -> tuple[dict, list[str]]:
     dp = n // (tp * pp)
     gbs = row["global_batch_size"]
     training_extra = {}
-    if not zero:
+    if row["id"] in SC21_TABLE1:
+        mbs, ddp, per_virtual = SC21_TABLE1[row["id"]]
+        vpp = (L // pp) // per_virtual if per_virtual else 1
+        notes[:] = [f"SC21 script: micro-batch {mbs}, DDP-impl {ddp}, {vpp} virtual stage(s)"]
+    if not zero and row["id"] in SC21_TABLE1 and ddp == "torch":
+        # torch.nn.parallel.DistributedDataParallel (megatron/training.py get_model at de7dc40f): bucketed
+        # all-reduce hooks fire during the backward of the last micro-batch (schedules.py runs the others under
+        # model.no_sync), i.e. overlapped with it; no pipeline (torch DDP is refused with PP > 1 there)
+        training_extra = {"overlap_grad_reduce": True, "overlap_p2p_comm": False}
+        notes.append("DDP-impl torch: gradient all-reduce overlapped with the last backward (PyTorch DDP buckets)")
+    elif not zero:
         # the 2021 code base (Megatron-LM at a8d172b3, April 2021): --DDP-impl local by default, whose
         # allreduce_gradients() runs after the whole forward-backward (megatron/training.py), and no p2p
         # overlap option: neither the gradient reduction nor the pipeline sends overlap compute
