@@ -1137,6 +1137,18 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "8.3%/25.3% → 7.6%/25.3% in-sample, 8.2%/34.7% → 6.7%/31.4% out-of-sample. The torchtitan tables do "
         "not move (Llama: RMSNorm, SwiGLU, compiled).",
         "",
+        "Issue 35 round 5 (helper mlm2021; `docs/notes/2026-12-06/issue-35-r5-mlm2021.md`): (1) the Megatron-LM "
+        "2021 Table 1 rows run the SC21 artifact's settings (NVIDIA/Megatron-LM `examples/sc21/run_table_1.sh`, "
+        "commit de7dc40f: micro-batch 16/16/16/8/4/2/2/1/1/1, `--DDP-impl torch` for 1.7B–18B, whose PyTorch DDP "
+        "reduces the gradients during the backward, and 1, 1, 1, 1, 1, 3, 2, 2, 3, 1 virtual stages) in place of "
+        "micro-batch 1 and an assumed 2 virtual stages; (2) Megatron's attention core without FlashAttention is "
+        "counted from its code (`timing.megatron_attention_core`): the fused causal softmax reads only the causal "
+        "half of the scores, the dropout mask is one byte, the backward moves 8.5 element passes per score "
+        "(not twice the forward's 6), and `baddbmm`/`bmm` multiply the whole s × s square. Megatron-LM 2021: "
+        "in-sample 10.0%/25.2% → 9.4%/25.2%, out-of-sample 3.7%/32.5% → 3.3%/32.5%, signed median −8.5% → "
+        "−7.4% (PTD-P rows −9.6% → −9.0%); all 64 rows 8.5%/25.3% → 8.2%/25.3% in-sample, 5.7%/31.4% → "
+        "5.2%/31.4% out-of-sample. No other source moves (all use FlashAttention).",
+        "",
         "The torchtune p90 moves from 52.5% to 53.8% through one row marked (D), `l31-8b-lora-a6000` (−56% → −58%), "
         "whose published rate needs more than 100% of the card's peak; the LoRA adapter traffic makes every LoRA "
         "row a little slower, which moves the 3B LoRA/QLoRA rows from +10% to +4%.",
