@@ -771,6 +771,19 @@ def gpu_id(row: dict) -> str:
     raise ValueError(row["gpu_type"])
 
 
+#: Table 1 of Narayanan et al. 2021 as its authors ran it: NVIDIA/Megatron-LM ``examples/sc21/run_table_1.sh``
+#: (commit de7dc40f, "scripts for sc21", August 2021; the SC21 artifact, README: "Table 1 showing weak-scaling
+#: throughput"). Per model: ``--micro-batch-size``, ``--DDP-impl`` and ``--num-layers-per-virtual-pipeline-stage``
+#: (None: not passed, so the non-interleaved 1F1B schedule). TP, PP, GBS, L, h and heads there equal the table's.
+SC21_TABLE1 = {
+    "megatron-ptdp-t1-1.7b": (16, "torch", None), "megatron-ptdp-t1-3.6b": (16, "torch", None),
+    "megatron-ptdp-t1-7.5b": (16, "torch", None), "megatron-ptdp-t1-18.4b": (8, "torch", None),
+    "megatron-ptdp-t1-39.1b": (4, "local", None), "megatron-ptdp-t1-76.1b": (2, "local", 5),
+    "megatron-ptdp-t1-145.6b": (2, "local", 5), "megatron-ptdp-t1-310.1b": (1, "local", 3),
+    "megatron-ptdp-t1-529.6b": (1, "local", 1), "megatron-ptdp-t1-1008.0b": (1, "local", None),
+}
+
+
 def megatron_scenario(row: dict) -> tuple[dict, list[str]]:
     """Narayanan et al. 2021 (Tables 1–2): GPT with 4h GeLU MLP, learned positions, dropout, fused kernels,
     no FlashAttention (2021), full recomputation, fp16 (peak 312)."""
@@ -793,7 +806,17 @@ def megatron_scenario(row: dict) -> tuple[dict, list[str]]:
     dp = n // (tp * pp)
     gbs = row["global_batch_size"]
     training_extra = {}
-    if not zero:
+    if row["id"] in SC21_TABLE1:
+        mbs, ddp, per_virtual = SC21_TABLE1[row["id"]]
+        vpp = (L // pp) // per_virtual if per_virtual else 1
+        notes[:] = [f"SC21 script: micro-batch {mbs}, DDP-impl {ddp}, {vpp} virtual stage(s)"]
+    if not zero and row["id"] in SC21_TABLE1 and ddp == "torch":
+        # torch.nn.parallel.DistributedDataParallel (megatron/training.py get_model at de7dc40f): bucketed
+        # all-reduce hooks fire during the backward of the last micro-batch (schedules.py runs the others under
+        # model.no_sync), i.e. overlapped with it; no pipeline (torch DDP is refused with PP > 1 there)
+        training_extra = {"overlap_grad_reduce": True, "overlap_p2p_comm": False}
+        notes.append("DDP-impl torch: gradient all-reduce overlapped with the last backward (PyTorch DDP buckets)")
+    elif not zero:
         # the 2021 code base (Megatron-LM at a8d172b3, April 2021): --DDP-impl local by default, whose
         # allreduce_gradients() runs after the whole forward-backward (megatron/training.py), and no p2p
         # overlap option: neither the gradient reduction nor the pipeline sends overlap compute
@@ -1113,6 +1136,18 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "6.5%/13.6% → 6.1%/11.9%, Megatron-LM 2021 4.5%/34.8% → 4.0%/32.5%, torchtune unchanged; all 64 rows "
         "8.3%/25.3% → 7.6%/25.3% in-sample, 8.2%/34.7% → 6.7%/31.4% out-of-sample. The torchtitan tables do "
         "not move (Llama: RMSNorm, SwiGLU, compiled).",
+        "",
+        "Issue 35 round 5 (helper mlm2021; `docs/notes/2026-12-06/issue-35-r5-mlm2021.md`): (1) the Megatron-LM "
+        "2021 Table 1 rows run the SC21 artifact's settings (NVIDIA/Megatron-LM `examples/sc21/run_table_1.sh`, "
+        "commit de7dc40f: micro-batch 16/16/16/8/4/2/2/1/1/1, `--DDP-impl torch` for 1.7B–18B, whose PyTorch DDP "
+        "reduces the gradients during the backward, and 1, 1, 1, 1, 1, 3, 2, 2, 3, 1 virtual stages) in place of "
+        "micro-batch 1 and an assumed 2 virtual stages; (2) Megatron's attention core without FlashAttention is "
+        "counted from its code (`timing.megatron_attention_core`): the fused causal softmax reads only the causal "
+        "half of the scores, the dropout mask is one byte, the backward moves 8.5 element passes per score "
+        "(not twice the forward's 6), and `baddbmm`/`bmm` multiply the whole s × s square. Megatron-LM 2021: "
+        "in-sample 10.0%/25.2% → 9.4%/25.2%, out-of-sample 3.7%/32.5% → 3.3%/32.5%, signed median −8.5% → "
+        "−7.4% (PTD-P rows −9.6% → −9.0%); all 64 rows 8.5%/25.3% → 8.2%/25.3% in-sample, 5.7%/31.4% → "
+        "5.2%/31.4% out-of-sample. No other source moves (all use FlashAttention).",
         "",
         "The torchtune p90 moves from 52.5% to 53.8% through one row marked (D), `l31-8b-lora-a6000` (−56% → −58%), "
         "whose published rate needs more than 100% of the card's peak; the LoRA adapter traffic makes every LoRA "

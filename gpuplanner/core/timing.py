@@ -571,6 +571,38 @@ def elementwise_bytes_per_token_layer(m: ModelFacts, seq_len, flash, fused, ops=
     return 2.0 * rep, 2.0 * split
 
 
+#: Megatron's attention core without FlashAttention, per element of the ``heads × s × s`` score tensor, in 16-bit
+#: element passes (forward, backward), with attention dropout / without. Counted in NVIDIA/Megatron-LM at the SC21
+#: artifact's commit de7dc40f (``megatron/model/transformer.py`` ``ParallelAttention.forward``, the code of Narayanan
+#: et al. 2021, and the same in Megatron-Core's ``DotProductAttention``): ``torch.baddbmm`` writes the scores (1);
+#: ``FusedScaleMaskSoftmax`` → ``ScaledUpperTriangMaskedSoftmax`` (``fused_kernels/scaled_upper_triang_masked_softmax.h``:
+#: each row reads only its ``row + 1`` causal keys, ``local_seq = blockIdx.x + 1``, and writes the whole row, zeros
+#: past the diagonal) reads ½ and writes 1; ``torch.nn.Dropout`` reads 1, writes 1 and a 1-byte mask (½);
+#: ``torch.bmm(probs, v)`` reads 1: 6 (3.5 without dropout). Backward: the bmm's two products write the probabilities'
+#: gradient and read the probabilities (2), the dropout's masked scale reads the gradient and the mask and writes (2.5),
+#: the softmax backward kernel reads gradient and output over the causal half (½ + ½) and writes the row (1), the
+#: baddbmm's two products read the scores' gradient twice (2): 8.5 (6 without dropout). The generic count
+#: (:func:`elementwise_bytes_per_token_layer`: 6.5 / 4 forward, the backward twice the forward) is for eager attention.
+MEGATRON_SCORES_ELEMS = {True: (6.0, 8.5), False: (3.5, 6.0)}
+
+
+def megatron_attention_core(m: ModelFacts, seq_len, attn_len, rec_fwd, ops=_ArrayOps) -> tuple:
+    """Megatron's non-flash attention core against the generic model, per token (before the TP split):
+    ``(score bytes the generic count overstates, extra attention FLOPs per forward pass)``. Bytes: the generic
+    ``(6.5 | 4) × (3 + rec_fwd)`` element passes less :data:`MEGATRON_SCORES_ELEMS`' ``fwd × (1 + rec_fwd) + bwd``,
+    ``rec_fwd`` the recomputed forwards (whole layers). FLOPs: ``baddbmm`` and ``bmm`` multiply the whole ``s × s``
+    square, the causal mask is applied after (the same code), so each forward pass of the core costs
+    ``2 · (s − (a+1)/2) · (q_dim + v_dim) · L`` FLOPs beyond the causal count over the attended span ``a``
+    (``flops.attended_context``); the caller multiplies it by the passes (3 + recomputed forwards, as the causal
+    count)."""
+    s = ops.f(seq_len)
+    fwd_new, bwd_new = MEGATRON_SCORES_ELEMS[bool(m.dropout)]
+    old = (6.5 if m.dropout else 4.0) * (3.0 + rec_fwd)
+    saving = 2.0 * m.heads * s * (old - (fwd_new * (1.0 + rec_fwd) + bwd_new))
+    extra_flops = 2.0 * (s - (ops.f(attn_len) + 1.0) / 2.0) * (m.q_dim + m.v_dim) * m.L
+    return saving, extra_flops
+
+
 _LORA_CACHE: dict = {}
 
 
@@ -913,6 +945,12 @@ def time_layout(
     attn_tok = 3.0 * fwd.attention + (rec_whole + rec_attn) * fwd.attention
     head_tok = (2.0 if lora else 3.0) * fwd.head
     lin_tok = hflops_tok - attn_tok - head_tok
+    # Megatron's attention core without FlashAttention multiplies the whole s × s square (megatron_attention_core)
+    meg_core = ops.where(flash, False, fused) & (framework == "megatron")
+    core_saving, core_extra = megatron_attention_core(m, s, s_attn, rec_whole + rec_op, ops)
+    core_extra = ops.where(meg_core, core_extra, 0.0)
+    attn_tok = attn_tok + (3.0 + rec_whole + rec_attn) * core_extra
+    hflops_tok = hflops_tok + (3.0 + rec_whole + rec_attn) * core_extra
     mp = tp * pp * cp  # GPUs one replica's micro-batch is spread over
     # GEMM size factor (module docstring): the efficiency is the GPU's generation figure × this
     size = 1.0 / (1.0 + D0 * tp / m.h) / (1.0 + T0 / tokens_mb)
@@ -923,6 +961,8 @@ def time_layout(
     loss_bytes = where(fused, 8.0, 16.0) * m.V  # logits + fp32 softmax + gradient (module docstring)
     # replicated element-wise work is split by TP only with sequence parallelism (Korthikanti §4.2.2)
     ew_bytes = (ew_rep / where(sp, tp, 1.0) + ew_split / tp) * passes * m.L / (pp * cp)
+    # ... less what Megatron's own score kernels do not move (megatron_attention_core, MEGATRON_SCORES_ELEMS)
+    ew_bytes = ew_bytes - where(meg_core, core_saving, 0.0) / tp * m.L / (pp * cp)
     # FP8 (core/fp8.py): the amax and cast traffic of every linear's input and output gradient, per recipe
     # (torch.compile / fused kernels fold the amax reduction into the producing kernel for torchao)
     fp8_tok = 0.0
@@ -1010,7 +1050,7 @@ def time_layout(
         framework, zero, vpp, pp, sp, ops, tool=tool, overlap_grad_reduce=overlap_grad_reduce,
         overlap_param_gather=overlap_param_gather, tp_comm_overlap=tp_comm_overlap, overlap_p2p_comm=overlap_p2p_comm)
     # the forward's share of one micro-batch on one GPU (the backward includes the recompute forward)
-    fwd_share = (fwd.layers + fwd.head + fwd.attention + f_lora) / hflops_tok
+    fwd_share = (fwd.layers + fwd.head + fwd.attention + core_extra + f_lora) / hflops_tok
 
     # ---- tensor parallelism: 4 collectives per layer (+2 with full recompute) + embedding/loss
     act_bytes = 2.0 * tokens_mb * m.h  # one 16-bit b·s·h activation of the micro-batch slice
