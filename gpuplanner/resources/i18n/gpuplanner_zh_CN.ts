@@ -2150,7 +2150,7 @@
     </message>
     <message>
         <source>{fw} does not run {what} for {method}: it runs {runs} ({source}). Choose another framework or layout.</source>
-        <translation>{fw} 不支持以 {method} 运行 {what}：它支持 {runs}（{source}）。请选择其他框架或并行布局。</translation>
+        <translation>{fw} 在{method}时不支持 {what}：它支持 {runs}（{source}）。请选择其他框架或并行布局。</translation>
     </message>
     <message>
         <source>Megatron-Bridge recipes (NeMo framework container); converts Hugging Face weights itself (AutoBridge)</source>
