@@ -1891,6 +1891,14 @@ def _both_constraints_note(feasible: bool, meets: Any, within: Any, days: Any, c
     return [Msg(CTX, text, args)]
 
 
+def _one_node_limit(gpu: Any, con: Any) -> int:
+    """The GPUs of one node where the consumer_multinode rule holds a card without P2P to one node below
+    ``con.max_gpus`` (the search's own filter), else 0."""
+    per_node = int(getattr(gpu, "gpus_per_node", 0) or 0)
+    held = con.rules.consumer_multinode and rulesmod.consumer_without_p2p(gpu) and 0 < per_node < con.max_gpus
+    return per_node if held else 0
+
+
 def _note_unfit(tried: dict[str, int], skipped: dict[str, Msg], max_gpus: int, gpus: dict | None = None,
                 con: Any = None) -> None:
     """Name the GPU types where no layout of any framework fits (``tried``: fitting candidates per GPU id); a
@@ -1899,9 +1907,8 @@ def _note_unfit(tried: dict[str, int], skipped: dict[str, Msg], max_gpus: int, g
     for gid, n in tried.items():
         if n == 0:
             g = (gpus or {}).get(gid)
-            per_node = int(getattr(g, "gpus_per_node", 0) or 0)
-            if (g is not None and con is not None and con.rules.consumer_multinode
-                    and rulesmod.consumer_without_p2p(g) and 0 < per_node < max_gpus):
+            per_node = _one_node_limit(g, con) if g is not None and con is not None else 0
+            if per_node:
                 skipped[gid] = Msg(CTX, QT_TRANSLATE_NOOP(
                     CTX, "no layout fits in memory within one node of {k} GPUs (consumer cards without P2P stay in "
                          "one node: planning rule consumer_multinode)"), {"k": per_node})
@@ -2171,8 +2178,8 @@ def _no_layout_fits(other: str, gpu_name: str, gpu: Any, con: Any, fw: str = "")
         return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{other}: does not fit {gpu}: it keeps the whole model on every GPU "
                                                "(data parallel only), so more GPUs do not help."),
                    {"other": other, "gpu": gpu_name})
-    per_node = int(getattr(gpu, "gpus_per_node", 0) or 0)
-    if con.rules.consumer_multinode and rulesmod.consumer_without_p2p(gpu) and 0 < per_node < con.max_gpus:
+    per_node = _one_node_limit(gpu, con)
+    if per_node:
         return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{other}: no layout fits {gpu} within one node of {k} GPUs; consumer "
                                                "cards without P2P keep ZeRO-2/3, TP, PP, CP and EP inside one node "
                                                "(planning rule consumer_multinode)."),

@@ -2095,15 +2095,16 @@ def time_gpu(
     # Megatron's dropless MoE syncs the host every MoE layer (moe_host_seconds): the stage's MoE layers take at least
     # the host's issue time; the GPU's work in them (their compute and the expert all-to-all) runs under it
     ep_mb = _ep_comm_mb(lay, intra_p2p, nic, intra_bus)
-    t_exp_mb = lin_exp / (gen_eff * lay["size_exp"]) / (peak * lay["fp8_gemm_scale"]) / mp * mbs * s + moe_launch
+    # the routed experts' GEMMs of one micro-batch (their part of t_lin_tok)
+    t_exp_gemm_mb = lin_exp / (gen_eff * lay["size_exp"]) / (peak * lay["fp8_gemm_scale"]) / mp * mbs * s
+    t_exp_mb = t_exp_gemm_mb + moe_launch
     # (the layers' share of the GPU's work: the last stage's whole output layer runs after them, pp_imb_mb is not theirs)
     moe_host = moe_sync_exposure((lay["moe_host_exp_f"], lay["moe_host_rest_f"], lay["moe_host_b"]), t_mb - pp_imb_mb,
                                  ep_mb, t_exp_mb, lay["fwd_share"], m.moe_frac, ops)
     t_mb = t_mb + moe_host
     # Transformers' eager expert loop (core/hf_moe.py): serialised by its per-expert host syncs; the experts' own
     # forward GEMMs run under it, the rest of its host time is added
-    t_exp_fwd = lin_exp / (gen_eff * lay["size_exp"]) / (peak * lay["fp8_gemm_scale"]) / mp * mbs * s
-    hf_moe = maximum(lay["hfmoe_loop_mb"] - t_exp_fwd * lay["hfmoe_fwd_share"], 0.0)
+    hf_moe = maximum(lay["hfmoe_loop_mb"] - t_exp_gemm_mb * lay["hfmoe_fwd_share"], 0.0)
     t_mb = t_mb + hf_moe
     # the LoRA adapter paths' memory traffic (part of t_mem_tok; named in the breakdown)
     lora_s = lay["lora_tok"] / mem_bw * mbs * s * m_acc
