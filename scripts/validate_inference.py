@@ -474,3 +474,144 @@ print(f"\nWorst {WORST} rows per category (signed error of the predicted figure 
 for _name, _e in CATEGORIES.items():
     _rows = sorted((r for part in _CAT_PARTS[_name] for r in part.rows), key=lambda r: -abs(r[0]))
     print(f"  {_name}: " + "; ".join(f"{lab} {err:+.0%}" for err, lab in _rows[:WORST]))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Issue 35, round 6 (serve6): OUT-OF-SAMPLE rows. Published serving figures that none of the tables above hold, entered
+# as a user would enter them (model preset, card, precision, TP, lengths, engine; ASSUMED where the source is silent),
+# and scored before any mechanism was changed for them. Each source with its URL or repo + path + commit.
+OOS_LENS = [(128, 128), (128, 2048), (128, 4096), (500, 2000), (1000, 1000), (2048, 128), (2048, 2048), (5000, 500),
+            (20000, 2000)]
+# (1) TensorRT-LLM perf-overview at v0.17: NVIDIA/TensorRT-LLM docs/source/performance/perf-overview.md, commit
+# 258c7540c03517def55d9a5aadfa9288af474e1b, "All data in the table below was generated using version 0.17":
+# trtllm-bench throughput, synthetic requests of fixed lengths (stdev 0), FP8 weights and KV on H200/H100/L40S, FP16 on
+# A100-SXM4-80GB, total output tokens/s of the TP group. kv_cache_free_gpu_mem_fraction: "0.95 in majority of cases"
+# (not per row): ASSUMED the engine default 0.90, as the main TRT-LLM rows above. Mixtral rows left out (MoE at maximum
+# load is printed apart above; the v0.17 MoE engines' kernels are not the dense model's).
+# {(preset, tp): {gpu: [tok/s for OOS_LENS, None where the page has no figure]}}
+TRT017 = {
+    ("llama-3.1-8b", 1): {
+        "h200-sxm-141gb": [29526.04, 25398.86, 17370.8, 21020.81, 17537.96, 3794.14, 11968.5, 3987.79, 1804.1],
+        "h100-sxm-80gb": [28836.77, 21109.38, 13593.65, 16500.69, 15244.78, 3556.73, 9488.42, 3559.36, 1401.31],
+        "l40s-48gb": [9104.61, 5365.81, 3025.92, 4273.75, 4054.71, 1066.52, 2225.27, 981.2, 327.97],
+        "a100-sxm-80gb": [6627.27, 5255.99, 3453.79, 4276.58, 3786.83, 799.61, 2424.16, 825.13, 330.04]},
+    ("llama-3.1-70b", 1): {
+        "h200-sxm-141gb": [4020.75, 4165.68, 2651.75, 3018.39, 2823.45, 465.99, 1913.8, 560.16, 279.52],
+        "h100-sxm-80gb": [3378.03, 911.62, 426.32, 775.57, 839.97, 343.29, None, 245.34, None]},
+    ("llama-3.1-70b", 2): {
+        "h200-sxm-141gb": [6823.01, 8290.35, 6526.67, 6848.02, 5164.76, 809, 4183.88, 1025.38, 640.62],
+        "h100-sxm-80gb": [6645.12, 6169.58, 3897.06, 4972.57, 4390.53, 772.66, 2898.16, 919.73, 443.01],
+        "a100-sxm-80gb": [1313.96, 531.26, None, 439.41, 472.94, 148.96, 261.1, 121.47, None]},
+    ("llama-3.1-70b", 4): {
+        "h200-sxm-141gb": [11098.63, 14156, 10574.06, 12452.79, 8911.29, 1358.06, 7130.44, 1811.55, 1199.68],
+        "h100-sxm-80gb": [11127.53, 11511.93, 7439.41, 9836.7, 7430.99, 1302.6, 5480.03, 1602.78, 920.19],
+        "l40s-48gb": [1523.52, 1942.66, 1440.23, 1634.72, 1209.25, 177.72, 969.68, 249.52, 162.25],
+        "a100-sxm-80gb": [2733.48, 2811.27, 1976.49, 2275.79, 1921.77, 325.15, 1393.64, 392.62, 212.08]},
+    ("llama-3.1-70b", 8): {
+        "h200-sxm-141gb": [15355.84, 21195.88, 16941.52, 17278.4, 13181.24, 1983.03, 11142.47, 2717.83, 1920.45],
+        "h100-sxm-80gb": [14730.69, 17061.82, 14171.43, 14679.33, 11451.16, 1923.41, 8801.95, 2457.42, 1512.6],
+        "l40s-48gb": [1464.03, 2303.31, 2018.22, 1971.96, 1333.62, 176.16, 1200.16, 259.71, 209.87],
+        "a100-sxm-80gb": [4717.62, 5241.5, 3724.67, 4445.37, 3320.41, 542.38, 2553.71, 696.34, 413.38]},
+    ("llama-3.1-405b", 8): {
+        "h200-sxm-141gb": [3874.19, 5938.09, 5168.37, 5084.29, 3399.69, 463.42, 2940.62, 669.13, 535.31]},
+    ("mistral-7b-v0.1", 1): {
+        "h200-sxm-141gb": [31938.12, 27409.3, 18505.03, 22354.67, 18426.16, 3834.43, 12347.37, 4041.59, 1822.69],
+        "h100-sxm-80gb": [31674.49, 23496.42, 14350.99, 18026.27, 16035.66, 3642.48, 9958.17, 3591.33, 1373.24],
+        "l40s-48gb": [9664.13, 5720.65, 3136.33, 4521.77, 4177.76, 1076.74, 2286.71, 1001.02, 337.83],
+        "a100-sxm-80gb": [6982.53, 5630.62, 3591.22, 4400.48, 3896.58, 808.58, 2489.77, 844.64, 332.3]},
+}
+
+
+def oos_trt017():
+    """The v0.17 maximum-load rows (Errs), each as the steady state trtllm-bench measures (as the main table)."""
+    e = Errs()
+    for (p, tp), by_gpu in TRT017.items():
+        for g, vals in by_gpu.items():
+            prec = "bf16" if g.startswith("a100") else "fp8"
+            for (i, o), meas in zip(OOS_LENS, vals):
+                if meas is None:
+                    continue
+                v = inf.max_throughput_per_gpu(M(p), get_gpu(g), prompt_tokens=i, output_tokens=o, precision=prec,
+                                               tp=tp, engine="tensorrt-llm")
+                v = 0.0 if v is None else v * tp
+                e.add(v / meas - 1, f"TRT-LLM v0.17 max load {p} {g} {prec} TP{tp} {i}/{o}")
+    return e
+
+
+# (2) The same page and commit, "Online Serving Measurements": "All data in the table below was generated using version
+# 0.14.0, with 500 requests and BF16 precision" (Triton tensorrtllm_backend, fixed lengths). At 2 requests/s with 16
+# output tokens a request lasts ~0.1 s, so ~0.3 requests run at once: Mean TTFT is an idle replica's first token and
+# Mean ITL a batch-1 decode step at ~475 tokens of context (the page rounds to whole ms: ±0.5 ms). At QPS INF the 500
+# requests go at once: maximum load (output tok/s of the TP group), a run of 500 requests.
+# (preset, gpu, tp, prompt, TTFT ms at QPS 2 with 16 out, ITL ms same, {output len: output tok/s at QPS INF})
+TRT014 = [("llama-3.1-8b", "h100-sxm-80gb", 1, 467, 19, 7, {256: 9420, 16: 1269}),
+          ("llama-3.1-8b", "h200-sxm-141gb", 1, 467, 18, 5, {256: 10121, 16: 1291}),
+          ("llama-3.1-70b", "h100-sxm-80gb", 4, 467, 53, 18, {256: 4103, 16: 454}),
+          ("llama-3.1-70b", "h200-sxm-141gb", 4, 467, 50, 15, {256: 4185, 16: 457})]
+TRT014_SHORT = {("llama-3.1-8b", "h100-sxm-80gb"): 8291, ("llama-3.1-8b", "h200-sxm-141gb"): 9189,
+                ("llama-3.1-70b", "h100-sxm-80gb"): 3459, ("llama-3.1-70b", "h200-sxm-141gb"): 3719}  # 202/214 at INF
+
+
+def oos_trt014():
+    """(TTFT, batch-1 ITL, max load of 500 requests) Errs of the v0.14 online-serving rows."""
+    ettft, eitl, emax = Errs(), Errs(), Errs()
+    for p, g, tp, i, ttft, itl, inf_rows in TRT014:
+        f = inf.time_to_first_token_s(M(p), get_gpu(g), prompt_tokens=i, precision="bf16", tp=tp) * 1000
+        ettft.add(f / ttft - 1, f"TRT-LLM v0.14 Triton TTFT {p} {g} TP{tp} {i}")
+        v = 1000 / decode_tps(p, g, "bf16", tp, context=i + 8)
+        eitl.add(v / itl - 1, f"TRT-LLM v0.14 Triton ITL {p} {g} TP{tp} {i}/16")
+        for (o, meas) in list(inf_rows.items()) + [(214, TRT014_SHORT[(p, g)])]:
+            pi = 202 if o == 214 else i
+            r = inf.max_throughput_per_gpu(M(p), get_gpu(g), prompt_tokens=pi, output_tokens=o, precision="bf16",
+                                           tp=tp, engine="tensorrt-llm", requests=500)
+            r = 0.0 if r is None else r * tp
+            emax.add(r / meas - 1, f"TRT-LLM v0.14 Triton 500 requests {p} {g} TP{tp} {pi}/{o}")
+    return ettft, eitl, emax
+
+
+# (3) llama.cpp at batch 1 on one card, F16 GGUF (XiongjieDai/GPU-Benchmarks-on-LLM-Inference README, commit
+# aa72e0ec86c356c41f8281c9733e9a13c3675800, May 2024, Overview: "Average speed (tokens/s) of generating 1024 tokens",
+# LLaMA 3 8B F16, -ngl all layers; llama-bench tg 1024 from an empty prompt: ~512 tokens of context on average).
+# The 4090 row of the same table is in DECODE_B1 above (tg 512); the multi-card rows split layers (not TP): left out.
+LCPP = [("rtx-a6000-48gb", 40.25), ("l40s-48gb", 43.42), ("a100-pcie-80gb", 54.56), ("a100-sxm-80gb", 53.18),
+        ("h100-pcie-80gb", 67.79)]
+
+
+def oos_lcpp():
+    e = Errs()
+    for g, meas in LCPP:
+        v = decode_tps("llama-3-8b", g, "bf16", 1, context=512)
+        e.add(v / meas - 1, f"llama.cpp F16 batch 1 llama-3-8b {g}")
+    return e
+
+
+def oos_report():
+    """Per category: the out-of-sample rows alone, and pooled with the public table's."""
+    t017 = oos_trt017()
+    ttft, itl, m014 = oos_trt014()
+    lcpp = oos_lcpp()
+    parts = {"batch-1 decode": [itl, lcpp], "fixed batch": [], "max load": [t017, m014], "first token": [ttft],
+             "KV capacity (catalog memory)": []}
+    print("\nRound 6 out-of-sample rows (serve6), by category:")
+    for name, ps in parts.items():
+        rows = [x for part in ps for x in part]
+        if rows:
+            _report(f"  {name} (new only)", rows)
+    _report("  max load, TRT-LLM v0.17 alone", t017)
+    _report("  max load, TRT-LLM v0.14 500 requests alone", m014)
+    _report("  batch-1, TRT-LLM v0.14 ITL alone", itl)
+    _report("  batch-1, llama.cpp F16 alone", lcpp)
+    new = [x for ps in parts.values() for part in ps for x in part]
+    _report("  all new rows", new)
+    print("Public table + round 6 rows, by category:")
+    for name, ps in parts.items():
+        _report(f"  {name}", CATEGORIES[name] + [x for part in ps for x in part])
+    _report("  all serving rows", _all + new)
+    for name, ps in parts.items():
+        rows = sorted((r for part in ps for r in part.rows), key=lambda r: -abs(r[0]))
+        if rows:
+            print(f"  worst new {name}: " + "; ".join(f"{lab} {err:+.0%}" for err, lab in rows[:8]))
+    return parts
+
+
+OOS_PARTS = oos_report()
