@@ -115,6 +115,10 @@ class ServingModel:
     hidden_size: int = 0  # 0: num_heads × head_dim
     ffn_size: int = 0  # MLP width (the profile run's activations); 0: 4 × hidden
     vocab_size: int = 0
+    #: weights of the input embedding table that no GEMM reads (untied models; a tied table is the LM head's weight)
+    input_embedding: float = 0.0
+    #: weights of the output projection (LM head), tied or not: ``vocab × h``
+    lm_head: float = 0.0
 
     @property
     def hidden(self) -> int:
@@ -132,7 +136,10 @@ class ServingModel:
                    experts_per_tok=int(getattr(arch, "num_experts_per_tok", 0) or 0),
                    hidden_size=int(getattr(arch, "hidden_size", 0) or 0),
                    ffn_size=int(getattr(arch, "intermediate_size", 0) or 0),
-                   vocab_size=int(getattr(arch, "vocab_size", 0) or 0))
+                   vocab_size=int(getattr(arch, "vocab_size", 0) or 0),
+                   input_embedding=float(getattr(params, "embedding", 0) or 0)
+                   if float(getattr(params, "lm_head", 0) or 0) > 0 else 0.0,
+                   lm_head=float(getattr(arch, "vocab_size", 0) or 0) * float(getattr(arch, "hidden_size", 0) or 0))
 
 
 def kv_bytes_per_token(m: ServingModel, kv_bytes: float) -> float:
@@ -157,11 +164,35 @@ def weight_bytes(m: ServingModel, precision: str) -> float:
 
 def decode_weight_bytes(m: ServingModel, precision: str, batch: float) -> float:
     """Weights one decode step of ``batch`` tokens reads: everything but the routed experts, and the union of the
-    experts the tokens reach, ``1 − (1 − k/E)^B`` of them (module docstring)."""
+    experts the tokens reach, ``1 − (1 − k/E)^B`` of them (module docstring); never the untied input embedding
+    table, of which the step gathers ``batch`` rows (:func:`streamed_params`)."""
     if m.num_experts <= 0 or m.expert_params <= 0 or m.experts_per_tok <= 0:
-        return weight_bytes(m, precision)
+        return streamed_params(m) * WEIGHT_BYTES[precision]
     reach = 1.0 - (1.0 - min(m.experts_per_tok / m.num_experts, 1.0)) ** max(batch, 1.0)
-    return (m.params_total - m.expert_params + m.expert_params * reach) * WEIGHT_BYTES[precision]
+    return (streamed_params(m) - m.expert_params + m.expert_params * reach) * WEIGHT_BYTES[precision]
+
+
+# Issue 35, round 6 (serve6): the embedding table and the LM head in a serving forward. The input embedding is a
+# lookup: vLLM ``VocabParallelEmbedding.forward`` (``F.embedding`` on the token ids), TensorRT-LLM's ``Embedding``
+# layer (a gather), SGLang the same class as vLLM: a step reads one row per token and multiplies nothing, so an untied
+# table (Llama 3: 128,256 × 4,096, 6.5% of the 8B model) is neither streamed nor multiplied. The LM head runs only on
+# the tokens that are sampled: in a prefill, the last token of each prompt (vLLM V1 ``gpu_model_runner``
+# ``logits_indices = query_start_loc[1:] - 1``, then ``compute_logits`` on those rows; TensorRT-LLM
+# ``gather_context_logits`` False by default, the context phase gathers the last token before ``lm_head``; SGLang
+# ``LogitsProcessor`` prunes to each request's last index unless log-probabilities of the prompt are asked for).
+def streamed_params(m: ServingModel) -> float:
+    """Parameters a decode step streams when every weight is reached: all but the untied input embedding table."""
+    return max(m.params_total - m.input_embedding, 0.0)
+
+
+def matmul_params(m: ServingModel, prompt_tokens: float | None = None) -> float:
+    """Active parameters multiplied per token (2 FLOPs each). Decode (``prompt_tokens`` None): every active weight
+    but the untied input table. A prompt of ``P`` tokens: the layers on every token and the LM head on its last one,
+    averaged per token: ``active − table − head + head / P``."""
+    lin = max(m.params_active - m.input_embedding, 0.0)
+    if prompt_tokens is None:
+        return lin
+    return max(lin - m.lm_head, 0.0) + m.lm_head / max(float(prompt_tokens), 1.0)
 
 
 def kv_precision_for(precision: str, kv_precision: str | None = None) -> str:
@@ -371,7 +402,7 @@ def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float,
     bw = float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff)
     peak = peak_flops(gpu, precision) or 0.0
     t_read = decode_weight_bytes(m, precision, batch) / tp / bw
-    flops = batch * 2.0 * m.params_active / tp
+    flops = batch * 2.0 * matmul_params(m) / tp
     rows0 = WEIGHT_ONLY_TILE_ROWS if weight_only(gpu, precision) else None  # small-M weight-only kernels
     t_gemm = flops / (peak * gemm_efficiency(m, gpu, precision, batch, tp, t0=rows0)) if peak > 0 else math.inf
     t_attn = kv_passes * batch * context * kv_bytes_per_token_per_gpu(m, kv_bytes, tp) / kv_read_bandwidth(gpu, eff)
@@ -395,7 +426,7 @@ def prefill_s(m: ServingModel, gpu: Any, *, precision: str, prompt: float, tp: i
     if peak <= 0:
         return math.inf
     r = float(rows) if rows is not None else float(LARGE_BUDGET[0])
-    lin = 2.0 * m.params_active * prompt / tp
+    lin = 2.0 * matmul_params(m, prompt) * prompt / tp  # the LM head on the prompt's last token only
     attn = 2.0 * m.num_layers * m.num_heads * m.head_dim * prompt * prompt / tp
     t0 = ridge_rows(gpu, precision) if own_weights else None
     return (lin + attn) / (peak * gemm_efficiency(m, gpu, precision, r, tp, t0=t0)) \
