@@ -729,13 +729,16 @@ def time_to_first_token_s(m: ServingModel, gpu: Any, *, prompt_tokens: int, prec
                           eff: ServingEfficiency = ServingEfficiency()) -> float:
     """Batch-1 time to the first token on an idle replica: the prompt's prefill alone, its GEMMs at
     :func:`gemm_efficiency` of ``prompt`` rows (a short prompt fills few tiles), or one read of the weights,
-    whichever is longer."""
+    whichever is longer; the forward launches the decode step's kernels, each with its fixed GPU time
+    (:func:`decode_kernels_s`, the same sum as :func:`decode_step_s`: the GEMMs' part joins the weight read, the
+    others' adds; issue 35 round 6)."""
     pre = prefill_s(m, gpu, precision=precision, prompt=prompt_tokens, tp=tp, eff=eff, rows=prompt_tokens,
                     own_weights=True)
     # the prompt's tokens reach the union of their experts (decode_weight_bytes with the prompt as the batch)
     read = decode_weight_bytes(m, precision, float(prompt_tokens)) / (
         float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff) * tp)
-    return max(pre, read)
+    gemm_k, other_k = decode_kernels_s(m)
+    return max(pre, read + gemm_k) + other_k
 
 
 # ---------------------------------------------------------------------------------------------------------------
