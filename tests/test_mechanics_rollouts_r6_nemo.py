@@ -85,3 +85,20 @@ def test_colocated_rows_only_get_slower():
             assert was < r["pred"]["step"] <= r["pub"]["step"]
     assert abs(rows["nemo-rl v0.5 llama3.1-8b grpo 16xh100"]["err"]["step"]) < 0.06
     assert abs(rows["nemo-rl v0.5 gb200 llama3.1-8b grpo 8 gpus"]["err"]["step"]) < 0.15
+
+
+def test_cpu_optimizer_has_no_move(monkeypatch):
+    """Megatron's CPU optimizer (``optimizer_cpu_offload``, ``parallel.offload_optimizer``): NeMo RL's
+    ``offload_before_refit`` skips ``move_optimizer`` (``not self.optimizer_cpu_offload``). Making the pageable
+    copies free changes the plain recipe's step by exactly the moves, and the CPU-optimizer recipe's not at all."""
+    d = nemo().model_dump()
+    d["parallel"]["offload_optimizer"] = True
+    with_cpu = scenario_from_dict(d)
+    plain, cpu = estimate(nemo()).time.parts["optimizer_offload"], estimate(with_cpu).time.parts["optimizer_offload"]
+    monkeypatch.setattr(T, "NEMO_RL_PAGEABLE_D2H_BPS", 1e30)
+    monkeypatch.setattr(T, "NEMO_RL_PAGEABLE_H2D_BPS", 1e30)
+    plain_free = estimate(nemo()).time.parts["optimizer_offload"]
+    cpu_free = estimate(with_cpu).time.parts["optimizer_offload"]
+    moved = 12.0 * P_LLAMA / 16 * (1 / 1.8e9 + 1 / 16.1e9) / 4
+    assert plain - plain_free == pytest.approx(moved, rel=0.01)
+    assert cpu == pytest.approx(cpu_free, rel=1e-9)

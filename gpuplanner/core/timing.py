@@ -1261,7 +1261,8 @@ def time_layout(
                          shard_params=weight_gpu / maximum(n_dp, 1.0), m_acc=m_acc, n_gather=n_gather, n_rs=n_rs,
                          host_ranks=minimum(gpn, n_gpus))
     off["off_nemo_rl"] = nemo_rl_swap_bytes(framework, profile, weight_gpu=weight_gpu, opt_params=opt_params)
-    off["off_nemo_rl_s"] = nemo_rl_optimizer_move_seconds(framework, profile, opt_params=opt_params)
+    # (with Megatron's CPU optimizer, optimizer_cpu_offload, the state already lives on the host: no move)
+    off["off_nemo_rl_s"] = where(offload, 0.0, nemo_rl_optimizer_move_seconds(framework, profile, opt_params=opt_params))
     return {**off,
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
@@ -1520,7 +1521,7 @@ def nemo_rl_swap_bytes(framework, profile, *, weight_gpu, opt_params):
     return (colocated + reference) / float(max(profile.updates_per_generation, 1))
 
 
-#: NeMo RL's ``move_optimizer`` (``megatron_policy_worker.py`` at v0.4.0 through v0.6.0) moves each optimizer-state
+#: NeMo RL's ``move_optimizer`` (``megatron_policy_worker.py`` at v0.4.0 through v0.7.0 and main 7ea279a) moves each optimizer-state
 #: tensor with ``state[k] = v.to("cpu")`` and back with ``v.to("cuda")``: blocking copies into freshly allocated
 #: pageable host memory, one tensor at a time, so the copy stages through the driver's bounce buffer and faults in
 #: new pages instead of streaming by DMA at the link's rate. NVIDIA-NeMo/RL issue #3976 (Nsight Systems, one H100,
@@ -1540,7 +1541,8 @@ def nemo_rl_optimizer_move_seconds(framework, profile, *, opt_params):
     engine): ``offload_before_refit`` → ``move_optimizer("cpu")`` before each refit and ``prepare_for_training`` →
     ``move_optimizer("cuda")`` after the log-probs, both pageable (:data:`NEMO_RL_PAGEABLE_D2H_BPS`), once per
     generation batch: ``12 B × optimizer shard × (1 / D2H + 1 / H2D) / updates_per_generation``. With a separate
-    engine NeMo RL (v0.5 on, ``offload_optimizer_for_logprob: false``) keeps the optimizer on the GPU."""
+    engine NeMo RL (v0.5 on, ``offload_optimizer_for_logprob: false``) keeps the optimizer on the GPU; with
+    ``optimizer_cpu_offload`` (``parallel.offload_optimizer``) it skips the move (the caller zeroes it)."""
     if not (profile.rl and framework == "megatron" and profile.engine == "vllm_colocated"):
         return 0.0
     per_gen = NEMO_RL_OPT_BYTES * opt_params * (1.0 / NEMO_RL_PAGEABLE_D2H_BPS + 1.0 / NEMO_RL_PAGEABLE_H2D_BPS)
