@@ -580,6 +580,45 @@ def rl_round5_swaps() -> list[str]:
     return out
 
 
+#: the RL step rows on main before helper rl7's pageable optimizer moves (base 1cdde14), step seconds
+RL_BEFORE_RL7 = {
+    "nemo-rl llama3.1-8b grpo 16xh100": 87.6, "nemo-rl llama3.1-8b grpo 16xh100 1-step off": 70.3,
+    "nemo-rl qwen3-32b grpo 32xh100": 320.8, "nemo-rl qwen3-32b grpo 64xh100 1-step off": 164.3,
+    "nemo-rl qwen3-30b-a3b grpo 32xh100": 153.0, "nemo-rl v0.5 llama3.1-8b grpo 16xh100": 85.9,
+    "nemo-rl v0.5 llama3.1-8b grpo 16xh100 1-step off": 70.1, "nemo-rl v0.5 qwen3-30b-a3b grpo 32xh100": 140.0,
+    "nemo-rl v0.5 qwen3-30b-a3b grpo 32xh100 1-step off": 156.2, "nemo-rl v0.5 qwen3-32b grpo 32xh100": 325.9,
+    "nemo-rl v0.5 qwen3-32b grpo 64xh100 1-step off": 166.5, "nemo-rl v0.5 gb200 llama3.1-8b grpo 8 gpus": 72.2,
+    "nemo-rl v0.5 gb200 llama3.1-8b grpo 8 gpus 1-step off": 74.1, "nemo-rl v0.5 gb200 qwen3-32b grpo 16 gpus": 291.5,
+    "nemo-rl v0.5 gb200 qwen3-32b grpo 32 gpus 1-step off": 121.6, "nemo-rl v0.5 gb200 qwen3-30b-a3b grpo 16 gpus": 130.0,
+    "nemo-rl v0.5 gb200 qwen3-30b-a3b grpo 32 gpus 1-step off": 102.2}
+
+
+def rl_round6_pageable() -> list[str]:
+    """Issue 35 round 6, helper rl7: NeMo RL's colocated optimizer moves are pageable copies, before (main) and now."""
+    mod = _bench_module("rl_step_times")
+    parts = _rl_parts("rl_round6_rl7.md")
+    out = [*parts["mechanism"], "", "| run | published step (s) | before (main) | now |", "|---|---:|---|---|"]
+    rows = mod.step_table(mod.STEP_ROWS + mod.STEP_ROWS_V05 + mod.STEP_ROWS_V05_GB200)
+    for r in rows:
+        pub, now, was = r["pub"]["step"], r["pred"]["step"], RL_BEFORE_RL7[r["id"]]
+        out.append(f"| {r['id']} | {pub:g} | {was:.1f} ({was / pub - 1:+.0%}) | {now:.1f} ({now / pub - 1:+.0%}) |")
+    verl = [abs(r["err"]["step"]) for r in mod.table()]
+
+    def stats(errs):
+        errs = sorted(errs)
+        return statistics.median(errs), errs[min(len(errs) - 1, int(round(0.9 * (len(errs) - 1))))]
+    pubs = {r["id"]: r["pub"]["step"] for r in rows}
+    nemo_b = stats([abs(RL_BEFORE_RL7[i] / pubs[i] - 1) for i in pubs])
+    nemo_n = stats([abs(r["err"]["step"]) for r in rows])
+    b22 = stats(verl + [abs(RL_BEFORE_RL7[i] / pubs[i] - 1) for i in pubs])
+    n22 = stats(verl + [abs(r["err"]["step"]) for r in rows])
+    out += ["", f"Step |error| median / p90, the 17 NeMo RL rows: {nemo_b[0]:.1%} / {nemo_b[1]:.1%} before, "
+                f"{nemo_n[0]:.1%} / {nemo_n[1]:.1%} now; all 22 RL rows: {b22[0]:.1%} / {b22[1]:.1%} before, "
+                f"{n22[0]:.1%} / {n22[1]:.1%} now (the verl rows and the 1-step-off rows do not change).", "",
+            *parts["after"]]
+    return out
+
+
 def offload_sanity() -> list[str]:
     """Published CPU-offload figures (bench/offload_step_times.py) next to the model: a sanity table, not fitted."""
     mod = _bench_module("offload_step_times")
@@ -1397,6 +1436,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *rl_round5(),
         "",
         *rl_round5_swaps(),
+        "",
+        *rl_round6_pageable(),
         "",
         "verl's `optimizer_offload` does not step on the CPU: `update_actor` loads the fp32 shard and both Adam "
         "moments to the GPU before its mini-batch loop and offloads them after it, so each mini-batch's "

@@ -1261,6 +1261,8 @@ def time_layout(
                          shard_params=weight_gpu / maximum(n_dp, 1.0), m_acc=m_acc, n_gather=n_gather, n_rs=n_rs,
                          host_ranks=minimum(gpn, n_gpus))
     off["off_nemo_rl"] = nemo_rl_swap_bytes(framework, profile, weight_gpu=weight_gpu, opt_params=opt_params)
+    # (with Megatron's CPU optimizer, optimizer_cpu_offload, the state already lives on the host: no move)
+    off["off_nemo_rl_s"] = where(offload, 0.0, nemo_rl_optimizer_move_seconds(framework, profile, opt_params=opt_params))
     return {**off,
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
@@ -1477,7 +1479,8 @@ def offload_seconds(lay: dict, host_bw, t_bwd, compute):
     d2h = lay["off_d2h"] / host_bw
     gat = lay["off_h2d_gather"] / host_bw
     return (cpu + lay["off_h2d_once"] / host_bw + maximum(d2h - t_bwd * lay["m_acc"], d2h / L)
-            + maximum(gat - compute, gat / L) + (lay["off_verl"] + lay.get("off_nemo_rl", 0.0)) / host_bw)
+            + maximum(gat - compute, gat / L) + (lay["off_verl"] + lay.get("off_nemo_rl", 0.0)) / host_bw
+            + lay.get("off_nemo_rl_s", 0.0))
 
 
 #: NeMo RL's Megatron policy worker (RL objectives on the Megatron engine: NeMo RL is the tool that runs GRPO/PPO on
@@ -1494,9 +1497,10 @@ def offload_seconds(lay: dict, host_bw, t_bwd, compute):
 #:   policy's ``state_dict`` out, loads the reference's in and the policy's back: three 16-bit copies of the
 #:   stage's weights, once per generation batch (``get_reference_policy_logprobs``), colocated or not.
 #:
-#: Bytes per optimizer-state element: :data:`NEMO_RL_OPT_BYTES`. The copies run at the pinned rate
-#: (``PCIE_HOST_EFFICIENCY``); ``move_optimizer`` and the reference swap use pageable memory (``.to("cpu")``),
-#: which is slower, so this is a lower bound.
+#: Bytes per optimizer-state element: :data:`NEMO_RL_OPT_BYTES`. The weight copies run at the pinned rate
+#: (``PCIE_HOST_EFFICIENCY``): Megatron's buffer offload is pinned, and the reference swap's
+#: ``.to("cpu", non_blocking=True)`` from a CUDA tensor gets a pinned destination from PyTorch. The optimizer's
+#: moves are pageable: :func:`nemo_rl_optimizer_move_seconds`.
 NEMO_RL_OPT_BYTES = 12.0
 #: ^ Adam's two fp32 moments and the fp32 master copy: grpo_math_1B.yaml sets ``use_precision_aware_optimizer: true``,
 #: under which Transformer Engine's FusedAdam keeps the master weights in its state (``master_param``), so
@@ -1511,9 +1515,38 @@ def nemo_rl_swap_bytes(framework, profile, *, weight_gpu, opt_params):
     if not (profile.rl and framework == "megatron"):
         return 0.0
     w16 = 2.0 * weight_gpu
-    colocated = 2.0 * NEMO_RL_OPT_BYTES * opt_params + 2.0 * w16 if profile.engine == "vllm_colocated" else 0.0
+    # (the optimizer state's two moves are pageable, so they are timed apart: nemo_rl_optimizer_move_seconds)
+    colocated = 2.0 * w16 if profile.engine == "vllm_colocated" else 0.0
     reference = 3.0 * w16 if profile.ref_forwards > 0 else 0.0
     return (colocated + reference) / float(max(profile.updates_per_generation, 1))
+
+
+#: NeMo RL's ``move_optimizer`` (``megatron_policy_worker.py`` at v0.4.0 through v0.7.0 and main 7ea279a) moves each optimizer-state
+#: tensor with ``state[k] = v.to("cpu")`` and back with ``v.to("cuda")``: blocking copies into freshly allocated
+#: pageable host memory, one tensor at a time, so the copy stages through the driver's bounce buffer and faults in
+#: new pages instead of streaming by DMA at the link's rate. NVIDIA-NeMo/RL issue #3976 (Nsight Systems, one H100,
+#: colocated GRPO, Qwen2.5-0.5B, Megatron distributed optimizer): ``offload_before_refit`` moved 4.94 GB in 510
+#: "Device -> Pageable" copies taking 2.75 s of copy time, "~1.8 GB/s effective D2H throughput" (3.76 s for the
+#: whole call); the same host's pinned D2H ran ~55 GB/s. The same path in SGLang (PR #32032, ``module.to("cpu")``
+#: on an H200) ran ~2.8 GB/s. Bytes per second of the download:
+NEMO_RL_PAGEABLE_D2H_BPS = 1.8e9
+#: ^ The upload (``prepare_for_training``) reads pages that are already resident, so it runs at a plain pageable
+#: copy's rate: the same issue's 1 GiB pageable benchmark on that host, ~16.1 GB/s (measured device-to-host; taken
+#: for host-to-device too, no upload figure is published).
+NEMO_RL_PAGEABLE_H2D_BPS = 16.1e9
+
+
+def nemo_rl_optimizer_move_seconds(framework, profile, *, opt_params):
+    """Seconds per step on one GPU of NeMo RL's optimizer-state moves with colocated vLLM (RL on the Megatron
+    engine): ``offload_before_refit`` → ``move_optimizer("cpu")`` before each refit and ``prepare_for_training`` →
+    ``move_optimizer("cuda")`` after the log-probs, both pageable (:data:`NEMO_RL_PAGEABLE_D2H_BPS`), once per
+    generation batch: ``12 B × optimizer shard × (1 / D2H + 1 / H2D) / updates_per_generation``. With a separate
+    engine NeMo RL (v0.5 on, ``offload_optimizer_for_logprob: false``) keeps the optimizer on the GPU; with
+    ``optimizer_cpu_offload`` (``parallel.offload_optimizer``) it skips the move (the caller zeroes it)."""
+    if not (profile.rl and framework == "megatron" and profile.engine == "vllm_colocated"):
+        return 0.0
+    per_gen = NEMO_RL_OPT_BYTES * opt_params * (1.0 / NEMO_RL_PAGEABLE_D2H_BPS + 1.0 / NEMO_RL_PAGEABLE_H2D_BPS)
+    return per_gen / float(max(profile.updates_per_generation, 1))
 
 
 def nemo_rl_pack_len(t, profile, engine) -> float | None:
