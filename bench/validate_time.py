@@ -273,6 +273,8 @@ BRIDGE_MOE_BEFORE_MOE5 = {"median": 0.35, "p90": 0.80}
 BRIDGE_MOE_BEFORE_BRIDGE5 = {"median": 0.385, "p90": 0.740}
 #: … and before the output layer on the last pipeline stage (helper moe6, issue 35 round 5; main at 75a23bf)
 BRIDGE_MOE_BEFORE_MOE6 = {"median": 0.378, "p90": 0.740}
+#: … and before the Grace host's per-op cost (helper moe7, issue 35 round 6; main at 1cdde14)
+BRIDGE_MOE_BEFORE_MOE7 = {"median": 0.316, "p90": 0.629}
 
 #: Published pairs of Megatron-Bridge MoE runs with the same model, system, GPU count, batch and parallel layout in
 #: two releases (issue 35 round 6, helper moe7). Source: NVIDIA-NeMo/Megatron-Bridge ``docs/performance-summary-
@@ -391,8 +393,10 @@ def bridge_moe_rows() -> list[str]:
             + (f" Before the HybridEP rates (helper bridge5): {BRIDGE_MOE_BEFORE_BRIDGE5['median']:.1%} / "
                f"{BRIDGE_MOE_BEFORE_BRIDGE5['p90']:.1%}." if BRIDGE_MOE_BEFORE_BRIDGE5 else "")
             + (f" Before the output layer on the last pipeline stage (helper moe6): "
-               f"{BRIDGE_MOE_BEFORE_MOE6['median']:.1%} / {BRIDGE_MOE_BEFORE_MOE6['p90']:.1%}; now {med:.1%} / "
-               f"{p90:.1%}." if BRIDGE_MOE_BEFORE_MOE6 else "")]
+               f"{BRIDGE_MOE_BEFORE_MOE6['median']:.1%} / {BRIDGE_MOE_BEFORE_MOE6['p90']:.1%}." if BRIDGE_MOE_BEFORE_MOE6
+               else "")
+            + (f" Before the Grace host factor (helper moe7): {BRIDGE_MOE_BEFORE_MOE7['median']:.1%} / "
+               f"{BRIDGE_MOE_BEFORE_MOE7['p90']:.1%}; now {med:.1%} / {p90:.1%}." if BRIDGE_MOE_BEFORE_MOE7 else "")]
     return out
 
 # ------------------------------------------------------------------ torchtitan's own tables (sanity check)
@@ -1267,8 +1271,15 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "layer over the stages. Qwen3-235B's recipes count the embedding and the loss as a layer each "
         "(`parallel.pp_account_embedding_loss`, `BRIDGE_MOE_PP_EDGES`). GPT-OSS (vocabulary 201k, hidden 2,880: the "
         "output layer is about four layers' FLOPs) and DeepSeek-V3 on PP 16 move most. "
+        "Round 6 (helper moe7) added (14): a Grace-hosted GPU (GB200, GB300, GH200) issues each host op 2.75× (GB200) "
+        "or 2.46× (GH200) slower than the x86 servers the model's host costs come from (TransformerEngine issue "
+        "#2053: one BF16 `torch.nn.Linear` forward takes 37.08 µs of CPU time on GB200, 33.17 on GH200, 13.48 on a "
+        "DGX H100); the factor scales the eager host floor, the MoE dispatcher's per-layer host sync and the HF "
+        "expert loop (`timing.HOST_CPU_FACTOR`). The GB200 Qwen3-30B rows (16 local experts, FP8) become "
+        "host-bound; GB200 Qwen3-235B 26.04.01 goes too slow (−10%): its recipe CUDA-graphs the attention block "
+        "(`cuda_graph_scope` attn, moe_router, moe_preprocess), which the model does not represent. "
         "See the notes `docs/notes/2026-12-06/issue-35-r3-moe.md`, `issue-35-r3-moe2.md`, `issue-35-r4-moe3.md`, "
-        "`issue-35-r5-moe5.md`, `issue-35-r5-bridge5.md` and `issue-35-r5-moe6.md`.",
+        "`issue-35-r5-moe5.md`, `issue-35-r5-bridge5.md`, `issue-35-r5-moe6.md` and `issue-35-r6-moe7.md`.",
         "",
         *bridge_moe_rows(),
         "",
@@ -1280,9 +1291,10 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "the same layout and dispatcher as 25.09's token-dropping runs (Bridge v0.1.0rc3 `run_script.py`: "
         "`apply_moe_token_drop`, capacity factor 1.0, padded to capacity, so Megatron's dispatcher never syncs the "
         "host) at half their speed, and the same H100 PP 2 / VP 12 recipe published 5,113 in 26.02 (DeepEP missing "
-        "from the container) and 9,058 in 26.02.01. Against the faster release the model is +1% … +34%, like the other "
-        "Qwen3-30B rows; the interleaved PP 2 layout (two layers per virtual stage) is no worse predicted than the "
-        "26.04.01 PP 1 row (+55%). The GB200 pair brackets the model: 26.06.01 fused the expert MLP for MXFP8.",
+        "from the container) and 9,058 in 26.02.01. Against the faster release of these three pairs the model is "
+        "+1% … +34%, like the other Qwen3-30B rows; the interleaved PP 2 layout (two layers per virtual stage) is no "
+        "worse predicted than the 26.04.01 PP 1 row (+55%). The GB200 pair brackets the model: 26.06.01 fused the "
+        "expert MLP for MXFP8 (fewer kernels for the host to issue), which the model does not represent.",
         "",
         *bridge_moe_pair_rows(),
         "",
