@@ -21,8 +21,10 @@ written next to the row (``ASSUMED``) and printed. Nothing is tuned per row. The
   ``get_max_cuda_memory``: ``torch.cuda.max_memory_reserved`` / 1024**3 (``swift/trainers/callback.py`` /
   ``trainers.py``), so compared as reserved GiB. Samples longer than ``max_length`` are dropped (v1's
   ``truncation_strategy`` default ``delete``); with thousands of samples spread to 19,548 tokens, the longest
-  kept sample reaches ``max_length`` (ASSUMED), and a batch of ``b`` is padded to its longest. Speed
-  (samples/s) is not compared: the kept samples' length distribution is not published.
+  kept sample reaches ``max_length`` (ASSUMED), and a batch of ``b`` is padded to its longest. The kept samples
+  vary in length from step to step (``data.mean_sample_len`` below ``max_length`` marks it), so the reserved
+  figure holds the loss segments cached from an earlier, shorter batch (core/memory.varlen_cache_bytes_per_logit).
+  Speed (samples/s) is not compared: the kept samples' length distribution is not published.
 * ``lf-wiki-longctx`` — hiyouga/LLaMA-Factory wiki "Performance comparison" (revision of 2024-04-15), the
   long-context table: one A100 40GB, LLaMA2-7B, batch 1, gradient accumulation 4, LoRA rank 8 on all modules,
   4-bit (bitsandbytes) QLoRA, lengths 1,024 … 100,000; "FlashAttention2" is LLaMA-Factory's own path
