@@ -21,8 +21,10 @@ written next to the row (``ASSUMED``) and printed. Nothing is tuned per row. The
   ``get_max_cuda_memory``: ``torch.cuda.max_memory_reserved`` / 1024**3 (``swift/trainers/callback.py`` /
   ``trainers.py``), so compared as reserved GiB. Samples longer than ``max_length`` are dropped (v1's
   ``truncation_strategy`` default ``delete``); with thousands of samples spread to 19,548 tokens, the longest
-  kept sample reaches ``max_length`` (ASSUMED), and a batch of ``b`` is padded to its longest. Speed
-  (samples/s) is not compared: the kept samples' length distribution is not published.
+  kept sample reaches ``max_length`` (ASSUMED), and a batch of ``b`` is padded to its longest. The kept samples
+  vary in length from step to step (``data.mean_sample_len`` below ``max_length`` marks it), so the reserved
+  figure holds the loss segments cached from an earlier, shorter batch (core/memory.varlen_cache_bytes_per_logit).
+  Speed (samples/s) is not compared: the kept samples' length distribution is not published.
 * ``lf-wiki-longctx`` — hiyouga/LLaMA-Factory wiki "Performance comparison" (revision of 2024-04-15), the
   long-context table: one A100 40GB, LLaMA2-7B, batch 1, gradient accumulation 4, LoRA rank 8 on all modules,
   4-bit (bitsandbytes) QLoRA, lengths 1,024 … 100,000; "FlashAttention2" is LLaMA-Factory's own path
@@ -62,6 +64,7 @@ class Row:
     metric: str = "device"  # allocated | reserved | device
     fused_qkv: bool = False
     assumed: tuple = ()
+    data: dict = field(default_factory=dict)
 
 
 # ----------------------------------------------------------------------------------------------- Qwen README
@@ -150,7 +153,16 @@ YI_6B = {"name": "Yi-6B-Chat", "hidden_size": 4096, "num_hidden_layers": 32, "nu
          "num_key_value_heads": 4, "intermediate_size": 11008, "vocab_size": 64000, "tie_word_embeddings": False}
 SWIFT_YI6B = (13.72, 15.44, 16.95, 28.25, 43.81)
 SWIFT_ASSUMED = ("the longest kept sample reaches max_length (samples above it are dropped; the dataset runs to "
-                 "19,548 tokens)", "bf16 (dtype AUTO on an A100), AdamW, PEFT LoRA (tuner_backend peft)")
+                 "19,548 tokens)", "bf16 (dtype AUTO on an A100), AdamW, PEFT LoRA (tuner_backend peft)",
+                 "kept samples vary in length below max_length (3234 +/- 2548 tokens, min 91, before the cut): "
+                 "data.mean_sample_len = max_length / 2 marks it; only its being below max_length changes "
+                 "memory (core/memory.varlen_cache_bytes_per_logit), and speed is not compared")
+
+
+def _swift_data(seq: int = 2048) -> dict:
+    """ms-swift v1 pads each batch to its longest sample (``Template.data_collator``: ``pad_sequence``), without
+    packing: the batches change length from step to step."""
+    return {"mean_sample_len": seq // 2}
 
 
 def _swift_train(**kw) -> dict:
@@ -169,11 +181,12 @@ def _swift_rows() -> list[Row]:
         for seq, g in zip(SWIFT_LEN, mems):
             out.append(Row(f"swift-qwen-{size}-lora-{seq}", "swift-bench-mem", "memory", g, _qwen_model(size),
                            _swift_train(seq_len=seq), metric="reserved", fused_qkv=True,
-                           assumed=SWIFT_ASSUMED + (c_attn,)))
+                           assumed=SWIFT_ASSUMED + (c_attn,), data=_swift_data(seq)))
     for seq, g in zip(SWIFT_LEN, SWIFT_YI6B):
         out.append(Row(f"swift-yi-6b-lora-{seq}", "swift-bench-mem", "memory", g, YI_6B, _swift_train(seq_len=seq),
                        metric="reserved", assumed=SWIFT_ASSUMED + (
-                           "DEFAULT target for Llama-style models q/k/v: 'attention' also adapts o_proj",)))
+                           "DEFAULT target for Llama-style models q/k/v: 'attention' also adapts o_proj",),
+                       data=_swift_data(seq)))
     q7 = _qwen_model("7B")
     variants = [  # (id, measured GiB, training overrides, note)
         ("bs2", 43.11, dict(micro_batch_size=2), "a batch padded to its longest sample (max_length)"),
@@ -188,10 +201,10 @@ def _swift_rows() -> list[Row]:
     ]
     for vid, g, kw, note in variants:
         out.append(Row(f"swift-qwen-7B-{vid}", "swift-bench-mem", "memory", g, q7, _swift_train(**kw),
-                       metric="reserved", fused_qkv=True, assumed=SWIFT_ASSUMED + (note,)))
+                       metric="reserved", fused_qkv=True, assumed=SWIFT_ASSUMED + (note,), data=_swift_data()))
     out.append(Row("swift-qwen-14B-int4-bnb", "swift-bench-mem", "memory", 30.05, _qwen_model("14B"),
                    _swift_train(method="qlora"), metric="reserved", fused_qkv=True,
-                   assumed=SWIFT_ASSUMED + ("quantization_bit 4 (bitsandbytes NF4)",)))
+                   assumed=SWIFT_ASSUMED + ("quantization_bit 4 (bitsandbytes NF4)",), data=_swift_data()))
     return out
 
 
@@ -266,7 +279,7 @@ def predict(row: Row) -> float:
     from gpuplanner.core.timing import time_estimate
 
     d = {"model": row.model, "training": row.training, "parallel": row.parallel,
-         "hardware": {"gpu": row.gpu, "num_gpus": row.num_gpus}}
+         "hardware": {"gpu": row.gpu, "num_gpus": row.num_gpus}, "data": row.data}
     r = resolve(scenario_from_dict(d))
     if row.fused_qkv:  # modeling_qwen.py: self.c_attn = nn.Linear(h, 3 * projection_size)
         arch = r.arch.replace(fused_qkv=True)

@@ -47,6 +47,14 @@ class Row:
     measured_gib: float
     metric: str  # allocated | reserved | device (MemoryBreakdown.metric)
     assumed: tuple = field(default_factory=tuple)
+    data: dict = field(default_factory=dict)
+
+
+#: a user's own SFT data: samples of varying length below cutoff_len, which LLaMA-Factory pads per batch to the
+#: batch's longest (``SFTDataCollatorWith4DAttentionMask``, a ``DataCollatorForSeq2Seq``: ``padding=True``); the
+#: mean is not given, and only its being below cutoff_len changes memory (core/memory.varlen_cache_bytes_per_logit)
+VARLEN_NOTE = ("a user's dataset: samples of varying length up to cutoff_len, padded per batch to the longest "
+               "(data.mean_sample_len = cutoff_len / 2 marks it; its value does not change memory)")
 
 
 ROWS: list[Row] = [
@@ -78,14 +86,24 @@ ROWS: list[Row] = [
         ("Qwen2-7B has Qwen2.5-7B's dimensions (hidden 3584, 28 layers, FFN 18944, 4 KV heads, vocab 152064)",
          "all linear layers: 0.2643% trainable = rank 8 on q,k,v,o,gate,up,down (20.2M of 7.6B)",
          "'occupies' read as the device figure (nvidia-smi) -> metric: device",
-         "GPU not stated (memory estimate does not depend on it); bf16 (LLaMA-Factory examples)")),
+         "GPU not stated (memory estimate does not depend on it); bf16 (LLaMA-Factory examples)", VARLEN_NOTE),
+        {"mean_sample_len": 512}),
     Row("lf-7409-qwen2-7b-lora-s2048",
         "hiyouga/LLaMA-Factory issue #7409 (2025-03-21)",
         "same run, seqlen 2048, batchsize 1: 'occupies 26.1G'",
         {"preset": "qwen2.5-7b", "name": "Qwen2-7B-Instruct"},
         {"method": "lora", "lora_rank": 8, "lora_targets": "all_linear", "seq_len": 2048, "micro_batch_size": 1},
         "a100-sxm-80gb", 26.1, "device",
-        ("as the 1024 row",)),
+        ("as the 1024 row",), {"mean_sample_len": 1024}),
+    Row("lf-7409-qwen2-7b-lora-s2048-bs2",
+        "hiyouga/LLaMA-Factory issue #7409 (2025-03-21)",
+        "same run, seqlen 2048, batchsize 2: 'occupies 28.2G->32G (rises to 32G after a few steps)'; compared with "
+        "the figure it settles at",
+        {"preset": "qwen2.5-7b", "name": "Qwen2-7B-Instruct"},
+        {"method": "lora", "lora_rank": 8, "lora_targets": "all_linear", "seq_len": 2048, "micro_batch_size": 2},
+        "a100-sxm-80gb", 32.0, "device",
+        ("as the 1024 row; the rise over the first steps is the allocator caching the segments of earlier, "
+         "shorter batches",), {"mean_sample_len": 1024}),
     Row("lf-4772-glm4-9b-lora-s10240",
         "hiyouga/LLaMA-Factory issue #4772 (2024-07-11), 'QLORA using more memory than LORA'",
         "THUDM/glm-4-9b-chat, lora_target all, cutoff_len 10240, bs 1, bf16, A100 (runpod), nvidia-smi "
@@ -96,21 +114,21 @@ ROWS: list[Row] = [
         ("lora_rank 8 (LLaMA-Factory's default; the YAML does not set it)",
          "the longest sample reaches cutoff_len 10240 (the dataset is custom; shorter samples would lower "
          "the estimate further, so this is the estimate's upper end)",
-         "A100 80 GB (the reading is 66-72 GB)")),
+         "A100 80 GB (the reading is 66-72 GB)", VARLEN_NOTE), {"mean_sample_len": 5120}),
     Row("lf-4772-glm4-9b-qlora-s10240",
         "hiyouga/LLaMA-Factory issue #4772 (2024-07-11)",
         "same YAML with quantization_bit 4 (bitsandbytes): 'uses around 72 GB' (nvidia-smi screenshot)",
         {"preset": "glm-4-9b", "name": "GLM-4-9B-Chat"},
         {"method": "qlora", "lora_rank": 8, "lora_targets": "all_linear", "seq_len": 10240, "micro_batch_size": 1},
         "a100-sxm-80gb", 72.0, "device",
-        ("as the LoRA row",)),
+        ("as the LoRA row",), {"mean_sample_len": 5120}),
 ]
 
 
 def estimate(row: Row):
     """The ``llamafactory`` profile's memory breakdown for one row (GiB per GPU)."""
     d = {"model": row.model, "training": {"framework": "llamafactory", **row.training},
-         "hardware": {"gpu": row.gpu, "num_gpus": 1}, "data": {"tokens": 1e6}}
+         "hardware": {"gpu": row.gpu, "num_gpus": 1}, "data": {"tokens": 1e6, **row.data}}
     return evaluate(scenario_from_dict(d)).memory
 
 

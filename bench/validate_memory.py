@@ -234,6 +234,26 @@ ISSUE35_R5 = [
     "docs/validation_methods.md §7.",
 ]
 
+#: issue 35 round 6 (helper ftmem6): the caching allocator under batches that change length
+ISSUE35_R6 = [
+    "Cached loss segments of earlier, shorter batches (`memory.varlen_cache_bytes_per_logit`, 12 bytes per logit at "
+    "`seq_len`; `estimate.varlen_batches_of`): the Hugging Face stack pads each batch to its own longest sample "
+    "(transformers `DataCollatorForSeq2Seq` `padding=True`, TRL's collators, ms-swift `Template.data_collator`), so "
+    "without packing the loss's vocabulary-sized tensors change size every step. With PyTorch's fixed segments a "
+    "request above 10 MiB gets its own segment, a cached block only serves requests that fit in it, and cached "
+    "segments go back to the driver only on a failed `cudaMalloc` or `empty_cache` "
+    "(`c10/cuda/CUDACachingAllocator.cpp`). A batch longer than all before it gets new segments for its fp32 loss "
+    "tensors (upcast or TRL's fp32 logits, log-softmax, its gradient) while the earlier longest batch's stay cached. "
+    "One earlier batch near the cut-off is counted. Reserved and the device figure only (`MemoryBreakdown.cached`), "
+    "capped by the card; what fits is unchanged (the allocator frees cached blocks before an out-of-memory error); "
+    "none with expandable segments, packing, padding-free batches, fixed-length samples or a fused loss. Applies when "
+    "`data.mean_sample_len` is below `seq_len`. Outside the shared set: ms-swift `Benchmark.md` reserved memory "
+    "(`bench/validate_ft_tools.py`, 30 rows) median 27.9% → 11.1%, p90 50.7% → 31.5%; all fine-tuning tool memory rows "
+    "14.0% / 42.3% → 10.2% / 25.0%; LLaMA-Factory issue readings (`bench/validate_llamafactory.py`, nvidia-smi) "
+    "median 21.3% → 7.6% with the #7409 batch-2 row (28.2 → 32 G over the first steps: 32.2 estimated). No shared row "
+    "has variable-length batches: the figures above are byte-identical.",
+]
+
 ISSUE35_TORCHTUNE = [
     "Per source before → after: torchtune README median 17.4% → 7.5%, p90 35.5% → 22.8%; PEFT docs 4.9% → "
     "14.5%; ZeRO table unchanged; all rows 6.0% / 35.5% → 4.2% / 22.8%.",
@@ -500,6 +520,8 @@ def main(argv=None) -> int:
         f"- {t}" for t in ISSUE35_FTTOOLS]
     lines += ["", "Issue 35 round 5, logits under the HF Trainer (no shared row changes; "
               "`tests/test_mechanics_trl_amp_logits.py`, `tests/test_mechanics_unsloth_pre_cce.py`):", ""] + [f"- {t}" for t in ISSUE35_R5]
+    lines += ["", "Issue 35 round 6, the caching allocator under variable-length batches (no shared row changes; "
+              "`tests/test_mechanics_varlen_cache.py`):", ""] + [f"- {t}" for t in ISSUE35_R6]
     lines += ["", "Where rows miss and why (every row beyond 25%, and the sources' larger misses):", ""] + [
         f"- {t}" for t in MISSES]
     lines += ["", "Skipped rows:", ""] + [f"- `{rid}`: {why}" for rid, why in skipped]

@@ -47,3 +47,16 @@ def test_qwen_readme_zero3_multi_gpu_memory():
     e = [abs(x) for x in _errors("qwen-readme-z3-multi", "memory")]
     assert statistics.median(e) <= 0.12
     assert max(e) <= 0.25
+
+
+def test_swift_benchmark_reserved_memory():
+    # ms-swift Benchmark.md (max_memory_reserved, batches padded to their longest sample; issue 35 r6): median 11.1%
+    # with the cached loss segments of one earlier, shorter batch (before: 27.9%). The Qwen bf16 LoRA rows at 512 to
+    # 4,096 tokens stay at or below the published figure: more than one earlier batch near max_length leaves its
+    # segments cached, and one is counted (memory.varlen_cache_bytes_per_logit)
+    rows = [r for r in FT.all_rows() if r.table == "swift-bench-mem"]
+    e = {r.id: FT.error(r, FT.predict(r)) for r in rows}
+    assert statistics.median(abs(x) for x in e.values()) <= 0.14
+    for size in ("1.8B", "7B", "14B"):
+        for seq in (512, 1024, 2048, 4096):
+            assert e[f"swift-qwen-{size}-lora-{seq}"] <= 0.0

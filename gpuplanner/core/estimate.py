@@ -199,6 +199,17 @@ def compile_loss_of(t) -> bool:
     return engine_of(t.framework) == "fsdp" and int(t.fsdp_version) == 2
 
 
+def varlen_batches_of(s) -> bool:
+    """Whether the batches change length from step to step (memory.varlen_cache_bytes_per_logit): samples
+    shorter than ``seq_len`` on average (``data.mean_sample_len``), neither packed nor flattened, on the Hugging
+    Face stack, whose collators pad each batch to its own longest sample (transformers ``DataCollatorForSeq2Seq``
+    ``padding=True``: "longest"; TRL; ms-swift ``Template.data_collator``). Megatron's datasets fill fixed
+    ``seq_length`` rows."""
+    t, mu = s.training, s.data.mean_sample_len
+    return (mu is not None and mu < t.seq_len and not t.packing and not t.padding_free
+            and engine_of(t.framework) in ("hf", "deepspeed", "fsdp"))
+
+
 def memory_kwargs(r: Resolved) -> dict:
     """The fixed (per-scenario) arguments of :func:`memory_arrays`."""
     s, t, a = r.scenario, r.scenario.training, r.scenario.assumptions
@@ -222,6 +233,7 @@ def memory_kwargs(r: Resolved) -> dict:
         compile_loss=compile_loss_of(t),
         kbit_fp32=t.method == "qlora" and t.framework in KBIT_PREP_TOOLS,
         fp32_logps=t.framework in FP32_LOGPS_TOOLS and t.objective in FP32_LOGPS_OBJECTIVES,
+        varlen_batches=varlen_batches_of(s),
         **vision_inputs(r),
         **recompute_kwargs(t),
     )

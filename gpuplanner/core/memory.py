@@ -619,6 +619,31 @@ def loss_reserved_extra_bytes_per_logit() -> float:
     return 2.0
 
 
+def varlen_cache_bytes_per_logit() -> float:
+    """Bytes per logit (at the run's longest batch) that the caching allocator keeps cached when batches change
+    length from step to step: the fp32 loss tensors' segments cut at an earlier, shorter batch.
+
+    The Hugging Face stack pads each batch to its own longest sample (transformers ``DataCollatorForSeq2Seq`` and
+    ``DataCollatorWithPadding``: ``padding=True`` is ``"longest"``; TRL's collators and ms-swift's
+    ``Template.data_collator`` pad to the batch's longest too), so without packing the loss's vocabulary-sized
+    tensors change size every step. With PyTorch's default fixed segments a request above 10 MiB gets a
+    ``cudaMalloc`` segment of its own, rounded to 2 MiB (``kMinLargeAlloc``, ``kRoundLarge``); a cached block
+    serves only requests that fit in it (``get_free_block``), and cached segments go back to the driver only
+    when a ``cudaMalloc`` fails or on ``empty_cache`` (``release_cached_blocks``), all in PyTorch
+    ``c10/cuda/CUDACachingAllocator.cpp``. So when a batch longer than every earlier one comes, its fp32 loss
+    tensors find no cached block large enough and get new segments: the fp32 upcast (or TRL's fp32 logits), the
+    saved log-softmax and the log-softmax's gradient, 12 bytes per logit (``nll_loss``'s gradient takes the
+    upcast's freed segment). The segments cut at the earlier longest batch stay cached beside them; the 16-bit
+    requests (2 bytes per logit) fit in those 4-byte-per-logit segments. With samples spread up to the
+    cut-off (``max_length``), the earlier longest batch is near it: 12 more bytes per logit at ``seq_len``.
+    Every further record near the cut-off adds as much again; one is counted (how many there are depends on
+    the data's lengths and order). Reserved and the device figure only: these blocks are free, and the
+    allocator releases them and retries before it reports out-of-memory, so what fits does not change. None
+    with expandable segments (freed pages are re-used at any size) or where the tensors keep their size
+    (packed rows, fixed-length samples)."""
+    return 12.0
+
+
 def trl_amp_saved_bytes_per_logit() -> float:
     """Bytes per logit TRL's objectives save under the HF Trainer's mixed precision: the fp32 logits.
 
@@ -866,6 +891,9 @@ class MemoryBreakdown:
 
     allocated: float | None = None  # peak bytes of live tensors (torch.cuda.max_memory_allocated)
     reserved: float | None = None  # peak held by the caching allocator (torch.cuda.max_memory_reserved)
+    #: cached free segments of earlier, shorter batches (varlen_cache_bytes_per_logit): in ``reserved`` and on the
+    #: device (nvidia-smi), not in :attr:`total`, since the allocator frees them before an out-of-memory error
+    cached: float = 0.0
 
     @property
     def total(self) -> float:
@@ -878,7 +906,7 @@ class MemoryBreakdown:
         """The figure a measurement reports (``assumptions.memory_metric``): ``allocated``, ``reserved`` or
         ``device`` (= :attr:`total`)."""
         value = {"allocated": self.allocated, "reserved": self.reserved}.get(name)
-        return self.total if value is None else value
+        return self.total + self.cached if value is None else value
 
     @property
     def fits(self) -> bool:
@@ -905,7 +933,8 @@ class MemoryBreakdown:
                    activations=g("activations"), other=g("other"), capacity=capacity, headroom=headroom,
                    extra={k: g(k) for k in held},
                    allocated=g("allocated") if "allocated" in arr else None,
-                   reserved=g("reserved") if "reserved" in arr else None)
+                   reserved=g("reserved") if "reserved" in arr else None,
+                   cached=g("allocator_cache") if "allocator_cache" in arr else 0.0)
 
 
 def expandable_segments_default(framework: str, fsdp_version: int = 2) -> bool:
@@ -1017,6 +1046,7 @@ def memory_arrays(
     compile_loss: bool = False,
     kbit_fp32: bool = False,
     fp32_logps: bool = False,
+    varlen_batches: bool = False,
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
@@ -1036,7 +1066,10 @@ def memory_arrays(
     QLoRA base with PEFT's ``prepare_model_for_kbit_training`` (:data:`KBIT_FP32_PARAM_BYTES`). ``fp32_logps``: the
     tool casts the logits to fp32 itself before its preference log-probabilities (:data:`FP32_LOGPS_TOOLS`), under
     any engine; otherwise TRL's objectives see fp32 logits only under Accelerate's native AMP
-    (:func:`trl_amp_saved_bytes_per_logit`).
+    (:func:`trl_amp_saved_bytes_per_logit`). ``varlen_batches``: the batches change length from step to step
+    (unpacked samples shorter than ``seq_len``, padded to each batch's longest): the fp32 loss tensors' segments
+    cut at an earlier batch stay cached (:func:`varlen_cache_bytes_per_logit`), in ``reserved`` and
+    ``allocator_cache``, not in ``total``.
     """
     # torchtitan's pipeline splits each rank's batch into its own micro-batches (frameworks.pipeline_split)
     mbs, grad_accum = pipeline_split(framework, pp, mbs, grad_accum, pipeline_mbs)
@@ -1361,6 +1394,10 @@ def memory_arrays(
     acts = xp.where(pp > 1, xp.maximum(first_stage + working, last_stage), first_stage + tail)
     # the caching allocator's high-water mark at the loss (loss_reserved_extra_bytes_per_logit): reserved, not live
     loss_hw = xp.where(eager_ce, loss_reserved_extra_bytes_per_logit() * s_local * mbs * mh.V / tp, 0.0)
+    # the fp32 loss tensors' segments cached from an earlier, shorter batch (varlen_cache_bytes_per_logit)
+    fp32_loss = eager_ce | trl_amp if (hf_style and trl) else eager_ce
+    varlen_cache = xp.where(fp32_loss & bool(varlen_batches) & (tp > 0),
+                            varlen_cache_bytes_per_logit() * s_local * mbs * mh.V / tp, 0.0)
     tail_hw = xp.maximum(out_layer + loss_hw, working + grad_h)
     acts_hw = xp.where(pp > 1, xp.maximum(first_stage + working, last_stage - tail + tail_hw), first_stage + tail_hw)
     loss_extra = acts_hw - acts
@@ -1460,10 +1497,18 @@ def memory_arrays(
         other = cuda_context_gib * GIB + waste + loss_extra + ddp + gather + buckets
         total = states + acts + other + extra_sum
     reserved = allocated + waste + loss_extra + grads_cached
+    # cached free segments of earlier, shorter batches (varlen_cache_bytes_per_logit): fixed segments only, and no
+    # more than the card leaves beside the CUDA context (the allocator frees them before an out-of-memory error)
+    expandable = (expandable_segments_default(framework) if expandable_segments is None
+                  else bool(expandable_segments))
+    cache = 0.0 * reserved if expandable else varlen_cache + 0.0 * reserved
+    if gpu_capacity_gib > 0:
+        cache = xp.minimum(cache, xp.maximum((gpu_capacity_gib - cuda_context_gib) * GIB - reserved, 0.0))
+    reserved = reserved + cache
     out = {
         "weights": weights, "gradients": gradients, "optimizer": opt, "activations": acts,
         "other": other, "total": total, "activations_saved": acts_saved, "gradients_all": grads_kept,
-        "allocated": allocated, "reserved": reserved,
+        "allocated": allocated, "reserved": reserved, "allocator_cache": cache,
     }
     out.update(extra)
     return out
