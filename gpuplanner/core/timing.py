@@ -261,6 +261,28 @@ EAGER_OPS_LORA_DROPOUT_BWD, EAGER_OPS_LORA_ACCUMULATE = 1.0, 2.0
 #: (its loader, unless ``skip_prepare_model_for_kbit_training``). LLaMA-Factory keeps its norms in the compute dtype
 #: (``upcast_layernorm`` defaults to False); Unsloth has its own kernels.
 KBIT_PREP_TOOLS = ("hf", "trl", "axolotl")
+#: bitsandbytes' NF4 dequantisation kernel (``csrc/kernels.cu`` ``kDequantizeBlockwise`` with ``dDequantizeNF4``, the
+#: same from 0.40 to 0.47; Unsloth's ``fast_dequantize`` calls the same ``cdequantize_blockwise_*_nf4``) decodes each
+#: 4-bit code through a four-level ``if`` tree of bit tests. The warp's 32 codes are random, so every lane walks the
+#: whole tree: the kernel is bound by the SM's integer/logic issue rate (16 lanes per SM sub-partition on every
+#: NVIDIA GPU since Volta, so SM count x clock), not by HBM, wherever that rate is low against the bandwidth.
+#: bitsandbytes PR #1746 (merged 2025-09-18, first in 0.48.0) replaced the tree with a lookup; PR #1747 reports the
+#: old kernel 1.36-2.07x slower on P100/A100/H100 at every size, but on sm86/sm89 (A10, RTX 4090, L4, L40S) slower
+#: only for small tensors (there the old kernel was already at memory speed), as this rule gives. Cost per element
+#: in SM cycles, from one published measurement: bitsandbytes 0.45.2 ``dequantize_nf4`` of a 4096 x 14336 bf16
+#: weight with double quantisation, 0.1517 ms on an H100 SXM (132 SMs x 1.98 GHz = 261.7e9 SM cycles/s):
+#: 261.7e9 x 0.1517e-3 / 58,720,256 = 0.676 (a public Triton-NF4 study's benchmark docstring, triton.testing.do_bench;
+#: the indexed file's repository name was not available, see docs/notes/2026-12-06/issue-35-r6-ftstep6.md). The
+#: kernel's time is the larger of that and its own traffic (read NF4 + constants, write bf16); the matmul's read-back
+#: stays at HBM speed (flops.qlora_dequant_bytes).
+BNB_NF4_DEQUANT_SM_CYCLES_PER_ELEM = 67e12 / 256.0 * 0.1517e-3 / (4096 * 14336)
+#: FP32 lanes per SM, to turn the catalog's FP32 TFLOPS into SM cycles per second (TFLOPS / (2 x lanes)): 64 on
+#: GA100 (A100, A800, A30), Volta and Turing; 128 on GA10x (RTX A6000, A10, A40), Ada, Hopper and Blackwell (NVIDIA
+#: architecture whitepapers: A100 108 SMs x 1.41 GHz x 128 = 19.5 TFLOPS; H100 SXM 132 x 1.98 x 256 = 67).
+FP32_LANES_64 = ("a100", "a800", "a30", "v100", "t4", "p100", "titan-v", "rtx-2080", "quadro-rtx")
+#: The tools whose QLoRA runs bitsandbytes' ``Linear4bit`` (transformers' ``BitsAndBytesConfig``), so the kernel above.
+#: torchtune (``fsdp``) quantises with torchao's ``NF4Tensor``; Megatron tools have no 4-bit base.
+BNB_QLORA_TOOLS = ("hf", "deepspeed", "trl", "axolotl", "llamafactory", "ms-swift", "unsloth")
 
 
 def attention_kernel(framework: str, generation: str, choice: str | None = "auto") -> str:
@@ -340,6 +362,7 @@ class GpuTimeFacts:
     notes: tuple[str, ...] = field(default_factory=tuple)
     host_link_gbs: float = 32.0  # PCIe x16 to the host CPU, one way (CPU offload: offload_seconds)
     host_cpu_factor: float = 1.0  # the host CPU's per-op issue time against an x86 server's (HOST_CPU_FACTOR)
+    sm_ghz: float = 0.0  # SM count x clock (1e9 SM cycles per second; sm_cycle_rate), 0 when unknown
 
     def kwargs(self, precision: str) -> dict:
         """The GPU arguments of :func:`time_arrays`."""
@@ -348,7 +371,7 @@ class GpuTimeFacts:
             gen_efficiency=self.gen_efficiency * (FP8_EFFICIENCY_RATIO if precision == "fp8" else 1.0),
             intra_busbw_gbs=self.intra_busbw_gbs, intra_p2p_gbs=self.intra_p2p_gbs,
             nic_gbs_per_gpu=self.nic_gbs_per_gpu, host_link_gbs=self.host_link_gbs,
-            host_cpu_factor=self.host_cpu_factor,
+            host_cpu_factor=self.host_cpu_factor, sm_ghz=self.sm_ghz,
         )
 
 
@@ -481,7 +504,18 @@ def gpu_time_facts(gpu: Any, precision: str = "bf16", *, intra_node: str | None 
         inter_node=net.id, nics_per_node=float(nics_per_node), notes=tuple(notes),
         host_link_gbs=_PCIE_UNI.get(g.pcie_gen or HOST_PCIE_GEN.get(gen, 4), 32.0),
         host_cpu_factor=host_cpu_factor(g.id),
+        sm_ghz=sm_cycle_rate(g) / 1e9,
     )
+
+
+def sm_cycle_rate(g) -> float:
+    """SM cycles per second (SM count x clock) from the catalog's dense FP32 TFLOPS and the architecture's FP32 lanes
+    per SM (:data:`FP32_LANES_64`); 0 for non-NVIDIA parts or an unknown FP32 rate."""
+    fp32 = float(getattr(g, "fp32_tflops", None) or 0.0)
+    gid = str(getattr(g, "id", "")).lower()
+    if fp32 <= 0.0 or (gpu_generation(gid) in ("cdna2", "cdna3", "other") and not gid.startswith(FP32_LANES_64)):
+        return 0.0
+    return fp32 * 1e12 / (2.0 * (64.0 if gid.startswith(FP32_LANES_64) else 128.0))
 
 
 #: Bus bandwidth between GPUs without peer-to-peer support across CPU sockets (NVIDIA/nccl-tests #307:
@@ -829,7 +863,7 @@ def ds_grad_reductions(zero, m_acc, ops=_ScalarOps):
 #: second stage, :func:`time_gpu`, reads them; everything else (model, scenario, layout) is the first stage's
 GPU_TIME_ARGS = ("peak_tflops", "peak16_tflops", "mem_bw_tbs", "gen_efficiency", "intra_busbw_gbs", "intra_p2p_gbs",
                  "nic_gbs_per_gpu", "attn_efficiency", "gpu_memory_gib", "mfu", "vllm_max_num_seqs", "host_link_gbs",
-                 "host_cpu_factor")
+                 "host_cpu_factor", "sm_ghz")
 
 
 def time_arrays(m: ModelFacts, **kw):
@@ -1273,10 +1307,11 @@ def time_layout(
             # each gathered weight once; frozen base weights (LoRA) stay as they were cast at load
             fp8_w_bytes = 0.0 if lora else w_params * (w_cast / maximum(where(zero >= 1, n_dp, 1.0), 1.0)
                                                        + fp8mod.FP8_PARAM_TRANSPOSE_BYTES)
-    deq_bytes = 0.0
+    deq_bytes = deq_elems = 0.0
     if method == "qlora":
         deq_passes = 2.0 + rec_whole + rec_op
         deq_bytes = _dequant_bytes(m) / mp * deq_passes * m_acc
+        deq_elems = float(base_linear_params(m.arch)) / mp * deq_passes * m_acc
     # tokens per step per GPU: the real ones (padding, flops.sample_shape, is processed but not counted)
     tokens_step_gpu = mbs * s * m_acc * dp / n_gpus * real_frac
     off = offload_layout(framework, optimizer, profile, ops, offload=offload, offload_params=ops.b(offload_params),
@@ -1320,7 +1355,8 @@ def time_layout(
         "ag_dispatch": disp == "allgather", "hybridep_nvl": (disp == "flex") & (ep * ep_stride <= dom),
         "exp_tp": exp_tp, "ep_stride": ep_stride, "dom": dom,
         "opt_bytes": opt_params * (OPT_BYTES.get(optimizer, 30.0) + clip), "fp8_w_bytes": fp8_w_bytes,
-        "deq_bytes": deq_bytes, "tokens_step_gpu": tokens_step_gpu, "tokens_per_step": tokens_step_gpu * n_gpus,
+        "deq_bytes": deq_bytes, "deq_elems": deq_elems, "deq_bnb": (tool or framework) in BNB_QLORA_TOOLS,
+        "tokens_step_gpu": tokens_step_gpu, "tokens_per_step": tokens_step_gpu * n_gpus,
     }
 
 
@@ -2080,6 +2116,24 @@ def take_layout(lay: dict, idx) -> dict:
     return {k: (v[idx] if isinstance(v, np.ndarray) and v.ndim and v.shape[0] == n else v) for k, v in lay.items()}
 
 
+def qlora_dequant_seconds(lay: dict, mem_bw, sm_ghz):
+    """Seconds of QLoRA's dequantisation per step: the bf16 weights' read-back by the matmuls at HBM speed plus the
+    dequantisation kernel, the larger of its own traffic and (bitsandbytes' tools, :data:`BNB_QLORA_TOOLS`) its
+    integer work, :data:`BNB_NF4_DEQUANT_SM_CYCLES_PER_ELEM` SM cycles per element at the GPU's SM count x clock
+    (``sm_ghz``; unknown: traffic only). Hand check: Llama-2-7B (6.48e9 base linear weights) on an A100 (108 SMs x
+    1.41 GHz = 152.3e9 SM cycles/s), one pass: 6.48e9 × 0.676 / 152.3e9 = 28.7 ms of kernel, against
+    6.48e9 × 2.52 B / (0.8 × 2.04 TB/s) = 10.0 ms of its traffic."""
+    ops = lay["ops"]
+    n = lay["deq_elems"]
+    read_back = n * 2.0 / mem_bw
+    kernel_mem = lay["deq_bytes"] / mem_bw - read_back
+    if not lay["deq_bnb"]:
+        return kernel_mem + read_back
+    rate = ops.f(sm_ghz) * 1e9
+    alu = ops.where(rate > 0.0, n * BNB_NF4_DEQUANT_SM_CYCLES_PER_ELEM / ops.maximum(rate, 1.0), 0.0)
+    return ops.maximum(kernel_mem, alu) + read_back
+
+
 # long: the second half of the step-time derivation (compute, TP, PP, DP/ZeRO, CP, EP, other, rollouts, the MFU
 #   rescale): each section feeds the overlap windows below it; numpy and the scalar path share every line
 def time_gpu(
@@ -2098,6 +2152,7 @@ def time_gpu(
     vllm_max_num_seqs=256.0,
     host_link_gbs=32.0,
     host_cpu_factor=1.0,
+    sm_ghz=0.0,
     full: bool = True,
 ) -> dict:
     """The second stage of :func:`time_arrays`: the GPU's rates (peak, HBM and link bandwidths, the generation's
@@ -2294,7 +2349,7 @@ def time_gpu(
     if precision == "fp8":
         other = other + lay["fp8_w_bytes"] / mem_bw
     if lay["method"] == "qlora":
-        other = other + lay["deq_bytes"] / mem_bw
+        other = other + qlora_dequant_seconds(lay, mem_bw, sm_ghz)
 
     compute = compute + t_mb_objective * m_acc
     if profile.critic:
