@@ -294,10 +294,17 @@ def z3_gather_host_seconds_layer(a: ModelArch, framework: str, tool: str | None,
 #:   expert's three; a z3-leaf MoE block is one gather followed by the next layer.
 Z3_OPEN_RELEASES_LAYER = 3.0
 Z3_OPEN_RELEASES_EXPERT_SHARE = 2.0 / 3.0
+#: of a layer's open releases, those whose segment still holds some element-wise GPU work: the
+#: ``post_attention_layernorm`` norm and the ``act_fn`` activation (one each), and with ``lora_dropout`` > 0 each
+#: adapted linear's dropout on its input (``down_proj`` → the next layer, ``lora_A`` → ``lora_B``'s rank-r product
+#: and ``lora_B`` → the next wrapper hold nothing); ``timing.time_layout`` counts their bytes
+Z3_WINDOWED_RELEASES_LAYER = 2.0
 
 
-def _open_releases(a: ModelArch, moe: bool, leaf: bool, n_ad: float, ad_part: float) -> tuple[float, float]:
-    """(releases followed by a segment without a GEMM, all releases) of one layer and pass (note above)."""
+def _open_releases(a: ModelArch, moe: bool, leaf: bool, n_ad: float, ad_part: float,
+                   dropout: bool) -> tuple[float, float, float]:
+    """(releases followed by a segment without a GEMM, of which with some element-wise work, all releases) of one
+    layer and pass (note above)."""
     att, mlp, _n_exp = _linears(a, moe)
     if leaf:
         lins, plain_open = att + 1.0, 2.0
@@ -308,17 +315,19 @@ def _open_releases(a: ModelArch, moe: bool, leaf: bool, n_ad: float, ad_part: fl
     adapted = min(n_ad, lins)
     # adapted linears: every release (base, and lora_A/lora_B where partitioned) is open; the others as without LoRA
     open_ = adapted * (1.0 + ad_part) + plain_open * (lins - adapted) / max(lins, 1.0)
-    return open_, lins + adapted * ad_part
+    windowed = min(open_, Z3_WINDOWED_RELEASES_LAYER + (adapted if dropout else 0.0))
+    return open_, windowed, lins + adapted * ad_part
 
 
 @lru_cache(maxsize=256)
 def z3_open_gather_share(a: ModelArch, framework: str, tool: str | None, method: str, lora_rank: int,
-                         lora_targets: str) -> float:
-    """Share of a layer's ZeRO-3 all-gathers issued into a segment without a GEMM, where the prefetch cannot hide
-    them (note above :data:`Z3_OPEN_RELEASES_LAYER`), averaged over the dense and MoE layers. 0 where the engine's
-    ZeRO-3 is not DeepSpeed's."""
+                         lora_targets: str, lora_dropout: bool = False) -> tuple[float, float]:
+    """``(open, windowed)``: the share of a layer's ZeRO-3 all-gathers issued into a segment without a GEMM, where
+    the prefetch cannot hide them, and of those the share whose segment holds some element-wise work (note above
+    :data:`Z3_OPEN_RELEASES_LAYER`), averaged over the dense and MoE layers. ``(0, 0)`` where the engine's ZeRO-3 is
+    not DeepSpeed's."""
     if framework not in Z3_ENGINES:
-        return 0.0
+        return 0.0, 0.0
     h = float(a.hidden_size)
     thr = Z3_PERSIST_DEFAULT if framework == "deepspeed" else Z3_PERSIST_HF_PER_H * h
     lora = method in ("lora", "qlora")
@@ -326,10 +335,11 @@ def z3_open_gather_share(a: ModelArch, framework: str, tool: str | None, method:
     n_ad = sum(float(l.count) * n for l, n in lora_linears(a, lora_targets)) / L if lora else 0.0
     ad_part = 2.0 if lora and lora_rank * h >= thr else 0.0
     n_moe = float(a.num_moe_layers)
-    open_ = total = 0.0
+    open_ = windowed = total = 0.0
     for moe, share in ((False, L - n_moe), (True, n_moe)):
         if share <= 0.0:
             continue
-        o, t = _open_releases(a, moe, moe and tool in Z3_LEAF_MOE_TOOLS, n_ad, ad_part)
-        open_, total = open_ + share * o, total + share * t
-    return min(open_ / max(total, 1.0), 1.0)
+        o, w, t = _open_releases(a, moe, moe and tool in Z3_LEAF_MOE_TOOLS, n_ad, ad_part, lora and lora_dropout)
+        open_, windowed, total = open_ + share * o, windowed + share * w, total + share * t
+    total = max(total, 1.0)
+    return min(open_ / total, 1.0), min(windowed / total, 1.0)
