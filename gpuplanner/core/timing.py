@@ -627,6 +627,23 @@ def elementwise_bytes_per_token_layer(m: ModelFacts, seq_len, flash, fused, ops=
     return 2.0 * rep, 2.0 * split
 
 
+def z3_window_bytes(m: ModelFacts, fused, lora: bool, framework: str, lora_targets: str, lora_dropout: float,
+                    ops=_ArrayOps):
+    """Forward bytes per token and decoder layer of the element-wise work in the segments after DeepSpeed ZeRO-3's
+    open releases that hold any (core/zero3.py ``Z3_WINDOWED_RELEASES_LAYER``): one norm (``h`` read and written,
+    eager RMSNorm's kernels: :func:`eager_norm_factor`), the MLP activation (``f`` read and written:
+    :func:`eager_act_factor`) and, with ``lora_dropout`` > 0, each adapted linear's dropout on its input (2.5
+    ``fan_in`` 16-bit units: ``flops.lora_traffic_elements``). The gathers issued there can hide under it."""
+    f_width = (1 - m.moe_frac) * m.f + m.moe_frac * (m.k_active * m.f_moe + m.shared_f)
+    norm = 2.0 * m.h * ops.where(fused, 1.0, UNFUSED_FACTOR * eager_norm_factor(m))
+    act = 2.0 * f_width * ops.where(fused, 1.0, UNFUSED_FACTOR * eager_act_factor(m))
+    drop = 0.0
+    if lora and lora_dropout > 0.0:
+        d_in, _d_out = F.lora_io_elements(lora_arch(m.arch, framework), lora_targets)
+        drop = 2.5 * d_in / max(float(m.L), 1.0)
+    return 2.0 * (norm + act + drop)
+
+
 #: Megatron's attention core without FlashAttention, per element of the ``heads × s × s`` score tensor, in 16-bit
 #: element passes (forward, backward), with attention dropout / without. Counted in NVIDIA/Megatron-LM at the SC21
 #: artifact's commit de7dc40f (``megatron/model/transformer.py`` ``ParallelAttention.forward``, the code of Narayanan
@@ -1191,11 +1208,19 @@ def time_layout(
     # whose reuse distance exceeds stage3_max_reuse_distance (ds_z3_gather_plan)
     bwd_gathers = 1.0
     ds_list_host = 0.0
+    z3_open = z3_windowed = z3_win_bytes = 0.0
     if _frameworks.engine_of(framework) in ("deepspeed", "hf"):
         ds_units, ds_regather = ds_z3_gather_plan(m)
         ds_z3 = zero >= 3
         lat_ag = where(ds_z3, lat_ag * ds_units, lat_ag)
         bwd_gathers = where(ds_z3, 1.0 + ds_regather * rec_whole, 1.0)
+        # the share of those gathers that the prefetch issues where no GEMM follows, and of those where some
+        # element-wise work follows (core/zero3.py); that work's bytes per micro-batch, forward (z3_window_bytes)
+        o_sh, w_sh = _z3.z3_open_gather_share(m.arch, framework, tool, method, int(lora_rank), lora_targets,
+                                              lora and lora_dropout > 0.0)
+        z3_open = where(ds_z3 & (n_dp > 1), o_sh, 0.0)
+        z3_windowed = where(ds_z3 & (n_dp > 1), w_sh, 0.0)
+        z3_win_bytes = z3_window_bytes(m, fused, lora, framework, lora_targets, lora_dropout, ops) * tokens_mb * L_stage
         if ds_zero3_gather == "list":
             lat_rs, ds_list_host, ov_grad, ov_param = ds_list_collectives(
                 ds_z3, n_dp, L_stage, ds_units, bwd_gathers, lat_rs, ov_grad, ov_param, overlap_grad_reduce,
@@ -1341,7 +1366,8 @@ def time_layout(
         "param_sync_exp_bytes": exp_gpu * ps_bytes * _ring_factor(n_edp, "all_gather", ops), "k_exp": k_exp,
         "grad_sync_lat": n_buckets * g_lat * n_red, "grad_reductions": n_red,
         "param_sync_bytes": (trainable_sync_gpu(weight_gpu, grad_gpu, lora) - exp_gpu) * sync_b * ag_factor,
-        "param_sync_lat": n_buckets * ag_lat, "lat_ag": lat_ag, "lat_rs": lat_rs, "bwd_gathers": bwd_gathers,
+        "param_sync_lat": n_buckets * ag_lat, "lat_ag": lat_ag, "lat_rs": lat_rs, "bwd_gathers": bwd_gathers, "z3_open": z3_open,
+        "z3_windowed": z3_windowed, "z3_win_bytes": z3_win_bytes,
         "ds_list_host": ds_list_host, "gather_bytes": unit_w * w_bytes * ag_factor,
         "gather_once_bytes": gather_once, "rs_bytes": rs_dense * rs_g_bytes * ag_factor,
         "gather_exp_bytes": gather_exp, "rs_exp_bytes": rs_exp, "fsdp_pp": fsdp_pp, "per_mb": per_mb,
@@ -2295,11 +2321,22 @@ def time_gpu(
         # prefetched), backward gathers (ZeRO-3 only: ZeRO-2 keeps the gathered weights for the backward) and
         # reduce-scatters under the backward (the last unit's reduce-scatter is not hidden)
         gather_b = where(zero >= 3, gather * lay["bwd_gathers"], 0.0)
-        f_exp = where(ov_param, maximum(gather_f - t_fwd, gather_f / L_stage), gather_f)
-        b_ov = where(ov_param, gather_b, 0.0) + where(ov_grad, rs, 0.0)
-        b_exp = (gather_b + rs - b_ov) + maximum(b_ov - t_bwd, b_ov / L_stage)
+        # DeepSpeed ZeRO-3's prefetch hides a gather only under the GPU work up to the next hook
+        # (core/zero3.py, z3_open_gather_share): the share issued where no GEMM follows lengthens the GPU's own
+        # time, hidden only where the host is slower (launch_mb); the rest hides under the passes as before
+        open_sh = where(ov_param, lay["z3_open"], 0.0)
+        win_sh = where(ov_param, lay["z3_windowed"], 0.0)
+        # (the open segments' element-wise work hides the gathers issued before it: forward, backward ≈ 2×)
+        win_f = lay["z3_win_bytes"] / mem_bw
+        open_mb = ((open_sh - win_sh) * (gather_f + gather_b) + maximum(win_sh * gather_f - win_f, 0.0)
+                   + maximum(win_sh * gather_b - 2.0 * win_f, 0.0))
+        open_exp = maximum(open_mb - launch_mb, 0.0)
+        gf_ov, gb_ov = gather_f * (1.0 - open_sh), gather_b * (1.0 - open_sh)
+        f_exp = where(ov_param, maximum(gf_ov - t_fwd, gf_ov / L_stage), gather_f)
+        b_ov = where(ov_param, gb_ov, 0.0) + where(ov_grad, rs, 0.0)
+        b_exp = (gb_ov + rs - b_ov) + maximum(b_ov - t_bwd, b_ov / L_stage)
         # (DeepSpeed ZeRO-3's list collectives before v0.5.5: the host's per-rank copies, ds_list_collectives)
-        z3_mb = m_acc * (f_exp + b_exp + lay["ds_list_host"])
+        z3_mb = m_acc * (f_exp + b_exp + open_exp + lay["ds_list_host"])
         z3_mb_all = m_acc * (gather_f + gather_b + rs + lay["ds_list_host"]) if full else None
         z3 = z3_mb
         if any_row(fsdp_pp):
