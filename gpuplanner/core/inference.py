@@ -57,6 +57,9 @@ What the engines do beyond the roofline (issue 35):
 * **Engine memory reservation**: ``gpu_memory_utilization`` (vLLM engine argument, default 0.9; TensorRT-LLM
   ``kv_cache_free_gpu_mem_fraction``; SGLang ``mem_fraction_static``) and ``engine`` are parameters of
   :func:`size_serving` (issue 35, round 3: the reservation rules above).
+* **The engine loop's host work per decode step**: scheduling, state update and input preparation, 0.43 ms
+  (:data:`ENGINE_HOST_STEP_S`); the planner's engines prepare the next step while the GPU runs this one, so only what
+  the GPU step does not cover shows; older loops ran it between steps (:func:`exposed_host_s`; issue 35 round 6).
 
 Efficiencies (settings, :class:`ServingEfficiency`): ``η_mem`` = 0.8 of peak bandwidth for the weights on every card,
 the share a large copy reaches, plus a fixed GPU time per kernel of the step (:func:`decode_kernels_s`; issue 35
