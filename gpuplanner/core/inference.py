@@ -404,7 +404,7 @@ ENGINE_LOOP = {"vllm": "overlapped", "sglang": "overlapped", "tensorrt-llm": "ov
 #: PR: "framework overhead ... ~30% of TPOT"). V0's was larger (it rebuilt its input tensors every step: vLLM blog
 #: "vLLM V1", 2025-01-27, "Efficient Input Preparation"), so for V0 this is a lower bound. SGLang and TensorRT-LLM's
 #: PyTorch loop have no published per-step figure; the same value stands for them (it only shows when a step's GPU
-#: time is shorter, i.e. models under ~1B on fast cards).
+#: time is shorter: not even Qwen2.5-0.5B at batch 1 on an H100, 1.1 ms).
 ENGINE_HOST_STEP_S = 0.2e-3 + 0.18e-3 + 0.05e-3
 
 
