@@ -2832,6 +2832,10 @@
 <context>
     <name>Inference</name>
     <message>
+        <source>engine loop must be one of {choices}, not {loop}</source>
+        <translation>引擎循环必须是 {choices} 之一，而不是 {loop}</translation>
+    </message>
+    <message>
         <source>{p} weights: check the quality on your own evaluation set before serving.</source>
         <translation>{p} 权重：上线服务前请在自己的评测集上检查效果。</translation>
     </message>
