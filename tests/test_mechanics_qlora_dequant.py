@@ -25,8 +25,80 @@ def _lay(n: float, bnb: bool = True) -> dict:
 
 
 def test_constant_is_the_published_h100_measurement():
-    # 0.1517 ms for a 4096 x 14336 weight on an H100 SXM (132 SMs x 1.98 GHz): 0.676 SM cycles per element
+    # bitsandbytes 0.45.2 dequantize_nf4, 0.1517 ms for a 4096 x 14336 bf16 weight on an H100 SXM (132 SMs x 1.98 GHz):
+    # 0.676 SM cycles per element
     assert timing.BNB_NF4_DEQUANT_SM_CYCLES_PER_ELEM == pytest.approx(0.6761, abs=1e-4)
+
+
+H100_SHAPE = 4096 * 14336  # the measured weight: 58,720,256 elements
+
+
+def _traffic_s(n: float, out_bytes: float, mem_bw: float) -> float:
+    # read NF4 + its constants, write the output: the kernel's own traffic at the model's achievable bandwidth
+    return n * (QLORA_NF4_BYTES + out_bytes) / mem_bw
+
+
+def test_published_h100_card_is_an_sxm():
+    """The same docstring's Triton LUT kernel wrote fp32 in 0.0978 ms and bf16 in 0.0580 ms: 265 / 148 MB moved,
+    2.7 / 2.5 TB/s, above an H100 PCIe's 2.0 TB/s datasheet peak and below an SXM's 3.35 TB/s. So the 0.1517 ms is
+    divided by the SXM's SM cycle rate (132 x 1.98 GHz), not the PCIe's (114 x 1.755 GHz, which would give 0.515)."""
+    pcie, sxm = lookup_gpu("h100-pcie-80gb"), lookup_gpu("h100-sxm-80gb")
+    for out_bytes, t in ((4.0, 0.0978e-3), (2.0, 0.0580e-3)):
+        tbs = H100_SHAPE * (QLORA_NF4_BYTES + out_bytes) / t / 1e12
+        assert pcie.mem_bw_tbs < tbs < sxm.mem_bw_tbs, (out_bytes, tbs)
+
+
+def test_published_h100_times_are_issue_bound_not_traffic_bound():
+    """bitsandbytes 0.45.2 dequantize_nf4 on the H100 SXM: 0.1517 ms to bf16, 0.1492 ms to fp32. Doubling the written
+    bytes did not lengthen it, and both times are well above the traffic time, so the old kernel is issue-bound; the
+    model gives 0.1517 ms for either output dtype."""
+    g = lookup_gpu("h100-sxm-80gb")
+    mem_bw = g.mem_bw_tbs * 1e12 * timing.MEM_BW_EFFICIENCY
+    issue = H100_SHAPE * timing.BNB_NF4_DEQUANT_SM_CYCLES_PER_ELEM / timing.sm_cycle_rate(g)
+    assert issue == pytest.approx(0.1517e-3, rel=1e-6)
+    for out_bytes, published in ((2.0, 0.1517e-3), (4.0, 0.1492e-3)):
+        assert _traffic_s(H100_SHAPE, out_bytes, mem_bw) < 0.7 * published
+        assert max(issue, _traffic_s(H100_SHAPE, out_bytes, mem_bw)) == pytest.approx(published, rel=0.02)
+
+
+# issue-bound (old kernel slower at every size, PR #1747: A100, H100) or memory-bound at large sizes (RTX 4090, L40S)
+PR1747_SPLIT = [("a100-sxm-80gb", True), ("a100-pcie-40gb", True), ("h100-sxm-80gb", True),
+                ("h100-pcie-80gb", True), ("rtx-4090-24gb", False), ("l40s-48gb", False)]
+
+
+@pytest.mark.parametrize("gpu,issue_bound", PR1747_SPLIT)
+def test_pr1747_split_follows_sm_count_times_clock(gpu, issue_bound):
+    """bitsandbytes PR #1747 (2025-09-05): the lookup kernel is 1.36-2.07x faster on P100/A100/H100 at every size,
+    faster only for small sizes on sm86/sm89. The old kernel's issue rate against its memory speed (1 = balanced):
+    A100 SXM 0.35, A100 PCIe 0.46, H100 SXM 0.36, H100 PCIe 0.46, RTX 4090 1.49, L40S 1.93."""
+    g = lookup_gpu(gpu)
+    issue_rate = timing.sm_cycle_rate(g) / timing.BNB_NF4_DEQUANT_SM_CYCLES_PER_ELEM  # elements/s
+    mem_rate = g.mem_bw_tbs * 1e12 * timing.MEM_BW_EFFICIENCY / (QLORA_NF4_BYTES + 2.0)
+    assert (issue_rate < 0.6 * mem_rate) if issue_bound else (issue_rate > 1.3 * mem_rate), issue_rate / mem_rate
+
+
+def test_bandwidth_scaling_alternative_contradicts_pr1747():
+    """Scaling the H100 time by HBM bandwidth instead puts every GPU at the same 0.36 of its memory speed, so the
+    lookup kernel would gain as much on an RTX 4090 or L40S at large sizes as on an A100, which PR #1747 did not see."""
+    h = lookup_gpu("h100-sxm-80gb")
+    h_rate = timing.sm_cycle_rate(h) / timing.BNB_NF4_DEQUANT_SM_CYCLES_PER_ELEM
+    for gpu in ("rtx-4090-24gb", "l40s-48gb"):
+        g = lookup_gpu(gpu)
+        alt = h_rate * g.mem_bw_tbs / h.mem_bw_tbs
+        mem_rate = g.mem_bw_tbs * 1e12 * timing.MEM_BW_EFFICIENCY / (QLORA_NF4_BYTES + 2.0)
+        assert alt / mem_rate == pytest.approx(0.36, abs=0.01)
+
+
+def test_fp32_rate_alternative_differs_only_on_64_lane_parts():
+    """Scaling by FP32 TFLOPS instead agrees wherever an SM has 128 FP32 lanes (H100, RTX 4090, L40S) and halves
+    the rate on GA100 (A100: 113e9 against 225e9 elements/s). PR #1747's summary cannot tell the two apart; the A100
+    bench rows disagree (see the note issue-35-r6-nf4src.md)."""
+    h = lookup_gpu("h100-sxm-80gb")
+    per_fp32 = H100_SHAPE / (0.1517e-3 * h.fp32_tflops)  # elements/s per FP32 TFLOPS
+    for gpu, ratio in (("h100-sxm-80gb", 1.0), ("rtx-4090-24gb", 1.0), ("l40s-48gb", 1.0), ("a100-sxm-80gb", 0.5)):
+        g = lookup_gpu(gpu)
+        sm = timing.sm_cycle_rate(g) / timing.BNB_NF4_DEQUANT_SM_CYCLES_PER_ELEM
+        assert per_fp32 * g.fp32_tflops / sm == pytest.approx(ratio, rel=0.01), gpu
 
 
 @pytest.mark.parametrize("gpu,sm_ghz", [("a100-sxm-80gb", 152.3), ("h100-sxm-80gb", 261.7),

@@ -266,15 +266,22 @@ KBIT_PREP_TOOLS = ("hf", "trl", "axolotl")
 #: 4-bit code through a four-level ``if`` tree of bit tests. The warp's 32 codes are random, so every lane walks the
 #: whole tree: the kernel is bound by the SM's integer/logic issue rate (16 lanes per SM sub-partition on every
 #: NVIDIA GPU since Volta, so SM count x clock), not by HBM, wherever that rate is low against the bandwidth.
-#: bitsandbytes PR #1746 (merged 2025-09-18, first in 0.48.0) replaced the tree with a lookup; PR #1747 reports the
-#: old kernel 1.36-2.07x slower on P100/A100/H100 at every size, but on sm86/sm89 (A10, RTX 4090, L4, L40S) slower
-#: only for small tensors (there the old kernel was already at memory speed), as this rule gives. Cost per element
-#: in SM cycles, from one published measurement: bitsandbytes 0.45.2 ``dequantize_nf4`` of a 4096 x 14336 bf16
-#: weight with double quantisation, 0.1517 ms on an H100 SXM (132 SMs x 1.98 GHz = 261.7e9 SM cycles/s):
-#: 261.7e9 x 0.1517e-3 / 58,720,256 = 0.676 (a public Triton-NF4 study's benchmark docstring, triton.testing.do_bench;
-#: the indexed file's repository name was not available, see docs/notes/2026-12-06/issue-35-r6-ftstep6.md). The
-#: kernel's time is the larger of that and its own traffic (read NF4 + constants, write bf16); the matmul's read-back
-#: stays at HBM speed (flops.qlora_dequant_bytes).
+#: bitsandbytes PR #1746 (Mhmd-Hisham, merged 2025-09-18 as b1f80b8, first in 0.48.0) replaced the tree with a lookup;
+#: PR #1747 (matthewdouglas, 2025-09-05, CUDA 12.8; its summary, the per-GPU tables were not readable here) reports
+#: the old kernel 1.36-2.07x slower on P100/A100/H100 at every size, but on sm86/sm89 (A10, RTX 4090, L4, L40S)
+#: slower only for small tensors. SM count x clock gives that split (A100/H100 issue-bound; RTX 4090, L40S, L4
+#: memory-bound); scaling by HBM bandwidth would not (every GPU would sit at 0.36 of its memory speed); FP32 TFLOPS
+#: agrees on sm86/sm89 and halves the A100 rate (see tests/test_mechanics_qlora_dequant.py). Cost per element in SM
+#: cycles, from the one absolute measurement found: bitsandbytes 0.45.2 ``functional.dequantize_nf4`` (three
+#: kernels: absmax dequantisation, offset add, NF4) of a 4096 x 14336 weight with double quantisation, bs 64/256,
+#: triton.testing.do_bench, "on an H100": 0.1517 ms to bf16, 0.1516 ms to fp16, 0.1492 ms to fp32 (unsloth
+#: 2025.2.12 ``fast_dequantize`` 0.1519 ms). Source: the docstring of a public Triton NF4-dequant study's
+#: ``dequant.py`` (bitsandbytes 0.45.2, triton 3.2.0; index file id 23535673713, repository name not shown).
+#: Two checks inside it: fp32 output doubles the written bytes yet takes no longer, so the kernel is not
+#: traffic-bound; its Triton LUT kernel moved 265 MB in 0.0978 ms = 2.7 TB/s, above an H100 PCIe's 2.0 TB/s peak,
+#: so the card is an SXM (132 SMs x 1.98 GHz = 261.7e9 SM cycles/s): 261.7e9 x 0.1517e-3 / 58,720,256 = 0.676
+#: (an upper bound by the two small kernels, a few µs). The kernel's time is the larger of that and its own
+#: traffic (read NF4 + constants, write bf16); the matmul's read-back stays at HBM speed (flops.qlora_dequant_bytes).
 BNB_NF4_DEQUANT_SM_CYCLES_PER_ELEM = 67e12 / 256.0 * 0.1517e-3 / (4096 * 14336)
 #: FP32 lanes per SM, to turn the catalog's FP32 TFLOPS into SM cycles per second (TFLOPS / (2 x lanes)): 64 on
 #: GA100 (A100, A800, A30), Volta and Turing; 128 on GA10x (RTX A6000, A10, A40), Ada, Hopper and Blackwell (NVIDIA
