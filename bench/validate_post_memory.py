@@ -25,8 +25,10 @@ the source is silent the choice is written next to the row (``ASSUMED``) and pri
 
 from __future__ import annotations
 
+import dataclasses
 import statistics
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,7 +36,27 @@ for p in (ROOT, ROOT / "bench"):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 
-from validate_ft_tools import Row, error, predict  # noqa: E402
+from validate_ft_tools import Row, error  # noqa: E402
+
+
+@dataclass(frozen=True)
+class PostRow(Row):
+    #: the scenario's ``assumptions`` (the scripts' ``PYTORCH_CUDA_ALLOC_CONF='expandable_segments:True'``)
+    assumptions: dict = field(default_factory=dict)
+
+
+EXPANDABLE = {"expandable_segments": True}
+
+
+def predict(row: Row) -> float:
+    """The model's figure for one row, in the row's metric (GiB)."""
+    from gpuplanner.core.estimate import memory_breakdown, resolve
+    from gpuplanner.core.scenario import scenario_from_dict
+
+    d = {"model": row.model, "training": row.training, "parallel": row.parallel,
+         "hardware": {"gpu": row.gpu, "num_gpus": row.num_gpus}, "data": row.data,
+         "assumptions": dict(getattr(row, "assumptions", {}))}
+    return memory_breakdown(resolve(scenario_from_dict(d))).metric(row.metric)
 
 SWIFT = "modelscope/ms-swift@3602360a562313afbf2ef6065fdf61f271a2c5b9"
 #: Qwen/Qwen3-4B-Instruct-2507 config.json (no preset ships)
@@ -63,25 +85,25 @@ def _swift_hf_rows() -> list[Row]:
                    "reward": "model"})
     pad_note = "seq_len 1,801: the dataset's longest sample (max_length 8192 cuts none)"
     return [
-        Row("swift-dpo-full-7b-padding-free", "swift-examples", "memory", 47.0, {"preset": "qwen2.5-7b"},
+        PostRow("swift-dpo-full-7b-padding-free", "swift-examples", "memory", 47.0, {"preset": "qwen2.5-7b"},
             _t(**dpo, padding_free=True), num_gpus=4, parallel={"zero": 3}, metric="reserved", data=EMOJI,
             assumed=(GPU_ASSUMED, pad_note, "rpo_alpha 0.1: the NLL term reuses the chosen logits")),
-        Row("swift-dpo-full-7b-padded", "swift-examples", "memory", 57.0, {"preset": "qwen2.5-7b"},
+        PostRow("swift-dpo-full-7b-padded", "swift-examples", "memory", 57.0, {"preset": "qwen2.5-7b"},
             _t(**dpo), num_gpus=4, parallel={"zero": 3}, metric="reserved", data=EMOJI,
             assumed=(GPU_ASSUMED, pad_note)),
-        Row("swift-dpo-lora-7b", "swift-examples", "memory", 24.0, {"preset": "qwen2.5-7b"},
+        PostRow("swift-dpo-lora-7b", "swift-examples", "memory", 24.0, {"preset": "qwen2.5-7b"},
             _t(**dict(dpo, micro_batch_size=1, method="lora", global_batch_size=16), **lora), metric="reserved",
             data=EMOJI, assumed=(GPU_ASSUMED, pad_note + "; max_length 2048 cuts none either",
                                  "'24GiB' read as the logged reserved peak")),
-        Row("swift-ppo-full-8b", "swift-examples", "memory", 65.0, {"preset": "llama-3.1-8b"},
+        PostRow("swift-ppo-full-8b", "swift-examples", "memory", 65.0, {"preset": "llama-3.1-8b"},
             _t(**dict(ppo, method="full", global_batch_size=16)), num_gpus=8, parallel={"zero": 3},
-            metric="reserved", data={"mean_sample_len": 168 + 512},
+            metric="reserved", assumptions=EXPANDABLE, data={"mean_sample_len": 168 + 512},
             assumed=(GPU_ASSUMED, "prompt 607 tokens: alpaca-gpt4-data-en's longest sample (the zh half's "
                                   "statistics are not given)", "reward model Skywork-Reward-Llama-3.1-8B: same "
                                   "architecture as the policy", "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True")),
-        Row("swift-ppo-lora-8b", "swift-examples", "memory", 50.0, {"preset": "llama-3.1-8b"},
+        PostRow("swift-ppo-lora-8b", "swift-examples", "memory", 50.0, {"preset": "llama-3.1-8b"},
             _t(**dict(ppo, method="lora", global_batch_size=16), **lora), num_gpus=4, parallel={"zero": 2},
-            metric="reserved", data={"mean_sample_len": 168 + 512},
+            metric="reserved", assumptions=EXPANDABLE, data={"mean_sample_len": 168 + 512},
             assumed=(GPU_ASSUMED, "prompt 607 tokens (as the full row)", "expandable_segments:True")),
     ]
 
@@ -93,24 +115,24 @@ def _swift_megatron_rows() -> list[Row]:
     tp4 = {"tp": 4, "sequence_parallel": True}
     pack = "packing: every row holds max_length 8192 tokens (ASSUMED full rows)"
     return [
-        Row("mswift-dpo-7b-tp4", "swift-examples", "memory", 45.0, {"preset": "qwen2.5-7b"},
+        PostRow("mswift-dpo-7b-tp4", "swift-examples", "memory", 45.0, {"preset": "qwen2.5-7b"},
             _t(**dict(mg, objective="dpo", seq_len=1801, micro_batch_size=8, global_batch_size=16,
-                      padding_free=True)), num_gpus=4, parallel=tp4, metric="reserved", data=EMOJI,
+                      padding_free=True)), num_gpus=4, parallel=tp4, metric="reserved", assumptions=EXPANDABLE, data=EMOJI,
             assumed=(GPU_ASSUMED, "padding-free (Megatron-SWIFT default); seq_len 1,801 the dataset's longest",
                      "expandable_segments:True")),
-        Row("mswift-dpo-qwen3-4b-packing", "swift-examples", "memory", 28.0, QWEN3_4B,
-            _t(**dict(mg, objective="dpo", packing=True)), num_gpus=4, parallel=tp4, metric="reserved",
+        PostRow("mswift-dpo-qwen3-4b-packing", "swift-examples", "memory", 28.0, QWEN3_4B,
+            _t(**dict(mg, objective="dpo", packing=True)), num_gpus=4, parallel=tp4, metric="reserved", assumptions=EXPANDABLE,
             data=ORPO_MIX, assumed=(GPU_ASSUMED, pack, "expandable_segments:True")),
-        Row("mswift-kto-7b-packing", "swift-examples", "memory", 43.0, {"preset": "qwen2.5-7b"},
-            _t(**dict(mg, objective="kto", packing=True)), num_gpus=4, parallel=tp4, metric="reserved",
+        PostRow("mswift-kto-7b-packing", "swift-examples", "memory", 43.0, {"preset": "qwen2.5-7b"},
+            _t(**dict(mg, objective="kto", packing=True)), num_gpus=4, parallel=tp4, metric="reserved", assumptions=EXPANDABLE,
             data=KTO_UF, assumed=(GPU_ASSUMED, pack, "expandable_segments:True")),
-        Row("mswift-dpo-qwen3-30b-a3b-packing", "swift-examples", "memory", 46.0, {"preset": "qwen3-30b-a3b"},
+        PostRow("mswift-dpo-qwen3-30b-a3b-packing", "swift-examples", "memory", 46.0, {"preset": "qwen3-30b-a3b"},
             _t(**dict(mg, objective="dpo", packing=True)), num_gpus=8,
-            parallel=dict(tp4, ep=8, expert_tp=1, offload_optimizer=True), metric="reserved", data=ORPO_MIX,
+            parallel=dict(tp4, ep=8, expert_tp=1, offload_optimizer=True), metric="reserved", assumptions=EXPANDABLE, data=ORPO_MIX,
             assumed=(GPU_ASSUMED, pack, "optimizer_cpu_offload, fraction 1", "expandable_segments:True")),
-        Row("mswift-kto-qwen3-30b-a3b-lora-packing", "swift-examples", "memory", 48.0, {"preset": "qwen3-30b-a3b"},
+        PostRow("mswift-kto-qwen3-30b-a3b-lora-packing", "swift-examples", "memory", 48.0, {"preset": "qwen3-30b-a3b"},
             _t(**dict(mg, objective="kto", method="lora", packing=True), lora_rank=8, lora_targets="all_linear"),
-            num_gpus=2, parallel={"ep": 2, "sequence_parallel": True}, metric="reserved", data=KTO_UF,
+            num_gpus=2, parallel={"ep": 2, "sequence_parallel": True}, metric="reserved", assumptions=EXPANDABLE, data=KTO_UF,
             assumed=(GPU_ASSUMED, pack, "expandable_segments:True")),
     ]
 
