@@ -134,6 +134,17 @@ def _swift_megatron_rows() -> list[Row]:
             _t(**dict(mg, objective="kto", method="lora", packing=True), lora_rank=8, lora_targets="all_linear"),
             num_gpus=2, parallel={"ep": 2, "sequence_parallel": True}, metric="reserved", assumptions=EXPANDABLE, data=KTO_UF,
             assumed=(GPU_ASSUMED, pack, "expandable_segments:True")),
+        PostRow("mswift-dpo-qwen3-4b-group-by-length", "swift-examples", "memory", 56.0, QWEN3_4B,
+                _t(**dict(mg, objective="dpo", micro_batch_size=4, global_batch_size=16)), num_gpus=4, parallel=tp4,
+                metric="reserved", assumptions=EXPANDABLE, data=ORPO_MIX,
+                assumed=(GPU_ASSUMED, "padding_free false, group_by_length: a batch is padded to its longest, and "
+                         "the longest batch reaches max_length 8192 (the dataset's longest is 8,483)",
+                         "expandable_segments:True")),
+        PostRow("mswift-rm-qwen3-30b-a3b-lora-packing", "swift-examples", "memory", 45.0, {"preset": "qwen3-30b-a3b"},
+                _t(**dict(mg, objective="reward", method="lora", packing=True), lora_rank=8,
+                   lora_targets="all_linear"), num_gpus=2, parallel={"ep": 2, "sequence_parallel": True},
+                metric="reserved", assumptions=EXPANDABLE, data=ORPO_MIX,
+                assumed=(GPU_ASSUMED, pack, "expandable_segments:True")),
     ]
 
 
