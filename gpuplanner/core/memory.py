@@ -1417,9 +1417,9 @@ def memory_arrays(
     # ... or, for TRL's 16-bit branch (no AMP: DeepSpeed, pure bf16), its 16-bit loss tensors' segments
     # (varlen_cache_16bit_bytes_per_logit)
     if hf_style and trl and precision != "fp32" and not chunked_loss and loss_kernel not in ("cce", "unsloth_ce"):
-        varlen_cache = varlen_cache + xp.where(~trl_amp & bool(varlen_batches) & (tp > 0),
-                                               varlen_cache_16bit_bytes_per_logit() * s_local * mbs * mh.V / tp,
-                                               0.0)
+        cache16 = xp.where(bool(varlen_batches) & (tp > 0),
+                           varlen_cache_16bit_bytes_per_logit() * s_local * mbs * mh.V / tp, 0.0)
+        varlen_cache = varlen_cache + xp.where(trl_amp, 0.0, cache16)
     tail_hw = xp.maximum(out_layer + loss_hw, working + grad_h)
     acts_hw = xp.where(pp > 1, xp.maximum(first_stage + working, last_stage - tail + tail_hw), first_stage + tail_hw)
     loss_extra = acts_hw - acts
