@@ -254,6 +254,24 @@ ISSUE35_R6 = [
     "has variable-length batches: the figures above are byte-identical.",
 ]
 
+#: issue 35 round 6 (helper postmem6): post-training memory, TRL's 16-bit log-probabilities under varying batches
+ISSUE35_R6_POST = [
+    "Cached 16-bit loss segments of earlier, shorter batches (`memory.varlen_cache_16bit_bytes_per_logit`, 4 bytes per "
+    "logit at `seq_len`): under DeepSpeed (or pure bf16 without the HF Trainer's AMP) TRL's `selective_log_softmax` "
+    "(trl/trainer/utils.py; ms-swift's DPO/KTO trainers import it) takes its 16-bit branch: the whole bf16 logits "
+    "tensor, then a `log_softmax` per row whose bf16 output is saved. A batch longer than every earlier one gets new "
+    "segments for both while the earlier record's stay cached (PyTorch `CUDACachingAllocator.cpp`, as round 6's fp32 "
+    "rule). Reserved and the device figure only; none with expandable segments, padding-free batches, packing or a "
+    "fused loss. Published rows: `bench/validate_post_memory.py` (ms-swift `examples/train/rlhf` and "
+    "`examples/megatron/rlhf` scripts at 3602360, each with its logged reserved GiB per GPU, and verl's logged "
+    "allocated peaks): `swift-dpo-full-7b-padded` (Qwen2.5-7B full DPO, ZeRO-3 on 4 GPUs, 4 pairs, 57 GiB) −16.2% → "
+    "−1.9%; all 16 post-training rows median 15.7% → 14.4%, p90 23.1% → 23.1%. The shared rows, the fine-tuning tool "
+    "rows (`bench/validate_ft_tools.py`), the LLaMA-Factory readings and verl's rows are byte-identical.",
+    "Still low: every Megatron-SWIFT row (8 of 8, −8% to −27%, reserved with `expandable_segments:True`); the same "
+    "tool's SFT example `examples/megatron/lora/dense.sh` (Qwen2.5-7B, TP 2) is low too: LoRA 8.6 GiB against '2 * "
+    "14GiB', full 65.2 against 70. So the miss is the tool's, not post-training's; no source found for it yet.",
+]
+
 ISSUE35_TORCHTUNE = [
     "Per source before → after: torchtune README median 17.4% → 7.5%, p90 35.5% → 22.8%; PEFT docs 4.9% → "
     "14.5%; ZeRO table unchanged; all rows 6.0% / 35.5% → 4.2% / 22.8%.",
@@ -522,6 +540,8 @@ def main(argv=None) -> int:
               "`tests/test_mechanics_trl_amp_logits.py`, `tests/test_mechanics_unsloth_pre_cce.py`):", ""] + [f"- {t}" for t in ISSUE35_R5]
     lines += ["", "Issue 35 round 6, the caching allocator under variable-length batches (no shared row changes; "
               "`tests/test_mechanics_varlen_cache.py`):", ""] + [f"- {t}" for t in ISSUE35_R6]
+    lines += ["", "Issue 35 round 6, post-training memory (no shared row changes; "
+              "`tests/test_mechanics_varlen_cache16.py`):", ""] + [f"- {t}" for t in ISSUE35_R6_POST]
     lines += ["", "Where rows miss and why (every row beyond 25%, and the sources' larger misses):", ""] + [
         f"- {t}" for t in MISSES]
     lines += ["", "Skipped rows:", ""] + [f"- `{rid}`: {why}" for rid, why in skipped]

@@ -644,6 +644,22 @@ def varlen_cache_bytes_per_logit() -> float:
     return 12.0
 
 
+def varlen_cache_16bit_bytes_per_logit() -> float:
+    """Bytes per logit cached from an earlier, shorter batch when TRL's per-token log-probabilities run in 16 bits
+    (the logits stay bf16: DeepSpeed, or a model trained in pure bf16 without the HF Trainer's AMP).
+
+    The same allocator policy as :func:`varlen_cache_bytes_per_logit` (PyTorch ``CUDACachingAllocator.cpp``:
+    a request above 10 MiB gets its own segment; a cached block serves only requests that fit in it). TRL's
+    ``selective_log_softmax`` (trl/trainer/utils.py; ms-swift's DPO/KTO trainers import it,
+    ``swift/rlhf_trainers/rlhf_mixin.py`` ``get_per_token_logps``) takes its 16-bit branch: the whole 16-bit
+    logits tensor (2 bytes per logit), then ``F.log_softmax`` row by row, each row's 16-bit output saved for
+    backward (2 more, one segment per row). A batch longer than every earlier one finds none of these cached
+    segments large enough and gets new ones; the earlier record's stay cached: 4 bytes per logit at ``seq_len``.
+    The backward's 16-bit gradients (row gradients, then the stacked logits gradient) fit in the forward's freed
+    segments of the same batch and add none. One earlier record is counted, as in the fp32 case."""
+    return 4.0
+
+
 def trl_amp_saved_bytes_per_logit() -> float:
     """Bytes per logit TRL's objectives save under the HF Trainer's mixed precision: the fp32 logits.
 
@@ -1398,6 +1414,12 @@ def memory_arrays(
     fp32_loss = eager_ce | trl_amp if (hf_style and trl) else eager_ce
     varlen_cache = xp.where(fp32_loss & bool(varlen_batches) & (tp > 0),
                             varlen_cache_bytes_per_logit() * s_local * mbs * mh.V / tp, 0.0)
+    # ... or, for TRL's 16-bit branch (no AMP: DeepSpeed, pure bf16), its 16-bit loss tensors' segments
+    # (varlen_cache_16bit_bytes_per_logit)
+    if hf_style and trl and precision != "fp32" and not chunked_loss and loss_kernel not in ("cce", "unsloth_ce"):
+        cache16 = xp.where(bool(varlen_batches) & (tp > 0),
+                           varlen_cache_16bit_bytes_per_logit() * s_local * mbs * mh.V / tp, 0.0)
+        varlen_cache = varlen_cache + xp.where(trl_amp, 0.0, cache16)
     tail_hw = xp.maximum(out_layer + loss_hw, working + grad_h)
     acts_hw = xp.where(pp > 1, xp.maximum(first_stage + working, last_stage - tail + tail_hw), first_stage + tail_hw)
     loss_extra = acts_hw - acts
