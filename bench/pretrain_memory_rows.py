@@ -25,6 +25,12 @@ def _validate_time():
     return mod
 
 
+def _root_unit(sc: dict) -> dict:
+    """A copy of a torchtitan scenario from before 83e694105 (July 2025), whose ``apply_fsdp`` left the token
+    embedding in the root unit with the final norm and output (``training.fsdp_root_embedding``)."""
+    return {**sc, "training": {**sc["training"], "fsdp_root_embedding": True}}
+
+
 def rows() -> list[tuple[str, str, dict, float, str]]:
     vt = _validate_time()
     tt, f8 = vt._tt, vt._F8
@@ -32,18 +38,18 @@ def rows() -> list[tuple[str, str, dict, float, str]]:
     src = ("pytorch/torchtitan benchmarks/llama3_h100_202412_torchtitan.md (torchtitan 9dec370, torch 1963fc8; "
            "96 GB H100s; max over all ranks)")
     for label, sc, _tps, gib, _bt, _bg in vt.TORCHTITAN_SANITY:
-        out.append(("torchtitan Dec 2024 table", label, sc, gib, src))
+        out.append(("torchtitan Dec 2024 table", label, _root_unit(sc), gib, src))
     src = "torchtitan 7a04053 float8 docs (docs/float8.md, Jan 2025): Llama 3 8B, 8 H100, per-op SAC, batch 1 × 8192"
-    out.append(("torchtitan 7a04053 (8B, 8 H100)", "7a04053 8B BF16", tt("llama-3.1-8b", 8, 8192, 1), 47.65, src))
+    out.append(("torchtitan 7a04053 (8B, 8 H100)", "7a04053 8B BF16", _root_unit(tt("llama-3.1-8b", 8, 8192, 1)), 47.65, src))
     out.append(("torchtitan 7a04053 (8B, 8 H100)", "7a04053 8B FP8 tensorwise + FP8 all-gather",
-                tt("llama-3.1-8b", 8, 8192, 1, precision=f8, fp8_all_gather=True), 47.32, src))
+                _root_unit(tt("llama-3.1-8b", 8, 8192, 1, precision=f8, fp8_all_gather=True)), 47.32, src))
     # e7c0cae (June 2025) and 6fc499f (Aug 2025) compile the loss with the model (compile_loss: torchtitan's default)
     src = ("pytorch/torchtitan benchmarks/llama3-8b_h200_202506_trainy-whitefiber.md (torchtitan e7c0cae): local "
            "batch 2 × 8192, compile, float8 tensorwise with FP8 all-gather, per-op SAC (llama3_8b.toml)")
     for n, gib in ((32, 47.96), (64, 46.97)):
         sc = tt("llama-3.1-8b", n, 8192, 2, mbs=2, precision=f8, fp8_all_gather=True, compile_loss=None)
         sc["hardware"]["gpu"] = "h200-sxm-141gb"
-        out.append(("torchtitan Trainy H200 (Jun 2025)", f"Trainy 8B {n} H200 FP8", sc, gib, src))
+        out.append(("torchtitan Trainy H200 (Jun 2025)", f"Trainy 8B {n} H200 FP8", _root_unit(sc), gib, src))
     src = ("pytorch/ao torchao/prototype/mx_formats/README.md, 'Training e2e benchmarks on NVIDIA B200' (torchtitan "
            "6fc499f, Aug 2025; also torchtitan mxfp8 docs): Llama 3 8B, 8 B200, batch 1 × 8192, compile, FSDP2, "
            "per-op SAC; 'Peak Memory (GB)' as torchtitan logs it (GiB)")
@@ -98,17 +104,22 @@ def rows_r6() -> list[tuple[str, str, dict, float, str]]:
            "was compiled from bbb1b616, April 2025, later than 0.0.2), FSDP2, per-op SAC; 'Peak Memory (GB)' as "
            "torchtitan logs it (GiB, max reserved)")
     out.append(("torchao docs H100 (torchtitan 0.0.2)", "H100 8B FP8 tensorwise + FP8 all-gather",
-                tt("llama-3.1-8b", 8, 8192, 1, precision=f8, fp8_all_gather=True), 47.77, src))
+                _root_unit(tt("llama-3.1-8b", 8, 8192, 1, precision=f8, fp8_all_gather=True)), 47.77, src))
     out.append(("torchao docs H100 (torchtitan 0.0.2)", "H100 8B FP8 rowwise",
-                tt("llama-3.1-8b", 8, 8192, 1, precision="fp8_rowwise"), 47.79, src))
+                _root_unit(tt("llama-3.1-8b", 8, 8192, 1, precision="fp8_rowwise")), 47.79, src))
     src = ("pytorch/ao docs/source/workflows/training.md 'e2e training benchmarks', AMD MI300x (torch 2.9.0.dev20250811"
            "+rocm6.4, torchao 0.13.0+git4fc4068d6, torchtitan 2c8b594, Aug 2025): Llama 3 8B, 8 MI300X, batch 1 × 8192, "
-           "compile (model and loss: torchtitan's default then), FSDP2, per-op SAC; GiB as torchtitan logs it")
+           "compile (model and loss: torchtitan's default then), FSDP2, per-op SAC; GiB as torchtitan logs it; no expandable "
+           "segments on ROCm before PyTorch 2.11 (pytorch#177974)")
     for label, prec, extra, gib in (("bf16", "bf16", {}, 39.09),
                                     ("FP8 tensorwise + FP8 all-gather", f8, {"fp8_all_gather": True}, 39.07),
                                     ("FP8 rowwise", "fp8_rowwise", {}, 39.32)):
         sc = tt("llama-3.1-8b", 8, 8192, 1, precision=prec, compile_loss=None, **extra)
         sc["hardware"]["gpu"] = "mi300x-192gb"
+        # PyTorch's caching allocator had no expandable segments on ROCm before pytorch#173330 / #177974 (2026,
+        # release 2.11: the HIP virtual-memory calls); torch 2.9.0.dev + ROCm 6.4 ignored run_train.sh's
+        # expandable_segments:True and kept fixed segments (the allocator's fragmentation share)
+        sc["assumptions"] = {**sc["assumptions"], "expandable_segments": False}
         out.append(("torchao docs MI300X (torchtitan Aug 2025)", f"MI300X 8B {label}", sc, gib, src))
     src = ("pytorch/torchtitan torchtitan/components/quantization/mxfp8.md 'Dense Models' (torchtitan 6fc499f, Aug 2025; "
            "the torchao B200 table): Llama 3 8B, 8 B200, batch 1 × 8192, compile, FSDP2, per-op SAC, mxfp8_cublas; "
@@ -127,9 +138,9 @@ def rows_r6() -> list[tuple[str, str, dict, float, str]]:
     for rec, label, eager, comp in (("none", "no AC", 53.12, 46.64), ("layer_sac", "AC every 2nd layer", 40.6, 37.38),
                                     ("full", "full AC", 28.07, 28.03)):
         out.append(("torchao float8nocompile (8B, 8 H100, Feb 2025)", f"8B s4096 {label}, bf16 eager",
-                    tt("llama-3.1-8b", 8, 4096, 1, rec=rec, compile_=False), eager, src))
+                    _root_unit(tt("llama-3.1-8b", 8, 4096, 1, rec=rec, compile_=False)), eager, src))
         out.append(("torchao float8nocompile (8B, 8 H100, Feb 2025)", f"8B s4096 {label}, float8 + compile",
-                    tt("llama-3.1-8b", 8, 4096, 1, rec=rec, precision=f8), comp, src))
+                    _root_unit(tt("llama-3.1-8b", 8, 4096, 1, rec=rec, precision=f8)), comp, src))
     # torchtitan torchtitan/components/quantization/nvfp4.md (73aed7f6c, Aug 2026): the BF16 and MXFP8 baselines
     src = ("pytorch/torchtitan torchtitan/components/quantization/nvfp4.md (73aed7f6c, Aug 2026; torch 2.14.0a0, torchao "
            "0.18.0): 'eager + torch.compile' runs, FSDP 4, sequence 2048, llama3_8b / qwen3_8b configs: per-op SAC "

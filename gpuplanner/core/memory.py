@@ -1015,6 +1015,7 @@ def memory_arrays(
     pipeline_mbs=None,
     expert_tp=None,
     compile_loss: bool = False,
+    fsdp_root_embedding: bool = False,
     kbit_fp32: bool = False,
     fp32_logps: bool = False,
 ):
@@ -1390,12 +1391,16 @@ def memory_arrays(
         # moments, each with its own gathered weights (fsdp_backward_phases), instead of the largest buffers of
         # any moment beside the larger transient of any moment
         ph_on = (zero >= 3) & (xp.asarray(fsdp_keep) == False) & (pp_i == 1)  # noqa: E712 (arrays)
+        # torchtitan before July 2025: the embedding in the root unit with the norm and head (fsdp_root_unit_bytes)
+        emb_held, head_held = fsdp_root_unit_bytes(m, tp, precision) if fsdp_root_embedding else (0.0, 0.0)
         peak, peak_hw = fsdp_backward_phases(
-            out_layer, loss_hw, working + grad_h, layer_bufs, head_phase,
+            out_layer, loss_hw, working + grad_h, layer_bufs,
+            head_phase if not fsdp_root_embedding else head_held + layer_gathered_b * layer_full,
             # the logits' 16-bit gradient: none where the loss kernel keeps no logits (cce: Cut Cross-Entropy,
             # Liger's fused linear cross-entropy)
             0.0 if loss_kernel == "cce" else activation_dtype_bytes(precision) * s_local * mbs * mh.V / tp,
-            activation_dtype_bytes(precision) * m.V * m.h / tp + layer_gathered_b * layer_full, xp)
+            activation_dtype_bytes(precision) * m.V * m.h / tp + layer_gathered_b * layer_full, xp,
+            held=emb_held, block_held=head_held)
         gather = xp.where(ph_on, peak - tail, gather)
         loss_extra = xp.where(ph_on, peak_hw - peak, loss_extra)
     if framework == "megatron" and np.any(mfsdp):
@@ -1482,7 +1487,8 @@ def pipeline_inflight_last(pp, vpp, micro_batches, xp=np):
     return xp.where(pp > 1, held, 1.0)
 
 
-def fsdp_backward_phases(loss, loss_hole, block, layer_bufs, head_bufs, logits_grad, loss_bufs, xp=np):
+def fsdp_backward_phases(loss, loss_hole, block, layer_bufs, head_bufs, logits_grad, loss_bufs, xp=np, held=0.0,
+                         block_held=0.0):
     """The transient part of an FSDP2 step's peak (beside the saved activations and the model states), as the
     largest of three moments of backward, each with the weights FSDP2 holds gathered at that moment.
 
@@ -1498,10 +1504,33 @@ def fsdp_backward_phases(loss, loss_hole, block, layer_bufs, head_bufs, logits_g
       block's reduce-scatter buffers (``layer_bufs``).
 
     ``loss_hole``: the allocator's 2 bytes per logit at the eager loss (:func:`loss_reserved_extra_bytes_per_logit`).
+    ``held``: weights gathered through all three moments; ``block_held``: what else a block's backward finds still
+    gathered (both from :func:`fsdp_root_unit_bytes`; zero with torchtitan's layout since July 2025).
     Returns (live peak, reserved high-water)."""
-    live = xp.maximum(xp.maximum(loss + loss_bufs, logits_grad + head_bufs), block + layer_bufs)
-    high = xp.maximum(xp.maximum(loss + loss_hole + loss_bufs, logits_grad + head_bufs), block + layer_bufs)
+    block_m = block + layer_bufs + held + block_held
+    live = xp.maximum(xp.maximum(loss + loss_bufs, logits_grad + head_bufs) + held, block_m)
+    high = xp.maximum(xp.maximum(loss + loss_hole + loss_bufs, logits_grad + head_bufs) + held, block_m)
     return live, high
+
+
+def fsdp_root_unit_bytes(m: ModelFacts, tp, precision: str) -> tuple[float, float]:
+    """(held, block_held): bytes FSDP2's root unit keeps gathered in backward when it holds the token embedding,
+    the final norm and the output layer (torchtitan before 83e694105, July 2025: ``apply_fsdp`` wrapped each block,
+    then ``fully_shard(model)``; ``training.fsdp_root_embedding``).
+
+    FSDP2 does not reshard the root after forward ("For the root, do not reshard after forward since for training,
+    the parameters would be freed and all-gathered immediately": ``FSDPState._lazy_init``,
+    ``torch/distributed/fsdp/_fully_shard/_fsdp_state.py``), and reshards a unit and reduce-scatters its gradients
+    only once every parameter of the unit has its gradient (``post_backward``), which for the root is the
+    embedding's, at the end of backward. So the embedding's 16-bit weight (``held``, none when tied to the output) is
+    gathered at the loss, in the head's backward and in every block's backward; the output's weight and its
+    unsharded 16-bit gradient (``block_held``) stay from the head's backward to the end, into every block's backward
+    (torchtitan since July 2025 shards ``[norm, output]`` as a unit that reshards and reduce-scatters when the
+    head's backward ends: :func:`head_gather_bytes`). Tensor parallelism splits both by ``tp``."""
+    vh = m.V * m.h / tp
+    act_b = activation_dtype_bytes(precision)
+    held = 0.0 if m.tied else act_b * vh
+    return held, 2.0 * act_b * vh
 
 
 def pipeline_inflight(pp, vpp, micro_batches, xp=np):
