@@ -87,3 +87,32 @@ def test_float8nocompile_full_ac_rows_move_toward_the_published_figure(label):
                                                                "fsdp_root_embedding": False}})).memory.reserved
     assert abs(with_root / pub - 1) < abs(without / pub - 1)
     assert with_root == pytest.approx(pub, rel=0.11)
+
+
+def test_torchtitan_chunked_loss_hand_derived():
+    """torchtitan's ChunkedCELoss (8 chunks, one chunk's logits at a time): eager, (12 + 2)/8 bytes per logit;
+    compiled, 4/8; beside the fp32 hidden-state gradient (4·T·h) and the head's fp32 accumulated gradient
+    (4·V·h/tp). Llama 3.1 8B, 8192 tokens."""
+    facts = resolve(_tt(False)).facts
+    t = 8192
+    eager = M.titan_chunked_loss_bytes(facts, t, 1, "bf16", False, True)
+    assert eager == pytest.approx(14 / 8 * t * V + 4 * t * H + 4 * V * H)
+    comp = M.titan_chunked_loss_bytes(facts, t, 1, "bf16", True, True)
+    assert comp == pytest.approx(4 / 8 * t * V + 4 * t * H + 4 * V * H)
+    tp8 = M.titan_chunked_loss_bytes(facts, t, 8, "bf16", False, True)  # loss parallel: 16 + 2 per local logit
+    assert tp8 == pytest.approx(18 / 8 * t * V / 8 + 4 * t * H + 4 * V * H / 8)
+
+
+def test_torchtitan_chunked_loss_in_the_estimate():
+    """framework fsdp with ``chunked_loss``, Qwen2.5 0.5B (151,936-token vocabulary, h 896), full AC, 1 × 32768
+    tokens: the loss moment (larger than a block's backward in both) differs between the eager and the compiled
+    chunk loss by exactly 10/8 bytes per logit; no separate head moment holds the whole sequence's logit gradient
+    (it would be 2 bytes per logit); the HF path keeps torchtune's chunked loss."""
+    kw = dict(seq=32768, chunked_loss=True, torch_compile=True, model="qwen2.5-0.5b")
+    eager = evaluate(_tt(False, compile_loss=False, **kw)).memory
+    comp = evaluate(_tt(False, compile_loss=True, **kw)).memory
+    assert (eager.allocated - comp.allocated) * GIB == pytest.approx(10 / 8 * 32768 * 151936, rel=1e-6)
+    assert (eager.reserved - comp.reserved) * GIB == pytest.approx(10 / 8 * 32768 * 151936, rel=1e-6)
+    hf = dict(framework="hf", seq=8192, chunked_loss=True, torch_compile=True)
+    a, b = evaluate(_tt(False, compile_loss=False, **hf)).memory, evaluate(_tt(False, compile_loss=True, **hf)).memory
+    assert a.allocated == b.allocated  # torchtune's chunked loss: compiled with the model (torch_compile)

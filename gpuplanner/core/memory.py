@@ -766,6 +766,29 @@ def chunked_loss_bytes_per_logit(torch_compile: bool, chunks: int = 8) -> float:
     return 2.0 + 4.0 + 4.0 / chunks
 
 
+def titan_chunked_loss_bytes(m: ModelFacts, tokens, tp, precision: str, compile_loss: bool, trainable: bool,
+                             xp=np, chunks: int = 8):
+    """Bytes live at the loss with torchtitan's chunked cross-entropy (``ChunkedCELoss``, 786e26f8e, April 2026,
+    the default loss of torchtitan's model configs since; now ``ChunkedLossWrapper`` in
+    ``torchtitan/components/loss.py``, ``num_chunks = 8``), beside the saved activations.
+
+    Unlike torchtune's chunked loss (:func:`chunked_loss_bytes_per_logit`: every chunk's logits kept for one
+    backward), the model stops before the output layer and the wrapper runs ``lm_head`` + cross-entropy +
+    ``backward()`` chunk by chunk, so one chunk's logits exist at a time: its 16-bit logits beside the eager
+    cross-entropy's backward (:func:`ce_backward_bytes_per_logit`; DTensor's loss parallel under TP,
+    :func:`loss_parallel_bytes_per_logit`), or the compiled loss's 16-bit logits and gradient
+    (:func:`compiled_loss_bytes_per_logit`; ``compile.components`` with "loss"), over ``chunks``. Beside them:
+    ``GradAccumulator``'s fp32 buffer for the hidden states' gradient (4 bytes × tokens × h) and, when the head
+    trains, its unsharded gradient accumulated over the chunks without gradient sync
+    (``set_requires_gradient_sync(False)`` until the last chunk; FSDP2 accumulates it in the fp32 reduce dtype,
+    4 bytes × V × h / tp); the gathered head itself is one of the loss moment's buffers (``loss_bufs``)."""
+    act_b = activation_dtype_bytes(precision)
+    ce_b = xp.where(xp.asarray(tp) > 1, loss_parallel_bytes_per_logit(), ce_backward_bytes_per_logit())
+    per_logit = compiled_loss_bytes_per_logit() if compile_loss else ce_b + act_b
+    head_grad = 4.0 * m.V * m.h / tp if trainable else 0.0
+    return per_logit / chunks * tokens * m.V / tp + 4.0 * tokens * m.h + head_grad
+
+
 def head_saved_bytes(m: ModelFacts, s, b, tp, precision: str, autocast=False, lora: bool = False,
                      logps_b: float = 4.0):
     """HF: what the embeddings, final norm, LM head and loss save for backward (no transients).
@@ -1323,7 +1346,10 @@ def memory_arrays(
         out_saved = 4.0 * s_local * mbs * mh.V / tp + 4.0 * s_local * mbs * m.h
         out_layer = logits_bytes(mh, s_local, mbs, tp, framework) + 4.0 * s_local * mbs * m.h
         eager_ce = xp.asarray(False) & (tp > 0)
-    if chunked_loss:
+    if chunked_loss and framework == "fsdp":
+        # torchtitan's ChunkedCELoss: lm_head + loss + backward one chunk at a time (titan_chunked_loss_bytes)
+        out_layer = titan_chunked_loss_bytes(mh, s_local * mbs, tp, precision, compile_loss, not lora_like, xp)
+    elif chunked_loss:
         # torchtune CEWithChunkedOutputLoss (chunked_loss_bytes_per_logit): compiled, the 16-bit logits and one
         # chunk's gradient; eager, every chunk's fp32 log-softmax is saved beside the 16-bit logits
         out_layer = (chunked_loss_bytes_per_logit(torch_compile) * s_local * mbs * mh.V / tp
@@ -1393,12 +1419,16 @@ def memory_arrays(
         ph_on = (zero >= 3) & (xp.asarray(fsdp_keep) == False) & (pp_i == 1)  # noqa: E712 (arrays)
         # torchtitan before July 2025: the embedding in the root unit with the norm and head (fsdp_root_unit_bytes)
         emb_held, head_held = fsdp_root_unit_bytes(m, tp, precision) if fsdp_root_embedding else (0.0, 0.0)
+        # torchtitan's chunked loss runs the head's backward chunk by chunk inside the loss moment
+        # (titan_chunked_loss_bytes): no head moment of its own, only the prefetched last block
+        head_m = head_phase if not fsdp_root_embedding else head_held + layer_gathered_b * layer_full
         peak, peak_hw = fsdp_backward_phases(
             out_layer, loss_hw, working + grad_h, layer_bufs,
-            head_phase if not fsdp_root_embedding else head_held + layer_gathered_b * layer_full,
+            layer_gathered_b * layer_full if chunked_loss else head_m,
             # the logits' 16-bit gradient: none where the loss kernel keeps no logits (cce: Cut Cross-Entropy,
-            # Liger's fused linear cross-entropy)
-            0.0 if loss_kernel == "cce" else activation_dtype_bytes(precision) * s_local * mbs * mh.V / tp,
+            # Liger's fused linear cross-entropy) or makes them a chunk at a time (chunked)
+            0.0 if (loss_kernel == "cce" or chunked_loss)
+            else activation_dtype_bytes(precision) * s_local * mbs * mh.V / tp,
             activation_dtype_bytes(precision) * m.V * m.h / tp + layer_gathered_b * layer_full, xp,
             held=emb_held, block_held=head_held)
         gather = xp.where(ph_on, peak - tail, gather)
