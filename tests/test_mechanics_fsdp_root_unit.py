@@ -116,3 +116,20 @@ def test_torchtitan_chunked_loss_in_the_estimate():
     hf = dict(framework="hf", seq=8192, chunked_loss=True, torch_compile=True)
     a, b = evaluate(_tt(False, compile_loss=False, **hf)).memory, evaluate(_tt(False, compile_loss=True, **hf)).memory
     assert a.allocated == b.allocated  # torchtune's chunked loss: compiled with the model (torch_compile)
+
+
+def test_megatron_vocab_parallel_cross_entropy_six_bytes_per_logit():
+    """Megatron's ``_VocabParallelCrossEntropy``: fp32 copy beside the 16-bit logits in forward (2 + 4), the
+    gradient written into the saved fp32 softmax in place and cast to 16 bits in backward (4 + 2): 6 bytes per
+    local logit, not 8."""
+    facts = resolve(_tt(False)).facts
+    assert M.logits_bytes(facts, 4096, 2, 4, "megatron") == pytest.approx(6.0 * 4096 * 2 * V / 4)
+
+
+@pytest.mark.parametrize("label, gpu", [("15B TP8 mbs4 H100", "h100"), ("15B TP8 mbs4 A100", "a100"),
+                                        ("15B TP8 mbs4 GB200", "gb200")])
+def test_megatron_15b_release_test_within_2_percent(label, gpu):
+    """Megatron-LM ``gpt3_15b_8t_release`` golden values ('mem-max-allocated-bytes', 26.2–26.4 GiB): within 2%
+    (with 8 bytes per logit: +3.3% to +4.4%)."""
+    fam, rid, sc, pub, _src = next(r for r in _rows_r6() if r[1] == label)
+    assert evaluate(scenario_from_dict(sc)).memory.allocated == pytest.approx(pub, rel=0.02)

@@ -559,11 +559,17 @@ def logits_bytes(m: ModelFacts, s, b, tp, framework: str):
     HF: bf16 logits (2sbV) + their fp32 upcast (4sbV, ``ForCausalLMLoss`` calls ``logits.float()``) +
     the fp32 log-softmax output cross-entropy saves (4sbV) coexist at the loss; the first two are freed
     before backward (the Trainer keeps only the loss), whose gradient (4sbV) replaces them: a 10sbV peak.
-    Megatron: vocab-parallel cross-entropy keeps fp32 logits split over TP (Korthikanti §4.1: 4sbv/t) and
-    a same-sized gradient.
+    Megatron: vocab-parallel cross-entropy over the logits split by TP (Korthikanti §4.1: 4sbv/t), 6 bytes per
+    local logit at both ends (``_VocabParallelCrossEntropy``, ``megatron/core/tensor_parallel/cross_entropy.py``):
+    the forward makes the fp32 copy inside the autograd function (``calculate_logits_max``: ``.float()``) beside
+    the 16-bit logits (2 + 4), turns it into the softmax in place (``exp(..., out=)``, ``div_``) and saves it;
+    the backward writes the gradient into that saved softmax in place (``prepare_gradient_calculation_operands``:
+    ``grad_input = softmax``; ``calculate_gradients``: ``-=`` and ``mul_``), which autograd casts to the logits'
+    16-bit dtype (4 + 2). Before issue 35 round 6: 8 (a separate fp32 gradient), which the published Megatron-LM
+    7B and 15B functional-test figures put 1–2 GiB too high.
     """
     if framework == "megatron":
-        return 8.0 * s * b * m.V / tp
+        return 6.0 * s * b * m.V / tp
     return 10.0 * s * b * m.V / tp
 
 
