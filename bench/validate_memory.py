@@ -445,7 +445,10 @@ ISSUE35_R6 = [
     "forward (`FSDPState._lazy_init`: \"For the root, do not reshard after forward\") and reduce-scatters a unit only "
     "when all its gradients exist, for the root at the embedding's, at the end of backward: the embedding's 16-bit "
     "weight is gathered at the loss and in every later moment (Llama 3 8B: +0.98 GiB), the output's weight and 16-bit "
-    "gradient also in every block's backward. The bench maps torchtitan rows before July 2025 to it (Dec 2024 table, "
+    "gradient also in every block's backward; that layout also kept the last block gathered after forward, while "
+    "83e694105 (and torchtitan since) reshards every block after forward, so by default the loss finds only the "
+    "head's unit gathered (the chunked loss, whose head backward prefetches the last block, keeps it). The bench "
+    "maps torchtitan rows before July 2025 to it (Dec 2024 table, "
     "7a04053, torchao H100 docs, float8nocompile, Trainy e7c0cae); B200 6fc499f, MI300X 2c8b594 and Aug 2026 rows "
     "keep the default. torchtune's `shard_model` has the same root, but its public rows (LoRA, CPU offload) were "
     "not re-checked, so the field is read for framework fsdp with FSDP2 only.",

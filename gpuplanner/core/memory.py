@@ -1435,7 +1435,11 @@ def memory_arrays(
             # Liger's fused linear cross-entropy) or makes them a chunk at a time (chunked)
             0.0 if (loss_kernel == "cce" or chunked_loss)
             else activation_dtype_bytes(precision) * s_local * mbs * mh.V / tp,
-            activation_dtype_bytes(precision) * m.V * m.h / tp + layer_gathered_b * layer_full, xp,
+            # at the loss: the head's unit, and the last block only in the layout before July 2025 (torchtitan
+            # 83e694105 reshards every block after forward: the last is gathered again when the head's backward
+            # prefetches it, which the chunked loss runs inside the loss moment)
+            activation_dtype_bytes(precision) * m.V * m.h / tp
+            + (layer_gathered_b * layer_full if (fsdp_root_embedding or chunked_loss) else 0.0), xp,
             held=emb_held, block_held=head_held)
         gather = xp.where(ph_on, peak - tail, gather)
         loss_extra = xp.where(ph_on, peak_hw - peak, loss_extra)
@@ -1552,7 +1556,9 @@ def fsdp_backward_phases(loss, loss_hole, block, layer_bufs, head_bufs, logits_g
 def fsdp_root_unit_bytes(m: ModelFacts, tp, precision: str) -> tuple[float, float]:
     """(held, block_held): bytes FSDP2's root unit keeps gathered in backward when it holds the token embedding,
     the final norm and the output layer (torchtitan before 83e694105, July 2025: ``apply_fsdp`` wrapped each block,
-    then ``fully_shard(model)``; ``training.fsdp_root_embedding``).
+    then ``fully_shard(model)``; ``training.fsdp_root_embedding``). That layout also kept the last block gathered
+    after forward ("do not reshard after forward for the last transformer block since FSDP would prefetch it
+    immediately"), which the caller adds at the loss; 83e694105 reshards every block after forward.
 
     FSDP2 does not reshard the root after forward ("For the root, do not reshard after forward since for training,
     the parameters would be freed and all-gathered immediately": ``FSDPState._lazy_init``,
