@@ -468,7 +468,8 @@ ISSUE35_R6 = [
     "test +4.2/+3.3/+4.4% → +0.5/−0.4/+0.7%.",
     "Bench mapping (no core change): PyTorch's caching allocator had no expandable segments on ROCm before "
     "pytorch#173330 / #177974 (2026, release 2.11), so torchao's MI300X rows (torch 2.9.0.dev + ROCm 6.4) keep fixed "
-    "segments (`assumptions.expandable_segments = false`: the fragmentation share): −7.8% → −3.4%.",
+    "segments (`assumptions.expandable_segments = false`: the fragmentation share): −7.8% → −3.4% (−4.0% with "
+    "the default layout's loss moment above).",
 ]
 
 
