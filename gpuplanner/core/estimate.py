@@ -231,6 +231,8 @@ def memory_kwargs(r: Resolved) -> dict:
                              if a.expandable_segments is None else a.expandable_segments),
         pipeline_mbs=t.pipeline_microbatch_size, expert_tp=s.parallel.expert_tp,
         compile_loss=compile_loss_of(t),
+        fsdp_root_embedding=bool(t.fsdp_root_embedding) and engine_of(t.framework) == "fsdp"
+        and int(t.fsdp_version) == 2,
         kbit_fp32=t.method == "qlora" and t.framework in KBIT_PREP_TOOLS,
         fp32_logps=t.framework in FP32_LOGPS_TOOLS and t.objective in FP32_LOGPS_OBJECTIVES,
         varlen_batches=varlen_batches_of(s),

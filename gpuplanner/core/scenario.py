@@ -248,6 +248,13 @@ class TrainingSection(_Section):
                           "compile.components, default [\"model\", \"loss\"]; since April 2025): the compiled loss "
                           "keeps the 16-bit logits only (memory model); None: the tool's default, on for torchtitan "
                           "(framework fsdp, FSDP2), off elsewhere; no effect without torch_compile")
+    fsdp_root_embedding: bool = Field(
+        False, description="framework fsdp (torchtitan, FSDP2): the token embedding shares the root FSDP unit with "
+                           "the final norm and output layer (torchtitan before 83e694105, July 2025: apply_fsdp "
+                           "wrapped the blocks only); FSDP2 never reshards the root after forward, so the embedding "
+                           "and output stay gathered, and the output's 16-bit gradient waits for the root's "
+                           "reduce-scatter, until the end of backward (memory model). False: torchtitan since July "
+                           "2025 (the embedding its own unit, resharded after forward)")
     paged_optimizer: bool = Field(False, description="bitsandbytes paged optimizer (PagedAdamW, PagedAdamW8bit): "
                                                      "states in CUDA unified memory, outside PyTorch's allocator "
                                                      "(not in allocated/reserved figures)")
