@@ -86,3 +86,35 @@ def test_llamafactory_eager_against_fa2_published():
     v = _bench("validate_ft_oos")
     eager, fa2 = v.lfs_predict("llamafactory", 16, False), v.lfs_predict("llamafactory", 16, True)
     assert eager / fa2 == pytest.approx(2392 / 2954, rel=0.05)
+
+
+@pytest.mark.parametrize("fw,compile_", [("llamafactory", False), ("trl", False), ("hf", True)])
+def test_vectorised_search_equals_evaluate_with_eager_attention(fw, compile_):
+    # the random scenarios of test_one_answer never turn flash off: check the eager path's parity here
+    from dataclasses import replace
+
+    from gpuplanner.core import search as S
+
+    s = scenario_from_dict({
+        "model": {"preset": "llama-2-7b"},
+        "training": {"framework": fw, "method": "lora", "seq_len": 2048, "micro_batch_size": 2,
+                     "global_batch_size": 16, "recompute": "full", "flash_attention": False,
+                     "torch_compile": compile_},
+        "data": {"tokens": 1e8},
+        "constraints": {"max_gpus": 8, "gpu_candidates": ["a100-sxm-80gb", "h100-sxm-80gb", "rtx-4090-24gb"]}})
+    checked = 0
+    for ctx in S.iter_contexts(s):
+        c = S.enumerate_candidates(ctx, s.constraints.max_gpus)
+        if not len(c["tp"]):
+            continue
+        vec = S.evaluate_candidates(ctx, c)
+        for i in range(min(6, len(c["tp"]))):
+            if not vec["fits"][i]:
+                continue
+            sc = S.candidate_scenario(ctx, c, i)
+            ev = evaluate(sc, resolved=replace(ctx.resolved, scenario=sc), prices=ctx.table,
+                          overheads=ctx.overheads, rent_vs_build=False)
+            step = vec["train_hours"][i] / ev.time_modelled.compute_days / 24.0 * ev.time_modelled.step_time_s
+            assert step == pytest.approx(ev.time.step_time_s, rel=1e-9)
+            checked += 1
+    assert checked >= 5
