@@ -118,3 +118,13 @@ def test_vectorised_search_equals_evaluate_with_eager_attention(fw, compile_):
             assert step == pytest.approx(ev.time.step_time_s, rel=1e-9)
             checked += 1
     assert checked >= 5
+
+
+def test_opt_350m_eager_minus_sdpa_published():
+    # Transformers' OPT docs (L40S, PyTorch 2.4.0, fp16): eager − SDPA forward+backward time per batch, 8 rows off the
+    # host floor. Before this mechanism the model gave 28% of it (median error −71%); now 62% (−37%): still short
+    v = _bench("validate_eager_attention")
+    errs = [r[4] for r in v.results()]
+    med = sorted(abs(e) for e in errs)[len(errs) // 2]
+    assert med < 0.45
+    assert all(e < 0.0 for e in errs)  # every row still under-costed: see the note's "Left out"
