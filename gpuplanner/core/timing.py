@@ -683,6 +683,44 @@ def megatron_attention_core(m: ModelFacts, seq_len, attn_len, rec_fwd, ops=_Arra
     return saving, extra_flops
 
 
+
+#: Hugging Face Transformers' eager attention (``attn_implementation="eager"``: our ``flash_attention: false`` on the
+#: HF stack), per element of the ``heads × s × s`` score tensor, in 16-bit element passes (forward, backward), with
+#: attention dropout / without. Counted in huggingface/transformers v4.36.0 ``models/llama/modeling_llama.py``
+#: ``LlamaAttention.forward`` (the same ops in v4.48+ ``eager_attention_forward``, shared by Llama, Mistral, Qwen2/3,
+#: Gemma, …): ``torch.matmul(q, kᵀ)`` writes the whole square (1); ``/ math.sqrt(head_dim)`` (``* scaling`` from 4.48)
+#: reads and writes (2); ``+ causal_mask`` (the 4-D float mask of ``_prepare_4d_causal_attention_mask``, one per batch
+#: row, broadcast over the heads) reads and writes (2); ``softmax(dim=-1, dtype=torch.float32)`` reads 16-bit and
+#: writes fp32 (1 + 2); ``.to(query.dtype)`` reads fp32 and writes 16-bit (2 + 1); ``nn.functional.dropout(p=
+#: attention_dropout)`` is no kernel at p = 0 (PyTorch ``aten/src/ATen/native/Dropout.cpp``: ``_dropout_impl`` returns
+#: the input when ``p == 0``; the fused ``native_dropout`` needs ``0 < p < 1``), else reads, writes and a 1-byte mask
+#: (2.5); ``torch.matmul(probs, v)`` reads (1): 12 (14.5 with dropout). Backward: the second matmul's two products
+#: write the probabilities' gradient and read the probabilities (2); [dropout's masked scale 2.5]; the cast's backward
+#: reads 16-bit, writes fp32 (3); ``_softmax_backward_data`` reads the fp32 gradient and the fp32 output it saved and
+#: writes the 16-bit input gradient (2 + 2 + 1); the mask add passes the gradient through (0); the scale reads and
+#: writes (2); the first matmul's two products read the scores' gradient twice (2): 14 (16.5). The generic count
+#: (:func:`elementwise_bytes_per_token_layer`: 4 / 6.5 forward, the backward twice that) is a fused softmax's.
+HF_EAGER_SCORES_ELEMS = {True: (14.5, 16.5), False: (12.0, 14.0)}
+#: The engines that run Hugging Face modelling code, whose ``flash_attention: false`` means Transformers' eager
+#: attention (:data:`HF_EAGER_SCORES_ELEMS`); Unsloth replaces the attention with its own kernels (xformers/SDPA).
+HF_EAGER_ENGINES = ("hf", "deepspeed")
+
+
+def hf_eager_attention_core(m: ModelFacts, seq_len, attn_len, rec_fwd, ops=_ArrayOps) -> tuple:
+    """Transformers' eager attention against the generic model, per token (before the TP split): ``(score bytes the
+    generic count leaves out, extra attention FLOPs per forward pass)``, with :func:`megatron_attention_core`'s
+    structure. Bytes: :data:`HF_EAGER_SCORES_ELEMS`' ``fwd × (1 + rec_fwd) + bwd`` less the generic
+    ``(6.5 | 4) × (3 + rec_fwd)``. FLOPs: ``torch.matmul`` multiplies the whole ``s × s`` square and the causal mask
+    is added after, so each forward pass costs ``2 · (s − (a+1)/2) · (q_dim + v_dim) · L`` FLOPs beyond the causal
+    count over the attended span ``a`` (as Megatron's ``baddbmm``/``bmm``)."""
+    s = ops.f(seq_len)
+    fwd_new, bwd_new = HF_EAGER_SCORES_ELEMS[bool(m.dropout)]
+    old = (6.5 if m.dropout else 4.0) * (3.0 + rec_fwd)
+    extra_bytes = 2.0 * m.heads * s * (fwd_new * (1.0 + rec_fwd) + bwd_new - old)
+    extra_flops = 2.0 * (s - (ops.f(attn_len) + 1.0) / 2.0) * (m.q_dim + m.v_dim) * m.L
+    return extra_bytes, extra_flops
+
+
 _LORA_CACHE: dict = {}
 
 
@@ -1032,6 +1070,13 @@ def time_layout(
     core_extra = ops.where(meg_core, core_extra, 0.0)
     attn_tok = attn_tok + (3.0 + rec_whole + rec_attn) * core_extra
     hflops_tok = hflops_tok + (3.0 + rec_whole + rec_attn) * core_extra
+    # Transformers' eager attention: the whole square too, and more score passes (hf_eager_attention_core)
+    hf_core = ops.where(flash, False, ops.where(fused, False, True)) & (framework in HF_EAGER_ENGINES
+                                                                        and tool != "unsloth")
+    hf_bytes, hf_extra = hf_eager_attention_core(m, s, s_attn, rec_whole + rec_op, ops)
+    hf_extra = ops.where(hf_core, hf_extra, 0.0)
+    attn_tok = attn_tok + (3.0 + rec_whole + rec_attn) * hf_extra
+    hflops_tok = hflops_tok + (3.0 + rec_whole + rec_attn) * hf_extra
     mp = tp * pp * cp  # GPUs one replica's micro-batch is spread over
     # GEMM size factor (module docstring): the efficiency is the GPU's generation figure × this
     size = 1.0 / (1.0 + D0 * tp / m.h) / (1.0 + T0 / tokens_mb)
@@ -1044,6 +1089,7 @@ def time_layout(
     ew_bytes = (ew_rep / where(sp, tp, 1.0) + ew_split / tp) * passes * m.L / (pp * cp)
     # ... less what Megatron's own score kernels do not move (megatron_attention_core, MEGATRON_SCORES_ELEMS)
     ew_bytes = ew_bytes - where(meg_core, core_saving, 0.0) / tp * m.L / (pp * cp)
+    ew_bytes = ew_bytes + where(hf_core, hf_bytes, 0.0) / tp * m.L / (pp * cp)
     # FP8 (core/fp8.py): the amax and cast traffic of every linear's input and output gradient, per recipe
     # (torch.compile / fused kernels fold the amax reduction into the producing kernel for torchao)
     fp8_tok = 0.0
