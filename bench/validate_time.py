@@ -261,6 +261,25 @@ BRIDGE_MOE_FLEX = {("25.11", "GB200", "deepseek-v3"), ("25.11", "GB200", "qwen3-
 #: ``recipes/deepseek/deepseek_v3.py``, ``layout_map``: e.g. PP 16 = embedding + 4 layers, 14 × 4, 1 layer + MTP +
 #: loss), which the scenario cannot describe; its rows keep the even split.
 BRIDGE_MOE_PP_EDGES = ("qwen3-235b-a22b",)
+#: The rows whose recipe turns on Megatron-Core's per-layer CUDA graphs (``cuda_graph_impl = "transformer_engine"``)
+#: and their ``cuda_graph_scope`` (``parallel.cuda_graph_scope``; issue 35 round 6, helper moe8). 25.11 = Bridge
+#: v0.2.2 ``scripts/performance/configs/{deepseek,qwen3}/workload_base_configs.py``: ``DEEPSEEK_V3_GB200_BASE_CONFIG``
+#: (BF16 and FP8-MX: moe_router, moe_preprocess), ``QWEN3_30B_A3B_GB200_FP8_MX_BASE_CONFIG`` and
+#: ``QWEN3_30B_A3B_B200_FP8_MX_BASE_CONFIG`` (moe_router, moe_preprocess), ``QWEN3_235B_A22B_GB200_BF16_BASE_CONFIG``
+#: (attn, moe_router, moe_preprocess); 26.04.01 = v0.4.2 ``scripts/performance/configs/{deepseek,qwen}/
+#: *_workload_base_configs.py``: ``DEEPSEEK_V3_PRETRAIN_CONFIG_GB200_FP8_MX_V1``/``_V2`` and ``…_B200_FP8_MX_V2``
+#: (attn, moe_router, moe_preprocess), ``QWEN3_30B_A3B_PRETRAIN_CONFIG_GB200_FP8_MX_V1`` (moe_router,
+#: moe_preprocess), ``QWEN3_30B_A3B_PRETRAIN_CONFIG_B200_FP8_MX_V1`` and ``QWEN3_235B_A22B_PRETRAIN_CONFIG_GB200_FP8_MX_V1``
+#: (attn, moe_router, moe_preprocess). Every H100 recipe, GPT-OSS on H100/B200/GB200, B200 Qwen3-235B and the 25.11
+#: B200 DeepSeek-V3 recipe leave ``cuda_graph_impl`` at Megatron's "none".
+BRIDGE_MOE_CUDA_GRAPHS = {("25.11", "GB200", "deepseek-v3"): "moe_router", ("25.11", "GB200", "qwen3-30b-a3b"): "moe_router",
+                          ("25.11", "GB200", "qwen3-235b-a22b"): "attn_moe_router",
+                          ("25.11", "B200", "qwen3-30b-a3b"): "moe_router",
+                          ("26.04.01", "GB200", "deepseek-v3"): "attn_moe_router",
+                          ("26.04.01", "GB200", "qwen3-30b-a3b"): "moe_router",
+                          ("26.04.01", "GB200", "qwen3-235b-a22b"): "attn_moe_router",
+                          ("26.04.01", "B200", "deepseek-v3"): "attn_moe_router",
+                          ("26.04.01", "B200", "qwen3-30b-a3b"): "attn_moe_router"}
 #: The MoE table's |error| before issue 35 round 3 (base e2dee63): median and p90 over the 21 rows predicted.
 BRIDGE_MOE_BEFORE = {"median": 0.67, "p90": 1.98}
 #: … and over all 24 rows before the second pass (helper moe2: expert-DP sync, FP8 padding, expert bias)
@@ -275,6 +294,8 @@ BRIDGE_MOE_BEFORE_BRIDGE5 = {"median": 0.385, "p90": 0.740}
 BRIDGE_MOE_BEFORE_MOE6 = {"median": 0.378, "p90": 0.740}
 #: … and before the Grace host's per-op cost (helper moe7, issue 35 round 6; main at 1cdde14)
 BRIDGE_MOE_BEFORE_MOE7 = {"median": 0.316, "p90": 0.629}
+#: … and before the recipes' CUDA graph scopes (helper moe8, issue 35 round 6; main at 823f01e)
+BRIDGE_MOE_BEFORE_MOE8 = {"median": 0.281, "p90": 0.629}
 
 #: Published pairs of Megatron-Bridge MoE runs with the same model, system, GPU count, batch and parallel layout in
 #: two releases (issue 35 round 6, helper moe7). Source: NVIDIA-NeMo/Megatron-Bridge ``docs/performance-summary-
@@ -333,7 +354,8 @@ def bridge_moe_scenario(row) -> dict:
                          "global_batch_size": gbs, **({"fp8_recipe": "te_current"} if prec == "fp8" else {})},
             "parallel": {"tp": tp, "pp": pp, "vpp": vp, "ep": ep, "expert_tp": 1, "sequence_parallel": tp > 1,
                          "zero": 1, "moe_dispatcher": "flex" if (_rel, system, model) in BRIDGE_MOE_FLEX
-                         else "alltoall", "pp_account_embedding_loss": model in BRIDGE_MOE_PP_EDGES and pp > 1},
+                         else "alltoall", "pp_account_embedding_loss": model in BRIDGE_MOE_PP_EDGES and pp > 1,
+                         "cuda_graph_scope": BRIDGE_MOE_CUDA_GRAPHS.get((_rel, system, model))},
             "hardware": {"gpu": BRIDGE_GPU[system], "num_gpus": n}}
 
 
@@ -396,7 +418,9 @@ def bridge_moe_rows() -> list[str]:
                f"{BRIDGE_MOE_BEFORE_MOE6['median']:.1%} / {BRIDGE_MOE_BEFORE_MOE6['p90']:.1%}." if BRIDGE_MOE_BEFORE_MOE6
                else "")
             + (f" Before the Grace host factor (helper moe7): {BRIDGE_MOE_BEFORE_MOE7['median']:.1%} / "
-               f"{BRIDGE_MOE_BEFORE_MOE7['p90']:.1%}; now {med:.1%} / {p90:.1%}." if BRIDGE_MOE_BEFORE_MOE7 else "")]
+               f"{BRIDGE_MOE_BEFORE_MOE7['p90']:.1%}." if BRIDGE_MOE_BEFORE_MOE7 else "")
+            + (f" Before the recipes' CUDA graph scopes (helper moe8): {BRIDGE_MOE_BEFORE_MOE8['median']:.1%} / "
+               f"{BRIDGE_MOE_BEFORE_MOE8['p90']:.1%}; now {med:.1%} / {p90:.1%}." if BRIDGE_MOE_BEFORE_MOE8 else "")]
     return out
 
 # ------------------------------------------------------------------ torchtitan's own tables (sanity check)

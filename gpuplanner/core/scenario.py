@@ -389,6 +389,12 @@ class ParallelSection(_Section):
                            "the output layer as one decoder layer each, so the first and last stages hold one layer "
                            "fewer; false (Megatron's default): the decoder layers are split evenly and the last stage "
                            "also runs the output layer. Megatron only")
+    cuda_graph_scope: Literal["attn", "moe_router", "attn_moe_router"] | None = Field(
+        None, description="Megatron-Core per-layer CUDA graphs (--cuda-graph-impl transformer_engine with "
+                          "--cuda-graph-scope): 'attn' (the attention block), 'moe_router' (the pre-MLP norm, the "
+                          "router and the dispatcher's preprocess: moe_router + moe_preprocess) or 'attn_moe_router' "
+                          "(both); the captured kernels replay as one graph instead of being issued one by one; null "
+                          "(Megatron's default cuda_graph_impl 'none'): no graphs. Megatron only")
     zero: int = Field(0, ge=0, le=3)
     sequence_parallel: bool = False
     offload_optimizer: bool = False
@@ -655,10 +661,7 @@ class Scenario(_Section):
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "parallel.moe_dispatcher={d} is a Megatron-Core setting; {framework} has no such choice"),
                 d=p.moe_dispatcher, framework=t.framework))
-        if p.pp_account_embedding_loss and t.framework not in _MEGATRON_TOOLS:
-            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
-                CTX, "parallel.pp_account_embedding_loss is a Megatron-Core setting; {framework} has no such choice"),
-                framework=t.framework))
+        self._check_megatron_parallel()
         if not t.cut_cross_entropy and t.framework != "unsloth":
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.cut_cross_entropy=false describes Unsloth before November 2024; framework {framework} "
@@ -683,6 +686,27 @@ class Scenario(_Section):
                          "search choose the layout (parallel.auto)"),
                     gbs=gbs, mbs=mbs, dp=dp, n=h.num_gpus, g=fix, d=h.num_gpus // fix))
         return self
+
+    def _check_megatron_parallel(self) -> None:
+        """``parallel.pp_account_embedding_loss`` and ``parallel.cuda_graph_scope`` are Megatron-Core's; Megatron
+        refuses per-layer graphs under full recompute (Megatron-LM ``transformer_config.py`` ``__post_init__``, commit
+        d98e8a64: "full recompute is only supported with full iteration CUDA graph"). The router scope on a dense
+        model is refused by ``estimate.resolve``."""
+        t, scope = self.training, self.parallel.cuda_graph_scope
+        if self.parallel.pp_account_embedding_loss and t.framework not in _MEGATRON_TOOLS:
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "parallel.pp_account_embedding_loss is a Megatron-Core setting; {framework} has no such choice"),
+                framework=t.framework))
+        if scope is None:
+            return
+        if t.framework not in _MEGATRON_TOOLS:
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "parallel.cuda_graph_scope={scope} is a Megatron-Core setting; {framework} has no such choice"),
+                scope=scope, framework=t.framework))
+        if t.recompute == "full":
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "parallel.cuda_graph_scope={scope} with training.recompute=full: Megatron-Core runs full "
+                     "recompute only with a full-iteration CUDA graph"), scope=scope))
 
     @property
     def dp(self) -> int:

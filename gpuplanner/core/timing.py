@@ -914,6 +914,7 @@ def time_layout(
     pack_len: float | None = None,
     pp_account_edges: bool = False,
     checkpoint_reentrant: bool | None = None,
+    cuda_graph_scope: str | None = None,
     ops=None,
 ) -> dict:
     """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
@@ -1055,7 +1056,7 @@ def time_layout(
                                                 moe_copy_elems(m, framework, precision)
                                                 + moe_sort_elems(m, framework, ep, ops, moe_dispatcher))
     mem_tok_bytes = ew_bytes + fp8_tok + loss_bytes / (tp * cp) + lora_tok + moe_tok
-    moe_host_mb = moe_host_parts(m, framework, precision, ep, pp)  # Megatron's per-layer dispatcher sync
+    moe_host_mb = moe_host_parts(m, framework, precision, ep, pp, cuda_graph_scope)  # Megatron's dispatcher sync
     moe_launch_mb = moe_gemm_launches(m, framework, ep, pp, rec_whole) * MOE_GEMM_LAUNCH_S  # TE's per-expert GEMMs
     # ---- the objective's other passes (core/methods.py): frozen reference/reward forwards, no_grad policy
     # forwards (KTO's KL sequences, PPO's old log-probs), the PPO critic's forward and its training step; at
@@ -1738,14 +1739,49 @@ def moe_gemm_launches(m: ModelFacts, framework: str, ep, pp, rec_whole=0.0):
 MOE_HOST_FWD_OPS_PER_EXPERT = {"bf16": 2.0, "fp8": 8.0}
 
 
-def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp):
+#: Megatron-Core's per-layer CUDA graphs (``--cuda-graph-impl transformer_engine``, ``cuda_graph_modules`` /
+#: ``cuda_graph_scope``; Megatron's default ``cuda_graph_impl = "none"``: no graphs). Megatron-LM
+#: ``megatron/core/transformer/transformer_layer.py`` (commit d98e8a64, ``_get_submodules_under_cudagraphs``,
+#: ``_te_cuda_graph_capture``): ``attn`` captures ``input_layernorm`` and ``self_attention`` (the whole
+#: ``_forward_attention``, its residual add included); ``moe_router`` captures ``pre_mlp_layernorm`` and
+#: ``mlp.router``, ``moe_preprocess`` the dispatcher's ``preprocess`` after it (``transformer_config.py``,
+#: ``cuda_graph_modules``: "moe_preprocess ... Must be used together with moe_router"). TE's
+#: ``make_graphed_callables`` captures each region's forward and backward, so the host replays one graph where it
+#: issued the region's kernels one by one. The captured parts are contiguous in the layer (attention, then the
+#: pre-MLP norm and the router), so a layer replays one graph per pass. Kernels per MoE layer's forward in each
+#: region, from the same count as :data:`EAGER_OPS_FWD_LAYER` (41: a judgement from counting): the attention block
+#: = input norm 8 + q/k/v/o 4 + rotary 10 + attention core and its layout copies 4 + residual add 1 = 27; the
+#: router scope = pre-MLP norm 8 + the router's GEMM and top-k 2 + the dispatcher's preprocess (token counts) 1 = 11;
+#: the backward two kernels per forward kernel, as :data:`EAGER_OPS_BWD_LAYER`. What stays eager: the dispatch and
+#: combine (their permutes and all-to-alls), the per-expert kernels (:data:`MOE_HOST_OPS_PER_EXPERT`) and the
+#: residual after the MoE. The dispatcher's host sync stays (dropless: the counts' device-to-host copy runs after the
+#: graph, ``cuda_dtoh_point``), so only the host's issue time shrinks (:func:`moe_sync_exposure`).
+CUDA_GRAPH_FWD_OPS = {"attn": 27.0, "moe_router": 11.0}
+#: The scenario's ``parallel.cuda_graph_scope`` → the Megatron modules it captures (moe_router always with
+#: moe_preprocess, as every Megatron-Bridge recipe that graphs the router sets them).
+CUDA_GRAPH_SCOPES = {"attn": ("attn",), "moe_router": ("moe_router",), "attn_moe_router": ("attn", "moe_router")}
+
+
+def cuda_graph_saved_ops(cuda_graph_scope: str | None):
+    """(forward, backward) kernel launches per MoE layer that Megatron-Core's per-layer CUDA graphs take off the host
+    (:data:`CUDA_GRAPH_FWD_OPS`), net of the graph replay itself (one replay per pass and layer, charged as one op);
+    (0, 0) without graphs."""
+    mods = CUDA_GRAPH_SCOPES.get(cuda_graph_scope or "", ())
+    if not mods:
+        return 0.0, 0.0
+    fwd = sum(CUDA_GRAPH_FWD_OPS[k] for k in mods)
+    return fwd - 1.0, 2.0 * fwd - 1.0
+
+
+def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_graph_scope: str | None = None):
     """Host issue time of one micro-batch's MoE layers on one pipeline stage, split as Megatron-Core's per-layer
     dispatcher sync needs it (seconds): (the forward's per-expert kernels, the forward's other kernels, the
     backward's kernels); zeros for a dense model or another framework. The forward's other kernels are launched by
     Python module code (Megatron's layers, the router, the dispatcher), at :data:`methods.EAGER_FWD_OP_S` each as
     for every eager forward in this model (``time_layout``'s ``host_mb``); the per-expert kernels come from
     Transformer Engine's C++ loops (``general_grouped_gemm``, ``split_quantize``) and the backward's from autograd's
-    C++ engine, at :data:`methods.EAGER_OP_S`."""
+    C++ engine, at :data:`methods.EAGER_OP_S`. ``cuda_graph_scope``: the scenario's ``parallel.cuda_graph_scope``
+    (:func:`cuda_graph_saved_ops`)."""
     n_exp = float(getattr(m, "n_experts", 0) or 0)
     if framework != "megatron" or n_exp <= 0 or not m.moe_frac:
         return 0.0, 0.0, 0.0
@@ -1753,8 +1789,9 @@ def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp):
     per_fwd, per_all = MOE_HOST_FWD_OPS_PER_EXPERT[prec], MOE_HOST_OPS_PER_EXPERT[prec]
     n_layers = m.moe_frac * m.L / pp
     exp_fwd = per_fwd * n_exp / ep * EAGER_OP_S * n_layers
-    rest_fwd = EAGER_OPS_FWD_LAYER * EAGER_FWD_OP_S * n_layers
-    bwd = (EAGER_OPS_BWD_LAYER + (per_all - per_fwd) * n_exp / ep) * EAGER_OP_S * n_layers
+    g_fwd, g_bwd = cuda_graph_saved_ops(cuda_graph_scope)  # Megatron's per-layer CUDA graphs (CUDA_GRAPH_FWD_OPS)
+    rest_fwd = (EAGER_OPS_FWD_LAYER - g_fwd) * EAGER_FWD_OP_S * n_layers
+    bwd = (EAGER_OPS_BWD_LAYER - g_bwd + (per_all - per_fwd) * n_exp / ep) * EAGER_OP_S * n_layers
     return exp_fwd, rest_fwd, bwd
 
 
@@ -2676,6 +2713,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         moe_dispatcher=getattr(s.parallel, "moe_dispatcher", None),
         pp_account_edges=bool(getattr(s.parallel, "pp_account_embedding_loss", False)),
         checkpoint_reentrant=getattr(t, "checkpoint_reentrant", None),
+        cuda_graph_scope=getattr(s.parallel, "cuda_graph_scope", None),
     )
     if t.tp_comm_overlap is None and gf.intra_link != "nvlink":
         # Transformer Engine's TP communication overlap (Megatron --tp-comm-overlap: userbuffers) exchanges through

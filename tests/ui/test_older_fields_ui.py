@@ -181,3 +181,20 @@ def test_pp_account_embedding_loss_choice(win):
     assert user(win).parallel.pp_account_embedding_loss is True and not f["pp_account_embedding_loss"].box.error
     f["pp_account_embedding_loss"].setChecked(False)
     assert user(win).parallel.pp_account_embedding_loss is False
+
+
+def test_cuda_graph_scope_choice(win):
+    """parallel.cuda_graph_scope: Megatron's per-layer CUDA graphs; refused with one line for another framework."""
+    f = _adv(win)
+    win.model.set_many({"model.preset": "qwen3-30b-a3b", "parallel.auto": False, "parallel.ep": 8,
+                        "parallel.zero": 1, "hardware.num_gpus": 8})
+    assert user(win).parallel.cuda_graph_scope is None and f["cuda_graph_scope"].currentData() is None
+    if user(win).training.framework != "megatron":
+        choose(f["cuda_graph_scope"], "attn")
+        assert "Megatron-Core setting" in refused(f["cuda_graph_scope"])
+        assert user(win).parallel.cuda_graph_scope is None
+        win.model.set("training.framework", "megatron")
+    choose(f["cuda_graph_scope"], "attn_moe_router")
+    assert user(win).parallel.cuda_graph_scope == "attn_moe_router"
+    choose(f["cuda_graph_scope"], None)
+    assert user(win).parallel.cuda_graph_scope is None

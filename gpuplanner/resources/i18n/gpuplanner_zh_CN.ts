@@ -1943,6 +1943,10 @@
         <source>moe_dispatcher=flex needs tp × ep &gt; 1 (Megatron&apos;s flex dispatcher)</source>
         <translation>moe_dispatcher=flex 需要 tp × ep &gt; 1（Megatron 的 flex 分发器）</translation>
     </message>
+    <message>
+        <source>cuda_graph_scope={scope} captures the MoE router; the model has no MoE layers</source>
+        <translation>cuda_graph_scope={scope} 会捕获 MoE 路由器；该模型没有 MoE 层</translation>
+    </message>
 </context>
 <context>
     <name>Evaluation</name>
@@ -8079,6 +8083,14 @@
         <source>parallel.pp_account_embedding_loss is a Megatron-Core setting; {framework} has no such choice</source>
         <translation>parallel.pp_account_embedding_loss 是 Megatron-Core 的设置；{framework} 没有这一选项</translation>
     </message>
+    <message>
+        <source>parallel.cuda_graph_scope={scope} is a Megatron-Core setting; {framework} has no such choice</source>
+        <translation>parallel.cuda_graph_scope={scope} 是 Megatron-Core 的设置；{framework} 没有这一选项</translation>
+    </message>
+    <message>
+        <source>parallel.cuda_graph_scope={scope} with training.recompute=full: Megatron-Core runs full recompute only with a full-iteration CUDA graph</source>
+        <translation>parallel.cuda_graph_scope={scope} 与 training.recompute=full 不能同时使用：Megatron-Core 只在整轮迭代 CUDA 图下支持完全重计算</translation>
+    </message>
 </context>
 <context>
     <name>ScenarioModel</name>
@@ -8680,6 +8692,30 @@
     <message>
         <source>Pipeline split</source>
         <translation>流水线切分</translation>
+    </message>
+    <message>
+        <source>CUDA graphs</source>
+        <translation>CUDA 图</translation>
+    </message>
+    <message>
+        <source>Megatron --cuda-graph-impl transformer_engine with --cuda-graph-scope: the captured parts of each layer (the attention block; the MoE router with the dispatcher&apos;s preprocess) replay as one CUDA graph, so the CPU no longer issues their kernels one by one. It matters where the CPU limits the step: MoE layers with small experts, whose dispatcher waits for the GPU every layer. None (Megatron&apos;s default): no graphs. Not with full recompute. Megatron only</source>
+        <translation>Megatron --cuda-graph-impl transformer_engine 配合 --cuda-graph-scope：每层被捕获的部分（注意力块；MoE 路由器及分发器的预处理）作为一个 CUDA 图重放，CPU 不再逐个发射这些内核。在 CPU 限制步长时才有影响：专家较小的 MoE 层，其分发器每层都要等待 GPU。无（Megatron 默认）：不使用 CUDA 图。不能与完全重计算同用。仅 Megatron</translation>
+    </message>
+    <message>
+        <source>none (Megatron&apos;s default)</source>
+        <translation>无（Megatron 默认）</translation>
+    </message>
+    <message>
+        <source>attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>MoE router and preprocess</source>
+        <translation>MoE 路由器和预处理</translation>
+    </message>
+    <message>
+        <source>attention, MoE router and preprocess</source>
+        <translation>注意力、MoE 路由器和预处理</translation>
     </message>
     <message>
         <source>Megatron --account-for-embedding-in-pipeline-split and --account-for-loss-in-pipeline-split: the first and last pipeline stages hold one layer fewer, because the embedding and the output layer count as a layer each. Off (Megatron&apos;s default): the layers are split evenly and the last stage also runs the output layer, which the others wait for. Megatron only</source>
