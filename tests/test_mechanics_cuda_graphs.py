@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import validate_time as V  # noqa: E402
 
 
-def _qwen3_30b(scope=None, gpu="b200-180gb", mbs=1, **training) -> dict:
+def _qwen3_30b(scope=None, gpu="b200-180gb", mbs=1, moe_pad=None, **training) -> dict:
     return {"model": {"preset": "qwen3-30b-a3b"},
             "training": {"framework": "megatron", "precision": "fp8", "fp8_recipe": "te_current", "seq_len": 4096,
                          "micro_batch_size": mbs, "global_batch_size": 512, **training},
@@ -131,3 +131,71 @@ def test_search_equals_evaluate_with_graphs():
             assert math.isclose(step, ev.time.step_time_s, rel_tol=1e-9), (ctx.gpu.id, sc.parallel)
             checked += 1
     assert checked >= 10
+
+
+# ---- token dropping (parallel.moe_capacity_factor, parallel.moe_pad_to_capacity)
+
+def test_capacity_scale_and_sync_from_the_dispatcher_code():
+    """``get_capacity`` = ceil(tokens · k / E · factor); padded: every expert filled to capacity (× factor); unpadded
+    under balanced routing: min(factor, 1). Drop-and-pad leaves the all-to-all's cuda_sync_point at "no_sync"."""
+    assert T.moe_capacity_scale(None, False) == 1.0
+    assert T.moe_capacity_scale(1.0, True) == 1.0 and T.moe_capacity_scale(1.25, True) == 1.25
+    assert T.moe_capacity_scale(1.25, False) == 1.0 and T.moe_capacity_scale(0.5, False) == 0.5
+    assert T.moe_dispatch_syncs(None, False, "alltoall")
+    assert T.moe_dispatch_syncs(1.0, False, "alltoall")  # dynamic output size: before_permutation_1
+    assert not T.moe_dispatch_syncs(1.0, True, "alltoall") and not T.moe_dispatch_syncs(1.0, True, "flex")
+    assert T.moe_dispatch_syncs(1.0, True, "allgather")  # tokens_per_expert.cpu()
+
+
+def test_drop_and_pad_removes_the_per_layer_wait():
+    """B200 Qwen3-30B MBS 1 (host-bound dropless): with drop-and-pad at factor 1 the MoE layers' host wait is only
+    the host's excess over the whole micro-batch (run-ahead), never more than the synced form; factor 1.25 padded
+    costs GEMM and all-to-all time (slower than factor 1)."""
+    from gpuplanner.core.estimate import time_estimate
+
+    def est(gpu="b200-180gb", mbs=1, **par):
+        d = _qwen3_30b(gpu=gpu, mbs=mbs)
+        d["parallel"].update(par)
+        return time_estimate(resolve(scenario_from_dict(d)))
+    base, drop = est(), est(moe_capacity_factor=1.0, moe_pad_to_capacity=True)
+    # B200 MBS 1: the host binds in the forward and the backward, so the run-ahead excess equals the synced one
+    assert drop.tokens_per_s_per_gpu == pytest.approx(base.tokens_per_s_per_gpu)
+    # B200 MBS 2: only the forward's layers wait (the backward's GPU work covers its host time): the wait goes,
+    # 26,626 → 29,262 tok/s/GPU
+    g_base = est("b200-180gb", 2)
+    g_drop = est("b200-180gb", 2, moe_capacity_factor=1.0, moe_pad_to_capacity=True)
+    assert g_base.parts["moe_host_sync"] > 0.5 and g_drop.parts.get("moe_host_sync", 0.0) == 0.0
+    assert g_drop.tokens_per_s_per_gpu > 1.08 * g_base.tokens_per_s_per_gpu
+    assert est(moe_capacity_factor=1.0).tokens_per_s_per_gpu == pytest.approx(base.tokens_per_s_per_gpu)
+    pad125 = est(moe_capacity_factor=1.25, moe_pad_to_capacity=True, cuda_graph_scope="layer")
+    pad100 = est(moe_capacity_factor=1.0, moe_pad_to_capacity=True, cuda_graph_scope="layer")
+    assert pad125.tokens_per_s_per_gpu < pad100.tokens_per_s_per_gpu
+    # the whole-layer graph takes every host op of the layer off: the step is the GPU's work
+    r = resolve(scenario_from_dict({**_qwen3_30b(), "parallel": {**_qwen3_30b()["parallel"], "moe_capacity_factor": 1.0,
+                                                               "moe_pad_to_capacity": True,
+                                                               "cuda_graph_scope": "layer"}}))
+    m = r.facts
+    assert np.allclose(T.moe_host_parts(m, "megatron", "fp8", 8, 1, "layer"), (0.0, 24e-6 * 48, 10e-6 * 48))
+
+
+def test_token_drop_refusals():
+    d = _qwen3_30b(moe_pad=None)
+    with pytest.raises(ScenarioError, match="needs parallel.moe_capacity_factor"):
+        scenario_from_dict({**d, "parallel": {**d["parallel"], "moe_pad_to_capacity": True}})
+    with pytest.raises(ScenarioError, match="needs moe_pad_to_capacity"):
+        resolve(scenario_from_dict({**d, "parallel": {**d["parallel"], "cuda_graph_scope": "layer"}}))
+    with pytest.raises(ScenarioError, match="Megatron-Core settings"):
+        scenario_from_dict({**d, "training": {**d["training"], "framework": "fsdp"},
+                            "parallel": {"ep": 8, "moe_capacity_factor": 1.0}})
+
+
+def test_25_09_pairs_entered_with_their_settings():
+    """Published 25.09 (token dropping, capacity factor 1.0, padded): B200 Qwen3-30B MBS 1 18,066 tok/s/GPU with
+    whole-layer graphs, H100 PP 2 / VP 24 10,494 without graphs. The H100 run was not host-bound in the model, so
+    it does not move (+22%); the B200 run with every host op graphed gives the GPU's work alone (+54%): the model's
+    GPU side is too fast for 128 small experts at one micro-batch, which the host floor hid."""
+    res = {r["pair"][0]: r for r in V.bridge_moe_pair_results()}
+    b200, h100 = res["B200 Qwen3-30B MBS 1"], res["H100 Qwen3-30B PP 2 / VP 24"]
+    assert b200["pair"][14] == ("25.09", 18066) and h100["pair"][14] == ("25.09", 10494)
+    assert 0.45 < b200["fast_pred"] / 18066 - 1 < 0.65
+    assert h100["fast_pred"] == pytest.approx(h100["pred"], rel=1e-6)

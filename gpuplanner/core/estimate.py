@@ -136,12 +136,17 @@ def _check_moe_dispatcher(scenario: Scenario) -> None:
 
 def _check_cuda_graph_moe(scenario: Scenario, is_moe: bool) -> None:
     """The router's CUDA graph scope needs MoE layers (Megatron-LM ``transformer_config.py`` ``__post_init__``,
-    commit d98e8a64: "moe cuda graph is only supported for MoE")."""
+    commit d98e8a64: "moe cuda graph is only supported for MoE"); a whole MoE layer needs drop-and-pad."""
     scope = scenario.parallel.cuda_graph_scope
     if scope in ("moe_router", "attn_moe_router") and not is_moe:
         raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
             CTX, "cuda_graph_scope={scope} captures the MoE router; the model has no MoE layers"), scope=scope),
             field="parallel.cuda_graph_scope")
+    # the whole layer holds the experts: "moe cuda graph is only supported with drop-padding MoE" (same function)
+    if scope == "layer" and is_moe and not scenario.parallel.moe_pad_to_capacity:
+        raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "cuda_graph_scope=layer on an MoE model needs moe_pad_to_capacity (Megatron graphs MoE layers only "
+                 "with drop-and-pad)")), field="parallel.cuda_graph_scope")
 
 
 def resolve(scenario: Scenario, models: ModelSource | None = None) -> Resolved:

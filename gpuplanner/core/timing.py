@@ -915,6 +915,8 @@ def time_layout(
     pp_account_edges: bool = False,
     checkpoint_reentrant: bool | None = None,
     cuda_graph_scope: str | None = None,
+    moe_capacity_factor: float | None = None,
+    moe_pad_to_capacity: bool = False,
     ops=None,
 ) -> dict:
     """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
@@ -1290,7 +1292,9 @@ def time_layout(
     return {**off,
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
-        "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok, "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "z3_host_mb": z3_host_mb, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok,
+        "moe_cap": moe_capacity_scale(moe_capacity_factor, moe_pad_to_capacity),
+        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "z3_host_mb": z3_host_mb, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         **pp_stage_shares(framework, pp, m.L, pp_account_edges, ops),
@@ -1756,10 +1760,37 @@ MOE_HOST_FWD_OPS_PER_EXPERT = {"bf16": 2.0, "fp8": 8.0}
 #: combine (their permutes and all-to-alls), the per-expert kernels (:data:`MOE_HOST_OPS_PER_EXPERT`) and the
 #: residual after the MoE. The dispatcher's host sync stays (dropless: the counts' device-to-host copy runs after the
 #: graph, ``cuda_dtoh_point``), so only the host's issue time shrinks (:func:`moe_sync_exposure`).
-CUDA_GRAPH_FWD_OPS = {"attn": 27.0, "moe_router": 11.0}
+CUDA_GRAPH_FWD_OPS = {"attn": 27.0, "moe_router": 11.0, "layer": EAGER_OPS_FWD_LAYER}
 #: The scenario's ``parallel.cuda_graph_scope`` → the Megatron modules it captures (moe_router always with
 #: moe_preprocess, as every Megatron-Bridge recipe that graphs the router sets them).
-CUDA_GRAPH_SCOPES = {"attn": ("attn",), "moe_router": ("moe_router",), "attn_moe_router": ("attn", "moe_router")}
+CUDA_GRAPH_SCOPES = {"attn": ("attn",), "moe_router": ("moe_router",), "attn_moe_router": ("attn", "moe_router"),
+                     "layer": ("layer",)}
+#: ``layer``: the whole layer in one graph (``cuda_graph_modules`` empty, or the older ``enable_cuda_graph``), the
+#: experts included; for an MoE layer only with drop-and-pad (static shapes: Megatron-LM ``transformer_config.py``,
+#: "moe cuda graph is only supported with drop-padding MoE"), so the per-expert kernels replay too.
+
+
+def moe_capacity_scale(capacity_factor: float | None, pad: bool) -> float:
+    """Routed copies each MoE layer's experts process and its all-to-all carries, against dropless routing, under
+    Megatron-Core's token dropping (``--moe-expert-capacity-factor``, ``--moe-pad-expert-input-to-capacity``;
+    default None: dropless). Each expert takes at most ``capacity = ceil(tokens · k / E · factor)`` copies
+    (``moe_utils.get_capacity``); with padding every expert's input is filled to its capacity
+    (``MoEAlltoAllTokenDispatcher.preprocess``: ``num_out_tokens = capacity · num_experts``, every local expert
+    receives ``capacity · tp · ep``): ``factor``. Without padding an expert keeps up to its capacity; with the balanced
+    routing the model assumes (the Bridge benchmarks force it) that is ``min(factor, 1)``. 1 when dropless."""
+    if capacity_factor is None:
+        return 1.0
+    return float(capacity_factor) if pad else min(float(capacity_factor), 1.0)
+
+
+def moe_dispatch_syncs(capacity_factor: float | None, pad: bool, dispatcher: str | None) -> bool:
+    """Whether Megatron-Core's MoE dispatcher waits for the GPU every layer (:func:`moe_sync_exposure`). With
+    drop-and-pad the token counts are host constants: the all-to-all dispatcher keeps ``cuda_sync_point = "no_sync"``
+    (``token_dispatcher.py``, ``MoEAlltoAllTokenDispatcher.preprocess`` returns the padded counts before any
+    device-to-host copy) and the flex dispatcher sizes its buffers from the capacity (``num_permuted_tokens``). A
+    capacity factor without padding still syncs (the output size is dynamic: ``before_permutation_1``); the
+    all-gather dispatcher always copies its counts to the host (``tokens_per_expert.cpu()``)."""
+    return not (pad and capacity_factor is not None and dispatcher in ("alltoall", "flex"))
 
 
 def cuda_graph_saved_ops(cuda_graph_scope: str | None):
@@ -1790,6 +1821,9 @@ def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_g
     n_layers = m.moe_frac * m.L / pp
     exp_fwd = per_fwd * n_exp / ep * EAGER_OP_S * n_layers
     g_fwd, g_bwd = cuda_graph_saved_ops(cuda_graph_scope)  # Megatron's per-layer CUDA graphs (CUDA_GRAPH_FWD_OPS)
+    if cuda_graph_scope == "layer":  # the whole layer replays, the experts' kernels too (drop-and-pad only)
+        per_fwd = per_all = 0.0
+        exp_fwd = 0.0
     rest_fwd = (EAGER_OPS_FWD_LAYER - g_fwd) * EAGER_FWD_OP_S * n_layers
     bwd = (EAGER_OPS_BWD_LAYER - g_bwd + (per_all - per_fwd) * n_exp / ep) * EAGER_OP_S * n_layers
     return exp_fwd, rest_fwd, bwd
@@ -2072,11 +2106,11 @@ def _ep_comm_mb(lay: dict, intra_p2p, nic, intra_bus):
     if np.ndim(ep) == 0 and not ep > 1:
         return etp_s
     # the tokens are split over the tensor-parallel ranks before dispatch (sequence parallelism, as in _moe_terms)
-    a2a_total = 4.0 * lay["tokens_mb"] / lay["tp"] * m.k_active * m.h * 2.0
+    a2a_total = 4.0 * lay["tokens_mb"] / lay["tp"] * m.k_active * m.h * 2.0 * lay.get("moe_cap", 1.0)
     ep_layer = ops.maximum(a2a_total * lay["a2a_in"] / intra_p2p, a2a_total * lay["a2a_off"] / nic)
     hyb = lay.get("hybridep_nvl", False)
     if not (np.ndim(hyb) == 0 and not hyb):  # flex inside one NVLink domain: HybridEP's measured rates
-        ep_layer = ops.where(hyb, hybridep_nvl_seconds(lay, intra_p2p), ep_layer)
+        ep_layer = ops.where(hyb, hybridep_nvl_seconds(lay, intra_p2p) * lay.get("moe_cap", 1.0), ep_layer)
     return ops.where(ep > 1, ep_layer * lay["n_moe_stage"], 0.0) + etp_s
 
 
@@ -2163,7 +2197,9 @@ def time_gpu(
     # the layers' linear GEMMs, per token (FP8: the recipe's GEMM ratio in place of FP8_EFFICIENCY_RATIO)
     # (MoE: the routed experts' GEMMs at their own size factor, _moe_terms)
     lin_exp = lay["lin_exp_tok"]
-    t_lin_tok = ((lin_tok - lin_exp) / eff + lin_exp / (gen_eff * lay["size_exp"])) / (peak * lay["fp8_gemm_scale"])
+    # (token dropping: the experts process moe_capacity_scale × the routed copies; padded rows cost GEMM time)
+    cap = lay.get("moe_cap", 1.0)
+    t_lin_tok = ((lin_tok - lin_exp) / eff + lin_exp * cap / (gen_eff * lay["size_exp"])) / (peak * lay["fp8_gemm_scale"])
     # FlashAttention-2's backward under its ceiling: 2.5 × the forward's FLOPs at its slower rate (FLASH2_BWD_TIME_FACTOR)
     flash_bwd = 1.0 if attn_efficiency is None else where(lay["flash"], FLASH2_BWD_TIME_FACTOR, 1.0)
     attn_tok = attn_tok + (flash_bwd - 1.0) * lay["attn_bwd_tok"]
@@ -2192,12 +2228,15 @@ def time_gpu(
     # the host's issue time; the GPU's work in them (their compute and the expert all-to-all) runs under it
     ep_mb = _ep_comm_mb(lay, intra_p2p, nic, intra_bus)
     # the routed experts' GEMMs of one micro-batch (their part of t_lin_tok)
-    t_exp_gemm_mb = lin_exp / (gen_eff * lay["size_exp"]) / (peak * lay["fp8_gemm_scale"]) / mp * mbs * s
+    t_exp_gemm_mb = lin_exp * cap / (gen_eff * lay["size_exp"]) / (peak * lay["fp8_gemm_scale"]) / mp * mbs * s
     t_exp_mb = t_exp_gemm_mb + moe_launch
     # (the layers' share of the GPU's work: the last stage's whole output layer runs after them, pp_imb_mb is not theirs)
     moe_host = moe_sync_exposure((lay["moe_host_exp_f"] * hcf, lay["moe_host_rest_f"] * hcf, lay["moe_host_b"] * hcf),
                                  t_mb - pp_imb_mb,
                                  ep_mb, t_exp_mb, lay["fwd_share"], m.moe_frac, ops)
+    if not lay.get("moe_syncs", True):  # drop-and-pad: no sync, the host runs ahead across layers (moe_dispatch_syncs)
+        moe_host = maximum((lay["moe_host_exp_f"] + lay["moe_host_rest_f"] + lay["moe_host_b"]) * hcf
+                           - (t_mb - pp_imb_mb) * m.moe_frac - ep_mb, 0.0)
     t_mb = t_mb + moe_host
     # Transformers' eager expert loop (core/hf_moe.py): serialised by its per-expert host syncs; the experts' own
     # forward GEMMs run under it, the rest of its host time is added
@@ -2714,6 +2753,8 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         pp_account_edges=bool(getattr(s.parallel, "pp_account_embedding_loss", False)),
         checkpoint_reentrant=getattr(t, "checkpoint_reentrant", None),
         cuda_graph_scope=getattr(s.parallel, "cuda_graph_scope", None),
+        moe_capacity_factor=getattr(s.parallel, "moe_capacity_factor", None),
+        moe_pad_to_capacity=bool(getattr(s.parallel, "moe_pad_to_capacity", False)),
     )
     if t.tp_comm_overlap is None and gf.intra_link != "nvlink":
         # Transformer Engine's TP communication overlap (Megatron --tp-comm-overlap: userbuffers) exchanges through

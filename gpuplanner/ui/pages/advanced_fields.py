@@ -24,7 +24,7 @@ _TRI = {None: "default", True: "on", False: "off"}
 #: Megatron-Core's MoE token dispatchers (``parallel.moe_dispatcher``; None: the framework's default, all-to-all)
 MOE_DISPATCHERS = [None, "alltoall", "allgather", "flex"]
 #: Megatron-Core's per-layer CUDA graph scopes (``parallel.cuda_graph_scope``; None: Megatron's default, no graphs)
-CUDA_GRAPH_SCOPES = [None, "attn", "moe_router", "attn_moe_router"]
+CUDA_GRAPH_SCOPES = [None, "attn", "moe_router", "attn_moe_router", "layer"]
 
 
 def tri_state(m, path: str) -> BoundCombo:
@@ -61,7 +61,9 @@ class TrainingAdvanced(QObject):
                      ("offload_params", BoundCheck(m, "parallel.offload_params")),
                      ("moe_dispatcher", BoundCombo(m, "parallel.moe_dispatcher", MOE_DISPATCHERS)),
                      ("pp_account_embedding_loss", BoundCheck(m, "parallel.pp_account_embedding_loss")),
-                     ("cuda_graph_scope", BoundCombo(m, "parallel.cuda_graph_scope", CUDA_GRAPH_SCOPES))):
+                     ("cuda_graph_scope", BoundCombo(m, "parallel.cuda_graph_scope", CUDA_GRAPH_SCOPES)),
+                     ("moe_capacity_factor", float_edit(m, "parallel.moe_capacity_factor", True)),
+                     ("moe_pad_to_capacity", BoundCheck(m, "parallel.moe_pad_to_capacity"))):
             self.fields[k] = f
             self.labels[k] = page.add_field(par, f)  # appended: moved up to ``row``
             par.takeRow(f.box)
@@ -111,7 +113,11 @@ class TrainingAdvanced(QObject):
                                         "flex": self.tr("flex (DeepEP / HybridEP)")})
         f["cuda_graph_scope"].set_labels({None: self.tr("none (Megatron's default)"), "attn": self.tr("attention"),
                                           "moe_router": self.tr("MoE router and preprocess"),
-                                          "attn_moe_router": self.tr("attention, MoE router and preprocess")})
+                                          "attn_moe_router": self.tr("attention, MoE router and preprocess"),
+                                          "layer": self.tr("whole layer (MoE: with padding to capacity)")})
+        f["moe_capacity_factor"].setPlaceholderText(self.tr("dropless (Megatron's default)"))
+        f["moe_capacity_factor"].box.set_unit(self.tr("× even share"))
+        f["moe_pad_to_capacity"].setText(self.tr("pad every expert's input to its capacity"))
         f["mfu"].box.set_unit(self.tr("of peak"))
         f["mfu"].setPlaceholderText(self.tr("modelled"))
         for k in ("memory_headroom_gib", "cuda_context_gib"):
@@ -202,7 +208,16 @@ class TrainingAdvanced(QObject):
                 "layer (the attention block; the MoE router with the dispatcher's preprocess) replay as one CUDA "
                 "graph, so the CPU no longer issues their kernels one by one. It matters where the CPU limits the "
                 "step: MoE layers with small experts, whose dispatcher waits for the GPU every layer. None "
-                "(Megatron's default): no graphs. Not with full recompute. Megatron only")),
+                "(Megatron's default): no graphs. Whole layer: for an MoE model only with padding to capacity. Not "
+                "with full recompute. Megatron only")),
+            "moe_capacity_factor": (self.tr("MoE capacity factor"), self.tr(
+                "Megatron --moe-expert-capacity-factor: each expert takes at most this many times its even share of "
+                "the routed tokens and drops the rest. Empty (Megatron's default): dropless. Megatron only")),
+            "moe_pad_to_capacity": (self.tr("MoE token dropping"), self.tr(
+                "Megatron --moe-pad-expert-input-to-capacity: every expert's input is padded to its capacity, so "
+                "the shapes never change, the dispatcher no longer waits for the token counts every layer and the "
+                "whole layer can be a CUDA graph; padded rows cost GEMM time. Needs a capacity factor. Megatron "
+                "only")),
         }
 
     def _assumption_texts(self) -> dict[str, tuple[str, str]]:
