@@ -1369,8 +1369,21 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "expert loop (`timing.HOST_CPU_FACTOR`). The GB200 Qwen3-30B rows (16 local experts, FP8) become "
         "host-bound; GB200 Qwen3-235B 26.04.01 goes too slow (−10%): its recipe CUDA-graphs the attention block "
         "(`cuda_graph_scope` attn, moe_router, moe_preprocess), which the model does not represent. "
+        "Round 6 (helper moe8) added (15): Megatron-Core's per-layer CUDA graphs (`parallel.cuda_graph_scope`: attn, "
+        "moe_router with moe_preprocess, both, or the whole layer; Megatron's default none) replay the captured "
+        "kernels as one graph per layer and pass, so their host issue time leaves the MoE dispatcher's per-layer sync "
+        "(`timing.CUDA_GRAPH_FWD_OPS`: the attention block is 27 of the layer's 41 forward kernels, the pre-MLP norm, "
+        "router and preprocess 11; Megatron-LM `transformer_layer.py` `_get_submodules_under_cudagraphs`). Each row "
+        "runs its recipe's scope (`BRIDGE_MOE_CUDA_GRAPHS`): GB200 Qwen3-235B 26.04.01 goes from −10% to +1%, "
+        "GB200 Qwen3-30B 25.11 from +11% to +15%, 26.04.01 from +1% to +5%, B200 Qwen3-30B 25.11 from +95% to "
+        "+116%; median and p90 do not move. And (16): token dropping (`parallel.moe_capacity_factor`, "
+        "`parallel.moe_pad_to_capacity`; Megatron's default dropless): padded to capacity, the experts' GEMMs and "
+        "the all-to-all carry capacity × experts rows, and the dispatcher never syncs the host (`token_dispatcher.py`: "
+        "`cuda_sync_point` stays \"no_sync\"), so the host runs ahead across layers (`timing.moe_capacity_scale`, "
+        "`timing.moe_dispatch_syncs`). "
         "See the notes `docs/notes/2026-12-06/issue-35-r3-moe.md`, `issue-35-r3-moe2.md`, `issue-35-r4-moe3.md`, "
-        "`issue-35-r5-moe5.md`, `issue-35-r5-bridge5.md`, `issue-35-r5-moe6.md` and `issue-35-r6-moe7.md`.",
+        "`issue-35-r5-moe5.md`, `issue-35-r5-bridge5.md`, `issue-35-r5-moe6.md`, `issue-35-r6-moe7.md` and "
+        "`issue-35-r6-moe8.md`.",
         "",
         *bridge_moe_rows(),
         "",
@@ -1385,7 +1398,12 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "from the container) and 9,058 in 26.02.01. Against the faster release of these three pairs the model is "
         "+1% … +34%, like the other Qwen3-30B rows; the interleaved PP 2 layout (two layers per virtual stage) is no "
         "worse predicted than the 26.04.01 PP 1 row (+55%). The GB200 pair brackets the model: 26.06.01 fused the "
-        "expert MLP for MXFP8 (fewer kernels for the host to issue), which the model does not represent.",
+        "expert MLP for MXFP8 (fewer kernels for the host to issue), which the model does not represent. "
+        "Helper moe8 entered the 25.09 runs with their own settings (`BRIDGE_MOE_PAIR_FAST_SETTINGS`: capacity "
+        "factor 1.0 padded; on B200 Bridge v0.1.0rc4's `cuda_graphs: true`, i.e. Megatron-Core 0.14's whole-layer "
+        "`CudaGraphManager`). H100 (no graphs, not host-bound in the model) does not move: +22%. B200 with every host "
+        "op graphed gives the GPU's work alone: +54%. So at one micro-batch with 16 local experts the model's GPU "
+        "side is too fast, and the host floor hid it.",
         "",
         *bridge_moe_pair_rows(),
         "",
