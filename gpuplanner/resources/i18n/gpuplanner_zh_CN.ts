@@ -8759,7 +8759,7 @@
     </message>
     <message>
         <source>Megatron --moe-pad-expert-input-to-capacity: every expert&apos;s input is padded to its capacity, so the shapes never change, the dispatcher no longer waits for the token counts every layer and the whole layer can be a CUDA graph; padded rows cost GEMM time. Needs a capacity factor. Megatron only</source>
-        <translation>Megatron --moe-pad-expert-input-to-capacity：每个专家的输入都填充到其容量，形状固定，分发器不再每层等待 token 计数，整层可以成为一个 CUDA 图；填充的行也要耗费 GEMM 时间。需要设置容量因子。仅 Megatron</translation>
+        <translation>Megatron --moe-pad-expert-input-to-capacity：每个专家的输入都填充到其容量，形状固定，分发器不再每层等待 token 计数，整层可以成为一个 CUDA 图；填充的行也要耗费矩阵乘法时间。需要设置容量因子。仅 Megatron</translation>
     </message>
     <message>
         <source>Megatron --account-for-embedding-in-pipeline-split and --account-for-loss-in-pipeline-split: the first and last pipeline stages hold one layer fewer, because the embedding and the output layer count as a layer each. Off (Megatron&apos;s default): the layers are split evenly and the last stage also runs the output layer, which the others wait for. Megatron only</source>
