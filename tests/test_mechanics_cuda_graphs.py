@@ -199,3 +199,24 @@ def test_25_09_pairs_entered_with_their_settings():
     assert b200["pair"][14] == ("25.09", 18066) and h100["pair"][14] == ("25.09", 10494)
     assert 0.45 < b200["fast_pred"] / 18066 - 1 < 0.65
     assert h100["fast_pred"] == pytest.approx(h100["pred"], rel=1e-6)
+
+
+def test_search_never_pairs_graphs_with_full_recompute():
+    """Megatron refuses per-layer graphs under full recompute, so the search does not try that pair."""
+    d = {"model": {"preset": "qwen3-30b-a3b"}, "training": {"method": "pretrain", "framework": "megatron",
+                                                             "precision": "bf16", "seq_len": 4096},
+         "parallel": {"cuda_graph_scope": "moe_router"},
+         "data": {"tokens": 2e10}, "constraints": {"max_gpus": 16, "gpu_candidates": ["h100-sxm-80gb"]}}
+    s = scenario_from_dict(d)
+    full = T.RECOMPUTE_CODES["full"]
+    seen = set()
+    for ctx in S.iter_contexts(s):
+        c = S.enumerate_candidates(ctx, s.constraints.max_gpus)
+        seen |= set(int(x) for x in np.unique(c["recompute"]))
+    assert seen and full not in seen
+    d["parallel"] = {}
+    s = scenario_from_dict(d)
+    seen = set()
+    for ctx in S.iter_contexts(s):
+        seen |= set(int(x) for x in np.unique(S.enumerate_candidates(ctx, s.constraints.max_gpus)["recompute"]))
+    assert full in seen  # without graphs the search tries it
