@@ -107,7 +107,7 @@ def test_bridge_rows_entered_with_their_recipes_scope():
 def test_search_equals_evaluate_with_graphs():
     d = {"model": {"preset": "qwen3-30b-a3b"}, "training": {"method": "pretrain", "framework": "megatron",
                                                              "precision": "fp8", "seq_len": 4096},
-         "parallel": {"cuda_graph_scope": "attn_moe_router"},
+         "parallel": {"cuda_graph_scope": "attn_moe_router", "moe_capacity_factor": 1.25, "moe_pad_to_capacity": True},
          "data": {"tokens": 2e10}, "constraints": {"max_gpus": 16, "gpu_candidates": ["gb200-186gb", "b200-180gb"],
                                                    "prices": {g: {"card_hour": 30.0, "machine_month": 120000.0,
                                                                   "currency": "CNY"}
@@ -124,7 +124,7 @@ def test_search_equals_evaluate_with_graphs():
             if not vec["fits"][i]:
                 continue
             sc = S.candidate_scenario(ctx, c, int(i))
-            assert sc.parallel.cuda_graph_scope == "attn_moe_router"
+            assert sc.parallel.cuda_graph_scope == "attn_moe_router" and sc.parallel.moe_capacity_factor == 1.25
             ev = evaluate(sc, resolved=replace(ctx.resolved, scenario=sc), prices=ctx.table,
                           overheads=ctx.overheads, rent_vs_build=False)
             step = vec["train_hours"][i] / ev.time_modelled.compute_days / 24.0 * ev.time_modelled.step_time_s
