@@ -433,6 +433,8 @@ def _enum_setup(ctx: SearchContext, max_gpus: int) -> dict:
     if offload_params_applies(s):
         zeros = (3,)  # the user's parameter offload needs ZeRO-3/FSDP full sharding
     rcs = sup.peft_recompute if (t.method in ("lora", "qlora") and sup.peft_recompute) else sup.recompute
+    if getattr(s.parallel, "cuda_graph_scope", None):  # Megatron: per-layer graphs refuse full recompute (scenario.py)
+        rcs = tuple(r for r in rcs if r != "full") or rcs
     recomputes = tuple(RECOMPUTE_CODES[r] for r in rcs)
     Z, R, M = (a.ravel() for a in np.meshgrid(zeros, recomputes, MBS_CHOICES, indexing="ij"))
     counts = gpu_counts(g, max_gpus)

@@ -1010,6 +1010,9 @@ def time_layout(
     pack_len: float | None = None,
     pp_account_edges: bool = False,
     checkpoint_reentrant: bool | None = None,
+    cuda_graph_scope: str | None = None,
+    moe_capacity_factor: float | None = None,
+    moe_pad_to_capacity: bool = False,
     ops=None,
 ) -> dict:
     """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
@@ -1159,7 +1162,7 @@ def time_layout(
                                                 moe_copy_elems(m, framework, precision)
                                                 + moe_sort_elems(m, framework, ep, ops, moe_dispatcher))
     mem_tok_bytes = ew_bytes + fp8_tok + loss_bytes / (tp * cp) + lora_tok + moe_tok
-    moe_host_mb = moe_host_parts(m, framework, precision, ep, pp)  # Megatron's per-layer dispatcher sync
+    moe_host_mb = moe_host_parts(m, framework, precision, ep, pp, cuda_graph_scope)  # Megatron's dispatcher sync
     moe_launch_mb = moe_gemm_launches(m, framework, ep, pp, rec_whole) * MOE_GEMM_LAUNCH_S  # TE's per-expert GEMMs
     # ---- the objective's other passes (core/methods.py): frozen reference/reward forwards, no_grad policy
     # forwards (KTO's KL sequences, PPO's old log-probs), the PPO critic's forward and its training step; at
@@ -1402,7 +1405,9 @@ def time_layout(
     return {**off,
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
-        "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok, "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "z3_host_mb": z3_host_mb, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok,
+        "moe_cap": moe_capacity_scale(moe_capacity_factor, moe_pad_to_capacity),
+        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "z3_host_mb": z3_host_mb, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         **pp_stage_shares(framework, pp, m.L, pp_account_edges, ops),
@@ -1853,14 +1858,76 @@ def moe_gemm_launches(m: ModelFacts, framework: str, ep, pp, rec_whole=0.0):
 MOE_HOST_FWD_OPS_PER_EXPERT = {"bf16": 2.0, "fp8": 8.0}
 
 
-def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp):
+#: Megatron-Core's per-layer CUDA graphs (``--cuda-graph-impl transformer_engine``, ``cuda_graph_modules`` /
+#: ``cuda_graph_scope``; Megatron's default ``cuda_graph_impl = "none"``: no graphs). Megatron-LM
+#: ``megatron/core/transformer/transformer_layer.py`` (commit d98e8a64, ``_get_submodules_under_cudagraphs``,
+#: ``_te_cuda_graph_capture``): ``attn`` captures ``input_layernorm`` and ``self_attention`` (the whole
+#: ``_forward_attention``, its residual add included); ``moe_router`` captures ``pre_mlp_layernorm`` and
+#: ``mlp.router``, ``moe_preprocess`` the dispatcher's ``preprocess`` after it (``transformer_config.py``,
+#: ``cuda_graph_modules``: "moe_preprocess ... Must be used together with moe_router"). TE's
+#: ``make_graphed_callables`` captures each region's forward and backward, so the host replays one graph where it
+#: issued the region's kernels one by one. The captured parts are contiguous in the layer (attention, then the
+#: pre-MLP norm and the router), so a layer replays one graph per pass. Kernels per MoE layer's forward in each
+#: region, from the same count as :data:`EAGER_OPS_FWD_LAYER` (41: a judgement from counting): the attention block
+#: = input norm 8 + q/k/v/o 4 + rotary 10 + attention core and its layout copies 4 + residual add 1 = 27; the
+#: router scope = pre-MLP norm 8 + the router's GEMM and top-k 2 + the dispatcher's preprocess (token counts) 1 = 11;
+#: the backward two kernels per forward kernel, as :data:`EAGER_OPS_BWD_LAYER`. What stays eager: the dispatch and
+#: combine (their permutes and all-to-alls), the per-expert kernels (:data:`MOE_HOST_OPS_PER_EXPERT`) and the
+#: residual after the MoE. The dispatcher's host sync stays (dropless: the counts' device-to-host copy runs after the
+#: graph, ``cuda_dtoh_point``), so only the host's issue time shrinks (:func:`moe_sync_exposure`).
+CUDA_GRAPH_FWD_OPS = {"attn": 27.0, "moe_router": 11.0, "layer": EAGER_OPS_FWD_LAYER}
+#: The scenario's ``parallel.cuda_graph_scope`` → the Megatron modules it captures (moe_router always with
+#: moe_preprocess, as every Megatron-Bridge recipe that graphs the router sets them).
+CUDA_GRAPH_SCOPES = {"attn": ("attn",), "moe_router": ("moe_router",), "attn_moe_router": ("attn", "moe_router"),
+                     "layer": ("layer",)}
+#: ``layer``: the whole layer in one graph (``cuda_graph_modules`` empty, or the older ``enable_cuda_graph``), the
+#: experts included; for an MoE layer only with drop-and-pad (static shapes: Megatron-LM ``transformer_config.py``,
+#: "moe cuda graph is only supported with drop-padding MoE"), so the per-expert kernels replay too.
+
+
+def moe_capacity_scale(capacity_factor: float | None, pad: bool) -> float:
+    """Routed copies each MoE layer's experts process and its all-to-all carries, against dropless routing, under
+    Megatron-Core's token dropping (``--moe-expert-capacity-factor``, ``--moe-pad-expert-input-to-capacity``;
+    default None: dropless). Each expert takes at most ``capacity = ceil(tokens · k / E · factor)`` copies
+    (``moe_utils.get_capacity``); with padding every expert's input is filled to its capacity
+    (``MoEAlltoAllTokenDispatcher.preprocess``: ``num_out_tokens = capacity · num_experts``, every local expert
+    receives ``capacity · tp · ep``): ``factor``. Without padding an expert keeps up to its capacity; with the balanced
+    routing the model assumes (the Bridge benchmarks force it) that is ``min(factor, 1)``. 1 when dropless."""
+    if capacity_factor is None:
+        return 1.0
+    return float(capacity_factor) if pad else min(float(capacity_factor), 1.0)
+
+
+def moe_dispatch_syncs(capacity_factor: float | None, pad: bool, dispatcher: str | None) -> bool:
+    """Whether Megatron-Core's MoE dispatcher waits for the GPU every layer (:func:`moe_sync_exposure`). With
+    drop-and-pad the token counts are host constants: the all-to-all dispatcher keeps ``cuda_sync_point = "no_sync"``
+    (``token_dispatcher.py``, ``MoEAlltoAllTokenDispatcher.preprocess`` returns the padded counts before any
+    device-to-host copy) and the flex dispatcher sizes its buffers from the capacity (``num_permuted_tokens``). A
+    capacity factor without padding still syncs (the output size is dynamic: ``before_permutation_1``); the
+    all-gather dispatcher always copies its counts to the host (``tokens_per_expert.cpu()``)."""
+    return not (pad and capacity_factor is not None and dispatcher in ("alltoall", "flex"))
+
+
+def cuda_graph_saved_ops(cuda_graph_scope: str | None):
+    """(forward, backward) kernel launches per MoE layer that Megatron-Core's per-layer CUDA graphs take off the host
+    (:data:`CUDA_GRAPH_FWD_OPS`), net of the graph replay itself (one replay per pass and layer, charged as one op);
+    (0, 0) without graphs."""
+    mods = CUDA_GRAPH_SCOPES.get(cuda_graph_scope or "", ())
+    if not mods:
+        return 0.0, 0.0
+    fwd = sum(CUDA_GRAPH_FWD_OPS[k] for k in mods)
+    return fwd - 1.0, 2.0 * fwd - 1.0
+
+
+def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_graph_scope: str | None = None):
     """Host issue time of one micro-batch's MoE layers on one pipeline stage, split as Megatron-Core's per-layer
     dispatcher sync needs it (seconds): (the forward's per-expert kernels, the forward's other kernels, the
     backward's kernels); zeros for a dense model or another framework. The forward's other kernels are launched by
     Python module code (Megatron's layers, the router, the dispatcher), at :data:`methods.EAGER_FWD_OP_S` each as
     for every eager forward in this model (``time_layout``'s ``host_mb``); the per-expert kernels come from
     Transformer Engine's C++ loops (``general_grouped_gemm``, ``split_quantize``) and the backward's from autograd's
-    C++ engine, at :data:`methods.EAGER_OP_S`."""
+    C++ engine, at :data:`methods.EAGER_OP_S`. ``cuda_graph_scope``: the scenario's ``parallel.cuda_graph_scope``
+    (:func:`cuda_graph_saved_ops`)."""
     n_exp = float(getattr(m, "n_experts", 0) or 0)
     if framework != "megatron" or n_exp <= 0 or not m.moe_frac:
         return 0.0, 0.0, 0.0
@@ -1868,8 +1935,12 @@ def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp):
     per_fwd, per_all = MOE_HOST_FWD_OPS_PER_EXPERT[prec], MOE_HOST_OPS_PER_EXPERT[prec]
     n_layers = m.moe_frac * m.L / pp
     exp_fwd = per_fwd * n_exp / ep * EAGER_OP_S * n_layers
-    rest_fwd = EAGER_OPS_FWD_LAYER * EAGER_FWD_OP_S * n_layers
-    bwd = (EAGER_OPS_BWD_LAYER + (per_all - per_fwd) * n_exp / ep) * EAGER_OP_S * n_layers
+    g_fwd, g_bwd = cuda_graph_saved_ops(cuda_graph_scope)  # Megatron's per-layer CUDA graphs (CUDA_GRAPH_FWD_OPS)
+    if cuda_graph_scope == "layer":  # the whole layer replays, the experts' kernels too (drop-and-pad only)
+        per_fwd = per_all = 0.0
+        exp_fwd = 0.0
+    rest_fwd = (EAGER_OPS_FWD_LAYER - g_fwd) * EAGER_FWD_OP_S * n_layers
+    bwd = (EAGER_OPS_BWD_LAYER - g_bwd + (per_all - per_fwd) * n_exp / ep) * EAGER_OP_S * n_layers
     return exp_fwd, rest_fwd, bwd
 
 
@@ -2150,11 +2221,11 @@ def _ep_comm_mb(lay: dict, intra_p2p, nic, intra_bus):
     if np.ndim(ep) == 0 and not ep > 1:
         return etp_s
     # the tokens are split over the tensor-parallel ranks before dispatch (sequence parallelism, as in _moe_terms)
-    a2a_total = 4.0 * lay["tokens_mb"] / lay["tp"] * m.k_active * m.h * 2.0
+    a2a_total = 4.0 * lay["tokens_mb"] / lay["tp"] * m.k_active * m.h * 2.0 * lay.get("moe_cap", 1.0)
     ep_layer = ops.maximum(a2a_total * lay["a2a_in"] / intra_p2p, a2a_total * lay["a2a_off"] / nic)
     hyb = lay.get("hybridep_nvl", False)
     if not (np.ndim(hyb) == 0 and not hyb):  # flex inside one NVLink domain: HybridEP's measured rates
-        ep_layer = ops.where(hyb, hybridep_nvl_seconds(lay, intra_p2p), ep_layer)
+        ep_layer = ops.where(hyb, hybridep_nvl_seconds(lay, intra_p2p) * lay.get("moe_cap", 1.0), ep_layer)
     return ops.where(ep > 1, ep_layer * lay["n_moe_stage"], 0.0) + etp_s
 
 
@@ -2260,7 +2331,9 @@ def time_gpu(
     # the layers' linear GEMMs, per token (FP8: the recipe's GEMM ratio in place of FP8_EFFICIENCY_RATIO)
     # (MoE: the routed experts' GEMMs at their own size factor, _moe_terms)
     lin_exp = lay["lin_exp_tok"]
-    t_lin_tok = ((lin_tok - lin_exp) / eff + lin_exp / (gen_eff * lay["size_exp"])) / (peak * lay["fp8_gemm_scale"])
+    # (token dropping: the experts process moe_capacity_scale × the routed copies; padded rows cost GEMM time)
+    cap = lay.get("moe_cap", 1.0)
+    t_lin_tok = ((lin_tok - lin_exp) / eff + lin_exp * cap / (gen_eff * lay["size_exp"])) / (peak * lay["fp8_gemm_scale"])
     # FlashAttention-2's backward under its ceiling: 2.5 × the forward's FLOPs at its slower rate (FLASH2_BWD_TIME_FACTOR)
     flash_bwd = 1.0 if attn_efficiency is None else where(lay["flash"], FLASH2_BWD_TIME_FACTOR, 1.0)
     attn_tok = attn_tok + (flash_bwd - 1.0) * lay["attn_bwd_tok"]
@@ -2289,12 +2362,15 @@ def time_gpu(
     # the host's issue time; the GPU's work in them (their compute and the expert all-to-all) runs under it
     ep_mb = _ep_comm_mb(lay, intra_p2p, nic, intra_bus)
     # the routed experts' GEMMs of one micro-batch (their part of t_lin_tok)
-    t_exp_gemm_mb = lin_exp / (gen_eff * lay["size_exp"]) / (peak * lay["fp8_gemm_scale"]) / mp * mbs * s
+    t_exp_gemm_mb = lin_exp * cap / (gen_eff * lay["size_exp"]) / (peak * lay["fp8_gemm_scale"]) / mp * mbs * s
     t_exp_mb = t_exp_gemm_mb + moe_launch
     # (the layers' share of the GPU's work: the last stage's whole output layer runs after them, pp_imb_mb is not theirs)
     moe_host = moe_sync_exposure((lay["moe_host_exp_f"] * hcf, lay["moe_host_rest_f"] * hcf, lay["moe_host_b"] * hcf),
                                  t_mb - pp_imb_mb,
                                  ep_mb, t_exp_mb, lay["fwd_share"], m.moe_frac, ops)
+    if not lay.get("moe_syncs", True):  # drop-and-pad: no sync, the host runs ahead across layers (moe_dispatch_syncs)
+        moe_host = maximum((lay["moe_host_exp_f"] + lay["moe_host_rest_f"] + lay["moe_host_b"]) * hcf
+                           - (t_mb - pp_imb_mb) * m.moe_frac - ep_mb, 0.0)
     t_mb = t_mb + moe_host
     # Transformers' eager expert loop (core/hf_moe.py): serialised by its per-expert host syncs; the experts' own
     # forward GEMMs run under it, the rest of its host time is added
@@ -2821,6 +2897,9 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         moe_dispatcher=getattr(s.parallel, "moe_dispatcher", None),
         pp_account_edges=bool(getattr(s.parallel, "pp_account_embedding_loss", False)),
         checkpoint_reentrant=getattr(t, "checkpoint_reentrant", None),
+        cuda_graph_scope=getattr(s.parallel, "cuda_graph_scope", None),
+        moe_capacity_factor=getattr(s.parallel, "moe_capacity_factor", None),
+        moe_pad_to_capacity=bool(getattr(s.parallel, "moe_pad_to_capacity", False)),
     )
     if t.tp_comm_overlap is None and gf.intra_link != "nvlink":
         # Transformer Engine's TP communication overlap (Megatron --tp-comm-overlap: userbuffers) exchanges through

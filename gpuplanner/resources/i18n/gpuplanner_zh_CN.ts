@@ -1943,6 +1943,14 @@
         <source>moe_dispatcher=flex needs tp × ep &gt; 1 (Megatron&apos;s flex dispatcher)</source>
         <translation>moe_dispatcher=flex 需要 tp × ep &gt; 1（Megatron 的 flex 分发器）</translation>
     </message>
+    <message>
+        <source>cuda_graph_scope={scope} captures the MoE router; the model has no MoE layers</source>
+        <translation>cuda_graph_scope={scope} 会捕获 MoE 路由器；该模型没有 MoE 层</translation>
+    </message>
+    <message>
+        <source>cuda_graph_scope=layer on an MoE model needs moe_pad_to_capacity (Megatron graphs MoE layers only with drop-and-pad)</source>
+        <translation>MoE 模型上的 cuda_graph_scope=layer 需要 moe_pad_to_capacity（Megatron 只在丢弃并填充时为 MoE 层建 CUDA 图）</translation>
+    </message>
 </context>
 <context>
     <name>Evaluation</name>
@@ -8083,6 +8091,22 @@
         <source>parallel.pp_account_embedding_loss is a Megatron-Core setting; {framework} has no such choice</source>
         <translation>parallel.pp_account_embedding_loss 是 Megatron-Core 的设置；{framework} 没有这一选项</translation>
     </message>
+    <message>
+        <source>parallel.cuda_graph_scope={scope} is a Megatron-Core setting; {framework} has no such choice</source>
+        <translation>parallel.cuda_graph_scope={scope} 是 Megatron-Core 的设置；{framework} 没有这一选项</translation>
+    </message>
+    <message>
+        <source>parallel.moe_capacity_factor and moe_pad_to_capacity are Megatron-Core settings; {framework} has no such choice</source>
+        <translation>parallel.moe_capacity_factor 和 moe_pad_to_capacity 是 Megatron-Core 的设置；{framework} 没有这一选项</translation>
+    </message>
+    <message>
+        <source>parallel.moe_pad_to_capacity needs parallel.moe_capacity_factor (Megatron-Core)</source>
+        <translation>parallel.moe_pad_to_capacity 需要设置 parallel.moe_capacity_factor（Megatron-Core）</translation>
+    </message>
+    <message>
+        <source>parallel.cuda_graph_scope={scope} with training.recompute=full: Megatron-Core runs full recompute only with a full-iteration CUDA graph</source>
+        <translation>parallel.cuda_graph_scope={scope} 与 training.recompute=full 不能同时使用：Megatron-Core 只在整轮迭代 CUDA 图下支持完全重计算</translation>
+    </message>
 </context>
 <context>
     <name>ScenarioModel</name>
@@ -8688,6 +8712,62 @@
     <message>
         <source>Megatron --account-for-embedding-in-pipeline-split and --account-for-loss-in-pipeline-split: the first and last pipeline stages hold one layer fewer, because the embedding and the output layer count as a layer each. Off (Megatron&apos;s default): the layers are split evenly and the last stage also runs the output layer, which the others wait for. Megatron only</source>
         <translation>Megatron 的 --account-for-embedding-in-pipeline-split 与 --account-for-loss-in-pipeline-split：嵌入层和输出层各算作一层，因此第一级和最后一级流水线各少放一层。关闭（Megatron 默认）：各层平均切分，最后一级还要运行输出层，其他各级需等待它。仅适用于 Megatron</translation>
+    </message>
+    <message>
+        <source>CUDA graphs</source>
+        <translation>CUDA 图</translation>
+    </message>
+    <message>
+        <source>Megatron --cuda-graph-impl transformer_engine with --cuda-graph-scope: the captured parts of each layer (the attention block; the MoE router with the dispatcher&apos;s preprocess) replay as one CUDA graph, so the CPU no longer issues their kernels one by one. It matters where the CPU limits the step: MoE layers with small experts, whose dispatcher waits for the GPU every layer. None (Megatron&apos;s default): no graphs. Whole layer: for an MoE model only with padding to capacity. Not with full recompute. Megatron only</source>
+        <translation>Megatron --cuda-graph-impl transformer_engine 配合 --cuda-graph-scope：每层被捕获的部分（注意力块；MoE 路由器及分发器的预处理）作为一个 CUDA 图重放，CPU 不再逐个发射这些内核。在 CPU 限制步长时才有影响：专家较小的 MoE 层，其分发器每层都要等待 GPU。无（Megatron 默认）：不使用 CUDA 图。整层：MoE 模型仅在填充到容量时可用。不能与完全重计算同用。仅 Megatron</translation>
+    </message>
+    <message>
+        <source>none (Megatron&apos;s default)</source>
+        <translation>无（Megatron 默认）</translation>
+    </message>
+    <message>
+        <source>attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>MoE router and preprocess</source>
+        <translation>MoE 路由器和预处理</translation>
+    </message>
+    <message>
+        <source>attention, MoE router and preprocess</source>
+        <translation>注意力、MoE 路由器和预处理</translation>
+    </message>
+    <message>
+        <source>whole layer (MoE: with padding to capacity)</source>
+        <translation>整层（MoE：需填充到容量）</translation>
+    </message>
+    <message>
+        <source>dropless (Megatron&apos;s default)</source>
+        <translation>不丢弃（Megatron 默认）</translation>
+    </message>
+    <message>
+        <source>× even share</source>
+        <translation>× 平均份额</translation>
+    </message>
+    <message>
+        <source>pad every expert&apos;s input to its capacity</source>
+        <translation>把每个专家的输入填充到其容量</translation>
+    </message>
+    <message>
+        <source>MoE capacity factor</source>
+        <translation>MoE 容量因子</translation>
+    </message>
+    <message>
+        <source>Megatron --moe-expert-capacity-factor: each expert takes at most this many times its even share of the routed tokens and drops the rest. Empty (Megatron&apos;s default): dropless. Megatron only</source>
+        <translation>Megatron --moe-expert-capacity-factor：每个专家最多接收其平均份额这么多倍的路由 token，其余丢弃。留空（Megatron 默认）：不丢弃。仅 Megatron</translation>
+    </message>
+    <message>
+        <source>MoE token dropping</source>
+        <translation>MoE token 丢弃</translation>
+    </message>
+    <message>
+        <source>Megatron --moe-pad-expert-input-to-capacity: every expert&apos;s input is padded to its capacity, so the shapes never change, the dispatcher no longer waits for the token counts every layer and the whole layer can be a CUDA graph; padded rows cost GEMM time. Needs a capacity factor. Megatron only</source>
+        <translation>Megatron --moe-pad-expert-input-to-capacity：每个专家的输入都填充到其容量，形状固定，分发器不再每层等待 token 计数，整层可以成为一个 CUDA 图；填充的行也要耗费矩阵乘法时间。需要设置容量因子。仅 Megatron</translation>
     </message>
 </context>
 <context>
