@@ -1478,7 +1478,8 @@ def _padded_critic_extra(m: ModelFacts, profile: MethodProfile, row_len: float, 
     False)``; ``ppo_trainer.yaml`` false; the example scripts set it for the actor only) runs its values forward
     and its update on the padded prompt + response rows (``_forward_micro_batch`` unpads only when it is set), so
     each real token carries ``(padded prompt + rollout_len) / row`` tokens of work, attention at the padded length
-    (:attr:`MethodProfile.padded_row_len`: verl pads prompts to ``data.max_prompt_length``)."""
+    (:attr:`MethodProfile.padded_row_len`: verl pads prompts to ``data.max_prompt_length``). ``fwd_total`` and
+    ``hflops_tok`` are the critic's own forward and step at the policy's rows (:func:`value_head_passes`: no LM head)."""
     s_pad = float(profile.padded_row_len)
     if s_pad <= row_len:
         return 0.0
