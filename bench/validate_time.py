@@ -723,6 +723,42 @@ def rl_round6_pageable() -> list[str]:
     return out
 
 
+#: verl's per-key split before this round's value-head passes (main 9990f4e; bench/rl_step_times.py key_split):
+#: the critic's keys (values, update_critic) of the three PPO rows; the other keys do not change
+RL_BEFORE_VERL7 = {"play-verl qwen2-7b ppo min": (3.94, 15.78), "play-verl qwen2-7b ppo recommended": (33.65, 134.58),
+                   "play-verl qwen2.5-0.5b ppo": (1.54, 6.18)}
+
+
+def rl_round6_keys() -> list[str]:
+    """Issue 35 round 6, helper verl7: verl's timing keys, published next to the model's split."""
+    mod = _bench_module("rl_step_times")
+    parts = _rl_parts("rl_round6_verl7.md")
+    keys = mod.KEYS
+    out = [*parts["mechanism"], "", "| run | " + " | ".join(f"`{k}` published → model" for k in keys) + " |",
+           "|---|" + "---|" * len(keys)]
+    rows = mod.key_table()
+    for r in rows:
+        cells = []
+        for k in keys:
+            if k not in r["pub"]:
+                cells.append("—")
+                continue
+            before = ""
+            if k in ("values", "update_critic") and r["id"] in RL_BEFORE_VERL7:
+                before = f" (was {RL_BEFORE_VERL7[r['id']][0 if k == 'values' else 1]:.2f})"
+            cells.append(f"{r['pub'][k]:.2f} → {r['pred'][k]:.2f} ({r['err'][k]:+.0%}){before}")
+        out.append(f"| {r['id']} | " + " | ".join(cells) + " |")
+    steps = {r["id"]: r["err"]["step"] for r in mod.table()}
+    errs = sorted(abs(e) for e in steps.values())
+    p90 = errs[min(len(errs) - 1, int(round(0.9 * (len(errs) - 1))))]
+    out += ["", f"verl step |error| median / p90 over the {len(errs)} rows: 27% / 48% before, "
+                f"{statistics.median(errs):.0%} / {p90:.0%} now (the 0.5B PPO row −46% → {steps['play-verl qwen2.5-0.5b ppo']:+.0%}, "
+                f"\"min\" −15% → {steps['play-verl qwen2-7b ppo min']:+.0%}, \"recommended\" +18% → "
+                f"{steps['play-verl qwen2-7b ppo recommended']:+.0%}). The NeMo RL rows (no critic) do not change.",
+            "", *parts["after"]]
+    return out
+
+
 def offload_sanity() -> list[str]:
     """Published CPU-offload figures (bench/offload_step_times.py) next to the model: a sanity table, not fitted."""
     mod = _bench_module("offload_step_times")
@@ -1589,6 +1625,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *rl_round5_swaps(),
         "",
         *rl_round6_pageable(),
+        "",
+        *rl_round6_keys(),
         "",
         "verl's `optimizer_offload` does not step on the CPU: `update_actor` loads the fp32 shard and both Adam "
         "moments to the GPU before its mini-batch loop and offloads them after it, so each mini-batch's "

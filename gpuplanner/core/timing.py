@@ -1168,12 +1168,14 @@ def time_layout(
     # forwards (KTO's KL sequences, PPO's old log-probs), the PPO critic's forward and its training step; at
     # the policy's rates (same shapes)
     fwd_total = fwd.layers + fwd.head + fwd.attention
-    n_fwd = (profile.ref_forwards + profile.policy_nograd_forwards + (1.0 if profile.reward_model else 0.0)
-             + (1.0 if profile.critic else 0.0))
-    extra_h = n_fwd * fwd_total + (hflops_tok if profile.critic else 0.0)
-    extra_m = n_fwd * fwd_total + (mflops_tok if profile.critic else 0.0)
+    # the critic and a reward model end in a scalar head, not the vocabulary projection (value_head_passes)
+    val_fwd, val_h, val_m = value_head_passes(fwd, hflops_tok, mflops_tok, lora)
+    n_fwd = profile.ref_forwards + profile.policy_nograd_forwards
+    n_val = (1.0 if profile.reward_model else 0.0) + (1.0 if profile.critic else 0.0)
+    extra_h = n_fwd * fwd_total + n_val * val_fwd + (val_h if profile.critic else 0.0)
+    extra_m = n_fwd * fwd_total + n_val * val_fwd + (val_m if profile.critic else 0.0)
     if profile.critic_padded:
-        extra_h = extra_h + _padded_critic_extra(m, profile, float(seq_len), fwd_total, hflops_tok)
+        extra_h = extra_h + _padded_critic_extra(m, profile, float(seq_len), val_fwd, val_h)
 
     # ---- communication overlap flags: the scenario's choice, else the framework's default
     ov_grad, ov_param, ov_tp, ov_p2p = overlap_flags(
@@ -1506,6 +1508,27 @@ def _eager_ops_layer(m: ModelFacts, method: str, lora_targets: str, lora_dropout
 CP_MERGE_FWD_STEP, CP_MERGE_FWD_ONCE, CP_MERGE_BWD_STEP, CP_MERGE_BWD_ONCE = 40.5, 12.0, 58.5, 18.0
 
 
+def value_head_passes(fwd, hflops_tok, mflops_tok, lora):
+    """FLOPs per token of a model that ends in a scalar head instead of the LM head: (its forward, its training
+    step in hardware FLOPs, the same in model FLOPs), from the policy's (``fwd`` = :func:`flops.forward_flops_per_
+    token`; ``hflops_tok`` / ``mflops_tok`` the policy's training step). The PPO critic and a reward model project
+    each token's hidden state onto one value, not onto the vocabulary, so the output layer's GEMM (2·V·h per token
+    forward, twice that backward; not recomputed) is not run:
+
+    * verl ``verl/workers/fsdp_workers.py`` ``CriticWorker._build_critic_model_optimizer``:
+      ``AutoModelForTokenClassification`` with ``critic_model_config.num_labels = 1`` (tag v0.3.0.post1 and main);
+      its ``RewardModelWorker`` takes the same class.
+    * OpenRLHF ``openrlhf/models/model.py`` ``get_llm_for_sequence_regression`` (``value_head = nn.Linear(h, 1)``
+      on the base model, for the critic and the reward model).
+    * TRL ``PPOTrainer``: ``value_model`` / ``reward_model`` are ``AutoModelForSequenceClassification`` (``score``,
+      ``num_labels=1``).
+
+    The memory side already holds the critic without the LM head (``memory.objective_parts``, ``value_ratio``).
+    The scalar head's 2·h FLOPs per token are left out."""
+    head_tok = (2.0 if lora else 3.0) * fwd.head  # the head's share of the training step (timing: head_tok)
+    return fwd.layers + fwd.attention, hflops_tok - head_tok, mflops_tok - head_tok
+
+
 def _padded_critic_extra(m: ModelFacts, profile: MethodProfile, row_len: float, fwd_total: float, hflops_tok):
     """Hardware FLOPs per trained (real) token that a padded PPO critic adds over one run at the policy's rows
     (``training.rl.critic_padding_free`` = false): verl's critic without ``critic.model.use_remove_padding``
@@ -1513,12 +1536,13 @@ def _padded_critic_extra(m: ModelFacts, profile: MethodProfile, row_len: float, 
     False)``; ``ppo_trainer.yaml`` false; the example scripts set it for the actor only) runs its values forward
     and its update on the padded prompt + response rows (``_forward_micro_batch`` unpads only when it is set), so
     each real token carries ``(padded prompt + rollout_len) / row`` tokens of work, attention at the padded length
-    (:attr:`MethodProfile.padded_row_len`: verl pads prompts to ``data.max_prompt_length``)."""
+    (:attr:`MethodProfile.padded_row_len`: verl pads prompts to ``data.max_prompt_length``). ``fwd_total`` and
+    ``hflops_tok`` are the critic's own forward and step at the policy's rows (:func:`value_head_passes`: no LM head)."""
     s_pad = float(profile.padded_row_len)
     if s_pad <= row_len:
         return 0.0
     fwd_pad = F.forward_flops_per_token(m, s_pad)
-    pad_total = fwd_pad.layers + fwd_pad.head + fwd_pad.attention
+    pad_total = fwd_pad.layers + fwd_pad.attention  # the critic's scalar head (value_head_passes)
     ratio = s_pad / row_len
     return ratio * (pad_total + hflops_tok * pad_total / fwd_total) - (fwd_total + hflops_tok)
 
