@@ -1401,9 +1401,10 @@ def time_layout(
                          opt_params=opt_params,
                          shard_params=weight_gpu / maximum(n_dp, 1.0), m_acc=m_acc, n_gather=n_gather, n_rs=n_rs,
                          host_ranks=minimum(gpn, n_gpus))
-    off["off_nemo_rl"] = nemo_rl_swap_bytes(framework, profile, weight_gpu=weight_gpu, opt_params=opt_params)
+    off["off_nemo_rl"] = nemo_rl_swap_bytes(framework, profile, weight_gpu=weight_gpu, opt_params=opt_params, tool=tool)
     # (with Megatron's CPU optimizer, optimizer_cpu_offload, the state already lives on the host: no move)
-    off["off_nemo_rl_s"] = where(offload, 0.0, nemo_rl_optimizer_move_seconds(framework, profile, opt_params=opt_params))
+    off["off_nemo_rl_s"] = where(offload, 0.0, nemo_rl_optimizer_move_seconds(framework, profile, opt_params=opt_params,
+                                                                             tool=tool))
     return {**off,
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
@@ -1674,12 +1675,20 @@ NEMO_RL_OPT_BYTES = 12.0
 #: ``move_optimizer`` moves all three.
 
 
-def nemo_rl_swap_bytes(framework, profile, *, weight_gpu, opt_params):
+#: the tools whose RL runs NeMo RL's Megatron worker (an RL scenario on plain ``megatron``); Megatron-SWIFT's
+#: ``megatron rlhf`` keeps its optimizer and weights on the GPU unless ``--offload_optimizer``/``--offload_model``
+#: (ms-swift ``swift/trainers/arguments.py``, the GRPO arguments mixin: both ``bool = False``, ``sleep_level = 0``),
+#: so NeMo RL's per-generation moves are not its
+NEMO_RL_TOOLS = ("megatron",)
+
+
+def nemo_rl_swap_bytes(framework, profile, *, weight_gpu, opt_params, tool=None):
     """Host-link bytes per step on one GPU of NeMo RL's per-generation swaps (:data:`NEMO_RL_OPT_BYTES` has the
     mechanism): colocated, the optimizer state out and back and the 16-bit weights out and back; with a KL
     reference, three 16-bit copies of the stage's weights. Shared by the ``updates_per_generation`` optimizer
-    steps of one generation batch. Zero off the Megatron engine or outside RL."""
-    if not (profile.rl and framework == "megatron"):
+    steps of one generation batch. Zero off the Megatron engine, outside RL, or for a tool other than NeMo RL's
+    (:data:`NEMO_RL_TOOLS`; ``tool`` None: the framework itself)."""
+    if not (profile.rl and framework == "megatron" and (tool or framework) in NEMO_RL_TOOLS):
         return 0.0
     w16 = 2.0 * weight_gpu
     # (the optimizer state's two moves are pageable, so they are timed apart: nemo_rl_optimizer_move_seconds)
@@ -1703,14 +1712,15 @@ NEMO_RL_PAGEABLE_D2H_BPS = 1.8e9
 NEMO_RL_PAGEABLE_H2D_BPS = 16.1e9
 
 
-def nemo_rl_optimizer_move_seconds(framework, profile, *, opt_params):
+def nemo_rl_optimizer_move_seconds(framework, profile, *, opt_params, tool=None):
     """Seconds per step on one GPU of NeMo RL's optimizer-state moves with colocated vLLM (RL on the Megatron
     engine): ``offload_before_refit`` → ``move_optimizer("cpu")`` before each refit and ``prepare_for_training`` →
     ``move_optimizer("cuda")`` after the log-probs, both pageable (:data:`NEMO_RL_PAGEABLE_D2H_BPS`), once per
     generation batch: ``12 B × optimizer shard × (1 / D2H + 1 / H2D) / updates_per_generation``. With a separate
     engine NeMo RL (v0.5 on, ``offload_optimizer_for_logprob: false``) keeps the optimizer on the GPU; with
     ``optimizer_cpu_offload`` (``parallel.offload_optimizer``) it skips the move (the caller zeroes it)."""
-    if not (profile.rl and framework == "megatron" and profile.engine == "vllm_colocated"):
+    if not (profile.rl and framework == "megatron" and profile.engine == "vllm_colocated"
+            and (tool or framework) in NEMO_RL_TOOLS):
         return 0.0
     per_gen = NEMO_RL_OPT_BYTES * opt_params * (1.0 / NEMO_RL_PAGEABLE_D2H_BPS + 1.0 / NEMO_RL_PAGEABLE_H2D_BPS)
     return per_gen / float(max(profile.updates_per_generation, 1))
