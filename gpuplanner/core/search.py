@@ -54,7 +54,7 @@ from .messages import MsgStr, error_text
 from . import rules as rulesmod
 from . import advisor as advisormod
 from .frameworks import FRAMEWORKS, ORDER as FRAMEWORK_ORDER, TOOLS as FRAMEWORK_TOOLS, engine_of, frameworks_for
-from .frameworks import name_for, runs_on, vendor_unsupported
+from .frameworks import model_unsupported, name_for, runs_on, vendor_unsupported
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
 from .recompute import POLICIES as RECOMPUTE_POLICIES
 from .params import tier as tier_of
@@ -1266,16 +1266,19 @@ def _time_kwargs(r) -> dict:
     return timing.time_kwargs(r)[0]
 
 
-def searched_frameworks(s: Scenario, is_moe: bool = False) -> tuple[tuple[str, ...], bool]:
+def searched_frameworks(s: Scenario, is_moe: bool = False, arch=None) -> tuple[tuple[str, ...], bool]:
     """The frameworks the search tries for ``s`` and whether it chooses among them: the scenario's own unless
     ``constraints.search_frameworks``; then every framework of the table that runs the training method
-    (:func:`frameworks.frameworks_for`), among ``constraints.framework_candidates`` when given."""
+    (:func:`frameworks.frameworks_for`), among ``constraints.framework_candidates`` when given, and that trains
+    the model (``arch``: :func:`frameworks.model_unsupported`, a vision-language model or a model outside a tool's
+    registry)."""
     con = s.constraints
     if not con.search_frameworks:
         return (s.training.framework,), False
     fws = frameworks_for(s.training.method, con.framework_candidates, s.training.objective)
     if not fws:
         return (s.training.framework,), False
+    fws = _train_the_model(fws, arch, s.training.method)
     if getattr(s.training, "liger_kernel", False):
         # Liger Kernel patches Hugging Face models only (scenario._NO_LIGER): the search keeps the stacks that run them
         fws = tuple(f for f in fws if f not in ("megatron", "megatron-swift", "unsloth")) or fws
@@ -1285,7 +1288,7 @@ def searched_frameworks(s: Scenario, is_moe: bool = False) -> tuple[tuple[str, .
     if is_moe and not con.framework_candidates:
         # an MoE model: the frameworks with expert parallelism, where the method has one (the user widens the
         # list with constraints.framework_candidates)
-        ep = tuple(f for f in fws if FRAMEWORKS[f].expert_parallel) or _moe_tools(s, fws)
+        ep = tuple(f for f in fws if FRAMEWORKS[f].expert_parallel) or _moe_tools(s, fws, arch)
         fws = ep or fws
     return fws, True
 
@@ -1297,14 +1300,27 @@ def searched_frameworks(s: Scenario, is_moe: bool = False) -> tuple[tuple[str, .
 MOE_PEFT_TOOLS = ("megatron-swift",)
 
 
-def _moe_tools(s: Scenario, fws: tuple[str, ...]) -> tuple[str, ...]:
+def _moe_tools(s: Scenario, fws: tuple[str, ...], arch=None) -> tuple[str, ...]:
     """An MoE model whose method no listed framework runs with expert parallelism (LoRA: Megatron-LM has no
     PEFT): the listed frameworks plus the :data:`MOE_PEFT_TOOLS` that run the method and objective. Empty when
     none does."""
     t = s.training
     extra = tuple(f for f in MOE_PEFT_TOOLS if f not in fws and FRAMEWORKS[f].expert_parallel
                   and t.method in FRAMEWORKS[f].methods and t.objective in FRAMEWORKS[f].objectives)
+    extra = _train_the_model(extra, arch, t.method, keep_all=False)
     return fws + extra if extra else ()
+
+
+def _train_the_model(fws: tuple[str, ...], arch, method: str, keep_all: bool = True) -> tuple[str, ...]:
+    """``fws`` less the frameworks that do not train ``arch`` (:func:`frameworks.model_unsupported`: Megatron-LM and
+    torchtitan/torchtune with a vision-language model, Megatron-SWIFT outside ms-swift's Megatron registry — issue
+    35 round 6, advice4: a Qwen2-VL plan #1 on Megatron-Core, a Mixtral LoRA on Megatron-SWIFT). When none is left
+    the list is kept (``keep_all``): the user's own candidates, each plan then warned (evaluate)."""
+    if arch is None:
+        return fws
+    kept = tuple(f for f in fws if model_unsupported(f, arch.model_type, bool(arch.vision_kind), arch.name,
+                                                     method) is None)
+    return kept or (fws if keep_all else ())
 
 
 def _why_not_default(gpu, table: PriceTable, precision: str) -> Msg | None:
@@ -1373,7 +1389,7 @@ def iter_contexts(scenario: Scenario, models: ModelSource | None = None, *, pric
                 why = _why_not_default(g, table, s.training.precision)
                 if why is not None:
                     skipped[gid] = why
-    fws, searched = searched_frameworks(s, bool(arch.is_moe))
+    fws, searched = searched_frameworks(s, bool(arch.is_moe), arch)
     gpus = [lookup_gpu(gid, s.hardware.custom_gpus) for gid in gpu_ids]
     # card class (planning rule): cards below it are left out while a candidate of the class exists
     params_total = float(facts.params.total)
@@ -1953,7 +1969,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     contexts: list[SearchContext] = []
     evaluated = fitting = 0
     tried: dict[str, int] = {}  # GPU id -> fitting candidates over its frameworks
-    fws, searched = searched_frameworks(s, bool(arch.is_moe))
+    fws, searched = searched_frameworks(s, bool(arch.is_moe), arch)
     total_pflop = mf_tok * tokens / 1e15
     red = _Reducer(objective, con.deadline_days, con.budget, total_pflop, con.rules.mfu_grade, top, distinct)
     gpu_index: dict[str, int] = {}
@@ -2231,7 +2247,23 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
         if excluded:
             out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Not tried: {names} (does not run {method})."),
                            {"names": ", ".join(excluded), "method": _method_words(s.training.method)}))
+        out += _not_for_the_model(contexts[int(cat["ctx"][i])].resolved.arch, fws, s)
     out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{fw}: {setup}."), {"fw": sup.name, "setup": Msg("Framework", sup.setup)}))
+    return out
+
+
+def _not_for_the_model(arch, fws, s: Scenario) -> list[Msg]:
+    """"Not tried" lines for the frameworks of the table that run the method but not this model
+    (:func:`frameworks.model_unsupported`), so that a missing Megatron-Core line on a Qwen2-VL plan is said."""
+    out = []
+    for f in FRAMEWORK_ORDER + FRAMEWORK_TOOLS:
+        if f in fws or s.training.method not in FRAMEWORKS[f].methods:
+            continue
+        if f in FRAMEWORK_TOOLS and f not in MOE_PEFT_TOOLS:
+            continue  # tools are the user's pick, not searched: no line for those never in the list
+        why = model_unsupported(f, arch.model_type, bool(arch.vision_kind), arch.name, s.training.method)
+        if why is not None:
+            out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Not tried: {why}."), {"why": why}))
     return out
 
 
