@@ -65,7 +65,7 @@ from . import megatron_fsdp as mfsdpmod
 from .catalog_hw import (custom_gpu_record, get_gpu, get_network, load_gpus, lookup_gpu, peak_tflops,
                          region_for_currency)
 from .estimate import Resolved, tier_guidance, _facts_for, memory_kwargs, trainable_params
-from .methods import method_profile
+from .methods import method_profile, vllm_start_room
 from .flops import model_flops_per_token
 from .architecture import resolve_arch
 
@@ -946,6 +946,13 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
         layout = timing.pack_layout(candidate_layout(ctx, {k: v[idx] for k, v in c.items()}, split))
     tm = candidate_times(ctx, sub, layout, split, shares=not lazy)
     sub.update({key: (_rows(val, len(idx)) if key != "train_hours" else val) for key, val in tm.items()})
+    starts = _vllm_starts(ctx, c["tp"][idx])
+    if starts is not None and not starts.all():  # vLLM's share cannot hold its weights: the rows do not run
+        rest = np.flatnonzero(starts)
+        idx, sub = idx[rest], {k: (v[rest] if np.ndim(v) else v) for k, v in sub.items()}
+        tm = {k: (v[rest] if np.ndim(v) else v) for k, v in tm.items()}
+        if not len(idx):
+            return mem_gib, idx, sub
     sub["penalty"], sub["tp_pcie"] = _layout_penalty(ctx, sub["mem_gib"], cap), _tp_pcie(ctx, c["tp"][idx])
     found = unpriced and _unpriced(ctx, sub["num_gpus"], sub["nodes"], tm["train_hours"], sub["mfu"], sub["penalty"], sub["tp_pcie"], _poor_mfu(sub))
     if found:
@@ -1802,11 +1809,12 @@ def search(
     res = _search(scenario, models, top=top, objective=objective, prices=prices, overheads=overheads,
                   cancel=cancel, distinct=distinct, rules_on=True)
     on = [rid for rid in HARD_RULES if getattr(scenario.constraints.rules, rid)]
-    if res.plans or not on:
+    if res.plans:
         return res
-    again = _search(scenario, models, top=top, objective=objective, prices=prices, overheads=overheads,
-                    cancel=cancel, distinct=distinct, rules_on=False)
-    if not again.plans:
+    again = None if not on else _search(scenario, models, top=top, objective=objective, prices=prices,
+                                        overheads=overheads, cancel=cancel, distinct=distinct, rules_on=False)
+    if again is None or not again.plans:
+        res.notes.extend(_what_fits_instead(scenario, models, objective, prices, overheads, cancel))
         return res
     again.rules_relaxed = tuple(on)
     again.notes.insert(0, Msg(CTX, QT_TRANSLATE_NOOP(
@@ -1815,6 +1823,62 @@ def search(
     again.search_ms += res.search_ms
     again.candidates_evaluated += res.candidates_evaluated
     return again
+
+
+#: What the search tries, when nothing fits, in place of the user's choice (said, never applied: the user's
+#: choices are sacred): 4-bit frozen weights for a 16-bit LoRA (QLoRA, Dettmers et al. 2023: "finetune a 65B
+#: parameter model on a single 48GB GPU"), and the weights in CPU memory under ZeRO-3 (DeepSpeed ``offload_param``,
+#: FSDP ``CPUOffload``) for LoRA and full training. Issue 35 round 6, advice4: LoRA of a 72B model on 2 × A100
+#: 80GB said only "allow more GPUs or larger cards", though the same two cards run it with QLoRA.
+FIT_INSTEAD = (
+    (("lora",), QT_TRANSLATE_NOOP(CTX, "QLoRA (4-bit frozen weights: training.method qlora)"),
+     {"training": {"method": "qlora"}}),
+    (("lora", "full", "pretrain"), QT_TRANSLATE_NOOP(CTX, "ZeRO-3 with the weights in CPU memory "
+                                                          "(parallel.offload_params)"),
+     {"parallel": {"zero": 3, "offload_params": True}}),
+)
+
+
+def _what_fits_instead(s: Scenario, models: ModelSource | None, objective: str | None, prices: Any, overheads: Any,
+                       cancel: Callable[[], bool] | None) -> list[Msg]:
+    """When nothing fits: the best plan of each :data:`FIT_INSTEAD` change that applies to ``s`` and fits on the
+    same candidates (one line each), or nothing."""
+    out: list[Msg] = []
+    for methods, label, change in FIT_INSTEAD:
+        if s.training.method not in methods or (change.get("parallel") and s.parallel.offload_params):
+            continue
+        d = s.model_dump()
+        for section, values in change.items():
+            d[section].update(values)
+        try:
+            v = Scenario.model_validate(d)
+            res = _search(v, models, top=1, objective=objective, prices=prices, overheads=overheads, cancel=cancel,
+                          distinct=True, rules_on=True)
+        except PlannerError:
+            continue
+        if not res.plans:
+            continue
+        p = res.plans[0]
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "{what} fits: its best plan is {n} × {gpu} ({fw}), {days:.1f} days, {cost:,.0f} {cur}. Your "
+                 "choice is kept; change it to plan with this."),
+            {"what": Msg(CTX, label), "n": p.num_gpus, "gpu": p.gpu_name,
+             "fw": name_for(p.framework, v.training.method), "days": p.calendar_days,
+             "cost": p.cost if p.cost is not None else float("nan"), "cur": p.currency}))
+    return out
+
+
+def _vllm_starts(ctx: SearchContext, tp) -> np.ndarray | None:
+    """Per row (``tp``: the rows' tensor parallelism): whether the RL plan's vLLM engine starts on this card
+    (:func:`methods.vllm_start_room`, its tensor parallelism ``rl.rollout_tp`` or the training one); None when no
+    vLLM engine generates."""
+    prof = method_profile(ctx.resolved.scenario.training)
+    if not prof.rl or prof.engine not in ("vllm_colocated", "vllm_separate"):
+        return None
+    gen_tp = np.full(len(tp), float(prof.rollout_tp)) if prof.rollout_tp else np.asarray(tp, dtype=float)
+    r = ctx.resolved
+    return np.asarray(vllm_start_room(prof, arch=r.arch, params_total=float(r.params.total),
+                                      gpu_memory_gib=float(ctx.gpu.memory_gib or 0.0), tp=gen_tp) >= 0.0)
 
 
 def _reduce_context(ctx: SearchContext, ci: int, gi: int, chunks: _ChunkCache, memo: Any, red: Any,
@@ -2249,7 +2313,22 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
                            {"names": ", ".join(excluded), "method": _method_words(s.training.method)}))
         out += _not_for_the_model(contexts[int(cat["ctx"][i])].resolved.arch, fws, s)
     out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{fw}: {setup}."), {"fw": sup.name, "setup": Msg("Framework", sup.setup)}))
+    if fw == "deepspeed" and plan.num_gpus == 1 and plan.evaluation.layout.zero == 0:
+        out.append(_one_gpu_deepspeed(plan.evaluation.scenario.training.precision))
     return out
+
+
+def _one_gpu_deepspeed(precision: str) -> Msg:
+    """What a DeepSpeed plan on one GPU with ZeRO-0 is (issue 35 round 6, advice4: "DeepSpeed" on one card read as
+    a sharding stack): the HF Trainer with a DeepSpeed config, nothing sharded; DeepSpeed's engine casts the model to
+    the training precision (runtime/engine.py ``_configure_distributed_model``: ``self.module.bfloat16()``, up to
+    0.19.1; a per-parameter cast from 0.19.2) and the Trainer runs no autocast under it, which is why its memory and
+    time differ from the plain Trainer's (core/memory.py: autocast, PEFT's fp32 upcast for QLoRA)."""
+    return Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "On one GPU with ZeRO-0 nothing is sharded: this is the Hugging Face Trainer launched with a DeepSpeed "
+             "config (--deepspeed, zero_optimization stage 0). DeepSpeed's engine holds the model in {precision} "
+             "and the Trainer runs no autocast under it (PEFT's fp32 copies of the norms and embeddings are cast "
+             "back too): that, not sharding, is what differs from the plain Trainer."), {"precision": precision})
 
 
 def _not_for_the_model(arch, fws, s: Scenario) -> list[Msg]:
