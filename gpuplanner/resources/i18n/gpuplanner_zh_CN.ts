@@ -1983,6 +1983,14 @@
         <translation>实测结果（{n} × {gpu}，MFU {mfu:.1%}）：{why}</translation>
     </message>
     <message>
+        <source>{why}. Choose a framework that trains it.</source>
+        <translation>{why}。请选择能训练该模型的框架。</translation>
+    </message>
+    <message>
+        <source>vLLM would not start: {share:.0%} of the {mem:.0f} GiB card cannot hold the model&apos;s {w:.1f} GiB of 16-bit weights at rollout TP {tp} plus the KV cache of one {n:,}-token sequence (vLLM: &quot;No available memory for the cache blocks&quot;). Raise rl.generation_gpu_fraction or rl.rollout_tp, or use larger cards.</source>
+        <translation>vLLM 无法启动：{mem:.0f} GiB 卡的 {share:.0%} 装不下 rollout TP {tp} 下模型 {w:.1f} GiB 的 16 位权重，再加一条 {n:,} token 序列的 KV 缓存（vLLM 报错 “No available memory for the cache blocks”）。请调高 rl.generation_gpu_fraction 或 rl.rollout_tp，或换更大显存的卡。</translation>
+    </message>
+    <message>
         <source>{net}: one NIC per server assumed ({gbps:g} Gb/s for {g} GPUs; the catalogue gives no count): enter NICs per server on the Hardware page.</source>
         <translation>{net}：按每台服务器一张网卡计算（{g} 张 GPU 共用 {gbps:g} Gb/s；目录中没有网卡数量）：请在“硬件与价格”页填写“每台服务器网卡数”。</translation>
     </message>
@@ -2151,6 +2159,18 @@
     <message>
         <source>{fw} does not run {what} for {method}: it runs {runs} ({source}). Choose another framework or layout.</source>
         <translation>{fw} 在{method}时不支持 {what}：它支持 {runs}（{source}）。请选择其他框架或并行布局。</translation>
+    </message>
+    <message>
+        <source>{fw} does not train vision-language models ({model}): it builds text-only decoders</source>
+        <translation>{fw} 不训练视觉语言模型（{model}）：它只构建纯文本解码器</translation>
+    </message>
+    <message>
+        <source>{fw} does not convert {model} (model_type {type}): it is not in ms-swift&apos;s Megatron model registry</source>
+        <translation>{fw} 不能转换 {model}（model_type {type}）：它不在 ms-swift 的 Megatron 模型注册表中</translation>
+    </message>
+    <message>
+        <source>{fw} has no model builder for {model} (model_type {type}) in torchtune/models</source>
+        <translation>{fw} 在 torchtune/models 中没有 {model}（model_type {type}）的模型构建函数</translation>
     </message>
     <message>
         <source>Megatron-Bridge recipes (NeMo framework container); converts Hugging Face weights itself (AutoBridge)</source>
@@ -4201,6 +4221,26 @@
     <message>
         <source>no ZeRO</source>
         <translation>无 ZeRO</translation>
+    </message>
+    <message>
+        <source>QLoRA (4-bit frozen weights: training.method qlora)</source>
+        <translation>QLoRA（4 位冻结权重：training.method qlora）</translation>
+    </message>
+    <message>
+        <source>ZeRO-3 with the weights in CPU memory (parallel.offload_params)</source>
+        <translation>ZeRO-3 并把权重放在 CPU 内存中（parallel.offload_params）</translation>
+    </message>
+    <message>
+        <source>{what} fits: its best plan is {n} × {gpu} ({fw}), {days:.1f} days, {cost:,.0f} {cur}. Your choice is kept; change it to plan with this.</source>
+        <translation>{what} 放得下：其最佳方案为 {n} × {gpu}（{fw}），{days:.1f} 天，{cost:,.0f} {cur}。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
+    </message>
+    <message>
+        <source>On one GPU with ZeRO-0 nothing is sharded: this is the Hugging Face Trainer launched with a DeepSpeed config (--deepspeed, zero_optimization stage 0). DeepSpeed&apos;s engine holds the model in {precision} and the Trainer runs no autocast under it (PEFT&apos;s fp32 copies of the norms and embeddings are cast back too): that, not sharding, is what differs from the plain Trainer.</source>
+        <translation>单卡 ZeRO-0 不做任何切分：这就是用 DeepSpeed 配置（--deepspeed，zero_optimization stage 0）启动的 Hugging Face Trainer。DeepSpeed 引擎以 {precision} 保存模型，Trainer 在其下不运行 autocast（PEFT 为归一化层和嵌入层保留的 fp32 副本也会被转回）：与普通 Trainer 的差别在此，而不在切分。</translation>
+    </message>
+    <message>
+        <source>Not tried: {why}.</source>
+        <translation>未尝试：{why}。</translation>
     </message>
     <message>
         <source>{n} × {gpu}: {price:,.2f} {cur} per card-hour for {eff:,.0f} effective TFLOPS per card ({peak:,.0f} peak × {mfu:.0%} utilisation; micro-batch {mbs}, {zero}) → {cpt:,.3f} {cur} per million tokens.</source>

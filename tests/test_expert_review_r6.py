@@ -1,0 +1,142 @@
+"""Round 6 of the expert review (docs/notes/2026-12-06/issue-35-r6-advice4.md): a senior infrastructure engineer
+reads plan #1 of ten more everyday requests (docs/notes/2026-12-06/issue-35-r6-advice4-requests/; the fixtures here
+are copies in tests/data/expert_review/) and signs it only if what it says is true. Each test is one defect found
+in that review, asserted as the expert would."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gpuplanner.core.errors import ScenarioError
+from gpuplanner.core.evaluate import evaluate
+from gpuplanner.core.scenario import scenario_from_dict
+from gpuplanner.core.search import search
+from gpuplanner.io.scenario_files import load_scenario
+
+DATA = Path(__file__).parent / "data" / "expert_review"
+
+
+# ------------------------------------------------------------------ stacks that train the model (frameworks.py)
+
+def test_a_vision_language_model_is_not_planned_on_text_only_stacks():
+    """Full SFT of Qwen2-VL-7B: plan #1 was 4 × H800 on Megatron-Core (Megatron-FSDP). Megatron-LM's
+    pretrain_gpt.py builds a text-only GPT model and its multimodal example trains its own LLaVA-style model, not
+    Qwen2-VL's checkpoints; torchtitan's models are text decoders. The search keeps the stacks that load the VL
+    model (HF Trainer, DeepSpeed through it) and says why the others were not tried."""
+    res = search(load_scenario(DATA / "vl-7b-full-sft.json")[0], top=5)
+    assert res.plans
+    assert set(res.frameworks) == {"hf", "deepspeed"}, res.frameworks
+    assert all(p.framework in ("hf", "deepspeed") for p in res.plans), [p.framework for p in res.plans]
+    lines = [m.render() for m in res.plans[0].framework_reason]
+    assert any(t.startswith("Not tried: Megatron-Core does not train vision-language models") for t in lines), lines
+    assert any(t.startswith("Not tried: PyTorch FSDP2 (torchtitan) does not train vision-language") for t in lines)
+
+
+def test_an_explicit_text_only_stack_for_a_vl_model_is_warned():
+    """The user's own choice stays (the layout's estimate still stands), but never silently: the plan warns that
+    Megatron-Core does not train the VL model."""
+    ev = evaluate(scenario_from_dict({"model": {"preset": "qwen2-vl-7b"}, "training": {"framework": "megatron"},
+                                      "hardware": {"gpu": "h800-sxm-80gb", "num_gpus": 8}, "parallel": {"zero": 1}}))
+    said = [m.render() for m in ev.warnings]
+    assert any("Megatron-Core does not train vision-language models" in t for t in said), said
+    ok = evaluate(scenario_from_dict({"model": {"preset": "qwen2-vl-7b"}, "training": {"framework": "deepspeed"},
+                                      "hardware": {"gpu": "h800-sxm-80gb", "num_gpus": 8}, "parallel": {"zero": 3}}))
+    assert not any("does not train" in m.render() for m in ok.warnings)
+
+
+def test_megatron_swift_is_only_planned_for_models_in_its_registry():
+    """Round 5 added Megatron-SWIFT for MoE LoRA and request 13 (Mixtral 8x7B LoRA) then ran on it with EP 4. ms-swift
+    converts only the model types it registers for Megatron (swift/megatron/model/gpts/__init__.py and mm_gpts/:
+    qwen2, llama, qwen3, qwen2_moe, qwen3_moe, deepseek_v2/v3, qwen2_vl …); Mixtral is not among them. Nor does
+    torchtune have a Mixtral builder (torchtune/models has no mixtral). Qwen3-30B-A3B keeps Megatron-SWIFT."""
+    from gpuplanner.core.frameworks import model_unsupported  # noqa: PLC0415
+
+    assert model_unsupported("megatron-swift", "mixtral", False) is not None
+    assert model_unsupported("megatron-swift", "chatglm", False) is not None
+    for mt in ("qwen3_moe", "qwen2", "llama", "deepseek_v2", "qwen2_vl", "custom"):
+        assert model_unsupported("megatron-swift", mt, mt == "qwen2_vl") is None, mt
+    assert model_unsupported("fsdp", "mixtral", False, method="lora") is not None
+    assert model_unsupported("fsdp", "mixtral", False, method="full") is None  # torchtitan's row: not this list
+    assert model_unsupported("fsdp", "qwen3_moe", False, method="lora") is None
+    mixtral = scenario_from_dict({"model": {"preset": "mixtral-8x7b"},
+                                  "training": {"method": "lora", "seq_len": 4096, "global_batch_size": 64},
+                                  "data": {"tokens": "100M"},
+                                  "constraints": {"deadline_days": 7, "max_gpus": 8,
+                                                  "gpu_candidates": ["h800-sxm-80gb"]}})
+    res = search(mixtral, top=3)
+    assert "megatron-swift" not in res.frameworks and "fsdp" not in res.frameworks, res.frameworks
+    lines = [m.render() for m in res.plans[0].framework_reason]
+    assert any("Megatron-SWIFT does not convert Mixtral 8x7B" in t for t in lines), lines
+    moe = search(load_scenario(DATA / "moe-30b-a3b-lora.json")[0], top=3)
+    assert moe.plans[0].framework == "megatron-swift", moe.plans[0].framework
+
+
+# ---------------------------------------------------------------------------- vLLM that cannot start (RL)
+
+def test_a_colocated_vllm_whose_share_cannot_hold_the_weights_is_not_a_plan():
+    """GRPO of Qwen3-30B-A3B with vLLM colocated at TRL's share of 0.3: plan #4 was 32 × A800 at rollout TP 2, its
+    rollouts 96% of the step (1% MFU). 0.3 × 80 GiB = 25.8 GB cannot hold the 30.5 GB of 16-bit weights at TP 2
+    (2 × 30.5e9 / 2): vLLM raises "No available memory for the cache blocks" at start-up. No plan of the search has
+    a share below its weights plus one sequence's KV cache; the explicit layout is refused, naming the field."""
+    from gpuplanner.core.estimate import resolve  # noqa: PLC0415
+    from gpuplanner.core.methods import method_profile, vllm_start_room  # noqa: PLC0415
+
+    s = load_scenario(DATA / "grpo-qwen3-30b-a3b-vllm.json")[0]
+    res = search(s, top=8)
+    assert res.plans
+    for p in res.plans:
+        sc = p.evaluation.scenario
+        r = resolve(sc)
+        prof = method_profile(sc.training)
+        room = vllm_start_room(prof, arch=r.arch, params_total=float(r.params.total),
+                               gpu_memory_gib=float(r.gpu.memory_gib), tp=prof.rollout_tp or sc.parallel.tp)
+        assert room >= 0, (p.gpu, p.num_gpus, sc.parallel.tp, room)
+        assert p.evaluation.time.seconds.get("generation", 0.0) < 0.9 * p.evaluation.time.step_time_s
+    a800 = s.model_dump()
+    a800["training"]["framework"] = "megatron-swift"
+    a800["hardware"] = {"gpu": "a800-sxm-80gb", "num_gpus": 32}
+    a800["parallel"] = {"tp": 2, "pp": 2, "ep": 2, "zero": 1}
+    with pytest.raises(ScenarioError) as err:
+        evaluate(scenario_from_dict(a800))
+    assert err.value.field == "training.rl.generation_gpu_fraction"
+    assert "vLLM would not start: 30% of the 80 GiB card" in str(err.value) and "28.4 GiB" in str(err.value)
+    a800["parallel"]["tp"] = 4  # 15.25 GB of weights per GPU: it starts
+    assert evaluate(scenario_from_dict(a800)).cost is not None
+
+
+# ------------------------------------------------------------------------------- nothing fits: what would
+
+def test_when_nothing_fits_the_search_says_what_fits_on_the_same_cards():
+    """LoRA of Qwen2.5-72B on 2 × A100 80GB: "No candidate fits in memory: allow more GPUs (max_gpus) or larger
+    cards." The 16-bit frozen weights alone are 145 GB of the 160 GB; the expert knows QLoRA runs it on one of the
+    two cards (QLoRA paper: a 65B model on one 48 GB GPU) and ZeRO-3 can hold the weights in CPU memory. The
+    search says so with each one's best plan, and keeps the user's method."""
+    s = load_scenario(DATA / "lora-72b-2xa100.json")[0]
+    res = search(s, top=3)
+    assert not res.plans
+    notes = [m.render() for m in res.notes]
+    q = next((t for t in notes if t.startswith("QLoRA (4-bit frozen weights: training.method qlora) fits: its best "
+                                               "plan is 1 × NVIDIA A100 SXM4 80GB")), None)
+    assert q is not None, notes
+    assert any(t.startswith("ZeRO-3 with the weights in CPU memory (parallel.offload_params) fits") for t in notes)
+    assert s.training.method == "lora"
+
+
+# --------------------------------------------------------------------------------- DeepSpeed on one GPU
+
+def test_deepspeed_on_one_gpu_says_what_it_is():
+    """LoRA 8B for a research team at 15 h/week: plan #1 is "1 × H800 DeepSpeed, ZeRO 0". Nothing is sharded on one
+    card; the plan is the HF Trainer launched with a DeepSpeed config, and what differs from the plain Trainer is
+    DeepSpeed's engine (the model cast to bf16, no autocast: DeepSpeed runtime/engine.py
+    _configure_distributed_model). The plan says so, so that nobody rents for a sharding that is not there."""
+    res = search(load_scenario(DATA / "lora-8b-research-15h.json")[0], top=5)
+    one = [p for p in res.plans if p.framework == "deepspeed" and p.num_gpus == 1]
+    assert one, [(p.framework, p.num_gpus) for p in res.plans]
+    lines = [m.render() for m in one[0].framework_reason]
+    assert any(t.startswith("On one GPU with ZeRO-0 nothing is sharded: this is the Hugging Face Trainer launched "
+                            "with a DeepSpeed config") and "in bf16" in t for t in lines), lines
+    multi = [p for p in res.plans if p.framework == "deepspeed" and p.num_gpus > 1]
+    for p in multi:
+        assert not any(m.render().startswith("On one GPU") for m in p.framework_reason)
