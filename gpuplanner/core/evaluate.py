@@ -48,7 +48,7 @@ from .timing import calibration_of, gpu_generation
 from .calibration import gpu_name as calibration_name, describe as calibration_describe, run_status
 from .shipped import load_json
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
-from .methods import VLLM_SEPARATE_SHARE, method_profile, vllm_start_room
+from .methods import method_profile
 from .frameworks import FRAMEWORKS, model_unsupported, unsupported, vendor_unsupported
 from .messages import MsgStr
 from .frameworks import support as framework_support
@@ -561,7 +561,6 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     r = resolved or resolve(scenario, models)
     s = r.scenario
     _check_framework(s)
-    _check_vllm_starts(s, r)
     why = vendor_unsupported(s.training.framework, r.gpu)
     if why is not None:  # an explicit choice the framework cannot run on this accelerator: said, never estimated
         raise ScenarioError(MsgStr.make(why.context, why.text, **why.params), field="training.framework")
@@ -667,27 +666,6 @@ def _model_support(s: Scenario, r: Any) -> tuple[Msg, ...]:
         return ()
     return (Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{why}. Choose a framework that trains it."),
                 {"why": why}),)
-
-
-def _check_vllm_starts(s: Scenario, r: Any) -> None:
-    """An RL plan whose vLLM engine cannot start on the card (:func:`methods.vllm_start_room`: its memory share
-    holds neither its weights nor one full-length sequence's KV cache) is an error naming the fields that fix it;
-    the search leaves those layouts out (search._vllm_starts)."""
-    prof = method_profile(s.training)
-    mem = float(r.gpu.memory_gib or 0.0)
-    if not prof.rl or prof.engine not in ("vllm_colocated", "vllm_separate") or mem <= 0.0:
-        return
-    tp = int(prof.rollout_tp or s.parallel.tp)
-    room = vllm_start_room(prof, arch=r.arch, params_total=float(r.params.total), gpu_memory_gib=mem, tp=tp)
-    if room >= 0.0:
-        return
-    share = VLLM_SEPARATE_SHARE if prof.engine == "vllm_separate" else prof.gpu_fraction
-    raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
-        CTX, "vLLM would not start: {share:.0%} of the {mem:.0f} GiB card cannot hold the model's {w:.1f} GiB of "
-             "16-bit weights at rollout TP {tp} plus the KV cache of one {n:,}-token sequence (vLLM: \"No available "
-             "memory for the cache blocks\"). Raise rl.generation_gpu_fraction or rl.rollout_tp, or use larger "
-             "cards."), share=share, mem=mem, w=2.0 * float(r.params.total) / tp / 2.0**30, tp=tp,
-        n=int(prof.prompt_len + prof.rollout_len)), field="training.rl.generation_gpu_fraction")
 
 
 def _check_framework(s: Scenario) -> None:

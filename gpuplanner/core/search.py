@@ -945,14 +945,7 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
     if layout is None and lazy:  # both stages on the fitting rows alone
         layout = timing.pack_layout(candidate_layout(ctx, {k: v[idx] for k, v in c.items()}, split))
     tm = candidate_times(ctx, sub, layout, split, shares=not lazy)
-    sub.update({key: (_rows(val, len(idx)) if key != "train_hours" else val) for key, val in tm.items()})
-    starts = _vllm_starts(ctx, c["tp"][idx])
-    if starts is not None and not starts.all():  # vLLM's share cannot hold its weights: the rows do not run
-        rest = np.flatnonzero(starts)
-        idx, sub = idx[rest], {k: (v[rest] if np.ndim(v) else v) for k, v in sub.items()}
-        tm = {k: (v[rest] if np.ndim(v) else v) for k, v in tm.items()}
-        if not len(idx):
-            return mem_gib, idx, sub
+    idx, sub, tm = _with_times(ctx, c["tp"], idx, sub, tm)
     sub["penalty"], sub["tp_pcie"] = _layout_penalty(ctx, sub["mem_gib"], cap), _tp_pcie(ctx, c["tp"][idx])
     found = unpriced and _unpriced(ctx, sub["num_gpus"], sub["nodes"], tm["train_hours"], sub["mfu"], sub["penalty"], sub["tp_pcie"], _poor_mfu(sub))
     if found:
@@ -1866,6 +1859,18 @@ def _what_fits_instead(s: Scenario, models: ModelSource | None, objective: str |
              "fw": name_for(p.framework, v.training.method), "days": p.calendar_days,
              "cost": p.cost if p.cost is not None else float("nan"), "cur": p.currency}))
     return out
+
+
+def _with_times(ctx: SearchContext, tp_all, idx, sub: dict, tm: dict):
+    """The fitting rows ``idx`` with their times ``tm`` added to ``sub``, less the rows whose vLLM engine does not
+    start (:func:`_vllm_starts`: those layouts do not run, whatever they would cost)."""
+    sub.update({key: (_rows(val, len(idx)) if key != "train_hours" else val) for key, val in tm.items()})
+    starts = _vllm_starts(ctx, tp_all[idx])
+    if starts is None or starts.all():
+        return idx, sub, tm
+    rest = np.flatnonzero(starts)
+    cut = lambda d: {k: (v[rest] if np.ndim(v) else v) for k, v in d.items()}  # noqa: E731
+    return idx[rest], cut(sub), cut(tm)
 
 
 def _vllm_starts(ctx: SearchContext, tp) -> np.ndarray | None:

@@ -1987,10 +1987,6 @@
         <translation>{why}。请选择能训练该模型的框架。</translation>
     </message>
     <message>
-        <source>vLLM would not start: {share:.0%} of the {mem:.0f} GiB card cannot hold the model&apos;s {w:.1f} GiB of 16-bit weights at rollout TP {tp} plus the KV cache of one {n:,}-token sequence (vLLM: &quot;No available memory for the cache blocks&quot;). Raise rl.generation_gpu_fraction or rl.rollout_tp, or use larger cards.</source>
-        <translation>vLLM 无法启动：{mem:.0f} GiB 卡的 {share:.0%} 装不下 rollout TP {tp} 下模型 {w:.1f} GiB 的 16 位权重，再加一条 {n:,} token 序列的 KV 缓存（vLLM 报错 “No available memory for the cache blocks”）。请调高 rl.generation_gpu_fraction 或 rl.rollout_tp，或换更大显存的卡。</translation>
-    </message>
-    <message>
         <source>{net}: one NIC per server assumed ({gbps:g} Gb/s for {g} GPUs; the catalogue gives no count): enter NICs per server on the Hardware page.</source>
         <translation>{net}：按每台服务器一张网卡计算（{g} 张 GPU 共用 {gbps:g} Gb/s；目录中没有网卡数量）：请在“硬件与价格”页填写“每台服务器网卡数”。</translation>
     </message>
