@@ -137,3 +137,50 @@ def test_deepspeed_on_one_gpu_says_what_it_is():
     multi = [p for p in res.plans if p.framework == "deepspeed" and p.num_gpus > 1]
     for p in multi:
         assert not any(m.render().startswith("On one GPU") for m in p.framework_reason)
+
+
+# ------------------------------------------------------------------------------- the mfu_grade rule's "others"
+
+def test_a_poor_mfu_ranks_nothing_down_when_every_plan_is_poor():
+    """GRPO of Qwen3-30B-A3B with the cards the team can get, H800 or H100: plan #1 was 16 × H100 by the month at
+    140,000 CNY for a 0.07-day job, over 16 × H800 by the card-hour at about 252 CNY, both at 6% MFU on their
+    training passes. The H800 plan's poor MFU comes from its links, the H100 one's from compute-side work, so only
+    the first was ranked down. The rule (constraints.rules.mfu_grade) ranks poor plans "after the others", the
+    others being plans graded above poor; when every plan that meets the deadline grades poor, cost decides. With
+    a fair plan on the list (H20, 32%), a poor one still ranks after it."""
+    import json  # noqa: PLC0415
+
+    s = load_scenario(DATA / "grpo-qwen3-30b-a3b-vllm.json")[0]
+    two = json.loads((DATA / "grpo-qwen3-30b-a3b-vllm.json").read_text(encoding="utf-8"))  # as the user wrote it
+    two["constraints"]["gpu_candidates"] = ["h800-sxm-80gb", "h100-sxm-80gb"]
+    res = search(scenario_from_dict(two), top=5)
+    assert all(p.mfu_grade == "poor" for p in res.plans), [p.mfu_grade for p in res.plans]
+    p = res.plans[0]
+    assert p.gpu == "h800-sxm-80gb" and p.evaluation.rental_mode == "card_hour", (p.gpu, p.evaluation.rental_mode)
+    assert p.cost == min(q.cost for q in res.plans) and p.cost < 1_000, [q.cost for q in res.plans]
+    full = search(s, top=5)
+    assert full.plans[0].mfu_grade in ("fair", "good"), full.plans[0].mfu_grade
+
+
+def test_the_poor_mfu_penalty_reads_the_rule_on_three_rows():
+    """The ranking alone, on rows built by hand: A poor from its links (6%, communication 40% of the step) at 252,
+    B poor from compute (6%, communication 5%) at 140,000, both meeting a 10-day deadline. Without a plan graded
+    above poor, cost decides: A first. Add C, fair (32%) at 300: C first, then B, then A (A's poor MFU from the
+    interconnect ranks it after the others, round 4's rule)."""
+    import numpy as np  # noqa: PLC0415
+
+    from gpuplanner.core.scenario import ConstraintsSection  # noqa: PLC0415
+    from gpuplanner.core.search import _apply_poor_rule, _penalty_of, _rank  # noqa: PLC0415
+
+    con = ConstraintsSection(deadline_days=10)
+
+    def order(mfu, comm, cost):
+        cat = {"cost": np.array(cost, float), "mfu": np.array(mfu, float), "comm_share": np.array(comm, float),
+               "calendar_hours": np.full(len(cost), 24.0)}
+        days = cat["calendar_hours"] / 24.0
+        _apply_poor_rule(cat, "cheapest", days, con)
+        o, *_ = _rank("cheapest", days, cat["cost"], cat["cost"], 10, None, _penalty_of(cat, True))
+        return [int(i) for i in o]
+
+    assert order([0.06, 0.06], [0.40, 0.05], [252.0, 140_000.0]) == [0, 1]
+    assert order([0.06, 0.06, 0.32], [0.40, 0.05, 0.05], [252.0, 140_000.0, 300.0]) == [2, 1, 0]

@@ -1571,9 +1571,31 @@ def _penalty_of(d: Mapping[str, np.ndarray], mfu_rule: bool, tp: bool = True) ->
     if tp and "tp_pcie" in d:
         pen = pen + np.where(d["tp_pcie"], advisormod.TP_PCIE_BIT, 0)
     if mfu_rule:
-        # graded on the training passes' MFU (timing: RL rollout generation left out), as the plan's check is
-        pen = pen + np.where(_poor_mfu(d), advisormod.POOR_BIT, 0)
+        # graded on the training passes' MFU (timing: RL rollout generation left out), as the plan's check is;
+        # ``poor_rule`` (search._apply_poor_rule): whether any plan meeting the constraints grades above poor
+        on = d["poor_rule"] if "poor_rule" in d else True
+        pen = pen + np.where(_poor_mfu(d) & on, advisormod.POOR_BIT, 0)
     return pen.astype(np.float64)
+
+
+def _apply_poor_rule(cat: dict, objective: str, days, con: Any) -> None:
+    """The mfu_grade rule as its switch describes it: "rank plans with an estimated MFU below 30% after the others,
+    unless nothing else meets the deadline" — the others being plans graded above poor. When every plan that meets
+    the constraints grades poor (whether from the interconnect or from compute-side work), a poor MFU ranks no plan
+    after another and the cost decides (issue 35 round 6, advice4: GRPO of Qwen3-30B-A3B on H800 or H100 put 16 ×
+    H100 by the month at 140,000 CNY first, both at 6% MFU, because the H800 plan at 252 CNY was poor from its
+    links and the H100 one from compute). Sets ``cat["poor_rule"]`` (read by :func:`_penalty_of`)."""
+    if not con.rules.mfu_grade or not len(cat.get("cost", ())):
+        return
+    cost = cat["cost"]
+    ok = np.isfinite(days) & np.isfinite(cost)
+    if con.deadline_days is not None and objective != "fastest":
+        ok &= days <= con.deadline_days
+    if con.budget is not None and objective != "cheapest":
+        ok &= cost <= con.budget
+    mfu = cat["mfu_training"] if "mfu_training" in cat else cat["mfu"]
+    graded_poor = rulesmod.printed_mfu(mfu) < rulesmod.MFU_POOR_BELOW
+    cat["poor_rule"] = np.full(len(cost), bool((ok & ~graded_poor).any()) or not ok.any())
 
 
 def _poor_mfu(d: Mapping[str, np.ndarray]) -> np.ndarray:
@@ -1635,6 +1657,10 @@ class _Reducer:
         else:
             keys, keys_i = (days, cost), (cost, days)
         ranks = [(ok, keys + (_penalty_of(d, self.mfu_rule),), True), (finite, keys_i, False)]
+        if self.mfu_rule and _poor_mfu(d).any():
+            # whether a poor MFU ranks plans down is decided once every context is in (_apply_poor_rule): the rows
+            # the ranking without it would pick are kept
+            ranks.append((ok, keys + (_penalty_of(d, False),), True))
         if "tp_pcie" in d and d["tp_pcie"].any():
             # whether TP over PCIe is penalised is decided once every context is in (search.nvlink_fits): the
             # rows each ranking would pick are kept
@@ -2066,6 +2092,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     # every candidate any of the choices below can pick, in the search's order (see _Reducer)
     cat = red.result()
     tp_rule = _apply_tp_rule(cat, contexts, con)
+    _apply_poor_rule(cat, objective, cat["calendar_hours"] / 24.0, con)
     # per candidate: its GPU type and framework (a context is one GPU type × one framework)
     gpu_ids = list(dict.fromkeys(ctx.gpu.id for ctx in contexts))
     ctx_gpu = np.array([gpu_ids.index(ctx.gpu.id) for ctx in contexts], dtype=np.int64)
