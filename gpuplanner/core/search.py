@@ -2091,8 +2091,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
         return _nothing_fits(evaluated, t0, tier, objective, skipped, fws, guidance)
     # every candidate any of the choices below can pick, in the search's order (see _Reducer)
     cat = red.result()
-    tp_rule = _apply_tp_rule(cat, contexts, con)
-    _apply_poor_rule(cat, objective, cat["calendar_hours"] / 24.0, con)
+    tp_rule = _apply_ranking_rules(cat, contexts, con, objective)
     # per candidate: its GPU type and framework (a context is one GPU type × one framework)
     gpu_ids = list(dict.fromkeys(ctx.gpu.id for ctx in contexts))
     ctx_gpu = np.array([gpu_ids.index(ctx.gpu.id) for ctx in contexts], dtype=np.int64)
@@ -2127,6 +2126,13 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
         search_ms=(time.perf_counter() - t0) * 1e3, pareto=pareto, tier=tier, tier_guidance=guidance,
         objective=objective, feasible=feasible, notes=notes, skipped_gpus=skipped, frameworks=fws,
     )
+
+
+def _apply_ranking_rules(cat: dict, contexts: list[SearchContext], con: Any, objective: str) -> bool:
+    """The rules decided over every kept row (:func:`_apply_tp_rule`, :func:`_apply_poor_rule`); returns the TP
+    rule's answer."""
+    _apply_poor_rule(cat, objective, cat["calendar_hours"] / 24.0, con)
+    return _apply_tp_rule(cat, contexts, con)
 
 
 def _apply_tp_rule(cat: dict, contexts: list[SearchContext], con: Any) -> bool:
