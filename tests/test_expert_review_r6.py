@@ -184,3 +184,12 @@ def test_the_poor_mfu_penalty_reads_the_rule_on_three_rows():
 
     assert order([0.06, 0.06], [0.40, 0.05], [252.0, 140_000.0]) == [0, 1]
     assert order([0.06, 0.06, 0.32], [0.40, 0.05, 0.05], [252.0, 140_000.0, 300.0]) == [2, 1, 0]
+
+
+def test_one_gpu_is_not_called_1_gpus():
+    """QLoRA 14B on one RTX 4090 in 3 days: "Hugging Face Trainer / Accelerate: no layout fits NVIDIA GeForce RTX 4090
+    24GB within 1 GPUs." One card is said as one, with the constraint that holds it there."""
+    res = search(load_scenario(DATA / "qlora-14b-one-4090.json")[0], top=3)
+    lines = [m.render() for p in res.plans for m in p.framework_reason]
+    assert not any("within 1 GPUs" in t for t in lines), lines
+    assert any("no layout fits one NVIDIA GeForce RTX 4090 24GB (max_gpus 1)." in t for t in lines), lines

@@ -2024,8 +2024,10 @@ def _note_unfit(tried: dict[str, int], skipped: dict[str, Msg], max_gpus: int, g
                     CTX, "no layout fits in memory within one node of {k} GPUs (consumer cards without P2P stay in "
                          "one node: planning rule consumer_multinode)"), {"k": per_node})
                 continue
-            skipped[gid] = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "no layout fits in memory with up to {n} GPUs"),
-                               {"n": max_gpus})
+            skipped[gid] = (Msg(CTX, QT_TRANSLATE_NOOP(CTX, "no layout fits in memory on one GPU (max_gpus 1)"), {})
+                            if max_gpus == 1 else
+                            Msg(CTX, QT_TRANSLATE_NOOP(CTX, "no layout fits in memory with up to {n} GPUs"),
+                                {"n": max_gpus}))
 
 
 def _nothing_fits(evaluated: int, t0: float, tier: str, objective: str, skipped: dict, fws: Any,
@@ -2302,6 +2304,9 @@ def _no_layout_fits(other: str, gpu_name: str, gpu: Any, con: Any, fw: str = "")
                                                "cards without P2P keep ZeRO-2/3, TP, PP, CP and EP inside one node "
                                                "(planning rule consumer_multinode)."),
                    {"other": other, "gpu": gpu_name, "k": per_node})
+    if con.max_gpus == 1:  # "within 1 GPUs" (issue 35 round 6, advice4): one card said as one
+        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{other}: no layout fits one {gpu} (max_gpus 1)."),
+                   {"other": other, "gpu": gpu_name})
     return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{other}: no layout fits {gpu} within {n} GPUs."),
                {"other": other, "gpu": gpu_name, "n": con.max_gpus})
 

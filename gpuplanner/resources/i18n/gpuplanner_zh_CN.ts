@@ -4231,6 +4231,14 @@
         <translation>{what} 放得下：其最佳方案为 {n} × {gpu}（{fw}），{days:.1f} 天，{cost:,.0f} {cur}。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
     </message>
     <message>
+        <source>no layout fits in memory on one GPU (max_gpus 1)</source>
+        <translation>单卡上没有放得下显存的布局（max_gpus 1）</translation>
+    </message>
+    <message>
+        <source>{other}: no layout fits one {gpu} (max_gpus 1).</source>
+        <translation>{other}：单张 {gpu} 上没有放得下的布局（max_gpus 1）。</translation>
+    </message>
+    <message>
         <source>On one GPU with ZeRO-0 nothing is sharded: this is the Hugging Face Trainer launched with a DeepSpeed config (--deepspeed, zero_optimization stage 0). DeepSpeed&apos;s engine holds the model in {precision} and the Trainer runs no autocast under it (PEFT&apos;s fp32 copies of the norms and embeddings are cast back too): that, not sharding, is what differs from the plain Trainer.</source>
         <translation>单卡 ZeRO-0 不做任何切分：这就是用 DeepSpeed 配置（--deepspeed，zero_optimization stage 0）启动的 Hugging Face Trainer。DeepSpeed 引擎以 {precision} 保存模型，Trainer 在其下不运行 autocast（PEFT 为归一化层和嵌入层保留的 fp32 副本也会被转回）：与普通 Trainer 的差别在此，而不在切分。</translation>
     </message>
