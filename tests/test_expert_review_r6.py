@@ -193,3 +193,18 @@ def test_one_gpu_is_not_called_1_gpus():
     lines = [m.render() for p in res.plans for m in p.framework_reason]
     assert not any("within 1 GPUs" in t for t in lines), lines
     assert any("no layout fits one NVIDIA GeForce RTX 4090 24GB (max_gpus 1)." in t for t in lines), lines
+
+
+def test_a_serving_phase_names_the_model_it_serves(capsys):
+    """Serving Qwen2.5-32B (int4) to 50 users on RTX 4090/5090 cards: the project printed "5 × RTX 5090, TP 1, 12
+    users per replica …" and never the model. A first draft of this request kept another file's plan (a 7B) and
+    the project served that 7B on one card without a word. The phase says which model and weights it serves."""
+    import json  # noqa: PLC0415
+
+    from gpuplanner.cli import run_cli  # noqa: PLC0415
+
+    assert run_cli(["project", str(DATA / "serve-32b-consumer.gpuplan"), "--json", "--lang", "en"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    ph = out["phases"][0]
+    assert any("Serves Qwen2.5 32B with int4 weights." == m for m in ph["messages"]), ph["messages"]
+    assert ph["gpu"] in ("rtx-5090-32gb", "rtx-4090-24gb")

@@ -5334,6 +5334,10 @@
         <translation>{name}：单个节点内没有 GPU 能在延迟目标下服务此模型</translation>
     </message>
     <message>
+        <source>Serves {model} with {precision} weights.</source>
+        <translation>部署的模型：{model}，{precision} 权重。</translation>
+    </message>
+    <message>
         <source>Default CPU price ({source}, {date}): replace it with your quote.</source>
         <translation>默认 CPU 价格（{source}，{date}）：请替换为你的报价。</translation>
     </message>
