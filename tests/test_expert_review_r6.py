@@ -119,6 +119,10 @@ def test_when_nothing_fits_the_search_says_what_fits_on_the_same_cards():
     assert q is not None, notes
     assert any(t.startswith("ZeRO-3 with the weights in CPU memory (parallel.offload_params) fits") for t in notes)
     assert s.training.method == "lora"
+    from gpuplanner.commands.plan import text_lines  # noqa: PLC0415
+
+    head = next(t for t in text_lines(res, s.constraints, s.training.method) if t.startswith("frameworks searched"))
+    assert "PyTorch FSDP2 (torchtune)" in head and "torchtitan" not in head, head  # LoRA runs torchtune's recipes
 
 
 # --------------------------------------------------------------------------------- DeepSpeed on one GPU
