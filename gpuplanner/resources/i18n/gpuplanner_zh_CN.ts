@@ -4228,7 +4228,7 @@
     </message>
     <message>
         <source>{what} fits: its best plan is {n} × {gpu} ({fw}), {days:.1f} days, {cost:,.0f} {cur}. Your choice is kept; change it to plan with this.</source>
-        <translation>{what} 放得下：其最佳方案为 {n} × {gpu}（{fw}），{days:.1f} 天，{cost:,.0f} {cur}。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
+        <translation>{what}放得下：其最佳方案为 {n} × {gpu}（{fw}），{days:.1f} 天，{cost:,.0f} {cur}。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
     </message>
     <message>
         <source>no layout fits in memory on one GPU (max_gpus 1)</source>
