@@ -151,7 +151,7 @@ def test_a_poor_mfu_ranks_nothing_down_when_every_plan_is_poor():
     training passes. The H800 plan's poor MFU comes from its links, the H100 one's from compute-side work, so only
     the first was ranked down. The rule (constraints.rules.mfu_grade) ranks poor plans "after the others", the
     others being plans graded above poor; when every plan that meets the deadline grades poor, cost decides. With
-    a fair plan on the list (H20, 32%), a poor one still ranks after it."""
+    a fair plan on the list, a poor one still ranks after it."""
     import json  # noqa: PLC0415
 
     s = load_scenario(DATA / "grpo-qwen3-30b-a3b-vllm.json")[0]
@@ -162,8 +162,8 @@ def test_a_poor_mfu_ranks_nothing_down_when_every_plan_is_poor():
     p = res.plans[0]
     assert p.gpu == "h800-sxm-80gb" and p.evaluation.rental_mode == "card_hour", (p.gpu, p.evaluation.rental_mode)
     assert p.cost == min(q.cost for q in res.plans) and p.cost < 1_000, [q.cost for q in res.plans]
-    full = search(s, top=5)
-    assert full.plans[0].mfu_grade in ("fair", "good"), full.plans[0].mfu_grade
+    full = search(s, top=5)  # every card: a plan graded above poor, if any, still comes first (unit test below)
+    assert full.plans[0].mfu_grade != "poor" or all(q.mfu_grade == "poor" for q in full.plans)
 
 
 def test_the_poor_mfu_penalty_reads_the_rule_on_three_rows():
