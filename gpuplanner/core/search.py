@@ -1866,14 +1866,16 @@ def _what_fits_instead(s: Scenario, models: ModelSource | None, objective: str |
     for methods, label, change in FIT_INSTEAD:
         if s.training.method not in methods or (change.get("parallel") and s.parallel.offload_params):
             continue
-        d = s.model_dump()
+        d = s.model_dump(exclude_unset=True)  # as the user wrote it: defaults that depend on what is unset stay so
         for section, values in change.items():
-            d[section].update(values)
+            d.setdefault(section, {}).update(values)
         try:
             v = Scenario.model_validate(d)
             res = _search(v, models, top=1, objective=objective, prices=prices, overheads=overheads, cancel=cancel,
                           distinct=True, rules_on=True)
-        except PlannerError:
+        except SearchCancelled:
+            raise
+        except (PlannerError, ValueError):
             continue
         if not res.plans:
             continue
