@@ -212,3 +212,33 @@ def test_a_serving_phase_names_the_model_it_serves(capsys):
     ph = out["phases"][0]
     assert any("Serves Qwen2.5 32B with int4 weights." == m for m in ph["messages"]), ph["messages"]
     assert ph["gpu"] in ("rtx-5090-32gb", "rtx-4090-24gb")
+
+
+def test_rent_or_build_without_a_purchase_price_says_unknown_not_zero():
+    """Full fine-tune of a 70B model on 32 × A800 (no purchase price in the catalog for 4 servers): the CLI printed
+    "build: hardware (purchase and depreciation) ¥0.00" and "build total ¥705", the Plans page and the PDF "Owning
+    never breaks even at these prices" beside a verdict of unknown. A part whose input is missing is unknown, and so
+    is the total and the break-even; every view reads the same rule (cost.unknown_build_parts)."""
+    from gpuplanner.commands._args import rent_vs_build_lines  # noqa: PLC0415
+    from gpuplanner.core.cost import unknown_build_parts  # noqa: PLC0415
+    from gpuplanner.report.content import plan_from_evaluation  # noqa: PLC0415
+
+    res = search(load_scenario(DATA / "full-70b-h20-or-a800.json")[0], top=1)
+    ev = res.plans[0].evaluation
+    rb = ev.rent_vs_build
+    assert rb is not None and rb.verdict == "unknown" and "machine_price" in rb.missing
+    assert unknown_build_parts(rb) == {"hardware", "spares"}
+    lines = rent_vs_build_lines(rb)
+    hw = next(t for t in lines if "build: hardware" in t)
+    total = next(t for t in lines if "build total" in t)
+    assert hw.rstrip().endswith("unknown") and "¥0.00" not in hw, hw
+    assert "unknown   verdict: unknown" in total and "¥" not in total.split("verdict")[0], total
+    rack = next(t for t in lines if "build: rack" in t)
+    assert "¥" in rack, rack  # the parts with their inputs keep their figures
+    info = plan_from_evaluation(ev, "#1")
+    parts = dict((str(label.text), v) for label, v in info.rent_vs_build_parts)
+    assert parts["hardware (purchase and depreciation)"] is None and parts["rack / colocation"] is not None
+    from gpuplanner.report.render import _rent_vs_build_table  # noqa: PLC0415
+
+    pdf = _rent_vs_build_table(info, "CNY")
+    assert "never breaks even" not in pdf and "unknown without a purchase price" in pdf, pdf

@@ -817,6 +817,10 @@
         <translation>费用（{currency}）</translation>
     </message>
     <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
         <source>rental mode</source>
         <translation>租用方式</translation>
     </message>
@@ -5071,6 +5075,10 @@
         <translation>租用完成这些工作</translation>
     </message>
     <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
         <source>Build</source>
         <translation>自建</translation>
     </message>
@@ -5081,6 +5089,10 @@
     <message>
         <source>Owning breaks even when the servers are busy {0} of the time over {1} years.</source>
         <translation>服务器在 {1} 年内有 {0} 的时间处于忙碌状态时，自有与租用持平。</translation>
+    </message>
+    <message>
+        <source>Whether owning breaks even is unknown without a purchase price.</source>
+        <translation>没有采购价，无法判断自有能否与租用持平。</translation>
     </message>
     <message>
         <source>Owning never breaks even at these prices, even with the servers busy all the time.</source>
@@ -6948,6 +6960,10 @@
         <translation>租用完成这些工作</translation>
     </message>
     <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
         <source>Build: {part}</source>
         <translation>自建：{part}</translation>
     </message>
@@ -6958,6 +6974,10 @@
     <message>
         <source>Owning breaks even when the servers are busy {u} of the time over {y} years (straight-line depreciation, no resale value).</source>
         <translation>服务器在 {y} 年内有 {u} 的时间处于忙碌状态时，自有与租用持平（直线法折旧，不计残值）。</translation>
+    </message>
+    <message>
+        <source>Whether owning breaks even is unknown without a purchase price.</source>
+        <translation>没有采购价，无法判断自有能否与租用持平。</translation>
     </message>
     <message>
         <source>Owning never breaks even at these prices, even with the servers busy all the time.</source>
