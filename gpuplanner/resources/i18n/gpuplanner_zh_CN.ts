@@ -1084,6 +1084,10 @@
         <source>{days}, {cost}</source>
         <translation>{days}，{cost}</translation>
     </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
 </context>
 <context>
     <name>Calibration</name>
@@ -2010,6 +2014,10 @@
         <source>Megatron-FSDP with tensor or context parallelism on GPUs before Blackwell: Megatron-LM advises against it (sequence parallelism wants CUDA_DEVICE_MAX_CONNECTIONS=1, Megatron-FSDP refuses it); expect the TP/CP communication to overlap worse than estimated, or use TP 1 with more data parallelism.</source>
         <translation>在 Blackwell 之前的 GPU 上将 Megatron-FSDP 与张量并行或上下文并行合用：Megatron-LM 不建议这样做（序列并行需要 CUDA_DEVICE_MAX_CONNECTIONS=1，而 Megatron-FSDP 不允许该设置）；TP/CP 通信的重叠可能比估算差，或改用 TP 1 并加大数据并行。</translation>
     </message>
+    <message>
+        <source>{why}. Choose a framework that trains it.</source>
+        <translation>{why}。请选择能训练该模型的框架。</translation>
+    </message>
 </context>
 <context>
     <name>Fields</name>
@@ -2167,6 +2175,18 @@
     <message>
         <source>{fw} does not run on {gpu}: it runs on cards made by {makers} ({source}).</source>
         <translation>{fw} 不能在 {gpu} 上运行：它只支持 {makers} 的卡（{source}）。</translation>
+    </message>
+    <message>
+        <source>{fw} does not train vision-language models ({model}): it builds text-only decoders</source>
+        <translation>{fw} 不训练视觉语言模型（{model}）：它只构建纯文本解码器</translation>
+    </message>
+    <message>
+        <source>{fw} does not convert {model} (model_type {type}): it is not in ms-swift&apos;s Megatron model registry</source>
+        <translation>{fw} 不能转换 {model}（model_type {type}）：它不在 ms-swift 的 Megatron 模型注册表中</translation>
+    </message>
+    <message>
+        <source>{fw} has no model builder for {model} (model_type {type}) in torchtune/models</source>
+        <translation>{fw} 在 torchtune/models 中没有 {model}（model_type {type}）的模型构建函数</translation>
     </message>
 </context>
 <context>
@@ -4466,6 +4486,34 @@
         <source>Rollout generation: the training framework&apos;s own generate(), {frac:.0%} of each step.</source>
         <translation>rollout 生成：训练框架自带的 generate()，占每步的 {frac:.0%}。</translation>
     </message>
+    <message>
+        <source>QLoRA (4-bit frozen weights: training.method qlora)</source>
+        <translation>QLoRA（4 位冻结权重：training.method qlora）</translation>
+    </message>
+    <message>
+        <source>ZeRO-3 with the weights in CPU memory (parallel.offload_params)</source>
+        <translation>ZeRO-3 并把权重放在 CPU 内存中（parallel.offload_params）</translation>
+    </message>
+    <message>
+        <source>{what} fits: its best plan is {n} × {gpu} ({fw}), {days:.1f} days, {cost:,.0f} {cur}. Your choice is kept; change it to plan with this.</source>
+        <translation>{what}放得下：其最佳方案为 {n} × {gpu}（{fw}），{days:.1f} 天，{cost:,.0f} {cur}。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
+    </message>
+    <message>
+        <source>no layout fits in memory on one GPU (max_gpus 1)</source>
+        <translation>单卡上没有放得下显存的布局（max_gpus 1）</translation>
+    </message>
+    <message>
+        <source>{other}: no layout fits one {gpu} (max_gpus 1).</source>
+        <translation>{other}：单张 {gpu} 上没有放得下的布局（max_gpus 1）。</translation>
+    </message>
+    <message>
+        <source>On one GPU with ZeRO-0 nothing is sharded: this is the Hugging Face Trainer launched with a DeepSpeed config (--deepspeed, zero_optimization stage 0). DeepSpeed&apos;s engine holds the model in {precision} and the Trainer runs no autocast under it (PEFT&apos;s fp32 copies of the norms and embeddings are cast back too): that, not sharding, is what differs from the plain Trainer.</source>
+        <translation>单卡 ZeRO-0 不做任何切分：这就是用 DeepSpeed 配置（--deepspeed，zero_optimization stage 0）启动的 Hugging Face Trainer。DeepSpeed 引擎以 {precision} 保存模型，Trainer 在其下不运行 autocast（PEFT 为归一化层和嵌入层保留的 fp32 副本也会被转回）：与普通 Trainer 的差别在此，而不在切分。</translation>
+    </message>
+    <message>
+        <source>Not tried: {why}.</source>
+        <translation>未尝试：{why}。</translation>
+    </message>
 </context>
 <context>
     <name>PlanFile</name>
@@ -5202,6 +5250,14 @@
         <source>{0} {1}</source>
         <translation>{0} {1}</translation>
     </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>Whether owning breaks even is unknown without a purchase price.</source>
+        <translation>没有采购价，无法判断自有能否与租用持平。</translation>
+    </message>
 </context>
 <context>
     <name>Project</name>
@@ -5440,6 +5496,10 @@
     <message>
         <source>length_spread sharegpt needs prompts under 1024 tokens and prompt + output under 2048</source>
         <translation>length_spread 为 sharegpt 时，提示须少于 1024 个 token，且提示 + 输出少于 2048</translation>
+    </message>
+    <message>
+        <source>Serves {model} with {precision} weights.</source>
+        <translation>部署的模型：{model}，{precision} 权重。</translation>
     </message>
 </context>
 <context>
@@ -7598,6 +7658,14 @@
     <message>
         <source>, {cost}</source>
         <translation>，{cost}</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>Whether owning breaks even is unknown without a purchase price.</source>
+        <translation>没有采购价，无法判断自有能否与租用持平。</translation>
     </message>
 </context>
 <context>
