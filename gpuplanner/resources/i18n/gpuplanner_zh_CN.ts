@@ -8438,6 +8438,10 @@
         <translation>编译（融合逐元素算子）</translation>
     </message>
     <message>
+        <source>embedding kept gathered (torchtitan before July 2025)</source>
+        <translation>嵌入层一直保持聚合（2025 年 7 月之前的 torchtitan）</translation>
+    </message>
+    <message>
         <source>weights and gradients in CPU memory too</source>
         <translation>权重和梯度也放在 CPU 内存</translation>
     </message>
@@ -8496,6 +8500,14 @@
     <message>
         <source>The compile setting of torchtune and torchtitan (default off): element-wise operations are fused (faster steps); with chunked loss, only the 16-bit logits are kept</source>
         <translation>torchtune 和 torchtitan 的 compile 设置（默认关闭）：融合逐元素运算（单步更快）；配合分块损失时只保留 16 位 logits</translation>
+    </message>
+    <message>
+        <source>Embedding in the root unit</source>
+        <translation>嵌入层位于根单元</translation>
+    </message>
+    <message>
+        <source>torchtitan before commit 83e694105 (July 2025) wrapped only the blocks, so the token embedding shared FSDP2&apos;s root unit with the final norm and output layer. FSDP2 never reshards the root after forward, so the embedding and output stay gathered until the end of backward (more memory). Off (default): torchtitan since July 2025, the embedding its own unit. torchtitan FSDP2 only</source>
+        <translation>在 2025 年 7 月的提交 83e694105 之前，torchtitan 只对各个块单独做分片封装，因此词嵌入层与最终归一化层、输出层同属 FSDP2 的根单元。FSDP2 在前向之后从不对根单元重新分片，所以嵌入层和输出层一直保持聚合，直到反向结束（占用更多显存）。关闭（默认）：2025 年 7 月以后的 torchtitan，嵌入层自成一个单元。仅适用于 torchtitan FSDP2</translation>
     </message>
     <message>
         <source>Run tensor-parallel collectives under the matrix multiplies (Megatron/Transformer Engine --tp-comm-overlap, torchtitan enable_async_tensor_parallel; needs sequence parallelism). Framework default: on for Megatron with sequence parallelism, off for torchtitan</source>

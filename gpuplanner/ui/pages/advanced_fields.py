@@ -19,7 +19,8 @@ from ..fields import BoundCheck, BoundCombo, BoundEdit, fmt_float, fmt_int, pars
 #: the communication-overlap switches (``training.*``, None: the framework's default, core/overlap.overlap_flags)
 OVERLAP = ("overlap_grad_reduce", "overlap_param_gather", "tp_comm_overlap", "overlap_p2p_comm")
 #: on/off switches of the Advanced box (``training.*``)
-SWITCHES = ("master_weights", "optimizer_in_backward", "activation_offload", "chunked_loss", "torch_compile")
+SWITCHES = ("master_weights", "optimizer_in_backward", "activation_offload", "chunked_loss", "torch_compile",
+            "fsdp_root_embedding")
 _TRI = {None: "default", True: "on", False: "off"}
 #: Megatron-Core's MoE token dispatchers (``parallel.moe_dispatcher``; None: the framework's default, all-to-all)
 MOE_DISPATCHERS = [None, "alltoall", "allgather", "flex"]
@@ -81,6 +82,10 @@ class TrainingAdvanced(QObject):
         ds = s.training.framework == "deepspeed"  # DeepSpeed's ZeRO-3 collectives: read for DeepSpeed plans only
         self.fields["ds_zero3_gather"].setEnabled(ds)
         self.labels["ds_zero3_gather"].setEnabled(ds)
+        # torchtitan's FSDP2 layout only (core/estimate.py reads it there); a set box stays in sight elsewhere
+        t = s.training
+        self.box.layout().setRowVisible(self.fields["fsdp_root_embedding"].box, t.fsdp_root_embedding or (
+            t.framework == "fsdp" and int(t.fsdp_version) == 2))
 
     def retranslate(self) -> None:
         self.box.setTitle(self.tr("Advanced: memory switches and communication overlap"))
@@ -95,6 +100,7 @@ class TrainingAdvanced(QObject):
         f["activation_offload"].setText(self.tr("saved activations in CPU memory"))
         f["chunked_loss"].setText(self.tr("loss over the logits in chunks"))
         f["torch_compile"].setText(self.tr("compiled (fused element-wise kernels)"))
+        f["fsdp_root_embedding"].setText(self.tr("embedding kept gathered (torchtitan before July 2025)"))
         f["offload_params"].setText(self.tr("weights and gradients in CPU memory too"))
         f["pp_account_embedding_loss"].setText(self.tr("embedding and loss count as a layer each"))
         for k in (*OVERLAP, "compile_loss", "checkpoint_reentrant"):
@@ -133,6 +139,11 @@ class TrainingAdvanced(QObject):
             "torch_compile": (self.tr("torch.compile"), self.tr(
                 "The compile setting of torchtune and torchtitan (default off): element-wise operations are fused "
                 "(faster steps); with chunked loss, only the 16-bit logits are kept")),
+            "fsdp_root_embedding": (self.tr("Embedding in the root unit"), self.tr(
+                "torchtitan before commit 83e694105 (July 2025) wrapped only the blocks, so the token embedding "
+                "shared FSDP2's root unit with the final norm and output layer. FSDP2 never reshards the root after "
+                "forward, so the embedding and output stay gathered until the end of backward (more memory). Off "
+                "(default): torchtitan since July 2025, the embedding its own unit. torchtitan FSDP2 only")),
             "compile_loss": (self.tr("Compiled loss"), self.tr(
                 "With torch.compile, compile the cross-entropy with the model (torchtitan compile.components, "
                 "[\"model\", \"loss\"] since April 2025): it keeps only the 16-bit logits instead of their fp32 "
