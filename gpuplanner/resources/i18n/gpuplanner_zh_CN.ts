@@ -2888,6 +2888,13 @@
     </message>
 </context>
 <context>
+    <name>KindChecks</name>
+    <message>
+        <source>Tick at least one kind of quote</source>
+        <translation>请至少勾选一种报价</translation>
+    </message>
+</context>
+<context>
     <name>LivePanel</name>
     <message>
         <source>{0} · {1} params</source>
@@ -5193,6 +5200,57 @@
     <message>
         <source>{0} {1}</source>
         <translation>{0} {1}</translation>
+    </message>
+</context>
+<context>
+    <name>PriceSources</name>
+    <message>
+        <source>Prices from</source>
+        <translation>价格来源地区</translation>
+    </message>
+    <message>
+        <source>Where the GPUs are rented: default prices come from that region&apos;s quotes only. Default: mainland China for CNY plans, worldwide for USD plans</source>
+        <translation>租用 GPU 的地区：默认价格只取该地区的报价。默认：人民币方案取中国大陆，美元方案取全球</translation>
+    </message>
+    <message>
+        <source>Kinds of quote</source>
+        <translation>报价种类</translation>
+    </message>
+    <message>
+        <source>Which kinds of default quote the plans are priced from. Default: list card-hour prices and package or wholesale month prices</source>
+        <translation>方案按哪些种类的默认报价计价。默认：公开的每卡小时标价，以及套餐或整机批发的月租价</translation>
+    </message>
+    <message>
+        <source>Other region&apos;s quotes</source>
+        <translation>其他地区的报价</translation>
+    </message>
+    <message>
+        <source>Price a GPU from the other region&apos;s quotes, converted at the exchange rate, when its own region has none. Default: off for mainland China, on for worldwide USD plans</source>
+        <translation>本地区没有某款 GPU 的报价时，按汇率换算另一地区的报价来计价。默认：中国大陆不使用，全球美元方案使用</translation>
+    </message>
+    <message>
+        <source>the currency&apos;s region</source>
+        <translation>按币种对应的地区</translation>
+    </message>
+    <message>
+        <source>mainland China</source>
+        <translation>中国大陆</translation>
+    </message>
+    <message>
+        <source>worldwide</source>
+        <translation>全球</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <source>used, converted</source>
+        <translation>使用（按汇率换算）</translation>
+    </message>
+    <message>
+        <source>not used</source>
+        <translation>不使用</translation>
     </message>
 </context>
 <context>

@@ -1,7 +1,8 @@
 """Rows for the older scenario fields that only a plan file could set: the memory switches of torchtune-style
 recipes, LoRA dropout and the communication-overlap switches (the Training page's "Advanced" box), the interleaved
 pipeline and parameter offload (its "Parallel layout" box), the estimate's assumptions (a box of their own), the
-link inside a server and the host memory (the Hardware page's server box).
+link inside a server and the host memory (the Hardware page's server box), and where default prices come from
+(the Time and budget page's money box).
 
 Each row is bound to its scenario path (``ui/fields.py``): a value nobody touched stays exactly as the file gave
 it, a bad value is refused with one line at the field and not stored. Each tooltip names the tool's setting and
@@ -12,9 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QCoreApplication, QObject
+from PySide6.QtWidgets import QCheckBox, QVBoxLayout, QWidget
 
-from ..fields import BoundCheck, BoundCombo, BoundEdit, fmt_float, fmt_int, parse_float, parse_int
+from gpuplanner.core.catalog_hw import DEFAULT_PRICE_KINDS, PRICE_KINDS
+from gpuplanner.core.cost import KIND_LABELS
+
+from ..fields import BoundCheck, BoundCombo, BoundEdit, FieldBox, fmt_float, fmt_int, parse_float, parse_int
 
 #: the communication-overlap switches (``training.*``, None: the framework's default, core/overlap.overlap_flags)
 OVERLAP = ("overlap_grad_reduce", "overlap_param_gather", "tp_comm_overlap", "overlap_p2p_comm")
@@ -245,3 +250,73 @@ class HardwareAdvanced(QObject):
             "activations needs. Empty (default): not checked"))
         self.host_ram.box.set_unit("GiB")
         self.host_ram.setPlaceholderText(self.tr("not checked"))
+
+
+class KindChecks(QWidget):
+    """``constraints.price_kinds`` as one box per kind of quote: null (the default kinds, list card-hours, package
+    and wholesale months) shows those ticked; ticking none is refused at the field and not stored."""
+
+    def __init__(self, model: Any, path: str):
+        super().__init__()
+        self.model, self.path = model, path
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.checks = {k: QCheckBox(self) for k in PRICE_KINDS}
+        for c in self.checks.values():
+            lay.addWidget(c)
+            c.toggled.connect(self._on_toggled)
+        self.box = FieldBox(self)
+        self.sync()
+
+    def _on_toggled(self, _on: bool) -> None:
+        kinds = [k for k, c in self.checks.items() if c.isChecked()]
+        self.box.set_error(self.model.set(self.path, kinds) if kinds else self.tr("Tick at least one kind of quote"))
+
+    def sync(self) -> None:
+        kinds = self.model.value(self.path) or DEFAULT_PRICE_KINDS
+        for k, c in self.checks.items():
+            c.blockSignals(True)
+            c.setChecked(k in kinds)
+            c.blockSignals(False)
+
+    def refresh_error(self) -> None:
+        self.box.set_error(self.model.error(self.path))
+
+    def retranslate(self) -> None:
+        for k, c in self.checks.items():
+            c.setText(QCoreApplication.translate("Cost", KIND_LABELS[k]))
+
+
+class PriceSources(QObject):
+    """The Time and budget page's rows for where default prices come from: the region, the kinds of quote and
+    the other region's quotes, converted (``constraints.region``, ``price_kinds``, ``converted_prices``)."""
+
+    def __init__(self, page: Any, form: Any):
+        super().__init__(page)
+        m = page.model
+        self.fields = {"region": BoundCombo(m, "constraints.region", [None, "mainland_china", "worldwide"]),
+                       "price_kinds": KindChecks(m, "constraints.price_kinds"),
+                       "converted_prices": tri_state(m, "constraints.converted_prices")}
+        self.labels = {k: page.add_field(form, f) for k, f in self.fields.items()}
+
+    def retranslate(self) -> None:
+        f = self.fields
+        texts = {
+            "region": (self.tr("Prices from"), self.tr(
+                "Where the GPUs are rented: default prices come from that region's quotes only. Default: "
+                "mainland China for CNY plans, worldwide for USD plans")),
+            "price_kinds": (self.tr("Kinds of quote"), self.tr(
+                "Which kinds of default quote the plans are priced from. Default: list card-hour prices and "
+                "package or wholesale month prices")),
+            "converted_prices": (self.tr("Other region's quotes"), self.tr(
+                "Price a GPU from the other region's quotes, converted at the exchange rate, when its own region "
+                "has none. Default: off for mainland China, on for worldwide USD plans")),
+        }
+        for key, (label, tip) in texts.items():
+            self.labels[key].setText(label)
+            f[key].box.set_help(tip)
+        f["region"].set_labels({None: self.tr("the currency's region"), "mainland_china": self.tr("mainland China"),
+                                "worldwide": self.tr("worldwide")})
+        f["converted_prices"].set_labels({"default": self.tr("default"), "on": self.tr("used, converted"),
+                                          "off": self.tr("not used")})
+        f["price_kinds"].retranslate()
