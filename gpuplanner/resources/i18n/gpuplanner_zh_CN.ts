@@ -5218,7 +5218,7 @@
     </message>
     <message>
         <source>Which kinds of default quote the plans are priced from. Default: list card-hour prices and package or wholesale month prices</source>
-        <translation>方案按哪些种类的默认报价计价。默认：公开的每卡小时标价，以及套餐或整机批发的月租价</translation>
+        <translation>方案按哪些种类的默认报价计价。默认：公开的卡时标价，以及套餐或整机批发的月租价</translation>
     </message>
     <message>
         <source>Other region&apos;s quotes</source>
