@@ -1,5 +1,6 @@
 """Screenshots of the Training page's ``training.fsdp_root_embedding`` switch (issue 35 round 6, uifields6) at
-1280×800 in English and Simplified Chinese (offscreen): an 8B full fine-tune on torchtitan's FSDP2, the switch on.
+1280×800 in English and Simplified Chinese (offscreen): an 8B full fine-tune on torchtitan's FSDP2, the switch on;
+and the Time and budget page's price-source rows (constraints.region, price_kinds, converted_prices).
 
 Run: PYTHONPATH=. QT_QPA_PLATFORM=offscreen python scripts/screenshots_issue35_r6_uifields6.py [OUT_DIR]
 (OUT_DIR defaults to docs/screenshots/issue35-r6-uifields6.)
@@ -38,6 +39,23 @@ def _shot(app, w, out: Path, suffix: str) -> None:
     w.model.set_dirty(False)
 
 
+def _budget(app, w, out: Path, suffix: str) -> None:
+    from PySide6.QtWidgets import QScrollArea
+
+    from gpuplanner.ui.main_window import PAGE_KEYS
+
+    w.go_to(PAGE_KEYS.index("budget"))
+    page = w.page("budget")
+    page.prices.fields["price_kinds"].checks["marketplace"].setChecked(True)
+    spin(app, 0.4)
+    scroll = page.findChild(QScrollArea)
+    if scroll is not None:
+        scroll.ensureWidgetVisible(page.prices.fields["converted_prices"], 0, 120)
+    spin(app, 0.6)
+    w.grab().save(str(out / f"budget-price-sources{suffix}.png"))
+    w.model.set_dirty(False)
+
+
 def main(out: Path) -> int:
     from gpuplanner.ui.app import install_message_filter
 
@@ -48,6 +66,7 @@ def main(out: Path) -> int:
         suffix = "" if lang == "en" else f"-{lang}"
         w = open_window(app, search=False)
         _shot(app, w, out, suffix)
+        _budget(app, w, out, suffix)
         w.close()
         print(lang, "ok")
     return 0
