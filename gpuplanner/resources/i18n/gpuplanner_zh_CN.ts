@@ -2162,6 +2162,17 @@
     </message>
 </context>
 <context>
+    <name>FrameworkChecks</name>
+    <message>
+        <source>the search&apos;s own list</source>
+        <translation>搜索的默认列表</translation>
+    </message>
+    <message>
+        <source>The frameworks the search may choose from when it chooses the framework. None ticked (default): the four engines (Hugging Face Trainer, DeepSpeed, PyTorch FSDP2, Megatron-Core), or for a preference or RL objective the tools that document a trainer for it</source>
+        <translation>搜索自行选择框架时可选的框架。都不勾选（默认）：四种引擎（Hugging Face Trainer、DeepSpeed、PyTorch FSDP2、Megatron-Core）；偏好或强化学习目标则为文档中提供相应训练器的工具</translation>
+    </message>
+</context>
+<context>
     <name>HardwareAdvanced</name>
     <message>
         <source>Link inside a server</source>

@@ -14,10 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject
-from PySide6.QtWidgets import QCheckBox, QVBoxLayout, QWidget
-
-from gpuplanner.core.catalog_hw import DEFAULT_PRICE_KINDS, PRICE_KINDS
-from gpuplanner.core.cost import KIND_LABELS
+from PySide6.QtWidgets import QCheckBox, QMenu, QToolButton, QVBoxLayout, QWidget
 
 from ..fields import BoundCheck, BoundCombo, BoundEdit, FieldBox, fmt_float, fmt_int, parse_float, parse_int
 
@@ -257,6 +254,8 @@ class KindChecks(QWidget):
     and wholesale months) shows those ticked; ticking none is refused at the field and not stored."""
 
     def __init__(self, model: Any, path: str):
+        from gpuplanner.core.catalog_hw import PRICE_KINDS  # the core loads with the page, not at import
+
         super().__init__()
         self.model, self.path = model, path
         lay = QVBoxLayout(self)
@@ -273,6 +272,8 @@ class KindChecks(QWidget):
         self.box.set_error(self.model.set(self.path, kinds) if kinds else self.tr("Tick at least one kind of quote"))
 
     def sync(self) -> None:
+        from gpuplanner.core.catalog_hw import DEFAULT_PRICE_KINDS
+
         kinds = self.model.value(self.path) or DEFAULT_PRICE_KINDS
         for k, c in self.checks.items():
             c.blockSignals(True)
@@ -283,6 +284,8 @@ class KindChecks(QWidget):
         self.box.set_error(self.model.error(self.path))
 
     def retranslate(self) -> None:
+        from gpuplanner.core.cost import KIND_LABELS
+
         for k, c in self.checks.items():
             c.setText(QCoreApplication.translate("Cost", KIND_LABELS[k]))
 
@@ -320,3 +323,53 @@ class PriceSources(QObject):
         f["converted_prices"].set_labels({"default": self.tr("default"), "on": self.tr("used, converted"),
                                           "off": self.tr("not used")})
         f["price_kinds"].retranslate()
+
+
+class FrameworkChecks(QToolButton):
+    """``constraints.framework_candidates`` as a menu of frameworks to tick (the search may choose only those);
+    none ticked is null: the search's own list (core/frameworks.frameworks_for: the four engines, or the tools
+    with a trainer for a preference or RL objective)."""
+
+    def __init__(self, model: Any, path: str):
+        from gpuplanner.core.frameworks import FRAMEWORKS
+
+        super().__init__()
+        self.model, self.path = model, path
+        self.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self)
+        self.checks = {}
+        for fid, sup in FRAMEWORKS.items():
+            a = menu.addAction(sup.name)
+            a.setCheckable(True)
+            a.toggled.connect(self._on_toggled)
+            self.checks[fid] = a
+        self.setMenu(menu)
+        self.box = FieldBox(self)
+        self.sync()
+
+    def _on_toggled(self, _on: bool) -> None:
+        ids = [k for k, a in self.checks.items() if a.isChecked()]
+        self.box.set_error(self.model.set(self.path, ids or None))
+        self._show()
+
+    def _show(self) -> None:
+        names = [a.text() for a in self.checks.values() if a.isChecked()]
+        self.setText(", ".join(names) if names else self.tr("the search's own list"))
+
+    def sync(self) -> None:
+        ids = self.model.value(self.path) or ()
+        for k, a in self.checks.items():
+            a.blockSignals(True)
+            a.setChecked(k in ids)
+            a.blockSignals(False)
+        self._show()
+
+    def refresh_error(self) -> None:
+        self.box.set_error(self.model.error(self.path))
+
+    def retranslate(self) -> None:
+        self._show()
+        self.box.set_help(self.tr(
+            "The frameworks the search may choose from when it chooses the framework. None ticked (default): the "
+            "four engines (Hugging Face Trainer, DeepSpeed, PyTorch FSDP2, Megatron-Core), or for a preference or "
+            "RL objective the tools that document a trainer for it"))
