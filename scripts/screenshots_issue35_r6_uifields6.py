@@ -1,6 +1,7 @@
 """Screenshots of the Training page's ``training.fsdp_root_embedding`` switch (issue 35 round 6, uifields6) at
 1280×800 in English and Simplified Chinese (offscreen): an 8B full fine-tune on torchtitan's FSDP2, the switch on;
-and the Time and budget page's price-source rows (constraints.region, price_kinds, converted_prices).
+the Time and budget page's price-source rows (constraints.region, price_kinds, converted_prices); the Plans page's
+frameworks the search may choose (constraints.framework_candidates), the window and the menu alone.
 
 Run: PYTHONPATH=. QT_QPA_PLATFORM=offscreen python scripts/screenshots_issue35_r6_uifields6.py [OUT_DIR]
 (OUT_DIR defaults to docs/screenshots/issue35-r6-uifields6.)
@@ -56,6 +57,25 @@ def _budget(app, w, out: Path, suffix: str) -> None:
     w.model.set_dirty(False)
 
 
+def _plans(app, w, out: Path, suffix: str) -> None:
+    from gpuplanner.ui.main_window import PAGE_KEYS
+
+    w.go_to(PAGE_KEYS.index("plans"))
+    page = w.page("plans")
+    page.search_frameworks.setChecked(True)
+    f = page.framework_candidates
+    for fid in ("deepspeed", "megatron"):
+        f.checks[fid].setChecked(True)
+    spin(app, 0.6)
+    w.grab().save(str(out / f"plans-framework-candidates{suffix}.png"))
+    menu = f.menu()
+    menu.popup(f.mapToGlobal(f.rect().bottomLeft()))
+    spin(app, 0.4)
+    menu.grab().save(str(out / f"plans-framework-candidates-menu{suffix}.png"))
+    menu.hide()
+    w.model.set_dirty(False)
+
+
 def main(out: Path) -> int:
     from gpuplanner.ui.app import install_message_filter
 
@@ -67,6 +87,7 @@ def main(out: Path) -> int:
         w = open_window(app, search=False)
         _shot(app, w, out, suffix)
         _budget(app, w, out, suffix)
+        _plans(app, w, out, suffix)
         w.close()
         print(lang, "ok")
     return 0
