@@ -8837,6 +8837,18 @@
         <source>Megatron --moe-pad-expert-input-to-capacity: every expert&apos;s input is padded to its capacity, so the shapes never change, the dispatcher no longer waits for the token counts every layer and the whole layer can be a CUDA graph; padded rows cost GEMM time. Needs a capacity factor. Megatron only</source>
         <translation>Megatron --moe-pad-expert-input-to-capacity：每个专家的输入都填充到其容量，形状固定，分发器不再每层等待 token 计数，整层可以成为一个 CUDA 图；填充的行也要耗费矩阵乘法时间。需要设置容量因子。仅 Megatron</translation>
     </message>
+    <message>
+        <source>embedding kept gathered (torchtitan before July 2025)</source>
+        <translation>嵌入层一直保持聚合（2025 年 7 月之前的 torchtitan）</translation>
+    </message>
+    <message>
+        <source>Embedding in the root unit</source>
+        <translation>嵌入层位于根单元</translation>
+    </message>
+    <message>
+        <source>torchtitan before commit 83e694105 (July 2025) wrapped only the blocks, so the token embedding shared FSDP2&apos;s root unit with the final norm and output layer. FSDP2 never reshards the root after forward, so the embedding and output stay gathered until the end of backward (more memory). Off (default): torchtitan since July 2025, the embedding its own unit. torchtitan FSDP2 only</source>
+        <translation>在 2025 年 7 月的提交 83e694105 之前，torchtitan 只对各个块单独做分片封装，因此词嵌入层与最终归一化层、输出层同属 FSDP2 的根单元。FSDP2 在前向之后从不对根单元重新分片，所以嵌入层和输出层一直保持聚合，直到反向结束（占用更多显存）。关闭（默认）：2025 年 7 月以后的 torchtitan，嵌入层自成一个单元。仅适用于 torchtitan FSDP2</translation>
+    </message>
 </context>
 <context>
     <name>TrainingPage</name>
@@ -10186,6 +10198,75 @@
     <message>
         <source>link (both directions)</source>
         <translation>互联（双向）</translation>
+    </message>
+</context>
+<context>
+    <name>FrameworkChecks</name>
+    <message>
+        <source>the search&apos;s own list</source>
+        <translation>搜索的默认列表</translation>
+    </message>
+    <message>
+        <source>The frameworks the search may choose from when it chooses the framework. None ticked (default): the four engines (Hugging Face Trainer, DeepSpeed, PyTorch FSDP2, Megatron-Core), or for a preference or RL objective the tools that document a trainer for it</source>
+        <translation>搜索自行选择框架时可选的框架。都不勾选（默认）：四种引擎（Hugging Face Trainer、DeepSpeed、PyTorch FSDP2、Megatron-Core）；偏好或强化学习目标则为文档中提供相应训练器的工具</translation>
+    </message>
+</context>
+<context>
+    <name>KindChecks</name>
+    <message>
+        <source>Tick at least one kind of quote</source>
+        <translation>请至少勾选一种报价</translation>
+    </message>
+</context>
+<context>
+    <name>PriceSources</name>
+    <message>
+        <source>Prices from</source>
+        <translation>价格来源地区</translation>
+    </message>
+    <message>
+        <source>Where the GPUs are rented: default prices come from that region&apos;s quotes only. Default: mainland China for CNY plans, worldwide for USD plans</source>
+        <translation>租用 GPU 的地区：默认价格只取该地区的报价。默认：人民币方案取中国大陆，美元方案取全球</translation>
+    </message>
+    <message>
+        <source>Kinds of quote</source>
+        <translation>报价种类</translation>
+    </message>
+    <message>
+        <source>Which kinds of default quote the plans are priced from. Default: list card-hour prices and package or wholesale month prices</source>
+        <translation>方案按哪些种类的默认报价计价。默认：公开的卡时标价，以及套餐或整机批发的月租价</translation>
+    </message>
+    <message>
+        <source>Other region&apos;s quotes</source>
+        <translation>其他地区的报价</translation>
+    </message>
+    <message>
+        <source>Price a GPU from the other region&apos;s quotes, converted at the exchange rate, when its own region has none. Default: off for mainland China, on for worldwide USD plans</source>
+        <translation>本地区没有某款 GPU 的报价时，按汇率换算另一地区的报价来计价。默认：中国大陆不使用，全球美元方案使用</translation>
+    </message>
+    <message>
+        <source>the currency&apos;s region</source>
+        <translation>按币种对应的地区</translation>
+    </message>
+    <message>
+        <source>mainland China</source>
+        <translation>中国大陆</translation>
+    </message>
+    <message>
+        <source>worldwide</source>
+        <translation>全球</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <source>used, converted</source>
+        <translation>使用（按汇率换算）</translation>
+    </message>
+    <message>
+        <source>not used</source>
+        <translation>不使用</translation>
     </message>
 </context>
 </TS>
