@@ -321,6 +321,12 @@ class TrainingSection(_Section):
         "auto", description="fused attention kernel (time model): flash2 (FlashAttention-2, PyTorch SDPA's flash "
                             "backend), cudnn (cuDNN fused attention / Transformer Engine / FlashAttention-3); "
                             "auto: the framework's default (core/timing.attention_kernel)")
+    attn_implementation: Literal["sdpa", "flash_attention_2"] = Field(
+        "sdpa", description="Hugging Face stack with flash_attention on: Transformers' attn_implementation (default "
+                            "sdpa since v4.36). sdpa takes PyTorch's flash kernel only when no token is padded; a "
+                            "padded batch (micro_batch_size > 1, data.mean_sample_len below seq_len, no packing or "
+                            "padding_free) passes a mask and runs the memory-efficient kernel over the whole square "
+                            "(time model: core/timing.hf_sdpa_masked_core). flash_attention_2: the flash-attn package")
     fsdp_version: Literal[1, 2] = Field(
         2, description="framework fsdp: PyTorch FSDP2 (fully_shard: torchtitan, torchtune) or FSDP1 "
                        "(FullyShardedDataParallel with flat parameters: Composer/llm-foundry, Accelerate); FSDP2 "
@@ -654,6 +660,9 @@ class Scenario(_Section):
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.checkpoint_reentrant={value}: {framework} runs its own checkpoint function and has no "
                      "such choice"), value=str(t.checkpoint_reentrant).lower(), framework=t.framework))
+        if t.attn_implementation == "flash_attention_2" and not t.flash_attention:
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "training.attn_implementation=flash_attention_2 needs training.flash_attention on")))
         if t.liger_kernel and "framework" in t.model_fields_set and t.framework in _NO_LIGER:
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.liger_kernel patches Hugging Face models; framework {framework} does not run them"),

@@ -8076,6 +8076,10 @@
         <translation>training.cut_cross_entropy=false 表示 2024 年 11 月之前的 Unsloth；框架 {framework} 不是 Unsloth</translation>
     </message>
     <message>
+        <source>training.attn_implementation=flash_attention_2 needs training.flash_attention on</source>
+        <translation>training.attn_implementation=flash_attention_2 需要打开 training.flash_attention</translation>
+    </message>
+    <message>
         <source>training.checkpoint_reentrant={value}: {framework} runs its own checkpoint function and has no such choice</source>
         <translation>training.checkpoint_reentrant={value}：{framework} 使用自带的检查点函数，没有这个选项</translation>
     </message>
