@@ -119,3 +119,17 @@ def test_vectorised_search_equals_evaluate_with_padded_sdpa(fw):
             checked += 1
             padded += int(sc.training.micro_batch_size > 1)
     assert checked >= 5 and padded >= 1
+
+
+def test_reported_kernel():
+    def kernel(impl: str, mbs: int, mean: int | None = 1024) -> str:
+        d = {"model": {"preset": "llama-2-7b"},
+             "training": {"framework": "hf", "method": "lora", "seq_len": 2048, "micro_batch_size": mbs,
+                          "global_batch_size": 32, "attn_implementation": impl},
+             "data": {"mean_sample_len": mean}, "hardware": {"gpu": "h100-sxm-80gb", "num_gpus": 1}}
+        return evaluate(scenario_from_dict(d)).time.attention_kernel
+
+    assert kernel("sdpa", 4) == "mem_efficient"
+    assert kernel("flash_attention_2", 4) == "flash2"
+    assert kernel("sdpa", 1) == "flash2"
+    assert kernel("sdpa", 4, None) == "flash2"

@@ -295,6 +295,14 @@ class TrainingSection(_Section):
                           "--fp8-param-gather (weights kept in FP8, gathered in FP8; Megatron-Bridge's FP8 "
                           "presets turn it on); null: off, the frameworks' default")
 
+    @model_validator(mode="after")
+    def _attn_implementation_needs_flash(self) -> "TrainingSection":
+        """``flash_attention_2`` is the flash-attn package: it cannot run with flash attention off."""
+        if self.attn_implementation == "flash_attention_2" and not self.flash_attention:
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "training.attn_implementation=flash_attention_2 needs training.flash_attention on")))
+        return self
+
     @model_validator(mode="before")
     @classmethod
     def _fp8_precision_names(cls, data: Any) -> Any:
@@ -660,9 +668,6 @@ class Scenario(_Section):
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.checkpoint_reentrant={value}: {framework} runs its own checkpoint function and has no "
                      "such choice"), value=str(t.checkpoint_reentrant).lower(), framework=t.framework))
-        if t.attn_implementation == "flash_attention_2" and not t.flash_attention:
-            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
-                CTX, "training.attn_implementation=flash_attention_2 needs training.flash_attention on")))
         if t.liger_kernel and "framework" in t.model_fields_set and t.framework in _NO_LIGER:
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.liger_kernel patches Hugging Face models; framework {framework} does not run them"),

@@ -2727,7 +2727,8 @@ class TimeEstimate:
     hidden: dict[str, float] = field(default_factory=dict)
     #: the overlap switches in force (the scenario's, else the framework default: :func:`overlap_flags`)
     overlap: dict[str, bool] = field(default_factory=dict)
-    #: the fused attention kernel in force (:func:`attention_kernel`): ``flash2`` or ``cudnn``
+    #: the fused attention kernel in force (:func:`attention_kernel_in_force`): ``flash2``, ``cudnn``,
+    #: ``mem_efficient`` (SDPA on a padded batch) or ``eager``
     attention_kernel: str = ""
     #: named mechanisms, seconds per step, each inside the part :data:`PART_PARENT` names (not added to the step)
     parts: dict[str, float] = field(default_factory=dict)
@@ -2876,6 +2877,22 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
     return kw, gf
 
 
+def attention_kernel_in_force(s: Any, gpu_id: str) -> str:
+    """The attention kernel a scenario's micro-batch runs: ``eager`` with flash attention off, ``mem_efficient``
+    where SDPA gets a padded batch's mask (:func:`sdpa_masked` at the scenario's micro-batch), else
+    :func:`attention_kernel`."""
+    t = s.training
+    if not t.flash_attention:
+        return "eager"
+    engine = _frameworks.engine_of(t.framework)
+    prof = method_profile(t)
+    padded = (sample_shape_of(s, prof).single_len is not None
+              and t.micro_batch_size * prof.seqs_per_example > 1)
+    if padded and sdpa_masked(t, engine, gpu_id):
+        return "mem_efficient"
+    return attention_kernel(engine, gpu_generation(gpu_id), getattr(t, "attention_kernel", "auto"))
+
+
 def sdpa_masked(t: Any, engine: str, gpu_id: str) -> bool:
     """Whether a padded micro-batch reaches PyTorch SDPA with a mask (:func:`hf_sdpa_masked_core`): Hugging Face
     modelling code (:data:`HF_EAGER_ENGINES`, not Unsloth's own kernels) with ``flash_attention`` on through
@@ -3007,7 +3024,6 @@ def time_estimate(r: Any) -> TimeEstimate:
         efficiency=_scalar(out["efficiency"]), links=links, mfu_override=s.assumptions.mfu is not None,
         notes=list(gf.notes), hidden=hidden, overlap=overlap, p2p_s=_scalar(out["pp_p2p"]), parts=parts,
         mfu_training=_scalar(out["mfu_training"]),
-        attention_kernel=attention_kernel(_frameworks.engine_of(t.framework), gpu_generation(gf.gpu_id),
-                                          getattr(t, "attention_kernel", "auto")) if t.flash_attention else "eager",
+        attention_kernel=attention_kernel_in_force(s, gf.gpu_id),
     )
 
