@@ -45,18 +45,19 @@ def _training(**kw):
 
 
 @pytest.mark.parametrize("kw,engine,gpu,want", [
-    ({"framework": "hf"}, "hf", "a100-sxm-80gb", True),
-    ({"framework": "llamafactory"}, "hf", "h100-sxm-80gb", True),
-    ({"framework": "hf", "attn_implementation": "flash_attention_2"}, "hf", "a100-sxm-80gb", False),
-    ({"framework": "hf", "flash_attention": False}, "hf", "a100-sxm-80gb", False),  # eager: its own count
-    ({"framework": "unsloth"}, "hf", "a100-sxm-80gb", False),
-    ({"framework": "megatron"}, "megatron", "h100-sxm-80gb", False),
-    ({"framework": "hf", "packing": True}, "hf", "a100-sxm-80gb", False),
-    ({"framework": "hf", "padding_free": True}, "hf", "a100-sxm-80gb", False),
-    ({"framework": "hf", "attention_kernel": "cudnn"}, "hf", "h100-sxm-80gb", False),
+    ({"framework": "hf"}, "hf", "a100-sxm-80gb", "mem_efficient"),
+    ({"framework": "llamafactory"}, "hf", "h100-sxm-80gb", "mem_efficient"),
+    ({"framework": "hf", "attn_implementation": "flash_attention_2"}, "hf", "a100-sxm-80gb", None),
+    ({"framework": "hf", "flash_attention": False}, "hf", "a100-sxm-80gb", None),  # eager: its own count
+    ({"framework": "unsloth"}, "hf", "a100-sxm-80gb", None),
+    ({"framework": "megatron"}, "megatron", "h100-sxm-80gb", None),
+    ({"framework": "hf", "packing": True}, "hf", "a100-sxm-80gb", None),
+    ({"framework": "hf", "padding_free": True}, "hf", "a100-sxm-80gb", None),
+    # cuDNN's backend takes the mask: the whole square, at cuDNN's rate
+    ({"framework": "hf", "attention_kernel": "cudnn"}, "hf", "h100-sxm-80gb", "cudnn"),
 ])
 def test_dispatch(kw, engine, gpu, want):
-    assert timing.sdpa_masked(_training(**kw), engine, gpu) is want
+    assert timing.sdpa_masked(_training(**kw), engine, gpu) == want
 
 
 def test_fa2_without_flash_refused():
@@ -86,10 +87,16 @@ def test_padded_batch_slower_than_fa2_only_when_padded(gpu):
 
 def test_rate_factor_is_what_costs(monkeypatch):
     fa2, sdpa = _step("flash_attention_2"), _step("sdpa")
+    cudnn_fa2 = _step("flash_attention_2", gpu="h100-sxm-80gb", attention_kernel="cudnn")
+    cudnn_masked = _step("sdpa", gpu="h100-sxm-80gb", attention_kernel="cudnn")
     monkeypatch.setattr(timing, "SDPA_MEM_EFF_TIME_FACTOR", 1.0)
     square_only = _step("sdpa")
     # the whole square alone costs something; the kernel's rate costs more again
     assert fa2 < square_only < sdpa
+    # on cuDNN's backend the mask costs the whole square only, not the memory-efficient kernel's rate
+    assert cudnn_masked > cudnn_fa2
+    # ... and the memory-efficient factor (now patched to 1) never applied to it
+    assert _step("sdpa", gpu="h100-sxm-80gb", attention_kernel="cudnn") == pytest.approx(cudnn_masked, rel=1e-12)
 
 
 @pytest.mark.parametrize("fw", ["hf", "llamafactory", "trl"])
@@ -133,3 +140,4 @@ def test_reported_kernel():
     assert kernel("flash_attention_2", 4) == "flash2"
     assert kernel("sdpa", 1) == "flash2"
     assert kernel("sdpa", 4, None) == "flash2"
+    assert kernel("flash_attention_2", 4) == "flash2"

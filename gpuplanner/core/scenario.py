@@ -334,7 +334,8 @@ class TrainingSection(_Section):
                             "sdpa since v4.36). sdpa takes PyTorch's flash kernel only when no token is padded; a "
                             "padded batch (micro_batch_size > 1, data.mean_sample_len below seq_len, no packing or "
                             "padding_free) passes a mask and runs the memory-efficient kernel over the whole square "
-                            "(time model: core/timing.hf_sdpa_masked_core). flash_attention_2: the flash-attn package")
+                            "(cuDNN's with attention_kernel cudnn; time model: core/timing.hf_sdpa_masked_core). "
+                            "flash_attention_2: the flash-attn package")
     fsdp_version: Literal[1, 2] = Field(
         2, description="framework fsdp: PyTorch FSDP2 (fully_shard: torchtitan, torchtune) or FSDP1 "
                        "(FullyShardedDataParallel with flat parameters: Composer/llm-foundry, Accelerate); FSDP2 "

@@ -746,7 +746,9 @@ def hf_sdpa_masked_core(m: ModelFacts, seq_len, attn_len, rec_fwd, ops=_ArrayOps
     per forward pass beyond the causal count, as :func:`hf_eager_attention_core`. The kernel reads the mask, one
     ``s × s`` 16-bit tile set per batch row broadcast over the heads (stride 0; one row's mask, 8 MiB at 2,048
     tokens, stays in L2 across its heads), in each forward and in the backward: ``2 · s · (1 + rec_fwd + 1)``
-    bytes. Its rate: :data:`SDPA_MEM_EFF_TIME_FACTOR` (in :func:`time_gpu`)."""
+    bytes. The memory-efficient kernel's rate: :data:`SDPA_MEM_EFF_TIME_FACTOR` (in :func:`time_gpu`); where the
+    mask lands on cuDNN's backend (``attention_kernel`` ``cudnn``, :func:`sdpa_masked`) the whole square runs at
+    cuDNN's own rate."""
     s = ops.f(seq_len)
     mask_bytes = 2.0 * s * (2.0 + rec_fwd)
     extra_flops = 2.0 * (s - (ops.f(attn_len) + 1.0) / 2.0) * (m.q_dim + m.v_dim) * m.L
@@ -1042,7 +1044,7 @@ def time_layout(
     pack_len: float | None = None,
     pp_account_edges: bool = False,
     checkpoint_reentrant: bool | None = None,
-    sdpa_mask: bool = False,
+    sdpa_mask: str | None = None,
     ops=None,
 ) -> dict:
     """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
@@ -1111,7 +1113,7 @@ def time_layout(
     attn_tok = attn_tok + (3.0 + rec_whole + rec_attn) * hf_extra
     hflops_tok = hflops_tok + (3.0 + rec_whole + rec_attn) * hf_extra
     # Transformers' SDPA on a padded batch (micro-batch > 1): the memory-efficient kernel over the whole square
-    me = (mbs > 1.0) & bool(sdpa_mask and pad_single_len is not None)
+    me = (mbs > 1.0) & bool(sdpa_mask is not None and pad_single_len is not None)
     me_bytes, me_extra = hf_sdpa_masked_core(m, s, s_attn, rec_whole + rec_op, ops)
     me_extra = where(me, me_extra, 0.0)
     attn_tok = attn_tok + (3.0 + rec_whole + rec_attn) * me_extra
@@ -1468,7 +1470,7 @@ def time_layout(
         "cp_in_node": tp * cp <= dom, "cp_bytes": cp_bytes, "torch_cp": torch_cp, "cp_kv_chunk": kv_chunk,
         "cp_fwd_passes": cp_fwd_passes, "cp_traced": torch_cp and bool(torch_compile),
         "attn_layer_flops": ((2.0 + cp_fwd_passes) * fwd.attention / m.L) * tokens_mb, "stage_layers": m.L / pp,
-        "attn_bwd_tok": 2.0 * (fwd.attention + me_extra), "sdpa_me": me,
+        "attn_bwd_tok": 2.0 * (fwd.attention + me_extra), "sdpa_me": me & (sdpa_mask == "mem_efficient"),
         "ep_in_node": tp * ep * cp <= gpn, "n_moe_stage": n_moe_stage,
         "a2a_in": a2a_in, "a2a_off": a2a_off, "etp_bytes": etp_bytes, "etp_in_node": exp_tp <= dom,
         "ag_dispatch": disp == "allgather", "hybridep_nvl": (disp == "flex") & (ep * ep_stride <= dom),
@@ -2879,7 +2881,8 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
 
 def attention_kernel_in_force(s: Any, gpu_id: str) -> str:
     """The attention kernel a scenario's micro-batch runs: ``eager`` with flash attention off, ``mem_efficient``
-    where SDPA gets a padded batch's mask (:func:`sdpa_masked` at the scenario's micro-batch), else
+    where SDPA gets a padded batch's mask and the flash backend refuses it (:func:`sdpa_masked` at the scenario's
+    micro-batch), else
     :func:`attention_kernel`."""
     t = s.training
     if not t.flash_attention:
@@ -2888,24 +2891,29 @@ def attention_kernel_in_force(s: Any, gpu_id: str) -> str:
     prof = method_profile(t)
     padded = (sample_shape_of(s, prof).single_len is not None
               and t.micro_batch_size * prof.seqs_per_example > 1)
-    if padded and sdpa_masked(t, engine, gpu_id):
-        return "mem_efficient"
+    masked = sdpa_masked(t, engine, gpu_id)
+    if padded and masked is not None:
+        return masked
     return attention_kernel(engine, gpu_generation(gpu_id), getattr(t, "attention_kernel", "auto"))
 
 
-def sdpa_masked(t: Any, engine: str, gpu_id: str) -> bool:
-    """Whether a padded micro-batch reaches PyTorch SDPA with a mask (:func:`hf_sdpa_masked_core`): Hugging Face
-    modelling code (:data:`HF_EAGER_ENGINES`, not Unsloth's own kernels) with ``flash_attention`` on through
-    ``attn_implementation="sdpa"`` (Transformers' default), where SDPA's default order runs the flash kernel
-    (:func:`attention_kernel` ``flash2``; PyTorch's cuDNN backend takes masks too and is left to its own ceiling), and
-    samples padded to the batch's longest (neither packing nor padding-free; the layout's micro-batch decides)."""
+def sdpa_masked(t: Any, engine: str, gpu_id: str) -> str | None:
+    """The SDPA backend a padded micro-batch's mask lands on (:func:`hf_sdpa_masked_core`), or None where no mask
+    reaches SDPA. A mask reaches it from Hugging Face modelling code (:data:`HF_EAGER_ENGINES`, not Unsloth's own
+    kernels) with ``flash_attention`` on through ``attn_implementation="sdpa"`` (Transformers' default), with samples
+    padded to the batch's longest (neither packing nor padding-free; the layout's micro-batch decides). The flash
+    backend refuses the mask; PyTorch's cuDNN backend takes it (``can_use_cudnn_attention`` checks only
+    ``check_attn_mask_shape``, pytorch ``cuda/sdp_utils.cpp`` at 001f694), so where :func:`attention_kernel` is
+    ``cudnn`` the mask runs there (``cudnn``: the whole square at cuDNN's rate); where it is ``flash2`` (SDPA's
+    default order) the next backend, the memory-efficient kernel, runs it (``mem_efficient``)."""
     if not (t.flash_attention and getattr(t, "attn_implementation", "sdpa") == "sdpa"):
-        return False
+        return None
     if engine not in HF_EAGER_ENGINES or t.framework == "unsloth":
-        return False
-    if attention_kernel(engine, gpu_generation(gpu_id), getattr(t, "attention_kernel", "auto")) != "flash2":
-        return False
-    return not (bool(getattr(t, "packing", False)) or bool(getattr(t, "padding_free", False)))
+        return None
+    if bool(getattr(t, "packing", False)) or bool(getattr(t, "padding_free", False)):
+        return None
+    kernel = attention_kernel(engine, gpu_generation(gpu_id), getattr(t, "attention_kernel", "auto"))
+    return "cudnn" if kernel == "cudnn" else "mem_efficient"
 
 
 def vllm_default_max_num_seqs(gpu: Any) -> float:
