@@ -8175,6 +8175,10 @@
         <source>parallel.cuda_graph_scope={scope} with training.recompute=full: Megatron-Core runs full recompute only with a full-iteration CUDA graph</source>
         <translation>parallel.cuda_graph_scope={scope} 与 training.recompute=full 不能同时使用：Megatron-Core 只在整轮迭代 CUDA 图下支持完全重计算</translation>
     </message>
+    <message>
+        <source>training.attn_implementation=flash_attention_2 needs training.flash_attention on</source>
+        <translation>training.attn_implementation=flash_attention_2 需要打开 training.flash_attention</translation>
+    </message>
 </context>
 <context>
     <name>ScenarioModel</name>
