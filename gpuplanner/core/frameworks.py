@@ -309,7 +309,10 @@ def tool_mechanics(framework: str, recompute: str = "", liger: bool = False, cut
                 "fused": True, "layer_kernels": "unsloth"}
     f = FRAMEWORKS.get(framework)
     liger = bool(liger) and engine_of(framework) in ("hf", "deepspeed", "fsdp")
-    return {"checkpoint_offload": False, "loss_kernel": "cce" if liger else "standard",
+    # Megatron-SWIFT: ``cross_entropy_loss_fusion`` defaults to True (memory.megatron_fused_ce_bytes_per_logit)
+    fused_ce = framework == "megatron-swift"
+    return {"checkpoint_offload": False,
+            "loss_kernel": "cce" if liger else ("megatron_fused" if fused_ce else "standard"),
             "fused": bool(f and f.fused_kernels) or liger, "layer_kernels": "liger" if liger else "hf"}
 
 
