@@ -683,6 +683,44 @@ def megatron_attention_core(m: ModelFacts, seq_len, attn_len, rec_fwd, ops=_Arra
     return saving, extra_flops
 
 
+
+#: Hugging Face Transformers' eager attention (``attn_implementation="eager"``: our ``flash_attention: false`` on the
+#: HF stack), per element of the ``heads × s × s`` score tensor, in 16-bit element passes (forward, backward), with
+#: attention dropout / without. Counted in huggingface/transformers v4.36.0 ``models/llama/modeling_llama.py``
+#: ``LlamaAttention.forward`` (the same ops in v4.48+ ``eager_attention_forward``, shared by Llama, Mistral, Qwen2/3,
+#: Gemma, …): ``torch.matmul(q, kᵀ)`` writes the whole square (1); ``/ math.sqrt(head_dim)`` (``* scaling`` from 4.48)
+#: reads and writes (2); ``+ causal_mask`` (the 4-D float mask of ``_prepare_4d_causal_attention_mask``, one per batch
+#: row, broadcast over the heads) reads and writes (2); ``softmax(dim=-1, dtype=torch.float32)`` reads 16-bit and
+#: writes fp32 (1 + 2); ``.to(query.dtype)`` reads fp32 and writes 16-bit (2 + 1); ``nn.functional.dropout(p=
+#: attention_dropout)`` is no kernel at p = 0 (PyTorch ``aten/src/ATen/native/Dropout.cpp``: ``_dropout_impl`` returns
+#: the input when ``p == 0``; the fused ``native_dropout`` needs ``0 < p < 1``), else reads, writes and a 1-byte mask
+#: (2.5); ``torch.matmul(probs, v)`` reads (1): 12 (14.5 with dropout). Backward: the second matmul's two products
+#: write the probabilities' gradient and read the probabilities (2); [dropout's masked scale 2.5]; the cast's backward
+#: reads 16-bit, writes fp32 (3); ``_softmax_backward_data`` reads the fp32 gradient and the fp32 output it saved and
+#: writes the 16-bit input gradient (2 + 2 + 1); the mask add passes the gradient through (0); the scale reads and
+#: writes (2); the first matmul's two products read the scores' gradient twice (2): 14 (16.5). The generic count
+#: (:func:`elementwise_bytes_per_token_layer`: 4 / 6.5 forward, the backward twice that) is a fused softmax's.
+HF_EAGER_SCORES_ELEMS = {True: (14.5, 16.5), False: (12.0, 14.0)}
+#: The engines that run Hugging Face modelling code, whose ``flash_attention: false`` means Transformers' eager
+#: attention (:data:`HF_EAGER_SCORES_ELEMS`); Unsloth replaces the attention with its own kernels (xformers/SDPA).
+HF_EAGER_ENGINES = ("hf", "deepspeed")
+
+
+def hf_eager_attention_core(m: ModelFacts, seq_len, attn_len, rec_fwd, ops=_ArrayOps) -> tuple:
+    """Transformers' eager attention against the generic model, per token (before the TP split): ``(score bytes the
+    generic count leaves out, extra attention FLOPs per forward pass)``, with :func:`megatron_attention_core`'s
+    structure. Bytes: :data:`HF_EAGER_SCORES_ELEMS`' ``fwd × (1 + rec_fwd) + bwd`` less the generic
+    ``(6.5 | 4) × (3 + rec_fwd)``. FLOPs: ``torch.matmul`` multiplies the whole ``s × s`` square and the causal mask
+    is added after, so each forward pass costs ``2 · (s − (a+1)/2) · (q_dim + v_dim) · L`` FLOPs beyond the causal
+    count over the attended span ``a`` (as Megatron's ``baddbmm``/``bmm``)."""
+    s = ops.f(seq_len)
+    fwd_new, bwd_new = HF_EAGER_SCORES_ELEMS[bool(m.dropout)]
+    old = (6.5 if m.dropout else 4.0) * (3.0 + rec_fwd)
+    extra_bytes = 2.0 * m.heads * s * (fwd_new * (1.0 + rec_fwd) + bwd_new - old)
+    extra_flops = 2.0 * (s - (ops.f(attn_len) + 1.0) / 2.0) * (m.q_dim + m.v_dim) * m.L
+    return extra_bytes, extra_flops
+
+
 _LORA_CACHE: dict = {}
 
 
@@ -972,6 +1010,9 @@ def time_layout(
     pack_len: float | None = None,
     pp_account_edges: bool = False,
     checkpoint_reentrant: bool | None = None,
+    cuda_graph_scope: str | None = None,
+    moe_capacity_factor: float | None = None,
+    moe_pad_to_capacity: bool = False,
     ops=None,
 ) -> dict:
     """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
@@ -1032,6 +1073,13 @@ def time_layout(
     core_extra = ops.where(meg_core, core_extra, 0.0)
     attn_tok = attn_tok + (3.0 + rec_whole + rec_attn) * core_extra
     hflops_tok = hflops_tok + (3.0 + rec_whole + rec_attn) * core_extra
+    # Transformers' eager attention: the whole square too, and more score passes (hf_eager_attention_core)
+    hf_core = ops.where(flash, False, ops.where(fused, False, True)) & (framework in HF_EAGER_ENGINES
+                                                                        and tool != "unsloth")
+    hf_bytes, hf_extra = hf_eager_attention_core(m, s, s_attn, rec_whole + rec_op, ops)
+    hf_extra = ops.where(hf_core, hf_extra, 0.0)
+    attn_tok = attn_tok + (3.0 + rec_whole + rec_attn) * hf_extra
+    hflops_tok = hflops_tok + (3.0 + rec_whole + rec_attn) * hf_extra
     mp = tp * pp * cp  # GPUs one replica's micro-batch is spread over
     # GEMM size factor (module docstring): the efficiency is the GPU's generation figure × this
     size = 1.0 / (1.0 + D0 * tp / m.h) / (1.0 + T0 / tokens_mb)
@@ -1044,6 +1092,7 @@ def time_layout(
     ew_bytes = (ew_rep / where(sp, tp, 1.0) + ew_split / tp) * passes * m.L / (pp * cp)
     # ... less what Megatron's own score kernels do not move (megatron_attention_core, MEGATRON_SCORES_ELEMS)
     ew_bytes = ew_bytes - where(meg_core, core_saving, 0.0) / tp * m.L / (pp * cp)
+    ew_bytes = ew_bytes + where(hf_core, hf_bytes, 0.0) / tp * m.L / (pp * cp)
     # FP8 (core/fp8.py): the amax and cast traffic of every linear's input and output gradient, per recipe
     # (torch.compile / fused kernels fold the amax reduction into the producing kernel for torchao)
     fp8_tok = 0.0
@@ -1113,18 +1162,20 @@ def time_layout(
                                                 moe_copy_elems(m, framework, precision)
                                                 + moe_sort_elems(m, framework, ep, ops, moe_dispatcher))
     mem_tok_bytes = ew_bytes + fp8_tok + loss_bytes / (tp * cp) + lora_tok + moe_tok
-    moe_host_mb = moe_host_parts(m, framework, precision, ep, pp)  # Megatron's per-layer dispatcher sync
+    moe_host_mb = moe_host_parts(m, framework, precision, ep, pp, cuda_graph_scope)  # Megatron's dispatcher sync
     moe_launch_mb = moe_gemm_launches(m, framework, ep, pp, rec_whole) * MOE_GEMM_LAUNCH_S  # TE's per-expert GEMMs
     # ---- the objective's other passes (core/methods.py): frozen reference/reward forwards, no_grad policy
     # forwards (KTO's KL sequences, PPO's old log-probs), the PPO critic's forward and its training step; at
     # the policy's rates (same shapes)
     fwd_total = fwd.layers + fwd.head + fwd.attention
-    n_fwd = (profile.ref_forwards + profile.policy_nograd_forwards + (1.0 if profile.reward_model else 0.0)
-             + (1.0 if profile.critic else 0.0))
-    extra_h = n_fwd * fwd_total + (hflops_tok if profile.critic else 0.0)
-    extra_m = n_fwd * fwd_total + (mflops_tok if profile.critic else 0.0)
+    # the critic and a reward model end in a scalar head, not the vocabulary projection (value_head_passes)
+    val_fwd, val_h, val_m = value_head_passes(fwd, hflops_tok, mflops_tok, lora)
+    n_fwd = profile.ref_forwards + profile.policy_nograd_forwards
+    n_val = (1.0 if profile.reward_model else 0.0) + (1.0 if profile.critic else 0.0)
+    extra_h = n_fwd * fwd_total + n_val * val_fwd + (val_h if profile.critic else 0.0)
+    extra_m = n_fwd * fwd_total + n_val * val_fwd + (val_m if profile.critic else 0.0)
     if profile.critic_padded:
-        extra_h = extra_h + _padded_critic_extra(m, profile, float(seq_len), fwd_total, hflops_tok)
+        extra_h = extra_h + _padded_critic_extra(m, profile, float(seq_len), val_fwd, val_h)
 
     # ---- communication overlap flags: the scenario's choice, else the framework's default
     ov_grad, ov_param, ov_tp, ov_p2p = overlap_flags(
@@ -1350,13 +1401,16 @@ def time_layout(
                          opt_params=opt_params,
                          shard_params=weight_gpu / maximum(n_dp, 1.0), m_acc=m_acc, n_gather=n_gather, n_rs=n_rs,
                          host_ranks=minimum(gpn, n_gpus))
-    off["off_nemo_rl"] = nemo_rl_swap_bytes(framework, profile, weight_gpu=weight_gpu, opt_params=opt_params)
+    off["off_nemo_rl"] = nemo_rl_swap_bytes(framework, profile, weight_gpu=weight_gpu, opt_params=opt_params, tool=tool)
     # (with Megatron's CPU optimizer, optimizer_cpu_offload, the state already lives on the host: no move)
-    off["off_nemo_rl_s"] = where(offload, 0.0, nemo_rl_optimizer_move_seconds(framework, profile, opt_params=opt_params))
+    off["off_nemo_rl_s"] = where(offload, 0.0, nemo_rl_optimizer_move_seconds(framework, profile, opt_params=opt_params,
+                                                                             tool=tool))
     return {**off,
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
-        "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok, "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "z3_host_mb": z3_host_mb, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok,
+        "moe_cap": moe_capacity_scale(moe_capacity_factor, moe_pad_to_capacity),
+        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "z3_host_mb": z3_host_mb, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         **pp_stage_shares(framework, pp, m.L, pp_account_edges, ops),
@@ -1455,6 +1509,27 @@ def _eager_ops_layer(m: ModelFacts, method: str, lora_targets: str, lora_dropout
 CP_MERGE_FWD_STEP, CP_MERGE_FWD_ONCE, CP_MERGE_BWD_STEP, CP_MERGE_BWD_ONCE = 40.5, 12.0, 58.5, 18.0
 
 
+def value_head_passes(fwd, hflops_tok, mflops_tok, lora):
+    """FLOPs per token of a model that ends in a scalar head instead of the LM head: (its forward, its training
+    step in hardware FLOPs, the same in model FLOPs), from the policy's (``fwd`` = :func:`flops.forward_flops_per_
+    token`; ``hflops_tok`` / ``mflops_tok`` the policy's training step). The PPO critic and a reward model project
+    each token's hidden state onto one value, not onto the vocabulary, so the output layer's GEMM (2·V·h per token
+    forward, twice that backward; not recomputed) is not run:
+
+    * verl ``verl/workers/fsdp_workers.py`` ``CriticWorker._build_critic_model_optimizer``:
+      ``AutoModelForTokenClassification`` with ``critic_model_config.num_labels = 1`` (tag v0.3.0.post1 and main);
+      its ``RewardModelWorker`` takes the same class.
+    * OpenRLHF ``openrlhf/models/model.py`` ``get_llm_for_sequence_regression`` (``value_head = nn.Linear(h, 1)``
+      on the base model, for the critic and the reward model).
+    * TRL ``PPOTrainer``: ``value_model`` / ``reward_model`` are ``AutoModelForSequenceClassification`` (``score``,
+      ``num_labels=1``).
+
+    The memory side already holds the critic without the LM head (``memory.objective_parts``, ``value_ratio``).
+    The scalar head's 2·h FLOPs per token are left out."""
+    head_tok = (2.0 if lora else 3.0) * fwd.head  # the head's share of the training step (timing: head_tok)
+    return fwd.layers + fwd.attention, hflops_tok - head_tok, mflops_tok - head_tok
+
+
 def _padded_critic_extra(m: ModelFacts, profile: MethodProfile, row_len: float, fwd_total: float, hflops_tok):
     """Hardware FLOPs per trained (real) token that a padded PPO critic adds over one run at the policy's rows
     (``training.rl.critic_padding_free`` = false): verl's critic without ``critic.model.use_remove_padding``
@@ -1462,12 +1537,13 @@ def _padded_critic_extra(m: ModelFacts, profile: MethodProfile, row_len: float, 
     False)``; ``ppo_trainer.yaml`` false; the example scripts set it for the actor only) runs its values forward
     and its update on the padded prompt + response rows (``_forward_micro_batch`` unpads only when it is set), so
     each real token carries ``(padded prompt + rollout_len) / row`` tokens of work, attention at the padded length
-    (:attr:`MethodProfile.padded_row_len`: verl pads prompts to ``data.max_prompt_length``)."""
+    (:attr:`MethodProfile.padded_row_len`: verl pads prompts to ``data.max_prompt_length``). ``fwd_total`` and
+    ``hflops_tok`` are the critic's own forward and step at the policy's rows (:func:`value_head_passes`: no LM head)."""
     s_pad = float(profile.padded_row_len)
     if s_pad <= row_len:
         return 0.0
     fwd_pad = F.forward_flops_per_token(m, s_pad)
-    pad_total = fwd_pad.layers + fwd_pad.head + fwd_pad.attention
+    pad_total = fwd_pad.layers + fwd_pad.attention  # the critic's scalar head (value_head_passes)
     ratio = s_pad / row_len
     return ratio * (pad_total + hflops_tok * pad_total / fwd_total) - (fwd_total + hflops_tok)
 
@@ -1599,12 +1675,20 @@ NEMO_RL_OPT_BYTES = 12.0
 #: ``move_optimizer`` moves all three.
 
 
-def nemo_rl_swap_bytes(framework, profile, *, weight_gpu, opt_params):
+#: the tools whose RL runs NeMo RL's Megatron worker (an RL scenario on plain ``megatron``); Megatron-SWIFT's
+#: ``megatron rlhf`` keeps its optimizer and weights on the GPU unless ``--offload_optimizer``/``--offload_model``
+#: (ms-swift ``swift/trainers/arguments.py``, the GRPO arguments mixin: both ``bool = False``, ``sleep_level = 0``),
+#: so NeMo RL's per-generation moves are not its
+NEMO_RL_TOOLS = ("megatron",)
+
+
+def nemo_rl_swap_bytes(framework, profile, *, weight_gpu, opt_params, tool=None):
     """Host-link bytes per step on one GPU of NeMo RL's per-generation swaps (:data:`NEMO_RL_OPT_BYTES` has the
     mechanism): colocated, the optimizer state out and back and the 16-bit weights out and back; with a KL
     reference, three 16-bit copies of the stage's weights. Shared by the ``updates_per_generation`` optimizer
-    steps of one generation batch. Zero off the Megatron engine or outside RL."""
-    if not (profile.rl and framework == "megatron"):
+    steps of one generation batch. Zero off the Megatron engine, outside RL, or for a tool other than NeMo RL's
+    (:data:`NEMO_RL_TOOLS`; ``tool`` None: the framework itself)."""
+    if not (profile.rl and framework == "megatron" and (tool or framework) in NEMO_RL_TOOLS):
         return 0.0
     w16 = 2.0 * weight_gpu
     # (the optimizer state's two moves are pageable, so they are timed apart: nemo_rl_optimizer_move_seconds)
@@ -1628,14 +1712,15 @@ NEMO_RL_PAGEABLE_D2H_BPS = 1.8e9
 NEMO_RL_PAGEABLE_H2D_BPS = 16.1e9
 
 
-def nemo_rl_optimizer_move_seconds(framework, profile, *, opt_params):
+def nemo_rl_optimizer_move_seconds(framework, profile, *, opt_params, tool=None):
     """Seconds per step on one GPU of NeMo RL's optimizer-state moves with colocated vLLM (RL on the Megatron
     engine): ``offload_before_refit`` → ``move_optimizer("cpu")`` before each refit and ``prepare_for_training`` →
     ``move_optimizer("cuda")`` after the log-probs, both pageable (:data:`NEMO_RL_PAGEABLE_D2H_BPS`), once per
     generation batch: ``12 B × optimizer shard × (1 / D2H + 1 / H2D) / updates_per_generation``. With a separate
     engine NeMo RL (v0.5 on, ``offload_optimizer_for_logprob: false``) keeps the optimizer on the GPU; with
     ``optimizer_cpu_offload`` (``parallel.offload_optimizer``) it skips the move (the caller zeroes it)."""
-    if not (profile.rl and framework == "megatron" and profile.engine == "vllm_colocated"):
+    if not (profile.rl and framework == "megatron" and profile.engine == "vllm_colocated"
+            and (tool or framework) in NEMO_RL_TOOLS):
         return 0.0
     per_gen = NEMO_RL_OPT_BYTES * opt_params * (1.0 / NEMO_RL_PAGEABLE_D2H_BPS + 1.0 / NEMO_RL_PAGEABLE_H2D_BPS)
     return per_gen / float(max(profile.updates_per_generation, 1))
@@ -1807,14 +1892,76 @@ def moe_gemm_launches(m: ModelFacts, framework: str, ep, pp, rec_whole=0.0):
 MOE_HOST_FWD_OPS_PER_EXPERT = {"bf16": 2.0, "fp8": 8.0}
 
 
-def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp):
+#: Megatron-Core's per-layer CUDA graphs (``--cuda-graph-impl transformer_engine``, ``cuda_graph_modules`` /
+#: ``cuda_graph_scope``; Megatron's default ``cuda_graph_impl = "none"``: no graphs). Megatron-LM
+#: ``megatron/core/transformer/transformer_layer.py`` (commit d98e8a64, ``_get_submodules_under_cudagraphs``,
+#: ``_te_cuda_graph_capture``): ``attn`` captures ``input_layernorm`` and ``self_attention`` (the whole
+#: ``_forward_attention``, its residual add included); ``moe_router`` captures ``pre_mlp_layernorm`` and
+#: ``mlp.router``, ``moe_preprocess`` the dispatcher's ``preprocess`` after it (``transformer_config.py``,
+#: ``cuda_graph_modules``: "moe_preprocess ... Must be used together with moe_router"). TE's
+#: ``make_graphed_callables`` captures each region's forward and backward, so the host replays one graph where it
+#: issued the region's kernels one by one. The captured parts are contiguous in the layer (attention, then the
+#: pre-MLP norm and the router), so a layer replays one graph per pass. Kernels per MoE layer's forward in each
+#: region, from the same count as :data:`EAGER_OPS_FWD_LAYER` (41: a judgement from counting): the attention block
+#: = input norm 8 + q/k/v/o 4 + rotary 10 + attention core and its layout copies 4 + residual add 1 = 27; the
+#: router scope = pre-MLP norm 8 + the router's GEMM and top-k 2 + the dispatcher's preprocess (token counts) 1 = 11;
+#: the backward two kernels per forward kernel, as :data:`EAGER_OPS_BWD_LAYER`. What stays eager: the dispatch and
+#: combine (their permutes and all-to-alls), the per-expert kernels (:data:`MOE_HOST_OPS_PER_EXPERT`) and the
+#: residual after the MoE. The dispatcher's host sync stays (dropless: the counts' device-to-host copy runs after the
+#: graph, ``cuda_dtoh_point``), so only the host's issue time shrinks (:func:`moe_sync_exposure`).
+CUDA_GRAPH_FWD_OPS = {"attn": 27.0, "moe_router": 11.0, "layer": EAGER_OPS_FWD_LAYER}
+#: The scenario's ``parallel.cuda_graph_scope`` → the Megatron modules it captures (moe_router always with
+#: moe_preprocess, as every Megatron-Bridge recipe that graphs the router sets them).
+CUDA_GRAPH_SCOPES = {"attn": ("attn",), "moe_router": ("moe_router",), "attn_moe_router": ("attn", "moe_router"),
+                     "layer": ("layer",)}
+#: ``layer``: the whole layer in one graph (``cuda_graph_modules`` empty, or the older ``enable_cuda_graph``), the
+#: experts included; for an MoE layer only with drop-and-pad (static shapes: Megatron-LM ``transformer_config.py``,
+#: "moe cuda graph is only supported with drop-padding MoE"), so the per-expert kernels replay too.
+
+
+def moe_capacity_scale(capacity_factor: float | None, pad: bool) -> float:
+    """Routed copies each MoE layer's experts process and its all-to-all carries, against dropless routing, under
+    Megatron-Core's token dropping (``--moe-expert-capacity-factor``, ``--moe-pad-expert-input-to-capacity``;
+    default None: dropless). Each expert takes at most ``capacity = ceil(tokens · k / E · factor)`` copies
+    (``moe_utils.get_capacity``); with padding every expert's input is filled to its capacity
+    (``MoEAlltoAllTokenDispatcher.preprocess``: ``num_out_tokens = capacity · num_experts``, every local expert
+    receives ``capacity · tp · ep``): ``factor``. Without padding an expert keeps up to its capacity; with the balanced
+    routing the model assumes (the Bridge benchmarks force it) that is ``min(factor, 1)``. 1 when dropless."""
+    if capacity_factor is None:
+        return 1.0
+    return float(capacity_factor) if pad else min(float(capacity_factor), 1.0)
+
+
+def moe_dispatch_syncs(capacity_factor: float | None, pad: bool, dispatcher: str | None) -> bool:
+    """Whether Megatron-Core's MoE dispatcher waits for the GPU every layer (:func:`moe_sync_exposure`). With
+    drop-and-pad the token counts are host constants: the all-to-all dispatcher keeps ``cuda_sync_point = "no_sync"``
+    (``token_dispatcher.py``, ``MoEAlltoAllTokenDispatcher.preprocess`` returns the padded counts before any
+    device-to-host copy) and the flex dispatcher sizes its buffers from the capacity (``num_permuted_tokens``). A
+    capacity factor without padding still syncs (the output size is dynamic: ``before_permutation_1``); the
+    all-gather dispatcher always copies its counts to the host (``tokens_per_expert.cpu()``)."""
+    return not (pad and capacity_factor is not None and dispatcher in ("alltoall", "flex"))
+
+
+def cuda_graph_saved_ops(cuda_graph_scope: str | None):
+    """(forward, backward) kernel launches per MoE layer that Megatron-Core's per-layer CUDA graphs take off the host
+    (:data:`CUDA_GRAPH_FWD_OPS`), net of the graph replay itself (one replay per pass and layer, charged as one op);
+    (0, 0) without graphs."""
+    mods = CUDA_GRAPH_SCOPES.get(cuda_graph_scope or "", ())
+    if not mods:
+        return 0.0, 0.0
+    fwd = sum(CUDA_GRAPH_FWD_OPS[k] for k in mods)
+    return fwd - 1.0, 2.0 * fwd - 1.0
+
+
+def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_graph_scope: str | None = None):
     """Host issue time of one micro-batch's MoE layers on one pipeline stage, split as Megatron-Core's per-layer
     dispatcher sync needs it (seconds): (the forward's per-expert kernels, the forward's other kernels, the
     backward's kernels); zeros for a dense model or another framework. The forward's other kernels are launched by
     Python module code (Megatron's layers, the router, the dispatcher), at :data:`methods.EAGER_FWD_OP_S` each as
     for every eager forward in this model (``time_layout``'s ``host_mb``); the per-expert kernels come from
     Transformer Engine's C++ loops (``general_grouped_gemm``, ``split_quantize``) and the backward's from autograd's
-    C++ engine, at :data:`methods.EAGER_OP_S`."""
+    C++ engine, at :data:`methods.EAGER_OP_S`. ``cuda_graph_scope``: the scenario's ``parallel.cuda_graph_scope``
+    (:func:`cuda_graph_saved_ops`)."""
     n_exp = float(getattr(m, "n_experts", 0) or 0)
     if framework != "megatron" or n_exp <= 0 or not m.moe_frac:
         return 0.0, 0.0, 0.0
@@ -1822,8 +1969,12 @@ def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp):
     per_fwd, per_all = MOE_HOST_FWD_OPS_PER_EXPERT[prec], MOE_HOST_OPS_PER_EXPERT[prec]
     n_layers = m.moe_frac * m.L / pp
     exp_fwd = per_fwd * n_exp / ep * EAGER_OP_S * n_layers
-    rest_fwd = EAGER_OPS_FWD_LAYER * EAGER_FWD_OP_S * n_layers
-    bwd = (EAGER_OPS_BWD_LAYER + (per_all - per_fwd) * n_exp / ep) * EAGER_OP_S * n_layers
+    g_fwd, g_bwd = cuda_graph_saved_ops(cuda_graph_scope)  # Megatron's per-layer CUDA graphs (CUDA_GRAPH_FWD_OPS)
+    if cuda_graph_scope == "layer":  # the whole layer replays, the experts' kernels too (drop-and-pad only)
+        per_fwd = per_all = 0.0
+        exp_fwd = 0.0
+    rest_fwd = (EAGER_OPS_FWD_LAYER - g_fwd) * EAGER_FWD_OP_S * n_layers
+    bwd = (EAGER_OPS_BWD_LAYER - g_bwd + (per_all - per_fwd) * n_exp / ep) * EAGER_OP_S * n_layers
     return exp_fwd, rest_fwd, bwd
 
 
@@ -2104,11 +2255,11 @@ def _ep_comm_mb(lay: dict, intra_p2p, nic, intra_bus):
     if np.ndim(ep) == 0 and not ep > 1:
         return etp_s
     # the tokens are split over the tensor-parallel ranks before dispatch (sequence parallelism, as in _moe_terms)
-    a2a_total = 4.0 * lay["tokens_mb"] / lay["tp"] * m.k_active * m.h * 2.0
+    a2a_total = 4.0 * lay["tokens_mb"] / lay["tp"] * m.k_active * m.h * 2.0 * lay.get("moe_cap", 1.0)
     ep_layer = ops.maximum(a2a_total * lay["a2a_in"] / intra_p2p, a2a_total * lay["a2a_off"] / nic)
     hyb = lay.get("hybridep_nvl", False)
     if not (np.ndim(hyb) == 0 and not hyb):  # flex inside one NVLink domain: HybridEP's measured rates
-        ep_layer = ops.where(hyb, hybridep_nvl_seconds(lay, intra_p2p), ep_layer)
+        ep_layer = ops.where(hyb, hybridep_nvl_seconds(lay, intra_p2p) * lay.get("moe_cap", 1.0), ep_layer)
     return ops.where(ep > 1, ep_layer * lay["n_moe_stage"], 0.0) + etp_s
 
 
@@ -2214,7 +2365,9 @@ def time_gpu(
     # the layers' linear GEMMs, per token (FP8: the recipe's GEMM ratio in place of FP8_EFFICIENCY_RATIO)
     # (MoE: the routed experts' GEMMs at their own size factor, _moe_terms)
     lin_exp = lay["lin_exp_tok"]
-    t_lin_tok = ((lin_tok - lin_exp) / eff + lin_exp / (gen_eff * lay["size_exp"])) / (peak * lay["fp8_gemm_scale"])
+    # (token dropping: the experts process moe_capacity_scale × the routed copies; padded rows cost GEMM time)
+    cap = lay.get("moe_cap", 1.0)
+    t_lin_tok = ((lin_tok - lin_exp) / eff + lin_exp * cap / (gen_eff * lay["size_exp"])) / (peak * lay["fp8_gemm_scale"])
     # FlashAttention-2's backward under its ceiling: 2.5 × the forward's FLOPs at its slower rate (FLASH2_BWD_TIME_FACTOR)
     flash_bwd = 1.0 if attn_efficiency is None else where(lay["flash"], FLASH2_BWD_TIME_FACTOR, 1.0)
     attn_tok = attn_tok + (flash_bwd - 1.0) * lay["attn_bwd_tok"]
@@ -2243,12 +2396,15 @@ def time_gpu(
     # the host's issue time; the GPU's work in them (their compute and the expert all-to-all) runs under it
     ep_mb = _ep_comm_mb(lay, intra_p2p, nic, intra_bus)
     # the routed experts' GEMMs of one micro-batch (their part of t_lin_tok)
-    t_exp_gemm_mb = lin_exp / (gen_eff * lay["size_exp"]) / (peak * lay["fp8_gemm_scale"]) / mp * mbs * s
+    t_exp_gemm_mb = lin_exp * cap / (gen_eff * lay["size_exp"]) / (peak * lay["fp8_gemm_scale"]) / mp * mbs * s
     t_exp_mb = t_exp_gemm_mb + moe_launch
     # (the layers' share of the GPU's work: the last stage's whole output layer runs after them, pp_imb_mb is not theirs)
     moe_host = moe_sync_exposure((lay["moe_host_exp_f"] * hcf, lay["moe_host_rest_f"] * hcf, lay["moe_host_b"] * hcf),
                                  t_mb - pp_imb_mb,
                                  ep_mb, t_exp_mb, lay["fwd_share"], m.moe_frac, ops)
+    if not lay.get("moe_syncs", True):  # drop-and-pad: no sync, the host runs ahead across layers (moe_dispatch_syncs)
+        moe_host = maximum((lay["moe_host_exp_f"] + lay["moe_host_rest_f"] + lay["moe_host_b"]) * hcf
+                           - (t_mb - pp_imb_mb) * m.moe_frac - ep_mb, 0.0)
     t_mb = t_mb + moe_host
     # Transformers' eager expert loop (core/hf_moe.py): serialised by its per-expert host syncs; the experts' own
     # forward GEMMs run under it, the rest of its host time is added
@@ -2775,6 +2931,9 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         moe_dispatcher=getattr(s.parallel, "moe_dispatcher", None),
         pp_account_edges=bool(getattr(s.parallel, "pp_account_embedding_loss", False)),
         checkpoint_reentrant=getattr(t, "checkpoint_reentrant", None),
+        cuda_graph_scope=getattr(s.parallel, "cuda_graph_scope", None),
+        moe_capacity_factor=getattr(s.parallel, "moe_capacity_factor", None),
+        moe_pad_to_capacity=bool(getattr(s.parallel, "moe_pad_to_capacity", False)),
     )
     if t.tp_comm_overlap is None and gf.intra_link != "nvlink":
         # Transformer Engine's TP communication overlap (Megatron --tp-comm-overlap: userbuffers) exchanges through

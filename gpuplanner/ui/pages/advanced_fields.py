@@ -1,7 +1,8 @@
 """Rows for the older scenario fields that only a plan file could set: the memory switches of torchtune-style
 recipes, LoRA dropout and the communication-overlap switches (the Training page's "Advanced" box), the interleaved
 pipeline and parameter offload (its "Parallel layout" box), the estimate's assumptions (a box of their own), the
-link inside a server and the host memory (the Hardware page's server box).
+link inside a server and the host memory (the Hardware page's server box), and where default prices come from
+(the Time and budget page's money box).
 
 Each row is bound to its scenario path (``ui/fields.py``): a value nobody touched stays exactly as the file gave
 it, a bad value is refused with one line at the field and not stored. Each tooltip names the tool's setting and
@@ -12,17 +13,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QCoreApplication, QObject
+from PySide6.QtWidgets import QCheckBox, QMenu, QToolButton, QVBoxLayout, QWidget
 
-from ..fields import BoundCheck, BoundCombo, BoundEdit, fmt_float, fmt_int, parse_float, parse_int
+from ..fields import BoundCheck, BoundCombo, BoundEdit, FieldBox, fmt_float, fmt_int, parse_float, parse_int
 
 #: the communication-overlap switches (``training.*``, None: the framework's default, core/overlap.overlap_flags)
 OVERLAP = ("overlap_grad_reduce", "overlap_param_gather", "tp_comm_overlap", "overlap_p2p_comm")
 #: on/off switches of the Advanced box (``training.*``)
-SWITCHES = ("master_weights", "optimizer_in_backward", "activation_offload", "chunked_loss", "torch_compile")
+SWITCHES = ("master_weights", "optimizer_in_backward", "activation_offload", "chunked_loss", "torch_compile",
+            "fsdp_root_embedding")
 _TRI = {None: "default", True: "on", False: "off"}
 #: Megatron-Core's MoE token dispatchers (``parallel.moe_dispatcher``; None: the framework's default, all-to-all)
 MOE_DISPATCHERS = [None, "alltoall", "allgather", "flex"]
+#: Megatron-Core's per-layer CUDA graph scopes (``parallel.cuda_graph_scope``; None: Megatron's default, no graphs)
+CUDA_GRAPH_SCOPES = [None, "attn", "moe_router", "attn_moe_router", "layer"]
 
 
 def tri_state(m, path: str) -> BoundCombo:
@@ -58,7 +63,10 @@ class TrainingAdvanced(QObject):
         for k, f in (("vpp", BoundEdit(m, "parallel.vpp", parse=parse_int, fmt=fmt_int)),
                      ("offload_params", BoundCheck(m, "parallel.offload_params")),
                      ("moe_dispatcher", BoundCombo(m, "parallel.moe_dispatcher", MOE_DISPATCHERS)),
-                     ("pp_account_embedding_loss", BoundCheck(m, "parallel.pp_account_embedding_loss"))):
+                     ("pp_account_embedding_loss", BoundCheck(m, "parallel.pp_account_embedding_loss")),
+                     ("cuda_graph_scope", BoundCombo(m, "parallel.cuda_graph_scope", CUDA_GRAPH_SCOPES)),
+                     ("moe_capacity_factor", float_edit(m, "parallel.moe_capacity_factor", True)),
+                     ("moe_pad_to_capacity", BoundCheck(m, "parallel.moe_pad_to_capacity"))):
             self.fields[k] = f
             self.labels[k] = page.add_field(par, f)  # appended: moved up to ``row``
             par.takeRow(f.box)
@@ -81,6 +89,10 @@ class TrainingAdvanced(QObject):
         ds = s.training.framework == "deepspeed"  # DeepSpeed's ZeRO-3 collectives: read for DeepSpeed plans only
         self.fields["ds_zero3_gather"].setEnabled(ds)
         self.labels["ds_zero3_gather"].setEnabled(ds)
+        # torchtitan's FSDP2 layout only (core/estimate.py reads it there); a set box stays in sight elsewhere
+        t = s.training
+        self.box.layout().setRowVisible(self.fields["fsdp_root_embedding"].box, t.fsdp_root_embedding or (
+            t.framework == "fsdp" and int(t.fsdp_version) == 2))
 
     def retranslate(self) -> None:
         self.box.setTitle(self.tr("Advanced: memory switches and communication overlap"))
@@ -95,6 +107,7 @@ class TrainingAdvanced(QObject):
         f["activation_offload"].setText(self.tr("saved activations in CPU memory"))
         f["chunked_loss"].setText(self.tr("loss over the logits in chunks"))
         f["torch_compile"].setText(self.tr("compiled (fused element-wise kernels)"))
+        f["fsdp_root_embedding"].setText(self.tr("embedding kept gathered (torchtitan before July 2025)"))
         f["offload_params"].setText(self.tr("weights and gradients in CPU memory too"))
         f["pp_account_embedding_loss"].setText(self.tr("embedding and loss count as a layer each"))
         for k in (*OVERLAP, "compile_loss", "checkpoint_reentrant"):
@@ -106,6 +119,13 @@ class TrainingAdvanced(QObject):
         f["moe_dispatcher"].set_labels({None: self.tr("framework default"), "alltoall": self.tr("all-to-all"),
                                         "allgather": self.tr("all-gather"),
                                         "flex": self.tr("flex (DeepEP / HybridEP)")})
+        f["cuda_graph_scope"].set_labels({None: self.tr("none (Megatron's default)"), "attn": self.tr("attention"),
+                                          "moe_router": self.tr("MoE router and preprocess"),
+                                          "attn_moe_router": self.tr("attention, MoE router and preprocess"),
+                                          "layer": self.tr("whole layer (MoE: with padding to capacity)")})
+        f["moe_capacity_factor"].setPlaceholderText(self.tr("dropless (Megatron's default)"))
+        f["moe_capacity_factor"].box.set_unit(self.tr("× even share"))
+        f["moe_pad_to_capacity"].setText(self.tr("pad every expert's input to its capacity"))
         f["mfu"].box.set_unit(self.tr("of peak"))
         f["mfu"].setPlaceholderText(self.tr("modelled"))
         for k in ("memory_headroom_gib", "cuda_context_gib"):
@@ -133,6 +153,11 @@ class TrainingAdvanced(QObject):
             "torch_compile": (self.tr("torch.compile"), self.tr(
                 "The compile setting of torchtune and torchtitan (default off): element-wise operations are fused "
                 "(faster steps); with chunked loss, only the 16-bit logits are kept")),
+            "fsdp_root_embedding": (self.tr("Embedding in the root unit"), self.tr(
+                "torchtitan before commit 83e694105 (July 2025) wrapped only the blocks, so the token embedding "
+                "shared FSDP2's root unit with the final norm and output layer. FSDP2 never reshards the root after "
+                "forward, so the embedding and output stay gathered until the end of backward (more memory). Off "
+                "(default): torchtitan since July 2025, the embedding its own unit. torchtitan FSDP2 only")),
             "compile_loss": (self.tr("Compiled loss"), self.tr(
                 "With torch.compile, compile the cross-entropy with the model (torchtitan compile.components, "
                 "[\"model\", \"loss\"] since April 2025): it keeps only the 16-bit logits instead of their fp32 "
@@ -191,6 +216,21 @@ class TrainingAdvanced(QObject):
                 "first and last pipeline stages hold one layer fewer, because the embedding and the output layer "
                 "count as a layer each. Off (Megatron's default): the layers are split evenly and the last stage "
                 "also runs the output layer, which the others wait for. Megatron only")),
+            "cuda_graph_scope": (self.tr("CUDA graphs"), self.tr(
+                "Megatron --cuda-graph-impl transformer_engine with --cuda-graph-scope: the captured parts of each "
+                "layer (the attention block; the MoE router with the dispatcher's preprocess) replay as one CUDA "
+                "graph, so the CPU no longer issues their kernels one by one. It matters where the CPU limits the "
+                "step: MoE layers with small experts, whose dispatcher waits for the GPU every layer. None "
+                "(Megatron's default): no graphs. Whole layer: for an MoE model only with padding to capacity. Not "
+                "with full recompute. Megatron only")),
+            "moe_capacity_factor": (self.tr("MoE capacity factor"), self.tr(
+                "Megatron --moe-expert-capacity-factor: each expert takes at most this many times its even share of "
+                "the routed tokens and drops the rest. Empty (Megatron's default): dropless. Megatron only")),
+            "moe_pad_to_capacity": (self.tr("MoE token dropping"), self.tr(
+                "Megatron --moe-pad-expert-input-to-capacity: every expert's input is padded to its capacity, so "
+                "the shapes never change, the dispatcher no longer waits for the token counts every layer and the "
+                "whole layer can be a CUDA graph; padded rows cost GEMM time. Needs a capacity factor. Megatron "
+                "only")),
         }
 
     def _assumption_texts(self) -> dict[str, tuple[str, str]]:
@@ -234,3 +274,129 @@ class HardwareAdvanced(QObject):
             "activations needs. Empty (default): not checked"))
         self.host_ram.box.set_unit("GiB")
         self.host_ram.setPlaceholderText(self.tr("not checked"))
+
+
+class KindChecks(QWidget):
+    """``constraints.price_kinds`` as one box per kind of quote: null (the default kinds, list card-hours, package
+    and wholesale months) shows those ticked; ticking none is refused at the field and not stored."""
+
+    def __init__(self, model: Any, path: str):
+        from gpuplanner.core.catalog_hw import PRICE_KINDS  # the core loads with the page, not at import
+
+        super().__init__()
+        self.model, self.path = model, path
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.checks = {k: QCheckBox(self) for k in PRICE_KINDS}
+        for c in self.checks.values():
+            lay.addWidget(c)
+            c.toggled.connect(self._on_toggled)
+        self.box = FieldBox(self)
+        self.sync()
+
+    def _on_toggled(self, _on: bool) -> None:
+        kinds = [k for k, c in self.checks.items() if c.isChecked()]
+        self.box.set_error(self.model.set(self.path, kinds) if kinds else self.tr("Tick at least one kind of quote"))
+
+    def sync(self) -> None:
+        from gpuplanner.core.catalog_hw import DEFAULT_PRICE_KINDS
+
+        kinds = self.model.value(self.path) or DEFAULT_PRICE_KINDS
+        for k, c in self.checks.items():
+            c.blockSignals(True)
+            c.setChecked(k in kinds)
+            c.blockSignals(False)
+
+    def refresh_error(self) -> None:
+        self.box.set_error(self.model.error(self.path))
+
+    def retranslate(self) -> None:
+        from gpuplanner.core.cost import KIND_LABELS
+
+        for k, c in self.checks.items():
+            c.setText(QCoreApplication.translate("Cost", KIND_LABELS[k]))
+
+
+class PriceSources(QObject):
+    """The Time and budget page's rows for where default prices come from: the region, the kinds of quote and
+    the other region's quotes, converted (``constraints.region``, ``price_kinds``, ``converted_prices``)."""
+
+    def __init__(self, page: Any, form: Any):
+        super().__init__(page)
+        m = page.model
+        self.fields = {"region": BoundCombo(m, "constraints.region", [None, "mainland_china", "worldwide"]),
+                       "price_kinds": KindChecks(m, "constraints.price_kinds"),
+                       "converted_prices": tri_state(m, "constraints.converted_prices")}
+        self.labels = {k: page.add_field(form, f) for k, f in self.fields.items()}
+
+    def retranslate(self) -> None:
+        f = self.fields
+        texts = {
+            "region": (self.tr("Prices from"), self.tr(
+                "Where the GPUs are rented: default prices come from that region's quotes only. Default: "
+                "mainland China for CNY plans, worldwide for USD plans")),
+            "price_kinds": (self.tr("Kinds of quote"), self.tr(
+                "Which kinds of default quote the plans are priced from. Default: list card-hour prices and "
+                "package or wholesale month prices")),
+            "converted_prices": (self.tr("Other region's quotes"), self.tr(
+                "Price a GPU from the other region's quotes, converted at the exchange rate, when its own region "
+                "has none. Default: off for mainland China, on for worldwide USD plans")),
+        }
+        for key, (label, tip) in texts.items():
+            self.labels[key].setText(label)
+            f[key].box.set_help(tip)
+        f["region"].set_labels({None: self.tr("the currency's region"), "mainland_china": self.tr("mainland China"),
+                                "worldwide": self.tr("worldwide")})
+        f["converted_prices"].set_labels({"default": self.tr("default"), "on": self.tr("used, converted"),
+                                          "off": self.tr("not used")})
+        f["price_kinds"].retranslate()
+
+
+class FrameworkChecks(QToolButton):
+    """``constraints.framework_candidates`` as a menu of frameworks to tick (the search may choose only those);
+    none ticked is null: the search's own list (core/frameworks.frameworks_for: the four engines, or the tools
+    with a trainer for a preference or RL objective)."""
+
+    def __init__(self, model: Any, path: str):
+        from gpuplanner.core.frameworks import FRAMEWORKS
+
+        super().__init__()
+        self.model, self.path = model, path
+        self.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self)
+        self.checks = {}
+        for fid, sup in FRAMEWORKS.items():
+            a = menu.addAction(sup.name)
+            a.setCheckable(True)
+            a.toggled.connect(self._on_toggled)
+            self.checks[fid] = a
+        self.setMenu(menu)
+        self.box = FieldBox(self)
+        self.sync()
+
+    def _on_toggled(self, _on: bool) -> None:
+        ids = [k for k, a in self.checks.items() if a.isChecked()]
+        self.box.set_error(self.model.set(self.path, ids or None))
+        self._show()
+
+    def _show(self) -> None:
+        names = [a.text() for a in self.checks.values() if a.isChecked()]
+        self.setText(", ".join(names) if names else self.tr("the search's own list"))
+
+    def sync(self) -> None:
+        ids = self.model.value(self.path) or ()
+        for k, a in self.checks.items():
+            a.blockSignals(True)
+            a.setChecked(k in ids)
+            a.blockSignals(False)
+        self._show()
+
+    def refresh_error(self) -> None:
+        self.box.set_error(self.model.error(self.path))
+
+    def retranslate(self) -> None:
+        self._show()
+        self.box.set_help(self.tr(
+            "The frameworks the search may choose from when it chooses the framework. None ticked (default): the "
+            "four engines (Hugging Face Trainer, DeepSpeed, PyTorch FSDP2, Megatron-Core), or for a preference or "
+            "RL objective the tools that document a trainer for it"))

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from gpuplanner.app import engine
 from ..fields import BoundCheck, BoundCombo
+from .advanced_fields import FrameworkChecks
 from ..text import plural, tr_msg, set_style
 from .base import BasePage
 from gpuplanner.formatting import format_clauses, format_list
@@ -283,7 +284,10 @@ class PlansPage(BasePage):
         switches.setVerticalSpacing(2)
         self.search_frameworks = BoundCheck(m, "constraints.search_frameworks")
         self.fields.append(self.search_frameworks)
-        switches.addWidget(self.search_frameworks.box, 0, 0, 1, 3)
+        switches.addWidget(self.search_frameworks.box, 0, 0)
+        self.framework_candidates = FrameworkChecks(m, "constraints.framework_candidates")
+        self.fields.append(self.framework_candidates)
+        switches.addWidget(self.framework_candidates.box, 0, 1, 1, 2)
         self.rules_label = QLabel()
         switches.addWidget(self.rules_label, 1, 0)
         self.rule_checks: dict[str, BoundCheck] = {}
@@ -370,6 +374,7 @@ class PlansPage(BasePage):
         self.rerun.setText(self.tr("Search again"))
         self.rerun.setToolTip(self.tr("Run the plan search again with the current inputs"))
         self.search_frameworks.setText(self.tr("Choose the framework"))
+        self.framework_candidates.retranslate()
         self.search_frameworks.box.set_help(self.tr(
             "Let the search compare Hugging Face Trainer, DeepSpeed, PyTorch FSDP2 and Megatron-Core; off: only "
             "the framework on the Training page"))
@@ -748,22 +753,28 @@ class PlansPage(BasePage):
         Evaluation; nothing computed here)."""
         from PySide6.QtCore import QCoreApplication
 
-        from gpuplanner.core.cost import BUILD_PART_LABELS
+        from gpuplanner.core.cost import BUILD_PART_LABELS, unknown_build_parts
 
         esc = html.escape
         cur = rb.currency
         cells = [f"<tr><td><b>{esc(self.tr('Rent the work'))}</b></td><td align=right><b>{format_number(rb.rent_total, 0)} {cur}</b>"
                  f"</td></tr>"]
+        unknown = unknown_build_parts(rb)  # a part whose input is missing is unknown, not zero
+
+        def amount(v: float, known: bool) -> str:
+            return f"{format_number(v, 0)} {cur}" if known else esc(self.tr("unknown"))
+
         for key, label in BUILD_PART_LABELS.items():
             cells.append(f"<tr><td>{esc(self.tr('Build'))}: {esc(QCoreApplication.translate('Cost', label))}</td>"
-                         f"<td align=right>{format_number(rb.breakdown[key], 0)} {cur}</td></tr>")
+                         f"<td align=right>{amount(rb.breakdown[key], key not in unknown)}</td></tr>")
         won = " ✔" if rb.verdict == "build" else ""
         cells.append(f"<tr><td><b>{esc(self.tr('Build, total'))}{won}</b></td>"
-                     f"<td align=right><b>{format_number(rb.build_total, 0)} {cur}</b></td></tr>")
+                     f"<td align=right><b>{amount(rb.build_total, not unknown)}</b></td></tr>")
         u = rb.break_even_utilisation
         be = (self.tr("Owning breaks even when the servers are busy {0} of the time over {1} years.").format(
             format_percent(u, 0), format_sig(rb.inputs.depreciation_years, 6)) if u is not None else
-              self.tr("Owning never breaks even at these prices, even with the servers busy all the time."))
+              self.tr("Whether owning breaks even is unknown without a purchase price.") if rb.verdict == "unknown"
+              else self.tr("Owning never breaks even at these prices, even with the servers busy all the time."))
         names = {"machine_price": self.tr("Purchase price"), "power_kw_per_machine": self.tr("Server power"),
                  "tariff_per_kwh": self.tr("Electricity tariff"), "colocation_per_machine_month": self.tr("Rack / colocation"),
                  "ops_staff_per_month": self.tr("Operations staff"), "spare_rate_per_year": self.tr("Spares")}
@@ -776,6 +787,8 @@ class PlansPage(BasePage):
                 f"<p>{esc(be)}{missing}</p>")
 
     def on_model_changed(self, section: str) -> None:
+        # the frameworks searched: only while the search chooses the framework
+        self.framework_candidates.box.setVisible(bool(self.model.user_scenario().constraints.search_frameworks))
         if section in ("constraints", "all"):  # "all": a file was opened (its currency may differ)
             self._set_cost_header(self.model.scenario.constraints.currency)
 
