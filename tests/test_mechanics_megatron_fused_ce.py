@@ -38,6 +38,10 @@ def test_only_megatron_swift_takes_the_fused_loss():
     for fw in ("megatron", "megatron-bridge", "hf", "ms-swift", "fsdp", "deepspeed"):
         assert tool_mechanics(fw)["loss_kernel"] != "megatron_fused", fw
     assert tool_mechanics("ms-swift", liger=True)["loss_kernel"] == "cce"
+    for obj in ("sft", "dpo", "kto"):
+        assert tool_mechanics("megatron-swift", objective=obj)["loss_kernel"] == "megatron_fused", obj
+    # Megatron-SWIFT's GRPO takes the log-probabilities from the logits itself, not through the fused loss
+    assert tool_mechanics("megatron-swift", objective="grpo")["loss_kernel"] == "standard"
 
 
 def test_four_more_bytes_per_logit_than_plain_megatron_by_hand():
