@@ -2190,6 +2190,17 @@
     </message>
 </context>
 <context>
+    <name>FrameworkChecks</name>
+    <message>
+        <source>the search&apos;s own list</source>
+        <translation>搜索的默认列表</translation>
+    </message>
+    <message>
+        <source>The frameworks the search may choose from when it chooses the framework. None ticked (default): the four engines (Hugging Face Trainer, DeepSpeed, PyTorch FSDP2, Megatron-Core), or for a preference or RL objective the tools that document a trainer for it</source>
+        <translation>搜索自行选择框架时可选的框架。都不勾选（默认）：四种引擎（Hugging Face Trainer、DeepSpeed、PyTorch FSDP2、Megatron-Core）；偏好或强化学习目标则为文档中提供相应训练器的工具</translation>
+    </message>
+</context>
+<context>
     <name>HardwareAdvanced</name>
     <message>
         <source>Link inside a server</source>
@@ -2913,6 +2924,13 @@
     <message>
         <source>CPU offload needs {need:,.0f} GiB of host RAM per node; the node has {have:,.0f} GiB.</source>
         <translation>CPU 卸载每节点需要 {need:,.0f} GiB 主机内存；该节点只有 {have:,.0f} GiB。</translation>
+    </message>
+</context>
+<context>
+    <name>KindChecks</name>
+    <message>
+        <source>Tick at least one kind of quote</source>
+        <translation>请至少勾选一种报价</translation>
     </message>
 </context>
 <context>
@@ -5257,6 +5275,57 @@
     <message>
         <source>Whether owning breaks even is unknown without a purchase price.</source>
         <translation>没有采购价，无法判断自有能否与租用持平。</translation>
+    </message>
+</context>
+<context>
+    <name>PriceSources</name>
+    <message>
+        <source>Prices from</source>
+        <translation>价格来源地区</translation>
+    </message>
+    <message>
+        <source>Where the GPUs are rented: default prices come from that region&apos;s quotes only. Default: mainland China for CNY plans, worldwide for USD plans</source>
+        <translation>租用 GPU 的地区：默认价格只取该地区的报价。默认：人民币方案取中国大陆，美元方案取全球</translation>
+    </message>
+    <message>
+        <source>Kinds of quote</source>
+        <translation>报价种类</translation>
+    </message>
+    <message>
+        <source>Which kinds of default quote the plans are priced from. Default: list card-hour prices and package or wholesale month prices</source>
+        <translation>方案按哪些种类的默认报价计价。默认：公开的卡时标价，以及套餐或整机批发的月租价</translation>
+    </message>
+    <message>
+        <source>Other region&apos;s quotes</source>
+        <translation>其他地区的报价</translation>
+    </message>
+    <message>
+        <source>Price a GPU from the other region&apos;s quotes, converted at the exchange rate, when its own region has none. Default: off for mainland China, on for worldwide USD plans</source>
+        <translation>本地区没有某款 GPU 的报价时，按汇率换算另一地区的报价来计价。默认：中国大陆不使用，全球美元方案使用</translation>
+    </message>
+    <message>
+        <source>the currency&apos;s region</source>
+        <translation>按币种对应的地区</translation>
+    </message>
+    <message>
+        <source>mainland China</source>
+        <translation>中国大陆</translation>
+    </message>
+    <message>
+        <source>worldwide</source>
+        <translation>全球</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <source>used, converted</source>
+        <translation>使用（按汇率换算）</translation>
+    </message>
+    <message>
+        <source>not used</source>
+        <translation>不使用</translation>
     </message>
 </context>
 <context>
@@ -10202,75 +10271,6 @@
     <message>
         <source>link (both directions)</source>
         <translation>互联（双向）</translation>
-    </message>
-</context>
-<context>
-    <name>FrameworkChecks</name>
-    <message>
-        <source>the search&apos;s own list</source>
-        <translation>搜索的默认列表</translation>
-    </message>
-    <message>
-        <source>The frameworks the search may choose from when it chooses the framework. None ticked (default): the four engines (Hugging Face Trainer, DeepSpeed, PyTorch FSDP2, Megatron-Core), or for a preference or RL objective the tools that document a trainer for it</source>
-        <translation>搜索自行选择框架时可选的框架。都不勾选（默认）：四种引擎（Hugging Face Trainer、DeepSpeed、PyTorch FSDP2、Megatron-Core）；偏好或强化学习目标则为文档中提供相应训练器的工具</translation>
-    </message>
-</context>
-<context>
-    <name>KindChecks</name>
-    <message>
-        <source>Tick at least one kind of quote</source>
-        <translation>请至少勾选一种报价</translation>
-    </message>
-</context>
-<context>
-    <name>PriceSources</name>
-    <message>
-        <source>Prices from</source>
-        <translation>价格来源地区</translation>
-    </message>
-    <message>
-        <source>Where the GPUs are rented: default prices come from that region&apos;s quotes only. Default: mainland China for CNY plans, worldwide for USD plans</source>
-        <translation>租用 GPU 的地区：默认价格只取该地区的报价。默认：人民币方案取中国大陆，美元方案取全球</translation>
-    </message>
-    <message>
-        <source>Kinds of quote</source>
-        <translation>报价种类</translation>
-    </message>
-    <message>
-        <source>Which kinds of default quote the plans are priced from. Default: list card-hour prices and package or wholesale month prices</source>
-        <translation>方案按哪些种类的默认报价计价。默认：公开的卡时标价，以及套餐或整机批发的月租价</translation>
-    </message>
-    <message>
-        <source>Other region&apos;s quotes</source>
-        <translation>其他地区的报价</translation>
-    </message>
-    <message>
-        <source>Price a GPU from the other region&apos;s quotes, converted at the exchange rate, when its own region has none. Default: off for mainland China, on for worldwide USD plans</source>
-        <translation>本地区没有某款 GPU 的报价时，按汇率换算另一地区的报价来计价。默认：中国大陆不使用，全球美元方案使用</translation>
-    </message>
-    <message>
-        <source>the currency&apos;s region</source>
-        <translation>按币种对应的地区</translation>
-    </message>
-    <message>
-        <source>mainland China</source>
-        <translation>中国大陆</translation>
-    </message>
-    <message>
-        <source>worldwide</source>
-        <translation>全球</translation>
-    </message>
-    <message>
-        <source>default</source>
-        <translation>默认</translation>
-    </message>
-    <message>
-        <source>used, converted</source>
-        <translation>使用（按汇率换算）</translation>
-    </message>
-    <message>
-        <source>not used</source>
-        <translation>不使用</translation>
     </message>
 </context>
 </TS>
