@@ -81,7 +81,8 @@ def rent_vs_build_lines(rb, indent: str = "   ") -> list[str]:
     cur = rb.currency
 
     def row(label: str, value: float, extra: str = "") -> str:
-        return f"{indent}{label:<43}{format_money(value, cur):>16}{extra}"
+        # columns by display width: a Chinese label takes two columns a character ("自建：机柜/托管")
+        return f"{indent}{ljust(label, 43)}{rjust(format_money(value, cur), 16)}{extra}"
 
     lines = [row(translate(CTX, "rent"), rb.rent_total)]
     for key, label in BUILD_PART_LABELS.items():
