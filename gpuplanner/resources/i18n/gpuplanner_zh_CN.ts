@@ -9125,6 +9125,10 @@
         <translation>训练时释放 vLLM 显存</translation>
     </message>
     <message>
+        <source>all layers</source>
+        <translation>全部层</translation>
+    </message>
+    <message>
         <source>completions</source>
         <translation>个回答</translation>
     </message>
