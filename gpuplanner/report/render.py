@@ -1094,9 +1094,10 @@ def _html_project(data: ReportData, charts: dict) -> str:
                    f'<br/><span class="small">{keys}</span></p>')
         out.append(f'<p class="small">{_e(translate("Report", "Timeline: each phase by week with its GPUs or CPU cores and its cost."))}</p>')
     if proj.by_mode:
-        out.append(f'<p>{_e(translate("Report", "By rental mode"))}: ' + _e(format_list(
+        out.append(f'<p>{_e(translate("Report", "By rental mode") + colon())}' + _e(format_list(
             f"{_cpu_or_gpu_mode(m)} {fmt_money(v, cur)}" for m, v in proj.by_mode.items())) + "</p>")
-    weekly = [[str(w["week"]), str(w["gpus"]), str(w["cpu_cores"]), fmt_money(w["cost"], cur)] for w in proj.weekly]
+    weekly = [[format_number(w["week"]), format_number(w["gpus"]), format_number(w["cpu_cores"]), fmt_money(w["cost"], cur)]
+              for w in proj.weekly]
     if weekly:
         out.append(f"{_SPACER}<h3>{_e(translate('Report', 'Week by week'))}</h3>")
         out.append(_table(weekly, header=[translate("Report", "Week"), translate("Report", "GPUs"),
