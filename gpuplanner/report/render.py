@@ -312,9 +312,11 @@ def _source_text(src: str, context: str = "Report") -> str:
     """A cited source in the report's language: the core's "(converted at R CNY/USD)" note is translated."""
     m = re.match(r"^(.*) \(converted at ([0-9.]+) CNY/USD\)$", src or "")
     if m:
-        return translate("Report", "{0} (converted at {1} CNY/USD)").format(translate(context, m.group(1)),
+        return translate("Report", "{0} (converted at {1} CNY/USD)").format(_source_text(m.group(1), context),
                                                                              m.group(2))
-    return translate(context, src)
+    out = translate(context, src)
+    # a price's own words ("your quote", core/cost.py) are marked in the Cost context
+    return translate("Cost", src) if out == src and context != "Cost" else out
 
 
 def _gpu(name: str) -> str:
