@@ -40,3 +40,17 @@ def test_timeline_labels_fit_inside_the_chart(make_window, language, tmp_path, q
     for text, start, end, _right in chart.labels:
         r = text.sceneBoundingRect()
         assert box.left() - 1 <= r.left() and r.right() <= box.right() + 1, (text.toPlainText(), r, box)
+
+
+def test_a_phase_named_after_its_kind_is_named_once(make_window, qtbot):
+    """A fresh document's one phase is called after its kind: the list reads "1. stable training", not
+    "1. stable training (stable training)"; a phase with a name of its own keeps its kind in brackets."""
+    w = make_window(search_enabled=False)
+    w.go_to(7)
+    page = w.pages[7]
+    qtbot.waitUntil(lambda: page.list.count() == 1, timeout=10000)
+    assert page.list.item(0).text() == "1. stable training"
+    page._data["phases"][0]["name"] = "main run"
+    page._refresh_list_texts()
+    assert page.list.item(0).text() == "1. main run (stable training)"
+    w.model.set_dirty(False)

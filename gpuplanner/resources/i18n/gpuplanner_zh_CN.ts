@@ -5653,6 +5653,10 @@
         <translation>并行布局变化</translation>
     </message>
     <message>
+        <source>{0}. {1}</source>
+        <translation>{0}. {1}</translation>
+    </message>
+    <message>
         <source>{0}. {1} ({2})</source>
         <translation>{0}. {1}（{2}）</translation>
     </message>

@@ -501,9 +501,12 @@ class ProjectPage(BasePage):
             return
         for i, ph in enumerate(self._data["phases"]):
             item = self.list.item(i)
-            if item is not None:
-                item.setText(self.tr("{0}. {1} ({2})").format(
-                    i + 1, self.display_name(ph.get("name", ""), ph.get("kind", "")), kind_name(ph.get("kind", ""))))
+            if item is None:
+                continue
+            name, kind = self.display_name(ph.get("name", ""), ph.get("kind", "")), kind_name(ph.get("kind", ""))
+            # a phase named after its kind is named once ("1. stable training", not "… (stable training)")
+            item.setText(self.tr("{0}. {1}").format(i + 1, name) if name == kind else
+                         self.tr("{0}. {1} ({2})").format(i + 1, name, kind))
 
     def _phase(self) -> dict | None:
         i = self.list.currentRow()
