@@ -7850,6 +7850,14 @@
         <translation>nvidia-smi topo -m 输出</translation>
     </message>
     <message>
+        <source>quote sheet</source>
+        <translation>报价单</translation>
+    </message>
+    <message>
+        <source>plan file</source>
+        <translation>方案文件</translation>
+    </message>
+    <message>
         <source>{file}: not found</source>
         <translation>{file}：找不到该文件</translation>
     </message>
