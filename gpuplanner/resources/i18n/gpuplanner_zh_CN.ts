@@ -6123,10 +6123,6 @@
         <translation>计费：{b}</translation>
     </message>
     <message>
-        <source>(band {lo} – {hi})</source>
-        <translation>（区间 {lo} – {hi}）</translation>
-    </message>
-    <message>
         <source>total</source>
         <translation>合计</translation>
     </message>
@@ -6437,6 +6433,10 @@
     <message>
         <source>Its spot offer costs {lo} – {hi} for the compute, less than the offer counted, if the job can take reclaims.</source>
         <translation>若任务能承受被回收，其竞价报价的算力费用为 {lo} – {hi}，低于所计入的报价。</translation>
+    </message>
+    <message>
+        <source>(band {range})</source>
+        <translation>（区间 {range}）</translation>
     </message>
     <message>
         <source>storage per TB per month, billed by the month or by the day; egress per TB</source>
