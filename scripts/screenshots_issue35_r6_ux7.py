@@ -1,7 +1,8 @@
 """Screenshots of the issue 35 round-6 ux7 pass (a new user's first hour), at 1280×800 offscreen: the Training page's
 parallel box on a fresh start (a dense model on HF Trainer: the MoE and Megatron-Core rows greyed) and on the MoE
 example (Megatron-LM: enabled; "all layers" in the layers-recomputed field), the Project page's phase list on a fresh
-start and the Shenzhen project's timeline in Chinese (every label inside the chart).
+start and the Shenzhen project's timeline in Chinese (every label inside the chart), and its scaling chart, which sets
+no deadline (no deadline in the legend).
 
 Run: PYTHONPATH=. QT_QPA_PLATFORM=offscreen python scripts/screenshots_issue35_r6_ux7.py [OUT_DIR]
 (OUT_DIR defaults to docs/screenshots/issue35-r6-ux7.) The "before" images beside them were taken the same way on
@@ -53,6 +54,10 @@ def _project(app, w, out: Path, suffix: str) -> None:
     w.grab().save(str(out / f"after-project-fresh{suffix}.png"))
     assert w.open_path(ROOT / "examples" / "shenzhen-7b-domain-project.gpuplan", show_errors=False)
     _wait_search(app, w)
+    if not suffix:  # the scaling chart without a deadline: no deadline in its legend
+        w.go_to(PAGE_KEYS.index("data"))
+        spin(app, 1.0)
+        w.grab().save(str(out / "after-scaling-no-deadline.png"))
     w.go_to(PAGE_KEYS.index("project"))
     page = w.page("project")
     spin(app, 2.0)
