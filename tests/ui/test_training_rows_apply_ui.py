@@ -1,7 +1,7 @@
 """A new user's Training page offers only the controls that apply to the chosen tool and model: the MoE rows
 (expert parallel, expert tensor parallel, the MoE token dispatcher) for a model with routed experts, the Megatron-Core
 settings (token dispatcher, pipeline split) for a Megatron-Core tool, the reentrant-checkpoint switch where the tool
-has one. Each is disabled, never hidden, and a row holding a value that is not the default stays enabled, so a value
+has one, the Liger switch for tools that run Hugging Face models. Each is disabled, never hidden, and a row holding a value that is not the default stays enabled, so a value
 the scenario refuses can be put back. The layers-recomputed field says what empty means."""
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def test_dense_model_on_hf_trainer_greys_the_moe_and_megatron_rows(make_window, 
     w.model.set("training.checkpoint_reentrant", True)
     w.model.set("training.framework", "megatron")
     assert page.model.user_scenario().training.checkpoint_reentrant is True
-    assert _on(page, "checkpoint_reentrant")
+    assert _on(page, "checkpoint_reentrant") and _on(page, "liger_kernel")
 
 
 def test_moe_model_on_megatron_enables_the_moe_rows(make_window, qtbot):
@@ -58,7 +58,8 @@ def test_moe_model_on_megatron_enables_the_moe_rows(make_window, qtbot):
     for key in ("expert_tp", "ep", "moe_dispatcher", "pp_account_embedding_loss"):
         assert _on(page, key), key
     assert not _on(page, "checkpoint_reentrant")
+    assert not _on(page, "liger_kernel")  # Liger patches Hugging Face models: refused for Megatron-LM
     # the same model on HF Trainer: the experts' rows stay, Megatron's own settings are greyed
     w.model.set("training.framework", "hf")
     assert _on(page, "expert_tp") and not _on(page, "moe_dispatcher") and not _on(page, "pp_account_embedding_loss")
-    assert _on(page, "checkpoint_reentrant")
+    assert _on(page, "checkpoint_reentrant") and _on(page, "liger_kernel")

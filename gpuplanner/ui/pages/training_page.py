@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QFormLayout, QLabel
 
 from gpuplanner.core.frameworks import engine_of
 from gpuplanner.core.methods import method_profile
+from gpuplanner.core.scenario import NO_LIGER
 
 from gpuplanner.formatting import format_tokens, gpu_display_name
 from gpuplanner.formatting import format_list
@@ -526,6 +527,9 @@ class TrainingPage(BasePage):
             on = manual and (key != "ep" or moe or s.parallel.ep != 1)  # expert parallel: MoE models only
             getattr(self, key).setEnabled(on)
             self.labels[key].setEnabled(on)
+        liger = s.training.framework not in NO_LIGER or bool(s.training.liger_kernel)  # refused for these tools
+        self.liger_kernel.setEnabled(liger)
+        self.labels["liger_kernel"].setEnabled(liger)
         moe_tp = moe or s.parallel.expert_tp is not None
         self.expert_tp.setEnabled(moe_tp)
         self.labels["expert_tp"].setEnabled(moe_tp)
