@@ -34,6 +34,7 @@ def test_dense_model_on_hf_trainer_greys_the_moe_and_megatron_rows(make_window, 
     for key in ("expert_tp", "ep", "moe_dispatcher", "pp_account_embedding_loss"):
         assert not _on(page, key), key
     assert _on(page, "checkpoint_reentrant") and _on(page, "tp") and _on(page, "vpp")
+    assert page.model.user_scenario().parallel.zero == 3 and _on(page, "offload_params")
     assert page.recompute_num_layers.placeholderText() == "all layers"
     # Megatron-LM: the pipeline split applies; the MoE dispatcher still not (no experts); no reentrant choice
     w.model.set("training.framework", "megatron")
@@ -59,6 +60,7 @@ def test_moe_model_on_megatron_enables_the_moe_rows(make_window, qtbot):
         assert _on(page, key), key
     assert not _on(page, "checkpoint_reentrant")
     assert not _on(page, "liger_kernel")  # Liger patches Hugging Face models: refused for Megatron-LM
+    assert page.model.user_scenario().parallel.zero == 1 and not _on(page, "offload_params")  # needs ZeRO-3
     # the same model on HF Trainer: the experts' rows stay, Megatron's own settings are greyed
     w.model.set("training.framework", "hf")
     assert _on(page, "expert_tp") and not _on(page, "moe_dispatcher") and not _on(page, "pp_account_embedding_loss")

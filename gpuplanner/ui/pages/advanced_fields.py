@@ -80,7 +80,7 @@ class TrainingAdvanced(QObject):
         rows): LoRA dropout for LoRA/QLoRA; DeepSpeed's ZeRO-3 collectives for DeepSpeed; the MoE dispatcher for
         a MoE model on a Megatron-Core tool and the pipeline split for a Megatron-Core tool (the scenario refuses
         both elsewhere); the reentrant switch where the tool has one (Megatron-Core and Unsloth run their own
-        checkpoint function: core/scenario.py refuses either value). A row whose value is not the default stays
+        checkpoint function: core/scenario.py refuses either value); parameter offload at ZeRO stage 3. A row whose value is not the default stays
         enabled, so a refused value can be put back."""
         t, p = s.training, s.parallel
         megatron = engine_of(t.framework) == "megatron"
@@ -89,7 +89,8 @@ class TrainingAdvanced(QObject):
               "ds_zero3_gather": t.framework == "deepspeed" or t.ds_zero3_gather != "flat",
               "moe_dispatcher": (megatron and moe) or p.moe_dispatcher is not None,
               "pp_account_embedding_loss": megatron or p.pp_account_embedding_loss,
-              "checkpoint_reentrant": not own_checkpoint or t.checkpoint_reentrant is not None}
+              "checkpoint_reentrant": not own_checkpoint or t.checkpoint_reentrant is not None,
+              "offload_params": p.zero == 3 or p.offload_params}  # ZeRO-3/FSDP offload: refused below stage 3
         for key, enabled in on.items():
             self.fields[key].setEnabled(enabled)
             self.labels[key].setEnabled(enabled)
