@@ -25,6 +25,12 @@ def _validate_time():
     return mod
 
 
+def _root_unit(sc: dict) -> dict:
+    """A copy of a torchtitan scenario from before 83e694105 (July 2025), whose ``apply_fsdp`` left the token
+    embedding in the root unit with the final norm and output (``training.fsdp_root_embedding``)."""
+    return {**sc, "training": {**sc["training"], "fsdp_root_embedding": True}}
+
+
 def rows() -> list[tuple[str, str, dict, float, str]]:
     vt = _validate_time()
     tt, f8 = vt._tt, vt._F8
@@ -32,18 +38,18 @@ def rows() -> list[tuple[str, str, dict, float, str]]:
     src = ("pytorch/torchtitan benchmarks/llama3_h100_202412_torchtitan.md (torchtitan 9dec370, torch 1963fc8; "
            "96 GB H100s; max over all ranks)")
     for label, sc, _tps, gib, _bt, _bg in vt.TORCHTITAN_SANITY:
-        out.append(("torchtitan Dec 2024 table", label, sc, gib, src))
+        out.append(("torchtitan Dec 2024 table", label, _root_unit(sc), gib, src))
     src = "torchtitan 7a04053 float8 docs (docs/float8.md, Jan 2025): Llama 3 8B, 8 H100, per-op SAC, batch 1 × 8192"
-    out.append(("torchtitan 7a04053 (8B, 8 H100)", "7a04053 8B BF16", tt("llama-3.1-8b", 8, 8192, 1), 47.65, src))
+    out.append(("torchtitan 7a04053 (8B, 8 H100)", "7a04053 8B BF16", _root_unit(tt("llama-3.1-8b", 8, 8192, 1)), 47.65, src))
     out.append(("torchtitan 7a04053 (8B, 8 H100)", "7a04053 8B FP8 tensorwise + FP8 all-gather",
-                tt("llama-3.1-8b", 8, 8192, 1, precision=f8, fp8_all_gather=True), 47.32, src))
+                _root_unit(tt("llama-3.1-8b", 8, 8192, 1, precision=f8, fp8_all_gather=True)), 47.32, src))
     # e7c0cae (June 2025) and 6fc499f (Aug 2025) compile the loss with the model (compile_loss: torchtitan's default)
     src = ("pytorch/torchtitan benchmarks/llama3-8b_h200_202506_trainy-whitefiber.md (torchtitan e7c0cae): local "
            "batch 2 × 8192, compile, float8 tensorwise with FP8 all-gather, per-op SAC (llama3_8b.toml)")
     for n, gib in ((32, 47.96), (64, 46.97)):
         sc = tt("llama-3.1-8b", n, 8192, 2, mbs=2, precision=f8, fp8_all_gather=True, compile_loss=None)
         sc["hardware"]["gpu"] = "h200-sxm-141gb"
-        out.append(("torchtitan Trainy H200 (Jun 2025)", f"Trainy 8B {n} H200 FP8", sc, gib, src))
+        out.append(("torchtitan Trainy H200 (Jun 2025)", f"Trainy 8B {n} H200 FP8", _root_unit(sc), gib, src))
     src = ("pytorch/ao torchao/prototype/mx_formats/README.md, 'Training e2e benchmarks on NVIDIA B200' (torchtitan "
            "6fc499f, Aug 2025; also torchtitan mxfp8 docs): Llama 3 8B, 8 B200, batch 1 × 8192, compile, FSDP2, "
            "per-op SAC; 'Peak Memory (GB)' as torchtitan logs it (GiB)")
@@ -82,4 +88,98 @@ def megatron_7b_test(tp: int, pp: int, vpp: int, mbs: int, gpu: str) -> dict:
                          "recompute": "none", "precision": "bf16"},
             "parallel": {"tp": tp, "pp": pp, "vpp": vpp, "zero": 1, "sequence_parallel": False},
             "hardware": {"gpu": {"h100": "h100-sxm-80gb", "a100": "a100-sxm-80gb"}[gpu], "num_gpus": 8},
+            "assumptions": {"memory_metric": "allocated"}}
+
+
+def rows_r6() -> list[tuple[str, str, dict, float, str]]:
+    """Issue 35 round 6: published pretraining peaks not used before (same tuple as :func:`rows`). What a source
+    does not state is the tool's default, or marked ASSUMED in the row's source text."""
+    vt = _validate_time()
+    tt, f8 = vt._tt, vt._F8
+    out = []
+    # torchao docs/source/workflows/training.md, 'e2e training benchmarks', NVIDIA H100 (torch 2.7.0a0 b98af95,
+    # torchtitan 0.0.2, i.e. before the loss was compiled, bbb1b616): the bf16 row (47.65) is the 7a04053 row above
+    src = ("pytorch/ao docs/source/workflows/training.md 'e2e training benchmarks', NVIDIA H100 (torchao 0.10.0+git890e0ac8,"
+           " torch 2.7.0a0+gitb98af95, torchtitan 0.0.2): Llama 3 8B, 8 H100, batch 1 × 8192, compile (model; the loss "
+           "was compiled from bbb1b616, April 2025, later than 0.0.2), FSDP2, per-op SAC; 'Peak Memory (GB)' as "
+           "torchtitan logs it (GiB, max reserved)")
+    out.append(("torchao docs H100 (torchtitan 0.0.2)", "H100 8B FP8 tensorwise + FP8 all-gather",
+                _root_unit(tt("llama-3.1-8b", 8, 8192, 1, precision=f8, fp8_all_gather=True)), 47.77, src))
+    out.append(("torchao docs H100 (torchtitan 0.0.2)", "H100 8B FP8 rowwise",
+                _root_unit(tt("llama-3.1-8b", 8, 8192, 1, precision="fp8_rowwise")), 47.79, src))
+    src = ("pytorch/ao docs/source/workflows/training.md 'e2e training benchmarks', AMD MI300x (torch 2.9.0.dev20250811"
+           "+rocm6.4, torchao 0.13.0+git4fc4068d6, torchtitan 2c8b594, Aug 2025): Llama 3 8B, 8 MI300X, batch 1 × 8192, "
+           "compile (model and loss: torchtitan's default then), FSDP2, per-op SAC; GiB as torchtitan logs it; no expandable "
+           "segments on ROCm before PyTorch 2.11 (pytorch#177974)")
+    for label, prec, extra, gib in (("bf16", "bf16", {}, 39.09),
+                                    ("FP8 tensorwise + FP8 all-gather", f8, {"fp8_all_gather": True}, 39.07),
+                                    ("FP8 rowwise", "fp8_rowwise", {}, 39.32)):
+        sc = tt("llama-3.1-8b", 8, 8192, 1, precision=prec, compile_loss=None, **extra)
+        sc["hardware"]["gpu"] = "mi300x-192gb"
+        # PyTorch's caching allocator had no expandable segments on ROCm before pytorch#173330 / #177974 (2026,
+        # release 2.11: the HIP virtual-memory calls); torch 2.9.0.dev + ROCm 6.4 ignored run_train.sh's
+        # expandable_segments:True and kept fixed segments (the allocator's fragmentation share)
+        sc["assumptions"] = {**sc["assumptions"], "expandable_segments": False}
+        out.append(("torchao docs MI300X (torchtitan Aug 2025)", f"MI300X 8B {label}", sc, gib, src))
+    src = ("pytorch/torchtitan torchtitan/components/quantization/mxfp8.md 'Dense Models' (torchtitan 6fc499f, Aug 2025; "
+           "the torchao B200 table): Llama 3 8B, 8 B200, batch 1 × 8192, compile, FSDP2, per-op SAC, mxfp8_cublas; "
+           "ASSUMED: mapped as torchao's dynamic-cast recipe (fp8_rowwise: nothing kept between steps, 16-bit inputs "
+           "saved), the nearest recipe the scenario offers")
+    sc = tt("llama-3.1-8b", 8, 8192, 1, precision="fp8_rowwise", compile_loss=None)
+    sc["hardware"]["gpu"] = "b200-180gb"
+    out.append(("torchao B200 (torchtitan Aug 2025)", "B200 8B MXFP8 (cublas)", sc, 33.88, src))
+    # torchao torchao/prototype/float8nocompile/README.md (Feb 2025; torchtitan PR #778, Jan 2025): eager bf16
+    # against float8 + torch.compile under three activation-checkpointing settings
+    src = ("pytorch/ao torchao/prototype/float8nocompile/README.md 'Performance benchmarks' (d99785c0f, Feb 2025; "
+           "torchtitan PR #778): Llama 3 8B (named in PR #778), 8 H100 (the README; the PR's text says 4, which the "
+           "full-AC figures rule out), batch 1 (llama3_8b.toml), sequence 4096; 'Peak memory (GB)' as torchtitan logs "
+           "it (GiB, max reserved); the loss not compiled (Jan 2025); float8 = torchao tensorwise without FP8 "
+           "all-gather (ASSUMED: not stated, off by default)")
+    for rec, label, eager, comp in (("none", "no AC", 53.12, 46.64), ("layer_sac", "AC every 2nd layer", 40.6, 37.38),
+                                    ("full", "full AC", 28.07, 28.03)):
+        out.append(("torchao float8nocompile (8B, 8 H100, Feb 2025)", f"8B s4096 {label}, bf16 eager",
+                    _root_unit(tt("llama-3.1-8b", 8, 4096, 1, rec=rec, compile_=False)), eager, src))
+        out.append(("torchao float8nocompile (8B, 8 H100, Feb 2025)", f"8B s4096 {label}, float8 + compile",
+                    _root_unit(tt("llama-3.1-8b", 8, 4096, 1, rec=rec, precision=f8)), comp, src))
+    # torchtitan torchtitan/components/quantization/nvfp4.md (73aed7f6c, Aug 2026): the BF16 and MXFP8 baselines
+    src = ("pytorch/torchtitan torchtitan/components/quantization/nvfp4.md (73aed7f6c, Aug 2026; torch 2.14.0a0, torchao "
+           "0.18.0): 'eager + torch.compile' runs, FSDP 4, sequence 2048, llama3_8b / qwen3_8b configs: per-op SAC "
+           "(SelectiveAC), torchtitan's chunked cross-entropy (ChunkedCELoss, 8 chunks, default since 786e26f8e, "
+           "April 2026), compile.components ['model'] (loss eager); Llama 3 8B local batch 32, Qwen3 8B local batch "
+           "16; 'Memory' / 'Peak Reserved Memory' GiB. ASSUMED: GB200 (the logged share puts the device at 184.3 GiB); "
+           "MXFP8 mapped as torchao's dynamic cast (fp8_rowwise). Left out: Llama MXFP8 (179.94 GiB, 97.6% of the "
+           "device: the allocator at its limit)")
+    for model, lbs, label, prec, gib in (("llama-3.1-8b", 32, "Llama 3 8B BF16", "bf16", 174.49),
+                                          ("qwen3-8b", 16, "Qwen3 8B BF16", "bf16", 112.88),
+                                          ("qwen3-8b", 16, "Qwen3 8B MXFP8", "fp8_rowwise", 112.63)):
+        sc = tt(model, 4, 2048, lbs, mbs=lbs, precision=prec, compile_loss=False, chunked_loss=True)
+        sc["hardware"]["gpu"] = "gb200-186gb"
+        out.append(("torchtitan nvfp4 docs (Aug 2026, FSDP 4)", label, sc, gib, src))
+    # Megatron-LM gpt3_15b_8t_release: logged on the last rank (tensorboard writer), PP 1
+    src = ("NVIDIA/Megatron-LM tests/functional_tests/test_cases/gpt/gpt3_15b_8t_release(_sm) (model_config.yaml; "
+           "golden_values_dev_dgx_h100.json, _lts_dgx_a100.json, _sm/_dev_dgx_gb200.json, 'mem-max-allocated-bytes' "
+           "from step 5, d98e8a64dd, Aug 2026): 32 layers × 6144, 48 heads, GQA 8, squared-ReLU 4h MLP, no biases, "
+           "LayerNorm (1p), RoPE, untied 256,000-token vocabulary (nemotron_2_256k), sequence 4096, micro-batch 4, "
+           "batch 384, TP 8 + SP, PP 1, distributed optimizer, bf16, no recompute, no dropout. ASSUMED: 128 GPUs "
+           "(DP 16; not in the config: the logged allocation after the step, 13.27 GB, is the model states at DP 16)")
+    for gpu, pub_b in (("h100-sxm-80gb", 28157253632), ("a100-sxm-80gb", 28391901184), ("gb200-186gb", 28107184128)):
+        out.append(("Megatron-LM gpt3_15b_8t release test", f"15B TP8 mbs4 {gpu.split('-')[0].upper()}",
+                    megatron_15b_test(gpu), pub_b / 2**30, src))
+    return out
+
+
+def megatron_15b_test(gpu: str) -> dict:
+    """Megatron-LM's ``gpt3_15b_8t_release`` test as a scenario (arguments in :func:`rows_r6`'s source). The
+    vocabulary is padded to a multiple of 128 × TP (``--make-vocab-size-divisible-by`` 128); the layer is a
+    Llama-style one with a plain squared-ReLU MLP and LayerNorm, without dropout (``--hidden-dropout 0``)."""
+    return {"model": {"preset": "llama-3.1-8b", "name": "Megatron functional-test GPT 15B", "hidden_size": 6144,
+                      "num_hidden_layers": 32, "num_attention_heads": 48, "num_key_value_heads": 8,
+                      "intermediate_size": 24576, "gated_mlp": False, "hidden_act": "relu2", "norm_type": "layernorm",
+                      "vocab_size": -(-256000 // 1024) * 1024, "tie_word_embeddings": False,
+                      "attention_bias": False, "attention_out_bias": False, "mlp_bias": False,
+                      "position_embedding": "rope", "max_position_embeddings": 4096},
+            "training": {"framework": "megatron", "seq_len": 4096, "micro_batch_size": 4, "global_batch_size": 384,
+                         "recompute": "none", "precision": "bf16"},
+            "parallel": {"tp": 8, "pp": 1, "zero": 1, "sequence_parallel": True},
+            "hardware": {"gpu": gpu, "num_gpus": 128},
             "assumptions": {"memory_metric": "allocated"}}

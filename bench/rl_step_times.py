@@ -77,7 +77,9 @@ ROWS = [
      _verl("qwen2.5-7b", "h100-sxm-80gb", 8, prompts=1024, n=5, prompt_mean=94, resp_max=1024, resp_mean=183,
            util=0.6, offload=False, objective="ppo", mbs=40, mini=64, gen_tp=2),
      {"gen": 26.07, "train": 6.50 + 6.25 + 27.55 + 98.92 + 33.61, "step": 201.72, "mem": 83.59},
-     "rollout TP 2; the critic runs padded (critic use_remove_padding unset) at micro-batch 1",
+     "rollout TP 2; the critic runs padded (critic use_remove_padding unset); critic.use_dynamic_bsz follows the "
+     "actor's (verl ppo_trainer.yaml, ppo_max_token_len_per_gpu 32768), so its micro-batch is the whole mini-batch "
+     "per GPU, not critic.ppo_micro_batch_size_per_gpu = 1",
      True),
     ("play-verl qwen2.5-0.5b grpo", PLAY_VERL,
      _verl("qwen2.5-0.5b", "h100-sxm-80gb", 8, prompts=256, n=2, prompt_mean=104, resp_max=192, resp_mean=140,
@@ -215,6 +217,69 @@ STEP_ROWS_V05_GB200 = [
 ]
 
 #: Logged memory peaks that cannot be a live peak (shown, not counted)
+#: verl's per-key timings of each row (``timing_s/<key>``, medians over the logged steps, the same logs as
+#: :data:`ROWS`; their sum is the row's ``train``): old_log_prob, ref, values, update_critic, update_actor
+KEYS_PUB = {
+    "play-verl qwen2-7b ppo min": {"old_log_prob": 1.34, "ref": 0.75, "values": 3.92, "update_critic": 15.61,
+                                   "update_actor": 11.15},
+    "play-verl qwen2-7b ppo recommended": {"old_log_prob": 6.50, "ref": 6.25, "values": 27.55,
+                                           "update_critic": 98.92, "update_actor": 33.61},
+    "play-verl qwen2.5-0.5b grpo": {"old_log_prob": 0.23, "ref": 0.20, "update_actor": 1.00},
+    "play-verl qwen2.5-0.5b ppo": {"old_log_prob": 2.23, "values": 3.39, "update_critic": 12.86,
+                                   "update_actor": 13.03},
+    "verl-data qwen2-7b grpo gsm8k": {"old_log_prob": 27.32, "ref": 25.06, "update_actor": 82.58},
+}
+KEYS = ("gen", "old_log_prob", "ref", "values", "update_critic", "update_actor")
+
+
+def _variant(scn: dict, **rl_pref) -> dict:
+    """A copy of a row's scenario with ``training.preference`` / ``training.objective`` changes (key_split)."""
+    import copy
+    out = copy.deepcopy(scn)
+    tr = out["training"]
+    for k, v in rl_pref.items():
+        if k == "objective":
+            tr["objective"] = v
+            tr["rl"].pop("critic_padding_free", None)
+        else:
+            tr["preference"][k] = v
+    return out
+
+
+def key_split(scn: dict) -> dict:
+    """The model's step split into verl's timing keys, by running the row's scenario without one part:
+    ``ref`` = the step less the step without a reference; one no-grad policy forward (``old_log_prob``) = the step
+    with a separate (GPU-resident) reference less the step without one; the critic = the step less the same run
+    as GRPO (no critic), split into ``values`` (its forward) and ``update_critic`` by their FLOPs (a forward is
+    1 of the 4 forward-equivalents of a step with full recompute, 1 of 3 without); ``update_actor`` the rest of
+    the training side. ``gen`` includes the refit (verl times the sharding manager's weight sync inside
+    ``gen``)."""
+    base = predict(scn)
+    no_ref = predict(_variant(scn, reference="none"))
+    sep = predict(_variant(scn, reference="separate", reference_offload=False))
+    out = {"gen": base["gen"], "old_log_prob": sep["step"] - no_ref["step"]}
+    has_ref = scn["training"]["preference"].get("reference") != "none"
+    out["ref"] = base["step"] - no_ref["step"] if has_ref else 0.0
+    critic = 0.0
+    if scn["training"]["objective"] == "ppo":
+        critic = base["step"] - predict(_variant(scn, objective="grpo"))["step"]
+        fwd_units = 4.0 if scn["training"].get("recompute", "none") == "full" else 3.0
+        out["values"], out["update_critic"] = critic / (1.0 + fwd_units), critic * fwd_units / (1.0 + fwd_units)
+    out["update_actor"] = base["train"] - out["old_log_prob"] - out["ref"] - critic
+    return out
+
+
+def key_table() -> list[dict]:
+    """Published and modelled seconds per verl timing key, each verl row (:data:`KEYS_PUB`)."""
+    out = []
+    for rid, _src, scn, pub, _note, _counted in ROWS:
+        pk = dict(KEYS_PUB[rid], gen=pub["gen"])
+        mk = key_split(scn)
+        out.append({"id": rid, "pub": pk, "pred": {k: mk.get(k, 0.0) for k in pk},
+                    "err": {k: mk.get(k, 0.0) / pk[k] - 1.0 for k in pk}})
+    return out
+
+
 MEM_NOT_COUNTED = {
     "play-verl qwen2-7b ppo recommended": "83.6 GiB is more than the H100's 79.6 GiB, so not a live peak "
                                           "(likely vLLM's pool counted after sleep mode unmapped it)",
@@ -280,6 +345,15 @@ def main() -> None:
         p90 = errs[min(len(errs) - 1, int(round(0.9 * (len(errs) - 1))))]
         print(f"{part} |error| over {len(errs)} rows: median {statistics.median(errs):.0%}, p90 {p90:.0%}")
     steps = step_table(STEP_ROWS + STEP_ROWS_V05 + STEP_ROWS_V05_GB200)
+    print("\nverl's timing keys, published → modelled seconds (error):")
+    krows = key_table()
+    for r in krows:
+        cells = [f"{k} {r['pub'][k]:.2f} → {r['pred'][k]:.2f} ({r['err'][k]:+.0%})" for k in KEYS if k in r["pub"]]
+        print(f"- {r['id']}: " + "; ".join(cells))
+    for k in KEYS:
+        errs = sorted(r["err"][k] for r in krows if k in r["err"])
+        print(f"{k}: signed errors {', '.join(f'{e:+.0%}' for e in errs)}; median |error| "
+              f"{statistics.median(abs(e) for e in errs):.0%}")
     print("\nNeMo RL v0.4 and v0.5 performance summaries (step time only):")
     for r in steps:
         print(f"- {r['id']}: {r['pub']['step']:.1f} s published, {r['pred']['step']:.1f} s predicted "

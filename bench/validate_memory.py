@@ -254,6 +254,24 @@ ISSUE35_R6 = [
     "has variable-length batches: the figures above are byte-identical.",
 ]
 
+#: issue 35 round 6 (helper postmem6): post-training memory, TRL's 16-bit log-probabilities under varying batches
+ISSUE35_R6_POST = [
+    "Cached 16-bit loss segments of earlier, shorter batches (`memory.varlen_cache_16bit_bytes_per_logit`, 4 bytes per "
+    "logit at `seq_len`): under DeepSpeed (or pure bf16 without the HF Trainer's AMP) TRL's `selective_log_softmax` "
+    "(trl/trainer/utils.py; ms-swift's DPO/KTO trainers import it) takes its 16-bit branch: the whole bf16 logits "
+    "tensor, then a `log_softmax` per row whose bf16 output is saved. A batch longer than every earlier one gets new "
+    "segments for both while the earlier record's stay cached (PyTorch `CUDACachingAllocator.cpp`, as round 6's fp32 "
+    "rule). Reserved and the device figure only; none with expandable segments, padding-free batches, packing or a "
+    "fused loss. Published rows: `bench/validate_post_memory.py` (ms-swift `examples/train/rlhf` and "
+    "`examples/megatron/rlhf` scripts at 3602360, each with its logged reserved GiB per GPU, and verl's logged "
+    "allocated peaks): `swift-dpo-full-7b-padded` (Qwen2.5-7B full DPO, ZeRO-3 on 4 GPUs, 4 pairs, 57 GiB) −16.2% → "
+    "−1.9%; all 16 post-training rows median 15.7% → 14.4%, p90 23.1% → 23.1%. The shared rows, the fine-tuning tool "
+    "rows (`bench/validate_ft_tools.py`), the LLaMA-Factory readings and verl's rows are byte-identical.",
+    "Still low: every Megatron-SWIFT row (8 of 8, −8% to −27%, reserved with `expandable_segments:True`); the same "
+    "tool's SFT example `examples/megatron/lora/dense.sh` (Qwen2.5-7B, TP 2) is low too: LoRA 8.6 GiB against '2 * "
+    "14GiB', full 65.2 against 70. So the miss is the tool's, not post-training's; no source found for it yet.",
+]
+
 ISSUE35_TORCHTUNE = [
     "Per source before → after: torchtune README median 17.4% → 7.5%, p90 35.5% → 22.8%; PEFT docs 4.9% → "
     "14.5%; ZeRO table unchanged; all rows 6.0% / 35.5% → 4.2% / 22.8%.",
@@ -457,6 +475,98 @@ def pretrain_lines() -> list[str]:
     return out
 
 
+#: issue 35 round 6 (helper ptmem6): the pretraining mechanisms behind the round-6 table
+ISSUE35_R6 = [
+    "FSDP2's root unit holding the token embedding (`memory.fsdp_root_unit_bytes`, new field "
+    "`training.fsdp_root_embedding`, default false): torchtitan before 83e694105 (July 2025) wrapped only the blocks "
+    "(`apply_fsdp`), so the embedding, final norm and output formed the root unit. FSDP2 never reshards the root after "
+    "forward (`FSDPState._lazy_init`: \"For the root, do not reshard after forward\") and reduce-scatters a unit only "
+    "when all its gradients exist, for the root at the embedding's, at the end of backward: the embedding's 16-bit "
+    "weight is gathered at the loss and in every later moment (Llama 3 8B: +0.98 GiB), the output's weight and 16-bit "
+    "gradient also in every block's backward; that layout also kept the last block gathered after forward, while "
+    "83e694105 (and torchtitan since) reshards every block after forward, so by default the loss finds only the "
+    "head's unit gathered (the chunked loss, whose head backward prefetches the last block, keeps it). The bench "
+    "maps torchtitan rows before July 2025 to it (Dec 2024 table, "
+    "7a04053, torchao H100 docs, float8nocompile, Trainy e7c0cae); B200 6fc499f, MI300X 2c8b594 and Aug 2026 rows "
+    "keep the default. torchtune's `shard_model` has the same root, but its public rows (LoRA, CPU offload) were "
+    "not re-checked, so the field is read for framework fsdp with FSDP2 only.",
+    "torchtitan's chunked cross-entropy (`memory.titan_chunked_loss_bytes`; `training.chunked_loss` with framework "
+    "fsdp): `ChunkedCELoss` (786e26f8e, April 2026, the default loss of torchtitan's model configs since; now "
+    "`ChunkedLossWrapper`, 8 chunks) runs the output layer, the loss and its backward one chunk at a time before the "
+    "decoder's backward: one chunk's 16-bit logits and eager cross-entropy backward ((12 + 2)/8 bytes per logit; "
+    "compiled loss 4/8), the fp32 hidden-state gradient buffer (`GradAccumulator`, 4 bytes × tokens × h) and the "
+    "head's gradient accumulated in fp32 without sync until the last chunk (4 bytes × V × h / tp); no separate "
+    "head moment holds the whole sequence's logit gradient. Before, torchtune's chunked loss (every chunk's logits "
+    "kept, compiled with the model: 2.25 bytes per logit) was used for every tool.",
+    "Megatron's vocab-parallel cross-entropy (`memory.logits_bytes`): 6 bytes per local logit, not 8. "
+    "`_VocabParallelCrossEntropy` (`megatron/core/tensor_parallel/cross_entropy.py`) makes its fp32 copy inside the "
+    "autograd function beside the 16-bit logits (2 + 4), computes the softmax in place and saves it; its backward "
+    "writes the gradient into the saved softmax in place (`grad_input = softmax`, `-=`, `mul_`), which autograd "
+    "casts to the logits' 16-bit dtype (4 + 2). Megatron-LM 7B functional tests median 2.1% → 0.7%, the 15B release "
+    "test +4.2/+3.3/+4.4% → +0.5/−0.4/+0.7%.",
+    "Bench mapping (no core change): PyTorch's caching allocator had no expandable segments on ROCm before "
+    "pytorch#173330 / #177974 (2026, release 2.11), so torchao's MI300X rows (torch 2.9.0.dev + ROCm 6.4) keep fixed "
+    "segments (`assumptions.expandable_segments = false`: the fragmentation share): −7.8% → −3.4% (−4.0% with "
+    "the default layout's loss moment above).",
+]
+
+
+#: issue 35 round 6: every pretraining row (bench/pretrain_memory_rows.py ``rows`` and ``rows_r6``) on main at 1cdde14,
+#: before round 6's mechanisms (GiB, each row's own metric)
+R6_BEFORE = {
+    "T1 8B FSDP 8 GPUs, lbs 2, SAC": 75.30, "T1 … + torch.compile": 75.30, "T1 … + compile + Float8": 75.30,
+    "T2 8B 32k, FSDP 8, full AC, Float8": 80.14, "T2 8B 64k, FSDP 4 CP 2": 80.14, "T2 8B 128k, FSDP 2 CP 4": 80.14,
+    "T2 8B 256k, FSDP 1 CP 8": 80.14, "T3 8B FSDP 128 GPUs, lbs 2, SAC": 61.28, "T3 … + torch.compile": 61.28,
+    "T4 70B FSDP 32 TP 8, lbs 16, full AC, Float8": 67.78, "T4 … + AsyncTP": 67.78,
+    "T5 405B FSDP 8 TP 8 PP 8, lbs 32, 1F1B": 70.30, "T5 … interleaved 1F1B (2 stages/rank)": 74.40,
+    "T6 405B 32k, FSDP 8 TP 8 PP 8, lbs 8": 70.30, "T6 405B 64k, FSDP 4 CP 2": 72.92,
+    "T6 405B 128k, FSDP 2 CP 4": 73.42, "T6 405B 256k, FSDP 1 CP 8": 74.42, "7a04053 8B BF16": 45.82,
+    "7a04053 8B FP8 tensorwise + FP8 all-gather": 45.62, "Trainy 8B 32 H200 FP8": 44.31,
+    "Trainy 8B 64 H200 FP8": 42.44, "B200 8B bf16": 36.04, "B200 8B FP8 tensorwise + FP8 all-gather": 35.84,
+    "B200 8B FP8 rowwise": 36.04, "gpt3_7b_tp1_pp4 H100": 58.39, "gpt3_7b_tp1_pp4 A100": 58.39,
+    "gpt3_7b_tp4_pp1 H100": 53.64, "gpt3_7b_tp4_pp1 A100": 53.64, "H100 8B FP8 tensorwise + FP8 all-gather": 45.62,
+    "H100 8B FP8 rowwise": 45.82, "MI300X 8B bf16": 36.04, "MI300X 8B FP8 tensorwise + FP8 all-gather": 35.84,
+    "MI300X 8B FP8 rowwise": 36.04, "B200 8B MXFP8 (cublas)": 36.04, "8B s4096 no AC, bf16 eager": 47.83,
+    "8B s4096 no AC, float8 + compile": 47.83, "8B s4096 AC every 2nd layer, bf16 eager": 36.08,
+    "8B s4096 AC every 2nd layer, float8 + compile": 36.08, "8B s4096 full AC, bf16 eager": 24.32,
+    "8B s4096 full AC, float8 + compile": 24.32, "Llama 3 8B BF16": 174.16, "Qwen3 8B BF16": 109.01,
+    "Qwen3 8B MXFP8": 109.01, "15B TP8 mbs4 H100": 27.32, "15B TP8 mbs4 A100": 27.32, "15B TP8 mbs4 GB200": 27.32,
+}
+
+
+def r6_lines() -> list[str]:
+    """Issue 35 round 6: the new published pretraining rows (``rows_r6``) per row, and every pretraining row per
+    family, before (main 1cdde14) → now."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("pretrain_memory_rows_r6",
+                                                  Path(__file__).with_name("pretrain_memory_rows.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    out = ["| family | row | published GiB | before | now | error before → now |", "|---|---|---:|---:|---:|---|"]
+    fams: dict[str, list[tuple[float, float]]] = {}
+    new_rows = mod.rows_r6()
+    new_ids = {r[1] for r in new_rows}
+    new_pairs = []
+    for fam, rid, sc, pub, _src in mod.rows() + new_rows:
+        sc = {**sc, "assumptions": {"memory_metric": "reserved", **sc.get("assumptions", {})}}
+        now = estimate(scenario_from_dict(sc)).memory.metric(sc["assumptions"]["memory_metric"])
+        before = R6_BEFORE[rid]
+        pair = (abs(before / pub - 1) * 100, abs(now / pub - 1) * 100)
+        fams.setdefault(fam, []).append(pair)
+        if rid in new_ids:
+            new_pairs.append(pair)
+            out.append(f"| {fam} | {rid} | {pub:.2f} | {before:.1f} | {now:.1f} | "
+                       f"{(before / pub - 1) * 100:+.1f}% → {(now / pub - 1) * 100:+.1f}% |")
+    out += ["", "| family | rows | median before → now | p90 before → now |", "|---|---:|---|---|"]
+    groups = {**fams, "round 6 rows (new)": new_pairs, "all pretraining rows": [p for v in fams.values() for p in v]}
+    for fam, pairs in groups.items():
+        (mb, pb), (mn, pn) = _stats([b for b, _ in pairs]), _stats([n for _, n in pairs])
+        out.append(f"| {fam} | {len(pairs)} | {mb:.1f}% → {mn:.1f}% | {pb:.1f}% → {pn:.1f}% |")
+    out += ["", "Sources (round 6): " + "; ".join(sorted({f"{fam}: {src}" for fam, _r, _s, _p, src in new_rows}))]
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--write", help="write the markdown table to this file")
@@ -522,6 +632,8 @@ def main(argv=None) -> int:
               "`tests/test_mechanics_trl_amp_logits.py`, `tests/test_mechanics_unsloth_pre_cce.py`):", ""] + [f"- {t}" for t in ISSUE35_R5]
     lines += ["", "Issue 35 round 6, the caching allocator under variable-length batches (no shared row changes; "
               "`tests/test_mechanics_varlen_cache.py`):", ""] + [f"- {t}" for t in ISSUE35_R6]
+    lines += ["", "Issue 35 round 6, post-training memory (no shared row changes; "
+              "`tests/test_mechanics_varlen_cache16.py`):", ""] + [f"- {t}" for t in ISSUE35_R6_POST]
     lines += ["", "Where rows miss and why (every row beyond 25%, and the sources' larger misses):", ""] + [
         f"- {t}" for t in MISSES]
     lines += ["", "Skipped rows:", ""] + [f"- `{rid}`: {why}" for rid, why in skipped]
@@ -531,6 +643,11 @@ def main(argv=None) -> int:
               "before = main at efaf7ef on the same scenarios.", ""] + pretrain_lines()
     lines += ["", "Mechanisms behind the change (issue 35 round 4, `core/memory.py`):", ""] + [
         f"- {t}" for t in ISSUE35_PRETRAIN]
+    lines += ["", "### Pretraining runs, issue 35 round 6 (out-of-sample rows and mechanisms)", "",
+              "Before = main at 1cdde14 on the same scenarios; the new rows were entered from their sources before "
+              "any change (`bench/pretrain_memory_rows.py` `rows_r6`).", ""] + r6_lines()
+    lines += ["", "Mechanisms behind the change (issue 35 round 6, `core/memory.py`):", ""] + [
+        f"- {t}" for t in ISSUE35_R6]
     text = "\n".join(lines) + "\n"
     print(text)
     if args.write:

@@ -261,6 +261,25 @@ BRIDGE_MOE_FLEX = {("25.11", "GB200", "deepseek-v3"), ("25.11", "GB200", "qwen3-
 #: ``recipes/deepseek/deepseek_v3.py``, ``layout_map``: e.g. PP 16 = embedding + 4 layers, 14 × 4, 1 layer + MTP +
 #: loss), which the scenario cannot describe; its rows keep the even split.
 BRIDGE_MOE_PP_EDGES = ("qwen3-235b-a22b",)
+#: The rows whose recipe turns on Megatron-Core's per-layer CUDA graphs (``cuda_graph_impl = "transformer_engine"``)
+#: and their ``cuda_graph_scope`` (``parallel.cuda_graph_scope``; issue 35 round 6, helper moe8). 25.11 = Bridge
+#: v0.2.2 ``scripts/performance/configs/{deepseek,qwen3}/workload_base_configs.py``: ``DEEPSEEK_V3_GB200_BASE_CONFIG``
+#: (BF16 and FP8-MX: moe_router, moe_preprocess), ``QWEN3_30B_A3B_GB200_FP8_MX_BASE_CONFIG`` and
+#: ``QWEN3_30B_A3B_B200_FP8_MX_BASE_CONFIG`` (moe_router, moe_preprocess), ``QWEN3_235B_A22B_GB200_BF16_BASE_CONFIG``
+#: (attn, moe_router, moe_preprocess); 26.04.01 = v0.4.2 ``scripts/performance/configs/{deepseek,qwen}/
+#: *_workload_base_configs.py``: ``DEEPSEEK_V3_PRETRAIN_CONFIG_GB200_FP8_MX_V1``/``_V2`` and ``…_B200_FP8_MX_V2``
+#: (attn, moe_router, moe_preprocess), ``QWEN3_30B_A3B_PRETRAIN_CONFIG_GB200_FP8_MX_V1`` (moe_router,
+#: moe_preprocess), ``QWEN3_30B_A3B_PRETRAIN_CONFIG_B200_FP8_MX_V1`` and ``QWEN3_235B_A22B_PRETRAIN_CONFIG_GB200_FP8_MX_V1``
+#: (attn, moe_router, moe_preprocess). Every H100 recipe, GPT-OSS on H100/B200/GB200, B200 Qwen3-235B and the 25.11
+#: B200 DeepSeek-V3 recipe leave ``cuda_graph_impl`` at Megatron's "none".
+BRIDGE_MOE_CUDA_GRAPHS = {("25.11", "GB200", "deepseek-v3"): "moe_router", ("25.11", "GB200", "qwen3-30b-a3b"): "moe_router",
+                          ("25.11", "GB200", "qwen3-235b-a22b"): "attn_moe_router",
+                          ("25.11", "B200", "qwen3-30b-a3b"): "moe_router",
+                          ("26.04.01", "GB200", "deepseek-v3"): "attn_moe_router",
+                          ("26.04.01", "GB200", "qwen3-30b-a3b"): "moe_router",
+                          ("26.04.01", "GB200", "qwen3-235b-a22b"): "attn_moe_router",
+                          ("26.04.01", "B200", "deepseek-v3"): "attn_moe_router",
+                          ("26.04.01", "B200", "qwen3-30b-a3b"): "attn_moe_router"}
 #: The MoE table's |error| before issue 35 round 3 (base e2dee63): median and p90 over the 21 rows predicted.
 BRIDGE_MOE_BEFORE = {"median": 0.67, "p90": 1.98}
 #: … and over all 24 rows before the second pass (helper moe2: expert-DP sync, FP8 padding, expert bias)
@@ -275,6 +294,8 @@ BRIDGE_MOE_BEFORE_BRIDGE5 = {"median": 0.385, "p90": 0.740}
 BRIDGE_MOE_BEFORE_MOE6 = {"median": 0.378, "p90": 0.740}
 #: … and before the Grace host's per-op cost (helper moe7, issue 35 round 6; main at 1cdde14)
 BRIDGE_MOE_BEFORE_MOE7 = {"median": 0.316, "p90": 0.629}
+#: … and before the recipes' CUDA graph scopes (helper moe8, issue 35 round 6; main at 823f01e)
+BRIDGE_MOE_BEFORE_MOE8 = {"median": 0.281, "p90": 0.629}
 
 #: Published pairs of Megatron-Bridge MoE runs with the same model, system, GPU count, batch and parallel layout in
 #: two releases (issue 35 round 6, helper moe7). Source: NVIDIA-NeMo/Megatron-Bridge ``docs/performance-summary-
@@ -293,11 +314,26 @@ BRIDGE_MOE_RELEASE_PAIRS = [
      "functions, unfused activation func\" until TE PR #2769 (fused grouped MLP for MXFP8) was enabled"),
     ("B200 Qwen3-30B MBS 1", "B200", "qwen3-30b-a3b", "fp8", 8, 512, 1, 4096, 1, 1, 1, 8, "alltoall",
      ("25.11", 9299), ("25.09", 18066),
-     "25.09 ran with token dropping (\"tokendrop\" in its table), 25.11 dropless; token dropping is not modelled"),
+     "25.09 ran with token dropping (\"tokendrop\" in its table; capacity factor 1.0, padded), 25.11 dropless"),
     ("H100 Qwen3-30B PP 2 / VP 24", "H100", "qwen3-30b-a3b", "fp8", 16, 512, 2, 4096, 1, 2, 24, 8, "alltoall",
      ("25.11", 5275), ("25.09", 10494),
-     "25.09 ran with token dropping (\"tokendrop\" in its table), 25.11 dropless; token dropping is not modelled"),
+     "25.09 ran with token dropping (\"tokendrop\" in its table; capacity factor 1.0, padded), 25.11 dropless"),
 ]
+
+
+#: The faster release's own settings where they are scenario fields (helper moe8): the 25.09 rows ran Megatron-Core's
+#: token dropping, capacity factor 1.0 padded to capacity (Bridge v0.1.0rc4 ``scripts/performance/run_script.py``
+#: calls ``megatron.bridge.training.utils.moe_token_drop.apply_moe_token_drop`` for Qwen3: defaults
+#: ``moe_expert_capacity_factor = 1.0``, ``moe_pad_expert_input_to_capacity = True``), and its
+#: ``configs/qwen3/qwen3_30b_a3b_llm_pretrain.yaml`` sets ``cuda_graphs: true`` on B200 (MBS 1, PP 1) and false on
+#: H100: ``helpers.set_cuda_graph_overrides`` → ``enable_cuda_graph``, which Megatron-Core 0.14 turns into a
+#: ``CudaGraphManager`` around each whole ``TransformerLayer`` (``transformer_layer.py``), the MoE included (drop-and-pad
+#: makes its shapes static): ``cuda_graph_scope = "layer"``.
+BRIDGE_MOE_PAIR_FAST_SETTINGS = {
+    "B200 Qwen3-30B MBS 1": {"moe_capacity_factor": 1.0, "moe_pad_to_capacity": True, "cuda_graph_scope": "layer"},
+    "H100 Qwen3-30B PP 2 / VP 24": {"moe_capacity_factor": 1.0, "moe_pad_to_capacity": True,
+                                    "cuda_graph_scope": None},
+}
 
 
 def bridge_moe_pair_results() -> list[dict]:
@@ -308,20 +344,33 @@ def bridge_moe_pair_results() -> list[dict]:
         sc = bridge_moe_scenario((slow[0], system, model, prec, n, gbs, mbs, seq, tp, pp, vp, ep, slow[1], ""))
         sc["parallel"]["moe_dispatcher"] = disp
         pred = time_estimate(resolve(scenario_from_dict(sc))).tokens_per_s_per_gpu
-        out.append({"pair": pair, "pred": pred, "err_slow": pred / slow[1] - 1, "err_fast": pred / fast[1] - 1})
+        fast_pred = None
+        if label in BRIDGE_MOE_PAIR_FAST_SETTINGS:  # the faster release entered with its own settings
+            sc["parallel"].update(BRIDGE_MOE_PAIR_FAST_SETTINGS[label])
+            fast_pred = time_estimate(resolve(scenario_from_dict(sc))).tokens_per_s_per_gpu
+        out.append({"pair": pair, "pred": pred, "err_slow": pred / slow[1] - 1, "err_fast": pred / fast[1] - 1,
+                    "fast_pred": fast_pred})
     return out
+
+
+def _fast_cell(r: dict) -> str:
+    """The faster release entered with its own settings (:data:`BRIDGE_MOE_PAIR_FAST_SETTINGS`): prediction, error."""
+    if r.get("fast_pred") is None:
+        return "—"
+    return f"{r['fast_pred']:,.0f}, {r['fast_pred'] / r['pair'][14][1] - 1:+.0%}"
 
 
 def bridge_moe_pair_rows() -> list[str]:
     """The release pairs as markdown lines (one prediction, two published figures)."""
     out = ["| pair | layout TP/PP/VP/EP, MBS | dispatcher | slower release | faster release | faster / slower | "
-           "predicted | error vs slower | error vs faster | what changed |",
-           "|---|---|---|---|---|---:|---:|---:|---:|---|"]
+           "predicted | error vs slower | error vs faster | faster release's settings entered: predicted, error | "
+           "what changed |",
+           "|---|---|---|---|---|---:|---:|---:|---:|---:|---|"]
     for r in bridge_moe_pair_results():
         label, _s, _m, _p, _n, _g, mbs, _q, tp, pp, vp, ep, disp, slow, fast, why = r["pair"]
         out.append(f"| {label} | {tp}/{pp}/{vp}/{ep}, {mbs} | {disp} | {slow[0]}: {slow[1]:,} | {fast[0]}: "
                    f"{fast[1]:,} | {fast[1] / slow[1]:.2f} | {r['pred']:,.0f} | {r['err_slow']:+.0%} | "
-                   f"{r['err_fast']:+.0%} | {why} |")
+                   f"{r['err_fast']:+.0%} | {_fast_cell(r)} | {why} |")
     return out
 
 
@@ -333,7 +382,8 @@ def bridge_moe_scenario(row) -> dict:
                          "global_batch_size": gbs, **({"fp8_recipe": "te_current"} if prec == "fp8" else {})},
             "parallel": {"tp": tp, "pp": pp, "vpp": vp, "ep": ep, "expert_tp": 1, "sequence_parallel": tp > 1,
                          "zero": 1, "moe_dispatcher": "flex" if (_rel, system, model) in BRIDGE_MOE_FLEX
-                         else "alltoall", "pp_account_embedding_loss": model in BRIDGE_MOE_PP_EDGES and pp > 1},
+                         else "alltoall", "pp_account_embedding_loss": model in BRIDGE_MOE_PP_EDGES and pp > 1,
+                         "cuda_graph_scope": BRIDGE_MOE_CUDA_GRAPHS.get((_rel, system, model))},
             "hardware": {"gpu": BRIDGE_GPU[system], "num_gpus": n}}
 
 
@@ -396,7 +446,9 @@ def bridge_moe_rows() -> list[str]:
                f"{BRIDGE_MOE_BEFORE_MOE6['median']:.1%} / {BRIDGE_MOE_BEFORE_MOE6['p90']:.1%}." if BRIDGE_MOE_BEFORE_MOE6
                else "")
             + (f" Before the Grace host factor (helper moe7): {BRIDGE_MOE_BEFORE_MOE7['median']:.1%} / "
-               f"{BRIDGE_MOE_BEFORE_MOE7['p90']:.1%}; now {med:.1%} / {p90:.1%}." if BRIDGE_MOE_BEFORE_MOE7 else "")]
+               f"{BRIDGE_MOE_BEFORE_MOE7['p90']:.1%}." if BRIDGE_MOE_BEFORE_MOE7 else "")
+            + (f" Before the recipes' CUDA graph scopes (helper moe8): {BRIDGE_MOE_BEFORE_MOE8['median']:.1%} / "
+               f"{BRIDGE_MOE_BEFORE_MOE8['p90']:.1%}; now {med:.1%} / {p90:.1%}." if BRIDGE_MOE_BEFORE_MOE8 else "")]
     return out
 
 # ------------------------------------------------------------------ torchtitan's own tables (sanity check)
@@ -668,6 +720,42 @@ def rl_round6_pageable() -> list[str]:
                 f"{nemo_n[0]:.1%} / {nemo_n[1]:.1%} now; all 22 RL rows: {b22[0]:.1%} / {b22[1]:.1%} before, "
                 f"{n22[0]:.1%} / {n22[1]:.1%} now (the verl rows and the 1-step-off rows do not change).", "",
             *parts["after"]]
+    return out
+
+
+#: verl's per-key split before this round's value-head passes (main 9990f4e; bench/rl_step_times.py key_split):
+#: the critic's keys (values, update_critic) of the three PPO rows; the other keys do not change
+RL_BEFORE_VERL7 = {"play-verl qwen2-7b ppo min": (3.94, 15.78), "play-verl qwen2-7b ppo recommended": (33.65, 134.58),
+                   "play-verl qwen2.5-0.5b ppo": (1.54, 6.18)}
+
+
+def rl_round6_keys() -> list[str]:
+    """Issue 35 round 6, helper verl7: verl's timing keys, published next to the model's split."""
+    mod = _bench_module("rl_step_times")
+    parts = _rl_parts("rl_round6_verl7.md")
+    keys = mod.KEYS
+    out = [*parts["mechanism"], "", "| run | " + " | ".join(f"`{k}` published → model" for k in keys) + " |",
+           "|---|" + "---|" * len(keys)]
+    rows = mod.key_table()
+    for r in rows:
+        cells = []
+        for k in keys:
+            if k not in r["pub"]:
+                cells.append("—")
+                continue
+            before = ""
+            if k in ("values", "update_critic") and r["id"] in RL_BEFORE_VERL7:
+                before = f" (was {RL_BEFORE_VERL7[r['id']][0 if k == 'values' else 1]:.2f})"
+            cells.append(f"{r['pub'][k]:.2f} → {r['pred'][k]:.2f} ({r['err'][k]:+.0%}){before}")
+        out.append(f"| {r['id']} | " + " | ".join(cells) + " |")
+    steps = {r["id"]: r["err"]["step"] for r in mod.table()}
+    errs = sorted(abs(e) for e in steps.values())
+    p90 = errs[min(len(errs) - 1, int(round(0.9 * (len(errs) - 1))))]
+    out += ["", f"verl step |error| median / p90 over the {len(errs)} rows: 27% / 48% before, "
+                f"{statistics.median(errs):.0%} / {p90:.0%} now (the 0.5B PPO row −46% → {steps['play-verl qwen2.5-0.5b ppo']:+.0%}, "
+                f"\"min\" −15% → {steps['play-verl qwen2-7b ppo min']:+.0%}, \"recommended\" +18% → "
+                f"{steps['play-verl qwen2-7b ppo recommended']:+.0%}). The NeMo RL rows (no critic) do not change.",
+            "", *parts["after"]]
     return out
 
 
@@ -1317,8 +1405,21 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "expert loop (`timing.HOST_CPU_FACTOR`). The GB200 Qwen3-30B rows (16 local experts, FP8) become "
         "host-bound; GB200 Qwen3-235B 26.04.01 goes too slow (−10%): its recipe CUDA-graphs the attention block "
         "(`cuda_graph_scope` attn, moe_router, moe_preprocess), which the model does not represent. "
+        "Round 6 (helper moe8) added (15): Megatron-Core's per-layer CUDA graphs (`parallel.cuda_graph_scope`: attn, "
+        "moe_router with moe_preprocess, both, or the whole layer; Megatron's default none) replay the captured "
+        "kernels as one graph per layer and pass, so their host issue time leaves the MoE dispatcher's per-layer sync "
+        "(`timing.CUDA_GRAPH_FWD_OPS`: the attention block is 27 of the layer's 41 forward kernels, the pre-MLP norm, "
+        "router and preprocess 11; Megatron-LM `transformer_layer.py` `_get_submodules_under_cudagraphs`). Each row "
+        "runs its recipe's scope (`BRIDGE_MOE_CUDA_GRAPHS`): GB200 Qwen3-235B 26.04.01 goes from −10% to +1%, "
+        "GB200 Qwen3-30B 25.11 from +11% to +15%, 26.04.01 from +1% to +5%, B200 Qwen3-30B 25.11 from +95% to "
+        "+116%; median and p90 do not move. And (16): token dropping (`parallel.moe_capacity_factor`, "
+        "`parallel.moe_pad_to_capacity`; Megatron's default dropless): padded to capacity, the experts' GEMMs and "
+        "the all-to-all carry capacity × experts rows, and the dispatcher never syncs the host (`token_dispatcher.py`: "
+        "`cuda_sync_point` stays \"no_sync\"), so the host runs ahead across layers (`timing.moe_capacity_scale`, "
+        "`timing.moe_dispatch_syncs`). "
         "See the notes `docs/notes/2026-12-06/issue-35-r3-moe.md`, `issue-35-r3-moe2.md`, `issue-35-r4-moe3.md`, "
-        "`issue-35-r5-moe5.md`, `issue-35-r5-bridge5.md`, `issue-35-r5-moe6.md` and `issue-35-r6-moe7.md`.",
+        "`issue-35-r5-moe5.md`, `issue-35-r5-bridge5.md`, `issue-35-r5-moe6.md`, `issue-35-r6-moe7.md` and "
+        "`issue-35-r6-moe8.md`.",
         "",
         *bridge_moe_rows(),
         "",
@@ -1333,7 +1434,12 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "from the container) and 9,058 in 26.02.01. Against the faster release of these three pairs the model is "
         "+1% … +34%, like the other Qwen3-30B rows; the interleaved PP 2 layout (two layers per virtual stage) is no "
         "worse predicted than the 26.04.01 PP 1 row (+55%). The GB200 pair brackets the model: 26.06.01 fused the "
-        "expert MLP for MXFP8 (fewer kernels for the host to issue), which the model does not represent.",
+        "expert MLP for MXFP8 (fewer kernels for the host to issue), which the model does not represent. "
+        "Helper moe8 entered the 25.09 runs with their own settings (`BRIDGE_MOE_PAIR_FAST_SETTINGS`: capacity "
+        "factor 1.0 padded; on B200 Bridge v0.1.0rc4's `cuda_graphs: true`, i.e. Megatron-Core 0.14's whole-layer "
+        "`CudaGraphManager`). H100 (no graphs, not host-bound in the model) does not move: +22%. B200 with every host "
+        "op graphed gives the GPU's work alone: +54%. So at one micro-batch with 16 local experts the model's GPU "
+        "side is too fast, and the host floor hid it.",
         "",
         *bridge_moe_pair_rows(),
         "",
@@ -1384,6 +1490,13 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *(Path(__file__).parent / "data" / "zero3_hooks.md").read_text(encoding="utf-8").splitlines()[1:],
         "",
         *(Path(__file__).parent / "data" / "ftstep5.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
+        *(Path(__file__).parent / "data" / "ftstep6.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
+        *(Path(__file__).parent / "data" / "nf4src.md").read_text(encoding="utf-8").splitlines()[1:],
+        *(Path(__file__).parent / "data" / "eagerattn.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
+        *(Path(__file__).parent / "data" / "z3multi.md").read_text(encoding="utf-8").splitlines()[1:],
         "",
         *(Path(__file__).parent / "data" / "h100_measured.md").read_text(encoding="utf-8").splitlines()[1:],
         "",
@@ -1512,6 +1625,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *rl_round5_swaps(),
         "",
         *rl_round6_pageable(),
+        "",
+        *rl_round6_keys(),
         "",
         "verl's `optimizer_offload` does not step on the CPU: `update_actor` loads the fp32 shard and both Adam "
         "moments to the GPU before its mini-batch loop and offloads them after it, so each mini-batch's "

@@ -303,10 +303,14 @@ VLLM_LAT = [("llama-3.1-8b", "h200-sxm-141gb", 1, 833.421), ("llama-3-70b", "h20
             ("llama-3.1-8b", "a100-sxm-80gb", 1, 1579.27), ("llama-3-70b", "a100-sxm-80gb", 4, 3990.59),
             ("mixtral-8x7b", "a100-sxm-80gb", 2, 3643.84), ("llama-3.1-8b", "h100-sxm-80gb", 1, 997.542),
             ("llama-3-70b", "h100-sxm-80gb", 4, 2444.47), ("mixtral-8x7b", "h100-sxm-80gb", 2, 2326.97)]
+# Issue 35 round 6 (serve7): these builds ran vLLM's benchmark_latency (LLM.generate) before async scheduling became
+# vLLM's default (PR #27614, late 2025; ASSUMED from the builds' nightly-benchmarks layout and models): the engine loop
+# runs its host work between the GPU's steps (inf.ENGINE_LOOPS "serial": V0, or V1's synchronous EngineCore loop).
+VLLM_BENCH_LOOP = "serial"
 evl = Errs()
 for p, g, tp, ms in VLLM_LAT:
     tps = inf.static_batch_tokens_per_s_per_gpu(M(p), get_gpu(g), batch=8, prompt_tokens=32, output_tokens=128,
-                                                precision="bf16", tp=tp) * tp
+                                                precision="bf16", tp=tp, loop=VLLM_BENCH_LOOP) * tp
     v = 8 * 128 / tps * 1000
     evl.add(v / ms - 1, f"vLLM latency test b8 {p} {g} TP{tp}")
     print(f"| {p} | {g} | BF16 TP{tp} | vLLM | 8 | 32/128 | {ms:,.0f} ms | {v:,.0f} ms | {v / ms - 1:+.0%} |")
@@ -339,7 +343,10 @@ SHAREGPT = [("llama-3.1-8b", "a100-sxm-80gb", 1, "sglang", 0.88, 4281.51), ("lla
 # ShareGPT's within the scripts' filter (inf.request_mix "sharegpt", inf.max_load_run), each engine at its version's
 # defaults: vLLM 0.6.0's max_num_seqs was 256 on every card (vllm v0.6.0 vllm/engine/arg_utils.py EngineArgs), and
 # SGLang 0.3.0 ran its scheduler between the GPU's batches (inf.SGLANG_PRE_OVERLAP_STEP, overlap from v0.4).
-SHAREGPT_RUN = {"vllm": dict(max_batch=256, host_step=1.0), "sglang": dict(max_batch=None, host_step=inf.SGLANG_PRE_OVERLAP_STEP)}
+# Issue 35 round 6 (serve7): vLLM 0.6.0 (V0) ran its host work between the GPU's steps once every 10 steps
+# (--num-scheduler-steps 10, inf.exposed_host_s "serial"); SGLang 0.3's serial share is its 1.1 factor (loop "none").
+SHAREGPT_RUN = {"vllm": dict(max_batch=256, host_step=1.0, loop="serial", steps_per_schedule=10),
+                "sglang": dict(max_batch=None, host_step=inf.SGLANG_PRE_OVERLAP_STEP, loop="none")}
 eshare, eshare_means = Errs(), []
 for p, g, tp, eng, frac, meas in SHAREGPT:
     v0 = inf.max_throughput_per_gpu(M(p), get_gpu(g), prompt_tokens=226, output_tokens=194, precision="bf16", tp=tp,
@@ -369,7 +376,8 @@ for p, tp, by_gpu in VLLM_THR:
         got = {}
         for spread in ("fixed", "sharegpt"):
             ps_, os_ = inf.request_mix(226, 194, spread, samples=200)
-            run = inf.max_load_run(M(p), get_gpu(g), prompts=ps_, outputs=os_, requests=200, precision="bf16", tp=tp)
+            run = inf.max_load_run(M(p), get_gpu(g), prompts=ps_, outputs=os_, requests=200, precision="bf16", tp=tp,
+                                   loop=VLLM_BENCH_LOOP)  # the same builds as the latency tests (serve7)
             got[spread] = 200 / run.duration_s
         e = got["sharegpt"] / meas - 1
         (ethr_moe if p.startswith("mixtral") else ethr).add(e, f"vLLM throughput test {p} {g} TP{tp}")

@@ -37,13 +37,14 @@ def test_allocated_reserved_device_hand_derived():
     f = resolve(_sc()).facts
     layer, head = f.layer_non_expert, f.V * f.h
     # torchtitan's FSDP2 (memory.fsdp_backward_phases): at the eager loss (12 bytes per logit, 4096 × 128,256
-    # logits) only the head (kept from its forward) and the last block (not resharded after forward) are gathered,
-    # 16-bit; the head's backward (16-bit logits' gradient, head weight + gradient + fp32 reduce input, 6 bytes per
-    # head parameter, and the prefetched block) and a block's backward (two blocks + one reduce-scatter) hold less
-    loss_phase = 12 * 4096 * f.V + 2 * head + 2 * layer
+    # logits) only the head (kept from its forward) is gathered, 16-bit (since 83e694105 every block is resharded
+    # after forward; before, the last block stayed: training.fsdp_root_embedding); the head's backward (16-bit
+    # logits' gradient, head weight + gradient + fp32 reduce input, 6 bytes per head parameter, and the prefetched
+    # block) and a block's backward (two blocks + one reduce-scatter) hold less
+    loss_phase = 12 * 4096 * f.V + 2 * head
     head_phase = 2 * 4096 * f.V + 6 * head + 2 * layer
     assert loss_phase > head_phase
-    assert buffers == pytest.approx((2 * head + 2 * layer) / GIB, rel=1e-9)
+    assert buffers == pytest.approx(2 * head / GIB, rel=1e-9)
     # zero_grad(set_to_none) frees the sharded gradients before the forward: not live at backward's start, but
     # cached in the reduce-scatter stream's pool (memory.fsdp_grads_cached_bytes): in reserved
     assert m.allocated == pytest.approx(states_acts - m.gradients + buffers)

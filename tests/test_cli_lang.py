@@ -117,6 +117,11 @@ def test_project_and_gpus_in_chinese(capsys):
 
     phases = [p["name"] for p in json.loads(path.read_text(encoding="utf-8"))["project"]["phases"]]
     names = set(phases) | {g.name for g in load_gpus().values()} | {"Alibaba Cloud ECI (elastic container instance)"}
+    # the model a serving phase names (issue 35 round 6: "Serves {model} …") is data, like the GPU names
+    from gpuplanner.core.estimate import resolve
+    from gpuplanner.core.scenario import scenario_from_dict
+
+    names.add(resolve(scenario_from_dict({"model": {"preset": "qwen2.5-7b"}})).arch.name)
     # the what-if layout changes are scenario fields (num_gpus 4→8, dp, grad_accum) a user types back
     body = "\n".join(ln for ln in out.splitlines() if "→" not in ln)
     assert not _english_words(body, names), out

@@ -43,7 +43,8 @@ def test_padded_critic_flops_by_hand():
     prof = M.method_profile(r.scenario.training)
     row = 128 + 0.25 * 1024  # padding-free rows: prompt + mean completion
     fwd = F.forward_flops_per_token(r.facts, row)
-    fwd_total = fwd.layers + fwd.head + fwd.attention
+    # the critic's own passes: no LM head (timing.value_head_passes, the arguments time_layout passes)
+    fwd_total = fwd.layers + fwd.attention
     h = 4.0 * fwd_total  # full recompute: forward, backward 2×, recompute forward (attention aside)
     extra = T._padded_critic_extra(r.facts, prof, row, fwd_total, h)
     ratio = 1152 / row
@@ -64,7 +65,7 @@ def test_verl_ppo_logs():
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     rows = {r["id"]: r for r in mod.table()}
-    # the "recommended" PPO run (critic padded at micro-batch 1): the step within 25% of verl's log (+18% since
+    # the "recommended" PPO run (critic padded): the step within 25% of verl's log (+18% since
     # its padded rows hold the prompt padded to data.max_prompt_length = 512, verl RLHFDataset: 1,536 tokens)
     assert abs(rows["play-verl qwen2-7b ppo recommended"]["err"]["step"]) < 0.25
     # the "min" run: the training side within 45% (it was 75% low with a padding-free critic)

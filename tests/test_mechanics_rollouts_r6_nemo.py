@@ -102,3 +102,14 @@ def test_cpu_optimizer_has_no_move(monkeypatch):
     moved = 12.0 * P_LLAMA / 16 * (1 / 1.8e9 + 1 / 16.1e9) / 4
     assert plain - plain_free == pytest.approx(moved, rel=0.01)
     assert cpu == pytest.approx(cpu_free, rel=1e-9)
+
+
+def test_megatron_swift_grpo_does_not_pay_nemo_rl_moves():
+    """Megatron-SWIFT runs on the Megatron engine, but its GRPO keeps the optimizer and weights on the GPU by default
+    (ms-swift GRPO arguments: offload_optimizer / offload_model False): NeMo RL's pageable optimizer moves and its
+    per-generation swaps are NeMo RL's (plain ``megatron`` in a scenario), not every Megatron-engine tool's."""
+    opt = 7.6e9 / 8
+    assert T.nemo_rl_optimizer_move_seconds("megatron", _prof(), opt_params=opt, tool="megatron") > 1.0
+    assert T.nemo_rl_optimizer_move_seconds("megatron", _prof(), opt_params=opt, tool="megatron-swift") == 0.0
+    assert T.nemo_rl_swap_bytes("megatron", _prof(), weight_gpu=2e9, opt_params=opt, tool="megatron-swift") == 0.0
+    assert T.nemo_rl_swap_bytes("megatron", _prof(), weight_gpu=2e9, opt_params=opt, tool="megatron") > 0.0

@@ -74,24 +74,27 @@ def rent_vs_build_lines(rb, indent: str = "   ") -> list[str]:
     """The rent-or-build answer as text: the sentence, the five parts of building next to renting, the
     break-even utilisation and what was not counted (read from ``cost.BuildResult``; nothing computed here),
     in the CLI's language, money through the one formatter."""
-    from ..core.cost import BUILD_PART_LABELS
+    from ..core.cost import BUILD_PART_LABELS, unknown_build_parts
     from ..formatting import format_money, format_percent, format_sig
     from ._lang import name, translate
 
     cur = rb.currency
 
-    def row(label: str, value: float, extra: str = "") -> str:
+    unknown = unknown_build_parts(rb)  # a part whose input is missing is unknown, not zero
+
+    def row(label: str, value: float | None, extra: str = "") -> str:
+        shown = translate(CTX, "unknown") if value is None else format_money(value, cur)
         # columns by display width: a Chinese label takes two columns a character ("自建：机柜/托管")
-        return f"{indent}{ljust(label, 43)}{rjust(format_money(value, cur), 16)}{extra}"
+        return f"{indent}{ljust(label, 43)}{rjust(shown, 16)}{extra}"
 
     lines = [row(translate(CTX, "rent"), rb.rent_total)]
     for key, label in BUILD_PART_LABELS.items():
         src = rb.inputs.sources.get({"hardware": "machine_price", "rack": "colocation_per_machine_month",
                                      "electricity": "tariff_per_kwh", "staff": "ops_staff_per_month",
                                      "spares": "spare_rate_per_year"}[key], "")
-        lines.append(row(translate(CTX, "build: {part}").format(part=name("Cost", label)), rb.breakdown[key],
-                         f"   [{cut(src, 70)}]" if src else ""))
-    lines.append(row(translate(CTX, "build total"), rb.build_total,
+        lines.append(row(translate(CTX, "build: {part}").format(part=name("Cost", label)),
+                         None if key in unknown else rb.breakdown[key], f"   [{cut(src, 70)}]" if src else ""))
+    lines.append(row(translate(CTX, "build total"), None if unknown else rb.build_total,
                      "   " + translate(CTX, "verdict: {v}").format(v={
                          "rent": translate(CTX, "rent"), "build": translate(CTX, "build"),
                          "unknown": translate(CTX, "unknown (no purchase price)")}.get(rb.verdict, rb.verdict))))

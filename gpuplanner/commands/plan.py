@@ -51,12 +51,12 @@ def run(args) -> int:
         print(strict_json(result.to_json(), indent=2))
         return 0
     con = scenario.constraints
-    print("\n".join(text_lines(result, con)))
+    print("\n".join(text_lines(result, con, scenario.training.method)))
     return 0
 
 
 # long: the ranked plans as printed: the table, then each plan's details, one statement per printed line
-def text_lines(result, con) -> list[str]:
+def text_lines(result, con, method: str = "") -> list[str]:
     """The ranked plans as text in the CLI's language; every figure read from the plans' Evaluations and
     printed through the one formatter."""
     from ..core.rules import RULE_NAMES  # (imported here: --help and --version load no numpy)
@@ -65,7 +65,8 @@ def text_lines(result, con) -> list[str]:
            translate(CTX, "{n} candidates evaluated, {fit} fit and are priced ({ms} ms); objective: {objective}").format(
                n=format_number(result.candidates_evaluated), fit=format_number(result.candidates_fitting),
                ms=format_number(result.search_ms), objective=_objective(result.objective))]
-    method = result.plans[0].scenario.training.method if result.plans else ""
+    # the request's method (``method``), else plan #1's: a LoRA search with no plan still names torchtune
+    method = method or (result.plans[0].scenario.training.method if result.plans else "")
     if result.frameworks:
         out.append(translate(CTX, "frameworks searched: {names}").format(
             names=format_list(_framework_name(f, method) for f in result.frameworks)))

@@ -736,6 +736,17 @@ def rental_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float], hou
 
 #: the five parts of owning, in the order every view lists them (``BuildResult.breakdown`` keys)
 BUILD_PARTS = ("hardware", "rack", "electricity", "staff", "spares")
+#: the inputs (``BuildInputs`` fields, as :attr:`BuildResult.missing` names them) each part of building is computed
+#: from: a part whose input is missing is unknown, not zero (issue 35 round 6, advice4: "build: hardware ¥0.00"
+#: and "Owning never breaks even" printed for a plan with no purchase price)
+BUILD_PART_INPUTS = {"hardware": ("machine_price",), "rack": ("colocation_per_machine_month",),
+                     "electricity": ("power_kw_per_machine", "tariff_per_kwh"), "staff": ("ops_staff_per_month",),
+                     "spares": ("spare_rate_per_year", "machine_price")}
+
+
+def unknown_build_parts(rb) -> frozenset[str]:
+    """The parts of building ``rb`` (a :class:`BuildResult`) cannot state: an input of theirs is missing."""
+    return frozenset(k for k, inputs in BUILD_PART_INPUTS.items() if any(i in rb.missing for i in inputs))
 BUILD_PART_LABELS = {
     "hardware": QT_TRANSLATE_NOOP("Cost", "hardware (purchase and depreciation)"),
     "rack": QT_TRANSLATE_NOOP("Cost", "rack / colocation"),

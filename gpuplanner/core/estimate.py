@@ -134,6 +134,21 @@ def _check_moe_dispatcher(scenario: Scenario) -> None:
             field="parallel.moe_dispatcher")
 
 
+def _check_cuda_graph_moe(scenario: Scenario, is_moe: bool) -> None:
+    """The router's CUDA graph scope needs MoE layers (Megatron-LM ``transformer_config.py`` ``__post_init__``,
+    commit d98e8a64: "moe cuda graph is only supported for MoE"); a whole MoE layer needs drop-and-pad."""
+    scope = scenario.parallel.cuda_graph_scope
+    if scope in ("moe_router", "attn_moe_router") and not is_moe:
+        raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "cuda_graph_scope={scope} captures the MoE router; the model has no MoE layers"), scope=scope),
+            field="parallel.cuda_graph_scope")
+    # the whole layer holds the experts: "moe cuda graph is only supported with drop-padding MoE" (same function)
+    if scope == "layer" and is_moe and not scenario.parallel.moe_pad_to_capacity:
+        raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "cuda_graph_scope=layer on an MoE model needs moe_pad_to_capacity (Megatron graphs MoE layers only "
+                 "with drop-and-pad)")), field="parallel.cuda_graph_scope")
+
+
 def resolve(scenario: Scenario, models: ModelSource | None = None) -> Resolved:
     """Resolve the model and GPU and check the layout against the architecture."""
     arch = resolve_arch(scenario.model, models)
@@ -154,6 +169,7 @@ def resolve(scenario: Scenario, models: ModelSource | None = None) -> Resolved:
                                             ep=p.ep, experts=arch.num_experts), field="parallel.ep")
         _check_ep_fold(scenario)
     _check_moe_dispatcher(scenario)
+    _check_cuda_graph_moe(scenario, arch.is_moe)
     if scenario.training.seq_len % p.cp:
         raise ScenarioError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "cp={cp} does not divide seq_len={seq_len}"),
                                         cp=p.cp, seq_len=scenario.training.seq_len), field="parallel.cp")
@@ -231,6 +247,8 @@ def memory_kwargs(r: Resolved) -> dict:
                              if a.expandable_segments is None else a.expandable_segments),
         pipeline_mbs=t.pipeline_microbatch_size, expert_tp=s.parallel.expert_tp,
         compile_loss=compile_loss_of(t),
+        fsdp_root_embedding=bool(t.fsdp_root_embedding) and engine_of(t.framework) == "fsdp"
+        and int(t.fsdp_version) == 2,
         kbit_fp32=t.method == "qlora" and t.framework in KBIT_PREP_TOOLS,
         fp32_logps=t.framework in FP32_LOGPS_TOOLS and t.objective in FP32_LOGPS_OBJECTIVES,
         varlen_batches=varlen_batches_of(s),

@@ -49,7 +49,7 @@ from .calibration import gpu_name as calibration_name, describe as calibration_d
 from .shipped import load_json
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
 from .methods import method_profile
-from .frameworks import FRAMEWORKS, unsupported, vendor_unsupported
+from .frameworks import FRAMEWORKS, model_unsupported, unsupported, vendor_unsupported
 from .messages import MsgStr
 from .frameworks import support as framework_support
 
@@ -585,7 +585,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     mode = MODES[best] if total is not None else None
     band, days_band, cost_band = _bands(s, price, nodes, train_hours, ci, best, total is not None)
     host = host_ram(r, est.trainable)
-    warnings = intake_warnings(r, host)
+    warnings = intake_warnings(r, host) + _model_support(s, r)
     messages = _plan_messages(r, est, price, warnings)
     advice: tuple[Msg, ...] = ()
     rvb = None
@@ -655,6 +655,17 @@ def _graded(tm: Any, factor: float, ceiling: dict | None) -> tuple[Any, Any]:
     if modelled is None or factor == 1.0 or ceiling is None:
         return modelled, modelled
     return modelled, min(float(modelled), float(ceiling["mfu"]))
+
+
+def _model_support(s: Scenario, r: Any) -> tuple[Msg, ...]:
+    """A framework that does not train the model (:func:`frameworks.model_unsupported`): said on the plan, not
+    refused (the estimate of the layout still stands; the user picks the framework)."""
+    a = r.arch
+    why = model_unsupported(s.training.framework, a.model_type, bool(a.vision_kind), a.name, s.training.method)
+    if why is None:
+        return ()
+    return (Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{why}. Choose a framework that trains it."),
+                {"why": why}),)
 
 
 def _check_framework(s: Scenario) -> None:

@@ -536,3 +536,69 @@ def checkpoint_nonreentrant(tool: str, choice: bool | None, objective: str, lora
     if tool == "ms-swift":
         return (dp > 1) & (zero == 0)
     return True
+
+
+# ------------------------------------------------------------------------------------------ models a framework runs
+
+#: The Hugging Face ``model_type`` values whose checkpoints Megatron-SWIFT converts into its Megatron-Core model
+#: (``megatron sft``/``megatron rlhf`` refuse any other). Read from ms-swift's registrations, one
+#: ``register_megatron_model`` per family: ``swift/megatron/model/gpts/__init__.py`` at 20ec461 (MegatronModelType.gpt:
+#: qwen2, llama, codefuse_codellama, yi, openbuddy_llama, qwen3, qwen2_moe, qwen3_moe, internlm3, mimo, deepseek,
+#: deepseek_v2, deepseek_v3, dots1, ernie4_5, ernie4_5_moe, glm4_moe, glm4_moe_lite, gpt_oss), ``gpts/glm4.py`` (glm4:
+#: GLM-4-0414's Glm4ForCausalLM, not the chatglm GLM-4-9B), ``gpts/qwen3_next.py``, ``gpts/minimax_m2.py`` and
+#: ``mm_gpts/qwen.py`` (qwen2_vl, qwen2_5_vl, qwen2_5_omni, ovis2_5), ``mm_gpts/qwen3_vl.py``, ``mm_gpts/internvl.py``;
+#: the "Support Megatron" column of ms-swift's docs "Supported Models and Datasets" lists the same. ms-swift's own
+#: model types map to the config's ``model_type`` (Yi, DeepSeek-LLM, CodeFuse-CodeLlama and OpenBuddy ship Llama
+#: configs). Not there: mistral, mixtral, gemma2, baichuan, chatglm, internlm2, phi3, bloom, gpt_neox, gpt2 — those
+#: train in ms-swift's HF path (``swift sft``), not in Megatron-SWIFT.
+MEGATRON_SWIFT_MODEL_TYPES = frozenset({
+    "llama", "qwen2", "qwen3", "qwen2_moe", "qwen3_moe", "qwen3_next", "internlm3", "mimo", "deepseek_v2",
+    "deepseek_v3", "dots1", "ernie4_5", "ernie4_5_moe", "glm4", "glm4_moe", "glm4_moe_lite", "gpt_oss", "minimax_m2",
+    "qwen2_vl", "qwen2_5_vl", "qwen2_5_omni", "qwen3_vl", "qwen3_vl_moe", "internvl_chat", "ovis2_5"})
+#: The ``model_type`` values torchtune has model builders for (its LoRA/QLoRA recipes build the model from
+#: ``torchtune/models/<family>``; no generic Hugging Face loader): llama2, llama3, llama3_1, llama3_2, llama3_3,
+#: llama4, code_llama2 and falcon3 (Llama configs), mistral, gemma, gemma2, gemma3, phi3, phi4 (phi3 config),
+#: qwen2, qwen2_5 (qwen2 config), qwen3 with its MoE builders (``torchtune/models/qwen3/__init__.py`` at 23b0857:
+#: ``lora_qwen3_moe_30b_a3b_*``, ``lora_qwen3_moe_235b_a22b``), deepseek_v3 and llama3_2_vision (``mllama``).
+#: No mixtral, qwen2_moe, deepseek_v2, qwen2_vl, baichuan, chatglm, internlm2 directory: torchtune does not tune
+#: those.
+TORCHTUNE_MODEL_TYPES = frozenset({
+    "llama", "llama4", "mistral", "gemma", "gemma2", "gemma3", "gemma3_text", "phi3", "qwen2", "qwen3", "qwen3_moe",
+    "deepseek_v3", "mllama"})
+#: Per-framework model lists (a framework absent here runs any decoder the rest of this table describes); the
+#: ``fsdp`` row's list is for its PEFT plans, which run torchtune (:data:`PEFT_NAMES`).
+MODEL_TYPES: dict[str, frozenset[str]] = {"megatron-swift": MEGATRON_SWIFT_MODEL_TYPES}
+PEFT_MODEL_TYPES: dict[str, frozenset[str]] = {"fsdp": TORCHTUNE_MODEL_TYPES}
+#: Frameworks that do not train vision-language models (a vision encoder and projector before the decoder):
+#: Megatron-LM's ``pretrain_gpt.py`` builds a text-only GPTModel (its multimodal example, ``examples/multimodal``,
+#: trains its own LLaVA-style model, not Qwen2-VL's checkpoints); torchtitan's ``torchtitan/models`` are text
+#: decoders, and torchtune's only vision-language family is Llama 3.2 Vision (``torchtune/models/llama3_2_vision``).
+#: The Hugging Face stacks (Trainer, DeepSpeed through it, LLaMA-Factory, ms-swift, TRL, Axolotl, Unsloth) load
+#: the model's ``*ForConditionalGeneration`` class; Megatron-SWIFT converts the VL families listed above.
+NO_VISION_LANGUAGE = ("fsdp", "megatron")
+
+
+def model_unsupported(framework: str, model_type: str, vision: bool, model_name: str = "",
+                      method: str = "full") -> Msg | None:
+    """Why ``framework`` does not train this model (its ``model_type``; ``vision``: a vision-language model), or
+    None. A model entered by its fields (``custom``) or without a type is not judged."""
+    f = FRAMEWORKS.get(framework)
+    if f is None:
+        return None
+    name = model_name or model_type
+    if vision and framework in NO_VISION_LANGUAGE:
+        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{fw} does not train vision-language models ({model}): it "
+                                               "builds text-only decoders"),
+                   {"fw": name_for(framework, method), "model": name})
+    known = bool(model_type) and model_type != "custom"
+    types = MODEL_TYPES.get(framework)
+    if types is not None and known and model_type not in types:
+        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{fw} does not convert {model} (model_type {type}): it is not in "
+                                               "ms-swift's Megatron model registry"),
+                   {"fw": f.name, "model": name, "type": model_type})
+    types = PEFT_MODEL_TYPES.get(framework) if method in ("lora", "qlora") else None
+    if types is not None and known and model_type not in types:
+        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{fw} has no model builder for {model} (model_type {type}) in "
+                                               "torchtune/models"),
+                   {"fw": name_for(framework, method), "model": name, "type": model_type})
+    return None

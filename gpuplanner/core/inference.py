@@ -57,6 +57,9 @@ What the engines do beyond the roofline (issue 35):
 * **Engine memory reservation**: ``gpu_memory_utilization`` (vLLM engine argument, default 0.9; TensorRT-LLM
   ``kv_cache_free_gpu_mem_fraction``; SGLang ``mem_fraction_static``) and ``engine`` are parameters of
   :func:`size_serving` (issue 35, round 3: the reservation rules above).
+* **The engine loop's host work per decode step**: scheduling, state update and input preparation, 0.43 ms
+  (:data:`ENGINE_HOST_STEP_S`); the planner's engines prepare the next step while the GPU runs this one, so only what
+  the GPU step does not cover shows; older loops ran it between steps (:func:`exposed_host_s`; issue 35 round 6).
 
 Efficiencies (settings, :class:`ServingEfficiency`): ``η_mem`` = 0.8 of peak bandwidth for the weights on every card,
 the share a large copy reaches, plus a fixed GPU time per kernel of the step (:func:`decode_kernels_s`; issue 35
@@ -80,6 +83,7 @@ from .i18n import QT_TRANSLATE_NOOP
 from .messages import Msg, MsgStr
 from .serving_facts import ServingEfficiency  # noqa: F401 (defined with the facts the time model shares)
 from .methods import DECODE_GEMMS_PER_LAYER, MOE_DECODE_EXTRA_KERNELS, decode_kernels_fixed_s  # noqa: F401
+from .methods import EAGER_FWD_OP_S, VLLM_EAGER_OPS_PER_LAYER, VLLM_EAGER_OPS_STEP, VLLM_EAGER_TP_OPS_PER_LAYER
 from .serving_facts import ENGINE_NAMES  # noqa: F401 (the views print them without loading this module)
 # the training time model's matmul efficiency, GEMM size factor and NCCL latency: one set of constants (issue 35)
 from . import timing as _timing
@@ -372,6 +376,63 @@ def decode_kernels_s(m: ServingModel) -> tuple[float, float]:
     return decode_kernels_fixed_s(m.num_layers, m.num_experts > 0)
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# Issue 35, round 6 (serve7): the engine's host (CPU) work per decode step. Between two decode steps the engine's loop
+# schedules the next batch, updates its state from the sampled tokens and prepares the next step's inputs; with CUDA
+# graphs the forward itself is one graph launch. Whether the GPU waits for that work depends on the loop:
+# * ``overlapped``: the host prepares step n+1 while the GPU runs step n, so the GPU waits only when the host takes
+#   longer than the GPU's step: exposed = max(0, host − GPU step). vLLM's async scheduling (``async_scheduling``; on
+#   by default since vllm-project/vllm PR #27614, late 2025: ``SchedulerConfig``: "If set to False, disable async
+#   scheduling"); SGLang's overlap scheduler since v0.4 ("the scheduler runs one batch ahead and prepares all the
+#   metadata required for the next batch", LMSYS blog "SGLang v0.4", 2024-12-04; on by default); TensorRT-LLM's
+#   PyTorch backend overlap scheduler (on by default, ``disable_overlap_scheduler`` False).
+# * ``serial``: the loop waits for the sampled tokens, then runs its host work, then launches the next step: exposed
+#   = host, or host / n with n decode steps per scheduling pass (vLLM 0.6's ``--num-scheduler-steps``: "performs
+#   scheduling and input preparation once and runs the model for n consecutive steps", vLLM blog "vLLM v0.6.0",
+#   2024-09-05). vLLM V0 (its async output processing of v0.6 hides only the output processing: "performing the
+#   processing of the n-th step output while executing the n+1-th step") and vLLM V1 before async scheduling
+#   (EngineCore's busy loop: schedule, execute_model, update_from_output, one after the other).
+# * ``none``: no separate host term: loops in C++ (TensorRT-LLM's TensorRT-engine runtime and gptManager/Executor,
+#   LMDeploy's TurboMind) whose per-step host time has no published figure, and SGLang 0.3, whose serial share is
+#   :data:`SGLANG_PRE_OVERLAP_STEP`. The low-level functions default to it; the planner uses :data:`ENGINE_LOOP`.
+ENGINE_LOOPS = ("overlapped", "serial", "none")
+#: The loop of each engine the planner sizes for, at its current release (above).
+ENGINE_LOOP = {"vllm": "overlapped", "sglang": "overlapped", "tensorrt-llm": "overlapped"}
+#: Host seconds of one steady decode step of a Python engine loop: the scheduler's pass, the update of the persistent
+#: batch's state and the input preparation, as measured in vLLM V1 (vllm-project/vllm PR #42131, 2026-05, decode-only
+#: fast paths on a B200): ``schedule()`` 0.2 ms, ``_update_states`` 0.18 ms, ``_prepare_inputs`` 0.05 ms saved (the
+#: PR: "framework overhead ... ~30% of TPOT"). V0's was larger (it rebuilt its input tensors every step: vLLM blog
+#: "vLLM V1", 2025-01-27, "Efficient Input Preparation"), so for V0 this is a lower bound. SGLang and TensorRT-LLM's
+#: PyTorch loop have no published per-step figure; the same value stands for them (it only shows when a step's GPU
+#: time is shorter: not even Qwen2.5-0.5B at batch 1 on an H100, 1.1 ms).
+ENGINE_HOST_STEP_S = 0.2e-3 + 0.18e-3 + 0.05e-3
+
+
+def engine_host_s(m: ServingModel, loop: str, *, tp: int = 1, cuda_graphs: bool = True) -> float:
+    """Host seconds of one decode step of an engine ``loop`` (:data:`ENGINE_LOOPS`): :data:`ENGINE_HOST_STEP_S`, and
+    without CUDA graphs (vLLM ``enforce_eager``) every kernel's launch from Python too
+    (:func:`methods.vllm_eager_launch_s`: 11 kernels a layer, 2 more under TP, 12 a step, 24 µs each). ``none``: 0."""
+    if loop not in ENGINE_LOOPS:
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "engine loop must be one of {choices}, not {loop}"),
+                                     choices=", ".join(ENGINE_LOOPS), loop=repr(loop)))
+    if loop == "none":
+        return 0.0
+    launches = 0.0 if cuda_graphs else (m.num_layers * (VLLM_EAGER_OPS_PER_LAYER + (VLLM_EAGER_TP_OPS_PER_LAYER
+                                                                                    if tp > 1 else 0.0))
+                                        + VLLM_EAGER_OPS_STEP) * EAGER_FWD_OP_S
+    return ENGINE_HOST_STEP_S + launches
+
+
+def exposed_host_s(m: ServingModel, gpu_step_s: float, loop: str, *, tp: int = 1, cuda_graphs: bool = True,
+                   steps_per_schedule: int = 1) -> float:
+    """Seconds a decode step's host work adds to the GPU's ``gpu_step_s`` (above): ``overlapped`` max(0, host − GPU
+    step); ``serial`` host / ``steps_per_schedule``; ``none`` 0."""
+    host = engine_host_s(m, loop, tp=tp, cuda_graphs=cuda_graphs)
+    if loop == "overlapped":
+        return max(0.0, host - gpu_step_s)
+    return host / max(1, int(steps_per_schedule))
+
+
 #: How many times a decode step's attention streams each KV head's cache. The engines' grouped-query decode kernels
 #: load a KV head once for all the query heads that share it: TensorRT-LLM's XQA ("reducing data loading",
 #: docs/source/blogs/XQA-kernel.md; in the v0.8 releases), vLLM's and SGLang's FlashAttention/FlashInfer decode
@@ -391,14 +452,16 @@ def attention_kv_passes(m: ServingModel, grouped_kernel: bool = True) -> float:
 
 
 def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float, batch: float, context: float,
-                  tp: int, eff: ServingEfficiency, kv_passes: float = 1.0) -> tuple[float, str]:
+                  tp: int, eff: ServingEfficiency, kv_passes: float = 1.0, loop: str = "none",
+                  steps_per_schedule: int = 1) -> tuple[float, str]:
     """Seconds of one decode step for ``batch`` requests with ``context`` tokens each, per GPU of the ``tp``
     group. The linear layers and the attention are separate kernels that run one after the other (vLLM's
     FlashAttention/FlashInfer decode kernels, TensorRT-LLM's XQA): the GEMMs take the longer of reading the
     weights and their FLOPs at :func:`gemm_efficiency` of ``batch`` rows; the attention then reads every
     request's KV cache (memory bound: ~2·heads/kv_heads FLOPs per byte) at :func:`kv_read_bandwidth`; the TP all-reduces follow
     (:func:`tp_all_reduce_s`); every kernel adds its fixed GPU time (:func:`decode_kernels_s`). ``bound`` says which roof the GEMMs hit. ``kv_passes``: how many times the attention
-    streams each KV head's cache (:func:`attention_kv_passes`; 1 for the current engines)."""
+    streams each KV head's cache (:func:`attention_kv_passes`; 1 for the current engines). ``loop``: the engine loop
+    whose host work the GPU may wait for (:func:`exposed_host_s`; ``none``: the GPU's step alone)."""
     bw = float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff)
     peak = peak_flops(gpu, precision) or 0.0
     t_read = decode_weight_bytes(m, precision, batch) / tp / bw
@@ -409,6 +472,7 @@ def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float,
     gemm_k, other_k = decode_kernels_s(m)
     t_read += gemm_k  # the GEMMs' fixed time joins their weight stream; the compute roof's share already holds it
     t = max(t_read, t_gemm) + other_k + t_attn + tp_all_reduce_s(m, gpu, tokens=batch, tp=tp)
+    t += exposed_host_s(m, t, loop, tp=tp, steps_per_schedule=steps_per_schedule)  # issue 35 round 6 (serve7)
     return t, ("memory" if t_read >= t_gemm else "compute")
 
 
@@ -562,7 +626,8 @@ def replica(m: ServingModel, gpu: Any, *, precision: str, kv_precision: str | No
         lo, hi = 0, b
         while lo < hi:
             mid = (lo + hi + 1) // 2
-            t, _ = decode_step_s(m, gpu, precision=precision, kv_bytes=kvb, batch=mid, context=context, tp=tp, eff=eff)
+            t, _ = decode_step_s(m, gpu, precision=precision, kv_bytes=kvb, batch=mid, context=context, tp=tp, eff=eff,
+                                 loop=ENGINE_LOOP[engine])
             if t + mid * pre / max(output, 1.0) <= target:
                 lo = mid
             else:
@@ -570,7 +635,8 @@ def replica(m: ServingModel, gpu: Any, *, precision: str, kv_precision: str | No
         b = lo
         if b < 1:
             return None
-    t, bound = decode_step_s(m, gpu, precision=precision, kv_bytes=kvb, batch=b, context=context, tp=tp, eff=eff)
+    t, bound = decode_step_s(m, gpu, precision=precision, kv_bytes=kvb, batch=b, context=context, tp=tp, eff=eff,
+                             loop=ENGINE_LOOP[engine])  # the engine's host work per step (issue 35 round 6)
     tps = b / (t + b * pre / max(output, 1.0))
     mem = (weight_bytes(m, precision) / tp + b * held * kv_bytes_per_token_per_gpu(m, kvb, tp)
            + activation_peak_bytes(m, tp, token_budget(engine, gpu)) + non_torch_bytes(gpu, tp)) / GIB
@@ -680,14 +746,15 @@ def _size_at(m: ServingModel, gpu: Any, tp: int, *, concurrency: int, context_to
         kv_cache_gib_per_gpu=kv_cache_bytes_per_gpu(m, gpu, precision=precision, tp=tp, engine=engine,
                                                     utilization=gpu_memory_utilization) / GIB,
         ttft_s=time_to_first_token_s(m, gpu, prompt_tokens=prompt_tokens, precision=precision, tp=tp,
-                                     eff=eff))
+                                     eff=eff, loop=ENGINE_LOOP[engine]))
 
 
 def max_throughput_per_gpu(m: ServingModel, gpu: Any, *, prompt_tokens: int, output_tokens: int, precision: str,
                            kv_precision: str | None = None, tp: int = 1, max_batch: int | None = None,
                            eff: ServingEfficiency = ServingEfficiency(), engine: str = DEFAULT_ENGINE,
                            utilization: float = GPU_MEMORY_UTILIZATION, spread: str = "fixed",
-                           requests: int | None = None, host_step: float = 1.0) -> float | None:
+                           requests: int | None = None, host_step: float = 1.0, loop: str = "none",
+                           steps_per_schedule: int = 1) -> float | None:
     """Output tokens/s per GPU under maximum load (no latency target: the batch memory allows) — what
     TensorRT-LLM's ``trtllm-bench throughput`` tables report (docs/validation_inference.md). Given ``requests``, a
     benchmark run of that many requests whose lengths spread as ``spread`` says around the stated means
@@ -697,7 +764,8 @@ def max_throughput_per_gpu(m: ServingModel, gpu: Any, *, prompt_tokens: int, out
         prompts, outputs = request_mix(prompt_tokens, output_tokens, spread, samples=min(MIX_SAMPLES, int(requests)))
         run = max_load_run(m, gpu, prompts=prompts, outputs=outputs, requests=int(requests), precision=precision,
                            kv_precision=kv_precision, tp=tp, engine=engine, utilization=utilization,
-                           max_batch=max_batch, eff=eff, host_step=host_step)
+                           max_batch=max_batch, eff=eff, host_step=host_step, loop=loop,
+                           steps_per_schedule=steps_per_schedule)
         return None if run is None else run.output_tokens_per_s / tp
     if spread != "fixed":
         raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "a spread of request lengths needs the run's number of requests")))
@@ -711,34 +779,36 @@ def max_throughput_per_gpu(m: ServingModel, gpu: Any, *, prompt_tokens: int, out
 def static_batch_tokens_per_s_per_gpu(m: ServingModel, gpu: Any, *, batch: int, prompt_tokens: int,
                                       output_tokens: int, precision: str, kv_precision: str | None = None,
                                       tp: int = 1, eff: ServingEfficiency = ServingEfficiency(),
-                                      kv_passes: float = 1.0) -> float:
+                                      kv_passes: float = 1.0, loop: str = "none") -> float:
     """Output tokens/s per GPU of one static batch (all ``batch`` prompts prefilled, then ``output_tokens``
     decode steps at the average context): what TensorRT-LLM's ``gptSessionBenchmark`` measured for its
     v0.6.1 tables at a stated batch size (docs/validation_inference.md). The context phase runs the batch's
     prompts as one forward of ``batch × prompt`` GEMM rows (``remove_input_padding``). ``kv_passes``: the engine
-    version's decode attention (:func:`attention_kv_passes`; TensorRT-LLM before XQA)."""
+    version's decode attention (:func:`attention_kv_passes`; TensorRT-LLM before XQA). ``loop``: the engine loop's
+    host work per step (:func:`exposed_host_s`)."""
     kvb = KV_BYTES[kv_precision_for(precision, kv_precision)]
     pre = batch * prefill_s(m, gpu, precision=precision, prompt=prompt_tokens, tp=tp, eff=eff,
                             rows=batch * prompt_tokens, own_weights=True)
     t, _ = decode_step_s(m, gpu, precision=precision, kv_bytes=kvb, batch=batch,
-                         context=prompt_tokens + output_tokens / 2.0, tp=tp, eff=eff, kv_passes=kv_passes)
+                         context=prompt_tokens + output_tokens / 2.0, tp=tp, eff=eff, kv_passes=kv_passes, loop=loop)
     return batch * output_tokens / (pre + output_tokens * t) / tp
 
 
 def time_to_first_token_s(m: ServingModel, gpu: Any, *, prompt_tokens: int, precision: str, tp: int = 1,
-                          eff: ServingEfficiency = ServingEfficiency()) -> float:
+                          eff: ServingEfficiency = ServingEfficiency(), loop: str = "none") -> float:
     """Batch-1 time to the first token on an idle replica: the prompt's prefill alone, its GEMMs at
     :func:`gemm_efficiency` of ``prompt`` rows (a short prompt fills few tiles), or one read of the weights,
     whichever is longer; the forward launches the decode step's kernels, each with its fixed GPU time
     (:func:`decode_kernels_s`, the same sum as :func:`decode_step_s`: the GEMMs' part joins the weight read, the
-    others' adds; issue 35 round 6)."""
+    others' adds; issue 35 round 6). An idle replica's first step cannot hide the engine loop's host work behind an
+    earlier step, so ``loop``'s host time adds whole (:func:`engine_host_s`; issue 35 round 6, serve7)."""
     pre = prefill_s(m, gpu, precision=precision, prompt=prompt_tokens, tp=tp, eff=eff, rows=prompt_tokens,
                     own_weights=True)
     # the prompt's tokens reach the union of their experts (decode_weight_bytes with the prompt as the batch)
     read = decode_weight_bytes(m, precision, float(prompt_tokens)) / (
         float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff) * tp)
     gemm_k, other_k = decode_kernels_s(m)
-    return max(pre, read + gemm_k) + other_k
+    return max(pre, read + gemm_k) + other_k + engine_host_s(m, loop, tp=tp)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -856,7 +926,8 @@ def _sglang_ratio(engine: str, step: int) -> float:
 def max_load_run(m: ServingModel, gpu: Any, *, prompts: list[float], outputs: list[float], requests: int,
                  precision: str, kv_precision: str | None = None, tp: int = 1, engine: str = DEFAULT_ENGINE,
                  utilization: float = GPU_MEMORY_UTILIZATION, max_batch: int | None = None,
-                 eff: ServingEfficiency = ServingEfficiency(), host_step: float = 1.0) -> MaxLoadRun | None:
+                 eff: ServingEfficiency = ServingEfficiency(), host_step: float = 1.0, loop: str = "none",
+                 steps_per_schedule: int = 1) -> MaxLoadRun | None:
     """``requests`` requests sent at once (the benchmark scripts' request rate ``inf``), their lengths the sample
     ``prompts``/``outputs`` (:func:`request_mix`; each sample stands for ``requests / len(prompts)`` requests), run
     through the engine's scheduler: first come first served; a request is admitted while the running count is below
@@ -867,7 +938,8 @@ def max_load_run(m: ServingModel, gpu: Any, *, prompts: list[float], outputs: li
     prompts' prefill (:func:`prefill_s` at the scheduler's token budget) and one decode step of every running request
     at their mean context (:func:`decode_step_s`); a request leaves after its output length. ``host_step``: each
     step's time over the GPU's, for an engine that does not overlap its scheduler with the GPU
-    (:data:`SGLANG_PRE_OVERLAP_STEP`; 1 for the current engines). None when no request fits."""
+    (:data:`SGLANG_PRE_OVERLAP_STEP`; 1 for the current engines). ``loop``, ``steps_per_schedule``: the engine loop's
+    host work per decode step (:func:`exposed_host_s`). None when no request fits."""
     if not gpu.mem_bw_tbs or not gpu.memory_gib or peak_flops(gpu, precision) is None or not prompts:
         return None
     w = float(requests) / len(prompts)
@@ -900,7 +972,7 @@ def max_load_run(m: ServingModel, gpu: Any, *, prompts: list[float], outputs: li
         b = len(run) * w
         ctx = sum(prompts[i] + g for i, g in run.items()) / len(run)
         t += host_step * decode_step_s(m, gpu, precision=precision, kv_bytes=kvb, batch=b, context=ctx, tp=tp,
-                                       eff=eff)[0]
+                                       eff=eff, loop=loop, steps_per_schedule=steps_per_schedule)[0]
         steps += 1
         since += 1
         batch_sum += b

@@ -559,11 +559,17 @@ def logits_bytes(m: ModelFacts, s, b, tp, framework: str):
     HF: bf16 logits (2sbV) + their fp32 upcast (4sbV, ``ForCausalLMLoss`` calls ``logits.float()``) +
     the fp32 log-softmax output cross-entropy saves (4sbV) coexist at the loss; the first two are freed
     before backward (the Trainer keeps only the loss), whose gradient (4sbV) replaces them: a 10sbV peak.
-    Megatron: vocab-parallel cross-entropy keeps fp32 logits split over TP (Korthikanti §4.1: 4sbv/t) and
-    a same-sized gradient.
+    Megatron: vocab-parallel cross-entropy over the logits split by TP (Korthikanti §4.1: 4sbv/t), 6 bytes per
+    local logit at both ends (``_VocabParallelCrossEntropy``, ``megatron/core/tensor_parallel/cross_entropy.py``):
+    the forward makes the fp32 copy inside the autograd function (``calculate_logits_max``: ``.float()``) beside
+    the 16-bit logits (2 + 4), turns it into the softmax in place (``exp(..., out=)``, ``div_``) and saves it;
+    the backward writes the gradient into that saved softmax in place (``prepare_gradient_calculation_operands``:
+    ``grad_input = softmax``; ``calculate_gradients``: ``-=`` and ``mul_``), which autograd casts to the logits'
+    16-bit dtype (4 + 2). Before issue 35 round 6: 8 (a separate fp32 gradient), which the published Megatron-LM
+    7B and 15B functional-test figures put 1–2 GiB too high.
     """
     if framework == "megatron":
-        return 8.0 * s * b * m.V / tp
+        return 6.0 * s * b * m.V / tp
     return 10.0 * s * b * m.V / tp
 
 
@@ -642,6 +648,22 @@ def varlen_cache_bytes_per_logit() -> float:
     with expandable segments (freed pages are re-used at any size) or where the tensors keep their size
     (packed rows, fixed-length samples)."""
     return 12.0
+
+
+def varlen_cache_16bit_bytes_per_logit() -> float:
+    """Bytes per logit cached from an earlier, shorter batch when TRL's per-token log-probabilities run in 16 bits
+    (the logits stay bf16: DeepSpeed, or a model trained in pure bf16 without the HF Trainer's AMP).
+
+    The same allocator policy as :func:`varlen_cache_bytes_per_logit` (PyTorch ``CUDACachingAllocator.cpp``:
+    a request above 10 MiB gets its own segment; a cached block serves only requests that fit in it). TRL's
+    ``selective_log_softmax`` (trl/trainer/utils.py; ms-swift's DPO/KTO trainers import it,
+    ``swift/rlhf_trainers/rlhf_mixin.py`` ``get_per_token_logps``) takes its 16-bit branch: the whole 16-bit
+    logits tensor (2 bytes per logit), then ``F.log_softmax`` row by row, each row's 16-bit output saved for
+    backward (2 more, one segment per row). A batch longer than every earlier one finds none of these cached
+    segments large enough and gets new ones; the earlier record's stay cached: 4 bytes per logit at ``seq_len``.
+    The backward's 16-bit gradients (row gradients, then the stacked logits gradient) fit in the forward's freed
+    segments of the same batch and add none. One earlier record is counted, as in the fp32 case."""
+    return 4.0
 
 
 def trl_amp_saved_bytes_per_logit() -> float:
@@ -789,6 +811,29 @@ def chunked_loss_bytes_per_logit(torch_compile: bool, chunks: int = 8) -> float:
     if torch_compile:
         return 2.0 + 2.0 / chunks
     return 2.0 + 4.0 + 4.0 / chunks
+
+
+def titan_chunked_loss_bytes(m: ModelFacts, tokens, tp, precision: str, compile_loss: bool, trainable: bool,
+                             xp=np, chunks: int = 8):
+    """Bytes live at the loss with torchtitan's chunked cross-entropy (``ChunkedCELoss``, 786e26f8e, April 2026,
+    the default loss of torchtitan's model configs since; now ``ChunkedLossWrapper`` in
+    ``torchtitan/components/loss.py``, ``num_chunks = 8``), beside the saved activations.
+
+    Unlike torchtune's chunked loss (:func:`chunked_loss_bytes_per_logit`: every chunk's logits kept for one
+    backward), the model stops before the output layer and the wrapper runs ``lm_head`` + cross-entropy +
+    ``backward()`` chunk by chunk, so one chunk's logits exist at a time: its 16-bit logits beside the eager
+    cross-entropy's backward (:func:`ce_backward_bytes_per_logit`; DTensor's loss parallel under TP,
+    :func:`loss_parallel_bytes_per_logit`), or the compiled loss's 16-bit logits and gradient
+    (:func:`compiled_loss_bytes_per_logit`; ``compile.components`` with "loss"), over ``chunks``. Beside them:
+    ``GradAccumulator``'s fp32 buffer for the hidden states' gradient (4 bytes × tokens × h) and, when the head
+    trains, its unsharded gradient accumulated over the chunks without gradient sync
+    (``set_requires_gradient_sync(False)`` until the last chunk; FSDP2 accumulates it in the fp32 reduce dtype,
+    4 bytes × V × h / tp); the gathered head itself is one of the loss moment's buffers (``loss_bufs``)."""
+    act_b = activation_dtype_bytes(precision)
+    ce_b = xp.where(xp.asarray(tp) > 1, loss_parallel_bytes_per_logit(), ce_backward_bytes_per_logit())
+    per_logit = compiled_loss_bytes_per_logit() if compile_loss else ce_b + act_b
+    head_grad = 4.0 * m.V * m.h / tp if trainable else 0.0
+    return per_logit / chunks * tokens * m.V / tp + 4.0 * tokens * m.h + head_grad
 
 
 def head_saved_bytes(m: ModelFacts, s, b, tp, precision: str, autocast=False, lora: bool = False,
@@ -1044,6 +1089,7 @@ def memory_arrays(
     pipeline_mbs=None,
     expert_tp=None,
     compile_loss: bool = False,
+    fsdp_root_embedding: bool = False,
     kbit_fp32: bool = False,
     fp32_logps: bool = False,
     varlen_batches: bool = False,
@@ -1355,7 +1401,10 @@ def memory_arrays(
         out_saved = 4.0 * s_local * mbs * mh.V / tp + 4.0 * s_local * mbs * m.h
         out_layer = logits_bytes(mh, s_local, mbs, tp, framework) + 4.0 * s_local * mbs * m.h
         eager_ce = xp.asarray(False) & (tp > 0)
-    if chunked_loss:
+    if chunked_loss and framework == "fsdp":
+        # torchtitan's ChunkedCELoss: lm_head + loss + backward one chunk at a time (titan_chunked_loss_bytes)
+        out_layer = titan_chunked_loss_bytes(mh, s_local * mbs, tp, precision, compile_loss, not lora_like, xp)
+    elif chunked_loss:
         # torchtune CEWithChunkedOutputLoss (chunked_loss_bytes_per_logit): compiled, the 16-bit logits and one
         # chunk's gradient; eager, every chunk's fp32 log-softmax is saved beside the 16-bit logits
         out_layer = (chunked_loss_bytes_per_logit(torch_compile) * s_local * mbs * mh.V / tp
@@ -1398,6 +1447,12 @@ def memory_arrays(
     fp32_loss = eager_ce | trl_amp if (hf_style and trl) else eager_ce
     varlen_cache = xp.where(fp32_loss & bool(varlen_batches) & (tp > 0),
                             varlen_cache_bytes_per_logit() * s_local * mbs * mh.V / tp, 0.0)
+    # ... or, for TRL's 16-bit branch (no AMP: DeepSpeed, pure bf16), its 16-bit loss tensors' segments
+    # (varlen_cache_16bit_bytes_per_logit)
+    if hf_style and trl and precision != "fp32" and not chunked_loss and loss_kernel not in ("cce", "unsloth_ce"):
+        cache16 = xp.where(bool(varlen_batches) & (tp > 0),
+                           varlen_cache_16bit_bytes_per_logit() * s_local * mbs * mh.V / tp, 0.0)
+        varlen_cache = varlen_cache + xp.where(trl_amp, 0.0, cache16)
     tail_hw = xp.maximum(out_layer + loss_hw, working + grad_h)
     acts_hw = xp.where(pp > 1, xp.maximum(first_stage + working, last_stage - tail + tail_hw), first_stage + tail_hw)
     loss_extra = acts_hw - acts
@@ -1427,12 +1482,24 @@ def memory_arrays(
         # moments, each with its own gathered weights (fsdp_backward_phases), instead of the largest buffers of
         # any moment beside the larger transient of any moment
         ph_on = (zero >= 3) & (xp.asarray(fsdp_keep) == False) & (pp_i == 1)  # noqa: E712 (arrays)
+        # torchtitan before July 2025: the embedding in the root unit with the norm and head (fsdp_root_unit_bytes)
+        emb_held, head_held = fsdp_root_unit_bytes(m, tp, precision) if fsdp_root_embedding else (0.0, 0.0)
+        # torchtitan's chunked loss runs the head's backward chunk by chunk inside the loss moment
+        # (titan_chunked_loss_bytes): no head moment of its own, only the prefetched last block
+        head_m = head_phase if not fsdp_root_embedding else head_held + layer_gathered_b * layer_full
         peak, peak_hw = fsdp_backward_phases(
-            out_layer, loss_hw, working + grad_h, layer_bufs, head_phase,
+            out_layer, loss_hw, working + grad_h, layer_bufs,
+            layer_gathered_b * layer_full if chunked_loss else head_m,
             # the logits' 16-bit gradient: none where the loss kernel keeps no logits (cce: Cut Cross-Entropy,
-            # Liger's fused linear cross-entropy)
-            0.0 if loss_kernel == "cce" else activation_dtype_bytes(precision) * s_local * mbs * mh.V / tp,
-            activation_dtype_bytes(precision) * m.V * m.h / tp + layer_gathered_b * layer_full, xp)
+            # Liger's fused linear cross-entropy) or makes them a chunk at a time (chunked)
+            0.0 if (loss_kernel == "cce" or chunked_loss)
+            else activation_dtype_bytes(precision) * s_local * mbs * mh.V / tp,
+            # at the loss: the head's unit, and the last block only in the layout before July 2025 (torchtitan
+            # 83e694105 reshards every block after forward: the last is gathered again when the head's backward
+            # prefetches it, which the chunked loss runs inside the loss moment)
+            activation_dtype_bytes(precision) * m.V * m.h / tp
+            + (layer_gathered_b * layer_full if (fsdp_root_embedding or chunked_loss) else 0.0), xp,
+            held=emb_held, block_held=head_held)
         gather = xp.where(ph_on, peak - tail, gather)
         loss_extra = xp.where(ph_on, peak_hw - peak, loss_extra)
     if framework == "megatron" and np.any(mfsdp):
@@ -1527,7 +1594,8 @@ def pipeline_inflight_last(pp, vpp, micro_batches, xp=np):
     return xp.where(pp > 1, held, 1.0)
 
 
-def fsdp_backward_phases(loss, loss_hole, block, layer_bufs, head_bufs, logits_grad, loss_bufs, xp=np):
+def fsdp_backward_phases(loss, loss_hole, block, layer_bufs, head_bufs, logits_grad, loss_bufs, xp=np, held=0.0,
+                         block_held=0.0):
     """The transient part of an FSDP2 step's peak (beside the saved activations and the model states), as the
     largest of three moments of backward, each with the weights FSDP2 holds gathered at that moment.
 
@@ -1543,10 +1611,35 @@ def fsdp_backward_phases(loss, loss_hole, block, layer_bufs, head_bufs, logits_g
       block's reduce-scatter buffers (``layer_bufs``).
 
     ``loss_hole``: the allocator's 2 bytes per logit at the eager loss (:func:`loss_reserved_extra_bytes_per_logit`).
+    ``held``: weights gathered through all three moments; ``block_held``: what else a block's backward finds still
+    gathered (both from :func:`fsdp_root_unit_bytes`; zero with torchtitan's layout since July 2025).
     Returns (live peak, reserved high-water)."""
-    live = xp.maximum(xp.maximum(loss + loss_bufs, logits_grad + head_bufs), block + layer_bufs)
-    high = xp.maximum(xp.maximum(loss + loss_hole + loss_bufs, logits_grad + head_bufs), block + layer_bufs)
+    block_m = block + layer_bufs + held + block_held
+    live = xp.maximum(xp.maximum(loss + loss_bufs, logits_grad + head_bufs) + held, block_m)
+    high = xp.maximum(xp.maximum(loss + loss_hole + loss_bufs, logits_grad + head_bufs) + held, block_m)
     return live, high
+
+
+def fsdp_root_unit_bytes(m: ModelFacts, tp, precision: str) -> tuple[float, float]:
+    """(held, block_held): bytes FSDP2's root unit keeps gathered in backward when it holds the token embedding,
+    the final norm and the output layer (torchtitan before 83e694105, July 2025: ``apply_fsdp`` wrapped each block,
+    then ``fully_shard(model)``; ``training.fsdp_root_embedding``). That layout also kept the last block gathered
+    after forward ("do not reshard after forward for the last transformer block since FSDP would prefetch it
+    immediately"), which the caller adds at the loss; 83e694105 reshards every block after forward.
+
+    FSDP2 does not reshard the root after forward ("For the root, do not reshard after forward since for training,
+    the parameters would be freed and all-gathered immediately": ``FSDPState._lazy_init``,
+    ``torch/distributed/fsdp/_fully_shard/_fsdp_state.py``), and reshards a unit and reduce-scatters its gradients
+    only once every parameter of the unit has its gradient (``post_backward``), which for the root is the
+    embedding's, at the end of backward. So the embedding's 16-bit weight (``held``, none when tied to the output) is
+    gathered at the loss, in the head's backward and in every block's backward; the output's weight and its
+    unsharded 16-bit gradient (``block_held``) stay from the head's backward to the end, into every block's backward
+    (torchtitan since July 2025 shards ``[norm, output]`` as a unit that reshards and reduce-scatters when the
+    head's backward ends: :func:`head_gather_bytes`). Tensor parallelism splits both by ``tp``."""
+    vh = m.V * m.h / tp
+    act_b = activation_dtype_bytes(precision)
+    held = 0.0 if m.tied else act_b * vh
+    return held, 2.0 * act_b * vh
 
 
 def pipeline_inflight(pp, vpp, micro_batches, xp=np):

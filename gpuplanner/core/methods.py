@@ -351,6 +351,23 @@ def kv_bytes_per_token(arch, dtype_bytes: float = 2.0) -> float:
     return 2.0 * arch.num_layers * arch.num_kv_heads * arch.head_dim * dtype_bytes
 
 
+#: vLLM's memory share on its own GPUs (vllm_separate): its default ``gpu_memory_utilization`` (timing._rollouts)
+VLLM_SEPARATE_SHARE = 0.9
+
+
+def vllm_start_room(prof: MethodProfile, *, arch, params_total: float, gpu_memory_gib, tp):
+    """Bytes of vLLM's memory share left after its 16-bit weights (``2·N/tp``) and one full-length sequence's KV
+    cache (``prompt_len + rollout_len`` tokens). Below zero vLLM does not start: it raises "No available memory for
+    the cache blocks. Try increasing `gpu_memory_utilization`" (vLLM ``worker.py`` ``raise_if_cache_size_invalid``)
+    or, in the V1 engine, "To serve at least one request with the model's max seq len … KV cache is needed, which
+    is larger than the available KV cache memory" (``vllm/v1/core/kv_cache_utils.py``
+    ``check_enough_kv_cache_memory``). Issue 35 round 6, advice4: GRPO of Qwen3-30B-A3B with TRL's colocate share
+    of 0.3 put 30.5 GB of weights (TP 2) in 24 GiB of an A800 and timed the rollouts with no KV cache at all."""
+    share = VLLM_SEPARATE_SHARE if prof.engine == "vllm_separate" else prof.gpu_fraction
+    return (share * gpu_memory_gib * 2.0**30 - 2.0 * params_total / tp
+            - kv_bytes_per_token(arch) * float(prof.prompt_len + prof.rollout_len) / tp)
+
+
 def kv_cache_tokens(prof: MethodProfile, seqs, *, shared_prompts: bool):
     """Tokens of KV cache ``seqs`` rollouts hold at the end of generation; with prompt sharing (vLLM parallel
     sampling) the ``group_size`` completions of a prompt share its blocks."""

@@ -697,7 +697,11 @@ def _inference_phase(phase: Phase, base: Scenario, start: float, models: ModelSo
     options.sort(key=lambda o: (o[2] is None, o[2] if o[2] is not None else 0.0,
                                 o[5] if o[5] is not None else 0.0, o[0].num_gpus))
     size, mode, c, costs, msg, _ = options[0]
-    msgs = list(size.messages) + ([msg] if msg else [])
+    # which model the phase serves, said (issue 35 round 6, advice4: a project file whose plan and scenario held
+    # different models served the plan's, and nothing printed named it)
+    served = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Serves {model} with {precision} weights."),
+                 {"model": r.arch.name, "precision": spec.precision})
+    msgs = [served] + list(size.messages) + ([msg] if msg else [])
     alts = tuple((o[0], o[2], o[5]) for o in options[:6])
     return PhaseResult(name=phase.name, kind=phase.kind, start_week=start, weeks=weeks, hours_per_week=h,
                        resource="gpu", device=size.gpu_id, device_name=size.gpu_name, count=size.num_gpus,

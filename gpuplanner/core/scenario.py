@@ -249,6 +249,13 @@ class TrainingSection(_Section):
                           "compile.components, default [\"model\", \"loss\"]; since April 2025): the compiled loss "
                           "keeps the 16-bit logits only (memory model); None: the tool's default, on for torchtitan "
                           "(framework fsdp, FSDP2), off elsewhere; no effect without torch_compile")
+    fsdp_root_embedding: bool = Field(
+        False, description="framework fsdp (torchtitan, FSDP2): the token embedding shares the root FSDP unit with "
+                           "the final norm and output layer (torchtitan before 83e694105, July 2025: apply_fsdp "
+                           "wrapped the blocks only); FSDP2 never reshards the root after forward, so the embedding "
+                           "and output stay gathered, and the output's 16-bit gradient waits for the root's "
+                           "reduce-scatter, until the end of backward (memory model). False: torchtitan since July "
+                           "2025 (the embedding its own unit, resharded after forward)")
     paged_optimizer: bool = Field(False, description="bitsandbytes paged optimizer (PagedAdamW, PagedAdamW8bit): "
                                                      "states in CUDA unified memory, outside PyTorch's allocator "
                                                      "(not in allocated/reserved figures)")
@@ -390,6 +397,22 @@ class ParallelSection(_Section):
                            "the output layer as one decoder layer each, so the first and last stages hold one layer "
                            "fewer; false (Megatron's default): the decoder layers are split evenly and the last stage "
                            "also runs the output layer. Megatron only")
+    cuda_graph_scope: Literal["attn", "moe_router", "attn_moe_router", "layer"] | None = Field(
+        None, description="Megatron-Core per-layer CUDA graphs (--cuda-graph-impl transformer_engine with "
+                          "--cuda-graph-scope): 'attn' (the attention block), 'moe_router' (the pre-MLP norm, the "
+                          "router and the dispatcher's preprocess: moe_router + moe_preprocess) or 'attn_moe_router' "
+                          "(both) or 'layer' (the whole layer, the experts included: for an MoE model only with "
+                          "moe_pad_to_capacity); the captured kernels replay as one graph instead of being issued one "
+                          "by one; null "
+                          "(Megatron's default cuda_graph_impl 'none'): no graphs. Megatron only")
+    moe_capacity_factor: float | None = Field(
+        None, gt=0, le=1000, description="Megatron-Core --moe-expert-capacity-factor: each expert takes at most "
+                                         "factor × its even share of the routed tokens, the rest are dropped; null "
+                                         "(Megatron's default): dropless. Megatron only")
+    moe_pad_to_capacity: bool = Field(
+        False, description="Megatron-Core --moe-pad-expert-input-to-capacity: every expert's input is padded to its "
+                           "capacity, so the shapes are fixed and the dispatcher never waits for the token counts; "
+                           "needs moe_capacity_factor (Megatron's default: off). Megatron only")
     zero: int = Field(0, ge=0, le=3)
     sequence_parallel: bool = False
     offload_optimizer: bool = False
@@ -656,10 +679,7 @@ class Scenario(_Section):
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "parallel.moe_dispatcher={d} is a Megatron-Core setting; {framework} has no such choice"),
                 d=p.moe_dispatcher, framework=t.framework))
-        if p.pp_account_embedding_loss and t.framework not in _MEGATRON_TOOLS:
-            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
-                CTX, "parallel.pp_account_embedding_loss is a Megatron-Core setting; {framework} has no such choice"),
-                framework=t.framework))
+        self._check_megatron_parallel()
         if not t.cut_cross_entropy and t.framework != "unsloth":
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.cut_cross_entropy=false describes Unsloth before November 2024; framework {framework} "
@@ -684,6 +704,34 @@ class Scenario(_Section):
                          "search choose the layout (parallel.auto)"),
                     gbs=gbs, mbs=mbs, dp=dp, n=h.num_gpus, g=fix, d=h.num_gpus // fix))
         return self
+
+    def _check_megatron_parallel(self) -> None:
+        """``parallel.pp_account_embedding_loss`` and ``parallel.cuda_graph_scope`` are Megatron-Core's; Megatron
+        refuses per-layer graphs under full recompute (Megatron-LM ``transformer_config.py`` ``__post_init__``, commit
+        d98e8a64: "full recompute is only supported with full iteration CUDA graph"). The router scope on a dense
+        model is refused by ``estimate.resolve``."""
+        t, p, scope = self.training, self.parallel, self.parallel.cuda_graph_scope
+        if p.pp_account_embedding_loss and t.framework not in _MEGATRON_TOOLS:
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "parallel.pp_account_embedding_loss is a Megatron-Core setting; {framework} has no such choice"),
+                framework=t.framework))
+        if (p.moe_capacity_factor is not None or p.moe_pad_to_capacity) and t.framework not in _MEGATRON_TOOLS:
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "parallel.moe_capacity_factor and moe_pad_to_capacity are Megatron-Core settings; {framework} "
+                     "has no such choice"), framework=t.framework))
+        if p.moe_pad_to_capacity and p.moe_capacity_factor is None:  # Megatron-LM transformer_config.py
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "parallel.moe_pad_to_capacity needs parallel.moe_capacity_factor (Megatron-Core)")))
+        if scope is None:
+            return
+        if t.framework not in _MEGATRON_TOOLS:
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "parallel.cuda_graph_scope={scope} is a Megatron-Core setting; {framework} has no such choice"),
+                scope=scope, framework=t.framework))
+        if t.recompute == "full":
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "parallel.cuda_graph_scope={scope} with training.recompute=full: Megatron-Core runs full "
+                     "recompute only with a full-iteration CUDA graph"), scope=scope))
 
     @property
     def dp(self) -> int:

@@ -54,7 +54,7 @@ from .messages import MsgStr, error_text
 from . import rules as rulesmod
 from . import advisor as advisormod
 from .frameworks import FRAMEWORKS, ORDER as FRAMEWORK_ORDER, TOOLS as FRAMEWORK_TOOLS, engine_of, frameworks_for
-from .frameworks import name_for, runs_on, vendor_unsupported
+from .frameworks import model_unsupported, name_for, runs_on, vendor_unsupported
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
 from .recompute import POLICIES as RECOMPUTE_POLICIES
 from .params import tier as tier_of
@@ -65,7 +65,7 @@ from . import megatron_fsdp as mfsdpmod
 from .catalog_hw import (custom_gpu_record, get_gpu, get_network, load_gpus, lookup_gpu, peak_tflops,
                          region_for_currency)
 from .estimate import Resolved, tier_guidance, _facts_for, memory_kwargs, trainable_params
-from .methods import method_profile
+from .methods import method_profile, vllm_start_room
 from .flops import model_flops_per_token
 from .architecture import resolve_arch
 
@@ -433,6 +433,8 @@ def _enum_setup(ctx: SearchContext, max_gpus: int) -> dict:
     if offload_params_applies(s):
         zeros = (3,)  # the user's parameter offload needs ZeRO-3/FSDP full sharding
     rcs = sup.peft_recompute if (t.method in ("lora", "qlora") and sup.peft_recompute) else sup.recompute
+    if getattr(s.parallel, "cuda_graph_scope", None):  # Megatron: per-layer graphs refuse full recompute (scenario.py)
+        rcs = tuple(r for r in rcs if r != "full") or rcs
     recomputes = tuple(RECOMPUTE_CODES[r] for r in rcs)
     Z, R, M = (a.ravel() for a in np.meshgrid(zeros, recomputes, MBS_CHOICES, indexing="ij"))
     counts = gpu_counts(g, max_gpus)
@@ -945,7 +947,7 @@ def _evaluate_fitting(ctx: SearchContext, c: Mapping[str, np.ndarray], memo: _Me
     if layout is None and lazy:  # both stages on the fitting rows alone
         layout = timing.pack_layout(candidate_layout(ctx, {k: v[idx] for k, v in c.items()}, split))
     tm = candidate_times(ctx, sub, layout, split, shares=not lazy)
-    sub.update({key: (_rows(val, len(idx)) if key != "train_hours" else val) for key, val in tm.items()})
+    idx, sub, tm = _with_times(ctx, c["tp"], idx, sub, tm)
     sub["penalty"], sub["tp_pcie"] = _layout_penalty(ctx, sub["mem_gib"], cap), _tp_pcie(ctx, c["tp"][idx])
     found = unpriced and _unpriced(ctx, sub["num_gpus"], sub["nodes"], tm["train_hours"], sub["mfu"], sub["penalty"], sub["tp_pcie"], _poor_mfu(sub))
     if found:
@@ -1266,16 +1268,19 @@ def _time_kwargs(r) -> dict:
     return timing.time_kwargs(r)[0]
 
 
-def searched_frameworks(s: Scenario, is_moe: bool = False) -> tuple[tuple[str, ...], bool]:
+def searched_frameworks(s: Scenario, is_moe: bool = False, arch=None) -> tuple[tuple[str, ...], bool]:
     """The frameworks the search tries for ``s`` and whether it chooses among them: the scenario's own unless
     ``constraints.search_frameworks``; then every framework of the table that runs the training method
-    (:func:`frameworks.frameworks_for`), among ``constraints.framework_candidates`` when given."""
+    (:func:`frameworks.frameworks_for`), among ``constraints.framework_candidates`` when given, and that trains
+    the model (``arch``: :func:`frameworks.model_unsupported`, a vision-language model or a model outside a tool's
+    registry)."""
     con = s.constraints
     if not con.search_frameworks:
         return (s.training.framework,), False
     fws = frameworks_for(s.training.method, con.framework_candidates, s.training.objective)
     if not fws:
         return (s.training.framework,), False
+    fws = _train_the_model(fws, arch, s.training.method)
     if getattr(s.training, "liger_kernel", False):
         # Liger Kernel patches Hugging Face models only (scenario._NO_LIGER): the search keeps the stacks that run them
         fws = tuple(f for f in fws if f not in ("megatron", "megatron-swift", "unsloth")) or fws
@@ -1285,7 +1290,7 @@ def searched_frameworks(s: Scenario, is_moe: bool = False) -> tuple[tuple[str, .
     if is_moe and not con.framework_candidates:
         # an MoE model: the frameworks with expert parallelism, where the method has one (the user widens the
         # list with constraints.framework_candidates)
-        ep = tuple(f for f in fws if FRAMEWORKS[f].expert_parallel) or _moe_tools(s, fws)
+        ep = tuple(f for f in fws if FRAMEWORKS[f].expert_parallel) or _moe_tools(s, fws, arch)
         fws = ep or fws
     return fws, True
 
@@ -1297,14 +1302,27 @@ def searched_frameworks(s: Scenario, is_moe: bool = False) -> tuple[tuple[str, .
 MOE_PEFT_TOOLS = ("megatron-swift",)
 
 
-def _moe_tools(s: Scenario, fws: tuple[str, ...]) -> tuple[str, ...]:
+def _moe_tools(s: Scenario, fws: tuple[str, ...], arch=None) -> tuple[str, ...]:
     """An MoE model whose method no listed framework runs with expert parallelism (LoRA: Megatron-LM has no
     PEFT): the listed frameworks plus the :data:`MOE_PEFT_TOOLS` that run the method and objective. Empty when
     none does."""
     t = s.training
     extra = tuple(f for f in MOE_PEFT_TOOLS if f not in fws and FRAMEWORKS[f].expert_parallel
                   and t.method in FRAMEWORKS[f].methods and t.objective in FRAMEWORKS[f].objectives)
+    extra = _train_the_model(extra, arch, t.method, keep_all=False)
     return fws + extra if extra else ()
+
+
+def _train_the_model(fws: tuple[str, ...], arch, method: str, keep_all: bool = True) -> tuple[str, ...]:
+    """``fws`` less the frameworks that do not train ``arch`` (:func:`frameworks.model_unsupported`: Megatron-LM and
+    torchtitan/torchtune with a vision-language model, Megatron-SWIFT outside ms-swift's Megatron registry — issue
+    35 round 6, advice4: a Qwen2-VL plan #1 on Megatron-Core, a Mixtral LoRA on Megatron-SWIFT). When none is left
+    the list is kept (``keep_all``): the user's own candidates, each plan then warned (evaluate)."""
+    if arch is None:
+        return fws
+    kept = tuple(f for f in fws if model_unsupported(f, arch.model_type, bool(arch.vision_kind), arch.name,
+                                                     method) is None)
+    return kept or (fws if keep_all else ())
 
 
 def _why_not_default(gpu, table: PriceTable, precision: str) -> Msg | None:
@@ -1373,7 +1391,7 @@ def iter_contexts(scenario: Scenario, models: ModelSource | None = None, *, pric
                 why = _why_not_default(g, table, s.training.precision)
                 if why is not None:
                     skipped[gid] = why
-    fws, searched = searched_frameworks(s, bool(arch.is_moe))
+    fws, searched = searched_frameworks(s, bool(arch.is_moe), arch)
     gpus = [lookup_gpu(gid, s.hardware.custom_gpus) for gid in gpu_ids]
     # card class (planning rule): cards below it are left out while a candidate of the class exists
     params_total = float(facts.params.total)
@@ -1555,9 +1573,31 @@ def _penalty_of(d: Mapping[str, np.ndarray], mfu_rule: bool, tp: bool = True) ->
     if tp and "tp_pcie" in d:
         pen = pen + np.where(d["tp_pcie"], advisormod.TP_PCIE_BIT, 0)
     if mfu_rule:
-        # graded on the training passes' MFU (timing: RL rollout generation left out), as the plan's check is
-        pen = pen + np.where(_poor_mfu(d), advisormod.POOR_BIT, 0)
+        # graded on the training passes' MFU (timing: RL rollout generation left out), as the plan's check is;
+        # ``poor_rule`` (search._apply_poor_rule): whether any plan meeting the constraints grades above poor
+        on = d["poor_rule"] if "poor_rule" in d else True
+        pen = pen + np.where(_poor_mfu(d) & on, advisormod.POOR_BIT, 0)
     return pen.astype(np.float64)
+
+
+def _apply_poor_rule(cat: dict, objective: str, days, con: Any) -> None:
+    """The mfu_grade rule as its switch describes it: "rank plans with an estimated MFU below 30% after the others,
+    unless nothing else meets the deadline" — the others being plans graded above poor. When every plan that meets
+    the constraints grades poor (whether from the interconnect or from compute-side work), a poor MFU ranks no plan
+    after another and the cost decides (issue 35 round 6, advice4: GRPO of Qwen3-30B-A3B on H800 or H100 put 16 ×
+    H100 by the month at 140,000 CNY first, both at 6% MFU, because the H800 plan at 252 CNY was poor from its
+    links and the H100 one from compute). Sets ``cat["poor_rule"]`` (read by :func:`_penalty_of`)."""
+    if not con.rules.mfu_grade or not len(cat.get("cost", ())):
+        return
+    cost = cat["cost"]
+    ok = np.isfinite(days) & np.isfinite(cost)
+    if con.deadline_days is not None and objective != "fastest":
+        ok &= days <= con.deadline_days
+    if con.budget is not None and objective != "cheapest":
+        ok &= cost <= con.budget
+    mfu = cat["mfu_training"] if "mfu_training" in cat else cat["mfu"]
+    graded_poor = rulesmod.printed_mfu(mfu) < rulesmod.MFU_POOR_BELOW
+    cat["poor_rule"] = np.full(len(cost), bool((ok & ~graded_poor).any()) or not ok.any())
 
 
 def _poor_mfu(d: Mapping[str, np.ndarray]) -> np.ndarray:
@@ -1619,6 +1659,10 @@ class _Reducer:
         else:
             keys, keys_i = (days, cost), (cost, days)
         ranks = [(ok, keys + (_penalty_of(d, self.mfu_rule),), True), (finite, keys_i, False)]
+        if self.mfu_rule and _poor_mfu(d).any():
+            # whether a poor MFU ranks plans down is decided once every context is in (_apply_poor_rule): the rows
+            # the ranking without it would pick are kept
+            ranks.append((ok, keys + (_penalty_of(d, False),), True))
         if "tp_pcie" in d and d["tp_pcie"].any():
             # whether TP over PCIe is penalised is decided once every context is in (search.nvlink_fits): the
             # rows each ranking would pick are kept
@@ -1786,11 +1830,12 @@ def search(
     res = _search(scenario, models, top=top, objective=objective, prices=prices, overheads=overheads,
                   cancel=cancel, distinct=distinct, rules_on=True)
     on = [rid for rid in HARD_RULES if getattr(scenario.constraints.rules, rid)]
-    if res.plans or not on:
+    if res.plans:
         return res
-    again = _search(scenario, models, top=top, objective=objective, prices=prices, overheads=overheads,
-                    cancel=cancel, distinct=distinct, rules_on=False)
-    if not again.plans:
+    again = None if not on else _search(scenario, models, top=top, objective=objective, prices=prices,
+                                        overheads=overheads, cancel=cancel, distinct=distinct, rules_on=False)
+    if again is None or not again.plans:
+        res.notes.extend(_what_fits_instead(scenario, models, objective, prices, overheads, cancel))
         return res
     again.rules_relaxed = tuple(on)
     again.notes.insert(0, Msg(CTX, QT_TRANSLATE_NOOP(
@@ -1799,6 +1844,76 @@ def search(
     again.search_ms += res.search_ms
     again.candidates_evaluated += res.candidates_evaluated
     return again
+
+
+#: What the search tries, when nothing fits, in place of the user's choice (said, never applied: the user's
+#: choices are sacred): 4-bit frozen weights for a 16-bit LoRA (QLoRA, Dettmers et al. 2023: "finetune a 65B
+#: parameter model on a single 48GB GPU"), and the weights in CPU memory under ZeRO-3 (DeepSpeed ``offload_param``,
+#: FSDP ``CPUOffload``) for LoRA and full training. Issue 35 round 6, advice4: LoRA of a 72B model on 2 × A100
+#: 80GB said only "allow more GPUs or larger cards", though the same two cards run it with QLoRA.
+FIT_INSTEAD = (
+    (("lora",), QT_TRANSLATE_NOOP(CTX, "QLoRA (4-bit frozen weights: training.method qlora)"),
+     {"training": {"method": "qlora"}}),
+    (("lora", "full", "pretrain"), QT_TRANSLATE_NOOP(CTX, "ZeRO-3 with the weights in CPU memory "
+                                                          "(parallel.offload_params)"),
+     {"parallel": {"zero": 3, "offload_params": True}}),
+)
+
+
+def _what_fits_instead(s: Scenario, models: ModelSource | None, objective: str | None, prices: Any, overheads: Any,
+                       cancel: Callable[[], bool] | None) -> list[Msg]:
+    """When nothing fits: the best plan of each :data:`FIT_INSTEAD` change that applies to ``s`` and fits on the
+    same candidates (one line each), or nothing."""
+    out: list[Msg] = []
+    for methods, label, change in FIT_INSTEAD:
+        if s.training.method not in methods or (change.get("parallel") and s.parallel.offload_params):
+            continue
+        d = s.model_dump(exclude_unset=True)  # as the user wrote it: defaults that depend on what is unset stay so
+        for section, values in change.items():
+            d.setdefault(section, {}).update(values)
+        try:
+            v = Scenario.model_validate(d)
+            res = _search(v, models, top=1, objective=objective, prices=prices, overheads=overheads, cancel=cancel,
+                          distinct=True, rules_on=True)
+        except SearchCancelled:
+            raise
+        except (PlannerError, ValueError):
+            continue
+        if not res.plans:
+            continue
+        p = res.plans[0]
+        out.append(Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "{what} fits: its best plan is {n} × {gpu} ({fw}), {days:.1f} days, {cost:,.0f} {cur}. Your "
+                 "choice is kept; change it to plan with this."),
+            {"what": Msg(CTX, label), "n": p.num_gpus, "gpu": p.gpu_name,
+             "fw": name_for(p.framework, v.training.method), "days": p.calendar_days,
+             "cost": p.cost if p.cost is not None else float("nan"), "cur": p.currency}))
+    return out
+
+
+def _with_times(ctx: SearchContext, tp_all, idx, sub: dict, tm: dict):
+    """The fitting rows ``idx`` with their times ``tm`` added to ``sub``, less the rows whose vLLM engine does not
+    start (:func:`_vllm_starts`: those layouts do not run, whatever they would cost)."""
+    sub.update({key: (_rows(val, len(idx)) if key != "train_hours" else val) for key, val in tm.items()})
+    starts = _vllm_starts(ctx, tp_all[idx])
+    if starts is None or starts.all():
+        return idx, sub, tm
+    rest = np.flatnonzero(starts)
+    cut = lambda d: {k: (v[rest] if np.ndim(v) else v) for k, v in d.items()}  # noqa: E731
+    return idx[rest], cut(sub), cut(tm)
+
+
+def _vllm_starts(ctx: SearchContext, tp) -> np.ndarray | None:
+    """Per row (``tp``: the rows' tensor parallelism): whether the RL plan's vLLM engine starts on this card
+    (:func:`methods.vllm_start_room`, its tensor parallelism ``rl.rollout_tp`` or the training one); None when no
+    vLLM engine generates."""
+    prof = method_profile(ctx.resolved.scenario.training)
+    if not prof.rl or prof.engine not in ("vllm_colocated", "vllm_separate"):
+        return None
+    gen_tp = np.full(len(tp), float(prof.rollout_tp)) if prof.rollout_tp else np.asarray(tp, dtype=float)
+    r = ctx.resolved
+    return np.asarray(vllm_start_room(prof, arch=r.arch, params_total=float(r.params.total),
+                                      gpu_memory_gib=float(ctx.gpu.memory_gib or 0.0), tp=gen_tp) >= 0.0)
 
 
 def _reduce_context(ctx: SearchContext, ci: int, gi: int, chunks: _ChunkCache, memo: Any, red: Any,
@@ -1913,8 +2028,10 @@ def _note_unfit(tried: dict[str, int], skipped: dict[str, Msg], max_gpus: int, g
                     CTX, "no layout fits in memory within one node of {k} GPUs (consumer cards without P2P stay in "
                          "one node: planning rule consumer_multinode)"), {"k": per_node})
                 continue
-            skipped[gid] = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "no layout fits in memory with up to {n} GPUs"),
-                               {"n": max_gpus})
+            skipped[gid] = (Msg(CTX, QT_TRANSLATE_NOOP(CTX, "no layout fits in memory on one GPU (max_gpus 1)"), {})
+                            if max_gpus == 1 else
+                            Msg(CTX, QT_TRANSLATE_NOOP(CTX, "no layout fits in memory with up to {n} GPUs"),
+                                {"n": max_gpus}))
 
 
 def _nothing_fits(evaluated: int, t0: float, tier: str, objective: str, skipped: dict, fws: Any,
@@ -1953,7 +2070,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     contexts: list[SearchContext] = []
     evaluated = fitting = 0
     tried: dict[str, int] = {}  # GPU id -> fitting candidates over its frameworks
-    fws, searched = searched_frameworks(s, bool(arch.is_moe))
+    fws, searched = searched_frameworks(s, bool(arch.is_moe), arch)
     total_pflop = mf_tok * tokens / 1e15
     red = _Reducer(objective, con.deadline_days, con.budget, total_pflop, con.rules.mfu_grade, top, distinct)
     gpu_index: dict[str, int] = {}
@@ -1980,7 +2097,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
         return _nothing_fits(evaluated, t0, tier, objective, skipped, fws, guidance)
     # every candidate any of the choices below can pick, in the search's order (see _Reducer)
     cat = red.result()
-    tp_rule = _apply_tp_rule(cat, contexts, con)
+    tp_rule = _apply_ranking_rules(cat, contexts, con, objective)
     # per candidate: its GPU type and framework (a context is one GPU type × one framework)
     gpu_ids = list(dict.fromkeys(ctx.gpu.id for ctx in contexts))
     ctx_gpu = np.array([gpu_ids.index(ctx.gpu.id) for ctx in contexts], dtype=np.int64)
@@ -2015,6 +2132,13 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
         search_ms=(time.perf_counter() - t0) * 1e3, pareto=pareto, tier=tier, tier_guidance=guidance,
         objective=objective, feasible=feasible, notes=notes, skipped_gpus=skipped, frameworks=fws,
     )
+
+
+def _apply_ranking_rules(cat: dict, contexts: list[SearchContext], con: Any, objective: str) -> bool:
+    """The rules decided over every kept row (:func:`_apply_tp_rule`, :func:`_apply_poor_rule`); returns the TP
+    rule's answer."""
+    _apply_poor_rule(cat, objective, cat["calendar_hours"] / 24.0, con)
+    return _apply_tp_rule(cat, contexts, con)
 
 
 def _apply_tp_rule(cat: dict, contexts: list[SearchContext], con: Any) -> bool:
@@ -2184,6 +2308,9 @@ def _no_layout_fits(other: str, gpu_name: str, gpu: Any, con: Any, fw: str = "")
                                                "cards without P2P keep ZeRO-2/3, TP, PP, CP and EP inside one node "
                                                "(planning rule consumer_multinode)."),
                    {"other": other, "gpu": gpu_name, "k": per_node})
+    if con.max_gpus == 1:  # "within 1 GPUs" (issue 35 round 6, advice4): one card said as one
+        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{other}: no layout fits one {gpu} (max_gpus 1)."),
+                   {"other": other, "gpu": gpu_name})
     return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{other}: no layout fits {gpu} within {n} GPUs."),
                {"other": other, "gpu": gpu_name, "n": con.max_gpus})
 
@@ -2231,7 +2358,38 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
         if excluded:
             out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Not tried: {names} (does not run {method})."),
                            {"names": ", ".join(excluded), "method": _method_words(s.training.method)}))
+        out += _not_for_the_model(contexts[int(cat["ctx"][i])].resolved.arch, fws, s)
     out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{fw}: {setup}."), {"fw": sup.name, "setup": Msg("Framework", sup.setup)}))
+    if fw == "deepspeed" and plan.num_gpus == 1 and plan.evaluation.layout.zero == 0:
+        out.append(_one_gpu_deepspeed(plan.evaluation.scenario.training.precision))
+    return out
+
+
+def _one_gpu_deepspeed(precision: str) -> Msg:
+    """What a DeepSpeed plan on one GPU with ZeRO-0 is (issue 35 round 6, advice4: "DeepSpeed" on one card read as
+    a sharding stack): the HF Trainer with a DeepSpeed config, nothing sharded; DeepSpeed's engine casts the model to
+    the training precision (runtime/engine.py ``_configure_distributed_model``: ``self.module.bfloat16()``, up to
+    0.19.1; a per-parameter cast from 0.19.2) and the Trainer runs no autocast under it, which is why its memory and
+    time differ from the plain Trainer's (core/memory.py: autocast, PEFT's fp32 upcast for QLoRA)."""
+    return Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "On one GPU with ZeRO-0 nothing is sharded: this is the Hugging Face Trainer launched with a DeepSpeed "
+             "config (--deepspeed, zero_optimization stage 0). DeepSpeed's engine holds the model in {precision} "
+             "and the Trainer runs no autocast under it (PEFT's fp32 copies of the norms and embeddings are cast "
+             "back too): that, not sharding, is what differs from the plain Trainer."), {"precision": precision})
+
+
+def _not_for_the_model(arch, fws, s: Scenario) -> list[Msg]:
+    """"Not tried" lines for the frameworks of the table that run the method but not this model
+    (:func:`frameworks.model_unsupported`), so that a missing Megatron-Core line on a Qwen2-VL plan is said."""
+    out = []
+    for f in FRAMEWORK_ORDER + FRAMEWORK_TOOLS:
+        if f in fws or s.training.method not in FRAMEWORKS[f].methods:
+            continue
+        if f in FRAMEWORK_TOOLS and f not in MOE_PEFT_TOOLS:
+            continue  # tools are the user's pick, not searched: no line for those never in the list
+        why = model_unsupported(f, arch.model_type, bool(arch.vision_kind), arch.name, s.training.method)
+        if why is not None:
+            out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Not tried: {why}."), {"why": why}))
     return out
 
 

@@ -261,6 +261,35 @@ EAGER_OPS_LORA_DROPOUT_BWD, EAGER_OPS_LORA_ACCUMULATE = 1.0, 2.0
 #: (its loader, unless ``skip_prepare_model_for_kbit_training``). LLaMA-Factory keeps its norms in the compute dtype
 #: (``upcast_layernorm`` defaults to False); Unsloth has its own kernels.
 KBIT_PREP_TOOLS = ("hf", "trl", "axolotl")
+#: bitsandbytes' NF4 dequantisation kernel (``csrc/kernels.cu`` ``kDequantizeBlockwise`` with ``dDequantizeNF4``, the
+#: same from 0.40 to 0.47; Unsloth's ``fast_dequantize`` calls the same ``cdequantize_blockwise_*_nf4``) decodes each
+#: 4-bit code through a four-level ``if`` tree of bit tests. The warp's 32 codes are random, so every lane walks the
+#: whole tree: the kernel is bound by the SM's integer/logic issue rate (16 lanes per SM sub-partition on every
+#: NVIDIA GPU since Volta, so SM count x clock), not by HBM, wherever that rate is low against the bandwidth.
+#: bitsandbytes PR #1746 (Mhmd-Hisham, merged 2025-09-18 as b1f80b8, first in 0.48.0) replaced the tree with a lookup;
+#: PR #1747 (matthewdouglas, 2025-09-05, CUDA 12.8; its summary, the per-GPU tables were not readable here) reports
+#: the old kernel 1.36-2.07x slower on P100/A100/H100 at every size, but on sm86/sm89 (A10, RTX 4090, L4, L40S)
+#: slower only for small tensors. SM count x clock gives that split (A100/H100 issue-bound; RTX 4090, L40S, L4
+#: memory-bound); scaling by HBM bandwidth would not (every GPU would sit at 0.36 of its memory speed); FP32 TFLOPS
+#: agrees on sm86/sm89 and halves the A100 rate (see tests/test_mechanics_qlora_dequant.py). Cost per element in SM
+#: cycles, from the one absolute measurement found: bitsandbytes 0.45.2 ``functional.dequantize_nf4`` (three
+#: kernels: absmax dequantisation, offset add, NF4) of a 4096 x 14336 weight with double quantisation, bs 64/256,
+#: triton.testing.do_bench, "on an H100": 0.1517 ms to bf16, 0.1516 ms to fp16, 0.1492 ms to fp32 (unsloth
+#: 2025.2.12 ``fast_dequantize`` 0.1519 ms). Source: the docstring of a public Triton NF4-dequant study's
+#: ``dequant.py`` (bitsandbytes 0.45.2, triton 3.2.0; index file id 23535673713, repository name not shown).
+#: Two checks inside it: fp32 output doubles the written bytes yet takes no longer, so the kernel is not
+#: traffic-bound; its Triton LUT kernel moved 265 MB in 0.0978 ms = 2.7 TB/s, above an H100 PCIe's 2.0 TB/s peak,
+#: so the card is an SXM (132 SMs x 1.98 GHz = 261.7e9 SM cycles/s): 261.7e9 x 0.1517e-3 / 58,720,256 = 0.676
+#: (an upper bound by the two small kernels, a few µs). The kernel's time is the larger of that and its own
+#: traffic (read NF4 + constants, write bf16); the matmul's read-back stays at HBM speed (flops.qlora_dequant_bytes).
+BNB_NF4_DEQUANT_SM_CYCLES_PER_ELEM = 67e12 / 256.0 * 0.1517e-3 / (4096 * 14336)
+#: FP32 lanes per SM, to turn the catalog's FP32 TFLOPS into SM cycles per second (TFLOPS / (2 x lanes)): 64 on
+#: GA100 (A100, A800, A30), Volta and Turing; 128 on GA10x (RTX A6000, A10, A40), Ada, Hopper and Blackwell (NVIDIA
+#: architecture whitepapers: A100 108 SMs x 1.41 GHz x 128 = 19.5 TFLOPS; H100 SXM 132 x 1.98 x 256 = 67).
+FP32_LANES_64 = ("a100", "a800", "a30", "v100", "t4", "p100", "titan-v", "rtx-2080", "quadro-rtx")
+#: The tools whose QLoRA runs bitsandbytes' ``Linear4bit`` (transformers' ``BitsAndBytesConfig``), so the kernel above.
+#: torchtune (``fsdp``) quantises with torchao's ``NF4Tensor``; Megatron tools have no 4-bit base.
+BNB_QLORA_TOOLS = ("hf", "deepspeed", "trl", "axolotl", "llamafactory", "ms-swift", "unsloth")
 
 
 def attention_kernel(framework: str, generation: str, choice: str | None = "auto") -> str:
@@ -340,6 +369,7 @@ class GpuTimeFacts:
     notes: tuple[str, ...] = field(default_factory=tuple)
     host_link_gbs: float = 32.0  # PCIe x16 to the host CPU, one way (CPU offload: offload_seconds)
     host_cpu_factor: float = 1.0  # the host CPU's per-op issue time against an x86 server's (HOST_CPU_FACTOR)
+    sm_ghz: float = 0.0  # SM count x clock (1e9 SM cycles per second; sm_cycle_rate), 0 when unknown
 
     def kwargs(self, precision: str) -> dict:
         """The GPU arguments of :func:`time_arrays`."""
@@ -348,7 +378,7 @@ class GpuTimeFacts:
             gen_efficiency=self.gen_efficiency * (FP8_EFFICIENCY_RATIO if precision == "fp8" else 1.0),
             intra_busbw_gbs=self.intra_busbw_gbs, intra_p2p_gbs=self.intra_p2p_gbs,
             nic_gbs_per_gpu=self.nic_gbs_per_gpu, host_link_gbs=self.host_link_gbs,
-            host_cpu_factor=self.host_cpu_factor,
+            host_cpu_factor=self.host_cpu_factor, sm_ghz=self.sm_ghz,
         )
 
 
@@ -481,7 +511,18 @@ def gpu_time_facts(gpu: Any, precision: str = "bf16", *, intra_node: str | None 
         inter_node=net.id, nics_per_node=float(nics_per_node), notes=tuple(notes),
         host_link_gbs=_PCIE_UNI.get(g.pcie_gen or HOST_PCIE_GEN.get(gen, 4), 32.0),
         host_cpu_factor=host_cpu_factor(g.id),
+        sm_ghz=sm_cycle_rate(g) / 1e9,
     )
+
+
+def sm_cycle_rate(g) -> float:
+    """SM cycles per second (SM count x clock) from the catalog's dense FP32 TFLOPS and the architecture's FP32 lanes
+    per SM (:data:`FP32_LANES_64`); 0 for non-NVIDIA parts or an unknown FP32 rate."""
+    fp32 = float(getattr(g, "fp32_tflops", None) or 0.0)
+    gid = str(getattr(g, "id", "")).lower()
+    if fp32 <= 0.0 or (gpu_generation(gid) in ("cdna2", "cdna3", "other") and not gid.startswith(FP32_LANES_64)):
+        return 0.0
+    return fp32 * 1e12 / (2.0 * (64.0 if gid.startswith(FP32_LANES_64) else 128.0))
 
 
 #: Bus bandwidth between GPUs without peer-to-peer support across CPU sockets (NVIDIA/nccl-tests #307:
@@ -593,6 +634,23 @@ def elementwise_bytes_per_token_layer(m: ModelFacts, seq_len, flash, fused, ops=
     return 2.0 * rep, 2.0 * split
 
 
+def z3_window_bytes(m: ModelFacts, fused, lora: bool, framework: str, lora_targets: str, lora_dropout: float,
+                    ops=_ArrayOps):
+    """Forward bytes per token and decoder layer of the element-wise work in the segments after DeepSpeed ZeRO-3's
+    open releases that hold any (core/zero3.py ``Z3_WINDOWED_RELEASES_LAYER``): one norm (``h`` read and written,
+    eager RMSNorm's kernels: :func:`eager_norm_factor`), the MLP activation (``f`` read and written:
+    :func:`eager_act_factor`) and, with ``lora_dropout`` > 0, each adapted linear's dropout on its input (2.5
+    ``fan_in`` 16-bit units: ``flops.lora_traffic_elements``). The gathers issued there can hide under it."""
+    f_width = (1 - m.moe_frac) * m.f + m.moe_frac * (m.k_active * m.f_moe + m.shared_f)
+    norm = 2.0 * m.h * ops.where(fused, 1.0, UNFUSED_FACTOR * eager_norm_factor(m))
+    act = 2.0 * f_width * ops.where(fused, 1.0, UNFUSED_FACTOR * eager_act_factor(m))
+    drop = 0.0
+    if lora and lora_dropout > 0.0:
+        d_in, _d_out = F.lora_io_elements(lora_arch(m.arch, framework), lora_targets)
+        drop = 2.5 * d_in / max(float(m.L), 1.0)
+    return 2.0 * (norm + act + drop)
+
+
 #: Megatron's attention core without FlashAttention, per element of the ``heads × s × s`` score tensor, in 16-bit
 #: element passes (forward, backward), with attention dropout / without. Counted in NVIDIA/Megatron-LM at the SC21
 #: artifact's commit de7dc40f (``megatron/model/transformer.py`` ``ParallelAttention.forward``, the code of Narayanan
@@ -623,6 +681,44 @@ def megatron_attention_core(m: ModelFacts, seq_len, attn_len, rec_fwd, ops=_Arra
     saving = 2.0 * m.heads * s * (old - (fwd_new * (1.0 + rec_fwd) + bwd_new))
     extra_flops = 2.0 * (s - (ops.f(attn_len) + 1.0) / 2.0) * (m.q_dim + m.v_dim) * m.L
     return saving, extra_flops
+
+
+
+#: Hugging Face Transformers' eager attention (``attn_implementation="eager"``: our ``flash_attention: false`` on the
+#: HF stack), per element of the ``heads × s × s`` score tensor, in 16-bit element passes (forward, backward), with
+#: attention dropout / without. Counted in huggingface/transformers v4.36.0 ``models/llama/modeling_llama.py``
+#: ``LlamaAttention.forward`` (the same ops in v4.48+ ``eager_attention_forward``, shared by Llama, Mistral, Qwen2/3,
+#: Gemma, …): ``torch.matmul(q, kᵀ)`` writes the whole square (1); ``/ math.sqrt(head_dim)`` (``* scaling`` from 4.48)
+#: reads and writes (2); ``+ causal_mask`` (the 4-D float mask of ``_prepare_4d_causal_attention_mask``, one per batch
+#: row, broadcast over the heads) reads and writes (2); ``softmax(dim=-1, dtype=torch.float32)`` reads 16-bit and
+#: writes fp32 (1 + 2); ``.to(query.dtype)`` reads fp32 and writes 16-bit (2 + 1); ``nn.functional.dropout(p=
+#: attention_dropout)`` is no kernel at p = 0 (PyTorch ``aten/src/ATen/native/Dropout.cpp``: ``_dropout_impl`` returns
+#: the input when ``p == 0``; the fused ``native_dropout`` needs ``0 < p < 1``), else reads, writes and a 1-byte mask
+#: (2.5); ``torch.matmul(probs, v)`` reads (1): 12 (14.5 with dropout). Backward: the second matmul's two products
+#: write the probabilities' gradient and read the probabilities (2); [dropout's masked scale 2.5]; the cast's backward
+#: reads 16-bit, writes fp32 (3); ``_softmax_backward_data`` reads the fp32 gradient and the fp32 output it saved and
+#: writes the 16-bit input gradient (2 + 2 + 1); the mask add passes the gradient through (0); the scale reads and
+#: writes (2); the first matmul's two products read the scores' gradient twice (2): 14 (16.5). The generic count
+#: (:func:`elementwise_bytes_per_token_layer`: 4 / 6.5 forward, the backward twice that) is a fused softmax's.
+HF_EAGER_SCORES_ELEMS = {True: (14.5, 16.5), False: (12.0, 14.0)}
+#: The engines that run Hugging Face modelling code, whose ``flash_attention: false`` means Transformers' eager
+#: attention (:data:`HF_EAGER_SCORES_ELEMS`); Unsloth replaces the attention with its own kernels (xformers/SDPA).
+HF_EAGER_ENGINES = ("hf", "deepspeed")
+
+
+def hf_eager_attention_core(m: ModelFacts, seq_len, attn_len, rec_fwd, ops=_ArrayOps) -> tuple:
+    """Transformers' eager attention against the generic model, per token (before the TP split): ``(score bytes the
+    generic count leaves out, extra attention FLOPs per forward pass)``, with :func:`megatron_attention_core`'s
+    structure. Bytes: :data:`HF_EAGER_SCORES_ELEMS`' ``fwd × (1 + rec_fwd) + bwd`` less the generic
+    ``(6.5 | 4) × (3 + rec_fwd)``. FLOPs: ``torch.matmul`` multiplies the whole ``s × s`` square and the causal mask
+    is added after, so each forward pass costs ``2 · (s − (a+1)/2) · (q_dim + v_dim) · L`` FLOPs beyond the causal
+    count over the attended span ``a`` (as Megatron's ``baddbmm``/``bmm``)."""
+    s = ops.f(seq_len)
+    fwd_new, bwd_new = HF_EAGER_SCORES_ELEMS[bool(m.dropout)]
+    old = (6.5 if m.dropout else 4.0) * (3.0 + rec_fwd)
+    extra_bytes = 2.0 * m.heads * s * (fwd_new * (1.0 + rec_fwd) + bwd_new - old)
+    extra_flops = 2.0 * (s - (ops.f(attn_len) + 1.0) / 2.0) * (m.q_dim + m.v_dim) * m.L
+    return extra_bytes, extra_flops
 
 
 _LORA_CACHE: dict = {}
@@ -829,7 +925,7 @@ def ds_grad_reductions(zero, m_acc, ops=_ScalarOps):
 #: second stage, :func:`time_gpu`, reads them; everything else (model, scenario, layout) is the first stage's
 GPU_TIME_ARGS = ("peak_tflops", "peak16_tflops", "mem_bw_tbs", "gen_efficiency", "intra_busbw_gbs", "intra_p2p_gbs",
                  "nic_gbs_per_gpu", "attn_efficiency", "gpu_memory_gib", "mfu", "vllm_max_num_seqs", "host_link_gbs",
-                 "host_cpu_factor")
+                 "host_cpu_factor", "sm_ghz")
 
 
 def time_arrays(m: ModelFacts, **kw):
@@ -914,6 +1010,9 @@ def time_layout(
     pack_len: float | None = None,
     pp_account_edges: bool = False,
     checkpoint_reentrant: bool | None = None,
+    cuda_graph_scope: str | None = None,
+    moe_capacity_factor: float | None = None,
+    moe_pad_to_capacity: bool = False,
     ops=None,
 ) -> dict:
     """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
@@ -974,6 +1073,13 @@ def time_layout(
     core_extra = ops.where(meg_core, core_extra, 0.0)
     attn_tok = attn_tok + (3.0 + rec_whole + rec_attn) * core_extra
     hflops_tok = hflops_tok + (3.0 + rec_whole + rec_attn) * core_extra
+    # Transformers' eager attention: the whole square too, and more score passes (hf_eager_attention_core)
+    hf_core = ops.where(flash, False, ops.where(fused, False, True)) & (framework in HF_EAGER_ENGINES
+                                                                        and tool != "unsloth")
+    hf_bytes, hf_extra = hf_eager_attention_core(m, s, s_attn, rec_whole + rec_op, ops)
+    hf_extra = ops.where(hf_core, hf_extra, 0.0)
+    attn_tok = attn_tok + (3.0 + rec_whole + rec_attn) * hf_extra
+    hflops_tok = hflops_tok + (3.0 + rec_whole + rec_attn) * hf_extra
     mp = tp * pp * cp  # GPUs one replica's micro-batch is spread over
     # GEMM size factor (module docstring): the efficiency is the GPU's generation figure × this
     size = 1.0 / (1.0 + D0 * tp / m.h) / (1.0 + T0 / tokens_mb)
@@ -986,6 +1092,7 @@ def time_layout(
     ew_bytes = (ew_rep / where(sp, tp, 1.0) + ew_split / tp) * passes * m.L / (pp * cp)
     # ... less what Megatron's own score kernels do not move (megatron_attention_core, MEGATRON_SCORES_ELEMS)
     ew_bytes = ew_bytes - where(meg_core, core_saving, 0.0) / tp * m.L / (pp * cp)
+    ew_bytes = ew_bytes + where(hf_core, hf_bytes, 0.0) / tp * m.L / (pp * cp)
     # FP8 (core/fp8.py): the amax and cast traffic of every linear's input and output gradient, per recipe
     # (torch.compile / fused kernels fold the amax reduction into the producing kernel for torchao)
     fp8_tok = 0.0
@@ -1055,18 +1162,20 @@ def time_layout(
                                                 moe_copy_elems(m, framework, precision)
                                                 + moe_sort_elems(m, framework, ep, ops, moe_dispatcher))
     mem_tok_bytes = ew_bytes + fp8_tok + loss_bytes / (tp * cp) + lora_tok + moe_tok
-    moe_host_mb = moe_host_parts(m, framework, precision, ep, pp)  # Megatron's per-layer dispatcher sync
+    moe_host_mb = moe_host_parts(m, framework, precision, ep, pp, cuda_graph_scope)  # Megatron's dispatcher sync
     moe_launch_mb = moe_gemm_launches(m, framework, ep, pp, rec_whole) * MOE_GEMM_LAUNCH_S  # TE's per-expert GEMMs
     # ---- the objective's other passes (core/methods.py): frozen reference/reward forwards, no_grad policy
     # forwards (KTO's KL sequences, PPO's old log-probs), the PPO critic's forward and its training step; at
     # the policy's rates (same shapes)
     fwd_total = fwd.layers + fwd.head + fwd.attention
-    n_fwd = (profile.ref_forwards + profile.policy_nograd_forwards + (1.0 if profile.reward_model else 0.0)
-             + (1.0 if profile.critic else 0.0))
-    extra_h = n_fwd * fwd_total + (hflops_tok if profile.critic else 0.0)
-    extra_m = n_fwd * fwd_total + (mflops_tok if profile.critic else 0.0)
+    # the critic and a reward model end in a scalar head, not the vocabulary projection (value_head_passes)
+    val_fwd, val_h, val_m = value_head_passes(fwd, hflops_tok, mflops_tok, lora)
+    n_fwd = profile.ref_forwards + profile.policy_nograd_forwards
+    n_val = (1.0 if profile.reward_model else 0.0) + (1.0 if profile.critic else 0.0)
+    extra_h = n_fwd * fwd_total + n_val * val_fwd + (val_h if profile.critic else 0.0)
+    extra_m = n_fwd * fwd_total + n_val * val_fwd + (val_m if profile.critic else 0.0)
     if profile.critic_padded:
-        extra_h = extra_h + _padded_critic_extra(m, profile, float(seq_len), fwd_total, hflops_tok)
+        extra_h = extra_h + _padded_critic_extra(m, profile, float(seq_len), val_fwd, val_h)
 
     # ---- communication overlap flags: the scenario's choice, else the framework's default
     ov_grad, ov_param, ov_tp, ov_p2p = overlap_flags(
@@ -1157,11 +1266,19 @@ def time_layout(
     # whose reuse distance exceeds stage3_max_reuse_distance (ds_z3_gather_plan)
     bwd_gathers = 1.0
     ds_list_host = 0.0
+    z3_open = z3_windowed = z3_win_bytes = 0.0
     if _frameworks.engine_of(framework) in ("deepspeed", "hf"):
         ds_units, ds_regather = ds_z3_gather_plan(m)
         ds_z3 = zero >= 3
         lat_ag = where(ds_z3, lat_ag * ds_units, lat_ag)
         bwd_gathers = where(ds_z3, 1.0 + ds_regather * rec_whole, 1.0)
+        # the share of those gathers that the prefetch issues where no GEMM follows, and of those where some
+        # element-wise work follows (core/zero3.py); that work's bytes per micro-batch, forward (z3_window_bytes)
+        o_sh, w_sh = _z3.z3_open_gather_share(m.arch, framework, tool, method, int(lora_rank), lora_targets,
+                                              lora and lora_dropout > 0.0)
+        z3_open = where(ds_z3 & (n_dp > 1), o_sh, 0.0)
+        z3_windowed = where(ds_z3 & (n_dp > 1), w_sh, 0.0)
+        z3_win_bytes = z3_window_bytes(m, fused, lora, framework, lora_targets, lora_dropout, ops) * tokens_mb * L_stage
         if ds_zero3_gather == "list":
             lat_rs, ds_list_host, ov_grad, ov_param = ds_list_collectives(
                 ds_z3, n_dp, L_stage, ds_units, bwd_gathers, lat_rs, ov_grad, ov_param, overlap_grad_reduce,
@@ -1273,23 +1390,27 @@ def time_layout(
             # each gathered weight once; frozen base weights (LoRA) stay as they were cast at load
             fp8_w_bytes = 0.0 if lora else w_params * (w_cast / maximum(where(zero >= 1, n_dp, 1.0), 1.0)
                                                        + fp8mod.FP8_PARAM_TRANSPOSE_BYTES)
-    deq_bytes = 0.0
+    deq_bytes = deq_elems = 0.0
     if method == "qlora":
         deq_passes = 2.0 + rec_whole + rec_op
         deq_bytes = _dequant_bytes(m) / mp * deq_passes * m_acc
+        deq_elems = float(base_linear_params(m.arch)) / mp * deq_passes * m_acc
     # tokens per step per GPU: the real ones (padding, flops.sample_shape, is processed but not counted)
     tokens_step_gpu = mbs * s * m_acc * dp / n_gpus * real_frac
     off = offload_layout(framework, optimizer, profile, ops, offload=offload, offload_params=ops.b(offload_params),
                          opt_params=opt_params,
                          shard_params=weight_gpu / maximum(n_dp, 1.0), m_acc=m_acc, n_gather=n_gather, n_rs=n_rs,
                          host_ranks=minimum(gpn, n_gpus))
-    off["off_nemo_rl"] = nemo_rl_swap_bytes(framework, profile, weight_gpu=weight_gpu, opt_params=opt_params)
+    off["off_nemo_rl"] = nemo_rl_swap_bytes(framework, profile, weight_gpu=weight_gpu, opt_params=opt_params, tool=tool)
     # (with Megatron's CPU optimizer, optimizer_cpu_offload, the state already lives on the host: no move)
-    off["off_nemo_rl_s"] = where(offload, 0.0, nemo_rl_optimizer_move_seconds(framework, profile, opt_params=opt_params))
+    off["off_nemo_rl_s"] = where(offload, 0.0, nemo_rl_optimizer_move_seconds(framework, profile, opt_params=opt_params,
+                                                                             tool=tool))
     return {**off,
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
-        "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok, "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "z3_host_mb": z3_host_mb, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
+        "lin_exp_tok": lin_exp_tok, "size_exp": size_exp, "moe_tok": moe_tok,
+        "moe_cap": moe_capacity_scale(moe_capacity_factor, moe_pad_to_capacity),
+        "moe_syncs": moe_dispatch_syncs(moe_capacity_factor, moe_pad_to_capacity, disp), "tokens_mb": tokens_mb, "moe_host_exp_f": moe_host_mb[0], "moe_host_rest_f": moe_host_mb[1], "moe_host_b": moe_host_mb[2], "moe_launch_mb": moe_launch_mb, "cp_merge_tok": cp_merge_tok, "host_mb": host_mb, "z3_host_mb": z3_host_mb, "hfmoe_loop_mb": hfmoe_loop_mb, "hfmoe_fwd_share": _hfmoe.expert_forward_share(lora, rec_whole), "tp": tp, "pp": pp, "cp": cp, "ep": ep, "vpp": vpp, "m_acc": m_acc, "mbs": mbs,
         "mbs_examples": mbs_examples, "zero": zero, "offload": offload, "fwd": fwd, "mp": mp, "size": size,
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         **pp_stage_shares(framework, pp, m.L, pp_account_edges, ops),
@@ -1306,7 +1427,8 @@ def time_layout(
         "param_sync_exp_bytes": exp_gpu * ps_bytes * _ring_factor(n_edp, "all_gather", ops), "k_exp": k_exp,
         "grad_sync_lat": n_buckets * g_lat * n_red, "grad_reductions": n_red,
         "param_sync_bytes": (trainable_sync_gpu(weight_gpu, grad_gpu, lora) - exp_gpu) * sync_b * ag_factor,
-        "param_sync_lat": n_buckets * ag_lat, "lat_ag": lat_ag, "lat_rs": lat_rs, "bwd_gathers": bwd_gathers,
+        "param_sync_lat": n_buckets * ag_lat, "lat_ag": lat_ag, "lat_rs": lat_rs, "bwd_gathers": bwd_gathers, "z3_open": z3_open,
+        "z3_windowed": z3_windowed, "z3_win_bytes": z3_win_bytes,
         "ds_list_host": ds_list_host, "gather_bytes": unit_w * w_bytes * ag_factor,
         "gather_once_bytes": gather_once, "rs_bytes": rs_dense * rs_g_bytes * ag_factor,
         "gather_exp_bytes": gather_exp, "rs_exp_bytes": rs_exp, "fsdp_pp": fsdp_pp, "per_mb": per_mb,
@@ -1320,7 +1442,8 @@ def time_layout(
         "ag_dispatch": disp == "allgather", "hybridep_nvl": (disp == "flex") & (ep * ep_stride <= dom),
         "exp_tp": exp_tp, "ep_stride": ep_stride, "dom": dom,
         "opt_bytes": opt_params * (OPT_BYTES.get(optimizer, 30.0) + clip), "fp8_w_bytes": fp8_w_bytes,
-        "deq_bytes": deq_bytes, "tokens_step_gpu": tokens_step_gpu, "tokens_per_step": tokens_step_gpu * n_gpus,
+        "deq_bytes": deq_bytes, "deq_elems": deq_elems, "deq_bnb": (tool or framework) in BNB_QLORA_TOOLS,
+        "tokens_step_gpu": tokens_step_gpu, "tokens_per_step": tokens_step_gpu * n_gpus,
     }
 
 
@@ -1386,6 +1509,27 @@ def _eager_ops_layer(m: ModelFacts, method: str, lora_targets: str, lora_dropout
 CP_MERGE_FWD_STEP, CP_MERGE_FWD_ONCE, CP_MERGE_BWD_STEP, CP_MERGE_BWD_ONCE = 40.5, 12.0, 58.5, 18.0
 
 
+def value_head_passes(fwd, hflops_tok, mflops_tok, lora):
+    """FLOPs per token of a model that ends in a scalar head instead of the LM head: (its forward, its training
+    step in hardware FLOPs, the same in model FLOPs), from the policy's (``fwd`` = :func:`flops.forward_flops_per_
+    token`; ``hflops_tok`` / ``mflops_tok`` the policy's training step). The PPO critic and a reward model project
+    each token's hidden state onto one value, not onto the vocabulary, so the output layer's GEMM (2·V·h per token
+    forward, twice that backward; not recomputed) is not run:
+
+    * verl ``verl/workers/fsdp_workers.py`` ``CriticWorker._build_critic_model_optimizer``:
+      ``AutoModelForTokenClassification`` with ``critic_model_config.num_labels = 1`` (tag v0.3.0.post1 and main);
+      its ``RewardModelWorker`` takes the same class.
+    * OpenRLHF ``openrlhf/models/model.py`` ``get_llm_for_sequence_regression`` (``value_head = nn.Linear(h, 1)``
+      on the base model, for the critic and the reward model).
+    * TRL ``PPOTrainer``: ``value_model`` / ``reward_model`` are ``AutoModelForSequenceClassification`` (``score``,
+      ``num_labels=1``).
+
+    The memory side already holds the critic without the LM head (``memory.objective_parts``, ``value_ratio``).
+    The scalar head's 2·h FLOPs per token are left out."""
+    head_tok = (2.0 if lora else 3.0) * fwd.head  # the head's share of the training step (timing: head_tok)
+    return fwd.layers + fwd.attention, hflops_tok - head_tok, mflops_tok - head_tok
+
+
 def _padded_critic_extra(m: ModelFacts, profile: MethodProfile, row_len: float, fwd_total: float, hflops_tok):
     """Hardware FLOPs per trained (real) token that a padded PPO critic adds over one run at the policy's rows
     (``training.rl.critic_padding_free`` = false): verl's critic without ``critic.model.use_remove_padding``
@@ -1393,12 +1537,13 @@ def _padded_critic_extra(m: ModelFacts, profile: MethodProfile, row_len: float, 
     False)``; ``ppo_trainer.yaml`` false; the example scripts set it for the actor only) runs its values forward
     and its update on the padded prompt + response rows (``_forward_micro_batch`` unpads only when it is set), so
     each real token carries ``(padded prompt + rollout_len) / row`` tokens of work, attention at the padded length
-    (:attr:`MethodProfile.padded_row_len`: verl pads prompts to ``data.max_prompt_length``)."""
+    (:attr:`MethodProfile.padded_row_len`: verl pads prompts to ``data.max_prompt_length``). ``fwd_total`` and
+    ``hflops_tok`` are the critic's own forward and step at the policy's rows (:func:`value_head_passes`: no LM head)."""
     s_pad = float(profile.padded_row_len)
     if s_pad <= row_len:
         return 0.0
     fwd_pad = F.forward_flops_per_token(m, s_pad)
-    pad_total = fwd_pad.layers + fwd_pad.head + fwd_pad.attention
+    pad_total = fwd_pad.layers + fwd_pad.attention  # the critic's scalar head (value_head_passes)
     ratio = s_pad / row_len
     return ratio * (pad_total + hflops_tok * pad_total / fwd_total) - (fwd_total + hflops_tok)
 
@@ -1530,12 +1675,20 @@ NEMO_RL_OPT_BYTES = 12.0
 #: ``move_optimizer`` moves all three.
 
 
-def nemo_rl_swap_bytes(framework, profile, *, weight_gpu, opt_params):
+#: the tools whose RL runs NeMo RL's Megatron worker (an RL scenario on plain ``megatron``); Megatron-SWIFT's
+#: ``megatron rlhf`` keeps its optimizer and weights on the GPU unless ``--offload_optimizer``/``--offload_model``
+#: (ms-swift ``swift/trainers/arguments.py``, the GRPO arguments mixin: both ``bool = False``, ``sleep_level = 0``),
+#: so NeMo RL's per-generation moves are not its
+NEMO_RL_TOOLS = ("megatron",)
+
+
+def nemo_rl_swap_bytes(framework, profile, *, weight_gpu, opt_params, tool=None):
     """Host-link bytes per step on one GPU of NeMo RL's per-generation swaps (:data:`NEMO_RL_OPT_BYTES` has the
     mechanism): colocated, the optimizer state out and back and the 16-bit weights out and back; with a KL
     reference, three 16-bit copies of the stage's weights. Shared by the ``updates_per_generation`` optimizer
-    steps of one generation batch. Zero off the Megatron engine or outside RL."""
-    if not (profile.rl and framework == "megatron"):
+    steps of one generation batch. Zero off the Megatron engine, outside RL, or for a tool other than NeMo RL's
+    (:data:`NEMO_RL_TOOLS`; ``tool`` None: the framework itself)."""
+    if not (profile.rl and framework == "megatron" and (tool or framework) in NEMO_RL_TOOLS):
         return 0.0
     w16 = 2.0 * weight_gpu
     # (the optimizer state's two moves are pageable, so they are timed apart: nemo_rl_optimizer_move_seconds)
@@ -1559,14 +1712,15 @@ NEMO_RL_PAGEABLE_D2H_BPS = 1.8e9
 NEMO_RL_PAGEABLE_H2D_BPS = 16.1e9
 
 
-def nemo_rl_optimizer_move_seconds(framework, profile, *, opt_params):
+def nemo_rl_optimizer_move_seconds(framework, profile, *, opt_params, tool=None):
     """Seconds per step on one GPU of NeMo RL's optimizer-state moves with colocated vLLM (RL on the Megatron
     engine): ``offload_before_refit`` → ``move_optimizer("cpu")`` before each refit and ``prepare_for_training`` →
     ``move_optimizer("cuda")`` after the log-probs, both pageable (:data:`NEMO_RL_PAGEABLE_D2H_BPS`), once per
     generation batch: ``12 B × optimizer shard × (1 / D2H + 1 / H2D) / updates_per_generation``. With a separate
     engine NeMo RL (v0.5 on, ``offload_optimizer_for_logprob: false``) keeps the optimizer on the GPU; with
     ``optimizer_cpu_offload`` (``parallel.offload_optimizer``) it skips the move (the caller zeroes it)."""
-    if not (profile.rl and framework == "megatron" and profile.engine == "vllm_colocated"):
+    if not (profile.rl and framework == "megatron" and profile.engine == "vllm_colocated"
+            and (tool or framework) in NEMO_RL_TOOLS):
         return 0.0
     per_gen = NEMO_RL_OPT_BYTES * opt_params * (1.0 / NEMO_RL_PAGEABLE_D2H_BPS + 1.0 / NEMO_RL_PAGEABLE_H2D_BPS)
     return per_gen / float(max(profile.updates_per_generation, 1))
@@ -1738,14 +1892,76 @@ def moe_gemm_launches(m: ModelFacts, framework: str, ep, pp, rec_whole=0.0):
 MOE_HOST_FWD_OPS_PER_EXPERT = {"bf16": 2.0, "fp8": 8.0}
 
 
-def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp):
+#: Megatron-Core's per-layer CUDA graphs (``--cuda-graph-impl transformer_engine``, ``cuda_graph_modules`` /
+#: ``cuda_graph_scope``; Megatron's default ``cuda_graph_impl = "none"``: no graphs). Megatron-LM
+#: ``megatron/core/transformer/transformer_layer.py`` (commit d98e8a64, ``_get_submodules_under_cudagraphs``,
+#: ``_te_cuda_graph_capture``): ``attn`` captures ``input_layernorm`` and ``self_attention`` (the whole
+#: ``_forward_attention``, its residual add included); ``moe_router`` captures ``pre_mlp_layernorm`` and
+#: ``mlp.router``, ``moe_preprocess`` the dispatcher's ``preprocess`` after it (``transformer_config.py``,
+#: ``cuda_graph_modules``: "moe_preprocess ... Must be used together with moe_router"). TE's
+#: ``make_graphed_callables`` captures each region's forward and backward, so the host replays one graph where it
+#: issued the region's kernels one by one. The captured parts are contiguous in the layer (attention, then the
+#: pre-MLP norm and the router), so a layer replays one graph per pass. Kernels per MoE layer's forward in each
+#: region, from the same count as :data:`EAGER_OPS_FWD_LAYER` (41: a judgement from counting): the attention block
+#: = input norm 8 + q/k/v/o 4 + rotary 10 + attention core and its layout copies 4 + residual add 1 = 27; the
+#: router scope = pre-MLP norm 8 + the router's GEMM and top-k 2 + the dispatcher's preprocess (token counts) 1 = 11;
+#: the backward two kernels per forward kernel, as :data:`EAGER_OPS_BWD_LAYER`. What stays eager: the dispatch and
+#: combine (their permutes and all-to-alls), the per-expert kernels (:data:`MOE_HOST_OPS_PER_EXPERT`) and the
+#: residual after the MoE. The dispatcher's host sync stays (dropless: the counts' device-to-host copy runs after the
+#: graph, ``cuda_dtoh_point``), so only the host's issue time shrinks (:func:`moe_sync_exposure`).
+CUDA_GRAPH_FWD_OPS = {"attn": 27.0, "moe_router": 11.0, "layer": EAGER_OPS_FWD_LAYER}
+#: The scenario's ``parallel.cuda_graph_scope`` → the Megatron modules it captures (moe_router always with
+#: moe_preprocess, as every Megatron-Bridge recipe that graphs the router sets them).
+CUDA_GRAPH_SCOPES = {"attn": ("attn",), "moe_router": ("moe_router",), "attn_moe_router": ("attn", "moe_router"),
+                     "layer": ("layer",)}
+#: ``layer``: the whole layer in one graph (``cuda_graph_modules`` empty, or the older ``enable_cuda_graph``), the
+#: experts included; for an MoE layer only with drop-and-pad (static shapes: Megatron-LM ``transformer_config.py``,
+#: "moe cuda graph is only supported with drop-padding MoE"), so the per-expert kernels replay too.
+
+
+def moe_capacity_scale(capacity_factor: float | None, pad: bool) -> float:
+    """Routed copies each MoE layer's experts process and its all-to-all carries, against dropless routing, under
+    Megatron-Core's token dropping (``--moe-expert-capacity-factor``, ``--moe-pad-expert-input-to-capacity``;
+    default None: dropless). Each expert takes at most ``capacity = ceil(tokens · k / E · factor)`` copies
+    (``moe_utils.get_capacity``); with padding every expert's input is filled to its capacity
+    (``MoEAlltoAllTokenDispatcher.preprocess``: ``num_out_tokens = capacity · num_experts``, every local expert
+    receives ``capacity · tp · ep``): ``factor``. Without padding an expert keeps up to its capacity; with the balanced
+    routing the model assumes (the Bridge benchmarks force it) that is ``min(factor, 1)``. 1 when dropless."""
+    if capacity_factor is None:
+        return 1.0
+    return float(capacity_factor) if pad else min(float(capacity_factor), 1.0)
+
+
+def moe_dispatch_syncs(capacity_factor: float | None, pad: bool, dispatcher: str | None) -> bool:
+    """Whether Megatron-Core's MoE dispatcher waits for the GPU every layer (:func:`moe_sync_exposure`). With
+    drop-and-pad the token counts are host constants: the all-to-all dispatcher keeps ``cuda_sync_point = "no_sync"``
+    (``token_dispatcher.py``, ``MoEAlltoAllTokenDispatcher.preprocess`` returns the padded counts before any
+    device-to-host copy) and the flex dispatcher sizes its buffers from the capacity (``num_permuted_tokens``). A
+    capacity factor without padding still syncs (the output size is dynamic: ``before_permutation_1``); the
+    all-gather dispatcher always copies its counts to the host (``tokens_per_expert.cpu()``)."""
+    return not (pad and capacity_factor is not None and dispatcher in ("alltoall", "flex"))
+
+
+def cuda_graph_saved_ops(cuda_graph_scope: str | None):
+    """(forward, backward) kernel launches per MoE layer that Megatron-Core's per-layer CUDA graphs take off the host
+    (:data:`CUDA_GRAPH_FWD_OPS`), net of the graph replay itself (one replay per pass and layer, charged as one op);
+    (0, 0) without graphs."""
+    mods = CUDA_GRAPH_SCOPES.get(cuda_graph_scope or "", ())
+    if not mods:
+        return 0.0, 0.0
+    fwd = sum(CUDA_GRAPH_FWD_OPS[k] for k in mods)
+    return fwd - 1.0, 2.0 * fwd - 1.0
+
+
+def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_graph_scope: str | None = None):
     """Host issue time of one micro-batch's MoE layers on one pipeline stage, split as Megatron-Core's per-layer
     dispatcher sync needs it (seconds): (the forward's per-expert kernels, the forward's other kernels, the
     backward's kernels); zeros for a dense model or another framework. The forward's other kernels are launched by
     Python module code (Megatron's layers, the router, the dispatcher), at :data:`methods.EAGER_FWD_OP_S` each as
     for every eager forward in this model (``time_layout``'s ``host_mb``); the per-expert kernels come from
     Transformer Engine's C++ loops (``general_grouped_gemm``, ``split_quantize``) and the backward's from autograd's
-    C++ engine, at :data:`methods.EAGER_OP_S`."""
+    C++ engine, at :data:`methods.EAGER_OP_S`. ``cuda_graph_scope``: the scenario's ``parallel.cuda_graph_scope``
+    (:func:`cuda_graph_saved_ops`)."""
     n_exp = float(getattr(m, "n_experts", 0) or 0)
     if framework != "megatron" or n_exp <= 0 or not m.moe_frac:
         return 0.0, 0.0, 0.0
@@ -1753,8 +1969,12 @@ def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp):
     per_fwd, per_all = MOE_HOST_FWD_OPS_PER_EXPERT[prec], MOE_HOST_OPS_PER_EXPERT[prec]
     n_layers = m.moe_frac * m.L / pp
     exp_fwd = per_fwd * n_exp / ep * EAGER_OP_S * n_layers
-    rest_fwd = EAGER_OPS_FWD_LAYER * EAGER_FWD_OP_S * n_layers
-    bwd = (EAGER_OPS_BWD_LAYER + (per_all - per_fwd) * n_exp / ep) * EAGER_OP_S * n_layers
+    g_fwd, g_bwd = cuda_graph_saved_ops(cuda_graph_scope)  # Megatron's per-layer CUDA graphs (CUDA_GRAPH_FWD_OPS)
+    if cuda_graph_scope == "layer":  # the whole layer replays, the experts' kernels too (drop-and-pad only)
+        per_fwd = per_all = 0.0
+        exp_fwd = 0.0
+    rest_fwd = (EAGER_OPS_FWD_LAYER - g_fwd) * EAGER_FWD_OP_S * n_layers
+    bwd = (EAGER_OPS_BWD_LAYER - g_bwd + (per_all - per_fwd) * n_exp / ep) * EAGER_OP_S * n_layers
     return exp_fwd, rest_fwd, bwd
 
 
@@ -2035,11 +2255,11 @@ def _ep_comm_mb(lay: dict, intra_p2p, nic, intra_bus):
     if np.ndim(ep) == 0 and not ep > 1:
         return etp_s
     # the tokens are split over the tensor-parallel ranks before dispatch (sequence parallelism, as in _moe_terms)
-    a2a_total = 4.0 * lay["tokens_mb"] / lay["tp"] * m.k_active * m.h * 2.0
+    a2a_total = 4.0 * lay["tokens_mb"] / lay["tp"] * m.k_active * m.h * 2.0 * lay.get("moe_cap", 1.0)
     ep_layer = ops.maximum(a2a_total * lay["a2a_in"] / intra_p2p, a2a_total * lay["a2a_off"] / nic)
     hyb = lay.get("hybridep_nvl", False)
     if not (np.ndim(hyb) == 0 and not hyb):  # flex inside one NVLink domain: HybridEP's measured rates
-        ep_layer = ops.where(hyb, hybridep_nvl_seconds(lay, intra_p2p), ep_layer)
+        ep_layer = ops.where(hyb, hybridep_nvl_seconds(lay, intra_p2p) * lay.get("moe_cap", 1.0), ep_layer)
     return ops.where(ep > 1, ep_layer * lay["n_moe_stage"], 0.0) + etp_s
 
 
@@ -2080,6 +2300,24 @@ def take_layout(lay: dict, idx) -> dict:
     return {k: (v[idx] if isinstance(v, np.ndarray) and v.ndim and v.shape[0] == n else v) for k, v in lay.items()}
 
 
+def qlora_dequant_seconds(lay: dict, mem_bw, sm_ghz):
+    """Seconds of QLoRA's dequantisation per step: the bf16 weights' read-back by the matmuls at HBM speed plus the
+    dequantisation kernel, the larger of its own traffic and (bitsandbytes' tools, :data:`BNB_QLORA_TOOLS`) its
+    integer work, :data:`BNB_NF4_DEQUANT_SM_CYCLES_PER_ELEM` SM cycles per element at the GPU's SM count x clock
+    (``sm_ghz``; unknown: traffic only). Hand check: Llama-2-7B (6.48e9 base linear weights) on an A100 (108 SMs x
+    1.41 GHz = 152.3e9 SM cycles/s), one pass: 6.48e9 × 0.676 / 152.3e9 = 28.7 ms of kernel, against
+    6.48e9 × 2.52 B / (0.8 × 2.04 TB/s) = 10.0 ms of its traffic."""
+    ops = lay["ops"]
+    n = lay["deq_elems"]
+    read_back = n * 2.0 / mem_bw
+    kernel_mem = lay["deq_bytes"] / mem_bw - read_back
+    if not lay["deq_bnb"]:
+        return kernel_mem + read_back
+    rate = ops.f(sm_ghz) * 1e9
+    alu = ops.where(rate > 0.0, n * BNB_NF4_DEQUANT_SM_CYCLES_PER_ELEM / ops.maximum(rate, 1.0), 0.0)
+    return ops.maximum(kernel_mem, alu) + read_back
+
+
 # long: the second half of the step-time derivation (compute, TP, PP, DP/ZeRO, CP, EP, other, rollouts, the MFU
 #   rescale): each section feeds the overlap windows below it; numpy and the scalar path share every line
 def time_gpu(
@@ -2098,6 +2336,7 @@ def time_gpu(
     vllm_max_num_seqs=256.0,
     host_link_gbs=32.0,
     host_cpu_factor=1.0,
+    sm_ghz=0.0,
     full: bool = True,
 ) -> dict:
     """The second stage of :func:`time_arrays`: the GPU's rates (peak, HBM and link bandwidths, the generation's
@@ -2126,7 +2365,9 @@ def time_gpu(
     # the layers' linear GEMMs, per token (FP8: the recipe's GEMM ratio in place of FP8_EFFICIENCY_RATIO)
     # (MoE: the routed experts' GEMMs at their own size factor, _moe_terms)
     lin_exp = lay["lin_exp_tok"]
-    t_lin_tok = ((lin_tok - lin_exp) / eff + lin_exp / (gen_eff * lay["size_exp"])) / (peak * lay["fp8_gemm_scale"])
+    # (token dropping: the experts process moe_capacity_scale × the routed copies; padded rows cost GEMM time)
+    cap = lay.get("moe_cap", 1.0)
+    t_lin_tok = ((lin_tok - lin_exp) / eff + lin_exp * cap / (gen_eff * lay["size_exp"])) / (peak * lay["fp8_gemm_scale"])
     # FlashAttention-2's backward under its ceiling: 2.5 × the forward's FLOPs at its slower rate (FLASH2_BWD_TIME_FACTOR)
     flash_bwd = 1.0 if attn_efficiency is None else where(lay["flash"], FLASH2_BWD_TIME_FACTOR, 1.0)
     attn_tok = attn_tok + (flash_bwd - 1.0) * lay["attn_bwd_tok"]
@@ -2155,12 +2396,15 @@ def time_gpu(
     # the host's issue time; the GPU's work in them (their compute and the expert all-to-all) runs under it
     ep_mb = _ep_comm_mb(lay, intra_p2p, nic, intra_bus)
     # the routed experts' GEMMs of one micro-batch (their part of t_lin_tok)
-    t_exp_gemm_mb = lin_exp / (gen_eff * lay["size_exp"]) / (peak * lay["fp8_gemm_scale"]) / mp * mbs * s
+    t_exp_gemm_mb = lin_exp * cap / (gen_eff * lay["size_exp"]) / (peak * lay["fp8_gemm_scale"]) / mp * mbs * s
     t_exp_mb = t_exp_gemm_mb + moe_launch
     # (the layers' share of the GPU's work: the last stage's whole output layer runs after them, pp_imb_mb is not theirs)
     moe_host = moe_sync_exposure((lay["moe_host_exp_f"] * hcf, lay["moe_host_rest_f"] * hcf, lay["moe_host_b"] * hcf),
                                  t_mb - pp_imb_mb,
                                  ep_mb, t_exp_mb, lay["fwd_share"], m.moe_frac, ops)
+    if not lay.get("moe_syncs", True):  # drop-and-pad: no sync, the host runs ahead across layers (moe_dispatch_syncs)
+        moe_host = maximum((lay["moe_host_exp_f"] + lay["moe_host_rest_f"] + lay["moe_host_b"]) * hcf
+                           - (t_mb - pp_imb_mb) * m.moe_frac - ep_mb, 0.0)
     t_mb = t_mb + moe_host
     # Transformers' eager expert loop (core/hf_moe.py): serialised by its per-expert host syncs; the experts' own
     # forward GEMMs run under it, the rest of its host time is added
@@ -2240,11 +2484,22 @@ def time_gpu(
         # prefetched), backward gathers (ZeRO-3 only: ZeRO-2 keeps the gathered weights for the backward) and
         # reduce-scatters under the backward (the last unit's reduce-scatter is not hidden)
         gather_b = where(zero >= 3, gather * lay["bwd_gathers"], 0.0)
-        f_exp = where(ov_param, maximum(gather_f - t_fwd, gather_f / L_stage), gather_f)
-        b_ov = where(ov_param, gather_b, 0.0) + where(ov_grad, rs, 0.0)
-        b_exp = (gather_b + rs - b_ov) + maximum(b_ov - t_bwd, b_ov / L_stage)
+        # DeepSpeed ZeRO-3's prefetch hides a gather only under the GPU work up to the next hook
+        # (core/zero3.py, z3_open_gather_share): the share issued where no GEMM follows lengthens the GPU's own
+        # time, hidden only where the host is slower (launch_mb); the rest hides under the passes as before
+        open_sh = where(ov_param, lay["z3_open"], 0.0)
+        win_sh = where(ov_param, lay["z3_windowed"], 0.0)
+        # (the open segments' element-wise work hides the gathers issued before it: forward, backward ≈ 2×)
+        win_f = lay["z3_win_bytes"] / mem_bw
+        open_mb = ((open_sh - win_sh) * (gather_f + gather_b) + maximum(win_sh * gather_f - win_f, 0.0)
+                   + maximum(win_sh * gather_b - 2.0 * win_f, 0.0))
+        open_exp = maximum(open_mb - launch_mb, 0.0)
+        gf_ov, gb_ov = gather_f * (1.0 - open_sh), gather_b * (1.0 - open_sh)
+        f_exp = where(ov_param, maximum(gf_ov - t_fwd, gf_ov / L_stage), gather_f)
+        b_ov = where(ov_param, gb_ov, 0.0) + where(ov_grad, rs, 0.0)
+        b_exp = (gb_ov + rs - b_ov) + maximum(b_ov - t_bwd, b_ov / L_stage)
         # (DeepSpeed ZeRO-3's list collectives before v0.5.5: the host's per-rank copies, ds_list_collectives)
-        z3_mb = m_acc * (f_exp + b_exp + lay["ds_list_host"])
+        z3_mb = m_acc * (f_exp + b_exp + open_exp + lay["ds_list_host"])
         z3_mb_all = m_acc * (gather_f + gather_b + rs + lay["ds_list_host"]) if full else None
         z3 = z3_mb
         if any_row(fsdp_pp):
@@ -2294,7 +2549,7 @@ def time_gpu(
     if precision == "fp8":
         other = other + lay["fp8_w_bytes"] / mem_bw
     if lay["method"] == "qlora":
-        other = other + lay["deq_bytes"] / mem_bw
+        other = other + qlora_dequant_seconds(lay, mem_bw, sm_ghz)
 
     compute = compute + t_mb_objective * m_acc
     if profile.critic:
@@ -2676,6 +2931,9 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         moe_dispatcher=getattr(s.parallel, "moe_dispatcher", None),
         pp_account_edges=bool(getattr(s.parallel, "pp_account_embedding_loss", False)),
         checkpoint_reentrant=getattr(t, "checkpoint_reentrant", None),
+        cuda_graph_scope=getattr(s.parallel, "cuda_graph_scope", None),
+        moe_capacity_factor=getattr(s.parallel, "moe_capacity_factor", None),
+        moe_pad_to_capacity=bool(getattr(s.parallel, "moe_pad_to_capacity", False)),
     )
     if t.tp_comm_overlap is None and gf.intra_link != "nvlink":
         # Transformer Engine's TP communication overlap (Megatron --tp-comm-overlap: userbuffers) exchanges through

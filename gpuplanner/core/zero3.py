@@ -260,3 +260,86 @@ def z3_gather_host_seconds_layer(a: ModelArch, framework: str, tool: str | None,
         return 0.0 * n_dp
     g = z3_gathered_layer(a, framework, tool, method, int(lora_rank), lora_targets)
     return (n_dp > 1.0) * (2.0 * g * Z3_GATHER_OPS_MULTI * EAGER_FWD_OP_S)
+
+
+# ------------------------------------------------------------------ where the prefetched all-gathers can hide
+#: How far ZeRO-3's prefetch really runs ahead (DeepSpeed ``runtime/zero/partitioned_param_coordinator.py``,
+#: ``PartitionedParameterCoordinator._fetch_sub_module_impl`` / ``fetch_sub_module``, the same at v0.10.3, v0.12.4
+#: and edaa722):
+#:
+#: * Every hooked module's pre-hook, those without parameters too, first waits for its own weights, then makes the
+#:   compute stream wait for the whole all-gather stream (``get_accelerator().current_stream().wait_stream(
+#:   self.__allgather_stream)``, skipped only on a "synchronized" device: ``cuda_accelerator.py``
+#:   ``is_synchronized_device`` / ``resolves_data_dependency`` return False), and only then issues the next
+#:   prefetch. So a gather issued at one hook must be done before the GPU work after the next hook starts: it hides
+#:   only under the GPU work queued between those two hooks (one segment), never deeper.
+#: * Each prefetch takes the next parameters of the recorded trace until ``stage3_prefetch_bucket_size`` elements
+#:   are reached, at least one whole weight, within ``stage3_max_live_parameters − __n_available_params``. Under the
+#:   Hugging Face ``auto`` (``0.9·hidden²``: transformers ``integrations/deepspeed.py``,
+#:   ``HfTrainerDeepSpeedConfig.trainer_config_finalize``) that is one weight per hook. There are more hooks than
+#:   weights, so the issue front runs ahead until ``stage3_max_live_parameters`` (1e9 in the tools' configs) binds;
+#:   from then on a weight is issued at the first hook after each release (``release_sub_module`` →
+#:   ``__release_param`` lowers ``__n_available_params``). The bucket size does not change this.
+#: * So in steady state each release issues about one weight at the next hook, and whether that gather hides
+#:   depends on the GPU work after that hook. In Transformers' decoder layer (``LlamaDecoderLayer``, PEFT
+#:   ``tuners/lora/layer.py`` for the adapters) three releases a layer and pass are followed by a segment without a
+#:   GEMM: ``o_proj`` → ``post_attention_layernorm``, ``gate_proj`` (or ``fc1``) → ``act_fn``, the last MLP weight →
+#:   the next decoder layer's own hook (the backward has three such places too: ``up_proj`` → ``act_fn``,
+#:   ``gate_proj`` → the norm, ``q_proj`` → the attention container). Which weight the front holds there depends on
+#:   the phase, so each is taken as the layer's mean gather.
+#: * A LoRA-adapted linear: the base weight's release is followed by ``lora_dropout`` (an element-wise pass or an
+#:   ``Identity``), partitioned ``lora_A`` by ``lora_B``'s rank-``r`` product, ``lora_B`` by the next module's
+#:   hooks: none of them a window.
+#: * Routed experts hooked one by one: ``gate_proj`` → ``act_fn`` and ``down_proj`` → the next expert, two of each
+#:   expert's three; a z3-leaf MoE block is one gather followed by the next layer.
+Z3_OPEN_RELEASES_LAYER = 3.0
+Z3_OPEN_RELEASES_EXPERT_SHARE = 2.0 / 3.0
+#: of a layer's open releases, those whose segment still holds some element-wise GPU work: the
+#: ``post_attention_layernorm`` norm and the ``act_fn`` activation (one each), and with ``lora_dropout`` > 0 each
+#: adapted linear's dropout on its input (``down_proj`` → the next layer, ``lora_A`` → ``lora_B``'s rank-r product
+#: and ``lora_B`` → the next wrapper hold nothing); ``timing.time_layout`` counts their bytes
+Z3_WINDOWED_RELEASES_LAYER = 2.0
+
+
+def _open_releases(a: ModelArch, moe: bool, leaf: bool, n_ad: float, ad_part: float,
+                   dropout: bool) -> tuple[float, float, float]:
+    """(releases followed by a segment without a GEMM, of which with some element-wise work, all releases) of one
+    layer and pass (note above)."""
+    att, mlp, _n_exp = _linears(a, moe)
+    if leaf:
+        lins, plain_open = att + 1.0, 2.0
+    elif moe:
+        lins, plain_open = att + mlp, 1.0 + Z3_OPEN_RELEASES_EXPERT_SHARE * mlp
+    else:
+        lins, plain_open = att + mlp, min(Z3_OPEN_RELEASES_LAYER, att + mlp)
+    adapted = min(n_ad, lins)
+    # adapted linears: every release (base, and lora_A/lora_B where partitioned) is open; the others as without LoRA
+    open_ = adapted * (1.0 + ad_part) + plain_open * (lins - adapted) / max(lins, 1.0)
+    windowed = min(open_, Z3_WINDOWED_RELEASES_LAYER + (adapted if dropout else 0.0))
+    return open_, windowed, lins + adapted * ad_part
+
+
+@lru_cache(maxsize=256)
+def z3_open_gather_share(a: ModelArch, framework: str, tool: str | None, method: str, lora_rank: int,
+                         lora_targets: str, lora_dropout: bool = False) -> tuple[float, float]:
+    """``(open, windowed)``: the share of a layer's ZeRO-3 all-gathers issued into a segment without a GEMM, where
+    the prefetch cannot hide them, and of those the share whose segment holds some element-wise work (note above
+    :data:`Z3_OPEN_RELEASES_LAYER`), averaged over the dense and MoE layers. ``(0, 0)`` where the engine's ZeRO-3 is
+    not DeepSpeed's."""
+    if framework not in Z3_ENGINES:
+        return 0.0, 0.0
+    h = float(a.hidden_size)
+    thr = Z3_PERSIST_DEFAULT if framework == "deepspeed" else Z3_PERSIST_HF_PER_H * h
+    lora = method in ("lora", "qlora")
+    L = max(float(a.num_layers), 1.0)
+    n_ad = sum(float(l.count) * n for l, n in lora_linears(a, lora_targets)) / L if lora else 0.0
+    ad_part = 2.0 if lora and lora_rank * h >= thr else 0.0
+    n_moe = float(a.num_moe_layers)
+    open_ = windowed = total = 0.0
+    for moe, share in ((False, L - n_moe), (True, n_moe)):
+        if share <= 0.0:
+            continue
+        o, w, t = _open_releases(a, moe, moe and tool in Z3_LEAF_MOE_TOOLS, n_ad, ad_part, lora and lora_dropout)
+        open_, windowed, total = open_ + share * o, windowed + share * w, total + share * t
+    total = max(total, 1.0)
+    return min(open_ / total, 1.0), min(windowed / total, 1.0)

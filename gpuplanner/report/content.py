@@ -141,7 +141,7 @@ class PlanInfo(PlanFigures):
     advice: list[Text] = field(default_factory=list)
     rent_vs_build: Text | None = None
     # rent vs build, part by part (core.cost.BuildResult): [(part label as Text, amount)]
-    rent_vs_build_parts: list[tuple[Text, float]] = field(default_factory=list)
+    rent_vs_build_parts: list[tuple[Text, float | None]] = field(default_factory=list)  # None: unknown
     # the planning rules' verdicts (core.rules): [(rule name as Text, status, message Text)]
     rules: list[tuple[Text, str, Text]] = field(default_factory=list)
     why_lost: list[Text] = field(default_factory=list)
@@ -340,10 +340,11 @@ def plan_from_evaluation(ev, label: str, plan=None) -> PlanInfo:
     )
     rb = ev.rent_vs_build
     if rb is not None:
-        from gpuplanner.core.cost import BUILD_PART_LABELS
+        from gpuplanner.core.cost import BUILD_PART_LABELS, unknown_build_parts
 
-        info.rent_vs_build_parts = [(Text("Cost", BUILD_PART_LABELS[k], {}), float(rb.breakdown[k]))
-                                    for k in BUILD_PART_LABELS]
+        unknown = unknown_build_parts(rb)  # a part whose input is missing is unknown (None), not zero
+        info.rent_vs_build_parts = [(Text("Cost", BUILD_PART_LABELS[k], {}),
+                                     None if k in unknown else float(rb.breakdown[k])) for k in BUILD_PART_LABELS]
     if plan is not None:
         info.explanation = [Text.of(m) for m in plan.explanation]
         info.warnings = [Text.of(m) for m in plan.warnings] + info.warnings

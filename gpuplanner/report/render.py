@@ -585,17 +585,22 @@ def _rent_vs_build_table(p: PlanInfo, cur: str) -> str:
     if not p.rent_vs_build_parts or rb is None:
         return ""
     rows = [[f"<b>{_e(translate('Report', 'Rent the work'))}</b>", f"<b>{_e(fmt_money(rb.rent_total, cur))}</b>"]]
+    unknown = translate("Report", "unknown")
     for label, amount in p.rent_vs_build_parts:
-        rows.append([_e(translate("Report", "Build: {part}").format(part=tr_text(label))), _e(fmt_money(amount, cur))])
+        rows.append([_e(translate("Report", "Build: {part}").format(part=tr_text(label))),
+                     _e(unknown if amount is None else fmt_money(amount, cur))])
     mark = " ◀" if rb.verdict == "build" else ""
+    whole = None if any(a is None for _, a in p.rent_vs_build_parts) else rb.build_total
     rows.append([f"<b>{_e(translate('Report', 'Build, total'))}{mark}</b>",
-                 f"<b>{_e(fmt_money(rb.build_total, cur))}</b>"])
+                 f"<b>{_e(unknown if whole is None else fmt_money(whole, cur))}</b>"])
     out = [_table(rows, escape=False, num_cols={1}, widths=[70, 30])]
     u = rb.break_even_utilisation
     if u is not None:
         note = translate("Report", "Owning breaks even when the servers are busy {u} of the time over {y} years "
                                    "(straight-line depreciation, no resale value).").format(
             u=format_percent(u, 0), y=format_sig(rb.inputs.depreciation_years or 0, 6))
+    elif rb.verdict == "unknown":
+        note = translate("Report", "Whether owning breaks even is unknown without a purchase price.")
     else:
         note = translate("Report", "Owning never breaks even at these prices, even with the servers busy all the time.")
     out.append(f"<p>{_e(note)}</p>")

@@ -181,3 +181,41 @@ def test_pp_account_embedding_loss_choice(win):
     assert user(win).parallel.pp_account_embedding_loss is True and not f["pp_account_embedding_loss"].box.error
     f["pp_account_embedding_loss"].setChecked(False)
     assert user(win).parallel.pp_account_embedding_loss is False
+
+
+def test_cuda_graph_scope_choice(win):
+    """parallel.cuda_graph_scope: Megatron's per-layer CUDA graphs; refused with one line for another framework."""
+    f = _adv(win)
+    win.model.set_many({"model.preset": "qwen3-30b-a3b", "parallel.auto": False, "parallel.ep": 8,
+                        "parallel.zero": 1, "hardware.num_gpus": 8})
+    assert user(win).parallel.cuda_graph_scope is None and f["cuda_graph_scope"].currentData() is None
+    if user(win).training.framework != "megatron":
+        choose(f["cuda_graph_scope"], "attn")
+        assert "Megatron-Core setting" in refused(f["cuda_graph_scope"])
+        assert user(win).parallel.cuda_graph_scope is None
+        win.model.set("training.framework", "megatron")
+    choose(f["cuda_graph_scope"], "attn_moe_router")
+    assert user(win).parallel.cuda_graph_scope == "attn_moe_router"
+    choose(f["cuda_graph_scope"], None)
+    assert user(win).parallel.cuda_graph_scope is None
+
+
+def test_moe_token_drop_choice(win):
+    """parallel.moe_capacity_factor / moe_pad_to_capacity: Megatron's token dropping; padding needs a factor."""
+    f = _adv(win)
+    win.model.set_many({"model.preset": "qwen3-30b-a3b", "parallel.auto": False, "parallel.ep": 8,
+                        "parallel.zero": 1, "hardware.num_gpus": 8, "training.framework": "megatron"})
+    assert user(win).parallel.moe_capacity_factor is None and not f["moe_pad_to_capacity"].isChecked()
+    f["moe_pad_to_capacity"].setChecked(True)
+    assert "moe_capacity_factor" in refused(f["moe_pad_to_capacity"])
+    assert user(win).parallel.moe_pad_to_capacity is False
+    f["moe_pad_to_capacity"].setChecked(False)
+    type_text(f["moe_capacity_factor"], "1.0")
+    assert user(win).parallel.moe_capacity_factor == 1.0
+    f["moe_pad_to_capacity"].setChecked(True)
+    assert user(win).parallel.moe_pad_to_capacity is True and not f["moe_pad_to_capacity"].box.error
+    choose(f["cuda_graph_scope"], "layer")
+    assert user(win).parallel.cuda_graph_scope == "layer"
+    type_text(f["moe_capacity_factor"], "-1")
+    refused(f["moe_capacity_factor"])
+    assert user(win).parallel.moe_capacity_factor == 1.0

@@ -1084,6 +1084,10 @@
         <source>{days}, {cost}</source>
         <translation>{days}，{cost}</translation>
     </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
 </context>
 <context>
     <name>Calibration</name>
@@ -1943,6 +1947,14 @@
         <source>moe_dispatcher=flex needs tp × ep &gt; 1 (Megatron&apos;s flex dispatcher)</source>
         <translation>moe_dispatcher=flex 需要 tp × ep &gt; 1（Megatron 的 flex 分发器）</translation>
     </message>
+    <message>
+        <source>cuda_graph_scope={scope} captures the MoE router; the model has no MoE layers</source>
+        <translation>cuda_graph_scope={scope} 会捕获 MoE 路由器；该模型没有 MoE 层</translation>
+    </message>
+    <message>
+        <source>cuda_graph_scope=layer on an MoE model needs moe_pad_to_capacity (Megatron graphs MoE layers only with drop-and-pad)</source>
+        <translation>MoE 模型上的 cuda_graph_scope=layer 需要 moe_pad_to_capacity（Megatron 只在丢弃并填充时为 MoE 层建 CUDA 图）</translation>
+    </message>
 </context>
 <context>
     <name>Evaluation</name>
@@ -2001,6 +2013,10 @@
     <message>
         <source>Megatron-FSDP with tensor or context parallelism on GPUs before Blackwell: Megatron-LM advises against it (sequence parallelism wants CUDA_DEVICE_MAX_CONNECTIONS=1, Megatron-FSDP refuses it); expect the TP/CP communication to overlap worse than estimated, or use TP 1 with more data parallelism.</source>
         <translation>在 Blackwell 之前的 GPU 上将 Megatron-FSDP 与张量并行或上下文并行合用：Megatron-LM 不建议这样做（序列并行需要 CUDA_DEVICE_MAX_CONNECTIONS=1，而 Megatron-FSDP 不允许该设置）；TP/CP 通信的重叠可能比估算差，或改用 TP 1 并加大数据并行。</translation>
+    </message>
+    <message>
+        <source>{why}. Choose a framework that trains it.</source>
+        <translation>{why}。请选择能训练该模型的框架。</translation>
     </message>
 </context>
 <context>
@@ -2159,6 +2175,18 @@
     <message>
         <source>{fw} does not run on {gpu}: it runs on cards made by {makers} ({source}).</source>
         <translation>{fw} 不能在 {gpu} 上运行：它只支持 {makers} 的卡（{source}）。</translation>
+    </message>
+    <message>
+        <source>{fw} does not train vision-language models ({model}): it builds text-only decoders</source>
+        <translation>{fw} 不训练视觉语言模型（{model}）：它只构建纯文本解码器</translation>
+    </message>
+    <message>
+        <source>{fw} does not convert {model} (model_type {type}): it is not in ms-swift&apos;s Megatron model registry</source>
+        <translation>{fw} 不能转换 {model}（model_type {type}）：它不在 ms-swift 的 Megatron 模型注册表中</translation>
+    </message>
+    <message>
+        <source>{fw} has no model builder for {model} (model_type {type}) in torchtune/models</source>
+        <translation>{fw} 在 torchtune/models 中没有 {model}（model_type {type}）的模型构建函数</translation>
     </message>
 </context>
 <context>
@@ -2846,6 +2874,10 @@
     <message>
         <source>mean lengths outside the ShareGPT filter (prompt 4-1024, prompt + output 2048 tokens)</source>
         <translation>平均长度超出 ShareGPT 筛选范围（提示 4–1024 个 token，提示加输出不超过 2048 个 token）</translation>
+    </message>
+    <message>
+        <source>engine loop must be one of {choices}, not {loop}</source>
+        <translation>引擎循环必须是 {choices} 之一，而不是 {loop}</translation>
     </message>
 </context>
 <context>
@@ -4454,6 +4486,34 @@
         <source>Rollout generation: the training framework&apos;s own generate(), {frac:.0%} of each step.</source>
         <translation>rollout 生成：训练框架自带的 generate()，占每步的 {frac:.0%}。</translation>
     </message>
+    <message>
+        <source>QLoRA (4-bit frozen weights: training.method qlora)</source>
+        <translation>QLoRA（4 位冻结权重：training.method qlora）</translation>
+    </message>
+    <message>
+        <source>ZeRO-3 with the weights in CPU memory (parallel.offload_params)</source>
+        <translation>ZeRO-3 并把权重放在 CPU 内存中（parallel.offload_params）</translation>
+    </message>
+    <message>
+        <source>{what} fits: its best plan is {n} × {gpu} ({fw}), {days:.1f} days, {cost:,.0f} {cur}. Your choice is kept; change it to plan with this.</source>
+        <translation>{what}放得下：其最佳方案为 {n} × {gpu}（{fw}），{days:.1f} 天，{cost:,.0f} {cur}。你的选择保持不变；如要按此规划方案，请自行修改。</translation>
+    </message>
+    <message>
+        <source>no layout fits in memory on one GPU (max_gpus 1)</source>
+        <translation>单卡上没有放得下显存的布局（max_gpus 1）</translation>
+    </message>
+    <message>
+        <source>{other}: no layout fits one {gpu} (max_gpus 1).</source>
+        <translation>{other}：单张 {gpu} 上没有放得下的布局（max_gpus 1）。</translation>
+    </message>
+    <message>
+        <source>On one GPU with ZeRO-0 nothing is sharded: this is the Hugging Face Trainer launched with a DeepSpeed config (--deepspeed, zero_optimization stage 0). DeepSpeed&apos;s engine holds the model in {precision} and the Trainer runs no autocast under it (PEFT&apos;s fp32 copies of the norms and embeddings are cast back too): that, not sharding, is what differs from the plain Trainer.</source>
+        <translation>单卡 ZeRO-0 不做任何切分：这就是用 DeepSpeed 配置（--deepspeed，zero_optimization stage 0）启动的 Hugging Face Trainer。DeepSpeed 引擎以 {precision} 保存模型，Trainer 在其下不运行 autocast（PEFT 为归一化层和嵌入层保留的 fp32 副本也会被转回）：与普通 Trainer 的差别在此，而不在切分。</translation>
+    </message>
+    <message>
+        <source>Not tried: {why}.</source>
+        <translation>未尝试：{why}。</translation>
+    </message>
 </context>
 <context>
     <name>PlanFile</name>
@@ -5190,6 +5250,14 @@
         <source>{0} {1}</source>
         <translation>{0} {1}</translation>
     </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>Whether owning breaks even is unknown without a purchase price.</source>
+        <translation>没有采购价，无法判断自有能否与租用持平。</translation>
+    </message>
 </context>
 <context>
     <name>Project</name>
@@ -5428,6 +5496,10 @@
     <message>
         <source>length_spread sharegpt needs prompts under 1024 tokens and prompt + output under 2048</source>
         <translation>length_spread 为 sharegpt 时，提示须少于 1024 个 token，且提示 + 输出少于 2048</translation>
+    </message>
+    <message>
+        <source>Serves {model} with {precision} weights.</source>
+        <translation>部署的模型：{model}，{precision} 权重。</translation>
     </message>
 </context>
 <context>
@@ -7591,6 +7663,14 @@
         <source>, {cost}</source>
         <translation>，{cost}</translation>
     </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>Whether owning breaks even is unknown without a purchase price.</source>
+        <translation>没有采购价，无法判断自有能否与租用持平。</translation>
+    </message>
 </context>
 <context>
     <name>Rules</name>
@@ -8090,6 +8170,22 @@
     <message>
         <source>parallel.pp_account_embedding_loss is a Megatron-Core setting; {framework} has no such choice</source>
         <translation>parallel.pp_account_embedding_loss 是 Megatron-Core 的设置；{framework} 没有这一选项</translation>
+    </message>
+    <message>
+        <source>parallel.cuda_graph_scope={scope} is a Megatron-Core setting; {framework} has no such choice</source>
+        <translation>parallel.cuda_graph_scope={scope} 是 Megatron-Core 的设置；{framework} 没有这一选项</translation>
+    </message>
+    <message>
+        <source>parallel.moe_capacity_factor and moe_pad_to_capacity are Megatron-Core settings; {framework} has no such choice</source>
+        <translation>parallel.moe_capacity_factor 和 moe_pad_to_capacity 是 Megatron-Core 的设置；{framework} 没有这一选项</translation>
+    </message>
+    <message>
+        <source>parallel.moe_pad_to_capacity needs parallel.moe_capacity_factor (Megatron-Core)</source>
+        <translation>parallel.moe_pad_to_capacity 需要设置 parallel.moe_capacity_factor（Megatron-Core）</translation>
+    </message>
+    <message>
+        <source>parallel.cuda_graph_scope={scope} with training.recompute=full: Megatron-Core runs full recompute only with a full-iteration CUDA graph</source>
+        <translation>parallel.cuda_graph_scope={scope} 与 training.recompute=full 不能同时使用：Megatron-Core 只在整轮迭代 CUDA 图下支持完全重计算</translation>
     </message>
 </context>
 <context>
@@ -8696,6 +8792,62 @@
     <message>
         <source>Megatron --account-for-embedding-in-pipeline-split and --account-for-loss-in-pipeline-split: the first and last pipeline stages hold one layer fewer, because the embedding and the output layer count as a layer each. Off (Megatron&apos;s default): the layers are split evenly and the last stage also runs the output layer, which the others wait for. Megatron only</source>
         <translation>Megatron 的 --account-for-embedding-in-pipeline-split 与 --account-for-loss-in-pipeline-split：嵌入层和输出层各算作一层，因此第一级和最后一级流水线各少放一层。关闭（Megatron 默认）：各层平均切分，最后一级还要运行输出层，其他各级需等待它。仅适用于 Megatron</translation>
+    </message>
+    <message>
+        <source>CUDA graphs</source>
+        <translation>CUDA 图</translation>
+    </message>
+    <message>
+        <source>Megatron --cuda-graph-impl transformer_engine with --cuda-graph-scope: the captured parts of each layer (the attention block; the MoE router with the dispatcher&apos;s preprocess) replay as one CUDA graph, so the CPU no longer issues their kernels one by one. It matters where the CPU limits the step: MoE layers with small experts, whose dispatcher waits for the GPU every layer. None (Megatron&apos;s default): no graphs. Whole layer: for an MoE model only with padding to capacity. Not with full recompute. Megatron only</source>
+        <translation>Megatron --cuda-graph-impl transformer_engine 配合 --cuda-graph-scope：每层被捕获的部分（注意力块；MoE 路由器及分发器的预处理）作为一个 CUDA 图重放，CPU 不再逐个发射这些内核。在 CPU 限制步长时才有影响：专家较小的 MoE 层，其分发器每层都要等待 GPU。无（Megatron 默认）：不使用 CUDA 图。整层：MoE 模型仅在填充到容量时可用。不能与完全重计算同用。仅 Megatron</translation>
+    </message>
+    <message>
+        <source>none (Megatron&apos;s default)</source>
+        <translation>无（Megatron 默认）</translation>
+    </message>
+    <message>
+        <source>attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>MoE router and preprocess</source>
+        <translation>MoE 路由器和预处理</translation>
+    </message>
+    <message>
+        <source>attention, MoE router and preprocess</source>
+        <translation>注意力、MoE 路由器和预处理</translation>
+    </message>
+    <message>
+        <source>whole layer (MoE: with padding to capacity)</source>
+        <translation>整层（MoE：需填充到容量）</translation>
+    </message>
+    <message>
+        <source>dropless (Megatron&apos;s default)</source>
+        <translation>不丢弃（Megatron 默认）</translation>
+    </message>
+    <message>
+        <source>× even share</source>
+        <translation>× 平均份额</translation>
+    </message>
+    <message>
+        <source>pad every expert&apos;s input to its capacity</source>
+        <translation>把每个专家的输入填充到其容量</translation>
+    </message>
+    <message>
+        <source>MoE capacity factor</source>
+        <translation>MoE 容量因子</translation>
+    </message>
+    <message>
+        <source>Megatron --moe-expert-capacity-factor: each expert takes at most this many times its even share of the routed tokens and drops the rest. Empty (Megatron&apos;s default): dropless. Megatron only</source>
+        <translation>Megatron --moe-expert-capacity-factor：每个专家最多接收其平均份额这么多倍的路由 token，其余丢弃。留空（Megatron 默认）：不丢弃。仅 Megatron</translation>
+    </message>
+    <message>
+        <source>MoE token dropping</source>
+        <translation>MoE token 丢弃</translation>
+    </message>
+    <message>
+        <source>Megatron --moe-pad-expert-input-to-capacity: every expert&apos;s input is padded to its capacity, so the shapes never change, the dispatcher no longer waits for the token counts every layer and the whole layer can be a CUDA graph; padded rows cost GEMM time. Needs a capacity factor. Megatron only</source>
+        <translation>Megatron --moe-pad-expert-input-to-capacity：每个专家的输入都填充到其容量，形状固定，分发器不再每层等待 token 计数，整层可以成为一个 CUDA 图；填充的行也要耗费矩阵乘法时间。需要设置容量因子。仅 Megatron</translation>
     </message>
 </context>
 <context>

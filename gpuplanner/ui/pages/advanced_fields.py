@@ -25,6 +25,8 @@ SWITCHES = ("master_weights", "optimizer_in_backward", "activation_offload", "ch
 _TRI = {None: "default", True: "on", False: "off"}
 #: Megatron-Core's MoE token dispatchers (``parallel.moe_dispatcher``; None: the framework's default, all-to-all)
 MOE_DISPATCHERS = [None, "alltoall", "allgather", "flex"]
+#: Megatron-Core's per-layer CUDA graph scopes (``parallel.cuda_graph_scope``; None: Megatron's default, no graphs)
+CUDA_GRAPH_SCOPES = [None, "attn", "moe_router", "attn_moe_router", "layer"]
 
 
 def tri_state(m, path: str) -> BoundCombo:
@@ -60,7 +62,10 @@ class TrainingAdvanced(QObject):
         for k, f in (("vpp", BoundEdit(m, "parallel.vpp", parse=parse_int, fmt=fmt_int)),
                      ("offload_params", BoundCheck(m, "parallel.offload_params")),
                      ("moe_dispatcher", BoundCombo(m, "parallel.moe_dispatcher", MOE_DISPATCHERS)),
-                     ("pp_account_embedding_loss", BoundCheck(m, "parallel.pp_account_embedding_loss"))):
+                     ("pp_account_embedding_loss", BoundCheck(m, "parallel.pp_account_embedding_loss")),
+                     ("cuda_graph_scope", BoundCombo(m, "parallel.cuda_graph_scope", CUDA_GRAPH_SCOPES)),
+                     ("moe_capacity_factor", float_edit(m, "parallel.moe_capacity_factor", True)),
+                     ("moe_pad_to_capacity", BoundCheck(m, "parallel.moe_pad_to_capacity"))):
             self.fields[k] = f
             self.labels[k] = page.add_field(par, f)  # appended: moved up to ``row``
             par.takeRow(f.box)
@@ -119,6 +124,13 @@ class TrainingAdvanced(QObject):
         f["moe_dispatcher"].set_labels({None: self.tr("framework default"), "alltoall": self.tr("all-to-all"),
                                         "allgather": self.tr("all-gather"),
                                         "flex": self.tr("flex (DeepEP / HybridEP)")})
+        f["cuda_graph_scope"].set_labels({None: self.tr("none (Megatron's default)"), "attn": self.tr("attention"),
+                                          "moe_router": self.tr("MoE router and preprocess"),
+                                          "attn_moe_router": self.tr("attention, MoE router and preprocess"),
+                                          "layer": self.tr("whole layer (MoE: with padding to capacity)")})
+        f["moe_capacity_factor"].setPlaceholderText(self.tr("dropless (Megatron's default)"))
+        f["moe_capacity_factor"].box.set_unit(self.tr("× even share"))
+        f["moe_pad_to_capacity"].setText(self.tr("pad every expert's input to its capacity"))
         f["mfu"].box.set_unit(self.tr("of peak"))
         f["mfu"].setPlaceholderText(self.tr("modelled"))
         for k in ("memory_headroom_gib", "cuda_context_gib"):
@@ -204,6 +216,21 @@ class TrainingAdvanced(QObject):
                 "first and last pipeline stages hold one layer fewer, because the embedding and the output layer "
                 "count as a layer each. Off (Megatron's default): the layers are split evenly and the last stage "
                 "also runs the output layer, which the others wait for. Megatron only")),
+            "cuda_graph_scope": (self.tr("CUDA graphs"), self.tr(
+                "Megatron --cuda-graph-impl transformer_engine with --cuda-graph-scope: the captured parts of each "
+                "layer (the attention block; the MoE router with the dispatcher's preprocess) replay as one CUDA "
+                "graph, so the CPU no longer issues their kernels one by one. It matters where the CPU limits the "
+                "step: MoE layers with small experts, whose dispatcher waits for the GPU every layer. None "
+                "(Megatron's default): no graphs. Whole layer: for an MoE model only with padding to capacity. Not "
+                "with full recompute. Megatron only")),
+            "moe_capacity_factor": (self.tr("MoE capacity factor"), self.tr(
+                "Megatron --moe-expert-capacity-factor: each expert takes at most this many times its even share of "
+                "the routed tokens and drops the rest. Empty (Megatron's default): dropless. Megatron only")),
+            "moe_pad_to_capacity": (self.tr("MoE token dropping"), self.tr(
+                "Megatron --moe-pad-expert-input-to-capacity: every expert's input is padded to its capacity, so "
+                "the shapes never change, the dispatcher no longer waits for the token counts every layer and the "
+                "whole layer can be a CUDA graph; padded rows cost GEMM time. Needs a capacity factor. Megatron "
+                "only")),
         }
 
     def _assumption_texts(self) -> dict[str, tuple[str, str]]:

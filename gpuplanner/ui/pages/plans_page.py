@@ -748,22 +748,28 @@ class PlansPage(BasePage):
         Evaluation; nothing computed here)."""
         from PySide6.QtCore import QCoreApplication
 
-        from gpuplanner.core.cost import BUILD_PART_LABELS
+        from gpuplanner.core.cost import BUILD_PART_LABELS, unknown_build_parts
 
         esc = html.escape
         cur = rb.currency
         cells = [f"<tr><td><b>{esc(self.tr('Rent the work'))}</b></td><td align=right><b>{format_number(rb.rent_total, 0)} {cur}</b>"
                  f"</td></tr>"]
+        unknown = unknown_build_parts(rb)  # a part whose input is missing is unknown, not zero
+
+        def amount(v: float, known: bool) -> str:
+            return f"{format_number(v, 0)} {cur}" if known else esc(self.tr("unknown"))
+
         for key, label in BUILD_PART_LABELS.items():
             cells.append(f"<tr><td>{esc(self.tr('Build'))}: {esc(QCoreApplication.translate('Cost', label))}</td>"
-                         f"<td align=right>{format_number(rb.breakdown[key], 0)} {cur}</td></tr>")
+                         f"<td align=right>{amount(rb.breakdown[key], key not in unknown)}</td></tr>")
         won = " ✔" if rb.verdict == "build" else ""
         cells.append(f"<tr><td><b>{esc(self.tr('Build, total'))}{won}</b></td>"
-                     f"<td align=right><b>{format_number(rb.build_total, 0)} {cur}</b></td></tr>")
+                     f"<td align=right><b>{amount(rb.build_total, not unknown)}</b></td></tr>")
         u = rb.break_even_utilisation
         be = (self.tr("Owning breaks even when the servers are busy {0} of the time over {1} years.").format(
             format_percent(u, 0), format_sig(rb.inputs.depreciation_years, 6)) if u is not None else
-              self.tr("Owning never breaks even at these prices, even with the servers busy all the time."))
+              self.tr("Whether owning breaks even is unknown without a purchase price.") if rb.verdict == "unknown"
+              else self.tr("Owning never breaks even at these prices, even with the servers busy all the time."))
         names = {"machine_price": self.tr("Purchase price"), "power_kw_per_machine": self.tr("Server power"),
                  "tariff_per_kwh": self.tr("Electricity tariff"), "colocation_per_machine_month": self.tr("Rack / colocation"),
                  "ops_staff_per_month": self.tr("Operations staff"), "spare_rate_per_year": self.tr("Spares")}
