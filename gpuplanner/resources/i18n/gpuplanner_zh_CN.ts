@@ -9886,6 +9886,10 @@
         <translation>供应商核对清单</translation>
     </message>
     <message>
+        <source>Answer, date</source>
+        <translation>答复、日期</translation>
+    </message>
+    <message>
         <source>Notes (what the vendor said, quote, date)</source>
         <translation>备注（供应商的答复、报价、日期）</translation>
     </message>
