@@ -42,6 +42,7 @@ LoraTargets = Literal["attention", "all_linear", "qkv"]
 #: (Unsloth): Liger Kernel's ``apply_liger_kernel_to_*`` patches transformers' model classes only
 #: (linkedin/Liger-Kernel ``transformers/monkey_patch.py``); FSDP runs them under Accelerate (Liger's own benchmark)
 _NO_LIGER = ("megatron", "megatron-swift", "unsloth")
+NO_LIGER = _NO_LIGER  # public: the Training page greys the Liger switch for these (ui/pages/training_page.py)
 #: the tools that run Megatron-Core (core/frameworks.py engine "megatron"): parallel.moe_dispatcher is theirs
 _MEGATRON_TOOLS = ("megatron", "megatron-swift", "megatron-bridge")
 

@@ -5929,6 +5929,10 @@
         <source>How prompt and answer lengths vary between requests. All alike (default): every request at the lengths above. Varied: as spread as chat traffic within the ShareGPT filter of the engines&apos; benchmark scripts (prompt under 1024 tokens, prompt plus answer under 2048); long requests hold their KV cache longer, so fewer users fit per GPU</source>
         <translation>各请求的提示和回答长度如何变化。全部相同（默认）：每个请求都是上面的长度。长短不一：像聊天流量一样分散，范围取引擎基准脚本的 ShareGPT 过滤条件（提示少于 1024 个 token，提示加回答少于 2048）；长请求占用 KV 缓存更久，所以每块 GPU 容纳的用户更少</translation>
     </message>
+    <message>
+        <source>{0}. {1}</source>
+        <translation>{0}. {1}</translation>
+    </message>
 </context>
 <context>
     <name>QuoteSheets</name>
@@ -6258,10 +6262,6 @@
     <message>
         <source>billing: {b}</source>
         <translation>计费：{b}</translation>
-    </message>
-    <message>
-        <source>(band {lo} – {hi})</source>
-        <translation>（区间 {lo} – {hi}）</translation>
     </message>
     <message>
         <source>total</source>
@@ -6626,6 +6626,10 @@
     <message>
         <source>The offer billed is for single machines: no network between the plan&apos;s {nodes} nodes.</source>
         <translation>所计费的报价是单台机器：方案的 {nodes} 个节点之间没有网络。</translation>
+    </message>
+    <message>
+        <source>(band {range})</source>
+        <translation>（区间 {range}）</translation>
     </message>
 </context>
 <context>
@@ -8073,6 +8077,14 @@
     <message>
         <source>a lone surrogate escape in a string</source>
         <translation>字符串中有不成对的代理项转义</translation>
+    </message>
+    <message>
+        <source>quote sheet</source>
+        <translation>报价单</translation>
+    </message>
+    <message>
+        <source>plan file</source>
+        <translation>方案文件</translation>
     </message>
 </context>
 <context>
@@ -9773,6 +9785,10 @@
         <source>no logits tensor (Unsloth since November 2024)</source>
         <translation>不生成 logits 张量（2024 年 11 月起的 Unsloth）</translation>
     </message>
+    <message>
+        <source>all layers</source>
+        <translation>全部层</translation>
+    </message>
 </context>
 <context>
     <name>Units</name>
@@ -10073,6 +10089,10 @@
     <message>
         <source>{0} of {1} checked</source>
         <translation>已核对 {0}/{1} 项</translation>
+    </message>
+    <message>
+        <source>Answer, date</source>
+        <translation>答复、日期</translation>
     </message>
 </context>
 <context>

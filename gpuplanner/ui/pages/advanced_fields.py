@@ -16,6 +16,8 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtWidgets import QCheckBox, QMenu, QToolButton, QVBoxLayout, QWidget
 
+from gpuplanner.core.frameworks import engine_of
+
 from ..fields import BoundCheck, BoundCombo, BoundEdit, FieldBox, fmt_float, fmt_int, parse_float, parse_int
 
 #: the communication-overlap switches (``training.*``, None: the framework's default, core/overlap.overlap_flags)
@@ -81,16 +83,26 @@ class TrainingAdvanced(QObject):
         self.fields.update(a)
         self.labels.update({k: page.add_field(af, f) for k, f in a.items()})
 
-    def update_enabled(self, s) -> None:
-        """LoRA dropout exists for LoRA/QLoRA only (disabled, never hidden, as the page's other rows)."""
-        lora = s.training.method in ("lora", "qlora")
-        self.fields["lora_dropout"].setEnabled(lora)
-        self.labels["lora_dropout"].setEnabled(lora)
-        ds = s.training.framework == "deepspeed"  # DeepSpeed's ZeRO-3 collectives: read for DeepSpeed plans only
-        self.fields["ds_zero3_gather"].setEnabled(ds)
-        self.labels["ds_zero3_gather"].setEnabled(ds)
+    def update_enabled(self, s, moe: bool = True) -> None:
+        """Each row enabled where the chosen tool and model read it (disabled, never hidden, as the page's other
+        rows): LoRA dropout for LoRA/QLoRA; DeepSpeed's ZeRO-3 collectives for DeepSpeed; the MoE dispatcher for
+        a MoE model on a Megatron-Core tool and the pipeline split for a Megatron-Core tool (the scenario refuses
+        both elsewhere); the reentrant switch where the tool has one (Megatron-Core and Unsloth run their own
+        checkpoint function: core/scenario.py refuses either value); parameter offload at ZeRO stage 3. A row whose value is not the default stays
+        enabled, so a refused value can be put back."""
+        t, p = s.training, s.parallel
+        megatron = engine_of(t.framework) == "megatron"
+        own_checkpoint = engine_of(t.framework) == "megatron" or t.framework == "unsloth"
+        on = {"lora_dropout": t.method in ("lora", "qlora"),
+              "ds_zero3_gather": t.framework == "deepspeed" or t.ds_zero3_gather != "flat",
+              "moe_dispatcher": (megatron and moe) or p.moe_dispatcher is not None,
+              "pp_account_embedding_loss": megatron or p.pp_account_embedding_loss,
+              "checkpoint_reentrant": not own_checkpoint or t.checkpoint_reentrant is not None,
+              "offload_params": p.zero == 3 or p.offload_params}  # ZeRO-3/FSDP offload: refused below stage 3
+        for key, enabled in on.items():
+            self.fields[key].setEnabled(enabled)
+            self.labels[key].setEnabled(enabled)
         # torchtitan's FSDP2 layout only (core/estimate.py reads it there); a set box stays in sight elsewhere
-        t = s.training
         self.box.layout().setRowVisible(self.fields["fsdp_root_embedding"].box, t.fsdp_root_embedding or (
             t.framework == "fsdp" and int(t.fsdp_version) == 2))
 
