@@ -75,6 +75,19 @@ def document_from_plan(doc, base_dir: Any = None, source_file: str = "", models:
                     source_file=source_file, selected_label=(sel.label or "") if sel is not None else "")
 
 
+def scenario_to_open(doc, base_dir: Any = None, source_file: str = ""):
+    """The scenario the app edits when it opens the plan file ``doc``: with a manual layout, the plan the
+    document stands for by :func:`decide` (its selected plan when it has one), so the app's pages show what
+    ``gpuplanner estimate``/``report`` print for the file; with automatic layout what the user set (the app runs
+    the search and keeps the selected rank). The app itself never writes a manual layout with a selected plan
+    (``ui/document.py``); a file written by another version or by hand can, e.g. a plan priced from the quote it
+    carries in its own ``constraints.prices``."""
+    document = document_from_plan(doc, base_dir, source_file)
+    if document.scenario.parallel.auto:
+        return document.scenario
+    return decide(document.scenario, document.selected, lambda: ())[1]
+
+
 def load_document(path: str | Path) -> Document:
     """A scenario JSON or a ``.gpuplan`` plan file (a plan file under another name included)."""
     from gpuplanner.io.scenario_files import load_scenario

@@ -225,7 +225,10 @@ class DocumentController(QObject):
             stamp = planfile.file_stamp(path)  # before reading: a later change is noticed
             doc, warnings = planfile.load(path)
             base = path.resolve().parent
-            scenario = planfile.scenario_for_estimate(doc, base, path.name)
+            # the plan the file stands for, by the CLI's rule (app/answer.decide): a manual layout's selected plan
+            from gpuplanner.app.answer import scenario_to_open
+
+            scenario = scenario_to_open(doc, base, path.name)
         except (PlannerError, OSError, ValueError, RecursionError, MemoryError, OverflowError) as err:
             # the CLI's exit 2: one line in a message box, and the app stays open
             text = one_line(err) if isinstance(err, PlannerError) else self.tr(
