@@ -272,6 +272,30 @@ ISSUE35_R6_POST = [
     "14GiB', full 65.2 against 70. So the miss is the tool's, not post-training's; no source found for it yet.",
 ]
 
+#: issue 35 round 6 (helper swiftmem): Megatron-SWIFT's loss, Megatron-Core's fused cross-entropy compiled by jit_fuser
+ISSUE35_R6_SWIFTMEM = [
+    "Megatron-SWIFT's fused cross-entropy (`memory.megatron_fused_ce_bytes_per_logit`, 10 bytes per local logit; "
+    "`frameworks.tool_mechanics` loss kernel `megatron_fused`, framework `megatron-swift` only): ms-swift's Megatron "
+    "arguments default `cross_entropy_loss_fusion` to True (`swift/megatron/arguments/megatron_args.py` at 3602360), "
+    "so the loss is megatron-core's `fused_vocab_parallel_cross_entropy`, whose helpers `jit_fuser` compiles "
+    "(`megatron/core/jit.py`: `torch.compile` for torch >= 2.2). The forward works in place on the fp32 copy of the "
+    "logits (2 + 4 bytes) and saves it; the compiled backward writes its fp32 gradient into a new tensor beside the "
+    "saved one, then the 16-bit gradient: 4 + 4 + 2. Measured on the CPU with megatron-core 0.16.1 "
+    "(`tests_validate/test_megatron_ce_memory.py`): compiled 6 / 10 bytes per logit (forward / backward), eager 6 / "
+    "6, the unfused loss (Megatron-LM's default) 6 / 6, as `memory.logits_bytes` holds for plain Megatron. "
+    "Post-training rows (`bench/validate_post_memory.py`): Megatron-SWIFT 8 rows median 17.8% → 14.1% (all still "
+    "low, −3.5% to −20.6%); all 16 rows 16.1% / 25.6% → 10.9% / 19.2%; the Megatron-SWIFT SFT scripts (new table, 5 "
+    "rows) 16.8% / 40.5% → 9.0% / 36.3%. The shared rows, the fine-tuning tool rows, the Megatron-LM pretraining "
+    "rows, the Bridge and NeMo fine-tuning rows are byte-identical.",
+    "Still low: the LoRA SFT row (`examples/megatron/lora/dense.sh`, 14 GiB, −36%), the reward-model row (no logits, "
+    "−17%) and the full DPO rows (−16% to −21%). The same full SFT command logs 70 GiB in July 2025 "
+    "(`lora/dense.sh`, ms-swift 3.6) and 78 GiB in March 2026 (`muon.sh`, adam line, ms-swift 4): the tool's own "
+    "figure moves by 8 GiB between versions. Checked in the code and not the cause: grad buffers and the distributed "
+    "optimizer (frozen parameters get none: megatron-core `distributed_data_parallel.py`), the fp32 grad buffer "
+    "(`accumulate_allreduce_grads_in_fp32`, already 4 bytes), mcore-bridge's weight loading (CPU, one tensor at a "
+    "time), the warm-up of the JIT fusions, NCCL (outside the allocator).",
+]
+
 ISSUE35_TORCHTUNE = [
     "Per source before → after: torchtune README median 17.4% → 7.5%, p90 35.5% → 22.8%; PEFT docs 4.9% → "
     "14.5%; ZeRO table unchanged; all rows 6.0% / 35.5% → 4.2% / 22.8%.",
@@ -634,6 +658,8 @@ def main(argv=None) -> int:
               "`tests/test_mechanics_varlen_cache.py`):", ""] + [f"- {t}" for t in ISSUE35_R6]
     lines += ["", "Issue 35 round 6, post-training memory (no shared row changes; "
               "`tests/test_mechanics_varlen_cache16.py`):", ""] + [f"- {t}" for t in ISSUE35_R6_POST]
+    lines += ["", "Issue 35 round 6, Megatron-SWIFT's loss (no shared row changes; "
+              "`tests/test_mechanics_megatron_fused_ce.py`):", ""] + [f"- {t}" for t in ISSUE35_R6_SWIFTMEM]
     lines += ["", "Where rows miss and why (every row beyond 25%, and the sources' larger misses):", ""] + [
         f"- {t}" for t in MISSES]
     lines += ["", "Skipped rows:", ""] + [f"- `{rid}`: {why}" for rid, why in skipped]

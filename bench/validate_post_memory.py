@@ -156,8 +156,50 @@ def _swift_megatron_rows() -> list[Row]:
     ]
 
 
+#: alpaca-gpt4-data-zh#500 (157.2 tokens), alpaca-gpt4-data-en#500 (167.6), swift/self-cognition#500 (58.9)
+SFT_MIX = {"mean_sample_len": 128}
+
+
+def _swift_megatron_sft_rows() -> list[Row]:
+    """``megatron sft`` (Megatron-SWIFT) example scripts with a memory comment, the same tool as the rlhf rows; not
+    post-training, a separate table. Skipped: scripts whose figure is the card ("8 * 80GiB": ``pretrain.sh``,
+    ``dense/qwen3_32b.sh``), vision and FP8 scripts, and MoE LoRA scripts with ``moe_expert_capacity_factor``."""
+    mg = dict(framework="megatron-swift", method="full", recompute="full", seq_len=2048, micro_batch_size=16,
+              global_batch_size=16, padding_free=True)
+    tp2 = {"tp": 2, "sequence_parallel": True}
+    dense = ("examples/megatron/lora/dense.sh (first written 2025-07-10 as examples/train/megatron/lora/dense.sh, "
+             "ms-swift 3.6 with Megatron-LM's training loop)")
+    return [
+        PostRow("mswift-sft-7b-full-tp2", "swift-megatron-sft", "memory", 70.0, {"preset": "qwen2.5-7b"}, _t(**mg),
+                num_gpus=2, parallel=tp2, metric="reserved", assumptions=EXPANDABLE, data=SFT_MIX,
+                assumed=(GPU_ASSUMED, dense + ": 'full: 2 * 70GiB'", "padding-free (default)")),
+        PostRow("mswift-sft-7b-lora-tp2", "swift-megatron-sft", "memory", 14.0, {"preset": "qwen2.5-7b"},
+                _t(**dict(mg, method="lora"), lora_rank=8, lora_targets="all_linear"), num_gpus=2, parallel=tp2,
+                metric="reserved", assumptions=EXPANDABLE, data=SFT_MIX,
+                assumed=(GPU_ASSUMED, dense + ": 'lora: 2 * 14GiB'", "padding-free (default)")),
+        PostRow("mswift-sft-7b-full-tp2-v4", "swift-megatron-sft", "memory", 78.0, {"preset": "qwen2.5-7b"},
+                _t(**mg), num_gpus=2, parallel=tp2, metric="reserved", assumptions=EXPANDABLE, data=SFT_MIX,
+                assumed=(GPU_ASSUMED, "examples/megatron/muon.sh (2026-03-24, ms-swift 4 trainer): 'adam(w): 2 * "
+                         "78GiB', the dense.sh full command with --optimizer adam", "padding-free (default)")),
+        PostRow("mswift-sft-7b-long-32k", "swift-megatron-sft", "memory", 50.0, {"preset": "qwen2.5-7b"},
+                _t(**dict(mg, seq_len=32768, micro_batch_size=1, global_batch_size=8, padding_free=False,
+                          packing=True)), num_gpus=4, parallel={"tp": 4, "sequence_parallel": True},
+                metric="reserved", assumptions=EXPANDABLE,
+                assumed=(GPU_ASSUMED, "examples/megatron/long_text.sh: 'GPU Memory: 4 * 50GB' read as the logged "
+                         "GiB", "packing: every row holds 32,768 tokens (ASSUMED full rows)")),
+        PostRow("mswift-sft-14b-base-to-chat", "swift-megatron-sft", "memory", 65.0, {"preset": "qwen2.5-14b"},
+                _t(**dict(mg, recompute="megatron_selective", seq_len=8192, micro_batch_size=1,
+                          padding_free=False, packing=True)), num_gpus=8,
+                parallel={"tp": 4, "sequence_parallel": True, "zero": 1}, metric="reserved",
+                assumptions=EXPANDABLE,
+                assumed=(GPU_ASSUMED, "examples/megatron/base_to_chat.sh: '8 * 65GiB'; recompute_granularity "
+                         "selective (core_attn)", "use_distributed_optimizer (default True): optimizer over DP 2",
+                         "packing: every row holds 8,192 tokens (ASSUMED full rows)")),
+    ]
+
+
 def all_rows() -> list[Row]:
-    return _swift_hf_rows() + _swift_megatron_rows()
+    return _swift_hf_rows() + _swift_megatron_rows() + _swift_megatron_sft_rows()
 
 
 def _pct(v: list[float], q: float) -> float:

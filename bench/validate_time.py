@@ -1527,6 +1527,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *(Path(__file__).parent / "data" / "nf4src.md").read_text(encoding="utf-8").splitlines()[1:],
         *(Path(__file__).parent / "data" / "eagerattn.md").read_text(encoding="utf-8").splitlines()[1:],
         "",
+        *(Path(__file__).parent / "data" / "sdpa6.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
         *(Path(__file__).parent / "data" / "z3multi.md").read_text(encoding="utf-8").splitlines()[1:],
         "",
         *(Path(__file__).parent / "data" / "h100_measured.md").read_text(encoding="utf-8").splitlines()[1:],

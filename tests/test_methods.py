@@ -239,7 +239,11 @@ def test_unsloth_offloads_checkpoints_and_has_no_logits():
 def test_megatron_swift_runs_megatron_conventions():
     ms = _ev({"framework": "megatron-swift"}, {"zero": 1, "tp": 2}, {"num_gpus": 8})
     mg = _ev({"framework": "megatron", "recompute": "selective"}, {"zero": 1, "tp": 2}, {"num_gpus": 8})
-    assert ms.memory.total == pytest.approx(mg.memory.total)
+    # the same model states; the loss differs: Megatron-SWIFT's default fused cross-entropy holds 10 bytes per logit
+    # where Megatron-LM's unfused one holds 6 (tests/test_mechanics_megatron_fused_ce.py)
+    for part in ("weights", "gradients", "optimizer"):
+        assert getattr(ms.memory, part) == pytest.approx(getattr(mg.memory, part)), part
+    assert ms.memory.activations > mg.memory.activations
     assert ms.time.step_time_s == pytest.approx(mg.time.step_time_s)
 
 

@@ -84,7 +84,8 @@ def rent_vs_build_lines(rb, indent: str = "   ") -> list[str]:
 
     def row(label: str, value: float | None, extra: str = "") -> str:
         shown = translate(CTX, "unknown") if value is None else format_money(value, cur)
-        return f"{indent}{label:<43}{shown:>16}{extra}"
+        # columns by display width: a Chinese label takes two columns a character ("自建：机柜/托管")
+        return f"{indent}{ljust(label, 43)}{rjust(shown, 16)}{extra}"
 
     lines = [row(translate(CTX, "rent"), rb.rent_total)]
     for key, label in BUILD_PART_LABELS.items():

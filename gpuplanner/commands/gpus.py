@@ -32,9 +32,11 @@ def _fmt(value, unit: str = "") -> str:
         from ._lang import translate
 
         return translate(_CTX, UNKNOWN)
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    return f"{value}{unit}"
+    from ..formatting import format_number
+
+    # the catalog's figure as written (every decimal it has), grouped by the one formatter ("2,250", "1,307.4")
+    decimals = 0 if float(value).is_integer() else len(repr(float(value)).split(".")[1])
+    return f"{format_number(value, decimals)}{unit}"
 
 
 def _link(g: GPU) -> str:
@@ -45,13 +47,14 @@ def _link(g: GPU) -> str:
 
 
 def table_rows(gpus: list[GPU]) -> list[list[str]]:
+    from ..formatting import gpu_display_name
     from ._lang import translate
 
     header = ["id", translate(_CTX, "name"), translate(_CTX, "memory GiB"), translate(_CTX, "BF16 TFLOPS (dense)"),
               translate(_CTX, "memory bandwidth TB/s"), translate(_CTX, "link (both directions)"), "TDP W"]
     rows = [header]
     for g in gpus:
-        rows.append([g.id, g.name, _fmt(g.memory_gib), _fmt(g.bf16_tflops), _fmt(g.mem_bw_tbs), _link(g), _fmt(g.tdp_w)])
+        rows.append([g.id, gpu_display_name(g.name), _fmt(g.memory_gib), _fmt(g.bf16_tflops), _fmt(g.mem_bw_tbs), _link(g), _fmt(g.tdp_w)])
     return rows
 
 
@@ -65,10 +68,13 @@ def run(args: argparse.Namespace) -> int:
 
         out.write(strict_json([g.to_dict() for g in gpus], indent=2) + "\n")  # allow_nan=False, as every --json
         return 0
+    from ._args import display_width, ljust
+
     rows = table_rows(gpus)
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    # columns by display width: a Chinese header or "未知" takes two columns a character
+    widths = [max(display_width(r[i]) for r in rows) for i in range(len(rows[0]))]
     for n, r in enumerate(rows):
-        out.write("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() + "\n")
+        out.write("  ".join(ljust(c, w) for c, w in zip(r, widths)).rstrip() + "\n")
         if n == 0:
             out.write("  ".join("-" * w for w in widths) + "\n")
     return 0

@@ -161,7 +161,7 @@ def run_import(args) -> int:
                 (translate(CTX, "GPU-hours"), "gpu_hours", lambda v: format_number(v, 0)),
                 (translate(CTX, "cost ({currency})").format(currency=cur), "cost", lambda v: format_number(v, 0))]
         for label, key, f in rows:
-            lines.append(f"  {label:<12}{(f(b[key]) if b[key] is not None else '—'):>10}  "
+            lines.append(f"  {ljust(label, 12)}{(f(b[key]) if b[key] is not None else '—'):>10}  "
                          f"{(f(c[key]) if c[key] is not None else '—'):>10}")
         if b["cost"] is not None:
             lines.append("  " + translate(CTX, "(cost = GPU-hours × {price} per card-hour, no overheads)").format(

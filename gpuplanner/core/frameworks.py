@@ -287,7 +287,8 @@ def engine_of(framework: str) -> str:
     return (f.engine or framework) if f is not None else framework
 
 
-def tool_mechanics(framework: str, recompute: str = "", liger: bool = False, cut_cross_entropy: bool = True) -> dict:
+def tool_mechanics(framework: str, recompute: str = "", liger: bool = False, cut_cross_entropy: bool = True,
+                   objective: str = "sft") -> dict:
     """What a fine-tuning tool does beyond its engine (module docstring): CPU offload of the checkpointed layer
     inputs (Unsloth's gradient checkpointing; applies where layers are recomputed), the loss kernel
     (``cce``: no logits tensor) and fused element-wise kernels (time model).
@@ -309,7 +310,12 @@ def tool_mechanics(framework: str, recompute: str = "", liger: bool = False, cut
                 "fused": True, "layer_kernels": "unsloth"}
     f = FRAMEWORKS.get(framework)
     liger = bool(liger) and engine_of(framework) in ("hf", "deepspeed", "fsdp")
-    return {"checkpoint_offload": False, "loss_kernel": "cce" if liger else "standard",
+    # Megatron-SWIFT: ``cross_entropy_loss_fusion`` defaults to True (memory.megatron_fused_ce_bytes_per_logit) where
+    # the labels go into the model (SFT, DPO, KTO); its GRPO pops them and takes log-probabilities from the logits
+    # itself (``swift/megatron/trainers/grpo_trainer.py``: ``compute_logps_and_entropy_from_logits``)
+    fused_ce = framework == "megatron-swift" and objective not in ("grpo", "ppo")
+    return {"checkpoint_offload": False,
+            "loss_kernel": "cce" if liger else ("megatron_fused" if fused_ce else "standard"),
             "fused": bool(f and f.fused_kernels) or liger, "layer_kernels": "liger" if liger else "hf"}
 
 

@@ -610,6 +610,28 @@ def compiled_loss_bytes_per_logit() -> float:
     return 4.0
 
 
+def megatron_fused_ce_bytes_per_logit() -> float:
+    """Bytes per local logit live at the peak of Megatron-Core's fused vocab-parallel cross-entropy, which
+    Megatron-SWIFT runs by default (ms-swift ``swift/megatron/arguments/megatron_args.py`` at 3602360:
+    ``cross_entropy_loss_fusion: bool = True``, ``cross_entropy_fusion_impl = 'native'``; the model's
+    ``compute_language_model_loss`` then calls ``megatron/core/fusions/fused_cross_entropy.py``
+    ``fused_vocab_parallel_cross_entropy``).
+
+    Its helpers are decorated with ``megatron.core.jit.jit_fuser``, which is ``torch.compile`` for torch >= 2.2
+    (``megatron/core/jit.py``; ms-swift never calls ``disable_jit_fuser``). The forward upcasts the 16-bit logits
+    to fp32 and works in place on that copy (``VocabParallelCrossEntropy.calculate_logits_max`` /
+    ``calculate_predicted_logits``: subtract the max, ``exp`` into the same tensor, divide by the sum) and saves
+    it as the softmax: 2 + 4 bytes at the forward's peak, 4 saved. The backward's in-place update of that saved
+    softmax (``calculate_gradients``: subtract 1 at the targets, multiply by the loss gradient, ``.to(bf16)``)
+    is functionalised by the compiler: a new fp32 tensor beside the saved one, then the 16-bit gradient:
+    4 + 4 + 2 = 10 bytes per logit. Measured on the CPU with megatron-core 0.16.1 and torch 2.13 (peak resident
+    memory, ``tests_validate/test_megatron_ce_memory.py``): forward 6, backward 10 compiled; 6 and 6 eager
+    (the unfused ``tensor_parallel.vocab_parallel_cross_entropy``, Megatron-LM's default without
+    ``--cross-entropy-loss-fusion``, measures 6 and 6 too: :func:`logits_bytes`). Megatron-LM and Megatron-Bridge keep
+    :func:`logits_bytes` here (their published rows were not re-checked with the fused loss)."""
+    return 10.0
+
+
 def loss_reserved_extra_bytes_per_logit() -> float:
     """Bytes per logit the caching allocator holds beyond the live tensors at an eager fp32 cross-entropy.
 
@@ -1106,7 +1128,8 @@ def memory_arrays(
     (no vocabulary-sized logits). ``loss_kernel``: ``standard``; ``cce`` — the loss computed from the hidden
     states block by block without a logits tensor (Apple Cut Cross-Entropy, Wijmans et al. 2024,
     arXiv:2411.09009, which Unsloth uses; Liger's fused linear cross-entropy likewise): the output layer keeps
-    the head's input and its gradient only. ``torch_compile``: compiled blocks (:func:`compiled_layer_bytes`) and,
+    the head's input and its gradient only; ``megatron_fused`` — Megatron-Core's compiled fused cross-entropy
+    (:func:`megatron_fused_ce_bytes_per_logit`). ``torch_compile``: compiled blocks (:func:`compiled_layer_bytes`) and,
     with ``chunked_loss``, torchtune's compiled loss (:func:`chunked_loss_bytes_per_logit`). ``paged_optimizer``:
     bitsandbytes' paged states, on the device but outside the allocator's figures. ``kbit_fp32``: the tool prepares a
     QLoRA base with PEFT's ``prepare_model_for_kbit_training`` (:data:`KBIT_FP32_PARAM_BYTES`). ``fp32_logps``: the
@@ -1400,6 +1423,11 @@ def memory_arrays(
     else:
         out_saved = 4.0 * s_local * mbs * mh.V / tp + 4.0 * s_local * mbs * m.h
         out_layer = logits_bytes(mh, s_local, mbs, tp, framework) + 4.0 * s_local * mbs * m.h
+        if loss_kernel == "megatron_fused":
+            # Megatron-Core's fused cross-entropy, compiled (megatron_fused_ce_bytes_per_logit): its backward
+            # holds the saved fp32 softmax, the compiled gradient's fp32 copy and the 16-bit gradient
+            out_layer = (megatron_fused_ce_bytes_per_logit() * s_local * mbs * mh.V / tp
+                         + 4.0 * s_local * mbs * m.h)
         eager_ce = xp.asarray(False) & (tp > 0)
     if chunked_loss and framework == "fsdp":
         # torchtitan's ChunkedCELoss: lm_head + loss + backward one chunk at a time (titan_chunked_loss_bytes)

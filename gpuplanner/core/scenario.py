@@ -42,6 +42,7 @@ LoraTargets = Literal["attention", "all_linear", "qkv"]
 #: (Unsloth): Liger Kernel's ``apply_liger_kernel_to_*`` patches transformers' model classes only
 #: (linkedin/Liger-Kernel ``transformers/monkey_patch.py``); FSDP runs them under Accelerate (Liger's own benchmark)
 _NO_LIGER = ("megatron", "megatron-swift", "unsloth")
+NO_LIGER = _NO_LIGER  # public: the Training page greys the Liger switch for these (ui/pages/training_page.py)
 #: the tools that run Megatron-Core (core/frameworks.py engine "megatron"): parallel.moe_dispatcher is theirs
 _MEGATRON_TOOLS = ("megatron", "megatron-swift", "megatron-bridge")
 
@@ -295,6 +296,14 @@ class TrainingSection(_Section):
                           "--fp8-param-gather (weights kept in FP8, gathered in FP8; Megatron-Bridge's FP8 "
                           "presets turn it on); null: off, the frameworks' default")
 
+    @model_validator(mode="after")
+    def _attn_implementation_needs_flash(self) -> "TrainingSection":
+        """``flash_attention_2`` is the flash-attn package: it cannot run with flash attention off."""
+        if self.attn_implementation == "flash_attention_2" and not self.flash_attention:
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "training.attn_implementation=flash_attention_2 needs training.flash_attention on")))
+        return self
+
     @model_validator(mode="before")
     @classmethod
     def _fp8_precision_names(cls, data: Any) -> Any:
@@ -321,6 +330,13 @@ class TrainingSection(_Section):
         "auto", description="fused attention kernel (time model): flash2 (FlashAttention-2, PyTorch SDPA's flash "
                             "backend), cudnn (cuDNN fused attention / Transformer Engine / FlashAttention-3); "
                             "auto: the framework's default (core/timing.attention_kernel)")
+    attn_implementation: Literal["sdpa", "flash_attention_2"] = Field(
+        "sdpa", description="Hugging Face stack with flash_attention on: Transformers' attn_implementation (default "
+                            "sdpa since v4.36). sdpa takes PyTorch's flash kernel only when no token is padded; a "
+                            "padded batch (micro_batch_size > 1, data.mean_sample_len below seq_len, no packing or "
+                            "padding_free) passes a mask and runs the memory-efficient kernel over the whole square "
+                            "(cuDNN's with attention_kernel cudnn; time model: core/timing.hf_sdpa_masked_core). "
+                            "flash_attention_2: the flash-attn package")
     fsdp_version: Literal[1, 2] = Field(
         2, description="framework fsdp: PyTorch FSDP2 (fully_shard: torchtitan, torchtune) or FSDP1 "
                        "(FullyShardedDataParallel with flat parameters: Composer/llm-foundry, Accelerate); FSDP2 "

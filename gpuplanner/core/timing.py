@@ -730,6 +730,40 @@ def hf_eager_attention_core(m: ModelFacts, seq_len, attn_len, rec_fwd, ops=_Arra
     return extra_bytes, extra_flops
 
 
+#: PyTorch SDPA's memory-efficient backend (the xFormers "cutlass" kernel, ``aten/src/ATen/native/transformers/cuda/
+#: mem_eff_attention``) against FlashAttention-2 on the same work, as a time ratio. FlashAttention-2 paper (Dao 2023,
+#: arXiv:2307.08691, §4.1, Fig. 4: forward + backward on an A100 80GB SXM4, head dim 64 and 128, 512 to 16k tokens):
+#: "FlashAttention-2 is around 2× faster than FlashAttention and FlashAttention in xformers (the 'cutlass'
+#: implementation)". PyTorch's SDPA tutorial (``intermediate/scaled_dot_product_attention_tutorial``, its published
+#: output, an Ampere GPU, fp16, 32 × 32 heads × 1024 × 32, forward): flash 2,304.6 µs, memory-efficient 4,197.1 µs,
+#: 1.82 ×. One figure, the paper's training one.
+SDPA_MEM_EFF_TIME_FACTOR = 2.0
+
+
+def hf_sdpa_masked_core(m: ModelFacts, seq_len, attn_len, rec_fwd, ops=_ArrayOps) -> tuple:
+    """Transformers' SDPA on a padded batch, against the flash kernel the model prices, per token (before the TP
+    split): ``(mask bytes, extra attention FLOPs per forward pass)``.
+
+    Dispatch: Transformers drops the mask and passes ``is_causal=True`` only when no token is padded
+    (``_ignore_causal_mask_sdpa``: ``modeling_attn_mask_utils.AttentionMaskConverter`` v4.38–4.47, ``masking_utils``
+    from v4.53; ``integrations/sdpa_attention.py`` ``sdpa_attention_forward``: ``is_causal = query.shape[2] > 1 and
+    attention_mask is None``), "allowing to dispatch to the flash attention kernel (that can otherwise not be used
+    if a custom ``attn_mask`` is passed)". A padded batch passes the 4-D mask; PyTorch's flash backend refuses it
+    (``aten/src/ATen/native/transformers/sdp_utils_cpp.h`` ``check_for_attn_mask``, in ``cuda/sdp_utils.cpp``
+    ``can_use_flash_attention``'s constraints, v2.1–2.11), the memory-efficient backend takes it and, with
+    ``is_causal`` false, multiplies the whole ``s × s`` square: ``2 · (s − (a+1)/2) · (q_dim + v_dim) · L`` FLOPs
+    per forward pass beyond the causal count, as :func:`hf_eager_attention_core`. The kernel reads the mask, one
+    ``s × s`` 16-bit tile set per batch row broadcast over the heads (stride 0; one row's mask, 8 MiB at 2,048
+    tokens, stays in L2 across its heads), in each forward and in the backward: ``2 · s · (1 + rec_fwd + 1)``
+    bytes. The memory-efficient kernel's rate: :data:`SDPA_MEM_EFF_TIME_FACTOR` (in :func:`time_gpu`); where the
+    mask lands on cuDNN's backend (``attention_kernel`` ``cudnn``, :func:`sdpa_masked`) the whole square runs at
+    cuDNN's own rate."""
+    s = ops.f(seq_len)
+    mask_bytes = 2.0 * s * (2.0 + rec_fwd)
+    extra_flops = 2.0 * (s - (ops.f(attn_len) + 1.0) / 2.0) * (m.q_dim + m.v_dim) * m.L
+    return mask_bytes, extra_flops
+
+
 _LORA_CACHE: dict = {}
 
 
@@ -1022,6 +1056,7 @@ def time_layout(
     cuda_graph_scope: str | None = None,
     moe_capacity_factor: float | None = None,
     moe_pad_to_capacity: bool = False,
+    sdpa_mask: str | None = None,
     ops=None,
 ) -> dict:
     """The first stage of :func:`time_arrays`: every term that the model, the scenario and the layout decide
@@ -1089,6 +1124,12 @@ def time_layout(
     hf_extra = ops.where(hf_core, hf_extra, 0.0)
     attn_tok = attn_tok + (3.0 + rec_whole + rec_attn) * hf_extra
     hflops_tok = hflops_tok + (3.0 + rec_whole + rec_attn) * hf_extra
+    # Transformers' SDPA on a padded batch (micro-batch > 1): the memory-efficient kernel over the whole square
+    me = (mbs > 1.0) & bool(sdpa_mask is not None and pad_single_len is not None)
+    me_bytes, me_extra = hf_sdpa_masked_core(m, s, s_attn, rec_whole + rec_op, ops)
+    me_extra = where(me, me_extra, 0.0)
+    attn_tok = attn_tok + (3.0 + rec_whole + rec_attn) * me_extra
+    hflops_tok = hflops_tok + (3.0 + rec_whole + rec_attn) * me_extra
     mp = tp * pp * cp  # GPUs one replica's micro-batch is spread over
     # GEMM size factor (module docstring): the efficiency is the GPU's generation figure × this
     size = 1.0 / (1.0 + D0 * tp / m.h) / (1.0 + T0 / tokens_mb)
@@ -1102,6 +1143,7 @@ def time_layout(
     # ... less what Megatron's own score kernels do not move (megatron_attention_core, MEGATRON_SCORES_ELEMS)
     ew_bytes = ew_bytes - where(meg_core, core_saving, 0.0) / tp * m.L / (pp * cp)
     ew_bytes = ew_bytes + where(hf_core, hf_bytes, 0.0) / tp * m.L / (pp * cp)
+    ew_bytes = ew_bytes + where(me, me_bytes, 0.0) * m.L / (pp * cp)
     # FP8 (core/fp8.py): the amax and cast traffic of every linear's input and output gradient, per recipe
     # (torch.compile / fused kernels fold the amax reduction into the producing kernel for torchao)
     fp8_tok = 0.0
@@ -1445,7 +1487,7 @@ def time_layout(
         "cp_in_node": tp * cp <= dom, "cp_bytes": cp_bytes, "torch_cp": torch_cp, "cp_kv_chunk": kv_chunk,
         "cp_fwd_passes": cp_fwd_passes, "cp_traced": torch_cp and bool(torch_compile),
         "attn_layer_flops": ((2.0 + cp_fwd_passes) * fwd.attention / m.L) * tokens_mb, "stage_layers": m.L / pp,
-        "attn_bwd_tok": 2.0 * fwd.attention,
+        "attn_bwd_tok": 2.0 * (fwd.attention + me_extra), "sdpa_me": me & (sdpa_mask == "mem_efficient"),
         "ep_in_node": tp * ep * cp <= gpn, "n_moe_stage": n_moe_stage,
         "a2a_in": a2a_in, "a2a_off": a2a_off, "etp_bytes": etp_bytes, "etp_in_node": exp_tp <= dom,
         "ag_dispatch": disp == "allgather", "hybridep_nvl": (disp == "flex") & (ep * ep_stride <= dom),
@@ -2380,6 +2422,8 @@ def time_gpu(
     # FlashAttention-2's backward under its ceiling: 2.5 × the forward's FLOPs at its slower rate (FLASH2_BWD_TIME_FACTOR)
     flash_bwd = 1.0 if attn_efficiency is None else where(lay["flash"], FLASH2_BWD_TIME_FACTOR, 1.0)
     attn_tok = attn_tok + (flash_bwd - 1.0) * lay["attn_bwd_tok"]
+    # Transformers' SDPA on a padded batch: the memory-efficient kernel (hf_sdpa_masked_core, SDPA_MEM_EFF_TIME_FACTOR)
+    attn_tok = attn_tok * where(lay["sdpa_me"], SDPA_MEM_EFF_TIME_FACTOR, 1.0)
     t_layers_tok = t_lin_tok + attn_tok / (peak16 * eff_attn)
     t_head_tok = head_tok / (peak16 * eff16)
     t_flops_tok = t_layers_tok + t_head_tok
@@ -2804,7 +2848,8 @@ class TimeEstimate:
     hidden: dict[str, float] = field(default_factory=dict)
     #: the overlap switches in force (the scenario's, else the framework default: :func:`overlap_flags`)
     overlap: dict[str, bool] = field(default_factory=dict)
-    #: the fused attention kernel in force (:func:`attention_kernel`): ``flash2`` or ``cudnn``
+    #: the fused attention kernel in force (:func:`attention_kernel_in_force`): ``flash2``, ``cudnn``,
+    #: ``mem_efficient`` (SDPA on a padded batch) or ``eager``
     attention_kernel: str = ""
     #: named mechanisms, seconds per step, each inside the part :data:`PART_PARENT` names (not added to the step)
     parts: dict[str, float] = field(default_factory=dict)
@@ -2943,6 +2988,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         cuda_graph_scope=getattr(s.parallel, "cuda_graph_scope", None),
         moe_capacity_factor=getattr(s.parallel, "moe_capacity_factor", None),
         moe_pad_to_capacity=bool(getattr(s.parallel, "moe_pad_to_capacity", False)),
+        sdpa_mask=sdpa_masked(t, engine, gf),
     )
     if t.tp_comm_overlap is None and gf.intra_link != "nvlink":
         # Transformer Engine's TP communication overlap (Megatron --tp-comm-overlap: userbuffers) exchanges through
@@ -2953,6 +2999,43 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
     if cal is not None:  # a run measured on this GPU (core/calibration.py)
         kw["gen_efficiency"] = kw["gen_efficiency"] * cal[1]
     return kw, gf
+
+
+def attention_kernel_in_force(s: Any, gpu_id) -> str:
+    """The attention kernel a scenario's micro-batch runs: ``eager`` with flash attention off, ``mem_efficient``
+    where SDPA gets a padded batch's mask and the flash backend refuses it (:func:`sdpa_masked` at the scenario's
+    micro-batch), else
+    :func:`attention_kernel`."""
+    t = s.training
+    if not t.flash_attention:
+        return "eager"
+    engine = _frameworks.engine_of(t.framework)
+    prof = method_profile(t)
+    padded = (sample_shape_of(s, prof).single_len is not None
+              and t.micro_batch_size * prof.seqs_per_example > 1)
+    masked = sdpa_masked(t, engine, gpu_id)
+    if padded and masked is not None:
+        return masked
+    return attention_kernel(engine, gpu_generation(gpu_id), getattr(t, "attention_kernel", "auto"))
+
+
+def sdpa_masked(t: Any, engine: str, gpu_id) -> str | None:
+    """The SDPA backend a padded micro-batch's mask lands on (:func:`hf_sdpa_masked_core`), or None where no mask
+    reaches SDPA. A mask reaches it from Hugging Face modelling code (:data:`HF_EAGER_ENGINES`, not Unsloth's own
+    kernels) with ``flash_attention`` on through ``attn_implementation="sdpa"`` (Transformers' default), with samples
+    padded to the batch's longest (neither packing nor padding-free; the layout's micro-batch decides). The flash
+    backend refuses the mask; PyTorch's cuDNN backend takes it (``can_use_cudnn_attention`` checks only
+    ``check_attn_mask_shape``, pytorch ``cuda/sdp_utils.cpp`` at 001f694), so where :func:`attention_kernel` is
+    ``cudnn`` the mask runs there (``cudnn``: the whole square at cuDNN's rate); where it is ``flash2`` (SDPA's
+    default order) the next backend, the memory-efficient kernel, runs it (``mem_efficient``)."""
+    if not (t.flash_attention and getattr(t, "attn_implementation", "sdpa") == "sdpa"):
+        return None
+    if engine not in HF_EAGER_ENGINES or t.framework == "unsloth":
+        return None
+    if bool(getattr(t, "packing", False)) or bool(getattr(t, "padding_free", False)):
+        return None
+    kernel = attention_kernel(engine, gpu_generation(gpu_id), getattr(t, "attention_kernel", "auto"))
+    return "cudnn" if kernel == "cudnn" else "mem_efficient"
 
 
 def vllm_default_max_num_seqs(gpu: Any) -> float:
@@ -3071,7 +3154,6 @@ def time_estimate(r: Any) -> TimeEstimate:
         efficiency=_scalar(out["efficiency"]), links=links, mfu_override=s.assumptions.mfu is not None,
         notes=list(gf.notes), hidden=hidden, overlap=overlap, p2p_s=_scalar(out["pp_p2p"]), parts=parts,
         mfu_training=_scalar(out["mfu_training"]),
-        attention_kernel=attention_kernel(_frameworks.engine_of(t.framework), gpu_generation(gf),
-                                          getattr(t, "attention_kernel", "auto")) if t.flash_attention else "eager",
+        attention_kernel=attention_kernel_in_force(s, gf),
     )
 

@@ -39,7 +39,8 @@ FILE_KINDS = (QT_TRANSLATE_NOOP(CTX, "file"), QT_TRANSLATE_NOOP(CTX, "JSON file"
               QT_TRANSLATE_NOOP(CTX, "scenario file"), QT_TRANSLATE_NOOP(CTX, "ref file"),
               QT_TRANSLATE_NOOP(CTX, "kit result"), QT_TRANSLATE_NOOP(CTX, "text file"),
               QT_TRANSLATE_NOOP(CTX, "kernel log"), QT_TRANSLATE_NOOP(CTX, "tool output"),
-              QT_TRANSLATE_NOOP(CTX, "ibstat/ibv_devinfo output"), QT_TRANSLATE_NOOP(CTX, "nvidia-smi topo -m output"))
+              QT_TRANSLATE_NOOP(CTX, "ibstat/ibv_devinfo output"), QT_TRANSLATE_NOOP(CTX, "nvidia-smi topo -m output"),
+              QT_TRANSLATE_NOOP(CTX, "quote sheet"), QT_TRANSLATE_NOOP(CTX, "plan file"))
 
 
 class UnsafeInput(PlannerError):

@@ -16,7 +16,8 @@ from typing import Any, Callable
 from ..core.messages import english_plurals
 from ..core.quotes import NETWORK_LABELS, QUESTIONS, UNIT_LABELS, Comparison, VendorResult
 from ..formatting import (
-    format_date, format_days, format_hours, format_money, format_number, format_sig, gpu_display_name, plural_s,
+    format_date, format_days, format_hours, format_money, format_number, format_range, format_sig, gpu_display_name,
+    join_clause, paren, plural_s,
 )
 
 CTX = "Quotes"
@@ -57,6 +58,11 @@ def answer_names(translate: Tr) -> dict[str, str]:
 
 def _money(v: Decimal | None, cur: str) -> str:
     return "—" if v is None else format_money(float(v), cur, decimals=2)
+
+
+def _band(v: VendorResult, cur: str) -> str:
+    """The total's band: ``¥9,010.86–¥10,665.29``, one amount when both ends print the same."""
+    return format_range(_money(v.total_band[0], cur), _money(v.total_band[1], cur))
 
 
 def part_value(v: VendorResult, key: str, cur: str, translate: Tr) -> str:
@@ -125,7 +131,9 @@ def text_lines(c: Comparison, translate: Tr | None = None, msg: Callable[[Any], 
     names = part_names(translate)
     for v in c.vendors:
         rank = f"#{v.rank}" if v.rank else "—"
-        head = f"{rank}  {v.provider}" + (f"  ({format_date(v.quote.date)})" if v.quote.date else "")
+        head = f"{rank}  {v.provider}"
+        if v.quote.date:  # "(September 24, 2026)" / "（2026年9月24日）"
+            head = join_clause(head, paren(format_date(v.quote.date)))
         out.append(head)
         if v.total is None:
             out.append("    " + msg(v.excluded))
@@ -134,11 +142,12 @@ def text_lines(c: Comparison, translate: Tr | None = None, msg: Callable[[Any], 
         out.append("    " + translate(CTX, "billing: {b}").format(b=billing_text(v, cur, translate, p.num_gpus)))
         for k in PARTS:
             out.append("    " + ljust(names[k], 32) + rjust(part_value(v, k, cur, translate), 16))
-        band = ""
-        if v.total_band:
-            band = "  " + translate(CTX, "(band {lo} – {hi})").format(lo=_money(v.total_band[0], cur),
-                                                                      hi=_money(v.total_band[1], cur))
-        out.append("    " + ljust(translate(CTX, "total"), 32) + rjust(_money(v.total, cur), 16) + band)
+        total = "    " + ljust(translate(CTX, "total"), 32) + rjust(_money(v.total, cur), 16)
+        if v.total_band and _band(v, cur) != _money(v.total, cur):  # a band of the total alone says nothing more;
+            # "（区间 …）" right after the total in Chinese
+            band = translate(CTX, "(band {range})").format(range=_band(v, cur))
+            total = join_clause(total + ("" if band[:1] == "（" else " "), band)
+        out.append(total)
         out.append("    " + translate(CTX, "break-even: {t}").format(t=break_even_text(v, translate, p.num_gpus)))
         spot = spot_text(v, cur, translate)
         if spot:
@@ -218,7 +227,7 @@ def html_section(c: Comparison, number: str = "7", translate: Tr | None = None,
                n=p.num_gpus, gpu=gpu_display_name(p.gpu_name), h=format_number(p.card_hours), d=format_days(p.calendar_days),
                tb=format_sig(p.storage_tb, 2), eg=format_sig(p.egress_tb, 2), s=format_hours(p.setup_hours))) + "</p>"]
     rank_rows = [[_e(f"#{v.rank}" if v.rank else "—"), _e(v.provider), _e(_money(v.total, cur)),
-                  _e(f"{_money(v.total_band[0], cur)} – {_money(v.total_band[1], cur)}" if v.total_band else "—"),
+                  _e(_band(v, cur) if v.total_band else "—"),
                   _e(" ".join(msg(m) for m in v.reasons))] for v in c.vendors]
     out.append(_table(rank_rows, ["#", translate(CTX, "Vendor"), translate(CTX, "Total"),
                                   translate(CTX, "Band"), translate(CTX, "Why")], [5, 22, 15, 24, 34],

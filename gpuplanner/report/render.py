@@ -312,9 +312,11 @@ def _source_text(src: str, context: str = "Report") -> str:
     """A cited source in the report's language: the core's "(converted at R CNY/USD)" note is translated."""
     m = re.match(r"^(.*) \(converted at ([0-9.]+) CNY/USD\)$", src or "")
     if m:
-        return translate("Report", "{0} (converted at {1} CNY/USD)").format(translate(context, m.group(1)),
+        return translate("Report", "{0} (converted at {1} CNY/USD)").format(_source_text(m.group(1), context),
                                                                              m.group(2))
-    return translate(context, src)
+    out = translate(context, src)
+    # a price's own words ("your quote", core/cost.py) are marked in the Cost context
+    return translate("Cost", src) if out == src and context != "Cost" else out
 
 
 def _gpu(name: str) -> str:
@@ -1099,9 +1101,10 @@ def _html_project(data: ReportData, charts: dict) -> str:
                    f'<br/><span class="small">{keys}</span></p>')
         out.append(f'<p class="small">{_e(translate("Report", "Timeline: each phase by week with its GPUs or CPU cores and its cost."))}</p>')
     if proj.by_mode:
-        out.append(f'<p>{_e(translate("Report", "By rental mode"))}: ' + _e(format_list(
+        out.append(f'<p>{_e(translate("Report", "By rental mode") + colon())}' + _e(format_list(
             f"{_cpu_or_gpu_mode(m)} {fmt_money(v, cur)}" for m, v in proj.by_mode.items())) + "</p>")
-    weekly = [[str(w["week"]), str(w["gpus"]), str(w["cpu_cores"]), fmt_money(w["cost"], cur)] for w in proj.weekly]
+    weekly = [[format_number(w["week"]), format_number(w["gpus"]), format_number(w["cpu_cores"]), fmt_money(w["cost"], cur)]
+              for w in proj.weekly]
     if weekly:
         out.append(f"{_SPACER}<h3>{_e(translate('Report', 'Week by week'))}</h3>")
         out.append(_table(weekly, header=[translate("Report", "Week"), translate("Report", "GPUs"),

@@ -309,7 +309,10 @@ class VerifyPanel(QWidget):
             box.setText(_tr_core(ck.CTX, it.title))
             why.setText(_tr_core(ck.CTX, it.why))
             box.setToolTip(_tr_core(ck.CTX, it.why))
-            notes.setPlaceholderText(self.tr("Notes (what the vendor said, quote, date)"))
+            # short enough for the narrow field beside a long English title ("Notes (what t…" was cut); the
+            # tooltip says what to write
+            notes.setPlaceholderText(self.tr("Answer, date"))
+            notes.setToolTip(self.tr("Notes (what the vendor said, quote, date)"))
         self._update_progress()
         self._render_topology()
         self._render_network()

@@ -2234,6 +2234,17 @@
     </message>
 </context>
 <context>
+    <name>FrameworkChecks</name>
+    <message>
+        <source>the search&apos;s own list</source>
+        <translation>搜索的默认列表</translation>
+    </message>
+    <message>
+        <source>The frameworks the search may choose from when it chooses the framework. None ticked (default): the four engines (Hugging Face Trainer, DeepSpeed, PyTorch FSDP2, Megatron-Core), or for a preference or RL objective the tools that document a trainer for it</source>
+        <translation>搜索自行选择框架时可选的框架。都不勾选（默认）：四种引擎（Hugging Face Trainer、DeepSpeed、PyTorch FSDP2、Megatron-Core）；偏好或强化学习目标则为文档中提供相应训练器的工具</translation>
+    </message>
+</context>
+<context>
     <name>HardwareAdvanced</name>
     <message>
         <source>Link inside a server</source>
@@ -2957,6 +2968,13 @@
     <message>
         <source>CPU offload needs {need:,.0f} GiB of host RAM per node; the node has {have:,.0f} GiB.</source>
         <translation>CPU 卸载每节点需要 {need:,.0f} GiB 主机内存；该节点只有 {have:,.0f} GiB。</translation>
+    </message>
+</context>
+<context>
+    <name>KindChecks</name>
+    <message>
+        <source>Tick at least one kind of quote</source>
+        <translation>请至少勾选一种报价</translation>
     </message>
 </context>
 <context>
@@ -5304,6 +5322,57 @@
     </message>
 </context>
 <context>
+    <name>PriceSources</name>
+    <message>
+        <source>Prices from</source>
+        <translation>价格来源地区</translation>
+    </message>
+    <message>
+        <source>Where the GPUs are rented: default prices come from that region&apos;s quotes only. Default: mainland China for CNY plans, worldwide for USD plans</source>
+        <translation>租用 GPU 的地区：默认价格只取该地区的报价。默认：人民币方案取中国大陆，美元方案取全球</translation>
+    </message>
+    <message>
+        <source>Kinds of quote</source>
+        <translation>报价种类</translation>
+    </message>
+    <message>
+        <source>Which kinds of default quote the plans are priced from. Default: list card-hour prices and package or wholesale month prices</source>
+        <translation>方案按哪些种类的默认报价计价。默认：公开的卡时标价，以及套餐或整机批发的月租价</translation>
+    </message>
+    <message>
+        <source>Other region&apos;s quotes</source>
+        <translation>其他地区的报价</translation>
+    </message>
+    <message>
+        <source>Price a GPU from the other region&apos;s quotes, converted at the exchange rate, when its own region has none. Default: off for mainland China, on for worldwide USD plans</source>
+        <translation>本地区没有某款 GPU 的报价时，按汇率换算另一地区的报价来计价。默认：中国大陆不使用，全球美元方案使用</translation>
+    </message>
+    <message>
+        <source>the currency&apos;s region</source>
+        <translation>按币种对应的地区</translation>
+    </message>
+    <message>
+        <source>mainland China</source>
+        <translation>中国大陆</translation>
+    </message>
+    <message>
+        <source>worldwide</source>
+        <translation>全球</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <source>used, converted</source>
+        <translation>使用（按汇率换算）</translation>
+    </message>
+    <message>
+        <source>not used</source>
+        <translation>不使用</translation>
+    </message>
+</context>
+<context>
     <name>Project</name>
     <message>
         <source>research and experiments</source>
@@ -5904,6 +5973,10 @@
         <source>How prompt and answer lengths vary between requests. All alike (default): every request at the lengths above. Varied: as spread as chat traffic within the ShareGPT filter of the engines&apos; benchmark scripts (prompt under 1024 tokens, prompt plus answer under 2048); long requests hold their KV cache longer, so fewer users fit per GPU</source>
         <translation>各请求的提示和回答长度如何变化。全部相同（默认）：每个请求都是上面的长度。长短不一：像聊天流量一样分散，范围取引擎基准脚本的 ShareGPT 过滤条件（提示少于 1024 个 token，提示加回答少于 2048）；长请求占用 KV 缓存更久，所以每块 GPU 容纳的用户更少</translation>
     </message>
+    <message>
+        <source>{0}. {1}</source>
+        <translation>{0}. {1}</translation>
+    </message>
 </context>
 <context>
     <name>QuoteSheets</name>
@@ -6233,10 +6306,6 @@
     <message>
         <source>billing: {b}</source>
         <translation>计费：{b}</translation>
-    </message>
-    <message>
-        <source>(band {lo} – {hi})</source>
-        <translation>（区间 {lo} – {hi}）</translation>
     </message>
     <message>
         <source>total</source>
@@ -6601,6 +6670,10 @@
     <message>
         <source>The offer billed is for single machines: no network between the plan&apos;s {nodes} nodes.</source>
         <translation>所计费的报价是单台机器：方案的 {nodes} 个节点之间没有网络。</translation>
+    </message>
+    <message>
+        <source>(band {range})</source>
+        <translation>（区间 {range}）</translation>
     </message>
 </context>
 <context>
@@ -8049,6 +8122,14 @@
         <source>a lone surrogate escape in a string</source>
         <translation>字符串中有不成对的代理项转义</translation>
     </message>
+    <message>
+        <source>quote sheet</source>
+        <translation>报价单</translation>
+    </message>
+    <message>
+        <source>plan file</source>
+        <translation>方案文件</translation>
+    </message>
 </context>
 <context>
     <name>ScalingChart</name>
@@ -8218,6 +8299,10 @@
     <message>
         <source>parallel.cuda_graph_scope={scope} with training.recompute=full: Megatron-Core runs full recompute only with a full-iteration CUDA graph</source>
         <translation>parallel.cuda_graph_scope={scope} 与 training.recompute=full 不能同时使用：Megatron-Core 只在整轮迭代 CUDA 图下支持完全重计算</translation>
+    </message>
+    <message>
+        <source>training.attn_implementation=flash_attention_2 needs training.flash_attention on</source>
+        <translation>training.attn_implementation=flash_attention_2 需要打开 training.flash_attention</translation>
     </message>
 </context>
 <context>
@@ -8880,6 +8965,18 @@
     <message>
         <source>Megatron --moe-pad-expert-input-to-capacity: every expert&apos;s input is padded to its capacity, so the shapes never change, the dispatcher no longer waits for the token counts every layer and the whole layer can be a CUDA graph; padded rows cost GEMM time. Needs a capacity factor. Megatron only</source>
         <translation>Megatron --moe-pad-expert-input-to-capacity：每个专家的输入都填充到其容量，形状固定，分发器不再每层等待 token 计数，整层可以成为一个 CUDA 图；填充的行也要耗费矩阵乘法时间。需要设置容量因子。仅 Megatron</translation>
+    </message>
+    <message>
+        <source>embedding kept gathered (torchtitan before July 2025)</source>
+        <translation>嵌入层一直保持聚合（2025 年 7 月之前的 torchtitan）</translation>
+    </message>
+    <message>
+        <source>Embedding in the root unit</source>
+        <translation>嵌入层位于根单元</translation>
+    </message>
+    <message>
+        <source>torchtitan before commit 83e694105 (July 2025) wrapped only the blocks, so the token embedding shared FSDP2&apos;s root unit with the final norm and output layer. FSDP2 never reshards the root after forward, so the embedding and output stay gathered until the end of backward (more memory). Off (default): torchtitan since July 2025, the embedding its own unit. torchtitan FSDP2 only</source>
+        <translation>在 2025 年 7 月的提交 83e694105 之前，torchtitan 只对各个块单独做分片封装，因此词嵌入层与最终归一化层、输出层同属 FSDP2 的根单元。FSDP2 在前向之后从不对根单元重新分片，所以嵌入层和输出层一直保持聚合，直到反向结束（占用更多显存）。关闭（默认）：2025 年 7 月以后的 torchtitan，嵌入层自成一个单元。仅适用于 torchtitan FSDP2</translation>
     </message>
 </context>
 <context>
@@ -9732,6 +9829,10 @@
         <source>no logits tensor (Unsloth since November 2024)</source>
         <translation>不生成 logits 张量（2024 年 11 月起的 Unsloth）</translation>
     </message>
+    <message>
+        <source>all layers</source>
+        <translation>全部层</translation>
+    </message>
 </context>
 <context>
     <name>Units</name>
@@ -10032,6 +10133,10 @@
     <message>
         <source>{0} of {1} checked</source>
         <translation>已核对 {0}/{1} 项</translation>
+    </message>
+    <message>
+        <source>Answer, date</source>
+        <translation>答复、日期</translation>
     </message>
 </context>
 <context>

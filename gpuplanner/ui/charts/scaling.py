@@ -110,9 +110,11 @@ class ScalingChart(ChartBase):
     def _update_legend(self) -> None:
         kinds = [k for k in self.curves if self.data.get(k) is not None] or list(self.curves)
         note = getattr(self, "deadline_note", "") or getattr(self, "_label_note", "")
+        target = getattr(self, "_line_target", None)  # no deadline set: no deadline line, so none in the legend
+        deadline = [(RED, "─·─", note or self.tr("deadline"))] if note or (target and target > 0) else []
         set_text(self.legend_label, legend_html(
             [(LINK_COLORS[k], "●", self.kind_names[k]) for k in kinds]
-            + [("#777", "╌╌", self.kind_names["ideal"]), (RED, "─·─", note or self.tr("deadline"))]))
+            + [("#777", "╌╌", self.kind_names["ideal"])] + deadline))
 
     def set_deadline_days(self, days: float | None) -> None:
         self._deadline_days = days

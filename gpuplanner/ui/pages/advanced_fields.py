@@ -1,7 +1,8 @@
 """Rows for the older scenario fields that only a plan file could set: the memory switches of torchtune-style
 recipes, LoRA dropout and the communication-overlap switches (the Training page's "Advanced" box), the interleaved
 pipeline and parameter offload (its "Parallel layout" box), the estimate's assumptions (a box of their own), the
-link inside a server and the host memory (the Hardware page's server box).
+link inside a server and the host memory (the Hardware page's server box), and where default prices come from
+(the Time and budget page's money box).
 
 Each row is bound to its scenario path (``ui/fields.py``): a value nobody touched stays exactly as the file gave
 it, a bad value is refused with one line at the field and not stored. Each tooltip names the tool's setting and
@@ -12,14 +13,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QCoreApplication, QObject
+from PySide6.QtWidgets import QCheckBox, QMenu, QToolButton, QVBoxLayout, QWidget
 
-from ..fields import BoundCheck, BoundCombo, BoundEdit, fmt_float, fmt_int, parse_float, parse_int
+from gpuplanner.core.frameworks import engine_of
+
+from ..fields import BoundCheck, BoundCombo, BoundEdit, FieldBox, fmt_float, fmt_int, parse_float, parse_int
 
 #: the communication-overlap switches (``training.*``, None: the framework's default, core/overlap.overlap_flags)
 OVERLAP = ("overlap_grad_reduce", "overlap_param_gather", "tp_comm_overlap", "overlap_p2p_comm")
 #: on/off switches of the Advanced box (``training.*``)
-SWITCHES = ("master_weights", "optimizer_in_backward", "activation_offload", "chunked_loss", "torch_compile")
+SWITCHES = ("master_weights", "optimizer_in_backward", "activation_offload", "chunked_loss", "torch_compile",
+            "fsdp_root_embedding")
 _TRI = {None: "default", True: "on", False: "off"}
 #: Megatron-Core's MoE token dispatchers (``parallel.moe_dispatcher``; None: the framework's default, all-to-all)
 MOE_DISPATCHERS = [None, "alltoall", "allgather", "flex"]
@@ -78,14 +83,28 @@ class TrainingAdvanced(QObject):
         self.fields.update(a)
         self.labels.update({k: page.add_field(af, f) for k, f in a.items()})
 
-    def update_enabled(self, s) -> None:
-        """LoRA dropout exists for LoRA/QLoRA only (disabled, never hidden, as the page's other rows)."""
-        lora = s.training.method in ("lora", "qlora")
-        self.fields["lora_dropout"].setEnabled(lora)
-        self.labels["lora_dropout"].setEnabled(lora)
-        ds = s.training.framework == "deepspeed"  # DeepSpeed's ZeRO-3 collectives: read for DeepSpeed plans only
-        self.fields["ds_zero3_gather"].setEnabled(ds)
-        self.labels["ds_zero3_gather"].setEnabled(ds)
+    def update_enabled(self, s, moe: bool = True) -> None:
+        """Each row enabled where the chosen tool and model read it (disabled, never hidden, as the page's other
+        rows): LoRA dropout for LoRA/QLoRA; DeepSpeed's ZeRO-3 collectives for DeepSpeed; the MoE dispatcher for
+        a MoE model on a Megatron-Core tool and the pipeline split for a Megatron-Core tool (the scenario refuses
+        both elsewhere); the reentrant switch where the tool has one (Megatron-Core and Unsloth run their own
+        checkpoint function: core/scenario.py refuses either value); parameter offload at ZeRO stage 3. A row whose value is not the default stays
+        enabled, so a refused value can be put back."""
+        t, p = s.training, s.parallel
+        megatron = engine_of(t.framework) == "megatron"
+        own_checkpoint = engine_of(t.framework) == "megatron" or t.framework == "unsloth"
+        on = {"lora_dropout": t.method in ("lora", "qlora"),
+              "ds_zero3_gather": t.framework == "deepspeed" or t.ds_zero3_gather != "flat",
+              "moe_dispatcher": (megatron and moe) or p.moe_dispatcher is not None,
+              "pp_account_embedding_loss": megatron or p.pp_account_embedding_loss,
+              "checkpoint_reentrant": not own_checkpoint or t.checkpoint_reentrant is not None,
+              "offload_params": p.zero == 3 or p.offload_params}  # ZeRO-3/FSDP offload: refused below stage 3
+        for key, enabled in on.items():
+            self.fields[key].setEnabled(enabled)
+            self.labels[key].setEnabled(enabled)
+        # torchtitan's FSDP2 layout only (core/estimate.py reads it there); a set box stays in sight elsewhere
+        self.box.layout().setRowVisible(self.fields["fsdp_root_embedding"].box, t.fsdp_root_embedding or (
+            t.framework == "fsdp" and int(t.fsdp_version) == 2))
 
     def retranslate(self) -> None:
         self.box.setTitle(self.tr("Advanced: memory switches and communication overlap"))
@@ -100,6 +119,7 @@ class TrainingAdvanced(QObject):
         f["activation_offload"].setText(self.tr("saved activations in CPU memory"))
         f["chunked_loss"].setText(self.tr("loss over the logits in chunks"))
         f["torch_compile"].setText(self.tr("compiled (fused element-wise kernels)"))
+        f["fsdp_root_embedding"].setText(self.tr("embedding kept gathered (torchtitan before July 2025)"))
         f["offload_params"].setText(self.tr("weights and gradients in CPU memory too"))
         f["pp_account_embedding_loss"].setText(self.tr("embedding and loss count as a layer each"))
         for k in (*OVERLAP, "compile_loss", "checkpoint_reentrant"):
@@ -145,6 +165,11 @@ class TrainingAdvanced(QObject):
             "torch_compile": (self.tr("torch.compile"), self.tr(
                 "The compile setting of torchtune and torchtitan (default off): element-wise operations are fused "
                 "(faster steps); with chunked loss, only the 16-bit logits are kept")),
+            "fsdp_root_embedding": (self.tr("Embedding in the root unit"), self.tr(
+                "torchtitan before commit 83e694105 (July 2025) wrapped only the blocks, so the token embedding "
+                "shared FSDP2's root unit with the final norm and output layer. FSDP2 never reshards the root after "
+                "forward, so the embedding and output stay gathered until the end of backward (more memory). Off "
+                "(default): torchtitan since July 2025, the embedding its own unit. torchtitan FSDP2 only")),
             "compile_loss": (self.tr("Compiled loss"), self.tr(
                 "With torch.compile, compile the cross-entropy with the model (torchtitan compile.components, "
                 "[\"model\", \"loss\"] since April 2025): it keeps only the 16-bit logits instead of their fp32 "
@@ -261,3 +286,129 @@ class HardwareAdvanced(QObject):
             "activations needs. Empty (default): not checked"))
         self.host_ram.box.set_unit("GiB")
         self.host_ram.setPlaceholderText(self.tr("not checked"))
+
+
+class KindChecks(QWidget):
+    """``constraints.price_kinds`` as one box per kind of quote: null (the default kinds, list card-hours, package
+    and wholesale months) shows those ticked; ticking none is refused at the field and not stored."""
+
+    def __init__(self, model: Any, path: str):
+        from gpuplanner.core.catalog_hw import PRICE_KINDS  # the core loads with the page, not at import
+
+        super().__init__()
+        self.model, self.path = model, path
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        self.checks = {k: QCheckBox(self) for k in PRICE_KINDS}
+        for c in self.checks.values():
+            lay.addWidget(c)
+            c.toggled.connect(self._on_toggled)
+        self.box = FieldBox(self)
+        self.sync()
+
+    def _on_toggled(self, _on: bool) -> None:
+        kinds = [k for k, c in self.checks.items() if c.isChecked()]
+        self.box.set_error(self.model.set(self.path, kinds) if kinds else self.tr("Tick at least one kind of quote"))
+
+    def sync(self) -> None:
+        from gpuplanner.core.catalog_hw import DEFAULT_PRICE_KINDS
+
+        kinds = self.model.value(self.path) or DEFAULT_PRICE_KINDS
+        for k, c in self.checks.items():
+            c.blockSignals(True)
+            c.setChecked(k in kinds)
+            c.blockSignals(False)
+
+    def refresh_error(self) -> None:
+        self.box.set_error(self.model.error(self.path))
+
+    def retranslate(self) -> None:
+        from gpuplanner.core.cost import KIND_LABELS
+
+        for k, c in self.checks.items():
+            c.setText(QCoreApplication.translate("Cost", KIND_LABELS[k]))
+
+
+class PriceSources(QObject):
+    """The Time and budget page's rows for where default prices come from: the region, the kinds of quote and
+    the other region's quotes, converted (``constraints.region``, ``price_kinds``, ``converted_prices``)."""
+
+    def __init__(self, page: Any, form: Any):
+        super().__init__(page)
+        m = page.model
+        self.fields = {"region": BoundCombo(m, "constraints.region", [None, "mainland_china", "worldwide"]),
+                       "price_kinds": KindChecks(m, "constraints.price_kinds"),
+                       "converted_prices": tri_state(m, "constraints.converted_prices")}
+        self.labels = {k: page.add_field(form, f) for k, f in self.fields.items()}
+
+    def retranslate(self) -> None:
+        f = self.fields
+        texts = {
+            "region": (self.tr("Prices from"), self.tr(
+                "Where the GPUs are rented: default prices come from that region's quotes only. Default: "
+                "mainland China for CNY plans, worldwide for USD plans")),
+            "price_kinds": (self.tr("Kinds of quote"), self.tr(
+                "Which kinds of default quote the plans are priced from. Default: list card-hour prices and "
+                "package or wholesale month prices")),
+            "converted_prices": (self.tr("Other region's quotes"), self.tr(
+                "Price a GPU from the other region's quotes, converted at the exchange rate, when its own region "
+                "has none. Default: off for mainland China, on for worldwide USD plans")),
+        }
+        for key, (label, tip) in texts.items():
+            self.labels[key].setText(label)
+            f[key].box.set_help(tip)
+        f["region"].set_labels({None: self.tr("the currency's region"), "mainland_china": self.tr("mainland China"),
+                                "worldwide": self.tr("worldwide")})
+        f["converted_prices"].set_labels({"default": self.tr("default"), "on": self.tr("used, converted"),
+                                          "off": self.tr("not used")})
+        f["price_kinds"].retranslate()
+
+
+class FrameworkChecks(QToolButton):
+    """``constraints.framework_candidates`` as a menu of frameworks to tick (the search may choose only those);
+    none ticked is null: the search's own list (core/frameworks.frameworks_for: the four engines, or the tools
+    with a trainer for a preference or RL objective)."""
+
+    def __init__(self, model: Any, path: str):
+        from gpuplanner.core.frameworks import FRAMEWORKS
+
+        super().__init__()
+        self.model, self.path = model, path
+        self.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self)
+        self.checks = {}
+        for fid, sup in FRAMEWORKS.items():
+            a = menu.addAction(sup.name)
+            a.setCheckable(True)
+            a.toggled.connect(self._on_toggled)
+            self.checks[fid] = a
+        self.setMenu(menu)
+        self.box = FieldBox(self)
+        self.sync()
+
+    def _on_toggled(self, _on: bool) -> None:
+        ids = [k for k, a in self.checks.items() if a.isChecked()]
+        self.box.set_error(self.model.set(self.path, ids or None))
+        self._show()
+
+    def _show(self) -> None:
+        names = [a.text() for a in self.checks.values() if a.isChecked()]
+        self.setText(", ".join(names) if names else self.tr("the search's own list"))
+
+    def sync(self) -> None:
+        ids = self.model.value(self.path) or ()
+        for k, a in self.checks.items():
+            a.blockSignals(True)
+            a.setChecked(k in ids)
+            a.blockSignals(False)
+        self._show()
+
+    def refresh_error(self) -> None:
+        self.box.set_error(self.model.error(self.path))
+
+    def retranslate(self) -> None:
+        self._show()
+        self.box.set_help(self.tr(
+            "The frameworks the search may choose from when it chooses the framework. None ticked (default): the "
+            "four engines (Hugging Face Trainer, DeepSpeed, PyTorch FSDP2, Megatron-Core), or for a preference or "
+            "RL objective the tools that document a trainer for it"))

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QDateEdit, QLabel
 from gpuplanner.formatting import format_number
 
 from ..fields import BoundCombo, BoundEdit, FieldBox, fmt_float, fmt_int, parse_float, parse_positive
+from .advanced_fields import PriceSources
 from .base import BasePage
 
 
@@ -82,6 +83,7 @@ class BudgetPage(BasePage):
         self.max_gpus = BoundEdit(m, "constraints.max_gpus", fmt=fmt_int)
         for key in ("budget", "currency", "objective", "max_gpus"):
             self.labels[key] = self.add_field(mf, getattr(self, key))
+        self.prices = PriceSources(self, mf)  # constraints.region, price_kinds, converted_prices
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         mf.addRow(self.summary)
@@ -141,6 +143,7 @@ class BudgetPage(BasePage):
                                "burst": self.tr("burst")})
         self.objective.set_labels({"cheapest": self.tr("cheapest"), "fastest": self.tr("fastest"),
                                    "value": self.tr("best value")})
+        self.prices.retranslate()
         self._update_visibility()
         self.on_model_changed("all")
 

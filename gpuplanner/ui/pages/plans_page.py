@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from gpuplanner.app import engine
 from ..fields import BoundCheck, BoundCombo
+from .advanced_fields import FrameworkChecks
 from ..text import plural, tr_msg, set_style
 from .base import BasePage
 from gpuplanner.formatting import format_clauses, format_list
@@ -283,7 +284,10 @@ class PlansPage(BasePage):
         switches.setVerticalSpacing(2)
         self.search_frameworks = BoundCheck(m, "constraints.search_frameworks")
         self.fields.append(self.search_frameworks)
-        switches.addWidget(self.search_frameworks.box, 0, 0, 1, 3)
+        switches.addWidget(self.search_frameworks.box, 0, 0)
+        self.framework_candidates = FrameworkChecks(m, "constraints.framework_candidates")
+        self.fields.append(self.framework_candidates)
+        switches.addWidget(self.framework_candidates.box, 0, 1, 1, 2)
         self.rules_label = QLabel()
         switches.addWidget(self.rules_label, 1, 0)
         self.rule_checks: dict[str, BoundCheck] = {}
@@ -370,6 +374,7 @@ class PlansPage(BasePage):
         self.rerun.setText(self.tr("Search again"))
         self.rerun.setToolTip(self.tr("Run the plan search again with the current inputs"))
         self.search_frameworks.setText(self.tr("Choose the framework"))
+        self.framework_candidates.retranslate()
         self.search_frameworks.box.set_help(self.tr(
             "Let the search compare Hugging Face Trainer, DeepSpeed, PyTorch FSDP2 and Megatron-Core; off: only "
             "the framework on the Training page"))
@@ -782,6 +787,8 @@ class PlansPage(BasePage):
                 f"<p>{esc(be)}{missing}</p>")
 
     def on_model_changed(self, section: str) -> None:
+        # the frameworks searched: only while the search chooses the framework
+        self.framework_candidates.box.setVisible(bool(self.model.user_scenario().constraints.search_frameworks))
         if section in ("constraints", "all"):  # "all": a file was opened (its currency may differ)
             self._set_cost_header(self.model.scenario.constraints.currency)
 

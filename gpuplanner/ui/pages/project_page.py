@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.core.messages import error_text
 from gpuplanner.core.project import KIND_LABELS, PHASE_KINDS, TRAINING_KINDS, InferenceSpec, Project
-from gpuplanner.formatting import format_money, format_number, format_sig, gpu_display_name
+from gpuplanner.formatting import format_money, format_number, format_sig, gpu_display_name, join_clause, paren
 
 from .base import BasePage
 from ..text import tr_msg
@@ -91,7 +91,9 @@ class TimelineChart(QWidget):
         self.plot.getPlotItem().showGrid(x=True, y=False, alpha=0.25)
         lay.addWidget(self.plot)
         self.bars: list[Any] = []
+        self.labels: list[tuple[Any, float, float, bool]] = []  # each phase's label: item, start, end, right
         self.week_unit = "wk"
+        self.plot.getPlotItem().getViewBox().sigResized.connect(self.place_labels)
 
     def set_result(self, res, currency: str, axis_label: str) -> None:
         import pyqtgraph as pg
@@ -99,6 +101,7 @@ class TimelineChart(QWidget):
         pi = self.plot.getPlotItem()
         pi.clear()
         self.bars = []
+        self.labels = []
         if res is None:
             return
         n = len(res.phases)
@@ -112,17 +115,33 @@ class TimelineChart(QWidget):
             what = (f"{ph.count} × {gpu_display_name(ph.device_name, short=True)}" if ph.resource == "gpu"
                     else f"{ph.count} CPU")
             cost = "—" if ph.cost is None else format_money(ph.cost, currency, decimals=0)
-            if ph.cost_per_week is not None and ph.weeks > 1:
-                cost += f" ({format_money(ph.cost_per_week, currency, decimals=0)}/{self.week_unit})"
+            if ph.cost_per_week is not None and ph.weeks > 1:  # "¥362 (¥181/wk)" / "¥362（¥181/周）"
+                cost = join_clause(cost, paren(f"{format_money(ph.cost_per_week, currency, decimals=0)}/"
+                                               f"{self.week_unit}"))
             right = ph.start_week > max(res.total_weeks, 1.0) / 2
             name = kind_name(ph.kind) if ph.name == ph.kind else ph.name
-            text = pg.TextItem(f"{name} · {what} · {cost}", color="k", anchor=(1.0 if right else 0.0, 1.0))
-            text.setPos(ph.end_week if right else ph.start_week, y + 0.3)  # just above the bar
+            text = pg.TextItem(f"{name} · {what} · {cost}", color="k", anchor=(0.0, 1.0))
+            text.setPos(ph.start_week, y + 0.3)  # just above the bar; place_labels keeps it inside the chart
             pi.addItem(text)
+            self.labels.append((text, ph.start_week, ph.end_week, right))
         pi.setXRange(0, max(res.total_weeks, 1.0) * 1.02, padding=0)
         pi.setYRange(-0.5, n - 0.1, padding=0)
         pi.getAxis("left").setTicks([[(n - 1 - i, "") for i in range(n)]])
         pi.setLabel("bottom", axis_label)
+        self.place_labels()
+
+    def place_labels(self, *_args) -> None:
+        """Each label starts at its bar (a bar in the right half: ends at its bar's end), moved left as far as it
+        must to end inside the chart (a long Chinese label on a middle phase was cut at the right edge)."""
+        vb = self.plot.getPlotItem().getViewBox()
+        (x0, x1), _ = vb.viewRange()
+        if vb.width() <= 0 or x1 <= x0:
+            return
+        per_px = (x1 - x0) / vb.width()
+        for text, start, end, right in self.labels:
+            w = text.boundingRect().width() * per_px
+            x = end - w if right else start
+            text.setPos(max(x0, min(x, x1 - w)), text.pos().y())
 
 
 class ProjectPage(BasePage):
@@ -482,9 +501,12 @@ class ProjectPage(BasePage):
             return
         for i, ph in enumerate(self._data["phases"]):
             item = self.list.item(i)
-            if item is not None:
-                item.setText(self.tr("{0}. {1} ({2})").format(
-                    i + 1, self.display_name(ph.get("name", ""), ph.get("kind", "")), kind_name(ph.get("kind", ""))))
+            if item is None:
+                continue
+            name, kind = self.display_name(ph.get("name", ""), ph.get("kind", "")), kind_name(ph.get("kind", ""))
+            # a phase named after its kind is named once ("1. stable training", not "… (stable training)")
+            item.setText(self.tr("{0}. {1}").format(i + 1, name) if name == kind else
+                         self.tr("{0}. {1} ({2})").format(i + 1, name, kind))
 
     def _phase(self) -> dict | None:
         i = self.list.currentRow()

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QFormLayout, QLabel
 
 from gpuplanner.core.frameworks import engine_of
 from gpuplanner.core.methods import method_profile
+from gpuplanner.core.scenario import NO_LIGER
 
 from gpuplanner.formatting import format_tokens, gpu_display_name
 from gpuplanner.formatting import format_list
@@ -183,6 +184,7 @@ class TrainingPage(BasePage):
             sig.connect(self._update_auto_info)
         s.finished.connect(lambda _o: self._update_auto_info())
         s.failed.connect(lambda _m: self._update_auto_info())
+        self.ctx.estimator.updated.connect(lambda _r: self._update_enabled())  # the MoE rows follow the model
         # the older fields (torchtune switches, overlap, VPP, parameter offload, the estimate's assumptions)
         from .advanced_fields import TrainingAdvanced
 
@@ -439,6 +441,7 @@ class TrainingPage(BasePage):
                                              "off": self.tr("off")})
         self.expert_tp.box.set_unit(self.tr("GPUs"))
         self.expert_tp.setPlaceholderText(self.tr("framework default"))
+        self.recompute_num_layers.setPlaceholderText(self.tr("all layers"))
         self.rollout_len.box.set_unit(self.tr("tokens"))
         self.prompt_len.box.set_unit(self.tr("tokens"))
         self.group_size.box.set_unit(self.tr("completions"))
@@ -519,11 +522,26 @@ class TrainingPage(BasePage):
             getattr(self, key).setEnabled(on)
             self.labels[key].setEnabled(on)
         manual = not s.parallel.auto
+        moe = self._model_is_moe()
         for key in ("num_gpus", "tp", "pp", "cp", "ep", "zero", "sp", "offload"):
-            getattr(self, key).setEnabled(manual)
-            self.labels[key].setEnabled(manual)
+            on = manual and (key != "ep" or moe or s.parallel.ep != 1)  # expert parallel: MoE models only
+            getattr(self, key).setEnabled(on)
+            self.labels[key].setEnabled(on)
+        liger = s.training.framework not in NO_LIGER or bool(s.training.liger_kernel)  # refused for these tools
+        self.liger_kernel.setEnabled(liger)
+        self.labels["liger_kernel"].setEnabled(liger)
+        moe_tp = moe or s.parallel.expert_tp is not None
+        self.expert_tp.setEnabled(moe_tp)
+        self.labels["expert_tp"].setEnabled(moe_tp)
         if hasattr(self, "advanced"):
-            self.advanced.update_enabled(s)
+            self.advanced.update_enabled(s, moe)
+
+    def _model_is_moe(self) -> bool:
+        """Whether the live estimate's model has routed experts (read from its Evaluation; True while unknown, so
+        nothing is disabled before the first estimate)."""
+        res = self.ctx.estimator.result
+        arch = getattr(getattr(res, "evaluation", None), "arch", None)
+        return True if arch is None else bool(arch.is_moe)
 
     def on_model_changed(self, section: str) -> None:
         self._update_enabled()
