@@ -512,6 +512,28 @@ TORCHTITAN_SANITY = [
     ("T6 405B 256k, FSDP 1 CP 8", _tt("llama-3.1-405b", 512, 262144, 8, rec="full", precision=_F8, tp=8, pp=8, cp=8,
                                       tp_comm_overlap=True), 16, 84.9, 41, 69.4),
 ]
+#: The Dec-2024 table's card as the source's "Hardware" section states it (Meta Grand Teton: H100 "equipped with 96GB
+#: HBM2e with 2.4 TB/sec peak memory bandwidth", "default 500W power limit", NVLink inside the host, 400 Gb/s RDMA
+#: per GPU), entered as a user would: a user-entered Hopper variant (``CustomGpu.architecture``, issue 35 round 6,
+#: helper titan7). Peaks: the H100 SXM datasheet's dense 989 / 1,979 TFLOPS, as the source computes its MFU with;
+#: its footnote 2 says the 500 W card's real peak lies "between SXM and NVL" and is unknown, so the power cap's
+#: clock loss is not in these figures (they bound the speed from above; the NVL column brackets it from below).
+GRAND_TETON_H100 = {"id": "custom-h100-grand-teton", "name": "H100 96GB HBM2e, 500 W (Grand Teton)",
+                    "memory_gib": 96, "bf16_tflops": 989, "fp8_tflops": 1979, "mem_bw_tbs": 2.4, "tdp_w": 500,
+                    "intra_node_link": "nvlink", "intra_node_bw_gbs": 900, "gpus_per_node": 8,
+                    "architecture": "hopper"}
+
+
+def _grand_teton(sc: dict) -> dict:
+    """``sc`` on :data:`GRAND_TETON_H100` (the Dec-2024 table's rows; the 400 Gb/s RDMA per GPU is Hopper's default
+    fabric, ib-ndr-400 × 8 per node)."""
+    return {**sc, "hardware": {**sc["hardware"], "gpu": GRAND_TETON_H100["id"], "custom_gpus": [GRAND_TETON_H100],
+                               "inter_node": "ib-ndr-400"}}
+
+
+#: (label, scenario, published, …) as above, the scenario on the source's card (the rows above keep the
+#: catalogue's H100 SXM: the "catalogue card" column)
+TORCHTITAN_SANITY_CARD = [(lbl, _grand_teton(sc), *rest) for lbl, sc, *rest in TORCHTITAN_SANITY]
 #: torchtitan commit 7a04053 (the float8 docs' table, Jan 2025; tests/test_fp8_recipes.py): Llama 3 8B on 8
 #: H100, per-op SAC, sequence 8192, batch 1, compile: BF16 5,760 tok/s/GPU (before: 8,430)
 TT_8B_7A04053 = (_tt("llama-3.1-8b", 8, 8192, 1), 5760, 8430)
@@ -769,27 +791,36 @@ def torchtitan_sanity() -> list[str]:
     """The torchtitan table as markdown lines (evaluated now; ``before`` as recorded)."""
     from gpuplanner.core.evaluate import evaluate
 
-    rows = ["| torchtitan table row | published TPS/GPU | before | now | error now | at H100 NVL rates | "
-            "published GiB | before (reserved) | now (reserved) |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    errs = []
-    for label, sc, tps, gib, b_tps, b_gib in TORCHTITAN_SANITY:
+    rows = ["| torchtitan table row | published TPS/GPU | before | catalogue H100 SXM | error | source's card "
+            "(HBM2e 2.4 TB/s) | error | at H100 NVL rates | published GiB | before (reserved) | now (reserved) |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    errs, errs_card = [], []
+    for (label, sc, tps, gib, b_tps, b_gib), (_l, sc_card, *_r) in zip(TORCHTITAN_SANITY, TORCHTITAN_SANITY_CARD):
         ev = evaluate(scenario_from_dict(sc))
-        now, mem = ev.time_modelled.tokens_per_s_per_gpu, ev.memory.metric("reserved")  # the model, not the MFU ceiling
+        now = ev.time_modelled.tokens_per_s_per_gpu  # the model, not the MFU ceiling
+        ev_card = evaluate(scenario_from_dict(sc_card))
+        card, mem = ev_card.time_modelled.tokens_per_s_per_gpu, ev_card.memory.metric("reserved")
         # the source's footnote 2: the 500 W cards' peak lies between the SXM's and the NVL's, so the same
         # scenario at the catalogue's H100 NVL rates (NVLink kept) brackets the published figure from below
         nvl_sc = {**sc, "hardware": {**sc["hardware"], "gpu": "h100-nvl-94gb", "intra_node": "nvlink"}}
         nvl = evaluate(scenario_from_dict(nvl_sc)).time_modelled.tokens_per_s_per_gpu
         errs.append(abs(now / tps - 1))
+        errs_card.append(abs(card / tps - 1))
         rows.append(f"| {label} | {tps:,} | {b_tps:,} ({b_tps / tps - 1:+.0%}) | {now:,.0f} | {now / tps - 1:+.0%} | "
-                    f"{nvl:,.0f} ({nvl / tps - 1:+.0%}) | "
+                    f"{card:,.0f} | {card / tps - 1:+.0%} | {nvl:,.0f} ({nvl / tps - 1:+.0%}) | "
                     f"{gib} | {b_gib} ({b_gib / gib - 1:+.0%}) | {mem:.1f} ({mem / gib - 1:+.0%}) |")
     sc, pub, before = TT_8B_7A04053
     now = evaluate(scenario_from_dict(sc)).time_modelled.tokens_per_s_per_gpu
-    rows += ["", f"Throughput |error| over these {len(errs)} rows: median {statistics.median(errs):.0%} (before "
+    card = evaluate(scenario_from_dict(_grand_teton(sc))).time_modelled.tokens_per_s_per_gpu
+    p90 = lambda e: sorted(e)[int(0.9 * (len(e) - 1) + 0.5)]  # noqa: E731
+    rows += ["", f"Throughput |error| over these {len(errs)} rows: median {statistics.median(errs):.0%}, p90 "
+             f"{p90(errs):.0%} on the catalogue's H100 SXM; median {statistics.median(errs_card):.0%}, p90 "
+             f"{p90(errs_card):.0%} on the source's card (before "
              f"{statistics.median([abs(b / p - 1) for _l, _s, p, _g, b, _bg in TORCHTITAN_SANITY]):.0%}). "
              f"torchtitan commit 7a04053's Llama 3 8B BF16 figure (8 H100, per-op SAC, batch 1 × 8192, compile): "
              f"published {pub:,} tok/s/GPU, before {before:,} ({before / pub - 1:+.0%}), now {now:,.0f} "
-             f"({now / pub - 1:+.0%})."]
+             f"({now / pub - 1:+.0%}); on the Grand Teton card, which its source does not name, {card:,.0f} "
+             f"({card / pub - 1:+.0%})."]
     return rows
 
 
@@ -1536,7 +1567,14 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "",
         "Why these rows still miss: the tables were measured on 500 W power-limited HBM2e H100s whose peak the "
         "source puts between the SXM and NVL figures (835–989 TFLOP/s dense BF16), while the scenario names the "
-        "SXM card, so every row is expected ~15–20% too fast. The column *at H100 NVL rates* runs the same "
+        "SXM card, so every row is expected ~15–20% too fast. The column *source's card* (issue 35 round 6, "
+        "helper titan7) enters the card as the source's Hardware section states it: a user-entered Hopper "
+        "variant (`hardware.custom_gpus[].architecture: hopper`) with 96 GB of HBM2e at 2.4 TB/s, 500 W, NVLink, "
+        "ib-ndr-400, and the SXM datasheet's peaks (the 500 W clock loss has no published figure, so it is not "
+        "in them). Only the memory-bound passes slow down: the eager 8B rows by 8–9 points (unfused RMSNorm, "
+        "RoPE, SwiGLU and their op-SAC recompute, the eager fp32 loss), the compiled ones by 3–4; T4 (TP 8, no "
+        "async TP) gets worse, −9% → −14%, about 3 points of it because a custom card gets the generic NVLink "
+        "bus bandwidth fraction rather than the measured NVLink 4 figure. The column *at H100 NVL rates* runs the same "
         "scenario at the catalogue's NVL peak and bandwidth (NVLink kept): it brackets the published figure from "
         "below, and every 8B row without context parallelism 4–8 lands between the two columns (−13%…+5% at NVL "
         "rates; before round 5 −5%…+10%), eager and compiled, 8 and 128 GPUs alike — so the FSDP2 BF16 gap is the card, not an exposed "

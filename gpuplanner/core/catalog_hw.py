@@ -74,6 +74,9 @@ class GPU:
     source_date: str
     notes: str | None = None
     market: str | None = None  # "mainland_china": a China-market SKU (gpus.json's _about names the sources)
+    #: a user-entered GPU's declared architecture generation (``scenario.CustomGpu.architecture``); None for the
+    #: catalogue's records, whose generation follows their id (``timing.gpu_generation``)
+    architecture: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The record as it appears in ``gpus.json`` (key ``class``, same key order)."""
@@ -305,6 +308,7 @@ def custom_gpu_record(spec: Any) -> GPU:
         form_factor=None, intra_node_link=link, intra_node_bw_gbs=bw, pcie_gen=4 if link == "pcie" else None,
         nvlink_domain=spec.gpus_per_node if link == "nvlink" else 1, gpus_per_node=spec.gpus_per_node,
         p2p=None, source=QT_TRANSLATE_NOOP(_CTX, "entered by the user"), source_date="", notes=None,
+        architecture=getattr(spec, "architecture", None),
     )
 
 

@@ -484,11 +484,11 @@ def _plan_messages(r: Any, est: Any, price: Any, warnings: tuple) -> list[Msg]:
         messages.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "No rental price for {gpu}: enter a quote."),
                             {"gpu": r.gpu.name}))
     messages += _nic_default_message(s)
-    messages += _mfsdp_message(s, r.gpu.id)
+    messages += _mfsdp_message(s, r.gpu)
     return messages
 
 
-def _mfsdp_message(s: Scenario, gpu_id: str) -> list[Msg]:
+def _mfsdp_message(s: Scenario, gpu_id) -> list[Msg]:
     """Megatron-FSDP with TP or CP before Blackwell: Megatron-LM warns against it (core/megatron_fsdp.py); the plan
     search leaves such layouts out, an entered one is estimated and told."""
     from . import megatron_fsdp as mfsdpmod
@@ -611,7 +611,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         advice=(adv := _advice(c, r, est, lay, ceiling, days_band, cost_band) | _fabric(price, nodes) | _point_miss(c, cal_h / 24.0, total, table.currency)),
         grade_mfu=graded_used, pp_slots=pipeline_slots(r.arch.num_layers, s.parallel.pp_account_embedding_loss),
         comm=float(rule_comm_share(rules_comm_share(tm.seconds, tm.step_time_s, tm.seconds.get("generation", 0.0)),
-                                   gpu_generation(r.gpu.id))))
+                                   gpu_generation(r.gpu))))
     return Evaluation(
         scenario=s, model_name=r.arch.name, params=r.params, trainable=est.trainable, tier=tier(r.params.total),
         gpu_id=r.gpu.id, gpu_name=r.gpu.name, gpu_memory_gib=float(r.gpu.memory_gib or 0.0),

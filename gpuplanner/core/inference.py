@@ -281,7 +281,7 @@ def gemm_efficiency(m: ServingModel, gpu: Any, precision: str, tokens: float, tp
     Multiplication Background User's Guide"). FP8/INT8 GEMMs reach ``TE_GEMM_RATIO`` = 70.9/80.3 of the 16-bit
     share of their own peak (stas00 MAMF finder on H100, :mod:`core.fp8`); serving quantises no weights on the
     fly, so the training runs' cast overheads (``FP8_EFFICIENCY_RATIO``) do not apply."""
-    e = _timing.GEN_EFFICIENCY[_timing.gpu_generation(str(getattr(gpu, "id", "")))]
+    e = _timing.GEN_EFFICIENCY[_timing.gpu_generation(gpu)]
     if precision in ("fp8", "int8") and getattr(gpu, "fp8_tflops", None):
         e *= TE_GEMM_RATIO
     width = m.hidden / max(tp, 1)

@@ -435,6 +435,11 @@ class ParallelSection(_Section):
     auto: bool = Field(False, description="let the plan search choose the layout")
 
 
+#: the generations the time model knows (``timing.GEN_EFFICIENCY``), for ``CustomGpu.architecture``
+CustomGpuArchitecture = Literal["volta", "ampere", "ada", "hopper", "blackwell", "blackwell-consumer", "cdna2",
+                                "cdna3"]
+
+
 class CustomGpu(_Section):
     """An accelerator the catalog lacks (or a variant with other figures), entered by the user.
 
@@ -451,6 +456,11 @@ class CustomGpu(_Section):
     intra_node_link: Literal["nvlink", "pcie"] = "pcie"
     intra_node_bw_gbs: float | None = Field(None, gt=0, le=100_000)
     gpus_per_node: int = Field(8, gt=0, le=64)
+    architecture: CustomGpuArchitecture | None = Field(
+        None, description="the architecture generation of a variant of a known card (e.g. hopper for an H100 with "
+                          "other memory, clocks or power limit): the time model then uses that generation's "
+                          "matmul efficiency, attention kernels, FP8 recipes and fabric defaults; null: none "
+                          "assumed (a cautious generic efficiency)")
 
 
 class HardwareSection(_Section):

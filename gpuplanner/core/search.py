@@ -143,7 +143,7 @@ def candidate_times(ctx: "SearchContext", c: Mapping[str, np.ndarray], layout: d
     n = len(c["num_gpus"])
     # the share of the training step that is communication or bubble: whether a poor MFU is penalised (rules)
     comm = _rows(rulesmod.rule_comm_share(rulesmod.comm_share(out, out["step"], out["generation"]),
-                                          timing.gpu_generation(ctx.gpu.id)), n)
+                                          timing.gpu_generation(ctx.gpu)), n)
     out = {k: _rows(out[k], n) for k in ("tokens_per_s_per_gpu", "step", "mfu", "mfu_training", *_TIME_PARTS)}
     tps = out["tokens_per_s_per_gpu"] * c["num_gpus"]
     step = np.maximum(out["step"], 1e-30)
@@ -488,7 +488,7 @@ def _enum_parts(ctx: SearchContext, setup: dict, a: int, b: int) -> list[tuple[i
         keep = keep & ~rulesmod.consumer_multinode_fails(ctx.gpu, nodes, TP[:, None], PP[:, None], CP[:, None],
                                                          EP[:, None], Zr)
     # Megatron-FSDP with TP/CP on pre-Blackwell GPUs: advised against by Megatron-LM (megatron_fsdp.search_excludes)
-    excl = mfsdpmod.search_excludes(engine_of(fw), timing.gpu_generation(ctx.gpu.id), Zr, TP[:, None], CP[:, None])
+    excl = mfsdpmod.search_excludes(engine_of(fw), timing.gpu_generation(ctx.gpu), Zr, TP[:, None], CP[:, None])
     if excl.any():
         keep = keep & ~excl
     gbs = t.global_batch_size

@@ -314,8 +314,9 @@ def attention_kernel(framework: str, generation: str, choice: str | None = "auto
     return "flash2"
 
 
-def attention_ceiling(framework: str, gpu_id: str, choice: str | None = "auto") -> float | None:
-    """The attention kernel's efficiency ceiling (:data:`ATTN_KERNEL_CEILING`) or None (no ceiling)."""
+def attention_ceiling(framework: str, gpu_id, choice: str | None = "auto") -> float | None:
+    """The attention kernel's efficiency ceiling (:data:`ATTN_KERNEL_CEILING`) or None (no ceiling); ``gpu_id``: an
+    id or a record (:func:`gpu_generation`)."""
     gen = gpu_generation(gpu_id)
     return ATTN_KERNEL_CEILING[attention_kernel(framework, gen, choice)].get(gen)
 
@@ -326,9 +327,16 @@ def attention_ceiling(framework: str, gpu_id: str, choice: str | None = "auto") 
 OPT_BYTES = {"adamw": 30.0, "adamw_8bit": 18.0, "sgd": 18.0, "adafactor": 16.0}
 
 
-def gpu_generation(gpu_id: str) -> str:
-    """Architecture generation from the catalog id (for :data:`GEN_EFFICIENCY`)."""
-    g = gpu_id.lower()
+def gpu_generation(gpu_id) -> str:
+    """Architecture generation from the catalog id (for :data:`GEN_EFFICIENCY`).
+
+    ``gpu_id`` may also be a GPU record (``catalog_hw.GPU``) or :class:`GpuTimeFacts`: a user-entered GPU that
+    declares its architecture (``scenario.CustomGpu.architecture``, e.g. a Hopper card with other memory, clocks or
+    power limit than the catalogue's) gets that generation's constants; one that declares none, "other"."""
+    arch = getattr(gpu_id, "architecture", None)
+    if arch:
+        return arch
+    g = str(getattr(gpu_id, "id", None) or getattr(gpu_id, "gpu_id", None) or gpu_id).lower()
     if g.startswith(("h100", "h800", "h200", "h20", "gh200")):
         return "hopper"
     if g.startswith(("a100", "a800", "a30", "a40", "a10", "rtx-a6000", "rtx-a5000", "rtx-3090", "a6000")):
@@ -370,6 +378,7 @@ class GpuTimeFacts:
     host_link_gbs: float = 32.0  # PCIe x16 to the host CPU, one way (CPU offload: offload_seconds)
     host_cpu_factor: float = 1.0  # the host CPU's per-op issue time against an x86 server's (HOST_CPU_FACTOR)
     sm_ghz: float = 0.0  # SM count x clock (1e9 SM cycles per second; sm_cycle_rate), 0 when unknown
+    architecture: str | None = None  # a user-entered GPU's declared generation (gpu_generation)
 
     def kwargs(self, precision: str) -> dict:
         """The GPU arguments of :func:`time_arrays`."""
@@ -499,7 +508,7 @@ def gpu_time_facts(gpu: Any, precision: str = "bf16", *, intra_node: str | None 
     if mem_bw is None:
         mem_bw = 1.0
         notes.append(QT_TRANSLATE_NOOP("Timing", "memory bandwidth unknown; assuming 1 TB/s"))
-    gen = gpu_generation(g.id)
+    gen = gpu_generation(g)
 
     link, busbw, p2p_uni = _intra_node_link(g, intra_node, notes)
     net, nics_per_node, per_nic = _inter_node_fabric(link, gen, inter_node, nics_per_node, gpus_per_node)
@@ -511,7 +520,7 @@ def gpu_time_facts(gpu: Any, precision: str = "bf16", *, intra_node: str | None 
         inter_node=net.id, nics_per_node=float(nics_per_node), notes=tuple(notes),
         host_link_gbs=_PCIE_UNI.get(g.pcie_gen or HOST_PCIE_GEN.get(gen, 4), 32.0),
         host_cpu_factor=host_cpu_factor(g.id),
-        sm_ghz=sm_cycle_rate(g) / 1e9,
+        sm_ghz=sm_cycle_rate(g) / 1e9, architecture=getattr(g, "architecture", None),
     )
 
 
@@ -520,7 +529,7 @@ def sm_cycle_rate(g) -> float:
     per SM (:data:`FP32_LANES_64`); 0 for non-NVIDIA parts or an unknown FP32 rate."""
     fp32 = float(getattr(g, "fp32_tflops", None) or 0.0)
     gid = str(getattr(g, "id", "")).lower()
-    if fp32 <= 0.0 or (gpu_generation(gid) in ("cdna2", "cdna3", "other") and not gid.startswith(FP32_LANES_64)):
+    if fp32 <= 0.0 or (gpu_generation(g) in ("cdna2", "cdna3", "other") and not gid.startswith(FP32_LANES_64)):
         return 0.0
     return fp32 * 1e12 / (2.0 * (64.0 if gid.startswith(FP32_LANES_64) else 128.0))
 
@@ -2929,7 +2938,7 @@ def _scalar(x) -> float:
     return float(np.asarray(x).reshape(-1)[0])
 
 
-def _check_fp8_recipe_gpu(t: Any, gpu_id: str) -> None:
+def _check_fp8_recipe_gpu(t: Any, gpu_id) -> None:
     """Refuse an FP8 recipe the GPU cannot run (:data:`fp8.RECIPE_GENERATIONS`: MXFP8 needs datacenter Blackwell)."""
     if t.precision != "fp8" or not t.fp8_recipe:
         return
@@ -2937,7 +2946,7 @@ def _check_fp8_recipe_gpu(t: Any, gpu_id: str) -> None:
     if gens and gpu_generation(gpu_id) not in gens:
         raise CatalogError(MsgStr.make("Timing", QT_TRANSLATE_NOOP(
             "Timing", "FP8 recipe {recipe} needs a datacenter Blackwell GPU (B200, GB200); {gpu} cannot run it"),
-            recipe=t.fp8_recipe, gpu=gpu_id))
+            recipe=t.fp8_recipe, gpu=getattr(gpu_id, "gpu_id", gpu_id)))
 
 
 def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
@@ -2946,7 +2955,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
     t, h = s.training, s.hardware
     gf = gpu_time_facts(r.gpu, t.precision, intra_node=h.intra_node, inter_node=h.inter_node,
                         nics_per_node=h.nics_per_node, gpus_per_node=h.gpus_per_node)
-    _check_fp8_recipe_gpu(t, gf.gpu_id)
+    _check_fp8_recipe_gpu(t, gf)
     prof = method_profile(t)
     engine = _frameworks.engine_of(t.framework)
     shape = sample_shape_of(s, prof)
@@ -2965,7 +2974,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         **gf.kwargs(t.precision),
         recompute_every_n=t.recompute_every_n, recompute_num_layers=t.recompute_num_layers,
         recompute_method=t.recompute_method, fp8_recipe=t.fp8_recipe, fp8_all_gather=t.fp8_all_gather,
-        attn_efficiency=attention_ceiling(engine, gf.gpu_id, getattr(t, "attention_kernel", "auto")),
+        attn_efficiency=attention_ceiling(engine, gf, getattr(t, "attention_kernel", "auto")),
         fsdp_version=int(getattr(t, "fsdp_version", 2)), torch_compile=bool(getattr(t, "torch_compile", False)),
         pipeline_mbs=getattr(t, "pipeline_microbatch_size", None),
         lora_dropout=float(getattr(t, "lora_dropout", 0.0)),
@@ -2979,7 +2988,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         cuda_graph_scope=getattr(s.parallel, "cuda_graph_scope", None),
         moe_capacity_factor=getattr(s.parallel, "moe_capacity_factor", None),
         moe_pad_to_capacity=bool(getattr(s.parallel, "moe_pad_to_capacity", False)),
-        sdpa_mask=sdpa_masked(t, engine, gf.gpu_id),
+        sdpa_mask=sdpa_masked(t, engine, gf),
     )
     if t.tp_comm_overlap is None and gf.intra_link != "nvlink":
         # Transformer Engine's TP communication overlap (Megatron --tp-comm-overlap: userbuffers) exchanges through
@@ -2992,7 +3001,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
     return kw, gf
 
 
-def attention_kernel_in_force(s: Any, gpu_id: str) -> str:
+def attention_kernel_in_force(s: Any, gpu_id) -> str:
     """The attention kernel a scenario's micro-batch runs: ``eager`` with flash attention off, ``mem_efficient``
     where SDPA gets a padded batch's mask and the flash backend refuses it (:func:`sdpa_masked` at the scenario's
     micro-batch), else
@@ -3010,7 +3019,7 @@ def attention_kernel_in_force(s: Any, gpu_id: str) -> str:
     return attention_kernel(engine, gpu_generation(gpu_id), getattr(t, "attention_kernel", "auto"))
 
 
-def sdpa_masked(t: Any, engine: str, gpu_id: str) -> str | None:
+def sdpa_masked(t: Any, engine: str, gpu_id) -> str | None:
     """The SDPA backend a padded micro-batch's mask lands on (:func:`hf_sdpa_masked_core`), or None where no mask
     reaches SDPA. A mask reaches it from Hugging Face modelling code (:data:`HF_EAGER_ENGINES`, not Unsloth's own
     kernels) with ``flash_attention`` on through ``attn_implementation="sdpa"`` (Transformers' default), with samples
@@ -3076,7 +3085,7 @@ def calibration_of(r: Any, kw: dict | None = None) -> tuple[Any, float] | None:
         kw = time_kwargs_uncalibrated(r)
     fw = run.framework or t.framework
     base = {**kw, "framework": fw, "fused": fw == "megatron" or bool(getattr(t, "torch_compile", False)),
-            "attn_efficiency": attention_ceiling(_frameworks.engine_of(fw), r.gpu.id,
+            "attn_efficiency": attention_ceiling(_frameworks.engine_of(fw), r.gpu,
                                                  getattr(t, "attention_kernel", "auto"))}
     gpn = max(1, run.num_gpus // run.nodes)
 
@@ -3145,6 +3154,6 @@ def time_estimate(r: Any) -> TimeEstimate:
         efficiency=_scalar(out["efficiency"]), links=links, mfu_override=s.assumptions.mfu is not None,
         notes=list(gf.notes), hidden=hidden, overlap=overlap, p2p_s=_scalar(out["pp_p2p"]), parts=parts,
         mfu_training=_scalar(out["mfu_training"]),
-        attention_kernel=attention_kernel_in_force(s, gf.gpu_id),
+        attention_kernel=attention_kernel_in_force(s, gf),
     )
 

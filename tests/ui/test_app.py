@@ -289,9 +289,19 @@ def test_hardware_table_prices_and_candidates(win, qtbot):
     assert "MyCard" in t.item(last, 1).text() and t.item(last, C_BF16).text() == "unknown"
     # a custom GPU with a peak and a price is a real candidate: it is ticked, priced and searched
     page.add_custom_gpu({"name": "Big Card", "memory_gib": 96.0, "bf16_tflops": 400.0, "mem_bw_tbs": 3.0,
-                         "link": "nvlink", "tdp_w": 500.0, "card_hour": 6.0})
+                         "link": "nvlink", "tdp_w": 500.0, "card_hour": 6.0, "architecture": "hopper"})
     sc = win.model.scenario
     assert [c.id for c in sc.hardware.custom_gpus] == ["custom-mycard", "custom-big-card"]
+    # the dialog's architecture reaches the scenario (CustomGpu.architecture); none chosen stays None
+    assert [c.architecture for c in sc.hardware.custom_gpus] == [None, "hopper"]
+    from gpuplanner.ui.pages.hardware_page import CustomGpuDialog
+
+    dlg = CustomGpuDialog(page)
+    dlg.name.setText("Variant")
+    dlg.memory.setText("96")
+    dlg.arch.setCurrentIndex(dlg.arch.findData("hopper"))
+    dlg._accept()
+    assert dlg.result_gpu["architecture"] == "hopper"
     assert "custom-big-card" in sc.constraints.gpu_candidates
     assert sc.constraints.prices["custom-big-card"].card_hour == 6.0
     r3 = page.row_ids.index("custom-big-card")

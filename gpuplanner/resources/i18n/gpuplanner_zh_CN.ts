@@ -1512,6 +1512,46 @@
         <translation>NVLink（或其他高速卡间互联）</translation>
     </message>
     <message>
+        <source>Not known (generic efficiency)</source>
+        <translation>未知（按通用效率估算）</translation>
+    </message>
+    <message>
+        <source>NVIDIA Volta</source>
+        <translation>NVIDIA Volta 架构</translation>
+    </message>
+    <message>
+        <source>NVIDIA Ampere</source>
+        <translation>NVIDIA Ampere 架构</translation>
+    </message>
+    <message>
+        <source>NVIDIA Ada Lovelace</source>
+        <translation>NVIDIA Ada Lovelace 架构</translation>
+    </message>
+    <message>
+        <source>NVIDIA Hopper</source>
+        <translation>NVIDIA Hopper 架构</translation>
+    </message>
+    <message>
+        <source>NVIDIA Blackwell (data centre)</source>
+        <translation>NVIDIA Blackwell（数据中心）</translation>
+    </message>
+    <message>
+        <source>NVIDIA Blackwell (GeForce)</source>
+        <translation>NVIDIA Blackwell（GeForce）</translation>
+    </message>
+    <message>
+        <source>AMD CDNA 2</source>
+        <translation>AMD CDNA 2 架构</translation>
+    </message>
+    <message>
+        <source>AMD CDNA 3</source>
+        <translation>AMD CDNA 3 架构</translation>
+    </message>
+    <message>
+        <source>For a variant of a known card (other memory, clocks or power limit): the time estimate then uses that architecture&apos;s matmul efficiency, attention kernels and FP8 recipes instead of a cautious generic efficiency.</source>
+        <translation>用于已知型号的变体（显存、频率或功耗上限不同）：时间估算将使用该架构的矩阵乘效率、注意力内核和 FP8 方案，而不是保守的通用效率。</translation>
+    </message>
+    <message>
         <source>Dense (not sparse) BF16 tensor TFLOPS from the datasheet; the time estimate needs it.</source>
         <translation>数据手册中的 BF16 稠密（非稀疏）张量算力 TFLOPS；时间估算需要它。</translation>
     </message>
@@ -1538,6 +1578,10 @@
     <message>
         <source>Interconnect</source>
         <translation>互联</translation>
+    </message>
+    <message>
+        <source>Architecture</source>
+        <translation>架构</translation>
     </message>
     <message>
         <source>TDP (W)</source>

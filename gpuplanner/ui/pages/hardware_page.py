@@ -59,12 +59,24 @@ class CustomGpuDialog(QDialog):
         self.link.addItem(self.tr("NVLink (or another fast GPU-to-GPU link)"), "nvlink")
         self.tdp = QLineEdit()
         self.price = QLineEdit()
+        # the card's architecture (scenario CustomGpu.architecture): a variant of a known card keeps its generation's
+        # efficiency, attention kernels and FP8 recipes in the time estimate
+        self.arch = QComboBox()
+        for text, value in ((self.tr("Not known (generic efficiency)"), None), (self.tr("NVIDIA Volta"), "volta"),
+                            (self.tr("NVIDIA Ampere"), "ampere"), (self.tr("NVIDIA Ada Lovelace"), "ada"),
+                            (self.tr("NVIDIA Hopper"), "hopper"), (self.tr("NVIDIA Blackwell (data centre)"), "blackwell"),
+                            (self.tr("NVIDIA Blackwell (GeForce)"), "blackwell-consumer"),
+                            (self.tr("AMD CDNA 2"), "cdna2"), (self.tr("AMD CDNA 3"), "cdna3")):
+            self.arch.addItem(text, value)
+        self.arch.setToolTip(self.tr("For a variant of a known card (other memory, clocks or power limit): the time "
+                                     "estimate then uses that architecture's matmul efficiency, attention kernels "
+                                     "and FP8 recipes instead of a cautious generic efficiency."))
         self.tflops.setToolTip(self.tr("Dense (not sparse) BF16 tensor TFLOPS from the datasheet; the time "
                                        "estimate needs it."))
         self.membw.setToolTip(self.tr("Memory bandwidth in TB/s; used for the memory-bound parts of a step."))
         for label, w in [(self.tr("Name"), self.name), (self.tr("Memory (GiB)"), self.memory),
                          (self.tr("Dense BF16 TFLOPS"), self.tflops), (self.tr("Memory bandwidth (TB/s)"), self.membw),
-                         (self.tr("Interconnect"), self.link),
+                         (self.tr("Interconnect"), self.link), (self.tr("Architecture"), self.arch),
                          (self.tr("TDP (W)"), self.tdp), (self.tr("Price per card-hour"), self.price)]:
             form.addRow(label, w)
         self.error = QLabel()
@@ -97,6 +109,7 @@ class CustomGpuDialog(QDialog):
                 "bf16_tflops": self._num(self.tflops, self.tr("TFLOPS")),
                 "mem_bw_tbs": self._num(self.membw, self.tr("Memory bandwidth")), "link": self.link.currentData(),
                 "tdp_w": self._num(self.tdp, self.tr("TDP")), "card_hour": self._num(self.price, self.tr("Price")),
+                "architecture": self.arch.currentData(),
             }
         except ValueError as err:
             self.error.setText(error_message(err))
@@ -376,7 +389,8 @@ class HardwarePage(BasePage):
     def add_custom_gpu(self, spec: dict) -> None:
         """Add a GPU the catalog lacks: it joins the table, the candidates and (with a price) the search.
 
-        ``spec``: name, memory_gib, bf16_tflops, mem_bw_tbs, tdp_w, link ("nvlink"/"pcie"/None), card_hour.
+        ``spec``: name, memory_gib, bf16_tflops, mem_bw_tbs, tdp_w, link ("nvlink"/"pcie"/None), card_hour,
+        architecture (optional: a generation of ``scenario.CustomGpuArchitecture``).
         """
         s = self.model.scenario
         slug = re.sub(r"[^a-z0-9]+", "-", str(spec.get("name", "")).lower()).strip("-") or "gpu"
@@ -388,6 +402,8 @@ class HardwarePage(BasePage):
         entry = {"id": gid, "name": spec.get("name") or gid, "memory_gib": spec.get("memory_gib"),
                  "bf16_tflops": spec.get("bf16_tflops"), "mem_bw_tbs": spec.get("mem_bw_tbs"),
                  "tdp_w": spec.get("tdp_w"), "intra_node_link": link}
+        if spec.get("architecture"):
+            entry["architecture"] = spec["architecture"]
         values = {"hardware.custom_gpus": [c.model_dump() for c in s.hardware.custom_gpus] + [entry]}
         if spec.get("card_hour"):
             quotes = _quotes(s.constraints)
