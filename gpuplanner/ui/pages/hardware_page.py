@@ -148,6 +148,9 @@ class HardwarePage(BasePage):
         for b in (self.use_btn, self.all_btn, self.add_btn, self.reset_prices_btn):
             row.addWidget(b)
         row.addStretch(1)
+        from .spot_price import SpotPrice
+
+        self.spot = SpotPrice(self, row)  # constraints.prices[<gpu>].spot_card_hour, for the selected row's GPU
         tl.addLayout(row)
         self.table_error = QLabel()
         self.table_error.setStyleSheet("color: #c62828;")
@@ -509,6 +512,7 @@ class HardwarePage(BasePage):
                 self.tr("Where the default price comes from")]
         for i, tip in enumerate(tips):
             self.table.horizontalHeaderItem(i).setToolTip(tip)
+        self.spot.retranslate()
         self.use_btn.setText(self.tr("Use for live estimate"))
         self.use_btn.setToolTip(self.tr("Make the selected GPU the one the live charts show"))
         self.all_btn.setText(self.tr("Tick all"))
@@ -561,6 +565,7 @@ class HardwarePage(BasePage):
     def on_model_changed(self, section: str) -> None:
         if section in ("constraints", "hardware", "all", "plan"):
             self.fill_table()
+            self.spot.refresh()
             self.fill_ownership()
             self.retranslate_headers_only()
 
