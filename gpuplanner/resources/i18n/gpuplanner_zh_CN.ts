@@ -1516,6 +1516,10 @@
         <translation>数据手册中的 BF16 稠密（非稀疏）张量算力 TFLOPS；时间估算需要它。</translation>
     </message>
     <message>
+        <source>Dense (not sparse) FP8 tensor TFLOPS from the datasheet, usually twice the BF16 figure on cards that have FP8 (Hopper, Ada, Blackwell). It is the peak of FP8 training and of FP8/INT8 serving. Empty (default): FP8 training on this card is refused and serving uses the BF16 peak.</source>
+        <translation>数据手册上的稠密（非稀疏）FP8 张量 TFLOPS；支持 FP8 的卡（Hopper、Ada、Blackwell）通常是 BF16 数值的两倍。它是 FP8 训练和 FP8/INT8 推理的峰值。留空（默认）：这张卡上的 FP8 训练会被拒绝，推理按 BF16 峰值计算。</translation>
+    </message>
+    <message>
         <source>Memory bandwidth in TB/s; used for the memory-bound parts of a step.</source>
         <translation>显存带宽（TB/s）；用于估算每步中受显存带宽限制的部分。</translation>
     </message>
@@ -1530,6 +1534,10 @@
     <message>
         <source>Dense BF16 TFLOPS</source>
         <translation>稠密 BF16 TFLOPS</translation>
+    </message>
+    <message>
+        <source>Dense FP8 TFLOPS</source>
+        <translation>稠密 FP8 TFLOPS</translation>
     </message>
     <message>
         <source>Memory bandwidth (TB/s)</source>
@@ -1566,6 +1574,10 @@
     <message>
         <source>TFLOPS</source>
         <translation>TFLOPS</translation>
+    </message>
+    <message>
+        <source>FP8 TFLOPS</source>
+        <translation>FP8 TFLOPS</translation>
     </message>
     <message>
         <source>Memory bandwidth</source>
@@ -2187,6 +2199,17 @@
     <message>
         <source>{fw} has no model builder for {model} (model_type {type}) in torchtune/models</source>
         <translation>{fw} 在 torchtune/models 中没有 {model}（model_type {type}）的模型构建函数</translation>
+    </message>
+</context>
+<context>
+    <name>FrameworkChecks</name>
+    <message>
+        <source>the search&apos;s own list</source>
+        <translation>搜索的默认列表</translation>
+    </message>
+    <message>
+        <source>The frameworks the search may choose from when it chooses the framework. None ticked (default): the four engines (Hugging Face Trainer, DeepSpeed, PyTorch FSDP2, Megatron-Core), or for a preference or RL objective the tools that document a trainer for it</source>
+        <translation>搜索自行选择框架时可选的框架。都不勾选（默认）：四种引擎（Hugging Face Trainer、DeepSpeed、PyTorch FSDP2、Megatron-Core）；偏好或强化学习目标则为文档中提供相应训练器的工具</translation>
     </message>
 </context>
 <context>
@@ -2913,6 +2936,13 @@
     <message>
         <source>CPU offload needs {need:,.0f} GiB of host RAM per node; the node has {have:,.0f} GiB.</source>
         <translation>CPU 卸载每节点需要 {need:,.0f} GiB 主机内存；该节点只有 {have:,.0f} GiB。</translation>
+    </message>
+</context>
+<context>
+    <name>KindChecks</name>
+    <message>
+        <source>Tick at least one kind of quote</source>
+        <translation>请至少勾选一种报价</translation>
     </message>
 </context>
 <context>
@@ -5257,6 +5287,57 @@
     <message>
         <source>Whether owning breaks even is unknown without a purchase price.</source>
         <translation>没有采购价，无法判断自有能否与租用持平。</translation>
+    </message>
+</context>
+<context>
+    <name>PriceSources</name>
+    <message>
+        <source>Prices from</source>
+        <translation>价格来源地区</translation>
+    </message>
+    <message>
+        <source>Where the GPUs are rented: default prices come from that region&apos;s quotes only. Default: mainland China for CNY plans, worldwide for USD plans</source>
+        <translation>租用 GPU 的地区：默认价格只取该地区的报价。默认：人民币方案取中国大陆，美元方案取全球</translation>
+    </message>
+    <message>
+        <source>Kinds of quote</source>
+        <translation>报价种类</translation>
+    </message>
+    <message>
+        <source>Which kinds of default quote the plans are priced from. Default: list card-hour prices and package or wholesale month prices</source>
+        <translation>方案按哪些种类的默认报价计价。默认：公开的卡时标价，以及套餐或整机批发的月租价</translation>
+    </message>
+    <message>
+        <source>Other region&apos;s quotes</source>
+        <translation>其他地区的报价</translation>
+    </message>
+    <message>
+        <source>Price a GPU from the other region&apos;s quotes, converted at the exchange rate, when its own region has none. Default: off for mainland China, on for worldwide USD plans</source>
+        <translation>本地区没有某款 GPU 的报价时，按汇率换算另一地区的报价来计价。默认：中国大陆不使用，全球美元方案使用</translation>
+    </message>
+    <message>
+        <source>the currency&apos;s region</source>
+        <translation>按币种对应的地区</translation>
+    </message>
+    <message>
+        <source>mainland China</source>
+        <translation>中国大陆</translation>
+    </message>
+    <message>
+        <source>worldwide</source>
+        <translation>全球</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <source>used, converted</source>
+        <translation>使用（按汇率换算）</translation>
+    </message>
+    <message>
+        <source>not used</source>
+        <translation>不使用</translation>
     </message>
 </context>
 <context>
@@ -8195,6 +8276,29 @@
     </message>
 </context>
 <context>
+    <name>SpotPrice</name>
+    <message>
+        <source>Spot price, {0}:</source>
+        <translation>{0} 的竞价价格：</translation>
+    </message>
+    <message>
+        <source>{0} per card-hour</source>
+        <translation>{0}/卡时</translation>
+    </message>
+    <message>
+        <source>no spot offer</source>
+        <translation>无竞价报价</translation>
+    </message>
+    <message>
+        <source>Spot price &apos;{0}&apos; for {1} is not a number; it was not changed.</source>
+        <translation>{1} 的竞价价格“{0}”不是数字，未作修改。</translation>
+    </message>
+    <message>
+        <source>Your spot (interruptible) price per card and hour for this GPU: cheaper than on demand, but the provider may take the cards back, so the plan counts restarts. Select a row to price another GPU. Empty (default): the catalog&apos;s spot price where it has one, else no spot offer</source>
+        <translation>您为这款 GPU 填写的竞价（可中断）价格，按卡时计：比按需便宜，但供应商可能收回显卡，所以方案会计入重启。选中表格中的另一行即可为另一款 GPU 定价。留空（默认）：使用目录中的竞价价格（如有），否则没有竞价报价</translation>
+    </message>
+</context>
+<context>
     <name>Tier</name>
     <message>
         <source>~10B tier: one node of 4–8 GPUs (≥160 GB in total) is enough; NVLink inside the node helps tensor parallelism, PCIe servers work with ZeRO/FSDP data parallelism.</source>
@@ -8985,6 +9089,14 @@
         <translation>运行哪种融合注意力：FlashAttention-2 在 Hopper 上约达到 BF16 峰值的三分之一，cuDNN / FlashAttention-3 更高；自动：框架默认（Megatron 用 cuDNN，torchtitan 在 Hopper 上用 FlashAttention-2、在 Blackwell 上用 cuDNN）</translation>
     </message>
     <message>
+        <source>Attention implementation</source>
+        <translation>注意力实现</translation>
+    </message>
+    <message>
+        <source>Transformers&apos; attn_implementation. SDPA (the default since Transformers 4.36) uses the flash kernel only when no token is padded: a padded batch passes a mask, and PyTorch then runs its memory-efficient kernel over the whole sequence × sequence square, which is slower. FlashAttention-2 (the flash-attn package; LLaMA-Factory flash_attn: fa2, ms-swift and Axolotl flash_attention) skips the padding</source>
+        <translation>Transformers 的 attn_implementation。SDPA（Transformers 4.36 起的默认值）只在没有填充 token 时使用 flash 内核：带填充的批次会传入掩码，PyTorch 随即改用其节省显存的内核，在整个“序列 × 序列”方阵上计算，速度更慢。FlashAttention-2（flash-attn 包；LLaMA-Factory 的 flash_attn: fa2，ms-swift 和 Axolotl 的 flash_attention）会跳过填充部分</translation>
+    </message>
+    <message>
         <source>FSDP version</source>
         <translation>FSDP 版本</translation>
     </message>
@@ -9415,6 +9527,10 @@
     <message>
         <source>off</source>
         <translation>关闭</translation>
+    </message>
+    <message>
+        <source>SDPA (Transformers&apos; default)</source>
+        <translation>SDPA（Transformers 默认）</translation>
     </message>
     <message>
         <source>split norm/dropout activations over TP</source>
@@ -10202,75 +10318,6 @@
     <message>
         <source>link (both directions)</source>
         <translation>互联（双向）</translation>
-    </message>
-</context>
-<context>
-    <name>FrameworkChecks</name>
-    <message>
-        <source>the search&apos;s own list</source>
-        <translation>搜索的默认列表</translation>
-    </message>
-    <message>
-        <source>The frameworks the search may choose from when it chooses the framework. None ticked (default): the four engines (Hugging Face Trainer, DeepSpeed, PyTorch FSDP2, Megatron-Core), or for a preference or RL objective the tools that document a trainer for it</source>
-        <translation>搜索自行选择框架时可选的框架。都不勾选（默认）：四种引擎（Hugging Face Trainer、DeepSpeed、PyTorch FSDP2、Megatron-Core）；偏好或强化学习目标则为文档中提供相应训练器的工具</translation>
-    </message>
-</context>
-<context>
-    <name>KindChecks</name>
-    <message>
-        <source>Tick at least one kind of quote</source>
-        <translation>请至少勾选一种报价</translation>
-    </message>
-</context>
-<context>
-    <name>PriceSources</name>
-    <message>
-        <source>Prices from</source>
-        <translation>价格来源地区</translation>
-    </message>
-    <message>
-        <source>Where the GPUs are rented: default prices come from that region&apos;s quotes only. Default: mainland China for CNY plans, worldwide for USD plans</source>
-        <translation>租用 GPU 的地区：默认价格只取该地区的报价。默认：人民币方案取中国大陆，美元方案取全球</translation>
-    </message>
-    <message>
-        <source>Kinds of quote</source>
-        <translation>报价种类</translation>
-    </message>
-    <message>
-        <source>Which kinds of default quote the plans are priced from. Default: list card-hour prices and package or wholesale month prices</source>
-        <translation>方案按哪些种类的默认报价计价。默认：公开的卡时标价，以及套餐或整机批发的月租价</translation>
-    </message>
-    <message>
-        <source>Other region&apos;s quotes</source>
-        <translation>其他地区的报价</translation>
-    </message>
-    <message>
-        <source>Price a GPU from the other region&apos;s quotes, converted at the exchange rate, when its own region has none. Default: off for mainland China, on for worldwide USD plans</source>
-        <translation>本地区没有某款 GPU 的报价时，按汇率换算另一地区的报价来计价。默认：中国大陆不使用，全球美元方案使用</translation>
-    </message>
-    <message>
-        <source>the currency&apos;s region</source>
-        <translation>按币种对应的地区</translation>
-    </message>
-    <message>
-        <source>mainland China</source>
-        <translation>中国大陆</translation>
-    </message>
-    <message>
-        <source>worldwide</source>
-        <translation>全球</translation>
-    </message>
-    <message>
-        <source>default</source>
-        <translation>默认</translation>
-    </message>
-    <message>
-        <source>used, converted</source>
-        <translation>使用（按汇率换算）</translation>
-    </message>
-    <message>
-        <source>not used</source>
-        <translation>不使用</translation>
     </message>
 </context>
 </TS>
