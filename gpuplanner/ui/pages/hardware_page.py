@@ -148,10 +148,10 @@ class HardwarePage(BasePage):
         for b in (self.use_btn, self.all_btn, self.add_btn, self.reset_prices_btn):
             row.addWidget(b)
         row.addStretch(1)
+        tl.addLayout(row)
         from .spot_price import SpotPrice
 
-        self.spot = SpotPrice(self, row)  # constraints.prices[<gpu>].spot_card_hour, for the selected row's GPU
-        tl.addLayout(row)
+        self.spot = SpotPrice(self, tl)  # constraints.prices[<gpu>].spot_card_hour, for the selected row's GPU
         self.table_error = QLabel()
         self.table_error.setStyleSheet("color: #c62828;")
         self.table_error.setWordWrap(True)

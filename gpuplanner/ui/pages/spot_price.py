@@ -1,5 +1,5 @@
 """The hardware page's spot price (``constraints.prices[<gpu>].spot_card_hour``): one field beside the GPU table's
-buttons, for the selected row's GPU (else the live estimate's GPU). The table keeps its columns (a spot column
+buttons' row, for the selected row's GPU (else the live estimate's GPU). The table keeps its columns (a spot column
 would cut the price source's, issue 36); the figure is per card and hour, stored as typed, in the document's
 currency, and the cost model prices its spot mode from it (core/cost.py: preemptions, restarts)."""
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QLabel, QLineEdit
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit
 
 from gpuplanner.core.catalog_hw import lookup_gpu
 from gpuplanner.core.errors import PlannerError
@@ -18,15 +18,18 @@ from ..fields import parse_float
 
 
 class SpotPrice(QObject):
-    """A label, a line edit and its unit, appended to ``row`` (the GPU table's button row)."""
+    """A label, a line edit and its unit, a row of their own appended to ``layout`` (the GPU table's box)."""
 
-    def __init__(self, page: Any, row: Any):
+    def __init__(self, page: Any, layout: Any):
         super().__init__(page)
         self.page = page
         self.label, self.edit, self.unit = QLabel(), QLineEdit(), QLabel()
         self.edit.setMaximumWidth(90)
+        row = QHBoxLayout()
         for w in (self.label, self.edit, self.unit):
             row.addWidget(w)
+        row.addStretch(1)
+        layout.addLayout(row)
         self.edit.editingFinished.connect(self._edited)
         self.page.table.itemSelectionChanged.connect(self.refresh)
 
