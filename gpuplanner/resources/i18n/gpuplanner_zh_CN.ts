@@ -1623,6 +1623,18 @@
         <source>Price</source>
         <translation>价格</translation>
     </message>
+    <message>
+        <source>Dense (not sparse) FP8 tensor TFLOPS from the datasheet, usually twice the BF16 figure on cards that have FP8 (Hopper, Ada, Blackwell). It is the peak of FP8 training and of FP8/INT8 serving. Empty (default): FP8 training on this card is refused and serving uses the BF16 peak.</source>
+        <translation>数据手册上的稠密（非稀疏）FP8 张量 TFLOPS；支持 FP8 的卡（Hopper、Ada、Blackwell）通常是 BF16 数值的两倍。它是 FP8 训练和 FP8/INT8 推理的峰值。留空（默认）：这张卡上的 FP8 训练会被拒绝，推理按 BF16 峰值计算。</translation>
+    </message>
+    <message>
+        <source>Dense FP8 TFLOPS</source>
+        <translation>稠密 FP8 TFLOPS</translation>
+    </message>
+    <message>
+        <source>FP8 TFLOPS</source>
+        <translation>FP8 TFLOPS</translation>
+    </message>
 </context>
 <context>
     <name>DataPage</name>
@@ -9833,6 +9845,18 @@
         <source>all layers</source>
         <translation>全部层</translation>
     </message>
+    <message>
+        <source>Attention implementation</source>
+        <translation>注意力实现</translation>
+    </message>
+    <message>
+        <source>Transformers&apos; attn_implementation. SDPA (the default since Transformers 4.36) uses the flash kernel only when no token is padded: a padded batch passes a mask, and PyTorch then runs its memory-efficient kernel over the whole sequence × sequence square, which is slower. FlashAttention-2 (the flash-attn package; LLaMA-Factory flash_attn: fa2, ms-swift and Axolotl flash_attention) skips the padding</source>
+        <translation>Transformers 的 attn_implementation。SDPA（Transformers 4.36 起的默认值）只在没有填充 token 时使用 flash 内核：带填充的批次会传入掩码，PyTorch 随即改用其节省显存的内核，在整个“序列 × 序列”方阵上计算，速度更慢。FlashAttention-2（flash-attn 包；LLaMA-Factory 的 flash_attn: fa2，ms-swift 和 Axolotl 的 flash_attention）会跳过填充部分</translation>
+    </message>
+    <message>
+        <source>SDPA (Transformers&apos; default)</source>
+        <translation>SDPA（Transformers 默认）</translation>
+    </message>
 </context>
 <context>
     <name>Units</name>
@@ -10335,6 +10359,29 @@
     <message>
         <source>link (both directions)</source>
         <translation>互联（双向）</translation>
+    </message>
+</context>
+<context>
+    <name>SpotPrice</name>
+    <message>
+        <source>Spot price, {0}:</source>
+        <translation>{0} 的竞价价格：</translation>
+    </message>
+    <message>
+        <source>{0} per card-hour</source>
+        <translation>{0}/卡时</translation>
+    </message>
+    <message>
+        <source>no spot offer</source>
+        <translation>无竞价报价</translation>
+    </message>
+    <message>
+        <source>Spot price &apos;{0}&apos; for {1} is not a number; it was not changed.</source>
+        <translation>{1} 的竞价价格“{0}”不是数字，未作修改。</translation>
+    </message>
+    <message>
+        <source>Your spot (interruptible) price per card and hour for this GPU: cheaper than on demand, but the provider may take the cards back, so the plan counts restarts. Select a row to price another GPU. Empty (default): the catalog&apos;s spot price where it has one, else no spot offer</source>
+        <translation>你为这款 GPU 填写的竞价（可中断）价格，按卡时计：比按需便宜，但供应商可能收回显卡，所以方案会计入重启。选中表格中的另一行即可为另一款 GPU 定价。留空（默认）：使用目录中的竞价价格（如有），否则没有竞价报价</translation>
     </message>
 </context>
 </TS>

@@ -42,6 +42,23 @@ def float_edit(m, path: str, allow_empty: bool = False) -> BoundEdit:
     return BoundEdit(m, path, parse=parse_float, fmt=fmt_float, allow_empty=allow_empty)
 
 
+def model_is_moe(page: Any, s) -> bool:
+    """Whether the scenario's model has MoE layers (``ModelArch.is_moe``): the preset or the fields typed in
+    (core.architecture.resolve_arch), else the live estimate's architecture (a config.json read by the io layer);
+    True while neither is known, so that no row that may apply is hidden."""
+    from gpuplanner.core.architecture import resolve_arch
+    from gpuplanner.core.errors import PlannerError
+
+    if not s.model.hf_config:
+        try:
+            return bool(resolve_arch(s.model).is_moe)
+        except PlannerError:
+            return True
+    res = getattr(getattr(page.ctx, "estimator", None), "result", None)
+    ev = getattr(res, "evaluation", None)
+    return True if ev is None else bool(ev.arch.is_moe)
+
+
 class TrainingAdvanced(QObject):
     """The Training page's rows for the older fields: an "Advanced" box, two rows in "Parallel layout" and an
     "Estimate assumptions" box."""
@@ -74,6 +91,9 @@ class TrainingAdvanced(QObject):
             par.takeRow(f.box)
             par.insertRow(row, self.labels[k], f.box)
             row += 1
+        est = getattr(page.ctx, "estimator", None)  # a config.json's architecture arrives with the estimate
+        if est is not None and hasattr(est, "updated"):
+            est.updated.connect(lambda _r: self._megatron_rows(m.user_scenario()))
         self.assume_box, af = page.group()
         a = {"mfu": float_edit(m, "assumptions.mfu", True),
              "memory_headroom_gib": float_edit(m, "assumptions.memory_headroom_gib"),
@@ -105,6 +125,24 @@ class TrainingAdvanced(QObject):
         # torchtitan's FSDP2 layout only (core/estimate.py reads it there); a set box stays in sight elsewhere
         self.box.layout().setRowVisible(self.fields["fsdp_root_embedding"].box, t.fsdp_root_embedding or (
             t.framework == "fsdp" and int(t.fsdp_version) == 2))
+        self._megatron_rows(s)
+
+    def _megatron_rows(self, s) -> None:
+        """Megatron-Core's CUDA graphs and token dropping (``parallel.cuda_graph_scope``, ``moe_capacity_factor``,
+        ``moe_pad_to_capacity``): shown for the frameworks that run Megatron-Core (core.frameworks.engine_of, the
+        tools the scenario accepts them for), token dropping and the router's graph scopes for MoE models only
+        (:func:`model_is_moe`); a value set elsewhere stays in sight, so it can be cleared."""
+        from gpuplanner.core.frameworks import engine_of
+
+        par, p, f = self.page.par_box.layout(), s.parallel, self.fields
+        megatron = engine_of(s.training.framework) == "megatron"
+        moe = model_is_moe(self.page, s)
+        par.setRowVisible(f["cuda_graph_scope"].box, megatron or p.cuda_graph_scope is not None)
+        par.setRowVisible(f["moe_capacity_factor"].box, megatron and moe or p.moe_capacity_factor is not None)
+        par.setRowVisible(f["moe_pad_to_capacity"].box, megatron and moe or p.moe_pad_to_capacity)
+        combo = f["cuda_graph_scope"]
+        for v in ("moe_router", "attn_moe_router"):
+            combo.view().setRowHidden(combo.findData(v), not moe and p.cuda_graph_scope != v)
 
     def retranslate(self) -> None:
         self.box.setTitle(self.tr("Advanced: memory switches and communication overlap"))

@@ -53,6 +53,7 @@ class CustomGpuDialog(QDialog):
         self.name = QLineEdit()
         self.memory = QLineEdit()
         self.tflops = QLineEdit()
+        self.fp8 = QLineEdit()
         self.membw = QLineEdit()
         self.link = QComboBox()
         self.link.addItem(self.tr("PCIe only"), "pcie")
@@ -73,9 +74,14 @@ class CustomGpuDialog(QDialog):
                                      "and FP8 recipes instead of a cautious generic efficiency."))
         self.tflops.setToolTip(self.tr("Dense (not sparse) BF16 tensor TFLOPS from the datasheet; the time "
                                        "estimate needs it."))
+        self.fp8.setToolTip(self.tr("Dense (not sparse) FP8 tensor TFLOPS from the datasheet, usually twice the "
+                                    "BF16 figure on cards that have FP8 (Hopper, Ada, Blackwell). It is the "
+                                    "peak of FP8 training and of FP8/INT8 serving. Empty (default): FP8 "
+                                    "training on this card is refused and serving uses the BF16 peak."))
         self.membw.setToolTip(self.tr("Memory bandwidth in TB/s; used for the memory-bound parts of a step."))
         for label, w in [(self.tr("Name"), self.name), (self.tr("Memory (GiB)"), self.memory),
-                         (self.tr("Dense BF16 TFLOPS"), self.tflops), (self.tr("Memory bandwidth (TB/s)"), self.membw),
+                         (self.tr("Dense BF16 TFLOPS"), self.tflops),
+                         (self.tr("Dense FP8 TFLOPS"), self.fp8), (self.tr("Memory bandwidth (TB/s)"), self.membw),
                          (self.tr("Interconnect"), self.link), (self.tr("Architecture"), self.arch),
                          (self.tr("TDP (W)"), self.tdp), (self.tr("Price per card-hour"), self.price)]:
             form.addRow(label, w)
@@ -107,6 +113,7 @@ class CustomGpuDialog(QDialog):
             self.result_gpu = {
                 "name": name, "memory_gib": self._num(self.memory, self.tr("Memory"), True),
                 "bf16_tflops": self._num(self.tflops, self.tr("TFLOPS")),
+                "fp8_tflops": self._num(self.fp8, self.tr("FP8 TFLOPS")),
                 "mem_bw_tbs": self._num(self.membw, self.tr("Memory bandwidth")), "link": self.link.currentData(),
                 "tdp_w": self._num(self.tdp, self.tr("TDP")), "card_hour": self._num(self.price, self.tr("Price")),
                 "architecture": self.arch.currentData(),
@@ -155,6 +162,9 @@ class HardwarePage(BasePage):
             row.addWidget(b)
         row.addStretch(1)
         tl.addLayout(row)
+        from .spot_price import SpotPrice
+
+        self.spot = SpotPrice(self, tl)  # constraints.prices[<gpu>].spot_card_hour, for the selected row's GPU
         self.table_error = QLabel()
         self.table_error.setStyleSheet("color: #c62828;")
         self.table_error.setWordWrap(True)
@@ -389,8 +399,8 @@ class HardwarePage(BasePage):
     def add_custom_gpu(self, spec: dict) -> None:
         """Add a GPU the catalog lacks: it joins the table, the candidates and (with a price) the search.
 
-        ``spec``: name, memory_gib, bf16_tflops, mem_bw_tbs, tdp_w, link ("nvlink"/"pcie"/None), card_hour,
-        architecture (optional: a generation of ``scenario.CustomGpuArchitecture``).
+        ``spec``: name, memory_gib, bf16_tflops, fp8_tflops, mem_bw_tbs, tdp_w, link ("nvlink"/"pcie"/None),
+        card_hour, architecture (optional: a generation of ``scenario.CustomGpuArchitecture``).
         """
         s = self.model.scenario
         slug = re.sub(r"[^a-z0-9]+", "-", str(spec.get("name", "")).lower()).strip("-") or "gpu"
@@ -400,7 +410,8 @@ class HardwarePage(BasePage):
             gid, n = f"custom-{slug}-{n}", n + 1
         link = "nvlink" if "nv" in str(spec.get("link") or "").lower() else "pcie"
         entry = {"id": gid, "name": spec.get("name") or gid, "memory_gib": spec.get("memory_gib"),
-                 "bf16_tflops": spec.get("bf16_tflops"), "mem_bw_tbs": spec.get("mem_bw_tbs"),
+                 "bf16_tflops": spec.get("bf16_tflops"), "fp8_tflops": spec.get("fp8_tflops"),
+                 "mem_bw_tbs": spec.get("mem_bw_tbs"),
                  "tdp_w": spec.get("tdp_w"), "intra_node_link": link}
         if spec.get("architecture"):
             entry["architecture"] = spec["architecture"]
@@ -516,6 +527,7 @@ class HardwarePage(BasePage):
                 self.tr("Where the default price comes from")]
         for i, tip in enumerate(tips):
             self.table.horizontalHeaderItem(i).setToolTip(tip)
+        self.spot.retranslate()
         self.use_btn.setText(self.tr("Use for live estimate"))
         self.use_btn.setToolTip(self.tr("Make the selected GPU the one the live charts show"))
         self.all_btn.setText(self.tr("Tick all"))
@@ -568,6 +580,7 @@ class HardwarePage(BasePage):
     def on_model_changed(self, section: str) -> None:
         if section in ("constraints", "hardware", "all", "plan"):
             self.fill_table()
+            self.spot.refresh()
             self.fill_ownership()
             self.retranslate_headers_only()
 

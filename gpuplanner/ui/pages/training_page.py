@@ -29,6 +29,17 @@ RL = ("ppo", "grpo")
 from .base import BasePage
 
 
+def attn_implementation_applies(s) -> bool:
+    """Where ``training.attn_implementation`` changes the estimate: where :func:`core.timing.sdpa_masked` finds a
+    padded batch's mask reaching SDPA once the field reads ``sdpa`` (flash attention on, Hugging Face modelling
+    code, no packing). A set ``flash_attention_2`` stays in sight (turning flash attention off is refused then)."""
+    from gpuplanner.core.timing import sdpa_masked
+    t = s.training
+    if t.attn_implementation != "sdpa":
+        return True
+    return sdpa_masked(t, engine_of(t.framework), s.hardware.gpu) is not None
+
+
 class TrainingPage(BasePage):
     def title(self) -> str:
         return self.tr("Training setup")
@@ -69,6 +80,7 @@ class TrainingPage(BasePage):
         self.flash = BoundCheck(m, "training.flash_attention")
         # the attention kernel's speed (core/timing.attention_kernel), FSDP's generation, the allocator's segments
         self.attention_kernel = BoundCombo(m, "training.attention_kernel", ["auto", "flash2", "cudnn"])
+        self.attn_implementation = BoundCombo(m, "training.attn_implementation", ["sdpa", "flash_attention_2"])
         self.fsdp_version = BoundCombo(m, "training.fsdp_version", [2, 1])
         self.expandable = BoundCombo(
             m, None, ["default", "on", "off"],
@@ -91,6 +103,7 @@ class TrainingPage(BasePage):
                        ("recompute_num_layers", self.recompute_num_layers),
                        ("recompute_method", self.recompute_method),
                        ("flash", self.flash), ("attention_kernel", self.attention_kernel),
+                       ("attn_implementation", self.attn_implementation),
                        ("fsdp_version", self.fsdp_version), ("expandable", self.expandable),
                        ("lora_rank", self.lora_rank),
                        ("lora_targets", self.lora_targets)]:
@@ -290,6 +303,12 @@ class TrainingPage(BasePage):
                 "Which fused attention runs: FlashAttention-2 reaches about a third of the BF16 peak on Hopper, "
                 "cuDNN / FlashAttention-3 more; automatic: the framework's default (Megatron cuDNN, torchtitan "
                 "FlashAttention-2 on Hopper, cuDNN on Blackwell)")),
+            "attn_implementation": (self.tr("Attention implementation"), self.tr(
+                "Transformers' attn_implementation. SDPA (the default since Transformers 4.36) uses the flash "
+                "kernel only when no token is padded: a padded batch passes a mask, and PyTorch then runs its "
+                "memory-efficient kernel over the whole sequence × sequence square, which is slower. "
+                "FlashAttention-2 (the flash-attn package; LLaMA-Factory flash_attn: fa2, ms-swift and Axolotl "
+                "flash_attention) skips the padding")),
             "fsdp_version": (self.tr("FSDP version"), self.tr(
                 "FSDP2 (torchtitan, fully_shard) copies weights in and out around each all-gather; FSDP1 "
                 "(Accelerate, Composer) shards flat parameters")),
@@ -463,6 +482,8 @@ class TrainingPage(BasePage):
         self.flash.setText(self.tr("use flash attention"))
         self.attention_kernel.set_labels({"auto": self.tr("framework default"), "flash2": "FlashAttention-2",
                                           "cudnn": self.tr("cuDNN / FlashAttention-3")})
+        self.attn_implementation.set_labels({"sdpa": self.tr("SDPA (Transformers' default)"),
+                                             "flash_attention_2": "FlashAttention-2"})
         self.fsdp_version.set_labels({2: "FSDP2", 1: "FSDP1"})
         self.expandable.set_labels({"default": self.tr("framework default"), "on": self.tr("on"),
                                     "off": self.tr("off")})
@@ -494,6 +515,7 @@ class TrainingPage(BasePage):
                                 s.training.framework == "unsloth" or not s.training.cut_cross_entropy)
         self.form.setRowVisible(self.pipeline_mbs.box, s.training.framework == "fsdp")
         self.form.setRowVisible(self.attention_kernel.box, bool(s.training.flash_attention))
+        self.form.setRowVisible(self.attn_implementation.box, attn_implementation_applies(s))
         layer_sac = s.training.recompute == "layer_sac"
         self.form.setRowVisible(self.recompute_every_n.box, layer_sac)
         full_megatron = s.training.recompute == "full" and s.training.framework == "megatron"
