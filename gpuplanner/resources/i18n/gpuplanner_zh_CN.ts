@@ -8332,6 +8332,29 @@
     </message>
 </context>
 <context>
+    <name>SpotPrice</name>
+    <message>
+        <source>Spot price, {0}:</source>
+        <translation>{0} 的竞价价格：</translation>
+    </message>
+    <message>
+        <source>{0} per card-hour</source>
+        <translation>{0}/卡时</translation>
+    </message>
+    <message>
+        <source>no spot offer</source>
+        <translation>无竞价报价</translation>
+    </message>
+    <message>
+        <source>Spot price &apos;{0}&apos; for {1} is not a number; it was not changed.</source>
+        <translation>{1} 的竞价价格“{0}”不是数字，未作修改。</translation>
+    </message>
+    <message>
+        <source>Your spot (interruptible) price per card and hour for this GPU: cheaper than on demand, but the provider may take the cards back, so the plan counts restarts. Select a row to price another GPU. Empty (default): the catalog&apos;s spot price where it has one, else no spot offer</source>
+        <translation>你为这款 GPU 填写的竞价（可中断）价格，按卡时计：比按需便宜，但供应商可能收回显卡，所以方案会计入重启。选中表格中的另一行即可为另一款 GPU 定价。留空（默认）：使用目录中的竞价价格（如有），否则没有竞价报价</translation>
+    </message>
+</context>
+<context>
     <name>Tier</name>
     <message>
         <source>~10B tier: one node of 4–8 GPUs (≥160 GB in total) is enough; NVLink inside the node helps tensor parallelism, PCIe servers work with ZeRO/FSDP data parallelism.</source>
@@ -10359,29 +10382,6 @@
     <message>
         <source>link (both directions)</source>
         <translation>互联（双向）</translation>
-    </message>
-</context>
-<context>
-    <name>SpotPrice</name>
-    <message>
-        <source>Spot price, {0}:</source>
-        <translation>{0} 的竞价价格：</translation>
-    </message>
-    <message>
-        <source>{0} per card-hour</source>
-        <translation>{0}/卡时</translation>
-    </message>
-    <message>
-        <source>no spot offer</source>
-        <translation>无竞价报价</translation>
-    </message>
-    <message>
-        <source>Spot price &apos;{0}&apos; for {1} is not a number; it was not changed.</source>
-        <translation>{1} 的竞价价格“{0}”不是数字，未作修改。</translation>
-    </message>
-    <message>
-        <source>Your spot (interruptible) price per card and hour for this GPU: cheaper than on demand, but the provider may take the cards back, so the plan counts restarts. Select a row to price another GPU. Empty (default): the catalog&apos;s spot price where it has one, else no spot offer</source>
-        <translation>你为这款 GPU 填写的竞价（可中断）价格，按卡时计：比按需便宜，但供应商可能收回显卡，所以方案会计入重启。选中表格中的另一行即可为另一款 GPU 定价。留空（默认）：使用目录中的竞价价格（如有），否则没有竞价报价</translation>
     </message>
 </context>
 </TS>
