@@ -1488,6 +1488,10 @@ def time_layout(
         "cp_fwd_passes": cp_fwd_passes, "cp_traced": torch_cp and bool(torch_compile),
         "attn_layer_flops": ((2.0 + cp_fwd_passes) * fwd.attention / m.L) * tokens_mb, "stage_layers": m.L / pp,
         "attn_bwd_tok": 2.0 * (fwd.attention + me_extra), "sdpa_me": me & (sdpa_mask == "mem_efficient"),
+        # the attention kernels' own extras, named in the breakdown (attention_kernel_parts)
+        "attn_passes": 3.0 + rec_whole + rec_attn, "attn_hf_extra": hf_extra, "attn_me_extra": me_extra,
+        "attn_hf_bytes": where(hf_core, hf_bytes, 0.0) / tp * m.L / (pp * cp),
+        "attn_me_bytes": where(me, me_bytes, 0.0) * m.L / (pp * cp),
         "ep_in_node": tp * ep * cp <= gpn, "n_moe_stage": n_moe_stage,
         "a2a_in": a2a_in, "a2a_off": a2a_off, "etp_bytes": etp_bytes, "etp_in_node": exp_tp <= dom,
         "ag_dispatch": disp == "allgather", "hybridep_nvl": (disp == "flex") & (ep * ep_stride <= dom),
@@ -1698,8 +1702,29 @@ def offload_seconds(lay: dict, host_bw, t_bwd, compute):
     d2h = lay["off_d2h"] / host_bw
     gat = lay["off_h2d_gather"] / host_bw
     return (cpu + lay["off_h2d_once"] / host_bw + maximum(d2h - t_bwd * lay["m_acc"], d2h / L)
-            + maximum(gat - compute, gat / L) + (lay["off_verl"] + lay.get("off_nemo_rl", 0.0)) / host_bw
-            + lay.get("off_nemo_rl_s", 0.0))
+            + maximum(gat - compute, gat / L) + lay["off_verl"] / host_bw + nemo_rl_host_seconds(lay, host_bw))
+
+
+def nemo_rl_host_seconds(lay: dict, host_bw):
+    """NeMo RL's own host copies per step on one GPU (part of :func:`offload_seconds`, named apart in the
+    breakdown): the weight copies at the pinned rate (:func:`nemo_rl_swap_bytes`) and the optimizer state's
+    pageable moves (:func:`nemo_rl_optimizer_move_seconds`)."""
+    return lay.get("off_nemo_rl", 0.0) / host_bw + lay.get("off_nemo_rl_s", 0.0)
+
+
+def attention_kernel_parts(lay: dict, attn_tok, flash_bwd, peak16_eff_attn, mem_bw):
+    """Seconds per replica token on one GPU of the attention kernels' own extras, named in the breakdown (inside
+    compute; not added again): Transformers' eager attention (:func:`hf_eager_attention_core`: the whole square's
+    FLOPs and the score passes) and SDPA's memory-efficient kernel on a padded batch (:func:`hf_sdpa_masked_core`:
+    the whole square, and the kernel's :data:`SDPA_MEM_EFF_TIME_FACTOR` over all the attention). ``attn_tok``: the
+    attention FLOPs per token as timed (after the flash backward and the SDPA factor); ``flash_bwd``: the
+    backward's factor. Returns (eager, padded SDPA)."""
+    where, mp = lay["ops"].where, lay["mp"]
+    eager = lay["attn_passes"] * lay["attn_hf_extra"] / peak16_eff_attn / mp + lay["attn_hf_bytes"] / mem_bw
+    me = lay["attn_me_extra"]
+    unmasked = lay["attn_tok"] - lay["attn_passes"] * me + (flash_bwd - 1.0) * (lay["attn_bwd_tok"] - 2.0 * me)
+    padded = where(me > 0.0, (attn_tok - unmasked) / peak16_eff_attn / mp + lay["attn_me_bytes"] / mem_bw, 0.0)
+    return eager, padded
 
 
 #: NeMo RL's Megatron policy worker (RL objectives on the Megatron engine: NeMo RL is the tool that runs GRPO/PPO on
@@ -2425,6 +2450,7 @@ def time_gpu(
     # Transformers' SDPA on a padded batch: the memory-efficient kernel (hf_sdpa_masked_core, SDPA_MEM_EFF_TIME_FACTOR)
     attn_tok = attn_tok * where(lay["sdpa_me"], SDPA_MEM_EFF_TIME_FACTOR, 1.0)
     t_layers_tok = t_lin_tok + attn_tok / (peak16 * eff_attn)
+    attn_eager_tok, attn_padded_tok = attention_kernel_parts(lay, attn_tok, flash_bwd, peak16 * eff_attn, mem_bw)
     t_head_tok = head_tok / (peak16 * eff16)
     t_flops_tok = t_layers_tok + t_head_tok
     t_mem_tok = lay["mem_tok_bytes"] / mem_bw  # memory-bound work (time_layout)
@@ -2469,6 +2495,8 @@ def time_gpu(
     moe_s = lay["moe_tok"] / mem_bw * mbs * s * m_acc
     # torch ring attention's merges and fp32 accumulations (part of t_mem_tok; named in the breakdown)
     cp_merge_s = lay["cp_merge_tok"] / mem_bw * mbs * s * m_acc
+    # Transformers' eager attention and SDPA on a padded batch (attention_kernel_parts; named in the breakdown)
+    attn_eager_s, attn_padded_s = attn_eager_tok * mbs * s * m_acc, attn_padded_tok * mbs * s * m_acc
     t_mb_objective = t_mb * lay["extra_h"] / hflops_tok  # the objective's other passes (time_layout)
     compute = t_mb * m_acc
     # forward and backward time of one micro-batch on one GPU (the backward includes the recompute forward)
@@ -2525,7 +2553,7 @@ def time_gpu(
     # ZeRO-3/FSDP (per_mb): where no row gathers per micro-batch (Megatron's ZeRO 0/1, DDP, ZeRO-1/2 outside
     # FSDP) the terms below are never picked by the where() calls that read them: they are not computed
     any_row = np.any if ops is _ArrayOps else bool
-    z3 = z3_all = 0.0
+    z3 = z3_all = z3_open_s = 0.0
     if any_row(per_mb):
         # one all-gather per layer (FSDP wraps each decoder block) and pass, one reduce-scatter
         # (Megatron-FSDP's routed experts over their expert-data-parallel group: exp_bw)
@@ -2555,6 +2583,7 @@ def time_gpu(
         z3_mb = m_acc * (f_exp + b_exp + open_exp + lay["ds_list_host"])
         z3_mb_all = m_acc * (gather_f + gather_b + rs + lay["ds_list_host"]) if full else None
         z3 = z3_mb
+        z3_open_s = where(fsdp_pp, 0.0, m_acc * open_exp)  # named in the breakdown, inside dp_comm
         if any_row(fsdp_pp):
             # FSDP2 with pipeline parallelism (torchtitan): parameters stay unsharded from the first forward to
             # the end of the step (reshard_after_forward=False) and gradients accumulate unsharded; one
@@ -2567,6 +2596,7 @@ def time_gpu(
             z3 = where(fsdp_pp, z3_pp, z3_mb)
         z3_all = where(fsdp_pp, gather + rs, z3_mb_all) if full else None
     dp_comm = where(n_dp > 1, where(per_mb, z3, dp12), 0.0)
+    z3_open_s = where((n_dp > 1) & per_mb, z3_open_s, 0.0)
     # FSDP2's copies around its collectives (time_layout): memory-bound passes on the compute stream
     fsdp_copy = where(lay["fsdp_copy_on"], lay["fsdp_copy_bytes"] / mem_bw, 0.0)
     dp_hidden = None
@@ -2601,8 +2631,10 @@ def time_gpu(
     other = lay["off_gpu_step"] * lay["opt_bytes"] / mem_bw + fsdp_copy
     if precision == "fp8":
         other = other + lay["fp8_w_bytes"] / mem_bw
+    dequant = 0.0
     if lay["method"] == "qlora":
-        other = other + qlora_dequant_seconds(lay, mem_bw, sm_ghz)
+        dequant = qlora_dequant_seconds(lay, mem_bw, sm_ghz)  # named in the breakdown, inside other
+        other = other + dequant
 
     compute = compute + t_mb_objective * m_acc
     if profile.critic:
@@ -2610,6 +2642,7 @@ def time_gpu(
         dp_hidden = dp_hidden * 2.0 if full else None
         dp_comm = dp_comm * 2.0
         other = other * 2.0
+        z3_open_s, dequant = z3_open_s * 2.0, dequant * 2.0
     mflops_tok = mflops_tok + lay["extra_m"]
     hflops_tok = hflops_tok + lay["extra_h"] if full else None
     # CPU offload (offload_layout): the CPU step and the PCIe copies, of the critic too (verl's bytes count it)
@@ -2631,6 +2664,8 @@ def time_gpu(
             # the training share of the GPUs runs the whole step's training: (1 − f) of the GPUs
             compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other = (
                 x * scale_t for x in (compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other))
+            z3_open_s, dequant, attn_eager_s, attn_padded_s = (
+                x * scale_t for x in (z3_open_s, dequant, attn_eager_s, attn_padded_s))
         if profile.schedule == "one_step_off":
             # the generation GPUs produce step n+1's rollouts while step n trains (verl one_step_off_policy,
             # OpenRLHF --async_train): only what outlasts the training is exposed; the refit is not overlapped
@@ -2648,6 +2683,11 @@ def time_gpu(
              "moe_gemm_launch": moe_launch * m_acc + 0.0 * step, "rollout_wait_longest": wait_longest + 0.0 * step,
              "weight_refit": refit + 0.0 * step, "optimizer_offload": offload_s + 0.0 * step,
              "pp_imbalance": pp_imb + 0.0 * step}
+    # this round's named mechanisms (the NeMo RL copies are carved out of the offload part that holds them)
+    nemo_s = nemo_rl_host_seconds(lay, f64(host_link_gbs) * 1e9 * PCIE_HOST_EFFICIENCY) + 0.0 * step
+    parts.update({"zero3_open_gathers": z3_open_s + 0.0 * step, "qlora_dequant": dequant + 0.0 * step,
+                  "hf_eager_attention": attn_eager_s + 0.0 * step, "sdpa_padded": attn_padded_s + 0.0 * step,
+                  "nemo_rl_host_copies": nemo_s, "optimizer_offload": maximum(offload_s - nemo_s, 0.0) + 0.0 * step})
     tokens_step_gpu = lay["tokens_step_gpu"]  # tokens per step per GPU
     if mfu is not None:
         # measured MFU: tokens/s/GPU = peak × MFU / model FLOPs per token; keep the modelled shares
@@ -2778,12 +2818,19 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: it into), so a long-context plan names it rather than calling it optimizer time. ``ep_comm``: the expert
 #: all-to-all left exposed, inside "other" too, for the same reason (an EP plan names it; the search's shares
 #: ``frac_ep_comm`` already do, so the Plans details and the CLI name the same parts).
+#: ``zero3_open_gathers``: DeepSpeed ZeRO-3's gathers issued at a hook with no matmul ahead (core/zero3.py
+#: ``z3_open_gather_share``), left exposed, inside dp_comm. ``qlora_dequant``: QLoRA's dequantisation
+#: (:func:`qlora_dequant_seconds`), inside "other" (not optimizer time). ``hf_eager_attention`` / ``sdpa_padded``:
+#: the attention kernels' extras (:func:`attention_kernel_parts`), inside compute. ``nemo_rl_host_copies``: NeMo RL's
+#: copies around the refit (:func:`nemo_rl_host_seconds`), carved out of ``optimizer_offload``, inside "other".
 PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "launch_overhead": "compute",
                "zero3_hooks": "compute",
                "moe_host_sync": "compute", "moe_gemm_launch": "compute", "hf_moe_loop": "compute",
                "cp_merge": "compute", "cp_comm": "other", "ep_comm": "other",
                "rollout_wait_longest": "generation", "weight_refit": "generation", "optimizer_offload": "other",
-               "pp_imbalance": "pp_bubble"}
+               "pp_imbalance": "pp_bubble",
+               "zero3_open_gathers": "dp_comm", "qlora_dequant": "other", "hf_eager_attention": "compute",
+               "sdpa_padded": "compute", "nemo_rl_host_copies": "other"}
 #: What the views call each named part (translatable: context "Timing"; the CLI, the Plans details and the PDF
 #: look a breakdown key up here, as they do for the step's parts).
 PART_LABELS = {
@@ -2799,6 +2846,12 @@ PART_LABELS = {
     "weight_refit": QT_TRANSLATE_NOOP("Timing", "rollouts: loading the new weights into the inference engine"),
     "optimizer_offload": QT_TRANSLATE_NOOP("Timing", "CPU offload: optimizer step on the CPU and PCIe copies"),
     "pp_imbalance": QT_TRANSLATE_NOOP("Timing", "pipeline: waiting for the last stage (output layer)"),
+    "zero3_open_gathers": QT_TRANSLATE_NOOP(
+        "Timing", "DeepSpeed ZeRO-3: weight gathers with no matmul to hide under (exposed)"),
+    "qlora_dequant": QT_TRANSLATE_NOOP("Timing", "QLoRA: dequantising the 4-bit weights"),
+    "hf_eager_attention": QT_TRANSLATE_NOOP("Timing", "eager attention (Transformers): the whole score matrix"),
+    "sdpa_padded": QT_TRANSLATE_NOOP("Timing", "padded batch: SDPA's memory-efficient kernel over the whole square"),
+    "nemo_rl_host_copies": QT_TRANSLATE_NOOP("Timing", "NeMo RL: optimizer and weight copies to the host around the refit"),
 }
 #: What the views call every key of a step-time breakdown (``Evaluation.time.breakdown``): the step's parts and
 #: the named parts above. The CLI, the Plans details and the PDF translate these (context "Timing"); one table, so

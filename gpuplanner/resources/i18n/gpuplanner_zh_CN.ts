@@ -8480,6 +8480,26 @@
         <translation>MoE 专家矩阵乘逐个启动（每个专家一次）</translation>
     </message>
     <message>
+        <source>DeepSpeed ZeRO-3: weight gathers with no matmul to hide under (exposed)</source>
+        <translation>DeepSpeed ZeRO-3：无矩阵乘可掩盖的权重收集（暴露）</translation>
+    </message>
+    <message>
+        <source>QLoRA: dequantising the 4-bit weights</source>
+        <translation>QLoRA：4 位权重反量化</translation>
+    </message>
+    <message>
+        <source>eager attention (Transformers): the whole score matrix</source>
+        <translation>eager 注意力（Transformers）：完整得分矩阵</translation>
+    </message>
+    <message>
+        <source>padded batch: SDPA&apos;s memory-efficient kernel over the whole square</source>
+        <translation>填充批次：SDPA 显存高效内核计算完整方阵</translation>
+    </message>
+    <message>
+        <source>NeMo RL: optimizer and weight copies to the host around the refit</source>
+        <translation>NeMo RL：权重同步前后优化器与权重在主机间的拷贝</translation>
+    </message>
+    <message>
         <source>FP8 recipe {recipe} needs a datacenter Blackwell GPU (B200, GB200); {gpu} cannot run it</source>
         <translation>FP8 方案 {recipe} 需要数据中心级 Blackwell GPU（B200、GB200）；{gpu} 无法运行</translation>
     </message>
