@@ -105,3 +105,16 @@ def test_qlora_dequant_is_out_of_the_optimizer_share():
     t = evaluate(scenario("qlora-7b-a100.json")).time
     assert t.parts["qlora_dequant"] >= 2 * 2 * 0.0287 * 0.99
     assert t.breakdown["other"] == pytest.approx((t.seconds["other"] - t.parts["qlora_dequant"]) / t.step_time_s)
+
+
+def test_the_plans_largest_loss_names_the_mechanism():
+    """The search's "Largest loss" line read "the optimizer step and other memory-bound work" on a NeMo RL plan
+    whose "other" is its host copies; it now names the mechanism, with its share of the plan's own breakdown."""
+    from gpuplanner.app import engine
+
+    for name in ("nemo-rl-grpo-colocated.json", "qlora-7b-a100.json"):
+        key = CASES[name][0]
+        plan = engine.search_plans(load_scenario(DATA / name)[0], DATA, top=1).plans[0].plan
+        lines = [m.render() for m in plan.explanation if "Largest loss" in m.render()]
+        share = plan.evaluation.time.breakdown[key]
+        assert lines == [f"Largest loss: {BREAKDOWN_LABELS[key]} takes {share:.0%} of each step."]

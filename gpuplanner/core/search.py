@@ -2540,6 +2540,20 @@ def _rollout_line(s: Scenario, p: Plan) -> list[Msg]:
     return [Msg(CTX, text, {"frac": frac})] if text and frac > 0 else []
 
 
+def _largest_loss_part(p: Plan, worst: str, frac: float) -> tuple[Any, float]:
+    """What the "Largest loss" line names: the step's part ``worst`` (the ranking's share ``frac``), or, where one
+    named mechanism inside it (:data:`timing.PART_PARENT`) outweighs the rest of that part in the plan's own
+    breakdown, that mechanism with its share (a NeMo RL plan's host copies, not "the optimizer step"; a QLoRA plan's
+    dequantisation). Read from the Evaluation, as the Plans details' table is."""
+    bd = p.evaluation.time.breakdown
+    inner = {k: v for k, v in bd.items() if timing.PART_PARENT.get(k) == worst}
+    if inner:
+        key, share = max(inner.items(), key=lambda kv: kv[1])
+        if share > bd.get(worst, 0.0):
+            return Msg("Timing", timing.BREAKDOWN_LABELS[key]), share
+    return PART_LABELS.get(worst, worst), frac
+
+
 def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
     """Why this layout, what limits it — sentences built from the plan's numbers."""
     s = ctx.scenario
@@ -2603,9 +2617,10 @@ def explain(ctx: SearchContext, p: Plan) -> list[Msg]:
         parts = {k: v for k, v in p.limits.items() if k != "compute"}
         if parts:
             worst, frac = max(parts.items(), key=lambda kv: kv[1])
+            what, frac = _largest_loss_part(p, worst, frac)
             if frac >= 0.05:
                 out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Largest loss: {what} takes {frac:.0%} of each step."),
-                               {"what": PART_LABELS.get(worst, worst), "frac": frac}))
+                               {"what": what, "frac": frac}))
     out.extend(_rollout_line(s, p))
     if p.mfu is not None:
         out.append(Msg(CTX, QT_TRANSLATE_NOOP(
