@@ -28,6 +28,7 @@ CASES = {
     "hf-eager-lora-7b-a100.json": ("hf_eager_attention", "eager 注意力（Transformers）：完整得分矩阵"),
     "hf-sdpa-padded-7b-a100.json": ("sdpa_padded", "填充批次：SDPA 显存高效内核计算完整方阵"),
     "nemo-rl-grpo-colocated.json": ("nemo_rl_host_copies", "NeMo RL：权重同步前后优化器与权重在主机间的拷贝"),
+    "ds-zero3-lora-7b-4xgb200.json": ("grace_host", "Grace 主机 CPU：下发内核比 x86 服务器慢"),
 }
 
 
@@ -118,3 +119,16 @@ def test_the_plans_largest_loss_names_the_mechanism():
         lines = [m.render() for m in plan.explanation if "Largest loss" in m.render()]
         share = plan.evaluation.time.breakdown[key]
         assert lines == [f"Largest loss: {BREAKDOWN_LABELS[key]} takes {share:.0%} of each step."]
+
+
+def test_the_grace_host_line_is_the_extra_over_an_x86_host():
+    """The same DeepSpeed ZeRO-3 LoRA run on GB200 (Grace host, HOST_CPU_FACTOR 2.75) and on A100 (x86): the GB200
+    run's host-wait parts (launches, ZeRO-3 hooks) read what an x86 host would leave on that GPU, and "grace_host"
+    the rest, so the three add up to the host's whole wait: (launch + hooks) × 2.75 when the host binds."""
+    from gpuplanner.core.timing import host_cpu_factor
+
+    t = evaluate(scenario("ds-zero3-lora-7b-4xgb200.json")).time
+    f = host_cpu_factor("gb200-186gb")
+    x86 = t.parts["launch_overhead"] + t.parts["zero3_hooks"]
+    assert t.parts["grace_host"] > (f - 1.0) * x86 * 0.999  # at least the scaled host time beyond the x86 wait
+    assert "grace_host" not in evaluate(scenario("ds-zero3-lora-7b-4xa100.json")).time.parts

@@ -1712,6 +1712,25 @@ def nemo_rl_host_seconds(lay: dict, host_bw):
     return lay.get("off_nemo_rl", 0.0) / host_bw + lay.get("off_nemo_rl_s", 0.0)
 
 
+def grace_host_waits(lay: dict, hcf, waits: tuple, t_mb_gpu, pp_imb_mb, ep_mb, t_exp_mb, t_exp_gemm_mb) -> tuple:
+    """The host waits of one micro-batch (eager launches, Megatron's MoE syncs, Transformers' expert loop: ``waits``,
+    at the host's factor ``hcf``, :data:`HOST_CPU_FACTOR`) as an x86 host would leave them, for the breakdown only:
+    the difference is the Grace host's own line (``grace_host``). ``t_mb_gpu``: the micro-batch's GPU time before
+    the waits; the rest as :func:`time_gpu` passes them. Where no GPU has a Grace host, ``waits`` unchanged."""
+    ops = lay["ops"]
+    maximum = ops.maximum
+    if not np.any(np.asarray(hcf) != 1.0):
+        return waits
+    m = lay["m"]
+    launch = maximum(lay["host_mb"] - t_mb_gpu, 0.0)
+    host = (lay["moe_host_exp_f"], lay["moe_host_rest_f"], lay["moe_host_b"])
+    moe = moe_sync_exposure(host, t_mb_gpu + launch - pp_imb_mb, ep_mb, t_exp_mb, lay["fwd_share"], m.moe_frac, ops)
+    if not lay.get("moe_syncs", True):
+        moe = maximum(sum(host) - (t_mb_gpu + launch - pp_imb_mb) * m.moe_frac - ep_mb, 0.0)
+    hf = maximum(lay["hfmoe_loop_mb"] - t_exp_gemm_mb * lay["hfmoe_fwd_share"], 0.0)
+    return launch, moe, hf
+
+
 def attention_kernel_parts(lay: dict, attn_tok, flash_bwd, peak16_eff_attn, mem_bw):
     """Seconds per replica token on one GPU of the attention kernels' own extras, named in the breakdown (inside
     compute; not added again): Transformers' eager attention (:func:`hf_eager_attention_core`: the whole square's
@@ -2466,6 +2485,7 @@ def time_gpu(
     t_mb = t_mb + moe_launch
     # the host CPU's speed (HOST_CPU_FACTOR: Grace issues each op slower than the x86 servers the EAGER_* costs are from)
     hcf = f64(host_cpu_factor)
+    t_mb_gpu = t_mb  # (the GPU's own time, before the host waits: grace_host_waits)
     # eager PyTorch: the GPU cannot run ahead of the host issuing its kernels (time_layout's host_mb)
     launch_mb = maximum(lay["host_mb"] * hcf - t_mb, 0.0)
     # of which ZeRO-3's hooks (core/zero3.py), in proportion to their share of the host's time
@@ -2489,6 +2509,9 @@ def time_gpu(
     # forward GEMMs run under it, the rest of its host time is added
     hf_moe = maximum(lay["hfmoe_loop_mb"] * hcf - t_exp_gemm_mb * lay["hfmoe_fwd_share"], 0.0)
     t_mb = t_mb + hf_moe
+    # the same waits behind an x86 host, so that a Grace host's extra is its own line (grace_host_waits)
+    host_x86 = grace_host_waits(lay, hcf, (launch_mb, moe_host, hf_moe), t_mb_gpu, pp_imb_mb, ep_mb, t_exp_mb,
+                                t_exp_gemm_mb)
     # the LoRA adapter paths' memory traffic (part of t_mem_tok; named in the breakdown)
     lora_s = lay["lora_tok"] / mem_bw * mbs * s * m_acc
     # MoE token permute/unpermute and router passes (part of t_mem_tok; named in the breakdown)
@@ -2677,6 +2700,9 @@ def time_gpu(
 
     step = compute + tp_comm + dp_comm + pp_time + cp_comm + ep_comm + other + generation
     # named mechanisms inside the parts above (seconds per step; PART_PARENT says which part holds each)
+    grace_s = (launch_mb + moe_host + hf_moe - sum(host_x86)) * m_acc  # named in the breakdown, inside compute
+    launch_mb, moe_host, hf_moe = host_x86
+    z3_wait = launch_mb * lay["z3_host_mb"] / maximum(lay["host_mb"], 1e-30)
     parts = {"lora_adapters": lora_s + 0.0 * step, "moe_dispatch": moe_s + 0.0 * step, "cp_merge": cp_merge_s + 0.0 * step,
              "launch_overhead": (launch_mb - z3_wait) * m_acc + 0.0 * step, "zero3_hooks": z3_wait * m_acc + 0.0 * step,
              "moe_host_sync": moe_host * m_acc + 0.0 * step, "hf_moe_loop": hf_moe * m_acc + 0.0 * step,
@@ -2687,7 +2713,7 @@ def time_gpu(
     nemo_s = nemo_rl_host_seconds(lay, f64(host_link_gbs) * 1e9 * PCIE_HOST_EFFICIENCY) + 0.0 * step
     parts.update({"zero3_open_gathers": z3_open_s + 0.0 * step, "qlora_dequant": dequant + 0.0 * step,
                   "hf_eager_attention": attn_eager_s + 0.0 * step, "sdpa_padded": attn_padded_s + 0.0 * step,
-                  "nemo_rl_host_copies": nemo_s, "optimizer_offload": maximum(offload_s - nemo_s, 0.0) + 0.0 * step})
+                  "nemo_rl_host_copies": nemo_s, "grace_host": grace_s + 0.0 * step, "optimizer_offload": maximum(offload_s - nemo_s, 0.0) + 0.0 * step})
     tokens_step_gpu = lay["tokens_step_gpu"]  # tokens per step per GPU
     if mfu is not None:
         # measured MFU: tokens/s/GPU = peak × MFU / model FLOPs per token; keep the modelled shares
@@ -2823,6 +2849,8 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: (:func:`qlora_dequant_seconds`), inside "other" (not optimizer time). ``hf_eager_attention`` / ``sdpa_padded``:
 #: the attention kernels' extras (:func:`attention_kernel_parts`), inside compute. ``nemo_rl_host_copies``: NeMo RL's
 #: copies around the refit (:func:`nemo_rl_host_seconds`), carved out of ``optimizer_offload``, inside "other".
+#: ``grace_host``: what a Grace host (:data:`HOST_CPU_FACTOR`) adds to the host waits above, inside compute; the
+#: host-wait parts then read what an x86 host would leave (:func:`grace_host_waits`).
 PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "launch_overhead": "compute",
                "zero3_hooks": "compute",
                "moe_host_sync": "compute", "moe_gemm_launch": "compute", "hf_moe_loop": "compute",
@@ -2830,7 +2858,7 @@ PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "launch_ov
                "rollout_wait_longest": "generation", "weight_refit": "generation", "optimizer_offload": "other",
                "pp_imbalance": "pp_bubble",
                "zero3_open_gathers": "dp_comm", "qlora_dequant": "other", "hf_eager_attention": "compute",
-               "sdpa_padded": "compute", "nemo_rl_host_copies": "other"}
+               "sdpa_padded": "compute", "nemo_rl_host_copies": "other", "grace_host": "compute"}
 #: What the views call each named part (translatable: context "Timing"; the CLI, the Plans details and the PDF
 #: look a breakdown key up here, as they do for the step's parts).
 PART_LABELS = {
@@ -2852,6 +2880,7 @@ PART_LABELS = {
     "hf_eager_attention": QT_TRANSLATE_NOOP("Timing", "eager attention (Transformers): the whole score matrix"),
     "sdpa_padded": QT_TRANSLATE_NOOP("Timing", "padded batch: SDPA's memory-efficient kernel over the whole square"),
     "nemo_rl_host_copies": QT_TRANSLATE_NOOP("Timing", "NeMo RL: optimizer and weight copies to the host around the refit"),
+    "grace_host": QT_TRANSLATE_NOOP("Timing", "Grace host CPU: issuing kernels slower than an x86 server"),
 }
 #: What the views call every key of a step-time breakdown (``Evaluation.time.breakdown``): the step's parts and
 #: the named parts above. The CLI, the Plans details and the PDF translate these (context "Timing"); one table, so

@@ -8500,6 +8500,10 @@
         <translation>NeMo RL：权重同步前后优化器与权重在主机间的拷贝</translation>
     </message>
     <message>
+        <source>Grace host CPU: issuing kernels slower than an x86 server</source>
+        <translation>Grace 主机 CPU：下发内核比 x86 服务器慢</translation>
+    </message>
+    <message>
         <source>FP8 recipe {recipe} needs a datacenter Blackwell GPU (B200, GB200); {gpu} cannot run it</source>
         <translation>FP8 方案 {recipe} 需要数据中心级 Blackwell GPU（B200、GB200）；{gpu} 无法运行</translation>
     </message>
