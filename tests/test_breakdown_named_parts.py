@@ -132,3 +132,27 @@ def test_the_grace_host_line_is_the_extra_over_an_x86_host():
     x86 = t.parts["launch_overhead"] + t.parts["zero3_hooks"]
     assert t.parts["grace_host"] > (f - 1.0) * x86 * 0.999  # at least the scaled host time beyond the x86 wait
     assert "grace_host" not in evaluate(scenario("ds-zero3-lora-7b-4xa100.json")).time.parts
+
+
+def test_serving_names_a_host_bound_decode_step(monkeypatch):
+    """Serving has no step-time table: its decode step shows as "memory bound" / "compute bound" (gpuplanner
+    project). Where the engine's host work per step (inference.ENGINE_HOST_STEP_S, serve7) outlasts the GPU's step it
+    sets the pace; that read "compute bound". Hand case: Llama 3.1 8B on an H100 at batch 8 (a few ms of GPU step)
+    with the host's time raised to 50 ms."""
+    from gpuplanner.commands.project import _bound_text
+    from gpuplanner.core import inference as I
+    from gpuplanner.core.catalog_hw import get_gpu
+
+    from test_mechanics_serving import H100, _preset
+
+    m, g = _preset("llama-3.1-8b"), get_gpu(H100)
+    kw = dict(precision="bf16", kv_bytes=2.0, batch=8, context=96, tp=1, eff=I.ServingEfficiency())
+    gpu_t, bound = I.decode_step_s(m, g, **kw)
+    assert bound == "memory" and I.decode_step_s(m, g, loop="overlapped", **kw) == (gpu_t, "memory")
+    monkeypatch.setattr(I, "ENGINE_HOST_STEP_S", 50e-3)
+    assert gpu_t < 50e-3
+    assert I.decode_step_s(m, g, loop="overlapped", **kw) == (pytest.approx(50e-3), "host")
+    assert I.decode_step_s(m, g, loop="serial", **kw) == (pytest.approx(gpu_t + 50e-3), "host")
+    assert I.decode_step_s(m, g, loop="serial", steps_per_schedule=100, **kw)[1] == "memory"  # 0.5 ms < GPU step
+    assert _bound_text("host") == "host bound: the engine's CPU work per decode step"
+    assert _bound_text("memory") == "memory bound" and _bound_text("compute") == "compute bound"

@@ -58,6 +58,14 @@ def _mode(key: str | None) -> str:
     return {"core_hour": translate(CTX, "per core-hour"), "node_month": translate(CTX, "CPU nodes per month")}.get(key, key)
 
 
+def _bound_text(bound: str) -> str:
+    """What bounds a serving replica's decode step (``ServingSize.bound``): the weights' stream, the GEMMs' FLOPs or
+    the engine's host work per step (inference.decode_step_s)."""
+    if bound == "host":
+        return translate(CTX, "host bound: the engine's CPU work per decode step")
+    return translate(CTX, "memory bound") if bound == "memory" else translate(CTX, "compute bound")
+
+
 def text_lines(res) -> list[str]:
     """The project as text in the CLI's language (every figure read from the core's ProjectResult)."""
     from ..core.project import layout_change_text  # (only here: --help imports every command module)
@@ -84,7 +92,7 @@ def text_lines(res) -> list[str]:
                 CTX, "serving: TP {tp}, {b} users per replica, {r} replica(s), {tps} tokens/s per GPU ({bound}), "
                      "{per_m} per million tokens"), s.replicas).format(
                 tp=s.tp, b=s.batch_per_replica, r=s.replicas, tps=format_number(s.tokens_per_s_per_gpu),
-                bound=translate(CTX, "memory bound") if s.bound == "memory" else translate(CTX, "compute bound"),
+                bound=_bound_text(s.bound),
                 per_m=per_m))
             lines.append(" " * 22 + translate(
                 CTX, "{engine}: KV cache {kv} GiB per GPU, first token in {ttft} ms on an idle replica").format(

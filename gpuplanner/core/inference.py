@@ -225,7 +225,7 @@ class ReplicaPoint:
     step_s: float
     prefill_s: float
     output_tokens_per_s: float  # per replica
-    bound: str  # "memory" | "compute"
+    bound: str  # "memory" | "compute" | "host" (the engine's host work per step: decode_step_s)
     memory_per_gpu_gib: float  # weights + KV cache at this batch + reserve, per card
 
 
@@ -472,8 +472,12 @@ def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float,
     gemm_k, other_k = decode_kernels_s(m)
     t_read += gemm_k  # the GEMMs' fixed time joins their weight stream; the compute roof's share already holds it
     t = max(t_read, t_gemm) + other_k + t_attn + tp_all_reduce_s(m, gpu, tokens=batch, tp=tp)
-    t += exposed_host_s(m, t, loop, tp=tp, steps_per_schedule=steps_per_schedule)  # issue 35 round 6 (serve7)
-    return t, ("memory" if t_read >= t_gemm else "compute")
+    host = exposed_host_s(m, t, loop, tp=tp, steps_per_schedule=steps_per_schedule)  # issue 35 round 6 (serve7)
+    # the engine's host work sets the pace where the GPU waits for it longer than it computes (overlapped: any
+    # exposed host time; serial: more than the GPU's step): "host" bound, shown as such (breakdown6)
+    on_host = host > 0.0 and (loop == "overlapped" or host > t)
+    t += host
+    return t, ("host" if on_host else "memory" if t_read >= t_gemm else "compute")
 
 
 def prefill_s(m: ServingModel, gpu: Any, *, precision: str, prompt: float, tp: int, eff: ServingEfficiency,

@@ -797,6 +797,10 @@
         <translation>日历天数</translation>
     </message>
     <message>
+        <source>host bound: the engine&apos;s CPU work per decode step</source>
+        <translation>受限于主机：引擎每个解码步的 CPU 工作</translation>
+    </message>
+    <message>
         <source>--template needs -o FILE</source>
         <translation>--template 需要 -o 文件</translation>
     </message>
