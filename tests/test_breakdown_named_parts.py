@@ -53,7 +53,7 @@ def test_the_part_is_its_own_share_of_the_step(name):
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_cli_text_json_and_pdf_name_the_part(name, capsys):
+def test_cli_text_json_and_pdf_name_the_part(name, capsys, monkeypatch, tmp_path_factory):
     from gpuplanner.app.answer import answer, report_data
     from gpuplanner.report.render import build_html
 
@@ -69,6 +69,8 @@ def test_cli_text_json_and_pdf_name_the_part(name, capsys):
     assert js["time_breakdown"][key] == pytest.approx(ev.time.breakdown[key], abs=1e-6)
     pdf = pdf_breakdown_rows(build_html(report_data(path, answer_=answer(path)), {}))
     assert label in {html.unescape(lab) for lab, _ in pdf}
+    # (this worktree's .qm: the user cache folder is shared by every checkout on a machine)
+    monkeypatch.setenv("GPUPLANNER_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "qm"))
     assert run_cli(["estimate", str(path), "--lang", "zh_CN"]) == 0
     assert zh in capsys.readouterr().out
 
