@@ -662,10 +662,19 @@ def _model_support(s: Scenario, r: Any) -> tuple[Msg, ...]:
     refused (the estimate of the layout still stands; the user picks the framework)."""
     a = r.arch
     why = model_unsupported(s.training.framework, a.model_type, bool(a.vision_kind), a.name, s.training.method)
+    sup = FRAMEWORKS.get(s.training.framework)
+    pp_rewrite = ()
+    if (sup is not None and sup.pp_searched_methods is not None and s.parallel.pp > 1
+            and s.training.method not in sup.pp_searched_methods):
+        # DeepSpeed's pipeline engine trains a PipelineModule only (core/frameworks.py ``pp_searched_methods``)
+        pp_rewrite = (Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "Pipeline parallel {pp} with {fw} on a fine-tune: the Hugging Face Trainer runs DeepSpeed with ZeRO "
+                 "only; this needs the model rewritten by hand as a deepspeed.pipe.PipelineModule."),
+            {"pp": int(s.parallel.pp), "fw": sup.name}),)
     if why is None:
-        return ()
+        return pp_rewrite
     return (Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{why}. Choose a framework that trains it."),
-                {"why": why}),)
+                {"why": why}),) + pp_rewrite
 
 
 def _check_framework(s: Scenario) -> None:

@@ -147,6 +147,14 @@ class FrameworkSupport:
     tp_searched: bool = True
     tp_max_zero: int = 3
     tp_with_pp: bool = True
+    #: the methods for which the plan search tries pipeline parallelism (None: every method it runs). DeepSpeed's
+    #: pipeline engine trains a ``deepspeed.pipe.PipelineModule`` (a flat list of layers) through
+    #: ``engine.train_batch()`` (DeepSpeed docs "Pipeline Parallelism"; ``deepspeed/runtime/pipe/engine.py``
+    #: ``PipelineEngine``: "model must be a PipelineModule"). Pretraining stacks build their models that way
+    #: (Megatron-DeepSpeed ``GPTModelPipe``, GPT-NeoX ``GPT2ModelPipe``); a Hugging Face checkpoint fine-tuned with
+    #: the Trainer's DeepSpeed integration (``transformers/integrations/deepspeed.py``: ZeRO only) runs no pipeline,
+    #: so a fine-tune would need the model rewritten by hand (issue 35 round 6, advice5). Entered by the user: kept.
+    pp_searched_methods: tuple[str, ...] | None = None
 
 
 FRAMEWORKS: dict[str, FrameworkSupport] = {
@@ -162,7 +170,7 @@ FRAMEWORKS: dict[str, FrameworkSupport] = {
         id="deepspeed", name="DeepSpeed", tensor_parallel=True, pipeline_parallel=True, context_parallel=False,
         expert_parallel=False, sequence_parallel=False, interleaved_pipeline=False, zero_stages=(0, 1, 2, 3),
         pipeline_max_zero=1, recompute=("none", "full"), methods=("pretrain", "full", "lora", "qlora"),
-        fused_kernels=False, tp_searched=False, tp_max_zero=2, tp_with_pp=False,
+        fused_kernels=False, tp_searched=False, tp_max_zero=2, tp_with_pp=False, pp_searched_methods=("pretrain",),
         setup=QT_TRANSLATE_NOOP(CTX, "needs a DeepSpeed config; pipeline parallelism needs the model as a "
                                      "PipelineModule"),
         source=QT_TRANSLATE_NOOP(CTX, "DeepSpeed docs: ZeRO, pipeline parallelism (ZeRO-2/3 not compatible with PP), activation "
