@@ -84,3 +84,38 @@ def test_every_plan_says_why_it_ranks_where_it_does():
     rest = [p.cost for p in res.plans[1:] if p.mfu_grade == "poor"]
     assert rest == sorted(rest) or not rest, [p.cost for p in res.plans]
     assert all(p.cost < 10_000 for p in res.plans), [(p.gpu, p.cost) for p in res.plans]
+
+
+# ------------------------------------------------------------------ torchtitan's own model list (frameworks.py)
+
+def test_torchtitan_is_not_searched_for_a_model_it_does_not_build():
+    """Pretraining Qwen2.5-7B (model_type qwen2): torchtitan builds only its registered models (torchtitan/models:
+    llama3, llama4, qwen3 dense and MoE, deepseek_v3 with DeepSeek-V2 flavours), and Qwen2.5's QKV biases are not in
+    its Qwen3 model. The search does not offer the fsdp row for it and says why; Llama and Qwen3 keep it."""
+    from gpuplanner.core.frameworks import model_unsupported  # noqa: PLC0415
+
+    for mt in ("qwen2", "mistral", "mixtral", "gemma2", "phi3", "qwen2_moe", "chatglm"):
+        assert model_unsupported("fsdp", mt, False, method="pretrain") is not None, mt
+        assert model_unsupported("fsdp", mt, False, method="full") is not None, mt
+    for mt in ("llama", "llama4", "qwen3", "qwen3_moe", "deepseek_v2", "deepseek_v3", "custom", ""):
+        assert model_unsupported("fsdp", mt, False, method="pretrain") is None, mt
+    assert model_unsupported("fsdp", "qwen2", False, method="lora") is None  # torchtune's builders (round 6)
+    s = scenario_from_dict({"model": {"preset": "qwen2.5-7b"}, "training": {"method": "pretrain", "seq_len": 4096,
+                                                                            "global_batch_size": 256},
+                            "data": {"tokens": "50B"},
+                            "constraints": {"deadline_days": 30, "max_gpus": 64,
+                                            "gpu_candidates": ["h800-sxm-80gb"]}})
+    res = search(s, top=5)
+    assert "fsdp" not in res.frameworks and res.plans, res.frameworks
+    lines = [m.render() for m in res.plans[0].framework_reason]
+    assert any(t.startswith("Not tried: PyTorch FSDP2 (torchtitan) does not build Qwen2.5 7B") for t in lines), lines
+    llama = scenario_from_dict({"model": {"preset": "llama-3.1-8b"}, "training": {"method": "pretrain"},
+                                "constraints": {"gpu_candidates": ["h800-sxm-80gb"]}})
+    assert "fsdp" in search(llama, top=3).frameworks
+
+
+def test_an_explicit_torchtitan_choice_for_a_model_it_does_not_build_is_warned():
+    ev = evaluate(scenario_from_dict({"model": {"preset": "mistral-7b-v0.1"},
+                                      "training": {"framework": "fsdp", "method": "full"},
+                                      "hardware": {"gpu": "h800-sxm-80gb", "num_gpus": 8}, "parallel": {"zero": 3}}))
+    assert any("torchtitan) does not build" in m.render() for m in ev.warnings), [m.render() for m in ev.warnings]

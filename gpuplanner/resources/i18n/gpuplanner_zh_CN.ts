@@ -2015,6 +2015,10 @@
         <translation>在 Blackwell 之前的 GPU 上将 Megatron-FSDP 与张量并行或上下文并行合用：Megatron-LM 不建议这样做（序列并行需要 CUDA_DEVICE_MAX_CONNECTIONS=1，而 Megatron-FSDP 不允许该设置）；TP/CP 通信的重叠可能比估算差，或改用 TP 1 并加大数据并行。</translation>
     </message>
     <message>
+        <source>Pipeline parallel {pp} with {fw} on a fine-tune: the Hugging Face Trainer runs DeepSpeed with ZeRO only; this needs the model rewritten by hand as a deepspeed.pipe.PipelineModule.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>{why}. Choose a framework that trains it.</source>
         <translation>{why}。请选择能训练该模型的框架。</translation>
     </message>
@@ -4233,6 +4237,30 @@
     <message>
         <source>no ZeRO</source>
         <translation>无 ZeRO</translation>
+    </message>
+    <message>
+        <source>Ranks #{n}: no plan meets the constraints, so the closest come first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ranks #{n}: after the plans that pass planning rule {rule}, then by the objective.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ranks #{n}: its MFU of {mfu:.0%} is poor from the interconnect (planning rule mfu_grade), so it ranks after the best plan graded above poor ({cost:,.0f} {cur}, {days:.2f} days); then by the objective.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ranks #{n}: the best plan by the objective among those that meet the constraints and pass the ranking rules.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ranks #{n}: next by the objective (the list shows one layout per GPU type and count).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pipeline parallelism with {fw} is not tried for fine-tuning: the Hugging Face Trainer&apos;s DeepSpeed integration runs ZeRO only, and a pipeline needs the model rewritten by hand as a deepspeed.pipe.PipelineModule.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>{n} × {gpu}: {price:,.2f} {cur} per card-hour for {eff:,.0f} effective TFLOPS per card ({peak:,.0f} peak × {mfu:.0%} utilisation; micro-batch {mbs}, {zero}) → {cpt:,.3f} {cur} per million tokens.</source>
