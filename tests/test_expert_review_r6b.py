@@ -119,3 +119,8 @@ def test_an_explicit_torchtitan_choice_for_a_model_it_does_not_build_is_warned()
                                       "training": {"framework": "fsdp", "method": "full"},
                                       "hardware": {"gpu": "h800-sxm-80gb", "num_gpus": 8}, "parallel": {"zero": 3}}))
     assert any("torchtitan) does not build" in m.render() for m in ev.warnings), [m.render() for m in ev.warnings]
+    # the search keeps the user's own choice and says it on every plan (it was in the evaluation only)
+    res = search(scenario_from_dict({"model": {"preset": "mistral-7b-v0.1"},
+                                     "training": {"framework": "fsdp", "method": "full"},
+                                     "constraints": {"gpu_candidates": ["h800-sxm-80gb"]}}), top=2)
+    assert res.plans and all(any("torchtitan) does not build" in m.render() for m in p.warnings) for p in res.plans)

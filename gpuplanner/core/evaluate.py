@@ -657,6 +657,12 @@ def _graded(tm: Any, factor: float, ceiling: dict | None) -> tuple[Any, Any]:
     return modelled, min(float(modelled), float(ceiling["mfu"]))
 
 
+def model_support_warnings(s: Scenario, r: Any) -> tuple[Msg, ...]:
+    """:func:`_model_support` for the search's plan warnings (a user's own framework choice for a model it does not
+    build is kept, and said on every plan: issue 35 round 6, advice5)."""
+    return _model_support(s, r)
+
+
 def _model_support(s: Scenario, r: Any) -> tuple[Msg, ...]:
     """A framework that does not train the model (:func:`frameworks.model_unsupported`): said on the plan, not
     refused (the estimate of the layout still stands; the user picks the framework)."""

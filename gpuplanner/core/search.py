@@ -48,7 +48,7 @@ from . import cost as costmod
 from .architecture import ModelSource
 from .cost import MODES, Msg, Overheads, PriceTable
 from .errors import PlannerError, ScenarioError
-from .evaluate import PlanFigures, cost_inputs, evaluate, validation_band
+from .evaluate import PlanFigures, cost_inputs, evaluate, model_support_warnings, validation_band
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr, error_text
 from . import rules as rulesmod
@@ -2701,7 +2701,7 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
     s = ctx.scenario
     gpu = ctx.gpu
     arch = ctx.resolved.arch
-    w: list[Msg] = []
+    w: list[Msg] = list(model_support_warnings(p.evaluation.scenario, ctx.resolved))
     if p.tp > 1 and gpu.intra_node_link == "pcie":
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Tensor parallelism over PCIe ({tp} GPUs): every layer all-reduces "
                                                  "over PCIe; expect poor scaling."), {"tp": p.tp}))

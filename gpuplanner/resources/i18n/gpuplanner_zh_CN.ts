@@ -2016,7 +2016,7 @@
     </message>
     <message>
         <source>Pipeline parallel {pp} with {fw} on a fine-tune: the Hugging Face Trainer runs DeepSpeed with ZeRO only; this needs the model rewritten by hand as a deepspeed.pipe.PipelineModule.</source>
-        <translation type="unfinished"></translation>
+        <translation>微调时用 {fw} 的流水线并行 {pp}：Hugging Face Trainer 只以 ZeRO 方式运行 DeepSpeed；这需要把模型手工改写为 deepspeed.pipe.PipelineModule。</translation>
     </message>
     <message>
         <source>{why}. Choose a framework that trains it.</source>
@@ -2171,6 +2171,10 @@
     <message>
         <source>{fw} does not run {what} for {method}: it runs {runs} ({source}). Choose another framework or layout.</source>
         <translation>{fw} 在{method}时不支持 {what}：它支持 {runs}（{source}）。请选择其他框架或并行布局。</translation>
+    </message>
+    <message>
+        <source>{fw} does not build {model} (model_type {type}): torchtitan&apos;s models are Llama 3/4, Qwen3 and DeepSeek-V2/V3</source>
+        <translation>{fw} 无法构建 {model}（model_type {type}）：torchtitan 的模型只有 Llama 3/4、Qwen3 和 DeepSeek-V2/V3</translation>
     </message>
     <message>
         <source>Megatron-Bridge recipes (NeMo framework container); converts Hugging Face weights itself (AutoBridge)</source>
@@ -4240,27 +4244,27 @@
     </message>
     <message>
         <source>Ranks #{n}: no plan meets the constraints, so the closest come first.</source>
-        <translation type="unfinished"></translation>
+        <translation>排第 {n}：没有方案满足约束，最接近的排在前面。</translation>
     </message>
     <message>
         <source>Ranks #{n}: after the plans that pass planning rule {rule}, then by the objective.</source>
-        <translation type="unfinished"></translation>
+        <translation>排第 {n}：排在通过规划规则 {rule} 的方案之后，其余按目标排序。</translation>
     </message>
     <message>
         <source>Ranks #{n}: its MFU of {mfu:.0%} is poor from the interconnect (planning rule mfu_grade), so it ranks after the best plan graded above poor ({cost:,.0f} {cur}, {days:.2f} days); then by the objective.</source>
-        <translation type="unfinished"></translation>
+        <translation>排第 {n}：其 MFU {mfu:.0%} 因互联而为“差”（规划规则 mfu_grade），所以排在评级高于“差”的最佳方案（{cost:,.0f} {cur}，{days:.2f} 天）之后；其余按目标排序。</translation>
     </message>
     <message>
         <source>Ranks #{n}: the best plan by the objective among those that meet the constraints and pass the ranking rules.</source>
-        <translation type="unfinished"></translation>
+        <translation>排第 {n}：在满足约束并通过排序规则的方案中，按目标最优。</translation>
     </message>
     <message>
         <source>Ranks #{n}: next by the objective (the list shows one layout per GPU type and count).</source>
-        <translation type="unfinished"></translation>
+        <translation>排第 {n}：按目标依次排列（列表中每种 GPU 型号和数量只显示一种布局）。</translation>
     </message>
     <message>
         <source>Pipeline parallelism with {fw} is not tried for fine-tuning: the Hugging Face Trainer&apos;s DeepSpeed integration runs ZeRO only, and a pipeline needs the model rewritten by hand as a deepspeed.pipe.PipelineModule.</source>
-        <translation type="unfinished"></translation>
+        <translation>微调时不尝试 {fw} 的流水线并行：Hugging Face Trainer 的 DeepSpeed 集成只运行 ZeRO，流水线需要把模型手工改写为 deepspeed.pipe.PipelineModule。</translation>
     </message>
     <message>
         <source>{n} × {gpu}: {price:,.2f} {cur} per card-hour for {eff:,.0f} effective TFLOPS per card ({peak:,.0f} peak × {mfu:.0%} utilisation; micro-batch {mbs}, {zero}) → {cpt:,.3f} {cur} per million tokens.</source>
