@@ -1234,15 +1234,21 @@ def _poor_lift(keys: tuple, pen: np.ndarray, above_ok: np.ndarray) -> tuple:
     250 CNY (both poor) only because a fair H20 plan was also on the list, and by cost when it was not; with the
     bits as the first key, "after the good plans, by cost among the poor ones" cannot be one order (it cycles:
     poor-from-compute 100 < fair 300 < poor-from-links 50 < poor-from-compute 100). Plan #1 is the same under both
-    (the best plan graded above poor is never beaten by a lifted one). The other penalty bits stay first."""
+    (the best plan graded above poor is never beaten by a lifted one). The penalty bits above the poor one stay
+    first; the one below it (tight memory) orders the plans before the objective's figure, as before."""
     bits = pen.astype(np.int64)
     lift = (bits & advisormod.POOR_BIT) != 0
-    primary = np.asarray(keys[-1], dtype=np.float64)
-    floor = float(primary[above_ok].min()) if above_ok.any() else -np.inf
-    lifted = np.where(lift, np.maximum(primary, floor), primary)
-    rest = (bits & ~advisormod.POOR_BIT).astype(np.float64)
-    # lexsort: the last key first; lifted rows tied at the floor keep their own order (their own figure)
-    return keys[:-1] + (primary, lift.astype(np.float64), lifted, rest)
+    hi = bits & ~(2 * advisormod.POOR_BIT - 1)  # the penalty bits above the poor one (risk, TP over PCIe) stay first
+    lo = bits & (advisormod.POOR_BIT - 1)       # those below it (tight memory) rank inside, as before
+    r = np.empty(len(bits), np.int64)
+    r[np.lexsort(tuple(keys) + (lo,))] = np.arange(len(bits))  # each row's place by (lo, the objective's keys)
+    lifted = r.copy()
+    for h in np.unique(hi[lift]):
+        ref = above_ok & (hi == h) & ~lift
+        if ref.any():  # the best plan graded above poor with the same higher bits: a lifted row ranks after it
+            lifted = np.where(lift & (hi == h), np.maximum(r, int(r[ref].min())), lifted)
+    # lexsort: the last key first; a lifted row tied with that plan ranks after it, lifted rows keep their own order
+    return (r.astype(np.float64), lift.astype(np.float64), lifted.astype(np.float64), hi.astype(np.float64))
 
 
 def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objective: str, cur: str) -> None:
@@ -1253,9 +1259,11 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
     pen = _penalty_of(cat, con.rules.mfu_grade).astype(np.int64)
     above = _above_poor(cat)
     key = {"fastest": cat["calendar_hours"] / 24.0}.get(objective, cat["cost"])
-    best_above = next((int(j) for j in order if above[int(j)] and not pen[int(j)] & ~advisormod.POOR_BIT), None)
+    hi = pen & ~(2 * advisormod.POOR_BIT - 1)
     for n, (i, plan) in enumerate(zip(chosen, plans), start=1):
         i = int(i)
+        best_above = next((int(j) for j in order if above[int(j)] and hi[int(j)] == hi[i]
+                           and not pen[int(j)] & advisormod.POOR_BIT), None)
         args = {"n": n, "rank": pos.get(i, 0) + 1}
         if not feasible:
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: no plan meets the constraints, so the closest come first.")
@@ -2173,8 +2181,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     ctx_fw = np.array([FRAMEWORK_INDEX[ctx.framework] for ctx in contexts], dtype=np.int64)
     gpu_of = ctx_gpu[cat["ctx"]]
     fw_of = ctx_fw[cat["ctx"]]
-    days = cat["calendar_hours"] / 24.0
-    per_pflop = cat["cost"] / max(total_pflop, 1e-30)
+    days, per_pflop = cat["calendar_hours"] / 24.0, cat["cost"] / max(total_pflop, 1e-30)
     poor = _poor_mfu(cat) if con.rules.mfu_grade else None
     order, feasible, meets, within = _rank(objective, days, cat["cost"], per_pflop, con.deadline_days, con.budget,
                                            _penalty_of(cat, con.rules.mfu_grade), _above_poor(cat))
