@@ -1277,9 +1277,10 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
                                                        else cat["mfu"])[i]),
                         cost=float(cat["cost"][best_above]), days=float(cat["calendar_hours"][best_above] / 24.0),
                         cur=cur)
-            text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: its MFU of {mfu:.0%} is poor from the interconnect (planning "
-                                          "rule mfu_grade), so it ranks after the best plan graded above poor "
-                                          "({cost:,.0f} {cur}, {days:.2f} days); then by the objective.")
+            text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: its MFU of {mfu:.0%} is poor and fails planning rule mfu_grade "
+                                          "(from the interconnect, or untested kernels), so it ranks after the "
+                                          "best plan graded above poor ({cost:,.0f} {cur}, {days:.2f} days); then "
+                                          "by the objective.")
         elif n == 1:
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: the best plan by the objective among those that meet the "
                                           "constraints and pass the ranking rules.")

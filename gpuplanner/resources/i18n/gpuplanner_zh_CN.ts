@@ -4251,8 +4251,8 @@
         <translation>排第 {n}：排在通过规划规则 {rule} 的方案之后，其余按目标排序。</translation>
     </message>
     <message>
-        <source>Ranks #{n}: its MFU of {mfu:.0%} is poor from the interconnect (planning rule mfu_grade), so it ranks after the best plan graded above poor ({cost:,.0f} {cur}, {days:.2f} days); then by the objective.</source>
-        <translation>排第 {n}：其 MFU {mfu:.0%} 因互联而为“差”（规划规则 mfu_grade），所以排在评级高于“差”的最佳方案（{cost:,.0f} {cur}，{days:.2f} 天）之后；其余按目标排序。</translation>
+        <source>Ranks #{n}: its MFU of {mfu:.0%} is poor and fails planning rule mfu_grade (from the interconnect, or untested kernels), so it ranks after the best plan graded above poor ({cost:,.0f} {cur}, {days:.2f} days); then by the objective.</source>
+        <translation>排第 {n}：其 MFU {mfu:.0%} 为“差”，未通过规划规则 mfu_grade（源于互联，或算子未经验证），所以排在评级高于“差”的最佳方案（{cost:,.0f} {cur}，{days:.2f} 天）之后；其余按目标排序。</translation>
     </message>
     <message>
         <source>Ranks #{n}: the best plan by the objective among those that meet the constraints and pass the ranking rules.</source>
