@@ -973,6 +973,8 @@ def _layout_axes(arch: Any, sup: Any, seq_len: int, cp: int, g: int,
         tps = [1]
     pps = ([v for v in _pow2_upto(arch.num_layers) if arch.num_layers % v == 0]
            if sup.pipeline_parallel and model_parallel else [1])
+    if sup.pp_searched_methods is not None and method not in sup.pp_searched_methods:
+        pps = [1]  # as the plan search (core/frameworks.py ``pp_searched_methods``: DeepSpeed's PipelineModule)
     cps = [v for v in (1, 2, 4, 8) if seq_len % v == 0 and (v == 1 or sup.context_parallel)]
     cps = [v for v in cps if v <= max(1, cp)] or [1]   # context parallelism only as far as the user took it
     eps = [1]
