@@ -29,6 +29,10 @@ def test_a_deepspeed_fine_tune_is_not_planned_with_a_pipeline():
     assert all(p.pp == 1 for p in res.plans), [(p.gpu, p.num_gpus, p.pp) for p in res.plans]
     lines = [m.render() for m in res.plans[0].framework_reason]
     assert any("Pipeline parallelism with DeepSpeed is not tried for fine-tuning" in t for t in lines), lines
+    # the brief's case: Llama-2-7B on 4090s or A800s; plan #1 on main was 8 × 4090 DeepSpeed PP 8, ZeRO-0, 596 CNY
+    res = search(scenario_from_dict(json.loads((DATA / "full-7b-deepspeed-4090-a800.json").read_text(
+        encoding="utf-8"))), top=5)
+    assert res.plans and all(p.pp == 1 for p in res.plans), [(p.gpu, p.num_gpus, p.pp) for p in res.plans]
 
 
 def test_deepspeed_pretraining_keeps_its_pipeline_and_an_entered_one_is_warned():
