@@ -2074,6 +2074,10 @@
         <source>{why}. Choose a framework that trains it.</source>
         <translation>{why}。请选择能训练该模型的框架。</translation>
     </message>
+    <message>
+        <source>Pipeline parallel {pp} with {fw} on a fine-tune: the Hugging Face Trainer runs DeepSpeed with ZeRO only; this needs the model rewritten by hand as a deepspeed.pipe.PipelineModule.</source>
+        <translation>微调时用 {fw} 的流水线并行 {pp}：Hugging Face Trainer 只以 ZeRO 方式运行 DeepSpeed；这需要把模型手工改写为 deepspeed.pipe.PipelineModule。</translation>
+    </message>
 </context>
 <context>
     <name>Fields</name>
@@ -2243,6 +2247,10 @@
     <message>
         <source>{fw} has no model builder for {model} (model_type {type}) in torchtune/models</source>
         <translation>{fw} 在 torchtune/models 中没有 {model}（model_type {type}）的模型构建函数</translation>
+    </message>
+    <message>
+        <source>{fw} does not build {model} (model_type {type}): torchtitan&apos;s models are Llama 3/4, Qwen3 and DeepSeek-V2/V3</source>
+        <translation>{fw} 无法构建 {model}（model_type {type}）：torchtitan 的模型只有 Llama 3/4、Qwen3 和 DeepSeek-V2/V3</translation>
     </message>
 </context>
 <context>
@@ -4587,6 +4595,30 @@
     <message>
         <source>Not tried: {why}.</source>
         <translation>未尝试：{why}。</translation>
+    </message>
+    <message>
+        <source>Ranks #{n}: no plan meets the constraints, so the closest come first.</source>
+        <translation>排第 {n}：没有方案满足约束，最接近的排在前面。</translation>
+    </message>
+    <message>
+        <source>Ranks #{n}: after the plans that pass planning rule {rule}, then by the objective.</source>
+        <translation>排第 {n}：排在通过规划规则 {rule} 的方案之后，其余按目标排序。</translation>
+    </message>
+    <message>
+        <source>Ranks #{n}: its MFU of {mfu:.0%} is poor and fails planning rule mfu_grade (from the interconnect, or untested kernels), so it ranks after the best plan graded above poor ({cost:,.0f} {cur}, {days:.2f} days); then by the objective.</source>
+        <translation>排第 {n}：其 MFU {mfu:.0%} 为“差”，未通过规划规则 mfu_grade（源于互联，或算子未经验证），所以排在评级高于“差”的最佳方案（{cost:,.0f} {cur}，{days:.2f} 天）之后；其余按目标排序。</translation>
+    </message>
+    <message>
+        <source>Ranks #{n}: the best plan by the objective among those that meet the constraints and pass the ranking rules.</source>
+        <translation>排第 {n}：在满足约束并通过排序规则的方案中，按目标最优。</translation>
+    </message>
+    <message>
+        <source>Ranks #{n}: next by the objective (the list shows one layout per GPU type and count).</source>
+        <translation>排第 {n}：按目标依次排列（列表中每种 GPU 型号和数量只显示一种布局）。</translation>
+    </message>
+    <message>
+        <source>Pipeline parallelism with {fw} is not tried for fine-tuning: the Hugging Face Trainer&apos;s DeepSpeed integration runs ZeRO only, and a pipeline needs the model rewritten by hand as a deepspeed.pipe.PipelineModule.</source>
+        <translation>微调时不尝试 {fw} 的流水线并行：Hugging Face Trainer 的 DeepSpeed 集成只运行 ZeRO，流水线需要把模型手工改写为 deepspeed.pipe.PipelineModule。</translation>
     </message>
 </context>
 <context>
