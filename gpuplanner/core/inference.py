@@ -477,7 +477,7 @@ def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float,
 
 
 def prefill_s(m: ServingModel, gpu: Any, *, precision: str, prompt: float, tp: int, eff: ServingEfficiency,
-              rows: float | None = None, own_weights: bool = False) -> float:
+              rows: float | None = None, own_weights: bool = False, forward_rows: float | None = None) -> float:
     """GPU seconds of one prompt's prefill inside a running batch: the linear layers' ``2·N·P`` FLOPs at
     :func:`gemm_efficiency` of ``rows`` GEMM rows (default 8192, the large cards' scheduler budget
     :func:`token_budget`: continuous batching mixes the prompt with other tokens), causal attention ``2·layers·heads·d·P²`` at the
@@ -485,7 +485,8 @@ def prefill_s(m: ServingModel, gpu: Any, *, precision: str, prompt: float, tp: i
     that read). ``own_weights``: the prompt runs alone (an idle replica's first token, a static batch's context
     phase), so its GEMMs stream the weights themselves: the rows constant is then the card's ridge
     (:func:`ridge_rows`), not the tile constant ``T0`` (issue 35, round 3: the FP8 first-token rows at 128-token
-    prompts)."""
+    prompts). ``forward_rows``: the tokens of the forward whose all-reduces the prompt shares (default ``rows``;
+    :func:`prefill_all_reduce_s`)."""
     peak = peak_flops(gpu, precision) or 0.0
     if peak <= 0:
         return math.inf
@@ -494,7 +495,22 @@ def prefill_s(m: ServingModel, gpu: Any, *, precision: str, prompt: float, tp: i
     attn = 2.0 * m.num_layers * m.num_heads * m.head_dim * prompt * prompt / tp
     t0 = ridge_rows(gpu, precision) if own_weights else None
     return (lin + attn) / (peak * gemm_efficiency(m, gpu, precision, r, tp, t0=t0)) \
-        + tp_all_reduce_s(m, gpu, tokens=prompt, tp=tp)
+        + prefill_all_reduce_s(m, gpu, prompt=prompt, rows=r if forward_rows is None else forward_rows, tp=tp)
+
+
+# Issue 35, round 6 (serve8): a prompt's tensor-parallel all-reduces are those of the forward it joins. The engines run
+# many requests' tokens as one forward of up to the scheduler's token budget: TensorRT-LLM's in-flight batching packs
+# the iteration's context chunks and generation tokens into one ragged batch (``remove_input_padding``; perf-overview
+# v0.17: "Max Runtime Tokens: 8192", ``--enable_chunked_context``), vLLM V1 schedules prompts and decodes into one
+# step of at most ``max_num_batched_tokens``, SGLang batches waiting prompts into one extend batch of up to
+# ``chunked_prefill_size``. Each ``RowParallelLinear`` then all-reduces the whole forward's ``rows × h`` once per layer,
+# so the collective's fixed latency is paid once per forward, not once per prompt: a prompt of ``P`` tokens in a
+# forward of ``R`` rows pays ``P / R`` of that forward's all-reduces. A prompt alone (``R = P``) pays them whole.
+def prefill_all_reduce_s(m: ServingModel, gpu: Any, *, prompt: float, rows: float, tp: int) -> float:
+    """The all-reduce seconds a prompt of ``prompt`` tokens pays inside a forward of ``rows`` GEMM rows (above):
+    ``tp_all_reduce_s(R) × P / R`` with ``R = max(rows, P)``."""
+    r = max(float(rows), float(prompt), 1.0)
+    return tp_all_reduce_s(m, gpu, tokens=r, tp=tp) * float(prompt) / r
 
 
 #: Serving engines whose memory reservation and KV allocation are modelled (``inference.engine``).
@@ -949,6 +965,7 @@ def max_load_run(m: ServingModel, gpu: Any, *, prompts: list[float], outputs: li
     cap = max_running_requests(engine, gpu)
     cap = min(x for x in (cap, max_batch, math.inf) if x is not None) / w
     need = [max(1, round(o)) for o in outputs]
+    p_mean, o_mean = sum(prompts) / len(prompts), max(sum(need) / len(need), 1.0)
     if prompts[0] + 1 > pool or cap < 1:
         return None
     rows = token_budget(engine, gpu)[0]
@@ -968,7 +985,11 @@ def max_load_run(m: ServingModel, gpu: Any, *, prompts: list[float], outputs: li
             new.append(prompts[i] + g)
         if not run:
             return None
-        t += host_step * w * sum(prefill_s(m, gpu, precision=precision, prompt=p, tp=tp, eff=eff, rows=rows) for p in new)
+        # the step's admitted prompts run as one prefill forward, at most the budget (issue 35 r6 serve8); in steady
+        # flow a step admits as many prompts as its running requests finish, b / mean output (a sample stands for w)
+        fwd = min(float(rows), max(new + [len(run) * w * p_mean / o_mean])) if new else float(rows)
+        t += host_step * w * sum(prefill_s(m, gpu, precision=precision, prompt=p, tp=tp, eff=eff, rows=rows,
+                                           forward_rows=fwd) for p in new)
         b = len(run) * w
         ctx = sum(prompts[i] + g for i, g in run.items()) / len(run)
         t += host_step * decode_step_s(m, gpu, precision=precision, kv_bytes=kvb, batch=b, context=ctx, tp=tp,
