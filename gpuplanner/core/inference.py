@@ -123,6 +123,9 @@ class ServingModel:
     input_embedding: float = 0.0
     #: weights of the output projection (LM head), tied or not: ``vocab × h``
     lm_head: float = 0.0
+    #: the checkpoint quantises the vocabulary tables too (gpt-fast, MLC LLM; not the serving engines' checkpoints,
+    #: :func:`sixteen_bit_params`)
+    vocab_quantized: bool = False
 
     @property
     def hidden(self) -> int:
@@ -162,18 +165,47 @@ def kv_bytes_per_token_per_gpu(m: ServingModel, kv_bytes: float, tp: int) -> flo
     return 2.0 * m.num_layers * heads * m.head_dim * kv_bytes
 
 
+# Issue 35, round 6 (serve8): a quantised checkpoint keeps its vocabulary tables in 16-bit. The quantisers convert the
+# decoder blocks' linear layers only: TensorRT-LLM ``quantization/quantize.py`` ``quantize_layers`` excludes
+# ``'*lm_head'`` and ``'*vocab_embedding'`` unless ``exclude_modules`` is given (``trtllm-bench build --quantization
+# FP8`` gives none); NVIDIA ModelOpt (the FP8 checkpoints of ``nvidia/*-FP8``) disables ``"*lm_head*"`` in
+# ``modelopt/torch/quantization/config.py`` ``_default_disabled_quantizer_cfg``; vLLM's ``Fp8Config.get_quant_method``
+# quantises ``LinearBase`` layers only, and the LM head is a ``ParallelLMHead`` (a ``VocabParallelEmbedding``), so
+# ``--quantization fp8`` leaves it and the input table in the model dtype; GPTQ/AWQ checkpoints leave ``lm_head``
+# unquantised unless ``lm_head_quantized``. So both tables stay 16-bit in memory, the LM head is streamed at 2 bytes a
+# weight each decode step and its GEMM runs at the 16-bit rate. Llama 3.1 8B in FP8: 8.03 GB → 9.08 GB of weights.
+def sixteen_bit_params(m: ServingModel) -> float:
+    """Parameters held in 16-bit whatever the serving precision (above): the untied input table and the LM head. A
+    checkpoint that quantises them (``vocab_quantized``): none. gpt-fast's ``quantize.py`` replaces every
+    ``nn.Linear``, its ``output`` head included; MLC LLM's ``GroupQuantize`` has ``quantize_embedding`` and
+    ``quantize_final_fc`` True (``mlc_llm/quantization/group_quantization.py``)."""
+    return 0.0 if m.vocab_quantized else m.input_embedding + m.lm_head
+
+
+def _at_precision(params: float, sixteen: float, precision: str) -> float:
+    """Bytes of ``params`` weights of which ``sixteen`` stay 16-bit (:func:`sixteen_bit_params`)."""
+    keep = min(max(sixteen, 0.0), params)
+    return (params - keep) * WEIGHT_BYTES[precision] + keep * ACT_BYTES
+
+
 def weight_bytes(m: ServingModel, precision: str) -> float:
-    return m.params_total * WEIGHT_BYTES[precision]
+    """Bytes of the served weights: the decoder's at ``precision``, the vocabulary tables at 16-bit."""
+    return _at_precision(m.params_total, sixteen_bit_params(m), precision)
 
 
 def decode_weight_bytes(m: ServingModel, precision: str, batch: float) -> float:
     """Weights one decode step of ``batch`` tokens reads: everything but the routed experts, and the union of the
     experts the tokens reach, ``1 − (1 − k/E)^B`` of them (module docstring); never the untied input embedding
-    table, of which the step gathers ``batch`` rows (:func:`streamed_params`)."""
+    table, of which the step gathers ``batch`` rows (:func:`streamed_params`); the LM head at 16-bit."""
     if m.num_experts <= 0 or m.expert_params <= 0 or m.experts_per_tok <= 0:
-        return streamed_params(m) * WEIGHT_BYTES[precision]
+        return _at_precision(streamed_params(m), _head16(m), precision)
     reach = 1.0 - (1.0 - min(m.experts_per_tok / m.num_experts, 1.0)) ** max(batch, 1.0)
-    return (streamed_params(m) - m.expert_params + m.expert_params * reach) * WEIGHT_BYTES[precision]
+    return _at_precision(streamed_params(m) - m.expert_params + m.expert_params * reach, _head16(m), precision)
+
+
+def _head16(m: ServingModel) -> float:
+    """The LM head's weights when it stays 16-bit (:func:`sixteen_bit_params`), else 0."""
+    return 0.0 if m.vocab_quantized else m.lm_head
 
 
 # Issue 35, round 6 (serve6): the embedding table and the LM head in a serving forward. The input embedding is a
@@ -465,15 +497,29 @@ def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float,
     bw = float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff)
     peak = peak_flops(gpu, precision) or 0.0
     t_read = decode_weight_bytes(m, precision, batch) / tp / bw
-    flops = batch * 2.0 * matmul_params(m) / tp
     rows0 = WEIGHT_ONLY_TILE_ROWS if weight_only(gpu, precision) else None  # small-M weight-only kernels
-    t_gemm = flops / (peak * gemm_efficiency(m, gpu, precision, batch, tp, t0=rows0)) if peak > 0 else math.inf
+    t_gemm = lm_head_split_gemm_s(m, gpu, precision, batch, tp, rows0)
     t_attn = kv_passes * batch * context * kv_bytes_per_token_per_gpu(m, kv_bytes, tp) / kv_read_bandwidth(gpu, eff)
     gemm_k, other_k = decode_kernels_s(m)
     t_read += gemm_k  # the GEMMs' fixed time joins their weight stream; the compute roof's share already holds it
     t = max(t_read, t_gemm) + other_k + t_attn + tp_all_reduce_s(m, gpu, tokens=batch, tp=tp)
     t += exposed_host_s(m, t, loop, tp=tp, steps_per_schedule=steps_per_schedule)  # issue 35 round 6 (serve7)
     return t, ("memory" if t_read >= t_gemm else "compute")
+
+
+def lm_head_split_gemm_s(m: ServingModel, gpu: Any, precision: str, batch: float, tp: int,
+                         rows0: float | None) -> float:
+    """Compute-roof seconds of a decode step's GEMMs of ``batch`` rows: the decoder's at ``precision`` (``rows0``: the
+    weight-only pad), the 16-bit LM head at the 16-bit rate (:func:`sixteen_bit_params`; identical when 16-bit)."""
+    peak = peak_flops(gpu, precision) or 0.0
+    if peak <= 0:
+        return math.inf
+    head = min(_head16(m), matmul_params(m)) if precision != "bf16" else 0.0
+    t = batch * 2.0 * (matmul_params(m) - head) / tp / (peak * gemm_efficiency(m, gpu, precision, batch, tp, t0=rows0))
+    if head > 0:
+        p16 = peak_flops(gpu, "bf16") or peak
+        t += batch * 2.0 * head / tp / (p16 * gemm_efficiency(m, gpu, "bf16", batch, tp))
+    return t
 
 
 def prefill_s(m: ServingModel, gpu: Any, *, precision: str, prompt: float, tp: int, eff: ServingEfficiency,
