@@ -8253,6 +8253,10 @@
         <translation>training.rl：prompt + rollout（{prompt} + {rollout}）必须不超过 seq_len={seq_len}</translation>
     </message>
     <message>
+        <source>training.legacy_bnb_4bit needs method qlora (bitsandbytes 4-bit weights)</source>
+        <translation>training.legacy_bnb_4bit 需要 method 为 qlora（bitsandbytes 4 位权重）</translation>
+    </message>
+    <message>
         <source>training.preference.reference=lora_base needs method lora or qlora</source>
         <translation>training.preference.reference=lora_base 需要 method 为 lora 或 qlora</translation>
     </message>
