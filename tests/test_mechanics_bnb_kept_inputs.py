@@ -73,3 +73,31 @@ def test_published_glm4_qlora_row_within_ten_percent():
     assert abs(err) <= 0.10
     # and QLoRA now sits above plain LoRA, as the issue reports (72 GB against 66 GB)
     assert res["lf-4772-glm4-9b-qlora-s10240"][1] > res["lf-4772-glm4-9b-lora-s10240"][1]
+
+
+def test_vectorised_search_equals_evaluate_with_the_flag():
+    """ms-swift's checkpoint kind depends on the data-parallel size (non-reentrant under plain DDP): the search's
+    memory arrays and ``evaluate`` agree candidate by candidate (tests/test_one_answer.py's rule)."""
+    import math
+    from dataclasses import replace
+
+    from gpuplanner.core import search as S
+    from gpuplanner.core.evaluate import evaluate
+
+    d = {"model": {"preset": "llama-3-8b"},
+         "training": {"framework": "ms-swift", "method": "qlora", "seq_len": 4096, "recompute": "full",
+                      "legacy_bnb_4bit": True},
+         "data": {"tokens": 1e8}, "constraints": {"max_gpus": 8, "gpu_candidates": ["a100-sxm-80gb"]}}
+    s = scenario_from_dict(d)
+    checked, dps = 0, set()
+    for ctx in S.iter_contexts(s):
+        c = S.enumerate_candidates(ctx, s.constraints.max_gpus)
+        vec = S.evaluate_candidates(ctx, c)
+        for i in range(len(c["tp"])):
+            sc = S.candidate_scenario(ctx, c, i)
+            ev = evaluate(sc, resolved=replace(ctx.resolved, scenario=sc), prices=ctx.table,
+                          overheads=ctx.overheads, rent_vs_build=False)
+            assert math.isclose(float(vec["mem_gib"][i]), ev.memory.total, rel_tol=1e-9)
+            checked += 1
+            dps.add(sc.dp)
+    assert checked >= 4 and len(dps) >= 2
