@@ -8348,6 +8348,10 @@
         <source>training.attn_implementation=flash_attention_2 needs training.flash_attention on</source>
         <translation>training.attn_implementation=flash_attention_2 需要打开 training.flash_attention</translation>
     </message>
+    <message>
+        <source>training.legacy_bnb_4bit needs method qlora (bitsandbytes 4-bit weights)</source>
+        <translation>training.legacy_bnb_4bit 需要 method 为 qlora（bitsandbytes 4 位权重）</translation>
+    </message>
 </context>
 <context>
     <name>ScenarioModel</name>
