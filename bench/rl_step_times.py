@@ -197,11 +197,13 @@ _GB = {"gpu": "gb200-186gb", "per_node": 4}
 #: recipes give vLLM half of the GPUs at gpu_memory_utilization 0.8, async engine)
 STEP_ROWS_V05_GB200 = [
     ("nemo-rl v0.5 gb200 llama3.1-8b grpo 8 gpus", NEMO_RL_V05_GB200,
-     _nemo_rl({"preset": "llama-3.1-8b"}, 8, tp=1, pp=1, gen_tp=1, avg_seq=1066, recompute="none", **_GB),
-     {"step": 91.0}, "grpo-llama3.1-8b-instruct-2n4g.yaml: TP 1 PP 1, no activation checkpointing; vLLM TP 1"),
+     _nemo_rl({"preset": "llama-3.1-8b"}, 8, tp=1, pp=1, gen_tp=1, avg_seq=1066, recompute="full", **_GB),
+     {"step": 91.0}, "grpo-llama3.1-8b-instruct-2n4g.yaml: TP 1 PP 1, activation_checkpointing: true (the recipe's "
+     "megatron_cfg at v0.5.0); vLLM TP 1"),
     ("nemo-rl v0.5 gb200 llama3.1-8b grpo 8 gpus 1-step off", NEMO_RL_V05_GB200,
-     _nemo_rl({"preset": "llama-3.1-8b"}, 8, tp=1, pp=1, gen_tp=1, avg_seq=1107, recompute="none", rl_extra=_OFF,
-              **_GB), {"step": 71.1}, "grpo-llama3.1-8b-instruct-2n4g-async-1off.yaml: vLLM on 4 of 8 GPUs"),
+     _nemo_rl({"preset": "llama-3.1-8b"}, 8, tp=1, pp=1, gen_tp=1, avg_seq=1107, recompute="full", rl_extra=_OFF,
+              **_GB), {"step": 71.1}, "grpo-llama3.1-8b-instruct-2n4g-async-1off.yaml: vLLM on 4 of 8 GPUs; "
+     "activation checkpointing inherited from grpo-llama3.1-8b-instruct-2n4g.yaml"),
     ("nemo-rl v0.5 gb200 qwen3-32b grpo 16 gpus", NEMO_RL_V05_GB200,
      _nemo_rl(QWEN3_32B, 16, tp=2, pp=1, gen_tp=1, avg_seq=3253, recompute="none", sp=True, **_GB),
      {"step": 381.0}, "grpo-qwen3-32b-4n4g.yaml: TP 2 + sequence parallel; vLLM TP 1"),
