@@ -795,7 +795,13 @@ def rl_round6_recipe() -> list[str]:
     for r in rows:
         pub, now, was = r["pub"]["step"], r["pred"]["step"], RL_BEFORE_RL8[r["id"]]
         out.append(f"| {r['id']} | {pub:g} | {was:.1f} ({was / pub - 1:+.0%}) | {now:.1f} ({now / pub - 1:+.0%}) |")
-    return out + ["", *parts["after"]]
+    out += ["", *parts["after"], "", *parts["keys"], "",
+            "| run | " + " | ".join(f"`{k}` published → model" for k in mod.NEMO_KEYS) + " |",
+            "|---|" + "---|" * len(mod.NEMO_KEYS)]
+    for r in mod.nemo_key_table():
+        out.append(f"| {r['id']} | " + " | ".join(f"{r['pub'][k]:.0f} → {r['pred'][k]:.1f} ({r['err'][k]:+.0%})"
+                                                 for k in mod.NEMO_KEYS) + " |")
+    return out + ["", *parts["keys_after"]]
 
 
 def offload_sanity() -> list[str]:
