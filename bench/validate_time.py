@@ -781,6 +781,29 @@ def rl_round6_keys() -> list[str]:
     return out
 
 
+#: the NeMo RL GB200 Llama-3.1-8B rows on main before helper rl8's recipe fix (base 4e642fa), step seconds
+RL_BEFORE_RL8 = {"nemo-rl v0.5 gb200 llama3.1-8b grpo 8 gpus": 79.2,
+                 "nemo-rl v0.5 gb200 llama3.1-8b grpo 8 gpus 1-step off": 74.1}
+
+
+def rl_round6_recipe() -> list[str]:
+    """Issue 35 round 6, helper rl8: NeMo RL's GB200 Llama recipes checkpoint activations; what else was checked."""
+    mod = _bench_module("rl_step_times")
+    parts = _rl_parts("rl_round6_rl8.md")
+    out = [*parts["mechanism"], "", "| run | published step (s) | before (main) | now |", "|---|---:|---|---|"]
+    rows = [r for r in mod.step_table(mod.STEP_ROWS_V05_GB200) if r["id"] in RL_BEFORE_RL8]
+    for r in rows:
+        pub, now, was = r["pub"]["step"], r["pred"]["step"], RL_BEFORE_RL8[r["id"]]
+        out.append(f"| {r['id']} | {pub:g} | {was:.1f} ({was / pub - 1:+.0%}) | {now:.1f} ({now / pub - 1:+.0%}) |")
+    out += ["", *parts["after"], "", *parts["keys"], "",
+            "| run | " + " | ".join(f"`{k}` published → model" for k in mod.NEMO_KEYS) + " |",
+            "|---|" + "---|" * len(mod.NEMO_KEYS)]
+    for r in mod.nemo_key_table():
+        out.append(f"| {r['id']} | " + " | ".join(f"{r['pub'][k]:.0f} → {r['pred'][k]:.1f} ({r['err'][k]:+.0%})"
+                                                 for k in mod.NEMO_KEYS) + " |")
+    return out + ["", *parts["keys_after"]]
+
+
 def offload_sanity() -> list[str]:
     """Published CPU-offload figures (bench/offload_step_times.py) next to the model: a sanity table, not fitted."""
     mod = _bench_module("offload_step_times")
@@ -1667,6 +1690,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *rl_round6_pageable(),
         "",
         *rl_round6_keys(),
+        "",
+        *rl_round6_recipe(),
         "",
         "verl's `optimizer_offload` does not step on the CPU: `update_actor` loads the fp32 shard and both Adam "
         "moments to the GPU before its mini-batch loop and offloads them after it, so each mini-batch's "
