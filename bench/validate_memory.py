@@ -516,7 +516,7 @@ def pretrain_lines() -> list[str]:
 
 
 #: issue 35 round 6 (helper ptmem6): the pretraining mechanisms behind the round-6 table
-ISSUE35_R6 = [
+ISSUE35_R6_PRETRAIN = [
     "FSDP2's root unit holding the token embedding (`memory.fsdp_root_unit_bytes`, new field "
     "`training.fsdp_root_embedding`, default false): torchtitan before 83e694105 (July 2025) wrapped only the blocks "
     "(`apply_fsdp`), so the embedding, final norm and output formed the root unit. FSDP2 never reshards the root after "
@@ -691,7 +691,7 @@ def main(argv=None) -> int:
               "Before = main at 1cdde14 on the same scenarios; the new rows were entered from their sources before "
               "any change (`bench/pretrain_memory_rows.py` `rows_r6`).", ""] + r6_lines()
     lines += ["", "Mechanisms behind the change (issue 35 round 6, `core/memory.py`):", ""] + [
-        f"- {t}" for t in ISSUE35_R6]
+        f"- {t}" for t in ISSUE35_R6_PRETRAIN]
     text = "\n".join(lines) + "\n"
     print(text)
     if args.write:
