@@ -8730,6 +8730,10 @@
         <translation>编译（融合逐元素算子）</translation>
     </message>
     <message>
+        <source>bitsandbytes 0.41 to 0.43.1 (before July 2024)</source>
+        <translation>bitsandbytes 0.41 至 0.43.1（2024 年 7 月以前）</translation>
+    </message>
+    <message>
         <source>weights and gradients in CPU memory too</source>
         <translation>权重和梯度也放在 CPU 内存</translation>
     </message>
@@ -8788,6 +8792,14 @@
     <message>
         <source>The compile setting of torchtune and torchtitan (default off): element-wise operations are fused (faster steps); with chunked loss, only the 16-bit logits are kept</source>
         <translation>torchtune 和 torchtitan 的 compile 设置（默认关闭）：融合逐元素运算（单步更快）；配合分块损失时只保留 16 位 logits</translation>
+    </message>
+    <message>
+        <source>Old 4-bit layers</source>
+        <translation>旧版 4 位层</translation>
+    </message>
+    <message>
+        <source>bitsandbytes 0.41.0 to 0.43.1 kept each 4-bit layer&apos;s input from its forward to its backward (MatMul4Bit stored it outside save_for_backward; fixed in 0.43.2, July 2024), so with non-reentrant activation checkpointing every checkpointed layer holds those inputs too (more memory). Off (default): bitsandbytes 0.43.2 and later. QLoRA only</source>
+        <translation>bitsandbytes 0.41.0 至 0.43.1 会把每个 4 位层的输入从前向一直保留到反向（MatMul4Bit 把它存在 save_for_backward 之外；0.43.2 于 2024 年 7 月修复），因此在非重入式激活检查点下，每个做检查点的层也会一直持有这些输入（占用更多显存）。关闭（默认）：bitsandbytes 0.43.2 及以后。仅适用于 QLoRA</translation>
     </message>
     <message>
         <source>Run tensor-parallel collectives under the matrix multiplies (Megatron/Transformer Engine --tp-comm-overlap, torchtitan enable_async_tensor_parallel; needs sequence parallelism). Framework default: on for Megatron with sequence parallelism, off for torchtitan</source>

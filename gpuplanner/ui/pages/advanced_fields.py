@@ -24,7 +24,7 @@ from ..fields import BoundCheck, BoundCombo, BoundEdit, FieldBox, fmt_float, fmt
 OVERLAP = ("overlap_grad_reduce", "overlap_param_gather", "tp_comm_overlap", "overlap_p2p_comm")
 #: on/off switches of the Advanced box (``training.*``)
 SWITCHES = ("master_weights", "optimizer_in_backward", "activation_offload", "chunked_loss", "torch_compile",
-            "fsdp_root_embedding")
+            "fsdp_root_embedding", "legacy_bnb_4bit")
 _TRI = {None: "default", True: "on", False: "off"}
 #: Megatron-Core's MoE token dispatchers (``parallel.moe_dispatcher``; None: the framework's default, all-to-all)
 MOE_DISPATCHERS = [None, "alltoall", "allgather", "flex"]
@@ -125,6 +125,8 @@ class TrainingAdvanced(QObject):
         # torchtitan's FSDP2 layout only (core/estimate.py reads it there); a set box stays in sight elsewhere
         self.box.layout().setRowVisible(self.fields["fsdp_root_embedding"].box, t.fsdp_root_embedding or (
             t.framework == "fsdp" and int(t.fsdp_version) == 2))
+        # bitsandbytes' 4-bit layers: QLoRA only (core/scenario.py refuses it elsewhere); a set box stays in sight
+        self.box.layout().setRowVisible(self.fields["legacy_bnb_4bit"].box, t.legacy_bnb_4bit or t.method == "qlora")
         self._megatron_rows(s)
 
     def _megatron_rows(self, s) -> None:
@@ -158,6 +160,7 @@ class TrainingAdvanced(QObject):
         f["chunked_loss"].setText(self.tr("loss over the logits in chunks"))
         f["torch_compile"].setText(self.tr("compiled (fused element-wise kernels)"))
         f["fsdp_root_embedding"].setText(self.tr("embedding kept gathered (torchtitan before July 2025)"))
+        f["legacy_bnb_4bit"].setText(self.tr("bitsandbytes 0.41 to 0.43.1 (before July 2024)"))
         f["offload_params"].setText(self.tr("weights and gradients in CPU memory too"))
         f["pp_account_embedding_loss"].setText(self.tr("embedding and loss count as a layer each"))
         for k in (*OVERLAP, "compile_loss", "checkpoint_reentrant"):
@@ -208,6 +211,11 @@ class TrainingAdvanced(QObject):
                 "shared FSDP2's root unit with the final norm and output layer. FSDP2 never reshards the root after "
                 "forward, so the embedding and output stay gathered until the end of backward (more memory). Off "
                 "(default): torchtitan since July 2025, the embedding its own unit. torchtitan FSDP2 only")),
+            "legacy_bnb_4bit": (self.tr("Old 4-bit layers"), self.tr(
+                "bitsandbytes 0.41.0 to 0.43.1 kept each 4-bit layer's input from its forward to its backward "
+                "(MatMul4Bit stored it outside save_for_backward; fixed in 0.43.2, July 2024), so with "
+                "non-reentrant activation checkpointing every checkpointed layer holds those inputs too (more "
+                "memory). Off (default): bitsandbytes 0.43.2 and later. QLoRA only")),
             "compile_loss": (self.tr("Compiled loss"), self.tr(
                 "With torch.compile, compile the cross-entropy with the model (torchtitan compile.components, "
                 "[\"model\", \"loss\"] since April 2025): it keeps only the 16-bit logits instead of their fp32 "
