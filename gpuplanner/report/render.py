@@ -1305,6 +1305,8 @@ def paginate(doc: QTextDocument, layout: QPageLayout) -> tuple[float, float]:
         if moved is None:
             moved = _keep_short_paragraphs_together(doc, h)
         if moved is None:
+            moved = _keep_table_rows_together(doc, h)
+        if moved is None:
             break
         _relayout(doc, moved)
     doc.pageCount()  # the layout finished (after the last change it is complete already)
@@ -1340,6 +1342,70 @@ def _keep_short_paragraphs_together(doc: QTextDocument, h: float) -> int | None:
                 return block.position()
         block = block.next()
     return None
+
+
+def table_row_spans(doc: QTextDocument, table) -> list[tuple[float, float]]:
+    """Each row's (top, bottom) in document pixels: from the first to the last line of its cells' text (a cell
+    spanning rows counts in its first row; a table inside a cell counts with its blocks). Qt lays a row's cells
+    out line by line across a page break."""
+    lay = doc.documentLayout()
+    spans = []
+    for r in range(table.rows()):
+        top, bottom = math.inf, -math.inf
+        for c in range(table.columns()):
+            cell = table.cellAt(r, c)
+            if cell.row() != r or cell.column() != c:
+                continue
+            block = doc.findBlock(cell.firstPosition())
+            while block.isValid() and block.position() <= cell.lastPosition():
+                br = lay.blockBoundingRect(block)
+                if br.height() > 0:
+                    top, bottom = min(top, br.top()), max(bottom, br.bottom())
+                block = block.next()
+        spans.append((top, bottom))
+    return spans
+
+
+def _keep_table_rows_together(doc: QTextDocument, h: float) -> int | None:
+    """A table row whose cells a page break would split (the first lines of a cell on one page, the rest on the
+    next: "NVIDIA GB200 (per Blackwell" / "GPU) 186GB") moves whole to the next page. Qt moves a row only when
+    none of its cells starts on the page, so the row above it is padded down to the page's end, which is what Qt
+    draws when it moves a row itself; the table's header rows repeat above it. A row of the header or the first
+    body row moves the whole table. Returns the position from which the layout changed (None: nothing moved)."""
+    from PySide6.QtGui import QTextFormat, QTextTable
+
+    for table in (f for f in _frames(doc.rootFrame()) if isinstance(f, QTextTable)):
+        fmt = table.format()
+        first_body = fmt.headerRowCount()
+        for r, (top, bottom) in enumerate(table_row_spans(doc, table)):
+            page = math.floor(top / h)
+            if not (math.isfinite(top) and bottom - top < 0.5 * h and page != math.floor((bottom - 1) / h)):
+                continue
+            if r <= first_body:  # nothing above it to pad in this table: the table starts on the next page
+                if fmt.pageBreakPolicy() & QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore:
+                    continue
+                fmt.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
+                table.setFormat(fmt)
+                return max(0, table.firstPosition() - 1)
+            pad = (page + 1) * h - top + 2 * (fmt.cellPadding() + fmt.border()) + 2
+            for c in range(table.columns()):
+                cell = table.cellAt(r - 1, c)
+                if cell.row() != r - 1 or cell.column() != c:
+                    continue  # a spanning cell: padded once, at its own row and column
+                cf = cell.format().toTableCellFormat()
+                below = cf.bottomPadding() if cf.hasProperty(QTextFormat.Property.TableCellBottomPadding) \
+                    else fmt.cellPadding()
+                cf.setBottomPadding(below + pad)
+                cell.setFormat(cf)
+            return max(0, table.firstPosition() - 1)
+    return None
+
+
+def _frames(frame):
+    """The frames under ``frame``, depth first (a table inside a table's cell comes after its parent)."""
+    for child in frame.childFrames():
+        yield child
+        yield from _frames(child)
 
 
 def _keep_small_tables_together(doc: QTextDocument, h: float) -> int | None:
