@@ -1369,36 +1369,69 @@ def table_row_spans(doc: QTextDocument, table) -> list[tuple[float, float]]:
 def _keep_table_rows_together(doc: QTextDocument, h: float) -> int | None:
     """A table row whose cells a page break would split (the first lines of a cell on one page, the rest on the
     next: "NVIDIA GB200 (per Blackwell" / "GPU) 186GB") moves whole to the next page. Qt moves a row only when
-    none of its cells starts on the page, so the row above it is padded down to the page's end, which is what Qt
-    draws when it moves a row itself; the table's header rows repeat above it. A row of the header or the first
-    body row moves the whole table. Returns the position from which the layout changed (None: nothing moved)."""
+    none of its cells starts on the page, and no row format says "keep together", so the table is cut before that
+    row: the rest goes into a table of its own that starts the next page, under the same header rows. A row of
+    the header or the first body row moves the whole table. Returns the position from which the layout changed
+    (None: nothing moved)."""
     from PySide6.QtGui import QTextFormat, QTextTable
 
     for table in (f for f in _frames(doc.rootFrame()) if isinstance(f, QTextTable)):
         fmt = table.format()
-        first_body = fmt.headerRowCount()
         for r, (top, bottom) in enumerate(table_row_spans(doc, table)):
             page = math.floor(top / h)
             if not (math.isfinite(top) and bottom - top < 0.5 * h and page != math.floor((bottom - 1) / h)):
                 continue
-            if r <= first_body:  # nothing above it to pad in this table: the table starts on the next page
+            if r <= fmt.headerRowCount():  # nothing of the body above it: the table starts on the next page
                 if fmt.pageBreakPolicy() & QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore:
-                    continue
+                    break
                 fmt.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
                 table.setFormat(fmt)
                 return max(0, table.firstPosition() - 1)
-            pad = (page + 1) * h - top + 2 * (fmt.cellPadding() + fmt.border()) + 2
-            for c in range(table.columns()):
-                cell = table.cellAt(r - 1, c)
-                if cell.row() != r - 1 or cell.column() != c:
-                    continue  # a spanning cell: padded once, at its own row and column
-                cf = cell.format().toTableCellFormat()
-                below = cf.bottomPadding() if cf.hasProperty(QTextFormat.Property.TableCellBottomPadding) \
-                    else fmt.cellPadding()
-                cf.setBottomPadding(below + pad)
-                cell.setFormat(cf)
-            return max(0, table.firstPosition() - 1)
+            if _plain_table(table):
+                return _split_table(doc, table, r)
+            break
     return None
+
+
+def _plain_table(table) -> bool:
+    """A table of single cells (no spans) with no table inside: it can be cut between two rows."""
+    return not table.childFrames() and all(
+        table.cellAt(r, c).rowSpan() == 1 and table.cellAt(r, c).columnSpan() == 1
+        for r in range(table.rows()) for c in range(table.columns()))
+
+
+def _split_table(doc: QTextDocument, table, r: int) -> int:
+    """Move rows ``r``… of ``table`` into a new table right after it that starts a new page, with copies of the
+    header rows on top (same formats, column widths, cell and block formats). Returns where the layout changed."""
+    from PySide6.QtGui import QTextCursor, QTextFormat, QTextTableFormat
+
+    fmt = QTextTableFormat(table.format())
+    head = fmt.headerRowCount()
+    fmt.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
+    cur = QTextCursor(doc)
+    cur.setPosition(table.lastPosition() + 1)  # the block after the table
+    rows = [*range(head), *range(r, table.rows())]
+    new = cur.insertTable(len(rows), table.columns(), fmt)
+    for i, src in enumerate(rows):
+        for c in range(table.columns()):
+            _copy_cell(doc, table.cellAt(src, c), new.cellAt(i, c))
+    table.removeRows(r, table.rows() - r)
+    return max(0, table.firstPosition() - 1)
+
+
+def _copy_cell(doc: QTextDocument, src, dst) -> None:
+    """Copy one cell's text, character formats, block formats (alignment) and cell format into an empty cell."""
+    from PySide6.QtGui import QTextCursor
+
+    sel = src.firstCursorPosition()
+    sel.setPosition(src.lastCursorPosition().position(), QTextCursor.MoveMode.KeepAnchor)
+    dst.firstCursorPosition().insertFragment(sel.selection())
+    dst.setFormat(src.format())
+    a, b = doc.findBlock(src.firstPosition()), doc.findBlock(dst.firstPosition())
+    while a.isValid() and b.isValid() and a.position() <= src.lastPosition() and b.position() <= dst.lastPosition():
+        QTextCursor(b).setBlockFormat(a.blockFormat())
+        QTextCursor(b).setBlockCharFormat(a.charFormat())
+        a, b = a.next(), b.next()
 
 
 def _frames(frame):
