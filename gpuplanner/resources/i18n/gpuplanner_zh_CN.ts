@@ -777,6 +777,10 @@
         <translation>偏乐观</translation>
     </message>
     <message>
+        <source>GPU id</source>
+        <translation>GPU 标识</translation>
+    </message>
+    <message>
         <source>count</source>
         <translation>卡数</translation>
     </message>
@@ -795,6 +799,10 @@
     <message>
         <source>cal. days</source>
         <translation>日历天数</translation>
+    </message>
+    <message>
+        <source>rule ids failed</source>
+        <translation>未通过的规则（标识）</translation>
     </message>
     <message>
         <source>--template needs -o FILE</source>
@@ -819,10 +827,6 @@
     <message>
         <source>rental mode</source>
         <translation>租用方式</translation>
-    </message>
-    <message>
-        <source>rules failed</source>
-        <translation>未通过的规则</translation>
     </message>
     <message>
         <source>passed</source>
