@@ -455,6 +455,10 @@ def _place_labels(chart: Chart, pts: list[tuple[str, float, float, bool]]) -> No
         boxes.append(box)
 
 
+#: the cost chart's x axis leaves out a deadline more than this many times the longest plan's days
+DEADLINE_OFF_CHART = 3.0
+
+
 def draw_cost_time_chart(data: ReportData):
     """Total cost against training days for the plans considered; deadline and budget as lines."""
     pts = list(data.cost_vs_time)
@@ -463,7 +467,10 @@ def draw_cost_time_chart(data: ReportData):
     ds = [d for _, d, _, _ in pts]
     cs = [c for _, _, c, _ in pts]
     deadline, budget = data.task.deadline_days, data.task.budget
-    x1 = max(ds + [deadline or 0]) * 1.2 or 1.0
+    # a deadline far beyond every plan (10 days for plans of hours) would squeeze the plans into the left edge,
+    # their labels over each other's markers: the axis stays on the plans and the legend says where the deadline is
+    far = bool(deadline) and deadline > DEADLINE_OFF_CHART * max(ds)
+    x1 = max(ds + [0.0 if far else deadline or 0]) * 1.2 or 1.0
     lo, hi = min(cs + [budget or min(cs)]), max(cs + [budget or 0])
     span = (hi - lo) or hi * 0.1 or 1.0
     chart = _chart(Axis(0.0, x1, title=translate("Report", "training days")),
@@ -471,7 +478,7 @@ def draw_cost_time_chart(data: ReportData):
                         title=translate("Report", "total cost ({cur})").format(cur=data.currency)))
     deadline_pen = charts.pen("#000000", 1.5, Qt.PenStyle.DotLine)
     budget_pen = charts.pen("#000000", 1.5, Qt.PenStyle.DashDotLine)
-    if deadline:
+    if deadline and not far:
         chart.vline(deadline, deadline_pen)
     if budget:
         chart.hline(budget, budget_pen)
@@ -486,7 +493,8 @@ def draw_cost_time_chart(data: ReportData):
     entries = [(translate("Report", "chosen plan"), charts.legend_key(symbol="s", fill="#000000")),
                (translate("Report", "other GPU counts / plans"), charts.legend_key(symbol="t"))]
     if deadline:
-        entries.append((translate("Report", "deadline"), charts.legend_key(line=deadline_pen)))
+        entries.append((translate("Report", "deadline {d} d, right of the chart: every plan meets it").format(
+            d=fmt_days(deadline)) if far else translate("Report", "deadline"), charts.legend_key(line=deadline_pen)))
     if budget:
         entries.append((translate("Report", "budget"), charts.legend_key(line=budget_pen)))
     return chart, entries

@@ -7101,6 +7101,10 @@
         <translation>自开始起的周数</translation>
     </message>
     <message>
+        <source>deadline {d} d, right of the chart: every plan meets it</source>
+        <translation>截止时间 {d} 天，在图的右侧之外：每个方案都能满足</translation>
+    </message>
+    <message>
         <source>Rent the work</source>
         <translation>租用完成这些工作</translation>
     </message>
