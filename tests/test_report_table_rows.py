@@ -1,6 +1,7 @@
 """The printed plan never splits a table row across a page break: the zh_CN report of the Shenzhen and MoE examples
 printed "NVIDIA GB200 (per Blackwell" at the foot of one page and "GPU) 186GB" at the top of the next, in the
-"cards not ranked" table. A row that does not fit moves whole to the next page, under the table's repeated header."""
+"cards not ranked" table. A row that does not fit moves whole to the next page, under the table's repeated header.
+A list's last item never opens a page alone."""
 
 from __future__ import annotations
 
@@ -69,3 +70,25 @@ def test_no_table_row_straddles_a_page_break(name, lang):
                 pages = {math.floor(y / h) for y in ys[0::2]} | {math.floor((y - 0.5) / h) for y in ys[1::2]}
                 first = doc.findBlock(table.cellAt(r, 0).firstPosition()).text()
                 assert len(pages) == 1, f"{name} {lang}: row {r} ({first!r}) on pages {sorted(pages)}"
+
+
+def _first_line_page(doc, block, h: float) -> int:
+    lay = doc.documentLayout()
+    return math.floor((lay.blockBoundingRect(block).top() + block.layout().lineAt(0).y() + 1) / h)
+
+
+@pytest.mark.parametrize("name", ["shenzhen-7b-domain-project.gpuplan", "qwen3-moe-full-16xh100.gpuplan"])
+@pytest.mark.parametrize("lang", ["zh_CN", "en"])
+def test_a_lists_last_item_never_opens_a_page_alone(name, lang):
+    """The MoE example's vendor requirements ended with "Model weights in 16 bit: …" alone at the top of the
+    checklist's page (en): the item before it now moves with it."""
+    doc, h = _paginated(name, lang)
+    seen = set()
+    block = doc.begin()
+    while block.isValid():
+        lst = block.textList()
+        if lst is not None and id(lst) not in seen and lst.count() > 2:
+            seen.add(id(lst))
+            last, before = lst.item(lst.count() - 1), lst.item(lst.count() - 2)
+            assert _first_line_page(doc, last, h) == _first_line_page(doc, before, h), (name, lang, last.text())
+        block = block.next()

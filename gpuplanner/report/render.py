@@ -1313,6 +1313,8 @@ def paginate(doc: QTextDocument, layout: QPageLayout) -> tuple[float, float]:
         if moved is None:
             moved = _keep_short_paragraphs_together(doc, h)
         if moved is None:
+            moved = _keep_list_ends_together(doc, h)
+        if moved is None:
             moved = _keep_table_rows_together(doc, h)
         if moved is None:
             break
@@ -1349,6 +1351,32 @@ def _keep_short_paragraphs_together(doc: QTextDocument, h: float) -> int | None:
                 QTextCursor(block).setBlockFormat(f)
                 return block.position()
         block = block.next()
+    return None
+
+
+def _keep_list_ends_together(doc: QTextDocument, h: float) -> int | None:
+    """A list's last item never opens a page alone (the vendor requirements' "Model weights in 16 bit…" at the top
+    of the checklist's page): the item before it goes to the next page with it. Returns the position from which
+    the layout changed (None: nothing moved)."""
+    from PySide6.QtGui import QTextBlockFormat, QTextCursor
+
+    lay = doc.documentLayout()
+    block = doc.begin()
+    while block.isValid():
+        lst, nxt = block.textList(), block.next()
+        last = lst is not None and (not nxt.isValid() or nxt.textList() != lst)
+        if last and lst.count() > 2 and lst.itemNumber(block) == lst.count() - 1 \
+                and QTextCursor(block).currentTable() is None:
+            prev = lst.item(lst.count() - 2)
+            top = lay.blockBoundingRect(block).top() + block.layout().lineAt(0).y()  # the line Qt moved down
+            fmt = prev.blockFormat()
+            if math.floor((top + 1) / h) > math.floor(lay.blockBoundingRect(prev).top() / h) \
+                    and fmt.pageBreakPolicy() == QTextBlockFormat.PageBreakFlag.PageBreak_Auto:
+                f = QTextBlockFormat(fmt)
+                f.setPageBreakPolicy(QTextBlockFormat.PageBreakFlag.PageBreak_AlwaysBefore)
+                QTextCursor(prev).setBlockFormat(f)
+                return prev.position()
+        block = nxt
     return None
 
 
