@@ -44,7 +44,8 @@ def main(out: Path, prefix: str) -> int:
         page = w.page("training")
         _shot(app, w, page, page.advanced.fields["vpp"], out / f"{prefix}-training-dense-hf{suffix}.png")
         w.model.set_many({"model.preset": "qwen3-30b-a3b", "training.framework": "megatron",
-                          "hardware.gpu": "h100-sxm-80gb", "hardware.num_gpus": 8, "parallel.ep": 8, "parallel.zero": 1})
+                          "hardware.gpu": "h100-sxm-80gb", "hardware.num_gpus": 8, "parallel.ep": 8,
+                          "parallel.zero": 1})
         _shot(app, w, page, page.advanced.fields["vpp"], out / f"{prefix}-training-moe-megatron{suffix}.png")
         w.model.set_dirty(False)
         w.close()

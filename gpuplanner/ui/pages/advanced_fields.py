@@ -107,7 +107,8 @@ class TrainingAdvanced(QObject):
         """Each row enabled where the chosen tool and model read it (disabled, never hidden, as the page's other
         rows): LoRA dropout for LoRA/QLoRA; DeepSpeed's ZeRO-3 collectives for DeepSpeed; the interleaved pipeline
         for a tool with an interleaved schedule (core/frameworks.py ``interleaved_pipeline``); the reentrant switch
-        where the tool has one (Megatron-Core and Unsloth run their own checkpoint function: core/scenario.py refuses either value); parameter offload at ZeRO stage 3. A row whose value is not the default stays
+        where the tool has one (Megatron-Core and Unsloth run their own checkpoint function: core/scenario.py
+        refuses either value); parameter offload at ZeRO stage 3. A row whose value is not the default stays
         enabled, so a refused value can be put back."""
         t, p = s.training, s.parallel
         own_checkpoint = engine_of(t.framework) == "megatron" or t.framework == "unsloth"
@@ -128,9 +129,9 @@ class TrainingAdvanced(QObject):
     def _megatron_rows(self, s) -> None:
         """Megatron-Core's CUDA graphs, token dropping, token dispatcher and pipeline split
         (``parallel.cuda_graph_scope``, ``moe_capacity_factor``, ``moe_pad_to_capacity``, ``moe_dispatcher``,
-        ``pp_account_embedding_loss``): shown for the frameworks that run Megatron-Core (core.frameworks.engine_of, the
-        tools the scenario accepts them for), token dropping, the dispatcher and the router's graph scopes for MoE models only
-        (:func:`model_is_moe`); a value set elsewhere stays in sight, so it can be cleared."""
+        ``pp_account_embedding_loss``): shown for the frameworks that run Megatron-Core (core.frameworks.engine_of,
+        the tools the scenario accepts them for), token dropping, the dispatcher and the router's graph scopes for
+        MoE models only (:func:`model_is_moe`); a value set elsewhere stays in sight, so it can be cleared."""
         from gpuplanner.core.frameworks import engine_of
 
         par, p, f = self.page.par_box.layout(), s.parallel, self.fields
