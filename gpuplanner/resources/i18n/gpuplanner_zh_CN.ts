@@ -821,10 +821,6 @@
         <translation>租用方式</translation>
     </message>
     <message>
-        <source>rules failed</source>
-        <translation>未通过的规则</translation>
-    </message>
-    <message>
         <source>passed</source>
         <translation>通过</translation>
     </message>
@@ -1087,6 +1083,14 @@
     <message>
         <source>unknown</source>
         <translation>未知</translation>
+    </message>
+    <message>
+        <source>GPU id</source>
+        <translation>GPU 标识</translation>
+    </message>
+    <message>
+        <source>rule ids failed</source>
+        <translation>未通过的规则（标识）</translation>
     </message>
 </context>
 <context>
@@ -7827,6 +7831,10 @@
     <message>
         <source>Whether owning breaks even is unknown without a purchase price.</source>
         <translation>没有采购价，无法判断自有能否与租用持平。</translation>
+    </message>
+    <message>
+        <source>deadline {d} d, right of the chart: every plan meets it</source>
+        <translation>截止时间 {d} 天，在图的右侧之外：每个方案都能满足</translation>
     </message>
 </context>
 <context>

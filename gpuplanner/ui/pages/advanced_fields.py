@@ -16,7 +16,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtWidgets import QCheckBox, QMenu, QToolButton, QVBoxLayout, QWidget
 
-from gpuplanner.core.frameworks import engine_of
+from gpuplanner.core.frameworks import engine_of, support
 
 from ..fields import BoundCheck, BoundCombo, BoundEdit, FieldBox, fmt_float, fmt_int, parse_float, parse_int
 
@@ -105,18 +105,17 @@ class TrainingAdvanced(QObject):
 
     def update_enabled(self, s, moe: bool = True) -> None:
         """Each row enabled where the chosen tool and model read it (disabled, never hidden, as the page's other
-        rows): LoRA dropout for LoRA/QLoRA; DeepSpeed's ZeRO-3 collectives for DeepSpeed; the MoE dispatcher for
-        a MoE model on a Megatron-Core tool and the pipeline split for a Megatron-Core tool (the scenario refuses
-        both elsewhere); the reentrant switch where the tool has one (Megatron-Core and Unsloth run their own
-        checkpoint function: core/scenario.py refuses either value); parameter offload at ZeRO stage 3. A row whose value is not the default stays
+        rows): LoRA dropout for LoRA/QLoRA; DeepSpeed's ZeRO-3 collectives for DeepSpeed; the interleaved pipeline
+        for a tool with an interleaved schedule (core/frameworks.py ``interleaved_pipeline``); the reentrant switch
+        where the tool has one (Megatron-Core and Unsloth run their own checkpoint function: core/scenario.py
+        refuses either value); parameter offload at ZeRO stage 3. A row whose value is not the default stays
         enabled, so a refused value can be put back."""
         t, p = s.training, s.parallel
-        megatron = engine_of(t.framework) == "megatron"
         own_checkpoint = engine_of(t.framework) == "megatron" or t.framework == "unsloth"
         on = {"lora_dropout": t.method in ("lora", "qlora"),
               "ds_zero3_gather": t.framework == "deepspeed" or t.ds_zero3_gather != "flat",
-              "moe_dispatcher": (megatron and moe) or p.moe_dispatcher is not None,
-              "pp_account_embedding_loss": megatron or p.pp_account_embedding_loss,
+              # virtual stages: the frameworks with an interleaved schedule (the search uses vpp 1 elsewhere)
+              "vpp": support(t.framework).interleaved_pipeline or p.vpp != 1,
               "checkpoint_reentrant": not own_checkpoint or t.checkpoint_reentrant is not None,
               "offload_params": p.zero == 3 or p.offload_params}  # ZeRO-3/FSDP offload: refused below stage 3
         for key, enabled in on.items():
@@ -130,16 +129,20 @@ class TrainingAdvanced(QObject):
         self._megatron_rows(s)
 
     def _megatron_rows(self, s) -> None:
-        """Megatron-Core's CUDA graphs and token dropping (``parallel.cuda_graph_scope``, ``moe_capacity_factor``,
-        ``moe_pad_to_capacity``): shown for the frameworks that run Megatron-Core (core.frameworks.engine_of, the
-        tools the scenario accepts them for), token dropping and the router's graph scopes for MoE models only
-        (:func:`model_is_moe`); a value set elsewhere stays in sight, so it can be cleared."""
+        """Megatron-Core's CUDA graphs, token dropping, token dispatcher and pipeline split
+        (``parallel.cuda_graph_scope``, ``moe_capacity_factor``, ``moe_pad_to_capacity``, ``moe_dispatcher``,
+        ``pp_account_embedding_loss``): shown for the frameworks that run Megatron-Core (core.frameworks.engine_of,
+        the tools the scenario accepts them for), token dropping, the dispatcher and the router's graph scopes for
+        MoE models only (:func:`model_is_moe`); a value set elsewhere stays in sight, so it can be cleared."""
         from gpuplanner.core.frameworks import engine_of
 
         par, p, f = self.page.par_box.layout(), s.parallel, self.fields
         megatron = engine_of(s.training.framework) == "megatron"
         moe = model_is_moe(self.page, s)
         par.setRowVisible(f["cuda_graph_scope"].box, megatron or p.cuda_graph_scope is not None)
+        # the older MoE dispatcher and pipeline split: the scenario refuses both outside Megatron-Core
+        par.setRowVisible(f["moe_dispatcher"].box, megatron and moe or p.moe_dispatcher is not None)
+        par.setRowVisible(f["pp_account_embedding_loss"].box, megatron or p.pp_account_embedding_loss)
         par.setRowVisible(f["moe_capacity_factor"].box, megatron and moe or p.moe_capacity_factor is not None)
         par.setRowVisible(f["moe_pad_to_capacity"].box, megatron and moe or p.moe_pad_to_capacity)
         combo = f["cuda_graph_scope"]
