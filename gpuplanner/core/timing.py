@@ -1215,6 +1215,9 @@ def time_layout(
     mem_tok_bytes = ew_bytes + fp8_tok + loss_bytes / (tp * cp) + lora_tok + moe_tok
     moe_host_mb = moe_host_parts(m, framework, precision, ep, pp, cuda_graph_scope)  # Megatron's dispatcher sync
     moe_launch_mb = moe_gemm_launches(m, framework, ep, pp, rec_whole) * MOE_GEMM_LAUNCH_S  # TE's per-expert GEMMs
+    # ... and TE's per-expert FP8 quantisation kernels (moe_quant_kernels), a fixed GPU time each as well
+    moe_launch_mb = moe_launch_mb + moe_quant_kernels(m, framework, precision, fp8_recipe, ep, pp,
+                                                      rec_whole) * MOE_GEMM_LAUNCH_S
     # ---- the objective's other passes (core/methods.py): frozen reference/reward forwards, no_grad policy
     # forwards (KTO's KL sequences, PPO's old log-probs), the PPO critic's forward and its training step; at
     # the policy's rates (same shapes)
@@ -1937,6 +1940,32 @@ def moe_gemm_launches(m: ModelFacts, framework: str, ep, pp, rec_whole=0.0):
     return m.moe_frac * m.L / pp * n_exp / ep * (6.0 + 2.0 * rec_whole)
 
 
+#: Transformer Engine's ``GroupedLinear`` under FP8 quantises each local expert's slice of the input (forward) and of
+#: the output gradient (backward) for fc1 and fc2 (``tex.split_quantize``). How many GPU kernels each slice costs
+#: depends on the recipe (TransformerEngine ``transformer_engine/pytorch/csrc/extensions/cast.cpp``,
+#: ``multi_tensor_quantize_impl``: "Currently only have fused kernel for FP8 delayed scaling", one
+#: ``nvte_multi_cast_transpose`` for all slices; every other quantizer runs ``quantize`` slice by slice;
+#: ``csrc/quantizer.cpp``, ``Float8CurrentScalingQuantizer::quantize_impl``: ``nvte_compute_amax_with_config``,
+#: ``nvte_compute_scale_from_amax``, ``nvte_quantize_v2`` = 3 kernels; MXFP8 computes its block scales inside the
+#: one cast kernel). Each kernel costs the GPU a fixed time beyond its bytes (launch, ramp and tail,
+#: :data:`MOE_GEMM_LAUNCH_S`, the same H100 measurement as ``serving_facts.DECODE_KERNEL_S``); their bytes are in the
+#: FP8 cast traffic already (``fp8.cast_elements_per_token``). CUDA graphs remove the host's launches, not this.
+#: Kernels per local expert and quantised slice, by recipe (0: one fused kernel for all the experts).
+MOE_QUANT_KERNELS_PER_SLICE = {"te_current": 3.0, "te_mxfp8": 1.0, "te_delayed": 0.0}
+
+
+def moe_quant_kernels(m: ModelFacts, framework: str, precision: str, fp8_recipe: str | None, ep, pp, rec_whole=0.0):
+    """Per-expert FP8 quantisation kernels of one micro-batch's MoE layers on one pipeline stage
+    (:data:`MOE_QUANT_KERNELS_PER_SLICE`): ``E / ep`` local experts × kernels per slice × (4 slices: fc1 and fc2's
+    input in the forward, their output gradients in the backward; + 2 × the recomputed share) per MoE layer, for
+    Megatron-Core's grouped experts (Transformer Engine) under FP8; 0 otherwise."""
+    n_exp = float(getattr(m, "n_experts", 0) or 0)
+    if framework != "megatron" or precision != "fp8" or n_exp <= 0 or not m.moe_frac:
+        return 0.0
+    per_slice = MOE_QUANT_KERNELS_PER_SLICE.get(fp8mod.recipe_for(framework, fp8_recipe).id, 0.0)
+    return m.moe_frac * m.L / pp * n_exp / ep * per_slice * (4.0 + 2.0 * rec_whole)
+
+
 #: The per-expert kernels of :data:`MOE_HOST_OPS_PER_EXPERT` in the forward: one GEMM per linear (fc1, fc2), and
 #: under FP8 current scaling the input's quantisation (3 kernels) per linear: 2 (BF16), 2 × (1 + 3) = 8 (FP8); the
 #: backward has the rest (two GEMMs per linear, and the output gradient's quantisation under FP8).
@@ -2435,7 +2464,8 @@ def time_gpu(
     # the other stages wait for the slowest one: named apart, in the pipeline's part of the step
     pp_imb_mb = maximum(t_stage_tok - t_flops_tok, 0.0) / mp * mbs * s
     t_mb = t_compute_tok * mbs * s  # one micro-batch on one GPU (all its layers)
-    # the grouped experts' per-expert GEMM launches (moe_gemm_launches): a fixed GPU cost each
+    # the grouped experts' per-expert GEMM launches (moe_gemm_launches) and FP8 casts (moe_quant_kernels): a fixed GPU
+    # cost each
     moe_launch = lay["moe_launch_mb"] + 0.0 * t_mb
     t_mb = t_mb + moe_launch
     # the host CPU's speed (HOST_CPU_FACTOR: Grace issues each op slower than the x86 servers the EAGER_* costs are from)
@@ -2792,7 +2822,7 @@ PART_LABELS = {
     "zero3_hooks": QT_TRANSLATE_NOOP("Timing", "DeepSpeed ZeRO-3 hooks on every submodule (host)"),
     "moe_dispatch": QT_TRANSLATE_NOOP("Timing", "MoE token permute and router"),
     "moe_host_sync": QT_TRANSLATE_NOOP("Timing", "MoE layers waiting for the host (dispatcher sync)"),
-    "moe_gemm_launch": QT_TRANSLATE_NOOP("Timing", "MoE expert GEMM launches (one per expert)"),
+    "moe_gemm_launch": QT_TRANSLATE_NOOP("Timing", "MoE per-expert kernels (GEMMs and FP8 casts, one set per expert)"),
     "hf_moe_loop": QT_TRANSLATE_NOOP("Timing", "MoE expert loop in Python (a host sync per expert)"),
     "cp_merge": QT_TRANSLATE_NOOP("Timing", "context parallel: merging the ring's partial attention"),
     "rollout_wait_longest": QT_TRANSLATE_NOOP("Timing", "rollouts: waiting for the longest completion"),

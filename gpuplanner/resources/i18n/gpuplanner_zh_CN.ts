@@ -8476,8 +8476,8 @@
         <translation>MoE 层等待主机下发（分发器同步）</translation>
     </message>
     <message>
-        <source>MoE expert GEMM launches (one per expert)</source>
-        <translation>MoE 专家矩阵乘逐个启动（每个专家一次）</translation>
+        <source>MoE per-expert kernels (GEMMs and FP8 casts, one set per expert)</source>
+        <translation>MoE 逐专家内核（矩阵乘与 FP8 转换，每个专家一组）</translation>
     </message>
     <message>
         <source>FP8 recipe {recipe} needs a datacenter Blackwell GPU (B200, GB200); {gpu} cannot run it</source>
