@@ -296,6 +296,8 @@ BRIDGE_MOE_BEFORE_MOE6 = {"median": 0.378, "p90": 0.740}
 BRIDGE_MOE_BEFORE_MOE7 = {"median": 0.316, "p90": 0.629}
 #: … and before the recipes' CUDA graph scopes (helper moe8, issue 35 round 6; main at 823f01e)
 BRIDGE_MOE_BEFORE_MOE8 = {"median": 0.281, "p90": 0.629}
+#: … and before the per-expert FP8 quantisation kernels' GPU time (helper moe9, issue 35 round 6; main at 4e642fa)
+BRIDGE_MOE_BEFORE_MOE9 = {"median": 0.281, "p90": 0.629}
 
 #: Published pairs of Megatron-Bridge MoE runs with the same model, system, GPU count, batch and parallel layout in
 #: two releases (issue 35 round 6, helper moe7). Source: NVIDIA-NeMo/Megatron-Bridge ``docs/performance-summary-
@@ -448,7 +450,9 @@ def bridge_moe_rows() -> list[str]:
             + (f" Before the Grace host factor (helper moe7): {BRIDGE_MOE_BEFORE_MOE7['median']:.1%} / "
                f"{BRIDGE_MOE_BEFORE_MOE7['p90']:.1%}." if BRIDGE_MOE_BEFORE_MOE7 else "")
             + (f" Before the recipes' CUDA graph scopes (helper moe8): {BRIDGE_MOE_BEFORE_MOE8['median']:.1%} / "
-               f"{BRIDGE_MOE_BEFORE_MOE8['p90']:.1%}; now {med:.1%} / {p90:.1%}." if BRIDGE_MOE_BEFORE_MOE8 else "")]
+               f"{BRIDGE_MOE_BEFORE_MOE8['p90']:.1%}." if BRIDGE_MOE_BEFORE_MOE8 else "")
+            + (f" Before the per-expert FP8 casts' GPU time (helper moe9): {BRIDGE_MOE_BEFORE_MOE9['median']:.1%} / "
+               f"{BRIDGE_MOE_BEFORE_MOE9['p90']:.1%}; now {med:.1%} / {p90:.1%}." if BRIDGE_MOE_BEFORE_MOE9 else "")]
     return out
 
 # ------------------------------------------------------------------ torchtitan's own tables (sanity check)
