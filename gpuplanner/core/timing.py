@@ -1422,6 +1422,13 @@ def time_layout(
     if framework == "megatron" and m.moe_frac and getattr(m, "n_experts", 0) and disp != "allgather":
         etp_bytes = 4.0 * maximum(exp_tp - 1.0, 0.0) * tokens_mb / tp * m.k_active * m.h * 2.0
 
+    # Megatron's all-to-all dispatcher all-gathers every rank's token count per expert over the expert-TP × EP group
+    # before the all-to-all, once per MoE layer's forward (MOE_COUNTS_ALLGATHER: a few hundred bytes, latency-bound)
+    ep_counts_s = 0.0
+    if framework == "megatron" and m.moe_frac and getattr(m, "n_experts", 0) and disp == "alltoall":
+        ep_counts_s = _ring_latency(exp_tp * ep, gpn if ep_domain is None else f64(ep_domain),
+                                    MOE_COUNTS_ALLGATHER, ops)
+
     # ---- other: optimizer update, QLoRA dequantisation
     # (Megatron's distributed optimizer shards the routed experts' states over the expert-data-parallel group)
     opt_params = where(zero >= 1, (grad_gpu - exp_gpu) / n_dp + exp_gpu / n_edp, grad_gpu)
@@ -1494,7 +1501,7 @@ def time_layout(
         "ep_in_node": tp * ep * cp <= gpn, "n_moe_stage": n_moe_stage,
         "a2a_in": a2a_in, "a2a_off": a2a_off, "etp_bytes": etp_bytes, "etp_in_node": exp_tp <= dom,
         "ag_dispatch": disp == "allgather", "hybridep_nvl": (disp == "flex") & (ep * ep_stride <= dom),
-        "exp_tp": exp_tp, "ep_stride": ep_stride, "dom": dom,
+        "exp_tp": exp_tp, "ep_stride": ep_stride, "dom": dom, "ep_counts_s": ep_counts_s,
         "opt_bytes": opt_params * (OPT_BYTES.get(optimizer, 30.0) + clip), "fp8_w_bytes": fp8_w_bytes,
         "deq_bytes": deq_bytes, "deq_elems": deq_elems, "deq_bnb": (tool or framework) in BNB_QLORA_TOOLS,
         "tokens_step_gpu": tokens_step_gpu, "tokens_per_step": tokens_step_gpu * n_gpus,
@@ -1891,6 +1898,15 @@ MOE_BIAS_ELEMS_PER_COPY = 14.0
 #: into a new buffer, fused or not: ``moe_utils.sort_chunks_by_idxs``), and the backward runs the inverse copies:
 #: four passes, each reading and writing every routed copy's ``h`` 16-bit elements, ``8·k·h`` per token and MoE layer.
 MOE_SORT_ELEMS_PER_COPY = 8.0
+#: Megatron-Core's all-to-all dispatcher learns the all-to-all's split sizes by all-gathering each rank's token count
+#: per expert over the expert-tensor × expert-parallel group (``token_dispatcher.py``,
+#: ``MoEAlltoAllTokenDispatcher.preprocess``: ``gather_from_sequence_parallel_region(num_local_tokens_per_expert,
+#: group=self.tp_ep_group)`` whenever ``ep_size > 1 or tp_size > 1``, ``tp_size`` being the expert-TP group's
+#: size, ``pg_collection.expt_tp``), in every MoE layer's forward (the backward reuses the splits). ``E`` 64-bit counts per rank: the collective is latency-bound, one ring all-gather at NCCL's
+#: ring latency (:func:`_ring_latency`, :data:`NCCL_BASE_LAT`), on the compute stream before the host's sync.
+#: (The flex dispatcher's counts travel inside DeepEP's/HybridEP's own kernels; the all-gather dispatcher's
+#: collectives are counted by :func:`allgather_dispatch_seconds`.) Marker for the docs: no constant of its own.
+MOE_COUNTS_ALLGATHER = "all_gather"
 
 #: Megatron-Core's dropless MoE waits for the GPU once per MoE layer: its all-to-all dispatcher copies the routing's
 #: token counts to the host (``token_dispatcher.py``, ``MoEAlltoAllTokenDispatcher.preprocess``: without
@@ -2329,9 +2345,10 @@ def _ep_comm_mb(lay: dict, intra_p2p, nic, intra_bus):
     ops, m, ep, etp_bytes = lay["ops"], lay["m"], lay["ep"], lay["etp_bytes"]
     if lay.get("ag_dispatch"):  # the all-gather dispatcher: its ring collectives cover the expert-TP ranks too
         return allgather_dispatch_seconds(lay, intra_bus, nic) * lay["n_moe_stage"]
-    etp_s = 0.0
+    # the all-to-all dispatcher's all-gather of the token counts (MOE_COUNTS_ALLGATHER), once per MoE layer's forward
+    etp_s = lay.get("ep_counts_s", 0.0) * lay["n_moe_stage"]
     if not (np.ndim(etp_bytes) == 0 and not etp_bytes > 0):
-        etp_s = etp_bytes / ops.where(lay["etp_in_node"], intra_bus, nic) * lay["n_moe_stage"]
+        etp_s = etp_s + etp_bytes / ops.where(lay["etp_in_node"], intra_bus, nic) * lay["n_moe_stage"]
     if np.ndim(ep) == 0 and not ep > 1:
         return etp_s
     # the tokens are split over the tensor-parallel ranks before dispatch (sequence parallelism, as in _moe_terms)
