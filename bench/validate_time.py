@@ -1452,9 +1452,20 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "the all-to-all carry capacity × experts rows, and the dispatcher never syncs the host (`token_dispatcher.py`: "
         "`cuda_sync_point` stays \"no_sync\"), so the host runs ahead across layers (`timing.moe_capacity_scale`, "
         "`timing.moe_dispatch_syncs`). "
+        "Round 6 (helper moe9) looked at the GPU side of small experts and added two: (17) Transformer Engine's "
+        "`GroupedLinear` quantises each local expert's slice of the input and of the output gradient on its own "
+        "except under delayed scaling (`cast.cpp` `multi_tensor_quantize_impl`); current scaling costs 3 kernels "
+        "per slice (amax, scale, cast: `quantizer.cpp`), MXFP8 one, and each costs the GPU the same 2.7 µs as a "
+        "per-expert GEMM (`timing.moe_quant_kernels`, in part `moe_gemm_launch`; CUDA graphs do not remove it); "
+        "(18) the all-to-all dispatcher all-gathers every rank's token counts over the expert-TP × EP group once per "
+        "MoE layer's forward (`MoEAlltoAllTokenDispatcher.preprocess`), a latency-bound NCCL ring "
+        "(`timing.MOE_COUNTS_ALLGATHER`, in `ep_comm`). The expert GEMMs' rate at these shapes was checked, not "
+        "changed: each local expert gets 2,048–4,096 rows here (the all-to-all gathers the EP ranks' tokens), the "
+        "rows factor follows DeepGEMM's grouped-GEMM table from 256 to 4,096 rows (within 10% at five of six "
+        "points), and the model's rate stays below TE PR #2045's measured 554–628 TFLOP/s. "
         "See the notes `docs/notes/2026-12-06/issue-35-r3-moe.md`, `issue-35-r3-moe2.md`, `issue-35-r4-moe3.md`, "
-        "`issue-35-r5-moe5.md`, `issue-35-r5-bridge5.md`, `issue-35-r5-moe6.md`, `issue-35-r6-moe7.md` and "
-        "`issue-35-r6-moe8.md`.",
+        "`issue-35-r5-moe5.md`, `issue-35-r5-bridge5.md`, `issue-35-r5-moe6.md`, `issue-35-r6-moe7.md`, "
+        "`issue-35-r6-moe8.md` and `issue-35-r6-moe9.md`.",
         "",
         *bridge_moe_rows(),
         "",
