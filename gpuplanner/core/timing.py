@@ -2818,7 +2818,8 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: ``zero3_hooks``: the part of that wait due to DeepSpeed ZeRO-3's per-submodule hooks (core/zero3.py), inside compute.
 #: ``moe_host_sync``: Megatron's dropless MoE layers waiting for the host to issue their kernels after each layer's
 #: device-to-host sync (:func:`moe_host_seconds`), inside compute. ``moe_gemm_launch``: the fixed GPU cost of the
-#: grouped experts' per-expert GEMM launches (:data:`MOE_GEMM_LAUNCH_S`), inside compute. ``hf_moe_loop``:
+#: grouped experts' per-expert GEMM launches (:data:`MOE_GEMM_LAUNCH_S`) and FP8 quantisation kernels
+#: (:func:`moe_quant_kernels`), inside compute. ``hf_moe_loop``:
 #: Transformers' eager MoE block looping over the experts with a host sync each (core/hf_moe.py), inside compute.
 #: ``cp_comm``: the context-parallel exchange left exposed (torch's all-gather ring: :func:`_torch_cp_exposure`;
 #: Transformer Engine's ring: what the attention cannot cover), inside "other" (which the step's breakdown folds
