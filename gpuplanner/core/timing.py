@@ -1213,7 +1213,8 @@ def time_layout(
                                                 moe_copy_elems(m, framework, precision)
                                                 + moe_sort_elems(m, framework, ep, ops, moe_dispatcher))
     mem_tok_bytes = ew_bytes + fp8_tok + loss_bytes / (tp * cp) + lora_tok + moe_tok
-    moe_host_mb = moe_host_parts(m, framework, precision, ep, pp, cuda_graph_scope)  # Megatron's dispatcher sync
+    moe_host_mb = moe_host_parts(m, framework, precision, ep, pp, cuda_graph_scope,
+                                 fp8_recipe)  # Megatron's dispatcher sync
     moe_launch_mb = moe_gemm_launches(m, framework, ep, pp, rec_whole) * MOE_GEMM_LAUNCH_S  # TE's per-expert GEMMs
     # ... and TE's per-expert FP8 quantisation kernels (moe_quant_kernels), a fixed GPU time each as well
     moe_launch_mb = moe_launch_mb + moe_quant_kernels(m, framework, precision, fp8_recipe, ep, pp,
@@ -2049,7 +2050,8 @@ def cuda_graph_saved_ops(cuda_graph_scope: str | None):
     return fwd - 1.0, 2.0 * fwd - 1.0
 
 
-def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_graph_scope: str | None = None):
+def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_graph_scope: str | None = None,
+                   fp8_recipe: str | None = "te_current"):
     """Host issue time of one micro-batch's MoE layers on one pipeline stage, split as Megatron-Core's per-layer
     dispatcher sync needs it (seconds): (the forward's per-expert kernels, the forward's other kernels, the
     backward's kernels); zeros for a dense model or another framework. The forward's other kernels are launched by
@@ -2057,12 +2059,18 @@ def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_g
     for every eager forward in this model (``time_layout``'s ``host_mb``); the per-expert kernels come from
     Transformer Engine's C++ loops (``general_grouped_gemm``, ``split_quantize``) and the backward's from autograd's
     C++ engine, at :data:`methods.EAGER_OP_S`. ``cuda_graph_scope``: the scenario's ``parallel.cuda_graph_scope``
-    (:func:`cuda_graph_saved_ops`)."""
+    (:func:`cuda_graph_saved_ops`). ``fp8_recipe``: under FP8, TE's per-expert quantisation kernels follow the
+    recipe (:data:`MOE_QUANT_KERNELS_PER_SLICE`: current scaling 3 per slice = :data:`MOE_HOST_OPS_PER_EXPERT`'s 18;
+    MXFP8 1; delayed scaling 0, one fused call for all the experts); None = the framework's default recipe."""
     n_exp = float(getattr(m, "n_experts", 0) or 0)
     if framework != "megatron" or n_exp <= 0 or not m.moe_frac:
         return 0.0, 0.0, 0.0
     prec = "fp8" if precision == "fp8" else "bf16"
     per_fwd, per_all = MOE_HOST_FWD_OPS_PER_EXPERT[prec], MOE_HOST_OPS_PER_EXPERT[prec]
+    if prec == "fp8":  # one slice per linear in the forward (input) and one in the backward (output gradient)
+        per_slice = MOE_QUANT_KERNELS_PER_SLICE.get(fp8mod.recipe_for(framework, fp8_recipe).id, 0.0)
+        per_fwd = MOE_HOST_FWD_OPS_PER_EXPERT["bf16"] * (1.0 + per_slice)
+        per_all = MOE_HOST_OPS_PER_EXPERT["bf16"] + 4.0 * per_slice
     n_layers = m.moe_frac * m.L / pp
     exp_fwd = per_fwd * n_exp / ep * EAGER_OP_S * n_layers
     g_fwd, g_bwd = cuda_graph_saved_ops(cuda_graph_scope)  # Megatron's per-layer CUDA graphs (CUDA_GRAPH_FWD_OPS)
