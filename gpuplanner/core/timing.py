@@ -2050,6 +2050,16 @@ def cuda_graph_saved_ops(cuda_graph_scope: str | None):
     return fwd - 1.0, 2.0 * fwd - 1.0
 
 
+#: Host-issued quantisation ops per local expert and slice, by recipe, for :func:`moe_host_parts`: delayed scaling
+#: quantises all the slices in one fused call (TE ``multi_tensor_quantize_impl``, v2.9 to main), so 0 per expert;
+#: current scaling 3 (:data:`MOE_QUANT_KERNELS_PER_SLICE`). MXFP8 keeps current scaling's count (moe5's 18 per expert)
+#: although TE's code issues one cast per slice: Megatron-Bridge issue #2885 reports the 26.04.01 container's MXFP8
+#: experts as "unfused expert GEMMs and cast functions" (fixed by TE PR #2769 in 26.06), host work this count does not
+#: itemise, and the published MXFP8 rows entered with one op per slice run far too fast (e.g. B200 Qwen3-30B MBS 1
+#: +112% → +167%). Left at the measured-consistent count until a per-TE-version count exists.
+MOE_HOST_QUANT_PER_SLICE = {"te_current": 3.0, "te_mxfp8": 3.0, "te_delayed": 0.0}
+
+
 def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_graph_scope: str | None = None,
                    fp8_recipe: str | None = "te_current"):
     """Host issue time of one micro-batch's MoE layers on one pipeline stage, split as Megatron-Core's per-layer
@@ -2060,15 +2070,15 @@ def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_g
     Transformer Engine's C++ loops (``general_grouped_gemm``, ``split_quantize``) and the backward's from autograd's
     C++ engine, at :data:`methods.EAGER_OP_S`. ``cuda_graph_scope``: the scenario's ``parallel.cuda_graph_scope``
     (:func:`cuda_graph_saved_ops`). ``fp8_recipe``: under FP8, TE's per-expert quantisation kernels follow the
-    recipe (:data:`MOE_QUANT_KERNELS_PER_SLICE`: current scaling 3 per slice = :data:`MOE_HOST_OPS_PER_EXPERT`'s 18;
-    MXFP8 1; delayed scaling 0, one fused call for all the experts); None = the framework's default recipe."""
+    recipe (:data:`MOE_HOST_QUANT_PER_SLICE`: current scaling and MXFP8 3 per slice = :data:`MOE_HOST_OPS_PER_EXPERT`'s
+    18; delayed scaling 0, one fused call for all the experts); None = the framework's default recipe."""
     n_exp = float(getattr(m, "n_experts", 0) or 0)
     if framework != "megatron" or n_exp <= 0 or not m.moe_frac:
         return 0.0, 0.0, 0.0
     prec = "fp8" if precision == "fp8" else "bf16"
     per_fwd, per_all = MOE_HOST_FWD_OPS_PER_EXPERT[prec], MOE_HOST_OPS_PER_EXPERT[prec]
     if prec == "fp8":  # one slice per linear in the forward (input) and one in the backward (output gradient)
-        per_slice = MOE_QUANT_KERNELS_PER_SLICE.get(fp8mod.recipe_for(framework, fp8_recipe).id, 0.0)
+        per_slice = MOE_HOST_QUANT_PER_SLICE.get(fp8mod.recipe_for(framework, fp8_recipe).id, 3.0)
         per_fwd = MOE_HOST_FWD_OPS_PER_EXPERT["bf16"] * (1.0 + per_slice)
         per_all = MOE_HOST_OPS_PER_EXPERT["bf16"] + 4.0 * per_slice
     n_layers = m.moe_frac * m.L / pp
