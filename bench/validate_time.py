@@ -296,6 +296,8 @@ BRIDGE_MOE_BEFORE_MOE6 = {"median": 0.378, "p90": 0.740}
 BRIDGE_MOE_BEFORE_MOE7 = {"median": 0.316, "p90": 0.629}
 #: … and before the recipes' CUDA graph scopes (helper moe8, issue 35 round 6; main at 823f01e)
 BRIDGE_MOE_BEFORE_MOE8 = {"median": 0.281, "p90": 0.629}
+#: … and before the per-expert FP8 quantisation kernels' GPU time (helper moe9, issue 35 round 6; main at 4e642fa)
+BRIDGE_MOE_BEFORE_MOE9 = {"median": 0.281, "p90": 0.629}
 
 #: Published pairs of Megatron-Bridge MoE runs with the same model, system, GPU count, batch and parallel layout in
 #: two releases (issue 35 round 6, helper moe7). Source: NVIDIA-NeMo/Megatron-Bridge ``docs/performance-summary-
@@ -448,7 +450,9 @@ def bridge_moe_rows() -> list[str]:
             + (f" Before the Grace host factor (helper moe7): {BRIDGE_MOE_BEFORE_MOE7['median']:.1%} / "
                f"{BRIDGE_MOE_BEFORE_MOE7['p90']:.1%}." if BRIDGE_MOE_BEFORE_MOE7 else "")
             + (f" Before the recipes' CUDA graph scopes (helper moe8): {BRIDGE_MOE_BEFORE_MOE8['median']:.1%} / "
-               f"{BRIDGE_MOE_BEFORE_MOE8['p90']:.1%}; now {med:.1%} / {p90:.1%}." if BRIDGE_MOE_BEFORE_MOE8 else "")]
+               f"{BRIDGE_MOE_BEFORE_MOE8['p90']:.1%}." if BRIDGE_MOE_BEFORE_MOE8 else "")
+            + (f" Before the per-expert FP8 casts' GPU time (helper moe9): {BRIDGE_MOE_BEFORE_MOE9['median']:.1%} / "
+               f"{BRIDGE_MOE_BEFORE_MOE9['p90']:.1%}; now {med:.1%} / {p90:.1%}." if BRIDGE_MOE_BEFORE_MOE9 else "")]
     return out
 
 # ------------------------------------------------------------------ torchtitan's own tables (sanity check)
@@ -1471,9 +1475,22 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "the all-to-all carry capacity × experts rows, and the dispatcher never syncs the host (`token_dispatcher.py`: "
         "`cuda_sync_point` stays \"no_sync\"), so the host runs ahead across layers (`timing.moe_capacity_scale`, "
         "`timing.moe_dispatch_syncs`). "
+        "Round 6 (helper moe9) looked at the GPU side of small experts and added two: (17) Transformer Engine's "
+        "`GroupedLinear` quantises each local expert's slice of the input and of the output gradient on its own "
+        "except under delayed scaling (`cast.cpp` `multi_tensor_quantize_impl`); current scaling costs 3 kernels "
+        "per slice (amax, scale, cast: `quantizer.cpp`), MXFP8 one, and each costs the GPU the same 2.7 µs as a "
+        "per-expert GEMM (`timing.moe_quant_kernels`, in part `moe_gemm_launch`; CUDA graphs do not remove it); "
+        "(18) the all-to-all dispatcher all-gathers every rank's token counts over the expert-TP × EP group once per "
+        "MoE layer's forward (`MoEAlltoAllTokenDispatcher.preprocess`), a latency-bound NCCL ring "
+        "(`timing.MOE_COUNTS_ALLGATHER`, in `ep_comm`); and (19) the host's count of the same casts follows the "
+        "recipe (`timing.MOE_HOST_QUANT_PER_SLICE`: delayed scaling, Megatron's default, quantises all the experts in "
+        "one fused call; MXFP8 keeps current scaling's count, see the note; no row here moves). The expert GEMMs' rate at these shapes was checked, not "
+        "changed: each local expert gets 2,048–4,096 rows here (the all-to-all gathers the EP ranks' tokens), the "
+        "rows factor follows DeepGEMM's grouped-GEMM table from 256 to 4,096 rows (within 10% at five of six "
+        "points), and the model's rate stays below TE PR #2045's measured 554–628 TFLOP/s. "
         "See the notes `docs/notes/2026-12-06/issue-35-r3-moe.md`, `issue-35-r3-moe2.md`, `issue-35-r4-moe3.md`, "
-        "`issue-35-r5-moe5.md`, `issue-35-r5-bridge5.md`, `issue-35-r5-moe6.md`, `issue-35-r6-moe7.md` and "
-        "`issue-35-r6-moe8.md`.",
+        "`issue-35-r5-moe5.md`, `issue-35-r5-bridge5.md`, `issue-35-r5-moe6.md`, `issue-35-r6-moe7.md`, "
+        "`issue-35-r6-moe8.md` and `issue-35-r6-moe9.md`.",
         "",
         *bridge_moe_rows(),
         "",

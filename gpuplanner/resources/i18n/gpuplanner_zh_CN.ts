@@ -8520,10 +8520,6 @@
         <translation>MoE 层等待主机下发（分发器同步）</translation>
     </message>
     <message>
-        <source>MoE expert GEMM launches (one per expert)</source>
-        <translation>MoE 专家矩阵乘逐个启动（每个专家一次）</translation>
-    </message>
-    <message>
         <source>FP8 recipe {recipe} needs a datacenter Blackwell GPU (B200, GB200); {gpu} cannot run it</source>
         <translation>FP8 方案 {recipe} 需要数据中心级 Blackwell GPU（B200、GB200）；{gpu} 无法运行</translation>
     </message>
@@ -8538,6 +8534,10 @@
     <message>
         <source>pipeline: waiting for the last stage (output layer)</source>
         <translation>流水线：等待最后一级（输出层）</translation>
+    </message>
+    <message>
+        <source>MoE per-expert kernels (GEMMs and FP8 casts, one set per expert)</source>
+        <translation>MoE 逐专家内核（矩阵乘与 FP8 转换，每个专家一组）</translation>
     </message>
 </context>
 <context>
