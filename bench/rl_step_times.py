@@ -197,11 +197,13 @@ _GB = {"gpu": "gb200-186gb", "per_node": 4}
 #: recipes give vLLM half of the GPUs at gpu_memory_utilization 0.8, async engine)
 STEP_ROWS_V05_GB200 = [
     ("nemo-rl v0.5 gb200 llama3.1-8b grpo 8 gpus", NEMO_RL_V05_GB200,
-     _nemo_rl({"preset": "llama-3.1-8b"}, 8, tp=1, pp=1, gen_tp=1, avg_seq=1066, recompute="none", **_GB),
-     {"step": 91.0}, "grpo-llama3.1-8b-instruct-2n4g.yaml: TP 1 PP 1, no activation checkpointing; vLLM TP 1"),
+     _nemo_rl({"preset": "llama-3.1-8b"}, 8, tp=1, pp=1, gen_tp=1, avg_seq=1066, recompute="full", **_GB),
+     {"step": 91.0}, "grpo-llama3.1-8b-instruct-2n4g.yaml: TP 1 PP 1, activation_checkpointing: true (the recipe's "
+     "megatron_cfg at v0.5.0); vLLM TP 1"),
     ("nemo-rl v0.5 gb200 llama3.1-8b grpo 8 gpus 1-step off", NEMO_RL_V05_GB200,
-     _nemo_rl({"preset": "llama-3.1-8b"}, 8, tp=1, pp=1, gen_tp=1, avg_seq=1107, recompute="none", rl_extra=_OFF,
-              **_GB), {"step": 71.1}, "grpo-llama3.1-8b-instruct-2n4g-async-1off.yaml: vLLM on 4 of 8 GPUs"),
+     _nemo_rl({"preset": "llama-3.1-8b"}, 8, tp=1, pp=1, gen_tp=1, avg_seq=1107, recompute="full", rl_extra=_OFF,
+              **_GB), {"step": 71.1}, "grpo-llama3.1-8b-instruct-2n4g-async-1off.yaml: vLLM on 4 of 8 GPUs; "
+     "activation checkpointing inherited from grpo-llama3.1-8b-instruct-2n4g.yaml"),
     ("nemo-rl v0.5 gb200 qwen3-32b grpo 16 gpus", NEMO_RL_V05_GB200,
      _nemo_rl(QWEN3_32B, 16, tp=2, pp=1, gen_tp=1, avg_seq=3253, recompute="none", sp=True, **_GB),
      {"step": 381.0}, "grpo-qwen3-32b-4n4g.yaml: TP 2 + sequence parallel; vLLM TP 1"),
@@ -277,6 +279,77 @@ def key_table() -> list[dict]:
         mk = key_split(scn)
         out.append({"id": rid, "pub": pk, "pred": {k: mk.get(k, 0.0) for k in pk},
                     "err": {k: mk.get(k, 0.0) / pk[k] - 1.0 for k in pk}})
+    return out
+
+
+NEMO_RL_V03 = ("NeMo RL v0.3 blog (nvidia-nemo.github.io/blog/2025/07/21/nemo-rl-v0.3, Megatron rows) as quoted with "
+               "a rerun in github.com/NVIDIA-NeMo/RL issue #959; recipes examples/configs/grpo_math_8B_megatron.yaml and "
+               "grpo_math_70B_megatron.yaml at tag v0.3.0 (defaults grpo_math_1B_megatron.yaml: sequence packing, KL 0.01, "
+               "precision-aware distributed optimizer, vLLM colocated at 0.6, CUDA graphs)")
+#: NeMo RL's per-key timings (``timing/*`` of ``grpo_train``, v0.3.0): total step, ``policy_training``, refit
+#: (``prepare_for_generation``: ``refit_policy_generation`` → ``offload_before_refit``, the weight transfer,
+#: ``offload_after_refit``), ``generation``, log-probs (``policy_and_reference_logprobs``). The blog's numbers, then
+#: the issue's rerun of the same recipe (its own cluster, the mean generated length it logged). The GPU is not named:
+#: ASSUMED DGX-H100 (NeMo RL's performance pages are DGX-H100). The 70B recipe names Llama-3.3-70B-Instruct, the blog
+#: "Llama 3.1-70B Base": the same shapes (llama-3.1-70b preset).
+NEMO_KEY_ROWS = [
+    ("nemo-rl v0.3 llama3.1-8b megatron 8xh100 (blog)", NEMO_RL_V03,
+     _nemo_rl({"preset": "llama-3.1-8b"}, 8, tp=1, pp=2, gen_tp=1, avg_seq=150 + 795, recompute="none"),
+     {"step": 112.0, "policy_training": 28.0, "refit": 5.0, "generation": 58.0, "logprobs": 18.0}),
+    ("nemo-rl v0.3 llama3.1-8b megatron 8xh100 (issue #959 rerun)", NEMO_RL_V03,
+     _nemo_rl({"preset": "llama-3.1-8b"}, 8, tp=1, pp=2, gen_tp=1, avg_seq=150 + 811, recompute="none"),
+     {"step": 116.0, "policy_training": 27.0, "refit": 8.0, "generation": 56.0, "logprobs": 18.0}),
+    ("nemo-rl v0.3 llama-70b megatron 64xh100 (blog)", NEMO_RL_V03,
+     _nemo_rl({"preset": "llama-3.1-70b"}, 64, tp=4, pp=4, gen_tp=4, avg_seq=150 + 398, recompute="none"),
+     {"step": 147.0, "policy_training": 28.0, "refit": 14.0, "generation": 84.0, "logprobs": 18.0}),
+    ("nemo-rl v0.3 llama-70b megatron 64xh100 (issue #959 rerun)", NEMO_RL_V03,
+     _nemo_rl({"preset": "llama-3.1-70b"}, 64, tp=4, pp=4, gen_tp=4, avg_seq=150 + 396, recompute="none"),
+     {"step": 178.0, "policy_training": 31.0, "refit": 26.0, "generation": 87.0, "logprobs": 20.0}),
+]
+NEMO_KEYS = ("generation", "refit", "logprobs", "policy_training", "step")
+
+
+def _without_d2h_cost(scn: dict) -> dict:
+    """:func:`predict` with NeMo RL's pageable optimizer download made free (``timing.NEMO_RL_PAGEABLE_D2H_BPS``
+    set to infinity for the call, then restored): the difference is that download's seconds."""
+    from gpuplanner.core import timing as T
+    keep = T.NEMO_RL_PAGEABLE_D2H_BPS
+    try:
+        T.NEMO_RL_PAGEABLE_D2H_BPS = float("inf")
+        return predict(scn)
+    finally:
+        T.NEMO_RL_PAGEABLE_D2H_BPS = keep
+
+
+def nemo_key_split(scn: dict) -> dict:
+    """The model's NeMo RL step (v0.3 colocated Megatron flow) split into its timers, seconds per generation batch.
+    ``refit`` = the weight transfer + ``offload_before_refit``'s optimizer download + ``offload_after_refit``'s
+    16-bit buffer download; ``logprobs`` = the previous policy's and the reference's forwards + the reference swap
+    (three 16-bit copies); ``policy_training`` = the rest of the training side less the moves timed elsewhere
+    (``logprob_inference_prep`` re-uploads the buffer, ``training_prep`` the optimizer: not in the published
+    columns). The forwards: the step less the step without a reference, less the swap; both passes cost the same."""
+    e = estimate(scenario_from_dict(scn))
+    k = scn["training"]["rl"]["updates_per_generation"]
+    base = predict(scn)
+    no_ref = predict(_variant(scn, reference="none"))
+    moves = e.time.parts.get("optimizer_offload", 0.0) * k
+    refit = e.time.parts.get("weight_refit", 0.0) * k
+    opt_out = base["step"] - _without_d2h_cost(scn)["step"]
+    from gpuplanner.core import timing as T
+    opt_back = opt_out * T.NEMO_RL_PAGEABLE_D2H_BPS / T.NEMO_RL_PAGEABLE_H2D_BPS
+    w16 = (moves - opt_out - opt_back) / 5.0  # 2 colocated buffer moves + 3 reference-swap copies, equal bytes
+    fwd = base["step"] - no_ref["step"] - 3.0 * w16
+    return {"generation": base["gen"] - refit, "refit": refit + opt_out + w16, "logprobs": 2.0 * fwd + 3.0 * w16,
+            "policy_training": base["train"] - 2.0 * fwd - moves, "step": base["step"]}
+
+
+def nemo_key_table() -> list[dict]:
+    """Published and modelled seconds per NeMo RL timer (:data:`NEMO_KEY_ROWS`)."""
+    out = []
+    for rid, _src, scn, pub in NEMO_KEY_ROWS:
+        mk = nemo_key_split(scn)
+        out.append({"id": rid, "pub": pub, "pred": {k: mk[k] for k in pub},
+                    "err": {k: mk[k] / pub[k] - 1.0 for k in pub}})
     return out
 
 
@@ -361,6 +434,10 @@ def main() -> None:
     errs = sorted(abs(r["err"]["step"]) for r in rows + steps)
     p90 = errs[min(len(errs) - 1, int(round(0.9 * (len(errs) - 1))))]
     print(f"step |error| over all {len(errs)} rows: median {statistics.median(errs):.0%}, p90 {p90:.0%}")
+    print("\nNeMo RL v0.3's timers (blog and issue #959), published → modelled seconds per step (error):")
+    for r in nemo_key_table():
+        print(f"- {r['id']}: " + "; ".join(f"{k} {r['pub'][k]:.0f} → {r['pred'][k]:.1f} ({r['err'][k]:+.0%})"
+                                          for k in NEMO_KEYS))
     print("\nMemory: verl's perf/max_memory_allocated_gb (torch.cuda.max_memory_allocated() / 1024**3 in the actor "
           "worker, vLLM's pool in the same process; a lifetime peak, the maximum over the log) against the allocated "
           "peak:")

@@ -109,19 +109,28 @@ ROWS: list[Row] = [
         "THUDM/glm-4-9b-chat, lora_target all, cutoff_len 10240, bs 1, bf16, A100 (runpod), nvidia-smi "
         "screenshot: 'runs with 66 GB' without quantization",
         {"preset": "glm-4-9b", "name": "GLM-4-9B-Chat"},
-        {"method": "lora", "lora_rank": 8, "lora_targets": "all_linear", "seq_len": 10240, "micro_batch_size": 1},
+        {"method": "lora", "lora_rank": 8, "lora_targets": "all_linear", "seq_len": 10240, "micro_batch_size": 1,
+         "checkpoint_reentrant": False},
         "a100-sxm-80gb", 66.0, "device",
         ("lora_rank 8 (LLaMA-Factory's default; the YAML does not set it)",
          "the longest sample reaches cutoff_len 10240 (the dataset is custom; shorter samples would lower "
          "the estimate further, so this is the estimate's upper end)",
-         "A100 80 GB (the reading is 66-72 GB)", VARLEN_NOTE), {"mean_sample_len": 5120}),
+         "A100 80 GB (the reading is 66-72 GB)", VARLEN_NOTE,
+         "checkpoint_reentrant false: GLM-4's own checkpoint call (see the QLoRA row); no memory effect here"),
+        {"mean_sample_len": 5120}),
     Row("lf-4772-glm4-9b-qlora-s10240",
         "hiyouga/LLaMA-Factory issue #4772 (2024-07-11)",
         "same YAML with quantization_bit 4 (bitsandbytes): 'uses around 72 GB' (nvidia-smi screenshot)",
         {"preset": "glm-4-9b", "name": "GLM-4-9B-Chat"},
-        {"method": "qlora", "lora_rank": 8, "lora_targets": "all_linear", "seq_len": 10240, "micro_batch_size": 1},
+        {"method": "qlora", "lora_rank": 8, "lora_targets": "all_linear", "seq_len": 10240, "micro_batch_size": 1,
+         "legacy_bnb_4bit": True, "checkpoint_reentrant": False},
         "a100-sxm-80gb", 72.0, "device",
-        ("as the LoRA row",), {"mean_sample_len": 5120}),
+        ("as the LoRA row",
+         "bitsandbytes 0.43.1 or older (the newest release on 2024-07-11; 0.43.2, which stops 4-bit linears keeping "
+         "their inputs, came out on 2024-07-23): legacy_bnb_4bit",
+         "GLM-4's own modeling_chatglm.py calls torch.utils.checkpoint.checkpoint(..., use_reentrant=False) in "
+         "GLMTransformer.forward, whatever LLaMA-Factory's use_reentrant_gc (the Hub file is not stored here; "
+         "seen in a vendored copy): checkpoint_reentrant false"), {"mean_sample_len": 5120}),
 ]
 
 

@@ -296,6 +296,22 @@ ISSUE35_R6_SWIFTMEM = [
     "time), the warm-up of the JIT fusions, NCCL (outside the allocator).",
 ]
 
+#: issue 35 round 6 (helper ftmem7): QLoRA on bitsandbytes < 0.43.2 under non-reentrant checkpointing
+ISSUE35_R6_FTMEM7 = [
+    "4-bit linears keeping their inputs (`memory.bnb_kept_input_bytes`, new field `training.legacy_bnb_4bit`, default "
+    "false): bitsandbytes 0.41.0 to 0.43.1 `MatMul4Bit.forward` (`bitsandbytes/autograd/_functions.py`) stores "
+    "`ctx.tensors = (A, B)` as a context attribute, which `backward` never reads; commit 9e75374 (PR #1270, 'fix "
+    "QLoRA mem bug: delete useless buffered activation', first in 0.43.2, 2024-07-23) stores `(None, B)`. "
+    "Non-reentrant `torch.utils.checkpoint` frees only what goes through `save_for_backward`, so each checkpointed "
+    "layer keeps its 4-bit linears' inputs (attention input, attention output, MLP input, down-projection input) "
+    "from its forward to its backward; reentrant checkpointing runs the first forward without grad and keeps "
+    "nothing (`frameworks.checkpoint_nonreentrant` decides which). LLaMA-Factory issue #4772 (GLM-4-9B QLoRA, "
+    "10,240 tokens, GLM-4's own non-reentrant checkpoint call; 72 GB against 66 GB for LoRA): −31.3% → −2.4%; "
+    "LLaMA-Factory readings median 7.6% → 6.1%, p90 21.4% → 9.7%. The ms-swift int4 rows (bitsandbytes 0.41.3, "
+    "Qwen's reentrant checkpoint) do not move. The shared rows, the fine-tuning tool rows and the post-training rows "
+    "are byte-identical.",
+]
+
 ISSUE35_TORCHTUNE = [
     "Per source before → after: torchtune README median 17.4% → 7.5%, p90 35.5% → 22.8%; PEFT docs 4.9% → "
     "14.5%; ZeRO table unchanged; all rows 6.0% / 35.5% → 4.2% / 22.8%.",
@@ -500,7 +516,7 @@ def pretrain_lines() -> list[str]:
 
 
 #: issue 35 round 6 (helper ptmem6): the pretraining mechanisms behind the round-6 table
-ISSUE35_R6 = [
+ISSUE35_R6_PRETRAIN = [
     "FSDP2's root unit holding the token embedding (`memory.fsdp_root_unit_bytes`, new field "
     "`training.fsdp_root_embedding`, default false): torchtitan before 83e694105 (July 2025) wrapped only the blocks "
     "(`apply_fsdp`), so the embedding, final norm and output formed the root unit. FSDP2 never reshards the root after "
@@ -660,6 +676,8 @@ def main(argv=None) -> int:
               "`tests/test_mechanics_varlen_cache16.py`):", ""] + [f"- {t}" for t in ISSUE35_R6_POST]
     lines += ["", "Issue 35 round 6, Megatron-SWIFT's loss (no shared row changes; "
               "`tests/test_mechanics_megatron_fused_ce.py`):", ""] + [f"- {t}" for t in ISSUE35_R6_SWIFTMEM]
+    lines += ["", "Issue 35 round 6, QLoRA on older bitsandbytes (no shared row changes; "
+              "`tests/test_mechanics_bnb_kept_inputs.py`):", ""] + [f"- {t}" for t in ISSUE35_R6_FTMEM7]
     lines += ["", "Where rows miss and why (every row beyond 25%, and the sources' larger misses):", ""] + [
         f"- {t}" for t in MISSES]
     lines += ["", "Skipped rows:", ""] + [f"- `{rid}`: {why}" for rid, why in skipped]
@@ -673,7 +691,7 @@ def main(argv=None) -> int:
               "Before = main at 1cdde14 on the same scenarios; the new rows were entered from their sources before "
               "any change (`bench/pretrain_memory_rows.py` `rows_r6`).", ""] + r6_lines()
     lines += ["", "Mechanisms behind the change (issue 35 round 6, `core/memory.py`):", ""] + [
-        f"- {t}" for t in ISSUE35_R6]
+        f"- {t}" for t in ISSUE35_R6_PRETRAIN]
     text = "\n".join(lines) + "\n"
     print(text)
     if args.write:

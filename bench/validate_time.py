@@ -296,6 +296,8 @@ BRIDGE_MOE_BEFORE_MOE6 = {"median": 0.378, "p90": 0.740}
 BRIDGE_MOE_BEFORE_MOE7 = {"median": 0.316, "p90": 0.629}
 #: … and before the recipes' CUDA graph scopes (helper moe8, issue 35 round 6; main at 823f01e)
 BRIDGE_MOE_BEFORE_MOE8 = {"median": 0.281, "p90": 0.629}
+#: … and before the per-expert FP8 quantisation kernels' GPU time (helper moe9, issue 35 round 6; main at 4e642fa)
+BRIDGE_MOE_BEFORE_MOE9 = {"median": 0.281, "p90": 0.629}
 
 #: Published pairs of Megatron-Bridge MoE runs with the same model, system, GPU count, batch and parallel layout in
 #: two releases (issue 35 round 6, helper moe7). Source: NVIDIA-NeMo/Megatron-Bridge ``docs/performance-summary-
@@ -448,7 +450,9 @@ def bridge_moe_rows() -> list[str]:
             + (f" Before the Grace host factor (helper moe7): {BRIDGE_MOE_BEFORE_MOE7['median']:.1%} / "
                f"{BRIDGE_MOE_BEFORE_MOE7['p90']:.1%}." if BRIDGE_MOE_BEFORE_MOE7 else "")
             + (f" Before the recipes' CUDA graph scopes (helper moe8): {BRIDGE_MOE_BEFORE_MOE8['median']:.1%} / "
-               f"{BRIDGE_MOE_BEFORE_MOE8['p90']:.1%}; now {med:.1%} / {p90:.1%}." if BRIDGE_MOE_BEFORE_MOE8 else "")]
+               f"{BRIDGE_MOE_BEFORE_MOE8['p90']:.1%}." if BRIDGE_MOE_BEFORE_MOE8 else "")
+            + (f" Before the per-expert FP8 casts' GPU time (helper moe9): {BRIDGE_MOE_BEFORE_MOE9['median']:.1%} / "
+               f"{BRIDGE_MOE_BEFORE_MOE9['p90']:.1%}; now {med:.1%} / {p90:.1%}." if BRIDGE_MOE_BEFORE_MOE9 else "")]
     return out
 
 # ------------------------------------------------------------------ torchtitan's own tables (sanity check)
@@ -779,6 +783,29 @@ def rl_round6_keys() -> list[str]:
                 f"{steps['play-verl qwen2-7b ppo recommended']:+.0%}). The NeMo RL rows (no critic) do not change.",
             "", *parts["after"]]
     return out
+
+
+#: the NeMo RL GB200 Llama-3.1-8B rows on main before helper rl8's recipe fix (base 4e642fa), step seconds
+RL_BEFORE_RL8 = {"nemo-rl v0.5 gb200 llama3.1-8b grpo 8 gpus": 79.2,
+                 "nemo-rl v0.5 gb200 llama3.1-8b grpo 8 gpus 1-step off": 74.1}
+
+
+def rl_round6_recipe() -> list[str]:
+    """Issue 35 round 6, helper rl8: NeMo RL's GB200 Llama recipes checkpoint activations; what else was checked."""
+    mod = _bench_module("rl_step_times")
+    parts = _rl_parts("rl_round6_rl8.md")
+    out = [*parts["mechanism"], "", "| run | published step (s) | before (main) | now |", "|---|---:|---|---|"]
+    rows = [r for r in mod.step_table(mod.STEP_ROWS_V05_GB200) if r["id"] in RL_BEFORE_RL8]
+    for r in rows:
+        pub, now, was = r["pub"]["step"], r["pred"]["step"], RL_BEFORE_RL8[r["id"]]
+        out.append(f"| {r['id']} | {pub:g} | {was:.1f} ({was / pub - 1:+.0%}) | {now:.1f} ({now / pub - 1:+.0%}) |")
+    out += ["", *parts["after"], "", *parts["keys"], "",
+            "| run | " + " | ".join(f"`{k}` published → model" for k in mod.NEMO_KEYS) + " |",
+            "|---|" + "---|" * len(mod.NEMO_KEYS)]
+    for r in mod.nemo_key_table():
+        out.append(f"| {r['id']} | " + " | ".join(f"{r['pub'][k]:.0f} → {r['pred'][k]:.1f} ({r['err'][k]:+.0%})"
+                                                 for k in mod.NEMO_KEYS) + " |")
+    return out + ["", *parts["keys_after"]]
 
 
 def offload_sanity() -> list[str]:
@@ -1448,9 +1475,22 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "the all-to-all carry capacity × experts rows, and the dispatcher never syncs the host (`token_dispatcher.py`: "
         "`cuda_sync_point` stays \"no_sync\"), so the host runs ahead across layers (`timing.moe_capacity_scale`, "
         "`timing.moe_dispatch_syncs`). "
+        "Round 6 (helper moe9) looked at the GPU side of small experts and added two: (17) Transformer Engine's "
+        "`GroupedLinear` quantises each local expert's slice of the input and of the output gradient on its own "
+        "except under delayed scaling (`cast.cpp` `multi_tensor_quantize_impl`); current scaling costs 3 kernels "
+        "per slice (amax, scale, cast: `quantizer.cpp`), MXFP8 one, and each costs the GPU the same 2.7 µs as a "
+        "per-expert GEMM (`timing.moe_quant_kernels`, in part `moe_gemm_launch`; CUDA graphs do not remove it); "
+        "(18) the all-to-all dispatcher all-gathers every rank's token counts over the expert-TP × EP group once per "
+        "MoE layer's forward (`MoEAlltoAllTokenDispatcher.preprocess`), a latency-bound NCCL ring "
+        "(`timing.MOE_COUNTS_ALLGATHER`, in `ep_comm`); and (19) the host's count of the same casts follows the "
+        "recipe (`timing.MOE_HOST_QUANT_PER_SLICE`: delayed scaling, Megatron's default, quantises all the experts in "
+        "one fused call; MXFP8 keeps current scaling's count, see the note; no row here moves). The expert GEMMs' rate at these shapes was checked, not "
+        "changed: each local expert gets 2,048–4,096 rows here (the all-to-all gathers the EP ranks' tokens), the "
+        "rows factor follows DeepGEMM's grouped-GEMM table from 256 to 4,096 rows (within 10% at five of six "
+        "points), and the model's rate stays below TE PR #2045's measured 554–628 TFLOP/s. "
         "See the notes `docs/notes/2026-12-06/issue-35-r3-moe.md`, `issue-35-r3-moe2.md`, `issue-35-r4-moe3.md`, "
-        "`issue-35-r5-moe5.md`, `issue-35-r5-bridge5.md`, `issue-35-r5-moe6.md`, `issue-35-r6-moe7.md` and "
-        "`issue-35-r6-moe8.md`.",
+        "`issue-35-r5-moe5.md`, `issue-35-r5-bridge5.md`, `issue-35-r5-moe6.md`, `issue-35-r6-moe7.md`, "
+        "`issue-35-r6-moe8.md` and `issue-35-r6-moe9.md`.",
         "",
         *bridge_moe_rows(),
         "",
@@ -1532,6 +1572,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *(Path(__file__).parent / "data" / "z3multi.md").read_text(encoding="utf-8").splitlines()[1:],
         "",
         *(Path(__file__).parent / "data" / "h100_measured.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
+        *(Path(__file__).parent / "data" / "round6_no_time_change.md").read_text(encoding="utf-8").splitlines()[1:],
         "",
         "### NeMo / Megatron-Bridge SFT and LoRA throughput (issue 35 round 4; not in the shared set)",
         "",
@@ -1667,6 +1709,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *rl_round6_pageable(),
         "",
         *rl_round6_keys(),
+        "",
+        *rl_round6_recipe(),
         "",
         "verl's `optimizer_offload` does not step on the CPU: `update_actor` loads the fp32 shard and both Adam "
         "moments to the GPU before its mini-batch loop and offloads them after it, so each mini-batch's "

@@ -1,5 +1,6 @@
 """Prints the table of docs/validation_inference.md: TensorRT-LLM perf-overview throughput (NVIDIA/TensorRT-LLM
 commit 00f3768, docs/source/performance/perf-overview.md) against core/inference.max_throughput_per_gpu."""
+import dataclasses as _dc
 from gpuplanner.core.scenario import Scenario
 from gpuplanner.core.estimate import resolve
 from gpuplanner.core.catalog_hw import get_gpu
@@ -225,15 +226,18 @@ MOE_B1 = [("mixtral-8x7b", "a100-sxm-80gb", "bf16", 2, 96.67), ("mixtral-8x7b", 
           ("mixtral-8x7b", "a100-sxm-80gb", "int8", 8, 279.35)]
 
 
-def decode_tps(p, g, prec, tp, batch=1, context=256):
-    t, _ = inf.decode_step_s(M(p), get_gpu(g), precision=prec, kv_bytes=inf.KV_BYTES[inf.kv_precision_for(prec)],
+def decode_tps(p, g, prec, tp, batch=1, context=256, vocab_quantized=False):
+    """Batch-``batch`` decode tokens/s. ``vocab_quantized``: gpt-fast and MLC LLM quantise the LM head too (issue 35 r6
+    serve8, inf.sixteen_bit_params); the serving engines keep it 16-bit."""
+    m = M(p) if not vocab_quantized else _dc.replace(M(p), vocab_quantized=True)
+    t, _ = inf.decode_step_s(m, get_gpu(g), precision=prec, kv_bytes=inf.KV_BYTES[inf.kv_precision_for(prec)],
                              batch=batch, context=context, tp=tp, eff=inf.ServingEfficiency())
     return batch / t
 
 
 emoe = Errs()
 for p, g, prec, tp, meas in MOE_B1:
-    v = decode_tps(p, g, prec, tp)
+    v = decode_tps(p, g, prec, tp, vocab_quantized=True)
     emoe.add(v / meas - 1, f"gpt-fast MoE batch 1 {p} {prec} TP{tp}")
     print(f"| {p} | {g} | {prec.upper()} TP{tp} | gpt-fast | {meas:.1f} | {v:.1f} | {v / meas - 1:+.0%} |")
 _report("MoE batch-1 decode (gpt-fast Mixtral)", emoe)
@@ -431,7 +435,7 @@ _report("batch-1 decode, current vLLM", evb1)
 INT4_B1 = [("llama-2-7b", "rtx-4090-24gb", 204.8), ("llama-2-13b", "rtx-4090-24gb", 113.5)]
 eint4 = Errs()
 for p, g, meas in INT4_B1:
-    v = decode_tps(p, g, "int4", 1, context=128)
+    v = decode_tps(p, g, "int4", 1, context=128, vocab_quantized=True)
     eint4.add(v / meas - 1, f"MLC LLM int4 batch 1 {p} {g}")
     print(f"| {p} | {g} | INT4 TP1 | MLC LLM | {meas:.1f} | {v:.1f} | {v / meas - 1:+.0%} |")
 _report("batch-1 decode, int4 weight-only (MLC LLM)", eint4)
@@ -444,7 +448,7 @@ GPTFAST_Q = [("llama-2-7b", "int8", 1, 155.58), ("llama-2-7b", "int4", 1, 196.80
              ("llama-2-70b", "int4", 1, 25.25), ("llama-2-70b", "int8", 8, 80.44), ("llama-2-70b", "int4", 8, 90.77)]
 egfq = Errs()
 for p, prec, tp, meas in GPTFAST_Q:
-    v = decode_tps(p, "a100-sxm-80gb", prec, tp)
+    v = decode_tps(p, "a100-sxm-80gb", prec, tp, vocab_quantized=True)
     egfq.add(v / meas - 1, f"gpt-fast {prec} batch 1 {p} TP{tp}")
     print(f"| {p} | a100-sxm-80gb | {prec.upper()} TP{tp} | gpt-fast | {meas:.1f} | {v:.1f} | {v / meas - 1:+.0%} |")
 _report("batch-1 decode, gpt-fast int8/int4", egfq)

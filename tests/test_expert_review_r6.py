@@ -55,7 +55,8 @@ def test_megatron_swift_is_only_planned_for_models_in_its_registry():
     for mt in ("qwen3_moe", "qwen2", "llama", "deepseek_v2", "qwen2_vl", "custom"):
         assert model_unsupported("megatron-swift", mt, mt == "qwen2_vl") is None, mt
     assert model_unsupported("fsdp", "mixtral", False, method="lora") is not None
-    assert model_unsupported("fsdp", "mixtral", False, method="full") is None  # torchtitan's row: not this list
+    # torchtitan's row has its own list since round 6, advice5 (TORCHTITAN_MODEL_TYPES): no Mixtral there either
+    assert model_unsupported("fsdp", "mixtral", False, method="full") is not None
     assert model_unsupported("fsdp", "qwen3_moe", False, method="lora") is None
     mixtral = scenario_from_dict({"model": {"preset": "mixtral-8x7b"},
                                   "training": {"method": "lora", "seq_len": 4096, "global_batch_size": 64},
@@ -169,12 +170,12 @@ def test_a_poor_mfu_ranks_nothing_down_when_every_plan_is_poor():
 def test_the_poor_mfu_penalty_reads_the_rule_on_three_rows():
     """The ranking alone, on rows built by hand: A poor from its links (6%, communication 40% of the step) at 252,
     B poor from compute (6%, communication 5%) at 140,000, both meeting a 10-day deadline. Without a plan graded
-    above poor, cost decides: A first. Add C, fair (32%) at 300: C first, then B, then A (A's poor MFU from the
-    interconnect ranks it after the others, round 4's rule)."""
+    above poor, cost decides: A first. Add C, fair (32%) at 300: C first (A's poor MFU from the interconnect ranks
+    it after the best plan graded above poor), then A and B by cost (round 6, advice5: one sort key)."""
     import numpy as np  # noqa: PLC0415
 
     from gpuplanner.core.scenario import ConstraintsSection  # noqa: PLC0415
-    from gpuplanner.core.search import _apply_poor_rule, _penalty_of, _rank  # noqa: PLC0415
+    from gpuplanner.core.search import _above_poor, _apply_poor_rule, _penalty_of, _rank  # noqa: PLC0415
 
     con = ConstraintsSection(deadline_days=10)
 
@@ -183,11 +184,13 @@ def test_the_poor_mfu_penalty_reads_the_rule_on_three_rows():
                "calendar_hours": np.full(len(cost), 24.0)}
         days = cat["calendar_hours"] / 24.0
         _apply_poor_rule(cat, "cheapest", days, con)
-        o, *_ = _rank("cheapest", days, cat["cost"], cat["cost"], 10, None, _penalty_of(cat, True))
+        o, *_ = _rank("cheapest", days, cat["cost"], cat["cost"], 10, None, _penalty_of(cat, True),
+                      _above_poor(cat))
         return [int(i) for i in o]
 
     assert order([0.06, 0.06], [0.40, 0.05], [252.0, 140_000.0]) == [0, 1]
-    assert order([0.06, 0.06, 0.32], [0.40, 0.05, 0.05], [252.0, 140_000.0, 300.0]) == [2, 1, 0]
+    # round 6, advice5: A ranks after C (the best plan graded above poor), then by cost: before B (was [2, 1, 0])
+    assert order([0.06, 0.06, 0.32], [0.40, 0.05, 0.05], [252.0, 140_000.0, 300.0]) == [2, 0, 1]
 
 
 def test_one_gpu_is_not_called_1_gpus():

@@ -161,11 +161,12 @@ def test_drop_and_pad_removes_the_per_layer_wait():
     # B200 MBS 1: the host binds in the forward and the backward, so the run-ahead excess equals the synced one
     assert drop.tokens_per_s_per_gpu == pytest.approx(base.tokens_per_s_per_gpu)
     # B200 MBS 2: only the forward's layers wait (the backward's GPU work covers its host time): the wait goes,
-    # 26,626 → 29,262 tok/s/GPU
+    # 26,626 → 29,262 tok/s/GPU (moe8); since moe9 charges TE's per-expert FP8 casts on the GPU (moe_quant_kernels),
+    # the GPU covers more of the host's time and the gain is smaller: 25,264 → 26,874 (+6.4%)
     g_base = est("b200-180gb", 2)
     g_drop = est("b200-180gb", 2, moe_capacity_factor=1.0, moe_pad_to_capacity=True)
-    assert g_base.parts["moe_host_sync"] > 0.5 and g_drop.parts.get("moe_host_sync", 0.0) == 0.0
-    assert g_drop.tokens_per_s_per_gpu > 1.08 * g_base.tokens_per_s_per_gpu
+    assert g_base.parts["moe_host_sync"] > 0.3 and g_drop.parts.get("moe_host_sync", 0.0) == 0.0
+    assert g_drop.tokens_per_s_per_gpu > 1.05 * g_base.tokens_per_s_per_gpu
     assert est(moe_capacity_factor=1.0).tokens_per_s_per_gpu == pytest.approx(base.tokens_per_s_per_gpu)
     pad125 = est(moe_capacity_factor=1.25, moe_pad_to_capacity=True, cuda_graph_scope="layer")
     pad100 = est(moe_capacity_factor=1.0, moe_pad_to_capacity=True, cuda_graph_scope="layer")
@@ -197,7 +198,8 @@ def test_25_09_pairs_entered_with_their_settings():
     res = {r["pair"][0]: r for r in V.bridge_moe_pair_results()}
     b200, h100 = res["B200 Qwen3-30B MBS 1"], res["H100 Qwen3-30B PP 2 / VP 24"]
     assert b200["pair"][14] == ("25.09", 18066) and h100["pair"][14] == ("25.09", 10494)
-    assert 0.45 < b200["fast_pred"] / 18066 - 1 < 0.65
+    # +54% (moe8) → +30% since moe9 charges the per-expert FP8 casts' GPU time and the token-count all-gather
+    assert 0.25 < b200["fast_pred"] / 18066 - 1 < 0.40
     assert h100["fast_pred"] == pytest.approx(h100["pred"], rel=1e-6)
 
 

@@ -335,3 +335,25 @@ def test_character_check_asks_the_report_fonts_first_with_the_same_answer(app):
     assert unsupported_characters(text, first=report_families("zh_CN")) == expected
     assert unsupported_characters(text) == expected
     assert "×" not in expected and "单" not in expected and "\U00010000" in expected
+
+
+def test_far_deadline_leaves_the_cost_axis_on_the_plans(app, lang):
+    """The MoE example's plans take hours and its deadline is 10 days: an axis stretched to the deadline put every
+    point in the left tenth, the chosen plan's label over the other markers. The axis now stays on the plans and
+    the legend says where the deadline is; the chosen plan's label crosses no other marker."""
+    from gpuplanner.app.answer import report_data as load_report_data
+    from gpuplanner.report.render import draw_cost_time_chart
+
+    lang("en")
+    data = load_report_data(ROOT / "examples" / "qwen3-moe-full-16xh100.gpuplan", author="")
+    deadline = data.task.deadline_days
+    days = [d for _l, d, _c, _ch in data.cost_vs_time]
+    assert deadline and deadline > 3 * max(days)
+    chart, legend = draw_cost_time_chart(data)
+    assert chart.x.hi < deadline
+    assert any(t.startswith("deadline 10.0 d, right of the chart") for t, _k in legend)
+    chosen = next((lbl, d, c) for lbl, d, c, ch in data.cost_vs_time if ch)
+    box = next(r for t, r in chart.texts if t == chosen[0])
+    for _lbl, d, c, _ch in data.cost_vs_time:
+        if (d, c) != chosen[1:]:
+            assert not box.contains(chart.px(d, c)), (d, c)

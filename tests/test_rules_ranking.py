@@ -37,18 +37,16 @@ def test_mfu_grades_at_the_guides_boundaries():
 def test_poor_plans_rank_after_acceptable_ones_and_the_rule_switches_off():
     on = S.search(_7b(), top=S.RANKED_LIST_LENGTH)  # the whole list: its first rows are all acceptable
     grades = [p.mfu_grade for p in on.plans]
-    assert "poor" in grades
-    first_poor = grades.index("poor")
-    assert all(g != "poor" for g in grades[:first_poor]) and all(g == "poor" for g in grades[first_poor:])
-    # a poor plan is cheaper than an acceptable one ranked above it: the grade, not the cost, put it lower
-    poor = on.plans[first_poor]
-    assert any(p.cost > poor.cost for p in on.plans[:first_poor])
-    assert [r.status for r in poor.rules if r.id == "mfu_grade"] == ["failed"]
+    # round 6, advice5: a plan failing the rule ranks after the best plan graded above poor, then by cost with the
+    # others (one sort key: search._poor_lift); plan #1 is that best plan
+    assert grades[0] != "poor"
+    failing = [p for p in on.plans if any(r.id == "mfu_grade" and r.status == "failed" for r in p.rules)]
+    assert all(p is not on.plans[0] for p in failing)
     off = S.search(_7b(rules={"mfu_grade": False}), top=S.RANKED_LIST_LENGTH)
     costs = [p.cost for p in off.plans if p.meets_deadline]
     assert costs == sorted(costs)  # cost order again
-    assert [r.status for p in off.plans for r in p.rules if r.id == "mfu_grade" and p.mfu_grade == "poor"] \
-        and all(r.status == "allowed" for p in off.plans for r in p.rules if r.id == "mfu_grade" and p.mfu_grade == "poor")
+    # (since round 6, advice5 the DeepSpeed pipeline layouts, poor ones among them, are not searched for a fine-tune)
+    assert all(r.status == "allowed" for p in off.plans for r in p.rules if r.id == "mfu_grade" and p.mfu_grade == "poor")
 
 
 def test_rank_keeps_poor_plans_first_when_nothing_else_meets_the_deadline():

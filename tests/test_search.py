@@ -50,8 +50,10 @@ def test_enumeration_follows_framework_rules():
     mg = _cands(_scn(training={"framework": "megatron"}, constraints={"max_gpus": 32}))
     assert set(mg["zero"]) == {0, 1, 3} and set(mg["tp"]) == {1, 2, 4, 8} and mg["pp"].max() > 1  # 3: Megatron-FSDP
     assert (mg["num_gpus"] == mg["tp"] * mg["pp"] * mg["dp"] * mg["cp"]).all()
-    ds = _cands(_scn(training={"framework": "deepspeed"}, constraints={"max_gpus": 16}))
+    ds = _cands(_scn(training={"framework": "deepspeed", "method": "pretrain"}, constraints={"max_gpus": 16}))
     assert not ((ds["pp"] > 1) & (ds["zero"] >= 2)).any() and ds["pp"].max() > 1
+    # a fine-tune: DeepSpeed's pipeline (a hand-written PipelineModule) is not searched (round 6, advice5)
+    assert _cands(_scn(training={"framework": "deepspeed"}, constraints={"max_gpus": 16}))["pp"].max() == 1
     # a fixed global batch: every candidate divides it exactly
     fx = _cands(_scn(training={"global_batch_size": 64}))
     assert (fx["mbs"] * fx["dp"] * fx["grad_accum"] == 64).all()

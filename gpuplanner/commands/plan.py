@@ -80,10 +80,13 @@ def text_lines(result, con, method: str = "") -> list[str]:
     grades = {"good": translate(CTX, "good"), "fair": translate(CTX, "fair"), "poor": translate(CTX, "poor"),
               "optimistic": translate(CTX, "optimistic")}
     extra = layout_columns(result.plans)  # cp / ep: only when a plan shown uses them, as the Plans page's layout
-    header = ("#", "GPU", translate(CTX, "count"), translate(CTX, "nodes"), translate(CTX, "framework"), "tp", "pp",
+    # the GPU and the failed rules as ids (to paste into a scenario or look up with ``gpuplanner gpus``; the
+    # header says so); the framework and the recompute policy by their names, as the Plans page and the report
+    header = ("#", translate(CTX, "GPU id"), translate(CTX, "count"), translate(CTX, "nodes"),
+              translate(CTX, "framework"), "tp", "pp",
               *extra, "dp", "zero", translate(CTX, "recompute"), "mbs", "GiB/GPU", translate(CTX, "cal. days"),
               translate(CTX, "cost ({currency})").format(currency=con.currency), translate(CTX, "rental mode"), "MFU",
-              translate(CTX, "rules failed"))
+              translate(CTX, "rule ids failed"))
     rows, rl_rows = [], False
     for i, p in enumerate(result.plans, 1):
         mfu = "-" if p.mfu is None else f"{format_percent(p.mfu)} {grades.get(p.mfu_grade, p.mfu_grade)}"
@@ -92,8 +95,9 @@ def text_lines(result, con, method: str = "") -> list[str]:
             mfu = join_clause(format_percent(p.mfu), paren(f"{format_percent(train)} {grades.get(p.mfu_grade, p.mfu_grade)}"))
             rl_rows = True
         failed = ",".join(r.id for r in p.rules if r.status == "failed") or "-"
-        rows.append((str(i), p.gpu, str(p.num_gpus), str(p.nodes), p.framework, str(p.tp), str(p.pp),
-                     *(str(getattr(p, k)) for k in extra), str(p.dp), str(p.zero), p.recompute, str(p.micro_batch_size),
+        rows.append((str(i), p.gpu, str(p.num_gpus), str(p.nodes), _framework_name(p.framework, method), str(p.tp),
+                     str(p.pp), *(str(getattr(p, k)) for k in extra), str(p.dp), str(p.zero),
+                     _recompute_name(p.recompute), str(p.micro_batch_size),
                      f"{format_number(p.memory_per_gpu_gib, 1)}/{format_sig(p.gpu_memory_gib)}",
                      format_number(p.calendar_days, 1), format_number(p.cost),
                      name("Cost", p.evaluation.rental_mode_label), mfu, failed))
@@ -195,6 +199,13 @@ def _rl_training_mfu(p) -> float | None:
     if not method_profile(p.evaluation.scenario.training).rl:
         return None
     return p.evaluation.mfu_graded
+
+
+def _recompute_name(policy: str) -> str:
+    """A recompute policy's label in the CLI's language (core/recompute.py ``RECOMPUTE_LABELS``, the Plans page's)."""
+    from ..core.recompute import LABEL_CTX, RECOMPUTE_LABELS
+
+    return name(LABEL_CTX, RECOMPUTE_LABELS.get(policy, policy))
 
 
 def _framework_name(fw: str, method: str = "") -> str:

@@ -657,15 +657,30 @@ def _graded(tm: Any, factor: float, ceiling: dict | None) -> tuple[Any, Any]:
     return modelled, min(float(modelled), float(ceiling["mfu"]))
 
 
+def model_support_warnings(s: Scenario, r: Any) -> tuple[Msg, ...]:
+    """:func:`_model_support` for the search's plan warnings (a user's own framework choice for a model it does not
+    build is kept, and said on every plan: issue 35 round 6, advice5)."""
+    return _model_support(s, r)
+
+
 def _model_support(s: Scenario, r: Any) -> tuple[Msg, ...]:
     """A framework that does not train the model (:func:`frameworks.model_unsupported`): said on the plan, not
     refused (the estimate of the layout still stands; the user picks the framework)."""
     a = r.arch
     why = model_unsupported(s.training.framework, a.model_type, bool(a.vision_kind), a.name, s.training.method)
+    sup = FRAMEWORKS.get(s.training.framework)
+    pp_rewrite = ()
+    if (sup is not None and sup.pp_searched_methods is not None and s.parallel.pp > 1
+            and s.training.method not in sup.pp_searched_methods):
+        # DeepSpeed's pipeline engine trains a PipelineModule only (core/frameworks.py ``pp_searched_methods``)
+        pp_rewrite = (Msg(CTX, QT_TRANSLATE_NOOP(
+            CTX, "Pipeline parallel {pp} with {fw} on a fine-tune: the Hugging Face Trainer runs DeepSpeed with ZeRO "
+                 "only; this needs the model rewritten by hand as a deepspeed.pipe.PipelineModule."),
+            {"pp": int(s.parallel.pp), "fw": sup.name}),)
     if why is None:
-        return ()
+        return pp_rewrite
     return (Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{why}. Choose a framework that trains it."),
-                {"why": why}),)
+                {"why": why}),) + pp_rewrite
 
 
 def _check_framework(s: Scenario) -> None:
@@ -958,6 +973,8 @@ def _layout_axes(arch: Any, sup: Any, seq_len: int, cp: int, g: int,
         tps = [1]
     pps = ([v for v in _pow2_upto(arch.num_layers) if arch.num_layers % v == 0]
            if sup.pipeline_parallel and model_parallel else [1])
+    if sup.pp_searched_methods is not None and method not in sup.pp_searched_methods:
+        pps = [1]  # as the plan search (core/frameworks.py ``pp_searched_methods``: DeepSpeed's PipelineModule)
     cps = [v for v in (1, 2, 4, 8) if seq_len % v == 0 and (v == 1 or sup.context_parallel)]
     cps = [v for v in cps if v <= max(1, cp)] or [1]   # context parallelism only as far as the user took it
     eps = [1]

@@ -147,6 +147,14 @@ class FrameworkSupport:
     tp_searched: bool = True
     tp_max_zero: int = 3
     tp_with_pp: bool = True
+    #: the methods for which the plan search tries pipeline parallelism (None: every method it runs). DeepSpeed's
+    #: pipeline engine trains a ``deepspeed.pipe.PipelineModule`` (a flat list of layers) through
+    #: ``engine.train_batch()`` (DeepSpeed docs "Pipeline Parallelism"; ``deepspeed/runtime/pipe/engine.py``
+    #: ``PipelineEngine``: "model must be a PipelineModule"). Pretraining stacks build their models that way
+    #: (Megatron-DeepSpeed ``GPTModelPipe``, GPT-NeoX ``GPT2ModelPipe``); a Hugging Face checkpoint fine-tuned with
+    #: the Trainer's DeepSpeed integration (``transformers/integrations/deepspeed.py``: ZeRO only) runs no pipeline,
+    #: so a fine-tune would need the model rewritten by hand (issue 35 round 6, advice5). Entered by the user: kept.
+    pp_searched_methods: tuple[str, ...] | None = None
 
 
 FRAMEWORKS: dict[str, FrameworkSupport] = {
@@ -162,7 +170,7 @@ FRAMEWORKS: dict[str, FrameworkSupport] = {
         id="deepspeed", name="DeepSpeed", tensor_parallel=True, pipeline_parallel=True, context_parallel=False,
         expert_parallel=False, sequence_parallel=False, interleaved_pipeline=False, zero_stages=(0, 1, 2, 3),
         pipeline_max_zero=1, recompute=("none", "full"), methods=("pretrain", "full", "lora", "qlora"),
-        fused_kernels=False, tp_searched=False, tp_max_zero=2, tp_with_pp=False,
+        fused_kernels=False, tp_searched=False, tp_max_zero=2, tp_with_pp=False, pp_searched_methods=("pretrain",),
         setup=QT_TRANSLATE_NOOP(CTX, "needs a DeepSpeed config; pipeline parallelism needs the model as a "
                                      "PipelineModule"),
         source=QT_TRANSLATE_NOOP(CTX, "DeepSpeed docs: ZeRO, pipeline parallelism (ZeRO-2/3 not compatible with PP), activation "
@@ -571,10 +579,22 @@ MEGATRON_SWIFT_MODEL_TYPES = frozenset({
 TORCHTUNE_MODEL_TYPES = frozenset({
     "llama", "llama4", "mistral", "gemma", "gemma2", "gemma3", "gemma3_text", "phi3", "qwen2", "qwen3", "qwen3_moe",
     "deepseek_v3", "mllama"})
+#: The ``model_type`` values torchtitan builds (full training and pretraining on the ``fsdp`` row; issue 35 round 6,
+#: advice5). torchtitan has no generic Hugging Face loader: a model is one of its registered train specs
+#: (pytorch/torchtitan ``torchtitan/models/__init__.py`` at 00c7d452: ``_supported_models = frozenset(["llama3",
+#: "llama3_ft", "deepseek_v3", "qwen3"])``; ``llama4`` in its later trees), each with a HF state-dict adapter for
+#: its own family. llama3 is the Llama architecture (HF ``llama``); qwen3 has dense and MoE flavours
+#: (``torchtitan/models/qwen3``: "30B-A3B", "235B-A22B"); deepseek_v3's flavours include "16B" (DeepSeek-V2-Lite's
+#: shape: 27 layers, 64 routed experts, kv_lora_rank 512, q_lora_rank 0) and "236B" (DeepSeek-V2), so
+#: ``deepseek_v2`` loads too. Not there: qwen2 (Qwen2/2.5 have QKV biases, Qwen3 does not), mistral, mixtral,
+#: gemma2, phi3, baichuan, chatglm, internlm2, qwen2_moe, bloom, gpt2, gpt_neox.
+TORCHTITAN_MODEL_TYPES = frozenset({"llama", "llama4", "qwen3", "qwen3_moe", "deepseek_v2", "deepseek_v3"})
 #: Per-framework model lists (a framework absent here runs any decoder the rest of this table describes); the
 #: ``fsdp`` row's list is for its PEFT plans, which run torchtune (:data:`PEFT_NAMES`).
 MODEL_TYPES: dict[str, frozenset[str]] = {"megatron-swift": MEGATRON_SWIFT_MODEL_TYPES}
 PEFT_MODEL_TYPES: dict[str, frozenset[str]] = {"fsdp": TORCHTUNE_MODEL_TYPES}
+#: the same for full training and pretraining (the ``fsdp`` row runs torchtitan for those: :data:`PEFT_NAMES`)
+FULL_MODEL_TYPES: dict[str, frozenset[str]] = {"fsdp": TORCHTITAN_MODEL_TYPES}
 #: Frameworks that do not train vision-language models (a vision encoder and projector before the decoder):
 #: Megatron-LM's ``pretrain_gpt.py`` builds a text-only GPTModel (its multimodal example, ``examples/multimodal``,
 #: trains its own LLaVA-style model, not Qwen2-VL's checkpoints); torchtitan's ``torchtitan/models`` are text
@@ -606,5 +626,10 @@ def model_unsupported(framework: str, model_type: str, vision: bool, model_name:
     if types is not None and known and model_type not in types:
         return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{fw} has no model builder for {model} (model_type {type}) in "
                                                "torchtune/models"),
+                   {"fw": name_for(framework, method), "model": name, "type": model_type})
+    types = FULL_MODEL_TYPES.get(framework) if method in ("pretrain", "full") else None
+    if types is not None and known and model_type not in types:
+        return Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{fw} does not build {model} (model_type {type}): torchtitan's "
+                                               "models are Llama 3/4, Qwen3 and DeepSeek-V2/V3"),
                    {"fw": name_for(framework, method), "model": name, "type": model_type})
     return None

@@ -123,6 +123,9 @@ class ServingModel:
     input_embedding: float = 0.0
     #: weights of the output projection (LM head), tied or not: ``vocab × h``
     lm_head: float = 0.0
+    #: the checkpoint quantises the vocabulary tables too (gpt-fast, MLC LLM; not the serving engines' checkpoints,
+    #: :func:`sixteen_bit_params`)
+    vocab_quantized: bool = False
 
     @property
     def hidden(self) -> int:
@@ -162,18 +165,47 @@ def kv_bytes_per_token_per_gpu(m: ServingModel, kv_bytes: float, tp: int) -> flo
     return 2.0 * m.num_layers * heads * m.head_dim * kv_bytes
 
 
+# Issue 35, round 6 (serve8): a quantised checkpoint keeps its vocabulary tables in 16-bit. The quantisers convert the
+# decoder blocks' linear layers only: TensorRT-LLM ``quantization/quantize.py`` ``quantize_layers`` excludes
+# ``'*lm_head'`` and ``'*vocab_embedding'`` unless ``exclude_modules`` is given (``trtllm-bench build --quantization
+# FP8`` gives none); NVIDIA ModelOpt (the FP8 checkpoints of ``nvidia/*-FP8``) disables ``"*lm_head*"`` in
+# ``modelopt/torch/quantization/config.py`` ``_default_disabled_quantizer_cfg``; vLLM's ``Fp8Config.get_quant_method``
+# quantises ``LinearBase`` layers only, and the LM head is a ``ParallelLMHead`` (a ``VocabParallelEmbedding``), so
+# ``--quantization fp8`` leaves it and the input table in the model dtype; GPTQ/AWQ checkpoints leave ``lm_head``
+# unquantised unless ``lm_head_quantized``. So both tables stay 16-bit in memory, the LM head is streamed at 2 bytes a
+# weight each decode step and its GEMM runs at the 16-bit rate. Llama 3.1 8B in FP8: 8.03 GB → 9.08 GB of weights.
+def sixteen_bit_params(m: ServingModel) -> float:
+    """Parameters held in 16-bit whatever the serving precision (above): the untied input table and the LM head. A
+    checkpoint that quantises them (``vocab_quantized``): none. gpt-fast's ``quantize.py`` replaces every
+    ``nn.Linear``, its ``output`` head included; MLC LLM's ``GroupQuantize`` has ``quantize_embedding`` and
+    ``quantize_final_fc`` True (``mlc_llm/quantization/group_quantization.py``)."""
+    return 0.0 if m.vocab_quantized else m.input_embedding + m.lm_head
+
+
+def _at_precision(params: float, sixteen: float, precision: str) -> float:
+    """Bytes of ``params`` weights of which ``sixteen`` stay 16-bit (:func:`sixteen_bit_params`)."""
+    keep = min(max(sixteen, 0.0), params)
+    return (params - keep) * WEIGHT_BYTES[precision] + keep * ACT_BYTES
+
+
 def weight_bytes(m: ServingModel, precision: str) -> float:
-    return m.params_total * WEIGHT_BYTES[precision]
+    """Bytes of the served weights: the decoder's at ``precision``, the vocabulary tables at 16-bit."""
+    return _at_precision(m.params_total, sixteen_bit_params(m), precision)
 
 
 def decode_weight_bytes(m: ServingModel, precision: str, batch: float) -> float:
     """Weights one decode step of ``batch`` tokens reads: everything but the routed experts, and the union of the
     experts the tokens reach, ``1 − (1 − k/E)^B`` of them (module docstring); never the untied input embedding
-    table, of which the step gathers ``batch`` rows (:func:`streamed_params`)."""
+    table, of which the step gathers ``batch`` rows (:func:`streamed_params`); the LM head at 16-bit."""
     if m.num_experts <= 0 or m.expert_params <= 0 or m.experts_per_tok <= 0:
-        return streamed_params(m) * WEIGHT_BYTES[precision]
+        return _at_precision(streamed_params(m), _head16(m), precision)
     reach = 1.0 - (1.0 - min(m.experts_per_tok / m.num_experts, 1.0)) ** max(batch, 1.0)
-    return (streamed_params(m) - m.expert_params + m.expert_params * reach) * WEIGHT_BYTES[precision]
+    return _at_precision(streamed_params(m) - m.expert_params + m.expert_params * reach, _head16(m), precision)
+
+
+def _head16(m: ServingModel) -> float:
+    """The LM head's weights when it stays 16-bit (:func:`sixteen_bit_params`), else 0."""
+    return 0.0 if m.vocab_quantized else m.lm_head
 
 
 # Issue 35, round 6 (serve6): the embedding table and the LM head in a serving forward. The input embedding is a
@@ -465,9 +497,8 @@ def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float,
     bw = float(gpu.mem_bw_tbs) * 1e12 * bandwidth_fraction(gpu, eff)
     peak = peak_flops(gpu, precision) or 0.0
     t_read = decode_weight_bytes(m, precision, batch) / tp / bw
-    flops = batch * 2.0 * matmul_params(m) / tp
     rows0 = WEIGHT_ONLY_TILE_ROWS if weight_only(gpu, precision) else None  # small-M weight-only kernels
-    t_gemm = flops / (peak * gemm_efficiency(m, gpu, precision, batch, tp, t0=rows0)) if peak > 0 else math.inf
+    t_gemm = lm_head_split_gemm_s(m, gpu, precision, batch, tp, rows0)
     t_attn = kv_passes * batch * context * kv_bytes_per_token_per_gpu(m, kv_bytes, tp) / kv_read_bandwidth(gpu, eff)
     gemm_k, other_k = decode_kernels_s(m)
     t_read += gemm_k  # the GEMMs' fixed time joins their weight stream; the compute roof's share already holds it
@@ -480,8 +511,23 @@ def decode_step_s(m: ServingModel, gpu: Any, *, precision: str, kv_bytes: float,
     return t, ("host" if on_host else "memory" if t_read >= t_gemm else "compute")
 
 
+def lm_head_split_gemm_s(m: ServingModel, gpu: Any, precision: str, batch: float, tp: int,
+                         rows0: float | None) -> float:
+    """Compute-roof seconds of a decode step's GEMMs of ``batch`` rows: the decoder's at ``precision`` (``rows0``: the
+    weight-only pad), the 16-bit LM head at the 16-bit rate (:func:`sixteen_bit_params`; identical when 16-bit)."""
+    peak = peak_flops(gpu, precision) or 0.0
+    if peak <= 0:
+        return math.inf
+    head = min(_head16(m), matmul_params(m)) if precision != "bf16" else 0.0
+    t = batch * 2.0 * (matmul_params(m) - head) / tp / (peak * gemm_efficiency(m, gpu, precision, batch, tp, t0=rows0))
+    if head > 0:
+        p16 = peak_flops(gpu, "bf16") or peak
+        t += batch * 2.0 * head / tp / (p16 * gemm_efficiency(m, gpu, "bf16", batch, tp))
+    return t
+
+
 def prefill_s(m: ServingModel, gpu: Any, *, precision: str, prompt: float, tp: int, eff: ServingEfficiency,
-              rows: float | None = None, own_weights: bool = False) -> float:
+              rows: float | None = None, own_weights: bool = False, forward_rows: float | None = None) -> float:
     """GPU seconds of one prompt's prefill inside a running batch: the linear layers' ``2·N·P`` FLOPs at
     :func:`gemm_efficiency` of ``rows`` GEMM rows (default 8192, the large cards' scheduler budget
     :func:`token_budget`: continuous batching mixes the prompt with other tokens), causal attention ``2·layers·heads·d·P²`` at the
@@ -489,7 +535,8 @@ def prefill_s(m: ServingModel, gpu: Any, *, precision: str, prompt: float, tp: i
     that read). ``own_weights``: the prompt runs alone (an idle replica's first token, a static batch's context
     phase), so its GEMMs stream the weights themselves: the rows constant is then the card's ridge
     (:func:`ridge_rows`), not the tile constant ``T0`` (issue 35, round 3: the FP8 first-token rows at 128-token
-    prompts)."""
+    prompts). ``forward_rows``: the tokens of the forward whose all-reduces the prompt shares (default ``rows``;
+    :func:`prefill_all_reduce_s`)."""
     peak = peak_flops(gpu, precision) or 0.0
     if peak <= 0:
         return math.inf
@@ -498,7 +545,22 @@ def prefill_s(m: ServingModel, gpu: Any, *, precision: str, prompt: float, tp: i
     attn = 2.0 * m.num_layers * m.num_heads * m.head_dim * prompt * prompt / tp
     t0 = ridge_rows(gpu, precision) if own_weights else None
     return (lin + attn) / (peak * gemm_efficiency(m, gpu, precision, r, tp, t0=t0)) \
-        + tp_all_reduce_s(m, gpu, tokens=prompt, tp=tp)
+        + prefill_all_reduce_s(m, gpu, prompt=prompt, rows=r if forward_rows is None else forward_rows, tp=tp)
+
+
+# Issue 35, round 6 (serve8): a prompt's tensor-parallel all-reduces are those of the forward it joins. The engines run
+# many requests' tokens as one forward of up to the scheduler's token budget: TensorRT-LLM's in-flight batching packs
+# the iteration's context chunks and generation tokens into one ragged batch (``remove_input_padding``; perf-overview
+# v0.17: "Max Runtime Tokens: 8192", ``--enable_chunked_context``), vLLM V1 schedules prompts and decodes into one
+# step of at most ``max_num_batched_tokens``, SGLang batches waiting prompts into one extend batch of up to
+# ``chunked_prefill_size``. Each ``RowParallelLinear`` then all-reduces the whole forward's ``rows × h`` once per layer,
+# so the collective's fixed latency is paid once per forward, not once per prompt: a prompt of ``P`` tokens in a
+# forward of ``R`` rows pays ``P / R`` of that forward's all-reduces. A prompt alone (``R = P``) pays them whole.
+def prefill_all_reduce_s(m: ServingModel, gpu: Any, *, prompt: float, rows: float, tp: int) -> float:
+    """The all-reduce seconds a prompt of ``prompt`` tokens pays inside a forward of ``rows`` GEMM rows (above):
+    ``tp_all_reduce_s(R) × P / R`` with ``R = max(rows, P)``."""
+    r = max(float(rows), float(prompt), 1.0)
+    return tp_all_reduce_s(m, gpu, tokens=r, tp=tp) * float(prompt) / r
 
 
 #: Serving engines whose memory reservation and KV allocation are modelled (``inference.engine``).
@@ -953,6 +1015,7 @@ def max_load_run(m: ServingModel, gpu: Any, *, prompts: list[float], outputs: li
     cap = max_running_requests(engine, gpu)
     cap = min(x for x in (cap, max_batch, math.inf) if x is not None) / w
     need = [max(1, round(o)) for o in outputs]
+    p_mean, o_mean = sum(prompts) / len(prompts), max(sum(need) / len(need), 1.0)
     if prompts[0] + 1 > pool or cap < 1:
         return None
     rows = token_budget(engine, gpu)[0]
@@ -972,7 +1035,11 @@ def max_load_run(m: ServingModel, gpu: Any, *, prompts: list[float], outputs: li
             new.append(prompts[i] + g)
         if not run:
             return None
-        t += host_step * w * sum(prefill_s(m, gpu, precision=precision, prompt=p, tp=tp, eff=eff, rows=rows) for p in new)
+        # the step's admitted prompts run as one prefill forward, at most the budget (issue 35 r6 serve8); in steady
+        # flow a step admits as many prompts as its running requests finish, b / mean output (a sample stands for w)
+        fwd = min(float(rows), max(new + [len(run) * w * p_mean / o_mean])) if new else float(rows)
+        t += host_step * w * sum(prefill_s(m, gpu, precision=precision, prompt=p, tp=tp, eff=eff, rows=rows,
+                                           forward_rows=fwd) for p in new)
         b = len(run) * w
         ctx = sum(prompts[i] + g for i, g in run.items()) / len(run)
         t += host_step * decode_step_s(m, gpu, precision=precision, kv_bytes=kvb, batch=b, context=ctx, tp=tp,

@@ -87,7 +87,7 @@ from .architecture import ModelArch
 from .params import ParamCount, base_linear_params, count_params, lora_params
 from .params import attention_linears, layer_norm_params, mlp_linears
 from .methods import SFT, MethodProfile, kv_bytes_per_token, kv_cache_tokens
-from .frameworks import pipeline_split
+from .frameworks import checkpoint_nonreentrant, pipeline_split
 
 GIB = float(1024**3)
 DEFAULT_CUDA_CONTEXT_GIB = 0.75
@@ -797,6 +797,26 @@ def qlora_dequant_bytes(m: ModelFacts, tp) -> float:
     return 2.0 * max((lin.weight_each for lin in lins), default=0) / tp
 
 
+def bnb_kept_input_bytes(m: ModelFacts, s, b, act_b: float = 2.0):
+    """What one checkpointed layer keeps from its forward to its backward under bitsandbytes older than 0.43.2 and
+    non-reentrant checkpointing (``training.legacy_bnb_4bit``): the input of every 4-bit linear.
+
+    Source: bitsandbytes ``bitsandbytes/autograd/_functions.py`` ``MatMul4Bit.forward``, 0.41.0 to 0.43.1, stores
+    ``ctx.tensors = (A, B)`` as a plain attribute of the autograd context; ``backward`` never reads ``A`` (its
+    ``grad_B`` line is commented out). Commit 9e75374 (PR #1270, "fix QLoRA mem bug: delete useless buffered
+    activation", 2024-07-16, first in 0.43.2) stores ``(None, B)`` instead. Non-reentrant ``torch.utils.checkpoint``
+    frees only what ops save through ``save_for_backward`` (its saved-tensor hooks); a tensor held as a context
+    attribute stays alive with the graph node, from the layer's forward to its backward. Under reentrant
+    checkpointing the first forward runs without grad, ``needs_input_grad`` is false and nothing is kept.
+
+    The distinct inputs of a decoder layer's linears, in the compute dtype (``Linear4bit`` casts its input to
+    ``compute_dtype``, the tensor ``MatMul4Bit`` receives): the attention input (q/k/v share it), the attention
+    output (o_proj, ``q_dim`` wide), the MLP input (gate/up share it) and the down projection's input (``f`` wide;
+    MoE layers: the active experts' width, as :func:`memory_arrays`' ``grad_ws``)."""
+    f_eff = (1 - m.moe_frac) * m.f + m.moe_frac * (m.k_active * m.f_moe + m.shared_f)
+    return act_b * s * b * (2.0 * m.h + m.q_dim + f_eff)
+
+
 def compiled_layer_bytes(m: ModelFacts, s, b, act_b: float = 2.0):
     """What a compiled dense SwiGLU block saves for backward (flash/SDPA attention, full fine-tuning, no TP).
 
@@ -1115,6 +1135,9 @@ def memory_arrays(
     kbit_fp32: bool = False,
     fp32_logps: bool = False,
     varlen_batches: bool = False,
+    legacy_bnb_4bit: bool = False,
+    ckpt_tool: str | None = None,
+    checkpoint_reentrant: bool | None = None,
 ):
     """Vectorised memory model. Every per-candidate argument may be a numpy array (broadcast together).
 
@@ -1138,7 +1161,9 @@ def memory_arrays(
     (:func:`trl_amp_saved_bytes_per_logit`). ``varlen_batches``: the batches change length from step to step
     (unpacked samples shorter than ``seq_len``, padded to each batch's longest): the fp32 loss tensors' segments
     cut at an earlier batch stay cached (:func:`varlen_cache_bytes_per_logit`), in ``reserved`` and
-    ``allocator_cache``, not in ``total``.
+    ``allocator_cache``, not in ``total``. ``legacy_bnb_4bit``: QLoRA on bitsandbytes < 0.43.2, whose 4-bit linears
+    keep their inputs through non-reentrant checkpointing (:func:`bnb_kept_input_bytes`; ``ckpt_tool`` and
+    ``checkpoint_reentrant`` give the checkpoint kind, ``frameworks.checkpoint_nonreentrant``).
     """
     # torchtitan's pipeline splits each rank's batch into its own micro-batches (frameworks.pipeline_split)
     mbs, grad_accum = pipeline_split(framework, pp, mbs, grad_accum, pipeline_mbs)
@@ -1335,6 +1360,11 @@ def memory_arrays(
                                             recompute_method)
     is_op = recompute == rc.OP_SAC
     stage_stored = xp.where(is_op, layers_stage * op_saved, n_groups * ckpt + (layers_stage - n_ck) * keep)
+    if method == "qlora" and legacy_bnb_4bit:
+        # bitsandbytes < 0.43.2 keeps each 4-bit linear's input through non-reentrant checkpointing (bnb_kept_input_bytes)
+        nonre = checkpoint_nonreentrant(ckpt_tool or framework, checkpoint_reentrant, profile.objective, True, dp, zero)
+        kept_in = bnb_kept_input_bytes(m, s_local, mbs, activation_dtype_bytes(precision)) / tp
+        stage_stored = stage_stored + xp.where(nonre, n_ck * kept_in, 0.0)
     stored = stage_stored / xp.maximum(layers_stage, 1.0)  # per layer, on average
     if layer_kernels == "unsloth" and hf_style and lora_t == "all_linear" and m.moe_frac == 0 and m.gated:
         # Unsloth's LoRA kernels save fewer tensors per layer when it is not checkpointed

@@ -286,6 +286,10 @@ class TrainingSection(_Section):
                           "(core/frameworks.checkpoint_nonreentrant): false for transformers >= 5 and TRL, true for "
                           "LLaMA-Factory and Axolotl SFT; Megatron and Unsloth run their own checkpoint function")
 
+    legacy_bnb_4bit: bool = Field(
+        False, description="method qlora: bitsandbytes older than 0.43.2 (before 2024-07-23), whose 4-bit linears keep "
+                           "their input on the autograd context (MatMul4Bit ctx.tensors), which non-reentrant "
+                           "checkpointing does not free (core/memory.bnb_kept_input_bytes)")
     fp8_recipe: Literal["te_delayed", "te_current", "te_mxfp8", "torchao_tensorwise", "torchao_rowwise"] | None = Field(
         None, description="precision fp8: Transformer Engine delayed/current scaling or MXFP8 block scaling "
                           "(Blackwell), or torchao float8 tensorwise/rowwise (core/fp8.py); null: the framework's "
@@ -696,6 +700,9 @@ class Scenario(_Section):
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.checkpoint_reentrant={value}: {framework} runs its own checkpoint function and has no "
                      "such choice"), value=str(t.checkpoint_reentrant).lower(), framework=t.framework))
+        if t.legacy_bnb_4bit and t.method != "qlora":
+            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+                CTX, "training.legacy_bnb_4bit needs method qlora (bitsandbytes 4-bit weights)")))
         if t.liger_kernel and "framework" in t.model_fields_set and t.framework in _NO_LIGER:
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.liger_kernel patches Hugging Face models; framework {framework} does not run them"),

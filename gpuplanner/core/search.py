@@ -48,7 +48,7 @@ from . import cost as costmod
 from .architecture import ModelSource
 from .cost import MODES, Msg, Overheads, PriceTable
 from .errors import PlannerError, ScenarioError
-from .evaluate import PlanFigures, cost_inputs, evaluate, validation_band
+from .evaluate import PlanFigures, cost_inputs, evaluate, model_support_warnings, validation_band
 from .i18n import QT_TRANSLATE_NOOP
 from .messages import MsgStr, error_text
 from . import rules as rulesmod
@@ -420,6 +420,8 @@ def _enum_setup(ctx: SearchContext, max_gpus: int) -> dict:
     if not (sup.tensor_parallel and sup.tp_searched and model_parallel):
         tps = [1]
     pps = [p for p in PP_CHOICES if p <= arch.num_layers] if sup.pipeline_parallel and model_parallel else [1]
+    if sup.pp_searched_methods is not None and t.method not in sup.pp_searched_methods:
+        pps = [1]  # DeepSpeed's pipeline engine needs a PipelineModule: not tried for fine-tuning (core/frameworks.py)
     if rules_on is not None and rules_on.pipeline_layers:
         slots = rulesmod.pipeline_slots(arch.num_layers, bool(getattr(s.parallel, "pp_account_embedding_loss", False)))
         pps = [p for p in pps if not rulesmod.pipeline_layers_fails(p, slots)]
@@ -1189,11 +1191,13 @@ def pareto_front(days: np.ndarray, cost: np.ndarray) -> np.ndarray:
     return order[c < prev_min]
 
 
-def _rank(objective: str, days, cost, per_pflop, deadline, budget, poor=None):
+def _rank(objective: str, days, cost, per_pflop, deadline, budget, poor=None, above=None):
     """Order of candidates and whether the constraints could be met.
 
-    ``poor`` (MFU graded poor, :mod:`core.rules`): those candidates rank after every acceptable one among the
-    candidates that meet the constraints — unless none of the acceptable ones does (then they rank as usual)."""
+    ``poor`` (the ranking penalty, :func:`_penalty_of`; its ``POOR_BIT`` the ``mfu_grade`` rule): candidates with a
+    penalty rank after those without among the candidates that meet the constraints — unless none of the acceptable
+    ones does (then they rank as usual). With ``above`` (graded above poor, :func:`_above_poor`) the poor-MFU bit
+    is read as :func:`_poor_lift` does: after the best plan graded above poor, then by the objective."""
     meets = np.ones(len(days), bool) if deadline is None else days <= deadline
     within = np.ones(len(days), bool) if budget is None else cost <= budget
     finite = np.isfinite(days) & np.isfinite(cost)
@@ -1211,12 +1215,86 @@ def _rank(objective: str, days, cost, per_pflop, deadline, budget, poor=None):
         ok = finite
         # nothing meets the constraint: closest first (fastest when the deadline binds, cheapest for the budget)
         keys = (days, cost) if objective == "fastest" else (cost, days)
+    elif poor is not None and above is not None:
+        keys = _poor_lift(keys, np.asarray(poor, dtype=np.float64), ok & np.asarray(above, bool))
     elif poor is not None:
         # the penalty (core/advisor.py; MFU graded poor among it): plans with a penalty rank after those without
         keys = keys + (np.asarray(poor, dtype=np.float64),)
     idx = np.flatnonzero(ok)
     order = idx[np.lexsort(tuple(k[idx] for k in keys))]
     return order, feasible, meets, within
+
+
+def _poor_lift(keys: tuple, pen: np.ndarray, above_ok: np.ndarray) -> tuple:
+    """The ``mfu_grade`` rule as one sort key (issue 35 round 6, advice5). A plan whose poor MFU comes from the
+    interconnect (``POOR_BIT``) ranks after the best plan graded above poor that meets the constraints (``above_ok``),
+    then by the objective among the rest: its objective figure (cost for "cheapest", days for "fastest", cost per
+    PFLOP for "value") counts as at least that plan's. Before, it ranked after every plan not penalised, poor ones
+    from compute-side work included, which put 16 × H100 by the month at 140,000 CNY above 16 × H800 by the hour at
+    250 CNY (both poor) only because a fair H20 plan was also on the list, and by cost when it was not; with the
+    bits as the first key, "after the good plans, by cost among the poor ones" cannot be one order (it cycles:
+    poor-from-compute 100 < fair 300 < poor-from-links 50 < poor-from-compute 100). Plan #1 is the same under both
+    (the best plan graded above poor is never beaten by a lifted one). The penalty bits above the poor one stay
+    first; the one below it (tight memory) orders the plans before the objective's figure, as before."""
+    bits = pen.astype(np.int64)
+    lift = (bits & advisormod.POOR_BIT) != 0
+    hi = bits & ~(2 * advisormod.POOR_BIT - 1)  # the penalty bits above the poor one (risk, TP over PCIe) stay first
+    lo = bits & (advisormod.POOR_BIT - 1)       # those below it (tight memory) rank inside, as before
+    r = np.empty(len(bits), np.int64)
+    r[np.lexsort(tuple(keys) + (lo,))] = np.arange(len(bits))  # each row's place by (lo, the objective's keys)
+    lifted = r.copy()
+    for h in np.unique(hi[lift]):
+        ref = above_ok & (hi == h) & ~lift
+        if ref.any():  # the best plan graded above poor with the same higher bits: a lifted row ranks after it
+            lifted = np.where(lift & (hi == h), np.maximum(r, int(r[ref].min())), lifted)
+    # lexsort: the last key first; a lifted row tied with that plan ranks after it, lifted rows keep their own order
+    return (r.astype(np.float64), lift.astype(np.float64), lifted.astype(np.float64), hi.astype(np.float64))
+
+
+def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objective: str, cur: str) -> None:
+    """One line per plan shown, first in its explanation: why it ranks where it does (issue 35 round 6, advice5:
+    "a line per plan says why it ranks where it does"), read from the ranking's own keys (:func:`_rank`,
+    :func:`_poor_lift`)."""
+    pos = {int(j): k for k, j in enumerate(order)}
+    pen = _penalty_of(cat, con.rules.mfu_grade).astype(np.int64)
+    above = _above_poor(cat)
+    key = {"fastest": cat["calendar_hours"] / 24.0}.get(objective, cat["cost"])
+    hi = pen & ~(2 * advisormod.POOR_BIT - 1)
+    for n, (i, plan) in enumerate(zip(chosen, plans), start=1):
+        i = int(i)
+        best_above = next((int(j) for j in order if above[int(j)] and hi[int(j)] == hi[i]
+                           and not pen[int(j)] & advisormod.POOR_BIT), None)
+        args = {"n": n, "rank": pos.get(i, 0) + 1}
+        if not feasible:
+            text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: no plan meets the constraints, so the closest come first.")
+        elif (pen[i] & ~advisormod.POOR_BIT) and n > 1:
+            rule = next(rid for bit, rid in _BIT_RULES if pen[i] & bit and bit != advisormod.POOR_BIT)
+            args["rule"] = rule
+            text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: after the plans that pass planning rule {rule}, then by the "
+                                          "objective.")
+        elif pen[i] & advisormod.POOR_BIT and best_above is not None and key[i] < key[best_above]:
+            args.update(mfu=float(rulesmod.printed_mfu(cat["mfu_training"] if "mfu_training" in cat
+                                                       else cat["mfu"])[i]),
+                        cost=float(cat["cost"][best_above]), days=float(cat["calendar_hours"][best_above] / 24.0),
+                        cur=cur)
+            text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: its MFU of {mfu:.0%} is poor and fails planning rule mfu_grade "
+                                          "(from the interconnect, or untested kernels), so it ranks after the "
+                                          "best plan graded above poor ({cost:,.0f} {cur}, {days:.2f} days); then "
+                                          "by the objective.")
+        elif n == 1:
+            text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: the best plan by the objective among those that meet the "
+                                          "constraints and pass the ranking rules.")
+        else:
+            text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: next by the objective (the list shows one layout per GPU type "
+                                          "and count).")
+        plan.explanation.insert(0, Msg(CTX, text, args))
+
+
+def _above_poor(d: Mapping[str, np.ndarray]) -> np.ndarray:
+    """Rows graded above poor on the training passes' MFU (the grade the plan prints: rules.printed_mfu)."""
+    mfu = d["mfu_training"] if "mfu_training" in d else d["mfu"]
+    m = rulesmod.printed_mfu(mfu)
+    return np.isfinite(m) & (m >= rulesmod.MFU_POOR_BELOW)
 
 
 #: the length of the ranked list the app shows (``ui/engine.search_plans``): shorter lists are its first rows
@@ -2104,11 +2182,10 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     ctx_fw = np.array([FRAMEWORK_INDEX[ctx.framework] for ctx in contexts], dtype=np.int64)
     gpu_of = ctx_gpu[cat["ctx"]]
     fw_of = ctx_fw[cat["ctx"]]
-    days = cat["calendar_hours"] / 24.0
-    per_pflop = cat["cost"] / max(total_pflop, 1e-30)
+    days, per_pflop = cat["calendar_hours"] / 24.0, cat["cost"] / max(total_pflop, 1e-30)
     poor = _poor_mfu(cat) if con.rules.mfu_grade else None
     order, feasible, meets, within = _rank(objective, days, cat["cost"], per_pflop, con.deadline_days, con.budget,
-                                           _penalty_of(cat, con.rules.mfu_grade))
+                                           _penalty_of(cat, con.rules.mfu_grade), _above_poor(cat))
     chosen = order[:top]
     if distinct:
         # chosen at the app's full length and cut: `plan --top 5` is the first rows of the Plans page's list
@@ -2116,6 +2193,7 @@ def _search(scenario: Scenario, models: ModelSource | None, *, top: int, objecti
     front = pareto_front(days, cat["cost"])
     pareto = _distinct_front(front, gpu_of, cat, contexts, days)
     plans = [_make_plan(contexts[int(cat["ctx"][i])], cat, int(i), tier, tp_rule) for i in chosen]
+    _rank_lines(plans, chosen, order, cat, feasible, con, objective, table.currency)
     if plans:
         best_by = _best_per_gpu_framework(order, days, cat["cost"], gpu_of, fw_of)
         for i, plan in zip(chosen, plans):
@@ -2362,7 +2440,19 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
     out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{fw}: {setup}."), {"fw": sup.name, "setup": Msg("Framework", sup.setup)}))
     if fw == "deepspeed" and plan.num_gpus == 1 and plan.evaluation.layout.zero == 0:
         out.append(_one_gpu_deepspeed(plan.evaluation.scenario.training.precision))
+    if (sup.pp_searched_methods is not None and s.training.method not in sup.pp_searched_methods + ("lora", "qlora")
+            and plan.num_gpus > 1):
+        out.append(_pp_rewrite(sup.name, plan.evaluation.layout.pp))
     return out
+
+
+def _pp_rewrite(fw_name: str, pp: int) -> Msg:
+    """What DeepSpeed pipeline parallelism takes for a fine-tune (``FrameworkSupport.pp_searched_methods``): the
+    search does not try it (a layout the user enters with it is warned: evaluate._model_support)."""
+    return Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "Pipeline parallelism with {fw} is not tried for fine-tuning: the Hugging Face Trainer's DeepSpeed "
+             "integration runs ZeRO only, and a pipeline needs the model rewritten by hand as a "
+             "deepspeed.pipe.PipelineModule."), {"fw": fw_name})
 
 
 def _one_gpu_deepspeed(precision: str) -> Msg:
@@ -2634,7 +2724,7 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
     s = ctx.scenario
     gpu = ctx.gpu
     arch = ctx.resolved.arch
-    w: list[Msg] = []
+    w: list[Msg] = list(model_support_warnings(p.evaluation.scenario, ctx.resolved))
     if p.tp > 1 and gpu.intra_node_link == "pcie":
         w.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Tensor parallelism over PCIe ({tp} GPUs): every layer all-reduces "
                                                  "over PCIe; expect poor scaling."), {"tp": p.tp}))

@@ -1213,8 +1213,12 @@ def time_layout(
                                                 moe_copy_elems(m, framework, precision)
                                                 + moe_sort_elems(m, framework, ep, ops, moe_dispatcher))
     mem_tok_bytes = ew_bytes + fp8_tok + loss_bytes / (tp * cp) + lora_tok + moe_tok
-    moe_host_mb = moe_host_parts(m, framework, precision, ep, pp, cuda_graph_scope)  # Megatron's dispatcher sync
+    moe_host_mb = moe_host_parts(m, framework, precision, ep, pp, cuda_graph_scope,
+                                 fp8_recipe)  # Megatron's dispatcher sync
     moe_launch_mb = moe_gemm_launches(m, framework, ep, pp, rec_whole) * MOE_GEMM_LAUNCH_S  # TE's per-expert GEMMs
+    # ... and TE's per-expert FP8 quantisation kernels (moe_quant_kernels), a fixed GPU time each as well
+    moe_launch_mb = moe_launch_mb + moe_quant_kernels(m, framework, precision, fp8_recipe, ep, pp,
+                                                      rec_whole) * MOE_GEMM_LAUNCH_S
     # ---- the objective's other passes (core/methods.py): frozen reference/reward forwards, no_grad policy
     # forwards (KTO's KL sequences, PPO's old log-probs), the PPO critic's forward and its training step; at
     # the policy's rates (same shapes)
@@ -1419,6 +1423,13 @@ def time_layout(
     if framework == "megatron" and m.moe_frac and getattr(m, "n_experts", 0) and disp != "allgather":
         etp_bytes = 4.0 * maximum(exp_tp - 1.0, 0.0) * tokens_mb / tp * m.k_active * m.h * 2.0
 
+    # Megatron's all-to-all dispatcher all-gathers every rank's token count per expert over the expert-TP × EP group
+    # before the all-to-all, once per MoE layer's forward (MOE_COUNTS_ALLGATHER: a few hundred bytes, latency-bound)
+    ep_counts_s = 0.0
+    if framework == "megatron" and m.moe_frac and getattr(m, "n_experts", 0) and disp == "alltoall":
+        ep_counts_s = _ring_latency(exp_tp * ep, gpn if ep_domain is None else f64(ep_domain),
+                                    MOE_COUNTS_ALLGATHER, ops)
+
     # ---- other: optimizer update, QLoRA dequantisation
     # (Megatron's distributed optimizer shards the routed experts' states over the expert-data-parallel group)
     opt_params = where(zero >= 1, (grad_gpu - exp_gpu) / n_dp + exp_gpu / n_edp, grad_gpu)
@@ -1495,7 +1506,7 @@ def time_layout(
         "ep_in_node": tp * ep * cp <= gpn, "n_moe_stage": n_moe_stage,
         "a2a_in": a2a_in, "a2a_off": a2a_off, "etp_bytes": etp_bytes, "etp_in_node": exp_tp <= dom,
         "ag_dispatch": disp == "allgather", "hybridep_nvl": (disp == "flex") & (ep * ep_stride <= dom),
-        "exp_tp": exp_tp, "ep_stride": ep_stride, "dom": dom,
+        "exp_tp": exp_tp, "ep_stride": ep_stride, "dom": dom, "ep_counts_s": ep_counts_s,
         "opt_bytes": opt_params * (OPT_BYTES.get(optimizer, 30.0) + clip), "fp8_w_bytes": fp8_w_bytes,
         "deq_bytes": deq_bytes, "deq_elems": deq_elems, "deq_bnb": (tool or framework) in BNB_QLORA_TOOLS,
         "tokens_step_gpu": tokens_step_gpu, "tokens_per_step": tokens_step_gpu * n_gpus,
@@ -1932,6 +1943,15 @@ MOE_BIAS_ELEMS_PER_COPY = 14.0
 #: into a new buffer, fused or not: ``moe_utils.sort_chunks_by_idxs``), and the backward runs the inverse copies:
 #: four passes, each reading and writing every routed copy's ``h`` 16-bit elements, ``8·k·h`` per token and MoE layer.
 MOE_SORT_ELEMS_PER_COPY = 8.0
+#: Megatron-Core's all-to-all dispatcher learns the all-to-all's split sizes by all-gathering each rank's token count
+#: per expert over the expert-tensor × expert-parallel group (``token_dispatcher.py``,
+#: ``MoEAlltoAllTokenDispatcher.preprocess``: ``gather_from_sequence_parallel_region(num_local_tokens_per_expert,
+#: group=self.tp_ep_group)`` whenever ``ep_size > 1 or tp_size > 1``, ``tp_size`` being the expert-TP group's
+#: size, ``pg_collection.expt_tp``), in every MoE layer's forward (the backward reuses the splits). ``E`` 64-bit counts per rank: the collective is latency-bound, one ring all-gather at NCCL's
+#: ring latency (:func:`_ring_latency`, :data:`NCCL_BASE_LAT`), on the compute stream before the host's sync.
+#: (The flex dispatcher's counts travel inside DeepEP's/HybridEP's own kernels; the all-gather dispatcher's
+#: collectives are counted by :func:`allgather_dispatch_seconds`.) Marker for the docs: no constant of its own.
+MOE_COUNTS_ALLGATHER = "all_gather"
 
 #: Megatron-Core's dropless MoE waits for the GPU once per MoE layer: its all-to-all dispatcher copies the routing's
 #: token counts to the host (``token_dispatcher.py``, ``MoEAlltoAllTokenDispatcher.preprocess``: without
@@ -1979,6 +1999,32 @@ def moe_gemm_launches(m: ModelFacts, framework: str, ep, pp, rec_whole=0.0):
     if framework != "megatron" or n_exp <= 0 or not m.moe_frac:
         return 0.0
     return m.moe_frac * m.L / pp * n_exp / ep * (6.0 + 2.0 * rec_whole)
+
+
+#: Transformer Engine's ``GroupedLinear`` under FP8 quantises each local expert's slice of the input (forward) and of
+#: the output gradient (backward) for fc1 and fc2 (``tex.split_quantize``). How many GPU kernels each slice costs
+#: depends on the recipe (TransformerEngine ``transformer_engine/pytorch/csrc/extensions/cast.cpp``,
+#: ``multi_tensor_quantize_impl``: "Currently only have fused kernel for FP8 delayed scaling", one
+#: ``nvte_multi_cast_transpose`` for all slices; every other quantizer runs ``quantize`` slice by slice;
+#: ``csrc/quantizer.cpp``, ``Float8CurrentScalingQuantizer::quantize_impl``: ``nvte_compute_amax_with_config``,
+#: ``nvte_compute_scale_from_amax``, ``nvte_quantize_v2`` = 3 kernels; MXFP8 computes its block scales inside the
+#: one cast kernel). Each kernel costs the GPU a fixed time beyond its bytes (launch, ramp and tail,
+#: :data:`MOE_GEMM_LAUNCH_S`, the same H100 measurement as ``serving_facts.DECODE_KERNEL_S``); their bytes are in the
+#: FP8 cast traffic already (``fp8.cast_elements_per_token``). CUDA graphs remove the host's launches, not this.
+#: Kernels per local expert and quantised slice, by recipe (0: one fused kernel for all the experts).
+MOE_QUANT_KERNELS_PER_SLICE = {"te_current": 3.0, "te_mxfp8": 1.0, "te_delayed": 0.0}
+
+
+def moe_quant_kernels(m: ModelFacts, framework: str, precision: str, fp8_recipe: str | None, ep, pp, rec_whole=0.0):
+    """Per-expert FP8 quantisation kernels of one micro-batch's MoE layers on one pipeline stage
+    (:data:`MOE_QUANT_KERNELS_PER_SLICE`): ``E / ep`` local experts × kernels per slice × (4 slices: fc1 and fc2's
+    input in the forward, their output gradients in the backward; + 2 × the recomputed share) per MoE layer, for
+    Megatron-Core's grouped experts (Transformer Engine) under FP8; 0 otherwise."""
+    n_exp = float(getattr(m, "n_experts", 0) or 0)
+    if framework != "megatron" or precision != "fp8" or n_exp <= 0 or not m.moe_frac:
+        return 0.0
+    per_slice = MOE_QUANT_KERNELS_PER_SLICE.get(fp8mod.recipe_for(framework, fp8_recipe).id, 0.0)
+    return m.moe_frac * m.L / pp * n_exp / ep * per_slice * (4.0 + 2.0 * rec_whole)
 
 
 #: The per-expert kernels of :data:`MOE_HOST_OPS_PER_EXPERT` in the forward: one GEMM per linear (fc1, fc2), and
@@ -2048,7 +2094,18 @@ def cuda_graph_saved_ops(cuda_graph_scope: str | None):
     return fwd - 1.0, 2.0 * fwd - 1.0
 
 
-def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_graph_scope: str | None = None):
+#: Host-issued quantisation ops per local expert and slice, by recipe, for :func:`moe_host_parts`: delayed scaling
+#: quantises all the slices in one fused call (TE ``multi_tensor_quantize_impl``, v2.9 to main), so 0 per expert;
+#: current scaling 3 (:data:`MOE_QUANT_KERNELS_PER_SLICE`). MXFP8 keeps current scaling's count (moe5's 18 per expert)
+#: although TE's code issues one cast per slice: Megatron-Bridge issue #2885 reports the 26.04.01 container's MXFP8
+#: experts as "unfused expert GEMMs and cast functions" (fixed by TE PR #2769 in 26.06), host work this count does not
+#: itemise, and the published MXFP8 rows entered with one op per slice run far too fast (e.g. B200 Qwen3-30B MBS 1
+#: +112% → +167%). Left at the measured-consistent count until a per-TE-version count exists.
+MOE_HOST_QUANT_PER_SLICE = {"te_current": 3.0, "te_mxfp8": 3.0, "te_delayed": 0.0}
+
+
+def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_graph_scope: str | None = None,
+                   fp8_recipe: str | None = "te_current"):
     """Host issue time of one micro-batch's MoE layers on one pipeline stage, split as Megatron-Core's per-layer
     dispatcher sync needs it (seconds): (the forward's per-expert kernels, the forward's other kernels, the
     backward's kernels); zeros for a dense model or another framework. The forward's other kernels are launched by
@@ -2056,12 +2113,18 @@ def moe_host_parts(m: ModelFacts, framework: str, precision: str, ep, pp, cuda_g
     for every eager forward in this model (``time_layout``'s ``host_mb``); the per-expert kernels come from
     Transformer Engine's C++ loops (``general_grouped_gemm``, ``split_quantize``) and the backward's from autograd's
     C++ engine, at :data:`methods.EAGER_OP_S`. ``cuda_graph_scope``: the scenario's ``parallel.cuda_graph_scope``
-    (:func:`cuda_graph_saved_ops`)."""
+    (:func:`cuda_graph_saved_ops`). ``fp8_recipe``: under FP8, TE's per-expert quantisation kernels follow the
+    recipe (:data:`MOE_HOST_QUANT_PER_SLICE`: current scaling and MXFP8 3 per slice = :data:`MOE_HOST_OPS_PER_EXPERT`'s
+    18; delayed scaling 0, one fused call for all the experts); None = the framework's default recipe."""
     n_exp = float(getattr(m, "n_experts", 0) or 0)
     if framework != "megatron" or n_exp <= 0 or not m.moe_frac:
         return 0.0, 0.0, 0.0
     prec = "fp8" if precision == "fp8" else "bf16"
     per_fwd, per_all = MOE_HOST_FWD_OPS_PER_EXPERT[prec], MOE_HOST_OPS_PER_EXPERT[prec]
+    if prec == "fp8":  # one slice per linear in the forward (input) and one in the backward (output gradient)
+        per_slice = MOE_HOST_QUANT_PER_SLICE.get(fp8mod.recipe_for(framework, fp8_recipe).id, 3.0)
+        per_fwd = MOE_HOST_FWD_OPS_PER_EXPERT["bf16"] * (1.0 + per_slice)
+        per_all = MOE_HOST_OPS_PER_EXPERT["bf16"] + 4.0 * per_slice
     n_layers = m.moe_frac * m.L / pp
     exp_fwd = per_fwd * n_exp / ep * EAGER_OP_S * n_layers
     g_fwd, g_bwd = cuda_graph_saved_ops(cuda_graph_scope)  # Megatron's per-layer CUDA graphs (CUDA_GRAPH_FWD_OPS)
@@ -2344,9 +2407,10 @@ def _ep_comm_mb(lay: dict, intra_p2p, nic, intra_bus):
     ops, m, ep, etp_bytes = lay["ops"], lay["m"], lay["ep"], lay["etp_bytes"]
     if lay.get("ag_dispatch"):  # the all-gather dispatcher: its ring collectives cover the expert-TP ranks too
         return allgather_dispatch_seconds(lay, intra_bus, nic) * lay["n_moe_stage"]
-    etp_s = 0.0
+    # the all-to-all dispatcher's all-gather of the token counts (MOE_COUNTS_ALLGATHER), once per MoE layer's forward
+    etp_s = lay.get("ep_counts_s", 0.0) * lay["n_moe_stage"]
     if not (np.ndim(etp_bytes) == 0 and not etp_bytes > 0):
-        etp_s = etp_bytes / ops.where(lay["etp_in_node"], intra_bus, nic) * lay["n_moe_stage"]
+        etp_s = etp_s + etp_bytes / ops.where(lay["etp_in_node"], intra_bus, nic) * lay["n_moe_stage"]
     if np.ndim(ep) == 0 and not ep > 1:
         return etp_s
     # the tokens are split over the tensor-parallel ranks before dispatch (sequence parallelism, as in _moe_terms)
@@ -2480,7 +2544,8 @@ def time_gpu(
     # the other stages wait for the slowest one: named apart, in the pipeline's part of the step
     pp_imb_mb = maximum(t_stage_tok - t_flops_tok, 0.0) / mp * mbs * s
     t_mb = t_compute_tok * mbs * s  # one micro-batch on one GPU (all its layers)
-    # the grouped experts' per-expert GEMM launches (moe_gemm_launches): a fixed GPU cost each
+    # the grouped experts' per-expert GEMM launches (moe_gemm_launches) and FP8 casts (moe_quant_kernels): a fixed GPU
+    # cost each
     moe_launch = lay["moe_launch_mb"] + 0.0 * t_mb
     t_mb = t_mb + moe_launch
     # the host CPU's speed (HOST_CPU_FACTOR: Grace issues each op slower than the x86 servers the EAGER_* costs are from)
@@ -2837,7 +2902,8 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: ``zero3_hooks``: the part of that wait due to DeepSpeed ZeRO-3's per-submodule hooks (core/zero3.py), inside compute.
 #: ``moe_host_sync``: Megatron's dropless MoE layers waiting for the host to issue their kernels after each layer's
 #: device-to-host sync (:func:`moe_host_seconds`), inside compute. ``moe_gemm_launch``: the fixed GPU cost of the
-#: grouped experts' per-expert GEMM launches (:data:`MOE_GEMM_LAUNCH_S`), inside compute. ``hf_moe_loop``:
+#: grouped experts' per-expert GEMM launches (:data:`MOE_GEMM_LAUNCH_S`) and FP8 quantisation kernels
+#: (:func:`moe_quant_kernels`), inside compute. ``hf_moe_loop``:
 #: Transformers' eager MoE block looping over the experts with a host sync each (core/hf_moe.py), inside compute.
 #: ``cp_comm``: the context-parallel exchange left exposed (torch's all-gather ring: :func:`_torch_cp_exposure`;
 #: Transformer Engine's ring: what the attention cannot cover), inside "other" (which the step's breakdown folds
@@ -2867,7 +2933,7 @@ PART_LABELS = {
     "zero3_hooks": QT_TRANSLATE_NOOP("Timing", "DeepSpeed ZeRO-3 hooks on every submodule (host)"),
     "moe_dispatch": QT_TRANSLATE_NOOP("Timing", "MoE token permute and router"),
     "moe_host_sync": QT_TRANSLATE_NOOP("Timing", "MoE layers waiting for the host (dispatcher sync)"),
-    "moe_gemm_launch": QT_TRANSLATE_NOOP("Timing", "MoE expert GEMM launches (one per expert)"),
+    "moe_gemm_launch": QT_TRANSLATE_NOOP("Timing", "MoE per-expert kernels (GEMMs and FP8 casts, one set per expert)"),
     "hf_moe_loop": QT_TRANSLATE_NOOP("Timing", "MoE expert loop in Python (a host sync per expert)"),
     "cp_merge": QT_TRANSLATE_NOOP("Timing", "context parallel: merging the ring's partial attention"),
     "rollout_wait_longest": QT_TRANSLATE_NOOP("Timing", "rollouts: waiting for the longest completion"),

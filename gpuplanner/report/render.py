@@ -455,6 +455,10 @@ def _place_labels(chart: Chart, pts: list[tuple[str, float, float, bool]]) -> No
         boxes.append(box)
 
 
+#: the cost chart's x axis leaves out a deadline more than this many times the longest plan's days
+DEADLINE_OFF_CHART = 3.0
+
+
 def draw_cost_time_chart(data: ReportData):
     """Total cost against training days for the plans considered; deadline and budget as lines."""
     pts = list(data.cost_vs_time)
@@ -463,7 +467,10 @@ def draw_cost_time_chart(data: ReportData):
     ds = [d for _, d, _, _ in pts]
     cs = [c for _, _, c, _ in pts]
     deadline, budget = data.task.deadline_days, data.task.budget
-    x1 = max(ds + [deadline or 0]) * 1.2 or 1.0
+    # a deadline far beyond every plan (10 days for plans of hours) would squeeze the plans into the left edge,
+    # their labels over each other's markers: the axis stays on the plans and the legend says where the deadline is
+    far = bool(deadline) and deadline > DEADLINE_OFF_CHART * max(ds)
+    x1 = max(ds + [0.0 if far else deadline or 0]) * 1.2 or 1.0
     lo, hi = min(cs + [budget or min(cs)]), max(cs + [budget or 0])
     span = (hi - lo) or hi * 0.1 or 1.0
     chart = _chart(Axis(0.0, x1, title=translate("Report", "training days")),
@@ -471,7 +478,7 @@ def draw_cost_time_chart(data: ReportData):
                         title=translate("Report", "total cost ({cur})").format(cur=data.currency)))
     deadline_pen = charts.pen("#000000", 1.5, Qt.PenStyle.DotLine)
     budget_pen = charts.pen("#000000", 1.5, Qt.PenStyle.DashDotLine)
-    if deadline:
+    if deadline and not far:
         chart.vline(deadline, deadline_pen)
     if budget:
         chart.hline(budget, budget_pen)
@@ -486,7 +493,8 @@ def draw_cost_time_chart(data: ReportData):
     entries = [(translate("Report", "chosen plan"), charts.legend_key(symbol="s", fill="#000000")),
                (translate("Report", "other GPU counts / plans"), charts.legend_key(symbol="t"))]
     if deadline:
-        entries.append((translate("Report", "deadline"), charts.legend_key(line=deadline_pen)))
+        entries.append((translate("Report", "deadline {d} d, right of the chart: every plan meets it").format(
+            d=fmt_days(deadline)) if far else translate("Report", "deadline"), charts.legend_key(line=deadline_pen)))
     if budget:
         entries.append((translate("Report", "budget"), charts.legend_key(line=budget_pen)))
     return chart, entries
@@ -1305,6 +1313,10 @@ def paginate(doc: QTextDocument, layout: QPageLayout) -> tuple[float, float]:
         if moved is None:
             moved = _keep_short_paragraphs_together(doc, h)
         if moved is None:
+            moved = _keep_list_ends_together(doc, h)
+        if moved is None:
+            moved = _keep_table_rows_together(doc, h)
+        if moved is None:
             break
         _relayout(doc, moved)
     doc.pageCount()  # the layout finished (after the last change it is complete already)
@@ -1340,6 +1352,129 @@ def _keep_short_paragraphs_together(doc: QTextDocument, h: float) -> int | None:
                 return block.position()
         block = block.next()
     return None
+
+
+def _keep_list_ends_together(doc: QTextDocument, h: float) -> int | None:
+    """A list's last item never opens a page alone (the vendor requirements' "Model weights in 16 bit…" at the top
+    of the checklist's page): the item before it goes to the next page with it. Returns the position from which
+    the layout changed (None: nothing moved)."""
+    from PySide6.QtGui import QTextBlockFormat, QTextCursor
+
+    lay = doc.documentLayout()
+    block = doc.begin()
+    while block.isValid():
+        lst, nxt = block.textList(), block.next()
+        last = lst is not None and (not nxt.isValid() or nxt.textList() != lst)
+        if last and lst.count() > 2 and lst.itemNumber(block) == lst.count() - 1 \
+                and QTextCursor(block).currentTable() is None:
+            prev = lst.item(lst.count() - 2)
+            top = lay.blockBoundingRect(block).top() + block.layout().lineAt(0).y()  # the line Qt moved down
+            fmt = prev.blockFormat()
+            if math.floor((top + 1) / h) > math.floor(lay.blockBoundingRect(prev).top() / h) \
+                    and fmt.pageBreakPolicy() == QTextBlockFormat.PageBreakFlag.PageBreak_Auto:
+                f = QTextBlockFormat(fmt)
+                f.setPageBreakPolicy(QTextBlockFormat.PageBreakFlag.PageBreak_AlwaysBefore)
+                QTextCursor(prev).setBlockFormat(f)
+                return prev.position()
+        block = nxt
+    return None
+
+
+def table_row_spans(doc: QTextDocument, table) -> list[tuple[float, float]]:
+    """Each row's (top, bottom) in document pixels: from the first to the last line of its cells' text (a cell
+    spanning rows counts in its first row; a table inside a cell counts with its blocks). Qt lays a row's cells
+    out line by line across a page break."""
+    lay = doc.documentLayout()
+    spans = []
+    for r in range(table.rows()):
+        top, bottom = math.inf, -math.inf
+        for c in range(table.columns()):
+            cell = table.cellAt(r, c)
+            if cell.row() != r or cell.column() != c:
+                continue
+            block = doc.findBlock(cell.firstPosition())
+            while block.isValid() and block.position() <= cell.lastPosition():
+                br = lay.blockBoundingRect(block)
+                if br.height() > 0:
+                    top, bottom = min(top, br.top()), max(bottom, br.bottom())
+                block = block.next()
+        spans.append((top, bottom))
+    return spans
+
+
+def _keep_table_rows_together(doc: QTextDocument, h: float) -> int | None:
+    """A table row whose cells a page break would split (the first lines of a cell on one page, the rest on the
+    next: "NVIDIA GB200 (per Blackwell" / "GPU) 186GB") moves whole to the next page. Qt moves a row only when
+    none of its cells starts on the page, and no row format says "keep together", so the table is cut before that
+    row: the rest goes into a table of its own that starts the next page, under the same header rows. A row of
+    the header or the first body row moves the whole table. Returns the position from which the layout changed
+    (None: nothing moved)."""
+    from PySide6.QtGui import QTextFormat, QTextTable
+
+    for table in (f for f in _frames(doc.rootFrame()) if isinstance(f, QTextTable)):
+        fmt = table.format()
+        for r, (top, bottom) in enumerate(table_row_spans(doc, table)):
+            page = math.floor(top / h)
+            if not (math.isfinite(top) and bottom - top < 0.5 * h and page != math.floor((bottom - 1) / h)):
+                continue
+            if r <= fmt.headerRowCount():  # nothing of the body above it: the table starts on the next page
+                if fmt.pageBreakPolicy() & QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore:
+                    break
+                fmt.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
+                table.setFormat(fmt)
+                return max(0, table.firstPosition() - 1)
+            if _plain_table(table):
+                return _split_table(doc, table, r)
+            break
+    return None
+
+
+def _plain_table(table) -> bool:
+    """A table of single cells (no spans) with no table inside: it can be cut between two rows."""
+    return not table.childFrames() and all(
+        table.cellAt(r, c).rowSpan() == 1 and table.cellAt(r, c).columnSpan() == 1
+        for r in range(table.rows()) for c in range(table.columns()))
+
+
+def _split_table(doc: QTextDocument, table, r: int) -> int:
+    """Move rows ``r``… of ``table`` into a new table right after it that starts a new page, with copies of the
+    header rows on top (same formats, column widths, cell and block formats). Returns where the layout changed."""
+    from PySide6.QtGui import QTextCursor, QTextFormat, QTextTableFormat
+
+    fmt = QTextTableFormat(table.format())
+    head = fmt.headerRowCount()
+    fmt.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
+    cur = QTextCursor(doc)
+    cur.setPosition(table.lastPosition() + 1)  # the block after the table
+    rows = [*range(head), *range(r, table.rows())]
+    new = cur.insertTable(len(rows), table.columns(), fmt)
+    for i, src in enumerate(rows):
+        for c in range(table.columns()):
+            _copy_cell(doc, table.cellAt(src, c), new.cellAt(i, c))
+    table.removeRows(r, table.rows() - r)
+    return max(0, table.firstPosition() - 1)
+
+
+def _copy_cell(doc: QTextDocument, src, dst) -> None:
+    """Copy one cell's text, character formats, block formats (alignment) and cell format into an empty cell."""
+    from PySide6.QtGui import QTextCursor
+
+    sel = src.firstCursorPosition()
+    sel.setPosition(src.lastCursorPosition().position(), QTextCursor.MoveMode.KeepAnchor)
+    dst.firstCursorPosition().insertFragment(sel.selection())
+    dst.setFormat(src.format())
+    a, b = doc.findBlock(src.firstPosition()), doc.findBlock(dst.firstPosition())
+    while a.isValid() and b.isValid() and a.position() <= src.lastPosition() and b.position() <= dst.lastPosition():
+        QTextCursor(b).setBlockFormat(a.blockFormat())
+        QTextCursor(b).setBlockCharFormat(a.charFormat())
+        a, b = a.next(), b.next()
+
+
+def _frames(frame):
+    """The frames under ``frame``, depth first (a table inside a table's cell comes after its parent)."""
+    for child in frame.childFrames():
+        yield child
+        yield from _frames(child)
 
 
 def _keep_small_tables_together(doc: QTextDocument, h: float) -> int | None:

@@ -825,10 +825,6 @@
         <translation>租用方式</translation>
     </message>
     <message>
-        <source>rules failed</source>
-        <translation>未通过的规则</translation>
-    </message>
-    <message>
         <source>passed</source>
         <translation>通过</translation>
     </message>
@@ -1091,6 +1087,14 @@
     <message>
         <source>unknown</source>
         <translation>未知</translation>
+    </message>
+    <message>
+        <source>GPU id</source>
+        <translation>GPU 标识</translation>
+    </message>
+    <message>
+        <source>rule ids failed</source>
+        <translation>未通过的规则（标识）</translation>
     </message>
 </context>
 <context>
@@ -2078,6 +2082,10 @@
         <source>{why}. Choose a framework that trains it.</source>
         <translation>{why}。请选择能训练该模型的框架。</translation>
     </message>
+    <message>
+        <source>Pipeline parallel {pp} with {fw} on a fine-tune: the Hugging Face Trainer runs DeepSpeed with ZeRO only; this needs the model rewritten by hand as a deepspeed.pipe.PipelineModule.</source>
+        <translation>微调时用 {fw} 的流水线并行 {pp}：Hugging Face Trainer 只以 ZeRO 方式运行 DeepSpeed；这需要把模型手工改写为 deepspeed.pipe.PipelineModule。</translation>
+    </message>
 </context>
 <context>
     <name>Fields</name>
@@ -2247,6 +2255,10 @@
     <message>
         <source>{fw} has no model builder for {model} (model_type {type}) in torchtune/models</source>
         <translation>{fw} 在 torchtune/models 中没有 {model}（model_type {type}）的模型构建函数</translation>
+    </message>
+    <message>
+        <source>{fw} does not build {model} (model_type {type}): torchtitan&apos;s models are Llama 3/4, Qwen3 and DeepSeek-V2/V3</source>
+        <translation>{fw} 无法构建 {model}（model_type {type}）：torchtitan 的模型只有 Llama 3/4、Qwen3 和 DeepSeek-V2/V3</translation>
     </message>
 </context>
 <context>
@@ -4591,6 +4603,30 @@
     <message>
         <source>Not tried: {why}.</source>
         <translation>未尝试：{why}。</translation>
+    </message>
+    <message>
+        <source>Ranks #{n}: no plan meets the constraints, so the closest come first.</source>
+        <translation>排第 {n}：没有方案满足约束，最接近的排在前面。</translation>
+    </message>
+    <message>
+        <source>Ranks #{n}: after the plans that pass planning rule {rule}, then by the objective.</source>
+        <translation>排第 {n}：排在通过规划规则 {rule} 的方案之后，其余按目标排序。</translation>
+    </message>
+    <message>
+        <source>Ranks #{n}: its MFU of {mfu:.0%} is poor and fails planning rule mfu_grade (from the interconnect, or untested kernels), so it ranks after the best plan graded above poor ({cost:,.0f} {cur}, {days:.2f} days); then by the objective.</source>
+        <translation>排第 {n}：其 MFU {mfu:.0%} 为“差”，未通过规划规则 mfu_grade（源于互联，或算子未经验证），所以排在评级高于“差”的最佳方案（{cost:,.0f} {cur}，{days:.2f} 天）之后；其余按目标排序。</translation>
+    </message>
+    <message>
+        <source>Ranks #{n}: the best plan by the objective among those that meet the constraints and pass the ranking rules.</source>
+        <translation>排第 {n}：在满足约束并通过排序规则的方案中，按目标最优。</translation>
+    </message>
+    <message>
+        <source>Ranks #{n}: next by the objective (the list shows one layout per GPU type and count).</source>
+        <translation>排第 {n}：按目标依次排列（列表中每种 GPU 型号和数量只显示一种布局）。</translation>
+    </message>
+    <message>
+        <source>Pipeline parallelism with {fw} is not tried for fine-tuning: the Hugging Face Trainer&apos;s DeepSpeed integration runs ZeRO only, and a pipeline needs the model rewritten by hand as a deepspeed.pipe.PipelineModule.</source>
+        <translation>微调时不尝试 {fw} 的流水线并行：Hugging Face Trainer 的 DeepSpeed 集成只运行 ZeRO，流水线需要把模型手工改写为 deepspeed.pipe.PipelineModule。</translation>
     </message>
 </context>
 <context>
@@ -7800,6 +7836,10 @@
         <source>Whether owning breaks even is unknown without a purchase price.</source>
         <translation>没有采购价，无法判断自有能否与租用持平。</translation>
     </message>
+    <message>
+        <source>deadline {d} d, right of the chart: every plan meets it</source>
+        <translation>截止时间 {d} 天，在图的右侧之外：每个方案都能满足</translation>
+    </message>
 </context>
 <context>
     <name>Rules</name>
@@ -8320,6 +8360,10 @@
         <source>training.attn_implementation=flash_attention_2 needs training.flash_attention on</source>
         <translation>training.attn_implementation=flash_attention_2 需要打开 training.flash_attention</translation>
     </message>
+    <message>
+        <source>training.legacy_bnb_4bit needs method qlora (bitsandbytes 4-bit weights)</source>
+        <translation>training.legacy_bnb_4bit 需要 method 为 qlora（bitsandbytes 4 位权重）</translation>
+    </message>
 </context>
 <context>
     <name>ScenarioModel</name>
@@ -8480,10 +8524,6 @@
         <translation>MoE 层等待主机下发（分发器同步）</translation>
     </message>
     <message>
-        <source>MoE expert GEMM launches (one per expert)</source>
-        <translation>MoE 专家矩阵乘逐个启动（每个专家一次）</translation>
-    </message>
-    <message>
         <source>DeepSpeed ZeRO-3: weight gathers with no matmul to hide under (exposed)</source>
         <translation>DeepSpeed ZeRO-3：无矩阵乘可掩盖的权重收集（暴露）</translation>
     </message>
@@ -8522,6 +8562,10 @@
     <message>
         <source>pipeline: waiting for the last stage (output layer)</source>
         <translation>流水线：等待最后一级（输出层）</translation>
+    </message>
+    <message>
+        <source>MoE per-expert kernels (GEMMs and FP8 casts, one set per expert)</source>
+        <translation>MoE 逐专家内核（矩阵乘与 FP8 转换，每个专家一组）</translation>
     </message>
 </context>
 <context>
@@ -9040,6 +9084,18 @@
     <message>
         <source>torchtitan before commit 83e694105 (July 2025) wrapped only the blocks, so the token embedding shared FSDP2&apos;s root unit with the final norm and output layer. FSDP2 never reshards the root after forward, so the embedding and output stay gathered until the end of backward (more memory). Off (default): torchtitan since July 2025, the embedding its own unit. torchtitan FSDP2 only</source>
         <translation>在 2025 年 7 月的提交 83e694105 之前，torchtitan 只对各个块单独做分片封装，因此词嵌入层与最终归一化层、输出层同属 FSDP2 的根单元。FSDP2 在前向之后从不对根单元重新分片，所以嵌入层和输出层一直保持聚合，直到反向结束（占用更多显存）。关闭（默认）：2025 年 7 月以后的 torchtitan，嵌入层自成一个单元。仅适用于 torchtitan FSDP2</translation>
+    </message>
+    <message>
+        <source>bitsandbytes 0.41 to 0.43.1 (before July 2024)</source>
+        <translation>bitsandbytes 0.41 至 0.43.1（2024 年 7 月以前）</translation>
+    </message>
+    <message>
+        <source>Old 4-bit layers</source>
+        <translation>旧版 4 位层</translation>
+    </message>
+    <message>
+        <source>bitsandbytes 0.41.0 to 0.43.1 kept each 4-bit layer&apos;s input from its forward to its backward (MatMul4Bit stored it outside save_for_backward; fixed in 0.43.2, July 2024), so with non-reentrant activation checkpointing every checkpointed layer holds those inputs too (more memory). Off (default): bitsandbytes 0.43.2 and later. QLoRA only</source>
+        <translation>bitsandbytes 0.41.0 至 0.43.1 会把每个 4 位层的输入从前向一直保留到反向（MatMul4Bit 把它存在 save_for_backward 之外；0.43.2 于 2024 年 7 月修复），因此在非重入式激活检查点下，每个做检查点的层也会一直持有这些输入（占用更多显存）。关闭（默认）：bitsandbytes 0.43.2 及以后。仅适用于 QLoRA</translation>
     </message>
 </context>
 <context>

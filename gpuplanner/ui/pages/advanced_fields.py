@@ -16,7 +16,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtWidgets import QCheckBox, QMenu, QToolButton, QVBoxLayout, QWidget
 
-from gpuplanner.core.frameworks import engine_of
+from gpuplanner.core.frameworks import engine_of, support
 
 from ..fields import BoundCheck, BoundCombo, BoundEdit, FieldBox, fmt_float, fmt_int, parse_float, parse_int
 
@@ -24,7 +24,7 @@ from ..fields import BoundCheck, BoundCombo, BoundEdit, FieldBox, fmt_float, fmt
 OVERLAP = ("overlap_grad_reduce", "overlap_param_gather", "tp_comm_overlap", "overlap_p2p_comm")
 #: on/off switches of the Advanced box (``training.*``)
 SWITCHES = ("master_weights", "optimizer_in_backward", "activation_offload", "chunked_loss", "torch_compile",
-            "fsdp_root_embedding")
+            "fsdp_root_embedding", "legacy_bnb_4bit")
 _TRI = {None: "default", True: "on", False: "off"}
 #: Megatron-Core's MoE token dispatchers (``parallel.moe_dispatcher``; None: the framework's default, all-to-all)
 MOE_DISPATCHERS = [None, "alltoall", "allgather", "flex"]
@@ -105,18 +105,17 @@ class TrainingAdvanced(QObject):
 
     def update_enabled(self, s, moe: bool = True) -> None:
         """Each row enabled where the chosen tool and model read it (disabled, never hidden, as the page's other
-        rows): LoRA dropout for LoRA/QLoRA; DeepSpeed's ZeRO-3 collectives for DeepSpeed; the MoE dispatcher for
-        a MoE model on a Megatron-Core tool and the pipeline split for a Megatron-Core tool (the scenario refuses
-        both elsewhere); the reentrant switch where the tool has one (Megatron-Core and Unsloth run their own
-        checkpoint function: core/scenario.py refuses either value); parameter offload at ZeRO stage 3. A row whose value is not the default stays
+        rows): LoRA dropout for LoRA/QLoRA; DeepSpeed's ZeRO-3 collectives for DeepSpeed; the interleaved pipeline
+        for a tool with an interleaved schedule (core/frameworks.py ``interleaved_pipeline``); the reentrant switch
+        where the tool has one (Megatron-Core and Unsloth run their own checkpoint function: core/scenario.py
+        refuses either value); parameter offload at ZeRO stage 3. A row whose value is not the default stays
         enabled, so a refused value can be put back."""
         t, p = s.training, s.parallel
-        megatron = engine_of(t.framework) == "megatron"
         own_checkpoint = engine_of(t.framework) == "megatron" or t.framework == "unsloth"
         on = {"lora_dropout": t.method in ("lora", "qlora"),
               "ds_zero3_gather": t.framework == "deepspeed" or t.ds_zero3_gather != "flat",
-              "moe_dispatcher": (megatron and moe) or p.moe_dispatcher is not None,
-              "pp_account_embedding_loss": megatron or p.pp_account_embedding_loss,
+              # virtual stages: the frameworks with an interleaved schedule (the search uses vpp 1 elsewhere)
+              "vpp": support(t.framework).interleaved_pipeline or p.vpp != 1,
               "checkpoint_reentrant": not own_checkpoint or t.checkpoint_reentrant is not None,
               "offload_params": p.zero == 3 or p.offload_params}  # ZeRO-3/FSDP offload: refused below stage 3
         for key, enabled in on.items():
@@ -125,19 +124,25 @@ class TrainingAdvanced(QObject):
         # torchtitan's FSDP2 layout only (core/estimate.py reads it there); a set box stays in sight elsewhere
         self.box.layout().setRowVisible(self.fields["fsdp_root_embedding"].box, t.fsdp_root_embedding or (
             t.framework == "fsdp" and int(t.fsdp_version) == 2))
+        # bitsandbytes' 4-bit layers: QLoRA only (core/scenario.py refuses it elsewhere); a set box stays in sight
+        self.box.layout().setRowVisible(self.fields["legacy_bnb_4bit"].box, t.legacy_bnb_4bit or t.method == "qlora")
         self._megatron_rows(s)
 
     def _megatron_rows(self, s) -> None:
-        """Megatron-Core's CUDA graphs and token dropping (``parallel.cuda_graph_scope``, ``moe_capacity_factor``,
-        ``moe_pad_to_capacity``): shown for the frameworks that run Megatron-Core (core.frameworks.engine_of, the
-        tools the scenario accepts them for), token dropping and the router's graph scopes for MoE models only
-        (:func:`model_is_moe`); a value set elsewhere stays in sight, so it can be cleared."""
+        """Megatron-Core's CUDA graphs, token dropping, token dispatcher and pipeline split
+        (``parallel.cuda_graph_scope``, ``moe_capacity_factor``, ``moe_pad_to_capacity``, ``moe_dispatcher``,
+        ``pp_account_embedding_loss``): shown for the frameworks that run Megatron-Core (core.frameworks.engine_of,
+        the tools the scenario accepts them for), token dropping, the dispatcher and the router's graph scopes for
+        MoE models only (:func:`model_is_moe`); a value set elsewhere stays in sight, so it can be cleared."""
         from gpuplanner.core.frameworks import engine_of
 
         par, p, f = self.page.par_box.layout(), s.parallel, self.fields
         megatron = engine_of(s.training.framework) == "megatron"
         moe = model_is_moe(self.page, s)
         par.setRowVisible(f["cuda_graph_scope"].box, megatron or p.cuda_graph_scope is not None)
+        # the older MoE dispatcher and pipeline split: the scenario refuses both outside Megatron-Core
+        par.setRowVisible(f["moe_dispatcher"].box, megatron and moe or p.moe_dispatcher is not None)
+        par.setRowVisible(f["pp_account_embedding_loss"].box, megatron or p.pp_account_embedding_loss)
         par.setRowVisible(f["moe_capacity_factor"].box, megatron and moe or p.moe_capacity_factor is not None)
         par.setRowVisible(f["moe_pad_to_capacity"].box, megatron and moe or p.moe_pad_to_capacity)
         combo = f["cuda_graph_scope"]
@@ -158,6 +163,7 @@ class TrainingAdvanced(QObject):
         f["chunked_loss"].setText(self.tr("loss over the logits in chunks"))
         f["torch_compile"].setText(self.tr("compiled (fused element-wise kernels)"))
         f["fsdp_root_embedding"].setText(self.tr("embedding kept gathered (torchtitan before July 2025)"))
+        f["legacy_bnb_4bit"].setText(self.tr("bitsandbytes 0.41 to 0.43.1 (before July 2024)"))
         f["offload_params"].setText(self.tr("weights and gradients in CPU memory too"))
         f["pp_account_embedding_loss"].setText(self.tr("embedding and loss count as a layer each"))
         for k in (*OVERLAP, "compile_loss", "checkpoint_reentrant"):
@@ -208,6 +214,11 @@ class TrainingAdvanced(QObject):
                 "shared FSDP2's root unit with the final norm and output layer. FSDP2 never reshards the root after "
                 "forward, so the embedding and output stay gathered until the end of backward (more memory). Off "
                 "(default): torchtitan since July 2025, the embedding its own unit. torchtitan FSDP2 only")),
+            "legacy_bnb_4bit": (self.tr("Old 4-bit layers"), self.tr(
+                "bitsandbytes 0.41.0 to 0.43.1 kept each 4-bit layer's input from its forward to its backward "
+                "(MatMul4Bit stored it outside save_for_backward; fixed in 0.43.2, July 2024), so with "
+                "non-reentrant activation checkpointing every checkpointed layer holds those inputs too (more "
+                "memory). Off (default): bitsandbytes 0.43.2 and later. QLoRA only")),
             "compile_loss": (self.tr("Compiled loss"), self.tr(
                 "With torch.compile, compile the cross-entropy with the model (torchtitan compile.components, "
                 "[\"model\", \"loss\"] since April 2025): it keeps only the 16-bit logits instead of their fp32 "
