@@ -1081,8 +1081,11 @@ def time_layout(
     s = float(seq_len)
     s_attn = s if attn_len is None else float(attn_len)
     if pad_single_len is not None:
-        # padded batches (flops.sample_shape): a micro-batch of one sequence is not padded at all
-        one = mbs <= 1.0
+        # padded batches (flops.sample_shape): a micro-batch of one sequence is not padded at all; nor, near
+        # enough, one preference pair: its chosen and rejected rows are padded to the longer of the two, not to
+        # max_length (TRL ``DPOTrainer.concatenated_inputs``: ``pad_to_length(..., max(chosen, rejected))``;
+        # ms-swift's rlhf collator pads the pair's rows to their own longest) — taken as the mean, as one sequence
+        one = mbs_examples <= 1.0
         s = where(one, float(pad_single_len), s)
         s_attn = where(one, float(pad_single_len), s_attn)
         real_frac = where(one, 1.0, float(real_frac))

@@ -1,0 +1,134 @@
+"""Published step times of preference-objective runs (DPO, KTO, ORPO, SimPO) against the model (a sanity table,
+not fitted). The RL objectives' step times are in ``bench/rl_step_times.py``.
+
+Usage: python bench/validate_post_time.py
+
+Each row is a published run with its whole launch configuration, entered as a user of the app would enter it; the
+same scenarios as ``bench/validate_post_memory.py`` where the run is the same. Where the source is silent the choice
+is written next to the row (``ASSUMED``) and printed. Nothing is tuned per row.
+
+* ``swift-examples`` — modelscope/ms-swift at commit 3602360a562313afbf2ef6065fdf61f271a2c5b9. The first line of
+  ``examples/train/rlhf/dpo/full.sh``, ``examples/megatron/rlhf/dpo/{packing,moe}.sh`` and
+  ``examples/megatron/lora/dpo.sh`` gives "N * XXGiB; Y s/it". ``s/it`` is ms-swift's logged ``train_speed(s/it)``:
+  wall seconds per optimizer step (Transformers: ``swift/trainers/mixin.py`` via the HF Trainer's global step, one
+  step = ``per_device_train_batch_size × gradient_accumulation_steps`` samples per GPU; Megatron: per iteration,
+  one ``global_batch_size``), averaged from the start of training (the first steps' warm-up included; ASSUMED a
+  run long enough that it does not matter). A DPO sample is one pair: chosen and rejected run in one concatenated
+  forward (TRL ``DPOTrainer.concatenated_forward``; Megatron-SWIFT ``rlhf`` trainer), so the policy sees two
+  sequences per sample. Full DPO keeps a separate frozen reference model (one no-grad forward per pair); LoRA runs
+  the reference as the base model with the adapter disabled (no second copy, same forward). ``rpo_alpha`` 0.1
+  adds the NLL on the chosen half from the same logits (no extra pass). The datasets' token statistics are
+  ms-swift's own (docs ``Supported-models-and-datasets``), as in ``validate_post_memory.py``.
+  ``examples/train/packing/dpo.sh`` (first line "4 * 50GiB; 2h", added 2026-01-17 in d0c71e48c) gives the whole
+  run's wall time instead: one epoch of AI-ModelScope/orpo-dpo-mix-40k (43,666 pairs, 1% held out: 43,229),
+  compared as ``data.tokens / tokens per second`` (``TimeEstimate.compute_days``) with ``data.tokens`` = pairs × 2
+  sequences × 938 tokens (ASSUMED: the dataset's mean is per sequence, chosen and rejected alike); the 2 h holds its
+  evaluations and checkpoints every 200 steps too.
+* ``swift-megatron-sft`` — ``examples/megatron/lora/dense.sh`` (same commit): "full: 2 * 70GiB 0.61s/it",
+  "lora: 2 * 14GiB 0.45s/it", SFT with the same tool: a control, so a DPO-only miss shows apart from the tool's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+for p in (ROOT, ROOT / "bench"):
+    if str(p) not in sys.path:
+        sys.path.insert(0, str(p))
+
+import validate_post_memory as vpm  # noqa: E402
+from validate_ft_tools import Row  # noqa: E402
+
+#: (memory row id in validate_post_memory, published s/it, source line, extra assumptions)
+SWIFT_TIMES = (
+    ("swift-dpo-full-7b-padding-free", 1.90, "examples/train/rlhf/dpo/full.sh: 'with padding_free: 4 * 47GiB, "
+     "1.90s/it'", ("gradient_accumulation_steps 1: one step = 4 pairs per GPU",)),
+    ("swift-dpo-full-7b-padded", 3.32, "examples/train/rlhf/dpo/full.sh: 'without padding_free: 4 * 57GiB "
+     "3.32s/it'", ("seq_len 1,801 (the dataset's longest; a batch of 4 pairs pads to its own longest, shorter "
+                   "on average: the model pads every batch to seq_len)",)),
+    ("mswift-dpo-qwen3-4b-packing", 3.4, "examples/megatron/rlhf/dpo/packing.sh: '4 * 28GiB; 3.4s/it'",
+     ("TP 4 on 4 GPUs: DP 1, global batch 4 = 4 micro-batches of one packed row",)),
+    ("mswift-dpo-qwen3-30b-a3b-packing", 13.0, "examples/megatron/rlhf/dpo/moe.sh: '8 * 46GiB; 13s/it'",
+     ("TP 4 × DP 2 (EP 8 over the 8 GPUs), global batch 4: 2 micro-batches per DP rank",
+      "optimizer_cpu_offload fraction 1 with use_precision_aware_optimizer")),
+    ("mswift-dpo-qwen3-30b-a3b-lora", 4.5, "examples/megatron/lora/dpo.sh: '2 * 65GiB; 4.50s/it'",
+     ("DP 2, micro-batch 8, global 16: one micro-batch per rank",)),
+)
+#: (id, published wall seconds of the whole run, scenario overrides, source line)
+ORPO_MIX_PAIRS = 43_229  # 43,666 × 0.99 (split_dataset_ratio 0.01)
+RUN_ROWS = (
+    ("swift-dpo-full-7b-packing-run", 2 * 3600.0, "examples/train/packing/dpo.sh: '4 * 50GiB; 2h'"),
+)
+SFT_TIMES = (
+    ("mswift-sft-7b-full-tp2", 0.61, "examples/megatron/lora/dense.sh: 'full: 2 * 70GiB 0.61s/it'"),
+    ("mswift-sft-7b-lora-tp2", 0.45, "examples/megatron/lora/dense.sh: 'lora: 2 * 14GiB 0.45s/it'"),
+)
+
+
+def all_rows() -> list[Row]:
+    mem = {r.id: r for r in vpm.all_rows()}
+    out = []
+    for rid, sit, line, extra in SWIFT_TIMES:
+        r = mem[rid]
+        out.append(dataclasses.replace(r, kind="step", measured=sit, assumed=r.assumed + (line,) + extra))
+    for rid, secs, line in RUN_ROWS:
+        out.append(vpm.PostRow(
+            rid, "swift-examples", "run", secs, {"preset": "qwen2.5-7b"},
+            vpm._t(framework="ms-swift", objective="dpo", method="full", seq_len=8192, micro_batch_size=1,
+                   global_batch_size=4, packing=True), num_gpus=4, parallel={"zero": 3}, metric="reserved",
+            data={"mean_sample_len": 938, "tokens": ORPO_MIX_PAIRS * 2 * 938},
+            assumed=(vpm.GPU_ASSUMED, line, "packing: every row holds 8,192 tokens of whole pairs (ASSUMED full rows)",
+                     "tokens = 43,229 pairs × 2 × 938 (the mean taken per sequence)",
+                     "ZeRO-3 (--deepspeed zero3), gradient checkpointing (ms-swift default), flash_attn, rpo_alpha 0.1")))
+    for rid, sit, line in SFT_TIMES:
+        r = mem[rid]
+        out.append(dataclasses.replace(r, kind="step", measured=sit, assumed=r.assumed + (line,)))
+    return out
+
+
+def predict(row: Row):
+    """The model's step time (s) and its breakdown for one row."""
+    from gpuplanner.core.estimate import resolve
+    from gpuplanner.core.scenario import scenario_from_dict
+    from gpuplanner.core.timing import time_estimate
+
+    d = {"model": row.model, "training": row.training, "parallel": row.parallel,
+         "hardware": {"gpu": row.gpu, "num_gpus": row.num_gpus}, "data": row.data,
+         "assumptions": dict(getattr(row, "assumptions", {}))}
+    return time_estimate(resolve(scenario_from_dict(d)))
+
+
+def _pct(v: list[float], q: float) -> float:
+    v = sorted(v)
+    return v[min(len(v) - 1, int(round(q * (len(v) - 1))))]
+
+
+def main() -> int:
+    res = []
+    for row in all_rows():
+        try:
+            t = predict(row)
+        except Exception as exc:  # noqa: BLE001 - a row the core refuses is shown, not counted
+            print(f"- {row.id}: refused: {exc}")
+            continue
+        for a in row.assumed:
+            print(f"ASSUMED {row.id}: {a}")
+        pred = t.compute_days * 86400.0 if row.kind == "run" else t.step_time_s
+        err = row.measured / pred - 1.0  # throughput terms: + = predicted too fast
+        res.append((row.id, row.table, row.measured, pred, err))
+    print("\n| row | table | published s (per step; run rows: whole run) | predicted s | error (+ = predicted too fast) |\n|---|---|---:|---:|---:|")
+    for rid, table, pub, pred, err in res:
+        print(f"| {rid} | {table} | {pub:.2f} | {pred:.2f} | {err:+.1%} |")
+    print("\n| table | rows | median |error| | p90 |error| |\n|---|---:|---:|---:|")
+    for table in sorted({r[1] for r in res}) + ["all"]:
+        errs = [abs(r[4]) for r in res if table in ("all", r[1])]
+        print(f"| {table} | {len(errs)} | {statistics.median(errs):.1%} | {_pct(errs, 0.9):.1%} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,95 @@
+"""A micro-batch of one preference pair is padded to the pair's longer sequence, not to ``max_length`` (issue 35
+round 6, helper dpostep6): TRL ``DPOTrainer.concatenated_inputs`` pads chosen and rejected to
+``max(chosen, rejected)``; ms-swift's rlhf collator pads the pair's rows to their own longest. The time model takes
+that length as the mean sample, as it does for a micro-batch of one sequence (core/flops.sample_shape)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from gpuplanner.core import search as S
+from gpuplanner.core.evaluate import evaluate
+from gpuplanner.core.scenario import scenario_from_dict
+
+
+def _train(objective="dpo", mbs=1, seq_len=2048, mean=334, method="lora"):
+    d = {"model": {"preset": "qwen2.5-7b"},
+         "training": {"framework": "ms-swift", "objective": objective, "method": method, "seq_len": seq_len,
+                      "micro_batch_size": mbs, "global_batch_size": 16, "flash_attention": True,
+                      "recompute": "full"},
+         "hardware": {"gpu": "a100-sxm-80gb", "num_gpus": 1}}
+    if mean is not None:
+        d["data"] = {"mean_sample_len": mean}
+    return evaluate(scenario_from_dict(d)).time
+
+
+@pytest.mark.parametrize("objective", ["dpo", "orpo", "simpo"])
+def test_one_pair_runs_at_its_own_length(objective):
+    """Hand-derived: one pair of 334-token samples cut at 2048 costs what a pair of full 334-token rows costs,
+    but for the attention kernel: the pair's shorter row is padded, so the batch carries a mask (SDPA's
+    memory-efficient kernel, timing.attention_kernel_in_force), a ~1% difference; before, 6× (rows of 2048)."""
+    padded = _train(objective, mbs=1, seq_len=2048, mean=334)
+    own = _train(objective, mbs=1, seq_len=334, mean=None)
+    assert padded.step_time_s == pytest.approx(own.step_time_s, rel=0.02)
+    assert padded.step_time_s < 0.25 * _train(objective, mbs=1, seq_len=2048, mean=None).step_time_s
+    assert padded.tokens_per_step == pytest.approx(own.tokens_per_step, rel=1e-12)  # 16 pairs × 2 × 334
+    assert padded.tokens_per_step == pytest.approx(16 * 2 * 334, rel=1e-12)
+
+
+@pytest.mark.parametrize("method,ratio", [("full", 10.0 / 4.0), ("lora", 8.0 / 3.0)])
+def test_pair_against_one_sequence_hand_derived(method, ratio):
+    """Forward units per step, full recomputation. SFT, full: forward + recompute + backward (2) = 4; DPO: 4 for
+    each of the pair's two rows + the frozen reference's forward over both rows (2) = 10. LoRA: the frozen
+    weights' backward is the input gradient only (1): SFT 3, DPO 2 × 3 + 2 = 8. Long samples (1,500 of 8,192) so
+    the GPU, not the host's launches, sets the pace; 5% for the pair's attention mask (SDPA memory-efficient)."""
+    sft = _train("sft", mbs=1, seq_len=8192, mean=1500, method=method).step_time_s
+    dpo = _train("dpo", mbs=1, seq_len=8192, mean=1500, method=method).step_time_s
+    assert dpo / sft == pytest.approx(ratio, rel=0.05)
+
+
+def test_several_pairs_and_sft_unchanged():
+    """Two pairs per micro-batch are still padded to the batch's row (seq_len); SFT's single sequence was already
+    its own length: before the change the pair was padded to 2048, ~6× the time."""
+    two = _train("dpo", mbs=2)
+    full_rows = _train("dpo", mbs=2, mean=None)
+    assert two.step_time_s == pytest.approx(full_rows.step_time_s, rel=0.1)  # + the padded batch's SDPA mask
+    one = _train("dpo", mbs=1)
+    assert one.step_time_s < 0.25 * two.step_time_s
+    assert _train("sft", mbs=1).step_time_s == pytest.approx(_train("sft", mbs=1, seq_len=334, mean=None).step_time_s,
+                                                             rel=1e-9)
+
+
+def test_kto_is_not_paired():
+    """KTO trains single sequences (its KL batch is a no-grad forward): a micro-batch of one is its own length."""
+    kto = _train("kto", mbs=1)
+    assert kto.step_time_s == pytest.approx(_train("kto", mbs=1, seq_len=334, mean=None).step_time_s, rel=1e-9)
+
+
+def test_vectorised_search_equals_evaluate_for_padded_pairs():
+    d = {"model": {"preset": "qwen2.5-7b"},
+         "training": {"framework": "trl", "objective": "dpo", "method": "lora", "seq_len": 2048,
+                      "flash_attention": True},
+         "data": {"tokens": 2e8, "mean_sample_len": 400},
+         "constraints": {"max_gpus": 8, "gpu_candidates": ["a100-sxm-80gb"]}}
+    s = scenario_from_dict(d)
+    rng = np.random.default_rng(5)
+    checked = ones = 0
+    for ctx in S.iter_contexts(s):
+        c = S.enumerate_candidates(ctx, s.constraints.max_gpus)
+        if not len(c["tp"]):
+            continue
+        vec = S.evaluate_candidates(ctx, c)
+        for i in rng.choice(len(c["tp"]), size=min(20, len(c["tp"])), replace=False):
+            sc = S.candidate_scenario(ctx, c, int(i))
+            ev = evaluate(sc, resolved=replace(ctx.resolved, scenario=sc), prices=ctx.table,
+                          overheads=ctx.overheads, rent_vs_build=False)
+            checked += 1
+            ones += sc.training.micro_batch_size == 1
+            if vec["fits"][i]:
+                assert math.isclose(vec["train_hours"][i] / 24.0, ev.compute_days, rel_tol=1e-9)
+                assert math.isclose(vec["mfu"][i], ev.mfu, rel_tol=1e-9)
+    assert checked >= 10 and ones > 0
