@@ -22,7 +22,8 @@ def _table(capsys, path: Path) -> tuple[list[str], list[list[str]]]:
         if not ln.strip():
             break
         rows.append(ln.split())
-    return lines[i].split(), rows
+    # (multi-word headers read as one column each: "GPU id" is the GPU column, the ids it lists)
+    return lines[i].replace("GPU id", "GPU_id").split(), rows
 
 
 def _plans(capsys, path: Path) -> list[dict]:

@@ -46,9 +46,13 @@ def test_sample_shape_cases():
 
 
 def test_padding_wastes_the_padded_share_of_the_step():
-    """Padded rows cost a full row; only the real tokens count as throughput."""
-    full, pad = _ev(), _ev(mean=1024)
+    """Padded rows cost a full row; only the real tokens count as throughput. (With FlashAttention-2 as the
+    attention implementation: under Transformers' default SDPA a padded batch's mask sends the attention to PyTorch's
+    memory-efficient kernel over the whole square, issue 35 round 6, tests/test_mechanics_hf_sdpa_mask.py.)"""
+    fa2 = {"attn_implementation": "flash_attention_2"}
+    full, pad = _ev(**fa2), _ev(mean=1024, **fa2)
     assert pad.time.step_time_s == pytest.approx(full.time.step_time_s, rel=1e-9)
+    assert _ev(mean=1024).time.step_time_s > pad.time.step_time_s  # the default SDPA pays for the mask
     assert pad.time.tokens_per_s_per_gpu == pytest.approx(full.time.tokens_per_s_per_gpu * 0.25, rel=1e-9)
     assert pad.memory.total == pytest.approx(full.memory.total, rel=1e-9)
 
