@@ -332,7 +332,8 @@ def nemo_key_split(scn: dict) -> dict:
     k = scn["training"]["rl"]["updates_per_generation"]
     base = predict(scn)
     no_ref = predict(_variant(scn, reference="none"))
-    moves = e.time.parts.get("optimizer_offload", 0.0) * k
+    # (NeMo RL's copies are their own named part since round 6's breakdown6, carved out of optimizer_offload)
+    moves = (e.time.parts.get("optimizer_offload", 0.0) + e.time.parts.get("nemo_rl_host_copies", 0.0)) * k
     refit = e.time.parts.get("weight_refit", 0.0) * k
     opt_out = base["step"] - _without_d2h_cost(scn)["step"]
     from gpuplanner.core import timing as T
