@@ -4,8 +4,10 @@ rankings of one scenario (one plan per GPU count, and every layout)."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from gpuplanner.core import search as S
+from gpuplanner.core.evaluate import evaluate
 from gpuplanner.core.scenario import scenario_from_dict
 
 
@@ -35,3 +37,26 @@ def rankings_around(scenario, top_every: int, change):
     first, before = both()
     change()
     return first, before, both()[1]
+
+
+def sampled_candidates(scenario, rng, per_context: int, fits_only: bool = True):
+    """Random candidates of the vectorised search of ``scenario`` (at most ``per_context`` per GPU context, drawn
+    with ``rng``; with ``fits_only`` those that fit), each with ``evaluate()`` of its own scenario: yields
+    ``(ctx, vec, i, candidate scenario, Evaluation)`` — the pair the search-equals-evaluate tests compare."""
+    for ctx in S.iter_contexts(scenario):
+        c = S.enumerate_candidates(ctx, scenario.constraints.max_gpus)
+        if not len(c["tp"]):
+            continue
+        vec = S.evaluate_candidates(ctx, c)
+        for i in rng.choice(len(c["tp"]), size=min(per_context, len(c["tp"])), replace=False):
+            if fits_only and not vec["fits"][i]:
+                continue
+            sc = S.candidate_scenario(ctx, c, int(i))
+            ev = evaluate(sc, resolved=replace(ctx.resolved, scenario=sc), prices=ctx.table,
+                          overheads=ctx.overheads, rent_vs_build=False)
+            yield ctx, vec, int(i), sc, ev
+
+
+def vectorised_step_s(vec, i: int, ev) -> float:
+    """The search's step time of candidate ``i``: its training hours over the Evaluation's compute days."""
+    return vec["train_hours"][i] / ev.time_modelled.compute_days / 24.0 * ev.time_modelled.step_time_s

@@ -13,21 +13,19 @@ from __future__ import annotations
 
 import math
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from gpuplanner.core import search as S
 from gpuplanner.core import timing as T
 from gpuplanner.core.estimate import resolve, time_estimate
-from gpuplanner.core.evaluate import evaluate
 from gpuplanner.core.scenario import scenario_from_dict
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
 import validate_time as V  # noqa: E402
+from search_helpers import sampled_candidates, vectorised_step_s  # noqa: E402
 
 
 def _qwen3(recipe="te_current", precision="fp8", ep=8, gpu="h100-sxm-80gb", framework="megatron", **training) -> dict:
@@ -125,22 +123,11 @@ def test_search_equals_evaluate_with_current_scaling():
                                                                   "currency": "CNY"}
                                                               for g in ("h100-sxm-80gb", "b200-180gb")}}}
     s = scenario_from_dict(d)
-    rng = np.random.default_rng(9)
     checked = 0
-    for ctx in S.iter_contexts(s):
-        c = S.enumerate_candidates(ctx, s.constraints.max_gpus)
-        if not len(c["tp"]):
-            continue
-        vec = S.evaluate_candidates(ctx, c)
-        for i in rng.choice(len(c["tp"]), size=min(30, len(c["tp"])), replace=False):
-            if not vec["fits"][i]:
-                continue
-            sc = S.candidate_scenario(ctx, c, int(i))
-            ev = evaluate(sc, resolved=replace(ctx.resolved, scenario=sc), prices=ctx.table,
-                          overheads=ctx.overheads, rent_vs_build=False)
-            step = vec["train_hours"][i] / ev.time_modelled.compute_days / 24.0 * ev.time_modelled.step_time_s
-            assert math.isclose(step, ev.time.step_time_s, rel_tol=1e-9), (ctx.gpu.id, sc.parallel)
-            checked += 1
+    for ctx, vec, i, sc, ev in sampled_candidates(s, np.random.default_rng(9), 30):
+        step = vectorised_step_s(vec, i, ev)
+        assert math.isclose(step, ev.time.step_time_s, rel_tol=1e-9), (ctx.gpu.id, sc.parallel)
+        checked += 1
     assert checked >= 10
 
 
