@@ -1726,22 +1726,27 @@ def nemo_rl_host_seconds(lay: dict, host_bw):
     return lay.get("off_nemo_rl", 0.0) / host_bw + lay.get("off_nemo_rl_s", 0.0)
 
 
-def grace_host_waits(lay: dict, hcf, waits: tuple, t_mb_gpu, pp_imb_mb, ep_mb, t_exp_mb, t_exp_gemm_mb) -> tuple:
-    """The host waits of one micro-batch (eager launches, Megatron's MoE syncs, Transformers' expert loop: ``waits``,
-    at the host's factor ``hcf``, :data:`HOST_CPU_FACTOR`) as an x86 host would leave them, for the breakdown only:
-    the difference is the Grace host's own line (``grace_host``). ``t_mb_gpu``: the micro-batch's GPU time before
-    the waits; the rest as :func:`time_gpu` passes them. Where no GPU has a Grace host, ``waits`` unchanged."""
-    ops = lay["ops"]
-    maximum = ops.maximum
-    if not np.any(np.asarray(hcf) != 1.0):
-        return waits
-    m = lay["m"]
-    launch = maximum(lay["host_mb"] - t_mb_gpu, 0.0)
-    host = (lay["moe_host_exp_f"], lay["moe_host_rest_f"], lay["moe_host_b"])
-    moe = moe_sync_exposure(host, t_mb_gpu + launch - pp_imb_mb, ep_mb, t_exp_mb, lay["fwd_share"], m.moe_frac, ops)
-    if not lay.get("moe_syncs", True):
-        moe = maximum(sum(host) - (t_mb_gpu + launch - pp_imb_mb) * m.moe_frac - ep_mb, 0.0)
-    hf = maximum(lay["hfmoe_loop_mb"] - t_exp_gemm_mb * lay["hfmoe_fwd_share"], 0.0)
+def host_waits(lay: dict, hcf, t_mb_gpu, pp_imb_mb, ep_mb, t_exp_mb, t_exp_gemm_mb) -> tuple:
+    """The host waits of one micro-batch at the host's factor ``hcf`` (:data:`HOST_CPU_FACTOR`): (eager launches,
+    Megatron's MoE syncs, Transformers' expert loop). ``t_mb_gpu``: the micro-batch's GPU time before the waits; the
+    rest as :func:`time_gpu` passes them. :func:`time_gpu` calls it at the GPU's host factor, and again at 1.0 (an x86
+    host) for the breakdown, where the difference is the Grace host's own line (``grace_host``)."""
+    maximum, m = lay["ops"].maximum, lay["m"]
+    # eager PyTorch: the GPU cannot run ahead of the host issuing its kernels (time_layout's host_mb)
+    launch = maximum(lay["host_mb"] * hcf - t_mb_gpu, 0.0)
+    # Megatron's dropless MoE syncs the host every MoE layer (moe_host_seconds): the stage's MoE layers take at least
+    # the host's issue time; the GPU's work in them (their compute and the expert all-to-all) runs under it
+    # (the layers' share of the GPU's work: the last stage's whole output layer runs after them, pp_imb_mb is not theirs)
+    t_layers = t_mb_gpu + launch - pp_imb_mb
+    if lay.get("moe_syncs", True):
+        moe = moe_sync_exposure((lay["moe_host_exp_f"] * hcf, lay["moe_host_rest_f"] * hcf, lay["moe_host_b"] * hcf),
+                                t_layers, ep_mb, t_exp_mb, lay["fwd_share"], m.moe_frac, lay["ops"])
+    else:  # drop-and-pad: no sync, the host runs ahead across layers (moe_dispatch_syncs)
+        moe = maximum((lay["moe_host_exp_f"] + lay["moe_host_rest_f"] + lay["moe_host_b"]) * hcf
+                      - t_layers * m.moe_frac - ep_mb, 0.0)
+    # Transformers' eager expert loop (core/hf_moe.py): serialised by its per-expert host syncs; the experts' own
+    # forward GEMMs run under it, the rest of its host time is added
+    hf = maximum(lay["hfmoe_loop_mb"] * hcf - t_exp_gemm_mb * lay["hfmoe_fwd_share"], 0.0)
     return launch, moe, hf
 
 
@@ -2553,33 +2558,16 @@ def time_gpu(
     t_mb = t_mb + moe_launch
     # the host CPU's speed (HOST_CPU_FACTOR: Grace issues each op slower than the x86 servers the EAGER_* costs are from)
     hcf = f64(host_cpu_factor)
-    t_mb_gpu = t_mb  # (the GPU's own time, before the host waits: grace_host_waits)
-    # eager PyTorch: the GPU cannot run ahead of the host issuing its kernels (time_layout's host_mb)
-    launch_mb = maximum(lay["host_mb"] * hcf - t_mb, 0.0)
-    # of which ZeRO-3's hooks (core/zero3.py), in proportion to their share of the host's time
-    z3_wait = launch_mb * lay["z3_host_mb"] / maximum(lay["host_mb"], 1e-30)
-    t_mb = t_mb + launch_mb
-    # Megatron's dropless MoE syncs the host every MoE layer (moe_host_seconds): the stage's MoE layers take at least
-    # the host's issue time; the GPU's work in them (their compute and the expert all-to-all) runs under it
+    # the routed experts' GEMMs of one micro-batch (their part of t_lin_tok) and their expert dispatch
     ep_mb = _ep_comm_mb(lay, intra_p2p, nic, intra_bus)
-    # the routed experts' GEMMs of one micro-batch (their part of t_lin_tok)
     t_exp_gemm_mb = lin_exp * cap / (gen_eff * lay["size_exp"]) / (peak * lay["fp8_gemm_scale"]) / mp * mbs * s
     t_exp_mb = t_exp_gemm_mb + moe_launch
-    # (the layers' share of the GPU's work: the last stage's whole output layer runs after them, pp_imb_mb is not theirs)
-    moe_host = moe_sync_exposure((lay["moe_host_exp_f"] * hcf, lay["moe_host_rest_f"] * hcf, lay["moe_host_b"] * hcf),
-                                 t_mb - pp_imb_mb,
-                                 ep_mb, t_exp_mb, lay["fwd_share"], m.moe_frac, ops)
-    if not lay.get("moe_syncs", True):  # drop-and-pad: no sync, the host runs ahead across layers (moe_dispatch_syncs)
-        moe_host = maximum((lay["moe_host_exp_f"] + lay["moe_host_rest_f"] + lay["moe_host_b"]) * hcf
-                           - (t_mb - pp_imb_mb) * m.moe_frac - ep_mb, 0.0)
-    t_mb = t_mb + moe_host
-    # Transformers' eager expert loop (core/hf_moe.py): serialised by its per-expert host syncs; the experts' own
-    # forward GEMMs run under it, the rest of its host time is added
-    hf_moe = maximum(lay["hfmoe_loop_mb"] * hcf - t_exp_gemm_mb * lay["hfmoe_fwd_share"], 0.0)
-    t_mb = t_mb + hf_moe
-    # the same waits behind an x86 host, so that a Grace host's extra is its own line (grace_host_waits)
-    host_x86 = grace_host_waits(lay, hcf, (launch_mb, moe_host, hf_moe), t_mb_gpu, pp_imb_mb, ep_mb, t_exp_mb,
-                                t_exp_gemm_mb)
+    # the waits for the host: eager launches, Megatron's MoE syncs, Transformers' expert loop (host_waits)
+    launch_mb, moe_host, hf_moe = host_waits(lay, hcf, t_mb, pp_imb_mb, ep_mb, t_exp_mb, t_exp_gemm_mb)
+    # the same waits behind an x86 host, so that a Grace host's extra is its own line
+    host_x86 = ((launch_mb, moe_host, hf_moe) if not np.any(np.asarray(hcf) != 1.0)
+                else host_waits(lay, 1.0, t_mb, pp_imb_mb, ep_mb, t_exp_mb, t_exp_gemm_mb))
+    t_mb = t_mb + launch_mb + moe_host + hf_moe
     # the LoRA adapter paths' memory traffic (part of t_mem_tok; named in the breakdown)
     lora_s = lay["lora_tok"] / mem_bw * mbs * s * m_acc
     # MoE token permute/unpermute and router passes (part of t_mem_tok; named in the breakdown)
@@ -2919,7 +2907,7 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: the attention kernels' extras (:func:`attention_kernel_parts`), inside compute. ``nemo_rl_host_copies``: NeMo RL's
 #: copies around the refit (:func:`nemo_rl_host_seconds`), carved out of ``optimizer_offload``, inside "other".
 #: ``grace_host``: what a Grace host (:data:`HOST_CPU_FACTOR`) adds to the host waits above, inside compute; the
-#: host-wait parts then read what an x86 host would leave (:func:`grace_host_waits`).
+#: host-wait parts then read what an x86 host would leave (:func:`host_waits`).
 PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "launch_overhead": "compute",
                "zero3_hooks": "compute",
                "moe_host_sync": "compute", "moe_gemm_launch": "compute", "hf_moe_loop": "compute",
