@@ -110,26 +110,40 @@ def _layer_ops(a: ModelArch, moe: bool, leaf: bool, n_ad: float, ad_part: float)
     return mods * Z3_HOOK_OPS_MODULE + fetch
 
 
-@lru_cache(maxsize=256)
-def z3_ops_layer(a: ModelArch, framework: str, tool: str | None, method: str, lora_rank: int,
-                 lora_targets: str) -> tuple[float, float]:
-    """(host ops per pass, gradient-hook ops per backward) of ZeRO-3's hooks for one decoder layer, averaged over
-    the dense and MoE layers (module docstring)."""
+def _adapters(a: ModelArch, framework: str, method: str, lora_rank: int,
+              lora_targets: str) -> tuple[bool, float, float]:
+    """(LoRA or not, adapted linears per layer, partitioned weights per adapted linear: 2 where ``lora_A`` and
+    ``lora_B`` are over ``stage3_param_persistence_threshold``, else 0)."""
     h = float(a.hidden_size)
     thr = Z3_PERSIST_DEFAULT if framework == "deepspeed" else Z3_PERSIST_HF_PER_H * h
     lora = method in ("lora", "qlora")
     L = max(float(a.num_layers), 1.0)
     n_ad = sum(float(l.count) * n for l, n in lora_linears(a, lora_targets)) / L if lora else 0.0
     ad_part = 2.0 if lora and lora_rank * h >= thr else 0.0  # lora_A and lora_B partitioned
+    return lora, n_ad, ad_part
+
+
+def _layer_kinds(a: ModelArch):
+    """``(moe, layers)`` of the dense and the MoE layers, those present."""
     n_moe = float(a.num_moe_layers)
+    for moe, share in ((False, max(float(a.num_layers), 1.0) - n_moe), (True, n_moe)):
+        if share > 0.0:
+            yield moe, share
+
+
+@lru_cache(maxsize=256)
+def z3_ops_layer(a: ModelArch, framework: str, tool: str | None, method: str, lora_rank: int,
+                 lora_targets: str) -> tuple[float, float]:
+    """(host ops per pass, gradient-hook ops per backward) of ZeRO-3's hooks for one decoder layer, averaged over
+    the dense and MoE layers (module docstring)."""
+    lora, n_ad, ad_part = _adapters(a, framework, method, lora_rank, lora_targets)
     per_pass = grads = 0.0
-    for moe, share in ((False, L - n_moe), (True, n_moe)):
-        if share <= 0.0:
-            continue
+    for moe, share in _layer_kinds(a):
         att, mlp, _n_exp = _linears(a, moe)
         per_pass += share * _layer_ops(a, moe, moe and tool in Z3_LEAF_MOE_TOOLS, n_ad, ad_part)
         trainable = 2.0 * n_ad if lora else att + mlp + 2.0  # full: every linear weight and the two norms
         grads += share * trainable * Z3_GRAD_OPS_PARAM
+    L = max(float(a.num_layers), 1.0)
     return per_pass / L, grads / L
 
 
@@ -194,12 +208,8 @@ def z3_rs_ops_layer(a: ModelArch, framework: str, method: str, lora_rank: int, l
     smaller ones fill buckets, and between two large ones (a norm, the attention biases) start one of their own."""
     bucket = (Z3_REDUCE_BUCKET_DEFAULT if framework == "deepspeed"
               else Z3_REDUCE_BUCKET_HF_PER_H2 * float(a.hidden_size) ** 2)
-    L = max(float(a.num_layers), 1.0)
-    n_moe = float(a.num_moe_layers)
     rs = tensors = 0.0
-    for moe, share in ((False, L - n_moe), (True, n_moe)):
-        if share <= 0.0:
-            continue
+    for moe, share in _layer_kinds(a):
         tt = _trainable_tensors(a, moe, method in ("lora", "qlora"), lora_rank, lora_targets)
         big = sum(c for e, c in tt if e >= bucket)
         small_el = sum(e * c for e, c in tt if e < bucket)
@@ -207,6 +217,7 @@ def z3_rs_ops_layer(a: ModelArch, framework: str, method: str, lora_rank: int, l
         runs = max(small_el / bucket, min(2.0, n_small)) if big > 0 else small_el / bucket
         rs += share * (big + runs)
         tensors += share * sum(c for _e, c in tt)
+    L = max(float(a.num_layers), 1.0)
     return rs / L, tensors / L
 
 
@@ -234,21 +245,13 @@ def z3_gathered_layer(a: ModelArch, framework: str, tool: str | None, method: st
                       lora_targets: str) -> float:
     """Weights one decoder layer gathers in one pass, averaged over the dense and MoE layers: every linear as stored
     (each routed expert's), LoRA's A and B where they are partitioned, a z3-leaf MoE block as one gather."""
-    h = float(a.hidden_size)
-    thr = Z3_PERSIST_DEFAULT if framework == "deepspeed" else Z3_PERSIST_HF_PER_H * h
-    lora = method in ("lora", "qlora")
-    L = max(float(a.num_layers), 1.0)
-    n_ad = sum(float(l.count) * n for l, n in lora_linears(a, lora_targets)) / L if lora else 0.0
-    ad = 2.0 * n_ad if lora and lora_rank * h >= thr else 0.0
-    n_moe = float(a.num_moe_layers)
+    _lora, n_ad, ad_part = _adapters(a, framework, method, lora_rank, lora_targets)
     total = 0.0
-    for moe, share in ((False, L - n_moe), (True, n_moe)):
-        if share <= 0.0:
-            continue
+    for moe, share in _layer_kinds(a):
         att, mlp, _n = _linears(a, moe)
         leaf = moe and tool in Z3_LEAF_MOE_TOOLS
-        total += share * (att + (1.0 if leaf else mlp) + ad)
-    return total / L
+        total += share * (att + (1.0 if leaf else mlp) + ad_part * n_ad)
+    return total / max(float(a.num_layers), 1.0)
 
 
 def z3_gather_host_seconds_layer(a: ModelArch, framework: str, tool: str | None, method: str, lora_rank: int,
@@ -328,17 +331,9 @@ def z3_open_gather_share(a: ModelArch, framework: str, tool: str | None, method:
     not DeepSpeed's."""
     if framework not in Z3_ENGINES:
         return 0.0, 0.0
-    h = float(a.hidden_size)
-    thr = Z3_PERSIST_DEFAULT if framework == "deepspeed" else Z3_PERSIST_HF_PER_H * h
-    lora = method in ("lora", "qlora")
-    L = max(float(a.num_layers), 1.0)
-    n_ad = sum(float(l.count) * n for l, n in lora_linears(a, lora_targets)) / L if lora else 0.0
-    ad_part = 2.0 if lora and lora_rank * h >= thr else 0.0
-    n_moe = float(a.num_moe_layers)
+    lora, n_ad, ad_part = _adapters(a, framework, method, lora_rank, lora_targets)
     open_ = windowed = total = 0.0
-    for moe, share in ((False, L - n_moe), (True, n_moe)):
-        if share <= 0.0:
-            continue
+    for moe, share in _layer_kinds(a):
         o, w, t = _open_releases(a, moe, moe and tool in Z3_LEAF_MOE_TOOLS, n_ad, ad_part, lora and lora_dropout)
         open_, windowed, total = open_ + share * o, windowed + share * w, total + share * t
     total = max(total, 1.0)
