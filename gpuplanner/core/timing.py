@@ -660,6 +660,13 @@ def z3_window_bytes(m: ModelFacts, fused, lora: bool, framework: str, lora_targe
     return 2.0 * (norm + act + drop)
 
 
+def full_square_extra_flops(m: ModelFacts, s, attn_len, ops=_ArrayOps):
+    """Attention FLOPs per token and forward pass that a kernel multiplying the whole ``s × s`` square (the causal
+    mask applied after) runs beyond the causal count over the attended span ``a`` (``flops.attended_context``):
+    ``2 · (s − (a+1)/2) · (q_dim + v_dim) · L``. ``s``: the row length as a float or array."""
+    return 2.0 * (s - (ops.f(attn_len) + 1.0) / 2.0) * (m.q_dim + m.v_dim) * m.L
+
+
 #: Megatron's attention core without FlashAttention, per element of the ``heads × s × s`` score tensor, in 16-bit
 #: element passes (forward, backward), with attention dropout / without. Counted in NVIDIA/Megatron-LM at the SC21
 #: artifact's commit de7dc40f (``megatron/model/transformer.py`` ``ParallelAttention.forward``, the code of Narayanan
@@ -688,7 +695,7 @@ def megatron_attention_core(m: ModelFacts, seq_len, attn_len, rec_fwd, ops=_Arra
     fwd_new, bwd_new = MEGATRON_SCORES_ELEMS[bool(m.dropout)]
     old = (6.5 if m.dropout else 4.0) * (3.0 + rec_fwd)
     saving = 2.0 * m.heads * s * (old - (fwd_new * (1.0 + rec_fwd) + bwd_new))
-    extra_flops = 2.0 * (s - (ops.f(attn_len) + 1.0) / 2.0) * (m.q_dim + m.v_dim) * m.L
+    extra_flops = full_square_extra_flops(m, s, attn_len, ops)
     return saving, extra_flops
 
 
@@ -726,7 +733,7 @@ def hf_eager_attention_core(m: ModelFacts, seq_len, attn_len, rec_fwd, ops=_Arra
     fwd_new, bwd_new = HF_EAGER_SCORES_ELEMS[bool(m.dropout)]
     old = (6.5 if m.dropout else 4.0) * (3.0 + rec_fwd)
     extra_bytes = 2.0 * m.heads * s * (fwd_new * (1.0 + rec_fwd) + bwd_new - old)
-    extra_flops = 2.0 * (s - (ops.f(attn_len) + 1.0) / 2.0) * (m.q_dim + m.v_dim) * m.L
+    extra_flops = full_square_extra_flops(m, s, attn_len, ops)
     return extra_bytes, extra_flops
 
 
@@ -760,7 +767,7 @@ def hf_sdpa_masked_core(m: ModelFacts, seq_len, attn_len, rec_fwd, ops=_ArrayOps
     cuDNN's own rate."""
     s = ops.f(seq_len)
     mask_bytes = 2.0 * s * (2.0 + rec_fwd)
-    extra_flops = 2.0 * (s - (ops.f(attn_len) + 1.0) / 2.0) * (m.q_dim + m.v_dim) * m.L
+    extra_flops = full_square_extra_flops(m, s, attn_len, ops)
     return mask_bytes, extra_flops
 
 
