@@ -1122,24 +1122,25 @@ def time_layout(
     head_tok = (2.0 if lora else 3.0) * fwd.head
     lin_tok = hflops_tok - attn_tok - head_tok
     # Megatron's attention core without FlashAttention multiplies the whole s × s square (megatron_attention_core)
+    attn_passes, rec_fwd = 3.0 + rec_whole + rec_attn, rec_whole + rec_op  # the core's passes; recomputed forwards
     meg_core = ops.where(flash, False, fused) & (framework == "megatron")
-    core_saving, core_extra = megatron_attention_core(m, s, s_attn, rec_whole + rec_op, ops)
+    core_saving, core_extra = megatron_attention_core(m, s, s_attn, rec_fwd, ops)
     core_extra = ops.where(meg_core, core_extra, 0.0)
-    attn_tok = attn_tok + (3.0 + rec_whole + rec_attn) * core_extra
-    hflops_tok = hflops_tok + (3.0 + rec_whole + rec_attn) * core_extra
+    attn_tok = attn_tok + attn_passes * core_extra
+    hflops_tok = hflops_tok + attn_passes * core_extra
     # Transformers' eager attention: the whole square too, and more score passes (hf_eager_attention_core)
     hf_core = ops.where(flash, False, ops.where(fused, False, True)) & (framework in HF_EAGER_ENGINES
                                                                         and tool != "unsloth")
-    hf_bytes, hf_extra = hf_eager_attention_core(m, s, s_attn, rec_whole + rec_op, ops)
+    hf_bytes, hf_extra = hf_eager_attention_core(m, s, s_attn, rec_fwd, ops)
     hf_extra = ops.where(hf_core, hf_extra, 0.0)
-    attn_tok = attn_tok + (3.0 + rec_whole + rec_attn) * hf_extra
-    hflops_tok = hflops_tok + (3.0 + rec_whole + rec_attn) * hf_extra
+    attn_tok = attn_tok + attn_passes * hf_extra
+    hflops_tok = hflops_tok + attn_passes * hf_extra
     # Transformers' SDPA on a padded batch (micro-batch > 1): the memory-efficient kernel over the whole square
     me = (mbs > 1.0) & bool(sdpa_mask is not None and pad_single_len is not None)
-    me_bytes, me_extra = hf_sdpa_masked_core(m, s, s_attn, rec_whole + rec_op, ops)
+    me_bytes, me_extra = hf_sdpa_masked_core(m, s, s_attn, rec_fwd, ops)
     me_extra = where(me, me_extra, 0.0)
-    attn_tok = attn_tok + (3.0 + rec_whole + rec_attn) * me_extra
-    hflops_tok = hflops_tok + (3.0 + rec_whole + rec_attn) * me_extra
+    attn_tok = attn_tok + attn_passes * me_extra
+    hflops_tok = hflops_tok + attn_passes * me_extra
     mp = tp * pp * cp  # GPUs one replica's micro-batch is spread over
     # GEMM size factor (module docstring): the efficiency is the GPU's generation figure × this
     size = 1.0 / (1.0 + D0 * tp / m.h) / (1.0 + T0 / tokens_mb)
@@ -1152,8 +1153,10 @@ def time_layout(
     ew_bytes = (ew_rep / where(sp, tp, 1.0) + ew_split / tp) * passes * m.L / (pp * cp)
     # ... less what Megatron's own score kernels do not move (megatron_attention_core, MEGATRON_SCORES_ELEMS)
     ew_bytes = ew_bytes - where(meg_core, core_saving, 0.0) / tp * m.L / (pp * cp)
-    ew_bytes = ew_bytes + where(hf_core, hf_bytes, 0.0) / tp * m.L / (pp * cp)
-    ew_bytes = ew_bytes + where(me, me_bytes, 0.0) * m.L / (pp * cp)
+    attn_hf_bytes = where(hf_core, hf_bytes, 0.0) / tp * m.L / (pp * cp)
+    attn_me_bytes = where(me, me_bytes, 0.0) * m.L / (pp * cp)
+    ew_bytes = ew_bytes + attn_hf_bytes
+    ew_bytes = ew_bytes + attn_me_bytes
     # FP8 (core/fp8.py): the amax and cast traffic of every linear's input and output gradient, per recipe
     # (torch.compile / fused kernels fold the amax reduction into the producing kernel for torchao)
     fp8_tok = 0.0
@@ -1510,9 +1513,8 @@ def time_layout(
         "attn_layer_flops": ((2.0 + cp_fwd_passes) * fwd.attention / m.L) * tokens_mb, "stage_layers": m.L / pp,
         "attn_bwd_tok": 2.0 * (fwd.attention + me_extra), "sdpa_me": me & (sdpa_mask == "mem_efficient"),
         # the attention kernels' own extras, named in the breakdown (attention_kernel_parts)
-        "attn_passes": 3.0 + rec_whole + rec_attn, "attn_hf_extra": hf_extra, "attn_me_extra": me_extra,
-        "attn_hf_bytes": where(hf_core, hf_bytes, 0.0) / tp * m.L / (pp * cp),
-        "attn_me_bytes": where(me, me_bytes, 0.0) * m.L / (pp * cp),
+        "attn_passes": attn_passes, "attn_hf_extra": hf_extra, "attn_me_extra": me_extra,
+        "attn_hf_bytes": attn_hf_bytes, "attn_me_bytes": attn_me_bytes,
         "ep_in_node": tp * ep * cp <= gpn, "n_moe_stage": n_moe_stage,
         "a2a_in": a2a_in, "a2a_off": a2a_off, "etp_bytes": etp_bytes, "etp_in_node": exp_tp <= dom,
         "ag_dispatch": disp == "allgather", "hybridep_nvl": (disp == "flex") & (ep * ep_stride <= dom),
