@@ -1805,13 +1805,19 @@ NEMO_RL_OPT_BYTES = 12.0
 NEMO_RL_TOOLS = ("megatron",)
 
 
+def nemo_rl_worker(framework, profile, tool=None) -> bool:
+    """Whether the step runs NeMo RL's Megatron policy worker: RL on the Megatron engine with a tool of
+    :data:`NEMO_RL_TOOLS` (``tool`` None: the framework itself)."""
+    return bool(profile.rl and framework == "megatron" and (tool or framework) in NEMO_RL_TOOLS)
+
+
 def nemo_rl_swap_bytes(framework, profile, *, weight_gpu, opt_params, tool=None):
     """Host-link bytes per step on one GPU of NeMo RL's per-generation swaps (:data:`NEMO_RL_OPT_BYTES` has the
     mechanism): colocated, the optimizer state out and back and the 16-bit weights out and back; with a KL
     reference, three 16-bit copies of the stage's weights. Shared by the ``updates_per_generation`` optimizer
     steps of one generation batch. Zero off the Megatron engine, outside RL, or for a tool other than NeMo RL's
     (:data:`NEMO_RL_TOOLS`; ``tool`` None: the framework itself)."""
-    if not (profile.rl and framework == "megatron" and (tool or framework) in NEMO_RL_TOOLS):
+    if not nemo_rl_worker(framework, profile, tool):
         return 0.0
     w16 = 2.0 * weight_gpu
     # (the optimizer state's two moves are pageable, so they are timed apart: nemo_rl_optimizer_move_seconds)
@@ -1842,8 +1848,7 @@ def nemo_rl_optimizer_move_seconds(framework, profile, *, opt_params, tool=None)
     generation batch: ``12 B × optimizer shard × (1 / D2H + 1 / H2D) / updates_per_generation``. With a separate
     engine NeMo RL (v0.5 on, ``offload_optimizer_for_logprob: false``) keeps the optimizer on the GPU; with
     ``optimizer_cpu_offload`` (``parallel.offload_optimizer``) it skips the move (the caller zeroes it)."""
-    if not (profile.rl and framework == "megatron" and profile.engine == "vllm_colocated"
-            and (tool or framework) in NEMO_RL_TOOLS):
+    if not (nemo_rl_worker(framework, profile, tool) and profile.engine == "vllm_colocated"):
         return 0.0
     per_gen = NEMO_RL_OPT_BYTES * opt_params * (1.0 / NEMO_RL_PAGEABLE_D2H_BPS + 1.0 / NEMO_RL_PAGEABLE_H2D_BPS)
     return per_gen / float(max(profile.updates_per_generation, 1))
