@@ -2450,11 +2450,11 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
         out.append(_one_gpu_deepspeed(plan.evaluation.scenario.training.precision))
     if (sup.pp_searched_methods is not None and s.training.method not in sup.pp_searched_methods + ("lora", "qlora")
             and plan.num_gpus > 1):
-        out.append(_pp_rewrite(sup.name, plan.evaluation.layout.pp))
+        out.append(_pp_rewrite(sup.name))
     return out
 
 
-def _pp_rewrite(fw_name: str, pp: int) -> Msg:
+def _pp_rewrite(fw_name: str) -> Msg:
     """What DeepSpeed pipeline parallelism takes for a fine-tune (``FrameworkSupport.pp_searched_methods``): the
     search does not try it (a layout the user enters with it is warned: evaluate._model_support)."""
     return Msg(CTX, QT_TRANSLATE_NOOP(
