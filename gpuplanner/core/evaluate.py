@@ -488,7 +488,7 @@ def _plan_messages(r: Any, est: Any, price: Any, warnings: tuple) -> list[Msg]:
     return messages
 
 
-def _mfsdp_message(s: Scenario, gpu_id) -> list[Msg]:
+def _mfsdp_message(s: Scenario, gpu: Any) -> list[Msg]:
     """Megatron-FSDP with TP or CP before Blackwell: Megatron-LM warns against it (core/megatron_fsdp.py); the plan
     search leaves such layouts out, an entered one is estimated and told."""
     from . import megatron_fsdp as mfsdpmod
@@ -496,7 +496,7 @@ def _mfsdp_message(s: Scenario, gpu_id) -> list[Msg]:
     from .timing import gpu_generation
 
     p = s.parallel
-    if not mfsdpmod.search_excludes(engine_of(s.training.framework), gpu_generation(gpu_id), p.zero, p.tp,
+    if not mfsdpmod.search_excludes(engine_of(s.training.framework), gpu_generation(gpu), p.zero, p.tp,
                                     p.cp).any():
         return []
     return [Msg(CTX, QT_TRANSLATE_NOOP(

@@ -1255,16 +1255,22 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
     """One line per plan shown, first in its explanation: why it ranks where it does (issue 35 round 6, advice5:
     "a line per plan says why it ranks where it does"), read from the ranking's own keys (:func:`_rank`,
     :func:`_poor_lift`)."""
-    pos = {int(j): k for k, j in enumerate(order)}
+    order = np.asarray(order, dtype=np.int64)
     pen = _penalty_of(cat, con.rules.mfu_grade).astype(np.int64)
-    above = _above_poor(cat)
     key = {"fastest": cat["calendar_hours"] / 24.0}.get(objective, cat["cost"])
     hi = pen & ~(2 * advisormod.POOR_BIT - 1)
+    # the rows graded above poor and not penalised for it, in ranked order: each plan's best_above is the first
+    # with its higher penalty bits
+    above_ok = order[(_above_poor(cat) & ((pen & advisormod.POOR_BIT) == 0))[order]]
+    firsts: dict[int, int | None] = {}
     for n, (i, plan) in enumerate(zip(chosen, plans), start=1):
         i = int(i)
-        best_above = next((int(j) for j in order if above[int(j)] and hi[int(j)] == hi[i]
-                           and not pen[int(j)] & advisormod.POOR_BIT), None)
-        args = {"n": n, "rank": pos.get(i, 0) + 1}
+        if int(hi[i]) not in firsts:
+            same = above_ok[hi[above_ok] == hi[i]]
+            firsts[int(hi[i])] = int(same[0]) if len(same) else None
+        best_above = firsts[int(hi[i])]
+        at = np.flatnonzero(order == i)
+        args = {"n": n, "rank": int(at[-1]) + 1 if len(at) else 1}
         if not feasible:
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: no plan meets the constraints, so the closest come first.")
         elif (pen[i] & ~advisormod.POOR_BIT) and n > 1:
@@ -1273,8 +1279,7 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: after the plans that pass planning rule {rule}, then by the "
                                           "objective.")
         elif pen[i] & advisormod.POOR_BIT and best_above is not None and key[i] < key[best_above]:
-            args.update(mfu=float(rulesmod.printed_mfu(cat["mfu_training"] if "mfu_training" in cat
-                                                       else cat["mfu"])[i]),
+            args.update(mfu=float(rulesmod.printed_mfu(_training_mfu(cat))[i]),
                         cost=float(cat["cost"][best_above]), days=float(cat["calendar_hours"][best_above] / 24.0),
                         cur=cur)
             text = QT_TRANSLATE_NOOP(CTX, "Ranks #{n}: its MFU of {mfu:.0%} is poor and fails planning rule mfu_grade "
@@ -1292,8 +1297,7 @@ def _rank_lines(plans: list, chosen, order, cat, feasible: bool, con: Any, objec
 
 def _above_poor(d: Mapping[str, np.ndarray]) -> np.ndarray:
     """Rows graded above poor on the training passes' MFU (the grade the plan prints: rules.printed_mfu)."""
-    mfu = d["mfu_training"] if "mfu_training" in d else d["mfu"]
-    m = rulesmod.printed_mfu(mfu)
+    m = rulesmod.printed_mfu(_training_mfu(d))
     return np.isfinite(m) & (m >= rulesmod.MFU_POOR_BELOW)
 
 
@@ -1673,16 +1677,20 @@ def _apply_poor_rule(cat: dict, objective: str, days, con: Any) -> None:
         ok &= days <= con.deadline_days
     if con.budget is not None and objective != "cheapest":
         ok &= cost <= con.budget
-    mfu = cat["mfu_training"] if "mfu_training" in cat else cat["mfu"]
-    graded_poor = rulesmod.printed_mfu(mfu) < rulesmod.MFU_POOR_BELOW
+    graded_poor = rulesmod.printed_mfu(_training_mfu(cat)) < rulesmod.MFU_POOR_BELOW
     cat["poor_rule"] = np.full(len(cost), bool((ok & ~graded_poor).any()) or not ok.any())
 
 
 def _poor_mfu(d: Mapping[str, np.ndarray]) -> np.ndarray:
     """Rows failing the ``mfu_grade`` rule (:func:`rules.poor_penalised`): graded poor on the training passes'
     MFU with a communication share (``comm_share``; none: counted) at least ``rules.MFU_POOR_COMM_SHARE``."""
-    mfu = d["mfu_training"] if "mfu_training" in d else d["mfu"]
-    return rulesmod.poor_penalised(mfu, d["comm_share"] if "comm_share" in d else np.nan)
+    return rulesmod.poor_penalised(_training_mfu(d), d["comm_share"] if "comm_share" in d else np.nan)
+
+
+def _training_mfu(d: Mapping[str, np.ndarray]) -> np.ndarray:
+    """The training passes' MFU of the rows (``mfu_training``; RL rollout generation left out), else ``mfu``:
+    what the ``mfu_grade`` rule grades."""
+    return d["mfu_training"] if "mfu_training" in d else d["mfu"]
 
 
 def _lex_order(keys, mask: np.ndarray) -> np.ndarray:
@@ -2442,11 +2450,11 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
         out.append(_one_gpu_deepspeed(plan.evaluation.scenario.training.precision))
     if (sup.pp_searched_methods is not None and s.training.method not in sup.pp_searched_methods + ("lora", "qlora")
             and plan.num_gpus > 1):
-        out.append(_pp_rewrite(sup.name, plan.evaluation.layout.pp))
+        out.append(_pp_rewrite(sup.name))
     return out
 
 
-def _pp_rewrite(fw_name: str, pp: int) -> Msg:
+def _pp_rewrite(fw_name: str) -> Msg:
     """What DeepSpeed pipeline parallelism takes for a fine-tune (``FrameworkSupport.pp_searched_methods``): the
     search does not try it (a layout the user enters with it is warned: evaluate._model_support)."""
     return Msg(CTX, QT_TRANSLATE_NOOP(
