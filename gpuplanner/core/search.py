@@ -272,7 +272,9 @@ class Plan(PlanFigures):
             "cost_per_pflop": None if not math.isfinite(self.cost_per_pflop) else round(self.cost_per_pflop, 6),
             "limits": {k: round(v, 4) for k, v in self.limits.items()},
             "explanation": [m.render() for m in self.explanation],
-            "warnings": [m.render() for m in (*self.evaluation.warnings, *self.warnings)],
+            # (the search repeats the Evaluation's model-support line in the plan's own warnings, which the text
+            # views read: each line once here)
+            "warnings": list(dict.fromkeys(m.render() for m in (*self.evaluation.warnings, *self.warnings))),
             "peak_tflops": self.peak_tflops,
             "effective_tflops_per_gpu": None if self.effective_tflops_per_gpu is None
             else round(self.effective_tflops_per_gpu, 3),
