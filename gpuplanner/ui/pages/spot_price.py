@@ -72,7 +72,7 @@ class SpotPrice(QObject):
 
         s = self.page.model.scenario
         gid = self.gpu_id()
-        text = self.edit.text().strip().replace(",", "")
+        text = self.edit.text().strip()
         overrides = _quotes(s.constraints)
         ov = overrides.setdefault(gid, {})
         if text:
@@ -90,13 +90,7 @@ class SpotPrice(QObject):
             ov["spot_card_hour"] = v
         elif ov.pop("spot_card_hour", None) is None:
             return
-        if not {k for k in ov if k not in ("machine_gpus", "currency")}:
-            overrides.pop(gid, None)
-        else:
-            ov["currency"] = s.constraints.currency
-        err = self.page.model.set("constraints.prices", overrides or None)
-        self.page.table_error.setText(err or "")
-        self.page.table_error.setVisible(bool(err))
+        self.page.store_quotes(overrides, gid)
         self.refresh()
 
     def retranslate(self) -> None:
