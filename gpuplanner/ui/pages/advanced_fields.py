@@ -17,6 +17,7 @@ from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtWidgets import QCheckBox, QMenu, QToolButton, QVBoxLayout, QWidget
 
 from gpuplanner.core.frameworks import engine_of, support
+from gpuplanner.formatting import format_list
 
 from ..fields import BoundCheck, BoundCombo, BoundEdit, FieldBox, fmt_float, fmt_int, parse_float, parse_int
 
@@ -442,7 +443,7 @@ class FrameworkChecks(QToolButton):
 
     def _show(self) -> None:
         names = [a.text() for a in self.checks.values() if a.isChecked()]
-        self.setText(", ".join(names) if names else self.tr("the search's own list"))
+        self.setText(format_list(names) if names else self.tr("the search's own list"))
 
     def sync(self) -> None:
         ids = self.model.value(self.path) or ()
