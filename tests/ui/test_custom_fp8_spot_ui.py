@@ -86,3 +86,22 @@ def test_spot_price_field_writes_the_quote_and_prices_spot(make_window):
     assert page.spot.edit.text() == format_number(1.5, 2)
     _type(page.spot.edit, "")  # cleared: no spot offer of yours
     assert win.model.scenario.constraints.prices[gid].spot_card_hour is None
+
+
+def test_spot_price_field_shows_what_was_typed(make_window, qtbot):
+    """A price with more than two decimals is shown as typed, so Enter again (the text read back) keeps it."""
+    from PySide6.QtCore import Qt
+
+    win = make_window(search_enabled=False)
+    win.go_to(4)
+    page = win.page("hardware")
+    gid = "h100-sxm-80gb"
+    win.model.set_many({"hardware.gpu": gid, "constraints.prices": {gid: {"card_hour": 3.0}}})
+    page.table.clearSelection()
+    edit = page.spot.edit
+    edit.setFocus()
+    edit.clear()
+    qtbot.keyClicks(edit, "1.234")
+    for _ in range(2):
+        qtbot.keyClick(edit, Qt.Key.Key_Return)
+        assert win.model.scenario.constraints.prices[gid].spot_card_hour == 1.234

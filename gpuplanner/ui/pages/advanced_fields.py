@@ -17,6 +17,7 @@ from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtWidgets import QCheckBox, QMenu, QToolButton, QVBoxLayout, QWidget
 
 from gpuplanner.core.frameworks import engine_of, support
+from gpuplanner.formatting import format_list
 
 from ..fields import BoundCheck, BoundCombo, BoundEdit, FieldBox, fmt_float, fmt_int, parse_float, parse_int
 
@@ -91,9 +92,6 @@ class TrainingAdvanced(QObject):
             par.takeRow(f.box)
             par.insertRow(row, self.labels[k], f.box)
             row += 1
-        est = getattr(page.ctx, "estimator", None)  # a config.json's architecture arrives with the estimate
-        if est is not None and hasattr(est, "updated"):
-            est.updated.connect(lambda _r: self._megatron_rows(m.user_scenario()))
         self.assume_box, af = page.group()
         a = {"mfu": float_edit(m, "assumptions.mfu", True),
              "memory_headroom_gib": float_edit(m, "assumptions.memory_headroom_gib"),
@@ -103,7 +101,7 @@ class TrainingAdvanced(QObject):
         self.fields.update(a)
         self.labels.update({k: page.add_field(af, f) for k, f in a.items()})
 
-    def update_enabled(self, s, moe: bool = True) -> None:
+    def update_enabled(self, s) -> None:
         """Each row enabled where the chosen tool and model read it (disabled, never hidden, as the page's other
         rows): LoRA dropout for LoRA/QLoRA; DeepSpeed's ZeRO-3 collectives for DeepSpeed; the interleaved pipeline
         for a tool with an interleaved schedule (core/frameworks.py ``interleaved_pipeline``); the reentrant switch
@@ -133,9 +131,8 @@ class TrainingAdvanced(QObject):
         (``parallel.cuda_graph_scope``, ``moe_capacity_factor``, ``moe_pad_to_capacity``, ``moe_dispatcher``,
         ``pp_account_embedding_loss``): shown for the frameworks that run Megatron-Core (core.frameworks.engine_of,
         the tools the scenario accepts them for), token dropping, the dispatcher and the router's graph scopes for
-        MoE models only (:func:`model_is_moe`); a value set elsewhere stays in sight, so it can be cleared."""
-        from gpuplanner.core.frameworks import engine_of
-
+        MoE models only (:func:`model_is_moe`); a value set elsewhere stays in sight, so it can be cleared. The
+        Training page calls it on every estimate too (a config.json's architecture arrives with the estimate)."""
         par, p, f = self.page.par_box.layout(), s.parallel, self.fields
         megatron = engine_of(s.training.framework) == "megatron"
         moe = model_is_moe(self.page, s)
@@ -442,7 +439,7 @@ class FrameworkChecks(QToolButton):
 
     def _show(self) -> None:
         names = [a.text() for a in self.checks.values() if a.isChecked()]
-        self.setText(", ".join(names) if names else self.tr("the search's own list"))
+        self.setText(format_list(names) if names else self.tr("the search's own list"))
 
     def sync(self) -> None:
         ids = self.model.value(self.path) or ()

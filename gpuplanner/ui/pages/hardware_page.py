@@ -18,7 +18,7 @@ from gpuplanner.core.cost import QUOTE_FIELD_OF_COLUMN, quote_from_card_price
 from gpuplanner.core.errors import PlannerError
 
 from ..fields import BoundCombo, BoundEdit, fmt_float, parse_float
-from ..text import error_message, tr_msg
+from ..text import error_message, tr_error, tr_msg
 from .base import BasePage
 
 COLS = ("use", "gpu", "memory", "bf16", "card_hour", "card_week", "card_month", "link", "tdp", "source")
@@ -351,17 +351,21 @@ class HardwarePage(BasePage):
             # the machine the table's per-card figure is shown for (the core's price: machine_gpus), so what
             # was typed is what the table shows back; the per-machine quote is the core's (cost)
             ov.update(quote_from_card_price(key, v, self._machine_gpus(gid)))
+        self.store_quotes(overrides, gid)
+        self.fill_table()
+
+    def store_quotes(self, overrides: dict[str, dict], gid: str) -> None:
+        """Store ``overrides`` (``constraints.prices``) after a change to ``gid``'s quote: a quote left with nothing
+        but its machine size and currency goes, a kept one takes the document's currency; a refusal shows on the
+        table's message line, in the UI language."""
+        ov = overrides.get(gid, {})
         if not {k for k in ov if k not in ("machine_gpus", "currency")}:
             overrides.pop(gid, None)
         else:
             ov["currency"] = self.model.scenario.constraints.currency
         err = self.model.set("constraints.prices", overrides or None)
-        if err:
-            self.table_error.setText(err)
-            self.table_error.show()
-        else:
-            self.table_error.hide()
-        self.fill_table()
+        self.table_error.setText(tr_error(err, self) if err else "")
+        self.table_error.setVisible(bool(err))
 
     def _machine_gpus(self, gid: str) -> int:
         """GPUs per machine of ``gid``'s price as the price table counts them (core.cost)."""

@@ -17,6 +17,12 @@ from gpuplanner.formatting import format_number
 from ..fields import parse_float
 
 
+def _price_text(v: float) -> str:
+    """``v`` with two decimals, more where it has them ("1.50", "1.234"): the field shows what was typed, so a
+    second Enter (the text read again) never rounds the stored price."""
+    return format_number(v, next((d for d in range(2, 10) if round(v, d) == v), 10))
+
+
 class SpotPrice(QObject):
     """A label, a line edit and its unit, a row of their own appended to ``layout`` (the GPU table's box)."""
 
@@ -64,7 +70,7 @@ class SpotPrice(QObject):
         mine = _quotes(s.constraints).get(gid, {}).get("spot_card_hour")
         price = self._price(gid)
         default = price.spot_card_hour if price is not None else None
-        self.edit.setText("" if mine is None else format_number(mine, 2))
+        self.edit.setText("" if mine is None else _price_text(mine))
         self.edit.setPlaceholderText(self.tr("no spot offer") if default is None else format_number(default, 2))
 
     def _edited(self) -> None:
@@ -72,7 +78,7 @@ class SpotPrice(QObject):
 
         s = self.page.model.scenario
         gid = self.gpu_id()
-        text = self.edit.text().strip().replace(",", "")
+        text = self.edit.text().strip()
         overrides = _quotes(s.constraints)
         ov = overrides.setdefault(gid, {})
         if text:
@@ -90,13 +96,7 @@ class SpotPrice(QObject):
             ov["spot_card_hour"] = v
         elif ov.pop("spot_card_hour", None) is None:
             return
-        if not {k for k in ov if k not in ("machine_gpus", "currency")}:
-            overrides.pop(gid, None)
-        else:
-            ov["currency"] = s.constraints.currency
-        err = self.page.model.set("constraints.prices", overrides or None)
-        self.page.table_error.setText(err or "")
-        self.page.table_error.setVisible(bool(err))
+        self.page.store_quotes(overrides, gid)
         self.refresh()
 
     def retranslate(self) -> None:

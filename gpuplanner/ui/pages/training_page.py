@@ -556,7 +556,7 @@ class TrainingPage(BasePage):
         self.expert_tp.setEnabled(moe_tp)
         self.labels["expert_tp"].setEnabled(moe_tp)
         if hasattr(self, "advanced"):
-            self.advanced.update_enabled(s, moe)
+            self.advanced.update_enabled(s)
 
     def _model_is_moe(self) -> bool:
         """Whether the live estimate's model has routed experts (read from its Evaluation; True while unknown, so
