@@ -1604,8 +1604,20 @@
         <translation>{0}为必填项</translation>
     </message>
     <message>
+        <source>{0}: {1}</source>
+        <translation>{0}：{1}</translation>
+    </message>
+    <message>
         <source>{0} must be more than zero</source>
         <translation>{0}必须大于零</translation>
+    </message>
+    <message>
+        <source>a name has at most {0} characters</source>
+        <translation>名称最多 {0} 个字符</translation>
+    </message>
+    <message>
+        <source>{0} must be at most {1}</source>
+        <translation>{0}不能超过 {1}</translation>
     </message>
     <message>
         <source>a name is required</source>

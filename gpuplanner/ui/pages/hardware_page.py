@@ -100,10 +100,34 @@ class CustomGpuDialog(QDialog):
             if required:
                 raise ValueError(self.tr("{0} is required").format(what))
             return None
-        v = parse_float(t)
+        try:
+            v = parse_float(t)
+        except ValueError as err:  # the field named, as for the other refusals of this dialog
+            raise ValueError(self.tr("{0}: {1}").format(what, error_message(err))) from None
         if v <= 0:
             raise ValueError(self.tr("{0} must be more than zero").format(what))
         return v
+
+    def _check_limits(self, spec: dict) -> None:
+        """The scenario's own limits for a custom GPU (:class:`core.scenario.CustomGpu`), said while the typed values
+        are still in the dialog: a figure the scenario refuses used to be reported only after the dialog closed."""
+        from pydantic import ValidationError
+
+        from gpuplanner.core.scenario import CustomGpu
+
+        labels = {"memory_gib": self.tr("Memory"), "bf16_tflops": self.tr("TFLOPS"), "fp8_tflops": self.tr("FP8 TFLOPS"),
+                  "mem_bw_tbs": self.tr("Memory bandwidth"), "tdp_w": self.tr("TDP")}
+        try:
+            CustomGpu(id="custom-check", name=spec["name"], architecture=spec["architecture"],
+                      **{k: spec[k] for k in labels})
+        except ValidationError as err:
+            e = err.errors()[0]
+            key, ctx = str(e["loc"][0]), e.get("ctx") or {}
+            if key == "name":
+                raise ValueError(self.tr("a name has at most {0} characters").format(
+                    format_number(ctx.get("max_length", 0), 0))) from None
+            raise ValueError(self.tr("{0} must be at most {1}").format(
+                labels.get(key, key), format_number(ctx.get("le", 0), 0))) from None
 
     def _accept(self) -> None:
         try:
@@ -118,7 +142,9 @@ class CustomGpuDialog(QDialog):
                 "tdp_w": self._num(self.tdp, self.tr("TDP")), "card_hour": self._num(self.price, self.tr("Price")),
                 "architecture": self.arch.currentData(),
             }
+            self._check_limits(self.result_gpu)
         except ValueError as err:
+            self.result_gpu = None
             self.error.setText(error_message(err))
             return
         self.accept()
