@@ -44,6 +44,13 @@ from gpuplanner.core.timing import time_estimate  # noqa: E402
 GPU = {"H100": "h100-sxm-80gb", "B200": "b200-180gb", "GB200": "gb200-186gb"}
 #: ``--compat``: enter the rows as the model before issue 35 round 4 could (for the before/after figures)
 COMPAT = "--compat" in sys.argv
+#: ``--compat7``: the fine-tuning rows as entered before issue 35 round 7 (no packing), for the before figures
+COMPAT7 = "--compat7" in sys.argv
+#: SQuAD's mean sample length in tokens (ASSUMED 256; derivation in bench/validate_nemo_finetune.py)
+SQUAD_MEAN_TOKENS = 256
+#: NeMo 24.07 SFT virtual stages (NeMo-Framework-Launcher ``examples/peft/llama/h100/13b_1node.sh``, ``70b_2node.sh``
+#: at 97f45c18; the published table lists no VP column)
+NEMO2407_SFT_VP = {("llama-2-13b", "full"): 10, ("llama-2-70b", "full"): 20}
 
 #: Nemotron-4 (NeMo ``collections/llm/gpt/model/nemotron.py``: ``Nemotron4Config15B`` / ``Nemotron4Config340B``;
 #: squared-ReLU MLP without gate, LayerNorm, untied embeddings, vocabulary 256,000 — Parmar et al. 2024,
@@ -228,6 +235,24 @@ def ft_scenario(row) -> dict:
     sc = scenario((src, system, model, prec, n, gbs, mbs, seq, 0, tp, pp, 1, vp, pub))
     sc["training"].update({"method": method, **({"lora_rank": 32, "lora_targets": "attention" if COMPAT else "qkv"}
                                                 if method == "lora" else {})})
+    # SQuAD packed to the sequence length (NeMo 24.07 "inputs are packed to 4096 tokens", GPTSFTPackedDataset with
+    # cu_seqlens and THD PackedSeqParams, megatron_gpt_model.py; Bridge 26.06 llama3_llm_finetune.py
+    # packed_sequence_specs, default_squad_config): attention runs per packed sample (core/flops.sample_shape), the
+    # mean sample being validate_nemo_finetune.SQUAD_MEAN_TOKENS (ASSUMED 256). ``--compat7``: as entered before
+    # issue 35 round 7 (helper ptoos7), unpacked.
+    if not (COMPAT or COMPAT7):
+        sc["training"]["packing"] = True
+        sc["data"] = {"mean_sample_len": SQUAD_MEAN_TOKENS}
+        # NeMo 24.07's runs (NeMo-Framework-Launcher examples/peft/llama/h100/*.sh, read by bench/
+        # validate_nemo_finetune.py): SFT 13B VP 10 and 70B VP 20; LoRA with fused_adam (no distributed optimizer) and
+        # dropout 0, the 70B LoRA without sequence parallelism (NeMo then turns ub_tp_comm_overlap off)
+        if src == f"{N} 24.07":
+            sc["parallel"]["vpp"] = NEMO2407_SFT_VP.get((model, method), vp)
+            if method == "lora":
+                sc["training"]["lora_dropout"] = 0.0
+                sc["parallel"].update({"zero": 0, "sequence_parallel": False})
+                if tp > 1:
+                    sc["training"]["tp_comm_overlap"] = False
     return sc
 
 
