@@ -188,6 +188,14 @@ def bridge_dense_section() -> list[str]:
     return validate_bridge_dense.doc_section()
 
 
+def bridge_oos_section() -> list[str]:
+    """NeMo rows no round had used, scored out of sample (issue 35 round 7, helper ptoos7)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import validate_bridge_oos
+
+    return validate_bridge_oos.doc_section()
+
+
 # ------------------------------------------- Megatron-Bridge's published MoE rows (sanity check, not in the shared set)
 #: GPT-OSS 120B (openai/gpt-oss-120b config.json: 36 layers, hidden 2880, 64 query heads of 64, 8 KV heads, 128
 #: experts of 2880 with top-4, vocabulary 201,088, biased attention and MLP). Its alternate 128-token sliding-window
@@ -1391,6 +1399,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "row a little slower, which moves the 3B LoRA/QLoRA rows from +10% to +4%.",
         "",
         *bridge_dense_section(),
+        "",
+        *bridge_oos_section(),
         "",
         "The FSDP2 throughput mechanics (issue 16, `core/timing.py`) change the rows that run FlashAttention-2 on "
         "H100 (llm-foundry's H100 rows: its Triton/FA2 kernels; torchtune's 3B rows: PyTorch SDPA) and every row "
