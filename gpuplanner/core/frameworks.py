@@ -66,7 +66,7 @@ recomputation when ``training.recompute`` is not given, ``scenario._TOOL_RECOMPU
   TRL's trainers.
 * ``ms-swift`` — ModelScope SWIFT: the HF Trainer (``swift sft``/``swift rlhf``) with ``gradient_checkpointing``
   default true (SWIFT docs "Command line parameters"); ships ``zero0``–``zero3`` and ``zero2_offload``/
-  ``zero3_offload`` DeepSpeed configs (``swift/llm/ds_config``); dpo, kto, orpo, simpo, reward (``rlhf_type
+  ``zero3_offload`` DeepSpeed configs (``swift/llm/ds_config``); dpo, kto, orpo, simpo, cpo, reward (``rlhf_type
   rm``), ppo and grpo (with vLLM colocate or server).
 * ``megatron-swift`` — Megatron-SWIFT (``megatron sft``/``megatron rlhf``): Megatron-Core with
   ``recompute_granularity`` default ``selective`` (core attention, ``recompute_modules=["core_attn"]``),
@@ -203,7 +203,7 @@ FRAMEWORKS: dict[str, FrameworkSupport] = {
         fp8_recipes=("te_delayed", "te_current", "te_mxfp8")),
 }
 
-_ALL_OBJ = ("sft", "dpo", "ipo", "kto", "orpo", "simpo", "reward", "ppo", "grpo")
+_ALL_OBJ = ("sft", "dpo", "ipo", "kto", "orpo", "simpo", "cpo", "reward", "ppo", "grpo")
 _FT = ("full", "lora", "qlora")
 _TOOLS = {
     "llamafactory": FrameworkSupport(

@@ -542,7 +542,7 @@ def unsloth_lora_layer_bytes(m: ModelFacts, s, b, act_b: float = 2.0):
 
 #: objectives whose loss TRL computes from ``selective_log_softmax`` on the model's logits (memory_arrays): 16-bit
 #: under DeepSpeed, fp32 under Accelerate's native AMP (trl_amp_saved_bytes_per_logit)
-TRL_SELECTIVE_LOG_SOFTMAX = ("dpo", "ipo", "kto", "orpo", "simpo", "ppo", "grpo")
+TRL_SELECTIVE_LOG_SOFTMAX = ("dpo", "ipo", "kto", "orpo", "simpo", "cpo", "ppo", "grpo")
 #: tools whose preference trainers cast the logits to fp32 themselves: LLaMA-Factory's ``CustomDPOTrainer`` and
 #: ``CustomKTOTrainer`` (``src/llamafactory/train/dpo/trainer.py`` ``concatenated_forward``:
 #: ``model(...).logits.to(torch.float32)``; ``train/kto/trainer.py`` likewise), then ``get_batch_logps``

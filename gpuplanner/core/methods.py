@@ -15,7 +15,8 @@ dpo, ipo     2 (chosen +     frozen     —                      1 reference for
              rejected)
 kto          1 (+1 KL seq.)  frozen     —                      1 policy forward (KL sequence, no_grad) + 2
                                                                reference forwards
-orpo, simpo  2               —          —                      —
+orpo, simpo, 2               —          —                      — (CPO, ORPO: the chosen rows' NLL from the
+cpo                                                            same logits)
 reward       2               —          (value head)           — (no LM head: a scalar per sequence)
 ppo          1               frozen     reward (frozen),       reference, reward, critic and old-policy forwards;
                                         critic (trained)       the critic's forward + backward; rollouts
@@ -27,7 +28,10 @@ Sources:
 
 * DPO (Rafailov et al. 2023, arXiv:2305.18290), IPO (Azar et al. 2023, arXiv:2310.12036, TRL ``loss_type=
   'ipo'``: the same model set), KTO (Ethayarajh et al. 2024, arXiv:2402.01306), ORPO (Hong et al. 2024,
-  arXiv:2403.07691: no reference), SimPO (Meng et al. 2024, arXiv:2405.14734: no reference).
+  arXiv:2403.07691: no reference), SimPO (Meng et al. 2024, arXiv:2405.14734: no reference), CPO (Xu et al. 2024,
+  arXiv:2401.08417: no reference; TRL ``trl/experimental/cpo/cpo_trainer.py`` at f2cd577 ``concatenated_forward``:
+  one forward over chosen + rejected, ``selective_log_softmax`` and the chosen half's NLL from the same logits;
+  ms-swift ``--rlhf_type cpo``, ``examples/train/rlhf/cpo.sh``).
 * TRL ``trl/trainer/dpo_trainer.py`` (huggingface/trl at f2cd577, 2026-07): the chosen and rejected completions
   are padded and concatenated along the batch (``torch.cat(pad([chosen_ids, rejected_ids]))``) and run in
   one forward of twice the batch — activations of ``2 × micro_batch`` sequences (``concatenated_forward`` in
@@ -67,10 +71,10 @@ from dataclasses import dataclass
 from .arrayops import ops_for
 from .serving_facts import DECODE_KERNEL_S
 
-PAIRED = ("dpo", "ipo", "orpo", "simpo", "reward")
+PAIRED = ("dpo", "ipo", "orpo", "simpo", "cpo", "reward")
 REFERENCED = ("dpo", "ipo", "kto", "ppo", "grpo")
 RL = ("ppo", "grpo")
-PREFERENCE = ("dpo", "ipo", "kto", "orpo", "simpo")
+PREFERENCE = ("dpo", "ipo", "kto", "orpo", "simpo", "cpo")
 
 #: Eager PyTorch decoding (``model.generate`` without CUDA graphs) is CPU-bound at small batch: every op is a
 #: kernel launch with its Python/dispatcher overhead (:data:`EAGER_FWD_OP_S` per kernel, counted below). vLLM replays CUDA
@@ -269,7 +273,7 @@ def method_profile(training) -> MethodProfile:
     if obj == "grpo" and "beta" not in pref.model_fields_set:
         beta = 0.0  # TRL GRPOConfig default (the DPO default 0.1 is the preference section's)
     ref = pref.reference or default_reference(obj, t.method, beta)
-    if obj in ("orpo", "simpo", "reward"):
+    if obj in ("orpo", "simpo", "cpo", "reward"):
         ref = "none"
     reward_model = False
     critic = obj == "ppo"

@@ -29,7 +29,7 @@ Framework = Literal["hf", "fsdp", "deepspeed", "megatron",
                     # fine-tuning tools (core/frameworks.py: each one's engine, defaults and sources)
                     "llamafactory", "unsloth", "ms-swift", "megatron-swift", "megatron-bridge", "trl", "axolotl"]
 #: The training objective on top of ``method`` (core/methods.py has what each one holds and runs).
-Objective = Literal["sft", "dpo", "ipo", "kto", "orpo", "simpo", "reward", "ppo", "grpo"]
+Objective = Literal["sft", "dpo", "ipo", "kto", "orpo", "simpo", "cpo", "reward", "ppo", "grpo"]
 ReferenceMode = Literal["separate", "lora_base", "precomputed", "none"]
 GenerationEngine = Literal["training", "vllm_colocated", "vllm_separate"]
 #: LoRA target sets: ``attention`` (q/k/v/o), ``all_linear`` (every linear of the blocks) and ``qkv``, one adapter

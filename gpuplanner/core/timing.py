@@ -1244,6 +1244,7 @@ def time_layout(
     extra_m = n_fwd * fwd_total + n_val * val_fwd + (val_m if profile.critic else 0.0)
     if profile.critic_padded:
         extra_h = extra_h + _padded_critic_extra(m, profile, float(seq_len), val_fwd, val_h)
+    precomp_h = reference_precompute_flops(profile, fwd_total)
 
     # ---- communication overlap flags: the scenario's choice, else the framework's default
     ov_grad, ov_param, ov_tp, ov_p2p = overlap_flags(
@@ -1490,6 +1491,7 @@ def time_layout(
         "lin_tok": lin_tok, "attn_tok": attn_tok, "head_tok": head_tok, "hflops_tok": hflops_tok,
         **pp_stage_shares(framework, pp, m.L, pp_account_edges, ops),
         "mflops_tok": mflops_tok, "extra_h": extra_h, "extra_m": extra_m, "mem_tok_bytes": mem_tok_bytes,
+        "precomp_h": precomp_h,
         "tp_in_node": tp <= dom, "ov_grad": ov_grad, "ov_param": ov_param, "ov_tp": ov_tp, "ov_p2p": ov_p2p,
         "fwd_share": fwd_share, "n_layer_coll": n_layer_coll, "tp_ar_bytes": tp_ar_bytes,
         "tp_ar_lat": _ring_latency(tp, gpn, "all_reduce", ops), "bubble_share": (pp - 1.0) / vpp * packed_rows(pack_len, s, m_acc, ops),
@@ -1585,6 +1587,22 @@ def _eager_ops_layer(m: ModelFacts, method: str, lora_targets: str, lora_dropout
 #: dK/dV ``torch.cat`` before their all-to-all (16), dQ accumulated in fp32 (11.5 on average): 58.5; once the three
 #: fp32 accumulators' zero fill and the casts back to 16 bits (18). A judgement from counting each op's operands.
 CP_MERGE_FWD_STEP, CP_MERGE_FWD_ONCE, CP_MERGE_BWD_STEP, CP_MERGE_BWD_ONCE = 40.5, 12.0, 58.5, 18.0
+
+
+def reference_precompute_flops(profile: MethodProfile, fwd_total):
+    """Forward FLOPs per trained token of the reference pass that runs once before training, not in the step
+    (``training.preference.reference = precomputed``); 0 otherwise. TRL ``DPOTrainer.__init__`` (huggingface/trl
+    at f2cd577, ``trl/trainer/dpo_trainer.py``) calls ``_precompute_ref_logps`` on the train dataset when
+    ``precompute_ref_log_probs`` is set, so the reference model's forward over every pair runs at the trainer's
+    construction; ``_compute_loss`` then reads ``ref_chosen_logps``/``ref_rejected_logps`` from the batch and runs no
+    reference forward. The step a user sees (the Trainer's ``train_runtime`` / steps, its s/it; ms-swift's
+    ``train_speed(s/it)``, timed from ``on_train_begin``) holds the policy's passes only; the run's wall time holds
+    the precompute pass too, at the same shapes and rates (one forward per trained sequence: KTO's two reference
+    forwards, completion and KL rows, ``KTOConfig.precompute_ref_log_probs``). KTO's no-grad policy forward over the
+    KL rows stays in the step."""
+    if profile.reference != "precomputed":
+        return 0.0
+    return profile.ref_forwards * fwd_total
 
 
 def value_head_passes(fwd, hflops_tok, mflops_tok, lora):
@@ -2729,7 +2747,10 @@ def time_gpu(
         dequant = qlora_dequant_seconds(lay, mem_bw, sm_ghz)  # named in the breakdown, inside other
         other = other + dequant
 
-    compute = compute + t_mb_objective * m_acc
+    # the reference log-probabilities computed once before training (reference_precompute_flops): not in the step,
+    # in the run's throughput (the one pass over the data at the same rates, per step of data)
+    precomp_s = t_mb * lay.get("precomp_h", 0.0) / hflops_tok * m_acc
+    compute = compute + t_mb_objective * m_acc - precomp_s
     if profile.critic:
         # the critic's gradients and optimizer step, like the policy's
         dp_hidden = dp_hidden * 2.0 if full else None
@@ -2788,15 +2809,15 @@ def time_gpu(
     if mfu is not None:
         # measured MFU: tokens/s/GPU = peak × MFU / model FLOPs per token; keep the modelled shares
         target = tokens_step_gpu * mflops_tok / (peak16 * f64(mfu))
-        scale = target / step
+        scale = target / (step + precomp_s)
         compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other, generation = (
             x * scale for x in (compute, tp_comm, dp_comm, pp_time, cp_comm, ep_comm, other, generation))
         parts = {k: v * scale for k, v in parts.items()}
         if full:
             tp_hidden, dp_hidden, pp_hidden, cp_hidden, p2p = (
                 x * scale for x in (tp_hidden, dp_hidden, pp_hidden, cp_hidden, p2p))
-        step = target
-    tok_s_gpu = tokens_step_gpu / step
+        step, precomp_s = (target - precomp_s * scale), precomp_s * scale
+    tok_s_gpu = tokens_step_gpu / (step + precomp_s)  # the run's throughput: the precompute pass included
     mfu_step = tok_s_gpu * mflops_tok / peak16
     # the training passes' MFU (RL: the step less rollout generation and refit — what verl logs as
     # perf/mfu/actor: the update's FLOPs over the update's time, fsdp_workers.update_actor + utils/flops_counter.py);

@@ -9501,6 +9501,10 @@
         <translation>SimPO（无需参考模型）</translation>
     </message>
     <message>
+        <source>CPO (no reference)</source>
+        <translation>CPO（无需参考模型）</translation>
+    </message>
+    <message>
         <source>reward model</source>
         <translation>奖励模型</translation>
     </message>

@@ -20,7 +20,7 @@ from gpuplanner.formatting import format_list
 from ..fields import BoundCheck, BoundCombo, BoundEdit, BoundSpin, fmt_float, fmt_int, parse_float, parse_int
 from ..fit_box import FitHeightBox
 
-OBJECTIVES = ["sft", "dpo", "ipo", "kto", "orpo", "simpo", "reward", "ppo", "grpo"]
+OBJECTIVES = ["sft", "dpo", "ipo", "kto", "orpo", "simpo", "cpo", "reward", "ppo", "grpo"]
 FRAMEWORKS = ["hf", "fsdp", "deepspeed", "megatron", "llamafactory", "unsloth", "ms-swift", "megatron-swift",
               "megatron-bridge", "trl", "axolotl"]
 #: which objective uses which field (the rest are disabled, never hidden: the user sees what exists)
@@ -425,6 +425,7 @@ class TrainingPage(BasePage):
         self.objective.set_labels({
             "sft": self.tr("next-token loss (pretraining / SFT)"), "dpo": "DPO", "ipo": "IPO", "kto": "KTO",
             "orpo": self.tr("ORPO (no reference)"), "simpo": self.tr("SimPO (no reference)"),
+            "cpo": self.tr("CPO (no reference)"),
             "reward": self.tr("reward model"), "ppo": self.tr("PPO (RLHF)"), "grpo": "GRPO"})
         self.reference.set_labels({"default": self.tr("method default"), "separate": self.tr("separate frozen copy"),
                                    "lora_base": self.tr("LoRA base (adapters off)"),
