@@ -901,6 +901,19 @@ NEMO_LONG_SEQ = [(4, 1, 4, 1, 768), (8, 1, 4, 1, 730), (16, 2, 8, 1, 660), (32, 
 #: interleaved pipeline's virtual-stage count is not stated, so the rows are shown at 1 and 4.
 LLAMA3_TABLE4 = [(8192, 1, 8192, 32, 430), (16384, 1, 8192, 16, 400), (16384, 16, 131072, 16, 380)]
 
+#: NVIDIA NeMo ``docs/source/performance/performance_long_sequence.md`` (first table, "LLAMA3-8B (FP8) - B200",
+#: container NeMo 25.04.rc2, DGX-B200; the page's commits 14d427f575 / 19fadb67b0, April–May 2025): Megatron-Core +
+#: Transformer Engine, FP8 (the performance scripts' default recipe then, ``scripts/performance/argument_parser.py``
+#: ``--fp8_recipe`` default ``ds``: per-tensor delayed scaling), the "with-CP" configurations. (seq K, GPUs, global
+#: batch, TP, PP, DP, CP, published TFLOP/s per GPU). The printed TP·PP·DP·CP is a quarter of the "# of GPUs"
+#: column on every row of this table (not on the H100 table's, where they agree). The rows run here on the printed
+#: layout (TP·PP·DP·CP GPUs): with the "# of GPUs" column the printed batch of the 512K row (8) would not divide
+#: among its data-parallel ranks (16). The batch is the printed one (4M tokens).
+#: Added in issue 35 round 7 (helper cp7).
+NEMO_LONG_SEQ_B200 = [(8, 8, 512, 1, 1, 2, 1, 1671), (16, 16, 256, 1, 1, 4, 1, 1717), (32, 32, 128, 1, 1, 4, 2, 1624),
+                      (64, 64, 64, 1, 1, 4, 4, 1600), (128, 128, 32, 2, 1, 4, 4, 1588), (256, 256, 16, 4, 1, 4, 4, 1590),
+                      (512, 512, 8, 4, 1, 4, 8, 1619), (1024, 1024, 4, 4, 1, 4, 16, 1608)]
+
 
 #: Narayanan et al. 2021 Table 2 ZeRO-3 rows before issue 35 round 4 (commit 3113558): error in tokens/s/GPU
 ZERO3_2021_BEFORE = {"174.6b-384gpu": 0.266, "174.6b-768gpu": 0.908, "174.6b-1536gpu": 2.211,
@@ -959,6 +972,37 @@ def _nemo_llama2_flops_per_token(seq: int, causal: bool) -> float:
     h, L, f, v = 4096, 32, 11008, 32000
     return L * h * h * (12 + 12 + 18 * f / h + 12 * seq / h * (0.5 if causal else 1.0) + 6 * v / (L * h))
 
+
+def _nemo_llama3_8b_flops_per_token(seq: int, causal: bool) -> float:
+    """NeMo ``flops_formulas.llama3`` per token at NeMo 25.04 (commit e1335c8378; h 4096, 32 layers, 32 heads, 8
+    query groups, FFN 14336, vocab 128256): the attention term ``12·s/h`` is full, not causal (halved from
+    NeMo PR #14424, "Discount FLOPs in dot-product att", August 2025)."""
+    h, L, f, v = 4096, 32, 14336, 128256
+    return L * h * h * (12 + 12 * 8 / 32 + 18 * f / h + 12 * seq / h * (0.5 if causal else 1.0) + 6 * v / (L * h))
+
+
+def long_context_b200_rows() -> tuple[list[str], list[float]]:
+    """NeMo 25.04's Llama 3 8B FP8 CP rows on DGX-B200 (:data:`NEMO_LONG_SEQ_B200`) as markdown lines, and the
+    causal-reading errors (evaluated now)."""
+    from gpuplanner.core.evaluate import evaluate
+
+    out = ["| NeMo 25.04 Llama 3 8B FP8, B200 | published TFLOP/s | predicted (NeMo formula) | error | "
+           "error with causal-halved formula |", "|---|---:|---:|---:|---:|"]
+    errs = []
+    for k, _gpus_col, gbs, tp, pp, dp, cp, pub in NEMO_LONG_SEQ_B200:
+        seq, gpus = k * 1024, tp * pp * dp * cp
+        sc = {"model": {"preset": "llama-3.1-8b"},
+              "training": {"framework": "megatron", "precision": "fp8", "fp8_recipe": "te_delayed", "seq_len": seq,
+                           "micro_batch_size": 1, "global_batch_size": gbs},
+              "parallel": {"tp": tp, "pp": pp, "cp": cp, "zero": 1, "sequence_parallel": tp > 1},
+              "hardware": {"gpu": "b200-180gb", "num_gpus": gpus}}
+        tps = evaluate(scenario_from_dict(sc)).time_modelled.tokens_per_s_per_gpu
+        full = tps * _nemo_llama3_8b_flops_per_token(seq, False) / 1e12
+        err_c = tps / (pub * 1e12 / _nemo_llama3_8b_flops_per_token(seq, True)) - 1
+        errs.append(err_c)
+        out.append(f"| {k}K, TP {tp} PP {pp} DP {dp} CP {cp} ({gpus} GPUs, batch {gbs}) | "
+                   f"{pub:,} | {full:,.0f} | {full / pub - 1:+.0%} | {err_c:+.0%} |")
+    return out, errs
 
 def long_context_rows() -> list[str]:
     """NeMo's Llama 2 7B FP8 CP rows and Llama 3's Table 4 as markdown lines (evaluated now)."""
