@@ -981,14 +981,14 @@ def _nemo_llama3_8b_flops_per_token(seq: int, causal: bool) -> float:
     return L * h * h * (12 + 12 * 8 / 32 + 18 * f / h + 12 * seq / h * (0.5 if causal else 1.0) + 6 * v / (L * h))
 
 
-def long_context_b200_rows() -> tuple[list[str], list[float]]:
+def long_context_b200_rows() -> tuple[list[str], list[float], list[float]]:
     """NeMo 25.04's Llama 3 8B FP8 CP rows on DGX-B200 (:data:`NEMO_LONG_SEQ_B200`) as markdown lines, and the
-    causal-reading errors (evaluated now)."""
+    errors read with NeMo's formula of the time and with the causal-halved one (evaluated now)."""
     from gpuplanner.core.evaluate import evaluate
 
     out = ["| NeMo 25.04 Llama 3 8B FP8, B200 | published TFLOP/s | predicted (NeMo formula) | error | "
            "error with causal-halved formula |", "|---|---:|---:|---:|---:|"]
-    errs = []
+    errs, errs_full = [], []
     for k, _gpus_col, gbs, tp, pp, dp, cp, pub in NEMO_LONG_SEQ_B200:
         seq, gpus = k * 1024, tp * pp * dp * cp
         sc = {"model": {"preset": "llama-3.1-8b"},
@@ -1000,9 +1000,10 @@ def long_context_b200_rows() -> tuple[list[str], list[float]]:
         full = tps * _nemo_llama3_8b_flops_per_token(seq, False) / 1e12
         err_c = tps / (pub * 1e12 / _nemo_llama3_8b_flops_per_token(seq, True)) - 1
         errs.append(err_c)
+        errs_full.append(full / pub - 1)
         out.append(f"| {k}K, TP {tp} PP {pp} DP {dp} CP {cp} ({gpus} GPUs, batch {gbs}) | "
                    f"{pub:,} | {full:,.0f} | {full / pub - 1:+.0%} | {err_c:+.0%} |")
-    return out, errs
+    return out, errs_full, errs
 
 def long_context_rows() -> list[str]:
     """NeMo's Llama 2 7B FP8 CP rows and Llama 3's Table 4 as markdown lines (evaluated now)."""
@@ -1042,6 +1043,19 @@ def long_context_rows() -> list[str]:
         out.append(f"| {n:,} GPUs, CP {cp}, sequence {seq:,} | {pub} | {cells[0]} | {cells[1]} |")
     return out
 
+
+def long_context_b200_section() -> list[str]:
+    """The B200 table (:func:`long_context_b200_rows`) with its summary line (issue 35 round 7, helper cp7)."""
+    lines, full, errs = long_context_b200_rows()
+    a_full, a_causal = sorted(abs(e) for e in full), sorted(abs(e) for e in errs)
+    p90 = lambda e: e[int(0.9 * (len(e) - 1) + 0.5)]  # noqa: E731
+    return [*lines, "", f"NeMo 25.04's B200 rows, {len(errs)} rows: read with the formula of the page's date "
+            f"(`flops_formulas.llama3` at e1335c8378, full attention term) median |error| "
+            f"{statistics.median(a_full):.0%}, p90 {p90(a_full):.0%}; read with the causal-halved term (as the H100 "
+            f"table above is read) {statistics.median(a_causal):.0%} / {p90(a_causal):.0%}. Every row runs "
+            "Megatron-Core's p2p ring (no `cp_comm_type` in NeMo's long-context recipes; Transformer Engine's default). "
+            "Neither reading fits: the full reading is too fast by +7% at 8K without CP and by +42% at 1M, the causal "
+            "one too slow by up to 27%, so the gap follows the attention's share, CP or not, and is not a CP cost."]
 
 def gpu_id(row: dict) -> str:
     g = row["gpu_type"].lower()
@@ -1623,6 +1637,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "",
         *(Path(__file__).parent / "data" / "dpostep6.md").read_text(encoding="utf-8").splitlines()[1:],
         "",
+        *(Path(__file__).parent / "data" / "cp7.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
         "### NeMo / Megatron-Bridge SFT and LoRA throughput (issue 35 round 4; not in the shared set)",
         "",
         "NVIDIA's published Megatron-Core fine-tuning rows (`bench/validate_nemo_finetune.py`): NeMo 24.07's DGX-H100 "
@@ -1737,6 +1753,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "each collective): that ring repeats K/V to all 16 query heads per rank and "
         "sends fp32 dK/dV, 16–32× the bytes, over the nodes' NICs — the size of the gap issue 35 reported for "
         "405B with CP.",
+        "",
+        *long_context_b200_section(),
         "",
         "### RL step times: verl's logged timing breakdowns (sanity check, not in the shared set)",
         "",
