@@ -976,7 +976,10 @@ def _nemo_llama2_flops_per_token(seq: int, causal: bool) -> float:
 def _nemo_llama3_8b_flops_per_token(seq: int, causal: bool) -> float:
     """NeMo ``flops_formulas.llama3`` per token at NeMo 25.04 (commit e1335c8378; h 4096, 32 layers, 32 heads, 8
     query groups, FFN 14336, vocab 128256): the attention term ``12·s/h`` is full, not causal (halved from
-    NeMo PR #14424, "Discount FLOPs in dot-product att", August 2025)."""
+    NeMo PR #14424, "Discount FLOPs in dot-product att", August 2025). ``FLOPsMeasurementCallback``
+    (``nemo/lightning/pytorch/callbacks/flops_callback.py``) maps "llama3" to it. ``flops_formulas.py`` itself
+    first appears on 2025-01-22 (f0bf77bcf7), after the H100 table (October 2024, NeMo 24.03), whose formula the
+    repository therefore does not give."""
     h, L, f, v = 4096, 32, 14336, 128256
     return L * h * h * (12 + 12 * 8 / 32 + 18 * f / h + 12 * seq / h * (0.5 if causal else 1.0) + 6 * v / (L * h))
 
