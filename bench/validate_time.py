@@ -1745,8 +1745,9 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "",
         *long_context_rows(),
         "",
-        "NeMo's table gives model TFLOP/s, and its formula at the time (`flops_formulas.llama2` as first written) "
-        "counted full, not causal, attention; later versions halve the attention term. Read with the full "
+        "NeMo's table gives model TFLOP/s. Its counting is not in the repository: `flops_formulas.py` first appears "
+        "on 2025-01-22 (f0bf77bcf7), after this table (October 2024, NeMo 24.03); as first written it counts full, "
+        "not causal, attention, and NeMo PR #14424 (August 2025) halves the term. Read with the full "
         "term, the error grows with the attention's share from 0% at 4K to +77% at 1M, CP or not (16K without "
         "CP: +22%); read causal, every row from 4K to 1M, CP 1 to 32, lands within −11…+2%, which is why the "
         "causal reading is the likelier one. Llama 3's Table 4 does not say how many virtual pipeline stages "
