@@ -186,10 +186,38 @@ PCIE_BOX_FABRIC = ("roce-100", 2)  # (network, NICs per node)
 #: FlashAttention-3 reach 631 (pytorch/pytorch#142132, Tritonbench, batch 1 × 24 heads × 4608 × d 128); the
 #: FlashAttention-3 paper (Shah et al. 2024, arXiv:2407.08608, abstract) gives "only 35% utilization on H100"
 #: for FlashAttention-2. On Ampere FlashAttention-2 reaches 50–73% of the A100 peak (Dao 2023,
-#: arXiv:2307.08691, abstract), i.e. no lower than the matmul efficiency (no ceiling). Blackwell under
-#: ``flash2``: no published figure; assumed Hopper's fraction. ``cudnn`` (cuDNN fused attention: Transformer
-#: Engine's FusedAttention, SDPA's CUDNN_ATTENTION backend, FlashAttention-3): no ceiling below the matmuls.
-ATTN_KERNEL_CEILING = {"flash2": {"hopper": 0.33, "blackwell": 0.33}, "cudnn": {}}
+#: arXiv:2307.08691, abstract), i.e. no lower than the matmul efficiency (no ceiling). ``cudnn`` (cuDNN fused
+#: attention: Transformer Engine's FusedAttention, SDPA's CUDNN_ATTENTION backend, FlashAttention-3): no ceiling below
+#: the matmuls on Hopper and Ampere. Blackwell, both kernels: measured (below).
+#: Blackwell's attention kernels, measured (issue 35 round 7; before, flash2 took Hopper's 0.33 and cuDNN no ceiling). Source:
+#: NVIDIA/cudnn-frontend ``benchmark/sdpa_benchmark_bf16_training/artifacts/sdpa_benchmark_results_NVIDIA_B200.csv``
+#: (commit f937055, 2025-06-12; README of the same folder: one B200, NGC PyTorch 25.05, cuDNN 9.10.2, PyTorch 2.8.0,
+#: flash-attn 2.7.3), BF16, causal, GQA 128 query / 8 KV heads, head dim 128, batch 1 (2 at the last row); TFLOP/s on
+#: causal-halved FLOPs, the backward on 2.5 × the forward's (``benchmark_single_sdpa.py`` ``flops``). Sequences
+#: 8K, 16K, 32K, 64K, 128K, 2×128K (the training range; shorter ones are the size factor's job):
+#: * cuDNN (``pyt_cudnn``: SDPA's CUDNN_ATTENTION; Transformer Engine's FusedAttention builds the cuDNN graph through
+#:   the frontend, ``cudnn_fe`` in the README's one example at 32K: forward 1437 vs 1430, backward 1196 vs 1126):
+#:   forward 1211, 1359, 1435, 1429, 1349, 1318 (median 1354); backward 945, 1074, 1132, 1074, 1038, 1028 (median 1056).
+#: * FlashAttention-2 through SDPA (``pyt_flash_attention``): forward 376, 397, 406, 411, 412, 412 (median 408.5);
+#:   backward 309, 331, 342, 347, 347, 347 (median 344.5). (flash-attn 2.7.3's own kernel, ``flash_attention``: ~7% faster.)
+#: The ceiling is the forward's share of the B200's dense BF16 peak (2,250 TFLOP/s, gpus.json); the backward's factor
+#: is (2.5 / 2) × forward / backward rate, as :data:`FLASH2_BWD_TIME_FACTOR` on Hopper. Attention stays BF16 in FP8
+#: recipes: ``fp8_dot_product_attention`` defaults to False (Megatron-Core ``TransformerConfig``, NeMo
+#: ``MegatronMixedPrecision``, Megatron-Bridge ``MixedPrecisionConfig``), so FP8 runs get the BF16 figures too (the
+#: model times the attention core at the 16-bit peak in every recipe). Each pass runs at the lower of the matmul
+#: efficiency and the kernel's rate for that pass (:func:`time_gpu`): on Blackwell the cuDNN forward (0.60) sits above
+#: the matmuls' 0.55 and stays matmul-bound; the backward's 1056 / 1.25 = 845 TFLOP/s on the model's 2 × forward
+#: FLOPs (0.375 of peak) sits below and sets the backward's time.
+#: Newer kernels are faster: cuDNN 9.22 on a GB200 (cudnn-frontend ``benchmark/sdpa_benchmark_training/results/
+#: llama3.1/gb200/llama3.1_20260424_100750.csv``, 64/8 heads, d 128, causal, batch 2) forward 1574/1708/1622 and
+#: backward 1332/1328/1226 at 8K/16K/32K (0.63–0.68 and 0.49–0.53 of GB200's 2,500); FlashAttention-4 (Zadouri et al.
+#: 2026, arXiv:2603.05451, abstract) reaches 1,613 forward on a B200, "up to 1.3×" cuDNN 9.13. The constants keep
+#: the mid-2025 cuDNN 9.10.2 figures, the release nearest the NeMo 25.04 – Megatron-Bridge 25.11 runs scored here.
+B200_BF16_PEAK_TFLOPS = 2250.0
+CUDNN_B200_FWD_TFLOPS, CUDNN_B200_BWD_TFLOPS = 1354.0, 1056.0
+FLASH2_B200_FWD_TFLOPS, FLASH2_B200_BWD_TFLOPS = 408.5, 344.5
+ATTN_KERNEL_CEILING = {"flash2": {"hopper": 0.33, "blackwell": FLASH2_B200_FWD_TFLOPS / B200_BF16_PEAK_TFLOPS},
+                       "cudnn": {"blackwell": CUDNN_B200_FWD_TFLOPS / B200_BF16_PEAK_TFLOPS}}
 #: FlashAttention-2's backward where its ceiling is in force (flash2 on Hopper/Blackwell), as a multiple of the time
 #: the model's 2 × forward FLOPs would take at that ceiling. The backward kernel recomputes QKᵀ and the softmax from
 #: the saved log-sum-exp (FlashAttention-2 paper, Dao 2023, arXiv:2307.08691, §3.1.2, Algorithm 2), so it runs 2.5 ×
@@ -200,6 +228,13 @@ ATTN_KERNEL_CEILING = {"flash2": {"hopper": 0.33, "blackwell": 0.33}, "cudnn": {
 #: (2.5 / 2) × (370 / 322) = 1.436. The forward keeps
 #: :data:`ATTN_KERNEL_CEILING` (PyTorch's own SDPA measurement).
 FLASH2_BWD_TIME_FACTOR = (2.5 / 2.0) * (370.0 / 322.0)
+#: The backward's time factor per kernel and generation where a ceiling is in force (:data:`ATTN_KERNEL_CEILING`):
+#: FlashAttention-2 on Hopper as above; Blackwell's from the cuDNN 9.10.2 B200 measurements listed there.
+ATTN_BWD_TIME_FACTOR = {
+    "flash2": {"hopper": FLASH2_BWD_TIME_FACTOR,
+               "blackwell": (2.5 / 2.0) * (FLASH2_B200_FWD_TFLOPS / FLASH2_B200_BWD_TFLOPS)},
+    "cudnn": {"blackwell": (2.5 / 2.0) * (CUDNN_B200_FWD_TFLOPS / CUDNN_B200_BWD_TFLOPS)},
+}
 #: Gradient clipping by global norm (on by default: torchtitan ``training.max_norm = 1.0``, Megatron
 #: ``--clip-grad 1.0``, the HF Trainer's ``max_grad_norm = 1.0``; DeepSpeed's ``gradient_clipping`` defaults
 #: to 0, off): the norm reads each fp32 gradient of the shard (4 bytes), the scaling reads and writes it
@@ -319,6 +354,13 @@ def attention_ceiling(framework: str, gpu_id, choice: str | None = "auto") -> fl
     id or a record (:func:`gpu_generation`)."""
     gen = gpu_generation(gpu_id)
     return ATTN_KERNEL_CEILING[attention_kernel(framework, gen, choice)].get(gen)
+
+
+def attention_bwd_factor(framework: str, gpu_id, choice: str | None = "auto") -> float:
+    """The attention backward's time factor (:data:`ATTN_BWD_TIME_FACTOR`) where :func:`attention_ceiling` is in
+    force; :data:`FLASH2_BWD_TIME_FACTOR` otherwise (unused there: no ceiling, no factor)."""
+    gen = gpu_generation(gpu_id)
+    return ATTN_BWD_TIME_FACTOR[attention_kernel(framework, gen, choice)].get(gen, FLASH2_BWD_TIME_FACTOR)
 
 
 #: AdamW update traffic per parameter on its shard: read gradient (4), master weight (4), two moments
@@ -975,7 +1017,7 @@ def ds_grad_reductions(zero, m_acc, ops=_ScalarOps):
 #: second stage, :func:`time_gpu`, reads them; everything else (model, scenario, layout) is the first stage's
 GPU_TIME_ARGS = ("peak_tflops", "peak16_tflops", "mem_bw_tbs", "gen_efficiency", "intra_busbw_gbs", "intra_p2p_gbs",
                  "nic_gbs_per_gpu", "attn_efficiency", "gpu_memory_gib", "mfu", "vllm_max_num_seqs", "host_link_gbs",
-                 "host_cpu_factor", "sm_ghz")
+                 "host_cpu_factor", "sm_ghz", "attn_bwd_factor")
 
 
 def time_arrays(m: ModelFacts, **kw):
@@ -2536,6 +2578,7 @@ def time_gpu(
     host_link_gbs=32.0,
     host_cpu_factor=1.0,
     sm_ghz=0.0,
+    attn_bwd_factor=None,
     full: bool = True,
 ) -> dict:
     """The second stage of :func:`time_arrays`: the GPU's rates (peak, HBM and link bandwidths, the generation's
@@ -2568,7 +2611,15 @@ def time_gpu(
     cap = lay.get("moe_cap", 1.0)
     t_lin_tok = ((lin_tok - lin_exp) / eff + lin_exp * cap / (gen_eff * lay["size_exp"])) / (peak * lay["fp8_gemm_scale"])
     # FlashAttention-2's backward under its ceiling: 2.5 × the forward's FLOPs at its slower rate (FLASH2_BWD_TIME_FACTOR)
-    flash_bwd = 1.0 if attn_efficiency is None else where(lay["flash"], FLASH2_BWD_TIME_FACTOR, 1.0)
+    # (the kernel's and generation's factor, ATTN_BWD_TIME_FACTOR: attention_bwd_factor; FlashAttention-2's on Hopper):
+    # each pass runs at the lower of the matmul efficiency and the kernel's own rate for that pass (the forward's
+    # ceiling; the backward's, ceiling / factor), so the factor applies in full where the forward's ceiling binds
+    # (flash2) and only in part where the forward is matmul-bound (cuDNN on Blackwell)
+    flash_bwd = 1.0
+    if attn_efficiency is not None:
+        bwd_f = FLASH2_BWD_TIME_FACTOR if attn_bwd_factor is None else f64(attn_bwd_factor)
+        eff_attn_bwd = minimum(eff16, f64(attn_efficiency) * size / bwd_f)
+        flash_bwd = where(lay["flash"], eff_attn / eff_attn_bwd, 1.0)
     attn_tok = attn_tok + (flash_bwd - 1.0) * lay["attn_bwd_tok"]
     # Transformers' SDPA on a padded batch: the memory-efficient kernel (hf_sdpa_masked_core, SDPA_MEM_EFF_TIME_FACTOR)
     attn_tok = attn_tok * where(lay["sdpa_me"], SDPA_MEM_EFF_TIME_FACTOR, 1.0)
@@ -3149,6 +3200,7 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         recompute_every_n=t.recompute_every_n, recompute_num_layers=t.recompute_num_layers,
         recompute_method=t.recompute_method, fp8_recipe=t.fp8_recipe, fp8_all_gather=t.fp8_all_gather,
         attn_efficiency=attention_ceiling(engine, gf, getattr(t, "attention_kernel", "auto")),
+        attn_bwd_factor=attention_bwd_factor(engine, gf, getattr(t, "attention_kernel", "auto")),
         fsdp_version=int(getattr(t, "fsdp_version", 2)), torch_compile=bool(getattr(t, "torch_compile", False)),
         pipeline_mbs=getattr(t, "pipeline_microbatch_size", None),
         lora_dropout=float(getattr(t, "lora_dropout", 0.0)),
@@ -3260,7 +3312,9 @@ def calibration_of(r: Any, kw: dict | None = None) -> tuple[Any, float] | None:
     fw = run.framework or t.framework
     base = {**kw, "framework": fw, "fused": fw == "megatron" or bool(getattr(t, "torch_compile", False)),
             "attn_efficiency": attention_ceiling(_frameworks.engine_of(fw), r.gpu,
-                                                 getattr(t, "attention_kernel", "auto"))}
+                                                 getattr(t, "attention_kernel", "auto")),
+            "attn_bwd_factor": attention_bwd_factor(_frameworks.engine_of(fw), r.gpu,
+                                                    getattr(t, "attention_kernel", "auto"))}
     gpn = max(1, run.num_gpus // run.nodes)
 
     def model_mfu(k: float) -> float:
