@@ -331,11 +331,12 @@ def support(framework: str) -> FrameworkSupport:
     return FRAMEWORKS[framework]
 
 
-#: the training methods as a refusal names them ("does not run TP 2 for full fine-tuning"), translated where shown
-#: (``i18n.translate_param`` looks in this context); an unknown method id is shown as it is
+#: the training methods in words, the one list for every text that names one: a refusal ("does not run TP 2 for
+#: full fine-tuning"), the plan's "Not tried" line (core/search.py) and the report's training table
+#: (report/render.py); translated in this context where shown (``i18n.translate_param`` looks here)
 METHOD_WORDS = {"pretrain": QT_TRANSLATE_NOOP(CTX, "pretraining"),
                 "full": QT_TRANSLATE_NOOP(CTX, "full fine-tuning"),
-                "lora": QT_TRANSLATE_NOOP(CTX, "LoRA"), "qlora": QT_TRANSLATE_NOOP(CTX, "QLoRA")}
+                "lora": QT_TRANSLATE_NOOP(CTX, "LoRA fine-tuning"), "qlora": QT_TRANSLATE_NOOP(CTX, "QLoRA fine-tuning")}
 
 
 def method_word(method: str) -> str:

@@ -2811,12 +2811,10 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
     return w
 
 
-#: a training method as the report names it (its "Report" messages, translated there), not its identifier
-_METHOD_WORDS = {"pretrain": "pretraining", "full": "full fine-tuning", "lora": "LoRA fine-tuning",
-                 "qlora": "QLoRA fine-tuning"}
-
-
 def _method_words(method: str):
-    """``lora`` -> the message "LoRA fine-tuning" (shown translated); another method's name in capitals (DPO)."""
-    words = _METHOD_WORDS.get(method)
-    return Msg("Report", words) if words else str(method).upper()
+    """``lora`` -> the message "LoRA fine-tuning" (:data:`frameworks.METHOD_WORDS`, shown translated); another
+    method's name in capitals (DPO)."""
+    from .frameworks import CTX as FRAMEWORK_CTX, METHOD_WORDS
+
+    words = METHOD_WORDS.get(method)
+    return Msg(FRAMEWORK_CTX, words) if words else str(method).upper()

@@ -660,10 +660,10 @@ def _kv_table(pairs: list[tuple[str, str]]) -> str:
 
 
 def _method_name(m: str) -> str:
-    return {
-        "pretrain": translate("Report", "pretraining"), "full": translate("Report", "full fine-tuning"),
-        "lora": translate("Report", "LoRA fine-tuning"), "qlora": translate("Report", "QLoRA fine-tuning"),
-    }.get(m, m)
+    """The training method in words (the core's one list, :data:`core.frameworks.METHOD_WORDS`), translated."""
+    from ..core.frameworks import CTX as FRAMEWORK_CTX, METHOD_WORDS  # noqa: PLC0415
+
+    return translate(FRAMEWORK_CTX, METHOD_WORDS[m]) if m in METHOD_WORDS else m
 
 
 def _optimizer_name(o: str) -> str:

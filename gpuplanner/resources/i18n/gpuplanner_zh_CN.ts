@@ -2217,14 +2217,6 @@
         <translation>全参微调</translation>
     </message>
     <message>
-        <source>LoRA</source>
-        <translation>LoRA</translation>
-    </message>
-    <message>
-        <source>QLoRA</source>
-        <translation>QLoRA</translation>
-    </message>
-    <message>
         <source>ZeRO-{zero} with PP</source>
         <translation>ZeRO-{zero} 与 PP 同用</translation>
     </message>
@@ -2251,6 +2243,14 @@
     <message>
         <source>Megatron-Bridge recipes (NeMo framework container); converts Hugging Face weights itself (AutoBridge)</source>
         <translation>Megatron-Bridge 配方（NeMo 框架容器）；自行转换 Hugging Face 权重（AutoBridge）</translation>
+    </message>
+    <message>
+        <source>LoRA fine-tuning</source>
+        <translation>LoRA 微调</translation>
+    </message>
+    <message>
+        <source>QLoRA fine-tuning</source>
+        <translation>QLoRA 微调</translation>
     </message>
     <message>
         <source>{fw} does not run on {gpu}: it runs on cards made by {makers} ({source}).</source>
@@ -2351,7 +2351,7 @@
     </message>
     <message>
         <source>Price &apos;{0}&apos; for {1} is not a number; it was not changed.</source>
-        <translation>{1} 的价格“{0}”不是数字；未作修改。</translation>
+        <translation>{1} 的价格“{0}”不是数字，未作修改。</translation>
     </message>
     <message>
         <source>5 · Hardware and prices</source>
@@ -7173,22 +7173,6 @@
         <translation>未计入（未填写数值）：{0}</translation>
     </message>
     <message>
-        <source>pretraining</source>
-        <translation>预训练</translation>
-    </message>
-    <message>
-        <source>full fine-tuning</source>
-        <translation>全参微调</translation>
-    </message>
-    <message>
-        <source>LoRA fine-tuning</source>
-        <translation>LoRA 微调</translation>
-    </message>
-    <message>
-        <source>QLoRA fine-tuning</source>
-        <translation>QLoRA 微调</translation>
-    </message>
-    <message>
         <source>AdamW 8-bit</source>
         <translation>AdamW 8-bit</translation>
     </message>
@@ -8838,6 +8822,10 @@
         <translation>torchtune 和 torchtitan 的 compile 设置（默认关闭）：融合逐元素运算（单步更快）；配合分块损失时只保留 16 位 logits</translation>
     </message>
     <message>
+        <source>use_reentrant of torch.utils.checkpoint for gradient checkpointing (HF gradient_checkpointing_kwargs, LLaMA-Factory use_reentrant_gc). Off (non-reentrant) adds about 1 ms of host time per layer and micro-batch. Framework default: off for transformers 5 and TRL, on for LLaMA-Factory and Axolotl; Megatron, Unsloth and torchtitan/torchtune have no such choice</source>
+        <translation>梯度检查点所用 torch 检查点函数的 use_reentrant（HF gradient_checkpointing_kwargs，LLaMA-Factory use_reentrant_gc）。关闭（非可重入）时每层每个微批次约多 1 ms 主机时间。框架默认：transformers 5 与 TRL 为关闭，LLaMA-Factory 与 Axolotl 为开启；Megatron、Unsloth 与 torchtitan/torchtune 没有这个选项</translation>
+    </message>
+    <message>
         <source>Run tensor-parallel collectives under the matrix multiplies (Megatron/Transformer Engine --tp-comm-overlap, torchtitan enable_async_tensor_parallel; needs sequence parallelism). Framework default: on for Megatron with sequence parallelism, off for torchtitan</source>
         <translation>与矩阵乘法重叠执行张量并行集合通信（Megatron/Transformer Engine --tp-comm-overlap、torchtitan enable_async_tensor_parallel；需要序列并行）。框架默认：Megatron 开启序列并行时开启，torchtitan 关闭</translation>
     </message>
@@ -9012,10 +9000,6 @@
     <message>
         <source>Reentrant checkpoint</source>
         <translation>可重入检查点</translation>
-    </message>
-    <message>
-        <source>use_reentrant of torch.utils.checkpoint for gradient checkpointing (HF gradient_checkpointing_kwargs, LLaMA-Factory use_reentrant_gc). Off (non-reentrant) adds about 1 ms of host time per layer and micro-batch. Framework default: off for transformers 5 and TRL, on for LLaMA-Factory and Axolotl; Megatron and Unsloth have no such choice</source>
-        <translation>梯度检查点所用 torch 检查点函数的 use_reentrant（HF gradient_checkpointing_kwargs，LLaMA-Factory use_reentrant_gc）。关闭（非可重入）时每层每个微批次约多 1 ms 主机时间。框架默认：transformers 5 与 TRL 为关闭，LLaMA-Factory 与 Axolotl 为开启；Megatron 与 Unsloth 没有这个选项</translation>
     </message>
     <message>
         <source>embedding and loss count as a layer each</source>
