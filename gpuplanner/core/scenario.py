@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from .errors import ScenarioError
 from .i18n import QT_TRANSLATE_NOOP
-from .messages import MsgStr, validation_reason
+from .messages import MsgStr, not_negative_price, validation_reason
 from .recompute import ALIASES as RECOMPUTE_ALIASES
 from .fp8 import PRECISION_ALIASES as FP8_PRECISION_ALIASES
 from .frameworks import CHECKPOINT_REENTRANT_REFUSED
@@ -552,6 +552,9 @@ class PriceQuote(_Section):
     multi_node: bool | None = Field(None, description="the vendor's servers are networked for multi-node training "
                                                       "(InfiniBand/RoCE between them): true, false, or not stated "
                                                       "(core/rules.py, price_fabric)")
+
+    _price_sign = field_validator("card_hour", "machine_week", "machine_month", "spot_card_hour",
+                                  mode="before")(not_negative_price)
 
 
 class PlanningRules(_Section):

@@ -1965,6 +1965,10 @@
         <translation>输入值应为有限的数</translation>
     </message>
     <message>
+        <source>a price cannot be below zero ({value})</source>
+        <translation>价格不能小于零（{value}）</translation>
+    </message>
+    <message>
         <source>unknown field</source>
         <translation>未知字段</translation>
     </message>
@@ -2436,6 +2440,18 @@
     <message>
         <source>{0}/month</source>
         <translation>{0}/月</translation>
+    </message>
+    <message>
+        <source>Spot price &apos;{0}&apos; for {1} is not a number; it was not changed.</source>
+        <translation>{1} 的竞价价格“{0}”不是数字，未作修改。</translation>
+    </message>
+    <message>
+        <source>Spot price &apos;{0}&apos; for {1} is below zero; it was not changed.</source>
+        <translation>{1} 的竞价价格“{0}”小于零，未作修改。</translation>
+    </message>
+    <message>
+        <source>Price &apos;{0}&apos; for {1} is below zero; it was not changed.</source>
+        <translation>{1} 的价格“{0}”小于零，未作修改。</translation>
     </message>
     <message>
         <source>{0} per server</source>
@@ -8388,10 +8404,6 @@
     <message>
         <source>no spot offer</source>
         <translation>无竞价报价</translation>
-    </message>
-    <message>
-        <source>Spot price &apos;{0}&apos; for {1} is not a number; it was not changed.</source>
-        <translation>{1} 的竞价价格“{0}”不是数字，未作修改。</translation>
     </message>
     <message>
         <source>Your spot (interruptible) price per card and hour for this GPU: cheaper than on demand, but the provider may take the cards back, so the plan counts restarts. Select a row to price another GPU. Empty (default): the catalog&apos;s spot price where it has one, else no spot offer</source>
