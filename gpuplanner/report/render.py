@@ -1609,18 +1609,24 @@ def pdf_bytes(data: ReportData, paper: str = "a4", lang: str | None = None) -> b
         install_language(lang)
     doc = build_document(data, lang=lang or QLocale().name())
     check_characters(doc)
+    return document_pdf(doc, paper, data.title, creator=f"GPU Planner {data.app_version}")
+
+
+def document_pdf(doc: QTextDocument, paper: str, title: str, creator: str = "") -> bytes:
+    """``doc`` as PDF bytes on the report's page layout (300 dpi, ``title`` in its metadata and footer). Rendered
+    into memory, then written atomically by the caller: Qt never opens the output file (so it prints no
+    "QPainter::begin(): Returned false" of its own) and a full disk leaves no truncated PDF."""
     layout = page_layout(paper)
-    # rendered into memory, then written atomically by the caller: Qt never opens the output file (so it prints
-    # no "QPainter::begin(): Returned false" of its own) and a full disk leaves no truncated PDF
     pdf = QByteArray()
     buf = QBuffer(pdf)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
     writer = QPdfWriter(buf)
     writer.setPageLayout(layout)
     writer.setResolution(300)
-    writer.setTitle(data.title)
-    writer.setCreator(f"GPU Planner {data.app_version}")
-    print_to(doc, writer, layout, footer=data.title)
+    writer.setTitle(title)
+    if creator:
+        writer.setCreator(creator)
+    print_to(doc, writer, layout, footer=title)
     del writer  # finish the PDF
     buf.close()
     return bytes(pdf.data())
