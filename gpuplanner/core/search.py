@@ -43,7 +43,7 @@ import numpy as np
 
 from dataclasses import dataclass
 
-from .units import nodes as units_nodes
+from .units import nodes as units_nodes, powers_of_two_upto
 from . import cost as costmod
 from .architecture import ModelSource
 from .cost import MODES, Msg, Overheads, PriceTable
@@ -388,12 +388,7 @@ def gpu_counts(gpus_per_node: int, max_gpus: int) -> np.ndarray:
     return np.concatenate([first, nodes]).astype(np.int64)
 
 
-def _powers_of_two_upto(n: int) -> list[int]:
-    out, v = [], 1
-    while v <= n:
-        out.append(v)
-        v *= 2
-    return out
+_powers_of_two_upto = powers_of_two_upto  # core/units.py, shared with evaluate's layout choices
 
 
 def enumerate_candidates(ctx: SearchContext, max_gpus: int) -> dict[str, np.ndarray]:
