@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.ui.test_custom_fp8_spot_ui import _type, priced_hardware_page
+
 
 @pytest.fixture
 def training(make_window):
@@ -49,20 +51,11 @@ def test_reentrant_switch_only_where_the_tool_has_one(training, framework, enabl
     assert page.advanced.fields["checkpoint_reentrant"].isEnabled() is enabled
 
 
-def _type(edit, text: str) -> None:
-    edit.setText(text)
-    edit.editingFinished.emit()
-
-
 def test_price_refusals_say_why_and_name_the_gpu(make_window):
     from gpuplanner.ui.pages.hardware_page import PRICE_COLS
 
-    win = make_window(search_enabled=False)
-    win.go_to(4)
-    page = win.page("hardware")
     gid = "h100-sxm-80gb"
-    win.model.set_many({"hardware.gpu": gid, "constraints.prices": {gid: {"card_hour": 3.0}}})
-    page.table.clearSelection()
+    win, page = priced_hardware_page(make_window, gid)
     name = page.gpu_label(gid)
     assert name != gid and "H100" in name
     _type(page.spot.edit, "-2")
