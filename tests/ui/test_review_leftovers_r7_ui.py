@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from tests.ui.test_custom_fp8_spot_ui import _type, priced_hardware_page
+from tests.ui.test_i18n_ui import language  # noqa: F401 (fixture)
 
 
 @pytest.fixture
@@ -73,3 +74,16 @@ def test_price_refusals_say_why_and_name_the_gpu(make_window):
     row = page.row_ids.index(gid)
     page.table.item(row, PRICE_COLS["card_hour"]).setText("1,250.5")  # thousands separators, as before
     assert win.model.scenario.constraints.prices[gid].card_hour == 1250.5
+
+
+def test_price_refusals_in_chinese(make_window, language):  # noqa: F811
+    gid = "h100-sxm-80gb"
+    win, page = priced_hardware_page(make_window, gid)
+    assert language.install("zh_CN")
+    try:
+        _type(page.spot.edit, "-2")
+        assert page.table_error.text() == f"{page.gpu_label(gid)} 的竞价价格“-2”小于零，未作修改。"
+        _type(page.spot.edit, "abc")
+        assert page.table_error.text() == f"{page.gpu_label(gid)} 的竞价价格“abc”不是数字，未作修改。"
+    finally:
+        language.install("en")
