@@ -1646,6 +1646,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "",
         *(Path(__file__).parent / "data" / "round6_no_time_change.md").read_text(encoding="utf-8").splitlines()[1:],
         "",
+        *(Path(__file__).parent / "data" / "tidy7.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
         *(Path(__file__).parent / "data" / "breakdown6.md").read_text(encoding="utf-8").splitlines()[1:],
         "",
         *(Path(__file__).parent / "data" / "dpostep6.md").read_text(encoding="utf-8").splitlines()[1:],

@@ -629,7 +629,7 @@ def elementwise_bytes_per_token_layer(m: ModelFacts, seq_len, flash, fused, ops=
     the two ops).
     """
     h = m.h
-    f_width = (1 - m.moe_frac) * m.f + m.moe_frac * (m.k_active * m.f_moe + m.shared_f)
+    f_width = m.mlp_width
     unfused = ops.where(fused, 1.0, UNFUSED_FACTOR)
     norm_unfused = ops.where(fused, 1.0, UNFUSED_FACTOR * eager_norm_factor(m))
     rep = 4.0 * h * norm_unfused + (6.0 * h + (6.0 * h if m.dropout else 0.0)) * unfused
@@ -650,7 +650,7 @@ def z3_window_bytes(m: ModelFacts, fused, lora: bool, framework: str, lora_targe
     eager RMSNorm's kernels: :func:`eager_norm_factor`), the MLP activation (``f`` read and written:
     :func:`eager_act_factor`) and, with ``lora_dropout`` > 0, each adapted linear's dropout on its input (2.5
     ``fan_in`` 16-bit units: ``flops.lora_traffic_elements``). The gathers issued there can hide under it."""
-    f_width = (1 - m.moe_frac) * m.f + m.moe_frac * (m.k_active * m.f_moe + m.shared_f)
+    f_width = m.mlp_width
     norm = 2.0 * m.h * ops.where(fused, 1.0, UNFUSED_FACTOR * eager_norm_factor(m))
     act = 2.0 * f_width * ops.where(fused, 1.0, UNFUSED_FACTOR * eager_act_factor(m))
     drop = 0.0
