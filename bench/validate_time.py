@@ -1585,6 +1585,10 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "",
         *bridge_moe_pair_rows(),
         "",
+        *(Path(__file__).parent / "data" / "moe10.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
+        *_bench_module("validate_moe_oos").oos_rows(),
+        "",
         "### HF Trainer + PEFT LoRA at short context (issue 35 round 3; not in the shared set)",
         "",
         "The Qwen README's single-A100 LoRA table (`bench/validate_peft.py`: HF Trainer, PEFT r 64 on every linear "

@@ -1520,6 +1520,7 @@ def time_layout(
         "ep_in_node": tp * ep * cp <= gpn, "n_moe_stage": n_moe_stage,
         "a2a_in": a2a_in, "a2a_off": a2a_off, "etp_bytes": etp_bytes, "etp_in_node": exp_tp <= dom,
         "ag_dispatch": disp == "allgather", "hybridep_nvl": (disp == "flex") & (ep * ep_stride <= dom),
+        "hybridep_ib": (disp == "flex") & (ep * ep_stride > dom),
         "exp_tp": exp_tp, "ep_stride": ep_stride, "dom": dom, "ep_counts_s": ep_counts_s,
         "opt_bytes": opt_params * (OPT_BYTES.get(optimizer, 30.0) + clip), "fp8_w_bytes": fp8_w_bytes,
         "deq_bytes": deq_bytes, "deq_elems": deq_elems, "deq_bnb": (tool or framework) in BNB_QLORA_TOOLS,
@@ -2375,6 +2376,63 @@ def hybridep_nvl_seconds(lay: dict, intra_p2p):
     return 2.0 * rows * m.h * 2.0 * (1.0 / d + 1.0 / c) / scale
 
 
+#: HybridEP's measured dispatch and combine rates across nodes (DeepEP ``hybrid-ep`` branch, ``docs/README_Hybrid-EP.md``,
+#: "H100 Platform", "IB Bandwidth in GB/s": DGX-H100 nodes of 8 GPUs, 4,096 tokens per rank, hidden 7,168, top-8,
+#: uniform random routing, 8 experts per rank, "Torch API" column, BF16 dispatch, 16 SMs: the largest SM count measured
+#: there; Megatron-Bridge's performance scripts set 32, ``moe_hybridep_num_sms``, and the table's rates stop growing
+#: from 8 to 16 SMs at 16 ranks). (ranks, dispatch GB/s, combine GB/s). The bytes behind each rate are the test's
+#: ``rdma_send_bytes`` (``tests/test_hybrid_ep.py``, ``tests/utils.py`` ``count_rdma_send_from_routing_map``): one
+#: row of ``h`` 16-bit elements per distinct (token, destination node) pair, the token's own node included ("to align
+#: with the implementation in the DeepEP, we do not set the local node map to zeros"), over the whole call's time
+#: (:func:`flex_dest_nodes`). At 16 ranks (2 nodes) a token reaches both nodes, so the NIC carries half those bytes:
+#: about 27 GB/s each way, 57% of the 48 GB/s the model gives a 400 Gb/s NDR port (``networks.json``, ib-ndr-400).
+#: DeepEP's own internode kernels measure the same order on H800 (README, "Normal kernels": 43 / 58 / 51 GB/s RDMA at
+#: EP 16 / 32 / 64, same byte count); the flex field does not tell the two backends apart, so both take these rates.
+HYBRIDEP_IB_GBS = ((16.0, 54.47, 53.35), (32.0, 47.36, 52.53), (64.0, 41.24, 46.57))
+#: the per-GPU NIC rate (GB/s, the model's achievable figure) of the DGX-H100 the table was measured on: another
+#: GPU's rate is the table's × its own NIC rate / this
+HYBRIDEP_IB_NIC_GBS = 48.0
+
+
+def flex_dest_nodes(m: ModelFacts, ep, stride, domain, ops=_ScalarOps):
+    """Distinct NVLink domains (nodes) of the expert-parallel group a token is sent to, its own included:
+    ``n_dom · (1 − Π_{i<k} (E − E/n_dom − i) / (E − i))`` with ``n_dom = ep / local`` domains (``local`` GPUs of the
+    group per domain, as :func:`flex_peer_shares`) and the ``k`` experts drawn uniformly without replacement."""
+    n_exp, k = float(getattr(m, "n_experts", 0) or 0), int(round(float(m.k_active)))
+    ep = ops.maximum(ops.f(ep), 1.0)
+    if n_exp <= 0 or k <= 0:
+        return ep * 0.0
+    local = ops.minimum(ops.maximum(-ops.ceil(-ops.f(domain) / ops.maximum(ops.f(stride), 1.0)) * 1.0, 1.0), ep)
+    n_dom = ep / local
+    miss = 1.0
+    for i in range(k):
+        miss = miss * ops.maximum(n_exp - n_exp / n_dom - i, 0.0) / (n_exp - i)
+    return n_dom * (1.0 - miss)
+
+
+def hybridep_ib_rates(ep):
+    """(dispatch, combine) bytes/s per rank of HybridEP across nodes for an ``ep``-rank group: :data:`HYBRIDEP_IB_GBS`
+    interpolated linearly in the rank count, held at the end points outside 16–64 ranks."""
+    r = [x[0] for x in HYBRIDEP_IB_GBS]
+    d = np.interp(ep, r, [x[1] for x in HYBRIDEP_IB_GBS]) * 1e9
+    c = np.interp(ep, r, [x[2] for x in HYBRIDEP_IB_GBS]) * 1e9
+    if np.ndim(d) == 0:
+        return float(d), float(c)
+    return d, c
+
+
+def hybridep_ib_seconds(lay: dict, nic):
+    """One MoE layer's dispatch under the flex dispatcher whose expert-parallel group spans several NVLink domains
+    (DeepEP / HybridEP internode kernels): forward dispatch and combine and their backward, each moving ``tokens / tp
+    × nodes reached`` rows of ``h`` 16-bit elements (:func:`flex_dest_nodes`) at the measured rates
+    (:func:`hybridep_ib_rates`), scaled by the GPU's NIC rate against the measured node's."""
+    ops, m = lay["ops"], lay["m"]
+    rows = lay["tokens_mb"] / lay["tp"] * flex_dest_nodes(m, lay["ep"], lay["ep_stride"], lay["dom"], ops)
+    d, c = hybridep_ib_rates(lay["ep"])
+    scale = nic / (HYBRIDEP_IB_NIC_GBS * 1e9)
+    return 2.0 * rows * m.h * 2.0 * (1.0 / d + 1.0 / c) / scale
+
+
 def allgather_dispatch_seconds(lay: dict, intra_bus, nic):
     """One MoE layer's dispatch under Megatron-Core's all-gather dispatcher (``MoEAllGatherTokenDispatcher``): every
     GPU all-gathers the hidden states of its ``ep × expert_tp`` group (``gather_from_sequence_parallel_region`` on
@@ -2459,6 +2517,10 @@ def _ep_comm_mb(lay: dict, intra_p2p, nic, intra_bus):
     hyb = lay.get("hybridep_nvl", False)
     if not (np.ndim(hyb) == 0 and not hyb):  # flex inside one NVLink domain: HybridEP's measured rates
         ep_layer = ops.where(hyb, hybridep_nvl_seconds(lay, intra_p2p) * lay.get("moe_cap", 1.0), ep_layer)
+    ib = lay.get("hybridep_ib", False)
+    if not (np.ndim(ib) == 0 and not ib):  # flex across NVLink domains: HybridEP's measured rates over the NICs
+        ib_layer = hybridep_ib_seconds(lay, nic) * lay.get("moe_cap", 1.0)
+        ep_layer = ops.where(ib, ops.maximum(a2a_total * lay["a2a_in"] / intra_p2p, ib_layer), ep_layer)
     return ops.where(ep > 1, ep_layer * lay["n_moe_stage"], 0.0) + etp_s
 
 
