@@ -684,6 +684,12 @@ print("\nRound 7 (serve10) new KV-capacity rows (vLLM 0.19 logs, LLMServingSim 4
 KV_NEW = kv_rows(KV_V019, "KV pool (r7)")
 _report("KV capacity, new rows (r7)", KV_NEW)
 _report("KV capacity, public six + new rows", kv_cat + KV_NEW)
+# The same sweep with --kv-cache-dtype fp8 (bf16 weights): "GPU KV cache size" in tokens, the pool unchanged (58.11 and
+# 58.53 GiB) and each token half the bytes. Printed, not pooled (the pools are the rows above).
+for p, tokens in (("llama-3.1-8b", 952032), ("qwen2.5-7b", 2192000)):
+    pool = inf.kv_cache_bytes_per_gpu(M(p), get_gpu("h100-sxm-80gb"), precision="bf16", tp=1, utilization=0.95)
+    got = pool / inf.kv_bytes_per_token_per_gpu(M(p), inf.KV_BYTES["fp8"], 1)
+    print(f"  fp8 KV cache, {p} H100 TP1 0.95: {tokens:,} tokens published, {got:,.0f} modelled ({got / tokens - 1:+.1%})")
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -734,3 +740,6 @@ PUBLIC_PARTS = dict(_CAT_PARTS)
 breakdown(PUBLIC_PARTS, "Round 7 (serve10): public rows by metric × engine / card class / dense-MoE")
 breakdown(OOS_PARTS, "Round 7 (serve10): round 6 out-of-sample rows by metric × engine / card class / dense-MoE")
 breakdown({"KV capacity (r7 new rows)": [KV_NEW]}, "Round 7 (serve10): new KV-capacity rows")
+_r6_new = [x for ps in OOS_PARTS.values() for part in ps for x in part]
+_report("\nAll serving rows: public + round 6 out-of-sample + round 7 KV rows", _all + _r6_new + KV_NEW)
+_report("KV capacity: public six + round 7 rows", kv_cat + KV_NEW)
