@@ -663,8 +663,9 @@ KV_V019 = [
     ("deepseek-v2-lite", "h100-sxm-80gb", "bf16", 1, "vllm", 0.95, 79.19, 43.61, f"{_LLMD}: DeepSeek-V2-Lite-Chat (MLA)"),
     # (b) a GeForce card: casys-kaist/LLMServingSim PR #59 (Aug 2026, "RTX 4090 profile bundle", the maintainer's
     # re-validation): vLLM resolved num_gpu_blocks 2588 × block_size 16 = 41,408 KV tokens for Llama-3.1-8B bf16 TP1 at
-    # mem_util 0.9, max_num_seqs 256, max_num_batched_tokens 2048 (× 128 KiB a token = 5.05 GiB). The vLLM version
-    # is not stated (ASSUMED V1); CUDA total ASSUMED 23.65 GiB (PyTorch's 23.64-23.69 GiB on a 4090).
+    # mem_util 0.9, max_num_seqs 256, max_num_batched_tokens 2048 (× 128 KiB a token = 5.05 GiB). The bundle's
+    # profiler/perf/RTX4090/meta-llama/Llama-3.1-8B/bf16/meta.yaml says vllm_version 0.19.0 (ASSUMED the same for the
+    # validation run); CUDA total ASSUMED 23.65 GiB (PyTorch's 23.64-23.69 GiB on a 4090).
     ("llama-3.1-8b", "rtx-4090-24gb", "bf16", 1, "vllm", 0.90, 23.65, 41408 * 131072 / 1024 ** 3,
      "LLMServingSim PR #59: 41,408 tokens"),
 ]
