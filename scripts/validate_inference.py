@@ -744,3 +744,27 @@ breakdown({"KV capacity (r7 new rows)": [KV_NEW]}, "Round 7 (serve10): new KV-ca
 _r6_new = [x for ps in OOS_PARTS.values() for part in ps for x in part]
 _report("\nAll serving rows: public + round 6 out-of-sample + round 7 KV rows", _all + _r6_new + KV_NEW)
 _report("KV capacity: public six + round 7 rows", kv_cat + KV_NEW)
+
+# Issue 35 round 7 (serve10), printed check, not pooled (kernel level, not an end-to-end run): a Llama-3.1-8B decoder
+# layer's four linear layers on an RTX 4090 under vLLM 0.19.0's kernels, measured by casys-kaist/LLMServingSim's profiler
+# (profiler/perf/RTX4090/meta-llama/Llama-3.1-8B/bf16/tp1/dense.csv, commit 856225a, Aug 2026: qkv_proj + o_proj +
+# gate_up_proj + down_proj, µs at each token count), against the model's linear-layer time for the same rows: the
+# longer of the weight stream and the FLOPs at gemm_efficiency, plus each GEMM's fixed kernel time.
+RTX4090_LAYER_US = {1: 467.09, 16: 482.06, 64: 532.37, 256: 724.06, 512: 1387.11, 1024: 2722.99, 2048: 5406.91}
+
+
+def rtx4090_layer_check():
+    m, g = M("llama-3.1-8b"), get_gpu("rtx-4090-24gb")
+    h, kvh, hd, ffn = m.hidden, 8, 128, m.ffn_size
+    params = h * (h + 2 * kvh * hd) + h * h + 2 * h * ffn + ffn * h
+    bw = g.mem_bw_tbs * 1e12 * inf.bandwidth_fraction(g, inf.ServingEfficiency())
+    out = []
+    for t, meas in RTX4090_LAYER_US.items():
+        flops_s = 2 * params * t / (inf.peak_flops(g, "bf16") * inf.gemm_efficiency(m, g, "bf16", t, 1))
+        model = (max(params * 2 / bw, flops_s) + 4 * inf.DECODE_KERNEL_S) * 1e6 if hasattr(inf, "DECODE_KERNEL_S") \
+            else max(params * 2 / bw, flops_s) * 1e6 + 4 * 2.7
+        out.append(f"{t}: {meas:.0f} µs measured, {model:.0f} modelled ({model / meas - 1:+.0%})")
+    print("RTX 4090 decoder layer, four linear layers (vLLM 0.19 kernels, LLMServingSim profile): " + "; ".join(out))
+
+
+rtx4090_layer_check()
