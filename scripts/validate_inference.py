@@ -754,6 +754,7 @@ RTX4090_LAYER_US = {1: 467.09, 16: 482.06, 64: 532.37, 256: 724.06, 512: 1387.11
 
 
 def rtx4090_layer_check():
+    from gpuplanner.core.serving_facts import DECODE_KERNEL_S
     m, g = M("llama-3.1-8b"), get_gpu("rtx-4090-24gb")
     h, kvh, hd, ffn = m.hidden, 8, 128, m.ffn_size
     params = h * (h + 2 * kvh * hd) + h * h + 2 * h * ffn + ffn * h
@@ -761,8 +762,7 @@ def rtx4090_layer_check():
     out = []
     for t, meas in RTX4090_LAYER_US.items():
         flops_s = 2 * params * t / (inf.peak_flops(g, "bf16") * inf.gemm_efficiency(m, g, "bf16", t, 1))
-        model = (max(params * 2 / bw, flops_s) + 4 * inf.DECODE_KERNEL_S) * 1e6 if hasattr(inf, "DECODE_KERNEL_S") \
-            else max(params * 2 / bw, flops_s) * 1e6 + 4 * 2.7
+        model = (max(params * 2 / bw, flops_s) + 4 * DECODE_KERNEL_S) * 1e6
         out.append(f"{t}: {meas:.0f} µs measured, {model:.0f} modelled ({model / meas - 1:+.0%})")
     print("RTX 4090 decoder layer, four linear layers (vLLM 0.19 kernels, LLMServingSim profile): " + "; ".join(out))
 
