@@ -1480,6 +1480,7 @@ def time_layout(
     # (with Megatron's CPU optimizer, optimizer_cpu_offload, the state already lives on the host: no move)
     off["off_nemo_rl_s"] = where(offload, 0.0, nemo_rl_optimizer_move_seconds(framework, profile, opt_params=opt_params,
                                                                              tool=tool))
+    off["nemo_export"] = nemo_rl_export_bytes(framework, profile, m, tp=tp, pp=pp, ep=ep, exp_tp=exp_tp, tool=tool)
     return {**off,
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
@@ -1839,6 +1840,49 @@ NEMO_RL_PAGEABLE_D2H_BPS = 1.8e9
 #: copy's rate: the same issue's 1 GiB pageable benchmark on that host, ~16.1 GB/s (measured device-to-host; taken
 #: for host-to-device too, no upload figure is published).
 NEMO_RL_PAGEABLE_H2D_BPS = 16.1e9
+
+
+def nemo_rl_export_bytes(framework, profile, m, *, tp, pp, ep, exp_tp, tool=None):
+    """Bytes one GPU moves per generation batch when NeMo RL refits colocated vLLM from the Megatron policy
+    (issue 35 round 7): ``(pipeline, tensor, expert, hbm)``; zero off NeMo RL's Megatron worker or with a separate
+    engine. The refit does not hand vLLM the GPU's own shard:
+
+    * NeMo RL (``grpo.py`` ``refit_policy_generation`` → ``megatron_policy_worker.stream_weights_via_ipc_zmq``,
+      tag v0.6.0) iterates ``megatron_bridge.export_hf_weights``, which yields every parameter as the full Hugging
+      Face tensor on every training rank. Megatron-Bridge ``param_mapping.py`` ``megatron_to_hf`` (main 067f987):
+      ``broadcast_from_pp_rank`` sends each tensor from its stage to **all** pipeline ranks, ``gather_from_tp_ranks``
+      all-gathers the tensor-parallel pieces, ``gather_from_ep_ranks`` all-gathers the experts of the
+      expert-parallel group. So each rank receives the other stages' share of its tensor/expert shard, the other
+      tensor-parallel pieces of the whole model, and every other expert-parallel rank's experts.
+    * ``stream_weights_via_ipc_zmq_impl`` (``nemo_rl/models/policy/utils.py``) packs each full tensor into a CUDA
+      IPC buffer (``buffer[...].copy_(tensor)``: read and write, ``2 ×`` the 16-bit model); the colocated vLLM worker
+      then loads its own shard, which :func:`_rollouts` already counts.
+
+    ``W`` = 16-bit model, ``X`` = its routed experts: pipeline ``(1 − 1/pp) (W − X) / tp + (1 − 1/pp) X / (ep·etp)``,
+    tensor ``(1 − 1/tp)(W − X) + (1 − 1/etp) X / ep``, expert ``(1 − 1/ep) X``, HBM ``2 W``. The ranks receive in
+    ring collectives, each at its group's link (:func:`nemo_rl_export_seconds`). With a separate engine NeMo RL
+    broadcasts from training rank 0 (``broadcast_weights_for_collective``), which :func:`_rollouts` prices by the
+    whole model over the link; the same gathers run alongside it, so nothing is added there."""
+    if not (nemo_rl_worker(framework, profile, tool) and profile.engine == "vllm_colocated"):
+        return (0.0, 0.0, 0.0, 0.0)
+    w = 2.0 * float(m.params.total)
+    x = 2.0 * float(m.params.expert_params)
+    etp = exp_tp
+    pipe = (1.0 - 1.0 / pp) * ((w - x) / tp + x / (ep * etp))
+    tens = (1.0 - 1.0 / tp) * (w - x) + (1.0 - 1.0 / etp) * x / ep
+    expert = (1.0 - 1.0 / ep) * x
+    return (pipe, tens, expert, 2.0 * w)
+
+
+def nemo_rl_export_seconds(lay: dict, *, mem_bw, intra_p2p, nic):
+    """Seconds per generation batch on one GPU of :func:`nemo_rl_export_bytes`: each group's bytes at its link
+    (the NVLink domain's peer rate inside ``lay["dom"]`` GPUs, else the NIC; pipeline stages apart when
+    ``crosses_nodes``), plus the IPC pack at HBM speed. Zero where the bytes are zero."""
+    where = lay["ops"].where
+    pipe, tens, expert, hbm = lay.get("nemo_export", (0.0, 0.0, 0.0, 0.0))
+    tp, ep, cp, dom = lay["tp"], lay["ep"], lay["cp"], lay["dom"]
+    return (pipe / where(lay["crosses_nodes"], nic, intra_p2p) + tens / where(lay["tp_in_node"], intra_p2p, nic)
+            + expert / where(tp * ep * cp <= dom, intra_p2p, nic) + hbm / mem_bw)
 
 
 def nemo_rl_optimizer_move_seconds(framework, profile, *, opt_params, tool=None):
@@ -2868,6 +2912,8 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
         pool = maximum(frac * gpu_memory_gib * 2.0**30 - w16, 1.0)
         gather = where(lay["per_mb"] & (lay["n_dp"] > 1), lay["gather_bytes"] / dp_bw, 0.0)
         refit = 2.0 * w16 / mem_bw + gather
+        # NeMo RL's Megatron worker hands vLLM the full model on every rank (nemo_rl_export_bytes, issue 35 round 7)
+        refit = refit + nemo_rl_export_seconds(lay, mem_bw=mem_bw, intra_p2p=intra_p2p, nic=nic)
         if profile.engine_sleep and profile.sleep_level == 1:
             refit = refit + 2.0 * w16 / host_bw  # wake_up copies the weights back, sleep copies them out
     elif profile.engine == "vllm_separate":
