@@ -147,3 +147,64 @@ def test_vectorised_search_equals_evaluate_for_nemo_rl_refit():
             p = sc.parallel
             moved += int(p.tp > 1 or p.pp > 1 or p.ep > 1)
     assert checked >= 3 and moved >= 1
+
+
+# ---- vLLM decode across nodes: NCCL all-reduces (methods.vllm_net_allreduce)
+
+Q235_128 = "nemo-rl v0.6 qwen3-235b grpo 128xh100"
+Q235_256 = "nemo-rl v0.6 qwen3-235b grpo 256xh100"
+
+
+def test_net_allreduce_by_hand():
+    """NCCL tuning.cc Tree/LL128: 14 µs + 2 × ((ranks per node − 1) × 1.25 µs + log2(nodes) × 8.5 µs)."""
+    import numpy as np
+
+    from gpuplanner.core.arrayops import ArrayOps, ScalarOps
+    lat, bw = M.vllm_net_allreduce(16, 8.0, 50e9, ScalarOps)  # TP 16 on two 8-GPU nodes
+    assert lat == pytest.approx(14e-6 + 2 * (7 * 1.25e-6 + 1 * 8.5e-6), rel=1e-12)  # 48.5 µs
+    assert bw == pytest.approx(50e9 / (2 * 15 / 16), rel=1e-12)
+    lat, _ = M.vllm_net_allreduce(32, 8.0, 50e9, ScalarOps)  # TP 32 on four nodes
+    assert lat == pytest.approx(14e-6 + 2 * (7 * 1.25e-6 + 2 * 8.5e-6), rel=1e-12)  # 65.5 µs
+    assert M.vllm_net_allreduce(8, 8.0, 50e9, ScalarOps) == (0.0, float("inf"))  # one node: vLLM's custom AR
+    assert M.vllm_net_allreduce(32, 72.0, 50e9, ScalarOps) == (0.0, float("inf"))  # GB200 NVL72 domain
+    assert M.vllm_net_allreduce(1, 8.0, 50e9, ScalarOps) == (0.0, float("inf"))
+    # the search's arrays give the same numbers
+    lat_a, bw_a = M.vllm_net_allreduce(np.array([1.0, 8.0, 16.0, 32.0]), 8.0, 50e9, ArrayOps)
+    for tp, la, ba in zip((1, 8, 16, 32), lat_a, bw_a):
+        assert (la, ba) == pytest.approx(M.vllm_net_allreduce(tp, 8.0, 50e9, ScalarOps), rel=1e-12)
+
+
+def test_net_allreduce_in_generation(monkeypatch):
+    """Qwen3-235B, vLLM TP 16 over two H100 nodes: 2 × 94 all-reduces per decode step, about 8,000 steps to the
+    longest completion: 188 × 48.5 µs × 7,000 steps = 64 s at least; with 64 sequences' 4,096-wide hidden states
+    at 400 Gb/s, under 188 × (48.5 µs + 20 µs) × 8,042 = 103 s."""
+    now = RL.predict(_scn(Q235_128))["gen"]
+    with monkeypatch.context() as mp:
+        mp.setattr(T, "vllm_net_allreduce", lambda tp, dom, nic, ops: (0.0, float("inf")))
+        old = RL.predict(_scn(Q235_128))["gen"]
+    assert 64.0 < now - old < 103.0
+
+
+def test_net_allreduce_only_across_nodes(monkeypatch):
+    """Engines inside one node or one NVLink domain do not change: the 22 rows of earlier rounds (vLLM TP ≤ 4)
+    and GB200 NVL72's DeepSeek-V3 at vLLM TP 32."""
+    rows = [(r[0], r[2]) for r in RL.ROWS] + [(r[0], r[2]) for r in RL.STEP_ROWS + RL.STEP_ROWS_V05
+                                              + RL.STEP_ROWS_V05_GB200]
+    rows.append(("gb200 dsv3", _scn("nemo-rl v0.6 gb200 deepseek-v3 grpo 128 gpus")))
+    now = {rid: RL.predict(scn)["step"] for rid, scn in rows}
+    with monkeypatch.context() as mp:
+        mp.setattr(T, "vllm_net_allreduce", lambda tp, dom, nic, ops: (0.0, float("inf")))
+        old = {rid: RL.predict(scn)["step"] for rid, scn in rows}
+    for rid in now:
+        assert now[rid] == pytest.approx(old[rid], rel=1e-12), rid
+
+
+def test_published_rows_with_cross_node_engines():
+    """NeMo RL v0.6 on H100: the on-policy Qwen3-235B (vLLM TP 16) and DeepSeek-V3 (TP 32) rows stay under their
+    published steps, within 35%; the DeepSeek-V3 1-step-off row (the same TP 32 engines, a broadcast refit) goes
+    over, by under 15% (recorded: +11%)."""
+    for rid, pub in ((Q235_128, 395.0), (Q235_256, 312.0), (DSV3_256, 134.0), (DSV3_512, 111.0)):
+        step = RL.predict(_scn(rid))["step"]
+        assert 0.65 * pub < step < pub, rid
+    off = RL.predict(_scn(DSV3_512 + " 1-step off"))["step"]
+    assert 64.1 < off < 1.15 * 64.1

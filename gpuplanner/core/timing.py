@@ -126,7 +126,7 @@ from . import zero3 as _z3
 from . import hf_moe as _hfmoe
 from .serving_facts import DECODE_MBU_HBM
 from .methods import EAGER_FWD_OP_S, EAGER_OP_S, SFT, MethodProfile, generation_seconds, method_profile
-from .methods import TRL_SERVER_SYNC_S_PER_TENSOR, param_tensors
+from .methods import TRL_SERVER_SYNC_S_PER_TENSOR, param_tensors, vllm_net_allreduce
 
 # --------------------------------------------------------------------------------------------- constants
 
@@ -2932,10 +2932,13 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
     # time in methods.generation_seconds)
     decode_bw = mem_bw / MEM_BW_EFFICIENCY * DECODE_MBU_HBM
     k = float(profile.updates_per_generation)
+    # vLLM engines wider than an NVLink domain all-reduce over NCCL and the NIC (methods.vllm_net_allreduce)
+    tp_net = None if pool is None else vllm_net_allreduce(tp, lay["dom"], nic, ops)
     generation, _waves, wait = generation_seconds(
         profile, arch=m.arch, params_total=float(m.params.total), active_params=float(m.params.active),
         seqs=seqs * k, tp=tp, peak_flops=peak16, eff=gen_eff, mem_bw=decode_bw, kv_pool_bytes=pool, ops=ops,
-        detail=True, max_seqs=None if pool is None else (profile.max_num_seqs or max_seqs), n_rollouts=n_rollouts)
+        detail=True, max_seqs=None if pool is None else (profile.max_num_seqs or max_seqs), n_rollouts=n_rollouts,
+        tp_net=tp_net)
     return generation / k, wait / k, refit / k, scale_t
 
 
