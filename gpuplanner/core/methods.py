@@ -379,9 +379,11 @@ def kv_cache_tokens(prof: MethodProfile, seqs, *, shared_prompts: bool):
 #: parallelism (the attention output projection and the MLP/MoE output, ``RowParallelLinear`` / ``FusedMoE`` with
 #: ``reduce_results``). Inside a node vLLM runs its own custom all-reduce; when the group spans nodes it is off
 #: (vLLM ``distributed/device_communicators/custom_all_reduce.py``: "Custom allreduce is disabled because this
-#: process group spans across nodes") and the all-reduce goes through NCCL. NCCL's tuning model (NVIDIA/nccl
-#: ``src/graph/tuning.cc``, default tuner constants, main 5067397) gives a Tree all-reduce with the LL128 protocol
-#: ``baseLat + 2 × ((ranks per node − 1) × NVLink hwLat + log2(nodes) × NET hwLat)``: 14.0 µs, 1.25 µs, 8.5 µs.
+#: process group spans across nodes") and the all-reduce goes through NCCL. The latency is NCCL's own tuning model
+#: (NVIDIA/nccl ``src/graph/tuning.cc``, default tuner constants, main 5067397) for a Tree all-reduce with the LL128
+#: protocol, ``baseLat + 2 × ((ranks per node − 1) × NVLink hwLat + log2(nodes) × NET hwLat)``: 14.0 µs, 1.25 µs,
+#: 8.5 µs. NCCL picks algorithm and protocol per message size; Tree/LL128 is taken for every decode all-reduce
+#: (Tree/LL, 6.8 + 2 × (… × 0.6 + … × 5.0) µs, would be lower for the smallest messages).
 NCCL_TREE_LL128_BASE_S = 14.0e-6
 NCCL_TREE_LL128_NVLINK_S = 1.25e-6
 NCCL_TREE_LL128_NET_S = 8.5e-6
