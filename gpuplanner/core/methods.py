@@ -400,7 +400,7 @@ def vllm_net_allreduce(tp, dom, nic, ops):
     nodes = maximum(ops.ceil(tp / maximum(dom, 1.0)), 1.0)
     lat = NCCL_TREE_LL128_BASE_S + 2.0 * ((tp / nodes - 1.0) * NCCL_TREE_LL128_NVLINK_S
                                           + ops.log(nodes) / ops.log(2.0) * NCCL_TREE_LL128_NET_S)
-    bw = nic / maximum(2.0 * (tp - 1.0) / maximum(tp, 1.0), 1e-30)
+    bw = maximum(nic, 1.0) / maximum(2.0 * (tp - 1.0) / maximum(tp, 1.0), 1e-30)  # (no NIC: 1 B/s, not a division by 0)
     return where(spans, lat, 0.0), where(spans, bw, float("inf"))
 
 
