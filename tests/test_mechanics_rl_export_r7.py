@@ -208,3 +208,21 @@ def test_published_rows_with_cross_node_engines():
         assert 0.65 * pub < step < pub, rid
     off = RL.predict(_scn(DSV3_512 + " 1-step off"))["step"]
     assert 64.1 < off < 1.15 * 64.1
+
+
+def test_net_allreduce_is_a_named_part(monkeypatch):
+    """The breakdown names it ("rollout_net_allreduce", inside generation, translatable); it holds the all-reduces of
+    the decode steps before the longest completion's tail (the tail's are in rollout_wait_longest), so it is part
+    of, and less than, what the mechanism adds to generation. Zero where the engines fit a node."""
+    assert T.PART_PARENT["rollout_net_allreduce"] == "generation"
+    assert "rollout_net_allreduce" in T.BREAKDOWN_LABELS
+    e = estimate(scenario_from_dict(_scn(Q235_128)))
+    part = e.time.parts["rollout_net_allreduce"]
+    added = RL.predict(_scn(Q235_128))["gen"]
+    with monkeypatch.context() as mp:
+        mp.setattr(T, "vllm_net_allreduce", lambda tp, dom, nic, ops: (0.0, float("inf")))
+        added -= RL.predict(_scn(Q235_128))["gen"]
+    assert 0.4 * added < part < added
+    assert 0.0 < e.time.breakdown["rollout_net_allreduce"] < e.time.seconds["generation"] / e.time.step_time_s
+    small = estimate(scenario_from_dict(RL.STEP_ROWS_V05[4][2]))  # Qwen3-32B, vLLM TP 4 in a node
+    assert small.time.parts.get("rollout_net_allreduce", 0.0) == 0.0

@@ -430,7 +430,7 @@ def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active
     * ``enforce_eager`` (vLLM without CUDA graphs): a decode step takes at least the host's kernel launches,
       :func:`vllm_eager_launch_s`.
     * ``tp_net`` (:func:`vllm_net_allreduce`: latency, bytes/s): engines spanning nodes add two NCCL all-reduces per
-      layer to every decode step.
+      layer to every decode step (``detail`` then also returns their seconds).
     Returns (seconds, waves) (``detail``: (seconds, waves, wait_longest)); ``waves`` = decode steps / rollout_len.
     """
     xp = ops or ops_for(seqs, tp, peak_flops, eff, mem_bw, kv_pool_bytes, max_seqs)
@@ -472,14 +472,15 @@ def generation_seconds(prof: MethodProfile, *, arch, params_total: float, active
         if prof.enforce_eager:
             step = xp.maximum(step, vllm_eager_launch_s(L, tp, xp))
         step = step + ENGINE_STEP_S + ENGINE_SEQ_S * live
-        if tp_net is not None:
-            # NCCL all-reduces across nodes (vllm_net_allreduce): 2 per layer, the live batch's 16-bit hidden states
-            lat, bw = tp_net
-            step = step + 2.0 * L * (lat + live * h * 2.0 / bw)
+        if tp_net is not None:  # NCCL all-reduces across nodes: 2 a layer, the live batch's 16-bit hidden states
+            net_ar = 2.0 * L * (tp_net[0] + live * h * 2.0 / tp_net[1])
+            step = step + net_ar
     decode = steps * step
     waves = steps / float(prof.rollout_len)
     if detail:
         tail = (float(prof.rollout_len) if longest is None else longest) - frac * prof.rollout_len
+        if vllm and tp_net is not None:  # and the all-reduces of the steps before the tail (wait has the tail's)
+            return prefill + decode, waves, step * xp.maximum(tail, 0.0), xp.maximum(steps - tail, 0.0) * net_ar
         return prefill + decode, waves, step * xp.maximum(tail, 0.0)
     return prefill + decode, waves
 

@@ -2791,9 +2791,9 @@ def time_gpu(
     compute, pp_time = compute - pp_imb, pp_time + pp_imb
 
     # ---- RL rollouts (core/methods.generation_seconds and _rollouts): generation, weight refit, schedule
-    generation = wait_longest = refit = 0.0 * compute
+    generation = wait_longest = refit = net_ar = 0.0 * compute
     if profile.rl:
-        generation, wait_longest, refit, scale_t = _rollouts(
+        generation, wait_longest, refit, scale_t, net_ar = _rollouts(
             lay, gpu_memory_gib=gpu_memory_gib, peak16=peak16, gen_eff=gen_eff, mem_bw=mem_bw, dp_bw=dp_bw,
             intra_p2p=intra_p2p, nic=nic, max_seqs=vllm_max_num_seqs,
             host_bw=f64(host_link_gbs) * 1e9 * PCIE_HOST_EFFICIENCY)
@@ -2809,6 +2809,7 @@ def time_gpu(
             train = compute + tp_comm + dp_comm + pp_time + cp_comm + ep_comm + other
             exposed = maximum(generation - train, 0.0)
             wait_longest = wait_longest * exposed / maximum(generation, 1e-30)
+            net_ar = net_ar * exposed / maximum(generation, 1e-30)
             generation = exposed
         generation = generation + refit
 
@@ -2822,6 +2823,7 @@ def time_gpu(
              "moe_host_sync": moe_host * m_acc + 0.0 * step, "hf_moe_loop": hf_moe * m_acc + 0.0 * step,
              "moe_gemm_launch": moe_launch * m_acc + 0.0 * step, "rollout_wait_longest": wait_longest + 0.0 * step,
              "weight_refit": refit + 0.0 * step, "optimizer_offload": offload_s + 0.0 * step,
+             "rollout_net_allreduce": net_ar + 0.0 * step,
              "pp_imbalance": pp_imb + 0.0 * step}
     # this round's named mechanisms (the NeMo RL copies are carved out of the offload part that holds them)
     nemo_s = nemo_rl_host_seconds(lay, f64(host_link_gbs) * 1e9 * PCIE_HOST_EFFICIENCY) + 0.0 * step
@@ -2866,7 +2868,7 @@ def time_gpu(
 def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intra_p2p, nic, max_seqs=256.0,
               host_bw=32e9 * PCIE_HOST_EFFICIENCY):
     """RL rollouts of one step on one GPU: (generation seconds, of which waiting for the longest completion,
-    weight refit seconds, the training time's factor). Generation: :func:`methods.generation_seconds` with the
+    weight refit seconds, the training time's factor, of the generation the decode's all-reduces across nodes). Generation: :func:`methods.generation_seconds` with the
     engine's KV pool. Refit, every step, after the optimizer step:
 
     * ``vllm_colocated``: the trainer's 16-bit weights are loaded into vLLM's copy on the same GPU — read and
@@ -2934,12 +2936,14 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
     k = float(profile.updates_per_generation)
     # vLLM engines wider than an NVLink domain all-reduce over NCCL and the NIC (methods.vllm_net_allreduce)
     tp_net = None if pool is None else vllm_net_allreduce(tp, lay["dom"], nic, ops)
-    generation, _waves, wait = generation_seconds(
+    res = generation_seconds(
         profile, arch=m.arch, params_total=float(m.params.total), active_params=float(m.params.active),
         seqs=seqs * k, tp=tp, peak_flops=peak16, eff=gen_eff, mem_bw=decode_bw, kv_pool_bytes=pool, ops=ops,
         detail=True, max_seqs=None if pool is None else (profile.max_num_seqs or max_seqs), n_rollouts=n_rollouts,
         tp_net=tp_net)
-    return generation / k, wait / k, refit / k, scale_t
+    generation, wait = res[0], res[2]
+    net_ar = res[3] if len(res) > 3 else 0.0 * generation
+    return generation / k, wait / k, refit / k, scale_t, net_ar / k
 
 
 # ------------------------------------------------------------------------------------- one scenario
@@ -2950,7 +2954,8 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: adapter paths' memory traffic (flops.lora_traffic_elements), inside compute.
 #: ``rollout_wait_longest``: decode steps after the mean completion length, waiting for the longest
 #: (methods.generation_seconds); ``weight_refit``: the trained weights loaded into the inference engine every
-#: step (:func:`_rollouts`); both inside generation.
+#: step (:func:`_rollouts`); ``rollout_net_allreduce``: vLLM's decode all-reduces over NCCL where its engines span
+#: nodes (:func:`methods.vllm_net_allreduce`); all three inside generation.
 #: ``moe_dispatch``: MoE token permute/unpermute and router passes (:func:`_moe_terms`), inside compute.
 #: ``launch_overhead``: eager PyTorch waiting for the host to issue kernels (EAGER_OPS_*), inside compute.
 #: ``zero3_hooks``: the part of that wait due to DeepSpeed ZeRO-3's per-submodule hooks (core/zero3.py), inside compute.
@@ -2976,6 +2981,7 @@ PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "launch_ov
                "moe_host_sync": "compute", "moe_gemm_launch": "compute", "hf_moe_loop": "compute",
                "cp_merge": "compute", "cp_comm": "other", "ep_comm": "other",
                "rollout_wait_longest": "generation", "weight_refit": "generation", "optimizer_offload": "other",
+               "rollout_net_allreduce": "generation",
                "pp_imbalance": "pp_bubble",
                "zero3_open_gathers": "dp_comm", "qlora_dequant": "other", "hf_eager_attention": "compute",
                "sdpa_padded": "compute", "nemo_rl_host_copies": "other", "grace_host": "compute"}
@@ -2992,6 +2998,8 @@ PART_LABELS = {
     "cp_merge": QT_TRANSLATE_NOOP("Timing", "context parallel: merging the ring's partial attention"),
     "rollout_wait_longest": QT_TRANSLATE_NOOP("Timing", "rollouts: waiting for the longest completion"),
     "weight_refit": QT_TRANSLATE_NOOP("Timing", "rollouts: loading the new weights into the inference engine"),
+    "rollout_net_allreduce": QT_TRANSLATE_NOOP(
+        "Timing", "rollouts: vLLM all-reduces between nodes (tensor parallelism wider than a node)"),
     "optimizer_offload": QT_TRANSLATE_NOOP("Timing", "CPU offload: optimizer step on the CPU and PCIe copies"),
     "pp_imbalance": QT_TRANSLATE_NOOP("Timing", "pipeline: waiting for the last stage (output layer)"),
     "zero3_open_gathers": QT_TRANSLATE_NOOP(

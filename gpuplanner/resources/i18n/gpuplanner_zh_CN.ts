@@ -8524,6 +8524,10 @@
         <translation>采样：把新权重加载到推理引擎</translation>
     </message>
     <message>
+        <source>rollouts: vLLM all-reduces between nodes (tensor parallelism wider than a node)</source>
+        <translation>采样：vLLM 跨节点的 all-reduce（张量并行跨越多个节点）</translation>
+    </message>
+    <message>
         <source>CPU offload: optimizer step on the CPU and PCIe copies</source>
         <translation>CPU 卸载：在 CPU 上执行的优化器步和 PCIe 拷贝</translation>
     </message>
