@@ -2868,8 +2868,9 @@ def time_gpu(
 def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intra_p2p, nic, max_seqs=256.0,
               host_bw=32e9 * PCIE_HOST_EFFICIENCY):
     """RL rollouts of one step on one GPU: (generation seconds, of which waiting for the longest completion,
-    weight refit seconds, the training time's factor, of the generation the decode's all-reduces across nodes). Generation: :func:`methods.generation_seconds` with the
-    engine's KV pool. Refit, every step, after the optimizer step:
+    weight refit seconds, the training time's factor, of the generation the decode's all-reduces across nodes).
+    Generation: :func:`methods.generation_seconds` with the engine's KV pool. Refit, every step, after the optimizer
+    step:
 
     * ``vllm_colocated``: the trainer's 16-bit weights are loaded into vLLM's copy on the same GPU — read and
       written once at HBM speed (TRL ``GRPOTrainer._move_model_to_vllm``: ``llm_model.load_weights``; verl
