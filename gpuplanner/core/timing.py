@@ -126,7 +126,7 @@ from . import zero3 as _z3
 from . import hf_moe as _hfmoe
 from .serving_facts import DECODE_MBU_HBM
 from .methods import EAGER_FWD_OP_S, EAGER_OP_S, SFT, MethodProfile, generation_seconds, method_profile
-from .methods import TRL_SERVER_SYNC_S_PER_TENSOR, param_tensors
+from .methods import TRL_SERVER_SYNC_S_PER_TENSOR, param_tensors, vllm_net_allreduce
 
 # --------------------------------------------------------------------------------------------- constants
 
@@ -1481,6 +1481,7 @@ def time_layout(
     # (with Megatron's CPU optimizer, optimizer_cpu_offload, the state already lives on the host: no move)
     off["off_nemo_rl_s"] = where(offload, 0.0, nemo_rl_optimizer_move_seconds(framework, profile, opt_params=opt_params,
                                                                              tool=tool))
+    off["nemo_export"] = nemo_rl_export_bytes(framework, profile, m, tp=tp, pp=pp, ep=ep, exp_tp=exp_tp, tool=tool)
     return {**off,
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
@@ -1858,6 +1859,49 @@ NEMO_RL_PAGEABLE_D2H_BPS = 1.8e9
 #: copy's rate: the same issue's 1 GiB pageable benchmark on that host, ~16.1 GB/s (measured device-to-host; taken
 #: for host-to-device too, no upload figure is published).
 NEMO_RL_PAGEABLE_H2D_BPS = 16.1e9
+
+
+def nemo_rl_export_bytes(framework, profile, m, *, tp, pp, ep, exp_tp, tool=None):
+    """Bytes one GPU moves per generation batch when NeMo RL refits colocated vLLM from the Megatron policy
+    (issue 35 round 7): ``(pipeline, tensor, expert, hbm)``; zero off NeMo RL's Megatron worker or with a separate
+    engine. The refit does not hand vLLM the GPU's own shard:
+
+    * NeMo RL (``grpo.py`` ``refit_policy_generation`` → ``megatron_policy_worker.stream_weights_via_ipc_zmq``,
+      tag v0.6.0) iterates ``megatron_bridge.export_hf_weights``, which yields every parameter as the full Hugging
+      Face tensor on every training rank. Megatron-Bridge ``param_mapping.py`` ``megatron_to_hf`` (main 067f987):
+      ``broadcast_from_pp_rank`` sends each tensor from its stage to **all** pipeline ranks, ``gather_from_tp_ranks``
+      all-gathers the tensor-parallel pieces, ``gather_from_ep_ranks`` all-gathers the experts of the
+      expert-parallel group. So each rank receives the other stages' share of its tensor/expert shard, the other
+      tensor-parallel pieces of the whole model, and every other expert-parallel rank's experts.
+    * ``stream_weights_via_ipc_zmq_impl`` (``nemo_rl/models/policy/utils.py``) packs each full tensor into a CUDA
+      IPC buffer (``buffer[...].copy_(tensor)``: read and write, ``2 ×`` the 16-bit model); the colocated vLLM worker
+      then loads its own shard, which :func:`_rollouts` already counts.
+
+    ``W`` = 16-bit model, ``X`` = its routed experts: pipeline ``(1 − 1/pp) (W − X) / tp + (1 − 1/pp) X / (ep·etp)``,
+    tensor ``(1 − 1/tp)(W − X) + (1 − 1/etp) X / ep``, expert ``(1 − 1/ep) X``, HBM ``2 W``. The ranks receive in
+    ring collectives, each at its group's link (:func:`nemo_rl_export_seconds`). With a separate engine NeMo RL
+    broadcasts from training rank 0 (``broadcast_weights_for_collective``), which :func:`_rollouts` prices by the
+    whole model over the link; the same gathers run alongside it, so nothing is added there."""
+    if not (nemo_rl_worker(framework, profile, tool) and profile.engine == "vllm_colocated"):
+        return (0.0, 0.0, 0.0, 0.0)
+    w = 2.0 * float(m.params.total)
+    x = 2.0 * float(m.params.expert_params)
+    etp = exp_tp
+    pipe = (1.0 - 1.0 / pp) * ((w - x) / tp + x / (ep * etp))
+    tens = (1.0 - 1.0 / tp) * (w - x) + (1.0 - 1.0 / etp) * x / ep
+    expert = (1.0 - 1.0 / ep) * x
+    return (pipe, tens, expert, 2.0 * w)
+
+
+def nemo_rl_export_seconds(lay: dict, *, mem_bw, intra_p2p, nic):
+    """Seconds per generation batch on one GPU of :func:`nemo_rl_export_bytes`: each group's bytes at its link
+    (the NVLink domain's peer rate inside ``lay["dom"]`` GPUs, else the NIC; pipeline stages apart when
+    ``crosses_nodes``), plus the IPC pack at HBM speed. Zero where the bytes are zero."""
+    where = lay["ops"].where
+    pipe, tens, expert, hbm = lay.get("nemo_export", (0.0, 0.0, 0.0, 0.0))
+    tp, ep, cp, dom = lay["tp"], lay["ep"], lay["cp"], lay["dom"]
+    return (pipe / where(lay["crosses_nodes"], nic, intra_p2p) + tens / where(lay["tp_in_node"], intra_p2p, nic)
+            + expert / where(tp * ep * cp <= dom, intra_p2p, nic) + hbm / mem_bw)
 
 
 def nemo_rl_optimizer_move_seconds(framework, profile, *, opt_params, tool=None):
@@ -2830,9 +2874,9 @@ def time_gpu(
     compute, pp_time = compute - pp_imb, pp_time + pp_imb
 
     # ---- RL rollouts (core/methods.generation_seconds and _rollouts): generation, weight refit, schedule
-    generation = wait_longest = refit = 0.0 * compute
+    generation = wait_longest = refit = net_ar = 0.0 * compute
     if profile.rl:
-        generation, wait_longest, refit, scale_t = _rollouts(
+        generation, wait_longest, refit, scale_t, net_ar = _rollouts(
             lay, gpu_memory_gib=gpu_memory_gib, peak16=peak16, gen_eff=gen_eff, mem_bw=mem_bw, dp_bw=dp_bw,
             intra_p2p=intra_p2p, nic=nic, max_seqs=vllm_max_num_seqs,
             host_bw=f64(host_link_gbs) * 1e9 * PCIE_HOST_EFFICIENCY)
@@ -2848,6 +2892,7 @@ def time_gpu(
             train = compute + tp_comm + dp_comm + pp_time + cp_comm + ep_comm + other
             exposed = maximum(generation - train, 0.0)
             wait_longest = wait_longest * exposed / maximum(generation, 1e-30)
+            net_ar = net_ar * exposed / maximum(generation, 1e-30)
             generation = exposed
         generation = generation + refit
 
@@ -2861,6 +2906,7 @@ def time_gpu(
              "moe_host_sync": moe_host * m_acc + 0.0 * step, "hf_moe_loop": hf_moe * m_acc + 0.0 * step,
              "moe_gemm_launch": moe_launch * m_acc + 0.0 * step, "rollout_wait_longest": wait_longest + 0.0 * step,
              "weight_refit": refit + 0.0 * step, "optimizer_offload": offload_s + 0.0 * step,
+             "rollout_net_allreduce": net_ar + 0.0 * step,
              "pp_imbalance": pp_imb + 0.0 * step}
     # this round's named mechanisms (the NeMo RL copies are carved out of the offload part that holds them)
     nemo_s = nemo_rl_host_seconds(lay, f64(host_link_gbs) * 1e9 * PCIE_HOST_EFFICIENCY) + 0.0 * step
@@ -2905,8 +2951,9 @@ def time_gpu(
 def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intra_p2p, nic, max_seqs=256.0,
               host_bw=32e9 * PCIE_HOST_EFFICIENCY):
     """RL rollouts of one step on one GPU: (generation seconds, of which waiting for the longest completion,
-    weight refit seconds, the training time's factor). Generation: :func:`methods.generation_seconds` with the
-    engine's KV pool. Refit, every step, after the optimizer step:
+    weight refit seconds, the training time's factor, of the generation the decode's all-reduces across nodes).
+    Generation: :func:`methods.generation_seconds` with the engine's KV pool. Refit, every step, after the optimizer
+    step:
 
     * ``vllm_colocated``: the trainer's 16-bit weights are loaded into vLLM's copy on the same GPU — read and
       written once at HBM speed (TRL ``GRPOTrainer._move_model_to_vllm``: ``llm_model.load_weights``; verl
@@ -2951,6 +2998,8 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
         pool = maximum(frac * gpu_memory_gib * 2.0**30 - w16, 1.0)
         gather = where(lay["per_mb"] & (lay["n_dp"] > 1), lay["gather_bytes"] / dp_bw, 0.0)
         refit = 2.0 * w16 / mem_bw + gather
+        # NeMo RL's Megatron worker hands vLLM the full model on every rank (nemo_rl_export_bytes, issue 35 round 7)
+        refit = refit + nemo_rl_export_seconds(lay, mem_bw=mem_bw, intra_p2p=intra_p2p, nic=nic)
         if profile.engine_sleep and profile.sleep_level == 1:
             refit = refit + 2.0 * w16 / host_bw  # wake_up copies the weights back, sleep copies them out
     elif profile.engine == "vllm_separate":
@@ -2969,11 +3018,16 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
     # time in methods.generation_seconds)
     decode_bw = mem_bw / MEM_BW_EFFICIENCY * DECODE_MBU_HBM
     k = float(profile.updates_per_generation)
-    generation, _waves, wait = generation_seconds(
+    # vLLM engines wider than an NVLink domain all-reduce over NCCL and the NIC (methods.vllm_net_allreduce)
+    tp_net = None if pool is None else vllm_net_allreduce(tp, lay["dom"], nic, ops)
+    res = generation_seconds(
         profile, arch=m.arch, params_total=float(m.params.total), active_params=float(m.params.active),
         seqs=seqs * k, tp=tp, peak_flops=peak16, eff=gen_eff, mem_bw=decode_bw, kv_pool_bytes=pool, ops=ops,
-        detail=True, max_seqs=None if pool is None else (profile.max_num_seqs or max_seqs), n_rollouts=n_rollouts)
-    return generation / k, wait / k, refit / k, scale_t
+        detail=True, max_seqs=None if pool is None else (profile.max_num_seqs or max_seqs), n_rollouts=n_rollouts,
+        tp_net=tp_net)
+    generation, wait = res[0], res[2]
+    net_ar = res[3] if len(res) > 3 else 0.0 * generation
+    return generation / k, wait / k, refit / k, scale_t, net_ar / k
 
 
 # ------------------------------------------------------------------------------------- one scenario
@@ -2984,7 +3038,8 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: adapter paths' memory traffic (flops.lora_traffic_elements), inside compute.
 #: ``rollout_wait_longest``: decode steps after the mean completion length, waiting for the longest
 #: (methods.generation_seconds); ``weight_refit``: the trained weights loaded into the inference engine every
-#: step (:func:`_rollouts`); both inside generation.
+#: step (:func:`_rollouts`); ``rollout_net_allreduce``: vLLM's decode all-reduces over NCCL where its engines span
+#: nodes (:func:`methods.vllm_net_allreduce`); all three inside generation.
 #: ``moe_dispatch``: MoE token permute/unpermute and router passes (:func:`_moe_terms`), inside compute.
 #: ``launch_overhead``: eager PyTorch waiting for the host to issue kernels (EAGER_OPS_*), inside compute.
 #: ``zero3_hooks``: the part of that wait due to DeepSpeed ZeRO-3's per-submodule hooks (core/zero3.py), inside compute.
@@ -3010,6 +3065,7 @@ PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "launch_ov
                "moe_host_sync": "compute", "moe_gemm_launch": "compute", "hf_moe_loop": "compute",
                "cp_merge": "compute", "cp_comm": "other", "ep_comm": "other",
                "rollout_wait_longest": "generation", "weight_refit": "generation", "optimizer_offload": "other",
+               "rollout_net_allreduce": "generation",
                "pp_imbalance": "pp_bubble",
                "zero3_open_gathers": "dp_comm", "qlora_dequant": "other", "hf_eager_attention": "compute",
                "sdpa_padded": "compute", "nemo_rl_host_copies": "other", "grace_host": "compute"}
@@ -3026,6 +3082,8 @@ PART_LABELS = {
     "cp_merge": QT_TRANSLATE_NOOP("Timing", "context parallel: merging the ring's partial attention"),
     "rollout_wait_longest": QT_TRANSLATE_NOOP("Timing", "rollouts: waiting for the longest completion"),
     "weight_refit": QT_TRANSLATE_NOOP("Timing", "rollouts: loading the new weights into the inference engine"),
+    "rollout_net_allreduce": QT_TRANSLATE_NOOP(
+        "Timing", "rollouts: vLLM all-reduces between nodes (tensor parallelism wider than a node)"),
     "optimizer_offload": QT_TRANSLATE_NOOP("Timing", "CPU offload: optimizer step on the CPU and PCIe copies"),
     "pp_imbalance": QT_TRANSLATE_NOOP("Timing", "pipeline: waiting for the last stage (output layer)"),
     "zero3_open_gathers": QT_TRANSLATE_NOOP(

@@ -8575,6 +8575,10 @@
         <source>MoE per-expert kernels (GEMMs and FP8 casts, one set per expert)</source>
         <translation>MoE 逐专家内核（矩阵乘与 FP8 转换，每个专家一组）</translation>
     </message>
+    <message>
+        <source>rollouts: vLLM all-reduces between nodes (tensor parallelism wider than a node)</source>
+        <translation>采样：vLLM 跨节点的 all-reduce（张量并行跨越多个节点）</translation>
+    </message>
 </context>
 <context>
     <name>Topology</name>
