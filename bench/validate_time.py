@@ -816,6 +816,56 @@ def rl_round6_recipe() -> list[str]:
     return out + ["", *parts["keys_after"]]
 
 
+#: the rows' step seconds before issue 35 round 7's refit term (helper rl9; main ca9afee plus the v0.6 rows)
+RL_BEFORE_RL9 = {
+    "nemo-rl v0.6 qwen3-30b-a3b grpo 32xh100": 146.9, "nemo-rl v0.6 qwen3-30b-a3b grpo 32xh100 1-step off": 156.2,
+    "nemo-rl v0.6 qwen3-235b grpo 128xh100": 226.2, "nemo-rl v0.6 qwen3-235b grpo 256xh100": 190.1,
+    "nemo-rl v0.6 qwen3-235b grpo 256xh100 1-step off": 268.4, "nemo-rl v0.6 deepseek-v3 grpo 256xh100": 55.3,
+    "nemo-rl v0.6 deepseek-v3 grpo 512xh100": 34.3, "nemo-rl v0.6 deepseek-v3 grpo 512xh100 1-step off": 57.7,
+    "nemo-rl v0.6 gb200 qwen3-30b-a3b grpo 16 gpus": 181.3,
+    "nemo-rl v0.6 gb200 qwen3-30b-a3b grpo 16 gpus 1-step off": 153.0,
+    "nemo-rl v0.6 gb200 qwen3-235b grpo 64 gpus": 229.3, "nemo-rl v0.6 gb200 qwen3-235b grpo 128 gpus": 185.0,
+    "nemo-rl v0.6 gb200 qwen3-235b grpo 128 gpus 1-step off": 179.2, "nemo-rl v0.6 gb200 deepseek-v3 grpo 128 gpus": 69.6,
+}
+
+#: the same rows after the refit export term alone (before the cross-node decode all-reduces)
+RL_REFIT_RL9 = {
+    "nemo-rl v0.6 qwen3-30b-a3b grpo 32xh100": 147.0, "nemo-rl v0.6 qwen3-30b-a3b grpo 32xh100 1-step off": 156.2,
+    "nemo-rl v0.6 qwen3-235b grpo 128xh100": 236.1, "nemo-rl v0.6 qwen3-235b grpo 256xh100": 200.0,
+    "nemo-rl v0.6 qwen3-235b grpo 256xh100 1-step off": 268.4, "nemo-rl v0.6 deepseek-v3 grpo 256xh100": 84.1,
+    "nemo-rl v0.6 deepseek-v3 grpo 512xh100": 63.1, "nemo-rl v0.6 deepseek-v3 grpo 512xh100 1-step off": 57.7,
+    "nemo-rl v0.6 gb200 qwen3-30b-a3b grpo 16 gpus": 181.4,
+    "nemo-rl v0.6 gb200 qwen3-30b-a3b grpo 16 gpus 1-step off": 153.0,
+    "nemo-rl v0.6 gb200 qwen3-235b grpo 64 gpus": 230.0, "nemo-rl v0.6 gb200 qwen3-235b grpo 128 gpus": 186.2,
+    "nemo-rl v0.6 gb200 qwen3-235b grpo 128 gpus 1-step off": 179.2, "nemo-rl v0.6 gb200 deepseek-v3 grpo 128 gpus": 73.7,
+}
+
+
+def rl_round7_refit() -> list[str]:
+    """Issue 35 round 7, helper rl9: NeMo RL v0.6's rows scored out of sample, then the colocated refit's full-model
+    export (evaluated now; before as recorded in :data:`RL_BEFORE_RL9`)."""
+    mod = _bench_module("rl_step_times")
+    parts = _rl_parts("rl9_7.md")
+    out = [*parts["oos"], "", *parts["mechanism"], "", *parts["decode"], "",
+           "| run | published step (s) | before (scored out of sample) | with the refit export | now (+ cross-node "
+           "decode) |", "|---|---:|---|---|---|"]
+    rows = mod.step_table(mod.STEP_ROWS_V06 + mod.STEP_ROWS_V06_GB200)
+    for r in rows:
+        pub, now, was, mid = r["pub"]["step"], r["pred"]["step"], RL_BEFORE_RL9[r["id"]], RL_REFIT_RL9[r["id"]]
+        out.append(f"| {r['id']} | {pub:g} | {was:.1f} ({was / pub - 1:+.0%}) | {mid:.1f} ({mid / pub - 1:+.0%}) | "
+                   f"{now:.1f} ({now / pub - 1:+.0%}) |")
+
+    def med_p90(errs):
+        errs = sorted(errs)
+        return statistics.median(errs), errs[min(len(errs) - 1, int(round(0.9 * (len(errs) - 1))))]
+    was = med_p90(abs(RL_BEFORE_RL9[r["id"]] / r["pub"]["step"] - 1.0) for r in rows)
+    mid = med_p90(abs(RL_REFIT_RL9[r["id"]] / r["pub"]["step"] - 1.0) for r in rows)
+    now = med_p90(abs(r["err"]["step"]) for r in rows)
+    out += ["", f"v0.6 rows, step |error| median / p90: {was[0]:.1%} / {was[1]:.1%} before, {mid[0]:.1%} / "
+                f"{mid[1]:.1%} with the refit export, {now[0]:.1%} / {now[1]:.1%} now."]
+    return out + ["", *parts["after"]]
+
+
 def offload_sanity() -> list[str]:
     """Published CPU-offload figures (bench/offload_step_times.py) next to the model: a sanity table, not fitted."""
     mod = _bench_module("offload_step_times")
@@ -1585,6 +1635,10 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "",
         *bridge_moe_pair_rows(),
         "",
+        *(Path(__file__).parent / "data" / "moe10.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
+        *_bench_module("validate_moe_oos").oos_rows(),
+        "",
         "### HF Trainer + PEFT LoRA at short context (issue 35 round 3; not in the shared set)",
         "",
         "The Qwen README's single-A100 LoRA table (`bench/validate_peft.py`: HF Trainer, PEFT r 64 on every linear "
@@ -1645,6 +1699,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *(Path(__file__).parent / "data" / "h100_measured.md").read_text(encoding="utf-8").splitlines()[1:],
         "",
         *(Path(__file__).parent / "data" / "round6_no_time_change.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
+        *(Path(__file__).parent / "data" / "tidy7.md").read_text(encoding="utf-8").splitlines()[1:],
         "",
         *(Path(__file__).parent / "data" / "breakdown6.md").read_text(encoding="utf-8").splitlines()[1:],
         "",
@@ -1794,6 +1850,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *rl_round6_keys(),
         "",
         *rl_round6_recipe(),
+        "",
+        *rl_round7_refit(),
         "",
         "verl's `optimizer_offload` does not step on the CPU: `update_actor` loads the fp32 shard and both Adam "
         "moments to the GPU before its mini-batch loop and offloads them after it, so each mini-batch's "

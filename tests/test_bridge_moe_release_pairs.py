@@ -54,7 +54,9 @@ def test_interleaved_pp2_layout_predicted_like_pp1():
     pp1 = {r["row"][:3]: r for r in V.bridge_moe_results()}[("26.04.01", "H100", "qwen3-30b-a3b")]
     err_pp1 = pp1["pred"] / pp1["pub"] - 1
     assert 0.0 < pp2 < 0.45
-    assert pp2 < err_pp1
+    # since helper moe10 the PP 1 row's EP 16 crosses the NICs at HybridEP's measured IB rates
+    # (timing.HYBRIDEP_IB_GBS): both rows now sit at about +27%
+    assert pp2 < err_pp1 + 0.02
 
 
 def test_gb200_pair_brackets_the_model():

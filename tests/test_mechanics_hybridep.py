@@ -75,7 +75,10 @@ def test_bridge_moe_flex_rows_in_one_nvlink_domain():
     assert -0.13 < err[("26.04.01", "GB200", "qwen3-235b-a22b", "fp8")] < 0.06
     assert -0.06 < err[("26.04.01", "GB200", "deepseek-v3", "fp8")] < 0.04
     assert 0.07 < err[("25.11", "GB200", "deepseek-v3", "bf16")] < 0.17
-    assert -0.32 < err[("26.04.01", "B200", "deepseek-v3", "fp8")] < -0.22
+    # (−36% since helper moe10: across nodes the flex dispatcher runs at HybridEP's measured H100 IB rates,
+    # timing.HYBRIDEP_IB_GBS; the recipe's moe_a2a_overlap, which hides much of it, is not represented; bwattn7's
+    # Blackwell attention backward moves it about one point further)
+    assert -0.42 < err[("26.04.01", "B200", "deepseek-v3", "fp8")] < -0.30
     # all-to-all: unchanged here (+55% → +49% since helper bwattn7: Blackwell attention backward at cuDNN's rate)
     assert 0.44 < err[("25.11", "GB200", "gpt-oss-120b", "bf16")] < 0.53
 

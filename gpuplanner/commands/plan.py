@@ -16,9 +16,9 @@ below the card class, nothing fits ...). ``gpuplanner estimate`` on a plan's ``s
 from __future__ import annotations
 
 
-from ..formatting import format_money, format_money_range, join_clause, format_span, gpu_display_name, format_number, format_percent, format_sig
+from ..formatting import format_money, join_clause, gpu_display_name, format_number, format_percent, format_sig
 from ._lang import msg, name, translate
-from ._args import display_width, int_in, ljust, rent_vs_build_lines, strict_json
+from ._args import display_width, int_in, likely_range, ljust, rent_vs_build_lines, strict_json
 from ..formatting import colon, format_list, paren
 
 
@@ -115,15 +115,9 @@ def text_lines(result, con, method: str = "") -> list[str]:
         out.append(translate(CTX, "{i}. {n} × {gpu}: {days} calendar days ({compute} of compute), {cost}").format(
             i=i, n=p.num_gpus, gpu=gpu_display_name(ev.gpu_name), days=_days(p.calendar_days),
             compute=_days(p.compute_days), cost=format_money(p.cost, p.currency)))
-        if ev.calendar_days_band is not None:
-            lo, hi = ev.calendar_days_band
-            lo_s, hi_s = format_span(lo, hi, 1)
-            rng = translate(CTX, "{lo}–{hi} calendar days").format(lo=lo_s, hi=hi_s)
-            if ev.cost_band:
-                rng = translate(CTX, "{days}, {cost}").format(days=rng, cost=format_money_range(*ev.cost_band, p.currency))
-            out.append("   " + translate(CTX, "likely range") + " " + join_clause(rng, translate(
-                CTX, "(p10–p90 of the model's error on {n} published {family} runs)").format(
-                    n=ev.band["rows"], family=_framework_name(ev.band["family"]))))
+        band = likely_range(ev, 1, p.currency)
+        if band is not None:
+            out.append("   " + translate(CTX, "likely range") + " " + join_clause(*band))
         for m in p.framework_reason:
             out.append(f"   * {msg(m)}")
         for m in ev.calibration_notes:

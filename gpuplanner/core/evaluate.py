@@ -28,7 +28,7 @@ from typing import Any, Mapping
 
 from dataclasses import dataclass
 
-from .units import nodes as units_nodes
+from .units import nodes as units_nodes, powers_of_two_upto
 from . import cost as costmod
 from .architecture import ModelSource
 from .cost import MODE_LABELS, MODES, GpuPrice, Msg, Overheads, PriceTable
@@ -939,12 +939,7 @@ class MemoryByCount:
     headroom: float
 
 
-def _pow2_upto(n: int) -> list[int]:
-    out, v = [], 1
-    while v <= n:
-        out.append(v)
-        v *= 2
-    return out
+_pow2_upto = powers_of_two_upto  # core/units.py, shared with the plan search
 
 
 def _checked(r0: Any, s2: Scenario, models: ModelSource | None) -> Any:

@@ -13,9 +13,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from .errors import ScenarioError
 from .i18n import QT_TRANSLATE_NOOP
-from .messages import MsgStr, validation_reason
+from .messages import MsgStr, not_negative_price, validation_reason
 from .recompute import ALIASES as RECOMPUTE_ALIASES
 from .fp8 import PRECISION_ALIASES as FP8_PRECISION_ALIASES
+from .frameworks import CHECKPOINT_REENTRANT_REFUSED
 from .units import parse_count
 
 CTX = "Scenario"
@@ -46,13 +47,9 @@ NO_LIGER = _NO_LIGER  # public: the Training page greys the Liger switch for the
 #: the tools that run Megatron-Core (core/frameworks.py engine "megatron"): parallel.moe_dispatcher is theirs
 _MEGATRON_TOOLS = ("megatron", "megatron-swift", "megatron-bridge")
 
-#: Frameworks whose checkpoint implementation is fixed, by the ``training.checkpoint_reentrant`` value they cannot run:
-#: Megatron-Core's ``tensor_parallel.checkpoint`` (a reentrant ``torch.autograd.Function``) and Unsloth's offloaded
-#: checkpoint (``use_gradient_checkpointing="unsloth"``, its own autograd Function) take no ``use_reentrant``;
-#: torchtitan/torchtune (framework fsdp) wrap layers with ``checkpoint_wrapper``'s ``CheckpointImpl.NO_REENTRANT``
-#: and offer no reentrant switch (core/frameworks.checkpoint_nonreentrant has the sources)
-_OWN_CHECKPOINT = {True: ("megatron", "megatron-swift", "megatron-bridge", "unsloth", "fsdp"),
-                   False: ("megatron", "megatron-swift", "megatron-bridge", "unsloth")}
+#: Frameworks whose checkpoint implementation is fixed, by the ``training.checkpoint_reentrant`` value they cannot run
+#: (the core's one list, with its sources: core/frameworks.py ``CHECKPOINT_REENTRANT_REFUSED``)
+_OWN_CHECKPOINT = CHECKPOINT_REENTRANT_REFUSED
 
 #: Activation recomputation each fine-tuning tool runs by default (sources in core/frameworks.py; the
 #: scenario applies it when ``training.recompute`` is not given: the user's own choice always wins).
@@ -555,6 +552,9 @@ class PriceQuote(_Section):
     multi_node: bool | None = Field(None, description="the vendor's servers are networked for multi-node training "
                                                       "(InfiniBand/RoCE between them): true, false, or not stated "
                                                       "(core/rules.py, price_fabric)")
+
+    _price_sign = field_validator("card_hour", "machine_week", "machine_month", "spot_card_hour",
+                                  mode="before")(not_negative_price)
 
 
 class PlanningRules(_Section):

@@ -43,7 +43,7 @@ import numpy as np
 
 from dataclasses import dataclass
 
-from .units import nodes as units_nodes
+from .units import nodes as units_nodes, powers_of_two_upto
 from . import cost as costmod
 from .architecture import ModelSource
 from .cost import MODES, Msg, Overheads, PriceTable
@@ -388,12 +388,7 @@ def gpu_counts(gpus_per_node: int, max_gpus: int) -> np.ndarray:
     return np.concatenate([first, nodes]).astype(np.int64)
 
 
-def _powers_of_two_upto(n: int) -> list[int]:
-    out, v = [], 1
-    while v <= n:
-        out.append(v)
-        v *= 2
-    return out
+_powers_of_two_upto = powers_of_two_upto  # core/units.py, shared with evaluate's layout choices
 
 
 def enumerate_candidates(ctx: SearchContext, max_gpus: int) -> dict[str, np.ndarray]:
@@ -2811,12 +2806,10 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
     return w
 
 
-#: a training method as the report names it (its "Report" messages, translated there), not its identifier
-_METHOD_WORDS = {"pretrain": "pretraining", "full": "full fine-tuning", "lora": "LoRA fine-tuning",
-                 "qlora": "QLoRA fine-tuning"}
-
-
 def _method_words(method: str):
-    """``lora`` -> the message "LoRA fine-tuning" (shown translated); another method's name in capitals (DPO)."""
-    words = _METHOD_WORDS.get(method)
-    return Msg("Report", words) if words else str(method).upper()
+    """``lora`` -> the message "LoRA fine-tuning" (:data:`frameworks.METHOD_WORDS`, shown translated); another
+    method's name in capitals (DPO)."""
+    from .frameworks import CTX as FRAMEWORK_CTX, METHOD_WORDS
+
+    words = METHOD_WORDS.get(method)
+    return Msg(FRAMEWORK_CTX, words) if words else str(method).upper()

@@ -126,7 +126,7 @@ from . import zero3 as _z3
 from . import hf_moe as _hfmoe
 from .serving_facts import DECODE_MBU_HBM
 from .methods import EAGER_FWD_OP_S, EAGER_OP_S, SFT, MethodProfile, generation_seconds, method_profile
-from .methods import TRL_SERVER_SYNC_S_PER_TENSOR, param_tensors
+from .methods import TRL_SERVER_SYNC_S_PER_TENSOR, param_tensors, vllm_net_allreduce
 
 # --------------------------------------------------------------------------------------------- constants
 
@@ -671,7 +671,7 @@ def elementwise_bytes_per_token_layer(m: ModelFacts, seq_len, flash, fused, ops=
     the two ops).
     """
     h = m.h
-    f_width = (1 - m.moe_frac) * m.f + m.moe_frac * (m.k_active * m.f_moe + m.shared_f)
+    f_width = m.mlp_width
     unfused = ops.where(fused, 1.0, UNFUSED_FACTOR)
     norm_unfused = ops.where(fused, 1.0, UNFUSED_FACTOR * eager_norm_factor(m))
     rep = 4.0 * h * norm_unfused + (6.0 * h + (6.0 * h if m.dropout else 0.0)) * unfused
@@ -692,7 +692,7 @@ def z3_window_bytes(m: ModelFacts, fused, lora: bool, framework: str, lora_targe
     eager RMSNorm's kernels: :func:`eager_norm_factor`), the MLP activation (``f`` read and written:
     :func:`eager_act_factor`) and, with ``lora_dropout`` > 0, each adapted linear's dropout on its input (2.5
     ``fan_in`` 16-bit units: ``flops.lora_traffic_elements``). The gathers issued there can hide under it."""
-    f_width = (1 - m.moe_frac) * m.f + m.moe_frac * (m.k_active * m.f_moe + m.shared_f)
+    f_width = m.mlp_width
     norm = 2.0 * m.h * ops.where(fused, 1.0, UNFUSED_FACTOR * eager_norm_factor(m))
     act = 2.0 * f_width * ops.where(fused, 1.0, UNFUSED_FACTOR * eager_act_factor(m))
     drop = 0.0
@@ -1523,6 +1523,7 @@ def time_layout(
     # (with Megatron's CPU optimizer, optimizer_cpu_offload, the state already lives on the host: no move)
     off["off_nemo_rl_s"] = where(offload, 0.0, nemo_rl_optimizer_move_seconds(framework, profile, opt_params=opt_params,
                                                                              tool=tool))
+    off["nemo_export"] = nemo_rl_export_bytes(framework, profile, m, tp=tp, pp=pp, ep=ep, exp_tp=exp_tp, tool=tool)
     return {**off,
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
@@ -1562,6 +1563,7 @@ def time_layout(
         "ep_in_node": tp * ep * cp <= gpn, "n_moe_stage": n_moe_stage,
         "a2a_in": a2a_in, "a2a_off": a2a_off, "etp_bytes": etp_bytes, "etp_in_node": exp_tp <= dom,
         "ag_dispatch": disp == "allgather", "hybridep_nvl": (disp == "flex") & (ep * ep_stride <= dom),
+        "hybridep_ib": (disp == "flex") & (ep * ep_stride > dom),
         "exp_tp": exp_tp, "ep_stride": ep_stride, "dom": dom, "ep_counts_s": ep_counts_s,
         "opt_bytes": opt_params * (OPT_BYTES.get(optimizer, 30.0) + clip), "fp8_w_bytes": fp8_w_bytes,
         "deq_bytes": deq_bytes, "deq_elems": deq_elems, "deq_bnb": (tool or framework) in BNB_QLORA_TOOLS,
@@ -1899,6 +1901,49 @@ NEMO_RL_PAGEABLE_D2H_BPS = 1.8e9
 #: copy's rate: the same issue's 1 GiB pageable benchmark on that host, ~16.1 GB/s (measured device-to-host; taken
 #: for host-to-device too, no upload figure is published).
 NEMO_RL_PAGEABLE_H2D_BPS = 16.1e9
+
+
+def nemo_rl_export_bytes(framework, profile, m, *, tp, pp, ep, exp_tp, tool=None):
+    """Bytes one GPU moves per generation batch when NeMo RL refits colocated vLLM from the Megatron policy
+    (issue 35 round 7): ``(pipeline, tensor, expert, hbm)``; zero off NeMo RL's Megatron worker or with a separate
+    engine. The refit does not hand vLLM the GPU's own shard:
+
+    * NeMo RL (``grpo.py`` ``refit_policy_generation`` → ``megatron_policy_worker.stream_weights_via_ipc_zmq``,
+      tag v0.6.0) iterates ``megatron_bridge.export_hf_weights``, which yields every parameter as the full Hugging
+      Face tensor on every training rank. Megatron-Bridge ``param_mapping.py`` ``megatron_to_hf`` (main 067f987):
+      ``broadcast_from_pp_rank`` sends each tensor from its stage to **all** pipeline ranks, ``gather_from_tp_ranks``
+      all-gathers the tensor-parallel pieces, ``gather_from_ep_ranks`` all-gathers the experts of the
+      expert-parallel group. So each rank receives the other stages' share of its tensor/expert shard, the other
+      tensor-parallel pieces of the whole model, and every other expert-parallel rank's experts.
+    * ``stream_weights_via_ipc_zmq_impl`` (``nemo_rl/models/policy/utils.py``) packs each full tensor into a CUDA
+      IPC buffer (``buffer[...].copy_(tensor)``: read and write, ``2 ×`` the 16-bit model); the colocated vLLM worker
+      then loads its own shard, which :func:`_rollouts` already counts.
+
+    ``W`` = 16-bit model, ``X`` = its routed experts: pipeline ``(1 − 1/pp) (W − X) / tp + (1 − 1/pp) X / (ep·etp)``,
+    tensor ``(1 − 1/tp)(W − X) + (1 − 1/etp) X / ep``, expert ``(1 − 1/ep) X``, HBM ``2 W``. The ranks receive in
+    ring collectives, each at its group's link (:func:`nemo_rl_export_seconds`). With a separate engine NeMo RL
+    broadcasts from training rank 0 (``broadcast_weights_for_collective``), which :func:`_rollouts` prices by the
+    whole model over the link; the same gathers run alongside it, so nothing is added there."""
+    if not (nemo_rl_worker(framework, profile, tool) and profile.engine == "vllm_colocated"):
+        return (0.0, 0.0, 0.0, 0.0)
+    w = 2.0 * float(m.params.total)
+    x = 2.0 * float(m.params.expert_params)
+    etp = exp_tp
+    pipe = (1.0 - 1.0 / pp) * ((w - x) / tp + x / (ep * etp))
+    tens = (1.0 - 1.0 / tp) * (w - x) + (1.0 - 1.0 / etp) * x / ep
+    expert = (1.0 - 1.0 / ep) * x
+    return (pipe, tens, expert, 2.0 * w)
+
+
+def nemo_rl_export_seconds(lay: dict, *, mem_bw, intra_p2p, nic):
+    """Seconds per generation batch on one GPU of :func:`nemo_rl_export_bytes`: each group's bytes at its link
+    (the NVLink domain's peer rate inside ``lay["dom"]`` GPUs, else the NIC; pipeline stages apart when
+    ``crosses_nodes``), plus the IPC pack at HBM speed. Zero where the bytes are zero."""
+    where = lay["ops"].where
+    pipe, tens, expert, hbm = lay.get("nemo_export", (0.0, 0.0, 0.0, 0.0))
+    tp, ep, cp, dom = lay["tp"], lay["ep"], lay["cp"], lay["dom"]
+    return (pipe / where(lay["crosses_nodes"], nic, intra_p2p) + tens / where(lay["tp_in_node"], intra_p2p, nic)
+            + expert / where(tp * ep * cp <= dom, intra_p2p, nic) + hbm / mem_bw)
 
 
 def nemo_rl_optimizer_move_seconds(framework, profile, *, opt_params, tool=None):
@@ -2417,6 +2462,63 @@ def hybridep_nvl_seconds(lay: dict, intra_p2p):
     return 2.0 * rows * m.h * 2.0 * (1.0 / d + 1.0 / c) / scale
 
 
+#: HybridEP's measured dispatch and combine rates across nodes (DeepEP ``hybrid-ep`` branch, ``docs/README_Hybrid-EP.md``,
+#: "H100 Platform", "IB Bandwidth in GB/s": DGX-H100 nodes of 8 GPUs, 4,096 tokens per rank, hidden 7,168, top-8,
+#: uniform random routing, 8 experts per rank, "Torch API" column, BF16 dispatch, 16 SMs: the largest SM count measured
+#: there; Megatron-Bridge's performance scripts set 32, ``moe_hybridep_num_sms``, and the table's rates stop growing
+#: from 8 to 16 SMs at 16 ranks). (ranks, dispatch GB/s, combine GB/s). The bytes behind each rate are the test's
+#: ``rdma_send_bytes`` (``tests/test_hybrid_ep.py``, ``tests/utils.py`` ``count_rdma_send_from_routing_map``): one
+#: row of ``h`` 16-bit elements per distinct (token, destination node) pair, the token's own node included ("to align
+#: with the implementation in the DeepEP, we do not set the local node map to zeros"), over the whole call's time
+#: (:func:`flex_dest_nodes`). At 16 ranks (2 nodes) a token reaches both nodes, so the NIC carries half those bytes:
+#: about 27 GB/s each way, 57% of the 48 GB/s the model gives a 400 Gb/s NDR port (``networks.json``, ib-ndr-400).
+#: DeepEP's own internode kernels measure the same order on H800 (README, "Normal kernels": 43 / 58 / 51 GB/s RDMA at
+#: EP 16 / 32 / 64, same byte count); the flex field does not tell the two backends apart, so both take these rates.
+HYBRIDEP_IB_GBS = ((16.0, 54.47, 53.35), (32.0, 47.36, 52.53), (64.0, 41.24, 46.57))
+#: the per-GPU NIC rate (GB/s, the model's achievable figure) of the DGX-H100 the table was measured on: another
+#: GPU's rate is the table's × its own NIC rate / this
+HYBRIDEP_IB_NIC_GBS = 48.0
+
+
+def flex_dest_nodes(m: ModelFacts, ep, stride, domain, ops=_ScalarOps):
+    """Distinct NVLink domains (nodes) of the expert-parallel group a token is sent to, its own included:
+    ``n_dom · (1 − Π_{i<k} (E − E/n_dom − i) / (E − i))`` with ``n_dom = ep / local`` domains (``local`` GPUs of the
+    group per domain, as :func:`flex_peer_shares`) and the ``k`` experts drawn uniformly without replacement."""
+    n_exp, k = float(getattr(m, "n_experts", 0) or 0), int(round(float(m.k_active)))
+    ep = ops.maximum(ops.f(ep), 1.0)
+    if n_exp <= 0 or k <= 0:
+        return ep * 0.0
+    local = ops.minimum(ops.maximum(-ops.ceil(-ops.f(domain) / ops.maximum(ops.f(stride), 1.0)) * 1.0, 1.0), ep)
+    n_dom = ep / local
+    miss = 1.0
+    for i in range(k):
+        miss = miss * ops.maximum(n_exp - n_exp / n_dom - i, 0.0) / (n_exp - i)
+    return n_dom * (1.0 - miss)
+
+
+def hybridep_ib_rates(ep):
+    """(dispatch, combine) bytes/s per rank of HybridEP across nodes for an ``ep``-rank group: :data:`HYBRIDEP_IB_GBS`
+    interpolated linearly in the rank count, held at the end points outside 16–64 ranks."""
+    r = [x[0] for x in HYBRIDEP_IB_GBS]
+    d = np.interp(ep, r, [x[1] for x in HYBRIDEP_IB_GBS]) * 1e9
+    c = np.interp(ep, r, [x[2] for x in HYBRIDEP_IB_GBS]) * 1e9
+    if np.ndim(d) == 0:
+        return float(d), float(c)
+    return d, c
+
+
+def hybridep_ib_seconds(lay: dict, nic):
+    """One MoE layer's dispatch under the flex dispatcher whose expert-parallel group spans several NVLink domains
+    (DeepEP / HybridEP internode kernels): forward dispatch and combine and their backward, each moving ``tokens / tp
+    × nodes reached`` rows of ``h`` 16-bit elements (:func:`flex_dest_nodes`) at the measured rates
+    (:func:`hybridep_ib_rates`), scaled by the GPU's NIC rate against the measured node's."""
+    ops, m = lay["ops"], lay["m"]
+    rows = lay["tokens_mb"] / lay["tp"] * flex_dest_nodes(m, lay["ep"], lay["ep_stride"], lay["dom"], ops)
+    d, c = hybridep_ib_rates(lay["ep"])
+    scale = nic / (HYBRIDEP_IB_NIC_GBS * 1e9)
+    return 2.0 * rows * m.h * 2.0 * (1.0 / d + 1.0 / c) / scale
+
+
 def allgather_dispatch_seconds(lay: dict, intra_bus, nic):
     """One MoE layer's dispatch under Megatron-Core's all-gather dispatcher (``MoEAllGatherTokenDispatcher``): every
     GPU all-gathers the hidden states of its ``ep × expert_tp`` group (``gather_from_sequence_parallel_region`` on
@@ -2501,6 +2603,10 @@ def _ep_comm_mb(lay: dict, intra_p2p, nic, intra_bus):
     hyb = lay.get("hybridep_nvl", False)
     if not (np.ndim(hyb) == 0 and not hyb):  # flex inside one NVLink domain: HybridEP's measured rates
         ep_layer = ops.where(hyb, hybridep_nvl_seconds(lay, intra_p2p) * lay.get("moe_cap", 1.0), ep_layer)
+    ib = lay.get("hybridep_ib", False)
+    if not (np.ndim(ib) == 0 and not ib):  # flex across NVLink domains: HybridEP's measured rates over the NICs
+        ib_layer = hybridep_ib_seconds(lay, nic) * lay.get("moe_cap", 1.0)
+        ep_layer = ops.where(ib, ops.maximum(a2a_total * lay["a2a_in"] / intra_p2p, ib_layer), ep_layer)
     return ops.where(ep > 1, ep_layer * lay["n_moe_stage"], 0.0) + etp_s
 
 
@@ -2819,9 +2925,9 @@ def time_gpu(
     compute, pp_time = compute - pp_imb, pp_time + pp_imb
 
     # ---- RL rollouts (core/methods.generation_seconds and _rollouts): generation, weight refit, schedule
-    generation = wait_longest = refit = 0.0 * compute
+    generation = wait_longest = refit = net_ar = 0.0 * compute
     if profile.rl:
-        generation, wait_longest, refit, scale_t = _rollouts(
+        generation, wait_longest, refit, scale_t, net_ar = _rollouts(
             lay, gpu_memory_gib=gpu_memory_gib, peak16=peak16, gen_eff=gen_eff, mem_bw=mem_bw, dp_bw=dp_bw,
             intra_p2p=intra_p2p, nic=nic, max_seqs=vllm_max_num_seqs,
             host_bw=f64(host_link_gbs) * 1e9 * PCIE_HOST_EFFICIENCY)
@@ -2837,6 +2943,7 @@ def time_gpu(
             train = compute + tp_comm + dp_comm + pp_time + cp_comm + ep_comm + other
             exposed = maximum(generation - train, 0.0)
             wait_longest = wait_longest * exposed / maximum(generation, 1e-30)
+            net_ar = net_ar * exposed / maximum(generation, 1e-30)
             generation = exposed
         generation = generation + refit
 
@@ -2850,6 +2957,7 @@ def time_gpu(
              "moe_host_sync": moe_host * m_acc + 0.0 * step, "hf_moe_loop": hf_moe * m_acc + 0.0 * step,
              "moe_gemm_launch": moe_launch * m_acc + 0.0 * step, "rollout_wait_longest": wait_longest + 0.0 * step,
              "weight_refit": refit + 0.0 * step, "optimizer_offload": offload_s + 0.0 * step,
+             "rollout_net_allreduce": net_ar + 0.0 * step,
              "pp_imbalance": pp_imb + 0.0 * step}
     # this round's named mechanisms (the NeMo RL copies are carved out of the offload part that holds them)
     nemo_s = nemo_rl_host_seconds(lay, f64(host_link_gbs) * 1e9 * PCIE_HOST_EFFICIENCY) + 0.0 * step
@@ -2894,8 +3002,9 @@ def time_gpu(
 def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intra_p2p, nic, max_seqs=256.0,
               host_bw=32e9 * PCIE_HOST_EFFICIENCY):
     """RL rollouts of one step on one GPU: (generation seconds, of which waiting for the longest completion,
-    weight refit seconds, the training time's factor). Generation: :func:`methods.generation_seconds` with the
-    engine's KV pool. Refit, every step, after the optimizer step:
+    weight refit seconds, the training time's factor, of the generation the decode's all-reduces across nodes).
+    Generation: :func:`methods.generation_seconds` with the engine's KV pool. Refit, every step, after the optimizer
+    step:
 
     * ``vllm_colocated``: the trainer's 16-bit weights are loaded into vLLM's copy on the same GPU — read and
       written once at HBM speed (TRL ``GRPOTrainer._move_model_to_vllm``: ``llm_model.load_weights``; verl
@@ -2940,6 +3049,8 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
         pool = maximum(frac * gpu_memory_gib * 2.0**30 - w16, 1.0)
         gather = where(lay["per_mb"] & (lay["n_dp"] > 1), lay["gather_bytes"] / dp_bw, 0.0)
         refit = 2.0 * w16 / mem_bw + gather
+        # NeMo RL's Megatron worker hands vLLM the full model on every rank (nemo_rl_export_bytes, issue 35 round 7)
+        refit = refit + nemo_rl_export_seconds(lay, mem_bw=mem_bw, intra_p2p=intra_p2p, nic=nic)
         if profile.engine_sleep and profile.sleep_level == 1:
             refit = refit + 2.0 * w16 / host_bw  # wake_up copies the weights back, sleep copies them out
     elif profile.engine == "vllm_separate":
@@ -2958,11 +3069,16 @@ def _rollouts(lay: dict, *, gpu_memory_gib, peak16, gen_eff, mem_bw, dp_bw, intr
     # time in methods.generation_seconds)
     decode_bw = mem_bw / MEM_BW_EFFICIENCY * DECODE_MBU_HBM
     k = float(profile.updates_per_generation)
-    generation, _waves, wait = generation_seconds(
+    # vLLM engines wider than an NVLink domain all-reduce over NCCL and the NIC (methods.vllm_net_allreduce)
+    tp_net = None if pool is None else vllm_net_allreduce(tp, lay["dom"], nic, ops)
+    res = generation_seconds(
         profile, arch=m.arch, params_total=float(m.params.total), active_params=float(m.params.active),
         seqs=seqs * k, tp=tp, peak_flops=peak16, eff=gen_eff, mem_bw=decode_bw, kv_pool_bytes=pool, ops=ops,
-        detail=True, max_seqs=None if pool is None else (profile.max_num_seqs or max_seqs), n_rollouts=n_rollouts)
-    return generation / k, wait / k, refit / k, scale_t
+        detail=True, max_seqs=None if pool is None else (profile.max_num_seqs or max_seqs), n_rollouts=n_rollouts,
+        tp_net=tp_net)
+    generation, wait = res[0], res[2]
+    net_ar = res[3] if len(res) > 3 else 0.0 * generation
+    return generation / k, wait / k, refit / k, scale_t, net_ar / k
 
 
 # ------------------------------------------------------------------------------------- one scenario
@@ -2973,7 +3089,8 @@ BREAKDOWN_KEYS = ("compute", "tp_comm", "dp_comm", "pp_bubble", "other")
 #: adapter paths' memory traffic (flops.lora_traffic_elements), inside compute.
 #: ``rollout_wait_longest``: decode steps after the mean completion length, waiting for the longest
 #: (methods.generation_seconds); ``weight_refit``: the trained weights loaded into the inference engine every
-#: step (:func:`_rollouts`); both inside generation.
+#: step (:func:`_rollouts`); ``rollout_net_allreduce``: vLLM's decode all-reduces over NCCL where its engines span
+#: nodes (:func:`methods.vllm_net_allreduce`); all three inside generation.
 #: ``moe_dispatch``: MoE token permute/unpermute and router passes (:func:`_moe_terms`), inside compute.
 #: ``launch_overhead``: eager PyTorch waiting for the host to issue kernels (EAGER_OPS_*), inside compute.
 #: ``zero3_hooks``: the part of that wait due to DeepSpeed ZeRO-3's per-submodule hooks (core/zero3.py), inside compute.
@@ -2999,6 +3116,7 @@ PART_PARENT = {"lora_adapters": "compute", "moe_dispatch": "compute", "launch_ov
                "moe_host_sync": "compute", "moe_gemm_launch": "compute", "hf_moe_loop": "compute",
                "cp_merge": "compute", "cp_comm": "other", "ep_comm": "other",
                "rollout_wait_longest": "generation", "weight_refit": "generation", "optimizer_offload": "other",
+               "rollout_net_allreduce": "generation",
                "pp_imbalance": "pp_bubble",
                "zero3_open_gathers": "dp_comm", "qlora_dequant": "other", "hf_eager_attention": "compute",
                "sdpa_padded": "compute", "nemo_rl_host_copies": "other", "grace_host": "compute"}
@@ -3015,6 +3133,8 @@ PART_LABELS = {
     "cp_merge": QT_TRANSLATE_NOOP("Timing", "context parallel: merging the ring's partial attention"),
     "rollout_wait_longest": QT_TRANSLATE_NOOP("Timing", "rollouts: waiting for the longest completion"),
     "weight_refit": QT_TRANSLATE_NOOP("Timing", "rollouts: loading the new weights into the inference engine"),
+    "rollout_net_allreduce": QT_TRANSLATE_NOOP(
+        "Timing", "rollouts: vLLM all-reduces between nodes (tensor parallelism wider than a node)"),
     "optimizer_offload": QT_TRANSLATE_NOOP("Timing", "CPU offload: optimizer step on the CPU and PCIe copies"),
     "pp_imbalance": QT_TRANSLATE_NOOP("Timing", "pipeline: waiting for the last stage (output layer)"),
     "zero3_open_gathers": QT_TRANSLATE_NOOP(

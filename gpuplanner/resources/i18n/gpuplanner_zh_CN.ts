@@ -1988,6 +1988,10 @@
         <source>String should match pattern {value}</source>
         <translation>应符合格式 {value}</translation>
     </message>
+    <message>
+        <source>a price cannot be below zero ({value})</source>
+        <translation>价格不能小于零（{value}）</translation>
+    </message>
 </context>
 <context>
     <name>Estimate</name>
@@ -2217,14 +2221,6 @@
         <translation>全参微调</translation>
     </message>
     <message>
-        <source>LoRA</source>
-        <translation>LoRA</translation>
-    </message>
-    <message>
-        <source>QLoRA</source>
-        <translation>QLoRA</translation>
-    </message>
-    <message>
         <source>ZeRO-{zero} with PP</source>
         <translation>ZeRO-{zero} 与 PP 同用</translation>
     </message>
@@ -2271,6 +2267,14 @@
     <message>
         <source>{fw} does not build {model} (model_type {type}): torchtitan&apos;s models are Llama 3/4, Qwen3 and DeepSeek-V2/V3</source>
         <translation>{fw} 无法构建 {model}（model_type {type}）：torchtitan 的模型只有 Llama 3/4、Qwen3 和 DeepSeek-V2/V3</translation>
+    </message>
+    <message>
+        <source>LoRA fine-tuning</source>
+        <translation>LoRA 微调</translation>
+    </message>
+    <message>
+        <source>QLoRA fine-tuning</source>
+        <translation>QLoRA 微调</translation>
     </message>
 </context>
 <context>
@@ -2351,7 +2355,7 @@
     </message>
     <message>
         <source>Price &apos;{0}&apos; for {1} is not a number; it was not changed.</source>
-        <translation>{1} 的价格“{0}”不是数字；未作修改。</translation>
+        <translation>{1} 的价格“{0}”不是数字，未作修改。</translation>
     </message>
     <message>
         <source>5 · Hardware and prices</source>
@@ -2652,6 +2656,18 @@
     <message>
         <source>Empty fields use the dated public figure shown in grey (hover for its source). The Plans page and the report compare renting the work with buying and running these servers, part by part, and give the utilisation at which owning breaks even.</source>
         <translation>留空的字段使用灰色显示的、注明日期的公开数据（悬停查看来源）。“方案”页和报告会逐项比较租用与购买并运行这些服务器的费用，并给出自有达到盈亏平衡所需的利用率。</translation>
+    </message>
+    <message>
+        <source>Spot price &apos;{0}&apos; for {1} is not a number; it was not changed.</source>
+        <translation>{1} 的竞价价格“{0}”不是数字，未作修改。</translation>
+    </message>
+    <message>
+        <source>Spot price &apos;{0}&apos; for {1} is below zero; it was not changed.</source>
+        <translation>{1} 的竞价价格“{0}”小于零，未作修改。</translation>
+    </message>
+    <message>
+        <source>Price &apos;{0}&apos; for {1} is below zero; it was not changed.</source>
+        <translation>{1} 的价格“{0}”小于零，未作修改。</translation>
     </message>
 </context>
 <context>
@@ -7173,22 +7189,6 @@
         <translation>未计入（未填写数值）：{0}</translation>
     </message>
     <message>
-        <source>pretraining</source>
-        <translation>预训练</translation>
-    </message>
-    <message>
-        <source>full fine-tuning</source>
-        <translation>全参微调</translation>
-    </message>
-    <message>
-        <source>LoRA fine-tuning</source>
-        <translation>LoRA 微调</translation>
-    </message>
-    <message>
-        <source>QLoRA fine-tuning</source>
-        <translation>QLoRA 微调</translation>
-    </message>
-    <message>
         <source>AdamW 8-bit</source>
         <translation>AdamW 8-bit</translation>
     </message>
@@ -8406,10 +8406,6 @@
         <translation>无竞价报价</translation>
     </message>
     <message>
-        <source>Spot price &apos;{0}&apos; for {1} is not a number; it was not changed.</source>
-        <translation>{1} 的竞价价格“{0}”不是数字，未作修改。</translation>
-    </message>
-    <message>
         <source>Your spot (interruptible) price per card and hour for this GPU: cheaper than on demand, but the provider may take the cards back, so the plan counts restarts. Select a row to price another GPU. Empty (default): the catalog&apos;s spot price where it has one, else no spot offer</source>
         <translation>你为这款 GPU 填写的竞价（可中断）价格，按卡时计：比按需便宜，但供应商可能收回显卡，所以方案会计入重启。选中表格中的另一行即可为另一款 GPU 定价。留空（默认）：使用目录中的竞价价格（如有），否则没有竞价报价</translation>
     </message>
@@ -8578,6 +8574,10 @@
     <message>
         <source>MoE per-expert kernels (GEMMs and FP8 casts, one set per expert)</source>
         <translation>MoE 逐专家内核（矩阵乘与 FP8 转换，每个专家一组）</translation>
+    </message>
+    <message>
+        <source>rollouts: vLLM all-reduces between nodes (tensor parallelism wider than a node)</source>
+        <translation>采样：vLLM 跨节点的 all-reduce（张量并行跨越多个节点）</translation>
     </message>
 </context>
 <context>
@@ -9014,10 +9014,6 @@
         <translation>可重入检查点</translation>
     </message>
     <message>
-        <source>use_reentrant of torch.utils.checkpoint for gradient checkpointing (HF gradient_checkpointing_kwargs, LLaMA-Factory use_reentrant_gc). Off (non-reentrant) adds about 1 ms of host time per layer and micro-batch. Framework default: off for transformers 5 and TRL, on for LLaMA-Factory and Axolotl; Megatron and Unsloth have no such choice</source>
-        <translation>梯度检查点所用 torch 检查点函数的 use_reentrant（HF gradient_checkpointing_kwargs，LLaMA-Factory use_reentrant_gc）。关闭（非可重入）时每层每个微批次约多 1 ms 主机时间。框架默认：transformers 5 与 TRL 为关闭，LLaMA-Factory 与 Axolotl 为开启；Megatron 与 Unsloth 没有这个选项</translation>
-    </message>
-    <message>
         <source>embedding and loss count as a layer each</source>
         <translation>嵌入层和损失各算作一层</translation>
     </message>
@@ -9108,6 +9104,10 @@
     <message>
         <source>bitsandbytes 0.41.0 to 0.43.1 kept each 4-bit layer&apos;s input from its forward to its backward (MatMul4Bit stored it outside save_for_backward; fixed in 0.43.2, July 2024), so with non-reentrant activation checkpointing every checkpointed layer holds those inputs too (more memory). Off (default): bitsandbytes 0.43.2 and later. QLoRA only</source>
         <translation>bitsandbytes 0.41.0 至 0.43.1 会把每个 4 位层的输入从前向一直保留到反向（MatMul4Bit 把它存在 save_for_backward 之外；0.43.2 于 2024 年 7 月修复），因此在非重入式激活检查点下，每个做检查点的层也会一直持有这些输入（占用更多显存）。关闭（默认）：bitsandbytes 0.43.2 及以后。仅适用于 QLoRA</translation>
+    </message>
+    <message>
+        <source>use_reentrant of torch.utils.checkpoint for gradient checkpointing (HF gradient_checkpointing_kwargs, LLaMA-Factory use_reentrant_gc). Off (non-reentrant) adds about 1 ms of host time per layer and micro-batch. Framework default: off for transformers 5 and TRL, on for LLaMA-Factory and Axolotl; Megatron, Unsloth and torchtitan/torchtune have no such choice</source>
+        <translation>梯度检查点所用 torch 检查点函数的 use_reentrant（HF gradient_checkpointing_kwargs，LLaMA-Factory use_reentrant_gc）。关闭（非可重入）时每层每个微批次约多 1 ms 主机时间。框架默认：transformers 5 与 TRL 为关闭，LLaMA-Factory 与 Axolotl 为开启；Megatron、Unsloth 与 torchtitan/torchtune 没有这个选项</translation>
     </message>
 </context>
 <context>

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QFormLayout, QLabel
 
+from gpuplanner.app.engine import model_is_moe
 from gpuplanner.core.frameworks import engine_of
 from gpuplanner.core.methods import method_profile
 from gpuplanner.core.scenario import NO_LIGER
@@ -545,7 +546,7 @@ class TrainingPage(BasePage):
             getattr(self, key).setEnabled(on)
             self.labels[key].setEnabled(on)
         manual = not s.parallel.auto
-        moe = self._model_is_moe()
+        moe = model_is_moe(s, self.ctx.estimator.result)  # the app's one answer, as the advanced rows read it
         for key in ("num_gpus", "tp", "pp", "cp", "ep", "zero", "sp", "offload"):
             on = manual and (key != "ep" or moe or s.parallel.ep != 1)  # expert parallel: MoE models only
             getattr(self, key).setEnabled(on)
@@ -557,14 +558,7 @@ class TrainingPage(BasePage):
         self.expert_tp.setEnabled(moe_tp)
         self.labels["expert_tp"].setEnabled(moe_tp)
         if hasattr(self, "advanced"):
-            self.advanced.update_enabled(s)
-
-    def _model_is_moe(self) -> bool:
-        """Whether the live estimate's model has routed experts (read from its Evaluation; True while unknown, so
-        nothing is disabled before the first estimate)."""
-        res = self.ctx.estimator.result
-        arch = getattr(getattr(res, "evaluation", None), "arch", None)
-        return True if arch is None else bool(arch.is_moe)
+            self.advanced.update_enabled(s, moe)
 
     def on_model_changed(self, section: str) -> None:
         self._update_enabled()
