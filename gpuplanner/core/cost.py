@@ -791,15 +791,21 @@ def price_kind_advice(price: GpuPrice, mode: str, *, costs: Mapping[str, float],
 
     chosen = costs.get(mode, math.inf)
     money = (lambda v: format_money(float(v), currency))
+    out: list[Msg] = []
     if pin is not None:
         cheaper = sorted((c, m) for m, c in costs.items() if m != mode and math.isfinite(c) and c < chosen * (1 - 1e-6))
         if cheaper and math.isfinite(chosen):
-            return [Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Billed on {mode}, as set in the scenario (constraints.rental_mode), "
-                                                    "for every plan: {cost}; {other} would cost {other_cost}."),
-                        {"mode": Msg(CTX, MODE_LABELS[mode]), "cost": money(chosen),
-                         "other": Msg(CTX, MODE_LABELS[cheaper[0][1]]), "other_cost": money(cheaper[0][0])})]
-        return [Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Billed on {mode}, as set in the scenario (constraints.rental_mode), "
-                                                "for every plan."), {"mode": Msg(CTX, MODE_LABELS[mode])})]
+            out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Billed on {mode}, as set in the scenario (constraints.rental_mode): "
+                                                       "{other} would cost {other_cost} instead of {cost}."),
+                           {"mode": Msg(CTX, MODE_LABELS[mode]), "cost": money(chosen),
+                            "other": Msg(CTX, MODE_LABELS[cheaper[0][1]]), "other_cost": money(cheaper[0][0])}))
+        if mode == "spot" and spot_calendar_hours is not None:
+            n = overheads.spot_preemptions_per_node_day * max(int(nodes), 1) * spot_calendar_hours / 24.0
+            out.append(Msg(CTX, QT_TRANSLATE_NOOP(CTX, "Spot capacity can be reclaimed at any time: about {n} reclaims "
+                                                       "over the run, each losing the work since the last checkpoint and "
+                                                       "a restart (counted in this cost)."),
+                           {"n": format_number(n, 0 if n >= 10 else 1)}))
+        return out
     spot = costs.get("spot", math.inf)
     if mode == "spot" or not math.isfinite(spot) or not spot < chosen or spot_calendar_hours is None:
         return []

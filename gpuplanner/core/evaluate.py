@@ -577,8 +577,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     ceiling, mfu_used, train_hours, factor = _capped_hours(s, r, tm)
     arr = costmod.rental_costs(
         price or _NO_PRICE, num_gpus=h.num_gpus, nodes=nodes, train_hours=train_hours, ckpt_bytes=ci.ckpt_bytes,
-        setup_hours=ci.setup_hours, hours_per_week=c.hours_per_week, phase=c.phase, overheads=ci.overheads,
-        pin=c.rental_mode)
+        setup_hours=ci.setup_hours, hours_per_week=c.hours_per_week, phase=c.phase, overheads=ci.overheads, pin=c.rental_mode)
     best = int(arr.best[0])
     cal_h = float(arr.calendar_hours[best][0])
     mode_costs = {m: float(arr.costs[i][0]) for i, m in enumerate(MODES) if math.isfinite(float(arr.costs[i][0]))}
@@ -593,8 +592,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     if price is not None and total is not None:
         advice = tuple(costmod.rental_advice(price, mode, costs=mode_costs, hours_per_week=c.hours_per_week,
                                              phase=c.phase, num_gpus=h.num_gpus, currency=table.currency,
-                                             gpu_name=r.gpu.name))
-        advice += _kind_advice(s, r, price, table, arr, mode, nodes, ci, train_hours)
+                                             gpu_name=r.gpu.name)) + _kind_advice(s, r, price, table, arr, mode, nodes, ci, train_hours)
         if rent_vs_build:
             try:
                 rvb = rent_vs_build_for(r.gpu, h.num_gpus, price, table, rent_cost=total,

@@ -741,6 +741,10 @@
         <translation>方案</translation>
     </message>
     <message>
+        <source>{mode} (as set)</source>
+        <translation>{mode}（按设定）</translation>
+    </message>
+    <message>
         <source>Tier {tier}: {guidance}</source>
         <translation>档位 {tier}：{guidance}</translation>
     </message>
@@ -1362,6 +1366,30 @@
     <message>
         <source>Default price for {gpu} ({source}, {date}): replace it with your quote.</source>
         <translation>{gpu} 的默认价格（{source}，{date}）：请替换为你拿到的报价。</translation>
+    </message>
+    <message>
+        <source>Billed on {mode}, as set in the scenario (constraints.rental_mode): {other} would cost {other_cost} instead of {cost}.</source>
+        <translation>按场景设定（constraints.rental_mode）以{mode}计费：若改用{other}，费用为 {other_cost}，而非 {cost}。</translation>
+    </message>
+    <message>
+        <source>Spot capacity can be reclaimed at any time: about {n} reclaims over the run, each losing the work since the last checkpoint and a restart (counted in this cost).</source>
+        <translation>竞价资源随时可能被回收：整个运行期间约被回收 {n} 次，每次损失上个检查点之后的工作并需重启（已计入此费用）。</translation>
+    </message>
+    <message>
+        <source>Spot card-hours would cost {spot} instead of {cost}, but spot capacity can be reclaimed at any time: about {n} reclaims over the run, each losing the work since the last checkpoint and a restart, and capacity taken back may not return at once, which your {days}-day deadline must allow for. Plans are ranked on prices without interruptions ({mode} here); set constraints.rental_mode to spot to plan on it.</source>
+        <translation>竞价卡时的费用为 {spot}，而非 {cost}；但竞价资源随时可能被回收：整个运行期间约被回收 {n} 次，每次损失上个检查点之后的工作并需重启，且被回收的资源未必能立即恢复，{days} 天的截止时间须为此留出余量。各方案按不会中断的价格排名（此处为{mode}）；如要按竞价制定方案，请将 constraints.rental_mode 设为 spot。</translation>
+    </message>
+    <message>
+        <source>Spot card-hours would cost {spot} instead of {cost}, but spot capacity can be reclaimed at any time: about {n} reclaims over the run, each losing the work since the last checkpoint and a restart. Plans are ranked on prices without interruptions ({mode} here); set constraints.rental_mode to spot to plan on it.</source>
+        <translation>竞价卡时的费用为 {spot}，而非 {cost}；但竞价资源随时可能被回收：整个运行期间约被回收 {n} 次，每次损失上个检查点之后的工作并需重启。各方案按不会中断的价格排名（此处为{mode}）；如要按竞价制定方案，请将 constraints.rental_mode 设为 spot。</translation>
+    </message>
+    <message>
+        <source>Card-hours instead would cost about {cost}: this card has no card-hour quote here, and at {provider}&apos;s card-hour price from the other region ({source}, {date}) this job would pay for its hours only, not for a whole week. Ask your vendor for an hourly quote.</source>
+        <translation>改按卡时计费约为 {cost}：此卡在本地区没有卡时报价；按 {provider} 在另一地区的卡时价格（{source}，{date}），此任务只需为实际用时付费，而不必付整周的租金。请向供应商索取按小时的报价。</translation>
+    </message>
+    <message>
+        <source>Card-hours instead would cost about {cost}: this card has no card-hour quote here, and at {provider}&apos;s card-hour price from the other region ({source}, {date}) this job would pay for its hours only, not for a whole month. Ask your vendor for an hourly quote.</source>
+        <translation>改按卡时计费约为 {cost}：此卡在本地区没有卡时报价；按 {provider} 在另一地区的卡时价格（{source}，{date}），此任务只需为实际用时付费，而不必付整月的租金。请向供应商索取按小时的报价。</translation>
     </message>
     <message>
         <source>hardware (purchase and depreciation)</source>
@@ -4337,6 +4365,10 @@
         <translation>无 ZeRO</translation>
     </message>
     <message>
+        <source>no {mode} price, the rental mode set in the scenario (constraints.rental_mode) — enter a quote</source>
+        <translation>没有{mode}价格（场景设定的租用方式，constraints.rental_mode）——请输入报价</translation>
+    </message>
+    <message>
         <source>{n} × {gpu}: {price:,.2f} {cur} per card-hour for {eff:,.0f} effective TFLOPS per card ({peak:,.0f} peak × {mfu:.0%} utilisation; micro-batch {mbs}, {zero}) → {cpt:,.3f} {cur} per million tokens.</source>
         <translation>{n} × {gpu}：每卡时 {price:,.2f} {cur}，每卡有效算力 {eff:,.0f} TFLOPS（峰值 {peak:,.0f} × 利用率 {mfu:.0%}；微批次 {mbs}，{zero}）→ 每百万 token {cpt:,.3f} {cur}。</translation>
     </message>
@@ -5103,6 +5135,14 @@
     <message>
         <source>weights</source>
         <translation>权重</translation>
+    </message>
+    <message>
+        <source>prices of one kind</source>
+        <translation>同一类价格</translation>
+    </message>
+    <message>
+        <source>Plans are compared on prices without interruptions (or the rental mode you set); a plan billed on spot because its card has no other price fails this check</source>
+        <translation>各方案按不会中断的价格比较（或按您设定的租用方式）；因卡型没有其他价格而按竞价计费的方案不通过此检查</translation>
     </message>
     <message>
         <source>per-op selective</source>
@@ -7968,6 +8008,10 @@
         <translation>不经 PCIe 做 TP</translation>
     </message>
     <message>
+        <source>prices of one kind</source>
+        <translation>同一类价格</translation>
+    </message>
+    <message>
         <source>No MFU ceiling applies (your own MFU or a measured run is used, or the rule is off).</source>
         <translation>不适用 MFU 上限（使用了你自己的 MFU 或实测运行，或规则已关闭）。</translation>
     </message>
@@ -8038,6 +8082,18 @@
     <message>
         <source>No rental price: no quote to check.</source>
         <translation>没有租用价格：无报价可查。</translation>
+    </message>
+    <message>
+        <source>Every plan is billed on {mode}, as set in the scenario (constraints.rental_mode).</source>
+        <translation>按场景设定（constraints.rental_mode），每个方案都以{mode}计费。</translation>
+    </message>
+    <message>
+        <source>Billed on {mode}, a price without interruptions: plans are compared on such prices (a spot price is shown beside them, not ranked).</source>
+        <translation>以{mode}计费，这是不会中断的价格：各方案都按此类价格比较（竞价价格仅列在旁边，不参与排名）。</translation>
+    </message>
+    <message>
+        <source>Billed on spot card-hours, the only price of {gpu} here: the other plans are billed on prices without interruptions, so this cost is not comparable with theirs, and a reclaim can stop the run. Enter an on-demand or monthly quote for {gpu}, or set constraints.rental_mode to spot to compare every plan on spot.</source>
+        <translation>以竞价卡时计费，这是 {gpu} 在此处唯一的价格：其他方案按不会中断的价格计费，因此此费用与它们不可比，且一次回收就可能中断运行。请为 {gpu} 输入按需或包月报价，或将 constraints.rental_mode 设为 spot，让所有方案都按竞价比较。</translation>
     </message>
     <message>
         <source>One node: no network between nodes to rent.</source>
