@@ -5142,7 +5142,7 @@
     </message>
     <message>
         <source>Plans are compared on prices without interruptions (or the rental mode you set); a plan billed on spot because its card has no other price fails this check</source>
-        <translation>各方案按不会中断的价格比较（或按您设定的租用方式）；因卡型没有其他价格而按竞价计费的方案不通过此检查</translation>
+        <translation>各方案按不会中断的价格比较（或按你设定的租用方式）；因卡型没有其他价格而按竞价计费的方案不通过此检查</translation>
     </message>
     <message>
         <source>per-op selective</source>
