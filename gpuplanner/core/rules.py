@@ -422,8 +422,8 @@ def price_kind_rule(k: Any, on: dict) -> RuleResult:
             CTX, "Every plan is billed on {mode}, as set in the scenario (constraints.rental_mode)."), {"mode": mode}))
     if k["mode"] != "spot":
         return RuleResult("price_kind", "passed", Msg(CTX, QT_TRANSLATE_NOOP(
-            CTX, "Billed on {mode}, a price without interruptions: plans are compared on such prices (a spot price "
-                 "is shown beside them, not ranked)."), {"mode": mode}))
+            CTX, "Billed on {mode}, a price without interruptions: every plan is compared on such prices."),
+            {"mode": mode}))
     return RuleResult("price_kind", _status(True, True, on["price_kind"]), Msg(CTX, QT_TRANSLATE_NOOP(
         CTX, "Billed on spot card-hours, the only price of {gpu} here: the other plans are billed on prices without "
              "interruptions, so this cost is not comparable with theirs, and a reclaim can stop the run. Enter an "

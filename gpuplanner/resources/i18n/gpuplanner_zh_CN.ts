@@ -8088,8 +8088,8 @@
         <translation>按场景设定（constraints.rental_mode），每个方案都以{mode}计费。</translation>
     </message>
     <message>
-        <source>Billed on {mode}, a price without interruptions: plans are compared on such prices (a spot price is shown beside them, not ranked).</source>
-        <translation>以{mode}计费，这是不会中断的价格：各方案都按此类价格比较（竞价价格仅列在旁边，不参与排名）。</translation>
+        <source>Billed on {mode}, a price without interruptions: every plan is compared on such prices.</source>
+        <translation>以{mode}计费，这是不会中断的价格：每个方案都按此类价格比较。</translation>
     </message>
     <message>
         <source>Billed on spot card-hours, the only price of {gpu} here: the other plans are billed on prices without interruptions, so this cost is not comparable with theirs, and a reclaim can stop the run. Enter an on-demand or monthly quote for {gpu}, or set constraints.rental_mode to spot to compare every plan on spot.</source>
