@@ -282,6 +282,14 @@
         <translation>搜索时考虑的最大 GPU 数量</translation>
     </message>
     <message>
+        <source>Rental mode</source>
+        <translation>租用方式</translation>
+    </message>
+    <message>
+        <source>Automatic: every plan is billed in its cheapest mode without interruptions (card-hours, whole machines per week or month, capped card-hours) and a cheaper spot price is shown beside it. A mode chosen here bills every plan; cards without a price in that mode are left out, with the reason</source>
+        <translation>自动：每个方案按其最便宜的不会中断的方式计费（卡时、整机周租或月租、封顶卡时），更便宜的竞价价格列在旁边。在此选定的方式用于所有方案；没有该方式价格的卡型会被排除，并说明原因</translation>
+    </message>
+    <message>
         <source>days</source>
         <translation>天</translation>
     </message>
@@ -336,6 +344,10 @@
     <message>
         <source>best value</source>
         <translation>性价比最高</translation>
+    </message>
+    <message>
+        <source>automatic (without interruptions)</source>
+        <translation>自动（不会中断）</translation>
     </message>
     <message>
         <source>Research validation: short runs to test an idea; pay by the hour, stop any time.</source>
