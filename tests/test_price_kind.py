@@ -173,3 +173,39 @@ def test_the_pdf_shows_the_spot_line(tmp_path):
                           timeout=60).stdout
     text = re.sub(r"\s+", " ", text)
     assert "Spot card-hours would cost" in text and "prices of one kind" in text
+
+
+# ------------------------------------------------------------------------ the search and evaluate() agree
+
+
+@pytest.mark.parametrize("pin,gpu,quote", [(None, "h200-sxm-141gb", None), ("spot", "h200-sxm-141gb", None),
+                                           ("card_hour", "h200-sxm-141gb", None),
+                                           (None, "mi300x-192gb", {"spot_card_hour": 2.0})])
+def test_the_vectorised_search_bills_the_mode_evaluate_bills(pin, gpu, quote):
+    from dataclasses import replace
+
+    from gpuplanner.core import search as S
+    from gpuplanner.core.evaluate import evaluate
+    from gpuplanner.core.scenario import Scenario
+
+    d = copy.deepcopy(H200)
+    d["hardware"]["gpu"] = gpu
+    d["constraints"].update({"rental_mode": pin, "gpu_candidates": [gpu], "max_gpus": 16})
+    if quote:
+        d["constraints"]["prices"] = {gpu: quote}
+    s = Scenario.model_validate(d)
+    rng = np.random.default_rng(3)
+    checked = 0
+    for ctx in S.iter_contexts(s):
+        c = S.enumerate_candidates(ctx, 16)
+        vec = S.evaluate_candidates(ctx, c)
+        for i in rng.choice(len(c["tp"]), size=min(40, len(c["tp"])), replace=False):
+            if not vec["fits"][i]:
+                continue
+            sc = S.candidate_scenario(ctx, c, int(i))
+            ev = evaluate(sc, resolved=replace(ctx.resolved, scenario=sc), prices=ctx.table, overheads=ctx.overheads,
+                          rent_vs_build=False)
+            assert S.MODES[int(vec["mode"][i])] == ev.rental_mode == (pin or ("spot" if quote else "card_hour"))
+            assert vec["cost"][i] == pytest.approx(ev.cost, rel=1e-9)
+            checked += 1
+    assert checked >= 10
