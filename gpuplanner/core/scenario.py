@@ -580,6 +580,9 @@ class PlanningRules(_Section):
     price_fabric: bool = Field(True, description="a plan over several nodes priced from a quote not known to offer "
                                                  "networked servers (InfiniBand/RoCE) fails this check (false: "
                                                  "allowed); a check, not a ranking key (core/rules.py)")
+    price_kind: bool = Field(True, description="a plan billed on a spot price because its card has no price without "
+                                               "interruptions, while the others are billed on such prices, fails this "
+                                               "check (false: allowed); a check, not a ranking key (core/rules.py)")
 
 
 class Ownership(_Section):
@@ -626,6 +629,11 @@ class ConstraintsSection(_Section):
     converted_prices: bool | None = Field(
         None, description="price a GPU from the other region's quotes, converted, when its own region has none "
                           "(default: false for mainland China, true for worldwide USD plans)")
+    rental_mode: Literal["card_hour", "spot", "week", "month", "hybrid_week", "hybrid_month"] | None = Field(
+        None, description="bill every plan in this rental mode (a plan whose price has no such mode is left out, "
+                          "with the reason); default: the cheapest mode without interruptions (card-hours, whole "
+                          "machines per week or month, capped card-hours), the spot price shown beside it "
+                          "(core/cost.py STEADY_MODES)")
     rules: PlanningRules = Field(default_factory=PlanningRules, description="planning rules applied by the search")
     ownership: Ownership = Field(default_factory=Ownership, description="figures for building instead of renting")
     region: Region | None = Field(

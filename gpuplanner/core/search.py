@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from .units import nodes as units_nodes, powers_of_two_upto
 from . import cost as costmod
 from .architecture import ModelSource
-from .cost import MODES, Msg, Overheads, PriceTable
+from .cost import MODE_LABELS, MODES, Msg, Overheads, PriceTable
 from .errors import PlannerError, ScenarioError
 from .evaluate import PlanFigures, cost_inputs, evaluate, model_support_warnings, validation_band
 from .i18n import QT_TRANSLATE_NOOP
@@ -1038,7 +1038,7 @@ def _price_rows_one(ctx: SearchContext, sub: dict) -> None:
     r = costmod.rental_costs(
         ctx.price, num_gpus=sub["num_gpus"], nodes=sub["nodes"], train_hours=sub["train_hours"],
         ckpt_bytes=ctx.ckpt_bytes, setup_hours=ctx.setup_hours, hours_per_week=s.constraints.hours_per_week,
-        phase=s.constraints.phase, overheads=ctx.overheads,
+        phase=s.constraints.phase, overheads=ctx.overheads, pin=s.constraints.rental_mode,
     )
     sub["mode_costs"] = np.asarray(r.costs, dtype=float).reshape(len(MODES), n)
     sub["mode"] = np.asarray(r.best).astype(np.int64, copy=False).reshape(n)
@@ -1114,7 +1114,8 @@ def _unpriced_one(ctx: SearchContext, num_gpus: np.ndarray, nodes: np.ndarray, t
     else:
         # spot's calendar stretches with every preemption: the ceiling would be far above the chosen mode's
         # calendar, so A is priced and its own calendar taken
-        r = costmod.rental_costs(ctx.price, train_hours=low, phase=s.constraints.phase, **kw)
+        r = costmod.rental_costs(ctx.price, train_hours=low, phase=s.constraints.phase, pin=s.constraints.rental_mode,
+                                 **kw)
         ceiling, frac = r.best_calendar_hours, None
     # the hours above which a row's calendar floor is surely later than A's calendar (never below A's own)
     limit = np.maximum(costmod.hours_within_calendar(calendar_hours=ceiling, frac=frac, **kw), low)
@@ -1482,6 +1483,11 @@ def iter_contexts(scenario: Scenario, models: ModelSource | None = None, *, pric
         price = table.get(gpu)
         if price is None:
             skipped[gpu.id] = _no_price(table, gpu)
+            continue
+        if con.rental_mode is not None and not price.has_mode(con.rental_mode):
+            skipped[gpu.id] = Msg(CTX, QT_TRANSLATE_NOOP(
+                CTX, "no {mode} price, the rental mode set in the scenario (constraints.rental_mode) — enter a quote"),
+                {"mode": Msg("Cost", MODE_LABELS[con.rental_mode], {})})
             continue
         if not gpu.memory_gib:
             skipped[gpu.id] = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "memory size unknown"), {})

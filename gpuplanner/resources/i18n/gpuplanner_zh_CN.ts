@@ -361,6 +361,18 @@
         <source>Budget cap: {0} {1}.</source>
         <translation>预算上限：{0} {1}。</translation>
     </message>
+    <message>
+        <source>Rental mode</source>
+        <translation>租用方式</translation>
+    </message>
+    <message>
+        <source>Automatic: every plan is billed in its cheapest mode without interruptions (card-hours, whole machines per week or month, capped card-hours) and a cheaper spot price is shown beside it. A mode chosen here bills every plan; cards without a price in that mode are left out, with the reason</source>
+        <translation>自动：每个方案按其最便宜的不会中断的方式计费（卡时、整机周租或月租、封顶卡时），更便宜的竞价价格列在旁边。在此选定的方式用于所有方案；没有该方式价格的卡型会被排除，并说明原因</translation>
+    </message>
+    <message>
+        <source>automatic (without interruptions)</source>
+        <translation>自动（不会中断）</translation>
+    </message>
 </context>
 <context>
     <name>CLI</name>
@@ -1096,6 +1108,10 @@
         <source>rule ids failed</source>
         <translation>未通过的规则（标识）</translation>
     </message>
+    <message>
+        <source>{mode} (as set)</source>
+        <translation>{mode}（按设定）</translation>
+    </message>
 </context>
 <context>
     <name>Calibration</name>
@@ -1442,6 +1458,30 @@
     <message>
         <source>Over {months:.1f} months ({jobs} job(s) like this) renting costs {rent:,.0f} {cur}; buying and running {n} server(s) with {g} GPU(s) each costs {build:,.0f} {cur}.</source>
         <translation>{months:.1f} 个月内（{jobs} 个同类任务）租用需 {rent:,.0f} {cur}；购买并运行 {n} 台 {g} 卡服务器需 {build:,.0f} {cur}。</translation>
+    </message>
+    <message>
+        <source>Billed on {mode}, as set in the scenario (constraints.rental_mode): {other} would cost {other_cost} instead of {cost}.</source>
+        <translation>按场景设定（constraints.rental_mode）以{mode}计费：若改用{other}，费用为 {other_cost}，而非 {cost}。</translation>
+    </message>
+    <message>
+        <source>Spot capacity can be reclaimed at any time: about {n} reclaims over the run, each losing the work since the last checkpoint and a restart (counted in this cost).</source>
+        <translation>竞价资源随时可能被回收：整个运行期间约被回收 {n} 次，每次损失上个检查点之后的工作并需重启（已计入此费用）。</translation>
+    </message>
+    <message>
+        <source>Spot card-hours would cost {spot} instead of {cost}, but spot capacity can be reclaimed at any time: about {n} reclaims over the run, each losing the work since the last checkpoint and a restart, and capacity taken back may not return at once, which your {days}-day deadline must allow for. Plans are ranked on prices without interruptions ({mode} here); set constraints.rental_mode to spot to plan on it.</source>
+        <translation>竞价卡时的费用为 {spot}，而非 {cost}；但竞价资源随时可能被回收：整个运行期间约被回收 {n} 次，每次损失上个检查点之后的工作并需重启，且被回收的资源未必能立即恢复，{days} 天的截止时间须为此留出余量。各方案按不会中断的价格排名（此处为{mode}）；如要按竞价制定方案，请将 constraints.rental_mode 设为 spot。</translation>
+    </message>
+    <message>
+        <source>Spot card-hours would cost {spot} instead of {cost}, but spot capacity can be reclaimed at any time: about {n} reclaims over the run, each losing the work since the last checkpoint and a restart. Plans are ranked on prices without interruptions ({mode} here); set constraints.rental_mode to spot to plan on it.</source>
+        <translation>竞价卡时的费用为 {spot}，而非 {cost}；但竞价资源随时可能被回收：整个运行期间约被回收 {n} 次，每次损失上个检查点之后的工作并需重启。各方案按不会中断的价格排名（此处为{mode}）；如要按竞价制定方案，请将 constraints.rental_mode 设为 spot。</translation>
+    </message>
+    <message>
+        <source>Card-hours instead would cost about {cost}: this card has no card-hour quote here, and at {provider}&apos;s card-hour price from the other region ({source}, {date}) this job would pay for its hours only, not for a whole week. Ask your vendor for an hourly quote.</source>
+        <translation>改按卡时计费约为 {cost}：此卡在本地区没有卡时报价；按 {provider} 在另一地区的卡时价格（{source}，{date}），此任务只需为实际用时付费，而不必付整周的租金。请向供应商索取按小时的报价。</translation>
+    </message>
+    <message>
+        <source>Card-hours instead would cost about {cost}: this card has no card-hour quote here, and at {provider}&apos;s card-hour price from the other region ({source}, {date}) this job would pay for its hours only, not for a whole month. Ask your vendor for an hourly quote.</source>
+        <translation>改按卡时计费约为 {cost}：此卡在本地区没有卡时报价；按 {provider} 在另一地区的卡时价格（{source}，{date}），此任务只需为实际用时付费，而不必付整月的租金。请向供应商索取按小时的报价。</translation>
     </message>
 </context>
 <context>
@@ -4656,6 +4696,10 @@
         <source>Pipeline parallelism with {fw} is not tried for fine-tuning: the Hugging Face Trainer&apos;s DeepSpeed integration runs ZeRO only, and a pipeline needs the model rewritten by hand as a deepspeed.pipe.PipelineModule.</source>
         <translation>微调时不尝试 {fw} 的流水线并行：Hugging Face Trainer 的 DeepSpeed 集成只运行 ZeRO，流水线需要把模型手工改写为 deepspeed.pipe.PipelineModule。</translation>
     </message>
+    <message>
+        <source>no {mode} price, the rental mode set in the scenario (constraints.rental_mode) — enter a quote</source>
+        <translation>没有{mode}价格（场景设定的租用方式，constraints.rental_mode）——请输入报价</translation>
+    </message>
 </context>
 <context>
     <name>PlanFile</name>
@@ -5399,6 +5443,14 @@
     <message>
         <source>Whether owning breaks even is unknown without a purchase price.</source>
         <translation>没有采购价，无法判断自有能否与租用持平。</translation>
+    </message>
+    <message>
+        <source>prices of one kind</source>
+        <translation>同一类价格</translation>
+    </message>
+    <message>
+        <source>Plans are compared on prices without interruptions (or the rental mode you set); a plan billed on spot because its card has no other price fails this check</source>
+        <translation>各方案按不会中断的价格比较（或按你设定的租用方式）；因卡型没有其他价格而按竞价计费的方案不通过此检查</translation>
     </message>
 </context>
 <context>
@@ -8066,6 +8118,22 @@
     <message>
         <source>Misses the deadline already at the estimate ({days:.1f} days against {deadline_days:g}), not only at the upper end of its band.</source>
         <translation>按估计值就已错过截止时间（{days:.1f} 天，截止 {deadline_days:g} 天），不只是按区间上限。</translation>
+    </message>
+    <message>
+        <source>prices of one kind</source>
+        <translation>同一类价格</translation>
+    </message>
+    <message>
+        <source>Every plan is billed on {mode}, as set in the scenario (constraints.rental_mode).</source>
+        <translation>按场景设定（constraints.rental_mode），每个方案都以{mode}计费。</translation>
+    </message>
+    <message>
+        <source>Billed on {mode}, a price without interruptions: every plan is compared on such prices.</source>
+        <translation>以{mode}计费，这是不会中断的价格：每个方案都按此类价格比较。</translation>
+    </message>
+    <message>
+        <source>Billed on spot card-hours, the only price of {gpu} here: the other plans are billed on prices without interruptions, so this cost is not comparable with theirs, and a reclaim can stop the run. Enter an on-demand or monthly quote for {gpu}, or set constraints.rental_mode to spot to compare every plan on spot.</source>
+        <translation>以竞价卡时计费，这是 {gpu} 在此处唯一的价格：其他方案按不会中断的价格计费，因此此费用与它们不可比，且一次回收就可能中断运行。请为 {gpu} 输入按需或包月报价，或将 constraints.rental_mode 设为 spot，让所有方案都按竞价比较。</translation>
     </message>
 </context>
 <context>
