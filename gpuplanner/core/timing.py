@@ -1523,7 +1523,9 @@ def time_layout(
     # (with Megatron's CPU optimizer, optimizer_cpu_offload, the state already lives on the host: no move)
     off["off_nemo_rl_s"] = where(offload, 0.0, nemo_rl_optimizer_move_seconds(framework, profile, opt_params=opt_params,
                                                                              tool=tool))
-    off["nemo_export"] = nemo_rl_export_bytes(framework, profile, m, tp=tp, pp=pp, ep=ep, exp_tp=exp_tp, tool=tool)
+    # four separate per-row values (not one tuple): take_layout/pack_layout pick the rows of arrays only
+    (off["nemo_export_pipe"], off["nemo_export_tens"], off["nemo_export_expert"],
+     off["nemo_export_hbm"]) = nemo_rl_export_bytes(framework, profile, m, tp=tp, pp=pp, ep=ep, exp_tp=exp_tp, tool=tool)
     return {**off,
         "ops": ops, "m": m, "method": method, "framework": framework, "precision": precision, "profile": profile, "s": s,
         "flash": flash, "lora_tok": lora_tok, "fp8_gemm_scale": fp8_gemm_scale,
@@ -1940,7 +1942,7 @@ def nemo_rl_export_seconds(lay: dict, *, mem_bw, intra_p2p, nic):
     (the NVLink domain's peer rate inside ``lay["dom"]`` GPUs, else the NIC; pipeline stages apart when
     ``crosses_nodes``), plus the IPC pack at HBM speed. Zero where the bytes are zero."""
     where = lay["ops"].where
-    pipe, tens, expert, hbm = lay.get("nemo_export", (0.0, 0.0, 0.0, 0.0))
+    pipe, tens, expert, hbm = (lay.get("nemo_export_" + k, 0.0) for k in ("pipe", "tens", "expert", "hbm"))
     tp, ep, cp, dom = lay["tp"], lay["ep"], lay["cp"], lay["dom"]
     return (pipe / where(lay["crosses_nodes"], nic, intra_p2p) + tens / where(lay["tp_in_node"], intra_p2p, nic)
             + expert / where(tp * ep * cp <= dom, intra_p2p, nic) + hbm / mem_bw)
