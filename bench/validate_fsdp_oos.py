@@ -37,6 +37,11 @@ def _root(sc: dict) -> dict:
     return {**sc, "training": {**sc["training"], "fsdp_root_embedding": True}}
 
 
+def _early(sc: dict) -> dict:
+    """torchtitan before February 2025: foreach AdamW and the root-unit layout (validate_time._titan_early)."""
+    return _vt()._titan_early(sc)
+
+
 def _on(sc: dict, gpu: str) -> dict:
     return {**sc, "hardware": {**sc["hardware"], "gpu": gpu}}
 
@@ -79,16 +84,16 @@ def rows() -> list[tuple[str, str, dict, float, str]]:
     vt = _vt()
     tt, gt, f8 = vt._tt, vt._grand_teton, vt._F8
     out = [("H100 Grand Teton, compile + float8", "Dec-2024 T3 8B 128 GPUs, lbs 2, compile + Float8",
-            gt(_root(tt("llama-3.1-8b", 128, 8192, 2, mbs=2, precision=f8))), 8380, SRC_DEC24)]
+            gt(_early(tt("llama-3.1-8b", 128, 8192, 2, mbs=2, precision=f8))), 8380, SRC_DEC24)]
     for pub, date in ((118, "Aug 2024"), (109, "Oct 2024")):
         out.append(("H100 Grand Teton, 2D compile BF16", f"405B 128 GPUs FSDP 16 TP 8, BF16 ({date})",
-                    gt(_root(tt("llama-3.1-405b", 128, 8192, 2, mbs=2, rec="full", tp=8))), pub, SRC_405B))
+                    gt(_early(tt("llama-3.1-405b", 128, 8192, 2, mbs=2, rec="full", tp=8))), pub, SRC_405B))
     out.append(("H100 Grand Teton, 2D compile + float8", "405B 128 GPUs FSDP 16 TP 8, Float8",
-                gt(_root(tt("llama-3.1-405b", 128, 8192, 2, mbs=2, rec="full", tp=8, precision=f8,
-                            fp8_all_gather=True))), 177, SRC_405B))
+                gt(_early(tt("llama-3.1-405b", 128, 8192, 2, mbs=2, rec="full", tp=8, precision=f8,
+                             fp8_all_gather=True))), 177, SRC_405B))
     out.append(("H100 Grand Teton, 2D compile + float8", "405B 128 GPUs FSDP 16 TP 8, Float8 + AsyncTP",
-                gt(_root(tt("llama-3.1-405b", 128, 8192, 2, mbs=2, rec="full", tp=8, precision=f8,
-                            fp8_all_gather=True, tp_comm_overlap=True))), 185, SRC_405B))
+                gt(_early(tt("llama-3.1-405b", 128, 8192, 2, mbs=2, rec="full", tp=8, precision=f8,
+                             fp8_all_gather=True, tp_comm_overlap=True))), 185, SRC_405B))
     for model, lbs, seq, rec, label, pub in (
             ("llama-3-8b", 1, 8192, "layer_sac", "Llama 3 8B lbs 1, AC every 2nd layer", 2904),
             ("llama-3-8b", 1, 8192, "op_sac", "Llama 3 8B lbs 1, per-op SAC", 2973),
@@ -98,7 +103,7 @@ def rows() -> list[tuple[str, str, dict, float, str]]:
             ("llama-2-13b", 2, 4096, "op_sac", "Llama 2 13B lbs 2, per-op SAC", 1904),
             ("llama-2-70b", 1, 4096, "op_sac", "Llama 2 70B lbs 1, per-op SAC", 355),
             ("llama-2-70b", 2, 4096, "full", "Llama 2 70B lbs 2, full AC", 353)):
-        sc = _on(_root(tt(model, 64, seq, lbs, mbs=lbs, rec=rec, compile_=False)), "a100-sxm-80gb")
+        sc = _on(_early(tt(model, 64, seq, lbs, mbs=lbs, rec=rec, compile_=False)), "a100-sxm-80gb")
         out.append(("A100 64 GPUs, eager BF16", label, sc, pub, SRC_A100))
     for prec, label, van, asy in ((None, "BF16", 597.3, 652.4), (f8, "float8 tensorwise", 809.8, 942.4),
                                   ("fp8_rowwise", "float8 rowwise", 599.6, 624.8)):
@@ -128,9 +133,9 @@ def _rows_8gpu(tt, f8) -> list[tuple[str, str, dict, float, str]]:
                  "h200-sxm-141gb")
         out.append(("H200, compile + float8", f"Trainy 8B {n} H200, float8 + FP8 all-gather", sc, pub, SRC_TRAINY))
     out.append(("H100 8 GPUs, compile + float8", "7a04053 8B float8 rowwise",
-                _root(tt("llama-3.1-8b", 8, 8192, 1, precision="fp8_rowwise")), 6424, SRC_7A04))
+                _early(tt("llama-3.1-8b", 8, 8192, 1, precision="fp8_rowwise")), 6424, SRC_7A04))
     out.append(("H100 8 GPUs, compile + float8", "7a04053 8B float8 tensorwise + FP8 all-gather",
-                _root(tt("llama-3.1-8b", 8, 8192, 1, precision=f8, fp8_all_gather=True)), 7186, SRC_7A04))
+                _early(tt("llama-3.1-8b", 8, 8192, 1, precision=f8, fp8_all_gather=True)), 7186, SRC_7A04))
     out.append(("H100 8 GPUs, compile BF16", "torchao H100 8B BF16", _root(tt("llama-3.1-8b", 8, 8192, 1)), 6150,
                 SRC_AO_H100))
     out.append(("H100 8 GPUs, compile + float8", "torchao H100 8B float8 tensorwise + FP8 all-gather",
@@ -140,9 +145,9 @@ def _rows_8gpu(tt, f8) -> list[tuple[str, str, dict, float, str]]:
     for rec, label, eager, comp in (("none", "no AC", 5339.0, 6667.6), ("layer_sac", "AC every 2nd layer", 4882.4,
                                                                          6199.6), ("full", "full AC", 4502.0, 5775.2)):
         out.append(("H100 8 GPUs, eager BF16", f"8B s4096 lbs 1, {label}, BF16 eager",
-                    _root(tt("llama-3.1-8b", 8, 4096, 1, rec=rec, compile_=False)), eager, SRC_NOCOMP))
+                    _early(tt("llama-3.1-8b", 8, 4096, 1, rec=rec, compile_=False)), eager, SRC_NOCOMP))
         out.append(("H100 8 GPUs, compile + float8", f"8B s4096 lbs 1, {label}, float8 + compile",
-                    _root(tt("llama-3.1-8b", 8, 4096, 1, rec=rec, precision=f8)), comp, SRC_NOCOMP))
+                    _early(tt("llama-3.1-8b", 8, 4096, 1, rec=rec, precision=f8)), comp, SRC_NOCOMP))
     for prec, extra, label, pub in (("bf16", {}, "BF16", 5376.5), (f8, {"fp8_all_gather": True},
                                                                     "float8 tensorwise + FP8 all-gather", 6166.0),
                                     ("fp8_rowwise", {}, "float8 rowwise", 5891.0)):
@@ -164,7 +169,36 @@ def _rows_8gpu(tt, f8) -> list[tuple[str, str, dict, float, str]]:
 
 
 #: tokens/s/GPU predicted on main 5873fca, before this branch (filled from the first run)
-BEFORE: dict[str, float] = {}
+BEFORE: dict[str, float] = {
+    'Dec-2024 T3 8B 128 GPUs, lbs 2, compile + Float8': 8242.5, '405B 128 GPUs FSDP 16 TP 8, BF16 (Aug 2024)': 121.0,
+    '405B 128 GPUs FSDP 16 TP 8, BF16 (Oct 2024)': 121.0, '405B 128 GPUs FSDP 16 TP 8, Float8': 152.6,
+    '405B 128 GPUs FSDP 16 TP 8, Float8 + AsyncTP': 179.4, 'Llama 3 8B lbs 1, AC every 2nd layer': 3016.0,
+    'Llama 3 8B lbs 1, per-op SAC': 3094.5, 'Llama 3 70B lbs 1, full AC': 322.4, 'Llama 2 13B lbs 2, no AC': 2205.8,
+    'Llama 2 13B lbs 2, AC every 2nd layer': 1903.5, 'Llama 2 13B lbs 2, per-op SAC': 1936.5,
+    'Llama 2 70B lbs 1, per-op SAC': 376.2, 'Llama 2 70B lbs 2, full AC': 336.0,
+    '70B 256 GPUs FSDP 32 TP 8, BF16 (Jun 2025)': 597.2,
+    '70B 256 GPUs FSDP 32 TP 8, BF16, AsyncTP (Jun 2025)': 731.5,
+    '70B 256 GPUs FSDP 32 TP 8, float8 tensorwise (Jun 2025)': 711.5,
+    '70B 256 GPUs FSDP 32 TP 8, float8 tensorwise, AsyncTP (Jun 2025)': 910.5,
+    '70B 256 GPUs FSDP 32 TP 8, float8 rowwise (Jun 2025)': 706.2,
+    '70B 256 GPUs FSDP 32 TP 8, float8 rowwise, AsyncTP (Jun 2025)': 901.9,
+    '8B 64 GPUs FSDP 8 TP 8, BF16 (Jun 2025)': 4839.3, '8B 64 GPUs FSDP 8 TP 8, BF16, AsyncTP (Jun 2025)': 6450.4,
+    '8B 64 GPUs FSDP 8 TP 8, float8 tensorwise (Jun 2025)': 5369.4,
+    '8B 64 GPUs FSDP 8 TP 8, float8 tensorwise, AsyncTP (Jun 2025)': 7427.8,
+    '8B 64 GPUs FSDP 8 TP 8, float8 rowwise (Jun 2025)': 5308.1,
+    '8B 64 GPUs FSDP 8 TP 8, float8 rowwise, AsyncTP (Jun 2025)': 7311.0,
+    'Trainy 8B 32 H200, float8 + FP8 all-gather': 9342.8, 'Trainy 8B 64 H200, float8 + FP8 all-gather': 9351.0,
+    '7a04053 8B float8 rowwise': 8131.1, '7a04053 8B float8 tensorwise + FP8 all-gather': 8522.5,
+    'torchao H100 8B BF16': 7180.1, 'torchao H100 8B float8 tensorwise + FP8 all-gather': 8522.5,
+    'torchao H100 8B float8 rowwise': 8131.1, '8B s4096 lbs 1, no AC, BF16 eager': 7238.3,
+    '8B s4096 lbs 1, no AC, float8 + compile': 8976.3, '8B s4096 lbs 1, AC every 2nd layer, BF16 eager': 6382.0,
+    '8B s4096 lbs 1, AC every 2nd layer, float8 + compile': 8074.5, '8B s4096 lbs 1, full AC, BF16 eager': 5706.9,
+    '8B s4096 lbs 1, full AC, float8 + compile': 7337.4, 'torchao MI300X 8B BF16': 7745.4,
+    'torchao MI300X 8B float8 tensorwise + FP8 all-gather': 9671.0, 'torchao MI300X 8B float8 rowwise': 9341.3,
+    'B200 8B BF16': 18165.6, 'B200 8B float8 tensorwise': 22034.9, 'B200 8B MXFP8 (cublas)': 20893.5,
+    'nvfp4 docs Llama 3 8B BF16': 23352.4, 'nvfp4 docs Llama 3 8B MXFP8': 27927.2,
+    'nvfp4 docs Qwen3 8B BF16': 22626.8, 'nvfp4 docs Qwen3 8B MXFP8': 26737.8,
+}
 
 
 def predict(sc: dict) -> float:
