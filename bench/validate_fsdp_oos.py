@@ -229,7 +229,8 @@ def markdown(res: list[dict] | None = None) -> list[str]:
     groups: dict[str, list[dict]] = {}
     for r in res:
         groups.setdefault(r["group"], []).append(r)
-    for g, rs in {**groups, "all": res}.items():
+    bounded = [r for r in res if not r["group"].startswith("B200")]
+    for g, rs in {**groups, "all": res, "all but the power-limited B200 (limit not stated)": bounded}.items():
         b = [r["before"] / r["published"] - 1 for r in rs]
         n = [r["now"] / r["published"] - 1 for r in rs]
         lines.append(f"| {g} | {len(rs)} | {statistics.median(map(abs, b)):.1%} → {statistics.median(map(abs, n)):.1%}"

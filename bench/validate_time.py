@@ -869,6 +869,13 @@ def torchtitan_sanity() -> list[str]:
     return rows
 
 
+def fsdp_oos_section() -> list[str]:
+    """Issue 35 round 7 (helper fsdp7): published FSDP2/torchtitan throughputs outside the Dec-2024 table
+    (bench/validate_fsdp_oos.py), before → now."""
+    return ["#### Out-of-sample FSDP2 / torchtitan throughputs (bench/validate_fsdp_oos.py)", "",
+            *_bench_module("validate_fsdp_oos").markdown()]
+
+
 def peft_sanity() -> list[str]:
     """bench/validate_peft.py's tables (HF Trainer + PEFT LoRA step times of the Qwen README; Unsloth's ratio)."""
     mod = _bench_module("validate_peft")
@@ -1600,6 +1607,10 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *(Path(__file__).parent / "data" / "dpostep6.md").read_text(encoding="utf-8").splitlines()[1:],
         "",
         *(Path(__file__).parent / "data" / "pref7.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
+        *(Path(__file__).parent / "data" / "fsdp7.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
+        *fsdp_oos_section(),
         "",
         "### NeMo / Megatron-Bridge SFT and LoRA throughput (issue 35 round 4; not in the shared set)",
         "",

@@ -333,7 +333,9 @@ OPT_BYTES = {"adamw": 30.0, "adamw_8bit": 18.0, "sgd": 18.0, "adafactor": 16.0}
 #: ``_foreach_add_`` on it (8 × 3), ``_foreach_addcdiv_`` into the parameters (16): 80 bytes per parameter against the
 #: fused kernel's one pass (:data:`OPT_BYTES`). Published: torchtitan PR #881 (6e4988550, "use Fused AdamW as
 #: default"), Llama 3 8B: fused over foreach +2.24% (FSDP, eager), +1.63% (FSDP, compile), 1.6–3.6% across
-#: parallelisms; PR #355 (8 A100, Llama 3 8B FSDP): "wps is + ~100", 2,630 → ~2,730.
+#: parallelisms; PR #355 (8 A100, Llama 3 8B FSDP): "wps is + ~100", 2,630 → ~2,730. These bytes alone give +1.6%
+#: (compile) and +1.4% (eager) on 8 H100 SXM (tests/test_mechanics_fsdp2_edges.py); eager's further ~0.8 points would
+#: be the host's per-tensor dispatch of the foreach ops over DTensor parameters (pytorch/pytorch#134191), not modelled.
 OPT_BYTES_ADAMW_FOREACH = 80.0
 
 
