@@ -524,6 +524,16 @@ TORCHTITAN_SANITY = [
     ("T6 405B 256k, FSDP 1 CP 8", _tt("llama-3.1-405b", 512, 262144, 8, rec="full", precision=_F8, tp=8, pp=8, cp=8,
                                       tp_comm_overlap=True), 16, 84.9, 41, 69.4),
 ]
+
+
+def _titan_early(sc: dict) -> dict:
+    """``sc`` as torchtitan ran it before February 2025 (issue 35 round 7, helper fsdp7): AdamW's foreach
+    implementation (``optimizer.fused`` off by default until 6e4988550, 2025-02-24, "use Fused AdamW as default") and
+    the embedding in FSDP2's root unit (``apply_fsdp`` before 83e694105, July 2025: ``training.fsdp_root_embedding``)."""
+    return {**sc, "training": {**sc["training"], "optimizer_implementation": "foreach", "fsdp_root_embedding": True}}
+
+
+TORCHTITAN_SANITY = [(lbl, _titan_early(sc), *rest) for lbl, sc, *rest in TORCHTITAN_SANITY]
 #: The Dec-2024 table's card as the source's "Hardware" section states it (Meta Grand Teton: H100 "equipped with 96GB
 #: HBM2e with 2.4 TB/sec peak memory bandwidth", "default 500W power limit", NVLink inside the host, 400 Gb/s RDMA
 #: per GPU), entered as a user would: a user-entered Hopper variant (``CustomGpu.architecture``, issue 35 round 6,
@@ -548,7 +558,7 @@ def _grand_teton(sc: dict) -> dict:
 TORCHTITAN_SANITY_CARD = [(lbl, _grand_teton(sc), *rest) for lbl, sc, *rest in TORCHTITAN_SANITY]
 #: torchtitan commit 7a04053 (the float8 docs' table, Jan 2025; tests/test_fp8_recipes.py): Llama 3 8B on 8
 #: H100, per-op SAC, sequence 8192, batch 1, compile: BF16 5,760 tok/s/GPU (before: 8,430)
-TT_8B_7A04053 = (_tt("llama-3.1-8b", 8, 8192, 1), 5760, 8430)
+TT_8B_7A04053 = (_titan_early(_tt("llama-3.1-8b", 8, 8192, 1)), 5760, 8430)
 
 
 def fp8_speedups() -> str:
@@ -907,6 +917,13 @@ def torchtitan_sanity() -> list[str]:
              f"({now / pub - 1:+.0%}); on the Grand Teton card, which its source does not name, {card:,.0f} "
              f"({card / pub - 1:+.0%})."]
     return rows
+
+
+def fsdp_oos_section() -> list[str]:
+    """Issue 35 round 7 (helper fsdp7): published FSDP2/torchtitan throughputs outside the Dec-2024 table
+    (bench/validate_fsdp_oos.py), before → now."""
+    return ["#### Out-of-sample FSDP2 / torchtitan throughputs (bench/validate_fsdp_oos.py)", "",
+            *_bench_module("validate_fsdp_oos").markdown()]
 
 
 def peft_sanity() -> list[str]:
@@ -1712,6 +1729,10 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *(Path(__file__).parent / "data" / "bwattn7.md").read_text(encoding="utf-8").splitlines()[1:],
         "",
         *(Path(__file__).parent / "data" / "price7.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
+        *(Path(__file__).parent / "data" / "fsdp7.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
+        *fsdp_oos_section(),
         "",
         "### NeMo / Megatron-Bridge SFT and LoRA throughput (issue 35 round 4; not in the shared set)",
         "",

@@ -367,6 +367,18 @@ def attention_bwd_factor(framework: str, gpu_id, choice: str | None = "auto") ->
 #: (8); write master and moments (12) and the 16-bit working copy (2): 30 bytes (Megatron/DeepSpeed
 #: fused Adam; one pass). 8-bit Adam keeps 1-byte moments: 18; SGD with momentum 18; Adafactor ~16.
 OPT_BYTES = {"adamw": 30.0, "adamw_8bit": 18.0, "sgd": 18.0, "adafactor": 16.0}
+#: torch.optim.AdamW with ``foreach=True`` (``_multi_tensor_adamw``, torch/optim/adamw.py; torch's default on CUDA
+#: without ``fused``; torchtitan before 6e4988550, Feb 2025, whose ``optimizer.fused`` was off by default): eight
+#: multi-tensor passes over the fp32 shard, each reading and writing it: ``_foreach_mul_`` of the parameters (weight
+#: decay, 8 bytes per element), ``_foreach_lerp_`` of the first moment with the gradient (12), ``_foreach_mul_`` and
+#: ``_foreach_addcmul_`` of the second moment (8 + 12), ``_foreach_sqrt`` into a new list, ``_foreach_div_`` and
+#: ``_foreach_add_`` on it (8 × 3), ``_foreach_addcdiv_`` into the parameters (16): 80 bytes per parameter against the
+#: fused kernel's one pass (:data:`OPT_BYTES`). Published: torchtitan PR #881 (6e4988550, "use Fused AdamW as
+#: default"), Llama 3 8B: fused over foreach +2.24% (FSDP, eager), +1.63% (FSDP, compile), 1.6–3.6% across
+#: parallelisms; PR #355 (8 A100, Llama 3 8B FSDP): "wps is + ~100", 2,630 → ~2,730. These bytes alone give +1.6%
+#: (compile) and +1.4% (eager) on 8 H100 SXM (tests/test_mechanics_fsdp2_edges.py); eager's further ~0.8 points would
+#: be the host's per-tensor dispatch of the foreach ops over DTensor parameters (pytorch/pytorch#134191), not modelled.
+OPT_BYTES_ADAMW_FOREACH = 80.0
 
 
 def gpu_generation(gpu_id) -> str:
@@ -853,6 +865,40 @@ def _dequant_bytes(m: ModelFacts) -> float:
 # OVERLAP_FIELDS and overlap_flags live in core/overlap.py (frameworks reads the defaults without the time model)
 
 
+
+def fsdp2_edge_unit_bytes(m: ModelFacts, framework: str, fsdp_version: int, root_embedding: bool, lora: bool,
+                          tp, pp, L_stage, w_bytes, g_bytes, ag_factor, ops=_ArrayOps) -> tuple:
+    """FSDP2's outer units, whose collectives have no compute to hide under: the bytes (per GPU, per micro-batch)
+    of the step's first all-gather and last reduce-scatter beyond one decoder block's share, which
+    :func:`time_gpu` already leaves exposed (``gather / L``). Returns ``(gather_bytes, reduce_scatter_bytes)``.
+
+    * torchtitan's ``apply_fsdp`` (``models/llama3/infra/parallelize.py``; since 83e694105, July 2025) wraps
+      ``tok_embeddings`` as its own unit, each block, and ``norm`` + ``output`` together; before it
+      (``training.fsdp_root_embedding``) the blocks only, so the embedding, final norm and output form the root
+      unit (``fully_shard(model)``), which FSDP2 never reshards after forward (``FSDPState._lazy_init``: "For the
+      root, do not reshard after forward").
+    * Forward: the first unit's all-gather, then block 0's, come before any GEMM (the embedding lookup is the only
+      work between them); FSDP2's implicit prefetch hides a unit's gather only under the compute of the unit
+      before it (``FSDPParamGroup.unshard`` on the all-gather stream, ``wait_for_unshard`` on the compute stream).
+    * Backward: a unit is reduce-scattered when all its gradients exist (``post_backward`` → ``foreach_reduce``);
+      the embedding's gradients are the last of the step, so that unit's reduce-scatter (the root's, with the
+      output's gradient, in the old layout) starts after the last GEMM and the optimizer waits for it
+      (``FSDPState._root_post_backward_final_callback`` waits on the reduce-scatter stream).
+    * The embedding and output stay in the parameter dtype: torchao's float8 converts ``nn.Linear`` only and
+      torchtitan leaves ``output`` out (``float8.filter_fqns``), so they gather in 16 bits under FP8 all-gather.
+    * Not LoRA: a frozen embedding has no gradient to reduce. Not with pipeline parallelism (one gather and one
+      reduce-scatter per step there, time_gpu's ``fsdp_pp`` term). FSDP2 only (``fully_shard``); FSDP1 not read.
+    """
+    on = (framework == "fsdp") and fsdp_version == 2
+    if not on:
+        return 0.0, 0.0
+    edge = float(m.first_extra + (m.last_extra if root_embedding else 0))  # the first unit's parameters
+    spread = float(m.first_extra + m.last_extra) / L_stage  # their share in the per-block average
+    units = ops.maximum(edge - spread, 0.0) / (tp * pp)
+    ag = units * w_bytes * ag_factor
+    rs = 0.0 if lora else units * g_bytes * ag_factor
+    return ag, rs
+
 def grad_reduce_bytes(framework: str, precision: str, master_weights: bool = True, lora: bool = False) -> float:
     """Bytes per gradient element on the wire of the data-parallel reduction.
 
@@ -1087,6 +1133,8 @@ def time_layout(
     fp8_recipe: str | None = None,
     fp8_all_gather: bool | None = None,
     fsdp_version: int = 2,
+    fsdp_root_embedding: bool = False,
+    optimizer_foreach: bool = False,
     pipeline_mbs=None,
     lora_dropout: float = 0.0,
     kbit_fp32: bool = False,
@@ -1434,6 +1482,8 @@ def time_layout(
     else:
         fsdp_copy_bytes = (n_gather * weight_gpu * (2.0 * w_bytes + (4.0 + 3.0 * w_bytes) / maximum(n_dp, 1.0))
                            + n_rs * grad_gpu * (2.0 + g_bytes))
+    edge_ag, edge_rs = fsdp2_edge_unit_bytes(m, framework, fsdp_version, fsdp_root_embedding, lora, tp, pp, L_stage,
+                                             4.0 if precision == "fp32" else 2.0, g_bytes, ag_factor, ops)
 
     # ---- context parallelism: K/V ring, forward 1×, backward 2× (K/V and dK/dV), hidden under attention
     # K and V of the local chunk, 16-bit, of this tensor-parallel rank's heads (TP splits the heads; each rank keeps
@@ -1555,6 +1605,7 @@ def time_layout(
         "gather_once_bytes": gather_once, "rs_bytes": rs_dense * rs_g_bytes * ag_factor,
         "gather_exp_bytes": gather_exp, "rs_exp_bytes": rs_exp, "fsdp_pp": fsdp_pp, "per_mb": per_mb,
         "fsdp_copy_bytes": fsdp_copy_bytes, "fsdp_copy_on": (framework == "fsdp") & per_mb & (n_dp > 1),
+        "edge_ag_bytes": edge_ag, "edge_rs_bytes": edge_rs,
         "cp_in_node": tp * cp <= dom, "cp_bytes": cp_bytes, "torch_cp": torch_cp, "cp_kv_chunk": kv_chunk,
         "cp_fwd_passes": cp_fwd_passes, "cp_traced": torch_cp and bool(torch_compile),
         "attn_layer_flops": ((2.0 + cp_fwd_passes) * fwd.attention / m.L) * tokens_mb, "stage_layers": m.L / pp,
@@ -1567,7 +1618,7 @@ def time_layout(
         "ag_dispatch": disp == "allgather", "hybridep_nvl": (disp == "flex") & (ep * ep_stride <= dom),
         "hybridep_ib": (disp == "flex") & (ep * ep_stride > dom),
         "exp_tp": exp_tp, "ep_stride": ep_stride, "dom": dom, "ep_counts_s": ep_counts_s,
-        "opt_bytes": opt_params * (OPT_BYTES.get(optimizer, 30.0) + clip), "fp8_w_bytes": fp8_w_bytes,
+        "opt_bytes": opt_params * (_opt_bytes(optimizer, optimizer_foreach) + clip), "fp8_w_bytes": fp8_w_bytes,
         "deq_bytes": deq_bytes, "deq_elems": deq_elems, "deq_bnb": (tool or framework) in BNB_QLORA_TOOLS,
         "tokens_step_gpu": tokens_step_gpu, "tokens_per_step": tokens_step_gpu * n_gpus,
     }
@@ -1580,6 +1631,14 @@ def time_layout(
 #: (bench/validate_h100_measured.py, transformers 5.17 Qwen2.5-1.5B at 512 tokens): fp32 weights launch 13 more
 #: forward and 19 more backward kernels per layer than bf16 weights; the count here is the 10 parameter casts.
 EAGER_OPS_AUTOCAST_PARAM = 1.0
+
+
+def _opt_bytes(optimizer: str, foreach: bool) -> float:
+    """Optimizer update bytes per parameter of the shard (:data:`OPT_BYTES`; AdamW's foreach implementation:
+    :data:`OPT_BYTES_ADAMW_FOREACH`)."""
+    if foreach and optimizer == "adamw":
+        return OPT_BYTES_ADAMW_FOREACH
+    return OPT_BYTES.get(optimizer, 30.0)
 
 
 def autocast_param_tensors(m: ModelFacts) -> float:
@@ -2846,9 +2905,13 @@ def time_gpu(
                    + maximum(win_sh * gather_b - 2.0 * win_f, 0.0))
         open_exp = maximum(open_mb - launch_mb, 0.0)
         gf_ov, gb_ov = gather_f * (1.0 - open_sh), gather_b * (1.0 - open_sh)
-        f_exp = where(ov_param, maximum(gf_ov - t_fwd, gf_ov / L_stage), gather_f)
+        # FSDP2's outer units (fsdp2_edge_unit_bytes): the step's first gather and last reduce-scatter are the
+        # embedding's unit (the root's, in torchtitan's layout before July 2025) beyond one block's share
+        edge_f = minimum(gf_ov / L_stage + lay["edge_ag_bytes"] / dp_bw, gf_ov)
+        f_exp = where(ov_param, maximum(gf_ov - t_fwd, edge_f), gather_f)
         b_ov = where(ov_param, gb_ov, 0.0) + where(ov_grad, rs, 0.0)
-        b_exp = (gb_ov + rs - b_ov) + maximum(b_ov - t_bwd, b_ov / L_stage)
+        edge_b = minimum(b_ov / L_stage + where(ov_grad, lay["edge_rs_bytes"] / dp_bw, 0.0), b_ov)
+        b_exp = (gb_ov + rs - b_ov) + maximum(b_ov - t_bwd, edge_b)
         # (DeepSpeed ZeRO-3's list collectives before v0.5.5: the host's per-rank copies, ds_list_collectives)
         z3_mb = m_acc * (f_exp + b_exp + open_exp + lay["ds_list_host"])
         z3_mb_all = m_acc * (gather_f + gather_b + rs + lay["ds_list_host"]) if full else None
@@ -3324,6 +3387,8 @@ def time_kwargs(r: Any) -> tuple[dict, GpuTimeFacts]:
         attn_efficiency=attention_ceiling(engine, gf, getattr(t, "attention_kernel", "auto")),
         attn_bwd_factor=attention_bwd_factor(engine, gf, getattr(t, "attention_kernel", "auto")),
         fsdp_version=int(getattr(t, "fsdp_version", 2)), torch_compile=bool(getattr(t, "torch_compile", False)),
+        fsdp_root_embedding=bool(getattr(t, "fsdp_root_embedding", False)) and engine == "fsdp",
+        optimizer_foreach=getattr(t, "optimizer_implementation", None) == "foreach",
         pipeline_mbs=getattr(t, "pipeline_microbatch_size", None),
         lora_dropout=float(getattr(t, "lora_dropout", 0.0)),
         kbit_fp32=t.method == "qlora" and t.framework in KBIT_PREP_TOOLS,
