@@ -160,10 +160,17 @@ SWIFT_ASSUMED = ("the longest kept sample reaches max_length (samples above it a
 
 
 #: the Benchmark's environment lists bitsandbytes 0.41.3.post2 (legacy_bnb_4bit: 4-bit linears keep their inputs on
-#: the autograd context); Qwen's remote code calls torch.utils.checkpoint.checkpoint without use_reentrant (torch
-#: 2.1: reentrant), so nothing is kept across layers and the flag changes nothing on these rows
-BNB_NOTE = ("quantization_bit 4 (bitsandbytes NF4, 0.41.3.post2: legacy_bnb_4bit; Qwen's reentrant checkpoint "
-            "keeps nothing across layers)")
+#: the autograd context). Qwen's remote code calls torch.utils.checkpoint.checkpoint without use_reentrant, and ms-swift
+#: v1 rebinds that function so an unset use_reentrant means False (SWIFT_V1_CKPT): the inputs are kept across layers
+BNB_NOTE = ("quantization_bit 4 (bitsandbytes NF4, 0.41.3.post2: legacy_bnb_4bit; ms-swift v1's non-reentrant "
+            "checkpoint keeps each 4-bit linear's input across layers)")
+#: ms-swift v1.1-v1.5 (the Benchmark ran at 4312aeb, 2024-01-04) ``swift/llm/utils/model.py``
+#: ``fix_gradient_checkpointing_warning``, called by ``get_model_tokenizer`` for every model: it replaces
+#: ``torch.utils.checkpoint.checkpoint`` (and ``transformers.modeling_utils.checkpoint``) by a wrapper whose
+#: ``use_reentrant`` defaults to False; v1.6-v2.x keep False for torch >= 2.1 (dense models). ms-swift 3.x
+#: (``swift/trainers/mixin.py`` ``_fix_gradient_checkpointing``) is the tool default the core models (reentrant on one
+#: GPU), so these rows state the old default: training.checkpoint_reentrant = False
+SWIFT_V1_CKPT = False
 
 
 def _swift_data(seq: int = 2048) -> dict:
@@ -175,7 +182,7 @@ def _swift_data(seq: int = 2048) -> dict:
 def _swift_train(**kw) -> dict:
     t = {"framework": "ms-swift", "method": "lora", "lora_rank": 8, "lora_targets": "attention",
          "seq_len": 2048, "micro_batch_size": 1, "global_batch_size": 16, "recompute": "full",
-         "flash_attention": True, "optimizer": "adamw"}
+         "flash_attention": True, "optimizer": "adamw", "checkpoint_reentrant": SWIFT_V1_CKPT}
     t.update(kw)
     t["global_batch_size"] = 16 * t["micro_batch_size"]
     return t
