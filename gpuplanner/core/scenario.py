@@ -651,6 +651,16 @@ def _batch_fix(n: int, group: int, gbs: int, mbs: int, per_node: int) -> int | N
     return None
 
 
+def _check_bnb_flags(t) -> None:
+    """The bitsandbytes facts of a run (``legacy_bnb_4bit``, ``bnb_fp16_storage``) need 4-bit weights."""
+    if t.legacy_bnb_4bit and t.method != "qlora":
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.legacy_bnb_4bit needs method qlora (bitsandbytes 4-bit weights)")))
+    if t.bnb_fp16_storage and t.method != "qlora":
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.bnb_fp16_storage needs method qlora (bitsandbytes 4-bit weights)")))
+
+
 class Scenario(_Section):
     model: ModelSection = Field(default_factory=ModelSection)
     training: TrainingSection = Field(default_factory=TrainingSection)
@@ -705,12 +715,7 @@ class Scenario(_Section):
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.checkpoint_reentrant={value}: {framework} runs its own checkpoint function and has no "
                      "such choice"), value=str(t.checkpoint_reentrant).lower(), framework=t.framework))
-        if t.legacy_bnb_4bit and t.method != "qlora":
-            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
-                CTX, "training.legacy_bnb_4bit needs method qlora (bitsandbytes 4-bit weights)")))
-        if t.bnb_fp16_storage and t.method != "qlora":
-            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
-                CTX, "training.bnb_fp16_storage needs method qlora (bitsandbytes 4-bit weights)")))
+        _check_bnb_flags(t)
         if t.liger_kernel and "framework" in t.model_fields_set and t.framework in _NO_LIGER:
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.liger_kernel patches Hugging Face models; framework {framework} does not run them"),

@@ -8376,6 +8376,10 @@
         <source>training.legacy_bnb_4bit needs method qlora (bitsandbytes 4-bit weights)</source>
         <translation>training.legacy_bnb_4bit 需要 method 为 qlora（bitsandbytes 4 位权重）</translation>
     </message>
+    <message>
+        <source>training.bnb_fp16_storage needs method qlora (bitsandbytes 4-bit weights)</source>
+        <translation>training.bnb_fp16_storage 需要 method 为 qlora（bitsandbytes 4 位权重）</translation>
+    </message>
 </context>
 <context>
     <name>ScenarioModel</name>
@@ -9100,6 +9104,18 @@
     <message>
         <source>bitsandbytes 0.41.0 to 0.43.1 kept each 4-bit layer&apos;s input from its forward to its backward (MatMul4Bit stored it outside save_for_backward; fixed in 0.43.2, July 2024), so with non-reentrant activation checkpointing every checkpointed layer holds those inputs too (more memory). Off (default): bitsandbytes 0.43.2 and later. QLoRA only</source>
         <translation>bitsandbytes 0.41.0 至 0.43.1 会把每个 4 位层的输入从前向一直保留到反向（MatMul4Bit 把它存在 save_for_backward 之外；0.43.2 于 2024 年 7 月修复），因此在非重入式激活检查点下，每个做检查点的层也会一直持有这些输入（占用更多显存）。关闭（默认）：bitsandbytes 0.43.2 及以后。仅适用于 QLoRA</translation>
+    </message>
+    <message>
+        <source>loaded without torch_dtype (fp16 under bf16 training)</source>
+        <translation>加载时未指定 torch_dtype（bf16 训练下以 fp16 存放）</translation>
+    </message>
+    <message>
+        <source>4-bit model stored in fp16</source>
+        <translation>4 位模型以 fp16 存放</translation>
+    </message>
+    <message>
+        <source>A 4-bit model loaded without torch_dtype keeps its embeddings, norms and output layer in fp16 (transformers&apos; bitsandbytes default), as ms-swift v1 did for Qwen-1 before January 2024. Under bf16 training the output layer is copied to bf16 on every step and each 4-bit layer makes its own bf16 copy of its input (more memory). Off (default): the model is loaded in the training dtype. QLoRA only</source>
+        <translation>加载时未指定 torch_dtype 的 4 位模型会把词嵌入、归一化层和输出层以 fp16 存放（transformers 的 bitsandbytes 默认行为），ms-swift v1 在 2024 年 1 月以前对 Qwen-1 就是这样。在 bf16 训练下，输出层每一步都会被复制一份 bf16，每个 4 位层也会各自复制一份 bf16 的输入（占用更多显存）。关闭（默认）：模型以训练精度加载。仅适用于 QLoRA</translation>
     </message>
     <message>
         <source>use_reentrant of torch.utils.checkpoint for gradient checkpointing (HF gradient_checkpointing_kwargs, LLaMA-Factory use_reentrant_gc). Off (non-reentrant) adds about 1 ms of host time per layer and micro-batch. Framework default: off for transformers 5 and TRL, on for LLaMA-Factory and Axolotl; Megatron, Unsloth and torchtitan/torchtune have no such choice</source>
