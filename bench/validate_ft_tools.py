@@ -169,7 +169,7 @@ BNB_NOTE = ("quantization_bit 4 (bitsandbytes NF4, 0.41.3.post2: legacy_bnb_4bit
             "unquantised layers fp16 under bf16 training")
 #: the 4-bit rows' run: bitsandbytes 0.41.3 and ms-swift before f52dfd35c (BNB_NOTE)
 SWIFT_BNB = dict(method="qlora", legacy_bnb_4bit=True, bnb_fp16_storage=True)
-#: ms-swift v1.1-v1.5 (the Benchmark ran at 4312aeb, 2024-01-04) ``swift/llm/utils/model.py``
+#: ms-swift v1.4-v1.5 (the Benchmark ran at 4312aeb, 2024-01-04, between v1.5.0 and v1.5.1) ``swift/llm/utils/model.py``
 #: ``fix_gradient_checkpointing_warning``, called by ``get_model_tokenizer`` for every model: it replaces
 #: ``torch.utils.checkpoint.checkpoint`` (and ``transformers.modeling_utils.checkpoint``) by a wrapper whose
 #: ``use_reentrant`` defaults to False; v1.6-v2.x keep False for torch >= 2.1 (dense models). ms-swift 3.x

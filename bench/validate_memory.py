@@ -313,7 +313,7 @@ ISSUE35_R6_FTMEM7 = [
 ]
 ISSUE35_R7_QLMEM7 = [
     "ms-swift v1's checkpoint default (a bench mapping): `swift/llm/utils/model.py` `fix_gradient_checkpointing_warning` "
-    "(v1.1 to v2.x; called by `get_model_tokenizer` for every model) rebinds `torch.utils.checkpoint.checkpoint` so "
+    "(v1.4 to v2.x; called by `get_model_tokenizer` for every model) rebinds `torch.utils.checkpoint.checkpoint` so "
     "that an unset `use_reentrant` is False (torch >= 2.1). Qwen-1's remote code calls that function without "
     "`use_reentrant`, so the Benchmark rows (ms-swift 4312aeb, torch 2.1.1) ran non-reentrant and now state "
     "`training.checkpoint_reentrant: false` (round 6 had read them as reentrant). With bitsandbytes 0.41.3 the "
