@@ -547,7 +547,10 @@ def checkpoint_nonreentrant(tool: str, choice: bool | None, objective: str, lora
     * ``axolotl``: ``utils/config/__init__.py`` sets ``{"use_reentrant": True}`` when gradient checkpointing is on
       and ``rl`` is unset; its preference/RL trainers are TRL's (non-reentrant).
     * ``ms-swift``: ``swift/trainers/mixin.py`` ``_fix_gradient_checkpointing``: unset ``use_reentrant`` becomes
-      False under plain DDP (distributed, no DeepSpeed, no FSDP), True otherwise (one GPU, DeepSpeed).
+      False under plain DDP (distributed, no DeepSpeed, no FSDP), True otherwise (one GPU, DeepSpeed). Older
+      releases differ: v1.4 to v2.x (``swift/llm/utils/model.py`` ``fix_gradient_checkpointing_warning``) made an
+      unset ``use_reentrant`` False for torch >= 2.1 everywhere (dense models), so their runs state
+      ``checkpoint_reentrant: false`` (``bench/validate_ft_tools.py`` ``SWIFT_V1_CKPT``).
     * ``deepspeed`` (Megatron-DeepSpeed): ``deepspeed.checkpointing.checkpoint`` is a reentrant autograd Function.
     * ``fsdp`` (torchtitan ``distributed/activation_checkpoint.py``, torchtune ``training/activations.py``):
       ``checkpoint_wrapper`` with ``CheckpointImpl.NO_REENTRANT``, no switch.

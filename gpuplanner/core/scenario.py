@@ -292,6 +292,11 @@ class TrainingSection(_Section):
         False, description="method qlora: bitsandbytes older than 0.43.2 (before 2024-07-23), whose 4-bit linears keep "
                            "their input on the autograd context (MatMul4Bit ctx.tensors), which non-reentrant "
                            "checkpointing does not free (core/memory.bnb_kept_input_bytes)")
+    bnb_fp16_storage: bool = Field(
+        False, description="method qlora, bf16: the 4-bit model was loaded without torch_dtype, so transformers keeps "
+                           "its unquantised layers (embeddings, norms, LM head) in fp16 while training runs bf16 "
+                           "autocast (ms-swift v1 with Qwen-1 before 2024-01-06; "
+                           "core/memory.bnb_fp16_storage_kept_bytes); false: they are stored in the compute dtype")
     fp8_recipe: Literal["te_delayed", "te_current", "te_mxfp8", "torchao_tensorwise", "torchao_rowwise"] | None = Field(
         None, description="precision fp8: Transformer Engine delayed/current scaling or MXFP8 block scaling "
                           "(Blackwell), or torchao float8 tensorwise/rowwise (core/fp8.py); null: the framework's "
@@ -659,6 +664,16 @@ def _batch_fix(n: int, group: int, gbs: int, mbs: int, per_node: int) -> int | N
     return None
 
 
+def _check_bnb_flags(t) -> None:
+    """The bitsandbytes facts of a run (``legacy_bnb_4bit``, ``bnb_fp16_storage``) need 4-bit weights."""
+    if t.legacy_bnb_4bit and t.method != "qlora":
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.legacy_bnb_4bit needs method qlora (bitsandbytes 4-bit weights)")))
+    if t.bnb_fp16_storage and t.method != "qlora":
+        raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
+            CTX, "training.bnb_fp16_storage needs method qlora (bitsandbytes 4-bit weights)")))
+
+
 class Scenario(_Section):
     model: ModelSection = Field(default_factory=ModelSection)
     training: TrainingSection = Field(default_factory=TrainingSection)
@@ -713,9 +728,7 @@ class Scenario(_Section):
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.checkpoint_reentrant={value}: {framework} runs its own checkpoint function and has no "
                      "such choice"), value=str(t.checkpoint_reentrant).lower(), framework=t.framework))
-        if t.legacy_bnb_4bit and t.method != "qlora":
-            raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
-                CTX, "training.legacy_bnb_4bit needs method qlora (bitsandbytes 4-bit weights)")))
+        _check_bnb_flags(t)
         if t.liger_kernel and "framework" in t.model_fields_set and t.framework in _NO_LIGER:
             raise ValueError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(
                 CTX, "training.liger_kernel patches Hugging Face models; framework {framework} does not run them"),

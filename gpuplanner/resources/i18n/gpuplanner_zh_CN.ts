@@ -8444,6 +8444,10 @@
         <source>training.legacy_bnb_4bit needs method qlora (bitsandbytes 4-bit weights)</source>
         <translation>training.legacy_bnb_4bit 需要 method 为 qlora（bitsandbytes 4 位权重）</translation>
     </message>
+    <message>
+        <source>training.bnb_fp16_storage needs method qlora (bitsandbytes 4-bit weights)</source>
+        <translation>training.bnb_fp16_storage 需要 method 为 qlora（bitsandbytes 4 位权重）</translation>
+    </message>
 </context>
 <context>
     <name>ScenarioModel</name>
@@ -9176,6 +9180,18 @@
     <message>
         <source>use_reentrant of torch.utils.checkpoint for gradient checkpointing (HF gradient_checkpointing_kwargs, LLaMA-Factory use_reentrant_gc). Off (non-reentrant) adds about 1 ms of host time per layer and micro-batch. Framework default: off for transformers 5 and TRL, on for LLaMA-Factory and Axolotl; Megatron, Unsloth and torchtitan/torchtune have no such choice</source>
         <translation>梯度检查点所用 torch 检查点函数的 use_reentrant（HF gradient_checkpointing_kwargs，LLaMA-Factory use_reentrant_gc）。关闭（非可重入）时每层每个微批次约多 1 ms 主机时间。框架默认：transformers 5 与 TRL 为关闭，LLaMA-Factory 与 Axolotl 为开启；Megatron、Unsloth 与 torchtitan/torchtune 没有这个选项</translation>
+    </message>
+    <message>
+        <source>loaded without torch_dtype (fp16 under bf16 training)</source>
+        <translation>加载时未指定 torch_dtype（bf16 训练下以 fp16 存放）</translation>
+    </message>
+    <message>
+        <source>4-bit model stored in fp16</source>
+        <translation>4 位模型以 fp16 存放</translation>
+    </message>
+    <message>
+        <source>A 4-bit model loaded without torch_dtype keeps its embeddings, norms and output layer in fp16 (transformers&apos; bitsandbytes default), as ms-swift v1 did for Qwen-1 before January 2024. Under bf16 training the output layer is copied to bf16 on every step and each 4-bit layer makes its own bf16 copy of its input (more memory). Off (default): the model is loaded in the training dtype. QLoRA only</source>
+        <translation>加载时未指定 torch_dtype 的 4 位模型会把词嵌入、归一化层和输出层以 fp16 存放（transformers 的 bitsandbytes 默认行为），ms-swift v1 在 2024 年 1 月以前对 Qwen-1 就是这样。在 bf16 训练下，输出层每一步都会被复制一份 bf16，每个 4 位层也会各自复制一份 bf16 的输入（占用更多显存）。关闭（默认）：模型以训练精度加载。仅适用于 QLoRA</translation>
     </message>
 </context>
 <context>
