@@ -152,7 +152,11 @@ GEN_EFFICIENCY = {
 #: figure. A100 SXM (the card whose MFU set Ampere's 0.70, which Ada borrows) reaches 0.859 of its 312.
 #: ``torch.matmul`` in BF16 runs with FP32 accumulation (see ``bench/validate_time.py`` notes), so the 165.2 FP32-
 #: accumulate figure is the right denominator for both measurements.
-MAMF_TFLOPS = {"rtx-4090-24gb": 178.8, "a100-sxm-80gb": 267.9}
+#: RTX 5090: no finder run is published; the best of zzc0721/torch-performance-test-data's square BF16 sweep (PR #15,
+#: torch 2.8.0+cu128) is 236.03 at 8192 (1.124 of the catalogue's uncertain 210). A square sweep is a lower bound of
+#: the finder's best shape (the same sweep gives the 4090 164.8 against the finder's 178.8). A second 5090 run (issue
+#: #200, torch 2.7.1) peaks at 178.9; the maximum is taken, since the quantity is the maximum achievable rate.
+MAMF_TFLOPS = {"rtx-4090-24gb": 178.8, "a100-sxm-80gb": 267.9, "rtx-5090-32gb": 236.03}
 #: The card whose measured share of its figure ``GEN_EFFICIENCY`` already stands for, per generation that borrows
 #: Ampere's efficiency (Ada and consumer Blackwell: see above).
 MAMF_REFERENCE = {"ada": ("a100-sxm-80gb", 312.0), "blackwell-consumer": ("a100-sxm-80gb", 312.0)}
