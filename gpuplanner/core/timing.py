@@ -137,7 +137,8 @@ from .methods import TRL_SERVER_SYNC_S_PER_TENSOR, param_tensors, vllm_net_allre
 #: bandwidth is similar. Datacenter Blackwell: assumed equal to Hopper (no figure in the reference).
 #: Volta: assumed equal to Ampere. CDNA3 (MI300X): Hopper × (MAMF 51–60% / H100 MAMF 80.3%) ≈ 0.38
 #: (stas00 MAMF table in gpu-catalog.md §4.1). Others (Ascend, Cambricon, unknown): 0.40, a cautious
-#: default with no source (users should set assumptions.mfu).
+#: default with no source (users should set assumptions.mfu). GeForce cards with a measured matmul maximum
+#: (RTX 4090/4090D/5090) take this times :func:`sustained_clock_factor` (issue 35 round 7).
 GEN_EFFICIENCY = {
     "ampere": 0.70, "hopper": 0.55, "ada": 0.70, "blackwell": 0.55, "blackwell-consumer": 0.70,
     "volta": 0.70, "cdna3": 0.38, "cdna2": 0.38, "other": 0.40,
