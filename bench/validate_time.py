@@ -1732,6 +1732,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "",
         *(Path(__file__).parent / "data" / "fsdp7.md").read_text(encoding="utf-8").splitlines()[1:],
         "",
+        *(Path(__file__).parent / "data" / "geft7.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
         *fsdp_oos_section(),
         "",
         *(Path(__file__).parent / "data" / "qlmem7.md").read_text(encoding="utf-8").splitlines()[1:],

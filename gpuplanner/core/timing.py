@@ -137,11 +137,54 @@ from .methods import TRL_SERVER_SYNC_S_PER_TENSOR, param_tensors, vllm_net_allre
 #: bandwidth is similar. Datacenter Blackwell: assumed equal to Hopper (no figure in the reference).
 #: Volta: assumed equal to Ampere. CDNA3 (MI300X): Hopper × (MAMF 51–60% / H100 MAMF 80.3%) ≈ 0.38
 #: (stas00 MAMF table in gpu-catalog.md §4.1). Others (Ascend, Cambricon, unknown): 0.40, a cautious
-#: default with no source (users should set assumptions.mfu).
+#: default with no source (users should set assumptions.mfu). GeForce cards with a measured matmul maximum
+#: (RTX 4090/4090D/5090) take this times :func:`sustained_clock_factor` (issue 35 round 7).
 GEN_EFFICIENCY = {
     "ampere": 0.70, "hopper": 0.55, "ada": 0.70, "blackwell": 0.55, "blackwell-consumer": 0.70,
     "volta": 0.70, "cdna3": 0.38, "cdna2": 0.38, "other": 0.40,
 }
+#: Measured maximum achievable BF16 matmul rate (TFLOP/s; stas00/ml-engineering ``mamf-finder.py``, best shape of a
+#: search), as published in the mag-/gpu_benchmark README "Stats" table (same finder, Optuna search): RTX 4090 178.8
+#: (14336x4096x4096), A100 SXM 267.9 (6912x16384x2048). The 4090 exceeds its catalogue figure (165.2 = 512 tensor
+#: cores at the rated 2,520 MHz boost, FP32 accumulate: NVIDIA Ada whitepaper, Appendix A) because GeForce boost
+#: (GPU Boost) runs the core above the rated boost clock while under the 450 W power limit: 178.8 / 165.2 = 1.082, i.e.
+#: ~2.73 GHz sustained. A second public sweep (zzc0721/torch-performance-test-data issue #78, torch 2.7 cu128, square
+#: BF16 matmuls) gives 164.8 at 2048 and 160.2 at 8192 (0.97–1.0 of the figure), so the card holds at least its
+#: figure. A100 SXM (the card whose MFU set Ampere's 0.70, which Ada borrows) reaches 0.859 of its 312.
+#: ``torch.matmul`` in BF16 runs with FP32 accumulation (see ``bench/validate_time.py`` notes), so the 165.2 FP32-
+#: accumulate figure is the right denominator for both measurements.
+#: RTX 5090: no finder run is published; the best of zzc0721/torch-performance-test-data's square BF16 sweep (PR #15,
+#: torch 2.8.0+cu128) is 236.03 at 8192 (1.124 of the catalogue's uncertain 210). A square sweep is a lower bound of
+#: the finder's best shape (the same sweep gives the 4090 164.8 against the finder's 178.8). A second 5090 run (issue
+#: #200, torch 2.7.1) peaks at 178.9; the maximum is taken, since the quantity is the maximum achievable rate.
+MAMF_TFLOPS = {"rtx-4090-24gb": 178.8, "a100-sxm-80gb": 267.9, "rtx-5090-32gb": 236.03}
+#: The card whose measured share of its figure ``GEN_EFFICIENCY`` already stands for, per generation that borrows
+#: Ampere's efficiency (Ada and consumer Blackwell: see above).
+MAMF_REFERENCE = {"ada": ("a100-sxm-80gb", 312.0), "blackwell-consumer": ("a100-sxm-80gb", 312.0)}
+#: GeForce cards with no finder run of their own that share a measured card's die and rated boost clock. ASSUMED:
+#: the RTX 4090D is AD102 with 114 of the 4090's 128 SMs at the same 2,520 MHz rated boost (its 147.1 figure is
+#: 165.2 × 114/128) and a 425 W limit (more watts per SM than the 4090's 450 W), so it boosts no lower.
+MAMF_SAME_DIE = {"rtx-4090d-24gb": "rtx-4090-24gb"}
+
+
+def sustained_clock_factor(g) -> float:
+    """How much faster a GeForce card's large matmuls run than its catalogue figure, relative to the card whose MFU
+    its generation's :data:`GEN_EFFICIENCY` comes from: (measured MAMF / catalogue BF16) ÷ (the same ratio of the
+    reference card). 1.0 for every non-consumer card, for a card without a measurement, and for a user-entered GPU.
+
+    RTX 4090: (178.8 / 165.2) / (267.9 / 312) = 1.260, so Ada's 0.70 becomes 0.88 of the 165.2 figure on a 4090
+    (0.82 of what the card really sustains, the A100's 0.70 / 0.859 = 0.815)."""
+    gid = str(getattr(g, "id", "") or "").lower()
+    if getattr(g, "gpu_class", None) != "consumer" or getattr(g, "vendor", "NVIDIA") == "custom":
+        return 1.0
+    measured = MAMF_SAME_DIE.get(gid, gid)
+    ref = MAMF_REFERENCE.get(gpu_generation(g))
+    spec = C.peak_tflops(C.get_gpu(measured), "bf16") if measured in MAMF_TFLOPS else None
+    if ref is None or not spec:
+        return 1.0
+    return (MAMF_TFLOPS[measured] / float(spec)) / (MAMF_TFLOPS[ref[0]] / ref[1])
+
+
 #: FP8 matmuls reach a lower share of their (doubled) peak: llm-foundry FP8 3B ~28–30% of FP8 peak vs
 #: ~42% of BF16 peak for BF16 runs; Llama 4 ~20% of FP8 peak (gpu-catalog.md §4.1): ratio ≈ 0.7.
 FP8_EFFICIENCY_RATIO = 0.7
@@ -569,7 +612,7 @@ def gpu_time_facts(gpu: Any, precision: str = "bf16", *, intra_node: str | None 
     nic_per_gpu = per_nic * nics_per_node / max(gpus_per_node, 1)
     return GpuTimeFacts(
         gpu_id=g.id, peak_tflops=float(peak), peak16_tflops=float(peak16), mem_bw_tbs=float(mem_bw),
-        gen_efficiency=GEN_EFFICIENCY[gen], intra_link=link, intra_busbw_gbs=float(busbw),
+        gen_efficiency=GEN_EFFICIENCY[gen] * sustained_clock_factor(g), intra_link=link, intra_busbw_gbs=float(busbw),
         intra_p2p_gbs=p2p_uni, nic_gbs_per_gpu=float(nic_per_gpu),
         inter_node=net.id, nics_per_node=float(nics_per_node), notes=tuple(notes),
         host_link_gbs=_PCIE_UNI.get(g.pcie_gen or HOST_PCIE_GEN.get(gen, 4), 32.0),
@@ -3512,7 +3555,10 @@ def calibration_of(r: Any, kw: dict | None = None) -> tuple[Any, float] | None:
             num_gpus=run.num_gpus, gpus_per_node=gpn, offload=False, mfu=None)
         return _scalar(out["mfu"])
 
-    return run, calibration.efficiency_factor(run.mfu, model_mfu, base["gen_efficiency"])
+    # the cap (the A100's MAMF share of its figure) moves with a GeForce card's own measured share of its figure
+    # (sustained_clock_factor): a 4090 may be calibrated up to 0.87 x 1.26 of its 165.2, not held under the default
+    return run, calibration.efficiency_factor(run.mfu, model_mfu,
+                                              base["gen_efficiency"] / sustained_clock_factor(r.gpu))
 
 
 def time_kwargs_uncalibrated(r: Any) -> dict:
