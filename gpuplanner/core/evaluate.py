@@ -52,6 +52,7 @@ from .methods import method_profile
 from .frameworks import FRAMEWORKS, model_unsupported, unsupported, vendor_unsupported
 from .messages import MsgStr
 from .frameworks import support as framework_support
+from .frameworks import interleaves
 
 CTX = "Evaluation"
 CHINCHILLA_TOKENS_PER_PARAM = 20.0  # Hoffmann et al. 2022 (arXiv:2203.15556), Table 3: 70B -> 1.4T tokens
@@ -677,10 +678,24 @@ def _model_support(s: Scenario, r: Any) -> tuple[Msg, ...]:
             CTX, "Pipeline parallel {pp} with {fw} on a fine-tune: the Hugging Face Trainer runs DeepSpeed with ZeRO "
                  "only; this needs the model rewritten by hand as a deepspeed.pipe.PipelineModule."),
             {"pp": int(s.parallel.pp), "fw": sup.name}),)
+    pp_rewrite += _vpp_unrun(s)
     if why is None:
         return pp_rewrite
     return (Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{why}. Choose a framework that trains it."),
                 {"why": why}),) + pp_rewrite
+
+
+def _vpp_unrun(s: Scenario) -> tuple[Msg, ...]:
+    """A VPP the user entered for an objective whose trainer does not interleave (frameworks ``no_vpp_objectives``:
+    Megatron-SWIFT's GRPO): kept and estimated, said on the plan."""
+    p, t = s.parallel, s.training
+    sup = FRAMEWORKS.get(t.framework)
+    if sup is None or p.vpp <= 1 or p.pp <= 1 or not sup.interleaved_pipeline or interleaves(t.framework, t.objective):
+        return ()
+    return (Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "Virtual pipeline stages (VPP {vpp}) with {fw} for {objective}: its trainer does not run the interleaved "
+             "schedule (ms-swift grpo_trainer.py asserts that GRPO does not support VPP); set parallel.vpp to 1."),
+        {"vpp": int(p.vpp), "fw": sup.name, "objective": t.objective.upper()}),)
 
 
 def _check_framework(s: Scenario) -> None:

@@ -55,6 +55,7 @@ from . import rules as rulesmod
 from . import advisor as advisormod
 from .frameworks import FRAMEWORKS, ORDER as FRAMEWORK_ORDER, TOOLS as FRAMEWORK_TOOLS, engine_of, frameworks_for
 from .frameworks import model_unsupported, name_for, runs_on, vendor_unsupported
+from .frameworks import interleaves, no_vpp_words
 from .memory import GIB, RECOMPUTE_CODES, memory_arrays
 from .recompute import POLICIES as RECOMPUTE_POLICIES
 from .params import tier as tier_of
@@ -513,8 +514,9 @@ def _enum_parts(ctx: SearchContext, setup: dict, a: int, b: int) -> list[tuple[i
     c["nodes"] = units_nodes(c["num_gpus"], g)
     c["sp"] = (c["tp"] > 1) & sup.sequence_parallel
     c["vpp"] = _vpp_choices(c, arch.num_layers, int(s.parallel.vpp), fw)
-    parts = [(0, c)] + _vpp_parts(c, arch.num_layers, int(s.parallel.vpp), fw,
-                                  all_degrees=t.overlap_p2p_comm is False)
+    parts = [(0, c)] + (_vpp_parts(c, arch.num_layers, int(s.parallel.vpp), fw,
+                                   all_degrees=t.overlap_p2p_comm is False)
+                        if interleaves(fw, t.objective) else [])  # Megatron-SWIFT GRPO: no VPP (frameworks.py)
     off, offp = bool(s.parallel.offload_optimizer), offload_params_applies(s)
     for _, p in parts:
         p["offload"] = np.full(len(p["num_gpus"]), off)
@@ -2453,6 +2455,9 @@ def framework_reason(plan: Plan, i: int, searched: bool, fws, best_by, gpu_of, f
     if (sup.pp_searched_methods is not None and s.training.method not in sup.pp_searched_methods + ("lora", "qlora")
             and plan.num_gpus > 1):
         out.append(_pp_rewrite(sup.name))
+    no_vpp = no_vpp_words(fw, s.training.objective)
+    if no_vpp is not None and plan.evaluation.layout.pp > 1:
+        out.append(no_vpp)
     return out
 
 

@@ -1,0 +1,56 @@
+"""Round 7 of the expert review (docs/notes/2026-12-06/issue-35-r7-advice6.md): a senior infrastructure engineer
+reads plan #1 of everyday requests and signs it only if a team would run it as said. Each test is one defect found
+in that review, asserted as the expert would; each fails on main at 8a44638."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from gpuplanner.core.evaluate import evaluate
+from gpuplanner.core.frameworks import FRAMEWORKS, interleaves
+from gpuplanner.core.scenario import scenario_from_dict
+from gpuplanner.core.search import search
+
+DATA = Path(__file__).parent / "data" / "expert_review"
+
+
+def _load(name: str):
+    return scenario_from_dict(json.loads((DATA / name).read_text(encoding="utf-8")))
+
+
+# ------------------------------------------------------------------ Megatron-SWIFT GRPO runs no VPP (frameworks.py)
+
+def test_megatron_swift_grpo_plans_no_interleaved_pipeline():
+    """GRPO of Qwen2.5-7B on up to 8 × H800: plan #1 on main was 4 × H800 Megatron-SWIFT TP 2 × PP 2 with VPP 2 (and
+    GRPO of Qwen3-30B-A3B: TP 4 × PP 2 × VPP 8). ms-swift's Megatron GRPO trainer asserts "GRPO currently does not
+    support VPP." (swift/megatron/trainers/grpo_trainer.py): the run stops. No plan may interleave, and every
+    pipelined Megatron-SWIFT plan says why VPP was not tried."""
+    for name in ("grpo-7b-8xh800.json", "grpo-qwen3-30b-a3b-vllm.json"):
+        res = search(_load(name), top=5)
+        assert res.plans, name
+        assert all(p.evaluation.layout.vpp == 1 for p in res.plans), \
+            [(p.gpu, p.num_gpus, p.pp, p.evaluation.layout.vpp) for p in res.plans]
+        piped = [p for p in res.plans if p.framework == "megatron-swift" and p.pp > 1]
+        for p in piped:
+            lines = [m.render() for m in p.framework_reason]
+            assert any("VPP) is not tried" in t and "GRPO" in t for t in lines), lines
+
+
+def test_megatron_swift_dpo_and_sft_keep_vpp_and_an_entered_grpo_vpp_is_warned():
+    """Its DPO trainer runs one reference model per virtual stage (dpo_trainer.py ``ref_models[vp_stage]``) and SFT is
+    Megatron's own schedule: both still interleave. A GRPO layout the user enters with VPP is kept, with a warning."""
+    assert interleaves("megatron-swift", "dpo") and interleaves("megatron-swift", "sft")
+    assert not interleaves("megatron-swift", "grpo") and interleaves("megatron", "grpo")
+    assert FRAMEWORKS["megatron-swift"].no_vpp_objectives == ("grpo",)
+    base = {"model": {"preset": "qwen2.5-7b"},
+            "training": {"framework": "megatron-swift", "method": "full", "objective": "grpo",
+                         "global_batch_size": 64, "rl": {"generation_engine": "vllm_colocated"}},
+            "hardware": {"gpu": "h800-sxm-80gb", "num_gpus": 4},
+            "parallel": {"tp": 2, "pp": 2, "vpp": 2}}
+    said = [m.render() for m in evaluate(scenario_from_dict(base)).warnings]
+    assert any("VPP 2" in t and "interleaved" in t for t in said), said
+    dpo = json.loads(json.dumps(base))
+    dpo["training"]["objective"] = "dpo"
+    dpo["training"].pop("rl")
+    assert not any("VPP 2" in m.render() for m in evaluate(scenario_from_dict(dpo)).warnings)
