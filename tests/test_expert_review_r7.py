@@ -54,3 +54,29 @@ def test_megatron_swift_dpo_and_sft_keep_vpp_and_an_entered_grpo_vpp_is_warned()
     dpo["training"]["objective"] = "dpo"
     dpo["training"].pop("rl")
     assert not any("VPP 2" in m.render() for m in evaluate(scenario_from_dict(dpo)).warnings)
+
+
+# ------------------------------------------------------------------ what fits instead: the loss kernels (search.py)
+
+def test_qlora_14b_at_4k_on_one_24gb_card_names_the_switches_that_fit_it():
+    """QLoRA of Qwen2.5-14B at 4,096 tokens, rank 64, on one RTX 4090 (max_gpus 1): main said only "No candidate fits
+    in memory: allow more GPUs (max_gpus) or larger cards" — the team has one card. The largest activation is the
+    152k-vocabulary logits (upcast to fp32 for the loss); Liger Kernel's fused linear cross-entropy builds none, and
+    Unsloth (Cut Cross-Entropy) runs 14B QLoRA on 16 GB: both fit the same card. The user's choice is kept."""
+    res = search(_load("qlora-14b-4k-one-24gb.json"), top=3)
+    assert not res.plans
+    notes = [m.render() for m in res.notes]
+    liger = [t for t in notes if "training.liger_kernel" in t]
+    unsloth = [t for t in notes if "training.framework unsloth" in t]
+    assert liger and "1 × NVIDIA GeForce RTX 4090" in liger[0] and "Your choice is kept" in liger[0], notes
+    assert unsloth and "(Unsloth)" in unsloth[0], notes
+
+
+def test_a_switch_already_on_is_not_offered_again():
+    """With Liger Kernel already on (and still no fit at 16k tokens), the Liger line is not offered as a change."""
+    d = json.loads((DATA / "qlora-14b-4k-one-24gb.json").read_text(encoding="utf-8"))
+    d["training"]["liger_kernel"] = True
+    d["training"]["seq_len"] = 65536
+    res = search(scenario_from_dict(d), top=1)
+    assert not res.plans
+    assert not any("training.liger_kernel" in m.render() for m in res.notes)

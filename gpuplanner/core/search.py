@@ -1947,7 +1947,24 @@ FIT_INSTEAD = (
     (("lora", "full", "pretrain"), QT_TRANSLATE_NOOP(CTX, "ZeRO-3 with the weights in CPU memory "
                                                           "(parallel.offload_params)"),
      {"parallel": {"zero": 3, "offload_params": True}}),
+    # Issue 35 round 7, advice6: QLoRA of Qwen2.5-14B at 4k tokens on one 24 GB card said only "allow more GPUs or
+    # larger cards" (max_gpus 1): the logits of a 152k vocabulary, upcast to fp32 for the loss, are the largest
+    # activation; the documented switches that drop them fit it on the same card. Liger Kernel's fused linear
+    # cross-entropy never builds the logits (linkedin/Liger-Kernel README: "up to 60%" less memory; HF
+    # TrainingArguments use_liger_kernel, LLaMA-Factory enable_liger_kernel, ms-swift/TRL use_liger_kernel);
+    # Unsloth (Cut Cross-Entropy, its offloaded gradient checkpointing; one GPU) documents 14B QLoRA on a 16 GB T4.
+    (("pretrain", "full", "lora", "qlora"),
+     QT_TRANSLATE_NOOP(CTX, "Liger Kernel, whose fused linear cross-entropy builds no logits (training.liger_kernel)"),
+     {"training": {"liger_kernel": True}}),
+    (("full", "lora", "qlora"),
+     QT_TRANSLATE_NOOP(CTX, "Unsloth (training.framework unsloth)"),
+     {"training": {"framework": "unsloth"}, "constraints": {"search_frameworks": False}}),
 )
+
+
+def _already(s: Scenario, change: dict) -> bool:
+    """Whether the scenario already holds every value of a :data:`FIT_INSTEAD` change (then it is not offered)."""
+    return all(getattr(getattr(s, sec), k, None) == v for sec, vals in change.items() for k, v in vals.items())
 
 
 def _what_fits_instead(s: Scenario, models: ModelSource | None, objective: str | None, prices: Any, overheads: Any,
@@ -1957,6 +1974,8 @@ def _what_fits_instead(s: Scenario, models: ModelSource | None, objective: str |
     out: list[Msg] = []
     for methods, label, change in FIT_INSTEAD:
         if s.training.method not in methods or (change.get("parallel") and s.parallel.offload_params):
+            continue
+        if _already(s, change):
             continue
         d = s.model_dump(exclude_unset=True)  # as the user wrote it: defaults that depend on what is unset stay so
         for section, values in change.items():

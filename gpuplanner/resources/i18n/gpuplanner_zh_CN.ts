@@ -2071,6 +2071,10 @@
         <translation>实测结果（{n} × {gpu}，MFU {mfu:.1%}）：{why}</translation>
     </message>
     <message>
+        <source>Virtual pipeline stages (VPP {vpp}) with {fw} for {objective}: its trainer does not run the interleaved schedule (ms-swift grpo_trainer.py asserts that GRPO does not support VPP); set parallel.vpp to 1.</source>
+        <translation>{fw} 的 {objective} 使用虚拟流水线阶段（VPP {vpp}）：其训练器不运行交错调度（ms-swift grpo_trainer.py 断言 GRPO 不支持 VPP）；请把 parallel.vpp 设为 1。</translation>
+    </message>
+    <message>
         <source>{net}: one NIC per server assumed ({gbps:g} Gb/s for {g} GPUs; the catalogue gives no count): enter NICs per server on the Hardware page.</source>
         <translation>{net}：按每台服务器一张网卡计算（{g} 张 GPU 共用 {gbps:g} Gb/s；目录中没有网卡数量）：请在“硬件与价格”页填写“每台服务器网卡数”。</translation>
     </message>
@@ -2207,6 +2211,10 @@
     <message>
         <source>axolotl-ai-cloud/axolotl config reference (gradient_checkpointing false), deepspeed_configs/</source>
         <translation>axolotl-ai-cloud/axolotl 配置参考（gradient_checkpointing 为 false）、deepspeed_configs/</translation>
+    </message>
+    <message>
+        <source>The interleaved pipeline (virtual pipeline stages, VPP) is not tried: {fw}&apos;s {objective} trainer does not run it (ms-swift swift/megatron/trainers/grpo_trainer.py asserts that GRPO does not support VPP).</source>
+        <translation>未尝试交错流水线（虚拟流水线阶段，VPP）：{fw} 的 {objective} 训练器不运行它（ms-swift swift/megatron/trainers/grpo_trainer.py 断言 GRPO 不支持 VPP）。</translation>
     </message>
     <message>
         <source>pretraining</source>
@@ -4335,6 +4343,14 @@
     <message>
         <source>no ZeRO</source>
         <translation>无 ZeRO</translation>
+    </message>
+    <message>
+        <source>Liger Kernel, whose fused linear cross-entropy builds no logits (training.liger_kernel)</source>
+        <translation>Liger Kernel（其融合线性交叉熵不生成 logits；training.liger_kernel）</translation>
+    </message>
+    <message>
+        <source>Unsloth (training.framework unsloth)</source>
+        <translation>Unsloth（training.framework unsloth）</translation>
     </message>
     <message>
         <source>{n} × {gpu}: {price:,.2f} {cur} per card-hour for {eff:,.0f} effective TFLOPS per card ({peak:,.0f} peak × {mfu:.0%} utilisation; micro-batch {mbs}, {zero}) → {cpt:,.3f} {cur} per million tokens.</source>
