@@ -80,3 +80,23 @@ def test_a_switch_already_on_is_not_offered_again():
     res = search(scenario_from_dict(d), top=1)
     assert not res.plans
     assert not any("training.liger_kernel" in m.render() for m in res.notes)
+
+
+# ------------------------------------------------------------------ the likely range names its runs (evaluate.py)
+
+def test_the_likely_range_names_the_published_runs_it_comes_from(capsys):
+    """The CLI said "p10–p90 of the model's error on 55 published DeepSpeed runs" (the set has no DeepSpeed run: the
+    band is all rows), "18 published PyTorch FSDP2 (torchtitan) runs" (they are MosaicML llm-foundry's) and "12
+    published Hugging Face Trainer / Accelerate runs" (torchtune's README runs): bench/validation_bands.py FAMILIES.
+    An expert reads that as evidence the stack was measured; the line names the runs as they are."""
+    from gpuplanner.cli import run_cli  # noqa: PLC0415
+    from gpuplanner.core.evaluate import validation_band  # noqa: PLC0415
+
+    assert validation_band("deepspeed")["runs"] == "Megatron-LM, llm-foundry and torchtune"
+    assert validation_band("fsdp")["runs"] == "MosaicML llm-foundry (PyTorch FSDP)"
+    assert validation_band("hf")["runs"] == "torchtune"
+    assert run_cli(["plan", "--top", "2", "--lang", "en", str(DATA / "full-7b-deepspeed.json")]) == 0
+    out = capsys.readouterr().out
+    ranges = [ln for ln in out.splitlines() if "likely range" in ln]
+    assert ranges and all("published DeepSpeed runs" not in ln for ln in ranges), ranges
+    assert any("published Megatron-LM, llm-foundry and torchtune runs" in ln for ln in ranges), ranges

@@ -125,7 +125,7 @@ def text_lines(ev, data: dict) -> list[str]:
             rng = translate(CTX, "{days}, {cost}").format(days=rng, cost=format_money_range(*ev.cost_band, ev.currency))
         lines.append("  " + _lbl(translate(CTX, "likely range"), 17) + join_clause(rng, translate(
             CTX, "(p10–p90 of the model's error on {n} published {family} runs)").format(
-                n=ev.band["rows"], family=_framework_name(ev.band["family"]))))
+                n=ev.band["rows"], family=_band_family(ev.band))))
     from ..core.timing import BREAKDOWN_LABELS
 
     share_names = {k: translate("Timing", v) for k, v in BREAKDOWN_LABELS.items()}
@@ -159,3 +159,12 @@ def _framework_name(fw: str) -> str:
 
     sup = FRAMEWORKS.get(fw)
     return sup.name if sup is not None else str(fw)
+
+
+def _band_family(band: dict) -> str:
+    """The published runs behind a likely range, as they are (core.evaluate.BAND_RUNS, context "Evaluation"); a band
+    stored before they were named: its framework family."""
+    from ..core.evaluate import band_runs
+
+    runs = band_runs(band)
+    return translate("Evaluation", runs) if runs else _framework_name(band.get("family", ""))

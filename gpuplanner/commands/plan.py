@@ -123,7 +123,7 @@ def text_lines(result, con, method: str = "") -> list[str]:
                 rng = translate(CTX, "{days}, {cost}").format(days=rng, cost=format_money_range(*ev.cost_band, p.currency))
             out.append("   " + translate(CTX, "likely range") + " " + join_clause(rng, translate(
                 CTX, "(p10–p90 of the model's error on {n} published {family} runs)").format(
-                    n=ev.band["rows"], family=_framework_name(ev.band["family"]))))
+                    n=ev.band["rows"], family=_band_family(ev.band))))
         for m in p.framework_reason:
             out.append(f"   * {msg(m)}")
         for m in ev.calibration_notes:
@@ -214,3 +214,12 @@ def _framework_name(fw: str, method: str = "") -> str:
     from ..core.frameworks import name_for
 
     return name_for(fw, method)
+
+
+def _band_family(band: dict) -> str:
+    """The published runs behind a likely range, as they are (core.evaluate.BAND_RUNS, context "Evaluation"); a band
+    stored before they were named: its framework family."""
+    from ..core.evaluate import band_runs
+
+    runs = band_runs(band)
+    return translate("Evaluation", runs) if runs else _framework_name(band.get("family", ""))

@@ -410,6 +410,24 @@ BAND_MEANING = QT_TRANSLATE_NOOP(
          "the high end of this range of what the model predicts for them; an untuned run can be slower.")
 
 
+#: The published runs behind each band, named as they are (bench/validation_bands.py ``FAMILIES``: the ``fsdp`` band is
+#: MosaicML llm-foundry's Composer FSDP runs, the ``hf`` band torchtune's README runs, and ``deepspeed`` has no
+#: published row, so it takes the band of all rows). Issue 35 round 7, advice6: plans said "55 published DeepSpeed
+#: runs", "18 published PyTorch FSDP2 (torchtitan) runs" and "12 published Hugging Face Trainer / Accelerate runs".
+BAND_RUNS = {
+    "megatron": QT_TRANSLATE_NOOP(CTX, "Megatron-LM and Megatron-Core"),
+    "fsdp": QT_TRANSLATE_NOOP(CTX, "MosaicML llm-foundry (PyTorch FSDP)"),
+    "hf": QT_TRANSLATE_NOOP(CTX, "torchtune"),
+    "all": QT_TRANSLATE_NOOP(CTX, "Megatron-LM, llm-foundry and torchtune"),
+}
+
+
+def band_runs(band: dict) -> str | None:
+    """The untranslated name of the runs behind ``band`` (:data:`BAND_RUNS`, context "Evaluation"), or None for a
+    band stored before it was named (then its framework family names it)."""
+    return band.get("runs") if isinstance(band, dict) else None
+
+
 def validation_band(framework: str) -> dict | None:
     """The p10–p90 ratio of true to predicted training days for ``framework``'s family
     (``resources/validation_bands.json``, written by ``bench/validation_bands.py`` from the published runs of
@@ -426,7 +444,9 @@ def validation_band(framework: str) -> dict | None:
     b = bands.get(framework)
     if not isinstance(b, dict) or not (0 < b.get("p10", 0) <= b.get("p90", 0)):
         return None
-    return {"family": framework, "p10": float(b["p10"]), "p90": float(b["p90"]), "rows": int(b.get("rows", 0)),
+    runs = BAND_RUNS.get(framework, BAND_RUNS["all"])  # deepspeed and any other: the band of all rows
+    return {"family": framework, "runs": runs, "p10": float(b["p10"]), "p90": float(b["p90"]),
+            "rows": int(b.get("rows", 0)),
             "source": doc.get("source"), "source_date": doc.get("source_date"), "meaning": BAND_MEANING}
 
 

@@ -2039,6 +2039,22 @@
         <translation>该框架系列的已发表训练记录中，80% 的实际用时落在模型预测值的这一区间内；未经调优的训练可能更慢。</translation>
     </message>
     <message>
+        <source>Megatron-LM and Megatron-Core</source>
+        <translation>Megatron-LM 与 Megatron-Core</translation>
+    </message>
+    <message>
+        <source>MosaicML llm-foundry (PyTorch FSDP)</source>
+        <translation>MosaicML llm-foundry（PyTorch FSDP）</translation>
+    </message>
+    <message>
+        <source>torchtune</source>
+        <translation>torchtune</translation>
+    </message>
+    <message>
+        <source>Megatron-LM, llm-foundry and torchtune</source>
+        <translation>Megatron-LM、llm-foundry 与 torchtune</translation>
+    </message>
+    <message>
         <source>Does not fit: {need:.1f} GiB per GPU (with {head:.1f} GiB headroom) on a {cap:g} GiB card.</source>
         <translation>放不下：每张 GPU 需要 {need:.1f} GiB（含 {head:.1f} GiB 余量），而显卡只有 {cap:g} GiB。</translation>
     </message>
