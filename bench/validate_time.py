@@ -1589,6 +1589,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "",
         *(Path(__file__).parent / "data" / "dpostep6.md").read_text(encoding="utf-8").splitlines()[1:],
         "",
+        *(Path(__file__).parent / "data" / "advice67.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
         "### NeMo / Megatron-Bridge SFT and LoRA throughput (issue 35 round 4; not in the shared set)",
         "",
         "NVIDIA's published Megatron-Core fine-tuning rows (`bench/validate_nemo_finetune.py`): NeMo 24.07's DGX-H100 "
