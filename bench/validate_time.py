@@ -524,6 +524,16 @@ TORCHTITAN_SANITY = [
     ("T6 405B 256k, FSDP 1 CP 8", _tt("llama-3.1-405b", 512, 262144, 8, rec="full", precision=_F8, tp=8, pp=8, cp=8,
                                       tp_comm_overlap=True), 16, 84.9, 41, 69.4),
 ]
+
+
+def _titan_early(sc: dict) -> dict:
+    """``sc`` as torchtitan ran it before February 2025 (issue 35 round 7, helper fsdp7): AdamW's foreach
+    implementation (``optimizer.fused`` off by default until 6e4988550, 2025-02-24, "use Fused AdamW as default") and
+    the embedding in FSDP2's root unit (``apply_fsdp`` before 83e694105, July 2025: ``training.fsdp_root_embedding``)."""
+    return {**sc, "training": {**sc["training"], "optimizer_implementation": "foreach", "fsdp_root_embedding": True}}
+
+
+TORCHTITAN_SANITY = [(lbl, _titan_early(sc), *rest) for lbl, sc, *rest in TORCHTITAN_SANITY]
 #: The Dec-2024 table's card as the source's "Hardware" section states it (Meta Grand Teton: H100 "equipped with 96GB
 #: HBM2e with 2.4 TB/sec peak memory bandwidth", "default 500W power limit", NVLink inside the host, 400 Gb/s RDMA
 #: per GPU), entered as a user would: a user-entered Hopper variant (``CustomGpu.architecture``, issue 35 round 6,
@@ -548,7 +558,7 @@ def _grand_teton(sc: dict) -> dict:
 TORCHTITAN_SANITY_CARD = [(lbl, _grand_teton(sc), *rest) for lbl, sc, *rest in TORCHTITAN_SANITY]
 #: torchtitan commit 7a04053 (the float8 docs' table, Jan 2025; tests/test_fp8_recipes.py): Llama 3 8B on 8
 #: H100, per-op SAC, sequence 8192, batch 1, compile: BF16 5,760 tok/s/GPU (before: 8,430)
-TT_8B_7A04053 = (_tt("llama-3.1-8b", 8, 8192, 1), 5760, 8430)
+TT_8B_7A04053 = (_titan_early(_tt("llama-3.1-8b", 8, 8192, 1)), 5760, 8430)
 
 
 def fp8_speedups() -> str:
@@ -816,6 +826,56 @@ def rl_round6_recipe() -> list[str]:
     return out + ["", *parts["keys_after"]]
 
 
+#: the rows' step seconds before issue 35 round 7's refit term (helper rl9; main ca9afee plus the v0.6 rows)
+RL_BEFORE_RL9 = {
+    "nemo-rl v0.6 qwen3-30b-a3b grpo 32xh100": 146.9, "nemo-rl v0.6 qwen3-30b-a3b grpo 32xh100 1-step off": 156.2,
+    "nemo-rl v0.6 qwen3-235b grpo 128xh100": 226.2, "nemo-rl v0.6 qwen3-235b grpo 256xh100": 190.1,
+    "nemo-rl v0.6 qwen3-235b grpo 256xh100 1-step off": 268.4, "nemo-rl v0.6 deepseek-v3 grpo 256xh100": 55.3,
+    "nemo-rl v0.6 deepseek-v3 grpo 512xh100": 34.3, "nemo-rl v0.6 deepseek-v3 grpo 512xh100 1-step off": 57.7,
+    "nemo-rl v0.6 gb200 qwen3-30b-a3b grpo 16 gpus": 181.3,
+    "nemo-rl v0.6 gb200 qwen3-30b-a3b grpo 16 gpus 1-step off": 153.0,
+    "nemo-rl v0.6 gb200 qwen3-235b grpo 64 gpus": 229.3, "nemo-rl v0.6 gb200 qwen3-235b grpo 128 gpus": 185.0,
+    "nemo-rl v0.6 gb200 qwen3-235b grpo 128 gpus 1-step off": 179.2, "nemo-rl v0.6 gb200 deepseek-v3 grpo 128 gpus": 69.6,
+}
+
+#: the same rows after the refit export term alone (before the cross-node decode all-reduces)
+RL_REFIT_RL9 = {
+    "nemo-rl v0.6 qwen3-30b-a3b grpo 32xh100": 147.0, "nemo-rl v0.6 qwen3-30b-a3b grpo 32xh100 1-step off": 156.2,
+    "nemo-rl v0.6 qwen3-235b grpo 128xh100": 236.1, "nemo-rl v0.6 qwen3-235b grpo 256xh100": 200.0,
+    "nemo-rl v0.6 qwen3-235b grpo 256xh100 1-step off": 268.4, "nemo-rl v0.6 deepseek-v3 grpo 256xh100": 84.1,
+    "nemo-rl v0.6 deepseek-v3 grpo 512xh100": 63.1, "nemo-rl v0.6 deepseek-v3 grpo 512xh100 1-step off": 57.7,
+    "nemo-rl v0.6 gb200 qwen3-30b-a3b grpo 16 gpus": 181.4,
+    "nemo-rl v0.6 gb200 qwen3-30b-a3b grpo 16 gpus 1-step off": 153.0,
+    "nemo-rl v0.6 gb200 qwen3-235b grpo 64 gpus": 230.0, "nemo-rl v0.6 gb200 qwen3-235b grpo 128 gpus": 186.2,
+    "nemo-rl v0.6 gb200 qwen3-235b grpo 128 gpus 1-step off": 179.2, "nemo-rl v0.6 gb200 deepseek-v3 grpo 128 gpus": 73.7,
+}
+
+
+def rl_round7_refit() -> list[str]:
+    """Issue 35 round 7, helper rl9: NeMo RL v0.6's rows scored out of sample, then the colocated refit's full-model
+    export (evaluated now; before as recorded in :data:`RL_BEFORE_RL9`)."""
+    mod = _bench_module("rl_step_times")
+    parts = _rl_parts("rl9_7.md")
+    out = [*parts["oos"], "", *parts["mechanism"], "", *parts["decode"], "",
+           "| run | published step (s) | before (scored out of sample) | with the refit export | now (+ cross-node "
+           "decode) |", "|---|---:|---|---|---|"]
+    rows = mod.step_table(mod.STEP_ROWS_V06 + mod.STEP_ROWS_V06_GB200)
+    for r in rows:
+        pub, now, was, mid = r["pub"]["step"], r["pred"]["step"], RL_BEFORE_RL9[r["id"]], RL_REFIT_RL9[r["id"]]
+        out.append(f"| {r['id']} | {pub:g} | {was:.1f} ({was / pub - 1:+.0%}) | {mid:.1f} ({mid / pub - 1:+.0%}) | "
+                   f"{now:.1f} ({now / pub - 1:+.0%}) |")
+
+    def med_p90(errs):
+        errs = sorted(errs)
+        return statistics.median(errs), errs[min(len(errs) - 1, int(round(0.9 * (len(errs) - 1))))]
+    was = med_p90(abs(RL_BEFORE_RL9[r["id"]] / r["pub"]["step"] - 1.0) for r in rows)
+    mid = med_p90(abs(RL_REFIT_RL9[r["id"]] / r["pub"]["step"] - 1.0) for r in rows)
+    now = med_p90(abs(r["err"]["step"]) for r in rows)
+    out += ["", f"v0.6 rows, step |error| median / p90: {was[0]:.1%} / {was[1]:.1%} before, {mid[0]:.1%} / "
+                f"{mid[1]:.1%} with the refit export, {now[0]:.1%} / {now[1]:.1%} now."]
+    return out + ["", *parts["after"]]
+
+
 def offload_sanity() -> list[str]:
     """Published CPU-offload figures (bench/offload_step_times.py) next to the model: a sanity table, not fitted."""
     mod = _bench_module("offload_step_times")
@@ -857,6 +917,13 @@ def torchtitan_sanity() -> list[str]:
              f"({now / pub - 1:+.0%}); on the Grand Teton card, which its source does not name, {card:,.0f} "
              f"({card / pub - 1:+.0%})."]
     return rows
+
+
+def fsdp_oos_section() -> list[str]:
+    """Issue 35 round 7 (helper fsdp7): published FSDP2/torchtitan throughputs outside the Dec-2024 table
+    (bench/validate_fsdp_oos.py), before → now."""
+    return ["#### Out-of-sample FSDP2 / torchtitan throughputs (bench/validate_fsdp_oos.py)", "",
+            *_bench_module("validate_fsdp_oos").markdown()]
 
 
 def peft_sanity() -> list[str]:
@@ -908,6 +975,19 @@ NEMO_LONG_SEQ = [(4, 1, 4, 1, 768), (8, 1, 4, 1, 730), (16, 2, 8, 1, 660), (32, 
 #: published TFLOP/s per GPU). §3.3.2: CP all-gathers K and V (GQA-sized) then computes the local queries; the
 #: interleaved pipeline's virtual-stage count is not stated, so the rows are shown at 1 and 4.
 LLAMA3_TABLE4 = [(8192, 1, 8192, 32, 430), (16384, 1, 8192, 16, 400), (16384, 16, 131072, 16, 380)]
+
+#: NVIDIA NeMo ``docs/source/performance/performance_long_sequence.md`` (first table, "LLAMA3-8B (FP8) - B200",
+#: container NeMo 25.04.rc2, DGX-B200; the page's commits 14d427f575 / 19fadb67b0, April–May 2025): Megatron-Core +
+#: Transformer Engine, FP8 (the performance scripts' default recipe then, ``scripts/performance/argument_parser.py``
+#: ``--fp8_recipe`` default ``ds``: per-tensor delayed scaling), the "with-CP" configurations. (seq K, GPUs, global
+#: batch, TP, PP, DP, CP, published TFLOP/s per GPU). The printed TP·PP·DP·CP is a quarter of the "# of GPUs"
+#: column on every row of this table (not on the H100 table's, where they agree). The rows run here on the printed
+#: layout (TP·PP·DP·CP GPUs): with the "# of GPUs" column the printed batch of the 512K row (8) would not divide
+#: among its data-parallel ranks (16). The batch is the printed one (4M tokens).
+#: Added in issue 35 round 7 (helper cp7).
+NEMO_LONG_SEQ_B200 = [(8, 8, 512, 1, 1, 2, 1, 1671), (16, 16, 256, 1, 1, 4, 1, 1717), (32, 32, 128, 1, 1, 4, 2, 1624),
+                      (64, 64, 64, 1, 1, 4, 4, 1600), (128, 128, 32, 2, 1, 4, 4, 1588), (256, 256, 16, 4, 1, 4, 4, 1590),
+                      (512, 512, 8, 4, 1, 4, 8, 1619), (1024, 1024, 4, 4, 1, 4, 16, 1608)]
 
 
 #: Narayanan et al. 2021 Table 2 ZeRO-3 rows before issue 35 round 4 (commit 3113558): error in tokens/s/GPU
@@ -968,6 +1048,41 @@ def _nemo_llama2_flops_per_token(seq: int, causal: bool) -> float:
     return L * h * h * (12 + 12 + 18 * f / h + 12 * seq / h * (0.5 if causal else 1.0) + 6 * v / (L * h))
 
 
+def _nemo_llama3_8b_flops_per_token(seq: int, causal: bool) -> float:
+    """NeMo ``flops_formulas.llama3`` per token at NeMo 25.04 (commit e1335c8378; h 4096, 32 layers, 32 heads, 8
+    query groups, FFN 14336, vocab 128256): the attention term ``12·s/h`` is full, not causal (halved from
+    NeMo PR #14424, "Discount FLOPs in dot-product att", August 2025). ``FLOPsMeasurementCallback``
+    (``nemo/lightning/pytorch/callbacks/flops_callback.py``) maps "llama3" to it. ``flops_formulas.py`` itself
+    first appears on 2025-01-22 (f0bf77bcf7), after the H100 table (October 2024, NeMo 24.03), whose formula the
+    repository therefore does not give."""
+    h, L, f, v = 4096, 32, 14336, 128256
+    return L * h * h * (12 + 12 * 8 / 32 + 18 * f / h + 12 * seq / h * (0.5 if causal else 1.0) + 6 * v / (L * h))
+
+
+def long_context_b200_rows() -> tuple[list[str], list[float], list[float]]:
+    """NeMo 25.04's Llama 3 8B FP8 CP rows on DGX-B200 (:data:`NEMO_LONG_SEQ_B200`) as markdown lines, and the
+    errors read with NeMo's formula of the time and with the causal-halved one (evaluated now)."""
+    from gpuplanner.core.evaluate import evaluate
+
+    out = ["| NeMo 25.04 Llama 3 8B FP8, B200 | published TFLOP/s | predicted (NeMo formula) | error | "
+           "error with causal-halved formula |", "|---|---:|---:|---:|---:|"]
+    errs, errs_full = [], []
+    for k, _gpus_col, gbs, tp, pp, dp, cp, pub in NEMO_LONG_SEQ_B200:
+        seq, gpus = k * 1024, tp * pp * dp * cp
+        sc = {"model": {"preset": "llama-3.1-8b"},
+              "training": {"framework": "megatron", "precision": "fp8", "fp8_recipe": "te_delayed", "seq_len": seq,
+                           "micro_batch_size": 1, "global_batch_size": gbs},
+              "parallel": {"tp": tp, "pp": pp, "cp": cp, "zero": 1, "sequence_parallel": tp > 1},
+              "hardware": {"gpu": "b200-180gb", "num_gpus": gpus}}
+        tps = evaluate(scenario_from_dict(sc)).time_modelled.tokens_per_s_per_gpu
+        full = tps * _nemo_llama3_8b_flops_per_token(seq, False) / 1e12
+        err_c = tps / (pub * 1e12 / _nemo_llama3_8b_flops_per_token(seq, True)) - 1
+        errs.append(err_c)
+        errs_full.append(full / pub - 1)
+        out.append(f"| {k}K, TP {tp} PP {pp} DP {dp} CP {cp} ({gpus} GPUs, batch {gbs}) | "
+                   f"{pub:,} | {full:,.0f} | {full / pub - 1:+.0%} | {err_c:+.0%} |")
+    return out, errs_full, errs
+
 def long_context_rows() -> list[str]:
     """NeMo's Llama 2 7B FP8 CP rows and Llama 3's Table 4 as markdown lines (evaluated now)."""
     from gpuplanner.core.evaluate import evaluate
@@ -1006,6 +1121,19 @@ def long_context_rows() -> list[str]:
         out.append(f"| {n:,} GPUs, CP {cp}, sequence {seq:,} | {pub} | {cells[0]} | {cells[1]} |")
     return out
 
+
+def long_context_b200_section() -> list[str]:
+    """The B200 table (:func:`long_context_b200_rows`) with its summary line (issue 35 round 7, helper cp7)."""
+    lines, full, errs = long_context_b200_rows()
+    a_full, a_causal = sorted(abs(e) for e in full), sorted(abs(e) for e in errs)
+    p90 = lambda e: e[int(0.9 * (len(e) - 1) + 0.5)]  # noqa: E731
+    return [*lines, "", f"NeMo 25.04's B200 rows, {len(errs)} rows: read with the formula of the page's date "
+            f"(`flops_formulas.llama3` at e1335c8378, full attention term) median |error| "
+            f"{statistics.median(a_full):.0%}, p90 {p90(a_full):.0%}; read with the causal-halved term (as the H100 "
+            f"table above is read) {statistics.median(a_causal):.0%} / {p90(a_causal):.0%}. Every row runs "
+            "Megatron-Core's p2p ring (no `cp_comm_type` in NeMo's long-context recipes; Transformer Engine's default). "
+            "Neither reading fits: the full reading is too fast by +7% at 8K without CP and by +42% at 1M, the causal "
+            "one too slow by up to 27%, so the gap follows the attention's share, CP or not, and is not a CP cost."]
 
 def gpu_id(row: dict) -> str:
     g = row["gpu_type"].lower()
@@ -1524,6 +1652,10 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "",
         *bridge_moe_pair_rows(),
         "",
+        *(Path(__file__).parent / "data" / "moe10.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
+        *_bench_module("validate_moe_oos").oos_rows(),
+        "",
         "### HF Trainer + PEFT LoRA at short context (issue 35 round 3; not in the shared set)",
         "",
         "The Qwen README's single-A100 LoRA table (`bench/validate_peft.py`: HF Trainer, PEFT r 64 on every linear "
@@ -1585,11 +1717,24 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "",
         *(Path(__file__).parent / "data" / "round6_no_time_change.md").read_text(encoding="utf-8").splitlines()[1:],
         "",
+        *(Path(__file__).parent / "data" / "tidy7.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
         *(Path(__file__).parent / "data" / "breakdown6.md").read_text(encoding="utf-8").splitlines()[1:],
         "",
         *(Path(__file__).parent / "data" / "dpostep6.md").read_text(encoding="utf-8").splitlines()[1:],
         "",
         *(Path(__file__).parent / "data" / "advice67.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
+        *(Path(__file__).parent / "data" / "pref7.md").read_text(encoding="utf-8").splitlines()[1:],
+        *(Path(__file__).parent / "data" / "cp7.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
+        *(Path(__file__).parent / "data" / "bwattn7.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
+        *(Path(__file__).parent / "data" / "price7.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
+        *(Path(__file__).parent / "data" / "fsdp7.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
+        *fsdp_oos_section(),
         "",
         "### NeMo / Megatron-Bridge SFT and LoRA throughput (issue 35 round 4; not in the shared set)",
         "",
@@ -1694,8 +1839,9 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "",
         *long_context_rows(),
         "",
-        "NeMo's table gives model TFLOP/s, and its formula at the time (`flops_formulas.llama2` as first written) "
-        "counted full, not causal, attention; later versions halve the attention term. Read with the full "
+        "NeMo's table gives model TFLOP/s. Its counting is not in the repository: `flops_formulas.py` first appears "
+        "on 2025-01-22 (f0bf77bcf7), after this table (October 2024, NeMo 24.03); as first written it counts full, "
+        "not causal, attention, and NeMo PR #14424 (August 2025) halves the term. Read with the full "
         "term, the error grows with the attention's share from 0% at 4K to +77% at 1M, CP or not (16K without "
         "CP: +22%); read causal, every row from 4K to 1M, CP 1 to 32, lands within −11…+2%, which is why the "
         "causal reading is the likelier one. Llama 3's Table 4 does not say how many virtual pipeline stages "
@@ -1705,6 +1851,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "each collective): that ring repeats K/V to all 16 query heads per rank and "
         "sends fp32 dK/dV, 16–32× the bytes, over the nodes' NICs — the size of the gap issue 35 reported for "
         "405B with CP.",
+        "",
+        *long_context_b200_section(),
         "",
         "### RL step times: verl's logged timing breakdowns (sanity check, not in the shared set)",
         "",
@@ -1727,6 +1875,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         *rl_round6_keys(),
         "",
         *rl_round6_recipe(),
+        "",
+        *rl_round7_refit(),
         "",
         "verl's `optimizer_offload` does not step on the CPU: `update_actor` loads the fp32 shard and both Adam "
         "moments to the GPU before its mini-batch loop and offloads them after it, so each mini-batch's "

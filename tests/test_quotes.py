@@ -268,7 +268,7 @@ def test_formula_text_is_written_as_text(tmp_path):
 @pytest.mark.parametrize("line, cell, words", [
     ("offer,a800-sxm-80gb,abc,card_hour,8,,no,,", "C5", "expected a number"),
     ("offer,a800-sxm-80gb,5,fortnight,8,,no,,", "D5", "unit must be one of"),
-    ("offer,a800-sxm-80gb,-5,card_hour,8,,no,,", "C5", "greater than or equal to 0"),
+    ("offer,a800-sxm-80gb,-5,card_hour,8,,no,,", "C5", "a price cannot be below zero (-5)"),
     ("vendor,colour,red,,,,,,", "B5", "unknown vendor field"),
     ("question,real_stock,maybe,,,,,,", "C5", "expected yes, no or unknown"),
     ("shelf,x,1,,,,,,", "A5", "section must be"),

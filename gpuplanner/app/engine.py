@@ -46,6 +46,23 @@ def live(scenario: Scenario, base_dir: Path | None = None) -> LiveResult:
     return LiveResult(evaluation=ev, alternatives=memory_alternatives(ev))
 
 
+def model_is_moe(scenario: Scenario, live_result: Any = None) -> bool:
+    """Whether the scenario's model has routed experts (``ModelArch.is_moe``), the one answer the Training page's
+    MoE rows read (expert parallelism, expert TP, Megatron's token dropping, dispatcher and router graphs): the
+    preset or the typed fields (:func:`core.architecture.resolve_arch`, no file read), else the live estimate's
+    architecture (``live_result``: a :class:`LiveResult`, its config.json read by the io layer); True while neither
+    is known, so that no control that may apply is disabled or hidden."""
+    from gpuplanner.core.architecture import resolve_arch
+
+    if not scenario.model.hf_config:
+        try:
+            return bool(resolve_arch(scenario.model).is_moe)
+        except PlannerError:
+            return True
+    ev = getattr(live_result, "evaluation", None)
+    return True if ev is None else bool(ev.arch.is_moe)
+
+
 def scaling(scenario: Scenario, base_dir: Path | None = None, max_gpus: int | None = None) -> Scaling:
     return core_scaling(scenario, ModelFiles(base_dir), max_gpus)
 

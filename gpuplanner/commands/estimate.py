@@ -10,8 +10,8 @@ from __future__ import annotations
 
 
 # the core and io are imported by run(): ``gpuplanner --help`` and the other commands do not load them
-from ..formatting import format_compact, format_money, format_money_range, join_clause, format_number, format_span, format_percent, format_sig, gpu_display_name
-from ._args import label as _lbl, rent_vs_build_lines, strict_json
+from ..formatting import format_compact, format_money, join_clause, format_number, format_percent, format_sig, gpu_display_name
+from ._args import label as _lbl, likely_range, rent_vs_build_lines, strict_json
 from ._lang import msg, name, translate
 from ..formatting import breakdown_rows, colon, format_list, hidden_share_rows, paren, plural_s
 
@@ -117,15 +117,9 @@ def text_lines(ev, data: dict) -> list[str]:
             CTX, "{days} days with setup, checkpoints, interruptions and {h} h/week").format(
                 days=format_number(ev.calendar_days, 2), h=format_sig(ev.scenario.constraints.hours_per_week)),
     ]
-    if ev.calendar_days_band is not None:
-        lo, hi = ev.calendar_days_band
-        lo_s, hi_s = format_span(lo, hi, 2)
-        rng = translate(CTX, "{lo}–{hi} calendar days").format(lo=lo_s, hi=hi_s)
-        if ev.cost_band:
-            rng = translate(CTX, "{days}, {cost}").format(days=rng, cost=format_money_range(*ev.cost_band, ev.currency))
-        lines.append("  " + _lbl(translate(CTX, "likely range"), 17) + join_clause(rng, translate(
-            CTX, "(p10–p90 of the model's error on {n} published {family} runs)").format(
-                n=ev.band["rows"], family=_band_family(ev.band))))
+    band = likely_range(ev, 2, ev.currency)
+    if band is not None:
+        lines.append("  " + _lbl(translate(CTX, "likely range"), 17) + join_clause(*band))
     from ..core.timing import BREAKDOWN_LABELS
 
     share_names = {k: translate("Timing", v) for k, v in BREAKDOWN_LABELS.items()}
@@ -145,26 +139,10 @@ def text_lines(ev, data: dict) -> list[str]:
         lines.append("  " + translate(CTX, "no price for this GPU: enter a quote"))
     else:
         lines.append("  " + join_clause(format_money(ev.cost, ev.currency), paren(name('Cost', ev.rental_mode_label))))
+        lines += [f"  $ {msg(m)}" for m in ev.rental_advice]  # the mode's alternatives, as `plan` prints them
     if ev.rent_vs_build is not None:
         lines += ["", translate(CTX, "Rent or build"), f"  {msg(ev.rent_vs_build.sentence)}"]
         lines += rent_vs_build_lines(ev.rent_vs_build, indent="  ")
     for m in ev.messages:
         lines.append(f"! {msg(m)}")
     return lines
-
-
-def _framework_name(fw: str) -> str:
-    """A framework's product name (the calibration data keeps its identifier)."""
-    from ..core.frameworks import FRAMEWORKS
-
-    sup = FRAMEWORKS.get(fw)
-    return sup.name if sup is not None else str(fw)
-
-
-def _band_family(band: dict) -> str:
-    """The published runs behind a likely range, as they are (core.evaluate.BAND_RUNS, context "Evaluation"); a band
-    stored before they were named: its framework family."""
-    from ..core.evaluate import band_runs
-
-    runs = band_runs(band)
-    return translate("Evaluation", runs) if runs else _framework_name(band.get("family", ""))

@@ -16,9 +16,9 @@ below the card class, nothing fits ...). ``gpuplanner estimate`` on a plan's ``s
 from __future__ import annotations
 
 
-from ..formatting import format_money, format_money_range, join_clause, format_span, gpu_display_name, format_number, format_percent, format_sig
+from ..formatting import format_money, join_clause, gpu_display_name, format_number, format_percent, format_sig
 from ._lang import msg, name, translate
-from ._args import display_width, int_in, ljust, rent_vs_build_lines, strict_json
+from ._args import display_width, int_in, likely_range, ljust, rent_vs_build_lines, strict_json
 from ..formatting import colon, format_list, paren
 
 
@@ -53,6 +53,14 @@ def run(args) -> int:
     con = scenario.constraints
     print("\n".join(text_lines(result, con, scenario.training.method)))
     return 0
+
+
+def _mode_cell(ev) -> str:
+    """The plan table's rental mode: marked when the scenario sets it for every plan (constraints.rental_mode)."""
+    mode = name("Cost", ev.rental_mode_label)
+    if ev.rental_mode is not None and ev.scenario.constraints.rental_mode is not None:
+        return translate(CTX, "{mode} (as set)").format(mode=mode)
+    return mode
 
 
 # long: the ranked plans as printed: the table, then each plan's details, one statement per printed line
@@ -100,7 +108,7 @@ def text_lines(result, con, method: str = "") -> list[str]:
                      _recompute_name(p.recompute), str(p.micro_batch_size),
                      f"{format_number(p.memory_per_gpu_gib, 1)}/{format_sig(p.gpu_memory_gib)}",
                      format_number(p.calendar_days, 1), format_number(p.cost),
-                     name("Cost", p.evaluation.rental_mode_label), mfu, failed))
+                     _mode_cell(p.evaluation), mfu, failed))
     widths = [max(display_width(h), *(display_width(r[k]) for r in rows)) for k, h in enumerate(header)]
     out.append("  ".join(ljust(h, w) for h, w in zip(header, widths)).rstrip())
     for r in rows:
@@ -115,15 +123,9 @@ def text_lines(result, con, method: str = "") -> list[str]:
         out.append(translate(CTX, "{i}. {n} × {gpu}: {days} calendar days ({compute} of compute), {cost}").format(
             i=i, n=p.num_gpus, gpu=gpu_display_name(ev.gpu_name), days=_days(p.calendar_days),
             compute=_days(p.compute_days), cost=format_money(p.cost, p.currency)))
-        if ev.calendar_days_band is not None:
-            lo, hi = ev.calendar_days_band
-            lo_s, hi_s = format_span(lo, hi, 1)
-            rng = translate(CTX, "{lo}–{hi} calendar days").format(lo=lo_s, hi=hi_s)
-            if ev.cost_band:
-                rng = translate(CTX, "{days}, {cost}").format(days=rng, cost=format_money_range(*ev.cost_band, p.currency))
-            out.append("   " + translate(CTX, "likely range") + " " + join_clause(rng, translate(
-                CTX, "(p10–p90 of the model's error on {n} published {family} runs)").format(
-                    n=ev.band["rows"], family=_band_family(ev.band))))
+        band = likely_range(ev, 1, p.currency)
+        if band is not None:
+            out.append("   " + translate(CTX, "likely range") + " " + join_clause(*band))
         for m in p.framework_reason:
             out.append(f"   * {msg(m)}")
         for m in ev.calibration_notes:
@@ -214,12 +216,3 @@ def _framework_name(fw: str, method: str = "") -> str:
     from ..core.frameworks import name_for
 
     return name_for(fw, method)
-
-
-def _band_family(band: dict) -> str:
-    """The published runs behind a likely range, as they are (core.evaluate.BAND_RUNS, context "Evaluation"); a band
-    stored before they were named: its framework family."""
-    from ..core.evaluate import band_runs
-
-    runs = band_runs(band)
-    return translate("Evaluation", runs) if runs else _framework_name(band.get("family", ""))

@@ -28,7 +28,7 @@ from typing import Any, Mapping
 
 from dataclasses import dataclass
 
-from .units import nodes as units_nodes
+from .units import nodes as units_nodes, powers_of_two_upto
 from . import cost as costmod
 from .architecture import ModelSource
 from .cost import MODE_LABELS, MODES, GpuPrice, Msg, Overheads, PriceTable
@@ -598,7 +598,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     ceiling, mfu_used, train_hours, factor = _capped_hours(s, r, tm)
     arr = costmod.rental_costs(
         price or _NO_PRICE, num_gpus=h.num_gpus, nodes=nodes, train_hours=train_hours, ckpt_bytes=ci.ckpt_bytes,
-        setup_hours=ci.setup_hours, hours_per_week=c.hours_per_week, phase=c.phase, overheads=ci.overheads)
+        setup_hours=ci.setup_hours, hours_per_week=c.hours_per_week, phase=c.phase, overheads=ci.overheads, pin=c.rental_mode)
     best = int(arr.best[0])
     cal_h = float(arr.calendar_hours[best][0])
     mode_costs = {m: float(arr.costs[i][0]) for i, m in enumerate(MODES) if math.isfinite(float(arr.costs[i][0]))}
@@ -613,7 +613,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
     if price is not None and total is not None:
         advice = tuple(costmod.rental_advice(price, mode, costs=mode_costs, hours_per_week=c.hours_per_week,
                                              phase=c.phase, num_gpus=h.num_gpus, currency=table.currency,
-                                             gpu_name=r.gpu.name))
+                                             gpu_name=r.gpu.name)) + _kind_advice(s, r, price, table, arr, mode, nodes, ci, train_hours)
         if rent_vs_build:
             try:
                 rvb = rent_vs_build_for(r.gpu, h.num_gpus, price, table, rent_cost=total,
@@ -629,7 +629,7 @@ def evaluate(scenario: Scenario, models: ModelSource | None = None, *, resolved:
         mfu=graded, rollouts=bool(method_profile(s.training).rl), gpu=r.gpu, gpu_memory_gb=float(r.gpu.memory_gib or 0.0), params_total=float(r.params.total),
         is_moe=bool(r.arch.is_moe), method=s.training.method, num_layers=int(r.arch.num_layers), nodes=nodes,
         tp=lay.tp, pp=lay.pp, cp=lay.cp, ep=lay.ep, zero=lay.zero, switches=c.rules,
-        advice=(adv := _advice(c, r, est, lay, ceiling, days_band, cost_band) | _fabric(price, nodes) | _point_miss(c, cal_h / 24.0, total, table.currency)),
+        advice=(adv := _advice(c, r, est, lay, ceiling, days_band, cost_band) | _fabric(price, nodes) | _kind(c, r, mode) | _point_miss(c, cal_h / 24.0, total, table.currency)),
         grade_mfu=graded_used, pp_slots=pipeline_slots(r.arch.num_layers, s.parallel.pp_account_embedding_loss),
         comm=float(rule_comm_share(rules_comm_share(tm.seconds, tm.step_time_s, tm.seconds.get("generation", 0.0)),
                                    gpu_generation(r.gpu))))
@@ -750,6 +750,34 @@ def _fabric(price: GpuPrice | None, nodes: int) -> dict:
         return {"price_fabric": None}
     return {"price_fabric": {"nodes": nodes, "multi_node": price.multi_node, "why": price.multi_node_source or "",
                              "provider": price.provider or Msg("Cost", QT_TRANSLATE_NOOP("Cost", "your quote"), {})}}
+
+
+def _kind(c: Any, r: Any, mode: str | None) -> dict:
+    """What rules.price_kind reads: the mode that bills the plan, its label, the user's pin and the card's name."""
+    if mode is None:
+        return {"price_kind": None}
+    return {"price_kind": {"mode": mode, "label": MODE_LABELS[mode], "pin": c.rental_mode, "gpu": r.gpu.name}}
+
+
+def _kind_advice(s: Scenario, r: Any, price: GpuPrice, table: PriceTable, arr: Any, mode: str, nodes: int,
+                 ci: Any, train_hours: float) -> tuple[Msg, ...]:
+    """The plan's other kinds of price (cost.price_kind_advice: spot beside the mode that bills it, or the user's
+    pin), and, for a plan billed per week or month because its card has no card-hour quote in its region, what
+    card-hours would cost at the other region's card-hour quote, converted (cost.card_hours_instead)."""
+    c, h = s.constraints, s.hardware
+    costs = {m: float(arr.costs[i][0]) for i, m in enumerate(MODES)}
+    spot_h = float(arr.calendar_hours[MODES.index("spot")][0])
+    out = costmod.price_kind_advice(price, mode, costs=costs, pin=c.rental_mode, nodes=nodes,
+                                    spot_calendar_hours=spot_h if math.isfinite(spot_h) else None,
+                                    deadline_days=c.deadline_days, currency=table.currency, overheads=ci.overheads)
+    if price.card_hour is None and mode in ("week", "month"):
+        other = table.card_hour_elsewhere(r.gpu)
+        alt = None if other is None else costmod.rental_costs(
+            other, num_gpus=h.num_gpus, nodes=nodes, train_hours=train_hours,
+            ckpt_bytes=ci.ckpt_bytes, setup_hours=ci.setup_hours, hours_per_week=c.hours_per_week, phase=c.phase,
+            overheads=ci.overheads, modes=("card_hour",))
+        out += costmod.card_hours_instead(mode, None if alt is None else float(alt.costs[0][0]), other, table.currency)
+    return tuple(out)
 
 
 def _point_miss(c: Any, days: float, cost: float | None, currency: str) -> dict:
@@ -974,12 +1002,7 @@ class MemoryByCount:
     headroom: float
 
 
-def _pow2_upto(n: int) -> list[int]:
-    out, v = [], 1
-    while v <= n:
-        out.append(v)
-        v *= 2
-    return out
+_pow2_upto = powers_of_two_upto  # core/units.py, shared with the plan search
 
 
 def _checked(r0: Any, s2: Scenario, models: ModelSource | None) -> Any:

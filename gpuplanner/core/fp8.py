@@ -148,9 +148,7 @@ def cast_elements_per_token(m) -> tuple[float, float]:
     """(x, dy) elements per token and decoder layer that FP8 casts (before tensor parallelism): the distinct
     linear inputs (q/k/v share the norm output, gate/up share theirs) and every linear's output gradient.
     ``m`` is :class:`memory.ModelFacts`; MoE layers count the routed experts' tokens ``k`` times."""
-    f_dense = m.f
-    f_moe = m.k_active * m.f_moe + m.shared_f
-    f = (1 - m.moe_frac) * f_dense + m.moe_frac * f_moe
+    f = m.mlp_width
     k = (1 - m.moe_frac) * 1.0 + m.moe_frac * (m.k_active + (1.0 if m.shared_f else 0.0))
     x = m.h + m.v_dim + k * m.h + f  # qkv input, o input, MLP input(s), down input
     dy = m.q_dim + 2 * m.kv_dim + m.h + f * (2 if m.gated else 1) + k * m.h

@@ -66,7 +66,7 @@ recomputation when ``training.recompute`` is not given, ``scenario._TOOL_RECOMPU
   TRL's trainers.
 * ``ms-swift`` — ModelScope SWIFT: the HF Trainer (``swift sft``/``swift rlhf``) with ``gradient_checkpointing``
   default true (SWIFT docs "Command line parameters"); ships ``zero0``–``zero3`` and ``zero2_offload``/
-  ``zero3_offload`` DeepSpeed configs (``swift/llm/ds_config``); dpo, kto, orpo, simpo, reward (``rlhf_type
+  ``zero3_offload`` DeepSpeed configs (``swift/llm/ds_config``); dpo, kto, orpo, simpo, cpo, reward (``rlhf_type
   rm``), ppo and grpo (with vLLM colocate or server).
 * ``megatron-swift`` — Megatron-SWIFT (``megatron sft``/``megatron rlhf``): Megatron-Core with
   ``recompute_granularity`` default ``selective`` (core attention, ``recompute_modules=["core_attn"]``),
@@ -211,7 +211,7 @@ FRAMEWORKS: dict[str, FrameworkSupport] = {
         fp8_recipes=("te_delayed", "te_current", "te_mxfp8")),
 }
 
-_ALL_OBJ = ("sft", "dpo", "ipo", "kto", "orpo", "simpo", "reward", "ppo", "grpo")
+_ALL_OBJ = ("sft", "dpo", "ipo", "kto", "orpo", "simpo", "cpo", "reward", "ppo", "grpo")
 _FT = ("full", "lora", "qlora")
 _TOOLS = {
     "llamafactory": FrameworkSupport(
@@ -358,11 +358,12 @@ def no_vpp_words(framework: str, objective: str) -> Msg | None:
              "VPP)."), {"fw": f.name, "objective": objective.upper()})
 
 
-#: the training methods as a refusal names them ("does not run TP 2 for full fine-tuning"), translated where shown
-#: (``i18n.translate_param`` looks in this context); an unknown method id is shown as it is
+#: the training methods in words, the one list for every text that names one: a refusal ("does not run TP 2 for
+#: full fine-tuning"), the plan's "Not tried" line (core/search.py) and the report's training table
+#: (report/render.py); translated in this context where shown (``i18n.translate_param`` looks here)
 METHOD_WORDS = {"pretrain": QT_TRANSLATE_NOOP(CTX, "pretraining"),
                 "full": QT_TRANSLATE_NOOP(CTX, "full fine-tuning"),
-                "lora": QT_TRANSLATE_NOOP(CTX, "LoRA"), "qlora": QT_TRANSLATE_NOOP(CTX, "QLoRA")}
+                "lora": QT_TRANSLATE_NOOP(CTX, "LoRA fine-tuning"), "qlora": QT_TRANSLATE_NOOP(CTX, "QLoRA fine-tuning")}
 
 
 def method_word(method: str) -> str:
@@ -538,6 +539,23 @@ def pipeline_split(framework, pp, mbs, grad_accum, pipeline_mbs=None):
     return new_mbs, new_ga
 
 
+#: The tools that run their own activation-checkpoint function, reentrant, with no ``use_reentrant`` switch:
+#: Megatron-Core's ``tensor_parallel.checkpoint`` (a reentrant ``torch.autograd.Function``) and Unsloth's offloaded
+#: checkpoint (``use_gradient_checkpointing="unsloth"``, its own autograd Function).
+OWN_CHECKPOINT_TOOLS = ("megatron", "megatron-swift", "megatron-bridge", "unsloth")
+#: ``training.checkpoint_reentrant`` values each tool cannot run, the one list (core/scenario.py refuses them, the
+#: Training page disables the switch where a tool refuses either: :func:`reentrant_switch`): the tools above refuse
+#: both; torchtitan/torchtune (``fsdp``) wrap layers with ``checkpoint_wrapper``'s ``CheckpointImpl.NO_REENTRANT``
+#: (:func:`checkpoint_nonreentrant` has the sources) and refuse True.
+CHECKPOINT_REENTRANT_REFUSED = {True: OWN_CHECKPOINT_TOOLS + ("fsdp",), False: OWN_CHECKPOINT_TOOLS}
+
+
+def reentrant_switch(tool: str) -> bool:
+    """Whether ``tool`` lets the user choose ``use_reentrant`` (it refuses neither value:
+    :data:`CHECKPOINT_REENTRANT_REFUSED`)."""
+    return not any(tool in tools for tools in CHECKPOINT_REENTRANT_REFUSED.values())
+
+
 def checkpoint_nonreentrant(tool: str, choice: bool | None, objective: str, lora: bool, dp, zero):
     """Whether whole-layer recompute runs ``torch.utils.checkpoint`` with ``use_reentrant=False`` (saved-tensor
     hooks; its host cost is :data:`timing.CKPT_NONREENTRANT_LAYER_S`). ``choice``: ``training.checkpoint_reentrant``
@@ -562,7 +580,7 @@ def checkpoint_nonreentrant(tool: str, choice: bool | None, objective: str, lora
       ``checkpoint_wrapper`` with ``CheckpointImpl.NO_REENTRANT``, no switch.
     * Megatron-Core tools and Unsloth run their own reentrant checkpoint functions (no switch).
     """
-    if tool in ("megatron", "megatron-swift", "megatron-bridge", "unsloth", "deepspeed"):
+    if tool in OWN_CHECKPOINT_TOOLS or tool == "deepspeed":
         return False if choice is None else not choice
     if choice is not None:
         return not choice

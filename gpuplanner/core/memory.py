@@ -174,6 +174,13 @@ class ModelFacts:
     vision_params: float = 0.0  # vision encoder of a vision-language model (placed on the first stage)
     projector_params: float = 0.0  # its projector into the language model
 
+    @property
+    def mlp_width(self) -> float:
+        """The MLP width one token passes through in the mean decoder layer: ``f`` in a dense layer; in an MoE
+        layer its ``k_active`` routed experts' ``f_moe`` plus the shared experts' width; weighted by the layers'
+        shares (``moe_frac``). The down projection's input width, the width the MLP's element-wise work runs on."""
+        return (1 - self.moe_frac) * self.f + self.moe_frac * (self.k_active * self.f_moe + self.shared_f)
+
 
 def model_facts(arch: ModelArch, params: ParamCount | None = None) -> ModelFacts:
     p = params or count_params(arch)
@@ -488,7 +495,7 @@ def activation_parts_per_layer(m: ModelFacts, s, b, tp, sp, flash, recompute, fr
         mlp = (1 - m.moe_frac) * dense_mlp + m.moe_frac * moe_mlp
         base = qkv + attn_out + mlp
         if fp8_te:
-            f_in = (1 - m.moe_frac) * m.f + m.moe_frac * (m.k_active * m.f_moe + m.shared_f)
+            f_in = m.mlp_width
             rep = rep - 2.0 * sb * h  # the two norm outputs (QKV and FC1 inputs) saved in FP8
             base = base - 1.0 * sb * f_in + 1.0 * sb * m.v_dim  # FC2 input in FP8; projection's own FP8 copy
         full = xp.where(sp, (rep + base + xp.where(flash, lse, scores)) / tp,
@@ -542,7 +549,7 @@ def unsloth_lora_layer_bytes(m: ModelFacts, s, b, act_b: float = 2.0):
 
 #: objectives whose loss TRL computes from ``selective_log_softmax`` on the model's logits (memory_arrays): 16-bit
 #: under DeepSpeed, fp32 under Accelerate's native AMP (trl_amp_saved_bytes_per_logit)
-TRL_SELECTIVE_LOG_SOFTMAX = ("dpo", "ipo", "kto", "orpo", "simpo", "ppo", "grpo")
+TRL_SELECTIVE_LOG_SOFTMAX = ("dpo", "ipo", "kto", "orpo", "simpo", "cpo", "ppo", "grpo")
 #: tools whose preference trainers cast the logits to fp32 themselves: LLaMA-Factory's ``CustomDPOTrainer`` and
 #: ``CustomKTOTrainer`` (``src/llamafactory/train/dpo/trainer.py`` ``concatenated_forward``:
 #: ``model(...).logits.to(torch.float32)``; ``train/kto/trainer.py`` likewise), then ``get_batch_logps``
@@ -813,7 +820,7 @@ def bnb_kept_input_bytes(m: ModelFacts, s, b, act_b: float = 2.0):
     ``compute_dtype``, the tensor ``MatMul4Bit`` receives): the attention input (q/k/v share it), the attention
     output (o_proj, ``q_dim`` wide), the MLP input (gate/up share it) and the down projection's input (``f`` wide;
     MoE layers: the active experts' width, as :func:`memory_arrays`' ``grad_ws``)."""
-    f_eff = (1 - m.moe_frac) * m.f + m.moe_frac * (m.k_active * m.f_moe + m.shared_f)
+    f_eff = m.mlp_width
     return act_b * s * b * (2.0 * m.h + m.q_dim + f_eff)
 
 
@@ -1396,7 +1403,7 @@ def memory_arrays(
         # ... and, while its MLP runs backward, the gradients of the intermediates beside what the layer
         # saved: d(product) with d(act) and d(up) (SwiGLU; GELU: d(act) and d(fc1)) before the product
         # (saved for down_proj) is released: two f-wide tensors (derivatives.yaml: mul, silu, mm)
-        f_eff = (1 - m.moe_frac) * m.f + m.moe_frac * (m.k_active * m.f_moe + m.shared_f)
+        f_eff = m.mlp_width
         grad_ws = 2.0 * activation_dtype_bytes(precision) * s_local * mbs * f_eff / tp
         working = working + xp.where(recomputes, grad_ws, 0.0)
     if method == "qlora":

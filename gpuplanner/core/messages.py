@@ -6,6 +6,7 @@ message (translated with the sentence)."""
 from __future__ import annotations
 
 from dataclasses import field
+from decimal import Decimal
 from typing import Any, Mapping
 
 from dataclasses import dataclass
@@ -132,6 +133,22 @@ _PYDANTIC = {
     "date_from_datetime_parsing": QT_TRANSLATE_NOOP(_VCTX, "Input should be a valid date or datetime, {value}"),
     "string_pattern_mismatch": QT_TRANSLATE_NOOP(_VCTX, "String should match pattern {value}"),
 }
+
+
+def not_negative_price(v: Any) -> Any:
+    """A price field's pydantic "before" validator: a number below zero is refused in words ("a price cannot be
+    below zero (-3)", translatable), where pydantic would say "Input should be greater than or equal to 0"; any
+    other value goes on to the field's own checks unchanged (a valid price is never altered)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float, str, Decimal)):
+        return v
+    try:
+        n = float(v)
+    except (TypeError, ValueError):
+        return v
+    if n < 0:
+        raise ValueError(MsgStr.make(_VCTX, QT_TRANSLATE_NOOP(_VCTX, "a price cannot be below zero ({value})"),
+                                     value=str(v).strip()[:40]))
+    return v
 
 
 def validation_reason(error: Mapping[str, Any]) -> str:

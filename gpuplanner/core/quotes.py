@@ -40,7 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from .errors import PlannerError
 from .i18n import QT_TRANSLATE_NOOP
-from .messages import Msg, MsgStr
+from .messages import Msg, MsgStr, not_negative_price
 
 CTX = "Quotes"
 CENT = Decimal("0.01")
@@ -156,6 +156,7 @@ class Offer(_Model):
     multi_node: bool | None = None
 
     _clean = field_validator("gpu", "note", mode="before")(_text)
+    _price_sign = field_validator("price", mode="before")(not_negative_price)
 
 
 class QuestionAnswer(_Model):
@@ -191,6 +192,7 @@ class VendorQuote(_Model):
     answers: dict[str, QuestionAnswer] = Field(default_factory=dict)
 
     _clean = field_validator("provider", "region", "contact", "preinstalled", "source", mode="before")(_text)
+    _price_sign = field_validator("storage_per_tb_month", "egress_per_tb", mode="before")(not_negative_price)
 
     @field_validator("answers")
     @classmethod

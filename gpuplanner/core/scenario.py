@@ -13,9 +13,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from .errors import ScenarioError
 from .i18n import QT_TRANSLATE_NOOP
-from .messages import MsgStr, validation_reason
+from .messages import MsgStr, not_negative_price, validation_reason
 from .recompute import ALIASES as RECOMPUTE_ALIASES
 from .fp8 import PRECISION_ALIASES as FP8_PRECISION_ALIASES
+from .frameworks import CHECKPOINT_REENTRANT_REFUSED
 from .units import parse_count
 
 CTX = "Scenario"
@@ -29,7 +30,7 @@ Framework = Literal["hf", "fsdp", "deepspeed", "megatron",
                     # fine-tuning tools (core/frameworks.py: each one's engine, defaults and sources)
                     "llamafactory", "unsloth", "ms-swift", "megatron-swift", "megatron-bridge", "trl", "axolotl"]
 #: The training objective on top of ``method`` (core/methods.py has what each one holds and runs).
-Objective = Literal["sft", "dpo", "ipo", "kto", "orpo", "simpo", "reward", "ppo", "grpo"]
+Objective = Literal["sft", "dpo", "ipo", "kto", "orpo", "simpo", "cpo", "reward", "ppo", "grpo"]
 ReferenceMode = Literal["separate", "lora_base", "precomputed", "none"]
 GenerationEngine = Literal["training", "vllm_colocated", "vllm_separate"]
 #: LoRA target sets: ``attention`` (q/k/v/o), ``all_linear`` (every linear of the blocks) and ``qkv``, one adapter
@@ -46,13 +47,9 @@ NO_LIGER = _NO_LIGER  # public: the Training page greys the Liger switch for the
 #: the tools that run Megatron-Core (core/frameworks.py engine "megatron"): parallel.moe_dispatcher is theirs
 _MEGATRON_TOOLS = ("megatron", "megatron-swift", "megatron-bridge")
 
-#: Frameworks whose checkpoint implementation is fixed, by the ``training.checkpoint_reentrant`` value they cannot run:
-#: Megatron-Core's ``tensor_parallel.checkpoint`` (a reentrant ``torch.autograd.Function``) and Unsloth's offloaded
-#: checkpoint (``use_gradient_checkpointing="unsloth"``, its own autograd Function) take no ``use_reentrant``;
-#: torchtitan/torchtune (framework fsdp) wrap layers with ``checkpoint_wrapper``'s ``CheckpointImpl.NO_REENTRANT``
-#: and offer no reentrant switch (core/frameworks.checkpoint_nonreentrant has the sources)
-_OWN_CHECKPOINT = {True: ("megatron", "megatron-swift", "megatron-bridge", "unsloth", "fsdp"),
-                   False: ("megatron", "megatron-swift", "megatron-bridge", "unsloth")}
+#: Frameworks whose checkpoint implementation is fixed, by the ``training.checkpoint_reentrant`` value they cannot run
+#: (the core's one list, with its sources: core/frameworks.py ``CHECKPOINT_REENTRANT_REFUSED``)
+_OWN_CHECKPOINT = CHECKPOINT_REENTRANT_REFUSED
 
 #: Activation recomputation each fine-tuning tool runs by default (sources in core/frameworks.py; the
 #: scenario applies it when ``training.recompute`` is not given: the user's own choice always wins).
@@ -236,6 +233,11 @@ class TrainingSection(_Section):
     rl: RlSection = Field(default_factory=RlSection)
     precision: Precision = "bf16"
     optimizer: Optimizer = "adamw"
+    optimizer_implementation: Literal["fused", "foreach"] | None = Field(
+        None, description="AdamW's implementation (torch.optim: fused=True or foreach=True): foreach runs eight "
+                          "multi-tensor passes over the fp32 shard, fused one kernel (time model). None: the tool's "
+                          "default, fused (torchtitan since 6e4988550, Feb 2025: optimizer.implementation 'fused'; "
+                          "Megatron/DeepSpeed fused Adam); torchtitan before it ran foreach")
     framework: Framework = "hf"
     master_weights: bool = Field(True, description="fp32 master weights/optimizer states (false: pure 16-bit, torchtune-style)")
     optimizer_in_backward: bool = Field(False, description="step each parameter during backward and free its gradient (torchtune)")
@@ -556,6 +558,9 @@ class PriceQuote(_Section):
                                                       "(InfiniBand/RoCE between them): true, false, or not stated "
                                                       "(core/rules.py, price_fabric)")
 
+    _price_sign = field_validator("card_hour", "machine_week", "machine_month", "spot_card_hour",
+                                  mode="before")(not_negative_price)
+
 
 class PlanningRules(_Section):
     """The planning guide's rules the plan search applies (``constraints.rules``; core/rules.py has each
@@ -580,6 +585,9 @@ class PlanningRules(_Section):
     price_fabric: bool = Field(True, description="a plan over several nodes priced from a quote not known to offer "
                                                  "networked servers (InfiniBand/RoCE) fails this check (false: "
                                                  "allowed); a check, not a ranking key (core/rules.py)")
+    price_kind: bool = Field(True, description="a plan billed on a spot price because its card has no price without "
+                                               "interruptions, while the others are billed on such prices, fails this "
+                                               "check (false: allowed); a check, not a ranking key (core/rules.py)")
 
 
 class Ownership(_Section):
@@ -626,6 +634,11 @@ class ConstraintsSection(_Section):
     converted_prices: bool | None = Field(
         None, description="price a GPU from the other region's quotes, converted, when its own region has none "
                           "(default: false for mainland China, true for worldwide USD plans)")
+    rental_mode: Literal["card_hour", "spot", "week", "month", "hybrid_week", "hybrid_month"] | None = Field(
+        None, description="bill every plan in this rental mode (a plan whose price has no such mode is left out, "
+                          "with the reason); default: the cheapest mode without interruptions (card-hours, whole "
+                          "machines per week or month, capped card-hours), the spot price shown beside it "
+                          "(core/cost.py STEADY_MODES)")
     rules: PlanningRules = Field(default_factory=PlanningRules, description="planning rules applied by the search")
     ownership: Ownership = Field(default_factory=Ownership, description="figures for building instead of renting")
     region: Region | None = Field(

@@ -43,10 +43,10 @@ import numpy as np
 
 from dataclasses import dataclass
 
-from .units import nodes as units_nodes
+from .units import nodes as units_nodes, powers_of_two_upto
 from . import cost as costmod
 from .architecture import ModelSource
-from .cost import MODES, Msg, Overheads, PriceTable
+from .cost import MODE_LABELS, MODES, Msg, Overheads, PriceTable
 from .errors import PlannerError, ScenarioError
 from .evaluate import PlanFigures, cost_inputs, evaluate, model_support_warnings, validation_band
 from .i18n import QT_TRANSLATE_NOOP
@@ -389,12 +389,7 @@ def gpu_counts(gpus_per_node: int, max_gpus: int) -> np.ndarray:
     return np.concatenate([first, nodes]).astype(np.int64)
 
 
-def _powers_of_two_upto(n: int) -> list[int]:
-    out, v = [], 1
-    while v <= n:
-        out.append(v)
-        v *= 2
-    return out
+_powers_of_two_upto = powers_of_two_upto  # core/units.py, shared with evaluate's layout choices
 
 
 def enumerate_candidates(ctx: SearchContext, max_gpus: int) -> dict[str, np.ndarray]:
@@ -1045,7 +1040,7 @@ def _price_rows_one(ctx: SearchContext, sub: dict) -> None:
     r = costmod.rental_costs(
         ctx.price, num_gpus=sub["num_gpus"], nodes=sub["nodes"], train_hours=sub["train_hours"],
         ckpt_bytes=ctx.ckpt_bytes, setup_hours=ctx.setup_hours, hours_per_week=s.constraints.hours_per_week,
-        phase=s.constraints.phase, overheads=ctx.overheads,
+        phase=s.constraints.phase, overheads=ctx.overheads, pin=s.constraints.rental_mode,
     )
     sub["mode_costs"] = np.asarray(r.costs, dtype=float).reshape(len(MODES), n)
     sub["mode"] = np.asarray(r.best).astype(np.int64, copy=False).reshape(n)
@@ -1121,7 +1116,8 @@ def _unpriced_one(ctx: SearchContext, num_gpus: np.ndarray, nodes: np.ndarray, t
     else:
         # spot's calendar stretches with every preemption: the ceiling would be far above the chosen mode's
         # calendar, so A is priced and its own calendar taken
-        r = costmod.rental_costs(ctx.price, train_hours=low, phase=s.constraints.phase, **kw)
+        r = costmod.rental_costs(ctx.price, train_hours=low, phase=s.constraints.phase, pin=s.constraints.rental_mode,
+                                 **kw)
         ceiling, frac = r.best_calendar_hours, None
     # the hours above which a row's calendar floor is surely later than A's calendar (never below A's own)
     limit = np.maximum(costmod.hours_within_calendar(calendar_hours=ceiling, frac=frac, **kw), low)
@@ -1489,6 +1485,11 @@ def iter_contexts(scenario: Scenario, models: ModelSource | None = None, *, pric
         price = table.get(gpu)
         if price is None:
             skipped[gpu.id] = _no_price(table, gpu)
+            continue
+        if con.rental_mode is not None and not price.has_mode(con.rental_mode):
+            skipped[gpu.id] = Msg(CTX, QT_TRANSLATE_NOOP(
+                CTX, "no {mode} price, the rental mode set in the scenario (constraints.rental_mode) — enter a quote"),
+                {"mode": Msg("Cost", MODE_LABELS[con.rental_mode], {})})
             continue
         if not gpu.memory_gib:
             skipped[gpu.id] = Msg(CTX, QT_TRANSLATE_NOOP(CTX, "memory size unknown"), {})
@@ -2835,12 +2836,10 @@ def plan_warnings(ctx: SearchContext, p: Plan, tier: str) -> list[Msg]:
     return w
 
 
-#: a training method as the report names it (its "Report" messages, translated there), not its identifier
-_METHOD_WORDS = {"pretrain": "pretraining", "full": "full fine-tuning", "lora": "LoRA fine-tuning",
-                 "qlora": "QLoRA fine-tuning"}
-
-
 def _method_words(method: str):
-    """``lora`` -> the message "LoRA fine-tuning" (shown translated); another method's name in capitals (DPO)."""
-    words = _METHOD_WORDS.get(method)
-    return Msg("Report", words) if words else str(method).upper()
+    """``lora`` -> the message "LoRA fine-tuning" (:data:`frameworks.METHOD_WORDS`, shown translated); another
+    method's name in capitals (DPO)."""
+    from .frameworks import CTX as FRAMEWORK_CTX, METHOD_WORDS
+
+    words = METHOD_WORDS.get(method)
+    return Msg(FRAMEWORK_CTX, words) if words else str(method).upper()

@@ -99,3 +99,12 @@ def format_count(value: float, digits: int = 3) -> str:
     from gpuplanner.formatting import format_compact  # pure Python, no Qt: the core stays pure
 
     return format_compact(value, digits)
+
+
+def powers_of_two_upto(n: int) -> list[int]:
+    """1, 2, 4, … up to ``n`` (the parallel sizes a layout search tries: TP, PP, EP, GPU counts)."""
+    out, v = [], 1
+    while v <= n:
+        out.append(v)
+        v *= 2
+    return out

@@ -77,7 +77,7 @@ from .. import __version__
 from ..core.architecture import EXPLICIT_FIELDS, WRITE_IF_SET, ModelArch, resolve_arch
 from ..core.errors import PlannerError, ScenarioError
 from ..core.i18n import QT_TRANSLATE_NOOP
-from ..core.messages import MsgStr, error_text, validation_reason
+from ..core.messages import MsgStr, error_text, not_negative_price, validation_reason
 from ..core.project import Project
 from ..core.quotes import VendorQuote
 from ..core.scenario import ModelSection, ParallelSection, Scenario
@@ -160,6 +160,9 @@ class PriceRow(BaseModel):
     source: str | None = None
     source_date: str | None = None
     notes: str | None = None
+
+    _price_sign = field_validator("card_hour", "card_week", "card_month", "spot_card_hour",
+                                  mode="before")(not_negative_price)
 
 
 class PriceSnapshot(_Doc):

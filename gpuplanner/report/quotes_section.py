@@ -336,8 +336,8 @@ def rfq_html(c: Comparison, title: str = "", translate: Tr | None = None) -> str
 def rfq_pdf_bytes(c: Comparison, title: str = "", paper: str = "a4", lang: str | None = None) -> bytes:
     """The RFQ as a one-page PDF, in memory (the report's page layout and fonts; gpuplanner/report_file.py writes
     it)."""
-    from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QLocale
-    from PySide6.QtGui import QFont, QPdfWriter, QTextDocument
+    from PySide6.QtCore import QLocale
+    from PySide6.QtGui import QFont, QTextDocument
 
     from . import render
 
@@ -349,15 +349,4 @@ def rfq_pdf_bytes(c: Comparison, title: str = "", paper: str = "a4", lang: str |
     font.setPointSizeF(9.5)
     doc.setDefaultFont(font)
     doc.setHtml("<html><head><meta charset='utf-8'/></head><body>" + rfq_html(c, title) + "</body></html>")
-    layout = render.page_layout(paper)
-    pdf = QByteArray()
-    buf = QBuffer(pdf)
-    buf.open(QIODevice.OpenModeFlag.WriteOnly)
-    writer = QPdfWriter(buf)
-    writer.setPageLayout(layout)
-    writer.setResolution(300)
-    writer.setTitle(title)
-    render.print_to(doc, writer, layout, footer=title)
-    del writer
-    buf.close()
-    return bytes(pdf.data())
+    return render.document_pdf(doc, paper, title)

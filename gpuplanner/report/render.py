@@ -660,10 +660,10 @@ def _kv_table(pairs: list[tuple[str, str]]) -> str:
 
 
 def _method_name(m: str) -> str:
-    return {
-        "pretrain": translate("Report", "pretraining"), "full": translate("Report", "full fine-tuning"),
-        "lora": translate("Report", "LoRA fine-tuning"), "qlora": translate("Report", "QLoRA fine-tuning"),
-    }.get(m, m)
+    """The training method in words (the core's one list, :data:`core.frameworks.METHOD_WORDS`), translated."""
+    from ..core.frameworks import CTX as FRAMEWORK_CTX, METHOD_WORDS  # noqa: PLC0415
+
+    return translate(FRAMEWORK_CTX, METHOD_WORDS[m]) if m in METHOD_WORDS else m
 
 
 def _optimizer_name(o: str) -> str:
@@ -1617,18 +1617,24 @@ def pdf_bytes(data: ReportData, paper: str = "a4", lang: str | None = None) -> b
         install_language(lang)
     doc = build_document(data, lang=lang or QLocale().name())
     check_characters(doc)
+    return document_pdf(doc, paper, data.title, creator=f"GPU Planner {data.app_version}")
+
+
+def document_pdf(doc: QTextDocument, paper: str, title: str, creator: str = "") -> bytes:
+    """``doc`` as PDF bytes on the report's page layout (300 dpi, ``title`` in its metadata and footer). Rendered
+    into memory, then written atomically by the caller: Qt never opens the output file (so it prints no
+    "QPainter::begin(): Returned false" of its own) and a full disk leaves no truncated PDF."""
     layout = page_layout(paper)
-    # rendered into memory, then written atomically by the caller: Qt never opens the output file (so it prints
-    # no "QPainter::begin(): Returned false" of its own) and a full disk leaves no truncated PDF
     pdf = QByteArray()
     buf = QBuffer(pdf)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
     writer = QPdfWriter(buf)
     writer.setPageLayout(layout)
     writer.setResolution(300)
-    writer.setTitle(data.title)
-    writer.setCreator(f"GPU Planner {data.app_version}")
-    print_to(doc, writer, layout, footer=data.title)
+    writer.setTitle(title)
+    if creator:
+        writer.setCreator(creator)
+    print_to(doc, writer, layout, footer=title)
     del writer  # finish the PDF
     buf.close()
     return bytes(pdf.data())

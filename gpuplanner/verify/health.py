@@ -33,7 +33,7 @@ from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.messages import MsgStr, Msg
 from .findings import Finding, findings_first, worst
-from .topology import _looks_like_prompt
+from .topology import _looks_like_prompt, _short  # a pasted line, quoted short in a message
 
 CTX = "Health"
 MAX_CHARS = 4_000_000  # nvidia-smi -q of 16 GPUs is ~150 kB; a week of dmesg fits in a few MB
@@ -47,11 +47,6 @@ def _err(lineno: int, template: str, **params: Any) -> HealthError:
     # the line's sentence keeps its id inside the frame (``+`` would give a plain str: shown in English)
     return HealthError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "line {n}: {msg}"), n=lineno,
                                   msg=MsgStr.make(CTX, template, **params)))
-
-
-def _short(line: str, limit: int = 60) -> str:
-    s = " ".join(line.split())
-    return s if len(s) <= limit else s[: limit - 3] + "..."
 
 
 def _decode(data: str | bytes) -> str:
@@ -218,6 +213,14 @@ def _sum(*vals: int | None) -> int | None:
     return sum(known) if known else None
 
 
+def _uncorrectable(ecc: _Node) -> int | None:
+    """Uncorrectable ECC errors of one counter block (``Volatile`` or ``Aggregate``) of ``nvidia-smi -q``: the SRAM
+    and DRAM counts of current drivers, or the older ``Double Bit`` total; None when it lists none."""
+    return _sum(_int(ecc.val("SRAM Uncorrectable")), _int(ecc.val("SRAM Uncorrectable Parity")),
+                _int(ecc.val("SRAM Uncorrectable SEC-DED")), _int(ecc.val("DRAM Uncorrectable")),
+                _int(ecc.val("Double Bit", "Total")))
+
+
 def _gpu_from(node: _Node, index: int) -> GpuHealth:
     g = GpuHealth(index=index)
     m = _GPU_RE.match(node.key)
@@ -259,17 +262,11 @@ def _gpu_from(node: _Node, index: int) -> GpuHealth:
     if e:
         vol, agg = e.find("volatile"), e.find("aggregate")
         if vol:
-            g.ecc_volatile_uncorrected = _sum(
-                _int(vol.val("SRAM Uncorrectable")), _int(vol.val("SRAM Uncorrectable Parity")),
-                _int(vol.val("SRAM Uncorrectable SEC-DED")), _int(vol.val("DRAM Uncorrectable")),
-                _int(vol.val("Double Bit", "Total")))
+            g.ecc_volatile_uncorrected = _uncorrectable(vol)
             g.ecc_volatile_corrected = _sum(_int(vol.val("SRAM Correctable")), _int(vol.val("DRAM Correctable")),
                                             _int(vol.val("Single Bit", "Total")))
         if agg:
-            g.ecc_aggregate_uncorrected = _sum(
-                _int(agg.val("SRAM Uncorrectable")), _int(agg.val("SRAM Uncorrectable Parity")),
-                _int(agg.val("SRAM Uncorrectable SEC-DED")), _int(agg.val("DRAM Uncorrectable")),
-                _int(agg.val("Double Bit", "Total")))
+            g.ecc_aggregate_uncorrected = _uncorrectable(agg)
     rp = node.find("retired pages")
     if rp:
         sbe, dbe = rp.find("single bit ecc"), rp.find("double bit ecc")

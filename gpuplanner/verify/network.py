@@ -37,7 +37,7 @@ from ..core.errors import PlannerError
 from ..core.i18n import QT_TRANSLATE_NOOP
 from ..core.messages import MsgStr, Msg
 from .findings import Finding, findings_first, worst
-from .topology import _looks_like_prompt
+from .topology import _looks_like_prompt, _short  # a pasted line, quoted short in a message
 
 CTX = "Network"
 
@@ -54,11 +54,6 @@ def _err(lineno: int, template: str, **params: Any) -> NetworkError:
     # the line's sentence keeps its id inside the frame (``+`` would give a plain str: shown in English)
     return NetworkError(MsgStr.make(CTX, QT_TRANSLATE_NOOP(CTX, "line {n}: {msg}"), n=lineno,
                                   msg=MsgStr.make(CTX, template, **params)))
-
-
-def _short(line: str, limit: int = 60) -> str:
-    s = " ".join(line.split())
-    return s if len(s) <= limit else s[: limit - 3] + "..."
 
 
 # ------------------------------------------------------------------------------------------------ ports

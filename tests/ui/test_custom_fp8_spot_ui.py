@@ -54,16 +54,22 @@ def _type(edit, text: str) -> None:
     edit.editingFinished.emit()
 
 
+def priced_hardware_page(make_window, gid: str):
+    """The Hardware page with ``gid`` the plan's GPU, quoted 3.0 per card-hour, and no table row selected."""
+    win = make_window(search_enabled=False)
+    win.go_to(4)
+    page = win.page("hardware")
+    win.model.set_many({"hardware.gpu": gid, "constraints.prices": {gid: {"card_hour": 3.0}}})
+    page.table.clearSelection()
+    return win, page
+
+
 def test_spot_price_field_writes_the_quote_and_prices_spot(make_window):
     from gpuplanner.core.cost import PriceTable
     from gpuplanner.formatting import format_number
 
-    win = make_window(search_enabled=False)
-    win.go_to(4)
-    page = win.page("hardware")
     gid = "h100-sxm-80gb"
-    win.model.set_many({"hardware.gpu": gid, "constraints.prices": {gid: {"card_hour": 3.0}}})
-    page.table.clearSelection()
+    win, page = priced_hardware_page(make_window, gid)
     assert page.spot.gpu_id() == gid and page.spot.edit.isVisible()  # no row selected: the live estimate's GPU
     s = win.model.scenario
     assert s.constraints.prices[gid].spot_card_hour is None

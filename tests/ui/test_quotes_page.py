@@ -45,7 +45,7 @@ def test_quotes_page_edits_compares_and_saves(make_window, tmp_path, qtbot):
     assert "10,406.87" not in page.compare_view.toPlainText()
     # a bad value is refused with the field named, and the model keeps the last valid quotes
     price.setText("-1")
-    assert "Offer 1 Price: Input should be greater than or equal to 0" in page.error.text()
+    assert "Offer 1 Price: a price cannot be below zero (-1)" in page.error.text()
     price.setText("6.00")
     assert page.error.text() == ""
     assert w.save_to(path) if hasattr(w, "save_to") else w.doc.save_to(path)
@@ -91,13 +91,13 @@ def test_validation_message_in_chinese(make_window, tmp_path, qtbot):
     except ValueError as err:
         first = err.errors()[0]
     m = field_message(tuple(first["loc"]), validation_reason(first))
-    assert m == "Offer 1 Price: Input should be greater than or equal to 0"
+    assert m == "Offer 1 Price: a price cannot be below zero (-1)"
     render.install_language("zh_CN")
     try:
         zh = translate_message(m.context, m.text, m.params)
     finally:
         render.install_language("en")
-    assert "报价 1" in zh and "单价" in zh and "Input" not in zh, zh
+    assert "报价 1" in zh and "单价" in zh and "价格不能小于零（-1）" in zh and "price" not in zh, zh
 
 
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])

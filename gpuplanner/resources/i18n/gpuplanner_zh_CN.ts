@@ -361,6 +361,18 @@
         <source>Budget cap: {0} {1}.</source>
         <translation>预算上限：{0} {1}。</translation>
     </message>
+    <message>
+        <source>Rental mode</source>
+        <translation>租用方式</translation>
+    </message>
+    <message>
+        <source>Automatic: every plan is billed in its cheapest mode without interruptions (card-hours, whole machines per week or month, capped card-hours) and a cheaper spot price is shown beside it. A mode chosen here bills every plan; cards without a price in that mode are left out, with the reason</source>
+        <translation>自动：每个方案按其最便宜的不会中断的方式计费（卡时、整机周租或月租、封顶卡时），更便宜的竞价价格列在旁边。在此选定的方式用于所有方案；没有该方式价格的卡型会被排除，并说明原因</translation>
+    </message>
+    <message>
+        <source>automatic (without interruptions)</source>
+        <translation>自动（不会中断）</translation>
+    </message>
 </context>
 <context>
     <name>CLI</name>
@@ -1096,6 +1108,10 @@
         <source>rule ids failed</source>
         <translation>未通过的规则（标识）</translation>
     </message>
+    <message>
+        <source>{mode} (as set)</source>
+        <translation>{mode}（按设定）</translation>
+    </message>
 </context>
 <context>
     <name>Calibration</name>
@@ -1442,6 +1458,30 @@
     <message>
         <source>Over {months:.1f} months ({jobs} job(s) like this) renting costs {rent:,.0f} {cur}; buying and running {n} server(s) with {g} GPU(s) each costs {build:,.0f} {cur}.</source>
         <translation>{months:.1f} 个月内（{jobs} 个同类任务）租用需 {rent:,.0f} {cur}；购买并运行 {n} 台 {g} 卡服务器需 {build:,.0f} {cur}。</translation>
+    </message>
+    <message>
+        <source>Billed on {mode}, as set in the scenario (constraints.rental_mode): {other} would cost {other_cost} instead of {cost}.</source>
+        <translation>按场景设定（constraints.rental_mode）以{mode}计费：若改用{other}，费用为 {other_cost}，而非 {cost}。</translation>
+    </message>
+    <message>
+        <source>Spot capacity can be reclaimed at any time: about {n} reclaims over the run, each losing the work since the last checkpoint and a restart (counted in this cost).</source>
+        <translation>竞价资源随时可能被回收：整个运行期间约被回收 {n} 次，每次损失上个检查点之后的工作并需重启（已计入此费用）。</translation>
+    </message>
+    <message>
+        <source>Spot card-hours would cost {spot} instead of {cost}, but spot capacity can be reclaimed at any time: about {n} reclaims over the run, each losing the work since the last checkpoint and a restart, and capacity taken back may not return at once, which your {days}-day deadline must allow for. Plans are ranked on prices without interruptions ({mode} here); set constraints.rental_mode to spot to plan on it.</source>
+        <translation>竞价卡时的费用为 {spot}，而非 {cost}；但竞价资源随时可能被回收：整个运行期间约被回收 {n} 次，每次损失上个检查点之后的工作并需重启，且被回收的资源未必能立即恢复，{days} 天的截止时间须为此留出余量。各方案按不会中断的价格排名（此处为{mode}）；如要按竞价制定方案，请将 constraints.rental_mode 设为 spot。</translation>
+    </message>
+    <message>
+        <source>Spot card-hours would cost {spot} instead of {cost}, but spot capacity can be reclaimed at any time: about {n} reclaims over the run, each losing the work since the last checkpoint and a restart. Plans are ranked on prices without interruptions ({mode} here); set constraints.rental_mode to spot to plan on it.</source>
+        <translation>竞价卡时的费用为 {spot}，而非 {cost}；但竞价资源随时可能被回收：整个运行期间约被回收 {n} 次，每次损失上个检查点之后的工作并需重启。各方案按不会中断的价格排名（此处为{mode}）；如要按竞价制定方案，请将 constraints.rental_mode 设为 spot。</translation>
+    </message>
+    <message>
+        <source>Card-hours instead would cost about {cost}: this card has no card-hour quote here, and at {provider}&apos;s card-hour price from the other region ({source}, {date}) this job would pay for its hours only, not for a whole week. Ask your vendor for an hourly quote.</source>
+        <translation>改按卡时计费约为 {cost}：此卡在本地区没有卡时报价；按 {provider} 在另一地区的卡时价格（{source}，{date}），此任务只需为实际用时付费，而不必付整周的租金。请向供应商索取按小时的报价。</translation>
+    </message>
+    <message>
+        <source>Card-hours instead would cost about {cost}: this card has no card-hour quote here, and at {provider}&apos;s card-hour price from the other region ({source}, {date}) this job would pay for its hours only, not for a whole month. Ask your vendor for an hourly quote.</source>
+        <translation>改按卡时计费约为 {cost}：此卡在本地区没有卡时报价；按 {provider} 在另一地区的卡时价格（{source}，{date}），此任务只需为实际用时付费，而不必付整月的租金。请向供应商索取按小时的报价。</translation>
     </message>
 </context>
 <context>
@@ -1988,6 +2028,10 @@
         <source>String should match pattern {value}</source>
         <translation>应符合格式 {value}</translation>
     </message>
+    <message>
+        <source>a price cannot be below zero ({value})</source>
+        <translation>价格不能小于零（{value}）</translation>
+    </message>
 </context>
 <context>
     <name>Estimate</name>
@@ -2241,14 +2285,6 @@
         <translation>全参微调</translation>
     </message>
     <message>
-        <source>LoRA</source>
-        <translation>LoRA</translation>
-    </message>
-    <message>
-        <source>QLoRA</source>
-        <translation>QLoRA</translation>
-    </message>
-    <message>
         <source>ZeRO-{zero} with PP</source>
         <translation>ZeRO-{zero} 与 PP 同用</translation>
     </message>
@@ -2295,6 +2331,14 @@
     <message>
         <source>{fw} does not build {model} (model_type {type}): torchtitan&apos;s models are Llama 3/4, Qwen3 and DeepSeek-V2/V3</source>
         <translation>{fw} 无法构建 {model}（model_type {type}）：torchtitan 的模型只有 Llama 3/4、Qwen3 和 DeepSeek-V2/V3</translation>
+    </message>
+    <message>
+        <source>LoRA fine-tuning</source>
+        <translation>LoRA 微调</translation>
+    </message>
+    <message>
+        <source>QLoRA fine-tuning</source>
+        <translation>QLoRA 微调</translation>
     </message>
 </context>
 <context>
@@ -2375,7 +2419,7 @@
     </message>
     <message>
         <source>Price &apos;{0}&apos; for {1} is not a number; it was not changed.</source>
-        <translation>{1} 的价格“{0}”不是数字；未作修改。</translation>
+        <translation>{1} 的价格“{0}”不是数字，未作修改。</translation>
     </message>
     <message>
         <source>5 · Hardware and prices</source>
@@ -2676,6 +2720,18 @@
     <message>
         <source>Empty fields use the dated public figure shown in grey (hover for its source). The Plans page and the report compare renting the work with buying and running these servers, part by part, and give the utilisation at which owning breaks even.</source>
         <translation>留空的字段使用灰色显示的、注明日期的公开数据（悬停查看来源）。“方案”页和报告会逐项比较租用与购买并运行这些服务器的费用，并给出自有达到盈亏平衡所需的利用率。</translation>
+    </message>
+    <message>
+        <source>Spot price &apos;{0}&apos; for {1} is not a number; it was not changed.</source>
+        <translation>{1} 的竞价价格“{0}”不是数字，未作修改。</translation>
+    </message>
+    <message>
+        <source>Spot price &apos;{0}&apos; for {1} is below zero; it was not changed.</source>
+        <translation>{1} 的竞价价格“{0}”小于零，未作修改。</translation>
+    </message>
+    <message>
+        <source>Price &apos;{0}&apos; for {1} is below zero; it was not changed.</source>
+        <translation>{1} 的价格“{0}”小于零，未作修改。</translation>
     </message>
 </context>
 <context>
@@ -4672,6 +4728,10 @@
         <source>Pipeline parallelism with {fw} is not tried for fine-tuning: the Hugging Face Trainer&apos;s DeepSpeed integration runs ZeRO only, and a pipeline needs the model rewritten by hand as a deepspeed.pipe.PipelineModule.</source>
         <translation>微调时不尝试 {fw} 的流水线并行：Hugging Face Trainer 的 DeepSpeed 集成只运行 ZeRO，流水线需要把模型手工改写为 deepspeed.pipe.PipelineModule。</translation>
     </message>
+    <message>
+        <source>no {mode} price, the rental mode set in the scenario (constraints.rental_mode) — enter a quote</source>
+        <translation>没有{mode}价格（场景设定的租用方式，constraints.rental_mode）——请输入报价</translation>
+    </message>
 </context>
 <context>
     <name>PlanFile</name>
@@ -5415,6 +5475,14 @@
     <message>
         <source>Whether owning breaks even is unknown without a purchase price.</source>
         <translation>没有采购价，无法判断自有能否与租用持平。</translation>
+    </message>
+    <message>
+        <source>prices of one kind</source>
+        <translation>同一类价格</translation>
+    </message>
+    <message>
+        <source>Plans are compared on prices without interruptions (or the rental mode you set); a plan billed on spot because its card has no other price fails this check</source>
+        <translation>各方案按不会中断的价格比较（或按你设定的租用方式）；因卡型没有其他价格而按竞价计费的方案不通过此检查</translation>
     </message>
 </context>
 <context>
@@ -7205,22 +7273,6 @@
         <translation>未计入（未填写数值）：{0}</translation>
     </message>
     <message>
-        <source>pretraining</source>
-        <translation>预训练</translation>
-    </message>
-    <message>
-        <source>full fine-tuning</source>
-        <translation>全参微调</translation>
-    </message>
-    <message>
-        <source>LoRA fine-tuning</source>
-        <translation>LoRA 微调</translation>
-    </message>
-    <message>
-        <source>QLoRA fine-tuning</source>
-        <translation>QLoRA 微调</translation>
-    </message>
-    <message>
         <source>AdamW 8-bit</source>
         <translation>AdamW 8-bit</translation>
     </message>
@@ -8099,6 +8151,22 @@
         <source>Misses the deadline already at the estimate ({days:.1f} days against {deadline_days:g}), not only at the upper end of its band.</source>
         <translation>按估计值就已错过截止时间（{days:.1f} 天，截止 {deadline_days:g} 天），不只是按区间上限。</translation>
     </message>
+    <message>
+        <source>prices of one kind</source>
+        <translation>同一类价格</translation>
+    </message>
+    <message>
+        <source>Every plan is billed on {mode}, as set in the scenario (constraints.rental_mode).</source>
+        <translation>按场景设定（constraints.rental_mode），每个方案都以{mode}计费。</translation>
+    </message>
+    <message>
+        <source>Billed on {mode}, a price without interruptions: every plan is compared on such prices.</source>
+        <translation>以{mode}计费，这是不会中断的价格：每个方案都按此类价格比较。</translation>
+    </message>
+    <message>
+        <source>Billed on spot card-hours, the only price of {gpu} here: the other plans are billed on prices without interruptions, so this cost is not comparable with theirs, and a reclaim can stop the run. Enter an on-demand or monthly quote for {gpu}, or set constraints.rental_mode to spot to compare every plan on spot.</source>
+        <translation>以竞价卡时计费，这是 {gpu} 在此处唯一的价格：其他方案按不会中断的价格计费，因此此费用与它们不可比，且一次回收就可能中断运行。请为 {gpu} 输入按需或包月报价，或将 constraints.rental_mode 设为 spot，让所有方案都按竞价比较。</translation>
+    </message>
 </context>
 <context>
     <name>SafeRead</name>
@@ -8438,10 +8506,6 @@
         <translation>无竞价报价</translation>
     </message>
     <message>
-        <source>Spot price &apos;{0}&apos; for {1} is not a number; it was not changed.</source>
-        <translation>{1} 的竞价价格“{0}”不是数字，未作修改。</translation>
-    </message>
-    <message>
         <source>Your spot (interruptible) price per card and hour for this GPU: cheaper than on demand, but the provider may take the cards back, so the plan counts restarts. Select a row to price another GPU. Empty (default): the catalog&apos;s spot price where it has one, else no spot offer</source>
         <translation>你为这款 GPU 填写的竞价（可中断）价格，按卡时计：比按需便宜，但供应商可能收回显卡，所以方案会计入重启。选中表格中的另一行即可为另一款 GPU 定价。留空（默认）：使用目录中的竞价价格（如有），否则没有竞价报价</translation>
     </message>
@@ -8610,6 +8674,10 @@
     <message>
         <source>MoE per-expert kernels (GEMMs and FP8 casts, one set per expert)</source>
         <translation>MoE 逐专家内核（矩阵乘与 FP8 转换，每个专家一组）</translation>
+    </message>
+    <message>
+        <source>rollouts: vLLM all-reduces between nodes (tensor parallelism wider than a node)</source>
+        <translation>采样：vLLM 跨节点的 all-reduce（张量并行跨越多个节点）</translation>
     </message>
 </context>
 <context>
@@ -9046,10 +9114,6 @@
         <translation>可重入检查点</translation>
     </message>
     <message>
-        <source>use_reentrant of torch.utils.checkpoint for gradient checkpointing (HF gradient_checkpointing_kwargs, LLaMA-Factory use_reentrant_gc). Off (non-reentrant) adds about 1 ms of host time per layer and micro-batch. Framework default: off for transformers 5 and TRL, on for LLaMA-Factory and Axolotl; Megatron and Unsloth have no such choice</source>
-        <translation>梯度检查点所用 torch 检查点函数的 use_reentrant（HF gradient_checkpointing_kwargs，LLaMA-Factory use_reentrant_gc）。关闭（非可重入）时每层每个微批次约多 1 ms 主机时间。框架默认：transformers 5 与 TRL 为关闭，LLaMA-Factory 与 Axolotl 为开启；Megatron 与 Unsloth 没有这个选项</translation>
-    </message>
-    <message>
         <source>embedding and loss count as a layer each</source>
         <translation>嵌入层和损失各算作一层</translation>
     </message>
@@ -9140,6 +9204,10 @@
     <message>
         <source>bitsandbytes 0.41.0 to 0.43.1 kept each 4-bit layer&apos;s input from its forward to its backward (MatMul4Bit stored it outside save_for_backward; fixed in 0.43.2, July 2024), so with non-reentrant activation checkpointing every checkpointed layer holds those inputs too (more memory). Off (default): bitsandbytes 0.43.2 and later. QLoRA only</source>
         <translation>bitsandbytes 0.41.0 至 0.43.1 会把每个 4 位层的输入从前向一直保留到反向（MatMul4Bit 把它存在 save_for_backward 之外；0.43.2 于 2024 年 7 月修复），因此在非重入式激活检查点下，每个做检查点的层也会一直持有这些输入（占用更多显存）。关闭（默认）：bitsandbytes 0.43.2 及以后。仅适用于 QLoRA</translation>
+    </message>
+    <message>
+        <source>use_reentrant of torch.utils.checkpoint for gradient checkpointing (HF gradient_checkpointing_kwargs, LLaMA-Factory use_reentrant_gc). Off (non-reentrant) adds about 1 ms of host time per layer and micro-batch. Framework default: off for transformers 5 and TRL, on for LLaMA-Factory and Axolotl; Megatron, Unsloth and torchtitan/torchtune have no such choice</source>
+        <translation>梯度检查点所用 torch 检查点函数的 use_reentrant（HF gradient_checkpointing_kwargs，LLaMA-Factory use_reentrant_gc）。关闭（非可重入）时每层每个微批次约多 1 ms 主机时间。框架默认：transformers 5 与 TRL 为关闭，LLaMA-Factory 与 Axolotl 为开启；Megatron、Unsloth 与 torchtitan/torchtune 没有这个选项</translation>
     </message>
 </context>
 <context>
@@ -10007,6 +10075,10 @@
     <message>
         <source>SDPA (Transformers&apos; default)</source>
         <translation>SDPA（Transformers 默认）</translation>
+    </message>
+    <message>
+        <source>CPO (no reference)</source>
+        <translation>CPO（无需参考模型）</translation>
     </message>
 </context>
 <context>

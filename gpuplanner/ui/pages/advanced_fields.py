@@ -16,7 +16,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QObject
 from PySide6.QtWidgets import QCheckBox, QMenu, QToolButton, QVBoxLayout, QWidget
 
-from gpuplanner.core.frameworks import engine_of, support
+from gpuplanner.core.frameworks import engine_of, reentrant_switch, support
 from gpuplanner.formatting import format_list
 
 from ..fields import BoundCheck, BoundCombo, BoundEdit, FieldBox, fmt_float, fmt_int, parse_float, parse_int
@@ -41,23 +41,6 @@ def tri_state(m, path: str) -> BoundCombo:
 
 def float_edit(m, path: str, allow_empty: bool = False) -> BoundEdit:
     return BoundEdit(m, path, parse=parse_float, fmt=fmt_float, allow_empty=allow_empty)
-
-
-def model_is_moe(page: Any, s) -> bool:
-    """Whether the scenario's model has MoE layers (``ModelArch.is_moe``): the preset or the fields typed in
-    (core.architecture.resolve_arch), else the live estimate's architecture (a config.json read by the io layer);
-    True while neither is known, so that no row that may apply is hidden."""
-    from gpuplanner.core.architecture import resolve_arch
-    from gpuplanner.core.errors import PlannerError
-
-    if not s.model.hf_config:
-        try:
-            return bool(resolve_arch(s.model).is_moe)
-        except PlannerError:
-            return True
-    res = getattr(getattr(page.ctx, "estimator", None), "result", None)
-    ev = getattr(res, "evaluation", None)
-    return True if ev is None else bool(ev.arch.is_moe)
 
 
 class TrainingAdvanced(QObject):
@@ -101,20 +84,20 @@ class TrainingAdvanced(QObject):
         self.fields.update(a)
         self.labels.update({k: page.add_field(af, f) for k, f in a.items()})
 
-    def update_enabled(self, s) -> None:
+    def update_enabled(self, s, moe: bool) -> None:
         """Each row enabled where the chosen tool and model read it (disabled, never hidden, as the page's other
         rows): LoRA dropout for LoRA/QLoRA; DeepSpeed's ZeRO-3 collectives for DeepSpeed; the interleaved pipeline
         for a tool with an interleaved schedule (core/frameworks.py ``interleaved_pipeline``); the reentrant switch
-        where the tool has one (Megatron-Core and Unsloth run their own checkpoint function: core/scenario.py
-        refuses either value); parameter offload at ZeRO stage 3. A row whose value is not the default stays
+        where the tool has one (core.frameworks.reentrant_switch: Megatron-Core and Unsloth run their own checkpoint
+        function, torchtitan/torchtune only the non-reentrant one; core/scenario.py refuses the values they cannot
+        run); parameter offload at ZeRO stage 3. A row whose value is not the default stays
         enabled, so a refused value can be put back."""
         t, p = s.training, s.parallel
-        own_checkpoint = engine_of(t.framework) == "megatron" or t.framework == "unsloth"
         on = {"lora_dropout": t.method in ("lora", "qlora"),
               "ds_zero3_gather": t.framework == "deepspeed" or t.ds_zero3_gather != "flat",
               # virtual stages: the frameworks with an interleaved schedule (the search uses vpp 1 elsewhere)
               "vpp": support(t.framework).interleaved_pipeline or p.vpp != 1,
-              "checkpoint_reentrant": not own_checkpoint or t.checkpoint_reentrant is not None,
+              "checkpoint_reentrant": reentrant_switch(t.framework) or t.checkpoint_reentrant is not None,
               "offload_params": p.zero == 3 or p.offload_params}  # ZeRO-3/FSDP offload: refused below stage 3
         for key, enabled in on.items():
             self.fields[key].setEnabled(enabled)
@@ -124,18 +107,18 @@ class TrainingAdvanced(QObject):
             t.framework == "fsdp" and int(t.fsdp_version) == 2))
         # bitsandbytes' 4-bit layers: QLoRA only (core/scenario.py refuses it elsewhere); a set box stays in sight
         self.box.layout().setRowVisible(self.fields["legacy_bnb_4bit"].box, t.legacy_bnb_4bit or t.method == "qlora")
-        self._megatron_rows(s)
+        self._megatron_rows(s, moe)
 
-    def _megatron_rows(self, s) -> None:
+    def _megatron_rows(self, s, moe: bool) -> None:
         """Megatron-Core's CUDA graphs, token dropping, token dispatcher and pipeline split
         (``parallel.cuda_graph_scope``, ``moe_capacity_factor``, ``moe_pad_to_capacity``, ``moe_dispatcher``,
         ``pp_account_embedding_loss``): shown for the frameworks that run Megatron-Core (core.frameworks.engine_of,
         the tools the scenario accepts them for), token dropping, the dispatcher and the router's graph scopes for
-        MoE models only (:func:`model_is_moe`); a value set elsewhere stays in sight, so it can be cleared. The
+        MoE models only (``moe``: :func:`app.engine.model_is_moe`, read once by the Training page); a value set
+        elsewhere stays in sight, so it can be cleared. The
         Training page calls it on every estimate too (a config.json's architecture arrives with the estimate)."""
         par, p, f = self.page.par_box.layout(), s.parallel, self.fields
         megatron = engine_of(s.training.framework) == "megatron"
-        moe = model_is_moe(self.page, s)
         par.setRowVisible(f["cuda_graph_scope"].box, megatron or p.cuda_graph_scope is not None)
         # the older MoE dispatcher and pipeline split: the scenario refuses both outside Megatron-Core
         par.setRowVisible(f["moe_dispatcher"].box, megatron and moe or p.moe_dispatcher is not None)
@@ -225,7 +208,7 @@ class TrainingAdvanced(QObject):
                 "use_reentrant of torch.utils.checkpoint for gradient checkpointing (HF "
                 "gradient_checkpointing_kwargs, LLaMA-Factory use_reentrant_gc). Off (non-reentrant) adds about "
                 "1 ms of host time per layer and micro-batch. Framework default: off for transformers 5 and TRL, "
-                "on for LLaMA-Factory and Axolotl; Megatron and Unsloth have no such choice")),
+                "on for LLaMA-Factory and Axolotl; Megatron, Unsloth and torchtitan/torchtune have no such choice")),
             "lora_dropout": (self.tr("LoRA dropout"), self.tr(
                 "PEFT LoraConfig lora_dropout (default 0.0: no dropout layer). Above 0 each adapted linear layer "
                 "runs a dropout pass on its input (slower steps); from 0 to below 1")),

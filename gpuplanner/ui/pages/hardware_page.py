@@ -358,27 +358,45 @@ class HardwarePage(BasePage):
         key = next((k for k, col in PRICE_COLS.items() if col == c), None)
         if key is None:
             return
-        text = item.text().strip().replace(",", "")
+        text = item.text().strip()
         overrides = _quotes(self.model.scenario.constraints)
         ov = overrides.setdefault(gid, {})
         field = QUOTE_FIELD_OF_COLUMN[key]
         if not text or text == self.tr("unknown"):
             ov.pop(field, None)
         else:
-            try:
-                v = float(text)
-                if v < 0:
-                    raise ValueError
-            except ValueError:
-                self.table_error.setText(self.tr("Price '{0}' for {1} is not a number; it was not changed.").format(
-                    item.text(), gid))
-                self.table_error.show()
+            v = self.typed_price(text, gid)
+            if v is None:
                 return
             # the machine the table's per-card figure is shown for (the core's price: machine_gpus), so what
             # was typed is what the table shows back; the per-machine quote is the core's (cost)
             ov.update(quote_from_card_price(key, v, self._machine_gpus(gid)))
         self.store_quotes(overrides, gid)
         self.fill_table()
+
+    def gpu_label(self, gid: str) -> str:
+        """``gid``'s short name as the table shows it (the id itself when the catalog does not know it)."""
+        try:
+            return short_gpu_name(lookup_gpu(gid, self.model.scenario.hardware.custom_gpus).name)
+        except PlannerError:
+            return gid
+
+    def typed_price(self, text: str, gid: str, spot: bool = False) -> float | None:
+        """The price typed for ``gid`` (the table's cells, the spot field: thousands separators ignored), or None
+        with the reason on the table's message line, one translated line each: not a number, or below zero."""
+        try:
+            v = parse_float(text)
+        except ValueError:
+            why = (self.tr("Spot price '{0}' for {1} is not a number; it was not changed.") if spot else
+                   self.tr("Price '{0}' for {1} is not a number; it was not changed."))
+        else:
+            if v >= 0:
+                return v
+            why = (self.tr("Spot price '{0}' for {1} is below zero; it was not changed.") if spot else
+                   self.tr("Price '{0}' for {1} is below zero; it was not changed."))
+        self.table_error.setText(why.format(text, self.gpu_label(gid)))
+        self.table_error.show()
+        return None
 
     def store_quotes(self, overrides: dict[str, dict], gid: str) -> None:
         """Store ``overrides`` (``constraints.prices``) after a change to ``gid``'s quote: a quote left with nothing

@@ -14,8 +14,6 @@ from gpuplanner.core.catalog_hw import lookup_gpu
 from gpuplanner.core.errors import PlannerError
 from gpuplanner.formatting import format_number
 
-from ..fields import parse_float
-
 
 def _price_text(v: float) -> str:
     """``v`` with two decimals, more where it has them ("1.50", "1.234"): the field shows what was typed, so a
@@ -57,15 +55,11 @@ class SpotPrice(QObject):
             return None
 
     def refresh(self) -> None:
-        from .hardware_page import _quotes, short_gpu_name
+        from .hardware_page import _quotes
 
         s = self.page.model.scenario
         gid = self.gpu_id()
-        try:
-            name = short_gpu_name(lookup_gpu(gid, s.hardware.custom_gpus).name)
-        except PlannerError:
-            name = gid
-        self.label.setText(self.tr("Spot price, {0}:").format(name))
+        self.label.setText(self.tr("Spot price, {0}:").format(self.page.gpu_label(gid)))
         self.unit.setText(self.tr("{0} per card-hour").format(s.constraints.currency))
         mine = _quotes(s.constraints).get(gid, {}).get("spot_card_hour")
         price = self._price(gid)
@@ -82,14 +76,8 @@ class SpotPrice(QObject):
         overrides = _quotes(s.constraints)
         ov = overrides.setdefault(gid, {})
         if text:
-            try:
-                v = parse_float(text)
-                if v < 0:
-                    raise ValueError
-            except ValueError:
-                self.page.table_error.setText(self.tr(
-                    "Spot price '{0}' for {1} is not a number; it was not changed.").format(self.edit.text(), gid))
-                self.page.table_error.show()
+            v = self.page.typed_price(text, gid, spot=True)
+            if v is None:
                 return
             if ov.get("spot_card_hour") == v:
                 return

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QFormLayout, QLabel
 
+from gpuplanner.app.engine import model_is_moe
 from gpuplanner.core.frameworks import engine_of
 from gpuplanner.core.methods import method_profile
 from gpuplanner.core.scenario import NO_LIGER
@@ -20,7 +21,7 @@ from gpuplanner.formatting import format_list
 from ..fields import BoundCheck, BoundCombo, BoundEdit, BoundSpin, fmt_float, fmt_int, parse_float, parse_int
 from ..fit_box import FitHeightBox
 
-OBJECTIVES = ["sft", "dpo", "ipo", "kto", "orpo", "simpo", "reward", "ppo", "grpo"]
+OBJECTIVES = ["sft", "dpo", "ipo", "kto", "orpo", "simpo", "cpo", "reward", "ppo", "grpo"]
 FRAMEWORKS = ["hf", "fsdp", "deepspeed", "megatron", "llamafactory", "unsloth", "ms-swift", "megatron-swift",
               "megatron-bridge", "trl", "axolotl"]
 #: which objective uses which field (the rest are disabled, never hidden: the user sees what exists)
@@ -425,6 +426,7 @@ class TrainingPage(BasePage):
         self.objective.set_labels({
             "sft": self.tr("next-token loss (pretraining / SFT)"), "dpo": "DPO", "ipo": "IPO", "kto": "KTO",
             "orpo": self.tr("ORPO (no reference)"), "simpo": self.tr("SimPO (no reference)"),
+            "cpo": self.tr("CPO (no reference)"),
             "reward": self.tr("reward model"), "ppo": self.tr("PPO (RLHF)"), "grpo": "GRPO"})
         self.reference.set_labels({"default": self.tr("method default"), "separate": self.tr("separate frozen copy"),
                                    "lora_base": self.tr("LoRA base (adapters off)"),
@@ -544,7 +546,7 @@ class TrainingPage(BasePage):
             getattr(self, key).setEnabled(on)
             self.labels[key].setEnabled(on)
         manual = not s.parallel.auto
-        moe = self._model_is_moe()
+        moe = model_is_moe(s, self.ctx.estimator.result)  # the app's one answer, as the advanced rows read it
         for key in ("num_gpus", "tp", "pp", "cp", "ep", "zero", "sp", "offload"):
             on = manual and (key != "ep" or moe or s.parallel.ep != 1)  # expert parallel: MoE models only
             getattr(self, key).setEnabled(on)
@@ -556,14 +558,7 @@ class TrainingPage(BasePage):
         self.expert_tp.setEnabled(moe_tp)
         self.labels["expert_tp"].setEnabled(moe_tp)
         if hasattr(self, "advanced"):
-            self.advanced.update_enabled(s)
-
-    def _model_is_moe(self) -> bool:
-        """Whether the live estimate's model has routed experts (read from its Evaluation; True while unknown, so
-        nothing is disabled before the first estimate)."""
-        res = self.ctx.estimator.result
-        arch = getattr(getattr(res, "evaluation", None), "arch", None)
-        return True if arch is None else bool(arch.is_moe)
+            self.advanced.update_enabled(s, moe)
 
     def on_model_changed(self, section: str) -> None:
         self._update_enabled()
