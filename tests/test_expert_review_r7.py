@@ -100,3 +100,28 @@ def test_the_likely_range_names_the_published_runs_it_comes_from(capsys):
     ranges = [ln for ln in out.splitlines() if "likely range" in ln]
     assert ranges and all("published DeepSpeed runs" not in ln for ln in ranges), ranges
     assert any("published Megatron-LM, llm-foundry and torchtune runs" in ln for ln in ranges), ranges
+
+
+# ------------------------------------------------------------------ serving on GeForce cards (project.py)
+
+def _serving_phase(capsys, name: str) -> dict:
+    from gpuplanner.cli import run_cli  # noqa: PLC0415
+
+    assert run_cli(["project", str(DATA / name), "--json", "--lang", "en"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    return next(ph for ph in out["phases"] if ph.get("kind") == "inference")
+
+
+def test_serving_on_geforce_cards_says_the_licence_and_the_missing_p2p(capsys):
+    """Serving Qwen2.5-72B int4 to 200 users on the cards the team can get (4090, 5090, L20, L40S): the project chose
+    80 × RTX 5090 at TP 2 for 13 weeks of production and said nothing of either: NVIDIA's GeForce driver licence
+    (§2.1.3 "No Datacenter Deployment") and TP over cards without P2P (all-reduces through host memory). Both said."""
+    ph = _serving_phase(capsys, "serve-72b-int4-geforce.gpuplan")
+    assert ph["gpu"] == "rtx-5090-32gb", ph["gpu"]
+    msgs = ph["messages"]
+    assert any("GeForce driver licence excludes datacenter deployment" in m for m in msgs), msgs
+    assert any(m.startswith("TP 2 on NVIDIA GeForce RTX 5090") and "without P2P" in m for m in msgs), msgs
+    # TP 1 replicas need no P2P (serving Qwen2.5-32B int4 on 5090s): only the licence line
+    ph = _serving_phase(capsys, "serve-32b-consumer.gpuplan")
+    assert any("GeForce driver licence" in m for m in ph["messages"])
+    assert not any("without P2P" in m for m in ph["messages"]), ph["messages"]

@@ -5635,6 +5635,14 @@
         <translation>{name}：单个节点内没有 GPU 能在延迟目标下服务此模型</translation>
     </message>
     <message>
+        <source>{gpu} is a GeForce card: NVIDIA&apos;s GeForce driver licence excludes datacenter deployment (§2.1.3), so a production service on it rests on the vendor&apos;s terms; ask the vendor in writing.</source>
+        <translation>{gpu} 是 GeForce 显卡：NVIDIA GeForce 驱动许可不允许数据中心部署（§2.1.3），在其上运行生产服务取决于供应商的条款；请向供应商书面确认。</translation>
+    </message>
+    <message>
+        <source>TP {tp} on {gpu} without P2P: each layer&apos;s all-reduces go through host memory (counted in the time); keep each replica&apos;s cards in one server.</source>
+        <translation>{gpu} 上的 TP {tp} 没有 P2P：每层的 all-reduce 经由主机内存（已计入时间）；每个副本的显卡须在同一台服务器内。</translation>
+    </message>
+    <message>
         <source>Default CPU price ({source}, {date}): replace it with your quote.</source>
         <translation>默认 CPU 价格（{source}，{date}）：请替换为你的报价。</translation>
     </message>
