@@ -24,6 +24,8 @@ ALLOWED = {
     "Hugging", "Face", "Trainer", "Accelerate", "PyTorch", "FSDP2", "torchtitan", "Core", "Megatron-Core",
     # torchtune (LoRA on FSDP2), Huawei's MindSpeed adapter and what it replaces on Ascend
     "torchtune", "MindSpeed", "Transformer", "Engine", "Apex",
+    # the published runs behind a likely range, by their products' names (core/evaluate.BAND_RUNS)
+    "Megatron-LM", "MosaicML", "llm-foundry", "FSDP",
     "CUDA", "NCCL",
     # Megatron-FSDP and the flags that run it, as the user types them (core/search.py's layout line)
     "Megatron-FSDP", "use-megatron-fsdp", "data-parallel-sharding-strategy", "optim_grads_params", "fsdp_dtensor",

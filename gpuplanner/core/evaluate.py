@@ -52,6 +52,7 @@ from .methods import method_profile
 from .frameworks import FRAMEWORKS, model_unsupported, unsupported, vendor_unsupported
 from .messages import MsgStr
 from .frameworks import support as framework_support
+from .frameworks import interleaves
 
 CTX = "Evaluation"
 CHINCHILLA_TOKENS_PER_PARAM = 20.0  # Hoffmann et al. 2022 (arXiv:2203.15556), Table 3: 70B -> 1.4T tokens
@@ -409,6 +410,24 @@ BAND_MEANING = QT_TRANSLATE_NOOP(
          "the high end of this range of what the model predicts for them; an untuned run can be slower.")
 
 
+#: The published runs behind each band, named as they are (bench/validation_bands.py ``FAMILIES``: the ``fsdp`` band is
+#: MosaicML llm-foundry's Composer FSDP runs, the ``hf`` band torchtune's README runs, and ``deepspeed`` has no
+#: published row, so it takes the band of all rows). Issue 35 round 7, advice6: plans said "55 published DeepSpeed
+#: runs", "18 published PyTorch FSDP2 (torchtitan) runs" and "12 published Hugging Face Trainer / Accelerate runs".
+BAND_RUNS = {
+    "megatron": QT_TRANSLATE_NOOP(CTX, "Megatron-LM and Megatron-Core"),
+    "fsdp": QT_TRANSLATE_NOOP(CTX, "MosaicML llm-foundry (PyTorch FSDP)"),
+    "hf": QT_TRANSLATE_NOOP(CTX, "torchtune"),
+    "all": QT_TRANSLATE_NOOP(CTX, "Megatron-LM, llm-foundry and torchtune"),
+}
+
+
+def band_runs(band: dict) -> str | None:
+    """The untranslated name of the runs behind ``band`` (:data:`BAND_RUNS`, context "Evaluation"), or None for a
+    band stored before it was named (then its framework family names it)."""
+    return band.get("runs") if isinstance(band, dict) else None
+
+
 def validation_band(framework: str) -> dict | None:
     """The p10–p90 ratio of true to predicted training days for ``framework``'s family
     (``resources/validation_bands.json``, written by ``bench/validation_bands.py`` from the published runs of
@@ -425,7 +444,9 @@ def validation_band(framework: str) -> dict | None:
     b = bands.get(framework)
     if not isinstance(b, dict) or not (0 < b.get("p10", 0) <= b.get("p90", 0)):
         return None
-    return {"family": framework, "p10": float(b["p10"]), "p90": float(b["p90"]), "rows": int(b.get("rows", 0)),
+    runs = BAND_RUNS.get(framework, BAND_RUNS["all"])  # deepspeed and any other: the band of all rows
+    return {"family": framework, "runs": runs, "p10": float(b["p10"]), "p90": float(b["p90"]),
+            "rows": int(b.get("rows", 0)),
             "source": doc.get("source"), "source_date": doc.get("source_date"), "meaning": BAND_MEANING}
 
 
@@ -677,10 +698,24 @@ def _model_support(s: Scenario, r: Any) -> tuple[Msg, ...]:
             CTX, "Pipeline parallel {pp} with {fw} on a fine-tune: the Hugging Face Trainer runs DeepSpeed with ZeRO "
                  "only; this needs the model rewritten by hand as a deepspeed.pipe.PipelineModule."),
             {"pp": int(s.parallel.pp), "fw": sup.name}),)
+    pp_rewrite += _vpp_unrun(s)
     if why is None:
         return pp_rewrite
     return (Msg(CTX, QT_TRANSLATE_NOOP(CTX, "{why}. Choose a framework that trains it."),
                 {"why": why}),) + pp_rewrite
+
+
+def _vpp_unrun(s: Scenario) -> tuple[Msg, ...]:
+    """A VPP the user entered for an objective whose trainer does not interleave (frameworks ``no_vpp_objectives``:
+    Megatron-SWIFT's GRPO): kept and estimated, said on the plan."""
+    p, t = s.parallel, s.training
+    sup = FRAMEWORKS.get(t.framework)
+    if sup is None or p.vpp <= 1 or p.pp <= 1 or not sup.interleaved_pipeline or interleaves(t.framework, t.objective):
+        return ()
+    return (Msg(CTX, QT_TRANSLATE_NOOP(
+        CTX, "Virtual pipeline stages (VPP {vpp}) with {fw} for {objective}: its trainer does not run the interleaved "
+             "schedule (ms-swift grpo_trainer.py asserts that GRPO does not support VPP); set parallel.vpp to 1."),
+        {"vpp": int(p.vpp), "fw": sup.name, "objective": t.objective.upper()}),)
 
 
 def _check_framework(s: Scenario) -> None:

@@ -691,6 +691,14 @@ def _framework_name(fw: str) -> str:
     return sup.name if sup is not None else str(fw)
 
 
+def _band_family(band: dict) -> str:
+    """The published runs behind a likely range, as they are (core.evaluate.BAND_RUNS); an older band: its family."""
+    from ..core.evaluate import band_runs  # noqa: PLC0415
+
+    runs = band_runs(band)
+    return translate("Evaluation", runs) if runs else _framework_name(band.get("family", ""))
+
+
 def _mode_name(mode: str | None) -> str:
     from ..core.cost import MODE_LABELS  # noqa: PLC0415 - only when costs exist
 
@@ -840,7 +848,7 @@ def _html_plan(data: ReportData) -> str:
                                    "{family} training runs ({date}): 80% of those runs took "
                                    "between its low and high end of what the model predicted. An untuned run, slow "
                                    "data loading or a different server can be slower still.").format(
-            n=p.band.get("rows"), family=_framework_name(p.band.get("family")), date=p.band.get("source_date") or "")
+            n=p.band.get("rows"), family=_band_family(p.band), date=p.band.get("source_date") or "")
         sentence = translate("Report", "{range}.").format(range=rng)  # (a Chinese sentence ends with 。)
         out.append(f"<p>{_e(sentence)}<br/><span class=\"small\">{_e(what)}</span></p>")
     interconnect = []

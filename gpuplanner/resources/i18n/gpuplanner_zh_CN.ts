@@ -2142,6 +2142,26 @@
         <source>Pipeline parallel {pp} with {fw} on a fine-tune: the Hugging Face Trainer runs DeepSpeed with ZeRO only; this needs the model rewritten by hand as a deepspeed.pipe.PipelineModule.</source>
         <translation>微调时用 {fw} 的流水线并行 {pp}：Hugging Face Trainer 只以 ZeRO 方式运行 DeepSpeed；这需要把模型手工改写为 deepspeed.pipe.PipelineModule。</translation>
     </message>
+    <message>
+        <source>Megatron-LM and Megatron-Core</source>
+        <translation>Megatron-LM 与 Megatron-Core</translation>
+    </message>
+    <message>
+        <source>MosaicML llm-foundry (PyTorch FSDP)</source>
+        <translation>MosaicML llm-foundry（PyTorch FSDP）</translation>
+    </message>
+    <message>
+        <source>torchtune</source>
+        <translation>torchtune</translation>
+    </message>
+    <message>
+        <source>Megatron-LM, llm-foundry and torchtune</source>
+        <translation>Megatron-LM、llm-foundry 与 torchtune</translation>
+    </message>
+    <message>
+        <source>Virtual pipeline stages (VPP {vpp}) with {fw} for {objective}: its trainer does not run the interleaved schedule (ms-swift grpo_trainer.py asserts that GRPO does not support VPP); set parallel.vpp to 1.</source>
+        <translation>{fw} 的 {objective} 使用虚拟流水线阶段（VPP {vpp}）：其训练器不运行交错调度（ms-swift grpo_trainer.py 断言 GRPO 不支持 VPP）；请把 parallel.vpp 设为 1。</translation>
+    </message>
 </context>
 <context>
     <name>Fields</name>
@@ -2315,6 +2335,10 @@
     <message>
         <source>QLoRA fine-tuning</source>
         <translation>QLoRA 微调</translation>
+    </message>
+    <message>
+        <source>The interleaved pipeline (virtual pipeline stages, VPP) is not tried: {fw}&apos;s {objective} trainer does not run it (ms-swift swift/megatron/trainers/grpo_trainer.py asserts that GRPO does not support VPP).</source>
+        <translation>未尝试交错流水线（虚拟流水线阶段，VPP）：{fw} 的 {objective} 训练器不运行它（ms-swift swift/megatron/trainers/grpo_trainer.py 断言 GRPO 不支持 VPP）。</translation>
     </message>
 </context>
 <context>
@@ -4700,6 +4724,14 @@
         <source>no {mode} price, the rental mode set in the scenario (constraints.rental_mode) — enter a quote</source>
         <translation>没有{mode}价格（场景设定的租用方式，constraints.rental_mode）——请输入报价</translation>
     </message>
+    <message>
+        <source>Liger Kernel, whose fused linear cross-entropy builds no logits (training.liger_kernel)</source>
+        <translation>Liger Kernel（其融合线性交叉熵不生成 logits；training.liger_kernel）</translation>
+    </message>
+    <message>
+        <source>Unsloth (training.framework unsloth)</source>
+        <translation>Unsloth（training.framework unsloth）</translation>
+    </message>
 </context>
 <context>
     <name>PlanFile</name>
@@ -5745,6 +5777,14 @@
     <message>
         <source>Serves {model} with {precision} weights.</source>
         <translation>部署的模型：{model}，{precision} 权重。</translation>
+    </message>
+    <message>
+        <source>{gpu} is a GeForce card: NVIDIA&apos;s GeForce driver licence excludes datacenter deployment (§2.1.3), so a production service on it rests on the vendor&apos;s terms; ask the vendor in writing.</source>
+        <translation>{gpu} 是 GeForce 显卡：NVIDIA GeForce 驱动许可不允许数据中心部署（§2.1.3），在其上运行生产服务取决于供应商的条款；请向供应商书面确认。</translation>
+    </message>
+    <message>
+        <source>TP {tp} on {gpu} without P2P: each layer&apos;s all-reduces go through host memory (counted in the time); keep each replica&apos;s cards in one server.</source>
+        <translation>{gpu} 上的 TP {tp} 没有 P2P：每层的 all-reduce 经由主机内存（已计入时间）；每个副本的显卡须在同一台服务器内。</translation>
     </message>
 </context>
 <context>

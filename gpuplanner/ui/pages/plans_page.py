@@ -674,7 +674,7 @@ class PlansPage(BasePage):
                                                                       format_number(ev.cost_band[1], 0)), ev.currency)
             rows.append("<p><b>" + tr("Likely range") + "</b>" + colon() + esc(rng) + "<br/><span style='color:#555'>"
                         + esc(self.tr("p10–p90 of the model's error on {0} published {1} runs: {2}").format(
-                            ev.band["rows"], _framework_display(ev.band["family"]), QCoreApplication.translate("Evaluation", ev.band["meaning"])))
+                            ev.band["rows"], _band_display(ev.band), QCoreApplication.translate("Evaluation", ev.band["meaning"])))
                         + "</span></p>")
         if ev.calibration_notes:
             rows.append("<ul>" + "".join(f"<li>{esc(tr_msg(m))}</li>" for m in ev.calibration_notes) + "</ul>")
@@ -810,3 +810,11 @@ def _framework_display(fw: str) -> str:
 
     sup = FRAMEWORKS.get(fw)
     return sup.name if sup is not None else str(fw)
+
+
+def _band_display(band: dict) -> str:
+    """The published runs behind a likely range, as they are (core.evaluate.BAND_RUNS); an older band: its family."""
+    from gpuplanner.core.evaluate import band_runs
+
+    runs = band_runs(band)
+    return QCoreApplication.translate("Evaluation", runs) if runs else _framework_display(band.get("family", ""))
