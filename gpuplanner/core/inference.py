@@ -238,25 +238,10 @@ def kv_precision_for(precision: str, kv_precision: str | None = None) -> str:
     return "fp8" if precision == "fp8" else "bf16"
 
 
-#: Issue 35 round 7 (geserve7): a GeForce board's tensor cores run at its sustained clock, above the clock its datasheet
-#: rates are computed at. The catalog's RTX 4090 figures are the NVIDIA Ada Lovelace GPU architecture whitepaper's
-#: (Appendix A, Table 5: 165.2 dense BF16/FP16 TFLOPS with FP32 accumulate, 330.3 FP8, at the 2,520 MHz boost clock);
-#: GPU Boost raises the clock further while power and temperature allow. A stock RTX 4090 Founders Edition at 97%
-#: load and 446.9 W held 2,730 MHz (GPU-Z capture, hothardware.com "Overclocking NVIDIA's GeForce RTX 4090 To 3.2GHz",
-#: Oct 2022; NVIDIA's own launch demo showed 2,810-2,850 MHz, tweaktown.com news 88568): 2,730 / 2,520. Measured under
-#: serving kernels the same way: casys-kaist/LLMServingSim's RTX 4090 profile (commit 856225a,
-#: profiler/perf/RTX4090/meta-llama/Llama-3.1-8B/bf16/tp1/dense.csv, vLLM 0.19.0) runs a Llama-3.1-8B layer's four
-#: linear layers at 2,048 rows at 163-166 TFLOPS, 0.99-1.01 of the datasheet peak, which no kernel reaches at the
-#: datasheet's clock. The lower of the two stock clocks is used. Only for GeForce (catalog class "consumer"):
-#: datacenter and workstation boards run at lower power limits (the same profiler's RTX PRO 6000 Blackwell reaches
-#: 0.83 of its peak). The FP32-accumulate rate stays the peak (the catalog note; vLLM's GEMMs accumulate in FP32).
-GEFORCE_SUSTAINED_CLOCK_RATIO = 2730.0 / 2520.0
-
-
 def sustained_clock_ratio(gpu: Any) -> float:
-    """The tensor cores' sustained clock over the datasheet's boost clock: :data:`GEFORCE_SUSTAINED_CLOCK_RATIO`
-    on GeForce cards (catalog class "consumer"), 1 elsewhere."""
-    return GEFORCE_SUSTAINED_CLOCK_RATIO if getattr(gpu, "gpu_class", "") == "consumer" else 1.0
+    """The tensor cores' sustained clock over the datasheet's boost clock (GeForce: the time model's
+    :data:`timing.GEFORCE_SUSTAINED_CLOCK_RATIO`, issue 35 round 7; 1 elsewhere)."""
+    return _timing.sustained_clock_ratio(gpu)
 
 
 def peak_flops(gpu: Any, precision: str) -> float | None:
