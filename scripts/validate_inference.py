@@ -824,6 +824,7 @@ def geforce_section():
     _report("GeForce new rows, LLMServingSim vLLM 0.19 (geserve7)", GEFORCE_NEW)
     _report("GeForce new rows, Database Mart vLLM (version unstated) (geserve7)", GEFORCE_DBM)
     _report("GeForce new rows, all (geserve7)", GEFORCE_NEW + GEFORCE_DBM)
+    _report("All serving rows with the geserve7 GeForce rows", _all + _r6_new + KV_NEW + GEFORCE_NEW + GEFORCE_DBM)
 
 
 geforce_section()
