@@ -1725,6 +1725,8 @@ def render(results: list[dict], loso: list[dict] | None = None) -> str:
         "",
         *(Path(__file__).parent / "data" / "advice67.md").read_text(encoding="utf-8").splitlines()[1:],
         "",
+        *(Path(__file__).parent / "data" / "geserve7.md").read_text(encoding="utf-8").splitlines()[1:],
+        "",
         *(Path(__file__).parent / "data" / "pref7.md").read_text(encoding="utf-8").splitlines()[1:],
         *(Path(__file__).parent / "data" / "cp7.md").read_text(encoding="utf-8").splitlines()[1:],
         "",

@@ -768,3 +768,63 @@ def rtx4090_layer_check():
 
 
 rtx4090_layer_check()
+
+
+# Issue 35 round 7 (geserve7): new GeForce serving rows, out of sample (not looked at while the mechanisms were built).
+# (a) casys-kaist/LLMServingSim commit 5daddb2 (2026-08-21) bench/examples/RTX4090/Llama-3.1-8B/vllm/ (meta.json,
+#     requests.jsonl): vLLM 0.19.0 on one RTX 4090, Llama-3.1-8B BF16, max_num_seqs 256, max_num_batched_tokens 2048,
+#     gpu_memory_utilization 0.90, async scheduling, CUDA graphs; 300 ShareGPT requests sent at 10 req/s (the queue
+#     stays full: KV cache at 96-100% from 4 s to 168 s, timeseries.csv), mean 857 in / 653 out. Output tokens ÷ the
+#     time from the first request queued to the last token: 195,753 / 183.6 s = 1,066 tok/s. Scored as a maximum-load
+#     run over the same 300 requests (inf.max_load_run with their own lengths; bench/data/geserve7_rtx4090_vllm019_requests.json).
+import json as _json
+import pathlib as _pl
+_G7 = _json.loads((_pl.Path(__file__).resolve().parents[1] / "bench/data/geserve7_rtx4090_vllm019_requests.json").read_text())
+GEFORCE_NEW = Errs()
+
+
+def geforce_new_rows():
+    meas = sum(_G7["outputs"]) / (_G7["last_token_s"] - _G7["first_queued_s"])
+    run = inf.max_load_run(M("llama-3.1-8b"), get_gpu("rtx-4090-24gb"), prompts=[float(x) for x in _G7["prompts"]],
+                           outputs=[float(x) for x in _G7["outputs"]], requests=len(_G7["prompts"]),
+                           precision="bf16", tp=1, engine="vllm", utilization=0.90, max_batch=256,
+                           loop=inf.ENGINE_LOOP["vllm"])
+    v = run.output_tokens_per_s
+    GEFORCE_NEW.add(v / meas - 1, "vLLM 0.19 max load llama-3.1-8b rtx-4090-24gb TP1 (LLMServingSim ShareGPT 300)")
+    print(f"| llama-3.1-8b | rtx-4090-24gb | BF16 TP1 | vLLM 0.19 | 300 ShareGPT (857/653 mean) | {meas:,.0f} | "
+          f"{v:,.0f} | {v / meas - 1:+.0%} | mean batch {run.mean_batch:.0f}, preemptions {run.preemptions:.0f} |")
+
+
+# (b) Database Mart, "RTX4090 vLLM Benchmark: Best GPU for LLMs Below 8B on Hugging Face" (databasemart.com/blog/
+#     vllm-gpu-benchmark-rtx4090, 2025): one RTX 4090, vLLM (version not stated), 16-bit weights, 300 requests of
+#     100 input / 600 output tokens sent at once ("offline"), request/s per model. Output tok/s = req/s × 600. Models with
+#     a preset of the same shape: DeepSeek-R1-Distill-Llama-8B (Llama-3.1-8B), -Qwen-7B (Qwen2.5-7B), -Qwen-1.5B
+#     (Qwen2.5-1.5B). Left out: gemma-2-9b-it (0.68 req/s, 18.5 GB of weights leave ~1 GB of KV at their setting, not
+#     stated), Qwen2.5-VL-7B (vision tower) and Qwen2.5-3B (no preset). The version is unstated: scored with the
+#     current vLLM's defaults (max_num_seqs 256 on a 24 GB card), as a separate group.
+DBM_4090 = [("llama-3.1-8b", 3.96), ("qwen2.5-7b", 5.96), ("qwen2.5-1.5b", 13.85)]
+GEFORCE_DBM = Errs()
+
+
+def geforce_dbm_rows():
+    for p, rps in DBM_4090:
+        meas = rps * 600
+        run = inf.max_load_run(M(p), get_gpu("rtx-4090-24gb"), prompts=[100.0] * 300, outputs=[600.0] * 300, requests=300,
+                               precision="bf16", tp=1, engine="vllm", utilization=0.90, loop=inf.ENGINE_LOOP["vllm"])
+        v = run.output_tokens_per_s
+        GEFORCE_DBM.add(v / meas - 1, f"vLLM (version unstated) max load {p} rtx-4090-24gb 100/600 x300 (Database Mart)")
+        print(f"| {p} | rtx-4090-24gb | BF16 TP1 | vLLM (unstated) | 300 × 100/600 | {meas:,.0f} | {v:,.0f} | "
+              f"{v / meas - 1:+.0%} | mean batch {run.mean_batch:.0f} |")
+
+
+def geforce_section():
+    print("\nRound 7 (geserve7): new GeForce rows (out of sample)")
+    geforce_new_rows()
+    geforce_dbm_rows()
+    _report("GeForce new rows, LLMServingSim vLLM 0.19 (geserve7)", GEFORCE_NEW)
+    _report("GeForce new rows, Database Mart vLLM (version unstated) (geserve7)", GEFORCE_DBM)
+    _report("GeForce new rows, all (geserve7)", GEFORCE_NEW + GEFORCE_DBM)
+    _report("All serving rows with the geserve7 GeForce rows", _all + _r6_new + KV_NEW + GEFORCE_NEW + GEFORCE_DBM)
+
+
+geforce_section()

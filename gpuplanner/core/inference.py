@@ -238,13 +238,20 @@ def kv_precision_for(precision: str, kv_precision: str | None = None) -> str:
     return "fp8" if precision == "fp8" else "bf16"
 
 
+def sustained_clock_ratio(gpu: Any) -> float:
+    """The tensor cores' sustained clock over the datasheet's boost clock (GeForce: the time model's
+    :data:`timing.GEFORCE_SUSTAINED_CLOCK_RATIO`, issue 35 round 7; 1 elsewhere)."""
+    return _timing.sustained_clock_ratio(gpu)
+
+
 def peak_flops(gpu: Any, precision: str) -> float | None:
     """Dense tensor FLOP/s for the matrix products: fp8 (and int8: the same tensor-core rate on Hopper/Ada) at
-    the fp8 rate where the card has one; weight-only int4 dequantises to 16-bit (bf16 rate)."""
+    the fp8 rate where the card has one; weight-only int4 dequantises to 16-bit (bf16 rate). At the card's
+    sustained clock (:func:`sustained_clock_ratio`)."""
     if precision in ("fp8", "int8") and getattr(gpu, "fp8_tflops", None):
-        return float(gpu.fp8_tflops) * 1e12
+        return float(gpu.fp8_tflops) * 1e12 * sustained_clock_ratio(gpu)
     v = getattr(gpu, "bf16_tflops", None) or getattr(gpu, "fp16_tflops", None)
-    return None if not v else float(v) * 1e12
+    return None if not v else float(v) * 1e12 * sustained_clock_ratio(gpu)
 
 
 @dataclass(slots=True, frozen=True)

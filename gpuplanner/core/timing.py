@@ -617,8 +617,34 @@ def gpu_time_facts(gpu: Any, precision: str = "bf16", *, intra_node: str | None 
         inter_node=net.id, nics_per_node=float(nics_per_node), notes=tuple(notes),
         host_link_gbs=_PCIE_UNI.get(g.pcie_gen or HOST_PCIE_GEN.get(gen, 4), 32.0),
         host_cpu_factor=host_cpu_factor(g.id),
-        sm_ghz=sm_cycle_rate(g) / 1e9, architecture=getattr(g, "architecture", None),
+        sm_ghz=sm_cycle_rate(g) * sustained_clock_ratio(g) / 1e9, architecture=getattr(g, "architecture", None),
     )
+
+
+#: Issue 35 round 7 (geserve7): a GeForce board's tensor cores run at its sustained clock, above the clock its datasheet
+#: rates are computed at. The catalog's RTX 4090 figures are the NVIDIA Ada Lovelace GPU architecture whitepaper's
+#: (Appendix A, Table 5: 165.2 dense BF16/FP16 TFLOPS with FP32 accumulate, 330.3 FP8, at the 2,520 MHz boost clock);
+#: GPU Boost raises the clock further while power and temperature allow. A stock RTX 4090 Founders Edition at 97%
+#: load and 446.9 W held 2,730 MHz (GPU-Z capture, hothardware.com "Overclocking NVIDIA's GeForce RTX 4090 To 3.2GHz",
+#: Oct 2022; NVIDIA's own launch demo showed 2,810-2,850 MHz, tweaktown.com news 88568): 2,730 / 2,520. Measured under
+#: serving kernels the same way: casys-kaist/LLMServingSim's RTX 4090 profile (commit 5daddb2,
+#: profiler/perf/RTX4090/meta-llama/Llama-3.1-8B/bf16/tp1/dense.csv, vLLM 0.19.0) runs a Llama-3.1-8B layer's four
+#: linear layers at 2,048 rows at 163-166 TFLOPS, 0.99-1.01 of the datasheet peak, which no kernel reaches at the
+#: datasheet's clock; binbinsh/gpu-bench README (cuBLASLt, 8192³): RTX 4090 BF16 175.1 TFLOP/s (1.06 of 165.2) and FP32
+#: 89.9 of 82.6 (1.088, the clock ratio itself: FMA loops run at the clock), RTX 5090 D 234.8 BF16 and 116.3 of 104.8 FP32
+#: (1.11). The lower 4090 figure is used for every GeForce card. Used by the serving sizer's peak
+#: (``inference.peak_flops``) and the time model's SM clock (:func:`gpu_time_facts` ``sm_ghz``); the time model's matmul
+#: share takes :func:`sustained_clock_factor` instead (a measured matmul maximum, which holds the same clock: 178.8 /
+#: 165.2 = 1.082), so the clock is not counted twice and MFU stays against the datasheet peak. Only for GeForce (catalog class "consumer"):
+#: datacenter and workstation boards run at lower power limits, and no measurement above their datasheet rates was
+#: found. The FP32-accumulate rate stays the peak (the catalog note; vLLM's and PyTorch's GEMMs accumulate in FP32).
+GEFORCE_SUSTAINED_CLOCK_RATIO = 2730.0 / 2520.0
+
+
+def sustained_clock_ratio(g: Any) -> float:
+    """The SMs' sustained clock over the datasheet's boost clock: :data:`GEFORCE_SUSTAINED_CLOCK_RATIO` on GeForce
+    cards (catalog class "consumer"), 1 elsewhere."""
+    return GEFORCE_SUSTAINED_CLOCK_RATIO if getattr(g, "gpu_class", "") == "consumer" else 1.0
 
 
 def sm_cycle_rate(g) -> float:
