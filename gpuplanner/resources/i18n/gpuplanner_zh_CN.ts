@@ -1461,7 +1461,7 @@
     </message>
     <message>
         <source>Billed on {mode}, as set in the scenario (constraints.rental_mode): {other} would cost {other_cost} instead of {cost}.</source>
-        <translation>按场景设定（constraints.rental_mode）以{mode}计费：若改用{other}，费用为 {other_cost}，而非 {cost}。</translation>
+        <translation>按“时间与预算”页的租用方式设定以{mode}计费：若改用{other}，费用为 {other_cost}，而非 {cost}。</translation>
     </message>
     <message>
         <source>Spot capacity can be reclaimed at any time: about {n} reclaims over the run, each losing the work since the last checkpoint and a restart (counted in this cost).</source>
@@ -1469,11 +1469,11 @@
     </message>
     <message>
         <source>Spot card-hours would cost {spot} instead of {cost}, but spot capacity can be reclaimed at any time: about {n} reclaims over the run, each losing the work since the last checkpoint and a restart, and capacity taken back may not return at once, which your {days}-day deadline must allow for. Plans are ranked on prices without interruptions ({mode} here); set constraints.rental_mode to spot to plan on it.</source>
-        <translation>竞价卡时的费用为 {spot}，而非 {cost}；但竞价资源随时可能被回收：整个运行期间约被回收 {n} 次，每次损失上个检查点之后的工作并需重启，且被回收的资源未必能立即恢复，{days} 天的截止时间须为此留出余量。各方案按不会中断的价格排名（此处为{mode}）；如要按竞价制定方案，请将 constraints.rental_mode 设为 spot。</translation>
+        <translation>竞价卡时的费用为 {spot}，而非 {cost}；但竞价资源随时可能被回收：整个运行期间约被回收 {n} 次，每次损失上个检查点之后的工作并需重启，且被回收的资源未必能立即恢复，{days} 天的截止时间须为此留出余量。各方案按不会中断的价格排名（此处为{mode}）；如要按竞价制定方案，请在“时间与预算”页把租用方式设为竞价卡时。</translation>
     </message>
     <message>
         <source>Spot card-hours would cost {spot} instead of {cost}, but spot capacity can be reclaimed at any time: about {n} reclaims over the run, each losing the work since the last checkpoint and a restart. Plans are ranked on prices without interruptions ({mode} here); set constraints.rental_mode to spot to plan on it.</source>
-        <translation>竞价卡时的费用为 {spot}，而非 {cost}；但竞价资源随时可能被回收：整个运行期间约被回收 {n} 次，每次损失上个检查点之后的工作并需重启。各方案按不会中断的价格排名（此处为{mode}）；如要按竞价制定方案，请将 constraints.rental_mode 设为 spot。</translation>
+        <translation>竞价卡时的费用为 {spot}，而非 {cost}；但竞价资源随时可能被回收：整个运行期间约被回收 {n} 次，每次损失上个检查点之后的工作并需重启。各方案按不会中断的价格排名（此处为{mode}）；如要按竞价制定方案，请在“时间与预算”页把租用方式设为竞价卡时。</translation>
     </message>
     <message>
         <source>Card-hours instead would cost about {cost}: this card has no card-hour quote here, and at {provider}&apos;s card-hour price from the other region ({source}, {date}) this job would pay for its hours only, not for a whole week. Ask your vendor for an hourly quote.</source>
@@ -4722,7 +4722,7 @@
     </message>
     <message>
         <source>no {mode} price, the rental mode set in the scenario (constraints.rental_mode) — enter a quote</source>
-        <translation>没有{mode}价格（场景设定的租用方式，constraints.rental_mode）——请输入报价</translation>
+        <translation>没有{mode}价格（“时间与预算”页设定的租用方式）——请输入报价</translation>
     </message>
     <message>
         <source>Liger Kernel, whose fused linear cross-entropy builds no logits (training.liger_kernel)</source>
@@ -8173,7 +8173,7 @@
     </message>
     <message>
         <source>Billed on spot card-hours, the only price of {gpu} here: the other plans are billed on prices without interruptions, so this cost is not comparable with theirs, and a reclaim can stop the run. Enter an on-demand or monthly quote for {gpu}, or set constraints.rental_mode to spot to compare every plan on spot.</source>
-        <translation>以竞价卡时计费，这是 {gpu} 在此处唯一的价格：其他方案按不会中断的价格计费，因此此费用与它们不可比，且一次回收就可能中断运行。请为 {gpu} 输入按需或包月报价，或将 constraints.rental_mode 设为 spot，让所有方案都按竞价比较。</translation>
+        <translation>以竞价卡时计费，这是 {gpu} 在此处唯一的价格：其他方案按不会中断的价格计费，因此此费用与它们不可比，且一次回收就可能中断运行。请为 {gpu} 输入按需或包月报价，或在“时间与预算”页把租用方式设为竞价卡时，让所有方案都按竞价比较。</translation>
     </message>
 </context>
 <context>
