@@ -5197,6 +5197,50 @@
         <translation>权重</translation>
     </message>
     <message>
+        <source>on demand</source>
+        <translation>按需</translation>
+    </message>
+    <message>
+        <source>spot</source>
+        <translation>竞价</translation>
+    </message>
+    <message>
+        <source>per week</source>
+        <translation>周租</translation>
+    </message>
+    <message>
+        <source>per month</source>
+        <translation>月租</translation>
+    </message>
+    <message>
+        <source>weekly cap</source>
+        <translation>周封顶</translation>
+    </message>
+    <message>
+        <source>monthly cap</source>
+        <translation>月封顶</translation>
+    </message>
+    <message>
+        <source>{0} (as set)</source>
+        <translation>{0}（按设定）</translation>
+    </message>
+    <message>
+        <source>Billed on {0}, as set on the Time and budget page</source>
+        <translation>按{0}计费，即“时间与预算”页的设定</translation>
+    </message>
+    <message>
+        <source>Billed on {0}, the only price of this card</source>
+        <translation>按{0}计费，这是该卡唯一的价格</translation>
+    </message>
+    <message>
+        <source>Billed on {0}, the cheapest price without interruptions</source>
+        <translation>按{0}计费，即不会中断的最便宜价格</translation>
+    </message>
+    <message>
+        <source>Rental</source>
+        <translation>租用方式</translation>
+    </message>
+    <message>
         <source>per-op selective</source>
         <translation>逐算子选择性</translation>
     </message>
@@ -8906,6 +8950,18 @@
         <translation>关闭</translation>
     </message>
     <message>
+        <source>tool default (fused)</source>
+        <translation>工具默认（fused）</translation>
+    </message>
+    <message>
+        <source>fused (one kernel)</source>
+        <translation>fused（一个内核）</translation>
+    </message>
+    <message>
+        <source>foreach (multi-tensor passes)</source>
+        <translation>foreach（多次多张量遍历）</translation>
+    </message>
+    <message>
         <source>probability</source>
         <translation>概率</translation>
     </message>
@@ -8952,6 +9008,14 @@
     <message>
         <source>Run tensor-parallel collectives under the matrix multiplies (Megatron/Transformer Engine --tp-comm-overlap, torchtitan enable_async_tensor_parallel; needs sequence parallelism). Framework default: on for Megatron with sequence parallelism, off for torchtitan</source>
         <translation>与矩阵乘法重叠执行张量并行集合通信（Megatron/Transformer Engine --tp-comm-overlap、torchtitan enable_async_tensor_parallel；需要序列并行）。框架默认：Megatron 开启序列并行时开启，torchtitan 关闭</translation>
+    </message>
+    <message>
+        <source>AdamW implementation</source>
+        <translation>AdamW 实现</translation>
+    </message>
+    <message>
+        <source>PyTorch torch.optim.AdamW fused=True or foreach=True (torchtitan optimizer.implementation). Fused: one kernel updates the weights and both moments. Foreach: eight multi-tensor passes over the fp32 states, about 2.7 times the memory traffic of the optimizer step (slower steps). Tool default: fused, as torchtitan since February 2025 (commit 6e4988550) and the fused Adam of Megatron and DeepSpeed; torchtitan before it ran foreach. AdamW only</source>
+        <translation>PyTorch torch.optim.AdamW 的 fused=True 或 foreach=True（torchtitan 的 optimizer.implementation）。fused：一个内核同时更新权重和两个动量。foreach：对 fp32 状态做八次多张量遍历，优化器步的显存读写量约为 fused 的 2.7 倍（步更慢）。工具默认：fused，与 2025 年 2 月以来的 torchtitan（提交 6e4988550）以及 Megatron 和 DeepSpeed 的 fused Adam 相同；此前的 torchtitan 用 foreach。仅适用于 AdamW</translation>
     </message>
     <message>
         <source>DeepSpeed ZeRO-3 offload_param / FSDP CPUOffload with offload_params: weights and gradients live in CPU memory too (default off). Needs ZeRO stage 3</source>

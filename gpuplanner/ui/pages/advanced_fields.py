@@ -31,6 +31,8 @@ _TRI = {None: "default", True: "on", False: "off"}
 MOE_DISPATCHERS = [None, "alltoall", "allgather", "flex"]
 #: Megatron-Core's per-layer CUDA graph scopes (``parallel.cuda_graph_scope``; None: Megatron's default, no graphs)
 CUDA_GRAPH_SCOPES = [None, "attn", "moe_router", "attn_moe_router", "layer"]
+#: torch.optim.AdamW's implementations (``training.optimizer_implementation``; None: the tool's default, fused)
+OPTIMIZER_IMPLEMENTATIONS = [None, "fused", "foreach"]
 
 
 def tri_state(m, path: str) -> BoundCombo:
@@ -58,6 +60,8 @@ class TrainingAdvanced(QObject):
         self.fields["lora_dropout"] = float_edit(m, "training.lora_dropout")
         self.fields.update({k: tri_state(m, f"training.{k}") for k in OVERLAP})
         self.fields["ds_zero3_gather"] = BoundCombo(m, "training.ds_zero3_gather", ["flat", "list"])
+        self.fields["optimizer_implementation"] = BoundCombo(m, "training.optimizer_implementation",
+                                                             OPTIMIZER_IMPLEMENTATIONS)
         self.labels = {k: page.add_field(form, f) for k, f in self.fields.items()}
         # the search keeps both (core/search.py: the user's interleaving besides its own, offload_params_applies):
         # editable with the automatic layout too, as expert parallel's expert_tp
@@ -108,6 +112,11 @@ class TrainingAdvanced(QObject):
         # bitsandbytes' 4-bit layers: QLoRA only (core/scenario.py refuses it elsewhere); a set box stays in sight
         self.box.layout().setRowVisible(self.fields["legacy_bnb_4bit"].box, t.legacy_bnb_4bit or t.method == "qlora")
         self.box.layout().setRowVisible(self.fields["bnb_fp16_storage"].box, t.bnb_fp16_storage or t.method == "qlora")
+        # torch.optim.AdamW's fused/foreach kernels (core/timing._opt_bytes reads it for AdamW): not for the
+        # Megatron-Core tools, which run their own fused Adam; a set value stays in sight
+        adamw = t.optimizer == "adamw" and engine_of(t.framework) != "megatron"
+        self.box.layout().setRowVisible(self.fields["optimizer_implementation"].box,
+                                        adamw or t.optimizer_implementation is not None)
         self._megatron_rows(s, moe)
 
     def _megatron_rows(self, s, moe: bool) -> None:
@@ -152,6 +161,9 @@ class TrainingAdvanced(QObject):
             f[k].set_labels({"default": self.tr("framework default"), "on": self.tr("on"), "off": self.tr("off")})
         f["ds_zero3_gather"].set_labels({"flat": self.tr("one flat all-gather per module (v0.5.5 and later)"),
                                           "list": self.tr("one all-gather per parameter (v0.3.13 to v0.5.4)")})
+        f["optimizer_implementation"].set_labels({None: self.tr("tool default (fused)"),
+                                                   "fused": self.tr("fused (one kernel)"),
+                                                   "foreach": self.tr("foreach (multi-tensor passes)")})
         f["lora_dropout"].box.set_unit(self.tr("probability"))
         f["vpp"].box.set_unit(self.tr("per GPU"))
         f["moe_dispatcher"].set_labels({None: self.tr("framework default"), "alltoall": self.tr("all-to-all"),
@@ -244,6 +256,12 @@ class TrainingAdvanced(QObject):
                 "(v0.5.5 and later, PR #1188). Older versions (v0.3.13 to v0.5.4) run one all-gather per parameter "
                 "after a device sync and reduce-scatter gradients per parameter, with nothing overlapped: choose "
                 "it only for a run on those versions. DeepSpeed plans only")),
+            "optimizer_implementation": (self.tr("AdamW implementation"), self.tr(
+                "PyTorch torch.optim.AdamW fused=True or foreach=True (torchtitan optimizer.implementation). Fused: "
+                "one kernel updates the weights and both moments. Foreach: eight multi-tensor passes over the fp32 "
+                "states, about 2.7 times the memory traffic of the optimizer step (slower steps). Tool default: "
+                "fused, as torchtitan since February 2025 (commit 6e4988550) and the fused Adam of Megatron and "
+                "DeepSpeed; torchtitan before it ran foreach. AdamW only")),
         }
 
     def _layout_texts(self) -> dict[str, tuple[str, str]]:

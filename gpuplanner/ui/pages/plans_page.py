@@ -26,7 +26,7 @@ from .base import BasePage
 from gpuplanner.formatting import format_clauses, format_list
 
 # new columns go at the end: views and tests address the first ones by position
-COLUMNS = ("rank", "gpu", "num_gpus", "layout", "memory", "days", "cost", "mfu", "framework")
+COLUMNS = ("rank", "gpu", "num_gpus", "layout", "memory", "days", "cost", "mfu", "framework", "rental_mode")
 #: core.rules.RULE_IDS (written out: the page does not load the core at import; tests/test_advisor.py checks they agree)
 RULE_IDS = ("mfu_grade", "card_class", "consumer_multinode", "pipeline_layers", "mfu_ceiling", "deadline_risk",
             "memory_headroom", "tp_over_pcie", "price_fabric", "price_kind")
@@ -40,6 +40,40 @@ def framework_name(p: engine.PlanRow) -> str:
     name is in the tooltip and the details' sentences)."""
     short = FRAMEWORK_SHORT.get(p.plan.framework)
     return QCoreApplication.translate("PlansPage", short) if short else p.plan.framework_name
+
+
+#: the rental mode that bills a plan, short for the table (core/cost.MODE_LABELS has the full names, in the tooltip)
+MODE_SHORT = {"card_hour": QT_TRANSLATE_NOOP("PlansPage", "on demand"), "spot": QT_TRANSLATE_NOOP("PlansPage", "spot"),
+              "week": QT_TRANSLATE_NOOP("PlansPage", "per week"), "month": QT_TRANSLATE_NOOP("PlansPage", "per month"),
+              "hybrid_week": QT_TRANSLATE_NOOP("PlansPage", "weekly cap"),
+              "hybrid_month": QT_TRANSLATE_NOOP("PlansPage", "monthly cap")}
+
+
+def rental_mode_cells(p: engine.PlanRow) -> tuple[str, str]:
+    """The plan's billed rental mode as (cell, tooltip), read from its Evaluation: marked "(as set)" when the
+    scenario sets one mode for every plan (``constraints.rental_mode``), as the CLI's plan table."""
+    ev = p.plan.evaluation
+    if ev.rental_mode is None:
+        return "—", ""
+    short = QCoreApplication.translate("PlansPage", MODE_SHORT.get(ev.rental_mode, ev.rental_mode))
+    full = QCoreApplication.translate("Cost", ev.rental_mode_label)
+    if ev.scenario.constraints.rental_mode is not None:
+        return (QCoreApplication.translate("PlansPage", "{0} (as set)").format(short),
+                QCoreApplication.translate("PlansPage", "Billed on {0}, as set on the Time and budget page").format(full))
+    if ev.rental_mode == "spot":  # the card's only price (rules.price_kind says so in the details)
+        return short, QCoreApplication.translate("PlansPage", "Billed on {0}, the only price of this card").format(full)
+    return short, QCoreApplication.translate(
+        "PlansPage", "Billed on {0}, the cheapest price without interruptions").format(full)
+
+
+def mode_column_shown(plans: list[engine.PlanRow]) -> bool:
+    """The rental-mode column, where it says more than "on demand" on every row: a mode set in the scenario, or a
+    plan billed per week, per month, with a cap or on spot. At 1280×800 the nine other columns fill the table
+    (tests/ui/test_first_hour_ui.py): the common case keeps them all in sight (the cost's tooltip names the mode);
+    with the column shown the last one, the framework, is reached by scrolling."""
+    evs = [p.plan.evaluation for p in plans]
+    modes = {ev.rental_mode for ev in evs if ev.rental_mode is not None}
+    return bool(modes) and (modes != {"card_hour"} or any(ev.scenario.constraints.rental_mode for ev in evs))
 
 
 def grade_text(grade: str | None) -> str:
@@ -176,7 +210,8 @@ class PlanTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.UserRole:  # sort key
             return {"rank": p.rank, "gpu": p.gpu_name, "num_gpus": p.num_gpus, "layout": layout_text(p),
                     "memory": p.memory.total, "days": _num(p.calendar_days), "tokens_per_s": _num(p.tokens_per_s),
-                    "mfu": _num(p.mfu), "cost": _num(p.cost), "framework": framework_name(p)}[col]
+                    "mfu": _num(p.mfu), "cost": _num(p.cost), "framework": framework_name(p),
+                    "rental_mode": rental_mode_cells(p)[0]}[col]
         if role == Qt.ItemDataRole.UserRole + 1:
             return p
         if role == Qt.ItemDataRole.DisplayRole:
@@ -204,6 +239,8 @@ class PlanTableModel(QAbstractTableModel):
                 return "—" if p.cost is None else format_number(p.cost, 0)
             if col == "framework":
                 return framework_name(p)
+            if col == "rental_mode":
+                return rental_mode_cells(p)[0]
         if role == Qt.ItemDataRole.ToolTipRole:
             if col == "gpu":
                 from gpuplanner.formatting import gpu_display_name
@@ -221,7 +258,9 @@ class PlanTableModel(QAbstractTableModel):
             if col == "framework":
                 return "\n".join([p.plan.framework_name] + [tr_msg(m) for m in p.plan.framework_reason[:1]])
             if col == "cost" and p.cost is not None:
-                return f"{format_number(p.cost, 0)} {p.currency}"
+                return "\n".join(t for t in (f"{format_number(p.cost, 0)} {p.currency}", rental_mode_cells(p)[1]) if t)
+            if col == "rental_mode" and p.plan.evaluation.rental_mode is not None:
+                return rental_mode_cells(p)[1]
             # a column narrower than its text (a small window) still shows it whole on hover
             return self.data(index, Qt.ItemDataRole.DisplayRole)
         if role == Qt.ItemDataRole.ForegroundRole and col in ("rank", "days", "cost", "mfu"):
@@ -330,6 +369,8 @@ class PlansPage(BasePage):
         # every column as wide as its text (GPU names are never cut); the last one takes what is left
         self.view.horizontalHeader().setStretchLastSection(True)
         self.view.horizontalHeader().setMinimumSectionSize(36)
+        # the rental mode beside the cost it bills (the model keeps it last: COLUMNS' positions stay)
+        self.view.horizontalHeader().moveSection(COLUMNS.index("rental_mode"), COLUMNS.index("cost") + 1)
         self.view.setMinimumHeight(140)
         self.view.selectionModel().currentRowChanged.connect(self._on_current)
         self.split.addWidget(self.view)
@@ -412,7 +453,7 @@ class PlansPage(BasePage):
         cur = self.model.scenario.constraints.currency
         self.table_model.headers = [self.tr("#"), self.tr("GPU"), self.tr("GPUs"), self.tr("Layout"),
                                     self.tr("GiB/GPU"), self.tr("Days"), two_line_header(self.tr("Cost ({0})").format(cur)),
-                                    self.tr("MFU"), self.tr("Framework")]
+                                    self.tr("MFU"), self.tr("Framework"), self.tr("Rental")]
         self.table_model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
         self._update_status()
         self.show_details(self.current_plan())
@@ -427,6 +468,7 @@ class PlansPage(BasePage):
         if out.plans:
             self._set_cost_header(out.plans[0].currency)
         self.table_model.set_plans(out.plans)
+        self.view.setColumnHidden(COLUMNS.index("rental_mode"), not mode_column_shown(out.plans))
         self.proxy.sort(self.proxy.sortColumn(), self.proxy.sortOrder())
         self._update_status()
         if not out.plans:
