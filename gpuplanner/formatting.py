@@ -99,6 +99,13 @@ def paren(text: str, lang: str | None = None) -> str:
     return f"（{text}）" if normalize_lang(lang) == ZH else f"({text})"
 
 
+def quoted(text: str, lang: str | None = None) -> str:
+    """``text`` in the language's quotation marks: “text” in both (the zh_CN national standard GB/T 15834 uses the
+    same curly double quotes), e.g. a field's label named inside a sentence."""
+    normalize_lang(lang)  # both languages share the marks; kept for a uniform signature
+    return f"\u201c{text}\u201d"
+
+
 def format_phrases(items, lang: str | None = None) -> str:
     """Phrases of one sentence joined in the language: ``a, b`` / ``a，b`` (the Chinese comma between phrases; a
     list of like items takes :func:`format_list`'s "、" instead)."""

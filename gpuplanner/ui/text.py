@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from gpuplanner.formatting import quoted
 
 
 def tr_msg(m: Any) -> str:
@@ -40,6 +42,30 @@ def tr_error(m: Any, widget: Any = None, own: bool = False) -> str:
     …", the plan file's name for it); a view names it by its label on its page ("框架：…", :func:`field_label` in
     ``widget``'s window), or leaves it out at the field itself (``own``) and, in a translated UI, where no page
     shows it yet: no English path stands in front of a Chinese sentence."""
+    return name_fields(_tr_error(m, widget, own), widget)
+
+
+#: a scenario field's dotted path inside a message ("parallel.moe_capacity_factor"), not one given a value
+#: ("parallel.cuda_graph_scope=layer" names the plan file's setting and its value together, left as it is)
+_FIELD_PATH = re.compile(r"(?<![A-Za-z0-9_.])(?:model|training|parallel|hardware|data|assumptions|constraints)"
+                         r"\.[a-z][a-z0-9_]*(?![A-Za-z0-9_=])")
+
+
+def name_fields(text: str, widget: Any = None) -> str:
+    """``text`` with each field path it names inside ("… needs parallel.moe_capacity_factor") replaced by that
+    field's label on its page, quoted (… needs “MoE capacity factor”), where a page built so far in ``widget``'s
+    window shows the field; a path no page shows stays as it is (the plan file's name for it)."""
+    if widget is None or "." not in text:
+        return text
+
+    def label(match: re.Match) -> str:
+        name = field_label(widget, match.group(0))
+        return quoted(name) if name else match.group(0)
+
+    return _FIELD_PATH.sub(label, text)
+
+
+def _tr_error(m: Any, widget: Any, own: bool) -> str:
     params = getattr(m, "params", None) or {}
     if getattr(m, "context", None) != "Errors" or getattr(m, "text", None) != "{field}: {message}" \
             or "field" not in params or "message" not in params:

@@ -9070,8 +9070,8 @@
         <translation>Megatron --moe-expert-capacity-factor：每个专家最多接收其平均份额这么多倍的路由 token，其余丢弃。留空（Megatron 默认）：不丢弃。仅 Megatron</translation>
     </message>
     <message>
-        <source>MoE token dropping</source>
-        <translation>MoE token 丢弃</translation>
+        <source>MoE padding</source>
+        <translation>MoE 容量填充</translation>
     </message>
     <message>
         <source>Megatron --moe-pad-expert-input-to-capacity: every expert&apos;s input is padded to its capacity, so the shapes never change, the dispatcher no longer waits for the token counts every layer and the whole layer can be a CUDA graph; padded rows cost GEMM time. Needs a capacity factor. Megatron only</source>
