@@ -62,7 +62,13 @@ def name_fields(text: str, widget: Any = None) -> str:
         name = field_label(widget, match.group(0))
         return quoted(name) if name else match.group(0)
 
-    return _FIELD_PATH.sub(label, text)
+    text = _FIELD_PATH.sub(label, text)
+    # Chinese sets no space between its own characters and the curly quotes (the .ts keeps the space the English
+    # path needed: "需要打开 training.flash_attention" → "需要打开“Flash attention”")
+    return _CJK_QUOTE_SPACE.sub("", text)
+
+
+_CJK_QUOTE_SPACE = re.compile(r"(?<=[\u3000-\u9fff\uff00-\uffef]) (?=\u201c)|(?<=\u201d) (?=[\u3000-\u9fff\uff00-\uffef])")
 
 
 def _tr_error(m: Any, widget: Any, own: bool) -> str:

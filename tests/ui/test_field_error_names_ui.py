@@ -54,3 +54,23 @@ def test_path_with_a_value_stays_and_unknown_paths_stay():
     text = "parallel.cuda_graph_scope=layer with training.recompute=full; needs parallel.x_unknown."
     assert name_fields(text, _NoWindow()) == text
     assert name_fields(text, None) == text
+
+
+def test_chinese_sets_no_space_around_the_quoted_label():
+    from gpuplanner.ui.text import _CJK_QUOTE_SPACE
+
+    assert _CJK_QUOTE_SPACE.sub("", "需要打开 \u201cFlash attention\u201d 才行") == "需要打开\u201cFlash attention\u201d才行"
+    assert _CJK_QUOTE_SPACE.sub("", "needs \u201cFlash attention\u201d on") == "needs \u201cFlash attention\u201d on"
+
+
+def test_custom_gpu_dialog_power_label_uses_full_width_brackets_in_chinese(qapp):
+    from gpuplanner.i18n import LanguageManager
+    from PySide6.QtCore import QCoreApplication
+
+    lm = LanguageManager(qapp)
+    try:
+        lm.install("zh_CN")
+        text = QCoreApplication.translate("CustomGpuDialog", "TDP (W)")
+        assert text == "TDP（W）", text
+    finally:
+        lm.install("en")

@@ -1593,7 +1593,7 @@
     </message>
     <message>
         <source>TDP (W)</source>
-        <translation>TDP (W)</translation>
+        <translation>TDP（W）</translation>
     </message>
     <message>
         <source>Price per card-hour</source>
