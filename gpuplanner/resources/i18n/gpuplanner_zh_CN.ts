@@ -294,6 +294,10 @@
         <translation>张卡</translation>
     </message>
     <message>
+        <source>no cap</source>
+        <translation>不设上限</translation>
+    </message>
+    <message>
         <source>days from now</source>
         <translation>从现在起的天数</translation>
     </message>
