@@ -74,3 +74,24 @@ def test_custom_gpu_dialog_power_label_uses_full_width_brackets_in_chinese(qapp)
         assert text == "TDP（W）", text
     finally:
         lm.install("en")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_a_path_given_a_value_reads_as_the_label_and_the_shown_choice(make_window, language, lang):
+    language.install(lang)
+    w = make_window(search_enabled=False)
+    assert w.open_path(ROOT / "examples" / "qwen3-moe-full-16xh100.gpuplan", show_errors=False)
+    assert w.model.scenario.training.recompute == "full"
+    w.go_to(1)
+    page = w.page("training")
+    combo = page.advanced.fields["cuda_graph_scope"]
+    i = combo.findData("layer")
+    combo.setCurrentIndex(i)
+    combo.activated.emit(i)
+    QApplication.processEvents()
+    shown = combo.box.error_label.text()
+    assert combo.box.error is not None and "parallel." not in shown and "training." not in shown, shown
+    sep = ": " if lang == "en" else "："
+    label = page.advanced.labels["cuda_graph_scope"].text()
+    assert f"\u201c{label}{sep}{combo.itemText(i)}\u201d" in shown, shown
+    w.model.set_dirty(False)
