@@ -10011,8 +10011,8 @@
         <translation>7 · 验证租用的服务器</translation>
     </message>
     <message>
-        <source>Once the machines are rented: paste `nvidia-smi topo -m`, run the acceptance kit on the server and import its result, and tick the vendor checklist. The measured MFU can replace the assumed one.</source>
-        <translation>机器租到手后：粘贴 `nvidia-smi topo -m` 的输出，在服务器上运行验收测试套件并导入结果，再逐项勾选供应商核对清单。实测 MFU 可以替换假设值。</translation>
+        <source>Once the machines are rented: paste the output of “nvidia-smi topo -m”, run the acceptance kit on the server and import its result, and tick the vendor checklist. The measured MFU can replace the assumed one.</source>
+        <translation>机器租到手后：粘贴“nvidia-smi topo -m”的输出，在服务器上运行验收测试套件并导入结果，再逐项勾选供应商核对清单。实测 MFU 可以替换假设值。</translation>
     </message>
 </context>
 <context>
