@@ -9273,8 +9273,8 @@
         <translation>训练目标</translation>
     </message>
     <message>
-        <source>What the step optimises. DPO/IPO/KTO keep a frozen reference model; ORPO/SimPO need none; paired methods run chosen and rejected sequences together (twice the activations); PPO holds reference, reward and critic models; PPO/GRPO generate rollouts before each step</source>
-        <translation>每步优化的目标。DPO/IPO/KTO 需要一个冻结的参考模型；ORPO/SimPO 不需要；成对方法同时运行被选和被拒的序列（激活值翻倍）；PPO 需要参考、奖励和评论家模型；PPO/GRPO 在每步之前先生成采样</translation>
+        <source>What the step optimises. DPO/IPO/KTO keep a frozen reference model; ORPO/SimPO/CPO need none; paired methods run chosen and rejected sequences together (twice the activations); PPO holds reference, reward and critic models; PPO/GRPO generate rollouts before each step</source>
+        <translation>每步优化的目标。DPO/IPO/KTO 需要一个冻结的参考模型；ORPO/SimPO/CPO 不需要；成对方法同时运行被选和被拒的序列（激活值翻倍）；PPO 需要参考、奖励和评论家模型；PPO/GRPO 在每步之前先生成采样</translation>
     </message>
     <message>
         <source>Beta / KL coefficient</source>
