@@ -891,7 +891,7 @@ def _html_plan(data: ReportData) -> str:
 
         rows += [[translate("Report", "{part}, hidden under compute (not in the step)").format(
             part=translate("Timing", HIDDEN_LABELS[k])), pct] for k, pct in hidden_share_rows(p.time_hidden)]
-        tshare = _table(rows, header=[translate("Report", "Step time"), translate("Report", "share")],
+        tshare = _table(rows, header=[translate("Report", "Step time"), translate("Report", "Share")],
                         num_cols={1}, widths=[70, 30])
     else:
         tshare = ""

@@ -7489,7 +7489,7 @@
         <translation>单步时间</translation>
     </message>
     <message>
-        <source>share</source>
+        <source>Share</source>
         <translation>占比</translation>
     </message>
     <message>
