@@ -112,6 +112,12 @@ def format_phrases(items, lang: str | None = None) -> str:
     return ("，" if normalize_lang(lang) == ZH else ", ").join(str(x) for x in items)
 
 
+def format_sentences(items, lang: str | None = None) -> str:
+    """Whole sentences run on in the language: ``A. B.`` / ``甲。乙。`` (a space after an English full stop, none
+    after the Chinese "。", which carries its own width)."""
+    return ("" if normalize_lang(lang) == ZH else " ").join(str(x) for x in items if x)
+
+
 def format_clauses(items, lang: str | None = None) -> str:
     """Clauses (items that carry their own commas) joined in the language: ``a; b`` / ``a；b`` (a Chinese
     semicolon, full width, no space), so a Chinese line never carries an ASCII "; " between its parts."""
