@@ -1973,6 +1973,10 @@
         <translation>未知字段</translation>
     </message>
     <message>
+        <source>Input should be {value} or {last}</source>
+        <translation>输入值应为 {value} 或 {last}</translation>
+    </message>
+    <message>
         <source>String should have at least {value} character</source>
         <translation>字符串至少应有 {value} 个字符</translation>
     </message>
