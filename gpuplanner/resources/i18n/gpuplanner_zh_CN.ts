@@ -1436,16 +1436,16 @@
         <translation>按这些报价，每周使用超过 {x:.0f} 小时时整机月租才划算（规划指南的经验法则约为 {rule:.0f} 小时）；你的工作模式为每周 {h:.0f} 小时。</translation>
     </message>
     <message>
-        <source>No purchase price is known for {n} server(s) with {g} GPU(s) each: enter one on the Hardware page to compare building with renting (renting costs {rent:,.0f} {cur}).</source>
-        <translation>{n} 台 {g} 卡服务器没有已知的购买价格：请在“硬件”页填写，以便比较自建与租用（租用需 {rent:,.0f} {cur}）。</translation>
+        <source>No purchase price is known for {n} server(s) with {g} GPU(s) each: enter one on the Hardware page to compare building with renting (renting costs {rent}).</source>
+        <translation>{n} 台 {g} 卡服务器没有已知的购买价格：请在“硬件”页填写，以便比较自建与租用（租用需 {rent}）。</translation>
     </message>
     <message>
-        <source>For this job alone ({days:.1f} days) renting costs {rent:,.0f} {cur}; buying and running {n} server(s) with {g} GPU(s) each for it costs {build:,.0f} {cur}.</source>
-        <translation>仅这一个任务（{days:.1f} 天）：租用需 {rent:,.0f} {cur}；为它购买并运行 {n} 台 {g} 卡服务器需 {build:,.0f} {cur}。</translation>
+        <source>For this job alone ({days} days) renting costs {rent}; buying and running {n} server(s) with {g} GPU(s) each for it costs {build}.</source>
+        <translation>仅这一个任务（{days} 天）：租用需 {rent}；为它购买并运行 {n} 台 {g} 卡服务器需 {build}。</translation>
     </message>
     <message>
-        <source>Over {months:.1f} months ({jobs} job(s) like this) renting costs {rent:,.0f} {cur}; buying and running {n} server(s) with {g} GPU(s) each costs {build:,.0f} {cur}.</source>
-        <translation>{months:.1f} 个月内（{jobs} 个同类任务）租用需 {rent:,.0f} {cur}；购买并运行 {n} 台 {g} 卡服务器需 {build:,.0f} {cur}。</translation>
+        <source>Over {months:.1f} months ({jobs} job(s) like this) renting costs {rent}; buying and running {n} server(s) with {g} GPU(s) each costs {build}.</source>
+        <translation>{months:.1f} 个月内（{jobs} 个同类任务）租用需 {rent}；购买并运行 {n} 台 {g} 卡服务器需 {build}。</translation>
     </message>
 </context>
 <context>
