@@ -37,3 +37,16 @@ def test_english_table_headers_are_capitalised(app):
     assert "Step time" in heads, heads
     lower = [h for h in heads if h[0].isalpha() and h[0].islower()]
     assert not lower, lower
+
+
+def test_plan_layout_line_names_the_plans_recompute(app):
+    """The PDF's "Parallel layout" row named TP, PP, EP, DP, ZeRO and the micro-batch but not the plan's recompute
+    policy, which the Plans page's layout line and the CLI's table both show."""
+    from gpuplanner.app.answer import report_data as load_report_data
+    from gpuplanner.core.recompute import RECOMPUTE_LABELS
+    from gpuplanner.report.render import build_document
+
+    data = load_report_data(ROOT / "examples" / "qwen3-moe-full-16xh100.gpuplan")
+    lay = data.plan.layout
+    text = build_document(data).toPlainText()
+    assert f"ZeRO-{lay.zero}, recompute {RECOMPUTE_LABELS[lay.recompute]}, micro-batch" in text

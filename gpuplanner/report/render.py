@@ -721,6 +721,8 @@ def _layout_text(lay) -> str:
         parts.append("SP")
     if lay.offload_optimizer:
         parts.append(translate("Report", "optimizer offload"))
+    # the plan's own recompute policy, as the Plans page's layout line and the CLI's table name it
+    parts.append(translate("Report", "recompute {r}").format(r=_recompute_name(lay.recompute)))
     parts.append(translate("Report", "micro-batch {mb} × {ga} accumulation").format(mb=lay.micro_batch_size,
                                                                                     ga=lay.grad_accum))
     if lay.pp > 1 and lay.pipeline_microbatch_size != lay.micro_batch_size:

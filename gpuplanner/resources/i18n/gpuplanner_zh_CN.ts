@@ -7229,6 +7229,10 @@
         <translation>优化器卸载</translation>
     </message>
     <message>
+        <source>recompute {r}</source>
+        <translation>重计算 {r}</translation>
+    </message>
+    <message>
         <source>micro-batch {mb} × {ga} accumulation</source>
         <translation>微批次 {mb} × 累积 {ga}</translation>
     </message>
