@@ -5305,12 +5305,12 @@
         <translation>这是唯一放得下的方案。</translation>
     </message>
     <message>
-        <source>it costs {0} {1} less ({2}% cheaper)</source>
-        <translation>便宜 {0} {1}（省 {2}%）</translation>
+        <source>it costs {0} less ({1}% cheaper)</source>
+        <translation>便宜 {0}（省 {1}%）</translation>
     </message>
     <message>
-        <source>it costs {0} {1} more</source>
-        <translation>贵 {0} {1}</translation>
+        <source>it costs {0} more</source>
+        <translation>贵 {0}</translation>
     </message>
     <message>
         <source>it finishes {0} days sooner</source>
@@ -5395,10 +5395,6 @@
     <message>
         <source>A plan over several nodes priced from a quote not known to offer networked servers (InfiniBand or RoCE) fails this check and says what to ask the vendor</source>
         <translation>跨多个节点的方案，若所用报价未说明服务器之间组网（InfiniBand 或 RoCE），则不通过此项检查，并列出要向供应商确认的问题</translation>
-    </message>
-    <message>
-        <source>{0} {1}</source>
-        <translation>{0} {1}</translation>
     </message>
     <message>
         <source>unknown</source>
