@@ -30,3 +30,18 @@ def test_plans_details_write_money_with_its_symbol(win, qtbot):
     # the page's own lines: no "<amount> USD" (the advisor's sentences from core/search.py are left to it)
     own = [ln for ln in text.splitlines() if ln.strip().endswith(" USD")]
     assert not own, own
+
+
+def test_details_name_the_framework_as_its_sentences_do(win, qtbot):
+    """The details read "Framework: Megatron" over "Framework: Megatron-Core, as set in the scenario …": the table's
+    short name (narrow column) stood above the sentences' product name. The details use the product name."""
+    win.model.load(scenario_from_dict(SCENARIO))
+    qtbot.waitUntil(lambda: searched(win) and win.search.outcome is not None, timeout=60000)
+    win.go_to(5)
+    page = win.page("plans")
+    page.view.selectRow(0)
+    qtbot.waitUntil(lambda: "Rent the work" in page.details.toPlainText(), timeout=10000)
+    plan = page.table_model.plans[0].plan
+    assert plan.framework_reason
+    text = page.details.toPlainText()
+    assert f"Framework: {plan.framework_name}\n" in text, text[:2000]

@@ -631,7 +631,7 @@ class PlansPage(BasePage):
                            tr(" · sequence parallel") if L.sequence_parallel else "",
                            tr(" · optimizer offloaded to CPU") if L.offload_optimizer else ""])) + "</p>")
         if p.plan.framework_reason:
-            rows.append(f"<p><b>{tr('Framework')}</b>{colon()}{esc(framework_name(p))}</p><ul>" + "".join(
+            rows.append(f"<p><b>{tr('Framework')}</b>{colon()}{esc(p.plan.framework_name)}</p><ul>" + "".join(
                 f"<li>{esc(tr_msg(x))}</li>" for x in p.plan.framework_reason) + "</ul>")
         if ev.rules:
             marks = {"passed": "✓", "failed": "✗", "allowed": "✗", "not_applicable": "–"}
